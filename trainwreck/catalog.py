@@ -1,0 +1,200 @@
+"""Load a catalogue folder into entries, modules and planned IDs.
+
+Loading never raises on bad content: every defect becomes a Problem naming the
+file and the field, so a contributor sees all of them in one run.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from .entry import REQUIRED_FIELDS, Entry, Related
+
+FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?)\n---[ \t]*\n(.*)\Z", re.S)
+HEADING = re.compile(r"^## (.+?)\s*$", re.M)
+
+
+@dataclass(frozen=True)
+class Problem:
+    path: str
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.field}: {self.message}"
+
+
+@dataclass
+class Catalog:
+    root: Path          # the project folder: snippet paths are relative to it
+    folder: Path        # the catalogue folder, as the user named it
+    entries: dict[str, Entry] = field(default_factory=dict)
+    modules: dict[str, str] = field(default_factory=dict)
+    planned: dict[str, str] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+
+    def sorted_entries(self) -> list[Entry]:
+        return [self.entries[k] for k in sorted(self.entries)]
+
+    def title_of(self, entry_id: str) -> str:
+        if entry_id in self.entries:
+            return self.entries[entry_id].title
+        return self.planned.get(entry_id, "")
+
+
+def load(folder: Path | str) -> Catalog:
+    folder = Path(folder)
+    catalog = Catalog(root=folder.parent, folder=folder)
+    if not folder.is_dir():
+        catalog.problems.append(Problem(str(folder), "catalogue", "no such folder"))
+        return catalog
+    catalog.modules = _load_mapping(folder / "modules.yml", catalog.problems, required=True)
+    catalog.planned = _load_mapping(folder / "planned.yml", catalog.problems, required=False)
+    seen: dict[str, Path] = {}
+    for path in sorted(folder.glob("*.md")):
+        entry = _load_entry(path, catalog.problems)
+        if entry is None:
+            continue
+        if entry.id in seen:
+            catalog.problems.append(
+                Problem(str(path), "id", f"duplicate ID {entry.id}, also used by {seen[entry.id]}")
+            )
+            continue
+        seen[entry.id] = path
+        catalog.entries[entry.id] = entry
+    return catalog
+
+
+def _read_yaml(path: Path, problems: list[Problem]):
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        problems.append(Problem(str(path), "file", "not UTF-8 text"))
+    except yaml.YAMLError as exc:
+        problems.append(Problem(str(path), "yaml", _yaml_reason(exc)))
+    return None
+
+
+def _yaml_reason(exc: yaml.YAMLError) -> str:
+    mark = getattr(exc, "problem_mark", None)
+    reason = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+    return f"not valid YAML: {reason}{where}"
+
+
+def _load_mapping(path: Path, problems: list[Problem], required: bool) -> dict[str, str]:
+    if not path.exists():
+        if required:
+            problems.append(Problem(str(path), "file", "missing"))
+        return {}
+    data = _read_yaml(path, problems)
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        problems.append(Problem(str(path), "file", "must be a mapping of ID to title"))
+        return {}
+    result = {}
+    for key, title in data.items():
+        if not isinstance(key, str) or not isinstance(title, str) or not title.strip():
+            problems.append(
+                Problem(str(path), str(key), "key and title must both be text (quote ids like \"2.2\")")
+            )
+            continue
+        result[key] = title.strip()
+    return result
+
+
+def _load_entry(path: Path, problems: list[Problem]) -> Entry | None:
+    where = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        problems.append(Problem(where, "file", "not UTF-8 text"))
+        return None
+    m = FRONT_MATTER.match(text.replace("\r\n", "\n"))
+    if not m:
+        problems.append(Problem(where, "front matter", "missing: the file must start with a --- YAML block ---"))
+        return None
+    try:
+        meta = yaml.safe_load(m.group(1))
+    except yaml.YAMLError as exc:
+        problems.append(Problem(where, "yaml", _yaml_reason(exc)))
+        return None
+    if not isinstance(meta, dict):
+        problems.append(Problem(where, "front matter", "must be a YAML mapping"))
+        return None
+    bad = False
+    for name in REQUIRED_FIELDS:
+        if name not in meta:
+            problems.append(Problem(where, name, "required field missing"))
+            bad = True
+    for name in meta:
+        if name not in REQUIRED_FIELDS:
+            problems.append(Problem(where, str(name), "unknown field"))
+    for name in ("id", "title", "summary", "status", "snippet"):
+        if name in meta and not (isinstance(meta[name], str) and meta[name].strip()):
+            problems.append(Problem(where, name, "must be non-empty text"))
+            bad = True
+    modules = meta.get("modules", [])
+    if not (isinstance(modules, list) and all(isinstance(x, str) for x in modules)):
+        problems.append(Problem(where, "modules", 'must be a list of module ids as text, e.g. ["2.2"]'))
+        modules, bad = [], True
+    related = _related(meta.get("related", []), where, problems)
+    messages, trace = _symptoms(meta.get("symptoms", {}), where, problems)
+    if bad:
+        return None
+    body = m.group(2)
+    return Entry(
+        path=path,
+        id=meta["id"].strip(),
+        title=meta["title"].strip(),
+        summary=meta["summary"].strip(),
+        status=meta["status"].strip(),
+        modules=modules,
+        related=related,
+        messages=messages,
+        trace=trace,
+        snippet=meta["snippet"].strip(),
+        body=body,
+        sections=split_sections(body),
+    )
+
+
+def _related(raw, where: str, problems: list[Problem]) -> list[Related]:
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        problems.append(Problem(where, "related", "must be a list of {id, nature}"))
+        return []
+    result = []
+    for item in raw:
+        if not (isinstance(item, dict) and set(item) == {"id", "nature"}
+                and all(isinstance(v, str) for v in item.values())):
+            problems.append(Problem(where, "related", f"each item must be {{id: WR-NNN, nature: ...}}, got {item!r}"))
+            continue
+        result.append(Related(item["id"].strip(), item["nature"].strip()))
+    return result
+
+
+def _symptoms(raw, where: str, problems: list[Problem]) -> tuple[list[str], str]:
+    if not isinstance(raw, dict) or set(raw) - {"messages", "trace"}:
+        problems.append(Problem(where, "symptoms", "must be a mapping with 'messages' and 'trace'"))
+        return [], ""
+    messages = raw.get("messages", [])
+    if not (isinstance(messages, list) and all(isinstance(x, str) and x.strip() for x in messages)):
+        problems.append(Problem(where, "symptoms.messages", "must be a list of message texts"))
+        messages = []
+    trace = raw.get("trace")
+    if not isinstance(trace, str):
+        problems.append(Problem(where, "symptoms.trace", "required: a loss-curve signature name"))
+        trace = ""
+    return messages, trace
+
+
+def split_sections(body: str) -> dict[str, str]:
+    """Map each `## ` heading of the body to its text, in order."""
+    parts = HEADING.split(body)
+    return {parts[i].strip(): parts[i + 1].strip() for i in range(1, len(parts) - 1, 2)}

@@ -1,0 +1,56 @@
+"""Read the marked regions of snippet files and expand `--8<--` includes.
+
+The markers follow pymdownx.snippets, which renders the same includes on the
+site: `# --8<-- [start:name]` ... `# --8<-- [end:name]`.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+MARKER = re.compile(r"--8<--\s*\[\s*(start|end)\s*:\s*([a-z][-_0-9a-z]*)\s*\]")
+INCLUDE = re.compile(r'^(?P<indent>[ \t]*)--8<--\s+"(?P<path>[^":]+)(?::(?P<section>[a-z][-_0-9a-z]*))?"\s*$', re.M)
+
+
+def sections_of(text: str) -> dict[str, str]:
+    """Map each complete section name to its text (markers removed, dedented)."""
+    found: dict[str, list[str]] = {}
+    open_names: list[str] = []
+    complete: set[str] = set()
+    for line in text.splitlines():
+        m = MARKER.search(line)
+        if m:
+            kind, name = m.groups()
+            if kind == "start":
+                open_names.append(name)
+                found.setdefault(name, [])
+            elif name in open_names:
+                open_names.remove(name)
+                complete.add(name)
+            continue
+        for name in open_names:
+            found[name].append(line)
+    return {name: _dedent(found[name]) for name in complete}
+
+
+def _dedent(lines: list[str]) -> str:
+    widths = [len(l) - len(l.lstrip()) for l in lines if l.strip()]
+    cut = min(widths, default=0)
+    return "\n".join(l[cut:] for l in lines).strip("\n")
+
+
+def includes_in(markdown: str) -> list[tuple[str, str | None]]:
+    """Every (path, section) that the Markdown includes."""
+    return [(m["path"], m["section"]) for m in INCLUDE.finditer(markdown)]
+
+
+def expand_includes(markdown: str, root: Path) -> str:
+    """Replace include lines by the text they name, as the site build does."""
+
+    def replace(m: re.Match) -> str:
+        text = (root / m["path"]).read_text(encoding="utf-8")
+        if m["section"]:
+            text = sections_of(text)[m["section"]]
+        return "\n".join(m["indent"] + line if line else line for line in text.splitlines())
+
+    return INCLUDE.sub(replace, markdown)

@@ -1,0 +1,27 @@
+"""Plain-text views of the catalogue for a terminal."""
+from __future__ import annotations
+
+from .catalog import Catalog
+from .entry import Entry
+from .pages import related_of
+from .snippet_sections import expand_includes
+
+
+def entry_text(entry: Entry, catalog: Catalog) -> str:
+    lines = [f"{entry.id}: {entry.title}", "", entry.summary, "",
+             f"Status:  {entry.status}",
+             "Modules: " + ", ".join(f"{m} ({catalog.modules.get(m, '?')})" for m in entry.modules)]
+    for rid, nature in related_of(entry, catalog):
+        state = "" if rid in catalog.entries else ", planned"
+        lines.append(f"Related: {rid} ({nature.replace('-', ' ')}{state}) {catalog.title_of(rid)}")
+    lines.append(f"Snippet: {entry.snippet}")
+    lines += ["", expand_includes(entry.body, catalog.root).strip(), ""]
+    return "\n".join(lines)
+
+
+def listing(catalog: Catalog) -> str:
+    width = max((len(e.title) for e in catalog.entries.values()), default=0)
+    return "\n".join(
+        f"{e.id}  {e.title:<{width}}  {e.status:<7} {', '.join(e.modules)}"
+        for e in catalog.sorted_entries()
+    )

@@ -1,0 +1,116 @@
+"""Cross-checks of a loaded catalogue: everything an entry names must exist."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from .catalog import Catalog, Problem, load
+from .entry import ANSWER_HEADINGS, ID_PATTERN, NATURES, SECTIONS, STATUSES, TRACES
+from .snippet_sections import includes_in, sections_of
+
+SNIPPET_NAME = re.compile(r"^wr(\d{3})_[a-z0-9_]+\.py$")
+
+
+def check(folder: Path | str) -> tuple[Catalog, list[Problem]]:
+    """Load and validate; return the catalogue and every problem found."""
+    catalog = load(folder)
+    problems = list(catalog.problems)
+    for key in catalog.planned:
+        where = str(catalog.folder / "planned.yml")
+        if not ID_PATTERN.match(key):
+            problems.append(Problem(where, key, "not an ID of the form WR-NNN"))
+        elif key in catalog.entries:
+            problems.append(Problem(where, key, "the entry exists now; remove it from planned.yml"))
+    claimed: dict[str, str] = {}
+    for entry in catalog.sorted_entries():
+        problems += _check_entry(entry, catalog, claimed)
+    if not catalog.problems:  # an entry that failed to load would leave its snippet looking orphaned
+        problems += _unclaimed_snippets(catalog, claimed)
+    return catalog, problems
+
+
+def _check_entry(entry, catalog: Catalog, claimed: dict[str, str]) -> list[Problem]:
+    where = str(entry.path)
+    out: list[Problem] = []
+
+    def bad(field: str, message: str) -> None:
+        out.append(Problem(where, field, message))
+
+    if not ID_PATTERN.match(entry.id):
+        bad("id", f"{entry.id!r} is not of the form WR-NNN")
+    elif entry.path.stem != entry.id:
+        bad("id", f"{entry.id} does not match the file name {entry.path.name}")
+    if entry.status not in STATUSES:
+        bad("status", f"{entry.status!r} is not one of {', '.join(STATUSES)}")
+    if not entry.modules:
+        bad("modules", "at least one module is required")
+    for module in entry.modules:
+        if module not in catalog.modules:
+            bad("modules", f"unknown module {module!r} (not in modules.yml)")
+    for link in entry.related:
+        if link.nature not in NATURES:
+            bad("related", f"{link.id}: unknown nature {link.nature!r} (one of {', '.join(NATURES)})")
+        if link.id == entry.id:
+            bad("related", f"{link.id}: an entry cannot relate to itself")
+        elif link.id not in catalog.entries and link.id not in catalog.planned:
+            bad("related", f"{link.id} does not exist and is not declared in planned.yml")
+    if entry.trace not in TRACES:
+        bad("symptoms.trace", f"unknown signature {entry.trace!r} (one of {', '.join(TRACES)})")
+
+    out += _check_snippet(entry, catalog, claimed, bad)
+    out += _check_sections(entry, bad)
+    return out
+
+
+def _check_snippet(entry, catalog: Catalog, claimed: dict[str, str], bad) -> list[Problem]:
+    path = catalog.root / entry.snippet
+    m = SNIPPET_NAME.match(Path(entry.snippet).name)
+    if not entry.snippet.startswith("snippets/") or not m:
+        bad("snippet", f"{entry.snippet!r} must be snippets/wrNNN_<slug>.py")
+    elif m.group(1) != entry.id[3:]:
+        bad("snippet", f"{entry.snippet} is numbered for WR-{m.group(1)}, not {entry.id}")
+    if not path.is_file():
+        bad("snippet", f"{entry.snippet} does not exist")
+    elif entry.snippet in claimed:
+        bad("snippet", f"{entry.snippet} is already the snippet of {claimed[entry.snippet]}")
+    else:
+        claimed[entry.snippet] = entry.id
+    for inc_path, section in includes_in(entry.body):
+        target = catalog.root / inc_path
+        if not target.is_file():
+            bad("include", f"{inc_path} does not exist")
+        elif section and section not in sections_of(target.read_text(encoding="utf-8")):
+            bad("include", f"{inc_path} has no section [start:{section}] ... [end:{section}]")
+    return []
+
+
+def _check_sections(entry, bad) -> list[Problem]:
+    found = list(entry.sections)
+    if found != list(SECTIONS):
+        missing = [s for s in SECTIONS if s not in found]
+        extra = [s for s in found if s not in SECTIONS]
+        if missing:
+            bad("sections", f"missing: {', '.join(missing)}")
+        if extra:
+            bad("sections", f"unexpected: {', '.join(extra)}")
+        if not missing and not extra:
+            bad("sections", f"out of order: expected {' / '.join(SECTIONS)}")
+    for name in SECTIONS:
+        if name in entry.sections and not entry.sections[name]:
+            bad("sections", f"{name} is empty")
+    question = entry.sections.get("Interview question", "")
+    for heading in ANSWER_HEADINGS:
+        if question and not re.search(rf"^### {heading}\s*\n+\S", question, re.M):
+            bad("sections", f"Interview question needs a non-empty '### {heading}'")
+    return []
+
+
+def _unclaimed_snippets(catalog: Catalog, claimed: dict[str, str]) -> list[Problem]:
+    folder = catalog.root / "snippets"
+    if not folder.is_dir():
+        return []
+    return [
+        Problem(str(path.relative_to(catalog.root)), "snippet", "not the snippet of any entry")
+        for path in sorted(folder.glob("wr*.py"))
+        if f"snippets/{path.name}" not in claimed
+    ]
