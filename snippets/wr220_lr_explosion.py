@@ -125,10 +125,11 @@ def main():
         print(f"lr {lr:5g}: loss {r['loss'][0]:.4f} -> {r['loss'][-1]:.4f}")
     print(f"stable rate picked: {best:g}")
 
+    first_inf = next(i for i, v in enumerate(run["loss"]) if not np.isfinite(v))
     with np.errstate(all="ignore"):
-        last_finite = train(10.0, epochs=7)["final_params"]
-        p, y = outputs_at(last_finite)
-    print("\nDisplay loss on the saturated outputs:")
+        weights = train(10.0, epochs=first_inf)["final_params"]  # as they were at that epoch
+        p, y = outputs_at(weights)
+    print(f"\nDisplay loss on the saturated outputs of epoch {first_inf}:")
     print(f"raw     {display_loss(p, y, clip=False)}")
     print(f"clipped {display_loss(p, y, clip=True):.4f}")
 

@@ -1,0 +1,162 @@
+"""The validator: passes the real catalogue, names every defect of a broken copy."""
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from trainwreck.validate import check
+
+ENTRY = "catalog/WR-220.md"
+
+
+def run_check(project: Path, *args):
+    return subprocess.run(
+        [sys.executable, "-m", "trainwreck", "check", *args],
+        cwd=project, capture_output=True, text=True,
+    )
+
+
+@pytest.fixture
+def project(tmp_path):
+    """A throwaway copy of the catalogue and its snippets to break."""
+    for name in ("catalog", "snippets"):
+        shutil.copytree(ROOT / name, tmp_path / name)
+    return tmp_path
+
+
+def edit(path: Path, old: str, new: str, count: int = 1):
+    text = path.read_text()
+    assert old in text, f"fixture drift: {old!r} not in {path}"
+    path.write_text(text.replace(old, new, count))
+
+
+def test_real_catalogue_passes():
+    catalog, problems = check(ROOT / "catalog")
+    assert problems == []
+    assert "WR-220" in catalog.entries
+
+
+def test_cli_check_passes_on_the_real_catalogue():
+    result = run_check(ROOT)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("catalog: 1 entries")
+
+
+def test_broken_copy_reports_every_problem_once_each(project):
+    entry = project / ENTRY
+    # a duplicate ID under another file name
+    shutil.copy(entry, project / "catalog" / "WR-221.md")
+    # unknown module, dangling related ID, missing section, missing snippet section
+    edit(entry, 'modules: ["2.2", "2.3", "2.4"]', 'modules: ["2.2", "9.9"]')
+    edit(entry, "{id: WR-020, nature: leads-to}", "{id: WR-404, nature: leads-to}")
+    edit(entry, "## Prevent it\n", "## Prevention\n")
+    edit(entry, "wr220_lr_explosion.py:fix", "wr220_lr_explosion.py:repair")
+    # bad YAML in another entry
+    (project / "catalog" / "WR-300.md").write_text("---\nid: WR-300\ntitle: [unclosed\n---\n\n## Symptom\n")
+
+    result = run_check(project)
+    lines = result.stderr.strip().splitlines()
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    expected = [
+        "catalog/WR-220.md: modules: unknown module '9.9' (not in modules.yml)",
+        "catalog/WR-220.md: related: WR-404 does not exist and is not declared in planned.yml",
+        "catalog/WR-220.md: sections: missing: Prevent it",
+        "catalog/WR-220.md: sections: unexpected: Prevention",
+        "catalog/WR-220.md: include: snippets/wr220_lr_explosion.py has no section [start:repair] ... [end:repair]",
+        "catalog/WR-221.md: id: duplicate ID WR-220, also used by catalog/WR-220.md",
+    ]
+    for line in expected:
+        assert line in lines, f"missing {line!r} in:\n{result.stderr}"
+    yaml_lines = [l for l in lines if l.startswith("catalog/WR-300.md: yaml: not valid YAML")]
+    assert len(yaml_lines) == 1, result.stderr
+    assert lines[-1] == f"{len(lines) - 1} problem(s) in catalog"
+    assert len(lines) - 1 == len(expected) + 1
+
+
+@pytest.mark.parametrize(
+    "old, new, line",
+    [
+        ("id: WR-220", "id: WR-22", "catalog/WR-220.md: id: 'WR-22' is not of the form WR-NNN"),
+        ("id: WR-220", "id: WR-222", "catalog/WR-220.md: id: WR-222 does not match the file name WR-220.md"),
+        ("status: stable", "status: done", "catalog/WR-220.md: status: 'done' is not one of draft, stable, retired"),
+        ("status: stable\n", "", "catalog/WR-220.md: status: required field missing"),
+        ("snippet: snippets/wr220_lr_explosion.py",
+         "snippet: snippets/wr220_missing.py",
+         "catalog/WR-220.md: snippet: snippets/wr220_missing.py does not exist"),
+        ("nature: cousin", "nature: sibling",
+         "catalog/WR-220.md: related: WR-120: unknown nature 'sibling' (one of cousin, leads-to, follows-from, see-also)"),
+        ("trace: climb-then-nonfinite", "trace: wobble",
+         "catalog/WR-220.md: symptoms.trace: unknown signature 'wobble' "
+         "(one of climb-then-nonfinite, nonfinite-from-start, descent-then-nonfinite, none)"),
+        ("### Bonus point\n", "",
+         "catalog/WR-220.md: sections: Interview question needs a non-empty '### Bonus point'"),
+        ("## Fix\n", "## Fix it\n", "catalog/WR-220.md: sections: missing: Fix"),
+        ("symptoms:\n", "symptom:\n", "catalog/WR-220.md: symptom: unknown field"),
+    ],
+)
+def test_single_defect_gives_one_clear_line(project, old, new, line):
+    edit(project / ENTRY, old, new)
+    result = run_check(project)
+    assert result.returncode == 1
+    assert line in result.stderr.splitlines(), result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_sections_out_of_order(project):
+    entry = project / ENTRY
+    text = entry.read_text()
+    fix_start, prevent_start = text.index("## Fix\n"), text.index("## Prevent it\n")
+    question_start = text.index("## Interview question\n")
+    fix, prevent = text[fix_start:prevent_start], text[prevent_start:question_start]
+    entry.write_text(text[:fix_start] + prevent + fix + text[question_start:])
+    result = run_check(project)
+    assert "catalog/WR-220.md: sections: out of order: expected Symptom / Where it shows up / Why it happens / "\
+           "Confirm it / Fix / Prevent it / Interview question" in result.stderr.splitlines()
+
+
+def test_planned_and_existing_are_told_apart(project):
+    # declaring a written entry as planned is a contradiction
+    (project / "catalog" / "planned.yml").write_text('WR-220: "already here"\nWR-120: "later"\nWR-020: "later"\n')
+    result = run_check(project)
+    assert "catalog/planned.yml: WR-220: the entry exists now; remove it from planned.yml" in result.stderr
+    # and a link to a planned ID that is no longer planned dangles
+    (project / "catalog" / "planned.yml").write_text('WR-020: "later"\n')
+    result = run_check(project)
+    assert "catalog/WR-220.md: related: WR-120 does not exist and is not declared in planned.yml" in result.stderr
+
+
+def test_unknown_module_file_and_orphan_snippet(project):
+    (project / "catalog" / "modules.yml").unlink()
+    (project / "snippets" / "wr999_orphan.py").write_text("print('hi')\n")
+    result = run_check(project)
+    assert "catalog/modules.yml: file: missing" in result.stderr
+    (project / "catalog" / "modules.yml").write_text('"2.2": x\n"2.3": y\n"2.4": z\n')
+    result = run_check(project)
+    assert result.stderr.splitlines()[0] == "snippets/wr999_orphan.py: snippet: not the snippet of any entry"
+
+
+def test_missing_folder_and_missing_front_matter(project, tmp_path):
+    result = run_check(project, "nowhere")
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[0] == "nowhere: catalogue: no such folder"
+    (project / ENTRY).write_text("# just a heading\n")
+    result = run_check(project)
+    assert "catalog/WR-220.md: front matter: missing: the file must start with a --- YAML block ---" in result.stderr
+
+
+def test_binary_entry_file(project):
+    (project / "catalog" / "WR-500.md").write_bytes(b"\xff\xfe\x00\x00garbage")
+    result = run_check(project)
+    assert "catalog/WR-500.md: file: not UTF-8 text" in result.stderr.splitlines()
+    assert "Traceback" not in result.stderr
+
+
+def test_check_takes_another_catalogue_folder(project):
+    shutil.move(project / "catalog", project / "course")
+    result = run_check(project, "course")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("course: 1 entries")

@@ -1,0 +1,90 @@
+"""The installed `trainwreck` command, run the way a user runs it."""
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from trainwreck.snippet_sections import sections_of
+
+EXE = shutil.which("trainwreck", path=str(Path(sys.executable).parent))
+
+
+def trainwreck(*args, cwd):
+    assert EXE, "the trainwreck script is not installed next to this Python"
+    return subprocess.run([EXE, *args], cwd=cwd, capture_output=True, text=True)
+
+
+def test_show_outside_a_checkout_uses_the_installed_catalogue(tmp_path):
+    result = trainwreck("show", "WR-220", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert out.startswith("WR-220: Learning rate too high: the update step explodes\n")
+    assert "Related: WR-120 (cousin, planned)" in out
+    for heading in ("## Symptom", "## Fix", "## Interview question", "### Strong answer"):
+        assert heading in out
+    # the includes are expanded to the snippet's code, as on the site
+    snippet = (ROOT / "snippets" / "wr220_lr_explosion.py").read_text()
+    assert sections_of(snippet)["fix"] in out
+    assert "--8<--" not in out
+
+
+def test_show_accepts_lower_case_and_bare_number(tmp_path):
+    a = trainwreck("show", "wr-220", cwd=tmp_path)
+    b = trainwreck("show", "220", cwd=tmp_path)
+    assert a.returncode == b.returncode == 0
+    assert a.stdout == b.stdout
+
+
+def test_show_unknown_id_is_one_line_with_the_known_ids(tmp_path):
+    result = trainwreck("show", "WR-999", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert result.stderr == "trainwreck: unknown entry WR-999; known: WR-220\n"
+
+
+def test_show_planned_id_says_it_is_planned(tmp_path):
+    result = trainwreck("show", "WR-120", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.startswith("trainwreck: unknown entry WR-120 (planned, not written yet: ")
+
+
+def test_list(tmp_path):
+    result = trainwreck("list", cwd=tmp_path)
+    assert result.returncode == 0
+    assert result.stdout.split() [:1] == ["WR-220"]
+    assert "stable" in result.stdout and "2.2, 2.3, 2.4" in result.stdout
+
+
+def test_list_and_show_read_a_local_fork_first(tmp_path):
+    shutil.copytree(ROOT / "catalog", tmp_path / "catalog")
+    shutil.copytree(ROOT / "snippets", tmp_path / "snippets")
+    entry = tmp_path / "catalog" / "WR-220.md"
+    entry.write_text(entry.read_text().replace("status: stable", "status: draft"))
+    result = trainwreck("list", cwd=tmp_path)
+    assert "draft" in result.stdout
+
+
+def test_list_refuses_a_broken_catalogue_with_the_problem_lines(tmp_path):
+    shutil.copytree(ROOT / "catalog", tmp_path / "catalog")
+    shutil.copytree(ROOT / "snippets", tmp_path / "snippets")
+    entry = tmp_path / "catalog" / "WR-220.md"
+    entry.write_text(entry.read_text().replace("status: stable", "status: shiny"))
+    result = trainwreck("list", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr == "catalog/WR-220.md: status: 'shiny' is not one of draft, stable, retired\n"
+
+
+def test_usage_error_has_no_traceback(tmp_path):
+    result = trainwreck("explain", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr and "invalid choice" in result.stderr
+
+
+def test_show_into_a_closed_pipe(tmp_path):
+    result = subprocess.run(f"'{EXE}' show WR-220 | head -1", shell=True, cwd=tmp_path,
+                            capture_output=True, text=True)
+    assert result.stdout == "WR-220: Learning rate too high: the update step explodes\n"
+    assert "Traceback" not in result.stderr
