@@ -58,20 +58,22 @@ def test_list(tmp_path):
     assert "stable" in result.stdout and "2.2, 2.3, 2.4" in result.stdout
 
 
-def test_list_and_show_read_a_local_fork_first(tmp_path):
+def fork_with_status(tmp_path, status):
+    """A course's copy of the catalogue in tmp_path, with WR-220's status changed."""
     shutil.copytree(ROOT / "catalog", tmp_path / "catalog")
     shutil.copytree(ROOT / "snippets", tmp_path / "snippets")
     entry = tmp_path / "catalog" / "WR-220.md"
-    entry.write_text(entry.read_text().replace("status: stable", "status: draft"))
+    entry.write_text(entry.read_text().replace("status: stable", f"status: {status}"))
+
+
+def test_list_and_show_read_a_local_fork_first(tmp_path):
+    fork_with_status(tmp_path, "draft")
     result = trainwreck("list", cwd=tmp_path)
     assert "draft" in result.stdout
 
 
 def test_list_refuses_a_broken_catalogue_with_the_problem_lines(tmp_path):
-    shutil.copytree(ROOT / "catalog", tmp_path / "catalog")
-    shutil.copytree(ROOT / "snippets", tmp_path / "snippets")
-    entry = tmp_path / "catalog" / "WR-220.md"
-    entry.write_text(entry.read_text().replace("status: stable", "status: shiny"))
+    fork_with_status(tmp_path, "shiny")
     result = trainwreck("list", cwd=tmp_path)
     assert result.returncode == 1
     assert result.stderr == "catalog/WR-220.md: status: 'shiny' is not one of draft, stable, retired\n"
