@@ -42,7 +42,8 @@ def test_real_catalogue_passes():
 def test_cli_check_passes_on_the_real_catalogue():
     result = run_check(ROOT)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith("catalog: 1 entries")
+    catalog, _ = check(ROOT / "catalog")
+    assert result.stdout == f"catalog: {len(catalog.entries)} entries, {len(catalog.planned)} planned: OK\n"
 
 
 def test_broken_copy_reports_every_problem_once_each(project):
@@ -120,11 +121,11 @@ def test_sections_out_of_order(project):
 
 def test_planned_and_existing_are_told_apart(project):
     # declaring a written entry as planned is a contradiction
-    (project / "catalog" / "planned.yml").write_text('WR-220: "already here"\nWR-120: "later"\nWR-020: "later"\n')
+    (project / "catalog" / "planned.yml").write_text('WR-220: "already here"\nWR-120: "later"\n')
     result = run_check(project)
     assert "catalog/planned.yml: WR-220: the entry exists now; remove it from planned.yml" in result.stderr
     # and a link to a planned ID that is no longer planned dangles
-    (project / "catalog" / "planned.yml").write_text('WR-020: "later"\n')
+    (project / "catalog" / "planned.yml").write_text('WR-999: "later"\n')
     result = run_check(project)
     assert "catalog/WR-220.md: related: WR-120 does not exist and is not declared in planned.yml" in result.stderr
 
@@ -134,7 +135,7 @@ def test_unknown_module_file_and_orphan_snippet(project):
     (project / "snippets" / "wr999_orphan.py").write_text("print('hi')\n")
     result = run_check(project)
     assert "catalog/modules.yml: file: missing" in result.stderr
-    (project / "catalog" / "modules.yml").write_text('"2.2": x\n"2.3": y\n"2.4": z\n')
+    shutil.copy(ROOT / "catalog" / "modules.yml", project / "catalog" / "modules.yml")
     result = run_check(project)
     assert result.stderr.splitlines()[0] == "snippets/wr999_orphan.py: snippet: not the snippet of any entry"
 
@@ -159,4 +160,4 @@ def test_check_takes_another_catalogue_folder(project):
     shutil.move(project / "catalog", project / "course")
     result = run_check(project, "course")
     assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith("course: 1 entries")
+    assert result.stdout.startswith("course: ") and result.stdout.endswith("planned: OK\n")
