@@ -20,3 +20,17 @@ def load_snippet(name: str):
 @pytest.fixture(scope="session")
 def root() -> Path:
     return ROOT
+
+
+def entry_prose(entry_id: str) -> str:
+    """The entry's body with line wrapping folded, so claims match across lines."""
+    from trainwreck.catalog import load
+
+    return " ".join(load(ROOT / "catalog").entries[entry_id].body.split())
+
+
+def assert_entry_says(entry_id: str, claims: list[str]) -> None:
+    """Each claim, computed from a snippet run, must appear word for word in the entry."""
+    body = entry_prose(entry_id)
+    missing = [claim for claim in claims if claim not in body]
+    assert not missing, f"{entry_id} should say: {missing}"

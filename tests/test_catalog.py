@@ -120,14 +120,21 @@ def test_sections_out_of_order(project):
 
 
 def test_planned_and_existing_are_told_apart(project):
-    # declaring a written entry as planned is a contradiction
-    (project / "catalog" / "planned.yml").write_text('WR-220: "already here"\nWR-120: "later"\n')
-    result = run_check(project)
-    assert "catalog/planned.yml: WR-220: the entry exists now; remove it from planned.yml" in result.stderr
-    # and a link to a planned ID that is no longer planned dangles
+    edit(project / ENTRY, "{id: WR-120, nature: cousin}", "{id: WR-999, nature: cousin}")
+    # a link to an unwritten entry is fine once it is declared planned
     (project / "catalog" / "planned.yml").write_text('WR-999: "later"\n')
+    assert run_check(project).returncode == 0
+    # declaring a written entry as planned is a contradiction
+    (project / "catalog" / "planned.yml").write_text('WR-999: "later"\nWR-220: "already here"\nWR-1: "x"\n')
     result = run_check(project)
-    assert "catalog/WR-220.md: related: WR-120 does not exist and is not declared in planned.yml" in result.stderr
+    assert set(result.stderr.splitlines()[:2]) == {
+        "catalog/planned.yml: WR-220: the entry exists now; remove it from planned.yml",
+        "catalog/planned.yml: WR-1: not an ID of the form WR-NNN",
+    }
+    # and without the declaration the same link dangles
+    (project / "catalog" / "planned.yml").write_text("{}\n")
+    result = run_check(project)
+    assert "catalog/WR-220.md: related: WR-999 does not exist and is not declared in planned.yml" in result.stderr
 
 
 def test_unknown_module_file_and_orphan_snippet(project):

@@ -23,7 +23,7 @@ def test_show_outside_a_checkout_uses_the_installed_catalogue(tmp_path):
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert out.startswith("WR-220: Learning rate too high: the update step explodes\n")
-    assert "Related: WR-120 (cousin, planned)" in out
+    assert "Related: WR-120 (cousin) The forward pass explodes from bad initialisation" in out
     for heading in ("## Symptom", "## Fix", "## Interview question", "### Strong answer"):
         assert heading in out
     # the includes are expanded to the snippet's code, as on the site
@@ -48,9 +48,12 @@ def test_show_unknown_id_is_one_line_with_the_known_ids(tmp_path):
 
 
 def test_show_planned_id_says_it_is_planned(tmp_path):
-    result = trainwreck("show", "WR-120", cwd=tmp_path)
+    fork_with_status(tmp_path, "stable")
+    (tmp_path / "catalog" / "planned.yml").write_text('WR-999: "A failure still to be written up"\n')
+    result = trainwreck("show", "WR-999", cwd=tmp_path)
     assert result.returncode == 1
-    assert result.stderr.startswith("trainwreck: unknown entry WR-120 (planned, not written yet: ")
+    assert result.stderr.startswith(
+        "trainwreck: unknown entry WR-999 (planned, not written yet: A failure still to be written up); known: ")
 
 
 def test_list(tmp_path):
