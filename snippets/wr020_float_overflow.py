@@ -8,13 +8,10 @@ Run it: python snippets/wr020_float_overflow.py
 """
 import warnings
 
+# --8<-- [start:reproduce]
 import numpy as np
 
-DTYPES = (np.float16, np.float32, np.float64)
-LOGITS = np.array([-1000.0, -300.0, -20.0, 0.0, 20.0, 300.0, 1000.0])
 
-
-# --8<-- [start:reproduce]
 def naive_sigmoid(z):
     return 1.0 / (1.0 + np.exp(-z))          # exp(1000) overflows for z = -1000
 
@@ -29,6 +26,9 @@ def naive_bce(z, y):
     p = naive_sigmoid(z)
     return -(y * np.log(p) + (1 - y) * np.log(1 - p))
 # --8<-- [end:reproduce]
+
+DTYPES = (np.float16, np.float32, np.float64)
+LOGITS = np.array([-1000.0, -300.0, -20.0, 0.0, 20.0, 300.0, 1000.0])
 
 
 # --8<-- [start:thresholds]

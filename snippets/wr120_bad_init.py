@@ -9,6 +9,7 @@ spread near 1, and the same network trains.
 
 Run it: python snippets/wr120_bad_init.py
 """
+# --8<-- [start:reproduce]
 import numpy as np
 
 SEED = 1
@@ -27,7 +28,6 @@ def sigmoid(z):
     return 1.0 / (1.0 + np.exp(-z))
 
 
-# --8<-- [start:reproduce]
 def init_params(scheme, sizes=SIZES, seed=SEED):
     """One (W, b) per layer. 'std1' is what rng.normal(size=...) gives you."""
     rng = np.random.default_rng(seed)

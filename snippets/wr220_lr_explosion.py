@@ -8,14 +8,13 @@ shows a clipped display loss, and caps the gradient norm.
 
 Run it: python snippets/wr220_lr_explosion.py
 """
+# --8<-- [start:reproduce]
 import numpy as np
 
 SEED = 34
 HIDDEN = 64
-TRIPTYCH_RATES = (0.01, 1.0, 10.0)
 
 
-# --8<-- [start:model]
 def make_data(seed=SEED, n=400):
     """Two overlapping Gaussian blobs in 2-D, labels 0 and 1."""
     rng = np.random.default_rng(seed)
@@ -33,10 +32,8 @@ def init_params(seed=SEED + 1, hidden=HIDDEN):
 
 def sigmoid(z):
     return 1.0 / (1.0 + np.exp(-z))
-# --8<-- [end:model]
 
 
-# --8<-- [start:reproduce]
 def train(lr, epochs=30, seed=SEED, clip_norm=None):
     """Full-batch gradient descent; returns the per-epoch history."""
     X, y = make_data(seed)
@@ -80,6 +77,9 @@ def train(lr, epochs=30, seed=SEED, clip_norm=None):
 
 
 # --8<-- [start:fix]
+TRIPTYCH_RATES = (0.01, 1.0, 10.0)
+
+
 def pick_rate(rates=TRIPTYCH_RATES, epochs=300, seed=SEED):
     """The triptych: same seed, three rates two orders of magnitude apart.
 

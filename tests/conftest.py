@@ -34,3 +34,38 @@ def assert_entry_says(entry_id: str, claims: list[str]) -> None:
     body = entry_prose(entry_id)
     missing = [claim for claim in claims if claim not in body]
     assert not missing, f"{entry_id} should say: {missing}"
+
+
+def build_site(project: Path, out: Path, **env: str):
+    """The real `mkdocs build --strict`, as a user runs it, into out."""
+    import os
+    import subprocess
+
+    full_env = {"PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", ""),
+                "NO_MKDOCS_2_WARNING": "1", **env}
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(out)],
+        cwd=project, capture_output=True, text=True, env=full_env,
+    )
+
+
+def _built(tmp_path_factory, name: str, **env: str) -> Path:
+    out = tmp_path_factory.mktemp(name)
+    result = build_site(ROOT, out, **env)
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory) -> Path:
+    return _built(tmp_path_factory, "site")
+
+
+@pytest.fixture(scope="session")
+def offline_site(tmp_path_factory) -> Path:
+    return _built(tmp_path_factory, "offline", TRAINWRECK_OFFLINE="true")
+
+
+@pytest.fixture(scope="session")
+def student_site(tmp_path_factory) -> Path:
+    return _built(tmp_path_factory, "student", TRAINWRECK_EDITION="student")

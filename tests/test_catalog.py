@@ -68,6 +68,7 @@ def test_broken_copy_reports_every_problem_once_each(project):
         "catalog/WR-220.md: sections: missing: Prevent it",
         "catalog/WR-220.md: sections: unexpected: Prevention",
         "catalog/WR-220.md: include: snippets/wr220_lr_explosion.py has no section [start:repair] ... [end:repair]",
+        "catalog/WR-220.md: include: the body must include snippets/wr220_lr_explosion.py:fix (the page's Fix tab)",
         "catalog/WR-221.md: id: duplicate ID WR-220, also used by catalog/WR-220.md",
     ]
     for line in expected:

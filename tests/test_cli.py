@@ -28,7 +28,8 @@ def test_show_outside_a_checkout_uses_the_installed_catalogue(tmp_path):
         assert heading in out
     # the includes are expanded to the snippet's code, as on the site
     snippet = (ROOT / "snippets" / "wr220_lr_explosion.py").read_text()
-    assert sections_of(snippet)["fix"] in out
+    assert "--- Reproduce ---\n\n```python\n" + sections_of(snippet)["reproduce"] in out
+    assert "--- Fix ---\n\n```python\n" + sections_of(snippet)["fix"] in out
     assert "--8<--" not in out
 
 

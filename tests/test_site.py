@@ -1,115 +1,229 @@
-"""The real MkDocs build: strict, generated entry pages, nothing fetched from elsewhere."""
+"""The real MkDocs build: strict, generated pages, editions, nothing fetched from elsewhere."""
+import html
+import json
 import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
+import yaml
 from bs4 import BeautifulSoup
 
-from conftest import ROOT
+from conftest import ROOT, build_site
+from trainwreck.catalog import split_sections
+from trainwreck.export import catalog_data
+from trainwreck.pages import related_of, strip_answers
 from trainwreck.snippet_sections import sections_of
 from trainwreck.validate import check
 
 EXTERNAL = re.compile(r"^(?:[a-z][a-z0-9+.-]*:)?//", re.I)
-
-
-def build(project: Path, site: Path):
-    return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(site)],
-        cwd=project, capture_output=True, text=True,
-        env={"NO_MKDOCS_2_WARNING": "1", "PATH": str(Path(sys.executable).parent)},
-    )
-
-
-@pytest.fixture(scope="session")
-def site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("site")
-    result = build(ROOT, out)
-    assert result.returncode == 0, result.stderr
-    return out
+CATALOG, _ = check(ROOT / "catalog")
 
 
 def soup(path: Path) -> BeautifulSoup:
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
 
 
-def test_every_entry_has_a_page_at_its_id(site):
-    catalog, _ = check(ROOT / "catalog")
-    for entry_id in catalog.entries:
-        page = site / entry_id / "index.html"
-        assert page.is_file(), entry_id
-        assert soup(page).h1.get_text().startswith(f"{entry_id}: ")
+def page_text(path: Path) -> str:
+    return soup(path).get_text(" ", strip=True)
 
 
-def test_entry_code_comes_from_the_snippet_regions(site):
+def test_every_entry_has_a_page_and_a_handout_at_its_id(site):
+    for entry_id in CATALOG.entries:
+        assert soup(site / entry_id / "index.html").h1.get_text().startswith(f"{entry_id}: ")
+        assert soup(site / "handouts" / entry_id / "index.html").h1.get_text().startswith(f"{entry_id}: ")
+
+
+def test_reproduce_and_fix_tabs_hold_exactly_the_snippet_regions(site):
+    for entry in CATALOG.sorted_entries():
+        page = soup(site / entry.id / "index.html")
+        regions = sections_of((ROOT / entry.snippet).read_text())
+        tabs = {}
+        for tabbed in page.select(".tabbed-set"):
+            labels = [label.get_text(strip=True) for label in tabbed.select(".tabbed-labels label")]
+            blocks = [block.select_one("pre code").get_text() for block in tabbed.select(".tabbed-block")]
+            tabs.update(zip(labels, blocks))
+        assert tabs["Reproduce"].rstrip("\n") == regions["reproduce"], entry.id
+        assert tabs["Fix"].rstrip("\n") == regions["fix"], entry.id
+        assert "--8<--" not in page.get_text()
+
+
+def test_copy_buttons_and_both_themes_are_configured(site):
     page = soup(site / "WR-220" / "index.html")
-    code_text = "\n".join(block.get_text() for block in page.select("pre code"))
-    snippet = (ROOT / "snippets" / "wr220_lr_explosion.py").read_text()
-    for region in ("model", "reproduce", "fix"):
-        for line in sections_of(snippet)[region].splitlines():
-            assert line in code_text, f"{region}: {line!r}"
-    assert "--8<--" not in page.get_text()
-
-
-def test_copy_button_is_enabled(site):
-    # Material adds the buttons in the browser when this feature is on
-    config = soup(site / "WR-220" / "index.html").find(id="__config")
-    assert '"content.code.copy"' in config.get_text()
+    assert '"content.code.copy"' in page.find(id="__config").get_text()
+    schemes = {i.get("data-md-color-scheme") for i in page.select("form[data-md-component=palette] input")}
+    assert schemes == {"default", "slate"}
 
 
 def test_strong_answer_is_collapsed(site):
-    page = soup(site / "WR-220" / "index.html")
-    details = {d.summary.get_text(strip=True): d for d in page.find_all("details")}
-    assert set(details) >= {"Strong answer", "Bonus point"}
-    assert not details["Strong answer"].has_attr("open")
-    assert "overshoots" in details["Strong answer"].get_text()
+    for entry_id in CATALOG.entries:
+        page = soup(site / entry_id / "index.html")
+        details = {d.summary.get_text(strip=True): d for d in page.find_all("details")}
+        assert set(details) >= {"Strong answer", "Bonus point"}
+        assert not any(d.has_attr("open") for d in details.values())
 
 
 def test_home_page_index_table(site):
     page = soup(site / "index.html")
-    rows = [[c.get_text(strip=True) for c in tr.find_all("td")] for tr in page.select("table tr")[1:]]
-    catalog, _ = check(ROOT / "catalog")
-    assert rows == [[e.id, e.title, ", ".join(e.modules), e.status] for e in catalog.sorted_entries()]
-    assert page.select_one('table a[href="WR-220/"]')
+    rows = [[" ".join(c.get_text(" ", strip=True).replace(" ,", ",").split()) for c in tr.find_all("td")]
+            for tr in page.select("table tr")[1:]]
+    assert rows == [[e.id, e.title, ", ".join(e.modules), e.status] for e in CATALOG.sorted_entries()]
+    for e in CATALOG.sorted_entries():
+        assert page.select_one(f'table a[href="{e.id}/"]')
     assert "Start here if your loss printed nan" in page.get_text()
 
 
-def test_related_links_written_planned_and_derived(site):
-    catalog, _ = check(ROOT / "catalog")
-    for entry in catalog.sorted_entries():
+def test_entry_pages_show_status_modules_and_related_both_ways(site):
+    for entry in CATALOG.sorted_entries():
         page = soup(site / entry.id / "index.html")
-        related = next(p for p in page.find_all("p") if p.get_text().startswith("Related:")) \
-            if any(l.id for l in entry.related) else None
-        for link in entry.related:
-            linked = related.select(f'a[href="../{link.id}/"]')
-            if link.id in catalog.entries:
-                assert linked, f"{entry.id}: {link.id} should be a link"
-            else:
-                assert not linked
-                assert f"{link.id} (planned: {catalog.planned[link.id]})" in related.get_text(" ", strip=True)
+        text = page.get_text(" ", strip=True)
+        assert f"Status: {entry.status}" in text
+        for module in entry.modules:
+            assert page.select_one(f'a[href="../modules/{module}/"]'), (entry.id, module)
+        for rid, nature in related_of(entry, CATALOG):
+            assert page.select_one(f'a[href="../{rid}/"]'), (entry.id, rid)
+            assert f"{rid} ({nature.replace('-', ' ')})" in text
     # declared once on WR-220, shown on both pages
-    wr020 = soup(site / "WR-020" / "index.html").get_text(" ", strip=True)
-    assert re.search(r"Related: [^.]*WR-220 \(follows from\)", wr020)
+    assert "WR-220 (follows from)" in page_text(site / "WR-020" / "index.html")
+    assert "WR-220 (cousin)" in page_text(site / "WR-120" / "index.html")
 
 
-def test_no_request_to_another_host(site):
+def test_module_pages_list_their_entries(site):
+    index = soup(site / "modules" / "index.html")
+    for module_id, title in CATALOG.modules.items():
+        assert index.select_one(f'a[href="{module_id}/"]')
+        page = soup(site / "modules" / module_id / "index.html")
+        assert page.h1.get_text(strip=True).startswith(f"Module {module_id}: {title}")
+        listed = [a["href"] for a in page.select("article li a") if "handouts" not in a["href"]]
+        expected = [f"../../{e.id}/" for e in CATALOG.sorted_entries() if module_id in e.modules]
+        assert listed == expected, module_id
+        for e in CATALOG.sorted_entries():
+            if module_id in e.modules:
+                assert e.summary in page.get_text(" ", strip=True)
+
+
+def test_symptom_index_lists_every_message_and_signature(site):
+    page = soup(site / "symptoms" / "index.html")
+    items = {li.code.get_text(): li for li in page.select("li") if li.code}
+    for entry in CATALOG.sorted_entries():
+        for message in entry.messages:
+            assert items[message].select_one(f'a[href="../{entry.id}/"]'), (message, entry.id)
+        if entry.trace != "none":
+            li = next(li for li in page.select("li") if li.strong and li.strong.get_text() == entry.trace)
+            assert li.select_one(f'a[href="../{entry.id}/"]')
+
+
+def test_site_publishes_the_export(site):
+    published = json.loads((site / "catalog.json").read_text())
+    assert published == catalog_data(CATALOG)
+    cli = subprocess.run([sys.executable, "-m", "trainwreck", "export"], cwd=ROOT, capture_output=True, text=True)
+    assert json.loads(cli.stdout) == published
+    for e in published["entries"]:
+        assert (site / e["url"] / "index.html").is_file()
+        assert (site / e["handout_url"] / "index.html").is_file()
+
+
+def test_handout_has_symptom_reproduction_question_and_no_answer(site):
+    for entry in CATALOG.sorted_entries():
+        page = soup(site / "handouts" / entry.id / "index.html")
+        headings = [h.get_text(strip=True).rstrip("¶") for h in page.select("article h2")]
+        assert headings == ["Symptom", "Reproduce it", "Interview question"]
+        code = page.select_one("pre code").get_text().rstrip("\n")
+        assert code == sections_of((ROOT / entry.snippet).read_text())["reproduce"]
+        assert not answer_shingles(entry) & shingles(page.get_text(" "))
+        assert "Strong answer" not in page.get_text()
+
+
+def words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", html.unescape(text).lower())
+
+
+def shingles(text: str, n: int = 6) -> set[tuple[str, ...]]:
+    w = words(text)
+    return {tuple(w[i:i + n]) for i in range(len(w) - n + 1)}
+
+
+def answer_shingles(entry) -> set[tuple[str, ...]]:
+    """Six-word runs found in the strong answer or the bonus point and nowhere
+    else in the catalogue's prose (an answer may repeat a phrase of its page)."""
+    question = split_sections(entry.body)["Interview question"]
+    parts = re.split(r"^### .*$", question, flags=re.M)[1:]
+    elsewhere = set().union(
+        *(shingles(strip_answers(e.body) + " " + e.summary) for e in CATALOG.entries.values()),
+        *(shingles(p.read_text()) for p in (ROOT / "docs").glob("*.md")))
+    return set().union(*(shingles(part) for part in parts)) - elsewhere
+
+
+def _strings(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+
+
+def all_text(site: Path) -> str:
+    """The words of every file of a build, with markup taken out."""
+    chunks = []
+    for path in site.rglob("*"):
+        if not path.is_file() or path.suffix not in {".html", ".json", ".js", ".xml", ".txt"}:
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if path.suffix == ".html":
+            text = BeautifulSoup(text, "html.parser").get_text(" ")
+        elif path.suffix == ".json":
+            text = " ".join(BeautifulSoup(s, "html.parser").get_text(" ") for s in _strings(json.loads(text)))
+        chunks.append(text)
+    return " ".join(chunks)
+
+
+def test_student_edition_has_no_answer_text_in_any_file(site, student_site):
+    full, student = shingles(all_text(site)), shingles(all_text(student_site))
+    for entry in CATALOG.sorted_entries():
+        answer = answer_shingles(entry)
+        assert len(answer) > 20
+        assert answer <= full, f"{entry.id}: the full edition should carry the answer (else this test proves nothing)"
+        assert not answer & student, f"{entry.id}: answer text found in the student edition"
+    page = soup(student_site / "WR-220" / "index.html")
+    assert "Interview question" in page.get_text() and not page.find("details")
+
+
+def test_unknown_edition_is_refused_in_one_line(tmp_path):
+    result = build_site(ROOT, tmp_path / "out", TRAINWRECK_EDITION="teacher")
+    assert result.returncode == 1
+    assert "TRAINWRECK_EDITION: 'teacher' is not one of full, student" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_offline_build_uses_file_urls(offline_site):
+    assert (offline_site / "WR-220.html").is_file() or (offline_site / "WR-220" / "index.html").is_file()
+    home = soup(offline_site / "index.html")
+    assert home.select_one('table a[href="WR-220/index.html"]') or home.select_one('table a[href="WR-220.html"]')
+    published = json.loads((offline_site / "catalog.json").read_text())
+    for e in published["entries"]:
+        assert (offline_site / e["url"]).is_file(), e["url"]
+
+
+def test_no_request_to_another_host(site, offline_site):
     offenders = []
-    for html in site.rglob("*.html"):
-        page = soup(html)
-        for tag in page.find_all(["script", "img", "iframe", "source", "video", "audio", "embed"], src=True):
-            if EXTERNAL.match(tag["src"]):
-                offenders.append(f"{html.name}: {tag.name} {tag['src']}")
-        for tag in page.find_all("link", href=True):
-            if EXTERNAL.match(tag["href"]) and tag.get("rel") != ["canonical"]:
-                offenders.append(f"{html.name}: link {tag['href']}")
-    for css in site.rglob("*.css"):
-        for url in re.findall(r"url\(\s*['\"]?([^)'\"]+)", css.read_text(encoding="utf-8")):
-            if EXTERNAL.match(url):
-                offenders.append(f"{css.name}: {url}")
-        if re.search(r"@import\s+(url\()?['\"]?(https?:)?//", css.read_text(encoding="utf-8")):
-            offenders.append(f"{css.name}: @import")
+    for root in (site, offline_site):
+        for page in root.rglob("*.html"):
+            doc = soup(page)
+            for tag in doc.find_all(["script", "img", "iframe", "source", "video", "audio", "embed"], src=True):
+                if EXTERNAL.match(tag["src"]):
+                    offenders.append(f"{page.name}: {tag.name} {tag['src']}")
+            for tag in doc.find_all("link", href=True):
+                if EXTERNAL.match(tag["href"]) and tag.get("rel") != ["canonical"]:
+                    offenders.append(f"{page.name}: link {tag['href']}")
+        for css in root.rglob("*.css"):
+            text = css.read_text(encoding="utf-8")
+            offenders += [f"{css.name}: {u}" for u in re.findall(r"url\(\s*['\"]?([^)'\"]+)", text) if EXTERNAL.match(u)]
+            if re.search(r"@import\s+(url\()?['\"]?(https?:)?//", text):
+                offenders.append(f"{css.name}: @import")
     assert offenders == []
 
 
@@ -119,7 +233,17 @@ def test_broken_catalogue_stops_the_build_with_one_line_per_problem(tmp_path):
     shutil.copy(ROOT / "mkdocs.yml", tmp_path)
     entry = tmp_path / "catalog" / "WR-220.md"
     entry.write_text(entry.read_text().replace("status: stable", "status: shiny"))
-    result = build(tmp_path, tmp_path / "out")
+    result = build_site(tmp_path, tmp_path / "out")
     assert result.returncode == 1
     assert f"{entry}: status: 'shiny' is not one of draft, stable, retired" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_pages_workflow_tests_then_publishes():
+    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "pages.yml").read_text())
+    steps = [s for job in workflow["jobs"].values() for s in job["steps"]]
+    runs = " ".join(s.get("run", "") for s in steps)
+    uses = [s.get("uses", "") for s in steps]
+    assert "bash .ci/run" in runs and "mkdocs build --strict" in runs
+    assert any(u.startswith("actions/deploy-pages") for u in uses)
+    assert any(u.startswith("actions/upload-pages-artifact") for u in uses)

@@ -6,7 +6,10 @@ import sys
 from pathlib import Path
 
 from . import __version__
+from .catalog import load
+from .export import catalog_json
 from .locate import default_catalog
+from .scaffold import ScaffoldError, new_entry
 from .terminal import entry_text, listing
 from .validate import check
 
@@ -22,6 +25,15 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("show", help="show one entry, as `rustc --explain` does")
     p.add_argument("id", help="an entry ID such as WR-220")
     p.add_argument("--catalog", type=Path)
+    p = sub.add_parser("export", help="write the catalogue as JSON on standard output")
+    p.add_argument("--catalog", type=Path)
+    p.add_argument("--base-url", default="", help="make page URLs absolute, e.g. https://example.org/trainwreck")
+    p = sub.add_parser("new", help="scaffold an entry, its snippet and its test")
+    p.add_argument("id", help="the new ID, e.g. WR-310")
+    p.add_argument("slug", help="snippet name after wrNNN_, e.g. bad_batch")
+    p.add_argument("--title", required=True)
+    p.add_argument("--module", help="a module id from modules.yml (default: the first one)")
+    p.add_argument("--catalog", type=Path, default=Path("catalog"))
     return parser
 
 
@@ -30,6 +42,29 @@ def _load_valid(folder: Path | None):
     for problem in problems:
         print(problem, file=sys.stderr)
     return None if problems else catalog
+
+
+def _new(args) -> int:
+    catalog = load(args.catalog)
+    if not args.catalog.is_dir():
+        print(f"trainwreck: {args.catalog}: no such catalogue folder", file=sys.stderr)
+        return 1
+    module = args.module or next(iter(catalog.modules), "")
+    if module not in catalog.modules:
+        print(f"trainwreck: unknown module {module!r}; known: {', '.join(catalog.modules)}", file=sys.stderr)
+        return 1
+    if args.id.upper() in catalog.entries:
+        print(f"trainwreck: {args.id.upper()} exists already", file=sys.stderr)
+        return 1
+    try:
+        written = new_entry(args.catalog, args.id, args.slug, args.title, module)
+    except ScaffoldError as exc:
+        print(f"trainwreck: {exc}", file=sys.stderr)
+        return 1
+    for path in written:
+        print(f"wrote {path}")
+    print("They fail on purpose until filled in: run `trainwreck check` and the new test.")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -43,9 +78,14 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         print(f"{catalog.folder}: {len(catalog.entries)} entries, {len(catalog.planned)} planned: OK")
         return 0
+    if args.command == "new":
+        return _new(args)
     catalog = _load_valid(args.catalog)
     if catalog is None:
         return 1
+    if args.command == "export":
+        sys.stdout.write(catalog_json(catalog, args.base_url))
+        return 0
     if args.command == "list":
         print(listing(catalog))
         return 0

@@ -1,19 +1,42 @@
-"""Markdown for the generated site pages, built from a loaded catalogue."""
+"""Markdown for each generated entry page and its printable handout."""
 from __future__ import annotations
 
+import json
 import re
 
 from .catalog import Catalog
-from .entry import NATURES, Entry
+from .entry import NATURES, TRACES, Entry
 
-ENTRY_INDEX_MARK = "<!-- trainwreck:entry-index -->"
 ID_MENTION = re.compile(r"(?<![\w/-])(WR-\d{3})(?![\w-])")
-FENCE = re.compile(r"^(```|~~~)", re.M)
+FENCE = re.compile(r"^\s*(```|~~~)", re.M)
+ANSWER = re.compile(r"^### (?P<head>Strong answer|Bonus point)\s*\n(?P<text>.*?)(?=^### |^## |\Z)", re.S | re.M)
+EDITIONS = ("full", "student")
 
 
-def entry_page(entry: Entry, catalog: Catalog) -> str:
-    modules = ", ".join(f"{m} {catalog.modules.get(m, '')}".strip() for m in entry.modules)
+def entry_path(entry_id: str) -> str:
+    return f"{entry_id}.md"
+
+
+def handout_path(entry_id: str) -> str:
+    return f"handouts/{entry_id}.md"
+
+
+def module_path(module_id: str) -> str:
+    return f"modules/{module_id}.md"
+
+
+def entry_page(entry: Entry, catalog: Catalog, edition: str = "full") -> str:
+    modules = ", ".join(f"[{m} {catalog.modules.get(m, '')}]({module_path(m)})" for m in entry.modules)
+    # Material indexes front-matter tags with a very high weight: the ID and the
+    # declared messages go there, so a search for a warning text finds the
+    # entries that declare it before pages that merely mention its words.
+    tags = json.dumps([entry.id, *entry.messages])
     lines = [
+        "---",
+        f"tags: {tags}",
+        "search:",
+        "  boost: 2",
+        "---",
         f"# {entry.id}: {entry.title}",
         "",
         f"*{entry.summary}*",
@@ -23,12 +46,49 @@ def entry_page(entry: Entry, catalog: Catalog) -> str:
     ]
     related = related_of(entry, catalog)
     if related:
-        lines.append("**Related:** " + " · ".join(
-            f"{_link(rid, catalog, entry.id)} ({nature.replace('-', ' ')})" for rid, nature in related))
-        lines.append("")
+        lines += ["**Related:** " + " · ".join(
+            f"{link_to(rid, catalog, entry.id)} ({nature.replace('-', ' ')})" for rid, nature in related), ""]
+    if entry.messages:
+        lines += ["**Messages:** " + " · ".join(f"`{m}`" for m in entry.messages), ""]
+    if entry.trace != "none":
+        lines += [f"**Loss curve:** {TRACES[entry.trace]}", ""]
+    lines += [f"[Printable handout]({handout_path(entry.id)}){{ .tw-handout-link }}", ""]
     body = link_ids(entry.body, catalog, entry.id)
-    lines.append(collapse_answers(body))
+    body = strip_answers(body) if edition == "student" else collapse_answers(body)
+    lines.append(body)
     return "\n".join(lines)
+
+
+def handout_page(entry: Entry, catalog: Catalog) -> str:
+    """Symptom, the reproduction and the question: what a class gets on paper."""
+    question = strip_answers(entry.sections["Interview question"]).strip()
+    reproduce = f'```python\n--8<-- "{entry.snippet}:reproduce"\n```'
+    return "\n".join([
+        "---",
+        "search:",
+        "  exclude: true",
+        "hide: [navigation, toc]",
+        "---",
+        f"# {entry.id}: {entry.title} {{ .tw-handout-title }}",
+        "",
+        f"*{entry.summary}*",
+        "",
+        "## Symptom",
+        "",
+        link_ids(entry.sections["Symptom"], catalog, entry.id, prefix="../"),
+        "",
+        "## Reproduce it",
+        "",
+        f"Run `python {entry.snippet}`, or paste this into a file of your own:",
+        "",
+        reproduce,
+        "",
+        "## Interview question",
+        "",
+        question,
+        "",
+        '<p class="tw-handout-footer">trainwreck · answers are not part of this handout</p>',
+    ])
 
 
 def related_of(entry: Entry, catalog: Catalog) -> list[tuple[str, str]]:
@@ -43,31 +103,27 @@ def related_of(entry: Entry, catalog: Catalog) -> list[tuple[str, str]]:
     return pairs
 
 
-def _link(entry_id: str, catalog: Catalog, self_id: str) -> str:
+def link_to(entry_id: str, catalog: Catalog, self_id: str, prefix: str = "") -> str:
     title = catalog.title_of(entry_id)
     if entry_id in catalog.entries and entry_id != self_id:
-        return f"[{entry_id}]({entry_id}.md \"{title}\")"
+        return f"[{entry_id}]({prefix}{entry_path(entry_id)} \"{title}\")"
     if entry_id in catalog.planned:
         return f"{entry_id} *(planned: {title})*"
     return entry_id
 
 
-def link_ids(markdown: str, catalog: Catalog, self_id: str) -> str:
+def link_ids(markdown: str, catalog: Catalog, self_id: str, prefix: str = "") -> str:
     """Turn bare mentions of existing entry IDs into links, outside code blocks."""
-    parts = FENCE.split(markdown)
     out, in_code = [], False
-    for part in parts:
-        if FENCE.fullmatch(part):
+    for line in markdown.split("\n"):
+        if FENCE.match(line):
             in_code = not in_code
-            out.append(part)
-            continue
-        if in_code:
-            out.append(part)
-        else:
-            out.append(ID_MENTION.sub(
-                lambda m: _link(m[1], catalog, self_id) if m[1] in catalog.entries and m[1] != self_id else m[1],
-                part))
-    return "".join(out)
+        elif not in_code:
+            line = ID_MENTION.sub(
+                lambda m: link_to(m[1], catalog, self_id, prefix)
+                if m[1] in catalog.entries and m[1] != self_id else m[1], line)
+        out.append(line)
+    return "\n".join(out)
 
 
 def collapse_answers(body: str) -> str:
@@ -76,12 +132,9 @@ def collapse_answers(body: str) -> str:
         text = "\n".join(("    " + l) if l.strip() else "" for l in m["text"].strip("\n").splitlines())
         return f'??? success "{m["head"]}"\n\n{text}\n\n'
 
-    return re.sub(r"^### (?P<head>Strong answer|Bonus point)\s*\n(?P<text>.*?)(?=^### |^## |\Z)",
-                  fold, body, flags=re.S | re.M)
+    return ANSWER.sub(fold, body)
 
 
-def entry_index(catalog: Catalog) -> str:
-    rows = ["| ID | Title | Modules | Status |", "|---|---|---|---|"]
-    for e in catalog.sorted_entries():
-        rows.append(f"| [{e.id}]({e.id}.md) | {e.title} | {', '.join(e.modules)} | {e.status} |")
-    return "\n".join(rows)
+def strip_answers(body: str) -> str:
+    """The student edition: the answers are not on the page at all."""
+    return ANSWER.sub("", body)

@@ -1,18 +1,24 @@
 """MkDocs hook: validate the catalogue and generate its pages at build time.
 
 mkdocs.yml names this file under `hooks:`. Nothing it generates is committed.
+TRAINWRECK_EDITION=student builds the student edition: no strong answers and
+no bonus points anywhere in the site.
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
-from trainwreck.pages import ENTRY_INDEX_MARK, entry_index, entry_page
+from trainwreck.export import catalog_json
+from trainwreck.indexes import ENTRY_INDEX_MARK, entry_index, module_page, modules_index, symptom_index
+from trainwreck.pages import EDITIONS, entry_page, handout_page, handout_path, module_path
 from trainwreck.validate import check
 
 _state: dict = {}
+LOCAL_WORKER_SHIM = "assets/vendor/iframe-worker/shim.js"
 
 
 def _project_root(config) -> Path:
@@ -20,20 +26,39 @@ def _project_root(config) -> Path:
 
 
 def on_config(config):
+    edition = os.environ.get("TRAINWRECK_EDITION", "full").strip() or "full"
+    if edition not in EDITIONS:
+        raise PluginError(f"TRAINWRECK_EDITION: {edition!r} is not one of {', '.join(EDITIONS)}")
     root = _project_root(config)
     catalog, problems = check(root / "catalog")
     if problems:
         raise PluginError("the catalogue has problems:\n" + "\n".join(map(str, problems)))
-    _state["catalog"] = catalog
+    _state.update(catalog=catalog, edition=edition)
     # Includes name paths from the project root, whatever folder mkdocs runs in.
     config.mdx_configs.setdefault("pymdownx.snippets", {})["base_path"] = [str(root)]
+    # Material's offline build points at a CDN copy of its file:// worker shim;
+    # serve the vendored copy instead so the site never leaves itself.
+    polyfills = config.extra.get("polyfills") or []
+    config.extra["polyfills"] = [LOCAL_WORKER_SHIM if "iframe-worker" in url else url for url in polyfills]
+    if edition == "student":
+        config.site_name += " (student edition)"
     return config
 
 
 def on_files(files, config):
-    catalog = _state["catalog"]
+    catalog, edition = _state["catalog"], _state["edition"]
+
+    def add(path: str, content: str) -> None:
+        files.append(File.generated(config, path, content=content))
+
     for entry in catalog.sorted_entries():
-        files.append(File.generated(config, f"{entry.id}.md", content=entry_page(entry, catalog)))
+        add(f"{entry.id}.md", entry_page(entry, catalog, edition))
+        add(handout_path(entry.id), handout_page(entry, catalog))
+    add("modules/index.md", modules_index(catalog))
+    for module_id in catalog.modules:
+        add(module_path(module_id), module_page(catalog, module_id))
+    add("symptoms.md", symptom_index(catalog))
+    add("catalog.json", catalog_json(catalog, directory_urls=config.use_directory_urls))
     return files
 
 

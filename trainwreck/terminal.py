@@ -1,10 +1,14 @@
 """Plain-text views of the catalogue for a terminal."""
 from __future__ import annotations
 
+import re
+
 from .catalog import Catalog
 from .entry import Entry
 from .pages import related_of
 from .snippet_sections import expand_includes
+
+TAB = re.compile(r'^===[+!]? "(.+)"\s*$')
 
 
 def entry_text(entry: Entry, catalog: Catalog) -> str:
@@ -15,8 +19,24 @@ def entry_text(entry: Entry, catalog: Catalog) -> str:
         state = "" if rid in catalog.entries else ", planned"
         lines.append(f"Related: {rid} ({nature.replace('-', ' ')}{state}) {catalog.title_of(rid)}")
     lines.append(f"Snippet: {entry.snippet}")
-    lines += ["", expand_includes(entry.body, catalog.root).strip(), ""]
+    lines += ["", untab(expand_includes(entry.body, catalog.root)).strip(), ""]
     return "\n".join(lines)
+
+
+def untab(markdown: str) -> str:
+    """Content tabs (`=== "Fix"` + indented block) as labelled, unindented blocks."""
+    out, in_tab = [], False
+    for line in markdown.split("\n"):
+        m = TAB.match(line)
+        if m:
+            out.append(f"--- {m[1]} ---")
+            in_tab = True
+        elif in_tab and (line.startswith("    ") or not line.strip()):
+            out.append(line[4:])
+        else:
+            in_tab = False
+            out.append(line)
+    return "\n".join(out)
 
 
 def listing(catalog: Catalog) -> str:

@@ -6,9 +6,11 @@ from pathlib import Path
 
 from .catalog import Catalog, Problem, load
 from .entry import ANSWER_HEADINGS, ID_PATTERN, NATURES, SECTIONS, STATUSES, TRACES
+from .scaffold import PLACEHOLDER
 from .snippet_sections import includes_in, sections_of
 
 SNIPPET_NAME = re.compile(r"^wr(\d{3})_[a-z0-9_]+\.py$")
+REQUIRED_REGIONS = ("reproduce", "fix")
 
 
 def check(folder: Path | str) -> tuple[Catalog, list[Problem]]:
@@ -71,11 +73,17 @@ def _check_snippet(entry, catalog: Catalog, claimed: dict[str, str], bad) -> lis
         bad("snippet", f"{entry.snippet} is numbered for WR-{m.group(1)}, not {entry.id}")
     if not path.is_file():
         bad("snippet", f"{entry.snippet} does not exist")
+    elif PLACEHOLDER in path.read_text(encoding="utf-8", errors="replace"):
+        bad("snippet", f"{entry.snippet} still holds the scaffold's {PLACEHOLDER} placeholder")
     elif entry.snippet in claimed:
         bad("snippet", f"{entry.snippet} is already the snippet of {claimed[entry.snippet]}")
     else:
         claimed[entry.snippet] = entry.id
-    for inc_path, section in includes_in(entry.body):
+    included = includes_in(entry.body)
+    for region in REQUIRED_REGIONS:
+        if (entry.snippet, region) not in included:
+            bad("include", f"the body must include {entry.snippet}:{region} (the page's {region.title()} tab)")
+    for inc_path, section in included:
         target = catalog.root / inc_path
         if not target.is_file():
             bad("include", f"{inc_path} does not exist")
@@ -98,6 +106,11 @@ def _check_sections(entry, bad) -> list[Problem]:
     for name in SECTIONS:
         if name in entry.sections and not entry.sections[name]:
             bad("sections", f"{name} is empty")
+    for name, text in entry.sections.items():
+        if PLACEHOLDER in text:
+            bad("sections", f"{name} still holds the scaffold's {PLACEHOLDER} placeholder")
+    if PLACEHOLDER in entry.summary:
+        bad("summary", f"still the scaffold's {PLACEHOLDER} placeholder")
     question = entry.sections.get("Interview question", "")
     for heading in ANSWER_HEADINGS:
         if question and not re.search(rf"^### {heading}\s*\n+\S", question, re.M):

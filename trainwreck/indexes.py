@@ -1,0 +1,62 @@
+"""Markdown for the pages that list entries: home table, modules, symptoms."""
+from __future__ import annotations
+
+from .catalog import Catalog
+from .entry import TRACES
+from .pages import entry_path, module_path
+
+ENTRY_INDEX_MARK = "<!-- trainwreck:entry-index -->"
+
+
+def entry_index(catalog: Catalog, prefix: str = "") -> str:
+    rows = ["| ID | Title | Modules | Status |", "|---|---|---|---|"]
+    for e in catalog.sorted_entries():
+        modules = ", ".join(f"[{m}]({prefix}{module_path(m)})" for m in e.modules)
+        rows.append(f"| [{e.id}]({prefix}{entry_path(e.id)}) | {e.title} | {modules} | {e.status} |")
+    return "\n".join(rows)
+
+
+def entries_in_module(catalog: Catalog, module_id: str):
+    return [e for e in catalog.sorted_entries() if module_id in e.modules]
+
+
+def modules_index(catalog: Catalog) -> str:
+    lines = ["# Modules", "",
+             "The course map from `catalog/modules.yml`. Each module page lists the entries it assigns.", "",
+             "| Module | Title | Entries |", "|---|---|---|"]
+    for mid, title in catalog.modules.items():
+        lines.append(f"| [{mid}]({mid}.md) | {title} | {len(entries_in_module(catalog, mid))} |")
+    return "\n".join(lines)
+
+
+def module_page(catalog: Catalog, module_id: str) -> str:
+    lines = [f"# Module {module_id}: {catalog.modules[module_id]}", ""]
+    entries = entries_in_module(catalog, module_id)
+    if not entries:
+        lines.append("No entry is assigned to this module yet.")
+    for e in entries:
+        lines += [f"- [**{e.id}**: {e.title}](../{entry_path(e.id)}) — {e.summary}"
+                  f" ([handout](../handouts/{e.id}.md))"]
+    return "\n".join(lines)
+
+
+def symptom_index(catalog: Catalog) -> str:
+    lines = ["# Symptom index", "",
+             "Every warning text and loss-curve shape the catalogue knows, and the entries that explain it. "
+             "Search for the exact text your run printed, or find it below.", "",
+             "## Messages", ""]
+    by_message: dict[str, list[str]] = {}
+    for e in catalog.sorted_entries():
+        for m in e.messages:
+            by_message.setdefault(m, []).append(e.id)
+    for message in sorted(by_message):
+        links = ", ".join(f"[{i}]({entry_path(i)} \"{catalog.title_of(i)}\")" for i in by_message[message])
+        lines.append(f"- `{message}` — {links}")
+    lines += ["", "## Loss-curve signatures", ""]
+    for trace, description in TRACES.items():
+        ids = [e.id for e in catalog.sorted_entries() if e.trace == trace]
+        if trace == "none" or not ids:
+            continue
+        links = ", ".join(f"[{i}]({entry_path(i)} \"{catalog.title_of(i)}\")" for i in ids)
+        lines.append(f"- **{trace}**: {description} — {links}")
+    return "\n".join(lines)
