@@ -88,6 +88,37 @@ def caught_warnings(fn, *args, repeat=1, action="always"):
     return result, [str(w.message) for w in caught if w.category is RuntimeWarning]
 
 
+def figure_data():
+    """Plain numbers for the page's picture: exp in each dtype, up to where it breaks."""
+    series, vlines = [], []
+    for width, dtype in zip((7.0, 4.0, 1.6), DTYPES):
+        limit = float(overflow_threshold(dtype))
+        x = np.geomspace(0.5, min(limit * 1.15, 760.0), 300).astype(dtype)
+        with np.errstate(over="ignore"):
+            y = np.exp(x).astype(np.float64)
+        # log10 of the value, so float64's 1e308 fits on the axis; inf leaves a gap
+        exponent = np.where(np.isfinite(y), np.log10(np.where(np.isfinite(y), y, 1.0)), np.nan)
+        # drawn widest first so the lines stay visible where they coincide
+        series.append({"label": f"exp in {dtype.__name__}", "x": x.astype(float).tolist(),
+                       "y": exponent.tolist(), "width": width, "end_marker": True})
+        vlines.append({"x": limit, "label": f"{dtype.__name__}: inf past {limit:.2f}"})
+    limits = ", ".join(v["label"] for v in vlines)
+    return {
+        "alt": (f"The size of exp(x), as a power of ten, against x (log scale), computed in float16, float32 "
+                f"and float64. The three lines lie on top of each other until each type's largest value, "
+                f"where the line stops: {limits}."),
+        "caption": "Where exp overflows: each line ends at its type's largest finite value.",
+        "panels": [{
+            "title": "exp(x) by float type",
+            "xlabel": "x (log scale)", "ylabel": "exp(x) as a power of ten", "xscale": "log",
+            "series": series, "vlines": vlines,
+        }],
+        "sparkline": {"label": "exp(x) for x = 1, 2, 4, ... 1024 in float64",
+                      "values": [float(np.exp(np.float64(2.0 ** k))) if 2.0 ** k < 709 else float("inf")
+                                 for k in range(11)]},
+    }
+
+
 def main():
     print("Overflow threshold of exp, from np.finfo:")
     for dtype in DTYPES:

@@ -133,6 +133,44 @@ def tanh_face(lr=0.01, epochs=20, seed=SEED):
     return result
 
 
+def figure_data():
+    """Plain numbers for the page's picture: spread per layer, and tanh saturation."""
+    X, _ = make_data()
+    layers = list(range(1, DEPTH + 1))
+    bad, good = layer_spread(init_params("std1"), X), layer_spread(init_params("he"), X)
+    face = tanh_face()
+    return {
+        "alt": (f"RMS pre-activation per layer at initialisation, log scale, for a {DEPTH}-layer ReLU network "
+                f"{WIDTH} units wide. With std-1 weights it climbs in a straight line from {bad[0]:.2f} to "
+                f"{bad[-1]:.2e}; with He weights it stays between {good.min():.2f} and {good.max():.2f}. "
+                f"A second panel shows the share of tanh units pinned beyond 0.99 per layer: about "
+                f"{face['std1']['saturated'][1:].mean():.0%} with std-1 weights, under "
+                f"{max(face['xavier']['saturated'][1:].max(), 0.01):.0%} with Xavier weights."),
+        "caption": "Activation spread at initialisation, before any update: std-1 weights against fan-in scaling.",
+        "panels": [
+            {
+                "title": "ReLU: RMS pre-activation per layer",
+                "xlabel": "layer", "ylabel": "RMS (log scale)", "yscale": "log",
+                "series": [
+                    {"label": "std-1 weights", "x": layers, "y": bad.tolist()},
+                    {"label": "He weights", "x": layers, "y": good.tolist()},
+                    {"label": f"predicted x{predicted_growth():.0f} per layer", "style": "dashed",
+                     "x": layers, "y": [bad[1] * predicted_growth() ** (l - 2) for l in layers]},
+                ],
+            },
+            {
+                "title": "tanh: share of units pinned",
+                "xlabel": "layer", "ylabel": "share with |h| > 0.99",
+                "series": [
+                    {"label": "std-1 weights", "x": layers, "y": face["std1"]["saturated"].tolist()},
+                    {"label": "Xavier weights", "x": layers, "y": face["xavier"]["saturated"].tolist()},
+                ],
+            },
+        ],
+        "sparkline": {"label": "RMS pre-activation per layer, std-1 weights", "values": bad.tolist()},
+    }
+
+
 def main():
     X, y = make_data()
     bad, good = init_params("std1"), init_params("he")

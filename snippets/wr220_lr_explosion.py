@@ -34,7 +34,7 @@ def sigmoid(z):
     return 1.0 / (1.0 + np.exp(-z))
 
 
-def train(lr, epochs=30, seed=SEED, clip_norm=None):
+def train(lr, epochs=30, seed=SEED, clip_norm=None, verbose=False):
     """Full-batch gradient descent; returns the per-epoch history."""
     X, y = make_data(seed)
     params = init_params(seed + 1)
@@ -52,6 +52,9 @@ def train(lr, epochs=30, seed=SEED, clip_norm=None):
         history["loss"].append(float(loss))
         history["accuracy"].append(float(np.mean((z > 0) == (y == 1))))
         history["max_abs_W1"].append(float(np.abs(W1).max()))
+        if verbose:  # print as you go: the climb shows before the first inf
+            print(f"epoch {epoch:2d}  loss {loss:10.4f}  accuracy {history['accuracy'][-1]:.3f}  "
+                  f"max|W1| {history['max_abs_W1'][-1]:9.3g}")
 
         # backward pass, one chain-rule factor at a time
         dL_dp = -1.0 / p_true / n
@@ -111,13 +114,48 @@ def outputs_at(params, seed=SEED):
     return sigmoid(h @ params["W2"] + params["b2"]), y
 
 
+def figure_data():
+    """Plain numbers for the page's picture: the triptych and the weights."""
+    best, runs = pick_rate()
+    with np.errstate(all="ignore"):
+        blowup = train(10.0, epochs=12)
+    loss10 = blowup["loss"]
+    first_inf = next(i for i, v in enumerate(loss10) if not np.isfinite(v))
+    epochs = list(range(1, 301))
+    return {
+        "alt": (f"Loss against epoch on log scales for learning rates 0.01, 1 and 10 on the same seed. "
+                f"Rates 0.01 and 1 fall steadily (to {runs[0.01]['loss'][-1]:.2f} and "
+                f"{runs[1.0]['loss'][-1]:.2f} after 300 epochs); rate 10 climbs from "
+                f"{loss10[0]:.2f} to {loss10[first_inf - 1]:.1f} and is inf at epoch {first_inf}, nan after. "
+                f"A second panel shows max |W1| at rate 10 growing from {blowup['max_abs_W1'][0]:.2f} "
+                f"to {blowup['max_abs_W1'][first_inf]:.1f} by epoch {first_inf}, while rate 1 stays flat."),
+        "caption": f"The triptych: three rates, same seed. Rate {best:g} is the one to keep.",
+        "panels": [
+            {
+                "title": "Loss per epoch",
+                "xlabel": "epoch (log scale)", "ylabel": "loss (log scale)",
+                "xscale": "log", "yscale": "log",
+                "series": [{"label": f"lr {lr:g}", "x": epochs, "y": runs[lr]["loss"]} for lr in TRIPTYCH_RATES],
+                "vlines": [{"x": first_inf + 1, "label": f"lr 10: inf at epoch {first_inf}, nan after"}],
+            },
+            {
+                "title": "max |W1| per epoch",
+                "xlabel": "epoch", "ylabel": "max |W1| (log scale)", "yscale": "log",
+                "series": [
+                    {"label": "lr 10", "x": list(range(first_inf + 1)),
+                     "y": blowup["max_abs_W1"][: first_inf + 1]},
+                    {"label": "lr 1", "x": list(range(first_inf + 1)),
+                     "y": runs[1.0]["max_abs_W1"][: first_inf + 1]},
+                ],
+            },
+        ],
+        "sparkline": {"label": "loss per epoch at lr 10", "values": loss10},
+    }
+
+
 def main():
     print("Learning rate 10, printing every epoch:")
-    run = train(10.0, epochs=12)
-    for epoch, (loss, acc, w) in enumerate(
-        zip(run["loss"], run["accuracy"], run["max_abs_W1"])
-    ):
-        print(f"epoch {epoch:2d}  loss {loss:10.4f}  accuracy {acc:.3f}  max|W1| {w:9.3g}")
+    run = train(10.0, epochs=12, verbose=True)
 
     print("\nThe triptych, 300 epochs each:")
     best, runs = pick_rate()

@@ -205,3 +205,17 @@ def test_handout_prints_without_navigation(visit, served):
     text = " ".join(page.extract_text() for page in PdfReader(BytesIO(pdf)).pages)
     assert "Interview question" in text and "Strong answer" not in text
     assert "Search" not in text.split("Symptom")[0]  # no header chrome above the content
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_each_theme_shows_its_own_picture(browser, served, scheme):
+    context = browser.new_context(color_scheme=scheme)
+    page = context.new_page()
+    page.goto(served + "WR-220/", wait_until="networkidle")
+    light = page.locator("img[src*='WR-220-light.svg']")
+    dark = page.locator("img[src*='WR-220-dark.svg']")
+    assert light.is_visible() == (scheme == "light")
+    assert dark.is_visible() == (scheme == "dark")
+    shown = light if scheme == "light" else dark
+    assert page.evaluate("img => img.naturalWidth", shown.element_handle()) > 300  # it really loaded
+    context.close()

@@ -10,6 +10,7 @@ from .catalog import load
 from .export import catalog_json
 from .locate import default_catalog
 from .scaffold import ScaffoldError, new_entry
+from .snippet_run import SnippetRunError, run_snippet
 from .terminal import entry_text, listing
 from .validate import check
 
@@ -25,6 +26,7 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("show", help="show one entry, as `rustc --explain` does")
     p.add_argument("id", help="an entry ID such as WR-220")
     p.add_argument("--catalog", type=Path)
+    p.add_argument("--no-run", action="store_true", help="do not run the snippet to show its output")
     p = sub.add_parser("export", help="write the catalogue as JSON on standard output")
     p.add_argument("--catalog", type=Path)
     p.add_argument("--base-url", default="", help="make page URLs absolute, e.g. https://example.org/trainwreck")
@@ -97,7 +99,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"trainwreck: unknown entry {args.id}{planned}; known: {', '.join(sorted(catalog.entries))}",
               file=sys.stderr)
         return 1
-    print(entry_text(catalog.entries[wanted], catalog))
+    entry = catalog.entries[wanted]
+    run = None
+    if not args.no_run:
+        try:
+            run = run_snippet(catalog.root, entry.snippet)
+        except SnippetRunError as exc:
+            print(f"trainwreck: {exc}", file=sys.stderr)
+            return 1
+    print(entry_text(entry, catalog, run))
     return 0
 
 

@@ -6,6 +6,7 @@ import re
 
 from .catalog import Catalog
 from .entry import NATURES, TRACES, Entry
+from .figures import figure_path
 
 ID_MENTION = re.compile(r"(?<![\w/-])(WR-\d{3})(?![\w-])")
 FENCE = re.compile(r"^\s*(```|~~~)", re.M)
@@ -25,7 +26,8 @@ def module_path(module_id: str) -> str:
     return f"modules/{module_id}.md"
 
 
-def entry_page(entry: Entry, catalog: Catalog, edition: str = "full") -> str:
+def entry_page(entry: Entry, catalog: Catalog, edition: str = "full", run=None) -> str:
+    """The entry's page; `run` (a SnippetRun) adds its picture and console output."""
     modules = ", ".join(f"[{m} {catalog.modules.get(m, '')}]({module_path(m)})" for m in entry.modules)
     # Material indexes front-matter tags with a very high weight: the ID and the
     # declared messages go there, so a search for a warning text finds the
@@ -55,8 +57,41 @@ def entry_page(entry: Entry, catalog: Catalog, edition: str = "full") -> str:
     lines += [f"[Printable handout]({handout_path(entry.id)}){{ .tw-handout-link }}", ""]
     body = link_ids(entry.body, catalog, entry.id)
     body = strip_answers(body) if edition == "student" else collapse_answers(body)
+    if run is not None:
+        body = add_run(body, entry, run)
     lines.append(body)
     return "\n".join(lines)
+
+
+def add_run(body: str, entry: Entry, run) -> str:
+    """The picture closes the Symptom section; the real output closes Confirm it."""
+    if run.figure:
+        alt = run.figure["alt"].replace("]", ")").replace("[", "(")
+        picture = "\n".join([
+            f"![{alt}]({figure_path(entry.id, 'light')}#only-light){{ .tw-figure }}",
+            f"![{alt}]({figure_path(entry.id, 'dark')}#only-dark){{ .tw-figure }}",
+            "",
+            f"*{run.figure['caption']}*",
+            "",
+        ])
+        body = insert_before_heading(body, "Where it shows up", picture)
+    return insert_before_heading(body, "Fix", output_block(entry, run))
+
+
+def output_block(entry: Entry, run) -> str:
+    return "\n".join([
+        f"What `python {entry.snippet}` prints — captured from a real run, not pasted:",
+        "",
+        "```text",
+        run.output.rstrip(),
+        "```",
+        "",
+    ])
+
+
+def insert_before_heading(body: str, heading: str, text: str) -> str:
+    m = re.search(rf"^## {re.escape(heading)}\s*$", body, re.M)
+    return body[:m.start()] + text + "\n" + body[m.start():] if m else body + "\n\n" + text
 
 
 def handout_page(entry: Entry, catalog: Catalog) -> str:

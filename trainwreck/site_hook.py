@@ -6,6 +6,8 @@ no bonus points anywhere in the site.
 """
 from __future__ import annotations
 
+import logging
+from concurrent.futures import ThreadPoolExecutor
 import os
 from pathlib import Path
 
@@ -13,10 +15,13 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
 from trainwreck.export import catalog_json
+from trainwreck.figures import FigureError, entry_figures, figure_path
 from trainwreck.indexes import ENTRY_INDEX_MARK, entry_index, module_page, modules_index, symptom_index
 from trainwreck.pages import EDITIONS, entry_page, handout_page, handout_path, module_path
+from trainwreck.snippet_run import SnippetRunError, run_snippet
 from trainwreck.validate import check
 
+log = logging.getLogger("mkdocs.hooks.trainwreck")
 _state: dict = {}
 LOCAL_WORKER_SHIM = "assets/vendor/iframe-worker/shim.js"
 
@@ -47,18 +52,36 @@ def on_config(config):
 
 def on_files(files, config):
     catalog, edition = _state["catalog"], _state["edition"]
+    root = _project_root(config)
 
     def add(path: str, content: str) -> None:
         files.append(File.generated(config, path, content=content))
 
-    for entry in catalog.sorted_entries():
-        add(f"{entry.id}.md", entry_page(entry, catalog, edition))
+    entries = catalog.sorted_entries()
+    # Snippets run in child processes, so threads are enough to use every core.
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        futures = [pool.submit(run_snippet, root, entry.snippet) for entry in entries]
+    try:
+        runs = [f.result() for f in futures]
+    except SnippetRunError as exc:
+        raise PluginError(str(exc)) from None
+    ran = sum(not run.cached for run in runs)
+    for entry, run in zip(entries, runs):
+        if run.figure:
+            try:
+                svgs = entry_figures(root, entry.snippet, run.figure)
+            except FigureError as exc:
+                raise PluginError(str(exc)) from None
+            for theme, svg in svgs.items():
+                add(figure_path(entry.id, theme), svg)
+        add(f"{entry.id}.md", entry_page(entry, catalog, edition, run))
         add(handout_path(entry.id), handout_page(entry, catalog))
     add("modules/index.md", modules_index(catalog))
     for module_id in catalog.modules:
         add(module_path(module_id), module_page(catalog, module_id))
     add("symptoms.md", symptom_index(catalog))
     add("catalog.json", catalog_json(catalog, directory_urls=config.use_directory_urls))
+    log.info("trainwreck: %d snippet(s) run, %d from the cache", ran, len(catalog.entries) - ran)
     return files
 
 

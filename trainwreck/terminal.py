@@ -5,13 +5,15 @@ import re
 
 from .catalog import Catalog
 from .entry import Entry
-from .pages import related_of
+from .pages import insert_before_heading, output_block, related_of
+from .sparkline import sparkline
 from .snippet_sections import expand_includes
 
 TAB = re.compile(r'^===[+!]? "(.+)"\s*$')
 
 
-def entry_text(entry: Entry, catalog: Catalog) -> str:
+def entry_text(entry: Entry, catalog: Catalog, run=None) -> str:
+    """The entry for a terminal; `run` (a SnippetRun) adds its output and a sparkline."""
     lines = [f"{entry.id}: {entry.title}", "", entry.summary, "",
              f"Status:  {entry.status}",
              "Modules: " + ", ".join(f"{m} ({catalog.modules.get(m, '?')})" for m in entry.modules)]
@@ -19,7 +21,14 @@ def entry_text(entry: Entry, catalog: Catalog) -> str:
         state = "" if rid in catalog.entries else ", planned"
         lines.append(f"Related: {rid} ({nature.replace('-', ' ')}{state}) {catalog.title_of(rid)}")
     lines.append(f"Snippet: {entry.snippet}")
-    lines += ["", untab(expand_includes(entry.body, catalog.root)).strip(), ""]
+    body = untab(expand_includes(entry.body, catalog.root))
+    if run is not None:
+        extra = output_block(entry, run)
+        spark = (run.figure or {}).get("sparkline")
+        if spark:
+            extra += f"\n{spark['label']}: {sparkline(spark['values'])}\n"
+        body = insert_before_heading(body, "Fix", extra)
+    lines += ["", body.strip(), ""]
     return "\n".join(lines)
 
 
