@@ -74,11 +74,13 @@ def loss_and_grads(params, X, y, act="relu"):
     return float(loss), grads
 
 
-def train(params, X, y, lr, epochs, act="relu"):
+def train(params, X, y, lr, epochs, act="relu", verbose=False):
     losses = []
-    for _ in range(epochs):
+    for epoch in range(epochs):
         loss, grads = loss_and_grads(params, X, y, act)
         losses.append(loss)
+        if verbose:
+            print(f"epoch {epoch:2d}  loss {loss:.4f}")
         params = [(W - lr * gW, b - lr * gb) for (W, b), (gW, gb) in zip(params, grads)]
     return losses
 # --8<-- [end:reproduce]

@@ -69,3 +69,21 @@ def offline_site(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def student_site(tmp_path_factory) -> Path:
     return _built(tmp_path_factory, "student", TRAINWRECK_EDITION="student")
+
+
+def terminal_output(fn, *args, **kwargs) -> str:
+    """What a terminal shows while fn runs: prints and warnings, interleaved as they happen,
+    each warning location shown once as Python's default filter does."""
+    import contextlib
+    import io
+    import warnings
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        buffer.write(warnings.formatwarning(message, category, filename, lineno, line))
+
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer), contextlib.redirect_stderr(buffer), warnings.catch_warnings():
+        warnings.simplefilter("default")
+        warnings.showwarning = show      # pytest records warnings instead of printing them
+        fn(*args, **kwargs)
+    return buffer.getvalue().replace(f"{ROOT}/", "")

@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
 from . import __version__
 from .catalog import load
+from .diagnose import as_json, diagnose, report
+from .logscan import LogError, scan
 from .export import catalog_json
 from .locate import default_catalog
 from .scaffold import ScaffoldError, new_entry
@@ -30,6 +33,10 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("export", help="write the catalogue as JSON on standard output")
     p.add_argument("--catalog", type=Path)
     p.add_argument("--base-url", default="", help="make page URLs absolute, e.g. https://example.org/trainwreck")
+    p = sub.add_parser("diagnose", help="read a training log and name the entries that explain it")
+    p.add_argument("log", nargs="?", default="-", help="a log file, or - for standard input (the default)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--catalog", type=Path)
     p = sub.add_parser("new", help="scaffold an entry, its snippet and its test")
     p.add_argument("id", help="the new ID, e.g. WR-310")
     p.add_argument("slug", help="snippet name after wrNNN_, e.g. bad_batch")
@@ -44,6 +51,30 @@ def _load_valid(folder: Path | None):
     for problem in problems:
         print(problem, file=sys.stderr)
     return None if problems else catalog
+
+
+def _diagnose(args, catalog) -> int:
+    try:
+        if args.log == "-":
+            evidence = scan(sys.stdin.buffer, "<stdin>")
+        else:
+            with open(args.log, "rb") as stream:
+                evidence = scan(stream, args.log)
+    except LogError as exc:
+        print(f"trainwreck: {exc}", file=sys.stderr)
+        return 1
+    except IsADirectoryError:
+        print(f"trainwreck: {args.log}: is a folder, not a log file", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"trainwreck: {args.log}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    result = diagnose(evidence, catalog)
+    if args.json:
+        print(json.dumps(as_json(result), indent=2, allow_nan=False))
+    else:
+        sys.stdout.write(report(result))
+    return 0
 
 
 def _new(args) -> int:
@@ -85,6 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     catalog = _load_valid(args.catalog)
     if catalog is None:
         return 1
+    if args.command == "diagnose":
+        return _diagnose(args, catalog)
     if args.command == "export":
         sys.stdout.write(catalog_json(catalog, args.base_url))
         return 0

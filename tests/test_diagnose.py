@@ -1,0 +1,212 @@
+"""`trainwreck diagnose`: logs in, entries out -- closed over the catalogue's own snippets."""
+import io
+import json
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from conftest import ROOT, load_snippet, terminal_output
+from trainwreck.diagnose import diagnose, signature_of
+from trainwreck.logscan import LogError, scan
+from trainwreck.validate import check
+
+CATALOG, _ = check(ROOT / "catalog")
+wr220 = load_snippet("wr220_lr_explosion")
+wr120 = load_snippet("wr120_bad_init")
+wr020 = load_snippet("wr020_float_overflow")
+
+
+def run_wr120(scheme, lr, epochs):
+    X, y = wr120.make_data()
+    wr120.train(wr120.init_params(scheme), X, y, lr=lr, epochs=epochs, verbose=True)
+
+
+def wr020_naive():
+    for _ in range(3):  # the same overflow on every "epoch": printed once
+        wr020.naive_softmax(wr020.LOGITS)
+        wr020.naive_bce(wr020.LOGITS, 1.0)
+        print(wr020.naive_sigmoid(wr020.LOGITS))
+
+
+def wr020_stable():
+    for _ in range(3):
+        print(wr020.stable_softmax(wr020.LOGITS), wr020.bce_from_logits(wr020.LOGITS, 1.0))
+
+
+REPRODUCTIONS = {
+    "WR-220": lambda: wr220.train(10.0, epochs=30, verbose=True),
+    "WR-120": lambda: run_wr120("std1", 0.0, 5),
+    "WR-020": wr020_naive,
+}
+FIXED = {
+    "WR-220": lambda: wr220.train(1.0, epochs=300, verbose=True),
+    "WR-120": lambda: run_wr120("he", 0.1, 30),
+    "WR-020": wr020_stable,
+}
+
+
+def diagnosis_of(text: str, source="log"):
+    return diagnose(scan(io.BytesIO(text.encode()), source), CATALOG)
+
+
+def test_every_entry_has_a_reproduction_and_a_fixed_run_here():
+    assert set(REPRODUCTIONS) == set(FIXED) == set(CATALOG.entries)
+
+
+@pytest.mark.parametrize("entry_id", sorted(REPRODUCTIONS))
+def test_reproduction_output_names_its_entry_first(entry_id):
+    d = diagnosis_of(terminal_output(REPRODUCTIONS[entry_id]))
+    assert d.verdict == "failure"
+    assert d.matches[0].entry.id == entry_id, [m.entry.id for m in d.matches]
+
+
+@pytest.mark.parametrize("entry_id", sorted(FIXED))
+def test_fixed_run_is_reported_healthy(entry_id):
+    d = diagnosis_of(terminal_output(FIXED[entry_id]))
+    assert d.matches == [] and d.unweighed == []
+    assert d.verdict in ("healthy", "no-evidence")
+    if entry_id != "WR-020":  # WR-020's fix prints no loss at all
+        assert d.verdict == "healthy"
+
+
+def test_wr220_evidence_quotes_the_users_own_numbers():
+    log = terminal_output(REPRODUCTIONS["WR-220"])
+    d = diagnosis_of(log)
+    evidence = " | ".join(d.matches[0].evidence)
+    assert "loss rose 5 epoch(s) in a row from epoch 0, about x2.3 per epoch (0.6865 -> 41.92)" in evidence
+    assert "first inf at epoch 6, nan from epoch 7, non-finite to the end (epoch 29)" in evidence
+    assert "would have warned at epoch 3, 3 epoch(s) before" in evidence
+    line = next(i for i, l in enumerate(log.splitlines(), 1) if "overflow encountered in exp" in l)
+    assert f'message "overflow encountered in exp" (line {line})' in evidence
+    assert d.matches[0].fix.startswith("Cut the learning rate by a factor of 10")
+    assert any("divide by zero encountered in divide" in u for u in d.unweighed)
+
+
+def test_descent_then_jump_is_reported_but_not_guessed():
+    values = [0.9, 0.7, 0.55, 0.46, 0.41, float("nan"), float("nan")]
+    d = diagnosis_of("".join(f"step {i} loss={v}\n" for i, v in enumerate(values)))
+    assert d.signature.name == "descent-then-nonfinite"
+    assert d.matches == []
+    assert d.verdict == "unexplained"
+    assert any("no entry declares this signature yet" in u for u in d.unweighed)
+
+
+@pytest.mark.parametrize("log", [
+    "epoch 1 loss: 0.70\nepoch 2 loss: 0.91\nepoch 3 loss: 1.6\nepoch 4 loss: 3.1\nepoch 5 loss: nan\n",
+    "loss=0.70\nloss=0.91\nloss=1.6\nloss=3.1\nloss=NaN\n",
+    "{'loss': 0.7}\n{'loss': 0.91}\n{'loss': 1.6}\n{'loss': 3.1}\n{'loss': nan}\n",
+    '{"loss": 0.7, "val_loss": 0.2}\n{"loss": 0.91, "val_loss": 0.2}\n{"loss": 1.6, "val_loss": 9}\n'
+    '{"loss": 3.1, "val_loss": 0.2}\n{"loss": Infinity, "val_loss": 0.2}\n',
+    "Epoch 1/5\n32/32 [====] - 0s 2ms/step - loss: 0.7000 - accuracy: 0.5 - val_loss: 0.1\n"
+    "Epoch 2/5\n32/32 [====] - 0s 2ms/step - loss: 0.9100 - accuracy: 0.5 - val_loss: 0.1\n"
+    "Epoch 3/5\n32/32 [====] - 0s 2ms/step - loss: 1.6000 - accuracy: 0.5 - val_loss: 0.1\n"
+    "Epoch 4/5\n32/32 [====] - 0s 2ms/step - loss: 3.1000 - accuracy: 0.5 - val_loss: 0.1\n"
+    "Epoch 5/5\nBatch 3: Invalid loss, terminating training\n32/32 [====] - loss: nan - accuracy: 0.5\n",
+    "0.70\n0.91\n1.6\n3.1\n-inf\n",
+    "epoch,loss,val_loss\n1,0.70,0.1\n2,0.91,0.1\n3,1.6,0.1\n4,3.1,0.1\n5,inf,0.1\n",
+    "Loss: 0.70\nLoss: 0.91\nLoss: 1.6\nLoss: 3.1\nLoss: INF\n",
+], ids=["colon", "equals", "dict", "json-with-val", "keras", "column", "csv", "capital"])
+def test_log_shapes_all_give_the_same_climb(log):
+    ev = scan(io.BytesIO(log.encode()), "log")
+    finite = ev.before
+    assert finite == pytest.approx([0.70, 0.91, 1.6, 3.1]), (ev.mode, finite)
+    assert ev.first_nonfinite == 4 and not math.isfinite(ev.first_nonfinite_value)
+    assert signature_of(ev).name == "climb-then-nonfinite"
+
+
+def test_keras_epoch_numbering_and_message():
+    log = ("Epoch 1/3\n1/1 - loss: 0.7\nEpoch 2/3\n1/1 - loss: 0.9\nEpoch 3/3\n"
+           "Batch 0: Invalid loss, terminating training\n1/1 - loss: nan\n")
+    ev = scan(io.BytesIO(log.encode()), "log")
+    assert ev.epoch(ev.first_nonfinite) == 3        # as numbered in the log, from 1
+    assert ev.messages == {"Invalid loss, terminating training": [1, 6]}
+
+
+@pytest.mark.parametrize("message", [
+    "RuntimeWarning: overflow encountered in exp",
+    "RuntimeError: Function 'LogSoftmaxBackward0' returned nan values in its 0th output.",
+    "Model diverged with loss = NaN.",
+    "Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to 32768.0",
+])
+def test_known_messages_are_found(message):
+    ev = scan(io.BytesIO(f"starting\n{message}\ndone\n".encode()), "log")
+    assert len(ev.messages) == 1 and list(ev.messages.values())[0] == [1, 2]
+
+
+def test_empty_binary_and_utf16_inputs_get_one_line_errors():
+    with pytest.raises(LogError, match=r"^log: empty: there is nothing to diagnose$"):
+        scan(io.BytesIO(b""), "log")
+    with pytest.raises(LogError, match=r"^log: not a text log \(it contains NUL bytes\)"):
+        scan(io.BytesIO(b"\x7fELF\x02\x01\x00\x00binary"), "log")
+    with pytest.raises(LogError, match="iconv -f UTF-16"):
+        scan(io.BytesIO("loss: 0.7\n".encode("utf-16")), "log")
+
+
+def test_mixed_encodings_and_a_huge_line():
+    latin1 = "épreuve loss: 0.7\n".encode("latin-1")
+    utf8 = "étape loss: 0.5\n".encode("utf-8")
+    huge = b"x" * (9 << 20) + b" loss: 0.4\n"           # one 9 MB line
+    ev = scan(io.BytesIO(latin1 + utf8 + huge + b"loss: 0.3\n"), "log")
+    assert ev.head == [0.7, 0.5, 0.4, 0.3]
+    assert ev.long_lines >= 1
+
+
+def run_cli(*args, stdin=None):
+    return subprocess.run([sys.executable, "-m", "trainwreck", "diagnose", *args], cwd=ROOT,
+                          input=stdin, capture_output=True)
+
+
+def test_cli_reads_stdin_and_prints_json():
+    log = terminal_output(REPRODUCTIONS["WR-220"]).encode()
+    result = run_cli("-", "--json", stdin=log)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["verdict"] == "failure"
+    assert data["matches"][0]["id"] == "WR-220"
+    assert data["first_nonfinite_epoch"] == 6
+    assert data["signature"]["watch_warning_epoch"] == 3
+
+
+def test_cli_errors_are_one_line(tmp_path):
+    (tmp_path / "bin.log").write_bytes(b"\x00\x01\x02")
+    (tmp_path / "empty.log").write_bytes(b"")
+    for args, message in [
+        ((str(tmp_path / "missing.log"),), f"trainwreck: {tmp_path / 'missing.log'}: No such file or directory\n"),
+        ((str(tmp_path),), f"trainwreck: {tmp_path}: is a folder, not a log file\n"),
+        ((str(tmp_path / "empty.log"),), f"trainwreck: {tmp_path / 'empty.log'}: empty: there is nothing to diagnose\n"),
+    ]:
+        result = run_cli(*args)
+        assert result.returncode == 1
+        assert result.stderr.decode() == message
+    result = run_cli(str(tmp_path / "bin.log"))
+    assert result.returncode == 1 and result.stderr.decode().count("\n") == 1
+
+
+def test_healthy_report_says_what_was_checked():
+    result = run_cli("-", stdin=terminal_output(FIXED["WR-220"]).encode())
+    out = result.stdout.decode()
+    assert "No known failure found. 300 loss values, all finite: the loss fell from 0.6865 to 0.1908" in out
+    assert "Checked: non-finite loss values, a sustained climb, an enormous first value" in out
+
+
+def test_memory_stays_bounded_on_a_large_log(tmp_path):
+    """A 40 MB and a 160 MB log need about the same memory: the scan is a stream."""
+    line = b"32/32 [====] - 0s 2ms/step - loss: 0.6931 - accuracy: 0.5000 - val_loss: 0.6931\n"
+    small, large = tmp_path / "small.log", tmp_path / "large.log"
+    block = line * (1 << 14)
+    with small.open("wb") as f:
+        for _ in range(40 << 20 // len(block)):
+            f.write(block)
+    with large.open("wb") as f:
+        for _ in range(160 << 20 // len(block)):
+            f.write(block)
+    probe = ("import resource, subprocess, sys; subprocess.run([sys.executable, '-m', 'trainwreck', 'diagnose', "
+             "sys.argv[1]], stdout=subprocess.DEVNULL, check=True); "
+             "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    rss = [int(subprocess.run([sys.executable, "-c", probe, str(p)], cwd=ROOT, capture_output=True,
+                              text=True, check=True).stdout) for p in (small, large)]
+    assert rss[1] < rss[0] + 30_000, rss       # kB: no growth with the file
+    assert rss[1] < 250_000, rss

@@ -1,0 +1,214 @@
+"""From the evidence in a log to the entries that explain it."""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+from .catalog import Catalog
+from .entry import TRACES, Entry
+from .logscan import Evidence
+
+# The loss watch (snippets/loss_watch.py) warns on the same rule, so the two
+# agree on every trace: this many rises in a row, each by at least this factor.
+CLIMB_RISES = 2
+CLIMB_RATIO = 1.5
+# A first value this many times the lowest later one is "enormous from the start".
+ENORMOUS = 100.0
+
+
+@dataclass
+class Signature:
+    name: str                      # a TRACES key, or healthy | climbing | no-loss
+    facts: list[str] = field(default_factory=list)
+    climb_warning: int | None = None   # epoch at which the loss watch would have warned
+
+
+@dataclass
+class Match:
+    entry: Entry
+    score: float
+    evidence: list[str]
+    against: list[str]
+    fix: str
+
+
+@dataclass
+class Diagnosis:
+    evidence: Evidence
+    signature: Signature
+    matches: list[Match]
+    unweighed: list[str]
+
+    @property
+    def verdict(self) -> str:
+        if self.matches:
+            return "failure"
+        if self.signature.name in TRACES or self.signature.name == "climbing" or self.unweighed:
+            return "unexplained"
+        return "healthy" if self.signature.name == "healthy" else "no-evidence"
+
+
+def sustained_climb(values: list[float], rises: int = CLIMB_RISES, ratio: float = CLIMB_RATIO) -> int | None:
+    """Index of the first value that completes `rises` consecutive rises of at least `ratio`."""
+    run = 0
+    for i in range(1, len(values)):
+        a, b = values[i - 1], values[i]
+        if not (math.isfinite(a) and math.isfinite(b)):
+            return None
+        run = run + 1 if a > 0 and b >= ratio * a else 0
+        if run >= rises:
+            return i
+    return None
+
+
+def _rises_before(values: list[float]) -> int:
+    n = 0
+    while n + 1 < len(values) and values[-1 - n] > values[-2 - n]:
+        n += 1
+    return n
+
+
+def _fmt(v: float) -> str:
+    return f"{v:.4g}"
+
+
+def signature_of(ev: Evidence) -> Signature:
+    if ev.count == 0:
+        return Signature("no-loss", ["no loss values found (looked for `loss: 0.7`, `loss=0.7`, `'loss': 0.7`, "
+                                     "Keras progress lines, a CSV loss column, one number per line)"])
+    t = ev.first_nonfinite
+    warn = sustained_climb(ev.before)
+    warn_epoch = ev.epoch(ev.before_start + warn) if warn is not None else None
+    if t is not None:
+        kind = "nan" if math.isnan(ev.first_nonfinite_value) else "inf"
+        tail = (f"non-finite to the end (epoch {ev.epoch(ev.count - 1)})" if ev.finite_after == 0
+                else f"followed by {ev.finite_after} finite value(s) later")
+        nan_note = (f", nan from epoch {ev.epoch(ev.first_nan)}" if ev.first_nan is not None and ev.first_nan != t
+                    else "")
+        ending = f"first {kind} at epoch {ev.epoch(t)}{nan_note}, {tail}"
+        finite = [v for v in ev.before if math.isfinite(v)]
+        if t == 0:
+            return Signature("nonfinite-from-start", [f"the very first loss value is {kind}: there was no healthy "
+                                                      f"start; {ending}"])
+        if ev.before_start == 0 and len(finite) > 1 and finite[0] >= ENORMOUS * min(finite[1:]):
+            return Signature("nonfinite-from-start", [f"the first loss ({_fmt(finite[0])}) is over {ENORMOUS:g}x "
+                                                      f"the lowest later one ({_fmt(min(finite[1:]))}): no healthy "
+                                                      f"start; {ending}"])
+        rises = _rises_before(ev.before)
+        if rises >= CLIMB_RISES or (rises == 1 and ev.before[-1] >= CLIMB_RATIO * ev.before[-2]):
+            start = len(ev.before) - 1 - rises
+            a, b = ev.before[start], ev.before[-1]
+            growth = (b / a) ** (1 / rises) if a > 0 else math.inf
+            facts = [f"loss rose {rises} epoch(s) in a row from epoch {ev.epoch(ev.before_start + start)}, "
+                     f"about x{growth:.2g} per epoch ({_fmt(a)} -> {_fmt(b)}); {ending}"]
+            if warn_epoch is not None:
+                facts.append(f"a loss watch ({CLIMB_RISES} rises of x{CLIMB_RATIO:g} or more in a row) would have "
+                             f"warned at epoch {warn_epoch}, {ev.epoch(t) - warn_epoch} epoch(s) before")
+            return Signature("climb-then-nonfinite", facts, warn_epoch)
+        return Signature("descent-then-nonfinite",
+                         [f"the loss was not climbing ({_fmt(ev.before[0])} at epoch {ev.epoch(ev.before_start)}, "
+                          f"{_fmt(ev.before[-1])} at epoch {ev.epoch(t - 1)}) and jumped straight to {kind}: "
+                          f"{ending}"])
+    end_rises = _rises_before(ev.before)
+    if warn is not None and end_rises >= CLIMB_RISES:
+        return Signature("climbing", [f"no non-finite value yet, but the loss has risen {end_rises} epochs in a row "
+                                      f"to {_fmt(ev.before[-1])} at the end (epoch {ev.epoch(ev.count - 1)})"],
+                         warn_epoch)
+    first, last = ev.head[0], ev.last
+    trend = "fell" if last < first else "did not fall"
+    return Signature("healthy", [f"{ev.count} loss values, all finite: the loss {trend} from {_fmt(first)} to "
+                                 f"{_fmt(last)}" + (f"; it climbed for a while around epoch {warn_epoch} and recovered"
+                                                     if warn_epoch is not None else "")], warn_epoch)
+
+
+def first_fix_step(entry: Entry) -> str:
+    text = entry.sections.get("Fix", "").split("\n\n")[0]
+    sentence = re.split(r"(?<=[.!?])\s", " ".join(text.split()), maxsplit=1)[0]
+    return sentence
+
+
+def diagnose(ev: Evidence, catalog: Catalog) -> Diagnosis:
+    sig = signature_of(ev)
+    declarers: dict[str, list[str]] = {}
+    for e in catalog.entries.values():
+        for m in e.messages:
+            declarers.setdefault(m.lower(), []).append(e.id)
+    found = {text.lower(): (text, count, line) for text, (count, line) in ev.messages.items()}
+    matches = []
+    for entry in catalog.sorted_entries():
+        if entry.status == "retired":
+            continue
+        score, evidence, against = 0.0, [], []
+        if sig.name == entry.trace:
+            score += 3
+            evidence += sig.facts
+        elif sig.name == "climbing" and entry.trace == "climb-then-nonfinite":
+            score += 1.5
+            evidence += sig.facts + ["(not yet non-finite: caught early)"]
+        elif sig.name in TRACES and entry.trace != "none":
+            against.append(f"the loss curve does not look like this entry's ({TRACES[entry.trace]})")
+        hits = [m for m in entry.messages if m.lower() in found]
+        for m in hits:
+            score += 1 / len(declarers[m.lower()])
+            text, count, line = found[m.lower()]
+            evidence.append(f'message "{text}" (line {line}' + (f", {count} times)" if count > 1 else ")"))
+        if hits and ev.count == 0 and entry.trace == "none":
+            score += 0.5      # a messages-only entry fully explains a log with no loss values
+        if score > 0 and (sig.name == entry.trace or hits):
+            matches.append(Match(entry, score, evidence, against, first_fix_step(entry)))
+    matches.sort(key=lambda m: (-m.score, m.entry.id))
+    unweighed = [f'message "{text}" (line {line}) is not declared by any entry'
+                 for key, (text, count, line) in found.items() if key not in declarers]
+    if sig.name in TRACES and not any(e.trace == sig.name for e in catalog.entries.values()):
+        unweighed.append(f"loss curve: {TRACES[sig.name]} -- no entry declares this signature yet")
+    return Diagnosis(ev, sig, matches, unweighed)
+
+
+def report(d: Diagnosis) -> str:
+    ev = d.evidence
+    numbering = "as numbered in the log" if ev.epoch_of_first is not None else "counting loss values from 1"
+    lines = [f"{ev.source}: {ev.lines} line(s), {ev.count} loss value(s) (epochs {numbering}), "
+             f"{sum(c for c, _ in ev.messages.values())} known message(s)", ""]
+    if d.matches:
+        for i, m in enumerate(d.matches, 1):
+            lines.append(f"{i}. {m.entry.id}  {m.entry.title}")
+            lines += [f"   evidence: {fact}" for fact in m.evidence]
+            lines += [f"   against:  {fact}" for fact in m.against]
+            lines.append(f"   first step of the fix: {m.fix}")
+            lines.append(f"   more: trainwreck show {m.entry.id}")
+            lines.append("")
+    elif d.verdict == "healthy":
+        lines += [f"No known failure found. {d.signature.facts[0]}.",
+                  "Checked: non-finite loss values, a sustained climb, an enormous first value, "
+                  "and the known warning messages.", ""]
+    elif d.verdict == "no-evidence":
+        lines += ["No known failure found, but there was little to go on: " + "; ".join(d.signature.facts)
+                  + ", and no known warning message.", ""]
+    else:
+        lines += ["No entry of the catalogue explains this log. What was found:"] + \
+                 [f"   {fact}" for fact in d.signature.facts] + [""]
+    if d.unweighed:
+        lines.append("Not weighed:")
+        lines += [f"   {u}" for u in d.unweighed]
+        lines.append("")
+    if ev.long_lines:
+        lines.append(f"note: {ev.long_lines} very long line(s) were read in pieces")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def as_json(d: Diagnosis) -> dict:
+    ev = d.evidence
+    return {
+        "source": ev.source,
+        "verdict": d.verdict,
+        "lines": ev.lines,
+        "loss_values": ev.count,
+        "signature": {"name": d.signature.name, "facts": d.signature.facts,
+                      "watch_warning_epoch": d.signature.climb_warning},
+        "first_nonfinite_epoch": ev.epoch(ev.first_nonfinite) if ev.first_nonfinite is not None else None,
+        "messages": [{"text": t, "count": c, "first_line": line} for t, (c, line) in ev.messages.items()],
+        "matches": [{"id": m.entry.id, "title": m.entry.title, "score": round(m.score, 3),
+                     "evidence": m.evidence, "against": m.against, "fix": m.fix} for m in d.matches],
+        "unweighed": d.unweighed,
+    }
