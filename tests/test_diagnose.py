@@ -210,3 +210,31 @@ def test_memory_stays_bounded_on_a_large_log(tmp_path):
                               text=True, check=True).stdout) for p in (small, large)]
     assert rss[1] < rss[0] + 30_000, rss       # kB: no growth with the file
     assert rss[1] < 250_000, rss
+
+
+@pytest.mark.parametrize("shape", ["key", "csv", "column"])
+@pytest.mark.parametrize("where", ["early", "late", "none"])
+def test_parallel_scan_equals_the_sequential_one(tmp_path, monkeypatch, shape, where):
+    """A large file is split between processes; the merged evidence must be identical."""
+    import trainwreck.logscan as logscan
+    monkeypatch.setattr(logscan, "PARALLEL_MIN", 0)
+    monkeypatch.setattr(logscan, "CHUNK", 4096)
+    rng = np.random.default_rng(1)
+    values = list(0.7 * np.exp(-np.arange(3000) / 900) + 0.01 * rng.random(3000))
+    if where != "none":
+        at = 400 if where == "early" else 2600
+        values[at - 4:at] = [values[at - 5] * 1.6 ** k for k in range(1, 5)]
+        values[at:at + 3] = [math.inf, math.nan, 0.5]
+    lines = {"key": [f"epoch {i} loss: {v}" for i, v in enumerate(values)],
+             "csv": ["epoch,loss"] + [f"{i},{v}" for i, v in enumerate(values)],
+             "column": [f"{v}" for v in values]}[shape]
+    lines.insert(1500, "RuntimeWarning: overflow encountered in exp")
+    lines.insert(10, "RuntimeWarning: overflow encountered in exp")
+    path = tmp_path / "run.log"
+    path.write_text("\n".join(lines) + "\n")
+    sequential = scan(path.open("rb"), str(path))
+    for workers in (2, 3):
+        parallel = logscan.scan_path(str(path), workers=workers)
+        assert vars(parallel) == vars(sequential), workers
+    assert sequential.count == 3000
+    assert sequential.messages == {"overflow encountered in exp": [2, 11]}

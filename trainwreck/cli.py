@@ -9,7 +9,7 @@ from pathlib import Path
 from . import __version__
 from .catalog import load
 from .diagnose import as_json, diagnose, report
-from .logscan import LogError, scan
+from .logscan import LogError, scan, scan_path
 from .export import catalog_json
 from .locate import default_catalog
 from .scaffold import ScaffoldError, new_entry
@@ -58,8 +58,7 @@ def _diagnose(args, catalog) -> int:
         if args.log == "-":
             evidence = scan(sys.stdin.buffer, "<stdin>")
         else:
-            with open(args.log, "rb") as stream:
-                evidence = scan(stream, args.log)
+            evidence = scan_path(args.log)
     except LogError as exc:
         print(f"trainwreck: {exc}", file=sys.stderr)
         return 1

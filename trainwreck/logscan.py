@@ -7,7 +7,9 @@ regular expressions and byte operations, never a Python loop per line.
 """
 from __future__ import annotations
 
+import os
 import re
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -23,7 +25,8 @@ NUMBER = (rb"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?"
 # being excluded by a look-behind, which would make every position a candidate.
 LOSS_KEYS = {spelling: re.compile(spelling + rb"['\"]?[ \t]*[:=]?[ \t]*['\"]?(" + NUMBER + rb")(?![\w.])")
              for spelling in (b"loss", b"Loss", b"LOSS")}
-OTHER_LOSS = re.compile(rb"([A-Za-z]+)_(?:loss|Loss|LOSS)\b")
+OTHER_LOSS = re.compile(rb"_(?:loss|Loss|LOSS)\b")     # literal first: no backtracking over long lines
+WORD_END = re.compile(rb"[A-Za-z]+$")
 TRAINING_PREFIXES = {b"train", b"training", b"Train", b"Training", b"TRAIN"}
 EPOCH = re.compile(rb"[Ee]poch\s*[:=#]?\s*(\d+)")
 BARE_NUMBER = re.compile(rb"^\s*(" + NUMBER + rb")\s*$")
@@ -38,10 +41,8 @@ MESSAGES = [
     re.compile(rb"Model diverged with loss = NaN"),                                           # TensorFlow
     re.compile(rb"Gradient overflow\.\s+Skipping step"),                                     # apex / AMP
     re.compile(rb"Minimum loss scale reached"),                                               # fairseq
-    re.compile(rb"[Ll]oss is (?:nan|NaN|inf)"),
 ]
-MESSAGE_HINTS = (b"encountered", b"nan values", b"nvalid loss", b"iverged", b"kipping step",
-                 b"oss scale", b"oss is ")
+MESSAGE_HINTS = (b"encountered", b"nan values", b"nvalid loss", b"iverged", b"kipping step", b"oss scale")
 
 
 class LogError(Exception):
@@ -129,7 +130,12 @@ class _Track:
 
 def _other_losses(data: bytes) -> list[bytes]:
     """The `val_loss`-like keys of this log (not train_loss), to hide from the loss pattern."""
-    return sorted({m.group(0) for m in OTHER_LOSS.finditer(data) if m.group(1) not in TRAINING_PREFIXES})
+    keys = set()
+    for m in OTHER_LOSS.finditer(data):
+        word = WORD_END.search(data[max(0, m.start() - 32):m.start()])
+        if word and word.group(0) not in TRAINING_PREFIXES:
+            keys.add(word.group(0) + m.group(0))
+    return sorted(keys)
 
 
 def _mask(data: bytes, others: list[bytes]) -> bytes:
@@ -182,49 +188,157 @@ def _epoch_of_first(data: bytes, pattern) -> int | None:
     return int(found[-1]) if found else None
 
 
-def scan(stream, source: str) -> Evidence:
-    """Read a binary stream to the end and return the evidence in it."""
-    ev = Evidence(source=source)
+@dataclass
+class Layout:
+    """How this log writes its loss, decided once from its first chunk."""
+    mode: str = "none"                     # key | csv | column | none
+    pattern: object = None                 # key mode: the compiled loss pattern
+    column: tuple | None = None            # csv mode: (separator, index, header line)
+    others: list[bytes] = field(default_factory=list)   # val_loss-like keys to mask
+
+
+def _layout(first: bytes) -> Layout:
+    others = _other_losses(first)
+    mode, found = _detect_mode(first, others)
+    return Layout(mode, found if mode == "key" else None, found if mode == "csv" else None, others)
+
+
+def _check_first(block: bytes, source: str) -> None:
+    if not block:
+        raise LogError(f"{source}: empty: there is nothing to diagnose")
+    if b"\0" in block[:8192]:
+        raise LogError(f"{source}: not a text log (it contains NUL bytes); "
+                       "if it is UTF-16, convert it first: iconv -f UTF-16 -t UTF-8")
+
+
+def _feed(ev: Evidence, track: _Track, layout: Layout, data: bytes, header: bool) -> None:
+    """One block of whole lines."""
+    ev.size += len(data)
+    _scan_messages(data, ev, ev.lines)
+    if layout.mode == "key":
+        track.add_raw(layout.pattern.findall(_mask(data, layout.others)))
+    elif layout.mode == "csv":
+        track.add(_csv_values(data.lower(), layout.column, skip_header=header))
+    elif layout.mode == "column":
+        track.add(_column_values(data))
+    ev.lines += data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+
+
+def _scan_blocks(read, ev: Evidence, layout: Layout, first_block: bytes = b"") -> Evidence:
+    """Feed whole-line blocks from read() until it returns nothing."""
     track = _Track(ev)
     carry = b""
-    first = True
-    layout = None          # the loss pattern (key mode) or the loss column (csv mode)
-    others: list[bytes] = []
-    while True:
-        block = stream.read(CHUNK)
-        if first and not block:
-            raise LogError(f"{source}: empty: there is nothing to diagnose")
-        if first and b"\0" in block[:8192]:
-            raise LogError(f"{source}: not a text log (it contains NUL bytes); "
-                           "if it is UTF-16, convert it first: iconv -f UTF-16 -t UTF-8")
+    header = True
+    block = first_block or read(CHUNK)
+    while block:
         data = carry + block
-        if block:
-            cut = data.rfind(b"\n") + 1
-            if cut == 0 and len(data) > MAX_CARRY:      # one enormous line: take it as it is
-                cut = len(data)
-                ev.long_lines += 1
-            data, carry = data[:cut], data[cut:]
-        else:
-            carry = b""
+        cut = data.rfind(b"\n") + 1
+        if cut == 0 and len(data) > MAX_CARRY:      # one enormous line: take it as it is
+            cut = len(data)
+            ev.long_lines += 1
+        data, carry = data[:cut], data[cut:]
         if data:
-            ev.size += len(data)
-            if first:
-                others = _other_losses(data)
-                ev.mode, layout = _detect_mode(data, others)
-                if ev.mode == "key":
-                    ev.epoch_of_first = _epoch_of_first(_mask(data, others), layout)
-                first = False
-            _scan_messages(data, ev, ev.lines)
-            if ev.mode == "key":
-                track.add_raw(layout.findall(_mask(data, others)))
-            elif ev.mode == "csv":
-                track.add(_csv_values(data.lower(), layout, skip_header=ev.lines == 0))
-            elif ev.mode == "column":
-                track.add(_column_values(data))
-            ev.lines += data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
-        if not block:
-            break
+            _feed(ev, track, layout, data, header)
+            header = False
+        block = read(CHUNK)
+    if carry:
+        _feed(ev, track, layout, carry, header)
     return ev
+
+
+def scan(stream, source: str) -> Evidence:
+    """Read a binary stream to the end and return the evidence in it."""
+    first = stream.read(CHUNK)
+    _check_first(first, source)
+    layout = _layout(first)
+    ev = Evidence(source=source, mode=layout.mode)
+    if layout.mode == "key":
+        ev.epoch_of_first = _epoch_of_first(_mask(first, layout.others), layout.pattern)
+    return _scan_blocks(stream.read, ev, layout, first)
+
+
+PARALLEL_MIN = 64 << 20      # files at least this big are read by one process per core
+
+
+def scan_path(path: str, source: str | None = None, workers: int | None = None) -> Evidence:
+    """Scan a file; a large one is split at line boundaries and read in parallel."""
+    source = source or path
+    workers = workers or min(os.cpu_count() or 1, 4)
+    size = os.path.getsize(path)
+    with open(path, "rb") as stream:
+        if workers < 2 or size < PARALLEL_MIN:
+            return scan(stream, source)
+        first = stream.read(CHUNK)
+        _check_first(first, source)
+        layout = _layout(first)
+        bounds = [0]
+        for i in range(1, workers):
+            stream.seek(size * i // workers)
+            stream.readline()                  # to the start of the next line
+            bounds.append(max(stream.tell(), bounds[-1]))
+        bounds.append(size)
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        parts = list(pool.map(_scan_range, [path] * workers, bounds[:-1], bounds[1:], [layout] * workers))
+    ev = parts[0]
+    for part in parts[1:]:
+        ev = _merge(ev, part)
+    ev.source = source
+    if layout.mode == "key":
+        ev.epoch_of_first = _epoch_of_first(_mask(first, layout.others), layout.pattern)
+    return ev
+
+
+def _scan_range(path: str, start: int, end: int, layout: Layout) -> Evidence:
+    with open(path, "rb") as stream:
+        stream.seek(start)
+        left = end - start
+
+        def read(n: int) -> bytes:
+            nonlocal left
+            block = stream.read(min(n, left))
+            left -= len(block)
+            return block
+
+        ev = Evidence(source=path, mode=layout.mode)
+        if start > 0 and layout.mode == "csv":
+            layout = Layout(layout.mode, layout.pattern, (*layout.column[:2], -1), layout.others)
+        return _scan_blocks(read, ev, layout)
+
+
+def _finite_count(ev: Evidence) -> int:
+    return ev.count if ev.first_nonfinite is None else ev.first_nonfinite + ev.finite_after
+
+
+def _merge(a: Evidence, b: Evidence) -> Evidence:
+    """The evidence of a range followed by the range after it."""
+    out = Evidence(source=a.source, mode=a.mode, lines=a.lines + b.lines, size=a.size + b.size,
+                   count=a.count + b.count, head=(a.head + b.head)[:KEEP], long_lines=a.long_lines + b.long_lines,
+                   last=b.last if b.count else a.last, epoch_of_first=a.epoch_of_first)
+    if a.first_nonfinite is not None:
+        out.first_nonfinite, out.first_nonfinite_value = a.first_nonfinite, a.first_nonfinite_value
+        out.before, out.before_start = a.before, a.before_start
+        out.finite_after = a.finite_after + _finite_count(b)
+        out.first_nan = a.first_nan if a.first_nan is not None else (
+            a.count + b.first_nan if b.first_nan is not None else None)
+    else:
+        if b.before_start == 0:
+            joined = a.before + b.before
+            out.before = joined[-KEEP:]
+            out.before_start = a.before_start + len(joined) - len(out.before)
+        else:
+            out.before, out.before_start = b.before, a.count + b.before_start
+        if b.first_nonfinite is not None:
+            out.first_nonfinite = a.count + b.first_nonfinite
+            out.first_nonfinite_value = b.first_nonfinite_value
+            out.finite_after = b.finite_after
+        out.first_nan = a.count + b.first_nan if b.first_nan is not None else None
+    out.messages = {k: list(v) for k, v in a.messages.items()}
+    for text, (count, line) in b.messages.items():
+        if text in out.messages:
+            out.messages[text][0] += count
+        else:
+            out.messages[text] = [count, a.lines + line]
+    return out
 
 
 def _to_float(text: bytes) -> float | None:
