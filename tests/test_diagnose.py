@@ -17,6 +17,7 @@ CATALOG, _ = check(ROOT / "catalog")
 wr220 = load_snippet("wr220_lr_explosion")
 wr120 = load_snippet("wr120_bad_init")
 wr020 = load_snippet("wr020_float_overflow")
+wr030 = load_snippet("wr030_log_of_zero")
 
 
 def run_wr120(scheme, lr, epochs):
@@ -40,11 +41,13 @@ REPRODUCTIONS = {
     "WR-220": lambda: wr220.train(10.0, epochs=30, verbose=True),
     "WR-120": lambda: run_wr120("std1", 0.0, 5),
     "WR-020": wr020_naive,
+    "WR-030": lambda: wr030.train(verbose=True),
 }
 FIXED = {
     "WR-220": lambda: wr220.train(1.0, epochs=300, verbose=True),
     "WR-120": lambda: run_wr120("he", 0.1, 30),
     "WR-020": wr020_stable,
+    "WR-030": lambda: wr030.train(loss_fn=wr030.bce_from_logits, verbose=True),
 }
 
 
@@ -85,12 +88,21 @@ def test_wr220_evidence_quotes_the_users_own_numbers():
     assert any("divide by zero encountered in divide" in u for u in d.unweighed)
 
 
-def test_descent_then_jump_is_reported_but_not_guessed():
+def test_descent_then_jump_without_its_messages_is_weaker_evidence():
     values = [0.9, 0.7, 0.55, 0.46, 0.41, float("nan"), float("nan")]
     d = diagnosis_of("".join(f"step {i} loss={v}\n" for i, v in enumerate(values)))
     assert d.signature.name == "descent-then-nonfinite"
-    assert d.matches == []
-    assert d.verdict == "unexplained"
+    best = d.matches[0]
+    assert best.entry.trace == "descent-then-nonfinite"
+    assert "none of the messages this failure prints are in the log" in best.against
+
+
+def test_unknown_signature_is_reported_not_guessed():
+    from trainwreck.catalog import Catalog
+    empty = Catalog(root=ROOT, folder=ROOT / "catalog", entries={}, modules=CATALOG.modules)
+    values = [0.9, 0.7, 0.55, 0.46, 0.41, float("nan")]
+    d = diagnose(scan(io.BytesIO("".join(f"loss={v}\n" for v in values).encode()), "log"), empty)
+    assert d.matches == [] and d.verdict == "unexplained"
     assert any("no entry declares this signature yet" in u for u in d.unweighed)
 
 

@@ -155,6 +155,9 @@ def diagnose(ev: Evidence, catalog: Catalog) -> Diagnosis:
             evidence.append(f'message "{text}" (line {line}' + (f", {count} times)" if count > 1 else ")"))
         if hits and ev.count == 0 and entry.trace == "none":
             score += 0.5      # a messages-only entry fully explains a log with no loss values
+        if entry.messages and not hits and sig.name == entry.trace:
+            score -= 0.5      # the curve fits, but none of the warnings this failure prints are there
+            against.append("none of the messages this failure prints are in the log")
         if score > 0 and (sig.name == entry.trace or hits):
             matches.append(Match(entry, score, evidence, against, first_fix_step(entry)))
     matches.sort(key=lambda m: (-m.score, m.entry.id))

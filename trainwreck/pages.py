@@ -1,7 +1,6 @@
 """Markdown for each generated entry page and its printable handout."""
 from __future__ import annotations
 
-import json
 import re
 
 from .catalog import Catalog
@@ -29,15 +28,10 @@ def module_path(module_id: str) -> str:
 def entry_page(entry: Entry, catalog: Catalog, edition: str = "full", run=None) -> str:
     """The entry's page; `run` (a SnippetRun) adds its picture and console output."""
     modules = ", ".join(f"[{m} {catalog.modules.get(m, '')}]({module_path(m)})" for m in entry.modules)
-    # Material indexes front-matter tags with a very high weight: the ID and the
-    # declared messages go there, so a search for a warning text finds the
-    # entries that declare it before pages that merely mention its words.
-    tags = json.dumps([entry.id, *entry.messages])
     lines = [
         "---",
-        f"tags: {tags}",
         "search:",
-        "  boost: 2",
+        "  boost: 2",       # an entry outranks the prose pages that mention the same words
         "---",
         f"# {entry.id}: {entry.title}",
         "",
@@ -51,7 +45,10 @@ def entry_page(entry: Entry, catalog: Catalog, edition: str = "full", run=None) 
         lines += ["**Related:** " + " · ".join(
             f"{link_to(rid, catalog, entry.id)} ({nature.replace('-', ' ')})" for rid, nature in related), ""]
     if entry.messages:
-        lines += ["**Messages:** " + " · ".join(f"`{m}`" for m in entry.messages), ""]
+        # one small heading per message: a search for the exact text then
+        # matches a section title of this page, which outranks body text
+        lines += ["**Messages this failure prints:**", ""]
+        lines += [f"### {m} {{ .tw-message }}\n" for m in entry.messages]
     if entry.trace != "none":
         lines += [f"**Loss curve:** {TRACES[entry.trace]}", ""]
     lines += [f"[Printable handout]({handout_path(entry.id)}){{ .tw-handout-link }}", ""]
