@@ -94,11 +94,20 @@ def visit(browser):
 
 
 def search(page, query: str) -> list[str]:
+    """Type the query and return the result links once they stop changing
+    (results for a half-typed query appear first)."""
     page.click("input.md-search__input")
     page.keyboard.type(query)
     page.wait_for_selector(".md-search-result__item", timeout=10_000)
     links = page.locator(".md-search-result__item > a.md-search-result__link")
-    return [links.nth(i).get_attribute("href") for i in range(links.count())]
+    previous = None
+    for _ in range(50):
+        current = [links.nth(i).get_attribute("href") for i in range(links.count())]
+        if current == previous and current:
+            return current
+        previous = current
+        page.wait_for_timeout(200)
+    return previous
 
 
 def entry_of(href: str) -> str:

@@ -20,39 +20,39 @@ def project(tmp_path):
 
 
 def test_new_writes_entry_snippet_and_test(project):
-    result = run("new", "WR-310", "bad_batch", "--title", "A bad batch", "--module", "2.2", cwd=project)
+    result = run("new", "WR-390", "spare_case", "--title", "A bad batch", "--module", "2.2", cwd=project)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[:3] == [
-        "wrote catalog/WR-310.md", "wrote snippets/wr310_bad_batch.py", "wrote tests/test_wr310_bad_batch.py"]
+        "wrote catalog/WR-390.md", "wrote snippets/wr390_spare_case.py", "wrote tests/test_wr390_spare_case.py"]
 
 
 def test_scaffold_fails_check_until_filled_in(project):
-    run("new", "WR-310", "bad_batch", "--title", "A bad batch", cwd=project)
+    run("new", "WR-390", "spare_case", "--title", "A bad batch", cwd=project)
     result = run("check", cwd=project)
     assert result.returncode == 1
     lines = result.stderr.splitlines()
     for section in ("Symptom", "Where it shows up", "Why it happens", "Confirm it", "Fix", "Prevent it",
                     "Interview question"):
-        assert f"catalog/WR-310.md: sections: {section} still holds the scaffold's TODO(scaffold) placeholder" in lines
-    assert "catalog/WR-310.md: summary: still the scaffold's TODO(scaffold) placeholder" in lines
-    assert ("catalog/WR-310.md: snippet: snippets/wr310_bad_batch.py still holds the scaffold's "
+        assert f"catalog/WR-390.md: sections: {section} still holds the scaffold's TODO(scaffold) placeholder" in lines
+    assert "catalog/WR-390.md: summary: still the scaffold's TODO(scaffold) placeholder" in lines
+    assert ("catalog/WR-390.md: snippet: snippets/wr390_spare_case.py still holds the scaffold's "
             "TODO(scaffold) placeholder") in lines
     # nothing else is wrong with it: the structure is valid
     assert len(lines) == 10, result.stderr
 
 
 def test_scaffold_test_fails_with_a_message_saying_what_to_pin(project):
-    run("new", "WR-310", "bad_batch", "--title", "A bad batch", cwd=project)
+    run("new", "WR-390", "spare_case", "--title", "A bad batch", cwd=project)
     result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                             "tests/test_wr310_bad_batch.py"], cwd=project, capture_output=True, text=True)
+                             "tests/test_wr390_spare_case.py"], cwd=project, capture_output=True, text=True)
     assert result.returncode == 1
     assert "3 failed" in result.stdout
-    assert "WR-310: pin the symptom" in result.stdout
+    assert "WR-390: pin the symptom" in result.stdout
 
 
 def test_scaffolded_snippet_runs_and_says_it_is_unfinished(project):
-    run("new", "WR-310", "bad_batch", "--title", "A bad batch", cwd=project)
-    result = subprocess.run([sys.executable, "snippets/wr310_bad_batch.py"], cwd=project,
+    run("new", "WR-390", "spare_case", "--title", "A bad batch", cwd=project)
+    result = subprocess.run([sys.executable, "snippets/wr390_spare_case.py"], cwd=project,
                             capture_output=True, text=True)
     assert result.returncode == 1
     assert "NotImplementedError: TODO(scaffold): reproduce the symptom" in result.stderr
