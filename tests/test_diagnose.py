@@ -19,6 +19,7 @@ wr120 = load_snippet("wr120_bad_init")
 wr020 = load_snippet("wr020_float_overflow")
 wr030 = load_snippet("wr030_log_of_zero")
 wr310 = load_snippet("wr310_bad_batch")
+wr250 = load_snippet("wr250_no_warmup")
 
 
 def run_wr120(scheme, lr, epochs):
@@ -44,6 +45,7 @@ REPRODUCTIONS = {
     "WR-020": wr020_naive,
     "WR-030": lambda: wr030.train(verbose=True),
     "WR-310": lambda: wr310.train(*wr310.load_data(), verbose=True),
+    "WR-250": lambda: wr250.train_adam(verbose=True),
 }
 FIXED = {
     "WR-220": lambda: wr220.train(1.0, epochs=300, verbose=True),
@@ -51,6 +53,7 @@ FIXED = {
     "WR-020": wr020_stable,
     "WR-030": lambda: wr030.train(loss_fn=wr030.bce_from_logits, verbose=True),
     "WR-310": lambda: wr310.train(*wr310._quiet_clean(*wr310.load_data()), verbose=True),
+    "WR-250": lambda: wr250.train_adam(warmup=wr250.WARMUP_STEPS, verbose=True),
 }
 
 

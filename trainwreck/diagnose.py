@@ -15,6 +15,8 @@ CLIMB_RISES = 2
 CLIMB_RATIO = 1.5
 # A first value this many times the lowest later one is "enormous from the start".
 ENORMOUS = 100.0
+# An early spike: within the first SPIKE_WINDOW values, SPIKE_RATIO times the first one.
+SPIKE_WINDOW, SPIKE_RATIO = 10, 3.0
 
 
 @dataclass
@@ -110,6 +112,13 @@ def signature_of(ev: Evidence) -> Signature:
                          [f"the loss was not climbing ({_fmt(ev.before[0])} at epoch {ev.epoch(ev.before_start)}, "
                           f"{_fmt(ev.before[-1])} at epoch {ev.epoch(t - 1)}) and jumped straight to {kind}: "
                           f"{ending}"])
+    early = ev.head[:SPIKE_WINDOW]
+    peak = max(range(len(early)), key=early.__getitem__) if early else 0
+    if early and early[peak] >= SPIKE_RATIO * early[0] and ev.last < early[0]:
+        return Signature("spike-then-recover",
+                         [f"the loss jumped from {_fmt(early[0])} to {_fmt(early[peak])} at epoch {ev.epoch(peak)} "
+                          f"(x{early[peak] / early[0]:.2g}), then recovered and ended at {_fmt(ev.last)}, "
+                          "below where it started"], warn_epoch)
     end_rises = _rises_before(ev.before)
     if warn is not None and end_rises >= CLIMB_RISES:
         return Signature("climbing", [f"no non-finite value yet, but the loss has risen {end_rises} epochs in a row "

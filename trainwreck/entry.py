@@ -23,6 +23,7 @@ TRACES = {
     "climb-then-nonfinite": "starts healthy, climbs for several epochs, then turns inf / nan",
     "nonfinite-from-start": "non-finite or enormous from the very first value",
     "descent-then-nonfinite": "falls normally, then jumps to non-finite without a climb",
+    "spike-then-recover": "jumps far above its start in the first steps, then recovers and trains",
     "none": "no loss-curve signature of its own (messages only)",
 }
 

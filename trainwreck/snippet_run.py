@@ -6,6 +6,7 @@ are cached by the snippet's content: an unchanged snippet is not re-run.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -44,13 +45,18 @@ class SnippetRun:
     cached: bool
 
 
-def cache_key(root: Path, snippet: str, *extra: str) -> str:
-    """Changes when the snippet, the way it is run, Python or NumPy change."""
+@functools.lru_cache(maxsize=1)
+def _runtime() -> str:
     try:
         numpy_version = metadata.version("numpy")
     except metadata.PackageNotFoundError:
         numpy_version = "none"
-    parts = [CACHE_VERSION, _RUNNER, sys.version, numpy_version, snippet, *extra]
+    return "\0".join([CACHE_VERSION, _RUNNER, sys.version, numpy_version])
+
+
+def cache_key(root: Path, snippet: str, *extra: str) -> str:
+    """Changes when the snippet, the way it is run, Python or NumPy change."""
+    parts = [_runtime(), snippet, *extra]
     digest = hashlib.sha256("\0".join(parts).encode())
     digest.update((root / snippet).read_bytes())
     return digest.hexdigest()[:20]
