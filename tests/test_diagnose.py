@@ -20,6 +20,7 @@ wr020 = load_snippet("wr020_float_overflow")
 wr030 = load_snippet("wr030_log_of_zero")
 wr310 = load_snippet("wr310_bad_batch")
 wr250 = load_snippet("wr250_no_warmup")
+wr240 = load_snippet("wr240_clipping_not_clipping")
 
 
 def run_wr120(scheme, lr, epochs):
@@ -46,6 +47,7 @@ REPRODUCTIONS = {
     "WR-030": lambda: wr030.train(verbose=True),
     "WR-310": lambda: wr310.train(*wr310.load_data(), verbose=True),
     "WR-250": lambda: wr250.train_adam(verbose=True),
+    "WR-240": lambda: wr240.train(epochs=30, verbose=True),
 }
 FIXED = {
     "WR-220": lambda: wr220.train(1.0, epochs=300, verbose=True),
@@ -54,6 +56,7 @@ FIXED = {
     "WR-030": lambda: wr030.train(loss_fn=wr030.bce_from_logits, verbose=True),
     "WR-310": lambda: wr310.train(*wr310._quiet_clean(*wr310.load_data()), verbose=True),
     "WR-250": lambda: wr250.train_adam(warmup=wr250.WARMUP_STEPS, verbose=True),
+    "WR-240": lambda: wr240.train(epochs=300, clip=wr240.threshold_from_healthy_stretch(), verbose=True),
 }
 
 
@@ -244,7 +247,7 @@ def test_parallel_scan_equals_the_sequential_one(tmp_path, monkeypatch, shape, w
         at = 400 if where == "early" else 2600
         values[at - 4:at] = [values[at - 5] * 1.6 ** k for k in range(1, 5)]
         values[at:at + 3] = [math.inf, math.nan, 0.5]
-    lines = {"key": [f"epoch {i} loss: {v}" for i, v in enumerate(values)],
+    lines = {"key": [f"epoch {i} loss: {v} grad_norm: {v * 2} clip_at 100" for i, v in enumerate(values)],
              "csv": ["epoch,loss"] + [f"{i},{v}" for i, v in enumerate(values)],
              "column": [f"{v}" for v in values]}[shape]
     lines.insert(1500, "RuntimeWarning: overflow encountered in exp")
@@ -257,3 +260,17 @@ def test_parallel_scan_equals_the_sequential_one(tmp_path, monkeypatch, shape, w
         assert vars(parallel) == vars(sequential), workers
     assert sequential.count == 3000
     assert sequential.messages == {"overflow encountered in exp": [2, 11]}
+
+
+@pytest.mark.parametrize("clip, expected", [(100, "climb-despite-clipping"), (2, "climb-then-nonfinite")])
+def test_clipping_evidence_only_when_the_threshold_was_never_reached(clip, expected):
+    losses, norms = [0.7, 0.9, 1.6, 3.1, 7.0, math.inf], [1.0, 1.2, 2.5, 4.0, 9.0, math.nan]
+    log = "".join(f"epoch {i} loss {v} grad_norm {g} clip_at {clip}\n" for i, (v, g) in enumerate(zip(losses, norms)))
+    d = diagnosis_of(log)
+    assert d.signature.name == expected
+    if expected == "climb-despite-clipping":
+        assert d.matches[0].entry.id == "WR-240"
+        assert "gradient clipping at 100 never engaged: the largest gradient norm before the blow-up was 9" \
+            in d.matches[0].evidence
+    else:
+        assert d.matches[0].entry.id == "WR-220"

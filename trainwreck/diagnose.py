@@ -17,6 +17,8 @@ CLIMB_RATIO = 1.5
 ENORMOUS = 100.0
 # An early spike: within the first SPIKE_WINDOW values, SPIKE_RATIO times the first one.
 SPIKE_WINDOW, SPIKE_RATIO = 10, 3.0
+# A signature that is a special case of another: entries declaring the general one get part credit.
+SPECIAL_CASE_OF = {"climb-despite-clipping": "climb-then-nonfinite"}
 
 
 @dataclass
@@ -107,6 +109,11 @@ def signature_of(ev: Evidence) -> Signature:
             if warn_epoch is not None:
                 facts.append(f"a loss watch ({CLIMB_RISES} rises of x{CLIMB_RATIO:g} or more in a row) would have "
                              f"warned at epoch {warn_epoch}, {ev.epoch(t) - warn_epoch} epoch(s) before")
+            if ev.clip_at is not None and ev.grad_paired and ev.grad_max_before is not None \
+                    and ev.grad_max_before <= ev.clip_at:
+                facts.append(f"gradient clipping at {ev.clip_at:g} never engaged: the largest gradient norm "
+                             f"before the blow-up was {_fmt(ev.grad_max_before)}")
+                return Signature("climb-despite-clipping", facts, warn_epoch)
             return Signature("climb-then-nonfinite", facts, warn_epoch)
         return Signature("descent-then-nonfinite",
                          [f"the loss was not climbing ({_fmt(ev.before[0])} at epoch {ev.epoch(ev.before_start)}, "
@@ -152,10 +159,13 @@ def diagnose(ev: Evidence, catalog: Catalog) -> Diagnosis:
         if sig.name == entry.trace:
             score += 3
             evidence += sig.facts
+        elif SPECIAL_CASE_OF.get(sig.name) == entry.trace:
+            score += 1.5
+            evidence += sig.facts
         elif sig.name == "climbing" and entry.trace == "climb-then-nonfinite":
             score += 1.5
             evidence += sig.facts + ["(not yet non-finite: caught early)"]
-        elif sig.name in TRACES and entry.trace != "none":
+        elif sig.name in TRACES and entry.trace != "none" and SPECIAL_CASE_OF.get(entry.trace) != sig.name:
             against.append(f"the loss curve does not look like this entry's ({TRACES[entry.trace]})")
         hits = [m for m in entry.messages if m.lower() in found]
         for m in hits:

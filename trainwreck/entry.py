@@ -24,6 +24,7 @@ TRACES = {
     "nonfinite-from-start": "non-finite or enormous from the very first value",
     "descent-then-nonfinite": "falls normally, then jumps to non-finite without a climb",
     "spike-then-recover": "jumps far above its start in the first steps, then recovers and trains",
+    "climb-despite-clipping": "climbs then turns non-finite although gradient clipping was on, and it never engaged",
     "none": "no loss-curve signature of its own (messages only)",
 }
 

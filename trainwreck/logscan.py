@@ -7,6 +7,7 @@ regular expressions and byte operations, never a Python loop per line.
 """
 from __future__ import annotations
 
+import math
 import os
 import re
 from concurrent.futures import ProcessPoolExecutor
@@ -29,6 +30,11 @@ OTHER_LOSS = re.compile(rb"_(?:loss|Loss|LOSS)\b")     # literal first: no backt
 WORD_END = re.compile(rb"[A-Za-z]+$")
 TRAINING_PREFIXES = {b"train", b"training", b"Train", b"Training", b"TRAIN"}
 EPOCH = re.compile(rb"[Ee]poch\s*[:=#]?\s*(\d+)")
+# Gradient norms and a clipping threshold, when the log prints them next to the loss.
+GRAD_KEYS = {key: re.compile(key + rb"['\"]?[ \t]*[:=]?[ \t]*['\"]?(" + NUMBER + rb")(?![\w.])")
+             for key in (b"grad_norm", b"gnorm", b"grad norm")}
+CLIP_KEYS = {key: re.compile(key + rb"['\"]?[ \t]*[:=]?[ \t]*['\"]?(" + NUMBER + rb")(?![\w.])")
+             for key in (b"clip_at", b"max_norm", b"clip_norm", b"clip_grad_norm")}
 BARE_NUMBER = re.compile(rb"^\s*(" + NUMBER + rb")\s*$")
 COLUMN = re.compile(rb"(?m)^[ \t]*(" + NUMBER + rb")[ \t\r]*$")
 
@@ -67,6 +73,9 @@ class Evidence:
     epoch_of_first: int | None = None      # the epoch label of the first value, if the log has one
     messages: dict[str, list[int]] = field(default_factory=dict)   # text -> [count, first line]
     long_lines: int = 0
+    grad_max_before: float | None = None   # largest finite gradient norm before the first non-finite loss
+    grad_paired: bool = True               # every loss line had a gradient norm next to it
+    clip_at: float | None = None           # the clipping threshold the log states
 
     def epoch(self, index: int) -> int:
         """An index into the loss sequence, in the log's own epoch numbering when it has one."""
@@ -195,12 +204,22 @@ class Layout:
     pattern: object = None                 # key mode: the compiled loss pattern
     column: tuple | None = None            # csv mode: (separator, index, header line)
     others: list[bytes] = field(default_factory=list)   # val_loss-like keys to mask
+    grad: object = None                    # pattern for a gradient norm printed beside the loss
 
 
 def _layout(first: bytes) -> Layout:
     others = _other_losses(first)
     mode, found = _detect_mode(first, others)
-    return Layout(mode, found if mode == "key" else None, found if mode == "csv" else None, others)
+    grad = next((p for key, p in GRAD_KEYS.items() if key in first), None) if mode == "key" else None
+    return Layout(mode, found if mode == "key" else None, found if mode == "csv" else None, others, grad)
+
+
+def _clip_at(first: bytes) -> float | None:
+    for pattern in CLIP_KEYS.values():
+        m = pattern.search(first)
+        if m and _to_float(m.group(1)) is not None:
+            return _to_float(m.group(1))
+    return None
 
 
 def _check_first(block: bytes, source: str) -> None:
@@ -216,12 +235,27 @@ def _feed(ev: Evidence, track: _Track, layout: Layout, data: bytes, header: bool
     ev.size += len(data)
     _scan_messages(data, ev, ev.lines)
     if layout.mode == "key":
-        track.add_raw(layout.pattern.findall(_mask(data, layout.others)))
+        losses = layout.pattern.findall(_mask(data, layout.others))
+        already, start = ev.first_nonfinite is not None, ev.count
+        track.add_raw(losses)
+        if layout.grad is not None and not already:
+            _track_grads(ev, layout.grad.findall(data), len(losses), start)
     elif layout.mode == "csv":
         track.add(_csv_values(data.lower(), layout.column, skip_header=header))
     elif layout.mode == "column":
         track.add(_column_values(data))
     ev.lines += data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+
+
+def _track_grads(ev: Evidence, grads: list[bytes], n_losses: int, start: int) -> None:
+    """Largest gradient norm before the first non-finite loss, pairing line by line."""
+    if len(grads) != n_losses:
+        ev.grad_paired = False
+        return
+    upto = ev.first_nonfinite - start if ev.first_nonfinite is not None else len(grads)
+    finite = [v for v in (_to_float(g) for g in grads[:upto]) if v is not None and math.isfinite(v)]
+    if finite:
+        ev.grad_max_before = max(finite + ([ev.grad_max_before] if ev.grad_max_before is not None else []))
 
 
 def _scan_blocks(read, ev: Evidence, layout: Layout, first_block: bytes = b"") -> Evidence:
@@ -251,7 +285,7 @@ def scan(stream, source: str) -> Evidence:
     first = stream.read(CHUNK)
     _check_first(first, source)
     layout = _layout(first)
-    ev = Evidence(source=source, mode=layout.mode)
+    ev = Evidence(source=source, mode=layout.mode, clip_at=_clip_at(first))
     if layout.mode == "key":
         ev.epoch_of_first = _epoch_of_first(_mask(first, layout.others), layout.pattern)
     return _scan_blocks(stream.read, ev, layout, first)
@@ -283,6 +317,7 @@ def scan_path(path: str, source: str | None = None, workers: int | None = None) 
     for part in parts[1:]:
         ev = _merge(ev, part)
     ev.source = source
+    ev.clip_at = _clip_at(first)
     if layout.mode == "key":
         ev.epoch_of_first = _epoch_of_first(_mask(first, layout.others), layout.pattern)
     return ev
@@ -313,7 +348,11 @@ def _merge(a: Evidence, b: Evidence) -> Evidence:
     """The evidence of a range followed by the range after it."""
     out = Evidence(source=a.source, mode=a.mode, lines=a.lines + b.lines, size=a.size + b.size,
                    count=a.count + b.count, head=(a.head + b.head)[:KEEP], long_lines=a.long_lines + b.long_lines,
-                   last=b.last if b.count else a.last, epoch_of_first=a.epoch_of_first)
+                   last=b.last if b.count else a.last, epoch_of_first=a.epoch_of_first,
+                   grad_paired=a.grad_paired and b.grad_paired, clip_at=a.clip_at)
+    grads = [g for g in (a.grad_max_before, None if a.first_nonfinite is not None else b.grad_max_before)
+             if g is not None]
+    out.grad_max_before = max(grads) if grads else None
     if a.first_nonfinite is not None:
         out.first_nonfinite, out.first_nonfinite_value = a.first_nonfinite, a.first_nonfinite_value
         out.before, out.before_start = a.before, a.before_start
