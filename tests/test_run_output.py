@@ -121,3 +121,15 @@ def test_sparkline_shapes():
     assert sparkline([0.7, 1.0, 1.8, 4.9, 14.9, 41.9, float("inf"), float("nan")]) == "▁▂▃▄▆█↑·"
     assert sparkline([]) == ""
     assert sparkline([2.0, 2.0]) == "▁▁"
+
+
+def test_a_figure_that_cannot_be_drawn_stops_the_build_in_one_line(tmp_path):
+    for name in ("catalog", "snippets", "docs", "trainwreck"):
+        shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "mkdocs.yml", tmp_path)
+    snippet = tmp_path / "snippets" / "wr020_float_overflow.py"
+    snippet.write_text(snippet.read_text().replace('"series": series, "vlines": vlines,', '"vlines": vlines,'))
+    result = build_site(tmp_path, tmp_path / "out")
+    assert result.returncode == 1
+    assert "snippets/wr020_float_overflow.py: figure_data() could not be drawn: KeyError: 'series'" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -15,7 +15,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
 from trainwreck.export import catalog_json
-from trainwreck.figures import FigureError, entry_figures, figure_path
+from trainwreck.figures import figure_path
 from trainwreck.indexes import ENTRY_INDEX_MARK, entry_index, module_page, modules_index, symptom_index
 from trainwreck.pages import EDITIONS, entry_page, handout_page, handout_path, module_path
 from trainwreck.snippet_run import SnippetRunError, run_snippet
@@ -60,20 +60,15 @@ def on_files(files, config):
     entries = catalog.sorted_entries()
     # Snippets run in child processes, so threads are enough to use every core.
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        futures = [pool.submit(run_snippet, root, entry.snippet) for entry in entries]
+        futures = [pool.submit(run_snippet, root, entry.snippet, draw=True) for entry in entries]
     try:
         runs = [f.result() for f in futures]
     except SnippetRunError as exc:
         raise PluginError(str(exc)) from None
     ran = sum(not run.cached for run in runs)
     for entry, run in zip(entries, runs):
-        if run.figure:
-            try:
-                svgs = entry_figures(root, entry.snippet, run.figure)
-            except FigureError as exc:
-                raise PluginError(str(exc)) from None
-            for theme, svg in svgs.items():
-                add(figure_path(entry.id, theme), svg)
+        for theme, svg in run.svgs.items():
+            add(figure_path(entry.id, theme), svg)
         add(f"{entry.id}.md", entry_page(entry, catalog, edition, run))
         add(handout_path(entry.id), handout_page(entry, catalog))
     add("modules/index.md", modules_index(catalog))
