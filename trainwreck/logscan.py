@@ -48,7 +48,9 @@ MESSAGES = [
     re.compile(rb"Gradient overflow\.\s+Skipping step"),                                     # apex / AMP
     re.compile(rb"Minimum loss scale reached"),                                               # fairseq
 ]
-MESSAGE_HINTS = (b"encountered", b"nan values", b"nvalid loss", b"iverged", b"kipping step", b"oss scale")
+# Long hints are found faster than short ones (the substring search skips further).
+MESSAGE_HINTS = (b" encountered in ", b" returned nan values in its ", b"Invalid loss, terminating training",
+                 b"Model diverged with loss = NaN", b"Gradient overflow.", b"Minimum loss scale reached")
 
 
 class LogError(Exception):
@@ -211,7 +213,25 @@ def _layout(first: bytes) -> Layout:
     others = _other_losses(first)
     mode, found = _detect_mode(first, others)
     grad = next((p for key, p in GRAD_KEYS.items() if key in first), None) if mode == "key" else None
-    return Layout(mode, found if mode == "key" else None, found if mode == "csv" else None, others, grad)
+    layout = Layout(mode, found if mode == "key" else None, found if mode == "csv" else None, others, grad)
+    return _without_mask(layout, first) if mode == "key" and others else layout
+
+
+def _without_mask(layout: Layout, first: bytes) -> Layout:
+    """Masking `val_loss` costs a pass over every chunk. When the training loss key
+    is always preceded by the same byte (` loss`, `'loss`), a pattern that
+    includes that byte cannot match `val_loss`, and no mask is needed. Used only
+    if it finds exactly the same values in the first chunk."""
+    masked = _mask(first, layout.others)
+    m = layout.pattern.search(masked)
+    before = masked[m.start() - 1:m.start()] if m.start() > 0 else b""
+    if not before or before.isalnum() or before in (b"_", b"\n"):
+        return layout
+    literal = before + layout.pattern.pattern[:4]
+    narrow = re.compile(re.escape(literal) + layout.pattern.pattern[4:])
+    if narrow.findall(first) != layout.pattern.findall(masked):
+        return layout
+    return Layout(layout.mode, narrow, layout.column, [], layout.grad)
 
 
 def _clip_at(first: bytes) -> float | None:
