@@ -274,3 +274,12 @@ def test_clipping_evidence_only_when_the_threshold_was_never_reached(clip, expec
             in d.matches[0].evidence
     else:
         assert d.matches[0].entry.id == "WR-220"
+
+
+def test_loss_keys_with_different_lead_ins_are_all_found():
+    """The fast pattern (no val_loss mask) is used only when it finds the same values."""
+    log = "step 1 - loss: 0.9 - val_loss: 5.0\nloss: 0.8 val_loss: 5.0\nstep 3 - loss: 0.7 - val_loss: 5.0\n"
+    ev = scan(io.BytesIO(log.encode()), "log")
+    assert ev.head == [0.9, 0.8, 0.7]
+    keras = "1/1 - loss: 0.9 - val_loss: 5.0\n1/1 - loss: 0.8 - val_loss: 5.0\n"
+    assert scan(io.BytesIO(keras.encode()), "log").head == [0.9, 0.8]
