@@ -87,3 +87,13 @@ def terminal_output(fn, *args, **kwargs) -> str:
         warnings.showwarning = show      # pytest records warnings instead of printing them
         fn(*args, **kwargs)
     return buffer.getvalue().replace(f"{ROOT}/", "")
+
+
+def site_project(folder: Path) -> Path:
+    """A copy of everything the site build reads, to break on purpose."""
+    import shutil
+
+    for name in ("catalog", "snippets", "docs", "trainwreck"):
+        shutil.copytree(ROOT / name, folder / name, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "mkdocs.yml", folder)
+    return folder

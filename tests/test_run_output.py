@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from bs4 import BeautifulSoup
 
-from conftest import ROOT, build_site, load_snippet
+from conftest import ROOT, build_site, load_snippet, site_project
 from trainwreck.snippet_run import run_snippet
 from trainwreck.sparkline import sparkline
 from trainwreck.validate import check
@@ -89,9 +89,7 @@ def test_results_are_cached_by_snippet_content(tmp_path):
 
 
 def test_a_crashing_snippet_stops_the_build_in_one_line(tmp_path):
-    for name in ("catalog", "snippets", "docs", "trainwreck"):
-        shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(ROOT / "mkdocs.yml", tmp_path)
+    site_project(tmp_path)
     snippet = tmp_path / "snippets" / "wr020_float_overflow.py"
     snippet.write_text(snippet.read_text().replace("def main():\n", "def main():\n    1 / 0\n"))
     result = build_site(tmp_path, tmp_path / "out")
@@ -124,9 +122,7 @@ def test_sparkline_shapes():
 
 
 def test_a_figure_that_cannot_be_drawn_stops_the_build_in_one_line(tmp_path):
-    for name in ("catalog", "snippets", "docs", "trainwreck"):
-        shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(ROOT / "mkdocs.yml", tmp_path)
+    site_project(tmp_path)
     snippet = tmp_path / "snippets" / "wr020_float_overflow.py"
     snippet.write_text(snippet.read_text().replace('"series": series, "vlines": vlines,', '"vlines": vlines,'))
     result = build_site(tmp_path, tmp_path / "out")

@@ -2,7 +2,6 @@
 import html
 import json
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -10,7 +9,7 @@ from pathlib import Path
 import yaml
 from bs4 import BeautifulSoup
 
-from conftest import ROOT, build_site
+from conftest import ROOT, build_site, site_project
 from trainwreck.catalog import split_sections
 from trainwreck.export import catalog_data
 from trainwreck.pages import related_of, strip_answers
@@ -228,9 +227,7 @@ def test_no_request_to_another_host(site, offline_site):
 
 
 def test_broken_catalogue_stops_the_build_with_one_line_per_problem(tmp_path):
-    for name in ("catalog", "snippets", "docs", "trainwreck"):
-        shutil.copytree(ROOT / name, tmp_path / name)
-    shutil.copy(ROOT / "mkdocs.yml", tmp_path)
+    site_project(tmp_path)
     entry = tmp_path / "catalog" / "WR-220.md"
     entry.write_text(entry.read_text().replace("status: stable", "status: shiny"))
     result = build_site(tmp_path, tmp_path / "out")
