@@ -7,6 +7,7 @@ regular expressions and byte operations, never a Python loop per line.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 import re
@@ -21,21 +22,26 @@ MAX_CARRY = 1 << 22      # a "line" longer than this is cut rather than held in 
 
 NUMBER = (rb"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?"
           rb"|[nN]a[nN]|[iI]nf(?:inity)?|INF(?:INITY)?)")
-# A pattern that starts with a literal lets the regex engine jump between
-# candidates at C speed; `val_loss`-like keys are masked beforehand instead of
-# being excluded by a look-behind, which would make every position a candidate.
-LOSS_KEYS = {spelling: re.compile(spelling + rb"['\"]?[ \t]*[:=]?[ \t]*['\"]?(" + NUMBER + rb")(?![\w.])")
-             for spelling in (b"loss", b"Loss", b"LOSS")}
+
+
+def _keyed(key: bytes) -> re.Pattern:
+    """`key: 1.5`, `key=1.5`, `'key': 1.5`, `key 1.5`: the number after a key.
+
+    A pattern that starts with a literal lets the regex engine jump between
+    candidates at C speed; `val_loss`-like keys are masked beforehand instead of
+    being excluded by a look-behind, which would make every position a candidate.
+    """
+    return re.compile(key + rb"['\"]?[ \t]*[:=]?[ \t]*['\"]?(" + NUMBER + rb")(?![\w.])")
+
+
+LOSS_KEYS = {spelling: _keyed(spelling) for spelling in (b"loss", b"Loss", b"LOSS")}
 OTHER_LOSS = re.compile(rb"_(?:loss|Loss|LOSS)\b")     # literal first: no backtracking over long lines
 WORD_END = re.compile(rb"[A-Za-z]+$")
 TRAINING_PREFIXES = {b"train", b"training", b"Train", b"Training", b"TRAIN"}
 EPOCH = re.compile(rb"[Ee]poch\s*[:=#]?\s*(\d+)")
 # Gradient norms and a clipping threshold, when the log prints them next to the loss.
-GRAD_KEYS = {key: re.compile(key + rb"['\"]?[ \t]*[:=]?[ \t]*['\"]?(" + NUMBER + rb")(?![\w.])")
-             for key in (b"grad_norm", b"gnorm", b"grad norm")}
-CLIP_KEYS = {key: re.compile(key + rb"['\"]?[ \t]*[:=]?[ \t]*['\"]?(" + NUMBER + rb")(?![\w.])")
-             for key in (b"clip_at", b"max_norm", b"clip_norm", b"clip_grad_norm")}
-BARE_NUMBER = re.compile(rb"^\s*(" + NUMBER + rb")\s*$")
+GRAD_KEYS = {key: _keyed(key) for key in (b"grad_norm", b"gnorm", b"grad norm")}
+CLIP_KEYS = [_keyed(key) for key in (b"clip_at", b"max_norm", b"clip_norm", b"clip_grad_norm")]
 COLUMN = re.compile(rb"(?m)^[ \t]*(" + NUMBER + rb")[ \t\r]*$")
 
 # Known messages as the libraries print them. A chunk is searched for them only
@@ -91,25 +97,20 @@ class _Track:
         self.ev = ev
 
     def add_raw(self, raw: list[bytes]) -> None:
+        """Values as matched text. The usual all-finite batch converts only the values it keeps."""
         if not raw:
             return
-        ev = self.ev
         joined = b"".join(raw)
-        if b"n" not in joined and b"N" not in joined:   # every spelling of nan and inf has an n or N
-            if ev.first_nonfinite is None:
-                need = KEEP - len(ev.head)
-                if need > 0:
-                    ev.head += [float(v) for v in raw[:need]]
-                tail = [float(v) for v in raw[-KEEP:]]
-                keep = (ev.before + tail)[-KEEP:]
-                ev.before_start = ev.count + len(raw) - len(keep)
-                ev.before = keep
-            else:
-                ev.finite_after += len(raw)
-            ev.count += len(raw)
-            ev.last = float(raw[-1])
+        if b"n" in joined or b"N" in joined:          # every spelling of nan and inf has an n or N
+            self.add(np.array(raw).astype(float))
             return
-        self.add(np.array(raw).astype(float))
+        ev = self.ev
+        if ev.first_nonfinite is None:
+            need = max(KEEP - len(ev.head), 0)
+            self._finite_run([float(v) for v in raw[:need]], [float(v) for v in raw[-KEEP:]], len(raw))
+        else:
+            ev.finite_after += len(raw)
+        self._done(len(raw), float(raw[-1]))
 
     def add(self, values: np.ndarray) -> None:
         ev = self.ev
@@ -117,26 +118,32 @@ class _Track:
             return
         if ev.first_nonfinite is None:
             bad = np.flatnonzero(~np.isfinite(values))
-            upto = bad[0] if bad.size else values.size
-            need = KEEP - len(ev.head)
-            if need > 0:
-                ev.head += values[:need].tolist()
-            keep = (ev.before + values[:upto].tolist())[-KEEP:]
-            ev.before_start = int(ev.count + upto - len(keep))
-            ev.before = keep
+            upto = int(bad[0]) if bad.size else values.size
+            need = max(KEEP - len(ev.head), 0)
+            self._finite_run(values[:need].tolist(), values[:upto][-KEEP:].tolist(), upto)
             if bad.size:
-                ev.first_nonfinite = ev.count + int(upto)
+                ev.first_nonfinite = ev.count + upto
                 ev.first_nonfinite_value = float(values[upto])
-                rest = values[upto + 1:]
-                ev.finite_after += int(np.isfinite(rest).sum())
+                ev.finite_after += int(np.isfinite(values[upto + 1:]).sum())
         else:
             ev.finite_after += int(np.isfinite(values).sum())
         if ev.first_nan is None:
             nans = np.flatnonzero(np.isnan(values))
             if nans.size:
                 ev.first_nan = ev.count + int(nans[0])
-        ev.count += int(values.size)
-        ev.last = float(values[-1])
+        self._done(int(values.size), float(values[-1]))
+
+    def _finite_run(self, head: list[float], tail: list[float], upto: int) -> None:
+        """The batch's first `upto` values are finite: `head` starts them, `tail` ends them."""
+        ev = self.ev
+        ev.head += head
+        keep = (ev.before + tail)[-KEEP:]
+        ev.before_start = ev.count + upto - len(keep)
+        ev.before = keep
+
+    def _done(self, n: int, last: float) -> None:
+        self.ev.count += n
+        self.ev.last = last
 
 
 def _other_losses(data: bytes) -> list[bytes]:
@@ -169,12 +176,11 @@ def _scan_messages(data: bytes, ev: Evidence, line0: int) -> None:
                 ev.messages[text] = [1, line0 + data.count(b"\n", 0, m.start()) + 1]
 
 
-def _detect_mode(data: bytes, others: list[bytes]) -> tuple[str, object]:
-    """key (with its spelling) | csv (with its loss column) | column | none, from the first chunk."""
-    masked = _mask(data, others)
-    found = [(m.start(), key) for key, pattern in LOSS_KEYS.items() if (m := pattern.search(masked))]
+def _detect_mode(data: bytes, masked: bytes) -> tuple[str, object]:
+    """key (the spelling and its first match) | csv (its loss column) | column | none, from the first chunk."""
+    found = [(m, spelling) for spelling, pattern in LOSS_KEYS.items() if (m := pattern.search(masked))]
     if found:
-        return "key", LOSS_KEYS[min(found)[1]]
+        return "key", min(found, key=lambda pair: pair[0].start())
     low = data.lower()
     lines = [line.strip() for line in low.split(b"\n")[:200] if line.strip()]
     for i, line in enumerate(lines[:5]):
@@ -184,16 +190,14 @@ def _detect_mode(data: bytes, others: list[bytes]) -> tuple[str, object]:
                 for name in (b"loss", b"train_loss", b"training_loss"):
                     if name in fields:
                         return "csv", (sep, fields.index(name), i)
-    numeric = [line for line in lines[:20] if BARE_NUMBER.match(line)]
+    numeric = [line for line in lines[:20] if COLUMN.fullmatch(line)]
     if lines and len(numeric) >= max(1, len(lines[:20]) // 2):
         return "column", None
     return "none", None
 
 
-def _epoch_of_first(data: bytes, pattern) -> int | None:
-    m = pattern.search(data)
-    if not m:
-        return None
+def _epoch_of_first(data: bytes, m: re.Match) -> int | None:
+    """The epoch label on the first loss value's line or the line before it."""
     start = data.rfind(b"\n", 0, max(data.rfind(b"\n", 0, m.start()), 0)) + 1  # this line and the one before
     found = EPOCH.findall(data[start:m.start()])
     return int(found[-1]) if found else None
@@ -201,41 +205,46 @@ def _epoch_of_first(data: bytes, pattern) -> int | None:
 
 @dataclass
 class Layout:
-    """How this log writes its loss, decided once from its first chunk."""
+    """How this log writes its loss, and what its first chunk says once."""
     mode: str = "none"                     # key | csv | column | none
     pattern: object = None                 # key mode: the compiled loss pattern
     column: tuple | None = None            # csv mode: (separator, index, header line)
     others: list[bytes] = field(default_factory=list)   # val_loss-like keys to mask
     grad: object = None                    # pattern for a gradient norm printed beside the loss
+    epoch_of_first: int | None = None      # the epoch label of the first loss value
+    clip_at: float | None = None           # the clipping threshold the log states
 
 
 def _layout(first: bytes) -> Layout:
     others = _other_losses(first)
-    mode, found = _detect_mode(first, others)
-    grad = next((p for key, p in GRAD_KEYS.items() if key in first), None) if mode == "key" else None
-    layout = Layout(mode, found if mode == "key" else None, found if mode == "csv" else None, others, grad)
-    return _without_mask(layout, first) if mode == "key" and others else layout
+    masked = _mask(first, others)
+    mode, found = _detect_mode(first, masked)
+    layout = Layout(mode, column=found if mode == "csv" else None, others=others, clip_at=_clip_at(first))
+    if mode == "key":
+        found, spelling = found
+        layout.pattern = LOSS_KEYS[spelling]
+        layout.epoch_of_first = _epoch_of_first(masked, found)
+        layout.grad = next((p for key, p in GRAD_KEYS.items() if key in first), None)
+        if others:
+            _drop_mask(layout, first, masked, found, spelling)
+    return layout
 
 
-def _without_mask(layout: Layout, first: bytes) -> Layout:
+def _drop_mask(layout: Layout, first: bytes, masked: bytes, found: re.Match, spelling: bytes) -> None:
     """Masking `val_loss` costs a pass over every chunk. When the training loss key
     is always preceded by the same byte (` loss`, `'loss`), a pattern that
     includes that byte cannot match `val_loss`, and no mask is needed. Used only
     if it finds exactly the same values in the first chunk."""
-    masked = _mask(first, layout.others)
-    m = layout.pattern.search(masked)
-    before = masked[m.start() - 1:m.start()] if m.start() > 0 else b""
+    before = masked[found.start() - 1:found.start()]
     if not before or before.isalnum() or before in (b"_", b"\n"):
-        return layout
-    literal = before + layout.pattern.pattern[:4]
-    narrow = re.compile(re.escape(literal) + layout.pattern.pattern[4:])
-    if narrow.findall(first) != layout.pattern.findall(masked):
-        return layout
-    return Layout(layout.mode, narrow, layout.column, [], layout.grad)
+        return
+    narrow = _keyed(re.escape(before) + spelling)
+    if narrow.findall(first) == layout.pattern.findall(masked):
+        layout.pattern, layout.others = narrow, []
 
 
 def _clip_at(first: bytes) -> float | None:
-    for pattern in CLIP_KEYS.values():
+    for pattern in CLIP_KEYS:
         m = pattern.search(first)
         if m and _to_float(m.group(1)) is not None:
             return _to_float(m.group(1))
@@ -305,10 +314,11 @@ def scan(stream, source: str) -> Evidence:
     first = stream.read(CHUNK)
     _check_first(first, source)
     layout = _layout(first)
-    ev = Evidence(source=source, mode=layout.mode, clip_at=_clip_at(first))
-    if layout.mode == "key":
-        ev.epoch_of_first = _epoch_of_first(_mask(first, layout.others), layout.pattern)
-    return _scan_blocks(stream.read, ev, layout, first)
+    return _scan_blocks(stream.read, _evidence(source, layout), layout, first)
+
+
+def _evidence(source: str, layout: Layout) -> Evidence:
+    return Evidence(source=source, mode=layout.mode, epoch_of_first=layout.epoch_of_first, clip_at=layout.clip_at)
 
 
 PARALLEL_MIN = 64 << 20      # files at least this big are read by one process per core
@@ -337,9 +347,6 @@ def scan_path(path: str, source: str | None = None, workers: int | None = None) 
     for part in parts[1:]:
         ev = _merge(ev, part)
     ev.source = source
-    ev.clip_at = _clip_at(first)
-    if layout.mode == "key":
-        ev.epoch_of_first = _epoch_of_first(_mask(first, layout.others), layout.pattern)
     return ev
 
 
@@ -354,10 +361,9 @@ def _scan_range(path: str, start: int, end: int, layout: Layout) -> Evidence:
             left -= len(block)
             return block
 
-        ev = Evidence(source=path, mode=layout.mode)
-        if start > 0 and layout.mode == "csv":
-            layout = Layout(layout.mode, layout.pattern, (*layout.column[:2], -1), layout.others)
-        return _scan_blocks(read, ev, layout)
+        if start > 0 and layout.mode == "csv":      # only the first range holds the header
+            layout = dataclasses.replace(layout, column=(*layout.column[:2], -1))
+        return _scan_blocks(read, _evidence(path, layout), layout)
 
 
 def _finite_count(ev: Evidence) -> int:
