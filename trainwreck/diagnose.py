@@ -17,8 +17,9 @@ CLIMB_RATIO = 1.5
 ENORMOUS = 100.0
 # An early spike: within the first SPIKE_WINDOW values, SPIKE_RATIO times the first one.
 SPIKE_WINDOW, SPIKE_RATIO = 10, 3.0
-# A signature that is a special case of another: entries declaring the general one get part credit.
-SPECIAL_CASE_OF = {"climb-despite-clipping": "climb-then-nonfinite"}
+# Signatures that are a special or early case of another: entries declaring the
+# general one get part credit (a climb still finite may be WR-220 caught early).
+PART_OF = {"climb-despite-clipping": "climb-then-nonfinite", "climbing": "climb-then-nonfinite"}
 
 
 @dataclass
@@ -156,16 +157,11 @@ def diagnose(ev: Evidence, catalog: Catalog) -> Diagnosis:
         if entry.status == "retired":
             continue
         score, evidence, against = 0.0, [], []
-        if sig.name == entry.trace:
-            score += 3
+        curve = 3.0 if sig.name == entry.trace else 1.5 if PART_OF.get(sig.name) == entry.trace else 0.0
+        if curve:
+            score += curve
             evidence += sig.facts
-        elif SPECIAL_CASE_OF.get(sig.name) == entry.trace:
-            score += 1.5
-            evidence += sig.facts
-        elif sig.name == "climbing" and entry.trace == "climb-then-nonfinite":
-            score += 1.5
-            evidence += sig.facts + ["(not yet non-finite: caught early)"]
-        elif sig.name in TRACES and entry.trace != "none" and SPECIAL_CASE_OF.get(entry.trace) != sig.name:
+        elif sig.name in TRACES and entry.trace != "none" and PART_OF.get(entry.trace) != sig.name:
             against.append(f"the loss curve does not look like this entry's ({TRACES[entry.trace]})")
         hits = [m for m in entry.messages if m.lower() in found]
         for m in hits:
@@ -177,7 +173,7 @@ def diagnose(ev: Evidence, catalog: Catalog) -> Diagnosis:
         if entry.messages and not hits and sig.name == entry.trace:
             score -= 0.5      # the curve fits, but none of the warnings this failure prints are there
             against.append("none of the messages this failure prints are in the log")
-        if score > 0 and (sig.name == entry.trace or hits):
+        if score > 0 and (curve or hits):
             matches.append(Match(entry, score, evidence, against, first_fix_step(entry)))
     matches.sort(key=lambda m: (-m.score, m.entry.id))
     unweighed = [f'message "{text}" (line {line}) is not declared by any entry'
