@@ -12,7 +12,7 @@ from bs4 import BeautifulSoup
 from conftest import ROOT, build_site, site_project
 from trainwreck.catalog import split_sections
 from trainwreck.export import catalog_data
-from trainwreck.pages import related_of, strip_answers
+from trainwreck.pages import strip_answers
 from trainwreck.snippet_sections import sections_of
 from trainwreck.validate import check
 
@@ -80,7 +80,7 @@ def test_entry_pages_show_status_modules_and_related_both_ways(site):
         assert f"Status: {entry.status}" in text
         for module in entry.modules:
             assert page.select_one(f'a[href="../modules/{module}/"]'), (entry.id, module)
-        for rid, nature in related_of(entry, CATALOG):
+        for rid, nature in CATALOG.related(entry):
             assert page.select_one(f'a[href="../{rid}/"]'), (entry.id, rid)
             assert f"{rid} ({nature.replace('-', ' ')})" in text
     # declared once on WR-220, shown on both pages

@@ -5,13 +5,14 @@ file and the field, so a contributor sees all of them in one run.
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
-from .entry import REQUIRED_FIELDS, Entry, Related
+from .entry import NATURES, REQUIRED_FIELDS, Entry, Related
 
 FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?)\n---[ \t]*\n(.*)\Z", re.S)
 HEADING = re.compile(r"^## (.+?)\s*$", re.M)
@@ -43,6 +44,25 @@ class Catalog:
         if entry_id in self.entries:
             return self.entries[entry_id].title
         return self.planned.get(entry_id, "")
+
+    def related(self, entry: Entry) -> list[tuple[str, str]]:
+        """Links this entry declares, then links declared towards it by others, seen from this side."""
+        pairs = [(link.id, link.nature) for link in entry.related]
+        seen = {rid for rid, _ in pairs}
+        for other_id, nature in self._inbound.get(entry.id, []):
+            if other_id not in seen:
+                pairs.append((other_id, NATURES.get(nature, nature)))
+                seen.add(other_id)
+        return pairs
+
+    @functools.cached_property
+    def _inbound(self) -> dict[str, list[tuple[str, str]]]:
+        """Target ID -> (declaring ID, nature), built once so a page costs no scan of the catalogue."""
+        inbound: dict[str, list[tuple[str, str]]] = {}
+        for other in self.sorted_entries():
+            for link in other.related:
+                inbound.setdefault(link.id, []).append((other.id, link.nature))
+        return inbound
 
 
 def load(folder: Path | str) -> Catalog:

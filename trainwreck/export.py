@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 from .catalog import Catalog
-from .pages import related_of
+from .pages import entry_path, handout_path, module_path, page_url
 
 SCHEMA_VERSION = 1
 
@@ -13,12 +13,12 @@ def catalog_data(catalog: Catalog, base_url: str = "", directory_urls: bool = Tr
     """Everything but the prose. URLs are relative to the site root unless base_url is given."""
     base = base_url.rstrip("/") + "/" if base_url else ""
 
-    def url(page: str) -> str:
-        return f"{base}{page}/" if directory_urls else f"{base}{page}.html"
+    def url(path: str) -> str:
+        return base + page_url(path, directory_urls)
 
     return {
         "schema": SCHEMA_VERSION,
-        "modules": [{"id": mid, "title": title, "url": url(f"modules/{mid}")}
+        "modules": [{"id": mid, "title": title, "url": url(module_path(mid))}
                     for mid, title in catalog.modules.items()],
         "entries": [
             {
@@ -27,12 +27,12 @@ def catalog_data(catalog: Catalog, base_url: str = "", directory_urls: bool = Tr
                 "summary": e.summary,
                 "status": e.status,
                 "modules": e.modules,
-                "related": [{"id": rid, "nature": nature} for rid, nature in related_of(e, catalog)],
+                "related": [{"id": rid, "nature": nature} for rid, nature in catalog.related(e)],
                 "messages": e.messages,
                 "trace": e.trace,
                 "snippet": e.snippet,
-                "url": url(e.id),
-                "handout_url": url(f"handouts/{e.id}"),
+                "url": url(entry_path(e.id)),
+                "handout_url": url(handout_path(e.id)),
             }
             for e in catalog.sorted_entries()
         ],

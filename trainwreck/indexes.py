@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .catalog import Catalog
 from .entry import TRACES
-from .pages import entry_path, module_path
+from .pages import entry_path, handout_path, module_path
 
 ENTRY_INDEX_MARK = "<!-- trainwreck:entry-index -->"
 
@@ -36,7 +36,7 @@ def module_page(catalog: Catalog, module_id: str) -> str:
         lines.append("No entry is assigned to this module yet.")
     for e in entries:
         lines += [f"- [**{e.id}**: {e.title}](../{entry_path(e.id)}) — {e.summary}"
-                  f" ([handout](../handouts/{e.id}.md))"]
+                  f" ([handout](../{handout_path(e.id)}))"]
     return "\n".join(lines)
 
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 import re
 
 from .catalog import Catalog
-from .entry import NATURES, TRACES, Entry
-from .figures import figure_path
+from .entry import TRACES, Entry
 
 ID_MENTION = re.compile(r"(?<![\w/-])(WR-\d{3})(?![\w-])")
 FENCE = re.compile(r"^\s*(```|~~~)", re.M)
@@ -25,6 +24,16 @@ def module_path(module_id: str) -> str:
     return f"modules/{module_id}.md"
 
 
+def figure_path(entry_id: str, theme: str) -> str:
+    return f"figures/{entry_id}-{theme}.svg"
+
+
+def page_url(path: str, directory_urls: bool = True) -> str:
+    """The URL MkDocs gives the page at `path` (relative to the site root)."""
+    stem = path[:-len(".md")]
+    return f"{stem}/" if directory_urls else f"{stem}.html"
+
+
 def entry_page(entry: Entry, catalog: Catalog, edition: str = "full", run=None) -> str:
     """The entry's page; `run` (a SnippetRun) adds its picture and console output."""
     modules = ", ".join(f"[{m} {catalog.modules.get(m, '')}]({module_path(m)})" for m in entry.modules)
@@ -40,7 +49,7 @@ def entry_page(entry: Entry, catalog: Catalog, edition: str = "full", run=None) 
         f"**Status:** {entry.status} · **Modules:** {modules}",
         "",
     ]
-    related = related_of(entry, catalog)
+    related = catalog.related(entry)
     if related:
         lines += ["**Related:** " + " · ".join(
             f"{link_to(rid, catalog, entry.id)} ({nature.replace('-', ' ')})" for rid, nature in related), ""]
@@ -62,15 +71,11 @@ def entry_page(entry: Entry, catalog: Catalog, edition: str = "full", run=None) 
 
 def add_run(body: str, entry: Entry, run) -> str:
     """The picture closes the Symptom section; the real output closes Confirm it."""
-    if run.figure:
+    if run.svgs:
         alt = run.figure["alt"].replace("]", ")").replace("[", "(")
-        picture = "\n".join([
-            f"![{alt}]({figure_path(entry.id, 'light')}#only-light){{ .tw-figure }}",
-            f"![{alt}]({figure_path(entry.id, 'dark')}#only-dark){{ .tw-figure }}",
-            "",
-            f"*{run.figure['caption']}*",
-            "",
-        ])
+        # Material shows an image whose URL ends in #only-light or #only-dark in that theme only
+        images = [f"![{alt}]({figure_path(entry.id, theme)}#only-{theme}){{ .tw-figure }}" for theme in run.svgs]
+        picture = "\n".join([*images, "", f"*{run.figure['caption']}*", ""])
         body = insert_before_heading(body, "Where it shows up", picture)
     return insert_before_heading(body, "Fix", output_block(entry, run))
 
@@ -121,18 +126,6 @@ def handout_page(entry: Entry, catalog: Catalog) -> str:
         "",
         '<p class="tw-handout-footer">trainwreck · answers are not part of this handout</p>',
     ])
-
-
-def related_of(entry: Entry, catalog: Catalog) -> list[tuple[str, str]]:
-    """Links declared by this entry, then links declared towards it by others."""
-    pairs = [(link.id, link.nature) for link in entry.related]
-    seen = {rid for rid, _ in pairs}
-    for other in catalog.sorted_entries():
-        for link in other.related:
-            if link.id == entry.id and other.id not in seen:
-                pairs.append((other.id, NATURES.get(link.nature, link.nature)))
-                seen.add(other.id)
-    return pairs
 
 
 def link_to(entry_id: str, catalog: Catalog, self_id: str, prefix: str = "") -> str:

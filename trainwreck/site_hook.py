@@ -7,17 +7,16 @@ no bonus points anywhere in the site.
 from __future__ import annotations
 
 import logging
-from concurrent.futures import ThreadPoolExecutor
 import os
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
 from trainwreck.export import catalog_json
-from trainwreck.figures import figure_path
 from trainwreck.indexes import ENTRY_INDEX_MARK, entry_index, module_page, modules_index, symptom_index
-from trainwreck.pages import EDITIONS, entry_page, handout_page, handout_path, module_path
+from trainwreck.pages import EDITIONS, entry_page, entry_path, figure_path, handout_page, handout_path, module_path
 from trainwreck.snippet_run import SnippetRunError, run_snippet
 from trainwreck.validate import check
 
@@ -69,7 +68,7 @@ def on_files(files, config):
     for entry, run in zip(entries, runs):
         for theme, svg in run.svgs.items():
             add(figure_path(entry.id, theme), svg)
-        add(f"{entry.id}.md", entry_page(entry, catalog, edition, run))
+        add(entry_path(entry.id), entry_page(entry, catalog, edition, run))
         add(handout_path(entry.id), handout_page(entry, catalog))
     add("modules/index.md", modules_index(catalog))
     for module_id in catalog.modules:

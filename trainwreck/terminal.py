@@ -5,7 +5,7 @@ import re
 
 from .catalog import Catalog
 from .entry import Entry
-from .pages import insert_before_heading, output_block, related_of
+from .pages import insert_before_heading, output_block
 from .sparkline import sparkline
 from .snippet_sections import expand_includes
 
@@ -17,7 +17,7 @@ def entry_text(entry: Entry, catalog: Catalog, run=None) -> str:
     lines = [f"{entry.id}: {entry.title}", "", entry.summary, "",
              f"Status:  {entry.status}",
              "Modules: " + ", ".join(f"{m} ({catalog.modules.get(m, '?')})" for m in entry.modules)]
-    for rid, nature in related_of(entry, catalog):
+    for rid, nature in catalog.related(entry):
         state = "" if rid in catalog.entries else ", planned"
         lines.append(f"Related: {rid} ({nature.replace('-', ' ')}{state}) {catalog.title_of(rid)}")
     lines.append(f"Snippet: {entry.snippet}")
