@@ -46,10 +46,16 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _load_valid(folder: Path | None):
-    catalog, problems = check(folder or default_catalog())
+def _checked(folder: Path):
+    """The catalogue and its problems, each problem printed as its one line."""
+    catalog, problems = check(folder)
     for problem in problems:
         print(problem, file=sys.stderr)
+    return catalog, problems
+
+
+def _load_valid(folder: Path | None):
+    catalog, problems = _checked(folder or default_catalog())
     return None if problems else catalog
 
 
@@ -77,10 +83,10 @@ def _diagnose(args, catalog) -> int:
 
 
 def _new(args) -> int:
-    catalog = load(args.catalog)
     if not args.catalog.is_dir():
         print(f"trainwreck: {args.catalog}: no such catalogue folder", file=sys.stderr)
         return 1
+    catalog = load(args.catalog)
     module = args.module or next(iter(catalog.modules), "")
     if module not in catalog.modules:
         print(f"trainwreck: unknown module {module!r}; known: {', '.join(catalog.modules)}", file=sys.stderr)
@@ -102,9 +108,7 @@ def _new(args) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "check":
-        catalog, problems = check(args.catalog or Path("catalog"))
-        for problem in problems:
-            print(problem, file=sys.stderr)
+        catalog, problems = _checked(args.catalog or Path("catalog"))
         if problems:
             print(f"{len(problems)} problem(s) in {catalog.folder}", file=sys.stderr)
             return 1

@@ -24,14 +24,28 @@ def check(folder: Path | str) -> tuple[Catalog, list[Problem]]:
         elif key in catalog.entries:
             problems.append(Problem(where, key, "the entry exists now; remove it from planned.yml"))
     claimed: dict[str, str] = {}
+    regions = _Regions(catalog.root)
     for entry in catalog.sorted_entries():
-        problems += _check_entry(entry, catalog, claimed)
+        problems += _check_entry(entry, catalog, claimed, regions)
     if not catalog.problems:  # an entry that failed to load would leave its snippet looking orphaned
         problems += _unclaimed_snippets(catalog, claimed)
     return catalog, problems
 
 
-def _check_entry(entry, catalog: Catalog, claimed: dict[str, str]) -> list[Problem]:
+class _Regions:
+    """Each snippet's marked regions, read once however many entries include it."""
+
+    def __init__(self, root: Path):
+        self.root, self._seen = root, {}
+
+    def of(self, path: str) -> dict[str, str] | None:
+        if path not in self._seen:
+            target = self.root / path
+            self._seen[path] = sections_of(target.read_text(encoding="utf-8")) if target.is_file() else None
+        return self._seen[path]
+
+
+def _check_entry(entry, catalog: Catalog, claimed: dict[str, str], regions: _Regions) -> list[Problem]:
     where = str(entry.path)
     out: list[Problem] = []
 
@@ -59,12 +73,12 @@ def _check_entry(entry, catalog: Catalog, claimed: dict[str, str]) -> list[Probl
     if entry.trace not in TRACES:
         bad("symptoms.trace", f"unknown signature {entry.trace!r} (one of {', '.join(TRACES)})")
 
-    out += _check_snippet(entry, catalog, claimed, bad)
-    out += _check_sections(entry, bad)
+    _check_snippet(entry, catalog, claimed, regions, bad)
+    _check_sections(entry, bad)
     return out
 
 
-def _check_snippet(entry, catalog: Catalog, claimed: dict[str, str], bad) -> list[Problem]:
+def _check_snippet(entry, catalog: Catalog, claimed: dict[str, str], regions: _Regions, bad) -> None:
     path = catalog.root / entry.snippet
     m = SNIPPET_NAME.match(Path(entry.snippet).name)
     if not entry.snippet.startswith("snippets/") or not m:
@@ -84,15 +98,14 @@ def _check_snippet(entry, catalog: Catalog, claimed: dict[str, str], bad) -> lis
         if (entry.snippet, region) not in included:
             bad("include", f"the body must include {entry.snippet}:{region} (the page's {region.title()} tab)")
     for inc_path, section in included:
-        target = catalog.root / inc_path
-        if not target.is_file():
+        found = regions.of(inc_path)
+        if found is None:
             bad("include", f"{inc_path} does not exist")
-        elif section and section not in sections_of(target.read_text(encoding="utf-8")):
+        elif section and section not in found:
             bad("include", f"{inc_path} has no section [start:{section}] ... [end:{section}]")
-    return []
 
 
-def _check_sections(entry, bad) -> list[Problem]:
+def _check_sections(entry, bad) -> None:
     found = list(entry.sections)
     if found != list(SECTIONS):
         missing = [s for s in SECTIONS if s not in found]
@@ -115,7 +128,6 @@ def _check_sections(entry, bad) -> list[Problem]:
     for heading in ANSWER_HEADINGS:
         if question and not re.search(rf"^### {heading}\s*\n+\S", question, re.M):
             bad("sections", f"Interview question needs a non-empty '### {heading}'")
-    return []
 
 
 def _unclaimed_snippets(catalog: Catalog, claimed: dict[str, str]) -> list[Problem]:
