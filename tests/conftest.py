@@ -97,3 +97,17 @@ def site_project(folder: Path) -> Path:
         shutil.copytree(ROOT / name, folder / name, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / "mkdocs.yml", folder)
     return folder
+
+
+def failing_build(folder: Path, relative: str, old: str, new: str) -> tuple[str, Path]:
+    """Copy the project, change one file, build: the build must fail cleanly.
+    Returns the build's stderr and the changed file, for the test to check the line it expects."""
+    site_project(folder)
+    path = folder / relative
+    text = path.read_text()
+    assert old in text, f"fixture drift: {old!r} not in {relative}"
+    path.write_text(text.replace(old, new))
+    result = build_site(folder, folder / "out")
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    return result.stderr, path

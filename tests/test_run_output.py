@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from bs4 import BeautifulSoup
 
-from conftest import ROOT, build_site, load_snippet, site_project
+from conftest import ROOT, failing_build, load_snippet
 from trainwreck.snippet_run import run_snippet
 from trainwreck.sparkline import sparkline
 from trainwreck.validate import check
@@ -89,14 +89,8 @@ def test_results_are_cached_by_snippet_content(tmp_path):
 
 
 def test_a_crashing_snippet_stops_the_build_in_one_line(tmp_path):
-    site_project(tmp_path)
-    snippet = tmp_path / "snippets" / "wr020_float_overflow.py"
-    snippet.write_text(snippet.read_text().replace("def main():\n", "def main():\n    1 / 0\n"))
-    result = build_site(tmp_path, tmp_path / "out")
-    assert result.returncode == 1
-    assert ("snippets/wr020_float_overflow.py: running it failed: ZeroDivisionError: division by zero"
-            in result.stderr)
-    assert "Traceback" not in result.stderr
+    stderr, _ = failing_build(tmp_path, "snippets/wr020_float_overflow.py", "def main():\n", "def main():\n    1 / 0\n")
+    assert "snippets/wr020_float_overflow.py: running it failed: ZeroDivisionError: division by zero" in stderr
 
 
 def test_show_prints_the_real_output_and_a_sparkline():
@@ -122,10 +116,6 @@ def test_sparkline_shapes():
 
 
 def test_a_figure_that_cannot_be_drawn_stops_the_build_in_one_line(tmp_path):
-    site_project(tmp_path)
-    snippet = tmp_path / "snippets" / "wr020_float_overflow.py"
-    snippet.write_text(snippet.read_text().replace('"series": series, "vlines": vlines,', '"vlines": vlines,'))
-    result = build_site(tmp_path, tmp_path / "out")
-    assert result.returncode == 1
-    assert "snippets/wr020_float_overflow.py: figure_data() could not be drawn: KeyError: 'series'" in result.stderr
-    assert "Traceback" not in result.stderr
+    stderr, _ = failing_build(tmp_path, "snippets/wr020_float_overflow.py",
+                              '"series": series, "vlines": vlines,', '"vlines": vlines,')
+    assert "snippets/wr020_float_overflow.py: figure_data() could not be drawn: KeyError: 'series'" in stderr

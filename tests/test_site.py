@@ -9,7 +9,7 @@ from pathlib import Path
 import yaml
 from bs4 import BeautifulSoup
 
-from conftest import ROOT, build_site, site_project
+from conftest import ROOT, build_site, failing_build
 from trainwreck.catalog import split_sections
 from trainwreck.export import catalog_data
 from trainwreck.pages import strip_answers
@@ -198,10 +198,12 @@ def test_unknown_edition_is_refused_in_one_line(tmp_path):
     assert "Traceback" not in result.stderr
 
 
-def test_offline_build_uses_file_urls(offline_site):
-    assert (offline_site / "WR-220.html").is_file() or (offline_site / "WR-220" / "index.html").is_file()
+def test_offline_build_uses_file_urls(site, offline_site):
+    # a page per file, linked by file name: what a browser can open from file://
+    assert (offline_site / "WR-220.html").is_file() and not (offline_site / "WR-220").exists()
+    assert (site / "WR-220" / "index.html").is_file() and not (site / "WR-220.html").exists()
     home = soup(offline_site / "index.html")
-    assert home.select_one('table a[href="WR-220/index.html"]') or home.select_one('table a[href="WR-220.html"]')
+    assert home.select_one('table a[href="WR-220.html"]')
     published = json.loads((offline_site / "catalog.json").read_text())
     for e in published["entries"]:
         assert (offline_site / e["url"]).is_file(), e["url"]
@@ -227,13 +229,8 @@ def test_no_request_to_another_host(site, offline_site):
 
 
 def test_broken_catalogue_stops_the_build_with_one_line_per_problem(tmp_path):
-    site_project(tmp_path)
-    entry = tmp_path / "catalog" / "WR-220.md"
-    entry.write_text(entry.read_text().replace("status: stable", "status: shiny"))
-    result = build_site(tmp_path, tmp_path / "out")
-    assert result.returncode == 1
-    assert f"{entry}: status: 'shiny' is not one of draft, stable, retired" in result.stderr
-    assert "Traceback" not in result.stderr
+    stderr, entry = failing_build(tmp_path, "catalog/WR-220.md", "status: stable", "status: shiny")
+    assert f"{entry}: status: 'shiny' is not one of draft, stable, retired" in stderr
 
 
 def test_pages_workflow_tests_then_publishes():
