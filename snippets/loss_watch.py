@@ -2,7 +2,8 @@
 
 Call it once per epoch, before the update, with the loss (and the gradient
 norm if you have it). It prints the loss, warns when the loss climbs
-geometrically -- several rises in a row, each by a large factor -- stops at the
+geometrically -- rises of 10% or more epoch after epoch that triple it in one
+epoch, reach 4x where the climb began, or go on for 4 epochs -- stops at the
 first non-finite value before that update is applied, and keeps a copy of the
 last healthy parameters so the run can resume from before the climb with a
 smaller learning rate.
@@ -20,12 +21,18 @@ import numpy as np
 
 
 class LossWatch:
-    def __init__(self, rises=2, ratio=1.5, verbose=True):
-        self.rises, self.ratio, self.verbose = rises, ratio, verbose
+    # A climb is a run of epochs each at least `step` times the one before. It is
+    # an alarm once one epoch multiplies the loss by `jump`, the whole run by
+    # `steep`, or once it lasts `long` epochs: a blow-up climbs fast, a slow one
+    # climbs for long, and a healthy run's bumps do neither.
+    def __init__(self, step=1.1, jump=3.0, steep=4.0, long=4, verbose=True):
+        self.step, self.jump, self.steep, self.long = step, jump, steep, long
+        self.verbose = verbose
         self.previous = None
-        self.run = 0                  # rises of at least `ratio` in a row so far
+        self.start = None             # (epoch, loss) where the current climb began
+        self.climb_alarmed = False    # has the current climb set off the alarm?
         self.healthy = None           # (epoch, parameters) from before the current climb
-        self.warned_at = None
+        self.warned_at = None         # first epoch the watch warned
 
     def check(self, epoch, loss, params, grad_norm=None):
         """Return 'ok', 'warn' or 'stop'. On 'stop', do not apply the update."""
@@ -34,22 +41,27 @@ class LossWatch:
             print(f"epoch {epoch:3d}  loss {loss:.6g}{norm}")
         if not math.isfinite(loss) or (grad_norm is not None and not math.isfinite(grad_norm)):
             if self.verbose:
-                print(f"STOP: non-finite at epoch {epoch}, update not applied; "
-                      f"last healthy parameters are from epoch {self.healthy[0]}")
+                kept = f"epoch {self.healthy[0]}" if self.healthy else "none yet"
+                print(f"STOP: non-finite at epoch {epoch}, update not applied; last healthy parameters: {kept}")
             return "stop"
-        if self.previous is not None and self.previous > 0 and loss >= self.ratio * self.previous:
-            self.run += 1
-        else:
-            self.run = 0
+        rising = self.previous is not None and self.previous > 0 and loss >= self.step * self.previous
+        if not rising:
+            self.start, self.climb_alarmed = (epoch, loss), False
             self.healthy = (epoch, copy.deepcopy(params))
+        elif (loss >= self.jump * self.previous or loss >= self.steep * self.start[1]
+              or epoch - self.start[0] >= self.long):
+            self.climb_alarmed = True
         self.previous = loss
-        if self.run >= self.rises:
-            if self.warned_at is None and self.verbose:
-                print(f"WARNING: the loss rose {self.run} epochs in a row, x{self.ratio:g} or more each time "
+        if not self.climb_alarmed:
+            return "ok"
+        if self.warned_at is None:
+            self.warned_at = epoch
+            if self.verbose:
+                first_epoch, first = self.start
+                print(f"WARNING: the loss climbed from {first:.4g} at epoch {first_epoch} to {loss:.4g} "
+                      f"(x{loss / first:.3g} in {epoch - first_epoch} epoch(s)) "
                       f"-- the learning rate is probably too high")
-            self.warned_at = epoch if self.warned_at is None else self.warned_at
-            return "warn"
-        return "ok"
+        return "warn"
 
     def restore(self):
         """The epoch and a copy of the parameters from before the climb."""

@@ -289,6 +289,6 @@ def test_a_climb_not_yet_non_finite_points_at_wr220():
     """No nan yet, no message: the curve alone is evidence, and it is caught early."""
     d = diagnosis_of("".join(f"epoch {i} loss {v}\n" for i, v in enumerate([0.7, 0.6, 0.5, 0.9, 1.6, 3.0])))
     assert d.signature.name == "climbing"
-    assert d.signature.climb_warning == 4          # 0.5 -> 0.9 -> 1.6: two rises of x1.5 or more
+    assert d.signature.climb_warning == 5          # 0.5 -> 0.9 -> 1.6 -> 3.0: x6 since the climb began
     assert d.matches[0].entry.id == "WR-220"
     assert "the loss has risen 3 epochs in a row" in d.matches[0].evidence[0]

@@ -10,9 +10,15 @@ from .entry import TRACES, Entry
 from .logscan import Evidence
 
 # The loss watch (snippets/loss_watch.py) warns on the same rule, so the two
-# agree on every trace: this many rises in a row, each by at least this factor.
-CLIMB_RISES = 2
-CLIMB_RATIO = 1.5
+# agree on every trace: a climb is a run of rises of at least CLIMB_STEP each;
+# it sets off the alarm once one epoch multiplies the loss by CLIMB_JUMP, the
+# whole climb by CLIMB_STEEP, or once it lasts CLIMB_LONG epochs.
+CLIMB_STEP, CLIMB_JUMP, CLIMB_STEEP, CLIMB_LONG = 1.1, 3.0, 4.0, 4
+WATCH_RULE = (f"rises of x{CLIMB_STEP:g} or more in a row that reach x{CLIMB_JUMP:g} in one epoch, "
+              f"x{CLIMB_STEEP:g} in all, or last {CLIMB_LONG} epochs")
+# Shape of the curve just before a blow-up: it counts as a climb after this many
+# rises, or after one rise of at least this factor.
+SHAPE_RISES, SHAPE_RATIO = 2, 1.5
 # A first value this many times the lowest later one is "enormous from the start".
 ENORMOUS = 100.0
 # An early spike: within the first SPIKE_WINDOW values, SPIKE_RATIO times the first one.
@@ -54,15 +60,16 @@ class Diagnosis:
         return "healthy" if self.signature.name == "healthy" else "no-evidence"
 
 
-def sustained_climb(values: list[float], rises: int = CLIMB_RISES, ratio: float = CLIMB_RATIO) -> int | None:
-    """Index of the first value that completes `rises` consecutive rises of at least `ratio`."""
-    run = 0
+def sustained_climb(values: list[float]) -> int | None:
+    """Index of the first value at which the loss watch's alarm goes off (see WATCH_RULE)."""
+    start = 0
     for i in range(1, len(values)):
         a, b = values[i - 1], values[i]
         if not (math.isfinite(a) and math.isfinite(b)):
             return None
-        run = run + 1 if a > 0 and b >= ratio * a else 0
-        if run >= rises:
+        if not (a > 0 and b >= CLIMB_STEP * a):
+            start = i
+        elif b >= CLIMB_JUMP * a or b >= CLIMB_STEEP * values[start] or i - start >= CLIMB_LONG:
             return i
     return None
 
@@ -101,14 +108,14 @@ def signature_of(ev: Evidence) -> Signature:
                                                       f"the lowest later one ({_fmt(min(finite[1:]))}): no healthy "
                                                       f"start; {ending}"])
         rises = _rises_before(ev.before)
-        if rises >= CLIMB_RISES or (rises == 1 and ev.before[-1] >= CLIMB_RATIO * ev.before[-2]):
+        if rises >= SHAPE_RISES or (rises == 1 and ev.before[-1] >= SHAPE_RATIO * ev.before[-2]):
             start = len(ev.before) - 1 - rises
             a, b = ev.before[start], ev.before[-1]
             growth = (b / a) ** (1 / rises) if a > 0 else math.inf
             facts = [f"loss rose {rises} epoch(s) in a row from epoch {ev.epoch(ev.before_start + start)}, "
                      f"about x{growth:.2g} per epoch ({_fmt(a)} -> {_fmt(b)}); {ending}"]
             if warn_epoch is not None:
-                facts.append(f"a loss watch ({CLIMB_RISES} rises of x{CLIMB_RATIO:g} or more in a row) would have "
+                facts.append(f"a loss watch ({WATCH_RULE}) would have "
                              f"warned at epoch {warn_epoch}, {ev.epoch(t) - warn_epoch} epoch(s) before")
             if ev.clip_at is not None and ev.grad_paired and ev.grad_max_before is not None \
                     and ev.grad_max_before <= ev.clip_at:
@@ -128,7 +135,7 @@ def signature_of(ev: Evidence) -> Signature:
                           f"(x{early[peak] / early[0]:.2g}), then recovered and ended at {_fmt(ev.last)}, "
                           "below where it started"], warn_epoch)
     end_rises = _rises_before(ev.before)
-    if warn is not None and end_rises >= CLIMB_RISES:
+    if end_rises and sustained_climb(ev.before[-1 - end_rises:]) is not None:   # the alarm is for the climb still going
         return Signature("climbing", [f"no non-finite value yet, but the loss has risen {end_rises} epochs in a row "
                                       f"to {_fmt(ev.before[-1])} at the end (epoch {ev.epoch(ev.count - 1)})"],
                          warn_epoch)
