@@ -57,7 +57,7 @@ def main() -> None:
     print(f"log: {mb:.0f} MB")
     print(f"grep -c loss          {grep:6.2f} s  {mb / grep:7.0f} MB/s")
     print(f"trainwreck diagnose   {ours:6.2f} s  {mb / ours:7.0f} MB/s")
-    print(f"diagnose / grep: {ours / grep:.1f}x (target: within 5x)")
+    print(f"diagnose / grep: {ours / grep:.2f}x (target: within 5x)")
 
 
 if __name__ == "__main__":

@@ -292,3 +292,10 @@ def test_a_climb_not_yet_non_finite_points_at_wr220():
     assert d.signature.climb_warning == 5          # 0.5 -> 0.9 -> 1.6 -> 3.0: x6 since the climb began
     assert d.matches[0].entry.id == "WR-220"
     assert "the loss has risen 3 epochs in a row" in d.matches[0].evidence[0]
+
+
+def test_a_key_ending_in_a_training_key_is_still_masked():
+    """`pretrain_loss` is another loss even after `train_loss` has been seen."""
+    log = "".join(f"epoch {i} train_loss: {0.7 - i / 100:.2f} pretrain_loss: 5.0\n" for i in range(5))
+    ev = scan(io.BytesIO(log.encode()), "log")
+    assert ev.head == [0.7, 0.69, 0.68, 0.67, 0.66]

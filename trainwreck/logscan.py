@@ -3,7 +3,9 @@
 Memory stays bounded whatever the log's size: the loss sequence is reduced to
 its first values, the values just before the first non-finite one, and counts.
 The common case -- a chunk of ordinary numbers -- is handled by C-level
-regular expressions and byte operations, never a Python loop per line.
+regular expressions and byte operations, never a Python loop per line. NumPy
+is not needed here: `map` over the builtins does the per-value work in C, and
+`diagnose` starts faster without importing it.
 """
 from __future__ import annotations
 
@@ -11,10 +13,7 @@ import dataclasses
 import math
 import os
 import re
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-
-import numpy as np
 
 CHUNK = 1 << 22          # bytes read at a time
 KEEP = 64                # loss values kept at the start and before the first non-finite one
@@ -102,7 +101,7 @@ class _Track:
             return
         joined = b"".join(raw)
         if b"n" in joined or b"N" in joined:          # every spelling of nan and inf has an n or N
-            self.add(np.array(raw).astype(float))
+            self.add(list(map(float, raw)))
             return
         ev = self.ev
         if ev.first_nonfinite is None:
@@ -112,26 +111,26 @@ class _Track:
             ev.finite_after += len(raw)
         self._done(len(raw), float(raw[-1]))
 
-    def add(self, values: np.ndarray) -> None:
+    def add(self, values: list[float]) -> None:
         ev = self.ev
-        if values.size == 0:
+        if not values:
             return
+        finite = list(map(math.isfinite, values))
         if ev.first_nonfinite is None:
-            bad = np.flatnonzero(~np.isfinite(values))
-            upto = int(bad[0]) if bad.size else values.size
+            upto = _index(finite, False)
             need = max(KEEP - len(ev.head), 0)
-            self._finite_run(values[:need].tolist(), values[:upto][-KEEP:].tolist(), upto)
-            if bad.size:
+            self._finite_run(values[:need], values[:upto][-KEEP:], upto)
+            if upto < len(values):
                 ev.first_nonfinite = ev.count + upto
-                ev.first_nonfinite_value = float(values[upto])
-                ev.finite_after += int(np.isfinite(values[upto + 1:]).sum())
+                ev.first_nonfinite_value = values[upto]
+                ev.finite_after += sum(finite[upto + 1:])
         else:
-            ev.finite_after += int(np.isfinite(values).sum())
+            ev.finite_after += sum(finite)
         if ev.first_nan is None:
-            nans = np.flatnonzero(np.isnan(values))
-            if nans.size:
-                ev.first_nan = ev.count + int(nans[0])
-        self._done(int(values.size), float(values[-1]))
+            nan = _index(list(map(math.isnan, values)), True)
+            if nan < len(values):
+                ev.first_nan = ev.count + nan
+        self._done(len(values), values[-1])
 
     def _finite_run(self, head: list[float], tail: list[float], upto: int) -> None:
         """The batch's first `upto` values are finite: `head` starts them, `tail` ends them."""
@@ -146,13 +145,32 @@ class _Track:
         self.ev.last = last
 
 
+def _index(flags: list[bool], value: bool) -> int:
+    """Position of the first `value` in flags, or len(flags)."""
+    try:
+        return flags.index(value)
+    except ValueError:
+        return len(flags)
+
+
 def _other_losses(data: bytes) -> list[bytes]:
     """The `val_loss`-like keys of this log (not train_loss), to hide from the loss pattern."""
-    keys = set()
-    for m in OTHER_LOSS.finditer(data):
+    keys, seen, pos = set(), set(), 0
+    while m := OTHER_LOSS.search(data, pos):
         word = WORD_END.search(data[max(0, m.start() - 32):m.start()])
-        if word and word.group(0) not in TRAINING_PREFIXES:
-            keys.add(word.group(0) + m.group(0))
+        pos = m.end()
+        if not word:
+            continue
+        key = word.group(0) + m.group(0)
+        if word.group(0) not in TRAINING_PREFIXES:
+            keys.add(key)
+        if key not in seen and len(seen) < 16:
+            # A log repeats its few keys on every line: drop this one (as a whole word,
+            # so `pretrain_loss` survives `train_loss`) from the rest of the search in
+            # one C-level pass rather than visiting every occurrence.
+            seen.add(key)
+            whole = re.compile(re.escape(key) + rb"(?<![A-Za-z]" + re.escape(key) + rb")")
+            data = data[:pos] + whole.sub(b"", data[pos:])
     return sorted(keys)
 
 
@@ -294,12 +312,16 @@ def _scan_blocks(read, ev: Evidence, layout: Layout, first_block: bytes = b"") -
     header = True
     block = first_block or read(CHUNK)
     while block:
-        data = carry + block
-        cut = data.rfind(b"\n") + 1
-        if cut == 0 and len(data) > MAX_CARRY:      # one enormous line: take it as it is
-            cut = len(data)
+        cut = block.rfind(b"\n") + 1
+        if cut == 0 and len(carry) + len(block) > MAX_CARRY:      # one enormous line: take it as it is
+            cut = len(block)
             ev.long_lines += 1
-        data, carry = data[:cut], data[cut:]
+        # one copy of the block at most: copies were most of the time spent outside the regexes
+        if cut == 0:
+            data, carry = b"", carry + block
+        else:
+            data = block if not carry and cut == len(block) else b"".join((carry, memoryview(block)[:cut]))
+            carry = block[cut:]
         if data:
             _feed(ev, track, layout, data, header)
             header = False
@@ -341,6 +363,8 @@ def scan_path(path: str, source: str | None = None, workers: int | None = None) 
             stream.readline()                  # to the start of the next line
             bounds.append(max(stream.tell(), bounds[-1]))
         bounds.append(size)
+    from concurrent.futures import ProcessPoolExecutor   # only large files pay for importing it
+
     with ProcessPoolExecutor(max_workers=workers) as pool:
         parts = list(pool.map(_scan_range, [path] * workers, bounds[:-1], bounds[1:], [layout] * workers))
     ev = parts[0]
@@ -413,7 +437,7 @@ def _to_float(text: bytes) -> float | None:
         return None
 
 
-def _csv_values(low: bytes, column, skip_header: bool) -> np.ndarray:
+def _csv_values(low: bytes, column, skip_header: bool) -> list[float]:
     sep, col, header_line = column
     lines = [line for line in low.split(b"\n") if line.strip()]
     if skip_header:
@@ -425,8 +449,8 @@ def _csv_values(low: bytes, column, skip_header: bool) -> np.ndarray:
             v = _to_float(fields[col])
             if v is not None:
                 values.append(v)
-    return np.array(values, dtype=float)
+    return values
 
 
-def _column_values(low: bytes) -> np.ndarray:
-    return np.array([float(x) for x in COLUMN.findall(low)], dtype=float)
+def _column_values(low: bytes) -> list[float]:
+    return list(map(float, COLUMN.findall(low)))
