@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from conftest import ROOT, load_snippet, terminal_output
+from conftest import ROOT, assert_entry_says, load_snippet, terminal_output
 from trainwreck.diagnose import CLIMB_JUMP, CLIMB_LONG, CLIMB_STEEP, CLIMB_STEP, diagnose, sustained_climb
 from trainwreck.logscan import scan
 from trainwreck.validate import check
@@ -107,6 +107,14 @@ def feed_verbose(losses):
 def test_watch_and_diagnose_use_the_same_rule():
     w = LossWatch(verbose=False)
     assert (w.step, w.jump, w.steep, w.long) == (CLIMB_STEP, CLIMB_JUMP, CLIMB_STEEP, CLIMB_LONG)
+
+
+def test_wr220_describes_the_rule_the_watch_uses():
+    w = LossWatch(verbose=False)
+    times = {3: "tripling", 4: "four times"}
+    count = {4: "four"}
+    assert_entry_says("WR-220", [f"{times[w.jump]} in one epoch", f"reaching {times[w.steep]} where the climb began",
+                                 f"rising by {round((w.step - 1) * 100)}% or more {count[w.long]} epochs in a row"])
 
 
 def test_watch_and_diagnose_agree_on_the_benchmark_traces():
