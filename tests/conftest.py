@@ -7,14 +7,18 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def load_snippet(name: str):
-    """Import snippets/<name>.py as a module, the file a student would run."""
-    path = ROOT / "snippets" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(f"snippet_{name}", path)
+def load_module(path: Path, name: str):
+    """Import a script that is not part of a package (a snippet, a benchmark) as a module."""
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def load_snippet(name: str):
+    """Import snippets/<name>.py as a module, the file a student would run."""
+    return load_module(ROOT / "snippets" / f"{name}.py", f"snippet_{name}")
 
 
 @pytest.fixture(scope="session")
