@@ -299,3 +299,12 @@ def test_a_key_ending_in_a_training_key_is_still_masked():
     log = "".join(f"epoch {i} train_loss: {0.7 - i / 100:.2f} pretrain_loss: 5.0\n" for i in range(5))
     ev = scan(io.BytesIO(log.encode()), "log")
     assert ev.head == [0.7, 0.69, 0.68, 0.67, 0.66]
+
+
+def test_an_old_alarm_does_not_make_a_small_final_rise_a_climb():
+    """The bump at epoch 4 set the watch off and passed; the last two small rises are not that climb."""
+    d = diagnosis_of("".join(f"epoch {i} loss {v}\n" for i, v in enumerate([0.7, 0.6, 0.3, 0.95, 0.3, 0.25, 0.26,
+                                                                             0.27], start=1)))
+    assert d.signature.name == "healthy"
+    assert d.signature.climb_warning == 4
+    assert d.verdict == "healthy"
