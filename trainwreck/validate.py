@@ -33,16 +33,22 @@ def check(folder: Path | str) -> tuple[Catalog, list[Problem]]:
 
 
 class _Regions:
-    """Each snippet's marked regions, read once however many entries include it."""
+    """Each snippet's text and marked regions, read once however many entries include it."""
 
     def __init__(self, root: Path):
-        self.root, self._seen = root, {}
+        self.root, self._text, self._regions = root, {}, {}
+
+    def text(self, path: str) -> str | None:
+        if path not in self._text:
+            target = self.root / path
+            self._text[path] = target.read_text(encoding="utf-8", errors="replace") if target.is_file() else None
+        return self._text[path]
 
     def of(self, path: str) -> dict[str, str] | None:
-        if path not in self._seen:
-            target = self.root / path
-            self._seen[path] = sections_of(target.read_text(encoding="utf-8")) if target.is_file() else None
-        return self._seen[path]
+        if path not in self._regions:
+            text = self.text(path)
+            self._regions[path] = sections_of(text) if text is not None else None
+        return self._regions[path]
 
 
 def _check_entry(entry, catalog: Catalog, claimed: dict[str, str], regions: _Regions) -> list[Problem]:
@@ -91,7 +97,7 @@ def _check_snippet(entry, catalog: Catalog, claimed: dict[str, str], regions: _R
         bad("snippet", f"{entry.snippet} is already the snippet of {claimed[entry.snippet]}")
     else:
         claimed[entry.snippet] = entry.id
-        if PLACEHOLDER in path.read_text(encoding="utf-8", errors="replace"):
+        if PLACEHOLDER in regions.text(entry.snippet):
             bad("snippet", f"{entry.snippet} still holds the scaffold's {PLACEHOLDER} placeholder")
     included = includes_in(entry.body)
     for region in REQUIRED_REGIONS:
