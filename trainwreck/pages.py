@@ -4,11 +4,12 @@ from __future__ import annotations
 import re
 
 from .catalog import Catalog
-from .entry import TRACES, Entry
+from .entry import ANSWER_HEADINGS, TRACES, Entry
 
 ID_MENTION = re.compile(r"(?<![\w/-])(WR-\d{3})(?![\w-])")
 FENCE = re.compile(r"^\s*(```|~~~)", re.M)
-ANSWER = re.compile(r"^### (?P<head>Strong answer|Bonus point)\s*\n(?P<text>.*?)(?=^### |^## |\Z)", re.S | re.M)
+ANSWER = re.compile(rf"^### (?P<head>{'|'.join(map(re.escape, ANSWER_HEADINGS))})\s*\n(?P<text>.*?)(?=^### |^## |\Z)",
+                    re.S | re.M)
 EDITIONS = ("full", "student")
 
 
