@@ -115,3 +115,36 @@ def failing_build(folder: Path, relative: str, old: str, new: str) -> tuple[str,
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
     return result.stderr, path
+
+
+ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+_program_runs: dict[tuple[str, str], "subprocess.CompletedProcess"] = {}
+
+
+def tab_program_run(snippet: str, region: str):
+    """Run the program a reader copies from a tab (setup + region) as its own file in an empty
+    folder, as `python prog.py` with stdout and stderr interleaved. Runs once per session."""
+    import os
+    import subprocess
+    import tempfile
+
+    from trainwreck.snippet_sections import tab_program
+
+    key = (snippet, region)
+    if key not in _program_runs:
+        code = tab_program((ROOT / snippet).read_text(encoding="utf-8"), region)
+        with tempfile.TemporaryDirectory() as folder:
+            Path(folder, f"{region}.py").write_text(code, encoding="utf-8")
+            env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHONWARNINGS")}
+            _program_runs[key] = subprocess.run(
+                [sys.executable, f"{region}.py"], cwd=folder, env={**env, **ONE_THREAD},
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60)
+    return _program_runs[key]
+
+
+def is_tab_program(snippet: str, region: str) -> bool:
+    """Has the snippet's region been written as a program that runs (it ends in a __main__ block)?"""
+    from trainwreck.snippet_sections import sections_of
+
+    regions = sections_of((ROOT / snippet).read_text(encoding="utf-8"))
+    return 'if __name__ == "__main__":' in regions.get(region, "")

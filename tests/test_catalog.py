@@ -54,7 +54,9 @@ def test_broken_copy_reports_every_problem_once_each(project):
     edit(entry, 'modules: ["2.2", "2.3", "2.4"]', 'modules: ["2.2", "9.9"]')
     edit(entry, "{id: WR-020, nature: leads-to}", "{id: WR-404, nature: leads-to}")
     edit(entry, "## Prevent it\n", "## Prevention\n")
-    edit(entry, "wr220_lr_explosion.py:fix", "wr220_lr_explosion.py:repair")
+    edit(entry, "loss_watch.py:watch", "loss_watch.py:watcher")
+    edit(project / "snippets" / "wr220_lr_explosion.py", "[start:fix]", "[start:repair]")
+    edit(project / "snippets" / "wr220_lr_explosion.py", "[end:fix]", "[end:repair]")
     # bad YAML in another entry
     (project / "catalog" / "WR-300.md").write_text("---\nid: WR-300\ntitle: [unclosed\n---\n\n## Symptom\n")
 
@@ -67,8 +69,9 @@ def test_broken_copy_reports_every_problem_once_each(project):
         "catalog/WR-220.md: related: WR-404 does not exist and is not declared in planned.yml",
         "catalog/WR-220.md: sections: missing: Prevent it",
         "catalog/WR-220.md: sections: unexpected: Prevention",
-        "catalog/WR-220.md: include: snippets/wr220_lr_explosion.py has no section [start:repair] ... [end:repair]",
-        "catalog/WR-220.md: include: the body must include snippets/wr220_lr_explosion.py:fix (the page's Fix tab)",
+        "catalog/WR-220.md: include: snippets/loss_watch.py has no section [start:watcher] ... [end:watcher]",
+        "catalog/WR-220.md: snippet: snippets/wr220_lr_explosion.py has no region [start:fix] ... [end:fix] "
+        "(the page's Fix tab)",
         "catalog/WR-221.md: id: duplicate ID WR-220, also used by catalog/WR-220.md",
     ]
     for line in expected:
@@ -124,10 +127,11 @@ def test_sections_out_of_order(project):
 def test_planned_and_existing_are_told_apart(project):
     edit(project / ENTRY, "{id: WR-120, nature: cousin}", "{id: WR-999, nature: cousin}")
     # a link to an unwritten entry is fine once it is declared planned
-    (project / "catalog" / "planned.yml").write_text('WR-999: "later"\n')
+    (project / "catalog" / "planned.yml").write_text('WR-999: {title: later, summary: one line}\n')
     assert run_check(project).returncode == 0
     # declaring a written entry as planned is a contradiction
-    (project / "catalog" / "planned.yml").write_text('WR-999: "later"\nWR-220: "already here"\nWR-1: "x"\n')
+    (project / "catalog" / "planned.yml").write_text(
+        "WR-999: {title: later, summary: s}\nWR-220: {title: already here, summary: s}\nWR-1: {title: x, summary: s}\n")
     result = run_check(project)
     assert set(result.stderr.splitlines()[:2]) == {
         "catalog/planned.yml: WR-220: the entry exists now; remove it from planned.yml",
@@ -170,3 +174,112 @@ def test_check_takes_another_catalogue_folder(project):
     result = run_check(project, "course")
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("course: ") and result.stdout.endswith("planned: OK\n")
+
+
+NUMPY_SOURCE = "https://github.com/numpy/numpy/blob/v2.4.6/numpy/_core/src/umath/extobj.c#L400"
+
+
+@pytest.mark.parametrize(
+    "source, ok",
+    [
+        (NUMPY_SOURCE, True),
+        ("https://github.com/pytorch/pytorch/blob/v2.5.1/torch/csrc/autograd/engine.cpp#L1", True),
+        ("https://github.com/NVIDIA/apex/blob/" + "a" * 40 + "/apex/amp/scaler.py#L1", True),
+        ("https://docs.nvidia.com/cuda/archive/12.4.0/cuda-runtime-api/group__CUDART__TYPES.html", True),
+        ("https://github.com/numpy/numpy/blob/main/numpy/_core/src/umath/extobj.c#L400", False),
+        ("https://github.com/keras-team/keras/blob/master/keras/src/callbacks/terminate_on_nan.py", False),
+        ("https://pytorch.org/docs/stable/autograd.html", False),
+        ("http://github.com/numpy/numpy/blob/v2.4.6/x.c", False),
+    ],
+)
+def test_a_message_source_must_be_pinned(project, source, ok):
+    edit(project / ENTRY, NUMPY_SOURCE, source)
+    result = run_check(project)
+    line = ("catalog/WR-220.md: symptoms.messages[0]: source: must be a URL pinned to a release or a commit "
+            "(a GitHub file at a tag, or a versioned documentation page), not a moving branch")
+    assert (line in result.stderr.splitlines()) is not ok, result.stderr
+
+
+FRAMEWORK_PART = """
+## In PyTorch, Keras/TensorFlow and JAX
+
+### PyTorch
+
+**What you see:** `Function 'LogBackward0' returned nan values in its 0th output.` once anomaly mode is on.
+
+**Confirm it:** `torch.autograd.set_detect_anomaly(True)`.
+
+**The fix:** `BCEWithLogitsLoss`.
+
+### Keras / TensorFlow
+
+**What you see:** nothing printed; the loss reads nan.
+
+**Confirm it:** `tf.debugging.enable_check_numerics()`.
+
+**The fix:** `from_logits=True`.
+
+### JAX
+
+**What you see:** `{quote}`
+
+**Confirm it:** `jax.config.update("jax_debug_nans", True)`.
+
+**The fix:** `optax.sigmoid_binary_cross_entropy`.
+
+"""
+ANOMALY = ('    - {text: "Function \'{}\' returned nan values in its {}th output.", '
+           'example: "Function \'LogBackward0\' returned nan values in its 0th output.", from: pytorch, '
+           'source: "https://github.com/pytorch/pytorch/blob/v2.5.1/torch/csrc/autograd/python_anomaly_mode.cpp#L1"}\n')
+
+
+def add_framework_part(project, quote="FloatingPointError: invalid value (nan) encountered in log"):
+    entry = project / ENTRY
+    edit(entry, "## Interview question\n", FRAMEWORK_PART.format(quote=quote).lstrip("\n") + "## Interview question\n")
+    edit(entry, "  trace: climb-then-nonfinite", ANOMALY + "  trace: climb-then-nonfinite")
+
+
+def test_framework_part_quotes_only_declared_messages(project):
+    add_framework_part(project)
+    result = run_check(project)
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[:-1] == [
+        "catalog/WR-220.md: symptoms.messages: In PyTorch, Keras/TensorFlow and JAX quotes `FloatingPointError: "
+        "invalid value (nan) encountered in log` after \"What you see:\" but does not declare it (declare it with "
+        "its pinned source, or quote it elsewhere)"]
+
+
+def test_a_declared_framework_message_is_cited_on_the_page_and_matched_by_its_template(project):
+    add_framework_part(project, quote="Function 'MulBackward0' returned nan values in its 1th output.")
+    assert run_check(project).returncode == 0
+    from trainwreck.catalog import load
+    from trainwreck.pages import cite_messages
+
+    entry = load(project / "catalog").entries["WR-220"]
+    page = cite_messages(entry.body, entry)
+    cited = "([PyTorch source](https://github.com/pytorch/pytorch/blob/v2.5.1/torch/csrc/autograd/python_anomaly_mode.cpp#L1))"
+    assert page.count(cited) == 2      # the example quote and the filled-in one, both in What you see
+    assert "`torch.autograd.set_detect_anomaly(True)` (" not in page
+
+
+@pytest.mark.parametrize(
+    "old, new, line",
+    [
+        ("### Keras / TensorFlow", "### Keras", "catalog/WR-220.md: sections: In PyTorch, Keras/TensorFlow and JAX "
+         "needs the ### parts PyTorch / Keras / TensorFlow / JAX, in that order (found: PyTorch / Keras / JAX)"),
+        ("**The fix:** `from_logits=True`.", "Use `from_logits=True`.",
+         "catalog/WR-220.md: sections: In PyTorch, Keras/TensorFlow and JAX, Keras / TensorFlow: needs a paragraph "
+         "starting **The fix:**"),
+        ("example: \"Function 'LogBackward0'", "example: \"Function LogBackward0",
+         "catalog/WR-220.md: symptoms.messages[2]: example: does not match the text (each {} stands for one value)"),
+        ("`Function 'LogBackward0' returned nan values in its 0th output.`", "nan values",
+         "catalog/WR-220.md: symptoms.messages: the pytorch message `Function 'LogBackward0' returned nan values in "
+         "its 0th output.` is declared but not quoted in In PyTorch, Keras/TensorFlow and JAX"),
+    ],
+)
+def test_framework_part_shape(project, old, new, line):
+    add_framework_part(project, quote="Function 'MulBackward0' returned nan values in its 1th output."
+                       if "quoted" not in line else "FloatingPointError")
+    edit(project / ENTRY, old, new)
+    result = run_check(project)
+    assert line in result.stderr.splitlines(), result.stderr

@@ -107,7 +107,7 @@ def test_symptom_index_lists_every_message_and_signature(site):
     items = {li.code.get_text(): li for li in page.select("li") if li.code}
     for entry in CATALOG.sorted_entries():
         for message in entry.messages:
-            assert items[message].select_one(f'a[href="../{entry.id}/"]'), (message, entry.id)
+            assert items[message.shown].select_one(f'a[href="../{entry.id}/"]'), (message.shown, entry.id)
         if entry.trace != "none":
             li = next(li for li in page.select("li") if li.strong and li.strong.get_text() == entry.trace)
             assert li.select_one(f'a[href="../{entry.id}/"]')
@@ -241,3 +241,14 @@ def test_pages_workflow_tests_then_publishes():
     assert "bash .ci/run" in runs and "mkdocs build --strict" in runs
     assert any(u.startswith("actions/deploy-pages") for u in uses)
     assert any(u.startswith("actions/upload-pages-artifact") for u in uses)
+
+
+def test_roadmap_lists_every_planned_entry_marked_as_not_written(site):
+    page = soup(site / "roadmap" / "index.html")
+    text = page.get_text(" ", strip=True)
+    assert "Planned, not written" in text
+    rows = {tr.td.get_text(strip=True): tr for tr in page.select("tr") if tr.td}
+    assert set(rows) == set(CATALOG.planned)
+    for entry_id, title in CATALOG.planned.items():
+        assert title in rows[entry_id].get_text(" ", strip=True)
+        assert not rows[entry_id].select("a")      # nothing to link to yet

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import yaml
 
-from .entry import NATURES, REQUIRED_FIELDS, Entry, Related
+from .entry import (NATURES, ORIGINS, PLACEHOLDER_MARK, REQUIRED_FIELDS, Entry, Message, Related, is_pinned,
+                    template_pattern)
 
 FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?)\n---[ \t]*\n(.*)\Z", re.S)
 HEADING = re.compile(r"^## (.+?)\s*$", re.M)
@@ -34,7 +35,8 @@ class Catalog:
     folder: Path        # the catalogue folder, as the user named it
     entries: dict[str, Entry] = field(default_factory=dict)
     modules: dict[str, str] = field(default_factory=dict)
-    planned: dict[str, str] = field(default_factory=dict)
+    planned: dict[str, str] = field(default_factory=dict)              # ID -> working title
+    planned_summaries: dict[str, str] = field(default_factory=dict)    # ID -> one line on what it will cover
     problems: list[Problem] = field(default_factory=list)
 
     def sorted_entries(self) -> list[Entry]:
@@ -72,7 +74,7 @@ def load(folder: Path | str) -> Catalog:
         catalog.problems.append(Problem(str(folder), "catalogue", "no such folder"))
         return catalog
     catalog.modules = _load_mapping(folder / "modules.yml", catalog.problems, required=True)
-    catalog.planned = _load_mapping(folder / "planned.yml", catalog.problems, required=False)
+    catalog.planned, catalog.planned_summaries = _load_planned(folder / "planned.yml", catalog.problems)
     seen: dict[str, Path] = {}
     for path in sorted(folder.glob("*.md")):
         entry = _load_entry(path, catalog.problems)
@@ -127,6 +129,26 @@ def _load_mapping(path: Path, problems: list[Problem], required: bool) -> dict[s
     return result
 
 
+def _load_planned(path: Path, problems: list[Problem]) -> tuple[dict[str, str], dict[str, str]]:
+    """planned.yml: ID -> {title, summary}."""
+    if not path.exists():
+        return {}, {}
+    data = _read_yaml(path, problems)
+    if data is None:
+        return {}, {}
+    if not isinstance(data, dict):
+        problems.append(Problem(str(path), "file", "must be a mapping of ID to {title, summary}"))
+        return {}, {}
+    titles, summaries = {}, {}
+    for key, item in data.items():
+        if not (isinstance(key, str) and isinstance(item, dict) and set(item) == {"title", "summary"}
+                and all(isinstance(v, str) and v.strip() for v in item.values())):
+            problems.append(Problem(str(path), str(key)[:40], "must be WR-NNN: {title: ..., summary: ...}"))
+            continue
+        titles[key], summaries[key] = item["title"].strip(), item["summary"].strip()
+    return titles, summaries
+
+
 def _load_entry(path: Path, problems: list[Problem]) -> Entry | None:
     where = str(path)
     try:
@@ -163,7 +185,7 @@ def _load_entry(path: Path, problems: list[Problem]) -> Entry | None:
         problems.append(Problem(where, "modules", 'must be a list of module ids as text, e.g. ["2.2"]'))
         modules, bad = [], True
     related = _related(meta.get("related", []), where, problems)
-    messages, trace = _symptoms(meta.get("symptoms", {}), where, problems)
+    messages, trace, phrases = _symptoms(meta.get("symptoms", {}), where, problems)
     if bad:
         return None
     body = m.group(2)
@@ -180,6 +202,7 @@ def _load_entry(path: Path, problems: list[Problem]) -> Entry | None:
         snippet=meta["snippet"].strip(),
         body=body,
         sections=split_sections(body),
+        phrases=phrases,
     )
 
 
@@ -199,19 +222,55 @@ def _related(raw, where: str, problems: list[Problem]) -> list[Related]:
     return result
 
 
-def _symptoms(raw, where: str, problems: list[Problem]) -> tuple[list[str], str]:
-    if not isinstance(raw, dict) or set(raw) - {"messages", "trace"}:
-        problems.append(Problem(where, "symptoms", "must be a mapping with 'messages' and 'trace'"))
-        return [], ""
+SYMPTOM_KEYS = {"messages", "trace", "phrases"}
+MESSAGE_KEYS = {"text", "from", "source", "example"}
+
+
+def _symptoms(raw, where: str, problems: list[Problem]) -> tuple[list[Message], str, list[str]]:
+    if not isinstance(raw, dict) or set(raw) - SYMPTOM_KEYS:
+        problems.append(Problem(where, "symptoms", "must be a mapping with 'messages', 'trace' and optional 'phrases'"))
+        return [], "", []
     messages = raw.get("messages", [])
-    if not (isinstance(messages, list) and all(isinstance(x, str) and x.strip() for x in messages)):
-        problems.append(Problem(where, "symptoms.messages", "must be a list of message texts"))
+    if not isinstance(messages, list):
+        problems.append(Problem(where, "symptoms.messages", "must be a list of {text, from, source}"))
         messages = []
+    parsed = [m for i, item in enumerate(messages) if (m := _message(item, i, where, problems)) is not None]
     trace = raw.get("trace")
     if not isinstance(trace, str):
         problems.append(Problem(where, "symptoms.trace", "required: a loss-curve signature name"))
         trace = ""
-    return messages, trace
+    phrases = raw.get("phrases", [])
+    if not (isinstance(phrases, list) and all(isinstance(x, str) and x.strip() for x in phrases)):
+        problems.append(Problem(where, "symptoms.phrases", "must be a list of short texts"))
+        phrases = []
+    return parsed, trace, [p.strip() for p in phrases]
+
+
+def _message(item, index: int, where: str, problems: list[Problem]) -> Message | None:
+    """One declared message: its exact text, who prints it, and the pinned source that shows the wording."""
+    field_name = f"symptoms.messages[{index}]"
+    if not (isinstance(item, dict) and {"text", "from", "source"} <= set(item) <= MESSAGE_KEYS
+            and all(isinstance(v, str) and v.strip() for v in item.values())):
+        problems.append(Problem(where, field_name, "must be {text: ..., from: ..., source: <pinned URL>} "
+                                "with an optional example: ..., all non-empty text"))
+        return None
+    message = Message(item["text"].strip(), item["from"].strip(), item["source"].strip(),
+                      item.get("example", "").strip())
+    bad = False
+    if message.origin not in ORIGINS:
+        problems.append(Problem(where, field_name, f"from: unknown origin (one of {', '.join(ORIGINS)})"))
+        bad = True
+    if not is_pinned(message.source):
+        problems.append(Problem(where, field_name, "source: must be a URL pinned to a release or a commit "
+                                "(a GitHub file at a tag, or a versioned documentation page), not a moving branch"))
+        bad = True
+    if PLACEHOLDER_MARK in message.text and not message.example:
+        problems.append(Problem(where, field_name, "a text with {} needs an example: as a user sees it"))
+        bad = True
+    elif message.example and not template_pattern(message.text).fullmatch(message.example):
+        problems.append(Problem(where, field_name, "example: does not match the text (each {} stands for one value)"))
+        bad = True
+    return None if bad else message
 
 
 def split_sections(body: str) -> dict[str, str]:

@@ -157,7 +157,7 @@ def diagnose(ev: Evidence, catalog: Catalog) -> Diagnosis:
     declarers: dict[str, list[str]] = {}
     for e in catalog.entries.values():
         for m in e.messages:
-            declarers.setdefault(m.lower(), []).append(e.id)
+            declarers.setdefault(m.shown.lower(), []).append(e.id)
     found = {text.lower(): (text, count, line) for text, (count, line) in ev.messages.items()}
     matches = []
     for entry in catalog.sorted_entries():
@@ -170,7 +170,7 @@ def diagnose(ev: Evidence, catalog: Catalog) -> Diagnosis:
             evidence += sig.facts
         elif sig.name in TRACES and entry.trace != "none" and PART_OF.get(entry.trace) != sig.name:
             against.append(f"the loss curve does not look like this entry's ({TRACES[entry.trace]})")
-        hits = [m for m in entry.messages if m.lower() in found]
+        hits = [m.shown for m in entry.messages if m.shown.lower() in found]
         for m in hits:
             score += 1 / len(declarers[m.lower()])
             text, count, line = found[m.lower()]

@@ -9,6 +9,18 @@ ID_PATTERN = re.compile(r"^WR-\d{3}$")
 
 STATUSES = ("draft", "stable", "retired")
 
+# The stage of training an ID's hundreds digit stands for.
+STAGES = {
+    "0": "numerics: float limits, overflow, nan",
+    "1": "the forward pass and the model: initialisation, activations, layers",
+    "2": "the update step and optimisers",
+    "3": "the data: labels, scaling, batches, splits",
+}
+
+
+def stage_of(entry_id: str) -> str:
+    return STAGES.get(entry_id[3:4], "")
+
 # Each nature names how the declaring entry relates to the target; the inverse
 # is what the target's page shows, so a link is declared once.
 NATURES = {
@@ -28,6 +40,65 @@ TRACES = {
     "none": "no loss-curve signature of its own (messages only)",
 }
 
+# Who prints a message. Each declared message names one of these and cites the
+# line of that project's source (or its documentation) where the text is written.
+ORIGINS = {
+    "numpy": "NumPy",
+    "python": "Python",
+    "pytorch": "PyTorch",
+    "lightning": "PyTorch Lightning",
+    "keras": "Keras",
+    "tensorflow": "TensorFlow",
+    "jax": "JAX",
+    "optax": "Optax",
+    "cuda": "CUDA",
+    "apex": "NVIDIA Apex",
+    "deepspeed": "DeepSpeed",
+    "fairseq": "fairseq",
+    "megatron": "Megatron-LM",
+    "transformers": "Hugging Face Transformers",
+}
+# A citation is pinned when its URL names a release or a commit: a GitHub file at
+# a tag or a 40-digit commit, or a documentation page whose path holds a version.
+_GITHUB_PINNED = re.compile(
+    r"https://github\.com/[\w.-]+/[\w.-]+/blob/(?:[\w.+-]*\d[\w.+-]*|[0-9a-f]{40})/\S+")
+_DOCS_PINNED = re.compile(r"https://[\w.-]+/(?:\S*/)?(?:v|r|stable-)?\d+(?:\.\d+)+/\S*")
+_UNPINNED_REFS = re.compile(r"/blob/(?:main|master|HEAD|develop|trunk)/")
+# In a message text, {} stands for what the program fills in (a name, a number).
+PLACEHOLDER_MARK = "{}"
+
+
+def is_pinned(url: str) -> bool:
+    """True when the URL names a release or a commit, so the quoted wording can be checked."""
+    if _UNPINNED_REFS.search(url):
+        return False
+    return bool(_GITHUB_PINNED.fullmatch(url) or _DOCS_PINNED.fullmatch(url))
+
+
+def template_pattern(text: str) -> re.Pattern:
+    """The message text as a pattern: each {} matches one printed value (no line break)."""
+    parts = [re.escape(part) for part in text.split(PLACEHOLDER_MARK)]
+    return re.compile(r"[^\n]+?".join(parts))
+
+
+@dataclass(frozen=True)
+class Message:
+    text: str            # word for word as the source writes it; {} where a value is filled in
+    origin: str          # a key of ORIGINS
+    source: str          # pinned URL of the line that writes it
+    example: str = ""    # one filled-in instance, as a user sees it (required when text has {})
+
+    @property
+    def shown(self) -> str:
+        """What a reader sees in a log."""
+        return self.example or self.text
+
+    def matches(self, quoted: str) -> bool:
+        """Does a quotation (from a page or a log) reproduce this message?"""
+        quoted = quoted.strip()
+        return quoted in (self.text, self.example) or bool(template_pattern(self.text).fullmatch(quoted))
+
+
 SECTIONS = (
     "Symptom",
     "Where it shows up",
@@ -35,8 +106,15 @@ SECTIONS = (
     "Confirm it",
     "Fix",
     "Prevent it",
+    "In PyTorch, Keras/TensorFlow and JAX",
     "Interview question",
 )
+# The framework section: one ### part per framework, in this order, each with
+# these three bold labels. Every `code` quoted after "What you see:" is a
+# declared message, so the page can cite it and diagnose can find it.
+FRAMEWORK_SECTION = "In PyTorch, Keras/TensorFlow and JAX"
+FRAMEWORK_PARTS = ("PyTorch", "Keras / TensorFlow", "JAX")
+FRAMEWORK_LABELS = ("What you see:", "Confirm it:", "The fix:")
 ANSWER_HEADINGS = ("Strong answer", "Bonus point")
 
 REQUIRED_FIELDS = ("id", "title", "summary", "status", "modules", "related", "symptoms", "snippet")
@@ -57,11 +135,12 @@ class Entry:
     status: str
     modules: list[str]
     related: list[Related]
-    messages: list[str]
+    messages: list[Message]
     trace: str
     snippet: str
     body: str
     sections: dict[str, str] = field(default_factory=dict)
+    phrases: list[str] = field(default_factory=list)   # how people describe it in their own words
 
     @property
     def url(self) -> str:

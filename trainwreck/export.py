@@ -6,7 +6,7 @@ import json
 from .catalog import Catalog
 from .pages import entry_path, handout_path, module_path, page_url
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 def catalog_data(catalog: Catalog, base_url: str = "", directory_urls: bool = True) -> dict:
@@ -28,7 +28,9 @@ def catalog_data(catalog: Catalog, base_url: str = "", directory_urls: bool = Tr
                 "status": e.status,
                 "modules": e.modules,
                 "related": [{"id": rid, "nature": nature} for rid, nature in catalog.related(e)],
-                "messages": e.messages,
+                "messages": [{"text": m.text, "example": m.example, "from": m.origin, "source": m.source}
+                             for m in e.messages],
+                "phrases": e.phrases,
                 "trace": e.trace,
                 "snippet": e.snippet,
                 "url": url(entry_path(e.id)),

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .catalog import Catalog
-from .entry import TRACES
+from .entry import STAGES, TRACES, stage_of
 from .pages import entry_path, handout_path, module_path
 
 ENTRY_INDEX_MARK = "<!-- trainwreck:entry-index -->"
@@ -48,7 +48,7 @@ def symptom_index(catalog: Catalog) -> str:
     by_message: dict[str, list[str]] = {}
     for e in catalog.sorted_entries():
         for m in e.messages:
-            by_message.setdefault(m, []).append(e.id)
+            by_message.setdefault(m.shown, []).append(e.id)
     for message in sorted(by_message):
         links = ", ".join(f"[{i}]({entry_path(i)} \"{catalog.title_of(i)}\")" for i in by_message[message])
         lines.append(f"- `{message}` — {links}")
@@ -59,4 +59,22 @@ def symptom_index(catalog: Catalog) -> str:
             continue
         links = ", ".join(f"[{i}]({entry_path(i)} \"{catalog.title_of(i)}\")" for i in ids)
         lines.append(f"- **{trace}**: {description} — {links}")
+    return "\n".join(lines)
+
+
+def roadmap_page(catalog: Catalog) -> str:
+    """The entries named but not written yet, by stage: what a course can expect next."""
+    lines = ["# Roadmap: entries not written yet", "",
+             "!!! note \"Planned, not written\"",
+             "    These failures are on the list but have no page, no snippet and no tests yet. "
+             "Their IDs are reserved; `catalog/planned.yml` holds this list.", ""]
+    if not catalog.planned:
+        return "\n".join(lines + ["Nothing is planned right now."])
+    for digit, stage in STAGES.items():
+        ids = sorted(i for i in catalog.planned if stage_of(i) == stage)
+        if not ids:
+            continue
+        lines += [f"## WR-{digit}xx: {stage}", "", "| ID | Planned entry | What it will cover |", "|---|---|---|"]
+        lines += [f"| {i} | {catalog.planned[i]} | {catalog.planned_summaries.get(i, '')} |" for i in ids]
+        lines.append("")
     return "\n".join(lines)

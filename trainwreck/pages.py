@@ -4,7 +4,9 @@ from __future__ import annotations
 import re
 
 from .catalog import Catalog
-from .entry import ANSWER_HEADINGS, TRACES, Entry
+from .entry import ANSWER_HEADINGS, FRAMEWORK_SECTION, ORIGINS, TRACES, Entry
+from .framework_part import CODE_SPAN
+from .snippet_sections import TABS, sections_of, tab_program_regions
 
 ID_MENTION = re.compile(r"(?<![\w/-])(WR-\d{3})(?![\w-])")
 FENCE = re.compile(r"^\s*(```|~~~)", re.M)
@@ -58,16 +60,34 @@ def entry_page(entry: Entry, catalog: Catalog, edition: str = "full", run=None) 
         # one small heading per message: a search for the exact text then
         # matches a section title of this page, which outranks body text
         lines += ["**Messages this failure prints:**", ""]
-        lines += [f"### {m} {{ .tw-message }}\n" for m in entry.messages]
+        for m in entry.messages:
+            lines += [f"### {m.shown} {{ .tw-message }}", "", f"{ORIGINS[m.origin]} · [source]({m.source})", ""]
     if entry.trace != "none":
         lines += [f"**Loss curve:** {TRACES[entry.trace]}", ""]
     lines += [f"[Printable handout]({handout_path(entry.id)}){{ .tw-handout-link }}", ""]
-    body = link_ids(entry.body, catalog, entry.id)
+    body = add_tabs(entry.body, entry, catalog.root)
+    body = cite_messages(body, entry)
+    body = link_ids(body, catalog, entry.id)
     body = strip_answers(body) if edition == "student" else collapse_answers(body)
     if run is not None:
         body = add_run(body, entry, run)
     lines.append(body)
     return "\n".join(lines)
+
+
+def tabs_markdown(entry: Entry, root) -> str:
+    """Reproduce and Fix tabs, Reproduce open first; each holds a whole program made of includes."""
+    regions = sections_of((root / entry.snippet).read_text(encoding="utf-8"))
+    out = []
+    for label, region in TABS:
+        includes = [f'    --8<-- "{entry.snippet}:{name}"' for name in tab_program_regions(regions, region)]
+        out += [f'=== "{label}"', "", "    ```python", *includes, "    ```", ""]
+    return "\n".join(out)
+
+
+def add_tabs(body: str, entry: Entry, root) -> str:
+    """The tabs close the Fix section, after its prose."""
+    return insert_before_heading(body, "Prevent it", tabs_markdown(entry, root))
 
 
 def add_run(body: str, entry: Entry, run) -> str:
@@ -92,6 +112,22 @@ def output_block(entry: Entry, run) -> str:
     ])
 
 
+def cite_messages(body: str, entry: Entry) -> str:
+    """In the framework section, follow each quoted declared message with a link to its pinned source."""
+    m = re.search(rf"^## {re.escape(FRAMEWORK_SECTION)}\s*$", body, re.M)
+    if not m:
+        return body
+    end = re.search(r"^## ", body[m.end():], re.M)
+    stop = m.end() + end.start() if end else len(body)
+
+    def cite(span: re.Match) -> str:
+        quote = " ".join(span.group(2).split())
+        found = next((msg for msg in entry.messages if msg.matches(quote)), None)
+        return f"{span.group(0)} ([{ORIGINS[found.origin]} source]({found.source}))" if found else span.group(0)
+
+    return body[:m.end()] + CODE_SPAN.sub(cite, body[m.end():stop]) + body[stop:]
+
+
 def insert_before_heading(body: str, heading: str, text: str) -> str:
     m = re.search(rf"^## {re.escape(heading)}\s*$", body, re.M)
     return body[:m.start()] + text + "\n" + body[m.start():] if m else body + "\n\n" + text
@@ -100,7 +136,9 @@ def insert_before_heading(body: str, heading: str, text: str) -> str:
 def handout_page(entry: Entry, catalog: Catalog) -> str:
     """Symptom, the reproduction and the question: what a class gets on paper."""
     question = strip_answers(entry.sections["Interview question"]).strip()
-    reproduce = f'```python\n--8<-- "{entry.snippet}:reproduce"\n```'
+    regions = sections_of((catalog.root / entry.snippet).read_text(encoding="utf-8"))
+    includes = "\n".join(f'--8<-- "{entry.snippet}:{name}"' for name in tab_program_regions(regions, "reproduce"))
+    reproduce = f"```python\n{includes}\n```"
     return "\n".join([
         "---",
         "search:",

@@ -60,21 +60,35 @@ snippet: {snippet}
 
 {todo}
 
-=== "Reproduce"
-
-    ```python
-    --8<-- "{snippet}:reproduce"
-    ```
-
-===+ "Fix"
-
-    ```python
-    --8<-- "{snippet}:fix"
-    ```
-
 ## Prevent it
 
 {todo}
+
+## In PyTorch, Keras/TensorFlow and JAX
+
+### PyTorch
+
+**What you see:** {todo}
+
+**Confirm it:** {todo}
+
+**The fix:** {todo}
+
+### Keras / TensorFlow
+
+**What you see:** {todo}
+
+**Confirm it:** {todo}
+
+**The fix:** {todo}
+
+### JAX
+
+**What you see:** {todo}
+
+**Confirm it:** {todo}
+
+**The fix:** {todo}
 
 ## Interview question
 
@@ -95,15 +109,26 @@ def _snippet_text(entry_id: str, title: str) -> str:
 
 Run it: python {"snippets/..."}
 """
-# --8<-- [start:reproduce]
+# --8<-- [start:setup]
 import numpy as np
 
 SEED = 0
 
 
+def make_data(seed=SEED):
+    """Everything both tabs need (data, model, training loop) goes here; it prints nothing."""
+    raise NotImplementedError("{PLACEHOLDER}: the shared definitions")
+# --8<-- [end:setup]
+
+
+# --8<-- [start:reproduce]
 def reproduce(seed=SEED):
     """Return the results that show the symptom."""
     raise NotImplementedError("{PLACEHOLDER}: reproduce the symptom")
+
+
+if __name__ == "__main__":
+    print(reproduce())
 # --8<-- [end:reproduce]
 
 
@@ -111,16 +136,11 @@ def reproduce(seed=SEED):
 def fixed(seed=SEED):
     """Return the same results with the fix applied."""
     raise NotImplementedError("{PLACEHOLDER}: show the fix working")
-# --8<-- [end:fix]
-
-
-def main():
-    print(reproduce())
-    print(fixed())
 
 
 if __name__ == "__main__":
-    main()
+    print(fixed())
+# --8<-- [end:fix]
 '''
 
 

@@ -15,7 +15,8 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
 from trainwreck.export import catalog_json
-from trainwreck.indexes import ENTRY_INDEX_MARK, entry_index, module_page, modules_index, symptom_index
+from trainwreck.indexes import (ENTRY_INDEX_MARK, entry_index, module_page, modules_index, roadmap_page,
+                               symptom_index)
 from trainwreck.pages import EDITIONS, entry_page, entry_path, figure_path, handout_page, handout_path, module_path
 from trainwreck.snippet_run import SnippetRunError, run_snippet
 from trainwreck.validate import check
@@ -74,6 +75,7 @@ def on_files(files, config):
     for module_id in catalog.modules:
         add(module_path(module_id), module_page(catalog, module_id))
     add("symptoms.md", symptom_index(catalog))
+    add("roadmap.md", roadmap_page(catalog))
     add("catalog.json", catalog_json(catalog, directory_urls=config.use_directory_urls))
     log.info("trainwreck: %d snippet(s) run, %d from the cache", ran, len(catalog.entries) - ran)
     return files

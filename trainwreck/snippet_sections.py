@@ -54,3 +54,21 @@ def expand_includes(markdown: str, root: Path) -> str:
         return "\n".join(m["indent"] + line if line else line for line in text.splitlines())
 
     return INCLUDE.sub(replace, markdown)
+
+
+# The page's two tabs, Reproduce first. Each is a whole program a reader can
+# copy and run: the snippet's `setup` region (when it has one) followed by the
+# tab's own region.
+TABS = (("Reproduce", "reproduce"), ("Fix", "fix"))
+SETUP = "setup"
+
+
+def tab_program_regions(regions: dict[str, str], region: str) -> list[str]:
+    """The regions, in order, that make up the program of one tab."""
+    return ([SETUP] if SETUP in regions else []) + [region]
+
+
+def tab_program(text: str, region: str) -> str:
+    """The program a reader copies from a tab: setup (if any) then the region."""
+    regions = sections_of(text)
+    return "\n\n\n".join(regions[name] for name in tab_program_regions(regions, region)) + "\n"

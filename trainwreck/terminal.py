@@ -5,7 +5,7 @@ import re
 
 from .catalog import Catalog
 from .entry import Entry
-from .pages import insert_before_heading, output_block
+from .pages import add_tabs, insert_before_heading, output_block
 from .sparkline import sparkline
 from .snippet_sections import expand_includes
 
@@ -21,7 +21,7 @@ def entry_text(entry: Entry, catalog: Catalog, run=None) -> str:
         state = "" if rid in catalog.entries else ", planned"
         lines.append(f"Related: {rid} ({nature.replace('-', ' ')}{state}) {catalog.title_of(rid)}")
     lines.append(f"Snippet: {entry.snippet}")
-    body = untab(expand_includes(entry.body, catalog.root))
+    body = untab(expand_includes(add_tabs(entry.body, entry, catalog.root), catalog.root))
     if run is not None:
         extra = output_block(entry, run)
         spark = (run.figure or {}).get("sparkline")

@@ -5,12 +5,20 @@ import re
 from pathlib import Path
 
 from .catalog import Catalog, Problem, load
-from .entry import ANSWER_HEADINGS, ID_PATTERN, NATURES, SECTIONS, STATUSES, TRACES
+from .entry import (ANSWER_HEADINGS, FRAMEWORK_LABELS, FRAMEWORK_PARTS, FRAMEWORK_SECTION, ID_PATTERN, NATURES,
+                    SECTIONS, STATUSES, TRACES)
+from .framework_part import framework_parts, quoted_in, seen_quotes
 from .scaffold import PLACEHOLDER
 from .snippet_sections import includes_in, sections_of
 
 SNIPPET_NAME = re.compile(r"^wr(\d{3})_[a-z0-9_]+\.py$")
 REQUIRED_REGIONS = ("reproduce", "fix")
+# Origins whose messages the entry's own snippet prints (and its tests pin);
+# every other declared message is a framework's and must be quoted in the framework section.
+SNIPPET_ORIGINS = ("numpy", "python")
+# Until every entry has its framework section, an entry without one is not
+# refused; an entry that has one is held to its full shape.
+FRAMEWORK_SECTION_REQUIRED = False
 
 
 def check(folder: Path | str) -> tuple[Catalog, list[Problem]]:
@@ -81,6 +89,7 @@ def _check_entry(entry, catalog: Catalog, claimed: dict[str, str], regions: _Reg
 
     _check_snippet(entry, catalog, claimed, regions, bad)
     _check_sections(entry, bad)
+    _check_framework_part(entry, bad)
     return out
 
 
@@ -99,10 +108,13 @@ def _check_snippet(entry, catalog: Catalog, claimed: dict[str, str], regions: _R
         claimed[entry.snippet] = entry.id
         if PLACEHOLDER in regions.text(entry.snippet):
             bad("snippet", f"{entry.snippet} still holds the scaffold's {PLACEHOLDER} placeholder")
+    own = regions.of(entry.snippet) if path.is_file() else None
+    if own is not None:
+        for region in REQUIRED_REGIONS:
+            if region not in own:
+                bad("snippet", f"{entry.snippet} has no region [start:{region}] ... [end:{region}] "
+                               f"(the page's {region.title()} tab)")
     included = includes_in(entry.body)
-    for region in REQUIRED_REGIONS:
-        if (entry.snippet, region) not in included:
-            bad("include", f"the body must include {entry.snippet}:{region} (the page's {region.title()} tab)")
     for inc_path, section in included:
         found = regions.of(inc_path)
         if found is None:
@@ -113,15 +125,18 @@ def _check_snippet(entry, catalog: Catalog, claimed: dict[str, str], regions: _R
 
 def _check_sections(entry, bad) -> None:
     found = list(entry.sections)
-    if found != list(SECTIONS):
-        missing = [s for s in SECTIONS if s not in found]
+    expected = list(SECTIONS)
+    if not FRAMEWORK_SECTION_REQUIRED and FRAMEWORK_SECTION not in found:
+        expected.remove(FRAMEWORK_SECTION)
+    if found != expected:
+        missing = [s for s in expected if s not in found]
         extra = [s for s in found if s not in SECTIONS]
         if missing:
             bad("sections", f"missing: {', '.join(missing)}")
         if extra:
             bad("sections", f"unexpected: {', '.join(extra)}")
         if not missing and not extra:
-            bad("sections", f"out of order: expected {' / '.join(SECTIONS)}")
+            bad("sections", f"out of order: expected {' / '.join(expected)}")
     for name in SECTIONS:
         if name in entry.sections and not entry.sections[name]:
             bad("sections", f"{name} is empty")
@@ -134,6 +149,36 @@ def _check_sections(entry, bad) -> None:
     for heading in ANSWER_HEADINGS:
         if question and not re.search(rf"^### {heading}\s*\n+\S", question, re.M):
             bad("sections", f"Interview question needs a non-empty '### {heading}'")
+
+
+def _check_framework_part(entry, bad) -> None:
+    """One part per framework, each saying what you see, how to confirm it and the fix;
+    every message quoted under "What you see:" is declared (so the page can cite it),
+    and every declared framework message is quoted."""
+    text = entry.sections.get(FRAMEWORK_SECTION)
+    if text is None:
+        return
+    where = "sections"
+    parts = framework_parts(text)
+    if list(parts) != list(FRAMEWORK_PARTS):
+        bad(where, f"{FRAMEWORK_SECTION} needs the ### parts {' / '.join(FRAMEWORK_PARTS)}, in that order "
+                   f"(found: {' / '.join(parts) or 'none'})")
+    for name, body in parts.items():
+        for label in FRAMEWORK_LABELS:
+            if f"**{label}**" not in body:
+                bad(where, f"{FRAMEWORK_SECTION}, {name}: needs a paragraph starting **{label}**")
+    for quote in seen_quotes(text):
+        if not any(m.matches(quote) for m in entry.messages):
+            bad("symptoms.messages", f"{FRAMEWORK_SECTION} quotes `{_short(quote)}` after \"What you see:\" but "
+                                     "does not declare it (declare it with its pinned source, or quote it elsewhere)")
+    for message in entry.messages:
+        if message.origin not in SNIPPET_ORIGINS and not quoted_in(text, message):
+            bad("symptoms.messages", f"the {message.origin} message `{_short(message.shown)}` is declared but not "
+                                     f"quoted in {FRAMEWORK_SECTION}")
+
+
+def _short(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _unclaimed_snippets(catalog: Catalog, claimed: dict[str, str]) -> list[Problem]:
