@@ -97,7 +97,7 @@ def test_broken_copy_reports_every_problem_once_each(project):
         ("trace: climb-then-nonfinite", "trace: wobble",
          "catalog/WR-220.md: symptoms.trace: unknown signature 'wobble' "
          "(one of climb-then-nonfinite, nonfinite-from-start, descent-then-nonfinite, spike-then-recover, "
-         "climb-despite-clipping, none)"),
+         "climb-despite-clipping, descent-then-climb, plateau-from-start, stall-after-drop, none)"),
         ("### Bonus point\n", "",
          "catalog/WR-220.md: sections: Interview question needs a non-empty '### Bonus point'"),
         ("## Fix\n", "## Fix it\n", "catalog/WR-220.md: sections: missing: Fix"),

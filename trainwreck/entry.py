@@ -37,6 +37,9 @@ TRACES = {
     "descent-then-nonfinite": "falls normally, then jumps to non-finite without a climb",
     "spike-then-recover": "jumps far above its start in the first steps, then recovers and trains",
     "climb-despite-clipping": "climbs then turns non-finite although gradient clipping was on, and it never engaged",
+    "descent-then-climb": "falls normally for a good while, then climbs faster and faster and turns inf / nan",
+    "plateau-from-start": "barely moves from its first value and stays high: no nan, no learning",
+    "stall-after-drop": "falls at first, then stops well above where a healthy run goes and never moves again",
     "none": "no loss-curve signature of its own (messages only)",
 }
 
