@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from .catalog import Catalog
 from .entry import TRACES, Entry
-from .logscan import Evidence
+from .logscan import KEEP, Evidence
 
 # The loss watch (snippets/loss_watch.py) warns on the same rule, so the two
 # agree on every trace: a climb is a run of rises of at least CLIMB_STEP each;
@@ -23,9 +23,26 @@ SHAPE_RISES, SHAPE_RATIO = 2, 1.5
 ENORMOUS = 100.0
 # An early spike: within the first SPIKE_WINDOW values, SPIKE_RATIO times the first one.
 SPIKE_WINDOW, SPIKE_RATIO = 10, 3.0
+# A climb to non-finite comes "after a descent" when the lowest loss before it was
+# reached no earlier than the DESCENT_MIN-th value and is DESCENT_FALL or more below
+# the first value: the run learned for a while before the steps went wrong.
+DESCENT_MIN, DESCENT_FALL = 5, 0.2
+# Curves with no non-finite value are judged only with at least SHAPE_MIN values
+# from a log that starts at the run's beginning.
+SHAPE_MIN = 10
+# A plateau: over the whole run the loss never fell PLATEAU_FALL below its first
+# value (a slow healthy run falls further than that over SHAPE_MIN values).
+PLATEAU_FALL = 0.1
+# A stall: the loss first fell PLATEAU_FALL or more, then its last values -- at
+# least half the run, or KEEP of them on a long run -- stay within FLAT of each
+# other (relative), at STALL_LEVEL or more of the first value; a run that
+# converges goes lower and keeps creeping down.
+FLAT, STALL_LEVEL = 0.01, 0.4
 # Signatures that are a special or early case of another: entries declaring the
-# general one get part credit (a climb still finite may be WR-220 caught early).
-PART_OF = {"climb-despite-clipping": "climb-then-nonfinite", "climbing": "climb-then-nonfinite"}
+# general one get part credit (a climb still finite may be WR-220 caught early;
+# a climb after a long descent is still a climb).
+PART_OF = {"climb-despite-clipping": "climb-then-nonfinite", "climbing": "climb-then-nonfinite",
+           "descent-then-climb": "climb-then-nonfinite"}
 
 
 @dataclass
@@ -114,6 +131,9 @@ def signature_of(ev: Evidence) -> Signature:
             growth = (b / a) ** (1 / rises) if a > 0 else math.inf
             facts = [f"loss rose {rises} epoch(s) in a row from epoch {ev.epoch(ev.before_start + start)}, "
                      f"about x{growth:.2g} per epoch ({_fmt(a)} -> {_fmt(b)}); {ending}"]
+            descent = _descent_before_climb(ev)
+            if descent:
+                facts.insert(0, descent)
             if warn_epoch is not None:
                 facts.append(f"a loss watch ({WATCH_RULE}) would have "
                              f"warned at epoch {warn_epoch}, {ev.epoch(t) - warn_epoch} epoch(s) before")
@@ -122,7 +142,7 @@ def signature_of(ev: Evidence) -> Signature:
                 facts.append(f"gradient clipping at {ev.clip_at:g} never engaged: the largest gradient norm "
                              f"before the blow-up was {_fmt(ev.grad_max_before)}")
                 return Signature("climb-despite-clipping", facts, warn_epoch)
-            return Signature("climb-then-nonfinite", facts, warn_epoch)
+            return Signature("descent-then-climb" if descent else "climb-then-nonfinite", facts, warn_epoch)
         return Signature("descent-then-nonfinite",
                          [f"the loss was not climbing ({_fmt(ev.before[0])} at epoch {ev.epoch(ev.before_start)}, "
                           f"{_fmt(ev.before[-1])} at epoch {ev.epoch(t - 1)}) and jumped straight to {kind}: "
@@ -139,11 +159,64 @@ def signature_of(ev: Evidence) -> Signature:
         return Signature("climbing", [f"no non-finite value yet, but the loss has risen {end_rises} epochs in a row "
                                       f"to {_fmt(ev.before[-1])} at the end (epoch {ev.epoch(ev.count - 1)})"],
                          warn_epoch)
+    flat = _plateau(ev) or _stall(ev)
+    if flat:
+        return Signature(*flat)
     first, last = ev.head[0], ev.last
     trend = "fell" if last < first else "did not fall"
     return Signature("healthy", [f"{ev.count} loss values, all finite: the loss {trend} from {_fmt(first)} to "
                                  f"{_fmt(last)}" + (f"; it climbed for a while around epoch {warn_epoch} and recovered"
                                                      if warn_epoch is not None else "")], warn_epoch)
+
+
+def _descent_before_climb(ev: Evidence) -> str | None:
+    """The fact that the run fell for a good while before the climb, if it did."""
+    first = ev.head[0]
+    if ev.low is None or not first > 0 or ev.low_at < DESCENT_MIN or ev.low > (1 - DESCENT_FALL) * first:
+        return None
+    return (f"the loss first fell for {ev.low_at} values, from {_fmt(first)} at epoch {ev.epoch(0)} to "
+            f"{_fmt(ev.low)} at epoch {ev.epoch(ev.low_at)}, then turned and climbed: the steps grew as "
+            "training went on")
+
+
+def _shape_judged(ev: Evidence) -> bool:
+    """Enough finite, positive values from the run's start to judge a plateau or a stall."""
+    return (ev.count >= SHAPE_MIN and ev.low is not None and ev.low > 0
+            and ev.epoch_of_first in (None, 0, 1))
+
+
+def _plateau(ev: Evidence) -> tuple[str, list[str]] | None:
+    first = ev.head[0]
+    if not _shape_judged(ev) or ev.low < (1 - PLATEAU_FALL) * first or ev.high > (1 + PLATEAU_FALL) * first:
+        return None
+    return ("plateau-from-start",
+            [f"over {ev.count} values (epochs {ev.epoch(0)} to {ev.epoch(ev.count - 1)}) the loss stayed within "
+             f"{PLATEAU_FALL:.0%} of its first value {_fmt(first)} (lowest {_fmt(ev.low)}, highest "
+             f"{_fmt(ev.high)}): it never learned"])
+
+
+def _stall(ev: Evidence) -> tuple[str, list[str]] | None:
+    first = ev.head[0]
+    if not _shape_judged(ev) or ev.low > (1 - PLATEAU_FALL) * first:
+        return None
+    tail = ev.before
+    n = 1
+    while n < len(tail) and _within(tail[-1 - n:], FLAT):
+        n += 1
+    level = tail[-1]
+    if n < min(KEEP, (ev.count + 1) // 2) or level < STALL_LEVEL * first:
+        return None
+    start = ev.before_start + len(tail) - n
+    return ("stall-after-drop",
+            [f"the loss fell from {_fmt(first)} at epoch {ev.epoch(0)} to {_fmt(ev.low)} at epoch "
+             f"{ev.epoch(ev.low_at)}, then stopped: the last {n} values (epochs {ev.epoch(start)} to "
+             f"{ev.epoch(ev.count - 1)}) stay within {FLAT:.0%} of {_fmt(level)}, "
+             f"{level / first:.0%} of where it started"])
+
+
+def _within(values: list[float], tolerance: float) -> bool:
+    low, high = min(values), max(values)
+    return high - low <= tolerance * low
 
 
 def first_fix_step(entry: Entry) -> str:

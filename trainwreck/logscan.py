@@ -77,6 +77,9 @@ class Evidence:
     first_nan: int | None = None
     finite_after: int = 0                  # finite values after the first non-finite one
     last: float | None = None
+    low: float | None = None               # lowest finite value before the first non-finite one (or in all)
+    low_at: int = 0                        # index of its first occurrence
+    high: float | None = None              # highest finite value before the first non-finite one (or in all)
     epoch_of_first: int | None = None      # the epoch label of the first value, if the log has one
     messages: dict[str, list[int]] = field(default_factory=dict)   # text -> [count, first line]
     long_lines: int = 0
@@ -96,20 +99,24 @@ class _Track:
         self.ev = ev
 
     def add_raw(self, raw: list[bytes]) -> None:
-        """Values as matched text. The usual all-finite batch converts only the values it keeps."""
+        """Values as matched text. The usual all-finite batch is converted and summarised in C."""
         if not raw:
             return
         joined = b"".join(raw)
         if b"n" in joined or b"N" in joined:          # every spelling of nan and inf has an n or N
             self.add(list(map(float, raw)))
             return
+        values = list(map(float, raw))
+        if max(values) == math.inf or min(values) == -math.inf:   # 1e309 has no n, yet it is inf
+            self.add(values)
+            return
         ev = self.ev
         if ev.first_nonfinite is None:
             need = max(KEEP - len(ev.head), 0)
-            self._finite_run([float(v) for v in raw[:need]], [float(v) for v in raw[-KEEP:]], len(raw))
+            self._finite_run(values[:need], values[-KEEP:], len(values), values)
         else:
-            ev.finite_after += len(raw)
-        self._done(len(raw), float(raw[-1]))
+            ev.finite_after += len(values)
+        self._done(len(values), values[-1])
 
     def add(self, values: list[float]) -> None:
         ev = self.ev
@@ -119,7 +126,7 @@ class _Track:
         if ev.first_nonfinite is None:
             upto = _index(finite, False)
             need = max(KEEP - len(ev.head), 0)
-            self._finite_run(values[:need], values[:upto][-KEEP:], upto)
+            self._finite_run(values[:need], values[:upto][-KEEP:], upto, values[:upto])
             if upto < len(values):
                 ev.first_nonfinite = ev.count + upto
                 ev.first_nonfinite_value = values[upto]
@@ -132,13 +139,18 @@ class _Track:
                 ev.first_nan = ev.count + nan
         self._done(len(values), values[-1])
 
-    def _finite_run(self, head: list[float], tail: list[float], upto: int) -> None:
-        """The batch's first `upto` values are finite: `head` starts them, `tail` ends them."""
+    def _finite_run(self, head: list[float], tail: list[float], upto: int, finite: list[float]) -> None:
+        """The batch's first `upto` values are `finite`: `head` starts them, `tail` ends them."""
         ev = self.ev
         ev.head += head
         keep = (ev.before + tail)[-KEEP:]
         ev.before_start = ev.count + upto - len(keep)
         ev.before = keep
+        if finite:
+            low, high = min(finite), max(finite)
+            if ev.low is None or low < ev.low:
+                ev.low, ev.low_at = low, ev.count + finite.index(low)
+            ev.high = high if ev.high is None else max(ev.high, high)
 
     def _done(self, n: int, last: float) -> None:
         self.ev.count += n
@@ -400,6 +412,7 @@ def _merge(a: Evidence, b: Evidence) -> Evidence:
                    count=a.count + b.count, head=(a.head + b.head)[:KEEP], long_lines=a.long_lines + b.long_lines,
                    last=b.last if b.count else a.last, epoch_of_first=a.epoch_of_first,
                    grad_paired=a.grad_paired and b.grad_paired, clip_at=a.clip_at)
+    _merge_range(out, a, b)
     grads = [g for g in (a.grad_max_before, None if a.first_nonfinite is not None else b.grad_max_before)
              if g is not None]
     out.grad_max_before = max(grads) if grads else None
@@ -428,6 +441,16 @@ def _merge(a: Evidence, b: Evidence) -> Evidence:
         else:
             out.messages[text] = [count, a.lines + line]
     return out
+
+
+def _merge_range(out: Evidence, a: Evidence, b: Evidence) -> None:
+    """Lowest and highest finite values before the first non-finite one, over a then b."""
+    out.low, out.low_at, out.high = a.low, a.low_at, a.high
+    if a.first_nonfinite is not None or b.low is None:
+        return
+    if a.low is None or b.low < a.low:
+        out.low, out.low_at = b.low, a.count + b.low_at
+    out.high = b.high if a.high is None else max(a.high, b.high)
 
 
 def _to_float(text: bytes) -> float | None:

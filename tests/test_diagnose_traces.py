@@ -1,0 +1,160 @@
+"""The loss-curve signatures of entries whose loss goes wrong without a warning:
+a climb after a long descent, a plateau from the start, a stall after a drop --
+and the healthy curves that must not be mistaken for them."""
+import dataclasses
+import io
+import math
+
+import numpy as np
+import pytest
+
+from conftest import ROOT
+from trainwreck.catalog import Catalog
+from trainwreck.diagnose import (DESCENT_FALL, DESCENT_MIN, FLAT, PLATEAU_FALL, SHAPE_MIN, STALL_LEVEL, diagnose,
+                                 signature_of)
+from trainwreck.logscan import scan
+from trainwreck.validate import check
+
+CATALOG, _ = check(ROOT / "catalog")
+
+
+def log_of(values, key="loss", start=0):
+    return "".join(f"epoch {i} {key} {v}\n" for i, v in enumerate(values, start=start))
+
+
+def signature(values, **kw):
+    return signature_of(scan(io.BytesIO(log_of(values, **kw).encode()), "log"))
+
+
+# ---- descent then climb -------------------------------------------------------------------
+
+def descent_then_climb():
+    fall = [0.7 * 0.9 ** i for i in range(12)]
+    climb = [fall[-1] * 1.2 ** (k * k / 2) for k in range(1, 8)]   # each rise larger than the last
+    return fall + climb + [math.inf, math.nan, math.nan]
+
+
+def test_a_climb_after_a_long_descent_is_descent_then_climb():
+    sig = signature(descent_then_climb())
+    assert sig.name == "descent-then-climb"
+    assert sig.facts[0].startswith("the loss first fell for 11 values, from 0.7 at epoch 0 to 0.2197 at epoch 11")
+    assert "first inf at epoch 19" in sig.facts[1]
+
+
+def test_a_climb_from_the_start_stays_climb_then_nonfinite():
+    values = [0.7 * 2 ** k for k in range(6)] + [math.inf]
+    assert signature(values).name == "climb-then-nonfinite"
+
+
+@pytest.mark.parametrize("low_at, fall", [(DESCENT_MIN - 1, 0.5), (DESCENT_MIN + 3, DESCENT_FALL / 2)])
+def test_a_short_or_shallow_descent_is_not_enough(low_at, fall):
+    """Both limits of the rule: the low must come late enough and be low enough."""
+    fall_part = list(np.linspace(1.0, 1.0 - fall, low_at + 1))
+    values = fall_part + [fall_part[-1] * 2 ** k for k in range(1, 5)] + [math.nan]
+    assert signature(values).name == "climb-then-nonfinite"
+
+
+# ---- plateau from the start ---------------------------------------------------------------
+
+def test_a_loss_that_never_leaves_its_first_value_is_a_plateau():
+    rng = np.random.default_rng(3)
+    values = list(2.3026 - 0.05 * rng.random(40))      # ten classes, chance level, a little noise
+    sig = signature(values)
+    assert sig.name == "plateau-from-start"
+    assert "over 40 values (epochs 0 to 39) the loss stayed within 10% of its first value" in sig.facts[0]
+
+
+def test_a_plateau_needs_enough_values_and_the_start_of_the_run():
+    assert signature([2.30, 2.29, 2.31] * 3).name == "healthy"                       # too few values to judge
+    assert signature([2.30] * SHAPE_MIN, start=50).name == "healthy"                  # the log starts mid-run
+    assert signature([2.30] * SHAPE_MIN).name == "plateau-from-start"
+
+
+def test_a_slow_loss_that_keeps_falling_is_healthy():
+    values = [2.3 * (1 - PLATEAU_FALL) ** (i / 10) for i in range(12)]   # falls just past the limit by the end
+    assert signature(values).name == "healthy"
+
+
+# ---- stall after a drop -------------------------------------------------------------------
+
+def stalled(level=0.45, drop_epochs=8, flat_epochs=30):
+    fall = list(np.geomspace(0.69, level, drop_epochs))
+    return fall + [level] * flat_epochs
+
+
+def test_a_loss_that_falls_then_freezes_is_a_stall():
+    sig = signature(stalled())
+    assert sig.name == "stall-after-drop"
+    assert sig.facts[0] == ("the loss fell from 0.69 at epoch 0 to 0.45 at epoch 7, then stopped: the last 31 values "
+                            "(epochs 7 to 37) stay within 1% of 0.45, 65% of where it started")
+
+
+def test_a_stall_that_covers_less_than_half_the_run_is_not_one():
+    assert signature(stalled(drop_epochs=30, flat_epochs=20)).name == "healthy"
+
+
+def test_a_run_that_converges_low_is_healthy_not_stalled():
+    assert signature(stalled(level=0.69 * STALL_LEVEL * 0.9)).name == "healthy"
+
+
+def test_a_noisy_tail_is_not_a_stall():
+    rng = np.random.default_rng(0)
+    values = stalled()
+    values[10:] = [v * (1 + 3 * FLAT * rng.standard_normal()) for v in values[10:]]
+    assert signature(values).name == "healthy"
+
+
+# ---- healthy curves stay healthy ----------------------------------------------------------
+
+@pytest.mark.parametrize("name, values", [
+    ("noisy mini-batch descent", list(2.3 * np.exp(-np.arange(200) / 60)
+                                      * (1 + 0.15 * np.random.default_rng(1).standard_normal(200)))),
+    ("starts very high and falls", list(1e5 * np.exp(-np.arange(40) / 3) + 0.2)),
+    ("slow but steady", list(0.69 * 0.99 ** np.arange(60))),
+    ("long, converged low", list(0.69 * 0.97 ** np.arange(400))),
+    ("negative log-likelihood below zero", list(1.0 - 0.05 * np.arange(40))),
+])
+def test_healthy_curves_stay_healthy(name, values):
+    assert signature(values).name == "healthy", name
+
+
+def test_the_new_signatures_survive_the_parallel_scan(tmp_path, monkeypatch):
+    """The lowest and highest values behind them are merged exactly across processes."""
+    import trainwreck.logscan as logscan
+    monkeypatch.setattr(logscan, "PARALLEL_MIN", 0)
+    monkeypatch.setattr(logscan, "CHUNK", 256)
+    for values in (descent_then_climb(), stalled(), [2.3] * 40):
+        path = tmp_path / "run.log"
+        path.write_text(log_of(values))
+        sequential = scan(path.open("rb"), str(path))
+        parallel = logscan.scan_path(str(path), workers=3)
+        assert repr(vars(parallel)) == repr(vars(sequential))     # repr: nan == nan
+
+
+# ---- an entry that declares the signature is named ----------------------------------------
+
+@pytest.mark.parametrize("trace, values", [
+    ("descent-then-climb", descent_then_climb()),
+    ("plateau-from-start", [2.3026] * 20),
+    ("stall-after-drop", stalled()),
+])
+def test_an_entry_declaring_the_signature_is_named_first(trace, values):
+    template = CATALOG.entries["WR-250"]
+    entry = dataclasses.replace(template, id="WR-999", trace=trace, messages=[])
+    catalog = Catalog(root=ROOT, folder=ROOT / "catalog", entries={**CATALOG.entries, "WR-999": entry},
+                      modules=CATALOG.modules)
+    d = diagnose(scan(io.BytesIO(log_of(values).encode()), "log"), catalog)
+    assert d.matches[0].entry.id == "WR-999"
+    assert d.unweighed == []
+    if trace == "descent-then-climb":    # the general climb keeps part credit
+        assert [m.entry.id for m in d.matches][1] == "WR-220"
+
+
+def test_until_an_entry_declares_them_they_are_reported_not_guessed():
+    for values in (descent_then_climb(), [2.3026] * 20, stalled()):
+        d = diagnose(scan(io.BytesIO(log_of(values).encode()), "log"), CATALOG)
+        if d.signature.name == "descent-then-climb":
+            assert d.matches[0].entry.id == "WR-220"     # part credit only
+        else:
+            assert d.matches == [] and d.verdict == "unexplained"
+        assert any("no entry declares this signature yet" in u for u in d.unweighed)
