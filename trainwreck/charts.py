@@ -1,21 +1,33 @@
-"""Draw a snippet's figure data as SVG, once for the light and once for the dark theme.
+"""Draw a snippet's figure data as SVG: one picture per panel, in the light and the dark theme.
 
 The data is plain JSON from the snippet's figure_data(): panels of series,
-with optional vertical marker lines. Matplotlib is imported only here, and only
-when a figure is drawn.
+with optional vertical marker lines. Each panel is its own picture, so a page
+can set them side by side on a wide screen and one above the other on a phone,
+and a reader can open each one full size. Matplotlib is imported only here,
+and only when a figure is drawn.
 """
 from __future__ import annotations
 
 import io
 import math
+import re
 
 THEMES = {
     "light": {"fg": "#1f1f1f", "grid": "#d0d0d0", "colors": ["#1565c0", "#2e7d32", "#c62828", "#6a1b9a"]},
     "dark": {"fg": "#e6e6e6", "grid": "#4a4a4a", "colors": ["#64b5f6", "#81c784", "#ef5350", "#ce93d8"]},
 }
+DRAWN_IN = "light"
+HEX_COLOUR = re.compile(r"#[0-9a-f]{6}\b")
 
 
-def render_svg(figure: dict, theme: str) -> str:
+def picture_name(panel: int, theme: str) -> str:
+    """The key of one picture: panels count from 1."""
+    return f"{panel + 1}-{theme}"
+
+
+def render_panels(figure: dict) -> dict[str, str]:
+    """Every panel in every theme, by picture_name. The themes differ only in colour,
+    so each panel is drawn once and recoloured for the other themes."""
     import warnings
 
     import matplotlib
@@ -23,26 +35,40 @@ def render_svg(figure: dict, theme: str) -> str:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    colours = THEMES[theme]
+    colours = THEMES[DRAWN_IN]
     params = {
         "svg.hashsalt": "trainwreck", "svg.fonttype": "none", "font.size": 10,
         "text.color": colours["fg"], "axes.labelcolor": colours["fg"], "axes.edgecolor": colours["fg"],
         "xtick.color": colours["fg"], "ytick.color": colours["fg"], "axes.titlecolor": colours["fg"],
         "grid.color": colours["grid"], "legend.frameon": False,
     }
-    panels = figure["panels"]
+    palette: dict[str, str] = {}  # one colour per series label across all panels
+    pictures = {}
     # Matplotlib's own numeric warnings are noise here, not part of any symptom.
     with plt.rc_context(params), warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        fig, axes = plt.subplots(1, len(panels), figsize=(5.2 * len(panels), 3.6), squeeze=False)
-        palette: dict[str, str] = {}  # one colour per series label across all panels
-        for ax, panel in zip(axes[0], panels):
+        for i, panel in enumerate(figure["panels"]):
+            fig, ax = plt.subplots(figsize=(5.2, 3.6))
             _draw_panel(ax, panel, palette, colours)
-        fig.tight_layout()
-        buffer = io.StringIO()
-        fig.savefig(buffer, format="svg", transparent=True, metadata={"Date": None, "Creator": None})
-        plt.close(fig)
-    return buffer.getvalue()
+            fig.tight_layout()
+            buffer = io.StringIO()
+            fig.savefig(buffer, format="svg", transparent=True, metadata={"Date": None, "Creator": None})
+            plt.close(fig)
+            for theme in THEMES:
+                pictures[picture_name(i, theme)] = recolour(buffer.getvalue(), theme)
+    return pictures
+
+
+def recolour(svg: str, theme: str) -> str:
+    """The picture in another theme's palette: each colour of the drawn theme swapped for its counterpart."""
+    if theme == DRAWN_IN:
+        return svg
+    swap = {}
+    for key, value in THEMES[DRAWN_IN].items():
+        targets = THEMES[theme][key]
+        for source, target in zip(value, targets) if isinstance(value, list) else [(value, targets)]:
+            swap[source] = target
+    return HEX_COLOUR.sub(lambda m: swap.get(m[0], m[0]), svg)
 
 
 def _draw_panel(ax, panel: dict, palette: dict, colours: dict) -> None:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .catalog import Catalog
 from .entry import STAGES, TRACES, stage_of
-from .pages import entry_path, handout_path, module_path
+from .pages import entry_path, handout_path, module_handout_path, module_path
 
 ENTRY_INDEX_MARK = "<!-- trainwreck:entry-index -->"
 
@@ -34,6 +34,9 @@ def module_page(catalog: Catalog, module_id: str) -> str:
     entries = entries_in_module(catalog, module_id)
     if not entries:
         lines.append("No entry is assigned to this module yet.")
+    else:
+        lines += [f"[Printable handout for the whole module](../{module_handout_path(module_id)})"
+                  "{ .tw-handout-link }", ""]
     for e in entries:
         lines += [f"- [**{e.id}**: {e.title}](../{entry_path(e.id)}) — {e.summary}"
                   f" ([handout](../{handout_path(e.id)}))"]

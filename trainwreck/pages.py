@@ -1,12 +1,14 @@
 """Markdown for each generated entry page and its printable handout."""
 from __future__ import annotations
 
+import ast
 import re
+from pathlib import PurePosixPath
 
 from .catalog import Catalog
 from .entry import ANSWER_HEADINGS, FRAMEWORK_SECTION, ORIGINS, TRACES, Entry
 from .framework_part import CODE_SPAN
-from .snippet_sections import TABS, sections_of, tab_program_regions
+from .snippet_sections import INCLUDE, TABS, Program, includes_in, tab_file, tab_program
 
 ID_MENTION = re.compile(r"(?<![\w/-])(WR-\d{3})(?![\w-])")
 FENCE = re.compile(r"^\s*(```|~~~)", re.M)
@@ -27,8 +29,34 @@ def module_path(module_id: str) -> str:
     return f"modules/{module_id}.md"
 
 
-def figure_path(entry_id: str, theme: str) -> str:
-    return f"figures/{entry_id}-{theme}.svg"
+def figure_path(entry_id: str, picture: str) -> str:
+    """One picture of an entry's figure (charts.picture_name: panel and theme)."""
+    return f"figures/{entry_id}-{picture}.svg"
+
+
+def download_path(filename: str) -> str:
+    """Where the site carries a program or a snippet file for a reader to download."""
+    return f"snippets/{filename}"
+
+
+def module_handout_path(module_id: str) -> str:
+    return f"handouts/module-{module_id}.md"
+
+
+def tool_path(snippet: str) -> str:
+    """The page of a snippet file that entries include but that is no entry's own (the loss watch)."""
+    return f"tools/{PurePosixPath(snippet).stem}.md"
+
+
+def tools_of(catalog: Catalog) -> dict[str, list[Entry]]:
+    """Snippet files that entries include but that are no entry's own, and the entries that include them."""
+    own = {e.snippet for e in catalog.entries.values()}
+    tools: dict[str, list[Entry]] = {}
+    for entry in catalog.sorted_entries():
+        for path, _ in includes_in(entry.body):
+            if path not in own and entry not in tools.setdefault(path, []):
+                tools[path].append(entry)
+    return tools
 
 
 def page_url(path: str, directory_urls: bool = True) -> str:
@@ -65,51 +93,114 @@ def entry_page(entry: Entry, catalog: Catalog, edition: str = "full", run=None) 
     if entry.trace != "none":
         lines += [f"**Loss curve:** {TRACES[entry.trace]}", ""]
     lines += [f"[Printable handout]({handout_path(entry.id)}){{ .tw-handout-link }}", ""]
-    body = add_tabs(entry.body, entry, catalog.root)
+    body = add_tabs(entry.body, entry, catalog.root, run)
+    body = link_tools(body, entry, catalog)
     body = cite_messages(body, entry)
     body = link_ids(body, catalog, entry.id)
     body = strip_answers(body) if edition == "student" else collapse_answers(body)
-    if run is not None:
-        body = add_run(body, entry, run)
+    if run is not None and run.svgs:
+        body = insert_before_heading(body, "Where it shows up", figure_markdown(entry.id, run))
     lines.append(body)
     return "\n".join(lines)
 
 
-def tabs_markdown(entry: Entry, root) -> str:
-    """Reproduce and Fix tabs, Reproduce open first; each holds a whole program made of includes."""
-    regions = sections_of((root / entry.snippet).read_text(encoding="utf-8"))
+def tabs_markdown(entry: Entry, root, run=None) -> str:
+    """Reproduce and Fix tabs, Reproduce open first. Each holds a whole program (the text that was run),
+    what running it printed, and the program to download; then the whole snippet file to download."""
+    text = (root / entry.snippet).read_text(encoding="utf-8")
     out = []
     for label, region in TABS:
-        includes = [f'    --8<-- "{entry.snippet}:{name}"' for name in tab_program_regions(regions, region)]
-        out += [f'=== "{label}"', "", "    ```python", *includes, "    ```", ""]
+        program = Program(label, tab_file(entry.snippet, region), tab_program(text, region))
+        out += [f'=== "{label}"', "", indent(program_markdown(program, run))]
+    name = PurePosixPath(entry.snippet).name
+    out += [f"Both programs in one file, as the tests run it: {download_link(name)}", ""]
     return "\n".join(out)
 
 
-def add_tabs(body: str, entry: Entry, root) -> str:
+def program_markdown(program: Program, run=None, prefix: str = "") -> str:
+    """A program's code, what it printed when it ran (if it was run), and a link to download it."""
+    lines = [fenced(program.code, "python"), ""]
+    output = run.output_of(program) if run is not None else None
+    if output is not None:
+        lines += [f"What `python {program.filename}` prints — captured from a real run, not pasted:", "",
+                  fenced(output.rstrip("\n") or "(nothing)", "text"), ""]
+    lines += [f"Download this program: {download_link(program.filename, prefix)}", ""]
+    return "\n".join(lines)
+
+
+def download_link(filename: str, prefix: str = "") -> str:
+    return f'[{filename}]({prefix}{download_path(filename)}){{ download="{filename}" .tw-download }}'
+
+
+def fenced(text: str, language: str) -> str:
+    """A fenced block holding text as it is: the fence is longer than any backtick run inside, and
+    lines that look like a snippet include are escaped so the site does not include anything."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    text = INCLUDE_LIKE.sub(r"\g<indent>;\g<marker>", text)
+    return f"{fence}{language}\n{text.rstrip(chr(10))}\n{fence}"
+
+
+INCLUDE_LIKE = re.compile(r"^(?P<indent>[ \t]*)(?P<marker>;*-+8<-+)", re.M)
+
+
+def indent(markdown: str) -> str:
+    return "\n".join(("    " + line) if line.strip() else "" for line in markdown.split("\n"))
+
+
+def add_tabs(body: str, entry: Entry, root, run=None) -> str:
     """The tabs close the Fix section, after its prose."""
-    return insert_before_heading(body, "Prevent it", tabs_markdown(entry, root))
+    return insert_before_heading(body, "Prevent it", tabs_markdown(entry, root, run))
 
 
-def add_run(body: str, entry: Entry, run) -> str:
-    """The picture closes the Symptom section; the real output closes Confirm it."""
-    if run.svgs:
-        alt = run.figure["alt"].replace("]", ")").replace("[", "(")
-        # Material shows an image whose URL ends in #only-light or #only-dark in that theme only
-        images = [f"![{alt}]({figure_path(entry.id, theme)}#only-{theme}){{ .tw-figure }}" for theme in run.svgs]
-        picture = "\n".join([*images, "", f"*{run.figure['caption']}*", ""])
-        body = insert_before_heading(body, "Where it shows up", picture)
-    return insert_before_heading(body, "Fix", output_block(entry, run))
+def figure_markdown(entry_id: str, run, prefix: str = "", themes=("light", "dark")) -> str:
+    """The figure's panels, each in the light and the dark theme (Material shows an image whose URL ends
+    in #only-light or #only-dark in that theme only), side by side when there is room; then the caption.
+    The first panel carries the description of the whole figure; the others say which panel they are."""
+    from .charts import picture_name
+
+    panels = run.figure["panels"]
+    images = []
+    for i, panel in enumerate(panels):
+        alt = run.figure["alt"] if i == 0 else f"Panel {i + 1} of the figure described above: {panel['title']}"
+        alt = alt.replace("]", ")").replace("[", "(")
+        for theme in themes:
+            images.append(f"![{alt}]({prefix}{figure_path(entry_id, picture_name(i, theme))}#only-{theme})"
+                          "{ .tw-figure }")
+    return "\n".join([" ".join(images), "{ .tw-figures }", "", f"*{run.figure['caption']}*", ""])
 
 
 def output_block(entry: Entry, run) -> str:
-    return "\n".join([
-        f"What `python {entry.snippet}` prints — captured from a real run, not pasted:",
-        "",
-        "```text",
-        run.output.rstrip(),
-        "```",
-        "",
-    ])
+    """What each of the snippet's programs printed, for a terminal."""
+    out = []
+    for filename, output in run.outputs.items():
+        out += [f"What `python {filename}` prints — captured from a real run, not pasted:", "",
+                "```text", output.rstrip(), "```", ""]
+    return "\n".join(out)
+
+
+def link_tools(body: str, entry: Entry, catalog: Catalog) -> str:
+    """After a code block that includes part of a tool (a snippet file that is no entry's own), link the
+    tool's page: the whole file, a loop that uses it, what it prints, and the file to download."""
+    own = {e.snippet for e in catalog.entries.values()}
+    out, pending, fence = [], None, None
+    for line in body.split("\n"):
+        out.append(line)
+        m = FENCE.match(line)
+        if m and fence is None:
+            fence = m.group(1)
+        elif m and line.strip().startswith(fence):
+            fence = None
+            if pending:
+                name = PurePosixPath(pending).name
+                out += ["", f"The whole of `{name}`, a training loop that uses it, what it prints, and the "
+                            f"file to download: [{name}]({tool_path(pending)})"]
+                pending = None
+        elif fence is not None:
+            inc = INCLUDE.match(line)
+            if inc and inc["path"] not in own:
+                pending = inc["path"]
+    return "\n".join(out)
 
 
 def cite_messages(body: str, entry: Entry) -> str:
@@ -133,38 +224,64 @@ def insert_before_heading(body: str, heading: str, text: str) -> str:
     return body[:m.start()] + text + "\n" + body[m.start():] if m else body + "\n\n" + text
 
 
-def handout_page(entry: Entry, catalog: Catalog) -> str:
-    """Symptom, the reproduction and the question: what a class gets on paper."""
+HANDOUT_FRONT = ["---", "search:", "  exclude: true", "hide: [navigation, toc]", "---"]
+ANSWER_SPACE = '<div class="tw-answer-space" aria-hidden="true"></div>'
+HANDOUT_FOOTER = '<p class="tw-handout-footer">trainwreck · answers are not part of this handout</p>'
+
+
+def handout_page(entry: Entry, catalog: Catalog, run=None) -> str:
+    """What a class gets on paper for one entry: the symptom and its picture, the Reproduce program
+    and what it prints, and the exercise with room to answer. No answers."""
+    reproduce = Program("Reproduce", tab_file(entry.snippet, "reproduce"),
+                        tab_program((catalog.root / entry.snippet).read_text(encoding="utf-8"), "reproduce"))
+    lines = [*HANDOUT_FRONT, f"# {entry.id}: {entry.title} {{ .tw-handout-title }}", "", f"*{entry.summary}*", "",
+             "## Symptom", "", link_ids(entry.sections["Symptom"], catalog, entry.id, prefix="../"), ""]
+    if run is not None and run.svgs:
+        lines += [figure_markdown(entry.id, run, prefix="../"), ""]
+    lines += ["## Reproduce it", "",
+              f"Save this program as `{reproduce.filename}` (or download it below) and run it:", "",
+              program_markdown(reproduce, run, prefix="../"),
+              *exercise(entry), HANDOUT_FOOTER]
+    return "\n".join(lines)
+
+
+def exercise(entry: Entry, heading: str = "##") -> list[str]:
+    """The interview question without its answers, and room to write one."""
     question = strip_answers(entry.sections["Interview question"]).strip()
-    regions = sections_of((catalog.root / entry.snippet).read_text(encoding="utf-8"))
-    includes = "\n".join(f'--8<-- "{entry.snippet}:{name}"' for name in tab_program_regions(regions, "reproduce"))
-    reproduce = f"```python\n{includes}\n```"
-    return "\n".join([
-        "---",
-        "search:",
-        "  exclude: true",
-        "hide: [navigation, toc]",
-        "---",
-        f"# {entry.id}: {entry.title} {{ .tw-handout-title }}",
-        "",
-        f"*{entry.summary}*",
-        "",
-        "## Symptom",
-        "",
-        link_ids(entry.sections["Symptom"], catalog, entry.id, prefix="../"),
-        "",
-        "## Reproduce it",
-        "",
-        f"Run `python {entry.snippet}`, or paste this into a file of your own:",
-        "",
-        reproduce,
-        "",
-        "## Interview question",
-        "",
-        question,
-        "",
-        '<p class="tw-handout-footer">trainwreck · answers are not part of this handout</p>',
-    ])
+    return [f"{heading} Exercise", "", question, "", ANSWER_SPACE, ""]
+
+
+def module_handout_page(catalog: Catalog, module_id: str, entries: list[Entry], runs: dict) -> str:
+    """One handout for a module: each entry on its own sheet with its picture, what its Reproduce
+    program prints (the program itself is on the entry's page and handout), and the exercise."""
+    title = catalog.modules[module_id]
+    lines = [*HANDOUT_FRONT, f"# Module {module_id}: {title} — handout {{ .tw-handout-title }}", "",
+             f"{len(entries)} entr{'y' if len(entries) == 1 else 'ies'}, one per sheet. Each Reproduce program "
+             "is on its entry's page, to copy or download; what it prints is below.", ""]
+    for entry in entries:
+        run = runs.get(entry.id)
+        lines += [f"## {entry.id}: {entry.title} {{ .tw-handout-entry }}", "", f"*{entry.summary}*", ""]
+        if run is not None and run.svgs:
+            lines += [figure_markdown(entry.id, run, prefix="../"), ""]
+        reproduce = tab_file(entry.snippet, "reproduce")
+        output = run.outputs.get(reproduce) if run is not None else None
+        if output is not None:
+            lines += [f"### What `python {reproduce}` prints", "", fenced(output.rstrip("\n"), "text"), ""]
+        lines += [f"The program: [{entry.id}, Reproduce tab](../{entry_path(entry.id)})", "",
+                  *exercise(entry, "###")]
+    lines.append(HANDOUT_FOOTER)
+    return "\n".join(lines)
+
+
+def tool_page(snippet: str, text: str, run, users: list[Entry]) -> str:
+    """A tool's page: what its docstring says, the whole file, what running it prints, the download."""
+    name = PurePosixPath(snippet).name
+    doc = (ast.get_docstring(ast.parse(text)) or name).strip()
+    title, _, intro = doc.partition("\n")
+    program = Program("Program", name, text)
+    used_by = ", ".join(f"[{e.id}](../{entry_path(e.id)})" for e in users)
+    return "\n".join([f"# {title.rstrip('.')}", "", intro.strip(), "", f"Used in: {used_by}", "",
+                      f"## `{name}`", "", program_markdown(program, run, prefix="../")])
 
 
 def link_to(entry_id: str, catalog: Catalog, self_id: str, prefix: str = "") -> str:

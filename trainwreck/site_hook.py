@@ -15,10 +15,12 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
 from trainwreck.export import catalog_json
-from trainwreck.indexes import (ENTRY_INDEX_MARK, entry_index, module_page, modules_index, roadmap_page,
-                               symptom_index)
-from trainwreck.pages import EDITIONS, entry_page, entry_path, figure_path, handout_page, handout_path, module_path
+from trainwreck.indexes import (ENTRY_INDEX_MARK, entries_in_module, entry_index, module_page, modules_index,
+                               roadmap_page, symptom_index)
+from trainwreck.pages import (EDITIONS, download_path, entry_page, entry_path, figure_path, handout_page, handout_path,
+                              module_handout_page, module_handout_path, module_path, tool_page, tool_path, tools_of)
 from trainwreck.snippet_run import SnippetRunError, run_snippet
+from trainwreck.snippet_sections import TABS, tab_file, tab_program
 from trainwreck.validate import check
 
 log = logging.getLogger("mkdocs.hooks.trainwreck")
@@ -58,26 +60,40 @@ def on_files(files, config):
         files.append(File.generated(config, path, content=content))
 
     entries = catalog.sorted_entries()
+    tools = tools_of(catalog)
+    snippets = [e.snippet for e in entries] + list(tools)
     # Snippets run in child processes, so threads are enough to use every core.
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        futures = [pool.submit(run_snippet, root, entry.snippet, draw=True) for entry in entries]
+        futures = {s: pool.submit(run_snippet, root, s, draw=True) for s in snippets}
     try:
-        runs = [f.result() for f in futures]
+        runs = {s: f.result() for s, f in futures.items()}
     except SnippetRunError as exc:
         raise PluginError(str(exc)) from None
-    ran = sum(not run.cached for run in runs)
-    for entry, run in zip(entries, runs):
-        for theme, svg in run.svgs.items():
-            add(figure_path(entry.id, theme), svg)
+    log.debug("trainwreck: %d snippet(s) run, %d from the cache",
+              sum(not r.cached for r in runs.values()), sum(r.cached for r in runs.values()))
+    entry_runs = {e.id: runs[e.snippet] for e in entries}
+    for entry in entries:
+        run = entry_runs[entry.id]
+        for picture, svg in run.svgs.items():
+            add(figure_path(entry.id, picture), svg)
         add(entry_path(entry.id), entry_page(entry, catalog, edition, run))
-        add(handout_path(entry.id), handout_page(entry, catalog))
+        add(handout_path(entry.id), handout_page(entry, catalog, run))
+        text = (root / entry.snippet).read_text(encoding="utf-8")
+        add(download_path(Path(entry.snippet).name), text)
+        for _, region in TABS:
+            add(download_path(tab_file(entry.snippet, region)), tab_program(text, region))
+    for snippet, users in tools.items():
+        text = (root / snippet).read_text(encoding="utf-8")
+        add(download_path(Path(snippet).name), text)
+        add(tool_path(snippet), tool_page(snippet, text, runs[snippet], users))
     add("modules/index.md", modules_index(catalog))
     for module_id in catalog.modules:
         add(module_path(module_id), module_page(catalog, module_id))
+        add(module_handout_path(module_id),
+            module_handout_page(catalog, module_id, entries_in_module(catalog, module_id), entry_runs))
     add("symptoms.md", symptom_index(catalog))
     add("roadmap.md", roadmap_page(catalog))
     add("catalog.json", catalog_json(catalog, directory_urls=config.use_directory_urls))
-    log.info("trainwreck: %d snippet(s) run, %d from the cache", ran, len(catalog.entries) - ran)
     return files
 
 

@@ -6,7 +6,8 @@ site: `# --8<-- [start:name]` ... `# --8<-- [end:name]`.
 from __future__ import annotations
 
 import re
-from pathlib import Path
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
 
 MARKER = re.compile(r"--8<--\s*\[\s*(start|end)\s*:\s*([a-z][-_0-9a-z]*)\s*\]")
 INCLUDE = re.compile(r'^(?P<indent>[ \t]*)--8<--\s+"(?P<path>[^":]+)(?::(?P<section>[a-z][-_0-9a-z]*))?"\s*$', re.M)
@@ -61,6 +62,7 @@ def expand_includes(markdown: str, root: Path) -> str:
 # tab's own region.
 TABS = (("Reproduce", "reproduce"), ("Fix", "fix"))
 SETUP = "setup"
+MAIN_BLOCK = re.compile(r"""^if __name__ == ["']__main__["']\s*:""", re.M)
 
 
 def tab_program_regions(regions: dict[str, str], region: str) -> list[str]:
@@ -70,5 +72,35 @@ def tab_program_regions(regions: dict[str, str], region: str) -> list[str]:
 
 def tab_program(text: str, region: str) -> str:
     """The program a reader copies from a tab: setup (if any) then the region."""
-    regions = sections_of(text)
+    return _program(sections_of(text), region)
+
+
+def _program(regions: dict[str, str], region: str) -> str:
     return "\n\n\n".join(regions[name] for name in tab_program_regions(regions, region)) + "\n"
+
+
+@dataclass(frozen=True)
+class Program:
+    """One program a page shows and runs: what a reader saves, under which name."""
+    label: str      # the tab it sits in ("Reproduce", "Fix"), or "Program" for a whole file
+    filename: str   # the name it is saved and run under, so its warnings name that file
+    code: str
+
+
+def programs_of(snippet: str, text: str) -> list[Program]:
+    """The programs of a snippet file: one per tab when it has the tab regions, else the file itself.
+
+    A tab region without a `__main__` block only defines things: there is no
+    program to run (the transitional state of a snippet not yet converted).
+    """
+    path = PurePosixPath(snippet)
+    regions = sections_of(text)
+    if not all(region in regions for _, region in TABS):
+        return [Program("Program", path.name, text)] if MAIN_BLOCK.search(text) else []
+    return [Program(label, tab_file(snippet, region), _program(regions, region))
+            for label, region in TABS if MAIN_BLOCK.search(regions[region])]
+
+
+def tab_file(snippet: str, region: str) -> str:
+    """The file name of one tab's program."""
+    return f"{PurePosixPath(snippet).stem}_{region}.py"
