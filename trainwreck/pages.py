@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import ast
+import html
+import json
 import re
 from pathlib import PurePosixPath
 
@@ -72,7 +74,9 @@ def entry_page(entry: Entry, catalog: Catalog, edition: str = "full", run=None) 
         "---",
         "search:",
         "  boost: 2",       # an entry outranks the prose pages that mention the same words
+        f"title: {json.dumps(f'{entry.id}: {entry.title}')}",
         "---",
+        *main_message_line(entry),
         f"# {entry.id}: {entry.title}",
         "",
         f"*{entry.summary}*",
@@ -84,15 +88,11 @@ def entry_page(entry: Entry, catalog: Catalog, edition: str = "full", run=None) 
     if related:
         lines += ["**Related:** " + " · ".join(
             f"{link_to(rid, catalog, entry.id)} ({nature.replace('-', ' ')})" for rid, nature in related), ""]
-    if entry.messages:
-        # one small heading per message: a search for the exact text then
-        # matches a section title of this page, which outranks body text
-        lines += ["**Messages this failure prints:**", ""]
-        for m in entry.messages:
-            lines += [f"### {m.shown} {{ .tw-message }}", "", f"{ORIGINS[m.origin]} · [source]({m.source})", ""]
     if entry.trace != "none":
         lines += [f"**Loss curve:** {TRACES[entry.trace]}", ""]
     lines += [f"[Printable handout]({handout_path(entry.id)}){{ .tw-handout-link }}", ""]
+    if entry.messages:
+        lines += message_headings(entry)
     body = add_tabs(entry.body, entry, catalog.root, run)
     body = link_tools(body, entry, catalog)
     body = cite_messages(body, entry)
@@ -102,6 +102,25 @@ def entry_page(entry: Entry, catalog: Catalog, edition: str = "full", run=None) 
         body = insert_before_heading(body, "Where it shows up", figure_markdown(entry.id, run))
     lines.append(body)
     return "\n".join(lines)
+
+
+def main_message_line(entry: Entry) -> list[str]:
+    """The entry's main message (its first), hidden, before the title. Material's search reads what comes
+    before a page's first heading as the text of the page itself, and ranks a page that matches every
+    word above one that matches some: so a search for a main message lists its entry first, with no
+    word missing on its card, and does not lose to a title where "in" or "exp" only starts a word."""
+    if not entry.messages:
+        return []
+    return [f'<p class="tw-main-message" hidden>{html.escape(entry.messages[0].shown)}</p>', ""]
+
+
+def message_headings(entry: Entry) -> list[str]:
+    """One small heading per declared message, so that a search for its exact text matches a section
+    title of this page. They come last before the body, so no other text falls into their sections."""
+    lines = ["**Messages this failure prints:**", ""]
+    for m in entry.messages:
+        lines += [f"### {m.shown} {{ .tw-message }}", "", f"{ORIGINS[m.origin]} · [source]({m.source})", ""]
+    return lines
 
 
 def tabs_markdown(entry: Entry, root, run=None) -> str:
