@@ -1,8 +1,12 @@
 import importlib.util
+import os
+import shutil
 import sys
 from pathlib import Path
 
 import pytest
+
+from trainwreck.snippet_run import CACHE_DIR, ONE_THREAD
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -40,23 +44,36 @@ def assert_entry_says(entry_id: str, claims: list[str]) -> None:
     assert not missing, f"{entry_id} should say: {missing}"
 
 
-def build_site(project: Path, out: Path, **env: str):
-    """The real `mkdocs build --strict`, as a user runs it, into out."""
+def build_site(project: Path, out: Path, quiet: bool = True, **env: str):
+    """The real `mkdocs build --strict`, as a user runs it, into out. Snippet results come from the
+    project's own cache, so a copy of the project does not run unchanged snippets again."""
     import os
     import subprocess
 
     full_env = {"PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", ""),
-                "NO_MKDOCS_2_WARNING": "1", **env}
+                "TRAINWRECK_CACHE": str(ROOT / CACHE_DIR), **env}
     return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(out)],
+        [sys.executable, "-m", "mkdocs", "build", "--strict", *(["-q"] if quiet else []), "-d", str(out)],
         cwd=project, capture_output=True, text=True, env=full_env,
     )
 
 
 def _built(tmp_path_factory, name: str, **env: str) -> Path:
-    out = tmp_path_factory.mktemp(name)
-    result = build_site(ROOT, out, **env)
-    assert result.returncode == 0, result.stderr
+    """One build of the real project per test run, however many test processes ask for it: the first
+    builds it (behind a lock shared by every process), the others read it. Tests only read it."""
+    from filelock import FileLock
+
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent          # the folder every worker's own temp folder sits in
+    out = shared / f"built-{name}"
+    with FileLock(str(shared / "site-builds.lock")):
+        if not (out / "index.html").is_file():
+            scratch = shared / f"building-{name}"
+            shutil.rmtree(scratch, ignore_errors=True)
+            result = build_site(ROOT, scratch, **env)
+            assert result.returncode == 0, result.stderr
+            scratch.rename(out)
     return out
 
 
@@ -117,29 +134,34 @@ def failing_build(folder: Path, relative: str, old: str, new: str) -> tuple[str,
     return result.stderr, path
 
 
-ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 _program_runs: dict[tuple[str, str], "subprocess.CompletedProcess"] = {}
 
 
-def tab_program_run(snippet: str, region: str):
-    """Run the program a reader copies from a tab (setup + region) as its own file in an empty
-    folder, as `python prog.py` with stdout and stderr interleaved. Runs once per session."""
-    import os
+def program_run(code: str, filename: str):
+    """Run a program as a reader does: saved as `filename` in an empty folder and run there as
+    `python filename`, stdout and stderr interleaved as a terminal shows them, the folder's path
+    taken out of what it prints. Each distinct program runs once per test process."""
     import subprocess
     import tempfile
 
-    from trainwreck.snippet_sections import tab_program
-
-    key = (snippet, region)
+    key = (filename, code)
     if key not in _program_runs:
-        code = tab_program((ROOT / snippet).read_text(encoding="utf-8"), region)
         with tempfile.TemporaryDirectory() as folder:
-            Path(folder, f"{region}.py").write_text(code, encoding="utf-8")
+            Path(folder, filename).write_text(code, encoding="utf-8")
             env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHONWARNINGS")}
-            _program_runs[key] = subprocess.run(
-                [sys.executable, f"{region}.py"], cwd=folder, env={**env, **ONE_THREAD},
-                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60)
+            run = subprocess.run(
+                [sys.executable, filename], cwd=folder, env={**env, **ONE_THREAD, "PYTHONUNBUFFERED": "1"},
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
+            run.stdout = run.stdout.replace(f"{Path(folder).resolve()}{os.sep}", "").replace(f"{folder}{os.sep}", "")
+            _program_runs[key] = run
     return _program_runs[key]
+
+
+def tab_program_run(snippet: str, region: str):
+    """Run the program of one tab (setup + region), as its own file in an empty folder."""
+    from trainwreck.snippet_sections import tab_file, tab_program
+
+    return program_run(tab_program((ROOT / snippet).read_text(encoding="utf-8"), region), tab_file(snippet, region))
 
 
 def is_tab_program(snippet: str, region: str) -> bool:

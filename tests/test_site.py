@@ -13,7 +13,8 @@ from conftest import ROOT, build_site, failing_build
 from trainwreck.catalog import split_sections
 from trainwreck.export import catalog_data
 from trainwreck.pages import strip_answers
-from trainwreck.snippet_sections import sections_of
+from trainwreck.snippet_run import run_snippet
+from trainwreck.snippet_sections import tab_program
 from trainwreck.validate import check
 
 EXTERNAL = re.compile(r"^(?:[a-z][a-z0-9+.-]*:)?//", re.I)
@@ -34,17 +35,16 @@ def test_every_entry_has_a_page_and_a_handout_at_its_id(site):
         assert soup(site / "handouts" / entry_id / "index.html").h1.get_text().startswith(f"{entry_id}: ")
 
 
-def test_reproduce_and_fix_tabs_hold_exactly_the_snippet_regions(site):
+def test_reproduce_and_fix_tabs_hold_whole_programs_reproduce_open_first(site):
     for entry in CATALOG.sorted_entries():
         page = soup(site / entry.id / "index.html")
-        regions = sections_of((ROOT / entry.snippet).read_text())
-        tabs = {}
-        for tabbed in page.select(".tabbed-set"):
-            labels = [label.get_text(strip=True) for label in tabbed.select(".tabbed-labels label")]
-            blocks = [block.select_one("pre code").get_text() for block in tabbed.select(".tabbed-block")]
-            tabs.update(zip(labels, blocks))
-        assert tabs["Reproduce"].rstrip("\n") == regions["reproduce"], entry.id
-        assert tabs["Fix"].rstrip("\n") == regions["fix"], entry.id
+        text = (ROOT / entry.snippet).read_text()
+        [tabbed] = [t for t in page.select(".tabbed-set")
+                    if [lab.get_text(strip=True) for lab in t.select(".tabbed-labels label")] == ["Reproduce", "Fix"]]
+        inputs = tabbed.select("input")
+        assert inputs[0].has_attr("checked") and not inputs[1].has_attr("checked"), entry.id
+        blocks = [block.select_one("pre code").get_text() for block in tabbed.select(".tabbed-block")]
+        assert blocks == [tab_program(text, "reproduce"), tab_program(text, "fix")], entry.id
         assert "--8<--" not in page.get_text()
 
 
@@ -123,15 +123,58 @@ def test_site_publishes_the_export(site):
         assert (site / e["handout_url"] / "index.html").is_file()
 
 
-def test_handout_has_symptom_reproduction_question_and_no_answer(site):
+def test_handout_has_symptom_picture_program_output_exercise_and_no_answer(site):
     for entry in CATALOG.sorted_entries():
         page = soup(site / "handouts" / entry.id / "index.html")
         headings = [h.get_text(strip=True).rstrip("¶") for h in page.select("article h2")]
-        assert headings == ["Symptom", "Reproduce it", "Interview question"]
-        code = page.select_one("pre code").get_text().rstrip("\n")
-        assert code == sections_of((ROOT / entry.snippet).read_text())["reproduce"]
+        assert headings == ["Symptom", "Reproduce it", "Exercise"]
+        code = page.select_one("pre code").get_text()
+        assert code == tab_program((ROOT / entry.snippet).read_text(), "reproduce")
+        assert page.select(".tw-figures img"), entry.id
+        assert page.select_one(".tw-answer-space")
         assert not answer_shingles(entry) & shingles(page.get_text(" "))
         assert "Strong answer" not in page.get_text()
+
+
+def test_module_handout_holds_each_entry_with_picture_output_and_exercise(site):
+    for module_id in CATALOG.modules:
+        entries = [e for e in CATALOG.sorted_entries() if module_id in e.modules]
+        module_page = soup(site / "modules" / module_id / "index.html")
+        if not entries:
+            assert not (site / "handouts" / f"module-{module_id}").exists()
+            continue
+        assert module_page.select_one(f'a[href="../../handouts/module-{module_id}/"]'), module_id
+        page = soup(site / "handouts" / f"module-{module_id}" / "index.html")
+        sheets = page.select("article h2.tw-handout-entry")
+        assert [h.get_text(strip=True).rstrip("¶") for h in sheets] == [f"{e.id}: {e.title}" for e in entries]
+        text = page.get_text(" ")
+        for entry in entries:
+            assert page.select_one(f'img[src*="figures/{entry.id}-1-light.svg"]'), (module_id, entry.id)
+            assert not answer_shingles(entry) & shingles(text), (module_id, entry.id)
+        assert len(page.select(".tw-answer-space")) == len(entries)
+        assert "Strong answer" not in page.get_text()
+
+
+def test_loss_watch_has_a_page_with_its_file_a_loop_that_uses_it_its_output_and_a_download(site):
+    page = soup(site / "tools" / "loss_watch" / "index.html")
+    source = (ROOT / "snippets" / "loss_watch.py").read_text()
+    code, output = [pre.get_text() for pre in page.select("pre")][:2]
+    assert code == source
+    assert "def guarded_training" in code and "watch.check(" in code
+    assert output.rstrip("\n") == run_snippet(ROOT, "snippets/loss_watch.py").outputs["loss_watch.py"].rstrip("\n")
+    link = page.select_one('a[download="loss_watch.py"]')
+    assert (site / "tools" / "loss_watch" / link["href"]).resolve().read_text() == source
+    # an entry that shows part of it points to the whole
+    assert soup(site / "WR-220" / "index.html").select_one('a[href="../tools/loss_watch/"]')
+
+
+def test_a_clean_build_prints_nothing_but_mkdocs_own_progress_lines(tmp_path):
+    result = build_site(ROOT, tmp_path / "out", quiet=False, NO_MKDOCS_2_WARNING="")
+    assert result.returncode == 0, result.stderr
+    lines = [line for line in (result.stdout + result.stderr).splitlines() if line.strip()]
+    progress = ("INFO    -  Cleaning site directory", "INFO    -  Building documentation to directory: ",
+                "INFO    -  Documentation built in ")
+    assert [line for line in lines if not line.startswith(progress)] == []
 
 
 def words(text: str) -> list[str]:

@@ -1,32 +1,79 @@
-"""Each tab of an entry page is a whole program: copied and run on its own, the
-Reproduce tab prints the symptom and the Fix tab the fix working -- and
-`diagnose` closes the loop on both (the symptom names its entry first, the fix
-is healthy)."""
+"""Each tab of an entry page is a whole program, tested the way a reader uses it: the code is taken
+from the built page, saved under the name the page gives it in an empty folder, and run; it prints
+what the page shows under it, the Reproduce tab the symptom and the Fix tab the fix working -- and
+`diagnose` closes the loop on both (the symptom names its entry first, the fix is healthy)."""
 import io
 
 import pytest
+from bs4 import BeautifulSoup
 
-from conftest import ROOT, is_tab_program, tab_program_run
+from conftest import ROOT, is_tab_program, program_run, tab_program_run
 from trainwreck.diagnose import diagnose
 from trainwreck.logscan import scan
+from trainwreck.snippet_sections import TABS, tab_file, tab_program
 from trainwreck.validate import check
 
 CATALOG, _ = check(ROOT / "catalog")
 ENTRIES = CATALOG.sorted_entries()
+REGIONS = [region for _, region in TABS]
 
 
-def program_output(entry, region):
+def require_program(entry, region):
     if not is_tab_program(entry.snippet, region):
         # Transitional: removed once every snippet follows the setup/reproduce/fix contract.
         pytest.xfail(f"{entry.snippet}: the {region} region is not a runnable program yet "
                      "(no __main__ block); see docs/contributing.md")
+
+
+def page_tab(site, entry, label: str) -> dict:
+    """One tab of the built entry page: its code, the file name its download gives, and the output
+    shown under it (None when the page shows none)."""
+    page = BeautifulSoup((site / entry.id / "index.html").read_text(encoding="utf-8"), "html.parser")
+    tabs = {}
+    for tabbed in page.select(".tabbed-set"):
+        labels = [lab.get_text(strip=True) for lab in tabbed.select(".tabbed-labels label")]
+        tabs.update(zip(labels, tabbed.select(".tabbed-block")))
+    block = tabs[label]
+    blocks = block.select("pre")
+    link = block.select_one("a[download]")
+    return {"code": blocks[0].get_text(), "output": blocks[1].get_text() if len(blocks) > 1 else None,
+            "filename": link["download"], "href": link["href"]}
+
+
+def program_output(entry, region):
+    require_program(entry, region)
     run = tab_program_run(entry.snippet, region)
     assert run.returncode == 0, run.stdout[-2000:]
     return run.stdout
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.id)
-@pytest.mark.parametrize("region", ["reproduce", "fix"])
+@pytest.mark.parametrize("label, region", TABS)
+def test_code_copied_from_the_page_prints_what_the_page_shows(site, entry, label, region):
+    tab = page_tab(site, entry, label)
+    text = (ROOT / entry.snippet).read_text(encoding="utf-8")
+    # the tab holds the whole program, and its download is that same program under its own name
+    assert tab["code"] == tab_program(text, region)
+    assert tab["filename"] == tab_file(entry.snippet, region)
+    assert (site / entry.id / tab["href"]).resolve().read_text(encoding="utf-8") == tab["code"]
+    require_program(entry, region)
+    run = program_run(tab["code"], tab["filename"])
+    assert run.returncode == 0, run.stdout[-2000:]
+    assert tab["output"] is not None, f"{entry.id}: the {label} tab shows no output"
+    assert tab["output"].rstrip("\n") == run.stdout.rstrip("\n")
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.id)
+def test_the_whole_snippet_file_can_be_downloaded_from_its_page(site, entry):
+    page = BeautifulSoup((site / entry.id / "index.html").read_text(encoding="utf-8"), "html.parser")
+    name = entry.snippet.rsplit("/", 1)[-1]
+    link = page.select_one(f'a[download="{name}"]')
+    assert link is not None, f"{entry.id}: no download link for {name}"
+    assert (site / entry.id / link["href"]).resolve().read_bytes() == (ROOT / entry.snippet).read_bytes()
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.id)
+@pytest.mark.parametrize("region", REGIONS)
 def test_each_tab_is_a_program_that_prints_its_story(entry, region):
     output = program_output(entry, region)
     assert len(output.strip().splitlines()) >= 2, output

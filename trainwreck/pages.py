@@ -156,11 +156,15 @@ def fenced(text: str, language: str) -> str:
     lines that look like a snippet include are escaped so the site does not include anything."""
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     fence = "`" * max(3, longest + 1)
-    text = INCLUDE_LIKE.sub(r"\g<indent>;\g<marker>", text)
+    text = INCLUDE_LIKE.sub(lambda m: f"{m['indent']};{m['marker']}" if m["marker"] else f"{m['pre']};{m['section']}",
+                            text)
     return f"{fence}{language}\n{text.rstrip(chr(10))}\n{fence}"
 
 
-INCLUDE_LIKE = re.compile(r"^(?P<indent>[ \t]*)(?P<marker>;*-+8<-+)", re.M)
+# What pymdownx.snippets acts on even inside a code block: an include at the start of a line, and a
+# section marker anywhere. A `;` just before the marker is its escape: it prints the line as written.
+INCLUDE_LIKE = re.compile(r"""^(?P<indent>[ \t]*)(?P<marker>;*-+8<-+(?:[ \t]+["']|[ \t]*$))"""
+                          r"|^(?P<pre>.*?)(?P<section>;*-+8<-+[ \t]+\[[ \t]*(?:start|end)[ \t]*:)", re.M)
 
 
 def indent(markdown: str) -> str:

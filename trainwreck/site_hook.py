@@ -89,8 +89,9 @@ def on_files(files, config):
     add("modules/index.md", modules_index(catalog))
     for module_id in catalog.modules:
         add(module_path(module_id), module_page(catalog, module_id))
-        add(module_handout_path(module_id),
-            module_handout_page(catalog, module_id, entries_in_module(catalog, module_id), entry_runs))
+        assigned = entries_in_module(catalog, module_id)
+        if assigned:
+            add(module_handout_path(module_id), module_handout_page(catalog, module_id, assigned, entry_runs))
     add("symptoms.md", symptom_index(catalog))
     add("roadmap.md", roadmap_page(catalog))
     add("catalog.json", catalog_json(catalog, directory_urls=config.use_directory_urls))
