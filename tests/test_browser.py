@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from trainwreck.snippet_sections import sections_of
+from trainwreck.snippet_sections import tab_program
 from trainwreck.validate import check
 
 CATALOG, _ = check(ROOT / "catalog")
@@ -127,14 +127,18 @@ def test_page_loads_with_no_failed_or_outside_request(visit, served, path):
     assert len(v.requests) > 3  # stylesheets and scripts really were loaded
 
 
-@pytest.mark.parametrize("message", ["overflow encountered in exp", "divide by zero encountered in log",
-                                     "invalid value encountered in multiply"])
-def test_search_for_a_warning_text_ranks_the_declaring_entries_first(visit, served, message):
+@pytest.mark.parametrize("message", sorted({m.shown for e in CATALOG.entries.values() for m in e.messages
+                                             if m.origin == "numpy"}))
+def test_search_for_a_warning_text_ranks_its_entries_first_main_ones_first(visit, served, message):
     v = visit(served)
     v.page.goto(served)
     declaring = {e.id for e in CATALOG.entries.values() if message in [m.shown for m in e.messages]}
+    main = {e.id for e in CATALOG.entries.values() if e.messages and e.messages[0].shown == message}
     found = list(dict.fromkeys(entry_of(h) for h in search(v.page, message)))   # one per page, in order
     assert set(found[: len(declaring)]) == declaring, found
+    assert set(found[: len(main)]) == main, found            # the entries that print it first come first
+    top = v.page.locator(".md-search-result__item").first
+    assert top.locator(".md-search-result__terms:visible").count() == 0, top.inner_text()   # no "Missing: ..."
 
 
 def test_search_by_id_and_title_words(visit, served):
@@ -145,17 +149,17 @@ def test_search_by_id_and_title_words(visit, served):
     assert entry_of(search(v.page, "learning rate too high")[0]) == "WR-220"
 
 
-def test_copy_button_copies_exactly_the_region(visit, served):
+def test_copy_button_copies_each_whole_program(visit, served):
     v = visit(served)
     v.page.goto(served + "WR-220/")
-    regions = sections_of((ROOT / "snippets" / "wr220_lr_explosion.py").read_text())
-    tabbed = v.page.locator(".tabbed-set").first
+    text = (ROOT / "snippets" / "wr220_lr_explosion.py").read_text()
+    tabbed = v.page.locator(".tabbed-set", has=v.page.locator("label", has_text="Reproduce")).first
     for label in ("Reproduce", "Fix"):
         tabbed.locator("label", has_text=label).click()
         block = tabbed.locator(".tabbed-block").nth(0 if label == "Reproduce" else 1)
-        block.locator("button.md-code__button").click()
+        block.locator("button.md-code__button").first.click()
         copied = v.page.evaluate("navigator.clipboard.readText()")
-        assert copied.rstrip("\n") == regions[label.lower()], label
+        assert copied.rstrip("\n") == tab_program(text, label.lower()).rstrip("\n"), label
 
 
 def test_strong_answer_hidden_until_opened(visit, served):
@@ -207,13 +211,13 @@ def test_handout_prints_without_navigation(visit, served):
     for selector in (".md-header", ".md-sidebar--primary", ".md-footer", "button.md-code__button"):
         loc = v.page.locator(selector)
         assert all(not loc.nth(i).is_visible() for i in range(loc.count())), selector
-    assert v.page.locator("h2", has_text="Interview question").is_visible()
+    assert v.page.locator("h2", has_text="Exercise").is_visible()
     pdf = v.page.pdf()
     from io import BytesIO
 
     from pypdf import PdfReader
     text = " ".join(page.extract_text() for page in PdfReader(BytesIO(pdf)).pages)
-    assert "Interview question" in text and "Strong answer" not in text
+    assert "Exercise" in text and "Strong answer" not in text
     assert "Search" not in text.split("Symptom")[0]  # no header chrome above the content
 
 
@@ -222,10 +226,83 @@ def test_each_theme_shows_its_own_picture(browser, served, scheme):
     context = browser.new_context(color_scheme=scheme)
     page = context.new_page()
     page.goto(served + "WR-220/", wait_until="networkidle")
-    light = page.locator("img[src*='WR-220-light.svg']")
-    dark = page.locator("img[src*='WR-220-dark.svg']")
+    light = page.locator("img[src*='WR-220-1-light.svg']")
+    dark = page.locator("img[src*='WR-220-1-dark.svg']")
     assert light.is_visible() == (scheme == "light")
     assert dark.is_visible() == (scheme == "dark")
     shown = light if scheme == "light" else dark
     assert page.evaluate("img => img.naturalWidth", shown.element_handle()) > 300  # it really loaded
     context.close()
+
+
+def test_a_figure_opens_full_size_without_leaving_the_site(visit, served):
+    v = visit(served)
+    v.page.goto(served + "WR-220/", wait_until="networkidle")
+    shown = v.page.locator(".tw-figures a.glightbox:visible").first
+    shown.click()
+    big = v.page.locator(".gslide-image img").first
+    big.wait_for(state="visible", timeout=10_000)
+    v.page.wait_for_timeout(500)      # the opening animation
+    assert big.bounding_box()["width"] > shown.bounding_box()["width"] * 1.3
+    outside = [u for u in v.requests if not u.startswith(served) and not u.startswith(("data:", "blob:"))]
+    assert outside == [] and v.failures == []
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_figure_labels_stay_readable_at_phone_and_desktop_width(browser, served, width):
+    """Each panel is drawn with 10 pt text on a sheet of its natural width (pt = 4/3 px): shown at its
+    rendered width, that text must come out at 8 px or more."""
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    for entry_id in sorted(CATALOG.entries):
+        page.goto(served + f"{entry_id}/", wait_until="networkidle")
+        images = page.locator(".tw-figures img:visible")
+        assert images.count() >= 1, entry_id
+        for i in range(images.count()):
+            text_px = page.evaluate("img => 10 * img.getBoundingClientRect().width / (img.naturalWidth * 0.75)",
+                                    images.nth(i).element_handle())
+            assert text_px >= 8, (entry_id, width, i, text_px)
+    context.close()
+
+
+def print_pdf(page) -> list[str]:
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    page.emulate_media(media="print")
+    return [p.extract_text() for p in PdfReader(BytesIO(page.pdf(format="A4"))).pages]
+
+
+def squeeze(text: str) -> str:
+    return "".join(text.split())
+
+
+def on_paper(line: str, printed: str) -> bool:
+    """A line is on paper whole, or wrapped in two pieces (the text of a PDF need not keep them together)."""
+    return line in printed or any(line[:i] in printed and line[i:] in printed for i in range(1, len(line)))
+
+
+@pytest.mark.parametrize("path, listing_sheets_allowed", [("handouts/WR-220/", True), ("handouts/module-2.2/", False)])
+def test_handout_prints_whole_code_and_no_sheet_is_only_a_listing(visit, served, path, listing_sheets_allowed):
+    """The module handout holds no program, so no sheet of it may be a bare listing. An entry handout
+    prints its whole Reproduce program, which runs past a sheet for the longer ones (not solved yet)."""
+    v = visit(served)
+    v.page.goto(served + path, wait_until="networkidle")
+    v.page.emulate_media(media="print")
+    cut = v.page.evaluate("""() => [...document.querySelectorAll('article pre')]
+                               .filter(p => p.scrollWidth > p.clientWidth + 1).length""")
+    assert cut == 0, "a code block is wider than the sheet"
+    listing_lines = v.page.evaluate("""() => [...document.querySelectorAll('article pre')]
+                                         .flatMap(p => p.innerText.split('\\n')).filter(l => l.trim())""")
+    pages = print_pdf(v.page)
+    printed = squeeze(" ".join(pages))
+    missing = [line for line in listing_lines if not on_paper(squeeze(line), printed)]
+    assert missing == [], f"lines of code or output not on paper: {missing[:3]}"
+    whole = {squeeze(line) for line in listing_lines}
+    for number, text in enumerate(pages, 1):
+        prose = [line for line in text.splitlines()
+                 if squeeze(line) and not any(squeeze(line) in l for l in whole)]
+        if not listing_sheets_allowed:
+            assert len(" ".join(prose).split()) >= 5, f"sheet {number} of {path} is only a code listing"
+    assert all("Strong answer" not in text for text in pages)

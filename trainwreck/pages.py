@@ -132,7 +132,7 @@ def tabs_markdown(entry: Entry, root, run=None) -> str:
         program = Program(label, tab_file(entry.snippet, region), tab_program(text, region))
         out += [f'=== "{label}"', "", indent(program_markdown(program, run))]
     name = PurePosixPath(entry.snippet).name
-    out += [f"Both programs in one file, as the tests run it: {download_link(name)}", ""]
+    out += [f"Both programs in one file, as the tests run it: {download_link(name)}", "{: .tw-download }", ""]
     return "\n".join(out)
 
 
@@ -143,12 +143,12 @@ def program_markdown(program: Program, run=None, prefix: str = "") -> str:
     if output is not None:
         lines += [f"What `python {program.filename}` prints — captured from a real run, not pasted:", "",
                   fenced(output.rstrip("\n") or "(nothing)", "text"), ""]
-    lines += [f"Download this program: {download_link(program.filename, prefix)}", ""]
+    lines += [f"Download this program: {download_link(program.filename, prefix)}", "{: .tw-download }", ""]
     return "\n".join(lines)
 
 
 def download_link(filename: str, prefix: str = "") -> str:
-    return f'[{filename}]({prefix}{download_path(filename)}){{ download="{filename}" .tw-download }}'
+    return f'[{filename}]({prefix}{download_path(filename)}){{ download="{filename}" }}'
 
 
 def fenced(text: str, language: str) -> str:
@@ -271,7 +271,9 @@ def handout_page(entry: Entry, catalog: Catalog, run=None) -> str:
 def exercise(entry: Entry, heading: str = "##") -> list[str]:
     """The interview question without its answers, and room to write one."""
     question = strip_answers(entry.sections["Interview question"]).strip()
-    return [f"{heading} Exercise", "", question, "", ANSWER_SPACE, ""]
+    # one block, so that a printer never leaves the question on one sheet and the room to answer on the next
+    return ['<div class="tw-exercise" markdown>', "", f"{heading} Exercise", "", question, "", ANSWER_SPACE, "",
+            "</div>", ""]
 
 
 def module_handout_page(catalog: Catalog, module_id: str, entries: list[Entry], runs: dict) -> str:
