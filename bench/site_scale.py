@@ -33,18 +33,24 @@ sys.path.insert(0, str(ROOT))
 from trainwreck.pages import entry_page  # noqa: E402
 from trainwreck.validate import check  # noqa: E402
 
-SNIPPET = '''import numpy as np
+SNIPPET = '''# --8<-- [start:setup]
+import numpy as np
+
+
+def values(seed={n}):
+    return np.random.default_rng(seed).normal(size=3)
+# --8<-- [end:setup]
+
 
 # --8<-- [start:reproduce]
-def reproduce(seed={n}):
-    rng = np.random.default_rng(seed)
-    return rng.normal(size=3)
+if __name__ == "__main__":
+    print("reproduce", values())
 # --8<-- [end:reproduce]
 
 
 # --8<-- [start:fix]
-def fixed(seed={n}):
-    return np.zeros(3)
+if __name__ == "__main__":
+    print("fix", np.zeros(3))
 # --8<-- [end:fix]
 '''
 
