@@ -99,10 +99,11 @@ def search(page, query: str) -> list[str]:
     page.click("input.md-search__input")
     page.keyboard.type(query)
     page.wait_for_selector(".md-search-result__item", timeout=10_000)
-    links = page.locator(".md-search-result__item > a.md-search-result__link")
     previous = None
     for _ in range(50):
-        current = [links.nth(i).get_attribute("href") for i in range(links.count())]
+        # read every link in one step: the list is re-rendered while results for longer prefixes arrive
+        current = page.eval_on_selector_all(".md-search-result__item > a.md-search-result__link",
+                                            "links => links.map(a => a.getAttribute('href'))")
         if current == previous and current:
             return current
         previous = current
