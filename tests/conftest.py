@@ -8,6 +8,11 @@ import pytest
 
 from trainwreck.snippet_run import CACHE_DIR, ONE_THREAD
 
+# Tests run side by side (one process per core): each gets one BLAS thread, set
+# before NumPy is first imported, or small matrix products fight over the cores.
+for _name, _value in ONE_THREAD.items():
+    os.environ.setdefault(_name, _value)
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
