@@ -50,7 +50,8 @@ def test_show_unknown_id_is_one_line_with_the_known_ids(tmp_path):
 
 def test_show_planned_id_says_it_is_planned(tmp_path):
     fork_with_status(tmp_path, "stable")
-    (tmp_path / "catalog" / "planned.yml").write_text('WR-999: {title: A failure still to be written up, summary: one line}\n')
+    planned = tmp_path / "catalog" / "planned.yml"
+    planned.write_text(planned.read_text() + "WR-999: {title: A failure still to be written up, summary: one line}\n")
     result = trainwreck("show", "WR-999", cwd=tmp_path)
     assert result.returncode == 1
     assert result.stderr.startswith(

@@ -11,7 +11,8 @@ def test_planned_link_is_text_and_written_link_is_a_link(tmp_path):
         shutil.copytree(ROOT / name, tmp_path / name)
     entry = tmp_path / "catalog" / "WR-220.md"
     entry.write_text(entry.read_text().replace("{id: WR-120, nature: cousin}", "{id: WR-999, nature: cousin}"))
-    (tmp_path / "catalog" / "planned.yml").write_text('WR-999: {title: "Not written yet", summary: "one line"}\n')
+    planned = tmp_path / "catalog" / "planned.yml"
+    planned.write_text(planned.read_text() + 'WR-999: {title: "Not written yet", summary: "one line"}\n')
     catalog, problems = check(tmp_path / "catalog")
     assert problems == []
     page = entry_page(catalog.entries["WR-220"], catalog)
