@@ -67,6 +67,9 @@ zz, one = torch.tensor([-1000.0]), torch.ones(1)
 out["bce_clamped"] = F.binary_cross_entropy(torch.sigmoid(zz), one).item()
 out["bce_logits"] = F.binary_cross_entropy_with_logits(zz, one).item()
 out["sigmoid_ends"] = torch.sigmoid(torch.tensor([-1000.0, 1000.0])).tolist()
+big = torch.tensor([1000.0, 999.0, 998.0])
+out["stable"] = [torch.softmax(big, 0).tolist(), torch.log_softmax(big, 0).tolist(), torch.logsumexp(big, 0).item(),
+                 F.cross_entropy(big[None], torch.tensor([2])).item()]
 
 # WR-120: three initialisations of a 10-layer, 128-wide ReLU stack
 def stack(init):
@@ -130,9 +133,22 @@ def test_pytorch_overflow_is_silent_and_anomaly_mode_names_the_node(torch_run):
     declared("WR-020", torch_run["anomaly_softmax"])
 
 
+SOFTMAX = [0.66524096, 0.24472847, 0.09003057]          # of [1000, 999, 998]
+LOG_SOFTMAX = [-0.40760596, -1.40760596, -2.40760596]
+LOGSUMEXP = 1000.40760596
+
+
+def assert_stable(values):
+    soft, logsoft, lse = values[:3]
+    assert soft == pytest.approx(SOFTMAX, rel=1e-5) and logsoft == pytest.approx(LOG_SOFTMAX, rel=1e-5)
+    assert lse == pytest.approx(LOGSUMEXP, rel=1e-6)
+
+
 def test_pytorch_bce_clamps_at_100_and_the_logits_loss_is_right(torch_run):
     assert torch_run["bce_clamped"] == 100.0 and torch_run["bce_logits"] == 1000.0
     assert torch_run["sigmoid_ends"] == [0.0, 1.0]
+    assert_stable(torch_run["stable"])
+    assert torch_run["stable"][3] == pytest.approx(-LOG_SOFTMAX[2], rel=1e-5)
 
 
 def test_pytorch_initialisations(torch_run):
@@ -202,6 +218,9 @@ out = {"backend": keras.backend.backend(), "epsilon": keras.config.epsilon()}
 z = np.array([[-1000.0]], dtype="float32"); y1 = np.array([[1.0]], dtype="float32")
 out["bce_prob"] = float(keras.losses.BinaryCrossentropy()(y1, keras.ops.sigmoid(z)))
 out["bce_logits"] = float(keras.losses.BinaryCrossentropy(from_logits=True)(y1, z))
+big = np.array([1000.0, 999.0, 998.0], dtype="float32")
+out["stable"] = [np.asarray(keras.ops.softmax(big)).tolist(), np.asarray(keras.ops.log_softmax(big)).tolist(),
+                 float(keras.ops.logsumexp(big))]
 rng = np.random.default_rng(0)
 X = rng.normal(size=(64, 2)).astype("float32"); y = (X[:, 0] > 0).astype("float32"); X[40, 1] = np.nan
 keras.utils.set_random_seed(0)
@@ -255,6 +274,7 @@ def test_keras_on_each_backend(framework, backend):
     k = run(framework, KERAS, KERAS_BACKEND=backend)
     assert k["backend"] == backend and k["epsilon"] == 1e-7
     assert k["bce_logits"] == 1000.0
+    assert_stable(k["stable"])
     # probabilities are clipped to [1e-7, 1 - 1e-7] on the JAX backend; TensorFlow finds the logits
     expected = 1000.0 if backend == "tensorflow" else -math.log(1e-7)
     assert k["bce_prob"] == pytest.approx(expected, rel=1e-5)
@@ -280,6 +300,9 @@ JAX = """
 import json, numpy as np, jax, jax.numpy as jnp, optax
 out = {"dtype": str(jnp.array(1.0).dtype), "exp89": float(jnp.exp(89.0))}
 out["log_sigmoid"] = float(jax.nn.log_sigmoid(-1000.0))
+big = jnp.array([1000.0, 999.0, 998.0])
+out["stable"] = [jax.nn.softmax(big).tolist(), jax.nn.log_softmax(big).tolist(),
+                 float(jax.scipy.special.logsumexp(big))]
 key = jax.random.PRNGKey(0)
 for name, target in [("he_normal", np.sqrt(2 / 4096)), ("glorot_normal", np.sqrt(2 / (4096 + 256))),
                      ("lecun_normal", np.sqrt(1 / 4096))]:
@@ -333,6 +356,7 @@ def test_jax_float32_overflow_and_debug_messages(jax_run):
     declared("WR-020", jax_run["infs"])
     assert jax_run["x64"][0] < float("inf") and jax_run["x64"][1] == float("inf")
     assert jax_run["log_sigmoid"] == -1000.0
+    assert_stable(jax_run["stable"])
 
 
 def test_jax_nan_batch_and_apply_if_finite(jax_run):
