@@ -206,16 +206,22 @@ def test_pytorch_tanh_gain_is_on_the_exploding_side(data):
 
 def test_reproduce_tab_prints_the_story():
     out = tab_program_run(SNIPPET, "reproduce").stdout
-    assert "epoch  0  loss inf\nepoch  1  loss inf\nepoch  2  loss inf" in out
-    assert "RuntimeWarning: overflow encountered in exp" in out
-    assert "RuntimeWarning: divide by zero encountered in log" in out
-    assert "tanh units, std1 weights: x2.86 per layer (predicted x2.88), 73% of units saturated" in out
-    assert "sigmoid units, lecun weights: x0.23 per layer" in out
+    missing = [text for text in [
+        "epoch  0  loss inf\nepoch  1  loss inf\nepoch  2  loss inf",
+        "RuntimeWarning: overflow encountered in exp",
+        "RuntimeWarning: divide by zero encountered in log",
+        "tanh units, std1 weights: x2.86 per layer (predicted x2.88), 73% of units saturated",
+        "sigmoid units, lecun weights: x0.23 per layer",
+    ] if text not in out]
+    assert not missing, missing
 
 
 def test_fix_tab_prints_the_fix_working():
     out = tab_program_run(SNIPPET, "fix").stdout
-    assert "inside 0.5-2 at every layer: True" in out
-    assert "relu units, he weights: x0.97 per layer" in out
-    assert "epoch  0  loss 0.6300" in out and "epoch 19  loss 0.1412" in out
+    missing = [text for text in [
+        "inside 0.5-2 at every layer: True",
+        "relu units, he weights: x0.97 per layer",
+        "epoch  0  loss 0.6300" in out and "epoch 19  loss 0.1412",
+    ] if text not in out]
+    assert not missing, missing
     assert "Warning" not in out and "inf" not in out and "nan" not in out
