@@ -191,13 +191,22 @@ def clean_split_scaled(X, y, share=0.8):
     return (X - mean) / std, y, split
 
 
+def raw_run(glitch="missing", **kwargs):
+    """The Reproduce tab's run: the file as loaded, scaled by typical sizes."""
+    X, y = load_data(glitch)
+    return train(X / SCALE - 1.0, y, **kwargs)
+
+
+def fixed_run(**kwargs):
+    """The Fix tab's run: cleaned, and scaled on the training split."""
+    Xs, y, split = clean_split_scaled(*load_data("missing"))
+    return train(Xs[:split], y[:split], **kwargs)
+
+
 def figure_data():
-    X, y = load_data("missing")
-    bad = train(X / SCALE - 1.0, y)
-    Xs, ys, split = clean_split_scaled(X, y)
-    good = train(Xs[:split], ys[:split])
+    bad, good = raw_run(), fixed_run()
     with np.errstate(over="ignore"):
-        units = train(*(lambda X, y: (X / SCALE - 1.0, y))(*load_data("units")))
+        units = raw_run("units")
     t = first_nonfinite(bad)
     return {
         "alt": (f"Loss per mini-batch step, log scale. With the raw data the loss falls from "
