@@ -33,10 +33,10 @@ def runs(data):
         warnings.simplefilter("always")
         lr0 = wr120.train(wr120.init_params("std1"), X, y, lr=0.0, epochs=3)
     with np.errstate(all="ignore"):
-        wander = wr120.train(wr120.init_params("std1"), X, y, lr=0.01, epochs=20, act="tanh")
+        wander = wr120.train(wr120.init_params("std1"), X, y, lr=0.01, epochs=12, act="tanh")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        healthy = wr120.train(wr120.init_params("he"), X, y, lr=0.05, epochs=20)
+        healthy = wr120.train(wr120.init_params("he"), X, y, lr=0.05, epochs=15)
     return {"lr0": lr0, "lr0_warnings": {str(w.message) for w in caught}, "wander": wander, "healthy": healthy}
 
 
@@ -141,10 +141,10 @@ def test_he_and_glorot_hold_the_backward_signal_near_one(regimes):
     assert regimes["tanh", "glorot"]["saturated"] < 0.01
 
 
-def test_tanh_std1_does_not_learn_in_20_epochs(runs):
+def test_tanh_std1_does_not_learn_in_12_epochs(runs):
     losses = runs["wander"]
     assert min(losses) > math.log(2)                                  # never better than guessing
-    assert sum(b > a for a, b in zip(losses, losses[1:])) >= 5        # it jumps about
+    assert sum(b > a for a, b in zip(losses, losses[1:])) >= 3        # it jumps about
     assert max(losses) > losses[0]
 
 
@@ -171,7 +171,7 @@ def test_numbers_in_the_entry_match_the_snippet(spreads, regimes, runs):
     claims = [
         f"the loss is [{', '.join(str(v) for v in lr0)}] at learning rate 0",
         f"({tanh['saturated']:.0%} of them in the snippet)",
-        f"after 20 epochs it is {wander[-1]:.2f}, still worse than the {math.log(2):.2f} of guessing",
+        f"after {len(wander)} epochs it is {wander[-1]:.2f}, still worse than the {math.log(2):.2f} of guessing",
         f"the first layer's gradient norm is {sig['first']:.3g} against {sig['last']:.2g} at the output",
         f"√(128 / 2) = {math.sqrt(64):.2f}; measured, the RMS grows by ×{wr120.growth_per_layer(spreads['std1']):.2f} "
         f"per layer and reaches {spreads['std1'][-1]:.2e} at the last hidden layer",
@@ -185,7 +185,7 @@ def test_numbers_in_the_entry_match_the_snippet(spreads, regimes, runs):
         f"{sig['first']:.3g} at the first layer against {sig['last']:.2g} at the output",
         f"stays between {spreads['he'].min():.2f} and {spreads['he'].max():.2f}",
         f"the backward signal changes ×{wr120.per_layer(he['gains']):.2f} per layer",
-        f"the loss falls from {healthy[0]:.4f} to {healthy[-1]:.4f} in 20 epochs",
+        f"the loss falls from {healthy[0]:.4f} to {healthy[-1]:.4f} in {len(healthy)} epochs",
         f"tanh network's backward signal changes ×{wr120.per_layer(glorot['gains']):.2f} per layer, "
         f"with {glorot['saturated']:.0%} of its units saturated",
         f"the snippet uses {wr120.SPREAD_BAND[0]} to {wr120.SPREAD_BAND[1]:g}",
@@ -221,7 +221,8 @@ def test_fix_tab_prints_the_fix_working():
     missing = [text for text in [
         "inside 0.5-2 at every layer: True",
         "relu units, he weights: x0.97 per layer",
-        "epoch  0  loss 0.6300" in out and "epoch 19  loss 0.1412",
+        "epoch  0  loss 0.6300",
+        "epoch 14  loss 0.1514",
     ] if text not in out]
     assert not missing, missing
     assert "Warning" not in out and "inf" not in out and "nan" not in out
