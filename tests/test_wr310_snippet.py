@@ -188,6 +188,7 @@ def test_numbers_in_the_entry_match_the_snippet(missing, units):
         "row 300 in the batches of steps 12 and 20",
         "row 10 in those of steps 7 and 24",
         "stops at step 12, rows [300]",
+        f"the snippet's limit is {wr310.suspect_rows.__defaults__[0]:g}",
         f"trains from {fixed[0]:.4f} to {fixed[-1]:.4f} in {len(fixed)} steps, every step finite",
         f"where the others have a standard deviation of {np.delete(Xs[:, 1], 10).std():.2f}",
     ])
