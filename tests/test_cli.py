@@ -23,7 +23,7 @@ def test_show_outside_a_checkout_uses_the_installed_catalogue(tmp_path):
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert out.startswith("WR-220: Learning rate too high: the update step explodes\n")
-    assert "Related: WR-120 (cousin) The forward pass explodes from bad initialisation" in out
+    assert "Related: WR-120 (cousin) Bad initialisation: the network is broken before the first update" in out
     for heading in ("## Symptom", "## Fix", "## Interview question", "### Strong answer"):
         assert heading in out
     # the includes are expanded to the snippet's code, as on the site

@@ -45,7 +45,7 @@ REPRODUCTIONS = {
     "WR-120": lambda: run_wr120("std1", 0.0, 5),
     "WR-020": wr020_naive,
     "WR-030": lambda: wr030.train(verbose=True),
-    "WR-310": lambda: wr310.train(*wr310.load_data(), verbose=True),
+    "WR-310": lambda: wr310.raw_run(verbose=True),
     "WR-250": lambda: wr250.train_adam(verbose=True),
     "WR-240": lambda: wr240.train(epochs=30, verbose=True),
 }
@@ -54,7 +54,7 @@ FIXED = {
     "WR-120": lambda: run_wr120("he", 0.1, 30),
     "WR-020": wr020_stable,
     "WR-030": lambda: wr030.train(loss_fn=wr030.bce_from_logits, verbose=True),
-    "WR-310": lambda: wr310.train(*wr310._quiet_clean(*wr310.load_data()), verbose=True),
+    "WR-310": lambda: wr310.fixed_run(verbose=True),
     "WR-250": lambda: wr250.train_adam(warmup=wr250.WARMUP_STEPS, verbose=True),
     "WR-240": lambda: wr240.train(epochs=300, clip=wr240.threshold_from_healthy_stretch(), verbose=True),
 }
