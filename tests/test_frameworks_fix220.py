@@ -215,9 +215,11 @@ print("--- fit output follows")
 out["hand"] = [str(v) for v in m.fit(X, y, batch_size=400, epochs=5, verbose=0,
                                      callbacks=[keras.callbacks.TerminateOnNaN()]).history["loss"]]
 x, t = w030.make_data()
-m = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1, activation="sigmoid", kernel_initializer="zeros")])
-m.compile(optimizer=keras.optimizers.SGD(0.05), loss=keras.losses.BinaryCrossentropy())
-out["builtin_030"] = m.fit(x[:, None], t[:, None], batch_size=200, epochs=30, verbose=0).history["loss"]
+for name, loss in (("builtin_030", keras.losses.BinaryCrossentropy()), ("hand_030", hand)):
+    m = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1, activation="sigmoid", kernel_initializer="zeros")])
+    m.compile(optimizer=keras.optimizers.SGD(0.05), loss=loss)
+    out[name] = [v if np.isfinite(v) else str(v) for v in
+                 m.fit(x[:, None], t[:, None], batch_size=200, epochs=30, verbose=0).history["loss"]]
 if out["backend"] == "tensorflow":
     import tensorflow as tf
     tf.debugging.enable_check_numerics()
@@ -264,11 +266,12 @@ def test_keras_jax_backend_clips_and_spikes_less(keras_jax):
     assert max(result["builtin"]) == pytest.approx(1.57, abs=0.005) and result["builtin"].index(max(result["builtin"])) == 4
 
 
-def test_keras_builtin_loss_is_healthy_on_wr030(keras_tf, keras_jax):
+def test_keras_builtin_loss_is_healthy_on_wr030_and_a_hand_written_one_is_not(keras_tf, keras_jax):
     wr030 = load_snippet("wr030_log_of_zero")
     healthy = wr030.train(loss_fn=wr030.bce_from_logits)["loss"]
     for result, _ in (keras_tf, keras_jax):
         assert result["builtin_030"] == pytest.approx(healthy, rel=1e-3)
+        assert result["hand_030"][1] == "nan"
 
 
 def test_tensorflow_check_numerics_messages(keras_tf):
@@ -301,6 +304,21 @@ def train(loss, epochs, opt):
         p = optax.apply_updates(p, u)
     return losses, p
 out["stable"] = train(stable, 300, optax.sgd(10.0))[0]
+x, t = (jnp.asarray(a, jnp.float32) for a in w030.make_data())
+def wr030_run(loss):
+    wb, opt = (jnp.float32(0.0), jnp.float32(0.0)), optax.sgd(0.05)
+    state, losses = opt.init(wb), []
+    for _ in range(30):
+        l, g = jax.value_and_grad(loss)(wb)
+        losses.append(float(l) if np.isfinite(float(l)) else str(float(l)))
+        u, state = opt.update(g, state, wb)
+        wb = optax.apply_updates(wb, u)
+    return losses
+def hand_030(wb):
+    q = jax.nn.sigmoid(wb[0] * x + wb[1])
+    return -jnp.mean(t * jnp.log(q) + (1 - t) * jnp.log(1 - q))
+out["hand_030"] = wr030_run(hand_030)
+out["optax_030"] = wr030_run(lambda wb: jnp.mean(optax.sigmoid_binary_cross_entropy(wb[0] * x + wb[1], t)))
 out["clipped"] = train(stable, 12, optax.chain(optax.clip_by_global_norm(1.0), optax.sgd(10.0)))[0]
 hand_losses, _ = train(hand, 3, optax.sgd(10.0))
 out["hand"] = [str(v) for v in hand_losses]
@@ -377,6 +395,12 @@ def test_jax_optax_loss_shows_the_spikes_and_clipping_tames_them(jax_run):
     capped = wr220.train(10.0, epochs=12, clip_norm=1.0)["loss"]
     assert jax_run["clipped"] == pytest.approx(capped, rel=1e-3)
     assert jax_run["hand"][1] == "nan"
+
+
+def test_jax_wr030_hand_nan_at_step_one_and_optax_healthy(jax_run):
+    wr030 = load_snippet("wr030_log_of_zero")
+    assert jax_run["hand_030"][1] == "nan"
+    assert jax_run["optax_030"] == pytest.approx(wr030.train(loss_fn=wr030.bce_from_logits)["loss"], rel=1e-3)
 
 
 def test_jax_checkify_names_the_multiply(jax_run):

@@ -167,8 +167,9 @@ def test_numbers_in_the_entry_match_the_snippet(raw, single):
         f"accuracy stays at {raw['accuracy'][t]:.2f} and the weight is a modest {raw['w'][t]:.3f}",
         f"the weight itself is nan from epoch {first_nonfinite(chained['w'])}",
         f"the same run is nan from epoch {first_nonfinite(single['loss'])}",
-        f"once z is above {points[np.float64]:.2f}",
-        f"the point comes at {points[np.float32]:.2f} (2^-24); in float16 at {points[np.float16]:.3f}",
+        f"once z reaches 53·ln 2 ≈ {points[np.float64]:.2f}",
+        f"the point comes at 24·ln 2 ≈ {points[np.float32]:.2f} (2^-24); in float16, computed the same way, at "
+        f"{points[np.float16]:.3f}, the first float16 past 11·ln 2",
         f"so {single['ones'][1]} outputs are exactly 1.0 at epoch 1",
         f"(36.74, 16.64, 7.625)" if (round(points[np.float64], 2), round(points[np.float32], 2),
                                      points[np.float16]) == (36.74, 16.64, 7.625) else "?",

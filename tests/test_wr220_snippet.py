@@ -246,6 +246,23 @@ def test_rate_one_is_past_the_limit_at_the_start_yet_trains(lam0):
     assert lam[1] == pytest.approx(top, rel=1e-4)               # the printed value is the real top eigenvalue
 
 
+def output_layer_curvature(params, confidence=None):
+    """Top eigenvalue of the output weights' block, mean of p(1 - p) h h^T; optionally with p(1 - p) frozen."""
+    h, z = wr220.forward(params, X)
+    p = wr220.stable_sigmoid(z)
+    weight = p * (1 - p) if confidence is None else confidence
+    return float(np.linalg.eigvalsh((h * weight).T @ h / len(X))[-1]), float(np.mean(p * (1 - p)))
+
+
+def test_the_curvature_falls_because_the_outputs_grow_confident():
+    start, one = wr220.init_params(), weights_at(1.0, 1, from_logits=True)
+    frozen, _ = output_layer_curvature(one, confidence=0.25)       # the features as they are, p(1 - p) as at the start
+    actual, mean = output_layer_curvature(one)
+    assert frozen > 0.9 * output_layer_curvature(start)[0]           # the hidden features hardly moved
+    assert actual < frozen / 8 and mean < 0.25 / 3                   # the confidence did it
+    assert_entry_says("WR-220", [f"would still be {frozen:.2f}", f"(the mean p(1 − p) is {mean:.3f})"])
+
+
 def test_rate_five_sits_at_the_edge_of_stability():
     run = wr220.run_at(5.0)
     scaled = [5.0 * run["sharpness"][e] for e in wr220.SHARPNESS_EPOCHS[1:]]
