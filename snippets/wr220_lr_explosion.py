@@ -56,7 +56,7 @@ def forward(params, X):
 def backprop(params, X, h, dz):
     """The gradient of every parameter from dL/dz (one value per example)."""
     grads = {"W2": h.T @ dz, "b2": dz.sum(axis=0)}
-    dh = dz @ params["W2"].T
+    dh = dz * params["W2"].T         # dL/dh: one column of dz for each unit's outgoing weight
     dh *= h > 0                      # a ReLU passes the gradient only where it fired
     grads["W1"] = X.T @ dh
     grads["b1"] = dh.sum(axis=0)
@@ -93,7 +93,7 @@ def train(lr, epochs=30, seed=SEED, from_logits=False, clip_norm=None, verbose=F
             dp_dz = sign * p_true * (1.0 - p_true)
             dz = dL_dp * dp_dz
         history["loss"].append(float(loss))
-        history["accuracy"].append(float(np.mean((z > 0) == positive)))
+        history["accuracy"].append(np.count_nonzero((z > 0) == positive) / n)
         history["max_abs_W1"].append(float(np.abs(params["W1"]).max()))
         if verbose:  # print as you go: the climb shows before the first inf
             print(f"epoch {epoch:2d}  loss {loss:10.4f}  accuracy {history['accuracy'][-1]:.3f}  "
@@ -101,7 +101,7 @@ def train(lr, epochs=30, seed=SEED, from_logits=False, clip_norm=None, verbose=F
         if stop_if_nonfinite and not np.isfinite(loss):
             break
         grads = backprop(params, X, h, dz)
-        norm = float(np.sqrt(sum(np.sum(g * g) for g in grads.values())))
+        norm = float(np.sqrt(sum(np.vdot(g, g) for g in grads.values())))
         history["grad_norm"].append(norm)
         if clip_norm is not None and norm > clip_norm:
             grads = {k: g * (clip_norm / norm) for k, g in grads.items()}
@@ -132,8 +132,8 @@ def hessian_at(params, X, y):
         dh += v["b1"]
         dh *= on
         ddz = curvature * (dh @ params["W2"] + h @ v["W2"] + v["b2"])   # how dL/dz moves along v
-        ddh = ddz @ params["W2"].T
-        ddh += dz @ v["W2"].T
+        ddh = ddz * params["W2"].T
+        ddh += dz * v["W2"].T
         ddh *= on
         return {"W1": X.T @ ddh, "b1": ddh.sum(axis=0), "W2": dh.T @ dz + h.T @ ddz, "b2": ddz.sum(axis=0)}
     return times
