@@ -28,8 +28,11 @@ def test_show_outside_a_checkout_uses_the_installed_catalogue(tmp_path):
         assert heading in out
     # the includes are expanded to the snippet's code, as on the site
     snippet = (ROOT / "snippets" / "wr220_lr_explosion.py").read_text()
-    assert "--- Reproduce ---\n\n```python\n" + sections_of(snippet)["reproduce"] in out
-    assert "--- Fix ---\n\n```python\n" + sections_of(snippet)["fix"] in out
+    regions = sections_of(snippet)
+    reproduce, fix = out.split("--- Reproduce ---\n\n```python\n")[1].split("--- Fix ---\n\n```python\n")
+    # each tab is a whole program: the setup, then its own region
+    assert regions["setup"] in reproduce and regions["reproduce"] in reproduce
+    assert regions["setup"] in fix and regions["fix"] in fix
     assert "--8<--" not in out
 
 
