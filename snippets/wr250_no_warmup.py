@@ -65,7 +65,8 @@ def forward_backward(params, X, y):
 
 
 def dead_units(params, X, y):
-    """Hidden units whose pre-activation is negative for every example: they never fire again."""
+    """Hidden units whose pre-activation is at most zero for every example: silent, and their
+    incoming weights get no gradient."""
     _, _, pre = forward_backward(params, X, y)
     return [int(np.sum(np.all(z <= 0, axis=0))) for z in pre]
 
@@ -121,7 +122,7 @@ if __name__ == "__main__":
     show(plain)
     print(f"update size / rate, root mean square over all weights: step 1 {plain['step_per_rate'][0]:.2f}, "
           f"step 10 {plain['step_per_rate'][9]:.2f}, step {STEPS} {plain['step_per_rate'][-1]:.2f}")
-    print(f"hidden units that never fire again: {plain['dead'][0]} and {plain['dead'][1]} of {WIDTH}")
+    print(f"hidden units silent on every example: {plain['dead'][0]} and {plain['dead'][1]} of {WIDTH}")
 # --8<-- [end:reproduce]
 
 
@@ -138,7 +139,7 @@ if __name__ == "__main__":
     print(f"Adam warmed up linearly to {PEAK_RATE} over the first {WARMUP_STEPS} of {STEPS} steps:")
     warm = train(linear_warmup(PEAK_RATE, WARMUP_STEPS))
     show(warm)
-    print(f"hidden units that never fire again: {warm['dead'][0]} and {warm['dead'][1]} of {WIDTH}")
+    print(f"hidden units silent on every example: {warm['dead'][0]} and {warm['dead'][1]} of {WIDTH}")
 # --8<-- [end:fix]
 
 

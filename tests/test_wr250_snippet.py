@@ -104,7 +104,7 @@ def test_numbers_in_the_entry_match_the_snippet(runs, table):
         f"loss starts at {loss[0]:.3f} (ln 10",
         f"jumps to {loss[1]:.2f} after the first update, and is back below the start only at step 6; after "
         f"{wr250.STEPS} steps it is still {loss[-1]:.3f}",
-        f"By then {plain['dead'][1]} of the second layer's {wr250.WIDTH} units never fire again",
+        f"By then {plain['dead'][1]} of the second layer's {wr250.WIDTH} units are silent on every example",
         f"the median gradient at step 1 is {np.median(sizes['sgd']) / PEAK:.1e}",
         f"would move the median weight by {np.median(sizes['sgd']):.1e}; Adam moves it by "
         f"{np.median(sizes['corrected']):.4f}",
@@ -119,7 +119,7 @@ def test_numbers_in_the_entry_match_the_snippet(runs, table):
         f"({const_dead[0.03]} of the second layer's 128 at 0.03, {const_dead[0.05]} at 0.05)",
         f"the loss never rises above {max(warm['loss']):.3f}, ends at {warm['loss'][-1]:.3g} after the same 40 "
         f"steps, and {wr250.WIDTH - warm['dead'][1]} units of the second layer still fire ({warm['dead'][1]} of "
-        f"128 died, against {plain['dead'][1]} without warmup)",
+        f"128 are silent, against {plain['dead'][1]} without warmup)",
         f"fits the data too ({min(table['constant']):.3g})",
         f"warmed up to 0.2, the run still fails ({table['warmup'][-1]:.3g})",
     ])
