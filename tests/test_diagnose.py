@@ -46,8 +46,8 @@ REPRODUCTIONS = {
     "WR-020": wr020_naive,
     "WR-030": lambda: wr030.train(verbose=True),
     "WR-310": lambda: wr310.raw_run(verbose=True),
-    "WR-250": lambda: wr250.train_adam(verbose=True),
-    "WR-240": lambda: wr240.train(epochs=30, verbose=True),
+    "WR-250": lambda: wr250.show(wr250.train(wr250.constant(wr250.RATE))),
+    "WR-240": lambda: wr240.train(lr=10.0, epochs=30, max_norm=100.0, verbose=True),
 }
 FIXED = {
     "WR-220": lambda: wr220.train(1.0, epochs=300, verbose=True),
@@ -55,8 +55,9 @@ FIXED = {
     "WR-020": wr020_stable,
     "WR-030": lambda: wr030.train(loss_fn=wr030.bce_from_logits, verbose=True),
     "WR-310": lambda: wr310.fixed_run(verbose=True),
-    "WR-250": lambda: wr250.train_adam(warmup=wr250.WARMUP_STEPS, verbose=True),
-    "WR-240": lambda: wr240.train(epochs=300, clip=wr240.threshold_from_healthy_stretch(), verbose=True),
+    "WR-250": lambda: wr250.show(wr250.train(wr250.linear_warmup(wr250.PEAK_RATE, wr250.WARMUP_STEPS))),
+    "WR-240": lambda: wr240.train(lr=wr240.RATE, epochs=60, batch=wr240.BATCH, verbose=True, every=10, max_norm=wr240.threshold_from(
+        wr240.train(lr=wr240.RATE, epochs=5, batch=wr240.BATCH)["grad_norm"])),
 }
 
 
