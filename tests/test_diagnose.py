@@ -8,7 +8,7 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import ROOT, load_snippet, terminal_output
+from conftest import ROOT, load_snippet, tab_program_run, terminal_output
 from trainwreck.diagnose import diagnose, signature_of
 from trainwreck.logscan import LogError, scan
 from trainwreck.validate import check
@@ -48,6 +48,9 @@ REPRODUCTIONS = {
     "WR-310": lambda: wr310.train(*wr310.load_data(), verbose=True),
     "WR-250": lambda: wr250.train_adam(verbose=True),
     "WR-240": lambda: wr240.train(epochs=30, verbose=True),
+    # entries whose tabs are whole programs: what the page's tab prints
+    "WR-040": lambda: print(tab_program_run("snippets/wr040_half_precision.py", "reproduce").stdout),
+    "WR-070": lambda: print(tab_program_run("snippets/wr070_masked_softmax.py", "reproduce").stdout),
 }
 FIXED = {
     "WR-220": lambda: wr220.train(1.0, epochs=300, verbose=True),
@@ -57,6 +60,8 @@ FIXED = {
     "WR-310": lambda: wr310.train(*wr310._quiet_clean(*wr310.load_data()), verbose=True),
     "WR-250": lambda: wr250.train_adam(warmup=wr250.WARMUP_STEPS, verbose=True),
     "WR-240": lambda: wr240.train(epochs=300, clip=wr240.threshold_from_healthy_stretch(), verbose=True),
+    "WR-040": lambda: print(tab_program_run("snippets/wr040_half_precision.py", "fix").stdout),
+    "WR-070": lambda: print(tab_program_run("snippets/wr070_masked_softmax.py", "fix").stdout),
 }
 
 
