@@ -288,7 +288,7 @@ def scaler_sequence(steps=60, growth_interval=10):
 
 
 if __name__ == "__main__":
-    print("\n1. The outlier net in bfloat16 (float32's range, 8 significant bits),")
+    print("1. The outlier net in bfloat16 (float32's range, 8 significant bits),")
     print("   with the weights and Adam's state in float32:")
     log, _ = finetune_outlier_in_bfloat16()
     for row in log:

@@ -146,7 +146,7 @@ if __name__ == "__main__":
     X, y, allowed = make_batch()
     params = init_params()
     scores = X @ params["q"] / np.sqrt(DIM)
-    print("\n1. Masked with the dtype's finite minimum "
+    print("1. Masked with the dtype's finite minimum "
           f"(float32: {np.finfo(np.float32).min:.4g}, float16: {np.finfo(np.float16).min:.0f}):")
     print(f"   the empty row is {finite_minimum_mask(scores, allowed)[3].round(4)}: finite, but an average of "
           "padding")
