@@ -8,89 +8,30 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import ROOT, load_snippet, terminal_output
+from conftest import ROOT, load_snippet, tab_program_run, terminal_output
 from trainwreck.diagnose import diagnose, signature_of
 from trainwreck.logscan import LogError, scan
 from trainwreck.validate import check
 
 CATALOG, _ = check(ROOT / "catalog")
-wr220 = load_snippet("wr220_lr_explosion")
-wr120 = load_snippet("wr120_bad_init")
-wr020 = load_snippet("wr020_float_overflow")
-wr030 = load_snippet("wr030_log_of_zero")
-wr310 = load_snippet("wr310_bad_batch")
-wr250 = load_snippet("wr250_no_warmup")
-wr240 = load_snippet("wr240_clipping_not_clipping")
 
 
-def run_wr120(scheme, lr, epochs):
-    X, y = wr120.make_data()
-    wr120.train(wr120.init_params(scheme), X, y, lr=lr, epochs=epochs, verbose=True)
-
-
-def wr020_naive():
-    for _ in range(3):  # the same overflow on every "epoch": printed once
-        wr020.naive_softmax(wr020.LOGITS)
-        wr020.naive_bce(wr020.LOGITS, 1.0)
-        print(wr020.naive_sigmoid(wr020.LOGITS))
-
-
-def wr020_stable():
-    for _ in range(3):
-        print(wr020.stable_softmax(wr020.LOGITS), wr020.bce_from_logits(wr020.LOGITS, 1.0))
-
-
-REPRODUCTIONS = {
-    "WR-220": lambda: wr220.train(10.0, epochs=30, verbose=True),
-    "WR-120": lambda: run_wr120("std1", 0.0, 5),
-    "WR-020": wr020_naive,
-    "WR-030": lambda: wr030.train(verbose=True),
-    "WR-310": lambda: wr310.raw_run(verbose=True),
-    "WR-250": lambda: wr250.show(wr250.train(wr250.constant(wr250.RATE))),
-    "WR-240": lambda: wr240.train(lr=10.0, epochs=30, max_norm=100.0, verbose=True),
-}
-FIXED = {
-    "WR-220": lambda: wr220.train(1.0, epochs=300, verbose=True),
-    "WR-120": lambda: run_wr120("he", 0.1, 30),
-    "WR-020": wr020_stable,
-    "WR-030": lambda: wr030.train(loss_fn=wr030.bce_from_logits, verbose=True),
-    "WR-310": lambda: wr310.fixed_run(verbose=True),
-    "WR-250": lambda: wr250.show(wr250.train(wr250.linear_warmup(wr250.PEAK_RATE, wr250.WARMUP_STEPS))),
-    "WR-240": lambda: wr240.train(lr=wr240.RATE, epochs=60, batch=wr240.BATCH, verbose=True, every=10, max_norm=wr240.threshold_from(
-        wr240.train(lr=wr240.RATE, epochs=5, batch=wr240.BATCH)["grad_norm"])),
-}
+def tab_output(entry_id: str, region: str) -> str:
+    """What the entry page's Reproduce or Fix tab prints (the closed loop over every entry is
+    tests/test_tab_programs.py; these tests read the same outputs for details)."""
+    return tab_program_run(CATALOG.entries[entry_id].snippet, region).stdout
 
 
 def diagnosis_of(text: str, source="log"):
     return diagnose(scan(io.BytesIO(text.encode()), source), CATALOG)
 
 
-def test_every_entry_has_a_reproduction_and_a_fixed_run_here():
-    assert set(REPRODUCTIONS) == set(FIXED) == set(CATALOG.entries)
-
-
-@pytest.mark.parametrize("entry_id", sorted(REPRODUCTIONS))
-def test_reproduction_output_names_its_entry_first(entry_id):
-    d = diagnosis_of(terminal_output(REPRODUCTIONS[entry_id]))
-    assert d.verdict == "failure"
-    assert d.matches[0].entry.id == entry_id, [m.entry.id for m in d.matches]
-
-
-@pytest.mark.parametrize("entry_id", sorted(FIXED))
-def test_fixed_run_is_reported_healthy(entry_id):
-    d = diagnosis_of(terminal_output(FIXED[entry_id]))
-    assert d.matches == [] and d.unweighed == []
-    assert d.verdict in ("healthy", "no-evidence")
-    if entry_id != "WR-020":  # WR-020's fix prints no loss at all
-        assert d.verdict == "healthy"
-
-
 def test_wr220_evidence_quotes_the_users_own_numbers():
-    log = terminal_output(REPRODUCTIONS["WR-220"])
+    log = tab_output("WR-220", "reproduce")
     d = diagnosis_of(log)
     evidence = " | ".join(d.matches[0].evidence)
     assert "loss rose 5 epoch(s) in a row from epoch 0, about x2.3 per epoch (0.6865 -> 41.92)" in evidence
-    assert "first inf at epoch 6, nan from epoch 7, non-finite to the end (epoch 29)" in evidence
+    assert "first inf at epoch 6, nan from epoch 7, non-finite to the end (epoch 11)" in evidence
     assert "would have warned at epoch 3, 3 epoch(s) before" in evidence
     line = next(i for i, l in enumerate(log.splitlines(), 1) if "overflow encountered in exp" in l)
     assert f'message "overflow encountered in exp" (line {line})' in evidence
@@ -183,7 +124,7 @@ def run_cli(*args, stdin=None):
 
 
 def test_cli_reads_stdin_and_prints_json():
-    log = terminal_output(REPRODUCTIONS["WR-220"]).encode()
+    log = tab_output("WR-220", "reproduce").encode()
     result = run_cli("-", "--json", stdin=log)
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
@@ -209,9 +150,9 @@ def test_cli_errors_are_one_line(tmp_path):
 
 
 def test_healthy_report_says_what_was_checked():
-    result = run_cli("-", stdin=terminal_output(FIXED["WR-220"]).encode())
+    result = run_cli("-", stdin=tab_output("WR-220", "fix").encode())
     out = result.stdout.decode()
-    assert "No known failure found. 300 loss values, all finite: the loss fell from 0.6865 to 0.1908" in out
+    assert "No known failure found. 7 loss values, all finite: the loss fell from 0.6865 to 0.1856" in out
     assert "Checked: non-finite loss values, a sustained climb, an enormous first value" in out
 
 

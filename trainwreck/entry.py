@@ -98,8 +98,10 @@ class Message:
 
     def matches(self, quoted: str) -> bool:
         """Does a quotation (from a page or a log) reproduce this message?"""
-        quoted = quoted.strip()
-        return quoted in (self.text, self.example) or bool(template_pattern(self.text).fullmatch(quoted))
+        # Quotes reach here with runs of spaces folded (a Markdown code span, a log line read
+        # word by word); a message that the source writes with two spaces must still match.
+        quoted, text, example = (" ".join(s.split()) for s in (quoted, self.text, self.example))
+        return quoted in (text, example) or bool(template_pattern(text).fullmatch(quoted))
 
 
 SECTIONS = (

@@ -1,6 +1,8 @@
 """Markdown for the pages that list entries: home table, modules, symptoms."""
 from __future__ import annotations
 
+import re
+
 from .catalog import Catalog
 from .entry import STAGES, TRACES, stage_of
 from .pages import entry_path, handout_path, module_handout_path, module_path
@@ -43,6 +45,14 @@ def module_page(catalog: Catalog, module_id: str) -> str:
     return "\n".join(lines)
 
 
+def inline_code(text: str) -> str:
+    """A Markdown code span for text that may itself hold backticks (PyTorch's messages quote code)."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
 def symptom_index(catalog: Catalog) -> str:
     lines = ["# Symptom index", "",
              "Every warning text and loss-curve shape the catalogue knows, and the entries that explain it. "
@@ -54,7 +64,7 @@ def symptom_index(catalog: Catalog) -> str:
             by_message.setdefault(m.shown, []).append(e.id)
     for message in sorted(by_message):
         links = ", ".join(f"[{i}]({entry_path(i)} \"{catalog.title_of(i)}\")" for i in by_message[message])
-        lines.append(f"- `{message}` — {links}")
+        lines.append(f"- {inline_code(message)} — {links}")
     lines += ["", "## Loss-curve signatures", ""]
     for trace, description in TRACES.items():
         ids = [e.id for e in catalog.sorted_entries() if e.trace == trace]
