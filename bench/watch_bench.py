@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from trainwreck.diagnose import WATCH_RULE
+from trainwreck.watch_rule import WATCH_RULE
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "watch-benchmark.md"

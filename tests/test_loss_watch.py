@@ -6,9 +6,10 @@ import numpy as np
 import pytest
 
 from conftest import ROOT, assert_entry_says, load_module, load_snippet, terminal_output
-from trainwreck.diagnose import CLIMB_JUMP, CLIMB_LONG, CLIMB_STEEP, CLIMB_STEP, diagnose, sustained_climb
+from trainwreck.diagnose import diagnose
 from trainwreck.logscan import scan
 from trainwreck.validate import check
+from trainwreck.watch_rule import CLIMB_JUMP, CLIMB_LONG, CLIMB_STEEP, CLIMB_STEP, sustained_climb
 
 watch_snippet = load_snippet("loss_watch")
 wr220 = load_snippet("wr220_lr_explosion")

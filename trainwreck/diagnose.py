@@ -8,14 +8,8 @@ from dataclasses import dataclass, field
 from .catalog import Catalog
 from .entry import TRACES, Entry
 from .logscan import KEEP, Evidence
+from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
 
-# The loss watch (snippets/loss_watch.py) warns on the same rule, so the two
-# agree on every trace: a climb is a run of rises of at least CLIMB_STEP each;
-# it sets off the alarm once one epoch multiplies the loss by CLIMB_JUMP, the
-# whole climb by CLIMB_STEEP, or once it lasts CLIMB_LONG epochs.
-CLIMB_STEP, CLIMB_JUMP, CLIMB_STEEP, CLIMB_LONG = 1.1, 3.0, 4.0, 4
-WATCH_RULE = (f"rises of x{CLIMB_STEP:g} or more in a row that reach x{CLIMB_JUMP:g} in one epoch, "
-              f"x{CLIMB_STEEP:g} in all, or last {CLIMB_LONG} epochs")
 # Shape of the curve just before a blow-up: it counts as a climb after this many
 # rises, or after one rise of at least this factor.
 SHAPE_RISES, SHAPE_RATIO = 2, 1.5
@@ -75,20 +69,6 @@ class Diagnosis:
         if self.signature.name in TRACES or self.signature.name == "climbing" or self.unweighed:
             return "unexplained"
         return "healthy" if self.signature.name == "healthy" else "no-evidence"
-
-
-def sustained_climb(values: list[float]) -> int | None:
-    """Index of the first value at which the loss watch's alarm goes off (see WATCH_RULE)."""
-    start = 0
-    for i in range(1, len(values)):
-        a, b = values[i - 1], values[i]
-        if not (math.isfinite(a) and math.isfinite(b)):
-            return None
-        if not (a > 0 and b >= CLIMB_STEP * a):
-            start = i
-        elif b >= CLIMB_JUMP * a or b >= CLIMB_STEEP * values[start] or i - start >= CLIMB_LONG:
-            return i
-    return None
 
 
 def _rises_before(values: list[float]) -> int:

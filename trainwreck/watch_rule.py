@@ -1,0 +1,62 @@
+"""The loss watch's rule: when a loss curve should set off the alarm, while it is still finite.
+
+One definition, read by `trainwreck diagnose` and by the watch benchmark;
+snippets/loss_watch.py applies the same rule in a form a reader can copy
+(tests/test_loss_watch.py holds the two together). A non-finite loss is not
+the rule's business: it stops the watch before any rule is asked.
+
+Per epoch, each loss is already an average over the whole data, so a rise is a
+rise: the alarm is a climb. Per step, a mini-batch loss jumps by several times
+from one batch to the next in a healthy run, and a run that recovers climbs
+from its low as far as one that diverges; what only the runs in trouble do is
+go back above where training started. bench/watch_bench.py measures both.
+"""
+from __future__ import annotations
+
+import math
+
+# Per epoch: a climb is a run of rises of at least CLIMB_STEP each; it sets off
+# the alarm once one epoch multiplies the loss by CLIMB_JUMP, the whole climb
+# by CLIMB_STEEP, or once it lasts CLIMB_LONG epochs.
+CLIMB_STEP, CLIMB_JUMP, CLIMB_STEEP, CLIMB_LONG = 1.1, 3.0, 4.0, 4
+WATCH_RULE = (f"rises of x{CLIMB_STEP:g} or more in a row that reach x{CLIMB_JUMP:g} in one epoch, "
+              f"x{CLIMB_STEEP:g} in all, or last {CLIMB_LONG} epochs")
+
+# Per step: an exponential moving average of the log of the loss (weight
+# STEP_SMOOTHING on each new step) compared with the log of the first loss; the
+# alarm goes off once the average is STEP_FACTOR times the first loss or more.
+# A loss of zero (a batch fitted exactly, in float32) is left out of the average.
+STEP_SMOOTHING, STEP_FACTOR = 0.2, 2.0
+STEP_RULE = (f"the loss averaged over about {round(2 / STEP_SMOOTHING - 1)} steps (a moving average of its log) "
+             f"reaches x{STEP_FACTOR:g} the first loss")
+
+
+def sustained_climb(values: list[float]) -> int | None:
+    """Index of the first per-epoch value at which the alarm goes off (see WATCH_RULE)."""
+    start = 0
+    for i in range(1, len(values)):
+        a, b = values[i - 1], values[i]
+        if not (math.isfinite(a) and math.isfinite(b)):
+            return None
+        if not (a > 0 and b >= CLIMB_STEP * a):
+            start = i
+        elif b >= CLIMB_JUMP * a or b >= CLIMB_STEEP * values[start] or i - start >= CLIMB_LONG:
+            return i
+    return None
+
+
+def step_alarm(values: list[float]) -> int | None:
+    """Index of the first per-step value at which the alarm goes off (see STEP_RULE)."""
+    if not values or not (math.isfinite(values[0]) and values[0] > 0):
+        return None
+    limit = math.log(values[0]) + math.log(STEP_FACTOR)
+    average = math.log(values[0])
+    for i, v in enumerate(values):
+        if not math.isfinite(v):
+            return None
+        if v <= 0:            # a batch the model gets exactly right says nothing about a climb
+            continue
+        average += STEP_SMOOTHING * (math.log(v) - average)
+        if average >= limit:
+            return i
+    return None
