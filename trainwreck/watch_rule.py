@@ -25,7 +25,8 @@ WATCH_RULE = (f"rises of x{CLIMB_STEP:g} or more in a row that reach x{CLIMB_JUM
 # Per step: an exponential moving average of the log of the loss (weight
 # STEP_SMOOTHING on each new step) compared with the log of the first loss; the
 # alarm goes off once the average is STEP_FACTOR times the first loss or more.
-# A loss of zero (a batch fitted exactly, in float32) is left out of the average.
+# A loss of zero (a batch fitted exactly, in float32) is left out, so the first
+# loss is the first one above zero.
 STEP_SMOOTHING, STEP_FACTOR = 0.2, 2.0
 STEP_RULE = (f"the loss averaged over about {round(2 / STEP_SMOOTHING - 1)} steps (a moving average of its log) "
              f"reaches x{STEP_FACTOR:g} the first loss")
@@ -47,16 +48,15 @@ def sustained_climb(values: list[float]) -> int | None:
 
 def step_alarm(values: list[float]) -> int | None:
     """Index of the first per-step value at which the alarm goes off (see STEP_RULE)."""
-    if not values or not (math.isfinite(values[0]) and values[0] > 0):
-        return None
-    limit = math.log(values[0]) + math.log(STEP_FACTOR)
-    average = math.log(values[0])
+    first = average = None
     for i, v in enumerate(values):
         if not math.isfinite(v):
             return None
-        if v <= 0:            # a batch the model gets exactly right says nothing about a climb
+        if v <= 0:            # a batch fitted exactly says nothing about a climb
             continue
+        if first is None:
+            first, average = v, math.log(v)
         average += STEP_SMOOTHING * (math.log(v) - average)
-        if average >= limit:
+        if average >= math.log(STEP_FACTOR * first):
             return i
     return None
