@@ -4,9 +4,13 @@ Per epoch (LossWatch) and per step (StepWatch), each the same rule as trainwreck
 benchmark page that measures them (bench/watch_bench.py)."""
 import io
 import math
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
+from bs4 import BeautifulSoup
 
 from conftest import ROOT, assert_entry_says, load_module, load_snippet, terminal_output
 from trainwreck.diagnose import diagnose
@@ -344,3 +348,16 @@ def test_the_page_uses_plurals_and_no_placeholders():
     page = (ROOT / "docs" / "watch-benchmark.md").read_text()
     assert "(s)" not in page
     assert "1 epochs" not in page and " 1 runs" not in page
+
+
+def test_the_watch_page_shows_a_program_that_prints_what_the_page_says(site, tmp_path):
+    """Copied from the built page and run in an empty folder, the per-step program prints the output shown under it."""
+    page = BeautifulSoup((site / "watch-benchmark" / "index.html").read_text(), "html.parser")
+    program, shown = (pre.get_text() for pre in page.select("article pre")[:2])
+    (tmp_path / "watch.py").write_text(program)
+    done = subprocess.run([sys.executable, "watch.py"], cwd=tmp_path, text=True, timeout=120,
+                          env={**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"},
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    assert done.returncode == 0
+    assert done.stdout == shown
+    assert "WARNING: at step 21" in shown
