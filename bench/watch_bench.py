@@ -434,6 +434,9 @@ def usage_page(story: str) -> list[str]:
         "shows, here on WR-220's network:",
         "",
         *block(EPOCH_PROGRAM),
+        "",
+        "Both watches and both programs are one file, snippets/loss_watch.py, shown whole with a download link on "
+        "the [loss watch page](tools/loss_watch.md).",
     ]
 
 
