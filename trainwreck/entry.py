@@ -5,7 +5,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ID_PATTERN = re.compile(r"^WR-\d{3}$")
+# Use with fullmatch: `$` would let a trailing newline through, and \d any script's digits.
+ID_PATTERN = re.compile(r"WR-[0-9]{3}")
 
 STATUSES = ("draft", "stable", "retired")
 

@@ -9,6 +9,7 @@ can refuse them in the catalogue instead of printing a cleaned copy.
 from __future__ import annotations
 
 import re
+import reprlib
 
 # ECMA-48 sequences, 7-bit (ESC + letter) and 8-bit (C1 byte) forms:
 #   CSI  ESC [ or U+009B, parameter bytes, intermediate bytes, one final byte
@@ -41,3 +42,15 @@ def control_characters(text: str, allowed: str = "") -> list[str]:
         if m[0] not in allowed and name not in seen:
             seen.append(name)
     return seen
+
+
+_REPR = reprlib.Repr()
+_REPR.maxstring, _REPR.maxother, _REPR.maxlevel = 80, 80, 3
+_REPR.maxlist = _REPR.maxdict = _REPR.maxtuple = _REPR.maxset = 4
+
+
+def shown(value: object, limit: int = 60, quote: bool = True) -> str:
+    """A value for an error message: quoted like repr (so control characters show as escapes),
+    never longer than `limit`, however large or deeply nested the value is."""
+    text = _REPR.repr(value) if quote else printable(str(value)[:limit + 1], keep="")
+    return text if len(text) <= limit else text[:limit - 1] + "…"

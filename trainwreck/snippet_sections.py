@@ -9,8 +9,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from .includes import IncludeRefused, directives, problem_with, read_include
+
 MARKER = re.compile(r"--8<--\s*\[\s*(start|end)\s*:\s*([a-z][-_0-9a-z]*)\s*\]")
-INCLUDE = re.compile(r'^(?P<indent>[ \t]*)--8<--\s+"(?P<path>[^":]+)(?::(?P<section>[a-z][-_0-9a-z]*))?"\s*$', re.M)
 
 
 def sections_of(text: str) -> dict[str, str]:
@@ -40,21 +41,21 @@ def _dedent(lines: list[str]) -> str:
     return "\n".join(l[cut:] for l in lines).strip("\n")
 
 
-def includes_in(markdown: str) -> list[tuple[str, str | None]]:
-    """Every (path, section) that the Markdown includes."""
-    return [(m["path"], m["section"]) for m in INCLUDE.finditer(markdown)]
-
-
 def expand_includes(markdown: str, root: Path) -> str:
-    """Replace include lines by the text they name, as the site build does."""
-
-    def replace(m: re.Match) -> str:
-        text = (root / m["path"]).read_text(encoding="utf-8")
-        if m["section"]:
-            text = sections_of(text)[m["section"]]
-        return "\n".join(m["indent"] + line if line else line for line in text.splitlines())
-
-    return INCLUDE.sub(replace, markdown)
+    """Replace include lines by the text they name, as the site build does, under the one
+    include rule (trainwreck.includes); an include it refuses raises IncludeRefused."""
+    lines = markdown.split("\n")
+    for include in reversed(directives(markdown)):
+        if include.path is None:
+            raise IncludeRefused(problem_with(include))
+        text = read_include(root, include.path)
+        if include.section:
+            regions = sections_of(text)
+            if include.section not in regions:
+                raise IncludeRefused(f"{include.path} has no section [start:{include.section}]")
+            text = regions[include.section]
+        lines[include.line - 1:include.line] = [include.indent + l if l else l for l in text.splitlines()]
+    return "\n".join(lines)
 
 
 # The page's two tabs, Reproduce first. Each is a whole program a reader can

@@ -4,14 +4,17 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .catalog import Catalog, Problem, load
+from .body_policy import unsafe_markup
+from .catalog import Catalog, Problem, load, section_offsets
 from .entry import (ANSWER_HEADINGS, FRAMEWORK_LABELS, FRAMEWORK_PARTS, FRAMEWORK_SECTION, ID_PATTERN, NATURES,
                     SECTIONS, STATUSES, TRACES)
 from .framework_part import framework_parts, quoted_in, seen_quotes
+from .includes import IncludeRefused, directives, problem_with, read_include
+from .safe_text import shown
 from .scaffold import PLACEHOLDER
-from .snippet_sections import includes_in, sections_of
+from .snippet_sections import expand_includes, sections_of
 
-SNIPPET_NAME = re.compile(r"^wr(\d{3})_[a-z0-9_]+\.py$")
+SNIPPET_NAME = re.compile(r"wr([0-9]{3})_[a-z0-9_]+\.py")
 REQUIRED_REGIONS = ("reproduce", "fix")
 # Origins whose messages the entry's own snippet prints (and its tests pin);
 # every other declared message is a framework's and must be quoted in the framework section.
@@ -26,105 +29,144 @@ def check(folder: Path | str) -> tuple[Catalog, list[Problem]]:
     catalog = load(folder)
     problems = list(catalog.problems)
     for key in catalog.planned:
-        where = str(catalog.folder / "planned.yml")
-        if not ID_PATTERN.match(key):
-            problems.append(Problem(where, key, "not an ID of the form WR-NNN"))
+        where, line = str(catalog.folder / "planned.yml"), catalog.planned_lines.get(key)
+        if not ID_PATTERN.fullmatch(key):
+            problems.append(Problem(where, shown(key, 40, quote=False), "not an ID of the form WR-NNN", line))
         elif key in catalog.entries:
-            problems.append(Problem(where, key, "the entry exists now; remove it from planned.yml"))
+            problems.append(Problem(where, key, "the entry exists now; remove it from planned.yml", line))
     claimed: dict[str, str] = {}
-    regions = _Regions(catalog.root)
+    snippets = _Snippets(catalog.root)
     for entry in catalog.sorted_entries():
-        problems += _check_entry(entry, catalog, claimed, regions)
+        problems += _check_entry(entry, catalog, claimed, snippets)
     if not catalog.problems:  # an entry that failed to load would leave its snippet looking orphaned
         problems += _unclaimed_snippets(catalog, claimed)
     return catalog, problems
 
 
-class _Regions:
-    """Each snippet's text and marked regions, read once however many entries include it."""
+class _Snippets:
+    """Each included file's text and marked regions, read once (through the include rule)
+    however many entries include it."""
 
     def __init__(self, root: Path):
-        self.root, self._text, self._regions = root, {}, {}
+        self.root = root
+        self._read: dict[str, tuple[str | None, str | None]] = {}
+        self._regions: dict[str, dict[str, str]] = {}
 
-    def text(self, path: str) -> str | None:
-        if path not in self._text:
-            target = self.root / path
-            self._text[path] = target.read_text(encoding="utf-8", errors="replace") if target.is_file() else None
-        return self._text[path]
+    def text(self, path: str) -> tuple[str | None, str | None]:
+        """(text, None), or (None, why it may not be included)."""
+        if path not in self._read:
+            try:
+                self._read[path] = (read_include(self.root, path), None)
+            except IncludeRefused as exc:
+                self._read[path] = (None, str(exc))
+        return self._read[path]
 
-    def of(self, path: str) -> dict[str, str] | None:
+    def regions(self, path: str) -> dict[str, str] | None:
+        text, _ = self.text(path)
+        if text is None:
+            return None
         if path not in self._regions:
-            text = self.text(path)
-            self._regions[path] = sections_of(text) if text is not None else None
+            self._regions[path] = sections_of(text)
         return self._regions[path]
 
 
-def _check_entry(entry, catalog: Catalog, claimed: dict[str, str], regions: _Regions) -> list[Problem]:
-    where = str(entry.path)
+def _check_entry(entry, catalog: Catalog, claimed: dict[str, str], snippets: _Snippets) -> list[Problem]:
     out: list[Problem] = []
 
-    def bad(field: str, message: str) -> None:
-        out.append(Problem(where, field, message))
+    def bad(field: str, message: str, at: str | None = None, offset: int | None = None) -> None:
+        out.append(catalog.problem(entry, field, message, at, offset))
 
-    if not ID_PATTERN.match(entry.id):
-        bad("id", f"{entry.id!r} is not of the form WR-NNN")
+    if not ID_PATTERN.fullmatch(entry.id):
+        bad("id", f"{shown(entry.id, 40)} is not of the form WR-NNN")
     elif entry.path.stem != entry.id:
         bad("id", f"{entry.id} does not match the file name {entry.path.name}")
     if entry.status not in STATUSES:
-        bad("status", f"{entry.status!r} is not one of {', '.join(STATUSES)}")
+        bad("status", f"{shown(entry.status, 40)} is not one of {', '.join(STATUSES)}")
     if not entry.modules:
         bad("modules", "at least one module is required")
-    for module in entry.modules:
+    for i, module in enumerate(entry.modules):
         if module not in catalog.modules:
-            bad("modules", f"unknown module {module!r} (not in modules.yml)")
-    for link in entry.related:
+            bad("modules", f"unknown module {shown(module, 40)} (not in modules.yml)", f"modules[{i}]")
+    for i, link in enumerate(entry.related):
+        at = f"related[{i}]"
         if link.nature not in NATURES:
-            bad("related", f"{link.id}: unknown nature {link.nature!r} (one of {', '.join(NATURES)})")
+            bad("related", f"{shown(link.id, 20, quote=False)}: unknown nature {shown(link.nature, 40)} "
+                           f"(one of {', '.join(NATURES)})", at)
         if link.id == entry.id:
-            bad("related", f"{link.id}: an entry cannot relate to itself")
-        elif link.id not in catalog.entries and link.id not in catalog.planned:
-            bad("related", f"{link.id} does not exist and is not declared in planned.yml")
+            bad("related", f"{link.id}: an entry cannot relate to itself", at)
+        elif link.id not in catalog.entries and link.id not in catalog.planned and link.id not in catalog.unloaded:
+            bad("related", f"{shown(link.id, 20, quote=False)} does not exist and is not declared in planned.yml", at)
     if entry.trace not in TRACES:
-        bad("symptoms.trace", f"unknown signature {entry.trace!r} (one of {', '.join(TRACES)})")
+        bad("symptoms.trace", f"unknown signature {shown(entry.trace, 40)} (one of {', '.join(TRACES)})")
 
-    _check_snippet(entry, catalog, claimed, regions, bad)
+    _check_snippet(entry, catalog, claimed, snippets, bad)
+    includes_ok = _check_includes(entry, snippets, bad)
     _check_sections(entry, bad)
     _check_framework_part(entry, bad)
+    if includes_ok:
+        _check_markup(entry, catalog, bad)
     return out
 
 
-def _check_snippet(entry, catalog: Catalog, claimed: dict[str, str], regions: _Regions, bad) -> None:
-    path = catalog.root / entry.snippet
-    m = SNIPPET_NAME.match(Path(entry.snippet).name)
-    if not entry.snippet.startswith("snippets/") or not m:
-        bad("snippet", f"{entry.snippet!r} must be snippets/wrNNN_<slug>.py")
-    elif m.group(1) != entry.id[3:]:
+def _check_snippet(entry, catalog: Catalog, claimed: dict[str, str], snippets: _Snippets, bad) -> None:
+    m = SNIPPET_NAME.fullmatch(Path(entry.snippet).name)
+    if not entry.snippet.startswith("snippets/") or "/" in entry.snippet[len("snippets/"):] or not m:
+        bad("snippet", f"{shown(entry.snippet, 60)} must be snippets/wrNNN_<slug>.py")
+        return
+    if m.group(1) != entry.id[3:]:
         bad("snippet", f"{entry.snippet} is numbered for WR-{m.group(1)}, not {entry.id}")
-    if not path.is_file():
-        bad("snippet", f"{entry.snippet} does not exist")
-    elif entry.snippet in claimed:
+    text, refused = snippets.text(entry.snippet)
+    if text is None:
+        bad("snippet", refused)
+        return
+    if entry.snippet in claimed:
         bad("snippet", f"{entry.snippet} is already the snippet of {claimed[entry.snippet]}")
-    else:
-        claimed[entry.snippet] = entry.id
-        if PLACEHOLDER in regions.text(entry.snippet):
-            bad("snippet", f"{entry.snippet} still holds the scaffold's {PLACEHOLDER} placeholder")
-    own = regions.of(entry.snippet) if path.is_file() else None
-    if own is not None:
-        for region in REQUIRED_REGIONS:
-            if region not in own:
-                bad("snippet", f"{entry.snippet} has no region [start:{region}] ... [end:{region}] "
-                               f"(the page's {region.title()} tab)")
-    included = includes_in(entry.body)
-    for inc_path, section in included:
-        found = regions.of(inc_path)
-        if found is None:
-            bad("include", f"{inc_path} does not exist")
-        elif section and section not in found:
-            bad("include", f"{inc_path} has no section [start:{section}] ... [end:{section}]")
+        return
+    claimed[entry.snippet] = entry.id
+    if PLACEHOLDER in text:
+        bad("snippet", f"{entry.snippet} still holds the scaffold's {PLACEHOLDER} placeholder")
+    own = snippets.regions(entry.snippet)
+    for region in REQUIRED_REGIONS:
+        if region not in own:
+            bad("snippet", f"{entry.snippet} has no region [start:{region}] ... [end:{region}] "
+                           f"(the page's {region.title()} tab)")
+
+
+def _check_includes(entry, snippets: _Snippets, bad) -> bool:
+    """Every line the site would expand names a region of a file inside snippets/. True if all do."""
+    ok = True
+    line_starts = [0] + [m.end() for m in re.finditer("\n", entry.body)]
+    for include in directives(entry.body):
+        offset = line_starts[include.line - 1]
+        problem = problem_with(include)
+        if problem is None:
+            found = snippets.regions(include.path)
+            if found is None:
+                problem = snippets.text(include.path)[1]
+            elif include.section and include.section not in found:
+                problem = f"{include.path} has no section [start:{include.section}] ... [end:{include.section}]"
+        if problem:
+            bad("include", problem, offset=offset)
+            ok = False
+    return ok
+
+
+def _check_markup(entry, catalog: Catalog, bad) -> None:
+    """The body, its includes expanded, renders to Markdown's own HTML only (see body_policy)."""
+    for line, reason in unsafe_markup(expand_includes(entry.body, catalog.root), entry.body):
+        bad("body", reason, offset=None if line is None else _line_offset(entry.body, line))
+
+
+def _line_offset(text: str, line: int) -> int:
+    offset = 0
+    for _ in range(line - 1):
+        offset = text.find("\n", offset) + 1
+    return offset
 
 
 def _check_sections(entry, bad) -> None:
     found = list(entry.sections)
+    where = section_offsets(entry.body)
     expected = list(SECTIONS)
     if not FRAMEWORK_SECTION_REQUIRED and FRAMEWORK_SECTION not in found:
         expected.remove(FRAMEWORK_SECTION)
@@ -133,22 +175,25 @@ def _check_sections(entry, bad) -> None:
         extra = [s for s in found if s not in SECTIONS]
         if missing:
             bad("sections", f"missing: {', '.join(missing)}")
-        if extra:
-            bad("sections", f"unexpected: {', '.join(extra)}")
+        for name in extra:
+            bad("sections", f"unexpected: {shown(name, 60, quote=False)}", offset=where.get(name))
         if not missing and not extra:
             bad("sections", f"out of order: expected {' / '.join(expected)}")
     for name in SECTIONS:
         if name in entry.sections and not entry.sections[name]:
-            bad("sections", f"{name} is empty")
+            bad("sections", f"{name} is empty", offset=where.get(name))
     for name, text in entry.sections.items():
         if PLACEHOLDER in text:
-            bad("sections", f"{name} still holds the scaffold's {PLACEHOLDER} placeholder")
+            at = entry.body.find(PLACEHOLDER, where.get(name, 0))
+            bad("sections", f"{shown(name, 60, quote=False)} still holds the scaffold's {PLACEHOLDER} placeholder",
+                offset=at if at >= 0 else None)
     if PLACEHOLDER in entry.summary:
         bad("summary", f"still the scaffold's {PLACEHOLDER} placeholder")
     question = entry.sections.get("Interview question", "")
     for heading in ANSWER_HEADINGS:
-        if question and not re.search(rf"^### {heading}\s*\n+\S", question, re.M):
-            bad("sections", f"Interview question needs a non-empty '### {heading}'")
+        if question and not re.search(rf"^### {heading}[ \t]*\n+\S", question, re.M):
+            bad("sections", f"Interview question needs a non-empty '### {heading}'",
+                offset=where.get("Interview question"))
 
 
 def _check_framework_part(entry, bad) -> None:
@@ -158,27 +203,30 @@ def _check_framework_part(entry, bad) -> None:
     text = entry.sections.get(FRAMEWORK_SECTION)
     if text is None:
         return
-    where = "sections"
+    start = section_offsets(entry.body).get(FRAMEWORK_SECTION)
     parts = framework_parts(text)
     if list(parts) != list(FRAMEWORK_PARTS):
-        bad(where, f"{FRAMEWORK_SECTION} needs the ### parts {' / '.join(FRAMEWORK_PARTS)}, in that order "
-                   f"(found: {' / '.join(parts) or 'none'})")
+        bad("sections", f"{FRAMEWORK_SECTION} needs the ### parts {' / '.join(FRAMEWORK_PARTS)}, in that order "
+                        f"(found: {shown(' / '.join(parts), 100, quote=False) or 'none'})", offset=start)
     for name, body in parts.items():
         for label in FRAMEWORK_LABELS:
             if f"**{label}**" not in body:
-                bad(where, f"{FRAMEWORK_SECTION}, {name}: needs a paragraph starting **{label}**")
+                bad("sections", f"{FRAMEWORK_SECTION}, {shown(name, 40, quote=False)}: needs a paragraph "
+                                f"starting **{label}**", offset=entry.body.find(f"### {name}", start))
     for quote in seen_quotes(text):
         if not any(m.matches(quote) for m in entry.messages):
+            at = entry.body.find(quote, start)
             bad("symptoms.messages", f"{FRAMEWORK_SECTION} quotes `{_short(quote)}` after \"What you see:\" but "
-                                     "does not declare it (declare it with its pinned source, or quote it elsewhere)")
-    for message in entry.messages:
+                                     "does not declare it (declare it with its pinned source, or quote it elsewhere)",
+                offset=at if at >= 0 else start)
+    for i, message in enumerate(entry.messages):
         if message.origin not in SNIPPET_ORIGINS and not quoted_in(text, message):
             bad("symptoms.messages", f"the {message.origin} message `{_short(message.shown)}` is declared but not "
-                                     f"quoted in {FRAMEWORK_SECTION}")
+                                     f"quoted in {FRAMEWORK_SECTION}", at=f"symptoms.messages[{i}]")
 
 
 def _short(text: str, limit: int = 80) -> str:
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    return shown(text, limit, quote=False)
 
 
 def _unclaimed_snippets(catalog: Catalog, claimed: dict[str, str]) -> list[Problem]:
@@ -186,7 +234,7 @@ def _unclaimed_snippets(catalog: Catalog, claimed: dict[str, str]) -> list[Probl
     if not folder.is_dir():
         return []
     return [
-        Problem(str(path.relative_to(catalog.root)), "snippet", "not the snippet of any entry")
+        Problem(f"snippets/{path.name}", "snippet", "not the snippet of any entry")
         for path in sorted(folder.glob("wr*.py"))
         if f"snippets/{path.name}" not in claimed
     ]

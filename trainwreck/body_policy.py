@@ -1,0 +1,139 @@
+"""What an entry body may put on a page: Markdown, and no HTML of its own.
+
+An entry can come from a student's pull request, and its page is published on
+the course's site. The body is judged by the parser that renders it
+(Python-Markdown with the extensions of mkdocs.yml), not by a second guess at
+Markdown's rules: the raw HTML it would pass through is refused, whatever the
+tag, and so is any attribute or URL in the result that Markdown itself would
+not write (an attribute list's `onclick=`, a `javascript:` or `data:` link, an
+image from another host). Refusing, not sanitising: a sanitiser would silently
+drop what the author wrote, differently on the site and in `trainwreck show`.
+"""
+from __future__ import annotations
+
+import html
+import re
+from html.parser import HTMLParser
+
+from .safe_text import shown
+
+# mkdocs.yml's markdown_extensions, less `toc` (it only adds ids and permalinks) and
+# `pymdownx.snippets` (includes are expanded by trainwreck.includes first).
+# tests/test_hostile_markup.py holds this list to mkdocs.yml.
+EXTENSIONS = ["admonition", "attr_list", "md_in_html", "tables", "pymdownx.details", "pymdownx.highlight",
+              "pymdownx.superfences", "pymdownx.tabbed"]
+CONFIGS = {"pymdownx.highlight": {"use_pygments": False},      # colours change nothing the check looks at
+           "pymdownx.tabbed": {"alternate_style": True}}
+# The attributes Markdown and these extensions write; an attribute list may set classes and ids.
+ATTRIBUTES = {"class", "id", "href", "title", "src", "alt", "style", "data-tabs", "checked", "name", "type",
+              "for", "open", "start"}
+TABLE_ALIGN = re.compile(r"text-align: (?:left|right|center);")
+LINK_SCHEMES = {"http", "https", "mailto"}
+SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
+# Browsers drop these anywhere in a URL before reading its scheme ("java\tscript:" is javascript:).
+URL_NOISE = re.compile(r"[\x00-\x20\x7f]")
+
+_renderer = None
+
+
+class _RawHtml:
+    """Records the raw HTML Python-Markdown passes through, block and inline."""
+
+    def __init__(self, md):
+        self.found: list[str] = []
+        blocks, inline = md.preprocessors["html_block"], md.inlinePatterns["html"]
+        run_blocks, handle_inline = blocks.run, inline.handleMatch
+
+        def run(lines):
+            before = len(md.htmlStash.rawHtmlBlocks)
+            out = run_blocks(lines)
+            for raw in md.htmlStash.rawHtmlBlocks[before:]:
+                self.found.append(raw if isinstance(raw, str) else f"<{raw.tag}>")
+            return out
+
+        def handle(m, data):
+            self.found.append(m.group(1))
+            return handle_inline(m, data)
+
+        blocks.run, inline.handleMatch = run, handle
+
+
+def _markdown():
+    global _renderer
+    if _renderer is None:
+        import markdown   # imported here: `trainwreck list` and `show` never need it
+
+        md = markdown.Markdown(extensions=EXTENSIONS, extension_configs=CONFIGS)
+        _renderer = (md, _RawHtml(md))
+    return _renderer
+
+
+class _Attributes(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.problems: list[tuple[str, str]] = []      # (text to find in the source, reason)
+
+    def handle_starttag(self, tag, attrs):
+        for name, value in attrs:
+            value = value or ""
+            if name not in ATTRIBUTES or (name == "style" and not TABLE_ALIGN.fullmatch(value)):
+                self.problems.append((f"{name}=", f"the attribute {shown(name, 30, quote=False)}= is not allowed "
+                                                  "(an attribute list { } may only set classes and ids)"))
+            elif name == "href" and not _link_ok(value):
+                self.problems.append((self._written(name, value), f"the link {shown(value, 60)} is not allowed: "
+                                                                  "a link is http(s), mailto or a relative path"))
+            elif name == "src" and not _local(value):
+                self.problems.append((self._written(name, value), (
+                    f"the image {shown(value, 60)} is not allowed: an image is a file of the site "
+                    "(a relative path), so the page makes no request elsewhere")))
+
+    def _written(self, name: str, value: str) -> str:
+        """The attribute's value as the page's HTML spells it (entities and all): what the source holds."""
+        m = re.search(rf'\s{name}="([^"]*)"', self.get_starttag_text() or "")
+        return m[1] if m else value
+
+
+def _scheme(url: str) -> str | None:
+    m = SCHEME.match(URL_NOISE.sub("", url))
+    return m[1].lower() if m else None
+
+
+def _link_ok(url: str) -> bool:
+    scheme = _scheme(url)
+    return scheme in LINK_SCHEMES if scheme else not _cleaned(url).startswith(("//", "\\\\", "/\\", "\\/"))
+
+
+def _local(url: str) -> bool:
+    return _scheme(url) is None and not _cleaned(url).startswith(("//", "\\", "/\\"))
+
+
+def _cleaned(url: str) -> str:
+    return URL_NOISE.sub("", html.unescape(url))
+
+
+def unsafe_markup(markdown_text: str, source: str | None = None) -> list[tuple[int | None, str]]:
+    """Each problem as (line in `source`, reason); `source` is the text as written (default: the same),
+    used only to find the line. Empty when the text renders to Markdown's own HTML."""
+    md, raw = _markdown()
+    md.reset()
+    raw.found.clear()
+    rendered = md.convert(markdown_text)
+    source = markdown_text if source is None else source
+    problems: list[tuple[int | None, str]] = []
+    for chunk in dict.fromkeys(raw.found):       # each distinct piece once; a closing tag goes with its opening
+        first = chunk.strip().split("\n", 1)[0]
+        if not first.startswith("</"):
+            problems.append((_line_of(source, first), (
+                f"raw HTML is not allowed in an entry body: {shown(first, 60)} (write Markdown; to show a tag as "
+                "text, put it in `code` or write &lt;)")))
+    if not problems:     # raw HTML's own attributes would only repeat the problem
+        parser = _Attributes()
+        parser.feed(rendered)
+        parser.close()
+        problems = [(_line_of(source, needle), reason) for needle, reason in dict.fromkeys(parser.problems)]
+    return sorted(problems, key=lambda p: (p[0] is None, p[0] or 0))
+
+
+def _line_of(source: str, needle: str) -> int | None:
+    at = source.find(needle) if needle else -1
+    return source.count("\n", 0, at) + 1 if at >= 0 else None
