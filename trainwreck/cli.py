@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -10,18 +11,23 @@ from . import __version__
 from .catalog import load
 from .diagnose import as_json, diagnose, report
 from .logscan import LogError, scan, scan_path
-from .export import catalog_json
+from .export import BaseUrlError, catalog_json, normalise_base_url
+from .includes import IncludeRefused
 from .locate import default_catalog
+from .pages import EDITIONS
+from .safe_text import printable, shown
 from .scaffold import ScaffoldError, new_entry
 from .snippet_run import SnippetRunError, run_snippet
 from .terminal import entry_text, listing
 from .validate import check
 
+EDITION_VARIABLE = "TRAINWRECK_EDITION"
+
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="trainwreck", description="A field guide to neural-network training failures.")
     parser.add_argument("--version", action="version", version=f"trainwreck {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command")
     p = sub.add_parser("check", help="validate a catalogue folder")
     p.add_argument("catalog", nargs="?", type=Path, help="catalogue folder (default: ./catalog)")
     p = sub.add_parser("list", help="list the entries")
@@ -30,6 +36,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("id", help="an entry ID such as WR-220")
     p.add_argument("--catalog", type=Path)
     p.add_argument("--no-run", action="store_true", help="do not run the snippet to show its output")
+    p.add_argument("--answers", action="store_true",
+                   help=f"include the strong answer and the bonus point (never with {EDITION_VARIABLE}=student)")
     p = sub.add_parser("export", help="write the catalogue as JSON on standard output")
     p.add_argument("--catalog", type=Path)
     p.add_argument("--base-url", default="", help="make page URLs absolute, e.g. https://example.org/trainwreck")
@@ -46,11 +54,21 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _say(text: str, file=None) -> None:
+    """Print text that holds catalogue or user input: no escape sequence reaches the terminal."""
+    print(printable(text), file=file or sys.stdout)
+
+
+def _error(text: str) -> int:
+    _say(f"trainwreck: {text}", sys.stderr)
+    return 1
+
+
 def _checked(folder: Path):
     """The catalogue and its problems, each problem printed as its one line."""
     catalog, problems = check(folder)
     for problem in problems:
-        print(problem, file=sys.stderr)
+        _say(str(problem), sys.stderr)
     return catalog, problems
 
 
@@ -66,85 +84,111 @@ def _diagnose(args, catalog) -> int:
         else:
             evidence = scan_path(args.log)
     except LogError as exc:
-        print(f"trainwreck: {exc}", file=sys.stderr)
-        return 1
+        return _error(str(exc))
     except IsADirectoryError:
-        print(f"trainwreck: {args.log}: is a folder, not a log file", file=sys.stderr)
-        return 1
+        return _error(f"{args.log}: is a folder, not a log file")
     except OSError as exc:
-        print(f"trainwreck: {args.log}: {exc.strerror or exc}", file=sys.stderr)
-        return 1
+        return _error(f"{args.log}: {exc.strerror or exc}")
     result = diagnose(evidence, catalog)
     if args.json:
         print(json.dumps(as_json(result), indent=2, allow_nan=False))
     else:
-        sys.stdout.write(report(result))
+        sys.stdout.write(printable(report(result)))
     return 0
 
 
 def _new(args) -> int:
     if not args.catalog.is_dir():
-        print(f"trainwreck: {args.catalog}: no such catalogue folder", file=sys.stderr)
-        return 1
+        return _error(f"{args.catalog}: no such catalogue folder")
     catalog = load(args.catalog)
+    if any(p.field == "catalogue" for p in catalog.problems):
+        return _error(str(catalog.problems[0]))
     module = args.module or next(iter(catalog.modules), "")
     if module not in catalog.modules:
-        print(f"trainwreck: unknown module {module!r}; known: {', '.join(catalog.modules)}", file=sys.stderr)
-        return 1
+        return _error(f"unknown module {shown(module, 30)}; known: {', '.join(catalog.modules)}")
     if args.id.upper() in catalog.entries:
-        print(f"trainwreck: {args.id.upper()} exists already", file=sys.stderr)
-        return 1
+        return _error(f"{args.id.upper()} exists already")
     try:
         written = new_entry(args.catalog, args.id, args.slug, args.title, module)
     except ScaffoldError as exc:
-        print(f"trainwreck: {exc}", file=sys.stderr)
-        return 1
+        return _error(str(exc))
     for path in written:
-        print(f"wrote {path}")
+        _say(f"wrote {_from_here(path)}")
     print("They fail on purpose until filled in: run `trainwreck check` and the new test.")
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
-    if args.command == "check":
-        catalog, problems = _checked(args.catalog or Path("catalog"))
-        if problems:
-            print(f"{len(problems)} problem(s) in {catalog.folder}", file=sys.stderr)
-            return 1
-        print(f"{catalog.folder}: {len(catalog.entries)} entries, {len(catalog.planned)} planned: OK")
-        return 0
-    if args.command == "new":
-        return _new(args)
-    catalog = _load_valid(args.catalog)
-    if catalog is None:
-        return 1
-    if args.command == "diagnose":
-        return _diagnose(args, catalog)
-    if args.command == "export":
-        sys.stdout.write(catalog_json(catalog, args.base_url))
-        return 0
-    if args.command == "list":
-        print(listing(catalog))
-        return 0
+def _from_here(path: Path) -> str:
+    """The path as the user would type it from the current folder, when it is below it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _show(args, catalog) -> int:
     wanted = args.id.strip().upper()
-    if wanted.isdigit():
+    if wanted.isascii() and wanted.isdigit():
         wanted = f"WR-{int(wanted):03d}"
     if wanted not in catalog.entries:
         planned = f" (planned, not written yet: {catalog.planned[wanted]})" if wanted in catalog.planned else ""
-        print(f"trainwreck: unknown entry {args.id}{planned}; known: {', '.join(sorted(catalog.entries))}",
-              file=sys.stderr)
-        return 1
+        return _error(f"unknown entry {shown(args.id, 30, quote=False)}{planned}; "
+                      f"known: {', '.join(sorted(catalog.entries))}")
+    edition = os.environ.get(EDITION_VARIABLE, "full").strip() or "full"
+    if edition not in EDITIONS:
+        return _error(f"{EDITION_VARIABLE}: {shown(edition, 30)} is not one of {', '.join(EDITIONS)}")
+    answers = args.answers and edition != "student"
+    if args.answers and not answers:
+        _say(f"trainwreck: {EDITION_VARIABLE}=student: the strong answer and the bonus point are left out",
+             sys.stderr)
     entry = catalog.entries[wanted]
     run = None
     if not args.no_run:
         try:
             run = run_snippet(catalog.root, entry.snippet)
         except SnippetRunError as exc:
-            print(f"trainwreck: {exc}", file=sys.stderr)
-            return 1
-    print(entry_text(entry, catalog, run))
+            return _error(str(exc))
+    try:
+        text = entry_text(entry, catalog, run, answers=answers, hint=edition != "student")
+    except IncludeRefused as exc:
+        return _error(f"{entry.path}: {exc}")
+    _say(text)
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        # A bare command name asks what the tool does (as git, pip and cargo answer): help, success.
+        parser.print_help()
+        return 0
+    if args.command == "check":
+        catalog, problems = _checked(args.catalog or Path("catalog"))
+        if problems:
+            _say(f"{len(problems)} problem(s) in {catalog.folder}", sys.stderr)
+            return 1
+        _say(f"{catalog.folder}: {len(catalog.entries)} entries, {len(catalog.planned)} planned: OK")
+        return 0
+    if args.command == "new":
+        return _new(args)
+    if args.command == "export":
+        try:
+            base_url = normalise_base_url(args.base_url)
+        except BaseUrlError as exc:
+            return _error(f"--base-url {shown(args.base_url, 60)} {exc}")
+    catalog = _load_valid(args.catalog)
+    if catalog is None:
+        return 1
+    if args.command == "diagnose":
+        return _diagnose(args, catalog)
+    if args.command == "export":
+        sys.stdout.write(catalog_json(catalog, base_url))
+        return 0
+    if args.command == "list":
+        _say(listing(catalog))
+        return 0
+    return _show(args, catalog)
 
 
 def run() -> None:

@@ -1,10 +1,9 @@
 """Markdown for the pages that list entries: home table, modules, symptoms."""
 from __future__ import annotations
 
-import re
-
 from .catalog import Catalog
 from .entry import STAGES, TRACES, stage_of
+from .md_escape import md_code, md_text
 from .pages import entry_path, handout_path, module_handout_path, module_path
 
 ENTRY_INDEX_MARK = "<!-- trainwreck:entry-index -->"
@@ -14,7 +13,7 @@ def entry_index(catalog: Catalog, prefix: str = "") -> str:
     rows = ["| ID | Title | Modules | Status |", "|---|---|---|---|"]
     for e in catalog.sorted_entries():
         modules = ", ".join(f"[{m}]({prefix}{module_path(m)})" for m in e.modules)
-        rows.append(f"| [{e.id}]({prefix}{entry_path(e.id)}) | {e.title} | {modules} | {e.status} |")
+        rows.append(f"| [{e.id}]({prefix}{entry_path(e.id)}) | {md_text(e.title)} | {modules} | {e.status} |")
     return "\n".join(rows)
 
 
@@ -27,12 +26,12 @@ def modules_index(catalog: Catalog) -> str:
              "The course map from `catalog/modules.yml`. Each module page lists the entries it assigns.", "",
              "| Module | Title | Entries |", "|---|---|---|"]
     for mid, title in catalog.modules.items():
-        lines.append(f"| [{mid}]({mid}.md) | {title} | {len(entries_in_module(catalog, mid))} |")
+        lines.append(f"| [{mid}]({mid}.md) | {md_text(title)} | {len(entries_in_module(catalog, mid))} |")
     return "\n".join(lines)
 
 
 def module_page(catalog: Catalog, module_id: str) -> str:
-    lines = [f"# Module {module_id}: {catalog.modules[module_id]}", ""]
+    lines = [f"# Module {module_id}: {md_text(catalog.modules[module_id])}", ""]
     entries = entries_in_module(catalog, module_id)
     if not entries:
         lines.append("No entry is assigned to this module yet.")
@@ -40,17 +39,9 @@ def module_page(catalog: Catalog, module_id: str) -> str:
         lines += [f"[Printable handout for the whole module](../{module_handout_path(module_id)})"
                   "{ .tw-handout-link }", ""]
     for e in entries:
-        lines += [f"- [**{e.id}**: {e.title}](../{entry_path(e.id)}) — {e.summary}"
+        lines += [f"- [**{e.id}**: {md_text(e.title)}](../{entry_path(e.id)}) — {md_text(e.summary)}"
                   f" ([handout](../{handout_path(e.id)}))"]
     return "\n".join(lines)
-
-
-def inline_code(text: str) -> str:
-    """A Markdown code span for text that may itself hold backticks (PyTorch's messages quote code)."""
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    fence = "`" * (longest + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def symptom_index(catalog: Catalog) -> str:
@@ -63,14 +54,14 @@ def symptom_index(catalog: Catalog) -> str:
         for m in e.messages:
             by_message.setdefault(m.shown, []).append(e.id)
     for message in sorted(by_message):
-        links = ", ".join(f"[{i}]({entry_path(i)} \"{catalog.title_of(i)}\")" for i in by_message[message])
-        lines.append(f"- {inline_code(message)} — {links}")
+        links = ", ".join(f"[{i}]({entry_path(i)} \"{md_text(catalog.title_of(i))}\")" for i in by_message[message])
+        lines.append(f"- {md_code(message)} — {links}")
     lines += ["", "## Loss-curve signatures", ""]
     for trace, description in TRACES.items():
         ids = [e.id for e in catalog.sorted_entries() if e.trace == trace]
         if trace == "none" or not ids:
             continue
-        links = ", ".join(f"[{i}]({entry_path(i)} \"{catalog.title_of(i)}\")" for i in ids)
+        links = ", ".join(f"[{i}]({entry_path(i)} \"{md_text(catalog.title_of(i))}\")" for i in ids)
         lines.append(f"- **{trace}**: {description} — {links}")
     return "\n".join(lines)
 
@@ -88,6 +79,7 @@ def roadmap_page(catalog: Catalog) -> str:
         if not ids:
             continue
         lines += [f"## WR-{digit}xx: {stage}", "", "| ID | Planned entry | What it will cover |", "|---|---|---|"]
-        lines += [f"| {i} | {catalog.planned[i]} | {catalog.planned_summaries.get(i, '')} |" for i in ids]
+        lines += [f"| {i} | {md_text(catalog.planned[i])} | {md_text(catalog.planned_summaries.get(i, ''))} |"
+                  for i in ids]
         lines.append("")
     return "\n".join(lines)

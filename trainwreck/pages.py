@@ -3,14 +3,15 @@ from __future__ import annotations
 
 import ast
 import html
-import json
 import re
 from pathlib import PurePosixPath
 
 from .catalog import Catalog
 from .entry import ANSWER_HEADINGS, FRAMEWORK_SECTION, ORIGINS, TRACES, Entry
 from .framework_part import CODE_SPAN
-from .snippet_sections import INCLUDE, TABS, Program, includes_in, tab_file, tab_program
+from .includes import directives, read_include
+from .md_escape import md_text, md_url, page_title
+from .snippet_sections import TABS, Program, includes_in, tab_file, tab_program
 
 ID_MENTION = re.compile(r"(?<![\w/-])(WR-\d{3})(?![\w-])")
 FENCE = re.compile(r"^\s*(```|~~~)", re.M)
@@ -69,17 +70,18 @@ def page_url(path: str, directory_urls: bool = True) -> str:
 
 def entry_page(entry: Entry, catalog: Catalog, edition: str = "full", run=None) -> str:
     """The entry's page; `run` (a SnippetRun) adds its picture and console output."""
-    modules = ", ".join(f"[{m} {catalog.modules.get(m, '')}]({module_path(m)})" for m in entry.modules)
+    modules = ", ".join(f"[{md_text(m + ' ' + catalog.modules.get(m, ''))}]({module_path(m)})"
+                        for m in entry.modules)
     lines = [
         "---",
         "search:",
         "  boost: 2",       # an entry outranks the prose pages that mention the same words
-        f"title: {json.dumps(f'{entry.id}: {entry.title}')}",
+        page_title(f"{entry.id}: {entry.title}"),
         "---",
         *main_message_line(entry),
-        f"# {entry.id}: {entry.title}",
+        f"# {entry.id}: {md_text(entry.title)}",
         "",
-        f"*{entry.summary}*",
+        f"*{md_text(entry.summary)}*",
         "",
         f"**Status:** {entry.status} · **Modules:** {modules}",
         "",
@@ -119,14 +121,15 @@ def message_headings(entry: Entry) -> list[str]:
     title of this page. They come last before the body, so no other text falls into their sections."""
     lines = ["**Messages this failure prints:**", ""]
     for m in entry.messages:
-        lines += [f"### {m.shown} {{ .tw-message }}", "", f"{ORIGINS[m.origin]} · [source]({m.source})", ""]
+        lines += [f"### {md_text(m.shown)} {{ .tw-message }}", "",
+                  f"{ORIGINS[m.origin]} · [source]({md_url(m.source)})", ""]
     return lines
 
 
 def tabs_markdown(entry: Entry, root, run=None) -> str:
     """Reproduce and Fix tabs, Reproduce open first. Each holds a whole program (the text that was run),
     what running it printed, and the program to download; then the whole snippet file to download."""
-    text = (root / entry.snippet).read_text(encoding="utf-8")
+    text = read_include(root, entry.snippet)
     out = []
     for label, region in TABS:
         program = Program(label, tab_file(entry.snippet, region), tab_program(text, region))
@@ -185,12 +188,12 @@ def figure_markdown(entry_id: str, run, prefix: str = "", themes=("light", "dark
     panels = run.figure["panels"]
     images = []
     for i, panel in enumerate(panels):
-        alt = run.figure["alt"] if i == 0 else f"Panel {i + 1} of the figure described above: {panel['title']}"
-        alt = alt.replace("]", ")").replace("[", "(")
+        alt = md_text(run.figure["alt"] if i == 0
+                      else f"Panel {i + 1} of the figure described above: {panel['title']}")
         for theme in themes:
             images.append(f"![{alt}]({prefix}{figure_path(entry_id, picture_name(i, theme))}#only-{theme})"
                           "{ .tw-figure }")
-    return "\n".join([" ".join(images), "{ .tw-figures }", "", f"*{run.figure['caption']}*", ""])
+    return "\n".join([" ".join(images), "{ .tw-figures }", "", f"*{md_text(run.figure['caption'])}*", ""])
 
 
 def output_block(entry: Entry, run) -> str:
@@ -220,9 +223,9 @@ def link_tools(body: str, entry: Entry, catalog: Catalog) -> str:
                             f"file to download: [{name}]({tool_path(pending)})"]
                 pending = None
         elif fence is not None:
-            inc = INCLUDE.match(line)
-            if inc and inc["path"] not in own:
-                pending = inc["path"]
+            inc = next(iter(directives(line)), None)
+            if inc and inc.path and inc.path not in own:
+                pending = inc.path
     return "\n".join(out)
 
 
@@ -237,7 +240,7 @@ def cite_messages(body: str, entry: Entry) -> str:
     def cite(span: re.Match) -> str:
         quote = " ".join(span.group(2).split())
         found = next((msg for msg in entry.messages if msg.matches(quote)), None)
-        return f"{span.group(0)} ([{ORIGINS[found.origin]} source]({found.source}))" if found else span.group(0)
+        return f"{span.group(0)} ([{ORIGINS[found.origin]} source]({md_url(found.source)}))" if found else span.group(0)
 
     return body[:m.end()] + CODE_SPAN.sub(cite, body[m.end():stop]) + body[stop:]
 
@@ -247,7 +250,10 @@ def insert_before_heading(body: str, heading: str, text: str) -> str:
     return body[:m.start()] + text + "\n" + body[m.start():] if m else body + "\n\n" + text
 
 
-HANDOUT_FRONT = ["---", "search:", "  exclude: true", "hide: [navigation, toc]", "---"]
+def handout_front(title: str) -> list[str]:
+    return ["---", page_title(title), "search:", "  exclude: true", "hide: [navigation, toc]", "---"]
+
+
 ANSWER_SPACE = '<div class="tw-answer-space" aria-hidden="true"></div>'
 HANDOUT_FOOTER = '<p class="tw-handout-footer">trainwreck · answers are not part of this handout</p>'
 
@@ -256,8 +262,9 @@ def handout_page(entry: Entry, catalog: Catalog, run=None) -> str:
     """What a class gets on paper for one entry: the symptom and its picture, the Reproduce program
     and what it prints, and the exercise with room to answer. No answers."""
     reproduce = Program("Reproduce", tab_file(entry.snippet, "reproduce"),
-                        tab_program((catalog.root / entry.snippet).read_text(encoding="utf-8"), "reproduce"))
-    lines = [*HANDOUT_FRONT, f"# {entry.id}: {entry.title} {{ .tw-handout-title }}", "", f"*{entry.summary}*", "",
+                        tab_program(read_include(catalog.root, entry.snippet), "reproduce"))
+    lines = [*handout_front(f"{entry.id}: {entry.title}"),
+             f"# {entry.id}: {md_text(entry.title)} {{ .tw-handout-title }}", "", f"*{md_text(entry.summary)}*", "",
              "## Symptom", "", link_ids(entry.sections["Symptom"], catalog, entry.id, prefix="../"), ""]
     if run is not None and run.svgs:
         lines += [figure_markdown(entry.id, run, prefix="../"), ""]
@@ -280,12 +287,13 @@ def module_handout_page(catalog: Catalog, module_id: str, entries: list[Entry], 
     """One handout for a module: each entry on its own sheet with its picture, what its Reproduce
     program prints (the program itself is on the entry's page and handout), and the exercise."""
     title = catalog.modules[module_id]
-    lines = [*HANDOUT_FRONT, f"# Module {module_id}: {title} — handout {{ .tw-handout-title }}", "",
+    lines = [*handout_front(f"Module {module_id}: {title} — handout"),
+             f"# Module {module_id}: {md_text(title)} — handout {{ .tw-handout-title }}", "",
              f"{len(entries)} entr{'y' if len(entries) == 1 else 'ies'}, one per sheet. Each Reproduce program "
              "is on its entry's page, to copy or download; what it prints is below.", ""]
     for entry in entries:
         run = runs.get(entry.id)
-        lines += [f"## {entry.id}: {entry.title} {{ .tw-handout-entry }}", "", f"*{entry.summary}*", ""]
+        lines += [f"## {entry.id}: {md_text(entry.title)} {{ .tw-handout-entry }}", "", f"*{md_text(entry.summary)}*", ""]
         if run is not None and run.svgs:
             lines += [figure_markdown(entry.id, run, prefix="../"), ""]
         reproduce = tab_file(entry.snippet, "reproduce")
@@ -301,20 +309,27 @@ def module_handout_page(catalog: Catalog, module_id: str, entries: list[Entry], 
 def tool_page(snippet: str, text: str, run, users: list[Entry]) -> str:
     """A tool's page: what its docstring says, the whole file, what running it prints, the download."""
     name = PurePosixPath(snippet).name
-    doc = (ast.get_docstring(ast.parse(text)) or name).strip()
-    title, _, intro = doc.partition("\n")
+    title, intro = tool_doc(name, text)
     program = Program("Program", name, text)
     used_by = ", ".join(f"[{e.id}](../{entry_path(e.id)})" for e in users)
-    return "\n".join([f"# {title.rstrip('.')}", "", intro.strip(), "", f"Used in: {used_by}", "",
+    return "\n".join([f"# {md_text(title)}", "", intro, "", f"Used in: {used_by}", "",
                       f"## `{name}`", "", program_markdown(program, run, prefix="../")])
+
+
+def tool_doc(name: str, text: str) -> tuple[str, str]:
+    """A tool's title (its docstring's first line) and introduction (the rest, Markdown: `check`
+    holds it to the body rules). Raises SyntaxError if the file is not Python."""
+    doc = (ast.get_docstring(ast.parse(text)) or name).strip()
+    title, _, intro = doc.partition("\n")
+    return title.rstrip("."), intro.strip()
 
 
 def link_to(entry_id: str, catalog: Catalog, self_id: str, prefix: str = "") -> str:
     title = catalog.title_of(entry_id)
     if entry_id in catalog.entries and entry_id != self_id:
-        return f"[{entry_id}]({prefix}{entry_path(entry_id)} \"{title}\")"
+        return f"[{entry_id}]({prefix}{entry_path(entry_id)} \"{md_text(title)}\")"
     if entry_id in catalog.planned:
-        return f"{entry_id} *(planned: {title})*"
+        return f"{entry_id} *(planned: {md_text(title)})*"
     return entry_id
 
 

@@ -1,13 +1,20 @@
 """`trainwreck new`: the three files of a new entry, failing until filled in."""
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
+import yaml
+
 from .entry import ID_PATTERN
+from .safe_text import control_characters, shown
 
 PLACEHOLDER = "TODO(scaffold)"
-SLUG = re.compile(r"^[a-z][a-z0-9_]*$")
+SLUG = re.compile(r"[a-z][a-z0-9_]*")
+# wr320_<slug>.py and test_wr320_<slug>.py stay far below any file system's 255-byte name limit
+SLUG_MAX = 40
+TITLE_MAX = 120
 
 
 class ScaffoldError(Exception):
@@ -15,12 +22,22 @@ class ScaffoldError(Exception):
 
 
 def new_entry(catalog_dir: Path, entry_id: str, slug: str, title: str, module: str) -> list[Path]:
+    """Write the entry, its snippet and its test: all three, or none (everything is checked first)."""
+    from .catalog import project_root
+
     entry_id = entry_id.upper()
-    if not ID_PATTERN.match(entry_id):
-        raise ScaffoldError(f"{entry_id!r} is not an ID of the form WR-NNN")
-    if not SLUG.match(slug):
-        raise ScaffoldError(f"{slug!r} is not a slug: lower-case letters, digits and _")
-    root = catalog_dir.parent
+    if not ID_PATTERN.fullmatch(entry_id):
+        raise ScaffoldError(f"{shown(entry_id, 30)} is not an ID of the form WR-NNN")
+    if not SLUG.fullmatch(slug):
+        raise ScaffoldError(f"{shown(slug, 30)} is not a slug: lower-case letters, digits and _")
+    if len(slug) > SLUG_MAX:
+        raise ScaffoldError(f"the slug is {len(slug)} characters long; keep it to {SLUG_MAX} (it names two files)")
+    title = title.strip()
+    if not title or control_characters(title) or len(title) > TITLE_MAX:
+        raise ScaffoldError(f"the title must be one line of 1 to {TITLE_MAX} characters, without control characters")
+    root = project_root(catalog_dir)
+    if root is None:
+        raise ScaffoldError(f"{catalog_dir}: not inside a project: there is no snippets/ folder beside it")
     number = entry_id[3:]
     snippet = f"snippets/wr{number}_{slug}.py"
     files = {
@@ -28,12 +45,34 @@ def new_entry(catalog_dir: Path, entry_id: str, slug: str, title: str, module: s
         root / snippet: _snippet_text(entry_id, title),
         root / "tests" / f"test_wr{number}_{slug}.py": _test_text(entry_id, slug),
     }
-    taken = [str(p) for p in files if p.exists()]
+    taken = [str(p) for p in files if os.path.lexists(p)]
     if taken:
         raise ScaffoldError(f"already exists: {', '.join(taken)}")
-    for path, text in files.items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+    blocked = [str(p.parent) for p in files if os.path.lexists(p.parent) and not p.parent.is_dir()]
+    if blocked:
+        raise ScaffoldError(f"not a folder: {', '.join(blocked)}")
+    return _write_all(files)
+
+
+def _write_all(files: dict[Path, str]) -> list[Path]:
+    """Create each file (never overwriting); on any failure remove what was created and say why."""
+    created: list[Path] = []
+    try:
+        for path, text in files.items():
+            if not path.parent.is_dir():
+                path.parent.mkdir(parents=True)
+                created.append(path.parent)
+            with open(path, "x", encoding="utf-8") as handle:
+                created.append(path)
+                handle.write(text)
+    except OSError as exc:
+        for made in reversed(created):
+            try:
+                made.rmdir() if made.is_dir() else made.unlink()
+            except OSError:
+                pass
+        raise ScaffoldError(f"could not write {exc.filename}: {(exc.strerror or str(exc)).lower()}; "
+                            "nothing was written") from None
     return list(files)
 
 
@@ -41,21 +80,25 @@ def _entry_text(entry_id: str, title: str, module: str, snippet: str) -> str:
     todo = f"{PLACEHOLDER}: write this section."
     sections = "\n\n".join(f"## {name}\n\n{todo}" for name in (
         "Symptom", "Where it shows up", "Why it happens", "Confirm it"))
+    # The YAML library quotes the title, whatever quotes, backslashes or colons it holds.
+    front_matter = yaml.safe_dump({
+        "id": entry_id,
+        "title": title,
+        "summary": f"{PLACEHOLDER}: one line for indexes and search results.",
+        "status": "draft",
+        "modules": [module],
+        "related": [],
+        "symptoms": {"messages": [], "trace": "none"},
+        "snippet": snippet,
+    }, sort_keys=False, allow_unicode=True, width=float("inf"), default_flow_style=None)
     return f'''---
-id: {entry_id}
-title: "{title}"
-summary: "{PLACEHOLDER}: one line for indexes and search results."
-status: draft
-modules: ["{module}"]
-related: []
-symptoms:
-  messages: []
-  trace: none
-snippet: {snippet}
----
+{front_matter}---
 
 {sections}
+''' + _ENTRY_REST.format(todo=todo, placeholder=PLACEHOLDER)
 
+
+_ENTRY_REST = '''
 ## Fix
 
 {todo}
@@ -92,7 +135,7 @@ snippet: {snippet}
 
 ## Interview question
 
-{PLACEHOLDER}: the question.
+{placeholder}: the question.
 
 ### Strong answer
 
@@ -104,8 +147,13 @@ snippet: {snippet}
 '''
 
 
+def _docstring_line(text: str) -> str:
+    """Text safe inside a triple-quoted Python string: backslashes and quotes escaped."""
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
 def _snippet_text(entry_id: str, title: str) -> str:
-    return f'''"""{entry_id}: {title}
+    return f'''"""{entry_id}: {_docstring_line(title)}
 
 Run it: python {"snippets/..."}
 """

@@ -20,7 +20,7 @@ from trainwreck.indexes import (ENTRY_INDEX_MARK, entries_in_module, entry_index
 from trainwreck.pages import (EDITIONS, download_path, entry_page, entry_path, figure_path, handout_page, handout_path,
                               module_handout_page, module_handout_path, module_path, tool_page, tool_path, tools_of)
 from trainwreck.snippet_run import SnippetRunError, run_snippet
-from trainwreck.snippet_sections import TABS, tab_file, tab_program
+from trainwreck.snippet_sections import TABS, include_problems, tab_file, tab_program
 from trainwreck.validate import check
 
 log = logging.getLogger("mkdocs.hooks.trainwreck")
@@ -99,6 +99,13 @@ def on_files(files, config):
 
 
 def on_page_markdown(markdown, page, config, files):
+    # pymdownx.snippets expands includes next, confining them by path text only: hold every page,
+    # hand-written or generated, to the one include rule first, so the build stops with one line.
+    refused = include_problems(markdown, _project_root(config))
+    if refused:
+        line, why = refused[0]
+        where = page.file.abs_src_path or page.file.src_uri
+        raise PluginError(f"{where}:{line}: include: {why}")
     if ENTRY_INDEX_MARK in markdown:
         markdown = markdown.replace(ENTRY_INDEX_MARK, entry_index(_state["catalog"]))
     return markdown

@@ -41,6 +41,31 @@ def _dedent(lines: list[str]) -> str:
     return "\n".join(l[cut:] for l in lines).strip("\n")
 
 
+def includes_in(markdown: str) -> list[tuple[str, str | None]]:
+    """Every (path, section) that the Markdown includes in the accepted form."""
+    return [(inc.path, inc.section) for inc in directives(markdown) if inc.path is not None]
+
+
+def include_problems(markdown: str, root: Path, read=read_include) -> list[tuple[int, str]]:
+    """(line, why) for each include in `markdown` that the include rule refuses or that names a
+    missing region. `read` reads an included file (read_include, or a caching wrapper of it)."""
+    problems = []
+    for include in directives(markdown):
+        problem = problem_with(include)
+        if problem is None:
+            try:
+                text = read(root, include.path)
+            except IncludeRefused as exc:
+                problem = str(exc)
+            else:
+                if include.section and include.section not in sections_of(text):
+                    problem = (f"{include.path} has no section [start:{include.section}] ... "
+                               f"[end:{include.section}]")
+        if problem:
+            problems.append((include.line, problem))
+    return problems
+
+
 def expand_includes(markdown: str, root: Path) -> str:
     """Replace include lines by the text they name, as the site build does, under the one
     include rule (trainwreck.includes); an include it refuses raises IncludeRefused."""

@@ -5,15 +5,19 @@ import re
 
 from .catalog import Catalog
 from .entry import Entry
-from .pages import add_tabs, insert_before_heading, output_block
+from .pages import add_tabs, insert_before_heading, output_block, strip_answers
 from .sparkline import sparkline
 from .snippet_sections import expand_includes
 
 TAB = re.compile(r'^===[+!]? "(.+)"\s*$')
 
 
-def entry_text(entry: Entry, catalog: Catalog, run=None) -> str:
-    """The entry for a terminal; `run` (a SnippetRun) adds its output and a sparkline."""
+ANSWERS_HIDDEN = "(The strong answer and the bonus point are hidden: add --answers to show them.)"
+
+
+def entry_text(entry: Entry, catalog: Catalog, run=None, answers: bool = False, hint: bool = True) -> str:
+    """The entry for a terminal; `run` (a SnippetRun) adds its output and a sparkline.
+    The answers to the interview question are left out unless `answers`; `hint` says how to show them."""
     lines = [f"{entry.id}: {entry.title}", "", entry.summary, "",
              f"Status:  {entry.status}",
              "Modules: " + ", ".join(f"{m} ({catalog.modules.get(m, '?')})" for m in entry.modules)]
@@ -21,7 +25,8 @@ def entry_text(entry: Entry, catalog: Catalog, run=None) -> str:
         state = "" if rid in catalog.entries else ", planned"
         lines.append(f"Related: {rid} ({nature.replace('-', ' ')}{state}) {catalog.title_of(rid)}")
     lines.append(f"Snippet: {entry.snippet}")
-    body = untab(expand_includes(add_tabs(entry.body, entry, catalog.root), catalog.root))
+    body = entry.body if answers else strip_answers(entry.body).rstrip() + ("\n\n" + ANSWERS_HIDDEN if hint else "")
+    body = untab(expand_includes(add_tabs(body, entry, catalog.root), catalog.root))
     if run is not None:
         extra = output_block(entry, run)
         spark = (run.figure or {}).get("sparkline")

@@ -9,10 +9,10 @@ from .catalog import Catalog, Problem, load, section_offsets
 from .entry import (ANSWER_HEADINGS, FRAMEWORK_LABELS, FRAMEWORK_PARTS, FRAMEWORK_SECTION, ID_PATTERN, NATURES,
                     SECTIONS, STATUSES, TRACES)
 from .framework_part import framework_parts, quoted_in, seen_quotes
-from .includes import IncludeRefused, directives, problem_with, read_include
+from .includes import IncludeRefused, read_include
 from .safe_text import shown
 from .scaffold import PLACEHOLDER
-from .snippet_sections import expand_includes, sections_of
+from .snippet_sections import expand_includes, include_problems, sections_of
 
 SNIPPET_NAME = re.compile(r"wr([0-9]{3})_[a-z0-9_]+\.py")
 REQUIRED_REGIONS = ("reproduce", "fix")
@@ -49,24 +49,24 @@ class _Snippets:
 
     def __init__(self, root: Path):
         self.root = root
-        self._read: dict[str, tuple[str | None, str | None]] = {}
+        self._read: dict[str, str | IncludeRefused] = {}
         self._regions: dict[str, dict[str, str]] = {}
 
-    def text(self, path: str) -> tuple[str | None, str | None]:
-        """(text, None), or (None, why it may not be included)."""
+    def read(self, root: Path, path: str) -> str:
+        """read_include, remembered; raises IncludeRefused as it does."""
         if path not in self._read:
             try:
-                self._read[path] = (read_include(self.root, path), None)
+                self._read[path] = read_include(root, path)
             except IncludeRefused as exc:
-                self._read[path] = (None, str(exc))
-        return self._read[path]
+                self._read[path] = exc
+        found = self._read[path]
+        if isinstance(found, IncludeRefused):
+            raise found
+        return found
 
-    def regions(self, path: str) -> dict[str, str] | None:
-        text, _ = self.text(path)
-        if text is None:
-            return None
+    def regions(self, path: str) -> dict[str, str]:
         if path not in self._regions:
-            self._regions[path] = sections_of(text)
+            self._regions[path] = sections_of(self.read(self.root, path))
         return self._regions[path]
 
 
@@ -100,7 +100,7 @@ def _check_entry(entry, catalog: Catalog, claimed: dict[str, str], snippets: _Sn
         bad("symptoms.trace", f"unknown signature {shown(entry.trace, 40)} (one of {', '.join(TRACES)})")
 
     _check_snippet(entry, catalog, claimed, snippets, bad)
-    includes_ok = _check_includes(entry, snippets, bad)
+    includes_ok = _check_includes(entry, catalog, snippets, bad)
     _check_sections(entry, bad)
     _check_framework_part(entry, bad)
     if includes_ok:
@@ -115,9 +115,10 @@ def _check_snippet(entry, catalog: Catalog, claimed: dict[str, str], snippets: _
         return
     if m.group(1) != entry.id[3:]:
         bad("snippet", f"{entry.snippet} is numbered for WR-{m.group(1)}, not {entry.id}")
-    text, refused = snippets.text(entry.snippet)
-    if text is None:
-        bad("snippet", refused)
+    try:
+        text = snippets.read(catalog.root, entry.snippet)
+    except IncludeRefused as exc:
+        bad("snippet", str(exc))
         return
     if entry.snippet in claimed:
         bad("snippet", f"{entry.snippet} is already the snippet of {claimed[entry.snippet]}")
@@ -132,23 +133,12 @@ def _check_snippet(entry, catalog: Catalog, claimed: dict[str, str], snippets: _
                            f"(the page's {region.title()} tab)")
 
 
-def _check_includes(entry, snippets: _Snippets, bad) -> bool:
+def _check_includes(entry, catalog: Catalog, snippets: _Snippets, bad) -> bool:
     """Every line the site would expand names a region of a file inside snippets/. True if all do."""
-    ok = True
-    line_starts = [0] + [m.end() for m in re.finditer("\n", entry.body)]
-    for include in directives(entry.body):
-        offset = line_starts[include.line - 1]
-        problem = problem_with(include)
-        if problem is None:
-            found = snippets.regions(include.path)
-            if found is None:
-                problem = snippets.text(include.path)[1]
-            elif include.section and include.section not in found:
-                problem = f"{include.path} has no section [start:{include.section}] ... [end:{include.section}]"
-        if problem:
-            bad("include", problem, offset=offset)
-            ok = False
-    return ok
+    problems = include_problems(entry.body, catalog.root, snippets.read)
+    for line, problem in problems:
+        bad("include", problem, offset=_line_offset(entry.body, line))
+    return not problems
 
 
 def _check_markup(entry, catalog: Catalog, bad) -> None:
