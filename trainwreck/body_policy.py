@@ -71,13 +71,13 @@ def _markdown():
 class _Attributes(HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)
-        self.problems: list[tuple[str, str]] = []      # (text to find in the source, reason)
+        self.problems: list[tuple[tuple[str, ...], str]] = []      # (texts to find in the source, reason)
 
     def handle_starttag(self, tag, attrs):
         for name, value in attrs:
             value = value or ""
             if name not in ATTRIBUTES or (name == "style" and not TABLE_ALIGN.fullmatch(value)):
-                self.problems.append((f"{name}=", f"the attribute {shown(name, 30, quote=False)}= is not allowed "
+                self.problems.append(((f"{name}=",), f"the attribute {shown(name, 30, quote=False)}= is not allowed "
                                                   "(an attribute list { } may only set classes and ids)"))
             elif name == "href" and not _link_ok(value):
                 self.problems.append((self._written(name, value), f"the link {shown(value, 60)} is not allowed: "
@@ -87,10 +87,10 @@ class _Attributes(HTMLParser):
                     f"the image {shown(value, 60)} is not allowed: an image is a file of the site "
                     "(a relative path), so the page makes no request elsewhere")))
 
-    def _written(self, name: str, value: str) -> str:
-        """The attribute's value as the page's HTML spells it (entities and all): what the source holds."""
+    def _written(self, name: str, value: str) -> tuple[str, ...]:
+        """Ways the source may spell the value: as the page's HTML writes it (entities and all), and decoded."""
         m = re.search(rf'\s{name}="([^"]*)"', self.get_starttag_text() or "")
-        return m[1] if m else value
+        return (m[1], value) if m else (value,)
 
 
 def _scheme(url: str) -> str | None:
@@ -130,10 +130,13 @@ def unsafe_markup(markdown_text: str, source: str | None = None) -> list[tuple[i
         parser = _Attributes()
         parser.feed(rendered)
         parser.close()
-        problems = [(_line_of(source, needle), reason) for needle, reason in dict.fromkeys(parser.problems)]
+        problems = [(_line_of(source, *needles), reason) for needles, reason in dict.fromkeys(parser.problems)]
     return sorted(problems, key=lambda p: (p[0] is None, p[0] or 0))
 
 
-def _line_of(source: str, needle: str) -> int | None:
-    at = source.find(needle) if needle else -1
-    return source.count("\n", 0, at) + 1 if at >= 0 else None
+def _line_of(source: str, *needles: str) -> int | None:
+    for needle in needles:
+        at = source.find(needle) if needle else -1
+        if at >= 0:
+            return source.count("\n", 0, at) + 1
+    return None

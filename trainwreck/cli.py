@@ -15,7 +15,7 @@ from .export import BaseUrlError, catalog_json, normalise_base_url
 from .includes import IncludeRefused
 from .locate import default_catalog
 from .pages import EDITIONS
-from .safe_text import printable, shown
+from .safe_text import printable, shown, visible
 from .scaffold import ScaffoldError, new_entry
 from .snippet_run import SnippetRunError, run_snippet
 from .terminal import entry_text, listing
@@ -60,7 +60,8 @@ def _say(text: str, file=None) -> None:
 
 
 def _error(text: str) -> int:
-    _say(f"trainwreck: {text}", sys.stderr)
+    """One line on standard error; a control character in it (a file name's, a value's) is shown escaped."""
+    print(visible(f"trainwreck: {text}"), file=sys.stderr)
     return 1
 
 
@@ -68,7 +69,7 @@ def _checked(folder: Path):
     """The catalogue and its problems, each problem printed as its one line."""
     catalog, problems = check(folder)
     for problem in problems:
-        _say(str(problem), sys.stderr)
+        print(visible(str(problem)), file=sys.stderr)
     return catalog, problems
 
 

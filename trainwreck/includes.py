@@ -80,8 +80,10 @@ def resolve(root: Path, target: str) -> Path:
     except (OSError, RuntimeError) as exc:   # a loop of symbolic links, a name too long
         raise IncludeRefused(f"{shown(target)} cannot be resolved ({type(exc).__name__})") from None
     if not path.is_relative_to(folder):
+        project = root.resolve()
+        landing = path.relative_to(project) if path.is_relative_to(project) else path
         raise IncludeRefused(f"{shown(target)} leads outside the project's {SNIPPETS}/ folder "
-                             f"(it resolves to {shown(str(path), 80, quote=False)})")
+                             f"(it resolves to {shown(str(landing), 80, quote=False)})")
     return path
 
 

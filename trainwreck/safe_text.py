@@ -34,6 +34,12 @@ def printable(text: str, keep: str = "\n\t") -> str:
     return CONTROL.sub(lambda m: m[0] if m[0] in keep else "", text)
 
 
+def visible(text: str) -> str:
+    """`text` with each control character written as an escape (\\x1b, \\u202e), so a file
+    name or a value that holds one is shown as it is, without acting on the terminal."""
+    return CONTROL.sub(lambda m: m[0] if m[0] in "\n" else m[0].encode("unicode_escape").decode("ascii"), text)
+
+
 def control_characters(text: str, allowed: str = "") -> list[str]:
     """The distinct control characters in `text` (outside `allowed`), each named as U+XXXX, in order."""
     seen: list[str] = []

@@ -12,7 +12,7 @@ from __future__ import annotations
 import yaml
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
-from .safe_text import shown
+from .safe_text import CONTROL, shown
 
 # symptoms.messages[0].text is four levels deep; twenty leaves room and stays far from Python's recursion limit.
 MAX_DEPTH = 20
@@ -72,6 +72,12 @@ def load(text: str, first_line: int = 1) -> tuple[object, dict[str, int]]:
     `first_line` is the file line that `text` starts on (2 for front matter after
     its opening ---), so every line number given is a line of the file.
     Raises YamlRefused with the file line of the problem."""
+    control = CONTROL.search(text.replace("\n", " ").replace("\t", " "))
+    if control:
+        # PyYAML would refuse most of these too, but without saying where in the file
+        raise YamlRefused(f"contains the control character U+{ord(control[0]):04X}: catalogue fields are one line "
+                          "of plain text (no escape sequences or invisible characters)",
+                          text.count("\n", 0, control.start()) + first_line)
     loader = _Loader(text, first_line)
     try:
         node = loader.get_single_node()
@@ -79,7 +85,9 @@ def load(text: str, first_line: int = 1) -> tuple[object, dict[str, int]]:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + first_line if mark is not None else None
-        raise YamlRefused(f"not valid YAML: {shown(exc.problem or exc.context, 120, quote=False)}", line) from None
+        column = f" (column {mark.column + 1})" if mark is not None else ""
+        raise YamlRefused(f"not valid YAML: {shown(exc.problem or exc.context, 120, quote=False)}{column}",
+                          line) from None
     except yaml.YAMLError as exc:
         raise YamlRefused(f"not valid YAML: {shown(str(exc), 120, quote=False)}", None) from None
     finally:
