@@ -14,7 +14,8 @@ from pathlib import Path
 from conftest import ROOT, site_project
 
 # Each holds HTML, Markdown and attribute breakers; none holds a control character (check refuses those).
-TITLE = '<script>alert("title")</script> | *x* `y` [z](javascript:alert(1)) "><img src=x onerror=alert(1)> ")'
+TITLE = ('</title><script>alert("title")</script> | *x* `y` [z](javascript:alert(1)) "><img src=x onerror=alert(1)> ")'
+         " &lt;/title&gt;&lt;script&gt;alert(0)&lt;/script&gt;")
 SUMMARY = "</em><img src=x onerror=alert(2)> {: onclick=alert(3) } &amp; \\ # done | cell"
 MODULE_TITLE = '<script>alert("module")</script> | "><svg onload=alert(4)>'
 PLANNED_TITLE = "<img src=x onerror=alert(5)> | split"

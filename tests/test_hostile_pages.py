@@ -8,6 +8,7 @@ import markdown
 import pytest
 import yaml
 from bs4 import BeautifulSoup
+from mkdocs.utils.meta import get_data
 
 import hostile_project as hostile
 from conftest import ROOT
@@ -63,7 +64,10 @@ def project(tmp_path_factory):
 
 
 def rendered(project, text: str) -> BeautifulSoup:
+    """The page's HTML, its front matter read off first as MkDocs does."""
     folder, _ = project
+    text, meta = get_data(text)
+    assert "<" not in str(meta.get("title", "")), meta     # MkDocs places a front matter title unescaped
     html = site_markdown(folder).convert(text)
     assert executable(html) == []
     soup = BeautifulSoup(html, "html.parser")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .catalog import Catalog
 from .entry import STAGES, TRACES, stage_of
-from .md_escape import md_code, md_text
+from .md_escape import md_code, md_text, page_title
 from .pages import entry_path, handout_path, module_handout_path, module_path
 
 ENTRY_INDEX_MARK = "<!-- trainwreck:entry-index -->"
@@ -31,7 +31,8 @@ def modules_index(catalog: Catalog) -> str:
 
 
 def module_page(catalog: Catalog, module_id: str) -> str:
-    lines = [f"# Module {module_id}: {md_text(catalog.modules[module_id])}", ""]
+    title = f"Module {module_id}: {catalog.modules[module_id]}"
+    lines = ["---", page_title(title), "---", "", f"# Module {module_id}: {md_text(catalog.modules[module_id])}", ""]
     entries = entries_in_module(catalog, module_id)
     if not entries:
         lines.append("No entry is assigned to this module yet.")
