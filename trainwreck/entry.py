@@ -65,8 +65,8 @@ ORIGINS = {
 # A citation is pinned when its URL names a release or a commit: a GitHub file at
 # a tag or a 40-digit commit, or a documentation page whose path holds a version.
 _GITHUB_PINNED = re.compile(
-    r"https://github\.com/[\w.-]+/[\w.-]+/blob/(?:[\w.+-]*\d[\w.+-]*|[0-9a-f]{40})/\S+")
-_DOCS_PINNED = re.compile(r"https://[\w.-]+/(?:\S*/)?(?:v|r|stable-)?\d+(?:\.\d+)+/\S*")
+    r"https://github\.com/[\w.-]+/[\w.-]+/blob/(?:[\w.+-]*[0-9][\w.+-]*|[0-9a-f]{40})/\S+")
+_DOCS_PINNED = re.compile(r"https://[\w.-]+/(?:\S*/)?(?:v|r|stable-)?[0-9]+(?:\.[0-9]+)+/\S*")
 _UNPINNED_REFS = re.compile(r"/blob/(?:main|master|HEAD|develop|trunk)/")
 # In a message text, {} stands for what the program fills in (a name, a number).
 PLACEHOLDER_MARK = "{}"

@@ -13,7 +13,7 @@ from .includes import directives, read_include
 from .md_escape import md_text, md_url, page_title
 from .snippet_sections import TABS, Program, includes_in, tab_file, tab_program
 
-ID_MENTION = re.compile(r"(?<![\w/-])(WR-\d{3})(?![\w-])")
+ID_MENTION = re.compile(r"(?<![\w/-])(WR-[0-9]{3})(?![\w-])")
 FENCE = re.compile(r"^\s*(```|~~~)", re.M)
 ANSWER = re.compile(rf"^### (?P<head>{'|'.join(map(re.escape, ANSWER_HEADINGS))})\s*\n(?P<text>.*?)(?=^### |^## |\Z)",
                     re.S | re.M)
