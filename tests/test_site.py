@@ -273,7 +273,7 @@ def test_no_request_to_another_host(site, offline_site):
 
 def test_broken_catalogue_stops_the_build_with_one_line_per_problem(tmp_path):
     stderr, entry = failing_build(tmp_path, "catalog/WR-220.md", "status: stable", "status: shiny")
-    assert f"{entry}: status: 'shiny' is not one of draft, stable, retired" in stderr
+    assert f"{entry}:5: status: 'shiny' is not one of draft, stable, retired" in stderr
 
 
 def test_pages_workflow_tests_then_publishes():

@@ -22,6 +22,8 @@ HEADING = re.compile(r"^## (.+?)[ \t]*$", re.M)
 # Module IDs become file names and URLs (modules/2.2.md): ASCII letters and digits, joined by . _ or -.
 MODULE_ID = re.compile(r"[0-9A-Za-z]+(?:[._-][0-9A-Za-z]+)*")
 MODULE_ID_MAX = 16
+# the last step of a field path: "[3]", ".text", or the whole top-level name
+ENCLOSING = re.compile(r"(?:\[[0-9]+\]|\.[^.\[]*|^[^.\[]*)\Z")
 FRONT_MATTER_LINE = 2      # the front matter's YAML starts on the file's second line, after ---
 
 
@@ -48,7 +50,10 @@ class Lines:
         while field_path:
             if field_path in self.fields:
                 return self.fields[field_path]
-            field_path = re.sub(r"(?:\[\d+\]|\.[^.\[]*|^[^.\[]*)$", "", field_path)
+            parent = ENCLOSING.sub("", field_path)
+            if parent == field_path:
+                break
+            field_path = parent
         return None
 
     def in_body(self, body: str, offset: int) -> int:
