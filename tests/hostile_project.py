@@ -32,6 +32,15 @@ ENTRY = "WR-030"
 PLANNED = "WR-390"
 
 
+def run_cli(capsys, *args: str) -> tuple[int, str, str]:
+    """`trainwreck *args` in-process: its exit code, standard output and standard error."""
+    from trainwreck import cli
+
+    code = cli.main(list(args))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
 def _quoted(text: str) -> str:
     """A YAML double-quoted scalar."""
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'

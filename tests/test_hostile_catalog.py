@@ -17,7 +17,7 @@ from typing import Callable
 import pytest
 
 from conftest import ROOT
-from trainwreck import cli
+from hostile_project import run_cli
 
 VICTIM = "catalog/WR-030.md"          # a small entry with no includes of its own
 BODY_LINE = 20                        # the line where insert_body puts its text
@@ -289,12 +289,6 @@ def project(tmp_path, monkeypatch):
         shutil.copytree(ROOT / name, tmp_path / name)
     monkeypatch.chdir(tmp_path)
     return tmp_path
-
-
-def run_cli(capsys, *args) -> tuple[int, str, str]:
-    code = cli.main(list(args))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 @pytest.mark.parametrize("case", CASES, ids=[f"{c.point}-{c.id}" for c in CASES])

@@ -14,17 +14,11 @@ import pytest
 import yaml
 
 from conftest import ROOT
-from trainwreck import cli
+from hostile_project import run_cli
 from trainwreck.includes import IncludeRefused
 from trainwreck.snippet_sections import expand_includes
 
 ESC = "\x1b"
-
-
-def run_cli(capsys, *args) -> tuple[int, str, str]:
-    code = cli.main(list(args))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 @pytest.fixture
