@@ -111,14 +111,14 @@ def _cleaned(url: str) -> str:
     return URL_NOISE.sub("", html.unescape(url))
 
 
-def unsafe_markup(markdown_text: str, source: str | None = None) -> list[tuple[int | None, str]]:
-    """Each problem as (line in `source`, reason); `source` is the text as written (default: the same),
-    used only to find the line. Empty when the text renders to Markdown's own HTML."""
+def unsafe_markup(markdown_text: str) -> list[tuple[int | None, str]]:
+    """Each problem as (line of `markdown_text`, reason), the line None when it cannot be found.
+    Empty when the text renders to Markdown's own HTML."""
     md, raw = _markdown()
     md.reset()
     raw.found.clear()
     rendered = md.convert(markdown_text)
-    source = markdown_text if source is None else source
+    source = markdown_text
     problems: list[tuple[int | None, str]] = []
     for chunk in dict.fromkeys(raw.found):       # each distinct piece once; a closing tag goes with its opening
         first = chunk.strip().split("\n", 1)[0]

@@ -69,7 +69,14 @@ def include_problems(markdown: str, root: Path, read=read_include) -> list[tuple
 def expand_includes(markdown: str, root: Path) -> str:
     """Replace include lines by the text they name, as the site build does, under the one
     include rule (trainwreck.includes); an include it refuses raises IncludeRefused."""
+    return expand_includes_traced(markdown, root)[0]
+
+
+def expand_includes_traced(markdown: str, root: Path) -> tuple[str, list[tuple[int, str | None]]]:
+    """expand_includes, and for each line of the result: (the line of `markdown` it comes from,
+    the file it was included from, or None for the text's own lines)."""
     lines = markdown.split("\n")
+    origins: list[tuple[int, str | None]] = [(n, None) for n in range(1, len(lines) + 1)]
     for include in reversed(directives(markdown)):
         if include.path is None:
             raise IncludeRefused(problem_with(include))
@@ -79,8 +86,10 @@ def expand_includes(markdown: str, root: Path) -> str:
             if include.section not in regions:
                 raise IncludeRefused(f"{include.path} has no section [start:{include.section}]")
             text = regions[include.section]
-        lines[include.line - 1:include.line] = [include.indent + l if l else l for l in text.splitlines()]
-    return "\n".join(lines)
+        added = [include.indent + l if l else l for l in text.splitlines()]
+        lines[include.line - 1:include.line] = added
+        origins[include.line - 1:include.line] = [(include.line, include.path)] * len(added)
+    return "\n".join(lines), origins
 
 
 # The page's two tabs, Reproduce first. Each is a whole program a reader can

@@ -12,7 +12,7 @@ from .framework_part import framework_parts, quoted_in, seen_quotes
 from .includes import IncludeRefused, read_include
 from .safe_text import shown
 from .scaffold import PLACEHOLDER
-from .snippet_sections import expand_includes, include_problems, sections_of
+from .snippet_sections import expand_includes_traced, include_problems, sections_of
 
 SNIPPET_NAME = re.compile(r"wr([0-9]{3})_[a-z0-9_]+\.py")
 REQUIRED_REGIONS = ("reproduce", "fix")
@@ -143,8 +143,14 @@ def _check_includes(entry, catalog: Catalog, snippets: _Snippets, bad) -> bool:
 
 def _check_markup(entry, catalog: Catalog, bad) -> None:
     """The body, its includes expanded, renders to Markdown's own HTML only (see body_policy)."""
-    for line, reason in unsafe_markup(expand_includes(entry.body, catalog.root), entry.body):
-        bad("body", reason, offset=None if line is None else _line_offset(entry.body, line))
+    expanded, origins = expand_includes_traced(entry.body, catalog.root)
+    for line, reason in unsafe_markup(expanded):
+        if line is None:
+            bad("body", reason)
+            continue
+        source_line, included_from = origins[line - 1]
+        bad("body", reason + (f", in the text included from {included_from}" if included_from else ""),
+            offset=_line_offset(entry.body, source_line))
 
 
 def _line_offset(text: str, line: int) -> int:
