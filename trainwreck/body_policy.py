@@ -11,8 +11,12 @@ drop what the author wrote, differently on the site and in `trainwreck show`.
 """
 from __future__ import annotations
 
+import contextlib
 import html
 import re
+import signal
+import threading
+import time
 from html.parser import HTMLParser
 
 from .safe_text import shown
@@ -34,6 +38,36 @@ SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
 URL_NOISE = re.compile(r"[\x00-\x20\x7f]")
 
 _renderer = None
+# Python-Markdown is quadratic on some inputs (4,000 unclosed "[" take 13 s, a list nested 1,000
+# deep 40 s and then a RecursionError); a real body renders in milliseconds.
+RENDER_SECONDS = 5.0
+
+
+class _TooSlow(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def _deadline(seconds: float):
+    """Raise _TooSlow in the block after `seconds`, where a timer signal can be had (the main
+    thread on POSIX); elsewhere run the block without one. A timer already set is restored."""
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum, frame):
+        raise _TooSlow
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    outer, _ = signal.setitimer(signal.ITIMER_REAL, seconds)
+    start = time.monotonic()
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        if outer:
+            signal.setitimer(signal.ITIMER_REAL, max(outer - (time.monotonic() - start), 0.001))
 
 
 class _RawHtml:
@@ -114,10 +148,19 @@ def _cleaned(url: str) -> str:
 def unsafe_markup(markdown_text: str) -> list[tuple[int | None, str]]:
     """Each problem as (line of `markdown_text`, reason), the line None when it cannot be found.
     Empty when the text renders to Markdown's own HTML."""
+    global _renderer
     md, raw = _markdown()
     md.reset()
     raw.found.clear()
-    rendered = md.convert(markdown_text)
+    try:
+        with _deadline(RENDER_SECONDS):
+            rendered = md.convert(markdown_text)
+    except (_TooSlow, RecursionError) as exc:
+        _renderer = None        # a conversion cut short may leave the parser's state half-built
+        why = (f"takes more than {RENDER_SECONDS:g} s to render" if isinstance(exc, _TooSlow)
+               else "is nested too deeply to render")
+        return [(None, f"the body {why} (Python-Markdown slows down on thousands of unclosed [ or on lists "
+                       "nested hundreds deep); the site build would too, so simplify it")]
     source = markdown_text
     problems: list[tuple[int | None, str]] = []
     for chunk in dict.fromkeys(raw.found):       # each distinct piece once; a closing tag goes with its opening

@@ -12,8 +12,9 @@ import stat
 from pathlib import Path
 
 # The largest entry today is under 20 KB and the largest snippet under 15 KB;
-# a catalogue file fifty times that is a mistake, not a long entry.
-MAX_BYTES = 1024 * 1024
+# a catalogue file over ten times that is a mistake, not a long entry (and
+# Markdown takes seconds to render a body of a megabyte).
+MAX_BYTES = 256 * 1024
 
 
 class FileRefused(Exception):

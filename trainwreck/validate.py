@@ -22,6 +22,7 @@ SNIPPET_ORIGINS = ("numpy", "python")
 # Until every entry has its framework section, an entry without one is not
 # refused; an entry that has one is held to its full shape.
 FRAMEWORK_SECTION_REQUIRED = False
+MAX_PER_FILE = 20
 
 
 def check(folder: Path | str) -> tuple[Catalog, list[Problem]]:
@@ -40,7 +41,22 @@ def check(folder: Path | str) -> tuple[Catalog, list[Problem]]:
         problems += _check_entry(entry, catalog, claimed, snippets)
     if not catalog.problems:  # an entry that failed to load would leave its snippet looking orphaned
         problems += _unclaimed_snippets(catalog, claimed)
-    return catalog, problems
+    return catalog, _capped(problems)
+
+
+def _capped(problems: list[Problem]) -> list[Problem]:
+    """At most MAX_PER_FILE problems of one file, then one line saying how many more there are:
+    a file with thousands of defects needs its first ones fixed, not a screenful of the same line."""
+    shown: dict[str, int] = {}
+    out: list[Problem] = []
+    for problem in problems:
+        shown[problem.path] = shown.get(problem.path, 0) + 1
+        if shown[problem.path] <= MAX_PER_FILE:
+            out.append(problem)
+    for path, count in shown.items():
+        if count > MAX_PER_FILE:
+            out.append(Problem(path, "problems", f"{count - MAX_PER_FILE} more in this file, not shown"))
+    return out
 
 
 class _Snippets:
@@ -209,7 +225,7 @@ def _check_framework_part(entry, bad) -> None:
             if f"**{label}**" not in body:
                 bad("sections", f"{FRAMEWORK_SECTION}, {shown(name, 40, quote=False)}: needs a paragraph "
                                 f"starting **{label}**", offset=entry.body.find(f"### {name}", start))
-    for quote in seen_quotes(text):
+    for quote in dict.fromkeys(seen_quotes(text)):
         if not any(m.matches(quote) for m in entry.messages):
             at = entry.body.find(quote, start)
             bad("symptoms.messages", f"{FRAMEWORK_SECTION} quotes `{_short(quote)}` after \"What you see:\" but "
