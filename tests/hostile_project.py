@@ -55,10 +55,7 @@ def _edit(path: Path, old: str, new: str) -> None:
 def make(folder: Path, with_site: bool = False) -> Path:
     """The hostile project in `folder`: catalogue and snippets, and the site's files if asked."""
     if with_site:
-        site_project(folder)
-        cache = ROOT / ".trainwreck-cache"        # snippets left unchanged need not run again
-        if cache.is_dir():
-            shutil.copytree(cache, folder / ".trainwreck-cache")
+        site_project(folder)        # conftest.build_site shares the project's snippet cache with the copy
     else:
         for name in ("catalog", "snippets"):
             shutil.copytree(ROOT / name, folder / name)
@@ -79,6 +76,7 @@ def make(folder: Path, with_site: bool = False) -> Path:
                        encoding="utf-8")
     snippet = folder / "snippets" / "wr030_log_of_zero.py"
     _edit(snippet, "SEED = 3\n", f"SEED = 3\n{SNIPPET_BREAKOUT}")
-    snippet.write_text(snippet.read_text(encoding="utf-8")
-                       + f'\n\nif __name__ == "__main__":\n    print({OUTPUT_BREAKOUT!r})\n', encoding="utf-8")
+    # the Reproduce tab becomes a program that prints the breakout, so the page shows its output
+    _edit(snippet, "# --8<-- [end:reproduce]",
+          f'if __name__ == "__main__":\n    print({OUTPUT_BREAKOUT!r})\n# --8<-- [end:reproduce]')
     return folder

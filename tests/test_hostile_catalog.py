@@ -365,3 +365,24 @@ def test_a_body_the_parser_cannot_render_in_bounded_time_is_refused(project, cap
         "1 problem(s) in catalog"]
     # the parser is usable again afterwards
     assert body_policy.unsafe_markup("[fine](WR-020.md)") == []
+
+
+TOOL_INCLUDE = '```python\n--8<-- "snippets/helper.py:part"\n```'
+
+
+@pytest.mark.parametrize("docstring, line", [
+    ('"""A helper.\n\nIt prints <script>alert(1)</script> here.\n"""', "snippets/helper.py:3: docstring: raw HTML is not "
+     "allowed in a tool's docstring: '<script>' (write Markdown; to show a tag as text, put it in `code` "
+     "or write &lt;)"),
+    ('"""A helper.\n\nSee [this](javascript:alert(1)).\n"""', "snippets/helper.py:3: docstring: the link "
+     "'javascript:alert(1)' is not allowed: a link is http(s), mailto or a relative path"),
+    ('def broken(:\n', "snippets/helper.py:1: snippet: is not valid Python (invalid syntax); its docstring makes the "
+     "page of this tool"),
+])
+def test_a_tools_docstring_follows_the_body_rules(project, capsys, docstring, line):
+    """Point 1: a snippet file that entries include but that is no entry's own gets a page made from its
+    docstring (the loss watch's page), so its Markdown is held to the same rules as a body."""
+    write("snippets/helper.py", f"{docstring}\n# --8<-- [start:part]\nx = 1\n# --8<-- [end:part]\n")(project)
+    insert_body(TOOL_INCLUDE)(project)
+    code, _, err = run_cli(capsys, "check")
+    assert code == 1 and line in err.splitlines(), err

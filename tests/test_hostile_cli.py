@@ -75,8 +75,10 @@ def test_unknown_edition_is_one_line(real, capsys, monkeypatch):
 
 def test_show_strips_escapes_from_what_a_snippet_prints(project, capsys):
     snippet = project / "snippets" / "wr030_log_of_zero.py"
-    snippet.write_text(snippet.read_text() + f'\nif __name__ == "__main__":\n'
-                                              f'    print("{ESC}[2J{ESC}]0;PWNED\\a after")\n')
+    text = snippet.read_text()
+    assert "# --8<-- [end:fix]" in text, "fixture drift"
+    snippet.write_text(text.replace("# --8<-- [end:fix]", f'if __name__ == "__main__":\n'
+                                    f'    print("{ESC}[2J{ESC}]0;PWNED\\a after")\n# --8<-- [end:fix]'))
     code, out, err = run_cli(capsys, "show", "WR-030")
     assert (code, err) == (0, "")
     assert ESC not in out and "\a" not in out and "PWNED" not in out

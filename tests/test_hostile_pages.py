@@ -14,9 +14,10 @@ import hostile_project as hostile
 from conftest import ROOT
 from trainwreck import body_policy
 from trainwreck.indexes import entry_index, module_page, modules_index, roadmap_page, symptom_index
-from trainwreck.md_escape import code_fence, md_code, md_text, md_url
-from trainwreck.pages import entry_page, handout_page
+from trainwreck.md_escape import md_code, md_text, md_url
+from trainwreck.pages import entry_page, handout_page, module_handout_page, tool_page
 from trainwreck.snippet_run import SnippetRun
+from trainwreck.snippet_sections import tab_file
 from trainwreck.validate import check
 
 
@@ -76,21 +77,25 @@ def rendered(project, text: str) -> BeautifulSoup:
     return soup
 
 
-def fake_run(output: str) -> SnippetRun:
-    return SnippetRun(output=output, figure={"alt": hostile.TITLE, "caption": hostile.SUMMARY}, cached=True,
-                      svgs={"light": "<svg/>"})
+def fake_run(snippet: str, output: str) -> SnippetRun:
+    """A run whose Reproduce program printed `output` and whose figure's text is hostile."""
+    return SnippetRun(outputs={tab_file(snippet, "reproduce"): output},
+                      figure={"alt": hostile.TITLE, "caption": hostile.SUMMARY,
+                              "panels": [{"title": "one"}, {"title": hostile.MODULE_TITLE}]},
+                      cached=True, svgs={"one": "<svg/>"})
 
 
 def test_entry_page(project):
     folder, catalog = project
-    page = rendered(project, entry_page(catalog.entries[hostile.ENTRY], catalog,
-                                        run=fake_run(hostile.OUTPUT_BREAKOUT)))
+    entry = catalog.entries[hostile.ENTRY]
+    page = rendered(project, entry_page(entry, catalog, run=fake_run(entry.snippet, hostile.OUTPUT_BREAKOUT)))
     assert page.h1.get_text() == f"{hostile.ENTRY}: {hostile.TITLE}"
     text = page.get_text()
     for shown in (hostile.SUMMARY, f"0.7 {hostile.MODULE_TITLE}", hostile.MESSAGE_EXAMPLE, hostile.OUTPUT_BREAKOUT,
                   "x = '</code></pre><script>alert(9)</script>'", "<script>alert(12)</script>", "<script>"):
         assert shown in text, shown
-    assert [img["alt"] for img in page.find_all("img")] == [hostile.TITLE]       # the figure
+    assert {img["alt"] for img in page.find_all("img")} == {   # the figure's panels, each in two themes
+        hostile.TITLE, f"Panel 2 of the figure described above: {hostile.MODULE_TITLE}"}
     assert page.find("em", string=hostile.SUMMARY.strip())
     assert any(a.get("href") == "https://github.com/numpy/numpy/blob/v2.4.6/x.c%22%29%3Cimg/src=x/onerror=alert%288%29%3E"
                for a in page.find_all("a"))
@@ -110,6 +115,22 @@ def test_handout(project):
     page = rendered(project, handout_page(catalog.entries[hostile.ENTRY], catalog))
     assert page.h1.get_text() == f"{hostile.ENTRY}: {hostile.TITLE}"
     assert hostile.SUMMARY in page.get_text()
+
+
+def test_module_handout(project):
+    folder, catalog = project
+    entry = catalog.entries[hostile.ENTRY]
+    page = rendered(project, module_handout_page(catalog, "0.7", [entry], {}))
+    assert page.h1.get_text() == f"Module 0.7: {hostile.MODULE_TITLE} — handout"
+    assert page.h2.get_text() == f"{hostile.ENTRY}: {hostile.TITLE}"
+    assert hostile.SUMMARY in page.get_text()
+
+
+def test_tool_page_title_from_a_docstring(project):
+    folder, catalog = project
+    text = f'"""{hostile.TITLE}\n\nWhat it does.\n"""\nx = 1\n'
+    page = rendered(project, tool_page("snippets/helper.py", text, None, [catalog.entries[hostile.ENTRY]]))
+    assert page.h1.get_text() == hostile.TITLE.rstrip(".")
 
 
 def test_home_table_keeps_its_columns_with_a_pipe_in_a_title(project):
@@ -170,12 +191,6 @@ def test_md_url_cannot_end_the_link(project):
     url = 'https://e.org/a b")<img src=x onerror=alert(1)>(\\'
     link = rendered(project, f"[x]({md_url(url)})").a
     assert link.get_text() == "x" and link["href"].startswith("https://e.org/a%20b%22%29%3Cimg")
-
-
-def test_code_fence_outlasts_included_fences():
-    assert code_fence("x\n```\ny") == "````"
-    assert code_fence("    `````") == "``````"
-    assert code_fence("no fence") == "```"
 
 
 def test_body_policy_renders_with_the_site_extensions():

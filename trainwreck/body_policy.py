@@ -145,9 +145,9 @@ def _cleaned(url: str) -> str:
     return URL_NOISE.sub("", html.unescape(url))
 
 
-def unsafe_markup(markdown_text: str) -> list[tuple[int | None, str]]:
+def unsafe_markup(markdown_text: str, where: str = "an entry body") -> list[tuple[int | None, str]]:
     """Each problem as (line of `markdown_text`, reason), the line None when it cannot be found.
-    Empty when the text renders to Markdown's own HTML."""
+    Empty when the text renders to Markdown's own HTML. `where` names the text in the reasons."""
     global _renderer
     md, raw = _markdown()
     md.reset()
@@ -167,7 +167,7 @@ def unsafe_markup(markdown_text: str) -> list[tuple[int | None, str]]:
         first = chunk.strip().split("\n", 1)[0]
         if not first.startswith("</"):
             problems.append((_line_of(source, first), (
-                f"raw HTML is not allowed in an entry body: {shown(first, 60)} (write Markdown; to show a tag as "
+                f"raw HTML is not allowed in {where}: {shown(first, 60)} (write Markdown; to show a tag as "
                 "text, put it in `code` or write &lt;)")))
     if not problems:     # raw HTML's own attributes would only repeat the problem
         parser = _Attributes()

@@ -42,14 +42,6 @@ def md_url(url: str) -> str:
     return quote(url, safe=URL_SAFE)
 
 
-def code_fence(*texts: str) -> str:
-    """A fence of backticks longer than any run of backticks at the start of a line in `texts`,
-    so included code cannot close the block it is shown in."""
-    longest = max((len(m[1]) for text in texts for m in re.finditer(r"^[ \t]*(`{3,})", text, re.M)),
-                  default=0)
-    return "`" * max(3, longest + 1)
-
-
 def page_title(text: str) -> str:
     """The `title:` line of a generated page's front matter. MkDocs takes the page title from the
     first heading with its entities decoded, and Material's `striptags` puts it into <title> as

@@ -312,7 +312,7 @@ def tool_page(snippet: str, text: str, run, users: list[Entry]) -> str:
     title, intro = tool_doc(name, text)
     program = Program("Program", name, text)
     used_by = ", ".join(f"[{e.id}](../{entry_path(e.id)})" for e in users)
-    return "\n".join([f"# {md_text(title)}", "", intro, "", f"Used in: {used_by}", "",
+    return "\n".join(["---", page_title(title), "---", "", f"# {md_text(title)}", "", intro, "", f"Used in: {used_by}", "",
                       f"## `{name}`", "", program_markdown(program, run, prefix="../")])
 
 

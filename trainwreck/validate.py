@@ -1,6 +1,7 @@
 """Cross-checks of a loaded catalogue: everything an entry names must exist."""
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -9,6 +10,7 @@ from .catalog import Catalog, Problem, load, section_offsets
 from .entry import (ANSWER_HEADINGS, FRAMEWORK_LABELS, FRAMEWORK_PARTS, FRAMEWORK_SECTION, ID_PATTERN, NATURES,
                     SECTIONS, STATUSES, TRACES)
 from .framework_part import framework_parts, quoted_in, seen_quotes
+from .pages import tool_doc, tools_of
 from .includes import IncludeRefused, read_include
 from .safe_text import shown
 from .scaffold import PLACEHOLDER
@@ -39,6 +41,8 @@ def check(folder: Path | str) -> tuple[Catalog, list[Problem]]:
     snippets = _Snippets(catalog.root)
     for entry in catalog.sorted_entries():
         problems += _check_entry(entry, catalog, claimed, snippets)
+    if not problems:     # the tools are found through the entries' includes, once those are sound
+        problems += _check_tools(catalog, snippets)
     if not catalog.problems:  # an entry that failed to load would leave its snippet looking orphaned
         problems += _unclaimed_snippets(catalog, claimed)
     return catalog, _capped(problems)
@@ -167,6 +171,27 @@ def _check_markup(entry, catalog: Catalog, bad) -> None:
         source_line, included_from = origins[line - 1]
         bad("body", reason + (f", in the text included from {included_from}" if included_from else ""),
             offset=_line_offset(entry.body, source_line))
+
+
+def _check_tools(catalog: Catalog, snippets: _Snippets) -> list[Problem]:
+    """A tool (a snippet file entries include that is no entry's own) gets a page made from its
+    docstring: the file must parse, and the docstring's Markdown follows the body rules."""
+    out = []
+    for path in tools_of(catalog):
+        text = snippets.read(catalog.root, path)
+        try:
+            tree = ast.parse(text)
+            _, intro = tool_doc(Path(path).name, text)
+        except SyntaxError as exc:
+            out.append(Problem(path, "snippet", f"is not valid Python ({shown(exc.msg, 60, quote=False)}); "
+                                                "its docstring makes the page of this tool", exc.lineno))
+            continue
+        first = tree.body[0].lineno if tree.body and isinstance(tree.body[0], ast.Expr) else 1
+        doc = ast.get_docstring(tree) or ""
+        before_intro = doc[:doc.find(intro)].count("\n") if intro and intro in doc else 0
+        for line, reason in unsafe_markup(intro, "a tool's docstring"):
+            out.append(Problem(path, "docstring", reason, None if line is None else first + before_intro + line - 1))
+    return out
 
 
 def _line_offset(text: str, line: int) -> int:
