@@ -133,8 +133,9 @@ CASES = [
         symlink("snippets/notes.txt", "/etc/passwd"), insert_body('--8<-- "snippets/notes.txt"')),
          [f"{WHERE_BODY}: include: 'snippets/notes.txt' leads outside the project's snippets/ folder "
           "(it resolves to /etc/passwd)"]),
-    Case("include-dot-dot", "2", insert_body('--8<-- "../../../../etc/passwd"'),
-         [f"{WHERE_BODY}: include: '../../../../etc/passwd' leads outside the project's snippets/ folder "
+    # twelve levels up: out of any temporary folder pytest makes, to the root, where ../ stops
+    Case("include-dot-dot", "2", insert_body('--8<-- "../../../../../../../../../../../../etc/passwd"'),
+         [f"{WHERE_BODY}: include: '../../../../../../../../../../../../etc/passwd' leads outside the project's snippets/ folder "
           "(it resolves to /etc/passwd)"]),
     Case("include-absolute", "2", insert_body('--8<-- "/etc/passwd"'),
          [f"{WHERE_BODY}: include: '/etc/passwd' is an absolute path: name a file in snippets/ relative to "

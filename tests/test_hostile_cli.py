@@ -94,7 +94,7 @@ def test_an_unknown_id_with_escapes_is_shown_without_them(real, capsys):
 # --- 2: show expands includes under the one rule
 
 @pytest.mark.parametrize("line, message", [
-    ('--8<-- "../../../../etc/passwd"', "'../../../../etc/passwd' leads outside the project's snippets/ folder "
+    ('--8<-- "../../../../../../../../../../../../etc/passwd"', "'../../../../../../../../../../../../etc/passwd' leads outside the project's snippets/ folder "
                                         "(it resolves to /etc/passwd)"),
     ('--8<-- "snippets/notes.txt"', "'snippets/notes.txt' leads outside the project's snippets/ folder "
                                     "(it resolves to /etc/passwd)"),

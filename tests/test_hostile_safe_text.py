@@ -11,7 +11,7 @@ ESC = "\x1b"
     (f"{ESC}]0;PWNED{ESC}\\Title", "Title"),                      # OSC ended by ST
     (f"{ESC}[31mred{ESC}[0m loss", "red loss"),                   # colour codes
     (f"{ESC}[1;2;3Hmoved", "moved"),                              # cursor position
-    (f"\x9b2Jeight-bit CSI", "eight-bit CSI"),                    # C1 form of CSI
+    ("\x9b2Jeight-bit CSI", "eight-bit CSI"),                    # C1 form of CSI
     (f"{ESC}]8;;https://evil.example{ESC}\\link{ESC}]8;;{ESC}\\", "link"),  # hyperlink
     (f"{ESC}P1$qm{ESC}\\dcs", "dcs"),                             # device control string
     (f"{ESC}(Bcharset", "charset"),                               # designate character set

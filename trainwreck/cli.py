@@ -65,16 +65,17 @@ def _error(text: str) -> int:
     return 1
 
 
-def _checked(folder: Path):
+def _checked(folder: Path, markup: bool = True):
     """The catalogue and its problems, each problem printed as its one line."""
-    catalog, problems = check(folder)
+    catalog, problems = check(folder, markup)
     for problem in problems:
         print(visible(str(problem)), file=sys.stderr)
     return catalog, problems
 
 
 def _load_valid(folder: Path | None):
-    catalog, problems = _checked(folder or default_catalog())
+    # what only the site's HTML needs (bodies rendered by Markdown) is left to `check` and the build
+    catalog, problems = _checked(folder or default_catalog(), markup=False)
     return None if problems else catalog
 
 

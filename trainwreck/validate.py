@@ -27,8 +27,12 @@ FRAMEWORK_SECTION_REQUIRED = False
 MAX_PER_FILE = 20
 
 
-def check(folder: Path | str) -> tuple[Catalog, list[Problem]]:
-    """Load and validate; return the catalogue and every problem found."""
+def check(folder: Path | str, markup: bool = True) -> tuple[Catalog, list[Problem]]:
+    """Load and validate; return the catalogue and every problem found.
+
+    `markup=False` leaves out what only matters for the published site (bodies and tools' docstrings
+    rendered and held to body_policy): `list`, `show`, `diagnose` and `export` write no HTML, and
+    need not import Markdown on every run."""
     catalog = load(folder)
     problems = list(catalog.problems)
     for key in catalog.planned:
@@ -40,8 +44,8 @@ def check(folder: Path | str) -> tuple[Catalog, list[Problem]]:
     claimed: dict[str, str] = {}
     snippets = _Snippets(catalog.root)
     for entry in catalog.sorted_entries():
-        problems += _check_entry(entry, catalog, claimed, snippets)
-    if not problems:     # the tools are found through the entries' includes, once those are sound
+        problems += _check_entry(entry, catalog, claimed, snippets, markup)
+    if markup and not problems:     # the tools are found through the entries' includes, once those are sound
         problems += _check_tools(catalog, snippets)
     if not catalog.problems:  # an entry that failed to load would leave its snippet looking orphaned
         problems += _unclaimed_snippets(catalog, claimed)
@@ -90,7 +94,8 @@ class _Snippets:
         return self._regions[path]
 
 
-def _check_entry(entry, catalog: Catalog, claimed: dict[str, str], snippets: _Snippets) -> list[Problem]:
+def _check_entry(entry, catalog: Catalog, claimed: dict[str, str], snippets: _Snippets,
+                 markup: bool = True) -> list[Problem]:
     out: list[Problem] = []
 
     def bad(field: str, message: str, at: str | None = None, offset: int | None = None) -> None:
@@ -123,7 +128,7 @@ def _check_entry(entry, catalog: Catalog, claimed: dict[str, str], snippets: _Sn
     includes_ok = _check_includes(entry, catalog, snippets, bad)
     _check_sections(entry, bad)
     _check_framework_part(entry, bad)
-    if includes_ok:
+    if includes_ok and markup:
         _check_markup(entry, catalog, bad)
     return out
 
