@@ -11,6 +11,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import yaml
+
 from conftest import ROOT, site_project
 
 # Each holds HTML, Markdown and attribute breakers; none holds a control character (check refuses those).
@@ -29,6 +31,7 @@ OUTPUT_BREAKOUT = "```\n</code></pre><script>alert(11)</script>"
 # every string above, as a reader must see it somewhere on the site
 SHOWN = [TITLE, SUMMARY, MODULE_TITLE, PLANNED_TITLE, PLANNED_SUMMARY, MESSAGE_EXAMPLE]
 ENTRY = "WR-030"
+SNIPPET_SLUG = "log_of_zero"
 PLANNED = "WR-390"
 
 
@@ -41,15 +44,21 @@ def run_cli(capsys, *args: str) -> tuple[int, str, str]:
     return code, captured.out, captured.err
 
 
-def _quoted(text: str) -> str:
-    """A YAML double-quoted scalar."""
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+def _front_matter(path: Path, change) -> None:
+    """Rewrite an entry's front matter through the YAML library: `change` edits the mapping."""
+    head, body = path.read_text(encoding="utf-8")[len("---\n"):].split("\n---\n", 1)
+    meta = yaml.safe_load(head)
+    change(meta)
+    path.write_text("---\n" + yaml.safe_dump(meta, sort_keys=False, allow_unicode=True, width=float("inf"))
+                    + "---\n" + body, encoding="utf-8")
 
 
-def _edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"fixture drift: {old!r} not in {path}"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+def _before_line(path: Path, line: str, text: str) -> None:
+    """Insert `text` before the first line that is exactly `line` (a heading or a region marker:
+    what the contract fixes, not what an entry's author may reword)."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    at = lines.index(line)
+    path.write_text("\n".join(lines[:at] + text.split("\n") + lines[at:]), encoding="utf-8")
 
 
 def make(folder: Path, with_site: bool = False) -> Path:
@@ -60,23 +69,27 @@ def make(folder: Path, with_site: bool = False) -> Path:
         for name in ("catalog", "snippets"):
             shutil.copytree(ROOT / name, folder / name)
     entry = folder / "catalog" / f"{ENTRY}.md"
-    _edit(entry, 'title: "Log of zero in a hand-written loss"', f"title: {_quoted(TITLE)}")
-    _edit(entry, 'summary: "The loss is falling', f'summary: {_quoted(SUMMARY)}\n# was: "The loss is falling')
-    _edit(entry, "  trace: descent-then-nonfinite",
-          f"    - {{text: {_quoted(MESSAGE)}, example: {_quoted(MESSAGE_EXAMPLE)}, from: numpy, "
-          f"source: {_quoted(SOURCE)}}}\n  trace: descent-then-nonfinite")
-    _edit(entry, "## Where it shows up\n", f"{CODE_BLOCK}\n\nIn prose: `<script>alert(12)</script>` and "
-                                          "&lt;script&gt; stay text.\n\n## Where it shows up\n")
+
+    def hostile_fields(meta: dict) -> None:
+        meta["title"], meta["summary"] = TITLE, SUMMARY
+        meta["symptoms"]["messages"].append({"text": MESSAGE, "example": MESSAGE_EXAMPLE, "from": "numpy",
+                                             "source": SOURCE})
+
+    _front_matter(entry, hostile_fields)
+    _before_line(entry, "## Where it shows up", f"{CODE_BLOCK}\n\nIn prose: `<script>alert(12)</script>` and "
+                                                "&lt;script&gt; stay text.\n")
     modules = folder / "catalog" / "modules.yml"
-    _edit(modules, '"0.7": "Numbers in a computer: floating point, overflow and nan"',
-          f'"0.7": {_quoted(MODULE_TITLE)}')
+    titles = yaml.safe_load(modules.read_text(encoding="utf-8"))
+    titles["0.7"] = MODULE_TITLE
+    modules.write_text(yaml.safe_dump(titles, sort_keys=False, allow_unicode=True), encoding="utf-8")
     planned = folder / "catalog" / "planned.yml"
-    planned.write_text(planned.read_text(encoding="utf-8")
-                       + f"{PLANNED}: {{title: {_quoted(PLANNED_TITLE)}, summary: {_quoted(PLANNED_SUMMARY)}}}\n",
-                       encoding="utf-8")
-    snippet = folder / "snippets" / "wr030_log_of_zero.py"
-    _edit(snippet, "SEED = 3\n", f"SEED = 3\n{SNIPPET_BREAKOUT}")
-    # the Reproduce tab becomes a program that prints the breakout, so the page shows its output
-    _edit(snippet, "# --8<-- [end:reproduce]",
-          f'if __name__ == "__main__":\n    print({OUTPUT_BREAKOUT!r})\n# --8<-- [end:reproduce]')
+    roadmap = yaml.safe_load(planned.read_text(encoding="utf-8")) or {}
+    roadmap[PLANNED] = {"title": PLANNED_TITLE, "summary": PLANNED_SUMMARY}
+    planned.write_text(yaml.safe_dump(roadmap, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    snippet = folder / "snippets" / f"wr{ENTRY[3:]}_{SNIPPET_SLUG}.py"
+    text = snippet.read_text(encoding="utf-8")
+    start = "# --8<-- [start:reproduce]"
+    snippet.write_text(text.replace(start, f"{start}\n{SNIPPET_BREAKOUT}", 1), encoding="utf-8")
+    # the Reproduce tab prints the breakout too, so the page shows it among its output
+    _before_line(snippet, "# --8<-- [end:reproduce]", f'if __name__ == "__main__":\n    print({OUTPUT_BREAKOUT!r})')
     return folder

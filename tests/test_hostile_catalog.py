@@ -19,7 +19,90 @@ import pytest
 from conftest import ROOT
 from hostile_project import run_cli
 
-VICTIM = "catalog/WR-030.md"          # a small entry with no includes of its own
+# A small catalogue of its own, so the expected lines do not move when the real entries are edited.
+SOURCE = "https://github.com/numpy/numpy/blob/v2.4.6/numpy/_core/src/umath/extobj.c#L400"
+BODY = """
+## Symptom
+
+The printed loss turns nan.
+
+## Where it shows up
+
+In a hand-written cross-entropy.
+
+## Why it happens
+
+The log of zero is minus infinity.
+
+## Confirm it
+
+Print the smallest probability.
+
+## Fix
+
+Compute the loss from the logits.
+
+## Prevent it
+
+Use a stable loss.
+
+## Interview question
+
+Why does the loss turn nan?
+
+### Strong answer
+
+A probability rounds to exactly 1.
+
+### Bonus point
+
+Float32 rounds sooner.
+"""
+
+
+def entry_text(entry_id: str, slug: str, related: str, messages: str) -> str:
+    return f"""---
+id: {entry_id}
+title: "Entry {entry_id}"
+summary: "One line about {entry_id}."
+status: stable
+modules: ["0.7", "2.2"]
+related:{related}
+symptoms:
+  messages:{messages}
+  trace: descent-then-nonfinite
+snippet: snippets/wr{entry_id[3:]}_{slug}.py
+---
+{BODY}"""
+
+
+SNIPPET = """\"\"\"A snippet.\"\"\"
+# --8<-- [start:setup]
+import numpy as np
+# --8<-- [end:setup]
+# --8<-- [start:reproduce]
+x = np.log(0.0)
+# --8<-- [end:reproduce]
+# --8<-- [start:fix]
+x = np.log(1.0)
+# --8<-- [end:fix]
+"""
+FIXTURE = {
+    # the victim: every case breaks this file (its front matter's lines are what the cases expect)
+    "catalog/WR-030.md": entry_text("WR-030", "log_of_zero", """
+  - {id: WR-020, nature: cousin}
+  - {id: WR-220, nature: see-also}""", f"""
+    - {{text: "divide by zero encountered in log", from: numpy, source: "{SOURCE}"}}
+    - {{text: "invalid value encountered in multiply", from: numpy, source: "{SOURCE}"}}"""),
+    "catalog/WR-020.md": entry_text("WR-020", "float_overflow", " []", " []"),
+    "catalog/WR-220.md": entry_text("WR-220", "lr_explosion", "\n  - {id: WR-030, nature: cousin}", " []"),
+    "catalog/modules.yml": '# The course map.\n# Quote the ids.\n"0.7": "Numbers in a computer"\n"2.2": "Training by hand"\n',
+    "catalog/planned.yml": "WR-900: {title: Later, summary: One line.}\n",
+    "snippets/wr030_log_of_zero.py": SNIPPET,
+    "snippets/wr020_float_overflow.py": SNIPPET,
+    "snippets/wr220_lr_explosion.py": SNIPPET,
+}
+VICTIM = "catalog/WR-030.md"
 BODY_LINE = 20                        # the line where insert_body puts its text
 PROBLEM_LINE = re.compile(r"^[^:\n]+(?::[0-9]+)?: [^:\n]+: .+$")
 
@@ -73,7 +156,7 @@ def insert_body(text: str):
 
 
 def title(value: str):
-    return edit(VICTIM, 'title: "Log of zero in a hand-written loss"', f"title: {value}")
+    return edit(VICTIM, 'title: "Entry WR-030"', f"title: {value}")
 
 
 def front_matter(yaml_text: str):
@@ -85,7 +168,7 @@ def front_matter(yaml_text: str):
     return apply
 
 
-ORIGINAL_META = (ROOT / VICTIM).read_text(encoding="utf-8").split("\n---\n", 1)[0][len("---\n"):]
+ORIGINAL_META = FIXTURE[VICTIM].split("\n---\n", 1)[0][len("---\n"):]
 ALIAS_BOMB = "\n".join(["a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
                        + [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 9)])
 ESC = "\x1b"
@@ -191,7 +274,7 @@ CASES = [
     Case("title-with-bidi-override", "4", title('"Log of \u202ezero"'),
          [f"{W}:3: yaml: contains the control character U+202E: catalogue fields are one line of plain text "
           "(no escape sequences or invisible characters)"]),
-    Case("summary-with-line-break", "4", edit(VICTIM, 'summary: "The loss', 'summary: "Two\\nlines. The loss'),
+    Case("summary-with-line-break", "4", edit(VICTIM, 'summary: "One line', 'summary: "Two\\nlines. One line'),
          [f"{W}:4: summary: contains the control character U+000A: catalogue fields are one line of plain text "
           "(no escape sequences, tabs or line breaks)"]),
     Case("message-text-with-escape", "4", edit(VICTIM, 'text: "divide by zero encountered in log"',
@@ -253,7 +336,7 @@ CASES = [
     Case("unknown-module-names-its-line", "26", edit(VICTIM, 'modules: ["0.7", "2.2"]', 'modules:\n  - "0.7"\n  - "9.9"'),
          [f"{W}:8: modules: unknown module '9.9' (not in modules.yml)"]),
     Case("empty-section-names-its-heading", "26", edit(VICTIM, "## Prevent it\n", "## Prevent it\n\n## Prevent it too\n"),
-         [f"{W}:83: sections: Prevent it is empty", f"{W}:85: sections: unexpected: Prevent it too"]),
+         [f"{W}:38: sections: Prevent it is empty", f"{W}:40: sections: unexpected: Prevent it too"]),
 
     # --- 27: each problem told apart and reported once, where it is
     Case("byte-order-mark", "27", lambda p: (p / VICTIM).write_bytes(b"\xef\xbb\xbf" + (p / VICTIM).read_bytes()),
@@ -292,8 +375,8 @@ CASES = [
 
 @pytest.fixture
 def project(tmp_path, monkeypatch):
-    for name in ("catalog", "snippets"):
-        shutil.copytree(ROOT / name, tmp_path / name)
+    for rel, text in FIXTURE.items():
+        write(rel, text)(tmp_path)
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
