@@ -92,7 +92,7 @@ def train_embedding(sqrt_fn, slope_fn, epochs=12, batch=10, lr=0.2, seed=SHUFFLE
 
 
 def make_sales(seed=SEED, n=200):
-    """Daily sales from three features; a quarter of the days sold nothing."""
+    """Daily sales from three features, rounded to whole items; on some days nothing sold."""
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(n, 3))
     y = np.round(np.maximum(X @ np.array([3.0, -2.0, 1.0]) + 4.0 + rng.normal(size=n), 0.0))
@@ -193,7 +193,6 @@ def relative_error_safe(pred, y, sold):
 
 
 if __name__ == "__main__":
-    X, y = make_images()
     print("1. The same embedding with eps inside the sqrt:")
     run = train_embedding(sqrt_eps, sqrt_eps_slope)
     print(f"   every weight finite after {run['steps']} steps: {bool(np.isfinite(run['W']).all())}")

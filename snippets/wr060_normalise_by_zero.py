@@ -109,9 +109,9 @@ if __name__ == "__main__":
     v = np.zeros(3)
     print(f"\n3. A zero vector scaled to unit length: {v / np.sqrt(np.sum(v ** 2))}")
 
-    var16, eps16 = np.zeros(1, np.float16), np.float16(1e-8)
-    print(f"\n4. eps = 1e-8 in float16 is {eps16}: var + eps = {(var16 + eps16)[0]}, and the constant "
-          f"column's (x - mean) / sqrt(var + eps) = 0 / 0 = {(var16 / np.sqrt(var16 + eps16))[0]}")
+    centred, var16, eps16 = np.zeros(1, np.float16), np.zeros(1, np.float16), np.float16(1e-8)
+    print(f"\n4. eps = 1e-8 in float16 is {eps16}: for a constant column var + eps = {(var16 + eps16)[0]}, "
+          f"and (x - mean) / sqrt(var + eps) = 0 / 0 = {(centred / np.sqrt(var16 + eps16))[0]}")
 # --8<-- [end:reproduce]
 
 
@@ -121,7 +121,8 @@ EPS = 1e-5
 
 def fit_scaler(X_train):
     """Statistics from the training split only. A pixel that does not vary there is left out: it carries
-    no information, and any scale given to it would blow up the first test scan where it differs.
+    no information, and dividing by its std (0) or by a tiny eps would blow up the first test scan where
+    it differs.
     "Does not vary" allows for rounding: a variance within the error bound of its own computation
     (scikit-learn's test) counts as 0, because a column of 0.1s can come out with a std of 1e-17."""
     n, eps = len(X_train), np.finfo(X_train.dtype).eps

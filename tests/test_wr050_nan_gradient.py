@@ -119,6 +119,10 @@ def test_the_step_that_writes_nan_had_a_finite_loss_and_a_zero_distance(plain):
     _, cache = wr050.contrastive_forward(X[bad["batch"]] @ bad["W"], y[bad["batch"]], wr050.sqrt_plain)
     s = cache[3]
     assert s.min() == 0.0 and np.sum(s == 0.0) == 1        # exactly one pair at distance 0
+    with np.errstate(all="ignore"):
+        dE = wr050.contrastive_backward(X[bad["batch"]] @ bad["W"], cache, wr050.sqrt_plain_slope)
+    rows = np.flatnonzero(np.isnan(dE).any(axis=1))
+    assert sorted(bad["batch"][rows].tolist()) == [17, 60] and np.isnan(dE[rows]).all()
     assert np.isnan(plain["weights"][bad["epoch"] - 1]).all()   # one nan row reaches every weight
 
 

@@ -58,6 +58,8 @@ def test_the_loss_is_nan_from_step_0_although_the_weights_start_at_zero(train_sp
 
 
 def test_a_constant_need_not_have_std_zero():
+    for c in (0.0, 1.0, 3.0, 255.0):                                   # small integers: an exact mean
+        assert np.full(160, c).mean() == c and np.full(160, c).std() == 0.0
     column = np.full(160, 0.1)
     assert column.mean() != 0.1
     assert f"{column.std():.3g}" == "1.39e-17"
