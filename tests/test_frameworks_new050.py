@@ -4,54 +4,16 @@ frameworks -- every quoted message, every behaviour the framework sections claim
 Runs only with TRAINWRECK_FRAMEWORK_TESTS=1, in the scratch interpreters (/work/scratch/<name>/bin/python,
 or TRAINWRECK_<NAME>_PYTHON). Each check is a small program that prints one JSON object on its last line.
 """
-import json
-import os
-import subprocess
-import textwrap
-from pathlib import Path
+import math
 
 import numpy as np
 import pytest
 
-from conftest import ROOT, load_snippet
+from conftest import load_snippet
+from framework_runner import OPT_IN, declared, run, source_line
 
-ENABLED = os.environ.get("TRAINWRECK_FRAMEWORK_TESTS") == "1"
-pytestmark = pytest.mark.skipif(not ENABLED, reason="framework checks are opt-in: set TRAINWRECK_FRAMEWORK_TESTS=1")
-
+pytestmark = OPT_IN
 wr050 = load_snippet("wr050_nan_gradient")
-QUIET = {"JAX_PLATFORMS": "cpu", "TF_CPP_MIN_LOG_LEVEL": "3"}
-
-
-def interpreter(name: str) -> str:
-    path = os.environ.get(f"TRAINWRECK_{name.upper()}_PYTHON", f"/work/scratch/{name}/bin/python")
-    if not Path(path).is_file():
-        pytest.skip(f"no {name} interpreter at {path} (set TRAINWRECK_{name.upper()}_PYTHON)")
-    return path
-
-
-def run(name: str, program: str, **env: str) -> dict:
-    result = subprocess.run([interpreter(name), "-c", textwrap.dedent(program)], capture_output=True, text=True,
-                            timeout=300, env={**os.environ, "PYTHONWARNINGS": "", **QUIET, **env}, cwd=ROOT)
-    assert result.returncode == 0, result.stderr[-3000:]
-    return json.loads(result.stdout.strip().splitlines()[-1])
-
-
-def declared(entry_id: str, origin: str):
-    from trainwreck.catalog import load
-
-    found = [m for m in load(ROOT / "catalog").entries[entry_id].messages if m.origin == origin]
-    assert found, f"{entry_id} declares no {origin} message"
-    return found
-
-
-def source_line(name: str, relative: str, line: int) -> str:
-    """One line of a file of the installed package, whose line numbers are those of the cited tag."""
-    out = run(name, f"""
-        import json, sysconfig
-        path = sysconfig.get_paths()["purelib"] + "/" + {relative!r}
-        print(json.dumps({{"line": open(path, encoding="utf-8").read().splitlines()[{line - 1}]}}))
-    """)
-    return out["line"]
 
 
 # --- WR-050 ---------------------------------------------------------------------------------------
@@ -201,7 +163,6 @@ def test_tensorflow_check_numerics_and_the_zero_vector_gradients():
                 errors.append(next(l for l in str(e).splitlines() if "Detected" in l).strip())
         print(json.dumps({"grads": grads, "errors": errors}))
     """, KERAS_BACKEND="tensorflow")
-    import math
     assert all(math.isnan(g) for g in out["grads"]["tf.norm"] + out["grads"]["ops.norm"])
     assert all(math.isfinite(g) for g in out["grads"]["l2_normalize"])
     assert out["grads"]["square_of_sqrt"] == [0.0, 0.0, 0.0]
@@ -225,7 +186,6 @@ def test_keras_normalize_gradient_at_zero_on_the_jax_backend():
         print(json.dumps({"normalize": jax.grad(lambda v: jnp.sum(ops.normalize(v)))(z).ravel().tolist(),
                           "norm": jax.grad(lambda v: jnp.sum(ops.norm(v)))(z[0]).tolist()}))
     """, KERAS_BACKEND="jax")
-    import math
     assert all(math.isnan(g) for g in out["normalize"] + out["norm"])
 
 
@@ -247,7 +207,6 @@ def test_jax_debug_nans_and_the_safe_norm():
                 errors.append(str(e).splitlines()[0])
         print(json.dumps({"plain": plain, "safe": safe, "faq": float(faq), "errors": errors}))
     """)
-    import math
     assert all(math.isnan(g) for g in out["plain"]) and out["safe"] == [0.0] * 3 and out["faq"] == 0.0
     (message,) = declared("WR-050", "jax")
     assert out["errors"][0] == message.example

@@ -1,23 +1,15 @@
 """WR-050: a finite forward pass, a nan gradient -- the infinite slope of sqrt at 0 times a 0, the
 unused branch of a where times the 0 the where sends it, and the fixes that keep the slope finite."""
 import math
-import warnings
 
 import numpy as np
 import pytest
 
 from conftest import assert_entry_says, load_snippet
+from runtime_warnings import recorded
 
 wr050 = load_snippet("wr050_nan_gradient")
 BLANK = [17, 60, 103]
-
-
-def recorded(fn, *args, **kwargs):
-    """Run fn, returning its result and the RuntimeWarning texts it raised, in order."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        result = fn(*args, **kwargs)
-    return result, [str(w.message) for w in caught if w.category is RuntimeWarning]
 
 
 @pytest.fixture(scope="module")

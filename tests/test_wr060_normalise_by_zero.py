@@ -1,21 +1,14 @@
 """WR-060: normalisations that divide by a spread or length of exactly 0 -- which entries are nan, why a
 batch of one passes no signal even with eps, which eps a dtype can hold -- and that the fixes work."""
 import math
-import warnings
 
 import numpy as np
 import pytest
 
 from conftest import assert_entry_says, load_snippet
+from runtime_warnings import recorded
 
 wr060 = load_snippet("wr060_normalise_by_zero")
-
-
-def recorded(fn, *args, **kwargs):
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        result = fn(*args, **kwargs)
-    return result, [str(w.message) for w in caught if w.category is RuntimeWarning]
 
 
 @pytest.fixture(scope="module")
