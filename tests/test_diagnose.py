@@ -36,7 +36,11 @@ def test_wr220_evidence_quotes_the_users_own_numbers():
     line = next(i for i, l in enumerate(log.splitlines(), 1) if "overflow encountered in exp" in l)
     assert f'message "overflow encountered in exp" (line {line})' in evidence
     assert d.matches[0].fix.startswith("Cut the learning rate by a factor of 10")
-    assert any("divide by zero encountered in divide" in u for u in d.unweighed)
+    # the hand-written -1/p divides by zero: WR-050 declares that message (an infinite slope in a
+    # backward pass), so it is weighed there, below WR-220's curve
+    wr050 = next(m for m in d.matches if m.entry.id == "WR-050")
+    assert any('message "divide by zero encountered in divide"' in e for e in wr050.evidence)
+    assert d.matches[0].score > wr050.score
 
 
 def test_descent_then_jump_without_its_messages_is_weaker_evidence():

@@ -81,6 +81,10 @@ def test_entry_pages_show_status_modules_and_related_both_ways(site):
         for module in entry.modules:
             assert page.select_one(f'a[href="../modules/{module}/"]'), (entry.id, module)
         for rid, nature in CATALOG.related(entry):
+            if rid in CATALOG.planned:          # not written yet: named as planned, not linked
+                assert not page.select_one(f'a[href="../{rid}/"]'), (entry.id, rid)
+                assert f"{rid} (planned: {CATALOG.planned[rid]}) ({nature.replace('-', ' ')})" in text, (entry.id, rid)
+                continue
             assert page.select_one(f'a[href="../{rid}/"]'), (entry.id, rid)
             assert f"{rid} ({nature.replace('-', ' ')})" in text
     # declared once on WR-220, shown on both pages
