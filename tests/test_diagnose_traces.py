@@ -61,7 +61,7 @@ def test_a_loss_that_never_leaves_its_first_value_is_a_plateau():
     values = list(2.3026 - 0.05 * rng.random(40))      # ten classes, chance level, a little noise
     sig = signature(values)
     assert sig.name == "plateau-from-start"
-    assert "over 40 values (epochs 0 to 39) the loss stayed within 10% of its first value" in sig.facts[0]
+    assert "over 40 values (epoch 0 to epoch 39) the loss stayed within 10% of its first value" in sig.facts[0]
 
 
 def test_a_plateau_needs_enough_values_and_the_start_of_the_run():
@@ -86,7 +86,7 @@ def test_a_loss_that_falls_then_freezes_is_a_stall():
     sig = signature(stalled())
     assert sig.name == "stall-after-drop"
     assert sig.facts[0] == ("the loss fell from 0.69 at epoch 0 to 0.45 at epoch 7, then stopped: the last 31 values "
-                            "(epochs 7 to 37) stay within 1% of 0.45, 65% of where it started")
+                            "(epoch 7 to epoch 37) stay within 1% of 0.45, 65% of where it started")
 
 
 def test_a_stall_that_covers_less_than_half_the_run_is_not_one():
@@ -120,7 +120,7 @@ def test_healthy_curves_stay_healthy(name, values):
 
 def test_the_new_signatures_survive_the_parallel_scan(tmp_path, monkeypatch):
     """The lowest and highest values behind them are merged exactly across processes."""
-    import trainwreck.logscan as logscan
+    import trainwreck.logscan.reader as logscan
     monkeypatch.setattr(logscan, "PARALLEL_MIN", 0)
     monkeypatch.setattr(logscan, "CHUNK", 256)
     for values in (descent_then_climb(), stalled(), [2.3] * 40):

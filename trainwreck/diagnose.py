@@ -1,4 +1,14 @@
-"""From the evidence in a log to the entries that explain it."""
+"""From the evidence in a log or a report to the entries that explain it.
+
+Four kinds of evidence are weighed for each entry: the shape of the loss curve
+against the entry's declared signature, the messages found against the ones it
+declares, the report's plain words against what the entry says about itself
+(wording.py), and when the failure showed (from the first value, after the
+first updates, after a while) against when the entry's signature shows it.
+An entry is named only when the evidence is specific and no other entry comes
+close; otherwise the answer is "cannot tell yet", with the candidates and the
+one thing to paste that would decide between them.
+"""
 from __future__ import annotations
 
 import math
@@ -7,8 +17,9 @@ from dataclasses import dataclass, field
 
 from .catalog import Catalog
 from .entry import TRACES, Entry
-from .logscan import KEEP, Evidence
+from .logscan import KEEP, Evidence, MessageFinder
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
+from .wording import Library, Normal, normals_asked, tokens, when
 
 # Shape of the curve just before a blow-up: it counts as a climb after this many
 # rises, or after one rise of at least this factor.
@@ -32,18 +43,43 @@ PLATEAU_FALL = 0.1
 # other (relative), at STALL_LEVEL or more of the first value; a run that
 # converges goes lower and keeps creeping down.
 FLAT, STALL_LEVEL = 0.01, 0.4
+# A climb to non-finite that the watch never flagged and that did not even double is
+# weak evidence of the climb's cause: the entry gets part credit only.
+WEAK_CLIMB = 2.0
 # Signatures that are a special or early case of another: entries declaring the
 # general one get part credit (a climb still finite may be WR-220 caught early;
 # a climb after a long descent is still a climb).
 PART_OF = {"climb-despite-clipping": "climb-then-nonfinite", "climbing": "climb-then-nonfinite",
            "descent-then-climb": "climb-then-nonfinite"}
+# When each signature shows the failure: before any update, right after the first
+# updates, or after the run has trained a while.
+WHEN_OF_TRACE = {"nonfinite-from-start": {"start"}, "plateau-from-start": {"start"},
+                 "spike-then-recover": {"early"}, "climb-then-nonfinite": {"early", "later"},
+                 "climb-despite-clipping": {"early", "later"}, "descent-then-nonfinite": {"later"},
+                 "descent-then-climb": {"later"}, "stall-after-drop": {"later"}}
+# Weights of the evidence (see docs/diagnose.md for how they were chosen).
+W_CURVE, W_PART, W_MESSAGE, W_TEXT, W_WHEN, W_TEXT_WITH_CURVE = 3.0, 1.5, 2.0, 2.0, 0.75, 0.5
+# A failure whose messages are always printed where the log could show them (NumPy warns
+# on every overflow and log of zero by default): their absence moves it one step down.
+W_MISSING = 1.0
+# BM25 score at which a report's words count in full (a few specific words in common).
+BM_FULL = 6.0
+# A report that only says the loss went nan or diverged, with no curve and no message:
+# the first suspect is an update step that overshoots -- the climb's signature
+# (CS231n's notes and Karpathy's recipe both start from the learning rate).
+FIRST_SUSPECT, W_PRIOR = "climb-then-nonfinite", 0.75
+# Naming an entry takes a score of CONFIDENT and a lead of MARGIN over the next one.
+CONFIDENT, MARGIN = 2.5, 1.0
+CANDIDATES = 3
 
 
 @dataclass
 class Signature:
-    name: str                      # a TRACES key, or healthy | climbing | no-loss
+    name: str                      # a TRACES key, or healthy | climbing | no-loss | few-values
     facts: list[str] = field(default_factory=list)
-    climb_warning: int | None = None   # epoch at which the loss watch would have warned
+    climb_warning: int | None = None   # index of the value at which the loss watch would have warned
+    climb_warning_at: str = ""         # ... as the log numbers it
+    weak: bool = False                 # the shape fits, but too faintly to name an entry on it alone
 
 
 @dataclass
@@ -53,23 +89,21 @@ class Match:
     evidence: list[str]
     against: list[str]
     fix: str
+    parts: dict[str, float] = field(default_factory=dict)   # the score, by kind of evidence
 
 
 @dataclass
 class Diagnosis:
     evidence: Evidence
     signature: Signature
-    matches: list[Match]
+    matches: list[Match]           # ranked candidates (the first is named when the verdict is "failure")
     unweighed: list[str]
+    verdict: str = "no-evidence"   # failure | uncertain | normal | healthy | unexplained | no-evidence
+    ask: str = ""                  # the one thing to paste that would decide
+    normal: list[Normal] = field(default_factory=list)
 
-    @property
-    def verdict(self) -> str:
-        if self.matches:
-            return "failure"
-        if self.signature.name in TRACES or self.signature.name == "climbing" or self.unweighed:
-            return "unexplained"
-        return "healthy" if self.signature.name == "healthy" else "no-evidence"
 
+# ---- the curve ------------------------------------------------------------------------------
 
 def _rises_before(values: list[float]) -> int:
     n = 0
@@ -85,68 +119,81 @@ def _fmt(v: float) -> str:
 def signature_of(ev: Evidence) -> Signature:
     if ev.count == 0:
         return Signature("no-loss", ["no loss values found (looked for `loss: 0.7`, `loss=0.7`, `'loss': 0.7`, "
-                                     "Keras progress lines, a CSV loss column, one number per line)"])
+                                     "progress bars, a CSV loss column, one number per line)"])
+    at = ev.where
     t = ev.first_nonfinite
     warn = sustained_climb(ev.before)
-    warn_epoch = ev.epoch(ev.before_start + warn) if warn is not None else None
+    warn_index = ev.before_start + warn if warn is not None else None
+    warn_at = at(warn_index) if warn_index is not None else ""
+
+    def sig(name: str, facts: list[str]) -> Signature:
+        return Signature(name, facts, warn_index, warn_at)
+
     if t is not None:
         kind = "nan" if math.isnan(ev.first_nonfinite_value) else "inf"
-        tail = (f"non-finite to the end (epoch {ev.epoch(ev.count - 1)})" if ev.finite_after == 0
+        tail = (f"non-finite to the end ({at(ev.count - 1)})" if ev.finite_after == 0
                 else f"followed by {ev.finite_after} finite value(s) later")
-        nan_note = (f", nan from epoch {ev.epoch(ev.first_nan)}" if ev.first_nan is not None and ev.first_nan != t
-                    else "")
-        ending = f"first {kind} at epoch {ev.epoch(t)}{nan_note}, {tail}"
+        nan_note = f", nan from {at(ev.first_nan)}" if ev.first_nan is not None and ev.first_nan != t else ""
+        ending = f"first {kind} at {at(t)}{nan_note}, {tail}"
         finite = [v for v in ev.before if math.isfinite(v)]
+        if t == 0 and not _at_run_start(ev.at(0)):
+            return sig("nonfinite-throughout", [f"every loss value from {at(0)}, where the log starts, is "
+                                                f"non-finite: when it first went {kind} is not in the log"])
         if t == 0:
-            return Signature("nonfinite-from-start", [f"the very first loss value is {kind}: there was no healthy "
-                                                      f"start; {ending}"])
+            return sig("nonfinite-from-start", [f"the very first loss value is {kind}: there was no healthy start; "
+                                                f"{ending}"])
         if ev.before_start == 0 and len(finite) > 1 and finite[0] >= ENORMOUS * min(finite[1:]):
-            return Signature("nonfinite-from-start", [f"the first loss ({_fmt(finite[0])}) is over {ENORMOUS:g}x "
-                                                      f"the lowest later one ({_fmt(min(finite[1:]))}): no healthy "
-                                                      f"start; {ending}"])
+            return sig("nonfinite-from-start", [f"the first loss ({_fmt(finite[0])}) is over {ENORMOUS:g}x the "
+                                                f"lowest later one ({_fmt(min(finite[1:]))}): no healthy start; "
+                                                f"{ending}"])
         rises = _rises_before(ev.before)
         if rises >= SHAPE_RISES or (rises == 1 and ev.before[-1] >= SHAPE_RATIO * ev.before[-2]):
             start = len(ev.before) - 1 - rises
             a, b = ev.before[start], ev.before[-1]
             growth = (b / a) ** (1 / rises) if a > 0 else math.inf
-            facts = [f"loss rose {rises} epoch(s) in a row from epoch {ev.epoch(ev.before_start + start)}, "
-                     f"about x{growth:.2g} per epoch ({_fmt(a)} -> {_fmt(b)}); {ending}"]
+            facts = [f"the loss rose {rises} time(s) in a row, from {_fmt(a)} at {at(ev.before_start + start)} "
+                     f"to {_fmt(b)} at {at(t - 1)}, about x{growth:.2g} each time; {ending}"]
             descent = _descent_before_climb(ev)
             if descent:
                 facts.insert(0, descent)
-            if warn_epoch is not None:
-                facts.append(f"a loss watch ({WATCH_RULE}) would have "
-                             f"warned at epoch {warn_epoch}, {ev.epoch(t) - warn_epoch} epoch(s) before")
+            if warn_index is not None:
+                facts.append(f"a loss watch ({WATCH_RULE}) would have warned at {warn_at}, "
+                             f"{t - warn_index} value(s) before")
             if ev.clip_at is not None and ev.grad_paired and ev.grad_max_before is not None \
                     and ev.grad_max_before <= ev.clip_at:
                 facts.append(f"gradient clipping at {ev.clip_at:g} never engaged: the largest gradient norm "
                              f"before the blow-up was {_fmt(ev.grad_max_before)}")
-                return Signature("climb-despite-clipping", facts, warn_epoch)
-            return Signature("descent-then-climb" if descent else "climb-then-nonfinite", facts, warn_epoch)
-        return Signature("descent-then-nonfinite",
-                         [f"the loss was not climbing ({_fmt(ev.before[0])} at epoch {ev.epoch(ev.before_start)}, "
-                          f"{_fmt(ev.before[-1])} at epoch {ev.epoch(t - 1)}) and jumped straight to {kind}: "
-                          f"{ending}"])
+                return sig("climb-despite-clipping", facts)
+            out = sig("descent-then-climb" if descent else "climb-then-nonfinite", facts)
+            if warn_index is None and b < WEAK_CLIMB * a:
+                out.weak = True
+                facts.append(f"a mild climb (x{b / a:.2g} in all) that a loss watch would not have flagged")
+            return out
+        if t == 1:
+            return sig("few-values", [f"one finite loss value ({_fmt(ev.before[-1])} at {at(0)}), then {ending}: "
+                                      "too little to tell a climb from a jump"])
+        return sig("descent-then-nonfinite",
+                   [f"the loss was not climbing ({_fmt(ev.before[0])} at {at(ev.before_start)}, "
+                    f"{_fmt(ev.before[-1])} at {at(t - 1)}) and jumped straight to {kind}: {ending}"])
     early = ev.head[:SPIKE_WINDOW]
     peak = max(range(len(early)), key=early.__getitem__) if early else 0
-    if early and early[peak] >= SPIKE_RATIO * early[0] and ev.last < early[0]:
-        return Signature("spike-then-recover",
-                         [f"the loss jumped from {_fmt(early[0])} to {_fmt(early[peak])} at epoch {ev.epoch(peak)} "
-                          f"(x{early[peak] / early[0]:.2g}), then recovered and ended at {_fmt(ev.last)}, "
-                          "below where it started"], warn_epoch)
+    if early and early[0] > 0 and early[peak] >= SPIKE_RATIO * early[0] and ev.last < early[0]:
+        return sig("spike-then-recover",
+                   [f"the loss jumped from {_fmt(early[0])} at {at(0)} to {_fmt(early[peak])} at {at(peak)} "
+                    f"(x{early[peak] / early[0]:.2g}), then recovered and ended at {_fmt(ev.last)}, "
+                    "below where it started"])
     end_rises = _rises_before(ev.before)
     if end_rises and sustained_climb(ev.before[-1 - end_rises:]) is not None:   # the alarm is for the climb still going
-        return Signature("climbing", [f"no non-finite value yet, but the loss has risen {end_rises} epochs in a row "
-                                      f"to {_fmt(ev.before[-1])} at the end (epoch {ev.epoch(ev.count - 1)})"],
-                         warn_epoch)
+        return sig("climbing", [f"no non-finite value yet, but the loss has risen {end_rises} times in a row "
+                                f"to {_fmt(ev.before[-1])} at the end ({at(ev.count - 1)})"])
     flat = _plateau(ev) or _stall(ev)
     if flat:
-        return Signature(*flat)
+        return sig(*flat)
     first, last = ev.head[0], ev.last
     trend = "fell" if last < first else "did not fall"
-    return Signature("healthy", [f"{ev.count} loss values, all finite: the loss {trend} from {_fmt(first)} to "
-                                 f"{_fmt(last)}" + (f"; it climbed for a while around epoch {warn_epoch} and recovered"
-                                                     if warn_epoch is not None else "")], warn_epoch)
+    return sig("healthy", [f"{ev.count} loss values, all finite: the loss {trend} from {_fmt(first)} to "
+                           f"{_fmt(last)}" + (f"; it climbed for a while around {warn_at} and recovered"
+                                              if warn_index is not None else "")])
 
 
 def _descent_before_climb(ev: Evidence) -> str | None:
@@ -154,15 +201,22 @@ def _descent_before_climb(ev: Evidence) -> str | None:
     first = ev.head[0]
     if ev.low is None or not first > 0 or ev.low_at < DESCENT_MIN or ev.low > (1 - DESCENT_FALL) * first:
         return None
-    return (f"the loss first fell for {ev.low_at} values, from {_fmt(first)} at epoch {ev.epoch(0)} to "
-            f"{_fmt(ev.low)} at epoch {ev.epoch(ev.low_at)}, then turned and climbed: the steps grew as "
+    return (f"the loss first fell for {ev.low_at} values, from {_fmt(first)} at {ev.where(0)} to "
+            f"{_fmt(ev.low)} at {ev.where(ev.low_at)}, then turned and climbed: the steps grew as "
             "training went on")
+
+
+def _at_run_start(pos) -> bool:
+    """Is this the run's first value, as far as the log's numbering says (unnumbered: assume so)?"""
+    if pos is None or not pos.numbered:
+        return True
+    numbers = [int(n) for n in re.findall(r"(?<![/.\d])(\d+)(?![.\d])", f"{pos.epoch or ''} {pos.step or ''}")]
+    return all(n <= 1 for n in numbers)
 
 
 def _shape_judged(ev: Evidence) -> bool:
     """Enough finite, positive values from the run's start to judge a plateau or a stall."""
-    return (ev.count >= SHAPE_MIN and ev.low is not None and ev.low > 0
-            and ev.epoch_of_first in (None, 0, 1))
+    return ev.count >= SHAPE_MIN and ev.low is not None and ev.low > 0 and _at_run_start(ev.at(0))
 
 
 def _plateau(ev: Evidence) -> tuple[str, list[str]] | None:
@@ -170,7 +224,7 @@ def _plateau(ev: Evidence) -> tuple[str, list[str]] | None:
     if not _shape_judged(ev) or ev.low < (1 - PLATEAU_FALL) * first or ev.high > (1 + PLATEAU_FALL) * first:
         return None
     return ("plateau-from-start",
-            [f"over {ev.count} values (epochs {ev.epoch(0)} to {ev.epoch(ev.count - 1)}) the loss stayed within "
+            [f"over {ev.count} values ({ev.where(0)} to {ev.where(ev.count - 1)}) the loss stayed within "
              f"{PLATEAU_FALL:.0%} of its first value {_fmt(first)} (lowest {_fmt(ev.low)}, highest "
              f"{_fmt(ev.high)}): it never learned"])
 
@@ -188,10 +242,9 @@ def _stall(ev: Evidence) -> tuple[str, list[str]] | None:
         return None
     start = ev.before_start + len(tail) - n
     return ("stall-after-drop",
-            [f"the loss fell from {_fmt(first)} at epoch {ev.epoch(0)} to {_fmt(ev.low)} at epoch "
-             f"{ev.epoch(ev.low_at)}, then stopped: the last {n} values (epochs {ev.epoch(start)} to "
-             f"{ev.epoch(ev.count - 1)}) stay within {FLAT:.0%} of {_fmt(level)}, "
-             f"{level / first:.0%} of where it started"])
+            [f"the loss fell from {_fmt(first)} at {ev.where(0)} to {_fmt(ev.low)} at {ev.where(ev.low_at)}, "
+             f"then stopped: the last {n} values ({ev.where(start)} to {ev.where(ev.count - 1)}) stay within "
+             f"{FLAT:.0%} of {_fmt(level)}, {level / first:.0%} of where it started"])
 
 
 def _within(values: list[float], tolerance: float) -> bool:
@@ -199,94 +252,243 @@ def _within(values: list[float], tolerance: float) -> bool:
     return high - low <= tolerance * low
 
 
+# ---- the fix --------------------------------------------------------------------------------
+
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*(\[])")
+EMPHASIS = re.compile(r"\*\*(.+?)\*\*|__(.+?)__")
+
+
 def first_fix_step(entry: Entry) -> str:
-    text = entry.sections.get("Fix", "").split("\n\n")[0]
-    sentence = re.split(r"(?<=[.!?])\s", " ".join(text.split()), maxsplit=1)[0]
-    return sentence
+    """The Fix section's first step, whole: its first sentence, and the list it introduces if it ends in a colon."""
+    blocks = [b.strip() for b in entry.sections.get("Fix", "").split("\n\n") if b.strip()]
+    if not blocks:
+        return ""
+    lines = blocks[0].split("\n")
+    intro = " ".join(" ".join(l for l in lines if not l.lstrip().startswith(("- ", "* "))).split())
+    sentence = SENTENCE_END.split(intro, maxsplit=1)[0] if intro else ""
+    if sentence.endswith(":"):
+        rest = [l for l in lines if l.lstrip().startswith(("- ", "* ", "  "))] or \
+               (blocks[1].split("\n") if len(blocks) > 1 else [])
+        items = _list_items(rest)
+        if items:
+            sentence = f"{sentence} {'; '.join(items)}."
+        else:
+            sentence = sentence[:-1] + "."
+    return EMPHASIS.sub(lambda m: m.group(1) or m.group(2), sentence)
+
+
+def _list_items(lines: list[str]) -> list[str]:
+    items: list[str] = []
+    for line in lines:
+        stripped = line.strip()
+        if stripped.startswith(("- ", "* ")) or re.match(r"\d+\. ", stripped):
+            items.append(stripped.split(" ", 1)[1])
+        elif items and stripped:
+            items[-1] += " " + stripped
+    return [item.rstrip(";.,") for item in items]
+
+
+# ---- weighing -------------------------------------------------------------------------------
+
+class Weigher:
+    """What diagnosis needs from a catalogue, built once: message patterns, documents, declarers."""
+
+    def __init__(self, catalog: Catalog):
+        self.catalog = catalog
+        self.entries = [e for e in catalog.sorted_entries() if e.status != "retired"]
+        self.library = Library.of(self.entries)
+        self.declarers: dict[str, list[str]] = {}
+        for e in self.entries:
+            for m in e.messages:
+                self.declarers.setdefault(m.text, []).append(e.id)
+        self.finder = MessageFinder([(m.text, m.origin) for e in self.entries for m in e.messages])
+
+
+_WEIGHERS: dict[int, Weigher] = {}
+
+
+def weigher(catalog: Catalog) -> Weigher:
+    key = id(catalog)
+    if key not in _WEIGHERS or _WEIGHERS[key].catalog is not catalog:
+        _WEIGHERS[key] = Weigher(catalog)
+    return _WEIGHERS[key]
+
+
+def message_finder(catalog: Catalog) -> MessageFinder:
+    """The patterns of every message the catalogue declares, for a scan."""
+    return weigher(catalog).finder
+
+
+def _declared_hits(entry: Entry, found: dict[str, list]) -> list[tuple[str, list]]:
+    """The entry's declared messages in the log: filed under their text by a catalogue-aware scan,
+    or under a family's key with an instance that fills the template."""
+    hits = []
+    for m in entry.messages:
+        seen = found.get(m.text)
+        if seen is None:
+            seen = next((v for v in found.values() if m.matches(v[2]) or m.text == v[2]), None)
+        if seen is not None:
+            hits.append((m.text, seen))
+    return hits
+
+
+@dataclass
+class _Context:
+    """What the whole report says, computed once before each entry is weighed."""
+    ev: Evidence
+    sig: Signature
+    words_count: bool              # the report is mostly words: its text is evidence
+    said_when: set[str]            # when the words say it failed
+    bm: dict[str, float]           # BM25 of the words against each entry
+    strength: float                # how much the words say at all, 0..1
+    said_nonfinite: bool           # the words or values say the loss went nan or inf
+    hits: dict[str, list]          # entry ID -> its declared messages found
+
+
+def _context(ev: Evidence, w: Weigher, sig: Signature) -> _Context:
+    words_count = ev.count < 3 or sig.name in ("no-loss", "few-values", "nonfinite-throughout")
+    words = tokens(ev.prose)
+    bm = w.library.scores(words)
+    top = max(bm.values(), default=0.0)
+    said_nonfinite = ev.first_nonfinite is not None or bool({"nan", "inf", "diverge"} & set(words))
+    return _Context(ev, sig, words_count, when(ev.prose) if words_count else set(), bm,
+                    min(1.0, top / BM_FULL), said_nonfinite,
+                    {e.id: _declared_hits(e, ev.messages) for e in w.entries})
+
+
+def _weigh(entry: Entry, c: _Context, w: Weigher) -> tuple[dict[str, float], list[str], list[str]]:
+    """The parts of an entry's score, the evidence for it and the evidence against it."""
+    sig, ev = c.sig, c.ev
+    parts: dict[str, float] = {}
+    evidence: list[str] = []
+    against: list[str] = []
+    curve = (W_PART if sig.weak else W_CURVE) if sig.name == entry.trace else W_PART if PART_OF.get(sig.name) == entry.trace else 0.0
+    if curve:
+        parts["curve"] = curve
+        evidence += sig.facts
+    elif sig.name in TRACES and entry.trace != "none" and PART_OF.get(entry.trace) != sig.name:
+        parts["curve"] = -W_WHEN
+        against.append(f"the loss curve does not look like this entry's ({TRACES[entry.trace]})")
+    hits = c.hits[entry.id]
+    if hits:
+        parts["messages"] = sum(W_MESSAGE / len(w.declarers.get(text, [entry.id])) for text, _ in hits)
+        if ev.count == 0 and entry.trace == "none":
+            parts["messages"] += W_PART / 3    # a messages-only entry fully explains a log with no loss values
+        for text, (count, line, example, _origin) in hits:
+            evidence.append(f'message "{example}" (line {line}' + (f", {count} times)" if count > 1 else ")"))
+    missing = _missing_messages(entry, hits, ev)
+    if missing and sig.name == entry.trace:
+        parts["messages"] = parts.get("messages", 0.0) - W_MISSING
+        against.append(missing)
+    top = max(c.bm.values(), default=0.0)
+    if top > 0 and c.bm[entry.id] > 0:
+        share = c.bm[entry.id] / top
+        parts["words"] = (W_TEXT if c.words_count else W_TEXT_WITH_CURVE) * share * c.strength
+        if share > 0.6 and c.words_count and c.strength > 0.5:
+            evidence.append("the report's words match how this entry describes the failure")
+    entry_when = WHEN_OF_TRACE.get(entry.trace, set())
+    told = c.said_when or (WHEN_OF_TRACE.get(sig.name, set()) if ev.count >= 2 else set())
+    if told and entry_when:
+        if told & entry_when:
+            parts["when"] = W_WHEN
+            if c.said_when:
+                evidence.append(f"it showed {_when_words(c.said_when & entry_when)}, as this failure does")
+        else:
+            parts["when"] = -W_WHEN
+    if c.words_count and c.said_nonfinite and not hits and entry.trace == FIRST_SUSPECT \
+            and "start" not in c.said_when:
+        parts["prior"] = W_PRIOR
+    return parts, evidence, against
 
 
 def diagnose(ev: Evidence, catalog: Catalog) -> Diagnosis:
+    w = weigher(catalog)
     sig = signature_of(ev)
-    declarers: dict[str, list[str]] = {}
-    for e in catalog.entries.values():
-        for m in e.messages:
-            declarers.setdefault(m.shown.lower(), []).append(e.id)
-    found = {text.lower(): (text, count, line) for text, (count, line) in ev.messages.items()}
+    c = _context(ev, w, sig)
+    normals = normals_asked(ev.prose) if c.words_count else []
+    failure_shown = ev.first_nonfinite is not None or sig.name in TRACES or sig.name == "climbing"
+    declared_found = {text for hits in c.hits.values() for text, _ in hits}
     matches = []
-    for entry in catalog.sorted_entries():
-        if entry.status == "retired":
-            continue
-        score, evidence, against = 0.0, [], []
-        curve = 3.0 if sig.name == entry.trace else 1.5 if PART_OF.get(sig.name) == entry.trace else 0.0
-        if curve:
-            score += curve
-            evidence += sig.facts
-        elif sig.name in TRACES and entry.trace != "none" and PART_OF.get(entry.trace) != sig.name:
-            against.append(f"the loss curve does not look like this entry's ({TRACES[entry.trace]})")
-        hits = [m.shown for m in entry.messages if m.shown.lower() in found]
-        for m in hits:
-            score += 1 / len(declarers[m.lower()])
-            text, count, line = found[m.lower()]
-            evidence.append(f'message "{text}" (line {line}' + (f", {count} times)" if count > 1 else ")"))
-        if hits and ev.count == 0 and entry.trace == "none":
-            score += 0.5      # a messages-only entry fully explains a log with no loss values
-        if entry.messages and not hits and sig.name == entry.trace:
-            score -= 0.5      # the curve fits, but none of the warnings this failure prints are there
-            against.append("none of the messages this failure prints are in the log")
-        if score > 0 and (curve or hits):
-            matches.append(Match(entry, score, evidence, against, first_fix_step(entry)))
+    for entry in w.entries:
+        parts, evidence, against = _weigh(entry, c, w)
+        score = sum(parts.values())
+        if score > 0 and (parts.get("curve", 0) > 0 or c.hits[entry.id] or (c.words_count and c.bm[entry.id] > 0)):
+            matches.append(Match(entry, round(score, 3), evidence, against, first_fix_step(entry),
+                                 {k: round(v, 3) for k, v in parts.items()}))
     matches.sort(key=lambda m: (-m.score, m.entry.id))
-    unweighed = [f'message "{text}" (line {line}) is not declared by any entry'
-                 for key, (text, count, line) in found.items() if key not in declarers]
-    if sig.name in TRACES and not any(e.trace == sig.name for e in catalog.entries.values()):
+    unweighed = [f'message "{example}" (line {line}) is not declared by any entry'
+                 for key, (count, line, example, origin) in ev.messages.items()
+                 if key not in declared_found and not any(m.matches(example) for e in w.entries for m in e.messages)]
+    if ev.more_messages:
+        unweighed.append(f"{ev.more_messages} more message line(s) of other kinds were seen and not kept")
+    if sig.name in TRACES and not any(e.trace == sig.name for e in w.entries):
         unweighed.append(f"loss curve: {TRACES[sig.name]} -- no entry declares this signature yet")
-    return Diagnosis(ev, sig, matches, unweighed)
+    d = Diagnosis(ev, sig, matches, unweighed, normal=normals)
+    _decide(d, failure_shown, bool(declared_found), c.words_count)
+    return d
 
 
-def report(d: Diagnosis) -> str:
-    ev = d.evidence
-    numbering = "as numbered in the log" if ev.epoch_of_first is not None else "counting loss values from 1"
-    lines = [f"{ev.source}: {ev.lines} line(s), {ev.count} loss value(s) (epochs {numbering}), "
-             f"{sum(c for c, _ in ev.messages.values())} known message(s)", ""]
-    if d.matches:
-        for i, m in enumerate(d.matches, 1):
-            lines.append(f"{i}. {m.entry.id}  {m.entry.title}")
-            lines += [f"   evidence: {fact}" for fact in m.evidence]
-            lines += [f"   against:  {fact}" for fact in m.against]
-            lines.append(f"   first step of the fix: {m.fix}")
-            lines.append(f"   more: trainwreck show {m.entry.id}")
-            lines.append("")
-    elif d.verdict == "healthy":
-        lines += [f"No known failure found. {d.signature.facts[0]}.",
-                  "Checked: non-finite loss values, a sustained climb, an enormous first value, "
-                  "and the known warning messages.", ""]
-    elif d.verdict == "no-evidence":
-        lines += ["No known failure found, but there was little to go on: " + "; ".join(d.signature.facts)
-                  + ", and no known warning message.", ""]
+def _when_words(which: set[str]) -> str:
+    return " and ".join({"start": "from the first values", "early": "right after the first updates",
+                         "later": "after training for a while"}[k] for k in sorted(which))
+
+
+def _missing_messages(entry: Entry, hits: list, ev: Evidence) -> str:
+    """Absence is evidence only for a framework the log shows: a PyTorch log without NumPy's
+    warnings says nothing against a NumPy entry, and a log that shows no framework could be NumPy's."""
+    if hits or not entry.messages:
+        return ""
+    origins = {m.origin for m in entry.messages}
+    shown = set(ev.frameworks)
+    if shown and not (origins & shown):
+        return ""
+    if not shown and "numpy" not in origins:
+        return ""
+    return "none of the messages this failure prints are in the log"
+
+
+def _decide(d: Diagnosis, failure_shown: bool, declared: bool, text_counts: bool) -> None:
+    top = d.matches[0] if d.matches else None
+    second = d.matches[1].score if len(d.matches) > 1 else 0.0
+    specific = d.signature.name in TRACES or declared
+    if d.normal and not failure_shown and not specific:
+        d.verdict, d.ask = "normal", d.normal[0].decide
+        d.matches = d.matches[:CANDIDATES]
+        return
+    if top is not None and top.score >= CONFIDENT and top.score - second >= MARGIN and (specific or not text_counts):
+        d.verdict = "failure"
+        return
+    if top is not None:
+        d.verdict = "uncertain"
+        d.matches = d.matches[:CANDIDATES]
+        d.ask = _deciding_question(d)
+        return
+    d.matches = []
+    if d.signature.name in TRACES or d.signature.name == "climbing" or d.unweighed:
+        d.verdict = "unexplained"
+    elif d.signature.name == "healthy":
+        d.verdict = "healthy"
     else:
-        lines += ["No entry of the catalogue explains this log. What was found:"] + \
-                 [f"   {fact}" for fact in d.signature.facts] + [""]
-    if d.unweighed:
-        lines.append("Not weighed:")
-        lines += [f"   {u}" for u in d.unweighed]
-        lines.append("")
-    if ev.long_lines:
-        lines.append(f"note: {ev.long_lines} very long line(s) were read in pieces")
-    return "\n".join(lines).rstrip() + "\n"
+        d.verdict = "no-evidence"
+        d.ask = ("the loss values the run printed (from the first to the first nan, or the last ones) and "
+                 "any warning or error above them")
 
 
-def as_json(d: Diagnosis) -> dict:
+def _deciding_question(d: Diagnosis) -> str:
+    entries = [m.entry for m in d.matches]
     ev = d.evidence
-    return {
-        "source": ev.source,
-        "verdict": d.verdict,
-        "lines": ev.lines,
-        "loss_values": ev.count,
-        "signature": {"name": d.signature.name, "facts": d.signature.facts,
-                      "watch_warning_epoch": d.signature.climb_warning},
-        "first_nonfinite_epoch": ev.epoch(ev.first_nonfinite) if ev.first_nonfinite is not None else None,
-        "messages": [{"text": t, "count": c, "first_line": line} for t, (c, line) in ev.messages.items()],
-        "matches": [{"id": m.entry.id, "title": m.entry.title, "score": round(m.score, 3),
-                     "evidence": m.evidence, "against": m.against, "fix": m.fix} for m in d.matches],
-        "unweighed": d.unweighed,
-    }
+    if ev.count < 3 and len({e.trace for e in entries}) > 1:
+        return ("the loss values from the start of the run: the first ten, and the last few before the first "
+                "nan or inf -- whether it climbed, fell then jumped, or was broken from the first value tells "
+                "these apart")
+    distinct = [(e.id, m.shown) for e in entries for m in e.messages
+                if m.origin in (ev.frameworks or ["numpy"]) and not any(m in o.messages for o in entries if o is not e)]
+    if distinct:
+        quoted = "; ".join(f"{i} prints `{text}`" for i, text in distinct[:3])
+        return f"the warnings or errors printed above the first nan ({quoted})"
+    confirm = " ".join(entries[0].sections.get("Confirm it", "").split("\n\n")[0].split())
+    step = SENTENCE_END.split(confirm, maxsplit=1)[0] if confirm else ""
+    return f"the result of this check for {entries[0].id}: {step}" if step else "the full log of the run"
+
+
+from .diagnose_report import as_json, report  # noqa: E402  (the command line imports them from here)

@@ -1,0 +1,116 @@
+"""A diagnosis as a person reads it, and as a script reads it.
+
+Everything that came from the log (message texts, the file name) is passed
+through safe_text.printable first: a log may hold escape sequences that would
+otherwise reach the terminal.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .safe_text import printable
+
+if TYPE_CHECKING:
+    from .diagnose import Diagnosis
+
+
+def _size(n: int) -> str:
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}"
+    return f"{n} bytes"
+
+
+def header(d: Diagnosis) -> str:
+    ev = d.evidence
+    numbering = "numbered as in the log" if ev.numbered else "placed by line"
+    what = f"{ev.count} loss value(s) ({numbering})" if ev.count else "no loss values"
+    fmt = f", read as {ev.dialect}" if ev.dialect else ""
+    return (f"{ev.source}: {ev.lines} line(s), {_size(ev.size)}{fmt}; {what}, "
+            f"{sum(c for c, *_ in ev.messages.values()) + ev.more_messages} known message(s)")
+
+
+def report(d: Diagnosis) -> str:
+    ev = d.evidence
+    lines = [header(d), ""]
+    if d.verdict == "failure":
+        lines += _candidates(d)
+    elif d.verdict == "uncertain":
+        lines += ["Cannot tell yet. The evidence fits more than one entry; the candidates, best first:", ""]
+        lines += _candidates(d)
+        lines += [f"To decide, paste {d.ask}.", ""]
+    elif d.verdict == "normal":
+        lines += [f"This looks normal ({d.normal[0].name}): {d.normal[0].explanation}.",
+                  f"To be sure, check {d.ask}.", ""]
+        if d.matches:
+            lines.append("If it is a failure after all, the closest entries: "
+                         + ", ".join(f"{m.entry.id} ({m.entry.title})" for m in d.matches) + ".")
+            lines.append("")
+    elif d.verdict == "healthy":
+        lines += [f"No known failure found. {d.signature.facts[0]}.",
+                  "Checked: non-finite loss values, a sustained climb, an enormous first value, a plateau, a stall, "
+                  "and the known warning messages.", ""]
+    elif d.verdict == "no-evidence":
+        lines += ["No known failure found, but there was little to go on: " + "; ".join(d.signature.facts)
+                  + ", and no known warning message.", f"To decide, paste {d.ask}.", ""]
+    else:
+        lines += ["No entry of the catalogue explains this log: it is not covered. What was found:"] + \
+                 [f"   {fact}" for fact in d.signature.facts] + [""]
+    if d.unweighed:
+        lines.append("Not weighed:")
+        lines += [f"   {u}" for u in d.unweighed]
+        lines.append("")
+    if ev.long_lines:
+        lines.append(f"note: {ev.long_lines} line(s) longer than 4 MB were read in pieces")
+    return printable("\n".join(lines).rstrip() + "\n")
+
+
+def _candidates(d: Diagnosis) -> list[str]:
+    lines = []
+    for i, m in enumerate(d.matches, 1):
+        lines.append(f"{i}. {m.entry.id}  {m.entry.title}")
+        lines += [f"   evidence: {fact}" for fact in m.evidence]
+        lines += [f"   against:  {fact}" for fact in m.against]
+        lines.append(f"   first step of the fix: {m.fix}")
+        lines.append(f"   more: trainwreck show {m.entry.id}")
+        lines.append("")
+    return lines
+
+
+def as_json(d: Diagnosis) -> dict:
+    ev = d.evidence
+
+    def clean(value):
+        if isinstance(value, str):
+            return printable(value, keep="")
+        if isinstance(value, list):
+            return [clean(v) for v in value]
+        if isinstance(value, dict):
+            return {k: clean(v) for k, v in value.items()}
+        return value
+
+    return clean({
+        "source": ev.source,
+        "verdict": d.verdict,
+        "lines": ev.lines,
+        "bytes": ev.size,
+        "format": ev.dialect,
+        "frameworks": ev.frameworks,
+        "loss_values": ev.count,
+        "signature": {"name": d.signature.name, "facts": d.signature.facts,
+                      "watch_warning": d.signature.climb_warning_at or None},
+        "first_nonfinite": ev.where(ev.first_nonfinite) if ev.first_nonfinite is not None else None,
+        "messages": [{"text": text, "count": c, "first_line": line, "from": origin}
+                     for c, line, text, origin in ev.messages.values()],
+        "more_messages": ev.more_messages,
+        "matches": [{"id": m.entry.id, "title": m.entry.title, "score": m.score,
+                     "evidence": m.evidence, "against": m.against, "fix": m.fix} for m in d.matches],
+        "ask": d.ask or None,
+        "normal": [{"name": n.name, "explanation": n.explanation} for n in d.normal] if d.verdict == "normal" else [],
+        "unweighed": d.unweighed,
+    })
+
+
+def error_json(source: str, message: str) -> dict:
+    """The JSON answer when the input could not be read: the same one-line message, and no diagnosis."""
+    return {"source": printable(source, keep=""), "verdict": "error", "error": printable(message, keep="")}

@@ -1,0 +1,35 @@
+"""What a terminal would show, from the bytes a program wrote: colours and cursor
+movements dropped, and each progress line reduced to its last update.
+
+Each step costs nothing on a log that does not need it: the presence of ESC or
+CR is tested first, at C speed.
+"""
+from __future__ import annotations
+
+import re
+
+# ECMA-48 escape sequences in their 7-bit forms: CSI (colours, cursor moves), OSC
+# (window titles) ended by BEL or ST, and two-byte escapes. The 8-bit C1 forms are
+# left alone here: in UTF-8 text those bytes are parts of ordinary characters.
+ESCAPE = re.compile(rb"\x1b\[[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)?"
+                    rb"|\x1b[\x20-\x2f]*[\x30-\x7e]")
+# A progress bar rewrites its line: every update but the last ends in a carriage
+# return not followed by a newline (Keras also backspaces over the old text first).
+OVERWRITTEN = re.compile(rb"[^\r\n]*\r(?!\n)")
+BACKSPACE = b"\x08"
+
+
+def clean(data: bytes) -> bytes:
+    """The text as the terminal left it: escapes gone, the last update of each progress line kept."""
+    if b"\x1b" in data:
+        data = ESCAPE.sub(b"", data)
+    if b"\r" in data:
+        data = OVERWRITTEN.sub(b"", data)
+    if BACKSPACE in data:
+        data = data.replace(BACKSPACE, b"")
+    return data
+
+
+def uses_lone_cr(first: bytes) -> bool:
+    """Old Mac line ends: carriage returns and no newline at all."""
+    return b"\n" not in first and b"\r" in first.rstrip(b"\r")

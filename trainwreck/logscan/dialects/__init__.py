@@ -1,0 +1,28 @@
+"""The log formats diagnose knows, one module each, with sample logs beside it in
+tests/logs/<module>/ (each sample names the entry it must lead to).
+
+A dialect says how to recognise its format in the first block of a log, which
+key holds the training loss (in order of preference), and which framework the
+format implies. To teach diagnose a new tool's format, add a module here and
+its samples there; `ORDER` tries the most specific formats first and falls
+back to plain `key: value` lines, a CSV column, and one number per line.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Dialect:
+    name: str                              # as the report names the format
+    detect: re.Pattern | None              # searched in the first block; None: always a candidate
+    keys: tuple[bytes, ...] = (b"loss", b"Loss", b"LOSS")   # the training loss's key, preferred first
+    framework: str | None = None           # an ORIGINS key the format implies
+    mode: str = "key"                      # key | csv | column
+
+
+from . import column, csv_table, fairseq, hf_trainer, keras, keyed, lightning, megatron, tqdm_bar  # noqa: E402
+
+ORDER: tuple[Dialect, ...] = (keras.DIALECT, lightning.DIALECT, hf_trainer.DIALECT, fairseq.DIALECT,
+                              megatron.DIALECT, tqdm_bar.DIALECT, keyed.DIALECT, csv_table.DIALECT, column.DIALECT)

@@ -1,0 +1,12 @@
+"""Hugging Face `Trainer`: one dict per logging step, `{'loss': 0.6931, 'grad_norm': 1.52,
+'learning_rate': 4.9e-05, 'epoch': 0.04}`, between updates of a tqdm bar.
+
+`eval_loss` is the validation loss, and the closing summary's `train_loss` (the mean over the
+run) is not a step: only the quoted `'loss'` key is read. The fractional `epoch` is the position.
+"""
+import re
+
+from . import Dialect
+
+DIALECT = Dialect("Hugging Face Trainer", re.compile(rb"\{'loss': |'learning_rate': "), keys=(b"'loss'",),
+                  framework="transformers")

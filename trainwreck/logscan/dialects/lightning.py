@@ -1,0 +1,14 @@
+"""PyTorch Lightning's progress bar: `Epoch 3:  50%|█████     | 50/100 [00:01<00:01, 40.00it/s, v_num=0,
+train_loss=4.210]`.
+
+What follows the rate is what the module logged with `prog_bar=True`: `train_loss` (Lightning 2),
+`loss` (the running loss of Lightning 1), and `train_loss_step` / `train_loss_epoch` when a loss is
+logged both per step and per epoch -- the per-step value is preferred. `val_loss` is the
+validation loss; the `Validation DataLoader` bars are left out with it.
+"""
+import re
+
+from . import Dialect
+
+DIALECT = Dialect("PyTorch Lightning progress bar", re.compile(rb"Epoch \d+:\s+\d+%\|"),
+                  keys=(b"loss_step", b"loss", b"Loss"), framework="lightning")

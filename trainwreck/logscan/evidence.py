@@ -1,0 +1,236 @@
+"""What a scan keeps of a log: a bounded summary of its loss values and messages.
+
+Memory stays bounded whatever the log's size: the loss sequence is reduced to
+its first values, the values just before the first non-finite one (or the last
+ones), a few landmarks (first inf or nan, the lowest value, the last one) with
+their positions in the log's own numbering, and counts.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from .positions import Position
+
+KEEP = 64                # loss values kept at the start and before the first non-finite one
+MAX_MESSAGES = 100       # distinct messages kept; more are counted, not kept
+MAX_MESSAGE_TEXT = 240   # characters of a message kept as its example
+
+
+@dataclass
+class Evidence:
+    source: str
+    lines: int = 0
+    size: int = 0
+    mode: str = "none"                     # key | csv | column | none
+    dialect: str = ""                      # the log format recognised
+    frameworks: list[str] = field(default_factory=list)   # ORIGINS keys the log shows
+    count: int = 0                         # loss values found
+    head: list[float] = field(default_factory=list)
+    head_at: list[Position] = field(default_factory=list)
+    before: list[float] = field(default_factory=list)   # values just before the first non-finite (or the last ones)
+    before_at: list[Position] = field(default_factory=list)
+    before_start: int = 0                  # index of before[0]
+    first_nonfinite: int | None = None
+    first_nonfinite_value: float | None = None
+    first_nonfinite_at: Position | None = None
+    first_nan: int | None = None
+    first_nan_at: Position | None = None
+    finite_after: int = 0                  # finite values after the first non-finite one
+    last: float | None = None
+    last_at: Position | None = None
+    low: float | None = None               # lowest finite value before the first non-finite one (or in all)
+    low_at: int = 0                        # index of its first occurrence
+    low_pos: Position | None = None
+    high: float | None = None              # highest finite value before the first non-finite one (or in all)
+    epoch_out: str | None = None           # the epoch marker in force at the end of the text read
+    messages: dict[str, list] = field(default_factory=dict)   # key -> [count, first line, example, origin]
+    more_messages: int = 0                 # message lines past the first MAX_MESSAGES kinds, counted only
+    long_lines: int = 0                    # lines longer than a block, read in pieces
+    grad_max_before: float | None = None   # largest finite gradient norm before the first non-finite loss
+    grad_paired: bool = True               # every loss line had a gradient norm next to it
+    clip_at: float | None = None           # the clipping threshold the log states
+    prose: str = ""                        # the start of the text, for matching plain descriptions
+
+    def at(self, index: int) -> Position | None:
+        """The position of a loss value, for the values the summary keeps."""
+        if 0 <= index < len(self.head_at):
+            return self.head_at[index]
+        if self.before_start <= index < self.before_start + len(self.before_at):
+            return self.before_at[index - self.before_start]
+        for i, pos in ((self.first_nonfinite, self.first_nonfinite_at), (self.first_nan, self.first_nan_at),
+                       (self.low_at, self.low_pos), (self.count - 1, self.last_at)):
+            if i == index and pos is not None:
+                return pos
+        return None
+
+    def where(self, index: int) -> str:
+        """The value's place as the log numbers it, or its line."""
+        pos = self.at(index)
+        return str(pos) if pos is not None else f"loss value {index + 1}"
+
+    @property
+    def numbered(self) -> bool:
+        return any(p.numbered for p in self.head_at[:1] + self.before_at[-1:])
+
+    def note_message(self, key: str, line: int, text: str, origin: str | None) -> None:
+        seen = self.messages.get(key)
+        if seen:
+            seen[0] += 1
+        elif len(self.messages) < MAX_MESSAGES:
+            self.messages[key] = [1, line, text[:MAX_MESSAGE_TEXT], origin]
+        else:
+            self.more_messages += 1
+
+    def show_framework(self, origin: str | None) -> None:
+        if origin and origin not in self.frameworks:
+            self.frameworks.append(origin)
+
+
+def first_index(flags: list[bool], value: bool) -> int:
+    """Position of the first `value` in flags, or len(flags)."""
+    try:
+        return flags.index(value)
+    except ValueError:
+        return len(flags)
+
+
+class Track:
+    """Adds one block's loss values to the evidence, asking for positions only where it keeps a value.
+
+    `locate(indices)` returns the positions of those values of the block (indices
+    into the block's values, increasing); `pending(index)` returns a callable that
+    locates one later, for the lowest value, which may still be beaten.
+    """
+
+    def __init__(self, ev: Evidence):
+        self.ev = ev
+        self.low_pending = None
+
+    def add(self, values: list[float], all_finite: bool, locate, pending) -> None:
+        ev, n = self.ev, len(values)
+        if not n:
+            return
+        want: dict[int, list[str]] = {}
+        if ev.first_nonfinite is None:
+            finite = None if all_finite else list(map(math.isfinite, values))
+            upto = n if finite is None else first_index(finite, False)
+            need = min(max(KEEP - len(ev.head), 0), n)
+            ev.head += values[:need]
+            for i in range(need):
+                want.setdefault(i, []).append("head")
+            keep = (ev.before + values[max(0, upto - KEEP):upto])[-KEEP:]
+            kept_before = len(keep) - min(upto, KEEP)
+            ev.before_at = ev.before_at[len(ev.before_at) - kept_before:] if kept_before else []
+            ev.before_start = ev.count + upto - len(keep)
+            ev.before = keep
+            for i in range(max(0, upto - KEEP), upto):
+                want.setdefault(i, []).append("before")
+            if upto:
+                self._range(values[:upto], pending)
+            if upto < n:
+                ev.first_nonfinite, ev.first_nonfinite_value = ev.count + upto, values[upto]
+                want.setdefault(upto, []).append("nonfinite")
+                ev.finite_after += sum(finite[upto + 1:])
+                self._nan(values, upto, want)
+        else:
+            ev.finite_after += n if all_finite else sum(map(math.isfinite, values))
+            if not all_finite:
+                self._nan(values, 0, want)
+        want.setdefault(n - 1, []).append("last")
+        order = sorted(want)
+        for i, pos in zip(order, locate(order)):
+            for role in want[i]:
+                if role == "head":
+                    ev.head_at.append(pos)
+                elif role == "before":
+                    ev.before_at.append(pos)
+                elif role == "nonfinite":
+                    ev.first_nonfinite_at = pos
+                elif role == "nan":
+                    ev.first_nan_at = pos
+                else:
+                    ev.last_at = pos
+        ev.count += n
+        ev.last = values[-1]
+
+    def _nan(self, values: list[float], start: int, want: dict) -> None:
+        ev = self.ev
+        if ev.first_nan is None:
+            flags = list(map(math.isnan, values[start:]))
+            k = first_index(flags, True)
+            if k < len(flags):
+                ev.first_nan = ev.count + start + k
+                want.setdefault(start + k, []).append("nan")
+
+    def _range(self, finite: list[float], pending) -> None:
+        ev = self.ev
+        low, high = min(finite), max(finite)
+        if ev.low is None or low < ev.low:
+            i = finite.index(low)
+            ev.low, ev.low_at = low, ev.count + i
+            self.low_pending = pending(i)
+        ev.high = high if ev.high is None else max(ev.high, high)
+
+    def finish(self) -> None:
+        if self.low_pending is not None:
+            self.ev.low_pos = self.low_pending()
+            self.low_pending = None
+
+
+def merge(a: Evidence, b: Evidence) -> Evidence:
+    """The evidence of a stretch of log followed by the stretch after it."""
+    def moved(pos: Position | None) -> Position | None:
+        return pos.shifted(a.lines, a.epoch_out) if pos is not None else None
+
+    out = Evidence(source=a.source, mode=a.mode, dialect=a.dialect, lines=a.lines + b.lines, size=a.size + b.size,
+                   count=a.count + b.count, long_lines=a.long_lines + b.long_lines,
+                   last=b.last if b.count else a.last, last_at=moved(b.last_at) if b.count else a.last_at,
+                   grad_paired=a.grad_paired and b.grad_paired, clip_at=a.clip_at,
+                   epoch_out=b.epoch_out if b.epoch_out is not None else a.epoch_out,
+                   frameworks=a.frameworks + [f for f in b.frameworks if f not in a.frameworks], prose=a.prose)
+    taken = min(len(b.head), KEEP - len(a.head))
+    out.head, out.head_at = a.head + b.head[:taken], a.head_at + [moved(p) for p in b.head_at[:taken]]
+    grads = [g for g in (a.grad_max_before, None if a.first_nonfinite is not None else b.grad_max_before)
+             if g is not None]
+    out.grad_max_before = max(grads) if grads else None
+    out.low, out.low_at, out.low_pos, out.high = a.low, a.low_at, a.low_pos, a.high
+    if a.first_nonfinite is not None:
+        out.first_nonfinite, out.first_nonfinite_value = a.first_nonfinite, a.first_nonfinite_value
+        out.first_nonfinite_at = a.first_nonfinite_at
+        out.before, out.before_at, out.before_start = a.before, a.before_at, a.before_start
+        out.finite_after = a.finite_after + (b.count if b.first_nonfinite is None
+                                             else b.first_nonfinite + b.finite_after)
+        if a.first_nan is not None:
+            out.first_nan, out.first_nan_at = a.first_nan, a.first_nan_at
+        elif b.first_nan is not None:
+            out.first_nan, out.first_nan_at = a.count + b.first_nan, moved(b.first_nan_at)
+    else:
+        if b.before_start == 0:
+            joined, joined_at = a.before + b.before, a.before_at + [moved(p) for p in b.before_at]
+            out.before, out.before_at = joined[-KEEP:], joined_at[-KEEP:]
+            out.before_start = a.before_start + len(joined) - len(out.before)
+        else:
+            out.before, out.before_at = b.before, [moved(p) for p in b.before_at]
+            out.before_start = a.count + b.before_start
+        if b.first_nonfinite is not None:
+            out.first_nonfinite = a.count + b.first_nonfinite
+            out.first_nonfinite_value, out.first_nonfinite_at = b.first_nonfinite_value, moved(b.first_nonfinite_at)
+            out.finite_after = b.finite_after
+        if b.first_nan is not None:
+            out.first_nan, out.first_nan_at = a.count + b.first_nan, moved(b.first_nan_at)
+        if b.low is not None and (a.low is None or b.low < a.low):
+            out.low, out.low_at, out.low_pos = b.low, a.count + b.low_at, moved(b.low_pos)
+        if b.high is not None:
+            out.high = b.high if a.high is None else max(a.high, b.high)
+    out.messages = {k: list(v) for k, v in a.messages.items()}
+    out.more_messages = a.more_messages
+    for key, (count, line, text, origin) in b.messages.items():
+        if key in out.messages:
+            out.messages[key][0] += count
+        elif len(out.messages) < MAX_MESSAGES:
+            out.messages[key] = [count, a.lines + line, text, origin]
+        else:
+            out.more_messages += count
+    out.more_messages += b.more_messages
+    return out

@@ -1,0 +1,160 @@
+"""How a log writes its loss, decided once from its first block."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .dialects import ORDER, Dialect, keyed as keyed_dialect
+from .numbers import NUMBER, keyed, to_float
+from .positions import EPOCH
+
+OTHER_LOSS = re.compile(rb"_(?:loss|Loss|LOSS)\b")     # literal first: no backtracking over long lines
+WORD_END = re.compile(rb"[A-Za-z]+$")
+TRAINING_PREFIXES = {b"train", b"training", b"Train", b"Training", b"TRAIN"}
+# Gradient norms and a clipping threshold, when the log prints them next to the loss.
+GRAD_KEYS = {key: keyed(key) for key in (b"grad_norm", b"gnorm", b"grad norm")}
+CLIP_KEYS = [keyed(key) for key in (b"clip_at", b"max_norm", b"clip_norm", b"clip_grad_norm")]
+COLUMN = re.compile(rb"(?m)^[ \t]*(" + NUMBER + rb")[ \t\r]*$")
+CSV_NAMES = (b"loss", b"train_loss", b"training_loss")
+
+
+@dataclass
+class Layout:
+    """How this log writes its loss, and what its first block says once."""
+    dialect: Dialect = ORDER[-1]
+    mode: str = "none"                     # key | csv | column | none
+    pattern: re.Pattern | None = None      # key mode: the loss pattern
+    column: tuple | None = None            # csv mode: (separator, index, header line)
+    others: list[bytes] = field(default_factory=list)   # val_loss-like keys to mask
+    grad: re.Pattern | None = None         # pattern for a gradient norm printed beside the loss
+    clip_at: float | None = None           # the clipping threshold the log states
+    epochs: bool = False                   # the log prints epoch numbers
+
+
+def other_losses(data: bytes) -> list[bytes]:
+    """The `val_loss`-like keys of this log (not train_loss), to hide from the loss pattern."""
+    keys, seen, pos = set(), set(), 0
+    while m := OTHER_LOSS.search(data, pos):
+        word = WORD_END.search(data[max(0, m.start() - 32):m.start()])
+        pos = m.end()
+        if not word:
+            continue
+        key = word.group(0) + m.group(0)
+        if word.group(0) not in TRAINING_PREFIXES:
+            keys.add(key)
+        if key not in seen and len(seen) < 16:
+            # A log repeats its few keys on every line: drop this one (as a whole word,
+            # so `pretrain_loss` survives `train_loss`) from the rest of the search in
+            # one C-level pass rather than visiting every occurrence.
+            seen.add(key)
+            whole = re.compile(re.escape(key) + rb"(?<![A-Za-z]" + re.escape(key) + rb")")
+            data = data[:pos] + whole.sub(b"", data[pos:])
+    return sorted(keys)
+
+
+PREFIXED_LOSS = re.compile(rb"[A-Za-z]+(?:loss|Loss|LOSS)\b")
+PREFIX_WINDOW = 1 << 18        # keys repeat on every line: the start of the log shows them all
+
+
+def prefixed_losses(data: bytes) -> list[bytes]:
+    """Keys such as `genloss`, `IDLoss`: losses of their own, kept apart from a plain `loss`
+    (a training prefix, `trainloss`, is the training loss)."""
+    keys = []
+    for m in PREFIXED_LOSS.finditer(data[:PREFIX_WINDOW]):
+        key = m.group(0)
+        if key[:-4] not in TRAINING_PREFIXES and key not in keys:
+            keys.append(key)
+    return keys
+
+
+def mask(data: bytes, others: list[bytes]) -> bytes:
+    for key in others:
+        if key in data:
+            data = data.replace(key, key[:-4] + b"_" * 4)
+    return data
+
+
+def layout_of(first: bytes) -> Layout:
+    """Pick the dialect and the loss pattern from the first block (already cleaned)."""
+    prefixed = prefixed_losses(first)
+    others = other_losses(first) + prefixed
+    masked = mask(first, others)
+    base = dict(others=others, clip_at=_clip_at(first), epochs=EPOCH.search(first) is not None)
+    for dialect in ORDER:
+        if dialect.detect is not None and not dialect.detect.search(first):
+            continue
+        if dialect.mode == "key":
+            for key in dialect.keys:
+                pattern = keyed(key)
+                found = pattern.search(masked)
+                if found:
+                    layout = Layout(dialect, "key", pattern, grad=next((p for k, p in GRAD_KEYS.items() if k in first),
+                                                                       None), **base)
+                    if others:
+                        _drop_mask(layout, first, masked, found, key)
+                    return layout
+        elif dialect.mode == "csv" and (column := _csv_column(first)):
+            return Layout(dialect, "csv", column=column, **base)
+        elif dialect.mode == "column" and _one_per_line(first):
+            return Layout(dialect, "column", **base)
+    if prefixed:                   # no plain loss key: read the first key of its own (`genloss`)
+        key = prefixed[0]
+        base["others"] = [k for k in others if k != key]
+        return Layout(keyed_dialect.DIALECT, "key", keyed(rb"(?<![A-Za-z])" + key), **base)
+    return Layout(mode="none", **base)
+
+
+def _drop_mask(layout: Layout, first: bytes, masked: bytes, found: re.Match, key: bytes) -> None:
+    """Masking `val_loss` costs a pass over every block. When the training loss key
+    is always preceded by the same byte (` loss`, `'loss`), a pattern that
+    includes that byte cannot match `val_loss`, and no mask is needed. Used only
+    if it finds exactly the same values in the first block."""
+    before = masked[found.start() - 1:found.start()]
+    if not before or before.isalnum() or before in (b"_", b"\n"):
+        return
+    narrow = keyed(re.escape(before) + key)
+    if narrow.findall(first) == layout.pattern.findall(masked):
+        layout.pattern, layout.others = narrow, []
+
+
+def _csv_column(first: bytes) -> tuple | None:
+    lines = [line.strip() for line in first.lower().split(b"\n")[:5] if line.strip()]
+    for i, line in enumerate(lines):
+        for sep in (b",", b"\t", b";"):
+            fields = [f.strip().strip(b"\"'") for f in line.split(sep)]
+            if len(fields) > 1:
+                for name in CSV_NAMES:
+                    if name in fields:
+                        return sep, fields.index(name), i
+    return None
+
+
+def _one_per_line(first: bytes) -> bool:
+    lines = [line.strip() for line in first.split(b"\n")[:20] if line.strip()]
+    numeric = [line for line in lines if COLUMN.fullmatch(line)]
+    return bool(lines) and len(numeric) >= max(1, len(lines) // 2)
+
+
+def _clip_at(first: bytes) -> float | None:
+    for pattern in CLIP_KEYS:
+        m = pattern.search(first)
+        if m and to_float(m.group(1)) is not None:
+            return to_float(m.group(1))
+    return None
+
+
+def csv_values(data: bytes, column: tuple, skip_header: bool) -> list[bytes]:
+    sep, col, header_line = column
+    lines = [line for line in data.split(b"\n") if line.strip()]
+    if skip_header:
+        lines = lines[header_line + 1:]
+    values = []
+    for line in lines:
+        fields = line.split(sep)
+        if col < len(fields) and to_float(fields[col]) is not None:
+            values.append(fields[col].strip().strip(b"\"'"))
+    return values
+
+
+def column_values(data: bytes) -> list[bytes]:
+    return COLUMN.findall(data)

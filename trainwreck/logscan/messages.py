@@ -1,0 +1,138 @@
+"""Messages in a log: the ones the catalogue declares, and a few families any run prints.
+
+The catalogue is the source of truth: each declared message becomes a pattern
+(its `{}` placeholders match the values a run fills in). To stay fast, a block
+is first searched once for short literal anchors -- one Aho-Corasick pass for
+every anchor at once -- and only the lines holding an anchor are read further.
+The built-in families are cheap hints that also let an undeclared message be
+reported instead of dropped: NumPy's floating-point warnings, Python exception
+and warning lines, and the lines frameworks print when training breaks.
+
+The same pass finds validation words, so that their losses are kept apart.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import ahocorasick_rs
+
+from .evidence import Evidence
+
+
+@dataclass(frozen=True)
+class Known:
+    """A message to look for on any line holding `anchor`."""
+    key: str                 # a declared message's text, or "" for a family (filed by what it matched)
+    anchor: bytes
+    pattern: re.Pattern      # searched in the line; group "text" (or the whole match) is the message
+    origin: str | None
+
+
+def _family(anchor: bytes, pattern: bytes, origin: str | None) -> Known:
+    return Known("", anchor, re.compile(pattern), origin)
+
+
+# Cheap hints, most specific first: a line is filed under the first that matches.
+FAMILIES = (
+    _family(b" encountered in ", rb"(?:overflow|underflow|divide by zero|invalid value) encountered in \w+", "numpy"),
+    _family(b" returned nan values in its ", rb"Function '[^'\n]*' returned nan values in its \w+ output\.?", "pytorch"),
+    _family(b"Invalid loss, terminating training", rb"Invalid loss, terminating training", "keras"),
+    _family(b"Model diverged with loss = NaN", rb"Model diverged with loss = NaN\.?", "tensorflow"),
+    _family(b"Gradient overflow.", rb"Gradient overflow\.\s+Skipping step(?:, loss scaler \d+ reducing loss scale "
+                                   rb"to [\d.e+-]+)?", "apex"),
+    _family(b"OVERFLOW! Rank", rb"OVERFLOW! Rank \d+ Skipping step\.?", "deepspeed"),
+    _family(b"loss scale already at minimum", rb"Current loss scale already at minimum - cannot decrease scale "
+                                              rb"anymore\.(?: Exiting run\.)?", "deepspeed"),
+    _family(b"Minimum loss scale reached", rb"Minimum loss scale reached \([^)\n]*\)\.", "fairseq"),
+    _family(b"gradient overflow detected", rb"gradient overflow detected, ignoring gradient(?:, setting loss scale "
+                                           rb"to: [\d.e+-]+)?", "fairseq"),
+    _family(b"device-side assert triggered", rb"device-side assert triggered", "cuda"),
+    _family(b"CUBLAS_STATUS_", rb"CUBLAS_STATUS_[A-Z_]+", "cuda"),
+    # Any other exception or warning line: the text after the class name.
+    _family(b"Error: ", rb"\b[A-Z]\w*Error: *(?P<text>[^\n]+)", "python"),
+    _family(b"Exception: ", rb"\b[A-Z]\w*Exception: *(?P<text>[^\n]+)", "python"),
+    _family(b"Warning: ", rb"\b[A-Z]\w*Warning: *(?P<text>[^\n]+)", "python"),
+)
+# Losses on a line after one of these words are validation or test losses.
+VALIDATION_WORDS = (b"validation", b"Validation", b"VALIDATION", b"valid", b"Valid", b"VALID", b"val ", b"Val ",
+                    b"VAL ", b"val:", b"Val:", b"test", b"Test", b"TEST", b"eval", b"Eval", b"EVAL")
+VALIDATION = re.compile(rb"(?:[Vv]al(?:id(?:ation)?)?|VAL(?:ID(?:ATION)?)?|[Tt]est(?:ing)?|TEST|[Ee]val(?:uation)?|EVAL)"
+                        rb"(?![A-Za-z])")
+NUMBERS = re.compile(r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
+MAX_LINE = 2000          # bytes of a line read for messages
+
+
+def _declared(text: str, origin: str) -> Known:
+    from ..entry import template_pattern
+
+    anchor = max(text.split("{}"), key=len).strip() or text
+    return Known(text, anchor.encode(), re.compile(template_pattern(text).pattern.encode()), origin)
+
+
+class MessageFinder:
+    """Finds the declared messages and the families in blocks of a log."""
+
+    def __init__(self, declared: list[tuple[str, str]] = ()):
+        self.pairs = tuple(declared)
+        seen: dict[str, Known] = {}
+        for text, origin in declared:
+            if text not in seen and text.strip():
+                seen[text] = _declared(text, origin)
+        self.declared = list(seen.values())
+        self.known = self.declared + list(FAMILIES)
+        anchors = [k.anchor for k in self.known] + list(VALIDATION_WORDS)
+        self.validation_from = len(self.known)
+        self.automaton = ahocorasick_rs.BytesAhoCorasick(anchors, matchkind=ahocorasick_rs.MATCHKIND_LEFTMOST_FIRST)
+
+    def __reduce__(self):              # the automaton is rebuilt in a worker process
+        return MessageFinder, (self.pairs,)
+
+    def scan(self, data: bytes, ev: Evidence, line0: int) -> list[tuple[int, int]]:
+        """File the messages of one block; return the (start, end) spans of validation text."""
+        hits = self.automaton.find_matches_as_indexes(data)
+        if not hits:
+            return []
+        spans: list[tuple[int, int]] = []
+        counted, line = 0, line0
+        done_line = -1
+        for index, start, _end in hits:
+            line_start = data.rfind(b"\n", 0, start) + 1
+            line_end = data.find(b"\n", start)
+            line_end = len(data) if line_end < 0 else line_end
+            if index >= self.validation_from:
+                if (start == 0 or not (data[start - 1:start].isalnum() or data[start - 1] == 95)) \
+                        and VALIDATION.match(data, start) and not (spans and spans[-1][1] >= line_end):
+                    spans.append((start, line_end))
+                continue
+            if line_start == done_line:
+                continue
+            done_line = line_start
+            line += data.count(b"\n", counted, line_start)
+            counted = line_start
+            self._file(data[line_start:min(line_end, line_start + MAX_LINE)], ev, line + 1)
+        return spans
+
+    def _file(self, text: bytes, ev: Evidence, line: int) -> None:
+        found = False
+        for known in self.declared:
+            if known.anchor in text and (m := known.pattern.search(text)):
+                ev.note_message(known.key, line, _shown(m.group(0)), known.origin)
+                ev.show_framework(known.origin)
+                found = True
+        if found:
+            return
+        for known in FAMILIES:
+            if known.anchor in text and (m := known.pattern.search(text)):
+                shown = _shown(m.group("text") if "text" in known.pattern.groupindex else m.group(0))
+                ev.note_message(NUMBERS.sub("{}", shown), line, shown, known.origin)
+                if known.origin != "python":
+                    ev.show_framework(known.origin)
+                return
+
+
+def _shown(raw: bytes) -> str:
+    return " ".join(raw.decode("utf-8", "replace").split())
+
+
+DEFAULT = MessageFinder()

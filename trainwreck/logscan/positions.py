@@ -1,0 +1,113 @@
+"""Where a value sits, in the log's own numbering: "epoch 9/10, step 100/600",
+"step 1100", "epoch 3/12" -- or its line, when the log numbers nothing.
+
+Only the few values that diagnosis quotes are located, so this runs a handful of
+times per block, never once per line.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+# `Epoch 3/10`, `Epoch [9/10]`, `epoch 001:`, `'epoch': 0.42`, `EPOCH 006`, `Epoch[1]`.
+EPOCH = re.compile(rb"(?<![A-Za-z])(?:[Ee]poch|EPOCH)['\"]?[ \t]*[:=#]?[ \t]*[\[(]?[ \t]*(\d+(?:\.\d+)?)"
+                   rb"(?:[ \t]*(?:/|of)[ \t]*(\d+))?")
+# `step 1100`, `Step [100/600]`, `iteration   100/  5000`, `BATCH[0020/3150]`, `num_updates=100`.
+STEP = re.compile(rb"(?<![A-Za-z])(step|iter|iteration|batch|update|num_updates|global_step)s?['\"]?[ \t]*[:=#]?"
+                  rb"[ \t]*[\[(]?[ \t]*(\d+)(?:[ \t]*/[ \t]*(\d+))?", re.I)
+# A bare count of a progress bar or a logger: `[150/4867]`, `32/32 [===`, `50/100 [00:01`,
+# `epoch 001:   100 / 1000` -- never a date (2019/06/24).
+FRACTION = re.compile(rb"(?<![\d/.])(\d+)[ \t]*/[ \t]*(\d+)(?![\d/.])")
+EPOCH_HINTS = (b"poch", b"POCH")
+
+
+@dataclass(frozen=True)
+class Position:
+    """A place in the log: its line, and the numbering the log printed there."""
+    line: int
+    epoch: str | None = None
+    step: str | None = None
+    inherited: bool = False       # the epoch came from an earlier line (a header)
+
+    def __str__(self) -> str:
+        if self.epoch and self.step:
+            return f"{self.epoch}, {self.step}" if self.step[0] != "[" else f"{self.epoch} {self.step}"
+        return self.epoch or self.step or f"line {self.line}"
+
+    @property
+    def numbered(self) -> bool:
+        return bool(self.epoch or self.step)
+
+    def shifted(self, lines: int, epoch: str | None) -> Position:
+        """The same place seen from a log that had `lines` lines and ended in `epoch` before it."""
+        return replace(self, line=self.line + lines,
+                       epoch=self.epoch if self.epoch is not None else epoch,
+                       inherited=self.inherited if self.epoch is not None else epoch is not None)
+
+
+def _epoch_text(m: re.Match) -> str:
+    total = m.group(2)
+    return f"epoch {m.group(1).decode()}" + (f"/{total.decode()}" if total else "")
+
+
+def epoch_on(line: bytes) -> str | None:
+    m = EPOCH.search(line)
+    return _epoch_text(m) if m else None
+
+
+def last_epoch(data: bytes, end: int, start: int = 0) -> str | None:
+    """The last epoch marker in data[start:end], searched backwards."""
+    best = None
+    for hint in EPOCH_HINTS:
+        pos = end
+        while (pos := data.rfind(hint, max(start, best.start() if best else 0), pos)) >= 1:
+            m = EPOCH.match(data, pos - 1)                      # the E or e is the byte before
+            if m is not None:
+                best = m
+                break
+    return _epoch_text(best) if best else None
+
+
+def step_on(line: bytes, epoch_span: tuple[int, int] | None) -> str | None:
+    m = STEP.search(line)
+    if m:
+        total = m.group(3)
+        return f"{m.group(1).decode().lower()} {int(m.group(2))}" + (f"/{int(total)}" if total else "")
+    for m in FRACTION.finditer(line):
+        if epoch_span and epoch_span[0] <= m.start() < epoch_span[1]:
+            continue
+        done, total = int(m.group(1)), int(m.group(2))
+        if total and done != total:              # a finished bar says nothing the epoch does not
+            return f"[{done}/{total}]"
+        return None
+    return None
+
+
+class Locator:
+    """Positions of values in one block of text, given the epoch in force when the block starts."""
+
+    def __init__(self, data: bytes, line0: int, epoch_in: str | None, epochs: bool):
+        self.data, self.line0, self.epoch_in, self.epochs = data, line0, epoch_in, epochs
+        self._mark = (0, epoch_in)           # (offset searched up to, epoch in force there)
+        self._lines = (0, line0)             # (offset, line number at that offset)
+
+    def at(self, offset: int) -> Position:
+        """Positions must be asked for in increasing offset order (each search starts where the last ended)."""
+        data = self.data
+        start = data.rfind(b"\n", 0, offset) + 1
+        end = data.find(b"\n", offset)
+        line = data[start:end if end >= 0 else len(data)]
+        counted, number = self._lines
+        number += data.count(b"\n", counted, start) if start >= counted else -data.count(b"\n", start, counted)
+        self._lines = (start, number)
+        epoch, inherited = None, False
+        if self.epochs:
+            searched, known = self._mark
+            found = last_epoch(data, start, searched) if start > searched else None
+            epoch = found if found is not None else known
+            self._mark = (start, epoch)
+            inherited = epoch is not None
+        m = EPOCH.search(line)
+        if m:
+            epoch, inherited = _epoch_text(m), False
+        return Position(number + 1, epoch, step_on(line, m.span() if m else None), inherited)

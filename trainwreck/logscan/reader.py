@@ -1,0 +1,291 @@
+"""Read a log block by block, in one process or, for a large file, one per core.
+
+The common case -- a block of ordinary numbers -- is handled by C-level regular
+expressions and byte operations, never a Python loop per line. NumPy is not
+needed here, so `diagnose` starts fast.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+
+from .cleaning import clean, uses_lone_cr
+from .evidence import KEEP, Evidence, Track, merge
+from .layout import Layout, column_values, csv_values, layout_of, mask
+from .messages import DEFAULT, MessageFinder
+from .numbers import all_floats, plain_floats, to_float
+from .positions import Locator, Position, last_epoch
+
+CHUNK = 1 << 22          # bytes read at a time
+MAX_CARRY = 1 << 22      # a "line" longer than this is cut rather than held in memory
+PROSE = 1 << 15          # bytes of the log's start kept for matching plain descriptions
+PARALLEL_MIN = 64 << 20  # files at least this big are read by one process per core
+
+
+class LogError(Exception):
+    """The input cannot be read as a training log; the message is one line."""
+
+
+def _not_text(source: str, offset: int) -> LogError:
+    return LogError(f"{source}: not a text log (a NUL byte at offset {offset}); "
+                    "if it is UTF-16, convert it first: iconv -f UTF-16 -t UTF-8")
+
+
+class _Reader:
+    """Feeds whole-line blocks of one stretch of a log into its evidence."""
+
+    def __init__(self, ev: Evidence, layout: Layout, finder: MessageFinder, lone_cr: bool, offset: int = 0):
+        self.ev, self.layout, self.finder, self.lone_cr = ev, layout, finder, lone_cr
+        self.track = Track(ev)
+        self.offset = offset             # bytes of the file before this stretch, for error messages
+        self.header = layout.mode == "csv" and offset == 0
+
+    def run(self, read, first_block: bytes = b"") -> Evidence:
+        ev, carry = self.ev, b""
+        block = first_block or read(CHUNK)
+        while block:
+            if b"\0" in block:
+                raise _not_text(ev.source, self.offset + ev.size + len(carry) + block.index(b"\0"))
+            if self.lone_cr:
+                block = block.replace(b"\r", b"\n")
+            cut = block.rfind(b"\n") + 1
+            if cut == 0 and len(carry) + len(block) > MAX_CARRY:      # one enormous line: take it as it is
+                cut = len(block)
+                ev.long_lines += 1
+            # one copy of the block at most: copies were most of the time spent outside the regexes
+            if cut == 0:
+                data, carry = b"", carry + block
+            else:
+                data = block if not carry and cut == len(block) else b"".join((carry, memoryview(block)[:cut]))
+                carry = block[cut:]
+            if data:
+                self.feed(data)
+            block = read(CHUNK)
+        if carry:
+            self.feed(carry)
+        if ev.size and not self._ended:      # a last line without its newline is a line too
+            ev.lines += 1
+        self.track.finish()
+        return ev
+
+    def feed(self, raw: bytes) -> None:
+        """One block of whole lines (the last may lack its newline)."""
+        ev, layout = self.ev, self.layout
+        line0 = ev.lines                     # newlines before the block: it starts on line line0 + 1
+        ev.size += len(raw)
+        ev.lines += raw.count(b"\n")
+        self._ended = raw.endswith(b"\n")
+        data = clean(raw)
+        spans = self.finder.scan(data, ev, line0)
+        if layout.mode == "key":
+            text = mask(_cut(data, spans) if spans else data, layout.others)
+            raw_values = layout.pattern.findall(text)
+            already, start = ev.first_nonfinite is not None, ev.count
+            self._values(raw_values, text, line0, lambda offset: layout.pattern.finditer(text, offset))
+            if layout.grad is not None and not already:
+                _track_grads(ev, layout.grad.findall(data), len(raw_values), start)
+        elif layout.mode == "csv":
+            header, self.header = self.header, False
+            self._values(csv_values(data, layout.column, header), data, line0,
+                         lambda start: _csv_rows(data, layout.column, header, start))
+        elif layout.mode == "column":
+            self._values(column_values(data), data, line0, lambda start: _column_rows(data, start))
+        if layout.epochs:
+            ev.epoch_out = last_epoch(data, len(data)) or ev.epoch_out
+
+    _ended = True      # the text read so far ends with a newline
+
+    def _values(self, raw: list[bytes], text: bytes, line0: int, matches) -> None:
+        values = plain_floats(raw)
+        all_finite = values is not None
+        if values is None:
+            values = all_floats(raw)
+        epoch_in, epochs = self.ev.epoch_out, self.layout.epochs
+
+        def locate(indices: list[int]) -> list[Position]:
+            offsets = _offsets(matches, len(raw), indices, len(text))
+            where = Locator(text, line0, epoch_in, epochs)
+            return [where.at(o) for o in offsets]
+
+        def pending(index: int):
+            return lambda: locate([index])[0]
+
+        self.track.add(values, all_finite, locate, pending)
+
+
+def _offsets(matches, n: int, indices: list[int], size: int) -> list[int]:
+    """Start offsets of the matches at these indices (increasing) among the block's n matches."""
+    out: dict[int, int] = {}
+    back = [i for i in indices if i >= n - 2 * KEEP]
+    front = [i for i in indices if i < n - 2 * KEEP]
+    if front:
+        wanted, it = set(front), matches(0)
+        for i in range(front[-1] + 1):
+            m = next(it)
+            if i in wanted:
+                out[i] = m.start()
+    if back:
+        need, span = n - back[0], max(size * 2 * (n - back[0]) // max(n, 1), 4096)
+        while True:
+            start = 0 if span >= size else size - span
+            found = list(matches(start))
+            if len(found) >= need or start == 0:
+                break
+            span *= 4
+        found = found[len(found) - need:] if len(found) >= need else found
+        first = n - len(found)
+        for i in back:
+            out[i] = found[i - first].start()
+    return [out[i] for i in indices]
+
+
+class _Row:
+    __slots__ = ("offset",)
+
+    def __init__(self, offset: int):
+        self.offset = offset
+
+    def start(self) -> int:
+        return self.offset
+
+
+def _rows(data: bytes, start: int):
+    """(offset, line) of each line from `start`, moved back to a line start."""
+    pos = data.rfind(b"\n", 0, start) + 1 if start else 0
+    while pos < len(data):
+        end = data.find(b"\n", pos)
+        end = len(data) if end < 0 else end
+        yield pos, data[pos:end]
+        pos = end + 1
+
+
+def _csv_rows(data: bytes, column: tuple, header: bool, start: int):
+    sep, col, header_line = column
+    skip = header_line + 1 if header and start == 0 else 0
+    for offset, line in _rows(data, start):
+        if not line.strip():
+            continue
+        if skip:
+            skip -= 1
+            continue
+        fields = line.split(sep)
+        if col < len(fields) and to_float(fields[col]) is not None:
+            yield _Row(offset)
+
+
+def _column_rows(data: bytes, start: int):
+    from .layout import COLUMN
+
+    pos = data.rfind(b"\n", 0, start) + 1 if start else 0
+    return COLUMN.finditer(data, pos)
+
+
+def _cut(data: bytes, spans: list[tuple[int, int]]) -> bytes:
+    """The block without the validation text (the spans), lines kept."""
+    parts, pos = [], 0
+    for start, end in spans:
+        parts.append(data[pos:start])
+        pos = end
+    parts.append(data[pos:])
+    return b"".join(parts)
+
+
+def _track_grads(ev: Evidence, grads: list[bytes], n_losses: int, start: int) -> None:
+    """Largest gradient norm before the first non-finite loss, pairing line by line."""
+    if len(grads) != n_losses:
+        ev.grad_paired = False
+        return
+    upto = ev.first_nonfinite - start if ev.first_nonfinite is not None else len(grads)
+    finite = [v for v in (to_float(g) for g in grads[:upto]) if v is not None and v == v and abs(v) != float("inf")]
+    if finite:
+        ev.grad_max_before = max(finite + ([ev.grad_max_before] if ev.grad_max_before is not None else []))
+
+
+def _first_block(stream, source: str) -> tuple[bytes, bool]:
+    first = stream.read(CHUNK)
+    if not first:
+        raise LogError(f"{source}: empty: there is nothing to diagnose")
+    return first, uses_lone_cr(first)
+
+
+def _layout(first: bytes, lone_cr: bool) -> Layout:
+    text = clean(first.replace(b"\r", b"\n") if lone_cr else first)
+    return layout_of(text[:text.rfind(b"\n") + 1] or text)
+
+
+def _prose(first: bytes) -> str:
+    """The start of the text, for matching plain descriptions: taken from the first block read,
+    so a log read in parallel gives the same."""
+    return clean(first[:PROSE]).decode("utf-8", "replace")
+
+
+def _evidence(source: str, layout: Layout, first: bytes = b"") -> Evidence:
+    ev = Evidence(source=source, mode=layout.mode, dialect=layout.dialect.name if layout.mode != "none" else "",
+                  clip_at=layout.clip_at, prose=_prose(first))
+    ev.show_framework(layout.dialect.framework if layout.mode != "none" else None)
+    return ev
+
+
+def scan(stream, source: str, finder: MessageFinder | None = None) -> Evidence:
+    """Read a binary stream to the end and return the evidence in it."""
+    first, lone_cr = _first_block(stream, source)
+    layout = _layout(first, lone_cr)
+    return _Reader(_evidence(source, layout, first), layout, finder or DEFAULT, lone_cr).run(stream.read, first)
+
+
+def scan_text(text: str, source: str = "<text>", finder: MessageFinder | None = None) -> Evidence:
+    import io
+
+    return scan(io.BytesIO(text.encode("utf-8", "surrogateescape")), source, finder)
+
+
+def scan_path(path: str, source: str | None = None, workers: int | None = None,
+              finder: MessageFinder | None = None) -> Evidence:
+    """Scan a file; a large one is split at line boundaries and read in parallel."""
+    source = source or path
+    finder = finder or DEFAULT
+    workers = workers or min(os.cpu_count() or 1, 4)
+    size = os.path.getsize(path)
+    with open(path, "rb") as stream:
+        if workers < 2 or size < PARALLEL_MIN:
+            return scan(stream, source, finder)
+        first, lone_cr = _first_block(stream, source)
+        layout = _layout(first, lone_cr)
+        bounds = [0]
+        for i in range(1, workers):
+            stream.seek(size * i // workers)
+            stream.readline()                  # to the start of the next line
+            bounds.append(max(stream.tell(), bounds[-1]))
+        bounds.append(size)
+    from concurrent.futures import ProcessPoolExecutor   # only large files pay for importing it
+
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        parts = list(pool.map(_scan_range, [path] * workers, [source] * workers, bounds[:-1], bounds[1:],
+                              [layout] * workers, [finder] * workers, [lone_cr] * workers))
+    ev = parts[0]
+    for part in parts[1:]:
+        ev = merge(ev, part)
+    ev.prose = _prose(first)
+    return ev
+
+
+def _scan_range(path: str, source: str, start: int, end: int, layout: Layout, finder: MessageFinder,
+                lone_cr: bool) -> Evidence:
+    with open(path, "rb") as stream:
+        stream.seek(start)
+        left = end - start
+
+        def read(n: int) -> bytes:
+            nonlocal left
+            block = stream.read(min(n, left))
+            left -= len(block)
+            return block
+
+        if start > 0 and layout.mode == "csv":      # only the first range holds the header
+            layout = dataclasses.replace(layout, column=(*layout.column[:2], -1))
+        ev = _evidence(source, layout)
+        return _Reader(ev, layout, finder, lone_cr, offset=start).run(read)
+
+
+

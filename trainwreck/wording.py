@@ -1,0 +1,202 @@
+"""Plain words: what a report says in sentences, matched against what entries say about themselves.
+
+Most people who ask for help paste a sentence, a traceback and a few lines, not
+a clean log. This module reads such text three ways:
+
+- **vocabulary**: a small thesaurus folds the many ways of writing one idea
+  (fp16 / float16 / half / amp; nan / NaN / -nan; lr / learning rate) into one
+  token, and timing phrases into `when_start`, `when_early` or `when_later`;
+- **similarity**: each entry is a document made of its title, summary,
+  phrases, declared messages and Symptom and Where-it-shows-up sections; the
+  report is scored against each with Okapi BM25 (Robertson and Zaragoza, 2009).
+  The catalogue is tens of documents, so the formula is computed here directly
+  (see docs/diagnose.md for the comparison with rank_bm25 that chose this);
+- **things that are normal**: questions about behaviour that is expected (a
+  negative log-likelihood, a skipped step under dynamic loss scaling, a gap
+  between training and validation loss, spikes in a falling curve) are
+  answered as such rather than matched to a failure.
+"""
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from .entry import Entry
+
+# (pattern, token): one idea, many spellings. Applied to lower-cased text, longest phrases first.
+THESAURUS = [
+    (r"\b(?:fp16|float16|half[- ]precision|mixed[- ]precision|amp|autocast|16-bit|precision[ =]+16|o[12]"
+     r"|loss[ _-]?scal\w*|grad[ _-]?scaler)\b", " fp16 "),
+    (r"\bhalf\b", " fp16 "),
+    (r"\b(?:bf16|bfloat16)\b", " bf16 "),
+    (r"\b(?:learning[ _-]?rates?|lr|step[ -]size)\b", " lr "),
+    (r"\bwarm[ _-]?up\w*|\bburn[ _-]?in\b", " warmup "),
+    (r"\b(?:batch[ _-]?size|batchsize|bs)\b", " batchsize "),
+    (r"\b(?:batch[ _-]?norm\w*|bn)\b", " batchnorm "),
+    (r"\b(?:normali[sz]\w*|standardi[sz]\w*|unscaled|rescal\w*|min[ -]?max\w*|scal(?:e|ed|ing) (?:the )?"
+     r"(?:inputs?|features?|data|targets?))\b", " normalise "),
+    (r"\b(?:initiali[sz]\w*|init|uninitiali[sz]\w*)\b", " init "),
+    (r"\b(?:labels?|targets?|ground[ -]?truths?|gt|masks|mask (?:values?|images?)|annotations?|class ids?)\b",
+     " label "),
+    (r"\b(?:diverg\w*|explod\w*|blows? up|blew up|blowing up)\b", " diverge "),
+    (r"\b(?:bigger and bigger|larger and larger|keeps? (?:growing|increasing|rising)|increas\w*|climb\w*"
+     r"|go(?:es)? up|going up|gets? bigger|getting bigger|very large|too large|huge)\b", " climb "),
+    (r"\b(?:exp|exponential\w*|logsumexp)\b", " exp "),
+    (r"\b(?:np|torch|tf|math|jnp)\.log\b|\blog\(|\blog of\b|\blogarithm\w*", " logfn "),
+    (r"\b(?:divi(?:de|sion) by zero|zerodivisionerror|division by zero)\b", " divzero "),
+    (r"\b(?:negative|-ve)\b", " negative "),
+    (r"\b(?:overflow\w*)\b", " overflow "),
+    (r"\b(?:underflow\w*)\b", " underflow "),
+    (r"-?\bnan(?:s)?\b|\bnot a number\b", " nan "),
+    (r"\b(?:inf|infinity|infinite|infs)\b", " inf "),
+    (r"\b(?:epochs?)\b", " epoch "),
+    (r"\b(?:steps?|iterations?|iters?|batches)\b", " step "),
+]
+# When the failure shows: before any update, right after the first ones, or after a while.
+WHEN = [
+    (r"\b(?:from the (?:very )?(?:start|beginning|first \w+)|at the (?:very )?(?:start|beginning)|first forward pass"
+     r"|(?:at|on|in) the first (?:batch|step|iteration|epoch|forward)|from (?:step|epoch|iteration) 0"
+     r"|(?:at|in) (?:step|epoch|iteration) 0\b|(?:always|constantly|all) (?:nan|inf)|(?:is|are) always"
+     r"|right away|immediately|before (?:any|the first) (?:update|step)|when (?:the )?training starts"
+     r"|each epoch|every (?:epoch|step|iteration))\b", " when_start "),
+    (r"\b(?:after (?:the )?(?:first|1st|one|a single) (?:\w+ )?(?:step|update|iteration|batch)|within the first"
+     r"|(?:in|after) the first (?:few|couple of) (?:steps|iterations|batches|updates)|first (?:few|ten) (?:steps|"
+     r"iterations|batches))\b", " when_early "),
+    (r"\b(?:after (?:about |around |roughly )?(?:\d[\d,.]*k?|some|several|a few|a number of|many|a couple of"
+     r"|a while|hours|two|three|\w+ (?:thousand|hundred)) ?(?:training )?(?:steps?|iterations?|iters?|epochs?"
+     r"|batches|updates|hours|minutes|of training)?|after a while|suddenly|at (?:epoch|step|iteration) "
+     r"[1-9]\d*|(?:epoch|step|iteration)\s*>\s*\d+|later in training|during training|in the middle of training"
+     r"|(?:around|about) (?:the )?\d+(?:st|nd|rd|th)? (?:epoch|step|iteration))\b",
+     " when_later "),
+]
+_COMPILED = [(re.compile(p), t) for p, t in WHEN + THESAURUS]
+WORD = re.compile(r"[a-z][a-z0-9_]+")
+STOP = frozenset("""a an the and or but if then else of to in on at by for with from as is are was were be been being
+this that these those it its it's i my me we our you your he she they them their there here have has had do does did
+not no so too very can could would should will just than into out up down over under again about after before when
+while which what who whom why how all any both each few more most other some such only own same also get got getting
+one two three like use using used run running ran code model training train trained please help thanks thank anyone
+know issue problem question see seems seem still even though because""".split())
+SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "es", "ed", "s")
+
+
+def stem(word: str) -> str:
+    for suffix in SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[:-len(suffix)]
+    return word
+
+
+def tokens(text: str) -> list[str]:
+    """Canonical tokens of a text: thesaurus and timing first, then words (no stop words, lightly stemmed)."""
+    text = " " + text.lower() + " "
+    for pattern, token in _COMPILED:
+        text = pattern.sub(token, text)
+    return [stem(w) for w in WORD.findall(text) if w not in STOP]
+
+
+def when(text: str) -> set[str]:
+    """Which of start / early / later the text says the failure showed at."""
+    low = text.lower()
+    return {token.strip()[5:] for pattern, token in _COMPILED[:len(WHEN)] if pattern.search(low)}
+
+
+# ---- the entries as documents ----------------------------------------------------------------
+
+FIELDS = (("title", 2), ("summary", 2), ("phrases", 3), ("messages", 1), ("Symptom", 1), ("Where it shows up", 1))
+
+
+def document(entry: Entry) -> list[str]:
+    """An entry's words, its short self-descriptions weighted above its sections."""
+    out: list[str] = []
+    for name, weight in FIELDS:
+        if name == "title":
+            text = entry.title
+        elif name == "summary":
+            text = entry.summary
+        elif name == "phrases":
+            text = " . ".join(entry.phrases)
+        elif name == "messages":
+            text = " . ".join(m.shown for m in entry.messages)
+        else:
+            text = entry.sections.get(name, "")
+        out += tokens(text) * weight
+    return out
+
+
+class Library:
+    """BM25 over the entries' documents."""
+
+    K1, B = 1.2, 0.75
+
+    def __init__(self, docs: dict[str, list[str]]):
+        self.ids = list(docs)
+        self.tf = {i: Counter(d) for i, d in docs.items()}
+        self.length = {i: len(d) for i, d in docs.items()}
+        self.mean = sum(self.length.values()) / max(len(docs), 1)
+        df = Counter(t for d in docs.values() for t in set(d))
+        n = len(docs)
+        self.idf = {t: math.log(1 + (n - f + 0.5) / (f + 0.5)) for t, f in df.items()}
+
+    @classmethod
+    def of(cls, entries: list[Entry]) -> Library:
+        return cls({e.id: document(e) for e in entries})
+
+    def scores(self, query: list[str]) -> dict[str, float]:
+        terms = [t for t in set(query) if t in self.idf]
+        out = {}
+        for i in self.ids:
+            tf, norm = self.tf[i], self.K1 * (1 - self.B + self.B * self.length[i] / self.mean)
+            out[i] = sum(self.idf[t] * tf[t] * (self.K1 + 1) / (tf[t] + norm) for t in terms if tf[t])
+        return out
+
+
+# ---- things that are normal ----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Normal:
+    name: str
+    asked: re.Pattern          # the report asks about this behaviour
+    explanation: str
+    decide: str                # what to paste to tell the normal case from a failure
+
+
+NORMALS = (
+    Normal("negative loss",
+           re.compile(r"\bnegative\b|\b-ve\b|loss (?:is|was|becomes|became|went|goes|going) (?:below zero|negative)"),
+           "a negative loss is normal when the loss is a negative log-likelihood of continuous data (a density can "
+           "exceed 1) or minus a score such as Dice; it is impossible for cross-entropy or BCE whose targets lie "
+           "in [0, 1], where it means the targets do not (masks of 0/255, labels past the last class)",
+           "the loss function you use and the range of your targets (for example 0/1 or 0/255 masks)"),
+    Normal("skipped steps under dynamic loss scaling",
+           re.compile(r"gradient overflow\.?\s+skipping step|overflow! rank|gradient overflow detected|"
+                      r"reducing loss scale|skipping step"),
+           "with dynamic loss scaling an occasional overflow is expected: the step is skipped, the scale is "
+           "halved and training carries on; it is a failure only when the scale keeps falling to its minimum "
+           "or the loss itself turns nan",
+           "the loss values over time and how the loss scale moves (does it keep falling?)"),
+    Normal("a gap between training and validation loss",
+           re.compile(r"val(?:idation)?[ _-]?loss.{0,80}(?:higher|lower|bigger|smaller|greater|than|differ)|"
+                      r"(?:higher|lower|bigger|smaller|greater) than.{0,40}(?:evaluat|validation|val[ _-]loss)|"
+                      r"(?:fit|train\w*).{0,40}(?:evaluate|validation).{0,40}(?:same|differ)"),
+           "the training loss is an average over an epoch while the weights change (and with dropout on); the "
+           "validation loss is measured once at the end, so the two differ even in a healthy run",
+           "both curves over the epochs: a failure shows as nan, inf or a climb, not as a gap"),
+    Normal("spikes in a falling curve",
+           re.compile(r"\bspik\w*|\bspiky\b|\bjumps? (?:up|around)\b"),
+           "isolated spikes in a curve that trends down are mini-batch noise, larger with small batches; a spike "
+           "in the first steps that then recovers is the no-warmup signature instead",
+           "the loss values: where the spikes are and whether the curve still trends down"),
+    Normal("a large loss at the start",
+           re.compile(r"loss (?:is|was|looks) (?:so |very |too )?(?:big|large|huge|high)|(?:big|large|huge|high) "
+                      r"loss|is it (?:an error|normal)"),
+           "a loss that starts high and falls is healthy; what matters is whether it falls, not where it starts",
+           "the loss values over the first epochs"),
+)
+
+
+def normals_asked(text: str) -> list[Normal]:
+    low = text.lower()
+    return [n for n in NORMALS if n.asked.search(low)]
