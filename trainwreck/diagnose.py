@@ -152,7 +152,7 @@ def signature_of(ev: Evidence) -> Signature:
             a, b = ev.before[start], ev.before[-1]
             growth = (b / a) ** (1 / rises) if a > 0 else math.inf
             facts = [f"the loss rose {rises} time(s) in a row, from {_fmt(a)} at {at(ev.before_start + start)} "
-                     f"to {_fmt(b)} at {at(t - 1)}, about x{growth:.2g} each time; {ending}"]
+                     f"to {_fmt(b)} at {at(t - 1)}, about x{growth:.3g} each time; {ending}"]
             descent = _descent_before_climb(ev)
             if descent:
                 facts.insert(0, descent)

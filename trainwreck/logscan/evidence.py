@@ -107,35 +107,37 @@ class Track:
         self.ev = ev
         self.low_pending = None
 
-    def add(self, values: list[float], all_finite: bool, locate, pending) -> None:
-        ev, n = self.ev, len(values)
+    def add(self, batch, locate, pending) -> None:
+        """One block's values (a numbers.Batch)."""
+        ev, n = self.ev, batch.n
         if not n:
             return
         want: dict[int, list[str]] = {}
+        values = batch.values                  # None: all finite, converted only where kept
         if ev.first_nonfinite is None:
-            finite = None if all_finite else list(map(math.isfinite, values))
-            upto = n if finite is None else first_index(finite, False)
+            upto = n if values is None or batch.all_finite else first_index(list(map(math.isfinite, values)), False)
             need = min(max(KEEP - len(ev.head), 0), n)
-            ev.head += values[:need]
+            ev.head += batch.floats(0, need)
             for i in range(need):
                 want.setdefault(i, []).append("head")
-            keep = (ev.before + values[max(0, upto - KEEP):upto])[-KEEP:]
-            kept_before = len(keep) - min(upto, KEEP)
-            ev.before_at = ev.before_at[len(ev.before_at) - kept_before:] if kept_before else []
+            new = batch.floats(max(0, upto - KEEP), upto)
+            keep = (ev.before + new)[-KEEP:]
+            kept_old = len(keep) - len(new)
+            ev.before_at = ev.before_at[len(ev.before_at) - kept_old:] if kept_old else []
             ev.before_start = ev.count + upto - len(keep)
             ev.before = keep
             for i in range(max(0, upto - KEEP), upto):
                 want.setdefault(i, []).append("before")
             if upto:
-                self._range(values[:upto], pending)
+                self._range(batch, upto, pending)
             if upto < n:
                 ev.first_nonfinite, ev.first_nonfinite_value = ev.count + upto, values[upto]
                 want.setdefault(upto, []).append("nonfinite")
-                ev.finite_after += sum(finite[upto + 1:])
+                ev.finite_after += sum(map(math.isfinite, values[upto + 1:]))
                 self._nan(values, upto, want)
         else:
-            ev.finite_after += n if all_finite else sum(map(math.isfinite, values))
-            if not all_finite:
+            ev.finite_after += n if batch.all_finite else sum(map(math.isfinite, values))
+            if not batch.all_finite:
                 self._nan(values, 0, want)
         want.setdefault(n - 1, []).append("last")
         order = sorted(want)
@@ -152,7 +154,7 @@ class Track:
                 else:
                     ev.last_at = pos
         ev.count += n
-        ev.last = values[-1]
+        ev.last = batch.floats(n - 1)[0]
 
     def _nan(self, values: list[float], start: int, want: dict) -> None:
         ev = self.ev
@@ -163,11 +165,10 @@ class Track:
                 ev.first_nan = ev.count + start + k
                 want.setdefault(start + k, []).append("nan")
 
-    def _range(self, finite: list[float], pending) -> None:
+    def _range(self, batch, upto: int, pending) -> None:
         ev = self.ev
-        low, high = min(finite), max(finite)
+        low, i, high = batch.extremes(upto)
         if ev.low is None or low < ev.low:
-            i = finite.index(low)
             ev.low, ev.low_at = low, ev.count + i
             self.low_pending = pending(i)
         ev.high = high if ev.high is None else max(ev.high, high)

@@ -5,7 +5,7 @@ import re
 from dataclasses import dataclass, field
 
 from .dialects import ORDER, Dialect, keyed as keyed_dialect
-from .numbers import NUMBER, keyed, to_float
+from .numbers import NUMBER, features, keyed, to_float
 from .positions import EPOCH
 
 OTHER_LOSS = re.compile(rb"_(?:loss|Loss|LOSS)\b")     # literal first: no backtracking over long lines
@@ -74,37 +74,40 @@ def mask(data: bytes, others: list[bytes]) -> bytes:
     return data
 
 
-def layout_of(first: bytes) -> Layout:
-    """Pick the dialect and the loss pattern from the first block (already cleaned)."""
-    prefixed = prefixed_losses(first)
-    others = other_losses(first) + prefixed
-    masked = mask(first, others)
+def layout_of(first: bytes, training: bytes | None = None) -> Layout:
+    """Pick the dialect and the loss pattern from the first block (already cleaned); `training`
+    is that block with its validation text cut, as the scan will read it."""
+    training = first if training is None else training
+    prefixed = prefixed_losses(training)
+    others = other_losses(training) + prefixed
+    masked = mask(training, others)
     base = dict(others=others, clip_at=_clip_at(first), epochs=EPOCH.search(first) is not None)
+    spelled = features(first)
     for dialect in ORDER:
         if dialect.detect is not None and not dialect.detect.search(first):
             continue
         if dialect.mode == "key":
             for key in dialect.keys:
-                pattern = keyed(key)
+                pattern = keyed(key, **spelled)
                 found = pattern.search(masked)
                 if found:
                     layout = Layout(dialect, "key", pattern, grad=next((p for k, p in GRAD_KEYS.items() if k in first),
                                                                        None), **base)
                     if others:
-                        _drop_mask(layout, first, masked, found, key)
+                        _drop_mask(layout, training, masked, found, key, spelled)
                     return layout
-        elif dialect.mode == "csv" and (column := _csv_column(first)):
+        elif dialect.mode == "csv" and (column := csv_column(first)):
             return Layout(dialect, "csv", column=column, **base)
         elif dialect.mode == "column" and _one_per_line(first):
             return Layout(dialect, "column", **base)
     if prefixed:                   # no plain loss key: read the first key of its own (`genloss`)
         key = prefixed[0]
         base["others"] = [k for k in others if k != key]
-        return Layout(keyed_dialect.DIALECT, "key", keyed(rb"(?<![A-Za-z])" + key), **base)
+        return Layout(keyed_dialect.DIALECT, "key", keyed(rb"(?<![A-Za-z])" + key, **spelled), **base)
     return Layout(mode="none", **base)
 
 
-def _drop_mask(layout: Layout, first: bytes, masked: bytes, found: re.Match, key: bytes) -> None:
+def _drop_mask(layout: Layout, first: bytes, masked: bytes, found: re.Match, key: bytes, spelled: dict) -> None:
     """Masking `val_loss` costs a pass over every block. When the training loss key
     is always preceded by the same byte (` loss`, `'loss`), a pattern that
     includes that byte cannot match `val_loss`, and no mask is needed. Used only
@@ -112,12 +115,13 @@ def _drop_mask(layout: Layout, first: bytes, masked: bytes, found: re.Match, key
     before = masked[found.start() - 1:found.start()]
     if not before or before.isalnum() or before in (b"_", b"\n"):
         return
-    narrow = keyed(re.escape(before) + key)
+    narrow = keyed(re.escape(before) + key, **spelled)
     if narrow.findall(first) == layout.pattern.findall(masked):
         layout.pattern, layout.others = narrow, []
 
 
-def _csv_column(first: bytes) -> tuple | None:
+def csv_column(first: bytes) -> tuple | None:
+    """(separator, loss column, header line, numbering column or -1, its name) of a CSV log."""
     lines = [line.strip() for line in first.lower().split(b"\n")[:5] if line.strip()]
     for i, line in enumerate(lines):
         for sep in (b",", b"\t", b";"):
@@ -125,7 +129,9 @@ def _csv_column(first: bytes) -> tuple | None:
             if len(fields) > 1:
                 for name in CSV_NAMES:
                     if name in fields:
-                        return sep, fields.index(name), i
+                        numbering = next((n for n in (b"epoch", b"step", b"iteration") if n in fields), None)
+                        return (sep, fields.index(name), i, fields.index(numbering) if numbering else -1,
+                                numbering.decode() if numbering else "")
     return None
 
 
@@ -144,7 +150,7 @@ def _clip_at(first: bytes) -> float | None:
 
 
 def csv_values(data: bytes, column: tuple, skip_header: bool) -> list[bytes]:
-    sep, col, header_line = column
+    sep, col, header_line = column[:3]
     lines = [line for line in data.split(b"\n") if line.strip()]
     if skip_header:
         lines = lines[header_line + 1:]

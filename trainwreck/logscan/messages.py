@@ -54,11 +54,12 @@ FAMILIES = (
     _family(b"Exception: ", rb"\b[A-Z]\w*Exception: *(?P<text>[^\n]+)", "python"),
     _family(b"Warning: ", rb"\b[A-Z]\w*Warning: *(?P<text>[^\n]+)", "python"),
 )
-# Losses on a line after one of these words are validation or test losses.
+# Losses on a line after one of these words are validation or test losses, or a summary
+# (`best loss 1.98` in a checkpoint line), not a training step.
 VALIDATION_WORDS = (b"validation", b"Validation", b"VALIDATION", b"valid", b"Valid", b"VALID", b"val ", b"Val ",
-                    b"VAL ", b"val:", b"Val:", b"test", b"Test", b"TEST", b"eval", b"Eval", b"EVAL")
-VALIDATION = re.compile(rb"(?:[Vv]al(?:id(?:ation)?)?|VAL(?:ID(?:ATION)?)?|[Tt]est(?:ing)?|TEST|[Ee]val(?:uation)?|EVAL)"
-                        rb"(?![A-Za-z])")
+                    b"VAL ", b"val:", b"Val:", b"test", b"Test", b"TEST", b"eval", b"Eval", b"EVAL", b"best", b"Best")
+VALIDATION = re.compile(rb"(?:[Vv]al(?:id(?:ation)?)?|VAL(?:ID(?:ATION)?)?|[Tt]est(?:ing)?|TEST|[Ee]val(?:uation)?|EVAL"
+                        rb"|[Bb]est)(?![A-Za-z])")
 NUMBERS = re.compile(r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 MAX_LINE = 2000          # bytes of a line read for messages
 

@@ -4,25 +4,38 @@ from __future__ import annotations
 import math
 import re
 
-# 0.69, .5, 1e-3, 1,234.5 (thousands), nan / NaN / -nan, inf / Infinity / INF.
-NUMBER = (rb"[-+]?(?:\d{1,3}(?:,\d{3})+(?:\.\d*)?(?:[eE][-+]?\d+)?|\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?"
-          rb"|[nN]a[nN]|[iI]nf(?:inity)?|INF(?:INITY)?)")
-# What may stand between a key and its number: quotes, `:` or `=`, and a framework's
-# wrapper -- PyTorch's `tensor(0.69, grad_fn=...)`, NumPy's `array(0.69)`.
-_BETWEEN = rb"['\"]?[ \t]*[:=]?[ \t]*['\"]?(?:(?:tensor|array)\(\[?)?"
-# Not a value: the number runs on into a word or a decimal, or it is the start of a
+# 0.69, .5, 1e-3, nan / NaN / -nan, inf / Infinity / INF; with `thousands`, 1,234.5 too.
+_NUMBER = rb"[-+]?(?:\d+{thousands}\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|[nN]a[nN]|[iI]nf(?:inity)?|INF(?:INITY)?)"
+NUMBER = _NUMBER.replace(b"{thousands}", b"")
+THOUSANDS = re.compile(rb"\d,\d{3}(?![\d,])")
+# What may stand between a key and its number: quotes, `:` or `=`; with `wrappers`, a
+# framework's box around it too -- PyTorch's `tensor(0.69, grad_fn=...)`, NumPy's `array(0.69)`.
+_BETWEEN = rb"['\"]?[ \t]*[:=]?[ \t]*['\"]?"
+WRAPPERS = (b"tensor(", b"array(")
+# Not a value: the number runs on into a word or a decimal; with `arrows`, the start of a
 # summary that reports a change (`loss 0.69 -> 0.19`).
-_AFTER = rb"(?![\w.])(?![ \t]*(?:->|\xe2\x86\x92))"
+ARROWS = (b"->", "\u2192".encode())
 
 
-def keyed(key: bytes) -> re.Pattern:
+def keyed(key: bytes, wrappers: bool = False, thousands: bool = False, arrows: bool = False) -> re.Pattern:
     """`key: 1.5`, `key=1.5`, `'key': 1.5`, `key 1.5`, `key=tensor(1.5)`: the number after a key.
 
     The pattern starts with the key's literal, so the regex engine jumps between
     candidates at C speed; keys to leave out (`val_loss`) are masked beforehand
-    rather than excluded by a look-behind, which would make every position a candidate.
+    rather than excluded by a look-behind, which would make every position a
+    candidate. Each optional spelling costs time at every match, so it is switched
+    on only for a log whose first block uses it (`features`).
     """
-    return re.compile(key + _BETWEEN + rb"(" + NUMBER + rb")" + _AFTER)
+    between = _BETWEEN + (rb"(?:(?:tensor|array)\(\[?)?" if wrappers else b"")
+    number = _NUMBER.replace(b"{thousands}", rb"(?:,\d{3})*" if thousands else b"")
+    after = rb"(?![\w.]|[ \t]*(?:->|\xe2\x86\x92))" if arrows else rb"(?![\w.])"
+    return re.compile(key + between + rb"(" + number + rb")" + after)
+
+
+def features(first: bytes) -> dict[str, bool]:
+    """The optional spellings a log's first block uses."""
+    return {"wrappers": any(w in first for w in WRAPPERS), "thousands": THOUSANDS.search(first) is not None,
+            "arrows": any(a in first for a in ARROWS)}
 
 
 def to_float(text: bytes) -> float | None:
@@ -33,20 +46,46 @@ def to_float(text: bytes) -> float | None:
         return None
 
 
-def plain_floats(raw: list[bytes]) -> list[float] | None:
-    """The values, if they are all plain finite numbers; None if one is nan, inf, overflows or has a comma.
+class Batch:
+    """One block's loss values as matched text, converted only as far as diagnosis needs.
 
-    `float` does the work in C; every spelling of nan and inf has an n or N.
+    In the usual block every value is a plain finite number written the same way
+    (`0.6931`, `0.6928`, ...): then the lowest and highest are found by comparing the
+    text itself, and only the values kept are converted. Otherwise every value is
+    converted (in C: every spelling of nan and inf has an n or N, and 1e309 is inf).
     """
-    joined = b"".join(raw)
-    if not raw:
-        return []
-    if b"n" in joined or b"N" in joined or b"," in joined:
-        return None
-    values = list(map(float, raw))
-    if max(values) == math.inf or min(values) == -math.inf:
-        return None
-    return values
+
+    def __init__(self, raw: list[bytes]):
+        self.raw, self.n = raw, len(raw)
+        joined = b"".join(raw)
+        self.values: list[float] | None = None
+        self.same_shape = False
+        if b"n" in joined or b"N" in joined or b"," in joined:
+            self.values = all_floats(raw)
+        elif raw:
+            width = len(raw[0])
+            dot = raw[0].find(b".")
+            # equal width, no sign or exponent, the point in the same column: text order is number order
+            self.same_shape = (len(joined) == width * self.n and not any(c in joined for c in (b"e", b"E", b"-", b"+"))
+                               and (joined.count(b".") == 0 if dot < 0 else joined[dot::width] == b"." * self.n))
+            if not self.same_shape:
+                self.values = list(map(float, raw))
+        self.all_finite = self.values is None or all(map(math.isfinite, self.values))
+
+    def floats(self, start: int = 0, stop: int | None = None) -> list[float]:
+        if self.values is not None:
+            return self.values[start:stop]
+        return list(map(float, self.raw[start:stop]))
+
+    def extremes(self, upto: int) -> tuple[float, int, float]:
+        """Lowest value among the first `upto` (all finite), its first index, and the highest."""
+        if self.values is None:
+            part = self.raw[:upto]
+            low = min(part)
+            return float(low), part.index(low), float(max(part))
+        part = self.values[:upto]
+        low = min(part)
+        return low, part.index(low), max(part)
 
 
 def all_floats(raw: list[bytes]) -> list[float]:

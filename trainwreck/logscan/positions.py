@@ -86,10 +86,11 @@ def step_on(line: bytes, epoch_span: tuple[int, int] | None) -> str | None:
 class Locator:
     """Positions of values in one block of text, given the epoch in force when the block starts."""
 
-    def __init__(self, data: bytes, line0: int, epoch_in: str | None, epochs: bool):
+    def __init__(self, data: bytes, line0: int, epoch_in: str | None, epochs: bool, newlines: int):
         self.data, self.line0, self.epoch_in, self.epochs = data, line0, epoch_in, epochs
         self._mark = (0, epoch_in)           # (offset searched up to, epoch in force there)
-        self._lines = (0, line0)             # (offset, line number at that offset)
+        self._lines = (0, line0)             # (offset, newlines before that offset)
+        self._end = line0 + newlines         # newlines before the end of the block
 
     def at(self, offset: int) -> Position:
         """Positions must be asked for in increasing offset order (each search starts where the last ended)."""
@@ -98,7 +99,10 @@ class Locator:
         end = data.find(b"\n", offset)
         line = data[start:end if end >= 0 else len(data)]
         counted, number = self._lines
-        number += data.count(b"\n", counted, start) if start >= counted else -data.count(b"\n", start, counted)
+        if start - counted <= len(data) - start:       # count from whichever known point is nearer
+            number += data.count(b"\n", counted, start)
+        else:
+            number = self._end - data.count(b"\n", start)
         self._lines = (start, number)
         epoch, inherited = None, False
         if self.epochs:

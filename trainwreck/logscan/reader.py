@@ -14,7 +14,7 @@ from .cleaning import clean, uses_lone_cr
 from .evidence import KEEP, Evidence, Track, merge
 from .layout import Layout, column_values, csv_values, layout_of, mask
 from .messages import DEFAULT, MessageFinder
-from .numbers import all_floats, plain_floats, to_float
+from .numbers import Batch, to_float
 from .positions import Locator, Position, last_epoch
 
 CHUNK = 1 << 22          # bytes read at a time
@@ -79,7 +79,7 @@ class _Reader:
         data = clean(raw)
         spans = self.finder.scan(data, ev, line0)
         if layout.mode == "key":
-            text = mask(_cut(data, spans) if spans else data, layout.others)
+            text = mask(without(data, spans), layout.others)
             raw_values = layout.pattern.findall(text)
             already, start = ev.first_nonfinite is not None, ev.count
             self._values(raw_values, text, line0, lambda offset: layout.pattern.finditer(text, offset))
@@ -97,21 +97,19 @@ class _Reader:
     _ended = True      # the text read so far ends with a newline
 
     def _values(self, raw: list[bytes], text: bytes, line0: int, matches) -> None:
-        values = plain_floats(raw)
-        all_finite = values is not None
-        if values is None:
-            values = all_floats(raw)
-        epoch_in, epochs = self.ev.epoch_out, self.layout.epochs
+        epoch_in, epochs, newlines = self.ev.epoch_out, self.layout.epochs, self.ev.lines - line0
 
         def locate(indices: list[int]) -> list[Position]:
             offsets = _offsets(matches, len(raw), indices, len(text))
-            where = Locator(text, line0, epoch_in, epochs)
+            where = Locator(text, line0, epoch_in, epochs, newlines)
+            if self.layout.mode == "csv" and self.layout.column[3] >= 0:
+                return [_csv_numbered(where.at(o), text, o, self.layout.column) for o in offsets]
             return [where.at(o) for o in offsets]
 
         def pending(index: int):
             return lambda: locate([index])[0]
 
-        self.track.add(values, all_finite, locate, pending)
+        self.track.add(Batch(raw), locate, pending)
 
 
 def _offsets(matches, n: int, indices: list[int], size: int) -> list[int]:
@@ -161,7 +159,7 @@ def _rows(data: bytes, start: int):
 
 
 def _csv_rows(data: bytes, column: tuple, header: bool, start: int):
-    sep, col, header_line = column
+    sep, col, header_line = column[:3]
     skip = header_line + 1 if header and start == 0 else 0
     for offset, line in _rows(data, start):
         if not line.strip():
@@ -174,6 +172,17 @@ def _csv_rows(data: bytes, column: tuple, header: bool, start: int):
             yield _Row(offset)
 
 
+def _csv_numbered(pos: Position, text: bytes, offset: int, column: tuple) -> Position:
+    """A CSV row's position, named by its epoch or step column."""
+    sep, index, name = column[0], column[3], column[4]
+    end = text.find(b"\n", offset)
+    fields = text[offset:end if end >= 0 else len(text)].split(sep)
+    if index < len(fields) and fields[index].strip():
+        number = fields[index].strip().strip(b"\"'").decode("utf-8", "replace")
+        return dataclasses.replace(pos, **{"epoch" if name == "epoch" else "step": f"{name} {number}"})
+    return pos
+
+
 def _column_rows(data: bytes, start: int):
     from .layout import COLUMN
 
@@ -181,8 +190,10 @@ def _column_rows(data: bytes, start: int):
     return COLUMN.finditer(data, pos)
 
 
-def _cut(data: bytes, spans: list[tuple[int, int]]) -> bytes:
+def without(data: bytes, spans: list[tuple[int, int]]) -> bytes:
     """The block without the validation text (the spans), lines kept."""
+    if not spans:
+        return data
     parts, pos = [], 0
     for start, end in spans:
         parts.append(data[pos:start])
@@ -211,7 +222,8 @@ def _first_block(stream, source: str) -> tuple[bytes, bool]:
 
 def _layout(first: bytes, lone_cr: bool) -> Layout:
     text = clean(first.replace(b"\r", b"\n") if lone_cr else first)
-    return layout_of(text[:text.rfind(b"\n") + 1] or text)
+    text = text[:text.rfind(b"\n") + 1] or text
+    return layout_of(text, without(text, DEFAULT.scan(text, Evidence(source=""), 0)))
 
 
 def _prose(first: bytes) -> str:
@@ -283,7 +295,7 @@ def _scan_range(path: str, source: str, start: int, end: int, layout: Layout, fi
             return block
 
         if start > 0 and layout.mode == "csv":      # only the first range holds the header
-            layout = dataclasses.replace(layout, column=(*layout.column[:2], -1))
+            layout = dataclasses.replace(layout, column=(*layout.column[:2], -1, *layout.column[3:]))
         ev = _evidence(source, layout)
         return _Reader(ev, layout, finder, lone_cr, offset=start).run(read)
 

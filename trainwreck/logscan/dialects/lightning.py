@@ -10,5 +10,6 @@ import re
 
 from . import Dialect
 
-DIALECT = Dialect("PyTorch Lightning progress bar", re.compile(rb"Epoch \d+:\s+\d+%\|"),
+# A hand-made tqdm loop can print the same `Epoch 3: 50%|`; Lightning's bar also shows the logger's version.
+DIALECT = Dialect("PyTorch Lightning progress bar", re.compile(rb"Epoch \d+:\s+\d+%\|[^\n\r]*v_num="),
                   keys=(b"loss_step", b"loss", b"Loss"), framework="lightning")

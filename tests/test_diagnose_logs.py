@@ -1,0 +1,41 @@
+"""Logs as real tools print them, one folder per dialect (tests/logs/<dialect module>/), each
+sample with the verdict, the entry and the numbering its diagnosis must show (expected.yml)."""
+import pkgutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import ROOT
+import trainwreck.logscan.dialects as dialects
+from trainwreck.diagnose import diagnose, message_finder
+from trainwreck.logscan import scan_path
+from trainwreck.validate import check
+
+CATALOG, _ = check(ROOT / "catalog")
+LOGS = Path(__file__).parent / "logs"
+MODULES = sorted(m.name for m in pkgutil.iter_modules(dialects.__path__))
+SAMPLES = [(folder.name, name, want) for folder in sorted(LOGS.iterdir()) if folder.is_dir()
+           for name, want in yaml.safe_load((folder / "expected.yml").read_text()).items()]
+
+
+def test_every_dialect_has_samples_and_every_sample_a_dialect():
+    assert sorted(f.name for f in LOGS.iterdir() if f.is_dir()) == MODULES
+    for folder in LOGS.iterdir():
+        listed = set(yaml.safe_load((folder / "expected.yml").read_text()))
+        assert listed == {p.name for p in folder.iterdir() if p.name != "expected.yml"}, folder.name
+
+
+@pytest.mark.parametrize("folder, name, want", SAMPLES, ids=[f"{f}/{n}" for f, n, _ in SAMPLES])
+def test_sample_log(folder, name, want):
+    ev = scan_path(str(LOGS / folder / name), finder=message_finder(CATALOG))
+    assert ev.dialect == getattr(dialects, folder).DIALECT.name       # read as the tool that wrote it
+    d = diagnose(ev, CATALOG)
+    assert d.verdict == want["verdict"], (d.verdict, [m.entry.id for m in d.matches])
+    if "first" in want:
+        assert d.matches[0].entry.id == want["first"]
+        said = " | ".join(d.matches[0].evidence)
+    else:
+        said = " | ".join(d.signature.facts)
+    for phrase in want["says"]:
+        assert phrase in said
