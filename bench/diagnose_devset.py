@@ -98,6 +98,21 @@ def score(rows: list[dict], catalog) -> dict:
     }
 
 
+def with_planned(catalog):
+    """The catalogue plus a stand-in for each planned entry that says only its roadmap line
+    (title and summary: no signature, no messages, no phrases): a floor for what those entries add."""
+    import dataclasses
+
+    from trainwreck.catalog import Catalog
+
+    template = next(iter(catalog.entries.values()))
+    extra = {i: dataclasses.replace(template, id=i, title=catalog.planned[i], summary=catalog.planned_summaries.get(i, ""),
+                                    messages=[], trace="none", phrases=[], sections={}, related=[])
+             for i in catalog.planned if i not in catalog.entries}
+    return Catalog(root=catalog.root, folder=catalog.folder, entries={**catalog.entries, **extra},
+                   modules=catalog.modules)
+
+
 def results(path: Path | None = None, catalog=None) -> dict:
     catalog = catalog or check(ROOT / "catalog")[0]
     rows = [run(case, catalog) for case in load_cases(path or cases_path())]
@@ -142,8 +157,10 @@ def main() -> None:
     parser.add_argument("--cases", type=Path)
     parser.add_argument("--write", action="store_true")
     parser.add_argument("--cases-detail", action="store_true")
+    parser.add_argument("--with-planned", action="store_true", help="add stand-ins for the planned entries")
     args = parser.parse_args()
-    r = results(args.cases)
+    catalog = check(ROOT / "catalog")[0]
+    r = results(args.cases, with_planned(catalog) if args.with_planned else catalog)
     if args.cases_detail:
         for row in r["rows"]:
             ok = "+" if any(i in LABELS.get(row["label"], ()) for i in row["ranked"][:1]) else " "

@@ -2,15 +2,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from pathlib import Path
 
 from . import __version__
 from .catalog import load
-from .diagnose import as_json, diagnose, report
-from .logscan import LogError, scan, scan_path
+from . import diagnose_command
 from .export import BaseUrlError, catalog_json, normalise_base_url
 from .includes import IncludeRefused
 from .locate import default_catalog
@@ -80,23 +78,7 @@ def _load_valid(folder: Path | None):
 
 
 def _diagnose(args, catalog) -> int:
-    try:
-        if args.log == "-":
-            evidence = scan(sys.stdin.buffer, "<stdin>")
-        else:
-            evidence = scan_path(args.log)
-    except LogError as exc:
-        return _error(str(exc))
-    except IsADirectoryError:
-        return _error(f"{args.log}: is a folder, not a log file")
-    except OSError as exc:
-        return _error(f"{args.log}: {exc.strerror or exc}")
-    result = diagnose(evidence, catalog)
-    if args.json:
-        print(json.dumps(as_json(result), indent=2, allow_nan=False))
-    else:
-        sys.stdout.write(printable(report(result)))
-    return 0
+    return diagnose_command.run(args.log, args.json, catalog)
 
 
 def _new(args) -> int:
