@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from .dialects import ORDER, Dialect, keyed as keyed_dialect
 from .numbers import NUMBER, features, keyed, to_float
-from .positions import EPOCH
+from .positions import EPOCH_HINTS
 
 OTHER_LOSS = re.compile(rb"_(?:loss|Loss|LOSS)\b")     # literal first: no backtracking over long lines
 WORD_END = re.compile(rb"[A-Za-z]+$")
@@ -52,17 +52,21 @@ def other_losses(data: bytes) -> list[bytes]:
     return sorted(keys)
 
 
-PREFIXED_LOSS = re.compile(rb"[A-Za-z]+(?:loss|Loss|LOSS)\b")
+LOSS_WORD = re.compile(rb"[Ll]oss\b|LOSS\b")      # starts with a character class: scanned at C speed
 PREFIX_WINDOW = 1 << 18        # keys repeat on every line: the start of the log shows them all
 
 
 def prefixed_losses(data: bytes) -> list[bytes]:
     """Keys such as `genloss`, `IDLoss`: losses of their own, kept apart from a plain `loss`
     (a training prefix, `trainloss`, is the training loss)."""
-    keys = []
-    for m in PREFIXED_LOSS.finditer(data[:PREFIX_WINDOW]):
-        key = m.group(0)
-        if key[:-4] not in TRAINING_PREFIXES and key not in keys:
+    keys: list[bytes] = []
+    window = data[:PREFIX_WINDOW]
+    for m in LOSS_WORD.finditer(window):
+        start = m.start()
+        while start and window[start - 1:start].isalpha():
+            start -= 1
+        key = window[start:m.end()]
+        if start < m.start() and key[:-4] not in TRAINING_PREFIXES and key not in keys:
             keys.append(key)
     return keys
 
@@ -74,17 +78,21 @@ def mask(data: bytes, others: list[bytes]) -> bytes:
     return data
 
 
+DETECT_WINDOW = 1 << 18    # a format shows itself in its first lines: patterns without a literal start stay cheap
+
+
 def layout_of(first: bytes, training: bytes | None = None) -> Layout:
     """Pick the dialect and the loss pattern from the first block (already cleaned); `training`
     is that block with its validation text cut, as the scan will read it."""
     training = first if training is None else training
+    start = first[:DETECT_WINDOW]
     prefixed = prefixed_losses(training)
     others = other_losses(training) + prefixed
     masked = mask(training, others)
-    base = dict(others=others, clip_at=_clip_at(first), epochs=EPOCH.search(first) is not None)
-    spelled = features(first)
+    base = dict(others=others, clip_at=_clip_at(start), epochs=any(h in start for h in EPOCH_HINTS))
+    spelled = features(start)
     for dialect in ORDER:
-        if dialect.detect is not None and not dialect.detect.search(first):
+        if dialect.detect is not None and not dialect.detect.search(start):
             continue
         if dialect.mode == "key":
             for key in dialect.keys:

@@ -62,6 +62,7 @@ VALIDATION = re.compile(rb"(?:[Vv]al(?:id(?:ation)?)?|VAL(?:ID(?:ATION)?)?|[Tt]e
                         rb"|[Bb]est)(?![A-Za-z])")
 NUMBERS = re.compile(r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 MAX_LINE = 2000          # bytes of a line read for messages
+LOOKBACK = 64            # bytes a family's message may start before its anchor
 
 
 def _declared(text: str, origin: str) -> Known:
@@ -89,42 +90,48 @@ class MessageFinder:
     def __reduce__(self):              # the automaton is rebuilt in a worker process
         return MessageFinder, (self.pairs,)
 
-    def scan(self, data: bytes, ev: Evidence, line0: int) -> list[tuple[int, int]]:
-        """File the messages of one block; return the (start, end) spans of validation text."""
+    def scan(self, data: bytes, ev: Evidence | None, line0: int) -> list[tuple[int, int]]:
+        """File the messages of one block (unless `ev` is None); return the (start, end) spans of
+        validation text."""
         hits = self.automaton.find_matches_as_indexes(data)
         if not hits:
             return []
         spans: list[tuple[int, int]] = []
-        counted, line = 0, line0
-        done_line = -1
+        lines: dict[int, list[int]] = {}           # line start -> the anchors hit on it, in order
         for index, start, _end in hits:
-            line_start = data.rfind(b"\n", 0, start) + 1
-            line_end = data.find(b"\n", start)
-            line_end = len(data) if line_end < 0 else line_end
             if index >= self.validation_from:
                 if (start == 0 or not (data[start - 1:start].isalnum() or data[start - 1] == 95)) \
-                        and VALIDATION.match(data, start) and not (spans and spans[-1][1] >= line_end):
-                    spans.append((start, line_end))
-                continue
-            if line_start == done_line:
-                continue
-            done_line = line_start
+                        and VALIDATION.match(data, start):
+                    end = data.find(b"\n", start)
+                    end = len(data) if end < 0 else end
+                    if not (spans and spans[-1][1] >= end):
+                        spans.append((start, end))
+            elif ev is not None:
+                lines.setdefault(data.rfind(b"\n", 0, start) + 1, []).append(index)
+        counted, line = 0, line0
+        for line_start, anchors in lines.items():      # in order of position: dicts keep insertion order
             line += data.count(b"\n", counted, line_start)
             counted = line_start
-            self._file(data[line_start:min(line_end, line_start + MAX_LINE)], ev, line + 1)
+            end = data.find(b"\n", line_start, line_start + MAX_LINE)
+            self._file(data[line_start:end if end >= 0 else line_start + MAX_LINE], anchors, ev, line + 1)
         return spans
 
-    def _file(self, text: bytes, ev: Evidence, line: int) -> None:
+    def _file(self, text: bytes, anchors: list[int], ev: Evidence, line: int) -> None:
+        declared = len(self.declared)
         found = False
-        for known in self.declared:
-            if known.anchor in text and (m := known.pattern.search(text)):
-                ev.note_message(known.key, line, _shown(m.group(0)), known.origin)
-                ev.show_framework(known.origin)
-                found = True
+        for index in dict.fromkeys(anchors):
+            if index < declared:
+                known = self.declared[index]
+                if m := known.pattern.search(text):
+                    ev.note_message(known.key, line, _shown(m.group(0)), known.origin)
+                    ev.show_framework(known.origin)
+                    found = True
         if found:
             return
         for known in FAMILIES:
-            if known.anchor in text and (m := known.pattern.search(text)):
+            at = text.find(known.anchor)
+            # a family's message starts at most LOOKBACK bytes before its anchor: search from there
+            if at >= 0 and (m := known.pattern.search(text, max(0, at - LOOKBACK))):
                 shown = _shown(m.group("text") if "text" in known.pattern.groupindex else m.group(0))
                 ev.note_message(NUMBERS.sub("{}", shown), line, shown, known.origin)
                 if known.origin != "python":

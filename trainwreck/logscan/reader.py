@@ -82,25 +82,28 @@ class _Reader:
             text = mask(without(data, spans), layout.others)
             raw_values = layout.pattern.findall(text)
             already, start = ev.first_nonfinite is not None, ev.count
-            self._values(raw_values, text, line0, lambda offset: layout.pattern.finditer(text, offset))
+            self._values(raw_values, text, line0, lambda offset: layout.pattern.finditer(text, offset),
+                         lambda start, end: len(layout.pattern.findall(text, start, end)))
             if layout.grad is not None and not already:
                 _track_grads(ev, layout.grad.findall(data), len(raw_values), start)
         elif layout.mode == "csv":
             header, self.header = self.header, False
             self._values(csv_values(data, layout.column, header), data, line0,
-                         lambda start: _csv_rows(data, layout.column, header, start))
+                         lambda start: _csv_rows(data, layout.column, header, start),
+                         lambda start, end: len(csv_values(data[start:end], layout.column, header and not start)))
         elif layout.mode == "column":
-            self._values(column_values(data), data, line0, lambda start: _column_rows(data, start))
+            self._values(column_values(data), data, line0, lambda start: _column_rows(data, start),
+                         lambda start, end: len(column_values(data[start:end])))
         if layout.epochs:
             ev.epoch_out = last_epoch(data, len(data)) or ev.epoch_out
 
     _ended = True      # the text read so far ends with a newline
 
-    def _values(self, raw: list[bytes], text: bytes, line0: int, matches) -> None:
+    def _values(self, raw: list[bytes], text: bytes, line0: int, matches, count) -> None:
         epoch_in, epochs, newlines = self.ev.epoch_out, self.layout.epochs, self.ev.lines - line0
 
         def locate(indices: list[int]) -> list[Position]:
-            offsets = _offsets(matches, len(raw), indices, len(text))
+            offsets = _offsets(matches, count, len(raw), indices, text)
             where = Locator(text, line0, epoch_in, epochs, newlines)
             if self.layout.mode == "csv" and self.layout.column[3] >= 0:
                 return [_csv_numbered(where.at(o), text, o, self.layout.column) for o in offsets]
@@ -112,29 +115,40 @@ class _Reader:
         self.track.add(Batch(raw), locate, pending)
 
 
-def _offsets(matches, n: int, indices: list[int], size: int) -> list[int]:
-    """Start offsets of the matches at these indices (increasing) among the block's n matches."""
+NEAR = 64     # matches walked one by one at most before a wanted one
+
+
+def _offsets(matches, count, n: int, indices: list[int], text: bytes) -> list[int]:
+    """Start offsets of the matches at these indices (increasing) among the block's n matches.
+
+    Each is reached without a Python step per earlier match: the walk starts at a line
+    near where the match should be, after counting the matches before that line in C
+    (`count(start, end)`), and jumps again when the next wanted match is far ahead."""
     out: dict[int, int] = {}
-    back = [i for i in indices if i >= n - 2 * KEEP]
-    front = [i for i in indices if i < n - 2 * KEEP]
-    if front:
-        wanted, it = set(front), matches(0)
-        for i in range(front[-1] + 1):
-            m = next(it)
-            if i in wanted:
-                out[i] = m.start()
-    if back:
-        need, span = n - back[0], max(size * 2 * (n - back[0]) // max(n, 1), 4096)
-        while True:
-            start = 0 if span >= size else size - span
-            found = list(matches(start))
-            if len(found) >= need or start == 0:
-                break
-            span *= 4
-        found = found[len(found) - need:] if len(found) >= need else found
-        first = n - len(found)
-        for i in back:
-            out[i] = found[i - first].start()
+    todo = sorted(set(indices))
+    k = 0
+    while k < len(todo):
+        i = todo[k]
+        start, before = 0, 0
+        if i >= NEAR:
+            guess = len(text) * (i - NEAR) // max(n, 1)
+            while guess > 0:
+                start = text.rfind(b"\n", 0, guess) + 1
+                # count in C on the shorter side of the line
+                before = count(0, start) if start < len(text) // 2 else n - count(start, len(text))
+                if before <= i:
+                    break
+                guess //= 2
+            else:
+                start, before = 0, 0
+        for j, m in enumerate(matches(start), before):
+            if j == todo[k]:
+                out[j] = m.start()
+                k += 1
+                if k == len(todo) or todo[k] - j > 2 * NEAR:
+                    break
+        else:             # fewer matches than counted: cannot happen for a pattern that stays on its line
+            raise AssertionError(f"match {todo[k]} of {n} not found")
     return [out[i] for i in indices]
 
 
@@ -223,7 +237,7 @@ def _first_block(stream, source: str) -> tuple[bytes, bool]:
 def _layout(first: bytes, lone_cr: bool) -> Layout:
     text = clean(first.replace(b"\r", b"\n") if lone_cr else first)
     text = text[:text.rfind(b"\n") + 1] or text
-    return layout_of(text, without(text, DEFAULT.scan(text, Evidence(source=""), 0)))
+    return layout_of(text, without(text, DEFAULT.scan(text, None, 0)))
 
 
 def _prose(first: bytes) -> str:
