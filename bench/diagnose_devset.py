@@ -12,7 +12,8 @@ The mapping from the cases' labels to entry IDs lives here and only here. A labe
 counts as covered once one of its entries is in the catalogue, so the scores move
 as entries land. With --write, the table on docs/diagnose.md is brought up to date.
 
-    python bench/diagnose_devset.py [--cases PATH] [--write] [--cases-detail]
+    python bench/diagnose_devset.py [--cases PATH] [--write] [--cases-detail] [--with-planned]
+    python bench/diagnose_devset.py --compare-rank-bm25     # needs `pip install rank-bm25`
 """
 from __future__ import annotations
 
@@ -152,14 +153,50 @@ def page_with(r: dict, page: str) -> str:
     return head + markdown(r) + rest.split(END, 1)[1]
 
 
+def compare_rank_bm25(catalog) -> str:
+    """The same scores with rank_bm25's BM25Okapi in place of wording.Library's own formula."""
+    import time
+
+    import trainwreck.diagnose as engine
+    from trainwreck.wording import Library
+
+    start = time.perf_counter()
+    from rank_bm25 import BM25Okapi
+    imported = time.perf_counter() - start
+
+    class RankBM25(Library):
+        def __init__(self, docs):
+            super().__init__(docs)
+            self.okapi = BM25Okapi([docs[i] for i in self.ids])
+
+        def scores(self, query):
+            return {i: max(float(v), 0.0) for i, v in zip(self.ids, self.okapi.get_scores(list(set(query))))}
+
+    own = results(catalog=catalog)
+    engine.Library, engine._WEIGHERS = RankBM25, {}
+    try:
+        other = results(catalog=catalog)
+    finally:
+        engine.Library, engine._WEIGHERS = Library, {}
+    same = sum(a["ranked"][:3] == b["ranked"][:3] for a, b in zip(own["rows"], other["rows"]))
+    line = "{}: top-1 {top1}/{covered}, top-3 {top3}/{covered}, HEALTHY named {healthy_named}, OTHER named {other_named}"
+    return "\n".join([line.format("own BM25 ", **own), line.format("rank_bm25", **other),
+                      f"same first three candidates on {same} of {own['cases']} cases; importing rank_bm25 "
+                      f"(and NumPy) took {imported * 1000:.0f} ms"])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--cases", type=Path)
     parser.add_argument("--write", action="store_true")
     parser.add_argument("--cases-detail", action="store_true")
     parser.add_argument("--with-planned", action="store_true", help="add stand-ins for the planned entries")
+    parser.add_argument("--compare-rank-bm25", action="store_true")
     args = parser.parse_args()
     catalog = check(ROOT / "catalog")[0]
+    if args.compare_rank_bm25:
+        print(compare_rank_bm25(catalog))
+        return
     r = results(args.cases, with_planned(catalog) if args.with_planned else catalog)
     if args.cases_detail:
         for row in r["rows"]:
