@@ -19,6 +19,7 @@ from .catalog import Catalog
 from .entry import TRACES, Entry
 from .logscan import KEEP, Evidence, MessageFinder
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
+from .logscan.evidence import without_first
 from .wording import Library, Normal, normals_asked, tokens, when
 
 # Shape of the curve just before a blow-up: it counts as a climb after this many
@@ -57,6 +58,9 @@ WHEN_OF_TRACE = {"nonfinite-from-start": {"start"}, "plateau-from-start": {"star
                  "spike-then-recover": {"early"}, "climb-then-nonfinite": {"early", "later"},
                  "climb-despite-clipping": {"early", "later"}, "descent-then-nonfinite": {"later"},
                  "descent-then-climb": {"later"}, "stall-after-drop": {"later"}}
+# Signatures defined by when the loss breaks rather than by a shape: an entry whose Symptom
+# says it can break then too is compatible with them.
+TIMED = {"nonfinite-from-start"}
 # Weights of the evidence (see docs/diagnose.md for how they were chosen).
 W_CURVE, W_PART, W_MESSAGE, W_TEXT, W_WHEN, W_TEXT_WITH_CURVE = 3.0, 1.5, 2.0, 2.0, 0.75, 0.5
 # A failure whose messages are always printed where the log could show them (NumPy warns
@@ -122,6 +126,9 @@ def signature_of(ev: Evidence) -> Signature:
                                      "progress bars, a CSV loss column, one number per line)"])
     at = ev.where
     t = ev.first_nonfinite
+    if ev.count == 1:
+        kind = _fmt(ev.head[0]) if math.isfinite(ev.head[0]) else ("nan" if math.isnan(ev.head[0]) else "inf")
+        return Signature("few-values", [f"one loss value ({kind} at {at(0)}): not a curve"])
     warn = sustained_climb(ev.before)
     warn_index = ev.before_start + warn if warn is not None else None
     warn_at = at(warn_index) if warn_index is not None else ""
@@ -291,12 +298,18 @@ def _list_items(lines: list[str]) -> list[str]:
 # ---- weighing -------------------------------------------------------------------------------
 
 class Weigher:
-    """What diagnosis needs from a catalogue, built once: message patterns, documents, declarers."""
+    """What diagnosis needs from a catalogue, built once: message patterns, documents, declarers,
+    and when each failure shows (its signature's timing, and any its Symptom section names)."""
 
     def __init__(self, catalog: Catalog):
         self.catalog = catalog
         self.entries = [e for e in catalog.sorted_entries() if e.status != "retired"]
         self.library = Library.of(self.entries)
+        self.told_when = {e.id: when(e.sections.get("Symptom", "")) for e in self.entries}
+        self.timing = {e.id: WHEN_OF_TRACE.get(e.trace, set()) | self.told_when[e.id] for e in self.entries}
+        self.trace_count: dict[str, int] = {}
+        for e in self.entries:
+            self.trace_count[e.trace] = self.trace_count.get(e.trace, 0) + 1
         self.declarers: dict[str, list[str]] = {}
         for e in self.entries:
             for m in e.messages:
@@ -362,7 +375,15 @@ def _weigh(entry: Entry, c: _Context, w: Weigher) -> tuple[dict[str, float], lis
     parts: dict[str, float] = {}
     evidence: list[str] = []
     against: list[str] = []
-    curve = (W_PART if sig.weak else W_CURVE) if sig.name == entry.trace else W_PART if PART_OF.get(sig.name) == entry.trace else 0.0
+    shown_when = WHEN_OF_TRACE.get(sig.name, set())
+    if sig.name == entry.trace:      # several entries with one signature share what it says
+        curve = (W_PART if sig.weak else W_CURVE) / math.sqrt(w.trace_count.get(entry.trace, 1))
+    elif PART_OF.get(sig.name) == entry.trace:
+        curve = W_PART
+    elif sig.name in TIMED and shown_when <= w.told_when[entry.id] and entry.trace != "none":
+        curve = W_PART / 2           # not its signature, but its Symptom says it can show then too
+    else:
+        curve = 0.0
     if curve:
         parts["curve"] = curve
         evidence += sig.facts
@@ -386,7 +407,7 @@ def _weigh(entry: Entry, c: _Context, w: Weigher) -> tuple[dict[str, float], lis
         parts["words"] = (W_TEXT if c.words_count else W_TEXT_WITH_CURVE) * share * c.strength
         if share > 0.6 and c.words_count and c.strength > 0.5:
             evidence.append("the report's words match how this entry describes the failure")
-    entry_when = WHEN_OF_TRACE.get(entry.trace, set())
+    entry_when = w.timing[entry.id]
     told = c.said_when or (WHEN_OF_TRACE.get(sig.name, set()) if ev.count >= 2 else set())
     if told and entry_when:
         if told & entry_when:
@@ -396,13 +417,23 @@ def _weigh(entry: Entry, c: _Context, w: Weigher) -> tuple[dict[str, float], lis
         else:
             parts["when"] = -W_WHEN
     if c.words_count and c.said_nonfinite and not hits and entry.trace == FIRST_SUSPECT \
-            and "start" not in c.said_when:
-        parts["prior"] = W_PRIOR
+            and "start" not in c.said_when and c.strength < 1:
+        parts["prior"] = W_PRIOR * (1 - c.strength)    # a tie-breaker for reports that say little
     return parts, evidence, against
+
+
+def _run_values(ev: Evidence) -> Evidence:
+    """A pasted report often opens with a title that quotes a loss ("Loss nan after 2 epochs") above
+    a numbered log: values before the log's numbering starts are not steps of the run."""
+    if not (2 <= ev.count <= KEEP) or ev.head_at[0].numbered:
+        return ev
+    k = next((i for i, p in enumerate(ev.head_at) if p.numbered), None)
+    return without_first(ev, k) if k else ev
 
 
 def diagnose(ev: Evidence, catalog: Catalog) -> Diagnosis:
     w = weigher(catalog)
+    ev = _run_values(ev)
     sig = signature_of(ev)
     c = _context(ev, w, sig)
     normals = normals_asked(ev.prose) if c.words_count else []

@@ -38,6 +38,7 @@ THESAURUS = [
     (r"\b(?:normali[sz]\w*|standardi[sz]\w*|unscaled|rescal\w*|min[ -]?max\w*|scal(?:e|ed|ing) (?:the )?"
      r"(?:inputs?|features?|data|targets?))\b", " normalise "),
     (r"\b(?:initiali[sz]\w*|init|uninitiali[sz]\w*)\b", " init "),
+    (r"\b(?:datasets?|data ?sets?|data|dataloaders?|data loaders?)\b", " data "),
     (r"\b(?:labels?|targets?|ground[ -]?truths?|gt|masks|mask (?:values?|images?)|annotations?|class ids?)\b",
      " label "),
     (r"\b(?:diverg\w*|explod\w*|blows? up|blew up|blowing up)\b", " diverge "),
@@ -59,8 +60,8 @@ WHEN = [
     (r"\b(?:from the (?:very )?(?:start|beginning|first \w+)|at the (?:very )?(?:start|beginning)|first forward pass"
      r"|(?:at|on|in) the first (?:batch|step|iteration|epoch|forward)|from (?:step|epoch|iteration) 0"
      r"|(?:at|in) (?:step|epoch|iteration) 0\b|(?:always|constantly|all) (?:nan|inf)|(?:is|are) always"
-     r"|right away|immediately|before (?:any|the first) (?:update|step)|when (?:the )?training starts"
-     r"|each epoch|every (?:epoch|step|iteration))\b", " when_start "),
+     r"|right away|immediately|before (?:any|the first) (?:update|step)|when (?:the )?training starts)\b",
+     " when_start "),
     (r"\b(?:after (?:the )?(?:first|1st|one|a single) (?:\w+ )?(?:step|update|iteration|batch)|within the first"
      r"|(?:in|after) the first (?:few|couple of) (?:steps|iterations|batches|updates)|first (?:few|ten) (?:steps|"
      r"iterations|batches))\b", " when_early "),
@@ -73,25 +74,44 @@ WHEN = [
 ]
 _COMPILED = [(re.compile(p), t) for p, t in WHEN + THESAURUS]
 WORD = re.compile(r"[a-z][a-z0-9_]+")
+# Words of a sentence about anything, and of any bug report: they say nothing about which failure it is.
 STOP = frozenset("""a an the and or but if then else of to in on at by for with from as is are was were be been being
 this that these those it its it's i my me we our you your he she they them their there here have has had do does did
 not no so too very can could would should will just than into out up down over under again about after before when
 while which what who whom why how all any both each few more most other some such only own same also get got getting
 one two three like use using used run running ran code model training train trained please help thanks thank anyone
-know issue problem question see seems seem still even though because""".split())
-SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "es", "ed", "s")
+know issue problem question see seems seem still even though because try tried trying work works worked working find
+found display displayed wrong go goes going went where print printed printing really new don doesn didn isn wasn
+make made set change changed want need think way time thing things well good lot much many something anything
+every ever never always sometimes now already yet able let look looks looked show shows shown give gives given take
+took come came call called keep kept happen happens happened cause causes caused reason fix fixed solve solved
+hi hello dear sir regards thanks everyone could someone anybody idea ideas suggestion suggestions""".split())
 
 
 def stem(word: str) -> str:
-    for suffix in SUFFIXES:
+    """A light stemmer: plurals and the common verb endings, so values/value and
+    diverged/diverging meet."""
+    if len(word) <= 4:
+        return word
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith("sses"):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    for suffix in ("ing", "ed"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
             return word[:-len(suffix)]
     return word
 
 
+CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|_")
+
+
 def tokens(text: str) -> list[str]:
-    """Canonical tokens of a text: thesaurus and timing first, then words (no stop words, lightly stemmed)."""
-    text = " " + text.lower() + " "
+    """Canonical tokens of a text: identifiers split (ExpBackward, loss_rcnn_bbox), thesaurus and
+    timing folded, then words without stop words, lightly stemmed."""
+    text = " " + CAMEL.sub(" ", text).lower() + " "
     for pattern, token in _COMPILED:
         text = pattern.sub(token, text)
     return [stem(w) for w in WORD.findall(text) if w not in STOP]

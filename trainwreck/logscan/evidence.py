@@ -235,3 +235,21 @@ def merge(a: Evidence, b: Evidence) -> Evidence:
             out.more_messages += count
     out.more_messages += b.more_messages
     return out
+
+
+def without_first(ev: Evidence, k: int) -> Evidence:
+    """The evidence without its first k loss values (only when every value is among the kept ones)."""
+    from dataclasses import replace
+
+    from .numbers import Batch
+
+    assert ev.count <= KEEP and 0 < k <= ev.count
+    values, places = ev.head[k:], ev.head_at[k:]
+    out = replace(ev, count=0, head=[], head_at=[], before=[], before_at=[], before_start=0, first_nonfinite=None,
+                  first_nonfinite_value=None, first_nonfinite_at=None, first_nan=None, first_nan_at=None,
+                  finite_after=0, last=None, last_at=None, low=None, low_at=0, low_pos=None, high=None)
+    track = Track(out)
+    track.add(Batch([repr(v).encode() for v in values]), lambda idx: [places[i] for i in idx],
+              lambda i: (lambda: places[i]))
+    track.finish()
+    return out
