@@ -1,0 +1,154 @@
+"""What people paste: framework messages, plain words, things that are normal -- and the fix line."""
+import dataclasses
+import io
+
+import pytest
+
+from conftest import ROOT
+from trainwreck.catalog import Catalog
+from trainwreck.diagnose import diagnose, first_fix_step, message_finder
+from trainwreck.entry import Message
+from trainwreck.logscan import scan
+from trainwreck.validate import check
+
+CATALOG, _ = check(ROOT / "catalog")
+ANOMALY = Message("Function '{}' returned nan values in its {}th output.", "pytorch",
+                  "https://github.com/pytorch/pytorch/blob/v2.5.1/torch/csrc/autograd/engine.cpp",
+                  "Function 'LogSoftmaxBackward0' returned nan values in its 0th output.")
+INDEX = Message("index {} is out of bounds for axis {} with size {}", "numpy",
+                "https://github.com/numpy/numpy/blob/v2.4.6/numpy/_core/src/multiarray/mapping.c",
+                "index 10 is out of bounds for axis 1 with size 10")
+
+
+def with_entry(**fields) -> Catalog:
+    """The catalogue plus one made-up entry (WR-999) with these fields."""
+    entry = dataclasses.replace(CATALOG.entries["WR-250"], id="WR-999", **fields)
+    return Catalog(root=ROOT, folder=ROOT / "catalog", entries={**CATALOG.entries, "WR-999": entry},
+                   modules=CATALOG.modules)
+
+
+def diagnosis(text: str, catalog=CATALOG):
+    return diagnose(scan(io.BytesIO(text.encode()), "report", message_finder(catalog)), catalog)
+
+
+# ---- framework messages are read as the catalogue declares them ------------------------------
+
+TRACEBACK = """Traceback (most recent call last):
+  File "train.py", line 88, in <module>
+    loss.backward()
+  File "/usr/lib/python3/site-packages/torch/_tensor.py", line 521, in backward
+    torch.autograd.backward(
+RuntimeError: Function 'ExpBackward0' returned nan values in its 0th output.
+"""
+
+
+def test_a_declared_template_matches_the_filled_in_message():
+    catalog = with_entry(messages=[ANOMALY], trace="none", summary="a made-up entry for the test", phrases=[])
+    d = diagnosis(TRACEBACK, catalog)
+    assert d.matches[0].entry.id == "WR-999"
+    assert 'message "Function \'ExpBackward0\' returned nan values in its 0th output." (line 6)' \
+        in d.matches[0].evidence
+    assert "pytorch" in d.evidence.frameworks
+    assert d.unweighed == []
+
+
+def test_an_undeclared_framework_message_is_reported_not_dropped():
+    d = diagnosis(TRACEBACK)
+    assert any("returned nan values in its 0th output" in u and "not declared by any entry" in u
+               for u in d.unweighed)
+
+
+def test_a_numpy_traceback_line_matches_a_declared_numpy_message():
+    catalog = with_entry(messages=[INDEX], trace="none", summary="a made-up entry for the test", phrases=[])
+    text = "Traceback (most recent call last):\n  File \"t.py\", line 3\nIndexError: index 10 is out of bounds " \
+           "for axis 1 with size 10\n"
+    assert diagnosis(text, catalog).matches[0].entry.id == "WR-999"
+    # a scan that did not know the catalogue still files the line; the entry's template matches it
+    ev = scan(io.BytesIO(text.encode()), "report")
+    assert diagnose(ev, catalog).matches[0].entry.id == "WR-999"
+
+
+def test_a_message_from_another_framework_is_not_evidence_against():
+    """WR-030 declares NumPy's warnings; a PyTorch log cannot print them, so their absence says nothing."""
+    log = "".join(f"epoch {i} loss {v}\n" for i, v in enumerate([0.9, 0.7, 0.55, 0.46, 0.41, float("nan")]))
+    numpy_quiet = diagnosis(log)
+    pytorch = diagnosis(log + TRACEBACK)
+    against = "none of the messages this failure prints are in the log"
+    assert against in next(m for m in numpy_quiet.matches if m.entry.id == "WR-030").against
+    assert against not in next(m for m in pytorch.matches if m.entry.id == "WR-030").against
+
+
+# ---- plain words ----------------------------------------------------------------------------
+
+def test_nan_from_the_first_batch_points_at_the_from_the_start_entries():
+    d = diagnosis("My loss is nan from the very first batch, before anything is learned.")
+    assert d.matches[0].entry.id == "WR-120"
+    assert any("from the first values" in fact for fact in d.matches[0].evidence)
+
+
+def test_exp_overflowing_points_at_the_overflow_entry():
+    d = diagnosis("logit 378.09, exp() gives inf and then the inf turns into a nan in the softmax")
+    assert d.matches[0].entry.id == "WR-020"
+
+
+def test_a_report_that_cannot_decide_says_so_and_asks_for_the_deciding_thing():
+    d = diagnosis("The loss becomes nan after a few epochs. What could be the cause?")
+    assert d.verdict == "uncertain"
+    assert d.matches[0].entry.id == "WR-220"         # the first suspect, not a certainty
+    assert 2 <= len(d.matches) <= 3
+    assert d.ask.startswith("the loss values from the start of the run")
+    from trainwreck.diagnose_report import report
+    text = report(d)
+    assert "Cannot tell yet." in text and "To decide, paste the loss values" in text
+
+
+def test_nothing_to_go_on_asks_for_the_loss_values():
+    d = diagnosis("It does not work.")
+    assert d.verdict in ("no-evidence", "uncertain") and d.ask
+
+
+# ---- healthy stays healthy; unknown stays unknown -----------------------------------------
+
+@pytest.mark.parametrize("report, name", [
+    ("My loss went negative during training, is this expected?", "negative loss"),
+    ("I keep seeing Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to 16384.0 -- normal?",
+     "skipped steps under dynamic loss scaling"),
+    ("Why is the val_loss of fit() much higher than the loss of evaluate()?",
+     "a gap between training and validation loss"),
+])
+def test_normal_behaviour_is_answered_as_normal(report, name):
+    d = diagnosis(report)
+    assert d.verdict == "normal" and d.normal[0].name == name
+    assert d.ask
+
+
+def test_a_negative_nll_log_is_healthy():
+    d = diagnosis("".join(f"epoch {i} loss {0.8 - 0.15 * i:.3f}\n" for i in range(12)))
+    assert d.verdict == "healthy"
+
+
+def test_a_failure_the_catalogue_does_not_cover_is_not_forced():
+    d = diagnosis("RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n")
+    assert d.verdict != "failure"
+    assert any("CUDA out of memory" in u for u in d.unweighed)
+
+
+# ---- the first step of the fix is whole --------------------------------------------------
+
+def test_a_fix_step_that_introduces_a_list_brings_the_list():
+    step = first_fix_step(CATALOG.entries["WR-120"])
+    assert step.startswith("Scale each layer's initial weights by its fan-in so that the spread neither grows nor "
+                           "shrinks with depth: He initialisation for ReLU")
+    assert "Xavier / Glorot" in step and step.endswith(".") and "**" not in step
+
+
+@pytest.mark.parametrize("entry_id", sorted(CATALOG.entries))
+def test_every_fix_step_ends_a_sentence(entry_id):
+    step = first_fix_step(CATALOG.entries[entry_id])
+    assert step and step[-1] in ".!?)" and not step.endswith(":"), step
+
+
+def test_a_made_up_fix_section_with_a_numbered_list():
+    entry = dataclasses.replace(CATALOG.entries["WR-250"], sections={
+        "Fix": "Do two things:\n\n1. lower the rate;\n2. add a warmup of 50 steps.\n\nThen rerun."})
+    assert first_fix_step(entry) == "Do two things: lower the rate; add a warmup of 50 steps."
