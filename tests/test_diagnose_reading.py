@@ -152,3 +152,14 @@ def test_a_made_up_fix_section_with_a_numbered_list():
     entry = dataclasses.replace(CATALOG.entries["WR-250"], sections={
         "Fix": "Do two things:\n\n1. lower the rate;\n2. add a warmup of 50 steps.\n\nThen rerun."})
     assert first_fix_step(entry) == "Do two things: lower the rate; add a warmup of 50 steps."
+
+
+def test_a_whole_snippet_run_with_its_summary_lines_names_its_entry():
+    """Reproduction and fix in one output: summary lines (`loss 0.6865 -> 0.1872`) are not steps."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "snippets/wr240_clipping_not_clipping.py"], cwd=ROOT, capture_output=True,
+                         text=True, env={"OPENBLAS_NUM_THREADS": "1", "PATH": ""}).stdout
+    d = diagnosis(out)
+    assert d.verdict == "failure" and d.matches[0].entry.id == "WR-240"
