@@ -159,7 +159,8 @@ def test_a_whole_snippet_run_with_its_summary_lines_names_its_entry():
     import subprocess
     import sys
 
-    out = subprocess.run([sys.executable, "snippets/wr240_clipping_not_clipping.py"], cwd=ROOT, capture_output=True,
-                         text=True, env={"OPENBLAS_NUM_THREADS": "1", "PATH": ""}).stdout
+    out = subprocess.run([sys.executable, "snippets/wr240_clipping_not_clipping.py"], cwd=ROOT, text=True,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,     # as `python x.py 2>&1` shows it
+                         env={"OPENBLAS_NUM_THREADS": "1", "PATH": ""}).stdout
     d = diagnosis(out)
     assert d.verdict == "failure" and d.matches[0].entry.id == "WR-240"
