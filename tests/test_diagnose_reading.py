@@ -122,9 +122,11 @@ def test_normal_behaviour_is_answered_as_normal(report, name):
     assert d.ask
 
 
-def test_a_negative_nll_log_is_healthy():
+def test_a_negative_nll_log_is_not_a_failure_and_says_when_it_would_be():
     d = diagnosis("".join(f"epoch {i} loss {0.8 - 0.15 * i:.3f}\n" for i in range(12)))
-    assert d.verdict == "healthy"
+    assert d.verdict == "normal" and d.normal[0].name == "negative loss"
+    assert "impossible for cross-entropy or BCE" in d.normal[0].explanation
+    assert d.ask.startswith("the loss function you use and the range of your targets")
 
 
 def test_a_failure_the_catalogue_does_not_cover_is_not_forced():

@@ -20,7 +20,7 @@ from .entry import TRACES, Entry
 from .logscan import KEEP, Evidence, MessageFinder
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
 from .logscan.evidence import without_first
-from .wording import Library, Normal, normals_asked, tokens, when
+from .wording import NORMALS, Library, Normal, normals_asked, says_failure, tokens, when
 
 # Shape of the curve just before a blow-up: it counts as a climb after this many
 # rises, or after one rise of at least this factor.
@@ -259,6 +259,9 @@ def _within(values: list[float], tolerance: float) -> bool:
     return high - low <= tolerance * low
 
 
+NEGATIVE = next(n for n in NORMALS if n.name == "negative loss")
+
+
 # ---- the fix --------------------------------------------------------------------------------
 
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*(\[])")
@@ -355,6 +358,7 @@ class _Context:
     bm: dict[str, float]           # BM25 of the words against each entry
     strength: float                # how much the words say at all, 0..1
     said_nonfinite: bool           # the words or values say the loss went nan or inf
+    said_failure: bool             # anything at all says something went wrong
     hits: dict[str, list]          # entry ID -> its declared messages found
 
 
@@ -364,9 +368,11 @@ def _context(ev: Evidence, w: Weigher, sig: Signature) -> _Context:
     bm = w.library.scores(words)
     top = max(bm.values(), default=0.0)
     said_nonfinite = ev.first_nonfinite is not None or bool({"nan", "inf", "diverge"} & set(words))
+    hits = {e.id: _declared_hits(e, ev.messages) for e in w.entries}
+    said_failure = (said_nonfinite or sig.name in TRACES or sig.name == "climbing" or bool(ev.messages)
+                    or says_failure(ev.prose))
     return _Context(ev, sig, words_count, when(ev.prose) if words_count else set(), bm,
-                    min(1.0, top / BM_FULL), said_nonfinite,
-                    {e.id: _declared_hits(e, ev.messages) for e in w.entries})
+                    min(1.0, top / BM_FULL), said_nonfinite, said_failure, hits)
 
 
 def _weigh(entry: Entry, c: _Context, w: Weigher) -> tuple[dict[str, float], list[str], list[str]]:
@@ -437,13 +443,16 @@ def diagnose(ev: Evidence, catalog: Catalog) -> Diagnosis:
     sig = signature_of(ev)
     c = _context(ev, w, sig)
     normals = normals_asked(ev.prose) if c.words_count else []
+    if ev.low is not None and ev.low < 0 and not any(n.name == NEGATIVE.name for n in normals):
+        normals.insert(0, NEGATIVE)      # the values themselves go below zero
     failure_shown = ev.first_nonfinite is not None or sig.name in TRACES or sig.name == "climbing"
     declared_found = {text for hits in c.hits.values() for text, _ in hits}
     matches = []
     for entry in w.entries:
         parts, evidence, against = _weigh(entry, c, w)
         score = sum(parts.values())
-        if score > 0 and (parts.get("curve", 0) > 0 or c.hits[entry.id] or (c.words_count and c.bm[entry.id] > 0)):
+        worded = c.words_count and c.bm[entry.id] > 0 and c.said_failure
+        if score > 0 and (parts.get("curve", 0) > 0 or c.hits[entry.id] or worded):
             matches.append(Match(entry, round(score, 3), evidence, against, first_fix_step(entry),
                                  {k: round(v, 3) for k, v in parts.items()}))
     matches.sort(key=lambda m: (-m.score, m.entry.id))

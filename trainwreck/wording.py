@@ -117,6 +117,19 @@ def tokens(text: str) -> list[str]:
     return [stem(w) for w in WORD.findall(text) if w not in STOP]
 
 
+# Tokens that say something went wrong. A report with none of them (and no message, and no
+# broken curve) asks about a run that may be fine: it gets no failure candidates.
+FAILURE_WORDS = frozenset("""nan inf diverge climb overflow underflow negative error exception explod crash
+collapse stuck plateau constant same zero fail failure broken garbage wrong_output blank""".split())
+_STUCK = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|never|not|no longer|stop(?:s|ped)?)"
+                    r" (?:go(?:ing)? down|decreas\w*|improv\w*|chang\w*|learn\w*|mov\w*|converg\w*|drop\w*)")
+
+
+def says_failure(text: str) -> bool:
+    """Does the report say anything went wrong (not only ask whether it did)?"""
+    return bool(FAILURE_WORDS & set(tokens(text))) or bool(_STUCK.search(text.lower()))
+
+
 def when(text: str) -> set[str]:
     """Which of start / early / later the text says the failure showed at."""
     low = text.lower()
