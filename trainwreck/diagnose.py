@@ -66,6 +66,8 @@ W_CURVE, W_PART, W_MESSAGE, W_TEXT, W_WHEN, W_TEXT_WITH_CURVE = 3.0, 1.5, 2.0, 2
 # A failure whose messages are always printed where the log could show them (NumPy warns
 # on every overflow and log of zero by default): their absence moves it one step down.
 W_MISSING = 1.0
+# A report this small was pasted by a person: its words count for more next to its curve.
+PASTED = 1 << 15
 # BM25 score at which a report's words count in full (a few specific words in common).
 BM_FULL = 6.0
 # A report that only says the loss went nan or diverged, with no curve and no message:
@@ -410,7 +412,8 @@ def _weigh(entry: Entry, c: _Context, w: Weigher) -> tuple[dict[str, float], lis
     top = max(c.bm.values(), default=0.0)
     if top > 0 and c.bm[entry.id] > 0:
         share = c.bm[entry.id] / top
-        parts["words"] = (W_TEXT if c.words_count else W_TEXT_WITH_CURVE) * share * c.strength
+        weight = W_TEXT if c.words_count else W_TEXT_WITH_CURVE * (2 if ev.size <= PASTED else 1)
+        parts["words"] = weight * share * c.strength
         if share > 0.6 and c.words_count and c.strength > 0.5:
             evidence.append("the report's words match how this entry describes the failure")
     entry_when = w.timing[entry.id]
