@@ -63,6 +63,10 @@ WHEN_OF_TRACE = {"nonfinite-from-start": {"start"}, "plateau-from-start": {"star
 TIMED = {"nonfinite-from-start"}
 # Weights of the evidence (see docs/diagnose.md for how they were chosen).
 W_CURVE, W_PART, W_MESSAGE, W_TEXT, W_WHEN, W_TEXT_WITH_CURVE = 3.0, 1.5, 2.0, 2.0, 0.75, 0.5
+# The general entry when the curve shows a special case of its signature (a climb despite
+# clipping, a climb not yet non-finite, a climb after a long descent): it stays a candidate,
+# but the special case is the stronger evidence.
+W_GENERAL = 0.5
 # A failure whose messages are always printed where the log could show them (NumPy warns
 # on every overflow and log of zero by default): their absence moves it one step down.
 W_MISSING = 1.0
@@ -387,7 +391,7 @@ def _weigh(entry: Entry, c: _Context, w: Weigher) -> tuple[dict[str, float], lis
     if sig.name == entry.trace:      # several entries with one signature share what it says
         curve = (W_PART if sig.weak else W_CURVE) / math.sqrt(w.trace_count.get(entry.trace, 1))
     elif PART_OF.get(sig.name) == entry.trace:
-        curve = W_PART
+        curve = W_GENERAL
     elif sig.name in TIMED and shown_when <= w.told_when[entry.id] and entry.trace != "none":
         curve = W_PART / 2           # not its signature, but its Symptom says it can show then too
     else:
@@ -402,7 +406,7 @@ def _weigh(entry: Entry, c: _Context, w: Weigher) -> tuple[dict[str, float], lis
     if hits:
         parts["messages"] = sum(W_MESSAGE / len(w.declarers.get(text, [entry.id])) for text, _ in hits)
         if ev.count == 0 and entry.trace == "none":
-            parts["messages"] += W_PART / 3    # a messages-only entry fully explains a log with no loss values
+            parts["messages"] += W_MISSING     # a messages-only entry: its whole signature is in the log
         for text, (count, line, example, _origin) in hits:
             evidence.append(f'message "{example}" (line {line}' + (f", {count} times)" if count > 1 else ")"))
     missing = _missing_messages(entry, hits, ev)

@@ -120,14 +120,26 @@ def tokens(text: str) -> list[str]:
 # Tokens that say something went wrong. A report with none of them (and no message, and no
 # broken curve) asks about a run that may be fine: it gets no failure candidates.
 FAILURE_WORDS = frozenset("""nan inf diverge climb overflow underflow negative error exception explod crash
-collapse stuck plateau constant same zero fail failure broken garbage wrong_output blank""".split())
+collapse stuck plateau fail failure broken garbage""".split())
 _STUCK = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|never|not|no longer|stop(?:s|ped)?)"
-                    r" (?:go(?:ing)? down|decreas\w*|improv\w*|chang\w*|learn\w*|mov\w*|converg\w*|drop\w*)")
+                    r" (?:go(?:ing)? down|decreas\w*|improv\w*|chang\w*|learn\w*|mov\w*|converg\w*|drop\w*)"
+                    r"|(?:all|always|stays?|stayed|remains?|remained|stuck at) (?:the )?(?:same|constant)")
+
+
+NEGATORS = frozenset("no not nothing none never without".split())
 
 
 def says_failure(text: str) -> bool:
-    """Does the report say anything went wrong (not only ask whether it did)?"""
-    return bool(FAILURE_WORDS & set(tokens(text))) or bool(_STUCK.search(text.lower()))
+    """Does the report say anything went wrong (not only ask whether it did, or say it did not:
+    "nothing overflowed", "no nan")?"""
+    text = " " + CAMEL.sub(" ", text).lower() + " "
+    for pattern, token in _COMPILED:
+        text = pattern.sub(token, text)
+    words = re.findall(r"[a-z_']+", text)
+    for i, word in enumerate(words):
+        if stem(word) in FAILURE_WORDS and not NEGATORS & set(words[max(0, i - 3):i]):
+            return True
+    return bool(_STUCK.search(text))
 
 
 def when(text: str) -> set[str]:
