@@ -471,8 +471,25 @@ def diagnose(ev: Evidence, catalog: Catalog) -> Diagnosis:
     if sig.name in TRACES and not any(e.trace == sig.name for e in w.entries):
         unweighed.append(f"loss curve: {TRACES[sig.name]} -- no entry declares this signature yet")
     d = Diagnosis(ev, sig, matches, unweighed, normal=normals)
-    _decide(d, failure_shown, bool(declared_found), c.words_count)
+    _decide(d, failure_shown, _unexplained_by_normal(normals, ev, declared_found), c.words_count)
     return d
+
+
+def _unexplained_by_normal(normals: list[Normal], ev: Evidence, declared_found: set[str]) -> bool:
+    """Is there specific evidence of a failure beyond what the normal behaviour asked about accounts
+    for? A skipped step under loss scaling is a declared message of the half-precision entry, and
+    normal on its own; a nan loss or other words of failure beside it are not."""
+    if not declared_found:
+        return False
+    if not normals:
+        return True
+    found = [v[2] for k, v in ev.messages.items() if k in declared_found or v[2] in declared_found]
+    if any(not any(n.asked.search(text.lower()) for n in normals) for text in found):
+        return True
+    rest = ev.prose.lower()
+    for n in normals:
+        rest = n.asked.sub(" ", rest)
+    return says_failure(rest)
 
 
 def _when_words(which: set[str]) -> str:

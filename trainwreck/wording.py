@@ -122,7 +122,7 @@ def tokens(text: str) -> list[str]:
 FAILURE_WORDS = frozenset("""nan inf diverge climb overflow underflow negative error exception explod crash
 collapse stuck plateau fail failure broken garbage""".split())
 _STUCK = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|never|not|no longer|stop(?:s|ped)?)"
-                    r" (?:go(?:ing)? down|decreas\w*|improv\w*|chang\w*|learn\w*|mov\w*|converg\w*|drop\w*)"
+                    r" (?:go(?:ing)? down|decreas\w*|improv\w*|learn\w*|converg\w*|drop\w*)"
                     r"|(?:all|always|stays?|stayed|remains?|remained|stuck at) (?:the )?(?:same|constant)")
 
 
@@ -217,7 +217,7 @@ NORMALS = (
            "the loss function you use and the range of your targets (for example 0/1 or 0/255 masks)"),
     Normal("skipped steps under dynamic loss scaling",
            re.compile(r"gradient overflow\.?\s+skipping step|overflow! rank|gradient overflow detected|"
-                      r"reducing loss scale|skipping step"),
+                      r"reducing loss scale|skipping step|gradients? overflow"),
            "with dynamic loss scaling an occasional overflow is expected: the step is skipped, the scale is "
            "halved and training carries on; it is a failure only when the scale keeps falling to its minimum "
            "or the loss itself turns nan",
