@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from .catalog import Catalog
 from .entry import TRACES, Entry
 from .logscan import KEEP, Evidence, MessageFinder
-from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
 from .logscan.evidence import without_first
+from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
 from .wording import NORMALS, Library, Normal, normals_asked, says_failure, tokens, when
 
 # Shape of the curve just before a blow-up: it counts as a climb after this many
