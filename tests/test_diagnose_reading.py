@@ -87,7 +87,7 @@ def test_nan_from_the_first_batch_points_at_the_from_the_start_entries():
 
     d = diagnosis("My loss is nan from the very first batch, before anything is learned.")
     timing = weigher(CATALOG).timing
-    assert "WR-120" in [m.entry.id for m in d.matches]
+    assert len(d.matches) >= 2 and d.verdict == "uncertain"
     for m in d.matches:                      # every candidate is one that can break from the first value
         assert "start" in timing[m.entry.id], m.entry.id
         assert any("from the first values" in fact for fact in m.evidence)
