@@ -1,0 +1,246 @@
+"""WR-330: unnormalised inputs -- raw 0..255 pixels saturate the first layer, and the loss never moves.
+
+A one-hidden-layer network with sigmoid units, initialised the way nn.Linear
+does (weights for inputs of unit scale), trained by gradient descent on 8x8
+grey images. Fed the pixels as the loader hands them over -- uint8, 0..255,
+all positive -- the first pre-activations are about a hundred times too large,
+nearly every unit sits on a flat end of its sigmoid, and every update moves a
+unit's pre-activation by about the same amount for every image. Within a few
+epochs all hidden units give one output whatever the image, and the loss stays
+at the value of guessing by class frequency. On the way, uint8 arithmetic bites:
+dividing in place is refused, and `X - 128` wraps around. The fix: convert to
+float, then standardise with the training split's mean and standard deviation.
+
+Run it: python snippets/wr330_unnormalised_inputs.py
+"""
+# --8<-- [start:setup]
+import numpy as np
+
+SEED = 330
+CLASSES = 4
+SIDE = 8
+HIDDEN = 16
+SATURATED = 6.0     # |z| past which the sigmoid's slope is below 1% of its slope at 0
+
+
+def load_images(seed=SEED, n=500):
+    """8x8 grey images as an image loader returns them: uint8, 0..255. Class k has a bright band:
+    across the top, down the left, across the bottom or down the right."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, CLASSES, n)
+    band = np.zeros((CLASSES, SIDE, SIDE))
+    band[0, 2:5, :], band[1, :, 2:5], band[2, 5:, :], band[3, :, 5:] = 1, 1, 1, 1
+    images = 100 + 60 * band[y] + rng.normal(0, 40, (n, SIDE, SIDE))
+    return np.clip(np.rint(images), 0, 255).astype(np.uint8).reshape(n, -1), y
+
+
+def split(X, y, n_train=400):
+    return (X[:n_train], y[:n_train]), (X[n_train:], y[n_train:])
+
+
+def init_params(inputs, seed=SEED + 1):
+    """nn.Linear's default: weights and biases uniform in +-1/sqrt(fan_in), a scale meant for inputs of size ~1."""
+    rng = np.random.default_rng(seed)
+    a, b = 1 / np.sqrt(inputs), 1 / np.sqrt(HIDDEN)
+    return {"W1": rng.uniform(-a, a, (inputs, HIDDEN)), "b1": rng.uniform(-a, a, HIDDEN),
+            "W2": rng.uniform(-b, b, (HIDDEN, CLASSES)), "b2": rng.uniform(-b, b, CLASSES)}
+
+
+def sigmoid(z):
+    return 0.5 * (1.0 + np.tanh(z / 2.0))          # the same function as 1/(1+exp(-z)), without overflow
+
+
+def log_softmax(z):
+    z = z - z.max(axis=1, keepdims=True)
+    return z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+
+
+def first_layer(params, X):
+    """The first pre-activations at initialisation: their spread, and the share that saturate the sigmoid."""
+    z1 = X @ params["W1"] + params["b1"]
+    return {"std": float(z1.std()), "saturated": float(np.mean(np.abs(z1) > SATURATED))}
+
+
+def train(X, y, lr=0.5, epochs=60, log_every=0, seed=SEED + 1):
+    """Full-batch gradient descent on the cross-entropy. Returns the loss before each update and, for
+    each epoch, how many hidden units gave the same output (to 1e-3) for every image."""
+    params = init_params(X.shape[1], seed)
+    onehot = np.eye(CLASSES)[y]
+    losses, constant = [], []
+    for epoch in range(epochs):
+        h = sigmoid(X @ params["W1"] + params["b1"])
+        logp = log_softmax(h @ params["W2"] + params["b2"])
+        losses.append(float(-(onehot * logp).sum(axis=1).mean()))
+        constant.append(int(np.sum(h.std(axis=0) < 1e-3)))
+        if log_every and (epoch % log_every == 0 or epoch == epochs - 1):
+            print(f"epoch {epoch:2d}  loss {losses[-1]:.4f}")
+        g2 = (np.exp(logp) - onehot) / len(y)
+        g1 = (g2 @ params["W2"].T) * h * (1 - h)
+        params["W2"] -= lr * h.T @ g2
+        params["b2"] -= lr * g2.sum(axis=0)
+        params["W1"] -= lr * X.T @ g1
+        params["b1"] -= lr * g1.sum(axis=0)
+    return {"loss": losses, "constant": constant, "params": params}
+
+
+def frequency_loss(y):
+    """The loss of a model that ignores the image and predicts the class frequencies."""
+    freq = np.bincount(y, minlength=CLASSES) / len(y)
+    return float(-(freq * np.log(freq)).sum())
+# --8<-- [end:setup]
+
+
+# --8<-- [start:reproduce]
+def last_line(error):
+    """The last line of the traceback the error would print."""
+    return f"{type(error).__module__}.{type(error).__qualname__}: {error}"
+
+
+if __name__ == "__main__":
+    X, y = load_images()
+    (X_train, y_train), _ = split(X, y)
+    print(f"Images as loaded: {X.dtype}, {X.shape[1]} pixels each, values {X.min()}..{X.max()}, "
+          f"mean {X.mean():.1f}")
+    try:
+        scaled = X_train.copy()
+        scaled /= 255
+    except TypeError as error:                        # NumPy's casting error is a TypeError
+        print(f"Scaling in place, X /= 255:\n  {last_line(error)}")
+    print(f"Centring with X - 128 keeps uint8 and wraps around: {X_train[0, :6]} -> {(X_train - 128)[0, :6]}")
+
+    raw = X_train.astype(np.float64)
+    start = first_layer(init_params(raw.shape[1]), raw)
+    print(f"\nConverted to float64 but not scaled, the first pre-activations have std {start['std']:.1f}; "
+          f"{start['saturated']:.0%} of them saturate the sigmoid (|z| > {SATURATED:g}).")
+    run = train(raw, y_train, log_every=6)
+    print(f"{run['constant'][-1]} of {HIDDEN} hidden units now give one output for every image; the loss of "
+          f"guessing by class frequency is {frequency_loss(y_train):.4f}")
+# --8<-- [end:reproduce]
+
+
+# --8<-- [start:fix]
+def fit_standardiser(X_train):
+    """Mean and standard deviation per pixel, from the training split only, in float64.
+    A pixel that never varies keeps a scale of 1 instead of a division by zero (WR-060)."""
+    X_train = X_train.astype(np.float64)
+    std = X_train.std(axis=0)
+    return X_train.mean(axis=0), np.where(std > 0, std, 1.0)
+
+
+def standardise(X, stats):
+    mean, std = stats
+    return (X.astype(np.float64) - mean) / std
+
+
+if __name__ == "__main__":
+    X, y = load_images()
+    (X_train, y_train), (X_val, y_val) = split(X, y)
+    print(f"Centring after converting to float: {X_train[0, :6]} -> {X_train[0, :6].astype(np.float64) - 128}")
+    stats = fit_standardiser(X_train)
+    train_std, val_std = standardise(X_train, stats), standardise(X_val, stats)
+    start = first_layer(init_params(train_std.shape[1]), train_std)
+    print(f"Standardised with the mean and std of the {len(X_train)} training images (pixel means "
+          f"{stats[0].min():.0f}..{stats[0].max():.0f}); the first pre-activations have std {start['std']:.2f}, "
+          f"{start['saturated']:.0%} saturate.")
+    run = train(train_std, y_train, log_every=6)
+    params = run["params"]
+    hidden = sigmoid(val_std @ params["W1"] + params["b1"])
+    accuracy = np.mean((hidden @ params["W2"] + params["b2"]).argmax(axis=1) == y_val)
+    print(f"{len(X_val)} validation images, scaled with the training statistics: {accuracy:.0%} correct; "
+          f"{run['constant'][-1]} hidden units stuck")
+    unit = train(X_train / 255.0, y_train)
+    print(f"Scaled to [0, 1] without centring, the same run ends at {unit['loss'][-1]:.4f} after "
+          f"{len(unit['loss'])} epochs")
+# --8<-- [end:fix]
+
+
+RATES = (1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 0.5, 1.0, 3.0)
+
+
+def training_inputs():
+    """The training images three ways: as loaded (converted to float64), scaled to [0, 1], standardised."""
+    X, y = load_images()
+    (X_train, y_train), _ = split(X, y)
+    return y_train, {"raw 0..255": X_train.astype(np.float64), "scaled to [0, 1]": X_train / 255.0,
+                     "standardised": standardise(X_train, fit_standardiser(X_train))}
+
+
+def input_curvature(X):
+    """The spectrum of the inputs' second-moment matrix X^T X / n -- the curvature a first-layer weight
+    vector sees (for a linear unit under squared error it is the Hessian): its largest and smallest
+    eigenvalues, their ratio, and how closely the top eigenvector points along the mean input."""
+    values, vectors = np.linalg.eigh(X.T @ X / len(X))
+    mean = X.mean(axis=0)
+    norm = np.linalg.norm(mean)
+    along = float(abs(vectors[:, -1] @ mean) / norm) if norm > 0 else 0.0
+    return {"largest": float(values[-1]), "smallest": float(values[0]),
+            "condition": float(values[-1] / values[0]), "along_mean": along}
+
+
+def first_update_shift(X, y, lr=0.5):
+    """How the first gradient step moves each hidden unit's pre-activation, image by image: for each unit
+    that gets any gradient, the spread of the move over the images divided by its mean size. Small means
+    the step moves the unit by the same amount for every image."""
+    params = init_params(X.shape[1])
+    h = sigmoid(X @ params["W1"] + params["b1"])
+    logp = log_softmax(h @ params["W2"] + params["b2"])
+    g1 = ((np.exp(logp) - np.eye(CLASSES)[y]) / len(y) @ params["W2"].T) * h * (1 - h)
+    live = np.abs(g1).sum(axis=0) > 0
+    move = -lr * (X @ (X.T @ g1[:, live]) + g1[:, live].sum(axis=0))
+    return {"units": int(live.sum()), "spread_over_mean": move.std(axis=0) / np.abs(move.mean(axis=0)),
+            "flat_slopes": float(np.mean(h * (1 - h) == 0))}
+
+
+def rate_sweep():
+    """The last loss after 60 epochs at each rate, for the raw and the standardised training images."""
+    y, inputs = training_inputs()
+    return {name: [train(inputs[key], y, lr=lr)["loss"][-1] for lr in RATES]
+            for name, key in (("raw", "raw 0..255"), ("standardised", "standardised"))}
+
+
+def runs():
+    y, inputs = training_inputs()
+    return {name: train(data, y) for name, data in inputs.items()}
+
+
+def standardised_wins_from(sweep):
+    """The smallest rate from which the standardised inputs end lower than the raw ones at every rate."""
+    wins = [s < r for s, r in zip(sweep["standardised"], sweep["raw"])]
+    first = next(i for i in range(len(RATES)) if all(wins[i:]))
+    return RATES[first]
+
+
+def figure_data():
+    """Plain numbers for the page's picture: the loss per epoch for the three input scalings at lr 0.5,
+    the hidden units that became constant, and the last loss of a rate sweep."""
+    curves, sweep = runs(), rate_sweep()
+    X, y = load_images()
+    guess = frequency_loss(split(X, y)[0][1])
+    epochs = list(range(len(curves["raw 0..255"]["loss"])))
+    best = int(np.argmin(sweep["raw"]))
+    return {
+        "alt": (f"Left: loss per epoch at learning rate 0.5. Raw pixels start at "
+                f"{curves['raw 0..255']['loss'][0]:.4f} and end at {curves['raw 0..255']['loss'][-1]:.4f}, the loss "
+                f"of guessing by class frequency ({guess:.4f}); pixels scaled to [0, 1] end at "
+                f"{curves['scaled to [0, 1]']['loss'][-1]:.4f}; standardised pixels at "
+                f"{curves['standardised']['loss'][-1]:.4f}. Middle: hidden units whose output is the same for "
+                f"every image: with raw pixels {curves['raw 0..255']['constant'][0]} of {HIDDEN} at epoch 0 and "
+                f"{curves['raw 0..255']['constant'][-1]} at the end; with standardised pixels "
+                f"{curves['standardised']['constant'][-1]}. Right: last loss after 60 epochs against the learning "
+                f"rate, log scales: the best raw run ends at {sweep['raw'][best]:.4f} (rate {RATES[best]:g}); "
+                f"standardised pixels end lower at every rate from {standardised_wins_from(sweep):g} up."),
+        "caption": "Raw pixels: the first layer saturates, its units freeze into constants, and no rate trains "
+                   "the network as well as standardised inputs do.",
+        "panels": [
+            {"title": "Loss per epoch, lr 0.5", "xlabel": "epoch", "ylabel": "loss", "yscale": "log",
+             "series": [{"label": name, "x": epochs, "y": run["loss"], "width": 3.0 if name.startswith("raw") else 1.6}
+                        for name, run in curves.items()]},
+            {"title": "Hidden units frozen", "xlabel": "epoch", "ylabel": f"units of {HIDDEN} with one output",
+             "series": [{"label": name, "x": epochs, "y": run["constant"]} for name, run in curves.items()]},
+            {"title": "Last loss after 60 epochs", "xlabel": "learning rate", "ylabel": "loss",
+             "xscale": "log", "yscale": "log",
+             "series": [{"label": f"{name} pixels", "x": list(RATES), "y": values, "end_marker": True}
+                        for name, values in sweep.items()]},
+        ],
+        "sparkline": {"label": "loss per epoch, raw pixels", "values": curves["raw 0..255"]["loss"]},
+    }

@@ -1,0 +1,215 @@
+"""WR-330: unnormalised inputs -- the x255 pre-activations, the saturated and frozen first layer, the
+loss at the class-frequency value, the curvature along the mean image, uint8 arithmetic under NEP 50,
+and the standardisation with training-split statistics that fixes it."""
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+from conftest import ROOT, assert_entry_says, load_snippet, tab_program_run
+
+wr330 = load_snippet("wr330_unnormalised_inputs")
+
+
+@pytest.fixture(scope="module")
+def images():
+    X, y = wr330.load_images()
+    return wr330.split(X, y)
+
+
+@pytest.fixture(scope="module")
+def inputs():
+    return wr330.training_inputs()
+
+
+@pytest.fixture(scope="module")
+def runs():
+    return wr330.runs()
+
+
+@pytest.fixture(scope="module")
+def sweep():
+    return wr330.rate_sweep()
+
+
+# --- uint8 arithmetic under NumPy 2 (NEP 50) -------------------------------------------------------------
+
+def test_array_arithmetic_with_a_python_int_stays_uint8_and_wraps_silently():
+    x = np.array([0, 81, 127, 128, 255], dtype=np.uint8)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        shifted = x - 128
+        doubled = x * 2
+    assert shifted.dtype == np.uint8 and shifted.tolist() == [128, 209, 255, 0, 127]
+    assert np.array_equal(shifted, (x.astype(int) - 128) % 256)
+    assert doubled.tolist() == [0, 162, 254, 0, 254]
+
+
+def test_a_uint8_scalar_wraps_with_the_declared_warning_and_300_does_not_fit():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = np.uint8(200) + 100
+    assert type(result) is np.uint8 and int(result) == 44
+    assert [str(w.message) for w in caught] == ["overflow encountered in scalar add"]
+    with pytest.raises(OverflowError, match="Python integer 300 out of bounds for uint8"):
+        np.array([1], dtype=np.uint8) + 300
+
+
+def test_in_place_division_is_refused_with_the_declared_message_and_division_gives_float64():
+    from trainwreck.catalog import load
+
+    x = np.array([0, 128, 255], dtype=np.uint8)
+    with pytest.raises(TypeError) as caught:
+        x /= 255
+    text = str(caught.value)
+    assert text == ("Cannot cast ufunc 'divide' output from dtype('float64') to dtype('uint8') "
+                    "with casting rule 'same_kind'")
+    declared = [m for m in load(ROOT / "catalog").entries["WR-330"].messages if m.text.startswith("Cannot cast")]
+    assert declared and declared[0].matches(text) and declared[0].example == text
+    assert (x / 255).dtype == np.float64 and x.tolist() == [0, 128, 255]      # the array is left as it was
+
+
+# --- the first layer: x255 pre-activations, saturation, exact zero slopes ------------------------------
+
+def test_pre_activations_scale_with_the_inputs_exactly(inputs):
+    _, data = inputs
+    W = wr330.init_params(data["raw 0..255"].shape[1])["W1"]
+    ratio = (data["raw 0..255"] @ W).std() / (data["scaled to [0, 1]"] @ W).std()
+    assert ratio == pytest.approx(255.0, rel=1e-12)
+
+
+def test_the_saturation_threshold_is_where_the_slope_drops_below_1_percent():
+    s = wr330.sigmoid(wr330.SATURATED)
+    assert s * (1 - s) < 0.01 * 0.25 < (lambda v: v * (1 - v))(wr330.sigmoid(wr330.SATURATED - 0.1))
+
+
+def test_raw_pixels_saturate_the_first_layer_and_standardised_ones_do_not(inputs):
+    _, data = inputs
+    raw = wr330.first_layer(wr330.init_params(64), data["raw 0..255"])
+    std = wr330.first_layer(wr330.init_params(64), data["standardised"])
+    assert raw["std"] > 50 and raw["saturated"] > 0.9
+    assert std["std"] < 1 and std["saturated"] == 0
+
+
+def test_the_first_step_moves_each_unit_alike_for_every_image_only_when_inputs_are_all_positive(inputs):
+    y, data = inputs
+    raw = wr330.first_update_shift(data["raw 0..255"], y)
+    unit = wr330.first_update_shift(data["scaled to [0, 1]"], y)
+    std = wr330.first_update_shift(data["standardised"], y)
+    assert np.median(raw["spread_over_mean"]) < 0.1 and np.median(unit["spread_over_mean"]) < 0.2
+    assert np.median(std["spread_over_mean"]) > 10
+    assert raw["flat_slopes"] > 0.5 and std["flat_slopes"] == 0
+
+
+# --- the symptom: hidden units freeze, the loss sits at the class-frequency loss ------------------------
+
+def test_raw_run_is_a_plateau_at_the_class_frequency_loss(runs, inputs):
+    y, _ = inputs
+    loss = runs["raw 0..255"]["loss"]
+    guess = wr330.frequency_loss(y)
+    assert min(loss) >= 0.9 * loss[0] and max(loss) <= 1.1 * loss[0]       # the engine's plateau band
+    assert abs(loss[-1] - guess) < 1e-4
+    assert runs["raw 0..255"]["constant"][-1] == wr330.HIDDEN
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_freeze_does_not_depend_on_the_initialisation(images, seed):
+    (X_train, y_train), _ = images
+    run = wr330.train(X_train.astype(np.float64), y_train, seed=seed)
+    assert abs(run["loss"][-1] - wr330.frequency_loss(y_train)) < 0.01
+    assert run["constant"][-1] >= wr330.HIDDEN - 2
+
+
+def test_the_curvature_has_one_huge_eigenvalue_along_the_mean_until_the_mean_is_removed(inputs):
+    _, data = inputs
+    raw, unit, std = (wr330.input_curvature(data[k]) for k in ("raw 0..255", "scaled to [0, 1]", "standardised"))
+    assert raw["largest"] / unit["largest"] == pytest.approx(255.0 ** 2, rel=1e-9)
+    assert raw["condition"] == pytest.approx(unit["condition"], rel=1e-6)    # scaling alone keeps the valley
+    assert raw["along_mean"] > 0.999 and std["along_mean"] < 0.5
+    assert std["condition"] < raw["condition"] / 20
+
+
+def test_no_learning_rate_trains_raw_pixels_as_well_as_standardised_ones(sweep):
+    assert min(sweep["raw"]) > 5 * sweep["standardised"][wr330.RATES.index(0.5)]
+    assert wr330.standardised_wins_from(sweep) <= 0.1
+
+
+# --- the fix --------------------------------------------------------------------------------------------
+
+def test_statistics_come_from_the_training_split_only(images):
+    (X_train, _), (X_val, _) = images
+    mean, std = wr330.fit_standardiser(X_train)
+    assert np.allclose(mean, X_train.mean(axis=0)) and not np.allclose(mean, np.vstack([X_train, X_val]).mean(axis=0))
+    assert np.allclose(wr330.standardise(X_train, (mean, std)).mean(axis=0), 0)
+    flat = X_train.copy()
+    flat[:, 0] = 7                                                            # a pixel that never varies
+    assert wr330.fit_standardiser(flat)[1][0] == 1.0
+
+
+def test_standardised_inputs_train_and_generalise(runs, images):
+    (X_train, y_train), (X_val, y_val) = images
+    fixed = runs["standardised"]
+    assert fixed["loss"][-1] < 0.1 and all(b < a for a, b in zip(fixed["loss"], fixed["loss"][1:]))
+    assert fixed["constant"][-1] == 0
+    assert runs["scaled to [0, 1]"]["loss"][-1] > 5 * fixed["loss"][-1]      # scaling without centring lags
+
+
+def test_tabs_print_their_story_and_exit_cleanly():
+    reproduce = tab_program_run("snippets/wr330_unnormalised_inputs.py", "reproduce")
+    fix = tab_program_run("snippets/wr330_unnormalised_inputs.py", "fix")
+    assert reproduce.returncode == 0 and fix.returncode == 0
+    assert ("  numpy._core._exceptions._UFuncOutputCastingError: Cannot cast ufunc 'divide' output from "
+            "dtype('float64') to dtype('uint8') with casting rule 'same_kind'") in reproduce.stdout.splitlines()
+    assert "Traceback" not in reproduce.stdout + fix.stdout and "Warning" not in reproduce.stdout + fix.stdout
+
+
+# --- every number in the prose ---------------------------------------------------------------------------
+
+def test_numbers_in_the_entry_match_the_snippet(images, inputs, runs, sweep):
+    (X_train, y_train), (X_val, y_val) = images
+    X, _ = wr330.load_images()
+    y, data = inputs
+    raw_run, fixed, unit = runs["raw 0..255"], runs["standardised"], runs["scaled to [0, 1]"]
+    guess = wr330.frequency_loss(y)
+    settled = next(i for i in range(len(raw_run["loss"]))
+                   if all(round(v, 4) == round(guess, 4) for v in raw_run["loss"][i:]))
+    frozen = raw_run["constant"].index(wr330.HIDDEN)
+    raw1, std1 = (wr330.first_layer(wr330.init_params(64), data[k]) for k in ("raw 0..255", "standardised"))
+    shift = wr330.first_update_shift(data["raw 0..255"], y)
+    raw_c, std_c = wr330.input_curvature(data["raw 0..255"]), wr330.input_curvature(data["standardised"])
+    best = int(np.argmin(sweep["raw"]))
+    params = fixed["params"]
+    val = wr330.standardise(X_val, wr330.fit_standardiser(X_train))
+    accuracy = np.mean((wr330.sigmoid(val @ params["W1"] + params["b1"]) @ params["W2"] + params["b2"])
+                       .argmax(axis=1) == y_val)
+    pixels = X_train[0, :6]
+    assert_entry_says("WR-330", [
+        f"starts at {raw_run['loss'][0]:.4f} and sits at {guess:.4f} from epoch {settled} to the end",
+        f"{raw_run['constant'][-1]} of {wr330.HIDDEN} in the snippet",
+        f"pixels {', '.join(str(v) for v in pixels)} become "
+        f"{', '.join(str(v) for v in (pixels.astype(int) - 128) % 256)}",
+        f"`np.uint8(200) + 100` is {(200 + 100) % 256}",
+        f"have a standard deviation of {raw1['std']:.1f}, against {std1['std']:.2f} after standardising; "
+        f"{raw1['saturated']:.0%} of them lie beyond |z| = {wr330.SATURATED:g}",
+        f"and {shift['flat_slopes']:.0%} are so far out",
+        f"the spread of that shift over the {len(y)} images is {np.median(shift['spread_over_mean']):.3f} of its "
+        f"mean size (median over the {shift['units']} units that get any gradient)",
+        f"{raw_run['constant'][0]} of the 16 units are constant over the batch at epoch 0, 16 of 16 "
+        f"{['no', 'one', 'two', 'three', 'four', 'five'][frozen]} epochs later",
+        f"hence a loss of exactly {guess:.4f}",
+        f"its largest eigenvalue is {raw_c['largest']:.4g} and points along the mean image (the cosine between "
+        f"them is {raw_c['along_mean']:.4f}); the smallest is {raw_c['smallest']:.1f}, a ratio of "
+        f"{raw_c['condition']:.0f}",
+        f"after standardising the ratio is {std_c['condition']:.2f}",
+        f"the best raw run ends at {sweep['raw'][best]:.4f} (rate {wr330.RATES[best]:g}), where standardised "
+        f"pixels reach {sweep['standardised'][wr330.RATES.index(0.5)]:.4f} at the snippet's rate of 0.5",
+        f"(about 1 is healthy; {raw1['std']:.1f} in the snippet)",
+        f"share of saturated units ({raw1['saturated']:.0%} in the snippet)",
+        f"the first loss is ordinary ({raw_run['loss'][0]:.4f} here, with ln 4 = {math.log(4):.3f})",
+        f"start with pre-activations of standard deviation {std1['std']:.2f}, none saturated, and the loss falls "
+        f"from {fixed['loss'][0]:.4f} to {fixed['loss'][-1]:.4f} in {len(fixed['loss'])} epochs; "
+        f"{accuracy:.0%} of the {len(y_val)} validation images",
+        f"the same run ends at {unit['loss'][-1]:.4f}",
+    ])
+    assert X.mean() > 100 and X.dtype == np.uint8
