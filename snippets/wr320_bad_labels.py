@@ -79,15 +79,16 @@ def softplus(z):
     return np.maximum(z, 0.0) + np.log1p(np.exp(-np.abs(z)))
 
 
-def train_mask(X, t, lr=0.5, epochs=10, verbose=False):
+def train_mask(X, t, lr=0.5, epochs=10, log_every=0):
     """Logistic regression per pixel with the binary cross-entropy written from the logits,
-    softplus(z) - t*z, the form BCEWithLogitsLoss computes. Returns the loss before each update."""
+    softplus(z) - t*z, the form BCEWithLogitsLoss computes. Returns the loss before each update;
+    prints it every `log_every` epochs when log_every > 0."""
     w = np.zeros(X.shape[1])
     losses = []
     for epoch in range(epochs):
         z = X @ w
         losses.append(float(np.mean(softplus(z) - t * z)))
-        if verbose:
+        if log_every and epoch % log_every == 0:
             print(f"epoch {epoch:2d}  loss {losses[-1]:.4f}")
         p = 0.5 * (1.0 + np.tanh(z / 2.0))           # sigmoid, without overflow
         w -= lr * X.T @ (p - t) / len(t)
@@ -120,20 +121,20 @@ if __name__ == "__main__":
     except IndexError as error:
         print(f"  a 0/255 mask for a 2-class head:\n    {last_line(error)}")
 
-    print("\nThe 0/255 mask as the target of a binary cross-entropy: no error, the loss goes negative.")
-    train_mask(pixels, mask.astype(float), verbose=True)
+    print("\nThe 0/255 mask as the target of a binary cross-entropy:\nno error, and the loss goes negative.")
+    train_mask(pixels, mask.astype(float), log_every=1)
 
-    print(f"\nSkipped rows marked -1 ({np.mean(read['with_minus_one'] == -1):.0%} of them), "
-          "never declared as ignored: no error either.")
+    print(f"\nSkipped rows marked -1 ({np.mean(read['with_minus_one'] == -1):.0%} of them), never declared "
+          "as ignored:\nno error either.")
     run = train_softmax(X, read["with_minus_one"])
     labelled = read["with_minus_one"] != -1
     z = X @ run["W"] + run["b"]
-    print(f"  the loss the loop reports falls from {run['loss'][0]:.4f} to {run['loss'][-1]:.4f} in "
-          f"{len(run['loss'])} epochs: finite, and it looks like training")
-    print(f"  each -1 row is scored at column {np.arange(CLASSES)[-1]}, the last class; the same model's loss "
-          f"over the labelled rows alone is {cross_entropy(z[labelled], y[labelled]).mean():.4f}")
-    print(f"  class {CLASSES - 1} is now predicted for {run['last_share'][-1]:.0%} of the rows; "
-          f"it is the class of {np.mean(y == CLASSES - 1):.0%} of them")
+    print(f"  the loss the loop reports falls from {run['loss'][0]:.4f} to {run['loss'][-1]:.4f} "
+          f"in {len(run['loss'])} epochs:\n  finite, and it looks like training")
+    print(f"  each -1 row is scored at column {np.arange(CLASSES)[-1]}, the last class; scored on the\n"
+          f"  labelled rows alone, the same model's loss is {cross_entropy(z[labelled], y[labelled]).mean():.4f}")
+    print(f"  class {CLASSES - 1} is now predicted for {run['last_share'][-1]:.0%} of the rows;\n"
+          f"  it is the class of {np.mean(y == CLASSES - 1):.0%} of them")
 # --8<-- [end:reproduce]
 
 
@@ -173,12 +174,12 @@ if __name__ == "__main__":
     digits = to_class_index(read["one_based"], np.arange(1, CLASSES + 1))
     binary = to_class_index(mask, [0, 255])
     print(f"\nMapped by table: 1..{CLASSES} -> {digits.min()}..{digits.max()}, "
-          f"mask {{0, 255}} -> {{{binary.min()}, {binary.max()}}}; checks: "
+          f"mask {{0, 255}} -> {{{binary.min()}, {binary.max()}}}\nchecks: "
           f"{check_labels(digits, CLASSES) or 'pass'}, {check_labels(binary, 2) or 'pass'}")
 
     mask_run = train_mask(pixels, binary.astype(float))
     print(f"The mask model's cross-entropy: {mask_run[0]:.4f} at epoch 0, {mask_run[-1]:.4f} at epoch "
-          f"{len(mask_run) - 1}, never below 0")
+          f"{len(mask_run) - 1},\nnever below 0.")
 
     labelled = read["with_minus_one"] != -1
     print(f"\nTraining on the {labelled.sum()} labelled rows, the -1 rows left out of the loss:")

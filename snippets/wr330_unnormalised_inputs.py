@@ -106,15 +106,15 @@ if __name__ == "__main__":
         scaled /= 255
     except TypeError as error:                        # NumPy's casting error is a TypeError
         print(f"Scaling in place, X /= 255:\n  {last_line(error)}")
-    print(f"Centring with X - 128 keeps uint8 and wraps around: {X_train[0, :6]} -> {(X_train - 128)[0, :6]}")
+    print(f"Centring with X - 128 keeps uint8 and wraps around:\n  {X_train[0, :6]} -> {(X_train - 128)[0, :6]}")
 
     raw = X_train.astype(np.float64)
     start = first_layer(init_params(raw.shape[1]), raw)
-    print(f"\nConverted to float64 but not scaled, the first pre-activations have std {start['std']:.1f}; "
-          f"{start['saturated']:.0%} of them saturate the sigmoid (|z| > {SATURATED:g}).")
+    print(f"\nConverted to float64 but not scaled: the first pre-activations have std {start['std']:.1f},\n"
+          f"and {start['saturated']:.0%} of them saturate the sigmoid (|z| > {SATURATED:g}).")
     run = train(raw, y_train, log_every=6)
-    print(f"{run['constant'][-1]} of {HIDDEN} hidden units now give one output for every image; the loss of "
-          f"guessing by class frequency is {frequency_loss(y_train):.4f}")
+    print(f"{run['constant'][-1]} of {HIDDEN} hidden units now give one output for every image.\n"
+          f"The loss of guessing by class frequency: {frequency_loss(y_train):.4f}")
 # --8<-- [end:reproduce]
 
 
@@ -135,22 +135,22 @@ def standardise(X, stats):
 if __name__ == "__main__":
     X, y = load_images()
     (X_train, y_train), (X_val, y_val) = split(X, y)
-    print(f"Centring after converting to float: {X_train[0, :6]} -> {X_train[0, :6].astype(np.float64) - 128}")
+    print(f"Centring after converting to float:\n  {X_train[0, :6]} -> {X_train[0, :6].astype(np.float64) - 128}")
     stats = fit_standardiser(X_train)
     train_std, val_std = standardise(X_train, stats), standardise(X_val, stats)
     start = first_layer(init_params(train_std.shape[1]), train_std)
-    print(f"Standardised with the mean and std of the {len(X_train)} training images (pixel means "
-          f"{stats[0].min():.0f}..{stats[0].max():.0f}); the first pre-activations have std {start['std']:.2f}, "
-          f"{start['saturated']:.0%} saturate.")
+    print(f"Standardised with the mean and std of the {len(X_train)} training images\n"
+          f"(pixel means {stats[0].min():.0f}..{stats[0].max():.0f}): the first pre-activations have std "
+          f"{start['std']:.2f}, {start['saturated']:.0%} saturate.")
     run = train(train_std, y_train, log_every=6)
     params = run["params"]
     hidden = sigmoid(val_std @ params["W1"] + params["b1"])
     accuracy = np.mean((hidden @ params["W2"] + params["b2"]).argmax(axis=1) == y_val)
-    print(f"{len(X_val)} validation images, scaled with the training statistics: {accuracy:.0%} correct; "
-          f"{run['constant'][-1]} hidden units stuck")
+    print(f"{len(X_val)} validation images, scaled with the training statistics: {accuracy:.0%} correct.\n"
+          f"Hidden units stuck at one output: {run['constant'][-1]}")
     unit = train(X_train / 255.0, y_train)
-    print(f"Scaled to [0, 1] without centring, the same run ends at {unit['loss'][-1]:.4f} after "
-          f"{len(unit['loss'])} epochs")
+    print(f"Scaled to [0, 1] without centring, the same run ends at {unit['loss'][-1]:.4f}\n"
+          f"after {len(unit['loss'])} epochs.")
 # --8<-- [end:fix]
 
 
@@ -239,8 +239,8 @@ def figure_data():
              "series": [{"label": name, "x": epochs, "y": run["constant"]} for name, run in curves.items()]},
             {"title": "Last loss after 60 epochs", "xlabel": "learning rate", "ylabel": "loss",
              "xscale": "log", "yscale": "log",
-             "series": [{"label": f"{name} pixels", "x": list(RATES), "y": values, "end_marker": True}
-                        for name, values in sweep.items()]},
+             "series": [{"label": name, "x": list(RATES), "y": sweep[key], "end_marker": True}
+                        for name, key in (("raw 0..255", "raw"), ("standardised", "standardised"))]},
         ],
         "sparkline": {"label": "loss per epoch, raw pixels", "values": curves["raw 0..255"]["loss"]},
     }
