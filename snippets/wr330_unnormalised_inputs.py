@@ -179,8 +179,8 @@ def input_curvature(X):
 
 def first_update_shift(X, y, lr=0.5):
     """How the first gradient step moves each hidden unit's pre-activation, image by image: for each unit
-    that gets any gradient, the spread of the move over the images divided by its mean size. Small means
-    the step moves the unit by the same amount for every image."""
+    that gets any gradient, the mean size of the move and its spread over the images divided by that size.
+    A small ratio means the step moves the unit by the same amount for every image."""
     params = init_params(X.shape[1])
     h = sigmoid(X @ params["W1"] + params["b1"])
     logp = log_softmax(h @ params["W2"] + params["b2"])
@@ -188,7 +188,7 @@ def first_update_shift(X, y, lr=0.5):
     live = np.abs(g1).sum(axis=0) > 0
     move = -lr * (X @ (X.T @ g1[:, live]) + g1[:, live].sum(axis=0))
     return {"units": int(live.sum()), "spread_over_mean": move.std(axis=0) / np.abs(move.mean(axis=0)),
-            "flat_slopes": float(np.mean(h * (1 - h) == 0))}
+            "size": np.abs(move.mean(axis=0)), "flat_slopes": float(np.mean(h * (1 - h) == 0))}
 
 
 def rate_sweep():

@@ -159,7 +159,15 @@ def test_jax_clamps_fills_wraps_and_zeroes_and_checkify_catches_only_past_the_en
             nan_said = None
         except FloatingPointError as e:
             nan_said = str(e).splitlines()[0]
+        keep = jnp.array([True, True, False, True])
+        y_void = jnp.array([0, 3, 255, 2])
+        masked = lambda lg: optax.softmax_cross_entropy_with_integer_labels(lg, y_void, where=keep).sum() / keep.sum()
+        jax.config.update("jax_debug_nans", False)
+        where_loss = float(masked(logits))
+        where_grad_finite = bool(jnp.isfinite(jax.grad(masked)(logits)).all())
+        kept_loss = float(optax.softmax_cross_entropy_with_integer_labels(logits[keep], y_void[keep]).mean())
         print(json.dumps({
+            "where_loss": where_loss, "where_grad_finite": where_grad_finite, "kept_loss": kept_loss,
             "gather": float(logp[2, 9]), "clamped": float(logp[rows, jnp.array([0, 3, 10, 2])][2]),
             "clamped_255": float(logp[rows, jnp.array([0, 3, 255, 2])][2]),
             "optax_bad": [None if np.isnan(v) else float(v) for v in np.asarray(optax_bad)],
@@ -173,6 +181,7 @@ def test_jax_clamps_fills_wraps_and_zeroes_and_checkify_catches_only_past_the_en
     assert out["one_hot"] == [[0.0] * 10] * 3
     assert "index 10 is out of bounds for axis 1 with size 10" in out["checkify_bad"] and out["checkify_neg"] is None
     assert out["nan_said"] == "invalid value (nan) encountered in gather"
+    assert out["where_loss"] == pytest.approx(out["kept_loss"], rel=1e-6) and out["where_grad_finite"]
 
 
 def test_cuda_runtime_names_error_710_as_declared():

@@ -100,6 +100,8 @@ def test_the_first_step_moves_each_unit_alike_for_every_image_only_when_inputs_a
     assert np.median(raw["spread_over_mean"]) < 0.1 and np.median(unit["spread_over_mean"]) < 0.2
     assert np.median(std["spread_over_mean"]) > 10
     assert raw["flat_slopes"] > 0.5 and std["flat_slopes"] == 0
+    spread = wr330.first_layer(wr330.init_params(64), data["raw 0..255"])["std"]
+    assert np.median(raw["size"]) > spread                                  # a step moves a unit past its spread
 
 
 # --- the symptom: hidden units freeze, the loss sits at the class-frequency loss ------------------------
@@ -184,6 +186,11 @@ def test_numbers_in_the_entry_match_the_snippet(images, inputs, runs, sweep):
     accuracy = np.mean((wr330.sigmoid(val @ params["W1"] + params["b1"]) @ params["W2"] + params["b2"])
                        .argmax(axis=1) == y_val)
     pixels = X_train[0, :6]
+    frozen_params = raw_run["params"]
+    guesses = (wr330.sigmoid(data["raw 0..255"] @ frozen_params["W1"] + frozen_params["b1"]) @ frozen_params["W2"]
+               + frozen_params["b2"]).argmax(axis=1)
+    raw_accuracy = np.mean(guesses == y)
+    assert raw_accuracy == np.bincount(y).max() / len(y)                  # the most frequent class, no better
     assert_entry_says("WR-330", [
         f"starts at {raw_run['loss'][0]:.4f} and sits at {guess:.4f} from epoch {settled} to the end",
         f"{raw_run['constant'][-1]} of {wr330.HIDDEN} in the snippet",
@@ -194,10 +201,12 @@ def test_numbers_in_the_entry_match_the_snippet(images, inputs, runs, sweep):
         f"{raw1['saturated']:.0%} of them lie beyond |z| = {wr330.SATURATED:g}",
         f"and {shift['flat_slopes']:.0%} are so far out",
         f"the spread of that shift over the {len(y)} images is {np.median(shift['spread_over_mean']):.3f} of its "
-        f"mean size (median over the {shift['units']} units that get any gradient)",
+        f"mean size (median over the {shift['units']} units that get any gradient), and the median shift is "
+        f"{np.median(shift['size']):.0f} units of z",
         f"{raw_run['constant'][0]} of the 16 units are constant over the batch at epoch 0, 16 of 16 "
         f"{['no', 'one', 'two', 'three', 'four', 'five'][frozen]} epochs later",
         f"hence a loss of exactly {guess:.4f}",
+        f"the accuracy, {raw_accuracy:.0%}, is that of always guessing the most frequent class",
         f"its largest eigenvalue is {raw_c['largest']:.4g} and points along the mean image (the cosine between "
         f"them is {raw_c['along_mean']:.4f}); the smallest is {raw_c['smallest']:.1f}, a ratio of "
         f"{raw_c['condition']:.0f}",
@@ -211,5 +220,6 @@ def test_numbers_in_the_entry_match_the_snippet(images, inputs, runs, sweep):
         f"from {fixed['loss'][0]:.4f} to {fixed['loss'][-1]:.4f} in {len(fixed['loss'])} epochs; "
         f"{accuracy:.0%} of the {len(y_val)} validation images",
         f"the same run ends at {unit['loss'][-1]:.4f}",
+        f"pixels scaled to [0, 1] end at {unit['loss'][-1]:.4f}, standardised ones at {fixed['loss'][-1]:.4f}",
     ])
     assert X.mean() > 100 and X.dtype == np.uint8
