@@ -7,46 +7,20 @@ TRAINWRECK_CUDART at a libcudart.so (the nvidia-cuda-runtime-cu12 wheel holds on
 program whose printed JSON the test reads.
 """
 import ctypes
-import json
 import math
 import os
-import subprocess
 import textwrap
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from conftest import ROOT, load_snippet
+from conftest import assert_entry_says, load_snippet
+from framework_runner import OPT_IN, declared, run
 
-ENABLED = os.environ.get("TRAINWRECK_FRAMEWORK_TESTS") == "1"
-pytestmark = pytest.mark.skipif(not ENABLED, reason="framework checks are opt-in: set TRAINWRECK_FRAMEWORK_TESTS=1")
+pytestmark = OPT_IN
 
 wr330 = load_snippet("wr330_unnormalised_inputs")
-
-
-def interpreter(name: str) -> str:
-    path = os.environ.get(f"TRAINWRECK_{name.upper()}_PYTHON", f"/work/scratch/{name}/bin/python")
-    if not Path(path).is_file():
-        pytest.skip(f"no {name} interpreter at {path} (set TRAINWRECK_{name.upper()}_PYTHON)")
-    return path
-
-
-def run(name: str, program: str, **env: str) -> dict:
-    """Run the program in the framework's interpreter; it prints one JSON object on its last line."""
-    result = subprocess.run([interpreter(name), "-c", textwrap.dedent(program)], capture_output=True, text=True,
-                            timeout=300, env={**os.environ, "PYTHONWARNINGS": "", "TF_CPP_MIN_LOG_LEVEL": "2",
-                                              **env}, cwd=ROOT)
-    assert result.returncode == 0, result.stderr[-3000:]
-    return json.loads(result.stdout.strip().splitlines()[-1])
-
-
-def declared(entry_id: str, origin: str):
-    from trainwreck.catalog import load
-
-    found = [m for m in load(ROOT / "catalog").entries[entry_id].messages if m.origin == origin]
-    assert found, f"{entry_id} declares no {origin} message"
-    return found[0]
 
 
 @pytest.fixture(scope="module")
@@ -85,7 +59,7 @@ def test_pytorch_cpu_loss_names_the_target_and_skips_only_minus_100():
                           "bce": bce, "refused": refused,
                           "accelerator_is_runtime": issubclass(torch.AcceleratorError, RuntimeError)}))
     """)
-    message = declared("WR-320", "pytorch")
+    message = declared("WR-320", "pytorch")[0]
     assert out["said"]["10"] == message.example and message.matches(out["said"]["-1"])
     assert out["said"]["255"] == "Target 255 is out of bounds."
     assert out["skipped"] == pytest.approx(math.log(10)) and out["ignore_index"] == -100
@@ -99,7 +73,6 @@ def test_pytorch_bce_with_logits_number_in_the_prose():
         import json, torch, torch.nn.functional as F
         print(json.dumps({"loss": F.binary_cross_entropy_with_logits(torch.tensor([3.0]), torch.tensor([255.0])).item()}))
     """)
-    from conftest import assert_entry_says
     assert_entry_says("WR-320", [f"returns a negative loss (−{-out['loss']:.2f} for a logit of 3 and a target of 255"])
 
 
@@ -120,7 +93,7 @@ def test_tensorflow_names_the_label_and_range_in_eager_and_in_fit():
             said.append(str(e))
         print(json.dumps({"said": said}))
     """, KERAS_BACKEND="tensorflow")
-    example = declared("WR-320", "tensorflow").example
+    example = declared("WR-320", "tensorflow")[0].example
     assert len(out["said"]) == 2 and all(example in text for text in out["said"])
 
 
@@ -193,7 +166,7 @@ def test_cuda_runtime_names_error_710_as_declared():
     lib.cudaGetErrorString.restype = ctypes.c_char_p
     lib.cudaGetErrorName.restype = ctypes.c_char_p
     assert lib.cudaGetErrorName(710) == b"cudaErrorAssert"
-    assert lib.cudaGetErrorString(710).decode() == declared("WR-320", "cuda").text
+    assert lib.cudaGetErrorString(710).decode() == declared("WR-320", "cuda")[0].text
 
 
 # --- WR-330 ---------------------------------------------------------------------------------------
@@ -274,3 +247,38 @@ def test_jax_promotes_uint8_silently_wraps_it_and_standardize_takes_the_statisti
     assert out["shifted"] == [[128, 209, 255, 127]] and out["shifted_dtype"] == "uint8"
     assert out["product_dtype"] == "float32"
     assert {"mean", "variance", "axis"} <= set(out["params"])
+
+
+# --- the cited lines of installed packages say what the entries quote them for --------------------------
+
+CITED = [
+    # (entry, interpreter, file in site-packages, line, text the line holds, URL the entry cites)
+    ("WR-320", "torch", "torch/nn/modules/loss.py", 1389, "ignore_index: int = -100",
+     "https://github.com/pytorch/pytorch/blob/v2.13.0/torch/nn/modules/loss.py#L1389"),
+    ("WR-320", "tf", "tensorflow/python/ops/nn_ops.py", 4450, "exception when this op is run on CPU, and return `NaN`",
+     "https://github.com/tensorflow/tensorflow/blob/v2.21.0/tensorflow/python/ops/nn_ops.py#L4448-L4451"),
+    ("WR-320", "jax", "keras/src/backend/jax/nn.py", 1013, "target = jnn.one_hot(target, output.shape[axis], axis=axis)",
+     "https://github.com/keras-team/keras/blob/v3.15.1/keras/src/backend/jax/nn.py#L1013"),
+    ("WR-320", "jax", "keras/src/losses/losses.py", 1245, "ignore_class=None,",
+     "https://github.com/keras-team/keras/blob/v3.15.1/keras/src/losses/losses.py#L1245"),
+    ("WR-320", "jax", "jax/_src/numpy/indexing.py", 786, 'default ``mode="fill"`` returns invalid values',
+     "https://github.com/jax-ml/jax/blob/jax-v0.10.2/jax/_src/numpy/indexing.py#L785-L786"),
+    ("WR-320", "jax", "optax/losses/_classification.py", 400, "label_logits = jnp.take_along_axis(",
+     "https://github.com/google-deepmind/optax/blob/v0.2.8/optax/losses/_classification.py#L400-L402"),
+    ("WR-320", "jax", "jax/_src/nn/functions.py", 753, "will be encoded as zeros",
+     "https://github.com/jax-ml/jax/blob/jax-v0.10.2/jax/_src/nn/functions.py#L753"),
+    ("WR-330", "jax", "keras/src/layers/preprocessing/normalization.py", 251, "def adapt(self, data):",
+     "https://github.com/keras-team/keras/blob/v3.15.1/keras/src/layers/preprocessing/normalization.py#L251"),
+    ("WR-330", "jax", "keras/src/layers/preprocessing/rescaling.py", 8, "class Rescaling(",
+     "https://github.com/keras-team/keras/blob/v3.15.1/keras/src/layers/preprocessing/rescaling.py#L8"),
+    ("WR-330", "jax", "jax/_src/nn/functions.py", 649, "def standardize(",
+     "https://github.com/jax-ml/jax/blob/jax-v0.10.2/jax/_src/nn/functions.py#L649"),
+]
+
+
+@pytest.mark.parametrize("entry_id, name, relative, line, text, url", CITED, ids=[c[2] for c in CITED])
+def test_cited_line_of_the_installed_package(entry_id, name, relative, line, text, url):
+    from framework_runner import source_line
+
+    assert text in source_line(name, relative, line)
+    assert_entry_says(entry_id, [url])
