@@ -168,12 +168,12 @@ def test_new_writes_any_title_as_valid_yaml_and_python(project, capsys, title):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["WR-320\n", "x"], "'WR-320\\n' is not an ID of the form WR-NNN"),
+    (["WR-998\n", "x"], "'WR-998\\n' is not an ID of the form WR-NNN"),
     (["WR-\u0663\u0662\u0660", "x"], "'WR-\u0663\u0662\u0660' is not an ID of the form WR-NNN"),
-    (["WR-320", "x\n"], "'x\\n' is not a slug: lower-case letters, digits and _"),
-    (["WR-320", "\u0663x"], "'\u0663x' is not a slug: lower-case letters, digits and _"),
-    (["WR-320", "s" * 300], "the slug is 300 characters long; keep it to 40 (it names two files)"),
-    (["WR-320", "ok", "--title", f"bad {ESC}[2J title"],
+    (["WR-998", "x\n"], "'x\\n' is not a slug: lower-case letters, digits and _"),
+    (["WR-998", "\u0663x"], "'\u0663x' is not a slug: lower-case letters, digits and _"),
+    (["WR-998", "s" * 300], "the slug is 300 characters long; keep it to 40 (it names two files)"),
+    (["WR-998", "ok", "--title", f"bad {ESC}[2J title"],
      "the title must be one line of 1 to 120 characters, without control characters"),
 ])
 def test_new_refuses_in_one_line_and_writes_nothing(project, capsys, args, message):
