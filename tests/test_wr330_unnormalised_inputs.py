@@ -211,7 +211,7 @@ def test_numbers_in_the_entry_match_the_snippet(images, inputs, runs, sweep):
         f"them is {raw_c['along_mean']:.4f}); the smallest is {raw_c['smallest']:.1f}, a ratio of "
         f"{raw_c['condition']:.0f}",
         f"after standardising the ratio is {std_c['condition']:.2f}",
-        f"the best raw run ends at {sweep['raw'][best]:.4f} (rate {wr330.RATES[best]:g}), where standardised "
+        f"in a sweep from {wr330.RATES[0]:g} to {wr330.RATES[-1]:g} the best raw run ends at {sweep['raw'][best]:.4f} (rate {wr330.RATES[best]:g}), where standardised "
         f"pixels reach {sweep['standardised'][wr330.RATES.index(0.5)]:.4f} at the snippet's rate of 0.5",
         f"(about 1 is healthy; {raw1['std']:.1f} in the snippet)",
         f"share of saturated units ({raw1['saturated']:.0%} in the snippet)",
