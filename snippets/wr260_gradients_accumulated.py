@@ -258,8 +258,8 @@ def figure_data():
     epochs = list(range(shown))
     return {
         "alt": (f"Two panels, log scale, epochs 0 to {shown - 1}. Left: the loss of SGD with momentum 0.9 at rate 0.03 "
-                f"without zero_grad falls from {bad['loss'][0]:.3f} to {bad['loss'][low]:.3f} at epoch {low}, as "
-                f"the correct loop's does, then climbs to {bad['loss'][t - 1]:.1f} at epoch {t - 1} and is infinite "
+                f"without zero_grad falls from {bad['loss'][0]:.3f} to {bad['loss'][low]:.3f} at epoch {low}, faster "
+                f"than the correct loop's, then climbs to {bad['loss'][t - 1]:.1f} at epoch {t - 1} and is infinite "
                 f"at epoch {t}; the correct loop goes on falling to {good['loss'][shown - 1]:.3f}. Right: the step "
                 f"length of the broken loop grows from {bad['step'][0]:.3g} to {bad['step'][t - 1]:.3g}, while the "
                 f"correct loop's shrinks to {good['step'][shown - 1]:.2g}."),
@@ -269,7 +269,7 @@ def figure_data():
             {"title": "Loss per epoch", "xlabel": "epoch", "ylabel": "loss (log scale)", "yscale": "log",
              "series": [{"label": "no zero_grad()", "x": list(range(t)), "y": bad["loss"][:t]},
                         {"label": "zero_grad() each step", "x": epochs, "y": good["loss"][:shown]}]},
-            {"title": "Step length per epoch", "xlabel": "epoch", "ylabel": "lr x |buffer| (log scale)",
+            {"title": "Step length per epoch", "xlabel": "epoch", "ylabel": "step length (log scale)",
              "yscale": "log",
              "series": [{"label": "no zero_grad()", "x": list(range(t)), "y": bad["step"][:t]},
                         {"label": "zero_grad() each step", "x": epochs, "y": good["step"][:shown]}]},

@@ -162,6 +162,7 @@ def test_pytorch_runs_of_the_snippets_network_without_zero_grad():
     assert len(logits) == 300 and all(np.isfinite(logits))
     np.testing.assert_allclose(logits[:45], ours[:45], rtol=1e-3)
     assert int(np.argmin(logits)) == 9
+    assert max(logits) > 1000 and logits[-1] < max(logits) / 10        # far up, and back down
     assert all(np.isfinite(out["fixed"])) and out["fixed"][-1] < 0.2
     assert_entry_says("WR-260", [
         "is inf at epoch 45; in float32",
