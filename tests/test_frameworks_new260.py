@@ -4,19 +4,16 @@ Runs only with TRAINWRECK_FRAMEWORK_TESTS=1, in the scratch interpreters (/work/
 or TRAINWRECK_<NAME>_PYTHON); each check is a small program whose printed JSON the test reads. The
 programs build the snippet's network, data and initial weights from the snippet itself.
 """
-import json
-import os
-import subprocess
 import textwrap
-from pathlib import Path
 
 import numpy as np
 import pytest
 
+import framework_runner
 from conftest import ROOT, assert_entry_says, load_snippet
+from framework_runner import OPT_IN
 
-ENABLED = os.environ.get("TRAINWRECK_FRAMEWORK_TESTS") == "1"
-pytestmark = pytest.mark.skipif(not ENABLED, reason="framework checks are opt-in: set TRAINWRECK_FRAMEWORK_TESTS=1")
+pytestmark = OPT_IN
 
 wr260 = load_snippet("wr260_gradients_accumulated")
 
@@ -31,20 +28,9 @@ P0 = s.init_params()
 """
 
 
-def interpreter(name: str) -> str:
-    path = os.environ.get(f"TRAINWRECK_{name.upper()}_PYTHON", f"/work/scratch/{name}/bin/python")
-    if not Path(path).is_file():
-        pytest.skip(f"no {name} interpreter at {path} (set TRAINWRECK_{name.upper()}_PYTHON)")
-    return path
-
-
-def run(name: str, program: str, setup: str = "", **env: str) -> dict:
-    """Run setup and the program in the framework's interpreter; it prints one JSON object on its last line."""
-    code = "".join(textwrap.dedent(part) for part in (PRELUDE, setup, program))
-    result = subprocess.run([interpreter(name), "-c", code], capture_output=True, text=True, timeout=600,
-                            env={**os.environ, "PYTHONWARNINGS": "", **env}, cwd=ROOT)
-    assert result.returncode == 0, result.stderr[-3000:]
-    return json.loads(result.stdout.strip().splitlines()[-1])
+def run(name: str, program: str, setup: str = "") -> dict:
+    """The snippet's prelude, the framework's setup and the program, run in the framework's interpreter."""
+    return framework_runner.run(name, "".join(textwrap.dedent(part) for part in (PRELUDE, setup, program)))
 
 
 def snippet_losses(epochs=300, clear=False):
