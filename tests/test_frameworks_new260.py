@@ -140,21 +140,22 @@ def test_pytorch_runs_of_the_snippets_network_without_zero_grad():
     """, TORCH_MODEL)
     ours = snippet_losses()
     assert out["warnings"] == []                                          # PyTorch prints nothing
-    assert len(out["by_hand64"]) == 46 and out["by_hand64"][45] == float("inf")
-    assert [f"{v:.4f}" for v in out["by_hand64"][:45]] == [f"{v:.4f}" for v in ours[:45]]
-    assert len(out["by_hand32"]) == 38 and out["by_hand32"][37] == float("inf")
+    t = wr260.first_nonfinite(ours)
+    assert len(out["by_hand64"]) == t + 1 and out["by_hand64"][t] == float("inf")
+    assert [f"{v:.4f}" for v in out["by_hand64"][:t]] == [f"{v:.4f}" for v in ours[:t]]
+    assert len(out["by_hand32"]) == 24 and out["by_hand32"][23] == float("inf")
     assert out["edge32"] < np.log(np.finfo(float).max)                   # 0.0 at a smaller logit than float64's
     logits = out["logits"]
     assert len(logits) == 300 and all(np.isfinite(logits))
-    np.testing.assert_allclose(logits[:45], ours[:45], rtol=1e-3)
-    assert int(np.argmin(logits)) == 9
+    np.testing.assert_allclose(logits[:t], ours[:t], rtol=1e-3)
+    assert int(np.argmin(logits)) == int(np.argmin(ours[:t]))
     assert max(logits) > 1000 and logits[-1] < max(logits) / 10        # far up, and back down
     assert all(np.isfinite(out["fixed"])) and out["fixed"][-1] < 0.2
     assert_entry_says("WR-260", [
-        "is inf at epoch 45; in float32",
+        f"is inf at epoch {t}; in float32",
         f"the loss is inf at epoch {len(out['by_hand32']) - 1}",
         f"it falls to {min(logits):.4f} at epoch {int(np.argmin(logits))} like the snippet, then swings up to "
-        f"{max(logits):.0f} within 300 epochs",
+        f"about {round(max(logits), -2):.0f} within 300 epochs and back down",
     ])
 
 
@@ -222,13 +223,13 @@ def test_keras_custom_loop_with_an_accumulator_never_reset():
                         a.assign(tf.zeros_like(a))
                 losses.append(float(loss))
             return losses
-        print(json.dumps({"broken": custom(False, 45), "fixed": custom(True, 300)}))
+        print(json.dumps({"broken": custom(False, 28), "fixed": custom(True, 300)}))
     """, KERAS_MODEL)
     ours = snippet_losses()
-    np.testing.assert_allclose(out["broken"], ours[:45], rtol=1e-3)
+    np.testing.assert_allclose(out["broken"], ours[:28], rtol=1e-3)
     assert out["fixed"][-1] == pytest.approx(wr260.train(wr260.RATE, 300, wr260.MOMENTUM)["loss"][-1], rel=1e-3)
-    assert_entry_says("WR-260", [f"losses follow the snippet's ({out['broken'][9]:.4f} at epoch 9, "
-                                 f"{out['broken'][44]:.2f} at epoch 44)"])
+    assert_entry_says("WR-260", [f"losses follow the snippet's ({out['broken'][6]:.4f} at epoch 6, "
+                                 f"{out['broken'][27]:.2f} at epoch 27)"])
 
 
 # --- JAX ------------------------------------------------------------------------------------------
@@ -274,7 +275,7 @@ def test_jax_multisteps_averages_and_a_carried_accumulator_reproduces_the_mistak
         jax_root = Path(jax.__file__).parent
         optax_root = Path(optax.__file__).parent
         print(json.dumps({"versions": [jax.__version__, optax.__version__], "ratios": ratios, "acc_after": after,
-                          "broken": carried(False, 45), "fixed": carried(True, 300),
+                          "broken": carried(False, 28), "fixed": carried(True, 300),
                           "grad_line": (jax_root / "_src/api.py").read_text().splitlines()[413],
                           "multisteps_line": (optax_root / "transforms/_accumulation.py").read_text().splitlines()[242]}))
     """, JAX_MODEL)
@@ -282,7 +283,7 @@ def test_jax_multisteps_averages_and_a_carried_accumulator_reproduces_the_mistak
     assert out["ratios"]["True"] == pytest.approx(1.0, rel=1e-5)
     assert out["ratios"]["False"] == pytest.approx(8.0, rel=1e-5)
     assert out["acc_after"] == 0.0                                 # reset after the update
-    np.testing.assert_allclose(out["broken"], snippet_losses()[:45], rtol=1e-3)
+    np.testing.assert_allclose(out["broken"], snippet_losses()[:28], rtol=1e-3)
     assert out["fixed"][-1] == pytest.approx(wr260.train(wr260.RATE, 300, wr260.MOMENTUM)["loss"][-1], rel=1e-3)
     assert out["grad_line"].startswith("def grad(")
     assert out["multisteps_line"] == "class MultiSteps:"
