@@ -141,8 +141,7 @@ def test_the_new_signatures_survive_the_parallel_scan(tmp_path, monkeypatch):
 def test_an_entry_declaring_the_signature_is_named_first(trace, values):
     template = CATALOG.entries["WR-250"]
     entry = dataclasses.replace(template, id="WR-999", trace=trace, messages=[])
-    others = {i: e for i, e in CATALOG.entries.items() if e.trace != trace}   # the fake one is the only declarer
-    catalog = Catalog(root=ROOT, folder=ROOT / "catalog", entries={**others, "WR-999": entry},
+    catalog = Catalog(root=ROOT, folder=ROOT / "catalog", entries={**undeclared().entries, "WR-999": entry},
                       modules=CATALOG.modules)
     d = diagnose(scan(io.BytesIO(log_of(values).encode()), "log"), catalog)
     assert d.matches[0].entry.id == "WR-999"
@@ -151,13 +150,17 @@ def test_an_entry_declaring_the_signature_is_named_first(trace, values):
         assert [m.entry.id for m in d.matches][1] == "WR-220"
 
 
+def undeclared() -> Catalog:
+    """The catalogue without the entries that declare these signatures (WR-260 declares the
+    descent then climb), so the tests keep asking what an undeclared signature gets."""
+    new = {"descent-then-climb", "plateau-from-start", "stall-after-drop"}
+    return Catalog(root=ROOT, folder=ROOT / "catalog", modules=CATALOG.modules,
+                   entries={k: e for k, e in CATALOG.entries.items() if e.trace not in new})
+
+
 def test_until_an_entry_declares_them_they_are_reported_not_guessed():
     for values in (descent_then_climb(), [2.3026] * 20, stalled()):
-        d = diagnose(scan(io.BytesIO(log_of(values).encode()), "log"), CATALOG)
-        declarers = [e.id for e in CATALOG.sorted_entries() if e.trace == d.signature.name]
-        if declarers:                                     # declared by now: named, not reported
-            assert d.matches[0].entry.id in declarers and d.verdict == "failure"
-            continue
+        d = diagnose(scan(io.BytesIO(log_of(values).encode()), "log"), undeclared())
         if d.signature.name == "descent-then-climb":
             assert d.matches[0].entry.id == "WR-220"     # part credit only
         else:
