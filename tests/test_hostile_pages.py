@@ -17,6 +17,7 @@ from trainwreck.indexes import entry_index, module_page, modules_index, roadmap_
 from trainwreck.md_escape import md_code, md_text, md_url
 from trainwreck.pages import entry_page, handout_page, module_handout_page, tool_page
 from trainwreck.snippet_run import SnippetRun
+from trainwreck.site_search import UNINDEXED
 from trainwreck.snippet_sections import tab_file
 from trainwreck.validate import check
 
@@ -89,7 +90,9 @@ def test_entry_page(project):
     folder, catalog = project
     entry = catalog.entries[hostile.ENTRY]
     page = rendered(project, entry_page(entry, catalog, run=fake_run(entry.snippet, hostile.OUTPUT_BREAKOUT)))
-    assert page.h1.get_text() == f"{hostile.ENTRY}: {hostile.TITLE}"
+    assert page.select_one("h1:not([hidden])").get_text() == f"{hostile.ENTRY}: {hostile.TITLE}"
+    # the hidden first heading that Material's search indexes for the page (pages.search_card_heading)
+    assert page.select_one("h1[hidden]").get_text() == f"{hostile.ENTRY}{UNINDEXED}: {hostile.TITLE}{UNINDEXED}"
     text = page.get_text()
     for shown in (hostile.SUMMARY, f"0.7 {hostile.MODULE_TITLE}", hostile.MESSAGE_EXAMPLE, hostile.OUTPUT_BREAKOUT,
                   "x = '</code></pre><script>alert(9)</script>'", "<script>alert(12)</script>", "<script>"):

@@ -11,6 +11,7 @@ from .entry import ANSWER_HEADINGS, FRAMEWORK_SECTION, ORIGINS, TRACES, Entry
 from .framework_part import CODE_SPAN
 from .includes import directives, read_include
 from .md_escape import md_text, md_url, page_title
+from .site_search import ENTRY_SEARCH_BOOST, UNINDEXED
 from .snippet_sections import TABS, Program, includes_in, tab_file, tab_program
 
 ID_MENTION = re.compile(r"(?<![\w/-])(WR-[0-9]{3})(?![\w-])")
@@ -75,10 +76,11 @@ def entry_page(entry: Entry, catalog: Catalog, edition: str = "full", run=None) 
     lines = [
         "---",
         "search:",
-        "  boost: 2",       # an entry outranks the prose pages that mention the same words
+        f"  boost: {ENTRY_SEARCH_BOOST}",
         page_title(f"{entry.id}: {entry.title}"),
         "---",
-        *main_message_line(entry),
+        search_card_heading(entry),
+        "",
         f"# {entry.id}: {md_text(entry.title)}",
         "",
         f"*{md_text(entry.summary)}*",
@@ -106,23 +108,27 @@ def entry_page(entry: Entry, catalog: Catalog, edition: str = "full", run=None) 
     return "\n".join(lines)
 
 
-def main_message_line(entry: Entry) -> list[str]:
-    """The entry's main message (its first), hidden, before the title. Material's search reads what comes
-    before a page's first heading as the text of the page itself, and ranks a page that matches every
-    word above one that matches some: so a search for a main message lists its entry first, with no
-    word missing on its card, and does not lose to a title where "in" or "exp" only starts a word."""
-    if not entry.messages:
-        return []
-    return [f'<p class="tw-main-message" hidden>{html.escape(entry.messages[0].shown)}</p>', ""]
+MAIN_MESSAGE_LABEL = "The message this entry is filed under:"   # on the result card, before the text
+
+
+def search_card_heading(entry: Entry) -> str:
+    """The page's first section for Material's search (site_search, rule 3): a hidden heading with the
+    entry's ID, which a search for the ID matches, and its title, shown on the result card, unindexed."""
+    title = html.escape(entry.title.replace(UNINDEXED, ""))
+    return f'<h1 id="search-card" hidden>{entry.id}{UNINDEXED}: {title}{UNINDEXED}</h1>'
 
 
 def message_headings(entry: Entry) -> list[str]:
-    """One small heading per declared message, so that a search for its exact text matches a section
-    title of this page. They come last before the body, so no other text falls into their sections."""
+    """One small heading per declared message, so that a search for its exact text matches a whole
+    section title of this page, and the main message (the first) again in its section's text, hidden
+    (site_search, rules 1 and 5). They come last before the body, so no other text falls into their
+    sections."""
     lines = ["**Messages this failure prints:**", ""]
-    for m in entry.messages:
+    for number, m in enumerate(entry.messages):
         lines += [f"### {md_text(m.shown)} {{ .tw-message }}", "",
                   f"{ORIGINS[m.origin]} · [source]({md_url(m.source)})", ""]
+        if number == 0:
+            lines += [f'<p class="tw-main-message" hidden>{MAIN_MESSAGE_LABEL} {html.escape(m.shown)}</p>', ""]
     return lines
 
 

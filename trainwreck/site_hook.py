@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 
 from trainwreck.export import catalog_json
@@ -19,6 +21,7 @@ from trainwreck.indexes import (ENTRY_INDEX_MARK, entries_in_module, entry_index
                                roadmap_page, symptom_index)
 from trainwreck.pages import (EDITIONS, download_path, entry_page, entry_path, figure_path, handout_page, handout_path,
                               module_handout_page, module_handout_path, module_path, tool_page, tool_path, tools_of)
+from trainwreck.site_search import separator
 from trainwreck.snippet_run import SnippetRunError, run_snippet
 from trainwreck.snippet_sections import TABS, include_problems, tab_file, tab_program
 from trainwreck.validate import check
@@ -32,7 +35,14 @@ def _project_root(config) -> Path:
     return Path(config.config_file_path).resolve().parent
 
 
+@event_priority(100)   # before Material's search plugin reads its settings
 def on_config(config):
+    search = config.plugins.get("material/search")
+    if search is not None:
+        if search.config.separator not in (None, separator()):
+            raise PluginError("mkdocs.yml: the search plugin's separator is trainwreck/site_search.py's; "
+                              "leave it out")
+        search.config.separator = separator()
     edition = os.environ.get("TRAINWRECK_EDITION", "full").strip() or "full"
     if edition not in EDITIONS:
         raise PluginError(f"TRAINWRECK_EDITION: {edition!r} is not one of {', '.join(EDITIONS)}")
@@ -43,13 +53,16 @@ def on_config(config):
     _state.update(catalog=catalog, edition=edition)
     # Includes name paths from the project root, whatever folder mkdocs runs in.
     config.mdx_configs.setdefault("pymdownx.snippets", {})["base_path"] = [str(root)]
-    # Material's offline build points at a CDN copy of its file:// worker shim;
-    # serve the vendored copy instead so the site never leaves itself.
-    polyfills = config.extra.get("polyfills") or []
-    config.extra["polyfills"] = [LOCAL_WORKER_SHIM if "iframe-worker" in url else url for url in polyfills]
     if edition == "student":
         config.site_name += " (student edition)"
     return config
+
+
+def on_pre_build(config):
+    # Material's offline build points at a CDN copy of its file:// worker shim (in its on_config, which
+    # runs after ours); serve the vendored copy instead so the site never leaves itself.
+    polyfills = config.extra.get("polyfills") or []
+    config.extra["polyfills"] = [LOCAL_WORKER_SHIM if "iframe-worker" in url else url for url in polyfills]
 
 
 def on_files(files, config):
@@ -109,6 +122,18 @@ def on_page_markdown(markdown, page, config, files):
     if ENTRY_INDEX_MARK in markdown:
         markdown = markdown.replace(ENTRY_INDEX_MARK, entry_index(_state["catalog"]))
     return markdown
+
+
+# mkdocs-glightbox (0.5) hands each page's content on as a whole HTML document; the browser never
+# sees the wrapper (the page is parsed again after rendering), but Material's search index does: it
+# reads <html> as text before the first heading and indexes the page title as the page's own first
+# section, ahead of the heading that pages.py puts first for search (search_card_heading).
+_DOCUMENT_WRAPPER = re.compile(r"\A\s*<html>\s*<head>\s*</head>\s*<body>(?P<content>.*)</body>\s*</html>\s*\Z", re.S)
+
+
+def on_page_content(html, page, config, files):
+    m = _DOCUMENT_WRAPPER.match(html)
+    return m["content"] if m else html
 
 
 def on_serve(server, config, builder):
