@@ -5,14 +5,14 @@ in templates/assets/javascripts/workers/ scores it with lunr 2.3):
 
 - The index holds one document per section of a page: title = the heading, text = what follows it.
   The page's first section stands for the page itself.
-- A query is cut into words at whitespace (a `-`, a `:` and quotes have meanings of their own; a word
-  followed by `:` is dropped as a field name), then at the search plugin's `separator`, and every word
-  becomes a prefix: "exp" matches "exp", "expected" and "exploding".
+- A query is cut into words at whitespace (quotes make words required, a leading `-` excludes one, a
+  word directly followed by `:` is taken for a field name and dropped), then at the search plugin's
+  `separator`, and every word becomes a prefix: "exp" matches "exp", "expected" and "exploding".
 - A section scores, for every indexed word that one of the query's words starts, its weight: field
   boost (title 1000, text 1) x rarity (lunr's idf) x the page's `search.boost`. The sum is multiplied
-  by 1 + s**2, where s is the share of the query's words the section matched, and by 1 + (1 + s)**2
-  for the page's first section. Results are grouped by page, in the order of each page's best
-  section; equal scores keep the order of the index (the hook generates entry pages in ID order).
+  by 1 + s**2, where s is the share of the query's words the section matched (by 1 + (1 + s)**2
+  instead for the page's first section). Results are grouped by page, in the order of each page's
+  best section; equal scores keep the order of the index (the hook generates entry pages in ID order).
 
 Material sees which words match, never a phrase, so the rule is built on whole matches:
 
@@ -49,7 +49,7 @@ FUNCTION_WORDS = (
 ).split()
 # Cut between words as Material cuts a query: at spaces and hyphens, at punctuation, except that
 # punctuation right after the second part of a hyphenated word stays on it (Material hands lunr
-# "non-finite," as "non" and "finite,").
+# "non-finite," as "non" and "finite,"; "(non-finite" reaches it as "(non", which nothing can match).
 _PUNCTUATION = r"""[.,:;!?'"`()\[\]{}<>=/\\|#*+~^\u2018-\u201f\u2026\u2013\u2014\u00b7]"""
 
 
