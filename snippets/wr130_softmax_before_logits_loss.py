@@ -178,8 +178,9 @@ def figure_data():
                 f"with gradient descent, and with Adam drops to {runs['probs_adam']['loss'][-1]:.3f}, just above "
                 f"the floor log(1 + 9/e) = {low:.4f} that it can never pass. Right: the gradient norm per epoch, "
                 f"log scale: handed probabilities it starts at {runs['probs']['grad_norm'][0]:.3f}, about a tenth "
-                f"of the {runs['logits']['grad_norm'][0]:.3f} it has from the logits."),
-        "caption": "A second softmax leaves the loss less than one nat to fall, and a tenth of the gradient to do it.",
+                f"of the {runs['logits']['grad_norm'][0]:.3f} it has from the logits; it grows while the outputs "
+                f"move away from uniform, and is larger than the healthy run's only once that run has learned."),
+        "caption": "A second softmax leaves the loss less than one nat to fall, and starts it with a tenth of the gradient.",
         "panels": [
             {"title": "Loss per epoch, ten classes", "xlabel": "epoch", "ylabel": "loss",
              "series": [{"label": "logits to the loss", "x": epochs, "y": runs["logits"]["loss"]},

@@ -152,7 +152,8 @@ def figure_data():
     return {
         "alt": (f"Two panels. Left: the loss per epoch over {EPOCHS} epochs, log scale. At rate 5 with ReLU it "
                 f"falls, spikes three times, and from epoch {frozen} sits at {relu['loss'][-1]:.4f}, the entropy "
-                f"of the labels; at rate 1 it falls to {healthy['loss'][-1]:.4f}; leaky ReLU at rate 5 keeps "
+                f"of the labels; at rate 1 it still spikes now and then, with no unit dying, and falls to "
+                f"{healthy['loss'][-1]:.4f}; leaky ReLU at rate 5 keeps "
                 f"falling, to {leaky['loss'][-1]:.4f}. Right: the dead units of each layer per epoch at rate 5, "
                 f"rising in steps to {relu['dead1'][-1]} of {HIDDEN} in layer 1 and all {HIDDEN} in layer 2."),
         "caption": "Each overshooting step switches off units for good; once a whole layer is off, nothing learns.",

@@ -1,6 +1,7 @@
 """WR-130: a loss that applies log-softmax is handed softmax probabilities. The mechanism (the floor
 log(1 + (C - 1)/e), the 1/C gradient through the softmax Jacobian, the vanishing push on confident
 mistakes), the documented plateau, and the fix."""
+import inspect
 import math
 import warnings
 
@@ -152,6 +153,8 @@ def test_numbers_in_the_entry_match_the_snippet(bad, good, long, overfit):
     _, y = wr130.make_data()
     b, g, adam = bad["loss"], good["loss"], long["probs_adam"]
     healthy_z, through_z = confident(10.0, wrong=True)
+    batch = {k: v.default for k, v in inspect.signature(wr130.overfit_one_batch).parameters.items() if k != "softmax_first"}
+    numbers = {10: "ten"}
     drop = 1 - b[-1] / b[0]
     assert_entry_says("WR-130", [
         f"The loss goes {b[0]:.4f}, {b[1]:.4f}, {b[2]:.4f}, … {b[-1]:.4f} at epoch {len(b) - 1}: {drop:.1%} lower "
@@ -173,7 +176,8 @@ def test_numbers_in_the_entry_match_the_snippet(bad, good, long, overfit):
         f"{b[0]:.4f} against ln 10 = {math.log(10):.4f}",
         f"{bad['grad_norm'][0]:.4f} against {good['grad_norm'][0]:.4f} in the snippet",
         f"this one gives {wr130.cross_entropy(np.eye(C)[y], y)[0]:.4f}",
-        f"the loss from the logits goes to {overfit[False]['loss'][-1]:.1e}",
+        f"With Adam at rate {batch['lr']:g} for {batch['steps']} steps on {numbers[batch['n']]} examples the loss from "
+        f"the logits goes to {overfit[False]['loss'][-1]:.1e}",
         f"it stops at {overfit[True]['loss'][-1]:.4f}, on the floor",
         f"fall from {g[0]:.4f} to {g[-1]:.4f} in {len(g)} epochs",
         f"logit 20 on the label costs {wr130.cross_entropy(20.0 * np.eye(C)[y], y)[0]:.2e}",

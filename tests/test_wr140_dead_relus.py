@@ -197,13 +197,13 @@ def test_the_fix_runs(healthy, leaky, run, scales):
     assert np.all(np.diff(healthy["dead1"]) <= 0) and np.all(np.diff(healthy["dead2"]) <= 0)   # no step kills
     assert len(healthy_peaks(healthy)) == 2
     assert healthy["loss"][-1] < leaky["loss"][-1] < run["loss"][-1] / 3
-    assert scales[1.0]["loss"][-1] < 0.02
+    assert scales[1.0]["loss"][-1] < healthy["loss"][-1] < 0.03        # rate 3 ends lower than rate 1 here
     assert scales[0.1]["dead2"][-1] == H and scales[3.0]["loss"][-1] > 0.3
 
 
 # --- the page ----------------------------------------------------------------------------------
 
-def test_numbers_in_the_entry_match_the_snippet(run, healthy, leaky, sweeps):
+def test_numbers_in_the_entry_match_the_snippet(run, healthy, leaky, sweeps, scales):
     X, y = wr140.make_data()
     loss = run["loss"]
     t0 = frozen_at(run)
@@ -244,6 +244,7 @@ def test_numbers_in_the_entry_match_the_snippet(run, healthy, leaky, sweeps):
         f"exactly {loss[-1]:.4f} for the last two hundred epochs",
         f"(at epochs {healthy_peaks(healthy)[0]} and {healthy_peaks(healthy)[1]} in the Fix tab)",
         f"comes back at epoch {healthy['dead2'].index(0)}",
+        f"Rate 3 even ends lower than rate 1 on this seed ({scales[1.0]['loss'][-1]:.4f})",
     ])
     assert healthy["dead2"][0] == 1 and healthy["dead1"][0] == 0
     assert math.isclose(1 / (1 + np.exp(-z[0, 0])), y.mean(), abs_tol=1e-6)
