@@ -181,7 +181,8 @@ def test_over_ten_seeds_a_lower_rate_and_he_init_keep_units_alive(sweeps):
     assert max(sweeps[3.0, 1.0]["dead"]) == 7 and not any(sweeps[3.0, 1.0]["layer2_dead"])
     assert (min(sweeps[5.0, 1.0]["dead"]), max(sweeps[5.0, 1.0]["dead"])) == (6, 29)
     assert sum(sweeps[5.0, 1.0]["layer2_dead"]) == 4
-    assert sum(sweeps[3.0, 0.1]["layer2_dead"]) == 6 and sum(sweeps[3.0, 3.0]["layer2_dead"]) == 7
+    assert sum(sweeps[3.0, 0.1]["layer2_dead"]) == 6
+    assert sum(sweeps[3.0, 3.0]["layer2_dead"]) > 5     # "most": this setting is chaotic, 7 or 8 by the last bit
     for setting, sweep in sweeps.items():                          # a dead layer 2 always means the entropy
         for final, gone in zip(sweep["final"], sweep["layer2_dead"]):
             assert (final > 0.6) == gone, setting
@@ -196,9 +197,12 @@ def test_the_fix_runs(healthy, leaky, run, scales):
     assert healthy["dead1"][-1] + healthy["dead2"][-1] == 0 and healthy["loss"][-1] < 0.03
     assert np.all(np.diff(healthy["dead1"]) <= 0) and np.all(np.diff(healthy["dead2"]) <= 0)   # no step kills
     assert len(healthy_peaks(healthy)) == 2
-    assert healthy["loss"][-1] < leaky["loss"][-1] < run["loss"][-1] / 3
+    assert healthy["loss"][-1] < leaky["loss"][-1] < 0.3 < run["loss"][-1]      # far below the stall
+    assert np.sum(np.diff(leaky["loss"][-100:]) > 0.05) >= 3                  # and still spiking at the end
     assert scales[1.0]["loss"][-1] < healthy["loss"][-1] < 0.03        # rate 3 ends lower than rate 1 here
-    assert scales[0.1]["dead2"][-1] == H and scales[3.0]["loss"][-1] > 0.3
+    assert scales[0.1]["dead2"][-1] == H
+    x3 = scales[3.0]                                  # chaotic in its details: only its order of magnitude is stable
+    assert x3["loss"][-1] > 10 * scales[1.0]["loss"][-1] and x3["dead1"][-1] + x3["dead2"][-1] >= 15
 
 
 # --- the page ----------------------------------------------------------------------------------
@@ -239,8 +243,8 @@ def test_numbers_in_the_entry_match_the_snippet(run, healthy, leaky, sweeps, sca
         f"{max(sweeps[5.0, 1.0]['dead'])} die and the whole second layer dies in "
         f"{sum(sweeps[5.0, 1.0]['layer2_dead'])} of the 10 runs",
         f"against {sum(sweeps[3.0, 0.1]['layer2_dead'])} of 10 with a tenth of its scale and "
-        f"{sum(sweeps[3.0, 3.0]['layer2_dead'])} of 10 with three times it",
-        f"ends at {leaky['loss'][-1]:.4f} instead of {loss[-1]:.4f}",
+        "most of the ten with three times it",
+        f"ends far below {loss[-1]:.4f} (the Fix tab prints where)",
         f"exactly {loss[-1]:.4f} for the last two hundred epochs",
         f"(at epochs {healthy_peaks(healthy)[0]} and {healthy_peaks(healthy)[1]} in the Fix tab)",
         f"comes back at epoch {healthy['dead2'].index(0)}",
