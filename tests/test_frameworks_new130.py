@@ -1,55 +1,27 @@
 """Opt-in: what WR-130 and WR-140 say about PyTorch, Keras/TensorFlow and JAX, checked by running them.
 
-Runs only with TRAINWRECK_FRAMEWORK_TESTS=1. Each framework runs in its own interpreter on the
-snippets' data (loaded from snippets/), found at TRAINWRECK_TORCH_PYTHON, TRAINWRECK_JAX_PYTHON and
-TRAINWRECK_TF_PYTHON, or in /work/scratch/{torch,jax,tf}/bin/python; Keras runs on the JAX backend in
-the JAX interpreter and on the TensorFlow backend in the TensorFlow one. A missing interpreter skips
-its tests with the reason printed. Every number and message the entries state about a framework is
-computed here and looked up in the entry.
+Runs only with TRAINWRECK_FRAMEWORK_TESTS=1, through tests/framework_runner.py: each framework in its own
+interpreter, on the snippets' data. Keras runs on the JAX backend in the JAX interpreter and on the
+TensorFlow backend in the TensorFlow one. A missing interpreter skips its tests with the reason printed.
+Every number and message the entries state about a framework is computed here and looked up in the
+entry, and every line the entries cite is read from the installed package.
 """
-import json
 import math
-import os
-import subprocess
-import textwrap
-from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, assert_entry_says
+from conftest import assert_entry_says
+from framework_runner import OPT_IN, declared, run, source_line
 
-ENABLED = os.environ.get("TRAINWRECK_FRAMEWORK_TESTS") == "1"
-pytestmark = pytest.mark.skipif(not ENABLED, reason="framework tests are opt-in: set TRAINWRECK_FRAMEWORK_TESTS=1")
-
-
-def declared(entry_id):
-    """The examples of the messages an entry declares, by origin."""
-    from trainwreck.catalog import load
-
-    out = {}
-    for m in load(ROOT / "catalog").entries[entry_id].messages:
-        out.setdefault(m.origin, []).append(m.example or m.text)
-    return out
+pytestmark = OPT_IN
+SNIPPETS = "import sys, json\nsys.path.insert(0, 'snippets')\n"     # the runner starts in the project folder
 
 
-def interpreter(name):
-    path = Path(os.environ.get(f"TRAINWRECK_{name.upper()}_PYTHON", f"/work/scratch/{name}/bin/python"))
-    if not path.is_file():
-        pytest.skip(f"no {name} interpreter at {path} (set TRAINWRECK_{name.upper()}_PYTHON)")
-    return path
+def shown(entry_id, origin):
+    return [m.shown for m in declared(entry_id, origin)]
 
 
-def run(name, script, **env):
-    """Run the script in the framework's interpreter; it prints one JSON object on its last line."""
-    prelude = f"import sys, json\nsys.path.insert(0, {str(ROOT / 'snippets')!r})\n"
-    result = subprocess.run([str(interpreter(name)), "-c", prelude + textwrap.dedent(script)],
-                            capture_output=True, text=True, timeout=900,
-                            env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2", **env})
-    assert result.returncode == 0, result.stderr[-3000:]
-    return json.loads(result.stdout.strip().splitlines()[-1])
-
-
-TORCH = """
+TORCH = SNIPPETS + """
 import math, warnings, numpy as np, torch
 import wr130_softmax_before_logits_loss as w130, wr140_dead_relus as w140
 F = torch.nn.functional
@@ -131,7 +103,7 @@ out["kaiming_default_std_times_sqrt_fan_in_over_2"] = (he.std() * math.sqrt(4000
 print(json.dumps(out))
 """
 
-KERAS = """
+KERAS = SNIPPETS + """
 import warnings, numpy as np, keras
 import wr130_softmax_before_logits_loss as w130, wr140_dead_relus as w140
 out = {"backend": keras.backend.backend()}
@@ -178,7 +150,7 @@ out["numpy_dead"] = [int(np.all(z1 <= 0, axis=0).sum()), int(np.all(z2 <= 0, axi
 print(json.dumps(out))
 """
 
-JAX = """
+JAX = SNIPPETS + """
 import inspect, numpy as np, jax, jax.numpy as jnp, optax
 import wr130_softmax_before_logits_loss as w130, wr140_dead_relus as w140
 out = {}
@@ -260,7 +232,7 @@ def test_pytorch_is_silent_and_plateaus_the_mirrors_are_loud(torch_run):
     assert all(abs(v / t["softmax"]["loss"][0] - 1) < 0.1 for v in t["softmax"]["loss"])
     assert t["logits"]["loss"][-1] < 0.25 * t["logits"]["loss"][0]
     assert all(v < 0 for v in t["nll"]["loss"]) and t["nll"]["loss"][-1] < t["nll"]["loss"][0]
-    assert t["bce_error"] in declared("WR-130")["pytorch"]
+    assert t["bce_error"] in shown("WR-130", "pytorch")
     assert t["floor"] == pytest.approx(math.log(1 + 9 / math.e), abs=1e-6)
     assert_entry_says("WR-130", [
         f"the loss goes {arrow(t['softmax']['loss'])} in 30 epochs, against {arrow(t['logits']['loss'])} from the "
@@ -274,7 +246,7 @@ def test_pytorch_is_silent_and_plateaus_the_mirrors_are_loud(torch_run):
 def test_keras_on_tensorflow_repairs_the_double_softmax_and_warns_once(keras_tf):
     k = keras_tf
     assert k["backend"] == "tensorflow"
-    assert k["softmax_from_logits"]["warnings"] == declared("WR-130")["keras"]      # once, word for word
+    assert k["softmax_from_logits"]["warnings"] == shown("WR-130", "keras")      # once, word for word
     assert k["softmax_from_logits"]["loss"] == pytest.approx(k["correct"]["loss"], abs=1e-5)
     assert k["correct"]["warnings"] == [] and k["mirror"]["warnings"] == []
     assert_entry_says("WR-130", [f"its first loss is 7.5606 on JAX and {k['mirror']['loss'][0]:.4f} on TensorFlow"])
@@ -333,3 +305,25 @@ def test_jax_relu_has_zero_slope_at_and_below_zero(jax_run):
     assert j["relu_grad"] == [0.0, 0.0, 1.0]
     assert j["leaky_default"] == 0.01 and j["leaky_grad"] == pytest.approx(0.01)
     assert j["dead_rows_zero"] and j["relu_dead"][1] > 0
+
+
+# --- the cited lines ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name, relative, line, holds", [
+    ("torch", "torch/nn/modules/loss.py", 1209, "expected to contain the unnormalized logits"),
+    ("torch", "torch/nn/modules/loss.py", 144, "given through a forward call is expected to contain"),
+    ("torch", "torch/nn/modules/linear.py", 124, "init.kaiming_uniform_(self.weight, a=math.sqrt(5))"),
+    ("torch", "torch/nn/modules/activation.py", 913, "negative_slope: float = 1e-2"),
+    ("jax", "optax/losses/_classification.py", 321, "logits: Unnormalized log probabilities"),
+    ("jax", "keras/src/backend/tensorflow/nn.py", 1262, "def _get_logits(output, from_logits, op_type, fn_name):"),
+    ("jax", "keras/src/backend/tensorflow/nn.py", 1288, "warnings.warn("),
+    ("jax", "keras/src/backend/tensorflow/nn.py", 1289, 'f\'"`{fn_name}` received `from_logits=True`, but \''),
+    ("jax", "keras/src/activations/activations.py", 161, "output._keras_logits = x"),
+    ("jax", "keras/src/backend/jax/nn.py", 1010, "output = output / jnp.sum(output, axis, keepdims=True)"),
+    ("jax", "keras/src/layers/core/dense.py", 89, 'kernel_initializer="glorot_uniform",'),
+    ("jax", "keras/src/layers/activations/leaky_relu.py", 38, "def __init__(self, negative_slope=0.3, **kwargs):"),
+    ("jax", "keras/src/callbacks/tensorboard.py", 574, "def _log_weights(self, epoch):"),
+    ("jax", "jax/_src/nn/functions.py", 106, "relu.defjvps(lambda g, ans, x: lax.select(x > 0, g, lax.full_like(g, 0)))"),
+])
+def test_the_cited_line_holds_what_the_entry_says(name, relative, line, holds):
+    assert holds in source_line(name, relative, line)
