@@ -8,7 +8,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from conftest import ROOT, is_tab_program, program_run, tab_program_run
-from trainwreck.diagnose import diagnose
+from trainwreck.diagnose import diagnose, message_finder
 from trainwreck.logscan import scan
 from trainwreck.snippet_sections import TABS, tab_file, tab_program
 from trainwreck.validate import check
@@ -16,6 +16,7 @@ from trainwreck.validate import check
 CATALOG, _ = check(ROOT / "catalog")
 ENTRIES = CATALOG.sorted_entries()
 REGIONS = [region for _, region in TABS]
+FINDER = message_finder(CATALOG)     # the messages the catalogue declares, found as `trainwreck diagnose` finds them
 
 
 def require_program(entry, region):
@@ -81,13 +82,13 @@ def test_each_tab_is_a_program_that_prints_its_story(entry, region):
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.id)
 def test_reproduce_tab_output_names_its_entry_first(entry):
-    d = diagnose(scan(io.BytesIO(program_output(entry, "reproduce").encode()), "reproduce.py"), CATALOG)
+    d = diagnose(scan(io.BytesIO(program_output(entry, "reproduce").encode()), "reproduce.py", FINDER), CATALOG)
     assert d.verdict == "failure"
     assert d.matches[0].entry.id == entry.id, [m.entry.id for m in d.matches]
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.id)
 def test_fix_tab_output_is_healthy(entry):
-    d = diagnose(scan(io.BytesIO(program_output(entry, "fix").encode()), "fix.py"), CATALOG)
+    d = diagnose(scan(io.BytesIO(program_output(entry, "fix").encode()), "fix.py", FINDER), CATALOG)
     assert d.matches == [] and d.unweighed == [], (d.matches, d.unweighed)
     assert d.verdict in ("healthy", "no-evidence")
