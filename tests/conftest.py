@@ -168,10 +168,3 @@ def tab_program_run(snippet: str, region: str):
 
     return program_run(tab_program((ROOT / snippet).read_text(encoding="utf-8"), region), tab_file(snippet, region))
 
-
-def is_tab_program(snippet: str, region: str) -> bool:
-    """Has the snippet's region been written as a program that runs (it ends in a __main__ block)?"""
-    from trainwreck.snippet_sections import sections_of
-
-    regions = sections_of((ROOT / snippet).read_text(encoding="utf-8"))
-    return 'if __name__ == "__main__":' in regions.get(region, "")

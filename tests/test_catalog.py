@@ -310,3 +310,26 @@ def test_framework_part_shape(project, old, new, line):
     edit(project / ENTRY, old, new)
     result = run_check(project)
     assert line.format(kept=kept) in result.stderr.splitlines(), result.stderr
+
+
+def test_every_entry_needs_its_framework_part(project):
+    without_framework_part(project / ENTRY)
+    result = run_check(project)
+    assert result.returncode == 1
+    assert ("catalog/WR-220.md: sections: missing: In PyTorch, Keras/TensorFlow and JAX"
+            in result.stderr.splitlines()), result.stderr
+
+
+@pytest.mark.parametrize("region", ["reproduce", "fix"])
+def test_a_tab_region_that_runs_nothing_is_refused(project, region):
+    snippet = project / "snippets" / "wr220_lr_explosion.py"
+    text = snippet.read_text()
+    start, end = text.index(f"[start:{region}]"), text.index(f"[end:{region}]")
+    body = text[start:end]
+    assert 'if __name__ == "__main__":' in body, "fixture drift"
+    snippet.write_text(text[:start] + body.replace('if __name__ == "__main__":', "if False:") + text[end:])
+    result = run_check(project)
+    assert result.returncode == 1
+    assert (f"catalog/WR-220.md: snippet: snippets/wr220_lr_explosion.py: the {region} region prints nothing when "
+            f'run: end it in an `if __name__ == "__main__":` block that prints its story (the page\'s '
+            f"{region.title()} tab is a whole program)") in result.stderr.splitlines()

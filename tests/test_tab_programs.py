@@ -7,7 +7,7 @@ import io
 import pytest
 from bs4 import BeautifulSoup
 
-from conftest import ROOT, is_tab_program, program_run, tab_program_run
+from conftest import ROOT, program_run, tab_program_run
 from trainwreck.diagnose import diagnose, message_finder
 from trainwreck.logscan import scan
 from trainwreck.snippet_sections import TABS, tab_file, tab_program
@@ -17,13 +17,6 @@ CATALOG, _ = check(ROOT / "catalog")
 ENTRIES = CATALOG.sorted_entries()
 REGIONS = [region for _, region in TABS]
 FINDER = message_finder(CATALOG)     # the messages the catalogue declares, found as `trainwreck diagnose` finds them
-
-
-def require_program(entry, region):
-    if not is_tab_program(entry.snippet, region):
-        # Transitional: removed once every snippet follows the setup/reproduce/fix contract.
-        pytest.xfail(f"{entry.snippet}: the {region} region is not a runnable program yet "
-                     "(no __main__ block); see docs/contributing.md")
 
 
 def page_tab(site, entry, label: str) -> dict:
@@ -42,7 +35,6 @@ def page_tab(site, entry, label: str) -> dict:
 
 
 def program_output(entry, region):
-    require_program(entry, region)
     run = tab_program_run(entry.snippet, region)
     assert run.returncode == 0, run.stdout[-2000:]
     return run.stdout
@@ -57,7 +49,6 @@ def test_code_copied_from_the_page_prints_what_the_page_shows(site, entry, label
     assert tab["code"] == tab_program(text, region)
     assert tab["filename"] == tab_file(entry.snippet, region)
     assert (site / entry.id / tab["href"]).resolve().read_text(encoding="utf-8") == tab["code"]
-    require_program(entry, region)
     run = program_run(tab["code"], tab["filename"])
     assert run.returncode == 0, run.stdout[-2000:]
     assert tab["output"] is not None, f"{entry.id}: the {label} tab shows no output"

@@ -14,16 +14,13 @@ from .pages import tool_doc, tools_of
 from .includes import IncludeRefused, read_include
 from .safe_text import shown
 from .scaffold import PLACEHOLDER
-from .snippet_sections import expand_includes_traced, include_problems, sections_of
+from .snippet_sections import MAIN_BLOCK, expand_includes_traced, include_problems, sections_of
 
 SNIPPET_NAME = re.compile(r"wr([0-9]{3})_[a-z0-9_]+\.py")
 REQUIRED_REGIONS = ("reproduce", "fix")
 # Origins whose messages the entry's own snippet prints (and its tests pin);
 # every other declared message is a framework's and must be quoted in the framework section.
 SNIPPET_ORIGINS = ("numpy", "python")
-# Until every entry has its framework section, an entry without one is not
-# refused; an entry that has one is held to its full shape.
-FRAMEWORK_SECTION_REQUIRED = False
 MAX_PER_FILE = 20
 
 
@@ -156,6 +153,10 @@ def _check_snippet(entry, catalog: Catalog, claimed: dict[str, str], snippets: _
         if region not in own:
             bad("snippet", f"{entry.snippet} has no region [start:{region}] ... [end:{region}] "
                            f"(the page's {region.title()} tab)")
+        elif not MAIN_BLOCK.search(own[region]):
+            bad("snippet", f"{entry.snippet}: the {region} region prints nothing when run: end it in an "
+                           f"`if __name__ == \"__main__\":` block that prints its story (the page's "
+                           f"{region.title()} tab is a whole program)")
 
 
 def _check_includes(entry, catalog: Catalog, snippets: _Snippets, bad) -> bool:
@@ -210,8 +211,6 @@ def _check_sections(entry, bad) -> None:
     found = list(entry.sections)
     where = section_offsets(entry.body)
     expected = list(SECTIONS)
-    if not FRAMEWORK_SECTION_REQUIRED and FRAMEWORK_SECTION not in found:
-        expected.remove(FRAMEWORK_SECTION)
     if found != expected:
         missing = [s for s in expected if s not in found]
         extra = [s for s in found if s not in SECTIONS]
