@@ -520,6 +520,8 @@ def test_numbers_in_the_entry_match_the_snippet(blowup, logits, sweeps, lam0):
         f"the clipped one prints {clipped:.2f}",
         f"the float16 one from {float(wr030.saturation_point(np.float16)):.3f}",
         f"z = {float(wr030.saturation_point(np.float32)):.2f} on",
+        # Interview: the data branch of "nan at epoch 18" (WR-310 holds that its step does not move with the rate)
+        "a nan that arrives at the same step whatever the rate points to a broken batch, WR-310",
         # Bonus point
         f"λ_max {lam0:.2f}, then {lam1[1]:.3f} after one step",
     ]

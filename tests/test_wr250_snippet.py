@@ -35,6 +35,20 @@ def test_the_start_is_right_and_the_first_update_makes_the_loss_jump(runs):
     assert plain["dead"][1] >= 0.9 * wr250.WIDTH and plain["dead"][0] == 0
 
 
+def test_a_jump_confined_to_the_first_steps_is_not_how_a_rate_too_high_looks():
+    """WR-250's jump happens once, at the first update; WR-220's rate that is too high, computed from the
+    logits as here, jumps again and again. The Confirm section tells them apart by exactly this."""
+    plain = wr250.train(lambda t: PEAK)["loss"]
+    jumps = [t for t in range(1, len(plain)) if plain[t] >= 1.1 * plain[t - 1]]
+    assert jumps == [1]
+    wr220 = load_snippet("wr220_lr_explosion")
+    too_high = wr220.train(10.0, epochs=300, from_logits=True)["loss"]
+    again = [e for e in range(1, 300) if too_high[e] >= 1.1 * too_high[e - 1]]
+    assert len(again) > 10 and again[-1] > 200
+    assert_entry_says("WR-250", ["high keeps climbing, or spikes again and again (WR-220) — a single jump confined "
+                                 "to the first steps points at the start"])
+
+
 def test_first_update_is_the_rate_for_every_weight_and_bias_correction_shrinks_it():
     sizes = wr250.first_update_sizes(PEAK)
     g_big = sizes["sgd"] / PEAK > 1e-4            # gradients for which eps = 1e-8 is negligible even after √(1−β2)
