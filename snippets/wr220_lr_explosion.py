@@ -265,12 +265,13 @@ if __name__ == "__main__":
     print(f"\nThe two-term loss printed on lr 10's weights at epoch {t}: clipped {display_loss(p, y):.4f}, "
           f"unclipped {raw}")
 
-    print("\nlr 10 with the gradient norm capped just under its first steps' norms (1.33 at the first), 30 epochs:")
+    print("\nlr 10 with the gradient norm capped under its first steps' norms, 30 epochs:")
     for cap in CAPS:
         capped = train(10.0, epochs=30, clip_norm=cap)
         steps = np.flatnonzero(np.array(capped["grad_norm"]) > cap).tolist()
-        print(f"  cap {cap:g}: clipped on steps {steps} only, highest {max(capped['loss']):.4f} at epoch "
-              f"{int(np.argmax(capped['loss']))}, {capped['loss'][0]:.4f} -> {capped['loss'][-1]:.4f}")
+        print(f"  cap {cap:g}: clipped on steps {steps} only (the first norm is {capped['grad_norm'][0]:.3g}), "
+              f"highest {max(capped['loss']):.4f} at epoch {int(np.argmax(capped['loss']))}, "
+              f"{capped['loss'][0]:.4f} -> {capped['loss'][-1]:.4f}")
 # --8<-- [end:fix]
 
 

@@ -443,6 +443,7 @@ def test_the_tabs_print_their_stories():
     fix = tab_program_run(SNIPPET, "fix").stdout
     assert "fastest rate that stays finite and falls: 1" in fix
     assert "lowest loss after 300 epochs: 3" in fix
+    assert "cap 1: clipped on steps [0, 2, 3] only" in fix and "cap 0.5: clipped on steps [0] only" in fix
     assert "RuntimeWarning" not in fix                          # the fix prints no warning
 
 

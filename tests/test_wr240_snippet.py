@@ -200,7 +200,9 @@ def test_numbers_in_the_entry_match_the_snippet(loose, runs, rate_one):
         "the first five norms are " + ", ".join(f"{v:.3g}" for v in before[:4]) + f" and {before[4]:.3g}",
         f"the norm is {np.median(guard[1:]):.2g} (median) and at most {guard[1:].max():.3g}",
         f"to about where rate 1 ends ({rate_one['loss'][-1]:.4f})",
-        f"its norm of {guard[0]:.3g} cut to 0.5",
+        f"at 2 only once the loss has climbed to {max(runs[2.0]['loss']):.4g}, at 1 after a spike to "
+        f"{max(runs[1.0]['loss']):.4g}",
+        f"whose norm of {guard[0]:.3g} it cuts to 0.5",
         f"it clips {sum(runs[0.0241]['clipped'])} of 300 steps",
         f"an unclipped rate of 3 ends lower ({lower_rate['loss'][-1]:.4f} after 300 epochs) than the clipped rate "
         f"10 ({runs[0.0241]['loss'][-1]:.4f})",
