@@ -1,24 +1,21 @@
 """Opt-in: the framework facts the correction pass on WR-020, 030, 040, 120, 220 and 310 added, checked
 against the real frameworks and their installed binaries.
 
-Runs only with TRAINWRECK_FRAMEWORK_TESTS=1, in the scratch interpreters (/work/scratch/<name>/bin/python,
-or TRAINWRECK_<NAME>_PYTHON), like the other tests/test_frameworks_*.py files whose helpers it reuses.
+Runs only with TRAINWRECK_FRAMEWORK_TESTS=1, in the scratch interpreters (tests/framework_runner.py).
 """
 from pathlib import Path
 
 import pytest
 
 from conftest import assert_entry_says
-from test_frameworks_new040 import ENABLED, interpreter, message, run
+from framework_runner import OPT_IN, declared, run
 
-pytestmark = pytest.mark.skipif(not ENABLED, reason="framework checks are opt-in: set TRAINWRECK_FRAMEWORK_TESTS=1")
+pytestmark = OPT_IN
 
 
 def site_packages(name: str) -> Path:
-    """The site-packages folder of a scratch interpreter."""
-    found = sorted(Path(interpreter(name)).parent.parent.glob("lib/python3*/site-packages"))   # the venv, not its base
-    assert found, name
-    return found[0]
+    """The site-packages folder of a framework's interpreter."""
+    return Path(run(name, 'import json, sysconfig; print(json.dumps(sysconfig.get_paths()["purelib"]))'))
 
 
 # --- JAX: what nan and inf debugging print (WR-020, WR-030) ---------------------------------------------
@@ -36,7 +33,7 @@ def test_jax_prints_the_deoptimized_notice_for_an_eager_call_and_says_nan_for_an
                 error = str(exc)
         print(json.dumps({"printed": printed.getvalue().splitlines(), "error": error}))
     """)
-    notice = next(m.text for m in message("WR-020", "jax") if m.text.startswith("Invalid nan value"))
+    notice = next(m.text for m in declared("WR-020", "jax") if m.text.startswith("Invalid nan value"))
     assert out["printed"] == [notice]                                  # "nan", though it was an inf
     assert out["error"] == "invalid value (inf) encountered in exp"
 
@@ -104,7 +101,7 @@ def test_pytorch_anomaly_mode_names_the_loss_node_when_the_nan_is_in_the_input()
     """)
     assert out["input_finite"] is False and out["logits_nan"] is True
     assert out["anomaly"] == "Function 'BinaryCrossEntropyWithLogitsBackward0' returned nan values in its 0th output."
-    assert any(m.matches(out["anomaly"]) for m in message("WR-310", "pytorch"))
+    assert any(m.matches(out["anomaly"]) for m in declared("WR-310", "pytorch"))
 
 
 def test_pytorch_scheduler_warning_only_begins_with_the_declared_sentence():
@@ -119,9 +116,9 @@ def test_pytorch_scheduler_warning_only_begins_with_the_declared_sentence():
             sched.step()
         print(json.dumps([str(c.message) for c in caught]))
     """)
-    (declared,) = message("WR-040", "pytorch")
-    (text,) = [t for t in out if t.startswith(declared.text)]
-    assert len(text) > len(declared.text) + 50
+    (quoted,) = declared("WR-040", "pytorch")
+    (text,) = [t for t in out if t.startswith(quoted.text)]
+    assert len(text) > len(quoted.text) + 50
     assert_entry_says("WR-040", ["prints a warning that begins"])
 
 
