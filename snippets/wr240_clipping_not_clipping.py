@@ -126,9 +126,10 @@ if __name__ == "__main__":
     norms = np.array(guard["grad_norm"])
     print(f"\nClipped at 0.5: the first step's norm, {norms[0]:.3g}, is the only one above it; once under way the "
           f"norms are {np.median(norms[1:]):.2g} (median), {norms[1:].max():.3g} at most.")
-    print(f"The loss every 50 epochs ({int(np.sum(guard['clipped']))} of {len(norms)} steps clipped):")
+    print(f"Its log every 50 epochs ({int(np.sum(guard['clipped']))} of {len(norms)} steps clipped):")
     for epoch in (*range(0, EPOCHS, 50), EPOCHS - 1):
-        print(f"epoch {epoch:3d}  loss {guard['loss'][epoch]:.4f}")
+        print(f"epoch {epoch:3d}  loss {guard['loss'][epoch]:9.4f}  grad_norm {norms[epoch]:8.4g}  clip_at 0.5  "
+              f"clipped {int(guard['clipped'][epoch])}/1")
 # --8<-- [end:fix]
 
 

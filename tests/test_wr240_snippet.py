@@ -162,6 +162,7 @@ def test_the_tabs_print_their_stories():
     assert "threshold 0.5     clipped   1 of 300 steps ( 0.3%)  step 0" in fix
     assert "threshold 0.0241  clipped 298 of 300 steps (99.3%)" in fix
     assert "threshold 100     clipped   0 of   6 steps ( 0.0%)" in fix
+    assert "epoch   0  loss    0.6865  grad_norm    1.329  clip_at 0.5  clipped 1/1" in fix   # the guard's own log
 
 
 def test_numbers_in_the_entry_match_the_snippet(loose, runs, rate_one):
