@@ -17,7 +17,7 @@ SEED = 3
 
 
 def make_data(seed=SEED, n=200, scale=10.0):
-    """One unscaled feature; a few examples sit far from the boundary (x = +-80)."""
+    """One feature; six examples sit far out (x = +-80), where the rest lie within about +-23."""
     rng = np.random.default_rng(seed)
     y = rng.integers(0, 2, n).astype(float)
     x = (np.where(y == 1, 1.0, -1.0) + 0.5 * rng.normal(size=n)) * scale

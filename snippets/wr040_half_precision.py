@@ -228,7 +228,8 @@ if __name__ == "__main__":
         print(f"step {row['step']:3d}  loss {row['loss']:.4f}  scale {row['scale']:.4g} -> {row['new_scale']:.4g}"
               f"  ({'step taken' if row['stepped'] else 'gradients not finite: step skipped'})")
     skipped = sum(not row["stepped"] for row in log)
-    print(f"   {skipped} of {len(log)} steps skipped: the scale reached its floor and no weight ever changed.")
+    print(f"   {skipped} of {len(log)} steps skipped: the scale fell below its floor, to {log[-1]['new_scale']:.2g}, "
+          "and no weight ever changed.")
     print("   The inf is made in the forward pass, before any loss scale is applied.")
 
     print(f"\n2. Underflow. A fresh net; one of {ACCUMULATE} micro-batches of 16,384 tokens accumulated into a step,")

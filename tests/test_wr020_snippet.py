@@ -222,6 +222,18 @@ def test_errstate_raise_points_at_the_exp_line():
     assert wr020.first_bad_line(wr020.naive_bce, np.array(-1000.0), 1.0).endswith("in naive_sigmoid)")
 
 
+def test_under_raise_trips_from_the_first_subnormal_result():
+    """all="raise" would stop the stable sigmoid well before exp(-|z|) is 0.0: from the first subnormal."""
+    start = -math.log(np.finfo(np.float64).tiny)                 # exp(-z) < smallest normal from here on
+    below, above = np.nextafter(start, 0.0), np.nextafter(start, np.inf)
+    with np.errstate(under="raise"):
+        assert np.exp(-below) >= np.finfo(np.float64).tiny       # still normal: no error
+        with pytest.raises(FloatingPointError, match="underflow encountered in exp"):
+            np.exp(-above)
+    assert start < -underflow_point()                            # long before the result is 0.0
+    assert_entry_says("WR-020", [f"from |z| ≈ {start:.2f}, and which is 0.0 past {-underflow_point():.2f}"])
+
+
 def test_all_raise_would_stop_the_correct_program_on_underflow():
     assert wr020.STOP == BOTH_WAYS                      # the recommendation does not include under
     with pytest.raises(FloatingPointError, match="underflow encountered in exp"):
@@ -271,7 +283,7 @@ def test_numbers_in_the_entry_match_the_snippet():
     fixed = [float(wr020.bce_from_logits(np.array(-1000.0), 1.0)), float(wr020.bce_from_logits(np.array(40.0), 0.0))]
     claims.append(f"their true values, {fixed[0]:.1f} and {fixed[1]:.1f}")
     claims.append("The nan becomes [" + ", ".join(f"{v:.3f}" for v in wr020.stable_softmax(wr020.BIG)) + "]")
-    claims.append(f"past |z| ≈ {-underflow_point():.2f}")
+    claims.append(f"is 0.0 past {-underflow_point():.2f}")
     claims.append(f"exp overflows past {limit:.2f} in float64 and {float(wr020.overflow_threshold(np.float32)):.2f}")
     claims.append(f"is 16.12 (−ln 1e-7)")
     assert f"{-math.log(1e-7):.2f}" == "16.12"

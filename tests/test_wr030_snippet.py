@@ -126,6 +126,40 @@ def test_the_clip_fixes_the_print_in_float64_but_not_in_float32(raw):
     assert wr030.clipped_bce(z32, y32, eps=1e-7) == pytest.approx(wr030.bce_from_logits(z32, y32), abs=1e-4)
 
 
+def best_fit(scale):
+    """The maximum-likelihood weights, by Newton's method on the exact cross-entropy."""
+    x, y = wr030.make_data(scale=scale)
+    A = np.stack([x, np.ones_like(x)], axis=1)
+    theta = np.zeros(2)
+    for _ in range(50):
+        p = 1 / (1 + np.exp(-(A @ theta)))
+        theta -= np.linalg.solve(A.T @ (A * (p * (1 - p))[:, None]), A.T @ (p - y))
+    return theta, A @ theta, y
+
+
+def test_the_best_fit_itself_puts_the_far_out_examples_past_the_rounding_point():
+    """Not separable, so the fitted weights are finite; yet at them the outliers' logits pass 36.74."""
+    (w, b), z, y = best_fit(10.0)
+    accuracy = float(np.mean((z > 0) == (y == 1)))
+    assert accuracy < 1                                              # the classes overlap: a finite optimum
+    x, _ = wr030.make_data()
+    outliers = np.abs(x) == 80
+    assert outliers.sum() == 6 and np.abs(x[~outliers]).max() < 23
+    assert np.abs(z[outliers]).min() > float(wr030.saturation_point())   # every one of them rounds to 1.0
+    # scaling the input rescales the weight and leaves the fitted logits where they were
+    (w1, b1), z1, _ = best_fit(1.0)
+    assert w1 == pytest.approx(10 * w, rel=1e-9) and b1 == pytest.approx(b, rel=1e-9)
+    np.testing.assert_allclose(z1, z, rtol=1e-9)
+    assert_entry_says("WR-030", [
+        f"where every other input lies within ±{np.abs(x[~outliers]).max():.1f}",
+        f"(the best fit gets {accuracy:.1%} right)",
+        f"w = {w:.3f} and b = {b:.3f}".replace("-", "−"),
+        f"logits of ±{np.abs(z).max():.1f}",
+        f"the best weight is {w1:.2f}, ten times larger, and the far-out examples' logits are the same "
+        f"±{np.abs(z1).max():.1f}",
+    ])
+
+
 def test_scaled_inputs_postpone_the_rounding_but_do_not_remove_it(raw):
     with np.errstate(all="ignore"):
         scaled = wr030.train(epochs=2000, scale=1.0)

@@ -157,6 +157,7 @@ def test_scaler_floor():
         s.update(False)
         steps += 1
     assert steps == 30 and s.scale == 2.0 ** -14            # 65536 / 2**30 is the first scale <= 1e-4
+    assert s.scale < 1e-4 < 2 * s.scale                      # it falls below the floor; it never sits on it
 
 
 # --- reproduce 1: overflow in the forward pass, the scaler's dead end --------------------------
@@ -291,7 +292,8 @@ def test_numbers_in_the_entry_match_the_snippet(dead_end, report, step, bf16_run
     scaled_error = np.linalg.norm(g16 - g32) / np.linalg.norm(g32)
     assert_entry_says("WR-040", [
         f"largest activation is {np.abs(X @ W1).max():.3g}",
-        f"{len(log)} of {len(log)} steps skipped before it reaches a floor of 1e-4",
+        f"{len(log)} of {len(log)} steps skipped, until the scale falls below a floor of 1e-4 (to "
+        f"{log[-1]['new_scale']:.2g})",
         f"{u['flushed']:.1%} of the gradients a fresh network's first layer receives are 0 in float16",
         f"weight gradient is off by {u['grad_error']:.0%}",
         f"changes only {step['moved']} of its {step['weights']} weights",

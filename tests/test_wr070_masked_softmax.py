@@ -59,7 +59,17 @@ def test_minus_inf_mask_makes_the_loss_nan_from_step_0():
     (losses, params), texts = warning_texts(wr070.train, wr070.minus_inf_mask, verbose=False)
     assert set(texts) == {"invalid value encountered in subtract"} and len(texts) == len(losses)
     assert np.isnan(losses).all()
-    assert all(np.isnan(v).all() for v in params.values())          # one update spreads it to every weight
+    assert all(np.isnan(v).all() for v in params.values())          # after 60 steps every weight is nan
+
+
+def test_the_nan_reaches_the_query_one_update_after_the_other_weights():
+    """The first update's gradient of q is finite (np.where's backward selects); by the second step the values
+    Wv x are nan for every sequence, so the scores' gradients, and q's, are nan too."""
+    with np.errstate(invalid="ignore"):
+        after = [wr070.train(wr070.minus_inf_mask, steps=s, verbose=False)[1] for s in (1, 2)]
+    poisoned = [sorted(k for k, v in params.items() if np.isnan(v).any()) for params in after]
+    assert poisoned == [["Wv", "b", "w"], ["Wv", "b", "q", "w"]]
+    assert np.isfinite(after[0]["q"]).all() and np.isnan(after[1]["q"]).all()
 
 
 def test_leaving_the_row_out_of_the_loss_still_poisons_the_gradient(batch):

@@ -181,6 +181,8 @@ def test_numbers_in_the_entry_match_the_snippet(spreads, regimes, runs):
         f"*grows* ×{wr120.per_layer(tanh['gains']):.2f} per layer (the formula predicts "
         f"×{wr120.per_layer(tanh['predicted']):.2f})",
         f"The first layer's gradient norm is {tanh['first']:.2g}, the output layer's {tanh['last']:.3g}",
+        f"the gradient of the first layer is about {round(tanh['first'] / tanh['last'], -2):,.0f} times the output "
+        "layer's",
         f"shrinks ×{wr120.per_layer(sig['gains']):.2f} per layer (predicted ×{wr120.per_layer(sig['predicted']):.2f})",
         f"{sig['first']:.3g} at the first layer against {sig['last']:.2g} at the output",
         f"stays between {spreads['he'].min():.2f} and {spreads['he'].max():.2f}",

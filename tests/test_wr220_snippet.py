@@ -237,13 +237,61 @@ def test_one_step_multiplies_an_error_along_lambda_by_one_minus_eta_lambda(lam0)
 
 def test_rate_one_is_past_the_limit_at_the_start_yet_trains(lam0):
     run = wr220.run_at(1.0)
-    lam = run["sharpness"]
+    lam = wr220.sharpness_along(1.0)
     assert 1.0 * lam0 > 2                                       # past 2 / lambda_max at initialisation
     assert lam[1] * 1.0 < 2 and lam[1] < lam0 / 8               # one step later, far inside it
     assert all(lam[e] * 1.0 < 2 for e in wr220.SHARPNESS_EPOCHS)
     assert rising_epochs(run["loss"]) == []                     # the loss falls on every epoch
     top = np.linalg.eigvalsh(full_hessian(weights_at(1.0, 1, from_logits=True)))[-1]
     assert lam[1] == pytest.approx(top, rel=1e-4)               # the printed value is the real top eigenvalue
+
+
+def loss_along(params, direction, eta):
+    """The mean cross-entropy (from the logits) at params - eta * direction."""
+    _, z = wr220.forward({k: params[k] - eta * direction[k] for k in KEYS}, X)
+    return float(np.mean(np.logaddexp(0.0, z) - Y * z))
+
+
+def first_step_line():
+    """The loss along the first gradient step from initialisation, the quadratic model's prediction
+    of it, and where each has its lowest point."""
+    params = wr220.init_params()
+    g = gradient(params)
+    gg = float(flat(g) @ flat(g))
+    gHg = float(flat(g) @ full_hessian(params) @ flat(g))      # the written-out Hessian, not the snippet's
+    start = loss_along(params, g, 0.0)
+    etas = np.round(np.arange(0.0, 3.0001, 0.01), 2)
+    real = np.array([loss_along(params, g, eta) for eta in etas])
+    return {"start": start, "model_best": gg / gHg, "model_at_1": start - gg + gHg / 2,
+            "real": dict(zip(etas.tolist(), real.tolist())), "real_best": float(etas[int(np.argmin(real))])}
+
+
+def test_the_quadratic_model_at_initialisation_fails_within_the_first_step(lam0):
+    """Why rate 1, past 2/lambda_max, does not overshoot: the quadratic model predicts a rise along the
+    very first step; the real loss keeps falling to about eta = 1, because the curvature fades."""
+    line = first_step_line()
+    real = line["real"]
+    assert line["model_best"] < 2 / lam0 < 1.0                        # the model puts the bottom well before 1
+    assert line["model_at_1"] > line["start"]                          # ... and predicts a rise at eta = 1
+    assert real[1.0] < real[0.58] and real[1.0] < real[2.0]             # the real loss is still falling at 1
+    assert 0.9 <= line["real_best"] <= 1.1
+    assert all(b < a for a, b in zip(list(real.values())[:100], list(real.values())[1:101]))   # down all the way to 1
+    assert_entry_says("WR-220", [
+        f"bottom out at a step of η = {line['model_best']:.3f} and to be back up at {line['model_at_1']:.2f} for η = 1",
+        f"the real loss keeps falling, to {real[1.0]:.4f} at η = 1",
+        f"(at η ≈ {line['real_best']:.2f})",
+    ])
+
+
+def test_the_curvature_falls_at_a_rate_below_the_limit_too(lam0):
+    """The drop in lambda_max is ordinary fitting, not something a large rate does."""
+    assert 0.3 < 2 / lam0
+    lam = wr220.sharpness_along(0.3, (1, 39))
+    assert lam[1] < 0.6 * lam0 and lam[39] < lam0 / 5
+    with np.errstate(all="raise"):
+        run = wr220.train(0.3, epochs=300)
+    assert rising_epochs(run["loss"]) == []
+    assert_entry_says("WR-220", [f"to {lam[1]:.3g} after one step and {lam[39]:.3f} at epoch 39"])
 
 
 def output_layer_curvature(params, confidence=None):
@@ -265,7 +313,7 @@ def test_the_curvature_falls_because_the_outputs_grow_confident():
 
 def test_rate_five_sits_at_the_edge_of_stability():
     run = wr220.run_at(5.0)
-    scaled = [5.0 * run["sharpness"][e] for e in wr220.SHARPNESS_EPOCHS[1:]]
+    scaled = [5.0 * wr220.sharpness_along(5.0)[e] for e in wr220.SHARPNESS_EPOCHS[1:]]
     assert all(1.5 < s < 3.0 for s in scaled), scaled           # eta * lambda_max hovers around 2
     assert min(scaled) < 2 < max(scaled)
     rises = rising_epochs(run["loss"])
@@ -286,6 +334,15 @@ def test_sharpness_finds_the_top_curvature_when_a_negative_one_is_as_large():
 def test_a_wider_layer_raises_the_curvature_and_lowers_the_limit(lam0):
     wide = wr220.sharpness(wr220.init_params(hidden=256), X, Y)[0]
     assert wide > 3 * lam0
+    # ... a limit of the quadratic model, not the largest rate that trains: the wide net trains at 5 x 2/lambda
+    params, losses = wr220.init_params(hidden=256), []
+    for _ in range(300):
+        h, z = wr220.forward(params, X)
+        losses.append(float(np.mean(np.logaddexp(0.0, z) - Y * z)))
+        grads = wr220.backprop(params, X, h, (wr220.stable_sigmoid(z) - Y) / len(X))
+        params = {k: params[k] - 1.0 * grads[k] for k in KEYS}
+    assert 1.0 > 5 * (2 / wide)
+    assert rising_epochs(losses) == [] and losses[-1] < losses[0] / 3
 
 
 # --- the fixes -----------------------------------------------------------------------------------
@@ -309,14 +366,38 @@ def test_the_finer_sweep_is_in_half_decades_and_finds_a_better_rate(sweeps):
     assert len(rising_epochs(finer[3.0]["loss"])) < len(rising_epochs(finer[5.0]["loss"]))
 
 
-def test_gradient_clipping_catches_the_first_steps_only():
+def capped_run(cap):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        run = wr220.train(10.0, epochs=300, clip_norm=1.0)
-    clipped = np.nonzero(np.array(run["grad_norm"]) > 1.0)[0].tolist()
-    assert clipped == [0, 2, 3]                                 # 3 of the first 4 steps, none later
-    assert all(math.isfinite(v) for v in run["loss"])
-    assert run["loss"][-1] < run["loss"][0] < max(run["loss"])
+        return wr220.train(10.0, epochs=300, clip_norm=cap)
+
+
+def test_a_cap_just_under_the_first_steps_lets_rate_10_train():
+    """Rate 10's trouble is its first steps: cap them and the same rate trains (the Playbook's use of
+    clipping against early instability)."""
+    for cap, expected in ((1.0, [0, 2, 3]), (0.5, [0])):
+        run = capped_run(cap)
+        assert np.flatnonzero(np.array(run["grad_norm"]) > cap).tolist() == expected     # the first steps only
+        assert all(math.isfinite(v) for v in run["loss"]) and run["loss"][-1] < run["loss"][0] / 3
+        assert run["loss"][-1] > wr220.run_at(3.0)["loss"][-1]                            # rate 3 still does better
+    assert max(capped_run(1.0)["loss"]) > 3 * capped_run(1.0)["loss"][0]                 # the spike it lets through
+    assert max(capped_run(0.5)["loss"][1:]) < capped_run(0.5)["loss"][0]                 # never above its start
+
+
+def test_capped_at_half_rate_10_then_sits_at_the_edge_of_stability():
+    lam = wr220.sharpness_along(10.0, clip_norm=0.5)
+    scaled = [10.0 * lam[e] for e in wr220.SHARPNESS_EPOCHS[1:]]
+    assert all(1.5 < s < 2.5 for s in scaled) and min(scaled) < 2 < max(scaled), scaled
+    assert len(rising_epochs(capped_run(0.5)["loss"])) > 100
+
+
+def test_the_capped_runs_are_the_ones_wr240_sweeps():
+    """WR-220 and WR-240 tell the same story about the same network: their capped runs agree."""
+    wr240 = load_snippet("wr240_clipping_not_clipping")
+    runs = wr240.sweep((1.0, 0.5))
+    for cap in (1.0, 0.5):
+        np.testing.assert_allclose(runs[cap]["loss"], capped_run(cap)["loss"], rtol=1e-9)
+        assert runs[cap]["clipped"] == (np.array(capped_run(cap)["grad_norm"]) > cap).tolist()
 
 
 def test_clipped_display_loss_is_finite_where_raw_is_nan():
@@ -346,6 +427,7 @@ def test_restart_advice_agrees_across_pages():
     for text in (index, entry):
         assert "last checkpoint" in text and "fresh initialisation" in text
     assert "restart from a fresh initialisation." not in index
+    assert "instead of restarting" not in entry                 # what the watch hands back is a restart point
     watch = load_snippet("loss_watch").LossWatch
     assert callable(getattr(watch, "restore", None))           # the watch keeps the last healthy parameters
 
@@ -370,6 +452,7 @@ def test_the_tabs_print_their_stories():
     fix = tab_program_run(SNIPPET, "fix").stdout
     assert "fastest rate that stays finite and falls: 1" in fix
     assert "lowest loss after 300 epochs: 3" in fix
+    assert "cap 1: clipped on steps [0, 2, 3] only" in fix and "cap 0.5: clipped on steps [0] only" in fix
     assert "RuntimeWarning" not in fix                          # the fix prints no warning
 
 
@@ -388,10 +471,11 @@ def test_numbers_in_the_entry_match_the_snippet(blowup, logits, sweeps, lam0):
     limit = -np.log(np.finfo(float).max)
     face2 = logits["loss"]
     triptych, finer = sweeps
-    lam1, lam5 = wr220.run_at(1.0)["sharpness"], wr220.run_at(5.0)["sharpness"]
+    lam1, lam5, lam10 = (wr220.sharpness_along(1.0), wr220.sharpness_along(5.0),
+                         wr220.sharpness_along(10.0, clip_norm=0.5))
     wide = wr220.sharpness(wr220.init_params(hidden=256), X, Y)[0]
     rises3, rises5 = rising_epochs(finer[3.0]["loss"]), rising_epochs(finer[5.0]["loss"])
-    capped = wr220.train(10.0, epochs=300, clip_norm=1.0)
+    capped, half = capped_run(1.0), capped_run(0.5)
     peak = int(np.argmax(capped["loss"]))
     with np.errstate(all="ignore"):
         h, z = wr220.forward(weights_at(10.0, t), X)
@@ -407,13 +491,12 @@ def test_numbers_in_the_entry_match_the_snippet(blowup, logits, sweeps, lam0):
         f"{wr220.HIDDEN} hidden ReLUs dead",
         # Where it shows up
         f"from {lam0:.2f} to {wide:.2f}",
-        f"the largest safe rate falls from {2 / lam0:.2f} to {2 / wide:.2f}",
+        f"the limit 2/λ_max at initialisation falls from {2 / lam0:.2f} to {2 / wide:.2f}",
         # Why it happens
         f"{lam0:.2f} at initialisation, so the limit is 2/λ_max = {2 / lam0:.3f}, and learning rate 10 is "
         f"{10 * lam0 / 2:.0f} times past it",
-        f"after one step λ_max is {lam1[1]:.3f}, {'nine' if round(lam0 / lam1[1]) == 9 else '?'} times lower",
+        f"After that step λ_max is {lam1[1]:.3f}, {'nine' if round(lam0 / lam1[1]) == 9 else '?'} times lower",
         f"(λ_max is {lam1[299]:.3f} at epoch 299)",
-        f"(rate 1 is {lam0 / 2:.2f} times 2/λ here)",
         f"λ_max is {lam5[1]:.3f} after one step, {lam5[10]:.3f} at epoch 10, {lam5[100]:.3f} at epoch 100 and "
         f"{lam5[299]:.3f} at epoch 299",
         f"its loss rises on {len(rises5)} of its 299 epochs",
@@ -434,11 +517,21 @@ def test_numbers_in_the_entry_match_the_snippet(blowup, logits, sweeps, lam0):
         f"and {wr220.pick_rate(finer):g} is the best of the sweep",
         f"(its loss rises on {len(rises5)} of 299 epochs, from epoch {rises5[0]}; rate 3's on {len(rises3)}, none "
         f"before epoch {rises3[0]})",
+        f"the gradient norm is {capped['grad_norm'][0]:.3g} at the first step, against "
+        f"{np.median(half['grad_norm'][1:]):.2g} (median) once a capped run is under way",
+        "the cap acts on steps " + ", ".join(map(str, np.flatnonzero(np.array(capped["grad_norm"]) > 1.0)[:-1]))
+        + f" and {np.flatnonzero(np.array(capped['grad_norm']) > 1.0)[-1]} only",
         f"the loss still spikes to {capped['loss'][peak]:.2f} at epoch {peak}",
-        f"ends at {capped['loss'][-1]:.4f} after 300 epochs",
+        f"ends at {capped['loss'][-1]:.4f} after 300 epochs, just below rate 1's {triptych[1.0]['loss'][-1]:.4f}",
+        f"the run ends at {half['loss'][-1]:.4f}, sitting at the edge of stability",
+        f"λ_max is {lam10[10]:.2g} at epoch 10, {lam10[100]:.3g} at epoch 100 and {lam10[299]:.3g} at epoch 299",
+        f"the loss rises on {len(rising_epochs(half['loss']))} of its 299 epochs",
+        f"Neither beats rate 3 without a cap ({finer[3.0]['loss'][-1]:.4f})",
         f"the clipped one prints {clipped:.2f}",
         f"the float16 one from {float(wr030.saturation_point(np.float16)):.3f}",
         f"z = {float(wr030.saturation_point(np.float32)):.2f} on",
+        # Interview: the data branch of "nan at epoch 18" (WR-310 holds that its step does not move with the rate)
+        "a nan that arrives at the same step whatever the rate points to a broken batch, WR-310",
         # Bonus point
         f"λ_max {lam0:.2f}, then {lam1[1]:.3f} after one step",
     ]

@@ -1,14 +1,15 @@
-"""WR-240: a threshold above every gradient norm never clips; a threshold that rescues a bad rate
-clips almost every step; one set from a healthy run's norms clips rarely."""
+"""WR-240: a threshold above every gradient norm never clips; one just under the large first steps
+guards them and the same rate trains; one far below the run's norms clips nearly every step."""
 import math
 import warnings
 
 import numpy as np
 import pytest
 
-from conftest import assert_entry_says, load_snippet
+from conftest import assert_entry_says, load_snippet, tab_program_run
 
 wr240 = load_snippet("wr240_clipping_not_clipping")
+SNIPPET = "snippets/wr240_clipping_not_clipping.py"
 
 
 @pytest.fixture(scope="module")
@@ -18,21 +19,23 @@ def loose():
 
 
 @pytest.fixture(scope="module")
-def guarded():
-    """The fix tab's run: mini-batches at rate 1, threshold from the first 5 epochs' norms."""
-    healthy = wr240.train(lr=wr240.RATE, epochs=5, batch=wr240.BATCH)
-    max_norm = wr240.threshold_from(healthy["grad_norm"])
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        run = wr240.train(lr=wr240.RATE, epochs=60, max_norm=max_norm, batch=wr240.BATCH)
-        unclipped = wr240.train(lr=wr240.RATE, epochs=60, batch=wr240.BATCH)
-    return max_norm, run, unclipped
+def runs():
+    """The Fix tab's sweep: rate 10 for 300 epochs at each threshold."""
+    return wr240.sweep()
 
 
 @pytest.fixture(scope="module")
-def healthy_full_batch():
-    return wr240.train(lr=1.0, epochs=50)
+def rate_one():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        return wr240.train(lr=1.0, epochs=300)
 
+
+def clipped_steps(run):
+    return np.flatnonzero(run["clipped"]).tolist()
+
+
+# --- the threshold that never acts ----------------------------------------------------------------
 
 def test_clipping_at_100_changes_nothing(loose):
     with np.errstate(all="ignore"):
@@ -72,52 +75,138 @@ def test_elementwise_clipping_at_one_engages_only_when_it_is_too_late():
     assert wr240.first_nonfinite(element["loss"]) == 6
 
 
-def test_a_threshold_that_rescues_rate_10_clips_nearly_every_step(healthy_full_batch):
-    cut = wr240.threshold_from(healthy_full_batch["grad_norm"])
+# --- the mechanism: a clip acts exactly on the steps above it, and then fixes their length ---------
+
+def test_a_step_is_clipped_exactly_when_its_norm_is_above_the_threshold(runs):
+    for c, run in runs.items():
+        norms = np.array(run["grad_norm"])
+        assert run["clipped"] == (norms > c).tolist(), c
+
+
+def test_a_clipped_step_has_the_length_rate_times_threshold_whatever_the_gradient():
+    """Why a threshold below most norms is a rate cut in disguise: every clipped step is lr * c long."""
+    X, y = wr240.make_data()
+    _, grads = wr240.loss_and_grads(wr240.init_params(), X, y)
+    for scale in (1.0, 10.0, 1e4):
+        big = {k: g * scale for k, g in grads.items()}
+        out, norm, clipped = wr240.clip_by_global_norm(big, 0.0241)
+        length = math.sqrt(sum(float(np.sum((10.0 * g) ** 2)) for g in out.values()))
+        assert clipped and length == pytest.approx(10.0 * 0.0241, rel=1e-12)
+        assert norm == pytest.approx(scale * math.sqrt(sum(float(np.sum(g * g)) for g in grads.values())))
+
+
+# --- the sweep: never, too late, a guard, a rate cut -----------------------------------------------
+
+def test_a_threshold_above_every_norm_or_reached_too_late_lets_the_run_blow_up(runs):
+    never, late = runs[100.0], runs[5.0]
+    assert clipped_steps(never) == [] and wr240.first_nonfinite(never["loss"]) == 6
+    assert clipped_steps(late) == [4, 5] and wr240.first_nonfinite(late["loss"]) == 6
+    assert late["loss"][4] > 10 * late["loss"][0]                   # it first acts once the climb is under way
+
+
+def test_a_threshold_just_under_the_first_steps_guards_them_and_rate_10_trains(runs, rate_one):
+    for c in (2.0, 1.0, 0.5):
+        run = runs[c]
+        steps = clipped_steps(run)
+        assert 1 <= len(steps) <= 3 and max(steps) < 5, (c, steps)    # only the early outliers
+        assert len(run["loss"]) == 300 and all(math.isfinite(v) for v in run["loss"])
+        assert run["loss"][-1] < run["loss"][0] / 3
+        assert run["loss"][-1] == pytest.approx(rate_one["loss"][-1], rel=0.05)   # about where rate 1 ends
+
+
+def test_the_guard_at_half_shortens_only_the_first_step(runs):
+    guard = runs[0.5]
+    norms = np.array(guard["grad_norm"])
+    assert clipped_steps(guard) == [0]
+    assert norms[0] > 10 * np.median(norms[1:]) and norms[1:].max() < 0.5   # the first step is the outlier
+    assert max(guard["loss"][1:]) < guard["loss"][0]                        # never again above its start
+
+
+def test_a_threshold_far_below_the_norms_clips_nearly_every_step(runs):
+    cut = runs[0.0241]
+    share = sum(cut["clipped"]) / len(cut["clipped"])
+    assert share > 0.5                                                # the Playbook's "extremely aggressive"
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        rescued = wr240.train(lr=10.0, epochs=300, max_norm=cut)
         lower_rate = wr240.train(lr=3.0, epochs=300)
-    assert all(math.isfinite(v) for v in rescued["loss"])
-    assert sum(rescued["clipped"]) / 300 > 0.95                       # the Playbook's "extremely aggressive" is > 50%
-    assert lower_rate["loss"][-1] < rescued["loss"][-1]               # an honest rate does better
+    assert lower_rate["loss"][-1] < cut["loss"][-1]                   # an honest rate does better
 
 
-def test_a_threshold_from_a_healthy_run_clips_rarely_and_changes_little(guarded):
-    max_norm, run, unclipped = guarded
-    share = sum(run["clipped"]) / len(run["clipped"])
-    assert 0 < share < 0.1
-    assert run["clipped"][int(np.argmax(run["grad_norm"]))]           # the largest step is one it caught
-    assert int(np.argmax(unclipped["grad_norm"])) < 20                # ...and the largest gradients come first
-    assert sum(run["clipped"][100:]) / len(run["clipped"][100:]) < 0.05
-    assert all(math.isfinite(v) for v in run["loss"])
-    assert run["loss"][-1] == pytest.approx(unclipped["loss"][-1], rel=0.01)
+def test_that_threshold_is_the_90th_percentile_of_a_run_at_rate_1_whose_norms_are_smaller(runs, rate_one):
+    p90 = float(np.percentile(rate_one["grad_norm"][:50], 90))
+    assert f"{p90:.3g}" == "0.0241" and 0.0241 in wr240.THRESHOLDS
+    at_ten = np.median(runs[0.5]["grad_norm"][1:])
+    assert at_ten > 2 * p90                                            # rate 10's norms sit well above it
 
 
-def test_numbers_in_the_entry_match_the_snippet(loose, guarded, healthy_full_batch):
+def test_gradient_norms_fall_as_the_model_fits_and_carry_batch_noise(rate_one):
+    norms = rate_one["grad_norm"]
+    assert norms[1] < norms[0] / 20
+    X, y = wr240.make_data()
+    params = wr240.init_params()
+    _, full = wr240.loss_and_grads(params, X, y)
+    rng = np.random.default_rng(0)
+    square = lambda g: sum(float(np.sum(v * v)) for v in g.values())
+    batches = [square(wr240.loss_and_grads(params, X[rows], y[rows])[1])
+               for rows in (rng.choice(len(X), 20, replace=False) for _ in range(100))]
+    assert np.mean(batches) > 1.1 * square(full)                       # a batch's norm carries its noise
+
+
+# --- the page -----------------------------------------------------------------------------------------
+
+def test_the_tabs_print_their_stories():
+    reproduce = tab_program_run(SNIPPET, "reproduce").stdout
+    assert "steps clipped before the loss turned non-finite (epoch 6): 0 of 6" in reproduce
+    fix = tab_program_run(SNIPPET, "fix").stdout
+    assert "RuntimeWarning" not in fix
+    assert "threshold 0.5     clipped   1 of 300 steps ( 0.3%)  step 0" in fix
+    assert "threshold 0.0241  clipped 298 of 300 steps (99.3%)" in fix
+    assert "threshold 100     clipped   0 of   6 steps ( 0.0%)" in fix
+    assert "epoch   0  loss    0.6865  grad_norm    1.329  clip_at 0.5  clipped 1/1" in fix   # the guard's own log
+
+
+def test_numbers_in_the_entry_match_the_snippet(loose, runs, rate_one):
     t = wr240.first_nonfinite(loose["loss"])
     before = loose["grad_norm"][:t]
-    norms = healthy_full_batch["grad_norm"]
-    p90 = wr240.threshold_from(norms)
-    rescued = wr240.train(lr=10.0, epochs=300, max_norm=p90)
-    lower_rate = wr240.train(lr=3.0, epochs=300)
-    max_norm, run, unclipped = guarded
     params = sum(p.size for p in wr240.init_params().values())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        lower_rate = wr240.train(lr=3.0, epochs=300)
+    healthy = rate_one["grad_norm"]
+    guard = np.array(runs[0.5]["grad_norm"])
+    cells = {c: (f"{sum(r['clipped'])} of {len(r['clipped'])}",
+                 "—" if wr240.first_nonfinite(r["loss"]) is not None else f"{max(r['loss']):.4g}",
+                 f"non-finite at epoch {wr240.first_nonfinite(r['loss'])}"
+                 if wr240.first_nonfinite(r["loss"]) is not None else f"{r['loss'][-1]:.4f}")
+             for c, r in runs.items()}
+    row = lambda i: " | ".join(cells[c][i] for c in wr240.THRESHOLDS)
+    ratios = [b / a for a, b in zip(healthy[1:t], before[1:])]
     assert_entry_says("WR-240", [
         ", ".join(f"{v:.2f}" for v in loose["loss"][:t]) + f", then inf at epoch {t} and nan from epoch {t + 1}",
         f"Not one step was clipped before the blow-up: {sum(loose['clipped'][:t])} of {t}",
         f"The gradient norm stayed between {min(before):.3g} and {max(before):.4g}",
         f"each of the snippet's {params} numbers",
-        f"gradient norms of {np.median(norms):.3g} (median) to {p90:.3g} (90th percentile)",
-        f"were already {min(before) / p90:.0f} to {max(before) / p90:.0f} times that 90th percentile",
-        f"clipping rate 10 at {p90:.3g}",
-        f"it clips {sum(rescued['clipped'])} of 300 steps",
+        # Confirm it
+        "At rate 1 the first six norms are " + ", ".join(f"{v:.3g}" for v in healthy[:5]) + f" and {healthy[5]:.3g}",
+        "at rate 10 they were " + ", ".join(f"{v:.3g}" for v in before[:5]) + f" and {before[5]:.2g}",
+        f"then {min(ratios):.0f} to {max(ratios):.0f} times larger",
+        f"({healthy[0] / healthy[1]:.0f} times in one step at rate 1 here)",
+        # Fix
+        "| threshold | " + " | ".join(f"{c:g}" for c in wr240.THRESHOLDS) + " |",
+        f"| steps clipped | {row(0)} |",
+        f"| highest loss | {row(1)} |",
+        f"| loss at epoch 299 | {row(2)} |",
+        f"At 5 it acts on steps {', '.join(map(str, clipped_steps(runs[5.0])))} only, when the loss is already "
+        f"{runs[5.0]['loss'][4]:.2f}".replace(", 5 only", " and 5 only"),
+        "the first five norms are " + ", ".join(f"{v:.3g}" for v in before[:4]) + f" and {before[4]:.3g}",
+        f"the norm is {np.median(guard[1:]):.2g} (median) and at most {guard[1:].max():.3g}",
+        f"to about where rate 1 ends ({rate_one['loss'][-1]:.4f})",
+        f"at 2 only once the loss has climbed to {max(runs[2.0]['loss']):.4g}, at 1 after a spike to "
+        f"{max(runs[1.0]['loss']):.4g}",
+        f"whose norm of {guard[0]:.3g} it cuts to 0.5",
+        f"it clips {sum(runs[0.0241]['clipped'])} of 300 steps",
         f"an unclipped rate of 3 ends lower ({lower_rate['loss'][-1]:.4f} after 300 epochs) than the clipped rate "
-        f"10 ({rescued['loss'][-1]:.4f})",
-        f"the 90th percentile is {max_norm:.3g}",
-        f"touches {sum(run['clipped'])} of {len(run['clipped'])} steps "
-        f"({sum(run['clipped']) / len(run['clipped']):.1%})",
-        f"The run ends at {run['loss'][-1]:.4f}, against {unclipped['loss'][-1]:.4f} without clipping",
+        f"10 ({runs[0.0241]['loss'][-1]:.4f})",
         "never passed 18",
     ])
     assert max(before) < 18

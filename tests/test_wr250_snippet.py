@@ -35,6 +35,20 @@ def test_the_start_is_right_and_the_first_update_makes_the_loss_jump(runs):
     assert plain["dead"][1] >= 0.9 * wr250.WIDTH and plain["dead"][0] == 0
 
 
+def test_a_jump_confined_to_the_first_steps_is_not_how_a_rate_too_high_looks():
+    """WR-250's jump happens once, at the first update; WR-220's rate that is too high, computed from the
+    logits as here, jumps again and again. The Confirm section tells them apart by exactly this."""
+    plain = wr250.train(lambda t: PEAK)["loss"]
+    jumps = [t for t in range(1, len(plain)) if plain[t] >= 1.1 * plain[t - 1]]
+    assert jumps == [1]
+    wr220 = load_snippet("wr220_lr_explosion")
+    too_high = wr220.train(10.0, epochs=300, from_logits=True)["loss"]
+    again = [e for e in range(1, 300) if too_high[e] >= 1.1 * too_high[e - 1]]
+    assert len(again) > 10 and again[-1] > 200
+    assert_entry_says("WR-250", ["high keeps climbing, or spikes again and again (WR-220) — a single jump confined "
+                                 "to the first steps points at the start"])
+
+
 def test_first_update_is_the_rate_for_every_weight_and_bias_correction_shrinks_it():
     sizes = wr250.first_update_sizes(PEAK)
     g_big = sizes["sgd"] / PEAK > 1e-4            # gradients for which eps = 1e-8 is negligible even after √(1−β2)
@@ -46,11 +60,34 @@ def test_first_update_is_the_rate_for_every_weight_and_bias_correction_shrinks_i
     assert np.median(sizes["sgd"]) < np.median(sizes["corrected"]) / 1000
 
 
+def test_the_loop_without_bias_correction_takes_a_first_step_3_16_times_larger():
+    """The x3.16 from the optimiser itself: train() with the correction off, against the closed form per weight."""
+    X, y = wr250.make_data()
+    _, grads, _ = wr250.forward_backward(wr250.init_params(), X, y)
+    g = np.abs(np.concatenate([x.ravel() for x in grads]))
+    b1, b2, eps = wr250.BETA1, wr250.BETA2, wr250.EPS
+    expected = {True: np.sqrt(np.mean((g / (g + eps)) ** 2)),                                # m_hat / sqrt(v_hat)
+                False: np.sqrt(np.mean(((1 - b1) * g / (np.sqrt(1 - b2) * g + eps)) ** 2))}    # m_1 / sqrt(v_1)
+    runs = {on: wr250.train(lambda t: PEAK, steps=1, bias_correction=on) for on in (True, False)}
+    for on, run in runs.items():
+        assert run["step_per_rate"][0] == pytest.approx(expected[on], rel=1e-12), on
+    ratio = runs[False]["step_per_rate"][0] / runs[True]["step_per_rate"][0]
+    assert 3.0 < ratio < (1 - b1) / math.sqrt(1 - b2)                 # 3.16 where |g| >> eps, a little less overall
+    assert runs[False]["loss"][1] > 10 * runs[True]["loss"][1]          # and the jump is that much worse
+    assert_entry_says("WR-250", [
+        f"the root mean square of its first update over all weights is {runs[False]['step_per_rate'][0]:.2f} times "
+        f"the rate, against {runs[True]['step_per_rate'][0]:.2f} with it, and the loss jumps to "
+        f"{runs[False]['loss'][1]:.1f} instead of {runs[True]['loss'][1]:.2f}",
+    ])
+
+
 def test_adam_steps_shrink_relative_to_the_rate_as_gradients_stop_agreeing(runs):
     ratio = runs[0]["step_per_rate"]
     assert ratio[0] > 0.99                                   # m_hat / sqrt(v_hat) = sign(g) at step 1
     assert ratio[9] < 0.3 * ratio[0] and ratio[-1] < 0.05
     assert all(b <= a + 1e-9 for a, b in zip(ratio[:10], ratio[1:11]))   # falls step after step at the start
+    assert ratio[1] < 0.8                                    # from the second update on, not "near the full rate"
+    assert_entry_says("WR-250", [f"still {ratio[1]:.2f} of the rate at the second update and {ratio[4]:.2f} at the fifth"])
 
 
 def test_v_hat_rests_on_about_t_samples_radam_rho():

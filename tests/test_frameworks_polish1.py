@@ -1,0 +1,170 @@
+"""Opt-in: the framework facts the correction pass on WR-020, 030, 040, 120, 220 and 310 added, checked
+against the real frameworks and their installed binaries.
+
+Runs only with TRAINWRECK_FRAMEWORK_TESTS=1, in the scratch interpreters (tests/framework_runner.py).
+"""
+from pathlib import Path
+
+import pytest
+
+from conftest import assert_entry_says
+from framework_runner import OPT_IN, declared, run
+
+pytestmark = OPT_IN
+
+
+def site_packages(name: str) -> Path:
+    """The site-packages folder of a framework's interpreter."""
+    return Path(run(name, 'import json, sysconfig; print(json.dumps(sysconfig.get_paths()["purelib"]))'))
+
+
+# --- JAX: what nan and inf debugging print (WR-020, WR-030) ---------------------------------------------
+
+def test_jax_prints_the_deoptimized_notice_for_an_eager_call_and_says_nan_for_an_inf():
+    out = run("jax", """
+        import contextlib, io, json, jax, jax.numpy as jnp
+        jax.config.update("jax_debug_infs", True)
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            try:
+                jnp.exp(jnp.float32(89.0))             # eager: no jit of our own
+                error = None
+            except FloatingPointError as exc:
+                error = str(exc)
+        print(json.dumps({"printed": printed.getvalue().splitlines(), "error": error}))
+    """)
+    notice = next(m.text for m in declared("WR-020", "jax") if m.text.startswith("Invalid nan value"))
+    assert out["printed"] == [notice]                                  # "nan", though it was an inf
+    assert out["error"] == "invalid value (inf) encountered in exp"
+
+
+def test_jax_debug_nans_inside_a_compiled_step_depends_on_what_the_weights_are():
+    """WR-030's Confirm it: evaluated eagerly, the loss names the multiply; WR-220's jitted value_and_grad
+    step, already run on finite weights, returns nan silently for JAX arrays and raises for NumPy arrays."""
+    out = run("jax", """
+        import sys; sys.path.insert(0, "snippets")
+        import jax
+        jax.config.update("jax_debug_nans", True)
+        import json, numpy as np, jax.numpy as jnp
+        import wr220_lr_explosion as w220, wr030_log_of_zero as w030
+        out = {}
+        x, t = (jnp.asarray(a, jnp.float32) for a in w030.make_data())
+        with np.errstate(all="ignore"):
+            w1 = jnp.float32(w030.train(epochs=2, dtype=np.float32)["w"][1])
+        try:
+            q = jax.nn.sigmoid(w1 * x)
+            -jnp.mean(t * jnp.log(q) + (1 - t) * jnp.log(1 - q))
+        except FloatingPointError as exc:
+            out["eager"] = str(exc)
+        X, y = (jnp.asarray(a, jnp.float32) for a in w220.make_data())
+        p0 = {k: jnp.asarray(v, jnp.float32) for k, v in w220.init_params().items()}
+        def hand(p):
+            q = jax.nn.sigmoid(jax.nn.relu(X @ p["W1"] + p["b1"]) @ p["W2"] + p["b2"])
+            return -jnp.mean(y * jnp.log(q) + (1 - y) * jnp.log(1 - q))
+        step = jax.jit(jax.value_and_grad(hand))
+        _, g = step(p0)
+        p1 = jax.tree_util.tree_map(lambda a, d: a - 10.0 * d, p0, g)
+        for name, weights in (("jax", p1), ("numpy", {k: np.asarray(v) for k, v in p1.items()})):
+            try:
+                out[name] = str(float(step(weights)[0]))
+            except FloatingPointError as exc:
+                out[name] = "raised: " + str(exc)
+        print(json.dumps(out))
+    """)
+    assert out["eager"] == "invalid value (nan) encountered in mul"
+    assert out["jax"] == "nan"
+    assert out["numpy"].startswith("raised: invalid value (nan) encountered in ")
+    assert_entry_says("WR-030", ["returned nan without a word when it was called with the next weights as JAX arrays "
+                                 "(given NumPy arrays, the same call raised)"])
+
+
+# --- PyTorch ----------------------------------------------------------------------------------------------
+
+def test_pytorch_anomaly_mode_names_the_loss_node_when_the_nan_is_in_the_input():
+    """WR-310: the nan is in the batch, so the logits are nan in the forward pass; anomaly mode, which checks
+    what backward functions return, names the loss's node; torch.isfinite on the batch finds it."""
+    out = run("torch", """
+        import json, warnings, torch, torch.nn.functional as F
+        torch.manual_seed(0)
+        xb = torch.randn(16, 2); yb = (xb[:, :1] > 0).float(); xb[8, 1] = float("nan")
+        lin = torch.nn.Linear(2, 1)
+        logits = lin(xb)
+        out = {"input_finite": bool(torch.isfinite(xb).all()), "logits_nan": bool(torch.isnan(logits).any())}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with torch.autograd.set_detect_anomaly(True):
+                try:
+                    F.binary_cross_entropy_with_logits(logits, yb).backward()
+                except RuntimeError as exc:
+                    out["anomaly"] = str(exc).splitlines()[0]
+        print(json.dumps(out))
+    """)
+    assert out["input_finite"] is False and out["logits_nan"] is True
+    assert out["anomaly"] == "Function 'BinaryCrossEntropyWithLogitsBackward0' returned nan values in its 0th output."
+    assert any(m.matches(out["anomaly"]) for m in declared("WR-310", "pytorch"))
+
+
+def test_pytorch_scheduler_warning_only_begins_with_the_declared_sentence():
+    """WR-040 quotes the first sentence of a longer warning, and says so ("a warning that begins")."""
+    out = run("torch", """
+        import json, warnings, torch
+        w = torch.nn.Parameter(torch.ones(2))
+        opt = torch.optim.SGD([w], lr=0.1)
+        sched = torch.optim.lr_scheduler.StepLR(opt, 10)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            sched.step()
+        print(json.dumps([str(c.message) for c in caught]))
+    """)
+    (quoted,) = declared("WR-040", "pytorch")
+    (text,) = [t for t in out if t.startswith(quoted.text)]
+    assert len(text) > len(quoted.text) + 50
+    assert_entry_says("WR-040", ["prints a warning that begins"])
+
+
+def test_pytorch_autocast_lists_the_ops_where_wr040_says():
+    """WR-040 cites two lists of autocast_mode.h at v2.13.0: L855 (float32) and L916 (float32 through the
+    dtype argument). The installed 2.13.0 header has them at those lines."""
+    packages = site_packages("torch")
+    version = (packages / "torch" / "version.py").read_text()
+    assert "__version__ = '2.13.0" in version
+    lines = (packages / "torch" / "include" / "ATen" / "autocast_mode.h").read_text().splitlines()
+    assert lines[854].startswith("#define AT_FORALL_FP32(_)")
+    assert lines[915].startswith("#define AT_FORALL_FP32_SET_OPT_DTYPE(_)")
+    first = "\n".join(lines[855:915])
+    second = "\n".join(lines[916:928])
+    assert all(f"_({op}" in first for op in ("layer_norm", "pow", "nll_loss", "binary_cross_entropy_with_logits"))
+    assert all(f"_({op}" in second for op in ("softmax", "sum"))
+    assert "_(softmax" not in first and "_(sum)" not in first
+
+
+def test_the_cited_message_sources_are_in_the_installed_binaries():
+    """The anomaly-mode message is cited to engine.cpp at v2.13.0 and check_numerics's to check_numerics_op.cc
+    at v2.21.0: the installed builds of those versions carry the message next to those files' other strings."""
+    torch_lib = site_packages("torch") / "torch" / "lib" / "libtorch_cpu.so"
+    data = torch_lib.read_bytes()
+    assert b"' returned nan values in its " in data and b"torch/csrc/autograd/engine.cpp" in data
+    near = data[data.index(b"' returned nan values in its ") - 400:data.index(b"' returned nan values in its ") + 400]
+    assert b"evaluate_function" in near                                # engine.cpp's function that raises it
+    assert run("tf", "import json, tensorflow as tf; print(json.dumps(tf.__version__))") == "2.21.0"
+    cc = (site_packages("tf") / "tensorflow" / "libtensorflow_cc.so.2").read_bytes()
+    assert b" : Tensor had " in cc and b"tensorflow/core/kernels/check_numerics_op.cc" in cc
+    near = cc[cc.index(b" : Tensor had ") - 200:cc.index(b" : Tensor had ") + 200]
+    assert b"CheckNumerics" in near
+
+
+def test_default_layer_initialisers_are_fan_in_in_pytorch_and_fan_average_in_keras():
+    """WR-120: nn.Linear draws from uniform(+-1/sqrt(fan_in)); a Keras Dense layer's default is Glorot uniform."""
+    torch_out = run("torch", """
+        import json, torch
+        torch.manual_seed(0)
+        w = torch.nn.Linear(400, 100).weight
+        print(json.dumps({"bound": float(w.abs().max()) * 400 ** 0.5, "var": float(w.var()) * 3 * 400}))
+    """)
+    assert 0.99 < torch_out["bound"] <= 1.0 and torch_out["var"] == pytest.approx(1.0, rel=0.05)
+    keras_out = run("jax", """
+        import json, keras
+        layer = keras.layers.Dense(4)
+        print(json.dumps({"init": type(layer.kernel_initializer).__name__, "mode": layer.kernel_initializer.mode}))
+    """, KERAS_BACKEND="jax")
+    assert keras_out == {"init": "GlorotUniform", "mode": "fan_avg"}
