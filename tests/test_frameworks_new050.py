@@ -350,6 +350,7 @@ def test_pytorch_eps_and_the_dtype():
         result["layer_norm"] = F.layer_norm(row, (4,), eps=1e-8).float().tolist()
         result["group_norm"] = F.group_norm(row.view(2, 4, 1), 2, eps=1e-8).float().flatten().tolist()
         result["layer_norm eps 0"] = F.layer_norm(row, (4,), eps=0.0).float().tolist()
+        result["batch_norm"] = F.batch_norm(row.t().contiguous(), None, None, training=True, eps=1e-8).float().flatten().tolist()
         print(json.dumps(result))
     """)
     value, grad = out["float16"]
@@ -360,7 +361,7 @@ def test_pytorch_eps_and_the_dtype():
     assert_entry_says("WR-060", [f"its gradient at 0 is then about {grad[0]:.0f}"])
     value, grad = out["float16 via float32"]
     assert value == [0.0] * 3 and grad == [math.inf] * 3                                     # 1e12 overflows float16
-    assert out["layer_norm"] == [[0.0] * 4] * 2 and set(out["group_norm"]) == {0.0}
+    assert out["layer_norm"] == [[0.0] * 4] * 2 and set(out["group_norm"]) == {0.0} == set(out["batch_norm"])
     assert all(math.isnan(v) for row in out["layer_norm eps 0"] for v in row)
 
 
