@@ -99,10 +99,10 @@ def make_sales(seed=SEED, n=200):
     return X, y
 
 
-def train_forecast(branch_fn, steps=40, lr=0.5, seed=SEED, verbose=True, show=range(40)):
+def train_forecast(branch_fn, slope_fn, steps=40, lr=0.5, seed=SEED, verbose=True, show=range(40)):
     """A linear forecast trained on the mean relative error over the days that sold something:
     np.where(y != 0, branch, 0) summed and divided by the number of such days. `branch_fn` gives the
-    branch |pred - y| / |y| and its derivative in pred."""
+    branch |pred - y| / |y| (the forward pass), `slope_fn` its derivative in pred (the backward pass)."""
     X, y = make_sales()
     rng = np.random.default_rng(seed)
     w, b = 0.1 * rng.normal(size=3), 1.0
@@ -110,13 +110,13 @@ def train_forecast(branch_fn, steps=40, lr=0.5, seed=SEED, verbose=True, show=ra
     history = []
     for step in range(steps):
         pred = X @ w + b
-        branch, dbranch_dpred = branch_fn(pred, y, sold)
+        branch = branch_fn(pred, y, sold)
         mape = float(np.sum(np.where(sold, branch, 0.0)) / np.sum(sold))
         history.append(mape)
         if verbose and step in show:
             print(f"step {step:2d}  MAPE {mape:.4f}")
         dL_dbranch = np.where(sold, 1.0, 0.0) / np.sum(sold)     # np.where's backward: 0 to the unused branch
-        dL_dpred = dL_dbranch * dbranch_dpred
+        dL_dpred = dL_dbranch * slope_fn(pred, y, sold)
         w, b = w - lr * X.T @ dL_dpred, b - lr * np.sum(dL_dpred)
     return {"mape": history, "w": w, "b": b}
 # --8<-- [end:setup]
@@ -134,7 +134,12 @@ def sqrt_plain_slope(s):
 
 def relative_error(pred, y, sold):
     """|pred - y| / |y| on every day; np.where picks it only where y != 0."""
-    return np.abs(pred - y) / np.abs(y), np.sign(pred - y) / np.abs(y)
+    return np.abs(pred - y) / np.abs(y)
+
+
+def relative_error_slope(pred, y, sold):
+    """Its derivative in pred, sign(pred - y) / |y|: +-inf where y == 0."""
+    return np.sign(pred - y) / np.abs(y)
 
 
 if __name__ == "__main__":
@@ -154,7 +159,7 @@ if __name__ == "__main__":
           f"dL/ds = {dL_dd} * {dd_ds} = {dL_dd * dd_ds}")
 
     print("\n2. A forecast trained on the relative error over the days that sold something:")
-    train_forecast(relative_error, steps=3)
+    train_forecast(relative_error, relative_error_slope, steps=3)
     X, y = make_sales()
     print(f"  {np.sum(y == 0)} of {len(y)} days sold nothing: there the unused branch is |pred| / 0 = inf, its "
           f"slope is +-inf, and np.where's 0 times it is {0.0 * float('inf')}")
@@ -165,14 +170,15 @@ if __name__ == "__main__":
 EPS = 1e-12
 
 
-def sqrt_eps(s):
-    """eps inside the sqrt: the distance is never below sqrt(EPS) = 1e-6 ..."""
-    return np.sqrt(s + EPS)
+def sqrt_eps(s, eps=EPS):
+    """eps inside the sqrt: the distance is never below sqrt(EPS) = 1e-6 ...
+    (eps takes the dtype of s: in float16, 1e-12 is 0 and the fix is gone.)"""
+    return np.sqrt(s + eps)
 
 
-def sqrt_eps_slope(s):
+def sqrt_eps_slope(s, eps=EPS):
     """... and its slope is at most 1 / (2 sqrt(EPS)) = 5e5: finite."""
-    return 1 / (2 * np.sqrt(s + EPS))
+    return 1 / (2 * np.sqrt(s + eps))
 
 
 def sqrt_safe(s):
@@ -186,10 +192,13 @@ def sqrt_safe_slope(s):
 
 
 def relative_error_safe(pred, y, sold):
-    """The inner where: the unused branch divides by 1 instead of 0, so its slope is finite and the
-    outer np.where's 0 times it is 0."""
-    scale = np.abs(np.where(sold, y, 1.0))
-    return np.abs(pred - y) / scale, np.sign(pred - y) / scale
+    """The inner where: the unused branch divides by 1 instead of 0 ..."""
+    return np.abs(pred - y) / np.abs(np.where(sold, y, 1.0))
+
+
+def relative_error_safe_slope(pred, y, sold):
+    """... so its slope is finite and the outer np.where's 0 times it is 0."""
+    return np.sign(pred - y) / np.abs(np.where(sold, y, 1.0))
 
 
 if __name__ == "__main__":
@@ -198,9 +207,19 @@ if __name__ == "__main__":
     print(f"   every weight finite after {run['steps']} steps: {bool(np.isfinite(run['W']).all())}")
     safe = train_embedding(sqrt_safe, sqrt_safe_slope, verbose=False)
     print(f"   with the double where instead: final loss {safe['loss'][-1]:.4f}")
+    X, y = make_images()
+    blank = np.flatnonzero(~X.any(axis=1))
+    a, c = blank[0], next(k for k in blank if y[k] != y[blank[0]])
+    E, labels = X[[a, c]] @ run["W"], y[[a, c]]
+    pair_loss = contrastive_forward(E, labels, sqrt_eps)[0]
+    largest = max(float(np.abs(contrastive_backward(E, contrastive_forward(E, labels, f)[1], g)).max())
+                  for f, g in ((sqrt_eps, sqrt_eps_slope), (sqrt_safe, sqrt_safe_slope)))
+    print(f"   blank images {a} and {c}, of different classes, still embed at one point, and their pair costs "
+          f"{pair_loss:.4f}: the gradient either fix gives them is {largest}, and no weights can part two "
+          f"identical inputs")
 
     print("\n2. The forecast with a second np.where inside the unused branch:")
-    train_forecast(relative_error_safe, show=(*range(0, 40, 5), 39))
+    train_forecast(relative_error_safe, relative_error_safe_slope, show=(*range(0, 40, 5), 39))
 # --8<-- [end:fix]
 
 

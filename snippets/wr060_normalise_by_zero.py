@@ -22,6 +22,10 @@ import numpy as np
 
 SEED = 60
 SIDE = 6                       # scans are SIDE x SIDE pixels; the outer ring is the scanner's frame
+EPS = 1e-5                     # PyTorch's eps for batch normalisation
+EPS_FLOAT32_HABIT = 1e-8       # an eps written for float32 code
+BETA = 0.1                     # batch normalisation's shift in the batch-of-one example
+SMUDGE = 0.5                   # dust on the top edge of the frame of a test scan
 
 
 def make_scans(seed=SEED, n=200):
@@ -38,6 +42,13 @@ def make_scans(seed=SEED, n=200):
     return X.reshape(n, SIDE * SIDE), y.astype(float)
 
 
+def smudged(X, value=SMUDGE):
+    """A copy of the scans with dust on the top edge of the frame (the first SIDE pixels)."""
+    X = X.copy()
+    X[:, :SIDE] = value
+    return X
+
+
 def split(X, y, train=160):
     return (X[:train], y[:train]), (X[train:], y[train:])
 
@@ -47,9 +58,10 @@ def logistic_loss(z, y):
     return float(np.mean(np.maximum(z, 0.0) + np.log1p(np.exp(-np.abs(z))) - y * z))
 
 
-def train(X, y, steps=60, lr=0.5, log_every=10, verbose=True):
-    """Logistic regression by gradient descent on the whole training split; prints the loss."""
-    w, b = np.zeros(X.shape[1]), 0.0
+def train(X, y, steps=60, lr=0.5, log_every=10, verbose=True, w0=None):
+    """Logistic regression by gradient descent on the whole training split, from the weights w0 (zeros by
+    default); prints the loss."""
+    w, b = (np.zeros(X.shape[1]) if w0 is None else w0.copy()), 0.0
     losses = []
     for step in range(steps):
         z = X @ w + b
@@ -59,6 +71,10 @@ def train(X, y, steps=60, lr=0.5, log_every=10, verbose=True):
         p = 0.5 * (1.0 + np.tanh(z / 2))                         # sigmoid without overflow
         w, b = w - lr * X.T @ (p - y) / len(y), b - lr * np.mean(p - y)
     return {"loss": losses, "w": w, "b": b}
+
+
+def accuracy(z, y):
+    return float(np.mean((z > 0) == (y == 1)))
 
 
 def batch_norm(Z, gamma, beta, eps):
@@ -80,45 +96,59 @@ def batch_norm_backward(dout, cache):
 
 
 # --8<-- [start:reproduce]
-def standardise(X):
-    """Each column to mean 0 and std 1, with the textbook formula."""
-    return (X - X.mean(axis=0)) / X.std(axis=0)
+def standardise(X, reference=None):
+    """Each column to mean 0 and std 1 with the textbook formula, using the statistics of `reference`
+    (the training split; X itself by default)."""
+    reference = X if reference is None else reference
+    return (X - reference.mean(axis=0)) / reference.std(axis=0)
+
+
+def batch_of_one(eps, seed=SEED):
+    """Batch normalisation (gamma 1, beta BETA) of three batches that each hold one example of four
+    pre-activations, and the gradient that reaches each example from a random upstream gradient."""
+    rng = np.random.default_rng(seed)
+    Z = rng.normal(size=(1, 4))
+    outputs, gradients = [], []
+    for Zk in (Z, 10 * Z, rng.normal(size=(1, 4))):
+        out, cache = batch_norm(Zk, np.ones(4), np.full(4, BETA), eps)
+        outputs.append(out[0])
+        gradients.append(batch_norm_backward(rng.normal(size=(1, 4)), cache)[0])
+    return outputs, gradients
+
+
+def unit_length_plain(V):
+    """Each row divided by its length."""
+    return V / np.sqrt(np.sum(V ** 2, axis=-1, keepdims=True))
 
 
 if __name__ == "__main__":
     X, y = make_scans()
-    (X_train, y_train), _ = split(X, y)
+    (X_train, y_train), (X_test, _) = split(X, y)
     print(f"1. {len(X_train)} training scans of {SIDE}x{SIDE} pixels, each pixel standardised:")
     Xs = standardise(X_train)
     dead = np.flatnonzero(X_train.std(axis=0) == 0)
     print(f"   {dead.size} pixels have std 0; nan entries: {int(np.isnan(Xs).sum())} "
           f"= {len(Xs)} rows x {dead.size} pixels")
     train(Xs, y_train, steps=21)
+    test = standardise(smudged(X_test[:1]), reference=X_train)[0]
+    print(f"   a test scan with a smudge of {SMUDGE} on the frame's top edge, standardised with the training "
+          f"statistics: ({SMUDGE} - 0) / 0 = {test[0]} in its {int(np.isinf(test).sum())} smudged pixels, "
+          f"0 / 0 = {test[SIDE]} in the other {int(np.isnan(test).sum())} frame pixels")
 
-    rng = np.random.default_rng(SEED)
-    Z = rng.normal(size=(1, 4))                      # one example's four pre-activations
-    gamma, beta = np.ones(4), np.full(4, 0.1)
-    out, _ = batch_norm(Z, gamma, beta, eps=0.0)
-    print(f"\n2. Batch normalisation over a batch of one: mean = the example, var = {Z.var(axis=0)}")
-    print(f"   without eps: {out[0]}")
-    for k, Zk in enumerate((Z, 10 * Z, rng.normal(size=(1, 4)))):
-        out, cache = batch_norm(Zk, gamma, beta, eps=1e-5)
-        grad = batch_norm_backward(rng.normal(size=(1, 4)), cache)
-        print(f"   with eps 1e-5, input {k}: output {out[0]} (= beta), gradient to the input {grad[0]}")
+    print(f"\n2. Batch normalisation over a batch of one: mean = the example, var = 0 in every column")
+    print(f"   without eps: {batch_of_one(eps=0.0)[0][0]}")
+    for k, (out, grad) in enumerate(zip(*batch_of_one(eps=EPS))):
+        print(f"   with eps {EPS:g}, input {k}: output {out} (= beta), gradient to the input {grad}")
 
-    v = np.zeros(3)
-    print(f"\n3. A zero vector scaled to unit length: {v / np.sqrt(np.sum(v ** 2))}")
+    print(f"\n3. A zero vector scaled to unit length: {unit_length_plain(np.zeros((1, 3)))[0]}")
 
-    centred, var16, eps16 = np.zeros(1, np.float16), np.zeros(1, np.float16), np.float16(1e-8)
-    print(f"\n4. eps = 1e-8 in float16 is {eps16}: for a constant column var + eps = {(var16 + eps16)[0]}, "
-          f"and (x - mean) / sqrt(var + eps) = 0 / 0 = {(centred / np.sqrt(var16 + eps16))[0]}")
+    centred, var16, eps16 = np.zeros(1, np.float16), np.zeros(1, np.float16), np.float16(EPS_FLOAT32_HABIT)
+    print(f"\n4. eps = {EPS_FLOAT32_HABIT:g} in float16 is {eps16}: for a constant column var + eps = "
+          f"{(var16 + eps16)[0]}, and (x - mean) / sqrt(var + eps) = 0 / 0 = {(centred / np.sqrt(var16 + eps16))[0]}")
 # --8<-- [end:reproduce]
 
 
 # --8<-- [start:fix]
-EPS = 1e-5
-
-
 def fit_scaler(X_train):
     """Statistics from the training split only. A pixel that does not vary there is left out: it carries
     no information, and dividing by its std (0) or by a tiny eps would blow up the first test scan where
@@ -131,14 +161,20 @@ def fit_scaler(X_train):
     return keep, mean[keep], np.sqrt(var[keep])
 
 
+def fit_scaler_eps(X_train, eps=EPS):
+    """The other way, as a normalisation layer does it: every pixel kept, eps under the sqrt."""
+    return np.ones(X_train.shape[1], bool), X_train.mean(axis=0), np.sqrt(X_train.var(axis=0) + eps)
+
+
 def apply_scaler(X, scaler):
     keep, mean, std = scaler
     return (X[:, keep] - mean) / std
 
 
-def standardise_eps(X, eps=EPS):
-    """Inside a model, where no column can be dropped: eps under the sqrt makes a constant column 0."""
-    return (X - X.mean(axis=0)) / np.sqrt(X.var(axis=0) + eps)
+def default_init(n_inputs, seed=SEED):
+    """Weights drawn uniformly from +-1/sqrt(n_inputs), PyTorch's default for a linear layer."""
+    bound = 1 / np.sqrt(n_inputs)
+    return np.random.default_rng(seed).uniform(-bound, bound, n_inputs)
 
 
 def response(batch, inputs, eps=EPS, seed=SEED):
@@ -160,20 +196,57 @@ def unit_length(V, eps=1e-12):
     return V / np.sqrt(np.sum(V ** 2, axis=-1, keepdims=True) + eps)
 
 
+def bfloat16(x):
+    """x rounded to bfloat16 (float32's 8 exponent bits, 7 stored mantissa bits), to nearest even; NumPy
+    has no bfloat16, so the result is a float32 that holds the rounded value."""
+    bits = np.atleast_1d(np.asarray(x, np.float32)).view(np.uint32)
+    rounded = (bits + np.uint32(0x7FFF) + ((bits >> np.uint32(16)) & np.uint32(1))) & np.uint32(0xFFFF0000)
+    return rounded.view(np.float32)
+
+
+# the three limits of each dtype: smallest positive (subnormal) value, smallest normal value, gap above 1
+LIMITS = {"float32": (2.0 ** -149, 2.0 ** -126, 2.0 ** -23),
+          "bfloat16": (2.0 ** -133, 2.0 ** -126, 2.0 ** -7),
+          "float16": (2.0 ** -24, 2.0 ** -14, 2.0 ** -10)}
+ROUND = {"float32": np.float32, "bfloat16": bfloat16, "float16": np.float16}
+
+
+def fate(eps, dtype):
+    """What storing eps in the dtype does to it: "0" (rounds to zero), "subnormal" (kept, but below the
+    smallest normal value, so lost where subnormals are flushed to zero), "absorbed" (kept, but 1 + eps
+    rounds to 1) or "kept"."""
+    r = ROUND[dtype]
+    stored = float(np.asarray(r(eps)).ravel()[0])
+    if stored == 0.0:
+        return "0"
+    if stored < LIMITS[dtype][1]:
+        return "subnormal"
+    one_plus = float(np.asarray(r(np.asarray(r(1.0), np.float32) + np.asarray(r(eps), np.float32))).ravel()[0])
+    return "absorbed" if one_plus == 1.0 else "kept"
+
+
 if __name__ == "__main__":
     X, y = make_scans()
     (X_train, y_train), (X_test, y_test) = split(X, y)
     scaler = fit_scaler(X_train)
     print(f"1. Statistics of the training split, the {int(np.sum(~scaler[0]))} pixels that never vary left out:")
     run = train(apply_scaler(X_train, scaler), y_train)
-    z_test = apply_scaler(X_test, scaler) @ run["w"] + run["b"]
-    print(f"   test accuracy {np.mean((z_test > 0) == (y_test == 1)):.2f}")
-    same = train(standardise_eps(X_train), y_train, verbose=False)
-    print(f"   with eps {EPS:g} under the sqrt instead, the frame pixels become exactly 0 and the run ends at "
-          f"{same['loss'][-1]:.4f}")
-    smudge = 0.5
-    print(f"   but a test scan with a smudge of {smudge} on the frame would get (0.5 - 0) / sqrt(0 + eps) = "
-          f"{smudge / np.sqrt(EPS):.1f} in that pixel; left out, the smudge is ignored")
+    print(f"   test accuracy {accuracy(apply_scaler(X_test, scaler) @ run['w'] + run['b'], y_test):.2f}, "
+          f"and {accuracy(apply_scaler(smudged(X_test), scaler) @ run['w'] + run['b'], y_test):.2f} with a "
+          f"smudge of {SMUDGE} on the frame's top edge: left out, the frame is ignored")
+    scaler_eps = fit_scaler_eps(X_train)
+    same = train(apply_scaler(X_train, scaler_eps), y_train, verbose=False)
+    print(f"   with eps {EPS:g} under the sqrt instead, the frame pixels become exactly 0, their weights get a "
+          f"gradient of exactly 0, and from zero weights the run ends at {same['loss'][-1]:.4f} as well")
+    w0 = default_init(X_train.shape[1])
+    frame = ~scaler[0]
+    start = train(apply_scaler(X_train, scaler_eps), y_train, verbose=False, w0=w0)
+    z_clean = apply_scaler(X_test, scaler_eps) @ start["w"] + start["b"]
+    z_smudged = apply_scaler(smudged(X_test), scaler_eps) @ start["w"] + start["b"]
+    print(f"   but from PyTorch's default init the frame weights keep their random values "
+          f"(unchanged after 60 steps: {bool(np.array_equal(start['w'][frame], w0[frame]))}); the smudge becomes "
+          f"({SMUDGE} - 0) / sqrt(0 + eps) = {SMUDGE / np.sqrt(EPS):.1f} in each of its pixels, and the test "
+          f"accuracy falls from {accuracy(z_clean, y_test):.2f} to {accuracy(z_smudged, y_test):.2f}")
 
     print("\n2. Batch normalisation needs a real batch: drop a last batch that holds one example. "
           "One example's output as its input goes -2, 0, 2 (the rest of the batch fixed):")
@@ -184,9 +257,11 @@ if __name__ == "__main__":
     V = np.array([[0.0, 0.0, 0.0], [3.0, 0.0, 4.0]])
     print(f"\n3. Unit length with eps under the sqrt: {V.tolist()} -> {unit_length(V).round(6).tolist()}")
 
-    print(f"\n4. eps in float16: {EPS:g} is stored as {float(np.float16(EPS)):.5g} (float16 rounds anything up to "
-          f"2**-25 = {2.0 ** -25:.3g} to 0), so var + eps > 0 for a constant column; against a variance of 1 "
-          f"it rounds away (1 + eps = {np.float16(1) + np.float16(EPS)}), which changes nothing.")
+    print("\n4. What each dtype does with an eps (\"absorbed\": 1 + eps rounds to 1, harmless; \"subnormal\": "
+          "lost where subnormals are flushed to zero):")
+    for dtype, (smallest, normal, gap) in LIMITS.items():
+        fates = ", ".join(f"{eps:g} {fate(eps, dtype)}" for eps in (EPS_FLOAT32_HABIT, EPS, 1e-3))
+        print(f"   {dtype:8s}  smallest normal {normal:.3g}, rounds to 0 at or below {smallest / 2:.3g}: {fates}")
 # --8<-- [end:fix]
 
 

@@ -9,11 +9,12 @@ import math
 import numpy as np
 import pytest
 
-from conftest import load_snippet
+from conftest import assert_entry_says, entry_prose, load_snippet
 from framework_runner import OPT_IN, declared, run, source_line
 
 pytestmark = OPT_IN
 wr050 = load_snippet("wr050_nan_gradient")
+wr060 = load_snippet("wr060_normalise_by_zero")
 
 
 # --- WR-050 ---------------------------------------------------------------------------------------
@@ -64,12 +65,54 @@ def test_pytorch_library_distances_at_a_zero_difference():
         a = torch.randn(4, 2, requires_grad=True)
         d = F.pairwise_distance(a, a)
         d.sum().backward()
+        # F.pairwise_distance moves the zero to x1 - x2 = -eps: the distance is 0 there, its gradient 0
+        x1 = torch.zeros(1, 3, requires_grad=True)
+        moved = F.pairwise_distance(x1, torch.full((1, 3), 1e-6))
+        moved.sum().backward()
         print(json.dumps({"norm": norm_grad, "cdist": E.grad.tolist(), "pairwise": d.tolist(),
-                          "pairwise_grad_finite": bool(torch.isfinite(a.grad).all())}))
+                          "pairwise_grad_finite": bool(torch.isfinite(a.grad).all()),
+                          "moved": moved.tolist(), "moved_grad": x1.grad.tolist()}))
     """)
     assert out["norm"] == [[0.0] * 3] * 2 and out["cdist"] == [[0.0] * 2] * 3
     np.testing.assert_allclose(out["pairwise"], np.sqrt(2) * 1e-6, rtol=1e-3)   # eps 1e-6 on each of 2 dims
     assert out["pairwise_grad_finite"]
+    assert out["moved"] == [0.0] and out["moved_grad"] == [[0.0] * 3]
+
+
+def test_pytorch_unit_vector_with_eps_outside_the_norm():
+    """x / (norm(x) + eps) at x = 0: finite with PyTorch's norms (their backward gives 0 at 0), nan with a
+    hand-written sqrt."""
+    out = run("torch", """
+        import json, torch
+        grads = {}
+        for name, norm in (("vector_norm", torch.linalg.vector_norm), ("linalg.norm", torch.linalg.norm),
+                           ("Tensor.norm", lambda x: x.norm()), ("sqrt", lambda x: x.pow(2).sum().sqrt())):
+            x = torch.zeros(3, requires_grad=True)
+            (x / (norm(x) + 1e-12)).sum().backward()
+            grads[name] = x.grad.tolist()
+        print(json.dumps(grads))
+    """)
+    for name in ("vector_norm", "linalg.norm", "Tensor.norm"):
+        assert out[name] == [float(np.float32(1e12))] * 3
+    assert all(math.isnan(g) for g in out["sqrt"])
+
+
+def test_pytorch_eps_inside_the_sqrt_must_survive_the_dtype():
+    """sqrt(s + 1e-12) at s = 0: the gradient of d**2 is nan in float16, where 1e-12 is 0, and 0 in bfloat16
+    and float32; in float16 an eps of 2**-24 (the smallest positive float16) is enough."""
+    out = run("torch", """
+        import json, torch
+        grads = {}
+        for name, dtype, eps in (("float16", torch.half, 1e-12), ("bfloat16", torch.bfloat16, 1e-12),
+                                 ("float32", torch.float32, 1e-12), ("float16 2**-24", torch.half, 2.0 ** -24)):
+            E = torch.zeros(2, 2, dtype=dtype, requires_grad=True)
+            (((E[0] - E[1]) ** 2).sum().add(eps).sqrt() ** 2).backward()
+            grads[name] = E.grad.float().tolist()
+        print(json.dumps(grads))
+    """)
+    assert all(math.isnan(g) for row in out["float16"] for g in row)
+    for name in ("bfloat16", "float32", "float16 2**-24"):
+        assert out[name] == [[0.0, 0.0], [0.0, 0.0]], name
 
 
 def test_pytorch_gradient_matches_the_hand_written_backward():
@@ -164,7 +207,9 @@ def test_tensorflow_check_numerics_and_the_zero_vector_gradients():
         print(json.dumps({"grads": grads, "errors": errors}))
     """, KERAS_BACKEND="tensorflow")
     assert all(math.isnan(g) for g in out["grads"]["tf.norm"] + out["grads"]["ops.norm"])
-    assert all(math.isfinite(g) for g in out["grads"]["l2_normalize"])
+    assert out["grads"]["l2_normalize"] == [1e6] * 3                   # finite, but 1/sqrt(1e-12) per component
+    assert_entry_says("WR-050", [f"finite but large, {out['grads']['l2_normalize'][0]:.0e} per component"
+                                 .replace("e+0", "e")])
     assert out["grads"]["square_of_sqrt"] == [0.0, 0.0, 0.0]
     (message,) = declared("WR-050", "tensorflow")
     assert out["errors"][0] == message.example
@@ -213,6 +258,34 @@ def test_jax_debug_nans_and_the_safe_norm():
     assert out["errors"][1] == "invalid value (nan) encountered in div" and message.matches(out["errors"][1])
 
 
+SAFE_AT_ZERO = ("torch.linalg.vector_norm", "torch.cdist", "optax.safe_norm")
+NAN_AT_ZERO = ("jnp.linalg.norm", "keras.ops.norm")
+
+
+def test_the_strong_answer_recommends_only_norms_whose_gradient_at_zero_is_finite():
+    prose = entry_prose("WR-050")
+    strong = prose[prose.index("### Strong answer"):prose.index("### Bonus point")]
+    recommended, _, warned_off = strong.partition("— not ")
+    assert all(name in recommended for name in SAFE_AT_ZERO)
+    assert not any(name in recommended for name in NAN_AT_ZERO)     # named only as the ones not to use
+    torch = run("torch", """
+        import json, torch
+        grads = {}
+        x = torch.zeros(3, requires_grad=True); torch.linalg.vector_norm(x).backward(); grads["vector_norm"] = x.grad.tolist()
+        E = torch.zeros(2, 3, requires_grad=True); torch.cdist(E, E).sum().backward(); grads["cdist"] = E.grad.flatten().tolist()
+        print(json.dumps(grads))
+    """)
+    jax = run("jax", """
+        import json, jax, jax.numpy as jnp, optax, keras
+        z = jnp.zeros(3)
+        print(json.dumps({"safe_norm": jax.grad(lambda x: optax.safe_norm(x, 0.0))(z).tolist(),
+                          "jnp": jax.grad(jnp.linalg.norm)(z).tolist(),
+                          "ops": jax.grad(lambda x: keras.ops.norm(x))(z).tolist()}))
+    """, KERAS_BACKEND="jax")
+    assert all(g == 0.0 for g in torch["vector_norm"] + torch["cdist"] + jax["safe_norm"])
+    assert all(math.isnan(g) for g in jax["jnp"] + jax["ops"])
+
+
 def test_jax_cited_lines():
     assert source_line("jax", "jax/_src/lax/lax.py", 4721).startswith("ad.defjvp2(sqrt_p, lambda g, ans, x")
     assert source_line("jax", "optax/_src/numerics.py", 48) == "def safe_norm("
@@ -231,7 +304,9 @@ def test_pytorch_batch_norm_on_a_batch_of_one():
             except ValueError as e:
                 errors.append(str(e))
         bn = torch.nn.BatchNorm1d(8)
-        image = torch.nn.BatchNorm2d(3)(torch.randn(1, 3, 4, 4))
+        pixels = torch.randn(1, 3, 4, 4, requires_grad=True)
+        image = torch.nn.BatchNorm2d(3)(pixels)
+        (image * torch.randn(1, 3, 4, 4)).sum().backward()
         bn.eval()
         eval_one = bn(torch.randn(1, 8))
         z = torch.zeros(1, 3, requires_grad=True)
@@ -239,15 +314,66 @@ def test_pytorch_batch_norm_on_a_batch_of_one():
         unit.sum().backward()
         x = torch.tensor([[0., 1.], [0., 2.], [0., 3.]])
         by_hand = (x - x.mean(0)) / x.std(0)
+        per_channel = image.detach().transpose(0, 1).reshape(3, -1)
         print(json.dumps({"errors": errors, "eps": bn.eps, "image_finite": bool(torch.isfinite(image).all()),
+                          "image_mean": per_channel.mean(1).tolist(), "image_var": per_channel.var(1, unbiased=False).tolist(),
+                          "image_grad_zero": bool((pixels.grad == 0).all()),
                           "eval_finite": bool(torch.isfinite(eval_one).all()), "unit": unit.tolist(),
                           "unit_grad": z.grad.tolist(), "by_hand_nan": torch.isnan(by_hand).all(0).tolist()}))
     """)
     one, eps = declared("WR-060", "pytorch")
     assert out["errors"] == [one.example, eps.example]
     assert out["eps"] == 1e-5 and out["image_finite"] and out["eval_finite"]
+    # one image of 4x4 positions: each channel standardised over its 16 positions, and a gradient gets through
+    np.testing.assert_allclose(out["image_mean"], 0.0, atol=1e-6)
+    np.testing.assert_allclose(out["image_var"], 1.0, atol=1e-3)
+    assert not out["image_grad_zero"]
     assert out["unit"] == [[0.0] * 3] and out["unit_grad"] == [[float(np.float32(1e12))] * 3]   # 1 / eps
     assert out["by_hand_nan"] == [True, False]
+
+
+def test_pytorch_eps_and_the_dtype():
+    """F.normalize's eps of 1e-12 is 0 in float16 (a zero vector gives nan, in the output and the gradient),
+    not in bfloat16; an eps of 6.1e-5 works in float16; x.float() gives the right output but an inf gradient.
+    The normalisation layers keep eps out of float16: eps = 1e-8 on a constant float16 row gives 0."""
+    out = run("torch", """
+        import json, torch, torch.nn.functional as F
+        result = {}
+        for name, dtype, kw, upcast in (("float16", torch.half, {}, False), ("bfloat16", torch.bfloat16, {}, False),
+                                        ("float16 eps", torch.half, {"eps": 6.1e-5}, False),
+                                        ("float16 via float32", torch.half, {}, True)):
+            z = torch.zeros(1, 3, dtype=dtype, requires_grad=True)
+            u = F.normalize(z.float(), dim=1).to(dtype) if upcast else F.normalize(z, dim=1, **kw)
+            u.sum().backward()
+            result[name] = [u.float().tolist()[0], z.grad.float().tolist()[0]]
+        row = torch.full((2, 4), 3.0, dtype=torch.half)
+        result["layer_norm"] = F.layer_norm(row, (4,), eps=1e-8).float().tolist()
+        result["group_norm"] = F.group_norm(row.view(2, 4, 1), 2, eps=1e-8).float().flatten().tolist()
+        result["layer_norm eps 0"] = F.layer_norm(row, (4,), eps=0.0).float().tolist()
+        result["batch_norm"] = F.batch_norm(row.t().contiguous(), None, None, training=True, eps=1e-8).float().flatten().tolist()
+        print(json.dumps(result))
+    """)
+    value, grad = out["float16"]
+    assert all(math.isnan(v) for v in value + grad)
+    assert out["bfloat16"][0] == [0.0] * 3 and all(math.isfinite(g) for g in out["bfloat16"][1])
+    value, grad = out["float16 eps"]
+    assert value == [0.0] * 3 and all(math.isfinite(g) and 16000 < g < 16500 for g in grad)    # about 1/6.1e-5
+    assert_entry_says("WR-060", [f"its gradient at 0 is then about {grad[0]:.0f}"])
+    value, grad = out["float16 via float32"]
+    assert value == [0.0] * 3 and grad == [math.inf] * 3                                     # 1e12 overflows float16
+    assert out["layer_norm"] == [[0.0] * 4] * 2 and set(out["group_norm"]) == {0.0} == set(out["batch_norm"])
+    assert all(math.isnan(v) for row in out["layer_norm eps 0"] for v in row)
+
+
+def test_the_snippets_bfloat16_rounds_as_pytorch_does():
+    values = np.concatenate([np.random.default_rng(0).normal(size=200) * 10.0 ** np.arange(-20, 20, 0.2),
+                             [1e-8, 1e-5, 1e-3, 1 + 2.0 ** -8, 1 + 3 * 2.0 ** -8, 2.0 ** -134, 2.0 ** -133]]).astype(np.float32)
+    out = run("torch", f"""
+        import json, torch
+        x = torch.tensor({values.tolist()!r}, dtype=torch.float32)
+        print(json.dumps({{"rounded": x.to(torch.bfloat16).float().tolist()}}))
+    """)
+    assert wr060.bfloat16(values).tolist() == out["rounded"]
 
 
 def test_pytorch_cited_lines_for_batch_norm():
@@ -263,15 +389,40 @@ def test_keras_batch_norm_and_normalization(backend, name):
         bn = keras.layers.BatchNormalization()
         outputs = [np.asarray(bn(np.array([row], "float32"), training=True)).tolist()
                    for row in ([1.5, -2.0, 3.0], [70.0, 0.1, -9.0])]
+        moving = keras.layers.BatchNormalization()
+        for _ in range(3):
+            moving(np.array([[1.5, -2.0, 3.0]], "float32"), training=True)
         norm = keras.layers.Normalization()
         data = np.array([[0.0, 1.0], [0.0, 2.0], [0.0, 3.0]], "float32")
         norm.adapt(data)
+        tenth = keras.layers.Normalization()
+        tenth_data = np.column_stack([np.full(160, 0.1), np.linspace(0, 1, 160)]).astype("float32")
+        tenth.adapt(tenth_data)
+        given = keras.layers.Normalization(mean=[0.0, 2.0], variance=[1.0, 2.0 / 3.0])    # zero spread set to 1
+        unit16 = keras.layers.UnitNormalization(dtype="float16")(np.zeros((1, 3), "float32"))
         print(json.dumps({"outputs": outputs, "epsilon": bn.epsilon, "momentum": bn.momentum,
-                          "constant": np.asarray(norm(data))[:, 0].tolist(), "backend_eps": keras.config.epsilon()}))
+                          "moving_variance": np.asarray(moving.moving_variance).tolist(),
+                          "constant": np.asarray(norm(data))[:, 0].tolist(), "backend_eps": keras.config.epsilon(),
+                          "later": float(np.asarray(norm(np.array([[0.5, 2.0]], "float32")))[0, 0]),
+                          "tenth_variance": float(np.asarray(tenth.variance).ravel()[0]),
+                          "tenth": sorted(set(np.asarray(tenth(tenth_data))[:, 0].tolist())),
+                          "given": np.asarray(given(np.array([[0.5, 2.0]], "float32"))).tolist(),
+                          "unit16": np.asarray(unit16, "float32").tolist()}))
     """, KERAS_BACKEND=backend)
     assert out["outputs"] == [[[0.0, 0.0, 0.0]]] * 2                 # beta, whatever the input
     assert (out["epsilon"], out["momentum"], out["backend_eps"]) == (1e-3, 0.99, 1e-7)
-    assert out["constant"] == [0.0, 0.0, 0.0]
+    np.testing.assert_allclose(out["moving_variance"], 0.99 ** 3, rtol=1e-6)   # pulled toward 0 each step
+    assert out["constant"] == [0.0, 0.0, 0.0]                         # an exactly zero variance
+    assert out["later"] == pytest.approx(0.5 / 1e-7, rel=1e-6)        # a later difference over 1e-7
+    assert f"{out['tenth_variance']:.3g}" == "2.45e-14" and out["tenth"] == [-1.0]   # rounding over rounding
+    assert out["given"] == [[0.5, 0.0]]
+    assert_entry_says("WR-060", [
+        f"after three steps it is {out['moving_variance'][0]:.3f}",
+        f"adapts to a variance of {out['tenth_variance']:.3g} and every row to "
+        f"{'−' if out['tenth'][0] < 0 else ''}{abs(out['tenth'][0])}",
+        f"a test value 0.5 above the training constant becomes {out['later']:,.0f}",
+    ])
+    assert all(math.isnan(v) for v in out["unit16"][0])
 
 
 def test_keras_cited_lines():
@@ -281,6 +432,25 @@ def test_keras_cited_lines():
     assert source_line("jax", "keras/src/layers/preprocessing/normalization.py", 440).strip() == \
         "self.backend.numpy.maximum("
     assert "Invalid loss, terminating training" in source_line("jax", "keras/src/callbacks/terminate_on_nan.py", 67)
+
+
+def test_tensorflow_l2_normalize_and_the_dtype():
+    out = run("tf", """
+        import json, tensorflow as tf
+        result = {}
+        for name, dtype, kw in (("float16", "float16", {}), ("bfloat16", "bfloat16", {}),
+                                ("float16 eps", "float16", {"epsilon": 6.1e-5})):
+            z = tf.zeros((1, 3), dtype)
+            with tf.GradientTape() as tape:
+                tape.watch(z); u = tf.math.l2_normalize(z, axis=-1, **kw); s = tf.reduce_sum(u)
+            result[name] = [tf.cast(u, "float32").numpy().ravel().tolist(),
+                            tf.cast(tape.gradient(s, z), "float32").numpy().ravel().tolist()]
+        print(json.dumps(result))
+    """)
+    assert all(math.isnan(v) for v in out["float16"][0])
+    assert out["bfloat16"][0] == [0.0] * 3
+    value, grad = out["float16 eps"]
+    assert value == [0.0] * 3 and all(math.isfinite(g) for g in grad)
 
 
 def test_tensorflow_check_numerics_on_a_standardisation():
@@ -299,6 +469,28 @@ def test_tensorflow_check_numerics_on_a_standardisation():
     (message,) = declared("WR-060", "tensorflow")
     assert out["error"] == message.example
     assert out["sizes"] == [2, 2, 1] and out["dropped"] == [2, 2]        # a short last batch unless told not to
+
+
+def test_jax_standardize_recomputes_its_statistics_and_keeps_rounding():
+    """By default jax.nn.standardize takes mean and variance from the array it is given; a constant that
+    float32 cannot hold keeps a rounding-level variance; given the training statistics it uses them."""
+    out = run("jax", """
+        import json, jax, jax.numpy as jnp
+        column = jnp.full((160, 1), 12345.6, jnp.float32)
+        fast = float(jax.nn.standardize(column, axis=0)[0, 0])
+        stable = float(jax.nn.standardize(column, axis=0, algorithm="stable")[0, 0])
+        train = jnp.array([[0., 1.], [0., 2.], [0., 3.]])
+        test = jnp.array([[0., 10.], [0., 12.]])
+        mean, var = train.mean(0), train.var(0).at[0].set(1.0)      # the column with no spread set to 1
+        given = jax.nn.standardize(test, axis=0, mean=mean, variance=var).tolist()
+        own = jax.nn.standardize(test, axis=0).tolist()
+        print(json.dumps({"fast": fast, "stable": stable, "given": given, "own": own,
+                          "expected": ((test - mean) / jnp.sqrt(var + 1e-5)).tolist()}))
+    """)
+    assert_entry_says("WR-060", [f"comes out {out['fast']:.3f} with the default algorithm=\"fast\" and "
+                                 f"{out['stable']:.3f} with \"stable\""])
+    np.testing.assert_allclose(out["given"], out["expected"], rtol=1e-6)
+    assert out["own"][0][1] < 0 < out["own"][1][1] and out["given"][0][1] > 5     # its own test statistics
 
 
 def test_jax_standardisation():

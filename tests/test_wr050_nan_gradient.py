@@ -43,12 +43,6 @@ def test_sqrt_is_finite_at_zero_but_its_slope_is_inf():
     assert slope.tolist() == [math.inf, 1.0] and texts == ["divide by zero encountered in divide"]
 
 
-def test_inf_times_zero_is_nan_and_numpy_says_so():
-    product, texts = recorded(lambda: np.array([0.0]) * np.array([np.inf]))
-    assert np.isnan(product).all() and texts == ["invalid value encountered in multiply"]
-    assert math.isnan(0.0 * math.inf)
-
-
 def test_the_blank_images_embed_at_exactly_zero_for_any_weights():
     X, y = wr050.make_images()
     assert np.flatnonzero(~X.any(axis=1)).tolist() == BLANK
@@ -77,6 +71,48 @@ def test_both_kinds_of_pair_make_nan_one_way_or_the_other(labels, nan_at):
     dE, texts = recorded(wr050.contrastive_backward, E, cache, wr050.sqrt_plain_slope)
     assert np.isnan(dE).all()
     assert texts == ["divide by zero encountered in divide", "invalid value encountered in multiply"]
+
+
+def one_pair_loss(labels, offset, sqrt_fn=wr050.sqrt_plain):
+    """The loss of two embeddings that sit `offset` apart (the second moved from the first)."""
+    E = np.zeros((2, 2))
+    E[1] = offset
+    return wr050.contrastive_forward(E, np.array(labels), sqrt_fn)[0]
+
+
+def test_the_same_class_pair_has_a_derivative_and_it_is_zero():
+    """d**2 = s is smooth: every difference quotient at the coincident point tends to 0."""
+    for direction in (np.array([1.0, 0.0]), np.array([0.6, -0.8])):
+        for h in (1e-4, 1e-6):
+            assert abs(one_pair_loss((1, 1), h * direction) / h) <= 2 * h
+
+
+def test_the_hinge_pair_has_no_derivative_at_zero_and_both_fixes_choose_zero():
+    """(m - d)**2 is a peak at d = 0: slope -2m moving apart in any direction, +2m coming back, a central
+    difference of 0 -- no derivative. The fixed backward passes return 0 there, a choice."""
+    h = 1e-7
+    for direction in (np.array([1.0, 0.0]), np.array([0.6, -0.8]), np.array([-1.0, 0.0])):
+        one_sided = (one_pair_loss((0, 1), h * direction) - one_pair_loss((0, 1), 0 * direction)) / h
+        assert one_sided == pytest.approx(-2 * wr050.MARGIN, rel=1e-6)
+        central = (one_pair_loss((0, 1), h * direction) - one_pair_loss((0, 1), -h * direction)) / (2 * h)
+        assert central == 0.0
+    E = np.zeros((2, 2))
+    for sqrt_fn, slope_fn in ((wr050.sqrt_eps, wr050.sqrt_eps_slope), (wr050.sqrt_safe, wr050.sqrt_safe_slope)):
+        (_, cache), texts = recorded(wr050.contrastive_forward, E, np.array([0, 1]), sqrt_fn)
+        assert (wr050.contrastive_backward(E, cache, slope_fn) == 0).all() and texts == []
+
+
+def test_identical_inputs_of_different_classes_stay_at_one_point_after_the_fix(fixed):
+    """The blank images embed at (0, 0) under any weights: after the fixed run the different-class pair
+    still costs about MARGIN**2, and the gradient either fix gives it is exactly 0."""
+    run, _ = fixed
+    X, y = wr050.make_images()
+    a, c = 17, 103
+    assert y[a] != y[c]
+    E = X[[a, c]] @ run["W"]
+    loss, cache = wr050.contrastive_forward(E, y[[a, c]], wr050.sqrt_eps)
+    assert (E == 0).all() and loss == pytest.approx(wr050.MARGIN ** 2, rel=1e-6)
+    assert (wr050.contrastive_backward(E, cache, wr050.sqrt_eps_slope) == 0).all()
 
 
 def test_backward_matches_finite_differences_away_from_zero():
@@ -118,22 +154,36 @@ def test_the_step_that_writes_nan_had_a_finite_loss_and_a_zero_distance(plain):
     assert np.isnan(plain["weights"][bad["epoch"] - 1]).all()   # one nan row reaches every weight
 
 
-def test_one_nan_row_reaches_every_weight_even_through_a_zero_input_row():
-    x = np.zeros((2, 16))
-    x[1] = 1.0
-    dE = np.array([[np.nan, np.nan], [0.5, -0.5]])
-    with np.errstate(invalid="ignore"):
-        assert np.isnan(x.T @ dE).all()                      # 0 * nan is nan
+def test_one_nan_row_reaches_every_weight_even_through_a_zero_input_row(plain):
+    """At step 126 only the blank images' rows of dE are nan, and their rows of X are 0 -- yet the weight
+    gradient X_b.T @ dE is nan in every entry, because 0 * nan is nan."""
+    bad = plain["first_bad"]
+    X, y = wr050.make_images()
+    X_b = X[bad["batch"]]
+    with np.errstate(all="ignore"):
+        _, cache = wr050.contrastive_forward(X_b @ bad["W"], y[bad["batch"]], wr050.sqrt_plain)
+        dE = wr050.contrastive_backward(X_b @ bad["W"], cache, wr050.sqrt_plain_slope)
+        weight_gradient = X_b.T @ dE
+    nan_rows = np.isnan(dE).any(axis=1)
+    assert (X_b[nan_rows] == 0).all() and np.isfinite(dE[~nan_rows]).all()
+    assert np.isnan(weight_gradient).all()
 
 
 def test_the_warnings_are_exactly_the_two_documented(plain):
     assert set(plain["warnings"]) == {"divide by zero encountered in divide", "invalid value encountered in multiply"}
 
 
-def test_raise_on_divide_stops_at_the_slope_of_sqrt():
+def test_raise_on_divide_stops_at_the_slope_of_sqrt_in_the_backward_pass():
     with np.errstate(divide="raise"), pytest.raises(FloatingPointError) as caught:
         wr050.train_embedding(wr050.sqrt_plain, wr050.sqrt_plain_slope, verbose=False)
     assert caught.traceback[-1].name == "sqrt_plain_slope"
+    assert "contrastive_backward" in [entry.name for entry in caught.traceback]
+
+
+def test_raise_on_divide_stops_the_guarded_division_already_in_the_forward_pass():
+    with np.errstate(divide="raise"), pytest.raises(FloatingPointError) as caught:
+        wr050.train_forecast(wr050.relative_error, wr050.relative_error_slope, steps=1, verbose=False)
+    assert caught.traceback[-1].name == "relative_error"                # the branch's value, not its slope
 
 
 def test_the_loss_over_all_pairs_includes_the_blank_pairs_and_is_finite():
@@ -156,13 +206,24 @@ def test_a_full_distance_matrix_is_nan_from_its_diagonal_even_when_masked():
     assert np.isnan(np.diag(dL_ds)).all() and np.isfinite(dL_ds[off_diagonal]).all()
 
 
-def test_eps_outside_the_sqrt_keeps_the_infinite_slope():
-    """x / (sqrt(s) + eps): the slope of sqrt(s) + eps is the slope of sqrt, and the difference
-    quotient at 0 grows without bound (x10 for every h a hundred times smaller)."""
-    eps = 1e-12
-    quotients = [((math.sqrt(h) + eps) - (math.sqrt(0.0) + eps)) / h for h in (1e-8, 1e-10, 1e-12)]
-    assert quotients[1] == pytest.approx(10 * quotients[0], rel=1e-3)
-    assert quotients[2] == pytest.approx(10 * quotients[1], rel=1e-3)
+def test_eps_outside_the_sqrt_is_nan_from_the_same_step(plain):
+    """sqrt(s) + eps keeps sqrt's slope: the run with eps outside the sqrt writes nan at the same step."""
+    outside, _ = recorded(wr050.train_embedding, lambda s: wr050.sqrt_plain(s) + wr050.EPS,
+                          wr050.sqrt_plain_slope, verbose=False)
+    assert outside["first_bad"]["step"] == plain["first_bad"]["step"]
+    assert outside["loss"][:8] == pytest.approx(plain["loss"][:8], rel=1e-9)
+
+
+def test_eps_must_survive_the_dtype():
+    """In float16 the eps of 1e-12 rounds to 0 (NumPy keeps the array's dtype for a Python float): the
+    slope at 0 is inf again. An eps of 2**-24, float16's smallest positive value, caps it at 2048."""
+    s16 = np.zeros(1, np.float16)
+    slope, texts = recorded(wr050.sqrt_eps_slope, s16)
+    assert slope.dtype == np.float16 and slope.tolist() == [math.inf]
+    assert texts == ["divide by zero encountered in divide"]
+    capped, texts = recorded(wr050.sqrt_eps_slope, s16, eps=2.0 ** -24)
+    assert capped.tolist() == [2048.0] and texts == []
+    assert wr050.sqrt_eps(s16, eps=2.0 ** -24).tolist() == [2.0 ** -12]
 
 
 # --- the where -------------------------------------------------------------------------------------
@@ -172,7 +233,8 @@ def test_the_unused_branch_is_inf_its_slope_is_inf_and_where_sends_it_zero():
     sold = y != 0
     assert int(np.sum(~sold)) == 30 and len(y) == 200
     pred = np.full(len(y), 2.0)
-    (branch, slope), texts = recorded(wr050.relative_error, pred, y, sold)
+    (branch, slope), texts = recorded(lambda: (wr050.relative_error(pred, y, sold),
+                                               wr050.relative_error_slope(pred, y, sold)))
     assert np.isinf(branch[~sold]).all() and np.isinf(slope[~sold]).all()
     assert texts == ["divide by zero encountered in divide", "divide by zero encountered in divide"]
     assert math.isfinite(float(np.sum(np.where(sold, branch, 0.0))))     # the forward value is right
@@ -183,7 +245,8 @@ def test_the_unused_branch_is_inf_its_slope_is_inf_and_where_sends_it_zero():
 
 
 def test_the_forecast_is_finite_at_step_0_and_nan_from_step_1():
-    run, texts = recorded(wr050.train_forecast, wr050.relative_error, steps=3, verbose=False)
+    run, texts = recorded(wr050.train_forecast, wr050.relative_error, wr050.relative_error_slope, steps=3,
+                          verbose=False)
     assert math.isfinite(run["mape"][0]) and all(math.isnan(v) for v in run["mape"][1:])
     assert set(texts) == {"divide by zero encountered in divide", "invalid value encountered in multiply"}
 
@@ -193,8 +256,9 @@ def test_the_inner_where_gives_the_true_slope_where_it_is_defined_and_zero_elsew
     sold = y != 0
     pred = np.random.default_rng(4).normal(size=len(y)) + 3
     with np.errstate(divide="ignore"):
-        branch, slope = wr050.relative_error(pred, y, sold)
-    (safe_branch, safe_slope), texts = recorded(wr050.relative_error_safe, pred, y, sold)
+        branch, slope = wr050.relative_error(pred, y, sold), wr050.relative_error_slope(pred, y, sold)
+    (safe_branch, safe_slope), texts = recorded(lambda: (wr050.relative_error_safe(pred, y, sold),
+                                                         wr050.relative_error_safe_slope(pred, y, sold)))
     assert texts == []
     assert np.array_equal(safe_branch[sold], branch[sold]) and np.array_equal(safe_slope[sold], slope[sold])
     assert np.isfinite(safe_slope).all()
@@ -207,10 +271,10 @@ def test_the_forecast_gradient_with_the_inner_where_matches_finite_differences()
     w, b = np.array([0.3, -0.2, 0.1]), 1.0
 
     def mape(w):
-        branch, _ = wr050.relative_error_safe(X @ w + b, y, sold)
+        branch = wr050.relative_error_safe(X @ w + b, y, sold)
         return float(np.sum(np.where(sold, branch, 0.0)) / np.sum(sold))
 
-    _, slope = wr050.relative_error_safe(X @ w + b, y, sold)
+    slope = wr050.relative_error_safe_slope(X @ w + b, y, sold)
     grad = X.T @ (np.where(sold, 1.0, 0.0) / np.sum(sold) * slope)
     h = 1e-7
     numeric = [(mape(w + h * e) - mape(w - h * e)) / (2 * h) for e in np.eye(3)]
@@ -280,8 +344,26 @@ def test_both_fixes_train_through_every_step(fixed, safe):
     assert fixed[0]["loss"][-1] < 0.65 * fixed[0]["loss"][0]
 
 
+def test_clipping_cannot_rescue_a_nan_gradient(plain):
+    """The project's global-norm clip (WR-240's snippet) on the gradient of step 126: the norm is nan, and
+    the gradient that comes out is as nan as the one that went in -- whether it scales or passes it on."""
+    clip = load_snippet("wr240_clipping_not_clipping").clip_by_global_norm
+    bad = plain["first_bad"]
+    X, y = wr050.make_images()
+    X_b = X[bad["batch"]]
+    with np.errstate(all="ignore"):
+        _, cache = wr050.contrastive_forward(X_b @ bad["W"], y[bad["batch"]], wr050.sqrt_plain)
+        grads = {"W": X_b.T @ wr050.contrastive_backward(X_b @ bad["W"], cache, wr050.sqrt_plain_slope)}
+        for max_norm in (1e-3, 1.0, 1e3):
+            clipped, norm, _ = clip(grads, max_norm)
+            assert math.isnan(norm) and np.isnan(clipped["W"]).all()
+            scaled = grads["W"] * np.minimum(1.0, max_norm / norm)          # a clip that always scales
+            assert np.isnan(scaled).all()
+
+
 def test_the_forecast_trains_with_the_inner_where():
-    run, texts = recorded(wr050.train_forecast, wr050.relative_error_safe, verbose=False)
+    run, texts = recorded(wr050.train_forecast, wr050.relative_error_safe, wr050.relative_error_safe_slope,
+                          verbose=False)
     assert texts == [] and all(math.isfinite(v) for v in run["mape"])
     assert np.all(np.diff(run["mape"]) < 0)
 
@@ -291,8 +373,10 @@ def test_the_forecast_trains_with_the_inner_where():
 def test_numbers_in_the_entry_match_the_snippet(plain, fixed, safe):
     t = first_nonfinite(plain["loss"])
     bad = plain["first_bad"]
-    forecast, _ = recorded(wr050.train_forecast, wr050.relative_error, steps=2, verbose=False)
-    repaired, _ = recorded(wr050.train_forecast, wr050.relative_error_safe, verbose=False)
+    forecast, _ = recorded(wr050.train_forecast, wr050.relative_error, wr050.relative_error_slope, steps=2,
+                           verbose=False)
+    repaired, _ = recorded(wr050.train_forecast, wr050.relative_error_safe, wr050.relative_error_safe_slope,
+                           verbose=False)
     X, y = wr050.make_sales()
     loss = plain["loss"]
     assert_entry_says("WR-050", [
@@ -309,7 +393,22 @@ def test_numbers_in_the_entry_match_the_snippet(plain, fixed, safe):
         f"the weights are bitwise the same as the plain run's for the first {bad['step']} steps",
         f"train through all {fixed[0]['steps']} steps and end at {fixed[0]['loss'][-1]:.4f}",
         f"falls from {repaired['mape'][0]:.4f} to {repaired['mape'][-1]:.4f} in {len(repaired['mape'])} steps",
+        f"slope −2m (−{2 * wr050.MARGIN:g} for the snippet's margin m = {wr050.MARGIN:g})",
+        f"in the snippet that run is nan from the same step {bad['step']}",
+        f"at least 2⁻²⁴ ≈ {2.0 ** -24:.3g}, float16's smallest positive value (slope cap "
+        f"{float(wr050.sqrt_eps_slope(np.zeros(1, np.float16), eps=2.0 ** -24)[0]):.0f})",
+        f"or {float(np.finfo(np.float16).tiny):.2g}, its smallest normal value",
+        f"their pair still costs m² = {wr050.MARGIN ** 2:g} at the end",
     ])
+
+
+def test_every_declared_message_cites_a_line():
+    """A reader (and a test) checks a quoted message against the line its source link points at."""
+    from trainwreck.catalog import load
+    from conftest import ROOT
+
+    for message in load(ROOT / "catalog").entries["WR-050"].messages:
+        assert "#L" in message.source, message.source
 
 
 def test_figure_data_is_plain_numbers_from_the_runs(plain):

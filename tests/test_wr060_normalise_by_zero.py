@@ -50,6 +50,21 @@ def test_the_loss_is_nan_from_step_0_although_the_weights_start_at_zero(train_sp
     assert all(math.isnan(v) for v in run["loss"]) and texts == []   # the loss adds no warning of its own
 
 
+def test_a_held_out_scan_that_differs_on_a_zero_spread_column_is_inf(train_split):
+    """The inf face: with the training statistics, (SMUDGE - 0) / 0 = inf in the smudged frame pixels, and
+    0 / 0 = nan in the rest of the frame."""
+    X_train, _ = train_split
+    X, y = wr060.make_scans()
+    _, (X_test, _) = wr060.split(X, y)
+    Xs, texts = recorded(wr060.standardise, wr060.smudged(X_test), reference=X_train)
+    assert sorted(set(texts)) == ["divide by zero encountered in divide", "invalid value encountered in divide"]
+    top = np.arange(wr060.SIDE)
+    assert (Xs[:, top] == np.inf).all() and wr060.SMUDGE > 0
+    rest = np.setdiff1d(frame_columns(), top)
+    assert np.isnan(Xs[:, rest]).all() and len(rest) == 14
+    assert np.isfinite(np.delete(Xs, frame_columns(), axis=1)).all()
+
+
 def test_a_constant_need_not_have_std_zero():
     for c in (0.0, 1.0, 3.0, 255.0):                                   # small integers: an exact mean
         assert np.full(160, c).mean() == c and np.full(160, c).std() == 0.0
@@ -75,6 +90,18 @@ def test_batch_of_one_without_eps_is_zero_over_zero():
     assert Z.var(axis=0).tolist() == [0.0] * 4 and np.array_equal(Z.mean(axis=0), Z[0])
     (out, _), texts = recorded(wr060.batch_norm, Z, np.ones(4), np.full(4, 0.1), 0.0)
     assert np.isnan(out).all() and texts == ["invalid value encountered in divide"]
+    (outputs, gradients), _ = recorded(wr060.batch_of_one, eps=0.0)
+    assert np.isnan(outputs).all() and np.isnan(gradients).all()
+
+
+def test_the_snippets_batch_of_one_outputs_beta_for_three_different_inputs():
+    outputs, gradients = wr060.batch_of_one(eps=wr060.EPS)
+    assert len(outputs) == 3 and wr060.BETA != 0
+    assert all(np.array_equal(out, np.full(4, wr060.BETA)) for out in outputs)
+    assert all((g == 0).all() for g in gradients)
+    rng = np.random.default_rng(wr060.SEED)                  # the inputs really are different
+    first = rng.normal(size=(1, 4))
+    assert not np.allclose(first, 10 * first) and not np.allclose(first, rng.normal(size=(1, 4)))
 
 
 def test_batch_of_one_with_eps_outputs_beta_and_passes_no_gradient():
@@ -87,6 +114,19 @@ def test_batch_of_one_with_eps_outputs_beta_and_passes_no_gradient():
         upstream = rng.normal(size=(1, 4))
         assert (wr060.batch_norm_backward(upstream, cache) == 0).all()
         assert ((upstream * cache[0]).sum(axis=0) == 0).all()             # nor to gamma: only beta learns
+
+
+def test_one_image_of_a_convolutional_layer_is_not_a_batch_of_one():
+    """Convolutional batch norm takes each channel's statistics over the batch and every position: one image
+    of 4x4 positions gives 16 values per channel -- a spread, an output that is not beta, a gradient."""
+    feature_map = np.random.default_rng(4).normal(size=(1, 4, 4, 3))         # one image, 3 channels
+    rows = feature_map.reshape(-1, 3)                                           # every position a row
+    out, cache = wr060.batch_norm(rows, np.ones(3), np.full(3, wr060.BETA), wr060.EPS)
+    np.testing.assert_allclose(out.mean(axis=0), wr060.BETA, atol=1e-12)
+    np.testing.assert_allclose(out.std(axis=0), np.sqrt(cache[1] / (cache[1] + wr060.EPS)), rtol=1e-12)
+    assert out.std(axis=0).min() > 0.99
+    upstream = np.random.default_rng(5).normal(size=rows.shape)
+    assert np.abs(wr060.batch_norm_backward(upstream, cache)).min() > 0
 
 
 def test_batch_norm_backward_matches_finite_differences():
@@ -122,9 +162,10 @@ def test_slopes_by_batch_size():
 # --- a zero vector ---------------------------------------------------------------------------------
 
 def test_a_zero_vector_has_no_direction():
-    v = np.zeros(3)
-    unit, texts = recorded(lambda: v / np.sqrt(np.sum(v ** 2)))
-    assert np.isnan(unit).all() and texts == ["invalid value encountered in divide"]
+    V = np.array([[0.0, 0.0, 0.0], [3.0, 0.0, 4.0]])
+    unit, texts = recorded(wr060.unit_length_plain, V)
+    assert np.isnan(unit[0]).all() and texts == ["invalid value encountered in divide"]
+    assert unit[1].tolist() == [0.6, 0.0, 0.8]
 
 
 def test_unit_length_with_eps_maps_zero_to_zero_and_barely_moves_the_rest():
@@ -138,30 +179,52 @@ def test_unit_length_with_eps_maps_zero_to_zero_and_barely_moves_the_rest():
 
 # --- eps and the dtype -----------------------------------------------------------------------------
 
-def test_an_eps_below_half_the_smallest_float16_flushes_to_zero():
-    tiny = float(np.finfo(np.float16).smallest_subnormal)
-    assert tiny == 2.0 ** -24 and f"{tiny:.3g}" == "5.96e-08"
-    assert np.float16(2.0 ** -25) == 0 and np.float16(np.nextafter(2.0 ** -25, 1)) == 2.0 ** -24
-    assert np.float16(1e-8) == 0.0
-    var16 = np.zeros(1, np.float16)
-    ratio, texts = recorded(lambda: var16 / np.sqrt(var16 + np.float16(1e-8)))
-    assert np.isnan(ratio).all() and texts == ["invalid value encountered in divide"]
+def test_batch_norm_in_float16_with_a_float32_eps_is_zero_over_zero():
+    """The snippet's batch_norm on float16 data: NumPy stores the Python-float eps in the array's dtype, so
+    1e-8 is 0 and a column that never varies is 0/0; an eps that float16 holds gives 0."""
+    Z = np.column_stack([np.full(8, 3.0), np.arange(8.0)]).astype(np.float16)
+    (out, _), texts = recorded(wr060.batch_norm, Z, np.ones(2, np.float16), np.zeros(2, np.float16),
+                               wr060.EPS_FLOAT32_HABIT)
+    assert out.dtype == np.float16 and np.isnan(out[:, 0]).all() and np.isfinite(out[:, 1]).all()
+    assert texts == ["invalid value encountered in divide"]
+    (out, _), texts = recorded(wr060.batch_norm, Z, np.ones(2, np.float16), np.zeros(2, np.float16), 1e-3)
+    assert (out[:, 0] == 0).all() and texts == []
 
 
-def test_an_eps_that_rounds_away_against_a_typical_variance_still_guards_zero():
-    assert f"{float(np.float16(1e-5)):.5g}" == "1.0014e-05"
-    assert np.float16(1) + np.float16(1e-5) == np.float16(1)              # rounds away: harmless
-    assert np.float16(0) + np.float16(1e-5) > 0                            # still there where it is needed
-    var16 = np.zeros(1, np.float16)
-    assert (var16 / np.sqrt(var16 + np.float16(1e-5)) == 0).all()
-    # the same distinction in float32, with 1e-8
-    assert np.float32(1) + np.float32(1e-8) == np.float32(1) and np.float32(0) + np.float32(1e-8) > 0
+def test_the_bfloat16_rounding_keeps_the_top_16_bits_to_nearest_even():
+    for x in (1.0, 3.140625, 1e-3, 2.0 ** -126, 2.0 ** -133):
+        b = float(wr060.bfloat16(x)[0])
+        assert np.float32(b).view(np.uint32) & 0xFFFF == 0                    # 7 stored mantissa bits
+    assert float(wr060.bfloat16(1 + 2.0 ** -8)[0]) == 1.0                     # a tie: to the even neighbour
+    assert float(wr060.bfloat16(1 + 3 * 2.0 ** -8)[0]) == 1 + 2.0 ** -6       # a tie: up to the even one
+    assert float(wr060.bfloat16(np.nextafter(np.float32(1 + 2.0 ** -8), np.float32(2)))[0]) == 1 + 2.0 ** -7
 
 
-def test_eps_caps_the_gain():
-    for eps, cap in ((1e-5, "316"), (1e-3, "31.6")):
-        gains = 1 / np.sqrt(np.geomspace(1e-9, 1.0, 50) ** 2 + eps)
-        assert gains.max() < 1 / math.sqrt(eps) and f"{1 / math.sqrt(eps):.3g}" == cap
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16", "float16"])
+def test_each_dtypes_limits_are_where_it_rounds(dtype):
+    """The three limits of the table, checked by rounding through the dtype (the snippet's bfloat16 for
+    bfloat16): half the smallest positive value rounds to 0 and the next float above it does not; the
+    smallest normal value is normal and half of it is subnormal; 1 + half the gap is 1, 1 + the gap is not."""
+    smallest, normal, gap = wr060.LIMITS[dtype]
+    stored = lambda x: float(np.asarray(wr060.ROUND[dtype](x)).ravel()[0])
+    up = np.nextafter(np.float32(smallest / 2), np.float32(1)) if dtype == "bfloat16" else np.nextafter(smallest / 2, 1)
+    assert stored(smallest / 2) == 0.0 and stored(up) == smallest
+    assert stored(normal) == normal and 0 < stored(normal / 2) < normal
+    assert stored(1 + gap / 2) == 1.0 and stored(1 + gap) == 1 + gap
+    if dtype != "bfloat16":
+        info = np.finfo(dtype)
+        assert (float(info.smallest_subnormal), float(info.tiny), float(info.eps)) == (smallest, normal, gap)
+
+
+def test_what_each_dtype_does_with_an_eps():
+    fates = {dtype: [wr060.fate(eps, dtype) for eps in (wr060.EPS_FLOAT32_HABIT, wr060.EPS, 1e-3)]
+             for dtype in wr060.LIMITS}
+    assert fates == {"float32": ["absorbed", "kept", "kept"], "bfloat16": ["absorbed"] * 3,
+                     "float16": ["0", "subnormal", "kept"]}
+    # the same verdicts from NumPy's own float16, without the snippet's table
+    assert np.float16(wr060.EPS_FLOAT32_HABIT) == 0
+    assert 0 < np.float16(wr060.EPS) < np.finfo(np.float16).tiny
+    assert np.float16(1) + np.float16(1e-3) > 1
 
 
 # --- the fix ---------------------------------------------------------------------------------------
@@ -178,27 +241,62 @@ def test_the_scaler_leaves_out_exactly_the_frame(fixed):
     assert np.flatnonzero(~keep).tolist() == frame_columns().tolist() and np.all(std > 0)
 
 
-def test_the_fixed_run_learns_with_no_warning(fixed):
+def test_the_fixed_run_learns_with_no_warning_and_ignores_the_smudge(fixed):
     (run, texts), scaler = fixed
     assert texts == [] and all(math.isfinite(v) for v in run["loss"])
     assert abs(run["loss"][0] - math.log(2)) < 1e-12 and run["loss"][-1] < 0.05
     assert np.all(np.diff(run["loss"]) < 0)
     X, y = wr060.make_scans()
     _, (X_test, y_test) = wr060.split(X, y)
-    z = wr060.apply_scaler(X_test, scaler) @ run["w"] + run["b"]
-    assert np.mean((z > 0) == (y_test == 1)) == 1.0
+    for scans in (X_test, wr060.smudged(X_test)):
+        assert wr060.accuracy(wr060.apply_scaler(scans, scaler) @ run["w"] + run["b"], y_test) == 1.0
 
 
-def test_eps_under_the_sqrt_makes_the_frame_exactly_zero(train_split, fixed):
+@pytest.fixture(scope="module")
+def with_eps(train_split):
+    """eps under the sqrt for input features, from zero weights and from PyTorch's default init."""
     X_train, y_train = train_split
-    Xe, texts = recorded(wr060.standardise_eps, X_train)
-    assert texts == [] and (Xe[:, frame_columns()] == 0).all()
-    run = wr060.train(Xe, y_train, verbose=False)
-    assert f"{run['loss'][-1]:.4f}" == f"{fixed[0][0]['loss'][-1]:.4f}"
-    assert f"{0.5 / math.sqrt(wr060.EPS):.1f}" == "158.1"
+    scaler = wr060.fit_scaler_eps(X_train)
+    Xe, texts = recorded(wr060.apply_scaler, X_train, scaler)
+    w0 = wr060.default_init(X_train.shape[1])
+    return {"scaler": scaler, "Xe": Xe, "texts": texts, "w0": w0,
+            "zero": wr060.train(Xe, y_train, verbose=False), "default": wr060.train(Xe, y_train, verbose=False, w0=w0)}
 
 
-def test_numbers_in_the_entry_match_the_snippet(train_split, fixed):
+def test_eps_under_the_sqrt_makes_the_frame_exactly_zero_and_its_weights_never_move(with_eps, fixed):
+    assert with_eps["texts"] == [] and (with_eps["Xe"][:, frame_columns()] == 0).all()
+    assert f"{with_eps['zero']['loss'][-1]:.4f}" == f"{fixed[0][0]['loss'][-1]:.4f}"
+    frame = frame_columns()
+    assert (with_eps["zero"]["w"][frame] == 0).all()
+    w0, w = with_eps["w0"], with_eps["default"]["w"]
+    assert np.array_equal(w[frame], w0[frame]) and np.abs(w0[frame]).min() > 0     # kept, not learned
+    inner = np.setdiff1d(np.arange(w.size), frame)
+    assert np.abs(w[inner] - w0[inner]).min() > 0                                     # the rest did learn
+    assert np.abs(w0).max() <= 1 / math.sqrt(w.size)
+
+
+def test_a_smudge_on_the_frame_moves_the_logit_by_the_amplified_smudge_times_the_kept_weights(with_eps):
+    X, y = wr060.make_scans()
+    _, (X_test, y_test) = wr060.split(X, y)
+    run, scaler, w0 = with_eps["default"], with_eps["scaler"], with_eps["w0"]
+    clean = wr060.apply_scaler(X_test, scaler)
+    dirty = wr060.apply_scaler(wr060.smudged(X_test), scaler)
+    top = np.arange(wr060.SIDE)
+    assert (dirty[:, top] == wr060.SMUDGE / math.sqrt(wr060.EPS)).all()               # through the training stats
+    shift = (dirty - clean) @ run["w"]
+    np.testing.assert_allclose(shift, wr060.SMUDGE / math.sqrt(wr060.EPS) * w0[top].sum(), rtol=1e-9)
+    assert wr060.accuracy(clean @ run["w"] + run["b"], y_test) == 1.0
+    dirty_accuracy = wr060.accuracy(dirty @ run["w"] + run["b"], y_test)
+    assert dirty_accuracy <= max(np.mean(y_test == 1), np.mean(y_test == 0))       # no better than one class
+
+
+def table_row(dtype):
+    smallest, normal, gap = wr060.LIMITS[dtype]
+    fates = " | ".join(wr060.fate(eps, dtype) for eps in (wr060.EPS_FLOAT32_HABIT, wr060.EPS, 1e-3))
+    return f"| {dtype} | {smallest / 2:.3g} | {normal:.3g} | {gap / 2:.3g} | {fates} |"
+
+
+def test_numbers_in_the_entry_match_the_snippet(train_split, fixed, with_eps):
     X_train, _ = train_split
     (run, _), _ = fixed
     slopes = {size: wr060.response(size, (-2.0, 0.0, 2.0))[1][1] for size in (1, 2, 16)}
@@ -206,21 +304,38 @@ def test_numbers_in_the_entry_match_the_snippet(train_split, fixed):
     X, y = wr060.make_scans()
     _, (X_test, y_test) = wr060.split(X, y)
     z = wr060.apply_scaler(X_test, fixed[1]) @ run["w"] + run["b"]
+    z_dirty = wr060.apply_scaler(wr060.smudged(X_test), fixed[1]) @ run["w"] + run["b"]
+    eps_run, eps_scaler = with_eps["default"], with_eps["scaler"]
+    clean = wr060.accuracy(wr060.apply_scaler(X_test, eps_scaler) @ eps_run["w"] + eps_run["b"], y_test)
+    dirty = wr060.accuracy(wr060.apply_scaler(wr060.smudged(X_test), eps_scaler) @ eps_run["w"] + eps_run["b"],
+                           y_test)
+    with np.errstate(all="ignore"):
+        held_out = wr060.standardise(wr060.smudged(X_test[:1]), reference=X_train)[0]
+    outputs, _ = wr060.batch_of_one(eps=wr060.EPS)
+    words = {2: "two", 3: "three", 4: "four"}
+    gains = {s["label"]: s["y"] for s in wr060.figure_data()["panels"][1]["series"]}
     assert_entry_says("WR-060", [
         f"In the snippet, {len(X_train)} training scans of {wr060.SIDE}×{wr060.SIDE} pixels",
         f"{len(frame_columns())} pixels have std 0, the standardised data holds {len(X_train) * 20} nan entries "
         f"({len(X_train)} rows × 20 pixels), and the loss is nan from step 0",
         f"a column holding 0.1 in all 160 rows has a computed std of {column.std():.3g}",
-        "in the snippet 0.1 for three different inputs",
+        f"in the snippet {wr060.BETA:g} for {words[len(outputs)]} different inputs",
+        f"a smudge of {wr060.SMUDGE:g} on the frame, standardised with the training statistics, is "
+        f"({wr060.SMUDGE:g} − 0)/0 = {held_out[0]} in its {int(np.isinf(held_out).sum())} smudged pixels and 0/0 = "
+        f"{held_out[wr060.SIDE]} in the other {int(np.isnan(held_out).sum())}",
+        f"in ±1/√{X_train.shape[1]} here",
+        f"and the test accuracy falls from {clean:.2f} to {dirty:.2f}",
+        f"and the test accuracy is {np.mean((z > 0) == (y_test == 1)):.2f}, and "
+        f"{wr060.accuracy(z_dirty, y_test):.2f} again with a smudge of {wr060.SMUDGE:g} on the frame's top edge",
+        f"from zero weights the run ends at {with_eps['zero']['loss'][-1]:.4f} as well",
+        table_row("float32"), table_row("bfloat16"), table_row("float16"),
+        f"1e-5 is stored in float16 as the subnormal {float(np.float16(wr060.EPS)):.5g}",
+        f"In float16 that means at least {float(wr060.LIMITS['float16'][1]):.2g}",
+        f"at 1/√ε ({max(gains['eps = 1e-5 (PyTorch)']):.0f} for 1e-5)",
         f"is 0 in a batch of 1, {slopes[2]:.3g} in a batch of 2, and {slopes[16]:.3g} in a batch of 16",
-        f"float16's smallest positive value is 2⁻²⁴ ≈ {2.0 ** -24:.3g}",
-        f"anything up to 2⁻²⁵ ≈ {2.0 ** -25:.3g} rounds to 0",
-        f"1e-5 is stored as {float(np.float16(1e-5)):.5g}",
-        f"at 1/√ε ({1 / math.sqrt(1e-5):.0f} for 1e-5)",
-        f"the loss falls from {run['loss'][0]:.4f} to {run['loss'][-1]:.4f} in {len(run['loss'])} steps and the "
+        f"the loss falls from {run['loss'][0]:.4f} to {run['loss'][-1]:.4f} in {len(run['loss'])} steps, and the "
         f"test accuracy is {np.mean((z > 0) == (y_test == 1)):.2f}",
-        f"eps under the sqrt gives the same run, ending at {run['loss'][-1]:.4f}",
-        f"gets 0.5/√1e-5 = {0.5 / math.sqrt(wr060.EPS):.1f} in that pixel",
+        f"the smudge becomes {wr060.SMUDGE:g}/√1e-5 = {wr060.SMUDGE / math.sqrt(wr060.EPS):.1f} in each of its pixels",
         "(20 in the snippet)",
     ])
 
@@ -236,3 +351,19 @@ def test_figure_data_is_plain_numbers_from_the_runs():
     gains = {s["label"]: s["y"] for s in gain["series"]}
     assert max(gains["eps = 1e-5 (PyTorch)"]) < 1 / math.sqrt(1e-5) and max(gains["eps = 1e-3 (Keras)"]) < 31.7
     assert "caps it at 316" in figure["alt"] and "at 31.6" in figure["alt"]
+
+
+def test_an_entry_that_teaches_eps_per_dtype_sits_in_the_lower_precision_module():
+    from trainwreck.catalog import load
+    from conftest import ROOT
+
+    entry = load(ROOT / "catalog").entries["WR-060"]
+    assert "float16" in entry.body and "2.5" in entry.modules
+
+
+def test_every_declared_message_cites_a_line():
+    from trainwreck.catalog import load
+    from conftest import ROOT
+
+    for message in load(ROOT / "catalog").entries["WR-060"].messages:
+        assert "#L" in message.source, message.source
