@@ -41,10 +41,10 @@ def site_markdown(project) -> markdown.Markdown:
     return markdown.Markdown(extensions=names, extension_configs=configs)
 
 
-def executable(html: str) -> list[str]:
-    """Everything in `html` a browser would run or fetch: script-like elements, event handlers,
-    script URLs."""
-    soup = BeautifulSoup(html, "html.parser")
+def executable(html: str | BeautifulSoup) -> list[str]:
+    """Everything in `html` (text, or a page already parsed) a browser would run or fetch:
+    script-like elements, event handlers, script URLs."""
+    soup = html if isinstance(html, BeautifulSoup) else BeautifulSoup(html, "html.parser")
     found = [str(tag)[:80] for tag in soup.find_all(["script", "iframe", "object", "embed", "svg", "style",
                                                       "form", "base", "meta", "link"])]
     for tag in soup.find_all(True):
