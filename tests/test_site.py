@@ -1,4 +1,5 @@
 """The real MkDocs build: strict, generated pages, editions, nothing fetched from elsewhere."""
+import functools
 import html
 import json
 import re
@@ -196,10 +197,15 @@ def answer_shingles(entry) -> set[tuple[str, ...]]:
     else in the catalogue's prose (an answer may repeat a phrase of its page)."""
     question = split_sections(entry.body)["Interview question"]
     parts = re.split(r"^### .*$", question, flags=re.M)[1:]
-    elsewhere = set().union(
+    return set().union(*(shingles(part) for part in parts)) - prose_shingles()
+
+
+@functools.lru_cache(maxsize=1)
+def prose_shingles() -> frozenset:
+    """Six-word runs of the catalogue's prose outside the answers, and of the hand-written pages."""
+    return frozenset().union(
         *(shingles(strip_answers(e.body) + " " + e.summary) for e in CATALOG.entries.values()),
         *(shingles(p.read_text()) for p in (ROOT / "docs").glob("*.md")))
-    return set().union(*(shingles(part) for part in parts)) - elsewhere
 
 
 def _strings(value):
@@ -213,18 +219,20 @@ def _strings(value):
             yield from _strings(v)
 
 
+TAG = re.compile(r"<[^>]*>")
+
+
 def all_text(site: Path) -> str:
-    """The words of every file of a build, with markup taken out."""
+    """The words of every file of a build, tags taken out. Script and style contents stay in:
+    more text than a reader sees, so an answer hidden in them is found too."""
     chunks = []
     for path in site.rglob("*"):
         if not path.is_file() or path.suffix not in {".html", ".json", ".js", ".xml", ".txt"}:
             continue
         text = path.read_text(encoding="utf-8", errors="replace")
-        if path.suffix == ".html":
-            text = BeautifulSoup(text, "html.parser").get_text(" ")
-        elif path.suffix == ".json":
-            text = " ".join(BeautifulSoup(s, "html.parser").get_text(" ") for s in _strings(json.loads(text)))
-        chunks.append(text)
+        if path.suffix == ".json":
+            text = " ".join(_strings(json.loads(text)))
+        chunks.append(TAG.sub(" ", text))
     return " ".join(chunks)
 
 
