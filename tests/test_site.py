@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import yaml
-from bs4 import BeautifulSoup
+from bs4 import BeautifulSoup, SoupStrainer
 
 from conftest import ROOT, build_site, failing_build
 from trainwreck.catalog import split_sections
@@ -265,12 +265,18 @@ def test_offline_build_uses_file_urls(site, offline_site):
         assert (offline_site / e["url"]).is_file(), e["url"]
 
 
+FETCHING = SoupStrainer(["script", "img", "iframe", "source", "video", "audio", "embed", "link"])
+
+
 def test_no_request_to_another_host(site, offline_site):
-    offenders = []
+    offenders, fetching, pages = [], 0, 0
     for root in (site, offline_site):
         for page in root.rglob("*.html"):
-            doc = soup(page)
+            # only the tags that fetch: the rest of the page need not become a tree
+            doc = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser", parse_only=FETCHING)
+            pages += 1
             for tag in doc.find_all(["script", "img", "iframe", "source", "video", "audio", "embed"], src=True):
+                fetching += 1
                 if EXTERNAL.match(tag["src"]):
                     offenders.append(f"{page.name}: {tag.name} {tag['src']}")
             for tag in doc.find_all("link", href=True):
@@ -281,6 +287,8 @@ def test_no_request_to_another_host(site, offline_site):
             offenders += [f"{css.name}: {u}" for u in re.findall(r"url\(\s*['\"]?([^)'\"]+)", text) if EXTERNAL.match(u)]
             if re.search(r"@import\s+(url\()?['\"]?(https?:)?//", text):
                 offenders.append(f"{css.name}: @import")
+    # every page loads Material's scripts: fewer fetching tags than pages and this test proves nothing
+    assert fetching > pages > 50, (fetching, pages)
     assert offenders == []
 
 
