@@ -123,3 +123,16 @@ def test_a_plain_loss_on_every_line_is_read_beside_a_loss_of_its_own():
     log = "".join(f"epoch {i}: loss {0.9 - 0.05 * i:.2f} genloss {5 - i}\n" for i in range(8))
     ev = scan(io.BytesIO(log.encode()), "report", message_finder(CATALOG))
     assert ev.count == 8 and abs(ev.low - 0.55) < 1e-9
+
+
+# ---- a symptom the report rules out ------------------------------------------------------------
+
+def test_a_ruled_out_symptom_is_not_evidence_of_it():
+    assert "nan" not in tokens("there are no nan values in my training data")
+    assert "fp16" not in tokens("I am not using fp16")
+    d = diagnosis("The loss climbs every epoch and then turns nan. I am not using fp16 or amp.")
+    assert "WR-040" not in [m.entry.id for m in d.matches]
+
+
+def test_a_missing_remedy_keeps_its_word():
+    assert "warmup" in tokens("I train without warmup") and "nan" in tokens("no warmup, and the loss is nan")

@@ -133,9 +133,24 @@ def _folded(text: str) -> str:
     return text
 
 
+# A symptom or a condition that the text rules out ("there are no nan values in my data", "I am not
+# using fp16 or amp") is not evidence of it: these tokens are dropped when one of the four words before
+# them, in the same clause, is a negator. A negated remedy ("no warmup", "without an epsilon")
+# keeps its token: its absence is the failure the entry describes.
+RULED_OUT = frozenset("nan inf overflow underflow fp16 bf16 negative divzero".split())
+_NEGATING = frozenset("no not never without nor none don doesn didn isn wasn aren weren won".split())
+CLAUSE = re.compile(r"[.,;:!?()\n]")
+
+
 def tokens(text: str) -> list[str]:
-    """Canonical tokens of a text: folded (see _folded), then words without stop words, lightly stemmed."""
-    return [stem(w) for w in WORD.findall(_folded(text)) if w not in STOP]
+    """Canonical tokens of a text: folded (see _folded), then words without stop words, lightly stemmed;
+    symptoms the text rules out are left out (see RULED_OUT)."""
+    out = []
+    for clause in CLAUSE.split(_folded(text)):
+        words = WORD.findall(clause)
+        out += [stem(w) for i, w in enumerate(words)
+                if w not in STOP and not (w in RULED_OUT and _NEGATING & set(words[max(0, i - 4):i]))]
+    return out
 
 
 # Words that say something went wrong. A report with none of them (and no message, and no
