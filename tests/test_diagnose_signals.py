@@ -30,6 +30,7 @@ def test_a_lower_rate_that_did_not_help_counts_against_the_rate():
     assert rate.parts["tried"] < 0
     assert "the report says a lower learning rate did not help" in rate.against
     assert d.matches[0].entry.id != "WR-220"
+    assert d.matches[0].entry.trace == "descent-then-nonfinite" and d.matches[0].parts["prior"] > 0
 
 
 def test_a_rate_that_is_only_named_is_not_a_remedy_tried():

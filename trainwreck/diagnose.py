@@ -439,9 +439,9 @@ def _suspect(entry: Entry, c: _Context, w: Weigher) -> float:
     """How much of the prior this entry gets as a first suspect (1, a half for a second one, or 0)."""
     if c.precision:                    # half-precision words: the entry that names the precision first
         return 1.0 if entry.id in w.precision else 0.0
-    if c.lr_tried == "failed":
-        return 0.0
     timing = "start" if "start" in c.said_when else ("early" if c.said_when == {"early"} else "later")
+    if c.lr_tried == "failed":         # the step size is ruled out: the failures that do not move with it come first
+        return 1.0 if entry.trace in SECOND_SUSPECTS.get(timing, ()) else 0.0
     if entry.trace in FIRST_SUSPECTS.get(timing, ()):
         return 1.0
     return 0.5 if entry.trace in SECOND_SUSPECTS.get(timing, ()) else 0.0
