@@ -9,7 +9,9 @@ that keep the hard rules:
 
 - every HEALTHY case is left alone and fewer than one in five OTHER cases is named;
 - the closed loop holds: the output of each entry's Reproduce tab names that entry,
-  and each Fix tab's output is healthy (as tests/test_tab_programs.py requires).
+  and each Fix tab's output is healthy (as tests/test_tab_programs.py requires);
+- the plain-words reports the issue names (SPEC, checked in tests/test_diagnose_reading.py)
+  point where the issue says they must.
 
 Ties go to the combination nearest the middle of the grid (the least extreme
 weights), then to the grid's order.
@@ -50,7 +52,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import diagnose_devset as devset  # noqa: E402
 
-from trainwreck.diagnose import WEIGHTS, Weights, diagnose, message_finder  # noqa: E402
+from trainwreck.diagnose import WEIGHTS, Weights, diagnose, message_finder, weigher  # noqa: E402
 from trainwreck.logscan import scan  # noqa: E402
 from trainwreck.snippet_run import ONE_THREAD  # noqa: E402
 from trainwreck.snippet_sections import tab_file, tab_program  # noqa: E402
@@ -68,6 +70,13 @@ GRID = {
     "bm_full": (6.0, 10.0),
     "fade": (0.0, 0.5, 1.0),
 }
+# Reports in plain words whose first candidates the issue specifies: (text, entry that must come
+# first, or None when every candidate must be one that can break from the first value).
+SPEC = (
+    ("exp overflows to inf", "WR-020"),
+    ("logit 378.09, exp() gives inf and then the inf turns into a nan in the softmax", "WR-020"),
+    ("My loss is nan from the very first batch, before anything is learned.", None),
+)
 FOLDS = (2, 5)
 START, END = "<!-- devset-cv:start -->", "<!-- devset-cv:end -->"
 
@@ -116,6 +125,7 @@ class Bench:
         self.evidence = [devset.evidence_of(c, self.catalog) for c in self.cases]
         self.tabs = [(i, region, scan(io.BytesIO(out.encode()), f"{region}.py", finder))
                      for i, region, out in tab_outputs(self.catalog)]
+        self.spec = [(scan(io.BytesIO(text.encode()), "report", finder), first) for text, first in SPEC]
         self._rows: dict[Weights, list[dict]] = {}
         self._loop: dict[Weights, bool] = {}
 
@@ -125,9 +135,15 @@ class Bench:
         return self._rows[w]
 
     def loop_holds(self, w: Weights) -> bool:
+        """The closed loop and the issue's plain-words reports (SPEC), under these weights."""
         if w not in self._loop:
+            timing = weigher(self.catalog, w.prose).timing
             ok = True
-            for entry_id, region, ev in self.tabs:
+            for ev, first in self.spec:
+                d = diagnose(ev, self.catalog, w)
+                ok = ok and bool(d.matches) and (d.matches[0].entry.id == first if first else
+                                                 all("start" in timing[m.entry.id] for m in d.matches))
+            for entry_id, region, ev in self.tabs if ok else ():
                 d = diagnose(ev, self.catalog, w)
                 if region == "reproduce":
                     ok = d.verdict == "failure" and d.matches[0].entry.id == entry_id

@@ -26,9 +26,9 @@ NAN_LATER = "The loss becomes nan after 3 epochs. "
 
 def test_a_lower_rate_that_did_not_help_counts_against_the_rate():
     d = diagnosis(NAN_LATER + "I tried lowering the learning rate to 1e-5 but it still goes nan.")
-    rate = next(m for m in d.matches if m.entry.id == "WR-220")
-    assert rate.parts["tried"] < 0
-    assert "the report says a lower learning rate did not help" in rate.against
+    assert lr_tried(d.evidence.prose) == "failed"
+    for rate in (m for m in d.matches if m.entry.id == "WR-220"):     # if it is still a candidate at all
+        assert rate.parts["tried"] < 0 and "the report says a lower learning rate did not help" in rate.against
     assert d.matches[0].entry.id != "WR-220"
     assert d.matches[0].entry.trace == "descent-then-nonfinite" and d.matches[0].parts["prior"] > 0
 
@@ -137,3 +137,13 @@ def test_a_ruled_out_symptom_is_not_evidence_of_it():
 
 def test_a_missing_remedy_keeps_its_word():
     assert "warmup" in tokens("I train without warmup") and "nan" in tokens("no warmup, and the loss is nan")
+
+
+# ---- a division by zero is something gone wrong ---------------------------------------------------
+
+def test_a_division_by_zero_in_words_is_a_failure():
+    assert first("divide by zero in my cost from np.log") == "WR-030"       # the issue's own example
+
+
+def test_a_division_by_zero_ruled_out_is_not():
+    assert diagnosis("I checked: no division by zero happens anywhere. Is my setup right?").matches == []

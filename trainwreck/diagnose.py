@@ -67,9 +67,9 @@ TIMED = {"nonfinite-from-start"}
 # held-out figures); the rest are fixed by the argument beside each.
 @dataclass(frozen=True)
 class Weights:
-    words: float = 3.0       # a report that is mostly words: the best-matching entry's share
+    words: float = 1.5       # a report that is mostly words: the best-matching entry's share
     when: float = 0.5        # it broke when the entry's failure does (or did not: minus this)
-    prior: float = 1.5       # the first suspect for what little the report says (FIRST_SUSPECTS)
+    prior: float = 0.75      # the first suspect for what little the report says (FIRST_SUSPECTS)
     message: float = 2.0     # one declared message found, shared among the entries that declare it
     prose: float = 0.0       # weight of the Symptom and Where sections' words in an entry's document
     bm_full: float = 6.0     # BM25 score at which a report's words count in full

@@ -156,7 +156,7 @@ def tokens(text: str) -> list[str]:
 # Words that say something went wrong. A report with none of them (and no message, and no
 # broken curve) asks about a run that may be fine: it gets no failure candidates. Tokens of the
 # thesaurus match whole; the other words by their start, so collapsed, crashing and failed count.
-FAILURE_WORDS = frozenset("nan inf diverge climb overflow underflow negative".split())
+FAILURE_WORDS = frozenset("nan inf diverge climb overflow underflow negative divzero".split())
 FAILURE_ROOTS = ("error", "exception", "explod", "crash", "collaps", "stuck", "plateau", "fail", "broke",
                  "garbage", "terminat", "abort")
 _STUCK = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|never|not|no longer|stop(?:s|ped)?)"
