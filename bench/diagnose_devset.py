@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from trainwreck.diagnose import diagnose, message_finder  # noqa: E402
+from trainwreck.diagnose import WEIGHTS, Weights, diagnose, message_finder  # noqa: E402
 from trainwreck.logscan import scan  # noqa: E402
 from trainwreck.validate import check  # noqa: E402
 
@@ -60,9 +60,12 @@ def load_cases(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def run(case: dict, catalog) -> dict:
-    ev = scan(io.BytesIO(case["input"].encode("utf-8")), case["id"], message_finder(catalog))
-    d = diagnose(ev, catalog)
+def evidence_of(case: dict, catalog):
+    return scan(io.BytesIO(case["input"].encode("utf-8")), case["id"], message_finder(catalog))
+
+
+def run(case: dict, catalog, weights: Weights = WEIGHTS, ev=None) -> dict:
+    d = diagnose(ev if ev is not None else evidence_of(case, catalog), catalog, weights)
     return {"id": case["id"], "label": case["cause"], "verdict": d.verdict,
             "ranked": [m.entry.id for m in d.matches], "has_log": case.get("has_log", False)}
 

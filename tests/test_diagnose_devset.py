@@ -54,3 +54,17 @@ def test_labels_map_to_written_or_planned_entries():
     for label, ids in bench.LABELS.items():
         for entry_id in ids:
             assert entry_id in catalog.entries or entry_id in catalog.planned, (label, entry_id)
+
+
+def test_the_tuning_table_is_up_to_date(results):
+    """The cross-validation table is too slow to recompute here (a grid search, about 20 s): its
+    inputs are fingerprinted instead, and its in-sample column must be what the shipped weights score."""
+    tuning = load_module(ROOT / "bench" / "diagnose_tuning.py", "diagnose_tuning")
+    from trainwreck.validate import check
+
+    page = (ROOT / "docs" / "diagnose.md").read_text(encoding="utf-8")
+    table = page.split(tuning.START, 1)[1].split(tuning.END, 1)[0]
+    stamp = tuning.fingerprint(check(ROOT / "catalog")[0], CASES)
+    assert f"(inputs {stamp})" in table, "rerun: python bench/diagnose_tuning.py --write"
+    assert f"| first candidate right | {bench._pct(results['top1'], results['covered'])} |" in table
+    assert f"| right among the first three | {bench._pct(results['top3'], results['covered'])} |" in table

@@ -20,7 +20,8 @@ from .entry import TRACES, Entry
 from .logscan import KEEP, Evidence, MessageFinder
 from .logscan.evidence import without_first
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
-from .wording import NORMALS, Library, Normal, normals_asked, says_failure, tokens, when
+from .wording import (FIELDS, NORMALS, Library, Normal, loss_kind, lr_tried, normals_asked, says_failure,
+                      score_out_of_range, tokens, when)
 
 # Shape of the curve just before a blow-up: it counts as a climb after this many
 # rises, or after one rise of at least this factor.
@@ -61,8 +62,22 @@ WHEN_OF_TRACE = {"nonfinite-from-start": {"start"}, "plateau-from-start": {"star
 # Signatures defined by when the loss breaks rather than by a shape: an entry whose Symptom
 # says it can break then too is compatible with them.
 TIMED = {"nonfinite-from-start"}
-# Weights of the evidence (see docs/diagnose.md for how they were chosen).
-W_CURVE, W_PART, W_MESSAGE, W_TEXT, W_WHEN, W_TEXT_WITH_CURVE = 3.0, 1.5, 2.0, 2.0, 0.75, 0.5
+# Weights of the evidence. The ones in Weights were tuned on the development set and checked
+# by cross-validation (bench/diagnose_devset.py --cross-validate; docs/diagnose.md gives the
+# held-out figures); the rest are fixed by the argument beside each.
+@dataclass(frozen=True)
+class Weights:
+    words: float = 1.5       # a report that is mostly words: the best-matching entry's share
+    when: float = 0.5        # it broke when the entry's failure does (or did not: minus this)
+    prior: float = 0.75      # the first suspect for what little the report says (FIRST_SUSPECTS)
+    message: float = 2.0     # one declared message found, shared among the entries that declare it
+    prose: float = 0.0       # weight of the Symptom and Where sections' words in an entry's document
+    bm_full: float = 6.0     # BM25 score at which a report's words count in full
+    fade: float = 0.5        # how much the prior gives way as the words match an entry (0: not at all, 1: fully)
+
+
+WEIGHTS = Weights()
+W_CURVE, W_PART, W_TEXT_WITH_CURVE = 3.0, 1.5, 0.5
 # The general entry when the curve shows a special case of its signature (a climb despite
 # clipping, a climb not yet non-finite, a climb after a long descent): it stays a candidate,
 # but the special case is the stronger evidence.
@@ -72,12 +87,26 @@ W_GENERAL = 0.5
 W_MISSING = 1.0
 # A report this small was pasted by a person: its words count for more next to its curve.
 PASTED = 1 << 15
-# BM25 score at which a report's words count in full (a few specific words in common).
-BM_FULL = 6.0
-# A report that only says the loss went nan or diverged, with no curve and no message:
-# the first suspect is an update step that overshoots -- the climb's signature
-# (CS231n's notes and Karpathy's recipe both start from the learning rate).
-FIRST_SUSPECT, W_PRIOR = "climb-then-nonfinite", 0.75
+# The first suspects when a report says little more than that the loss went nan or inf, by
+# when it says it happened (no word of when counts as "later": a run that trained at all).
+# After training has run a while, the update step that overshoots comes first -- the
+# learning rate is where CS231n's notes on babysitting training and Karpathy's recipe start --
+# and its signature is the climb. From the first value there is no update to blame: the
+# entries that can break then are all suspects alike, and "when" already singles them out.
+RATE = "climb-then-nonfinite"
+FIRST_SUSPECTS = {"later": (RATE,), "early": (RATE, "spike-then-recover")}
+# Next, with half the weight, the failures that strike a run that was learning: an output that
+# rounds to 0 or 1 under a log, a nan gradient, a broken batch -- the jump to nan after a descent.
+SECOND_SUSPECTS = {"later": ("descent-then-nonfinite",)}
+# With words of half precision (fp16, amp, a loss scaler) the first suspect is the precision
+# itself: the entry whose title names it.
+# A remedy that was tried: a lower rate that did not help is evidence against the rate (and
+# for the entries whose failure does not move with it); one that helped is evidence for it.
+W_TRIED = 1.0
+# A loss below zero that the loss function cannot produce (cross-entropy, BCE, 1 - Dice with
+# valid targets), or an overlap score outside [0, 1]: the entries that say they explain a
+# negative loss (the word in their phrases) get this much.
+W_NEGATIVE = 2.0
 # Naming an entry takes a score of CONFIDENT and a lead of MARGIN over the next one.
 CONFIDENT, MARGIN = 2.5, 1.0
 CANDIDATES = 3
@@ -310,10 +339,10 @@ class Weigher:
     """What diagnosis needs from a catalogue, built once: message patterns, documents, declarers,
     and when each failure shows (its signature's timing, and any its Symptom section names)."""
 
-    def __init__(self, catalog: Catalog):
-        self.catalog = catalog
+    def __init__(self, catalog: Catalog, prose: float = WEIGHTS.prose):
+        self.catalog, self.prose = catalog, prose
         self.entries = [e for e in catalog.sorted_entries() if e.status != "retired"]
-        self.library = Library.of(self.entries)
+        self.library = Library.of(self.entries, {**FIELDS, "Symptom": prose, "Where it shows up": prose})
         self.told_when = {e.id: when(e.sections.get("Symptom", "")) for e in self.entries}
         self.timing = {e.id: WHEN_OF_TRACE.get(e.trace, set()) | self.told_when[e.id] for e in self.entries}
         self.trace_count: dict[str, int] = {}
@@ -323,16 +352,20 @@ class Weigher:
         for e in self.entries:
             for m in e.messages:
                 self.declarers.setdefault(m.text, []).append(e.id)
+        # the entries that say, in one of their own phrases, that they explain a loss below zero
+        self.negative = {e.id for e in self.entries if any({"negative", "loss"} <= set(tokens(p)) for p in e.phrases)}
+        # the entries whose title names half precision
+        self.precision = {e.id for e in self.entries if "fp16" in tokens(e.title)}
         self.finder = MessageFinder([(m.text, m.origin) for e in self.entries for m in e.messages])
 
 
-_WEIGHERS: dict[int, Weigher] = {}
+_WEIGHERS: dict[tuple[int, float], Weigher] = {}
 
 
-def weigher(catalog: Catalog) -> Weigher:
-    key = id(catalog)
+def weigher(catalog: Catalog, prose: float = WEIGHTS.prose) -> Weigher:
+    key = (id(catalog), prose)
     if key not in _WEIGHERS or _WEIGHERS[key].catalog is not catalog:
-        _WEIGHERS[key] = Weigher(catalog)
+        _WEIGHERS[key] = Weigher(catalog, prose)
     return _WEIGHERS[key]
 
 
@@ -343,12 +376,14 @@ def message_finder(catalog: Catalog) -> MessageFinder:
 
 def _declared_hits(entry: Entry, found: dict[str, list]) -> list[tuple[str, list]]:
     """The entry's declared messages in the log: filed under their text by a catalogue-aware scan,
-    or under a family's key with an instance that fills the template."""
+    or under a family's key with an instance that fills the template (a message quoted in a
+    sentence often loses its final full stop)."""
     hits = []
     for m in entry.messages:
         seen = found.get(m.text)
         if seen is None:
-            seen = next((v for v in found.values() if m.matches(v[2]) or m.text == v[2]), None)
+            seen = next((v for v in found.values() if m.matches(v[2]) or m.text == v[2]
+                         or (m.text.endswith(".") and m.matches(v[2] + "."))), None)
         if seen is not None:
             hits.append((m.text, seen))
     return hits
@@ -366,22 +401,58 @@ class _Context:
     said_nonfinite: bool           # the words or values say the loss went nan or inf
     said_failure: bool             # anything at all says something went wrong
     hits: dict[str, list]          # entry ID -> its declared messages found
+    lr_tried: str                  # "failed" / "helped": a lower learning rate was tried
+    impossible_negative: str       # why a loss below zero here is a failure, or ""
+    negative: bool                 # a loss below zero that is not said to be a likelihood
+    precision: bool                # the words name half precision
 
 
-def _context(ev: Evidence, w: Weigher, sig: Signature) -> _Context:
+def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights) -> _Context:
     words_count = ev.count < 3 or sig.name in ("no-loss", "few-values", "nonfinite-throughout")
     words = tokens(ev.prose)
     bm = w.library.scores(words)
     top = max(bm.values(), default=0.0)
-    said_nonfinite = ev.first_nonfinite is not None or bool({"nan", "inf", "diverge"} & set(words))
+    # a loss that keeps growing, said in words, is the climb's signature said in words
+    said_nonfinite = ev.first_nonfinite is not None or bool({"nan", "inf", "diverge", "climb"} & set(words))
     hits = {e.id: _declared_hits(e, ev.messages) for e in w.entries}
+    impossible = _impossible_negative(ev, words)
     said_failure = (said_nonfinite or sig.name in TRACES or sig.name == "climbing" or bool(ev.messages)
-                    or says_failure(ev.prose))
+                    or says_failure(ev.prose) or bool(impossible))
     return _Context(ev, sig, words_count, when(ev.prose) if words_count else set(), bm,
-                    min(1.0, top / BM_FULL), said_nonfinite, said_failure, hits)
+                    min(1.0, top / weights.bm_full), said_nonfinite, said_failure, hits, lr_tried(ev.prose), impossible,
+                    bool(impossible) or (_negative(ev, words) and loss_kind(ev.prose) != "likelihood"),
+                    "fp16" in words)
 
 
-def _weigh(entry: Entry, c: _Context, w: Weigher) -> tuple[dict[str, float], list[str], list[str]]:
+def _impossible_negative(ev: Evidence, words: list[str]) -> str:
+    """Why a loss below zero in this report cannot be normal, or "" when it can (or none is reported)."""
+    out_of_range = score_out_of_range(ev.prose)
+    if out_of_range:
+        return f"an overlap score outside [0, 1] (`{out_of_range}`): the targets are not in [0, 1]"
+    if _negative(ev, words) and loss_kind(ev.prose) == "bounded":
+        return ("the loss goes below zero, and the loss named here (cross-entropy, BCE, 1 - Dice, a squared "
+                "error) cannot with valid targets")
+    return ""
+
+
+def _suspect(entry: Entry, c: _Context, w: Weigher) -> float:
+    """How much of the prior this entry gets as a first suspect (1, a half for a second one, or 0)."""
+    if c.precision:                    # half-precision words: the entry that names the precision first
+        return 1.0 if entry.id in w.precision else 0.0
+    timing = "start" if "start" in c.said_when else ("early" if c.said_when == {"early"} else "later")
+    if c.lr_tried == "failed":         # the step size is ruled out: the failures that do not move with it come first
+        return 1.0 if entry.trace in SECOND_SUSPECTS.get(timing, ()) else 0.0
+    if entry.trace in FIRST_SUSPECTS.get(timing, ()):
+        return 1.0
+    return 0.5 if entry.trace in SECOND_SUSPECTS.get(timing, ()) else 0.0
+
+
+def _negative(ev: Evidence, words: list[str]) -> bool:
+    """Do the values, or the words, say the loss went below zero?"""
+    return (ev.low is not None and ev.low < 0) or "negative" in words or bool(NEGATIVE.asked.search(ev.prose.lower()))
+
+
+def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dict[str, float], list[str], list[str]]:
     """The parts of an entry's score, the evidence for it and the evidence against it."""
     sig, ev = c.sig, c.ev
     parts: dict[str, float] = {}
@@ -400,11 +471,11 @@ def _weigh(entry: Entry, c: _Context, w: Weigher) -> tuple[dict[str, float], lis
         parts["curve"] = curve
         evidence += sig.facts
     elif sig.name in TRACES and entry.trace != "none" and PART_OF.get(entry.trace) != sig.name:
-        parts["curve"] = -W_WHEN
+        parts["curve"] = -weights.when
         against.append(f"the loss curve does not look like this entry's ({TRACES[entry.trace]})")
     hits = c.hits[entry.id]
     if hits:
-        parts["messages"] = sum(W_MESSAGE / len(w.declarers.get(text, [entry.id])) for text, _ in hits)
+        parts["messages"] = sum(weights.message / len(w.declarers.get(text, [entry.id])) for text, _ in hits)
         if ev.count == 0 and entry.trace == "none":
             parts["messages"] += W_MISSING     # a messages-only entry: its whole signature is in the log
         for text, (count, line, example, _origin) in hits:
@@ -416,22 +487,37 @@ def _weigh(entry: Entry, c: _Context, w: Weigher) -> tuple[dict[str, float], lis
     top = max(c.bm.values(), default=0.0)
     if top > 0 and c.bm[entry.id] > 0:
         share = c.bm[entry.id] / top
-        weight = W_TEXT if c.words_count else W_TEXT_WITH_CURVE * (2 if ev.size <= PASTED else 1)
+        weight = weights.words if c.words_count else W_TEXT_WITH_CURVE * (2 if ev.size <= PASTED else 1)
         parts["words"] = weight * share * c.strength
         if share > 0.6 and c.words_count and c.strength > 0.5:
             evidence.append("the report's words match how this entry describes the failure")
+    # A special case of another entry's signature (clipping that does not clip, gradients that
+    # pile up) is told apart by its own evidence -- its curve, its words -- never by timing alone.
+    special = entry.trace in PART_OF
     entry_when = w.timing[entry.id]
     told = c.said_when or (WHEN_OF_TRACE.get(sig.name, set()) if ev.count >= 2 else set())
-    if told and entry_when:
+    if told and entry_when and not special:
         if told & entry_when:
-            parts["when"] = W_WHEN
+            parts["when"] = weights.when
             if c.said_when:
                 evidence.append(f"it showed {_when_words(c.said_when & entry_when)}, as this failure does")
         else:
-            parts["when"] = -W_WHEN
-    if c.words_count and c.said_nonfinite and not hits and entry.trace == FIRST_SUSPECT \
-            and "start" not in c.said_when and c.strength < 1:
-        parts["prior"] = W_PRIOR * (1 - c.strength)    # a tie-breaker for reports that say little
+            parts["when"] = -weights.when
+    if c.words_count and c.said_nonfinite and not hits and not special:
+        suspect = _suspect(entry, c, w)
+        if suspect:
+            parts["prior"] = weights.prior * suspect * (1 - weights.fade * c.strength)
+    rate_family = entry.trace == RATE or PART_OF.get(entry.trace) == RATE
+    if c.lr_tried == "failed" and rate_family:
+        parts["tried"] = -W_TRIED
+        against.append("the report says a lower learning rate did not help")
+    elif c.lr_tried == "helped" and rate_family:
+        parts["tried"] = W_TRIED
+        evidence.append("the report says a lower learning rate helped")
+    if c.negative and entry.id in w.negative:
+        parts["negative"] = W_NEGATIVE if c.impossible_negative else W_NEGATIVE / 2
+        evidence.append(c.impossible_negative or "the loss goes below zero: if it is cross-entropy, BCE or "
+                        "1 - Dice, that is impossible with valid targets")
     return parts, evidence, against
 
 
@@ -444,22 +530,24 @@ def _run_values(ev: Evidence) -> Evidence:
     return without_first(ev, k) if k else ev
 
 
-def diagnose(ev: Evidence, catalog: Catalog) -> Diagnosis:
-    w = weigher(catalog)
+def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diagnosis:
+    w = weigher(catalog, weights.prose)
     ev = _run_values(ev)
     sig = signature_of(ev)
-    c = _context(ev, w, sig)
+    c = _context(ev, w, sig, weights)
     normals = normals_asked(ev.prose) if c.words_count else []
     if ev.low is not None and ev.low < 0 and not any(n.name == NEGATIVE.name for n in normals):
         normals.insert(0, NEGATIVE)      # the values themselves go below zero
+    if c.impossible_negative:            # a loss below zero that this loss cannot reach is not normal
+        normals = [n for n in normals if n.name != NEGATIVE.name]
     failure_shown = ev.first_nonfinite is not None or sig.name in TRACES or sig.name == "climbing"
     declared_found = {text for hits in c.hits.values() for text, _ in hits}
     matches = []
     for entry in w.entries:
-        parts, evidence, against = _weigh(entry, c, w)
+        parts, evidence, against = _weigh(entry, c, w, weights)
         score = sum(parts.values())
         worded = c.words_count and c.bm[entry.id] > 0 and c.said_failure
-        if score > 0 and (parts.get("curve", 0) > 0 or c.hits[entry.id] or worded):
+        if score > 0 and (parts.get("curve", 0) > 0 or c.hits[entry.id] or worded or parts.get("negative")):
             matches.append(Match(entry, round(score, 3), evidence, against, first_fix_step(entry),
                                  {k: round(v, 3) for k, v in parts.items()}))
     matches.sort(key=lambda m: (-m.score, m.entry.id))

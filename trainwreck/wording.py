@@ -33,7 +33,10 @@ THESAURUS = [
     (r"\b(?:bf16|bfloat16)\b", " bf16 "),
     (r"\b(?:learning[ _-]?rates?|lr|step[ -]size)\b", " lr "),
     (r"\bwarm[ _-]?up\w*|\bburn[ _-]?in\b", " warmup "),
+    (r"\b(?:batch[ _-]?size|batchsize|bs)(?: of| is| was)? *(?:=|:)? *(?:1|one)\b|\b(?:one|a single|1) (?:example|sample"
+     r"|image)s? (?:per|in a|in each|in the) batch\b|\bbatch(?:es)? (?:of|with|holds|has) (?:1|one|a single)\b", " batchone "),
     (r"\b(?:batch[ _-]?size|batchsize|bs)\b", " batchsize "),
+    (r"\b(?:num(?:ber)?[ _-]?(?:of[ _-])?class(?:es)?|n_classes|class[ _-]?count|classes count)\b", " numclasses "),
     (r"\b(?:batch[ _-]?norm\w*|bn)\b", " batchnorm "),
     (r"\b(?:normali[sz]\w*|standardi[sz]\w*|unscaled|rescal\w*|min[ -]?max\w*|scal(?:e|ed|ing) (?:the )?"
      r"(?:inputs?|features?|data|targets?))\b", " normalise "),
@@ -43,8 +46,17 @@ THESAURUS = [
      " label "),
     (r"\b(?:diverg\w*|explod\w*|blows? up|blew up|blowing up)\b", " diverge "),
     (r"\b(?:bigger and bigger|larger and larger|keeps? (?:growing|increasing|rising)|increas\w*|climb\w*"
-     r"|go(?:es)? up|going up|gets? bigger|getting bigger|very large|too large|huge)\b", " climb "),
+     r"|go(?:es)? up|going up|gets? bigger|getting bigger|(?:becom\w*|became|gets?|getting|grow\w*) (?:very |too |so )?"
+     r"(?:large|big|huge))\b", " climb "),
+    (r"\b(?:very large|too large|so large|huge|enormous)\b", " large "),
     (r"\b(?:exp|exponential\w*|logsumexp)\b", " exp "),
+    # a loss or an output that does not move: the plateau's signature said in words
+    (r"\b(?:(?:stays?|stayed|remains?|remained|stuck at|all|always|is always) (?:the )?(?:same|constant)|stuck"
+     r"|(?:doesn'?t|does not|don'?t|do not|won'?t|will not|never|not) (?:go(?:ing)? down|decreas\w*|improv\w*)"
+     r"|always (?:equals?|equal to|gives?|outputs?|predicts?))\b", " stuck "),
+    # a failure that comes and goes: a bad batch's mark
+    (r"\b(?:sometimes?|occasionally|randomly|at random|from time to time|intermittent\w*|now and then)\b",
+     " intermittent "),
     (r"\b(?:np|torch|tf|math|jnp)\.log\b|\blog\(|\blog of\b|\blogarithm\w*", " logfn "),
     (r"\b(?:divi(?:de|sion) by zero|zerodivisionerror|division by zero)\b", " divzero "),
     (r"\b(?:negative|-ve)\b", " negative "),
@@ -59,7 +71,7 @@ THESAURUS = [
 WHEN = [
     (r"\b(?:from the (?:very )?(?:start|beginning|first \w+)|at the (?:very )?(?:start|beginning)|first forward pass"
      r"|(?:at|on|in) the first (?:batch|step|iteration|epoch|forward)|from (?:step|epoch|iteration) 0"
-     r"|(?:at|in) (?:step|epoch|iteration) 0\b|(?:always|constantly|all) (?:nan|inf)|(?:is|are) always"
+     r"|(?:at|in) (?:step|epoch|iteration) 0\b|(?:always|constantly|all) (?:nan|inf)s?|(?:is|are) always"
      r"|right away|immediately|before (?:any|the first) (?:update|step)|when (?:the )?training starts)\b",
      " when_start "),
     (r"\b(?:after (?:the )?(?:first|1st|one|a single) (?:\w+ )?(?:step|update|iteration|batch)|within the first"
@@ -85,7 +97,8 @@ found display displayed wrong go goes going went where print printed printing re
 make made set change changed want need think way time thing things well good lot much many something anything
 every ever never always sometimes now already yet able let look looks looked show shows shown give gives given take
 took come came call called keep kept happen happens happened cause causes caused reason fix fixed solve solved
-hi hello dear sir regards thanks everyone could someone anybody idea ideas suggestion suggestions""".split())
+hi hello dear sir regards thanks everyone could someone anybody idea ideas suggestion suggestions
+become becomes became becoming value values first kind""".split())
 
 
 def stem(word: str) -> str:
@@ -106,24 +119,51 @@ def stem(word: str) -> str:
 
 
 CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|_")
+# NaN, NaNs and -nan are one word whatever their case: folded before identifiers are split at
+# their capitals, which would cut NaN into "Na N".
+NONFINITE = re.compile(r"-?\b(?:nan|NaN|NAN|Nan)s?\b")
+
+
+def _folded(text: str) -> str:
+    """Lower-cased text with identifiers split (ExpBackward, loss_rcnn_bbox) and the thesaurus and
+    timing phrases folded into their tokens."""
+    text = " " + CAMEL.sub(" ", NONFINITE.sub(" nan ", text)).lower() + " "
+    for pattern, token in _COMPILED:
+        text = pattern.sub(token, text)
+    return text
+
+
+# A symptom or a condition that the text rules out ("there are no nan values in my data", "I am not
+# using fp16 or amp") is not evidence of it: these tokens are dropped when one of the four words before
+# them, in the same clause, is a negator. A negated remedy ("no warmup", "without an epsilon")
+# keeps its token: its absence is the failure the entry describes.
+RULED_OUT = frozenset("nan inf overflow underflow fp16 bf16 negative divzero".split())
+_NEGATING = frozenset("no not never without nor none don doesn didn isn wasn aren weren won".split())
+CLAUSE = re.compile(r"[.,;:!?()\n]")
 
 
 def tokens(text: str) -> list[str]:
-    """Canonical tokens of a text: identifiers split (ExpBackward, loss_rcnn_bbox), thesaurus and
-    timing folded, then words without stop words, lightly stemmed."""
-    text = " " + CAMEL.sub(" ", text).lower() + " "
-    for pattern, token in _COMPILED:
-        text = pattern.sub(token, text)
-    return [stem(w) for w in WORD.findall(text) if w not in STOP]
+    """Canonical tokens of a text: folded (see _folded), then words without stop words, lightly stemmed;
+    symptoms the text rules out are left out (see RULED_OUT)."""
+    out = []
+    for clause in CLAUSE.split(_folded(text)):
+        words = WORD.findall(clause)
+        out += [stem(w) for i, w in enumerate(words)
+                if w not in STOP and not (w in RULED_OUT and _NEGATING & set(words[max(0, i - 4):i]))]
+    return out
 
 
-# Tokens that say something went wrong. A report with none of them (and no message, and no
-# broken curve) asks about a run that may be fine: it gets no failure candidates.
-FAILURE_WORDS = frozenset("""nan inf diverge climb overflow underflow negative error exception explod crash
-collapse stuck plateau fail failure broken garbage""".split())
+# Words that say something went wrong. A report with none of them (and no message, and no
+# broken curve) asks about a run that may be fine: it gets no failure candidates. Tokens of the
+# thesaurus match whole; the other words by their start, so collapsed, crashing and failed count.
+FAILURE_WORDS = frozenset("nan inf diverge climb overflow underflow negative divzero".split())
+FAILURE_ROOTS = ("error", "exception", "explod", "crash", "collaps", "stuck", "plateau", "fail", "broke",
+                 "garbage", "terminat", "abort")
 _STUCK = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|never|not|no longer|stop(?:s|ped)?)"
                     r" (?:go(?:ing)? down|decreas\w*|improv\w*|learn\w*|converg\w*|drop\w*)"
-                    r"|(?:all|always|stays?|stayed|remains?|remained|stuck at) (?:the )?(?:same|constant)")
+                    r"|(?:all|always|stays?|stayed|remains?|remained|stuck at) (?:the )?(?:same|constant)"
+                    r"|\balways (?:equals?|equal to|gives?|outputs?|predicts?)\b"
+                    r"|\b(?:training|run|process) (?:stops|stopped|dies|died|hangs)\b|\bstops? training\b")
 
 
 NEGATORS = frozenset("no not nothing none never without".split())
@@ -132,14 +172,61 @@ NEGATORS = frozenset("no not nothing none never without".split())
 def says_failure(text: str) -> bool:
     """Does the report say anything went wrong (not only ask whether it did, or say it did not:
     "nothing overflowed", "no nan")?"""
-    text = " " + CAMEL.sub(" ", text).lower() + " "
-    for pattern, token in _COMPILED:
-        text = pattern.sub(token, text)
+    text = _folded(text)
     words = re.findall(r"[a-z_']+", text)
     for i, word in enumerate(words):
-        if stem(word) in FAILURE_WORDS and not NEGATORS & set(words[max(0, i - 3):i]):
+        if (word in FAILURE_WORDS or word.startswith(FAILURE_ROOTS)) and not NEGATORS & set(words[max(0, i - 3):i]):
             return True
     return bool(_STUCK.search(text))
+
+
+# ---- what the report says about its loss and what was tried ----------------------------------
+
+# Losses that cannot go below zero when the targets are valid (cross-entropy, BCE, an overlap loss
+# 1 - Dice, a squared error), against likelihoods of continuous data, which can. A bare "NLL" is
+# either (PyTorch's NLLLoss is cross-entropy on log-probabilities), so it decides nothing.
+BOUNDED_LOSS = re.compile(r"\b(?:b?ce(?:loss\w*)?|bce_?with_?logits\w*|binary[ _-]?cross[ _-]?entropy|(?:sparse[ _-]?|categorical[ _-]?)*"
+                          r"cross[ _-]?entropy\w*|crossentropy\w*|dice\w*|iou\w*|jaccard\w*|focal\w*|mse\w*|mean[ _-]"
+                          r"squared|l1[ _-]?loss|hinge\w*|softmax\w*)\b", re.I)
+LIKELIHOOD = re.compile(r"likelihood|log[ _-]?prob|\blog[ _-]?p\b|densit(?:y|ies)|\bflows?\b|\belbo\b|gaussian|mixture"
+                        r"|variational|\bkl\b", re.I)
+# An overlap score is in [0, 1] whatever the model predicts, as long as the targets are: a Dice or
+# IoU printed outside that range means the targets are not (a 0/255 mask gives a Dice above 1).
+SCORE = re.compile(r"\b(?:dice|iou|jaccard|dsc)[a-z_ ]{0,20}?[:=\s-]\s*(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?![\d.%])", re.I)
+
+
+def loss_kind(text: str) -> str:
+    """"bounded" (a loss that cannot go below zero), "likelihood" (one that can), or "" (not said)."""
+    bounded, likelihood = BOUNDED_LOSS.search(text), LIKELIHOOD.search(text)
+    if bounded and not likelihood:
+        return "bounded"
+    return "likelihood" if likelihood and not bounded else ""
+
+
+def score_out_of_range(text: str) -> str:
+    """The first Dice / IoU value printed outside [0, 1], as written, or ""."""
+    for m in SCORE.finditer(text):
+        if not 0.0 <= float(m.group(1)) <= 1.0:
+            return m.group(0).strip()
+    return ""
+
+
+# A remedy the reporter already tried: lowering the learning rate did not help (evidence against a
+# rate that is too high), or did (evidence for it). Read on folded text, where "lr" stands for
+# every spelling of the learning rate.
+_NO_EFFECT = r"(?:n'?t|not|never|no longer) (?:help|work|chang|solve|fix|matter)\w*|no matter|\bstill\b|\bsame\b"
+TRIED_LR = re.compile(r"(?:chang|reduc|lower|decreas|smaller|tried|trying|even with)\w*[^.;\n]{0,25}?\blr\b[^.;\n]{0,40}?"
+                      r"(?:" + _NO_EFFECT + r")|\blr\b[^.;\n]{0,15}?(?:no matter|(?:n'?t|not|never) (?:help|matter))")
+LOWER_LR_HELPS = re.compile(r"(?:reduc|lower|decreas|smaller)\w*[^.;\n]{0,25}?\blr\b[^.;\n]{0,20}?"
+                            r"(?<!n't )(?<!not )(?:help|fix|solv|work)\w*")
+
+
+def lr_tried(text: str) -> str:
+    """"failed" when the text says a lower learning rate did not help, "helped" when it did, else ""."""
+    folded = _folded(text)
+    if TRIED_LR.search(folded):
+        return "failed"
+    return "helped" if LOWER_LR_HELPS.search(folded) else ""
 
 
 def when(text: str) -> set[str]:
@@ -150,13 +237,19 @@ def when(text: str) -> set[str]:
 
 # ---- the entries as documents ----------------------------------------------------------------
 
-FIELDS = (("title", 2), ("summary", 2), ("phrases", 3), ("messages", 1), ("Symptom", 1), ("Where it shows up", 1))
+# How much each part of an entry counts in its document: the phrases are written as the words
+# people use for the failure; the title and summary name it; the sections explain it, and their
+# incidental words (a snippet's numbers, the names of other entries' failures) pull the match
+# around, so they count for less.
+FIELDS = {"title": 2.0, "summary": 2.0, "phrases": 3.0, "messages": 1.0, "Symptom": 1.0, "Where it shows up": 1.0}
 
 
-def document(entry: Entry) -> list[str]:
-    """An entry's words, its short self-descriptions weighted above its sections."""
-    out: list[str] = []
-    for name, weight in FIELDS:
+def document(entry: Entry, fields: dict[str, float] | None = None) -> Counter:
+    """An entry's words, each counted with the weight of the part it is in."""
+    out: Counter = Counter()
+    for name, weight in (fields or FIELDS).items():
+        if not weight:
+            continue
         if name == "title":
             text = entry.title
         elif name == "summary":
@@ -167,27 +260,28 @@ def document(entry: Entry) -> list[str]:
             text = " . ".join(m.shown for m in entry.messages)
         else:
             text = entry.sections.get(name, "")
-        out += tokens(text) * weight
+        for token in tokens(text):
+            out[token] += weight
     return out
 
 
 class Library:
-    """BM25 over the entries' documents."""
+    """BM25 over the entries' documents (term frequencies may be weighted)."""
 
     K1, B = 1.2, 0.75
 
-    def __init__(self, docs: dict[str, list[str]]):
+    def __init__(self, docs: dict[str, Counter]):
         self.ids = list(docs)
         self.tf = {i: Counter(d) for i, d in docs.items()}
-        self.length = {i: len(d) for i, d in docs.items()}
+        self.length = {i: sum(d.values()) for i, d in self.tf.items()}
         self.mean = sum(self.length.values()) / max(len(docs), 1)
-        df = Counter(t for d in docs.values() for t in set(d))
+        df = Counter(t for d in self.tf.values() for t in d)
         n = len(docs)
         self.idf = {t: math.log(1 + (n - f + 0.5) / (f + 0.5)) for t, f in df.items()}
 
     @classmethod
-    def of(cls, entries: list[Entry]) -> Library:
-        return cls({e.id: document(e) for e in entries})
+    def of(cls, entries: list[Entry], fields: dict[str, float] | None = None) -> Library:
+        return cls({e.id: document(e, fields) for e in entries})
 
     def scores(self, query: list[str]) -> dict[str, float]:
         terms = [t for t in set(query) if t in self.idf]

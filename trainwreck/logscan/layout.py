@@ -98,6 +98,8 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
             for key in dialect.keys:
                 pattern = keyed(key, **spelled)
                 found = pattern.search(masked)
+                if found and dialect is keyed_dialect.DIALECT and _title_only(pattern, masked, training, prefixed, spelled):
+                    break
                 if found:
                     layout = Layout(dialect, "key", pattern, grad=next((p for k, p in GRAD_KEYS.items() if k in first),
                                                                        None), **base)
@@ -113,6 +115,19 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
         base["others"] = [k for k in others if k != key]
         return Layout(keyed_dialect.DIALECT, "key", keyed(rb"(?<![A-Za-z])" + key, **spelled), **base)
     return Layout(mode="none", **base)
+
+
+# A plain `loss` that appears at most this often in the first block, beside a key of its own
+# (`genloss`) that appears more often, is a title or a summary ("Loss NaN's"), not the log's loss.
+TITLE_ONLY = 2
+
+
+def _title_only(pattern: re.Pattern, masked: bytes, training: bytes, prefixed: list[bytes], spelled: dict) -> bool:
+    if not prefixed:
+        return False
+    plain = len(pattern.findall(masked[:DETECT_WINDOW]))
+    own = len(keyed(rb"(?<![A-Za-z])" + prefixed[0], **spelled).findall(training[:DETECT_WINDOW]))
+    return plain <= TITLE_ONLY and own > plain
 
 
 def _drop_mask(layout: Layout, first: bytes, masked: bytes, found: re.Match, key: bytes, spelled: dict) -> None:

@@ -1,0 +1,149 @@
+"""The signals diagnose reads from a report beyond its loss curve: each one changes the verdict on a
+realistic report, and stays quiet on a nearby one where it must not fire."""
+import io
+
+from conftest import ROOT
+from trainwreck.diagnose import diagnose, message_finder
+from trainwreck.logscan import scan
+from trainwreck.validate import check
+from trainwreck.wording import lr_tried, tokens
+
+CATALOG, _ = check(ROOT / "catalog")
+
+
+def diagnosis(text: str):
+    return diagnose(scan(io.BytesIO(text.encode()), "report", message_finder(CATALOG)), CATALOG)
+
+
+def first(text: str) -> str:
+    return diagnosis(text).matches[0].entry.id
+
+
+# ---- a lower learning rate, already tried --------------------------------------------------
+
+NAN_LATER = "The loss becomes nan after 3 epochs. "
+
+
+def test_a_lower_rate_that_did_not_help_counts_against_the_rate():
+    d = diagnosis(NAN_LATER + "I tried lowering the learning rate to 1e-5 but it still goes nan.")
+    assert lr_tried(d.evidence.prose) == "failed"
+    for rate in (m for m in d.matches if m.entry.id == "WR-220"):     # if it is still a candidate at all
+        assert rate.parts["tried"] < 0 and "the report says a lower learning rate did not help" in rate.against
+    assert d.matches[0].entry.id != "WR-220"
+    assert d.matches[0].entry.trace == "descent-then-nonfinite" and d.matches[0].parts["prior"] > 0
+
+
+def test_a_rate_that_is_only_named_is_not_a_remedy_tried():
+    text = NAN_LATER + "I train with Adam at a learning rate of 1e-3."
+    assert lr_tried(text) == ""
+    d = diagnosis(text)
+    assert d.matches[0].entry.id == "WR-220" and "tried" not in d.matches[0].parts
+
+
+def test_a_lower_rate_that_helped_counts_for_the_rate():
+    text = NAN_LATER + "Lowering the learning rate fixed it, but why?"
+    assert lr_tried(text) == "helped"
+    assert diagnosis(text).matches[0].parts["tried"] > 0
+
+
+# ---- a loss below zero that the loss function cannot reach -----------------------------------
+
+NEGATIVE_VALUES = "epoch 1 loss 0.41\nepoch 2 loss -0.37\nepoch 3 loss -1.92\nepoch 4 loss -4.05\n"
+
+
+def test_a_negative_bce_loss_is_a_failure_of_the_targets():
+    d = diagnosis("I train a U-Net with BCEWithLogitsLoss on my masks and the loss goes negative:\n" + NEGATIVE_VALUES)
+    assert d.verdict == "failure" and not d.normal
+    assert d.matches[0].entry.id == "WR-320"
+    assert any("cannot with valid targets" in fact for fact in d.matches[0].evidence)
+
+
+def test_a_dice_score_above_one_is_a_failure_of_the_targets():
+    d = diagnosis("Validation Dice Coeff: 1.9720964431762695\nWhy is my dice above one?")
+    assert d.matches[0].entry.id == "WR-320"
+    assert "negative" in d.matches[0].parts
+
+
+def test_a_negative_likelihood_of_continuous_data_stays_normal():
+    d = diagnosis("I train a normalizing flow and the negative log-likelihood goes below zero:\n" + NEGATIVE_VALUES)
+    assert d.verdict == "normal" and d.normal[0].name == "negative loss"
+    assert not d.matches
+
+
+# ---- a batch of one ---------------------------------------------------------------------------
+
+def test_a_batch_of_one_points_at_normalising_by_zero():
+    assert "batchone" in tokens("batch_size=1") and "batchone" in tokens("one sample per batch")
+    assert first("The loss is nan from the first step when I train with a batch size of 1.") == "WR-060"
+
+
+def test_a_batch_of_sixteen_is_only_a_batch_size():
+    for text in ("batch size 16", "batch_size=128", "bs: 10"):
+        assert "batchone" not in tokens(text) and "batchsize" in tokens(text), text
+    assert first("The loss is nan from the first step when I train with a batch size of 16.") != "WR-060"
+
+
+# ---- stuck: a loss that does not move ------------------------------------------------------
+
+def test_a_loss_that_stays_the_same_is_a_plateau():
+    assert "stuck" in tokens("the loss stays the same") and "stuck" in tokens("the model always predicts class 0")
+    d = diagnosis("The loss is stuck: it stays the same after every epoch.")
+    assert d.matches[0].entry.trace == "plateau-from-start" or d.matches[0].entry.id in ("WR-140", "WR-330")
+
+
+def test_a_loss_that_goes_down_is_not_stuck():
+    assert "stuck" not in tokens("The loss goes down slowly but steadily.")
+    assert diagnosis("The loss goes down slowly but steadily.").matches == []
+
+
+# ---- intermittent: a failure that comes and goes ----------------------------------------------
+
+def test_an_occasional_nan_points_at_a_bad_batch():
+    assert "intermittent" in tokens("only occasionally") and "intermittent" in tokens("sometimes")
+    assert first("The loss is nan, but only occasionally: most epochs are fine.") == "WR-310"
+
+
+def test_occasional_spikes_that_recover_stay_normal():
+    d = diagnosis("Occasionally the loss jumps up for one batch and comes back down. Is that normal?")
+    assert d.verdict == "normal" and not d.matches
+
+
+# ---- a plain `loss` that is only a title --------------------------------------------------------
+
+GENLOSS = [74090.6, 77959.6, 76822.8, 166910.7, 131478.9, float("nan"), float("nan"), float("nan")]
+
+
+def test_a_title_with_the_word_loss_does_not_hide_the_logged_loss():
+    log = "Loss NaN's\n" + "".join(f"epoch {i + 427}: genloss {v} latloss {v / 100}\n" for i, v in enumerate(GENLOSS))
+    ev = scan(io.BytesIO(log.encode()), "report", message_finder(CATALOG))
+    assert ev.count == len(GENLOSS)
+    assert ev.first_nonfinite == 5          # the first nan of genloss, not the title's
+
+
+def test_a_plain_loss_on_every_line_is_read_beside_a_loss_of_its_own():
+    log = "".join(f"epoch {i}: loss {0.9 - 0.05 * i:.2f} genloss {5 - i}\n" for i in range(8))
+    ev = scan(io.BytesIO(log.encode()), "report", message_finder(CATALOG))
+    assert ev.count == 8 and abs(ev.low - 0.55) < 1e-9
+
+
+# ---- a symptom the report rules out ------------------------------------------------------------
+
+def test_a_ruled_out_symptom_is_not_evidence_of_it():
+    assert "nan" not in tokens("there are no nan values in my training data")
+    assert "fp16" not in tokens("I am not using fp16")
+    d = diagnosis("The loss climbs every epoch and then turns nan. I am not using fp16 or amp.")
+    assert "WR-040" not in [m.entry.id for m in d.matches]
+
+
+def test_a_missing_remedy_keeps_its_word():
+    assert "warmup" in tokens("I train without warmup") and "nan" in tokens("no warmup, and the loss is nan")
+
+
+# ---- a division by zero is something gone wrong ---------------------------------------------------
+
+def test_a_division_by_zero_in_words_is_a_failure():
+    assert first("divide by zero in my cost from np.log") == "WR-030"       # the issue's own example
+
+
+def test_a_division_by_zero_ruled_out_is_not():
+    assert diagnosis("I checked: no division by zero happens anywhere. Is my setup right?").matches == []
