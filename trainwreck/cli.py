@@ -8,7 +8,6 @@ from pathlib import Path
 
 from . import __version__
 from .catalog import load
-from . import diagnose_command
 from .export import BaseUrlError, catalog_json, normalise_base_url
 from .includes import IncludeRefused
 from .locate import default_catalog
@@ -78,6 +77,10 @@ def _load_valid(folder: Path | None):
 
 
 def _diagnose(args, catalog) -> int:
+    # imported here: the log scanner and its patterns cost a quarter of a second that
+    # `check`, `list` and `show` do not need
+    from . import diagnose_command
+
     return diagnose_command.run(args.log, args.json, catalog)
 
 
