@@ -63,14 +63,18 @@ def build_site(project: Path, out: Path, quiet: bool = True, **env: str):
     )
 
 
+def _shared_folder(tmp_path_factory) -> Path:
+    """A folder every test process of this run sees: with xdist, the one the workers' own temp folders sit in."""
+    shared = tmp_path_factory.getbasetemp()
+    return shared.parent if os.environ.get("PYTEST_XDIST_WORKER") else shared
+
+
 def _built(tmp_path_factory, name: str, **env: str) -> Path:
     """One build of the real project per test run, however many test processes ask for it: the first
     builds it (behind a lock shared by every process), the others read it. Tests only read it."""
     from filelock import FileLock
 
-    shared = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        shared = shared.parent          # the folder every worker's own temp folder sits in
+    shared = _shared_folder(tmp_path_factory)
     out = shared / f"built-{name}"
     with FileLock(str(shared / "site-builds.lock")):
         if not (out / "index.html").is_file():
@@ -140,26 +144,60 @@ def failing_build(folder: Path, relative: str, old: str, new: str) -> tuple[str,
 
 
 _program_runs: dict[tuple[str, str], "subprocess.CompletedProcess"] = {}
+_program_runs_folder: list[Path] = []       # set for the session: where every test process keeps its runs
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _shared_program_runs(tmp_path_factory):
+    folder = _shared_folder(tmp_path_factory) / "program-runs"
+    folder.mkdir(exist_ok=True)
+    _program_runs_folder[:] = [folder]
+    yield
+    _program_runs_folder.clear()
 
 
 def program_run(code: str, filename: str):
     """Run a program as a reader does: saved as `filename` in an empty folder and run there as
     `python filename`, stdout and stderr interleaved as a terminal shows them, the folder's path
-    taken out of what it prints. Each distinct program runs once per test process."""
+    taken out of what it prints. Each distinct program runs once per test run, however many test
+    processes ask for it (the programs are deterministic)."""
+    import hashlib
+    import json
+    import subprocess
+
+    from filelock import FileLock
+
+    key = (filename, code)
+    if key in _program_runs:
+        return _program_runs[key]
+    if not _program_runs_folder:
+        _program_runs[key] = _run_program(code, filename)
+        return _program_runs[key]
+    kept = _program_runs_folder[0] / (hashlib.sha256(f"{filename}\0{code}".encode()).hexdigest() + ".json")
+    with FileLock(str(kept) + ".lock"):
+        if kept.is_file():
+            saved = json.loads(kept.read_text(encoding="utf-8"))
+            run = subprocess.CompletedProcess(saved["args"], saved["returncode"], saved["stdout"])
+        else:
+            run = _run_program(code, filename)
+            kept.write_text(json.dumps({"args": run.args, "returncode": run.returncode, "stdout": run.stdout}),
+                            encoding="utf-8")
+    _program_runs[key] = run
+    return run
+
+
+def _run_program(code: str, filename: str):
     import subprocess
     import tempfile
 
-    key = (filename, code)
-    if key not in _program_runs:
-        with tempfile.TemporaryDirectory() as folder:
-            Path(folder, filename).write_text(code, encoding="utf-8")
-            env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHONWARNINGS")}
-            run = subprocess.run(
-                [sys.executable, filename], cwd=folder, env={**env, **ONE_THREAD, "PYTHONUNBUFFERED": "1"},
-                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
-            run.stdout = run.stdout.replace(f"{Path(folder).resolve()}{os.sep}", "").replace(f"{folder}{os.sep}", "")
-            _program_runs[key] = run
-    return _program_runs[key]
+    with tempfile.TemporaryDirectory() as folder:
+        Path(folder, filename).write_text(code, encoding="utf-8")
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHONWARNINGS")}
+        run = subprocess.run(
+            [sys.executable, filename], cwd=folder, env={**env, **ONE_THREAD, "PYTHONUNBUFFERED": "1"},
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
+        run.stdout = run.stdout.replace(f"{Path(folder).resolve()}{os.sep}", "").replace(f"{folder}{os.sep}", "")
+    return run
 
 
 def tab_program_run(snippet: str, region: str):
