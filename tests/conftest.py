@@ -71,7 +71,9 @@ def _shared_folder(tmp_path_factory) -> Path:
 
 def _built(tmp_path_factory, name: str, **env: str) -> Path:
     """One build of the real project per test run, however many test processes ask for it: the first
-    builds it (behind a lock shared by every process), the others read it. Tests only read it."""
+    builds it (behind a lock shared by every process), the others read it. Tests only read it.
+    It runs as the README's command does (not quiet, no MkDocs 2 switch), and what it printed is
+    kept beside it (`build_output`)."""
     from filelock import FileLock
 
     shared = _shared_folder(tmp_path_factory)
@@ -80,10 +82,20 @@ def _built(tmp_path_factory, name: str, **env: str) -> Path:
         if not (out / "index.html").is_file():
             scratch = shared / f"building-{name}"
             shutil.rmtree(scratch, ignore_errors=True)
-            result = build_site(ROOT, scratch, **env)
+            result = build_site(ROOT, scratch, quiet=False, **{"NO_MKDOCS_2_WARNING": "", **env})
             assert result.returncode == 0, result.stderr
             scratch.rename(out)
+            _output_of(out).write_text(result.stdout + result.stderr, encoding="utf-8")
     return out
+
+
+def _output_of(built: Path) -> Path:
+    return built.with_name(built.name + ".out")
+
+
+def build_output(built: Path) -> str:
+    """What the build of a shared site printed."""
+    return _output_of(built).read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="session")
