@@ -1,4 +1,5 @@
 """The validator: passes the real catalogue, names every defect of a broken copy."""
+import os
 import re
 import shutil
 import subprocess
@@ -19,12 +20,22 @@ LINE_NUMBER = re.compile(r"^([^:\n]+):[0-9]+:", re.M)
 
 
 def run_check(project: Path, *args):
-    result = subprocess.run(
-        [sys.executable, "-m", "trainwreck", "check", *args],
-        cwd=project, capture_output=True, text=True,
-    )
-    result.stderr = LINE_NUMBER.sub(r"\1:", result.stderr)
-    return result
+    """`trainwreck check` run from the project folder, in this process (the command line itself,
+    in a process of its own, is test_cli_check_passes_on_the_real_catalogue's)."""
+    import contextlib
+    import io
+
+    from trainwreck.cli import main
+
+    out, err, here = io.StringIO(), io.StringIO(), os.getcwd()
+    try:
+        os.chdir(project)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(["check", *args])
+    finally:
+        os.chdir(here)
+    return subprocess.CompletedProcess(["trainwreck", "check", *args], code, out.getvalue(),
+                                       LINE_NUMBER.sub(r"\1:", err.getvalue()))
 
 
 @pytest.fixture
@@ -48,7 +59,7 @@ def test_real_catalogue_passes():
 
 
 def test_cli_check_passes_on_the_real_catalogue():
-    result = run_check(ROOT)
+    result = subprocess.run([sys.executable, "-m", "trainwreck", "check"], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     catalog, _ = check(ROOT / "catalog")
     assert result.stdout == f"catalog: {len(catalog.entries)} entries, {len(catalog.planned)} planned: OK\n"
