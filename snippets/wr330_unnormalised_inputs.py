@@ -238,8 +238,8 @@ def figure_data():
                 f"rate, log scales: the best raw run ends at {raw_best:.4f} (rate {raw_rate:g}), the best run on pixels "
                 f"scaled to [0, 1] at {unit_best:.4f} (rate {unit_rate:g}); standardised pixels end lower than raw "
                 f"ones at every rate from {standardised_wins_from(sweep):g} up."),
-        "caption": "Raw pixels: the first layer is saturated before the first step, its units freeze into "
-                   "constants, and no rate trains the network; scaled to [0, 1] it trains, standardised best.",
+        "caption": "Raw pixels: the first layer starts out saturated, its units freeze into constants, and "
+                   "no rate trains the network; scaled to [0, 1] it trains, standardised best.",
         "panels": [
             {"title": "Loss per epoch, lr 0.5", "xlabel": "epoch", "ylabel": "loss", "yscale": "log",
              "series": [{"label": name, "x": epochs, "y": run["loss"], "width": 3.0 if name.startswith("raw") else 1.6}
