@@ -6,7 +6,7 @@ Here the buffers work the same way: backward() adds into `grads`, zero_grad()
 empties them. A small network (ReLU hidden layer, sigmoid output,
 cross-entropy written by hand) is trained by full-batch SGD at rate 0.1 with
 momentum 0.9, as many recipes do. Without zero_grad() the step is the momentum
-of the sum of every gradient so far: the loss falls for seven epochs, faster
+of the sum of every gradient so far: the loss falls over six steps, to epoch 6, faster
 than a correct loop's, then climbs in wider and wider swings and turns inf. The second mistake: gradients accumulated on
 purpose over k micro-batches, the loss not divided by k, so every step is k
 times too large.
@@ -187,15 +187,18 @@ class Adam:
         return squared ** 0.5
 
 
-def minibatch_train(lr, epochs, batch=20, clear=True, momentum=0.0, seed=SEED):
-    """SGD on shuffled mini-batches, one step per batch; the loss logged per epoch is the
-    mean of its batches' losses. Stops at the first non-finite epoch."""
+def minibatch_train(lr, epochs, batch=20, clear=True, momentum=0.0, seed=SEED, noise=False):
+    """SGD on mini-batches of a fresh permutation each epoch, one step per batch; the loss logged per
+    epoch is the mean of its batches' losses. Stops at the first non-finite epoch.
+    noise=True also records, at the end of each epoch, the size of the noise the steps have added up:
+    the sum over every step so far of (batch gradient - whole-batch gradient), both at that step's weights."""
     X, y = make_data()
     params = init_params()
     grads = {k: np.zeros_like(w) for k, w in params.items()}
+    summed = {k: np.zeros_like(w) for k, w in params.items()}
     opt = SGD(params, lr, momentum)
     order_rng = np.random.default_rng(seed + 2)
-    losses = []
+    losses, noise_sizes = [], []
     for epoch in range(epochs):
         order = order_rng.permutation(len(X))
         batch_losses = []
@@ -203,12 +206,20 @@ def minibatch_train(lr, epochs, batch=20, clear=True, momentum=0.0, seed=SEED):
             rows = order[start:start + batch]
             if clear:
                 zero_grad(grads)
+            if noise:
+                whole = {k: np.zeros_like(w) for k, w in params.items()}
+                part = {k: np.zeros_like(w) for k, w in params.items()}
+                backward(params, whole, X, y)
+                backward(params, part, X[rows], y[rows])
+                for k in summed:
+                    summed[k] += part[k] - whole[k]
             batch_losses.append(backward(params, grads, X[rows], y[rows]))
             opt.step(grads)
         losses.append(float(np.mean(batch_losses)))
+        noise_sizes.append(norm(summed))
         if not np.isfinite(losses[-1]):
             break
-    return {"loss": losses, "final_params": params}
+    return {"loss": losses, "final_params": params, "noise": noise_sizes if noise else None}
 
 
 def growth_per_step(lr_curvature, momentum, clear):

@@ -81,8 +81,8 @@ def softplus(z):
 
 def train_mask(X, t, lr=0.5, epochs=10, log_every=0):
     """Logistic regression per pixel with the binary cross-entropy written from the logits,
-    softplus(z) - t*z, the form BCEWithLogitsLoss computes. Returns the loss before each update;
-    prints it every `log_every` epochs when log_every > 0."""
+    softplus(z) - t*z, the form BCEWithLogitsLoss computes. Returns the loss before each update and the
+    weights at the end; prints the loss every `log_every` epochs when log_every > 0."""
     w = np.zeros(X.shape[1])
     losses = []
     for epoch in range(epochs):
@@ -92,7 +92,7 @@ def train_mask(X, t, lr=0.5, epochs=10, log_every=0):
             print(f"epoch {epoch:2d}  loss {losses[-1]:.4f}")
         p = 0.5 * (1.0 + np.tanh(z / 2.0))           # sigmoid, without overflow
         w -= lr * X.T @ (p - t) / len(t)
-    return losses
+    return {"loss": losses, "w": w}
 # --8<-- [end:setup]
 
 
@@ -151,9 +151,11 @@ def check_labels(y, num_classes, ignore=None):
 
 
 def to_class_index(raw, classes):
-    """Map a file's label values to 0..len(classes)-1, by an explicit table; a value not in the table is refused."""
+    """Map a file's label values to 0..len(classes)-1 by an explicit table: classes[i] becomes i, in the
+    table's own order (it need not be sorted); a value not in the table is refused."""
     classes = np.asarray(classes)
-    index = np.clip(np.searchsorted(classes, raw), 0, len(classes) - 1)
+    order = np.argsort(classes, kind="stable")
+    index = order[np.clip(np.searchsorted(classes, raw, sorter=order), 0, len(classes) - 1)]
     unknown = classes[index] != raw
     if unknown.any():
         raise ValueError(f"label values not in {classes.tolist()}: {np.unique(raw[unknown]).tolist()}")
@@ -177,7 +179,7 @@ if __name__ == "__main__":
           f"mask {{0, 255}} -> {{{binary.min()}, {binary.max()}}}\nchecks: "
           f"{check_labels(digits, CLASSES) or 'pass'}, {check_labels(binary, 2) or 'pass'}")
 
-    mask_run = train_mask(pixels, binary.astype(float))
+    mask_run = train_mask(pixels, binary.astype(float))["loss"]
     print(f"The mask model's cross-entropy: {mask_run[0]:.4f} at epoch 0, {mask_run[-1]:.4f} at epoch "
           f"{len(mask_run) - 1},\nnever below 0.")
 
@@ -187,6 +189,16 @@ if __name__ == "__main__":
     print(f"class {CLASSES - 1} predicted for {run['last_share'][-1]:.0%} of the rows; "
           f"it is the class of {np.mean(y == CLASSES - 1):.0%} of them")
 # --8<-- [end:fix]
+
+
+def foreground_share(X, w):
+    """The share of pixels a mask model with weights w calls foreground (logit above 0)."""
+    return float(np.mean(X @ w > 0))
+
+
+def dice(predicted, truth):
+    """The Dice score of two boolean masks: twice their overlap over the sum of their sizes."""
+    return float(2 * np.sum(predicted & truth) / (predicted.sum() + truth.sum()))
 
 
 def run_minus_one_wrapped():
@@ -204,8 +216,8 @@ def figure_data():
     """Plain numbers for the page's picture: the mask's binary cross-entropy per epoch with 0/255 and
     with 0/1 targets, and the share of rows predicted as the last class with -1 wrapped and ignored."""
     pixels, mask = make_pixels()
-    raw = train_mask(pixels, mask.astype(float))
-    mapped = train_mask(pixels, mask / 255.0)
+    raw = train_mask(pixels, mask.astype(float))["loss"]
+    mapped = train_mask(pixels, mask / 255.0)["loss"]
     wrapped, ignored = run_minus_one_wrapped(), run_minus_one_ignored()
     _, y = make_data()
     truth = float(np.mean(y == CLASSES - 1))

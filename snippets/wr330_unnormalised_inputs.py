@@ -191,11 +191,19 @@ def first_update_shift(X, y, lr=0.5):
             "size": np.abs(move.mean(axis=0)), "flat_slopes": float(np.mean(h * (1 - h) == 0))}
 
 
+SWEPT = (("raw", "raw 0..255"), ("scaled", "scaled to [0, 1]"), ("standardised", "standardised"))
+
+
 def rate_sweep():
-    """The last loss after 60 epochs at each rate, for the raw and the standardised training images."""
+    """The last loss after 60 epochs at each rate, for the raw, the [0, 1] and the standardised training images."""
     y, inputs = training_inputs()
-    return {name: [train(inputs[key], y, lr=lr)["loss"][-1] for lr in RATES]
-            for name, key in (("raw", "raw 0..255"), ("standardised", "standardised"))}
+    return {name: [train(inputs[key], y, lr=lr)["loss"][-1] for lr in RATES] for name, key in SWEPT}
+
+
+def best_of(sweep, name):
+    """The lowest last loss of one input scaling over the sweep, and the rate that reached it."""
+    i = int(np.argmin(sweep[name]))
+    return sweep[name][i], RATES[i]
 
 
 def runs():
@@ -217,7 +225,7 @@ def figure_data():
     X, y = load_images()
     guess = frequency_loss(split(X, y)[0][1])
     epochs = list(range(len(curves["raw 0..255"]["loss"])))
-    best = int(np.argmin(sweep["raw"]))
+    (raw_best, raw_rate), (unit_best, unit_rate) = best_of(sweep, "raw"), best_of(sweep, "scaled")
     return {
         "alt": (f"Left: loss per epoch at learning rate 0.5. Raw pixels start at "
                 f"{curves['raw 0..255']['loss'][0]:.4f} and end at {curves['raw 0..255']['loss'][-1]:.4f}, the loss "
@@ -227,10 +235,11 @@ def figure_data():
                 f"every image: with raw pixels {curves['raw 0..255']['constant'][0]} of {HIDDEN} at epoch 0 and "
                 f"{curves['raw 0..255']['constant'][-1]} at the end; with standardised pixels "
                 f"{curves['standardised']['constant'][-1]}. Right: last loss after 60 epochs against the learning "
-                f"rate, log scales: the best raw run ends at {sweep['raw'][best]:.4f} (rate {RATES[best]:g}); "
-                f"standardised pixels end lower at every rate from {standardised_wins_from(sweep):g} up."),
-        "caption": "Raw pixels: the first layer saturates, its units freeze into constants, and no rate trains "
-                   "the network as well as standardised inputs do.",
+                f"rate, log scales: the best raw run ends at {raw_best:.4f} (rate {raw_rate:g}), the best run on pixels "
+                f"scaled to [0, 1] at {unit_best:.4f} (rate {unit_rate:g}); standardised pixels end lower than raw "
+                f"ones at every rate from {standardised_wins_from(sweep):g} up."),
+        "caption": "Raw pixels: the first layer starts out saturated, its units freeze into constants, and "
+                   "no rate trains the network; scaled to [0, 1] it trains, standardised best.",
         "panels": [
             {"title": "Loss per epoch, lr 0.5", "xlabel": "epoch", "ylabel": "loss", "yscale": "log",
              "series": [{"label": name, "x": epochs, "y": run["loss"], "width": 3.0 if name.startswith("raw") else 1.6}
@@ -239,8 +248,8 @@ def figure_data():
              "series": [{"label": name, "x": epochs, "y": run["constant"]} for name, run in curves.items()]},
             {"title": "Last loss after 60 epochs", "xlabel": "learning rate", "ylabel": "loss",
              "xscale": "log", "yscale": "log",
-             "series": [{"label": name, "x": list(RATES), "y": sweep[key], "end_marker": True}
-                        for name, key in (("raw 0..255", "raw"), ("standardised", "standardised"))]},
+             "series": [{"label": label, "x": list(RATES), "y": sweep[name], "end_marker": True}
+                        for name, label in SWEPT]},
         ],
         "sparkline": {"label": "loss per epoch, raw pixels", "values": curves["raw 0..255"]["loss"]},
     }

@@ -140,6 +140,7 @@ def test_the_quadratic_analysis():
             assert wr260.growth_per_step(a, momentum, clear=True) < 1        # the correct loop converges
     for a in np.linspace(1e-3, 4 - 1e-3, 200):
         assert wr260.growth_per_step(a, 0.0, clear=False) == pytest.approx(1.0, abs=1e-9)   # never decays
+        assert wr260.growth_per_step(a / 2, 0.0, clear=True) == pytest.approx(abs(1 - a / 2), abs=1e-12)  # |1 - a|
     assert wr260.growth_per_step(4.1, 0.0, clear=False) > 1.3
     low, high = (1 - math.sqrt(MOMENTUM)) ** 2, (1 + math.sqrt(MOMENTUM)) ** 2    # complex roots: |z| = sqrt(mu)
     assert high - low > 0.9 * 2 * (1 + MOMENTUM)                                   # "most of that range"
@@ -160,10 +161,26 @@ def test_the_quadratic_analysis():
     ])
 
 
-def test_noise_in_the_buffer_adds_up_like_a_random_walk(correct):
-    """Each mini-batch gradient is the full-batch gradient plus its own noise, and the buffer keeps
-    every bit of it: the noise part of the sum of t batch gradients is a random walk, whose size grows
-    like sqrt(t) -- sqrt(t) times one batch's noise, for batches drawn independently."""
+def test_one_epochs_batch_deviations_cancel_at_fixed_weights(correct):
+    """The batches of one permutation split the data, so at fixed weights their deviations from the whole
+    batch's gradient sum to exactly zero; batches drawn with replacement leave a sum that does not vanish."""
+    X, y = wr260.make_data()
+    params = correct["final_params"]
+    whole = flat(fresh_gradient(params))
+    rng = np.random.default_rng(7)
+    order = rng.permutation(len(X))
+    split = sum(flat(fresh_gradient_of(params, X[order[i:i + 20]], y[order[i:i + 20]])) - whole
+                for i in range(0, len(X), 20))
+    drawn = sum(flat(fresh_gradient_of(params, X[rows], y[rows])) - whole
+                for rows in rng.integers(0, len(X), size=(20, 20)))
+    one_batch = np.linalg.norm(flat(fresh_gradient_of(params, X[order[:20]], y[order[:20]])) - whole)
+    assert np.linalg.norm(split) < 1e-9 * one_batch
+    assert np.linalg.norm(drawn) > 0.5 * one_batch
+
+
+def test_with_replacement_the_noise_would_be_a_random_walk(correct):
+    """The page's aside: batches drawn independently (with replacement) at fixed weights add noise as a random
+    walk, whose size grows like sqrt(t) -- sqrt(t) times one batch's noise. The snippet does not sample this way."""
     X, y = wr260.make_data()
     params = correct["final_params"]
     per_example = np.array([flat(fresh_gradient_of(params, X[i:i + 1], y[i:i + 1])) for i in range(len(X))])
@@ -176,7 +193,28 @@ def test_noise_in_the_buffer_adds_up_like_a_random_walk(correct):
     size = {t: float(np.sqrt(np.mean(np.sum(walks[:, t - 1] ** 2, axis=1)))) for t in (25, 100)}
     assert size[100] / size[25] == pytest.approx(2.0, rel=0.1)                         # sqrt(100 / 25)
     assert size[100] == pytest.approx(10 * one_batch, rel=0.1)                         # sqrt(100) batches' worth
-    assert np.linalg.norm(mean) < 0.05 * one_batch     # near the bottom the batches' noise is what adds up
+
+
+def test_the_noise_left_in_the_buffer_grows_until_a_step_overflows():
+    """minibatch_train's own run: the noise its steps add up (batch minus whole-batch gradient at each step's
+    weights) grows, and stays in the buffer of the loop without zero_grad() until the loss is non-finite. The
+    broken loop's weights move far more between batches, so its batches cancel far less than the correct
+    loop's; and the same loop on the whole batch, with no noise, stays finite over more steps."""
+    with np.errstate(all="ignore"):
+        broken = wr260.minibatch_train(0.3, 200, batch=20, clear=False, noise=True)
+        whole = wr260.train(0.3, 3000, momentum=0.0, clear=False)
+    correct = wr260.minibatch_train(0.3, 1, batch=20, noise=True)
+    t = wr260.first_nonfinite(broken["loss"])
+    noise = broken["noise"]
+    assert t == 32 and not math.isfinite(noise[t - 1])
+    assert noise[15] > 2 * noise[0] and noise[7] > noise[0]
+    assert noise[0] > 3 * correct["noise"][0]                     # moving weights: the epoch no longer cancels
+    assert wr260.first_nonfinite(whole["loss"]) is None and len(whole["loss"]) > (t + 1) * 20
+    assert_entry_says("WR-260", [
+        f"has size {noise[0]:.2f} after the first epoch and {noise[15]:.2f} after epoch 15, and the loss is "
+        f"non-finite at epoch {t}",
+        f"at rate 0.3 it stays finite for {len(whole['loss'])} steps",
+    ])
 
 
 # ---- the run ------------------------------------------------------------------------------------

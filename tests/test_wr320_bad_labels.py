@@ -103,7 +103,7 @@ def test_for_targets_in_0_1_the_minimum_is_the_targets_entropy_and_never_negativ
 def test_the_mask_loss_falls_below_zero_by_a_constant_step(pixels):
     X, mask = pixels
     assert set(np.unique(mask)) == {0, 255} and mask.dtype == np.uint8
-    losses = wr320.train_mask(X, mask.astype(float))
+    losses = wr320.train_mask(X, mask.astype(float))["loss"]
     assert losses[0] == pytest.approx(math.log(2))
     assert all(v < 0 for v in losses[1:])
     steps = np.diff(losses[1:])
@@ -114,8 +114,44 @@ def test_the_mapped_mask_trains_and_stays_positive(pixels):
     X, mask = pixels
     binary = wr320.to_class_index(mask, [0, 255])
     assert np.array_equal(binary, mask // 255) and np.array_equal(binary, (mask / 255).astype(int))
-    losses = wr320.train_mask(X, binary.astype(float))
+    losses = wr320.train_mask(X, binary.astype(float))["loss"]
     assert min(losses) > 0 and losses[-1] < 0.6 * losses[0]
+
+
+@pytest.mark.parametrize("scale", [255.0, 1.0])
+def test_train_masks_step_is_the_gradient_of_its_loss(pixels, scale):
+    """One step of train_mask from w = 0 moves w by -lr times the gradient of the loss it reports: compared
+    with central finite differences of that loss, for 0/255 and for 0/1 targets."""
+    X, mask = pixels
+    t = (mask == 255) * scale
+    lr = 0.5
+    grad = -wr320.train_mask(X, t, lr=lr, epochs=1)["w"] / lr
+
+    def loss(w):
+        return wr320.train_mask(X, t, epochs=1, lr=0.0)["loss"][0] if w is None else float(
+            np.mean(wr320.softplus(X @ w) - t * (X @ w)))
+
+    assert loss(None) == pytest.approx(loss(np.zeros(2)), rel=1e-15)     # the loss train_mask reports
+    h = 1e-6
+    numeric = np.array([(loss(h * e) - loss(-h * e)) / (2 * h) for e in np.eye(2)])
+    np.testing.assert_allclose(grad, numeric, rtol=1e-6, atol=1e-9)
+
+
+def test_a_0_255_target_pushes_every_pixel_towards_foreground(pixels):
+    """sigma(z) - 255 < 0 for every pixel, background included: descent raises every logit through the shared
+    weights, and the model calls far more pixels foreground than there are; mapped to 0/1 it does not."""
+    X, mask = pixels
+    truth = mask == 255
+    raw = wr320.train_mask(X, mask.astype(float))
+    mapped = wr320.train_mask(X, truth.astype(float))
+    assert raw["w"][1] > 0                                              # the constant feature: the bias rises
+    assert wr320.foreground_share(X, raw["w"]) > 1.5 * truth.mean()
+    assert wr320.foreground_share(X, mapped["w"]) == pytest.approx(truth.mean(), abs=0.03)
+    predicted = X @ raw["w"] > 0
+    assert wr320.dice(predicted, mask == 1) == 0                       # a metric reading the raw mask
+    assert wr320.dice(X @ mapped["w"] > 0, truth) > wr320.dice(predicted, truth)
+    assert_entry_says("WR-320", [f"foreground than there are ({wr320.foreground_share(X, raw['w']):.0%} against "
+                                 f"{truth.mean():.0%} in the snippet)"])
 
 
 # --- -1 nobody declared: the last class, a finite and wrong loss --------------------------------------
@@ -165,6 +201,10 @@ def test_check_labels_catches_each_case_and_passes_clean_ones(data, pixels):
 
 def test_the_table_refuses_a_value_it_does_not_list():
     assert wr320.to_class_index(np.array([1, 10, 5]), np.arange(1, C + 1)).tolist() == [0, 9, 4]
+    assert wr320.to_class_index(np.array([255, 0, 255]), [255, 0]).tolist() == [0, 1, 0]     # in the table's order
+    assert wr320.to_class_index(np.array([3, 1, 2]), [3, 1, 2]).tolist() == [0, 1, 2]
+    with pytest.raises(ValueError, match=r"label values not in \[3, 1\]: \[2\]"):
+        wr320.to_class_index(np.array([3, 2]), [3, 1])
     with pytest.raises(ValueError, match=r"label values not in \[0, 255\]: \[128\]"):
         wr320.to_class_index(np.array([0, 128, 255], dtype=np.uint8), [0, 255])
 
@@ -187,8 +227,8 @@ def test_the_snippet_runs_without_numpy_warnings(data, pixels):
 def test_numbers_in_the_entry_match_the_snippet(data, pixels, wrapped, ignored):
     X, y, read = data
     _, mask = pixels
-    raw = wr320.train_mask(pixels[0], mask.astype(float))
-    mapped = wr320.train_mask(pixels[0], wr320.to_class_index(mask, [0, 255]).astype(float))
+    raw = wr320.train_mask(pixels[0], mask.astype(float))["loss"]
+    mapped = wr320.train_mask(pixels[0], wr320.to_class_index(mask, [0, 255]).astype(float))["loss"]
     labelled = read["with_minus_one"] != -1
     z = X @ wrapped["W"] + wrapped["b"]
     assert_entry_says("WR-320", [
@@ -199,6 +239,8 @@ def test_numbers_in_the_entry_match_the_snippet(data, pixels, wrapped, ignored):
         f"class {C - 1} is predicted for {wrapped['last_share'][-1]:.0%} of the rows, though it is the class of "
         f"{np.mean(y == C - 1):.0%} of them",
         f"the same model's loss is {wr320.cross_entropy(z[labelled], y[labelled]).mean():.4f}",
+        f"predict the last class far more often than it occurs: for {wrapped['last_share'][-1]:.0%} of the rows, "
+        f"against its true share of {np.mean(y == C - 1):.0%}",
         f"the check reports {np.sum(read['one_based'] == C)} labels equal to {C} in the one-based file, "
         f"{np.sum(mask == 255)} mask values of 255, and {np.sum(~labelled)} labels of −1",
         f"falls from {mapped[0]:.4f} to {mapped[-1]:.4f} and never goes below 0",

@@ -72,11 +72,40 @@ def test_in_place_division_is_refused_with_the_declared_message_and_division_giv
 
 # --- the first layer: x255 pre-activations, saturation, exact zero slopes ------------------------------
 
-def test_pre_activations_scale_with_the_inputs_exactly(inputs):
+def test_pre_activations_scale_with_the_inputs_and_the_bias_stays_behind(inputs):
+    """first_layer (bias included) on raw and on [0, 1] pixels: the weighted sum grows 255 times, the bias
+    does not, so the spread grows a little less than 255 times."""
     _, data = inputs
-    W = wr330.init_params(data["raw 0..255"].shape[1])["W1"]
-    ratio = (data["raw 0..255"] @ W).std() / (data["scaled to [0, 1]"] @ W).std()
-    assert ratio == pytest.approx(255.0, rel=1e-12)
+    params = wr330.init_params(data["raw 0..255"].shape[1])
+    raw, unit = (wr330.first_layer(params, data[k])["std"] for k in ("raw 0..255", "scaled to [0, 1]"))
+    assert 0.9 * 255 < raw / unit < 255
+    no_bias = {**params, "b1": np.zeros_like(params["b1"])}
+    bare = [wr330.first_layer(no_bias, data[k])["std"] for k in ("raw 0..255", "scaled to [0, 1]")]
+    assert bare[0] / bare[1] == pytest.approx(255.0, rel=1e-12)
+    assert np.abs(params["b1"]).max() <= 1 / 8
+    assert_entry_says("WR-330", [f"the spread goes from {unit:.2f} on pixels in [0, 1] to {raw:.1f} on raw ones, "
+                                 f"{raw / unit:.0f} times"])
+
+
+def test_the_spread_of_the_pre_activations_follows_the_mean_square_not_the_spread_of_the_inputs(inputs):
+    """Var(z) = fan_in Var(w) E[x^2] with Var(w) = 1/(3 fan_in) for nn.Linear's uniform bound."""
+    _, data = inputs
+    X = data["raw 0..255"]
+    fan_in = X.shape[1]
+    W = np.random.default_rng(0).uniform(-1, 1, (fan_in, 20000)) / np.sqrt(fan_in)   # many units: the expectation
+    mean_square = float(np.mean(X ** 2))
+    predicted = math.sqrt(mean_square / 3)
+    assert (X @ W).std() == pytest.approx(predicted, rel=0.02)
+    measured = wr330.first_layer(wr330.init_params(fan_in), X)["std"]
+    assert measured == pytest.approx(predicted, rel=0.1)                   # 16 units: close to it
+    centred = X - X.mean()
+    assert (centred @ W).std() < 0.5 * predicted                           # the mean, not the spread, makes it large
+    assert X.mean() ** 2 / mean_square > 0.8
+    assert_entry_says("WR-330", [
+        f"the raw pixels have a mean of {X.mean():.1f} and a spread of only {X.std():.1f}, and the mean makes "
+        f"{X.mean() ** 2 / mean_square:.0%} of E[x²]. The formula predicts a spread of {predicted:.1f}; "
+        f"the snippet measures {measured:.1f}",
+    ])
 
 
 def test_the_saturation_threshold_is_where_the_slope_drops_below_1_percent():
@@ -137,6 +166,52 @@ def test_no_learning_rate_trains_raw_pixels_as_well_as_standardised_ones(sweep):
     assert wr330.standardised_wins_from(sweep) <= 0.1
 
 
+def test_conditioning_is_not_why_raw_pixels_fail(sweep, inputs):
+    """[0, 1] pixels have exactly the raw pixels' condition number, yet at their best rate they train far below
+    the best raw run: the raw failure is the saturation, not the valley."""
+    _, data = inputs
+    raw_c, unit_c = (wr330.input_curvature(data[k])["condition"] for k in ("raw 0..255", "scaled to [0, 1]"))
+    assert raw_c == pytest.approx(unit_c, rel=1e-9)
+    (raw_best, raw_rate), (unit_best, unit_rate) = wr330.best_of(sweep, "raw"), wr330.best_of(sweep, "scaled")
+    std_best, std_rate = wr330.best_of(sweep, "standardised")
+    assert unit_best < raw_best / 3
+    assert std_best < unit_best / 10                                        # ...but centring still pays
+    assert_entry_says("WR-330", [
+        f"pixels scaled to [0, 1] at best reach {unit_best:.4f} (rate {unit_rate:g}), standardised ones "
+        f"{std_best:.4f} (rate {std_rate:g})",
+        f"scaled to [0, 1] they have the same ratio, {unit_c:.0f}, and train",
+        f"The best raw run ends at {raw_best:.4f} (rate {raw_rate:g})",
+        f"at its best rate in the sweep, {unit_rate:g}, it reaches {unit_best:.4f}, against {std_best:.4f} for "
+        f"standardised pixels at theirs, {std_rate:g}",
+        f"pixels scaled to [0, 1] end at {unit_best:.4f}, standardised ones at {std_best:.4f}",
+    ])
+
+
+def test_units_saturated_at_initialisation_stay_frozen_at_every_rate(images):
+    """The layer is saturated before the first step: the same units are constant at epoch 0 whatever the rate,
+    their slopes are next to zero, and no rate of the sweep moves them off the flat end."""
+    (X_train, y_train), _ = images
+    X = X_train.astype(np.float64)
+    params = wr330.init_params(X.shape[1])
+    h = wr330.sigmoid(X @ params["W1"] + params["b1"])
+    frozen = h.std(axis=0) < 1e-3
+    assert frozen.sum() == 5 and (h * (1 - h))[:, frozen].max() < 3e-11
+    ends = {}
+    for lr in wr330.RATES:
+        run = wr330.train(X, y_train, lr=lr)
+        assert run["constant"][0] == frozen.sum()
+        end = wr330.sigmoid(X @ run["params"]["W1"] + run["params"]["b1"])
+        assert np.all(end[:, frozen].std(axis=0) < 1e-3)                  # still constant after 60 epochs
+        assert np.abs(run["params"]["W1"][:, frozen] - params["W1"][:, frozen]).max() < 1e-9
+        ends[lr] = run["constant"][-1]
+    assert ends[1e-4] == frozen.sum() and ends[0.5] == wr330.HIDDEN       # a big rate freezes the rest
+    best = min(wr330.RATES, key=lambda lr: wr330.train(X, y_train, lr=lr)["loss"][-1])
+    assert_entry_says("WR-330", [
+        f"the {frozen.sum()} units constant at initialisation have slopes below 3e-11",
+        f"with {ends[best]} of {wr330.HIDDEN} units constant",
+    ])
+
+
 # --- the fix --------------------------------------------------------------------------------------------
 
 def test_statistics_come_from_the_training_split_only(images):
@@ -180,7 +255,6 @@ def test_numbers_in_the_entry_match_the_snippet(images, inputs, runs, sweep):
     raw1, std1 = (wr330.first_layer(wr330.init_params(64), data[k]) for k in ("raw 0..255", "standardised"))
     shift = wr330.first_update_shift(data["raw 0..255"], y)
     raw_c, std_c = wr330.input_curvature(data["raw 0..255"]), wr330.input_curvature(data["standardised"])
-    best = int(np.argmin(sweep["raw"]))
     params = fixed["params"]
     val = wr330.standardise(X_val, wr330.fit_standardiser(X_train))
     accuracy = np.mean((wr330.sigmoid(val @ params["W1"] + params["b1"]) @ params["W2"] + params["b2"])
@@ -203,23 +277,22 @@ def test_numbers_in_the_entry_match_the_snippet(images, inputs, runs, sweep):
         f"the spread of that shift over the {len(y)} images is {np.median(shift['spread_over_mean']):.3f} of its "
         f"mean size (median over the {shift['units']} units that get any gradient), and the median shift is "
         f"{np.median(shift['size']):.0f} units of z",
-        f"{raw_run['constant'][0]} of the 16 units are constant over the batch at epoch 0, 16 of 16 "
-        f"{['no', 'one', 'two', 'three', 'four', 'five'][frozen]} epochs later",
+        f"{raw_run['constant'][0]} of the 16 units are constant at initialisation, before any step; the first "
+        f"updates throw the other {wr330.HIDDEN - raw_run['constant'][0]} to a flat end, and all 16 of 16 are "
+        f"constant {['no', 'one', 'two', 'three', 'four', 'five'][frozen]} epochs later",
         f"hence a loss of exactly {guess:.4f}",
         f"the accuracy, {raw_accuracy:.0%}, is that of always guessing the most frequent class",
         f"its largest eigenvalue is {raw_c['largest']:.4g} and points along the mean image (the cosine between "
         f"them is {raw_c['along_mean']:.4f}); the smallest is {raw_c['smallest']:.1f}, a ratio of "
         f"{raw_c['condition']:.0f}",
         f"after standardising the ratio is {std_c['condition']:.2f}",
-        f"in a sweep from {wr330.RATES[0]:g} to {wr330.RATES[-1]:g} the best raw run ends at {sweep['raw'][best]:.4f} (rate {wr330.RATES[best]:g}), where standardised "
-        f"pixels reach {sweep['standardised'][wr330.RATES.index(0.5)]:.4f} at the snippet's rate of 0.5",
+        f"in a sweep of rates from {wr330.RATES[0]:g} to {wr330.RATES[-1]:g}",
         f"(about 1 is healthy; {raw1['std']:.1f} in the snippet)",
         f"share of saturated units ({raw1['saturated']:.0%} in the snippet)",
         f"the first loss is ordinary ({raw_run['loss'][0]:.4f} here, with ln 4 = {math.log(4):.3f})",
         f"start with pre-activations of standard deviation {std1['std']:.2f}, none saturated, and the loss falls "
         f"from {fixed['loss'][0]:.4f} to {fixed['loss'][-1]:.4f} in {len(fixed['loss'])} epochs; "
         f"{accuracy:.0%} of the {len(y_val)} validation images",
-        f"the same run ends at {unit['loss'][-1]:.4f}",
-        f"pixels scaled to [0, 1] end at {unit['loss'][-1]:.4f}, standardised ones at {fixed['loss'][-1]:.4f}",
+        f"at the snippet's rate of 0.5 the same run ends at {unit['loss'][-1]:.4f}",
     ])
     assert X.mean() > 100 and X.dtype == np.uint8
