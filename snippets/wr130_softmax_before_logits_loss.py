@@ -54,12 +54,12 @@ def gradient_descent(lr):
     return step
 
 
-def train(softmax_first, lr=0.1, epochs=30, seed=SEED, n=500, update=None, verbose=False):
+def train(softmax_first, lr=0.1, epochs=30, seed=SEED, n=500, update=None, verbose=False, init_scale=0.01):
     """Full-batch training of z = X W + b on n examples. softmax_first=True is the bug:
     the loss is handed softmax(z), and applies log-softmax to it again."""
     X, y = make_data(seed, n)
     rng = np.random.default_rng(seed + 1)
-    params = {"W": rng.normal(scale=0.01, size=(X.shape[1], CLASSES)), "b": np.zeros(CLASSES)}
+    params = {"W": rng.normal(scale=init_scale, size=(X.shape[1], CLASSES)), "b": np.zeros(CLASSES)}
     update = update or gradient_descent(lr)
     history = {"loss": [], "accuracy": [], "grad_norm": []}
     for epoch in range(epochs):
@@ -110,7 +110,7 @@ if __name__ == "__main__":
           f"1/{CLASSES} = {1 / CLASSES:.3f}).")
     print(f"Handed the best output a softmax can give -- each one-hot label itself -- it still costs "
           f"{cross_entropy(one_hot, y)[0]:.4f}; log(1 + {CLASSES - 1}/e) = {floor():.4f}: no run can go lower.")
-    print(f"The binary mirror, a sigmoid before a with-logits BCE: label 0 can never cost less than "
+    print(f"The binary form, a sigmoid before a with-logits BCE: label 0 can never cost less than "
           f"ln 2 = {softplus(0.0):.4f}, label 1 never less than {softplus(-1.0):.4f}.")
 # --8<-- [end:reproduce]
 
@@ -165,6 +165,33 @@ def overfit_one_batch(softmax_first, n=10, steps=500, lr=0.05):
     """Karpathy's check: a model that cannot drive the loss of ten examples to near zero
     has a bug. Handed probabilities, this one stops above the floor."""
     return train(softmax_first, epochs=steps, n=n, update=adam(lr))
+
+
+def sigmoid(z):
+    return np.exp(-np.logaddexp(0.0, -z))
+
+
+def train_binary(sigmoid_first, lr=0.1, epochs=30, seed=SEED, n=500):
+    """The binary form, for the tests: label 1 for the upper five classes, a single logit z = X w + b,
+    and a loss that applies its own sigmoid (BCEWithLogitsLoss, from_logits=True):
+    softplus(u) - t u of its input u. sigmoid_first=True hands it u = sigmoid(z)."""
+    X, classes = make_data(seed, n)
+    t = (classes >= CLASSES // 2).astype(float)
+    rng = np.random.default_rng(seed + 1)
+    params = {"w": rng.normal(scale=0.01, size=X.shape[1]), "b": np.zeros(1)}
+    history = {"loss": [], "accuracy": [], "labels": t}
+    for epoch in range(epochs):
+        z = X @ params["w"] + params["b"]
+        u = sigmoid(z) if sigmoid_first else z
+        history["loss"].append(float(np.mean(softplus(u) - t * u)))
+        history["accuracy"].append(float(np.mean((z > 0) == (t == 1))))
+        du = (sigmoid(u) - t) / n
+        dz = du * sigmoid(z) * (1 - sigmoid(z)) if sigmoid_first else du
+        if epoch == 0:
+            history["first"] = {"z": z, "du": du, "dz": dz}
+        params["w"] -= lr * X.T @ dz
+        params["b"] -= lr * dz.sum(keepdims=True)
+    return history
 
 
 def figure_data():

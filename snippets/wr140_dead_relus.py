@@ -52,6 +52,12 @@ def dead(z):
     return z.max(axis=0) <= 0
 
 
+def firing_rate(z):
+    """Per unit, the share of examples on which its pre-activation is above 0. A dead unit's is exactly 0;
+    a healthy ReLU unit's is rarely near 1, so most raw activations are 0 in a healthy layer too."""
+    return np.mean(z > 0, axis=0)
+
+
 def gradients(params, X, y, slope=0.0):
     """The loss, log(1 + e^z) - y z averaged over the examples, and its gradients."""
     z1, h1, z2, h2, z = forward(params, X, slope)
@@ -103,8 +109,8 @@ if __name__ == "__main__":
     z1, _, z2, _, z = forward(run["params"], X)
     last = len(run["loss"]) - 1
     print(f"\nAt epoch {last}: layer 1 has {run['dead1'][-1]} of {HIDDEN} units dead "
-          f"({run['dead1'][-1] / HIDDEN:.0%}), layer 2 {run['dead2'][-1]} of {HIDDEN} "
-          f"({run['dead2'][-1] / HIDDEN:.0%}); the value is still {run['loss'][-1]:.4f}.")
+          f"({run['dead1'][-1] / HIDDEN:.1%}), layer 2 {run['dead2'][-1]} of {HIDDEN} "
+          f"({run['dead2'][-1] / HIDDEN:.1%}); the value is still {run['loss'][-1]:.4f}.")
     print(f"Every example now gets the same logit ({len(np.unique(z))} distinct value), p = "
           f"{1 / (1 + np.exp(-z[0, 0])):.3f}; the share of label 1 is {y.mean():.3f}, and the entropy of the "
           f"labels, the least a constant can cost, is {label_entropy(y):.4f}.")

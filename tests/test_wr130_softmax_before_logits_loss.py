@@ -104,6 +104,120 @@ def test_a_confident_mistake_gets_almost_no_gradient_through_the_softmax():
     assert confident(20.0, wrong=True)[1] < through              # and less the surer the mistake
 
 
+def test_a_log_softmax_before_the_loss_is_not_this_bug():
+    """Log-softmax is idempotent: its output's exps already sum to 1, so the loss's own log-softmax changes
+    nothing -- unlike a softmax, whose output the loss treats as logits."""
+    _, y = wr130.make_data(n=50)
+    z = 3 * np.random.default_rng(2).normal(size=(50, C))
+    z[np.arange(50), y] += 10.0                                  # a model that has learned
+    log_p = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+    np.testing.assert_allclose(np.exp(log_p).sum(axis=1), 1.0)
+    assert wr130.cross_entropy(log_p, y)[0] == pytest.approx(wr130.cross_entropy(z, y)[0], rel=1e-12)
+    assert wr130.cross_entropy(wr130.softmax(z), y)[0] > wr130.floor() > wr130.cross_entropy(z, y)[0]
+
+
+def first_loss_bounds(classes=C):
+    """Through a second softmax the loss of one example lies between log(1 + (C-1)/e) (one-hot on the
+    label) and log(e + C - 1) (one-hot elsewhere), whatever the logits."""
+    return wr130.floor(classes), math.log(np.e + classes - 1)
+
+
+def test_through_a_second_softmax_no_initialisation_moves_the_first_loss_far_from_ln_c():
+    low, high = first_loss_bounds()
+    _, y = wr130.make_data()
+    for scale in (0.01, 1.0, 10.0, 1000.0):
+        p = wr130.softmax(scale * np.random.default_rng(3).normal(size=(len(y), C)))
+        losses = [wr130.cross_entropy(p[i:i + 1], y[i:i + 1])[0] for i in range(len(y))]
+        assert low <= min(losses) and max(losses) <= high + 1e-12
+    worst = wr130.cross_entropy(np.eye(C)[(y + 1) % C], y)[0]     # every example one-hot on a wrong class
+    assert worst == pytest.approx(high, rel=1e-12) and high - math.log(C) < 0.16
+
+
+def test_the_first_gradient_is_one_cth_only_while_the_first_outputs_are_near_uniform():
+    ratios = []
+    for scale in (0.001, 0.01, 0.3, 1.0):
+        b, g = wr130.train(True, epochs=1, init_scale=scale), wr130.train(False, epochs=1, init_scale=scale)
+        ratios.append(b["grad_norm"][0] / g["grad_norm"][0])
+    assert abs(ratios[0] - 1 / C) < 1e-4 and abs(ratios[1] - 1 / C) < 1e-3
+    assert ratios == sorted(ratios, reverse=True) and ratios[-1] < 0.5 / C  # a spread-out start: smaller still
+
+
+def test_adams_step_ignores_a_constant_gradient_scale_not_the_per_example_factor():
+    """Kingma & Ba section 2.1: the step is invariant to rescaling the gradient by a constant c. The
+    softmax's Jacobian is no constant: it differs per example, so the direction changes too."""
+    steps = []
+    for c in (1.0, 0.1):
+        params, grads = {"W": np.zeros((2, 2))}, {"W": c * np.array([[1.0, -2.0], [0.5, 3.0]])}
+        wr130.adam(0.01, eps=0.0)(params, grads, 0)
+        steps.append(params["W"])
+    np.testing.assert_allclose(steps[0], steps[1], rtol=1e-12)
+    X, y = wr130.make_data()
+    z = X @ np.random.default_rng(1).normal(scale=0.5, size=(X.shape[1], C))
+    p = wr130.softmax(z)
+    through = wr130.softmax_backward(p, wr130.cross_entropy(p, y)[1])
+    direct = wr130.cross_entropy(z, y)[1]
+    factor = np.linalg.norm(through, axis=1) / np.linalg.norm(direct, axis=1)
+    assert factor.max() > 3 * factor.min()                       # a different factor for each example
+
+
+def smoothed_floor(eps, classes=C):
+    """The least cross-entropy against a one-hot target smoothed by eps: that target's own entropy."""
+    t = np.full(classes, eps / classes)
+    t[0] += 1 - eps
+    return float(-(t * np.log(t)).sum())
+
+
+def smoothing_that_reaches_the_floor():
+    return [e / 100 for e in range(1, 100) if smoothed_floor(e / 100) >= wr130.floor()][0]
+
+
+def test_label_smoothing_has_a_floor_too_but_its_outputs_do_not_sum_to_one():
+    """Another loss that stops above 0 at full accuracy: the cross-entropy against targets smoothed by eps
+    has the smoothed target's entropy as its floor. It reaches 1.46 only at an unusual eps, and its model's
+    outputs are logits: rows that do not sum to 1."""
+    assert smoothed_floor(0.1) == pytest.approx(0.5003, abs=5e-5)
+    eps = smoothing_that_reaches_the_floor()
+    assert 0.35 < eps < 0.45                                     # a smoothing far beyond the usual 0.1
+    t = np.full((1, C), 0.01)
+    t[0, 0] = 0.91
+    logits = np.log(t)                                           # the smoothed loss's best output
+    assert not np.allclose(logits.sum(axis=1), 1.0)
+
+
+def test_the_binary_form_is_one_sided():
+    """The loss's logit is sigmoid(z), in (0, 1): label 0 can never be pushed below ln 2, label 1 stops
+    at log(1 + e^-1). A two-class softmax of probabilities (p, 1 - p) would see a logit difference
+    2p - 1 in (-1, 1), symmetric, with the same floor for both labels."""
+    p = np.linspace(0.0, 1.0, 1001)
+    two_class = np.stack([p, 1 - p], axis=1)
+    floors = [min(wr130.cross_entropy(two_class[i:i + 1], np.array([k]))[0] for i in range(len(p)))
+              for k in (0, 1)]
+    assert floors == pytest.approx([wr130.softplus(-1.0)] * 2, rel=1e-12)
+    assert wr130.softplus(0.0) > wr130.softplus(-1.0) and math.log(2) - wr130.softplus(-1.0) > 0.37
+
+
+@pytest.fixture(scope="module")
+def binary():
+    return {kind: quietly(wr130.train_binary, kind) for kind in (False, True)}
+
+
+def test_a_sigmoid_before_a_with_logits_loss_plateaus_above_its_floor(binary):
+    bad, good = binary[True], binary[False]
+    t = bad["labels"]
+    q = t.mean()
+    first = bad["first"]
+    assert np.abs(first["z"]).max() < 0.2
+    at_zero = q * wr130.softplus(-0.5) + (1 - q) * wr130.softplus(0.5)     # the loss's input is sigmoid(0)
+    assert bad["loss"][0] == pytest.approx(at_zero, abs=0.005) and bad["loss"][0] > math.log(2)
+    s = wr130.sigmoid(first["z"])
+    np.testing.assert_allclose(first["dz"], first["du"] * s * (1 - s), rtol=1e-12)
+    assert np.all(np.abs(s * (1 - s) - 0.25) < 0.01)               # sigma'(0) = 1/4 at the start
+    mean_floor = q * wr130.softplus(-1.0) + (1 - q) * math.log(2)
+    long = wr130.train_binary(True, epochs=300)
+    assert min(long["loss"]) > mean_floor
+    assert 1 - bad["loss"][-1] / bad["loss"][0] < 0.1 < 1 - good["loss"][-1] / good["loss"][0]
+
+
 def test_the_binary_form_has_floors_at_ln2_and_softplus_minus_one():
     sig = 1 / (1 + np.exp(-np.linspace(-40, 40, 2001)))          # every sigmoid output
     assert np.all(wr130.softplus(sig) >= math.log(2)) and np.all(wr130.softplus(-sig) >= wr130.softplus(-1.0))
@@ -149,7 +263,7 @@ def test_logits_to_the_loss_train_and_have_no_floor(good):
 
 # --- the page ----------------------------------------------------------------------------------
 
-def test_numbers_in_the_entry_match_the_snippet(bad, good, long, overfit):
+def test_numbers_in_the_entry_match_the_snippet(bad, good, long, overfit, binary):
     _, y = wr130.make_data()
     b, g, adam = bad["loss"], good["loss"], long["probs_adam"]
     healthy_z, through_z = confident(10.0, wrong=True)
@@ -182,4 +296,11 @@ def test_numbers_in_the_entry_match_the_snippet(bad, good, long, overfit):
         f"fall from {g[0]:.4f} to {g[-1]:.4f} in {len(g)} epochs",
         f"logit 20 on the label costs {wr130.cross_entropy(20.0 * np.eye(C)[y], y)[0]:.2e}",
         f"the floor for your C ({wr130.floor():.4f} for ten)",
+        f"the loss goes {binary[True]['loss'][0]:.4f} → {binary[True]['loss'][-1]:.4f} in {len(binary[True]['loss'])} "
+        f"epochs of rate 0.1, against {binary[False]['loss'][0]:.4f} → {binary[False]['loss'][-1]:.4f} handed the logit",
+        "lies between log(1 + (C − 1)/e) and log(e + C − 1), {:.4f} and {:.4f} for ten classes".format(*first_loss_bounds()),
+        f"more than {first_loss_bounds()[1] - math.log(C):.2f} nats above ln C",
+        f"a ratio of {bad['grad_norm'][0] / good['grad_norm'][0]:.4f}; ",
+        f"{smoothed_floor(0.1):.4f} for ε = 0.1 and ten classes",
+        f"only ε ≈ {smoothing_that_reaches_the_floor():.2f} would put it at 1.46",
     ])

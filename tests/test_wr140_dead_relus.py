@@ -42,9 +42,8 @@ def scales():
 @pytest.fixture(scope="module")
 def sweeps():
     """Ten seeds per setting: rates 1, 3 and 5 with He init, and rate 3 with a tenth and three times it."""
-    with np.errstate(over="ignore"):
-        return {(lr, scale): wr140.sweep(lr, scale) for lr, scale in ((1.0, 1.0), (3.0, 1.0), (5.0, 1.0),
-                                                                       (3.0, 0.1), (3.0, 3.0))}
+    return {(lr, scale): quietly(wr140.sweep, lr, scale) for lr, scale in ((1.0, 1.0), (3.0, 1.0), (5.0, 1.0),
+                                                                            (3.0, 0.1), (3.0, 3.0))}
 
 
 def frozen_at(history):
@@ -98,18 +97,75 @@ def test_leaky_relu_passes_the_slope_not_zero():
     np.testing.assert_allclose(grads["W2"][:, off], expected[:, off], rtol=1e-12)
 
 
-def test_a_dead_first_layer_unit_never_changes_again():
-    X, _ = wr140.make_data()
-    history = wr140.train(5.0, epochs=60)
+def first_layer_deaths(history):
+    """Each first-layer unit that dies, with the first epoch at whose start it is dead."""
     died = {}
-    for t in range(60):
-        for j in np.flatnonzero(wr140.dead(wr140.forward(params_after(t), X)[0])):
+    for t, params in enumerate(history):
+        for j in np.flatnonzero(wr140.dead(wr140.forward(params, wr140.make_data()[0])[0])):
             died.setdefault(j, t)
+    return died
+
+
+def test_a_dead_first_layer_unit_never_changes_again(run):
+    died = first_layer_deaths(params_after(t) for t in range(30))
     assert len(died) == 10
-    final = history["params"]
+    final = run["params"]                                          # after all of the 300 epochs
     for j, t in died.items():
         then = params_after(t)
         assert np.array_equal(then["W1"][:, j], final["W1"][:, j]) and then["b1"][j] == final["b1"][j]
+
+
+def train_with(lr, epochs, momentum=0.0, decay=0.0):
+    """The snippet's network under heavy-ball momentum or L2 weight decay; the parameters after each epoch."""
+    X, y = wr140.make_data()
+    params, velocity, seen = wr140.init_params(), {}, []
+    for _ in range(epochs):
+        seen.append({k: v.copy() for k, v in params.items()})
+        _, grads, _ = wr140.gradients(params, X, y)
+        for k in params:
+            velocity[k] = momentum * velocity.get(k, 0.0) + grads[k] + decay * params[k]
+            params[k] = params[k] - lr * velocity[k]
+    return seen
+
+
+def test_frozen_only_under_plain_gradient_descent_momentum_and_decay_keep_moving_a_dead_unit():
+    moved = train_with(2.0, 60, momentum=0.5)
+    died = first_layer_deaths(moved)
+    assert died
+    j, t = min(died.items(), key=lambda item: item[1])
+    steps = [moved[k + 1]["W1"][:, j] - moved[k]["W1"][:, j] for k in range(t, t + 4)]
+    assert np.linalg.norm(steps[0]) > 0.01                                     # the stored velocity moves it on
+    for a, b in zip(steps, steps[1:]):
+        np.testing.assert_allclose(b, 0.5 * a, rtol=1e-9)                      # and decays by the momentum
+    decayed = train_with(5.0, 60, decay=0.01)
+    died = first_layer_deaths(decayed)
+    assert died
+    j, t = min(died.items(), key=lambda item: item[1])
+    ratio = decayed[t + 10]["W1"][:, j] / decayed[t]["W1"][:, j]
+    np.testing.assert_allclose(ratio, (1 - 5.0 * 0.01) ** 10, rtol=1e-9)     # shrinks towards 0, exactly
+    assert wr140.dead(wr140.forward(decayed[-1], wr140.make_data()[0])[0])[j]   # and stays dead
+
+
+def activation_stats(run, healthy):
+    """The share of raw hidden outputs equal to 0 per layer, for the broken and the healthy run, and the
+    healthy run's lowest firing rate; checks on the way that firing rate 0 is exactly the dead count."""
+    X, _ = wr140.make_data()
+    broken = wr140.forward(run["params"], X)
+    fine = wr140.forward(healthy["params"], X)
+    zeros = {name: [float(np.mean(out[i] == 0)) for i in (1, 3)] for name, out in (("broken", broken), ("fine", fine))}
+    assert min(zeros["fine"]) > 0.5                                # a healthy layer is mostly zeros too
+    for out, history in ((broken, run), (fine, healthy)):
+        for z, count in ((out[0], history["dead1"][-1]), (out[2], history["dead2"][-1])):
+            rate = wr140.firing_rate(z)
+            assert np.array_equal(rate == 0, wr140.dead(z)) and np.count_nonzero(rate == 0) == count
+    fine_rates = np.r_[wr140.firing_rate(fine[0]), wr140.firing_rate(fine[2])]
+    assert fine_rates.min() > 0.04                                 # no healthy unit anywhere near the 0 bar
+    return zeros, fine_rates.min()
+
+
+def test_a_histogram_of_raw_activations_does_not_separate_dead_units_the_firing_rate_does(run, healthy):
+    zeros, least = activation_stats(run, healthy)
+    assert min(zeros["fine"]) > 0.5 and least > 0.04
 
 
 def test_layer_one_only_loses_units_layer_two_can_get_them_back(run):
@@ -215,6 +271,7 @@ def test_numbers_in_the_entry_match_the_snippet(run, healthy, leaky, sweeps, sca
     big = sorted(sorted(range(t0), key=lambda t: run["step"][t])[-3:])
     peaks = [t for t in range(1, 30) if loss[t] > loss[t - 1] and loss[t] > loss[t + 1] and loss[t] > 1.0]
     margins = initial_scale_facts()
+    zeros, least = activation_stats(run, healthy)
     z = wr140.forward(run["params"], X)[4]
     d2 = run["dead2"]
     assert d2[3:6] == [4, 5, 4] and d2[10:12] == [9, 7]
@@ -224,7 +281,7 @@ def test_numbers_in_the_entry_match_the_snippet(run, healthy, leaky, sweeps, sca
         f"{loss[8]:.4f} at epoch 8, to {loss[18]:.4f} at epoch 18 and to {loss[26]:.4f} at epoch 26, and from "
         f"epoch 30 to the last ({len(loss) - 1}) it reads {loss[-1]:.4f} at every epoch",
         f"The same network at rate 1 ends at {healthy['loss'][-1]:.4f}",
-        f"{run['dead1'][-1]} of the first layer's {H} units ({run['dead1'][-1] / H:.0%}) and all {H} of the second",
+        f"{run['dead1'][-1]} of the first layer's {H} units ({run['dead1'][-1] / H:.1%}) and all {H} of the second",
         f"every one of the {len(X)} training examples",
         f"p = {1 / (1 + np.exp(-z[0, 0])):.3f}", f"{loss[-1]:.4f} is the entropy of the labels",
         f"the median step before the second layer died was {np.median(run['step'][:t0]):.2f}",
@@ -246,9 +303,13 @@ def test_numbers_in_the_entry_match_the_snippet(run, healthy, leaky, sweeps, sca
         "most of the ten with three times it",
         f"ends far below {loss[-1]:.4f} (the Fix tab prints where)",
         f"exactly {loss[-1]:.4f} for the last two hundred epochs",
+        f"spiked {['once', 'twice', 'three times'][len(peaks) - 1]}, and has printed",
         f"(at epochs {healthy_peaks(healthy)[0]} and {healthy_peaks(healthy)[1]} in the Fix tab)",
         f"comes back at epoch {healthy['dead2'].index(0)}",
         f"Rate 3 even ends lower than rate 1 on this seed ({scales[1.0]['loss'][-1]:.4f})",
+        f"({zeros['fine'][0]:.2f} and {zeros['fine'][1]:.2f} of them at epoch {wr140.EPOCHS - 1} at rate 1, against "
+        f"{zeros['broken'][0]:.2f} and {zeros['broken'][1]:.2f} at rate 5)",
+        f"no unit fires on fewer than {least:.1%} of the examples",
     ])
     assert healthy["dead2"][0] == 1 and healthy["dead1"][0] == 0
     assert math.isclose(1 / (1 + np.exp(-z[0, 0])), y.mean(), abs_tol=1e-6)

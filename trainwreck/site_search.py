@@ -65,6 +65,7 @@ def separator() -> str:
         r"[\s\-]+",
         rf"(?<!-[^\s\-]*){_PUNCTUATION}+",
         r"&(?:lt|gt|amp);",                       # the index holds text HTML-escaped
+        r"&(?!(?:lt|gt|amp);)",                   # a query's raw "&", as in "a && b", cut like "&amp;"
         f"{UNINDEXED}[^{UNINDEXED}]*{UNINDEXED}",
         rf"\b(?:{skipped}|\w)\b",
     ])
