@@ -148,7 +148,8 @@ def test_snippets_run_with_one_blas_thread(tmp_path):
     assert result.outputs["wr999_test_reproduce.py"] == "1 1\n"
 
 
-def test_a_broken_snippet_stops_the_build_in_one_line(tmp_path):
+def test_a_broken_snippet_stops_the_build_in_one_line(tmp_path, site):
+    # after the shared build (`site`), whose cache holds every other snippet's results
     stderr, _ = failing_build(tmp_path, "snippets/wr020_float_overflow.py", "def figure_data():\n",
                               "def figure_data():\n    1 / 0\n")
     assert "snippets/wr020_float_overflow.py: figure_data() failed: ZeroDivisionError: division by zero" in stderr
