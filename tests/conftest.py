@@ -1,3 +1,4 @@
+import functools
 import importlib.util
 import os
 import shutil
@@ -40,6 +41,15 @@ def entry_prose(entry_id: str) -> str:
     from trainwreck.catalog import load
 
     return " ".join(load(ROOT / "catalog").entries[entry_id].body.split())
+
+
+@functools.lru_cache(maxsize=1)
+def real_catalog():
+    """The real catalogue, checked once per test process (the tests read it and never change it;
+    test_catalog.py holds it to no problems)."""
+    from trainwreck.validate import check
+
+    return check(ROOT / "catalog")[0]
 
 
 def assert_entry_says(entry_id: str, claims: list[str]) -> None:

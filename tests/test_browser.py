@@ -10,11 +10,10 @@ from urllib.parse import urlsplit
 import pytest
 
 import material_search
-from conftest import ROOT
+from conftest import ROOT, real_catalog
 from trainwreck.snippet_sections import tab_program
-from trainwreck.validate import check
 
-CATALOG, _ = check(ROOT / "catalog")
+CATALOG = real_catalog()
 
 
 def find_chromium():

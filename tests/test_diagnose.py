@@ -8,12 +8,12 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import ROOT, load_snippet, tab_program_run, terminal_output
+from conftest import ROOT, load_snippet, real_catalog, tab_program_run, terminal_output
 from trainwreck.diagnose import diagnose, signature_of
 from trainwreck.logscan import LogError, scan
 from trainwreck.validate import check
 
-CATALOG, _ = check(ROOT / "catalog")
+CATALOG = real_catalog()
 
 
 def tab_output(entry_id: str, region: str) -> str:

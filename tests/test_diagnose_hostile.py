@@ -8,13 +8,12 @@ import sys
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, real_catalog
 from trainwreck.diagnose import diagnose, signature_of
 from trainwreck.logscan import LogError, scan
 from trainwreck.logscan.evidence import MAX_MESSAGES
-from trainwreck.validate import check
 
-CATALOG, _ = check(ROOT / "catalog")
+CATALOG = real_catalog()
 
 
 def ev_of(data: bytes):

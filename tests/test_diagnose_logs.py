@@ -6,13 +6,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import ROOT
+from conftest import ROOT, real_catalog
 import trainwreck.logscan.dialects as dialects
 from trainwreck.diagnose import diagnose, message_finder
 from trainwreck.logscan import scan_path
-from trainwreck.validate import check
 
-CATALOG, _ = check(ROOT / "catalog")
+CATALOG = real_catalog()
 LOGS = Path(__file__).parent / "logs"
 MODULES = sorted(m.name for m in pkgutil.iter_modules(dialects.__path__))
 SAMPLES = [(folder.name, name, want) for folder in sorted(LOGS.iterdir()) if folder.is_dir()

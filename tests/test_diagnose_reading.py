@@ -4,14 +4,13 @@ import io
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, real_catalog
 from trainwreck.catalog import Catalog
 from trainwreck.diagnose import diagnose, first_fix_step, message_finder
 from trainwreck.entry import Message
 from trainwreck.logscan import scan
-from trainwreck.validate import check
 
-CATALOG, _ = check(ROOT / "catalog")
+CATALOG = real_catalog()
 ANOMALY = Message("Function '{}' returned nan values in its {}th output.", "pytorch",
                   "https://github.com/pytorch/pytorch/blob/v2.5.1/torch/csrc/autograd/engine.cpp",
                   "Function 'LogSoftmaxBackward0' returned nan values in its 0th output.")

@@ -2,13 +2,12 @@
 realistic report, and stays quiet on a nearby one where it must not fire."""
 import io
 
-from conftest import ROOT
+from conftest import ROOT, real_catalog
 from trainwreck.diagnose import diagnose, message_finder
 from trainwreck.logscan import scan
-from trainwreck.validate import check
 from trainwreck.wording import lr_tried, tokens
 
-CATALOG, _ = check(ROOT / "catalog")
+CATALOG = real_catalog()
 
 
 def diagnosis(text: str):

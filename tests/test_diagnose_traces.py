@@ -8,14 +8,13 @@ import math
 import numpy as np
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, real_catalog
 from trainwreck.catalog import Catalog
 from trainwreck.diagnose import (DESCENT_FALL, DESCENT_MIN, FLAT, PLATEAU_FALL, SHAPE_MIN, STALL_LEVEL, diagnose,
                                  signature_of)
 from trainwreck.logscan import scan
-from trainwreck.validate import check
 
-CATALOG, _ = check(ROOT / "catalog")
+CATALOG = real_catalog()
 
 
 def log_of(values, key="loss", start=0):

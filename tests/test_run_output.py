@@ -11,14 +11,13 @@ import xml.etree.ElementTree as ET
 import pytest
 from bs4 import BeautifulSoup
 
-from conftest import ROOT, failing_build, load_snippet, program_run
+from conftest import ROOT, failing_build, load_snippet, program_run, real_catalog
 from trainwreck.charts import THEMES, picture_name
 from trainwreck.snippet_run import CACHE_DIR, Limits, SnippetRunError, run_snippet
 from trainwreck.snippet_sections import tab_program
 from trainwreck.sparkline import sparkline
-from trainwreck.validate import check
 
-CATALOG, _ = check(ROOT / "catalog")
+CATALOG = real_catalog()
 
 FIGURE = '''
 def figure_data():

@@ -7,13 +7,12 @@ import json
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, real_catalog
 from material_search import node, search
 from trainwreck.pages import MAIN_MESSAGE_LABEL, entry_path, page_url
 from trainwreck.site_search import UNINDEXED
-from trainwreck.validate import check
 
-CATALOG, _ = check(ROOT / "catalog")
+CATALOG = real_catalog()
 ENTRIES = CATALOG.sorted_entries()
 MESSAGES = sorted({m.shown for e in ENTRIES for m in e.messages})
 

@@ -10,16 +10,15 @@ from pathlib import Path
 import yaml
 from bs4 import BeautifulSoup, SoupStrainer
 
-from conftest import ROOT, build_output, build_site, failing_build
+from conftest import ROOT, build_output, build_site, failing_build, real_catalog
 from trainwreck.catalog import split_sections
 from trainwreck.export import catalog_data
 from trainwreck.pages import strip_answers
 from trainwreck.snippet_run import run_snippet
 from trainwreck.snippet_sections import tab_program
-from trainwreck.validate import check
 
 EXTERNAL = re.compile(r"^(?:[a-z][a-z0-9+.-]*:)?//", re.I)
-CATALOG, _ = check(ROOT / "catalog")
+CATALOG = real_catalog()
 
 
 @functools.lru_cache(maxsize=64)

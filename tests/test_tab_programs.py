@@ -7,13 +7,12 @@ import io
 import pytest
 from bs4 import BeautifulSoup
 
-from conftest import ROOT, program_run, tab_program_run
+from conftest import ROOT, program_run, real_catalog, tab_program_run
 from trainwreck.diagnose import diagnose, message_finder
 from trainwreck.logscan import scan
 from trainwreck.snippet_sections import TABS, tab_file, tab_program
-from trainwreck.validate import check
 
-CATALOG, _ = check(ROOT / "catalog")
+CATALOG = real_catalog()
 ENTRIES = CATALOG.sorted_entries()
 REGIONS = [region for _, region in TABS]
 FINDER = message_finder(CATALOG)     # the messages the catalogue declares, found as `trainwreck diagnose` finds them
