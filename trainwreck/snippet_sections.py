@@ -126,7 +126,8 @@ def programs_of(snippet: str, text: str) -> list[Program]:
     """The programs of a snippet file: one per tab when it has the tab regions, else the file itself.
 
     A tab region without a `__main__` block only defines things: there is no
-    program to run (the transitional state of a snippet not yet converted).
+    program to run. `trainwreck check` refuses such a region, so only an
+    unchecked catalogue gets here with one.
     """
     path = PurePosixPath(snippet)
     regions = sections_of(text)
