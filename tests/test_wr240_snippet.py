@@ -114,6 +114,17 @@ def test_a_threshold_just_under_the_first_steps_guards_them_and_rate_10_trains(r
         assert run["loss"][-1] == pytest.approx(rate_one["loss"][-1], rel=0.05)   # about where rate 1 ends
 
 
+def test_a_threshold_of_1_also_cuts_the_first_step_but_not_enough(runs):
+    """1 and 0.5 both act on step 0: what separates them is how short the first step becomes, not when the
+    clip first acts. At 1 the loss still spikes (after the first step) and two more steps are clipped."""
+    one, half = runs[1.0], runs[0.5]
+    assert one["clipped"][0] is True and half["clipped"][0] is True
+    assert clipped_steps(one) == [0, 2, 3] and clipped_steps(runs[2.0]) == [4]
+    spike = int(np.argmax(one["loss"]))
+    assert spike == 3 and one["loss"][spike] > 4 * one["loss"][0]       # after the clipped first step
+    assert max(half["loss"][1:]) < half["loss"][0]
+
+
 def test_the_guard_at_half_shortens_only_the_first_step(runs):
     guard = runs[0.5]
     norms = np.array(guard["grad_norm"])
@@ -201,9 +212,11 @@ def test_numbers_in_the_entry_match_the_snippet(loose, runs, rate_one):
         "the first five norms are " + ", ".join(f"{v:.3g}" for v in before[:4]) + f" and {before[4]:.3g}",
         f"the norm is {np.median(guard[1:]):.2g} (median) and at most {guard[1:].max():.3g}",
         f"to about where rate 1 ends ({rate_one['loss'][-1]:.4f})",
-        f"at 2 only once the loss has climbed to {max(runs[2.0]['loss']):.4g}, at 1 after a spike to "
-        f"{max(runs[1.0]['loss']):.4g}",
-        f"whose norm of {guard[0]:.3g} it cuts to 0.5",
+        f"At 2 it acts only once, when the loss has already climbed to {max(runs[2.0]['loss']):.4g}.",
+        f"At 1 it already cuts the first step ({guard[0]:.3g} to 1), not enough: the loss still spikes to "
+        f"{max(runs[1.0]['loss']):.4g} and two more steps are clipped (steps "
+        + ", ".join(map(str, clipped_steps(runs[1.0])[:-1])) + f" and {clipped_steps(runs[1.0])[-1]}).",
+        f"At 0.5 the first step alone is cut, its norm of {guard[0]:.3g} to 0.5",
         f"it clips {sum(runs[0.0241]['clipped'])} of 300 steps",
         f"an unclipped rate of 3 ends lower ({lower_rate['loss'][-1]:.4f} after 300 epochs) than the clipped rate "
         f"10 ({runs[0.0241]['loss'][-1]:.4f})",
