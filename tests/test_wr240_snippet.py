@@ -68,6 +68,33 @@ def test_the_loss_turns_inf_while_the_gradient_stays_small(loose):
             "divide by zero encountered in divide", "invalid value encountered in multiply"} <= texts
 
 
+def test_the_norm_grows_with_the_output_weights_it_passes_through_not_with_the_activations():
+    """The logit's gradient is bounded by 1; what carries the norm by epoch 5 is the first layer's block,
+    dL/dW1 = X^T (dz W2^T * 1[h > 0]), which scales with |W2| (grown several hundred times) while the
+    hidden activations barely grew. At step 0 the norm is almost all the output weights' block."""
+    X, y = wr240.make_data()
+    p = wr240.init_params()
+    seen = []
+    for _ in range(6):
+        h = np.maximum(X @ p["W1"] + p["b1"], 0.0)
+        loss, g = wr240.loss_and_grads(p, X, y)
+        block = {k: float(np.linalg.norm(v)) for k, v in g.items()}
+        seen.append({"loss": loss, "block": block, "total": math.sqrt(sum(b * b for b in block.values())),
+                     "W2": float(np.abs(p["W2"]).max()), "h": float(h.mean())})
+        p = {k: p[k] - 10.0 * g[k] for k in p}
+    first, fifth = seen[0], seen[5]
+    layer1 = math.hypot(fifth["block"]["W1"], fifth["block"]["b1"])
+    assert fifth["block"]["W2"] < 0.25 * fifth["total"] and layer1 > 0.95 * fifth["total"]
+    assert first["block"]["W2"] > 0.99 * first["total"]
+    assert fifth["W2"] > 500 * first["W2"] and fifth["h"] < 2 * first["h"]
+    assert fifth["total"] == pytest.approx(wr240.train(lr=10.0, epochs=6)["grad_norm"][5], rel=1e-12)
+    assert_entry_says("WR-240", [
+        f"By epoch 5 the first layer's weights and biases carry {layer1:.2f} of the norm of {fifth['total']:.2f}",
+        f"whose largest has grown from {first['W2']:.3g} to {fifth['W2']:.2f}, while the mean hidden activation "
+        f"has only gone from {first['h']:.3f} to {fifth['h']:.3f}. The norm is {fifth['total']:.2f} while the loss "
+        f"is already {fifth['loss']:.2f}"])
+
+
 def test_elementwise_clipping_at_one_engages_only_when_it_is_too_late():
     with np.errstate(all="ignore"):
         element = wr240.element_clipped_run()
