@@ -334,3 +334,33 @@ def figure_data():
         ],
         "sparkline": {"label": "loss per epoch at lr 10", "values": hand[:12]},
     }
+
+
+@functools.cache
+def warmed_up(lr, warmup_epochs, epochs=300, from_logits=False):
+    """For the page and the tests: the Reproduce tab's loss and step, with the rate raised linearly to lr
+    over the first warmup_epochs epochs (lr * (e + 1) / warmup_epochs), then held; stopped at the first
+    non-finite loss."""
+    X, y = make_data()
+    params = init_params()
+    n = len(X)
+    sign = np.where(y == 1, 1.0, -1.0)
+    losses = []
+    for epoch in range(epochs):
+        h, z = forward(params, X)
+        with np.errstate(all="ignore"):  # warmup 0 is the Reproduce run: inf, then nan, is expected
+            if from_logits:
+                loss = np.mean(np.logaddexp(0.0, z) - y * z)
+                dz = (stable_sigmoid(z) - y) / n
+            else:
+                p_true = sigmoid(sign * z)
+                loss = -np.mean(np.log(p_true))
+                dz = (-1.0 / p_true / n) * sign * p_true * (1.0 - p_true)
+        losses.append(float(loss))
+        if not np.isfinite(loss):
+            break
+        grads = backprop(params, X, h, dz)
+        rate = lr * min(1.0, (epoch + 1) / warmup_epochs) if warmup_epochs else lr
+        for k in params:
+            params[k] -= rate * grads[k]
+    return {"loss": losses, "final_params": params}

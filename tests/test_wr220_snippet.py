@@ -536,3 +536,35 @@ def test_numbers_in_the_entry_match_the_snippet(blowup, logits, sweeps, lam0):
         f"λ_max {lam0:.2f}, then {lam1[1]:.3f} after one step",
     ]
     assert_entry_says("WR-220", claims)
+
+
+def big_rises(loss):
+    """Epochs on which the loss rose by 10% or more over the epoch before."""
+    return [e for e in range(1, len(loss)) if loss[e] >= 1.1 * loss[e - 1]]
+
+
+def test_a_warmup_rescues_rate_10_so_its_trouble_is_the_start():
+    """Rate 10 is a start-of-training failure: warmed up over a few epochs, the same rate trains with the
+    hand-written loss; and the logits run's late spikes are the aftermath of its first steps (the runs
+    whose first steps are capped or warmed up have no 10% rise after epoch 5)."""
+    plain = wr220.warmed_up(10.0, 0)["loss"]
+    assert len(plain) - 1 == 6 and not math.isfinite(plain[-1])             # the Reproduce run, unchanged
+    np.testing.assert_allclose(plain[:6], wr220.train(10.0, epochs=6)["loss"], rtol=1e-12)
+    three, two = wr220.warmed_up(10.0, 3), wr220.warmed_up(10.0, 2)
+    for run in (three, two):
+        assert len(run["loss"]) == 300 and all(math.isfinite(v) for v in run["loss"])
+        assert run["loss"][-1] < run["loss"][0] / 3
+    assert max(three["loss"]) == three["loss"][0]                          # never above its start
+    assert wr220.dead_units(three["final_params"]) == 0
+    cured = [capped_run(1.0)["loss"], capped_run(0.5)["loss"], three["loss"], two["loss"]]
+    assert max(max(big_rises(loss)) for loss in cured) == 5
+    logits = big_rises(wr220.train(10.0, epochs=300, from_logits=True)["loss"])
+    assert len(logits) > 30 and logits[-1] > 200
+    assert_entry_says("WR-220", [
+        f"the run never rises above its start ({three['loss'][0]:.4f}), ends at {three['loss'][-1]:.4f} "
+        f"after 300 epochs with {wr220.dead_units(three['final_params'])} dead units, and never turns inf or nan; "
+        f"over 2 epochs it ends at {two['loss'][-1]:.4f}",
+        f"while the unclipped run from the logits does so on {len(logits)} epochs, the last at epoch {logits[-1]}",
+        "trains and its loss never again rises by 10% in an epoch after epoch 5 (Fix).",
+        "(rate 10 here trains with either)",
+    ])

@@ -68,6 +68,33 @@ def test_the_loss_turns_inf_while_the_gradient_stays_small(loose):
             "divide by zero encountered in divide", "invalid value encountered in multiply"} <= texts
 
 
+def test_the_norm_grows_with_the_output_weights_it_passes_through_not_with_the_activations():
+    """The logit's gradient is bounded by 1; what carries the norm by epoch 5 is the first layer's block,
+    dL/dW1 = X^T (dz W2^T * 1[h > 0]), which scales with |W2| (grown several hundred times) while the
+    hidden activations barely grew. At step 0 the norm is almost all the output weights' block."""
+    X, y = wr240.make_data()
+    p = wr240.init_params()
+    seen = []
+    for _ in range(6):
+        h = np.maximum(X @ p["W1"] + p["b1"], 0.0)
+        loss, g = wr240.loss_and_grads(p, X, y)
+        block = {k: float(np.linalg.norm(v)) for k, v in g.items()}
+        seen.append({"loss": loss, "block": block, "total": math.sqrt(sum(b * b for b in block.values())),
+                     "W2": float(np.abs(p["W2"]).max()), "h": float(h.mean())})
+        p = {k: p[k] - 10.0 * g[k] for k in p}
+    first, fifth = seen[0], seen[5]
+    layer1 = math.hypot(fifth["block"]["W1"], fifth["block"]["b1"])
+    assert fifth["block"]["W2"] < 0.25 * fifth["total"] and layer1 > 0.95 * fifth["total"]
+    assert first["block"]["W2"] > 0.99 * first["total"]
+    assert fifth["W2"] > 500 * first["W2"] and fifth["h"] < 2 * first["h"]
+    assert fifth["total"] == pytest.approx(wr240.train(lr=10.0, epochs=6)["grad_norm"][5], rel=1e-12)
+    assert_entry_says("WR-240", [
+        f"By epoch 5 the first layer's weights and biases carry {layer1:.2f} of the norm of {fifth['total']:.2f}",
+        f"whose largest has grown from {first['W2']:.3g} to {fifth['W2']:.2f}, while the mean hidden activation "
+        f"has only gone from {first['h']:.3f} to {fifth['h']:.3f}. The norm is {fifth['total']:.2f} while the loss "
+        f"is already {fifth['loss']:.2f}"])
+
+
 def test_elementwise_clipping_at_one_engages_only_when_it_is_too_late():
     with np.errstate(all="ignore"):
         element = wr240.element_clipped_run()
@@ -112,6 +139,17 @@ def test_a_threshold_just_under_the_first_steps_guards_them_and_rate_10_trains(r
         assert len(run["loss"]) == 300 and all(math.isfinite(v) for v in run["loss"])
         assert run["loss"][-1] < run["loss"][0] / 3
         assert run["loss"][-1] == pytest.approx(rate_one["loss"][-1], rel=0.05)   # about where rate 1 ends
+
+
+def test_a_threshold_of_1_also_cuts_the_first_step_but_not_enough(runs):
+    """1 and 0.5 both act on step 0: what separates them is how short the first step becomes, not when the
+    clip first acts. At 1 the loss still spikes (after the first step) and two more steps are clipped."""
+    one, half = runs[1.0], runs[0.5]
+    assert one["clipped"][0] is True and half["clipped"][0] is True
+    assert clipped_steps(one) == [0, 2, 3] and clipped_steps(runs[2.0]) == [4]
+    spike = int(np.argmax(one["loss"]))
+    assert spike == 3 and one["loss"][spike] > 4 * one["loss"][0]       # after the clipped first step
+    assert max(half["loss"][1:]) < half["loss"][0]
 
 
 def test_the_guard_at_half_shortens_only_the_first_step(runs):
@@ -201,9 +239,11 @@ def test_numbers_in_the_entry_match_the_snippet(loose, runs, rate_one):
         "the first five norms are " + ", ".join(f"{v:.3g}" for v in before[:4]) + f" and {before[4]:.3g}",
         f"the norm is {np.median(guard[1:]):.2g} (median) and at most {guard[1:].max():.3g}",
         f"to about where rate 1 ends ({rate_one['loss'][-1]:.4f})",
-        f"at 2 only once the loss has climbed to {max(runs[2.0]['loss']):.4g}, at 1 after a spike to "
-        f"{max(runs[1.0]['loss']):.4g}",
-        f"whose norm of {guard[0]:.3g} it cuts to 0.5",
+        f"At 2 it acts only once, when the loss has already climbed to {max(runs[2.0]['loss']):.4g}.",
+        f"At 1 it already cuts the first step ({guard[0]:.3g} to 1), not enough: the loss still spikes to "
+        f"{max(runs[1.0]['loss']):.4g} and two more steps are clipped (steps "
+        + ", ".join(map(str, clipped_steps(runs[1.0])[:-1])) + f" and {clipped_steps(runs[1.0])[-1]}).",
+        f"At 0.5 the first step alone is cut, its norm of {guard[0]:.3g} to 0.5",
         f"it clips {sum(runs[0.0241]['clipped'])} of 300 steps",
         f"an unclipped rate of 3 ends lower ({lower_rate['loss'][-1]:.4f} after 300 epochs) than the clipped rate "
         f"10 ({runs[0.0241]['loss'][-1]:.4f})",
