@@ -3,46 +3,16 @@
 Runs only with TRAINWRECK_FRAMEWORK_TESTS=1, in the scratch interpreters (/work/scratch/<name>/bin/python,
 or TRAINWRECK_<NAME>_PYTHON); each check is a small program whose printed JSON the test reads.
 """
-import json
-import os
-import subprocess
-import sys
-import textwrap
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-from conftest import ROOT, load_snippet
+from conftest import load_snippet
+from framework_runner import OPT_IN, run, declared as declared_messages
 
-ENABLED = os.environ.get("TRAINWRECK_FRAMEWORK_TESTS") == "1"
-pytestmark = pytest.mark.skipif(not ENABLED, reason="framework checks are opt-in: set TRAINWRECK_FRAMEWORK_TESTS=1")
+pytestmark = OPT_IN
 
 wr040 = load_snippet("wr040_half_precision")
 wr070 = load_snippet("wr070_masked_softmax")
-
-
-def interpreter(name: str) -> str:
-    path = os.environ.get(f"TRAINWRECK_{name.upper()}_PYTHON", f"/work/scratch/{name}/bin/python")
-    if not Path(path).is_file():
-        pytest.skip(f"no {name} interpreter at {path} (set TRAINWRECK_{name.upper()}_PYTHON)")
-    return path
-
-
-def run(name: str, program: str, **env: str) -> dict:
-    """Run the program in the framework's interpreter; it prints one JSON object on its last line."""
-    result = subprocess.run([interpreter(name), "-c", textwrap.dedent(program)], capture_output=True, text=True,
-                            timeout=300, env={**os.environ, "PYTHONWARNINGS": "", **env}, cwd=ROOT)
-    assert result.returncode == 0, result.stderr[-3000:]
-    return json.loads(result.stdout.strip().splitlines()[-1])
-
-
-def message(entry_id: str, origin: str):
-    from trainwreck.catalog import load
-
-    found = [m for m in load(ROOT / "catalog").entries[entry_id].messages if m.origin == origin]
-    assert found, f"{entry_id} declares no {origin} message"
-    return found
 
 
 # --- WR-040 ---------------------------------------------------------------------------------------
@@ -81,7 +51,7 @@ def test_pytorch_scheduler_warns_when_the_scaler_skips_the_first_step():
             scaler.step(opt); scaler.update(); sched.step()
         print(json.dumps({"warnings": [str(c.message) for c in caught], "scale": scaler.get_scale()}))
     """)
-    (declared,) = message("WR-040", "pytorch")
+    (declared,) = declared_messages("WR-040", "pytorch")
     assert out["scale"] == 2.0 ** 15
     assert any(text.startswith(declared.text) for text in out["warnings"])
 
@@ -130,7 +100,7 @@ def test_jax_debug_infs_and_the_numpy_cast_warning():
         print(json.dumps({"warnings": [str(c.message) for c in caught], "error": error}))
     """, JAX_PLATFORMS="cpu")
     assert "overflow encountered in cast" in out["warnings"]
-    (declared,) = message("WR-040", "jax")
+    (declared,) = declared_messages("WR-040", "jax")
     assert declared.matches(out["error"]) and out["error"] == declared.example
 
 
@@ -153,7 +123,7 @@ def test_keras_loss_scale_optimizer_and_terminate_on_nan():
     """, KERAS_BACKEND="jax", JAX_PLATFORMS="cpu")
     assert (out["initial_scale"], out["growth_steps"]) == (2.0 ** 15, 2000)
     assert out["wrapped"] == "LossScaleOptimizer"
-    (declared,) = message("WR-040", "keras")
+    (declared,) = declared_messages("WR-040", "keras")
     assert declared.example in out["printed"]
 
 
@@ -206,7 +176,7 @@ def test_pytorch_on_an_empty_row():
     assert out["sdpa_row"] == [0.0] * 4 and out["sdpa_grads_finite"]
     assert out["mha_sdpa_row"] == [[0.0] * 4] * 5
     assert out["grads_finite"] == {"q": True, "Wv": False, "w": False}      # as the snippet's backward pass
-    (declared,) = message("WR-070", "pytorch")
+    (declared,) = declared_messages("WR-070", "pytorch")
     assert out["anomaly"] == declared.example
 
 
@@ -241,7 +211,7 @@ def test_jax_on_an_empty_row():
                 errors.append(str(e))
         print(json.dumps({"errors": errors}))
     """, JAX_PLATFORMS="cpu", JAX_DEBUG_NANS="True")["errors"]
-    (declared,) = message("WR-070", "jax")
+    (declared,) = declared_messages("WR-070", "jax")
     assert errors == [declared.example, declared.example]
 
 
