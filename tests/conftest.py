@@ -170,7 +170,7 @@ def failing_build(folder: Path, relative: str, old: str, new: str) -> tuple[str,
 
 
 _program_runs: dict[tuple[str, str], "subprocess.CompletedProcess"] = {}
-_program_runs_folder: list[Path] = []       # set for the session: where every test process keeps its runs
+_program_runs_folder: list[Path] = []       # where every test process of this run keeps its runs
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -178,8 +178,6 @@ def _shared_program_runs(tmp_path_factory):
     folder = _shared_folder(tmp_path_factory) / "program-runs"
     folder.mkdir(exist_ok=True)
     _program_runs_folder[:] = [folder]
-    yield
-    _program_runs_folder.clear()
 
 
 def program_run(code: str, filename: str):
@@ -195,9 +193,6 @@ def program_run(code: str, filename: str):
 
     key = (filename, code)
     if key in _program_runs:
-        return _program_runs[key]
-    if not _program_runs_folder:
-        _program_runs[key] = _run_program(code, filename)
         return _program_runs[key]
     kept = _program_runs_folder[0] / (hashlib.sha256(f"{filename}\0{code}".encode()).hexdigest() + ".json")
     with FileLock(str(kept) + ".lock"):
