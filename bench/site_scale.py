@@ -119,7 +119,6 @@ def snippets_own_time(folder: Path) -> float:
     that no build can avoid)."""
     import contextlib
     import io
-    import runpy
 
     from trainwreck.snippet_sections import TABS, tab_program
 

@@ -8,6 +8,7 @@ and only when a figure is drawn.
 """
 from __future__ import annotations
 
+import functools
 import io
 import math
 import re
@@ -111,16 +112,24 @@ def unicode_label(label: str) -> str:
     return re.sub(r"\^\{([^}]*)\}", lambda m: m[1].translate(SUPERSCRIPT), text)
 
 
-def _plain_log_labels(axis) -> None:
+@functools.lru_cache(maxsize=1)
+def _unicode_log_formatter():
+    """Matplotlib's log-axis formatter (which ticks get labels, and how) with Unicode labels.
+    Made on first use: Matplotlib is imported only when a figure is drawn."""
     from matplotlib.ticker import LogFormatterSciNotation
 
     class UnicodeLogFormatter(LogFormatterSciNotation):
         def __call__(self, x, pos=None):
             return unicode_label(super().__call__(x, pos))
 
+    return LogFormatterSciNotation, UnicodeLogFormatter
+
+
+def _plain_log_labels(axis) -> None:
+    mathtext, unicode = _unicode_log_formatter()
     for get, set_ in ((axis.get_major_formatter, axis.set_major_formatter),
                       (axis.get_minor_formatter, axis.set_minor_formatter)):
         old = get()
-        if type(old) is LogFormatterSciNotation:
-            set_(UnicodeLogFormatter(old._base, labelOnlyBase=old.labelOnlyBase,
-                                     minor_thresholds=old.minor_thresholds, linthresh=old._linthresh))
+        if type(old) is mathtext:      # what a log (or symlog) scale sets by default
+            set_(unicode(old._base, labelOnlyBase=old.labelOnlyBase,
+                         minor_thresholds=old.minor_thresholds, linthresh=old._linthresh))
