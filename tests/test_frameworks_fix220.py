@@ -44,7 +44,8 @@ def interpreter(name):
 
 def run(name, script, **env):
     """Run the script in the framework's interpreter; it prints one JSON object on its last line."""
-    prelude = f"import sys, json\nsys.path.insert(0, {str(ROOT / 'snippets')!r})\n"
+    prelude = (f"import sys, json\nsys.path.insert(0, {str(ROOT / 'snippets')!r})\n"
+               f"sys.path.insert(0, {str(ROOT / 'tests')!r})\n")
     result = subprocess.run([str(interpreter(name)), "-c", prelude + textwrap.dedent(script)],
                             capture_output=True, text=True, timeout=600,
                             env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2", **env})
@@ -368,14 +369,8 @@ except FloatingPointError as ex:
     out["debug_infs"] = str(ex)
 jax.config.update("jax_debug_infs", False)
 
-X, y = (jnp.asarray(a, jnp.float32) for a in w220.make_data())
-p0 = {k: jnp.asarray(v, jnp.float32) for k, v in w220.init_params().items()}
-def hand(p):
-    q = jax.nn.sigmoid(jax.nn.relu(X @ p["W1"] + p["b1"]) @ p["W2"] + p["b2"])
-    return -jnp.mean(y * jnp.log(q) + (1 - y) * jnp.log(1 - q))
-step = jax.jit(jax.value_and_grad(hand))
-loss0, g = step(p0)
-p1 = jax.tree_util.tree_map(lambda a, d: a - 10.0 * d, p0, g)
+from jax_wr220 import hand_written_step
+hand, step, loss0, p1 = hand_written_step(10.0)
 try:
     out["jit_step_after_finite"] = str(float(step(p1)[0]))
 except FloatingPointError as ex:
