@@ -9,6 +9,7 @@ import pytest
 import yaml
 from bs4 import BeautifulSoup
 from mkdocs.utils.meta import get_data
+from selectolax.lexbor import LexborHTMLParser
 
 import hostile_project as hostile
 from conftest import ROOT
@@ -41,19 +42,24 @@ def site_markdown(project) -> markdown.Markdown:
     return markdown.Markdown(extensions=names, extension_configs=configs)
 
 
-def executable(html: str | BeautifulSoup) -> list[str]:
+SCRIPT_LIKE = frozenset({"script", "iframe", "object", "embed", "svg", "style", "form", "base", "meta", "link"})
+SCRIPT_URL = re.compile(r"\s*(javascript|data|vbscript):", re.I)
+
+
+def executable(html: str | LexborHTMLParser) -> list[str]:
     """Everything in `html` (text, or a page already parsed) a browser would run or fetch:
-    script-like elements, event handlers, script URLs."""
-    soup = html if isinstance(html, BeautifulSoup) else BeautifulSoup(html, "html.parser")
-    found = [str(tag)[:80] for tag in soup.find_all(["script", "iframe", "object", "embed", "svg", "style",
-                                                      "form", "base", "meta", "link"])]
-    for tag in soup.find_all(True):
-        for name, value in tag.attrs.items():
-            value = " ".join(value) if isinstance(value, list) else value
+    script-like elements, event handlers, script URLs. Parsed by lexbor, an HTML5 parser, so the
+    tree is the one a browser builds from the same bytes (and 20x faster than html.parser)."""
+    tree = html if isinstance(html, LexborHTMLParser) else LexborHTMLParser(html)
+    found = []
+    for node in tree.root.traverse():
+        if node.tag in SCRIPT_LIKE:
+            found.append(node.html[:80])
+        for name, value in node.attributes.items():
             if name.startswith("on") or name in ("srcdoc", "formaction"):
-                found.append(f"<{tag.name} {name}=...>")
-            if name in ("href", "src", "action") and re.match(r"\s*(javascript|data|vbscript):", value, re.I):
-                found.append(f"<{tag.name} {name}={value[:40]}>")
+                found.append(f"<{node.tag} {name}=...>")
+            if name in ("href", "src", "action") and SCRIPT_URL.match(value or ""):
+                found.append(f"<{node.tag} {name}={(value or '')[:40]}>")
     return found
 
 
