@@ -2,10 +2,11 @@
 from the built page, saved under the name the page gives it in an empty folder, and run; it prints
 what the page shows under it, the Reproduce tab the symptom and the Fix tab the fix working -- and
 `diagnose` closes the loop on both (the symptom names its entry first, the fix is healthy)."""
+import functools
 import io
 
 import pytest
-from bs4 import BeautifulSoup
+from selectolax.lexbor import LexborHTMLParser
 
 from conftest import ROOT, program_run, real_catalog, tab_program_run
 from trainwreck.diagnose import diagnose, message_finder
@@ -18,19 +19,24 @@ REGIONS = [region for _, region in TABS]
 FINDER = message_finder(CATALOG)     # the messages the catalogue declares, found as `trainwreck diagnose` finds them
 
 
+@functools.lru_cache(maxsize=None)
+def built_page(path) -> LexborHTMLParser:
+    """A built page as a browser's HTML5 parser reads it (lexbor), once per test process: the tests only read it."""
+    return LexborHTMLParser(path.read_text(encoding="utf-8"))
+
+
 def page_tab(site, entry, label: str) -> dict:
     """One tab of the built entry page: its code, the file name its download gives, and the output
     shown under it (None when the page shows none)."""
-    page = BeautifulSoup((site / entry.id / "index.html").read_text(encoding="utf-8"), "html.parser")
     tabs = {}
-    for tabbed in page.select(".tabbed-set"):
-        labels = [lab.get_text(strip=True) for lab in tabbed.select(".tabbed-labels label")]
-        tabs.update(zip(labels, tabbed.select(".tabbed-block")))
+    for tabbed in built_page(site / entry.id / "index.html").css(".tabbed-set"):
+        labels = [lab.text(strip=True) for lab in tabbed.css(".tabbed-labels label")]
+        tabs.update(zip(labels, tabbed.css(".tabbed-block")))
     block = tabs[label]
-    blocks = block.select("pre")
-    link = block.select_one("a[download]")
-    return {"code": blocks[0].get_text(), "output": blocks[1].get_text() if len(blocks) > 1 else None,
-            "filename": link["download"], "href": link["href"]}
+    blocks = block.css("pre")
+    link = block.css_first("a[download]")
+    return {"code": blocks[0].text(), "output": blocks[1].text() if len(blocks) > 1 else None,
+            "filename": link.attributes["download"], "href": link.attributes["href"]}
 
 
 def program_output(entry, region):
@@ -56,11 +62,10 @@ def test_code_copied_from_the_page_prints_what_the_page_shows(site, entry, label
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.id)
 def test_the_whole_snippet_file_can_be_downloaded_from_its_page(site, entry):
-    page = BeautifulSoup((site / entry.id / "index.html").read_text(encoding="utf-8"), "html.parser")
     name = entry.snippet.rsplit("/", 1)[-1]
-    link = page.select_one(f'a[download="{name}"]')
+    link = built_page(site / entry.id / "index.html").css_first(f'a[download="{name}"]')
     assert link is not None, f"{entry.id}: no download link for {name}"
-    assert (site / entry.id / link["href"]).resolve().read_bytes() == (ROOT / entry.snippet).read_bytes()
+    assert (site / entry.id / link.attributes["href"]).resolve().read_bytes() == (ROOT / entry.snippet).read_bytes()
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.id)

@@ -12,6 +12,7 @@ drop what the author wrote, differently on the site and in `trainwreck show`.
 from __future__ import annotations
 
 import contextlib
+import functools
 import html
 import re
 import signal
@@ -148,19 +149,26 @@ def _cleaned(url: str) -> str:
 def unsafe_markup(markdown_text: str, where: str = "an entry body") -> list[tuple[int | None, str]]:
     """Each problem as (line of `markdown_text`, reason), the line None when it cannot be found.
     Empty when the text renders to Markdown's own HTML. `where` names the text in the reasons."""
+    return list(_unsafe_markup(markdown_text, where, RENDER_SECONDS))
+
+
+# Rendering is most of a catalogue check, and the answer depends on these arguments alone: `mkdocs serve`
+# re-checks every body on each rebuild, and a copy of a catalogue with one file changed re-checks the rest.
+@functools.lru_cache(maxsize=512)
+def _unsafe_markup(markdown_text: str, where: str, seconds: float) -> tuple[tuple[int | None, str], ...]:
     global _renderer
     md, raw = _markdown()
     md.reset()
     raw.found.clear()
     try:
-        with _deadline(RENDER_SECONDS):
+        with _deadline(seconds):
             rendered = md.convert(markdown_text)
     except (_TooSlow, RecursionError) as exc:
         _renderer = None        # a conversion cut short may leave the parser's state half-built
-        why = (f"takes more than {RENDER_SECONDS:g} s to render" if isinstance(exc, _TooSlow)
+        why = (f"takes more than {seconds:g} s to render" if isinstance(exc, _TooSlow)
                else "is nested too deeply to render")
-        return [(None, f"the body {why} (Python-Markdown slows down on thousands of unclosed [ or on lists "
-                       "nested hundreds deep); the site build would too, so simplify it")]
+        return ((None, f"the body {why} (Python-Markdown slows down on thousands of unclosed [ or on lists "
+                       "nested hundreds deep); the site build would too, so simplify it"),)
     source = markdown_text
     problems: list[tuple[int | None, str]] = []
     for chunk in dict.fromkeys(raw.found):       # each distinct piece once; a closing tag goes with its opening
@@ -174,7 +182,7 @@ def unsafe_markup(markdown_text: str, where: str = "an entry body") -> list[tupl
         parser.feed(rendered)
         parser.close()
         problems = [(_line_of(source, *needles), reason) for needles, reason in dict.fromkeys(parser.problems)]
-    return sorted(problems, key=lambda p: (p[0] is None, p[0] or 0))
+    return tuple(sorted(problems, key=lambda p: (p[0] is None, p[0] or 0)))
 
 
 def _line_of(source: str, *needles: str) -> int | None:
