@@ -10,7 +10,7 @@ import sys
 
 import numpy as np
 import pytest
-from bs4 import BeautifulSoup
+from selectolax.lexbor import LexborHTMLParser
 
 from conftest import ROOT, assert_entry_says, load_module, load_snippet, terminal_output
 from trainwreck.diagnose import diagnose
@@ -352,8 +352,8 @@ def test_the_page_uses_plurals_and_no_placeholders():
 
 def test_the_watch_page_shows_a_program_that_prints_what_the_page_says(site, tmp_path):
     """Copied from the built page and run in an empty folder, the per-step program prints the output shown under it."""
-    page = BeautifulSoup((site / "watch-benchmark" / "index.html").read_text(), "html.parser")
-    program, shown = (pre.get_text() for pre in page.select("article pre")[:2])
+    page = LexborHTMLParser((site / "watch-benchmark" / "index.html").read_text())
+    program, shown = (pre.text() for pre in page.css("article pre")[:2])
     (tmp_path / "watch.py").write_text(program)
     done = subprocess.run([sys.executable, "watch.py"], cwd=tmp_path, text=True, timeout=120,
                           env={**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"},

@@ -9,7 +9,7 @@ import textwrap
 import xml.etree.ElementTree as ET
 
 import pytest
-from bs4 import BeautifulSoup
+from selectolax.lexbor import LexborHTMLParser
 
 from conftest import ROOT, failing_build, load_snippet, program_run, real_catalog
 from trainwreck.charts import THEMES, picture_name
@@ -157,10 +157,10 @@ def test_a_broken_snippet_stops_the_build_in_one_line(tmp_path, site):
 @pytest.mark.parametrize("entry_id", sorted(CATALOG.entries))
 def test_page_has_every_panel_in_light_and_dark_with_alt_text(site, entry_id):
     entry = CATALOG.entries[entry_id]
-    page = BeautifulSoup((site / entry_id / "index.html").read_text(), "html.parser")
+    page = LexborHTMLParser((site / entry_id / "index.html").read_text())
     # the figure data of the run the site build made (its cache is keyed by the snippet's content)
     figure = run_snippet(ROOT, entry.snippet, draw=True).figure
-    images = {img["src"].split("/")[-1]: img for img in page.select(".tw-figures img.tw-figure")}
+    images = {img.attributes["src"].split("/")[-1]: img.attributes for img in page.css(".tw-figures img.tw-figure")}
     expected = {f"{entry_id}-{picture_name(i, theme)}.svg#only-{theme}"
                 for i in range(len(figure["panels"])) for theme in THEMES}
     assert set(images) == expected

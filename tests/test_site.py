@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import yaml
-from bs4 import BeautifulSoup, SoupStrainer
+from selectolax.lexbor import LexborHTMLParser
 
 from conftest import ROOT, build_output, build_site, failing_build, real_catalog
 from trainwreck.catalog import split_sections
@@ -22,76 +22,84 @@ CATALOG = real_catalog()
 
 
 @functools.lru_cache(maxsize=64)
-def soup(path: Path) -> BeautifulSoup:
-    """A built page, parsed once per test process: the tests only read it (never change the tree)."""
-    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+def built(path: Path) -> LexborHTMLParser:
+    """A built page as a browser's HTML5 parser reads it (lexbor), parsed once per test process:
+    the tests only read it (never change the tree)."""
+    return LexborHTMLParser(path.read_text(encoding="utf-8"))
+
+
+def words_of(node) -> str:
+    """Its text, each piece stripped, empty ones left out, joined by spaces."""
+    return node.text(separator=" ", strip=True, skip_empty=True)
+
+
+def stripped(node) -> str:
+    """Its text, each piece stripped, empty ones left out, joined as they are."""
+    return node.text(strip=True, skip_empty=True)
 
 
 def page_text(path: Path) -> str:
-    return soup(path).get_text(" ", strip=True)
+    return words_of(built(path))
 
 
 def test_every_entry_has_a_page_and_a_handout_at_its_id(site):
-    def headings(path: Path) -> BeautifulSoup:        # only the h1s: the rest of the page need not become a tree
-        return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser", parse_only=SoupStrainer("h1"))
-
     for entry_id in CATALOG.entries:
-        shown = headings(site / entry_id / "index.html").select_one("h1:not([hidden])")   # the hidden one: search
-        assert shown.get_text().startswith(f"{entry_id}: ")
-        assert headings(site / "handouts" / entry_id / "index.html").h1.get_text().startswith(f"{entry_id}: ")
+        shown = built(site / entry_id / "index.html").css_first("h1:not([hidden])")   # the hidden one: search
+        assert shown.text().startswith(f"{entry_id}: ")
+        assert built(site / "handouts" / entry_id / "index.html").css_first("h1").text().startswith(f"{entry_id}: ")
 
 
 def test_reproduce_and_fix_tabs_hold_whole_programs_reproduce_open_first(site):
     for entry in CATALOG.sorted_entries():
-        page = soup(site / entry.id / "index.html")
+        page = built(site / entry.id / "index.html")
         text = (ROOT / entry.snippet).read_text()
-        [tabbed] = [t for t in page.select(".tabbed-set")
-                    if [lab.get_text(strip=True) for lab in t.select(".tabbed-labels label")] == ["Reproduce", "Fix"]]
-        inputs = tabbed.select("input")
-        assert inputs[0].has_attr("checked") and not inputs[1].has_attr("checked"), entry.id
-        blocks = [block.select_one("pre code").get_text() for block in tabbed.select(".tabbed-block")]
+        [tabbed] = [t for t in page.css(".tabbed-set")
+                    if [stripped(lab) for lab in t.css(".tabbed-labels label")] == ["Reproduce", "Fix"]]
+        inputs = tabbed.css("input")
+        assert "checked" in inputs[0].attributes and "checked" not in inputs[1].attributes, entry.id
+        blocks = [block.css_first("pre code").text() for block in tabbed.css(".tabbed-block")]
         assert blocks == [tab_program(text, "reproduce"), tab_program(text, "fix")], entry.id
-        assert "--8<--" not in page.get_text()
+        assert "--8<--" not in page.text()
 
 
 def test_copy_buttons_and_both_themes_are_configured(site):
-    page = soup(site / "WR-220" / "index.html")
-    assert '"content.code.copy"' in page.find(id="__config").get_text()
-    schemes = {i.get("data-md-color-scheme") for i in page.select("form[data-md-component=palette] input")}
+    page = built(site / "WR-220" / "index.html")
+    assert '"content.code.copy"' in page.css_first("#__config").text()
+    schemes = {i.attributes.get("data-md-color-scheme") for i in page.css("form[data-md-component=palette] input")}
     assert schemes == {"default", "slate"}
 
 
 def test_strong_answer_is_collapsed(site):
     for entry_id in CATALOG.entries:
-        page = soup(site / entry_id / "index.html")
-        details = {d.summary.get_text(strip=True): d for d in page.find_all("details")}
+        page = built(site / entry_id / "index.html")
+        details = {stripped(d.css_first("summary")): d for d in page.css("details")}
         assert set(details) >= {"Strong answer", "Bonus point"}
-        assert not any(d.has_attr("open") for d in details.values())
+        assert not any("open" in d.attributes for d in details.values())
 
 
 def test_home_page_index_table(site):
-    page = soup(site / "index.html")
-    rows = [[" ".join(c.get_text(" ", strip=True).replace(" ,", ",").split()) for c in tr.find_all("td")]
-            for tr in page.select("table tr")[1:]]
+    page = built(site / "index.html")
+    rows = [[" ".join(words_of(c).replace(" ,", ",").split()) for c in tr.css("td")]
+            for tr in page.css("table tr")[1:]]
     assert rows == [[e.id, e.title, ", ".join(e.modules), e.status] for e in CATALOG.sorted_entries()]
     for e in CATALOG.sorted_entries():
-        assert page.select_one(f'table a[href="{e.id}/"]')
-    assert "Start here if your loss printed nan" in page.get_text()
+        assert page.css_first(f'table a[href="{e.id}/"]')
+    assert "Start here if your loss printed nan" in page.text()
 
 
 def test_entry_pages_show_status_modules_and_related_both_ways(site):
     for entry in CATALOG.sorted_entries():
-        page = soup(site / entry.id / "index.html")
-        text = page.get_text(" ", strip=True)
+        page = built(site / entry.id / "index.html")
+        text = words_of(page)
         assert f"Status: {entry.status}" in text
         for module in entry.modules:
-            assert page.select_one(f'a[href="../modules/{module}/"]'), (entry.id, module)
+            assert page.css_first(f'a[href="../modules/{module}/"]'), (entry.id, module)
         for rid, nature in CATALOG.related(entry):
             if rid in CATALOG.planned:          # not written yet: named as planned, not linked
-                assert not page.select_one(f'a[href="../{rid}/"]'), (entry.id, rid)
+                assert not page.css_first(f'a[href="../{rid}/"]'), (entry.id, rid)
                 assert f"{rid} (planned: {CATALOG.planned[rid]}) ({nature.replace('-', ' ')})" in text, (entry.id, rid)
                 continue
-            assert page.select_one(f'a[href="../{rid}/"]'), (entry.id, rid)
+            assert page.css_first(f'a[href="../{rid}/"]'), (entry.id, rid)
             assert f"{rid} ({nature.replace('-', ' ')})" in text
     # declared once on WR-220, shown on both pages
     assert "WR-220 (follows from)" in page_text(site / "WR-020" / "index.html")
@@ -99,28 +107,28 @@ def test_entry_pages_show_status_modules_and_related_both_ways(site):
 
 
 def test_module_pages_list_their_entries(site):
-    index = soup(site / "modules" / "index.html")
+    index = built(site / "modules" / "index.html")
     for module_id, title in CATALOG.modules.items():
-        assert index.select_one(f'a[href="{module_id}/"]')
-        page = soup(site / "modules" / module_id / "index.html")
-        assert page.h1.get_text(strip=True).startswith(f"Module {module_id}: {title}")
-        listed = [a["href"] for a in page.select("article li a") if "handouts" not in a["href"]]
+        assert index.css_first(f'a[href="{module_id}/"]')
+        page = built(site / "modules" / module_id / "index.html")
+        assert stripped(page.css_first("h1")).startswith(f"Module {module_id}: {title}")
+        listed = [a.attributes["href"] for a in page.css("article li a") if "handouts" not in a.attributes["href"]]
         expected = [f"../../{e.id}/" for e in CATALOG.sorted_entries() if module_id in e.modules]
         assert listed == expected, module_id
         for e in CATALOG.sorted_entries():
             if module_id in e.modules:
-                assert e.summary in page.get_text(" ", strip=True)
+                assert e.summary in words_of(page)
 
 
 def test_symptom_index_lists_every_message_and_signature(site):
-    page = soup(site / "symptoms" / "index.html")
-    items = {li.code.get_text(): li for li in page.select("li") if li.code}
+    page = built(site / "symptoms" / "index.html")
+    items = {li.css_first("code").text(): li for li in page.css("li") if li.css_first("code")}
     for entry in CATALOG.sorted_entries():
         for message in entry.messages:
-            assert items[message.shown].select_one(f'a[href="../{entry.id}/"]'), (message.shown, entry.id)
+            assert items[message.shown].css_first(f'a[href="../{entry.id}/"]'), (message.shown, entry.id)
         if entry.trace != "none":
-            li = next(li for li in page.select("li") if li.strong and li.strong.get_text() == entry.trace)
-            assert li.select_one(f'a[href="../{entry.id}/"]')
+            li = next(li for li in page.css("li") if li.css_first("strong") and li.css_first("strong").text() == entry.trace)
+            assert li.css_first(f'a[href="../{entry.id}/"]')
 
 
 def test_site_publishes_the_export(site):
@@ -135,47 +143,47 @@ def test_site_publishes_the_export(site):
 
 def test_handout_has_symptom_picture_program_output_exercise_and_no_answer(site):
     for entry in CATALOG.sorted_entries():
-        page = soup(site / "handouts" / entry.id / "index.html")
-        headings = [h.get_text(strip=True).rstrip("¶") for h in page.select("article h2")]
+        page = built(site / "handouts" / entry.id / "index.html")
+        headings = [stripped(h).rstrip("¶") for h in page.css("article h2")]
         assert headings == ["Symptom", "Reproduce it", "Exercise"]
-        code = page.select_one("pre code").get_text()
+        code = page.css_first("pre code").text()
         assert code == tab_program((ROOT / entry.snippet).read_text(), "reproduce")
-        assert page.select(".tw-figures img"), entry.id
-        assert page.select_one(".tw-answer-space")
-        assert not answer_shingles(entry) & shingles(page.get_text(" "))
-        assert "Strong answer" not in page.get_text()
+        assert page.css(".tw-figures img"), entry.id
+        assert page.css_first(".tw-answer-space")
+        assert not answer_shingles(entry) & shingles(page.text(separator=" "))
+        assert "Strong answer" not in page.text()
 
 
 def test_module_handout_holds_each_entry_with_picture_output_and_exercise(site):
     for module_id in CATALOG.modules:
         entries = [e for e in CATALOG.sorted_entries() if module_id in e.modules]
-        module_page = soup(site / "modules" / module_id / "index.html")
+        module_page = built(site / "modules" / module_id / "index.html")
         if not entries:
             assert not (site / "handouts" / f"module-{module_id}").exists()
             continue
-        assert module_page.select_one(f'a[href="../../handouts/module-{module_id}/"]'), module_id
-        page = soup(site / "handouts" / f"module-{module_id}" / "index.html")
-        sheets = page.select("article h2.tw-handout-entry")
-        assert [h.get_text(strip=True).rstrip("¶") for h in sheets] == [f"{e.id}: {e.title}" for e in entries]
-        text = page.get_text(" ")
+        assert module_page.css_first(f'a[href="../../handouts/module-{module_id}/"]'), module_id
+        page = built(site / "handouts" / f"module-{module_id}" / "index.html")
+        sheets = page.css("article h2.tw-handout-entry")
+        assert [stripped(h).rstrip("¶") for h in sheets] == [f"{e.id}: {e.title}" for e in entries]
+        text = page.text(separator=" ")
         for entry in entries:
-            assert page.select_one(f'img[src*="figures/{entry.id}-1-light.svg"]'), (module_id, entry.id)
+            assert page.css_first(f'img[src*="figures/{entry.id}-1-light.svg"]'), (module_id, entry.id)
             assert not answer_shingles(entry) & shingles(text), (module_id, entry.id)
-        assert len(page.select(".tw-answer-space")) == len(entries)
-        assert "Strong answer" not in page.get_text()
+        assert len(page.css(".tw-answer-space")) == len(entries)
+        assert "Strong answer" not in page.text()
 
 
 def test_loss_watch_has_a_page_with_its_file_a_loop_that_uses_it_its_output_and_a_download(site):
-    page = soup(site / "tools" / "loss_watch" / "index.html")
+    page = built(site / "tools" / "loss_watch" / "index.html")
     source = (ROOT / "snippets" / "loss_watch.py").read_text()
-    code, output = [pre.get_text() for pre in page.select("pre")][:2]
+    code, output = [pre.text() for pre in page.css("pre")][:2]
     assert code == source
     assert "def guarded_training" in code and "watch.check(" in code
     assert output.rstrip("\n") == run_snippet(ROOT, "snippets/loss_watch.py").outputs["loss_watch.py"].rstrip("\n")
-    link = page.select_one('a[download="loss_watch.py"]')
-    assert (site / "tools" / "loss_watch" / link["href"]).resolve().read_text() == source
+    link = page.css_first('a[download="loss_watch.py"]')
+    assert (site / "tools" / "loss_watch" / link.attributes["href"]).resolve().read_text() == source
     # an entry that shows part of it points to the whole
-    assert soup(site / "WR-220" / "index.html").select_one('a[href="../tools/loss_watch/"]')
+    assert built(site / "WR-220" / "index.html").css_first('a[href="../tools/loss_watch/"]')
 
 
 def test_a_clean_build_prints_nothing_but_mkdocs_own_progress_lines(site):
@@ -246,8 +254,8 @@ def test_student_edition_has_no_answer_text_in_any_file(site, student_site):
         assert len(answer) > 20
         assert answer <= full, f"{entry.id}: the full edition should carry the answer (else this test proves nothing)"
         assert not answer & student, f"{entry.id}: answer text found in the student edition"
-    page = soup(student_site / "WR-220" / "index.html")
-    assert "Interview question" in page.get_text() and not page.find("details")
+    page = built(student_site / "WR-220" / "index.html")
+    assert "Interview question" in page.text() and not page.css_first("details")
 
 
 def test_unknown_edition_is_refused_in_one_line(tmp_path):
@@ -261,30 +269,29 @@ def test_offline_build_uses_file_urls(site, offline_site):
     # a page per file, linked by file name: what a browser can open from file://
     assert (offline_site / "WR-220.html").is_file() and not (offline_site / "WR-220").exists()
     assert (site / "WR-220" / "index.html").is_file() and not (site / "WR-220.html").exists()
-    home = soup(offline_site / "index.html")
-    assert home.select_one('table a[href="WR-220.html"]')
+    home = built(offline_site / "index.html")
+    assert home.css_first('table a[href="WR-220.html"]')
     published = json.loads((offline_site / "catalog.json").read_text())
     for e in published["entries"]:
         assert (offline_site / e["url"]).is_file(), e["url"]
 
 
-FETCHING = SoupStrainer(["script", "img", "iframe", "source", "video", "audio", "embed", "link"])
+FETCHING = ", ".join(f"{tag}[src]" for tag in ("script", "img", "iframe", "source", "video", "audio", "embed"))
 
 
 def test_no_request_to_another_host(site, offline_site):
     offenders, fetching, pages = [], 0, 0
     for root in (site, offline_site):
         for page in root.rglob("*.html"):
-            # only the tags that fetch: the rest of the page need not become a tree
-            doc = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser", parse_only=FETCHING)
+            doc = LexborHTMLParser(page.read_text(encoding="utf-8"))
             pages += 1
-            for tag in doc.find_all(["script", "img", "iframe", "source", "video", "audio", "embed"], src=True):
+            for tag in doc.css(FETCHING):
                 fetching += 1
-                if EXTERNAL.match(tag["src"]):
-                    offenders.append(f"{page.name}: {tag.name} {tag['src']}")
-            for tag in doc.find_all("link", href=True):
-                if EXTERNAL.match(tag["href"]) and tag.get("rel") != ["canonical"]:
-                    offenders.append(f"{page.name}: link {tag['href']}")
+                if EXTERNAL.match(tag.attributes["src"] or ""):
+                    offenders.append(f"{page.name}: {tag.tag} {tag.attributes['src']}")
+            for tag in doc.css("link[href]"):
+                if EXTERNAL.match(tag.attributes["href"] or "") and tag.attributes.get("rel") != "canonical":
+                    offenders.append(f"{page.name}: link {tag.attributes['href']}")
         for css in root.rglob("*.css"):
             text = css.read_text(encoding="utf-8")
             offenders += [f"{css.name}: {u}" for u in re.findall(r"url\(\s*['\"]?([^)'\"]+)", text) if EXTERNAL.match(u)]
@@ -311,11 +318,11 @@ def test_pages_workflow_tests_then_publishes():
 
 
 def test_roadmap_lists_every_planned_entry_marked_as_not_written(site):
-    page = soup(site / "roadmap" / "index.html")
-    text = page.get_text(" ", strip=True)
+    page = built(site / "roadmap" / "index.html")
+    text = words_of(page)
     assert "Planned, not written" in text
-    rows = {tr.td.get_text(strip=True): tr for tr in page.select("tr") if tr.td}
+    rows = {stripped(tr.css_first("td")): tr for tr in page.css("tr") if tr.css_first("td")}
     assert set(rows) == set(CATALOG.planned)
     for entry_id, title in CATALOG.planned.items():
-        assert title in rows[entry_id].get_text(" ", strip=True)
-        assert not rows[entry_id].select("a")      # nothing to link to yet
+        assert title in words_of(rows[entry_id])
+        assert not rows[entry_id].css("a")      # nothing to link to yet
