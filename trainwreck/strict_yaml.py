@@ -9,6 +9,9 @@ a problem found later can name it.
 """
 from __future__ import annotations
 
+import copy
+import functools
+
 import yaml
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
@@ -72,6 +75,15 @@ def load(text: str, first_line: int = 1) -> tuple[object, dict[str, int]]:
     `first_line` is the file line that `text` starts on (2 for front matter after
     its opening ---), so every line number given is a line of the file.
     Raises YamlRefused with the file line of the problem."""
+    data, lines = _load(text, first_line)
+    return copy.deepcopy(data), dict(lines)      # the caller's own copy: the cached one must not change
+
+
+# PyYAML's pure-Python parser is most of loading a catalogue (the C one would bypass the composer
+# checks above), and `mkdocs serve` reloads every unchanged file on each rebuild. Only successes are
+# kept: a refusal is raised again each time.
+@functools.lru_cache(maxsize=1024)
+def _load(text: str, first_line: int) -> tuple[object, dict[str, int]]:
     control = CONTROL.search(text.replace("\n", " ").replace("\t", " "))
     if control:
         # PyYAML would refuse most of these too, but without saying where in the file
