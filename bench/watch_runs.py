@@ -263,6 +263,23 @@ class Relative:
         return self.average - self.low >= self.limit
 
 
+class FromFirst:
+    """The per-step rule the watch used before its second average: a moving
+    average of the log-loss (weight 0.2) that reaches `factor` times the first loss."""
+
+    def __init__(self, factor=2.0, smoothing=0.2):
+        self.limit, self.smoothing, self.first, self.average = math.log(factor), smoothing, None, None
+
+    def fires(self, loss):
+        if loss <= 0:
+            return False
+        value = math.log(loss)
+        if self.first is None:
+            self.first = self.average = value
+        self.average += self.smoothing * (value - self.average)
+        return self.average - self.first >= self.limit
+
+
 class Watching:
     """A watch class from snippets/loss_watch.py, asked as a training loop would."""
 
@@ -298,6 +315,7 @@ def step_rules(watch_module):
         "watch": lambda: Watching(watch_module.StepWatch),
         "epoch_rule": lambda: Watching(watch_module.LossWatch),
         "relative_3x": Relative,
+        "previous": FromFirst,
         "above_1e3": Above,
         "spiky": Spiky,
         "smoothed_4x": Smoothed,

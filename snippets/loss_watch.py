@@ -10,8 +10,10 @@ there with a smaller learning rate instead of starting again.
   rises of 10% or more epoch after epoch that triple it in one epoch, reach
   4x where the climb began, or go on for 4 epochs.
 - StepWatch, once per mini-batch step: a single batch's loss jumps around, so
-  it averages the log of the loss over about 9 steps and warns once that
-  average is twice the first loss, the loss of the untrained model.
+  it averages the log of the loss. It warns once the average over about 6
+  steps is 2.2 times the first loss, the loss of the untrained model, or once
+  the average over about 39 steps has stayed at 3 times its lowest (and at
+  least half the first loss) for 80 steps in a row.
 
 Neither uses an absolute loss threshold, so they work for any loss scale.
 trainwreck's `diagnose` uses the same rules (trainwreck/watch_rule.py), and
@@ -148,19 +150,27 @@ import math
 
 class StepWatch:
     # A mini-batch loss jumps from batch to batch, and a run that recovers can
-    # climb from its low as far as one that blows up. What only a run in
-    # trouble does is go back above where it started: so the watch averages the
-    # log of the loss (weight `smoothing` on each new step, about 9 steps) and
-    # warns once the average is `factor` times the first loss, the untrained
-    # model's (the first loss above zero). It keeps a copy of the parameters at
-    # its first step, then every `keep_every` steps when the average is lower
-    # than at the copy it holds.
-    def __init__(self, smoothing=0.2, factor=2.0, keep_every=50, verbose=True):
+    # climb from its low as far as one that blows up. Two things only a run in
+    # trouble does: go back above where it started, or stay up for long. So the
+    # watch keeps two moving averages of the log of the loss. The fast one
+    # (weight `smoothing` on each new step, about 6 steps) warns once it is
+    # `factor` times the first loss, the untrained model's (the first loss
+    # above zero). The slow one (weight `slow`, about 39 steps) warns once it
+    # has stood at `rise` times its own lowest, and at `floor` times the first
+    # loss or more, for `hold` steps in a row: a recovering run's bump falls
+    # back sooner, and a run that learnt far below its start is left alone.
+    # It keeps a copy of the parameters at its first step, then every
+    # `keep_every` steps when the fast average is lower than at that copy.
+    def __init__(self, smoothing=0.3, factor=2.2, slow=0.05, rise=3.0, floor=0.5, hold=80,
+                 keep_every=50, verbose=True):
         self.smoothing, self.factor, self.keep_every = smoothing, factor, keep_every
+        self.slow, self.rise, self.floor, self.hold = slow, rise, floor, hold
         self.verbose = verbose
-        self.first = None             # the first loss: where training started
-        self.average = None           # moving average of log(loss)
-        self.kept = None              # (step, average, parameters) of the copy it holds
+        self.first = None             # log of the first loss: where training started
+        self.fast = self.long = None  # moving averages of log(loss), fast and slow
+        self.lowest = math.inf        # the slow average's lowest value
+        self.held = 0                 # steps in a row the slow average has been up
+        self.kept = None              # (step, fast average, parameters) of the copy it holds
         self.warned_at = None         # first step the watch warned
 
     def check(self, step, loss, params, grad_norm=None):
@@ -171,20 +181,33 @@ class StepWatch:
                 print(f"STOP: non-finite value at step {step}, update not applied; kept parameters: {kept}")
             return "stop"
         if loss > 0:                  # a batch fitted exactly (loss 0) says nothing about a climb
+            x = math.log(loss)
             if self.first is None:
-                self.first, self.average = loss, math.log(loss)
-            self.average += self.smoothing * (math.log(loss) - self.average)
-        level = math.inf if self.average is None else self.average
+                self.first = self.fast = self.long = x
+            self.fast += self.smoothing * (x - self.fast)
+            self.long += self.slow * (x - self.long)
+            self.lowest = min(self.lowest, self.long)
+        level = math.inf if self.fast is None else self.fast
         if self.kept is None or (step % self.keep_every == 0 and level < self.kept[1]):
             self.kept = (step, level, copy.deepcopy(params))
-        if self.first is None or level < math.log(self.factor * self.first):
+        if self.first is None:
+            return "ok"
+        up = (self.long >= self.lowest + math.log(self.rise)
+              and self.long >= self.first + math.log(self.floor))
+        self.held = self.held + 1 if up else 0
+        above = self.fast >= self.first + math.log(self.factor)
+        if not above and self.held < self.hold:
             return "ok"
         if self.warned_at is None:
             self.warned_at = step
             if self.verbose:
-                print(f"WARNING: at step {step} the loss averages {math.exp(self.average):.4g}, "
-                      f"x{math.exp(self.average) / self.first:.3g} the first loss ({self.first:.4g}) "
-                      f"-- the learning rate is probably too high")
+                if above:
+                    why = (f"the loss averages {math.exp(self.fast):.4g}, "
+                           f"x{math.exp(self.fast - self.first):.3g} the first loss ({math.exp(self.first):.4g})")
+                else:
+                    why = (f"the loss has averaged x{self.rise:g} its lowest ({math.exp(self.lowest):.4g}) or more "
+                           f"for {self.held} steps, now {math.exp(self.long):.4g}")
+                print(f"WARNING: at step {step} {why} -- the learning rate is probably too high")
         return "warn"
 
     def restore(self):

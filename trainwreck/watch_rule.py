@@ -9,7 +9,8 @@ Per epoch, each loss is already an average over the whole data, so a rise is a
 rise: the alarm is a climb. Per step, a mini-batch loss jumps by several times
 from one batch to the next in a healthy run, and a run that recovers climbs
 from its low as far as one that diverges; what only the runs in trouble do is
-go back above where training started. bench/watch_bench.py measures both.
+go back above where training started, or stay up, well above their low, for
+long. bench/watch_bench.py measures both.
 """
 from __future__ import annotations
 
@@ -22,14 +23,22 @@ CLIMB_STEP, CLIMB_JUMP, CLIMB_STEEP, CLIMB_LONG = 1.1, 3.0, 4.0, 4
 WATCH_RULE = (f"rises of x{CLIMB_STEP:g} or more in a row that reach x{CLIMB_JUMP:g} in one epoch, "
               f"x{CLIMB_STEEP:g} in all, or last {CLIMB_LONG} epochs")
 
-# Per step: an exponential moving average of the log of the loss (weight
-# STEP_SMOOTHING on each new step) compared with the log of the first loss; the
-# alarm goes off once the average is STEP_FACTOR times the first loss or more.
+# Per step, two moving averages of the log of the loss, either of which sets
+# off the alarm:
+# - a fast one (weight STEP_SMOOTHING on each new step) that reaches
+#   STEP_FACTOR times the first loss: the run is back above where it started;
+# - a slow one (weight STEP_SLOW) that has stood at STEP_RISE times its own
+#   lowest or more, and at STEP_FLOOR times the first loss or more, for
+#   STEP_HOLD steps in a row: a climb that lasts, where a recovering run's
+#   bump falls back sooner, and not a bounce from a low far below the start.
 # A loss of zero (a batch fitted exactly, in float32) is left out, so the first
-# loss is the first one above zero.
-STEP_SMOOTHING, STEP_FACTOR = 0.2, 2.0
-STEP_RULE = (f"the loss averaged over about {round(2 / STEP_SMOOTHING - 1)} steps (a moving average of its log) "
-             f"reaches x{STEP_FACTOR:g} the first loss")
+# loss is the first one above zero; the averages then hold their values.
+STEP_SMOOTHING, STEP_FACTOR = 0.3, 2.2
+STEP_SLOW, STEP_RISE, STEP_FLOOR, STEP_HOLD = 0.05, 3.0, 0.5, 80
+STEP_RULE = (f"the loss averaged over about {round(2 / STEP_SMOOTHING - 1)} steps reaches x{STEP_FACTOR:g} the "
+             f"first loss, or, averaged over about {round(2 / STEP_SLOW - 1)} steps, stays at x{STEP_RISE:g} its "
+             f"lowest or more and x{STEP_FLOOR:g} the first loss or more for {STEP_HOLD} steps in a row "
+             "(moving averages of its log)")
 
 
 def sustained_climb(values: list[float]) -> int | None:
@@ -48,15 +57,24 @@ def sustained_climb(values: list[float]) -> int | None:
 
 def step_alarm(values: list[float]) -> int | None:
     """Index of the first per-step value at which the alarm goes off (see STEP_RULE)."""
-    first = average = None
+    first = fast = slow = None
+    lowest, held = math.inf, 0
     for i, v in enumerate(values):
         if not math.isfinite(v):
             return None
-        if v <= 0:            # a batch fitted exactly says nothing about a climb
-            continue
+        if v > 0:             # a batch fitted exactly says nothing about a climb
+            x = math.log(v)
+            if first is None:
+                first = fast = slow = x
+            fast += STEP_SMOOTHING * (x - fast)
+            slow += STEP_SLOW * (x - slow)
+            lowest = min(lowest, slow)
         if first is None:
-            first, average = v, math.log(v)
-        average += STEP_SMOOTHING * (math.log(v) - average)
-        if average >= math.log(STEP_FACTOR * first):
+            continue
+        if fast >= first + math.log(STEP_FACTOR):
+            return i
+        up = slow >= lowest + math.log(STEP_RISE) and slow >= first + math.log(STEP_FLOOR)
+        held = held + 1 if up else 0
+        if held >= STEP_HOLD:
             return i
     return None
