@@ -3,7 +3,7 @@
 The catalogue is the source of truth: each declared message becomes a pattern
 (its `{}` placeholders match the values a run fills in). To stay fast, a block
 is first searched once for short literal anchors -- one Aho-Corasick pass for
-every anchor at once -- and only the lines holding an anchor are read further.
+every anchor at once (anchors.py) -- and only the lines holding an anchor are read further.
 The built-in families are cheap hints that also let an undeclared message be
 reported instead of dropped: NumPy's floating-point warnings, Python exception
 and warning lines, and the lines frameworks print when training breaks.
@@ -15,8 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-import ahocorasick_rs
-
+from .anchors import Anchors
 from .evidence import Evidence
 
 
@@ -85,15 +84,15 @@ class MessageFinder:
         self.known = self.declared + list(FAMILIES)
         anchors = [k.anchor for k in self.known] + list(VALIDATION_WORDS)
         self.validation_from = len(self.known)
-        self.automaton = ahocorasick_rs.BytesAhoCorasick(anchors, matchkind=ahocorasick_rs.MATCHKIND_LEFTMOST_FIRST)
+        self.anchors = Anchors(anchors)
 
-    def __reduce__(self):              # the automaton is rebuilt in a worker process
+    def __reduce__(self):              # the automata are rebuilt in a worker process
         return MessageFinder, (self.pairs,)
 
     def scan(self, data: bytes, ev: Evidence | None, line0: int) -> list[tuple[int, int]]:
         """File the messages of one block (unless `ev` is None); return the (start, end) spans of
         validation text."""
-        hits = self.automaton.find_matches_as_indexes(data)
+        hits = self.anchors.hits(data)
         if not hits:
             return []
         spans: list[tuple[int, int]] = []
