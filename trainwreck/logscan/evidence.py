@@ -101,11 +101,17 @@ class Track:
     `locate(indices)` returns the positions of those values of the block (indices
     into the block's values, increasing); `pending(index)` returns a callable that
     locates one later, for the lowest value, which may still be beaten.
+
+    A position costs a few searches in its block; a block's last values and its very last
+    one are kept only until the next block replaces them, so they are located once no block
+    will (`later`): a long log asks for no position at all in most of its blocks. A position
+    depends only on its block and the offset, not on what was located before.
     """
 
     def __init__(self, ev: Evidence):
         self.ev = ev
         self.low_pending = None
+        self.later = None          # (locate, indices of the block's values in `before`, index of its last value)
 
     def add(self, batch, locate, pending) -> None:
         """One block's values (a numbers.Batch)."""
@@ -123,11 +129,13 @@ class Track:
             new = batch.floats(max(0, upto - KEEP), upto)
             keep = (ev.before + new)[-KEEP:]
             kept_old = len(keep) - len(new)
+            if kept_old and self.later is not None:          # the last block's values stay in the window
+                self._settle(last=False)
+            self.later = None
             ev.before_at = ev.before_at[len(ev.before_at) - kept_old:] if kept_old else []
             ev.before_start = ev.count + upto - len(keep)
             ev.before = keep
-            for i in range(max(0, upto - KEEP), upto):
-                want.setdefault(i, []).append("before")
+            before = list(range(max(0, upto - KEEP), upto))
             if upto:
                 self._range(batch, upto, pending)
             if upto < n:
@@ -136,9 +144,18 @@ class Track:
                 ev.finite_after += sum(map(math.isfinite, values[upto + 1:]))
                 self._nan(values, upto, want)
         else:
+            before = []
             ev.finite_after += n if batch.all_finite else sum(map(math.isfinite, values))
             if not batch.all_finite:
                 self._nan(values, 0, want)
+        if not want:                    # nothing here is kept for sure: locate when no block replaces it
+            self.later = (locate, before, n - 1)
+            ev.count += n
+            ev.last = batch.floats(n - 1)[0]
+            return
+        self.later = None
+        for i in before:
+            want.setdefault(i, []).append("before")
         want.setdefault(n - 1, []).append("last")
         order = sorted(want)
         for i, pos in zip(order, locate(order)):
@@ -173,7 +190,18 @@ class Track:
             self.low_pending = pending(i)
         ev.high = high if ev.high is None else max(ev.high, high)
 
+    def _settle(self, last: bool = True) -> None:
+        locate, before, last_index = self.later
+        self.later = None
+        order = before + [last_index] if last and last_index not in before else before
+        found = dict(zip(order, locate(order)))
+        self.ev.before_at += [found[i] for i in before]
+        if last:
+            self.ev.last_at = found[last_index]
+
     def finish(self) -> None:
+        if self.later is not None:
+            self._settle()
         if self.low_pending is not None:
             self.ev.low_pos = self.low_pending()
             self.low_pending = None

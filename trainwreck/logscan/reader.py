@@ -101,9 +101,10 @@ class _Reader:
 
     def _values(self, raw: list[bytes], text: bytes, line0: int, matches, count) -> None:
         epoch_in, epochs, newlines = self.ev.epoch_out, self.layout.epochs, self.ev.lines - line0
+        n = len(raw)        # the values themselves are not held: a block may be located after the next is read
 
         def locate(indices: list[int]) -> list[Position]:
-            offsets = _offsets(matches, count, len(raw), indices, text)
+            offsets = _offsets(matches, count, n, indices, text)
             where = Locator(text, line0, epoch_in, epochs, newlines)
             if self.layout.mode == "csv" and self.layout.column[3] >= 0:
                 return [_csv_numbered(where.at(o), text, o, self.layout.column) for o in offsets]
