@@ -18,6 +18,7 @@ a clean log. This module reads such text three ways:
 """
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
@@ -124,6 +125,7 @@ CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|_")
 NONFINITE = re.compile(r"-?\b(?:nan|NaN|NAN|Nan)s?\b")
 
 
+@functools.lru_cache(maxsize=8)     # one report is folded for its tokens, its failure words and its tried remedies
 def _folded(text: str) -> str:
     """Lower-cased text with identifiers split (ExpBackward, loss_rcnn_bbox) and the thesaurus and
     timing phrases folded into their tokens."""
