@@ -70,13 +70,16 @@ def main() -> None:
             commands["baseline"] = commands["diagnose"]
             where["baseline"] = str(args.baseline.resolve())
         runs = {name: [] for name in commands}
+        load_before = os.getloadavg()[0]
         for _ in range(3):
             for name, command in commands.items():
                 runs[name].append(timed(command, where[name]))
     best = {name: (min(w for w, _ in r), min(c for _, c in r)) for name, r in runs.items()}
     (grep_wall, grep_cpu), (ours_wall, ours_cpu) = best["grep"], best["diagnose"]
     mb = size / 1e6
-    print(f"log: {mb:.0f} MB, {os.cpu_count()} core(s)")
+    # other work on the machine takes cores from both commands, from diagnose's parallel readers most
+    print(f"log: {mb:.0f} MB, {os.cpu_count()} core(s), load average {load_before:.1f} before the runs, "
+          f"{os.getloadavg()[0]:.1f} after")
     print(f"grep -c loss          {grep_wall:6.2f} s wall  {grep_cpu:6.2f} s CPU  {mb / grep_wall:7.0f} MB/s")
     print(f"trainwreck diagnose   {ours_wall:6.2f} s wall  {ours_cpu:6.2f} s CPU  {mb / ours_wall:7.0f} MB/s")
     print(f"diagnose / grep: {ours_wall / grep_wall:.2f}x wall (target: within 5x), {ours_cpu / grep_cpu:.2f}x CPU")
