@@ -1,0 +1,39 @@
+"""Past 64 literals the anchors are searched in groups first (the crate's fast prefilter takes no
+more), then line by line: the hits must be exactly those of the one automaton."""
+import ahocorasick_rs
+import numpy as np
+
+from trainwreck.logscan.anchors import GROUP, Anchors
+
+
+def _one_automaton(literals: list[bytes], data: bytes) -> list[tuple[int, int, int]]:
+    automaton = ahocorasick_rs.BytesAhoCorasick(literals, matchkind=ahocorasick_rs.MATCHKIND_LEFTMOST_FIRST)
+    return automaton.find_matches_as_indexes(data)
+
+
+def _text(rng, words: list[bytes], lines: int) -> bytes:
+    return b"\n".join(b" ".join(words[k] for k in rng.integers(0, len(words), rng.integers(0, 12)))
+                      for _ in range(lines))
+
+
+def test_groups_give_the_hits_of_one_automaton():
+    rng = np.random.default_rng(0)
+    stems = [b"val", b"loss", b"overflow", b"encountered", b"in", b"Error: ", b"nan", b"step", b"scale"]
+    # overlapping literals (one inside another, one starting another), and a copy of an earlier one
+    literals = list(dict.fromkeys(a + b for a in stems for b in (b"", b" ", b"_", b": ", b"s", b"=", b"ed", b" in")))
+    literals += [b"val", b"loss scale", literals[3]]
+    assert len(set(literals)) > GROUP
+    anchors = Anchors(literals)
+    assert anchors.groups                       # the grouped path is the one under test
+    words = stems + [b"x", b"val_loss:", b"loss scale", b"overflows"]
+    for lines in (1, 50, 2000):
+        data = _text(rng, words, lines)
+        assert anchors.hits(data) == _one_automaton(literals, data)
+
+
+def test_at_most_a_group_is_one_pass_with_copies_dropped():
+    literals = [b"loss", b"val ", b"loss", b"Error: "]
+    anchors = Anchors(literals)
+    assert not anchors.groups
+    data = b"loss val loss\nValueError: x loss\n"
+    assert anchors.hits(data) == _one_automaton(literals, data)
