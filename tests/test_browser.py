@@ -35,12 +35,6 @@ pytestmark = [
     pytest.mark.skipif(sync_playwright is None, reason="playwright is not installed (pip install '.[test]')"),
 ]
 
-# The browser tests fall in two groups, each run by one test process with its own Chromium (the README's
-# test command runs pytest with `--dist loadgroup`): a browser test waits on the page much of the time, and
-# one process holding all of them was the longest chain of the whole run.
-SEARCH_AND_LINKS = pytest.mark.xdist_group("browser-search-and-links")
-PICTURES_AND_PRINT = pytest.mark.xdist_group("browser-pictures-and-print")
-
 # Chromium's own background traffic would otherwise try to leave the machine.
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-sync",
         "--disable-background-networking", "--disable-component-update"]
@@ -133,7 +127,6 @@ def entry_of(href: str) -> str:
 PAGES = ["", "WR-220/", "symptoms/", "modules/2.2/", "handouts/WR-120/"]
 
 
-@SEARCH_AND_LINKS
 def test_pages_load_with_no_failed_or_outside_request(visit, served):
     """Each page is read once its network has been quiet for 500 ms (Playwright's networkidle), so what
     it fetches after the load event (the search index, fonts) is seen too. The pages are opened side by
@@ -171,7 +164,6 @@ def scored(site):
     return dict(zip(UI_MESSAGES, material_search.search(site, UI_MESSAGES)))
 
 
-@SEARCH_AND_LINKS
 @pytest.mark.parametrize("message", UI_MESSAGES)
 def test_the_search_box_lists_a_message_as_the_search_worker_scores_it(visit, served, scored, message):
     v = visit(served)
@@ -183,7 +175,6 @@ def test_the_search_box_lists_a_message_as_the_search_worker_scores_it(visit, se
     assert top.locator(".md-search-result__terms:visible").count() == 0, top.inner_text()   # no "Missing: ..."
 
 
-@SEARCH_AND_LINKS
 def test_search_by_id_and_title_words(visit, served):
     v = visit(served)
     v.page.goto(served)
@@ -192,7 +183,6 @@ def test_search_by_id_and_title_words(visit, served):
     assert entry_of(search(v.page, "learning rate too high")[0]) == "WR-220"
 
 
-@SEARCH_AND_LINKS
 def test_copy_button_copies_each_whole_program(visit, served):
     v = visit(served)
     v.page.goto(served + "WR-220/")
@@ -206,7 +196,6 @@ def test_copy_button_copies_each_whole_program(visit, served):
         assert copied.rstrip("\n") == tab_program(text, label.lower()).rstrip("\n"), label
 
 
-@PICTURES_AND_PRINT
 def test_strong_answer_hidden_until_opened(visit, served):
     v = visit(served)
     v.page.goto(served + "WR-220/")
@@ -218,7 +207,6 @@ def test_strong_answer_hidden_until_opened(visit, served):
     assert "overshoots" in text.inner_text()
 
 
-@PICTURES_AND_PRINT
 def test_module_page_lists_its_entries(visit, served):
     v = visit(served)
     v.page.goto(served + "modules/2.2/")
@@ -229,7 +217,6 @@ def test_module_page_lists_its_entries(visit, served):
     v.page.wait_for_url("**/WR-220/")
 
 
-@PICTURES_AND_PRINT
 def test_dark_theme_toggle(visit, served):
     v = visit(served)
     v.page.goto(served + "WR-220/")
@@ -239,7 +226,6 @@ def test_dark_theme_toggle(visit, served):
     assert {before, after} == {"default", "slate"}
 
 
-@SEARCH_AND_LINKS
 def test_offline_build_from_file_url_with_search(visit, offline_site):
     v = visit("file://")
     home = (offline_site / "index.html").as_uri()
@@ -253,7 +239,6 @@ def test_offline_build_from_file_url_with_search(visit, offline_site):
     assert v.outside("file://") == [] and v.failures == []
 
 
-@PICTURES_AND_PRINT
 def test_handout_prints_without_navigation(visit, served):
     v = visit(served)
     v.page.goto(served + "handouts/WR-220/")
@@ -267,7 +252,6 @@ def test_handout_prints_without_navigation(visit, served):
     assert "Search" not in text.split("Symptom")[0]  # no header chrome above the content
 
 
-@PICTURES_AND_PRINT
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_each_theme_shows_its_own_picture(browser, served, scheme):
     context = browser.new_context(color_scheme=scheme)
@@ -282,7 +266,6 @@ def test_each_theme_shows_its_own_picture(browser, served, scheme):
     context.close()
 
 
-@PICTURES_AND_PRINT
 def test_a_figure_opens_full_size_without_leaving_the_site(visit, served):
     v = visit(served)
     v.page.goto(served + "WR-220/", wait_until="load")
@@ -296,7 +279,6 @@ def test_a_figure_opens_full_size_without_leaving_the_site(visit, served):
     assert v.outside(served) == [] and v.failures == []
 
 
-@PICTURES_AND_PRINT
 def test_figure_labels_stay_readable_at_phone_and_desktop_width(browser, served, site):
     """Each panel is drawn with 10 pt text on a sheet of its natural width (pt = 4/3 px): shown at its
     rendered width, that text must come out at 8 px or more, on a phone (390 px) and a desktop (1280 px).
@@ -343,7 +325,6 @@ def on_paper(line: str, printed: str) -> bool:
     return line in printed or any(line[:i] in printed and line[i:] in printed for i in range(1, len(line)))
 
 
-@PICTURES_AND_PRINT
 @pytest.mark.parametrize("path, listing_sheets_allowed", [("handouts/WR-220/", True), ("handouts/module-2.2/", False)])
 def test_handout_prints_whole_code_and_no_sheet_is_only_a_listing(visit, served, path, listing_sheets_allowed):
     """The module handout holds no program, so no sheet of it may be a bare listing. An entry handout
