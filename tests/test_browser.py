@@ -250,15 +250,31 @@ def test_offline_build_from_file_url_with_search(visit, offline_site):
     assert v.outside("file://") == [] and v.failures == []
 
 
-def test_handout_prints_without_navigation(visit, served):
-    v = visit(served)
-    v.page.goto(served + "handouts/WR-220/")
-    v.page.emulate_media(media="print")
+@pytest.fixture(scope="module")
+def printed(browser, served):
+    """A handout opened in print media and printed to A4, once per path: (its page, the text of each sheet)."""
+    opened = {}
+
+    def get(path: str):
+        if path not in opened:
+            v = Visit(browser, served)
+            v.page.goto(served + path, wait_until="load")       # the pictures are not lazy: loaded by then
+            opened[path] = (v, print_pdf(v.page))
+        v, sheets = opened[path]
+        return v.page, sheets
+
+    yield get
+    for v, _ in opened.values():
+        v.close()
+
+
+def test_handout_prints_without_navigation(printed):
+    page, sheets = printed("handouts/WR-220/")
     for selector in (".md-header", ".md-sidebar--primary", ".md-footer", "button.md-code__button"):
-        loc = v.page.locator(selector)
+        loc = page.locator(selector)
         assert all(not loc.nth(i).is_visible() for i in range(loc.count())), selector
-    assert v.page.locator("h2", has_text="Exercise").is_visible()
-    text = " ".join(print_pdf(v.page))
+    assert page.locator("h2", has_text="Exercise").is_visible()
+    text = " ".join(sheets)
     assert "Exercise" in text and "Strong answer" not in text
     assert "Search" not in text.split("Symptom")[0]  # no header chrome above the content
 
@@ -337,18 +353,15 @@ def on_paper(line: str, printed: str) -> bool:
 
 
 @pytest.mark.parametrize("path, listing_sheets_allowed", [("handouts/WR-220/", True), ("handouts/module-2.2/", False)])
-def test_handout_prints_whole_code_and_no_sheet_is_only_a_listing(visit, served, path, listing_sheets_allowed):
+def test_handout_prints_whole_code_and_no_sheet_is_only_a_listing(printed, path, listing_sheets_allowed):
     """The module handout holds no program, so no sheet of it may be a bare listing. An entry handout
     prints its whole Reproduce program, which runs past a sheet for the longer ones (not solved yet)."""
-    v = visit(served)
-    v.page.goto(served + path, wait_until="load")       # the pictures are not lazy: loaded by then
-    v.page.emulate_media(media="print")
-    cut = v.page.evaluate("""() => [...document.querySelectorAll('article pre')]
+    page, pages = printed(path)
+    cut = page.evaluate("""() => [...document.querySelectorAll('article pre')]
                                .filter(p => p.scrollWidth > p.clientWidth + 1).length""")
     assert cut == 0, "a code block is wider than the sheet"
-    listing_lines = v.page.evaluate("""() => [...document.querySelectorAll('article pre')]
-                                         .flatMap(p => p.innerText.split('\\n')).filter(l => l.trim())""")
-    pages = print_pdf(v.page)
+    listing_lines = page.evaluate("""() => [...document.querySelectorAll('article pre')]
+                                       .flatMap(p => p.innerText.split('\\n')).filter(l => l.trim())""")
     printed = squeeze(" ".join(pages))
     missing = [line for line in listing_lines if not on_paper(squeeze(line), printed)]
     assert missing == [], f"lines of code or output not on paper: {missing[:3]}"
