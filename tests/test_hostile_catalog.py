@@ -474,6 +474,11 @@ def test_a_body_the_parser_cannot_render_in_bounded_time_is_refused(project, cap
         f"{W}: body: the body takes more than 0.3 s to render (Python-Markdown slows down on thousands of "
         "unclosed [ or on lists nested hundreds deep); the site build would too, so simplify it",
         "1 problem(s) in catalog"]
+    # a refusal for time is this attempt's verdict (the machine may only have been busy): it is not kept
+    for _ in range(2):
+        hits = body_policy._unsafe_markup.cache_info().hits
+        assert body_policy.unsafe_markup(body)[0][0] is None     # refused each time by rendering again
+        assert body_policy._unsafe_markup.cache_info().hits == hits
     # the parser is usable again afterwards (rendered now, not answered from the cache of results)
     body_policy._unsafe_markup.cache_clear()
     assert body_policy.unsafe_markup("[fine](WR-020.md)") == []

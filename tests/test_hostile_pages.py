@@ -42,7 +42,10 @@ def site_markdown(project) -> markdown.Markdown:
     return markdown.Markdown(extensions=names, extension_configs=configs)
 
 
-SCRIPT_LIKE = frozenset({"script", "iframe", "object", "embed", "svg", "style", "form", "base", "meta", "link"})
+# A <template>'s content is not part of the tree an HTML5 parser builds (a script could run once copied
+# out of it), so the element itself counts.
+SCRIPT_LIKE = frozenset({"script", "iframe", "object", "embed", "svg", "style", "form", "base", "meta", "link",
+                         "template"})
 SCRIPT_URL = re.compile(r"\s*(javascript|data|vbscript):", re.I)
 
 

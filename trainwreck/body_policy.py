@@ -48,11 +48,25 @@ class _TooSlow(Exception):
     pass
 
 
+class _Unrendered(Exception):
+    """The body was not rendered: cut short by the deadline, or nested too deeply. A verdict of this
+    one attempt (the machine may only have been busy), so it is never cached."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _can_time() -> bool:
+    """A deadline needs a timer signal: POSIX, in the main thread."""
+    return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+
+
 @contextlib.contextmanager
 def _deadline(seconds: float):
     """Raise _TooSlow in the block after `seconds`, where a timer signal can be had (the main
     thread on POSIX); elsewhere run the block without one. A timer already set is restored."""
-    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+    if not _can_time():
         yield
         return
 
@@ -149,11 +163,16 @@ def _cleaned(url: str) -> str:
 def unsafe_markup(markdown_text: str, where: str = "an entry body") -> list[tuple[int | None, str]]:
     """Each problem as (line of `markdown_text`, reason), the line None when it cannot be found.
     Empty when the text renders to Markdown's own HTML. `where` names the text in the reasons."""
-    return list(_unsafe_markup(markdown_text, where, RENDER_SECONDS))
+    judge = _unsafe_markup if _can_time() else _unsafe_markup.__wrapped__    # uncached where no deadline holds
+    try:
+        return list(judge(markdown_text, where, RENDER_SECONDS))
+    except _Unrendered as exc:
+        return [(None, exc.reason)]
 
 
-# Rendering is most of a catalogue check, and the answer depends on these arguments alone: `mkdocs serve`
-# re-checks every body on each rebuild, and a copy of a catalogue with one file changed re-checks the rest.
+# Rendering is most of a catalogue check: `mkdocs serve` re-checks every body on each rebuild, and a copy of
+# a catalogue with one file changed re-checks the rest. A body rendered within its deadline gets a verdict
+# that depends on these arguments alone, so that verdict is kept; a refusal for time is raised, not kept.
 @functools.lru_cache(maxsize=512)
 def _unsafe_markup(markdown_text: str, where: str, seconds: float) -> tuple[tuple[int | None, str], ...]:
     global _renderer
@@ -167,8 +186,8 @@ def _unsafe_markup(markdown_text: str, where: str, seconds: float) -> tuple[tupl
         _renderer = None        # a conversion cut short may leave the parser's state half-built
         why = (f"takes more than {seconds:g} s to render" if isinstance(exc, _TooSlow)
                else "is nested too deeply to render")
-        return ((None, f"the body {why} (Python-Markdown slows down on thousands of unclosed [ or on lists "
-                       "nested hundreds deep); the site build would too, so simplify it"),)
+        raise _Unrendered(f"the body {why} (Python-Markdown slows down on thousands of unclosed [ or on lists "
+                          "nested hundreds deep); the site build would too, so simplify it") from None
     source = markdown_text
     problems: list[tuple[int | None, str]] = []
     for chunk in dict.fromkeys(raw.found):       # each distinct piece once; a closing tag goes with its opening
