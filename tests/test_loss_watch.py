@@ -341,7 +341,8 @@ def test_per_step_the_watch_warns_on_more_divergences_than_every_baseline(summar
 
 
 def test_per_step_the_watch_meets_the_slow_climb_target_the_watch_before_missed(summary):
-    """Scored once on seeds the rules were not chosen on: 65% of slow climbs warned at least 10 steps ahead."""
+    """Scored on seeds the parameters were not chosen on (the page says what else those seeds had shown):
+    65% of slow climbs warned at least 10 steps ahead."""
     s = summary["steps"]["scoring"]
     watch, before = s["rules"]["watch"], s["rules"]["previous"]
     assert watch["warned_slow"] >= 0.65 * s["slow"] > before["warned_slow"]
