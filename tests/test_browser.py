@@ -194,23 +194,30 @@ def test_search_by_id_and_title_words(home):
     assert entry_of(search(home, "learning rate too high")[0]) == "WR-220"
 
 
-def test_copy_button_copies_each_whole_program(visit, served):
-    v = visit(served)
-    v.page.goto(served + "WR-220/")
+@pytest.fixture(scope="module")
+def wr220(browser, served):
+    """WR-220's page, loaded once for the tests that each use a different part of it (its tabs, its
+    answer, its figure) and change nothing another of them reads."""
+    v = Visit(browser, served)
+    v.page.goto(served + "WR-220/", wait_until="load")
+    yield v
+    v.close()
+
+
+def test_copy_button_copies_each_whole_program(wr220):
+    page = wr220.page
     text = (ROOT / "snippets" / "wr220_lr_explosion.py").read_text()
-    tabbed = v.page.locator(".tabbed-set", has=v.page.locator("label", has_text="Reproduce")).first
+    tabbed = page.locator(".tabbed-set", has=page.locator("label", has_text="Reproduce")).first
     for label in ("Reproduce", "Fix"):
         tabbed.locator("label", has_text=label).click()
         block = tabbed.locator(".tabbed-block").nth(0 if label == "Reproduce" else 1)
         block.locator("button.md-code__button").first.click()
-        copied = v.page.evaluate("navigator.clipboard.readText()")
+        copied = page.evaluate("navigator.clipboard.readText()")
         assert copied.rstrip("\n") == tab_program(text, label.lower()).rstrip("\n"), label
 
 
-def test_strong_answer_hidden_until_opened(visit, served):
-    v = visit(served)
-    v.page.goto(served + "WR-220/")
-    answer = v.page.locator("details", has_text="Strong answer")
+def test_strong_answer_hidden_until_opened(wr220):
+    answer = wr220.page.locator("details", has_text="Strong answer")
     text = answer.locator("p").first
     assert not text.is_visible()
     answer.locator("summary").click()
@@ -293,17 +300,17 @@ def test_each_theme_shows_its_own_picture(browser, served, scheme):
     context.close()
 
 
-def test_a_figure_opens_full_size_without_leaving_the_site(visit, served):
-    v = visit(served)
-    v.page.goto(served + "WR-220/", wait_until="load")
-    shown = v.page.locator(".tw-figures a.glightbox:visible").first
+def test_a_figure_opens_full_size_without_leaving_the_site(wr220, served):
+    page = wr220.page
+    shown = page.locator(".tw-figures a.glightbox:visible").first
     shown.click()
-    big = v.page.locator(".gslide-image img").first
+    big = page.locator(".gslide-image img").first
     big.wait_for(state="visible", timeout=10_000)
     # the opening animation grows the picture: wait until it is 1.3x the page's copy (or time out)
-    v.page.wait_for_function("([img, small]) => img.getBoundingClientRect().width > 1.3 * small",
-                             arg=[big.element_handle(), shown.bounding_box()["width"]], timeout=10_000)
-    assert v.outside(served) == [] and v.failures == []
+    page.wait_for_function("([img, small]) => img.getBoundingClientRect().width > 1.3 * small",
+                           arg=[big.element_handle(), shown.bounding_box()["width"]], timeout=10_000)
+    assert wr220.outside(served) == [] and wr220.failures == []
+    page.keyboard.press("Escape")          # closed again: the page is as the other tests expect it
 
 
 def test_figure_labels_stay_readable_at_phone_and_desktop_width(browser, served, site):
