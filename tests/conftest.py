@@ -52,6 +52,15 @@ def real_catalog():
     return check(ROOT / "catalog")[0]
 
 
+@functools.lru_cache(maxsize=64)
+def built_page(path: Path):
+    """A built page as a browser's HTML5 parser reads it (lexbor), parsed once per test process:
+    the tests only read it (never change the tree)."""
+    from selectolax.lexbor import LexborHTMLParser
+
+    return LexborHTMLParser(path.read_text(encoding="utf-8"))
+
+
 def assert_entry_says(entry_id: str, claims: list[str]) -> None:
     """Each claim, computed from a snippet run, must appear word for word in the entry."""
     body = entry_prose(entry_id)

@@ -10,9 +10,8 @@ import sys
 
 import numpy as np
 import pytest
-from selectolax.lexbor import LexborHTMLParser
 
-from conftest import ROOT, assert_entry_says, load_module, load_snippet, terminal_output
+from conftest import ROOT, assert_entry_says, built_page, load_module, load_snippet, terminal_output
 from trainwreck.diagnose import diagnose
 from trainwreck.logscan import scan
 from trainwreck.validate import check
@@ -391,7 +390,7 @@ def test_the_page_uses_plurals_and_no_placeholders():
 
 def test_the_watch_page_shows_a_program_that_prints_what_the_page_says(site, tmp_path):
     """Copied from the built page and run in an empty folder, the per-step program prints the output shown under it."""
-    page = LexborHTMLParser((site / "watch-benchmark" / "index.html").read_text())
+    page = built_page(site / "watch-benchmark" / "index.html")
     program, shown = (pre.text() for pre in page.css("article pre")[:2])
     (tmp_path / "watch.py").write_text(program)
     done = subprocess.run([sys.executable, "watch.py"], cwd=tmp_path, text=True, timeout=120,

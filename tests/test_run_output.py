@@ -2,16 +2,14 @@
 that misbehaves (exits, writes to the descriptors, loops, floods, breaks its figure) gets one clear
 line naming it, never a traceback or a corrupted page."""
 import json
-import os
 import subprocess
 import sys
 import textwrap
 import xml.etree.ElementTree as ET
 
 import pytest
-from selectolax.lexbor import LexborHTMLParser
 
-from conftest import ROOT, failing_build, load_snippet, program_run, real_catalog
+from conftest import ROOT, built_page, failing_build, load_snippet, program_run, real_catalog
 from trainwreck.charts import THEMES, picture_name
 from trainwreck.snippet_run import CACHE_DIR, Limits, SnippetRunError, run_snippet
 from trainwreck.snippet_sections import tab_program
@@ -157,7 +155,7 @@ def test_a_broken_snippet_stops_the_build_in_one_line(tmp_path, site):
 @pytest.mark.parametrize("entry_id", sorted(CATALOG.entries))
 def test_page_has_every_panel_in_light_and_dark_with_alt_text(site, entry_id):
     entry = CATALOG.entries[entry_id]
-    page = LexborHTMLParser((site / entry_id / "index.html").read_text())
+    page = built_page(site / entry_id / "index.html")
     # the figure data of the run the site build made (its cache is keyed by the snippet's content)
     figure = run_snippet(ROOT, entry.snippet, draw=True).figure
     images = {img.attributes["src"].split("/")[-1]: img.attributes for img in page.css(".tw-figures img.tw-figure")}

@@ -10,7 +10,7 @@ from pathlib import Path
 import yaml
 from selectolax.lexbor import LexborHTMLParser
 
-from conftest import ROOT, build_output, build_site, failing_build, real_catalog
+from conftest import ROOT, build_output, build_site, built_page, failing_build, real_catalog
 from trainwreck.catalog import split_sections
 from trainwreck.export import catalog_data
 from trainwreck.pages import strip_answers
@@ -19,13 +19,6 @@ from trainwreck.snippet_sections import tab_program
 
 EXTERNAL = re.compile(r"^(?:[a-z][a-z0-9+.-]*:)?//", re.I)
 CATALOG = real_catalog()
-
-
-@functools.lru_cache(maxsize=64)
-def built(path: Path) -> LexborHTMLParser:
-    """A built page as a browser's HTML5 parser reads it (lexbor), parsed once per test process:
-    the tests only read it (never change the tree)."""
-    return LexborHTMLParser(path.read_text(encoding="utf-8"))
 
 
 def words_of(node) -> str:
@@ -39,19 +32,19 @@ def stripped(node) -> str:
 
 
 def page_text(path: Path) -> str:
-    return words_of(built(path))
+    return words_of(built_page(path))
 
 
 def test_every_entry_has_a_page_and_a_handout_at_its_id(site):
     for entry_id in CATALOG.entries:
-        shown = built(site / entry_id / "index.html").css_first("h1:not([hidden])")   # the hidden one: search
+        shown = built_page(site / entry_id / "index.html").css_first("h1:not([hidden])")   # the hidden one: search
         assert shown.text().startswith(f"{entry_id}: ")
-        assert built(site / "handouts" / entry_id / "index.html").css_first("h1").text().startswith(f"{entry_id}: ")
+        assert built_page(site / "handouts" / entry_id / "index.html").css_first("h1").text().startswith(f"{entry_id}: ")
 
 
 def test_reproduce_and_fix_tabs_hold_whole_programs_reproduce_open_first(site):
     for entry in CATALOG.sorted_entries():
-        page = built(site / entry.id / "index.html")
+        page = built_page(site / entry.id / "index.html")
         text = (ROOT / entry.snippet).read_text()
         [tabbed] = [t for t in page.css(".tabbed-set")
                     if [stripped(lab) for lab in t.css(".tabbed-labels label")] == ["Reproduce", "Fix"]]
@@ -63,7 +56,7 @@ def test_reproduce_and_fix_tabs_hold_whole_programs_reproduce_open_first(site):
 
 
 def test_copy_buttons_and_both_themes_are_configured(site):
-    page = built(site / "WR-220" / "index.html")
+    page = built_page(site / "WR-220" / "index.html")
     assert '"content.code.copy"' in page.css_first("#__config").text()
     schemes = {i.attributes.get("data-md-color-scheme") for i in page.css("form[data-md-component=palette] input")}
     assert schemes == {"default", "slate"}
@@ -71,14 +64,14 @@ def test_copy_buttons_and_both_themes_are_configured(site):
 
 def test_strong_answer_is_collapsed(site):
     for entry_id in CATALOG.entries:
-        page = built(site / entry_id / "index.html")
+        page = built_page(site / entry_id / "index.html")
         details = {stripped(d.css_first("summary")): d for d in page.css("details")}
         assert set(details) >= {"Strong answer", "Bonus point"}
         assert not any("open" in d.attributes for d in details.values())
 
 
 def test_home_page_index_table(site):
-    page = built(site / "index.html")
+    page = built_page(site / "index.html")
     rows = [[" ".join(words_of(c).replace(" ,", ",").split()) for c in tr.css("td")]
             for tr in page.css("table tr")[1:]]
     assert rows == [[e.id, e.title, ", ".join(e.modules), e.status] for e in CATALOG.sorted_entries()]
@@ -89,7 +82,7 @@ def test_home_page_index_table(site):
 
 def test_entry_pages_show_status_modules_and_related_both_ways(site):
     for entry in CATALOG.sorted_entries():
-        page = built(site / entry.id / "index.html")
+        page = built_page(site / entry.id / "index.html")
         text = words_of(page)
         assert f"Status: {entry.status}" in text
         for module in entry.modules:
@@ -107,10 +100,10 @@ def test_entry_pages_show_status_modules_and_related_both_ways(site):
 
 
 def test_module_pages_list_their_entries(site):
-    index = built(site / "modules" / "index.html")
+    index = built_page(site / "modules" / "index.html")
     for module_id, title in CATALOG.modules.items():
         assert index.css_first(f'a[href="{module_id}/"]')
-        page = built(site / "modules" / module_id / "index.html")
+        page = built_page(site / "modules" / module_id / "index.html")
         assert stripped(page.css_first("h1")).startswith(f"Module {module_id}: {title}")
         listed = [a.attributes["href"] for a in page.css("article li a") if "handouts" not in a.attributes["href"]]
         expected = [f"../../{e.id}/" for e in CATALOG.sorted_entries() if module_id in e.modules]
@@ -121,7 +114,7 @@ def test_module_pages_list_their_entries(site):
 
 
 def test_symptom_index_lists_every_message_and_signature(site):
-    page = built(site / "symptoms" / "index.html")
+    page = built_page(site / "symptoms" / "index.html")
     items = {li.css_first("code").text(): li for li in page.css("li") if li.css_first("code")}
     for entry in CATALOG.sorted_entries():
         for message in entry.messages:
@@ -143,7 +136,7 @@ def test_site_publishes_the_export(site):
 
 def test_handout_has_symptom_picture_program_output_exercise_and_no_answer(site):
     for entry in CATALOG.sorted_entries():
-        page = built(site / "handouts" / entry.id / "index.html")
+        page = built_page(site / "handouts" / entry.id / "index.html")
         headings = [stripped(h).rstrip("¶") for h in page.css("article h2")]
         assert headings == ["Symptom", "Reproduce it", "Exercise"]
         code = page.css_first("pre code").text()
@@ -157,12 +150,12 @@ def test_handout_has_symptom_picture_program_output_exercise_and_no_answer(site)
 def test_module_handout_holds_each_entry_with_picture_output_and_exercise(site):
     for module_id in CATALOG.modules:
         entries = [e for e in CATALOG.sorted_entries() if module_id in e.modules]
-        module_page = built(site / "modules" / module_id / "index.html")
+        module_page = built_page(site / "modules" / module_id / "index.html")
         if not entries:
             assert not (site / "handouts" / f"module-{module_id}").exists()
             continue
         assert module_page.css_first(f'a[href="../../handouts/module-{module_id}/"]'), module_id
-        page = built(site / "handouts" / f"module-{module_id}" / "index.html")
+        page = built_page(site / "handouts" / f"module-{module_id}" / "index.html")
         sheets = page.css("article h2.tw-handout-entry")
         assert [stripped(h).rstrip("¶") for h in sheets] == [f"{e.id}: {e.title}" for e in entries]
         text = page.text(separator=" ")
@@ -174,7 +167,7 @@ def test_module_handout_holds_each_entry_with_picture_output_and_exercise(site):
 
 
 def test_loss_watch_has_a_page_with_its_file_a_loop_that_uses_it_its_output_and_a_download(site):
-    page = built(site / "tools" / "loss_watch" / "index.html")
+    page = built_page(site / "tools" / "loss_watch" / "index.html")
     source = (ROOT / "snippets" / "loss_watch.py").read_text()
     code, output = [pre.text() for pre in page.css("pre")][:2]
     assert code == source
@@ -183,7 +176,7 @@ def test_loss_watch_has_a_page_with_its_file_a_loop_that_uses_it_its_output_and_
     link = page.css_first('a[download="loss_watch.py"]')
     assert (site / "tools" / "loss_watch" / link.attributes["href"]).resolve().read_text() == source
     # an entry that shows part of it points to the whole
-    assert built(site / "WR-220" / "index.html").css_first('a[href="../tools/loss_watch/"]')
+    assert built_page(site / "WR-220" / "index.html").css_first('a[href="../tools/loss_watch/"]')
 
 
 def test_a_clean_build_prints_nothing_but_mkdocs_own_progress_lines(site):
@@ -254,7 +247,7 @@ def test_student_edition_has_no_answer_text_in_any_file(site, student_site):
         assert len(answer) > 20
         assert answer <= full, f"{entry.id}: the full edition should carry the answer (else this test proves nothing)"
         assert not answer & student, f"{entry.id}: answer text found in the student edition"
-    page = built(student_site / "WR-220" / "index.html")
+    page = built_page(student_site / "WR-220" / "index.html")
     assert "Interview question" in page.text() and not page.css_first("details")
 
 
@@ -269,7 +262,7 @@ def test_offline_build_uses_file_urls(site, offline_site):
     # a page per file, linked by file name: what a browser can open from file://
     assert (offline_site / "WR-220.html").is_file() and not (offline_site / "WR-220").exists()
     assert (site / "WR-220" / "index.html").is_file() and not (site / "WR-220.html").exists()
-    home = built(offline_site / "index.html")
+    home = built_page(offline_site / "index.html")
     assert home.css_first('table a[href="WR-220.html"]')
     published = json.loads((offline_site / "catalog.json").read_text())
     for e in published["entries"]:
@@ -318,7 +311,7 @@ def test_pages_workflow_tests_then_publishes():
 
 
 def test_roadmap_lists_every_planned_entry_marked_as_not_written(site):
-    page = built(site / "roadmap" / "index.html")
+    page = built_page(site / "roadmap" / "index.html")
     text = words_of(page)
     assert "Planned, not written" in text
     rows = {stripped(tr.css_first("td")): tr for tr in page.css("tr") if tr.css_first("td")}

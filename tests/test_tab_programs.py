@@ -2,13 +2,11 @@
 from the built page, saved under the name the page gives it in an empty folder, and run; it prints
 what the page shows under it, the Reproduce tab the symptom and the Fix tab the fix working -- and
 `diagnose` closes the loop on both (the symptom names its entry first, the fix is healthy)."""
-import functools
 import io
 
 import pytest
-from selectolax.lexbor import LexborHTMLParser
 
-from conftest import ROOT, program_run, real_catalog, tab_program_run
+from conftest import ROOT, built_page, program_run, real_catalog, tab_program_run
 from trainwreck.diagnose import diagnose, message_finder
 from trainwreck.logscan import scan
 from trainwreck.snippet_sections import TABS, tab_file, tab_program
@@ -17,12 +15,6 @@ CATALOG = real_catalog()
 ENTRIES = CATALOG.sorted_entries()
 REGIONS = [region for _, region in TABS]
 FINDER = message_finder(CATALOG)     # the messages the catalogue declares, found as `trainwreck diagnose` finds them
-
-
-@functools.lru_cache(maxsize=None)
-def built_page(path) -> LexborHTMLParser:
-    """A built page as a browser's HTML5 parser reads it (lexbor), once per test process: the tests only read it."""
-    return LexborHTMLParser(path.read_text(encoding="utf-8"))
 
 
 def page_tab(site, entry, label: str) -> dict:
