@@ -33,6 +33,15 @@ def run(name: str, program: str, **env: str) -> dict:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+# Keras 3 runs on either backend; each lives in its own scratch interpreter.
+KERAS_INTERPRETER = {"tensorflow": "tf", "jax": "jax"}
+
+
+def keras(backend: str, program: str, **env: str) -> dict:
+    """Run a Keras 3 program on `backend` ("tensorflow" or "jax"), in the interpreter that has it."""
+    return run(KERAS_INTERPRETER[backend], program, KERAS_BACKEND=backend, **env)
+
+
 def declared(entry_id: str, origin: str):
     """The messages an entry declares as printed by one origin (pytorch, keras, ...), in order."""
     from trainwreck.catalog import load
@@ -49,3 +58,12 @@ def source_line(name: str, relative: str, line: int) -> str:
         path = sysconfig.get_paths()["purelib"] + "/" + {relative!r}
         print(json.dumps({{"line": open(path, encoding="utf-8").read().splitlines()[{line - 1}]}}))
     """)["line"]
+
+
+def check_cited_line(entry_id: str, name: str, relative: str, line: int, text: str, url: str) -> None:
+    """The line an entry cites holds, in the installed package, the text it is cited for, and the
+    entry's page gives that citation."""
+    from conftest import assert_entry_says
+
+    assert text in source_line(name, relative, line)
+    assert_entry_says(entry_id, [url])

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from conftest import assert_entry_says, load_snippet
-from framework_runner import OPT_IN, declared, run, source_line
+from framework_runner import OPT_IN, keras, declared, source_line
 
 pytestmark = OPT_IN
 wr130 = load_snippet("wr130_softmax_before_logits_loss")
@@ -74,12 +74,12 @@ print(json.dumps(out))
 
 @pytest.fixture(scope="module")
 def keras_tf():
-    return run("tf", KERAS, KERAS_BACKEND="tensorflow")
+    return keras("tensorflow", KERAS)
 
 
 @pytest.fixture(scope="module")
 def keras_jax():
-    return run("jax", KERAS, KERAS_BACKEND="jax")
+    return keras("jax", KERAS)
 
 
 def arrow(losses):

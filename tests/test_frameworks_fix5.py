@@ -6,8 +6,7 @@ Runs only with TRAINWRECK_FRAMEWORK_TESTS=1, in the scratch interpreters (see fr
 """
 import pytest
 
-from conftest import assert_entry_says
-from framework_runner import OPT_IN, run, source_line
+from framework_runner import OPT_IN, check_cited_line, keras
 
 pytestmark = OPT_IN
 
@@ -32,7 +31,7 @@ DTYPE_SEEN_BY_DENSE = """
 
 @pytest.mark.parametrize("backend", ["jax", "tensorflow"])
 def test_keras_converts_uint8_at_the_input_and_a_bare_dense_leaves_it_to_the_matmul(backend):
-    out = run("jax" if backend == "jax" else "tf", DTYPE_SEEN_BY_DENSE, KERAS_BACKEND=backend)
+    out = keras(backend, DTYPE_SEEN_BY_DENSE)
     assert out["bare"] == {"in": ["uint8"], "out": "float32"}      # the layer does not cast; its matmul promotes
     assert out["input"] == "float32" and out["fit"] == ["float32"]  # in a model the Input converts first
 
@@ -52,5 +51,4 @@ CITED = [
 
 @pytest.mark.parametrize("name, relative, line, text, url", CITED, ids=[f"{c[1]}:{c[2]}" for c in CITED])
 def test_cited_line_of_the_installed_keras(name, relative, line, text, url):
-    assert text in source_line(name, relative, line)
-    assert_entry_says("WR-330", [url])
+    check_cited_line("WR-330", name, relative, line, text, url)

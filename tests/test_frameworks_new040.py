@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from conftest import load_snippet
-from framework_runner import OPT_IN, run, declared as declared_messages
+from framework_runner import OPT_IN, keras, run, declared as declared_messages
 
 pytestmark = OPT_IN
 
@@ -105,7 +105,7 @@ def test_jax_debug_infs_and_the_numpy_cast_warning():
 
 
 def test_keras_loss_scale_optimizer_and_terminate_on_nan():
-    out = run("jax", """
+    out = keras("jax", """
         import contextlib, inspect, io, json, keras
         sig = inspect.signature(keras.optimizers.LossScaleOptimizer.__init__).parameters
         model = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1)])
@@ -120,7 +120,7 @@ def test_keras_loss_scale_optimizer_and_terminate_on_nan():
         print(json.dumps({"initial_scale": sig["initial_scale"].default,
                           "growth_steps": sig["dynamic_growth_steps"].default, "printed": buffer.getvalue(),
                           "wrapped": type(m16.optimizer).__name__}))
-    """, KERAS_BACKEND="jax", JAX_PLATFORMS="cpu")
+    """, JAX_PLATFORMS="cpu")
     assert (out["initial_scale"], out["growth_steps"]) == (2.0 ** 15, 2000)
     assert out["wrapped"] == "LossScaleOptimizer"
     (declared,) = declared_messages("WR-040", "keras")
@@ -215,9 +215,9 @@ def test_jax_on_an_empty_row():
     assert errors == [declared.example, declared.example]
 
 
-@pytest.mark.parametrize("backend, name", [("jax", "jax"), ("tensorflow", "tf")])
-def test_keras_multi_head_attention_on_an_empty_row(backend, name):
-    out = run(name, """
+@pytest.mark.parametrize("backend", ["jax", "tensorflow"])
+def test_keras_multi_head_attention_on_an_empty_row(backend):
+    out = keras(backend, """
         import json, numpy as np, keras
         rng = np.random.default_rng(0)
         x = rng.normal(size=(1, 3, 4)).astype("float32")
@@ -229,6 +229,6 @@ def test_keras_multi_head_attention_on_an_empty_row(backend, name):
         print(json.dumps({"default_is_uniform": bool(np.allclose(default[0, 1], np.asarray(uniform)[0, 0])),
                           "scored_row": np.asarray(scored)[0, 1].tolist(),
                           "weights_row": np.asarray(weights)[0, 0, 1].tolist()}))
-    """, KERAS_BACKEND=backend, JAX_PLATFORMS="cpu", TF_CPP_MIN_LOG_LEVEL="3")
+    """, JAX_PLATFORMS="cpu", TF_CPP_MIN_LOG_LEVEL="3")
     assert out["default_is_uniform"]
     assert out["scored_row"] == [0.0] * 4 and out["weights_row"] == [0.0] * 3

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from conftest import assert_entry_says, entry_prose, load_snippet
-from framework_runner import OPT_IN, declared, run, source_line
+from framework_runner import OPT_IN, keras, declared, run, source_line
 
 pytestmark = OPT_IN
 wr050 = load_snippet("wr050_nan_gradient")
@@ -177,16 +177,16 @@ def keras_pair_model(loss: str) -> str:
 
 def test_keras_same_class_pair_on_each_backend():
     (message,) = declared("WR-050", "keras")
-    on_jax = run("jax", keras_pair_model("d ** 2"), KERAS_BACKEND="jax")
+    on_jax = keras("jax", keras_pair_model("d ** 2"))
     assert message.example in on_jax["printed"] and not on_jax["finite"]
-    on_tf = run("tf", keras_pair_model("d ** 2"), KERAS_BACKEND="tensorflow")
+    on_tf = keras("tensorflow", keras_pair_model("d ** 2"))
     assert on_tf["printed"] == "" and on_tf["finite"]                # TensorFlow's sqrt gradient: 0 for 0 in
-    hinge = run("tf", keras_pair_model("ops.relu(2.0 - d) ** 2"), KERAS_BACKEND="tensorflow")
+    hinge = keras("tensorflow", keras_pair_model("ops.relu(2.0 - d) ** 2"))
     assert message.example in hinge["printed"] and not hinge["finite"]
 
 
 def test_tensorflow_check_numerics_and_the_zero_vector_gradients():
-    out = run("tf", """
+    out = keras("tensorflow", """
         import json, tensorflow as tf, keras
         from keras import ops
         def grad(fn):
@@ -205,7 +205,7 @@ def test_tensorflow_check_numerics_and_the_zero_vector_gradients():
             except Exception as e:
                 errors.append(next(l for l in str(e).splitlines() if "Detected" in l).strip())
         print(json.dumps({"grads": grads, "errors": errors}))
-    """, KERAS_BACKEND="tensorflow")
+    """)
     assert all(math.isnan(g) for g in out["grads"]["tf.norm"] + out["grads"]["ops.norm"])
     assert out["grads"]["l2_normalize"] == [1e6] * 3                   # finite, but 1/sqrt(1e-12) per component
     assert_entry_says("WR-050", [f"finite but large, {out['grads']['l2_normalize'][0]:.0e} per component"
@@ -224,13 +224,13 @@ def test_tensorflow_cited_lines():
 
 
 def test_keras_normalize_gradient_at_zero_on_the_jax_backend():
-    out = run("jax", """
+    out = keras("jax", """
         import json, jax, jax.numpy as jnp, keras
         from keras import ops
         z = jnp.zeros((1, 3))
         print(json.dumps({"normalize": jax.grad(lambda v: jnp.sum(ops.normalize(v)))(z).ravel().tolist(),
                           "norm": jax.grad(lambda v: jnp.sum(ops.norm(v)))(z[0]).tolist()}))
-    """, KERAS_BACKEND="jax")
+    """)
     assert all(math.isnan(g) for g in out["normalize"] + out["norm"])
 
 
@@ -275,13 +275,13 @@ def test_the_strong_answer_recommends_only_norms_whose_gradient_at_zero_is_finit
         E = torch.zeros(2, 3, requires_grad=True); torch.cdist(E, E).sum().backward(); grads["cdist"] = E.grad.flatten().tolist()
         print(json.dumps(grads))
     """)
-    jax = run("jax", """
+    jax = keras("jax", """
         import json, jax, jax.numpy as jnp, optax, keras
         z = jnp.zeros(3)
         print(json.dumps({"safe_norm": jax.grad(lambda x: optax.safe_norm(x, 0.0))(z).tolist(),
                           "jnp": jax.grad(jnp.linalg.norm)(z).tolist(),
                           "ops": jax.grad(lambda x: keras.ops.norm(x))(z).tolist()}))
-    """, KERAS_BACKEND="jax")
+    """)
     assert all(g == 0.0 for g in torch["vector_norm"] + torch["cdist"] + jax["safe_norm"])
     assert all(math.isnan(g) for g in jax["jnp"] + jax["ops"])
 
@@ -382,9 +382,9 @@ def test_pytorch_cited_lines_for_batch_norm():
     assert source_line("torch", "torch/nn/modules/batchnorm.py", 41).strip() == "eps: float = 1e-5,"
 
 
-@pytest.mark.parametrize("backend, name", [("jax", "jax"), ("tensorflow", "tf")])
-def test_keras_batch_norm_and_normalization(backend, name):
-    out = run(name, """
+@pytest.mark.parametrize("backend", ["jax", "tensorflow"])
+def test_keras_batch_norm_and_normalization(backend):
+    out = keras(backend, """
         import json, numpy as np, keras
         bn = keras.layers.BatchNormalization()
         outputs = [np.asarray(bn(np.array([row], "float32"), training=True)).tolist()
@@ -408,7 +408,7 @@ def test_keras_batch_norm_and_normalization(backend, name):
                           "tenth": sorted(set(np.asarray(tenth(tenth_data))[:, 0].tolist())),
                           "given": np.asarray(given(np.array([[0.5, 2.0]], "float32"))).tolist(),
                           "unit16": np.asarray(unit16, "float32").tolist()}))
-    """, KERAS_BACKEND=backend)
+    """)
     assert out["outputs"] == [[[0.0, 0.0, 0.0]]] * 2                 # beta, whatever the input
     assert (out["epsilon"], out["momentum"], out["backend_eps"]) == (1e-3, 0.99, 1e-7)
     np.testing.assert_allclose(out["moving_variance"], 0.99 ** 3, rtol=1e-6)   # pulled toward 0 each step

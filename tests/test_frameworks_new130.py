@@ -11,7 +11,7 @@ import math
 import pytest
 
 from conftest import assert_entry_says
-from framework_runner import OPT_IN, declared, run, source_line
+from framework_runner import OPT_IN, keras, declared, run, source_line
 
 pytestmark = OPT_IN
 SNIPPETS = "import sys, json\nsys.path.insert(0, 'snippets')\n"     # the runner starts in the project folder
@@ -207,12 +207,12 @@ def torch_run():
 
 @pytest.fixture(scope="module")
 def keras_jax():
-    return run("jax", KERAS, KERAS_BACKEND="jax")
+    return keras("jax", KERAS)
 
 
 @pytest.fixture(scope="module")
 def keras_tf():
-    return run("tf", KERAS, KERAS_BACKEND="tensorflow")
+    return keras("tensorflow", KERAS)
 
 
 @pytest.fixture(scope="module")

@@ -11,11 +11,10 @@ import math
 import os
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from conftest import assert_entry_says
-from framework_runner import OPT_IN, declared, run
+from framework_runner import OPT_IN, check_cited_line, keras, declared, run
 
 pytestmark = OPT_IN
 
@@ -64,7 +63,7 @@ def test_pytorch_bce_with_logits_number_in_the_prose():
 
 
 def test_tensorflow_names_the_label_and_range_in_eager_and_in_fit():
-    out = run("tf", """
+    out = keras("tensorflow", """
         import json, numpy as np, tensorflow as tf, keras
         logits = np.zeros((4, 10), "float32")
         said = []
@@ -79,13 +78,13 @@ def test_tensorflow_names_the_label_and_range_in_eager_and_in_fit():
         except tf.errors.InvalidArgumentError as e:
             said.append(str(e))
         print(json.dumps({"said": said}))
-    """, KERAS_BACKEND="tensorflow")
+    """)
     example = declared("WR-320", "tensorflow")[0].example
     assert len(out["said"]) == 2 and all(example in text for text in out["said"])
 
 
 def test_keras_on_jax_gives_bad_labels_a_loss_of_zero_and_ignore_class_leaves_them_out():
-    out = run("jax", """
+    out = keras("jax", """
         import json, numpy as np, keras
         logits = np.random.default_rng(0).normal(size=(4, 10)).astype("float32")
         per_row = keras.losses.sparse_categorical_crossentropy(np.array([10, 255, -1, 2]), logits, from_logits=True)
@@ -93,7 +92,7 @@ def test_keras_on_jax_gives_bad_labels_a_loss_of_zero_and_ignore_class_leaves_th
             np.array([0, 3, 255, 2]), logits)
         kept = keras.losses.SparseCategoricalCrossentropy(from_logits=True)(np.array([0, 3, 2]), logits[[0, 1, 3]])
         print(json.dumps({"rows": np.asarray(per_row).tolist(), "ignored": float(ignored), "kept": float(kept)}))
-    """, KERAS_BACKEND="jax")
+    """)
     assert out["rows"][:3] == [0.0, 0.0, 0.0] and out["rows"][3] > 0
     assert out["ignored"] == pytest.approx(out["kept"], rel=1e-6)
 
@@ -179,7 +178,4 @@ CITED = [
 
 @pytest.mark.parametrize("entry_id, name, relative, line, text, url", CITED, ids=[c[2] for c in CITED])
 def test_cited_line_of_the_installed_package(entry_id, name, relative, line, text, url):
-    from framework_runner import source_line
-
-    assert text in source_line(name, relative, line)
-    assert_entry_says(entry_id, [url])
+    check_cited_line(entry_id, name, relative, line, text, url)

@@ -8,8 +8,8 @@ import textwrap
 import numpy as np
 import pytest
 
-from conftest import assert_entry_says, load_snippet
-from framework_runner import OPT_IN, run
+from conftest import load_snippet
+from framework_runner import OPT_IN, check_cited_line, keras, run
 
 pytestmark = OPT_IN
 
@@ -74,7 +74,7 @@ def test_pytorch_refuses_uint8_wraps_it_and_freezes_on_raw_pixels(images):
 
 @pytest.mark.parametrize("backend", ["jax", "tensorflow"])
 def test_keras_takes_uint8_silently_and_freezes_on_raw_pixels(images, backend):
-    out = run("jax" if backend == "jax" else "tf", with_images(images, """
+    out = keras(backend, with_images(images, """
         import keras
         result = {}
         for name, inputs in (("raw", X), ("standardised", standardised)):
@@ -86,7 +86,7 @@ def test_keras_takes_uint8_silently_and_freezes_on_raw_pixels(images, backend):
             history = model.fit(inputs, y, batch_size=len(y), epochs=60, verbose=0)
             result[name] = history.history["loss"][-1]
         print(json.dumps({"dtype": str(X.dtype), "guess": guess, **result}))
-    """), KERAS_BACKEND=backend)
+    """))
     assert out["dtype"] == "uint8"
     assert abs(out["raw"] - out["guess"]) < 0.01 and out["standardised"] < 0.1
 
@@ -121,7 +121,4 @@ CITED = [
 
 @pytest.mark.parametrize("entry_id, name, relative, line, text, url", CITED, ids=[c[2] for c in CITED])
 def test_cited_line_of_the_installed_package(entry_id, name, relative, line, text, url):
-    from framework_runner import source_line
-
-    assert text in source_line(name, relative, line)
-    assert_entry_says(entry_id, [url])
+    check_cited_line(entry_id, name, relative, line, text, url)

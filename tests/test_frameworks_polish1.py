@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from conftest import assert_entry_says
-from framework_runner import OPT_IN, declared, run
+from framework_runner import OPT_IN, keras, declared, run
 
 pytestmark = OPT_IN
 
@@ -157,9 +157,9 @@ def test_default_layer_initialisers_are_fan_in_in_pytorch_and_fan_average_in_ker
         print(json.dumps({"bound": float(w.abs().max()) * 400 ** 0.5, "var": float(w.var()) * 3 * 400}))
     """)
     assert 0.99 < torch_out["bound"] <= 1.0 and torch_out["var"] == pytest.approx(1.0, rel=0.05)
-    keras_out = run("jax", """
+    keras_out = keras("jax", """
         import json, keras
         layer = keras.layers.Dense(4)
         print(json.dumps({"init": type(layer.kernel_initializer).__name__, "mode": layer.kernel_initializer.mode}))
-    """, KERAS_BACKEND="jax")
+    """)
     assert keras_out == {"init": "GlorotUniform", "mode": "fan_avg"}
