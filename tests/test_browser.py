@@ -76,6 +76,13 @@ class Visit:
         self.page.on("requestfailed", lambda r: self.failures.append(f"{r.url}: {r.failure}"))
         self.page.on("response", lambda r: r.status >= 400 and self.failures.append(f"{r.url}: {r.status}"))
 
+    @classmethod
+    def of(cls, browser, served: str, path: str) -> "Visit":
+        """A visit to one page of the served site, once it has loaded (its pictures too: none is lazy)."""
+        v = cls(browser, served)
+        v.page.goto(served + path, wait_until="load")
+        return v
+
     def outside(self, origin: str) -> list[str]:
         """The requests to anywhere but `origin` (inline data and blobs reach no host)."""
         return [u for u in self.requests if not u.startswith((origin, "data:", "blob:"))]
@@ -174,8 +181,7 @@ def scored(site):
 def home(browser, served):
     """The home page, loaded once: the search tests type one query after another into its box
     (each page load costs Chromium a second of CPU, most of it building the search index again)."""
-    v = Visit(browser, served)
-    v.page.goto(served)
+    v = Visit.of(browser, served, "")
     yield v.page
     v.close()
 
@@ -198,8 +204,7 @@ def test_search_by_id_and_title_words(home):
 def wr220(browser, served):
     """WR-220's page, loaded once for the tests that each use a different part of it (its tabs, its
     answer, its figure) and change nothing another of them reads."""
-    v = Visit(browser, served)
-    v.page.goto(served + "WR-220/", wait_until="load")
+    v = Visit.of(browser, served, "WR-220/")
     yield v
     v.close()
 
@@ -264,8 +269,7 @@ def printed(browser, served):
 
     def get(path: str):
         if path not in opened:
-            v = Visit(browser, served)
-            v.page.goto(served + path, wait_until="load")       # the pictures are not lazy: loaded by then
+            v = Visit.of(browser, served, path)
             opened[path] = (v, print_pdf(v.page))
         v, sheets = opened[path]
         return v.page, sheets
