@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -67,7 +68,7 @@ def evidence_of(case: dict, catalog):
 def run(case: dict, catalog, weights: Weights = WEIGHTS, ev=None) -> dict:
     d = diagnose(ev if ev is not None else evidence_of(case, catalog), catalog, weights)
     return {"id": case["id"], "label": case["cause"], "verdict": d.verdict,
-            "ranked": [m.entry.id for m in d.matches], "has_log": case.get("has_log", False)}
+            "ranked": [m.entry.id for m in d.matches], "has_log": case.get("has_log", False), "ask": d.ask}
 
 
 def score(rows: list[dict], catalog) -> dict:
@@ -127,6 +128,23 @@ def _pct(part: int, whole: int) -> str:
     return f"{part}/{whole} ({100 * part / whole:.0f}%)" if whole else "—"
 
 
+def wilson(part: int, whole: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval for a share of part in whole (95% for z = 1.96). Unlike the normal
+    approximation it stays inside [0, 1] and is not zero wide at 0/n, which matters with 57 cases
+    (Brown, Cai and DasGupta 2001 recommend it for small n)."""
+    p, zz = part / whole, z * z
+    centre = (p + zz / (2 * whole)) / (1 + zz / whole)
+    half = z * math.sqrt(p * (1 - p) / whole + zz / (4 * whole * whole)) / (1 + zz / whole)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _interval(part: int, whole: int) -> str:
+    if not whole:
+        return ""
+    low, high = wilson(part, whole)
+    return f"{100 * low:.0f}–{100 * high:.0f}%"
+
+
 def markdown(r: dict) -> str:
     """The table on the diagnose page."""
     missing = [label for label in LABELS if label not in r["covered_labels"]]
@@ -134,12 +152,17 @@ def markdown(r: dict) -> str:
              f"Measured on the {r['cases']} cases of the development set with the catalogue as it stands "
              f"({len(r['covered_labels'])} of {len(LABELS)} causes covered"
              + (f"; not yet: {', '.join(missing)}" if missing else "") + ").", "",
-             "| measure | result | target |", "|---|---|---|",
-             f"| first candidate right, covered causes | {_pct(r['top1'], r['covered'])} | ≥ 65% |",
-             f"| right among the first three | {_pct(r['top3'], r['covered'])} | ≥ 85% |",
-             f"| named with confidence, and right | {_pct(r['named_right'], r['named'])} | |",
-             f"| HEALTHY named as a failure | {_pct(r['healthy_named'], r['healthy'])} | none |",
-             f"| OTHER named as an entry | {_pct(r['other_named'], r['other'])} | under 1 in 5 |", "",
+             "| measure | result | 95% interval | target |", "|---|---|---|---|",
+             *(f"| {name} | {_pct(part, whole)} | {_interval(part, whole)} | {target} |" for name, part, whole, target in (
+                 ("first candidate right, covered causes", r["top1"], r["covered"], "≥ 65%"),
+                 ("right among the first three", r["top3"], r["covered"], "≥ 85%"),
+                 ("named with confidence, and right", r["named_right"], r["named"], ""),
+                 ("HEALTHY named as a failure", r["healthy_named"], r["healthy"], "none"),
+                 ("OTHER named as an entry", r["other_named"], r["other"], "under 1 in 5"))),
+             "",
+             f"The interval is a 95% confidence interval (Wilson's) for the share on reports drawn the way these "
+             f"were: {r['covered']} covered cases are few, and one case moves a share of them by "
+             f"{100 / max(r['covered'], 1):.1f} points.", "",
              "| cause | cases | covered | first right | among three | named |", "|---|---|---|---|---|---|"]
     for label, s in r["by_label"].items():
         covered = "yes" if s["covered"] else "no"

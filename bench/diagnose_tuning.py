@@ -218,24 +218,20 @@ def fingerprint(catalog, cases_path: Path) -> str:
     return h.hexdigest()[:16]
 
 
-def _pct(part: int, whole: int) -> str:
-    return f"{part}/{whole} ({100 * part / whole:.0f}%)" if whole else "—"
-
-
 def markdown(bench: Bench, tuned: Weights, cvs: dict[int, dict]) -> str:
     whole = bench.score(tuned, {c["id"] for c in bench.cases})
     names = list(GRID)
     lines = [START, "",
              "| measure | tuned on all cases | " + " | ".join(f"held out, {k}-fold" for k in cvs) + " |",
              "|---|---|" + "---|" * len(cvs),
-             "| first candidate right | " + _pct(whole["top1"], whole["covered"]) + " | "
-             + " | ".join(_pct(cv["top1"], cv["covered"]) for cv in cvs.values()) + " |",
-             "| right among the first three | " + _pct(whole["top3"], whole["covered"]) + " | "
-             + " | ".join(_pct(cv["top3"], cv["covered"]) for cv in cvs.values()) + " |",
-             "| HEALTHY named as a failure | " + _pct(whole["healthy_named"], whole["healthy"]) + " | "
-             + " | ".join(_pct(cv["healthy_named"], cv["healthy"]) for cv in cvs.values()) + " |",
-             "| OTHER named as an entry | " + _pct(whole["other_named"], whole["other"]) + " | "
-             + " | ".join(_pct(cv["other_named"], cv["other"]) for cv in cvs.values()) + " |",
+             "| first candidate right | " + devset._pct(whole["top1"], whole["covered"]) + " | "
+             + " | ".join(devset._pct(cv["top1"], cv["covered"]) for cv in cvs.values()) + " |",
+             "| right among the first three | " + devset._pct(whole["top3"], whole["covered"]) + " | "
+             + " | ".join(devset._pct(cv["top3"], cv["covered"]) for cv in cvs.values()) + " |",
+             "| HEALTHY named as a failure | " + devset._pct(whole["healthy_named"], whole["healthy"]) + " | "
+             + " | ".join(devset._pct(cv["healthy_named"], cv["healthy"]) for cv in cvs.values()) + " |",
+             "| OTHER named as an entry | " + devset._pct(whole["other_named"], whole["other"]) + " | "
+             + " | ".join(devset._pct(cv["other_named"], cv["other"]) for cv in cvs.values()) + " |",
              "",
              "Weights tried: " + "; ".join(f"`{n}` {', '.join(f'{v:g}' for v in GRID[n])}" for n in names)
              + f" ({len(combinations())} combinations). Chosen on all cases, and shipped: "

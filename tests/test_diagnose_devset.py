@@ -38,6 +38,15 @@ def test_healthy_runs_are_left_alone(results):
                                            if r["label"] == bench.HEALTHY and r["verdict"] == "failure"]
 
 
+def test_every_case_it_is_not_sure_of_asks_for_what_would_decide(results):
+    """The issue: wherever diagnose is not confident, a plain "cannot tell yet" with the candidates and the
+    one thing to paste. An entry named with confidence needs no question; a run judged healthy has none."""
+    unsure = [r for r in results["rows"] if r["verdict"] not in ("failure", "healthy")]
+    assert unsure
+    assert [r["id"] for r in unsure if not r["ask"]] == []
+    assert [r["id"] for r in unsure if r["verdict"] == "uncertain" and not r["ranked"]] == []
+
+
 def test_uncovered_causes_are_not_forced(results):
     assert results["other_named"] < bench.TARGETS["other_named"] * max(results["other"], 1) or results["other"] == 0
 
@@ -45,6 +54,17 @@ def test_uncovered_causes_are_not_forced(results):
 def test_the_page_shows_the_measured_figures(results):
     page = (ROOT / "docs" / "diagnose.md").read_text(encoding="utf-8")
     assert bench.markdown(results) in page, "rerun: python bench/diagnose_devset.py --write"
+
+
+def test_the_interval_is_wilsons():
+    """Brown, Cai and DasGupta (2001), for 0 of 10 and 10 of 10: the Wilson interval is [0, 0.2775] and
+    its mirror (the normal approximation would give the empty interval [0, 0])."""
+    low, high = bench.wilson(0, 10)
+    assert low == 0.0 and round(high, 4) == 0.2775
+    low, high = bench.wilson(10, 10)
+    assert round(low, 4) == 0.7225 and high == 1.0
+    low, high = bench.wilson(31, 57)
+    assert low < 31 / 57 < high and round(high - low, 2) == 0.25
 
 
 def test_labels_map_to_written_or_planned_entries():
