@@ -146,3 +146,18 @@ def test_a_division_by_zero_in_words_is_a_failure():
 
 def test_a_division_by_zero_ruled_out_is_not():
     assert diagnosis("I checked: no division by zero happens anywhere. Is my setup right?").matches == []
+
+
+# ---- the log of a negative number --------------------------------------------------------
+
+def test_numpys_warning_for_the_log_of_a_negative_number_points_at_the_log():
+    """`invalid value encountered in log` is printed only for a log of a negative number (a nan input
+    stays quiet), which WR-030 explains; log(0)'s warning is a different one."""
+    log = ("train.py:14: RuntimeWarning: invalid value encountered in log\n"
+           "  loss = -np.mean(y * np.log(p))\n"
+           "epoch 1 loss 0.71\nepoch 2 loss 0.52\nepoch 3 loss 0.43\nepoch 4 loss nan\nepoch 5 loss nan\n")
+    d = diagnosis(log)
+    assert d.matches[0].entry.id == "WR-030"
+    assert any('message "invalid value encountered in log"' in e for e in d.matches[0].evidence)
+    quiet = diagnosis(log.replace("invalid value encountered in log", "divide by zero encountered in exp"))
+    assert next(m for m in quiet.matches if m.entry.id == "WR-030").parts.get("messages", 0) <= 0
