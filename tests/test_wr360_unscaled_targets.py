@@ -140,6 +140,20 @@ def test_a_unit_scale_rate_climbs_to_inf_then_nan(blowup):
     ])
 
 
+def test_the_declared_numpy_texts_are_what_numpy_writes_for_an_overflowing_square_and_product():
+    import warnings
+
+    from conftest import ROOT
+    from trainwreck.catalog import load
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        np.array([1e200]) ** 2
+        np.array([[1e200]]) @ np.array([[1e200]])
+    declared = [m.text for m in load(ROOT / "catalog").entries["WR-360"].messages if m.origin == "numpy"]
+    assert [str(w.message) for w in caught] == declared
+
+
 def test_reproduce_tab_prints_the_overflow_of_the_square_first_then_the_matmul(reproduce, blowup):
     assert reproduce.returncode == 0
     lines = reproduce.stdout.splitlines()
