@@ -165,20 +165,30 @@ def test_reproduce_tab_prints_the_overflow_of_the_square_first_then_the_matmul(r
     assert "Traceback" not in reproduce.stdout
 
 
-def test_a_stable_rate_learns_little_and_not_through_the_output_bias(data, sweep):
+def test_a_stable_rate_learns_little_and_not_through_the_output_bias(data, sweep, fixed):
     X, y, _ = data
     best, rate = wr360.best_of(sweep, "raw")
     run = wr360.quiet_train(X, y, rate)
-    mean = float(np.mean(wr360.predict(run["params"], X)[0]))
+    p, start = run["params"], wr360.init_params()
+    mean = float(np.mean(wr360.predict(p, X)[0]))
     assert abs(mean - y.mean()) < 0.01 * y.std()
     assert run["bias"][-1] < 0.01 * y.mean()
+    through_units = float(np.maximum(X @ p["W1"] + p["b1"], 0).mean(axis=0) @ p["W2"])
+    assert abs(through_units - y.mean()) < 0.01 * y.mean()                 # the ReLU units carry the mean
+    norm = lambda params, k: float(np.linalg.norm(params[k]))
+    assert norm(p, "W2") > 10 * norm(fixed["params"], "W2")
+    assert norm(p, "W1") > 10 * norm(start, "W1") and norm(fixed["params"], "W1") < 1.5 * norm(start, "W1")
     std_best = sweep["standardised"][wr360.RATES.index(wr360.LR)]
     assert best > 3 * std_best
     assert_entry_says("WR-360", [
         f"the best rate of a sweep, {rate:g}, ends at {best:.4f} of the targets' variance after 300",
         f"where the standardised targets reach {std_best:.4f} at rate {wr360.LR:g}",
         f"at the best rate, {rate:g}, the output's mean reaches the targets' mean ({mean:.1f} against {y.mean():.1f}",
-        f"which only moves from {run['bias'][0]:.2f} to {run['bias'][-1]:.1f}",
+        f"which only moves from {start['b2'][0]:.2f} to {run['bias'][-1]:.1f}",
+        f"the weights' norms go from {norm(start, 'W1'):.2f} to {norm(p, 'W1'):.1f} in the hidden layer and from "
+        f"{norm(start, 'W2'):.2f} to {norm(p, 'W2'):.1f} at the output, against {norm(fixed['params'], 'W1'):.2f} and "
+        f"{norm(fixed['params'], 'W2'):.2f} after the standardised run",
+        f"learned at a rate {wr360.LR / rate:.0f} times smaller than the {wr360.LR:g} that standardised targets train with",
         f"the loss is still {best:.4f} of the variance",
         f"The sweep over rates from {wr360.RATES[0]:g} to {wr360.RATES[-1]:g}",
     ])
