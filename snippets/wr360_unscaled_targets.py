@@ -49,11 +49,12 @@ def gradients(params, X, y):
     """The mean squared error and its gradient: d loss / d output = 2 (output - y) / n, passed back
     through the output weights to the hidden layer."""
     out, z = predict(params, X)
+    loss = float(np.mean((out - y) ** 2))
     h = np.maximum(z, 0)
     g = 2 * (out - y) / len(y)
-    gh = np.outer(g, params["W2"]) * (z > 0)
-    return float(np.mean((out - y) ** 2)), {"W1": X.T @ gh, "b1": gh.sum(axis=0), "W2": h.T @ g,
-                                            "b2": np.array([g.sum()])}
+    gh = g[:, None] * params["W2"] * (z > 0)
+    grads = {"W1": X.T @ gh, "b1": gh.sum(axis=0), "W2": h.T @ g, "b2": np.array([g.sum()])}
+    return loss, grads
 
 
 def train(X, y, lr=LR, epochs=300, log_every=0, stop_at_nan=True):
@@ -110,7 +111,7 @@ if __name__ == "__main__":
     X, y = load_prices()
     (X_train, y_train), (X_val, y_val) = split(X, y)
     scaler = fit_target_scaler(y_train)
-    print(f"Targets standardised with the training split's mean {scaler[0]:.1f} and std {scaler[1]:.1f}; "
+    print(f"Targets standardised by the training rows' mean {scaler[0]:.1f} and std {scaler[1]:.1f}; "
           f"the same lr {LR:g}:")
     run = train(X_train, to_scaled(y_train, scaler), log_every=30)
     predicted = to_units(predict(run["params"], X_val)[0], scaler)
