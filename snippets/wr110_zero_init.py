@@ -67,15 +67,17 @@ def loss_and_grads(params, X, y, act="tanh"):
 
 def train(params, X, y, act="tanh", lr=0.5, epochs=300, log_every=0):
     """Full-batch gradient descent. Per epoch: the loss and the weight-gradient norms before the update,
-    and how far apart the hidden units are (the largest gap between two units' outputs on one point)."""
+    how far apart the hidden units are (the largest gap between two units' outputs on one point), and how many
+    units are distinct (no other unit gives exactly the same output on every point)."""
     params = {k: v.copy() for k, v in params.items()}
-    history = {"loss": [], "grad_W1": [], "grad_W2": [], "unit_gap": []}
+    history = {"loss": [], "grad_W1": [], "grad_W2": [], "unit_gap": [], "distinct": []}
     for epoch in range(epochs):
         loss, grads, h = loss_and_grads(params, X, y, act)
         history["loss"].append(loss)
         history["grad_W1"].append(float(np.linalg.norm(grads["W1"])))
         history["grad_W2"].append(float(np.linalg.norm(grads["W2"])))
         history["unit_gap"].append(float((h.max(axis=1) - h.min(axis=1)).max()))
+        history["distinct"].append(int(np.unique(h, axis=1).shape[1]))
         if log_every and (epoch % log_every == 0 or epoch == epochs - 1):
             print(f"epoch {epoch:3d}  loss {loss:.4f}  grad_norm(W1) {history['grad_W1'][-1]:.3e}  "
                   f"grad_norm(W2) {history['grad_W2'][-1]:.3e}")
@@ -102,13 +104,13 @@ if __name__ == "__main__":
     X, y = make_data()
     print(f"{len(y)} points, {CLASSES} classes, {HIDDEN} tanh hidden units; every weight and bias set to 0.")
     run = train(constant_params(0.0), X, y, log_every=25)
-    print(f"Largest gap between two hidden units' outputs: {run['unit_gap'][-1]:g}; "
-          f"accuracy {accuracy(run['params'], X, y):.0%}.\n"
+    print(f"Distinct hidden units: {run['distinct'][-1]} of {HIDDEN} (largest gap between two units' outputs: "
+          f"{run['unit_gap'][-1]:g}); accuracy {accuracy(run['params'], X, y):.0%}.\n"
           f"Only the output biases learned: the loss of predicting the class frequencies is "
           f"{frequency_entropy(y):.4f} (ln {CLASSES} = {np.log(CLASSES):.4f}).")
     stuck = train(constant_params(0.0), X, y, act="sigmoid")
     print(f"\nWith sigmoid hidden units, all zero: grad_norm(W1) at the last epoch {stuck['grad_W1'][-1]:.3e}, "
-          f"largest gap between units {stuck['unit_gap'][-1]:g};\n"
+          f"distinct units {stuck['distinct'][-1]} of {HIDDEN};\n"
           f"the loss ends at {stuck['loss'][-1]:.4f}, accuracy {accuracy(stuck['params'], X, y, 'sigmoid'):.0%}.")
 # --8<-- [end:reproduce]
 
@@ -128,8 +130,7 @@ if __name__ == "__main__":
     print(f"{len(y)} points, {CLASSES} classes, {HIDDEN} tanh hidden units; "
           f"Glorot-uniform weights, biases at 0.")
     run = train(glorot_params(), X, y, log_every=25)
-    print(f"Largest gap between two hidden units' outputs: {run['unit_gap'][-1]:.2f}; "
-          f"accuracy {accuracy(run['params'], X, y):.0%}.")
+    print(f"Distinct hidden units: {run['distinct'][-1]} of {HIDDEN}; accuracy {accuracy(run['params'], X, y):.0%}.")
 # --8<-- [end:fix]
 
 
@@ -145,7 +146,7 @@ def runs():
 
 def figure_data():
     """Plain numbers for the page's picture: the loss per epoch of the three runs against the entropy of the
-    class frequencies, and the largest gap between two hidden units' outputs."""
+    class frequencies, and how many of the hidden units are distinct."""
     curves = runs()
     _, y = make_data()
     floor = frequency_entropy(y)
@@ -155,9 +156,9 @@ def figure_data():
         "alt": (f"Left: loss per epoch. All-zero weights with tanh units start at {zero['loss'][0]:.4f} (ln 3) and "
                 f"settle at {zero['loss'][-1]:.4f}, the entropy of the class frequencies ({floor:.4f}); with sigmoid "
                 f"units they end at {sig['loss'][-1]:.4f}; Glorot weights fall from {fixed['loss'][0]:.4f} to "
-                f"{fixed['loss'][-1]:.4f}. Right: the largest gap between two hidden units' outputs on one point: "
-                f"{max(zero['unit_gap']):g} and {max(sig['unit_gap']):g} at every epoch for the all-zero runs, "
-                f"{fixed['unit_gap'][-1]:.2f} at the end for Glorot weights."),
+                f"{fixed['loss'][-1]:.4f}. Right: distinct hidden units, of {HIDDEN}: {max(zero['distinct'])} at every "
+                f"epoch for both all-zero runs ({max(sig['distinct'])} with sigmoid units), {min(fixed['distinct'])} "
+                f"at every epoch for Glorot weights."),
         "caption": "All-zero weights: the hidden units are copies of one another at every epoch, and the loss stays "
                    "at the entropy of the class frequencies; random weights break the symmetry and the loss falls.",
         "panels": [
@@ -166,8 +167,9 @@ def figure_data():
                         for name, run in curves.items()]
                        + [{"label": "class-frequency entropy", "x": [epochs[0], epochs[-1]], "y": [floor, floor],
                            "style": "dashed"}]},
-            {"title": "Gap between hidden units", "xlabel": "epoch", "ylabel": "largest gap between two units",
-             "series": [{"label": name, "x": epochs, "y": run["unit_gap"]} for name, run in curves.items()]},
+            {"title": "Distinct hidden units", "xlabel": "epoch", "ylabel": f"distinct units of {HIDDEN}",
+             "series": [{"label": name, "x": epochs, "y": run["distinct"], "width": 3.0 if name == "zeros, tanh" else 1.6}
+                        for name, run in curves.items()]},
         ],
         "sparkline": {"label": "loss per epoch, all-zero weights", "values": zero["loss"]},
     }
