@@ -77,7 +77,8 @@ def train(params, X, y, act="tanh", lr=0.5, epochs=300, log_every=0):
         history["grad_W1"].append(float(np.linalg.norm(grads["W1"])))
         history["grad_W2"].append(float(np.linalg.norm(grads["W2"])))
         history["unit_gap"].append(float((h.max(axis=1) - h.min(axis=1)).max()))
-        history["distinct"].append(int(np.unique(h, axis=1).shape[1]))
+        # units whose outputs are equal bit for bit count once
+        history["distinct"].append(len({unit.tobytes() for unit in np.ascontiguousarray(h.T)}))
         if log_every and (epoch % log_every == 0 or epoch == epochs - 1):
             print(f"epoch {epoch:3d}  loss {loss:.4f}  grad_norm(W1) {history['grad_W1'][-1]:.3e}  "
                   f"grad_norm(W2) {history['grad_W2'][-1]:.3e}")
@@ -163,13 +164,13 @@ def figure_data():
                    "at the entropy of the class frequencies; random weights break the symmetry and the loss falls.",
         "panels": [
             {"title": "Loss per epoch", "xlabel": "epoch", "ylabel": "loss",
-             "series": [{"label": name, "x": epochs, "y": run["loss"], "width": 3.0 if name.startswith("zeros") else 1.6}
-                        for name, run in curves.items()]
+             "series": [{"label": name, "x": epochs, "y": run["loss"],
+                         "width": 3.0 if name.startswith("zeros") else 1.6} for name, run in curves.items()]
                        + [{"label": "class-frequency entropy", "x": [epochs[0], epochs[-1]], "y": [floor, floor],
                            "style": "dashed"}]},
             {"title": "Distinct hidden units", "xlabel": "epoch", "ylabel": f"distinct units of {HIDDEN}",
-             "series": [{"label": name, "x": epochs, "y": run["distinct"], "width": 3.0 if name == "zeros, tanh" else 1.6}
-                        for name, run in curves.items()]},
+             "series": [{"label": name, "x": epochs, "y": run["distinct"],
+                         "width": 3.0 if name == "zeros, tanh" else 1.6} for name, run in curves.items()]},
         ],
         "sparkline": {"label": "loss per epoch, all-zero weights", "values": zero["loss"]},
     }

@@ -221,7 +221,8 @@ def test_numbers_in_the_entry_match_the_snippet(data, runs, constant):
         f"a loss equal to their entropy, {floor:.4f} here; the first loss, with b = 0, is ln 3 = {math.log(3):.4f}",
         f"falls from {fixed['loss'][0]:.4f} to {fixed['loss'][-1]:.4f} in {len(fixed['loss'])} epochs and classifies "
         f"{wr110.accuracy(fixed['params'], X, y):.0%} of the points correctly; all {min(fixed['distinct'])} of its "
-        f"hidden units are distinct at every epoch, where the all-zero runs have {max(zero['distinct'] + sig['distinct'])}",
+        f"hidden units are distinct at every epoch, where the all-zero runs have "
+        f"{max(zero['distinct'] + sig['distinct'])}",
         f"The loss went from {math.log(3):.4f} to {floor:.4f} in the first few epochs",
         f"{math.log(3):.4f} is ln 3",
         f"a standard deviation of 1e-6 sits on the plateau for 200 epochs",
