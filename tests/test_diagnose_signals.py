@@ -161,3 +161,36 @@ def test_numpys_warning_for_the_log_of_a_negative_number_points_at_the_log():
     assert any('message "invalid value encountered in log"' in e for e in d.matches[0].evidence)
     quiet = diagnosis(log.replace("invalid value encountered in log", "divide by zero encountered in exp"))
     assert next(m for m in quiet.matches if m.entry.id == "WR-030").parts.get("messages", 0) <= 0
+
+
+# ---- facts printed beside the loss: zero gradients, an accuracy that rises on a flat loss ------
+
+def plateau_log(extra) -> str:
+    """Thirty epochs of a loss that barely moves, each line with `extra(epoch)` after the loss."""
+    return "".join(f"epoch {e:2d}  loss {1.0986 - 0.0005 * min(e, 3):.4f}  {extra(e)}\n" for e in range(30))
+
+
+def test_gradient_norms_that_are_all_exactly_zero_point_at_the_entries_that_make_them_so():
+    log = plateau_log(lambda e: "grad_norm(W1) 0.000e+00  grad_norm(W2) 0.000e+00")
+    d = diagnosis(log)
+    assert d.evidence.grad_paired and d.evidence.grad_max_before == 0.0
+    top = d.matches[0]
+    assert top.entry.id == "WR-110" and top.parts["zero-gradient"] > 0 and d.verdict == "failure"
+    assert any("exactly 0" in e for e in top.evidence)
+    # one gradient that is not zero, and the fact is gone
+    moving = diagnosis(log.replace("grad_norm(W2) 0.000e+00\n", "grad_norm(W2) 1.250e-03\n", 1))
+    assert all("zero-gradient" not in m.parts for m in moving.matches)
+
+
+def test_an_accuracy_that_rises_while_the_loss_stays_flat_points_at_the_loss_handed_probabilities():
+    rising = diagnosis(plateau_log(lambda e: f"accuracy {0.1 + 0.028 * e:.3f}"))
+    assert (rising.evidence.accuracy_first, rising.evidence.accuracy_last) == (0.1, 0.912)
+    assert rising.matches[0].entry.id == "WR-130" and rising.matches[0].parts["accuracy-rose"] > 0
+    assert rising.verdict == "failure"
+    # the same loss with an accuracy that stays at chance, or only a validation accuracy that rises
+    for extra in (lambda e: "accuracy 0.334", lambda e: f"accuracy 0.334 val_accuracy {0.1 + 0.028 * e:.3f}"):
+        flat = diagnosis(plateau_log(extra))
+        assert all("accuracy-rose" not in m.parts for m in flat.matches)
+    # an accuracy in a closing summary is not read as the run's
+    summary = diagnosis(plateau_log(lambda e: "") + "accuracy 95% on the training set\n")
+    assert summary.evidence.accuracy_first is None

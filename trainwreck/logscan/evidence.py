@@ -48,7 +48,9 @@ class Evidence:
     more_messages: int = 0                 # message lines past the first MAX_MESSAGES kinds, counted only
     long_lines: int = 0                    # lines longer than a block, read in pieces
     grad_max_before: float | None = None   # largest finite gradient norm before the first non-finite loss
-    grad_paired: bool = True               # every loss line had a gradient norm next to it
+    grad_paired: bool = True               # every loss line had a gradient norm (or one per parameter) next to it
+    accuracy_first: float | None = None    # the first training accuracy printed beside the loss
+    accuracy_last: float | None = None     # ... and the last
     clip_at: float | None = None           # the clipping threshold the log states
     prose: str = ""                        # the start of the text, for matching plain descriptions
 
@@ -216,6 +218,8 @@ def merge(a: Evidence, b: Evidence) -> Evidence:
                    count=a.count + b.count, long_lines=a.long_lines + b.long_lines,
                    last=b.last if b.count else a.last, last_at=moved(b.last_at) if b.count else a.last_at,
                    grad_paired=a.grad_paired and b.grad_paired, clip_at=a.clip_at,
+                   accuracy_first=a.accuracy_first if a.accuracy_first is not None else b.accuracy_first,
+                   accuracy_last=b.accuracy_last if b.accuracy_last is not None else a.accuracy_last,
                    epoch_out=b.epoch_out if b.epoch_out is not None else a.epoch_out,
                    frameworks=a.frameworks + [f for f in b.frameworks if f not in a.frameworks], prose=a.prose)
     taken = min(len(b.head), KEEP - len(a.head))

@@ -11,8 +11,12 @@ from .positions import EPOCH_HINTS
 OTHER_LOSS = re.compile(rb"_(?:loss|Loss|LOSS)\b")     # literal first: no backtracking over long lines
 WORD_END = re.compile(rb"[A-Za-z]+$")
 TRAINING_PREFIXES = {b"train", b"training", b"Train", b"Training", b"TRAIN"}
-# Gradient norms and a clipping threshold, when the log prints them next to the loss.
-GRAD_KEYS = {key: keyed(key) for key in (b"grad_norm", b"gnorm", b"grad norm")}
+# Gradient norms and a clipping threshold, when the log prints them next to the loss. A norm may
+# name its parameter (`grad_norm(W1)`, `grad_norm[fc1.weight]`); a line may print several.
+PARAMETER = rb"(?:\([^()\s]{1,64}\)|\[[^\[\]\s]{1,64}\])?"
+GRAD_KEYS = {key: keyed(key + PARAMETER) for key in (b"grad_norm", b"gnorm", b"grad norm")}
+# The training accuracy printed beside the loss (`accuracy: 0.93`, `acc=0.5`), not `val_accuracy`.
+ACCURACY = keyed(rb"(?<![\w])acc(?:uracy)?")
 CLIP_KEYS = [keyed(key) for key in (b"clip_at", b"max_norm", b"clip_norm", b"clip_grad_norm")]
 COLUMN = re.compile(rb"(?m)^[ \t]*(" + NUMBER + rb")[ \t\r]*$")
 CSV_NAMES = (b"loss", b"train_loss", b"training_loss")
@@ -27,6 +31,7 @@ class Layout:
     column: tuple | None = None            # csv mode: (separator, index, header line)
     others: list[bytes] = field(default_factory=list)   # val_loss-like keys to mask
     grad: re.Pattern | None = None         # pattern for a gradient norm printed beside the loss
+    accuracy: bool = False                 # the log prints a training accuracy beside the loss
     clip_at: float | None = None           # the clipping threshold the log states
     epochs: bool = False                   # the log prints epoch numbers
 
@@ -102,7 +107,8 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
                     break
                 if found:
                     layout = Layout(dialect, "key", pattern, grad=next((p for k, p in GRAD_KEYS.items() if k in first),
-                                                                       None), **base)
+                                                                       None),
+                                    accuracy=_on_line(ACCURACY, masked, found.start()), **base)
                     if others:
                         _drop_mask(layout, training, masked, found, key, spelled)
                     return layout
@@ -162,6 +168,13 @@ def _one_per_line(first: bytes) -> bool:
     lines = [line.strip() for line in first.split(b"\n")[:20] if line.strip()]
     numeric = [line for line in lines if COLUMN.fullmatch(line)]
     return bool(lines) and len(numeric) >= max(1, len(lines) // 2)
+
+
+def _on_line(pattern: re.Pattern, data: bytes, offset: int) -> bool:
+    """Does the line holding `offset` also match `pattern`? (An accuracy is read only from the lines
+    that print the loss, not from a summary.)"""
+    start, end = data.rfind(b"\n", 0, offset) + 1, data.find(b"\n", offset)
+    return pattern.search(data, start, end if end >= 0 else len(data)) is not None
 
 
 def _clip_at(first: bytes) -> float | None:

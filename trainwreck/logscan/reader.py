@@ -12,7 +12,7 @@ import re
 
 from .cleaning import clean, uses_lone_cr
 from .evidence import KEEP, Evidence, Track, merge
-from .layout import Layout, column_values, csv_values, layout_of, mask
+from .layout import ACCURACY, Layout, column_values, csv_values, layout_of, mask
 from .messages import DEFAULT, MessageFinder
 from .numbers import Batch, to_float
 from .positions import Locator, Position, last_epoch
@@ -86,6 +86,8 @@ class _Reader:
                          lambda start, end: len(layout.pattern.findall(text, start, end)))
             if layout.grad is not None and not already:
                 _track_grads(ev, layout.grad.findall(data), len(raw_values), start)
+            if layout.accuracy:
+                _track_accuracy(ev, data)
         elif layout.mode == "csv":
             header, self.header = self.header, False
             self._values(csv_values(data, layout.column, header), data, line0,
@@ -218,14 +220,29 @@ def without(data: bytes, spans: list[tuple[int, int]]) -> bytes:
 
 
 def _track_grads(ev: Evidence, grads: list[bytes], n_losses: int, start: int) -> None:
-    """Largest gradient norm before the first non-finite loss, pairing line by line."""
-    if len(grads) != n_losses:
+    """Largest gradient norm before the first non-finite loss, pairing line by line (a line may
+    print one norm per parameter: then every loss line prints the same number of them)."""
+    if len(grads) != n_losses and (n_losses == 0 or len(grads) % n_losses):
         ev.grad_paired = False
         return
-    upto = ev.first_nonfinite - start if ev.first_nonfinite is not None else len(grads)
+    per_line = len(grads) // n_losses if n_losses else 1
+    upto = (ev.first_nonfinite - start) * per_line if ev.first_nonfinite is not None else len(grads)
     finite = [v for v in (to_float(g) for g in grads[:upto]) if v is not None and v == v and abs(v) != float("inf")]
     if finite:
         ev.grad_max_before = max(finite + ([ev.grad_max_before] if ev.grad_max_before is not None else []))
+
+
+def _track_accuracy(ev: Evidence, data: bytes) -> None:
+    """The first training accuracy of the log and the last one so far. Only the block's last is
+    looked for after the first: found from the end, it costs nothing on a long log."""
+    if ev.accuracy_first is None and (m := ACCURACY.search(data)):
+        ev.accuracy_first = to_float(m.group(1))
+    end = len(data)
+    while (pos := data.rfind(b"acc", 0, end)) >= 0:
+        if m := ACCURACY.match(data, pos):
+            ev.accuracy_last = to_float(m.group(1))
+            return
+        end = pos
 
 
 def _first_block(stream, source: str) -> tuple[bytes, bool]:
