@@ -36,10 +36,10 @@ LABELS = {
     "LR": ("WR-220", "WR-240", "WR-250"),
     "LOG0": ("WR-030",),
     "OVERFLOW": ("WR-020",),
-    "INIT": ("WR-120",),
+    "INIT": ("WR-120", "WR-110"),
     "DATA": ("WR-310",),
     "FP16": ("WR-040",),
-    "NORM": ("WR-060", "WR-330"),
+    "NORM": ("WR-060", "WR-330", "WR-360"),
     "LABELS": ("WR-320",),
 }
 HEALTHY, OTHER = "HEALTHY", "OTHER"

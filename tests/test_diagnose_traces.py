@@ -10,8 +10,8 @@ import pytest
 
 from conftest import ROOT, real_catalog
 from trainwreck.catalog import Catalog
-from trainwreck.diagnose import (DESCENT_FALL, DESCENT_MIN, FLAT, PLATEAU_FALL, SHAPE_MIN, STALL_LEVEL, diagnose,
-                                 signature_of)
+from trainwreck.diagnose import (DESCENT_FALL, DESCENT_MIN, ENORMOUS_START, FLAT, PLATEAU_FALL, SHAPE_MIN,
+                                 STALL_LEVEL, diagnose, signature_of)
 from trainwreck.logscan import scan
 
 CATALOG = real_catalog()
@@ -165,3 +165,22 @@ def test_until_an_entry_declares_them_they_are_reported_not_guessed():
         else:
             assert d.matches == [] and d.verdict == "unexplained"
         assert any("no entry declares this signature yet" in u for u in d.unweighed)
+
+
+# ---- a first loss already enormous ------------------------------------------------------------
+
+def test_a_first_loss_past_any_mean_log_loss_is_no_healthy_start():
+    """A mean log-loss cannot exceed 744 in float64; a first loss of 9e6 that then climbs to inf
+    never started healthy, whatever its shape after."""
+    climb = [9.06e6, 3.8e7, 9.4e14, 9.3e38, math.inf, math.nan]
+    sig = signature(climb)
+    assert sig.name == "nonfinite-from-start"
+    assert sig.facts[0].startswith("the first loss (9.06e+06) is already enormous")
+    assert -math.log(np.nextafter(0, 1)) < ENORMOUS_START / 10       # the bound the threshold is argued from
+
+
+def test_a_large_first_loss_below_the_threshold_or_past_the_start_keeps_its_climb():
+    climb = [5000.0, 8000.0, 2e4, 9e4, math.inf]
+    assert signature(climb).name == "climb-then-nonfinite"        # a summed loss can start in the thousands
+    late = [9.06e6, 3.8e7, 9.4e14, math.inf]
+    assert signature(late, start=40).name == "climb-then-nonfinite"   # the log does not show the run's start

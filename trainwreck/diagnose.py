@@ -28,6 +28,10 @@ from .wording import (FIELDS, NORMALS, Library, Normal, loss_kind, lr_tried, nor
 SHAPE_RISES, SHAPE_RATIO = 2, 1.5
 # A first value this many times the lowest later one is "enormous from the start".
 ENORMOUS = 100.0
+# A first loss this large is no healthy start whatever follows: a mean log-loss cannot exceed
+# -ln(5e-324) = 744 in float64 (103 in float32), so a first value ten times that is a squared error
+# on the targets' own scale, or outputs broken from the start.
+ENORMOUS_START = 1e4
 # An early spike: within the first SPIKE_WINDOW values, SPIKE_RATIO times the first one.
 SPIKE_WINDOW, SPIKE_RATIO = 10, 3.0
 # A climb to non-finite comes "after a descent" when the lowest loss before it was
@@ -107,6 +111,13 @@ W_TRIED = 1.0
 # valid targets), or an overlap score outside [0, 1]: the entries that say they explain a
 # negative loss (the word in their phrases) get this much.
 W_NEGATIVE = 2.0
+# Facts the log prints beside the loss that one failure produces, worth as much as a declared
+# message: every gradient norm exactly 0 (no gradient reaches the weights: the entries whose own
+# phrases say the gradients are exactly zero), and an accuracy that rises while the loss stays flat
+# (the model learns and the loss cannot show it: the entries whose phrases say accuracy improves).
+W_PRINTED = 2.0
+ZERO_GRADIENT_WORDS, ACCURACY_WORDS = {"gradient", "exactly", "zero"}, {"accuracy", "improve"}
+ACCURACY_RISE = 0.2            # a rise of 20 points of accuracy is a model that learns, not noise
 # Naming an entry takes a score of CONFIDENT and a lead of MARGIN over the next one.
 CONFIDENT, MARGIN = 2.5, 1.0
 CANDIDATES = 3
@@ -188,6 +199,9 @@ def signature_of(ev: Evidence) -> Signature:
             return sig("nonfinite-from-start", [f"the first loss ({_fmt(finite[0])}) is over {ENORMOUS:g}x the "
                                                 f"lowest later one ({_fmt(min(finite[1:]))}): no healthy start; "
                                                 f"{ending}"])
+        if ev.before_start == 0 and finite and finite[0] >= ENORMOUS_START and _at_run_start(ev.at(0)):
+            return sig("nonfinite-from-start", [f"the first loss ({_fmt(finite[0])}) is already enormous, more than "
+                                                f"any mean log-loss can be: no healthy start; {ending}"])
         rises = _rises_before(ev.before)
         if rises >= SHAPE_RISES or (rises == 1 and ev.before[-1] >= SHAPE_RATIO * ev.before[-2]):
             start = len(ev.before) - 1 - rises
@@ -354,6 +368,8 @@ class Weigher:
                 self.declarers.setdefault(m.text, []).append(e.id)
         # the entries that say, in one of their own phrases, that they explain a loss below zero
         self.negative = {e.id for e in self.entries if any({"negative", "loss"} <= set(tokens(p)) for p in e.phrases)}
+        self.zero_gradient = {e.id for e in self.entries if any(ZERO_GRADIENT_WORDS <= set(tokens(p)) for p in e.phrases)}
+        self.accuracy_rises = {e.id for e in self.entries if any(ACCURACY_WORDS <= set(tokens(p)) for p in e.phrases)}
         # the entries whose title names half precision
         self.precision = {e.id for e in self.entries if "fp16" in tokens(e.title)}
         self.finder = MessageFinder([(m.text, m.origin) for e in self.entries for m in e.messages])
@@ -405,6 +421,7 @@ class _Context:
     impossible_negative: str       # why a loss below zero here is a failure, or ""
     negative: bool                 # a loss below zero that is not said to be a likelihood
     precision: bool                # the words name half precision
+    printed: dict[str, str]        # "zero-gradient" / "accuracy-rose" -> the fact, as the log shows it
 
 
 def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights) -> _Context:
@@ -421,7 +438,22 @@ def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights) -> _Con
     return _Context(ev, sig, words_count, when(ev.prose) if words_count else set(), bm,
                     min(1.0, top / weights.bm_full), said_nonfinite, said_failure, hits, lr_tried(ev.prose), impossible,
                     bool(impossible) or (_negative(ev, words) and loss_kind(ev.prose) != "likelihood"),
-                    "fp16" in words)
+                    "fp16" in words, _printed_facts(ev, sig))
+
+
+def _printed_facts(ev: Evidence, sig: Signature) -> dict[str, str]:
+    """What the log prints beside the loss that one failure produces (see W_PRINTED)."""
+    out = {}
+    if ev.grad_paired and ev.grad_max_before == 0.0 and ev.count >= 3:
+        out["zero-gradient"] = ("every gradient norm printed beside the loss is exactly 0: no gradient reaches "
+                                "those weights")
+    first, last = ev.accuracy_first, ev.accuracy_last
+    if sig.name == "plateau-from-start" and first is not None and last is not None:
+        scale = 100.0 if max(first, last) > 1 else 1.0       # printed as a percentage
+        if (last - first) / scale >= ACCURACY_RISE:
+            out["accuracy-rose"] = (f"the accuracy rose from {_fmt(first)} to {_fmt(last)} while the loss barely "
+                                    "moved: the model learns, and the loss does not show it")
+    return out
 
 
 def _impossible_negative(ev: Evidence, words: list[str]) -> str:
@@ -514,6 +546,10 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
     elif c.lr_tried == "helped" and rate_family:
         parts["tried"] = W_TRIED
         evidence.append("the report says a lower learning rate helped")
+    for fact, declarers in (("zero-gradient", w.zero_gradient), ("accuracy-rose", w.accuracy_rises)):
+        if fact in c.printed and entry.id in declarers:
+            parts[fact] = W_PRINTED
+            evidence.append(c.printed[fact])
     if c.negative and entry.id in w.negative:
         parts["negative"] = W_NEGATIVE if c.impossible_negative else W_NEGATIVE / 2
         evidence.append(c.impossible_negative or "the loss goes below zero: if it is cross-entropy, BCE or "
