@@ -1,13 +1,15 @@
-"""WR-360: regression targets left unscaled -- prices in the thousands make the first loss millions and the first step huge.
+"""WR-360: regression targets left unscaled -- prices in the thousands make the first loss millions and the curvature huge.
 
 A one-hidden-layer ReLU network, initialised the way nn.Linear does, fits a price from four features by
 full-batch gradient descent on the mean squared error. The features are already standardised; only the
 targets are left in their own units (a mean near 2900, a spread near 720). At initialisation the network
-outputs about 0, so the residual is about minus the target: the first loss is the targets' mean square,
-about 9e6, and every gradient is thousands of times what it is for standardised targets. A rate that
-suits unit-scale targets (0.05) takes one enormous first step, the next ones overshoot further, and the
-loss reaches inf, then nan, within a few epochs. The fix: standardise the targets with the mean and the
-standard deviation of the training split, train on those, and invert the transform on the predictions.
+outputs about 0, so the residual is about minus the target and the first loss is the targets' mean square,
+about 9e6. The network's output is a product of its two layers, so the curvature of the loss along their
+joint directions grows with the residual: a rate that suits unit-scale targets (0.05) is far past the
+stability limit, the output grows roughly as its own cube each epoch, and the loss reaches inf, then nan.
+(A model linear in its parameters would converge at that rate on the same targets.) The fix: standardise
+the targets with the mean and the standard deviation of the training split, train on those, and invert the
+transform on the predictions.
 
 Run it: python snippets/wr360_unscaled_targets.py
 """
@@ -180,10 +182,57 @@ def hessian(params, X, y, eps=1e-5):
     return (H + H.T) / 2
 
 
-def sharpness(X, y):
-    """The largest eigenvalue of the Hessian at initialisation, and the rate 2 / lambda_max."""
-    top = float(np.linalg.eigvalsh(hessian(init_params(), X, y))[-1])
-    return {"lambda_max": top, "limit": 2 / top}
+def sharpness(X, y, params=None):
+    """The extreme eigenvalues of the Hessian at the starting weights (init_params() unless given), and the
+    rate 2 / lambda_max: the limit of gradient descent on the quadratic model of the loss at the start."""
+    ev = np.linalg.eigvalsh(hessian(init_params() if params is None else params, X, y))
+    return {"lambda_max": float(ev[-1]), "lambda_min": float(ev[0]), "limit": 2 / float(ev[-1])}
+
+
+def bias_at_mean(y):
+    """init_params() with the output bias set to the training targets' mean ("init well", Karpathy 2019)."""
+    params = init_params()
+    params["b2"] = np.array([float(np.mean(y))])
+    return params
+
+
+def descend(params, X, y, lr, epochs=300, adam=False, loss_scale=1.0):
+    """Full-batch plain gradient descent, or Adam (Kingma & Ba 2015, Algorithm 1: beta1 0.9, beta2 0.999,
+    eps 1e-8), from the given parameters on loss_scale times the mean squared error. Records the unscaled
+    loss before each update and stops at the first non-finite one."""
+    params = {k: v.copy() for k, v in params.items()}
+    m = {k: np.zeros_like(v) for k, v in params.items()}
+    v2 = {k: np.zeros_like(v) for k, v in params.items()}
+    losses = []
+    with np.errstate(over="ignore", invalid="ignore"):
+        for t in range(1, epochs + 1):
+            loss, grads = gradients(params, X, y)
+            losses.append(loss)
+            if not np.isfinite(loss):
+                break
+            for k, g in grads.items():
+                g = loss_scale * g
+                if adam:
+                    m[k] = 0.9 * m[k] + 0.1 * g
+                    v2[k] = 0.999 * v2[k] + 0.001 * g ** 2
+                    params[k] -= lr * (m[k] / (1 - 0.9 ** t)) / (np.sqrt(v2[k] / (1 - 0.999 ** t)) + 1e-8)
+                else:
+                    params[k] -= lr * g
+    return {"loss": losses, "params": params}
+
+
+def linear_fit(X, y, lr=LR, epochs=300):
+    """The contrast: plain gradient descent at the same rate on a model linear in its parameters,
+    y ~ X w + c, from zero. Its Hessian, 2 A^T A / n with A = [X, 1], does not contain y."""
+    A = np.c_[X, np.ones(len(X))]
+    theta, losses = np.zeros(A.shape[1]), []
+    for _ in range(epochs):
+        residual = A @ theta - y
+        losses.append(float(np.mean(residual ** 2)))
+        theta = theta - lr * 2 * A.T @ residual / len(y)
+    best = np.linalg.lstsq(A, y, rcond=None)[0]
+    return {"loss": losses, "theta": theta, "least_squares": float(np.mean((A @ best - y) ** 2)),
+            "lambda_max": float(np.linalg.eigvalsh(2 * A.T @ A / len(y))[-1])}
 
 
 def layer_gradients(params, X, y):
@@ -217,7 +266,8 @@ def figure_data():
                 f"{min(lr for lr, v in zip(RATES, sweep['raw']) if not np.isfinite(v)):g}; standardised targets reach "
                 f"{std_best:.4f} at rate {std_rate:g}."),
         "caption": "Raw targets: the first loss is the targets' mean square, a rate that suits unit-scale "
-                   "targets diverges in a few epochs, and no rate trains as well as standardised targets.",
+                   "targets diverges in a few epochs, and from the default initialisation no rate of the sweep "
+                   "trains raw targets as well as standardised ones.",
         "panels": [
             {"title": f"Raw targets, lr {LR:g}", "xlabel": "epoch", "ylabel": "loss", "yscale": "log",
              "series": [{"label": "raw targets", "x": list(range(len(shown))), "y": shown, "end_marker": True}]},
