@@ -4,6 +4,7 @@ Runs only with TRAINWRECK_FRAMEWORK_TESTS=1, in the scratch interpreters (/work/
 TRAINWRECK_<NAME>_PYTHON). Each check trains the snippet's network shape (4 -> 16 ReLU -> 1) on the snippet's
 training split with plain SGD at rate 0.05, full batch, float32, and prints JSON the test reads.
 """
+import re
 import textwrap
 
 import numpy as np
@@ -15,7 +16,7 @@ from framework_runner import OPT_IN, check_cited_line, declared, keras, run, sou
 pytestmark = OPT_IN
 
 wr360 = load_snippet("wr360_unscaled_targets")
-FIRST_INF, FIRST_NAN = 3, 5     # epochs (counted from 0) the entry gives for PyTorch and JAX
+FIRST_INF, FIRST_NAN = 3, 5     # epochs (counted from 0, as the snippet counts) the entry gives for PyTorch and JAX
 
 
 @pytest.fixture(scope="module")
@@ -67,6 +68,12 @@ def test_pytorch_mse_climbs_to_inf_and_nan_without_a_word_and_standardised_targe
                 loss = torch.nn.MSELoss()(model(Xt), yt)
                 raw.append(loss.item()); opt.zero_grad(); loss.backward(); opt.step()
         model = net()
+        opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+        adam = []
+        for epoch in range(300):
+            loss = torch.nn.MSELoss()(model(Xt), yt)
+            adam.append(loss.item()); opt.zero_grad(); loss.backward(); opt.step()
+        model = net()
         opt = torch.optim.SGD(model.parameters(), lr=0.05)
         scaled = (yt - mean) / std
         for epoch in range(300):
@@ -75,7 +82,7 @@ def test_pytorch_mse_climbs_to_inf_and_nan_without_a_word_and_standardised_targe
         with torch.no_grad():
             pred = model(torch.from_numpy(X_val))[:, 0].numpy() * std + mean
         rmse = float(np.sqrt(np.mean((pred - y_val) ** 2)))
-        print(json.dumps({"raw": clean(raw), "printed": printed.getvalue(), "warnings": [str(w.message) for w in caught],
+        print(json.dumps({"raw": clean(raw), "adam": clean(adam), "printed": printed.getvalue(), "warnings": [str(w.message) for w in caught],
                           "scaled_end": loss.item(), "rmse": rmse, "baseline": float(np.sqrt(np.mean((y_val - mean) ** 2))),
                           "mean_square": float(np.mean(y.astype(np.float64) ** 2))}))
     """))
@@ -84,7 +91,11 @@ def test_pytorch_mse_climbs_to_inf_and_nan_without_a_word_and_standardised_targe
     assert first(raw, lambda v: v == "inf") == FIRST_INF and first(raw, lambda v: v == "nan") == FIRST_NAN
     assert out["printed"] == "" and out["warnings"] == []
     assert out["scaled_end"] < 0.1 and out["rmse"] < 0.4 * out["baseline"]
-    assert_entry_says("WR-360", [f"inf from epoch {FIRST_INF} and nan from epoch {FIRST_NAN}"])
+    adam = out["adam"]
+    assert all(isinstance(v, float) for v in adam)                         # Adam: no inf, no nan
+    assert adam[-1] > 0.99 * adam[0] > 1e6                                  # the loss stays in the millions
+    assert_entry_says("WR-360", [f"inf from epoch {FIRST_INF} and nan from epoch {FIRST_NAN}",
+                                 "With torch.optim.Adam instead the loss stays in the millions"])
 
 
 KERAS_PROGRAM = """
@@ -95,9 +106,9 @@ KERAS_PROGRAM = """
         m.compile(optimizer=keras.optimizers.SGD(0.05), loss=keras.losses.MeanSquaredError())
         return m
     printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        plain = model().fit(X, y, batch_size=len(y), epochs=8, verbose=0).history["loss"]
-    quiet = printed.getvalue()
+    with contextlib.redirect_stdout(printed):          # the default verbosity: the progress bar a user sees
+        plain = model().fit(X, y, batch_size=len(y), epochs=8).history["loss"]
+    shown = printed.getvalue()
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
         stopped = model().fit(X, y, batch_size=len(y), epochs=8, verbose=0,
@@ -109,7 +120,7 @@ KERAS_PROGRAM = """
     m = model()
     history = m.fit(X, scaled, batch_size=len(y), epochs=300, verbose=0).history["loss"]
     pred = np.asarray(to_units(m.predict(X_val, verbose=0)))[:, 0]
-    print(json.dumps({"plain": clean(plain), "quiet": quiet, "stopped": clean(stopped),
+    print(json.dumps({"plain": clean(plain), "shown": shown, "stopped": clean(stopped),
                       "message": printed.getvalue().strip(), "scaled_mean": float(scaled.mean()),
                       "scaled_std": float(scaled.std()), "scaled_end": history[-1],
                       "rmse": float(np.sqrt(np.mean((pred - y_val) ** 2))),
@@ -125,7 +136,16 @@ def test_keras_mse_goes_inf_silently_terminate_on_nan_stops_and_normalization_in
     check_blowup(plain, out["mean_square"])
     assert first(plain, lambda v: v == "inf") == FIRST_INF
     assert all(v == "nan" for v in plain[first(plain, lambda v: v == "nan"):])
-    assert out["quiet"] == ""
+    # the progress bar, numbering epochs from 1, ends each epoch's line with the loss it reached
+    shown = re.split(r"Epoch (\d+)/8\n", out["shown"])
+    assert shown[0] == "" and [int(n) for n in shown[1::2]] == list(range(1, 9))
+    bar = [re.findall(r"loss: (\S+)", text)[-1] for text in shown[2::2]]
+    assert float(bar[0]) == pytest.approx(out["mean_square"], rel=0.01)
+    assert bar[FIRST_INF] == "inf" and "inf" not in bar[:FIRST_INF]          # Epoch 4/8
+    assert all(v == "nan" for v in bar[first(plain, lambda v: v == "nan"):])
+    assert "Warning" not in out["shown"] and "Error" not in out["shown"]
+    assert_entry_says("WR-360", [f"then loss: inf at Epoch {FIRST_INF + 1}/8 (Keras numbers epochs from 1: the "
+                                 f"snippet's epoch {FIRST_INF}) and loss: nan after it"])
     assert out["stopped"][-1] == "inf" and len(out["stopped"]) == FIRST_INF + 1    # stops on the first inf
     message = declared("WR-360", "keras")[0]
     assert out["message"] == message.example and message.matches(out["message"])
@@ -159,7 +179,9 @@ def test_optax_squared_error_goes_inf_then_nan_silently_and_l2_loss_is_half_of_i
             for _ in range(8):
                 p, s, value = step(p, s)
                 raw.append(float(value))
-        scaled = jax.nn.standardize(jnp.asarray(y), mean=mean, variance=std ** 2)
+        scaled = jax.nn.standardize(jnp.asarray(y), mean=mean, variance=std ** 2, epsilon=0)
+        back = np.asarray(scaled) * std + mean
+        default = np.asarray(jax.nn.standardize(jnp.asarray([0.0, 2e-3]), mean=1e-3, variance=1e-6))
         p, s = params, opt.init(params)
         step = make_step(scaled)
         for _ in range(300):
@@ -170,6 +192,7 @@ def test_optax_squared_error_goes_inf_then_nan_silently_and_l2_loss_is_half_of_i
                           "scaled_end": float(value), "rmse": float(np.sqrt(np.mean((pred - y_val) ** 2))),
                           "baseline": float(np.sqrt(np.mean((y_val - mean) ** 2))),
                           "half": np.asarray(optax.l2_loss(a, b) / optax.squared_error(a, b)).tolist(),
+                          "roundtrip": float(np.abs(back - y).max() / y.std()), "default": default.tolist(),
                           "mean_square": float(np.mean(y.astype(np.float64) ** 2))}))
     """))
     raw = out["raw"]
@@ -177,6 +200,9 @@ def test_optax_squared_error_goes_inf_then_nan_silently_and_l2_loss_is_half_of_i
     assert first(raw, lambda v: v == "inf") == FIRST_INF and first(raw, lambda v: v == "nan") == FIRST_NAN
     assert out["printed"] == "" and out["warnings"] == []
     assert out["half"] == [0.5, 0.5]
+    assert out["roundtrip"] < 1e-5                                          # epsilon=0: the inverse is exact
+    # with the default epsilon, 1e-5, targets of variance 1e-6 come out near +-0.30, not +-1
+    assert out["default"] == pytest.approx([-1 / np.sqrt(11), 1 / np.sqrt(11)], rel=1e-3)
     assert out["scaled_end"] < 0.1 and out["rmse"] < 0.4 * out["baseline"]
 
 
@@ -193,6 +219,8 @@ CITED = [
      "https://github.com/google-deepmind/optax/blob/v0.2.8/optax/losses/_regression.py#L24"),
     ("WR-360", "jax", "jax/_src/nn/functions.py", 649, "def standardize(",
      "https://github.com/jax-ml/jax/blob/jax-v0.10.2/jax/_src/nn/functions.py#L649"),
+    ("WR-360", "jax", "jax/_src/nn/functions.py", 711, "lax.rsqrt(variance + epsilon)",
+     "https://github.com/jax-ml/jax/blob/jax-v0.10.2/jax/_src/nn/functions.py#L711"),
 ]
 
 
