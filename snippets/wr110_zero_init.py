@@ -157,9 +157,9 @@ def figure_data():
         "alt": (f"Left: loss per epoch. All-zero weights with tanh units start at {zero['loss'][0]:.4f} (ln 3) and "
                 f"settle at {zero['loss'][-1]:.4f}, the entropy of the class frequencies ({floor:.4f}); with sigmoid "
                 f"units they end at {sig['loss'][-1]:.4f}; Glorot weights fall from {fixed['loss'][0]:.4f} to "
-                f"{fixed['loss'][-1]:.4f}. Right: distinct hidden units, of {HIDDEN}: {max(zero['distinct'])} at every "
-                f"epoch for both all-zero runs ({max(sig['distinct'])} with sigmoid units), {min(fixed['distinct'])} "
-                f"at every epoch for Glorot weights."),
+                f"{fixed['loss'][-1]:.4f}. Right: distinct hidden units, of {HIDDEN}: "
+                f"{max(zero['distinct'] + sig['distinct'])} at every epoch for both all-zero runs, "
+                f"{min(fixed['distinct'])} at every epoch for Glorot weights."),
         "caption": "All-zero weights: the hidden units are copies of one another at every epoch, and the loss stays "
                    "at the entropy of the class frequencies; random weights break the symmetry and the loss falls.",
         "panels": [

@@ -1,7 +1,10 @@
 """WR-110: weights initialised to zero -- exact zero weight gradients with tanh and ReLU, units that stay
 copies of one another with sigmoid units or a constant, the loss at the entropy of the class frequencies,
-the saddle that a little randomness leaves, and the random initialisation that fixes it."""
+one zero layer (harmless beside a random one, except a ReLU layer), the saddle that a little randomness
+leaves, and the random initialisation that fixes it."""
+import functools
 import math
+import operator
 
 import numpy as np
 import pytest
@@ -35,6 +38,18 @@ def perturbed(data):
 
 
 @pytest.fixture(scope="module")
+def one_zero_layer(data):
+    """Glorot weights with one layer zeroed: the output layer (tanh), or the first layer's weights and biases
+    (tanh and ReLU)."""
+    X, y = data
+    glorot = wr110.glorot_params()
+    zero_head = dict(glorot, W2=np.zeros_like(glorot["W2"]))
+    zero_first = dict(glorot, W1=np.zeros_like(glorot["W1"]), b1=np.zeros_like(glorot["b1"]))
+    return {"head": wr110.train(zero_head, X, y), "first, tanh": wr110.train(zero_first, X, y),
+            "first, relu": wr110.train(zero_first, X, y, act="relu")}
+
+
+@pytest.fixture(scope="module")
 def constant(data):
     X, y = data
     return wr110.train(wr110.constant_params(0.1), X, y)
@@ -59,15 +74,46 @@ def test_all_zero_weights_get_exactly_zero_gradients_at_every_epoch(data, runs, 
 
 
 def test_the_zero_point_is_stationary_for_any_batch_and_for_adam(data):
-    """The zero gradient does not depend on the data: any mini-batch, any inputs; Adam's update is then 0 too."""
+    """The zero gradient does not depend on the data: any mini-batch, any inputs. Adam on mini-batches of the
+    snippet's points, with the snippet's gradients, leaves every weight at exactly zero and moves the output bias."""
     X, y = data
     rng = np.random.default_rng(1)
     for _ in range(5):
         batch = rng.choice(len(y), 32, replace=False)
         _, grads, h = wr110.loss_and_grads(wr110.constant_params(0.0), 100 * rng.standard_normal((32, 2)), y[batch])
         assert not grads["W1"].any() and not grads["b1"].any() and not grads["W2"].any() and not h.any()
-    m, v = (1 - 0.9) * grads["W1"], (1 - 0.999) * grads["W1"] ** 2
-    assert not (1e-3 * (m / 0.1) / (np.sqrt(v / 0.001) + 1e-8)).any()
+    params = wr110.constant_params(0.0)
+    m = {k: np.zeros_like(v) for k, v in params.items()}
+    v = {k: np.zeros_like(p) for k, p in params.items()}
+    for t in range(1, 21):
+        batch = rng.choice(len(y), 32, replace=False)
+        _, grads, _ = wr110.loss_and_grads(params, X[batch], y[batch])
+        for k in params:
+            m[k] = 0.9 * m[k] + 0.1 * grads[k]
+            v[k] = 0.999 * v[k] + 0.001 * grads[k] ** 2
+            params[k] -= 0.01 * (m[k] / (1 - 0.9 ** t)) / (np.sqrt(v[k] / (1 - 0.999 ** t)) + 1e-8)
+    assert not params["W1"].any() and not params["b1"].any() and not params["W2"].any()
+    assert np.abs(params["b2"]).max() > 0.05                                 # the same steps moved the output bias
+
+
+def test_the_hand_written_gradients_match_central_differences(data):
+    """The exact zeros above are statements about the true gradient: the snippet's gradients of all four
+    parameters agree with central differences of its loss, at a random point, for every activation."""
+    X, y = data
+    rng = np.random.default_rng(3)
+    for act in wr110.ACTIVATIONS:
+        params = {k: rng.normal(0, 0.5, v.shape) for k, v in wr110.constant_params(0.0).items()}
+        _, grads, _ = wr110.loss_and_grads(params, X, y, act)
+        for key, value in params.items():
+            numeric = np.zeros_like(value)
+            for i in np.ndindex(value.shape):
+                up, down = {k: p.copy() for k, p in params.items()}, {k: p.copy() for k, p in params.items()}
+                up[key][i] += 1e-6
+                down[key][i] -= 1e-6
+                numeric[i] = (wr110.loss_and_grads(up, X, y, act)[0]
+                              - wr110.loss_and_grads(down, X, y, act)[0]) / 2e-6
+            assert np.allclose(grads[key], numeric, rtol=1e-6, atol=1e-8), (act, key)
+            assert np.abs(grads[key]).max() > 1e-3                           # a real gradient, not a zero one
 
 
 def test_only_the_output_biases_learn_and_they_learn_the_class_frequencies(data, runs):
@@ -90,11 +136,22 @@ def test_with_balanced_classes_the_first_loss_is_the_last(data):
     assert np.abs(run["params"]["b2"]).max() < 1e-12                        # rounding, no more
 
 
-def test_a_sigmoid_output_on_zero_weights_is_one_half_for_every_input(data):
-    X, _ = data
-    p = wr110.sigmoid(np.tanh(X @ np.zeros((2, 4))) @ np.zeros((4, 1)) + 0.0)
+def test_a_binary_classifier_on_zero_weights_outputs_one_half_for_every_input(data, monkeypatch):
+    """The snippet's own network with two classes: on zero weights both logits are 0 for every input, so the
+    softmax gives 0.5, which is also the sigmoid of the logit difference, and the first loss is ln 2."""
+    X, y = data
+    monkeypatch.setattr(wr110, "CLASSES", 2)
+    keep = y < 2
+    params = wr110.constant_params(0.0)
+    assert params["W2"].shape == (wr110.HIDDEN, 2)
+    loss, grads, h = wr110.loss_and_grads(params, X[keep], y[keep])
+    logits = h @ params["W2"] + params["b2"]
+    p = np.exp(wr110.log_softmax(logits))
     assert set(p.ravel()) == {0.5}
-    assert_entry_says("WR-110", [f"a first loss of ln 2 = {-math.log(0.5):.4f}"])
+    assert set(wr110.sigmoid(logits[:, 1] - logits[:, 0])) == {0.5}
+    assert np.allclose(grads["b2"], 0.5 - np.bincount(y[keep]) / keep.sum(), rtol=0, atol=1e-15)   # 0.5 - freq
+    assert loss == pytest.approx(math.log(2), abs=1e-15)
+    assert_entry_says("WR-110", [f"gives 0.5 for every input, a first loss of ln 2 = {loss:.4f}"])
 
 
 # --- sigmoid units or a constant: the weights move, the units stay copies --------------------------------
@@ -134,6 +191,108 @@ def test_dropout_breaks_the_tie_of_sigmoid_units_but_not_the_zero_tanh_point(dat
         assert dW2.any() == splits
 
 
+# --- one zero layer: harmless beside a random one, except a ReLU layer --------------------------------------
+
+def test_a_zero_output_layer_over_random_hidden_weights_trains(data, one_zero_layer):
+    """Zero heads, Fixup, LoRA's B = 0: the first loss is exactly ln C and the first layer's gradient is exactly
+    zero at the first step only; the hidden units differ, so the zero layer's gradient differs per unit."""
+    X, y = data
+    run = one_zero_layer["head"]
+    assert run["loss"][0] == pytest.approx(math.log(3), abs=1e-15)
+    assert run["grad_W1"][0] == 0.0 and min(run["grad_W1"][1:]) > 0 and run["grad_W2"][0] > 0
+    assert set(run["distinct"]) == {wr110.HIDDEN}
+    assert run["loss"][-1] < wr110.frequency_entropy(y) / 5
+    acc = wr110.accuracy(run["params"], X, y)
+    assert acc > 0.9
+    assert_entry_says("WR-110", [
+        f"start at exactly {run['loss'][0]:.4f} (ln 3), and the first layer's weight gradient is exactly 0 at "
+        f"epoch 0, because it comes back through the zero output weights; at epoch 1 its norm is "
+        f"{run['grad_W1'][1]:.1e}, and the run ends at {run['loss'][-1]:.4f}, {acc:.0%} correct, with all "
+        f"{min(run['distinct'])} units distinct",
+    ])
+
+
+def test_a_zero_first_layer_trains_with_tanh_and_is_dead_with_relu(data, one_zero_layer):
+    X, y = data
+    tanh, relu = one_zero_layer["first, tanh"], one_zero_layer["first, relu"]
+    floor = wr110.frequency_entropy(y)
+    # tanh: outputs 0, slope 1; the random output weights send each unit its own error
+    assert tanh["grad_W1"][0] > 0 and tanh["distinct"][0] == 1 and tanh["distinct"][-1] == wr110.HIDDEN
+    assert tanh["loss"][-1] < floor / 4
+    # ReLU: outputs 0, slope 0 at 0: no gradient reaches either weight matrix, ever
+    assert set(relu["grad_W1"]) == {0.0} and set(relu["grad_W2"]) == {0.0} and set(relu["distinct"]) == {1}
+    assert abs(relu["loss"][-1] - floor) < 1e-9
+    assert wr110.ACTIVATIONS["relu"][1](np.zeros(1))[0] == 0.0
+    assert_entry_says("WR-110", [
+        f"the run trains, to {tanh['loss'][-1]:.4f} and {wr110.accuracy(tanh['params'], X, y):.0%} correct",
+        f"the loss stays at {relu['loss'][-1]:.4f}, {wr110.accuracy(relu['params'], X, y, 'relu'):.0%} correct, "
+        f"{relu['distinct'][-1]} distinct unit",
+    ])
+
+
+def weight_matrices_symmetric(params, act):
+    """The entry's check before training: both weight matrices constant (here the two layers are adjacent), or
+    a ReLU layer with zero weights and biases."""
+    constant = [np.all(params[k] == params[k].flat[0]) for k in ("W1", "W2")]
+    dead_relu = act == "relu" and not params["W1"].any() and not params["b1"].any()
+    return all(constant) or dead_relu
+
+
+def gradient_stays_zero(run):
+    """The entry's first run-time check: a weight gradient exactly 0 at every step, not only the first."""
+    return set(run["grad_W1"]) == {0.0} or set(run["grad_W2"]) == {0.0}
+
+
+def units_identical_after_training(run):
+    """The entry's second run-time check: one distinct hidden unit after training."""
+    return run["distinct"][-1] == 1
+
+
+def test_the_confirm_rules_flag_the_failures_and_not_a_zero_output_layer(data, runs, constant, one_zero_layer):
+    _, y = data
+    glorot = wr110.glorot_params()
+    cases = {  # name: (initial parameters, activation, run, flagged by the gradient check, by the unit check)
+        "zero head": (dict(glorot, W2=np.zeros_like(glorot["W2"])), "tanh", one_zero_layer["head"], False, False),
+        "zero first, tanh": (dict(glorot, W1=0 * glorot["W1"], b1=0 * glorot["b1"]), "tanh",
+                             one_zero_layer["first, tanh"], False, False),
+        "zero first, relu": (dict(glorot, W1=0 * glorot["W1"], b1=0 * glorot["b1"]), "relu",
+                             one_zero_layer["first, relu"], True, True),
+        "Glorot": (glorot, "tanh", runs["Glorot, tanh"], False, False),
+        "zeros, tanh": (wr110.constant_params(0.0), "tanh", runs["zeros, tanh"], True, True),
+        "zeros, sigmoid": (wr110.constant_params(0.0), "sigmoid", runs["zeros, sigmoid"], False, True),
+        "0.1, tanh": (wr110.constant_params(0.1), "tanh", constant, False, True),
+    }
+    for name, (params, act, run, zero_gradient, identical) in cases.items():
+        stuck = zero_gradient or identical
+        assert weight_matrices_symmetric(params, act) == stuck, name
+        assert gradient_stays_zero(run) == zero_gradient, name
+        assert units_identical_after_training(run) == identical, name
+        assert (run["loss"][-1] > wr110.frequency_entropy(y) - 0.1) == stuck, name     # the rules match the runs
+    head = one_zero_layer["head"]
+    assert head["grad_W1"][0] == 0.0 and head["loss"][0] == pytest.approx(math.log(3), abs=1e-15)  # first-step
+    assert_entry_says("WR-110", [                                            # signs alone would flag it
+        f"the run with a zero output layer passes both run-time checks (a non-zero first-layer gradient from "
+        f"epoch {next(i for i, g in enumerate(head['grad_W1']) if g > 0)} on, {head['distinct'][-1]} distinct "
+        f"units); the all-zero tanh run fails both, and the all-zero sigmoid run and the run at 0.1 fail the "
+        f"second, with {runs['zeros, sigmoid']['distinct'][-1]} distinct unit",
+    ])
+
+
+def test_summing_in_another_order_moves_the_last_bits(data):
+    """Why exact copies are not guaranteed in large layers: floating-point addition depends on the order, and
+    the same 300 terms of a first-step gradient summed forwards and backwards differ by about 1e-16 of the sum."""
+    _, y = data
+    X, _ = data
+    g2 = (1 / wr110.CLASSES - np.eye(wr110.CLASSES)[y]) / len(y)
+    gaps = []
+    for k in range(wr110.CLASSES):
+        terms = (X[:, 0] * g2[:, k]).tolist()
+        forward, backward = functools.reduce(operator.add, terms), functools.reduce(operator.add, terms[::-1])
+        gaps.append(abs(forward - backward) / abs(math.fsum(terms)))
+    assert all(0 < gap < 1e-15 for gap in gaps)
+    assert_entry_says("WR-110", ["a rounding error, around 1e-16 of their size"])
+
+
 # --- a saddle, not a minimum ------------------------------------------------------------------------------
 
 def test_a_little_randomness_leaves_the_plateau_after_a_delay(perturbed, data):
@@ -150,6 +309,28 @@ def test_a_little_randomness_leaves_the_plateau_after_a_delay(perturbed, data):
     ])
 
 
+def test_the_delay_grows_like_the_log_of_one_over_the_noise(perturbed, data):
+    """Near zero the tanh net is a two-layer linear net: a difference of size eps grows like eps * exp(lr * s1 * t),
+    s1 the largest singular value of X^T (Y - P) / n at the plateau, so each factor of 10 less noise adds
+    ln 10 / (lr * s1) epochs."""
+    X, y = data
+    floor = wr110.frequency_entropy(y)
+    freq = np.bincount(y) / len(y)
+    s1, s2 = np.linalg.svd(X.T @ (np.eye(wr110.CLASSES)[y] - freq) / len(y), compute_uv=False)
+    lr = 0.5                                                                   # train()'s default
+    per_decade = math.log(10) / (lr * s1)
+    delay = {std: next(i for i, v in enumerate(run["loss"]) if v < floor - 0.01) for std, run in perturbed.items()}
+    measured = (delay[1e-6] - delay[1e-3]) / 3
+    assert measured == pytest.approx(per_decade, rel=0.05)
+    assert delay[1e-6] / delay[1e-3] == pytest.approx(math.log(1e6) / math.log(1e3), rel=0.1)   # not 1e3 / 1
+    assert s2 < s1 / 50                                                        # one direction carries the escape
+    assert_entry_says("WR-110", [
+        f"Here σ₁ is {s1:.4f}",
+        f"so a factor of 10 should cost {per_decade:.0f} epochs: the loss first falls 0.01 below the plateau at "
+        f"epoch {delay[1e-6]} with 1e-6 and at epoch {delay[1e-3]} with 1e-3, {measured:.0f} epochs per factor of 10",
+    ])
+
+
 # --- the fix ----------------------------------------------------------------------------------------------
 
 def test_glorot_weights_break_the_symmetry_and_the_network_learns(data, runs):
@@ -162,6 +343,33 @@ def test_glorot_weights_break_the_symmetry_and_the_network_learns(data, runs):
     assert not params["b1"].any() and not params["b2"].any()                   # biases at zero
     assert len(np.unique(params["W1"].T, axis=0)) == wr110.HIDDEN
     assert np.abs(params["W1"]).max() <= math.sqrt(6 / (2 + wr110.HIDDEN))
+
+
+def test_an_output_bias_at_the_log_frequencies_starts_at_the_floor(data):
+    """Goodfellow's softmax(b) = c: the point the all-zero run walks to, stationary for every parameter, with the
+    first loss at the entropy of the class frequencies instead of ln C."""
+    X, y = data
+    freq = np.bincount(y) / len(y)
+    params = dict(wr110.constant_params(0.0), b2=np.log(freq))
+    loss, grads, _ = wr110.loss_and_grads(params, X, y)
+    assert loss == pytest.approx(wr110.frequency_entropy(y), abs=1e-15) and loss < math.log(3) - 0.01
+    assert all(np.abs(g).max() < 1e-15 for g in grads.values())
+    assert_entry_says("WR-110", [f"the first loss is the entropy of the class frequencies, {loss:.4f} here, "
+                                 "instead of ln C"])
+
+
+def test_nn_linear_default_is_a_sixth_of_he_variance():
+    """torch.nn.init.kaiming_uniform_ draws U(+-gain * sqrt(3 / fan_in)) with gain sqrt(2 / (1 + a^2)); nn.Linear
+    passes a = sqrt(5), which gives the bound 1 / sqrt(fan_in) its comment states. He's variance is 2 / fan_in."""
+    fan_in = 16
+    gain = math.sqrt(2 / (1 + math.sqrt(5) ** 2))
+    bound = gain * math.sqrt(3 / fan_in)
+    assert bound == pytest.approx(1 / math.sqrt(fan_in), rel=1e-15)
+    variance = bound ** 2 / 3
+    assert variance == pytest.approx(1 / (3 * fan_in), rel=1e-15)
+    assert variance / (2 / fan_in) == pytest.approx(1 / 6, rel=1e-15)
+    assert_entry_says("WR-110", ["its variance, 1/(3·fan_in), is a sixth of He's",
+                                 "the same as uniform(−1/√fan_in, 1/√fan_in)"])
 
 
 def test_the_wr330_plateau_has_non_zero_first_gradients():
