@@ -37,3 +37,23 @@ def test_at_most_a_group_is_one_pass_with_copies_dropped():
     assert not anchors.groups
     data = b"loss val loss\nValueError: x loss\n"
     assert anchors.hits(data) == _one_automaton(literals, data)
+
+
+def test_the_catalogues_messages_are_found_through_the_shortest_anchors_in_one_pass():
+    """Only anchors that hold no shorter one are searched for (a line holding the longer holds the
+    shorter): NumPy's warnings share " encountered in ", so the catalogue's anchors stay within one
+    prefilter group however many of them it declares -- past 64 the scan is about a third slower
+    (bench/diagnose_speed.py). Every declared message, alone on a line, is still found."""
+    from conftest import real_catalog
+    from trainwreck.diagnose import message_finder
+    from trainwreck.logscan import scan
+    import io
+
+    catalog = real_catalog()
+    finder = message_finder(catalog)
+    assert not finder.anchors.groups, f"{len(finder.anchors.index)} anchors: more than one prefilter group"
+    declared = [m for e in catalog.sorted_entries() for m in e.messages]
+    assert len(declared) > len(finder.candidates)          # sharing anchors is what keeps the count down
+    for m in declared:
+        ev = scan(io.BytesIO(f"step 1 loss 0.5\nWarning: {m.shown}\nstep 2 loss nan\n".encode()), "log", finder)
+        assert m.text in ev.messages, m.text

@@ -82,9 +82,17 @@ class MessageFinder:
                 seen[text] = _declared(text, origin)
         self.declared = list(seen.values())
         self.known = self.declared + list(FAMILIES)
-        anchors = [k.anchor for k in self.known] + list(VALIDATION_WORDS)
-        self.validation_from = len(self.known)
-        self.anchors = Anchors(anchors)
+        # A line that holds an anchor holds every shorter anchor inside it, so only the anchors that hold
+        # no other are searched for; a hit makes candidates of every message whose anchor holds it.
+        # NumPy's warnings share one template ("... encountered in ..."): however many the catalogue
+        # declares, they cost the search one literal, which keeps it under the prefilter's 64.
+        literals = [k.anchor for k in self.known]
+        shortest = [a for a in dict.fromkeys(literals) if not any(b != a and b in a for b in literals)]
+        self.candidates: list[list[int]] = [[] for _ in shortest]
+        for i, anchor in enumerate(literals):
+            self.candidates[next(j for j, s in enumerate(shortest) if s in anchor)].append(i)
+        self.validation_from = len(shortest)
+        self.anchors = Anchors(shortest + list(VALIDATION_WORDS))
 
     def __reduce__(self):              # the automata are rebuilt in a worker process
         return MessageFinder, (self.pairs,)
@@ -106,7 +114,7 @@ class MessageFinder:
                     if not (spans and spans[-1][1] >= end):
                         spans.append((start, end))
             elif ev is not None:
-                lines.setdefault(data.rfind(b"\n", 0, start) + 1, []).append(index)
+                lines.setdefault(data.rfind(b"\n", 0, start) + 1, []).extend(self.candidates[index])
         counted, line = 0, line0
         for line_start, anchors in lines.items():      # in order of position: dicts keep insertion order
             line += data.count(b"\n", counted, line_start)
