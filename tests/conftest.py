@@ -16,6 +16,12 @@ for _name, _value in ONE_THREAD.items():
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# The tests start many Python processes (site builds, the reader's programs, the CLI); where
+# PYTHONDONTWRITEBYTECODE is set, each would compile NumPy, Matplotlib and MkDocs from source
+# again (5-8 s of a fresh clone's run). Python's default, writing the bytecode caches, changes
+# nothing a test checks; the caches are git-ignored.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
 
 def load_module(path: Path, name: str):
     """Import a script that is not part of a package (a snippet, a benchmark) as a module."""
