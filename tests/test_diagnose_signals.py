@@ -194,3 +194,43 @@ def test_an_accuracy_that_rises_while_the_loss_stays_flat_points_at_the_loss_han
     # an accuracy in a closing summary is not read as the run's
     summary = diagnosis(plateau_log(lambda e: "") + "accuracy 95% on the training set\n")
     assert summary.evidence.accuracy_first is None
+
+
+def test_only_a_training_accuracy_on_the_loss_lines_counts_in_its_own_unit():
+    """A test or validation accuracy, a closing summary, a fraction against a percentage, or a
+    percentage below 1: none is a training accuracy that rose (each fired once: tested so it cannot again)."""
+    flat = lambda e: "acc 0.334"                                        # noqa: E731
+    for tail in ("test acc 0.912 (best checkpoint)\n", "final acc: 91.2\n", "train acc: 34.0\n"):
+        d = diagnosis(plateau_log(flat) + tail)
+        assert all("accuracy-rose" not in m.parts for m in d.matches), tail
+    for extra in (lambda e: f"acc 0.334 | val loss 1.0986 val acc {0.1 + 0.028 * e:.3f}",
+                  lambda e: f"acc 0.334 | Val acc {0.1 + 0.028 * e:.3f}",
+                  lambda e: f"acc {0.10 + 0.25 * e / 29:.2f}%"):                     # 0.10% -> 0.35%
+        d = diagnosis(plateau_log(extra))
+        assert all("accuracy-rose" not in m.parts for m in d.matches)
+    for extra in (lambda e: f"train_acc {0.1 + 0.028 * e:.3f}", lambda e: f"Accuracy: {10 + 2.8 * e:.1f}%"):
+        assert diagnosis(plateau_log(extra)).matches[0].parts.get("accuracy-rose")
+
+
+def test_gradient_norms_are_exactly_zero_only_as_printed_exactly_and_paired_line_by_line():
+    fixed_point = diagnosis(plateau_log(lambda e: "gnorm 0.000"))          # any norm below 5e-4 prints so
+    assert fixed_point.evidence.grad_zero_exact is False
+    assert all("zero-gradient" not in m.parts for m in fixed_point.matches)
+    config = "config: lr=0.1 max_grad_norm=1.0 batch=64\n"               # a key in a configuration line
+    d = diagnosis(config + plateau_log(lambda e: "grad_norm 0"))
+    assert d.matches[0].parts.get("zero-gradient")
+    # two norms per line on half the lines: the count divides, the lines do not pair
+    lines = "".join(f"step {s} loss {0.5 * 1.8 ** s:.4g}" + (f" grad_norm(W1) {5.0 if s == 5 else 0.3}"
+                                                            f" grad_norm(W2) 0.2" if s < 6 else "") + "\n"
+                    for s in range(11)) + "step 11 loss nan\n"
+    assert diagnosis("max_norm: 1.0\n" + lines).evidence.grad_paired is False
+
+
+def test_the_printed_facts_go_to_the_entries_whose_phrases_describe_them():
+    """The facts are tied to words in the entries' phrases: a rewording that adds or drops an entry
+    must be a decision, so the sets are pinned here."""
+    from trainwreck.diagnose import weigher
+
+    w = weigher(CATALOG)
+    assert w.zero_gradient == {"WR-110", "WR-140"}
+    assert w.accuracy_rises == {"WR-130"}

@@ -10,8 +10,8 @@ import pytest
 
 from conftest import ROOT, real_catalog
 from trainwreck.catalog import Catalog
-from trainwreck.diagnose import (DESCENT_FALL, DESCENT_MIN, ENORMOUS_START, FLAT, PLATEAU_FALL, SHAPE_MIN,
-                                 STALL_LEVEL, diagnose, signature_of)
+from trainwreck.diagnose import (DESCENT_FALL, DESCENT_MIN, FLAT, PLATEAU_FALL, SHAPE_MIN, STALL_LEVEL, diagnose,
+                                 signature_of)
 from trainwreck.logscan import scan
 
 CATALOG = real_catalog()
@@ -169,18 +169,28 @@ def test_until_an_entry_declares_them_they_are_reported_not_guessed():
 
 # ---- a first loss already enormous ------------------------------------------------------------
 
-def test_a_first_loss_past_any_mean_log_loss_is_no_healthy_start():
-    """A mean log-loss cannot exceed 744 in float64; a first loss of 9e6 that then climbs to inf
-    never started healthy, whatever its shape after."""
+def test_an_enormous_first_loss_is_a_fact_for_the_broken_start_entries_not_a_new_shape():
+    """A first loss of 9e6 that then climbs to inf is still a climb; the enormous start is one more
+    fact, weighed for the entries broken from the start."""
     climb = [9.06e6, 3.8e7, 9.4e14, 9.3e38, math.inf, math.nan]
     sig = signature(climb)
-    assert sig.name == "nonfinite-from-start"
-    assert sig.facts[0].startswith("the first loss (9.06e+06) is already enormous")
-    assert -math.log(np.nextafter(0, 1)) < ENORMOUS_START / 10       # the bound the threshold is argued from
+    assert sig.name == "climb-then-nonfinite"
+    assert sig.enormous_start.startswith("the first loss (9.06e+06) is already enormous")
+    d = diagnose(scan(io.BytesIO(log_of(climb).encode()), "log"), CATALOG)
+    start_entries = {m.entry.id for m in d.matches if "start" in m.parts}
+    assert start_entries and all(CATALOG.entries[i].trace == "nonfinite-from-start" for i in start_entries)
+    assert all("start" not in m.parts for m in d.matches if m.entry.trace != "nonfinite-from-start")
 
 
-def test_a_large_first_loss_below_the_threshold_or_past_the_start_keeps_its_climb():
-    climb = [5000.0, 8000.0, 2e4, 9e4, math.inf]
-    assert signature(climb).name == "climb-then-nonfinite"        # a summed loss can start in the thousands
-    late = [9.06e6, 3.8e7, 9.4e14, math.inf]
-    assert signature(late, start=40).name == "climb-then-nonfinite"   # the log does not show the run's start
+def test_a_summed_loss_that_climbs_or_learns_keeps_its_own_story():
+    """A loss summed over an epoch starts in the tens of thousands in a healthy run: a climb from
+    there is still the rate's, and a run that fell to half its first loss was not broken at the start."""
+    summed_climb = [23026.0 * 3.2 ** k for k in range(8)] + [math.inf, math.nan]
+    d = diagnose(scan(io.BytesIO(log_of(summed_climb, start=1).encode()), "log"), CATALOG)
+    assert d.signature.name == "climb-then-nonfinite" and d.matches[0].entry.id == "WR-220"
+    descent = [23026.0 * 0.97 ** k for k in range(40)]
+    summed_descent = descent + [descent[-1] * 4 ** k for k in range(1, 6)] + [math.nan]
+    sig = signature(summed_descent, start=1)
+    assert sig.name == "descent-then-climb" and not sig.enormous_start
+    assert not signature([5000.0, 8000.0, 2e4, 9e4, math.inf]).enormous_start      # below the threshold
+    assert not signature([9.06e6, 3.8e7, 9.4e14, math.inf], start=40).enormous_start  # not the run's start

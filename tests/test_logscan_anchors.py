@@ -57,3 +57,17 @@ def test_the_catalogues_messages_are_found_through_the_shortest_anchors_in_one_p
     for m in declared:
         ev = scan(io.BytesIO(f"step 1 loss 0.5\nWarning: {m.shown}\nstep 2 loss nan\n".encode()), "log", finder)
         assert m.text in ev.messages, m.text
+
+
+def test_a_long_anchor_is_found_through_any_shorter_one_it_holds_when_another_hit_overlaps_one():
+    """The automaton's hits do not overlap: here "gradient overflow" is hit and hides "overflow detected",
+    so the long anchor must be a candidate of both (a review's counterexample to filing it under one)."""
+    from trainwreck.logscan import scan
+    from trainwreck.logscan.messages import MessageFinder
+    import io
+
+    finder = MessageFinder([("{} overflow detected", "numpy"), ("gradient overflow{}", "numpy"),
+                            ("NOTE: gradient overflow detected, ignoring gradient", "fairseq")])
+    line = b"2026-11-30 | NOTE: gradient overflow detected, ignoring gradient, setting loss scale to: 64.0\n"
+    ev = scan(io.BytesIO(b"step 1 loss 0.5\n" + line + b"step 2 loss 0.4\n"), "log", finder)
+    assert "NOTE: gradient overflow detected, ignoring gradient" in ev.messages

@@ -224,7 +224,8 @@ def test_numbers_in_the_entry_match_the_snippet(raw, single):
 
 
 def test_a_log_of_a_negative_number_is_nan_and_warns_in_its_own_words():
-    """Where it shows up: a log of a negative output is nan (not -inf) with a different warning than log(0)."""
+    """Where it shows up: a log of a negative output (or of -inf) is nan, not -inf, with a different
+    warning than log(0)."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         negative = float(np.log(np.float64(-0.01)))

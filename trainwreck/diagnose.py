@@ -28,9 +28,13 @@ from .wording import (FIELDS, NORMALS, Library, Normal, loss_kind, lr_tried, nor
 SHAPE_RISES, SHAPE_RATIO = 2, 1.5
 # A first value this many times the lowest later one is "enormous from the start".
 ENORMOUS = 100.0
-# A first loss this large is no healthy start whatever follows: a mean log-loss cannot exceed
-# -ln(5e-324) = 744 in float64 (103 in float32), so a first value ten times that is a squared error
-# on the targets' own scale, or outputs broken from the start.
+# A heuristic, not a bound: a fresh classifier's mean cross-entropy starts near ln K (under 10 for
+# any usual K), so a first loss of 1e4 takes a loss summed over many examples (or multiplied by a
+# loss scale), logits thousands apart, or a squared error on targets in their raw units. Only the
+# last two are failures, and the numbers cannot tell them from a sum: the enormous start is one more
+# fact for the entries broken from the start (weighed as their curve's part, W_PART), never a reason
+# to read a climb or a descent as something else -- and not at all once the loss has fallen to
+# half its first value (a run that learnt was not broken from the start).
 ENORMOUS_START = 1e4
 # An early spike: within the first SPIKE_WINDOW values, SPIKE_RATIO times the first one.
 SPIKE_WINDOW, SPIKE_RATIO = 10, 3.0
@@ -130,6 +134,7 @@ class Signature:
     climb_warning: int | None = None   # index of the value at which the loss watch would have warned
     climb_warning_at: str = ""         # ... as the log numbers it
     weak: bool = False                 # the shape fits, but too faintly to name an entry on it alone
+    enormous_start: str = ""           # the fact, when the first loss is ENORMOUS_START or more (see there)
 
 
 @dataclass
@@ -167,6 +172,20 @@ def _fmt(v: float) -> str:
 
 
 def signature_of(ev: Evidence) -> Signature:
+    out = _signature(ev)
+    first = ev.head[0] if ev.head else None
+    if (out.name not in ("no-loss", "few-values", "nonfinite-from-start", "nonfinite-throughout")
+            and first is not None and math.isfinite(first) and first >= ENORMOUS_START
+            and _at_run_start(ev.at(0)) and not (ev.low is not None and ev.low <= first / 2)):
+        out.enormous_start = (f"the first loss ({_fmt(first)}) is already enormous: a fresh classifier's mean "
+                              "cross-entropy starts near ln of the number of classes; a loss this large is a "
+                              "squared error on targets in their raw units, outputs broken from the start, or "
+                              "a sum over many examples")
+        out.facts.append(out.enormous_start)
+    return out
+
+
+def _signature(ev: Evidence) -> Signature:
     if ev.count == 0:
         return Signature("no-loss", ["no loss values found (looked for `loss: 0.7`, `loss=0.7`, `'loss': 0.7`, "
                                      "progress bars, a CSV loss column, one number per line)"])
@@ -199,9 +218,6 @@ def signature_of(ev: Evidence) -> Signature:
             return sig("nonfinite-from-start", [f"the first loss ({_fmt(finite[0])}) is over {ENORMOUS:g}x the "
                                                 f"lowest later one ({_fmt(min(finite[1:]))}): no healthy start; "
                                                 f"{ending}"])
-        if ev.before_start == 0 and finite and finite[0] >= ENORMOUS_START and _at_run_start(ev.at(0)):
-            return sig("nonfinite-from-start", [f"the first loss ({_fmt(finite[0])}) is already enormous, more than "
-                                                f"any mean log-loss can be: no healthy start; {ending}"])
         rises = _rises_before(ev.before)
         if rises >= SHAPE_RISES or (rises == 1 and ev.before[-1] >= SHAPE_RATIO * ev.before[-2]):
             start = len(ev.before) - 1 - rises
@@ -444,13 +460,16 @@ def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights) -> _Con
 def _printed_facts(ev: Evidence, sig: Signature) -> dict[str, str]:
     """What the log prints beside the loss that one failure produces (see W_PRINTED)."""
     out = {}
-    if ev.grad_paired and ev.grad_max_before == 0.0 and ev.count >= 3:
+    if ev.grad_paired and ev.grad_zero_exact and ev.count >= 3:
         out["zero-gradient"] = ("every gradient norm printed beside the loss is exactly 0: no gradient reaches "
                                 "those weights")
     first, last = ev.accuracy_first, ev.accuracy_last
     if sig.name == "plateau-from-start" and first is not None and last is not None:
-        scale = 100.0 if max(first, last) > 1 else 1.0       # printed as a percentage
-        if (last - first) / scale >= ACCURACY_RISE:
+        # a percentage when printed with % or when both are above 1; both at most 1 without %, a
+        # fraction; one of each cannot be read
+        percent = ev.accuracy_percent or min(first, last) > 1
+        scale = 100.0 if percent else 1.0
+        if (percent or max(first, last) <= 1) and (last - first) / scale >= ACCURACY_RISE:
             out["accuracy-rose"] = (f"the accuracy rose from {_fmt(first)} to {_fmt(last)} while the loss barely "
                                     "moved: the model learns, and the loss does not show it")
     return out
@@ -499,9 +518,12 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
         curve = W_PART / 2           # not its signature, but its Symptom says it can show then too
     else:
         curve = 0.0
+    if sig.enormous_start and entry.trace == "nonfinite-from-start":
+        parts["start"] = W_PART / math.sqrt(w.trace_count.get(entry.trace, 1))
+        evidence.append(sig.enormous_start)
     if curve:
         parts["curve"] = curve
-        evidence += sig.facts
+        evidence += [f for f in sig.facts if f != sig.enormous_start]
     elif sig.name in TRACES and entry.trace != "none" and PART_OF.get(entry.trace) != sig.name:
         parts["curve"] = -weights.when
         against.append(f"the loss curve does not look like this entry's ({TRACES[entry.trace]})")
@@ -583,7 +605,8 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
         parts, evidence, against = _weigh(entry, c, w, weights)
         score = sum(parts.values())
         worded = c.words_count and c.bm[entry.id] > 0 and c.said_failure
-        if score > 0 and (parts.get("curve", 0) > 0 or c.hits[entry.id] or worded or parts.get("negative")):
+        if score > 0 and (parts.get("curve", 0) > 0 or c.hits[entry.id] or worded or parts.get("negative")
+                          or parts.get("start")):
             matches.append(Match(entry, round(score, 3), evidence, against, first_fix_step(entry),
                                  {k: round(v, 3) for k, v in parts.items()}))
     matches.sort(key=lambda m: (-m.score, m.entry.id))

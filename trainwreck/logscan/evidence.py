@@ -49,8 +49,10 @@ class Evidence:
     long_lines: int = 0                    # lines longer than a block, read in pieces
     grad_max_before: float | None = None   # largest finite gradient norm before the first non-finite loss
     grad_paired: bool = True               # every loss line had a gradient norm (or one per parameter) next to it
+    grad_zero_exact: bool | None = None    # every norm before the first non-finite loss printed as exactly 0
     accuracy_first: float | None = None    # the first training accuracy printed beside the loss
     accuracy_last: float | None = None     # ... and the last
+    accuracy_percent: bool = False         # an accuracy was printed with a % sign
     clip_at: float | None = None           # the clipping threshold the log states
     prose: str = ""                        # the start of the text, for matching plain descriptions
 
@@ -220,6 +222,7 @@ def merge(a: Evidence, b: Evidence) -> Evidence:
                    grad_paired=a.grad_paired and b.grad_paired, clip_at=a.clip_at,
                    accuracy_first=a.accuracy_first if a.accuracy_first is not None else b.accuracy_first,
                    accuracy_last=b.accuracy_last if b.accuracy_last is not None else a.accuracy_last,
+                   accuracy_percent=a.accuracy_percent or b.accuracy_percent,
                    epoch_out=b.epoch_out if b.epoch_out is not None else a.epoch_out,
                    frameworks=a.frameworks + [f for f in b.frameworks if f not in a.frameworks], prose=a.prose)
     taken = min(len(b.head), KEEP - len(a.head))
@@ -227,6 +230,9 @@ def merge(a: Evidence, b: Evidence) -> Evidence:
     grads = [g for g in (a.grad_max_before, None if a.first_nonfinite is not None else b.grad_max_before)
              if g is not None]
     out.grad_max_before = max(grads) if grads else None
+    zeros = [z for z in (a.grad_zero_exact, None if a.first_nonfinite is not None else b.grad_zero_exact)
+             if z is not None]
+    out.grad_zero_exact = all(zeros) if zeros else None
     out.low, out.low_at, out.low_pos, out.high = a.low, a.low_at, a.low_pos, a.high
     if a.first_nonfinite is not None:
         out.first_nonfinite, out.first_nonfinite_value = a.first_nonfinite, a.first_nonfinite_value

@@ -14,9 +14,10 @@ TRAINING_PREFIXES = {b"train", b"training", b"Train", b"Training", b"TRAIN"}
 # Gradient norms and a clipping threshold, when the log prints them next to the loss. A norm may
 # name its parameter (`grad_norm(W1)`, `grad_norm[fc1.weight]`); a line may print several.
 PARAMETER = rb"(?:\([^()\s]{1,64}\)|\[[^\[\]\s]{1,64}\])?"
-GRAD_KEYS = {key: keyed(key + PARAMETER) for key in (b"grad_norm", b"gnorm", b"grad norm")}
-# The training accuracy printed beside the loss (`accuracy: 0.93`, `acc=0.5`), not `val_accuracy`.
-ACCURACY = keyed(rb"(?<![\w])acc(?:uracy)?")
+GRAD_KEYS = {key: keyed(rb"(?<![\w])" + key + PARAMETER) for key in (b"grad_norm", b"gnorm", b"grad norm")}
+# The training accuracy printed beside the loss (`accuracy: 0.93`, `Acc=0.5`, `train_acc 0.5`), not
+# `val_accuracy`; read only on the lines that print the loss, after validation text is cut.
+ACCURACY = keyed(rb"(?<![\w])(?:[Tt]rain(?:ing)?[_ ])?[Aa]cc(?:uracy)?")
 CLIP_KEYS = [keyed(key) for key in (b"clip_at", b"max_norm", b"clip_norm", b"clip_grad_norm")]
 COLUMN = re.compile(rb"(?m)^[ \t]*(" + NUMBER + rb")[ \t\r]*$")
 CSV_NAMES = (b"loss", b"train_loss", b"training_loss")
@@ -31,6 +32,7 @@ class Layout:
     column: tuple | None = None            # csv mode: (separator, index, header line)
     others: list[bytes] = field(default_factory=list)   # val_loss-like keys to mask
     grad: re.Pattern | None = None         # pattern for a gradient norm printed beside the loss
+    grad_twice: re.Pattern | None = None   # its key twice on one line (then lines are paired one by one)
     accuracy: bool = False                 # the log prints a training accuracy beside the loss
     clip_at: float | None = None           # the clipping threshold the log states
     epochs: bool = False                   # the log prints epoch numbers
@@ -106,8 +108,10 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
                 if found and dialect is keyed_dialect.DIALECT and _title_only(pattern, masked, training, prefixed, spelled):
                     break
                 if found:
-                    layout = Layout(dialect, "key", pattern, grad=next((p for k, p in GRAD_KEYS.items() if k in first),
-                                                                       None),
+                    grad_key = next((k for k, p in GRAD_KEYS.items() if _on_line(p, masked, found.start())), None)
+                    layout = Layout(dialect, "key", pattern, grad=GRAD_KEYS.get(grad_key),
+                                    grad_twice=re.compile(re.escape(grad_key) + rb"[^\n]*" + re.escape(grad_key))
+                                    if grad_key else None,
                                     accuracy=_on_line(ACCURACY, masked, found.start()), **base)
                     if others:
                         _drop_mask(layout, training, masked, found, key, spelled)
@@ -171,8 +175,8 @@ def _one_per_line(first: bytes) -> bool:
 
 
 def _on_line(pattern: re.Pattern, data: bytes, offset: int) -> bool:
-    """Does the line holding `offset` also match `pattern`? (An accuracy is read only from the lines
-    that print the loss, not from a summary.)"""
+    """Does the line holding `offset` also match `pattern`? (A gradient norm or an accuracy is read
+    only from the lines that print the loss, not from a configuration line or a summary.)"""
     start, end = data.rfind(b"\n", 0, offset) + 1, data.find(b"\n", offset)
     return pattern.search(data, start, end if end >= 0 else len(data)) is not None
 

@@ -82,15 +82,16 @@ class MessageFinder:
                 seen[text] = _declared(text, origin)
         self.declared = list(seen.values())
         self.known = self.declared + list(FAMILIES)
-        # A line that holds an anchor holds every shorter anchor inside it, so only the anchors that hold
-        # no other are searched for; a hit makes candidates of every message whose anchor holds it.
-        # NumPy's warnings share one template ("... encountered in ..."): however many the catalogue
-        # declares, they cost the search one literal, which keeps it under the prefilter's 64.
+        # Only the anchors that hold no other anchor are searched for; a hit on one makes candidates of
+        # every message whose anchor holds it (each message's pattern is then tried on the line). NumPy's
+        # warnings share one template ("... encountered in ..."): however many the catalogue declares,
+        # they cost the search one literal, which keeps it under the prefilter's 64. The automaton's
+        # hits do not overlap, so a long anchor is filed under *every* shortest anchor it holds: one of
+        # them overlapped by another hit, the others are still hit.
         literals = [k.anchor for k in self.known]
         shortest = [a for a in dict.fromkeys(literals) if not any(b != a and b in a for b in literals)]
-        self.candidates: list[list[int]] = [[] for _ in shortest]
-        for i, anchor in enumerate(literals):
-            self.candidates[next(j for j, s in enumerate(shortest) if s in anchor)].append(i)
+        self.candidates: list[list[int]] = [[i for i, anchor in enumerate(literals) if s in anchor]
+                                            for s in shortest]
         self.validation_from = len(shortest)
         self.anchors = Anchors(shortest + list(VALIDATION_WORDS))
 

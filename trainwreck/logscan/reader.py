@@ -85,9 +85,9 @@ class _Reader:
             self._values(raw_values, text, line0, lambda offset: layout.pattern.finditer(text, offset),
                          lambda start, end: len(layout.pattern.findall(text, start, end)))
             if layout.grad is not None and not already:
-                _track_grads(ev, layout.grad.findall(data), len(raw_values), start)
+                _track_grads(ev, layout, data, len(raw_values), start)
             if layout.accuracy:
-                _track_accuracy(ev, data)
+                _track_accuracy(ev, text, layout.pattern)
         elif layout.mode == "csv":
             header, self.header = self.header, False
             self._values(csv_values(data, layout.column, header), data, line0,
@@ -219,30 +219,72 @@ def without(data: bytes, spans: list[tuple[int, int]]) -> bytes:
     return b"".join(parts)
 
 
-def _track_grads(ev: Evidence, grads: list[bytes], n_losses: int, start: int) -> None:
-    """Largest gradient norm before the first non-finite loss, pairing line by line (a line may
-    print one norm per parameter: then every loss line prints the same number of them)."""
-    if len(grads) != n_losses and (n_losses == 0 or len(grads) % n_losses):
+# A gradient norm printed as exactly zero: an integer 0 or a zero in scientific notation. A fixed-point
+# `0.000` (or `0.0`) may be any norm below its last digit.
+EXACT_ZERO = re.compile(rb"[-+]?0+|[-+]?0+(?:\.0*)?[eE][-+]?\d+")
+
+
+def _track_grads(ev: Evidence, layout: Layout, data: bytes, n_losses: int, start: int) -> None:
+    """Largest gradient norm before the first non-finite loss, pairing line by line: every loss line
+    prints the same number of norms (one, or one per parameter); whether every one printed is exactly 0."""
+    pattern = layout.grad
+    grads = pattern.findall(data)
+    if not grads and not n_losses:
+        return
+    if not grads or not n_losses or len(grads) % n_losses or (
+            (len(grads) > n_losses or layout.grad_twice.search(data))
+            and not _same_per_line(pattern, data, len(grads) // n_losses, n_losses)):
         ev.grad_paired = False
         return
     per_line = len(grads) // n_losses if n_losses else 1
     upto = (ev.first_nonfinite - start) * per_line if ev.first_nonfinite is not None else len(grads)
-    finite = [v for v in (to_float(g) for g in grads[:upto]) if v is not None and v == v and abs(v) != float("inf")]
+    kept = grads[:upto]
+    finite = [v for v in (to_float(g) for g in kept) if v is not None and v == v and abs(v) != float("inf")]
     if finite:
         ev.grad_max_before = max(finite + ([ev.grad_max_before] if ev.grad_max_before is not None else []))
+    if kept:
+        zero = all(EXACT_ZERO.fullmatch(g.strip()) for g in kept)
+        ev.grad_zero_exact = zero if ev.grad_zero_exact is None else (ev.grad_zero_exact and zero)
 
 
-def _track_accuracy(ev: Evidence, data: bytes) -> None:
-    """The first training accuracy of the log and the last one so far. Only the block's last is
-    looked for after the first: found from the end, it costs nothing on a long log."""
-    if ev.accuracy_first is None and (m := ACCURACY.search(data)):
-        ev.accuracy_first = to_float(m.group(1))
-    end = len(data)
-    while (pos := data.rfind(b"acc", 0, end)) >= 0:
-        if m := ACCURACY.match(data, pos):
-            ev.accuracy_last = to_float(m.group(1))
+def _same_per_line(pattern: re.Pattern, data: bytes, per_line: int, n_lines: int) -> bool:
+    """Do exactly n_lines lines print exactly per_line norms each? (Several norms per line is rare:
+    only then are the lines read one by one.)"""
+    counts = [c for c in (len(pattern.findall(line)) for line in data.split(b"\n")) if c]
+    return len(counts) == n_lines and all(c == per_line for c in counts)
+
+
+LINES_LOOKED_AT = 200     # lines read from either end of a block for an accuracy beside the loss
+
+
+def _track_accuracy(ev: Evidence, text: bytes, loss: re.Pattern) -> None:
+    """The first training accuracy printed on a loss line, and the last one so far. `text` is the
+    block with validation text cut. Only a few lines from either end are read: it costs nothing on a
+    long log."""
+    if ev.accuracy_first is None:
+        for line in text.split(b"\n", LINES_LOOKED_AT)[:LINES_LOOKED_AT]:
+            if _accuracy_on(ev, line, loss, "first"):
+                break
+    end = len(text)
+    for _ in range(LINES_LOOKED_AT):
+        if end <= 0:
             return
-        end = pos
+        start = text.rfind(b"\n", 0, end - 1) + 1
+        if _accuracy_on(ev, text[start:end], loss, "last"):
+            return
+        end = start
+
+
+def _accuracy_on(ev: Evidence, line: bytes, loss: re.Pattern, which: str) -> bool:
+    if not loss.search(line) or not (m := ACCURACY.search(line)):
+        return False
+    value = to_float(m.group(1))
+    if value is None:
+        return False
+    setattr(ev, f"accuracy_{which}", value)
+    if line[m.end(1):m.end(1) + 1] == b"%":
+        ev.accuracy_percent = True
+    return True
 
 
 def _first_block(stream, source: str) -> tuple[bytes, bool]:
