@@ -71,3 +71,15 @@ def test_a_long_anchor_is_found_through_any_shorter_one_it_holds_when_another_hi
     line = b"2026-11-30 | NOTE: gradient overflow detected, ignoring gradient, setting loss scale to: 64.0\n"
     ev = scan(io.BytesIO(b"step 1 loss 0.5\n" + line + b"step 2 loss 0.4\n"), "log", finder)
     assert "NOTE: gradient overflow detected, ignoring gradient" in ev.messages
+
+
+def test_two_messages_on_one_line_are_filed_in_the_order_they_stand():
+    from conftest import real_catalog
+    from trainwreck.diagnose import message_finder
+    from trainwreck.logscan import scan
+    import io
+
+    line = (b"step 3: RuntimeWarning: invalid value encountered in divide "
+            b"(after RuntimeWarning: overflow encountered in exp)\n")
+    ev = scan(io.BytesIO(b"step 1 loss 0.5\n" + line), "log", message_finder(real_catalog()))
+    assert list(ev.messages)[:2] == ["invalid value encountered in divide", "overflow encountered in exp"]

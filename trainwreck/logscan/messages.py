@@ -126,15 +126,17 @@ class MessageFinder:
 
     def _file(self, text: bytes, anchors: list[int], ev: Evidence, line: int) -> None:
         declared = len(self.declared)
-        found = False
+        matched = []
         for index in dict.fromkeys(anchors):
             if index < declared:
                 known = self.declared[index]
                 if m := known.pattern.search(text):
-                    ev.note_message(known.key, line, _shown(m.group(0)), known.origin)
-                    ev.show_framework(known.origin)
-                    found = True
-        if found:
+                    matched.append((m.start(), index, known, m))
+        # filed in the order they stand on the line, whichever anchor made them candidates
+        for _, _, known, m in sorted(matched, key=lambda t: t[:2]):
+            ev.note_message(known.key, line, _shown(m.group(0)), known.origin)
+            ev.show_framework(known.origin)
+        if matched:
             return
         for known in FAMILIES:
             at = text.find(known.anchor)
