@@ -15,3 +15,16 @@ def test_a_log_axis_is_drawn_with_unicode_labels():
     svg = render_panels(figure)["1-light"]
     assert "mathdefault" not in svg and "$" not in svg
     assert ">10⁻³<" in svg and ">10²<" in svg and ">10³<" in svg     # y from 1e-3 to 1e2, x up to 1e3
+
+
+def test_whole_numbered_x_values_get_whole_numbered_ticks():
+    """Five epochs must not be labelled 0.5, 1.5, ...; fractional x values may still be."""
+    import re
+
+    def x_ticks(xs):
+        figure = {"alt": "a", "panels": [{"title": "t", "xlabel": "epoch", "ylabel": "loss",
+                                          "series": [{"label": "s", "x": xs, "y": [1, 2, 3, 4, 5]}]}]}
+        texts = re.findall(r">([^<>]{1,8})</text>", render_panels(figure)["1-light"])
+        return texts[:texts.index("epoch")]          # the x axis's labels come before its title
+    assert x_ticks([0, 1, 2, 3, 4]) == ["0", "1", "2", "3", "4"]
+    assert any("." in t for t in x_ticks([0.0, 0.5, 1.0, 1.5, 2.0]))

@@ -87,6 +87,12 @@ def _draw_panel(ax, panel: dict, palette: dict, colours: dict) -> None:
                    alpha=0.4 + 0.2 * j)
     ax.set_xscale(panel.get("xscale", "linear"))
     ax.set_yscale(panel.get("yscale", "linear"))
+    if panel.get("xscale", "linear") == "linear" and all(float(x).is_integer()
+                                                         for series in panel["series"] for x in series["x"]):
+        # epochs and steps are whole numbers: a short run must not get ticks at epoch 0.5
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     for axis in (ax.xaxis, ax.yaxis):
         _plain_log_labels(axis)
     ax.set_title(panel["title"])
