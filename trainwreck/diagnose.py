@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import re
+import statistics
 from dataclasses import dataclass, field
 
 from .catalog import Catalog
@@ -463,14 +464,16 @@ def _printed_facts(ev: Evidence, sig: Signature) -> dict[str, str]:
     if ev.grad_paired and ev.grad_zero_exact and ev.count >= 3:
         out["zero-gradient"] = ("every gradient norm printed beside the loss is exactly 0: no gradient reaches "
                                 "those weights")
-    first, last = ev.accuracy_first, ev.accuracy_last
+    first = statistics.median(ev.accuracy_head) if ev.accuracy_head else None
+    last = statistics.median(ev.accuracy_tail) if ev.accuracy_tail else None
     if sig.name == "plateau-from-start" and first is not None and last is not None:
         # a percentage when printed with % or when both are above 1; both at most 1 without %, a
         # fraction; one of each cannot be read
         percent = ev.accuracy_percent or min(first, last) > 1
         scale = 100.0 if percent else 1.0
         if (percent or max(first, last) <= 1) and (last - first) / scale >= ACCURACY_RISE:
-            out["accuracy-rose"] = (f"the accuracy rose from {_fmt(first)} to {_fmt(last)} while the loss barely "
+            out["accuracy-rose"] = (f"the accuracy rose from {_fmt(first)} to {_fmt(last)} (medians of the first "
+                                    f"and the last {len(ev.accuracy_tail)} printed) while the loss barely "
                                     "moved: the model learns, and the loss does not show it")
     return out
 

@@ -17,6 +17,10 @@ MAX_MESSAGES = 100       # distinct messages kept; more are counted, not kept
 MAX_MESSAGE_TEXT = 240   # characters of a message kept as its example
 
 
+# Training accuracies kept at each end of the run: one noisy value does not make a trend.
+ACCURACY_ENDS = 5
+
+
 @dataclass
 class Evidence:
     source: str
@@ -50,8 +54,8 @@ class Evidence:
     grad_max_before: float | None = None   # largest finite gradient norm before the first non-finite loss
     grad_paired: bool = True               # every loss line had a gradient norm (or one per parameter) next to it
     grad_zero_exact: bool | None = None    # every norm before the first non-finite loss printed as exactly 0
-    accuracy_first: float | None = None    # the first training accuracy printed beside the loss
-    accuracy_last: float | None = None     # ... and the last
+    accuracy_head: list[float] = field(default_factory=list)   # the first training accuracies beside the loss
+    accuracy_tail: list[float] = field(default_factory=list)   # ... and the last ones
     accuracy_percent: bool = False         # an accuracy was printed with a % sign
     clip_at: float | None = None           # the clipping threshold the log states
     prose: str = ""                        # the start of the text, for matching plain descriptions
@@ -220,8 +224,8 @@ def merge(a: Evidence, b: Evidence) -> Evidence:
                    count=a.count + b.count, long_lines=a.long_lines + b.long_lines,
                    last=b.last if b.count else a.last, last_at=moved(b.last_at) if b.count else a.last_at,
                    grad_paired=a.grad_paired and b.grad_paired, clip_at=a.clip_at,
-                   accuracy_first=a.accuracy_first if a.accuracy_first is not None else b.accuracy_first,
-                   accuracy_last=b.accuracy_last if b.accuracy_last is not None else a.accuracy_last,
+                   accuracy_head=(a.accuracy_head + b.accuracy_head)[:ACCURACY_ENDS],
+                   accuracy_tail=(a.accuracy_tail + b.accuracy_tail)[-ACCURACY_ENDS:],
                    accuracy_percent=a.accuracy_percent or b.accuracy_percent,
                    epoch_out=b.epoch_out if b.epoch_out is not None else a.epoch_out,
                    frameworks=a.frameworks + [f for f in b.frameworks if f not in a.frameworks], prose=a.prose)

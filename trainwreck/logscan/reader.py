@@ -11,7 +11,7 @@ import os
 import re
 
 from .cleaning import clean, uses_lone_cr
-from .evidence import KEEP, Evidence, Track, merge
+from .evidence import ACCURACY_ENDS, KEEP, Evidence, Track, merge
 from .layout import ACCURACY, Layout, column_values, csv_values, layout_of, mask
 from .messages import DEFAULT, MessageFinder
 from .numbers import Batch, to_float
@@ -258,33 +258,34 @@ LINES_LOOKED_AT = 200     # lines read from either end of a block for an accurac
 
 
 def _track_accuracy(ev: Evidence, text: bytes, loss: re.Pattern) -> None:
-    """The first training accuracy printed on a loss line, and the last one so far. `text` is the
-    block with validation text cut. Only a few lines from either end are read: it costs nothing on a
+    """The first training accuracies printed on loss lines, and the last ones so far (ACCURACY_ENDS of
+    each). `text` is the block with validation text cut. Only a few lines from either end are read: it costs nothing on a
     long log."""
-    if ev.accuracy_first is None:
+    if len(ev.accuracy_head) < ACCURACY_ENDS:
         for line in text.split(b"\n", LINES_LOOKED_AT)[:LINES_LOOKED_AT]:
-            if _accuracy_on(ev, line, loss, "first"):
-                break
+            if (value := _accuracy_on(ev, line, loss)) is not None:
+                ev.accuracy_head.append(value)
+                if len(ev.accuracy_head) == ACCURACY_ENDS:
+                    break
+    tail: list[float] = []
     end = len(text)
     for _ in range(LINES_LOOKED_AT):
-        if end <= 0:
-            return
+        if end <= 0 or len(tail) == ACCURACY_ENDS:
+            break
         start = text.rfind(b"\n", 0, end - 1) + 1
-        if _accuracy_on(ev, text[start:end], loss, "last"):
-            return
+        if (value := _accuracy_on(ev, text[start:end], loss)) is not None:
+            tail.append(value)
         end = start
+    ev.accuracy_tail = (ev.accuracy_tail + tail[::-1])[-ACCURACY_ENDS:]
 
 
-def _accuracy_on(ev: Evidence, line: bytes, loss: re.Pattern, which: str) -> bool:
+def _accuracy_on(ev: Evidence, line: bytes, loss: re.Pattern) -> float | None:
     if not loss.search(line) or not (m := ACCURACY.search(line)):
-        return False
+        return None
     value = to_float(m.group(1))
-    if value is None:
-        return False
-    setattr(ev, f"accuracy_{which}", value)
-    if line[m.end(1):m.end(1) + 1] == b"%":
+    if value is not None and line[m.end(1):m.end(1) + 1] == b"%":
         ev.accuracy_percent = True
-    return True
+    return value
 
 
 def _first_block(stream, source: str) -> tuple[bytes, bool]:
