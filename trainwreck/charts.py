@@ -85,10 +85,10 @@ def _draw_panel(ax, panel: dict, palette: dict, colours: dict) -> None:
     for j, line in enumerate(panel.get("vlines", [])):
         ax.axvline(line["x"], color=colours["fg"], linestyle=":", linewidth=1.0, label=line["label"],
                    alpha=0.4 + 0.2 * j)
-    ax.set_xscale(panel.get("xscale", "linear"))
+    xscale = panel.get("xscale", "linear")
+    ax.set_xscale(xscale)
     ax.set_yscale(panel.get("yscale", "linear"))
-    if panel.get("xscale", "linear") == "linear" and all(float(x).is_integer()
-                                                         for series in panel["series"] for x in series["x"]):
+    if xscale == "linear" and all(float(x).is_integer() for series in panel["series"] for x in series["x"]):
         # epochs and steps are whole numbers: a short run must not get ticks at epoch 0.5
         from matplotlib.ticker import MaxNLocator
 

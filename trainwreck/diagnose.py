@@ -383,13 +383,19 @@ class Weigher:
         for e in self.entries:
             for m in e.messages:
                 self.declarers.setdefault(m.text, []).append(e.id)
-        # the entries that say, in one of their own phrases, that they explain a loss below zero
-        self.negative = {e.id for e in self.entries if any({"negative", "loss"} <= set(tokens(p)) for p in e.phrases)}
-        self.zero_gradient = {e.id for e in self.entries if any(ZERO_GRADIENT_WORDS <= set(tokens(p)) for p in e.phrases)}
-        self.accuracy_rises = {e.id for e in self.entries if any(ACCURACY_WORDS <= set(tokens(p)) for p in e.phrases)}
+        # the entries that say, in one of their own phrases, that they explain a loss below zero, gradients
+        # that are exactly zero, an accuracy that improves on a flat loss
+        self.negative = self._saying({"negative", "loss"})
+        self.zero_gradient = self._saying(ZERO_GRADIENT_WORDS)
+        self.accuracy_rises = self._saying(ACCURACY_WORDS)
         # the entries whose title names half precision
         self.precision = {e.id for e in self.entries if "fp16" in tokens(e.title)}
         self.finder = MessageFinder([(m.text, m.origin) for e in self.entries for m in e.messages])
+
+
+    def _saying(self, words: set[str]) -> set[str]:
+        """The entries with a phrase that holds all these words (as tokens)."""
+        return {e.id for e in self.entries if any(words <= set(tokens(p)) for p in e.phrases)}
 
 
 _WEIGHERS: dict[tuple[int, float], Weigher] = {}

@@ -236,7 +236,7 @@ def _track_grads(ev: Evidence, layout: Layout, data: bytes, n_losses: int, start
             and not _same_per_line(pattern, data, len(grads) // n_losses, n_losses)):
         ev.grad_paired = False
         return
-    per_line = len(grads) // n_losses if n_losses else 1
+    per_line = len(grads) // n_losses
     upto = (ev.first_nonfinite - start) * per_line if ev.first_nonfinite is not None else len(grads)
     kept = grads[:upto]
     finite = [v for v in (to_float(g) for g in kept) if v is not None and v == v and abs(v) != float("inf")]
@@ -259,8 +259,8 @@ LINES_LOOKED_AT = 200     # lines read from either end of a block for an accurac
 
 def _track_accuracy(ev: Evidence, text: bytes, loss: re.Pattern) -> None:
     """The first training accuracies printed on loss lines, and the last ones so far (ACCURACY_ENDS of
-    each). `text` is the block with validation text cut. Only a few lines from either end are read: it costs nothing on a
-    long log."""
+    each). `text` is the block with validation text cut. Only a few lines from either end are read: it
+    costs nothing on a long log."""
     if len(ev.accuracy_head) < ACCURACY_ENDS:
         for line in text.split(b"\n", LINES_LOOKED_AT)[:LINES_LOOKED_AT]:
             if (value := _accuracy_on(ev, line, loss)) is not None:
