@@ -13,7 +13,7 @@ if CASES is None:
     pytest.skip("shared/cases/dev_cases.jsonl is not beside the repository: the development set is not "
                 "available here", allow_module_level=True)
 
-FLOOR_TOP1, FLOOR_TOP3 = 0.30, 0.55
+FLOOR_TOP1, FLOOR_TOP3 = 0.50, 0.70      # measured 31/57 and 42/57: a loss of three or more cases fails
 
 
 @pytest.fixture(scope="module")
