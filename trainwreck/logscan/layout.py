@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .dialects import ORDER, Dialect, keyed as keyed_dialect
+from .dialects import ORDER, Dialect, history, keyed as keyed_dialect
 from .numbers import NUMBER, features, keyed, to_float
 from .positions import EPOCH_HINTS
 
@@ -118,6 +118,9 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
                     return layout
         elif dialect.mode == "csv" and (column := csv_column(first)):
             return Layout(dialect, "csv", column=column, **base)
+        elif dialect.mode == "list" and history.items(training[:DETECT_WINDOW]):      # code such as
+            # `loss = [criterion(o, t) for ...]` holds no number: it is not a history
+            return Layout(dialect, "list", **base)
         elif dialect.mode == "column" and _one_per_line(first):
             return Layout(dialect, "column", **base)
     if prefixed:                   # no plain loss key: read the first key of its own (`genloss`)

@@ -11,6 +11,7 @@ import os
 import re
 
 from .cleaning import clean, uses_lone_cr
+from .dialects import history
 from .evidence import ACCURACY_ENDS, KEEP, Evidence, Track, merge
 from .layout import ACCURACY, Layout, column_values, csv_values, layout_of, mask
 from .messages import DEFAULT, MessageFinder
@@ -96,6 +97,8 @@ class _Reader:
         elif layout.mode == "column":
             self._values(column_values(data), data, line0, lambda start: _column_rows(data, start),
                          lambda start, end: len(column_values(data[start:end])))
+        elif layout.mode == "list":
+            self._list_values(history.items(data), data, line0)
         if layout.epochs:
             ev.epoch_out = last_epoch(data, len(data)) or ev.epoch_out
 
@@ -116,6 +119,18 @@ class _Reader:
             return lambda: locate([index])[0]
 
         self.track.add(Batch(raw), locate, pending)
+
+    def _list_values(self, found: list[tuple[int, bytes, int, bytes]], data: bytes, line0: int) -> None:
+        """Values read from lists (history.items): each is located as the item of its list it is."""
+        def locate(indices: list[int]) -> list[Position]:
+            out = []
+            for i in indices:
+                offset, _, k, key = found[i]
+                line = line0 + data.count(b"\n", 0, offset) + 1
+                out.append(Position(line, step=f"value {k} of '{key.decode()}'"))
+            return out
+
+        self.track.add(Batch([number for _, number, _, _ in found]), locate, lambda i: lambda: locate([i])[0])
 
 
 NEAR = 64     # matches walked one by one at most before a wanted one

@@ -19,10 +19,11 @@ class Dialect:
     detect: re.Pattern | None              # searched in the first block; None: always a candidate
     keys: tuple[bytes, ...] = (b"loss", b"Loss", b"LOSS")   # the training loss's key, preferred first
     framework: str | None = None           # an ORIGINS key the format implies
-    mode: str = "key"                      # key | csv | column
+    mode: str = "key"                      # key | list | csv | column
 
 
-from . import column, csv_table, fairseq, hf_trainer, keras, keyed, lightning, megatron, tqdm_bar  # noqa: E402
+from . import column, csv_table, fairseq, hf_trainer, history, keras, keyed, lightning, megatron, tqdm_bar  # noqa: E402
 
 ORDER: tuple[Dialect, ...] = (keras.DIALECT, lightning.DIALECT, hf_trainer.DIALECT, fairseq.DIALECT,
-                              megatron.DIALECT, tqdm_bar.DIALECT, keyed.DIALECT, csv_table.DIALECT, column.DIALECT)
+                              megatron.DIALECT, tqdm_bar.DIALECT, keyed.DIALECT, history.DIALECT, csv_table.DIALECT,
+                              column.DIALECT)
