@@ -38,19 +38,16 @@ def items(data: bytes) -> list[tuple[int, bytes, int, bytes]]:
     return out
 
 
+# One item of a list: text up to the next comma, a box's own commas (`tensor(0.7, grad_fn=<...>)`)
+# kept inside their parentheses or angle brackets.
+PART = re.compile(rb"(?:[^,(<]|\([^()]*\)|<[^<>]*>|[(<])+")
+
+
 def _parts(body: bytes):
-    """The list's items, split at the commas between them (a box's own commas, as in
-    `tensor(0.7, grad_fn=<...>)`, are inside parentheses and do not split)."""
-    depth, begin = 0, 0
-    for i, c in enumerate(body):
-        if c in b"(<":
-            depth += 1
-        elif c in b")>" and depth:
-            depth -= 1
-        elif c == ord(",") and not depth:
-            yield begin, _unboxed(body[begin:i])
-            begin = i + 1
-    yield begin, _unboxed(body[begin:])
+    """The list's items, each with its offset in the list (split by a regular expression, so a long
+    list costs no Python step per character)."""
+    for m in PART.finditer(body):
+        yield m.start(), _unboxed(m.group(0))
 
 
 def _unboxed(text: bytes) -> bytes:
