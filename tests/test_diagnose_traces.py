@@ -194,3 +194,38 @@ def test_a_summed_loss_that_climbs_or_learns_keeps_its_own_story():
     assert sig.name == "descent-then-climb" and not sig.enormous_start
     assert not signature([5000.0, 8000.0, 2e4, 9e4, math.inf]).enormous_start      # below the threshold
     assert not signature([9.06e6, 3.8e7, 9.4e14, math.inf], start=40).enormous_start  # not the run's start
+
+
+# ---- a nan in the first value an epoch prints ------------------------------------------------
+
+def _weighed(text):
+    """The diagnosis, and every entry's (parts, evidence, against) -- also those too weak to be listed."""
+    from trainwreck.diagnose import WEIGHTS, _context, _weigh, weigher
+    ev = scan(io.BytesIO(text.encode()), "log")
+    w = weigher(CATALOG)
+    c = _context(ev, w, signature_of(ev), WEIGHTS)
+    return diagnose(ev, CATALOG), {e.id: _weigh(e, c, w, WEIGHTS) for e in w.entries}
+
+
+def test_a_nan_in_the_first_epochs_value_is_a_broken_first_epoch_not_a_broken_first_step():
+    """An epoch's value is its mean (or last batch): nan once any step of the epoch was. The entries
+    broken from the start keep their curve; the ones that break after some steps are not ruled out by it."""
+    keras = "".join(f"Epoch {i}/10\n32/32 [==============================] - 0s 3ms/step - loss: nan\n" for i in (1, 2, 3))
+    d, weighed = _weighed(keras)
+    assert d.signature.name == "nonfinite-from-start" and d.signature.first_epoch
+    assert d.signature.facts[0].startswith("the first loss value, for epoch 1/10, is already nan: the run broke "
+                                           "in its first epoch.")
+    assert weighed["WR-120"][0]["curve"] > 0
+    for later in ("WR-220", "WR-310", "WR-030"):          # failures that need some updates first
+        parts, _, against = weighed[later]
+        assert parts.get("curve", 0) >= 0 and "when" not in parts and not against, later
+    assert weighed["WR-130"][0]["curve"] < 0             # a failure that never makes the loss nan still does not fit
+    assert d.verdict == "uncertain" and d.ask.startswith("the loss of each step of the first epoch")
+
+
+def test_a_nan_in_the_first_steps_value_still_rules_out_the_failures_that_need_updates():
+    d, weighed = _weighed("".join(f"step {i} loss nan\n" for i in (1, 2, 3)))
+    assert d.signature.name == "nonfinite-from-start" and not d.signature.first_epoch
+    assert d.signature.facts[0].startswith("the very first loss value is nan: there was no healthy start")
+    parts, _, against = weighed["WR-220"]
+    assert parts["curve"] < 0 and parts["when"] < 0 and against

@@ -71,6 +71,14 @@ WHEN_OF_TRACE = {"nonfinite-from-start": {"start"}, "plateau-from-start": {"star
 # Signatures defined by when the loss breaks rather than by a shape: an entry whose Symptom
 # says it can break then too is compatible with them.
 TIMED = {"nonfinite-from-start"}
+# A first value that the log locates by its epoch alone stands for a whole epoch of steps: the
+# epoch's mean (Keras's bar shows the running mean; most loops print the mean over the epoch) or its
+# last batch. Either is non-finite once any step of the epoch was, so a nan there says the run broke
+# somewhere in its first epoch -- at its first step or after it had trained a while. The failures
+# broken from the start always show so and keep their curve; the other failures that turn the loss
+# non-finite may, so the curve is not evidence against them, nor is its timing.
+NONFINITE_TRACES = {"nonfinite-from-start", "climb-then-nonfinite", "descent-then-nonfinite",
+                    "climb-despite-clipping", "descent-then-climb"}
 # Weights of the evidence. The ones in Weights were tuned on the development set and checked
 # by cross-validation (bench/diagnose_devset.py --cross-validate; docs/diagnose.md gives the
 # held-out figures); the rest are fixed by the argument beside each.
@@ -136,6 +144,7 @@ class Signature:
     climb_warning_at: str = ""         # ... as the log numbers it
     weak: bool = False                 # the shape fits, but too faintly to name an entry on it alone
     enormous_start: str = ""           # the fact, when the first loss is ENORMOUS_START or more (see there)
+    first_epoch: bool = False          # non-finite from a first value that stands for a whole epoch (see NONFINITE_TRACES)
 
 
 @dataclass
@@ -212,6 +221,13 @@ def _signature(ev: Evidence) -> Signature:
         if t == 0 and not _at_run_start(ev.at(0)):
             return sig("nonfinite-throughout", [f"every loss value from {at(0)}, where the log starts, is "
                                                 f"non-finite: when it first went {kind} is not in the log"])
+        if t == 0 and ev.at(0) is not None and ev.at(0).epoch and not ev.at(0).step:
+            out = sig("nonfinite-from-start", [
+                f"the first loss value, for {at(0)}, is already {kind}: the run broke in its first epoch. A value "
+                "printed once an epoch is usually the epoch's mean or its last batch's loss, non-finite once any "
+                f"step was: whether at the first step or later in the epoch is not in the log; {ending}"])
+            out.first_epoch = True
+            return out
         if t == 0:
             return sig("nonfinite-from-start", [f"the very first loss value is {kind}: there was no healthy start; "
                                                 f"{ending}"])
@@ -533,7 +549,8 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
     if curve:
         parts["curve"] = curve
         evidence += [f for f in sig.facts if f != sig.enormous_start]
-    elif sig.name in TRACES and entry.trace != "none" and PART_OF.get(entry.trace) != sig.name:
+    elif sig.name in TRACES and entry.trace != "none" and PART_OF.get(entry.trace) != sig.name \
+            and not (sig.first_epoch and entry.trace in NONFINITE_TRACES):
         parts["curve"] = -weights.when
         against.append(f"the loss curve does not look like this entry's ({TRACES[entry.trace]})")
     hits = c.hits[entry.id]
@@ -558,7 +575,7 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
     # pile up) is told apart by its own evidence -- its curve, its words -- never by timing alone.
     special = entry.trace in PART_OF
     entry_when = w.timing[entry.id]
-    told = c.said_when or (WHEN_OF_TRACE.get(sig.name, set()) if ev.count >= 2 else set())
+    told = c.said_when or (WHEN_OF_TRACE.get(sig.name, set()) if ev.count >= 2 and not sig.first_epoch else set())
     if told and entry_when and not special:
         if told & entry_when:
             parts["when"] = weights.when
@@ -701,6 +718,9 @@ def _deciding_question(d: Diagnosis) -> str:
         return ("the loss values from the start of the run: the first ten, and the last few before the first "
                 "nan or inf -- whether it climbed, fell then jumped, or was broken from the first value tells "
                 "these apart")
+    if d.signature.first_epoch:
+        return ("the loss of each step of the first epoch, not only the epoch's value: a loss broken from the "
+                "first step and one that climbed or jumped later in the epoch tell these apart")
     distinct = [(e.id, m.shown) for e in entries for m in e.messages
                 if m.origin in (ev.frameworks or ["numpy"]) and not any(m in o.messages for o in entries if o is not e)]
     if distinct:
@@ -708,7 +728,7 @@ def _deciding_question(d: Diagnosis) -> str:
         return f"the warnings or errors printed above the first nan ({quoted})"
     confirm = " ".join(entries[0].sections.get("Confirm it", "").split("\n\n")[0].split())
     step = SENTENCE_END.split(confirm, maxsplit=1)[0] if confirm else ""
-    return f"the result of this check for {entries[0].id}: {step}" if step else "the full log of the run"
+    return f"the result of this check for {entries[0].id}: {step.rstrip('.')}" if step else "the full log of the run"
 
 
 from .diagnose_report import as_json, report  # noqa: E402  (the command line imports them from here)
