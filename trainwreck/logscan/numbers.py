@@ -31,7 +31,9 @@ def keyed(key: bytes, wrappers: bool = False, thousands: bool = False, arrows: b
     between = _BETWEEN + (rb"(?:(?:tensor|array)\(\[?)?" if wrappers else b"")
     number = _NUMBER.replace(b"{thousands}", rb"(?:,\d{3})*" if thousands else b"")
     after = rb"(?![\w.]|[ \t]*(?:->|\xe2\x86\x92))" if arrows else rb"(?![\w.])"
-    return re.compile(key + between + rb"(" + number + rb")" + after)
+    # a key that ends in a letter must end there: `loss1: 0.84` is another loss, not a loss of 1
+    whole = rb"(?![A-Za-z0-9])" if key[-1:].isalnum() else b""
+    return re.compile(key + whole + between + rb"(" + number + rb")" + after)
 
 
 def features(first: bytes) -> dict[str, bool]:

@@ -22,8 +22,9 @@ class Dialect:
     mode: str = "key"                      # key | list | csv | column
 
 
-from . import column, csv_table, fairseq, hf_trainer, history, keras, keyed, lightning, megatron, tqdm_bar  # noqa: E402
+from . import (column, csv_table, fairseq, hf_trainer, history, keras, keyed, lightning, megatron,  # noqa: E402
+               openmmlab, tqdm_bar)
 
 ORDER: tuple[Dialect, ...] = (keras.DIALECT, lightning.DIALECT, hf_trainer.DIALECT, fairseq.DIALECT,
-                              megatron.DIALECT, tqdm_bar.DIALECT, keyed.DIALECT, history.DIALECT, csv_table.DIALECT,
-                              column.DIALECT)
+                              megatron.DIALECT, openmmlab.DIALECT, tqdm_bar.DIALECT, keyed.DIALECT,
+                              history.DIALECT, csv_table.DIALECT, column.DIALECT)

@@ -1,0 +1,18 @@
+"""OpenMMLab's training logs (MMDetection, MMSegmentation, MMPretrain and the rest):
+
+- MMEngine (OpenMMLab 2): `08/21 02:58:41 - mmengine - INFO - Epoch(train) [1][10/25]  lr: 1.0000e-02
+  eta: 0:00:00  time: 0.0019  data_time: 0.0004  loss1: 0.8381  loss2: 0.9007  loss: 1.7388`, or
+  `Iter(train) [  50/1000]` for a runner counted in iterations; `Epoch(val)` lines are validation;
+- MMCV 1.x: `2021-12-20 17:13:30,133 - mmdet - INFO - Epoch [12][150/4867]\tlr: 5.000e-05, ...,
+  loss_cls: 0.31, loss: 0.52, grad_norm: 4.1`.
+
+`loss` is the total the runner optimises; the parts it sums (`loss_cls`, `loss1`) are left out. The
+date in front, month/day in MMEngine, is not a step count.
+"""
+import re
+
+from . import Dialect
+
+DIALECT = Dialect("OpenMMLab (MMEngine / MMCV) log",
+                  re.compile(rb"(?:Epoch|Iter)\((?:train|val|test)\)\s*\[|Epoch \[\d+\]\[\s*\d+/\d+\]"),
+                  framework="pytorch")
