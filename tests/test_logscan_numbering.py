@@ -31,3 +31,15 @@ def test_an_openmmlab_validation_line_is_not_a_training_step():
                    "Epoch(val) [1][5/5]  loss: 7.0000  accuracy: 50.0\n"
                    "Epoch(train) [2][10/25]  lr: 1.0e-02  loss: 0.8000\n")
     assert ev.head == [0.9, 0.8]
+
+
+def test_a_table_reads_its_rows_not_the_header_repeated_or_the_validation_summary():
+    ev = scan_path(str(LOGS / "loss_table" / "yolov8_nan_in_epoch_4.log"))
+    assert ev.loss_key == "box_loss" and ev.count == 5                  # 5 epochs, not 5 + 5 validation rows
+    assert ev.head[:3] == [1.213, 1.151, 1.102]
+    assert [str(p) for p in ev.head_at[:2]] == ["epoch 1/10", "epoch 2/10"]
+
+
+def test_a_table_with_a_total_reads_the_total():
+    ev = scan_text("Epoch  loss  box_loss  cls_loss\n  1/3  2.50  1.00  1.50\n  2/3  2.00  0.80  1.20\n")
+    assert ev.loss_key == "" and ev.head == [2.5, 2.0]

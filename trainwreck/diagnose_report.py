@@ -26,6 +26,8 @@ def header(d: Diagnosis) -> str:
     numbering = "numbered as in the log" if ev.numbered else "placed by line"
     what = f"{ev.count} loss value(s) ({numbering})" if ev.count else "no loss values"
     fmt = f", read as {ev.dialect}" if ev.dialect else ""
+    if ev.loss_key:
+        fmt += f" (the loss read is `{ev.loss_key}`: the log prints its parts, not their total)"
     return (f"{ev.source}: {ev.lines} line(s), {_size(ev.size)}{fmt}; {what}, "
             f"{sum(c for c, *_ in ev.messages.values()) + ev.more_messages} known message(s)")
 
@@ -95,6 +97,7 @@ def as_json(d: Diagnosis) -> dict:
         "lines": ev.lines,
         "bytes": ev.size,
         "format": ev.dialect,
+        "loss_read": ev.loss_key or None,
         "frameworks": ev.frameworks,
         "loss_values": ev.count,
         "signature": {"name": d.signature.name, "facts": d.signature.facts,

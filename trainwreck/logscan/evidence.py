@@ -28,6 +28,7 @@ class Evidence:
     size: int = 0
     mode: str = "none"                     # key | csv | column | none
     dialect: str = ""                      # the log format recognised
+    loss_key: str = ""                     # the column read as the loss when the log prints no total (a part)
     frameworks: list[str] = field(default_factory=list)   # ORIGINS keys the log shows
     count: int = 0                         # loss values found
     head: list[float] = field(default_factory=list)
@@ -220,7 +221,7 @@ def merge(a: Evidence, b: Evidence) -> Evidence:
     def moved(pos: Position | None) -> Position | None:
         return pos.shifted(a.lines, a.epoch_out) if pos is not None else None
 
-    out = Evidence(source=a.source, mode=a.mode, dialect=a.dialect, lines=a.lines + b.lines, size=a.size + b.size,
+    out = Evidence(source=a.source, mode=a.mode, dialect=a.dialect, loss_key=a.loss_key, lines=a.lines + b.lines, size=a.size + b.size,
                    count=a.count + b.count, long_lines=a.long_lines + b.long_lines,
                    last=b.last if b.count else a.last, last_at=moved(b.last_at) if b.count else a.last_at,
                    grad_paired=a.grad_paired and b.grad_paired, clip_at=a.clip_at,

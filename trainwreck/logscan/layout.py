@@ -118,6 +118,8 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
                     return layout
         elif dialect.mode == "csv" and (column := csv_column(first)):
             return Layout(dialect, "csv", column=column, **base)
+        elif dialect.mode == "table" and (column := table_column(first)):
+            return Layout(dialect, "csv", column=column, **base)
         elif dialect.mode == "list" and history.items(training[:DETECT_WINDOW]):      # code such as
             # `loss = [criterion(o, t) for ...]` holds no number: it is not a history
             return Layout(dialect, "list", **base)
@@ -192,17 +194,45 @@ def _clip_at(first: bytes) -> float | None:
     return None
 
 
+# A row of a whitespace table is a line whose numbering field is a count (`12`, `1/100`): the tool's
+# other lines between the rows (a repeated header, a validation summary) are not.
+COUNT = re.compile(rb"\d+(?:/\d+)?")
+
+
+def table_column(first: bytes) -> tuple | None:
+    """(None, loss column, header line, numbering column, its name, the loss part read or "") of a table
+    aligned with spaces whose header starts with its numbering column and names a loss (Ultralytics
+    YOLO: `Epoch GPU_mem box_loss cls_loss dfl_loss Instances Size`). The training loss is `loss` when
+    the table has one, else the first of the loss parts it prints."""
+    lines = [line for line in first.lower().split(b"\n") if line.strip()][:5]     # counted as csv_values counts
+    for i, line in enumerate(lines):
+        fields = line.split()
+        if len(fields) < 3 or fields[0] not in (b"epoch", b"step", b"iter", b"iteration"):
+            continue
+        named = [k for k, f in enumerate(fields) if f in CSV_NAMES]
+        parts = [k for k, f in enumerate(fields) if f.endswith(b"_loss") and not f.startswith((b"val", b"test"))]
+        if named or parts:
+            loss = (named or parts)[0]
+            return (None, loss, i, 0, fields[0].decode(), "" if named else fields[loss].decode())
+    return None
+
+
+def row_value(fields: list[bytes], column: tuple) -> bytes | None:
+    """The loss field of one row of a CSV file or a table, or None when the line is not a row."""
+    sep, col, index = column[0], column[1], column[3]
+    if col >= len(fields) or to_float(fields[col]) is None:
+        return None
+    if sep is None and not COUNT.fullmatch(fields[index]):
+        return None
+    return fields[col].strip().strip(b"\"'")
+
+
 def csv_values(data: bytes, column: tuple, skip_header: bool) -> list[bytes]:
-    sep, col, header_line = column[:3]
+    sep, header_line = column[0], column[2]
     lines = [line for line in data.split(b"\n") if line.strip()]
     if skip_header:
         lines = lines[header_line + 1:]
-    values = []
-    for line in lines:
-        fields = line.split(sep)
-        if col < len(fields) and to_float(fields[col]) is not None:
-            values.append(fields[col].strip().strip(b"\"'"))
-    return values
+    return [v for line in lines if (v := row_value(line.split(sep), column)) is not None]
 
 
 def column_values(data: bytes) -> list[bytes]:

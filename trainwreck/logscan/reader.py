@@ -13,7 +13,7 @@ import re
 from .cleaning import clean, uses_lone_cr
 from .dialects import history
 from .evidence import ACCURACY_ENDS, KEEP, Evidence, Track, merge
-from .layout import ACCURACY, Layout, column_values, csv_values, layout_of, mask
+from .layout import ACCURACY, Layout, column_values, csv_values, layout_of, mask, row_value
 from .messages import DEFAULT, MessageFinder
 from .numbers import Batch, to_float
 from .positions import Locator, Position, last_epoch
@@ -191,7 +191,7 @@ def _rows(data: bytes, start: int):
 
 
 def _csv_rows(data: bytes, column: tuple, header: bool, start: int):
-    sep, col, header_line = column[:3]
+    sep, header_line = column[0], column[2]
     skip = header_line + 1 if header and start == 0 else 0
     for offset, line in _rows(data, start):
         if not line.strip():
@@ -199,8 +199,7 @@ def _csv_rows(data: bytes, column: tuple, header: bool, start: int):
         if skip:
             skip -= 1
             continue
-        fields = line.split(sep)
-        if col < len(fields) and to_float(fields[col]) is not None:
+        if row_value(line.split(sep), column) is not None:
             yield _Row(offset)
 
 
@@ -211,7 +210,11 @@ def _csv_numbered(pos: Position, text: bytes, offset: int, column: tuple) -> Pos
     fields = text[offset:end if end >= 0 else len(text)].split(sep)
     if index < len(fields) and fields[index].strip():
         number = fields[index].strip().strip(b"\"'").decode("utf-8", "replace")
-        return dataclasses.replace(pos, **{"epoch" if name == "epoch" else "step": f"{name} {number}"})
+        slot = "epoch" if name == "epoch" else "step"
+        named = {slot: f"{name} {number}"}
+        if slot == "epoch" and pos.step == f"[{number}]":     # the same count, read again as a bare fraction
+            named["step"] = None
+        return dataclasses.replace(pos, **named)
     return pos
 
 
@@ -324,6 +327,7 @@ def _prose(first: bytes) -> str:
 
 def _evidence(source: str, layout: Layout, first: bytes = b"") -> Evidence:
     ev = Evidence(source=source, mode=layout.mode, dialect=layout.dialect.name if layout.mode != "none" else "",
+                  loss_key=layout.column[5] if layout.column is not None and len(layout.column) > 5 else "",
                   clip_at=layout.clip_at, prose=_prose(first))
     ev.show_framework(layout.dialect.framework if layout.mode != "none" else None)
     return ev

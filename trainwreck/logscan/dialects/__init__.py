@@ -19,12 +19,12 @@ class Dialect:
     detect: re.Pattern | None              # searched in the first block; None: always a candidate
     keys: tuple[bytes, ...] = (b"loss", b"Loss", b"LOSS")   # the training loss's key, preferred first
     framework: str | None = None           # an ORIGINS key the format implies
-    mode: str = "key"                      # key | list | csv | column
+    mode: str = "key"                      # key | list | table | csv | column
 
 
-from . import (column, csv_table, fairseq, hf_trainer, history, keras, keyed, lightning, megatron,  # noqa: E402
-               openmmlab, tqdm_bar)
+from . import (column, csv_table, fairseq, hf_trainer, history, keras, keyed, lightning, loss_table,  # noqa: E402
+               megatron, openmmlab, tqdm_bar)
 
 ORDER: tuple[Dialect, ...] = (keras.DIALECT, lightning.DIALECT, hf_trainer.DIALECT, fairseq.DIALECT,
                               megatron.DIALECT, openmmlab.DIALECT, tqdm_bar.DIALECT, keyed.DIALECT,
-                              history.DIALECT, csv_table.DIALECT, column.DIALECT)
+                              history.DIALECT, loss_table.DIALECT, csv_table.DIALECT, column.DIALECT)

@@ -1,0 +1,17 @@
+"""A table aligned with spaces under a header that starts with its numbering column and names its
+losses -- Ultralytics YOLO's training lines (ultralytics/engine/trainer.py at commit 00016300105e:
+`progress_string()` above each epoch, then a bar whose description is `f"{epoch + 1}/{self.epochs}"`,
+the memory and `self.tloss`, the running mean of each loss part over the epoch's batches; YOLOv5's
+train.py prints the same shape):
+
+          Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size
+          1/100      2.61G      1.213      1.569      1.236         42        640: 100%|████| 8/8 [...]
+
+Each row is a progress bar (only its last update counts). The loss read is the table's `loss`
+column if it has one, else the first loss part it prints (`box_loss`): the total is not printed.
+Lines between the rows -- the header repeated each epoch, the validation summary (`all  128  929
+0.641 ...`) -- are not rows: a row's first field is a count (`1/100`).
+"""
+from . import Dialect
+
+DIALECT = Dialect("a table of loss columns (Ultralytics YOLO)", None, mode="table")
