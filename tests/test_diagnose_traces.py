@@ -229,3 +229,41 @@ def test_a_nan_in_the_first_steps_value_still_rules_out_the_failures_that_need_u
     assert d.signature.facts[0].startswith("the very first loss value is nan: there was no healthy start")
     parts, _, against = weighed["WR-220"]
     assert parts["curve"] < 0 and parts["when"] < 0 and against
+
+
+# ---- a loss that climbed and stayed up, or sits at a clamped log's ceiling ------------------------
+
+def _diagnosed(text):
+    return _weighed(text)[0]
+
+
+def test_a_loss_that_climbed_tenfold_and_stayed_is_not_healthy():
+    d = _diagnosed("".join(f"step {i} loss {v}\n" for i, v in enumerate([2.3, 2.2, 2.1, 4.0, 9.5, 30.0, 31.0, 30.5, 30.8])))
+    assert d.signature.name == "climbed-and-stayed" and d.verdict == "uncertain"
+    assert d.matches[0].entry.id == "WR-220"
+    assert d.signature.facts[0].startswith("the loss climbed and did not come back down: it ends at 30.8 (step 8), "
+                                           "13.4x its first value 2.3 (step 0)")
+
+
+def test_a_loss_that_rose_less_than_tenfold_or_came_back_down_keeps_its_reading():
+    rose = _diagnosed("".join(f"step {i} loss {v}\n" for i, v in enumerate([0.7, 0.8, 1.2, 2.0, 3.1, 3.3, 3.2, 3.4])))
+    assert rose.signature.name == "healthy"          # a generator's loss may rise 5x while a GAN trains
+    back = _diagnosed("".join(f"step {i} loss {v}\n" for i, v in enumerate([2.3, 2.2, 9.0, 30.0, 12.0, 4.0, 2.0, 1.5])))
+    assert back.signature.name != "climbed-and-stayed"
+
+
+@pytest.mark.parametrize("ceiling, source", [(87.3365, "Caffe"), (16.1181, "Keras"), (100.0, "BCELoss")])
+def test_a_loss_sitting_at_a_clamped_logs_ceiling_is_a_failure_not_a_flat_run(ceiling, source):
+    d = _diagnosed("".join(f"epoch {i} loss {ceiling:g}\n" for i in range(1, 5)))
+    assert d.signature.name == "stuck-at-ceiling" and d.verdict == "uncertain"
+    assert source in d.signature.facts[0] and f"sits at {ceiling:g}" in d.signature.facts[0]
+
+
+def test_the_ceiling_takes_the_value_twice_and_at_the_end():
+    once = _diagnosed("epoch 1 loss 150\nepoch 2 loss 100\nepoch 3 loss 60\nepoch 4 loss 30\n")
+    assert once.signature.name == "healthy" and not any("ceiling" in f for f in once.signature.facts)
+    left = _diagnosed("epoch 1 loss 16.1181\nepoch 2 loss 16.1181\nepoch 3 loss 2.1\nepoch 4 loss 1.2\n")
+    assert not any("ceiling" in f for f in left.signature.facts)
+    # the ceiling's value is checked against the constant itself: 87.3365 is -ln of float32's smallest normal
+    assert math.isclose(-math.log(float(np.finfo(np.float32).tiny)), 87.3365, rel_tol=1e-6)
+    assert math.isclose(-math.log(float(np.float32(1e-7))), 16.1181, rel_tol=1e-5)

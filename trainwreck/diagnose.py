@@ -54,6 +54,27 @@ PLATEAU_FALL = 0.1
 # other (relative), at STALL_LEVEL or more of the first value; a run that
 # converges goes lower and keeps creeping down.
 FLAT, STALL_LEVEL = 0.01, 0.4
+# A loss that the watch saw climb and that ends RISEN times its first value or more has not
+# recovered: a failure even with no nan (a framework's loss that clamps its log stops at a ceiling
+# instead of turning inf), never a healthy run that "did not fall".
+RISEN = 10.0
+# The largest mean some frameworks' losses can reach, because they clamp the probability inside the
+# log: a loss that sits there gave every example's true class a probability at the clamp. The model is
+# confidently wrong on all of them, its outputs pushed to the extremes, where an unclamped log would
+# have given inf or nan. Matched to the printed digits, and only when the loss sits there (twice or more).
+CEILINGS = (
+    (87.3365, "Caffe's SoftmaxWithLoss takes -log(max(p, FLT_MIN)), and -ln(1.175e-38) = 87.3365 "
+              "(https://github.com/BVLC/caffe/blob/004fa69e401f208c7f63483911384d1dfa15e81a/src/caffe/layers/"
+              "softmax_loss_layer.cpp#L71-L72)"),
+    (16.1181, "Keras clips a probability to [1e-7, 1 - 1e-7] before its cross-entropies take the log, and "
+              "-ln(1e-7) = 16.1181 (https://github.com/keras-team/keras/blob/v3.15.1/keras/src/backend/"
+              "tensorflow/nn.py#L1375-L1377)"),
+    (100.0, "PyTorch's BCELoss clamps each log at -100 "
+            "(https://github.com/pytorch/pytorch/blob/v2.13.0/torch/nn/modules/loss.py#L668)"),
+)
+CEILING_DIGITS = 5e-5          # relative: a value printed to 6 significant digits or fewer
+# Shapes that show a failure without a non-finite value or a signature of their own.
+UNFINISHED = ("climbing", "climbed-and-stayed", "stuck-at-ceiling")
 # A climb to non-finite that the watch never flagged and that did not even double is
 # weak evidence of the climb's cause: the entry gets part credit only.
 WEAK_CLIMB = 2.0
@@ -61,6 +82,7 @@ WEAK_CLIMB = 2.0
 # general one get part credit (a climb still finite may be WR-220 caught early;
 # a climb after a long descent is still a climb).
 PART_OF = {"climb-despite-clipping": "climb-then-nonfinite", "climbing": "climb-then-nonfinite",
+           "climbed-and-stayed": "climb-then-nonfinite", "stuck-at-ceiling": "climb-then-nonfinite",
            "descent-then-climb": "climb-then-nonfinite"}
 # When each signature shows the failure: before any update, right after the first
 # updates, or after the run has trained a while.
@@ -192,7 +214,24 @@ def signature_of(ev: Evidence) -> Signature:
                               "squared error on targets in their raw units, outputs broken from the start, or "
                               "a sum over many examples")
         out.facts.append(out.enormous_start)
+    ceiling = _at_ceiling(ev)
+    if ceiling:
+        if out.name == "healthy":
+            out.name, out.facts = "stuck-at-ceiling", [ceiling]
+        else:
+            out.facts.append(ceiling)
     return out
+
+
+def _at_ceiling(ev: Evidence) -> str:
+    """The fact, when the loss sits at a framework's clamped-log ceiling (CEILINGS), or ""."""
+    tail = [v for v in ev.before if math.isfinite(v)]
+    for value, why in CEILINGS:
+        at = [v for v in tail if abs(v - value) <= CEILING_DIGITS * value]
+        if len(at) >= 2 and ev.last is not None and abs(ev.last - value) <= CEILING_DIGITS * value:
+            return (f"the loss sits at {value:g}, the ceiling of a clamped log: {why}; every example's true "
+                    "class got a probability at the clamp, the model confidently wrong on all of them")
+    return ""
 
 
 def _signature(ev: Evidence) -> Signature:
@@ -275,6 +314,11 @@ def _signature(ev: Evidence) -> Signature:
     if end_rises and sustained_climb(ev.before[-1 - end_rises:]) is not None:   # the alarm is for the climb still going
         return sig("climbing", [f"no non-finite value yet, but the loss has risen {end_rises} times in a row "
                                 f"to {_fmt(ev.before[-1])} at the end ({at(ev.count - 1)})"])
+    if warn_index is not None and ev.head[0] > 0 and ev.last >= RISEN * ev.head[0]:
+        return sig("climbed-and-stayed", [f"the loss climbed and did not come back down: it ends at {_fmt(ev.last)} "
+                                          f"({at(ev.count - 1)}), {ev.last / ev.head[0]:.3g}x its first value "
+                                          f"{_fmt(ev.head[0])} ({at(0)}), with no nan or inf to stop it; a loss watch "
+                                          f"({WATCH_RULE}) would have warned at {warn_at}"])
     flat = _plateau(ev) or _stall(ev)
     if flat:
         return sig(*flat)
@@ -472,7 +516,7 @@ def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights) -> _Con
     said_nonfinite = ev.first_nonfinite is not None or bool({"nan", "inf", "diverge", "climb"} & set(words))
     hits = {e.id: _declared_hits(e, ev.messages) for e in w.entries}
     impossible = _impossible_negative(ev, words)
-    said_failure = (said_nonfinite or sig.name in TRACES or sig.name == "climbing" or bool(ev.messages)
+    said_failure = (said_nonfinite or sig.name in TRACES or sig.name in UNFINISHED or bool(ev.messages)
                     or says_failure(ev.prose) or bool(impossible))
     return _Context(ev, sig, words_count, when(ev.prose) if words_count else set(), bm,
                     min(1.0, top / weights.bm_full), said_nonfinite, said_failure, hits, lr_tried(ev.prose), impossible,
@@ -624,7 +668,7 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
         normals.insert(0, NEGATIVE)      # the values themselves go below zero
     if c.impossible_negative:            # a loss below zero that this loss cannot reach is not normal
         normals = [n for n in normals if n.name != NEGATIVE.name]
-    failure_shown = ev.first_nonfinite is not None or sig.name in TRACES or sig.name == "climbing"
+    failure_shown = ev.first_nonfinite is not None or sig.name in TRACES or sig.name in UNFINISHED
     declared_found = {text for hits in c.hits.values() for text, _ in hits}
     matches = []
     for entry in w.entries:
@@ -701,7 +745,7 @@ def _decide(d: Diagnosis, failure_shown: bool, declared: bool, text_counts: bool
         d.ask = _deciding_question(d)
         return
     d.matches = []
-    if d.signature.name in TRACES or d.signature.name == "climbing" or d.unweighed:
+    if d.signature.name in TRACES or d.signature.name in UNFINISHED or d.unweighed:
         d.verdict = "unexplained"
     elif d.signature.name == "healthy":
         d.verdict = "healthy"

@@ -22,9 +22,9 @@ class Dialect:
     mode: str = "key"                      # key | list | table | csv | column
 
 
-from . import (column, csv_table, fairseq, hf_trainer, history, keras, keyed, lightning, loss_table,  # noqa: E402
-               megatron, openmmlab, tqdm_bar)
+from . import (caffe, column, csv_table, fairseq, hf_trainer, history, keras, keyed, lightning,  # noqa: E402
+               loss_table, megatron, openmmlab, tqdm_bar)
 
 ORDER: tuple[Dialect, ...] = (keras.DIALECT, lightning.DIALECT, hf_trainer.DIALECT, fairseq.DIALECT,
-                              megatron.DIALECT, openmmlab.DIALECT, tqdm_bar.DIALECT, keyed.DIALECT,
+                              megatron.DIALECT, openmmlab.DIALECT, caffe.DIALECT, tqdm_bar.DIALECT, keyed.DIALECT,
                               history.DIALECT, loss_table.DIALECT, csv_table.DIALECT, column.DIALECT)
