@@ -4,7 +4,7 @@ from trainwreck.logscan.dialects import history
 
 
 def values(text: str) -> list[bytes]:
-    return [number for _, number, _, _ in history.items(text.encode())]
+    return [item.number for item in history.items(text.encode())]
 
 
 def test_only_the_training_loss_list_is_read():
@@ -21,7 +21,7 @@ def test_boxed_items_give_their_value_not_their_dtype_or_device():
 def test_each_value_is_named_as_the_item_of_its_list_it_is():
     text = "run 1\n'loss': [0.9,\n 0.7]\nrun 2\n'loss': [0.8, nan]\n"
     found = history.items(text.encode())
-    assert [(k, key) for _, _, k, key in found] == [(1, b"loss"), (2, b"loss"), (1, b"loss"), (2, b"loss")]
+    assert [item.label for item in found] == ["value 1 of 'loss'", "value 2 of 'loss'"] * 2
     ev = scan_text(text)
     assert ev.mode == "list" and ev.count == 4
     assert str(ev.first_nonfinite_at) == "value 2 of 'loss'" and ev.first_nonfinite_at.line == 5
@@ -37,3 +37,39 @@ def test_a_log_with_loss_lines_is_read_by_its_lines_not_by_a_list_at_its_end():
     text = "epoch 1 loss 0.9\nepoch 2 loss 0.7\nepoch 3 loss 0.6\nlosses = [0.9, 0.7, 0.6]\n"
     ev = scan_text(text)
     assert ev.mode == "key" and ev.count == 3 and str(ev.last_at) == "epoch 3"
+
+
+def test_a_list_printed_by_numpy_is_read_item_by_item_and_its_gap_said():
+    ev = scan_text("losses = [2.30258512 1.95123422 1.40211236 0.98132145 0.71234212 0.54321234\n"
+                   " 0.44123122 0.38123412        nan        nan]\n")
+    assert ev.count == 10 and str(ev.first_nonfinite_at) == "value 9 of 'losses'"
+    elided = history.items(b"losses = [2.3 2.29 2.28 ... 0.41 0.40 nan]")
+    assert [i.label for i in elided][-3:] == ["value 3 from the end of 'losses'", "value 2 from the end of 'losses'",
+                                              "value 1 from the end of 'losses'"]
+
+
+def test_pairs_configurations_and_quoted_source_are_not_histories():
+    assert values("losses = [(1, 2.3), (2, 1.9), (3, 1.6)]") == []
+    assert values("config: {'model': 'resnet18', 'loss': [1.0, 0.5, 0.1], 'lr': 0.1}") == []
+    assert values('  File "train.py", line 12, in <module>\n    loss_history = [0.0, 0.0, 0.0]\n') == []
+    assert values("losses = ['ce', 'dice', 'focal']") == []
+
+
+def test_a_list_longer_than_the_start_of_the_log_is_still_found():
+    numbers = ", ".join(f"{2.4 * 0.9999 ** i:.6f}" for i in range(40_000)) + ", nan, nan"
+    ev = scan_text(f"losses = [{numbers}]\n")
+    assert ev.mode == "list" and ev.count == 40_002 and str(ev.first_nonfinite_at) == "value 40001 of 'losses'"
+
+
+def test_a_list_printed_again_as_it_grows_is_read_for_its_new_values():
+    text = "".join(f"epoch {e} done, losses = [{', '.join(f'{2.3 - 0.1 * i:.1f}' for i in range(e))}]\n"
+                   for e in range(1, 6))
+    ev = scan_text(text)
+    assert ev.count == 5 and ev.head == [2.3, 2.2, 2.1, 2.0, 1.9]
+    assert str(ev.head_at[0]) == "epoch 1" and str(ev.head_at[4]) == "value 5 of 'losses'"
+
+
+def test_one_list_of_one_value_per_epoch_is_located_by_its_line():
+    ev = scan_text("".join(f"{{'epoch': {e}, 'loss': [{v}]}}\n" for e, v in enumerate(["2.31", "1.9", "1.42", "nan"], 1)))
+    assert ev.mode == "list" and [str(p) for p in ev.head_at[:2]] == ["epoch 1", "epoch 2"]
+    assert str(ev.first_nonfinite_at) == "epoch 4"

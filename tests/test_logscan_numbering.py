@@ -35,11 +35,36 @@ def test_an_openmmlab_validation_line_is_not_a_training_step():
 
 def test_a_table_reads_its_rows_not_the_header_repeated_or_the_validation_summary():
     ev = scan_path(str(LOGS / "loss_table" / "yolov8_nan_in_epoch_4.log"))
-    assert ev.loss_key == "box_loss" and ev.count == 5                  # 5 epochs, not 5 + 5 validation rows
-    assert ev.head[:3] == [1.213, 1.151, 1.102]
+    assert ev.loss_key == "box_loss + cls_loss + dfl_loss" and ev.count == 5     # 5 epochs, no validation rows
+    assert [round(v, 4) for v in ev.head[:3]] == [4.018, 3.691, 3.473]       # the sums of the three parts
     assert [str(p) for p in ev.head_at[:2]] == ["epoch 1/10", "epoch 2/10"]
+
+
+def test_a_table_after_a_banner_reads_its_rows_and_a_nan_in_any_part_is_a_nan():
+    ev = scan_path(str(LOGS / "loss_table" / "yolov8_banner_cls_loss_climbs.log"))
+    assert ev.count == 5 and str(ev.head_at[0]) == "epoch 1/10"           # the model summary is not a row
+    ev = scan_text("Epoch GPU_mem box_loss cls_loss dfl_loss Instances Size\n 1/3 2.6G 1.2 1.5 1.2 40 640\n"
+                   " 2/3 2.6G 1.1 nan 1.2 40 640\n")
+    assert ev.first_nonfinite == 1
 
 
 def test_a_table_with_a_total_reads_the_total():
     ev = scan_text("Epoch  loss  box_loss  cls_loss\n  1/3  2.50  1.00  1.50\n  2/3  2.00  0.80  1.20\n")
     assert ev.loss_key == "" and ev.head == [2.5, 2.0]
+
+
+def test_a_count_before_a_time_elsewhere_on_the_line_is_still_a_count():
+    """Lightning's Rich progress bar prints the batches done, then the time: `500/938 0:00:06`."""
+    ev = scan_text("Epoch 0/2  ━━━━━━━━━━━━━━━ 250/938 0:00:03 • 0:00:08 78.52it/s v_num: 0 train_loss: 2.300\n"
+                   "Epoch 0/2  ━━━━━━━━━━━━━━━ 500/938 0:00:06 • 0:00:05 78.52it/s v_num: 0 train_loss: nan\n")
+    assert [str(p) for p in ev.head_at] == ["epoch 0/2 [250/938]", "epoch 0/2 [500/938]"]
+    ev = scan_text("[08/21 02:58:41 d2.utils.events]:  iter: 19  loss: 2.3\n")
+    assert str(ev.head_at[0]) == "iter 19"
+
+
+def test_a_total_loss_beside_its_parts_is_the_loss():
+    """Detectron2's events line: `total_loss` is what is optimised, `loss_cls` one of its parts."""
+    ev = scan_text("".join(f"[08/21 02:5{i}:41 d2.utils.events]:  eta: 0:10:00  iter: {19 + 20 * i}  total_loss: {v}  "
+                           f"loss_cls: 0.9  loss_box_reg: 0.4  lr: 0.0002  max_mem: 2000M\n"
+                           for i, v in enumerate(["2.301", "1.904", "nan"])))
+    assert ev.head[:2] == [2.301, 1.904] and str(ev.first_nonfinite_at) == "iter 59"

@@ -17,6 +17,7 @@ import statistics
 from dataclasses import dataclass, field
 
 from .catalog import Catalog
+from .ceilings import ceiling_fact
 from .entry import TRACES, Entry
 from .logscan import KEEP, Evidence, MessageFinder
 from .logscan.evidence import without_first
@@ -54,25 +55,14 @@ PLATEAU_FALL = 0.1
 # other (relative), at STALL_LEVEL or more of the first value; a run that
 # converges goes lower and keeps creeping down.
 FLAT, STALL_LEVEL = 0.01, 0.4
-# A loss that the watch saw climb and that ends RISEN times its first value or more has not
-# recovered: a failure even with no nan (a framework's loss that clamps its log stops at a ceiling
-# instead of turning inf), never a healthy run that "did not fall".
-RISEN = 10.0
-# The largest mean some frameworks' losses can reach, because they clamp the probability inside the
-# log: a loss that sits there gave every example's true class a probability at the clamp. The model is
-# confidently wrong on all of them, its outputs pushed to the extremes, where an unclamped log would
-# have given inf or nan. Matched to the printed digits, and only when the loss sits there (twice or more).
-CEILINGS = (
-    (87.3365, "Caffe's SoftmaxWithLoss takes -log(max(p, FLT_MIN)), and -ln(1.175e-38) = 87.3365 "
-              "(https://github.com/BVLC/caffe/blob/004fa69e401f208c7f63483911384d1dfa15e81a/src/caffe/layers/"
-              "softmax_loss_layer.cpp#L71-L72)"),
-    (16.1181, "Keras clips a probability to [1e-7, 1 - 1e-7] before its cross-entropies take the log, and "
-              "-ln(1e-7) = 16.1181 (https://github.com/keras-team/keras/blob/v3.15.1/keras/src/backend/"
-              "tensorflow/nn.py#L1375-L1377)"),
-    (100.0, "PyTorch's BCELoss clamps each log at -100 "
-            "(https://github.com/pytorch/pytorch/blob/v2.13.0/torch/nn/modules/loss.py#L668)"),
-)
-CEILING_DIGITS = 5e-5          # relative: a value printed to 6 significant digits or fewer
+# A loss that the watch saw climb (a sustained rise: WATCH_RULE), that ends above its first value and
+# STAYED times its lowest or more -- the watch's own bar for a climb -- has not come back down: a
+# failure even with no nan (a loss that clamps its log stops at a ceiling instead of turning inf),
+# never a healthy run. It is judged against the run's own best, not its first value alone: the first
+# value is set by the task (ln K for K classes), the level a broken run climbs to by the failure.
+STAYED = 3.0
+# A bump the watch saw is called recovered only once the loss is back within this factor of its lowest.
+RECOVERED = 1.5
 # Shapes that show a failure without a non-finite value or a signature of their own.
 UNFINISHED = ("climbing", "climbed-and-stayed", "stuck-at-ceiling")
 # A climb to non-finite that the watch never flagged and that did not even double is
@@ -98,7 +88,8 @@ TIMED = {"nonfinite-from-start"}
 # last batch. Either is non-finite once any step of the epoch was, so a nan there says the run broke
 # somewhere in its first epoch -- at its first step or after it had trained a while. The failures
 # broken from the start always show so and keep their curve; the other failures that turn the loss
-# non-finite may, so the curve is not evidence against them, nor is its timing.
+# non-finite may (their own shape would be hidden inside the epoch's value), so they get the part a
+# general entry gets for a special case of its shape (W_GENERAL), and the timing counts for no one.
 NONFINITE_TRACES = {"nonfinite-from-start", "climb-then-nonfinite", "descent-then-nonfinite",
                     "climb-despite-clipping", "descent-then-climb"}
 # Weights of the evidence. The ones in Weights were tuned on the development set and checked
@@ -214,7 +205,7 @@ def signature_of(ev: Evidence) -> Signature:
                               "squared error on targets in their raw units, outputs broken from the start, or "
                               "a sum over many examples")
         out.facts.append(out.enormous_start)
-    ceiling = _at_ceiling(ev)
+    ceiling = ceiling_fact(ev)
     if ceiling:
         if out.name == "healthy":
             out.name, out.facts = "stuck-at-ceiling", [ceiling]
@@ -223,21 +214,11 @@ def signature_of(ev: Evidence) -> Signature:
     return out
 
 
-def _at_ceiling(ev: Evidence) -> str:
-    """The fact, when the loss sits at a framework's clamped-log ceiling (CEILINGS), or ""."""
-    tail = [v for v in ev.before if math.isfinite(v)]
-    for value, why in CEILINGS:
-        at = [v for v in tail if abs(v - value) <= CEILING_DIGITS * value]
-        if len(at) >= 2 and ev.last is not None and abs(ev.last - value) <= CEILING_DIGITS * value:
-            return (f"the loss sits at {value:g}, the ceiling of a clamped log: {why}; every example's true "
-                    "class got a probability at the clamp, the model confidently wrong on all of them")
-    return ""
-
-
 def _signature(ev: Evidence) -> Signature:
     if ev.count == 0:
         return Signature("no-loss", ["no loss values found (looked for `loss: 0.7`, `loss=0.7`, `'loss': 0.7`, "
-                                     "progress bars, a CSV loss column, one number per line)"])
+                                     "progress bars, a printed list of losses, a table under an Epoch header, a "
+                                     "CSV loss column, one number per line)"])
     at = ev.where
     t = ev.first_nonfinite
     if ev.count == 1:
@@ -260,7 +241,7 @@ def _signature(ev: Evidence) -> Signature:
         if t == 0 and not _at_run_start(ev.at(0)):
             return sig("nonfinite-throughout", [f"every loss value from {at(0)}, where the log starts, is "
                                                 f"non-finite: when it first went {kind} is not in the log"])
-        if t == 0 and ev.at(0) is not None and ev.at(0).epoch and not ev.at(0).step:
+        if t == 0 and _once_an_epoch(ev):
             out = sig("nonfinite-from-start", [
                 f"the first loss value, for {at(0)}, is already {kind}: the run broke in its first epoch. A value "
                 "printed once an epoch is usually the epoch's mean or its last batch's loss, non-finite once any "
@@ -314,19 +295,25 @@ def _signature(ev: Evidence) -> Signature:
     if end_rises and sustained_climb(ev.before[-1 - end_rises:]) is not None:   # the alarm is for the climb still going
         return sig("climbing", [f"no non-finite value yet, but the loss has risen {end_rises} times in a row "
                                 f"to {_fmt(ev.before[-1])} at the end ({at(ev.count - 1)})"])
-    if warn_index is not None and ev.head[0] > 0 and ev.last >= RISEN * ev.head[0]:
-        return sig("climbed-and-stayed", [f"the loss climbed and did not come back down: it ends at {_fmt(ev.last)} "
-                                          f"({at(ev.count - 1)}), {ev.last / ev.head[0]:.3g}x its first value "
-                                          f"{_fmt(ev.head[0])} ({at(0)}), with no nan or inf to stop it; a loss watch "
-                                          f"({WATCH_RULE}) would have warned at {warn_at}"])
+    low = ev.low if ev.low is not None else ev.head[0]
+    if warn_index is not None and low > 0 and ev.last > ev.head[0] and ev.last >= STAYED * low:
+        return sig("climbed-and-stayed", [
+            f"the loss climbed and did not come back down: it ends at {_fmt(ev.last)} ({at(ev.count - 1)}), above "
+            f"its first value {_fmt(ev.head[0])} ({at(0)}) and {ev.last / low:.3g}x its lowest, {_fmt(low)} "
+            f"({ev.where(ev.low_at)}), with no nan or inf to stop it; a loss watch ({WATCH_RULE}) would have warned "
+            f"at {warn_at} (some logged losses grow in a healthy run: a GAN's generator loss, a value loss "
+            "regressing returns that grow)"])
     flat = _plateau(ev) or _stall(ev)
     if flat:
         return sig(*flat)
     first, last = ev.head[0], ev.last
     trend = "fell" if last < first else "did not fall"
+    bump = ""
+    if warn_index is not None:
+        back = ev.low is not None and last <= RECOVERED * ev.low
+        bump = f"; it climbed for a while around {warn_at} and " + ("recovered" if back else "came partly back down")
     return sig("healthy", [f"{ev.count} loss values, all finite: the loss {trend} from {_fmt(first)} to "
-                           f"{_fmt(last)}" + (f"; it climbed for a while around {warn_at} and recovered"
-                                              if warn_index is not None else "")])
+                           f"{_fmt(last)}" + bump])
 
 
 def _descent_before_climb(ev: Evidence) -> str | None:
@@ -337,6 +324,16 @@ def _descent_before_climb(ev: Evidence) -> str | None:
     return (f"the loss first fell for {ev.low_at} values, from {_fmt(first)} at {ev.where(0)} to "
             f"{_fmt(ev.low)} at {ev.where(ev.low_at)}, then turned and climbed: the steps grew as "
             "training went on")
+
+
+def _once_an_epoch(ev: Evidence) -> bool:
+    """Is the first value located by its epoch alone, and the next (if any) in another epoch: one value
+    printed per epoch, not a step the scanner could not number?"""
+    first = ev.at(0)
+    if first is None or not first.epoch or first.step:
+        return False
+    second = ev.at(1) if ev.count > 1 else None
+    return second is None or second.epoch != first.epoch
 
 
 def _at_run_start(pos) -> bool:
@@ -590,11 +587,12 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
     if sig.enormous_start and entry.trace == "nonfinite-from-start":
         parts["start"] = W_PART / math.sqrt(w.trace_count.get(entry.trace, 1))
         evidence.append(sig.enormous_start)
+    if sig.first_epoch and entry.trace in NONFINITE_TRACES and entry.trace != sig.name:
+        curve = max(curve, W_GENERAL)
     if curve:
         parts["curve"] = curve
         evidence += [f for f in sig.facts if f != sig.enormous_start]
-    elif sig.name in TRACES and entry.trace != "none" and PART_OF.get(entry.trace) != sig.name \
-            and not (sig.first_epoch and entry.trace in NONFINITE_TRACES):
+    elif sig.name in TRACES and entry.trace != "none" and PART_OF.get(entry.trace) != sig.name:
         parts["curve"] = -weights.when
         against.append(f"the loss curve does not look like this entry's ({TRACES[entry.trace]})")
     hits = c.hits[entry.id]

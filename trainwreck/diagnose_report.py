@@ -27,7 +27,7 @@ def header(d: Diagnosis) -> str:
     what = f"{ev.count} loss value(s) ({numbering})" if ev.count else "no loss values"
     fmt = f", read as {ev.dialect}" if ev.dialect else ""
     if ev.loss_key:
-        fmt += f" (the loss read is `{ev.loss_key}`: the log prints its parts, not their total)"
+        fmt += f" (the loss read is `{ev.loss_key}`: the log prints the parts, not their total)"
     return (f"{ev.source}: {ev.lines} line(s), {_size(ev.size)}{fmt}; {what}, "
             f"{sum(c for c, *_ in ev.messages.values()) + ev.more_messages} known message(s)")
 

@@ -88,6 +88,8 @@ WHEN = [
 _COMPILED = [(re.compile(p), t) for p, t in WHEN + THESAURUS]
 WORD = re.compile(r"[a-z][a-z0-9_]+")
 # Words of a sentence about anything, and of any bug report: they say nothing about which failure it is.
+# (The verbs of producing -- produce, generate, yield -- are among them while no entry is about a data
+# generator; revisit them when one is.)
 STOP = frozenset("""a an the and or but if then else of to in on at by for with from as is are was were be been being
 this that these those it its it's i my me we our you your he she they them their there here have has had do does did
 not no so too very can could would should will just than into out up down over under again about after before when
@@ -100,7 +102,7 @@ every ever never always sometimes now already yet able let look looks looked sho
 took come came call called keep kept happen happens happened cause causes caused reason fix fixed solve solved
 hi hello dear sir regards thanks everyone could someone anybody idea ideas suggestion suggestions
 become becomes became becoming value values first kind
-produce produces produced producing generate generates generated generating yield yields yielded""".split())
+produce produces produced producing generate generates generated generating yield yields yielded yielding""".split())
 
 
 def stem(word: str) -> str:

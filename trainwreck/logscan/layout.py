@@ -10,7 +10,8 @@ from .positions import EPOCH_HINTS
 
 OTHER_LOSS = re.compile(rb"_(?:loss|Loss|LOSS)\b")     # literal first: no backtracking over long lines
 WORD_END = re.compile(rb"[A-Za-z]+$")
-TRAINING_PREFIXES = {b"train", b"training", b"Train", b"Training", b"TRAIN"}
+# `train_loss` is the training loss; so is `total_loss`, the sum of the parts that is optimised (Detectron2)
+TRAINING_PREFIXES = {b"train", b"training", b"Train", b"Training", b"TRAIN", b"total", b"Total"}
 # Gradient norms and a clipping threshold, when the log prints them next to the loss. A norm may
 # name its parameter (`grad_norm(W1)`, `grad_norm[fc1.weight]`); a line may print several.
 PARAMETER = rb"(?:\([^()\s]{1,64}\)|\[[^\[\]\s]{1,64}\])?"
@@ -120,8 +121,7 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
             return Layout(dialect, "csv", column=column, **base)
         elif dialect.mode == "table" and (column := table_column(first)):
             return Layout(dialect, "csv", column=column, **base)
-        elif dialect.mode == "list" and history.items(training[:DETECT_WINDOW]):      # code such as
-            # `loss = [criterion(o, t) for ...]` holds no number: it is not a history
+        elif dialect.mode == "list" and history.detected(training[:DETECT_WINDOW]):
             return Layout(dialect, "list", **base)
         elif dialect.mode == "column" and _one_per_line(first):
             return Layout(dialect, "column", **base)
@@ -199,32 +199,49 @@ def _clip_at(first: bytes) -> float | None:
 COUNT = re.compile(rb"\d+(?:/\d+)?")
 
 
+# A header line of a table: its first field names the numbering, and more fields follow.
+TABLE_HEADER = re.compile(rb"(?im)^[ \t]*(?:epoch|step|iter|iteration)[ \t]+\S+[ \t]+\S+[^\n]*$")
+# YOLOv5 up to v6 named its loss parts without `_loss` (`Epoch gpu_mem box obj cls total labels img_size`).
+YOLOV5_PARTS = (b"box", b"obj", b"cls")
+
+
 def table_column(first: bytes) -> tuple | None:
-    """(None, loss column, header line, numbering column, its name, the loss part read or "") of a table
-    aligned with spaces whose header starts with its numbering column and names a loss (Ultralytics
-    YOLO: `Epoch GPU_mem box_loss cls_loss dfl_loss Instances Size`). The training loss is `loss` when
-    the table has one, else the first of the loss parts it prints."""
-    lines = [line for line in first.lower().split(b"\n") if line.strip()][:5]     # counted as csv_values counts
-    for i, line in enumerate(lines):
-        fields = line.split()
-        if len(fields) < 3 or fields[0] not in (b"epoch", b"step", b"iter", b"iteration"):
+    """(None, loss column(s), header line, numbering column, its name, the loss read when it is not a
+    printed total) of a table aligned with spaces under a header that starts with its numbering column
+    and names a loss, anywhere in the first block (a tool prints its banner and settings first):
+    Ultralytics YOLO (`Epoch GPU_mem box_loss cls_loss dfl_loss Instances Size`), fastai (`epoch
+    train_loss valid_loss accuracy time`). The loss is the table's total (`loss`, `train_loss`,
+    YOLOv5's `total`) when it prints one, else the sum of the loss parts it prints: Ultralytics
+    optimises that sum times the batch size (nan when any part is)."""
+    for m in TABLE_HEADER.finditer(first[:DETECT_WINDOW]):
+        fields = m.group(0).lower().split()
+        old_yolo = fields[1] == b"gpu_mem" and all(p in fields for p in YOLOV5_PARTS)
+        named = [k for k, f in enumerate(fields) if f in CSV_NAMES or (old_yolo and f == b"total")]
+        parts = [k for k, f in enumerate(fields)
+                 if (f.endswith(b"_loss") and not f.startswith((b"val", b"test"))) or (old_yolo and f in YOLOV5_PARTS)]
+        if not (named or parts):
             continue
-        named = [k for k, f in enumerate(fields) if f in CSV_NAMES]
-        parts = [k for k, f in enumerate(fields) if f.endswith(b"_loss") and not f.startswith((b"val", b"test"))]
-        if named or parts:
-            loss = (named or parts)[0]
-            return (None, loss, i, 0, fields[0].decode(), "" if named else fields[loss].decode())
+        header = sum(1 for line in first[:m.start()].split(b"\n") if line.strip())   # as csv_values counts lines
+        if named:
+            return (None, named[0], header, 0, fields[0].decode(), "")
+        return (None, tuple(parts), header, 0, fields[0].decode(),
+                " + ".join(fields[k].decode() for k in parts) if len(parts) > 1 else fields[parts[0]].decode())
     return None
 
 
 def row_value(fields: list[bytes], column: tuple) -> bytes | None:
-    """The loss field of one row of a CSV file or a table, or None when the line is not a row."""
+    """The loss of one row of a CSV file or a table (the sum of the columns when it names several), or
+    None when the line is not a row."""
     sep, col, index = column[0], column[1], column[3]
-    if col >= len(fields) or to_float(fields[col]) is None:
+    cols = col if isinstance(col, tuple) else (col,)
+    if max(cols) >= len(fields) or (sep is None and not COUNT.fullmatch(fields[index])):
         return None
-    if sep is None and not COUNT.fullmatch(fields[index]):
+    values = [to_float(fields[k]) for k in cols]
+    if any(v is None for v in values):
         return None
-    return fields[col].strip().strip(b"\"'")
+    if len(cols) == 1:
+        return fields[col].strip().strip(b"\"'")
+    return repr(sum(values)).encode()
 
 
 def csv_values(data: bytes, column: tuple, skip_header: bool) -> list[bytes]:

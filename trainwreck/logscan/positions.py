@@ -17,8 +17,11 @@ EPOCH = re.compile(rb"(?<![A-Za-z])(?:[Ee]poch|EPOCH)(?:\(train\))?['\"]?[ \t]*[
 STEP = re.compile(rb"(?<![A-Za-z])(step|iter|iteration|batch|update|num_updates|global_step)s?(?:\(train\))?['\"]?[ \t]*[:=#]?"
                   rb"[ \t]*[\[(]?[ \t]*(\d+)(?:[ \t]*/[ \t]*(\d+))?", re.I)
 # A bare count of a progress bar or a logger: `[150/4867]`, `32/32 [===`, `50/100 [00:01`,
-# `epoch 001:   100 / 1000` -- never a date (2019/06/24, or a month and day before a time: `08/21 02:58:41`).
-FRACTION = re.compile(rb"(?<![\d/.])(\d+)[ \t]*/[ \t]*(\d+)(?![\d/.]|[ \t]+\d{1,2}:\d\d)")
+# `epoch 001:   100 / 1000` -- never a date (2019/06/24, or DATE_START).
+FRACTION = re.compile(rb"(?<![\d/.])(\d+)[ \t]*/[ \t]*(\d+)(?![\d/.])")
+# A month and day that open a line (or its `[`), before a time: MMEngine's `08/21 02:58:41`,
+# Detectron2's `[08/21 02:58:41`. A count followed by a time elsewhere (Rich's `938/938 0:00:12`) stays.
+DATE_START = re.compile(rb"[ \t\[]*(\d\d?)/(\d\d?)[ \t]+\d\d:\d\d:\d\d")
 EPOCH_HINTS = (b"poch", b"POCH")
 
 
@@ -74,8 +77,11 @@ def step_on(line: bytes, epoch_span: tuple[int, int] | None) -> str | None:
     if m:
         total = m.group(3)
         return f"{m.group(1).decode().lower()} {int(m.group(2))}" + (f"/{int(total)}" if total else "")
+    date = DATE_START.match(line)
     for m in FRACTION.finditer(line):
         if epoch_span and epoch_span[0] <= m.start() < epoch_span[1]:
+            continue
+        if date and m.start() == date.start(1) and int(date.group(1)) <= 31 and int(date.group(2)) <= 31:
             continue
         done, total = int(m.group(1)), int(m.group(2))
         if total and done != total:              # a finished bar says nothing the epoch does not

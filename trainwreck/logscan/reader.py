@@ -120,17 +120,23 @@ class _Reader:
 
         self.track.add(Batch(raw), locate, pending)
 
-    def _list_values(self, found: list[tuple[int, bytes, int, bytes]], data: bytes, line0: int) -> None:
-        """Values read from lists (history.items): each is located as the item of its list it is."""
+    def _list_values(self, found: list, data: bytes, line0: int) -> None:
+        """Values read from lists (history.items): each located as the item of its list it is, or, for a
+        list of one value, by its line and whatever numbering the line prints."""
+        epoch_in, epochs, newlines = self.ev.epoch_out, self.layout.epochs, self.ev.lines - line0
+
         def locate(indices: list[int]) -> list[Position]:
+            where = Locator(data, line0, epoch_in, epochs, newlines)
             out = []
             for i in indices:
-                offset, _, k, key = found[i]
-                line = line0 + data.count(b"\n", 0, offset) + 1
-                out.append(Position(line, step=f"value {k} of '{key.decode()}'"))
+                item = found[i]
+                if item.label is None:         # the line's own numbering (a long line's search is not needed)
+                    out.append(where.at(item.offset))
+                else:
+                    out.append(Position(line0 + data.count(b"\n", 0, item.offset) + 1, step=item.label))
             return out
 
-        self.track.add(Batch([number for _, number, _, _ in found]), locate, lambda i: lambda: locate([i])[0])
+        self.track.add(Batch([item.number for item in found]), locate, lambda i: lambda: locate([i])[0])
 
 
 NEAR = 64     # matches walked one by one at most before a wanted one

@@ -1,54 +1,107 @@
 """A history printed whole: Keras's `History.history` dict, `{'loss': [0.69, 0.52, nan], 'accuracy':
 [...], 'val_loss': [...]}` (one value per epoch, appended at each epoch's end: keras/src/callbacks/
-history.py at v3.15.1, `on_epoch_end`), or a loop's own list, `losses = [0.69, 0.52, nan]`.
+history.py at v3.15.1, `on_epoch_end`), a loop's own list, `losses = [0.69, 0.52, nan]`, or the same
+list printed by NumPy, `losses = [0.69 0.52 ... nan]` (spaces between the items, `...` where NumPy
+left the middle out).
 
-The values sit in a list after the key, not one per line, and the log prints no epoch or step
-beside them: a value is located as the item of its list it is ("value 3 of 'loss'"), never as an
-epoch the log did not print. Only the training loss's list is read (`loss`, `train_loss`,
-`losses`, `loss_history`); `val_loss` and the other lists are not.
+The values sit in a list after the key, and the log prints no epoch or step beside them: a value is
+located as the item of its list it is ("value 3 of 'loss'", "value 2 from the end of 'loss'" after
+NumPy's `...`), never as an epoch the log did not print; a list of one value is located by its line.
+Only the training loss's list is read (`loss`, `train_loss`, `losses`, `loss_history`); `val_loss`
+and the other lists are not. Not a history: a list of pairs (`[(1, 2.3), ...]`) or of anything but
+numbers, a list in a configuration (its line gives another key a single value: `'lr': 0.1`), a
+source line that a traceback quotes. A list printed again as it grows is read for its new values.
 """
+from __future__ import annotations
+
 import re
+from dataclasses import dataclass
 
 from . import Dialect
 
-# The key (quoted or not), `:` or `=`, the opening bracket; the list runs to its closing bracket
-# (a pretty-printed history wraps its lists over several lines).
-LIST = re.compile(rb"""(?<![\w'"])(['"]?)((?:train(?:ing)?_)?loss(?:es)?(?:_history)?)\1[ \t]*[:=][ \t]*\[([^\[\]]*)\]""")
+KEY = rb"""(?<![\w'"])(['"]?)((?:train(?:ing)?_)?loss(?:es)?(?:_history)?)\1[ \t]*[:=][ \t]*\["""
+# The key (quoted or not), `:` or `=`, and the list up to its closing bracket (a pretty-printed
+# history wraps its lists over several lines).
+LIST = re.compile(KEY + rb"([^\[\]]*)\]")
+OPENED = re.compile(KEY + rb"([^\[\]]{0,4096})")
 # One item: a number, bare or in NumPy's or PyTorch's box (`array(0.69)`, `tensor(0.69)`), never
 # the digits of a dtype (`float32`) or of a device (`cuda:0`).
 ITEM = re.compile(rb"(?<![\w.:])([-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|[nN]a[nN]|[iI]nf(?:inity)?))(?![\w.])")
 BOXED = re.compile(rb"(?:array|tensor)\(\s*")
+# Items split at the commas between them (a box's own commas kept inside its parentheses or angle
+# brackets), or, in a list printed by NumPy, at the spaces.
+COMMA_PART = re.compile(rb"(?:[^,(<]|\([^()]*\)|<[^<>]*>|[(<])+")
+SPACE_PART = re.compile(rb"\S+")
+# A configuration gives some other key one value on the same line (`'lr': 0.1`, `'model': 'resnet'`);
+# a history's line holds lists, and maybe the epoch it was printed at.
+SCALAR_KEY = re.compile(rb"""['"](?!epoch|step|iter)\w+['"][ \t]*:[ \t]*[^\[\s{]""")
+FRAME = re.compile(rb'File "[^"\n]*", line \d+')
+MIN_VALUES = 3          # a history to detect holds this many values at least (one list per epoch: in all)
 
-DIALECT = Dialect("a history list (Keras History.history)", LIST, mode="list")
+DIALECT = Dialect("a history list (Keras History.history)", OPENED, mode="list")
 
 
-def items(data: bytes) -> list[tuple[int, bytes, int, bytes]]:
-    """(offset, number, its place in its list counted from 1, the list's key) of each value of the
-    training-loss lists in data."""
-    out = []
+@dataclass(frozen=True)
+class Item:
+    offset: int
+    number: bytes
+    label: str | None          # "value 3 of 'loss'"; None: located by its line's own numbering
+
+
+def items(data: bytes) -> list[Item]:
+    """The values of the training-loss lists in data, in order."""
+    out: list[Item] = []
+    previous: list[bytes] = []
     for m in LIST.finditer(data):
-        body, start, k = m.group(3), m.start(3), 0
-        for part in _parts(body):
-            offset, text = part
-            found = ITEM.search(text)
-            if found is None:
-                continue
-            k += 1
-            out.append((start + offset + found.start(1), found.group(1), k, m.group(2)))
+        found = _list(data, m)
+        if found is None:
+            continue
+        numbers = [n for _, n, _ in found]
+        skip = len(previous) if len(numbers) > len(previous) > 0 and numbers[:len(previous)] == previous else 0
+        previous = numbers
+        key = m.group(2).decode()
+        for k, (offset, number, after) in enumerate(found[skip:], start=skip + 1):
+            if len(found) == 1:
+                label = None
+            elif after:
+                label = f"value {len(found) - k + 1} from the end of '{key}'"
+            else:
+                label = f"value {k} of '{key}'"
+            out.append(Item(offset, number, label))
     return out
 
 
-# One item of a list: text up to the next comma, a box's own commas (`tensor(0.7, grad_fn=<...>)`)
-# kept inside their parentheses or angle brackets.
-PART = re.compile(rb"(?:[^,(<]|\([^()]*\)|<[^<>]*>|[(<])+")
+def detected(first: bytes) -> bool:
+    """Does the start of a log hold a history: MIN_VALUES values in closed lists, or an opened list
+    with that many (a long list may close past the start)?"""
+    if len(items(first)) >= MIN_VALUES:
+        return True
+    return any((f := _list(first, m)) is not None and len(f) >= MIN_VALUES for m in OPENED.finditer(first))
 
 
-def _parts(body: bytes):
-    """The list's items, each with its offset in the list (split by a regular expression, so a long
-    list costs no Python step per character)."""
-    for m in PART.finditer(body):
-        yield m.start(), _unboxed(m.group(0))
-
-
-def _unboxed(text: bytes) -> bytes:
-    return BOXED.sub(lambda m: b" " * len(m.group(0)), text, count=1)
+def _list(data: bytes, m: re.Match) -> list[tuple[int, bytes, bool]] | None:
+    """(offset, number, after NumPy's `...`) of each item of the list matched, or None when it is not
+    a list of loss values."""
+    start = data.rfind(b"\n", 0, m.start()) + 1
+    end = data.find(b"\n", m.start())
+    line = data[start:end if end >= 0 else len(data)]
+    if SCALAR_KEY.search(line) or FRAME.search(data, data.rfind(b"\n", 0, max(start - 1, 0)) + 1, start):
+        return None
+    body, base = m.group(3), m.start(3)
+    parts = COMMA_PART if b"," in body else SPACE_PART
+    out, after = [], False
+    for part in parts.finditer(body):
+        text = BOXED.sub(lambda b: b" " * len(b.group(0)), part.group(0), count=1)
+        stripped = text.strip()
+        if not stripped:
+            continue
+        if stripped == b"...":
+            after = True
+            continue
+        if stripped[:1] in (b"(", b"[", b"'", b'"'):
+            return None                        # pairs, nested lists, strings: not one loss per item
+        number = ITEM.search(text)
+        if number is None:
+            return None
+        out.append((base + part.start() + number.start(1), number.group(1), after))
+    return out or None

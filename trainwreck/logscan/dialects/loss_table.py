@@ -7,11 +7,14 @@ train.py prints the same shape):
           Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size
           1/100      2.61G      1.213      1.569      1.236         42        640: 100%|████| 8/8 [...]
 
-Each row is a progress bar (only its last update counts). The loss read is the table's `loss`
-column if it has one, else the first loss part it prints (`box_loss`): the total is not printed.
-Lines between the rows -- the header repeated each epoch, the validation summary (`all  128  929
-0.641 ...`) -- are not rows: a row's first field is a count (`1/100`).
+Each row is a progress bar (only its last update counts). The loss read is the table's total if it
+prints one (`loss`, fastai's `train_loss`, YOLOv5's `total`), else the sum of the loss parts it
+prints (`box_loss + cls_loss + dfl_loss`): Ultralytics backpropagates that sum times the batch size
+(ultralytics/utils/loss.py, `v8DetectionLoss.__call__`). The header may come after a banner, the
+settings and a model summary; lines between the rows -- the header repeated each epoch, the
+validation summary (`all  128  929  0.641 ...`) -- are not rows: a row's first field is a count
+(`1/100`). fastai's `fit` table (`epoch train_loss valid_loss accuracy time`) has the same shape.
 """
 from . import Dialect
 
-DIALECT = Dialect("a table of loss columns (Ultralytics YOLO)", None, mode="table")
+DIALECT = Dialect("a table of loss columns (Ultralytics YOLO, fastai)", None, mode="table")

@@ -1,0 +1,88 @@
+"""The highest loss some frameworks can print, because they clamp the probability inside the log.
+
+A loss that sits at such a ceiling is not a flat, healthy run: every example's loss hit the clamp
+(or, when the log prints an accuracy, every example the model gets wrong did, the others costing
+almost nothing). A clamped loss can never go above its ceiling, so a log that does is not one.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .logscan.evidence import Evidence
+
+DIGITS = 5e-5          # relative: a value printed to six significant digits or fewer
+FRACTION_DIGITS = 2e-3  # relative, for (share wrong) x ceiling: the accuracy is printed to 3-4 digits
+
+
+@dataclass(frozen=True)
+class Ceiling:
+    value: float
+    tool: str
+    why: str                        # the clamp, with its source
+    meaning: str                    # what sitting there says about the run
+    framework: str | None = None    # shown only when the log shows this framework (ORIGINS key) ...
+    named: re.Pattern | None = None  # ... or names the loss
+
+
+CEILINGS = (
+    Ceiling(87.3365, "Caffe's SoftmaxWithLoss",
+            "it takes -log(max(p, FLT_MIN)), and -ln(1.175e-38) = 87.3365; on the GPU CUDA's max returns FLT_MIN "
+            "for a nan p (https://github.com/BVLC/caffe/blob/004fa69e401f208c7f63483911384d1dfa15e81a/src/caffe/"
+            "layers/softmax_loss_layer.cu#L25-L26), where the CPU path prints nan "
+            "(https://github.com/BVLC/caffe/blob/004fa69e401f208c7f63483911384d1dfa15e81a/src/caffe/layers/"
+            "softmax_loss_layer.cpp#L71-L72)",
+            "most often the network's outputs are nan -- the run diverged and the clamp hides it -- or its "
+            "probability for the true class is below float32's smallest normal number"),
+    Ceiling(16.1181, "Keras's cross-entropies on probabilities",
+            "they clip p to [1e-7, 1 - 1e-7] before the log, and -ln(1e-7) = 16.1181: always on the JAX and "
+            "PyTorch backends, on TensorFlow when the probabilities reach the loss without their layer's logits "
+            "(https://github.com/keras-team/keras/blob/v3.15.1/keras/src/backend/tensorflow/nn.py#L1375-L1377; "
+            "Keras 2 on TensorFlow 1 clipped the same way)",
+            "the model gives the true class a probability at the clip: its outputs are pushed to the extremes, "
+            "confidently wrong"),
+    Ceiling(100.0, "PyTorch's BCELoss",
+            "it clamps each log at -100 (https://github.com/pytorch/pytorch/blob/v2.13.0/torch/nn/modules/"
+            "loss.py#L668)",
+            "the model gives the true class a probability of exactly 0 in float32: its outputs are pushed to the "
+            "extremes, confidently wrong",
+            framework="pytorch", named=re.compile(r"\bBCE ?Loss\b|binary_cross_entropy\b", re.I)),
+)
+
+
+def ceiling_fact(ev: Evidence) -> str:
+    """The fact, when the loss sits at a ceiling at the end of the run (twice or more, never above it), or ""."""
+    tail = [v for v in ev.before if v == v and abs(v) != float("inf")]
+    if len(tail) < 2 or ev.last is None or ev.high is None:
+        return ""
+    wrong = _share_wrong(ev)
+    for c in CEILINGS:
+        if ev.high > c.value * (1 + DIGITS):
+            continue                                    # a clamped loss never goes above its ceiling
+        if c.framework and c.framework not in ev.frameworks and not c.named.search(ev.prose):
+            continue
+        if _near(ev.last, c.value, DIGITS) and sum(_near(v, c.value, DIGITS) for v in tail) >= 2:
+            return (f"the loss sits at {c.value:g}, the most {c.tool} can print: {c.why}; {c.meaning}")
+        if wrong and 0 < wrong < 1:
+            level = wrong * c.value
+            if _near(ev.last, level, FRACTION_DIGITS) and sum(_near(v, level, FRACTION_DIGITS) for v in tail) >= 2:
+                return (f"the loss sits at {_g(ev.last)} = {wrong:.4g} x {c.value:g} with {wrong:.1%} of the examples "
+                        f"wrong: each one it gets wrong costs the most {c.tool} can print and the others almost "
+                        f"nothing -- a model that gives one answer to everything, confidently ({c.why})")
+    return ""
+
+
+def _share_wrong(ev: Evidence) -> float | None:
+    """1 - the last training accuracy printed beside the loss, as a fraction (or None)."""
+    if not ev.accuracy_tail:
+        return None
+    last = ev.accuracy_tail[-1]
+    return 1 - (last / 100 if ev.accuracy_percent or last > 1 else last)
+
+
+def _near(v: float, target: float, rel: float) -> bool:
+    return abs(v - target) <= rel * target
+
+
+def _g(v: float) -> str:
+    return f"{v:.6g}"
