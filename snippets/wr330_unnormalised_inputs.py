@@ -218,10 +218,101 @@ def standardised_wins_from(sweep):
     return RATES[first]
 
 
+# --- The other outcome: units that do not saturate, features in the thousands ----------------------------
+# A linear model has nothing to saturate, and its mean squared error is exactly quadratic in the weights,
+# with a Hessian that is the inputs' second-moment matrix (times 2): the stability limit 2/lambda_max is
+# then exact, not a local approximation, so this is the cleanest place to watch input scale set it.
+
+TABLE_LR = 0.1          # a rate that trains the standardised table comfortably (its limit is about 0.8)
+TABLE_EPOCHS = 60
+
+
+def load_table(seed=SEED, n=200):
+    """Four features of a building as a sensor log records them: a share in 0..1 and a score near 0,
+    next to a floor area (about 1500 m^2) and an air pressure (about 1013 hPa); the target, already
+    standardised, depends on all four."""
+    rng = np.random.default_rng(seed + 1000)
+    share, score = rng.uniform(0.1, 0.9, n), rng.normal(0, 1, n)
+    area, pressure = rng.normal(1500, 400, n), rng.normal(1013, 10, n)
+    X = np.column_stack([share, score, area, pressure])
+    target = 2 * share + 0.5 * score + (area - 1500) / 400 - 0.3 * (pressure - 1013) / 10 + 0.2 * rng.normal(0, 1, n)
+    return X, (target - target.mean()) / target.std()
+
+
+def fit_linear(X, y, lr=TABLE_LR, epochs=TABLE_EPOCHS, seed=SEED + 2):
+    """Full-batch gradient descent on the mean squared error of y = Xw + b, initialised as nn.Linear
+    initialises a layer. Returns the loss before each update (epoch 0 = the initial weights)."""
+    rng = np.random.default_rng(seed)
+    a = 1 / np.sqrt(X.shape[1])
+    w, b = rng.uniform(-a, a, X.shape[1]), rng.uniform(-a, a)
+    losses = []
+    for _ in range(epochs):
+        residual = X @ w + b - y
+        losses.append(float(np.mean(residual ** 2)))
+        if np.isnan(losses[-1]):
+            break
+        grad = 2 * residual / len(y)
+        w, b = w - lr * (X.T @ grad), b - lr * grad.sum()
+    return losses
+
+
+def fit_relu_net(X, y, lr=TABLE_LR, epochs=TABLE_EPOCHS, seed=SEED + 3):
+    """The same table through one hidden layer of 16 ReLUs (nn.Linear's initialisation), the same loss
+    and rate. Returns the losses and, after each update, how many hidden units are dead (zero for every row)."""
+    rng = np.random.default_rng(seed)
+    a, c = 1 / np.sqrt(X.shape[1]), 1 / np.sqrt(HIDDEN)
+    W1, b1 = rng.uniform(-a, a, (X.shape[1], HIDDEN)), rng.uniform(-a, a, HIDDEN)
+    w2, b2 = rng.uniform(-c, c, HIDDEN), rng.uniform(-c, c)
+    losses, dead = [], []
+    for _ in range(epochs):
+        z = X @ W1 + b1
+        h = np.maximum(z, 0)
+        residual = h @ w2 + b2 - y
+        losses.append(float(np.mean(residual ** 2)))
+        if np.isnan(losses[-1]):
+            break
+        grad = 2 * residual / len(y)
+        back = grad[:, None] * w2 * (z > 0)
+        W1, b1, w2, b2 = W1 - lr * (X.T @ back), b1 - lr * back.sum(axis=0), w2 - lr * (h.T @ grad), b2 - lr * grad.sum()
+        dead.append(int(np.sum((X @ W1 + b1 > 0).sum(axis=0) == 0)))
+    return {"loss": losses, "dead": dead}
+
+
+def linear_curvature(X):
+    """The Hessian of the mean squared error of a linear model in (w, b): 2 A^T A / n with A = [X, 1],
+    twice the second-moment matrix of the inputs with a constant 1 appended. Its largest and smallest
+    eigenvalues, their ratio, and the rate 2 / lambda_max past which gradient descent diverges."""
+    A = np.column_stack([X, np.ones(len(X))])
+    values = np.linalg.eigvalsh(2 * A.T @ A / len(A))
+    return {"largest": float(values[-1]), "smallest": float(values[0]),
+            "condition": float(values[-1] / values[0]), "limit": float(2 / values[-1])}
+
+
+def first_nonfinite(losses):
+    """The epoch of the first inf or nan loss, or None."""
+    return next((i for i, v in enumerate(losses) if not np.isfinite(v)), None)
+
+
+def table_inputs():
+    """The table as recorded and standardised with its own (training) statistics, and the target."""
+    X, y = load_table()
+    return y, {"raw units": X, "standardised": standardise(X, fit_standardiser(X))}
+
+
+def table_runs():
+    """The linear model at TABLE_LR on raw and standardised features, and on raw features at a rate just
+    below their limit 2 / lambda_max. NumPy's overflow warnings are silenced: a test records them."""
+    y, inputs = table_inputs()
+    limit = linear_curvature(inputs["raw units"])["limit"]
+    with np.errstate(over="ignore", invalid="ignore"):
+        return {"raw units": fit_linear(inputs["raw units"], y), "standardised": fit_linear(inputs["standardised"], y),
+                "raw, rate below the limit": fit_linear(inputs["raw units"], y, lr=0.98 * limit)}
+
+
 def figure_data():
     """Plain numbers for the page's picture: the loss per epoch for the three input scalings at lr 0.5,
     the hidden units that became constant, and the last loss of a rate sweep."""
-    curves, sweep = runs(), rate_sweep()
+    curves, sweep, table = runs(), rate_sweep(), table_runs()
     X, y = load_images()
     guess = frequency_loss(split(X, y)[0][1])
     epochs = list(range(len(curves["raw 0..255"]["loss"])))
@@ -237,9 +328,15 @@ def figure_data():
                 f"{curves['standardised']['constant'][-1]}. Right: last loss after 60 epochs against the learning "
                 f"rate, log scales: the best raw run ends at {raw_best:.4f} (rate {raw_rate:g}), the best run on pixels "
                 f"scaled to [0, 1] at {unit_best:.4f} (rate {unit_rate:g}); standardised pixels end lower than raw "
-                f"ones at every rate from {standardised_wins_from(sweep):g} up."),
+                f"ones at every rate from {standardised_wins_from(sweep):g} up. Fourth: a linear model on a table "
+                f"with two features in the thousands, learning rate {TABLE_LR:g}: on raw features the loss starts at "
+                f"{table['raw units'][0]:.5g}, grows every epoch and is inf at epoch {first_nonfinite(table['raw units'])}; "
+                f"on standardised features it falls to {table['standardised'][-1]:.4f}; on raw features at a rate just "
+                f"below the stability limit it ends at {table['raw, rate below the limit'][-1]:.1f}."),
         "caption": "Raw pixels: the first layer starts out saturated, its units freeze into constants, and "
-                   "no rate trains the network; scaled to [0, 1] it trains, standardised best.",
+                   "no rate trains the network; scaled to [0, 1] it trains, standardised best. Units that do not "
+                   "saturate fail loudly instead: features in the thousands put the rate past 2/λ_max and the loss "
+                   "goes to inf, while a rate below the limit crawls.",
         "panels": [
             {"title": "Loss per epoch, lr 0.5", "xlabel": "epoch", "ylabel": "loss", "yscale": "log",
              "series": [{"label": name, "x": epochs, "y": run["loss"], "width": 3.0 if name.startswith("raw") else 1.6}
@@ -250,6 +347,11 @@ def figure_data():
              "xscale": "log", "yscale": "log",
              "series": [{"label": label, "x": list(RATES), "y": sweep[name], "end_marker": True}
                         for name, label in SWEPT]},
+            {"title": f"Features in the thousands, linear model, lr {TABLE_LR:g}", "xlabel": "epoch",
+             "ylabel": "loss", "yscale": "log",
+             "series": [{"label": name, "x": list(range(len(loss))), "y": loss,
+                         "style": "dashed" if "below" in name else "solid"}
+                        for name, loss in table.items()]},
         ],
         "sparkline": {"label": "loss per epoch, raw pixels", "values": curves["raw 0..255"]["loss"]},
     }

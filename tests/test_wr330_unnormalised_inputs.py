@@ -241,6 +241,135 @@ def test_tabs_print_their_story_and_exit_cleanly():
     assert "Traceback" not in reproduce.stdout + fix.stdout and "Warning" not in reproduce.stdout + fix.stdout
 
 
+# --- the other outcome: units that do not saturate, features in the thousands ------------------------------
+
+@pytest.fixture(scope="module")
+def table():
+    y, inputs = wr330.table_inputs()
+    curvature = {name: wr330.linear_curvature(X) for name, X in inputs.items()}
+    return {"y": y, "inputs": inputs, "curvature": curvature, "runs": wr330.table_runs()}
+
+
+def test_lambda_max_grows_with_the_square_of_the_large_features(table):
+    """The Hessian of the linear model's squared error is 2 A^T A / n: its top eigenvalue is set by the two
+    features in the thousands (about twice the sum of their mean squares) and scales with their square."""
+    X = table["inputs"]["raw units"]
+    raw, std = table["curvature"]["raw units"], table["curvature"]["standardised"]
+    mean_squares = np.mean(X ** 2, axis=0)
+    assert raw["largest"] == pytest.approx(2 * (mean_squares[2] + mean_squares[3]), rel=0.02)
+    for c in (0.1, 10.0):                                   # the large columns in other units: c^2 follows
+        rescaled = X * np.array([1, 1, c, c])
+        assert wr330.linear_curvature(rescaled)["largest"] / raw["largest"] == pytest.approx(c * c, rel=0.01)
+    assert raw["largest"] / std["largest"] > 1e6 and std["largest"] < 3
+    assert raw["condition"] > 1e10 and std["condition"] < 2
+    assert_entry_says("WR-330", [
+        f"mean squares of {mean_squares[2]:.3g} and {mean_squares[3]:.3g}",
+        f"its largest eigenvalue is {raw['largest']:.4g}, against {std['largest']:.3f} after standardising, "
+        f"{raw['largest'] / std['largest']:.2g} times",
+        f"2/λ_max is {raw['limit']:.2g} for the raw features and {std['limit']:.2f} for the standardised ones",
+        f"the ratio of the largest to the smallest eigenvalue is {raw['condition']:.1e} raw and "
+        f"{std['condition']:.2f} standardised",
+        f"ratio of largest to smallest eigenvalue from {raw['condition']:.1e} to {std['condition']:.2f}",
+        f"The raw features are stable below {raw['limit']:.2g}, but their smallest eigenvalue is "
+        f"{raw['condition']:.1e} times smaller than the largest",
+        f"Here it is {raw['limit']:.2g} for the raw features and {std['limit']:.2f} for the standardised ones",
+    ])
+
+
+def test_the_stability_limit_brackets_what_the_raw_run_does(table):
+    """Along the top eigenvector the error is multiplied by (1 - lr lambda_max) each step, so the loss by its
+    square: a rate 2% below 2/lambda_max falls, 2% above grows by (2 * 1.02 - 1)^2 per epoch."""
+    y, X, raw = table["y"], table["inputs"]["raw units"], table["curvature"]["raw units"]
+    below = wr330.fit_linear(X, y, lr=0.98 * raw["limit"], epochs=300)
+    with np.errstate(over="ignore", invalid="ignore"):
+        above = wr330.fit_linear(X, y, lr=1.02 * raw["limit"], epochs=300)
+    assert all(np.isfinite(below)) and below[-1] < below[0] / 1e4 and below[-1] <= below[-2]
+    assert above[-1] > above[0] * 1e6
+    assert above[-1] / above[-2] == pytest.approx((2 * 1.02 - 1) ** 2, rel=1e-6)
+    assert_entry_says("WR-330", [
+        f"at {0.98 * raw['limit']:.3g} (2% below the limit) the loss falls; at {1.02 * raw['limit']:.3g} "
+        f"(2% above) it grows by a factor of {(2 * 1.02 - 1) ** 2:.4f} every epoch",
+    ])
+
+
+def test_the_raw_run_grows_by_the_predicted_factor_and_turns_non_finite_at_the_predicted_epoch(table):
+    y, raw = table["y"], table["curvature"]["raw units"]
+    loss = table["runs"]["raw units"]
+    factor = (wr330.TABLE_LR * raw["largest"] - 1) ** 2
+    assert loss[3] / loss[2] == pytest.approx(factor, rel=1e-6)
+    inf_at, nan_at = wr330.first_nonfinite(loss), next(i for i, v in enumerate(loss) if np.isnan(v))
+    assert all(np.isfinite(loss[:inf_at])) and all(v == np.inf for v in loss[inf_at:nan_at])
+    # predicted from the first step's loss and the factor: the epoch at which the sum of the n squared
+    # residuals, which np.mean takes before dividing, passes the largest float64 (hence "overflow ... in reduce")
+    n, biggest = len(y), np.finfo(np.float64).max
+    predicted = 1 + math.ceil((math.log(biggest) - math.log(n * loss[1])) / math.log(factor))
+    assert inf_at == predicted and loss[inf_at - 1] < biggest / n < loss[inf_at - 1] * factor
+    assert_entry_says("WR-330", [
+        f"starts at {loss[0]:.5g}, and every epoch multiplies it by {factor:.3g}, (η λ_max − 1)²",
+        f"inf at epoch {inf_at}",
+        f"nan from epoch {nan_at}",
+        f"the rate {wr330.TABLE_LR:g} is {wr330.TABLE_LR / raw['limit']:.2g} times the raw limit",
+        f"a rate {wr330.TABLE_LR / raw['limit']:.2g} times past the limit",
+        f"({wr330.TABLE_LR / raw['limit']:.2g} times for the snippet's building table, whose linear model is inf at "
+        f"epoch {inf_at})",
+    ])
+    # frameworks train in float32: the same growth passes its largest value within three epochs
+    biggest32 = float(np.finfo(np.float32).max)
+    assert loss[2] < biggest32 < loss[3]
+    assert_entry_says("WR-330", ["the same growth passes the largest float32 by epoch 3"])
+
+
+def test_the_raw_run_prints_numpys_overflow_warnings_word_for_word(table):
+    y, X = table["y"], table["inputs"]["raw units"]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("default")                    # Python's own filter: each place warns once
+        wr330.fit_linear(X, y)
+    assert {w.category for w in caught} == {RuntimeWarning}
+    texts = [str(w.message) for w in caught]
+    assert texts == ["overflow encountered in reduce", "overflow encountered in square",
+                     "overflow encountered in matmul", "invalid value encountered in matmul",
+                     "invalid value encountered in subtract"]
+    assert_entry_says("WR-330", [f"`RuntimeWarning: {texts[0]}`", f"`RuntimeWarning: {texts[1]}`",
+                                 *(f"`{t}`" for t in texts[2:])])
+
+
+def test_standardised_features_train_at_the_same_rate_and_a_safe_raw_rate_crawls(table):
+    y, X, raw = table["y"], table["inputs"]["raw units"], table["curvature"]["raw units"]
+    fixed, slow = table["runs"]["standardised"], table["runs"]["raw, rate below the limit"]
+    assert all(b < a for a, b in zip(fixed, fixed[1:])) and fixed[-1] < 0.05
+    assert all(np.isfinite(slow)) and slow[-1] > 100 * fixed[-1]
+    longer = wr330.fit_linear(X, y, lr=0.98 * raw["limit"], epochs=300)
+    assert longer[-1] > 5 * fixed[-1]                       # five times the epochs, still far behind
+    assert_entry_says("WR-330", [
+        f"falls from {fixed[0]:.4f} to {fixed[-1]:.4f} in {len(fixed)} epochs",
+        f"ends at {slow[-1]:.1f} after {len(slow)} epochs and at {longer[-1]:.4f} after {len(longer)}",
+    ])
+
+
+def test_a_relu_network_on_the_raw_table_jumps_once_and_dies_instead_of_going_nan(table):
+    """The same rate through 16 ReLUs: the first step throws the loss up by many orders of magnitude and
+    every unit dies within two steps (WR-140); then only the output bias learns, so the loss falls by
+    (1 - 2 lr)^2 per epoch towards the targets' variance. No inf, no nan, no warning."""
+    y, inputs = table["y"], table["inputs"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        raw = wr330.fit_relu_net(inputs["raw units"], y)
+    fixed = wr330.fit_relu_net(inputs["standardised"], y)
+    loss = raw["loss"]
+    assert all(np.isfinite(loss)) and len(loss) == wr330.TABLE_EPOCHS
+    assert loss[1] / loss[0] > 1e15 and raw["dead"][1:] == [wr330.HIDDEN] * (len(raw["dead"]) - 1)
+    assert loss[-1] / loss[-2] == pytest.approx((1 - 2 * wr330.TABLE_LR) ** 2, rel=1e-3)
+    assert loss[-1] > 1e6 * np.var(y)
+    assert fixed["loss"][-1] < 0.1 and fixed["dead"][-1] == 0
+    assert_entry_says("WR-330", [
+        f"the first step takes the loss from {loss[0]:.4g} to {loss[1]:.3g}, {raw['dead'][0]} of its "
+        f"{wr330.HIDDEN} units are dead after that step and all {wr330.HIDDEN} after the next",
+        f"still {loss[-1]:.2g} after {len(loss)} epochs",
+        f"the loss shrinks by (1 − 2η)² = {(1 - 2 * wr330.TABLE_LR) ** 2:.2f} each epoch",
+        f"the standardised features train the same network to {fixed['loss'][-1]:.4f}",
+    ])
+
+
 # --- every number in the prose ---------------------------------------------------------------------------
 
 def test_numbers_in_the_entry_match_the_snippet(images, inputs, runs, sweep):
@@ -282,7 +411,7 @@ def test_numbers_in_the_entry_match_the_snippet(images, inputs, runs, sweep):
         f"constant {['no', 'one', 'two', 'three', 'four', 'five'][frozen]} epochs later",
         f"hence a loss of exactly {guess:.4f}",
         f"the accuracy, {raw_accuracy:.0%}, is that of always guessing the most frequent class",
-        f"its largest eigenvalue is {raw_c['largest']:.4g} and points along the mean image (the cosine between "
+        f"largest eigenvalue of XᵀX/n is {raw_c['largest']:.4g} and points along the mean image (the cosine between "
         f"them is {raw_c['along_mean']:.4f}); the smallest is {raw_c['smallest']:.1f}, a ratio of "
         f"{raw_c['condition']:.0f}",
         f"after standardising the ratio is {std_c['condition']:.2f}",
