@@ -329,6 +329,11 @@ def test_the_raw_run_prints_numpys_overflow_warnings_word_for_word(table):
     assert texts == ["overflow encountered in reduce", "overflow encountered in square",
                      "overflow encountered in matmul", "invalid value encountered in matmul",
                      "invalid value encountered in subtract"]
+    # the sum inside np.mean overflows first; the matmul that overflows is the gradient's, X^T (2 r / n)
+    source = (ROOT / "snippets" / "wr330_unnormalised_inputs.py").read_text(encoding="utf-8").splitlines()
+    assert caught[0].filename.endswith("_methods.py")                       # inside np.mean: its sum
+    assert "residual ** 2" in source[caught[1].lineno - 1]
+    assert all("X.T @ grad" in source[w.lineno - 1] for w in caught[2:])
     assert_entry_says("WR-330", [f"`RuntimeWarning: {texts[0]}`", f"`RuntimeWarning: {texts[1]}`",
                                  *(f"`{t}`" for t in texts[2:])])
 
