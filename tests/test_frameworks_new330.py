@@ -8,7 +8,9 @@ import textwrap
 import numpy as np
 import pytest
 
-from conftest import load_snippet
+from trainwreck.catalog import load
+
+from conftest import ROOT, load_snippet
 from framework_runner import OPT_IN, check_cited_line, keras, run
 
 pytestmark = OPT_IN
@@ -177,19 +179,25 @@ def test_keras_progress_line_shows_inf_then_nan_and_terminate_on_nan_stops_at_th
             raw = model().fit(data["raw"].astype("float32"), y, batch_size=len(y), epochs=10, verbose=2)
         lines = printed.getvalue().splitlines()
         losses = raw.history["loss"]
-        stopped = model().fit(data["raw"].astype("float32"), y, batch_size=len(y), epochs=10, verbose=0,
-                              callbacks=[keras.callbacks.TerminateOnNaN()])
+        said = io.StringIO()
+        with contextlib.redirect_stdout(said):
+            stopped = model().fit(data["raw"].astype("float32"), y, batch_size=len(y), epochs=10, verbose=0,
+                                  callbacks=[keras.callbacks.TerminateOnNaN()])
         fixed = model().fit(data["standardised"].astype("float32"), y, batch_size=len(y), epochs=60, verbose=0)
         print(json.dumps({"inf": first(losses, math.isinf), "nan": first(losses, math.isnan),
                           "lines": [l for l in lines if "loss:" in l], "other": [l for l in lines if "loss:" not in l
                                                                                  and not l.startswith("Epoch ")],
-                          "stopped": len(stopped.history["loss"]),
+                          "stopped": len(stopped.history["loss"]), "said": said.getvalue().splitlines(),
                           "fixed": fixed.history["loss"][-1]}))
     """))
     assert out["inf"] == 3 and out["nan"] == nan_epoch - 1                  # history counts from 0, Keras from 1
     assert out["lines"][3].endswith("loss: inf") and out["lines"][nan_epoch - 1].endswith("loss: nan")
     assert out["other"] == []                                             # nothing but the epochs' lines
     assert out["stopped"] == 4 and out["fixed"] < 0.05
+    # the callback's one line, word for word as the entry quotes and declares it
+    assert out["said"] == ["Batch 0: Invalid loss, terminating training"]
+    declared = [m for m in load(ROOT / "catalog").entries["WR-330"].messages if m.text.startswith("Batch")]
+    assert declared and declared[0].matches(out["said"][0]) and declared[0].example == out["said"][0]
 
 
 def test_jax_linear_goes_inf_then_nan_silently(table):
