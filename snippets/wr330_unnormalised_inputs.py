@@ -128,7 +128,9 @@ def fit_linear(X, y, lr=TABLE_LR, epochs=TABLE_EPOCHS, log_every=0, seed=SEED + 
     losses = []
     for epoch in range(epochs):
         residual = X @ w + b - y
-        losses.append(float(np.mean(residual ** 2)))
+        # the mean squared error as np.mean computes it -- the sum of the squares, then a division -- written
+        # out so that NumPy's overflow warning names this line rather than a file inside NumPy
+        losses.append(float(np.add.reduce(residual ** 2) / len(y)))
         first_of_its_kind = np.isnan(losses[-1]) or (np.isinf(losses[-1]) and (epoch == 0 or np.isfinite(losses[-2])))
         if log_every and (epoch % log_every == 0 or epoch == epochs - 1 or first_of_its_kind):
             print(f"epoch {epoch:2d}  loss {losses[-1]:.4g}")

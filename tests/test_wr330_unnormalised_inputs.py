@@ -348,9 +348,15 @@ def test_the_raw_run_grows_by_the_predicted_factor_and_turns_non_finite_at_the_p
     with np.errstate(over="raise"):
         with pytest.raises(FloatingPointError):
             np.mean(np.full(n, np.sqrt(loss[inf_at - 1] * factor)) ** 2)       # n equal squares: the sum overflows
+    with warnings.catch_warnings(record=True) as caught:                     # np.mean warns the same, from NumPy
+        warnings.simplefilter("always")
+        assert np.mean(np.full(n, np.sqrt(loss[inf_at - 1] * factor)) ** 2) == np.inf
+    assert [str(w.message) for w in caught] == ["overflow encountered in reduce"]
+    assert caught[0].filename.endswith("_methods.py")
     assert_entry_says("WR-330", [
-        f"`RuntimeWarning: overflow encountered in reduce` at epoch {inf_at}: np.mean adds the {n} squared "
-        "residuals before it divides, and their sum passes the largest float64 one epoch before their mean would",
+        f"`RuntimeWarning: overflow encountered in reduce` at epoch {inf_at}: the loss, computed as np.mean "
+        f"computes it, adds the {n} squared residuals before it divides, and their sum passes the largest float64 "
+        "one epoch before their mean would (np.mean itself gives the same warning from NumPy's `_methods.py`)",
     ])
     assert_entry_says("WR-330", [
         f"starts at {loss[0]:.5g}, and after the first step every epoch multiplies it by {factor:.3g}, (η λ_max − 1)²",
@@ -380,8 +386,9 @@ def test_the_raw_run_prints_numpys_overflow_warnings_word_for_word(table):
                      "invalid value encountered in subtract"]
     # the sum inside np.mean overflows first; the matmul that overflows is the gradient's, X^T (2 r / n)
     source = (ROOT / "snippets" / "wr330_unnormalised_inputs.py").read_text(encoding="utf-8").splitlines()
-    assert caught[0].filename.endswith("_methods.py")                       # inside np.mean: its sum
-    assert "residual ** 2" in source[caught[1].lineno - 1]
+    assert all(w.filename.endswith("wr330_unnormalised_inputs.py") for w in caught)
+    assert "np.add.reduce(residual ** 2) / len(y)" in source[caught[0].lineno - 1]     # the sum of the squares
+    assert caught[1].lineno == caught[0].lineno                                          # then a square itself
     assert all("X.T @ grad" in source[w.lineno - 1] for w in caught[2:])
     assert_entry_says("WR-330", [f"`RuntimeWarning: {texts[0]}`", f"`RuntimeWarning: {texts[1]}`",
                                  *(f"`{t}`" for t in texts[2:])])
