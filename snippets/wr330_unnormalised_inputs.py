@@ -1,6 +1,7 @@
-"""WR-330: unnormalised inputs -- raw 0..255 pixels saturate the first layer, and the loss never moves.
+"""WR-330: unnormalised inputs -- raw 0..255 pixels saturate the first layer and the loss never moves;
+features in the thousands put a linear model past its stability limit and the loss goes to inf.
 
-A one-hidden-layer network with sigmoid units, initialised the way nn.Linear
+The two tabs: a one-hidden-layer network with sigmoid units, initialised the way nn.Linear
 does (weights for inputs of unit scale), trained by gradient descent on 8x8
 grey images. Fed the pixels as the loader hands them over -- uint8, 0..255,
 all positive -- the first pre-activations are about a hundred times too large,
@@ -10,6 +11,12 @@ epochs all hidden units give one output whatever the image, and the loss stays
 at the value of guessing by class frequency. On the way, uint8 arithmetic bites:
 dividing in place is refused, and `X - 128` wraps around. The fix: convert to
 float, then standardise with the training split's mean and standard deviation.
+
+Below the tabs, the loud outcome: a model whose path to the output stays linear (here a linear
+regression) on a table with an area and a pressure in their units. The Hessian of its mean squared
+error, 2 A^T A / n, has a largest eigenvalue set by those features' mean squares, so a rate that
+trains standardised features is far past 2 / lambda_max and the loss grows to inf, then nan. A ReLU
+network on the same table, or on the raw pixels, ends quiet instead: its units die.
 
 Run it: python snippets/wr330_unnormalised_inputs.py
 """
@@ -87,6 +94,61 @@ def frequency_loss(y):
     """The loss of a model that ignores the image and predicts the class frequencies."""
     freq = np.bincount(y, minlength=CLASSES) / len(y)
     return float(-(freq * np.log(freq)).sum())
+
+
+# --- The other outcome: a path to the output that stays linear, features in the thousands ---------------
+# A linear model has nothing to saturate or switch off, and its mean squared error is exactly quadratic in
+# the weights, with a Hessian 2 A^T A / n (A = the inputs with a column of ones): the stability limit
+# 2/lambda_max is then exact, not a local approximation, so this is the cleanest place to watch input
+# scale set it.
+
+TABLE_LR = 0.1          # a rate that trains the standardised table comfortably (its limit is 0.88)
+TABLE_EPOCHS = 60
+
+
+def load_table(seed=SEED, n=200):
+    """Four features of a building as a sensor log records them: a share in 0..1 and a score near 0,
+    next to a floor area (about 1500 m^2) and an air pressure (about 1013 hPa); the target, already
+    standardised, depends on all four."""
+    rng = np.random.default_rng(seed + 1000)
+    share, score = rng.uniform(0.1, 0.9, n), rng.normal(0, 1, n)
+    area, pressure = rng.normal(1500, 400, n), rng.normal(1013, 10, n)
+    X = np.column_stack([share, score, area, pressure])
+    target = 2 * share + 0.5 * score + (area - 1500) / 400 - 0.3 * (pressure - 1013) / 10 + 0.2 * rng.normal(0, 1, n)
+    return X, (target - target.mean()) / target.std()
+
+
+def fit_linear(X, y, lr=TABLE_LR, epochs=TABLE_EPOCHS, log_every=0, seed=SEED + 2):
+    """Full-batch gradient descent on the mean squared error of y = Xw + b, initialised as nn.Linear
+    initialises a layer. Returns the loss before each update (epoch 0 = the initial weights); stops
+    at the first nan. Prints every log_every-th loss and the first inf and the first nan."""
+    rng = np.random.default_rng(seed)
+    a = 1 / np.sqrt(X.shape[1])
+    w, b = rng.uniform(-a, a, X.shape[1]), rng.uniform(-a, a)
+    losses = []
+    for epoch in range(epochs):
+        residual = X @ w + b - y
+        # the mean squared error as np.mean computes it -- the sum of the squares, then a division -- written
+        # out so that NumPy's overflow warning names this line rather than a file inside NumPy
+        losses.append(float(np.add.reduce(residual ** 2) / len(y)))
+        first_of_its_kind = np.isnan(losses[-1]) or (np.isinf(losses[-1]) and (epoch == 0 or np.isfinite(losses[-2])))
+        if log_every and (epoch % log_every == 0 or epoch == epochs - 1 or first_of_its_kind):
+            print(f"epoch {epoch:2d}  loss {losses[-1]:.4g}")
+        if np.isnan(losses[-1]):
+            break
+        grad = 2 * residual / len(y)
+        w, b = w - lr * (X.T @ grad), b - lr * grad.sum()
+    return losses
+
+
+def linear_curvature(X):
+    """The Hessian of the mean squared error of a linear model in (w, b): 2 A^T A / n with A = [X, 1],
+    twice the second-moment matrix of the inputs with a constant 1 appended. Its largest and smallest
+    eigenvalues, their ratio, and the rate 2 / lambda_max past which gradient descent diverges."""
+    A = np.column_stack([X, np.ones(len(X))])
+    values = np.linalg.eigvalsh(2 * A.T @ A / len(A))
+    return {"largest": float(values[-1]), "smallest": float(values[0]),
+            "condition": float(values[-1] / values[0]), "limit": float(2 / values[-1])}
 # --8<-- [end:setup]
 
 
@@ -115,6 +177,13 @@ if __name__ == "__main__":
     run = train(raw, y_train, log_every=6)
     print(f"{run['constant'][-1]} of {HIDDEN} hidden units now give one output for every image.\n"
           f"The loss of guessing by class frequency: {frequency_loss(y_train):.4f}")
+
+    table, target = load_table()
+    limit = linear_curvature(table)["limit"]
+    print(f"\nA linear model on four features of a building, two of them in the thousands (area, pressure),\n"
+          f"left in their units: 2/lambda_max = {limit:.2g}, so the rate {TABLE_LR:g} is {TABLE_LR / limit:.2g} times "
+          f"the stability limit.")
+    fit_linear(table, target, log_every=6)
 # --8<-- [end:reproduce]
 
 
@@ -151,6 +220,12 @@ if __name__ == "__main__":
     unit = train(X_train / 255.0, y_train)
     print(f"Scaled to [0, 1] without centring, the same run ends at {unit['loss'][-1]:.4f}\n"
           f"after {len(unit['loss'])} epochs.")
+
+    table, target = load_table()
+    table_std = standardise(table, fit_standardiser(table))
+    print(f"\nThe building table standardised the same way: 2/lambda_max = {linear_curvature(table_std)['limit']:.2f}, "
+          f"and the rate {TABLE_LR:g} trains the linear model:")
+    fit_linear(table_std, target, log_every=6)
 # --8<-- [end:fix]
 
 
@@ -218,10 +293,81 @@ def standardised_wins_from(sweep):
     return RATES[first]
 
 
+def fit_relu_net(X, y, lr=TABLE_LR, epochs=TABLE_EPOCHS, seed=SEED + 3):
+    """The same table through one hidden layer of 16 ReLUs (nn.Linear's initialisation), the same loss
+    and rate. Returns, before each update (epoch 0 = the initial weights): the loss, how many hidden units
+    are dead (zero for every row), each unit's share of rows on which it is active, the mean residual,
+    the output weights, and each unit's change of pre-activation from that update, row by row."""
+    rng = np.random.default_rng(seed)
+    a, c = 1 / np.sqrt(X.shape[1]), 1 / np.sqrt(HIDDEN)
+    W1, b1 = rng.uniform(-a, a, (X.shape[1], HIDDEN)), rng.uniform(-a, a, HIDDEN)
+    w2, b2 = rng.uniform(-c, c, HIDDEN), rng.uniform(-c, c)
+    run = {"loss": [], "dead": [], "active": [], "mean_residual": [], "w2": [], "shift": []}
+    for _ in range(epochs):
+        z = X @ W1 + b1
+        h = np.maximum(z, 0)
+        residual = h @ w2 + b2 - y
+        active = (z > 0).mean(axis=0)
+        for key, value in (("loss", float(np.mean(residual ** 2))), ("dead", int(np.sum(active == 0))),
+                           ("active", active), ("mean_residual", float(residual.mean())), ("w2", w2)):
+            run[key].append(value)
+        if np.isnan(run["loss"][-1]):
+            break
+        grad = 2 * residual / len(y)
+        back = grad[:, None] * w2 * (z > 0)
+        W1, b1, w2, b2 = W1 - lr * (X.T @ back), b1 - lr * back.sum(axis=0), w2 - lr * (h.T @ grad), b2 - lr * grad.sum()
+        run["shift"].append(X @ W1 + b1 - z)
+    return run
+
+
+def fit_relu_classifier(X, y, lr, epochs=60, seed=SEED + 1):
+    """The image network with ReLU instead of sigmoid hidden units (same initialisation, loss and
+    full-batch descent). Returns the loss before each update and the hidden units dead at the start and
+    at the end (zero for every image)."""
+    params = init_params(X.shape[1], seed)
+    onehot = np.eye(CLASSES)[y]
+    losses, dead = [], []
+    for _ in range(epochs + 1):
+        z = X @ params["W1"] + params["b1"]
+        h = np.maximum(z, 0)
+        dead.append(int(np.sum((z > 0).sum(axis=0) == 0)))
+        logp = log_softmax(h @ params["W2"] + params["b2"])
+        losses.append(float(-(onehot * logp).sum(axis=1).mean()))
+        g2 = (np.exp(logp) - onehot) / len(y)
+        g1 = (g2 @ params["W2"].T) * (z > 0)
+        params["W2"] -= lr * h.T @ g2
+        params["b2"] -= lr * g2.sum(axis=0)
+        params["W1"] -= lr * X.T @ g1
+        params["b1"] -= lr * g1.sum(axis=0)
+    return {"loss": losses[:epochs], "dead_at_start": dead[0], "dead_at_end": dead[epochs]}
+
+
+def first_nonfinite(losses):
+    """The epoch of the first inf or nan loss, or None."""
+    return next((i for i, v in enumerate(losses) if not np.isfinite(v)), None)
+
+
+def table_inputs():
+    """The table as recorded and standardised with its own (training) statistics, and the target."""
+    X, y = load_table()
+    return y, {"raw units": X, "standardised": standardise(X, fit_standardiser(X))}
+
+
+def table_runs():
+    """The linear model at TABLE_LR on raw and standardised features, and on raw features at a rate just
+    below their limit 2 / lambda_max. NumPy's overflow warnings are silenced: a test records them."""
+    y, inputs = table_inputs()
+    limit = linear_curvature(inputs["raw units"])["limit"]
+    with np.errstate(over="ignore", invalid="ignore"):
+        return {"raw units": fit_linear(inputs["raw units"], y), "standardised": fit_linear(inputs["standardised"], y),
+                "raw, rate below the limit": fit_linear(inputs["raw units"], y, lr=0.98 * limit)}
+
+
 def figure_data():
-    """Plain numbers for the page's picture: the loss per epoch for the three input scalings at lr 0.5,
-    the hidden units that became constant, and the last loss of a rate sweep."""
-    curves, sweep = runs(), rate_sweep()
+    """Plain numbers for the page's picture, four panels: the loss per epoch for the three input scalings
+    of the images at lr 0.5, the hidden units that became constant, the last loss of a rate sweep, and the
+    loss of the linear model on the building table (raw at TABLE_LR, standardised, raw just below its limit)."""
+    curves, sweep, table = runs(), rate_sweep(), table_runs()
     X, y = load_images()
     guess = frequency_loss(split(X, y)[0][1])
     epochs = list(range(len(curves["raw 0..255"]["loss"])))
@@ -237,9 +383,15 @@ def figure_data():
                 f"{curves['standardised']['constant'][-1]}. Right: last loss after 60 epochs against the learning "
                 f"rate, log scales: the best raw run ends at {raw_best:.4f} (rate {raw_rate:g}), the best run on pixels "
                 f"scaled to [0, 1] at {unit_best:.4f} (rate {unit_rate:g}); standardised pixels end lower than raw "
-                f"ones at every rate from {standardised_wins_from(sweep):g} up."),
+                f"ones at every rate from {standardised_wins_from(sweep):g} up. Fourth: a linear model on a table "
+                f"with two features in the thousands, learning rate {TABLE_LR:g}: on raw features the loss starts at "
+                f"{table['raw units'][0]:.5g}, grows every epoch and is inf at epoch {first_nonfinite(table['raw units'])}; "
+                f"on standardised features it falls to {table['standardised'][-1]:.4f}; on raw features at a rate just "
+                f"below the stability limit it ends at {table['raw, rate below the limit'][-1]:.1f}."),
         "caption": "Raw pixels: the first layer starts out saturated, its units freeze into constants, and "
-                   "no rate trains the network; scaled to [0, 1] it trains, standardised best.",
+                   "no rate trains the network; scaled to [0, 1] it trains, standardised best. A linear model, with "
+                   "nothing to go flat, fails loudly instead: features in the thousands put the rate past 2/λ_max "
+                   "and the loss goes to inf, while a rate below the limit stops at a plateau.",
         "panels": [
             {"title": "Loss per epoch, lr 0.5", "xlabel": "epoch", "ylabel": "loss", "yscale": "log",
              "series": [{"label": name, "x": epochs, "y": run["loss"], "width": 3.0 if name.startswith("raw") else 1.6}
@@ -250,6 +402,11 @@ def figure_data():
              "xscale": "log", "yscale": "log",
              "series": [{"label": label, "x": list(RATES), "y": sweep[name], "end_marker": True}
                         for name, label in SWEPT]},
+            {"title": f"Features in the thousands, linear model, lr {TABLE_LR:g}", "xlabel": "epoch",
+             "ylabel": "loss", "yscale": "log",
+             "series": [{"label": name, "x": list(range(len(loss))), "y": loss,
+                         "style": "dashed" if "below" in name else "solid"}
+                        for name, loss in table.items()]},
         ],
         "sparkline": {"label": "loss per epoch, raw pixels", "values": curves["raw 0..255"]["loss"]},
     }

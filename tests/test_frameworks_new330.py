@@ -8,7 +8,9 @@ import textwrap
 import numpy as np
 import pytest
 
-from conftest import load_snippet
+from trainwreck.catalog import load
+
+from conftest import ROOT, load_snippet
 from framework_runner import OPT_IN, check_cited_line, keras, run
 
 pytestmark = OPT_IN
@@ -104,6 +106,126 @@ def test_jax_promotes_uint8_silently_wraps_it_and_standardize_takes_the_statisti
     assert out["shifted"] == [[128, 209, 255, 127]] and out["shifted_dtype"] == "uint8"
     assert out["product_dtype"] == "float32"
     assert {"mean", "variance", "axis"} <= set(out["params"])
+
+
+# --- the loud outcome: the building table with two features in the thousands ------------------------------
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory) -> str:
+    """The snippet's building table, raw and standardised, and its standardised target."""
+    y, inputs = wr330.table_inputs()
+    path = tmp_path_factory.mktemp("wr330") / "table.npz"
+    np.savez(path, raw=inputs["raw units"], standardised=inputs["standardised"], y=y)
+    return str(path)
+
+
+def with_table(table: str, body: str) -> str:
+    return textwrap.dedent(TABLE_LOADED).replace("TABLE", repr(table)) + textwrap.dedent(body)
+
+
+TABLE_LOADED = """
+    import json, math, numpy as np
+    data = np.load(TABLE)
+    def first(losses, test):
+        return next((i for i, v in enumerate(losses) if test(v)), None)
+"""
+
+
+def test_pytorch_linear_goes_inf_then_nan_silently_and_a_relu_net_dies(table):
+    out = run("torch", with_table(table, """
+        import torch, warnings
+        warnings.simplefilter("error")                        # a warning would fail the program
+        y = torch.tensor(data["y"], dtype=torch.float32)[:, None]
+        result = {}
+        for kind, make in (("linear", lambda: torch.nn.Linear(4, 1)),
+                           ("relu", lambda: torch.nn.Sequential(torch.nn.Linear(4, 16), torch.nn.ReLU(),
+                                                                torch.nn.Linear(16, 1)))):
+            for name in ("raw", "standardised"):
+                x = torch.tensor(data[name], dtype=torch.float32)
+                torch.manual_seed(0)
+                net = make()
+                opt = torch.optim.SGD(net.parameters(), lr=0.1)
+                losses = []
+                for epoch in range(60):
+                    loss = torch.nn.functional.mse_loss(net(x), y)
+                    losses.append(loss.item())
+                    opt.zero_grad(); loss.backward(); opt.step()
+                entry = {"inf": first(losses, math.isinf), "nan": first(losses, math.isnan), "last": losses[-1],
+                         "jump": losses[1] / losses[0]}
+                if kind == "relu":
+                    entry["dead"] = int(((net[0](x) > 0).sum(0) == 0).sum())
+                result[f"{kind} {name}"] = entry
+        print(json.dumps(result))
+    """))
+    assert out["linear raw"]["inf"] == 3 and out["linear raw"]["nan"] == 8
+    assert out["linear standardised"]["inf"] is None and out["linear standardised"]["last"] < 0.05
+    relu = out["relu raw"]
+    assert relu["inf"] is None and relu["nan"] is None and relu["jump"] > 1e15 and relu["dead"] == 16
+    assert out["relu standardised"]["last"] < 0.1 and out["relu standardised"]["dead"] < 16
+
+
+@pytest.mark.parametrize("backend, nan_epoch", [("jax", 8), ("tensorflow", 9)])
+def test_keras_progress_line_shows_inf_then_nan_and_terminate_on_nan_stops_at_the_inf(table, backend, nan_epoch):
+    out = keras(backend, with_table(table, """
+        import contextlib, io, keras
+        def model():
+            keras.utils.set_random_seed(0)
+            m = keras.Sequential([keras.Input((4,)), keras.layers.Dense(1)])
+            m.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse")
+            return m
+        y = data["y"].astype("float32")
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            raw = model().fit(data["raw"].astype("float32"), y, batch_size=len(y), epochs=10, verbose=2)
+        lines = printed.getvalue().splitlines()
+        losses = raw.history["loss"]
+        said = io.StringIO()
+        with contextlib.redirect_stdout(said):
+            stopped = model().fit(data["raw"].astype("float32"), y, batch_size=len(y), epochs=10, verbose=0,
+                                  callbacks=[keras.callbacks.TerminateOnNaN()])
+        fixed = model().fit(data["standardised"].astype("float32"), y, batch_size=len(y), epochs=60, verbose=0)
+        print(json.dumps({"inf": first(losses, math.isinf), "nan": first(losses, math.isnan),
+                          "lines": [l for l in lines if "loss:" in l], "other": [l for l in lines if "loss:" not in l
+                                                                                 and not l.startswith("Epoch ")],
+                          "stopped": len(stopped.history["loss"]), "said": said.getvalue().splitlines(),
+                          "fixed": fixed.history["loss"][-1]}))
+    """))
+    assert out["inf"] == 3 and out["nan"] == nan_epoch - 1                  # history counts from 0, Keras from 1
+    assert out["lines"][3].endswith("loss: inf") and out["lines"][nan_epoch - 1].endswith("loss: nan")
+    assert out["other"] == []                                             # nothing but the epochs' lines
+    assert out["stopped"] == 4 and out["fixed"] < 0.05
+    # the callback's one line, word for word as the entry quotes and declares it
+    assert out["said"] == ["Batch 0: Invalid loss, terminating training"]
+    declared = [m for m in load(ROOT / "catalog").entries["WR-330"].messages if m.text.startswith("Batch")]
+    assert declared and declared[0].matches(out["said"][0]) and declared[0].example == out["said"][0]
+
+
+def test_jax_linear_goes_inf_then_nan_silently(table):
+    out = run("jax", with_table(table, """
+        import warnings, jax, jax.numpy as jnp
+        warnings.simplefilter("error")
+        y = jnp.asarray(data["y"], jnp.float32)
+        result = {}
+        for name in ("raw", "standardised"):
+            x = jnp.asarray(data[name], jnp.float32)
+            k1, k2 = jax.random.split(jax.random.key(0))
+            params = {"w": jax.random.uniform(k1, (4,), minval=-0.5, maxval=0.5),
+                      "b": jax.random.uniform(k2, (), minval=-0.5, maxval=0.5)}
+            def loss(p):
+                return jnp.mean((x @ p["w"] + p["b"] - y) ** 2)
+            @jax.jit
+            def step(p):
+                value, grad = jax.value_and_grad(loss)(p)
+                return value, jax.tree.map(lambda a, g: a - 0.1 * g, p, grad)
+            losses = []
+            for _ in range(60):
+                value, params = step(params)
+                losses.append(float(value))
+            result[name] = {"inf": first(losses, math.isinf), "nan": first(losses, math.isnan), "last": losses[-1]}
+        print(json.dumps(result))
+    """))
+    assert out["raw"]["inf"] == 3 and out["raw"]["nan"] == 8
+    assert out["standardised"]["inf"] is None and out["standardised"]["last"] < 0.05
 
 
 # --- the cited lines of installed packages say what the entry quotes them for ---------------------------

@@ -238,7 +238,296 @@ def test_tabs_print_their_story_and_exit_cleanly():
     assert reproduce.returncode == 0 and fix.returncode == 0
     assert ("  numpy._core._exceptions._UFuncOutputCastingError: Cannot cast ufunc 'divide' output from "
             "dtype('float64') to dtype('uint8') with casting rule 'same_kind'") in reproduce.stdout.splitlines()
-    assert "Traceback" not in reproduce.stdout + fix.stdout and "Warning" not in reproduce.stdout + fix.stdout
+    assert "Traceback" not in reproduce.stdout + fix.stdout and "Warning" not in fix.stdout
+    # the image half prints no warning; the table half shows NumPy's, and the loss turning inf, then nan
+    images, _, table = reproduce.stdout.partition("A linear model on four features")
+    assert "Warning" not in images
+    warned = [line.split("RuntimeWarning: ")[1] for line in table.splitlines() if "RuntimeWarning: " in line]
+    assert warned == ["overflow encountered in reduce", "overflow encountered in square",
+                      "overflow encountered in matmul", "invalid value encountered in matmul",
+                      "invalid value encountered in subtract"]
+    losses = wr330.table_runs()
+    inf_at, nan_at = wr330.first_nonfinite(losses["raw units"]), len(losses["raw units"]) - 1
+    assert f"epoch {inf_at}  loss inf" in table and table.rstrip().endswith(f"epoch {nan_at}  loss nan")
+    assert fix.stdout.rstrip().endswith(f"epoch {len(losses['standardised']) - 1}  loss {losses['standardised'][-1]:.4g}")
+
+
+# --- the other outcome: a path to the output that stays linear, features in the thousands -----------------
+
+@pytest.fixture(scope="module")
+def table():
+    y, inputs = wr330.table_inputs()
+    curvature = {name: wr330.linear_curvature(X) for name, X in inputs.items()}
+    return {"y": y, "inputs": inputs, "curvature": curvature, "runs": wr330.table_runs()}
+
+
+def test_lambda_max_grows_with_the_mean_square_of_the_large_features(table):
+    """The Hessian of the linear model's mean squared error is 2 A^T A / n: its top eigenvalue is set by the two
+    features in the thousands (about twice the sum of their mean squares, mean included) and scales with their
+    square. Dividing by the spread without centring leaves the pressure's mean, and 0.1 still diverges."""
+    X = table["inputs"]["raw units"]
+    raw, std = table["curvature"]["raw units"], table["curvature"]["standardised"]
+    mean_squares = np.mean(X ** 2, axis=0)
+    assert raw["largest"] == pytest.approx(2 * (mean_squares[2] + mean_squares[3]), rel=0.02)
+    for c in (0.1, 10.0):                                   # the large columns in other units: c^2 follows
+        rescaled = X * np.array([1, 1, c, c])
+        assert wr330.linear_curvature(rescaled)["largest"] / raw["largest"] == pytest.approx(c * c, rel=0.01)
+    assert raw["largest"] / std["largest"] > 1e6 and std["largest"] < 3
+    assert raw["condition"] > 1e10 and std["condition"] < 2
+    # the Hessian is 2 A^T A / n: a finite-difference second derivative of the loss agrees
+    y, A = table["y"], np.column_stack([X, np.ones(len(X))])
+    mse = lambda theta: float(np.mean((A @ theta - y) ** 2))
+    theta, e = np.zeros(5), np.eye(5)
+    for i in range(5):
+        h = 1e-3 * e[i] / max(1.0, np.sqrt(np.mean(A[:, i] ** 2)))
+        second = (mse(theta + h) - 2 * mse(theta) + mse(theta - h)) / (h @ h)
+        assert second == pytest.approx(2 * np.mean(A[:, i] ** 2), rel=1e-6)
+    # scaling without centring: the mean square stays large because the mean does
+    pressure = X[:, 3]
+    assert pressure.mean() / pressure.std() > 100
+    spread_only = X / X.std(axis=0)
+    unc = wr330.linear_curvature(spread_only)
+    assert unc["largest"] > 5e3 * std["largest"] and wr330.TABLE_LR > 100 * unc["limit"]
+    assert unc["largest"] == pytest.approx(2 * np.sum(np.mean(spread_only ** 2, axis=0)[2:]), rel=0.05)
+    with np.errstate(over="ignore", invalid="ignore"):
+        unc_run = wr330.fit_linear(spread_only, y)
+    unc_inf = wr330.first_nonfinite(unc_run)
+    assert unc_inf is not None and all(np.isfinite(unc_run[:unc_inf]))
+    assert_entry_says("WR-330", [
+        f"the pressure varies by only {pressure.std():.1f} hPa around {pressure.mean():.0f}, and divided by their "
+        f"standard deviations without centring the features still give λ_max = {unc['largest']:.3g}, a limit of "
+        f"{unc['limit']:.1g}, and at the rate {wr330.TABLE_LR:g} the loss is inf at epoch {unc_inf}",
+        f"the table's features still put {wr330.TABLE_LR:g} past their limit of {unc['limit']:.1g}",
+        f"the pressure, whose mean is {pressure.mean() / pressure.std():.0f} times its spread",
+    ])
+    assert_entry_says("WR-330", [
+        f"mean squares of {mean_squares[2]:.3g} and {mean_squares[3]:.3g}",
+        f"its largest eigenvalue is {raw['largest']:.4g}, against {std['largest']:.3f} after standardising, "
+        f"{raw['largest'] / std['largest']:.2g} times",
+        f"2/λ_max is {raw['limit']:.2g} for the raw features and {std['limit']:.2f} for the standardised ones",
+        f"ratio of the largest to the smallest eigenvalue is {raw['condition']:.1e} raw and "
+        f"{std['condition']:.2f} standardised",
+        f"ratio of largest to smallest eigenvalue from {raw['condition']:.1e} to {std['condition']:.2f}",
+        f"The raw features are stable below {raw['limit']:.2g}, but their smallest eigenvalue is "
+        f"{raw['condition']:.1e} times smaller than the largest",
+        f"Here it is {raw['limit']:.2g} for the raw features and {std['limit']:.2f} for the standardised ones",
+    ])
+
+
+def test_the_stability_limit_brackets_what_the_raw_run_does(table):
+    """Along the top eigenvector the error is multiplied by (1 - lr lambda_max) each step, so the loss by its
+    square: a rate 2% below 2/lambda_max falls, 2% above grows by (2 * 1.02 - 1)^2 per epoch."""
+    y, X, raw = table["y"], table["inputs"]["raw units"], table["curvature"]["raw units"]
+    below = wr330.fit_linear(X, y, lr=0.98 * raw["limit"], epochs=300)
+    with np.errstate(over="ignore", invalid="ignore"):
+        above = wr330.fit_linear(X, y, lr=1.02 * raw["limit"], epochs=300)
+    assert all(np.isfinite(below)) and below[-1] < below[0] / 1e4 and below[-1] <= below[-2]
+    assert above[-1] > above[0] * 1e6
+    assert above[-1] / above[-2] == pytest.approx((2 * 1.02 - 1) ** 2, rel=1e-6)
+    assert_entry_says("WR-330", [
+        f"at {0.98 * raw['limit']:.3g} (2% below the limit) the loss falls; at {1.02 * raw['limit']:.3g} "
+        f"(2% above) it grows by a factor of {(2 * 1.02 - 1) ** 2:.4f} every epoch",
+    ])
+
+
+def test_the_raw_run_grows_by_the_predicted_factor_and_turns_non_finite_at_the_predicted_epoch(table):
+    y, raw = table["y"], table["curvature"]["raw units"]
+    loss = table["runs"]["raw units"]
+    factor = (wr330.TABLE_LR * raw["largest"] - 1) ** 2
+    assert all(loss[t + 1] / loss[t] == pytest.approx(factor, rel=1e-3) for t in range(1, 24))
+    assert loss[0] > 1e4 * np.var(y) and np.var(y) == pytest.approx(1.0)
+    inf_at, nan_at = wr330.first_nonfinite(loss), next(i for i, v in enumerate(loss) if np.isnan(v))
+    assert all(np.isfinite(loss[:inf_at])) and all(v == np.inf for v in loss[inf_at:nan_at])
+    # predicted from the first step's loss and the factor: the epoch at which the sum of the n squared
+    # residuals, which np.mean takes before dividing, passes the largest float64 (hence "overflow ... in reduce")
+    n, biggest = len(y), np.finfo(np.float64).max
+    predicted = 1 + math.ceil((math.log(biggest) - math.log(n * loss[1])) / math.log(factor))
+    assert inf_at == predicted and loss[inf_at - 1] < biggest / n < loss[inf_at - 1] * factor
+    # ...while the mean itself is still finite at that epoch and would overflow only at the next
+    assert loss[inf_at - 1] * factor < biggest < loss[inf_at - 1] * factor ** 2
+    with np.errstate(over="raise"):
+        with pytest.raises(FloatingPointError):
+            np.mean(np.full(n, np.sqrt(loss[inf_at - 1] * factor)) ** 2)       # n equal squares: the sum overflows
+    with warnings.catch_warnings(record=True) as caught:                     # np.mean warns the same, from NumPy
+        warnings.simplefilter("always")
+        assert np.mean(np.full(n, np.sqrt(loss[inf_at - 1] * factor)) ** 2) == np.inf
+    assert [str(w.message) for w in caught] == ["overflow encountered in reduce"]
+    assert caught[0].filename.endswith("_methods.py")
+    assert_entry_says("WR-330", [
+        f"`RuntimeWarning: overflow encountered in reduce` at epoch {inf_at}: the loss, computed as np.mean "
+        f"computes it, adds the {n} squared residuals before it divides, and their sum passes the largest float64 "
+        "one epoch before their mean would (np.mean itself gives the same warning from NumPy's `_methods.py`)",
+    ])
+    assert_entry_says("WR-330", [
+        f"starts at {loss[0]:.5g}, and after the first step every epoch multiplies it by {factor:.3g}, (η λ_max − 1)²",
+        f"{loss[0]:.5g} against a target variance of {np.var(y):.0f}",
+        f"inf at epoch {inf_at}",
+        f"nan from epoch {nan_at}",
+        f"the rate {wr330.TABLE_LR:g} is {wr330.TABLE_LR / raw['limit']:.2g} times the raw limit",
+        f"a rate {wr330.TABLE_LR / raw['limit']:.2g} times past the limit",
+        f"({wr330.TABLE_LR / raw['limit']:.2g} times for the snippet's building table, whose linear model is inf at "
+        f"epoch {inf_at})",
+    ])
+    # frameworks train in float32: the same growth passes its largest value within three epochs
+    biggest32 = float(np.finfo(np.float32).max)
+    assert loss[2] < biggest32 < loss[3]
+    assert_entry_says("WR-330", ["the same growth passes the largest float32 by epoch 3"])
+
+
+def test_the_raw_run_prints_numpys_overflow_warnings_word_for_word(table):
+    y, X = table["y"], table["inputs"]["raw units"]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("default")                    # Python's own filter: each place warns once
+        wr330.fit_linear(X, y)
+    assert {w.category for w in caught} == {RuntimeWarning}
+    texts = [str(w.message) for w in caught]
+    assert texts == ["overflow encountered in reduce", "overflow encountered in square",
+                     "overflow encountered in matmul", "invalid value encountered in matmul",
+                     "invalid value encountered in subtract"]
+    # the sum inside np.mean overflows first; the matmul that overflows is the gradient's, X^T (2 r / n)
+    source = (ROOT / "snippets" / "wr330_unnormalised_inputs.py").read_text(encoding="utf-8").splitlines()
+    assert all(w.filename.endswith("wr330_unnormalised_inputs.py") for w in caught)
+    assert "np.add.reduce(residual ** 2) / len(y)" in source[caught[0].lineno - 1]     # the sum of the squares
+    assert caught[1].lineno == caught[0].lineno                                          # then a square itself
+    assert all("X.T @ grad" in source[w.lineno - 1] for w in caught[2:])
+    assert_entry_says("WR-330", [f"`RuntimeWarning: {texts[0]}`", f"`RuntimeWarning: {texts[1]}`",
+                                 *(f"`{t}`" for t in texts[2:])])
+
+
+def test_standardised_features_train_at_the_same_rate_and_a_safe_raw_rate_stops_at_a_plateau(table):
+    """Below the limit the raw run does not crawl on: it stops where the error left lies along eigenvectors
+    whose eta * lambda is below 1e-6 -- exactly what the eigen-decomposition predicts -- far above the
+    least-squares loss, and it is the same after 300 and after 3000 epochs."""
+    y, X, raw = table["y"], table["inputs"]["raw units"], table["curvature"]["raw units"]
+    fixed, slow = table["runs"]["standardised"], table["runs"]["raw, rate below the limit"]
+    assert all(b < a for a, b in zip(fixed, fixed[1:])) and fixed[-1] < 0.05
+    assert all(np.isfinite(slow)) and slow[-1] > 100 * fixed[-1]
+    lr = 0.98 * raw["limit"]
+    longer = wr330.fit_linear(X, y, lr=lr, epochs=3000)
+    at300, at3000 = longer[299], longer[-1]
+    A = np.column_stack([X, np.ones(len(X))])
+    solution = np.linalg.lstsq(A, y, rcond=None)[0]
+    least = float(np.mean((A @ solution - y) ** 2))
+    assert fixed[-1] == pytest.approx(least, rel=1e-3)                     # the standardised run gets there
+    assert at3000 == pytest.approx(at300, rel=0.01) and at3000 > 10 * least  # a plateau, not a descent
+    # the plateau is the part of the initial error along the flat directions, which the rate cannot move
+    values, vectors = np.linalg.eigh(2 * A.T @ A / len(A))
+    rng = np.random.default_rng(wr330.SEED + 2)                             # fit_linear's initial weights
+    a = 1 / np.sqrt(X.shape[1])
+    start = np.r_[rng.uniform(-a, a, X.shape[1]), rng.uniform(-a, a)]
+    along = vectors.T @ (start - solution)
+    assert least + 0.5 * np.sum(values * along ** 2) == pytest.approx(longer[0], rel=1e-9)
+    flat = lr * values < 1e-6
+    assert flat.sum() == 3 and lr * values[~flat].min() > 1e-2
+    assert at3000 == pytest.approx(least + 0.5 * np.sum((values * along ** 2)[flat]), rel=0.01)
+    assert abs(vectors[0, 1]) > 0.9999                                     # eigenvalue 0.0966: the share's weight
+    assert vectors[4, 0] ** 2 > 0.9999                                     # the smallest: mostly the bias...
+    assert -vectors[3, 0] / vectors[4, 0] == pytest.approx(1 / X[:, 3].mean(), rel=0.01)   # ...less 1/mean pressure
+    assert_entry_says("WR-330", [
+        f"falls from {fixed[0]:.4f} to {fixed[-1]:.4f} in {len(fixed)} epochs",
+        f"raw run is at {slow[-1]:.1f} after {len(slow)} epochs and {at300:.4f} after 300, and still {at3000:.4f} "
+        f"after 3000, where the least-squares fit reaches {least:.4f}",
+        f"the three smallest eigenvalues, {values[2]:.3g}, {values[1]:.3g} and {values[0]:.3g}, have "
+        "η·λ below 1e-6",
+        f"1/{X[:, 3].mean():.0f} of that",
+    ])
+    centred = wr330.linear_curvature(X - X.mean(axis=0))["smallest"]
+    spread_only = wr330.linear_curvature(X / X.std(axis=0))["smallest"]
+    assert centred > 100 * values[0] and spread_only == pytest.approx(values[0], rel=0.01)
+    assert_entry_says("WR-330", [f"centred but not scaled, the smallest eigenvalue is {centred:.3g}; divided by the "
+                                 f"spread alone, it stays at {spread_only:.3g}"])
+
+
+def test_a_relu_network_on_the_raw_table_jumps_once_and_dies_instead_of_going_nan(table):
+    """The same rate through 16 ReLUs: 5 units are dead before any step; the first step moves every live unit
+    one way on all rows, killing 8 and leaving 3 active on every row; it overshoots (the mean residual flips
+    sign while the survivors' output weights keep theirs), so the second step pushes the 3 down on every row
+    (WR-140). Then only the output bias learns: the loss's excess over the targets' variance shrinks by
+    (1 - 2 lr)^2 per epoch. No inf, no nan, no warning."""
+    y, inputs = table["y"], table["inputs"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        raw = wr330.fit_relu_net(inputs["raw units"], y)
+    fixed = wr330.fit_relu_net(inputs["standardised"], y)
+    loss, dead, active = raw["loss"], raw["dead"], raw["active"]
+    assert all(np.isfinite(loss)) and len(loss) == wr330.TABLE_EPOCHS
+    assert dead[:3] == [5, 13, wr330.HIDDEN] and set(dead[2:]) == {wr330.HIDDEN}
+    # dead at initialisation: below zero on every row before any update, not killed by a step
+    X = inputs["raw units"]
+    rng = np.random.default_rng(wr330.SEED + 3)
+    a = 1 / np.sqrt(X.shape[1])
+    z0 = X @ rng.uniform(-a, a, (X.shape[1], wr330.HIDDEN)) + rng.uniform(-a, a, wr330.HIDDEN)
+    assert np.array_equal(active[0] == 0, (z0 <= 0).all(axis=0))
+    # the first step moves each live unit the same way on every row
+    live = active[0] > 0
+    assert np.all(np.abs(np.sign(raw["shift"][0][:, live]).sum(axis=0)) == len(y))
+    survivors = active[1] > 0
+    assert survivors.sum() == 3 and np.all(active[1][survivors] == 1.0)        # on for every row
+    # the overshoot: the mean residual flips sign, the survivors' output weights do not
+    assert raw["mean_residual"][0] > 0 > raw["mean_residual"][1]
+    assert np.all(np.sign(raw["w2"][0][survivors]) == np.sign(raw["w2"][1][survivors]))
+    assert np.all(raw["shift"][1][:, survivors] < 0) and np.all(active[2] == 0)  # pushed off on every row
+    assert loss[1] / loss[0] > 1e15
+    excess = [v - np.var(y) for v in loss]
+    assert excess[-1] / excess[-2] == pytest.approx((1 - 2 * wr330.TABLE_LR) ** 2, rel=1e-9)
+    assert loss[-1] > 1e6 * np.var(y)
+    assert fixed["loss"][-1] < 0.1 and fixed["dead"][-1] == 0
+    assert_entry_says("WR-330", [
+        f"{dead[0]} of the {wr330.HIDDEN} units are dead before any step",
+        f"the first step takes the loss from {loss[0]:.4g} to {loss[1]:.3g} and kills {dead[1] - dead[0]} more, "
+        f"and the next kills the last {dead[2] - dead[1]}",
+        f"the loss is still {loss[-1]:.2g} after {len(loss)} epochs",
+        f"(1 − 2η)² = {(1 - 2 * wr330.TABLE_LR) ** 2:.2f} each epoch",
+        f"the standardised features train the same network to {fixed['loss'][-1]:.4f}",
+        f"moves each of the {int(live.sum())} live units one way on all {len(y)} rows: {dead[1] - dead[0]} are "
+        f"pushed below zero on every row, and the {int(survivors.sum())} pushed up are active on every row",
+        f"the mean residual goes from {raw['mean_residual'][0]:.0f} to {raw['mean_residual'][1]:.3g} while the "
+        f"output weights of those {int(survivors.sum())} keep their sign",
+    ])
+
+
+def test_with_centred_inputs_the_relu_units_stay_partly_active_and_the_net_goes_nan():
+    """The contrast the entry draws with WR-360 (standardised inputs, raw targets): there a step moves each row
+    by its own amount, no unit is pushed off or on for every row, and the loss turns nan."""
+    wr360 = load_snippet("wr360_unscaled_targets")
+    X, y = wr360.load_prices()
+    (X_train, y_train), _ = wr360.split(X, y)
+    params = wr360.init_params()
+    with np.errstate(over="ignore", invalid="ignore"):
+        for _ in range(4):                                                   # the epochs before the inf
+            z = X_train @ params["W1"] + params["b1"]
+            active = (z > 0).mean(axis=0)
+            assert np.sum((active > 0) & (active < 1)) >= 14           # on part of the rows, not all or none
+            _, grads = wr360.gradients(params, X_train, y_train)
+            for name, grad in grads.items():
+                params[name] -= wr360.LR * grad
+        run = wr360.train(X_train, y_train, epochs=12)
+    assert np.isnan(run["loss"][-1])
+    assert_entry_says("WR-330", ["in WR-360 the inputs are standardised, a step moves each row by its own amount, "
+                                 "the units stay active on part of the rows"])
+
+
+def test_the_relu_image_network_also_ends_dead_at_the_class_frequency_loss(images, sweep):
+    """ReLU instead of sigmoid units on the raw pixels: a first loss far above ln 4, and at rates from 0.01 up
+    every unit dead and the loss at the class-frequency loss; a lower rate partly trains it."""
+    (X_train, y_train), _ = images
+    X, guess = X_train.astype(np.float64), wr330.frequency_loss(y_train)
+    ends = {lr: wr330.fit_relu_classifier(X, y_train, lr) for lr in (1e-3, 1e-2, 0.1, 0.5)}
+    first = ends[0.1]["loss"][0]
+    assert first > 10 * math.log(wr330.CLASSES)
+    for lr in (1e-2, 0.1, 0.5):
+        run = ends[lr]
+        assert all(np.isfinite(run["loss"])) and run["dead_at_end"] == wr330.HIDDEN
+        assert abs(run["loss"][-1] - guess) < 0.03
+    low = ends[1e-3]
+    assert low["loss"][-1] < 0.2 and low["dead_at_end"] < wr330.HIDDEN
+    assert low["loss"][-1] < min(sweep["raw"]) / 5                       # a lower rate helps here, not there
+    assert_entry_says("WR-330", [
+        f"its first loss is {first:.2f}, far above ln 4 = {math.log(4):.3f}",
+        f"{low['loss'][-1]:.4f} at 0.001, with {low['dead_at_end']} units dead, where the sigmoid network's best "
+        f"raw run in the sweep ends at {min(sweep['raw']):.4f}",
+        f"{first:.2f} for the image network with ReLUs",
+    ])
 
 
 # --- every number in the prose ---------------------------------------------------------------------------
@@ -282,7 +571,8 @@ def test_numbers_in_the_entry_match_the_snippet(images, inputs, runs, sweep):
         f"constant {['no', 'one', 'two', 'three', 'four', 'five'][frozen]} epochs later",
         f"hence a loss of exactly {guess:.4f}",
         f"the accuracy, {raw_accuracy:.0%}, is that of always guessing the most frequent class",
-        f"its largest eigenvalue is {raw_c['largest']:.4g} and points along the mean image (the cosine between "
+        f"second-moment matrix XᵀX/n (no bias column and no factor 2: only its ratios matter here) is "
+        f"{raw_c['largest']:.4g} and points along the mean image (the cosine between "
         f"them is {raw_c['along_mean']:.4f}); the smallest is {raw_c['smallest']:.1f}, a ratio of "
         f"{raw_c['condition']:.0f}",
         f"after standardising the ratio is {std_c['condition']:.2f}",
