@@ -68,3 +68,9 @@ def test_a_total_loss_beside_its_parts_is_the_loss():
                            f"loss_cls: 0.9  loss_box_reg: 0.4  lr: 0.0002  max_mem: 2000M\n"
                            for i, v in enumerate(["2.301", "1.904", "nan"])))
     assert ev.head[:2] == [2.301, 1.904] and str(ev.first_nonfinite_at) == "iter 59"
+
+
+def test_a_line_of_keys_and_values_is_not_a_table_header_and_an_upper_case_total_is_the_loss():
+    ev = scan_text("STEP : 0\tTRAIN_TOTAL_LOSS : 1.2195\tTRAIN_LOC_LOSS : 0.0875\tTRAIN_CLS_LOSS : 1.1320\n"
+                   "STEP : 50\tTRAIN_TOTAL_LOSS : 1.2236\tTRAIN_LOC_LOSS : 0.0911\tTRAIN_CLS_LOSS : 1.1325\n")
+    assert ev.mode == "key" and ev.head == [1.2195, 1.2236] and str(ev.head_at[1]) == "step 50"

@@ -11,7 +11,7 @@ from .positions import EPOCH_HINTS
 OTHER_LOSS = re.compile(rb"_(?:loss|Loss|LOSS)\b")     # literal first: no backtracking over long lines
 WORD_END = re.compile(rb"[A-Za-z]+$")
 # `train_loss` is the training loss; so is `total_loss`, the sum of the parts that is optimised (Detectron2)
-TRAINING_PREFIXES = {b"train", b"training", b"Train", b"Training", b"TRAIN", b"total", b"Total"}
+TRAINING_PREFIXES = {b"train", b"training", b"Train", b"Training", b"TRAIN", b"total", b"Total", b"TOTAL"}
 # Gradient norms and a clipping threshold, when the log prints them next to the loss. A norm may
 # name its parameter (`grad_norm(W1)`, `grad_norm[fc1.weight]`); a line may print several.
 PARAMETER = rb"(?:\([^()\s]{1,64}\)|\[[^\[\]\s]{1,64}\])?"
@@ -215,6 +215,8 @@ def table_column(first: bytes) -> tuple | None:
     optimises that sum times the batch size (nan when any part is)."""
     for m in TABLE_HEADER.finditer(first[:DETECT_WINDOW]):
         fields = m.group(0).lower().split()
+        if any(to_float(f) is not None for f in fields):
+            continue                                    # a row or a `STEP : 0  LOSS : 1.2` line, not a header
         old_yolo = fields[1] == b"gpu_mem" and all(p in fields for p in YOLOV5_PARTS)
         named = [k for k, f in enumerate(fields) if f in CSV_NAMES or (old_yolo and f == b"total")]
         parts = [k for k, f in enumerate(fields)
