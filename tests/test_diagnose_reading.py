@@ -121,6 +121,8 @@ def test_nothing_to_go_on_asks_for_the_loss_values():
      "skipped steps under dynamic loss scaling"),
     ("Why is the val_loss of fit() much higher than the loss of evaluate()?",
      "a gap between training and validation loss"),
+    ("Region 82 Avg IOU: -nan, Class: -nan, Obj: -nan, No Obj: 0.513887, .5R: -nan, .75R: -nan,  count: 0\n"
+     "why is there nan during training?", "nan in Darknet's Region lines"),
 ])
 def test_normal_behaviour_is_answered_as_normal(report, name):
     d = diagnosis(report)

@@ -338,6 +338,13 @@ NORMALS = (
                       r"loss|is it (?:an error|normal)"),
            "a loss that starts high and falls is healthy; what matters is whether it falls, not where it starts",
            "the loss values over the first epochs"),
+    Normal("nan in Darknet's Region lines",
+           re.compile(r"region \d+ avg iou: -?nan|(?:class|obj|\.5r|\.75r): -?nan"),
+           "a nan in Darknet's `Region ... Avg IOU: -nan` lines is an average over no objects (none of that scale "
+           "in the batch) and is expected; only a nan in the `avg` (loss) field means training went wrong, as "
+           "the AlexeyAB fork's README says "
+           "(https://github.com/AlexeyAB/darknet/blob/61307b664f3c19e001699b80ed21c0817cbb67a3/README.md)",
+           "the iteration lines (`1234: 2.31, 2.45 avg loss, ...`): whether their avg field is nan or climbs"),
 )
 
 

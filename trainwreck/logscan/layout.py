@@ -104,7 +104,7 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
             continue
         if dialect.mode == "key":
             for key in dialect.keys:
-                pattern = keyed(key, **spelled)
+                pattern = dialect.pattern or keyed(key, **spelled)
                 found = pattern.search(masked)
                 if found and dialect is keyed_dialect.DIALECT and _title_only(pattern, masked, training, prefixed, spelled):
                     break

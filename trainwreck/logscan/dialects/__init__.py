@@ -20,11 +20,13 @@ class Dialect:
     keys: tuple[bytes, ...] = (b"loss", b"Loss", b"LOSS")   # the training loss's key, preferred first
     framework: str | None = None           # an ORIGINS key the format implies
     mode: str = "key"                      # key | list | table | csv | column
+    pattern: re.Pattern | None = None      # key mode: the loss pattern itself, for a format whose number comes first
 
 
-from . import (caffe, column, csv_table, fairseq, hf_trainer, history, keras, keyed, lightning,  # noqa: E402
-               loss_table, megatron, openmmlab, tqdm_bar)
+from . import (caffe, column, csv_table, darknet, fairseq, hf_trainer, history, keras, keyed,  # noqa: E402
+               lightning, loss_table, megatron, openmmlab, tqdm_bar)
 
 ORDER: tuple[Dialect, ...] = (keras.DIALECT, lightning.DIALECT, hf_trainer.DIALECT, fairseq.DIALECT,
-                              megatron.DIALECT, openmmlab.DIALECT, caffe.DIALECT, tqdm_bar.DIALECT, keyed.DIALECT,
+                              megatron.DIALECT, openmmlab.DIALECT, caffe.DIALECT, darknet.DIALECT, tqdm_bar.DIALECT,
+                              keyed.DIALECT,
                               history.DIALECT, loss_table.DIALECT, csv_table.DIALECT, column.DIALECT)
