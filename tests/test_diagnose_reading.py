@@ -122,7 +122,7 @@ def test_nothing_to_go_on_asks_for_the_loss_values():
     ("Why is the val_loss of fit() much higher than the loss of evaluate()?",
      "a gap between training and validation loss"),
     ("Region 82 Avg IOU: -nan, Class: -nan, Obj: -nan, No Obj: 0.513887, .5R: -nan, .75R: -nan,  count: 0\n"
-     "why is there nan during training?", "nan in Darknet's Region lines"),
+     "why is there nan during training?", "nan in a Darknet Region line with no objects"),
 ])
 def test_normal_behaviour_is_answered_as_normal(report, name):
     d = diagnosis(report)
@@ -177,3 +177,10 @@ def test_a_whole_snippet_run_with_its_summary_lines_names_its_entry():
                          env={"OPENBLAS_NUM_THREADS": "1", "PATH": ""}).stdout
     d = diagnosis(out)
     assert d.verdict == "failure" and d.matches[0].entry.id == "WR-240"
+
+
+def test_a_nan_in_darknets_no_obj_field_is_not_answered_as_normal():
+    """`No Obj` averages over every anchor, never 0/0: a nan there is a nan output, with objects counted."""
+    d = diagnose(scan(io.BytesIO(b"Region 94 Avg IOU: 0.301, Class: 0.41, Obj: 0.30, No Obj: -nan, .5R: 0.1, .75R: 0.0,  "
+                                 b"count: 5\nwhy is No Obj -nan in my darknet log?\n"), "report"), CATALOG)
+    assert not any(n.name.startswith("nan in a Darknet") for n in d.normal) and d.verdict != "normal"

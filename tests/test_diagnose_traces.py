@@ -237,7 +237,7 @@ def _diagnosed(text):
     return _weighed(text)[0]
 
 
-def test_a_loss_that_climbed_tenfold_and_stayed_is_not_healthy():
+def test_a_loss_that_climbed_and_stayed_at_its_peak_is_not_healthy():
     d = _diagnosed("".join(f"step {i} loss {v}\n" for i, v in enumerate([2.3, 2.2, 2.1, 4.0, 9.5, 30.0, 31.0, 30.5, 30.8])))
     assert d.signature.name == "climbed-and-stayed" and d.verdict == "uncertain"
     assert d.matches[0].entry.id == "WR-220"
@@ -276,15 +276,15 @@ def test_a_ceiling_is_never_below_a_value_the_log_printed_and_100_takes_pytorch(
     assert not any("BCELoss" in f for f in bare.signature.facts)         # 100 alone is a round number
 
 
-def test_a_share_of_the_ceiling_matching_the_share_wrong_is_a_one_answer_model():
-    """Keras's classic `loss: 14.5063 - accuracy: 0.1135`: 88.65% wrong, each at -ln(1e-7)."""
+def test_a_share_of_the_ceiling_matching_the_share_wrong_is_saturation():
+    """88.65% of the examples wrong, each at -ln(1e-7) (Keras's 14.5063 is the same at 90% wrong)."""
     log = "".join(f"Epoch {i}/10\n60000/60000 [====] - 3s - loss: {v} - accuracy: {a}\n"
                   for i, (v, a) in enumerate([(2.3012, 0.1098), (14.2887, 0.1135), (14.2887, 0.1135),
                                               (14.2887, 0.1135)], start=1))
     d = _diagnosed(log)
     assert d.signature.name != "healthy"
     fact = next(f for f in d.signature.facts if "x 16.1181" in f)
-    assert "with 88.6% of the examples wrong" in fact and "gives one answer to everything" in fact
+    assert "with 88.6% of the examples wrong" in fact and "every prediction is saturated at the clip" in fact
     assert math.isclose((1 - 0.1135) * 16.1181, 14.2887, rel_tol=1e-5)
 
 
@@ -296,3 +296,29 @@ def test_the_ceiling_takes_the_value_twice_and_at_the_end():
     # the ceiling's value is checked against the constant itself: 87.3365 is -ln of float32's smallest normal
     assert math.isclose(-math.log(float(np.finfo(np.float32).tiny)), 87.3365, rel_tol=1e-6)
     assert math.isclose(-math.log(float(np.float32(1e-7))), 16.1181, rel_tol=1e-5)
+
+
+@pytest.mark.parametrize("values", [
+    [0.061, 0.058, 0.055, 0.052, 0.050, 0.41, 0.38, 0.36, 0.35, 0.34, 0.33],      # mixup switched on in a resumed run
+    [0.08, 0.075, 0.07, 0.35, 0.31, 0.27, 0.24, 0.22],                              # a warm restart, pasted mid-cycle
+    [0.69, 0.30, 0.10, 0.05, 0.02, 1.10, 0.95, 0.90, 0.86, 0.83],                   # a curriculum's harder stage
+])
+def test_a_step_up_that_falls_again_is_not_a_climb_that_stayed(values):
+    d = _diagnosed("".join(f"epoch {i} train_loss: {v}\n" for i, v in enumerate(values, start=31)))
+    assert d.signature.name != "climbed-and-stayed"
+
+
+def test_a_converging_model_passing_a_share_of_the_ceiling_is_not_saturated():
+    log = "".join(f"Epoch {i}/6\n100/100 [====] - 1s - loss: {v} - accuracy: {a}\n"
+                  for i, (v, a) in enumerate([(2.1, 0.30), (1.2, 0.70), (0.7, 0.90), (0.4836, 0.97), (0.4835, 0.97),
+                                              (0.4835, 0.97)], start=1))
+    d = _diagnosed(log)
+    assert d.signature.name == "healthy" and not any("saturated" in f for f in d.signature.facts)
+
+
+def test_keras_binary_ceiling_has_its_float32_high_clip_value():
+    """A confident 1 for a target of 0: -ln(1 - float32(1 - 1e-7)) = 15.9424; half the examples so: 7.9712."""
+    assert math.isclose(-math.log(1 - float(np.float32(1) - np.float32(1e-7))), 15.9424, rel_tol=1e-5)
+    log = "".join(f"Epoch {i}/5\n100/100 [====] - 1s - loss: 7.9712 - accuracy: 0.5000\n" for i in range(1, 5))
+    d = _diagnosed(log)
+    assert any("= 0.5 x 15.9424 with 50.0% of the examples wrong" in f for f in d.signature.facts)

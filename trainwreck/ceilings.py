@@ -13,6 +13,9 @@ from .logscan.evidence import Evidence
 
 DIGITS = 5e-5          # relative: a value printed to six significant digits or fewer
 FRACTION_DIGITS = 2e-3  # relative, for (share wrong) x ceiling: the accuracy is printed to 3-4 digits
+# A share of the ceiling is read as saturation only where most examples are wrong and the loss sits
+# there (its last three values): a converging model can pass through such a level by chance.
+MOSTLY_WRONG = 0.5
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,12 @@ CEILINGS = (
             "Keras 2 on TensorFlow 1 clipped the same way)",
             "the model gives the true class a probability at the clip: its outputs are pushed to the extremes, "
             "confidently wrong"),
+    Ceiling(15.9424, "Keras's binary cross-entropy on probabilities",
+            "it clips p to [1e-7, 1 - 1e-7] before the log, and in float32 1 - 1e-7 is 1 - 1.19e-7, so a "
+            "confident 1 for a target of 0 costs -ln(1.19e-7) = 15.9424 "
+            "(https://github.com/keras-team/keras/blob/v3.15.1/keras/src/backend/tensorflow/nn.py#L1484-L1488)",
+            "the model gives the true class a probability at the clip: its outputs are pushed to the extremes, "
+            "confidently wrong"),
     Ceiling(100.0, "PyTorch's BCELoss",
             "it clamps each log at -100 (https://github.com/pytorch/pytorch/blob/v2.13.0/torch/nn/modules/"
             "loss.py#L668)",
@@ -63,12 +72,13 @@ def ceiling_fact(ev: Evidence) -> str:
             continue
         if _near(ev.last, c.value, DIGITS) and sum(_near(v, c.value, DIGITS) for v in tail) >= 2:
             return (f"the loss sits at {c.value:g}, the most {c.tool} can print: {c.why}; {c.meaning}")
-        if wrong and 0 < wrong < 1:
+        if wrong is not None and MOSTLY_WRONG <= wrong < 1:
             level = wrong * c.value
-            if _near(ev.last, level, FRACTION_DIGITS) and sum(_near(v, level, FRACTION_DIGITS) for v in tail) >= 2:
+            if _near(ev.last, level, FRACTION_DIGITS) and sum(_near(v, level, FRACTION_DIGITS) for v in tail[-3:]) == 3:
                 return (f"the loss sits at {_g(ev.last)} = {wrong:.4g} x {c.value:g} with {wrong:.1%} of the examples "
-                        f"wrong: each one it gets wrong costs the most {c.tool} can print and the others almost "
-                        f"nothing -- a model that gives one answer to everything, confidently ({c.why})")
+                        f"wrong: every prediction is saturated at the clip, a wrong one costing the most {c.tool} "
+                        f"can print and a right one almost nothing; with most examples wrong, most often one "
+                        f"class for everything ({c.why})")
     return ""
 
 

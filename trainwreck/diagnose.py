@@ -55,12 +55,14 @@ PLATEAU_FALL = 0.1
 # other (relative), at STALL_LEVEL or more of the first value; a run that
 # converges goes lower and keeps creeping down.
 FLAT, STALL_LEVEL = 0.01, 0.4
-# A loss that the watch saw climb (a sustained rise: WATCH_RULE), that ends above its first value and
-# STAYED times its lowest or more -- the watch's own bar for a climb -- has not come back down: a
-# failure even with no nan (a loss that clamps its log stops at a ceiling instead of turning inf),
-# never a healthy run. It is judged against the run's own best, not its first value alone: the first
-# value is set by the task (ln K for K classes), the level a broken run climbs to by the failure.
-STAYED = 3.0
+# A loss that the watch saw climb (a sustained rise: WATCH_RULE), that ends above its first value,
+# STAYED times its lowest or more (the factor the watch asks of a climb within one epoch) and still
+# within NEAR_PEAK of its highest has not come back down: a failure even with no nan (a loss that
+# clamps its log stops at a ceiling instead of turning inf), never a healthy run. It is judged
+# against the run's own best, not its first value alone: the first value is set by the task (ln K
+# for K classes), the level a broken run climbs to by the failure. A step up that then falls again
+# (augmentation or dropout switched on, a warm restart, a curriculum stage) is not one.
+STAYED, NEAR_PEAK = 3.0, 0.9
 # A bump the watch saw is called recovered only once the loss is back within this factor of its lowest.
 RECOVERED = 1.5
 # Shapes that show a failure without a non-finite value or a signature of their own.
@@ -296,7 +298,8 @@ def _signature(ev: Evidence) -> Signature:
         return sig("climbing", [f"no non-finite value yet, but the loss has risen {end_rises} times in a row "
                                 f"to {_fmt(ev.before[-1])} at the end ({at(ev.count - 1)})"])
     low = ev.low if ev.low is not None else ev.head[0]
-    if warn_index is not None and low > 0 and ev.last > ev.head[0] and ev.last >= STAYED * low:
+    if (warn_index is not None and low > 0 and ev.last > ev.head[0] and ev.last >= STAYED * low
+            and ev.high is not None and ev.last >= NEAR_PEAK * ev.high):
         return sig("climbed-and-stayed", [
             f"the loss climbed and did not come back down: it ends at {_fmt(ev.last)} ({at(ev.count - 1)}), above "
             f"its first value {_fmt(ev.head[0])} ({at(0)}) and {ev.last / low:.3g}x its lowest, {_fmt(low)} "

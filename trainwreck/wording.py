@@ -338,13 +338,15 @@ NORMALS = (
                       r"loss|is it (?:an error|normal)"),
            "a loss that starts high and falls is healthy; what matters is whether it falls, not where it starts",
            "the loss values over the first epochs"),
-    Normal("nan in Darknet's Region lines",
-           re.compile(r"region \d+ avg iou: -?nan|(?:class|obj|\.5r|\.75r): -?nan"),
-           "a nan in Darknet's `Region ... Avg IOU: -nan` lines is an average over no objects (none of that scale "
-           "in the batch) and is expected; only a nan in the `avg` (loss) field means training went wrong, as "
-           "the AlexeyAB fork's README says "
+    Normal("nan in a Darknet Region line with no objects",
+           re.compile(r"region \d+ avg \(?iou: -?nan[^\n]*count: 0\b"),
+           "a Darknet `Region` line with `count: 0` divides its IOU, Class, Obj and recall sums by that count of "
+           "objects, 0/0, and prints -nan (https://github.com/pjreddie/darknet/blob/"
+           "011eed632d70c4e907ad512e2ac1e04d90b1072c/src/yolo_layer.c): no object of that scale was in the batch. "
+           "`No Obj` divides by the number of anchors instead, so a nan there, like a nan in the `avg` (loss) "
+           "field, means the outputs are nan; the AlexeyAB fork's README gives the rule for the avg field "
            "(https://github.com/AlexeyAB/darknet/blob/61307b664f3c19e001699b80ed21c0817cbb67a3/README.md)",
-           "the iteration lines (`1234: 2.31, 2.45 avg loss, ...`): whether their avg field is nan or climbs"),
+           "the iteration lines (`1234: 2.31, 2.45 avg loss, ...`) and the `No Obj` values: whether any is nan"),
 )
 
 

@@ -10,8 +10,10 @@ from .positions import EPOCH_HINTS
 
 OTHER_LOSS = re.compile(rb"_(?:loss|Loss|LOSS)\b")     # literal first: no backtracking over long lines
 WORD_END = re.compile(rb"[A-Za-z]+$")
-# `train_loss` is the training loss; so is `total_loss`, the sum of the parts that is optimised (Detectron2)
-TRAINING_PREFIXES = {b"train", b"training", b"Train", b"Training", b"TRAIN", b"total", b"Total", b"TOTAL"}
+TRAINING_PREFIXES = {b"train", b"training", b"Train", b"Training", b"TRAIN"}
+# With no plain `loss` key, `total_loss` is the training loss: the sum of the parts that is optimised
+# (Detectron2's events line, `TRAIN_TOTAL_LOSS`). Beside a plain `loss` it is left out like any other.
+TOTAL = re.compile(rb"(?i)total_loss$")
 # Gradient norms and a clipping threshold, when the log prints them next to the loss. A norm may
 # name its parameter (`grad_norm(W1)`, `grad_norm[fc1.weight]`); a line may print several.
 PARAMETER = rb"(?:\([^()\s]{1,64}\)|\[[^\[\]\s]{1,64}\])?"
@@ -125,6 +127,10 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
             return Layout(dialect, "list", **base)
         elif dialect.mode == "column" and _one_per_line(first):
             return Layout(dialect, "column", **base)
+    total = next((k for k in others if TOTAL.search(k)), None)
+    if total is not None:          # no plain loss key, but a total of parts
+        base["others"] = [k for k in others if k != total]
+        return Layout(keyed_dialect.DIALECT, "key", keyed(rb"(?<![A-Za-z])" + re.escape(total), **spelled), **base)
     if prefixed:                   # no plain loss key: read the first key of its own (`genloss`)
         key = prefixed[0]
         base["others"] = [k for k in others if k != key]
@@ -203,6 +209,9 @@ COUNT = re.compile(rb"\d+(?:/\d+)?")
 TABLE_HEADER = re.compile(rb"(?im)^[ \t]*(?:epoch|step|iter|iteration)[ \t]+\S+[ \t]+\S+[^\n]*$")
 # YOLOv5 up to v6 named its loss parts without `_loss` (`Epoch gpu_mem box obj cls total labels img_size`).
 YOLOV5_PARTS = (b"box", b"obj", b"cls")
+# A column name of two words (Hugging Face's `Training Loss  Validation Loss`) is one name.
+TWO_WORDS = re.compile(rb"\b(train|training|valid|validation|val|eval|test)[ \t]+loss\b")
+TABLE_TOTALS = CSV_NAMES + (b"total_loss", b"loss_total")
 
 
 def table_column(first: bytes) -> tuple | None:
@@ -210,19 +219,22 @@ def table_column(first: bytes) -> tuple | None:
     printed total) of a table aligned with spaces under a header that starts with its numbering column
     and names a loss, anywhere in the first block (a tool prints its banner and settings first):
     Ultralytics YOLO (`Epoch GPU_mem box_loss cls_loss dfl_loss Instances Size`), fastai (`epoch
-    train_loss valid_loss accuracy time`). The loss is the table's total (`loss`, `train_loss`,
-    YOLOv5's `total`) when it prints one, else the sum of the loss parts it prints: Ultralytics
-    optimises that sum times the batch size (nan when any part is)."""
+    train_loss valid_loss accuracy time`), Hugging Face's notebook table (`Epoch Training Loss Validation
+    Loss`). The loss is the table's total (`loss`, `train_loss`, `total_loss`, YOLOv5's `total`) when it
+    prints one; an Ultralytics table (`GPU_mem` second) prints only its parts, and the trainer
+    backpropagates their sum times the batch size, so their sum is read (nan when any part is). Other
+    tables of parts are not read."""
     for m in TABLE_HEADER.finditer(first[:DETECT_WINDOW]):
-        fields = m.group(0).lower().split()
+        fields = TWO_WORDS.sub(rb"\1_loss", m.group(0).lower()).split()
         if any(to_float(f) is not None for f in fields):
             continue                                    # a row or a `STEP : 0  LOSS : 1.2` line, not a header
-        old_yolo = fields[1] == b"gpu_mem" and all(p in fields for p in YOLOV5_PARTS)
-        named = [k for k, f in enumerate(fields) if f in CSV_NAMES or (old_yolo and f == b"total")]
+        ultralytics = fields[1] == b"gpu_mem"
+        old_yolo = ultralytics and all(p in fields for p in YOLOV5_PARTS)
+        named = [k for k, f in enumerate(fields) if f in TABLE_TOTALS or (old_yolo and f == b"total")]
         parts = [k for k, f in enumerate(fields)
                  if (f.endswith(b"_loss") and not f.startswith((b"val", b"test"))) or (old_yolo and f in YOLOV5_PARTS)]
-        if not (named or parts):
-            continue
+        if not named and not (ultralytics and parts):
+            continue                    # parts of someone else's (a GAN's D and G) are nobody's total
         header = sum(1 for line in first[:m.start()].split(b"\n") if line.strip())   # as csv_values counts lines
         if named:
             return (None, named[0], header, 0, fields[0].decode(), "")

@@ -10,7 +10,8 @@ NumPy's `...`), never as an epoch the log did not print; a list of one value is 
 Only the training loss's list is read (`loss`, `train_loss`, `losses`, `loss_history`); `val_loss`
 and the other lists are not. Not a history: a list of pairs (`[(1, 2.3), ...]`) or of anything but
 numbers, a list in a configuration (its line gives another key a single value: `'lr': 0.1`), a
-source line that a traceback quotes. A list printed again as it grows is read for its new values.
+source line that a traceback quotes. A list printed again as it grows is read for its new values, and
+one printed again unchanged is not read twice.
 """
 from __future__ import annotations
 
@@ -57,6 +58,8 @@ def items(data: bytes) -> list[Item]:
         if found is None:
             continue
         numbers = [n for _, n, _ in found]
+        if numbers == previous:
+            continue                           # the same history printed again
         skip = len(previous) if len(numbers) > len(previous) > 0 and numbers[:len(previous)] == previous else 0
         previous = numbers
         key = m.group(2).decode()

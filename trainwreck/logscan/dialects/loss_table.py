@@ -9,12 +9,12 @@ train.py prints the same shape):
 
 Each row is a progress bar (only its last update counts). The loss read is the table's total if it
 prints one (`loss`, fastai's `train_loss`, YOLOv5's `total`), else the sum of the loss parts it
-prints (`box_loss + cls_loss + dfl_loss`): Ultralytics backpropagates that sum times the batch size
-(ultralytics/utils/loss.py, `v8DetectionLoss.__call__`). The header may come after a banner, the
+prints (`box_loss + cls_loss + dfl_loss`): the trainer backpropagates `loss.sum()`, the criterion's
+gain-weighted parts times the batch size, and shows their running means (`self.tloss`) in the bar. The header may come after a banner, the
 settings and a model summary; lines between the rows -- the header repeated each epoch, the
 validation summary (`all  128  929  0.641 ...`) -- are not rows: a row's first field is a count
 (`1/100`). fastai's `fit` table (`epoch train_loss valid_loss accuracy time`) has the same shape.
 """
 from . import Dialect
 
-DIALECT = Dialect("a table of loss columns (Ultralytics YOLO, fastai)", None, mode="table")
+DIALECT = Dialect("a table of loss columns under an Epoch header", None, mode="table")
