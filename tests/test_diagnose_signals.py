@@ -238,3 +238,11 @@ def test_the_printed_facts_go_to_the_entries_whose_phrases_describe_them():
     w = weigher(CATALOG)
     assert w.zero_gradient == {"WR-110", "WR-140"}
     assert w.accuracy_rises == {"WR-130"}
+
+
+def test_a_magnitude_in_prose_is_in_the_thousands_but_a_count_or_a_time_is_not():
+    from trainwreck.wording import tokens
+    assert "thousand" in tokens("my features are around 25,000 while the others stay below one")
+    assert "thousand" in tokens("targets in the millions")
+    assert "thousand" not in tokens("the loss went nan after 10,000 iterations on 1,200 images")
+    assert "thousand" not in tokens("2021-12-20 17:13:30,133 - mmdet - INFO - loss: nan")

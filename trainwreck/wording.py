@@ -50,6 +50,11 @@ THESAURUS = [
      r"|go(?:es)? up|going up|gets? bigger|getting bigger|(?:becom\w*|became|gets?|getting|grow\w*) (?:very |too |so )?"
      r"(?:large|big|huge))\b", " climb "),
     (r"\b(?:very large|too large|so large|huge|enormous)\b", " large "),
+    # a magnitude written with thousands separators, or in words, is "in the thousands" (not a count
+    # of steps, examples or parameters, nor a time's milliseconds, 17:13:30,133)
+    (r"(?<![\d:.,])\b\d{1,3}(?:,\d{3})+\b(?!\s*(?:steps?|iter\w*|epochs?|images?|samples?|examples?|batch\w*|rows?|records?"
+     r"|params?|parameters?|points?|files?|classes?|tokens?|words?))|\b(?:thousands|millions|billions)\b",
+     " thousand "),
     (r"\b(?:exp|exponential\w*|logsumexp)\b", " exp "),
     # a loss or an output that does not move: the plateau's signature said in words
     (r"\b(?:(?:stays?|stayed|remains?|remained|stuck at|all|always|is always) (?:the )?(?:same|constant)|stuck"
