@@ -93,8 +93,10 @@ def step_on(line: bytes, epoch_span: tuple[int, int] | None) -> str | None:
 class Locator:
     """Positions of values in one block of text, given the epoch in force when the block starts."""
 
-    def __init__(self, data: bytes, line0: int, epoch_in: str | None, epochs: bool, newlines: int):
+    def __init__(self, data: bytes, line0: int, epoch_in: str | None, epochs: bool, newlines: int,
+                 numbering: tuple[re.Pattern, str] | None = None):
         self.data, self.line0, self.epoch_in, self.epochs = data, line0, epoch_in, epochs
+        self.numbering = numbering          # a format's own step count with no word before it (Darknet's `9:`)
         self._mark = (0, epoch_in)           # (offset searched up to, epoch in force there)
         self._lines = (0, line0)             # (offset, newlines before that offset)
         self._end = line0 + newlines         # newlines before the end of the block
@@ -121,4 +123,6 @@ class Locator:
         m = EPOCH.search(line)
         if m:
             epoch, inherited = _epoch_text(m), False
-        return Position(number + 1, epoch, step_on(line, m.span() if m else None), inherited)
+        own = self.numbering[0].match(line) if self.numbering else None
+        step = f"{self.numbering[1]} {int(own.group(1))}" if own else step_on(line, m.span() if m else None)
+        return Position(number + 1, epoch, step, inherited)

@@ -110,7 +110,7 @@ class _Reader:
 
         def locate(indices: list[int]) -> list[Position]:
             offsets = _offsets(matches, count, n, indices, text)
-            where = Locator(text, line0, epoch_in, epochs, newlines)
+            where = Locator(text, line0, epoch_in, epochs, newlines, self.layout.dialect.numbering)
             if self.layout.mode == "csv" and self.layout.column[3] >= 0:
                 return [_csv_numbered(where.at(o), text, o, self.layout.column) for o in offsets]
             return [where.at(o) for o in offsets]
@@ -126,7 +126,7 @@ class _Reader:
         epoch_in, epochs, newlines = self.ev.epoch_out, self.layout.epochs, self.ev.lines - line0
 
         def locate(indices: list[int]) -> list[Position]:
-            where = Locator(data, line0, epoch_in, epochs, newlines)
+            where = Locator(data, line0, epoch_in, epochs, newlines, self.layout.dialect.numbering)
             out = []
             for i in indices:
                 item = found[i]

@@ -21,6 +21,7 @@ class Dialect:
     framework: str | None = None           # an ORIGINS key the format implies
     mode: str = "key"                      # key | list | table | csv | column
     pattern: re.Pattern | None = None      # key mode: the loss pattern itself, for a format whose number comes first
+    numbering: tuple[re.Pattern, str] | None = None   # a step count printed with no word (matched at a line's start)
 
 
 from . import (caffe, column, csv_table, darknet, fairseq, hf_trainer, history, keras, keyed,  # noqa: E402
