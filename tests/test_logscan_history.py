@@ -73,3 +73,11 @@ def test_one_list_of_one_value_per_epoch_is_located_by_its_line():
     ev = scan_text("".join(f"{{'epoch': {e}, 'loss': [{v}]}}\n" for e, v in enumerate(["2.31", "1.9", "1.42", "nan"], 1)))
     assert ev.mode == "list" and [str(p) for p in ev.head_at[:2]] == ["epoch 1", "epoch 2"]
     assert str(ev.first_nonfinite_at) == "epoch 4"
+
+
+def test_a_refused_list_is_named_not_dropped_in_silence():
+    ev = scan_text("losses = [(1, 2.3), (2, 1.9), (3, 1.6)]\n")
+    assert ev.count == 0 and ev.refused == ["the list under `losses` on line 1 holds pairs or lists, not one loss per item"]
+    ev = scan_text("config: {'model': 'resnet18', 'loss': [1.0, 0.5, 0.1], 'lr': 0.1}\n")
+    assert ev.refused == ["the list under `loss` on line 1 sits in a configuration (its line gives another key a "
+                          "single value)"]

@@ -218,9 +218,10 @@ def signature_of(ev: Evidence) -> Signature:
 
 def _signature(ev: Evidence) -> Signature:
     if ev.count == 0:
+        refused = f"; not read: {'; '.join(ev.refused)}" if ev.refused else ""
         return Signature("no-loss", ["no loss values found (looked for `loss: 0.7`, `loss=0.7`, `'loss': 0.7`, "
                                      "progress bars, a printed list of losses, a table under an Epoch header, a "
-                                     "CSV loss column, one number per line)"])
+                                     f"CSV loss column, one number per line){refused}"])
     at = ev.where
     t = ev.first_nonfinite
     if ev.count == 1:

@@ -25,6 +25,8 @@ def header(d: Diagnosis) -> str:
     ev = d.evidence
     numbering = "numbered as in the log" if ev.numbered else "placed by line"
     what = f"{ev.count} loss value(s) ({numbering})" if ev.count else "no loss values"
+    if not ev.count and ev.refused:
+        what += f" ({'; '.join(ev.refused)}: not read)"
     fmt = f", read as {ev.dialect}" if ev.dialect else ""
     if ev.loss_key:
         fmt += f" (the loss read is `{ev.loss_key}`: the log prints the parts, not their total)"

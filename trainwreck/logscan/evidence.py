@@ -60,6 +60,7 @@ class Evidence:
     accuracy_percent: bool = False         # an accuracy was printed with a % sign
     clip_at: float | None = None           # the clipping threshold the log states
     prose: str = ""                        # the start of the text, for matching plain descriptions
+    refused: list[str] = field(default_factory=list)   # loss-keyed lists seen and not read, and why
 
     def at(self, index: int) -> Position | None:
         """The position of a loss value, for the values the summary keeps."""
@@ -221,7 +222,7 @@ def merge(a: Evidence, b: Evidence) -> Evidence:
     def moved(pos: Position | None) -> Position | None:
         return pos.shifted(a.lines, a.epoch_out) if pos is not None else None
 
-    out = Evidence(source=a.source, mode=a.mode, dialect=a.dialect, loss_key=a.loss_key, lines=a.lines + b.lines, size=a.size + b.size,
+    out = Evidence(source=a.source, mode=a.mode, dialect=a.dialect, loss_key=a.loss_key, refused=a.refused, lines=a.lines + b.lines, size=a.size + b.size,
                    count=a.count + b.count, long_lines=a.long_lines + b.long_lines,
                    last=b.last if b.count else a.last, last_at=moved(b.last_at) if b.count else a.last_at,
                    grad_paired=a.grad_paired and b.grad_paired, clip_at=a.clip_at,

@@ -336,6 +336,8 @@ def _evidence(source: str, layout: Layout, first: bytes = b"") -> Evidence:
                   loss_key=layout.column[5] if layout.column is not None and len(layout.column) > 5 else "",
                   clip_at=layout.clip_at, prose=_prose(first))
     ev.show_framework(layout.dialect.framework if layout.mode != "none" else None)
+    if layout.mode == "none" and first:
+        ev.refused = history.refused(clean(first[:PROSE]))
     return ev
 
 
@@ -379,6 +381,8 @@ def scan_path(path: str, source: str | None = None, workers: int | None = None,
     for part in parts[1:]:
         ev = merge(ev, part)
     ev.prose = _prose(first)
+    if layout.mode == "none":
+        ev.refused = history.refused(clean(first[:PROSE]))
     return ev
 
 

@@ -85,11 +85,31 @@ def detected(first: bytes) -> bool:
 def _list(data: bytes, m: re.Match) -> list[tuple[int, bytes, bool]] | None:
     """(offset, number, after NumPy's `...`) of each item of the list matched, or None when it is not
     a list of loss values."""
+    return _read(data, m)[0]
+
+
+def refused(data: bytes, most: int = 3) -> list[str]:
+    """Why the loss-keyed lists in data that are not read were refused, as a reader would be told:
+    "the list under `losses` on line 1 holds pairs"."""
+    out = []
+    for m in LIST.finditer(data):
+        found, why = _read(data, m)
+        if found is None and why:
+            line = data.count(b"\n", 0, m.start()) + 1
+            out.append(f"the list under `{m.group(2).decode()}` on line {line} {why}")
+            if len(out) == most:
+                break
+    return out
+
+
+def _read(data: bytes, m: re.Match) -> tuple[list[tuple[int, bytes, bool]] | None, str]:
     start = data.rfind(b"\n", 0, m.start()) + 1
     end = data.find(b"\n", m.start())
     line = data[start:end if end >= 0 else len(data)]
-    if SCALAR_KEY.search(line) or FRAME.search(data, data.rfind(b"\n", 0, max(start - 1, 0)) + 1, start):
-        return None
+    if SCALAR_KEY.search(line):
+        return None, "sits in a configuration (its line gives another key a single value)"
+    if FRAME.search(data, data.rfind(b"\n", 0, max(start - 1, 0)) + 1, start):
+        return None, "is source code a traceback quotes"
     body, base = m.group(3), m.start(3)
     parts = COMMA_PART if b"," in body else SPACE_PART
     out, after = [], False
@@ -101,10 +121,12 @@ def _list(data: bytes, m: re.Match) -> list[tuple[int, bytes, bool]] | None:
         if stripped == b"...":
             after = True
             continue
-        if stripped[:1] in (b"(", b"[", b"'", b'"'):
-            return None                        # pairs, nested lists, strings: not one loss per item
+        if stripped[:1] in (b"(", b"["):
+            return None, "holds pairs or lists, not one loss per item"
+        if stripped[:1] in (b"'", b'"'):
+            return None, "holds strings"
         number = ITEM.search(text)
         if number is None:
-            return None
+            return None, "holds something other than numbers"
         out.append((base + part.start() + number.start(1), number.group(1), after))
-    return out or None
+    return (out or None), ""
