@@ -81,3 +81,8 @@ def test_a_refused_list_is_named_not_dropped_in_silence():
     ev = scan_text("config: {'model': 'resnet18', 'loss': [1.0, 0.5, 0.1], 'lr': 0.1}\n")
     assert ev.refused == ["the list under `loss` on line 1 sits in a configuration (its line gives another key a "
                           "single value)"]
+
+
+def test_a_list_cut_short_by_the_paste_is_read_as_far_as_it_goes():
+    ev = scan_text("print(losses)\nlosses = [2.30, 1.95, 1.41, nan, nan\n")
+    assert ev.mode == "list" and ev.count == 5 and str(ev.first_nonfinite_at) == "value 4 of 'losses'"

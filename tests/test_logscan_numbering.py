@@ -74,3 +74,8 @@ def test_a_line_of_keys_and_values_is_not_a_table_header_and_an_upper_case_total
     ev = scan_text("STEP : 0\tTRAIN_TOTAL_LOSS : 1.2195\tTRAIN_LOC_LOSS : 0.0875\tTRAIN_CLS_LOSS : 1.1320\n"
                    "STEP : 50\tTRAIN_TOTAL_LOSS : 1.2236\tTRAIN_LOC_LOSS : 0.0911\tTRAIN_CLS_LOSS : 1.1325\n")
     assert ev.mode == "key" and ev.head == [1.2195, 1.2236] and str(ev.head_at[1]) == "step 50"
+
+
+def test_a_two_column_table_is_a_table():
+    ev = scan_text("epoch loss\n1 0.5\n2 nan\n3 0.4\n")
+    assert ev.mode == "csv" and ev.count == 3 and str(ev.first_nonfinite_at) == "epoch 2"

@@ -206,7 +206,7 @@ COUNT = re.compile(rb"\d+(?:/\d+)?")
 
 
 # A header line of a table: its first field names the numbering, and more fields follow.
-TABLE_HEADER = re.compile(rb"(?im)^[ \t]*(?:epoch|step|iter|iteration)[ \t]+\S+[ \t]+\S+[^\n]*$")
+TABLE_HEADER = re.compile(rb"(?im)^[ \t]*(?:epoch|step|iter|iteration)[ \t]+\S+[^\n]*$")
 # YOLOv5 up to v6 named its loss parts without `_loss` (`Epoch gpu_mem box obj cls total labels img_size`).
 YOLOV5_PARTS = (b"box", b"obj", b"cls")
 # A column name of two words (Hugging Face's `Training Loss  Validation Loss`) is one name.

@@ -25,6 +25,7 @@ KEY = rb"""(?<![\w'"])(['"]?)((?:train(?:ing)?_)?loss(?:es)?(?:_history)?)\1[ \t
 # history wraps its lists over several lines).
 LIST = re.compile(KEY + rb"([^\[\]]*)\]")
 OPENED = re.compile(KEY + rb"([^\[\]]{0,4096})")
+UNCLOSED = re.compile(KEY + rb"([^\[\]]*)\Z")
 # One item: a number, bare or in NumPy's or PyTorch's box (`array(0.69)`, `tensor(0.69)`), never
 # the digits of a dtype (`float32`) or of a device (`cuda:0`).
 ITEM = re.compile(rb"(?<![\w.:])([-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|[nN]a[nN]|[iI]nf(?:inity)?))(?![\w.])")
@@ -53,7 +54,7 @@ def items(data: bytes) -> list[Item]:
     """The values of the training-loss lists in data, in order."""
     out: list[Item] = []
     previous: list[bytes] = []
-    for m in LIST.finditer(data):
+    for m in _lists(data):
         found = _list(data, m)
         if found is None:
             continue
@@ -72,6 +73,17 @@ def items(data: bytes) -> list[Item]:
                 label = f"value {k} of '{key}'"
             out.append(Item(offset, number, label))
     return out
+
+
+def _lists(data: bytes):
+    """The loss-keyed lists in data, and a last one left open where the text ends (a paste cut short)."""
+    end = 0
+    for m in LIST.finditer(data):
+        end = m.end()
+        yield m
+    tail = UNCLOSED.search(data, end)
+    if tail is not None:
+        yield tail
 
 
 def detected(first: bytes) -> bool:
