@@ -12,11 +12,16 @@ at the value of guessing by class frequency. On the way, uint8 arithmetic bites:
 dividing in place is refused, and `X - 128` wraps around. The fix: convert to
 float, then standardise with the training split's mean and standard deviation.
 
-Below the tabs, the loud outcome: a model whose path to the output stays linear (here a linear
-regression) on a table with an area and a pressure in their units. The Hessian of its mean squared
-error, 2 A^T A / n, has a largest eigenvalue set by those features' mean squares, so a rate that
-trains standardised features is far past 2 / lambda_max and the loss grows to inf, then nan. A ReLU
-network on the same table, or on the raw pixels, ends quiet instead: its units die.
+Below the tabs, the loud outcome, which needs three things: a path to the output that stays linear, a
+loss whose gradient grows with the error (the squared error) and a step that is not normalised (plain
+gradient descent). Here that is a linear regression on a table with an area and a pressure in their units.
+The Hessian of its mean squared error, 2 A^T A / n, has a largest eigenvalue set by those features' mean
+squares, so a rate that trains standardised features is far past 2 / lambda_max and the loss grows to inf,
+then nan. A softmax regression on the raw pixels stays finite (its cross-entropy's gradient in the logits
+is bounded), and so does the linear regression under Adam (its step is about the rate, whatever the
+gradient); both are below the tabs too. A ReLU network on the raw table, or on the raw pixels, ends quiet:
+its units die, because the rows share a large offset; centred but not scaled, the same table sends the
+same network to nan.
 
 Run it: python snippets/wr330_unnormalised_inputs.py
 """
@@ -342,6 +347,53 @@ def fit_relu_classifier(X, y, lr, epochs=60, seed=SEED + 1):
     return {"loss": losses[:epochs], "dead_at_start": dead[0], "dead_at_end": dead[epochs]}
 
 
+def fit_softmax_regression(X, y, lr, epochs=60, stable=True, seed=SEED + 1):
+    """A path that stays linear under another loss: one linear layer (nn.Linear's initialisation) on the
+    images, full-batch descent on the cross-entropy. Returns the loss before each update and each update's
+    size, the norm of the change of the weights and biases. stable=False writes the softmax as
+    exp(z) / sum exp(z), without shifting by the largest logit (WR-020)."""
+    rng = np.random.default_rng(seed)
+    a = 1 / np.sqrt(X.shape[1])
+    W, b = rng.uniform(-a, a, (X.shape[1], CLASSES)), rng.uniform(-a, a, CLASSES)
+    onehot = np.eye(CLASSES)[y]
+    losses, steps = [], []
+    for _ in range(epochs):
+        z = X @ W + b
+        if stable:
+            logp = log_softmax(z)
+        else:
+            logp = np.log(np.exp(z) / np.exp(z).sum(axis=1, keepdims=True))
+        losses.append(float(-(onehot * logp).sum(axis=1).mean()))
+        g = (np.exp(logp) - onehot) / len(y)                 # p - y: each row's norm is at most sqrt(2)
+        dW, db = lr * X.T @ g, lr * g.sum(axis=0)
+        W, b = W - dW, b - db
+        steps.append(float(np.sqrt(np.sum(dW ** 2) + np.sum(db ** 2))))
+    return {"loss": losses, "step": steps}
+
+
+ADAM_BETAS = (0.9, 0.999)
+
+
+def fit_linear_adam(X, y, lr=TABLE_LR, epochs=300, seed=SEED + 2, eps=1e-8):
+    """fit_linear's model, initialisation and loss under Adam (Kingma & Ba 2015, Algorithm 1) instead of
+    plain gradient descent. Returns the loss before each update and the largest change of any one
+    parameter in any update."""
+    rng = np.random.default_rng(seed)
+    a = 1 / np.sqrt(X.shape[1])
+    theta = np.r_[rng.uniform(-a, a, X.shape[1]), rng.uniform(-a, a)]
+    A = np.column_stack([X, np.ones(len(X))])
+    (beta1, beta2), m, v = ADAM_BETAS, np.zeros_like(theta), np.zeros_like(theta)
+    losses, largest = [], 0.0
+    for t in range(1, epochs + 1):
+        residual = A @ theta - y
+        losses.append(float(np.mean(residual ** 2)))
+        grad = A.T @ (2 * residual / len(y))
+        m, v = beta1 * m + (1 - beta1) * grad, beta2 * v + (1 - beta2) * grad ** 2
+        step = lr * (m / (1 - beta1 ** t)) / (np.sqrt(v / (1 - beta2 ** t)) + eps)
+        theta, largest = theta - step, max(largest, float(np.abs(step).max()))
+    return {"loss": losses, "largest_step": largest}
+
+
 def first_nonfinite(losses):
     """The epoch of the first inf or nan loss, or None."""
     return next((i for i, v in enumerate(losses) if not np.isfinite(v)), None)
@@ -389,8 +441,8 @@ def figure_data():
                 f"on standardised features it falls to {table['standardised'][-1]:.4f}; on raw features at a rate just "
                 f"below the stability limit it ends at {table['raw, rate below the limit'][-1]:.1f}."),
         "caption": "Raw pixels: the first layer starts out saturated, its units freeze into constants, and "
-                   "no rate trains the network; scaled to [0, 1] it trains, standardised best. A linear model, with "
-                   "nothing to go flat, fails loudly instead: features in the thousands put the rate past 2/λ_max "
+                   "no rate trains the network; scaled to [0, 1] it trains, standardised best. A linear regression "
+                   "under plain gradient descent, with nothing to go flat, fails loudly instead: features in the thousands put the rate past 2/λ_max "
                    "and the loss goes to inf, while a rate below the limit stops at a plateau.",
         "panels": [
             {"title": "Loss per epoch, lr 0.5", "xlabel": "epoch", "ylabel": "loss", "yscale": "log",
