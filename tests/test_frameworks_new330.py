@@ -238,9 +238,16 @@ CITED = [
      "https://github.com/keras-team/keras/blob/v3.15.1/keras/src/layers/preprocessing/rescaling.py#L8"),
     ("WR-330", "jax", "jax/_src/nn/functions.py", 649, "def standardize(",
      "https://github.com/jax-ml/jax/blob/jax-v0.10.2/jax/_src/nn/functions.py#L649"),
+    # TerminateOnNaN: the check that takes inf as well as nan, and the line it prints
+    ("WR-330", "jax", "keras/src/callbacks/terminate_on_nan.py", 59, "if np.isnan(loss) or np.isinf(loss):",
+     "https://github.com/keras-team/keras/blob/v3.15.1/keras/src/callbacks/terminate_on_nan.py#L59-L67"),
+    ("WR-330", "jax", "keras/src/callbacks/terminate_on_nan.py", 67,
+     'f"Batch {batch}: Invalid loss, terminating training"',
+     "https://github.com/keras-team/keras/blob/v3.15.1/keras/src/callbacks/terminate_on_nan.py#L59-L67"),
 ]
 
 
-@pytest.mark.parametrize("entry_id, name, relative, line, text, url", CITED, ids=[c[2] for c in CITED])
+@pytest.mark.parametrize("entry_id, name, relative, line, text, url", CITED,
+                         ids=[f"{c[2]}:{c[3]}" for c in CITED])
 def test_cited_line_of_the_installed_package(entry_id, name, relative, line, text, url):
     check_cited_line(entry_id, name, relative, line, text, url)
