@@ -131,6 +131,11 @@ def test_the_first_step_moves_each_unit_alike_for_every_image_only_when_inputs_a
     assert raw["flat_slopes"] > 0.5 and std["flat_slopes"] == 0
     spread = wr330.first_layer(wr330.init_params(64), data["raw 0..255"])["std"]
     assert np.median(raw["size"]) > spread                                  # a step moves a unit past its spread
+    # not a matter of sign alone: a few pixels are 0, but the shared mean image dominates every x_i . x_j
+    X = data["raw 0..255"]
+    gram, mean = X @ X.T, X.mean(axis=0)
+    assert X.min() == 0 and 0 < np.mean(X == 0) < 0.01
+    assert 0.5 < gram.min() / (mean @ mean) and gram.max() / (mean @ mean) < 2
 
 
 # --- the symptom: hidden units freeze, the loss sits at the class-frequency loss ------------------------
@@ -250,6 +255,28 @@ def test_tabs_print_their_story_and_exit_cleanly():
     inf_at, nan_at = wr330.first_nonfinite(losses["raw units"]), len(losses["raw units"]) - 1
     assert f"epoch {inf_at}  loss inf" in table and table.rstrip().endswith(f"epoch {nan_at}  loss nan")
     assert fix.stdout.rstrip().endswith(f"epoch {len(losses['standardised']) - 1}  loss {losses['standardised'][-1]:.4g}")
+
+
+def test_the_warnings_do_not_tell_unscaled_inputs_from_unscaled_targets():
+    """WR-360's Reproduce tab (standardised inputs, raw targets) prints the same kinds of warning as this entry's
+    table half: they belong to a squared error that overflows, not to which side is unscaled. What differs is the
+    first loss against the variance of the standardised targets."""
+    ours = tab_program_run("snippets/wr330_unnormalised_inputs.py", "reproduce").stdout
+    theirs = tab_program_run("snippets/wr360_unscaled_targets.py", "reproduce").stdout
+    said = [[line.split("RuntimeWarning: ")[1] for line in out.splitlines() if "RuntimeWarning: " in line]
+            for out in (ours, theirs)]
+    shared = {"overflow encountered in square", "overflow encountered in matmul", "invalid value encountered in matmul"}
+    assert shared <= set(said[0]) and shared <= set(said[1])
+    assert {"overflow encountered in multiply", "invalid value encountered in multiply"} <= set(said[1])
+    assert said[1][0] == "overflow encountered in square" and said[0][0] == "overflow encountered in reduce"
+    y, inputs = wr330.table_inputs()
+    with np.errstate(over="ignore", invalid="ignore"):
+        first = wr330.fit_linear(inputs["raw units"], y, epochs=1)[0]
+    assert_entry_says("WR-330", [
+        "prints `overflow encountered in square` and `overflow encountered in matmul` too, then overflow and "
+        "invalid-value warnings in multiply and `invalid value encountered in matmul`",
+        f"a first loss far above their variance ({first:.5g} against {np.var(y):.0f} here)",
+    ])
 
 
 # --- the other outcome: a path to the output that stays linear, features in the thousands -----------------
@@ -472,7 +499,12 @@ def test_a_relu_network_on_the_raw_table_jumps_once_and_dies_instead_of_going_na
     assert excess[-1] / excess[-2] == pytest.approx((1 - 2 * wr330.TABLE_LR) ** 2, rel=1e-9)
     assert loss[-1] > 1e6 * np.var(y)
     assert fixed["loss"][-1] < 0.1 and fixed["dead"][-1] == 0
+    longer = wr330.fit_relu_net(inputs["raw units"], y, epochs=200)["loss"]
+    assert longer[-1] == pytest.approx(np.var(y), rel=1e-9)                # the loss of predicting the mean
+    settled = next(i for i in range(len(longer)) if all(round(v, 4) == round(np.var(y), 4) for v in longer[i:]))
     assert_entry_says("WR-330", [
+        f"Trained on, the raw run's loss reaches {np.var(y):.4f} at epoch {settled} and stays there: the targets' "
+        "variance",
         f"{dead[0]} of the {wr330.HIDDEN} units are dead before any step",
         f"the first step takes the loss from {loss[0]:.4g} to {loss[1]:.3g} and kills {dead[1] - dead[0]} more, "
         f"and the next kills the last {dead[2] - dead[1]}",
@@ -486,25 +518,99 @@ def test_a_relu_network_on_the_raw_table_jumps_once_and_dies_instead_of_going_na
     ])
 
 
-def test_with_centred_inputs_the_relu_units_stay_partly_active_and_the_net_goes_nan():
-    """The contrast the entry draws with WR-360 (standardised inputs, raw targets): there a step moves each row
-    by its own amount, no unit is pushed off or on for every row, and the loss turns nan."""
-    wr360 = load_snippet("wr360_unscaled_targets")
-    X, y = wr360.load_prices()
-    (X_train, y_train), _ = wr360.split(X, y)
-    params = wr360.init_params()
+RELU_SEEDS = (wr330.SEED + 3, 0, 1, 2, 3)
+
+
+def test_the_rows_shared_offset_not_the_features_sign_or_size_decides_between_death_and_nan(table):
+    """The table is not all-positive (the score has both signs); what the rows share is a large offset, so every
+    x_i . x_j is large and positive. Remove the offset and keep the size (centre, do not scale): the same network
+    at the same rate goes inf, then nan, with every unit active on part of the rows until then, and its loss
+    grows faster every epoch (the product of two layers, not the linear model's constant factor). Keep the offset
+    and remove the size (divide by the spread): the units die again. For every initialisation tried."""
+    y, X = table["y"], table["inputs"]["raw units"]
+    assert (X[:, 1] < 0).mean() > 0.3                                      # not every feature positive
+    gram = X @ X.T
+    assert gram.min() > 0.3 * gram.mean()
+    centred, spread_only = X - X.mean(axis=0), X / X.std(axis=0)
+    assert centred[:, 2].std() > 300                                       # still in the hundreds
     with np.errstate(over="ignore", invalid="ignore"):
-        for _ in range(4):                                                   # the epochs before the inf
-            z = X_train @ params["W1"] + params["b1"]
-            active = (z > 0).mean(axis=0)
-            assert np.sum((active > 0) & (active < 1)) >= 14           # on part of the rows, not all or none
-            _, grads = wr360.gradients(params, X_train, y_train)
-            for name, grad in grads.items():
-                params[name] -= wr360.LR * grad
-        run = wr360.train(X_train, y_train, epochs=12)
-    assert np.isnan(run["loss"][-1])
-    assert_entry_says("WR-330", ["in WR-360 the inputs are standardised, a step moves each row by its own amount, "
-                                 "the units stay active on part of the rows"])
+        runs = {seed: wr330.fit_relu_net(centred, y, seed=seed) for seed in RELU_SEEDS}
+        dying = {seed: wr330.fit_relu_net(spread_only, y, seed=seed) for seed in RELU_SEEDS}
+    for seed, run in runs.items():
+        loss = run["loss"]
+        assert wr330.first_nonfinite(loss) == 4 and loss[4] == np.inf and np.isnan(loss[5]) and len(loss) == 6
+        assert run["dead"][:5] == [0] * 5
+        assert all(np.all((a > 0) & (a < 1)) for a in run["active"][:5])  # on part of the rows, every unit
+        growth = np.diff(np.log(loss[:4]))
+        assert np.all(np.diff(growth) > 0)                                  # faster every epoch
+        assert all(np.isfinite(dying[seed]["loss"])) and dying[seed]["dead"][-1] == wr330.HIDDEN
+    run = runs[wr330.SEED + 3]
+    mixed = [np.abs(np.sign(shift).sum(axis=0)) < len(y) for shift in run["shift"][:4]]
+    assert all(np.all(m) for m in mixed)                                  # no unit moved one way on every row
+    shares = np.array(run["active"][:5])
+    assert_entry_says("WR-330", [
+        f"the smallest {gram.min() / gram.mean():.2f} of their mean",
+        f"is inf at epoch 4 and nan from epoch 5, with no unit dead before it: each unit is active on "
+        f"{shares.min():.0%} to {shares.max():.0%} of the rows",
+        "(the loss is " + ", ".join(f"{v:.4g}" for v in run["loss"][:4]) + ", then inf), in "
+        f"{len(RELU_SEEDS)} of {len(RELU_SEEDS)} initialisations",
+    ])
+
+
+def test_a_softmax_regression_on_raw_pixels_stays_finite_because_its_gradient_is_bounded(inputs):
+    """The same linear path under a stable cross-entropy: the gradient in the logits, p - y, has norm at most
+    sqrt(2), so a step moves the weights by at most lr sqrt(2) max|a| and the loss by at most twice the
+    largest change of a logit -- linear growth at most, never a factor per epoch. A naive softmax overflows."""
+    y, data = inputs
+    X = data["raw 0..255"]
+    biggest = np.linalg.norm(np.column_stack([X, np.ones(len(X))]), axis=1).max()
+    for lr in (1e-3, 0.1, 0.5):
+        run = wr330.fit_softmax_regression(X, y, lr)
+        assert all(np.isfinite(run["loss"]))
+        assert max(run["step"]) <= lr * math.sqrt(2) * biggest
+        assert np.abs(np.diff(run["loss"])).max() <= 2 * math.sqrt(2) * lr * biggest ** 2
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            naive = wr330.fit_softmax_regression(X, y, lr, stable=False)["loss"]
+        assert wr330.first_nonfinite(naive) == 1 and np.isnan(naive[1])
+    long = wr330.fit_softmax_regression(X, y, 0.5, epochs=3000)["loss"]
+    assert all(np.isfinite(long))
+    loss = long[:60]
+    peak = int(np.argmax(loss))
+    assert loss[peak] > 1000 * loss[0] and loss[59] == 0.0
+    assert_entry_says("WR-330", [
+        f"at a rate of 0.5, climbs from {loss[0]:.4g} to {loss[peak]:.4g} at epoch {peak}, then trains: its loss is "
+        f"{abs(loss[59]):g} after 60 epochs and still finite after 3000",
+        "exp(z)/Σexp(z), overflows, and gives nan from epoch 1 (WR-020)",
+    ])
+
+
+def test_under_adam_the_raw_table_is_slow_not_loud(table):
+    """Adam's step is about its rate whatever the gradient (Kingma & Ba 2015, section 2.1: at most
+    lr (1 - beta1) / sqrt(1 - beta2)), so lambda_max no longer sets it: finite throughout, and slow."""
+    y, inputs = table["y"], table["inputs"]
+    beta1, beta2 = wr330.ADAM_BETAS
+    raw, fixed = wr330.fit_linear_adam(inputs["raw units"], y), wr330.fit_linear_adam(inputs["standardised"], y)
+    usual = wr330.fit_linear_adam(inputs["raw units"], y, lr=1e-3)
+    for run, lr in ((raw, wr330.TABLE_LR), (usual, 1e-3)):
+        assert all(np.isfinite(run["loss"])) and max(run["loss"]) == run["loss"][0]
+        assert run["largest_step"] <= lr * (1 - beta1) / math.sqrt(1 - beta2)
+        assert run["largest_step"] <= lr * (1 + 1e-9)
+    # plain gradient descent's first step from the same weights (fit_linear's) is the gradient times the rate
+    X = inputs["raw units"]
+    rng = np.random.default_rng(wr330.SEED + 2)
+    a = 1 / np.sqrt(X.shape[1])
+    w, b = rng.uniform(-a, a, X.shape[1]), rng.uniform(-a, a)
+    gd_step = wr330.TABLE_LR * np.abs(X.T @ (2 * (X @ w + b - y) / len(y))).max()
+    assert gd_step > 1e4 * raw["largest_step"]
+    assert raw["loss"][-1] > 5 * fixed["loss"][-1] and usual["loss"][-1] > 1000 * np.var(y)
+    assert_entry_says("WR-330", [
+        f"Under Adam at the same rate, {wr330.TABLE_LR:g}, no parameter of the raw linear model moves by more than "
+        f"{wr330.TABLE_LR:g} in a step",
+        f"its first value, {raw['loss'][0]:.5g}, is its highest; it is {raw['loss'][59]:.4g} after 60 epochs and "
+        f"{raw['loss'][-1]:.4g} after {len(raw['loss'])}, against {fixed['loss'][-1]:.4f} for the standardised "
+        f"features",
+        f"0.001, it is still {usual['loss'][-1]:.0f} after {len(usual['loss'])} epochs",
+    ])
 
 
 def test_the_relu_image_network_also_ends_dead_at_the_class_frequency_loss(images, sweep):
