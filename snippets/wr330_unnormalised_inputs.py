@@ -442,8 +442,9 @@ def figure_data():
                 f"below the stability limit it ends at {table['raw, rate below the limit'][-1]:.1f}."),
         "caption": "Raw pixels: the first layer starts out saturated, its units freeze into constants, and "
                    "no rate trains the network; scaled to [0, 1] it trains, standardised best. A linear regression "
-                   "under plain gradient descent, with nothing to go flat, fails loudly instead: features in the thousands put the rate past 2/λ_max "
-                   "and the loss goes to inf, while a rate below the limit stops at a plateau.",
+                   "trained by plain gradient descent, with nothing to go flat, fails loudly instead: features in "
+                   "the thousands put the rate past 2/λ_max and the loss goes to inf, while a rate below the limit "
+                   "stops at a plateau.",
         "panels": [
             {"title": "Loss per epoch, lr 0.5", "xlabel": "epoch", "ylabel": "loss", "yscale": "log",
              "series": [{"label": name, "x": epochs, "y": run["loss"], "width": 3.0 if name.startswith("raw") else 1.6}
