@@ -123,6 +123,8 @@ def test_nothing_to_go_on_asks_for_the_loss_values():
      "a gap between training and validation loss"),
     ("Region 82 Avg IOU: -nan, Class: -nan, Obj: -nan, No Obj: 0.513887, .5R: -nan, .75R: -nan,  count: 0\n"
      "why is there nan during training?", "nan in a Darknet Region line with no objects"),
+    ("Region Avg IOU: -nan, Class: -nan, Obj: -nan, No Obj: 0.003210, Avg Recall: -nan,  count: 0\n"
+     "is this nan a problem?", "nan in a Darknet Region line with no objects"),
 ])
 def test_normal_behaviour_is_answered_as_normal(report, name):
     d = diagnosis(report)

@@ -213,14 +213,14 @@ def test_a_nan_in_the_first_epochs_value_is_a_broken_first_epoch_not_a_broken_fi
     keras = "".join(f"Epoch {i}/10\n32/32 [==============================] - 0s 3ms/step - loss: nan\n" for i in (1, 2, 3))
     d, weighed = _weighed(keras)
     assert d.signature.name == "nonfinite-from-start" and d.signature.first_epoch
-    assert d.signature.facts[0].startswith("the first loss value, for epoch 1/10, is already nan: the run broke "
-                                           "in its first epoch.")
+    assert d.signature.facts[0].startswith("the first loss value, for epoch 1/10, is already nan: a value printed "
+                                           "with no step number stands for many steps")
     assert weighed["WR-120"][0]["curve"] > 0
     for later in ("WR-220", "WR-310", "WR-030"):          # failures that need some updates first
         parts, _, against = weighed[later]
         assert parts.get("curve", 0) >= 0 and "when" not in parts and not against, later
     assert weighed["WR-130"][0]["curve"] < 0             # a failure that never makes the loss nan still does not fit
-    assert d.verdict == "uncertain" and d.ask.startswith("the loss of each step of the first epoch")
+    assert d.verdict == "uncertain" and d.ask.startswith("the loss of each step from the start")
 
 
 def test_a_nan_in_the_first_steps_value_still_rules_out_the_failures_that_need_updates():
@@ -322,3 +322,29 @@ def test_keras_binary_ceiling_has_its_float32_high_clip_value():
     log = "".join(f"Epoch {i}/5\n100/100 [====] - 1s - loss: 7.9712 - accuracy: 0.5000\n" for i in range(1, 5))
     d = _diagnosed(log)
     assert any("= 0.5 x 15.9424 with 50.0% of the examples wrong" in f for f in d.signature.facts)
+
+
+def test_a_fractional_epoch_past_one_is_not_the_runs_start():
+    """Hugging Face's Trainer numbers its log lines by a fractional epoch: 2.5 is not the start of the run."""
+    d = _diagnosed("".join(f"{{'loss': nan, 'learning_rate': 4.8e-05, 'epoch': {e}}}\n" for e in (2.5, 2.75, 3.0)))
+    assert d.signature.name == "nonfinite-throughout"
+    d = _diagnosed("".join(f"{{'loss': {v}, 'learning_rate': 4.8e-05, 'epoch': {e}}}\n"
+                           for v, e in (("nan", 0.42), ("nan", 0.84), ("nan", 1.26))))
+    assert d.signature.first_epoch and "a logger's mean over its interval" in d.signature.facts[0]
+
+
+def test_tf_keras_2s_binary_ceiling_and_keras_accuracy_names():
+    """tf.keras 2 adds 1e-7 inside the log after the clip: -ln(2e-7) = 15.4249; half of it is 7.7125."""
+    assert math.isclose(-math.log(float(np.float32(1e-7)) + 1e-7), 15.4249, rel_tol=1e-5)
+    log = "".join(f"Epoch {i}/5\n8/8 [====] - 1s - loss: 7.7125 - binary_accuracy: 0.5000\n" for i in range(1, 5))
+    d = _diagnosed(log)
+    assert any("= 0.5 x 15.4249 with 50.0% of the examples wrong" in f for f in d.signature.facts)
+
+
+def test_the_ceiling_takes_its_last_two_values_and_a_pytorch_bce_backward_names_the_loss():
+    back = _diagnosed("".join(f"Iteration {i}, loss = {v}\n" for i, v in
+                              zip(range(0, 600, 100), [2.30, 87.3365, 1.9, 1.8, 1.7, 87.3365])))
+    assert not any("the most Caffe" in f for f in back.signature.facts)      # it had come back down between them
+    bce = _diagnosed("".join(f"step {i} loss=tensor({v}, grad_fn=<BinaryCrossEntropyBackward0>)\n"
+                             for i, v in enumerate(["0.69", "0.5", "100.", "100.", "100."])))
+    assert any("the most PyTorch's BCELoss can print" in f for f in bce.signature.facts)

@@ -79,3 +79,9 @@ def test_a_line_of_keys_and_values_is_not_a_table_header_and_an_upper_case_total
 def test_a_two_column_table_is_a_table():
     ev = scan_text("epoch loss\n1 0.5\n2 nan\n3 0.4\n")
     assert ev.mode == "csv" and ev.count == 3 and str(ev.first_nonfinite_at) == "epoch 2"
+
+
+def test_a_step_table_under_a_progress_line_does_not_take_the_bars_epoch():
+    ev = scan_text(" [1500/1500 05:00, Epoch 3/3]\nStep\tTraining Loss\tValidation Loss\tAccuracy\n"
+                   "500\t0.800000\t0.650000\t0.600000\n1000\t0.693100\t0.600000\t0.650000\n1500\tnan\tnan\t0.500000\n")
+    assert ev.head[:2] == [0.8, 0.6931] and [str(p) for p in ev.head_at[:2]] == ["step 500", "step 1000"]

@@ -50,17 +50,23 @@ CEILINGS = (
             "(https://github.com/keras-team/keras/blob/v3.15.1/keras/src/backend/tensorflow/nn.py#L1484-L1488)",
             "the model gives the true class a probability at the clip: its outputs are pushed to the extremes, "
             "confidently wrong"),
+    Ceiling(15.4249, "tf.keras 2's binary cross-entropy on probabilities",
+            "after the clip it adds 1e-7 inside the log, so a confident 0 for a target of 1 costs -ln(2e-7) = "
+            "15.4249 (https://github.com/tensorflow/tensorflow/blob/v2.21.0/tensorflow/python/keras/backend.py"
+            "#L4920-L4925)",
+            "the model gives the true class a probability at the clip: its outputs are pushed to the extremes, "
+            "confidently wrong"),
     Ceiling(100.0, "PyTorch's BCELoss",
             "it clamps each log at -100 (https://github.com/pytorch/pytorch/blob/v2.13.0/torch/nn/modules/"
             "loss.py#L668)",
             "the model gives the true class a probability of exactly 0 in float32: its outputs are pushed to the "
             "extremes, confidently wrong",
-            framework="pytorch", named=re.compile(r"\bBCE ?Loss\b|binary_cross_entropy\b", re.I)),
+            framework="pytorch", named=re.compile(r"\bBCE ?Loss\b|binary_cross_entropy\b|BinaryCrossEntropyBackward", re.I)),
 )
 
 
 def ceiling_fact(ev: Evidence) -> str:
-    """The fact, when the loss sits at a ceiling at the end of the run (twice or more, never above it), or ""."""
+    """The fact, when the loss sits at a ceiling at the end of the run (its last two values, never above it), or ""."""
     tail = [v for v in ev.before if v == v and abs(v) != float("inf")]
     if len(tail) < 2 or ev.last is None or ev.high is None:
         return ""
@@ -70,7 +76,7 @@ def ceiling_fact(ev: Evidence) -> str:
             continue                                    # a clamped loss never goes above its ceiling
         if c.framework and c.framework not in ev.frameworks and not c.named.search(ev.prose):
             continue
-        if _near(ev.last, c.value, DIGITS) and sum(_near(v, c.value, DIGITS) for v in tail) >= 2:
+        if all(_near(v, c.value, DIGITS) for v in tail[-2:]):
             return (f"the loss sits at {c.value:g}, the most {c.tool} can print: {c.why}; {c.meaning}")
         if wrong is not None and MOSTLY_WRONG <= wrong < 1:
             level = wrong * c.value

@@ -246,9 +246,10 @@ def _signature(ev: Evidence) -> Signature:
                                                 f"non-finite: when it first went {kind} is not in the log"])
         if t == 0 and _once_an_epoch(ev):
             out = sig("nonfinite-from-start", [
-                f"the first loss value, for {at(0)}, is already {kind}: the run broke in its first epoch. A value "
-                "printed once an epoch is usually the epoch's mean or its last batch's loss, non-finite once any "
-                f"step was: whether at the first step or later in the epoch is not in the log; {ending}"])
+                f"the first loss value, for {at(0)}, is already {kind}: a value printed with no step number stands for "
+                "many steps -- an epoch's mean or its last batch's loss, or a logger's mean over its interval -- and "
+                "is non-finite once any of them was: the run broke within them, at the first step or later, the log "
+                f"cannot tell; {ending}"])
             out.first_epoch = True
             return out
         if t == 0:
@@ -315,7 +316,9 @@ def _signature(ev: Evidence) -> Signature:
     bump = ""
     if warn_index is not None:
         back = ev.low is not None and last <= RECOVERED * ev.low
-        bump = f"; it climbed for a while around {warn_at} and " + ("recovered" if back else "came partly back down")
+        stayed = ev.high is not None and last >= NEAR_PEAK * ev.high
+        bump = f"; it climbed for a while around {warn_at} and " + (
+            "recovered" if back else "stayed near its peak, below where it started" if stayed else "came partly back down")
     return sig("healthy", [f"{ev.count} loss values, all finite: the loss {trend} from {_fmt(first)} to "
                            f"{_fmt(last)}" + bump])
 
@@ -344,7 +347,7 @@ def _at_run_start(pos) -> bool:
     """Is this the run's first value, as far as the log's numbering says (unnumbered: assume so)?"""
     if pos is None or not pos.numbered:
         return True
-    numbers = [int(n) for n in re.findall(r"(?<![/.\d])(\d+)(?![.\d])", f"{pos.epoch or ''} {pos.step or ''}")]
+    numbers = [float(n) for n in re.findall(r"(?<![/.\d])(\d+(?:\.\d+)?)(?![.\d])", f"{pos.epoch or ''} {pos.step or ''}")]
     return all(n <= 1 for n in numbers)
 
 
@@ -765,13 +768,17 @@ def _deciding_question(d: Diagnosis) -> str:
                 "nan or inf -- whether it climbed, fell then jumped, or was broken from the first value tells "
                 "these apart")
     if d.signature.first_epoch:
-        return ("the loss of each step of the first epoch, not only the epoch's value: a loss broken from the "
-                "first step and one that climbed or jumped later in the epoch tell these apart")
+        return ("the loss of each step from the start, not only the value printed per epoch or per logging "
+                "interval: a loss broken from the first step and one that climbed or jumped later tell these apart")
     distinct = [(e.id, m.shown) for e in entries for m in e.messages
                 if m.origin in (ev.frameworks or ["numpy"]) and not any(m in o.messages for o in entries if o is not e)]
     if distinct:
-        quoted = "; ".join(f"{i} prints `{text}`" for i, text in distinct[:3])
-        return f"the warnings or errors printed above the first nan ({quoted})"
+        by_entry: dict[str, list[str]] = {}
+        for i, text in distinct[:3]:
+            by_entry.setdefault(i, []).append(f"`{text}`")
+        quoted = "; ".join(f"{i} prints {', '.join(texts)}" for i, texts in by_entry.items())
+        where = "above the first nan" if ev.first_nonfinite is not None else "while the loss went wrong"
+        return f"the warnings or errors printed {where} ({quoted})"
     confirm = " ".join(entries[0].sections.get("Confirm it", "").split("\n\n")[0].split())
     step = SENTENCE_END.split(confirm, maxsplit=1)[0] if confirm else ""
     return f"the result of this check for {entries[0].id}: {step.rstrip('.')}" if step else "the full log of the run"

@@ -344,7 +344,7 @@ NORMALS = (
            "a loss that starts high and falls is healthy; what matters is whether it falls, not where it starts",
            "the loss values over the first epochs"),
     Normal("nan in a Darknet Region line with no objects",
-           re.compile(r"region \d+ avg \(?iou: -?nan[^\n]*count: 0\b"),
+           re.compile(r"region (?:\d+ )?avg \(?iou: -?nan[^\n]*count: 0\b"),
            "a Darknet `Region` line with `count: 0` divides its IOU, Class, Obj and recall sums by that count of "
            "objects, 0/0, and prints -nan (https://github.com/pjreddie/darknet/blob/"
            "011eed632d70c4e907ad512e2ac1e04d90b1072c/src/yolo_layer.c): no object of that scale was in the batch. "

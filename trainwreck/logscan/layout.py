@@ -20,7 +20,7 @@ PARAMETER = rb"(?:\([^()\s]{1,64}\)|\[[^\[\]\s]{1,64}\])?"
 GRAD_KEYS = {key: keyed(rb"(?<![\w])" + key + PARAMETER) for key in (b"grad_norm", b"gnorm", b"grad norm")}
 # The training accuracy printed beside the loss (`accuracy: 0.93`, `Acc=0.5`, `train_acc 0.5`), not
 # `val_accuracy`; read only on the lines that print the loss, after validation text is cut.
-ACCURACY = keyed(rb"(?<![\w])(?:[Tt]rain(?:ing)?[_ ])?[Aa]cc(?:uracy)?")
+ACCURACY = keyed(rb"(?<![\w])(?:[Tt]rain(?:ing)?[_ ])?(?:(?:sparse_)?(?:categorical|binary)_)?[Aa]cc(?:uracy)?")
 CLIP_KEYS = [keyed(key) for key in (b"clip_at", b"max_norm", b"clip_norm", b"clip_grad_norm")]
 COLUMN = re.compile(rb"(?m)^[ \t]*(" + NUMBER + rb")[ \t\r]*$")
 CSV_NAMES = (b"loss", b"train_loss", b"training_loss")

@@ -220,6 +220,8 @@ def _csv_numbered(pos: Position, text: bytes, offset: int, column: tuple) -> Pos
         named = {slot: f"{name} {number}"}
         if slot == "epoch" and pos.step == f"[{number}]":     # the same count, read again as a bare fraction
             named["step"] = None
+        if slot == "step" and pos.inherited:                  # a banner's epoch above the table is not this row's
+            named.update(epoch=None, inherited=False)
         return dataclasses.replace(pos, **named)
     return pos
 

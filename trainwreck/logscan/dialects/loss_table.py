@@ -17,4 +17,4 @@ validation summary (`all  128  929  0.641 ...`) -- are not rows: a row's first f
 """
 from . import Dialect
 
-DIALECT = Dialect("a table of loss columns under an Epoch header", None, mode="table")
+DIALECT = Dialect("a table of loss columns under an Epoch or Step header", None, mode="table")
