@@ -81,7 +81,7 @@ def ceiling_fact(ev: Evidence) -> str:
         if wrong is not None and MOSTLY_WRONG <= wrong < 1:
             level = wrong * c.value
             if _near(ev.last, level, FRACTION_DIGITS) and sum(_near(v, level, FRACTION_DIGITS) for v in tail[-3:]) == 3:
-                return (f"the loss sits at {_g(ev.last)} = {wrong:.4g} x {c.value:g} with {wrong:.1%} of the examples "
+                return (f"the loss sits at {ev.last:.6g} = {wrong:.4g} x {c.value:g} with {wrong:.1%} of the examples "
                         f"wrong: every prediction is saturated at the clip, a wrong one costing the most {c.tool} "
                         f"can print and a right one almost nothing; with most examples wrong, most often one "
                         f"class for everything ({c.why})")
@@ -98,7 +98,3 @@ def _share_wrong(ev: Evidence) -> float | None:
 
 def _near(v: float, target: float, rel: float) -> bool:
     return abs(v - target) <= rel * target
-
-
-def _g(v: float) -> str:
-    return f"{v:.6g}"

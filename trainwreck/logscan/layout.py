@@ -127,15 +127,17 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
             return Layout(dialect, "list", **base)
         elif dialect.mode == "column" and _one_per_line(first):
             return Layout(dialect, "column", **base)
-    total = next((k for k in others if TOTAL.search(k)), None)
-    if total is not None:          # no plain loss key, but a total of parts
-        base["others"] = [k for k in others if k != total]
-        return Layout(keyed_dialect.DIALECT, "key", keyed(rb"(?<![A-Za-z])" + re.escape(total), **spelled), **base)
-    if prefixed:                   # no plain loss key: read the first key of its own (`genloss`)
-        key = prefixed[0]
+    # no plain loss key: a total of parts (`total_loss`), else the first key of its own (`genloss`)
+    key = next((k for k in others if TOTAL.search(k)), None) or (prefixed[0] if prefixed else None)
+    if key is not None:
         base["others"] = [k for k in others if k != key]
-        return Layout(keyed_dialect.DIALECT, "key", keyed(rb"(?<![A-Za-z])" + key, **spelled), **base)
+        return Layout(keyed_dialect.DIALECT, "key", _own_key(key, spelled), **base)
     return Layout(mode="none", **base)
+
+
+def _own_key(key: bytes, spelled: dict) -> re.Pattern:
+    """The pattern of a loss key of its own (`genloss`, `total_loss`), not the end of a longer word."""
+    return keyed(rb"(?<![A-Za-z])" + re.escape(key), **spelled)
 
 
 # A plain `loss` that appears at most this often in the first block, beside a key of its own
@@ -147,7 +149,7 @@ def _title_only(pattern: re.Pattern, masked: bytes, training: bytes, prefixed: l
     if not prefixed:
         return False
     plain = len(pattern.findall(masked[:DETECT_WINDOW]))
-    own = len(keyed(rb"(?<![A-Za-z])" + prefixed[0], **spelled).findall(training[:DETECT_WINDOW]))
+    own = len(_own_key(prefixed[0], spelled).findall(training[:DETECT_WINDOW]))
     return plain <= TITLE_ONLY and own > plain
 
 

@@ -327,19 +327,21 @@ def _layout(first: bytes, lone_cr: bool) -> Layout:
     return layout_of(text, without(text, DEFAULT.scan(text, None, 0)))
 
 
-def _prose(first: bytes) -> str:
-    """The start of the text, for matching plain descriptions: taken from the first block read,
-    so a log read in parallel gives the same."""
-    return clean(first[:PROSE]).decode("utf-8", "replace")
+def _read_start(ev: Evidence, layout: Layout, first: bytes) -> None:
+    """What the evidence keeps of the start of the text, taken from the first block read so that a log
+    read in parallel gives the same: the prose, for matching plain descriptions, and, when no loss was
+    found, the loss lists that were seen and refused."""
+    start = clean(first[:PROSE])
+    ev.prose = start.decode("utf-8", "replace")
+    ev.refused = history.refused(start) if layout.mode == "none" else []
 
 
 def _evidence(source: str, layout: Layout, first: bytes = b"") -> Evidence:
     ev = Evidence(source=source, mode=layout.mode, dialect=layout.dialect.name if layout.mode != "none" else "",
                   loss_key=layout.column[5] if layout.column is not None and len(layout.column) > 5 else "",
-                  clip_at=layout.clip_at, prose=_prose(first))
+                  clip_at=layout.clip_at)
     ev.show_framework(layout.dialect.framework if layout.mode != "none" else None)
-    if layout.mode == "none" and first:
-        ev.refused = history.refused(clean(first[:PROSE]))
+    _read_start(ev, layout, first)
     return ev
 
 
@@ -382,9 +384,7 @@ def scan_path(path: str, source: str | None = None, workers: int | None = None,
     ev = parts[0]
     for part in parts[1:]:
         ev = merge(ev, part)
-    ev.prose = _prose(first)
-    if layout.mode == "none":
-        ev.refused = history.refused(clean(first[:PROSE]))
+    _read_start(ev, layout, first)
     return ev
 
 

@@ -13,6 +13,6 @@ import re
 from . import Dialect
 from ..numbers import NUMBER
 
-LINE = rb"(?m)^[ \t]*\d+: " + NUMBER + rb", (" + NUMBER + rb") avg\b"
-DIALECT = Dialect("Darknet training log", re.compile(LINE), pattern=re.compile(LINE),
+LINE = re.compile(rb"(?m)^[ \t]*\d+: " + NUMBER + rb", (" + NUMBER + rb") avg\b")
+DIALECT = Dialect("Darknet training log", LINE, pattern=LINE,
                   numbering=(re.compile(rb"[ \t]*(\d+): "), "iteration"))

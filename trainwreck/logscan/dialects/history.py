@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 from . import Dialect
+from ..numbers import NUMBER
 
 KEY = rb"""(?<![\w'"])(['"]?)((?:train(?:ing)?_)?loss(?:es)?(?:_history)?)\1[ \t]*[:=][ \t]*\["""
 # The key (quoted or not), `:` or `=`, and the list up to its closing bracket (a pretty-printed
@@ -28,7 +29,7 @@ OPENED = re.compile(KEY + rb"([^\[\]]{0,4096})")
 UNCLOSED = re.compile(KEY + rb"([^\[\]]*)\Z")
 # One item: a number, bare or in NumPy's or PyTorch's box (`array(0.69)`, `tensor(0.69)`), never
 # the digits of a dtype (`float32`) or of a device (`cuda:0`).
-ITEM = re.compile(rb"(?<![\w.:])([-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|[nN]a[nN]|[iI]nf(?:inity)?))(?![\w.])")
+ITEM = re.compile(rb"(?<![\w.:])(" + NUMBER + rb")(?![\w.])")
 BOXED = re.compile(rb"(?:array|tensor)\(\s*")
 # Items split at the commas between them (a box's own commas kept inside its parentheses or angle
 # brackets), or, in a list printed by NumPy, at the spaces.
@@ -55,7 +56,7 @@ def items(data: bytes) -> list[Item]:
     out: list[Item] = []
     previous: list[bytes] = []
     for m in _lists(data):
-        found = _list(data, m)
+        found = _read(data, m)[0]
         if found is None:
             continue
         numbers = [n for _, n, _ in found]
@@ -87,17 +88,9 @@ def _lists(data: bytes):
 
 
 def detected(first: bytes) -> bool:
-    """Does the start of a log hold a history: MIN_VALUES values in closed lists, or an opened list
-    with that many (a long list may close past the start)?"""
-    if len(items(first)) >= MIN_VALUES:
-        return True
-    return any((f := _list(first, m)) is not None and len(f) >= MIN_VALUES for m in OPENED.finditer(first))
-
-
-def _list(data: bytes, m: re.Match) -> list[tuple[int, bytes, bool]] | None:
-    """(offset, number, after NumPy's `...`) of each item of the list matched, or None when it is not
-    a list of loss values."""
-    return _read(data, m)[0]
+    """Does the start of a log hold a history: MIN_VALUES values in its lists, the last of which may be
+    open where the start ends (a long list closes past it)?"""
+    return len(items(first)) >= MIN_VALUES
 
 
 def refused(data: bytes, most: int = 3) -> list[str]:
@@ -115,6 +108,8 @@ def refused(data: bytes, most: int = 3) -> list[str]:
 
 
 def _read(data: bytes, m: re.Match) -> tuple[list[tuple[int, bytes, bool]] | None, str]:
+    """(offset, number, after NumPy's `...`) of each item of the list matched, or None and why it is not
+    a list of loss values."""
     start = data.rfind(b"\n", 0, m.start()) + 1
     end = data.find(b"\n", m.start())
     line = data[start:end if end >= 0 else len(data)]
