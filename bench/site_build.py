@@ -26,7 +26,6 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
 def snippets() -> list[str]:
@@ -38,7 +37,10 @@ def snippets() -> list[str]:
 
 
 def one_after_another(paths: list[str]) -> float:
-    env = {**os.environ, **ONE_THREAD}
+    sys.path.insert(0, str(ROOT))
+    from trainwreck.numeric_env import NUMERIC_ENV
+
+    env = {**os.environ, **NUMERIC_ENV}
     core = min(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
     pin = (lambda: os.sched_setaffinity(0, {core})) if core is not None else None
     start = time.perf_counter()

@@ -30,13 +30,13 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
+from .numeric_env import NUMERIC_ENV
 from .snippet_sections import Program, programs_of
 
-CACHE_VERSION = "3"
+CACHE_VERSION = "4"
 CACHE_DIR = ".trainwreck-cache"
 CACHE_ENV = "TRAINWRECK_CACHE"        # another folder for the cache (tests share one between project copies)
 KEEP_PER_SNIPPET = 3                  # cache entries kept per snippet, newest first
-ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 PACKAGE = Path(__file__).resolve().parent
 
 
@@ -202,7 +202,7 @@ def _start(child) -> None:
     or a fresh interpreter where there is no fork; either way with one BLAS thread and Python's
     default warnings. The variables are set only while a process starts: this process keeps its own."""
     global _started
-    with _start_lock, _environment({**ONE_THREAD, "MPLBACKEND": "Agg"}, drop=("PYTHONWARNINGS",)):
+    with _start_lock, _environment({**NUMERIC_ENV, "MPLBACKEND": "Agg"}, drop=("PYTHONWARNINGS",)):
         # multiprocessing would otherwise import this process's main script again in the child (and
         # fail for a notebook or a script without a __main__ guard); the child needs only trainwreck.
         main = sys.modules.get("__main__")
