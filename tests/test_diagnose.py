@@ -91,7 +91,8 @@ def test_keras_epoch_numbering_and_message():
            "Batch 0: Invalid loss, terminating training\n1/1 - loss: nan\n")
     ev = scan(io.BytesIO(log.encode()), "log")
     assert ev.where(ev.first_nonfinite) == "epoch 3/3"        # as numbered in the log, from 1
-    assert ev.messages == {"Invalid loss, terminating training": [1, 6, "Invalid loss, terminating training", "keras"]}
+    assert ev.messages == {"Batch {}: Invalid loss, terminating training":
+                           [1, 6, "Batch 0: Invalid loss, terminating training", "keras"]}
 
 
 @pytest.mark.parametrize("message", [

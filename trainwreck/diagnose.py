@@ -21,6 +21,7 @@ from .ceilings import ceiling_fact
 from .entry import TRACES, Entry
 from .logscan import KEEP, Evidence, MessageFinder
 from .logscan.evidence import without_first
+from .logscan.stops import stop_of, with_stop
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
 from .wording import (FIELDS, NORMALS, Library, Normal, loss_kind, lr_tried, normals_asked, says_failure,
                       score_out_of_range, tokens, when)
@@ -224,18 +225,18 @@ def _signature(ev: Evidence) -> Signature:
                                      f"CSV loss column, one number per line){refused}"])
     at = ev.where
     t = ev.first_nonfinite
-    if ev.count == 1:
-        kind = _fmt(ev.head[0]) if math.isfinite(ev.head[0]) else ("nan" if math.isnan(ev.head[0]) else "inf")
-        return Signature("few-values", [f"one loss value ({kind} at {at(0)}): not a curve"])
+    if ev.count == 1 and not (t == 0 and ev.at(0) is not None and ev.at(0).numbered and _at_run_start(ev.at(0))):
+        kind = _fmt(ev.head[0]) if math.isfinite(ev.head[0]) else _nonfinite_kind(ev)
+        return Signature("few-values", [f"one loss value ({kind} at {at(0)}): not a curve"] + _stop_note(ev))
     warn = sustained_climb(ev.before)
     warn_index = ev.before_start + warn if warn is not None else None
     warn_at = at(warn_index) if warn_index is not None else ""
 
     def sig(name: str, facts: list[str]) -> Signature:
-        return Signature(name, facts, warn_index, warn_at)
+        return Signature(name, facts + _stop_note(ev), warn_index, warn_at)
 
     if t is not None:
-        kind = "nan" if math.isnan(ev.first_nonfinite_value) else "inf"
+        kind = _nonfinite_kind(ev)
         tail = (f"non-finite to the end ({at(ev.count - 1)})" if ev.finite_after == 0
                 else f"followed by {ev.finite_after} finite value(s) later")
         nan_note = f", nan from {at(ev.first_nan)}" if ev.first_nan is not None and ev.first_nan != t else ""
@@ -321,6 +322,17 @@ def _signature(ev: Evidence) -> Signature:
             "recovered" if back else "stayed near its peak, below where it started" if stayed else "came partly back down")
     return sig("healthy", [f"{ev.count} loss values, all finite: the loss {trend} from {_fmt(first)} to "
                            f"{_fmt(last)}" + bump])
+
+
+def _nonfinite_kind(ev: Evidence) -> str:
+    """The first non-finite value's kind, as the log says it (a stop check may say only "inf or nan")."""
+    if ev.stop_kind and ev.first_nonfinite == ev.count - 1:
+        return ev.stop_kind
+    return "nan" if math.isnan(ev.first_nonfinite_value) else "inf"
+
+
+def _stop_note(ev: Evidence) -> list[str]:
+    return [ev.stop_note] if ev.stop_note else []
 
 
 def _descent_before_climb(ev: Evidence) -> str | None:
@@ -665,7 +677,7 @@ def _run_values(ev: Evidence) -> Evidence:
 
 def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diagnosis:
     w = weigher(catalog, weights.prose)
-    ev = _run_values(ev)
+    ev = _run_values(with_stop(ev))
     sig = signature_of(ev)
     c = _context(ev, w, sig, weights)
     normals = normals_asked(ev.prose) if c.words_count else []
@@ -685,9 +697,10 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
             matches.append(Match(entry, round(score, 3), evidence, against, first_fix_step(entry),
                                  {k: round(v, 3) for k, v in parts.items()}))
     matches.sort(key=lambda m: (-m.score, m.entry.id))
-    unweighed = [f'message "{example}" (line {line}) is not declared by any entry'
-                 for key, (count, line, example, origin) in ev.messages.items()
-                 if key not in declared_found and not any(m.matches(example) for e in w.entries for m in e.messages)]
+    read_as_value = ev.last_at.line if ev.stop_note and ev.last_at is not None else None
+    unweighed = [_unweighed(example, line) for key, (count, line, example, origin) in ev.messages.items()
+                 if key not in declared_found and line != read_as_value
+                 and not any(m.matches(example) for e in w.entries for m in e.messages)]
     if ev.more_messages:
         unweighed.append(f"{ev.more_messages} more message line(s) of other kinds were seen and not kept")
     if sig.name in TRACES and not any(e.trace == sig.name for e in w.entries):
@@ -695,6 +708,14 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
     d = Diagnosis(ev, sig, matches, unweighed, normal=normals)
     _decide(d, failure_shown, _unexplained_by_normal(normals, ev, declared_found), c.words_count)
     return d
+
+
+def _unweighed(example: str, line: int) -> str:
+    found = stop_of(example)
+    if found:
+        return (f'message "{example}" (line {line}) comes from {found[0].who}, a check that stops the run when the '
+                "loss is not finite: it names no cause")
+    return f'message "{example}" (line {line}) is not declared by any entry'
 
 
 def _unexplained_by_normal(normals: list[Normal], ev: Evidence, declared_found: set[str]) -> bool:

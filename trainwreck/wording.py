@@ -76,8 +76,8 @@ THESAURUS = [
 # When the failure shows: before any update, right after the first ones, or after a while.
 WHEN = [
     (r"\b(?:from the (?:very )?(?:start|beginning|first \w+)|at the (?:very )?(?:start|beginning)|first forward pass"
-     r"|(?:at|on|in) the first (?:batch|step|iteration|epoch|forward)|from (?:step|epoch|iteration) 0"
-     r"|(?:at|in) (?:step|epoch|iteration) 0\b|(?:always|constantly|all) (?:nan|inf)s?|(?:is|are) always"
+     r"|(?:at|on|in) the first (?:batch|step|iteration|epoch|forward)|from (?:step|epoch|iteration)[ =:]+0\b"
+     r"|(?:at|in) (?:step|epoch|iteration)[ =:]+0\b|(?:always|constantly|all) (?:nan|inf)s?|(?:is|are) always"
      r"|right away|immediately|before (?:any|the first) (?:update|step)|when (?:the )?training starts)\b",
      " when_start "),
     (r"\b(?:after (?:the )?(?:first|1st|one|a single) (?:\w+ )?(?:step|update|iteration|batch)|within the first"
@@ -85,7 +85,7 @@ WHEN = [
      r"iterations|batches))\b", " when_early "),
     (r"\b(?:after (?:about |around |roughly )?(?:\d[\d,.]*k?|some|several|a few|a number of|many|a couple of"
      r"|a while|hours|two|three|\w+ (?:thousand|hundred)) ?(?:training )?(?:steps?|iterations?|iters?|epochs?"
-     r"|batches|updates|hours|minutes|of training)?|after a while|suddenly|at (?:epoch|step|iteration) "
+     r"|batches|updates|hours|minutes|of training)?|after a while|suddenly|at (?:epoch|step|iteration)[ =:]+"
      r"[1-9]\d*|(?:epoch|step|iteration)\s*>\s*\d+|later in training|during training|in the middle of training"
      r"|(?:around|about) (?:the )?\d+(?:st|nd|rd|th)? (?:epoch|step|iteration))\b",
      " when_later "),

@@ -61,6 +61,8 @@ class Evidence:
     clip_at: float | None = None           # the clipping threshold the log states
     prose: str = ""                        # the start of the text, for matching plain descriptions
     refused: list[str] = field(default_factory=list)   # loss-keyed lists seen and not read, and why
+    stop_note: str = ""                    # the last value came from a stop check's message (stops.py): how
+    stop_kind: str = ""                    # ... and what that message says it was ("inf or nan" when it does not say)
 
     def at(self, index: int) -> Position | None:
         """The position of a loss value, for the values the summary keeps."""

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from .anchors import Anchors
 from .evidence import Evidence
+from .stops import STOPS
 
 
 @dataclass(frozen=True)
@@ -36,8 +37,8 @@ def _family(anchor: bytes, pattern: bytes, origin: str | None) -> Known:
 FAMILIES = (
     _family(b" encountered in ", rb"(?:overflow|underflow|divide by zero|invalid value) encountered in \w+", "numpy"),
     _family(b" returned nan values in its ", rb"Function '[^'\n]*' returned nan values in its \w+ output\.?", "pytorch"),
-    _family(b"Invalid loss, terminating training", rb"Invalid loss, terminating training", "keras"),
-    _family(b"Model diverged with loss = NaN", rb"Model diverged with loss = NaN\.?", "tensorflow"),
+    # the checks that stop a run at a non-finite loss (stops.py): read as its last value too
+    *(_family(stop.anchor, stop.pattern.pattern, stop.origin) for stop in STOPS),
     _family(b"Gradient overflow.", rb"Gradient overflow\.\s+Skipping step(?:, loss scaler \d+ reducing loss scale "
                                    rb"to [\d.e+-]+)?", "apex"),
     _family(b"OVERFLOW! Rank", rb"OVERFLOW! Rank \d+ Skipping step\.?", "deepspeed"),

@@ -1,0 +1,96 @@
+"""The checks that stop a run at a non-finite loss print a message instead of the loss: the message is
+read as the loss's last value (trainwreck/logscan/stops.py), and only when the values do not already
+show it. Sample logs of whole runs are in tests/logs/keyed/ and tests/logs/lightning/."""
+import math
+
+import pytest
+
+from conftest import real_catalog
+from trainwreck.diagnose import diagnose, message_finder, signature_of
+from trainwreck.logscan import scan_text
+from trainwreck.logscan.stops import STOPS, stop_of, with_stop
+
+CATALOG = real_catalog()
+
+
+def read(text: str):
+    return scan_text(text, "log", finder=message_finder(CATALOG))
+
+
+@pytest.mark.parametrize("message, who, value, kind, step", [
+    ("FloatingPointError: Loss became infinite or NaN at iteration=87!", "Detectron2", math.nan, "inf or nan",
+     "iteration 87"),
+    ("Loss is inf, stopping training", "torchvision", math.inf, "inf", None),
+    ("Loss is nan, stopping training", "torchvision", math.nan, "nan", None),
+    ("2023-01-05 10:11:12,123 - mmdet - INFO - loss become infinite or NaN!", "MMDetection", math.nan,
+     "inf or nan", None),
+    ("ERROR:tensorflow:Model diverged with loss = NaN.", "NanTensorHook", math.nan, "nan", None),
+    ("Monitored metric train_loss_epoch = nan is not finite. Previous best value was 0.412. Signaling Trainer to "
+     "stop.", "EarlyStopping", math.nan, "nan", None),
+    ("Batch 3: Invalid loss, terminating training", "TerminateOnNaN", math.nan, "inf or nan", "batch 3"),
+])
+def test_each_check_is_read_as_the_last_value_with_the_kind_and_step_it_prints(message, who, value, kind, step):
+    log = "epoch 1 loss: 0.91\nepoch 2 loss: 0.74\nepoch 3 loss: 0.70\n" + message + "\n"
+    ev = with_stop(read(log))
+    stop, m = stop_of(message)
+    assert who in stop.who
+    assert ev.count == 4 and ev.first_nonfinite == 3 and ev.finite_after == 0
+    assert (math.isnan(ev.first_nonfinite_value) and math.isnan(value)) or ev.first_nonfinite_value == value
+    assert ev.stop_kind == kind and ev.first_nonfinite_at.line == 4 and ev.first_nonfinite_at.step == step
+    facts = " ".join(signature_of(ev).facts)
+    assert f"first {kind} at" in facts and f"printed `{m.group(0).decode()}` (" in facts
+    assert "the steps between the last loss printed and this one were not printed" in facts
+
+
+def test_a_log_whose_values_already_show_the_nan_is_left_as_it_is():
+    log = "Epoch 1/2\n1/1 - loss: 0.7\nEpoch 2/2\nBatch 0: Invalid loss, terminating training\n1/1 - loss: nan\n"
+    ev = read(log)
+    assert with_stop(ev) is ev and ev.count == 2 and ev.where(ev.first_nonfinite) == "epoch 2/2"
+
+
+def test_a_check_whose_value_the_scanner_reads_is_read_once():
+    message = ("Monitored metric train_loss = tensor(nan, device='cuda:0') is not finite. Previous best value was "
+               "0.412. Signaling Trainer to stop.")
+    ev = read(f"epoch 1 loss: 0.91\nepoch 2 loss: 0.74\n{message}\n")
+    assert ev.count == 3 and ev.first_nonfinite == 2 and with_stop(ev) is ev
+
+
+def test_a_check_printed_before_the_last_value_is_not_a_value():
+    ev = read("loss: 0.9\nLoss is nan, stopping training\nloss: 0.8\nloss: 0.7\n")
+    assert with_stop(ev) is ev
+
+
+def test_an_early_stopping_check_on_a_validation_metric_is_not_a_training_value():
+    message = ("Monitored metric val_loss = nan is not finite. Previous best value was 0.642. "
+               "Signaling Trainer to stop.")
+    ev = read(f"loss: 0.9\nloss: 0.8\nloss: 0.7\n{message}\n")
+    assert with_stop(ev) is ev
+    assert "comes from Lightning's EarlyStopping, a check that stops the run" in " ".join(diagnose(ev, CATALOG).unweighed)
+
+
+def test_a_batch_of_terminate_on_nan_is_placed_in_the_epoch_the_log_was_in():
+    log = "Epoch 1/3\n32/32 - loss: 0.7\nEpoch 2/3\n32/32 - loss: 0.6\nEpoch 3/3\nBatch 7: Invalid loss, terminating training\n"
+    ev = with_stop(read(log))
+    assert str(ev.first_nonfinite_at) == "epoch 3/3, batch 7"
+
+
+def test_the_check_alone_at_iteration_0_is_a_loss_broken_from_the_start():
+    """Detectron2 checks the loss of iteration 0 before the first update: no step size is to blame yet."""
+    d = diagnose(read("Traceback (most recent call last):\n"
+                      "FloatingPointError: Loss became infinite or NaN at iteration=0!\n"
+                      "loss_dict = {'loss_cls': nan, 'loss_box_reg': nan}\n"), CATALOG)
+    assert d.signature.name == "nonfinite-from-start"
+    assert "first inf or nan at iteration 0" in d.signature.facts[0]
+    assert d.matches and all(m.entry.trace == "nonfinite-from-start" for m in d.matches)
+    assert not any(m.entry.id == "WR-220" for m in d.matches)
+    assert not d.unweighed              # read as a value, not listed again as a message no entry declares
+
+
+def test_every_check_is_a_message_family_and_names_its_source():
+    from trainwreck.logscan.messages import FAMILIES
+
+    patterns = {f.pattern.pattern for f in FAMILIES}
+    for stop in STOPS:
+        assert stop.pattern.pattern in patterns and stop.anchor in stop.pattern.pattern.replace(b"\\", b"")
+        assert stop.source.startswith("https://github.com/") and ("/blob/v" in stop.source or "/blob/2." in stop.source
+                                                                  or len(stop.source.split("/blob/")[1].split("/")[0]) == 40)
