@@ -85,3 +85,15 @@ def test_a_step_table_under_a_progress_line_does_not_take_the_bars_epoch():
     ev = scan_text(" [1500/1500 05:00, Epoch 3/3]\nStep\tTraining Loss\tValidation Loss\tAccuracy\n"
                    "500\t0.800000\t0.650000\t0.600000\n1000\t0.693100\t0.600000\t0.650000\n1500\tnan\tnan\t0.500000\n")
     assert ev.head[:2] == [0.8, 0.6931] and [str(p) for p in ev.head_at[:2]] == ["step 500", "step 1000"]
+
+
+def test_with_no_plain_loss_a_loss_named_after_its_word_is_read_and_a_plain_one_wins_when_printed():
+    """PyTorch's DCGAN tutorial prints `Loss_D` and `Loss_G` only: the first is read, numbered by its two
+    bare counts (the epoch and the iteration within it). An OpenMMLab line with `loss_cls` and `loss` reads
+    `loss`."""
+    ev = scan_text("".join(f"[{e}/5][{i}/1583]\tLoss_D: {d}\tLoss_G: {g}\tD(x): 0.5\n"
+                           for e, i, d, g in [(0, 0, "1.73", "4.11"), (0, 50, "0.41", "7.98"), (1, 0, "nan", "nan")]))
+    assert ev.head[:2] == [1.73, 0.41] and str(ev.first_nonfinite_at) == "[1/5][0/1583]"
+    ev = scan_text("Epoch [1][50/200]  lr: 0.01, loss_cls: 0.9, loss_bbox: 0.4, loss: 1.3\n"
+                   "Epoch [1][100/200]  lr: 0.01, loss_cls: 0.8, loss_bbox: 0.3, loss: 1.1\n")
+    assert ev.head == [1.3, 1.1]

@@ -63,6 +63,8 @@ def other_losses(data: bytes) -> list[bytes]:
 
 
 LOSS_WORD = re.compile(rb"[Ll]oss\b|LOSS\b")      # starts with a character class: scanned at C speed
+# A loss named after its word (`Loss_D`, `loss_G`: a GAN's two losses in PyTorch's DCGAN tutorial)
+SUFFIXED = re.compile(rb"(?<![A-Za-z0-9_])(?:loss|Loss|LOSS)_[A-Za-z][A-Za-z0-9]*")
 PREFIX_WINDOW = 1 << 18        # keys repeat on every line: the start of the log shows them all
 
 
@@ -127,8 +129,10 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
             return Layout(dialect, "list", **base)
         elif dialect.mode == "column" and _one_per_line(first):
             return Layout(dialect, "column", **base)
-    # no plain loss key: a total of parts (`total_loss`), else the first key of its own (`genloss`)
-    key = next((k for k in others if TOTAL.search(k)), None) or (prefixed[0] if prefixed else None)
+    # no plain loss key: a total of parts (`total_loss`), else the first key of its own (`genloss`, `Loss_D`)
+    suffixed = SUFFIXED.search(training[:PREFIX_WINDOW])
+    key = next((k for k in others if TOTAL.search(k)), None) or (prefixed[0] if prefixed else None) or (
+        suffixed.group(0) if suffixed else None)
     if key is not None:
         base["others"] = [k for k in others if k != key]
         return Layout(keyed_dialect.DIALECT, "key", _own_key(key, spelled), **base)

@@ -22,6 +22,9 @@ FRACTION = re.compile(rb"(?<![\d/.])(\d+)[ \t]*/[ \t]*(\d+)(?![\d/.])")
 # A month and day that open a line (or its `[`), before a time: MMEngine's `08/21 02:58:41`,
 # Detectron2's `[08/21 02:58:41`. A count followed by a time elsewhere (Rich's `938/938 0:00:12`) stays.
 DATE_START = re.compile(rb"[ \t\[]*(\d\d?)/(\d\d?)[ \t]+\d\d:\d\d:\d\d")
+# A second bracketed count right after the first: PyTorch's DCGAN tutorial prints `[1/5][150/1583]`,
+# the epoch and the iteration within it, with no word for either; both are quoted as printed.
+NEXT_FRACTION = re.compile(rb"[ \t]*\][ \t]*\[[ \t]*(\d+)[ \t]*/[ \t]*(\d+)[ \t]*\]")
 EPOCH_HINTS = (b"poch", b"POCH")
 
 
@@ -84,6 +87,8 @@ def step_on(line: bytes, epoch_span: tuple[int, int] | None) -> str | None:
         if date and m.start() == date.start(1) and int(date.group(1)) <= 31 and int(date.group(2)) <= 31:
             continue
         done, total = int(m.group(1)), int(m.group(2))
+        if (inner := NEXT_FRACTION.match(line, m.end())) is not None:
+            return f"[{done}/{total}][{int(inner.group(1))}/{int(inner.group(2))}]"
         if total and done != total:              # a finished bar says nothing the epoch does not
             return f"[{done}/{total}]"
         return None
