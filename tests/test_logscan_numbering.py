@@ -97,3 +97,17 @@ def test_with_no_plain_loss_a_loss_named_after_its_word_is_read_and_a_plain_one_
     ev = scan_text("Epoch [1][50/200]  lr: 0.01, loss_cls: 0.9, loss_bbox: 0.4, loss: 1.3\n"
                    "Epoch [1][100/200]  lr: 0.01, loss_cls: 0.8, loss_bbox: 0.3, loss: 1.1\n")
     assert ev.head == [1.3, 1.1]
+
+
+def test_a_gans_two_losses_are_not_read_as_one_curve():
+    """`[D loss: ...] [G loss: ...]` (the PyTorch-GAN scripts) and Keras examples' `d_loss`, `g_loss`: the
+    discriminator's loss is read, alone, and the generator's rising loss is not taken for a climb."""
+    lines = [f"[Epoch {e}/200] [Batch {b}/938] [D loss: {d}] [G loss: {g}]"
+             for e, b, d, g in [(0, 0, "0.69", "0.71"), (0, 400, "0.61", "1.90"), (1, 0, "0.52", "3.10")]]
+    ev = scan_text("\n".join(lines) + "\n")
+    assert ev.head == [0.69, 0.61, 0.52] and str(ev.head_at[1]) == "epoch 0/200, batch 400/938"
+    ev = scan_text("epoch 1, d_loss: 0.69, g_loss: 0.71\nepoch 2, d_loss: 0.60, g_loss: 0.91\n"
+                   "epoch 3, d_loss: nan, g_loss: nan\n")
+    assert ev.head[:2] == [0.69, 0.60] and str(ev.first_nonfinite_at) == "epoch 3"
+    ev = scan_text("epoch 1 train loss: 0.9, batch loss: 0.5\nepoch 2 train loss: 0.8, batch loss: 0.4\n")
+    assert ev.head == [0.9, 0.8]         # two named losses: the first one printed is read

@@ -63,8 +63,12 @@ def other_losses(data: bytes) -> list[bytes]:
 
 
 LOSS_WORD = re.compile(rb"[Ll]oss\b|LOSS\b")      # starts with a character class: scanned at C speed
-# A loss named after its word (`Loss_D`, `loss_G`: a GAN's two losses in PyTorch's DCGAN tutorial)
+# A loss of its own named after the word (`Loss_D`, `loss_G`: a GAN's two losses in PyTorch's DCGAN
+# tutorial) or before it (`d_loss`, `recon_loss`), when the log prints no plain loss
 SUFFIXED = re.compile(rb"(?<![A-Za-z0-9_])(?:loss|Loss|LOSS)_[A-Za-z][A-Za-z0-9]*")
+UNDERSCORED = re.compile(rb"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9]*_(?:loss|Loss|LOSS)(?![A-Za-z0-9_])")
+# The word before a loss key on its line (`[D loss: 0.6] [G loss: 0.9]`)
+NAMED = re.compile(rb"([A-Za-z][A-Za-z0-9]{0,11})[ \t]+$")
 PREFIX_WINDOW = 1 << 18        # keys repeat on every line: the start of the log shows them all
 
 
@@ -112,6 +116,8 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
                 found = pattern.search(masked)
                 if found and dialect is keyed_dialect.DIALECT and _title_only(pattern, masked, training, prefixed, spelled):
                     break
+                if found and dialect.pattern is None and (named := _named_first(pattern, masked, found, key)):
+                    pattern, found = keyed(re.escape(named), **spelled), re.compile(re.escape(named)).search(masked)
                 if found:
                     grad_key = next((k for k, p in GRAD_KEYS.items() if _on_line(p, masked, found.start())), None)
                     layout = Layout(dialect, "key", pattern, grad=GRAD_KEYS.get(grad_key),
@@ -130,13 +136,27 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
         elif dialect.mode == "column" and _one_per_line(first):
             return Layout(dialect, "column", **base)
     # no plain loss key: a total of parts (`total_loss`), else the first key of its own (`genloss`, `Loss_D`)
-    suffixed = SUFFIXED.search(training[:PREFIX_WINDOW])
+    own = SUFFIXED.search(training[:PREFIX_WINDOW]) or UNDERSCORED.search(training[:PREFIX_WINDOW])
     key = next((k for k in others if TOTAL.search(k)), None) or (prefixed[0] if prefixed else None) or (
-        suffixed.group(0) if suffixed else None)
+        own.group(0) if own else None)
     if key is not None:
         base["others"] = [k for k in others if k != key]
         return Layout(keyed_dialect.DIALECT, "key", _own_key(key, spelled), **base)
     return Layout(mode="none", **base)
+
+
+def _named_first(pattern: re.Pattern, data: bytes, found: re.Match, key: bytes) -> bytes | None:
+    """Two losses on one line, each named by a word before the key (a GAN's `[D loss: 0.6] [G loss: 0.9]`):
+    the first one's name and key, so that one loss is read and not the two as one curve."""
+    start = data.rfind(b"\n", 0, found.start()) + 1
+    end = data.find(b"\n", found.start())
+    matches = list(pattern.finditer(data, start, len(data) if end < 0 else end))
+    if len(matches) < 2:
+        return None
+    words = [NAMED.search(data, max(start, m.start() - 16), m.start()) for m in matches]
+    if all(words) and len({w.group(1) for w in words}) == len(words):
+        return words[0].group(1) + b" " + key
+    return None
 
 
 def _own_key(key: bytes, spelled: dict) -> re.Pattern:
