@@ -36,7 +36,7 @@ def test_each_check_is_read_as_the_last_value_with_the_kind_and_step_it_prints(m
     assert who in stop.who
     assert ev.count == 4 and ev.first_nonfinite == 3 and ev.finite_after == 0
     assert (math.isnan(ev.first_nonfinite_value) and math.isnan(value)) or ev.first_nonfinite_value == value
-    assert ev.stop_kind == kind and ev.first_nonfinite_at.line == 4 and ev.first_nonfinite_at.step == step
+    assert ev.hidden_kind == kind and ev.first_nonfinite_at.line == 4 and ev.first_nonfinite_at.step == step
     facts = " ".join(signature_of(ev).facts)
     assert f"first {kind} at" in facts and f"printed `{m.group(0).decode()}` (" in facts
     assert "the steps between the last loss printed and this one were not printed" in facts

@@ -21,6 +21,7 @@ from .ceilings import ceiling_fact
 from .entry import TRACES, Entry
 from .logscan import KEEP, Evidence, MessageFinder
 from .logscan.evidence import without_first
+from .logscan.hidden import with_hidden
 from .logscan.stops import stop_of, with_stop
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
 from .wording import (FIELDS, NORMALS, Library, Normal, loss_kind, lr_tried, normals_asked, says_failure,
@@ -227,13 +228,13 @@ def _signature(ev: Evidence) -> Signature:
     t = ev.first_nonfinite
     if ev.count == 1 and not (t == 0 and ev.at(0) is not None and ev.at(0).numbered and _at_run_start(ev.at(0))):
         kind = _fmt(ev.head[0]) if math.isfinite(ev.head[0]) else _nonfinite_kind(ev)
-        return Signature("few-values", [f"one loss value ({kind} at {at(0)}): not a curve"] + _stop_note(ev))
+        return Signature("few-values", [f"one loss value ({kind} at {at(0)}): not a curve"] + _hidden_note(ev))
     warn = sustained_climb(ev.before)
     warn_index = ev.before_start + warn if warn is not None else None
     warn_at = at(warn_index) if warn_index is not None else ""
 
     def sig(name: str, facts: list[str]) -> Signature:
-        return Signature(name, facts + _stop_note(ev), warn_index, warn_at)
+        return Signature(name, facts + _hidden_note(ev), warn_index, warn_at)
 
     if t is not None:
         kind = _nonfinite_kind(ev)
@@ -326,13 +327,13 @@ def _signature(ev: Evidence) -> Signature:
 
 def _nonfinite_kind(ev: Evidence) -> str:
     """The first non-finite value's kind, as the log says it (a stop check may say only "inf or nan")."""
-    if ev.stop_kind and ev.first_nonfinite == ev.count - 1:
-        return ev.stop_kind
+    if ev.hidden_kind and ev.first_nonfinite == ev.count - 1:
+        return ev.hidden_kind
     return "nan" if math.isnan(ev.first_nonfinite_value) else "inf"
 
 
-def _stop_note(ev: Evidence) -> list[str]:
-    return [ev.stop_note] if ev.stop_note else []
+def _hidden_note(ev: Evidence) -> list[str]:
+    return [ev.hidden_note] if ev.hidden_note else []
 
 
 def _descent_before_climb(ev: Evidence) -> str | None:
@@ -677,7 +678,7 @@ def _run_values(ev: Evidence) -> Evidence:
 
 def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diagnosis:
     w = weigher(catalog, weights.prose)
-    ev = _run_values(with_stop(ev))
+    ev = _run_values(with_hidden(with_stop(ev)))
     sig = signature_of(ev)
     c = _context(ev, w, sig, weights)
     normals = normals_asked(ev.prose) if c.words_count else []
@@ -697,7 +698,7 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
             matches.append(Match(entry, round(score, 3), evidence, against, first_fix_step(entry),
                                  {k: round(v, 3) for k, v in parts.items()}))
     matches.sort(key=lambda m: (-m.score, m.entry.id))
-    read_as_value = ev.last_at.line if ev.stop_note and ev.last_at is not None else None
+    read_as_value = ev.last_at.line if ev.hidden_note and ev.last_at is not None else None
     unweighed = [_unweighed(example, line) for key, (count, line, example, origin) in ev.messages.items()
                  if key not in declared_found and line != read_as_value
                  and not any(m.matches(example) for e in w.entries for m in e.messages)]

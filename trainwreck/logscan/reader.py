@@ -7,6 +7,7 @@ needed here, so `diagnose` starts fast.
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import re
 
@@ -271,6 +272,20 @@ def _track_grads(ev: Evidence, layout: Layout, data: bytes, n_losses: int, start
     if kept:
         zero = all(EXACT_ZERO.fullmatch(g.strip()) for g in kept)
         ev.grad_zero_exact = zero if ev.grad_zero_exact is None else (ev.grad_zero_exact and zero)
+    _track_nonfinite_grads(ev, grads, per_line, n_losses, start)
+
+
+def _track_nonfinite_grads(ev: Evidence, grads: list[bytes], per_line: int, n_losses: int, start: int) -> None:
+    """Which loss first had a nan or inf gradient norm beside it, and whether the last one has (a logger that
+    hides a non-finite loss still prints the norm: hidden.py). Every spelling of nan and inf holds an n."""
+    if b"n" not in b"".join(grads).lower():
+        ev.grad_nonfinite_last = False
+        return
+    bad = [not math.isfinite(to_float(g) or 0.0) for g in grads]
+    lines = [any(bad[i * per_line:(i + 1) * per_line]) for i in range(n_losses)]
+    if ev.grad_nonfinite_from is None and ev.first_nonfinite is None and True in lines:
+        ev.grad_nonfinite_from = start + lines.index(True)
+    ev.grad_nonfinite_last = lines[-1]
 
 
 def _same_per_line(pattern: re.Pattern, data: bytes, per_line: int, n_lines: int) -> bool:

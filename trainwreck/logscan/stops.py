@@ -116,7 +116,7 @@ def with_stop(ev: Evidence) -> Evidence:
 def _appended(ev: Evidence, value: float, pos: Position, kind: str, note: str) -> Evidence:
     n = ev.count
     out = replace(ev, count=n + 1, first_nonfinite=n, first_nonfinite_value=value, first_nonfinite_at=pos,
-                  finite_after=0, last=value, last_at=pos, stop_kind=kind, stop_note=note)
+                  finite_after=0, last=value, last_at=pos, hidden_kind=kind, hidden_note=note)
     if n < KEEP:
         out.head, out.head_at = ev.head + [value], ev.head_at + [pos]
     if math.isnan(value):
