@@ -38,3 +38,14 @@ def test_sample_log(folder, name, want):
         said = " | ".join(d.signature.facts)
     for phrase in want["says"]:
         assert phrase in said
+
+
+
+def test_no_dialects_key_matches_the_empty_text():
+    """A key is regex source: fairseq's `| loss`, unescaped, matched the empty string, and an epoch summary
+    line crashed the scan (could not convert b'' to float)."""
+    import re
+
+    for name in MODULES:
+        for key in getattr(dialects, name).DIALECT.keys:
+            assert re.compile(key).search(b"") is None, (name, key)

@@ -39,6 +39,7 @@ class Layout:
     accuracy: bool = False                 # the log prints a training accuracy beside the loss
     clip_at: float | None = None           # the clipping threshold the log states
     epochs: bool = False                   # the log prints epoch numbers
+    literal: bytes | None = None           # key mode: the key as plain text, when numbers.alike may read the pattern's values
 
 
 def other_losses(data: bytes) -> list[bytes]:
@@ -116,11 +117,13 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
                 found = pattern.search(masked)
                 if found and dialect is keyed_dialect.DIALECT and _title_only(pattern, masked, training, prefixed, spelled):
                     break
-                if found and dialect.pattern is None and (named := _named_first(pattern, masked, found, key)):
+                named = _named_first(pattern, masked, found, key) if found and dialect.pattern is None else None
+                if named:
                     pattern, found = keyed(re.escape(named), **spelled), re.compile(re.escape(named)).search(masked)
                 if found:
                     grad_key = next((k for k, p in GRAD_KEYS.items() if _on_line(p, masked, found.start())), None)
                     layout = Layout(dialect, "key", pattern, grad=GRAD_KEYS.get(grad_key),
+                                    literal=None if dialect.pattern else _literal(named or key, spelled),
                                     grad_twice=re.compile(re.escape(grad_key) + rb"[^\n]*" + re.escape(grad_key))
                                     if grad_key else None,
                                     accuracy=_on_line(ACCURACY, masked, found.start()), **base)
@@ -159,6 +162,16 @@ def _named_first(pattern: re.Pattern, data: bytes, found: re.Match, key: bytes) 
     return None
 
 
+REGEX_SYNTAX = re.compile(rb"[.^$*+?{}\[\]\\|()]")
+
+
+def _literal(key: bytes, spelled: dict) -> bytes | None:
+    """The key as the text it matches, for a pattern numbers.alike may stand in for: keyed() of a key
+    with no regex syntax, and neither arrows nor thousands, which read past the byte after a number
+    (`0.5 -> 0.2`, `1,234`)."""
+    return None if REGEX_SYNTAX.search(key) or spelled["arrows"] or spelled["thousands"] else key
+
+
 def _own_key(key: bytes, spelled: dict) -> re.Pattern:
     """The pattern of a loss key of its own (`genloss`, `total_loss`), not the end of a longer word."""
     return keyed(rb"(?<![A-Za-z])" + re.escape(key), **spelled)
@@ -188,6 +201,7 @@ def _drop_mask(layout: Layout, first: bytes, masked: bytes, found: re.Match, key
     narrow = keyed(re.escape(before) + key, **spelled)
     if narrow.findall(first) == layout.pattern.findall(masked):
         layout.pattern, layout.others = narrow, []
+        layout.literal = before + layout.literal if layout.literal is not None else None
 
 
 def csv_column(first: bytes) -> tuple | None:

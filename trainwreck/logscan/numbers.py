@@ -94,3 +94,107 @@ class Batch:
 
 def all_floats(raw: list[bytes]) -> list[float]:
     return [v if (v := to_float(r)) is not None else math.nan for r in raw]
+
+
+# The numbers numbers.alike reads: digits, with a point and digits after it or not.
+PLAIN = re.compile(rb"\d+(?:\.\d+)?")
+# Bytes the pattern's look-ahead refuses right after a number: a word character or a point.
+NOT_AFTER = frozenset(b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_.")
+MAX_DIGITS = 18      # read as one int64
+MAX_ODD = 32         # occurrences of the key written otherwise, each tried with the regex (prose: `loss improved`)
+PIECE = 1 << 18      # bytes compared at a time: NumPy's temporary arrays stay small, in the cache (2.5x faster)
+
+
+class Alike:
+    """A block's loss values when each is written as its first is; what Batch gives for them,
+    kept as their offsets in the text and their digits as integers, not as one object per value."""
+
+    values = None               # all finite: none is converted until kept
+    all_finite = same_shape = True
+
+    def __init__(self, text: bytes, starts, width: int, digits):
+        self.text, self.starts, self.width, self.digits = text, starts, width, digits
+        self.n = len(starts)
+
+    def floats(self, start: int = 0, stop: int | None = None) -> list[float]:
+        return [float(self.text[s:s + self.width]) for s in self.starts[start:stop].tolist()]
+
+    def extremes(self, upto: int) -> tuple[float, int, float]:
+        """As Batch.extremes: the values have one shape, so the digits' order is theirs."""
+        part = self.digits[:upto]
+        low, high = int(part.argmin()), int(part.argmax())     # the first of equal values, as list.index finds
+        return self.floats(low, low + 1)[0], low, self.floats(high, high + 1)[0]
+
+
+def alike(text: bytes, key: bytes, pattern: re.Pattern) -> Alike | None:
+    """The values `pattern.findall(text)` returns, read with NumPy at every occurrence of `key` at once,
+    when the pattern is keyed() of that text (layout's `literal`) and the occurrences are written as the
+    first one the pattern matches: the same bytes up to the number, a number of the same shape (PLAIN:
+    as many digits before and after the point) and a byte the pattern's look-ahead accepts. At most
+    MAX_ODD are not, and the pattern matches none of those. Else None, for the regex.
+
+    It is exact: the pattern starts with the key and looks at nothing before it, and, after a plain
+    number, at nothing past the next byte; it does not tell one digit from another. So what it finds
+    at that first match it finds at every occurrence written alike, and the occurrences are far
+    enough apart that no match hides the next."""
+    import numpy as np
+
+    a = np.frombuffer(text, np.uint8)
+    at = _occurrences(np, a, key)
+    first = _template(text, at[:MAX_ODD + 1].tolist(), pattern)
+    if first is None:
+        return None
+    start, end = first.span(1)
+    reach = end + 1 - first.start()                  # key, what stands before the number, number, next byte
+    if len(at) > 1 and int(np.diff(at).min()) < reach - 1:
+        return None
+    inside = at[:int(np.searchsorted(at, len(text) - reach, "right"))]
+    same, digits = _written_alike(np, a, text, inside, first, len(key))
+    odd = np.concatenate((inside[~same], at[len(inside):])).tolist()
+    if len(odd) > MAX_ODD or any(pattern.match(text, p) for p in odd):
+        return None
+    return Alike(text, inside[same] + (start - first.start()), end - start, digits[same])
+
+
+def _template(text: bytes, at: list[int], pattern: re.Pattern) -> re.Match | None:
+    """The pattern's match at the first of these occurrences it matches, if its number is plain."""
+    for p in at:
+        if m := pattern.match(text, p):
+            return m if PLAIN.fullmatch(m.group(1)) and len(m.group(1)) <= MAX_DIGITS else None
+    return None
+
+
+def _written_alike(np, a, text: bytes, at, first: re.Match, skip: int):
+    """Which occurrences are written as `first` is past the key's `skip` bytes, and their numbers'
+    digits as integers. One column of bytes at a time: 1-D gathers are cheap."""
+    same, digits = np.ones(len(at), bool), np.zeros(len(at), np.int64)
+    start, end = first.span(1)
+    refused = np.zeros(256, bool)
+    refused[list(NOT_AFTER)] = True
+    for here in range(first.start() + skip, end + 1):
+        column, byte = a[at + (here - first.start())], text[here]
+        if here == end:
+            same &= ~refused[column]
+        elif here < start or byte == ord("."):
+            same &= column == byte
+        else:
+            column = column - ord("0")              # a byte below "0" wraps round to above 9
+            same &= column < 10
+            digits = digits * 10 + column
+    return same, digits
+
+
+def _occurrences(np, a, key: bytes):
+    """Offsets of every occurrence of `key` in the array of bytes `a`."""
+    last = len(a) - len(key) + 1
+    parts = [np.empty(0, np.intp)]
+    for low in range(0, last, PIECE):
+        high = min(low + PIECE, last)
+        found = a[low:high] == key[0]
+        if len(key) > 1:          # two bytes compared over the whole block leave few candidates
+            found &= a[low + 1:high + 1] == key[1]
+        parts.append(np.flatnonzero(found) + low)
+    at = np.concatenate(parts)
+    for k in range(2, len(key)):
+        at = at[a[at + k] == key[k]]
+    return at

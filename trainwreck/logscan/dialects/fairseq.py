@@ -10,5 +10,5 @@ import re
 
 from . import Dialect
 
-DIALECT = Dialect("fairseq", re.compile(rb"\| (?:train_inner|train|valid) \| epoch \d+"), keys=(b" loss=", b"| loss"),
+DIALECT = Dialect("fairseq", re.compile(rb"\| (?:train_inner|train|valid) \| epoch \d+"), keys=(b" loss=", rb"\| loss"),
                   framework="fairseq")

@@ -1,0 +1,105 @@
+"""numbers.alike stands in for the loss pattern's findall on a large log's blocks: whenever it answers,
+its answer must be the regex's, and a large log must read exactly as it would without it."""
+import glob
+
+import numpy as np
+import pytest
+
+from conftest import ROOT
+from trainwreck.logscan import reader
+from trainwreck.logscan.layout import layout_of
+from trainwreck.logscan.numbers import Batch, alike, keyed
+
+KEYS = [b"loss", b" loss", b"'loss'", b"loss_step", b", loss", b"train loss"]
+BEFORE = [b": ", b"=", b" ", b"': ", b" = ", b"=tensor(", b":\t", b"", b"::"]
+NUMBERS = [b"0.6931", b"1.2345", b"12.345", b"0.69", b"7", b"1e-3", b"-0.5", b"nan", b"0.6931e", b"0.6931.",
+           b"1,234.5", b"inf", b"0.6931x", b".5"]
+AFTER = [b" ", b"\n", b" - ", b",", b"}", b"_", b"x", b"\xe2\x86\x92", b" -> 1", b")"]
+
+
+def _line(rng, key: bytes, before: bytes, number: bytes, odd: float) -> bytes:
+    """A loss line written as the block's others are, or, with probability `odd`, some other way."""
+    if rng.random() < odd:
+        before = BEFORE[rng.integers(len(BEFORE))]
+        number = NUMBERS[rng.integers(len(NUMBERS))]
+    digits = bytes(b"0123456789"[d] for d in rng.integers(0, 10, len(number)))
+    number = bytes(d if c in b"0123456789" else c for c, d in zip(number, digits))
+    after = AFTER[0] if rng.random() > odd else AFTER[rng.integers(len(AFTER))]
+    return b"step %d - " % rng.integers(1000) + key + before + number + after + b"acc: 0.5"
+
+
+def _block(rng, key: bytes, odd: float) -> bytes:
+    """Lines with the key, written alike but for the odd one, and, with probability `odd`, a line of prose."""
+    before, number = BEFORE[rng.integers(len(BEFORE))], NUMBERS[rng.integers(len(NUMBERS))]
+    lines = [_line(rng, key, before, number, odd) if rng.random() >= odd else b"the " + key + b" went down"
+             for _ in range(rng.integers(1, 200))]
+    return b"\n".join(lines) + (b"\n" if rng.random() < 0.8 else b"")
+
+
+@pytest.mark.parametrize("wrappers", [False, True])
+def test_an_answer_is_the_regex_answer(wrappers):
+    rng = np.random.default_rng(14)
+    answered = 0
+    for trial in range(300):
+        key = KEYS[trial % len(KEYS)]
+        pattern = keyed(key, wrappers=wrappers)
+        text = _block(rng, key, odd=(0.0, 0.001, 0.05)[trial % 3])
+        fast = alike(text, key, pattern)
+        if fast is None:
+            continue
+        answered += 1
+        batch = Batch(pattern.findall(text))
+        assert fast.n == batch.n and fast.floats() == batch.floats(), text
+        assert batch.values is None and batch.all_finite              # only plain numbers are answered
+        for upto in {1, fast.n // 2 or 1, fast.n}:
+            assert fast.extremes(upto) == batch.extremes(upto)
+        assert fast.floats(fast.n - 1) == batch.floats(fast.n - 1)
+    assert answered > 30                                              # the fast path is the one under test
+
+
+@pytest.mark.parametrize("spelling", [b"loss: 1,234.5 acc", b"loss: 0.5 -> 0.2"])
+def test_numbers_that_run_on_are_left_to_the_regex(spelling):
+    """With thousands, `loss: 7,274.3` is one number; with arrows, what follows a number decides."""
+    assert layout_of(b"loss: 0.6931 acc\n" + spelling + b"\n").literal is None
+    assert layout_of(b"loss: 0.6931 acc\nloss: 0.5\n").literal == b"loss"
+
+
+def test_keys_close_together_are_left_to_the_regex():
+    key = b"loss"
+    pattern = keyed(key)
+    assert alike(b"loss loss: 0.5 loss: 0.6\n", key, pattern) is None
+    text = b"loss: 0.5 x\nloss: 0.7 x\n"
+    assert alike(text, key, pattern).floats() == [0.5, 0.7]
+    assert alike(b"loss: 0.5 x\nloss: 0.7", key, pattern) is None      # the last number ends the text
+
+
+def _scan(path: str, workers: int = 1) -> str:
+    """The evidence, as text: a nan is not equal to itself, its repr is."""
+    return repr(reader.scan_path(path, workers=workers))
+
+
+@pytest.mark.parametrize("path", sorted(glob.glob(str(ROOT / "tests" / "logs" / "*" / "*.log"))))
+def test_a_log_read_with_numpy_reads_the_same(path, monkeypatch):
+    monkeypatch.setattr(reader, "CHUNK", 1 << 12)       # many blocks, so values are located across them
+    expected = _scan(path)
+    monkeypatch.setattr(reader, "NUMPY_FROM", 0)
+    assert _scan(path) == expected
+
+
+def test_a_large_keras_log_reads_the_same_in_parallel(tmp_path, monkeypatch):
+    rng = np.random.default_rng(0)
+    lines = []
+    for epoch in range(1, 3001):
+        loss = 0.7 * np.exp(-epoch / 900) + 0.01 * rng.random()
+        lines.append(f"Epoch {epoch}/3000\n32/32 [==============================] - 0s 2ms/step - loss: {loss:.4f}"
+                     f" - accuracy: 0.5000 - val_loss: {loss * 1.1:.4f}\n")
+    lines[2000] = lines[2000].replace("loss: 0.", "loss: nan 0.")          # one block left to the regex
+    log = tmp_path / "train.log"
+    log.write_text("".join(lines))
+    assert layout_of(log.read_bytes()).literal == b" loss"
+    monkeypatch.setattr(reader, "CHUNK", 1 << 14)
+    expected = _scan(str(log))
+    monkeypatch.setattr(reader, "NUMPY_FROM", 0)
+    monkeypatch.setattr(reader, "PARALLEL_MIN", 0)
+    assert _scan(str(log)) == expected
+    assert _scan(str(log), workers=2) == expected
