@@ -54,7 +54,7 @@ import diagnose_devset as devset  # noqa: E402
 
 from trainwreck.diagnose import WEIGHTS, Weights, diagnose, message_finder, weigher  # noqa: E402
 from trainwreck.logscan import scan  # noqa: E402
-from trainwreck.numeric_env import NUMERIC_ENV  # noqa: E402
+from trainwreck import numeric_env  # noqa: E402
 from trainwreck.snippet_sections import tab_file, tab_program  # noqa: E402
 from trainwreck.validate import check  # noqa: E402
 
@@ -108,7 +108,7 @@ def tab_outputs(catalog) -> list[tuple[str, str, str]]:
                 Path(folder, name).write_text(tab_program(text, region), encoding="utf-8")
                 run = subprocess.run([sys.executable, name], cwd=folder, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, text=True, timeout=120,
-                                     env={**os.environ, **NUMERIC_ENV, "PYTHONUNBUFFERED": "1"})
+                                     env={**numeric_env.environ(), "PYTHONUNBUFFERED": "1"})
             out.append((entry.id, region, run.stdout))
     return out
 

@@ -38,9 +38,9 @@ def snippets() -> list[str]:
 
 def one_after_another(paths: list[str]) -> float:
     sys.path.insert(0, str(ROOT))
-    from trainwreck.numeric_env import NUMERIC_ENV
+    from trainwreck import numeric_env
 
-    env = {**os.environ, **NUMERIC_ENV}
+    env = numeric_env.environ()
     core = min(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
     pin = (lambda: os.sched_setaffinity(0, {core})) if core is not None else None
     start = time.perf_counter()

@@ -18,6 +18,7 @@ import argparse
 import hashlib
 import importlib.util
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -236,7 +237,7 @@ def program_output(names: tuple[str, ...]) -> str:
     """What the program prints, run as its own file in an empty folder with one BLAS thread."""
     with tempfile.TemporaryDirectory() as folder:
         Path(folder, "watch.py").write_text(program(names))
-        env = {**os.environ, **numeric_env.NUMERIC_ENV}
+        env = numeric_env.environ()
         done = subprocess.run([sys.executable, "watch.py"], cwd=folder, env=env, text=True, timeout=120,
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     return done.stdout
@@ -255,20 +256,34 @@ def share(part: int, whole: int) -> str:
     return f"{part} of {whole} ({100 * part / whole:.1f}%)" if whole else "0 of 0"
 
 
+def margin(warned: int, slow: int) -> str:
+    """How many slow climbs the watch could miss and still meet 65%, as a sentence."""
+    need = math.ceil(0.65 * slow)
+    spare = warned - need
+    if spare < 0:
+        return f"it warns on {warned} of {slow}, {-spare} short of the {need} that 65% needs"
+    runs_word = "run" if spare == 1 else "runs"
+    return (f"it warns on {warned} of {slow}, and 65% needs {need}, so {spare} {runs_word} fewer would still meet it"
+            if spare else f"it warns on exactly the {need} of {slow} that 65% needs: one run fewer would miss it")
+
+
 def repinned(tu: dict, tw: dict, sc: dict, watch: dict) -> str:
     """The search ran on runs computed with the kernels its machine picked; the stored runs are now computed
     with the AVX2 ones (trainwreck/numeric_env.py), and a run near the edge magnifies the last bits. Say what
     that did to the search's own filter, and that nothing was re-tuned."""
     if tw["fired_recovered"] < 0.05 * tu["counts"]["recovered"]:
         return ""
-    return (" A third caveat: the search ran on runs computed with the kernels OpenBLAS and NumPy picked on the "
-            "machine it ran on, whose results differ in their last bits from an AVX2 machine's. Since 2026-12-01 "
-            "every run is computed with the AVX2 kernels on every x86-64 machine, so that any such machine gets "
-            "the same numbers (trainwreck/numeric_env.py); that moves the last bits of the "
+    return (" A third caveat: the search ran on runs computed on another machine, whose results differ in their "
+            "last bits from the ones stored now (its kernels, and perhaps its C library, may differ). Since "
+            "2026-12-01 every run is computed with the AVX2 kernels of OpenBLAS and NumPy on any Linux x86-64 "
+            "machine with AVX2 and FMA (trainwreck/numeric_env.py); that moves the last bits of the "
             "floats, a run near the edge of diverging or recovering can change class, and on the runs as they "
-            f"are now the chosen rule fires on {share(tw['fired_recovered'], tu['counts']['recovered'])} of the "
-            "tuning seeds' recovered runs, so it would not pass the search's own filter (under 5%), and on "
-            f"{share(watch['fired_recovered'], sc['counts']['recovered'])} of the scored ones. It was not "
+            f"are now the chosen rule fires on {tw['fired_recovered']} of the tuning seeds' "
+            f"{tu['counts']['recovered']} recovered runs "
+            f"({100 * tw['fired_recovered'] / tu['counts']['recovered']:.1f}%), so it would not pass the search's "
+            "own filter (under 5%), and on "
+            f"{watch['fired_recovered']} of the scored seeds' {sc['counts']['recovered']} "
+            f"({100 * watch['fired_recovered'] / sc['counts']['recovered']:.1f}%). It was not "
             "re-tuned on these runs: the scored seeds have been seen.")
 
 
@@ -418,10 +433,11 @@ def steps_page(s: dict) -> list[str]:
         f"once on seeds {runs.SCORING_SEEDS.start}-{runs.SCORING_SEEDS.stop - 1} (the tables), where it warns on "
         f"{share(watch['warned_slow'], sc['slow'])} slow climbs and the watch before on "
         f"{share(previous['warned_slow'], sc['slow'])}; nothing was changed after scoring. Two caveats. Those "
-        "seeds were not new to this page: they had shown the watch before short of the slow-climb target, and it "
-        "was after that that a second average was tried and the choice set to favour slow climbs; only the "
-        f"parameters were chosen on seeds {runs.TUNING_SEEDS.start}-{runs.TUNING_SEEDS.stop - 1} alone. And the "
-        f"margin is one run ({watch['warned_slow'] - 1} of {sc['slow']} would miss 65%). The new rule also fires on "
+        "seeds were not new to this page: they had shown the watch before short of the slow-climb target (on the "
+        "runs as computed before 2026-12-01), and it was after that that a second average was tried and the "
+        "choice set to favour slow climbs; only the parameters were chosen on seeds "
+        f"{runs.TUNING_SEEDS.start}-{runs.TUNING_SEEDS.stop - 1} alone. And the margin: "
+        f"{margin(watch['warned_slow'], sc['slow'])}. The new rule also fires on "
         f"more stuck runs than the watch before ({share(watch['fired_stuck'], sc['counts']['stuck'])} against "
         f"{share(previous['fired_stuck'], sc['counts']['stuck'])}). The search over the four families was run "
         "with scripts that are not kept; this bench recomputes every figure of the chosen rule and of the watch "

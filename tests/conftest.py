@@ -8,12 +8,11 @@ from pathlib import Path
 import pytest
 
 from trainwreck import numeric_env
-from trainwreck.numeric_env import NUMERIC_ENV
 from trainwreck.snippet_run import CACHE_DIR
 
 # Tests run side by side (one process per core): each gets one BLAS thread, set before NumPy is
-# first imported, or small matrix products fight over the cores; and the code paths the numbers the
-# pages show were computed with (numeric_env.py).
+# first imported, or small matrix products fight over the cores; and the kernels the numbers the
+# pages show were computed with (numeric_env.py), whatever the shell had set.
 numeric_env.apply()
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -232,7 +231,7 @@ def _run_program(code: str, filename: str):
         Path(folder, filename).write_text(code, encoding="utf-8")
         env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHONWARNINGS")}
         run = subprocess.run(
-            [sys.executable, filename], cwd=folder, env={**env, **NUMERIC_ENV, "PYTHONUNBUFFERED": "1"},
+            [sys.executable, filename], cwd=folder, env={**numeric_env.environ(env), "PYTHONUNBUFFERED": "1"},
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
         run.stdout = run.stdout.replace(f"{Path(folder).resolve()}{os.sep}", "").replace(f"{folder}{os.sep}", "")
     return run

@@ -348,10 +348,10 @@ def test_per_step_the_watch_warns_on_more_divergences_than_every_baseline(summar
 
 def test_per_step_the_watch_meets_the_slow_climb_target(summary):
     """Scored on seeds the parameters were not chosen on (the page says what else those seeds had shown):
-    65% of slow climbs warned at least 10 steps ahead, and no fewer than the watch before warned."""
+    65% of slow climbs warned at least 10 steps ahead, and more than the watch before warned."""
     s = summary["steps"]["scoring"]
     watch, before = s["rules"]["watch"], s["rules"]["previous"]
-    assert watch["warned_slow"] >= 0.65 * s["slow"] and watch["warned_slow"] >= before["warned_slow"]
+    assert watch["warned_slow"] >= 0.65 * s["slow"] and watch["warned_slow"] > before["warned_slow"]
     assert watch["warned"] >= before["warned"] and before["fired_healthy"] == 0
     page = (ROOT / "docs" / "watch-benchmark.md").read_text()
     assert "| warns ≥ 10 steps ahead on at least 65% of slow climbs | yes |" in page

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
-from .numeric_env import NUMERIC_ENV
+from .numeric_env import DROPPED, NUMERIC_ENV
 from .snippet_sections import Program, programs_of
 
 CACHE_VERSION = "4"
@@ -202,7 +202,7 @@ def _start(child) -> None:
     or a fresh interpreter where there is no fork; either way with one BLAS thread and Python's
     default warnings. The variables are set only while a process starts: this process keeps its own."""
     global _started
-    with _start_lock, _environment({**NUMERIC_ENV, "MPLBACKEND": "Agg"}, drop=("PYTHONWARNINGS",)):
+    with _start_lock, _environment({**NUMERIC_ENV, "MPLBACKEND": "Agg"}, drop=("PYTHONWARNINGS", *DROPPED)):
         # multiprocessing would otherwise import this process's main script again in the child (and
         # fail for a notebook or a script without a __main__ guard); the child needs only trainwreck.
         main = sys.modules.get("__main__")

@@ -1,0 +1,36 @@
+"""The reference numeric environment (trainwreck/numeric_env.py): one BLAS thread and, on Linux x86-64 with
+AVX2 and FMA, the AVX2 kernels of OpenBLAS and NumPy, whatever the machine would pick."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+from trainwreck import numeric_env
+
+
+def test_avx2_and_fma_are_both_needed_to_pin(tmp_path, monkeypatch):
+    monkeypatch.setattr(numeric_env.platform, "machine", lambda: "x86_64")
+    info = tmp_path / "cpuinfo"
+    info.write_text("processor\t: 0\nflags\t\t: fpu sse2 avx avx2 fma bmi2\n")
+    assert numeric_env._has_avx2(info)
+    info.write_text("processor\t: 0\nflags\t\t: fpu sse2 avx fma\n")      # a machine Haswell kernels would crash on
+    assert not numeric_env._has_avx2(info)
+    assert not numeric_env._has_avx2(tmp_path / "missing")                # not Linux
+    monkeypatch.setattr(numeric_env.platform, "machine", lambda: "aarch64")
+    info.write_text("flags\t\t: avx2 fma\n")
+    assert not numeric_env._has_avx2(info)
+
+
+@pytest.mark.skipif(not numeric_env.PINNED, reason="the kernels are pinned only on Linux x86-64 with AVX2 and FMA")
+def test_a_child_gets_the_avx2_paths_and_a_users_conflicting_list_is_dropped():
+    probe = ("import numpy as np; from numpy._core import _multiarray_umath as m; "
+             "print(sorted(k for k, on in m.__cpu_features__.items() if on and k.startswith(('X86_V4', 'AVX512'))))")
+    base = {**os.environ, "NPY_ENABLE_CPU_FEATURES": "X86_V3", "OPENBLAS_CORETYPE": "Sandybridge"}
+    both = subprocess.run([sys.executable, "-c", probe], env={**base, **numeric_env.NUMERIC_ENV},
+                          capture_output=True, text=True)
+    assert both.returncode != 0 and "NPY_ENABLE_CPU_FEATURES" in both.stderr      # NumPy refuses both lists
+    env = numeric_env.environ(base)
+    assert "NPY_ENABLE_CPU_FEATURES" not in env and env["OPENBLAS_CORETYPE"] == "Haswell"
+    done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.strip() == "[]", done.stderr
