@@ -49,8 +49,7 @@ def test_a_log_whose_values_already_show_the_nan_is_left_as_it_is():
 
 
 def test_a_check_whose_value_the_scanner_reads_is_read_once():
-    message = ("Monitored metric train_loss = tensor(nan, device='cuda:0') is not finite. Previous best value was "
-               "0.412. Signaling Trainer to stop.")
+    message = "Monitored metric train_loss = nan is not finite. Previous best value was 0.412. Signaling Trainer to stop."
     ev = read(f"epoch 1 loss: 0.91\nepoch 2 loss: 0.74\n{message}\n")
     assert ev.count == 3 and ev.first_nonfinite == 2 and with_stop(ev) is ev
 
@@ -65,7 +64,8 @@ def test_an_early_stopping_check_on_a_validation_metric_is_not_a_training_value(
                "Signaling Trainer to stop.")
     ev = read(f"loss: 0.9\nloss: 0.8\nloss: 0.7\n{message}\n")
     assert with_stop(ev) is ev
-    assert "comes from Lightning's EarlyStopping, a check that stops the run" in " ".join(diagnose(ev, CATALOG).unweighed)
+    assert ("comes from Lightning's EarlyStopping, a check that stops the run when the metric it watches (`val_loss`) "
+            "is not finite") in " ".join(diagnose(ev, CATALOG).unweighed)
 
 
 def test_a_batch_of_terminate_on_nan_is_placed_in_the_epoch_the_log_was_in():
@@ -94,3 +94,37 @@ def test_every_check_is_a_message_family_and_names_its_source():
         assert stop.pattern.pattern in patterns and stop.anchor in stop.pattern.pattern.replace(b"\\", b"")
         assert stop.source.startswith("https://github.com/") and ("/blob/v" in stop.source or "/blob/2." in stop.source
                                                                   or len(stop.source.split("/blob/")[1].split("/")[0]) == 40)
+
+
+def test_a_second_run_stopped_by_the_same_check_is_read_at_its_last_appearance():
+    run = "".join(f"Epoch: [0]  [{i:4d}/1250]  loss: {v} ({v})\n" for i, v in ((0, 1.5), (20, 1.4), (40, 1.3)))
+    ev = with_stop(read(run + "Loss is nan, stopping training\n" + run + "Loss is nan, stopping training\n"))
+    assert ev.count == 7 and ev.first_nonfinite == 6 and ev.first_nonfinite_at.line == 8
+
+
+def test_a_check_quoted_in_a_sentence_is_the_reporters_words():
+    ev = read('loss: 0.9\nloss: 0.8\nloss: 0.7\nI never see "Loss is nan, stopping training", it just stays flat.\n')
+    assert not ev.messages and with_stop(ev) is ev and diagnose(ev, CATALOG).verdict == "healthy"
+
+
+@pytest.mark.parametrize("text", ["FloatingPointError: Loss became infinite or NaN at iteration=1!",
+                                  "Batch 0: Invalid loss, terminating training"])
+def test_a_step_past_0_or_a_batch_in_an_unknown_epoch_is_not_the_runs_start(text):
+    """Detectron2 counts iterations from 0 (iteration 1 follows one update); Keras counts batches from 0 in
+    every epoch."""
+    d = diagnose(read(text + "\n"), CATALOG)
+    assert d.signature.name == "few-values"
+    assert not any("from the first values" in e for m in d.matches for e in m.evidence)
+
+
+def test_the_checks_words_are_not_counted_as_the_reporters():
+    d = diagnose(read("FloatingPointError: Loss became infinite or NaN at iteration=87!\n"), CATALOG)
+    assert not any("it showed" in e for m in d.matches for e in m.evidence)
+
+
+def test_terminate_on_nan_is_read_as_a_value_and_weighed_for_no_entry():
+    log = "Epoch 1/2\n32/32 - loss: 0.7\nEpoch 2/2\n32/32 - loss: 0.6\nBatch 7: Invalid loss, terminating training\n"
+    d = diagnose(read(log), CATALOG)
+    assert d.evidence.count == 3 and str(d.evidence.first_nonfinite_at) == "epoch 2/2, batch 7"
+    assert all("messages" not in m.parts for m in d.matches)
+    assert "Invalid loss" not in d.ask and not d.unweighed

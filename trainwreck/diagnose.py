@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import re
 import statistics
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .catalog import Catalog
 from .ceilings import ceiling_fact
@@ -22,7 +22,7 @@ from .entry import TRACES, Entry
 from .logscan import KEEP, Evidence, MessageFinder
 from .logscan.evidence import without_first
 from .logscan.hidden import with_hidden
-from .logscan.stops import stop_of, with_stop
+from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
 from .wording import (FIELDS, NORMALS, Library, Normal, loss_kind, lr_tried, normals_asked, says_failure,
                       score_out_of_range, tokens, when)
@@ -226,7 +226,11 @@ def _signature(ev: Evidence) -> Signature:
                                      f"CSV loss column, one number per line){refused}"])
     at = ev.where
     t = ev.first_nonfinite
-    if ev.count == 1 and not (t == 0 and ev.at(0) is not None and ev.at(0).numbered and _at_run_start(ev.at(0))):
+    # one value, non-finite, at the run's first step: the from-start signature (a stop check's step counts
+    # from 0, and says so itself: hidden_start)
+    at_start = ev.hidden_start if ev.hidden_note else (ev.at(0) is not None and ev.at(0).numbered
+                                                       and _at_run_start(ev.at(0)))
+    if ev.count == 1 and not (t == 0 and at_start):
         kind = _fmt(ev.head[0]) if math.isfinite(ev.head[0]) else _nonfinite_kind(ev)
         return Signature("few-values", [f"one loss value ({kind} at {at(0)}): not a curve"] + _hidden_note(ev))
     warn = sustained_climb(ev.before)
@@ -287,9 +291,11 @@ def _signature(ev: Evidence) -> Signature:
         if t == 1:
             return sig("few-values", [f"one finite loss value ({_fmt(ev.before[-1])} at {at(0)}), then {ending}: "
                                       "too little to tell a climb from a jump"])
+        # a value the log did not print as such (a check's stop, a logger's filter) may hide a climb before it
+        then = f"; then the loss was {kind}" if ev.hidden_note else f" and jumped straight to {kind}"
         return sig("descent-then-nonfinite",
                    [f"the loss was not climbing ({_fmt(ev.before[0])} at {at(ev.before_start)}, "
-                    f"{_fmt(ev.before[-1])} at {at(t - 1)}) and jumped straight to {kind}: {ending}"])
+                    f"{_fmt(ev.before[-1])} at {at(t - 1)}){then}: {ending}"])
     early = ev.head[:SPIKE_WINDOW]
     peak = max(range(len(early)), key=early.__getitem__) if early else 0
     if early and early[0] > 0 and early[peak] >= SPIKE_RATIO * early[0] and ev.last < early[0]:
@@ -458,7 +464,7 @@ class Weigher:
             self.trace_count[e.trace] = self.trace_count.get(e.trace, 0) + 1
         self.declarers: dict[str, list[str]] = {}
         for e in self.entries:
-            for m in e.messages:
+            for m in weighed(e):
                 self.declarers.setdefault(m.text, []).append(e.id)
         # the entries that say, in one of their own phrases, that they explain a loss below zero, gradients
         # that are exactly zero, an accuracy that improves on a flat loss
@@ -490,12 +496,19 @@ def message_finder(catalog: Catalog) -> MessageFinder:
     return weigher(catalog).finder
 
 
+def weighed(entry: Entry) -> list:
+    """The entry's declared messages that are evidence: a check that stops a run at any non-finite loss
+    (stops.py; Keras's TerminateOnNaN, which entries declare because their failure makes Keras print it)
+    names no cause, and is read as a loss value instead."""
+    return [m for m in entry.messages if not stop_of(m.shown)]
+
+
 def _declared_hits(entry: Entry, found: dict[str, list]) -> list[tuple[str, list]]:
     """The entry's declared messages in the log: filed under their text by a catalogue-aware scan,
     or under a family's key with an instance that fills the template (a message quoted in a
     sentence often loses its final full stop)."""
     hits = []
-    for m in entry.messages:
+    for m in weighed(entry):
         seen = found.get(m.text)
         if seen is None:
             seen = next((v for v in found.values() if m.matches(v[2]) or m.text == v[2]
@@ -679,6 +692,8 @@ def _run_values(ev: Evidence) -> Evidence:
 def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diagnosis:
     w = weigher(catalog, weights.prose)
     ev = _run_values(with_hidden(with_stop(ev)))
+    if (prose := without_stops(ev)) != ev.prose:      # a framework's words are not the report's
+        ev = replace(ev, prose=prose)
     sig = signature_of(ev)
     c = _context(ev, w, sig, weights)
     normals = normals_asked(ev.prose) if c.words_count else []
@@ -698,10 +713,8 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
             matches.append(Match(entry, round(score, 3), evidence, against, first_fix_step(entry),
                                  {k: round(v, 3) for k, v in parts.items()}))
     matches.sort(key=lambda m: (-m.score, m.entry.id))
-    read_as_value = ev.last_at.line if ev.hidden_note and ev.last_at is not None else None
-    unweighed = [_unweighed(example, line) for key, (count, line, example, origin) in ev.messages.items()
-                 if key not in declared_found and line != read_as_value
-                 and not any(m.matches(example) for e in w.entries for m in e.messages)]
+    unweighed = [u for key, (count, line, example, origin) in ev.messages.items()
+                 if key not in declared_found and (u := _unweighed(ev, key, example, line, w))]
     if ev.more_messages:
         unweighed.append(f"{ev.more_messages} more message line(s) of other kinds were seen and not kept")
     if sig.name in TRACES and not any(e.trace == sig.name for e in w.entries):
@@ -711,11 +724,20 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
     return d
 
 
-def _unweighed(example: str, line: int) -> str:
+def _unweighed(ev: Evidence, key: str, example: str, line: int, w: Weigher) -> str:
+    """Why a message found is not weighed, or "" when it is (or was read as a loss value)."""
     found = stop_of(example)
     if found:
-        return (f'message "{example}" (line {line}) comes from {found[0].who}, a check that stops the run when the '
-                "loss is not finite: it names no cause")
+        if ev.hidden_note and ev.last_at is not None and ev.last_at.line == ev.message_last.get(key, line):
+            return ""                                       # read as the loss's value there
+        name = found[1].groupdict().get("name")
+        watched = f"the metric it watches (`{name.decode('utf-8', 'replace')}`)" if name else "the loss"
+        return (f'message "{example}" (line {line}) comes from {found[0].who}, a check that stops the run when '
+                f"{watched} is not finite: it names no cause")
+    if any(m.matches(example) for e in w.entries for m in e.messages):
+        return ""
+    if COMPANIONS.fullmatch(example) and any(stop_of(v[2]) for v in ev.messages.values()):
+        return f'message "{example}" (line {line}) comes with that check\'s stop: it names no cause'
     return f'message "{example}" (line {line}) is not declared by any entry'
 
 
@@ -744,9 +766,10 @@ def _when_words(which: set[str]) -> str:
 def _missing_messages(entry: Entry, hits: list, ev: Evidence) -> str:
     """Absence is evidence only for a framework the log shows: a PyTorch log without NumPy's
     warnings says nothing against a NumPy entry, and a log that shows no framework could be NumPy's."""
-    if hits or not entry.messages:
+    messages = weighed(entry)
+    if hits or not messages:
         return ""
-    origins = {m.origin for m in entry.messages}
+    origins = {m.origin for m in messages}
     shown = set(ev.frameworks)
     if shown and not (origins & shown):
         return ""
@@ -792,7 +815,7 @@ def _deciding_question(d: Diagnosis) -> str:
     if d.signature.first_epoch:
         return ("the loss of each step from the start, not only the value printed per epoch or per logging "
                 "interval: a loss broken from the first step and one that climbed or jumped later tell these apart")
-    distinct = [(e.id, m.shown) for e in entries for m in e.messages
+    distinct = [(e.id, m.shown) for e in entries for m in weighed(e)
                 if m.origin in (ev.frameworks or ["numpy"]) and not any(m in o.messages for o in entries if o is not e)]
     if distinct:
         by_entry: dict[str, list[str]] = {}

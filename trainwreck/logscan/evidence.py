@@ -50,6 +50,7 @@ class Evidence:
     high: float | None = None              # highest finite value before the first non-finite one (or in all)
     epoch_out: str | None = None           # the epoch marker in force at the end of the text read
     messages: dict[str, list] = field(default_factory=dict)   # key -> [count, first line, example, origin]
+    message_last: dict[str, int] = field(default_factory=dict)   # key -> the line it was last seen on
     more_messages: int = 0                 # message lines past the first MAX_MESSAGES kinds, counted only
     long_lines: int = 0                    # lines longer than a block, read in pieces
     grad_max_before: float | None = None   # largest finite gradient norm before the first non-finite loss
@@ -65,6 +66,7 @@ class Evidence:
     refused: list[str] = field(default_factory=list)   # loss-keyed lists seen and not read, and why
     hidden_note: str = ""                  # how a non-finite loss the log did not print as one was read (stops.py,
     hidden_kind: str = ""                  # hidden.py), and what the log says it was ("inf or nan" when it does not say)
+    hidden_start: bool = False             # ... and that it was the run's first loss, before any update
 
     def at(self, index: int) -> Position | None:
         """The position of a loss value, for the values the summary keeps."""
@@ -91,8 +93,10 @@ class Evidence:
         seen = self.messages.get(key)
         if seen:
             seen[0] += 1
+            self.message_last[key] = line
         elif len(self.messages) < MAX_MESSAGES:
             self.messages[key] = [1, line, text[:MAX_MESSAGE_TEXT], origin]
+            self.message_last[key] = line
         else:
             self.more_messages += 1
 
@@ -277,7 +281,10 @@ def merge(a: Evidence, b: Evidence) -> Evidence:
             out.high = b.high if a.high is None else max(a.high, b.high)
     out.messages = {k: list(v) for k, v in a.messages.items()}
     out.more_messages = a.more_messages
+    out.message_last = dict(a.message_last)
     for key, (count, line, text, origin) in b.messages.items():
+        if key in out.messages or len(out.messages) < MAX_MESSAGES:
+            out.message_last[key] = a.lines + b.message_last.get(key, line)
         if key in out.messages:
             out.messages[key][0] += count
         elif len(out.messages) < MAX_MESSAGES:

@@ -27,10 +27,14 @@ class Known:
     anchor: bytes
     pattern: re.Pattern      # searched in the line; group "text" (or the whole match) is the message
     origin: str | None
+    quotable: bool = True    # False: after a quote mark on its line it is someone's prose, not the message
 
 
-def _family(anchor: bytes, pattern: bytes, origin: str | None) -> Known:
-    return Known("", anchor, re.compile(pattern), origin)
+def _family(anchor: bytes, pattern: bytes, origin: str | None, quotable: bool = True) -> Known:
+    return Known("", anchor, re.compile(pattern), origin, quotable)
+
+
+QUOTES = (b'"', b"'", b"`", "\u201c".encode())
 
 
 # Cheap hints, most specific first: a line is filed under the first that matches.
@@ -38,7 +42,7 @@ FAMILIES = (
     _family(b" encountered in ", rb"(?:overflow|underflow|divide by zero|invalid value) encountered in \w+", "numpy"),
     _family(b" returned nan values in its ", rb"Function '[^'\n]*' returned nan values in its \w+ output\.?", "pytorch"),
     # the checks that stop a run at a non-finite loss (stops.py): read as its last value too
-    *(_family(stop.anchor, stop.pattern.pattern, stop.origin) for stop in STOPS),
+    *(_family(stop.anchor, stop.pattern.pattern, stop.origin, quotable=False) for stop in STOPS),
     _family(b"Gradient overflow.", rb"Gradient overflow\.\s+Skipping step(?:, loss scaler \d+ reducing loss scale "
                                    rb"to [\d.e+-]+)?", "apex"),
     _family(b"OVERFLOW! Rank", rb"OVERFLOW! Rank \d+ Skipping step\.?", "deepspeed"),
@@ -143,6 +147,8 @@ class MessageFinder:
             at = text.find(known.anchor)
             # a family's message starts at most LOOKBACK bytes before its anchor: search from there
             if at >= 0 and (m := known.pattern.search(text, max(0, at - LOOKBACK))):
+                if not known.quotable and any(q in text[:m.start()] for q in QUOTES):
+                    continue
                 shown = _shown(m.group("text") if "text" in known.pattern.groupindex else m.group(0))
                 ev.note_message(NUMBERS.sub("{}", shown), line, shown, known.origin)
                 if known.origin != "python":

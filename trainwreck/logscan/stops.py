@@ -1,14 +1,19 @@
 """The checks that stop a run when its loss is not finite, and print a line instead of the loss.
 
-Trainers check the loss at every step but print it only every so many steps. When it turns
-nan or inf, the check stops the run with a message, and the non-finite loss itself is never in
-the loss lines: the log's values end finite, and without the message it would read as healthy.
-So such a message is read as one more loss value, the last, at its own line: non-finite (the
-kind it prints, or "inf or nan" when it does not say), numbered by the step it names. It is
-read so only when no non-finite value was read and the message comes after the last value
-read; otherwise it repeats what the values show. None of these checks names a cause.
+Most of these check the loss at every step but the loop prints it only every so many steps
+(Detectron2's trainer, torchvision's detection reference and the scripts that copied its check,
+TensorFlow's NanTensorHook); MMDetection's hook checks every `interval` iterations (50 by default),
+Lightning's EarlyStopping once per epoch or validation run. When the loss turns nan or inf, the check
+stops the run with a message, and the non-finite loss itself is often not in the loss lines: the
+log's values end finite, and without the message it would read as healthy. So such a message is read
+as one more loss value, the last, at its own line: non-finite (the kind it prints, or "inf or nan"
+when it does not say), numbered by the step it names. It is read so only when no non-finite value
+was read and the message's last appearance comes after the last value read; otherwise it repeats
+what the values show. None of these checks names a cause, and their words are not the reporter's:
+they are taken out of the text that is matched against the entries (`without_stops`).
 
-Each message is quoted from its source at a pinned version.
+Each message is quoted from its source at a pinned version. A message quoted inside prose (after a
+quote mark on its line) is not a check's: messages.py does not file it.
 """
 from __future__ import annotations
 
@@ -29,6 +34,7 @@ class Stop:
     origin: str              # the framework the log then shows
     kind: str = ""           # what the message says the loss was, when it prints no value
     step: str = ""           # how the log numbers the step the message names ("iteration {}")
+    per_epoch: bool = False  # the step counts from 0 within its epoch (the start only in the first epoch)
 
     def value(self, m: re.Match) -> tuple[float, str]:
         """The loss the message reports, and its kind as the report says it."""
@@ -36,20 +42,20 @@ class Stop:
         if b"nan" in printed:
             return math.nan, "nan"
         if b"inf" in printed:
-            return math.inf, "inf"
+            return (-math.inf, "-inf") if printed.startswith(b"-") else (math.inf, "inf")
         return math.nan, self.kind
 
 
-def _stop(who: str, source: str, anchor: bytes, pattern: bytes, origin: str, kind: str = "", step: str = "") -> Stop:
-    return Stop(who, source, anchor, re.compile(pattern), origin, kind, step)
+def _stop(who: str, source: str, anchor: bytes, pattern: bytes, origin: str, kind: str = "", step: str = "",
+          per_epoch: bool = False) -> Stop:
+    return Stop(who, source, anchor, re.compile(pattern), origin, kind, step, per_epoch)
 
 
 STOPS = (
     _stop("Detectron2's trainer", "https://github.com/facebookresearch/detectron2/blob/v0.6/detectron2/engine/"
           "train_loop.py#L337-L341", b"Loss became infinite or NaN at iteration",
           rb"Loss became infinite or NaN at iteration=(?P<step>\d+)!?", "pytorch", "inf or nan", "iteration {}"),
-    # torchvision's reference scripts; DETR, DeiT, MAE and many more copied the check with its words
-    _stop("torchvision's reference training scripts",
+    _stop("torchvision's detection reference script (or DETR, DeiT, MAE and the many scripts that copied its check)",
           "https://github.com/pytorch/vision/blob/08eb80315bc838623d908c6e81bd119d98057bd7/references/detection/"
           "engine.py#L40-L43", b", stopping training",
           rb"Loss is (?P<value>-?(?:nan|inf)), stopping training", "pytorch"),
@@ -58,21 +64,25 @@ STOPS = (
           "hooks/checkloss_hook.py#L40-L42", b"loss become infinite or NaN!", rb"loss become infinite or NaN!",
           "pytorch", "inf or nan"),
     # NanTensorHook tests np.isnan only: an inf loss passes it
-    _stop("TensorFlow's NanTensorHook",
+    _stop("TensorFlow's NanTensorHook (or a loop that copied its words)",
           "https://github.com/tensorflow/tensorflow/blob/0f4829a13fc9669ac67c4fc69668f67a24e9692d/tensorflow/python/"
           "training/basic_session_run_hooks.py", b"Model diverged with loss = NaN",
           rb"Model diverged with loss = NaN\.?", "tensorflow", "nan"),
-    # the metric it watches is named; only a training loss is read as one (most watch a validation metric)
+    # printed only with verbose=True; the metric it watches is named, and only a training loss is read as one
+    # (most watch a validation metric); a 0-d tensor formats as its number
     _stop("Lightning's EarlyStopping", "https://github.com/Lightning-AI/pytorch-lightning/blob/2.6.5/src/lightning/"
           "pytorch/callbacks/early_stopping.py#L253-L254", b"is not finite. Previous best value was",
-          rb"Monitored metric (?P<name>\S+) = (?P<value>\S+(?:\s*\S+)?) is not finite\. Previous best value was "
+          rb"Monitored metric (?P<name>\S+) = (?P<value>\S+) is not finite\. Previous best value was "
           rb"\S+\. Signaling Trainer to stop\.", "pytorch"),
     # Keras checks for nan and inf both; the batch it names counts from 0 within the epoch
     _stop("Keras's TerminateOnNaN", "https://github.com/keras-team/keras/blob/v3.15.1/keras/src/callbacks/"
           "terminate_on_nan.py#L67", b"Invalid loss, terminating training",
-          rb"Batch (?P<step>\d+): Invalid loss, terminating training", "keras", "inf or nan", "batch {}"),
+          rb"Batch (?P<step>\d+): Invalid loss, terminating training", "keras", "inf or nan", "batch {}", True),
 )
 TRAINING_LOSS = re.compile(r"(?i)^(?:train(?:ing)?[_/ ]?)?loss(?:[_/ ]?(?:epoch|step))?$")
+# Lines printed with a check's stop, saying no more than it: the exception TensorFlow raises after
+# NanTensorHook's message, and the empty AssertionError MMDetection's hook raises.
+COMPANIONS = re.compile(r"NaN loss during training\.|None")
 
 
 def stop_of(text: str) -> tuple[Stop, re.Match] | None:
@@ -84,14 +94,24 @@ def stop_of(text: str) -> tuple[Stop, re.Match] | None:
     return None
 
 
+def without_stops(ev: Evidence) -> str:
+    """The log's text without the checks' messages: their words are a framework's, not a description."""
+    prose = ev.prose
+    for _count, _line, text, _origin in ev.messages.values():
+        if stop_of(text):
+            prose = prose.replace(text, " ")
+    return prose
+
+
 def with_stop(ev: Evidence) -> Evidence:
     """The evidence with the loss value a stop message reports appended (see the module's docstring),
     or as it was."""
     if ev.first_nonfinite is not None:
         return ev
     last_line = ev.last_at.line if ev.last_at is not None else 0
-    for _count, line, text, _origin in ev.messages.values():
+    for key, (_count, _first, text, _origin) in ev.messages.items():
         found = stop_of(text)
+        line = ev.message_last.get(key, _first)
         if found is None or line <= last_line:
             continue
         stop, m = found
@@ -101,16 +121,29 @@ def with_stop(ev: Evidence) -> Evidence:
         value, kind = stop.value(m)
         step = m.groupdict().get("step")
         # a batch counted within its epoch is in the epoch the log was in when it stopped
-        epoch = (ev.epoch_out or (ev.last_at.epoch if ev.last_at is not None else None)) if step is not None else None
+        epoch = (ev.epoch_out or (ev.last_at.epoch if ev.last_at is not None else None)) if stop.per_epoch else None
         pos = Position(line, epoch=epoch, step=stop.step.format(step.decode()) if step is not None else None)
         where = f"{pos}, " if pos.numbered else ""
-        # a trainer that prints every N steps checks every step: a climb within the unprinted ones is not seen
+        # a loop that prints every N steps: a climb within the unprinted ones is not seen
         unseen = ("; the steps between the last loss printed and this one were not printed, so a climb within "
                   "them would not show") if ev.count else ""
-        return _appended(ev, value, pos, kind, f"{stop.who} printed `{text}` ({where}line {line}) and stopped the "
-                         f"run there, at a loss that was {kind or 'not finite'}: it is read as the loss's last "
-                         f"value{unseen}")
+        out = _appended(ev, value, pos, kind, f"{stop.who} printed `{text}` ({where}line {line}) and stopped the "
+                        f"run there, at a loss that was {kind or 'not finite'}: it is read as the loss's value "
+                        f"there{unseen}")
+        out.hidden_start = not ev.count and _counted_from_zero_at_start(stop, step, epoch)
+        return out
     return ev
+
+
+def _counted_from_zero_at_start(stop: Stop, step: bytes | None, epoch: str | None) -> bool:
+    """Does the step the check names say the run had made no update yet? Its steps count from 0, so only
+    step 0 is the start; a batch counted within its epoch only in an epoch known to be the first."""
+    if step is None or int(step) != 0:
+        return False
+    if not stop.per_epoch:
+        return True
+    first = re.match(r"epoch (\d+)", epoch or "")
+    return first is not None and int(first.group(1)) <= 1
 
 
 def _appended(ev: Evidence, value: float, pos: Position, kind: str, note: str) -> Evidence:
