@@ -28,6 +28,8 @@ def read(text: str):
     ("Monitored metric train_loss_epoch = nan is not finite. Previous best value was 0.412. Signaling Trainer to "
      "stop.", "EarlyStopping", math.nan, "nan", None),
     ("Batch 3: Invalid loss, terminating training", "TerminateOnNaN", math.nan, "inf or nan", "batch 3"),
+    ("RuntimeError: NaN or Inf loss encountered at batch 5. Loss value: inf. Terminating training immediately.",
+     "raise_error=True", math.inf, "inf", "batch 5"),
 ])
 def test_each_check_is_read_as_the_last_value_with_the_kind_and_step_it_prints(message, who, value, kind, step):
     log = "epoch 1 loss: 0.91\nepoch 2 loss: 0.74\nepoch 3 loss: 0.70\n" + message + "\n"

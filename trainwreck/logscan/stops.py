@@ -78,6 +78,11 @@ STOPS = (
     _stop("Keras's TerminateOnNaN", "https://github.com/keras-team/keras/blob/v3.15.1/keras/src/callbacks/"
           "terminate_on_nan.py#L67", b"Invalid loss, terminating training",
           rb"Batch (?P<step>\d+): Invalid loss, terminating training", "keras", "inf or nan", "batch {}", True),
+    # ... and with raise_error=True, the RuntimeError it raises instead, with the loss
+    _stop("Keras's TerminateOnNaN (raise_error=True)", "https://github.com/keras-team/keras/blob/v3.15.1/keras/src/"
+          "callbacks/terminate_on_nan.py#L61-L64", b"Inf loss encountered at batch",
+          rb"NaN or Inf loss encountered at batch (?P<step>\d+)\. Loss value: (?P<value>-?(?:nan|inf))\. "
+          rb"Terminating training immediately\.", "keras", "inf or nan", "batch {}", True),
 )
 TRAINING_LOSS = re.compile(r"(?i)^(?:train(?:ing)?[_/ ]?)?loss(?:[_/ ]?(?:epoch|step))?$")
 # Lines printed with a check's stop, saying no more than it: the exception TensorFlow raises after
