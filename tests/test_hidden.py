@@ -1,5 +1,5 @@
 """Hugging Face's Trainer logs `'loss': 0.0` for an interval whose every step's loss was nan or inf, and
-prints the nan gradient norm beside it (trainwreck/logscan/hidden.py). A sample log is in
+prints the nan or inf gradient norm right after it (trainwreck/logscan/hidden.py). A sample log is in
 tests/logs/hf_trainer/."""
 import math
 
@@ -7,7 +7,6 @@ from conftest import real_catalog
 from trainwreck.diagnose import diagnose, message_finder
 from trainwreck.logscan import scan_text
 from trainwreck.logscan.evidence import merge
-from trainwreck.logscan.hidden import with_hidden
 
 CATALOG = real_catalog()
 
@@ -17,34 +16,45 @@ def hf(rows) -> str:
                    for i, (loss, grad) in enumerate(rows))
 
 
-def test_zeros_with_a_nan_gradient_norm_to_the_end_are_a_nan_loss_where_they_start():
-    ev = with_hidden(scan_text(hf([(2.15, 3.4), (1.87, 2.9), (0.0, "nan"), (0.0, "nan")]), "log"))
+def read(text):
+    return scan_text(text, "log", finder=message_finder(CATALOG))
+
+
+def test_a_zero_beside_a_nan_norm_is_a_non_finite_loss_at_its_line():
+    ev = read(hf([(2.15, 3.4), (1.87, 2.9), (0.0, "nan"), (0.0, "inf")]))
+    assert ev.hidden_zeros == 2 and ev.hidden_line == 3
     assert ev.first_nonfinite == 2 and math.isnan(ev.first_nonfinite_value) and str(ev.first_nonfinite_at) == "epoch 0.3"
-    assert ev.before == [2.15, 1.87] and ev.low == 1.87 and ev.high == 2.15 and ev.finite_after == 0
-    assert math.isnan(ev.head[2]) and math.isnan(ev.head[3])
-    d = diagnose(scan_text(hf([(2.15, 3.4), (1.87, 2.9), (0.0, "nan"), (0.0, "nan")]), "log",
-                           finder=message_finder(CATALOG)), CATALOG)
+    assert ev.before == [2.15, 1.87] and ev.low == 1.87 and ev.finite_after == 0
+    d = diagnose(ev, CATALOG)
     assert d.verdict != "healthy" and d.signature.name == "descent-then-nonfinite"
-    assert any("logging_nan_inf_filter" in f for f in d.signature.facts)
+    assert "first inf or nan at epoch 0.3" in d.signature.facts[0] and "then the loss was" in d.signature.facts[0]
+    assert any("logging_nan_inf_filter" in f and "on 2 line(s), the first on line 3" in f for f in d.signature.facts)
 
 
-def test_a_loss_that_is_really_zero_or_zeros_that_end_or_a_finite_norm_are_left_alone():
+def test_a_long_run_of_zeros_is_read_from_where_it_starts():
+    ev = read(hf([(2.0 - 0.01 * i, 1.0) for i in range(30)] + [(0.0, "nan")] * 100))
+    assert ev.first_nonfinite == 30 and ev.hidden_zeros == 100 and ev.finite_after == 0
+
+
+def test_an_interval_that_recovers_is_one_non_finite_value_among_finite_ones():
+    """Under a loss scaler an interval of skipped steps can be followed by finite losses again."""
+    ev = read(hf([(2.1, 3.0), (1.9, 2.0), (0.0, "inf"), (1.8, 2.1), (1.7, 1.9)]))
+    assert ev.first_nonfinite == 2 and ev.finite_after == 2
+
+
+def test_zeros_beside_finite_norms_are_left_alone():
     for rows in ([(0.5, 0.3), (0.0, 0.0), (0.0, 0.0)],            # a loss that cannot go lower: the norm is 0
-                 [(2.1, 3.0), (0.0, "nan"), (1.9, 2.0)],            # zeros that do not last to the end
-                 [(2.1, 3.0), (1.9, "nan"), (0.0, 0.0)],            # the last norm is finite
-                 [(0.0, "nan"), (0.0, "nan")]):                     # no positive loss before the zeros
-        ev = scan_text(hf(rows), "log")
-        assert with_hidden(ev) is ev, rows
+                 [(2.1, 3.0), (0.0, 0.3), (0.0, 0.2), (1.9, "nan")]):   # only a later line's norm is nan
+        ev = read(hf(rows))
+        assert ev.hidden_zeros == 0 and ev.first_nonfinite is None, rows
 
 
 def test_another_format_is_left_alone():
-    ev = scan_text("step 1 loss: 2.1 grad_norm: 3.0\nstep 2 loss: 0.0 grad_norm: nan\n", "log")
-    assert with_hidden(ev) is ev
+    ev = read("step 1 loss: 2.1 grad_norm: 3.0\nstep 2 loss: 0.0 grad_norm: nan\n")
+    assert ev.hidden_zeros == 0 and ev.first_nonfinite is None
 
 
-def test_two_halves_of_a_log_read_apart_keep_where_the_norms_went_nan():
-    a = scan_text(hf([(2.15, 3.4), (1.87, 2.9)]), "log")
-    b = scan_text(hf([(0.0, "nan"), (0.0, "inf")]), "log")
+def test_two_halves_of_a_log_read_apart_keep_the_count_and_the_first_line():
+    a, b = read(hf([(2.15, 3.4), (1.87, 2.9)])), read(hf([(0.0, "nan"), (0.0, "inf")]))
     ab = merge(a, b)
-    assert ab.grad_nonfinite_from == 2 and ab.grad_nonfinite_last
-    assert a.grad_nonfinite_from is None and not a.grad_nonfinite_last and b.grad_nonfinite_from == 0
+    assert ab.hidden_zeros == 2 and ab.hidden_line == 3 and a.hidden_line is None and b.hidden_line == 1

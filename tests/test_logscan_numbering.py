@@ -111,3 +111,20 @@ def test_a_gans_two_losses_are_not_read_as_one_curve():
     assert ev.head[:2] == [0.69, 0.60] and str(ev.first_nonfinite_at) == "epoch 3"
     ev = scan_text("epoch 1 train loss: 0.9, batch loss: 0.5\nepoch 2 train loss: 0.8, batch loss: 0.4\n")
     assert ev.head == [0.9, 0.8]         # two named losses: the first one printed is read
+
+
+def test_the_first_named_loss_keeps_the_logs_own_space_and_is_not_decided_by_one_line():
+    lines = "".join(f"[Epoch 0/9] [Batch {b}/938] [D\tloss: {d}] [G\tloss: {g}]\n"
+                    for b, d, g in [(0, "0.69", "0.71"), (1, "0.6", "0.9"), (2, "nan", "nan")])
+    ev = scan_text(lines)
+    assert ev.head[:2] == [0.69, 0.6] and ev.first_nonfinite == 2
+    ev = scan_text("random loss: 2.3 uniform loss: 2.2\nloss: 1.9\nloss: 1.8\nloss: nan\n")
+    assert ev.count == 5           # one line of two named losses does not make the log a GAN's
+
+
+def test_a_validation_loss_or_a_setting_named_after_the_loss_is_not_the_training_loss():
+    for log in ("epoch 1 val_loss: 0.5\nepoch 2 val_loss: 0.4\n", "epoch 1 loss_val: 0.5\nepoch 2 loss_val: 0.4\n",
+                "step 1 loss_scale: 65536\nstep 2 loss_scale: 32768\n", "model: loss_weight=1.0\nrun: loss_fn=ce\n"):
+        assert scan_text(log).count == 0, log
+    ev = scan_text("iter 1 loss_rpn_cls: 0.7 loss_rpn_bbox: 0.2\niter 2 loss_rpn_cls: 0.6 loss_rpn_bbox: 0.2\n")
+    assert ev.head == [0.7, 0.6]     # the first part, named whole

@@ -333,7 +333,7 @@ def _signature(ev: Evidence) -> Signature:
 
 def _nonfinite_kind(ev: Evidence) -> str:
     """The first non-finite value's kind, as the log says it (a stop check may say only "inf or nan")."""
-    if ev.hidden_kind and ev.first_nonfinite == ev.count - 1:
+    if ev.hidden_kind and (ev.first_nonfinite == ev.count - 1 or ev.hidden_zeros):
         return ev.hidden_kind
     return "nan" if math.isnan(ev.first_nonfinite_value) else "inf"
 

@@ -56,8 +56,8 @@ class Evidence:
     grad_max_before: float | None = None   # largest finite gradient norm before the first non-finite loss
     grad_paired: bool = True               # every loss line had a gradient norm (or one per parameter) next to it
     grad_zero_exact: bool | None = None    # every norm before the first non-finite loss printed as exactly 0
-    grad_nonfinite_from: int | None = None  # index of the first loss whose gradient norm is nan or inf (before ...)
-    grad_nonfinite_last: bool = False      # the last loss value's gradient norm is nan or inf
+    hidden_zeros: int = 0                  # logged zeros read as the nan they hide (hidden.py), and the first's line
+    hidden_line: int | None = None
     accuracy_head: list[float] = field(default_factory=list)   # the first training accuracies beside the loss
     accuracy_tail: list[float] = field(default_factory=list)   # ... and the last ones
     accuracy_percent: bool = False         # an accuracy was printed with a % sign
@@ -247,9 +247,9 @@ def merge(a: Evidence, b: Evidence) -> Evidence:
     zeros = [z for z in (a.grad_zero_exact, None if a.first_nonfinite is not None else b.grad_zero_exact)
              if z is not None]
     out.grad_zero_exact = all(zeros) if zeros else None
-    out.grad_nonfinite_from = a.grad_nonfinite_from if a.grad_nonfinite_from is not None or a.first_nonfinite is not None \
-        else (a.count + b.grad_nonfinite_from if b.grad_nonfinite_from is not None else None)
-    out.grad_nonfinite_last = b.grad_nonfinite_last if b.count else a.grad_nonfinite_last
+    out.hidden_zeros = a.hidden_zeros + b.hidden_zeros
+    out.hidden_line = a.hidden_line if a.hidden_line is not None else (
+        a.lines + b.hidden_line if b.hidden_line is not None else None)
     out.low, out.low_at, out.low_pos, out.high = a.low, a.low_at, a.low_pos, a.high
     if a.first_nonfinite is not None:
         out.first_nonfinite, out.first_nonfinite_value = a.first_nonfinite, a.first_nonfinite_value

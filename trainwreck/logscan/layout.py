@@ -66,8 +66,11 @@ def other_losses(data: bytes) -> list[bytes]:
 LOSS_WORD = re.compile(rb"[Ll]oss\b|LOSS\b")      # starts with a character class: scanned at C speed
 # A loss of its own named after the word (`Loss_D`, `loss_G`: a GAN's two losses in PyTorch's DCGAN
 # tutorial) or before it (`d_loss`, `recon_loss`), when the log prints no plain loss
-SUFFIXED = re.compile(rb"(?<![A-Za-z0-9_])(?:loss|Loss|LOSS)_[A-Za-z][A-Za-z0-9]*")
+SUFFIXED = re.compile(rb"(?<![A-Za-z0-9_])(?:loss|Loss|LOSS)_[A-Za-z][A-Za-z0-9_]*")
 UNDERSCORED = re.compile(rb"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9]*_(?:loss|Loss|LOSS)(?![A-Za-z0-9_])")
+# ... but not a validation loss (`val_loss`, `loss_val`), nor a setting named after the loss (`loss_scale`)
+NOT_OWN = re.compile(rb"(?i)(?:^|_)(?:val|valid|validation|test|eval|dev|best)(?:_|$)"
+                     rb"|_(?:scale|scaler|weight|weights|fn|func|function|type|name|coef|factor|ratio|cfg|config)$")
 # The word before a loss key on its line (`[D loss: 0.6] [G loss: 0.9]`)
 NAMED = re.compile(rb"([A-Za-z][A-Za-z0-9]{0,11})[ \t]+$")
 PREFIX_WINDOW = 1 << 18        # keys repeat on every line: the start of the log shows them all
@@ -139,27 +142,40 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
         elif dialect.mode == "column" and _one_per_line(first):
             return Layout(dialect, "column", **base)
     # no plain loss key: a total of parts (`total_loss`), else the first key of its own (`genloss`, `Loss_D`)
-    own = SUFFIXED.search(training[:PREFIX_WINDOW]) or UNDERSCORED.search(training[:PREFIX_WINDOW])
-    key = next((k for k in others if TOTAL.search(k)), None) or (prefixed[0] if prefixed else None) or (
-        own.group(0) if own else None)
+    key = next((k for k in others if TOTAL.search(k)), None) or (prefixed[0] if prefixed else None) or _first_own(
+        training[:PREFIX_WINDOW])
     if key is not None:
         base["others"] = [k for k in others if k != key]
         return Layout(keyed_dialect.DIALECT, "key", _own_key(key, spelled), **base)
     return Layout(mode="none", **base)
 
 
+def _first_own(window: bytes) -> bytes | None:
+    """The first loss of its own named after the word or before it (`Loss_D`, `d_loss`), if any."""
+    for pattern in (SUFFIXED, UNDERSCORED):
+        for m in pattern.finditer(window):
+            if not NOT_OWN.search(m.group(0)):
+                return m.group(0)
+    return None
+
+
 def _named_first(pattern: re.Pattern, data: bytes, found: re.Match, key: bytes) -> bytes | None:
     """Two losses on one line, each named by a word before the key (a GAN's `[D loss: 0.6] [G loss: 0.9]`):
-    the first one's name and key, so that one loss is read and not the two as one curve."""
+    the first one's name and key (with the space the log put between them), so that one loss is read and
+    not the two as one curve -- when such lines are the log's, not one line of it: every match of the plain
+    key is on a line of two, and no more than one match in two is the first one's."""
     start = data.rfind(b"\n", 0, found.start()) + 1
     end = data.find(b"\n", found.start())
     matches = list(pattern.finditer(data, start, len(data) if end < 0 else end))
     if len(matches) < 2:
         return None
     words = [NAMED.search(data, max(start, m.start() - 16), m.start()) for m in matches]
-    if all(words) and len({w.group(1) for w in words}) == len(words):
-        return words[0].group(1) + b" " + key
-    return None
+    if not (all(words) and len({w.group(1) for w in words}) == len(words)):
+        return None
+    named = words[0].group(0) + key
+    if 2 * len(re.findall(re.escape(named), data)) < len(pattern.findall(data)):
+        return None
+    return named
 
 
 REGEX_SYNTAX = re.compile(rb"[.^$*+?{}\[\]\\|()]")

@@ -7,13 +7,13 @@ only for a large log (NUMPY_FROM), so `diagnose` starts fast on a small one.
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
-import math
+import functools
 import os
 import re
 
 from .cleaning import clean, uses_lone_cr
-from .dialects import history
+from . import hidden
+from .dialects import hf_trainer, history
 from .evidence import ACCURACY_ENDS, KEEP, Evidence, Track, merge
 from .layout import ACCURACY, Layout, column_values, csv_values, layout_of, mask, row_value
 from .messages import DEFAULT, MessageFinder
@@ -28,7 +28,16 @@ PARALLEL_MIN = 64 << 20  # files at least this big are read by one process per c
 # loss values read where numbers.alike can, a whole block at a time (3x faster than the regex). NumPy is
 # not a dependency of the command line (the site's and the tests' extras have it): without it, the regex.
 NUMPY_FROM = 16 << 20
-HAVE_NUMPY = importlib.util.find_spec("numpy") is not None
+
+
+@functools.lru_cache(maxsize=1)
+def numpy_works() -> bool:
+    """Can NumPy be imported here? (Installed is not enough: a broken install fails on import.)"""
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 class LogError(Exception):
@@ -91,6 +100,8 @@ class _Reader:
         spans = self.finder.scan(data, ev, line0)
         if layout.mode == "key":
             text = mask(without(data, spans), layout.others)
+            if layout.dialect is hf_trainer.DIALECT:
+                text = hidden.unhide(text, ev, line0)
             batch = alike(text, layout.literal, layout.pattern) if vector else None
             batch = batch or Batch(layout.pattern.findall(text))
             self.alike = batch.same_shape
@@ -121,7 +132,7 @@ class _Reader:
         """Is this block read with NumPy? Only in a large log, and only after a block whose values
         numbers.alike could read: a log of numbers of varying width never imports it."""
         return (self.alike and self.layout.literal is not None and (self.big or self.ev.size >= NUMPY_FROM)
-                and HAVE_NUMPY)
+                and numpy_works())
 
     def _values(self, batch, text: bytes, line0: int, matches, count) -> None:
         epoch_in, epochs, newlines = self.ev.epoch_out, self.layout.epochs, self.ev.lines - line0
@@ -298,20 +309,6 @@ def _track_grads(ev: Evidence, layout: Layout, data: bytes, n_losses: int, start
     if kept:
         zero = all(EXACT_ZERO.fullmatch(g.strip()) for g in kept)
         ev.grad_zero_exact = zero if ev.grad_zero_exact is None else (ev.grad_zero_exact and zero)
-    _track_nonfinite_grads(ev, grads, per_line, n_losses, start)
-
-
-def _track_nonfinite_grads(ev: Evidence, grads: list[bytes], per_line: int, n_losses: int, start: int) -> None:
-    """Which loss first had a nan or inf gradient norm beside it, and whether the last one has (a logger that
-    hides a non-finite loss still prints the norm: hidden.py). Every spelling of nan and inf holds an n."""
-    if b"n" not in b"".join(grads).lower():
-        ev.grad_nonfinite_last = False
-        return
-    bad = [not math.isfinite(to_float(g) or 0.0) for g in grads]
-    lines = [any(bad[i * per_line:(i + 1) * per_line]) for i in range(n_losses)]
-    if ev.grad_nonfinite_from is None and ev.first_nonfinite is None and True in lines:
-        ev.grad_nonfinite_from = start + lines.index(True)
-    ev.grad_nonfinite_last = lines[-1]
 
 
 def _same_per_line(pattern: re.Pattern, data: bytes, per_line: int, n_lines: int) -> bool:
