@@ -32,5 +32,11 @@ def test_a_child_gets_the_avx2_paths_and_a_users_conflicting_list_is_dropped():
     assert both.returncode != 0 and "NPY_ENABLE_CPU_FEATURES" in both.stderr      # NumPy refuses both lists
     env = numeric_env.environ(base)
     assert "NPY_ENABLE_CPU_FEATURES" not in env and env["OPENBLAS_CORETYPE"] == "Haswell"
-    done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True)
-    assert done.returncode == 0 and done.stdout.strip() == "[]", done.stderr
+    done = subprocess.run([sys.executable, "-c", probe], env={**env, "OPENBLAS_VERBOSE": "2"},
+                          capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.strip().endswith("[]"), done.stderr
+    assert "Core: Haswell" in done.stdout + done.stderr      # OpenBLAS says which kernels it loaded
+    # and a user's other choice of kernels is replaced, not kept: OpenBLAS would have loaded it
+    kept = subprocess.run([sys.executable, "-c", "import numpy"], env={**base, "OPENBLAS_VERBOSE": "2"},
+                          capture_output=True, text=True)
+    assert "Core: Sandybridge" in kept.stdout + kept.stderr

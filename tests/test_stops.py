@@ -130,3 +130,13 @@ def test_terminate_on_nan_is_read_as_a_value_and_weighed_for_no_entry():
     assert d.evidence.count == 3 and str(d.evidence.first_nonfinite_at) == "epoch 2/2, batch 7"
     assert all("messages" not in m.parts for m in d.matches)
     assert "Invalid loss" not in d.ask and not d.unweighed
+
+
+def test_the_lines_that_come_with_a_checks_stop_are_listed_with_it():
+    """TensorFlow raises NanLossDuringTrainingError after NanTensorHook's message; MMDetection's hook raises an
+    AssertionError with no message. Neither is an undeclared message of its own."""
+    d = diagnose(read("loss = 2.3, step = 0\nloss = 1.2, step = 100\nloss = 0.9, step = 200\n"
+                      "ERROR:tensorflow:Model diverged with loss = NaN.\n"
+                      "tensorflow.python.training.basic_session_run_hooks.NanLossDuringTrainingError: "
+                      "NaN loss during training.\n"), CATALOG)
+    assert d.unweighed == ['message "NaN loss during training." (line 5) comes with that check\'s stop: it names no cause']

@@ -333,7 +333,7 @@ def _signature(ev: Evidence) -> Signature:
 
 def _nonfinite_kind(ev: Evidence) -> str:
     """The first non-finite value's kind, as the log says it (a stop check may say only "inf or nan")."""
-    if ev.hidden_kind and (ev.first_nonfinite == ev.count - 1 or ev.hidden_zeros):
+    if ev.hidden_kind:         # set only when the first non-finite value is the one the log did not print as such
         return ev.hidden_kind
     return "nan" if math.isnan(ev.first_nonfinite_value) else "inf"
 
@@ -462,9 +462,11 @@ class Weigher:
         self.trace_count: dict[str, int] = {}
         for e in self.entries:
             self.trace_count[e.trace] = self.trace_count.get(e.trace, 0) + 1
+        # each entry's declared messages that are evidence, found once
+        self.weighed = {e.id: weighed(e) for e in self.entries}
         self.declarers: dict[str, list[str]] = {}
         for e in self.entries:
-            for m in weighed(e):
+            for m in self.weighed[e.id]:
                 self.declarers.setdefault(m.text, []).append(e.id)
         # the entries that say, in one of their own phrases, that they explain a loss below zero, gradients
         # that are exactly zero, an accuracy that improves on a flat loss
@@ -503,12 +505,12 @@ def weighed(entry: Entry) -> list:
     return [m for m in entry.messages if not stop_of(m.shown)]
 
 
-def _declared_hits(entry: Entry, found: dict[str, list]) -> list[tuple[str, list]]:
-    """The entry's declared messages in the log: filed under their text by a catalogue-aware scan,
-    or under a family's key with an instance that fills the template (a message quoted in a
+def _declared_hits(messages: list, found: dict[str, list]) -> list[tuple[str, list]]:
+    """An entry's declared messages (those weighed) in the log: filed under their text by a catalogue-aware
+    scan, or under a family's key with an instance that fills the template (a message quoted in a
     sentence often loses its final full stop)."""
     hits = []
-    for m in weighed(entry):
+    for m in messages:
         seen = found.get(m.text)
         if seen is None:
             seen = next((v for v in found.values() if m.matches(v[2]) or m.text == v[2]
@@ -544,7 +546,7 @@ def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights) -> _Con
     top = max(bm.values(), default=0.0)
     # a loss that keeps growing, said in words, is the climb's signature said in words
     said_nonfinite = ev.first_nonfinite is not None or bool({"nan", "inf", "diverge", "climb"} & set(words))
-    hits = {e.id: _declared_hits(e, ev.messages) for e in w.entries}
+    hits = {e.id: _declared_hits(w.weighed[e.id], ev.messages) for e in w.entries}
     impossible = _impossible_negative(ev, words)
     said_failure = (said_nonfinite or sig.name in TRACES or sig.name in UNFINISHED or bool(ev.messages)
                     or says_failure(ev.prose) or bool(impossible))
@@ -635,7 +637,7 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
             parts["messages"] += W_MISSING     # a messages-only entry: its whole signature is in the log
         for text, (count, line, example, _origin) in hits:
             evidence.append(f'message "{example}" (line {line}' + (f", {count} times)" if count > 1 else ")"))
-    missing = _missing_messages(entry, hits, ev)
+    missing = _missing_messages(w.weighed[entry.id], hits, ev)
     if missing and sig.name == entry.trace:
         parts["messages"] = parts.get("messages", 0.0) - W_MISSING
         against.append(missing)
@@ -720,7 +722,7 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
     if sig.name in TRACES and not any(e.trace == sig.name for e in w.entries):
         unweighed.append(f"loss curve: {TRACES[sig.name]} -- no entry declares this signature yet")
     d = Diagnosis(ev, sig, matches, unweighed, normal=normals)
-    _decide(d, failure_shown, _unexplained_by_normal(normals, ev, declared_found), c.words_count)
+    _decide(d, w, failure_shown, _unexplained_by_normal(normals, ev, declared_found), c.words_count)
     return d
 
 
@@ -763,10 +765,10 @@ def _when_words(which: set[str]) -> str:
                          "later": "after training for a while"}[k] for k in sorted(which))
 
 
-def _missing_messages(entry: Entry, hits: list, ev: Evidence) -> str:
-    """Absence is evidence only for a framework the log shows: a PyTorch log without NumPy's
-    warnings says nothing against a NumPy entry, and a log that shows no framework could be NumPy's."""
-    messages = weighed(entry)
+def _missing_messages(messages: list, hits: list, ev: Evidence) -> str:
+    """Absence of an entry's weighed messages is evidence only for a framework the log shows: a PyTorch log
+    without NumPy's warnings says nothing against a NumPy entry, and a log that shows no framework could be
+    NumPy's."""
     if hits or not messages:
         return ""
     origins = {m.origin for m in messages}
@@ -778,7 +780,7 @@ def _missing_messages(entry: Entry, hits: list, ev: Evidence) -> str:
     return "none of the messages this failure prints are in the log"
 
 
-def _decide(d: Diagnosis, failure_shown: bool, declared: bool, text_counts: bool) -> None:
+def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_counts: bool) -> None:
     top = d.matches[0] if d.matches else None
     second = d.matches[1].score if len(d.matches) > 1 else 0.0
     specific = d.signature.name in TRACES or declared
@@ -792,7 +794,7 @@ def _decide(d: Diagnosis, failure_shown: bool, declared: bool, text_counts: bool
     if top is not None:
         d.verdict = "uncertain"
         d.matches = d.matches[:CANDIDATES]
-        d.ask = _deciding_question(d)
+        d.ask = _deciding_question(d, w)
         return
     d.matches = []
     if d.signature.name in TRACES or d.signature.name in UNFINISHED or d.unweighed:
@@ -805,7 +807,7 @@ def _decide(d: Diagnosis, failure_shown: bool, declared: bool, text_counts: bool
                  "any warning or error above them")
 
 
-def _deciding_question(d: Diagnosis) -> str:
+def _deciding_question(d: Diagnosis, w: Weigher) -> str:
     entries = [m.entry for m in d.matches]
     ev = d.evidence
     if ev.count < 3 and len({e.trace for e in entries}) > 1:
@@ -815,7 +817,7 @@ def _deciding_question(d: Diagnosis) -> str:
     if d.signature.first_epoch:
         return ("the loss of each step from the start, not only the value printed per epoch or per logging "
                 "interval: a loss broken from the first step and one that climbed or jumped later tell these apart")
-    distinct = [(e.id, m.shown) for e in entries for m in weighed(e)
+    distinct = [(e.id, m.shown) for e in entries for m in w.weighed[e.id]
                 if m.origin in (ev.frameworks or ["numpy"]) and not any(m in o.messages for o in entries if o is not e)]
     if distinct:
         by_entry: dict[str, list[str]] = {}

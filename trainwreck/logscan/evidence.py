@@ -93,12 +93,12 @@ class Evidence:
         seen = self.messages.get(key)
         if seen:
             seen[0] += 1
-            self.message_last[key] = line
         elif len(self.messages) < MAX_MESSAGES:
             self.messages[key] = [1, line, text[:MAX_MESSAGE_TEXT], origin]
-            self.message_last[key] = line
         else:
             self.more_messages += 1
+            return
+        self.message_last[key] = line
 
     def show_framework(self, origin: str | None) -> None:
         if origin and origin not in self.frameworks:

@@ -12,8 +12,7 @@ import os
 import re
 
 from .cleaning import clean, uses_lone_cr
-from . import hidden
-from .dialects import hf_trainer, history
+from .dialects import history
 from .evidence import ACCURACY_ENDS, KEEP, Evidence, Track, merge
 from .layout import ACCURACY, Layout, column_values, csv_values, layout_of, mask, row_value
 from .messages import DEFAULT, MessageFinder
@@ -100,8 +99,8 @@ class _Reader:
         spans = self.finder.scan(data, ev, line0)
         if layout.mode == "key":
             text = mask(without(data, spans), layout.others)
-            if layout.dialect is hf_trainer.DIALECT:
-                text = hidden.unhide(text, ev, line0)
+            if layout.dialect.rewrite is not None:
+                text = layout.dialect.rewrite(text, ev, line0)
             batch = alike(text, layout.literal, layout.pattern) if vector else None
             batch = batch or Batch(layout.pattern.findall(text))
             self.alike = batch.same_shape

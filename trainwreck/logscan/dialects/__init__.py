@@ -10,7 +10,9 @@ back to plain `key: value` lines, a CSV column, and one number per line.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -22,6 +24,9 @@ class Dialect:
     mode: str = "key"                      # key | list | table | csv | column
     pattern: re.Pattern | None = None      # key mode: the loss pattern itself, for a format whose number comes first
     numbering: tuple[re.Pattern, str] | None = None   # a step count printed with no word (matched at a line's start)
+    # key mode: a format whose logger writes a non-finite loss as something else (Hugging Face's 0.0):
+    # rewrite(block, evidence, lines before it) gives the block as the values really were, counting what it changed
+    rewrite: Callable[[bytes, Any, int], bytes] | None = None
 
 
 from . import (caffe, column, csv_table, darknet, fairseq, hf_trainer, history, keras, keyed,  # noqa: E402

@@ -3,10 +3,12 @@
 
 `eval_loss` is the validation loss, and the closing summary's `train_loss` (the mean over the
 run) is not a step: only the quoted `'loss'` key is read. The fractional `epoch` is the position.
+A `'loss': 0.0` beside a nan gradient norm is the nan the Trainer's filter hides (hidden.py).
 """
 import re
 
+from .. import hidden
 from . import Dialect
 
 DIALECT = Dialect("Hugging Face Trainer", re.compile(rb"\{'loss': |'learning_rate': "), keys=(b"'loss'",),
-                  framework="transformers")
+                  framework="transformers", rewrite=hidden.unhide)
