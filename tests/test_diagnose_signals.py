@@ -246,3 +246,17 @@ def test_a_magnitude_in_prose_is_in_the_thousands_but_a_count_or_a_time_is_not()
     assert "thousand" in tokens("targets in the millions")
     assert "thousand" not in tokens("the loss went nan after 10,000 iterations on 1,200 images")
     assert "thousand" not in tokens("2021-12-20 17:13:30,133 - mmdet - INFO - loss: nan")
+
+
+def test_the_catalogue_folded_in_one_pass_gives_each_text_its_own_tokens():
+    # the weigher folds every entry's texts in one pass of each thesaurus pattern over them all;
+    # a pattern that matched across two texts, or a text holding the separator, would show here
+    from trainwreck.wording import FIELDS, _field, tokens_many
+
+    entries = real_catalog().sorted_entries()
+    texts = [_field(e, name) for e in entries for name in [*FIELDS, "Why it happens", "Fix"]]
+    texts += [p for e in entries for p in e.phrases]
+    texts += ["ends in a NaN", "starts with 1,000", "no nan\x1fafter", "after 3 epochs"]
+    assert len(texts) > 250
+    assert tokens_many(texts) == [tokens(t) for t in texts]
+    assert tokens_many(["after 3", "epochs"]) == [tokens("after 3"), tokens("epochs")]

@@ -8,13 +8,10 @@ from pathlib import Path
 
 from . import __version__
 from .catalog import load
-from .export import BaseUrlError, catalog_json, normalise_base_url
 from .includes import IncludeRefused
 from .locate import default_catalog
 from .pages import EDITIONS
 from .safe_text import printable, shown, visible
-from .scaffold import ScaffoldError, new_entry
-from .snippet_run import SnippetRunError, run_snippet
 from .terminal import entry_text, listing
 from .validate import check
 
@@ -85,6 +82,8 @@ def _diagnose(args, catalog) -> int:
 
 
 def _new(args) -> int:
+    from .scaffold import ScaffoldError, new_entry
+
     if not args.catalog.is_dir():
         return _error(f"{args.catalog}: no such catalogue folder")
     catalog = load(args.catalog)
@@ -131,6 +130,8 @@ def _show(args, catalog) -> int:
     entry = catalog.entries[wanted]
     run = None
     if not args.no_run:
+        from .snippet_run import SnippetRunError, run_snippet
+
         try:
             run = run_snippet(catalog.root, entry.snippet)
         except SnippetRunError as exc:
@@ -160,6 +161,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "new":
         return _new(args)
     if args.command == "export":
+        from .export import BaseUrlError, catalog_json, normalise_base_url
+
         try:
             base_url = normalise_base_url(args.base_url)
         except BaseUrlError as exc:

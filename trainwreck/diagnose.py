@@ -25,7 +25,7 @@ from .logscan.hidden import with_hidden
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
 from .wording import (FIELDS, NORMALS, Library, Normal, loss_kind, lr_tried, normals_asked, says_failure,
-                      score_out_of_range, tokens, when)
+                      score_out_of_range, tokens, tokens_many, when)
 
 # Shape of the curve just before a blow-up: it counts as a climb after this many
 # rises, or after one rise of at least this factor.
@@ -470,17 +470,21 @@ class Weigher:
                 self.declarers.setdefault(m.text, []).append(e.id)
         # the entries that say, in one of their own phrases, that they explain a loss below zero, gradients
         # that are exactly zero, an accuracy that improves on a flat loss
+        phrases = [p for e in self.entries for p in e.phrases]
+        said = iter(map(set, tokens_many(phrases)))
+        self.phrase_tokens = {e.id: [next(said) for _ in e.phrases] for e in self.entries}
         self.negative = self._saying({"negative", "loss"})
         self.zero_gradient = self._saying(ZERO_GRADIENT_WORDS)
         self.accuracy_rises = self._saying(ACCURACY_WORDS)
         # the entries whose title names half precision
-        self.precision = {e.id for e in self.entries if "fp16" in tokens(e.title)}
+        self.precision = {e.id for e, title in zip(self.entries, tokens_many([e.title for e in self.entries]))
+                          if "fp16" in title}
         self.finder = MessageFinder([(m.text, m.origin) for e in self.entries for m in e.messages])
 
 
     def _saying(self, words: set[str]) -> set[str]:
         """The entries with a phrase that holds all these words (as tokens)."""
-        return {e.id for e in self.entries if any(words <= set(tokens(p)) for p in e.phrases)}
+        return {i for i, said in self.phrase_tokens.items() if any(words <= p for p in said)}
 
 
 _WEIGHERS: dict[tuple[int, float], Weigher] = {}
