@@ -238,6 +238,24 @@ def test_the_printed_facts_go_to_the_entries_whose_phrases_describe_them():
     w = weigher(CATALOG)
     assert w.zero_gradient == {"WR-110", "WR-140"}
     assert w.accuracy_rises == {"WR-130"}
+    assert w.sigmoid_zero == {"WR-110"}
+
+
+def test_an_output_of_exactly_one_half_for_every_input_points_at_weights_that_are_all_zero():
+    # sigmoid(0) = 0.5: the value a network whose weights are all zero gives for every example
+    import math
+
+    assert 1 / (1 + math.exp(-0.0)) == 0.5
+    report = ("My classifier predicts the same thing for every image: the outputs are all 0.5 and the "
+              "cost printed at each iteration is always the same.")
+    d = diagnosis(report)
+    assert d.matches[0].entry.id == "WR-110" and d.matches[0].parts["sigmoid-zero"] > 0
+    assert any("exactly 0" in e for e in d.matches[0].evidence)
+    # a 0.5 that is a setting, or an output that is only near one half, is not that fact
+    for text in ("I set dropout to 0.5 and the cost is always the same.", "the outputs are all 0.52",
+                 "a learning rate of 0.5 and the outputs are all over the place"):
+        assert "sigmoidzero" not in tokens(text), text
+        assert all("sigmoid-zero" not in m.parts for m in diagnosis(text).matches), text
 
 
 def test_a_magnitude_in_prose_is_in_the_thousands_but_a_count_or_a_time_is_not():

@@ -144,9 +144,12 @@ W_NEGATIVE = 2.0
 # Facts the log prints beside the loss that one failure produces, worth as much as a declared
 # message: every gradient norm exactly 0 (no gradient reaches the weights: the entries whose own
 # phrases say the gradients are exactly zero), and an accuracy that rises while the loss stays flat
-# (the model learns and the loss cannot show it: the entries whose phrases say accuracy improves).
+# (the model learns and the loss cannot show it: the entries whose phrases say accuracy improves),
+# and an output of exactly 0.5 for every input, said in words (sigmoid(0): the output layer's input
+# is 0 whatever the example, as with weights that are all zero: the entries whose phrases say so).
 W_PRINTED = 2.0
 ZERO_GRADIENT_WORDS, ACCURACY_WORDS = {"gradient", "exactly", "zero"}, {"accuracy", "improve"}
+SIGMOID_ZERO_WORDS = {"sigmoidzero"}
 ACCURACY_RISE = 0.2            # a rise of 20 points of accuracy is a model that learns, not noise
 # Naming an entry takes a score of CONFIDENT and a lead of MARGIN over the next one.
 CONFIDENT, MARGIN = 2.5, 1.0
@@ -476,6 +479,7 @@ class Weigher:
         self.negative = self._saying({"negative", "loss"})
         self.zero_gradient = self._saying(ZERO_GRADIENT_WORDS)
         self.accuracy_rises = self._saying(ACCURACY_WORDS)
+        self.sigmoid_zero = self._saying(SIGMOID_ZERO_WORDS)
         # the entries whose title names half precision
         self.precision = {e.id for e, title in zip(self.entries, tokens_many([e.title for e in self.entries]))
                           if "fp16" in title}
@@ -557,12 +561,16 @@ def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights) -> _Con
     return _Context(ev, sig, words_count, when(ev.prose) if words_count else set(), bm,
                     min(1.0, top / weights.bm_full), said_nonfinite, said_failure, hits, lr_tried(ev.prose), impossible,
                     bool(impossible) or (_negative(ev, words) and loss_kind(ev.prose) != "likelihood"),
-                    "fp16" in words, _printed_facts(ev, sig))
+                    "fp16" in words, _printed_facts(ev, sig, words))
 
 
-def _printed_facts(ev: Evidence, sig: Signature) -> dict[str, str]:
-    """What the log prints beside the loss that one failure produces (see W_PRINTED)."""
+def _printed_facts(ev: Evidence, sig: Signature, words: list[str]) -> dict[str, str]:
+    """What the log prints beside the loss, or the words say was printed, that one failure produces
+    (see W_PRINTED)."""
     out = {}
+    if SIGMOID_ZERO_WORDS <= set(words):
+        out["sigmoid-zero"] = ("every output is 0.5, what a sigmoid gives for an input of exactly 0: the last layer "
+                               "gets 0 whatever the example")
     if ev.grad_paired and ev.grad_zero_exact and ev.count >= 3:
         out["zero-gradient"] = ("every gradient norm printed beside the loss is exactly 0: no gradient reaches "
                                 "those weights")
@@ -675,7 +683,8 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
     elif c.lr_tried == "helped" and rate_family:
         parts["tried"] = W_TRIED
         evidence.append("the report says a lower learning rate helped")
-    for fact, declarers in (("zero-gradient", w.zero_gradient), ("accuracy-rose", w.accuracy_rises)):
+    for fact, declarers in (("zero-gradient", w.zero_gradient), ("accuracy-rose", w.accuracy_rises),
+                            ("sigmoid-zero", w.sigmoid_zero)):
         if fact in c.printed and entry.id in declarers:
             parts[fact] = W_PRINTED
             evidence.append(c.printed[fact])

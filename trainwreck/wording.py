@@ -60,6 +60,10 @@ THESAURUS = [
     (r"\b(?:(?:stays?|stayed|remains?|remained|stuck at|all|always|is always) (?:the )?(?:same|constant)|stuck"
      r"|(?:doesn'?t|does not|don'?t|do not|won'?t|will not|never|not) (?:go(?:ing)? down|decreas\w*|improv\w*)"
      r"|always (?:equals?|equal to|gives?|outputs?|predicts?))\b", " stuck "),
+    # one output for every input, printed as 0.5: what a sigmoid (or a two-way softmax) gives for an
+    # input of exactly 0, as a network whose weights are all zero computes for every example
+    (r"\b(?:all|always|exactly|only|constant(?:ly)?|every\w*(?: \w+)?)(?: (?:equals?|equal to|is|are|at|of|outputs?|"
+     r"gives?|predicts?))? 0?\.50*(?!\d|\.\d)", " sigmoidzero "),
     # a failure that comes and goes: a bad batch's mark
     (r"\b(?:sometimes?|occasionally|randomly|at random|from time to time|intermittent\w*|now and then)\b",
      " intermittent "),
@@ -196,7 +200,7 @@ def _tokens_of_folded(folded: str) -> list[str]:
 # Words that say something went wrong. A report with none of them (and no message, and no
 # broken curve) asks about a run that may be fine: it gets no failure candidates. Tokens of the
 # thesaurus match whole; the other words by their start, so collapsed, crashing and failed count.
-FAILURE_WORDS = frozenset("nan inf diverge climb overflow underflow negative divzero".split())
+FAILURE_WORDS = frozenset("nan inf diverge climb overflow underflow negative divzero sigmoidzero".split())
 FAILURE_ROOTS = ("error", "exception", "explod", "crash", "collaps", "stuck", "plateau", "fail", "broke",
                  "garbage", "terminat", "abort")
 _STUCK = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|never|not|no longer|stop(?:s|ped)?)"
