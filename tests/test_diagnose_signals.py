@@ -278,3 +278,15 @@ def test_the_catalogue_folded_in_one_pass_gives_each_text_its_own_tokens():
     assert len(texts) > 250
     assert tokens_many(texts) == [tokens(t) for t in texts]
     assert tokens_many(["after 3", "epochs"]) == [tokens("after 3"), tokens("epochs")]
+
+
+def test_always_nan_is_from_the_start_and_keeps_its_nan_while_always_the_same_is_only_stuck():
+    from trainwreck.wording import when
+
+    for text in ("the loss is always nan", "all NaNs as output", "the loss is always  NaN"):
+        assert when(text) == {"start"}, text
+        assert {"when_start", "nan"} <= set(tokens(text)), text
+    for text in ("the cost is always the same", "the loss is always increasing"):
+        assert when(text) == set(), text
+        assert "when_start" not in tokens(text), text
+    assert "stuck" in tokens("the cost is always the same")
