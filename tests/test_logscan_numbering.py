@@ -122,6 +122,18 @@ def test_the_first_named_loss_keeps_the_logs_own_space_and_is_not_decided_by_one
     assert ev.count == 5           # one line of two named losses does not make the log a GAN's
 
 
+def test_a_loss_tagged_as_tensorboard_tags_it_is_read_and_its_validation_twin_is_not():
+    """`Loss/train` (PyTorch's TensorBoard tutorial), as a Lightning progress bar prints a metric logged
+    under that name: the training tag is read, `Loss/test` and `loss/val` are not."""
+    ev = scan_text("".join(f"epoch {e} Loss/train: {t} Loss/test: {v}\n"
+                           for e, t, v in [(1, "0.9", "1.0"), (2, "1.9", "2.0"), (3, "nan", "nan")]))
+    assert ev.head[:2] == [0.9, 1.9] and str(ev.first_nonfinite_at) == "epoch 3"
+    bar = "".join(f"\rEpoch {e}: 100%|##########| 100/100 [00:10<00:00, v_num=3, loss/train={t}, loss/val={v}]\n"
+                  for e, t, v in [(0, "0.70", "0.72"), (1, "0.61", "0.66"), (2, "0.55", "0.60")])
+    assert scan_text(bar).head == [0.7, 0.61, 0.55]
+    assert scan_text("epoch 1 loss/val: 0.9\nepoch 2 loss/val: 0.5\n").count == 0
+
+
 def test_a_validation_loss_or_a_setting_named_after_the_loss_is_not_the_training_loss():
     for log in ("epoch 1 val_loss: 0.5\nepoch 2 val_loss: 0.4\n", "epoch 1 loss_val: 0.5\nepoch 2 loss_val: 0.4\n",
                 "step 1 loss_scale: 65536\nstep 2 loss_scale: 32768\n", "model: loss_weight=1.0\nrun: loss_fn=ce\n"):

@@ -65,11 +65,14 @@ def other_losses(data: bytes) -> list[bytes]:
 
 LOSS_WORD = re.compile(rb"[Ll]oss\b|LOSS\b")      # starts with a character class: scanned at C speed
 # A loss of its own named after the word (`Loss_D`, `loss_G`: a GAN's two losses in PyTorch's DCGAN
-# tutorial) or before it (`d_loss`, `recon_loss`), when the log prints no plain loss
-SUFFIXED = re.compile(rb"(?<![A-Za-z0-9_])(?:loss|Loss|LOSS)_[A-Za-z][A-Za-z0-9_]*")
+# tutorial; `Loss/train`, a TensorBoard tag as PyTorch's TensorBoard tutorial writes it, which
+# Lightning's progress bar prints as logged) or before it (`d_loss`, `recon_loss`), when the log prints
+# no plain loss
+SUFFIXED = re.compile(rb"(?<![A-Za-z0-9_/])(?:loss|Loss|LOSS)[_/][A-Za-z][A-Za-z0-9_]*")
 UNDERSCORED = re.compile(rb"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9]*_(?:loss|Loss|LOSS)(?![A-Za-z0-9_])")
-# ... but not a validation loss (`val_loss`, `loss_val`), nor a setting named after the loss (`loss_scale`)
-NOT_OWN = re.compile(rb"(?i)(?:^|_)(?:val|valid|validation|test|eval|dev|best)(?:_|$)"
+# ... but not a validation loss (`val_loss`, `loss_val`, `loss/val`), nor a setting named after the loss
+# (`loss_scale`)
+NOT_OWN = re.compile(rb"(?i)(?:^|[_/])(?:val|valid|validation|test|eval|dev|best)(?:_|$)"
                      rb"|_(?:scale|scaler|weight|weights|fn|func|function|type|name|coef|factor|ratio|cfg|config)$")
 # The word before a loss key on its line (`[D loss: 0.6] [G loss: 0.9]`)
 NAMED = re.compile(rb"([A-Za-z][A-Za-z0-9]{0,11})[ \t]+$")
