@@ -106,6 +106,13 @@ def test_a_report_that_cannot_decide_says_so_and_asks_for_the_deciding_thing():
     from trainwreck.diagnose_report import report
     text = report(d)
     assert "Cannot tell yet." in text and "To decide, paste the loss values" in text
+    assert "before the first nan or inf" in d.ask
+
+
+def test_a_loss_that_does_not_learn_is_asked_about_without_a_nan_it_never_had():
+    d = diagnosis("My loss stays the same from epoch to epoch, it does not go down.")
+    assert d.verdict == "uncertain" and d.ask.startswith("the loss values from the start of the run")
+    assert "nan" not in d.ask and "never moved from its first value" in d.ask
 
 
 def test_nothing_to_go_on_asks_for_the_loss_values():
