@@ -253,6 +253,7 @@ def test_an_output_of_exactly_one_half_for_every_input_points_at_weights_that_ar
     assert any("exactly 0" in e for e in d.matches[0].evidence)
     # a 0.5 that is a setting, or an output that is only near one half, is not that fact
     for text in ("I set dropout to 0.5 and the cost is always the same.", "the outputs are all 0.52",
+                 "the accuracy is only 0.5", "it checkpoints every 0.5 epochs",
                  "a learning rate of 0.5 and the outputs are all over the place"):
         assert "sigmoidzero" not in tokens(text), text
         assert all("sigmoid-zero" not in m.parts for m in diagnosis(text).matches), text

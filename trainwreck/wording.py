@@ -62,8 +62,8 @@ THESAURUS = [
      r"|always (?:equals?|equal to|gives?|outputs?|predicts?))\b", " stuck "),
     # one output for every input, printed as 0.5: what a sigmoid (or a two-way softmax) gives for an
     # input of exactly 0, as a network whose weights are all zero computes for every example
-    (r"\b(?:all|always|exactly|only|constant(?:ly)?|every\w*(?: \w+)?)(?: (?:equals?|equal to|is|are|at|of|outputs?|"
-     r"gives?|predicts?))? 0?\.50*(?!\d|\.\d)", " sigmoidzero "),
+    (r"\b(?:all|always|exactly|constant(?:ly)?)(?: (?:equals?|equal to|is|are|at|of|outputs?|gives?|predicts?))?"
+     r" 0?\.50*(?!\d|\.\d)", " sigmoidzero "),
     # a failure that comes and goes: a bad batch's mark
     (r"\b(?:sometimes?|occasionally|randomly|at random|from time to time|intermittent\w*|now and then)\b",
      " intermittent "),
