@@ -55,8 +55,13 @@ def sustained_climb(values: list[float]) -> int | None:
     return None
 
 
-def step_alarm(values: list[float]) -> int | None:
-    """Index of the first per-step value at which the alarm goes off (see STEP_RULE)."""
+def step_alarm(values: list[float], smoothing: float = STEP_SMOOTHING, factor: float = STEP_FACTOR,
+               slow_weight: float = STEP_SLOW, rise: float = STEP_RISE, floor: float = STEP_FLOOR,
+               hold: int = STEP_HOLD) -> int | None:
+    """Index of the first per-step value at which the alarm goes off (see STEP_RULE).
+
+    The parameters default to the rule's; bench/watch_search.py passes others to check its grid against
+    this definition."""
     first = fast = slow = None
     lowest, held = math.inf, 0
     for i, v in enumerate(values):
@@ -66,15 +71,15 @@ def step_alarm(values: list[float]) -> int | None:
             x = math.log(v)
             if first is None:
                 first = fast = slow = x
-            fast += STEP_SMOOTHING * (x - fast)
-            slow += STEP_SLOW * (x - slow)
+            fast += smoothing * (x - fast)
+            slow += slow_weight * (x - slow)
             lowest = min(lowest, slow)
         if first is None:
             continue
-        if fast >= first + math.log(STEP_FACTOR):
+        if fast >= first + math.log(factor):
             return i
-        up = slow >= lowest + math.log(STEP_RISE) and slow >= first + math.log(STEP_FLOOR)
+        up = slow >= lowest + math.log(rise) and slow >= first + math.log(floor)
         held = held + 1 if up else 0
-        if held >= STEP_HOLD:
+        if held >= hold:
             return i
     return None
