@@ -30,7 +30,7 @@ from pathlib import Path
 from trainwreck import numeric_env
 from trainwreck.snippet_sections import sections_of
 from trainwreck.watch_rule import (STEP_FACTOR, STEP_FLOOR, STEP_HOLD, STEP_RISE, STEP_RULE, STEP_SLOW,
-                                   STEP_SMOOTHING, WATCH_RULE)
+                                   STEP_SMOOTHING, WATCH_RULE, step_rule_text)
 
 numeric_env.apply()        # before watch_runs imports NumPy: the stored runs' bits depend on it
 
@@ -98,6 +98,7 @@ def rerun(stored: dict, names: list[str]) -> dict:
 # --- scoring ---------------------------------------------------------------
 STEP_RULES = {   # key in the rows -> how the page names it; the first is the watch
     "watch": "**trainwreck step watch**: " + STEP_RULE,
+    "earlier": "*the watch before bench/watch_search.py:* " + step_rule_text(**runs.EARLIER_STEP),
     "previous": "*the watch before:* the loss averaged over about 9 steps (a moving average of its log) reaches "
                 "x2 the first loss",
     "nonfinite": "stop at the first non-finite loss (Keras `TerminateOnNaN`)",

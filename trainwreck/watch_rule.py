@@ -35,10 +35,16 @@ WATCH_RULE = (f"rises of x{CLIMB_STEP:g} or more in a row that reach x{CLIMB_JUM
 # loss is the first one above zero; the averages then hold their values.
 STEP_SMOOTHING, STEP_FACTOR = 0.3, 2.2
 STEP_SLOW, STEP_RISE, STEP_FLOOR, STEP_HOLD = 0.05, 3.0, 0.5, 80
-STEP_RULE = (f"the loss averaged over about {round(2 / STEP_SMOOTHING - 1)} steps reaches x{STEP_FACTOR:g} the "
-             f"first loss, or, averaged over about {round(2 / STEP_SLOW - 1)} steps, stays at x{STEP_RISE:g} its "
-             f"lowest or more and x{STEP_FLOOR:g} the first loss or more for {STEP_HOLD} steps in a row "
-             "(moving averages of its log)")
+
+
+def step_rule_text(smoothing, factor, slow, rise, floor, hold) -> str:
+    """The per-step rule in words, for these parameters."""
+    return (f"the loss averaged over about {round(2 / smoothing - 1)} steps reaches x{factor:g} the first loss, "
+            f"or, averaged over about {round(2 / slow - 1)} steps, stays at x{rise:g} its lowest or more and "
+            f"x{floor:g} the first loss or more for {hold} steps in a row (moving averages of its log)")
+
+
+STEP_RULE = step_rule_text(STEP_SMOOTHING, STEP_FACTOR, STEP_SLOW, STEP_RISE, STEP_FLOOR, STEP_HOLD)
 
 
 def sustained_climb(values: list[float]) -> int | None:
