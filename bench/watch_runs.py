@@ -310,8 +310,8 @@ def load_snippet(name: str):
     return module
 
 
-# The step watch's parameters before bench/watch_search.py chose them (an earlier search, whose scripts were
-# not kept, had): scored beside the rule that replaced them.
+# The step watch's parameters until bench/watch_search.py replaced them (an earlier search chose them, with
+# scripts that were not kept): the sweep scores them beside their replacement.
 EARLIER_STEP = {"smoothing": 0.3, "factor": 2.2, "slow": 0.05, "rise": 3.0, "floor": 0.5, "hold": 80}
 
 

@@ -34,7 +34,7 @@ WATCH_RULE = (f"rises of x{CLIMB_STEP:g} or more in a row that reach x{CLIMB_JUM
 # A loss of zero (a batch fitted exactly, in float32) is left out, so the first
 # loss is the first one above zero; the averages then hold their values.
 STEP_SMOOTHING, STEP_FACTOR = 0.3, 2.2
-STEP_SLOW, STEP_RISE, STEP_FLOOR, STEP_HOLD = 0.05, 3.0, 0.5, 80
+STEP_SLOW, STEP_RISE, STEP_FLOOR, STEP_HOLD = 0.03, 3.5, 0.5, 10
 
 
 def step_rule_text(smoothing, factor, slow, rise, floor, hold) -> str:
