@@ -323,17 +323,16 @@ BASELINES = ("nonfinite", "above_1e3", "spiky", "smoothed_4x")
 
 
 def test_per_step_the_watch_raises_no_false_alarm_and_spares_recovered_runs(summary):
-    """The target is under 5% of recovered runs. Recomputed with the AVX2 kernels (numeric_env.py), the rule
-    tuned on the earlier runs fires on one run too many: the page must say the target is missed and why, and a
-    floor of 6% holds the rule from getting worse."""
+    """The target is under 5% of recovered runs. The parameters bench/watch_search.py chose on the tuning seeds
+    meet it here by one run (the earlier choice, recomputed with the AVX2 kernels, missed it by one): whichever
+    way a rerun moves it, the page must say so, and a floor of 6% holds the rule from getting worse."""
     s = summary["steps"]["scoring"]
-    watch = s["rules"]["watch"]
+    watch, recovered = s["rules"]["watch"], s["counts"]["recovered"]
     assert watch["fired_healthy"] == 0
-    assert watch["fired_recovered"] <= 0.06 * s["counts"]["recovered"]
-    if watch["fired_recovered"] >= 0.05 * s["counts"]["recovered"]:
-        page = (ROOT / "docs" / "watch-benchmark.md").read_text()
-        assert "| fires on under 5% of the runs that recover | **no** |" in page
-        assert "It was not re-tuned on these runs" in page
+    assert watch["fired_recovered"] <= 0.06 * recovered
+    met = "yes" if 20 * watch["fired_recovered"] < recovered else "**no**"
+    page = (ROOT / "docs" / "watch-benchmark.md").read_text()
+    assert f"| fires on under 5% of the runs that recover | {met} |" in page
 
 
 def test_per_step_the_watch_warns_on_more_divergences_than_every_baseline(summary):
