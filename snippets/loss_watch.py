@@ -12,8 +12,8 @@ there with a smaller learning rate instead of starting again.
 - StepWatch, once per mini-batch step: a single batch's loss jumps around, so
   it averages the log of the loss. It warns once the average over about 6
   steps is 2.2 times the first loss, the loss of the untrained model, or once
-  the average over about 39 steps has stayed at 3 times its lowest (and at
-  least half the first loss) for 80 steps in a row.
+  the average over about 66 steps has stayed at 3.5 times its lowest (and at
+  least half the first loss) for 10 steps in a row.
 
 Neither uses an absolute loss threshold, so they work for any loss scale.
 trainwreck's `diagnose` uses the same rules (trainwreck/watch_rule.py), and
@@ -155,13 +155,13 @@ class StepWatch:
     # watch keeps two moving averages of the log of the loss. The fast one
     # (weight `smoothing` on each new step, about 6 steps) warns once it is
     # `factor` times the first loss, the untrained model's (the first loss
-    # above zero). The slow one (weight `slow`, about 39 steps) warns once it
+    # above zero). The slow one (weight `slow`, about 66 steps) warns once it
     # has stood at `rise` times its own lowest, and at `floor` times the first
     # loss or more, for `hold` steps in a row: a recovering run's bump falls
     # back sooner, and a run that learnt far below its start is left alone.
     # It keeps a copy of the parameters at its first step, then every
     # `keep_every` steps when the fast average is lower than at that copy.
-    def __init__(self, smoothing=0.3, factor=2.2, slow=0.05, rise=3.0, floor=0.5, hold=80,
+    def __init__(self, smoothing=0.3, factor=2.2, slow=0.03, rise=3.5, floor=0.5, hold=10,
                  keep_every=50, verbose=True):
         self.smoothing, self.factor, self.keep_every = smoothing, factor, keep_every
         self.slow, self.rise, self.floor, self.hold = slow, rise, floor, hold

@@ -153,7 +153,7 @@ def test_step_watch_uses_the_rule_diagnose_reads():
     assert (w.smoothing, w.factor, w.slow, w.rise, w.floor, w.hold) == \
         (STEP_SMOOTHING, STEP_FACTOR, STEP_SLOW, STEP_RISE, STEP_FLOOR, STEP_HOLD)
     assert STEP_RULE == ("the loss averaged over about 6 steps reaches x2.2 the first loss, or, averaged over about "
-                         "39 steps, stays at x3 its lowest or more and x0.5 the first loss or more for 80 steps in a "
+                         "66 steps, stays at x3.5 its lowest or more and x0.5 the first loss or more for 10 steps in a "
                          "row (moving averages of its log)")
 
 
@@ -173,13 +173,14 @@ def bump(height, steps, low=0.1, before=300, after=300):
 
 
 def test_step_watch_warns_once_the_slow_average_stays_up_for_long():
-    # After 300 steps at 0.1 the slow average's lowest is ln 0.1 (to 1e-6). At 0.6 (6x the low, 0.6 the first loss) it
-    # is ln 0.6 - ln 6 * 0.95^n after n steps: at x3 its lowest from n = 19 (0.95^n <= ln 2 / ln 6), at x0.5 the first
-    # loss from n = 45 (0.95^n <= ln 1.2 / ln 6). Both hold from step 300 + 45; the 80th step in a row is 300 + 124.
-    assert feed_steps(bump(0.6, 300))[:2] == (424, "warn")
-    assert step_alarm(bump(0.6, 300)) == 424
-    # 80 steps at 0.6 keep it up from n = 45 until two steps after the drop: 37 steps, not 80
-    assert feed_steps(bump(0.6, 80))[:2] == (None, "ok")
+    # After 300 steps at 0.1 the slow average's lowest is ln 0.1 + ln 10 * 0.97^300 = ln 0.1 + 2.5e-4. At 0.6 (6x the
+    # low, 0.6 the first loss) it is ln 0.6 - d * 0.97^n after n steps, d = ln 6 - 2.5e-4: at x3.5 its lowest from
+    # n = 40 (0.97^n <= 1 - ln 3.5 / d), at x0.5 the first loss from n = 76 (0.97^n <= ln 1.2 / d). Both hold from
+    # step 300 + 76; the 10th step in a row is 300 + 85.
+    assert feed_steps(bump(0.6, 300))[:2] == (385, "warn")
+    assert step_alarm(bump(0.6, 300)) == step_alarm(bump(0.6, 85)) == 385
+    # 84 steps at 0.6 keep it up for 9 steps: the first step back at 0.1 takes it under half the first loss
+    assert feed_steps(bump(0.6, 84))[:2] == (None, "ok")
     # at 0.4 it is x4 its lowest for as long as it stays, but never at half the first loss: a run that learnt
     # far below where it started is left alone
     assert feed_steps(bump(0.4, 600))[:2] == (None, "ok")
@@ -322,17 +323,16 @@ BASELINES = ("nonfinite", "above_1e3", "spiky", "smoothed_4x")
 
 
 def test_per_step_the_watch_raises_no_false_alarm_and_spares_recovered_runs(summary):
-    """The target is under 5% of recovered runs. Recomputed with the AVX2 kernels (numeric_env.py), the rule
-    tuned on the earlier runs fires on one run too many: the page must say the target is missed and why, and a
-    floor of 6% holds the rule from getting worse."""
+    """The target is under 5% of recovered runs. The parameters bench/watch_search.py chose on the tuning seeds
+    meet it here by one run (the earlier choice, recomputed with the AVX2 kernels, missed it by one): whichever
+    way a rerun moves it, the page must say so, and a floor of 6% holds the rule from getting worse."""
     s = summary["steps"]["scoring"]
-    watch = s["rules"]["watch"]
+    watch, recovered = s["rules"]["watch"], s["counts"]["recovered"]
     assert watch["fired_healthy"] == 0
-    assert watch["fired_recovered"] <= 0.06 * s["counts"]["recovered"]
-    if watch["fired_recovered"] >= 0.05 * s["counts"]["recovered"]:
-        page = (ROOT / "docs" / "watch-benchmark.md").read_text()
-        assert "| fires on under 5% of the runs that recover | **no** |" in page
-        assert "It was not re-tuned on these runs" in page
+    assert watch["fired_recovered"] <= 0.06 * recovered
+    met = "yes" if 20 * watch["fired_recovered"] < recovered else "**no**"
+    page = (ROOT / "docs" / "watch-benchmark.md").read_text()
+    assert f"| fires on under 5% of the runs that recover | {met} |" in page
 
 
 def test_per_step_the_watch_warns_on_more_divergences_than_every_baseline(summary):

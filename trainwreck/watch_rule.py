@@ -34,11 +34,17 @@ WATCH_RULE = (f"rises of x{CLIMB_STEP:g} or more in a row that reach x{CLIMB_JUM
 # A loss of zero (a batch fitted exactly, in float32) is left out, so the first
 # loss is the first one above zero; the averages then hold their values.
 STEP_SMOOTHING, STEP_FACTOR = 0.3, 2.2
-STEP_SLOW, STEP_RISE, STEP_FLOOR, STEP_HOLD = 0.05, 3.0, 0.5, 80
-STEP_RULE = (f"the loss averaged over about {round(2 / STEP_SMOOTHING - 1)} steps reaches x{STEP_FACTOR:g} the "
-             f"first loss, or, averaged over about {round(2 / STEP_SLOW - 1)} steps, stays at x{STEP_RISE:g} its "
-             f"lowest or more and x{STEP_FLOOR:g} the first loss or more for {STEP_HOLD} steps in a row "
-             "(moving averages of its log)")
+STEP_SLOW, STEP_RISE, STEP_FLOOR, STEP_HOLD = 0.03, 3.5, 0.5, 10
+
+
+def step_rule_text(smoothing, factor, slow, rise, floor, hold) -> str:
+    """The per-step rule in words, for these parameters."""
+    return (f"the loss averaged over about {round(2 / smoothing - 1)} steps reaches x{factor:g} the first loss, "
+            f"or, averaged over about {round(2 / slow - 1)} steps, stays at x{rise:g} its lowest or more and "
+            f"x{floor:g} the first loss or more for {hold} steps in a row (moving averages of its log)")
+
+
+STEP_RULE = step_rule_text(STEP_SMOOTHING, STEP_FACTOR, STEP_SLOW, STEP_RISE, STEP_FLOOR, STEP_HOLD)
 
 
 def sustained_climb(values: list[float]) -> int | None:
@@ -55,8 +61,13 @@ def sustained_climb(values: list[float]) -> int | None:
     return None
 
 
-def step_alarm(values: list[float]) -> int | None:
-    """Index of the first per-step value at which the alarm goes off (see STEP_RULE)."""
+def step_alarm(values: list[float], smoothing: float = STEP_SMOOTHING, factor: float = STEP_FACTOR,
+               slow_weight: float = STEP_SLOW, rise: float = STEP_RISE, floor: float = STEP_FLOOR,
+               hold: int = STEP_HOLD) -> int | None:
+    """Index of the first per-step value at which the alarm goes off (see STEP_RULE).
+
+    The parameters default to the rule's; bench/watch_search.py passes others to check its grid against
+    this definition."""
     first = fast = slow = None
     lowest, held = math.inf, 0
     for i, v in enumerate(values):
@@ -66,15 +77,15 @@ def step_alarm(values: list[float]) -> int | None:
             x = math.log(v)
             if first is None:
                 first = fast = slow = x
-            fast += STEP_SMOOTHING * (x - fast)
-            slow += STEP_SLOW * (x - slow)
+            fast += smoothing * (x - fast)
+            slow += slow_weight * (x - slow)
             lowest = min(lowest, slow)
         if first is None:
             continue
-        if fast >= first + math.log(STEP_FACTOR):
+        if fast >= first + math.log(factor):
             return i
-        up = slow >= lowest + math.log(STEP_RISE) and slow >= first + math.log(STEP_FLOOR)
+        up = slow >= lowest + math.log(rise) and slow >= first + math.log(floor)
         held = held + 1 if up else 0
-        if held >= STEP_HOLD:
+        if held >= hold:
             return i
     return None
