@@ -193,3 +193,15 @@ def test_a_nan_in_darknets_no_obj_field_is_not_answered_as_normal():
     d = diagnose(scan(io.BytesIO(b"Region 94 Avg IOU: 0.301, Class: 0.41, Obj: 0.30, No Obj: -nan, .5R: 0.1, .75R: 0.0,  "
                                  b"count: 5\nwhy is No Obj -nan in my darknet log?\n"), "report"), CATALOG)
     assert not any(n.name.startswith("nan in a Darknet") for n in d.normal) and d.verdict != "normal"
+
+
+def test_a_gpu_label_assertion_names_the_labels_entry_and_is_read_as_the_kernel_prints_it():
+    # CUDA's device assert prints the file, line, kernel, block and thread before the stringified
+    # condition; the catalogue declares the condition as PyTorch's NLL kernels write it
+    text = ("/pytorch/aten/src/ATen/native/cuda/Loss.cu:242: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], "
+            "thread: [3,0,0] Assertion `t >= 0 && t < n_classes` failed.\n"
+            "Traceback (most recent call last):\n  File \"train.py\", line 40, in <module>\n"
+            "    loss.item()\nRuntimeError: CUDA error: device-side assert triggered\n")
+    d = diagnosis(text)
+    assert d.matches[0].entry.id == "WR-320"
+    assert any("Assertion `t >= 0 && t < n_classes` failed." in e for e in d.matches[0].evidence)
