@@ -248,13 +248,21 @@ def test_an_output_of_exactly_one_half_for_every_input_points_at_weights_that_ar
     assert 1 / (1 + math.exp(-0.0)) == 0.5
     report = ("My classifier predicts the same thing for every image: the outputs are all 0.5 and the "
               "cost printed at each iteration is always the same.")
+    from trainwreck.diagnose import W_SAID_HALF
+
     d = diagnosis(report)
-    assert d.matches[0].entry.id == "WR-110" and d.matches[0].parts["sigmoid-zero"] > 0
-    assert any("exactly 0" in e for e in d.matches[0].evidence)
-    # a 0.5 that is a setting, or an output that is only near one half, is not that fact
+    assert d.matches[0].entry.id == "WR-110" and d.matches[0].parts["sigmoid-zero"] == W_SAID_HALF
+    assert any("for an input of 0" in e for e in d.matches[0].evidence)
+    for text in ("all outputs are 0.5", "every output is 0.5", "it predicts 0.5 for everything",
+                 "the generated samples are all 0.5"):
+        assert "sigmoidzero" in tokens(text), text
+    # a 0.5 that is a setting, a threshold or a metric, or an output only near one half, is not that fact
     for text in ("I set dropout to 0.5 and the cost is always the same.", "the outputs are all 0.52",
                  "the accuracy is only 0.5", "it checkpoints every 0.5 epochs",
-                 "a learning rate of 0.5 and the outputs are all over the place"):
+                 "a learning rate of 0.5 and the outputs are all over the place",
+                 "validation accuracy is always 0.5", "The IoU is always 0.5",
+                 "the output uses a decision threshold of exactly 0.5", "predictions above 0.5 are positive",
+                 "learning rate constant at 0.5"):
         assert "sigmoidzero" not in tokens(text), text
         assert all("sigmoid-zero" not in m.parts for m in diagnosis(text).matches), text
 
@@ -275,18 +283,29 @@ def test_the_catalogue_folded_in_one_pass_gives_each_text_its_own_tokens():
     entries = real_catalog().sorted_entries()
     texts = [_field(e, name) for e in entries for name in [*FIELDS, "Why it happens", "Fix"]]
     texts += [p for e in entries for p in e.phrases]
-    texts += ["ends in a NaN", "starts with 1,000", "no nan\x1fafter", "after 3 epochs"]
+    texts += ["ends in a NaN", "starts with 1,000", "after 3 epochs", "step", "> 5"]
     assert len(texts) > 250
-    assert tokens_many(texts) == [tokens(t) for t in texts]
-    assert tokens_many(["after 3", "epochs"]) == [tokens("after 3"), tokens("epochs")]
+    from trainwreck import wording
+
+    before = wording._folded.cache_info()
+    together = tokens_many(texts)
+    after = wording._folded.cache_info()
+    assert (after.hits, after.misses) == (before.hits, before.misses), "folded one by one, not in one pass"
+    assert together == [tokens(t) for t in texts]
+    # pairs that would fold differently joined: a timing phrase, a magnitude before a count, `step > N`
+    for pair in (["after 3", "epochs"], ["1,000", "steps"], ["epoch", "> 50"], ["all", "nan"], ["x\x1fy", "z"]):
+        assert tokens_many(pair) == [tokens(t) for t in pair], pair
 
 
 def test_always_nan_is_from_the_start_and_keeps_its_nan_while_always_the_same_is_only_stuck():
     from trainwreck.wording import when
 
-    for text in ("the loss is always nan", "all NaNs as output", "the loss is always  NaN"):
+    for text in ("the loss is always nan", "the loss is constantly NaN", "the loss is always  NaN"):
         assert when(text) == {"start"}, text
         assert {"when_start", "nan"} <= set(tokens(text)), text
+    # "all" says how much of the output, not when: after a stated time it stays later
+    assert when("after 5 epochs the losses are all NaN") == {"later"}
+    assert "when_start" not in tokens("I get the right shape but all NaNs as output")
     for text in ("the cost is always the same", "the loss is always increasing"):
         assert when(text) == set(), text
         assert "when_start" not in tokens(text), text

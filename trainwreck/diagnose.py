@@ -144,10 +144,12 @@ W_NEGATIVE = 2.0
 # Facts the log prints beside the loss that one failure produces, worth as much as a declared
 # message: every gradient norm exactly 0 (no gradient reaches the weights: the entries whose own
 # phrases say the gradients are exactly zero), and an accuracy that rises while the loss stays flat
-# (the model learns and the loss cannot show it: the entries whose phrases say accuracy improves),
-# and an output of exactly 0.5 for every input, said in words (sigmoid(0): the output layer's input
-# is 0 whatever the example, as with weights that are all zero: the entries whose phrases say so).
+# (the model learns and the loss cannot show it: the entries whose phrases say accuracy improves).
+# Half as much for the model's output said to be 0.5 (sigmoid(0): a last layer whose weights and bias
+# are all zero is handed 0 whatever the example), which is weaker: a model stuck at one output prints
+# about 0.5 on balanced classes too, and a two-way softmax prints it whenever its logits are equal.
 W_PRINTED = 2.0
+W_SAID_HALF = W_PRINTED / 2
 ZERO_GRADIENT_WORDS, ACCURACY_WORDS = {"gradient", "exactly", "zero"}, {"accuracy", "improve"}
 SIGMOID_ZERO_WORDS = {"sigmoidzero"}
 ACCURACY_RISE = 0.2            # a rise of 20 points of accuracy is a model that learns, not noise
@@ -569,8 +571,9 @@ def _printed_facts(ev: Evidence, sig: Signature, words: list[str]) -> dict[str, 
     (see W_PRINTED)."""
     out = {}
     if SIGMOID_ZERO_WORDS <= set(words):
-        out["sigmoid-zero"] = ("every output is 0.5, what a sigmoid gives for an input of exactly 0: the last layer "
-                               "gets 0 whatever the example")
+        out["sigmoid-zero"] = ("the report says the output is 0.5: a sigmoid gives exactly that for an input of 0, "
+                               "which a last layer whose weights and bias are all zero gets for every example (a model "
+                               "stuck at one output on balanced classes prints about 0.5 too)")
     if ev.grad_paired and ev.grad_zero_exact and ev.count >= 3:
         out["zero-gradient"] = ("every gradient norm printed beside the loss is exactly 0: no gradient reaches "
                                 "those weights")
@@ -686,7 +689,7 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
     for fact, declarers in (("zero-gradient", w.zero_gradient), ("accuracy-rose", w.accuracy_rises),
                             ("sigmoid-zero", w.sigmoid_zero)):
         if fact in c.printed and entry.id in declarers:
-            parts[fact] = W_PRINTED
+            parts[fact] = W_SAID_HALF if fact == "sigmoid-zero" else W_PRINTED
             evidence.append(c.printed[fact])
     if c.negative and entry.id in w.negative:
         parts["negative"] = W_NEGATIVE if c.impossible_negative else W_NEGATIVE / 2

@@ -56,14 +56,12 @@ THESAURUS = [
      r"|params?|parameters?|points?|files?|classes?|tokens?|words?))|\b(?:thousands|millions|billions)\b",
      " thousand "),
     (r"\b(?:exp|exponential\w*|logsumexp)\b", " exp "),
+    # an output printed as 0.5 (see _half_output)
+    (r"(?<![\w.])0?\.50*(?!\d|\.\d)", "_half_output"),
     # a loss or an output that does not move: the plateau's signature said in words
     (r"\b(?:(?:stays?|stayed|remains?|remained|stuck at|all|always|is always) (?:the )?(?:same|constant)|stuck"
      r"|(?:doesn'?t|does not|don'?t|do not|won'?t|will not|never|not) (?:go(?:ing)? down|decreas\w*|improv\w*)"
      r"|always (?:equals?|equal to|gives?|outputs?|predicts?))\b", " stuck "),
-    # one output for every input, printed as 0.5: what a sigmoid (or a two-way softmax) gives for an
-    # input of exactly 0, as a network whose weights are all zero computes for every example
-    (r"\b(?:all|always|exactly|constant(?:ly)?)(?: (?:equals?|equal to|is|are|at|of|outputs?|gives?|predicts?))?"
-     r" 0?\.50*(?!\d|\.\d)", " sigmoidzero "),
     # a failure that comes and goes: a bad batch's mark
     (r"\b(?:sometimes?|occasionally|randomly|at random|from time to time|intermittent\w*|now and then)\b",
      " intermittent "),
@@ -81,7 +79,7 @@ THESAURUS = [
 WHEN = [
     (r"\b(?:from the (?:very )?(?:start|beginning|first \w+)|at the (?:very )?(?:start|beginning)|first forward pass"
      r"|(?:at|on|in) the first (?:batch|step|iteration|epoch|forward)|from (?:step|epoch|iteration)[ =:]+0\b"
-     r"|(?:at|in) (?:step|epoch|iteration)[ =:]+0\b|(?:always|constantly|all) +(?=(?:nan|inf)s?\b)"
+     r"|(?:at|in) (?:step|epoch|iteration)[ =:]+0\b|(?:always|constantly) +(?=(?:nan|inf)s?\b)"
      r"|right away|immediately|before (?:any|the first) (?:update|step)|when (?:the )?training starts)\b",
      " when_start "),
     (r"\b(?:after (?:the )?(?:first|1st|one|a single) (?:\w+ )?(?:step|update|iteration|batch)|within the first"
@@ -94,7 +92,23 @@ WHEN = [
      r"|(?:around|about) (?:the )?\d+(?:st|nd|rd|th)? (?:epoch|step|iteration))\b",
      " when_later "),
 ]
-_COMPILED = [(re.compile(p), t) for p, t in WHEN + THESAURUS]
+# The model's output said to be 0.5 ("the outputs are all 0.5", "predicts 0.5 for everything"): what a
+# sigmoid gives for an input of exactly 0, as a last layer whose weights and bias are all zero is handed
+# for every example. Only a 0.5 said of the outputs counts, not a threshold, a rate or a metric at 0.5.
+_OUTPUT_BEFORE = re.compile(r"\b(?:outputs?|predict\w*|probabilit(?:y|ies)|sigmoid\w*|generat\w*)\b[^.,;:!?\n]{0,40}$")
+_NOT_OUTPUT = re.compile(r"\b(?:thresh\w*|cut-?off|dropout|lr|learning rate|momentum|accuracy|acc|iou|dice|scores?"
+                         r"|weight decay|ratio|rate|above|below|over|under|greater|less|more|exceed\w*)\b|[<>]")
+
+
+def _half_output(m: re.Match) -> str:
+    before, after = m.string[max(0, m.start() - 60):m.start()], m.string[m.end():m.end() + 20]
+    near = before[-30:] + " " + after.split(".")[0]
+    if _OUTPUT_BEFORE.search(before) and not _NOT_OUTPUT.search(near):
+        return " sigmoidzero "
+    return m.group(0)
+
+
+_COMPILED = [(re.compile(p), globals()[t] if t == "_half_output" else t) for p, t in WHEN + THESAURUS]
 WORD = re.compile(r"[a-z][a-z0-9_]+")
 # Words of a sentence about anything, and of any bug report: they say nothing about which failure it is.
 # (The verbs of producing -- produce, generate, yield -- are among them while no entry is about a data
@@ -154,18 +168,21 @@ def _folded(text: str) -> str:
     return _fold(_prepared(text))
 
 
-# No pattern of the thesaurus matches this control character or reaches across it (none has a
-# wildcard), so texts joined by it fold exactly as they fold one by one.
-_APART = "\x1f"
+# NUL is neither a word character nor whitespace (\x1c-\x1f are whitespace to `\s`), and no pattern
+# of the thesaurus has a wildcard or a negated class that could match it, so texts joined by it fold
+# as they fold one by one.
+_APART = "\x00"
 
 
 def _folded_many(texts: list[str]) -> list[str]:
     """_folded of each text, with the thesaurus run once over all of them: the catalogue's 500 or so
     texts (phrases, titles, sections) fold in one pass of each pattern instead of 500, which is most
-    of the time `trainwreck diagnose` spends before it reads a log."""
+    of the time `trainwreck diagnose` spends before it reads a log. A text holding the separator, or a
+    pattern that swallowed one (a thesaurus edited later), makes each text fold alone."""
     if any(_APART in t for t in texts):
         return [_folded(t) for t in texts]
-    return _fold(_APART.join(_prepared(t) for t in texts)).split(_APART)
+    parts = _fold(_APART.join(_prepared(t) for t in texts)).split(_APART)
+    return parts if len(parts) == len(texts) else [_folded(t) for t in texts]
 
 
 # A symptom or a condition that the text rules out ("there are no nan values in my data", "I am not
