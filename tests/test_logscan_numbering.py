@@ -134,6 +134,20 @@ def test_a_loss_tagged_as_tensorboard_tags_it_is_read_and_its_validation_twin_is
     assert scan_text("epoch 1 loss/val: 0.9\nepoch 2 loss/val: 0.5\n").count == 0
 
 
+def test_lightnings_step_and_epoch_suffixes_are_names_not_counters_and_val_slash_is_validation():
+    """Logged with on_step and on_epoch, Lightning prints `train_loss_step=2.850` and `train_loss_epoch=2.900`:
+    neither number is a step or an epoch. `train/loss` beside `val/loss` reads the training curve alone."""
+    bar = "".join(f"\rEpoch {e}: 100%|##########| 100/100 [00:03<00:00, v_num=1, train_loss_step={x}, "
+                  f"train_loss_epoch={x}]\n" for e, x in [(0, "2.850"), (1, "3.600"), (2, "nan")])
+    for log in (bar, bar.replace("train_loss_", "loss/train_")):
+        ev = scan_text(log)
+        assert [str(p) for p in ev.head_at[:2]] == ["epoch 0", "epoch 1"], log
+        assert str(ev.first_nonfinite_at) == "epoch 2"
+    ev = scan_text("".join(f"Epoch {e}: 100%|####| 10/10 [00:01<00:00, v_num=1, train/loss={t}, val/loss={v}]\n"
+                           for e, t, v in [(0, "0.90", "1.50"), (1, "0.80", "1.40"), (2, "0.70", "1.30")]))
+    assert ev.head == [0.9, 0.8, 0.7]
+
+
 def test_a_validation_loss_or_a_setting_named_after_the_loss_is_not_the_training_loss():
     for log in ("epoch 1 val_loss: 0.5\nepoch 2 val_loss: 0.4\n", "epoch 1 loss_val: 0.5\nepoch 2 loss_val: 0.4\n",
                 "step 1 loss_scale: 65536\nstep 2 loss_scale: 32768\n", "model: loss_weight=1.0\nrun: loss_fn=ce\n"):

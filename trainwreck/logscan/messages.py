@@ -60,8 +60,11 @@ FAMILIES = (
 )
 # Losses on a line after one of these words are validation or test losses, or a summary
 # (`best loss 1.98` in a checkpoint line), not a training step.
+# `val/loss` is Lightning's and TensorBoard's way (a metric logged under a tag); `valid/` and `test/` hold
+# longer words of the list already.
 VALIDATION_WORDS = (b"validation", b"Validation", b"VALIDATION", b"valid", b"Valid", b"VALID", b"val ", b"Val ",
-                    b"VAL ", b"val:", b"Val:", b"val)", b"test", b"Test", b"TEST", b"eval", b"Eval", b"EVAL", b"best", b"Best")
+                    b"VAL ", b"val:", b"Val:", b"val)", b"val/", b"Val/", b"test", b"Test", b"TEST", b"eval", b"Eval",
+                    b"EVAL", b"best", b"Best")
 VALIDATION = re.compile(rb"(?:[Vv]al(?:id(?:ation)?)?|VAL(?:ID(?:ATION)?)?|[Tt]est(?:ing)?|TEST|[Ee]val(?:uation)?|EVAL"
                         rb"|[Bb]est)(?![A-Za-z])")
 NUMBERS = re.compile(r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")

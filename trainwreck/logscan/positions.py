@@ -10,12 +10,14 @@ import re
 from dataclasses import dataclass, replace
 
 # `Epoch 3/10`, `Epoch [9/10]`, `epoch 001:`, `'epoch': 0.42`, `EPOCH 006`, `Epoch[1]`, `Epoch(train) [1]`.
-EPOCH = re.compile(rb"(?<![A-Za-z])(?:[Ee]poch|EPOCH)(?:\(train\))?['\"]?[ \t]*[:=#]?[ \t]*[\[(]?[ \t]*(\d+(?:\.\d+)?)"
+# Not the end of a metric's name: Lightning's `train_loss_epoch=2.9` is a loss, not epoch 2.9.
+EPOCH = re.compile(rb"(?<![A-Za-z_])(?:[Ee]poch|EPOCH)(?:\(train\))?['\"]?[ \t]*[:=#]?[ \t]*[\[(]?[ \t]*(\d+(?:\.\d+)?)"
                    rb"(?:[ \t]*(?:/|of)[ \t]*(\d+))?")
 # `step 1100`, `Step [100/600]`, `iteration   100/  5000`, `BATCH[0020/3150]`, `num_updates=100`,
 # `Iter(train) [  50/1000]`.
-STEP = re.compile(rb"(?<![A-Za-z])(step|iter|iteration|batch|update|num_updates|global_step)s?(?:\(train\))?['\"]?[ \t]*[:=#]?"
-                  rb"[ \t]*[\[(]?[ \t]*(\d+)(?:[ \t]*/[ \t]*(\d+))?", re.I)
+# Nor `train_loss_step=2.850`, nor a decimal: a counter is a whole number.
+STEP = re.compile(rb"(?<![A-Za-z_])(step|iter|iteration|batch|update|num_updates|global_step)s?(?:\(train\))?['\"]?[ \t]*"
+                  rb"[:=#]?[ \t]*[\[(]?[ \t]*(\d+)(?!\d|\.\d)(?:[ \t]*/[ \t]*(\d+))?", re.I)
 # A bare count of a progress bar or a logger: `[150/4867]`, `32/32 [===`, `50/100 [00:01`,
 # `epoch 001:   100 / 1000` -- never a date (2019/06/24, or DATE_START).
 FRACTION = re.compile(rb"(?<![\d/.])(\d+)[ \t]*/[ \t]*(\d+)(?![\d/.])")
