@@ -145,6 +145,9 @@ def test_the_selection_keeps_the_filter_strict_and_breaks_ties_the_documented_wa
     assert [p["warned_slow"] for p in picks] == [31, 30, 30] and picks[1]["warned"] == 31
     assert search.choose([setting(far), setting(near, recovered=13)], 280)[0]["params"] == list(far)
     assert search.choose([setting(far), setting(near)], 280)[0]["params"] == list(near)
+    # more divergences warned comes before fewer recovered runs fired on
+    assert search.choose([setting(near, recovered=0), setting(far, warned=31, recovered=13)], 280)[0]["params"] \
+        == list(far)
 
 
 def test_the_search_scored_the_runs_the_bench_stores(result):
