@@ -132,6 +132,11 @@ def test_a_loss_tagged_as_tensorboard_tags_it_is_read_and_its_validation_twin_is
                   for e, t, v in [(0, "0.70", "0.72"), (1, "0.61", "0.66"), (2, "0.55", "0.60")])
     assert scan_text(bar).head == [0.7, 0.61, 0.55]
     assert scan_text("epoch 1 loss/val: 0.9\nepoch 2 loss/val: 0.5\n").count == 0
+    # validation printed first: its text ends where the training values start again on the line
+    ev = scan_text("epoch 1 Loss/test: 1.0 Loss/train: 0.9\nepoch 2 Loss/test: 2.0 Loss/train: 1.9\n")
+    assert ev.head == [0.9, 1.9]
+    assert scan_text("Epoch 1 | val loss 0.5 | train loss 0.4\nEpoch 2 | val loss 0.6 | train loss 0.3\n").head \
+        == [0.4, 0.3]
 
 
 def test_lightnings_step_and_epoch_suffixes_are_names_not_counters_and_val_slash_is_validation():

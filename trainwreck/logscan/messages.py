@@ -67,6 +67,9 @@ VALIDATION_WORDS = (b"validation", b"Validation", b"VALIDATION", b"valid", b"Val
                     b"EVAL", b"best", b"Best")
 VALIDATION = re.compile(rb"(?:[Vv]al(?:id(?:ation)?)?|VAL(?:ID(?:ATION)?)?|[Tt]est(?:ing)?|TEST|[Ee]val(?:uation)?|EVAL"
                         rb"|[Bb]est)(?![A-Za-z])")
+# ... up to the end of its line, or to where the training values start again on it (`Loss/test: 1.0
+# Loss/train: 0.9`, `val loss 0.5 | train loss 0.4`); `trained`, `trainer` are other words.
+TRAINING_AGAIN = re.compile(rb"(?<![A-Za-z])(?:[Tt]rain(?:ing)?|TRAIN(?:ING)?)(?![a-z])")
 NUMBERS = re.compile(r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 MAX_LINE = 2000          # bytes of a line read for messages
 LOOKBACK = 64            # bytes a family's message may start before its anchor
@@ -120,6 +123,8 @@ class MessageFinder:
                         and VALIDATION.match(data, start):
                     end = data.find(b"\n", start)
                     end = len(data) if end < 0 else end
+                    if back := TRAINING_AGAIN.search(data, start + 3, end):
+                        end = back.start()
                     if not (spans and spans[-1][1] >= end):
                         spans.append((start, end))
             elif ev is not None:
