@@ -300,7 +300,8 @@ def test_the_catalogue_folded_in_one_pass_gives_each_text_its_own_tokens():
 def test_always_nan_is_from_the_start_and_keeps_its_nan_while_always_the_same_is_only_stuck():
     from trainwreck.wording import when
 
-    for text in ("the loss is always nan", "the loss is constantly NaN", "the loss is always  NaN"):
+    for text in ("the loss is always nan", "the loss is constantly NaN", "the loss is always  NaN",
+                 "avg loss is always -nan"):
         assert when(text) == {"start"}, text
         assert {"when_start", "nan"} <= set(tokens(text)), text
     # "all" says how much of the output, not when: after a stated time it stays later
