@@ -293,7 +293,8 @@ def test_the_catalogue_folded_in_one_pass_gives_each_text_its_own_tokens():
     assert (after.hits, after.misses) == (before.hits, before.misses), "folded one by one, not in one pass"
     assert together == [tokens(t) for t in texts]
     # pairs that would fold differently joined: a timing phrase, a magnitude before a count, `step > N`
-    for pair in (["after 3", "epochs"], ["1,000", "steps"], ["epoch", "> 50"], ["all", "nan"], ["x\x1fy", "z"]):
+    for pair in (["after 3", "epochs"], ["1,000", "steps"], ["epoch", "> 50"], ["all", "nan"], ["x\x1fy", "z"],
+                 ["the model outputs", "0.5"], ["0.5", "is the dropout"]):
         assert tokens_many(pair) == [tokens(t) for t in pair], pair
 
 

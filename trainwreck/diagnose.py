@@ -686,10 +686,11 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
     elif c.lr_tried == "helped" and rate_family:
         parts["tried"] = W_TRIED
         evidence.append("the report says a lower learning rate helped")
-    for fact, declarers in (("zero-gradient", w.zero_gradient), ("accuracy-rose", w.accuracy_rises),
-                            ("sigmoid-zero", w.sigmoid_zero)):
+    for fact, declarers, weight in (("zero-gradient", w.zero_gradient, W_PRINTED),
+                                    ("accuracy-rose", w.accuracy_rises, W_PRINTED),
+                                    ("sigmoid-zero", w.sigmoid_zero, W_SAID_HALF)):
         if fact in c.printed and entry.id in declarers:
-            parts[fact] = W_SAID_HALF if fact == "sigmoid-zero" else W_PRINTED
+            parts[fact] = weight
             evidence.append(c.printed[fact])
     if c.negative and entry.id in w.negative:
         parts["negative"] = W_NEGATIVE if c.impossible_negative else W_NEGATIVE / 2

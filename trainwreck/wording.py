@@ -26,6 +26,28 @@ from dataclasses import dataclass
 
 from .entry import Entry
 
+# Texts folded together are joined by NUL (_folded_many): neither a word character nor whitespace
+# (\x1c-\x1f are whitespace to `\s`); no pattern of the thesaurus has a wildcard or a negated class that
+# could match it, and the one replacement that reads around its match (_half_output) stops at it.
+_APART = "\x00"
+# The model's output said to be 0.5 ("the outputs are all 0.5", "predicts 0.5 for everything"): what a
+# sigmoid gives for an input of exactly 0, as a last layer whose weights and bias are all zero is handed
+# for every example. Only a 0.5 said of the outputs counts, not a threshold, a rate or a metric at 0.5.
+_OUTPUT_BEFORE = re.compile(r"\b(?:outputs?|predict\w*|probabilit(?:y|ies)|sigmoid\w*|generat\w*)\b[^.,;:!?\n]{0,40}$")
+_NOT_OUTPUT = re.compile(r"\b(?:thresh\w*|cut-?off|dropout|lr|learning rate|momentum|accuracy|acc|iou|dice|scores?"
+                         r"|weight decay|ratio|rate|above|below|over|under|greater|less|more|exceed\w*)\b|[<>]")
+
+
+def _half_output(m: re.Match) -> str:
+    # only its own text: texts folded together (_folded_many) stand side by side in m.string
+    before = m.string[max(0, m.start() - 60):m.start()].rsplit(_APART, 1)[-1]
+    after = m.string[m.end():m.end() + 20].split(_APART, 1)[0]
+    near = before[-30:] + " " + after.split(".")[0]
+    if _OUTPUT_BEFORE.search(before) and not _NOT_OUTPUT.search(near):
+        return " sigmoidzero "
+    return m.group(0)
+
+
 # (pattern, token): one idea, many spellings. Applied to lower-cased text, longest phrases first.
 THESAURUS = [
     (r"\b(?:fp16|float16|half[- ]precision|mixed[- ]precision|amp|autocast|16-bit|precision[ =]+16|o[12]"
@@ -57,7 +79,7 @@ THESAURUS = [
      " thousand "),
     (r"\b(?:exp|exponential\w*|logsumexp)\b", " exp "),
     # an output printed as 0.5 (see _half_output)
-    (r"(?<![\w.])0?\.50*(?!\d|\.\d)", "_half_output"),
+    (r"(?<![\w.])0?\.50*(?!\d|\.\d)", _half_output),
     # a loss or an output that does not move: the plateau's signature said in words
     (r"\b(?:(?:stays?|stayed|remains?|remained|stuck at|all|always|is always) (?:the )?(?:same|constant)|stuck"
      r"|(?:doesn'?t|does not|don'?t|do not|won'?t|will not|never|not) (?:go(?:ing)? down|decreas\w*|improv\w*)"
@@ -92,23 +114,7 @@ WHEN = [
      r"|(?:around|about) (?:the )?\d+(?:st|nd|rd|th)? (?:epoch|step|iteration))\b",
      " when_later "),
 ]
-# The model's output said to be 0.5 ("the outputs are all 0.5", "predicts 0.5 for everything"): what a
-# sigmoid gives for an input of exactly 0, as a last layer whose weights and bias are all zero is handed
-# for every example. Only a 0.5 said of the outputs counts, not a threshold, a rate or a metric at 0.5.
-_OUTPUT_BEFORE = re.compile(r"\b(?:outputs?|predict\w*|probabilit(?:y|ies)|sigmoid\w*|generat\w*)\b[^.,;:!?\n]{0,40}$")
-_NOT_OUTPUT = re.compile(r"\b(?:thresh\w*|cut-?off|dropout|lr|learning rate|momentum|accuracy|acc|iou|dice|scores?"
-                         r"|weight decay|ratio|rate|above|below|over|under|greater|less|more|exceed\w*)\b|[<>]")
-
-
-def _half_output(m: re.Match) -> str:
-    before, after = m.string[max(0, m.start() - 60):m.start()], m.string[m.end():m.end() + 20]
-    near = before[-30:] + " " + after.split(".")[0]
-    if _OUTPUT_BEFORE.search(before) and not _NOT_OUTPUT.search(near):
-        return " sigmoidzero "
-    return m.group(0)
-
-
-_COMPILED = [(re.compile(p), globals()[t] if t == "_half_output" else t) for p, t in WHEN + THESAURUS]
+_COMPILED = [(re.compile(p), t) for p, t in WHEN + THESAURUS]
 WORD = re.compile(r"[a-z][a-z0-9_]+")
 # Words of a sentence about anything, and of any bug report: they say nothing about which failure it is.
 # (The verbs of producing -- produce, generate, yield -- are among them while no entry is about a data
@@ -168,10 +174,6 @@ def _folded(text: str) -> str:
     return _fold(_prepared(text))
 
 
-# NUL is neither a word character nor whitespace (\x1c-\x1f are whitespace to `\s`), and no pattern
-# of the thesaurus has a wildcard or a negated class that could match it, so texts joined by it fold
-# as they fold one by one.
-_APART = "\x00"
 
 
 def _folded_many(texts: list[str]) -> list[str]:

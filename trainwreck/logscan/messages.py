@@ -123,7 +123,7 @@ class MessageFinder:
                         and VALIDATION.match(data, start):
                     end = data.find(b"\n", start)
                     end = len(data) if end < 0 else end
-                    if back := TRAINING_AGAIN.search(data, start + 3, end):
+                    if back := TRAINING_AGAIN.search(data, start, end):
                         end = back.start()
                     if not (spans and spans[-1][1] >= end):
                         spans.append((start, end))
