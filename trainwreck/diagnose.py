@@ -485,7 +485,8 @@ class Weigher:
         # the entries whose title names half precision
         self.precision = {e.id for e, title in zip(self.entries, tokens_many([e.title for e in self.entries]))
                           if "fp16" in title}
-        self.finder = MessageFinder([(m.text, m.origin) for e in self.entries for m in e.messages])
+        # the stop checks are left to their own family (stops.py), which knows a quoted one is the reporter's
+        self.finder = MessageFinder([(m.text, m.origin) for e in self.entries for m in self.weighed[e.id]])
 
 
     def _saying(self, words: set[str]) -> set[str]:
