@@ -145,3 +145,8 @@ def test_the_lines_that_come_with_a_checks_stop_are_listed_with_it():
                       "tensorflow.python.training.basic_session_run_hooks.NanLossDuringTrainingError: "
                       "NaN loss during training.\n"), CATALOG)
     assert d.unweighed == ['message "NaN loss during training." (line 5) comes with that check\'s stop: it names no cause']
+    # without the stop above it, the same line is a message no entry declares
+    alone = diagnose(read("loss = 2.3, step = 0\nloss = 1.2, step = 100\n"
+                          "tensorflow.python.training.basic_session_run_hooks.NanLossDuringTrainingError: "
+                          "NaN loss during training.\n"), CATALOG)
+    assert alone.unweighed == ['message "NaN loss during training." (line 3) is not declared by any entry']
