@@ -78,11 +78,7 @@ def slow_alarms(traces: Traces, weight: float, rises, floors, holds) -> np.ndarr
 
 def alarm(traces: Traces, smoothing, factor, slow_weight, rise, floor, hold) -> np.ndarray:
     """(runs,): step_alarm's index for one setting, `traces.steps` where it is None."""
-    either = np.minimum(fast_alarms(traces, smoothing, [factor])[0],
-                        slow_alarms(traces, slow_weight, [rise], [floor], [hold])[0, 0, 0])
-    return cut(traces, either)
-
-
-def cut(traces: Traces, alarms: np.ndarray) -> np.ndarray:
-    """An alarm at or after a run's first non-finite value is none: step_alarm stops there."""
-    return np.where(alarms < traces.stop, alarms, traces.steps)
+    # both are computed only on the steps before a run's first non-finite value (Traces.started), so
+    # neither fires at or after it, where step_alarm has stopped
+    return np.minimum(fast_alarms(traces, smoothing, [factor])[0],
+                      slow_alarms(traces, slow_weight, [rise], [floor], [hold])[0, 0, 0])

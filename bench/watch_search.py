@@ -119,7 +119,7 @@ class Grid:
         if not all(p in GRID[name] for name, p in zip(NAMES, params)):
             return watch_grid.alarm(self.traces, *params)
         a, f, b, r, lo, h = (GRID[name].index(p) for name, p in zip(NAMES, params))
-        return watch_grid.cut(self.traces, np.minimum(self.fast[a, f], self.slow[b, r, lo, h]))
+        return np.minimum(self.fast[a, f], self.slow[b, r, lo, h])
 
     def score(self, rows: list[dict]) -> dict[str, np.ndarray]:
         """Each figure for every setting, shaped like the grid (smoothing x factor x slow x ... x hold)."""
@@ -131,7 +131,7 @@ class Grid:
         slow_rules = self.slow.reshape(-1, self.traces.runs)
         out = {name: np.empty(self.fast.shape[:2] + (len(slow_rules),), np.int64) for name in FIGURES}
         for a, f in np.ndindex(*self.fast.shape[:2]):
-            alarms = watch_grid.cut(self.traces, np.minimum(self.fast[a, f], slow_rules))
+            alarms = np.minimum(self.fast[a, f], slow_rules)
             warned = (bad - alarms >= runs.LEAD) & diverged     # watch_bench.lead(run) >= LEAD
             out["warned"][a, f] = warned.sum(1)
             out["warned_slow"][a, f] = (warned & slow).sum(1)
@@ -201,12 +201,11 @@ def search() -> dict:
             theirs = bench_figures(rows, grid.alarms(s["params"]), matrix.steps)
             assert {k: theirs[k] for k in FIGURES} == {k: s[k] for k in FIGURES}, s
     stored_note = check_against_stored(rows, grid.alarms(stored_constants()), matrix.steps)
-    best = ranked[0] if ranked else {}
     result = {
         "seeds": [runs.TUNING_SEEDS.start, runs.TUNING_SEEDS.stop - 1],
         "runs": totals["runs"], "counts": totals["counts"], "diverged": totals["diverged"], "slow": totals["slow"],
         "grid": GRID, "settings": len(settings), "passed": len(ranked),
-        "tied": sum(rank(s)[:3] == rank(best)[:3] for s in ranked) if ranked else 0,
+        "tied": sum(rank(s)[:3] == rank(chosen)[:3] for s in ranked) if chosen else 0,
         "chosen": chosen, "earlier": {**by_params[EARLIER], "passes": passes(by_params[EARLIER], recovered)},
         "top": ranked[:TOP],
     }
