@@ -150,3 +150,13 @@ def test_the_lines_that_come_with_a_checks_stop_are_listed_with_it():
                           "tensorflow.python.training.basic_session_run_hooks.NanLossDuringTrainingError: "
                           "NaN loss during training.\n"), CATALOG)
     assert alone.unweighed == ['message "NaN loss during training." (line 3) is not declared by any entry']
+
+
+def test_a_log_read_in_two_halves_reads_the_stop_at_its_last_appearance_in_the_second():
+    from trainwreck.logscan.evidence import merge
+
+    run = "".join(f"Epoch: [0]  [{i:4d}/1250]  loss: {v} ({v})\n" for i, v in ((0, 1.5), (20, 1.4), (40, 1.3)))
+    a, b = read(run + "Loss is nan, stopping training\n"), read(run + "Loss is nan, stopping training\n")
+    whole = with_stop(merge(a, b))
+    assert whole.count == 7 and whole.first_nonfinite == 6 and whole.first_nonfinite_at.line == 8
+

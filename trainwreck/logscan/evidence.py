@@ -283,14 +283,14 @@ def merge(a: Evidence, b: Evidence) -> Evidence:
     out.more_messages = a.more_messages
     out.message_last = dict(a.message_last)
     for key, (count, line, text, origin) in b.messages.items():
-        if key in out.messages or len(out.messages) < MAX_MESSAGES:
-            out.message_last[key] = a.lines + b.message_last.get(key, line)
         if key in out.messages:
             out.messages[key][0] += count
         elif len(out.messages) < MAX_MESSAGES:
             out.messages[key] = [count, a.lines + line, text, origin]
         else:
             out.more_messages += count
+            continue
+        out.message_last[key] = a.lines + b.message_last[key]
     out.more_messages += b.more_messages
     return out
 
