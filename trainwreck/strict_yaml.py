@@ -114,8 +114,19 @@ def _load(text: str, first_line: int) -> tuple[object, dict[str, int]]:
                           text.count("\n", 0, control.start()) + first_line)
     try:
         node, data = _parse(_FastLoader, text, first_line)
-    except yaml.YAMLError:                # said again in PyYAML's own words, which name the character at fault
-        node, data = _parse(_Loader, text, first_line)
+    except yaml.YAMLError:                # read again by PyYAML's own parser, whose words name the character at fault
+        try:
+            if _FastLoader is _Loader:
+                raise
+            node, data = _parse(_Loader, text, first_line)
+        except yaml.MarkedYAMLError as exc:
+            mark = exc.problem_mark or exc.context_mark
+            line = mark.line + first_line if mark is not None else None
+            column = f" (column {mark.column + 1})" if mark is not None else ""
+            raise YamlRefused(f"not valid YAML: {shown(exc.problem or exc.context, 120, quote=False)}{column}",
+                              line) from None
+        except yaml.YAMLError as exc:
+            raise YamlRefused(f"not valid YAML: {shown(str(exc), 120, quote=False)}", None) from None
     lines: dict[str, int] = {}
     if node is not None:
         _field_lines(node, "", lines, first_line - 1)
@@ -127,18 +138,6 @@ def _parse(loader_class, text: str, first_line: int):
     try:
         node = loader.get_single_node()
         return node, (loader.construct_document(node) if node is not None else None)
-    except yaml.MarkedYAMLError as exc:
-        if loader_class is not _Loader:
-            raise
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + first_line if mark is not None else None
-        column = f" (column {mark.column + 1})" if mark is not None else ""
-        raise YamlRefused(f"not valid YAML: {shown(exc.problem or exc.context, 120, quote=False)}{column}",
-                          line) from None
-    except yaml.YAMLError as exc:
-        if loader_class is not _Loader:
-            raise
-        raise YamlRefused(f"not valid YAML: {shown(str(exc), 120, quote=False)}", None) from None
     finally:
         loader.dispose()
 
