@@ -312,3 +312,17 @@ def test_always_nan_is_from_the_start_and_keeps_its_nan_while_always_the_same_is
         assert when(text) == set(), text
         assert "when_start" not in tokens(text), text
     assert "stuck" in tokens("the cost is always the same")
+
+
+def test_a_gradient_norm_printed_by_a_log_is_not_the_norm_a_normalisation_divides_by():
+    """HF Trainer, MMEngine and fairseq print the gradient's norm beside the loss (`grad_norm`, `gnorm`):
+    its words belong to the entries about gradients, never to dividing by a norm."""
+    from trainwreck.diagnose import weigher
+
+    library = weigher(CATALOG).library
+    for text in ("grad_norm: 12.5", "'grad_norm': 1.25", "| gnorm 3.2 |", "the gradient norm", "total_norm",
+                 "grads norm"):
+        assert tokens(text).count("gradnorm") == 1 and "norm" not in tokens(text), text
+        scores = library.scores(tokens(text))
+        assert scores["WR-060"] == 0 and scores["WR-240"] > 0, text
+    assert "norm" in tokens("dividing by the norm") and "gradnorm" not in tokens("dividing by the norm")

@@ -60,6 +60,8 @@ THESAURUS = [
      r"|image)s? (?:per|in a|in each|in the) batch\b|\bbatch(?:es)? (?:of|with|holds|has) (?:1|one|a single)\b", " batchone "),
     (r"\b(?:batch[ _-]?size|batchsize|bs)\b", " batchsize "),
     (r"\b(?:num(?:ber)?[ _-]?(?:of[ _-])?class(?:es)?|n_classes|class[ _-]?count|classes count)\b", " numclasses "),
+    # the gradient's norm, which logs print beside the loss (grad_norm, gnorm): not the norm a normalisation divides by
+    (r"\b(?:grad(?:ient)?s?[ _-]?norms?|gnorm|total[ _-]norm)\b", " gradnorm "),
     (r"\b(?:batch[ _-]?norm\w*|bn)\b", " batchnorm "),
     (r"\b(?:normali[sz]\w*|standardi[sz]\w*|unscaled|rescal\w*|min[ -]?max\w*|scal(?:e|ed|ing) (?:the )?"
      r"(?:inputs?|features?|data|targets?))\b", " normalise "),
