@@ -326,3 +326,25 @@ def test_a_gradient_norm_printed_by_a_log_is_not_the_norm_a_normalisation_divide
         scores = library.scores(tokens(text))
         assert scores["WR-060"] == 0 and scores["WR-240"] > 0, text
     assert "norm" in tokens("dividing by the norm") and "gradnorm" not in tokens("dividing by the norm")
+
+
+def test_the_framework_a_report_names_is_not_evidence_of_which_failure():
+    """Every entry says how its failure looks in each framework: naming the framework (where the reader
+    met the failure) must not pull toward the entry whose summary happens to name it."""
+    from trainwreck.diagnose import weigher
+
+    assert tokens("Keras on TensorFlow, PyTorch, JAX and Flax") == []
+    library = weigher(CATALOG).library
+    assert not any(library.scores(tokens("I train with keras")).values())
+
+
+def test_a_validation_metric_is_the_validation_split_not_a_variable_named_val():
+    """val_loss and val acc fold to the validation split; PyTorch's BCELoss assertion names a variable
+    input_val, and a report's val_loss used to match WR-130 through it."""
+    from trainwreck.diagnose import weigher
+
+    for text in ("val_loss: nan", "val acc 0.61", "Val Loss", "val_dice"):
+        assert tokens(text)[0] == "validation", text
+    assert "validation" not in tokens("Assertion `input_val >= zero && input_val <= one` failed.")
+    assert weigher(CATALOG).library.scores(tokens("val_loss: 0.3 - val_accuracy: 0.8"))["WR-130"] == \
+        weigher(CATALOG).library.scores(tokens("loss: 0.3 - accuracy: 0.8"))["WR-130"]

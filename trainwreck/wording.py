@@ -50,6 +50,9 @@ def _half_output(m: re.Match) -> str:
 
 # (pattern, token): one idea, many spellings. Applied to lower-cased text, longest phrases first.
 THESAURUS = [
+    # the framework a report names is where the reader met the failure, not which failure it is: every
+    # entry covers each one (TensorFlow and PyTorch arrive here split at their capitals)
+    (r"\b(?:tensor ?flow|py ?torch|keras|jax|flax)\b", " "),
     (r"\b(?:fp16|float16|half[- ]precision|mixed[- ]precision|amp|autocast|16-bit|precision[ =]+16|o[12]"
      r"|loss[ _-]?scal\w*|grad[ _-]?scaler)\b", " fp16 "),
     (r"\bhalf\b", " fp16 "),
@@ -96,6 +99,10 @@ THESAURUS = [
     (r"\b(?:underflow\w*)\b", " underflow "),
     (r"-?\bnan(?:s)?\b|\bnot a number\b", " nan "),
     (r"\b(?:inf|infinity|infinite|infs)\b", " inf "),
+    # val_loss, val acc: the validation split's metrics (identifiers are split at _ before this; a
+    # variable such as an assertion's input_val is not followed by a metric)
+    (r"\bval(?= +(?:loss|acc|accuracy|set|split|data|dice|iou|error|mae|mse|rmse|auc|f1|metric\w*|score\w*)\b)",
+     " validation "),
     (r"\b(?:epochs?)\b", " epoch "),
     (r"\b(?:steps?|iterations?|iters?|batches)\b", " step "),
 ]
