@@ -305,6 +305,12 @@ def test_always_nan_is_from_the_start_and_keeps_its_nan_while_always_the_same_is
                  "avg loss is always -nan"):
         assert when(text) == {"start"}, text
         assert {"when_start", "nan"} <= set(tokens(text)), text
+    for text in ("the loss is constantly infinite and we never improve", "the cost is always infinity"):
+        assert when(text) == {"start"}, text
+        assert {"when_start", "inf"} <= set(tokens(text)), text
+    # not always nan: some values are finite, so it did not break from the start
+    for text in ("the loss is not always nan, only on some runs", "it isn't always NaN"):
+        assert when(text) == set(), text
     # "all" says how much of the output, not when: after a stated time it stays later
     assert when("after 5 epochs the losses are all NaN") == {"later"}
     assert "when_start" not in tokens("I get the right shape but all NaNs as output")

@@ -110,7 +110,7 @@ THESAURUS = [
 WHEN = [
     (r"\b(?:from the (?:very )?(?:start|beginning|first \w+)|at the (?:very )?(?:start|beginning)|first forward pass"
      r"|(?:at|on|in) the first (?:batch|step|iteration|epoch|forward)|from (?:step|epoch|iteration)[ =:]+0\b"
-     r"|(?:at|in) (?:step|epoch|iteration)[ =:]+0\b|(?:always|constantly)(?= +-?(?:nan|inf)s?\b)"
+     r"|(?:at|in) (?:step|epoch|iteration)[ =:]+0\b|(?<!not )(?<!n't )(?:always|constantly)(?= +-?(?:nan|inf|infinite|infinity)s?\b)"
      r"|right away|immediately|before (?:any|the first) (?:update|step)|when (?:the )?training starts)\b",
      " when_start "),
     (r"\b(?:after (?:the )?(?:first|1st|one|a single) (?:\w+ )?(?:step|update|iteration|batch)|within the first"
