@@ -75,6 +75,7 @@ GRID = {
 SPEC = (
     ("exp overflows to inf", "WR-020"),
     ("logit 378.09, exp() gives inf and then the inf turns into a nan in the softmax", "WR-020"),
+    ("logit 378.09, exp() inf … this infinity bubbles through to a nan", "WR-020"),     # the issue's own words
     ("My loss is nan from the very first batch, before anything is learned.", None),
 )
 FOLDS = (2, 5)

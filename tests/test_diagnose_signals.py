@@ -354,3 +354,12 @@ def test_a_validation_metric_is_the_validation_split_not_a_variable_named_val():
     assert "validation" not in tokens("Assertion `input_val >= zero && input_val <= one` failed.")
     assert weigher(CATALOG).library.scores(tokens("val_loss: 0.3 - val_accuracy: 0.8"))["WR-130"] == \
         weigher(CATALOG).library.scores(tokens("loss: 0.3 - accuracy: 0.8"))["WR-130"]
+
+
+def test_prepositions_and_connectives_are_not_evidence_but_a_place_or_a_bound_is():
+    """A word such as "through" or "until" says nothing of which failure it is, yet an entry whose text
+    happens to use it matched it (the issue's "bubbles through to a nan" pulled WR-220). Words that
+    carry a bound or a place in these reports keep their token: "outside" the classes, "below" zero,
+    "past" the largest float, "without" an epsilon."""
+    assert tokens("through throughout around between inside within per until once must thus although anyway") == []
+    assert tokens("outside below above past without") == ["outside", "below", "above", "past", "without"]

@@ -140,7 +140,9 @@ every ever never always sometimes now already yet able let look looks looked sho
 took come came call called keep kept happen happens happened cause causes caused reason fix fixed solve solved
 hi hello dear sir regards thanks everyone could someone anybody idea ideas suggestion suggestions
 become becomes became becoming value values first kind
-produce produces produced producing generate generates generated generating yield yields yielded yielding""".split())
+produce produces produced producing generate generates generated generating yield yields yielded yielding
+through throughout around between among inside within per via upon until till once must thus hence although
+whereas whatever whichever anyway therefore towards toward despite unlike""".split())
 
 
 def stem(word: str) -> str:
