@@ -119,6 +119,12 @@ def test_a_loss_that_does_not_learn_is_asked_about_without_a_nan_it_never_had():
     assert "nan" not in d.ask and "never moved from its first value" in d.ask
 
 
+def test_a_division_by_zero_in_the_cost_is_asked_about_up_to_its_first_inf():
+    # the words: a log of zero makes the cost inf, so the values before it are what decides
+    d = diagnosis("divide by zero in my cost from np.log")
+    assert d.matches[0].entry.id == "WR-030" and "before the first nan or inf" in d.ask
+
+
 def test_nothing_to_go_on_asks_for_the_loss_values():
     d = diagnosis("It does not work.")
     assert d.verdict in ("no-evidence", "uncertain") and d.ask

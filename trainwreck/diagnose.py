@@ -829,7 +829,7 @@ def _deciding_question(d: Diagnosis, w: Weigher) -> str:
     entries = [m.entry for m in d.matches]
     ev = d.evidence
     if ev.count < 3 and len({e.trace for e in entries}) > 1:
-        if ev.first_nonfinite is None and not {"nan", "inf", "overflow", "diverge"} & set(tokens(ev.prose)):
+        if ev.first_nonfinite is None and not {"nan", "inf", "overflow", "diverge", "divzero"} & set(tokens(ev.prose)):
             # nothing says the loss broke: a loss that does not learn, and the shapes of that
             return ("the loss values from the start of the run: the first ten, and the last few -- whether it "
                     "never moved from its first value, fell and then stopped, or climbed tells these apart")
