@@ -123,6 +123,9 @@ def test_a_division_by_zero_in_the_cost_is_asked_about_up_to_its_first_inf():
     # the words: a log of zero makes the cost inf, so the values before it are what decides
     d = diagnosis("divide by zero in my cost from np.log")
     assert d.matches[0].entry.id == "WR-030" and "before the first nan or inf" in d.ask
+    # Python's exception says it too, split at its capitals before the words are folded
+    from trainwreck.wording import tokens
+    assert tokens("ZeroDivisionError") == ["divzero"]
 
 
 def test_nothing_to_go_on_asks_for_the_loss_values():

@@ -50,9 +50,6 @@ def _half_output(m: re.Match) -> str:
 
 # (pattern, token): one idea, many spellings. Applied to lower-cased text, longest phrases first.
 THESAURUS = [
-    # the framework a report names is where the reader met the failure, not which failure it is: every
-    # entry covers each one (TensorFlow and PyTorch arrive here split at their capitals)
-    (r"\b(?:tensor ?flow|py ?torch|keras|jax|flax)\b", " "),
     (r"\b(?:fp16|float16|half[- ]precision|mixed[- ]precision|amp|autocast|16-bit|precision[ =]+16|o[12]"
      r"|loss[ _-]?scal\w*|grad[ _-]?scaler)\b", " fp16 "),
     (r"\bhalf\b", " fp16 "),
@@ -63,8 +60,13 @@ THESAURUS = [
      r"|image)s? (?:per|in a|in each|in the) batch\b|\bbatch(?:es)? (?:of|with|holds|has) (?:1|one|a single)\b", " batchone "),
     (r"\b(?:batch[ _-]?size|batchsize|bs)\b", " batchsize "),
     (r"\b(?:num(?:ber)?[ _-]?(?:of[ _-])?class(?:es)?|n_classes|class[ _-]?count|classes count)\b", " numclasses "),
-    # the gradient's norm, which logs print beside the loss (grad_norm, gnorm): not the norm a normalisation divides by
-    (r"\b(?:grad(?:ient)?s?[ _-]?norms?|gnorm|total[ _-]norm)\b", " gradnorm "),
+    # the gradient's norm: not the norm a normalisation divides by. Printed as a field beside the loss
+    # (HF Trainer's 'grad_norm': 1.2, fairseq's gnorm 1.2, MMEngine's grad_norm: 1.2) it is the log's
+    # vocabulary, not a description, and says nothing of which failure (the scanner reads its value);
+    # said in words ("the gradient norm explodes") it is the gradients'.
+    (r"\b(?:grad(?:ient)?s? ?norms?|gnorm|total ?norm)\b(?:\([^)]*\))?['\"]?[ \t]*[:=]?[ \t]*"
+     r"(?=[-+]?(?:\d|\.\d|nan\b|inf\b))", " "),
+    (r"\b(?:grad(?:ient)?s?(?:['’]s)? ?norms?|gnorm|total ?norm|norms? of (?:the )?grad(?:ient)?s?)\b", " gradnorm "),
     (r"\b(?:batch[ _-]?norm\w*|bn)\b", " batchnorm "),
     (r"\b(?:normali[sz]\w*|standardi[sz]\w*|unscaled|rescal\w*|min[ -]?max\w*|scal(?:e|ed|ing) (?:the )?"
      r"(?:inputs?|features?|data|targets?))\b", " normalise "),
@@ -90,19 +92,25 @@ THESAURUS = [
      r"|(?:doesn'?t|does not|don'?t|do not|won'?t|will not|never|not) (?:go(?:ing)? down|decreas\w*|improv\w*)"
      r"|always (?:equals?|equal to|gives?|outputs?|predicts?))\b", " stuck "),
     # a failure that comes and goes: a bad batch's mark
-    (r"\b(?:sometimes?|occasionally|randomly|at random|from time to time|intermittent\w*|now and then)\b",
+    (r"\b(?:sometimes?|occasionally|randomly|at random|from time to time|intermittent\w*|(?:every )?now and then"
+     r"|(?:every )?once in a while|every so often)\b",
      " intermittent "),
     (r"\b(?:np|torch|tf|math|jnp)\.log\b|\blog\(|\blog of\b|\blogarithm\w*", " logfn "),
-    (r"\b(?:divi(?:de|sion) by zero|zerodivisionerror|division by zero)\b", " divzero "),
+    # the framework a report names is where the reader met the failure, not which failure it is: every
+    # entry covers each one (TensorFlow and PyTorch arrive here split at their capitals; after logfn,
+    # so that torch.log keeps its meaning, and torch.empty its "empty")
+    (r"\b(?:tensor ?flow|py ?torch|torch|tf|keras|jax|flax)\b", " "),
+    (r"\b(?:divi(?:de|sion) by zero|zero ?division ?error|division by zero)\b", " divzero "),
     (r"\b(?:negative|-ve)\b", " negative "),
     (r"\b(?:overflow\w*)\b", " overflow "),
     (r"\b(?:underflow\w*)\b", " underflow "),
     (r"-?\bnan(?:s)?\b|\bnot a number\b", " nan "),
     (r"\b(?:inf|infinity|infinite|infs)\b", " inf "),
-    # val_loss, val acc: the validation split's metrics (identifiers are split at _ before this; a
-    # variable such as an assertion's input_val is not followed by a metric)
-    (r"\bval(?= +(?:loss|acc|accuracy|set|split|data|dice|iou|error|mae|mse|rmse|auc|f1|metric\w*|score\w*)\b)",
-     " validation "),
+    # val_loss, val/loss, eval_loss, val acc: the validation split's metrics (identifiers are split at _
+    # before this). A bare "val" says validation or value: it is a stop word, which also keeps a report's
+    # "val" from matching the variable input_val in an entry's declared assertion.
+    (r"\b(?:e?val)(?=[ /.-]+(?:loss|acc|accuracy|set|split|data|dice|iou|map|error|mae|mse|rmse|auc|f1|ppl|top\d*"
+     r"|metric\w*|score\w*)\b)", " validation "),
     (r"\b(?:epochs?)\b", " epoch "),
     (r"\b(?:steps?|iterations?|iters?|batches)\b", " step "),
 ]
@@ -110,7 +118,7 @@ THESAURUS = [
 WHEN = [
     (r"\b(?:from the (?:very )?(?:start|beginning|first \w+)|at the (?:very )?(?:start|beginning)|first forward pass"
      r"|(?:at|on|in) the first (?:batch|step|iteration|epoch|forward)|from (?:step|epoch|iteration)[ =:]+0\b"
-     r"|(?:at|in) (?:step|epoch|iteration)[ =:]+0\b|(?<!not )(?<!n't )(?:always|constantly)(?= +-?(?:nan|inf|infinite|infinity)s?\b)"
+     r"|(?:at|in) (?:step|epoch|iteration)[ =:]+0\b"
      r"|right away|immediately|before (?:any|the first) (?:update|step)|when (?:the )?training starts)\b",
      " when_start "),
     (r"\b(?:after (?:the )?(?:first|1st|one|a single) (?:\w+ )?(?:step|update|iteration|batch)|within the first"
@@ -122,8 +130,15 @@ WHEN = [
      r"[1-9]\d*|(?:epoch|step|iteration)\s*>\s*\d+|later in training|during training|in the middle of training"
      r"|(?:around|about) (?:the )?\d+(?:st|nd|rd|th)? (?:epoch|step|iteration))\b",
      " when_later "),
+    # "always nan", "constantly infinite": every value the reader saw, so from the start -- unless the
+    # text says when it began (when() lets a stated time win), or says "not always" (NOT_ALWAYS)
+    (r"\b(?:always|constantly)(?= +-?(?:nan|inf|infinite|infinity)s?\b)", " when_start "),
 ]
-_COMPILED = [(re.compile(p), t) for p, t in WHEN + THESAURUS]
+ALWAYS = len(WHEN) - 1
+# "not always nan", "isn't always NaN": some values were finite. Folded before the timing, into the mark
+# of a failure that comes and goes, so that neither the timing nor the negation takes the nan away.
+NOT_ALWAYS = (r"(?:\bnot|\b\w+n['’]?t)\b +always +(?=-?(?:nan|inf))", " intermittent ")
+_COMPILED = [(re.compile(p), t) for p, t in [NOT_ALWAYS] + WHEN + THESAURUS]
 WORD = re.compile(r"[a-z][a-z0-9_]+")
 # Words of a sentence about anything, and of any bug report: they say nothing about which failure it is.
 # (The verbs of producing -- produce, generate, yield -- are among them while no entry is about a data
@@ -141,8 +156,8 @@ took come came call called keep kept happen happens happened cause causes caused
 hi hello dear sir regards thanks everyone could someone anybody idea ideas suggestion suggestions
 become becomes became becoming value values first kind
 produce produces produced producing generate generates generated generating yield yields yielded yielding
-through throughout around between among inside within per via upon until till once must thus hence although
-whereas whatever whichever anyway therefore towards toward despite unlike""".split())
+through throughout around among inside within per via upon until till once must thus hence although
+whereas whatever whichever anyway therefore towards toward despite unlike val""".split())
 
 
 def stem(word: str) -> str:
@@ -305,8 +320,11 @@ def lr_tried(text: str) -> str:
 
 def when(text: str) -> set[str]:
     """Which of start / early / later the text says the failure showed at."""
-    low = text.lower()
-    return {token.strip()[5:] for pattern, token in _COMPILED[:len(WHEN)] if pattern.search(low)}
+    low = _COMPILED[0][0].sub(_COMPILED[0][1], text.lower())      # NOT_ALWAYS
+    hits = [i for i, (pattern, _token) in enumerate(_COMPILED[1:len(WHEN) + 1]) if pattern.search(low)]
+    if ALWAYS in hits and len(hits) > 1:      # "always nan after 3 epochs": the stated time wins
+        hits.remove(ALWAYS)
+    return {WHEN[i][1].strip()[5:] for i in hits}
 
 
 # ---- the entries as documents ----------------------------------------------------------------
