@@ -380,3 +380,13 @@ def test_prepositions_and_connectives_are_not_evidence_but_a_place_or_a_bound_is
                                                                   "between"]
     # "once" in a while is a failure that comes and goes
     assert tokens("the loss goes nan once in a while") == ["loss", "nan", "intermittent"]
+
+
+def test_a_declared_message_says_nothing_of_when_the_failure_shows():
+    """WR-060 declares PyTorch's "batch_norm eps must be positive during training": the words "during
+    training" fold to the later-timing token, which must not make WR-060 a match for every report that
+    says when its loss broke (WR-060's own failure shows from the start)."""
+    from trainwreck.diagnose import weigher
+
+    assert "when_later" in tokens("batch_norm eps must be positive during training, but got 0.0")
+    assert weigher(CATALOG).library.scores(["when_later"])["WR-060"] == 0

@@ -135,6 +135,7 @@ WHEN = [
     (r"\b(?:always|constantly)(?= +-?(?:nan|inf|infinite|infinity)s?\b)", " when_start "),
 ]
 ALWAYS = len(WHEN) - 1
+TIMING = "when_"                 # the tokens WHEN folds to
 # "not always nan", "isn't always NaN": some values were finite. Folded before the timing, into the mark
 # of a failure that comes and goes, so that neither the timing nor the negation takes the nan away.
 NOT_ALWAYS = (r"(?:\bnot|\b\w+n['’]?t)\b +always +(?=-?(?:nan|inf))", " intermittent ")
@@ -356,9 +357,12 @@ def documents(entries: list[Entry], fields: dict[str, float] | None = None) -> d
     out: dict[str, Counter] = {}
     for e in entries:
         counts = out[e.id] = Counter()
-        for _, weight in weighted:
+        for name, weight in weighted:
             for token in next(folded):
-                counts[token] += weight
+                # a message's words say what the framework printed, not when the failure shows: PyTorch's
+                # "batch_norm eps must be positive during training" is no sign of a failure that comes later
+                if not (name == "messages" and token.startswith(TIMING)):
+                    counts[token] += weight
     return out
 
 
