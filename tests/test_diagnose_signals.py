@@ -308,6 +308,11 @@ def test_always_nan_is_from_the_start_and_keeps_its_nan_while_always_the_same_is
     for text in ("the loss is constantly infinite and we never improve", "the cost is always infinity"):
         assert when(text) == {"start"}, text
         assert {"when_start", "inf"} <= set(tokens(text)), text
+    # a verb of being or printing between says the same; one of change ("always becomes nan") does not
+    for text in ("the train loss always shows nan", "it always gives NaN", "the loss always is nan"):
+        assert when(text) == {"start"}, text
+    assert when("the loss always becomes nan") == set()
+    assert when("it does not always show nan") == set() and "intermittent" in tokens("it does not always show nan")
     # not always nan: some values are finite, so it did not break from the start; it still went nan
     for text in ("the loss is not always nan, only on some runs", "it isn't always NaN", "it isn’t always NaN",
                  "isnt always nan", "it's not  always nan"):

@@ -114,6 +114,8 @@ THESAURUS = [
     (r"\b(?:epochs?)\b", " epoch "),
     (r"\b(?:steps?|iterations?|iters?|batches)\b", " step "),
 ]
+# "always nan", "always shows nan": a verb of being or printing between, not one of change (becomes, goes)
+_SHOWS = r"(?:is|are|was|were|shows?|showed|gives?|gave|returns?|returned|outputs?|prints?|printed|reads?|gets?|got)"
 # When the failure shows: before any update, right after the first ones, or after a while.
 WHEN = [
     (r"\b(?:from the (?:very )?(?:start|beginning|first \w+)|at the (?:very )?(?:start|beginning)|first forward pass"
@@ -132,13 +134,13 @@ WHEN = [
      " when_later "),
     # "always nan", "constantly infinite": every value the reader saw, so from the start -- unless the
     # text says when it began (when() lets a stated time win), or says "not always" (NOT_ALWAYS)
-    (r"\b(?:always|constantly)(?= +-?(?:nan|inf|infinite|infinity)s?\b)", " when_start "),
+    (r"\b(?:always|constantly)(?= +(?:" + _SHOWS + r" +)?-?(?:nan|inf|infinite|infinity)s?\b)", " when_start "),
 ]
 ALWAYS = len(WHEN) - 1
 TIMING = "when_"                 # the tokens WHEN folds to
 # "not always nan", "isn't always NaN": some values were finite. Folded before the timing, into the mark
 # of a failure that comes and goes, so that neither the timing nor the negation takes the nan away.
-NOT_ALWAYS = (r"(?:\bnot|\b\w+n['’]?t)\b +always +(?=-?(?:nan|inf))", " intermittent ")
+NOT_ALWAYS = (r"(?:\bnot|\b\w+n['’]?t)\b +always +(?:" + _SHOWS + r" +)?(?=-?(?:nan|inf))", " intermittent ")
 _COMPILED = [(re.compile(p), t) for p, t in [NOT_ALWAYS] + WHEN + THESAURUS]
 WORD = re.compile(r"[a-z][a-z0-9_]+")
 # Words of a sentence about anything, and of any bug report: they say nothing about which failure it is.
