@@ -308,11 +308,26 @@ def test_always_nan_is_from_the_start_and_keeps_its_nan_while_always_the_same_is
     for text in ("the loss is constantly infinite and we never improve", "the cost is always infinity"):
         assert when(text) == {"start"}, text
         assert {"when_start", "inf"} <= set(tokens(text)), text
-    # a verb of being or printing between says the same; one of change ("always becomes nan") does not
-    for text in ("the train loss always shows nan", "it always gives NaN", "the loss always is nan"):
+    # a verb of being or printing between says the same; one of change or of a result does not ("always
+    # becomes nan"; "I always get nan" is every run; "log(0) always gives -inf" is arithmetic)
+    for text in ("the train loss always shows nan", "the output always prints NaN", "the loss always is nan"):
         assert when(text) == {"start"}, text
-    assert when("the loss always becomes nan") == set()
+        assert "when_start" in tokens(text), text
+    for text in ("the loss always becomes nan", "I always get NaN loss with AMP", "log(0) always gives -inf"):
+        assert when(text) == set() and "when_start" not in tokens(text), text
+    # what came first puts the nan after it, whether or not the time is one the readings know
+    for text in ("Training was fine for 20 epochs, then the loss always shows NaN.",
+                 "The loss goes 0.693, 0.52, 0.41 and then it always shows nan."):
+        assert when(text) == set() and not any(t.startswith("when_") for t in tokens(text)), text
+    for text in ("After the 3rd epoch my loss always shows nan", "since epoch 3 the loss is always nan",
+                 "the loss is nan after epoch 5", "the loss is nan in the second epoch"):
+        assert when(text) == {"later"} and "when_start" not in tokens(text), text
     assert when("it does not always show nan") == set() and "intermittent" in tokens("it does not always show nan")
+    # a contraction is a negation (with any apostrophe, or none); a word that merely ends in -nt is not
+    for text in ("the loss isn\u00b4t always nan", "it isn`t always nan", "it isnt always nan"):
+        assert {"intermittent", "nan"} <= set(tokens(text)) and when(text) == set(), text
+    assert tokens("my gradient always shows NaN")[:1] == ["gradient"] and when("my gradient always shows NaN") == {"start"}
+    assert "intermittent" not in tokens("the model is not always informative")
     # not always nan: some values are finite, so it did not break from the start; it still went nan
     for text in ("the loss is not always nan, only on some runs", "it isn't always NaN", "it isn’t always NaN",
                  "isnt always nan", "it's not  always nan"):
@@ -388,10 +403,24 @@ def test_prepositions_and_connectives_are_not_evidence_but_a_place_or_a_bound_is
 
 
 def test_a_declared_message_says_nothing_of_when_the_failure_shows():
-    """WR-060 declares PyTorch's "batch_norm eps must be positive during training": the words "during
+    """WR-060 declares PyTorch's "batch_norm eps must be positive during training": its words "during
     training" fold to the later-timing token, which must not make WR-060 a match for every report that
-    says when its loss broke (WR-060's own failure shows from the start)."""
-    from trainwreck.diagnose import weigher
+    says when its loss broke. No entry's messages carry a timing token into its document; their other
+    words still count."""
+    from trainwreck.wording import documents
 
     assert "when_later" in tokens("batch_norm eps must be positive during training, but got 0.0")
-    assert weigher(CATALOG).library.scores(["when_later"])["WR-060"] == 0
+    messages = documents(CATALOG.sorted_entries(), {"messages": 1.0})
+    assert not {t for words in messages.values() for t in words if t.startswith("when_")}
+    assert messages["WR-060"]["eps"] > 0
+
+
+def test_each_entry_shows_its_failure_when_its_symptom_says_it_does():
+    """The timings the weigher mines from the Symptom sections, for the entries whose Symptom says it
+    in words: WR-020's overflow from the first pass, right after the first update, or after a while;
+    WR-030's log of zero right after the first update in float32, or after a while."""
+    from trainwreck.diagnose import weigher
+
+    timing = weigher(CATALOG).timing
+    assert timing["WR-020"] == {"start", "early", "later"}
+    assert timing["WR-030"] == {"early", "later"}

@@ -313,3 +313,28 @@ def test_each_tab_prints_its_story():
     ] if text not in fix]
     assert not missing, missing
     assert "Warning" not in fix and "nan" not in fix and "inf" not in fix
+
+
+def test_when_it_shows_in_a_run_is_when_exps_argument_passes_its_limit():
+    """The Symptom's account of when the overflow shows in training, on WR-330's example: raw pixels give
+    a softmax regression a largest first logit between the float32 and the float64 limits, so float32
+    overflows before any update while float64 stays finite and is nan right after the first update."""
+    wr330 = load_snippet("wr330_unnormalised_inputs")
+    y, data = wr330.training_inputs()
+    X = data["raw 0..255"]
+    # fit_softmax_regression's first pass, rebuilt here; its first loss checks the rebuild
+    rng = np.random.default_rng(wr330.SEED + 1)
+    a = 1 / np.sqrt(X.shape[1])
+    W, b = rng.uniform(-a, a, (X.shape[1], wr330.CLASSES)), rng.uniform(-a, a, wr330.CLASSES)
+    z = X @ W + b
+    first = -(np.eye(wr330.CLASSES)[y] * wr330.log_softmax(z)).sum(axis=1).mean()
+    assert first == pytest.approx(wr330.fit_softmax_regression(X, y, 0.5, epochs=1)["loss"][0], rel=1e-12)
+    top = float(z.max())
+    assert float(wr020.overflow_threshold(np.float32)) < top < float(wr020.overflow_threshold(np.float64))
+    with np.errstate(over="ignore"):
+        assert np.isinf(np.exp(z.astype(np.float32))).any()
+    assert np.isfinite(np.exp(z)).all()
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        naive = wr330.fit_softmax_regression(X, y, 0.5, stable=False)["loss"]
+    assert math.isfinite(naive[0]) and math.isnan(naive[1])
+    assert_entry_says("WR-020", [f"logits up to {top:.0f} before any update", "nan right after the first update"])

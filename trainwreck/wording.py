@@ -114,8 +114,11 @@ THESAURUS = [
     (r"\b(?:epochs?)\b", " epoch "),
     (r"\b(?:steps?|iterations?|iters?|batches)\b", " step "),
 ]
-# "always nan", "always shows nan": a verb of being or printing between, not one of change (becomes, goes)
-_SHOWS = r"(?:is|are|was|were|shows?|showed|gives?|gave|returns?|returned|outputs?|prints?|printed|reads?|gets?|got)"
+# "always nan", "always shows nan": a verb of being or printing between. Not one of change ("always becomes
+# nan" says nothing of when), nor of a result ("I always get nan" says every run fails; "log(0) always
+# gives -inf" is a rule of arithmetic).
+_SHOWS = r"(?:is|are|was|were|shows?|showed|showing|outputs?|outputting|prints?|printed|printing|reads?)"
+_NONFINITE_AHEAD = r"-?(?:nan|inf|infinite|infinity)s?\b"
 # When the failure shows: before any update, right after the first ones, or after a while.
 WHEN = [
     (r"\b(?:from the (?:very )?(?:start|beginning|first \w+)|at the (?:very )?(?:start|beginning)|first forward pass"
@@ -130,17 +133,25 @@ WHEN = [
      r"|a while|hours|two|three|\w+ (?:thousand|hundred)) ?(?:training )?(?:steps?|iterations?|iters?|epochs?"
      r"|batches|updates|hours|minutes|of training)?|after a while|suddenly|at (?:epoch|step|iteration)[ =:]+"
      r"[1-9]\d*|(?:epoch|step|iteration)\s*>\s*\d+|later in training|during training|in the middle of training"
-     r"|(?:around|about) (?:the )?\d+(?:st|nd|rd|th)? (?:epoch|step|iteration))\b",
+     r"|(?:around|about) (?:the )?\d+(?:st|nd|rd|th)? (?:epoch|step|iteration)"
+     r"|(?:after|since) (?:the )?(?:epoch|step|iteration)[ =:#]*[1-9]\d*|from (?:epoch|step|iteration)[ =:#]*"
+     r"(?:[2-9]|[1-9]\d+)|(?:after|in|during|since) the (?:\d+(?:st|nd|rd|th)|second|third|fourth|fifth|tenth)"
+     r" (?:epoch|step|iteration))\b",
      " when_later "),
     # "always nan", "constantly infinite": every value the reader saw, so from the start -- unless the
-    # text says when it began (when() lets a stated time win), or says "not always" (NOT_ALWAYS)
-    (r"\b(?:always|constantly)(?= +(?:" + _SHOWS + r" +)?-?(?:nan|inf|infinite|infinity)s?\b)", " when_start "),
+    # text says when it began or what came first (when() lets SEQUENCE win), or "not always" (NOT_ALWAYS)
+    (r"\b(?:always|constantly)(?= +(?:" + _SHOWS + r" +)?" + _NONFINITE_AHEAD + ")", " when_every "),
 ]
 ALWAYS = len(WHEN) - 1
+# Words that put the nan after something else ("fine for 20 epochs, then always nan", "since epoch 3"):
+# with one of them "always" no longer means from the first value.
+SEQUENCE = re.compile(r"\b(?:then|after|since|later|until|once|for\s+\d+\s+(?:epochs?|steps?|iterations?))\b")
 TIMING = "when_"                 # the tokens WHEN folds to
+_ALWAYS_TOKEN = WHEN[ALWAYS][1].strip()
 # "not always nan", "isn't always NaN": some values were finite. Folded before the timing, into the mark
 # of a failure that comes and goes, so that neither the timing nor the negation takes the nan away.
-NOT_ALWAYS = (r"(?:\bnot|\b\w+n['’]?t)\b +always +(?:" + _SHOWS + r" +)?(?=-?(?:nan|inf))", " intermittent ")
+NOT_ALWAYS = (r"(?:\bnot|\b\w+n['’´`]t|\b(?:is|was|are|were|do|does|did|has|have|had|ca|wo|could|would|should)nt)"
+              r"\b +always +(?:" + _SHOWS + r" +)?(?=" + _NONFINITE_AHEAD + ")", " intermittent ")
 _COMPILED = [(re.compile(p), t) for p, t in [NOT_ALWAYS] + WHEN + THESAURUS]
 WORD = re.compile(r"[a-z][a-z0-9_]+")
 # Words of a sentence about anything, and of any bug report: they say nothing about which failure it is.
@@ -242,6 +253,10 @@ def _tokens_of_folded(folded: str) -> list[str]:
         words = WORD.findall(clause)
         out += [stem(w) for i, w in enumerate(words)
                 if w not in STOP and not (w in RULED_OUT and _NEGATING & set(words[max(0, i - 4):i]))]
+    if _ALWAYS_TOKEN in out:       # from the start only where nothing else says when (as in when())
+        stated = SEQUENCE.search(folded) or any(t.startswith(TIMING) and t != _ALWAYS_TOKEN for t in out)
+        out = [t for t in out if t != _ALWAYS_TOKEN] if stated else \
+            ["when_start" if t == _ALWAYS_TOKEN else t for t in out]
     return out
 
 
@@ -325,9 +340,9 @@ def when(text: str) -> set[str]:
     """Which of start / early / later the text says the failure showed at."""
     low = _COMPILED[0][0].sub(_COMPILED[0][1], text.lower())      # NOT_ALWAYS
     hits = [i for i, (pattern, _token) in enumerate(_COMPILED[1:len(WHEN) + 1]) if pattern.search(low)]
-    if ALWAYS in hits and len(hits) > 1:      # "always nan after 3 epochs": the stated time wins
+    if ALWAYS in hits and (len(hits) > 1 or SEQUENCE.search(low)):   # "always nan after 3 epochs": the time wins
         hits.remove(ALWAYS)
-    return {WHEN[i][1].strip()[5:] for i in hits}
+    return {"start" if i == ALWAYS else WHEN[i][1].strip()[5:] for i in hits}
 
 
 # ---- the entries as documents ----------------------------------------------------------------
