@@ -315,6 +315,7 @@ def test_always_nan_is_from_the_start_and_keeps_its_nan_while_always_the_same_is
         assert "when_start" in tokens(text), text
     for text in ("the loss always becomes nan", "I always get NaN loss with AMP", "log(0) always gives -inf"):
         assert when(text) == set() and "when_start" not in tokens(text), text
+    assert tokens("the output always gets nan") == ["output", "nan"]
     # what came first puts the nan after it, whether or not the time is one the readings know
     for text in ("Training was fine for 20 epochs, then the loss always shows NaN.",
                  "The loss goes 0.693, 0.52, 0.41 and then it always shows nan."):

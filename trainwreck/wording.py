@@ -160,7 +160,7 @@ WORD = re.compile(r"[a-z][a-z0-9_]+")
 STOP = frozenset("""a an the and or but if then else of to in on at by for with from as is are was were be been being
 this that these those it its it's i my me we our you your he she they them their there here have has had do does did
 not no so too very can could would should will just than into out up down over under again about after before when
-while which what who whom why how all any both each few more most other some such only own same also get got getting
+while which what who whom why how all any both each few more most other some such only own same also get gets got getting
 one two three like use using used run running ran code model training train trained please help thanks thank anyone
 know issue problem question see seems seem still even though because try tried trying work works worked working find
 found display displayed wrong go goes going went where print printed printing really new don doesn didn isn wasn
