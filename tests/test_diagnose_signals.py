@@ -419,9 +419,10 @@ def test_a_declared_message_says_nothing_of_when_the_failure_shows():
 def test_each_entry_shows_its_failure_when_its_symptom_says_it_does():
     """The timings the weigher mines from the Symptom sections, for the entries whose Symptom says it
     in words: WR-020's overflow from the first pass, right after the first update, or after a while;
-    WR-030's log of zero right after the first update in float32, or after a while."""
+    WR-030's log of zero right after the first update in float32, or after a while, and the log of a raw
+    output (0 or below) from the first pass."""
     from trainwreck.diagnose import weigher
 
     timing = weigher(CATALOG).timing
     assert timing["WR-020"] == {"start", "early", "later"}
-    assert timing["WR-030"] == {"early", "later"}
+    assert timing["WR-030"] == {"start", "early", "later"}
