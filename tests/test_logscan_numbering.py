@@ -131,6 +131,7 @@ def test_a_loss_tagged_as_tensorboard_tags_it_is_read_and_its_validation_twin_is
     bar = "".join(f"\rEpoch {e}: 100%|##########| 100/100 [00:10<00:00, v_num=3, loss/train={t}, loss/val={v}]\n"
                   for e, t, v in [(0, "0.70", "0.72"), (1, "0.61", "0.66"), (2, "0.55", "0.60")])
     assert scan_text(bar).head == [0.7, 0.61, 0.55]
+    assert scan_text(bar).dialect == "PyTorch Lightning progress bar"    # read as the tool that printed it
     assert scan_text("epoch 1 loss/val: 0.9\nepoch 2 loss/val: 0.5\n").count == 0
     # validation printed first: its text ends where the training values start again on the line
     ev = scan_text("epoch 1 Loss/test: 1.0 Loss/train: 0.9\nepoch 2 Loss/test: 2.0 Loss/train: 1.9\n")
