@@ -114,9 +114,11 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
     masked = mask(training, others)
     base = dict(others=others, clip_at=_clip_at(start), epochs=any(h in start for h in EPOCH_HINTS))
     spelled = features(start)
+    detected = None                # the first format recognised by its own look, whatever its loss is called
     for dialect in ORDER:
         if dialect.detect is not None and not dialect.detect.search(start):
             continue
+        detected = detected or (dialect if dialect.detect is not None else None)
         if dialect.mode == "key":
             for key in dialect.keys:
                 pattern = dialect.pattern or keyed(key, **spelled)
@@ -147,9 +149,9 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
     # no plain loss key: a total of parts (`total_loss`), else the first key of its own (`genloss`, `Loss_D`)
     key = next((k for k in others if TOTAL.search(k)), None) or (prefixed[0] if prefixed else None) or _first_own(
         training[:PREFIX_WINDOW])
-    if key is not None:
+    if key is not None:     # read in the format the log was recognised as (a Lightning bar's `loss/train=`)
         base["others"] = [k for k in others if k != key]
-        return Layout(keyed_dialect.DIALECT, "key", _own_key(key, spelled), **base)
+        return Layout(detected or keyed_dialect.DIALECT, "key", _own_key(key, spelled), **base)
     return Layout(mode="none", **base)
 
 

@@ -3,9 +3,10 @@ train_loss=4.210]`.
 
 What follows the rate is what the module logged with `prog_bar=True`: `train_loss` (Lightning 2),
 `loss` (the running loss of Lightning 1), and `train_loss_step` / `train_loss_epoch` when a loss is
-logged both per step and per epoch -- the per-step value is preferred; `loss/train` when the module
-logged a TensorBoard-style tag (the bar prints a metric under the name it was logged with). `val_loss`
-and `loss/val` are validation losses; the `Validation DataLoader` bars are left out with them.
+logged both per step and per epoch -- the per-step value is preferred. A metric logged under a
+TensorBoard-style tag (`loss/train`) is printed under that name and read as a loss of its own
+(layout.py). `val_loss` and `loss/val` are validation losses; the `Validation DataLoader` bars are left
+out with them.
 """
 import re
 
@@ -13,4 +14,4 @@ from . import Dialect
 
 # A hand-made tqdm loop can print the same `Epoch 3: 50%|`; Lightning's bar also shows the logger's version.
 DIALECT = Dialect("PyTorch Lightning progress bar", re.compile(rb"Epoch \d+:\s+\d+%\|[^\n\r]*v_num="),
-                  keys=(b"loss_step", b"loss", b"Loss", b"loss/train", b"Loss/train"), framework="lightning")
+                  keys=(b"loss_step", b"loss", b"Loss"), framework="lightning")
