@@ -25,7 +25,7 @@ from .logscan.hidden import with_hidden
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
 from .wording import (FIELDS, NORMALS, Library, Normal, loss_kind, lr_tried, normals_asked, says_failure,
-                      score_out_of_range, tokens, tokens_many, when)
+                      score_out_of_range, timing_of, tokens, tokens_many, when)
 
 # Shape of the curve just before a blow-up: it counts as a climb after this many
 # rises, or after one rise of at least this factor.
@@ -561,7 +561,7 @@ def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights) -> _Con
     impossible = _impossible_negative(ev, words)
     said_failure = (said_nonfinite or sig.name in TRACES or sig.name in UNFINISHED or bool(ev.messages)
                     or says_failure(ev.prose) or bool(impossible))
-    return _Context(ev, sig, words_count, when(ev.prose) if words_count else set(), bm,
+    return _Context(ev, sig, words_count, timing_of(words) if words_count else set(), bm,
                     min(1.0, top / weights.bm_full), said_nonfinite, said_failure, hits, lr_tried(ev.prose), impossible,
                     bool(impossible) or (_negative(ev, words) and loss_kind(ev.prose) != "likelihood"),
                     "fp16" in words, _printed_facts(ev, sig, words))

@@ -139,15 +139,15 @@ WHEN = [
      r" (?:epoch|step|iteration))\b",
      " when_later "),
     # "always nan", "constantly infinite": every value the reader saw, so from the start -- unless the
-    # text says when it began or what came first (when() lets SEQUENCE win), or "not always" (NOT_ALWAYS)
+    # text says when it began or what came first (_tokens_of_folded lets SEQUENCE win), or "not always"
+    # (NOT_ALWAYS)
     (r"\b(?:always|constantly)(?= +(?:" + _SHOWS + r" +)?" + _NONFINITE_AHEAD + ")", " when_every "),
 ]
-ALWAYS = len(WHEN) - 1
 # Words that put the nan after something else ("fine for 20 epochs, then always nan", "since epoch 3"):
 # with one of them "always" no longer means from the first value.
 SEQUENCE = re.compile(r"\b(?:then|after|since|later|until|once|for\s+\d+\s+(?:epochs?|steps?|iterations?))\b")
 TIMING = "when_"                 # the tokens WHEN folds to
-_ALWAYS_TOKEN = WHEN[ALWAYS][1].strip()
+_ALWAYS_TOKEN = WHEN[-1][1].strip()
 # "not always nan", "isn't always NaN": some values were finite. Folded before the timing, into the mark
 # of a failure that comes and goes, so that neither the timing nor the negation takes the nan away.
 NOT_ALWAYS = (r"(?:\bnot|\b\w+n['’´`]t|\b(?:is|was|are|were|do|does|did|has|have|had|ca|wo|could|would|should)nt)"
@@ -201,8 +201,8 @@ def _prepared(text: str) -> str:
     return " " + CAMEL.sub(" ", NONFINITE.sub(" nan ", text)).lower() + " "
 
 
-def _fold(text: str) -> str:
-    for pattern, token in _COMPILED:
+def _fold(text: str, patterns: list = _COMPILED) -> str:
+    for pattern, token in patterns:
         text = pattern.sub(token, text)
     return text
 
@@ -253,7 +253,7 @@ def _tokens_of_folded(folded: str) -> list[str]:
         words = WORD.findall(clause)
         out += [stem(w) for i, w in enumerate(words)
                 if w not in STOP and not (w in RULED_OUT and _NEGATING & set(words[max(0, i - 4):i]))]
-    if _ALWAYS_TOKEN in out:       # from the start only where nothing else says when (as in when())
+    if _ALWAYS_TOKEN in out:       # from the start only where nothing else says when
         stated = SEQUENCE.search(folded) or any(t.startswith(TIMING) and t != _ALWAYS_TOKEN for t in out)
         out = [t for t in out if t != _ALWAYS_TOKEN] if stated else \
             ["when_start" if t == _ALWAYS_TOKEN else t for t in out]
@@ -337,12 +337,14 @@ def lr_tried(text: str) -> str:
 
 
 def when(text: str) -> set[str]:
-    """Which of start / early / later the text says the failure showed at."""
-    low = _COMPILED[0][0].sub(_COMPILED[0][1], text.lower())      # NOT_ALWAYS
-    hits = [i for i, (pattern, _token) in enumerate(_COMPILED[1:len(WHEN) + 1]) if pattern.search(low)]
-    if ALWAYS in hits and (len(hits) > 1 or SEQUENCE.search(low)):   # "always nan after 3 epochs": the time wins
-        hits.remove(ALWAYS)
-    return {"start" if i == ALWAYS else WHEN[i][1].strip()[5:] for i in hits}
+    """Which of start / early / later the text says the failure showed at: the timing tokens it would fold
+    to, without the thesaurus (which never makes or takes one; the catalogue's Symptom sections are long)."""
+    return timing_of(_tokens_of_folded(_fold(_prepared(text), _COMPILED[:len(WHEN) + 1])))
+
+
+def timing_of(words: list[str]) -> set[str]:
+    """start / early / later, from a text's tokens."""
+    return {w[len(TIMING):] for w in words if w.startswith(TIMING)}
 
 
 # ---- the entries as documents ----------------------------------------------------------------
