@@ -334,7 +334,15 @@ def test_when_it_shows_in_a_run_is_when_exps_argument_passes_its_limit():
     with np.errstate(over="ignore"):
         assert np.isinf(np.exp(z.astype(np.float32))).any()
     assert np.isfinite(np.exp(z)).all()
+    # the first update, as fit_softmax_regression takes it at the rate of 0.5, throws the largest logit far out
+    onehot = np.eye(wr330.CLASSES)[y]
+    g = (np.exp(wr330.log_softmax(z)) - onehot) / len(y)
+    after = X @ (W - 0.5 * X.T @ g) + (b - 0.5 * g.sum(axis=0))
+    assert float(after.max()) > float(wr020.overflow_threshold(np.float64))
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         naive = wr330.fit_softmax_regression(X, y, 0.5, stable=False)["loss"]
     assert math.isfinite(naive[0]) and math.isnan(naive[1])
-    assert_entry_says("WR-020", [f"logits up to {top:.0f} before any update", "nan right after the first update"])
+    assert all(math.isfinite(v) for v in wr330.fit_softmax_regression(X, y, 0.5)["loss"])   # the max subtracted
+    assert_entry_says("WR-020", [f"logits up to {top:.0f} before any update", "nan right after the first update",
+                                 f"the largest logit to about {round(float(after.max()), -4):,.0f}",
+                                 "with the largest logit subtracted first, the run stays finite"])

@@ -235,3 +235,20 @@ def test_a_log_of_a_negative_number_is_nan_and_warns_in_its_own_words():
                                                 "divide by zero encountered in log"]
     assert_entry_says("WR-030", ["`np.log(-0.01)` is nan with `invalid value encountered in log`",
                                  "`np.log(0.0)` is −inf with `divide by zero encountered in log`"])
+
+
+def test_a_loss_on_a_raw_output_is_not_finite_from_the_first_forward_pass():
+    """Symptom: a textbook loss handed a layer's raw output, which falls outside (0, 1), prints nan from the
+    first forward pass (a log of a negative number), or +inf where an output is exactly 0 under -log."""
+    x, y = wr030.make_data()
+    rng = np.random.default_rng(0)
+    w, b = rng.uniform(-1, 1, 2)               # a zero-centred initialisation of a one-input linear layer
+    out = w * x + b
+    assert (out <= 0).any() and (out >= 1).any()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        loss = -np.mean(y * np.log(out) + (1 - y) * np.log(1 - out))
+        picked = -np.log(np.array([0.0, 0.5])).mean()
+    assert math.isnan(loss) and picked == math.inf
+    assert "invalid value encountered in log" in [str(c.message) for c in caught]
+    assert_entry_says("WR-030", ["which can fall outside (0, 1)) prints nan, or +inf, from the first forward pass"])
