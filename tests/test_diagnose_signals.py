@@ -5,7 +5,7 @@ import io
 from conftest import ROOT, real_catalog
 from trainwreck.diagnose import diagnose, message_finder
 from trainwreck.logscan import scan
-from trainwreck.wording import lr_tried, tokens
+from trainwreck.wording import lr_tried, tokens, when
 
 CATALOG = real_catalog()
 
@@ -268,7 +268,6 @@ def test_an_output_of_exactly_one_half_for_every_input_points_at_weights_that_ar
 
 
 def test_a_magnitude_in_prose_is_in_the_thousands_but_a_count_or_a_time_is_not():
-    from trainwreck.wording import tokens
     assert "thousand" in tokens("my features are around 25,000 while the others stay below one")
     assert "thousand" in tokens("targets in the millions")
     assert "thousand" not in tokens("the loss went nan after 10,000 iterations on 1,200 images")
@@ -299,8 +298,6 @@ def test_the_catalogue_folded_in_one_pass_gives_each_text_its_own_tokens():
 
 
 def test_always_nan_is_from_the_start_and_keeps_its_nan_while_always_the_same_is_only_stuck():
-    from trainwreck.wording import when
-
     for text in ("the loss is always nan", "the loss is constantly NaN", "the loss is always  NaN",
                  "avg loss is always -nan"):
         assert when(text) == {"start"}, text
@@ -426,3 +423,15 @@ def test_each_entry_shows_its_failure_when_its_symptom_says_it_does():
     timing = weigher(CATALOG).timing
     assert timing["WR-020"] == {"start", "early", "later"}
     assert timing["WR-030"] == {"start", "early", "later"}
+
+
+def test_a_sections_wrapped_lines_are_one_paragraph_and_its_blank_lines_still_part_them():
+    """Markdown wraps a paragraph wherever the line is full: "grow during\ntraining" is still "during
+    training" (WR-020's later timing hangs on it), while a blank line still ends a clause."""
+    import dataclasses
+
+    from trainwreck.wording import section
+
+    entry = dataclasses.replace(CATALOG.entries["WR-020"], sections={"Symptom": "weights grow during\ntraining.\n\nNext"})
+    assert section(entry, "Symptom") == "weights grow during training.\n\nNext"
+    assert when(section(entry, "Symptom")) == {"later"} and when(entry.sections["Symptom"]) == set()

@@ -25,7 +25,7 @@ from .logscan.hidden import with_hidden
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
 from .wording import (FIELDS, NORMALS, Library, Normal, loss_kind, lr_tried, normals_asked, says_failure,
-                      score_out_of_range, timing_of, tokens, tokens_many, when)
+                      score_out_of_range, section, timing_of, tokens, tokens_many, when)
 
 # Shape of the curve just before a blow-up: it counts as a climb after this many
 # rises, or after one rise of at least this factor.
@@ -462,7 +462,7 @@ class Weigher:
         self.catalog, self.prose = catalog, prose
         self.entries = [e for e in catalog.sorted_entries() if e.status != "retired"]
         self.library = Library.of(self.entries, {**FIELDS, "Symptom": prose, "Where it shows up": prose})
-        self.told_when = {e.id: when(e.sections.get("Symptom", "")) for e in self.entries}
+        self.told_when = {e.id: when(section(e, "Symptom")) for e in self.entries}
         self.timing = {e.id: WHEN_OF_TRACE.get(e.trace, set()) | self.told_when[e.id] for e in self.entries}
         self.trace_count: dict[str, int] = {}
         for e in self.entries:

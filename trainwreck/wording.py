@@ -356,6 +356,15 @@ def timing_of(words: list[str]) -> set[str]:
 FIELDS = {"title": 2.0, "summary": 2.0, "phrases": 3.0, "messages": 1.0, "Symptom": 1.0, "Where it shows up": 1.0}
 
 
+_WRAP = re.compile(r"(?<!\n)\n(?!\n)")
+
+
+def section(entry: Entry, name: str) -> str:
+    """A section of an entry as prose: the lines a paragraph is wrapped at joined (a phrase such as "during
+    training" can be cut by the wrap; a line break in a log is a clause's end, one in Markdown is not)."""
+    return _WRAP.sub(" ", entry.sections.get(name, ""))
+
+
 def _field(entry: Entry, name: str) -> str:
     if name == "title":
         return entry.title
@@ -365,7 +374,7 @@ def _field(entry: Entry, name: str) -> str:
         return " . ".join(entry.phrases)
     if name == "messages":
         return " . ".join(m.shown for m in entry.messages)
-    return entry.sections.get(name, "")
+    return section(entry, name)
 
 
 def documents(entries: list[Entry], fields: dict[str, float] | None = None) -> dict[str, Counter]:
