@@ -6,7 +6,7 @@ import math
 import pytest
 
 from conftest import real_catalog
-from trainwreck.diagnose import diagnose, message_finder, signature_of
+from trainwreck.diagnose import diagnose, message_finder, report, signature_of
 from trainwreck.logscan import scan_text
 from trainwreck.logscan.stops import STOPS, stop_of, with_stop
 
@@ -89,6 +89,17 @@ def test_the_check_alone_at_iteration_0_is_a_loss_broken_from_the_start():
     assert d.matches and all(m.entry.trace == "nonfinite-from-start" for m in d.matches)
     assert not any(m.entry.id == "WR-220" for m in d.matches)
     assert not d.unweighed              # read as a value, not listed again as a message no entry declares
+
+
+def test_a_check_alone_later_in_a_run_is_said_to_have_been_read_as_the_loss():
+    """One value is no curve, so no entry's evidence carries the reading: the report says it once, above
+    the candidates, rather than leave the reader to wonder where the nan came from."""
+    d = diagnose(read("my run stopped:\nFloatingPointError: Loss became infinite or NaN at iteration=460!\n"), CATALOG)
+    text = report(d)
+    assert d.verdict == "uncertain" and d.signature.name == "few-values"
+    assert not any(d.evidence.hidden_note in m.evidence for m in d.matches)
+    assert text.count("Read: Detectron2's trainer printed `Loss became infinite or NaN at iteration=460!` "
+                      "(iteration 460, line 2)") == 1
 
 
 def test_every_checks_anchor_is_in_its_pattern_and_it_names_its_source():

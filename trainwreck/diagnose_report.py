@@ -37,6 +37,8 @@ def header(d: Diagnosis) -> str:
 def report(d: Diagnosis) -> str:
     ev = d.evidence
     lines = [header(d), ""]
+    if ev.hidden_note and d.matches and not any(ev.hidden_note in m.evidence for m in d.matches):
+        lines += [f"Read: {ev.hidden_note}.", ""]        # a message read as the loss: say so even when no entry's curve does
     if d.verdict == "failure":
         lines += _candidates(d)
     elif d.verdict == "uncertain":
