@@ -372,6 +372,10 @@ def test_the_framework_a_report_names_is_not_evidence_of_which_failure():
         assert not any(library.scores(tokens(text)).values()), text
     # a framework's function keeps its meaning: torch.log is a log, torch.empty is empty memory
     assert tokens("torch.log(p)") == ["logfn"] and tokens("torch.empty(3)") == ["empty"]
+    # Apex's calls say that mixed precision is on; the "initialize" of amp.initialize is not the weights'
+    assert tokens("amp.initialize(model, opt)") == ["fp16", "opt"]
+    assert tokens("with amp.scale_loss(loss, opt)") == ["fp16", "loss", "opt"]
+    assert "init" in tokens("nn.init.xavier_uniform_(w)") and "init" in tokens("I initialize the weights")
 
 
 def test_a_validation_metric_is_the_validation_split_not_a_variable_named_val():

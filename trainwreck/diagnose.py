@@ -22,6 +22,7 @@ from .entry import TRACES, Entry
 from .logscan import KEEP, Evidence, MessageFinder
 from .logscan.evidence import without_first
 from .logscan.hidden import with_hidden
+from .logscan.scale_zero import scale_zero_of, with_scale_zero, without_scale_zero
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
 from .wording import (FIELDS, NORMALS, Library, Normal, loss_kind, lr_tried, normals_asked, says_failure,
@@ -711,8 +712,10 @@ def _run_values(ev: Evidence) -> Evidence:
 
 def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diagnosis:
     w = weigher(catalog, weights.prose)
-    ev = _run_values(with_hidden(with_stop(ev)))
+    ev = _run_values(with_hidden(with_scale_zero(with_stop(ev))))
     if (prose := without_stops(ev)) != ev.prose:      # a framework's words are not the report's
+        ev = replace(ev, prose=prose)
+    if (prose := without_scale_zero(ev)) != ev.prose:
         ev = replace(ev, prose=prose)
     sig = signature_of(ev)
     c = _context(ev, w, sig, weights)
@@ -756,6 +759,11 @@ def _unweighed(ev: Evidence, key: str, example: str, line: int, w: Weigher) -> s
                 f"{watched} is not finite: it names no cause")
     if any(m.matches(example) for e in w.entries for m in e.messages):
         return ""
+    if scale_zero_of(example, ev.prose):
+        if ev.hidden_note and ev.last_at is not None and ev.last_at.line == ev.message_last.get(key, line):
+            return ""                                       # read as the loss's value there
+        return (f'message "{example}" (line {line}) is Apex\'s loss scaler dividing by a scale halved to zero after '
+                "a thousand steps with an inf or nan gradient: it names no cause")
     if COMPANIONS.fullmatch(example) and any(stop_of(v[2]) for v in ev.messages.values()):
         return f'message "{example}" (line {line}) comes with that check\'s stop: it names no cause'
     return f'message "{example}" (line {line}) is not declared by any entry'

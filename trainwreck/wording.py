@@ -50,8 +50,9 @@ def _half_output(m: re.Match) -> str:
 
 # (pattern, token): one idea, many spellings. Applied to lower-cased text, longest phrases first.
 THESAURUS = [
-    (r"\b(?:fp16|float16|half[- ]precision|mixed[- ]precision|amp|autocast|16-bit|precision[ =]+16|o[12]"
-     r"|loss[ _-]?scal\w*|grad[ _-]?scaler)\b", " fp16 "),
+    # Apex's calls say mixed precision is on; their "initialize" is not the weights' initialisation
+    (r"\b(?:amp\.(?:initiali[sz]e|scale[ _]loss)|fp16|float16|half[- ]precision|mixed[- ]precision|amp|autocast|16-bit"
+     r"|precision[ =]+16|o[12]|loss[ _-]?scal\w*|grad[ _-]?scaler)\b", " fp16 "),
     (r"\bhalf\b", " fp16 "),
     (r"\b(?:bf16|bfloat16)\b", " bf16 "),
     (r"\b(?:learning[ _-]?rates?|lr|step[ -]size)\b", " lr "),
