@@ -45,6 +45,23 @@ def test_a_lower_rate_that_helped_counts_for_the_rate():
     assert diagnosis(text).matches[0].parts["tried"] > 0
 
 
+def test_a_suspect_ranked_on_what_little_is_said_says_why():
+    """The prior is the whole case for a candidate when a report says only that the loss went nan: the
+    report must say that it is a suspect, of which rank, and what it assumed about when."""
+    d = diagnosis("my loss became nan")
+    assert d.matches[0].entry.id == "WR-220"
+    assert d.matches[0].evidence == ["the first suspect for a loss that turned nan or inf after training had run (the "
+                                     "report does not say when, so a run that trained at all is assumed), when the "
+                                     "report says little else"]
+    assert all(m.evidence[-1].startswith("a second suspect for a loss that turned nan or inf after training had run")
+               for m in d.matches[1:])
+    tried = diagnosis(NAN_LATER + "I tried lowering the learning rate to 1e-5 but it still goes nan.").matches[0]
+    assert ("a lower learning rate did not help: with the step size ruled out, a first suspect for a loss that "
+            "turned nan or inf after training had run") in tried.evidence
+    half = [m for m in diagnosis("the loss is nan from the first step with fp16").matches if m.entry.id == "WR-040"]
+    assert "the report names half precision, and this entry is the one about it" in half[0].evidence
+
+
 # ---- a loss below zero that the loss function cannot reach -----------------------------------
 
 NEGATIVE_VALUES = "epoch 1 loss 0.41\nepoch 2 loss -0.37\nepoch 3 loss -1.92\nepoch 4 loss -4.05\n"

@@ -138,8 +138,18 @@ def test_a_step_past_0_or_a_batch_in_an_unknown_epoch_is_not_the_runs_start(text
 
 
 def test_the_checks_words_are_not_counted_as_the_reporters():
+    """Neither the check's words nor the exception it raises ("FloatingPointError", no float overflow) are
+    matched against the entries; the step it names is the run's, and says when (iteration 87: after
+    training had run), quoted as the log numbers it."""
     d = diagnose(read("FloatingPointError: Loss became infinite or NaN at iteration=87!\n"), CATALOG)
-    assert not any("it showed" in e for m in d.matches for e in m.evidence)
+    evidence = [e for m in d.matches for e in m.evidence]
+    assert "Float" not in d.evidence.prose and "became" not in d.evidence.prose
+    assert not any("words match" in e for e in evidence)
+    assert d.matches[0].entry.id == "WR-220"
+    assert ("it showed at iteration 87 (the step the check named), after training for a while, as this failure does"
+            in d.matches[0].evidence)
+    assert not any("it showed" in e for m in diagnose(read("Loss is nan, stopping training\n"), CATALOG).matches
+                   for e in m.evidence)                  # a check that names no step says nothing of when
 
 
 def test_terminate_on_nan_is_read_as_a_value_and_weighed_for_no_entry():

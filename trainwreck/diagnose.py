@@ -539,6 +539,7 @@ class _Context:
     sig: Signature
     words_count: bool              # the report is mostly words: its text is evidence
     said_when: set[str]            # when the words say it failed
+    said_at: str                   # ... or the step a check's stop named, as the log numbers it ("at iteration 460, ")
     bm: dict[str, float]           # BM25 of the words against each entry
     strength: float                # how much the words say at all, 0..1
     said_nonfinite: bool           # the words or values say the loss went nan or inf
@@ -562,7 +563,13 @@ def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights) -> _Con
     impossible = _impossible_negative(ev, words)
     said_failure = (said_nonfinite or sig.name in TRACES or sig.name in UNFINISHED or bool(ev.messages)
                     or says_failure(ev.prose) or bool(impossible))
-    return _Context(ev, sig, words_count, timing_of(words) if words_count else set(), bm,
+    said_when = timing_of(words) if words_count else set()
+    stopped = ev.first_nonfinite_at.step if ev.hidden_note and ev.first_nonfinite_at is not None else None
+    said_at = ""
+    if words_count and not said_when and stopped:      # a check's stop names its step: "at iteration 460" says when
+        said_when = timing_of(tokens(f"at {stopped}"))
+        said_at = f"at {stopped} (the step the check named), " if said_when else ""
+    return _Context(ev, sig, words_count, said_when, said_at, bm,
                     min(1.0, top / weights.bm_full), said_nonfinite, said_failure, hits, lr_tried(ev.prose), impossible,
                     bool(impossible) or (_negative(ev, words) and loss_kind(ev.prose) != "likelihood"),
                     "fp16" in words, _printed_facts(ev, sig, words))
@@ -604,16 +611,24 @@ def _impossible_negative(ev: Evidence, words: list[str]) -> str:
     return ""
 
 
-def _suspect(entry: Entry, c: _Context, w: Weigher) -> float:
-    """How much of the prior this entry gets as a first suspect (1, a half for a second one, or 0)."""
+def _suspect(entry: Entry, c: _Context, w: Weigher) -> tuple[float, str]:
+    """How much of the prior this entry gets as a first suspect (1, a half for a second one, or 0), and why."""
     if c.precision:                    # half-precision words: the entry that names the precision first
-        return 1.0 if entry.id in w.precision else 0.0
+        return (1.0, "the report names half precision, and this entry is the one about it") \
+            if entry.id in w.precision else (0.0, "")
     timing = "start" if "start" in c.said_when else ("early" if c.said_when == {"early"} else "later")
+    broke = "a loss that turned nan or inf " + ({"start": "from the first values", "early": "right after the "
+                                                 "first updates"}.get(timing) or "after training had run")
+    if not c.said_when:
+        broke += " (the report does not say when, so a run that trained at all is assumed)"
     if c.lr_tried == "failed":         # the step size is ruled out: the failures that do not move with it come first
-        return 1.0 if entry.trace in SECOND_SUSPECTS.get(timing, ()) else 0.0
+        return (1.0, f"a lower learning rate did not help: with the step size ruled out, a first suspect for {broke}") \
+            if entry.trace in SECOND_SUSPECTS.get(timing, ()) else (0.0, "")
     if entry.trace in FIRST_SUSPECTS.get(timing, ()):
-        return 1.0
-    return 0.5 if entry.trace in SECOND_SUSPECTS.get(timing, ()) else 0.0
+        return 1.0, f"the first suspect for {broke}, when the report says little else"
+    if entry.trace in SECOND_SUSPECTS.get(timing, ()):
+        return 0.5, f"a second suspect for {broke}, when the report says little else"
+    return 0.0, ""
 
 
 def _negative(ev: Evidence, words: list[str]) -> bool:
@@ -674,13 +689,14 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
         if told & entry_when:
             parts["when"] = weights.when
             if c.said_when:
-                evidence.append(f"it showed {_when_words(c.said_when & entry_when)}, as this failure does")
+                evidence.append(f"it showed {c.said_at}{_when_words(c.said_when & entry_when)}, as this failure does")
         else:
             parts["when"] = -weights.when
     if c.words_count and c.said_nonfinite and not hits and not special:
-        suspect = _suspect(entry, c, w)
+        suspect, why = _suspect(entry, c, w)
         if suspect:
             parts["prior"] = weights.prior * suspect * (1 - weights.fade * c.strength)
+            evidence.append(why)
     rate_family = entry.trace == RATE or PART_OF.get(entry.trace) == RATE
     if c.lr_tried == "failed" and rate_family:
         parts["tried"] = -W_TRIED
@@ -732,7 +748,7 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
         score = sum(parts.values())
         worded = c.words_count and c.bm[entry.id] > 0 and c.said_failure
         if score > 0 and (parts.get("curve", 0) > 0 or c.hits[entry.id] or worded or parts.get("negative")
-                          or parts.get("start")):
+                          or parts.get("start") or parts.get("prior")):
             matches.append(Match(entry, round(score, 3), evidence, against, first_fix_step(entry),
                                  {k: round(v, 3) for k, v in parts.items()}))
     matches.sort(key=lambda m: (-m.score, m.entry.id))

@@ -25,7 +25,7 @@ import re
 
 from .evidence import Evidence
 from .positions import Position
-from .stops import _appended
+from .stops import _appended, without_message
 
 SOURCE = "https://github.com/NVIDIA/apex/blob/25.05/apex/amp/scaler.py#L197-L207"
 INIT_SCALE = 2.0 ** 16          # LossScaler's init_scale
@@ -65,5 +65,5 @@ def without_scale_zero(ev: Evidence) -> str:
     prose = ev.prose
     for _count, _line, text, _origin in ev.messages.values():
         if scale_zero_of(text, prose):
-            prose = re.sub(r"(?:ZeroDivisionError: *)?" + re.escape(text), " ", prose)
+            prose = without_message(prose, text)
     return prose

@@ -104,8 +104,18 @@ def without_stops(ev: Evidence) -> str:
     prose = ev.prose
     for _count, _line, text, _origin in ev.messages.values():
         if stop_of(text):
-            prose = prose.replace(text, " ")
+            prose = without_message(prose, text)
     return prose
+
+
+# The exception a message was raised as is the framework's word too ("FloatingPointError: Loss became
+# infinite or NaN at iteration=460!"): its "Float" is no float overflow.
+_RAISED_AS = r"(?:\b[A-Z]\w*(?:Error|Exception|Warning): *)?"
+
+
+def without_message(prose: str, text: str) -> str:
+    """The text without one message, and the exception's name it was printed after."""
+    return re.sub(_RAISED_AS + re.escape(text), " ", prose)
 
 
 def with_stop(ev: Evidence) -> Evidence:
