@@ -51,6 +51,17 @@ def test_a_declared_template_matches_the_filled_in_message():
     assert d.unweighed == []
 
 
+def test_a_value_that_ends_a_message_is_quoted_whole():
+    """A lazy placeholder at the end of a template matched one character: the log's numbers must come back
+    as the log printed them."""
+    text = ("Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to 32768.0\n"
+            "invalid value (inf) encountered in mul\n")
+    evidence = [e for m in diagnosis(text).matches for e in m.evidence]
+    assert any('reducing loss scale to 32768.0" (line 1)' in e for e in evidence)
+    assert any('message "invalid value (inf) encountered in mul" (line 2)' in e for e in evidence)
+    assert Message("a {} b {}", "numpy", "https://example.org", "a 1 b 2 3").matches("a 1 b 2 3")
+
+
 def test_an_undeclared_framework_message_is_reported_not_dropped():
     d = diagnosis(TRACEBACK, with_entry(messages=[INDEX], trace="none", phrases=[]))
     assert any("returned nan values in its 0th output" in u and "not declared by any entry" in u
@@ -218,3 +229,16 @@ def test_a_gpu_label_assertion_names_the_labels_entry_and_is_read_as_the_kernel_
     d = diagnosis(text)
     assert d.matches[0].entry.id == "WR-320"
     assert any("Assertion `t >= 0 && t < n_classes` failed." in e for e in d.matches[0].evidence)
+
+
+def test_beside_a_named_entry_only_the_runners_up_and_entries_with_evidence_of_their_own_are_listed():
+    """A named failure used to list every entry with any score at all: 18 of them for a CUDA assert."""
+    assert_text = ("RuntimeError: CUDA error: device-side assert triggered\n"
+                   "../aten/src/ATen/native/cuda/Loss.cu:240: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], "
+                   "thread: [5,0,0] Assertion `t >= 0 && t < n_classes` failed.\n")
+    d = diagnosis(assert_text)
+    assert d.verdict == "failure" and d.matches[0].entry.id == "WR-320" and len(d.matches) == 3
+    overflow = diagnosis("/home/me/net.py:41: RuntimeWarning: overflow encountered in exp\n"
+                         "  return 1 / (1 + np.exp(-z))\nepoch 0 cost 0.693\nepoch 100 cost 0.412\n")
+    assert overflow.verdict == "failure" and len(overflow.matches) > 3
+    assert all(m.parts.get("messages", 0) > 0 for m in overflow.matches[3:])
