@@ -22,7 +22,7 @@ from .entry import TRACES, Entry
 from .logscan import KEEP, Evidence, MessageFinder
 from .logscan.evidence import without_first
 from .logscan.hidden import with_hidden
-from .logscan.scale_zero import scale_zero_of, with_scale_zero, without_scale_zero
+from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, scale_zero_of, without_scale_zero
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
 from .wording import (FIELDS, NORMALS, Library, Normal, loss_kind, lr_tried, normals_asked, says_failure,
@@ -157,6 +157,13 @@ ACCURACY_RISE = 0.2            # a rise of 20 points of accuracy is a model that
 # Naming an entry takes a score of CONFIDENT and a lead of MARGIN over the next one.
 CONFIDENT, MARGIN = 2.5, 1.0
 CANDIDATES = 3
+# The parts of a score that are evidence of the entry's own (not words alone, nor timing, nor a prior):
+# beside a named entry and its runners-up, the others are listed only with one of them.
+SPECIFIC = ("curve", "messages", "start", "negative", "zero-gradient", "accuracy-rose", "sigmoid-zero")
+# Apex's loss scale at zero is the scaler out of range, as the floor message it is weighed as (see
+# scale_zero.py), but half as much: below a scale of 1 the inf or nan that kept it falling was one
+# that no scale removes, an overflow in the forward pass or equally a loss that was not finite.
+SCALE_ZERO = 0.5
 
 
 @dataclass
@@ -189,6 +196,7 @@ class Diagnosis:
     verdict: str = "no-evidence"   # failure | uncertain | normal | healthy | unexplained | no-evidence
     ask: str = ""                  # the one thing to paste that would decide
     normal: list[Normal] = field(default_factory=list)
+    read: list[str] = field(default_factory=list)   # how a message was read, said even when no entry shown carries it
 
 
 # ---- the curve ------------------------------------------------------------------------------
@@ -517,6 +525,11 @@ def weighed(entry: Entry) -> list:
     return [m for m in entry.messages if not stop_of(m.shown)]
 
 
+def _apex_zero(text: str, seen) -> bool:
+    """Is this hit Apex's division by a scale of zero, weighed as the floor message?"""
+    return text == SAME_AS and seen[2] == MESSAGE
+
+
 def _declared_hits(messages: list, found: dict[str, list]) -> list[tuple[str, list]]:
     """An entry's declared messages (those weighed) in the log: filed under their text by a catalogue-aware
     scan, or under a family's key with an instance that fills the template (a message quoted in a
@@ -560,6 +573,10 @@ def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights) -> _Con
     # a loss that keeps growing, said in words, is the climb's signature said in words
     said_nonfinite = ev.first_nonfinite is not None or bool({"nan", "inf", "diverge", "climb"} & set(words))
     hits = {e.id: _declared_hits(w.weighed[e.id], ev.messages) for e in w.entries}
+    if (zero := scale_zero_key(ev)) is not None:       # Apex's scale at zero: the scaler out of range
+        for e in w.entries:
+            if any(m.text == SAME_AS for m in w.weighed[e.id]) and not any(t == SAME_AS for t, _ in hits[e.id]):
+                hits[e.id].append((SAME_AS, ev.messages[zero]))
     impossible = _impossible_negative(ev, words)
     said_failure = (said_nonfinite or sig.name in TRACES or sig.name in UNFINISHED or bool(ev.messages)
                     or says_failure(ev.prose) or bool(impossible))
@@ -664,11 +681,13 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
         against.append(f"the loss curve does not look like this entry's ({TRACES[entry.trace]})")
     hits = c.hits[entry.id]
     if hits:
-        parts["messages"] = sum(weights.message / len(w.declarers.get(text, [entry.id])) for text, _ in hits)
+        parts["messages"] = sum(weights.message * (SCALE_ZERO if _apex_zero(text, seen) else 1.0)
+                                / len(w.declarers.get(text, [entry.id])) for text, seen in hits)
         if ev.count == 0 and entry.trace == "none":
             parts["messages"] += W_MISSING     # a messages-only entry: its whole signature is in the log
         for text, (count, line, example, _origin) in hits:
-            evidence.append(f'message "{example}" (line {line}' + (f", {count} times)" if count > 1 else ")"))
+            why = f": {WHY}" if _apex_zero(text, (count, line, example, _origin)) else ""
+            evidence.append(f'message "{example}" (line {line}' + (f", {count} times)" if count > 1 else ")") + why)
     missing = _missing_messages(w.weighed[entry.id], hits, ev)
     if missing and sig.name == entry.trace:
         parts["messages"] = parts.get("messages", 0.0) - W_MISSING
@@ -728,7 +747,7 @@ def _run_values(ev: Evidence) -> Evidence:
 
 def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diagnosis:
     w = weigher(catalog, weights.prose)
-    ev = _run_values(with_hidden(with_scale_zero(with_stop(ev))))
+    ev = _run_values(with_hidden(with_stop(ev)))
     if (prose := without_stops(ev)) != ev.prose:      # a framework's words are not the report's
         ev = replace(ev, prose=prose)
     if (prose := without_scale_zero(ev)) != ev.prose:
@@ -758,7 +777,11 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
         unweighed.append(f"{ev.more_messages} more message line(s) of other kinds were seen and not kept")
     if sig.name in TRACES and not any(e.trace == sig.name for e in w.entries):
         unweighed.append(f"loss curve: {TRACES[sig.name]} -- no entry declares this signature yet")
-    d = Diagnosis(ev, sig, matches, unweighed, normal=normals)
+    read = [ev.hidden_note] if ev.hidden_note else []
+    if (zero := scale_zero_key(ev)) is not None and w.declarers.get(SAME_AS):
+        read.append(f'message "{MESSAGE}" (line {ev.messages[zero][1]}): {WHY}; weighed for '
+                    f"{', '.join(w.declarers[SAME_AS])}, whose failure that is")
+    d = Diagnosis(ev, sig, matches, unweighed, normal=normals, read=read)
     _decide(d, w, failure_shown, _unexplained_by_normal(normals, ev, declared_found), c.words_count)
     return d
 
@@ -776,10 +799,9 @@ def _unweighed(ev: Evidence, key: str, example: str, line: int, w: Weigher) -> s
     if any(m.matches(example) for e in w.entries for m in e.messages):
         return ""
     if scale_zero_of(example, ev.prose):
-        if ev.hidden_note and ev.last_at is not None and ev.last_at.line == ev.message_last.get(key, line):
-            return ""                                       # read as the loss's value there
-        return (f'message "{example}" (line {line}) is Apex\'s loss scaler dividing by a scale halved to zero after '
-                "a thousand steps with an inf or nan gradient: it names no cause")
+        if w.declarers.get(SAME_AS):
+            return ""                                       # weighed as the scaler's floor (see scale_zero.py)
+        return f'message "{example}" (line {line}): {WHY}; no entry declares that failure yet'
     if COMPANIONS.fullmatch(example) and any(stop_of(v[2]) for v in ev.messages.values()):
         return f'message "{example}" (line {line}) comes with that check\'s stop: it names no cause'
     return f'message "{example}" (line {line}) is not declared by any entry'
@@ -831,7 +853,9 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
         d.matches = d.matches[:CANDIDATES]
         return
     if top is not None and top.score >= CONFIDENT and top.score - second >= MARGIN and (specific or not text_counts):
-        d.verdict = "failure"
+        d.verdict = "failure"          # the named entry, the runners-up, and any other with evidence of its own
+        d.matches = d.matches[:CANDIDATES] + [m for m in d.matches[CANDIDATES:]
+                                              if any(m.parts.get(k, 0) > 0 for k in SPECIFIC)]
         return
     if top is not None:
         d.verdict = "uncertain"

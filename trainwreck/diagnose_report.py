@@ -37,8 +37,9 @@ def header(d: Diagnosis) -> str:
 def report(d: Diagnosis) -> str:
     ev = d.evidence
     lines = [header(d), ""]
-    if ev.hidden_note and d.matches and not any(ev.hidden_note in m.evidence for m in d.matches):
-        lines += [f"Read: {ev.hidden_note}.", ""]        # a message read as the loss: say so even when no entry's curve does
+    for note in d.read:               # a message read as the loss, or as a failure's: said even when no entry shown does
+        if d.matches and not any(WHY_OF(note) in e for m in d.matches for e in m.evidence):
+            lines += [f"Read: {note}.", ""]
     if d.verdict == "failure":
         lines += _candidates(d)
     elif d.verdict == "uncertain":
@@ -69,6 +70,11 @@ def report(d: Diagnosis) -> str:
     if ev.long_lines:
         lines.append(f"note: {ev.long_lines} line(s) longer than 4 MB were read in pieces")
     return printable("\n".join(lines).rstrip() + "\n")
+
+
+def WHY_OF(note: str) -> str:
+    """The part of a reading that an entry's evidence would carry: a message's reason, or the whole note."""
+    return note.split("): ", 1)[1].split("; weighed for ", 1)[0] if note.startswith("message ") else note
 
 
 def _candidates(d: Diagnosis) -> list[str]:

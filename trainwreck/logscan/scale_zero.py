@@ -1,69 +1,66 @@
 """A loss scale halved to zero: the ZeroDivisionError that NVIDIA Apex's amp raises.
 
-Apex's dynamic loss scaler keeps its scale as a Python float. Each step whose gradients hold an inf
-or a nan is skipped and the scale is halved (`update_scale`); it is doubled again only after 2000
-clean steps in a row, and it has no floor unless `min_loss_scale` is set. Unscaling the gradients divides by the scale (`1./scale`, or
-`out_scale/grads_have_scale`), so once the scale has become 0.0 the division raises
-`ZeroDivisionError: float division by zero` ("division by zero" from Python 3.14 on). From the
-default 65536 (2**16) that takes 1,091 halvings with never 2000 clean steps in a row between them: the 1,090th gives 2**-1074, the smallest
-float, and halving that rounds to 0.0. (Apex 25.05, apex/amp/scaler.py L38-L47, L117, L176 and
-L197-L207; amp was removed in 25.07, NVIDIA/apex#1896.)
+Apex's dynamic loss scaler keeps its scale as a Python float, 65536 (2**16) at the start. Each step
+whose gradients hold an inf or a nan is skipped and the scale is halved; each 2000 clean steps in a
+row double it; there is no floor unless `min_loss_scale` is set (`update_scale`). Unscaling divides
+by the scale (`1./scale`, or `out_scale/grads_have_scale`), so a scale of 0.0 raises
+`ZeroDivisionError: float division by zero`. That takes 1,091 more halvings than doublings: the
+1,090th gives 2**-1074, the smallest float, and halving that rounds to 0.0. (Apex 25.05,
+apex/amp/scaler.py L38-L47, L117, L176 and L197-L215; amp was removed in 25.07, NVIDIA/apex#1896.)
 
-So the error says that the gradients were inf or nan at 1,091 steps, none far from the next. After the
-294th halving (a scale of 2**-278) any finite float32 loss times the scale is 0 in float32 (Apex
-scales `loss.float()`, handle.py L113), so at the last 797 of those steps a finite loss gives zero
-gradients and no overflow: the loss itself was inf or nan, or the backward pass made a nan out of a
-zero gradient (0 times an inf the forward pass held, or times a slope that is infinite where it is
-taken). It names no cause, and its words are not the reporter's: like a check's stop (stops.py) it is
-read as a non-finite value at its line, and its text is taken out of the words matched against the
-entries. It is read so only in a report that shows Apex's amp; any other division by zero is the
-reporter's own.
+What the error shows is the first 144 of those net halvings. Below a scale of 1 a gradient that float16
+can hold no longer overflows when scaled, and down to 2**-128 the halvings go on only while the
+gradients hold an inf or nan that scaling the loss down does not remove: an overflow in the forward
+pass, which the scale does not reach, or a loss that was not finite. From 2**-128 on, `1./scale` is
+inf in float32, and Apex checks only the incoming gradients, not the unscaled ones: the first step
+whose gradients are finite is unscaled into inf or nan without being skipped, the weights take it,
+and the rest of the fall follows by itself. So the scaler ran out of range, the failure DeepSpeed
+reports as `Current loss scale already at minimum` (SAME_AS): it is weighed as that message.
+
+It is read so only as Apex's: the report shows Apex (its import, `amp.initialize`, a backend set to
+apex, or a traceback frame in its files), and when a traceback is shown, its last frame before the
+error is in Apex's files. Any other division by zero is the reporter's own. (`amp.scale_loss` alone
+is MXNet's API too.) Its words are Python's, not the reporter's: they are taken out of the text
+matched against the entries.
 """
 from __future__ import annotations
 
 import re
 
 from .evidence import Evidence
-from .positions import Position
-from .stops import _appended, without_message
+from .stops import without_message
 
-SOURCE = "https://github.com/NVIDIA/apex/blob/25.05/apex/amp/scaler.py#L197-L207"
+SOURCE = "https://github.com/NVIDIA/apex/blob/25.05/apex/amp/scaler.py#L197-L215"
 INIT_SCALE = 2.0 ** 16          # LossScaler's init_scale
-HALVINGS = 1091                 # from INIT_SCALE to 0.0 (a test recomputes both)
-ZEROED = 294                    # ... to a scale at which every finite float32 loss scales to 0.0
-MESSAGE = re.compile(r"(?:float )?division by zero")
-# The report shows Apex's amp: its import, its calls, or a traceback frame in its files.
-APEX = re.compile(r"\bfrom apex import amp\b|\bapex\.amp\b|\bamp\.(?:initialize|scale_loss)\b|apex[/\\]amp[/\\]")
+HALVINGS = 1091                 # net halvings from INIT_SCALE to 0.0 (a test recomputes both)
+UNSCALE_INF = 144               # ... to 2**-128, where 1/scale is inf in float32
+# The declared message that says the same: the scaler at the end of its range
+SAME_AS = "Current loss scale already at minimum - cannot decrease scale anymore. Exiting run."
+MESSAGE = "float division by zero"       # Apex divides floats; Apex's amp was gone before Python 3.14 reworded it
+APEX = re.compile(r"\bfrom apex import [\w, ]*\bamp\b|\bapex\.amp\b|\bamp\.initiali[sz]e\(|"
+                  r"\b(?:amp|fp16|half_precision)_backend\W{1,3}apex\b|apex[/\\](?:amp|optimizers)[/\\]")
+FRAME = re.compile(r'File "([^"\n]+)", line \d+')
+WHY = (f"Apex's loss scaler divides by its scale, which is 0.0 only after {HALVINGS:,} more halvings than "
+       f"doublings from {INIT_SCALE:g}; the first {UNSCALE_INF} of them, down to 2**-128, were steps whose "
+       "gradients held an inf or nan that scaling the loss down did not remove (below that, its own unscaling "
+       f"makes them): the scaler ran out of range ({SOURCE})")
 
 
 def scale_zero_of(example: str, prose: str) -> bool:
     """Is this message Apex's division by a loss scale halved to zero?"""
-    return bool(MESSAGE.fullmatch(example.strip())) and bool(APEX.search(prose))
+    if example.strip() != MESSAGE or not APEX.search(prose):
+        return False
+    at = prose.find(MESSAGE)
+    frames = FRAME.findall(prose, 0, at if at >= 0 else len(prose))
+    return not frames or bool(re.search(r"apex[/\\](?:amp|optimizers)[/\\]", frames[-1]))
 
 
-def with_scale_zero(ev: Evidence) -> Evidence:
-    """The evidence with a non-finite value at the line of Apex's ZeroDivisionError (see the module's
-    docstring), or as it was."""
-    if ev.first_nonfinite is not None:
-        return ev
-    last_line = ev.last_at.line if ev.last_at is not None else 0
-    for key, (_count, first, text, _origin) in ev.messages.items():
-        line = ev.message_last.get(key, first)
-        if line <= last_line or not scale_zero_of(text, ev.prose):
-            continue
-        note = (f"`ZeroDivisionError: {text}` (line {line}) with Apex's amp is its loss scaler dividing by a scale "
-                f"halved to 0.0: from {INIT_SCALE:g} that takes {HALVINGS:,} skipped steps, each with an inf or nan "
-                f"gradient and never 2000 clean steps in a row between them ({SOURCE}); at the last {HALVINGS - ZEROED} of them any finite loss times the scale "
-                "was 0, so the loss itself was not finite, or its backward pass made a nan out of a zero gradient; "
-                "it is read as a non-finite value there")
-        return _appended(ev, float("nan"), Position(line), "inf or nan", note)
-    return ev
+def scale_zero_key(ev: Evidence) -> str | None:
+    """The key of the message that is Apex's division by a scale of zero, if the report holds one."""
+    return next((k for k, (_c, _l, text, _o) in ev.messages.items() if scale_zero_of(text, ev.prose)), None)
 
 
 def without_scale_zero(ev: Evidence) -> str:
     """The report's text without that message: the words are Python's, not a description."""
-    prose = ev.prose
-    for _count, _line, text, _origin in ev.messages.values():
-        if scale_zero_of(text, prose):
-            prose = without_message(prose, text)
-    return prose
+    key = scale_zero_key(ev)
+    return without_message(ev.prose, ev.messages[key][2]) if key is not None else ev.prose
