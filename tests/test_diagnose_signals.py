@@ -58,6 +58,8 @@ def test_a_suspect_ranked_on_what_little_is_said_says_why():
     tried = diagnosis(NAN_LATER + "I tried lowering the learning rate to 1e-5 but it still goes nan.").matches[0]
     assert ("a lower learning rate did not help: with the step size ruled out, a first suspect for a loss that "
             "turned nan or inf after training had run") in tried.evidence
+    climbed = diagnosis("the loss keeps increasing").matches[0]
+    assert climbed.entry.id == "WR-220" and climbed.evidence[-1].startswith("the first suspect for a loss that climbed")
     half = [m for m in diagnosis("the loss is nan from the first step with fp16").matches if m.entry.id == "WR-040"]
     assert "the report names half precision, and this entry is the one about it" in half[0].evidence
 
@@ -393,6 +395,10 @@ def test_the_framework_a_report_names_is_not_evidence_of_which_failure():
     assert tokens("amp.initialize(model, opt)") == ["fp16", "opt"]
     assert tokens("with amp.scale_loss(loss, opt)") == ["fp16", "loss", "opt"]
     assert "init" in tokens("nn.init.xavier_uniform_(w)") and "init" in tokens("I initialize the weights")
+    # a traceback's frame lines are Python's and the machine's words; the code and the function names stay
+    assert tokens('Traceback (most recent call last):\n  File "/venv/lib/python3.8/site-packages/apex/amp/'
+                  'scaler.py", line 176, in unscale_with_stashed\n    loss = torch.log(p)') == \
+        ["unscale", "stash", "loss", "logfn"]
 
 
 def test_a_validation_metric_is_the_validation_split_not_a_variable_named_val():

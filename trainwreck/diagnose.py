@@ -555,7 +555,8 @@ class _Context:
     said_at: str                   # ... or the step a check's stop named, as the log numbers it ("at iteration 460, ")
     bm: dict[str, float]           # BM25 of the words against each entry
     strength: float                # how much the words say at all, 0..1
-    said_nonfinite: bool           # the words or values say the loss went nan or inf
+    said_nonfinite: bool           # the words or values say the loss went nan or inf (or climbed, in words)
+    said_nonfinite_value: bool     # ... nan or inf itself, not only a climb
     said_failure: bool             # anything at all says something went wrong
     hits: dict[str, list]          # entry ID -> its declared messages found
     lr_tried: str                  # "failed" / "helped": a lower learning rate was tried
@@ -572,6 +573,7 @@ def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights) -> _Con
     top = max(bm.values(), default=0.0)
     # a loss that keeps growing, said in words, is the climb's signature said in words
     said_nonfinite = ev.first_nonfinite is not None or bool({"nan", "inf", "diverge", "climb"} & set(words))
+    said_nonfinite_value = ev.first_nonfinite is not None or bool({"nan", "inf"} & set(words))
     hits = {e.id: _declared_hits(w.weighed[e.id], ev.messages) for e in w.entries}
     if (zero := scale_zero_key(ev)) is not None:       # Apex's scale at zero: the scaler out of range
         for e in w.entries:
@@ -587,7 +589,8 @@ def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights) -> _Con
         said_when = timing_of(tokens(f"at {stopped}"))
         said_at = f"at {stopped} (the step the check named), " if said_when else ""
     return _Context(ev, sig, words_count, said_when, said_at, bm,
-                    min(1.0, top / weights.bm_full), said_nonfinite, said_failure, hits, lr_tried(ev.prose), impossible,
+                    min(1.0, top / weights.bm_full), said_nonfinite, said_nonfinite_value, said_failure, hits,
+                    lr_tried(ev.prose), impossible,
                     bool(impossible) or (_negative(ev, words) and loss_kind(ev.prose) != "likelihood"),
                     "fp16" in words, _printed_facts(ev, sig, words))
 
@@ -634,8 +637,9 @@ def _suspect(entry: Entry, c: _Context, w: Weigher) -> tuple[float, str]:
         return (1.0, "the report names half precision, and this entry is the one about it") \
             if entry.id in w.precision else (0.0, "")
     timing = "start" if "start" in c.said_when else ("early" if c.said_when == {"early"} else "later")
-    broke = "a loss that turned nan or inf " + ({"start": "from the first values", "early": "right after the "
-                                                 "first updates"}.get(timing) or "after training had run")
+    broke = ("a loss that turned nan or inf " if c.said_nonfinite_value else "a loss that climbed ") + \
+        ({"start": "from the first values", "early": "right after the first updates"}.get(timing)
+         or "after training had run")
     if not c.said_when:
         broke += " (the report does not say when, so a run that trained at all is assumed)"
     if c.lr_tried == "failed":         # the step size is ruled out: the failures that do not move with it come first

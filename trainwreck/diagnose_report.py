@@ -37,7 +37,7 @@ def header(d: Diagnosis) -> str:
 def report(d: Diagnosis) -> str:
     ev = d.evidence
     lines = [header(d), ""]
-    for note in d.read:               # a message read as the loss, or as a failure's: said even when no entry shown does
+    for note in d.read:               # how a message was read: said even when no entry shown carries it
         if d.matches and not any(WHY_OF(note) in e for m in d.matches for e in m.evidence):
             lines += [f"Read: {note}.", ""]
     if d.verdict == "failure":
