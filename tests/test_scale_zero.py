@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from conftest import assert_entry_says, real_catalog
-from trainwreck.diagnose import diagnose, message_finder, report
+from trainwreck.diagnose import as_json, diagnose, message_finder, report
 from trainwreck.logscan import scan_text
 from trainwreck.logscan.scale_zero import HALVINGS, INIT_SCALE, MESSAGE, SAME_AS, SOURCE, UNSCALE_INF, WHY
 
@@ -57,7 +57,7 @@ def test_apexs_error_is_weighed_as_the_scaler_out_of_range(context):
     line = len((context + TRACEBACK).splitlines()) + 1
     assert d.verdict == "uncertain" and not d.unweighed and "division" not in d.evidence.prose
     assert d.read == [f'message "{MESSAGE}" (line {line}): {WHY}; weighed for WR-040, whose failure that is']
-    assert report(d).count(WHY) == 1
+    assert report(d).count(WHY) == 1 and as_json(d)["read"] == d.read
     for m in (m for m in d.matches if m.entry.id == "WR-040"):      # if it is shown, it carries the reason
         assert m.parts["messages"] == 1.0 and f'message "{MESSAGE}" (line {line}): {WHY}' in m.evidence
     assert any(m.text == SAME_AS for m in CATALOG.entries["WR-040"].messages)

@@ -38,7 +38,7 @@ def report(d: Diagnosis) -> str:
     ev = d.evidence
     lines = [header(d), ""]
     for note in d.read:               # how a message was read: said even when no entry shown carries it
-        if d.matches and not any(WHY_OF(note) in e for m in d.matches for e in m.evidence):
+        if d.matches and not any(_carried_part(note) in e for m in d.matches for e in m.evidence):
             lines += [f"Read: {note}.", ""]
     if d.verdict == "failure":
         lines += _candidates(d)
@@ -72,7 +72,7 @@ def report(d: Diagnosis) -> str:
     return printable("\n".join(lines).rstrip() + "\n")
 
 
-def WHY_OF(note: str) -> str:
+def _carried_part(note: str) -> str:
     """The part of a reading that an entry's evidence would carry: a message's reason, or the whole note."""
     return note.split("): ", 1)[1].split("; weighed for ", 1)[0] if note.startswith("message ") else note
 
@@ -121,6 +121,7 @@ def as_json(d: Diagnosis) -> dict:
         "ask": d.ask or None,
         "normal": [{"name": n.name, "explanation": n.explanation} for n in d.normal] if d.verdict == "normal" else [],
         "unweighed": d.unweighed,
+        "read": d.read,
     })
 
 
