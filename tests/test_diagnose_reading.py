@@ -242,3 +242,20 @@ def test_beside_a_named_entry_only_the_runners_up_and_entries_with_evidence_of_t
                          "  return 1 / (1 + np.exp(-z))\nepoch 0 cost 0.693\nepoch 100 cost 0.412\n")
     assert overflow.verdict == "failure" and len(overflow.matches) > 3
     assert all(m.parts.get("messages", 0) > 0 for m in overflow.matches[3:])
+
+
+def test_the_op_a_message_names_goes_to_the_entries_whose_own_example_names_it():
+    """PyTorch's anomaly mode, TensorFlow's check_numerics and JAX's debug_nans name the operation where the
+    nan appeared. The entries whose own example names the same op share the message; with an op no example
+    names, every declarer shares it as before."""
+    def quoting(text):
+        d = diagnosis(text)
+        return d, {m.entry.id: m.parts.get("messages", 0) for m in d.matches
+                   if any(e.startswith("message ") for e in m.evidence)}
+
+    d, quoted = quoting("RuntimeError: Function 'SqrtBackward0' returned nan values in its 0th output.\n")
+    assert d.matches[0].entry.id == "WR-050" and quoted == {"WR-050": 2.0}
+    _, quoted = quoting('!!! Detected Infinity or NaN in output 0 of eagerly-executing op "Exp" (# of outputs: 1) !!!\n')
+    assert quoted == {"WR-020": 2.0 + 1.0}        # and, with no loss values, all of a messages-only entry's signature
+    d, quoted = quoting("RuntimeError: Function 'MulBackward0' returned nan values in its 0th output.\n")
+    assert len(quoted) >= 3 and all(abs(v - 2.0 / 6) < 1e-3 for i, v in quoted.items() if i != "WR-020")

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 
 from .catalog import Catalog
 from .ceilings import ceiling_fact
-from .entry import TRACES, Entry
+from .entry import TRACES, Entry, Message, template_pattern
 from .logscan import KEEP, Evidence, MessageFinder
 from .logscan.evidence import without_first
 from .logscan.hidden import with_hidden
@@ -479,9 +479,12 @@ class Weigher:
         # each entry's declared messages that are evidence, found once
         self.weighed = {e.id: weighed(e) for e in self.entries}
         self.declarers: dict[str, list[str]] = {}
+        self.ops: dict[str, dict[str, str]] = {}      # template -> entry ID -> the op its own example names
         for e in self.entries:
             for m in self.weighed[e.id]:
                 self.declarers.setdefault(m.text, []).append(e.id)
+                if op := op_named(m, m.example):
+                    self.ops.setdefault(m.text, {})[e.id] = op
         # the entries that say, in one of their own phrases, that they explain a loss below zero, gradients
         # that are exactly zero, an accuracy that improves on a flat loss
         phrases = [p for e in self.entries for p in e.phrases]
@@ -523,6 +526,34 @@ def weighed(entry: Entry) -> list:
     (stops.py; Keras's TerminateOnNaN, which entries declare because their failure makes Keras print it)
     names no cause, and is read as a loss value instead."""
     return [m for m in entry.messages if not stop_of(m.shown)]
+
+
+# A value filled into a message that names an operation: a word, not a number, nor what the value was.
+_OP = re.compile(r"[A-Za-z_][\w.]*")
+_NOT_OP = frozenset({"nan", "inf", "NaN", "Infinity", "graph"})
+
+
+def op_named(message: Message, printed: str) -> str:
+    """The operation a printed instance of a message names (the backward function of PyTorch's anomaly mode,
+    the op of TensorFlow's check_numerics, the primitive of JAX's debug_nans): its last filled-in value that
+    is a word, or ""."""
+    if "{}" not in message.text or not printed:
+        return ""
+    m = re.fullmatch(template_pattern(message.text).pattern.replace("[^\\n]+?", "([^\\n]+?)"),
+                     " ".join(printed.split()))
+    words = [v for v in (m.groups() if m else ()) if _OP.fullmatch(v) and v not in _NOT_OP]
+    return words[-1] if words else ""
+
+
+def _message_weight(text: str, seen, entry: Entry, w: Weigher, weights: Weights) -> float:
+    """An entry's share of a declared message found. When the log's instance names an operation and some
+    declarers' own examples name that same one, they share it: a nan first seen in SqrtBackward0 is the
+    singular slope's, whichever other entries also print the template with another op."""
+    declarers = w.declarers.get(text, [entry.id])
+    found = op_named(next(m for m in w.weighed[entry.id] if m.text == text), seen[2]) if text in w.ops else ""
+    same = [i for i, op in w.ops.get(text, {}).items() if op == found] if found else []
+    share = (1.0 if entry.id in same else 0.0) / len(same) if same else 1.0 / len(declarers)
+    return weights.message * (SCALE_ZERO if _apex_zero(text, seen) else 1.0) * share
 
 
 def _apex_zero(text: str, seen) -> bool:
@@ -683,16 +714,16 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
     elif sig.name in TRACES and entry.trace != "none" and PART_OF.get(entry.trace) != sig.name:
         parts["curve"] = -weights.when
         against.append(f"the loss curve does not look like this entry's ({TRACES[entry.trace]})")
-    hits = c.hits[entry.id]
+    # a message whose op the log names is another entry's (see _message_weight) is no evidence for this one
+    hits = [(text, seen) for text, seen in c.hits[entry.id] if _message_weight(text, seen, entry, w, weights) > 0]
     if hits:
-        parts["messages"] = sum(weights.message * (SCALE_ZERO if _apex_zero(text, seen) else 1.0)
-                                / len(w.declarers.get(text, [entry.id])) for text, seen in hits)
+        parts["messages"] = sum(_message_weight(text, seen, entry, w, weights) for text, seen in hits)
         if ev.count == 0 and entry.trace == "none":
             parts["messages"] += W_MISSING     # a messages-only entry: its whole signature is in the log
         for text, (count, line, example, _origin) in hits:
             why = f": {WHY}" if _apex_zero(text, (count, line, example, _origin)) else ""
             evidence.append(f'message "{example}" (line {line}' + (f", {count} times)" if count > 1 else ")") + why)
-    missing = _missing_messages(w.weighed[entry.id], hits, ev)
+    missing = _missing_messages(w.weighed[entry.id], c.hits[entry.id], ev)
     if missing and sig.name == entry.trace:
         parts["messages"] = parts.get("messages", 0.0) - W_MISSING
         against.append(missing)
@@ -770,7 +801,7 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
         parts, evidence, against = _weigh(entry, c, w, weights)
         score = sum(parts.values())
         worded = c.words_count and c.bm[entry.id] > 0 and c.said_failure
-        if score > 0 and (parts.get("curve", 0) > 0 or c.hits[entry.id] or worded or parts.get("negative")
+        if score > 0 and (parts.get("curve", 0) > 0 or parts.get("messages", 0) > 0 or worded or parts.get("negative")
                           or parts.get("start") or parts.get("prior")):
             matches.append(Match(entry, round(score, 3), evidence, against, first_fix_step(entry),
                                  {k: round(v, 3) for k, v in parts.items()}))
