@@ -160,6 +160,10 @@ def test_healthy_report_says_what_was_checked():
     out = result.stdout.decode()
     assert "No known failure found. 7 loss values, all finite: the loss fell from 0.6865 to 0.1856" in out
     assert "Checked: non-finite loss values, a sustained climb, an enormous first value" in out
+    # seven values are too few to judge a plateau or a stall: the report does not say it checked them
+    assert "too few values to judge a plateau or a stall (10 are needed)" in out and "a plateau, a stall" not in out
+    longer = "".join(f"epoch {i} loss {0.9 * 0.8 ** i:.4f}\n" for i in range(12))
+    assert "a plateau, a stall, and the known warning messages" in run_cli("-", stdin=longer.encode()).stdout.decode()
 
 
 def test_memory_stays_bounded_on_a_large_log(tmp_path):

@@ -56,6 +56,18 @@ def test_the_page_shows_the_measured_figures(results):
     assert bench.markdown(results) in page, "rerun: python bench/diagnose_devset.py --write"
 
 
+def test_the_page_states_the_weights_that_ship():
+    """The prose that explains the weighing quotes the tuned weights: a retune must not leave it behind."""
+    from trainwreck.diagnose import WEIGHTS
+
+    page = " ".join((ROOT / "docs" / "diagnose.md").read_text(encoding="utf-8").split())
+    assert f"up to {WEIGHTS.words:g} for the report's words" in page
+    assert f"gives {WEIGHTS.prior:g} to the first suspect" in page
+    assert f"(the share it gives way by, `fade`, was tuned to {WEIGHTS.fade:g})" in page
+    assert (WEIGHTS.fade == 0) == ("however well its words match an entry" in page)
+    assert "2 for each declared message found" in page and WEIGHTS.message == 2.0
+
+
 def test_the_interval_is_wilsons():
     """Brown, Cai and DasGupta (2001), for 0 of 10 and 10 of 10: the Wilson interval is [0, 0.2775] and
     its mirror (the normal approximation would give the empty interval [0, 0])."""

@@ -247,7 +247,7 @@ def test_beside_a_named_entry_only_the_runners_up_and_entries_with_evidence_of_t
 def test_the_op_a_message_names_goes_to_the_entries_whose_own_example_names_it():
     """PyTorch's anomaly mode, TensorFlow's check_numerics and JAX's debug_nans name the operation where the
     nan appeared. The entries whose own example names the same op share the message; with an op no example
-    names, every declarer shares it as before."""
+    names, every declarer shares it. PyTorch before 1.8 printed ExpBackward, without the 0."""
     def quoting(text):
         d = diagnosis(text)
         return d, {m.entry.id: m.parts.get("messages", 0) for m in d.matches
@@ -255,7 +255,30 @@ def test_the_op_a_message_names_goes_to_the_entries_whose_own_example_names_it()
 
     d, quoted = quoting("RuntimeError: Function 'SqrtBackward0' returned nan values in its 0th output.\n")
     assert d.matches[0].entry.id == "WR-050" and quoted == {"WR-050": 2.0}
+    _, quoted = quoting("RuntimeError: Function 'SqrtBackward' returned nan values in its 0th output.\n")
+    assert quoted == {"WR-050": 2.0}
     _, quoted = quoting('!!! Detected Infinity or NaN in output 0 of eagerly-executing op "Exp" (# of outputs: 1) !!!\n')
     assert quoted == {"WR-020": 2.0 + 1.0}        # and, with no loss values, all of a messages-only entry's signature
+    # an op no example names: all six declarers share it, and the entry whose own (first) message it is,
+    # WR-310, counts twice
     d, quoted = quoting("RuntimeError: Function 'MulBackward0' returned nan values in its 0th output.\n")
-    assert len(quoted) >= 3 and all(abs(v - 2.0 / 6) < 1e-3 for i, v in quoted.items() if i != "WR-020")
+    assert d.matches[0].entry.id == "WR-310" and abs(quoted["WR-310"] - 2 * 2.0 / 7) < 1e-3
+    assert all(abs(v - 2.0 / 7) < 1e-3 for i, v in quoted.items() if i not in ("WR-310", "WR-020"))
+
+
+def test_a_message_is_weighed_once_and_most_for_the_entry_it_is_about():
+    """A declared message counts as a message, not again as words that match every declarer's page; and the
+    entry whose own (first) message it is counts twice in its share: NumPy's log-of-zero warning is WR-030's,
+    which WR-020 and others print only as a consequence."""
+    from trainwreck.wording import tokens
+
+    d = diagnosis("train.py:41: RuntimeWarning: divide by zero encountered in log\n")
+    assert tokens(d.evidence.prose) == ["py"]
+    declarers = [e.id for e in CATALOG.sorted_entries() if any(m.text == "divide by zero encountered in log"
+                                                                 for m in e.messages)]
+    assert CATALOG.entries["WR-030"].messages[0].text == "divide by zero encountered in log"
+    assert d.matches[0].entry.id == "WR-030"
+    assert abs(d.matches[0].parts["messages"] - 2 * 2.0 / (len(declarers) + 1)) < 1e-3
+    bce = diagnosis("I implemented binary cross entropy myself: loss = -np.mean(y*np.log(p) + (1-y)*np.log(1-p))\n"
+                    "after 30 epochs I get RuntimeWarning: divide by zero encountered in log and then the loss is nan\n")
+    assert bce.matches[0].entry.id == "WR-030"

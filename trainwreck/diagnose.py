@@ -23,7 +23,7 @@ from .logscan import KEEP, Evidence, MessageFinder
 from .logscan.evidence import without_first
 from .logscan.hidden import with_hidden
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, scale_zero_of, without_scale_zero
-from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
+from .logscan.stops import COMPANIONS, stop_of, with_stop, without_message, without_stops
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
 from .wording import (FIELDS, NORMALS, Library, Normal, loss_kind, lr_tried, normals_asked, says_failure,
                       score_out_of_range, section, timing_of, tokens, tokens_many, when)
@@ -102,13 +102,13 @@ NONFINITE_TRACES = {"nonfinite-from-start", "climb-then-nonfinite", "descent-the
 # held-out figures); the rest are fixed by the argument beside each.
 @dataclass(frozen=True)
 class Weights:
-    words: float = 1.5       # a report that is mostly words: the best-matching entry's share
+    words: float = 3.0       # a report that is mostly words: the best-matching entry's share
     when: float = 0.5        # it broke when the entry's failure does (or did not: minus this)
-    prior: float = 0.75      # the first suspect for what little the report says (FIRST_SUSPECTS)
+    prior: float = 1.0       # the first suspect for what little the report says (FIRST_SUSPECTS)
     message: float = 2.0     # one declared message found, shared among the entries that declare it
     prose: float = 0.0       # weight of the Symptom and Where sections' words in an entry's document
     bm_full: float = 6.0     # BM25 score at which a report's words count in full
-    fade: float = 0.5        # how much the prior gives way as the words match an entry (0: not at all, 1: fully)
+    fade: float = 0.0        # how much the prior gives way as the words match an entry (0: not at all, 1: fully)
 
 
 WEIGHTS = Weights()
@@ -341,8 +341,11 @@ def _signature(ev: Evidence) -> Signature:
         stayed = ev.high is not None and last >= NEAR_PEAK * ev.high
         bump = f"; it climbed for a while around {warn_at} and " + (
             "recovered" if back else "stayed near its peak, below where it started" if stayed else "came partly back down")
+    unjudged = "" if _shape_judged(ev) else (
+        f"; too few values to judge a plateau or a stall ({SHAPE_MIN} are needed)" if ev.count < SHAPE_MIN else
+        "; the values do not start at the run's start, so a plateau or a stall cannot be judged")
     return sig("healthy", [f"{ev.count} loss values, all finite: the loss {trend} from {_fmt(first)} to "
-                           f"{_fmt(last)}" + bump])
+                           f"{_fmt(last)}" + bump + unjudged])
 
 
 def _nonfinite_kind(ev: Evidence) -> str:
@@ -480,6 +483,10 @@ class Weigher:
         self.weighed = {e.id: weighed(e) for e in self.entries}
         self.declarers: dict[str, list[str]] = {}
         self.ops: dict[str, dict[str, str]] = {}      # template -> entry ID -> the op its own example names
+        self.main_of: dict[str, str] = {}              # a message -> the entry whose own (first) message it is
+        for e in self.entries:
+            if e.messages:
+                self.main_of.setdefault(e.messages[0].text, e.id)
         for e in self.entries:
             for m in self.weighed[e.id]:
                 self.declarers.setdefault(m.text, []).append(e.id)
@@ -542,7 +549,8 @@ def op_named(message: Message, printed: str) -> str:
     m = re.fullmatch(template_pattern(message.text).pattern.replace("[^\\n]+?", "([^\\n]+?)"),
                      " ".join(printed.split()))
     words = [v for v in (m.groups() if m else ()) if _OP.fullmatch(v) and v not in _NOT_OP]
-    return words[-1] if words else ""
+    # PyTorch numbers its backward functions from 1.8 on (ExpBackward0); older ones print ExpBackward
+    return re.sub(r"(?<=Backward)\d+$", "", words[-1]) if words else ""
 
 
 def _message_weight(text: str, seen, entry: Entry, w: Weigher, weights: Weights) -> float:
@@ -552,8 +560,22 @@ def _message_weight(text: str, seen, entry: Entry, w: Weigher, weights: Weights)
     declarers = w.declarers.get(text, [entry.id])
     found = op_named(next(m for m in w.weighed[entry.id] if m.text == text), seen[2]) if text in w.ops else ""
     same = [i for i, op in w.ops.get(text, {}).items() if op == found] if found else []
-    share = (1.0 if entry.id in same else 0.0) / len(same) if same else 1.0 / len(declarers)
+    if same:
+        share = (1.0 if entry.id in same else 0.0) / len(same)
+    else:     # the entry whose own (first) message it is counts twice: the others print it as a consequence
+        main = w.main_of.get(text)
+        share = (2.0 if entry.id == main else 1.0) / (len(declarers) + (main in declarers))
     return weights.message * (SCALE_ZERO if _apex_zero(text, seen) else 1.0) * share
+
+
+def _without_declared(ev: Evidence, w: Weigher) -> str:
+    """The report's text without the declared messages found in it (and the exception or warning class
+    each was printed after): their words are the framework's, and they are weighed as messages."""
+    prose = ev.prose
+    for _count, _line, text, _origin in ev.messages.values():
+        if any(m.matches(text) or m.text == text for e in w.entries for m in w.weighed[e.id]):
+            prose = without_message(prose, text)
+    return prose
 
 
 def _apex_zero(text: str, seen) -> bool:
@@ -718,8 +740,11 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
     hits = [(text, seen) for text, seen in c.hits[entry.id] if _message_weight(text, seen, entry, w, weights) > 0]
     if hits:
         parts["messages"] = sum(_message_weight(text, seen, entry, w, weights) for text, seen in hits)
-        if ev.count == 0 and entry.trace == "none":
-            parts["messages"] += W_MISSING     # a messages-only entry: its whole signature is in the log
+        if ev.count == 0 and entry.trace == "none" and any(w.main_of.get(text, entry.id) == entry.id
+                                                           for text, _ in hits):
+            # a messages-only entry: its whole signature is in the log -- unless the message is another entry's
+            # own (its first, the one it is about), which this one prints only as a consequence
+            parts["messages"] += W_MISSING
         for text, (count, line, example, _origin) in hits:
             why = f": {WHY}" if _apex_zero(text, (count, line, example, _origin)) else ""
             evidence.append(f'message "{example}" (line {line}' + (f", {count} times)" if count > 1 else ")") + why)
@@ -786,6 +811,8 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
     if (prose := without_stops(ev)) != ev.prose:      # a framework's words are not the report's
         ev = replace(ev, prose=prose)
     if (prose := without_scale_zero(ev)) != ev.prose:
+        ev = replace(ev, prose=prose)
+    if (prose := _without_declared(ev, w)) != ev.prose:   # weighed as messages, not again as words
         ev = replace(ev, prose=prose)
     sig = signature_of(ev)
     c = _context(ev, w, sig, weights)
@@ -882,7 +909,8 @@ def _missing_messages(messages: list, hits: list, ev: Evidence) -> str:
 def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_counts: bool) -> None:
     top = d.matches[0] if d.matches else None
     second = d.matches[1].score if len(d.matches) > 1 else 0.0
-    specific = d.signature.name in TRACES or declared
+    # evidence beyond words: a curve's signature, a declared message, or a loss the named loss cannot reach
+    specific = d.signature.name in TRACES or declared or (top is not None and top.parts.get("negative", 0) >= W_NEGATIVE)
     if d.normal and not failure_shown and not specific:
         d.verdict, d.ask = "normal", d.normal[0].decide
         d.matches = d.matches[:CANDIDATES]

@@ -54,8 +54,9 @@ def report(d: Diagnosis) -> str:
                          + ", ".join(f"{m.entry.id} ({m.entry.title})" for m in d.matches) + ".")
             lines.append("")
     elif d.verdict == "healthy":
+        shapes = " a plateau, a stall," if "plateau or a stall" not in d.signature.facts[0] else ""
         lines += [f"No known failure found. {d.signature.facts[0]}.",
-                  "Checked: non-finite loss values, a sustained climb, an enormous first value, a plateau, a stall, "
+                  f"Checked: non-finite loss values, a sustained climb, an enormous first value,{shapes} "
                   "and the known warning messages.", ""]
     elif d.verdict == "no-evidence":
         lines += ["No known failure found, but there was little to go on: " + "; ".join(d.signature.facts)

@@ -105,6 +105,9 @@ THESAURUS = [
     # so that torch.log keeps its meaning, and torch.empty its "empty")
     (r"\b(?:tensor ?flow|py ?torch|torch|tf|keras|jax|flax)\b", " "),
     (r"\b(?:divi(?:de|sion) by zero|zero ?division ?error|division by zero)\b", " divzero "),
+    # the exception NumPy's errstate(raise), JAX's debug_nans and Detectron2 raise: the message after it says
+    # what; its "floating" is no float overflow
+    (r"\bfloating ?point ?error\b", " "),
     (r"\b(?:negative|-ve)\b", " negative "),
     (r"\b(?:overflow\w*)\b", " overflow "),
     (r"\b(?:underflow\w*)\b", " underflow "),
