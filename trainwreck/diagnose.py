@@ -699,9 +699,9 @@ def _suspect(entry: Entry, c: _Context, w: Weigher) -> tuple[float, str]:
         return (1.0, f"a lower learning rate did not help: with the step size ruled out, a first suspect for {broke}") \
             if entry.trace in SECOND_SUSPECTS.get(timing, ()) else (0.0, "")
     if entry.trace in FIRST_SUSPECTS.get(timing, ()):
-        return 1.0, f"the first suspect for {broke}, when the report says little else"
+        return 1.0, f"the first suspect for {broke}"
     if entry.trace in SECOND_SUSPECTS.get(timing, ()):
-        return 0.5, f"a second suspect for {broke}, when the report says little else"
+        return 0.5, f"a second suspect for {broke}"
     return 0.0, ""
 
 
