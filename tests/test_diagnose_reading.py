@@ -282,3 +282,13 @@ def test_a_message_is_weighed_once_and_most_for_the_entry_it_is_about():
     bce = diagnosis("I implemented binary cross entropy myself: loss = -np.mean(y*np.log(p) + (1-y)*np.log(1-p))\n"
                     "after 30 epochs I get RuntimeWarning: divide by zero encountered in log and then the loss is nan\n")
     assert bce.matches[0].entry.id == "WR-030"
+
+
+def test_a_messages_only_entry_is_not_given_all_of_a_message_that_names_another_op():
+    """With no loss values, a messages-only entry (no curve) gets a bonus for its message: all of its signature
+    is in the log. A nan JAX found in log is not exp's overflow, whose example names exp."""
+    d = diagnosis("FloatingPointError: invalid value (nan) encountered in log\n")
+    wr020 = [m for m in d.matches if m.entry.id == "WR-020"]
+    assert not wr020 or wr020[0].parts["messages"] < 1.0
+    exp = diagnosis("FloatingPointError: invalid value (inf) encountered in exp\n").matches[0]
+    assert exp.entry.id == "WR-020" and exp.parts["messages"] == 2.0 + 1.0

@@ -578,6 +578,16 @@ def _without_declared(ev: Evidence, w: Weigher) -> str:
     return prose
 
 
+def _whole_signature(text: str, seen, entry: Entry, w: Weigher) -> bool:
+    """Is this message, found in a log with no loss values, all of a messages-only entry's signature? Not when
+    it is another entry's own (its first, the one it is about), which this one prints only as a consequence,
+    nor when it names an op other than the one this entry's own example names (a nan in log, not in exp)."""
+    if w.main_of.get(text, entry.id) != entry.id:
+        return False
+    mine = w.ops.get(text, {}).get(entry.id)
+    return not mine or op_named(next(m for m in w.weighed[entry.id] if m.text == text), seen[2]) in ("", mine)
+
+
 def _apex_zero(text: str, seen) -> bool:
     """Is this hit Apex's division by a scale of zero, weighed as the floor message?"""
     return text == SAME_AS and seen[2] == MESSAGE
@@ -740,10 +750,8 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
     hits = [(text, seen) for text, seen in c.hits[entry.id] if _message_weight(text, seen, entry, w, weights) > 0]
     if hits:
         parts["messages"] = sum(_message_weight(text, seen, entry, w, weights) for text, seen in hits)
-        if ev.count == 0 and entry.trace == "none" and any(w.main_of.get(text, entry.id) == entry.id
-                                                           for text, _ in hits):
-            # a messages-only entry: its whole signature is in the log -- unless the message is another entry's
-            # own (its first, the one it is about), which this one prints only as a consequence
+        whole = any(_whole_signature(text, seen, entry, w) for text, seen in hits)
+        if ev.count == 0 and entry.trace == "none" and whole:
             parts["messages"] += W_MISSING
         for text, (count, line, example, _origin) in hits:
             why = f": {WHY}" if _apex_zero(text, (count, line, example, _origin)) else ""
@@ -910,7 +918,8 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     top = d.matches[0] if d.matches else None
     second = d.matches[1].score if len(d.matches) > 1 else 0.0
     # evidence beyond words: a curve's signature, a declared message, or a loss the named loss cannot reach
-    specific = d.signature.name in TRACES or declared or (top is not None and top.parts.get("negative", 0) >= W_NEGATIVE)
+    impossible = top is not None and top.parts.get("negative", 0) >= W_NEGATIVE
+    specific = d.signature.name in TRACES or declared or impossible
     if d.normal and not failure_shown and not specific:
         d.verdict, d.ask = "normal", d.normal[0].decide
         d.matches = d.matches[:CANDIDATES]
