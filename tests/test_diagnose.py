@@ -162,6 +162,9 @@ def test_healthy_report_says_what_was_checked():
     assert "Checked: non-finite loss values, a sustained climb, an enormous first value" in out
     # seven values are too few to judge a plateau or a stall: the report does not say it checked them
     assert "too few values to judge a plateau or a stall (10 are needed)" in out and "a plateau, a stall" not in out
+    zero = "".join(f"epoch {i} loss {max(0.0, 0.9 - 0.1 * i):.4f}\n" for i in range(12))
+    assert "a loss that reaches 0 or below is not judged for a plateau or a stall" in \
+        run_cli("-", stdin=zero.encode()).stdout.decode()
     longer = "".join(f"epoch {i} loss {0.9 * 0.8 ** i:.4f}\n" for i in range(12))
     assert "a plateau, a stall, and the known warning messages" in run_cli("-", stdin=longer.encode()).stdout.decode()
 

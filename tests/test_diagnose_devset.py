@@ -64,7 +64,7 @@ def test_the_page_states_the_weights_that_ship():
     assert f"up to {WEIGHTS.words:g} for the report's words" in page
     assert f"gives {WEIGHTS.prior:g} to the first suspect" in page
     assert f"(the share it gives way by, `fade`, was tuned to {WEIGHTS.fade:g})" in page
-    assert (WEIGHTS.fade == 0) == ("however well its words match an entry" in page)
+    assert (WEIGHTS.fade > 0) == ("less the better its words match an entry" in page)
     assert "2 for each declared message found" in page and WEIGHTS.message == 2.0
 
 

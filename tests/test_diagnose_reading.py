@@ -259,21 +259,25 @@ def test_the_op_a_message_names_goes_to_the_entries_whose_own_example_names_it()
     assert quoted == {"WR-050": 2.0}
     _, quoted = quoting('!!! Detected Infinity or NaN in output 0 of eagerly-executing op "Exp" (# of outputs: 1) !!!\n')
     assert quoted == {"WR-020": 2.0 + 1.0}        # and, with no loss values, all of a messages-only entry's signature
-    # an op no example names: all six declarers share it, and the entry whose own (first) message it is,
-    # WR-310, counts twice
+    # an op no example names, and no entry's own message: all six declarers share it, and the entry whose
+    # own (first) message it is, WR-310, counts twice
     d, quoted = quoting("RuntimeError: Function 'MulBackward0' returned nan values in its 0th output.\n")
-    assert d.matches[0].entry.id == "WR-310" and abs(quoted["WR-310"] - 2 * 2.0 / 7) < 1e-3
-    assert all(abs(v - 2.0 / 7) < 1e-3 for i, v in quoted.items() if i not in ("WR-310", "WR-020"))
+    assert abs(quoted["WR-310"] - 2 * 2.0 / 7) < 1e-3
+    assert all(abs(v - 2.0 / 7) < 1e-3 for i, v in quoted.items() if i != "WR-310")
+    # an op no example of this message names, but whose own message names it (NumPy's "overflow encountered
+    # in exp" is WR-020's and WR-220's first): they share it; quoted without its full stop, as people do
+    d, quoted = quoting("Function 'ExpBackward' returned nan values in its 0th output\n")
+    assert quoted == {"WR-020": 1.0, "WR-220": 1.0} and d.matches[0].entry.id == "WR-020"
 
 
 def test_a_message_is_weighed_once_and_most_for_the_entry_it_is_about():
-    """A declared message counts as a message, not again as words that match every declarer's page; and the
-    entry whose own (first) message it is counts twice in its share: NumPy's log-of-zero warning is WR-030's,
-    which WR-020 and others print only as a consequence."""
+    """The entry whose own (first) message it is counts twice in its share: NumPy's log-of-zero warning is
+    WR-030's, which WR-020 and others print only as a consequence; and the warning's class (RuntimeWarning) is
+    Python's word, not the reporter's (WR-020's page says a sigmoid's overflow only warns)."""
     from trainwreck.wording import tokens
 
     d = diagnosis("train.py:41: RuntimeWarning: divide by zero encountered in log\n")
-    assert tokens(d.evidence.prose) == ["py"]
+    assert tokens(d.evidence.prose) == ["py", "divzero", "encounter", "log"]
     declarers = [e.id for e in CATALOG.sorted_entries() if any(m.text == "divide by zero encountered in log"
                                                                  for m in e.messages)]
     assert CATALOG.entries["WR-030"].messages[0].text == "divide by zero encountered in log"
@@ -289,6 +293,6 @@ def test_a_messages_only_entry_is_not_given_all_of_a_message_that_names_another_
     is in the log. A nan JAX found in log is not exp's overflow, whose example names exp."""
     d = diagnosis("FloatingPointError: invalid value (nan) encountered in log\n")
     wr020 = [m for m in d.matches if m.entry.id == "WR-020"]
-    assert not wr020 or wr020[0].parts["messages"] < 1.0
+    assert not wr020 or wr020[0].parts.get("messages", 0) < 1.0
     exp = diagnosis("FloatingPointError: invalid value (inf) encountered in exp\n").matches[0]
     assert exp.entry.id == "WR-020" and exp.parts["messages"] == 2.0 + 1.0

@@ -461,3 +461,11 @@ def test_a_sections_wrapped_lines_are_one_paragraph_and_its_blank_lines_still_pa
     entry = dataclasses.replace(CATALOG.entries["WR-020"], sections={"Symptom": "weights grow during\ntraining.\n\nNext"})
     assert section(entry, "Symptom") == "weights grow during training.\n\nNext"
     assert when(section(entry, "Symptom")) == {"later"} and when(entry.sections["Symptom"]) == set()
+
+
+def test_a_suspect_takes_its_timing_from_the_values_when_the_words_give_none():
+    """A Keras log whose first batch is already nan: the rate is no suspect (no update had been made), and no
+    candidate is said to have been assumed to break after training had run."""
+    d = diagnosis("Epoch 1/10\n  1/100 [>....] - ETA: 5s - loss: nan\nmy house price model gives nan\n")
+    assert not any(m.entry.id == "WR-220" for m in d.matches)
+    assert not any("after training had run" in e for m in d.matches for e in m.evidence)

@@ -8,7 +8,7 @@ import pytest
 from conftest import assert_entry_says, real_catalog
 from trainwreck.diagnose import as_json, diagnose, message_finder, report
 from trainwreck.logscan import scan_text
-from trainwreck.logscan.scale_zero import HALVINGS, INIT_SCALE, MESSAGE, SAME_AS, SOURCE, UNSCALE_INF, WHY
+from trainwreck.logscan.scale_zero import FITS, HALVINGS, INIT_SCALE, MESSAGE, SAME_AS, SOURCE, UNSCALE_INF, WHY
 
 CATALOG = real_catalog()
 APEX_CODE = ("model, optimizer = amp.initialize(model, optimizer, opt_level='O1')\n"
@@ -47,6 +47,15 @@ def test_the_scale_reaches_zero_after_the_halvings_the_module_states_and_unscali
     assert INIT_SCALE / 2.0 ** UNSCALE_INF == 2.0 ** -128
 
 
+def test_after_the_fits_halvings_no_finite_float32_gradient_overflows_float16_once_scaled():
+    """So the halvings from FITS on (to UNSCALE_INF) need a value that no scale brings into range."""
+    largest = float(np.finfo(np.float32).max)
+    with np.errstate(over="ignore"):
+        assert np.isfinite(np.float16(largest * INIT_SCALE / 2.0 ** FITS))
+        assert np.isinf(np.float16(largest * INIT_SCALE / 2.0 ** (FITS - 1)))
+    assert INIT_SCALE / 2.0 ** FITS == 2.0 ** -113 and UNSCALE_INF - FITS == 15
+
+
 @pytest.mark.parametrize("context", [APEX_CODE, "from apex import amp\n", "from apex import optimizers, amp\n",
                                      "trainer = Trainer(precision=16, amp_backend='apex')\n", ""])
 def test_apexs_error_is_weighed_as_the_scaler_out_of_range(context):
@@ -70,11 +79,25 @@ def test_apexs_error_is_weighed_as_the_scaler_out_of_range(context):
     "avg = total / count\nZeroDivisionError: float division by zero\n",                   # no Apex at all
     "import torch\nscaler = torch.cuda.amp.GradScaler()\nZeroDivisionError: float division by zero\n",
     "from mxnet.contrib import amp\nwith amp.scale_loss(loss, trainer) as scaled:\nZeroDivisionError: float division by zero\n",
+    # the error quoted in a sentence first, then the traceback that ends in the reporter's own code
+    "from apex import amp\nI get ZeroDivisionError: float division by zero at the end of the first epoch:\n"
+    "Traceback (most recent call last):\n  File \"train.py\", line 88, in validate\n    return 100. * correct / total\n"
+    "ZeroDivisionError: float division by zero\n",
 ])
 def test_any_other_division_by_zero_is_left_alone(log):
     d = diagnosed(log)
     assert not any(MESSAGE in e for m in d.matches for e in m.evidence)
     assert "is not declared by any entry" in report(d)
+
+
+def test_apexs_error_is_read_whatever_follows_it():
+    """A launcher prints its own traceback after the worker's: the reading is decided at the error's line,
+    once, before the words are taken out."""
+    launcher = ("Traceback (most recent call last):\n"
+                '  File "/opt/conda/lib/python3.6/site-packages/torch/distributed/launch.py", line 253, in main\n'
+                "subprocess.CalledProcessError: Command 'python' returned non-zero exit status 1.\n")
+    d = diagnosed(LOSSES + SKIPS + TRACEBACK + launcher)
+    assert len(d.read) == 1 and WHY in d.read[0] and not any(MESSAGE in u for u in d.unweighed)
 
 
 def test_the_usual_apex_report_keeps_the_half_precision_entry_first():
@@ -94,5 +117,6 @@ def test_amp_calls_say_mixed_precision_not_initialisation():
 
 def test_the_half_precision_entry_tells_the_reader_the_same_numbers():
     assert_entry_says("WR-040", [f"{HALVINGS:,} more halvings than doublings from {INIT_SCALE:g}",
+                                 f"After the {FITS}th (a scale of 2^-113)", f"the {UNSCALE_INF - FITS} halvings",
                                  f"From the {UNSCALE_INF}th halving on, `1./scale` is inf in float32", "`ZeroDivisionError: float division by zero`",
                                  SOURCE])

@@ -185,3 +185,18 @@ def test_a_log_read_in_two_halves_reads_the_stop_at_its_last_appearance_in_the_s
     whole = with_stop(merge(a, b))
     assert whole.count == 7 and whole.first_nonfinite == 6 and whole.first_nonfinite_at.line == 8
 
+
+
+@pytest.mark.parametrize("message, said", [
+    ("FloatingPointError: Loss became infinite or NaN at iteration=1!", "right after the first updates"),
+    ("FloatingPointError: Loss became infinite or NaN at iteration=460!", "after training for a while"),
+])
+def test_the_step_a_check_names_says_how_far_the_run_had_got(message, said):
+    """Its steps count from 0: iteration 1 is right after the first update, not after a while."""
+    d = diagnose(read(message + "\n"), CATALOG)
+    assert any(f"(the step the check named), {said}" in e for m in d.matches for e in m.evidence)
+
+
+def test_a_batch_in_an_epoch_the_log_does_not_name_says_nothing_of_when():
+    d = diagnose(read("Batch 3: Invalid loss, terminating training\n"), CATALOG)
+    assert not any("the step the check named" in e for m in d.matches for e in m.evidence)

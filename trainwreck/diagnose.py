@@ -22,8 +22,8 @@ from .entry import TRACES, Entry, Message, template_pattern
 from .logscan import KEEP, Evidence, MessageFinder
 from .logscan.evidence import without_first
 from .logscan.hidden import with_hidden
-from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, scale_zero_of, without_scale_zero
-from .logscan.stops import COMPANIONS, stop_of, with_stop, without_message, without_stops
+from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_scale_zero
+from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
 from .wording import (FIELDS, NORMALS, Library, Normal, loss_kind, lr_tried, normals_asked, says_failure,
                       score_out_of_range, section, timing_of, tokens, tokens_many, when)
@@ -102,13 +102,13 @@ NONFINITE_TRACES = {"nonfinite-from-start", "climb-then-nonfinite", "descent-the
 # held-out figures); the rest are fixed by the argument beside each.
 @dataclass(frozen=True)
 class Weights:
-    words: float = 3.0       # a report that is mostly words: the best-matching entry's share
+    words: float = 1.5       # a report that is mostly words: the best-matching entry's share
     when: float = 0.5        # it broke when the entry's failure does (or did not: minus this)
-    prior: float = 1.0       # the first suspect for what little the report says (FIRST_SUSPECTS)
+    prior: float = 0.75      # the first suspect for what little the report says (FIRST_SUSPECTS)
     message: float = 2.0     # one declared message found, shared among the entries that declare it
     prose: float = 0.0       # weight of the Symptom and Where sections' words in an entry's document
     bm_full: float = 6.0     # BM25 score at which a report's words count in full
-    fade: float = 0.0        # how much the prior gives way as the words match an entry (0: not at all, 1: fully)
+    fade: float = 0.5        # how much the prior gives way as the words match an entry (0: not at all, 1: fully)
 
 
 WEIGHTS = Weights()
@@ -161,8 +161,8 @@ CANDIDATES = 3
 # beside a named entry and its runners-up, the others are listed only with one of them.
 SPECIFIC = ("curve", "messages", "start", "negative", "zero-gradient", "accuracy-rose", "sigmoid-zero")
 # Apex's loss scale at zero is the scaler out of range, as the floor message it is weighed as (see
-# scale_zero.py), but half as much: below a scale of 1 the inf or nan that kept it falling was one
-# that no scale removes, an overflow in the forward pass or equally a loss that was not finite.
+# scale_zero.py), but half as much: the inf or nan that no scale removes may as well be a loss that was
+# not finite, or an infinite slope, which other entries explain.
 SCALE_ZERO = 0.5
 
 
@@ -343,6 +343,7 @@ def _signature(ev: Evidence) -> Signature:
             "recovered" if back else "stayed near its peak, below where it started" if stayed else "came partly back down")
     unjudged = "" if _shape_judged(ev) else (
         f"; too few values to judge a plateau or a stall ({SHAPE_MIN} are needed)" if ev.count < SHAPE_MIN else
+        "; a loss that reaches 0 or below is not judged for a plateau or a stall" if not (ev.low and ev.low > 0) else
         "; the values do not start at the run's start, so a plateau or a stall cannot be judged")
     return sig("healthy", [f"{ev.count} loss values, all finite: the loss {trend} from {_fmt(first)} to "
                            f"{_fmt(last)}" + bump + unjudged])
@@ -484,9 +485,14 @@ class Weigher:
         self.declarers: dict[str, list[str]] = {}
         self.ops: dict[str, dict[str, str]] = {}      # template -> entry ID -> the op its own example names
         self.main_of: dict[str, str] = {}              # a message -> the entry whose own (first) message it is
+        self.main_op: dict[str, str] = {}              # entry ID -> the op its own message names (NumPy's "in exp")
         for e in self.entries:
             if e.messages:
                 self.main_of.setdefault(e.messages[0].text, e.id)
+                main = e.messages[0]
+                named = op_named(main, main.example) or (m.group(1) if (m := _NUMPY_OP.search(main.text)) else "")
+                if named:
+                    self.main_op[e.id] = _bare_op(named)
         for e in self.entries:
             for m in self.weighed[e.id]:
                 self.declarers.setdefault(m.text, []).append(e.id)
@@ -535,6 +541,8 @@ def weighed(entry: Entry) -> list:
     return [m for m in entry.messages if not stop_of(m.shown)]
 
 
+# NumPy's floating-point warnings name the ufunc they come from: "overflow encountered in exp"
+_NUMPY_OP = re.compile(r" encountered in (\w+)$")
 # A value filled into a message that names an operation: a word, not a number, nor what the value was.
 _OP = re.compile(r"[A-Za-z_][\w.]*")
 _NOT_OP = frozenset({"nan", "inf", "NaN", "Infinity", "graph"})
@@ -546,11 +554,18 @@ def op_named(message: Message, printed: str) -> str:
     is a word, or ""."""
     if "{}" not in message.text or not printed:
         return ""
-    m = re.fullmatch(template_pattern(message.text).pattern.replace("[^\\n]+?", "([^\\n]+?)"),
-                     " ".join(printed.split()))
+    pattern = template_pattern(message.text).pattern.replace("[^\\n]+?", "([^\\n]+?)")
+    printed = " ".join(printed.split())
+    # a message quoted in a sentence often loses its final full stop (as _declared_hits allows)
+    m = re.fullmatch(pattern, printed) or re.fullmatch(pattern, printed + ".")
     words = [v for v in (m.groups() if m else ()) if _OP.fullmatch(v) and v not in _NOT_OP]
     # PyTorch numbers its backward functions from 1.8 on (ExpBackward0); older ones print ExpBackward
     return re.sub(r"(?<=Backward)\d+$", "", words[-1]) if words else ""
+
+
+def _bare_op(op: str) -> str:
+    """An op as the failure's own words name it: ExpBackward and TensorFlow's SqrtGrad are exp and sqrt."""
+    return re.sub(r"(?:Backward|Grad)$", "", op).lower()
 
 
 def _message_weight(text: str, seen, entry: Entry, w: Weigher, weights: Weights) -> float:
@@ -560,22 +575,14 @@ def _message_weight(text: str, seen, entry: Entry, w: Weigher, weights: Weights)
     declarers = w.declarers.get(text, [entry.id])
     found = op_named(next(m for m in w.weighed[entry.id] if m.text == text), seen[2]) if text in w.ops else ""
     same = [i for i, op in w.ops.get(text, {}).items() if op == found] if found else []
+    if found and not same:     # no example of this message names the op: the entry whose own message does
+        same = [i for i in declarers if w.main_op.get(i) == _bare_op(found)]
     if same:
         share = (1.0 if entry.id in same else 0.0) / len(same)
     else:     # the entry whose own (first) message it is counts twice: the others print it as a consequence
         main = w.main_of.get(text)
         share = (2.0 if entry.id == main else 1.0) / (len(declarers) + (main in declarers))
     return weights.message * (SCALE_ZERO if _apex_zero(text, seen) else 1.0) * share
-
-
-def _without_declared(ev: Evidence, w: Weigher) -> str:
-    """The report's text without the declared messages found in it (and the exception or warning class
-    each was printed after): their words are the framework's, and they are weighed as messages."""
-    prose = ev.prose
-    for _count, _line, text, _origin in ev.messages.values():
-        if any(m.matches(text) or m.text == text for e in w.entries for m in w.weighed[e.id]):
-            prose = without_message(prose, text)
-    return prose
 
 
 def _whole_signature(text: str, seen, entry: Entry, w: Weigher) -> bool:
@@ -629,7 +636,7 @@ class _Context:
     printed: dict[str, str]        # "zero-gradient" / "accuracy-rose" -> the fact, as the log shows it
 
 
-def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights) -> _Context:
+def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero: str | None = None) -> _Context:
     words_count = ev.count < 3 or sig.name in ("no-loss", "few-values", "nonfinite-throughout")
     words = tokens(ev.prose)
     bm = w.library.scores(words)
@@ -638,7 +645,7 @@ def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights) -> _Con
     said_nonfinite = ev.first_nonfinite is not None or bool({"nan", "inf", "diverge", "climb"} & set(words))
     said_nonfinite_value = ev.first_nonfinite is not None or bool({"nan", "inf"} & set(words))
     hits = {e.id: _declared_hits(w.weighed[e.id], ev.messages) for e in w.entries}
-    if (zero := scale_zero_key(ev)) is not None:       # Apex's scale at zero: the scaler out of range
+    if zero is not None:                               # Apex's scale at zero: the scaler out of range
         for e in w.entries:
             if any(m.text == SAME_AS for m in w.weighed[e.id]) and not any(t == SAME_AS for t, _ in hits[e.id]):
                 hits[e.id].append((SAME_AS, ev.messages[zero]))
@@ -649,13 +656,31 @@ def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights) -> _Con
     stopped = ev.first_nonfinite_at.step if ev.hidden_note and ev.first_nonfinite_at is not None else None
     said_at = ""
     if words_count and not said_when and stopped:      # a check's stop names its step: "at iteration 460" says when
-        said_when = timing_of(tokens(f"at {stopped}"))
+        said_when = _when_stopped(ev.first_nonfinite_at)
         said_at = f"at {stopped} (the step the check named), " if said_when else ""
     return _Context(ev, sig, words_count, said_when, said_at, bm,
                     min(1.0, top / weights.bm_full), said_nonfinite, said_nonfinite_value, said_failure, hits,
                     lr_tried(ev.prose), impossible,
                     bool(impossible) or (_negative(ev, words) and loss_kind(ev.prose) != "likelihood"),
                     "fp16" in words, _printed_facts(ev, sig, words))
+
+
+# A step a check names, counted from 0, up to this: right after the first updates (the words' "within the
+# first ten steps"); past it, after training had run a while.
+EARLY_STEPS = 10
+
+
+def _when_stopped(pos) -> set[str]:
+    """When a check's stop says the loss broke: its step counts from 0 (stops.py), so step 0 is before any
+    update; a batch counted within a later epoch is after a while."""
+    number = re.search(r"(\d+)\D*$", pos.step or "")
+    epoch = re.match(r"epoch (\d+)", pos.epoch or "")
+    if number is None or (epoch is None and (pos.step or "").startswith("batch")):
+        return set()                  # a batch counted within an epoch the log does not name
+    if epoch is not None and int(epoch.group(1)) > 1:
+        return {"later"}
+    n = int(number.group(1))
+    return {"start"} if n == 0 else {"early"} if n <= EARLY_STEPS else {"later"}
 
 
 def _printed_facts(ev: Evidence, sig: Signature, words: list[str]) -> dict[str, str]:
@@ -699,11 +724,12 @@ def _suspect(entry: Entry, c: _Context, w: Weigher) -> tuple[float, str]:
     if c.precision:                    # half-precision words: the entry that names the precision first
         return (1.0, "the report names half precision, and this entry is the one about it") \
             if entry.id in w.precision else (0.0, "")
-    timing = "start" if "start" in c.said_when else ("early" if c.said_when == {"early"} else "later")
+    said = c.said_when or WHEN_OF_TRACE.get(c.sig.name, set())     # the words, or else what the values show
+    timing = "start" if "start" in said else ("early" if said == {"early"} else "later")
     broke = ("a loss that turned nan or inf " if c.said_nonfinite_value else "a loss that climbed ") + \
         ({"start": "from the first values", "early": "right after the first updates"}.get(timing)
          or "after training had run")
-    if not c.said_when:
+    if not said:
         broke += " (the report does not say when, so a run that trained at all is assumed)"
     if c.lr_tried == "failed":         # the step size is ruled out: the failures that do not move with it come first
         return (1.0, f"a lower learning rate did not help: with the step size ruled out, a first suspect for {broke}") \
@@ -816,14 +842,13 @@ def _run_values(ev: Evidence) -> Evidence:
 def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diagnosis:
     w = weigher(catalog, weights.prose)
     ev = _run_values(with_hidden(with_stop(ev)))
+    zero = scale_zero_key(ev)                         # decided once, on the words as written
     if (prose := without_stops(ev)) != ev.prose:      # a framework's words are not the report's
         ev = replace(ev, prose=prose)
-    if (prose := without_scale_zero(ev)) != ev.prose:
-        ev = replace(ev, prose=prose)
-    if (prose := _without_declared(ev, w)) != ev.prose:   # weighed as messages, not again as words
+    if (prose := without_scale_zero(ev, zero)) != ev.prose:
         ev = replace(ev, prose=prose)
     sig = signature_of(ev)
-    c = _context(ev, w, sig, weights)
+    c = _context(ev, w, sig, weights, zero)
     normals = normals_asked(ev.prose) if c.words_count else []
     if ev.low is not None and ev.low < 0 and not any(n.name == NEGATIVE.name for n in normals):
         normals.insert(0, NEGATIVE)      # the values themselves go below zero
@@ -842,13 +867,13 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
                                  {k: round(v, 3) for k, v in parts.items()}))
     matches.sort(key=lambda m: (-m.score, m.entry.id))
     unweighed = [u for key, (count, line, example, origin) in ev.messages.items()
-                 if key not in declared_found and (u := _unweighed(ev, key, example, line, w))]
+                 if key not in declared_found and (u := _unweighed(ev, key, example, line, w, zero))]
     if ev.more_messages:
         unweighed.append(f"{ev.more_messages} more message line(s) of other kinds were seen and not kept")
     if sig.name in TRACES and not any(e.trace == sig.name for e in w.entries):
         unweighed.append(f"loss curve: {TRACES[sig.name]} -- no entry declares this signature yet")
     read = [ev.hidden_note] if ev.hidden_note else []
-    if (zero := scale_zero_key(ev)) is not None and w.declarers.get(SAME_AS):
+    if zero is not None and w.declarers.get(SAME_AS):
         read.append(f'message "{MESSAGE}" (line {ev.messages[zero][1]}): {WHY}; weighed for '
                     f"{', '.join(w.declarers[SAME_AS])}, whose failure that is")
     d = Diagnosis(ev, sig, matches, unweighed, normal=normals, read=read)
@@ -856,7 +881,7 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
     return d
 
 
-def _unweighed(ev: Evidence, key: str, example: str, line: int, w: Weigher) -> str:
+def _unweighed(ev: Evidence, key: str, example: str, line: int, w: Weigher, zero: str | None = None) -> str:
     """Why a message found is not weighed, or "" when it is (or was read as a loss value)."""
     found = stop_of(example)
     if found:
@@ -868,7 +893,7 @@ def _unweighed(ev: Evidence, key: str, example: str, line: int, w: Weigher) -> s
                 f"{watched} is not finite: it names no cause")
     if any(m.matches(example) for e in w.entries for m in e.messages):
         return ""
-    if scale_zero_of(example, ev.prose):
+    if key == zero:
         if w.declarers.get(SAME_AS):
             return ""                                       # weighed as the scaler's floor (see scale_zero.py)
         return f'message "{example}" (line {line}): {WHY}; no entry declares that failure yet'

@@ -105,6 +105,8 @@ class Message:
         # Quotes reach here with runs of spaces folded (a Markdown code span, a log line read
         # word by word); a message that the source writes with two spaces must still match.
         quoted, text, example = (" ".join(s.split()) for s in (quoted, self.text, self.example))
+        if not quoted:             # an exception printed with no message ("ValueError: ") quotes nothing
+            return False
         return quoted in (text, example) or bool(template_pattern(text).fullmatch(quoted))
 
 

@@ -108,6 +108,9 @@ THESAURUS = [
     # the exception NumPy's errstate(raise), JAX's debug_nans and Detectron2 raise: the message after it says
     # what; its "floating" is no float overflow
     (r"\bfloating ?point ?error\b", " "),
+    # the class of a warning or an exception printed before its message (RuntimeWarning:, ValueError:) is
+    # Python's word; the message after it says what (after divzero, which a ZeroDivisionError keeps)
+    (r"\b(?:[a-z]+ )?(?:warning|error|exception):", " "),
     (r"\b(?:negative|-ve)\b", " negative "),
     (r"\b(?:overflow\w*)\b", " overflow "),
     (r"\b(?:underflow\w*)\b", " underflow "),

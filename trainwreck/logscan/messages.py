@@ -54,9 +54,9 @@ FAMILIES = (
     _family(b"device-side assert triggered", rb"device-side assert triggered", "cuda"),
     _family(b"CUBLAS_STATUS_", rb"CUBLAS_STATUS_[A-Z_]+", "cuda"),
     # Any other exception or warning line: the text after the class name.
-    _family(b"Error: ", rb"\b[A-Z]\w*Error: *(?P<text>[^\n]+)", "python"),
-    _family(b"Exception: ", rb"\b[A-Z]\w*Exception: *(?P<text>[^\n]+)", "python"),
-    _family(b"Warning: ", rb"\b[A-Z]\w*Warning: *(?P<text>[^\n]+)", "python"),
+    _family(b"Error: ", rb"\b[A-Z]\w*Error: *(?P<text>\S[^\n]*)", "python"),
+    _family(b"Exception: ", rb"\b[A-Z]\w*Exception: *(?P<text>\S[^\n]*)", "python"),
+    _family(b"Warning: ", rb"\b[A-Z]\w*Warning: *(?P<text>\S[^\n]*)", "python"),
 )
 # Losses on a line after one of these words are validation or test losses, or a summary
 # (`best loss 1.98` in a checkpoint line), not a training step.
