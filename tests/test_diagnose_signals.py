@@ -394,10 +394,12 @@ def test_the_framework_a_report_names_is_not_evidence_of_which_failure():
     assert tokens("amp.initialize(model, opt)") == ["fp16", "opt"]
     assert tokens("with amp.scale_loss(loss, opt)") == ["fp16", "loss", "opt"]
     assert "init" in tokens("nn.init.xavier_uniform_(w)") and "init" in tokens("I initialize the weights")
-    # a traceback's frame lines are Python's and the machine's words; the code and the function names stay
-    assert tokens('Traceback (most recent call last):\n  File "/venv/lib/python3.8/site-packages/apex/amp/'
-                  'scaler.py", line 176, in unscale_with_stashed\n    loss = torch.log(p)') == \
-        ["unscale", "stash", "loss", "logfn"]
+    # a traceback's frame lines are Python's and the machine's words; the reporter's code and function names
+    # stay, and an installed library's frame (its function and its code line) goes with them
+    assert tokens('Traceback (most recent call last):\n  File "train.py", line 9, in training_step\n'
+                  '    loss = torch.log(p)\n  File "/venv/lib/python3.8/site-packages/apex/amp/scaler.py", line 176,'
+                  ' in unscale_with_stashed\n    out_scale/grads_have_scale,   # 1./scale,\n') == \
+        ["step", "loss", "logfn"]
 
 
 def test_a_validation_metric_is_the_validation_split_not_a_variable_named_val():

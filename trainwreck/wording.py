@@ -51,7 +51,9 @@ def _half_output(m: re.Match) -> str:
 # (pattern, token): one idea, many spellings. Applied to lower-cased text, longest phrases first.
 THESAURUS = [
     # a traceback's frame lines are Python's words, and their paths (venv, lib, site-packages) the machine's;
-    # the code lines under them and the function names stay
+    # the code lines under them and the function names stay -- but a frame in an installed library (its
+    # function and its code line: Apex's "out_scale/grads_have_scale") is the library's, not the reporter's
+    (r'\bfile "[^"\n]*(?:site|dist)-packages[^"\n]*", line \d+, in [^\n]*(?:\n[ \t]+[^\n]*)?', " "),
     (r'\btraceback \(most recent call last\):|\bfile "[^"\n]*", line \d+(?:, in\b)?', " "),
     # Apex's calls say mixed precision is on; their "initialize" is not the weights' initialisation
     (r"\b(?:amp\.(?:initiali[sz]e|scale[ _]loss)|fp16|float16|half[- ]precision|mixed[- ]precision|amp|autocast|16-bit"
