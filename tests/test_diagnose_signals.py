@@ -471,3 +471,23 @@ def test_a_suspect_takes_its_timing_from_the_values_when_the_words_give_none():
     d = diagnosis("Epoch 1/10\n  1/100 [>....] - ETA: 5s - loss: nan\nmy house price model gives nan\n")
     assert not any(m.entry.id == "WR-220" for m in d.matches)
     assert not any("after training had run" in e for m in d.matches for e in m.evidence)
+
+
+def test_a_class_that_names_a_failure_keeps_it_and_a_crash_stays_a_failure():
+    """Only the classes that name no failure of their own are dropped: OverflowError keeps its overflow, an
+    error stays an error, and a reporter's own word before "error:" stays theirs."""
+    from trainwreck.wording import says_failure
+
+    assert "overflow" in tokens("OverflowError: math range error")
+    assert "reconstruction" in tokens("my reconstruction error: 0.5 and rising")
+    assert tokens("train.py:3: RuntimeWarning: overflow encountered in exp") == ["py", "overflow", "encounter", "exp"]
+    assert says_failure("RuntimeError: CUDA error: an illegal memory access was encountered")
+
+
+def test_a_first_value_that_stands_for_an_epoch_does_not_time_the_suspects():
+    """Keras prints an epoch's mean: a nan there says nothing of when in the epoch the loss broke, so the
+    rate stays a suspect."""
+    d = diagnosis("Epoch 1/10\n1563/1563 [==============================] - 12s 7ms/step - loss: nan - accuracy: 0.1000\n"
+                  "Epoch 2/10\n1563/1563 [==============================] - 11s 7ms/step - loss: nan - accuracy: 0.1000\n"
+                  "my CNN on CIFAR-10 gives nan loss, why?\n")
+    assert any(m.entry.id == "WR-220" for m in d.matches)

@@ -120,3 +120,10 @@ def test_the_half_precision_entry_tells_the_reader_the_same_numbers():
                                  f"After the {FITS}th (a scale of 2^-113)", f"the {UNSCALE_INF - FITS} halvings",
                                  f"From the {UNSCALE_INF}th halving on, `1./scale` is inf in float32", "`ZeroDivisionError: float division by zero`",
                                  SOURCE])
+
+
+def test_apexs_error_beside_skipped_steps_is_no_normal_skipping():
+    """A few skips are normal under dynamic loss scaling; a scale that reached zero is not, even when the
+    report says nothing else went wrong."""
+    d = diagnosed("from apex import amp\n" + SKIPS + TRACEBACK)
+    assert d.verdict != "normal" and d.matches[0].entry.id == "WR-040"

@@ -592,7 +592,7 @@ def _whole_signature(text: str, seen, entry: Entry, w: Weigher) -> bool:
     if w.main_of.get(text, entry.id) != entry.id:
         return False
     mine = w.ops.get(text, {}).get(entry.id)
-    return not mine or op_named(next(m for m in w.weighed[entry.id] if m.text == text), seen[2]) in ("", mine)
+    return not mine or op_named(next(m for m in w.weighed[entry.id] if m.text == text), seen[2]) == mine
 
 
 def _apex_zero(text: str, seen) -> bool:
@@ -724,7 +724,9 @@ def _suspect(entry: Entry, c: _Context, w: Weigher) -> tuple[float, str]:
     if c.precision:                    # half-precision words: the entry that names the precision first
         return (1.0, "the report names half precision, and this entry is the one about it") \
             if entry.id in w.precision else (0.0, "")
-    said = c.said_when or WHEN_OF_TRACE.get(c.sig.name, set())     # the words, or else what the values show
+    # the words, or else what the values show (not a first value that stands for a whole epoch: see
+    # NONFINITE_TRACES)
+    said = c.said_when or (WHEN_OF_TRACE.get(c.sig.name, set()) if not c.sig.first_epoch else set())
     timing = "start" if "start" in said else ("early" if said == {"early"} else "later")
     broke = ("a loss that turned nan or inf " if c.said_nonfinite_value else "a loss that climbed ") + \
         ({"start": "from the first values", "early": "right after the first updates"}.get(timing)
@@ -877,7 +879,9 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
         read.append(f'message "{MESSAGE}" (line {ev.messages[zero][1]}): {WHY}; weighed for '
                     f"{', '.join(w.declarers[SAME_AS])}, whose failure that is")
     d = Diagnosis(ev, sig, matches, unweighed, normal=normals, read=read)
-    _decide(d, w, failure_shown, _unexplained_by_normal(normals, ev, declared_found), c.words_count)
+    # Apex's scale at zero is never the normal skipping of a step: the scaler ran out of range
+    _decide(d, w, failure_shown, _unexplained_by_normal(normals, ev, declared_found) or zero is not None,
+            c.words_count)
     return d
 
 

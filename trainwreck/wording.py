@@ -111,8 +111,12 @@ THESAURUS = [
     # what; its "floating" is no float overflow
     (r"\bfloating ?point ?error\b", " "),
     # the class of a warning or an exception printed before its message (RuntimeWarning:, ValueError:) is
-    # Python's word; the message after it says what (after divzero, which a ZeroDivisionError keeps)
-    (r"\b(?:[a-z]+ )?(?:warning|error|exception):", " "),
+    # Python's word; the message after it says what. Only the classes that name no failure of their own:
+    # OverflowError keeps its overflow (after divzero, which a ZeroDivisionError keeps), an error stays an
+    # error, and a reporter's own "reconstruction error:" keeps its word
+    (r"\b(?:runtime|user|deprecation|future|resource|pending deprecation|syntax) ?warning:", " "),
+    (r"\b(?:runtime|value|type|index|key|attribute|assertion|name|lookup|system|cuda|invalid ?argument"
+     r"|not ?implemented) ?(?:error|exception):", " error "),
     (r"\b(?:negative|-ve)\b", " negative "),
     (r"\b(?:overflow\w*)\b", " overflow "),
     (r"\b(?:underflow\w*)\b", " underflow "),
