@@ -270,7 +270,7 @@ def test_the_op_a_message_names_goes_to_the_entries_whose_own_example_names_it()
     assert quoted == {"WR-020": 1.0, "WR-220": 1.0} and d.matches[0].entry.id == "WR-020"
 
 
-def test_a_message_is_weighed_once_and_most_for_the_entry_it_is_about():
+def test_a_message_counts_most_for_the_entry_it_is_about():
     """The entry whose own (first) message it is counts twice in its share: NumPy's log-of-zero warning is
     WR-030's, which WR-020 and others print only as a consequence; and the warning's class (RuntimeWarning) is
     Python's word, not the reporter's (WR-020's page says a sigmoid's overflow only warns)."""

@@ -65,8 +65,9 @@ def test_apexs_error_is_weighed_as_the_scaler_out_of_range(context):
     d = diagnosed("my training crashed after some iterations\n" + context + TRACEBACK)
     line = len((context + TRACEBACK).splitlines()) + 1
     assert d.verdict == "uncertain" and not d.unweighed and "division" not in d.evidence.prose
-    assert d.read == [f'message "{MESSAGE}" (line {line}): {WHY}; weighed for WR-040, whose failure that is']
-    assert report(d).count(WHY) == 1 and as_json(d)["read"] == d.read
+    note = f'message "{MESSAGE}" (line {line}): {WHY}; weighed for WR-040, whose failure that is'
+    assert d.read == [(WHY, note)] and as_json(d)["read"] == [note]
+    assert report(d).count(WHY) == 1
     for m in (m for m in d.matches if m.entry.id == "WR-040"):      # if it is shown, it carries the reason
         assert m.parts["messages"] == 1.0 and f'message "{MESSAGE}" (line {line}): {WHY}' in m.evidence
     assert any(m.text == SAME_AS for m in CATALOG.entries["WR-040"].messages)
@@ -97,7 +98,7 @@ def test_apexs_error_is_read_whatever_follows_it():
                 '  File "/opt/conda/lib/python3.6/site-packages/torch/distributed/launch.py", line 253, in main\n'
                 "subprocess.CalledProcessError: Command 'python' returned non-zero exit status 1.\n")
     d = diagnosed(LOSSES + SKIPS + TRACEBACK + launcher)
-    assert len(d.read) == 1 and WHY in d.read[0] and not any(MESSAGE in u for u in d.unweighed)
+    assert [carried for carried, _note in d.read] == [WHY] and not any(MESSAGE in u for u in d.unweighed)
 
 
 def test_the_usual_apex_report_keeps_the_half_precision_entry_first():

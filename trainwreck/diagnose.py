@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 
 from .catalog import Catalog
 from .ceilings import ceiling_fact
-from .entry import TRACES, Entry, Message, template_pattern
+from .entry import TRACES, Entry, template_pattern
 from .logscan import KEEP, Evidence, MessageFinder
 from .logscan.evidence import without_first
 from .logscan.hidden import with_hidden
@@ -196,7 +196,8 @@ class Diagnosis:
     verdict: str = "no-evidence"   # failure | uncertain | normal | healthy | unexplained | no-evidence
     ask: str = ""                  # the one thing to paste that would decide
     normal: list[Normal] = field(default_factory=list)
-    read: list[str] = field(default_factory=list)   # how a message was read, said even when no entry shown carries it
+    # how a message was read, said even when no entry shown carries it: (what an entry's evidence would hold, the note)
+    read: list[tuple[str, str]] = field(default_factory=list)
 
 
 # ---- the curve ------------------------------------------------------------------------------
@@ -490,13 +491,13 @@ class Weigher:
             if e.messages:
                 self.main_of.setdefault(e.messages[0].text, e.id)
                 main = e.messages[0]
-                named = op_named(main, main.example) or (m.group(1) if (m := _NUMPY_OP.search(main.text)) else "")
+                named = op_named(main.text, main.example) or (m.group(1) if (m := _NUMPY_OP.search(main.text)) else "")
                 if named:
                     self.main_op[e.id] = _bare_op(named)
         for e in self.entries:
             for m in self.weighed[e.id]:
                 self.declarers.setdefault(m.text, []).append(e.id)
-                if op := op_named(m, m.example):
+                if op := op_named(m.text, m.example):
                     self.ops.setdefault(m.text, {})[e.id] = op
         # the entries that say, in one of their own phrases, that they explain a loss below zero, gradients
         # that are exactly zero, an accuracy that improves on a flat loss
@@ -548,16 +549,16 @@ _OP = re.compile(r"[A-Za-z_][\w.]*")
 _NOT_OP = frozenset({"nan", "inf", "NaN", "Infinity", "graph"})
 
 
-def op_named(message: Message, printed: str) -> str:
-    """The operation a printed instance of a message names (the backward function of PyTorch's anomaly mode,
-    the op of TensorFlow's check_numerics, the primitive of JAX's debug_nans): its last filled-in value that
-    is a word, or ""."""
-    if "{}" not in message.text or not printed:
+def op_named(text: str, printed: str) -> str:
+    """The operation a printed instance of a declared message names (the backward function of PyTorch's
+    anomaly mode, the op of TensorFlow's check_numerics, the primitive of JAX's debug_nans): its last
+    filled-in value that is a word, or ""."""
+    if "{}" not in text or not printed:
         return ""
-    pattern = template_pattern(message.text).pattern.replace("[^\\n]+?", "([^\\n]+?)")
+    pattern = template_pattern(text, capture=True)
     printed = " ".join(printed.split())
     # a message quoted in a sentence often loses its final full stop (as _declared_hits allows)
-    m = re.fullmatch(pattern, printed) or re.fullmatch(pattern, printed + ".")
+    m = pattern.fullmatch(printed) or pattern.fullmatch(printed + ".")
     words = [v for v in (m.groups() if m else ()) if _OP.fullmatch(v) and v not in _NOT_OP]
     # PyTorch numbers its backward functions from 1.8 on (ExpBackward0); older ones print ExpBackward
     return re.sub(r"(?<=Backward)\d+$", "", words[-1]) if words else ""
@@ -573,7 +574,7 @@ def _message_weight(text: str, seen, entry: Entry, w: Weigher, weights: Weights)
     declarers' own examples name that same one, they share it: a nan first seen in SqrtBackward0 is the
     singular slope's, whichever other entries also print the template with another op."""
     declarers = w.declarers.get(text, [entry.id])
-    found = op_named(next(m for m in w.weighed[entry.id] if m.text == text), seen[2]) if text in w.ops else ""
+    found = op_named(text, seen[2]) if text in w.ops else ""
     same = [i for i, op in w.ops.get(text, {}).items() if op == found] if found else []
     if found and not same:     # no example of this message names the op: the entry whose own message does
         same = [i for i in declarers if w.main_op.get(i) == _bare_op(found)]
@@ -592,7 +593,7 @@ def _whole_signature(text: str, seen, entry: Entry, w: Weigher) -> bool:
     if w.main_of.get(text, entry.id) != entry.id:
         return False
     mine = w.ops.get(text, {}).get(entry.id)
-    return not mine or op_named(next(m for m in w.weighed[entry.id] if m.text == text), seen[2]) == mine
+    return not mine or op_named(text, seen[2]) == mine
 
 
 def _apex_zero(text: str, seen) -> bool:
@@ -646,9 +647,9 @@ def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero: s
     said_nonfinite_value = ev.first_nonfinite is not None or bool({"nan", "inf"} & set(words))
     hits = {e.id: _declared_hits(w.weighed[e.id], ev.messages) for e in w.entries}
     if zero is not None:                               # Apex's scale at zero: the scaler out of range
-        for e in w.entries:
-            if any(m.text == SAME_AS for m in w.weighed[e.id]) and not any(t == SAME_AS for t, _ in hits[e.id]):
-                hits[e.id].append((SAME_AS, ev.messages[zero]))
+        for i in w.declarers.get(SAME_AS, []):
+            if not any(t == SAME_AS for t, _ in hits[i]):
+                hits[i].append((SAME_AS, ev.messages[zero]))
     impossible = _impossible_negative(ev, words)
     said_failure = (said_nonfinite or sig.name in TRACES or sig.name in UNFINISHED or bool(ev.messages)
                     or says_failure(ev.prose) or bool(impossible))
@@ -775,9 +776,10 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
         parts["curve"] = -weights.when
         against.append(f"the loss curve does not look like this entry's ({TRACES[entry.trace]})")
     # a message whose op the log names is another entry's (see _message_weight) is no evidence for this one
-    hits = [(text, seen) for text, seen in c.hits[entry.id] if _message_weight(text, seen, entry, w, weights) > 0]
+    shares = [(text, seen, _message_weight(text, seen, entry, w, weights)) for text, seen in c.hits[entry.id]]
+    hits = [(text, seen) for text, seen, share in shares if share > 0]
     if hits:
-        parts["messages"] = sum(_message_weight(text, seen, entry, w, weights) for text, seen in hits)
+        parts["messages"] = sum(share for _text, _seen, share in shares)
         whole = any(_whole_signature(text, seen, entry, w) for text, seen in hits)
         if ev.count == 0 and entry.trace == "none" and whole:
             parts["messages"] += W_MISSING
@@ -874,10 +876,10 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
         unweighed.append(f"{ev.more_messages} more message line(s) of other kinds were seen and not kept")
     if sig.name in TRACES and not any(e.trace == sig.name for e in w.entries):
         unweighed.append(f"loss curve: {TRACES[sig.name]} -- no entry declares this signature yet")
-    read = [ev.hidden_note] if ev.hidden_note else []
+    read = [(ev.hidden_note, ev.hidden_note)] if ev.hidden_note else []
     if zero is not None and w.declarers.get(SAME_AS):
-        read.append(f'message "{MESSAGE}" (line {ev.messages[zero][1]}): {WHY}; weighed for '
-                    f"{', '.join(w.declarers[SAME_AS])}, whose failure that is")
+        read.append((WHY, f'message "{MESSAGE}" (line {ev.messages[zero][1]}): {WHY}; weighed for '
+                          f"{', '.join(w.declarers[SAME_AS])}, whose failure that is"))
     d = Diagnosis(ev, sig, matches, unweighed, normal=normals, read=read)
     # Apex's scale at zero is never the normal skipping of a step: the scaler ran out of range
     _decide(d, w, failure_shown, _unexplained_by_normal(normals, ev, declared_found) or zero is not None,

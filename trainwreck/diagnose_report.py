@@ -37,8 +37,8 @@ def header(d: Diagnosis) -> str:
 def report(d: Diagnosis) -> str:
     ev = d.evidence
     lines = [header(d), ""]
-    for note in d.read:               # how a message was read: said even when no entry shown carries it
-        if d.matches and not any(_carried_part(note) in e for m in d.matches for e in m.evidence):
+    for carried, note in d.read:      # how a message was read: said even when no entry shown carries it
+        if d.matches and not any(carried in e for m in d.matches for e in m.evidence):
             lines += [f"Read: {note}.", ""]
     if d.verdict == "failure":
         lines += _candidates(d)
@@ -71,11 +71,6 @@ def report(d: Diagnosis) -> str:
     if ev.long_lines:
         lines.append(f"note: {ev.long_lines} line(s) longer than 4 MB were read in pieces")
     return printable("\n".join(lines).rstrip() + "\n")
-
-
-def _carried_part(note: str) -> str:
-    """The part of a reading that an entry's evidence would carry: a message's reason, or the whole note."""
-    return note.split("): ", 1)[1].split("; weighed for ", 1)[0] if note.startswith("message ") else note
 
 
 def _candidates(d: Diagnosis) -> list[str]:
@@ -122,7 +117,7 @@ def as_json(d: Diagnosis) -> dict:
         "ask": d.ask or None,
         "normal": [{"name": n.name, "explanation": n.explanation} for n in d.normal] if d.verdict == "normal" else [],
         "unweighed": d.unweighed,
-        "read": d.read,
+        "read": [note for _carried, note in d.read],
     })
 
 

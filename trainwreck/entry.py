@@ -79,12 +79,13 @@ def is_pinned(url: str) -> bool:
     return bool(_GITHUB_PINNED.fullmatch(url) or _DOCS_PINNED.fullmatch(url))
 
 
-def template_pattern(text: str) -> re.Pattern:
-    """The message text as a pattern: each {} matches one printed value (no line break). A value that ends
-    the message runs on to a space or the line's end: matched as short as possible it would be one
-    character, and a log's "reducing loss scale to 32768.0" would be quoted back as "to 3"."""
+def template_pattern(text: str, capture: bool = False) -> re.Pattern:
+    """The message text as a pattern: each {} matches one printed value (no line break), as a group when
+    `capture`. A value that ends the message runs on to a space or the line's end: matched as short as
+    possible it would be one character, and a log's "reducing loss scale to 32768.0" would be quoted back
+    as "to 3"."""
     parts = [re.escape(part) for part in text.split(PLACEHOLDER_MARK)]
-    pattern = r"[^\n]+?".join(parts)
+    pattern = (r"([^\n]+?)" if capture else r"[^\n]+?").join(parts)
     return re.compile(pattern + r"(?=\s|$)" if text.endswith(PLACEHOLDER_MARK) else pattern)
 
 

@@ -39,8 +39,9 @@ UNSCALE_INF = 144               # ... to 2**-128, where 1/scale is inf in float3
 # The declared message that says the same: the scaler at the end of its range
 SAME_AS = "Current loss scale already at minimum - cannot decrease scale anymore. Exiting run."
 MESSAGE = "float division by zero"       # Apex divides floats; Apex's amp was gone before Python 3.14 reworded it
+APEX_FILE = r"apex[/\\](?:amp|optimizers)[/\\]"   # where Apex's scaler divides (FusedSGD's too)
 APEX = re.compile(r"\bfrom apex import [\w, ]*\bamp\b|\bapex\.amp\b|\bamp\.initiali[sz]e\(|"
-                  r"\b(?:amp|fp16|half_precision)_backend\W{1,3}apex\b|apex[/\\](?:amp|optimizers)[/\\]")
+                  r"\b(?:amp|fp16|half_precision)_backend\W{1,3}apex\b|" + APEX_FILE)
 FRAME = re.compile(r'File "([^"\n]+)", line \d+')
 WHY = (f"Apex's loss scaler divides by its scale, which is 0.0 only after {HALVINGS:,} more halvings than "
        f"doublings from {INIT_SCALE:g}; the {UNSCALE_INF - FITS} that take it from 2**-113 to 2**-128 can only come "
@@ -53,7 +54,7 @@ def scale_zero_of(example: str, prose: str, line: int) -> bool:
     if example.strip() != MESSAGE or not APEX.search(prose):
         return False
     frames = FRAME.findall("\n".join(prose.splitlines()[:max(line - 1, 0)]))
-    return not frames or bool(re.search(r"apex[/\\](?:amp|optimizers)[/\\]", frames[-1]))
+    return not frames or bool(re.search(APEX_FILE, frames[-1]))
 
 
 def scale_zero_key(ev: Evidence) -> str | None:
