@@ -231,6 +231,21 @@ def test_a_nan_in_the_first_steps_value_still_rules_out_the_failures_that_need_u
     assert parts["curve"] < 0 and parts["when"] < 0 and against
 
 
+def test_a_first_value_its_line_calls_an_average_stands_for_the_steps_it_averages():
+    """'Average Training loss: nan' at the end of epoch 0 says some step of it was nan, not that the first
+    was -- even when the log restarts and prints epoch 0 again (the next value is not in another epoch)."""
+    restarts = "Model initialized\nEpoch 0 complete! Average Training loss: nan\n" * 3
+    d, weighed = _weighed(restarts)
+    assert d.signature.first_epoch
+    assert d.signature.facts[0].startswith("the first loss value, for epoch 0, is already nan: the log calls it an "
+                                           "average, so it stands for the steps it averages")
+    parts, _, against = weighed["WR-220"]
+    assert "when" not in parts and not against
+    for line in ("step 0 avg loss nan\n", "epoch 0 loss nan\n", "Epoch 0 mean_squared_error: 1.2 loss nan\n"):
+        d = _diagnosed(line * 3)            # a step number, no word of an average, or the word inside a name
+        assert not d.signature.first_epoch, line
+
+
 # ---- a loss that climbed and stayed up, or sits at a clamped log's ceiling ------------------------
 
 def _diagnosed(text):

@@ -266,11 +266,12 @@ def _signature(ev: Evidence) -> Signature:
             return sig("nonfinite-throughout", [f"every loss value from {at(0)}, where the log starts, is "
                                                 f"non-finite: when it first went {kind} is not in the log"])
         if t == 0 and _once_an_epoch(ev):
+            many = ("the log calls it an average, so it stands for the steps it averages" if ev.at(0).averaged else
+                    "a value printed with no step number stands for many steps -- an epoch's mean or its last "
+                    "batch's loss, or a logger's mean over its interval --")
             out = sig("nonfinite-from-start", [
-                f"the first loss value, for {at(0)}, is already {kind}: a value printed with no step number stands for "
-                "many steps -- an epoch's mean or its last batch's loss, or a logger's mean over its interval -- and "
-                "is non-finite once any of them was: the run broke within them, at the first step or later, the log "
-                f"cannot tell; {ending}"])
+                f"the first loss value, for {at(0)}, is already {kind}: {many} and is non-finite once any of them "
+                f"was: the run broke within them, at the first step or later, the log cannot tell; {ending}"])
             out.first_epoch = True
             return out
         if t == 0:
@@ -372,10 +373,15 @@ def _descent_before_climb(ev: Evidence) -> str | None:
 
 
 def _once_an_epoch(ev: Evidence) -> bool:
-    """Is the first value located by its epoch alone, and the next (if any) in another epoch: one value
+    """Does the first value stand for many steps: located by no step number, and either called an average
+    by its line, or located by its epoch alone with the next value (if any) in another epoch -- one value
     printed per epoch, not a step the scanner could not number?"""
     first = ev.at(0)
-    if first is None or not first.epoch or first.step:
+    if first is None or first.step:
+        return False
+    if first.averaged:
+        return True
+    if not first.epoch:
         return False
     second = ev.at(1) if ev.count > 1 else None
     return second is None or second.epoch != first.epoch

@@ -28,6 +28,9 @@ DATE_START = re.compile(rb"[ \t\[]*(\d\d?)/(\d\d?)[ \t]+\d\d:\d\d:\d\d")
 # the epoch and the iteration within it, with no word for either; both are quoted as printed.
 NEXT_FRACTION = re.compile(rb"[ \t]*\][ \t]*\[[ \t]*(\d+)[ \t]*/[ \t]*(\d+)[ \t]*\]")
 EPOCH_HINTS = (b"poch", b"POCH")
+# A value its line calls an average (`Average Training loss: nan`, `avg loss`, `mean loss`, `running
+# loss`): it stands for the steps it averages, not for one.
+AVERAGED = re.compile(rb"(?<![A-Za-z_])(?:avg|average|averaged|mean|running)(?![A-Za-z_])", re.I)
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,7 @@ class Position:
     epoch: str | None = None
     step: str | None = None
     inherited: bool = False       # the epoch came from an earlier line (a header)
+    averaged: bool = False        # the line calls the value an average (AVERAGED, before the value)
 
     def __str__(self) -> str:
         if self.epoch and self.step:
@@ -132,4 +136,4 @@ class Locator:
             epoch, inherited = _epoch_text(m), False
         own = self.numbering[0].match(line) if self.numbering else None
         step = f"{self.numbering[1]} {int(own.group(1))}" if own else step_on(line, m.span() if m else None)
-        return Position(number + 1, epoch, step, inherited)
+        return Position(number + 1, epoch, step, inherited, bool(AVERAGED.search(line, 0, offset - start)))
