@@ -246,6 +246,19 @@ def test_a_first_value_its_line_calls_an_average_stands_for_the_steps_it_average
         assert not d.signature.first_epoch, line
 
 
+def test_a_jump_to_nan_quotes_the_two_values_before_it_not_a_pair_that_reads_as_a_climb():
+    """The signature is about the last moves before the nan: a run that doubled, fell back and then went nan
+    was not climbing into it, and the two values quoted say so; one small last rise is said as such."""
+    values = ["74090.6", "77959.6", "76822.8", "166910.8", "131479.0", "nan", "nan"]
+    d = _diagnosed("".join(f"epoch {427 + i}: loss {v}\n" for i, v in enumerate(values)))
+    assert d.signature.name == "descent-then-nonfinite"
+    assert d.signature.facts[0].startswith("the loss was not rising at the end (1.669e+05 at epoch 430, then "
+                                           "1.315e+05 at epoch 431) and jumped straight to nan: first nan at epoch 432")
+    d = _diagnosed("".join(f"epoch {i}: loss {v}\n" for i, v in enumerate(["0.5", "0.4", "0.3", "0.36", "nan"])))
+    assert d.signature.facts[0].startswith("the loss rose only once at the end, by x1.2 (0.3 at epoch 2, then "
+                                           "0.36 at epoch 3) and jumped straight to nan")
+
+
 # ---- a loss that climbed and stayed up, or sits at a clamped log's ceiling ------------------------
 
 def _diagnosed(text):

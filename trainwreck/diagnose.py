@@ -309,9 +309,11 @@ def _signature(ev: Evidence) -> Signature:
                                       "too little to tell a climb from a jump"])
         # a value the log did not print as such (a check's stop, a logger's filter) may hide a climb before it
         then = f"; then the loss was {kind}" if ev.hidden_note else f" and jumped straight to {kind}"
-        return sig("descent-then-nonfinite",
-                   [f"the loss was not climbing ({_fmt(ev.before[0])} at {at(ev.before_start)}, "
-                    f"{_fmt(ev.before[-1])} at {at(t - 1)}){then}: {ending}"])
+        # the last two values say what happened just before (an earlier climb and fall is no climb into it)
+        last_two = f"{_fmt(ev.before[-2])} at {at(t - 2)}, then {_fmt(ev.before[-1])} at {at(t - 1)}"
+        moved = (f"rose only once at the end, by x{ev.before[-1] / ev.before[-2]:.2g} ({last_two})" if rises
+                 else f"was not rising at the end ({last_two})")
+        return sig("descent-then-nonfinite", [f"the loss {moved}{then}: {ending}"])
     early = ev.head[:SPIKE_WINDOW]
     peak = max(range(len(early)), key=early.__getitem__) if early else 0
     if early and early[0] > 0 and early[peak] >= SPIKE_RATIO * early[0] and ev.last < early[0]:
