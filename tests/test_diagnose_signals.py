@@ -402,6 +402,25 @@ def test_the_framework_a_report_names_is_not_evidence_of_which_failure():
         ["step", "loss", "logfn"]
 
 
+def test_an_ipython_or_colab_traceback_keeps_only_the_reporters_code():
+    """IPython (as in Colab and Jupyter) prints a frame as `path in function(...)` (IPython 7) or
+    `File path:492, in function(...)` (IPython 8) with numbered code lines under it: an installed library's
+    frame and its lines are the library's words, and the frame headers Python's; the cell's code stays."""
+    ipython7 = ("RuntimeError                              Traceback (most recent call last)\n"
+                "<ipython-input-12-3f2c1d9e8a7b> in <cell line: 4>()\n"
+                "----> 8         loss.backward()\n\n"
+                "/usr/local/lib/python3.10/dist-packages/torch/autograd/__init__.py in backward(tensors, grad_tensors, inputs)\n"
+                "    249     # some Python versions print out the first line of a multi-line function\n"
+                "--> 251     Variable._execution_engine.run_backward(  # Calls into the C++ engine\n"
+                "    252         tensors,\n\n")
+    ipython8 = ("Cell In[5], line 8\n      7 loss = criterion(out, yb)\n----> 8 loss.backward()\n\n"
+                "File C:\\Users\\me\\miniconda3\\Lib\\site-packages\\torch\\_tensor.py:487, in Tensor.backward(self, gradient,"
+                " retain_graph, create_graph, inputs)\n    477 if has_torch_function_unary(self):\n"
+                "--> 487 torch.autograd.backward(\n    488     self, gradient, retain_graph, create_graph, inputs=inputs\n\n")
+    assert tokens(ipython7) == ["loss", "backward"]
+    assert tokens(ipython8) == ["loss", "criterion", "yb", "loss", "backward"]
+
+
 def test_a_validation_metric_is_the_validation_split_not_a_variable_named_val():
     """val_loss and val acc fold to the validation split; PyTorch's BCELoss assertion names a variable
     input_val, and a report's val_loss used to match WR-130 through it."""

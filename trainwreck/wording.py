@@ -54,7 +54,13 @@ THESAURUS = [
     # the code lines under them and the function names stay -- but a frame in an installed library (its
     # function and its code line: Apex's "out_scale/grads_have_scale") is the library's, not the reporter's
     (r'\bfile "[^"\n]*(?:site|dist)-packages[^"\n]*", line \d+, in [^\n]*(?:\n[ \t]+[^\n]*)?', " "),
-    (r'\btraceback \(most recent call last\):|\bfile "[^"\n]*", line \d+(?:, in\b)?', " "),
+    (r'(?m)^[ \t]*[a-z0-9 .]*?(?:error|exception)[ \t]+traceback \(most recent call last\)|\btraceback \(most recent call last\):?|\bfile "[^"\n]*", line \d+(?:, in\b)?', " "),
+    # the same in IPython and Colab: a frame is `path in function(...)` (IPython 7) or `File path:492, in
+    # function(...)` (IPython 8), followed by its numbered code lines (`    490 ...`, `--> 492 ...`); a frame
+    # of the reporter's own cell is `<ipython-input-12-...> in <cell line: 4>()` or `Cell In[12], line 8`
+    (r'(?m)^[ \t]*(?:file )?[^\n"<]{0,300}?(?:site|dist)-packages[/\\][^\n]{0,300}? in [^\n]*(?:\n-*>?[ \t]*\d+\b[^\n]*)*',
+     " "),
+    (r'<ipython-input-[^>\n]{0,80}>(?: in <[^>\n]{0,80}>\(\))?|\bcell in ?\[\d*\], line \d+|\bfile [^\n"]{1,400}?:\d+, in\b', " "),
     # Apex's calls say mixed precision is on; their "initialize" is not the weights' initialisation
     (r"\b(?:amp\.(?:initiali[sz]e|scale[ _]loss)|fp16|float16|half[- ]precision|mixed[- ]precision|amp|autocast|16-bit"
      r"|precision[ =]+16|o[12]|loss[ _-]?scal\w*|grad[ _-]?scaler)\b", " fp16 "),
