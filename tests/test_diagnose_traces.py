@@ -259,6 +259,22 @@ def test_a_jump_to_nan_quotes_the_two_values_before_it_not_a_pair_that_reads_as_
                                            "0.36 at epoch 3) and jumped straight to nan")
 
 
+def test_an_enormous_first_loss_is_judged_against_the_values_right_after_it():
+    """1e4 then 2.3 is a broken start; 2.2 falling to 0.01 over a run that learnt, or to 0, is not."""
+    def log(values):
+        return "".join(f"step {i} loss {v}\n" for i, v in enumerate(values))
+
+    d = _diagnosed(log(["12000", "2.31", "2.25", "2.2", "2.1", "nan"]))
+    assert d.signature.name == "nonfinite-from-start"
+    assert d.signature.facts[0].startswith("the first loss (1.2e+04) is over 100x the values right after it "
+                                           "(their median, 2.25): no healthy start")
+    learnt = ["2.214", "1.1", "0.62", "0.31", "0.12", "0.05", "0.0187", "0.0102", "nan"]
+    for values in (learnt, ["0.6934", "0.2", "0.01", "0.0004", "0.0", "nan"]):
+        d = _diagnosed(log(values))
+        assert d.signature.name == "descent-then-nonfinite", values
+        assert "no healthy start" not in " ".join(d.signature.facts)
+
+
 # ---- a loss that climbed and stayed up, or sits at a clamped log's ceiling ------------------------
 
 def _diagnosed(text):

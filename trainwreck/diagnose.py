@@ -31,8 +31,10 @@ from .wording import (FIELDS, NORMALS, Library, Normal, loss_kind, lr_tried, nor
 # Shape of the curve just before a blow-up: it counts as a climb after this many
 # rises, or after one rise of at least this factor.
 SHAPE_RISES, SHAPE_RATIO = 2, 1.5
-# A first value this many times the lowest later one is "enormous from the start".
-ENORMOUS = 100.0
+# A first value this many times the values right after it (the median of the next ENORMOUS_NEXT) is
+# "enormous from the start": an outlandish first loss, not a run that trained well and fell 100x before
+# it broke (a loss that learns falls that far over many values, not in its first step).
+ENORMOUS, ENORMOUS_NEXT = 100.0, 3
 # A heuristic, not a bound: a fresh classifier's mean cross-entropy starts near ln K (under 10 for
 # any usual K), so a first loss of 1e4 takes a loss summed over many examples (or multiplied by a
 # loss scale), logits thousands apart, or a squared error on targets in their raw units. Only the
@@ -277,10 +279,12 @@ def _signature(ev: Evidence) -> Signature:
         if t == 0:
             return sig("nonfinite-from-start", [f"the very first loss value is {kind}: there was no healthy start; "
                                                 f"{ending}"])
-        if ev.before_start == 0 and len(finite) > 1 and finite[0] >= ENORMOUS * min(finite[1:]):
-            return sig("nonfinite-from-start", [f"the first loss ({_fmt(finite[0])}) is over {ENORMOUS:g}x the "
-                                                f"lowest later one ({_fmt(min(finite[1:]))}): no healthy start; "
-                                                f"{ending}"])
+        after = statistics.median(finite[1:1 + ENORMOUS_NEXT]) if len(finite) > 1 else 0.0
+        if ev.before_start == 0 and after > 0 and finite[0] >= ENORMOUS * after:
+            told = f"the next one ({_fmt(after)})" if len(finite) == 2 else \
+                f"the values right after it (their median, {_fmt(after)})"
+            return sig("nonfinite-from-start", [f"the first loss ({_fmt(finite[0])}) is over {ENORMOUS:g}x "
+                                                f"{told}: no healthy start; {ending}"])
         rises = _rises_before(ev.before)
         if rises >= SHAPE_RISES or (rises == 1 and ev.before[-1] >= SHAPE_RATIO * ev.before[-2]):
             start = len(ev.before) - 1 - rises
