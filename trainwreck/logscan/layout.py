@@ -94,6 +94,30 @@ def prefixed_losses(data: bytes) -> list[bytes]:
     return keys
 
 
+# A loss the line itself calls an average (`Avg Loss`, `Running Loss`, `mean loss`): beside the step's own
+# `Loss` on the same line (PyTorch's MNIST example with a running mean added, `Loss: 0.33  Avg Loss: 0.71`)
+# it is the same loss again, smoothed, and reading both makes two steps of one; alone, it is the loss.
+AVERAGED_KEY = re.compile(rb"(?<![A-Za-z_])(?:[Aa]vg|AVG|[Aa]verage|AVERAGE|[Mm]ean|MEAN|[Rr]unning|RUNNING|[Ss]moothed"
+                          rb"|EMA|[Ee]ma)[ \t]+(?:[Tt]rain(?:ing)?[ \t]+)?(?:loss|Loss|LOSS)\b")
+
+
+PLAIN_LOSS = re.compile(rb"(?<![A-Za-z_])(?:loss|Loss|LOSS)\b")
+
+
+def averaged_losses(data: bytes) -> list[bytes]:
+    """The averaged keys (AVERAGED_KEY) that share a line with an unqualified loss key, to hide."""
+    keys: list[bytes] = []
+    window = data[:PREFIX_WINDOW]
+    for m in AVERAGED_KEY.finditer(window):
+        if m.group(0) in keys:
+            continue
+        start, end = window.rfind(b"\n", 0, m.start()) + 1, window.find(b"\n", m.end())
+        line = window[start:len(window) if end < 0 else end]
+        if PLAIN_LOSS.search(AVERAGED_KEY.sub(b"", line)):
+            keys.append(m.group(0))
+    return keys
+
+
 def mask(data: bytes, others: list[bytes]) -> bytes:
     for key in others:
         if key in data:
@@ -110,7 +134,7 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
     training = first if training is None else training
     start = first[:DETECT_WINDOW]
     prefixed = prefixed_losses(training)
-    others = other_losses(training) + prefixed
+    others = other_losses(training) + prefixed + averaged_losses(training)
     masked = mask(training, others)
     base = dict(others=others, clip_at=_clip_at(start), epochs=any(h in start for h in EPOCH_HINTS))
     spelled = features(start)
