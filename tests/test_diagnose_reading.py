@@ -244,6 +244,16 @@ def test_beside_a_named_entry_only_the_runners_up_and_entries_with_evidence_of_t
     assert all(m.parts.get("messages", 0) > 0 for m in overflow.matches[3:])
 
 
+def test_the_absence_of_the_others_messages_alone_names_no_entry():
+    """A fall and then a nan fits a bad batch, a log of zero and a nan gradient alike. In a log that shows no
+    framework the last two lose a point for the NumPy warnings they would print, and that point alone used to
+    open the lead that named WR-310: a paste of loss lines often leaves the warnings out. It still orders them."""
+    d = diagnosis("".join(f"step {100 * i} loss {v}\n" for i, v in enumerate(["0.69", "0.52", "0.44", "0.41", "0.39",
+                                                                             "nan", "nan"])))
+    assert d.verdict == "uncertain" and d.matches[0].entry.id == "WR-310"
+    assert d.matches[0].score - d.matches[1].score >= 1.0 and d.matches[1].parts["messages"] == -1.0
+
+
 def test_the_op_a_message_names_goes_to_the_entries_whose_own_example_names_it():
     """PyTorch's anomaly mode, TensorFlow's check_numerics and JAX's debug_nans name the operation where the
     nan appeared. The entries whose own example names the same op share the message; with an op no example

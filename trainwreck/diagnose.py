@@ -959,7 +959,9 @@ def _missing_messages(messages: list, hits: list, ev: Evidence) -> str:
 
 def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_counts: bool) -> None:
     top = d.matches[0] if d.matches else None
-    second = d.matches[1].score if len(d.matches) > 1 else 0.0
+    # the lead that names an entry is over what the others have for them: the absence of their messages (a
+    # paste may leave out the warnings above the loss) can order the candidates, never alone open the lead
+    second = max((m.score - min(0.0, m.parts.get("messages", 0.0)) for m in d.matches[1:]), default=0.0)
     # evidence beyond words: a curve's signature, a declared message, or a loss the named loss cannot reach
     impossible = top is not None and top.parts.get("negative", 0) >= W_NEGATIVE
     specific = d.signature.name in TRACES or declared or impossible
