@@ -959,9 +959,16 @@ def _missing_messages(messages: list, hits: list, ev: Evidence) -> str:
 
 def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_counts: bool) -> None:
     top = d.matches[0] if d.matches else None
-    # the lead that names an entry is over what the others have for them: the absence of their messages (a
-    # paste may leave out the warnings above the loss) can order the candidates, never alone open the lead
-    second = max((m.score - min(0.0, m.parts.get("messages", 0.0)) for m in d.matches[1:]), default=0.0)
+    # the lead that names an entry is over what the others have for them: the absence of their messages can
+    # order the candidates, but it opens the lead only where the paste shows it kept such messages (one of
+    # the same framework is in it): a paste of loss lines often leaves out the warnings printed above them
+    kept = {origin for _, _, _, origin in d.evidence.messages.values()}
+
+    def held(m: Match) -> float:
+        missing = min(0.0, m.parts.get("messages", 0.0))
+        return m.score if kept & {msg.origin for msg in w.weighed[m.entry.id]} else m.score - missing
+
+    second = max((held(m) for m in d.matches[1:]), default=0.0)
     # evidence beyond words: a curve's signature, a declared message, or a loss the named loss cannot reach
     impossible = top is not None and top.parts.get("negative", 0) >= W_NEGATIVE
     specific = d.signature.name in TRACES or declared or impossible
