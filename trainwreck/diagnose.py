@@ -848,10 +848,11 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
 
 def _run_values(ev: Evidence) -> Evidence:
     """A pasted report often opens with a title that quotes a loss ("Loss nan after 2 epochs") above
-    a numbered log: values before the log's numbering starts are not steps of the run."""
-    if not (2 <= ev.count <= KEEP) or ev.head_at[0].numbered:
+    a numbered log: values before the log's numbering starts are not steps of the run. A finished bar
+    (`100%|██████████| 782/782 [...] loss=2.3031]`) is the log's, though its count is no step to quote."""
+    if not (2 <= ev.count <= KEEP) or ev.head_at[0].numbered or ev.head_at[0].finished:
         return ev
-    k = next((i for i, p in enumerate(ev.head_at) if p.numbered), None)
+    k = next((i for i, p in enumerate(ev.head_at) if p.numbered or p.finished), None)
     return without_first(ev, k) if k else ev
 
 

@@ -41,6 +41,7 @@ class Position:
     step: str | None = None
     inherited: bool = False       # the epoch came from an earlier line (a header)
     averaged: bool = False        # the line calls the value an average (AVERAGED, before the value)
+    finished: bool = False        # the line is a finished bar (`782/782`): a count, though no step to quote
 
     def __str__(self) -> str:
         if self.epoch and self.step:
@@ -82,10 +83,15 @@ def last_epoch(data: bytes, end: int, start: int = 0) -> str | None:
 
 
 def step_on(line: bytes, epoch_span: tuple[int, int] | None) -> str | None:
+    return _count_on(line, epoch_span)[0]
+
+
+def _count_on(line: bytes, epoch_span: tuple[int, int] | None) -> tuple[str | None, bool]:
+    """The step the line prints, and whether it is a finished bar's count (`782/782`), which is no step."""
     m = STEP.search(line)
     if m:
         total = m.group(3)
-        return f"{m.group(1).decode().lower()} {int(m.group(2))}" + (f"/{int(total)}" if total else "")
+        return f"{m.group(1).decode().lower()} {int(m.group(2))}" + (f"/{int(total)}" if total else ""), False
     date = DATE_START.match(line)
     for m in FRACTION.finditer(line):
         if epoch_span and epoch_span[0] <= m.start() < epoch_span[1]:
@@ -94,11 +100,11 @@ def step_on(line: bytes, epoch_span: tuple[int, int] | None) -> str | None:
             continue
         done, total = int(m.group(1)), int(m.group(2))
         if (inner := NEXT_FRACTION.match(line, m.end())) is not None:
-            return f"[{done}/{total}][{int(inner.group(1))}/{int(inner.group(2))}]"
+            return f"[{done}/{total}][{int(inner.group(1))}/{int(inner.group(2))}]", False
         if total and done != total:              # a finished bar says nothing the epoch does not
-            return f"[{done}/{total}]"
-        return None
-    return None
+            return f"[{done}/{total}]", False
+        return None, bool(total)
+    return None, False
 
 
 class Locator:
@@ -135,5 +141,6 @@ class Locator:
         if m:
             epoch, inherited = _epoch_text(m), False
         own = self.numbering[0].match(line) if self.numbering else None
-        step = f"{self.numbering[1]} {int(own.group(1))}" if own else step_on(line, m.span() if m else None)
-        return Position(number + 1, epoch, step, inherited, bool(AVERAGED.search(line, 0, offset - start)))
+        step, finished = (f"{self.numbering[1]} {int(own.group(1))}", False) if own else \
+            _count_on(line, m.span() if m else None)
+        return Position(number + 1, epoch, step, inherited, bool(AVERAGED.search(line, 0, offset - start)), finished)
