@@ -155,6 +155,24 @@ def test_cli_errors_are_one_line(tmp_path):
     assert result.returncode == 1 and result.stderr.decode().count("\n") == 1
 
 
+def test_a_nan_in_validation_alone_is_said_beside_the_training_verdict():
+    """Validation values are not diagnosed, but a nan the person asked about is not passed over in silence."""
+    keyed = "".join(f"Epoch {i}/30: train_loss={t} | val_loss={v} val_acc=0.78\n"
+                    for i, (t, v) in enumerate([("0.81", "0.70"), ("0.61", "0.64"), ("0.53", "nan")], 1))
+    tagged = ("[train] step 100 | loss 0.84\n[train] step 200 | loss 0.69\n"
+              "[eval]  step 200 | loss_ce nan | loss inf | mIoU 0.44\n[train] step 300 | loss 0.61\n")
+    for log, said in ((keyed, "the validation loss was nan at line 3 (`val_loss=nan`)"),
+                      (tagged, "the validation loss was inf at line 3 (`[eval]  step 200 | loss_ce nan | loss inf`)")):
+        out = run_cli("-", stdin=log.encode()).stdout.decode()
+        assert out.count("No known failure found in the training loss.") == 1
+        assert f"But {said}: only the training loss is diagnosed." in out
+        assert json.loads(run_cli("-", "--json", stdin=log.encode()).stdout)["validation_nonfinite"] == said
+    # a finite validation loss, or a sentence about one, is not a printed non-finite value
+    calm = keyed.replace("val_loss=nan", "val_loss=0.66") + "my val loss is nan sometimes?\n"
+    out = run_cli("-", stdin=calm.encode()).stdout.decode()
+    assert "No known failure found. " in out and "validation loss was" not in out
+
+
 def test_healthy_report_says_what_was_checked():
     result = run_cli("-", stdin=tab_output("WR-220", "fix").encode())
     out = result.stdout.decode()

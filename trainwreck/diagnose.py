@@ -200,6 +200,7 @@ class Diagnosis:
     normal: list[Normal] = field(default_factory=list)
     # how a message was read, said even when no entry shown carries it: (what an entry's evidence would hold, the note)
     read: list[tuple[str, str]] = field(default_factory=list)
+    validation: str = ""           # a non-finite validation loss the report shows (not diagnosed: see VALIDATION_NAN)
 
 
 # ---- the curve ------------------------------------------------------------------------------
@@ -846,6 +847,30 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
     return parts, evidence, against
 
 
+# A validation loss printed non-finite: under its own key (`val_loss: nan`, `'eval_loss': nan`, `val_loss=nan.0`),
+# or as the loss of a line a validation tag opens (`[eval] step 300 | loss nan`, `Validation: loss inf`).
+# Validation values are not diagnosed (they are not the run's steps), but a report that says nothing of a
+# nan the person asked about reads as if it was not seen: its place is said, beside the training verdict.
+NONFINITE_VALUE = r"(?:tensor\(|array\()?(-?nan(?:\.0)?|[-+]?inf(?:inity)?)(?![a-z0-9])"
+VALIDATION_NAN = [
+    re.compile(r"(?i)['\"]?(?<![a-z0-9])(?:val|valid|validation|eval|test|dev)[ _/-]?loss['\"]?[ \t]*[:=]?[ \t]*"
+               + NONFINITE_VALUE),
+    re.compile(r"(?im)^[ \t]*[\[(]?(?:val|valid|validation|eval|evaluation|test)\b[^\n]{0,200}?(?<![a-z0-9_])loss"
+               r"(?![a-z0-9_])[ \t]*[:=]?[ \t]*" + NONFINITE_VALUE),
+]
+
+
+def _validation_nonfinite(ev: Evidence) -> str:
+    """Where the report first shows a non-finite validation loss (in its start, as pasted), or ""."""
+    found = [m for pattern in VALIDATION_NAN if (m := pattern.search(ev.prose))]
+    if not found:
+        return ""
+    m = min(found, key=lambda m: m.start())
+    line = ev.prose.count("\n", 0, m.start()) + 1
+    value = m.group(1).lower().removesuffix(".0")
+    return f"the validation loss was {value} at line {line} (`{m.group(0).strip()}`)"
+
+
 def _run_values(ev: Evidence) -> Evidence:
     """A pasted report often opens with a title that quotes a loss ("Loss nan after 2 epochs") above
     a numbered log: values before the log's numbering starts are not steps of the run. A finished bar
@@ -893,7 +918,7 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
     if zero is not None and w.declarers.get(SAME_AS):
         read.append((WHY, f'message "{MESSAGE}" (line {ev.messages[zero][1]}): {WHY}; weighed for '
                           f"{', '.join(w.declarers[SAME_AS])}, whose failure that is"))
-    d = Diagnosis(ev, sig, matches, unweighed, normal=normals, read=read)
+    d = Diagnosis(ev, sig, matches, unweighed, normal=normals, read=read, validation=_validation_nonfinite(ev))
     # Apex's scale at zero is never the normal skipping of a step: the scaler ran out of range
     _decide(d, w, failure_shown, _unexplained_by_normal(normals, ev, declared_found) or zero is not None,
             c.words_count)

@@ -55,12 +55,14 @@ def report(d: Diagnosis) -> str:
             lines.append("")
     elif d.verdict == "healthy":
         shapes = " a plateau, a stall," if "plateau or a stall" not in d.signature.facts[0] else ""
-        lines += [f"No known failure found. {d.signature.facts[0]}.",
+        lines += [f"No known failure found{' in the training loss' if d.validation else ''}. {d.signature.facts[0]}.",
                   f"Checked: non-finite loss values, a sustained climb, an enormous first value,{shapes} "
                   "and the known warning messages.", ""]
+        lines += _validation_note(d)
     elif d.verdict == "no-evidence":
         lines += ["No known failure found, but there was little to go on: " + "; ".join(d.signature.facts)
                   + ", and no known warning message.", f"To decide, paste {d.ask}.", ""]
+        lines += _validation_note(d)
     else:
         lines += ["No entry of the catalogue explains this log: it is not covered. What was found:"] + \
                  [f"   {fact}" for fact in d.signature.facts] + [""]
@@ -71,6 +73,15 @@ def report(d: Diagnosis) -> str:
     if ev.long_lines:
         lines.append(f"note: {ev.long_lines} line(s) longer than 4 MB were read in pieces")
     return printable("\n".join(lines).rstrip() + "\n")
+
+
+def _validation_note(d: Diagnosis) -> list[str]:
+    if not d.validation:
+        return []
+    return [f"But {d.validation}: only the training loss is diagnosed. A loss that is not finite in validation "
+            "alone comes from what only validation sees: its data, the model in evaluation mode (BatchNorm's "
+            "running statistics instead of the batch's), or a batch with nothing to average (empty, or every "
+            "target ignored: a mean over no elements is nan).", ""]
 
 
 def _candidates(d: Diagnosis) -> list[str]:
@@ -118,6 +129,7 @@ def as_json(d: Diagnosis) -> dict:
         "normal": [{"name": n.name, "explanation": n.explanation} for n in d.normal] if d.verdict == "normal" else [],
         "unweighed": d.unweighed,
         "read": [note for _carried, note in d.read],
+        "validation_nonfinite": d.validation or None,
     })
 
 
