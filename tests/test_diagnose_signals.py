@@ -421,6 +421,18 @@ def test_an_ipython_or_colab_traceback_keeps_only_the_reporters_code():
     assert tokens(ipython8) == ["loss", "criterion", "yb", "loss", "backward"]
 
 
+def test_a_report_in_another_script_is_not_said_to_be_silent_about_when():
+    """Words are read in English: a Russian sentence that says 'at the first iteration' was told it did not say when."""
+    from trainwreck.diagnose import diagnose
+    from trainwreck.logscan import scan
+
+    for text, said in (("Лосс становится nan уже на первой итерации, learning rate 1e-5", "in another script were not read"),
+                       ("the loss becomes nan, learning rate 1e-5", "the report does not say when")):
+        d = diagnose(scan(io.BytesIO(text.encode()), "report"), CATALOG)
+        notes = [e for m in d.matches for e in m.evidence if "suspect" in e]
+        assert notes and all(said in e for e in notes), text
+
+
 def test_a_validation_metric_is_the_validation_split_not_a_variable_named_val():
     """val_loss and val acc fold to the validation split; PyTorch's BCELoss assertion names a variable
     input_val, and a report's val_loss used to match WR-130 through it."""

@@ -11,6 +11,7 @@ one thing to paste that would decide between them.
 """
 from __future__ import annotations
 
+import functools
 import math
 import re
 import statistics
@@ -746,7 +747,9 @@ def _suspect(entry: Entry, c: _Context, w: Weigher) -> tuple[float, str]:
         ({"start": "from the first values", "early": "right after the first updates"}.get(timing)
          or "after training had run")
     if not said:
-        broke += " (the report does not say when, so a run that trained at all is assumed)"
+        broke += (" (the report's words in another script were not read, and its English ones do not say when, so "
+                  "a run that trained at all is assumed)" if _other_script(c.ev.prose) else
+                  " (the report does not say when, so a run that trained at all is assumed)")
     if c.lr_tried == "failed":         # the step size is ruled out: the failures that do not move with it come first
         return (1.0, f"a lower learning rate did not help: with the step size ruled out, a first suspect for {broke}") \
             if entry.trace in SECOND_SUSPECTS.get(timing, ()) else (0.0, "")
@@ -755,6 +758,16 @@ def _suspect(entry: Entry, c: _Context, w: Weigher) -> tuple[float, str]:
     if entry.trace in SECOND_SUSPECTS.get(timing, ()):
         return 0.5, f"a second suspect for {broke}"
     return 0.0, ""
+
+
+# Words are read in English only: a report with this many letters of another script (Cyrillic, Chinese,
+# ...) may say when in words that were not read.
+OTHER_SCRIPT_LETTERS = 8
+
+
+@functools.lru_cache(maxsize=4)         # asked once per entry of one report
+def _other_script(prose: str) -> bool:
+    return sum(1 for ch in prose if ch.isalpha() and ord(ch) > 0x24F) >= OTHER_SCRIPT_LETTERS
 
 
 def _negative(ev: Evidence, words: list[str]) -> bool:
