@@ -275,6 +275,33 @@ def test_an_enormous_first_loss_is_judged_against_the_values_right_after_it():
         assert "no healthy start" not in " ".join(d.signature.facts)
 
 
+def test_runs_pasted_one_after_another_are_not_one_curve():
+    """A restart or a second fold starts the log's count again: the run that broke is read, not a made-up
+    fall-then-climb across the two; a count that starts again each epoch, or a summary quoting an earlier
+    epoch, is no new run."""
+    from trainwreck.diagnose_report import header
+
+    calm = ["6.93", "5.12", "4.44", "4.03", "3.89", "3.70"]
+    wild = ["6.93", "4.88", "7.55", "23.1", "301.2", "nan"]
+    two = ("== run 1 ==\n" + "".join(f"step {50 * i} loss {v}\n" for i, v in enumerate(calm))
+           + "== run 2, rate x10 ==\n" + "".join(f"step {50 * i} loss {v}\n" for i, v in enumerate(wild)))
+    d = _diagnosed(two)
+    assert d.signature.name == "climb-then-nonfinite" and d.matches[0].entry.id == "WR-220"
+    assert d.evidence.count == 6 and "from 4.88 at step 50 to 301.2 at step 200" in d.signature.facts[0]
+    assert ("2 runs one after another (the log's count starts again at line 9): run 2, the first whose loss "
+            "turned non-finite, is read (line 9 to line 14)") in header(d)
+    folds = "".join(f"== fold {k} ==\n" + "".join(f"Epoch {e}: train loss {v}\n" for e, v in enumerate(run, 1))
+                    for k, run in enumerate([calm[:4], wild[-4:], calm[2:]], 1))
+    d = _diagnosed(folds)
+    assert d.evidence.count == 4 and d.evidence.runs.startswith("3 runs") and "run 2, the first whose" in d.evidence.runs
+    # a batch index that starts again each epoch, on the next line, and a summary that quotes an earlier epoch
+    batches = "".join(f"batch {50 * (i % 3)} loss {v}\n" for i, v in enumerate(calm))
+    summary = "".join(f"epoch {e} loss {v}\n" for e, v in enumerate(calm)) + "\nAt epoch 2, loss 4.44 and 4.44\n"
+    for log in (batches, summary):
+        d = _diagnosed(log)
+        assert not d.evidence.runs and d.evidence.count >= 6, log
+
+
 # ---- a loss that climbed and stayed up, or sits at a clamped log's ceiling ------------------------
 
 def _diagnosed(text):

@@ -21,7 +21,8 @@ from .catalog import Catalog
 from .ceilings import ceiling_fact
 from .entry import TRACES, Entry, template_pattern
 from .logscan import KEEP, Evidence, MessageFinder
-from .logscan.evidence import without_first
+from .logscan.evidence import only, without_first
+from .logscan.positions import counted_on, starts_again
 from .logscan.hidden import with_hidden
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_scale_zero
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
@@ -888,10 +889,34 @@ def _run_values(ev: Evidence) -> Evidence:
     """A pasted report often opens with a title that quotes a loss ("Loss nan after 2 epochs") above
     a numbered log: values before the log's numbering starts are not steps of the run. A finished bar
     (`100%|██████████| 782/782 [...] loss=2.3031]`) is the log's, though its count is no step to quote."""
-    if not (2 <= ev.count <= KEEP) or ev.head_at[0].numbered or ev.head_at[0].finished:
+    if not (2 <= ev.count <= KEEP):
         return ev
-    k = next((i for i, p in enumerate(ev.head_at) if p.numbered or p.finished), None)
-    return without_first(ev, k) if k else ev
+    if not (ev.head_at[0].numbered or ev.head_at[0].finished):
+        k = next((i for i, p in enumerate(ev.head_at) if p.numbered or p.finished), None)
+        ev = without_first(ev, k) if k else ev
+    return _one_run(ev)
+
+
+def _one_run(ev: Evidence) -> Evidence:
+    """Several runs pasted one after another (a restart, k folds) are not one curve: the first run whose
+    loss turned non-finite is read -- the one asked about -- or, if none did, the last."""
+    at = ev.head_at
+    if not 2 <= ev.count <= KEEP or not len(ev.head) == len(at) == ev.count:
+        return ev
+    # a run goes on after its start: a summary line that quotes an earlier epoch is no run
+    starts = [0] + [i for i in range(1, ev.count - 1) if starts_again(at[i - 1], at[i]) and counted_on(at[i], at[i + 1])]
+    if len(starts) == 1:
+        return ev
+    bounds = list(zip(starts, starts[1:] + [ev.count]))
+    broke = [k for k, (a, b) in enumerate(bounds) if not all(math.isfinite(v) for v in ev.head[a:b])]
+    k = broke[0] if broke else len(bounds) - 1
+    a, b = bounds[k]
+    out = only(ev, a, b)
+    which = "the first whose loss turned non-finite" if broke else "the last"
+    out.runs = (f"{len(bounds)} runs one after another (the log's count starts again at "
+                f"{', '.join(f'line {at[i].line}' for i in starts[1:])}): run {k + 1}, {which}, is read "
+                f"(line {at[a].line} to line {at[b - 1].line})")
+    return out
 
 
 def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diagnosis:

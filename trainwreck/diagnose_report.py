@@ -27,6 +27,8 @@ def header(d: Diagnosis) -> str:
     what = f"{ev.count} loss value(s) ({numbering})" if ev.count else "no loss values"
     if not ev.count and ev.refused:
         what += f" ({'; '.join(ev.refused)}: not read)"
+    if ev.runs:
+        what += f"; {ev.runs}"
     fmt = f", read as {ev.dialect}" if ev.dialect else ""
     if ev.loss_key:
         fmt += f" (the loss read is `{ev.loss_key}`: the log prints the parts, not their total)"

@@ -56,6 +56,7 @@ class Evidence:
     grad_max_before: float | None = None   # largest finite gradient norm before the first non-finite loss
     grad_paired: bool = True               # every loss line had a gradient norm (or one per parameter) next to it
     grad_zero_exact: bool | None = None    # every norm before the first non-finite loss printed as exactly 0
+    runs: str = ""                         # several runs pasted one after another: which one is read (diagnose)
     hidden_zeros: int = 0                  # logged zeros read as the nan they hide (hidden.py), and the first's line
     hidden_line: int | None = None
     accuracy_head: list[float] = field(default_factory=list)   # the first training accuracies beside the loss
@@ -297,12 +298,17 @@ def merge(a: Evidence, b: Evidence) -> Evidence:
 
 def without_first(ev: Evidence, k: int) -> Evidence:
     """The evidence without its first k loss values (only when every value is among the kept ones)."""
+    return only(ev, k, ev.count)
+
+
+def only(ev: Evidence, start: int, end: int) -> Evidence:
+    """The evidence of the loss values start to end alone (only when every value is among the kept ones)."""
     from dataclasses import replace
 
     from .numbers import Batch
 
-    assert ev.count <= KEEP and 0 < k <= ev.count
-    values, places = ev.head[k:], ev.head_at[k:]
+    assert ev.count <= KEEP and 0 <= start < end <= ev.count
+    values, places = ev.head[start:end], ev.head_at[start:end]
     out = replace(ev, count=0, head=[], head_at=[], before=[], before_at=[], before_start=0, first_nonfinite=None,
                   first_nonfinite_value=None, first_nonfinite_at=None, first_nan=None, first_nan_at=None,
                   finite_after=0, last=None, last_at=None, low=None, low_at=0, low_pos=None, high=None)

@@ -144,3 +144,32 @@ class Locator:
         step, finished = (f"{self.numbering[1]} {int(own.group(1))}", False) if own else \
             _count_on(line, m.span() if m else None)
         return Position(number + 1, epoch, step, inherited, bool(AVERAGED.search(line, 0, offset - start)), finished)
+
+
+# Counters that run on through a run (never back to 0 within it, unlike a batch index within an epoch).
+RUNNING_COUNTERS = {"step", "iter", "iteration", "update", "num_updates", "global_step"}
+_EPOCH_NUMBER = re.compile(r"epoch (\d+(?:\.\d+)?)")
+_STEP_NUMBER = re.compile(r"([a-z_]+) (\d+)")
+
+
+def counted_on(before: Position, after: Position) -> bool:
+    """Is `after` a later line than `before`, its count not lower: the log going on?"""
+    return after.line > before.line and not starts_again(before, after) and (after.epoch, after.step) != (
+        before.epoch, before.step)
+
+
+def starts_again(before: Position, after: Position) -> bool:
+    """Does the log's own count go back between two consecutive values: a second run pasted after the first?
+    A line that holds no loss value stands between them (a banner, a restart), and the epoch is lower, or
+    (with the same epoch, or none) a counter that runs on through a run is lower: a batch index that starts
+    again each epoch is no new run."""
+    if after.line <= before.line + 1:
+        return False
+    e1, e2 = (_EPOCH_NUMBER.match(p.epoch or "") for p in (before, after))
+    if e1 and e2 and float(e2.group(1)) < float(e1.group(1)):
+        return True
+    if (e1 and e2 and e1.group(1) != e2.group(1)) or bool(e1) != bool(e2):
+        return False
+    s1, s2 = (_STEP_NUMBER.match(p.step or "") for p in (before, after))
+    return bool(s1 and s2 and s1.group(1) == s2.group(1) and s1.group(1) in RUNNING_COUNTERS
+                and int(s2.group(2)) < int(s1.group(2)))
