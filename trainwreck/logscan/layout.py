@@ -22,7 +22,9 @@ GRAD_KEYS = {key: keyed(rb"(?<![\w])" + key + PARAMETER) for key in (b"grad_norm
 # `val_accuracy`; read only on the lines that print the loss, after validation text is cut.
 ACCURACY = keyed(rb"(?<![\w])(?:[Tt]rain(?:ing)?[_ ])?(?:(?:sparse_)?(?:categorical|binary)_)?[Aa]cc(?:uracy)?")
 CLIP_KEYS = [keyed(key) for key in (b"clip_at", b"max_norm", b"clip_norm", b"clip_grad_norm")]
-COLUMN = re.compile(rb"(?m)^[ \t]*(" + NUMBER + rb")[ \t\r]*$")
+# One number per line, bare or as PyTorch or NumPy prints a scalar: `print(loss)` of a tensor writes
+# `tensor(2.3107, device='cuda:0', grad_fn=<NllLossBackward0>)`.
+COLUMN = re.compile(rb"(?m)^[ \t]*(?:(?:tensor|array)\([ \t]*)?(" + NUMBER + rb")(?:\)|,[^\n]*\))?[ \t\r]*$")
 CSV_NAMES = (b"loss", b"train_loss", b"training_loss")
 
 
