@@ -32,6 +32,8 @@ def header(d: Diagnosis) -> str:
     fmt = f", read as {ev.dialect}" if ev.dialect else ""
     if ev.loss_key:
         fmt += f" (the loss read is `{ev.loss_key}`: the log prints the parts, not their total)"
+    elif ev.loss_named:
+        fmt += f" (the loss read is {ev.loss_named})"
     return (f"{ev.source}: {ev.lines} line(s), {_size(ev.size)}{fmt}; {what}, "
             f"{sum(c for c, *_ in ev.messages.values()) + ev.more_messages} known message(s)")
 
@@ -117,6 +119,7 @@ def as_json(d: Diagnosis) -> dict:
         "bytes": ev.size,
         "format": ev.dialect,
         "loss_read": ev.loss_key or None,
+        "loss_named": ev.loss_named or None,
         "frameworks": ev.frameworks,
         "loss_values": ev.count,
         "signature": {"name": d.signature.name, "facts": d.signature.facts,

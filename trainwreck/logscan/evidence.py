@@ -29,6 +29,7 @@ class Evidence:
     mode: str = "none"                     # key | csv | column | none
     dialect: str = ""                      # the log format recognised
     loss_key: str = ""                     # the column read as the loss when the log prints no total (a part)
+    loss_named: str = ""                   # the key read when it is not the plain loss, and why (layout.named)
     frameworks: list[str] = field(default_factory=list)   # ORIGINS keys the log shows
     count: int = 0                         # loss values found
     head: list[float] = field(default_factory=list)
@@ -231,7 +232,8 @@ def merge(a: Evidence, b: Evidence) -> Evidence:
     def moved(pos: Position | None) -> Position | None:
         return pos.shifted(a.lines, a.epoch_out) if pos is not None else None
 
-    out = Evidence(source=a.source, mode=a.mode, dialect=a.dialect, loss_key=a.loss_key, refused=a.refused, lines=a.lines + b.lines, size=a.size + b.size,
+    out = Evidence(source=a.source, mode=a.mode, dialect=a.dialect, loss_key=a.loss_key, loss_named=a.loss_named,
+                   refused=a.refused, lines=a.lines + b.lines, size=a.size + b.size,
                    count=a.count + b.count, long_lines=a.long_lines + b.long_lines,
                    last=b.last if b.count else a.last, last_at=moved(b.last_at) if b.count else a.last_at,
                    grad_paired=a.grad_paired and b.grad_paired, clip_at=a.clip_at,

@@ -376,6 +376,7 @@ def _read_start(ev: Evidence, layout: Layout, first: bytes) -> None:
 def _evidence(source: str, layout: Layout, first: bytes = b"") -> Evidence:
     ev = Evidence(source=source, mode=layout.mode, dialect=layout.dialect.name if layout.mode != "none" else "",
                   loss_key=layout.column[5] if layout.column is not None and len(layout.column) > 5 else "",
+                  loss_named=layout.named,
                   clip_at=layout.clip_at)
     ev.show_framework(layout.dialect.framework if layout.mode != "none" else None)
     _read_start(ev, layout, first)
