@@ -167,8 +167,10 @@ def test_a_nan_in_validation_alone_is_said_beside_the_training_verdict():
         assert out.count("No known failure found in the training loss.") == 1
         assert f"But {said}: only the training loss is diagnosed." in out
         assert json.loads(run_cli("-", "--json", stdin=log.encode()).stdout)["validation_nonfinite"] == said
-    # a finite validation loss, or a sentence about one, is not a printed non-finite value
-    calm = keyed.replace("val_loss=nan", "val_loss=0.66") + "my val loss is nan sometimes?\n"
+    # a finite validation loss, a sentence about one, a name that holds the key (a configuration's starting
+    # best_val_loss=inf), or a sentence that opens with "Test" is not a printed non-finite validation value
+    calm = (keyed.replace("val_loss=nan", "val_loss=0.66") + "my val loss is nan sometimes?\n"
+            "Namespace(lr=0.1, best_val_loss=inf, patience=5)\nTest 2 with --fp16: loss nan from the first step\n")
     out = run_cli("-", stdin=calm.encode()).stdout.decode()
     assert "No known failure found. " in out and "validation loss was" not in out
 

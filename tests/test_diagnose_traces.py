@@ -314,6 +314,48 @@ def test_the_header_names_the_loss_read_when_it_is_not_the_plain_loss():
     assert "the loss read is" not in header(_diagnosed("".join(f"step {i} loss 0.{9 - i}\n" for i in range(5))))
 
 
+def test_what_is_not_a_second_run_and_what_a_second_run_does_not_bring():
+    """A step counter printed with its total starts again each epoch; an evaluation loop numbered like the
+    training, or a second model's loss printed after the first, starts far from where the run began; and a
+    warning printed in the run not read is not this run's evidence (review_session26_commits W7, Weak)."""
+    per_epoch = "".join(f"step {100 * k}/300 loss {2.3 - 0.1 * (3 * e + k):.2f}\n" + ("validation accuracy 0.5\n" if k == 3 else "")
+                        for e in range(3) for k in (1, 2, 3))
+    eval_loop = ("".join(f"step {100 * i} loss {2.3 - 0.05 * i:.2f}\n" for i in range(1, 6)) + "Evaluating...\n"
+                 + "".join(f"step {10 * i} loss 1.57\n" for i in range(1, 4)) + "step 600 loss nan\n")
+    other_model = ("".join(f"epoch {e} loss 1.38\n" for e in range(4)) + "Now the table:\n"
+                   + "".join(f"epoch {e} loss {v}\n" for e, v in enumerate(["2.7e4", "1.9e74", "inf"])))
+    for log in (per_epoch, eval_loop, other_model):
+        assert not _diagnosed(log).evidence.runs, log
+    warned = ("".join(f"step {50 * i} loss {v}\n" for i, v in enumerate(["0.69", "0.61", "0.72", "1.9", "nan"]))
+              + "== again ==\n" + "".join(f"step {50 * i} loss {v}\n" for i, v in enumerate(["0.70", "0.52", "0.44"]))
+              + "train.py:12: RuntimeWarning: divide by zero encountered in log\n")
+    d = _diagnosed(warned)
+    assert d.evidence.runs.startswith("2 runs") and "run 1, the first whose" in d.evidence.runs
+    assert not d.evidence.messages and not any(m.parts.get("messages", 0) > 0 for m in d.matches)
+
+
+def test_an_average_is_the_loss_s_own_word_not_another_number_s():
+    """`mean reward`, `mean IoU`, `Running on cuda:0` qualify something else on the line (review W5)."""
+    for line in ("mIoU (mean IoU): 0.0000  pixel acc: 0.0712  loss: nan\n", "Running on cuda:0, loss: nan\n"):
+        d = _diagnosed(line * 4)
+        assert not d.signature.first_epoch and "calls it an average" not in " ".join(d.signature.facts), line
+    d = _diagnosed("".join(f"epoch {e}: avg loss {a}, recon loss {r}, kl loss {k}\n"
+                           for e, (a, r, k) in enumerate([("512.3", "498.1", "14.2"), ("301.7", "280.5", "21.2"),
+                                                          ("250.2", "225.9", "24.3"), ("nan", "176.3", "nan")], 1)))
+    # three losses named on each line: the first (here the total) is read, not the three as one curve
+    assert d.evidence.count == 4 and d.evidence.first_nonfinite == 3 and "`avg loss`" in d.evidence.loss_named
+
+
+def test_the_wrapped_line_of_a_printed_tensor_is_no_loss():
+    """print(outputs[0]) wraps a long tensor: its second line starts with a number and ends with `)`, but the
+    box did not open on it (review W6); print(loss) of a scalar tensor is read."""
+    out = ("tensor([ 0.2101, -0.3312,  0.1190,  0.0412,  0.2287,\n"
+           "        -0.1010,  0.3032,  0.5774, -0.8123, -0.9433], device='cuda:0', grad_fn=<SelectBackward0>)\n")
+    losses = [f"tensor({v}, device='cuda:0', grad_fn=<NllLossBackward0>)\n" for v in ("2.3107", "2.2981", "2.3050")]
+    d = _diagnosed("".join(out + loss for loss in losses) + "".join(losses))
+    assert d.evidence.count == 6 and d.evidence.low == 2.2981 and d.evidence.dialect == "one number per line"
+
+
 # ---- a loss that climbed and stayed up, or sits at a clamped log's ceiling ------------------------
 
 def _diagnosed(text):

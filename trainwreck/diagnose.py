@@ -762,13 +762,14 @@ def _suspect(entry: Entry, c: _Context, w: Weigher) -> tuple[float, str]:
 
 
 # Words are read in English only: a report with this many letters of another script (Cyrillic, Chinese,
-# ...) may say when in words that were not read.
+# ...; not Greek, whose letters are symbols in a formula) may say when in words that were not read.
 OTHER_SCRIPT_LETTERS = 8
 
 
 @functools.lru_cache(maxsize=4)         # asked once per entry of one report
 def _other_script(prose: str) -> bool:
-    return sum(1 for ch in prose if ch.isalpha() and ord(ch) > 0x24F) >= OTHER_SCRIPT_LETTERS
+    # past Latin and Greek (β, μ, σ are a formula's symbols in an English report)
+    return sum(1 for ch in prose if ch.isalpha() and ord(ch) > 0x3FF) >= OTHER_SCRIPT_LETTERS
 
 
 def _negative(ev: Evidence, words: list[str]) -> bool:
@@ -866,11 +867,17 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
 # Validation values are not diagnosed (they are not the run's steps), but a report that says nothing of a
 # nan the person asked about reads as if it was not seen: its place is said, beside the training verdict.
 NONFINITE_VALUE = r"(?:tensor\(|array\()?(-?nan(?:\.0)?|[-+]?inf(?:inity)?)(?![a-z0-9])"
+# the key and its value: at most a few spaces around one `:` or `=` (bounded: a run of spaces costs no more)
+KEY_TO_VALUE = r"['\"]?[ \t]{0,8}(?:[:=][ \t]{0,8})?"
+VALIDATION_TAG = r"(?:val|valid|validation|eval|evaluation|test)"
 VALIDATION_NAN = [
-    re.compile(r"(?i)['\"]?(?<![a-z0-9])(?:val|valid|validation|eval|test|dev)[ _/-]?loss['\"]?[ \t]*[:=]?[ \t]*"
+    # not a name that holds the key (`best_val_loss=inf`, a configuration's starting value)
+    re.compile(r"(?i)['\"]?(?<![a-z0-9_])(?:val|valid|validation|eval|test|dev)[ _/-]?loss" + KEY_TO_VALUE
                + NONFINITE_VALUE),
-    re.compile(r"(?im)^[ \t]*[\[(]?(?:val|valid|validation|eval|evaluation|test)\b[^\n]{0,200}?(?<![a-z0-9_])loss"
-               r"(?![a-z0-9_])[ \t]*[:=]?[ \t]*" + NONFINITE_VALUE),
+    # a tag that opens the line as a tool prints one, `[eval]`, `(val)`, `Validation:`, `Eval |`, not a sentence's
+    # first word
+    re.compile(r"(?im)^[ \t]{0,8}(?:[\[(]" + VALIDATION_TAG + r"[\])]|" + VALIDATION_TAG + r"[ \t]{0,8}[:|])"
+               r"[^\n]{0,200}?(?<![a-z0-9_])loss(?![a-z0-9_])" + KEY_TO_VALUE + NONFINITE_VALUE),
 ]
 
 
@@ -897,14 +904,36 @@ def _run_values(ev: Evidence) -> Evidence:
     return _one_run(ev)
 
 
+# A fresh run of the same model starts where the first one did, within this factor.
+RESTART_NEAR = 2.0
+
+
+def _loss_starts_again(run: list[float], value: float) -> bool:
+    """Is the value back near where the run before it started (within RESTART_NEAR of its first value), and
+    nearer that than where it left off? Another program's loss printed after the first (a second model in the
+    same output) is not a restart of the first."""
+    finite = [v for v in run if math.isfinite(v)]
+    if not finite or not math.isfinite(value) or min(finite[0], value) <= 0:
+        return False
+    first, last = finite[0], finite[-1]
+    near = abs(math.log(value / first))
+    return near < math.log(RESTART_NEAR) and (last <= 0 or near < abs(math.log(value / last)))
+
+
 def _one_run(ev: Evidence) -> Evidence:
     """Several runs pasted one after another (a restart, k folds) are not one curve: the first run whose
     loss turned non-finite is read -- the one asked about -- or, if none did, the last."""
     at = ev.head_at
     if not 2 <= ev.count <= KEEP or not len(ev.head) == len(at) == ev.count:
         return ev
-    # a run goes on after its start: a summary line that quotes an earlier epoch is no run
-    starts = [0] + [i for i in range(1, ev.count - 1) if starts_again(at[i - 1], at[i]) and counted_on(at[i], at[i + 1])]
+    # a run goes on after its start (a summary line that quotes an earlier epoch is no run), and a fresh run's
+    # loss starts again too: nearer its run's first value than the value before it (an evaluation loop
+    # numbered like the training is no new run)
+    starts = [0]
+    for i in range(1, ev.count - 1):
+        if starts_again(at[i - 1], at[i]) and counted_on(at[i], at[i + 1]) and \
+                _loss_starts_again(ev.head[starts[-1]:i], ev.head[i]):
+            starts.append(i)
     if len(starts) == 1:
         return ev
     bounds = list(zip(starts, starts[1:] + [ev.count]))
@@ -912,6 +941,10 @@ def _one_run(ev: Evidence) -> Evidence:
     k = broke[0] if broke else len(bounds) - 1
     a, b = bounds[k]
     out = only(ev, a, b)
+    # the messages of the runs not read are not this run's
+    low = at[a - 1].line + 1 if a else 0
+    high = at[b].line - 1 if b < ev.count else math.inf
+    out.messages = {k: v for k, v in ev.messages.items() if v[1] <= high and ev.message_last.get(k, v[1]) >= low}
     which = "the first whose loss turned non-finite" if broke else "the last"
     out.runs = (f"{len(bounds)} runs one after another (the log's count starts again at "
                 f"{', '.join(f'line {at[i].line}' for i in starts[1:])}): run {k + 1}, {which}, is read "

@@ -54,7 +54,7 @@ THESAURUS = [
     # the code lines under them and the function names stay -- but a frame in an installed library (its
     # function and its code line: Apex's "out_scale/grads_have_scale") is the library's, not the reporter's
     (r'\bfile "[^"\n]*(?:site|dist)-packages[^"\n]*", line \d+, in [^\n]*(?:\n[ \t]+[^\n]*)?', " "),
-    (r'(?m)^[ \t]*[a-z0-9 .]*?(?:error|exception)[ \t]+traceback \(most recent call last\)|\btraceback \(most recent call last\):?|\bfile "[^"\n]*", line \d+(?:, in\b)?', " "),
+    (r'(?m)^[a-z0-9 .\t]{0,80}?(?:error|exception)[ \t]{1,60}traceback \(most recent call last\)|\btraceback \(most recent call last\):?|\bfile "[^"\n]*", line \d+(?:, in\b)?', " "),
     # the same in IPython and Colab: a frame is `path in function(...)` (IPython 7) or `File path:492, in
     # function(...)` (IPython 8), followed by its numbered code lines (`    490 ...`, `--> 492 ...`); a frame
     # of the reporter's own cell is `<ipython-input-12-...> in <cell line: 4>()` or `Cell In[12], line 8`

@@ -24,7 +24,9 @@ ACCURACY = keyed(rb"(?<![\w])(?:[Tt]rain(?:ing)?[_ ])?(?:(?:sparse_)?(?:categori
 CLIP_KEYS = [keyed(key) for key in (b"clip_at", b"max_norm", b"clip_norm", b"clip_grad_norm")]
 # One number per line, bare or as PyTorch or NumPy prints a scalar: `print(loss)` of a tensor writes
 # `tensor(2.3107, device='cuda:0', grad_fn=<NllLossBackward0>)`.
-COLUMN = re.compile(rb"(?m)^[ \t]*(?:(?:tensor|array)\([ \t]*)?(" + NUMBER + rb")(?:\)|,[^\n]*\))?[ \t\r]*$")
+# The tail after the number (`)`, `, device=...)`) only where the line opened the box: the wrapped second line of
+# a printed tensor (`    -0.10, 0.30], device='cuda:0')`) is no loss.
+COLUMN = re.compile(rb"(?m)^[ \t]*((?:tensor|array)\([ \t]*)?(" + NUMBER + rb")(?(1)(?:\)|,[^\n]*\)))[ \t\r]*$")
 CSV_NAMES = (b"loss", b"train_loss", b"training_loss")
 
 
@@ -104,7 +106,10 @@ AVERAGED_KEY = re.compile(rb"(?<![A-Za-z_])(?:[Aa]vg|AVG|[Aa]verage|AVERAGE|[Mm]
                           rb"|EMA|[Ee]ma)[ \t]+(?:[Tt]rain(?:ing)?[ \t]+)?(?:loss|Loss|LOSS)\b")
 
 
-PLAIN_LOSS = re.compile(rb"(?<![A-Za-z_])(?:loss|Loss|LOSS)\b")
+# The step's own loss key: no name before it (`recon loss`, `G loss` are parts or other losses), but a training
+# prefix is the training loss (`train loss`).
+PLAIN_LOSS = re.compile(rb"(?<![A-Za-z_])(?<![A-Za-z][ \t])(?:loss|Loss|LOSS)\b")
+TRAINING_PREFIX = re.compile(rb"(?i)(?<![a-z_])train(?:ing)?[ \t]+(?=loss\b)")
 
 
 def averaged_losses(data: bytes) -> list[bytes]:
@@ -116,7 +121,7 @@ def averaged_losses(data: bytes) -> list[bytes]:
             continue
         start, end = window.rfind(b"\n", 0, m.start()) + 1, window.find(b"\n", m.end())
         line = window[start:len(window) if end < 0 else end]
-        if PLAIN_LOSS.search(AVERAGED_KEY.sub(b"", line)):
+        if PLAIN_LOSS.search(TRAINING_PREFIX.sub(b"", AVERAGED_KEY.sub(b"", line))):
             keys.append(m.group(0))
     return keys
 
@@ -196,10 +201,10 @@ def _first_own(window: bytes) -> bytes | None:
 
 
 def _named_first(pattern: re.Pattern, data: bytes, found: re.Match, key: bytes) -> bytes | None:
-    """Two losses on one line, each named by a word before the key (a GAN's `[D loss: 0.6] [G loss: 0.9]`):
-    the first one's name and key (with the space the log put between them), so that one loss is read and
-    not the two as one curve -- when such lines are the log's, not one line of it: every match of the plain
-    key is on a line of two, and no more than one match in two is the first one's."""
+    """Two losses or more on one line, each named by a word before the key (a GAN's `[D loss: 0.6] [G loss:
+    0.9]`, a VAE's `avg loss 512.3, recon loss 498.1, kl loss 14.2`): the first one's name and key (with the
+    space the log put between them), so that one loss is read and not all of them as one curve -- when such
+    lines are the log's, not one line of it: the first one's are at least one match in N, for N on its line."""
     start = data.rfind(b"\n", 0, found.start()) + 1
     end = data.find(b"\n", found.start())
     matches = list(pattern.finditer(data, start, len(data) if end < 0 else end))
@@ -209,7 +214,7 @@ def _named_first(pattern: re.Pattern, data: bytes, found: re.Match, key: bytes) 
     if not (all(words) and len({w.group(1) for w in words}) == len(words)):
         return None
     named = words[0].group(0) + key
-    if 2 * len(re.findall(re.escape(named), data)) < len(pattern.findall(data)):
+    if len(matches) * len(re.findall(re.escape(named), data)) < len(pattern.findall(data)):
         return None
     return named
 
@@ -359,4 +364,4 @@ def csv_values(data: bytes, column: tuple, skip_header: bool) -> list[bytes]:
 
 
 def column_values(data: bytes) -> list[bytes]:
-    return COLUMN.findall(data)
+    return [number for _, number in COLUMN.findall(data)]

@@ -28,9 +28,12 @@ DATE_START = re.compile(rb"[ \t\[]*(\d\d?)/(\d\d?)[ \t]+\d\d:\d\d:\d\d")
 # the epoch and the iteration within it, with no word for either; both are quoted as printed.
 NEXT_FRACTION = re.compile(rb"[ \t]*\][ \t]*\[[ \t]*(\d+)[ \t]*/[ \t]*(\d+)[ \t]*\]")
 EPOCH_HINTS = (b"poch", b"POCH")
-# A value its line calls an average (`Average Training loss: nan`, `avg loss`, `mean loss`, `running
-# loss`): it stands for the steps it averages, not for one.
-AVERAGED = re.compile(rb"(?<![A-Za-z_])(?:avg|average|averaged|mean|running)(?![A-Za-z_])", re.I)
+KEY_SPAN = 8             # bytes past a loss match's start that hold its key (` 'loss'`, `Loss`)
+# A value its line calls an average (`Average Training loss: nan`, `avg loss`, `mean_loss`, `running
+# loss`): it stands for the steps it averages, not for one. The word qualifies the loss key itself, not
+# another number on the line (`mean reward`, `mean IoU`, `Running on cuda:0`).
+AVERAGED = re.compile(rb"(?<![A-Za-z])(?:avg|average|averaged|mean|running|smoothed)[ _]{1,3}(?:train(?:ing)?[ _]{1,3})?"
+                      rb"loss(?![A-Za-z])", re.I)
 
 
 @dataclass(frozen=True)
@@ -143,7 +146,9 @@ class Locator:
         own = self.numbering[0].match(line) if self.numbering else None
         step, finished = (f"{self.numbering[1]} {int(own.group(1))}", False) if own else \
             _count_on(line, m.span() if m else None)
-        return Position(number + 1, epoch, step, inherited, bool(AVERAGED.search(line, 0, offset - start)), finished)
+        # the offset is where the loss key's match starts: the key itself lies within the next few bytes
+        averaged = bool(AVERAGED.search(line, 0, offset - start + KEY_SPAN))
+        return Position(number + 1, epoch, step, inherited, averaged, finished)
 
 
 # Counters that run on through a run (never back to 0 within it, unlike a batch index within an epoch).
@@ -171,5 +176,6 @@ def starts_again(before: Position, after: Position) -> bool:
     if (e1 and e2 and e1.group(1) != e2.group(1)) or bool(e1) != bool(e2):
         return False
     s1, s2 = (_STEP_NUMBER.match(p.step or "") for p in (before, after))
+    # a count printed with its total (`step 100/500`) is an epoch's, and starts again by design
     return bool(s1 and s2 and s1.group(1) == s2.group(1) and s1.group(1) in RUNNING_COUNTERS
-                and int(s2.group(2)) < int(s1.group(2)))
+                and "/" not in before.step + after.step and int(s2.group(2)) < int(s1.group(2)))

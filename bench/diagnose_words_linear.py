@@ -1,0 +1,59 @@
+"""The patterns `diagnose` runs over a report's words stay linear on hostile text.
+
+A pasted report's start (up to 32 kB, reader.PROSE) goes through the thesaurus (wording.py) and the
+validation-loss search (diagnose.VALIDATION_NAN). A pattern that backtracks over a run of spaces or of
+repeated words costs the square of its length: 32 kB of spaces after `val_loss` once took 89 s. Each
+text below is built from one repeated unit, at 16 kB and at 32 kB, and timed side by side in this one
+run: a linear pattern takes about 2x as long on twice the text, a quadratic one about 4x.
+
+    python bench/diagnose_words_linear.py
+
+It exits 1 if a 32 kB text takes 0.5 s or more (a linear pass takes a few hundredths; the quadratic ones
+took 10 to 89 s), or 0.2 s or more while growing 3.5x or more from 16 kB.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from trainwreck.diagnose import VALIDATION_NAN  # noqa: E402
+from trainwreck.wording import _fold, _prepared  # noqa: E402
+
+UNITS = ["file ", 'file "', "x/site-packages/a ", "a/dist-packages/b in f\n    12 x\n", "<ipython-input-",
+         "cell in[", "error ", " ", "\t", "runtime error ", "--> 12 ", " in \n 1 ", "val_loss", "val_loss ",
+         "[eval] ", "eval loss ", "validation: ", "x" * 200 + "\n"]
+SIZES = (1 << 14, 1 << 15)
+
+
+def text_of(unit: str, size: int, lead: str = "") -> str:
+    return (lead + unit * (size // len(unit) + 1))[:size]
+
+
+def seconds(text: str) -> float:
+    start = time.perf_counter()
+    _fold(_prepared(text))
+    for pattern in VALIDATION_NAN:
+        pattern.search(text)
+    return time.perf_counter() - start
+
+
+def main() -> int:
+    worst = []
+    for unit in UNITS:
+        for lead in ("", "val_loss", "RuntimeError"):
+            small, large = (min(seconds(text_of(unit, n, lead)) for _ in range(3)) for n in SIZES)
+            worst.append((large / max(small, 1e-6), large, lead + repr(unit)[:24]))
+    worst.sort(reverse=True)
+    print("ratio (32 kB / 16 kB)   seconds at 32 kB   text")
+    for ratio, large, name in worst[:8]:
+        print(f"{ratio:21.2f}   {large:16.3f}   {name}")
+    bad = [w for w in worst if w[1] >= 0.5 or (w[0] >= 3.5 and w[1] >= 0.2)]
+    print("every pattern linear" if not bad else f"{len(bad)} text(s) grow faster than linearly")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
