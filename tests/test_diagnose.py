@@ -161,16 +161,23 @@ def test_a_nan_in_validation_alone_is_said_beside_the_training_verdict():
                     for i, (t, v) in enumerate([("0.81", "0.70"), ("0.61", "0.64"), ("0.53", "nan")], 1))
     tagged = ("[train] step 100 | loss 0.84\n[train] step 200 | loss 0.69\n"
               "[eval]  step 200 | loss_ce nan | loss inf | mIoU 0.44\n[train] step 300 | loss 0.61\n")
+    mnist = "".join(f"Train Epoch: 1 [{640 * i}/60000]\tLoss: {2.3 - 0.1 * i:.3f}\n" for i in range(12)) + \
+        "\nTest set: Average loss: nan, Accuracy: 980/10000 (10%)\n"
     for log, said in ((keyed, "the validation loss was nan at line 3 (`val_loss=nan`)"),
+                      (mnist, "the validation loss was nan at line 14 (`Test set: Average loss: nan`)"),
                       (tagged, "the validation loss was inf at line 3 (`[eval]  step 200 | loss_ce nan | loss inf`)")):
         out = run_cli("-", stdin=log.encode()).stdout.decode()
         assert out.count("No known failure found in the training loss.") == 1
         assert f"But {said}: only the training loss is diagnosed." in out
         assert json.loads(run_cli("-", "--json", stdin=log.encode()).stdout)["validation_nonfinite"] == said
+    # beside a verdict on the words, too: a short paste whose only nan is the test set's
+    out = run_cli("-", stdin=("Loss: 2.301\nLoss: 2.204\n" + mnist.splitlines()[-1]).encode()).stdout.decode()
+    assert "Note: the validation loss was nan at line 3 (`Test set: Average loss: nan`)" in out
     # a finite validation loss, a sentence about one, a name that holds the key (a configuration's starting
     # best_val_loss=inf), or a sentence that opens with "Test" is not a printed non-finite validation value
     calm = (keyed.replace("val_loss=nan", "val_loss=0.66") + "my val loss is nan sometimes?\n"
-            "Namespace(lr=0.1, best_val_loss=inf, patience=5)\nTest 2 with --fp16: loss nan from the first step\n")
+            "Namespace(lr=0.1, best_val_loss=inf, patience=5)\nTest 2 with --fp16: loss nan from the first step\n"
+            "best val loss: inf\n")
     out = run_cli("-", stdin=calm.encode()).stdout.decode()
     assert "No known failure found. " in out and "validation loss was" not in out
 

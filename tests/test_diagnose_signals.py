@@ -429,7 +429,8 @@ def test_a_report_in_another_script_is_not_said_to_be_silent_about_when():
     for text, said in (("Лосс становится nan уже на первой итерации, learning rate 1e-5", "in another script were not read"),
                        ("the loss becomes nan, learning rate 1e-5", "the report does not say when"),
                        ("My beta-VAE loss becomes nan, β=4, μ and log σ² from the encoder, γ=0.5, λ=1e-3, "
-                        "α=0.9, δ=1, ε=1e-8", "the report does not say when")):      # Greek: a formula's symbols
+                        "α=0.9, δ=1, ε=1e-8", "the report does not say when"),      # Greek: a formula's symbols
+                       ("the loss 𝐿(𝜃) = −Σᵢ 𝑦ᵢ log 𝑝ᵢ over 𝑁 examples 𝑥 becomes nan", "the report does not say when")):
         d = diagnose(scan(io.BytesIO(text.encode()), "report"), CATALOG)
         notes = [e for m in d.matches for e in m.evidence if "suspect" in e]
         assert notes and all(said in e for e in notes), text

@@ -334,6 +334,24 @@ def test_what_is_not_a_second_run_and_what_a_second_run_does_not_bring():
     assert not d.evidence.messages and not any(m.parts.get("messages", 0) > 0 for m in d.matches)
 
 
+def test_a_restart_is_found_when_its_loss_starts_apart_or_broken_or_its_count_had_a_total():
+    """A second run whose first loss is 2.5x the first run's, one that is nan from its first value (a change
+    of precision), and a global `Step n/5000` count cut short and started again (review_session26_fixes W-A..C)."""
+    def runs(first, second, fmt):
+        return ("run 1\n" + "".join(fmt.format(i=i, v=v) for i, v in enumerate(first, 1)) + "run 2\n"
+                + "".join(fmt.format(i=i, v=v) for i, v in enumerate(second, 1)))
+
+    apart = runs(["2.7e4", "1.1e4", "9.8e3", "nan"], ["6.8e4", "2.2e4", "1.5e4", "1.2e4"], "epoch {i} loss {v}\n")
+    broken = runs(["1.61", "1.45", "1.34", "1.21"], ["nan", "nan", "nan"], "epoch {i} loss {v}\n")
+    cut = runs(["2.3", "2.1", "1.9", "nan"], ["2.31", "2.0", "1.8", "1.7"], "Step {i}00/5000 loss {v}\n")
+    for log, read in ((apart, "run 1"), (broken, "run 2"), (cut, "run 1")):
+        d = _diagnosed(log)
+        assert d.evidence.runs.startswith("2 runs") and f"{read}, the first whose loss turned non-finite" in \
+            d.evidence.runs, log
+        assert "finite value(s) later" not in " ".join(d.signature.facts)
+    assert _diagnosed(broken).signature.name == "nonfinite-from-start"
+
+
 def test_an_average_is_the_loss_s_own_word_not_another_number_s():
     """`mean reward`, `mean IoU`, `Running on cuda:0` qualify something else on the line (review W5)."""
     for line in ("mIoU (mean IoU): 0.0000  pixel acc: 0.0712  loss: nan\n", "Running on cuda:0, loss: nan\n"):

@@ -768,8 +768,10 @@ OTHER_SCRIPT_LETTERS = 8
 
 @functools.lru_cache(maxsize=4)         # asked once per entry of one report
 def _other_script(prose: str) -> bool:
-    # past Latin and Greek (β, μ, σ are a formula's symbols in an English report)
-    return sum(1 for ch in prose if ch.isalpha() and ord(ch) > 0x3FF) >= OTHER_SCRIPT_LETTERS
+    # the letters of other scripts (Cyrillic to Thai and Georgian; kana, CJK, Hangul), not Latin's or Greek's (β, μ,
+    # σ are a formula's symbols in an English report), nor phonetic subscripts or mathematical letters (ᵢ, 𝐿)
+    return sum(1 for ch in prose if ch.isalpha() and (0x400 <= ord(ch) < 0x1100 or 0x3040 <= ord(ch) <= 0xD7AF)) \
+        >= OTHER_SCRIPT_LETTERS
 
 
 def _negative(ev: Evidence, words: list[str]) -> bool:
@@ -869,14 +871,15 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
 NONFINITE_VALUE = r"(?:tensor\(|array\()?(-?nan(?:\.0)?|[-+]?inf(?:inity)?)(?![a-z0-9])"
 # the key and its value: at most a few spaces around one `:` or `=` (bounded: a run of spaces costs no more)
 KEY_TO_VALUE = r"['\"]?[ \t]{0,8}(?:[:=][ \t]{0,8})?"
-VALIDATION_TAG = r"(?:val|valid|validation|eval|evaluation|test)"
+VALIDATION_TAG = r"(?:val|valid|validation|eval|evaluation|test|dev)"
 VALIDATION_NAN = [
-    # not a name that holds the key (`best_val_loss=inf`, a configuration's starting value)
-    re.compile(r"(?i)['\"]?(?<![a-z0-9_])(?:val|valid|validation|eval|test|dev)[ _/-]?loss" + KEY_TO_VALUE
-               + NONFINITE_VALUE),
-    # a tag that opens the line as a tool prints one, `[eval]`, `(val)`, `Validation:`, `Eval |`, not a sentence's
-    # first word
-    re.compile(r"(?im)^[ \t]{0,8}(?:[\[(]" + VALIDATION_TAG + r"[\])]|" + VALIDATION_TAG + r"[ \t]{0,8}[:|])"
+    # not a name that holds the key (`best_val_loss=inf`, `best val loss: inf`: a configuration's starting value)
+    re.compile(r"(?i)['\"]?(?<![a-z0-9_])(?<!best )(?<!min )(?<!lowest )" + VALIDATION_TAG + r"[ _/-]?loss"
+               + KEY_TO_VALUE + NONFINITE_VALUE),
+    # a tag that opens the line as a tool prints one, `[eval]`, `(val)`, `Validation:`, `Eval |`, `Test set:` (PyTorch's
+    # MNIST example: `Test set: Average loss: nan`), not a sentence's first word
+    re.compile(r"(?im)^[ \t]{0,8}(?:[\[(]" + VALIDATION_TAG + r"[\])]|" + VALIDATION_TAG
+               + r"(?:[ \t]set)?[ \t]{0,8}[:|])"
                r"[^\n]{0,200}?(?<![a-z0-9_])loss(?![a-z0-9_])" + KEY_TO_VALUE + NONFINITE_VALUE),
 ]
 
@@ -904,18 +907,23 @@ def _run_values(ev: Evidence) -> Evidence:
     return _one_run(ev)
 
 
-# A fresh run of the same model starts where the first one did, within this factor.
-RESTART_NEAR = 2.0
+# A fresh run of the same model starts near where the first one did: within this factor (another model's
+# loss printed after the first one's, thousands of times larger, is no restart of it).
+RESTART_NEAR = 10.0
 
 
 def _loss_starts_again(run: list[float], value: float) -> bool:
     """Is the value back near where the run before it started (within RESTART_NEAR of its first value), and
-    nearer that than where it left off? Another program's loss printed after the first (a second model in the
-    same output) is not a restart of the first."""
+    nearer that than where it left off? A run that starts non-finite after one that ended finite (a change of
+    precision, broken from its first step) starts again too."""
     finite = [v for v in run if math.isfinite(v)]
-    if not finite or not math.isfinite(value) or min(finite[0], value) <= 0:
+    if not finite:
         return False
+    if not math.isfinite(value):
+        return math.isfinite(run[-1])
     first, last = finite[0], finite[-1]
+    if min(first, value) <= 0:
+        return False
     near = abs(math.log(value / first))
     return near < math.log(RESTART_NEAR) and (last <= 0 or near < abs(math.log(value / last)))
 
@@ -941,9 +949,10 @@ def _one_run(ev: Evidence) -> Evidence:
     k = broke[0] if broke else len(bounds) - 1
     a, b = bounds[k]
     out = only(ev, a, b)
-    # the messages of the runs not read are not this run's
-    low = at[a - 1].line + 1 if a else 0
-    high = at[b].line - 1 if b < ev.count else math.inf
+    # the messages of the runs not read are not this run's, nor those printed between two runs (a crash that
+    # ended one, or the start-up of the next: the log cannot tell which)
+    low = at[a].line if a else 0
+    high = at[b - 1].line if b < ev.count else math.inf
     out.messages = {k: v for k, v in ev.messages.items() if v[1] <= high and ev.message_last.get(k, v[1]) >= low}
     which = "the first whose loss turned non-finite" if broke else "the last"
     out.runs = (f"{len(bounds)} runs one after another (the log's count starts again at "

@@ -70,6 +70,8 @@ def report(d: Diagnosis) -> str:
     else:
         lines += ["No entry of the catalogue explains this log: it is not covered. What was found:"] + \
                  [f"   {fact}" for fact in d.signature.facts] + [""]
+    if d.verdict not in ("healthy", "no-evidence"):
+        lines += _validation_note(d, "Note:")
     if d.unweighed:
         lines.append("Not weighed:")
         lines += [f"   {u}" for u in d.unweighed]
@@ -79,10 +81,10 @@ def report(d: Diagnosis) -> str:
     return printable("\n".join(lines).rstrip() + "\n")
 
 
-def _validation_note(d: Diagnosis) -> list[str]:
+def _validation_note(d: Diagnosis, lead: str = "But") -> list[str]:
     if not d.validation:
         return []
-    return [f"But {d.validation}: only the training loss is diagnosed. A loss that is not finite in validation "
+    return [f"{lead} {d.validation}: only the training loss is diagnosed. A loss that is not finite in validation "
             "alone comes from what only validation sees: its data, the model in evaluation mode (BatchNorm's "
             "running statistics instead of the batch's), or a batch with nothing to average (empty, or every "
             "target ignored: a mean over no elements is nan).", ""]

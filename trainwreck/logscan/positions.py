@@ -32,7 +32,7 @@ KEY_SPAN = 8             # bytes past a loss match's start that hold its key (` 
 # A value its line calls an average (`Average Training loss: nan`, `avg loss`, `mean_loss`, `running
 # loss`): it stands for the steps it averages, not for one. The word qualifies the loss key itself, not
 # another number on the line (`mean reward`, `mean IoU`, `Running on cuda:0`).
-AVERAGED = re.compile(rb"(?<![A-Za-z])(?:avg|average|averaged|mean|running|smoothed)[ _]{1,3}(?:train(?:ing)?[ _]{1,3})?"
+AVERAGED = re.compile(rb"(?<![A-Za-z])(?:avg|average|averaged|mean|running|smoothed)\.?[ _]{1,3}(?:train(?:ing)?[ _]{1,3})?"
                       rb"loss(?![A-Za-z])", re.I)
 
 
@@ -155,6 +155,8 @@ class Locator:
 RUNNING_COUNTERS = {"step", "iter", "iteration", "update", "num_updates", "global_step"}
 _EPOCH_NUMBER = re.compile(r"epoch (\d+(?:\.\d+)?)")
 _STEP_NUMBER = re.compile(r"([a-z_]+) (\d+)")
+_TOTAL = re.compile(r"/(\d+)")
+RESTART_FAR = 0.9        # a count with a total goes back to a new run only from below this share of it
 
 
 def counted_on(before: Position, after: Position) -> bool:
@@ -176,6 +178,10 @@ def starts_again(before: Position, after: Position) -> bool:
     if (e1 and e2 and e1.group(1) != e2.group(1)) or bool(e1) != bool(e2):
         return False
     s1, s2 = (_STEP_NUMBER.match(p.step or "") for p in (before, after))
-    # a count printed with its total (`step 100/500`) is an epoch's, and starts again by design
-    return bool(s1 and s2 and s1.group(1) == s2.group(1) and s1.group(1) in RUNNING_COUNTERS
-                and "/" not in before.step + after.step and int(s2.group(2)) < int(s1.group(2)))
+    if not (s1 and s2 and s1.group(1) == s2.group(1) and s1.group(1) in RUNNING_COUNTERS
+            and int(s2.group(2)) < int(s1.group(2))):
+        return False
+    # a count printed with its total that had come near it (`step 480/500`) is an epoch's, and starts again by
+    # design; one that went back far from its total (`Step 400/5000`) was cut short
+    total = _TOTAL.search(before.step or "")
+    return total is None or int(s1.group(2)) <= RESTART_FAR * int(total.group(1))
