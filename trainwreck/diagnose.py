@@ -22,8 +22,8 @@ from .ceilings import ceiling_fact
 from .entry import TRACES, Entry, template_pattern
 from .logscan import KEEP, Evidence, MessageFinder
 from .logscan.evidence import only, without_first
-from .logscan.positions import counted_on, starts_again
 from .logscan.hidden import with_hidden
+from .logscan.positions import counted_on, starts_again
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_scale_zero
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
@@ -935,8 +935,8 @@ def _one_run(ev: Evidence) -> Evidence:
     if not 2 <= ev.count <= KEEP or not len(ev.head) == len(at) == ev.count:
         return ev
     # a run goes on after its start (a summary line that quotes an earlier epoch is no run), and a fresh run's
-    # loss starts again too: nearer its run's first value than the value before it (an evaluation loop
-    # numbered like the training is no new run)
+    # loss starts again too (_loss_starts_again: an evaluation loop numbered like the training, or another
+    # model's loss, is no new run)
     starts = [0]
     for i in range(1, ev.count - 1):
         if starts_again(at[i - 1], at[i]) and counted_on(at[i], at[i + 1]) and \
@@ -953,7 +953,8 @@ def _one_run(ev: Evidence) -> Evidence:
     # ended one, or the start-up of the next: the log cannot tell which)
     low = at[a].line if a else 0
     high = at[b - 1].line if b < ev.count else math.inf
-    out.messages = {k: v for k, v in ev.messages.items() if v[1] <= high and ev.message_last.get(k, v[1]) >= low}
+    out.messages = {key: seen for key, seen in ev.messages.items()
+                    if seen[1] <= high and ev.message_last.get(key, seen[1]) >= low}
     which = "the first whose loss turned non-finite" if broke else "the last"
     out.runs = (f"{len(bounds)} runs one after another (the log's count starts again at "
                 f"{', '.join(f'line {at[i].line}' for i in starts[1:])}): run {k + 1}, {which}, is read "
