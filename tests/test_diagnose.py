@@ -163,7 +163,11 @@ def test_a_nan_in_validation_alone_is_said_beside_the_training_verdict():
               "[eval]  step 200 | loss_ce nan | loss inf | mIoU 0.44\n[train] step 300 | loss 0.61\n")
     mnist = "".join(f"Train Epoch: 1 [{640 * i}/60000]\tLoss: {2.3 - 0.1 * i:.3f}\n" for i in range(12)) + \
         "\nTest set: Average loss: nan, Accuracy: 980/10000 (10%)\n"
+    fastai = ("epoch     train_loss  valid_loss  accuracy  time    \n"
+              + "".join(f"{e}         {t}    {v}    0.70      01:10\n" for e, (t, v) in
+                        enumerate([("1.412301", "1.021233"), ("0.981120", "nan     "), ("0.770442", "nan     ")])))
     for log, said in ((keyed, "the validation loss was nan at line 3 (`val_loss=nan`)"),
+                      (fastai, "the validation loss was nan at line 3 (`valid_loss nan`)"),
                       (mnist, "the validation loss was nan at line 14 (`Test set: Average loss: nan`)"),
                       (tagged, "the validation loss was inf at line 3 (`[eval]  step 200 | loss_ce nan | loss inf`)")):
         out = run_cli("-", stdin=log.encode()).stdout.decode()

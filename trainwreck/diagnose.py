@@ -884,15 +884,44 @@ VALIDATION_NAN = [
 ]
 
 
+# A table whose header names a validation loss column (fastai's `epoch train_loss valid_loss accuracy time`).
+VALIDATION_COLUMN = re.compile(r"(?im)^[ \t]*(?:epoch|step|iter)[ \t]+[^\n]{0,200}?(?<![a-z0-9_])(?:valid|val|validation)"
+                               r"_loss(?![a-z0-9_])[^\n]*$")
+NONFINITE_FIELD = re.compile(r"(?i)-?nan(?:\.0)?|[-+]?inf(?:inity)?")
+
+
 def _validation_nonfinite(ev: Evidence) -> str:
     """Where the report first shows a non-finite validation loss (in its start, as pasted), or ""."""
-    found = [m for pattern in VALIDATION_NAN if (m := pattern.search(ev.prose))]
+    found = [(m.start(), m.group(1), m.group(0).strip()) for pattern in VALIDATION_NAN if (m := pattern.search(ev.prose))]
+    if (table := _validation_column_nonfinite(ev.prose)) is not None:
+        found.append(table)
     if not found:
         return ""
-    m = min(found, key=lambda m: m.start())
-    line = ev.prose.count("\n", 0, m.start()) + 1
-    value = m.group(1).lower().removesuffix(".0")
-    return f"the validation loss was {value} at line {line} (`{m.group(0).strip()}`)"
+    start, value, quoted = min(found)
+    line = ev.prose.count("\n", 0, start) + 1
+    return f"the validation loss was {value.lower().removesuffix('.0')} at line {line} (`{quoted}`)"
+
+
+def _validation_column_nonfinite(prose: str) -> tuple[int, str, str] | None:
+    """(offset, value, what to quote) of the first non-finite value under a table's validation loss column."""
+    header = VALIDATION_COLUMN.search(prose)
+    if header is None:
+        return None
+    names = header.group(0).split()
+    # a header holds names only (a keyed line, `Epoch 3: train_loss=0.5 | val_loss=nan`, is not one)
+    column = next((i for i, name in enumerate(names) if name.lower() in ("valid_loss", "val_loss", "validation_loss")),
+                  None)
+    if column is None or any(ch in header.group(0) for ch in "=:|"):
+        return None
+    offset = header.end() + 1
+    for row in prose[offset:].split("\n"):
+        fields = row.split()
+        if len(fields) == len(names) and NONFINITE_FIELD.fullmatch(fields[column]):
+            return offset, fields[column], f"{names[column]} {fields[column]}"
+        if fields and len(fields) != len(names):
+            break                                     # the table ended
+        offset += len(row) + 1
+    return None
 
 
 def _run_values(ev: Evidence) -> Evidence:
