@@ -1,7 +1,7 @@
 """The patterns `diagnose` runs over a report's words stay linear on hostile text.
 
 A pasted report's start (up to 32 kB, reader.PROSE) goes through the thesaurus (wording.py) and the
-validation-loss search (diagnose.VALIDATION_NAN, VALIDATION_COLUMN). A pattern that backtracks over a run of spaces or of
+validation-loss search (diagnose.VALIDATION_NAN, layout.validation_rows). A pattern that backtracks over a run of spaces or of
 repeated words costs the square of its length: 32 kB of spaces after `val_loss` once took 89 s. Each
 text below is built from one repeated unit, at 16 kB and at 32 kB, and timed side by side in this one
 run: a linear pattern takes about 2x as long on twice the text, a quadratic one about 4x.
@@ -19,7 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from trainwreck.diagnose import VALIDATION_COLUMN, VALIDATION_NAN  # noqa: E402
+from trainwreck.diagnose import VALIDATION_NAN  # noqa: E402
+from trainwreck.logscan.layout import validation_rows  # noqa: E402
 from trainwreck.wording import _fold, _prepared  # noqa: E402
 
 UNITS = ["file ", 'file "', "x/site-packages/a ", "a/dist-packages/b in f\n    12 x\n", "<ipython-input-",
@@ -35,8 +36,9 @@ def text_of(unit: str, size: int, lead: str = "") -> str:
 def seconds(text: str) -> float:
     start = time.perf_counter()
     _fold(_prepared(text))
-    for pattern in [*VALIDATION_NAN, VALIDATION_COLUMN]:
+    for pattern in VALIDATION_NAN:
         pattern.search(text)
+    list(validation_rows(text.encode()))
     return time.perf_counter() - start
 
 

@@ -168,6 +168,8 @@ def test_a_nan_in_validation_alone_is_said_beside_the_training_verdict():
                         enumerate([("1.412301", "1.021233"), ("0.981120", "nan     "), ("0.770442", "nan     ")])))
     for log, said in ((keyed, "the validation loss was nan at line 3 (`val_loss=nan`)"),
                       (fastai, "the validation loss was nan at line 3 (`valid_loss nan`)"),
+                      (fastai.replace("train_loss  valid_loss", "Training Loss  Validation Loss"),
+                       "the validation loss was nan at line 3 (`validation_loss nan`)"),
                       (mnist, "the validation loss was nan at line 14 (`Test set: Average loss: nan`)"),
                       (tagged, "the validation loss was inf at line 3 (`[eval]  step 200 | loss_ce nan | loss inf`)")):
         out = run_cli("-", stdin=log.encode()).stdout.decode()

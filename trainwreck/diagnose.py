@@ -23,6 +23,8 @@ from .entry import TRACES, Entry, template_pattern
 from .logscan import KEEP, Evidence, MessageFinder
 from .logscan.evidence import only, without_first
 from .logscan.hidden import with_hidden
+from .logscan.layout import validation_rows
+from .logscan.numbers import to_float
 from .logscan.positions import counted_on, starts_again
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_scale_zero
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
@@ -884,44 +886,20 @@ VALIDATION_NAN = [
 ]
 
 
-# A table whose header names a validation loss column (fastai's `epoch train_loss valid_loss accuracy time`).
-VALIDATION_COLUMN = re.compile(r"(?im)^[ \t]*(?:epoch|step|iter)[ \t]+[^\n]{0,200}?(?<![a-z0-9_])(?:valid|val|validation)"
-                               r"_loss(?![a-z0-9_])[^\n]*$")
-NONFINITE_FIELD = re.compile(r"(?i)-?nan(?:\.0)?|[-+]?inf(?:inity)?")
-
-
 def _validation_nonfinite(ev: Evidence) -> str:
     """Where the report first shows a non-finite validation loss (in its start, as pasted), or ""."""
     found = [(m.start(), m.group(1), m.group(0).strip()) for pattern in VALIDATION_NAN if (m := pattern.search(ev.prose))]
-    if (table := _validation_column_nonfinite(ev.prose)) is not None:
-        found.append(table)
+    # a table's validation column (fastai's `valid_loss`): offsets in bytes, as the table was read
+    data = ev.prose.encode()
+    row = next((r for r in validation_rows(data) if not math.isfinite(to_float(r[2]))), None)
+    if row is not None:
+        offset, name, value = row
+        found.append((len(data[:offset].decode(errors="replace")), value.decode(), f"{name} {value.decode()}"))
     if not found:
         return ""
     start, value, quoted = min(found)
     line = ev.prose.count("\n", 0, start) + 1
     return f"the validation loss was {value.lower().removesuffix('.0')} at line {line} (`{quoted}`)"
-
-
-def _validation_column_nonfinite(prose: str) -> tuple[int, str, str] | None:
-    """(offset, value, what to quote) of the first non-finite value under a table's validation loss column."""
-    header = VALIDATION_COLUMN.search(prose)
-    if header is None:
-        return None
-    names = header.group(0).split()
-    # a header holds names only (a keyed line, `Epoch 3: train_loss=0.5 | val_loss=nan`, is not one)
-    column = next((i for i, name in enumerate(names) if name.lower() in ("valid_loss", "val_loss", "validation_loss")),
-                  None)
-    if column is None or any(ch in header.group(0) for ch in "=:|"):
-        return None
-    offset = header.end() + 1
-    for row in prose[offset:].split("\n"):
-        fields = row.split()
-        if len(fields) == len(names) and NONFINITE_FIELD.fullmatch(fields[column]):
-            return offset, fields[column], f"{names[column]} {fields[column]}"
-        if fields and len(fields) != len(names):
-            break                                     # the table ended
-        offset += len(row) + 1
-    return None
 
 
 def _run_values(ev: Evidence) -> Evidence:

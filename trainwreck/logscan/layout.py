@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from .dialects import ORDER, Dialect, history, keyed as keyed_dialect
 from .numbers import NUMBER, features, keyed, to_float
-from .positions import EPOCH_HINTS
+from .positions import AVERAGED, EPOCH_HINTS
 
 OTHER_LOSS = re.compile(rb"_(?:loss|Loss|LOSS)\b")     # literal first: no backtracking over long lines
 WORD_END = re.compile(rb"[A-Za-z]+$")
@@ -99,13 +99,9 @@ def prefixed_losses(data: bytes) -> list[bytes]:
     return keys
 
 
-# A loss the line itself calls an average (`Avg Loss`, `Running Loss`, `mean loss`): beside the step's own
-# `Loss` on the same line (PyTorch's MNIST example with a running mean added, `Loss: 0.33  Avg Loss: 0.71`)
-# it is the same loss again, smoothed, and reading both makes two steps of one; alone, it is the loss.
-AVERAGED_KEY = re.compile(rb"(?<![A-Za-z_])(?:[Aa]vg|AVG|[Aa]verage|AVERAGE|[Mm]ean|MEAN|[Rr]unning|RUNNING|[Ss]moothed"
-                          rb"|EMA|[Ee]ma)[ \t]+(?:[Tt]rain(?:ing)?[ \t]+)?(?:loss|Loss|LOSS)\b")
-
-
+# A loss the line itself calls an average (positions.AVERAGED: `Avg Loss`, `Running Loss`, `mean loss`): beside
+# the step's own `Loss` on the same line (PyTorch's MNIST example with a running mean added, `Loss: 0.33  Avg
+# Loss: 0.71`) it is the same loss again, smoothed, and reading both makes two steps of one; alone, it is the loss.
 # The step's own loss key: no name before it (`recon loss`, `G loss` are parts or other losses), but a training
 # prefix is the training loss (`train loss`).
 PLAIN_LOSS = re.compile(rb"(?<![A-Za-z_])(?<![A-Za-z][ \t])(?:loss|Loss|LOSS)\b")
@@ -113,15 +109,15 @@ TRAINING_PREFIX = re.compile(rb"(?i)(?<![a-z_])train(?:ing)?[ \t]+(?=loss\b)")
 
 
 def averaged_losses(data: bytes) -> list[bytes]:
-    """The averaged keys (AVERAGED_KEY) that share a line with an unqualified loss key, to hide."""
+    """The averaged keys (AVERAGED) that share a line with an unqualified loss key, to hide."""
     keys: list[bytes] = []
     window = data[:PREFIX_WINDOW]
-    for m in AVERAGED_KEY.finditer(window):
+    for m in AVERAGED.finditer(window):
         if m.group(0) in keys:
             continue
         start, end = window.rfind(b"\n", 0, m.start()) + 1, window.find(b"\n", m.end())
         line = window[start:len(window) if end < 0 else end]
-        if PLAIN_LOSS.search(TRAINING_PREFIX.sub(b"", AVERAGED_KEY.sub(b"", line))):
+        if PLAIN_LOSS.search(TRAINING_PREFIX.sub(b"", AVERAGED.sub(b"", line))):
             keys.append(m.group(0))
     return keys
 
@@ -321,10 +317,7 @@ def table_column(first: bytes) -> tuple | None:
     prints one; an Ultralytics table (`GPU_mem` second) prints only its parts, and the trainer
     backpropagates their sum times the batch size, so their sum is read (nan when any part is). Other
     tables of parts are not read."""
-    for m in TABLE_HEADER.finditer(first[:DETECT_WINDOW]):
-        fields = TWO_WORDS.sub(rb"\1_loss", m.group(0).lower()).split()
-        if any(to_float(f) is not None for f in fields):
-            continue                                    # a row or a `STEP : 0  LOSS : 1.2` line, not a header
+    for m, fields in _table_headers(first):
         ultralytics = fields[1] == b"gpu_mem"
         old_yolo = ultralytics and all(p in fields for p in YOLOV5_PARTS)
         named = [k for k, f in enumerate(fields) if f in TABLE_TOTALS or (old_yolo and f == b"total")]
@@ -338,6 +331,36 @@ def table_column(first: bytes) -> tuple | None:
         return (None, tuple(parts), header, 0, fields[0].decode(),
                 " + ".join(fields[k].decode() for k in parts) if len(parts) > 1 else fields[parts[0]].decode())
     return None
+
+
+def _table_headers(first: bytes):
+    """Each header of a table aligned with spaces in the first block, and its column names (two-word names
+    joined: `Validation Loss` is `validation_loss`)."""
+    for m in TABLE_HEADER.finditer(first[:DETECT_WINDOW]):
+        fields = TWO_WORDS.sub(rb"\1_loss", m.group(0).lower()).split()
+        if not any(to_float(f) is not None for f in fields):   # a row or a `STEP : 0  LOSS : 1.2` line is no header
+            yield m, fields
+
+
+VALIDATION_COLUMNS = (b"valid_loss", b"val_loss", b"validation_loss", b"eval_loss")
+
+
+def validation_rows(first: bytes):
+    """(offset, column name, value) of each row under the first table header that names a validation loss
+    (fastai's `valid_loss`, Hugging Face's `Validation Loss`), read as table_column's rows are."""
+    for m, fields in _table_headers(first):
+        named = [k for k, f in enumerate(fields) if f in VALIDATION_COLUMNS]
+        if not named:
+            continue
+        column, offset = (None, named[0], 0, 0), m.end() + 1
+        for line in first[offset:].split(b"\n"):
+            if line.strip():
+                value = row_value(line.split(), column)
+                if value is None:
+                    return                              # the table ended
+                yield offset, fields[named[0]].decode(), value
+            offset += len(line) + 1
+        return
 
 
 def row_value(fields: list[bytes], column: tuple) -> bytes | None:

@@ -32,8 +32,9 @@ KEY_SPAN = 8             # bytes past a loss match's start that hold its key (` 
 # A value its line calls an average (`Average Training loss: nan`, `avg loss`, `mean_loss`, `running
 # loss`): it stands for the steps it averages, not for one. The word qualifies the loss key itself, not
 # another number on the line (`mean reward`, `mean IoU`, `Running on cuda:0`).
-AVERAGED = re.compile(rb"(?<![A-Za-z])(?:avg|average|averaged|mean|running|smoothed)\.?[ _]{1,3}(?:train(?:ing)?[ _]{1,3})?"
-                      rb"loss(?![A-Za-z])", re.I)
+# One definition: the scanner (layout.averaged_losses) hides such a key beside the step's own loss.
+AVERAGED = re.compile(rb"(?<![A-Za-z])(?:avg|average|averaged|mean|running|smoothed|ema)\.?[ _]{1,3}"
+                      rb"(?:train(?:ing)?[ _]{1,3})?loss(?![A-Za-z])", re.I)
 
 
 @dataclass(frozen=True)
