@@ -361,7 +361,7 @@ def test_an_average_is_the_loss_s_own_word_not_another_number_s():
                            for e, (a, r, k) in enumerate([("512.3", "498.1", "14.2"), ("301.7", "280.5", "21.2"),
                                                           ("250.2", "225.9", "24.3"), ("nan", "176.3", "nan")], 1)))
     # three losses named on each line: the first (here the total) is read, not the three as one curve
-    assert d.evidence.count == 4 and d.evidence.first_nonfinite == 3 and "`avg loss`" in d.evidence.loss_named
+    assert d.evidence.count == 4 and d.evidence.first_nonfinite == 3 and d.evidence.loss_named == ("avg loss", "named")
 
 
 def test_the_wrapped_line_of_a_printed_tensor_is_no_loss():

@@ -21,6 +21,11 @@ def _size(n: int) -> str:
     return f"{n} bytes"
 
 
+# Why the loss read is not the plain `loss` (layout.Layout.named)
+NAMED_BECAUSE = {"named": "the first of the losses each line names", "own": "the first loss of its own the log prints",
+                 "total": "a total of its parts"}
+
+
 def header(d: Diagnosis) -> str:
     ev = d.evidence
     numbering = "numbered as in the log" if ev.numbered else "placed by line"
@@ -32,8 +37,8 @@ def header(d: Diagnosis) -> str:
     fmt = f", read as {ev.dialect}" if ev.dialect else ""
     if ev.loss_key:
         fmt += f" (the loss read is `{ev.loss_key}`: the log prints the parts, not their total)"
-    elif ev.loss_named:
-        fmt += f" (the loss read is {ev.loss_named})"
+    elif ev.loss_named[0]:
+        fmt += f" (the loss read is `{ev.loss_named[0]}`, {NAMED_BECAUSE[ev.loss_named[1]]})"
     return (f"{ev.source}: {ev.lines} line(s), {_size(ev.size)}{fmt}; {what}, "
             f"{sum(c for c, *_ in ev.messages.values()) + ev.more_messages} known message(s)")
 
@@ -121,7 +126,7 @@ def as_json(d: Diagnosis) -> dict:
         "bytes": ev.size,
         "format": ev.dialect,
         "loss_read": ev.loss_key or None,
-        "loss_named": ev.loss_named or None,
+        "loss_named": ev.loss_named[0] or None,
         "frameworks": ev.frameworks,
         "loss_values": ev.count,
         "signature": {"name": d.signature.name, "facts": d.signature.facts,

@@ -29,7 +29,7 @@ class Evidence:
     mode: str = "none"                     # key | csv | column | none
     dialect: str = ""                      # the log format recognised
     loss_key: str = ""                     # the column read as the loss when the log prints no total (a part)
-    loss_named: str = ""                   # the key read when it is not the plain loss, and why (layout.named)
+    loss_named: tuple[str, str] = ("", "")  # the key read when it is not the plain loss, and why (layout.named)
     frameworks: list[str] = field(default_factory=list)   # ORIGINS keys the log shows
     count: int = 0                         # loss values found
     head: list[float] = field(default_factory=list)

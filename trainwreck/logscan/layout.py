@@ -38,7 +38,9 @@ class Layout:
     pattern: re.Pattern | None = None      # key mode: the loss pattern
     column: tuple | None = None            # csv mode: (separator, index, header line)
     others: list[bytes] = field(default_factory=list)   # val_loss-like keys to mask
-    named: str = ""                        # key mode: the loss read when it is not the plain `loss` (why, said)
+    # key mode: the loss read when it is not the plain `loss`, and why: "named" (the first of those each line
+    # names), "own" (the first loss of its own the log prints) or "total" (a total of its parts)
+    named: tuple[str, str] = ("", "")
     grad: re.Pattern | None = None         # pattern for a gradient norm printed beside the loss
     grad_twice: re.Pattern | None = None   # its key twice on one line (then lines are paired one by one)
     accuracy: bool = False                 # the log prints a training accuracy beside the loss
@@ -159,8 +161,7 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
                 if found:
                     grad_key = next((k for k, p in GRAD_KEYS.items() if _on_line(p, masked, found.start())), None)
                     layout = Layout(dialect, "key", pattern, grad=GRAD_KEYS.get(grad_key),
-                                    named=f"`{named.decode('utf-8', 'replace').strip()}`, the first of the losses "
-                                          "each line names" if named else "",
+                                    named=(named.decode("utf-8", "replace").strip(), "named") if named else ("", ""),
                                     literal=None if dialect.pattern else _literal(named or key, spelled),
                                     grad_twice=re.compile(re.escape(grad_key) + rb"[^\n]*" + re.escape(grad_key))
                                     if grad_key else None,
@@ -181,9 +182,8 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
         training[:PREFIX_WINDOW])
     if key is not None:     # read in the format the log was recognised as (a Lightning bar's `loss/train=`)
         base["others"] = [k for k in others if k != key]
-        what = "a total of its parts" if TOTAL.search(key) else "the first loss of its own the log prints"
         return Layout(detected or keyed_dialect.DIALECT, "key", _own_key(key, spelled),
-                      named=f"`{key.decode('utf-8', 'replace')}`, {what}", **base)
+                      named=(key.decode("utf-8", "replace"), "total" if TOTAL.search(key) else "own"), **base)
     return Layout(mode="none", **base)
 
 
