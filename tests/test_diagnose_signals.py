@@ -525,3 +525,69 @@ def test_a_first_value_that_stands_for_an_epoch_does_not_time_the_suspects():
                   "Epoch 2/10\n1563/1563 [==============================] - 11s 7ms/step - loss: nan - accuracy: 0.1000\n"
                   "my CNN on CIFAR-10 gives nan loss, why?\n")
     assert any(m.entry.id == "WR-220" for m in d.matches)
+
+
+# ---- a learning rate printed beside the loss ---------------------------------------------------
+
+RANGE_TEST = [2.3051, 2.3049, 2.3012, 2.2101, 1.7310, 1.3122, 1.2005, 1.9812, 8.4410, 93.118, "nan"]
+
+
+def rate_log(rates, losses=RANGE_TEST, form="lr: {lr:.2e}  loss: {loss}") -> str:
+    return "".join(form.format(lr=r, loss=v, n=i + 1) + "\n" for i, (r, v) in enumerate(zip(rates, losses)))
+
+
+def test_a_rate_that_rose_through_the_climb_is_the_rates_evidence_and_against_its_special_cases():
+    """An LR range test (the rate x10 or x3 per line): with the rate unprinted the curve reads as the fall then
+    climb of gradients piled up in the buffer (WR-260) as well as a rate too high; printed, it points at the rate."""
+    rates = [1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 3e-3, 1e-2, 3e-2, 1e-1, 3e-1, 1.0]
+    bare = diagnosis("".join(f"loss: {v}\n" for v in RANGE_TEST))
+    assert bare.matches[0].entry.id == "WR-260" and all("rate-rose" not in m.parts for m in bare.matches)
+    d = diagnosis(rate_log(rates))
+    assert [p.rate for p in d.evidence.head_at] == rates
+    top = d.matches[0]
+    assert top.entry.id == "WR-220" and top.parts["rate-rose"] > 0
+    assert ("the learning rate printed beside the loss rose from 1e-07 (line 1) to 0.3 (line 10), its highest; "
+            "the loss was lowest at 1.2 (line 7), where the rate was 0.01, and climbed as the rate rose past that"
+            ) in " ".join(top.evidence)
+    special = next(m for m in d.matches if m.entry.id == "WR-260")
+    assert special.parts["rate-rose"] < 0 and any("rose through the climb" in a for a in special.against)
+
+
+def test_a_rate_that_did_not_rise_through_the_climb_is_no_evidence():
+    """The fact needs the rate x2 its first value, x1.25 its value at the loss's lowest, and at its highest:
+    a warmup long over before the loss turned, a decaying schedule, a constant rate, each fall short."""
+    losses = [2.3, 2.0, 1.7, 1.5, 1.3, 1.2, 1.1, 1.05, 1.0, 1.02, 1.3, 1.9, 3.5, 8.0, "nan"]
+    schedules = {"warmup over before the climb": [min(1e-3, 1e-3 * (i + 1) / 3) for i in range(15)],
+                 "decay": [1e-2 * 0.9 ** i for i in range(15)],
+                 "constant": [1e-3] * 15,
+                 "up then down before the end": [1e-4 * (i + 1) if i < 12 else 1e-4 for i in range(15)]}
+    for name, rates in schedules.items():
+        d = diagnosis(rate_log(rates, losses, "step {n}00 | lr {lr:.1e} | loss {loss}"))
+        assert d.evidence.head_at[0].rate == float(f"{rates[0]:.1e}"), name
+        assert all("rate-rose" not in m.parts for m in d.matches), name
+    # the same losses with a rate still rising through the climb: the fact is there
+    rising = diagnosis(rate_log([1e-4 * (i + 1) for i in range(15)], losses, "step {n}00 | lr {lr:.1e} | loss {loss}"))
+    assert rising.matches[0].entry.id == "WR-220" and rising.matches[0].parts["rate-rose"] > 0
+
+
+def test_only_a_rate_on_the_loss_line_is_read_and_not_a_configurations_other_rates():
+    from trainwreck.logscan.positions import RATE
+
+    assert [m.group(1) if (m := RATE.search(t)) else None for t in (
+        b"{'loss': 2.1, 'grad_norm': 3.2, 'learning_rate': 5e-05, 'epoch': 0.1}", b"Learning Rate 0.01", b"LR=0.1",
+        b"min_lr=1e-6 lr=3e-4", b"base_lr: 0.1", b"lr_scale: 0.5", b"lr: [0.1, 0.01]", b"lrs 0.1")] == [
+        b"5e-05", b"0.01", b"0.1", b"3e-4", None, None, None, None]
+    # a rate printed on its own line, not beside the loss: no rate for the values
+    d = diagnosis("".join(f"lr {r:g}\nloss: {v}\n" for r, v in zip([10.0 ** (k - 7) for k in range(11)], RANGE_TEST)))
+    assert all(p.rate is None for p in d.evidence.head_at)
+    assert all("rate-rose" not in m.parts for m in d.matches)
+
+
+def test_the_page_states_the_rate_facts_thresholds_and_weight():
+    from trainwreck.diagnose import RATE_CLIMB, RATE_ROSE, W_SAID_HALF
+
+    page = " ".join((ROOT / "docs" / "diagnose.md").read_text(encoding="utf-8").split())
+    assert RATE_ROSE == 2 and W_SAID_HALF == 1
+    assert ("counts 1 for the entries whose phrases say a raised rate diverges" in page
+            and f"at least twice the run's first rate and {RATE_CLIMB:g} times the rate where the loss was lowest"
+            in page and "It counts minus 1 for the special cases of the rate's curve" in page)

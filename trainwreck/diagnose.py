@@ -159,13 +159,23 @@ W_PRINTED = 2.0
 W_SAID_HALF = W_PRINTED / 2
 ZERO_GRADIENT_WORDS, ACCURACY_WORDS = {"gradient", "exactly", "zero"}, {"accuracy", "improve"}
 SIGMOID_ZERO_WORDS = {"sigmoidzero"}
+# A learning rate printed beside the loss that rose (a warmup, a range test, a schedule that raises it) through
+# the climb, to its highest when the loss climbed: half a printed fact for the entries whose phrases say a raised
+# rate diverges, and half against the special cases of the rate's curve (PART_OF), whose own causes grow the
+# steps at a fixed rate -- a rate the log shows rising is the plain reading of steps that grow.
+RATE_RAISED_WORDS = {"lr", "rais"}
+RATE_ROSE = 2.0                # the rate at the climb's end at least this many times the run's first one,
+RATE_CLIMB = 1.25              # ... this many times the one at the loss's lowest (it rose through the climb),
+RATE_PEAK = 0.99               # ... and at its highest so far (a printed rate rounds in its last digit)
+RATE_CLIMBS = {"climb-then-nonfinite", "descent-then-climb", "climb-despite-clipping", "climbing",
+               "climbed-and-stayed"}
 ACCURACY_RISE = 0.2            # a rise of 20 points of accuracy is a model that learns, not noise
 # Naming an entry takes a score of CONFIDENT and a lead of MARGIN over the next one.
 CONFIDENT, MARGIN = 2.5, 1.0
 CANDIDATES = 3
 # The parts of a score that are evidence of the entry's own (not words alone, nor timing, nor a prior):
 # beside a named entry and its runners-up, the others are listed only with one of them.
-SPECIFIC = ("curve", "messages", "start", "negative", "zero-gradient", "accuracy-rose", "sigmoid-zero")
+SPECIFIC = ("curve", "messages", "start", "negative", "zero-gradient", "accuracy-rose", "sigmoid-zero", "rate-rose")
 # Apex's loss scale at zero is the scaler out of range, as the floor message it is weighed as (see
 # scale_zero.py), but half as much: the inf or nan that no scale removes may as well be a loss that was
 # not finite, or an infinite slope, which other entries explain.
@@ -525,6 +535,7 @@ class Weigher:
         self.zero_gradient = self._saying(ZERO_GRADIENT_WORDS)
         self.accuracy_rises = self._saying(ACCURACY_WORDS)
         self.sigmoid_zero = self._saying(SIGMOID_ZERO_WORDS)
+        self.rate_raised = self._saying(RATE_RAISED_WORDS)
         # the entries whose title names half precision
         self.precision = {e.id for e, title in zip(self.entries, tokens_many([e.title for e in self.entries]))
                           if "fp16" in title}
@@ -712,6 +723,9 @@ def _printed_facts(ev: Evidence, sig: Signature, words: list[str]) -> dict[str, 
     if ev.grad_paired and ev.grad_zero_exact and ev.count >= 3:
         out["zero-gradient"] = ("every gradient norm printed beside the loss is exactly 0: no gradient reaches "
                                 "those weights")
+    rose = _rate_rose(ev, sig)
+    if rose:
+        out["rate-rose"] = rose
     first = statistics.median(ev.accuracy_head) if ev.accuracy_head else None
     last = statistics.median(ev.accuracy_tail) if ev.accuracy_tail else None
     if sig.name == "plateau-from-start" and first is not None and last is not None:
@@ -724,6 +738,25 @@ def _printed_facts(ev: Evidence, sig: Signature, words: list[str]) -> dict[str, 
                                     f"and the last {len(ev.accuracy_tail)} printed) while the loss barely "
                                     "moved: the model learns, and the loss does not show it")
     return out
+
+
+def _rate_rose(ev: Evidence, sig: Signature) -> str:
+    """The learning rate printed beside the loss, when it rose and was at its highest as the loss climbed; or ""."""
+    if sig.name not in RATE_CLIMBS or ev.low_pos is None:
+        return ""
+    end = (ev.first_nonfinite if ev.first_nonfinite is not None else ev.count) - 1
+    first, last, low = ev.at(0), ev.at(end), ev.low_pos
+    if first is None or last is None or None in (first.rate, last.rate, low.rate):
+        return ""
+    printed = [p.rate for p in ev.head_at + ev.before_at if p.line <= last.line and p.rate is not None]
+    # a rate that had stopped rising before the loss turned (a warmup long over) says nothing of the climb
+    if not (last.rate > 0 and last.rate >= RATE_ROSE * first.rate and last.rate >= RATE_CLIMB * low.rate
+            and last.rate >= RATE_PEAK * max(printed)):
+        return ""
+    return (f"the learning rate printed beside the loss rose from {first.rate:g} ({ev.where(0)}) to {last.rate:g} "
+            f"({ev.where(end)}), its highest; the loss was lowest at {_fmt(ev.low)} ({ev.where(ev.low_at)}), where "
+            f"the rate was {low.rate:g}, and climbed as the rate rose past that (a warmup or a range test raises the "
+            "rate on purpose)")
 
 
 def _impossible_negative(ev: Evidence, words: list[str]) -> str:
@@ -855,10 +888,15 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
         evidence.append("the report says a lower learning rate helped")
     for fact, declarers, weight in (("zero-gradient", w.zero_gradient, W_PRINTED),
                                     ("accuracy-rose", w.accuracy_rises, W_PRINTED),
-                                    ("sigmoid-zero", w.sigmoid_zero, W_SAID_HALF)):
+                                    ("sigmoid-zero", w.sigmoid_zero, W_SAID_HALF),
+                                    ("rate-rose", w.rate_raised, W_SAID_HALF)):
         if fact in c.printed and entry.id in declarers:
             parts[fact] = weight
             evidence.append(c.printed[fact])
+    if "rate-rose" in c.printed and special and PART_OF[entry.trace] == RATE:
+        parts["rate-rose"] = -W_SAID_HALF
+        against.append("the learning rate the log prints rose through the climb: that alone grows the steps, with "
+                       "no cause of this entry's")
     if c.negative and entry.id in w.negative:
         parts["negative"] = W_NEGATIVE if c.impossible_negative else W_NEGATIVE / 2
         evidence.append(c.impossible_negative or "the loss goes below zero: if it is cross-entropy, BCE or "

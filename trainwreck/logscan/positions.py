@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from .numbers import keyed, to_float
+
 # `Epoch 3/10`, `Epoch [9/10]`, `epoch 001:`, `'epoch': 0.42`, `EPOCH 006`, `Epoch[1]`, `Epoch(train) [1]`.
 # Not the end of a metric's name: Lightning's `train_loss_epoch=2.9` is a loss, not epoch 2.9.
 EPOCH = re.compile(rb"(?<![A-Za-z_])(?:[Ee]poch|EPOCH)(?:\(train\))?['\"]?[ \t]*[:=#]?[ \t]*[\[(]?[ \t]*(\d+(?:\.\d+)?)"
@@ -35,6 +37,10 @@ KEY_SPAN = 8             # bytes past a loss match's start that hold its key (` 
 # One definition: the scanner (layout.averaged_losses) hides such a key beside the step's own loss.
 AVERAGED = re.compile(rb"(?<![A-Za-z])(?:avg|average|averaged|mean|running|smoothed|ema)\.?[ _]{1,3}"
                       rb"(?:train(?:ing)?[ _]{1,3})?loss(?![A-Za-z])", re.I)
+# The learning rate a line prints beside its loss (`lr: 1.00e-03`, `'learning_rate': 5e-05`, `LR=0.1`,
+# `Learning Rate 0.01`): a warmup or a range test raises it while the log runs. Not a configuration's
+# other rates (`base_lr`, `min_lr`, `lr_scale`), nor one per parameter group (`lr: [0.1, 0.01]`).
+RATE = keyed(rb"(?<![\w.])(?i:lr|learning[ _]rate)")
 
 
 @dataclass(frozen=True)
@@ -46,6 +52,7 @@ class Position:
     inherited: bool = False       # the epoch came from an earlier line (a header)
     averaged: bool = False        # the line calls the value an average (AVERAGED, before the value)
     finished: bool = False        # the line is a finished bar (`782/782`): a count, though no step to quote
+    rate: float | None = None     # the learning rate the line prints beside the value (RATE), if any
 
     def __str__(self) -> str:
         if self.epoch and self.step:
@@ -149,7 +156,9 @@ class Locator:
             _count_on(line, m.span() if m else None)
         # the offset is where the loss key's match starts: the key itself lies within the next few bytes
         averaged = bool(AVERAGED.search(line, 0, offset - start + KEY_SPAN))
-        return Position(number + 1, epoch, step, inherited, averaged, finished)
+        rate = RATE.search(line)
+        return Position(number + 1, epoch, step, inherited, averaged, finished,
+                        to_float(rate.group(1)) if rate else None)
 
 
 # Counters that run on through a run (never back to 0 within it, unlike a batch index within an epoch).
