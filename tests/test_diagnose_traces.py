@@ -309,7 +309,10 @@ def test_the_header_names_the_loss_read_when_it_is_not_the_plain_loss():
     gan = "".join(f"[Batch {i}] [D loss: {d}] [G loss: {g}]\n" for i, (d, g) in enumerate([("0.69", "0.70"), ("0.40", "1.3"),
                                                                                       ("0.35", "nan"), ("nan", "nan")]))
     own = "".join(f"epoch {i}: genloss {v} latloss 12.0\n" for i, v in enumerate(["741.2", "702.5", "688.1"]))
-    assert "(the loss read is `D loss`, the first of the losses each line names)" in header(_diagnosed(gan))
+    assert ("(the loss read is `G loss`, the first of the losses each line names to turn non-finite)"
+            in header(_diagnosed(gan)))
+    d_first = gan.replace("[D loss: 0.35]", "[D loss: nan]")
+    assert "(the loss read is `D loss`, the first of the losses each line names)" in header(_diagnosed(d_first))
     assert "(the loss read is `genloss`, the first loss of its own the log prints)" in header(_diagnosed(own))
     assert "the loss read is" not in header(_diagnosed("".join(f"step {i} loss 0.{9 - i}\n" for i in range(5))))
 

@@ -22,7 +22,9 @@ def _size(n: int) -> str:
 
 
 # Why the loss read is not the plain `loss` (layout.Layout.named)
-NAMED_BECAUSE = {"named": "the first of the losses each line names", "own": "the first loss of its own the log prints",
+NAMED_BECAUSE = {"named": "the first of the losses each line names",
+                 "broke": "the first of the losses each line names to turn non-finite",
+                 "own": "the first loss of its own the log prints",
                  "total": "a total of its parts"}
 
 

@@ -1,6 +1,7 @@
 """How a log writes its loss, decided once from its first block."""
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -155,13 +156,14 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
                 found = pattern.search(masked)
                 if found and dialect is keyed_dialect.DIALECT and _title_only(pattern, masked, training, prefixed, spelled):
                     break
-                named = _named_first(pattern, masked, found, key) if found and dialect.pattern is None else None
+                chosen = _named_first(pattern, masked, found, key) if found and dialect.pattern is None else None
+                named, why = chosen or (None, "")
                 if named:
                     pattern, found = keyed(re.escape(named), **spelled), re.compile(re.escape(named)).search(masked)
                 if found:
                     grad_key = next((k for k, p in GRAD_KEYS.items() if _on_line(p, masked, found.start())), None)
                     layout = Layout(dialect, "key", pattern, grad=GRAD_KEYS.get(grad_key),
-                                    named=(named.decode("utf-8", "replace").strip(), "named") if named else ("", ""),
+                                    named=(named.decode("utf-8", "replace").strip(), why) if named else ("", ""),
                                     literal=None if dialect.pattern else _literal(named or key, spelled),
                                     grad_twice=re.compile(re.escape(grad_key) + rb"[^\n]*" + re.escape(grad_key))
                                     if grad_key else None,
@@ -196,11 +198,17 @@ def _first_own(window: bytes) -> bytes | None:
     return None
 
 
-def _named_first(pattern: re.Pattern, data: bytes, found: re.Match, key: bytes) -> bytes | None:
+# Lines that name several losses are the log's when the first one's name is on lines holding at least this
+# share of the loss key's matches: a summary line or two that names them otherwise does not switch it off.
+NAMED_SHARE = 0.9
+
+
+def _named_first(pattern: re.Pattern, data: bytes, found: re.Match, key: bytes) -> tuple[bytes, str] | None:
     """Two losses or more on one line, each named by a word before the key (a GAN's `[D loss: 0.6] [G loss:
-    0.9]`, a VAE's `avg loss 512.3, recon loss 498.1, kl loss 14.2`): the first one's name and key (with the
-    space the log put between them), so that one loss is read and not all of them as one curve -- when such
-    lines are the log's, not one line of it: the first one's are at least one match in N, for N on its line."""
+    0.9]`, a VAE's `avg loss 512.3, recon loss 498.1, kl loss 14.2`): the name and key (with the space the log
+    put between them) of the one that turns non-finite first in the text, else of the first, and why ("broke"
+    when that is not the first, else "named"), so that one loss is read and not all of them as one curve -- when such lines are the
+    log's, not one line of it: the first one's are NAMED_SHARE of the matches, for N on its line."""
     start = data.rfind(b"\n", 0, found.start()) + 1
     end = data.find(b"\n", found.start())
     matches = list(pattern.finditer(data, start, len(data) if end < 0 else end))
@@ -209,10 +217,23 @@ def _named_first(pattern: re.Pattern, data: bytes, found: re.Match, key: bytes) 
     words = [NAMED.search(data, max(start, m.start() - 16), m.start()) for m in matches]
     if not (all(words) and len({w.group(1) for w in words}) == len(words)):
         return None
-    named = words[0].group(0) + key
-    if len(matches) * len(re.findall(re.escape(named), data)) < len(pattern.findall(data)):
+    names = [w.group(0) + key for w in words]
+    if len(matches) * len(re.findall(re.escape(names[0]), data)) < NAMED_SHARE * len(pattern.findall(data)):
         return None
-    return named
+    # the loss that broke first is the one to read: another may stay finite beside it, or break later
+    broke = [(offset, k) for k, named in enumerate(names) if (offset := _first_nonfinite(keyed(re.escape(named)), data))
+             is not None]
+    k = min(broke)[1] if broke else 0
+    return names[k], "broke" if k else "named"
+
+
+def _first_nonfinite(pattern: re.Pattern, data: bytes) -> int | None:
+    """Where the first value the pattern reads that is nan or inf starts, if any."""
+    for m in pattern.finditer(data):
+        v = to_float(m.group(1))
+        if v is not None and not math.isfinite(v):
+            return m.start()
+    return None
 
 
 REGEX_SYNTAX = re.compile(rb"[.^$*+?{}\[\]\\|()]")
