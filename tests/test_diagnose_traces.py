@@ -315,6 +315,12 @@ def test_the_header_names_the_loss_read_when_it_is_not_the_plain_loss():
     assert "(the loss read is `D loss`, the first of the losses each line names)" in header(_diagnosed(d_first))
     assert "(the loss read is `genloss`, the first loss of its own the log prints)" in header(_diagnosed(own))
     assert "the loss read is" not in header(_diagnosed("".join(f"step {i} loss 0.{9 - i}\n" for i in range(5))))
+    # a loss only named in the words, with no value read, is no loss the log prints (review_session27_words W6)
+    from trainwreck.diagnose_report import as_json
+
+    words = _diagnosed("It goes nan after 4 epochs. With nn.CrossEntropyLoss it never happens.\n")
+    assert words.evidence.count == 0 and "the loss read is" not in header(words)
+    assert as_json(words)["loss_named"] is None and as_json(words)["loss_read"] is None
 
 
 def test_what_is_not_a_second_run_and_what_a_second_run_does_not_bring():

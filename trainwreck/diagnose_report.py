@@ -37,7 +37,9 @@ def header(d: Diagnosis) -> str:
     if ev.runs:
         what += f"; {ev.runs}"
     fmt = f", read as {ev.dialect}" if ev.dialect else ""
-    if ev.loss_key:
+    if not ev.count:
+        pass                       # a loss named only in the words (`nn.CrossEntropyLoss`) is no loss the log prints
+    elif ev.loss_key:
         fmt += f" (the loss read is `{ev.loss_key}`: the log prints the parts, not their total)"
     elif ev.loss_named[0]:
         fmt += f" (the loss read is `{ev.loss_named[0]}`, {NAMED_BECAUSE[ev.loss_named[1]]})"
@@ -127,8 +129,8 @@ def as_json(d: Diagnosis) -> dict:
         "lines": ev.lines,
         "bytes": ev.size,
         "format": ev.dialect,
-        "loss_read": ev.loss_key or None,
-        "loss_named": ev.loss_named[0] or None,
+        "loss_read": (ev.loss_key or None) if ev.count else None,
+        "loss_named": (ev.loss_named[0] or None) if ev.count else None,
         "frameworks": ev.frameworks,
         "loss_values": ev.count,
         "signature": {"name": d.signature.name, "facts": d.signature.facts,
