@@ -152,6 +152,22 @@ def test_a_ruled_out_symptom_is_not_evidence_of_it():
     assert "WR-040" not in [m.entry.id for m in d.matches]
 
 
+def test_a_climb_the_report_denies_or_a_setting_it_increased_is_no_climb():
+    """"No climb before it", "does not increase", "it does not diverge" deny the climb; "I increase the batch
+    size" is a change the reporter made (review_session27_words W5, K2). The loss's own increase is a climb."""
+    for text in ("No climb before it, the loss was 0.041 the epoch before", "My loss does not increase, it is nan",
+                 "it does not diverge", "I increase the batch size to 64", "increasing the learning rate to 0.1",
+                 "increased the number of epochs"):
+        assert not {"climb", "diverge"} & set(tokens(text)), text
+    for text in ("the loss increases every epoch", "loss keeps increasing", "the loss increased to 5",
+                 "the loss does not go down and keeps increasing", "it diverges after epoch 3"):
+        assert {"climb", "diverge"} & set(tokens(text)), text
+    # an out-of-memory error after a larger batch is no loss that climbed: no first suspect for a climb
+    oom = diagnosis("I increase the batch size to 64 and get\ntorch.cuda.OutOfMemoryError: CUDA out of memory. "
+                    "Tried to allocate 2.00 GiB\n")
+    assert all("climbed" not in " ".join(m.evidence) for m in oom.matches)
+
+
 def test_a_missing_remedy_keeps_its_word():
     assert "warmup" in tokens("I train without warmup") and "nan" in tokens("no warmup, and the loss is nan")
 

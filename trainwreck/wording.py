@@ -87,7 +87,10 @@ THESAURUS = [
     (r"\b(?:labels?|targets?|ground[ -]?truths?|gt|masks|mask (?:values?|images?)|annotations?|class ids?)\b",
      " label "),
     (r"\b(?:diverg\w*|explod\w*|blows? up|blew up|blowing up)\b", " diverge "),
-    (r"\b(?:bigger and bigger|larger and larger|keeps? (?:growing|increasing|rising)|increas\w*|climb\w*"
+    # "increase" of the loss, not "increase the batch size" (a remedy, or a change the report made)
+    (r"\b(?:bigger and bigger|larger and larger|keeps? (?:growing|increasing|rising)|climb\w*"
+     r"|increas\w*(?! (?:the|my|our|its|a|an|this|that|these|those|batch\w*|lr|learning|number|num|size|epochs?"
+     r"|dropout|weights?|model|hidden|layers?|width|depth|capacity|memory|workers?)\b)(?! \d)"
      r"|go(?:es)? up|going up|gets? bigger|getting bigger|(?:becom\w*|became|gets?|getting|grow\w*) (?:very |too |so )?"
      r"(?:large|big|huge))\b", " climb "),
     (r"\b(?:very large|too large|so large|huge|enormous)\b", " large "),
@@ -253,7 +256,7 @@ def _folded_many(texts: list[str]) -> list[str]:
 # using fp16 or amp") is not evidence of it: these tokens are dropped when one of the four words before
 # them, in the same clause, is a negator. A negated remedy ("no warmup", "without an epsilon")
 # keeps its token: its absence is the failure the entry describes.
-RULED_OUT = frozenset("nan inf overflow underflow fp16 bf16 negative divzero".split())
+RULED_OUT = frozenset("nan inf overflow underflow fp16 bf16 negative divzero climb diverge".split())
 _NEGATING = frozenset("no not never without nor none don doesn didn isn wasn aren weren won".split())
 CLAUSE = re.compile(r"[.,;:!?()\n]")
 
