@@ -163,6 +163,18 @@ def test_normal_behaviour_is_answered_as_normal(report, name):
     assert d.ask
 
 
+@pytest.mark.parametrize("report", [
+    "My loss is huge from the first epoch and then becomes nan after 3 epochs.",
+    "The loss has big spikes and after the third spike it is nan for good.",
+    "The loss is high at the start, then it keeps increasing until it diverges.",
+])
+def test_a_normal_asked_about_beside_words_of_a_broken_run_is_not_the_answer(report):
+    """A question about something normal (a large start, spikes) does not overrule a nan or a climb the same
+    report states (review_session27_words W1): with the normal's words taken out, the rest still says it broke."""
+    d = diagnosis(report)
+    assert d.normal and d.verdict != "normal" and d.matches
+
+
 def test_a_negative_nll_log_is_not_a_failure_and_says_when_it_would_be():
     d = diagnosis("".join(f"epoch {i} loss {0.8 - 0.15 * i:.3f}\n" for i in range(12)))
     assert d.verdict == "normal" and d.normal[0].name == "negative loss"

@@ -1083,10 +1083,27 @@ def _unexplained_by_normal(normals: list[Normal], ev: Evidence, declared_found: 
     found = [v[2] for k, v in ev.messages.items() if k in declared_found or v[2] in declared_found]
     if any(not any(n.asked.search(text.lower()) for n in normals) for text in found):
         return True
-    rest = ev.prose.lower()
+    return says_failure(_rest_of(normals, ev.prose))
+
+
+# Words of a broken run that no normal behaviour accounts for (a loss that won't go down is what "a large loss at
+# the start" asks about, and stays with it).
+BROKEN_WORDS = frozenset({"nan", "inf", "diverge", "climb", "overflow", "divzero"})
+
+
+def _rest_of(normals: list[Normal], prose: str) -> str:
+    """The words with what the normal behaviours asked about taken out."""
+    rest = prose.lower()
     for n in normals:
         rest = n.asked.sub(" ", rest)
-    return says_failure(rest)
+    return rest
+
+
+def _says_more_than(normals: list[Normal], prose: str) -> bool:
+    """Do the words, the normal behaviours asked about taken out, still say the run broke? "My loss is huge from
+    the first epoch and then becomes nan" asks about a large start, and reports a nan."""
+    accounted = frozenset().union(*(n.accounts for n in normals))
+    return bool((BROKEN_WORDS - accounted) & set(tokens(_rest_of(normals, prose))))
 
 
 def _when_words(which: set[str]) -> str:
@@ -1124,7 +1141,7 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     # evidence beyond words: a curve's signature, a declared message, or a loss the named loss cannot reach
     impossible = top is not None and top.parts.get("negative", 0) >= W_NEGATIVE
     specific = d.signature.name in TRACES or declared or impossible
-    if d.normal and not failure_shown and not specific:
+    if d.normal and not failure_shown and not specific and not _says_more_than(d.normal, d.evidence.prose):
         d.verdict, d.ask = "normal", d.normal[0].decide
         d.matches = d.matches[:CANDIDATES]
         return

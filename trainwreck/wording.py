@@ -454,6 +454,8 @@ class Normal:
     asked: re.Pattern          # the report asks about this behaviour
     explanation: str
     decide: str                # what to paste to tell the normal case from a failure
+    # the words of a broken run it accounts for itself (tokens): a Darknet line's -nan, a skipped step's overflow
+    accounts: frozenset = frozenset()
 
 
 NORMALS = (
@@ -469,7 +471,8 @@ NORMALS = (
            "with dynamic loss scaling an occasional overflow is expected: the step is skipped, the scale is "
            "halved and training carries on; it is a failure only when the scale keeps falling to its minimum "
            "or the loss itself turns nan",
-           "the loss values over time and how the loss scale moves (does it keep falling?)"),
+           "the loss values over time and how the loss scale moves (does it keep falling?)",
+           frozenset({"overflow", "inf"})),
     Normal("a gap between training and validation loss",
            re.compile(r"val(?:idation)?[ _-]?loss.{0,80}(?:higher|lower|bigger|smaller|greater|than|differ)|"
                       r"(?:higher|lower|bigger|smaller|greater) than.{0,40}(?:evaluat|validation|val[ _-]loss)|"
@@ -495,7 +498,8 @@ NORMALS = (
            "`No Obj` divides by the number of anchors instead, so a nan there, like a nan in the `avg` (loss) "
            "field, means the outputs are nan; the AlexeyAB fork's README gives the rule for the avg field "
            "(https://github.com/AlexeyAB/darknet/blob/61307b664f3c19e001699b80ed21c0817cbb67a3/README.md)",
-           "the iteration lines (`1234: 2.31, 2.45 avg loss, ...`) and the `No Obj` values: whether any is nan"),
+           "the iteration lines (`1234: 2.31, 2.45 avg loss, ...`) and the `No Obj` values: whether any is nan",
+           frozenset({"nan"})),
 )
 
 
