@@ -175,6 +175,30 @@ def test_a_normal_asked_about_beside_words_of_a_broken_run_is_not_the_answer(rep
     assert d.normal and d.verdict != "normal" and d.matches
 
 
+def test_a_question_about_normal_behaviour_is_answered_beside_a_healthy_curve():
+    """A few skipped steps under Apex's loss scaling beside a falling loss, or a validation loss above the
+    training loss, asked about with the curve pasted (review_session27_words W4, K5): normal, and the report
+    says what the curve showed. A curve that broke keeps its verdict."""
+    from trainwreck.diagnose_report import report
+
+    apex = ("model, optimizer = amp.initialize(model, optimizer, opt_level=\"O1\")\n"
+            + "".join(f"Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to {s}\n"
+                      for s in ("32768.0", "16384.0", "8192.0", "4096.0"))
+            + "".join(f"step {100 * i} loss {v}\n" for i, v in enumerate(["5.88", "5.10", "4.61", "4.20", "3.81", "3.52"]))
+            + "Should I worry about these messages?\n")
+    d = diagnosis(apex)
+    assert d.verdict == "normal" and d.normal[0].name == "skipped steps under dynamic loss scaling"
+    assert "The training loss shows no known failure: 6 loss values, all finite: the loss fell from 5.88 to 3.52" \
+        in report(d)
+    gap = ("".join(f"Epoch {e}/10 - loss: {t} - val_loss: {v}\n" for e, t, v in
+                   [(1, "0.9123", "0.9870"), (2, "0.6410", "0.7355"), (3, "0.5133", "0.6421"), (4, "0.4378", "0.6017")])
+           + "My val loss is always higher than the train loss. Did I do something wrong?\n")
+    assert diagnosis(gap).normal[0].name == "a gap between training and validation loss"
+    assert diagnosis(gap).verdict == "normal"
+    broke = apex.replace("step 500 loss 3.52", "step 500 loss nan")
+    assert diagnosis(broke).verdict != "normal"
+
+
 def test_a_negative_nll_log_is_not_a_failure_and_says_when_it_would_be():
     d = diagnosis("".join(f"epoch {i} loss {0.8 - 0.15 * i:.3f}\n" for i in range(12)))
     assert d.verdict == "normal" and d.normal[0].name == "negative loss"

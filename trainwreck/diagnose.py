@@ -1017,7 +1017,8 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
         ev = replace(ev, prose=prose)
     sig = signature_of(ev)
     c = _context(ev, w, sig, weights, zero)
-    normals = normals_asked(ev.prose) if c.words_count else []
+    # a question about normal behaviour is answered beside a curve too, when the curve shows no failure
+    normals = normals_asked(ev.prose) if c.words_count or (sig.name == "healthy" and ev.size <= PASTED) else []
     if ev.low is not None and ev.low < 0 and not any(n.name == NEGATIVE.name for n in normals):
         normals.insert(0, NEGATIVE)      # the values themselves go below zero
     if c.impossible_negative:            # a loss below zero that this loss cannot reach is not normal

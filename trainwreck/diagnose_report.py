@@ -60,8 +60,10 @@ def report(d: Diagnosis) -> str:
         lines += _candidates(d)
         lines += [f"To decide, paste {d.ask}.", ""]
     elif d.verdict == "normal":
-        lines += [f"This looks normal ({d.normal[0].name}): {d.normal[0].explanation}.",
-                  f"To be sure, check {d.ask}.", ""]
+        lines.append(f"This looks normal ({d.normal[0].name}): {d.normal[0].explanation}.")
+        if d.signature.name == "healthy":          # the curve pasted beside the question
+            lines.append(f"The training loss shows no known failure: {d.signature.facts[0]}.")
+        lines += [f"To be sure, check {d.ask}.", ""]
         if d.matches:
             lines.append("If it is a failure after all, the closest entries: "
                          + ", ".join(f"{m.entry.id} ({m.entry.title})" for m in d.matches) + ".")
