@@ -180,6 +180,11 @@ def test_an_enormous_first_loss_is_a_fact_for_the_broken_start_entries_not_a_new
     start_entries = {m.entry.id for m in d.matches if "start" in m.parts}
     assert start_entries and all(CATALOG.entries[i].trace == "nonfinite-from-start" for i in start_entries)
     assert all("start" not in m.parts for m in d.matches if m.entry.trace != "nonfinite-from-start")
+    # and the climb that follows is not held against them: no "does not look like this entry's" beside "already
+    # enormous" (review_session27_words W3)
+    for m in d.matches:
+        if "start" in m.parts:
+            assert m.parts.get("curve", 0) >= 0 and not any("does not look like" in a for a in m.against), m.entry.id
 
 
 def test_a_summed_loss_that_climbs_or_learns_keeps_its_own_story():

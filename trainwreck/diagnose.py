@@ -837,7 +837,8 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
     if curve:
         parts["curve"] = curve
         evidence += [f for f in sig.facts if f != sig.enormous_start]
-    elif sig.name in TRACES and entry.trace != "none" and PART_OF.get(entry.trace) != sig.name:
+    # (an enormous first value is this entry's curve at its start: what the curve does next does not contradict it)
+    elif sig.name in TRACES and entry.trace != "none" and PART_OF.get(entry.trace) != sig.name and "start" not in parts:
         parts["curve"] = -weights.when
         against.append(f"the loss curve does not look like this entry's ({TRACES[entry.trace]})")
     # a message whose op the log names is another entry's (see _message_weight) is no evidence for this one
