@@ -4,10 +4,12 @@ from __future__ import annotations
 import math
 import re
 
-# 0.69, .5, 1e-3, nan / NaN / -nan, inf / Infinity / INF; with `thousands`, 1,234.5 too. An optional
+# 0.69, .5, 1e-3, nan / NaN / -nan, inf / Infinity / INF; with `thousands`, 1,234.5 too; `nan.0` and `inf.0`, as
+# Lightning's progress bar pads every number to five characters (Tqdm.format_num in
+# src/lightning/pytorch/callbacks/progress/tqdm_progress.py at 2.5.0: `nan` -> `nan.` -> `nan.0`). An optional
 # group is written `(?:...|)`, which matches the same way as `(?:...)?` but costs the regex engine
 # less (a branch, not a repeat): 7% of the time of the loss pattern's findall.
-_NUMBER = rb"[-+]?(?:\d+{thousands}\.?\d*(?:[eE][-+]?\d+|)|\.\d+(?:[eE][-+]?\d+|)|[nN]a[nN]|[iI]nf(?:inity|)|INF(?:INITY|))"
+_NUMBER = rb"[-+]?(?:\d+{thousands}\.?\d*(?:[eE][-+]?\d+|)|\.\d+(?:[eE][-+]?\d+|)|[nN]a[nN](?:\.0|)|[iI]nf(?:inity|\.0|)|INF(?:INITY|))"
 NUMBER = _NUMBER.replace(b"{thousands}", b"")
 THOUSANDS = re.compile(rb"\d,\d{3}(?![\d,])")
 # What may stand between a key and its number: quotes, `:` or `=`; with `wrappers`, a
@@ -44,8 +46,11 @@ def features(first: bytes) -> dict[str, bool]:
 
 def to_float(text: bytes) -> float | None:
     """A matched number as a float (1e309 and a 400-digit number are inf, as Python reads them)."""
+    number = text.strip().strip(b"\"'").replace(b",", b"")
+    if number[-2:] == b".0" and number[-3:-2].isalpha():       # Lightning's padded `nan.0`, `inf.0`
+        number = number[:-2]
     try:
-        return float(text.strip().strip(b"\"'").replace(b",", b""))
+        return float(number)
     except ValueError:
         return None
 
