@@ -13,6 +13,16 @@ def test_a_month_and_day_before_a_time_is_a_date_not_a_step():
     assert str(ev.head_at[0]) == "[50/469]"
 
 
+def test_a_step_with_thousands_separators_is_quoted_whole():
+    """`step 9,050` is step 9050, not step 9 (review_session27_logs W8); a count followed by a comma and other
+    text (`step 100, loss 0.5`) is still step 100."""
+    ev = scan_text("".join(f"2026-12-01 10:{i:02d}:00 | step {9000 + 50 * i:,} | loss {v}\n"
+                           for i, v in enumerate(["0.33", "0.31", "0.45", "0.9", "nan"])))
+    assert str(ev.head_at[0]) == "step 9000" and str(ev.first_nonfinite_at) == "step 9200"
+    ev = scan_text("step 100, loss 0.5\nstep 200, loss 0.4\n")
+    assert [str(p) for p in ev.head_at] == ["step 100", "step 200"]
+
+
 def test_openmmlab_numbering_is_its_epoch_and_iteration():
     ev = scan_path(str(LOGS / "openmmlab" / "mmcv_mmdet_healthy.log"))
     assert [str(p) for p in ev.head_at[:2]] == ["epoch 1 [50/4867]", "epoch 1 [100/4867]"]
