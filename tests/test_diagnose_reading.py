@@ -197,6 +197,14 @@ def test_a_question_about_normal_behaviour_is_answered_beside_a_healthy_curve():
     assert diagnosis(gap).verdict == "normal"
     broke = apex.replace("step 500 loss 3.52", "step 500 loss nan")
     assert diagnosis(broke).verdict != "normal"
+    # asked whether it is broken, in DeepSpeed's words (review_session27_logs W3): a yes/no question, and the
+    # overflow the normal explains itself, do not turn the question into a failure
+    deepspeed = "".join(f"[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: {s}, reducing to {s // 2}\n"
+                        for s in (65536, 32768, 16384)) + "".join(
+        f"{{'loss': {v}, 'learning_rate': 2e-05, 'epoch': {0.1 * i:.1f}}}\n" for i, v in enumerate([2.42, 2.1, 1.8, 1.5]))
+    for question in ("Are these OVERFLOW messages a problem?", "Is fp16 broken, should I switch to bf16?"):
+        assert diagnosis(deepspeed + question + "\n").verdict == "normal", question
+    assert diagnosis(deepspeed + "After these the loss is nan for good.\n").verdict != "normal"
 
 
 def test_a_negative_nll_log_is_not_a_failure_and_says_when_it_would_be():

@@ -1085,7 +1085,7 @@ def _unexplained_by_normal(normals: list[Normal], ev: Evidence, declared_found: 
     found = [v[2] for k, v in ev.messages.items() if k in declared_found or v[2] in declared_found]
     if any(not any(n.asked.search(text.lower()) for n in normals) for text in found):
         return True
-    return says_failure(_rest_of(normals, ev.prose))
+    return says_failure(_rest_of(normals, ev.prose), ignore=frozenset().union(*(n.accounts for n in normals)))
 
 
 # Words of a broken run that no normal behaviour accounts for (a loss that won't go down is what "a large loss at
@@ -1093,9 +1093,15 @@ def _unexplained_by_normal(normals: list[Normal], ev: Evidence, declared_found: 
 BROKEN_WORDS = frozenset({"nan", "inf", "diverge", "climb", "overflow", "divzero"})
 
 
+# A yes/no question ("Is fp16 broken?", "Are these messages a problem?") asks whether something failed; it does
+# not say it did (a "why" question does: "why is my loss nan?").
+YES_NO = re.compile(r"(?:^|(?<=[.!?\n]))[ \t]*(?:is|are|am|was|were|do|does|did|should|could|can|will|would|has|have"
+                    r"|may|might)\b[^.!?\n]{0,400}\?")
+
+
 def _rest_of(normals: list[Normal], prose: str) -> str:
-    """The words with what the normal behaviours asked about taken out."""
-    rest = prose.lower()
+    """The words with what the normal behaviours asked about, and the yes/no questions, taken out."""
+    rest = YES_NO.sub(" ", prose.lower())
     for n in normals:
         rest = n.asked.sub(" ", rest)
     return rest

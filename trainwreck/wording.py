@@ -301,12 +301,14 @@ _STUCK = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|
 NEGATORS = frozenset("no not nothing none never without".split())
 
 
-def says_failure(text: str) -> bool:
+def says_failure(text: str, ignore: frozenset = frozenset()) -> bool:
     """Does the report say anything went wrong (not only ask whether it did, or say it did not:
-    "nothing overflowed", "no nan")?"""
+    "nothing overflowed", "no nan")? Words in `ignore` (folded) are not counted."""
     text = _folded(text)
     words = re.findall(r"[a-z_']+", text)
     for i, word in enumerate(words):
+        if word in ignore:
+            continue
         if (word in FAILURE_WORDS or word.startswith(FAILURE_ROOTS)) and not NEGATORS & set(words[max(0, i - 3):i]):
             return True
     return bool(_STUCK.search(text))
