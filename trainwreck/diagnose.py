@@ -159,14 +159,12 @@ W_PRINTED = 2.0
 W_SAID_HALF = W_PRINTED / 2
 ZERO_GRADIENT_WORDS, ACCURACY_WORDS = {"gradient", "exactly", "zero"}, {"accuracy", "improve"}
 SIGMOID_ZERO_WORDS = {"sigmoidzero"}
-# A learning rate printed beside the loss that rose (a warmup, a range test, a schedule that raises it) through
-# the climb, to its highest when the loss climbed: half a printed fact for the entries whose phrases say a raised
+# A learning rate printed beside the loss that rose (a warmup, a warm restart, a range test) through the climb,
+# from where the loss was lowest to the climb's end: half a printed fact for the entries whose phrases say a raised
 # rate diverges, and half against the special cases of the rate's curve (PART_OF), whose own causes grow the
 # steps at a fixed rate -- a rate the log shows rising is the plain reading of steps that grow.
 RATE_RAISED_WORDS = {"lr", "rais"}
-RATE_ROSE = 2.0                # the rate at the climb's end at least this many times the run's first one,
-RATE_CLIMB = 1.25              # ... this many times the one at the loss's lowest (it rose through the climb),
-RATE_PEAK = 0.99               # ... and at its highest so far (a printed rate rounds in its last digit)
+RATE_CLIMB = 1.25              # the rate at the climb's end this many times the one at the loss's lowest
 RATE_CLIMBS = {"climb-then-nonfinite", "descent-then-climb", "climb-despite-clipping", "climbing",
                "climbed-and-stayed"}
 ACCURACY_RISE = 0.2            # a rise of 20 points of accuracy is a model that learns, not noise
@@ -741,22 +739,20 @@ def _printed_facts(ev: Evidence, sig: Signature, words: list[str]) -> dict[str, 
 
 
 def _rate_rose(ev: Evidence, sig: Signature) -> str:
-    """The learning rate printed beside the loss, when it rose and was at its highest as the loss climbed; or ""."""
+    """The learning rate printed beside the loss, when it rose through the climb (from where the loss was lowest)
+    to its highest; or ""."""
     if sig.name not in RATE_CLIMBS or ev.low_pos is None:
         return ""
     end = (ev.first_nonfinite if ev.first_nonfinite is not None else ev.count) - 1
-    first, last, low = ev.at(0), ev.at(end), ev.low_pos
-    if first is None or last is None or None in (first.rate, last.rate, low.rate):
+    last, low = ev.at(end), ev.low_pos
+    if last is None or last.rate is None or low.rate is None:
         return ""
-    printed = [p.rate for p in ev.head_at + ev.before_at if p.line <= last.line and p.rate is not None]
     # a rate that had stopped rising before the loss turned (a warmup long over) says nothing of the climb
-    if not (last.rate > 0 and last.rate >= RATE_ROSE * first.rate and last.rate >= RATE_CLIMB * low.rate
-            and last.rate >= RATE_PEAK * max(printed)):
+    if not (last.rate > 0 and last.rate >= RATE_CLIMB * low.rate):
         return ""
-    return (f"the learning rate printed beside the loss rose from {first.rate:g} ({ev.where(0)}) to {last.rate:g} "
-            f"({ev.where(end)}), its highest; the loss was lowest at {_fmt(ev.low)} ({ev.where(ev.low_at)}), where "
-            f"the rate was {low.rate:g}, and climbed as the rate rose past that (a warmup or a range test raises the "
-            "rate on purpose)")
+    return (f"the learning rate printed beside the loss rose from {low.rate:g} ({ev.where(ev.low_at)}), where the "
+            f"loss was lowest ({_fmt(ev.low)}), to {last.rate:g} ({ev.where(end)}): the loss climbed as the rate rose "
+            "(a warmup, a restart or a range test raises the rate on purpose)")
 
 
 def _impossible_negative(ev: Evidence, words: list[str]) -> str:
