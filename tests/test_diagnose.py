@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from conftest import ROOT, load_snippet, real_catalog, tab_program_run, terminal_output
-from trainwreck.diagnose import diagnose, signature_of
+from trainwreck.diagnose import diagnose, message_finder, signature_of
 from trainwreck.logscan import LogError, scan
 from trainwreck.validate import check
 
@@ -186,6 +186,10 @@ def test_a_nan_in_validation_alone_is_said_beside_the_training_verdict():
             "best val loss: inf\n")
     out = run_cli("-", stdin=calm.encode()).stdout.decode()
     assert "No known failure found. " in out and "validation loss was" not in out
+    # beside a training loss that went nan too, the validation's nan is no separate question (review_session27_logs K7)
+    both = keyed.replace("train_loss=0.53", "train_loss=nan")
+    assert diagnose(scan(io.BytesIO(both.encode()), "both", message_finder(CATALOG)), CATALOG).validation == ""
+    assert diagnose(scan(io.BytesIO(keyed.encode()), "val", message_finder(CATALOG)), CATALOG).validation
 
 
 def test_healthy_report_says_what_was_checked():

@@ -1042,7 +1042,9 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
     if zero is not None and w.declarers.get(SAME_AS):
         read.append((WHY, f'message "{MESSAGE}" (line {ev.messages[zero][1]}): {WHY}; weighed for '
                           f"{', '.join(w.declarers[SAME_AS])}, whose failure that is"))
-    d = Diagnosis(ev, sig, matches, unweighed, normal=normals, read=read, validation=_validation_nonfinite(ev))
+    # a validation nan beside a training loss that went non-finite too is no separate question
+    validation = _validation_nonfinite(ev) if ev.first_nonfinite is None else ""
+    d = Diagnosis(ev, sig, matches, unweighed, normal=normals, read=read, validation=validation)
     # Apex's scale at zero is never the normal skipping of a step: the scaler ran out of range
     _decide(d, w, failure_shown, _unexplained_by_normal(normals, ev, declared_found) or zero is not None,
             c.words_count)
