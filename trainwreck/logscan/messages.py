@@ -75,11 +75,24 @@ MAX_LINE = 2000          # bytes of a line read for messages
 LOOKBACK = 64            # bytes a family's message may start before its anchor
 
 
+# NumPy names the division two more ways: `true_divide`, the name of the same ufunc before NumPy 1.23 (its
+# warnings said "invalid value encountered in true_divide" until then: scikit-hep/pyhf#1872), and `scalar divide`,
+# the division of two NumPy scalars (np.float64(1) / np.float64(0) warns "divide by zero encountered in scalar
+# divide" in NumPy 2.4.6). A declared "... encountered in divide" is found under either (its anchor stops
+# before the op).
+DIVIDED = " encountered in divide"
+DIVIDE_NAMES = rb"(?:true_divide|scalar divide|divide)(?!\w)"
+
+
 def _declared(text: str, origin: str) -> Known:
     from ..entry import template_pattern
 
     anchor = max(text.split("{}"), key=len).strip() or text
-    return Known(text, anchor.encode(), re.compile(template_pattern(text).pattern.encode()), origin)
+    pattern = template_pattern(text).pattern.encode()
+    if origin == "numpy" and text.endswith(DIVIDED):
+        pattern = re.escape(text.removesuffix("divide")).encode() + DIVIDE_NAMES
+        anchor = text.removesuffix(" divide")
+    return Known(text, anchor.encode(), re.compile(pattern), origin)
 
 
 class MessageFinder:
