@@ -68,6 +68,19 @@ def test_an_undeclared_framework_message_is_reported_not_dropped():
                for u in d.unweighed)
 
 
+def test_numpys_older_and_scalar_names_of_the_division_are_the_declared_division():
+    """NumPy before 1.23 named the division ufunc `true_divide` in its warnings, and two NumPy scalars divide as
+    `scalar divide`: each is the declared "... encountered in divide" (review_session27_words K7), quoted as
+    printed; another op's name is not."""
+    for printed in ("invalid value encountered in true_divide", "invalid value encountered in scalar divide",
+                    "divide by zero encountered in true_divide"):
+        ev = scan(io.BytesIO(f"norm.py:12: RuntimeWarning: {printed}\n".encode()), "w", message_finder(CATALOG))
+        declared = printed.replace("true_divide", "divide").replace("scalar divide", "divide")
+        assert ev.messages[declared][2] == printed, printed
+    ev = scan(io.BytesIO(b"RuntimeWarning: invalid value encountered in divide_by_count\n"), "w", message_finder(CATALOG))
+    assert "invalid value encountered in divide" not in ev.messages
+
+
 def test_a_numpy_traceback_line_matches_a_declared_numpy_message():
     catalog = with_entry(messages=[INDEX], trace="none", summary="a made-up entry for the test", phrases=[])
     text = "Traceback (most recent call last):\n  File \"t.py\", line 3\nIndexError: index 10 is out of bounds " \
@@ -122,6 +135,29 @@ def test_a_report_that_cannot_decide_says_so_and_asks_for_the_deciding_thing():
     text = report(d)
     assert "Cannot tell yet." in text and "To decide, paste the loss values" in text
     assert "before the first nan or inf" in d.ask
+
+
+FELL_THEN_NAN = "".join(f"epoch {e} loss {v}\n" for e, v in enumerate(["0.91", "0.62", "0.48", "0.41", "0.37", "nan"], 1))
+
+
+def test_the_deciding_question_asks_for_what_the_papers_framework_prints():
+    """A PyTorch, TensorFlow or JAX run prints no NumPy warning: the ask is for what its own check prints, and how
+    to switch it on (review_session27_logs K3, review_session27_words K1). With no framework shown, NumPy's."""
+    from trainwreck.diagnose import shown_frameworks
+
+    plain = diagnosis(FELL_THEN_NAN)
+    assert plain.verdict == "uncertain" and "encountered in" in plain.ask and shown_frameworks(plain.evidence) == set()
+    for words, framework, switch in (
+            ("I train with PyTorch.", "pytorch", "torch.autograd.set_detect_anomaly(True)"),
+            ("model.compile(...) in Keras, then model.fit", "tensorflow", "tf.debugging.enable_check_numerics()"),
+            ("My jax training loop with optax:", "jax", 'jax.config.update("jax_debug_nans", True)')):
+        d = diagnosis(words + "\n" + FELL_THEN_NAN)
+        assert framework in shown_frameworks(d.evidence)
+        assert d.verdict == "uncertain" and switch in d.ask and "encountered in divide" not in d.ask, framework
+    # a Lightning bar is PyTorch's
+    bar = "".join(f"Epoch {e}: 100%|##########| 100/100 [00:10<00:00, v_num=3, train_loss={v}]\n"
+                  for e, v in enumerate(["0.910", "0.620", "0.480", "0.410", "0.370", "nan.0"]))
+    assert "pytorch" in shown_frameworks(diagnosis(bar).evidence)
 
 
 def test_a_loss_that_does_not_learn_is_asked_about_without_a_nan_it_never_had():

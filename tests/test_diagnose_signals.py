@@ -610,3 +610,25 @@ def test_the_page_states_the_rate_facts_thresholds_and_weight():
     assert ("counts 1 for the entries whose phrases say a raised rate diverges" in page
             and f"at the climb's end it is at least {RATE_CLIMB:g} times the rate where the loss was lowest" in page
             and "It counts minus 1 for the special cases of the rate's curve" in page)
+
+
+# ---- a log printed by a trainer that clears the gradients itself ------------------------------------------
+
+FELL_THEN_CLIMBED = [2.31, 1.9, 1.6, 1.4, 1.25, 1.1, 1.0, 0.92, 0.85, 0.8, 0.78, 0.9, 1.4, 2.6, 5.3, 11.8, "nan"]
+
+
+def test_a_log_from_a_trainer_that_clears_the_gradients_counts_against_gradients_left_to_pile_up():
+    """An MMEngine or Hugging Face log cannot come from a loop that forgot zero_grad(): the trainer clears the
+    gradients every step (review_session27_logs W4). The same curve from a plain loop keeps WR-260 in full."""
+    mmengine = "".join(f"12/02 10:00:00 - mmengine - INFO - Iter(train) [{50 * (i + 1):4d}/8000]  lr: 1.0000e-02  "
+                       f"loss: {v}\n" for i, v in enumerate(FELL_THEN_CLIMBED))
+    trainer = "".join(f"{{'loss': {v}, 'grad_norm': 1.0, 'epoch': {0.05 * (i + 1):.2f}}}\n"
+                      for i, v in enumerate(FELL_THEN_CLIMBED))
+    plain = "".join(f"iter {50 * (i + 1)} loss {v}\n" for i, v in enumerate(FELL_THEN_CLIMBED))
+    for log, tool in ((mmengine, "OpenMMLab"), (trainer, "Hugging Face Trainer")):
+        d = diagnosis(log)
+        piled = next(m for m in d.matches if m.entry.id == "WR-260")
+        assert piled.parts["trainer"] < 0 and any(a.startswith(f"the log is printed by {tool}") for a in piled.against)
+        assert d.verdict != "failure" or d.matches[0].entry.id != "WR-260", tool
+    d = diagnosis(plain)
+    assert d.matches[0].entry.id == "WR-260" and all("trainer" not in m.parts for m in d.matches)

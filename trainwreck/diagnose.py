@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from .catalog import Catalog
 from .ceilings import ceiling_fact
 from .entry import TRACES, Entry, template_pattern
-from .logscan import KEEP, Evidence, MessageFinder
+from .logscan import KEEP, Evidence, MessageFinder, dialects
 from .logscan.evidence import only, without_first
 from .logscan.hidden import with_hidden
 from .logscan.layout import validation_rows
@@ -164,6 +164,10 @@ SIGMOID_ZERO_WORDS = {"sigmoidzero"}
 # rate diverges, and half against the special cases of the rate's curve (PART_OF), whose own causes grow the
 # steps at a fixed rate -- a rate the log shows rising is the plain reading of steps that grow.
 RATE_RAISED_WORDS = {"lr", "rais"}
+# The entries whose phrases say the gradients were never cleared (`optimizer.zero_grad()` forgotten): a log printed
+# by a tool whose trainer clears them each step (Dialect.clears_gradients) counts as much as a declared message
+# against them.
+UNCLEARED_WORDS = {"zero", "grad", "optimizer"}
 RATE_CLIMB = 1.25              # the rate at the climb's end this many times the one at the loss's lowest
 RATE_CLIMBS = {"climb-then-nonfinite", "descent-then-climb", "climb-despite-clipping", "climbing",
                "climbed-and-stayed"}
@@ -534,6 +538,7 @@ class Weigher:
         self.accuracy_rises = self._saying(ACCURACY_WORDS)
         self.sigmoid_zero = self._saying(SIGMOID_ZERO_WORDS)
         self.rate_raised = self._saying(RATE_RAISED_WORDS)
+        self.uncleared = self._saying(UNCLEARED_WORDS)
         # the entries whose title names half precision
         self.precision = {e.id for e, title in zip(self.entries, tokens_many([e.title for e in self.entries]))
                           if "fp16" in title}
@@ -890,6 +895,12 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
         if fact in c.printed and entry.id in declarers:
             parts[fact] = weight
             evidence.append(c.printed[fact])
+    trainer = dialects.named(ev.dialect)
+    if trainer is not None and trainer.clears_gradients and entry.id in w.uncleared:
+        parts["trainer"] = -W_PRINTED
+        against.append(f"the log is printed by {trainer.name.removesuffix(' log')}, whose trainer "
+                       f"{trainer.clears_gradients}: gradients pile up only in steps written by hand (a loop of your own, "
+                       "Lightning's manual optimization, a custom train_step)")
     if "rate-rose" in c.printed and special and PART_OF[entry.trace] == RATE:
         parts["rate-rose"] = -W_SAID_HALF
         against.append("the learning rate the log prints rose through the climb: that alone grows the steps, with "
@@ -1172,6 +1183,33 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
                  "any warning or error above them")
 
 
+# The frameworks a tool implies (a Lightning bar is PyTorch's), and the ones a report's words name.
+PARENT = {"lightning": "pytorch", "transformers": "pytorch", "fairseq": "pytorch", "megatron": "pytorch",
+          "deepspeed": "pytorch", "apex": "pytorch", "keras": "tensorflow"}
+NAMED_FRAMEWORK = [(re.compile(r"\b(?:py)?torch\b|\bfastai\b|\blightning\b", re.I), "pytorch"),
+                   (re.compile(r"\btensorflow\b|\btf\.|\bkeras\b", re.I), "tensorflow"),
+                   (re.compile(r"\bjax\b|\bjnp\.|\bflax\b", re.I), "jax")]
+# What to switch on to make each framework name the op whose output or gradient went non-finite first (the
+# candidates' messages then tell them apart: an op of log, of exp, of a division), and what it prints.
+OP_NAMING = {
+    "pytorch": ("what PyTorch's anomaly mode prints at the first nan: run once with "
+                "`torch.autograd.set_detect_anomaly(True)`; it names the operation whose gradient turned nan and the "
+                "line of your forward pass that made it", "`Function 'LogBackward0' returned nan values in its 0th output.`"),
+    "tensorflow": ("what TensorFlow prints at the first nan with `tf.debugging.enable_check_numerics()` switched on "
+                   "before the model is built: it names the op whose output was not finite first and where it was "
+                   "created", '`Detected Infinity or NaN in output 0 of ... op "Log"`'),
+    "jax": ("what JAX raises at the first nan with `jax.config.update(\"jax_debug_nans\", True)`: a "
+            "FloatingPointError that names the primitive that produced it", "`invalid value (nan) encountered in log`"),
+}
+
+
+def shown_frameworks(ev: Evidence) -> set[str]:
+    """The frameworks the report shows: in its messages and its log's format, or named in its words (a framework
+    implies the one it runs on)."""
+    shown = set(ev.frameworks) | {name for pattern, name in NAMED_FRAMEWORK if pattern.search(ev.prose)}
+    return shown | {PARENT[f] for f in shown if f in PARENT}
+
+
 def _deciding_question(d: Diagnosis, w: Weigher) -> str:
     entries = [m.entry for m in d.matches]
     ev = d.evidence
@@ -1186,15 +1224,23 @@ def _deciding_question(d: Diagnosis, w: Weigher) -> str:
     if d.signature.first_epoch:
         return ("the loss of each step from the start, not only the value printed per epoch or per logging "
                 "interval: a loss broken from the first step and one that climbed or jumped later tell these apart")
+    shown = shown_frameworks(ev)
     distinct = [(e.id, m.shown) for e in entries for m in w.weighed[e.id]
-                if m.origin in (ev.frameworks or ["numpy"]) and not any(m in o.messages for o in entries if o is not e)]
+                if m.origin in (shown or {"numpy"}) and not any(m in o.messages for o in entries if o is not e)]
+    # a framework's own check names the op that went non-finite (its messages then tell the candidates apart)
+    switch = next((OP_NAMING[f] for f in OP_NAMING if f in shown), None)
     if distinct:
         by_entry: dict[str, list[str]] = {}
         for i, text in distinct[:3]:
             by_entry.setdefault(i, []).append(f"`{text}`")
         quoted = "; ".join(f"{i} prints {', '.join(texts)}" for i, texts in by_entry.items())
+        if switch is not None and not any(m.origin == "numpy" for e in entries for m in w.weighed[e.id]
+                                          if (e.id, m.shown) in distinct[:3]):
+            return f"{switch[0]} ({quoted})"
         where = "above the first nan" if ev.first_nonfinite is not None else "while the loss went wrong"
         return f"the warnings or errors printed {where} ({quoted})"
+    if switch is not None:
+        return f"{switch[0]} (such as {switch[1]})"
     confirm = " ".join(entries[0].sections.get("Confirm it", "").split("\n\n")[0].split())
     step = SENTENCE_END.split(confirm, maxsplit=1)[0] if confirm else ""
     return f"the result of this check for {entries[0].id}: {step.rstrip('.')}" if step else "the full log of the run"

@@ -27,6 +27,14 @@ class Dialect:
     # key mode: a format whose logger writes a non-finite loss as something else (Hugging Face's 0.0):
     # rewrite(block, evidence, lines before it) gives the block as the values really were, counting what it changed
     rewrite: Callable[[bytes, Any, int], bytes] | None = None
+    # how the tool's trainer gives each optimizer step fresh gradients, with its source: a log it printed did
+    # not come from a hand-written loop that can leave PyTorch's gradients to pile up ("" when it may have)
+    clears_gradients: str = ""
+
+
+def named(name: str) -> Dialect | None:
+    """The dialect a report names (Evidence.dialect)."""
+    return next((d for d in ORDER if d.name == name), None)
 
 
 from . import (caffe, column, csv_table, darknet, fairseq, hf_trainer, history, keras, keyed,  # noqa: E402

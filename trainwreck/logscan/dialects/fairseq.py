@@ -5,10 +5,14 @@ every log interval, `| train | epoch 001 | loss 9.5 | ...` at the end of an epoc
 
 The `train_inner` lines are the steps; the epoch summaries repeat them and are left out when
 there are steps to read.
+
+`Trainer.train_step` zeroes the gradients first
+(https://github.com/facebookresearch/fairseq/blob/v0.12.2/fairseq/trainer.py#L780-L785); `--update-freq`
+sums micro-batches on purpose and rescales the sum by the sample size.
 """
 import re
 
 from . import Dialect
 
 DIALECT = Dialect("fairseq", re.compile(rb"\| (?:train_inner|train|valid) \| epoch \d+"), keys=(b" loss=", rb"\| loss"),
-                  framework="fairseq")
+                  framework="fairseq", clears_gradients="zeroes the gradients at the start of every step")

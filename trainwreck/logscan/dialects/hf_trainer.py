@@ -4,6 +4,10 @@
 `eval_loss` is the validation loss, and the closing summary's `train_loss` (the mean over the
 run) is not a step: only the quoted `'loss'` key is read. The fractional `epoch` is the position.
 A `'loss': 0.0` beside a nan gradient norm is the nan the Trainer's filter hides (hidden.py).
+
+The Trainer zeroes the gradients after every optimizer step
+(https://github.com/huggingface/transformers/blob/v4.57.1/src/transformers/trainer.py#L2740-L2752) and divides
+an accumulated loss by the number of micro-batches (same file, L4060-L4071).
 """
 import re
 
@@ -11,4 +15,5 @@ from .. import hidden
 from . import Dialect
 
 DIALECT = Dialect("Hugging Face Trainer", re.compile(rb"\{'loss': |'learning_rate': "), keys=(b"'loss'",),
-                  framework="transformers", rewrite=hidden.unhide)
+                  framework="transformers", rewrite=hidden.unhide,
+                  clears_gradients="zeroes the gradients after every optimizer step")

@@ -6,9 +6,16 @@ Keras 3 `32/32 ━━━━━━━━━━━━━━━━━━━━ 1s 5
 backspaces over the line and starts again after a carriage return, so a captured log holds every
 update of the epoch's running average; the last one is the epoch's loss. `val_loss` on the last
 update is the validation loss.
+
+`fit()` computes each step's gradients afresh: a new `tf.GradientTape` per step in Keras 3's TensorFlow backend
+(https://github.com/keras-team/keras/blob/v3.8.0/keras/src/backend/tensorflow/trainer.py#L55-L80) and in Keras 2
+(https://github.com/keras-team/keras/blob/v2.15.0/keras/engine/training.py#L1149-L1154); the torch backend zeroes
+them before each backward (keras/src/backend/torch/trainer.py at v3.8.0, `train_step`). The optimizer's own
+`gradient_accumulation_steps` averages its buffer and resets it.
 """
 import re
 
 from . import Dialect
 
-DIALECT = Dialect("Keras progress bar", re.compile(rb"(?m)^Epoch \d+/\d+[ \t]*\r?$"), framework="keras")
+DIALECT = Dialect("Keras progress bar", re.compile(rb"(?m)^Epoch \d+/\d+[ \t]*\r?$"), framework="keras",
+                  clears_gradients="computes each step's gradients afresh")

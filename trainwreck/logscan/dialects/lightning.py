@@ -7,6 +7,10 @@ logged both per step and per epoch -- the per-step value is preferred. A metric 
 TensorBoard-style tag (`loss/train`) is printed under that name and read as a loss of its own
 (layout.py). `val_loss` and `loss/val` are validation losses; the `Validation DataLoader` bars are left
 out with them.
+
+Under automatic optimization the trainer zeroes the gradients at the first batch of every accumulation window
+(https://github.com/Lightning-AI/pytorch-lightning/blob/2.5.0/src/lightning/pytorch/loops/optimization/automatic.py#L211-L228)
+and divides the loss by `accumulate_grad_batches` (same file, L80-L83); manual optimization leaves both to the user.
 """
 import re
 
@@ -14,4 +18,5 @@ from . import Dialect
 
 # A hand-made tqdm loop can print the same `Epoch 3: 50%|`; Lightning's bar also shows the logger's version.
 DIALECT = Dialect("PyTorch Lightning progress bar", re.compile(rb"Epoch \d+:\s+\d+%\|[^\n\r]*v_num="),
-                  keys=(b"loss_step", b"loss", b"Loss"), framework="lightning")
+                  keys=(b"loss_step", b"loss", b"Loss"), framework="lightning",
+                  clears_gradients="zeroes the gradients every step under automatic optimization")

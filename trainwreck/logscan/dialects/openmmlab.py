@@ -8,6 +8,11 @@
 
 `loss` is the total the runner optimises; the parts it sums (`loss_cls`, `loss1`) are left out. The
 date in front, month/day in MMEngine, is not a step count.
+
+The runner zeroes the gradients at every update: MMEngine's `OptimWrapper.update_params`
+(https://github.com/open-mmlab/mmengine/blob/v0.10.4/mmengine/optim/optimizer/optimizer_wrapper.py#L195-L202),
+which also divides an accumulated loss by the accumulation count, and MMCV 1.x's `OptimizerHook.after_train_iter`
+(mmcv/runner/hooks/optimizer.py at v1.7.2); a model that overrides `train_step` (a GAN's) does it itself.
 """
 import re
 
@@ -15,4 +20,4 @@ from . import Dialect
 
 DIALECT = Dialect("OpenMMLab (MMEngine / MMCV) log",
                   re.compile(rb"(?:Epoch|Iter)\((?:train|val|test)\)\s*\[|Epoch \[\d+\]\[\s*\d+/\d+\]"),
-                  framework="pytorch")
+                  framework="pytorch", clears_gradients="zeroes the gradients at every update")
