@@ -348,9 +348,10 @@ def test_always_nan_is_from_the_start_and_keeps_its_nan_while_always_the_same_is
         assert when(text) == set() and "when_start" not in tokens(text), text
     assert tokens("the output always gets nan") == ["output", "nan"]
     # what came first puts the nan after it, whether or not the time is one the readings know
-    for text in ("Training was fine for 20 epochs, then the loss always shows NaN.",
-                 "The loss goes 0.693, 0.52, 0.41 and then it always shows nan."):
-        assert when(text) == set() and not any(t.startswith("when_") for t in tokens(text)), text
+    assert when("The loss goes 0.693, 0.52, 0.41 and then it always shows nan.") == set()
+    assert not any(t.startswith("when_") for t in tokens("The loss goes 0.693, 0.52, 0.41 and then it always shows nan."))
+    text = "Training was fine for 20 epochs, then the loss always shows NaN."      # "fine for 20 epochs" says when
+    assert when(text) == {"later"} and "when_start" not in tokens(text)
     for text in ("After the 3rd epoch my loss always shows nan", "since epoch 3 the loss is always nan",
                  "the loss is nan after epoch 5", "the loss is nan in the second epoch"):
         assert when(text) == {"later"} and "when_start" not in tokens(text), text
@@ -476,6 +477,18 @@ def test_prepositions_and_connectives_are_not_evidence_but_a_place_or_a_bound_is
                                                                   "between"]
     # "once" in a while is a failure that comes and goes
     assert tokens("the loss goes nan once in a while") == ["loss", "nan", "intermittent"]
+
+
+def test_a_batch_or_step_number_in_words_says_when_and_a_log_field_does_not():
+    """"around batch 1300", "fine for 1200 batches" say after a while (review_session27_logs W10); a log's own
+    field `token_in_epoch: 0` is no "in epoch 0"."""
+    from trainwreck.wording import timing_of
+
+    for text in ("Loss becomes nan around batch 1300.", "The loss is fine for 1200 batches, then nan.",
+                 "and then it is nan around step 1800", "it went nan at epoch 3"):
+        assert timing_of(tokens(text)) == {"later"}, text
+    assert timing_of(tokens("Train time/token_in_epoch: 0")) == set()
+    assert timing_of(tokens("the loss is nan in epoch 0")) == {"start"}
 
 
 def test_a_declared_message_says_nothing_of_when_the_failure_shows():

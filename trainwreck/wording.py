@@ -148,7 +148,7 @@ _NONFINITE_AHEAD = r"-?(?:nan|inf|infinite|infinity)s?\b"
 WHEN = [
     (r"\b(?:from the (?:very )?(?:start|beginning|first \w+)|at the (?:very )?(?:start|beginning)|first forward pass"
      r"|(?:at|on|in) the first (?:batch|step|iteration|epoch|forward)|from (?:step|epoch|iteration)[ =:]+0\b"
-     r"|(?:at|in) (?:step|epoch|iteration)[ =:]+0\b"
+     r"|(?:at|in) (?:step|epoch|iteration)[ =]+0\b"
      r"|right away|immediately|before (?:any|the first) (?:update|step)|when (?:the )?training starts)\b",
      " when_start "),
     (r"\b(?:after (?:the )?(?:first|1st|one|a single) (?:\w+ )?(?:step|update|iteration|batch)|within the first"
@@ -156,8 +156,11 @@ WHEN = [
      r"iterations|batches))\b", " when_early "),
     (r"\b(?:after (?:about |around |roughly )?(?:\d[\d,.]*k?|some|several|a few|a number of|many|a couple of"
      r"|a while|hours|two|three|\w+ (?:thousand|hundred)) ?(?:training )?(?:steps?|iterations?|iters?|epochs?"
-     r"|batches|updates|hours|minutes|of training)?|after a while|suddenly|at (?:epoch|step|iteration)[ =:]+"
-     r"[1-9]\d*|(?:epoch|step|iteration)\s*>\s*\d+|later in training|during training|in the middle of training"
+     r"|batches|updates|hours|minutes|of training)?|after a while|suddenly"
+     r"|(?:at|around|about|near) (?:epoch|step|iteration|iter|batch|update)[ =:]*[1-9]\d*"
+     r"|(?:fine|ok|okay|well|normally|good|healthy) for (?:the first )?(?:about |around |roughly )?[1-9][\d,.]*k? "
+     r"(?:steps?|iterations?|iters?|epochs?|batches|updates)"
+     r"|(?:epoch|step|iteration)\s*>\s*\d+|later in training|during training|in the middle of training"
      r"|(?:around|about) (?:the )?\d+(?:st|nd|rd|th)? (?:epoch|step|iteration)"
      r"|(?:after|since) (?:the )?(?:epoch|step|iteration)[ =:#]*[1-9]\d*|from (?:epoch|step|iteration)[ =:#]*"
      r"(?:[2-9]|[1-9]\d+)|(?:after|in|during|since) the (?:\d+(?:st|nd|rd|th)|second|third|fourth|fifth|tenth)"
