@@ -64,6 +64,23 @@ def test_a_check_printed_before_the_last_value_is_not_a_value():
     assert with_stop(ev) is ev
 
 
+def test_a_loggers_last_flush_at_the_stopped_step_does_not_hide_the_stop():
+    """Detectron2's writer prints its window once more after the traceback, at the iteration that stopped
+    (review_session27_logs W7): the stop is still the run's last value. A run that goes on past the step the
+    check named, or more than a line or two after it, is another matter."""
+    lines = "".join(f"[05/21 09:14:{i:02d} d2.utils.events]:  iter: {it}  total_loss: {v}  lr: 0.002\n"
+                    for i, (it, v) in enumerate([(19, "2.461"), (39, "1.704"), (59, "1.812"), (79, "2.337"),
+                                                 (99, "4.108"), (119, "11.93")]))
+    stop = "FloatingPointError: Loss became infinite or NaN at iteration=126!\n"
+    flush = "[05/21 09:15:11 d2.utils.events]:  iter: 126  total_loss: 11.93  lr: 0.002\n"
+    d = diagnose(read(lines + stop + flush), CATALOG)
+    assert d.evidence.count == 7 and str(d.evidence.first_nonfinite_at) == "iteration 126"
+    assert d.signature.name == "climb-then-nonfinite" and "no nan or inf to stop it" not in " ".join(d.signature.facts)
+    went_on = flush.replace("iter: 126", "iter: 139")
+    assert with_stop(read(lines + stop + went_on)).first_nonfinite is None
+    assert with_stop(read(lines + stop + flush * 3)).first_nonfinite is None
+
+
 def test_an_early_stopping_check_on_a_validation_metric_is_not_a_training_value():
     message = ("Monitored metric val_loss = nan is not finite. Previous best value was 0.642. "
                "Signaling Trainer to stop.")

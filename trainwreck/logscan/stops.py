@@ -8,8 +8,9 @@ stops the run with a message, and the non-finite loss itself is often not in the
 log's values end finite, and without the message it would read as healthy. So such a message is read
 as one more loss value, the last, at its own line: non-finite (the kind it prints, or "inf or nan"
 when it does not say), numbered by the step it names. It is read so only when no non-finite value
-was read and the message's last appearance comes after the last value read; otherwise it repeats
-what the values show. None of these checks names a cause, and their words are not the reporter's:
+was read and the message's last appearance comes after the last value read (or only a line or two
+after it, at the step it names or before: a logger's last flush on the way out, as Detectron2's
+writer prints); otherwise it repeats what the values show. None of these checks names a cause, and their words are not the reporter's:
 they are taken out of the text that is matched against the entries (`without_stops`).
 
 Each message is quoted from its source at a pinned version. A message quoted inside prose (after a
@@ -127,9 +128,14 @@ def with_stop(ev: Evidence) -> Evidence:
     for key, (_count, _first, text, _origin) in ev.messages.items():
         found = stop_of(text)
         line = ev.message_last.get(key, _first)
-        if found is None or line <= last_line:
+        if found is None:
             continue
         stop, m = found
+        if line <= last_line:
+            flushed = _flushed_after(ev, line, m.groupdict().get("step"))
+            if flushed is None:
+                continue
+            ev = flushed
         name = m.groupdict().get("name")
         if name is not None and not TRAINING_LOSS.match(name.decode("utf-8", "replace")):
             continue
@@ -148,6 +154,25 @@ def with_stop(ev: Evidence) -> Evidence:
         out.hidden_start = not ev.count and _counted_from_zero_at_start(stop, step, epoch)
         return out
     return ev
+
+
+FLUSHED = 2              # loss lines a logger may print after the stop, on its way out
+
+
+def _flushed_after(ev: Evidence, line: int, step: bytes | None) -> Evidence | None:
+    """The evidence without the few values printed after a stop at the step it names or before: a logger's last
+    flush on the way out (Detectron2's writer prints its window's medians once more, at the iteration that
+    stopped, after the traceback). None when the values after it go on past that step: the run went on."""
+    if step is None or ev.count > KEEP:
+        return None
+    after = [p for p in ev.head_at if p.line > line]
+    numbers = [re.search(r"(\d+)\D*$", p.step or "") for p in after]
+    if not after or len(after) > FLUSHED or len(after) == ev.count or not all(
+            n is not None and int(n.group(1)) <= int(step) for n in numbers):
+        return None
+    from .evidence import only
+
+    return only(ev, 0, ev.count - len(after))
 
 
 def _counted_from_zero_at_start(stop: Stop, step: bytes | None, epoch: str | None) -> bool:
