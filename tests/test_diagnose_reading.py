@@ -256,6 +256,23 @@ def test_a_failure_the_catalogue_does_not_cover_is_not_forced():
     assert any("CUDA out of memory" in u for u in d.unweighed)
 
 
+@pytest.mark.parametrize("report", [
+    "I increase the batch size to 64 and the first forward pass fails:\n"
+    "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 392.00 MiB.\n",
+    "My data loader feeds 224x224 images to the model.\n"
+    "RuntimeError: mat1 and mat2 shapes cannot be multiplied (64x12544 and 9216x128)\n",
+    "Trying to start training with mixed precision.\nModuleNotFoundError: No module named 'apex'\n",
+])
+def test_an_error_no_entry_declares_with_no_word_of_the_loss_is_not_covered(report):
+    """An out-of-memory error, a shape mismatch, a missing module: no entry is about them, and the words that
+    happen to match an entry ("data", "input", "start", "precision") are no evidence (review_session27_words W5,
+    K9). With a word of a loss gone wrong beside the same error, the candidates come back."""
+    d = diagnosis(report)
+    assert d.verdict == "unexplained" and d.matches == [], [m.entry.id for m in d.matches]
+    assert "every entry is about one of those" in d.unweighed[-1]
+    assert diagnosis(report + "Before that, with batch size 32, the loss was nan after 3 epochs.\n").matches
+
+
 # ---- the first step of the fix is whole --------------------------------------------------
 
 def test_a_fix_step_that_introduces_a_list_brings_the_list():

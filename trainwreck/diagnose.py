@@ -29,7 +29,7 @@ from .logscan.positions import counted_on, starts_again
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_scale_zero
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
-from .wording import (FIELDS, NORMALS, Library, Normal, loss_kind, lr_tried, normals_asked, says_failure,
+from .wording import (FIELDS, NORMALS, STUCK, Library, Normal, loss_kind, lr_tried, normals_asked, says_failure,
                       score_out_of_range, section, timing_of, tokens, tokens_many, when)
 
 # Shape of the curve just before a blow-up: it counts as a climb after this many
@@ -1045,6 +1045,10 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
     matches.sort(key=lambda m: (-m.score, m.entry.id))
     unweighed = [u for key, (count, line, example, origin) in ev.messages.items()
                  if key not in declared_found and (u := _unweighed(ev, key, example, line, w, zero))]
+    if _another_error(ev, c, declared_found):
+        matches = []                     # an error no entry declares, and nothing said of the loss: not covered
+        unweighed.append("the report shows an error that no entry declares and says nothing of a loss gone wrong "
+                         "(nan or inf, a climb, a loss that does not learn): every entry is about one of those")
     if ev.more_messages:
         unweighed.append(f"{ev.more_messages} more message line(s) of other kinds were seen and not kept")
     if sig.name in TRACES and not any(e.trace == sig.name for e in w.entries):
@@ -1060,6 +1064,24 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
     _decide(d, w, failure_shown, _unexplained_by_normal(normals, ev, declared_found) or zero is not None,
             c.words_count)
     return d
+
+
+# Words of a broken run that no normal behaviour accounts for (a loss that won't go down is what "a large loss at
+# the start" asks about, and stays with it).
+BROKEN_WORDS = frozenset({"nan", "inf", "diverge", "climb", "overflow", "divzero"})
+# What a report says of a loss that went wrong, in words: every entry is about one (a nan or an inf, a climb, a
+# loss that does not learn, one below zero).
+LOSS_WORDS = BROKEN_WORDS | {"stuck", "underflow", "negative", "intermittent", "sigmoidzero"}
+
+
+def _another_error(ev: Evidence, c: _Context, declared_found: set[str]) -> bool:
+    """Is the report an error that no entry declares (CUDA out of memory, a shape mismatch, a missing module), with
+    no loss values and no word of a loss gone wrong? Such a report is about something the catalogue does not cover,
+    and words like "data", "input" or "start" in it match entries by chance."""
+    if ev.count or declared_found or not c.words_count:
+        return False
+    errors = [origin for _count, _line, _text, origin in ev.messages.values() if origin == "python"]
+    return bool(errors) and not LOSS_WORDS & set(tokens(ev.prose)) and not STUCK.search(ev.prose.lower())
 
 
 def _unweighed(ev: Evidence, key: str, example: str, line: int, w: Weigher, zero: str | None = None) -> str:
@@ -1097,9 +1119,6 @@ def _unexplained_by_normal(normals: list[Normal], ev: Evidence, declared_found: 
     return says_failure(_rest_of(normals, ev.prose), ignore=frozenset().union(*(n.accounts for n in normals)))
 
 
-# Words of a broken run that no normal behaviour accounts for (a loss that won't go down is what "a large loss at
-# the start" asks about, and stays with it).
-BROKEN_WORDS = frozenset({"nan", "inf", "diverge", "climb", "overflow", "divzero"})
 
 
 # A yes/no question ("Is fp16 broken?", "Are these messages a problem?") asks whether something failed; it does

@@ -301,6 +301,8 @@ _STUCK = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|
                     r"|\b(?:training|run|process) (?:stops|stopped|dies|died|hangs)\b|\bstops? training\b")
 
 
+STUCK = _STUCK                  # a loss that does not learn, said in words
+
 NEGATORS = frozenset("no not nothing none never without".split())
 
 
