@@ -479,6 +479,19 @@ def test_prepositions_and_connectives_are_not_evidence_but_a_place_or_a_bound_is
     assert tokens("the loss goes nan once in a while") == ["loss", "nan", "intermittent"]
 
 
+def test_anomaly_modes_own_words_around_the_forward_call_are_not_the_reporters():
+    """"Traceback of forward call that caused the error", the engine call PyTorch's source line prints with its
+    comment, and the `Triggered internally at ...python_anomaly_mode.cpp` note are PyTorch's words
+    (review_session27_words K3); the forward line anomaly mode quotes stays."""
+    printed = ("UserWarning: Error detected in LogBackward0. Traceback of forward call that caused the error:\n"
+               "    loss = -(targets * torch.log(probs)).mean()\n"
+               " (Triggered internally at ../torch/csrc/autograd/python_anomaly_mode.cpp:111.)\n"
+               "  return Variable._execution_engine.run_backward(  # Calls into the C++ engine to run the backward pass\n")
+    words = set(tokens(printed))
+    assert not {"call", "engine", "pass", "forward", "trigger", "internally", "cpp"} & words, words
+    assert {"logfn", "prob", "target"} & words
+
+
 def test_a_batch_or_step_number_in_words_says_when_and_a_log_field_does_not():
     """"around batch 1300", "fine for 1200 batches" say after a while (review_session27_logs W10); a log's own
     field `token_in_epoch: 0` is no "in epoch 0"."""

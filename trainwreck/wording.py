@@ -61,6 +61,11 @@ THESAURUS = [
     (r'(?m)^[ \t]*(?:file )?[^\n"<]{0,300}?(?:site|dist)-packages[/\\][^\n]{0,300}? in [^\n]*(?:\n-*>?[ \t]*\d+\b[^\n]*)*',
      " "),
     (r'<ipython-input-[^>\n]{0,80}>(?: in <[^>\n]{0,80}>\(\))?|\bcell in ?\[\d*\], line \d+|\bfile [^\n"]{1,400}?:\d+, in\b', " "),
+    # anomaly mode's own words around the forward call it quotes (torch/autograd/graph.py: "Traceback of forward
+    # call that caused the error:", and the engine call PyTorch's source line carries with its comment)
+    # (text as prepared: identifiers split at their underscores)
+    (r"\btraceback of forward call that caused the error:?|\b(?:return )?variable\. execution engine\.run backward\("
+     r"[^\n]{0,200}|\(triggered internally at [^\n()]{0,200}python anomaly mode\.cpp:\d+\.?\)", " "),
     # Apex's calls say mixed precision is on; their "initialize" is not the weights' initialisation
     (r"\b(?:amp\.(?:initiali[sz]e|scale[ _]loss)|fp16|float16|half[- ]precision|mixed[- ]precision|amp|autocast|16-bit"
      r"|precision[ =]+16|o[12]|loss[ _-]?scal\w*|grad[ _-]?scaler)\b", " fp16 "),
