@@ -348,6 +348,24 @@ def test_what_is_not_a_second_run_and_what_a_second_run_does_not_bring():
     assert not d.evidence.messages and not any(m.parts.get("messages", 0) > 0 for m in d.matches)
 
 
+def test_a_second_run_with_a_frameworks_nan_check_on_is_the_one_read():
+    """Run 1 went nan; the reporter ran again with jax_debug_nans and pasted that run too, ending in the check's
+    line and the FloatingPointError that names the primitive (review_session27_logs W6): that run is read, its
+    check is its last value, and its message is evidence -- not "none of the messages are in the log"."""
+    first = "".join(f"step {200 * i} loss {v}\n" for i, v in enumerate(["0.69", "0.31", "0.12", "0.06", "nan"]))
+    again = ("Running again with jax.config.update('jax_debug_nans', True):\n"
+             + "".join(f"step {200 * i} loss {v}\n" for i, v in enumerate(["0.69", "0.30", "0.11", "0.05"]))
+             + "Invalid nan value encountered in the output of a jax.jit function. Calling the de-optimized version.\n"
+             "FloatingPointError: invalid value (nan) encountered in mul\n")
+    d = _diagnosed(first + again)
+    assert "run 2, the first whose failure printed a message, is read" in d.evidence.runs
+    assert d.evidence.first_nonfinite == 4
+    log0 = next(m for m in d.matches if m.entry.id == "WR-030")     # `mul` is also in WR-050's own example
+    assert log0.parts["messages"] > 0 and not any("none of the messages" in a for a in log0.against)
+    # the check's generic line is a stop, weighed for no entry: only the primitive's message names a cause
+    assert all(m.parts.get("messages", 0) == 0 for m in d.matches if m.entry.id == "WR-020")
+
+
 def test_a_restart_is_found_when_its_loss_starts_apart_or_broken_or_its_count_had_a_total():
     """A second run whose first loss is 2.5x the first run's, one that is nan from its first value (a change
     of precision), and a global `Step n/5000` count cut short and started again (review_session26_fixes W-A..C)."""

@@ -28,6 +28,8 @@ EACH_CHECK = [
     ("Monitored metric train_loss_epoch = nan is not finite. Previous best value was 0.412. Signaling Trainer to "
      "stop.", "EarlyStopping", math.nan, "nan", None),
     ("Batch 3: Invalid loss, terminating training", "TerminateOnNaN", math.nan, "inf or nan", "batch 3"),
+    ("Invalid nan value encountered in the output of a jax.jit function. Calling the de-optimized version.",
+     "JAX's debug_nans", math.nan, "nan", None),
     ("RuntimeError: NaN or Inf loss encountered at batch 5. Loss value: inf. Terminating training immediately.",
      "raise_error=True", math.inf, "inf", "batch 5"),
 ]
@@ -127,6 +129,7 @@ def test_every_checks_anchor_is_in_its_pattern_and_it_names_its_source():
         assert stop.who in tried            # the test above reads each check's message in a log
         assert stop.anchor in stop.pattern.pattern.replace(b"\\", b"")
         assert stop.source.startswith("https://github.com/") and ("/blob/v" in stop.source or "/blob/2." in stop.source
+                                                                  or "/blob/jax-v" in stop.source
                                                                   or len(stop.source.split("/blob/")[1].split("/")[0]) == 40)
 
 

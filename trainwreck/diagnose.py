@@ -998,17 +998,29 @@ def _one_run(ev: Evidence) -> Evidence:
     if len(starts) == 1:
         return ev
     bounds = list(zip(starts, starts[1:] + [ev.count]))
-    broke = [k for k, (a, b) in enumerate(bounds) if not all(math.isfinite(v) for v in ev.head[a:b])]
-    k = broke[0] if broke else len(bounds) - 1
+
+    def messages_of(a: int, b: int) -> dict:
+        # the messages of the runs not read are not this run's, nor those printed between two runs (a crash that
+        # ended one, or the start-up of the next: the log cannot tell which); the last run's go on to the end
+        low = at[a].line if a else 0
+        high = at[b - 1].line if b < ev.count else math.inf
+        return {key: seen for key, seen in ev.messages.items()
+                if seen[1] <= high and ev.message_last.get(key, seen[1]) >= low}
+
+    # a run broke when its loss turned non-finite, or (the last) when a framework's nan check or error followed it
+    # (JAX's debug_nans, anomaly mode, a trainer's stop; not a NumPy warning, which a run that goes on prints too)
+    broke = [k for k, (a, b) in enumerate(bounds) if not all(math.isfinite(v) for v in ev.head[a:b])
+             or (b == ev.count and any(seen[1] > at[b - 1].line and seen[3] not in ("numpy", "python")
+                                       for seen in messages_of(a, b).values()))]
+    # of those, the first whose failure printed a message (a run again with a framework's check switched on), else
+    # the first
+    told = [k for k in broke if messages_of(*bounds[k])]
+    k = told[0] if told else broke[0] if broke else len(bounds) - 1
     a, b = bounds[k]
     out = only(ev, a, b)
-    # the messages of the runs not read are not this run's, nor those printed between two runs (a crash that
-    # ended one, or the start-up of the next: the log cannot tell which)
-    low = at[a].line if a else 0
-    high = at[b - 1].line if b < ev.count else math.inf
-    out.messages = {key: seen for key, seen in ev.messages.items()
-                    if seen[1] <= high and ev.message_last.get(key, seen[1]) >= low}
-    which = "the first whose loss turned non-finite" if broke else "the last"
+    out.messages = messages_of(a, b)
+    which = ("the first whose failure printed a message" if told and told[0] != broke[0] else
+             "the first whose loss turned non-finite" if broke else "the last")
     out.runs = (f"{len(bounds)} runs one after another (the log's count starts again at "
                 f"{', '.join(f'line {at[i].line}' for i in starts[1:])}): run {k + 1}, {which}, is read "
                 f"(line {at[a].line} to line {at[b - 1].line})")
@@ -1017,7 +1029,8 @@ def _one_run(ev: Evidence) -> Evidence:
 
 def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diagnosis:
     w = weigher(catalog, weights.prose)
-    ev = _run_values(with_hidden(with_stop(ev)))
+    # a check's stop is read within the run read (a second run, with a framework's nan check on, stopped by it)
+    ev = with_stop(_run_values(with_hidden(ev)))
     zero = scale_zero_key(ev)                         # decided once, on the words as written
     if (prose := without_stops(ev)) != ev.prose:      # a framework's words are not the report's
         ev = replace(ev, prose=prose)

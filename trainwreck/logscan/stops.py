@@ -75,6 +75,12 @@ STOPS = (
           "pytorch/callbacks/early_stopping.py#L253-L254", b"is not finite. Previous best value was",
           rb"Monitored metric (?P<name>\S+) = (?P<value>\S+) is not finite\. Previous best value was "
           rb"\S+\. Signaling Trainer to stop\.", "pytorch"),
+    # jax_debug_nans: printed for any nan a jitted function returns, before the function runs again op by op to
+    # raise the FloatingPointError that names the primitive (which is the evidence; this line names no cause)
+    _stop("JAX's debug_nans check", "https://github.com/jax-ml/jax/blob/jax-v0.10.2/jax/_src/api_util.py#L770",
+          b"value encountered in the output of a jax.jit function",
+          rb"Invalid nan value encountered in the output of a jax\.jit function\.(?: Calling the de-optimized "
+          rb"version\.)?", "jax", "nan"),
     # Keras checks for nan and inf both; the batch it names counts from 0 within the epoch
     _stop("Keras's TerminateOnNaN", "https://github.com/keras-team/keras/blob/v3.15.1/keras/src/callbacks/"
           "terminate_on_nan.py#L67", b"Invalid loss, terminating training",
