@@ -23,6 +23,18 @@ def test_a_step_with_thousands_separators_is_quoted_whole():
     assert [str(p) for p in ev.head_at] == ["step 100", "step 200"]
 
 
+def test_an_epochs_average_on_a_line_of_its_own_gives_way_to_the_steps_own_loss():
+    """PyTorch's VAE example prints `Loss:` every interval and `Average loss:` once per epoch: the steps are read,
+    not the ten averages (review_session27_logs K5); alone, an average is the loss."""
+    lines = "".join(f"Train Epoch: {e} [{12800 * k}/60000 ({21 * k}%)]\tLoss: {v - 10 * k:.6f}\n"
+                    + (f"====> Epoch: {e} Average loss: {v - 20:.4f}\n====> Test set loss: {v - 25:.4f}\n" if k == 4 else "")
+                    for e, v in ((1, 550.0), (2, 150.0), (3, 130.0)) for k in range(5))
+    ev = scan_text(lines)
+    assert ev.count == 15 and ev.head[0] == 550.0 and str(ev.head_at[1]) == "epoch 1 [12800/60000]"
+    alone = scan_text("".join(f"====> Epoch: {e} Average loss: {v}\n" for e, v in ((1, 164.4), (2, 121.5), (3, 114.6))))
+    assert alone.head == [164.4, 121.5, 114.6]
+
+
 def test_openmmlab_numbering_is_its_epoch_and_iteration():
     ev = scan_path(str(LOGS / "openmmlab" / "mmcv_mmdet_healthy.log"))
     assert [str(p) for p in ev.head_at[:2]] == ["epoch 1 [50/4867]", "epoch 1 [100/4867]"]

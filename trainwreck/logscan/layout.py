@@ -111,18 +111,19 @@ PLAIN_LOSS = re.compile(rb"(?<![A-Za-z_])(?<![A-Za-z][ \t])(?:loss|Loss|LOSS)\b"
 TRAINING_PREFIX = re.compile(rb"(?i)(?<![a-z_])train(?:ing)?[ \t]+(?=loss\b)")
 
 
+# ... and it is the step's own when a value follows it: a log's `Loss: 550.2`, not a sentence's "loss is nan".
+PLAIN_VALUE = re.compile(PLAIN_LOSS.pattern + rb"['\"]?[ \t]{0,8}(?:[:=][ \t]{0,8})?(?:" + NUMBER + rb")(?![\w.])")
+
+
 def averaged_losses(data: bytes) -> list[bytes]:
-    """The averaged keys (AVERAGED) that share a line with an unqualified loss key, to hide."""
-    keys: list[bytes] = []
+    """The averaged keys (AVERAGED) of a log that prints the step's own loss too, on their line or on lines of
+    their own (PyTorch's VAE example: `Train Epoch: 1 [12800/60000 (21%)]  Loss: 148.67` every interval and
+    `====> Epoch: 1 Average loss: 164.39` once per epoch), to hide."""
     window = data[:PREFIX_WINDOW]
-    for m in AVERAGED.finditer(window):
-        if m.group(0) in keys:
-            continue
-        start, end = window.rfind(b"\n", 0, m.start()) + 1, window.find(b"\n", m.end())
-        line = window[start:len(window) if end < 0 else end]
-        if PLAIN_LOSS.search(TRAINING_PREFIX.sub(b"", AVERAGED.sub(b"", line))):
-            keys.append(m.group(0))
-    return keys
+    keys = list(dict.fromkeys(m.group(0) for m in AVERAGED.finditer(window)))
+    if keys and PLAIN_VALUE.search(TRAINING_PREFIX.sub(b"", AVERAGED.sub(b"", window))):
+        return keys
+    return []
 
 
 def mask(data: bytes, others: list[bytes]) -> bytes:
