@@ -160,6 +160,22 @@ def test_the_deciding_question_asks_for_what_the_papers_framework_prints():
     assert "pytorch" in shown_frameworks(diagnosis(bar).evidence)
 
 
+def test_a_report_that_says_when_it_went_nan_is_not_asked_for_the_values_that_would_say_it():
+    """"nan at the very first iteration", "the very first printed loss is already nan": the report said what the
+    first values would show (review_session27_words K8); it is asked what tells the candidates apart by cause."""
+    from trainwreck.wording import timing_of, tokens
+
+    setup = (" I initialise all Linear layers of a 50-layer ReLU network with nn.init.normal_(m.weight, std=1.0). "
+             "With the default init it trains.")
+    for said in ("Deep MLP: loss is nan at the very first iteration.", "The very first printed loss is already nan."):
+        assert timing_of(tokens(said)) == {"start"}, said
+        d = diagnosis(said + setup)
+        assert d.verdict == "uncertain" and not d.ask.startswith("the loss values from the start"), d.ask
+    # a nan later on: the values before it (a climb, or a jump) still tell the candidates apart
+    later = diagnosis("The loss becomes nan after a few epochs." + setup)
+    assert later.ask.startswith("the loss values from the start")
+
+
 def test_a_loss_that_does_not_learn_is_asked_about_without_a_nan_it_never_had():
     d = diagnosis("My loss stays the same from epoch to epoch, it does not go down.")
     assert d.verdict == "uncertain" and d.ask.startswith("the loss values from the start of the run")

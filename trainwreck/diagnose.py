@@ -1245,8 +1245,12 @@ def shown_frameworks(ev: Evidence) -> set[str]:
 def _deciding_question(d: Diagnosis, w: Weigher) -> str:
     entries = [m.entry for m in d.matches]
     ev = d.evidence
-    if ev.count < 3 and len({e.trace for e in entries}) > 1:
-        if ev.first_nonfinite is None and not {"nan", "inf", "overflow", "diverge", "divzero"} & set(tokens(ev.prose)):
+    words = tokens(ev.prose)
+    # the values tell the shapes apart; a report that already says its loss was nan or inf from the first value has
+    # said what they would show, and is asked for what tells its candidates apart by cause
+    told = ev.count < 3 and {"nan", "inf"} & set(words) and timing_of(words) == {"start"}
+    if ev.count < 3 and len({e.trace for e in entries}) > 1 and not told:
+        if ev.first_nonfinite is None and not {"nan", "inf", "overflow", "diverge", "divzero"} & set(words):
             # nothing says the loss broke: a loss that does not learn, and the shapes of that
             return ("the loss values from the start of the run: the first ten, and the last few -- whether it "
                     "never moved from its first value, fell and then stopped, or climbed tells these apart")

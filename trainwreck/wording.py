@@ -152,7 +152,8 @@ _NONFINITE_AHEAD = r"-?(?:nan|inf|infinite|infinity)s?\b"
 # When the failure shows: before any update, right after the first ones, or after a while.
 WHEN = [
     (r"\b(?:from the (?:very )?(?:start|beginning|first \w+)|at the (?:very )?(?:start|beginning)|first forward pass"
-     r"|(?:at|on|in) the first (?:batch|step|iteration|epoch|forward)|from (?:step|epoch|iteration)[ =:]+0\b"
+     r"|(?:at|on|in) the (?:very )?first (?:batch|step|iteration|epoch|forward)|from (?:step|epoch|iteration)[ =:]+0\b"
+     r"|the (?:very )?first (?:printed |logged |reported )?loss (?:value )?(?:is|was) +(?:already +)?(?=-?(?:nan|inf)\b)"
      r"|(?:at|in) (?:step|epoch|iteration)[ =]+0\b"
      r"|right away|immediately|before (?:any|the first) (?:update|step)|when (?:the )?training starts)\b",
      " when_start "),
