@@ -172,7 +172,7 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
                     if others:
                         _drop_mask(layout, training, masked, found, key, spelled)
                     return layout
-        elif dialect.mode == "csv" and (column := csv_column(first)):
+        elif dialect.mode == "csv" and (column := csv_column(first, dialect.keys)):
             return Layout(dialect, "csv", column=column, **base)
         elif dialect.mode == "table" and (column := table_column(first)):
             return Layout(dialect, "csv", column=column, **base)
@@ -279,14 +279,15 @@ def _drop_mask(layout: Layout, first: bytes, masked: bytes, found: re.Match, key
         layout.literal = before + layout.literal if layout.literal is not None else None
 
 
-def csv_column(first: bytes) -> tuple | None:
-    """(separator, loss column, header line, numbering column or -1, its name) of a CSV log."""
+def csv_column(first: bytes, names: tuple[bytes, ...] = CSV_NAMES) -> tuple | None:
+    """(separator, loss column, header line, numbering column or -1, its name) of a CSV log whose loss column
+    has one of these names (lower case)."""
     lines = [line.strip() for line in first.lower().split(b"\n")[:5] if line.strip()]
     for i, line in enumerate(lines):
         for sep in (b",", b"\t", b";"):
             fields = [f.strip().strip(b"\"'") for f in line.split(sep)]
             if len(fields) > 1:
-                for name in CSV_NAMES:
+                for name in names:
                     if name in fields:
                         numbering = next((n for n in (b"epoch", b"step", b"iteration") if n in fields), None)
                         return (sep, fields.index(name), i, fields.index(numbering) if numbering else -1,
