@@ -262,6 +262,16 @@ def test_a_jump_to_nan_quotes_the_two_values_before_it_not_a_pair_that_reads_as_
     d = _diagnosed("".join(f"epoch {i}: loss {v}\n" for i, v in enumerate(["0.5", "0.4", "0.3", "0.36", "nan"])))
     assert d.signature.facts[0].startswith("the loss rose only once at the end, by x1.2 (0.3 at epoch 2, then "
                                            "0.36 at epoch 3) and jumped straight to nan")
+    # a small rise keeps its digits ("by x1" said nothing), and one step printed by two processes is no rise at all
+    # (review_session27_logs K4)
+    d = _diagnosed("".join(f"epoch {i}: loss {v}\n" for i, v in enumerate(["0.5", "0.4", "0.3", "0.314", "nan"])))
+    assert "rose only once at the end, by x1.05 (0.3 at epoch 2" in d.signature.facts[0]
+    ranks = "".join(f"[rank{r}] epoch 2, step {s}/2500, loss {v}\n" for s, r, v in
+                    [(1100, 0, "2.21"), (1100, 1, "2.24"), (1200, 0, "2.1"), (1200, 1, "2.13"), (1300, 0, "1.968"),
+                     (1300, 1, "2.058"), (1300, 2, "nan")])
+    d = _diagnosed(ranks)
+    assert d.signature.facts[0].startswith("the loss was printed twice for its last step before the nan (1.968 and "
+                                           "2.058, both at epoch 2, step 1300/2500)")
 
 
 def test_an_enormous_first_loss_is_judged_against_the_values_right_after_it():

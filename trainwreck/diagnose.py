@@ -332,8 +332,13 @@ def _signature(ev: Evidence) -> Signature:
         then = f"; then the loss was {kind}" if ev.hidden_note else f" and jumped straight to {kind}"
         # the last two values say what happened just before (an earlier climb and fall is no climb into it)
         last_two = f"{_fmt(ev.before[-2])} at {at(t - 2)}, then {_fmt(ev.before[-1])} at {at(t - 1)}"
-        moved = (f"rose only once at the end, by x{ev.before[-1] / ev.before[-2]:.2g} ({last_two})" if rises
-                 else f"was not rising at the end ({last_two})")
+        if at(t - 2) == at(t - 1) and ev.at(t - 2) is not None and ev.at(t - 2).numbered:
+            # one step printed twice (each process of a distributed run prints its own): no order between them
+            last_two = f"{_fmt(ev.before[-2])} and {_fmt(ev.before[-1])}, both at {at(t - 1)}"
+            moved = f"was printed twice for its last step before the nan ({last_two})"
+        else:
+            moved = (f"rose only once at the end, by x{ev.before[-1] / ev.before[-2]:.3g} ({last_two})" if rises
+                     else f"was not rising at the end ({last_two})")
         return sig("descent-then-nonfinite", [f"the loss {moved}{then}: {ending}"])
     early = ev.head[:SPIKE_WINDOW]
     peak = max(range(len(early)), key=early.__getitem__) if early else 0
