@@ -33,6 +33,11 @@ def test_an_epochs_average_on_a_line_of_its_own_gives_way_to_the_steps_own_loss(
     assert ev.count == 15 and ev.head[0] == 550.0 and str(ev.head_at[1]) == "epoch 1 [12800/60000]"
     alone = scan_text("".join(f"====> Epoch: {e} Average loss: {v}\n" for e, v in ((1, 164.4), (2, 121.5), (3, 114.6))))
     assert alone.head == [164.4, 121.5, 114.6]
+    # averages at every step, and a closing line or an evaluation that prints a plain loss once: the averages are
+    # the curve (review_session27_commits item 1)
+    steps = "".join(f"step {50 * i}/5000 | avg loss {2.3 - 0.02 * i:.4f}\n" for i in range(1, 28))
+    closing = scan_text(steps + "finished 3 epochs -> Loss: 2.3026 | acc: 0.1000 | saved to ckpt/last.pt\n")
+    assert closing.count >= 27 and closing.head[0] == 2.28
 
 
 def test_openmmlab_numbering_is_its_epoch_and_iteration():

@@ -112,17 +112,19 @@ TRAINING_PREFIX = re.compile(rb"(?i)(?<![a-z_])train(?:ing)?[ \t]+(?=loss\b)")
 
 
 # ... and it is the step's own when a value follows it: a log's `Loss: 550.2`, not a sentence's "loss is nan".
-PLAIN_VALUE = re.compile(PLAIN_LOSS.pattern + rb"['\"]?[ \t]{0,8}(?:[:=][ \t]{0,8})?(?:" + NUMBER + rb")(?![\w.])")
+PLAIN_VALUE = re.compile(PLAIN_LOSS.pattern + rb"['\"]?[ \t]{0,8}(?:[:=][ \t]{0,8})?(?=[-+]?(?:\d|\.\d|nan|inf))",
+                         re.I)
 
 
 def averaged_losses(data: bytes) -> list[bytes]:
-    """The averaged keys (AVERAGED) of a log that prints the step's own loss too, on their line or on lines of
-    their own (PyTorch's VAE example: `Train Epoch: 1 [12800/60000 (21%)]  Loss: 148.67` every interval and
-    `====> Epoch: 1 Average loss: 164.39` once per epoch), to hide."""
+    """The averaged keys (AVERAGED) of a log that prints the step's own loss at least as often, on their lines or on
+    lines of their own (PyTorch's VAE example: `Train Epoch: 1 [12800/60000 (21%)]  Loss: 148.67` every interval and
+    `====> Epoch: 1 Average loss: 164.39` once per epoch), to hide. A log whose steps print only an average keeps
+    it, whatever one summary or evaluation line prints besides."""
     window = data[:PREFIX_WINDOW]
-    keys = list(dict.fromkeys(m.group(0) for m in AVERAGED.finditer(window)))
-    if keys and PLAIN_VALUE.search(TRAINING_PREFIX.sub(b"", AVERAGED.sub(b"", window))):
-        return keys
+    averaged = AVERAGED.findall(window)
+    if averaged and len(PLAIN_VALUE.findall(TRAINING_PREFIX.sub(b"", AVERAGED.sub(b"", window)))) >= len(averaged):
+        return list(dict.fromkeys(averaged))
     return []
 
 
