@@ -154,6 +154,12 @@ def test_the_deciding_question_asks_for_what_the_papers_framework_prints():
         d = diagnosis(words + "\n" + FELL_THEN_NAN)
         assert framework in shown_frameworks(d.evidence)
         assert d.verdict == "uncertain" and switch in d.ask and "encountered in divide" not in d.ask, framework
+    # a framework named to deny it is not shown; a JAX program that loads its data with tfds is asked for JAX's
+    # check, with JAX's messages (review_session27_commits item 3)
+    numpy_only = diagnosis("A two-layer net written from scratch in NumPy (no PyTorch or TensorFlow).\n" + FELL_THEN_NAN)
+    assert shown_frameworks(numpy_only.evidence) == set() and "encountered in" in numpy_only.ask
+    flax = diagnosis("Flax ResNet, data from tensorflow_datasets (tfds.load), optax adam.\n" + FELL_THEN_NAN)
+    assert 'jax.config.update("jax_debug_nans", True)' in flax.ask and "check_numerics" not in flax.ask
     # a Lightning bar is PyTorch's
     bar = "".join(f"Epoch {e}: 100%|##########| 100/100 [00:10<00:00, v_num=3, train_loss={v}]\n"
                   for e, v in enumerate(["0.910", "0.620", "0.480", "0.410", "0.370", "nan.0"]))

@@ -658,3 +658,16 @@ def test_a_log_from_a_trainer_that_clears_the_gradients_counts_against_gradients
         assert d.verdict != "failure" or d.matches[0].entry.id != "WR-260", tool
     d = diagnosis(plain)
     assert d.matches[0].entry.id == "WR-260" and all("trainer" not in m.parts for m in d.matches)
+    # a bare `Epoch 3/24` line is printed by hand-written loops too (PyTorch's transfer-learning tutorial): only
+    # Keras's own bar says fit() ran the steps; and a Lightning run in manual optimization zeroes them itself
+    # (review_session27_commits items 2, 17)
+    tutorial = "".join(f"Epoch {e}/24\n----------\ntrain Loss: {v} Acc: 0.5\n" for e, v in enumerate(FELL_THEN_CLIMBED))
+    keras = "".join(f"Epoch {e + 1}/17\n32/32 [==============================] - 1s 5ms/step - loss: {v}\n"
+                    for e, v in enumerate(FELL_THEN_CLIMBED))
+    assert "trainer" not in next(m for m in diagnosis(tutorial).matches if m.entry.id == "WR-260").parts
+    assert next(m for m in diagnosis(keras).matches if m.entry.id == "WR-260").parts["trainer"] < 0
+    bar = "".join(f"Epoch {e}:  100%|##########| 100/100 [00:10<00:00, v_num=3, train_loss={v}]\n"
+                  for e, v in enumerate(FELL_THEN_CLIMBED))
+    assert next(m for m in diagnosis(bar).matches if m.entry.id == "WR-260").parts["trainer"] < 0
+    manual = diagnosis("My GAN sets self.automatic_optimization = False.\n" + bar)
+    assert "trainer" not in next(m for m in manual.matches if m.entry.id == "WR-260").parts

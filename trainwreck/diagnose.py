@@ -901,7 +901,9 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
             parts[fact] = weight
             evidence.append(c.printed[fact])
     trainer = dialects.named(ev.dialect)
-    if trainer is not None and trainer.clears_gradients and entry.id in w.uncleared:
+    if trainer is not None and trainer.clears_gradients and entry.id in w.uncleared and (
+            trainer.clears_shown_by is None or trainer.clears_shown_by.search(ev.prose)) and not (
+            trainer.clears_unless is not None and trainer.clears_unless.search(ev.prose)):
         parts["trainer"] = -W_PRINTED
         against.append(f"the log is printed by {trainer.name.removesuffix(' log')}, whose trainer "
                        f"{trainer.clears_gradients}: gradients pile up only in steps written by hand (a loop of your own, "
@@ -1227,24 +1229,40 @@ NAMED_FRAMEWORK = [(re.compile(r"\b(?:py)?torch\b|\bfastai\b|\blightning\b", re.
                    (re.compile(r"\btensorflow\b|\btf\.|\bkeras\b", re.I), "tensorflow"),
                    (re.compile(r"\bjax\b|\bjnp\.|\bflax\b", re.I), "jax")]
 # What to switch on to make each framework name the op whose output or gradient went non-finite first (the
-# candidates' messages then tell them apart: an op of log, of exp, of a division), and what it prints.
+# candidates' messages then tell them apart: an op of log, of exp, of a division), and what it prints. In this
+# order: a JAX or PyTorch program often loads its data or logs with TensorFlow (tfds, TensorBoard), never the
+# other way round.
 OP_NAMING = {
+    "jax": ("what JAX raises at the first nan with `jax.config.update(\"jax_debug_nans\", True)`: a "
+            "FloatingPointError that names the primitive that produced it", "`invalid value (nan) encountered in log`"),
     "pytorch": ("what PyTorch's anomaly mode prints at the first nan: run once with "
                 "`torch.autograd.set_detect_anomaly(True)`; it names the operation whose gradient turned nan and the "
                 "line of your forward pass that made it", "`Function 'LogBackward0' returned nan values in its 0th output.`"),
     "tensorflow": ("what TensorFlow prints at the first nan with `tf.debugging.enable_check_numerics()` switched on "
                    "before the model is built: it names the op whose output was not finite first and where it was "
                    "created", '`Detected Infinity or NaN in output 0 of ... op "Log"`'),
-    "jax": ("what JAX raises at the first nan with `jax.config.update(\"jax_debug_nans\", True)`: a "
-            "FloatingPointError that names the primitive that produced it", "`invalid value (nan) encountered in log`"),
 }
 
 
+# A framework named to say it is not used: "no PyTorch or TensorFlow", "without Keras", "instead of torch".
+DENIED_BEFORE = re.compile(r"\b(?:no|not|without|never|instead of|rather than)\b[^.,;:!?\n]{0,24}$", re.I)
+
+
 def shown_frameworks(ev: Evidence) -> set[str]:
-    """The frameworks the report shows: in its messages and its log's format, or named in its words (a framework
-    implies the one it runs on)."""
-    shown = set(ev.frameworks) | {name for pattern, name in NAMED_FRAMEWORK if pattern.search(ev.prose)}
+    """The frameworks the report shows: in its messages and its log's format, or named in its words (not named to
+    deny it); a framework implies the one it runs on."""
+    named = {name for pattern, name in NAMED_FRAMEWORK for m in pattern.finditer(ev.prose)
+             if not DENIED_BEFORE.search(ev.prose, max(0, m.start() - 40), m.start())}
+    shown = set(ev.frameworks) | named
     return shown | {PARENT[f] for f in shown if f in PARENT}
+
+
+def _quoted(messages: list[tuple[str, str]]) -> str:
+    """`WR-030 prints `a`, `b`; WR-050 prints `c``: the messages by the entry that prints them."""
+    by_entry: dict[str, list[str]] = {}
+    for i, text in messages:
+        by_entry.setdefault(i, []).append(f"`{text}`")
+    return "; ".join(f"{i} prints {', '.join(texts)}" for i, texts in by_entry.items())
 
 
 def _deciding_question(d: Diagnosis, w: Weigher) -> str:
@@ -1269,19 +1287,16 @@ def _deciding_question(d: Diagnosis, w: Weigher) -> str:
     distinct = [(e.id, m.shown) for e in entries for m in w.weighed[e.id]
                 if m.origin in (shown or {"numpy"}) and not any(m in o.messages for o in entries if o is not e)]
     # a framework's own check names the op that went non-finite (its messages then tell the candidates apart)
-    switch = next((OP_NAMING[f] for f in OP_NAMING if f in shown), None)
+    framework = next((f for f in OP_NAMING if f in shown), None)
+    if framework is not None:
+        own = {framework, "keras"} if framework == "tensorflow" else {framework}
+        told = [(i, text) for e in entries for m in w.weighed[e.id] if m.origin in own
+                for i, text in [(e.id, m.shown)] if (i, text) in distinct]
+        how, example = OP_NAMING[framework]
+        return f"{how} ({_quoted(told[:3])})" if told else f"{how} (such as {example})"
     if distinct:
-        by_entry: dict[str, list[str]] = {}
-        for i, text in distinct[:3]:
-            by_entry.setdefault(i, []).append(f"`{text}`")
-        quoted = "; ".join(f"{i} prints {', '.join(texts)}" for i, texts in by_entry.items())
-        if switch is not None and not any(m.origin == "numpy" for e in entries for m in w.weighed[e.id]
-                                          if (e.id, m.shown) in distinct[:3]):
-            return f"{switch[0]} ({quoted})"
         where = "above the first nan" if ev.first_nonfinite is not None else "while the loss went wrong"
-        return f"the warnings or errors printed {where} ({quoted})"
-    if switch is not None:
-        return f"{switch[0]} (such as {switch[1]})"
+        return f"the warnings or errors printed {where} ({_quoted(distinct[:3])})"
     confirm = " ".join(entries[0].sections.get("Confirm it", "").split("\n\n")[0].split())
     step = SENTENCE_END.split(confirm, maxsplit=1)[0] if confirm else ""
     return f"the result of this check for {entries[0].id}: {step.rstrip('.')}" if step else "the full log of the run"

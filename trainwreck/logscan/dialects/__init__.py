@@ -30,6 +30,10 @@ class Dialect:
     # how the tool's trainer gives each optimizer step fresh gradients, with its source: a log it printed did
     # not come from a hand-written loop that can leave PyTorch's gradients to pile up ("" when it may have)
     clears_gradients: str = ""
+    # ... said only when the paste shows this (the tool's own bar: a bare `Epoch 3/12` line is printed by hand-written
+    # loops too), and not when it shows that (the user's own step: Lightning's manual optimization)
+    clears_shown_by: re.Pattern | None = None
+    clears_unless: re.Pattern | None = None
 
 
 def named(name: str) -> Dialect | None:

@@ -18,4 +18,7 @@ import re
 from . import Dialect
 
 DIALECT = Dialect("Keras progress bar", re.compile(rb"(?m)^Epoch \d+/\d+[ \t]*\r?$"), framework="keras",
-                  clears_gradients="computes each step's gradients afresh")
+                  clears_gradients="computes each step's gradients afresh",
+                  # PyTorch's transfer-learning tutorial prints `Epoch 0/24` on its own line too: only Keras's bar
+                  # (`32/32 [====`, or Keras 3's `━`) says fit() ran the steps; a custom train_step runs them itself
+                  clears_shown_by=re.compile(r"\d+/\d+ \[=|\u2501"), clears_unless=re.compile(r"\btrain_step\b"))

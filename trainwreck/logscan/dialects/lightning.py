@@ -19,4 +19,6 @@ from . import Dialect
 # A hand-made tqdm loop can print the same `Epoch 3: 50%|`; Lightning's bar also shows the logger's version.
 DIALECT = Dialect("PyTorch Lightning progress bar", re.compile(rb"Epoch \d+:\s+\d+%\|[^\n\r]*v_num="),
                   keys=(b"loss_step", b"loss", b"Loss"), framework="lightning",
-                  clears_gradients="zeroes the gradients every step under automatic optimization")
+                  clears_gradients="zeroes the gradients every step under automatic optimization",
+                  clears_unless=re.compile(r"automatic_optimization\s*=\s*False|manual[ _]optimi[sz]ation|manual_backward",
+                                           re.I))

@@ -20,4 +20,5 @@ from . import Dialect
 
 DIALECT = Dialect("OpenMMLab (MMEngine / MMCV) log",
                   re.compile(rb"(?:Epoch|Iter)\((?:train|val|test)\)\s*\[|Epoch \[\d+\]\[\s*\d+/\d+\]"),
-                  framework="pytorch", clears_gradients="zeroes the gradients at every update")
+                  framework="pytorch", clears_gradients="zeroes the gradients at every update",
+                  clears_unless=re.compile(r"\bdef train_step\b"))
