@@ -368,12 +368,18 @@ def test_a_second_run_with_a_frameworks_nan_check_on_is_the_one_read():
              + "Invalid nan value encountered in the output of a jax.jit function. Calling the de-optimized version.\n"
              "FloatingPointError: invalid value (nan) encountered in mul\n")
     d = _diagnosed(first + again)
-    assert "run 2, the first whose failure printed a message, is read" in d.evidence.runs
+    assert "run 2, the first stopped by a framework's nan check, is read" in d.evidence.runs
     assert d.evidence.first_nonfinite == 4
     log0 = next(m for m in d.matches if m.entry.id == "WR-030")     # `mul` is also in WR-050's own example
     assert log0.parts["messages"] > 0 and not any("none of the messages" in a for a in log0.against)
     # the check's generic line is a stop, weighed for no entry: only the primitive's message names a cause
     assert all(m.parts.get("messages", 0) == 0 for m in d.matches if m.entry.id == "WR-020")
+    # a healthy second run that ends on a loss scaler's skipped step is no failure to prefer
+    # (review_session27_commits item 4)
+    amp = ("".join(f"step {200 * i} loss {v}\n" for i, v in enumerate(["0.69", "0.9", "2.4", "7.9", "nan"])) + "== O1 ==\n"
+           + "".join(f"step {200 * i} loss {v}\n" for i, v in enumerate(["0.69", "0.52", "0.41", "0.35"]))
+           + "Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to 32768.0\n")
+    assert "run 1, the first whose loss turned non-finite" in _diagnosed(amp).evidence.runs
 
 
 def test_a_restart_is_found_when_its_loss_starts_apart_or_broken_or_its_count_had_a_total():

@@ -967,6 +967,9 @@ def _run_values(ev: Evidence) -> Evidence:
     return _one_run(ev)
 
 
+# The frameworks whose checks name a nan (anomaly mode, check_numerics, debug_nans, the trainers' stops).
+NAN_CHECKERS = {"pytorch", "tensorflow", "keras", "jax", "lightning", "transformers"}
+NAN_WORD = re.compile(r"\bnan\b|\binf\b|infinit|non-finite|not finite", re.I)
 # A fresh run of the same model starts near where the first one did: within this factor (another model's
 # loss printed after the first one's, thousands of times larger, is no restart of it).
 RESTART_NEAR = 10.0
@@ -1014,19 +1017,23 @@ def _one_run(ev: Evidence) -> Evidence:
         return {key: seen for key, seen in ev.messages.items()
                 if seen[1] <= high and ev.message_last.get(key, seen[1]) >= low}
 
-    # a run broke when its loss turned non-finite, or (the last) when a framework's nan check or error followed it
-    # (JAX's debug_nans, anomaly mode, a trainer's stop; not a NumPy warning, which a run that goes on prints too)
+    def checked(a: int, b: int) -> bool:
+        # a framework's nan check or the error it raised, in the run (a check's stop, anomaly mode's or JAX's error
+        # naming a nan); not a NumPy warning or a loss scaler's skipped step, which a run that goes on prints too
+        return any(seen[3] in NAN_CHECKERS and (stop_of(seen[2]) is not None or NAN_WORD.search(seen[2]))
+                   for seen in messages_of(a, b).values())
+
+    # a run broke when its loss turned non-finite, or (the last) when such a check followed its last value
     broke = [k for k, (a, b) in enumerate(bounds) if not all(math.isfinite(v) for v in ev.head[a:b])
-             or (b == ev.count and any(seen[1] > at[b - 1].line and seen[3] not in ("numpy", "python")
-                                       for seen in messages_of(a, b).values()))]
-    # of those, the first whose failure printed a message (a run again with a framework's check switched on), else
-    # the first
-    told = [k for k in broke if messages_of(*bounds[k])]
+             or (b == ev.count and checked(a, b) and any(ev.message_last.get(key, seen[1]) > at[b - 1].line
+                                                         for key, seen in messages_of(a, b).items()))]
+    # of those, the first with such a check (a run again with it switched on), else the first
+    told = [k for k in broke if checked(*bounds[k])]
     k = told[0] if told else broke[0] if broke else len(bounds) - 1
     a, b = bounds[k]
     out = only(ev, a, b)
     out.messages = messages_of(a, b)
-    which = ("the first whose failure printed a message" if told and told[0] != broke[0] else
+    which = ("the first stopped by a framework's nan check" if told and told[0] != broke[0] else
              "the first whose loss turned non-finite" if broke else "the last")
     out.runs = (f"{len(bounds)} runs one after another (the log's count starts again at "
                 f"{', '.join(f'line {at[i].line}' for i in starts[1:])}): run {k + 1}, {which}, is read "
