@@ -263,6 +263,12 @@ def test_a_question_about_normal_behaviour_is_answered_beside_a_healthy_curve():
     for question in ("Are these OVERFLOW messages a problem?", "Is fp16 broken, should I switch to bf16?"):
         assert diagnosis(deepspeed + question + "\n").verdict == "normal", question
     assert diagnosis(deepspeed + "After these the loss is nan for good.\n").verdict != "normal"
+    # a nan or an inf loss said in a question, or beside the skipped steps, is still said (review_session27_commits
+    # items 5, 6)
+    for said in ("Is it normal that fp16 training prints these and then the loss goes to nan a few hundred steps later?",
+                 "From then on the printed training loss is inf on every iteration."):
+        assert diagnosis(deepspeed.split("{'loss'")[0] + said + "\n").verdict != "normal", said
+    assert diagnosis("Is it normal that my loss becomes nan after 5 epochs?").verdict != "normal"
 
 
 def test_a_negative_nll_log_is_not_a_failure_and_says_when_it_would_be():

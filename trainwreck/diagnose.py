@@ -1143,20 +1143,22 @@ def _unexplained_by_normal(normals: list[Normal], ev: Evidence, declared_found: 
     found = [v[2] for k, v in ev.messages.items() if k in declared_found or v[2] in declared_found]
     if any(not any(n.asked.search(text.lower()) for n in normals) for text in found):
         return True
-    return says_failure(_rest_of(normals, ev.prose), ignore=frozenset().union(*(n.accounts for n in normals)))
+    # a yes/no question's "broken", "a problem" asks; its nan, inf or climb reports (_says_more_than)
+    return _says_more_than(normals, ev.prose) or says_failure(
+        _rest_of(normals, ev.prose, questions=False), ignore=frozenset().union(*(n.accounts for n in normals)))
 
 
 
 
 # A yes/no question ("Is fp16 broken?", "Are these messages a problem?") asks whether something failed; it does
-# not say it did (a "why" question does: "why is my loss nan?").
+# not say it did (a "why" question does: "why is my loss nan?"), though a nan it names was printed.
 YES_NO = re.compile(r"(?:^|(?<=[.!?\n]))[ \t]*(?:is|are|am|was|were|do|does|did|should|could|can|will|would|has|have"
                     r"|may|might)\b[^.!?\n]{0,400}\?")
 
 
-def _rest_of(normals: list[Normal], prose: str) -> str:
-    """The words with what the normal behaviours asked about, and the yes/no questions, taken out."""
-    rest = YES_NO.sub(" ", prose.lower())
+def _rest_of(normals: list[Normal], prose: str, questions: bool = True) -> str:
+    """The words with what the normal behaviours asked about taken out (and the yes/no questions, unless kept)."""
+    rest = prose.lower() if questions else YES_NO.sub(" ", prose.lower())
     for n in normals:
         rest = n.asked.sub(" ", rest)
     return rest
@@ -1164,7 +1166,8 @@ def _rest_of(normals: list[Normal], prose: str) -> str:
 
 def _says_more_than(normals: list[Normal], prose: str) -> bool:
     """Do the words, the normal behaviours asked about taken out, still say the run broke? "My loss is huge from
-    the first epoch and then becomes nan" asks about a large start, and reports a nan."""
+    the first epoch and then becomes nan" asks about a large start, and reports a nan; so does "Is it normal that
+    it then goes to nan?" (a nan said in a question is still a nan the run printed)."""
     accounted = frozenset().union(*(n.accounts for n in normals))
     return bool((BROKEN_WORDS - accounted) & set(tokens(_rest_of(normals, prose))))
 

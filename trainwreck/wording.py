@@ -485,7 +485,7 @@ NORMALS = (
            "halved and training carries on; it is a failure only when the scale keeps falling to its minimum "
            "or the loss itself turns nan",
            "the loss values over time and how the loss scale moves (does it keep falling?)",
-           frozenset({"overflow", "inf"})),
+           frozenset({"overflow"})),
     Normal("a gap between training and validation loss",
            re.compile(r"val(?:idation)?[ _-]?loss.{0,80}(?:higher|lower|bigger|smaller|greater|than|differ)|"
                       r"(?:higher|lower|bigger|smaller|greater) than.{0,40}(?:evaluat|validation|val[ _-]loss)|"
