@@ -94,8 +94,8 @@ THESAURUS = [
     (r"\b(?:diverg\w*|explod\w*|blows? up|blew up|blowing up)\b", " diverge "),
     # "increase" of the loss, not "increase the batch size" (a remedy, or a change the report made)
     (r"\b(?:bigger and bigger|larger and larger|keeps? (?:growing|increasing|rising)|climb\w*"
-     r"|increas\w*(?! (?:the|my|our|its|a|an|this|that|these|those|batch\w*|lr|learning|number|num|size|epochs?"
-     r"|dropout|weights?|model|hidden|layers?|width|depth|capacity|memory|workers?)\b)(?! \d)"
+     r"|increas\w*(?! +(?:(?:the|my|our|its|this|that) +)?(?:batch\w*|lr|learning|number|num|size|dropout|weight decay"
+     r"|model|hidden|layers?|width|depth|capacity|memory|workers?|resolution|image size)\b)"
      r"|go(?:es)? up|going up|gets? bigger|getting bigger|(?:becom\w*|became|gets?|getting|grow\w*) (?:very |too |so )?"
      r"(?:large|big|huge))\b", " climb "),
     (r"\b(?:very large|too large|so large|huge|enormous)\b", " large "),
@@ -265,7 +265,10 @@ def _folded_many(texts: list[str]) -> list[str]:
 # using fp16 or amp") is not evidence of it: these tokens are dropped when one of the four words before
 # them, in the same clause, is a negator. A negated remedy ("no warmup", "without an epsilon")
 # keeps its token: its absence is the failure the entry describes.
-RULED_OUT = frozenset("nan inf overflow underflow fp16 bf16 negative divzero climb diverge".split())
+RULED_OUT = frozenset("nan inf overflow underflow fp16 bf16 negative divzero".split())
+# ... and these only right after the negator ("no climb", "does not increase", "doesn't diverge"): they are often
+# the second half of a contrast ("does not converge and increases", "without warmup it explodes")
+RULED_OUT_NEXT = frozenset({"climb", "diverge"})
 _NEGATING = frozenset("no not never without nor none don doesn didn isn wasn aren weren won".split())
 CLAUSE = re.compile(r"[.,;:!?()\n]")
 
@@ -286,7 +289,8 @@ def _tokens_of_folded(folded: str) -> list[str]:
     for clause in CLAUSE.split(folded):
         words = WORD.findall(clause)
         out += [stem(w) for i, w in enumerate(words)
-                if w not in STOP and not (w in RULED_OUT and _NEGATING & set(words[max(0, i - 4):i]))]
+                if w not in STOP and not (w in RULED_OUT and _NEGATING & set(words[max(0, i - 4):i]))
+                and not (w in RULED_OUT_NEXT and i and words[i - 1] in _NEGATING)]
     if _ALWAYS_TOKEN in out:       # from the start only where nothing else says when
         stated = SEQUENCE.search(folded) or any(t.startswith(TIMING) and t != _ALWAYS_TOKEN for t in out)
         out = [t for t in out if t != _ALWAYS_TOKEN] if stated else \
