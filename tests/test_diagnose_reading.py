@@ -301,6 +301,12 @@ def test_an_error_no_entry_declares_with_no_word_of_the_loss_is_not_covered(repo
     assert diagnosis(report + "Before that, with batch size 32, the loss was nan after 3 epochs.\n").matches
 
 
+def test_an_undeclared_error_about_labels_keeps_the_labels_entry():
+    """WR-320 covers labels the loss cannot take, whatever wording the error has (review_session27_commits item 9)."""
+    d = diagnosis("The labels in my CSV go from 1 to 10.\nRuntimeError: Class values must be smaller than num_classes.\n")
+    assert d.matches and d.matches[0].entry.id == "WR-320"
+
+
 # ---- the first step of the fix is whole --------------------------------------------------
 
 def test_a_fix_step_that_introduces_a_list_brings_the_list():

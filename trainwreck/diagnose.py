@@ -1096,14 +1096,15 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
 # Words of a broken run that no normal behaviour accounts for (a loss that won't go down is what "a large loss at
 # the start" asks about, and stays with it).
 BROKEN_WORDS = frozenset({"nan", "inf", "diverge", "climb", "overflow", "divzero"})
-# What a report says of a loss that went wrong, in words: every entry is about one (a nan or an inf, a climb, a
-# loss that does not learn, one below zero).
-LOSS_WORDS = BROKEN_WORDS | {"stuck", "underflow", "negative", "intermittent", "sigmoidzero"}
+# What a report says of a failure an entry covers, in words: a loss that went wrong (a nan or an inf, a climb, a
+# loss that does not learn, one below zero), or labels the loss cannot take (an error on them is WR-320's even
+# when no entry declares its wording).
+LOSS_WORDS = BROKEN_WORDS | {"stuck", "underflow", "negative", "intermittent", "sigmoidzero", "label", "numclasses"}
 
 
 def _another_error(ev: Evidence, c: _Context, declared_found: set[str]) -> bool:
     """Is the report an error that no entry declares (CUDA out of memory, a shape mismatch, a missing module), with
-    no loss values and no word of a loss gone wrong? Such a report is about something the catalogue does not cover,
+    no loss values and no word of a loss gone wrong or of labels? Such a report is about something the catalogue does not cover,
     and words like "data", "input" or "start" in it match entries by chance."""
     if ev.count or declared_found or not c.words_count:
         return False
