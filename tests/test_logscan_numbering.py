@@ -155,8 +155,17 @@ def test_of_several_named_losses_the_one_that_broke_first_is_read_and_a_summary_
     # when both break, the one that broke first, whichever is named first on the line
     later = log.replace("[D loss: 0.470]", "[D loss: nan]")
     assert scan_text(later).loss_named == ("G loss", "broke")
-    earlier = log.replace("[D loss: 0.571]", "[D loss: inf]")
+    earlier = log
+    for d in ("0.571", "0.533", "0.498", "0.470"):
+        earlier = earlier.replace(f"[D loss: {d}]", "[D loss: inf]")
     assert scan_text(earlier).loss_named == ("D loss", "named")
+    # one that went inf once and came back did not break: the one that stayed nan is read
+    assert scan_text(log.replace("[D loss: 0.571]", "[D loss: inf]")).loss_named == ("G loss", "broke")
+    # a loss that starts at inf by design (a previous-best sentinel) and is finite after it did not break
+    # (review_session27_commits item 10)
+    sentinel = "".join(f"epoch {e:2d} | train loss: {0.69 - 0.01 * e:.4f} | prev loss: {'inf' if e == 1 else 0.70 - 0.01 * e:}\n"
+                       for e in range(1, 13))
+    assert scan_text(sentinel).loss_named == ("train loss", "named")
     # lines of one plain loss: one in eight is an exception (the named lines hold 14 of 15 matches, over 90%),
     # two are not (14 of 16)
     assert scan_text(log + "loss: 0.5\n").loss_named == ("G loss", "broke")

@@ -231,12 +231,17 @@ def _named_first(pattern: re.Pattern, data: bytes, found: re.Match, key: bytes) 
 
 
 def _first_nonfinite(pattern: re.Pattern, data: bytes) -> int | None:
-    """Where the first value the pattern reads that is nan or inf starts, if any."""
+    """Where the first value the pattern reads that is nan or inf starts, if the loss stayed so to its last value
+    (a `prev loss: inf` that starts at infinity by design and is finite after is no loss that broke)."""
+    first, last = None, None
     for m in pattern.finditer(data):
         v = to_float(m.group(1))
-        if v is not None and not math.isfinite(v):
-            return m.start()
-    return None
+        if v is None:
+            continue
+        last = v
+        if first is None and not math.isfinite(v):
+            first = m.start()
+    return first if last is not None and not math.isfinite(last) else None
 
 
 REGEX_SYNTAX = re.compile(rb"[.^$*+?{}\[\]\\|()]")
