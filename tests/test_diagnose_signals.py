@@ -607,7 +607,10 @@ def test_a_rate_that_did_not_rise_through_the_climb_is_no_evidence():
     schedules = {"warmup over before the climb": [min(1e-3, 1e-3 * (i + 1) / 3) for i in range(15)],
                  "decay": [1e-2 * 0.9 ** i for i in range(15)],
                  "constant": [1e-3] * 15,
-                 "up then down before the end": [1e-4 * (i + 1) if i < 12 else 1e-4 for i in range(15)]}
+                 "up then down before the end": [1e-4 * (i + 1) if i < 12 else 1e-4 for i in range(15)],
+                 # a warmup that peaked after the loss's lowest, then a decay the loss climbed through
+                 # (review_session27_commits item 11)
+                 "peaked, then decayed through the climb": [1e-4] * 8 + [2e-4, 6e-4, 1e-3, 8e-4, 6e-4, 4e-4, 3e-4]}
     for name, rates in schedules.items():
         d = diagnosis(rate_log(rates, losses, "step {n}00 | lr {lr:.1e} | loss {loss}"))
         assert d.evidence.head_at[0].rate == float(f"{rates[0]:.1e}"), name
@@ -634,12 +637,13 @@ def test_only_a_rate_on_the_loss_line_is_read_and_not_a_configurations_other_rat
 
 
 def test_the_page_states_the_rate_facts_thresholds_and_weight():
-    from trainwreck.diagnose import RATE_CLIMB, W_SAID_HALF
+    from trainwreck.diagnose import RATE_CLIMB, RATE_NEAR_PEAK, W_SAID_HALF
 
     page = " ".join((ROOT / "docs" / "diagnose.md").read_text(encoding="utf-8").split())
     assert W_SAID_HALF == 1
     assert ("counts 1 for the entries whose phrases say a raised rate diverges" in page
             and f"at the climb's end it is at least {RATE_CLIMB:g} times the rate where the loss was lowest" in page
+            and f"and at least {RATE_NEAR_PEAK:.0%} of the highest it reached in the climb" in page
             and "It counts minus 1 for the special cases of the rate's curve" in page)
 
 

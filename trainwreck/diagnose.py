@@ -168,7 +168,8 @@ RATE_RAISED_WORDS = {"lr", "rais"}
 # by a tool whose trainer clears them each step (Dialect.clears_gradients) counts as much as a declared message
 # against them.
 UNCLEARED_WORDS = {"zero", "grad", "optimizer"}
-RATE_CLIMB = 1.25              # the rate at the climb's end this many times the one at the loss's lowest
+RATE_CLIMB = 1.25              # the rate at the climb's end this many times the one at the loss's lowest,
+RATE_NEAR_PEAK = 0.9           # ... and this near the highest it reached in the climb
 RATE_CLIMBS = {"climb-then-nonfinite", "descent-then-climb", "climb-despite-clipping", "climbing",
                "climbed-and-stayed"}
 ACCURACY_RISE = 0.2            # a rise of 20 points of accuracy is a model that learns, not noise
@@ -757,8 +758,10 @@ def _rate_rose(ev: Evidence, sig: Signature) -> str:
     last, low = ev.at(end), ev.low_pos
     if last is None or last.rate is None or low.rate is None:
         return ""
-    # a rate that had stopped rising before the loss turned (a warmup long over) says nothing of the climb
-    if not (last.rate > 0 and last.rate >= RATE_CLIMB * low.rate):
+    # a rate that had stopped rising before the loss turned (a warmup long over) says nothing of the climb, nor one
+    # that peaked and fell back through it (a warmup, then a decay the loss climbed all along)
+    during = [p.rate for p in ev.head_at + ev.before_at if low.line <= p.line <= last.line and p.rate is not None]
+    if not (last.rate > 0 and last.rate >= RATE_CLIMB * low.rate and last.rate >= RATE_NEAR_PEAK * max(during)):
         return ""
     return (f"the learning rate printed beside the loss rose from {low.rate:g} ({ev.where(ev.low_at)}), where the "
             f"loss was lowest ({_fmt(ev.low)}), to {last.rate:g} ({ev.where(end)}): the loss climbed as the rate rose "
