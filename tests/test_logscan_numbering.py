@@ -19,6 +19,8 @@ def test_a_step_with_thousands_separators_is_quoted_whole():
     ev = scan_text("".join(f"2026-12-01 10:{i:02d}:00 | step {9000 + 50 * i:,} | loss {v}\n"
                            for i, v in enumerate(["0.33", "0.31", "0.45", "0.9", "nan"])))
     assert str(ev.head_at[0]) == "step 9000" and str(ev.first_nonfinite_at) == "step 9200"
+    ev = scan_text("iteration 29,000/250,000 | lm loss 2.15\niteration 30,000/250,000 | lm loss 2.11\n")
+    assert str(ev.head_at[0]) == "iteration 29000/250000"          # its total too (review_session27_commits 12)
     ev = scan_text("step 100, loss 0.5\nstep 200, loss 0.4\n")
     assert [str(p) for p in ev.head_at] == ["step 100", "step 200"]
 

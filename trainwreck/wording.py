@@ -149,6 +149,8 @@ THESAURUS = [
 # gives -inf" is a rule of arithmetic).
 _SHOWS = r"(?:is|are|was|were|shows?|showed|showing|outputs?|outputting|prints?|printed|printing|reads?)"
 _NONFINITE_AHEAD = r"-?(?:nan|inf|infinite|infinity)s?\b"
+# A step number past the first few (EARLY_STEPS in diagnose.py, 10): a run that trained a while.
+_PAST_EARLY = r"(?:1[1-9]|[2-9]\d|[1-9]\d{2,}|[1-9]\d{0,2}(?:,\d{3})+)\b"
 # When the failure shows: before any update, right after the first ones, or after a while.
 WHEN = [
     (r"\b(?:from the (?:very )?(?:start|beginning|first \w+)|at the (?:very )?(?:start|beginning)|first forward pass"
@@ -158,14 +160,20 @@ WHEN = [
      r"|right away|immediately|before (?:any|the first) (?:update|step)|when (?:the )?training starts)\b",
      " when_start "),
     (r"\b(?:after (?:the )?(?:first|1st|one|a single) (?:\w+ )?(?:step|update|iteration|batch)|within the first"
+     r"|(?:at|around|about|near|from) (?:step|iteration|iter|batch|update)[ =:]*(?:[1-9]|10)\b(?![,.]\d)(?! of)"
+     r"|(?:fine|ok|okay|well|normally|good|healthy) for (?:the first )?(?:[1-9]|10) (?:steps?|iterations?|iters?|batches"
+     r"|updates)"
      r"|(?:in|after) the first (?:few|couple of) (?:steps|iterations|batches|updates)|first (?:few|ten) (?:steps|"
      r"iterations|batches))\b", " when_early "),
     (r"\b(?:after (?:about |around |roughly )?(?:\d[\d,.]*k?|some|several|a few|a number of|many|a couple of"
      r"|a while|hours|two|three|\w+ (?:thousand|hundred)) ?(?:training )?(?:steps?|iterations?|iters?|epochs?"
      r"|batches|updates|hours|minutes|of training)?|after a while|suddenly"
-     r"|(?:at|around|about|near) (?:epoch|step|iteration|iter|batch|update)[ =:]*[1-9]\d*"
+     r"|(?:at|around|about|near) epoch[ =:]*(?:[2-9]|[1-9]\d+)\b"
+     r"|(?:at|around|about|near) (?:step|iteration|iter|batch|update)[ =:]*" + _PAST_EARLY +
+     r"|(?:fine|ok|okay|well|normally|good|healthy) for (?:the first )?(?:about |around |roughly )?(?:"
+     + _PAST_EARLY + r"|[1-9][\d,.]*k) (?:steps?|iterations?|iters?|batches|updates)"
      r"|(?:fine|ok|okay|well|normally|good|healthy) for (?:the first )?(?:about |around |roughly )?[1-9][\d,.]*k? "
-     r"(?:steps?|iterations?|iters?|epochs?|batches|updates)"
+     r"epochs?"
      r"|(?:epoch|step|iteration)\s*>\s*\d+|later in training|during training|in the middle of training"
      r"|(?:around|about) (?:the )?\d+(?:st|nd|rd|th)? (?:epoch|step|iteration)"
      r"|(?:after|since) (?:the )?(?:epoch|step|iteration)[ =:#]*[1-9]\d*|from (?:epoch|step|iteration)[ =:#]*"

@@ -20,7 +20,8 @@ EPOCH = re.compile(rb"(?<![A-Za-z_])(?:[Ee]poch|EPOCH)(?:\(train\))?['\"]?[ \t]*
 # Nor `train_loss_step=2.850`, nor a decimal: a counter is a whole number, maybe with thousands separators
 # (`step 9,050`).
 STEP = re.compile(rb"(?<![A-Za-z_])(step|iter|iteration|batch|update|num_updates|global_step)s?(?:\(train\))?['\"]?[ \t]*"
-                  rb"[:=#]?[ \t]*[\[(]?[ \t]*(\d{1,3}(?:,\d{3})+(?![\d.])|\d+)(?!\d|\.\d)(?:[ \t]*/[ \t]*(\d+))?", re.I)
+                  rb"[:=#]?[ \t]*[\[(]?[ \t]*(\d{1,3}(?:,\d{3})+(?![\d.])|\d+)(?!\d|\.\d)"
+                  rb"(?:[ \t]*/[ \t]*(\d{1,3}(?:,\d{3})+(?![\d.])|\d+))?", re.I)
 # A bare count of a progress bar or a logger: `[150/4867]`, `32/32 [===`, `50/100 [00:01`,
 # `epoch 001:   100 / 1000` -- never a date (2019/06/24, or DATE_START).
 FRACTION = re.compile(rb"(?<![\d/.])(\d+)[ \t]*/[ \t]*(\d+)(?![\d/.])")
@@ -103,8 +104,8 @@ def _count_on(line: bytes, epoch_span: tuple[int, int] | None) -> tuple[str | No
     m = STEP.search(line)
     if m:
         total = m.group(3)
-        return (f"{m.group(1).decode().lower()} {int(m.group(2).replace(b',', b''))}" + (f"/{int(total)}" if total else ""),
-                False)
+        return (f"{m.group(1).decode().lower()} {int(m.group(2).replace(b',', b''))}"
+                + (f"/{int(total.replace(b',', b''))}" if total else ""), False)
     date = DATE_START.match(line)
     for m in FRACTION.finditer(line):
         if epoch_span and epoch_span[0] <= m.start() < epoch_span[1]:
