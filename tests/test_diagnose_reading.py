@@ -253,6 +253,11 @@ def test_a_question_about_normal_behaviour_is_answered_beside_a_healthy_curve():
            + "My val loss is always higher than the train loss. Did I do something wrong?\n")
     assert diagnosis(gap).normal[0].name == "a gap between training and validation loss"
     assert diagnosis(gap).verdict == "normal"
+    # a bare "Is it normal?" about something else beside a healthy curve is no question about a large start
+    # (review_session27_commits item 14)
+    other = gap.replace("My val loss is always higher than the train loss. Did I do something wrong?",
+                        "Every prediction is the same class. Is it normal?")
+    assert diagnosis(other).verdict == "healthy"
     broke = apex.replace("step 500 loss 3.52", "step 500 loss nan")
     assert diagnosis(broke).verdict != "normal"
     # asked whether it is broken, in DeepSpeed's words (review_session27_logs W3): a yes/no question, and the

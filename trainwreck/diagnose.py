@@ -1056,7 +1056,9 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
     sig = signature_of(ev)
     c = _context(ev, w, sig, weights, zero)
     # a question about normal behaviour is answered beside a curve too, when the curve shows no failure
-    normals = normals_asked(ev.prose) if c.words_count or (sig.name == "healthy" and ev.size <= PASTED) else []
+    # (beside a curve, by their own words: a bare "is it normal?" asks about something the curve does not show)
+    normals = (normals_asked(ev.prose) if c.words_count else
+               normals_asked(BARE_ASK.sub(" ", ev.prose)) if sig.name == "healthy" and ev.size <= PASTED else [])
     if ev.low is not None and ev.low < 0 and not any(n.name == NEGATIVE.name for n in normals):
         normals.insert(0, NEGATIVE)      # the values themselves go below zero
     if c.impossible_negative:            # a loss below zero that this loss cannot reach is not normal
@@ -1236,6 +1238,8 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
                  "any warning or error above them")
 
 
+# A question that names no behaviour ("is it normal?", "is it an error?").
+BARE_ASK = re.compile(r"\bis (?:it|this|that) (?:an error|normal)\b", re.I)
 # The frameworks a tool implies (a Lightning bar is PyTorch's), and the ones a report's words name.
 PARENT = {"lightning": "pytorch", "transformers": "pytorch", "fairseq": "pytorch", "megatron": "pytorch",
           "deepspeed": "pytorch", "apex": "pytorch", "keras": "tensorflow"}
