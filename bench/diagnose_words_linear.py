@@ -8,11 +8,16 @@ run: a linear pattern takes about 2x as long on twice the text, a quadratic one 
 
     python bench/diagnose_words_linear.py
 
+The scanner's patterns are timed the same way over whole pastes (scan and diagnose): a key followed by a long
+run of digits, a progress rate's digits, one long line ending in CR LF.
+
 It exits 1 if a 32 kB text takes 0.5 s or more (a linear pass takes a few hundredths; the quadratic ones
 took 10 to 89 s), or 0.2 s or more while growing 3.5x or more from 16 kB.
 """
 from __future__ import annotations
 
+import functools
+import io
 import sys
 import time
 from pathlib import Path
@@ -42,12 +47,42 @@ def seconds(text: str) -> float:
     return time.perf_counter() - start
 
 
+# ... and the scanner's patterns over a whole paste: a number's digits after a key (`loss: 111...1x`, a printed
+# `lr`), a progress rate's, and one long line that ends in CR LF (a Windows log) once took 18 to 104 s at 32 kB.
+WHOLE_UNITS = ["1", "1.", "a", "9 "]
+WHOLE_LEADS = ("loss: ", "step 1 loss 0.5 lr ", "avg loss 0.5\nLoss: ", "12")
+WHOLE_ENDS = ("x\n", "it/s]\r\n")
+
+
+@functools.lru_cache(maxsize=1)
+def catalog():
+    from trainwreck.validate import check
+
+    return check(Path(__file__).resolve().parent.parent / "catalog")[0]
+
+
+def seconds_whole(text: str) -> float:
+    from trainwreck.diagnose import diagnose, message_finder
+    from trainwreck.logscan import scan
+
+    start = time.perf_counter()
+    diagnose(scan(io.BytesIO(text.encode()), "hostile", message_finder(catalog())), catalog())
+    return time.perf_counter() - start
+
+
 def main() -> int:
     worst = []
     for unit in UNITS:
         for lead in ("", "val_loss", "RuntimeError"):
             small, large = (min(seconds(text_of(unit, n, lead)) for _ in range(3)) for n in SIZES)
             worst.append((large / max(small, 1e-6), large, lead + repr(unit)[:24]))
+    seconds_whole("warm up: loss 0.5\n")
+    for unit in WHOLE_UNITS:
+        for lead in WHOLE_LEADS:
+            for end in WHOLE_ENDS:
+                small, large = (min(seconds_whole(text_of(unit, n - len(end), lead) + end) for _ in range(2))
+                                for n in SIZES)
+                worst.append((large / max(small, 1e-6), large, f"diagnose {lead + unit!r:.24}...{end!r}"))
     worst.sort(reverse=True)
     print("ratio (32 kB / 16 kB)   seconds at 32 kB   text")
     for ratio, large, name in worst[:8]:

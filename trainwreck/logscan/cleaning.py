@@ -14,8 +14,9 @@ import re
 ESCAPE = re.compile(rb"\x1b\[[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)?"
                     rb"|\x1b[\x20-\x2f]*[\x30-\x7e]")
 # A progress bar rewrites its line: every update but the last ends in a carriage
-# return not followed by a newline (Keras also backspaces over the old text first).
-OVERWRITTEN = re.compile(rb"[^\r\n]*\r(?!\n)")
+# return not followed by a newline (Keras also backspaces over the old text first). Tried only where a line, or an
+# update, starts: from every byte of a long line ending in CR LF it would scan to the line's end each time.
+OVERWRITTEN = re.compile(rb"(?<![^\r\n])[^\r\n]*\r(?!\n)")
 BACKSPACE = b"\x08"
 
 

@@ -7,4 +7,5 @@ import re
 
 from . import Dialect
 
-DIALECT = Dialect("tqdm progress bar", re.compile(rb"\d+(?:\.\d+)?(?:it/s|s/it)[,\]]"))
+# (a rate is tried where its number starts: from every digit of a long run of digits it would read the run again)
+DIALECT = Dialect("tqdm progress bar", re.compile(rb"(?<![\d.])\d+(?:\.\d+)?(?:it/s|s/it)[,\]]"))
