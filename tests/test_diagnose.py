@@ -190,6 +190,9 @@ def test_a_nan_in_validation_alone_is_said_beside_the_training_verdict():
     both = keyed.replace("train_loss=0.53", "train_loss=nan")
     assert diagnose(scan(io.BytesIO(both.encode()), "both", message_finder(CATALOG)), CATALOG).validation == ""
     assert diagnose(scan(io.BytesIO(keyed.encode()), "val", message_finder(CATALOG)), CATALOG).validation
+    # ... but a validation nan printed before the training loss broke is (review_session27_commits item 19)
+    first = keyed.replace("val_loss=0.70", "val_loss=nan").replace("train_loss=0.53", "train_loss=nan")
+    assert "at line 1" in diagnose(scan(io.BytesIO(first.encode()), "v", message_finder(CATALOG)), CATALOG).validation
 
 
 def test_healthy_report_says_what_was_checked():

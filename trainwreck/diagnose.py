@@ -942,8 +942,8 @@ VALIDATION_NAN = [
 ]
 
 
-def _validation_nonfinite(ev: Evidence) -> str:
-    """Where the report first shows a non-finite validation loss (in its start, as pasted), or ""."""
+def _validation_nonfinite(ev: Evidence) -> tuple[str, int]:
+    """Where the report first shows a non-finite validation loss (in its start, as pasted), and its line; or ("", 0)."""
     found = [(m.start(), m.group(1), m.group(0).strip()) for pattern in VALIDATION_NAN if (m := pattern.search(ev.prose))]
     # a table's validation column (fastai's `valid_loss`): offsets in bytes, as the table was read
     data = ev.prose.encode()
@@ -952,10 +952,10 @@ def _validation_nonfinite(ev: Evidence) -> str:
         offset, name, value = row
         found.append((len(data[:offset].decode(errors="replace")), value.decode(), f"{name} {value.decode()}"))
     if not found:
-        return ""
+        return "", 0
     start, value, quoted = min(found)
     line = ev.prose.count("\n", 0, start) + 1
-    return f"the validation loss was {value.lower().removesuffix('.0')} at line {line} (`{quoted}`)"
+    return f"the validation loss was {value.lower().removesuffix('.0')} at line {line} (`{quoted}`)", line
 
 
 def _run_values(ev: Evidence) -> Evidence:
@@ -1089,8 +1089,11 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
     if zero is not None and w.declarers.get(SAME_AS):
         read.append((WHY, f'message "{MESSAGE}" (line {ev.messages[zero][1]}): {WHY}; weighed for '
                           f"{', '.join(w.declarers[SAME_AS])}, whose failure that is"))
-    # a validation nan beside a training loss that went non-finite too is no separate question
-    validation = _validation_nonfinite(ev) if ev.first_nonfinite is None else ""
+    # a validation nan beside a training loss that went non-finite too, at or after it, is no separate question
+    # (said before the training loss broke, it is a question of its own)
+    validation, line = _validation_nonfinite(ev)
+    if ev.first_nonfinite_at is not None and line >= ev.first_nonfinite_at.line:
+        validation = ""
     d = Diagnosis(ev, sig, matches, unweighed, normal=normals, read=read, validation=validation)
     # Apex's scale at zero is never the normal skipping of a step: the scaler ran out of range
     _decide(d, w, failure_shown, _unexplained_by_normal(normals, ev, declared_found) or zero is not None,
