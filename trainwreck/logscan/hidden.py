@@ -37,6 +37,25 @@ def unhide(text: bytes, ev: Evidence, line0: int) -> bytes:
     return out
 
 
+# The same pair in Weights & Biases' closing run summary of a Trainer run (`wandb:  train/grad_norm nan`, then
+# `wandb:  train/loss 0.0`: the last value each metric logged, the keys sorted).
+SUMMARY_GRAD = re.compile(rb"(?m)^wandb:[ \t]+train/grad_norm[ \t]+-?(?:nan|inf)[ \t]*\r?$")
+SUMMARY_ZERO = re.compile(rb"(?m)^(wandb:[ \t]+train/loss[ \t]+)0\.0[ \t]*(?=\r?$)")
+
+
+def unhide_summary(text: bytes, ev: Evidence, line0: int) -> bytes:
+    """unhide() for a W&B run summary: its last logged loss of 0.0 beside a non-finite last gradient norm."""
+    if b"train/grad_norm" not in text or not SUMMARY_GRAD.search(text):
+        return text
+    zero = SUMMARY_ZERO.search(text)
+    if zero is None:
+        return text
+    if ev.hidden_line is None:
+        ev.hidden_line = line0 + text.count(b"\n", 0, zero.start()) + 1
+    ev.hidden_zeros += 1
+    return text[:zero.start()] + zero.group(1) + b"nan" + text[zero.end():]
+
+
 def with_hidden(ev: Evidence) -> Evidence:
     """The evidence with the report's words for the zeros read as nan, or as it was."""
     if not ev.hidden_zeros:
