@@ -30,6 +30,8 @@ EACH_CHECK = [
     ("Batch 3: Invalid loss, terminating training", "TerminateOnNaN", math.nan, "inf or nan", "batch 3"),
     ("Invalid nan value encountered in the output of a jax.jit function. Calling the de-optimized version.",
      "JAX's debug_nans", math.nan, "nan", None),
+    ("Invalid nan value encountered in the output of a C++-jit/pmap function. Calling the de-optimized version.",
+     "JAX 0.4's C++ jit", math.nan, "nan", None),
     ("RuntimeError: NaN or Inf loss encountered at batch 5. Loss value: inf. Terminating training immediately.",
      "raise_error=True", math.inf, "inf", "batch 5"),
 ]

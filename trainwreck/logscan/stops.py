@@ -81,6 +81,11 @@ STOPS = (
           b"value encountered in the output of a jax.jit function",
           rb"Invalid nan value encountered in the output of a jax\.jit function\.(?: Calling the de-optimized "
           rb"version\.)?", "jax", "nan"),
+    # ... as JAX 0.4's C++ jit printed it, from its post-hook (`_nan_check_posthook`)
+    _stop("JAX's debug_nans check (JAX 0.4's C++ jit)", "https://github.com/jax-ml/jax/blob/"
+          "1efca331874c1ed0295532c7de33e380ba8fd59c/jax/_src/api.py", b"value encountered in the output of a C++-jit",
+          rb"Invalid nan value encountered in the output of a C\+\+-jit/pmap function\.(?: Calling the de-optimized "
+          rb"version\.)?", "jax", "nan"),
     # Keras checks for nan and inf both; the batch it names counts from 0 within the epoch
     _stop("Keras's TerminateOnNaN", "https://github.com/keras-team/keras/blob/v3.15.1/keras/src/callbacks/"
           "terminate_on_nan.py#L67", b"Invalid loss, terminating training",
