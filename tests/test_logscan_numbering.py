@@ -40,6 +40,11 @@ def test_an_epochs_average_on_a_line_of_its_own_gives_way_to_the_steps_own_loss(
     steps = "".join(f"step {50 * i}/5000 | avg loss {2.3 - 0.02 * i:.4f}\n" for i in range(1, 28))
     closing = scan_text(steps + "finished 3 epochs -> Loss: 2.3026 | acc: 0.1000 | saved to ckpt/last.pt\n")
     assert closing.count >= 27 and closing.head[0] == 2.28
+    # the step's own loss beside a running one on every line, and an epoch's mean on a line of its own: the step's
+    # (review_session27_fixes item 1: counting keys, not lines, read all three as one curve)
+    both = "".join(f"[{e}, {i:4d}] loss: {0.5 * i + e:.3f}  running loss: {0.4 * i + e:.3f}\n" for e in range(1, 4)
+                   for i in range(1, 11)) + "".join(f"epoch {e} mean loss: {e + 2.0:.3f}\n" for e in range(1, 4))
+    assert scan_text(both).count == 30
 
 
 def test_openmmlab_numbering_is_its_epoch_and_iteration():

@@ -123,9 +123,19 @@ def averaged_losses(data: bytes) -> list[bytes]:
     it, whatever one summary or evaluation line prints besides."""
     window = data[:PREFIX_WINDOW]
     averaged = AVERAGED.findall(window)
-    if averaged and len(PLAIN_VALUE.findall(TRAINING_PREFIX.sub(b"", AVERAGED.sub(b"", window)))) >= len(averaged):
-        return list(dict.fromkeys(averaged))
-    return []
+    if not averaged:
+        return []
+    # lines, not keys: a line that prints the step's own loss beside its averages (`loss: 2.3  running loss: 2.4
+    # ema loss: 2.5`) is the step's; otherwise the lines of a plain loss must be at least as many as the averages'
+    with_average = plain_only = 0
+    for line in window.split(b"\n"):
+        if AVERAGED.search(line):
+            if PLAIN_VALUE.search(TRAINING_PREFIX.sub(b"", AVERAGED.sub(b"", line))):
+                return list(dict.fromkeys(averaged))
+            with_average += 1
+        elif PLAIN_VALUE.search(TRAINING_PREFIX.sub(b"", line)):
+            plain_only += 1
+    return list(dict.fromkeys(averaged)) if plain_only >= with_average else []
 
 
 def mask(data: bytes, others: list[bytes]) -> bytes:
