@@ -158,6 +158,8 @@ def test_the_deciding_question_asks_for_what_the_papers_framework_prints():
     # check, with JAX's messages (review_session27_commits item 3)
     numpy_only = diagnosis("A two-layer net written from scratch in NumPy (no PyTorch or TensorFlow).\n" + FELL_THEN_NAN)
     assert shown_frameworks(numpy_only.evidence) == set() and "encountered in" in numpy_only.ask
+    # ... but a negator that denies something else does not deny the framework ("no warmup in PyTorch 2.1")
+    assert "pytorch" in shown_frameworks(diagnosis("Trained with no warmup in PyTorch 2.1.\n" + FELL_THEN_NAN).evidence)
     flax = diagnosis("Flax ResNet, data from tensorflow_datasets (tfds.load), optax adam.\n" + FELL_THEN_NAN)
     assert 'jax.config.update("jax_debug_nans", True)' in flax.ask and "check_numerics" not in flax.ask
     # a Lightning bar is PyTorch's
@@ -295,6 +297,8 @@ def test_a_failure_the_catalogue_does_not_cover_is_not_forced():
     "My data loader feeds 224x224 images to the model.\n"
     "RuntimeError: mat1 and mat2 shapes cannot be multiplied (64x12544 and 9216x128)\n",
     "Trying to start training with mixed precision.\nModuleNotFoundError: No module named 'apex'\n",
+    # a label column's name is no word of the labels' values (review_session27_fixes item 2)
+    "My dataset has a \"label\" column with values 0/1.\nKeyError: 'label'\n",
 ])
 def test_an_error_no_entry_declares_with_no_word_of_the_loss_is_not_covered(report):
     """An out-of-memory error, a shape mismatch, a missing module: no entry is about them, and the words that

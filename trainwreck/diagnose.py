@@ -1107,7 +1107,11 @@ BROKEN_WORDS = frozenset({"nan", "inf", "diverge", "climb", "overflow", "divzero
 # What a report says of a failure an entry covers, in words: a loss that went wrong (a nan or an inf, a climb, a
 # loss that does not learn, one below zero), or labels the loss cannot take (an error on them is WR-320's even
 # when no entry declares its wording).
-LOSS_WORDS = BROKEN_WORDS | {"stuck", "underflow", "negative", "intermittent", "sigmoidzero", "label", "numclasses"}
+LOSS_WORDS = BROKEN_WORDS | {"stuck", "underflow", "negative", "intermittent", "sigmoidzero", "numclasses"}
+# ... the labels' values, not only their name (`KeyError: 'label'`, a "label" column): "labels go from 1 to 10",
+# "classes start at 1", "labels are 1..10", "masks of 0 and 255", "a label out of range".
+LABEL_VALUES = re.compile(r"\b(?:labels?|classes|class ids?|targets?|masks?)\b[^.\n]{0,60}?(?:\bfrom\b|\bstarts?\b|"
+                          r"\brange\b|\bout of\b|\boutside\b|\bbetween\b|\d+ *(?:\.\.|-|to) *\d+|\b255\b)", re.I)
 
 
 def _another_error(ev: Evidence, c: _Context, declared_found: set[str]) -> bool:
@@ -1116,8 +1120,13 @@ def _another_error(ev: Evidence, c: _Context, declared_found: set[str]) -> bool:
     and words like "data", "input" or "start" in it match entries by chance."""
     if ev.count or declared_found or not c.words_count:
         return False
-    errors = [origin for _count, _line, _text, origin in ev.messages.values() if origin == "python"]
-    return bool(errors) and not LOSS_WORDS & set(tokens(ev.prose)) and not STUCK.search(ev.prose.lower())
+    errors = [text for _count, _line, text, origin in ev.messages.values() if origin == "python"]
+    # the reporter's words, not the error's own (`KeyError: 'label'` says nothing of the labels' values)
+    words = ev.prose
+    for text in errors:
+        words = words.replace(text, " ")
+    return (bool(errors) and not LOSS_WORDS & set(tokens(words)) and not STUCK.search(words.lower())
+            and not LABEL_VALUES.search(words))
 
 
 def _unweighed(ev: Evidence, key: str, example: str, line: int, w: Weigher, zero: str | None = None) -> str:
@@ -1266,7 +1275,8 @@ OP_NAMING = {
 
 
 # A framework named to say it is not used: "no PyTorch or TensorFlow", "without Keras", "instead of torch".
-DENIED_BEFORE = re.compile(r"\b(?:no|not|without|never|instead of|rather than)\b[^.,;:!?\n]{0,24}$", re.I)
+DENIED_BEFORE = re.compile(r"\b(?:no|not|without|never|instead of|rather than)\s+(?:using\s+|use\s+|with\s+)?"
+                           r"(?:[\w.]+\s+(?:or|and|nor)\s+)?$", re.I)
 
 
 def shown_frameworks(ev: Evidence) -> set[str]:

@@ -281,6 +281,18 @@ _NEGATING = frozenset("no not never without nor none don doesn didn isn wasn are
 CLAUSE = re.compile(r"[.,;:!?()\n]")
 
 
+# Words that may stand between a negator and what it denies: "does not seem to diverge", "never actually blows up".
+_SOFTENERS = frozenset("seem seems seemed really actually even ever quite to".split())
+
+
+def _denied_next(words: list[str], i: int) -> bool:
+    """Is words[i] denied by a negator right before it, past softeners only?"""
+    j = i - 1
+    while j >= 0 and words[j] in _SOFTENERS and i - j <= 3:
+        j -= 1
+    return j >= 0 and words[j] in _NEGATING
+
+
 def tokens(text: str) -> list[str]:
     """Canonical tokens of a text: folded (see _folded), then words without stop words, lightly stemmed;
     symptoms the text rules out are left out (see RULED_OUT)."""
@@ -298,7 +310,7 @@ def _tokens_of_folded(folded: str) -> list[str]:
         words = WORD.findall(clause)
         out += [stem(w) for i, w in enumerate(words)
                 if w not in STOP and not (w in RULED_OUT and _NEGATING & set(words[max(0, i - 4):i]))
-                and not (w in RULED_OUT_NEXT and i and words[i - 1] in _NEGATING)]
+                and not (w in RULED_OUT_NEXT and _denied_next(words, i))]
     if _ALWAYS_TOKEN in out:       # from the start only where nothing else says when
         stated = SEQUENCE.search(folded) or any(t.startswith(TIMING) and t != _ALWAYS_TOKEN for t in out)
         out = [t for t in out if t != _ALWAYS_TOKEN] if stated else \
