@@ -524,7 +524,8 @@ NORMALS = (
            "the loss values: where the spikes are and whether the curve still trends down"),
     Normal("a large loss at the start",
            re.compile(r"loss (?:is|was|looks) (?:so |very |too )?(?:big|large|huge|high)|(?:big|large|huge|high) "
-                      r"loss|is it (?:an error|normal)"),
+                      r"loss|(?:starts?|starting|begins?) (?:so |this |that |very |too |really )?(?:big|large|huge|high)"
+                      r"|is it (?:an error|normal)"),
            "a loss that starts high and falls is healthy; what matters is whether it falls, not where it starts",
            "the loss values over the first epochs"),
     Normal("nan in a Darknet Region line with no objects",
