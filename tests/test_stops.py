@@ -80,6 +80,9 @@ def test_a_loggers_last_flush_at_the_stopped_step_does_not_hide_the_stop():
     d = diagnose(read(lines + stop + flush), CATALOG)
     assert d.evidence.count == 7 and str(d.evidence.first_nonfinite_at) == "iteration 126"
     assert d.signature.name == "climb-then-nonfinite" and "no nan or inf to stop it" not in " ".join(d.signature.facts)
+    # the step a flush prints is its count, not its total (`iter: 126/1000` is iteration 126)
+    with_total = diagnose(read(lines + stop + flush.replace("iter: 126", "iter: 126/1000")), CATALOG)
+    assert str(with_total.evidence.first_nonfinite_at) == "iteration 126"
     went_on = flush.replace("iter: 126", "iter: 139")
     assert with_stop(read(lines + stop + went_on)).first_nonfinite is None
     assert with_stop(read(lines + stop + flush * 3)).first_nonfinite is None

@@ -172,6 +172,12 @@ _TOTAL = re.compile(r"/(\d+)")
 RESTART_FAR = 0.9        # a count with a total goes back to a new run only from below this share of it
 
 
+def step_number(pos: Position) -> int | None:
+    """The count of the step a position prints (`iteration 126`, `step 80/1000`: 80), if it prints one."""
+    m = _STEP_NUMBER.match(pos.step or "")
+    return int(m.group(2)) if m else None
+
+
 def counted_on(before: Position, after: Position) -> bool:
     """Is `after` a later line than `before`, its count not lower: the log going on?"""
     return after.line > before.line and not starts_again(before, after) and (after.epoch, after.step) != (

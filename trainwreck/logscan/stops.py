@@ -10,8 +10,9 @@ as one more loss value, the last, at its own line: non-finite (the kind it print
 when it does not say), numbered by the step it names. It is read so only when no non-finite value
 was read and the message's last appearance comes after the last value read (or only a line or two
 after it, at the step it names or before: a logger's last flush on the way out, as Detectron2's
-writer prints); otherwise it repeats what the values show. None of these checks names a cause, and their words are not the reporter's:
-they are taken out of the text that is matched against the entries (`without_stops`).
+writer prints); otherwise it repeats what the values show. None of these checks names a cause, and
+their words are not the reporter's: they are taken out of the text that is matched against the
+entries (`without_stops`).
 
 Each message is quoted from its source at a pinned version. A message quoted inside prose (after a
 quote mark on its line) is not a check's: messages.py does not file it.
@@ -22,8 +23,8 @@ import math
 import re
 from dataclasses import dataclass, replace
 
-from .evidence import KEEP, Evidence
-from .positions import Position
+from .evidence import KEEP, Evidence, only
+from .positions import Position, step_number
 
 
 @dataclass(frozen=True)
@@ -142,14 +143,14 @@ def with_stop(ev: Evidence) -> Evidence:
         if found is None:
             continue
         stop, m = found
+        name = m.groupdict().get("name")
+        if name is not None and not TRAINING_LOSS.match(name.decode("utf-8", "replace")):
+            continue
         if line <= last_line:
             flushed = _flushed_after(ev, line, m.groupdict().get("step"))
             if flushed is None:
                 continue
             ev = flushed
-        name = m.groupdict().get("name")
-        if name is not None and not TRAINING_LOSS.match(name.decode("utf-8", "replace")):
-            continue
         value, kind = stop.value(m)
         step = m.groupdict().get("step")
         # a batch counted within its epoch is in the epoch the log was in when it stopped
@@ -177,12 +178,10 @@ def _flushed_after(ev: Evidence, line: int, step: bytes | None) -> Evidence | No
     if step is None or ev.count > KEEP:
         return None
     after = [p for p in ev.head_at if p.line > line]
-    numbers = [re.search(r"(\d+)\D*$", p.step or "") for p in after]
+    numbers = [step_number(p) for p in after]
     if not after or len(after) > FLUSHED or len(after) == ev.count or not all(
-            n is not None and int(n.group(1)) <= int(step) for n in numbers):
+            n is not None and n <= int(step) for n in numbers):
         return None
-    from .evidence import only
-
     return only(ev, 0, ev.count - len(after))
 
 
