@@ -29,8 +29,8 @@ from .logscan.positions import counted_on, starts_again
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_scale_zero
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
-from .wording import (FIELDS, NORMALS, STUCK, Library, Normal, loss_kind, lr_tried, normals_asked, says_failure,
-                      score_out_of_range, section, timing_of, tokens, tokens_many, when)
+from .wording import (EARLY_STEPS, FIELDS, NORMALS, STUCK, Library, Normal, loss_kind, lr_tried, normals_asked,
+                      says_failure, score_out_of_range, section, timing_of, tokens, tokens_many, when)
 
 # Shape of the curve just before a blow-up: it counts as a climb after this many
 # rises, or after one rise of at least this factor.
@@ -672,6 +672,7 @@ class _Context:
     negative: bool                 # a loss below zero that is not said to be a likelihood
     precision: bool                # the words name half precision
     printed: dict[str, str]        # "zero-gradient" / "accuracy-rose" -> the fact, as the log shows it
+    trainer_clears: str            # the log's tool clears the gradients every step, and how (Dialect.clears_gradients)
 
 
 def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero: str | None = None) -> _Context:
@@ -700,12 +701,7 @@ def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero: s
                     min(1.0, top / weights.bm_full), said_nonfinite, said_nonfinite_value, said_failure, hits,
                     lr_tried(ev.prose), impossible,
                     bool(impossible) or (_negative(ev, words) and loss_kind(ev.prose) != "likelihood"),
-                    "fp16" in words, _printed_facts(ev, sig, words))
-
-
-# A step a check names, counted from 0, up to this: right after the first updates (the words' "within the
-# first ten steps"); past it, after training had run a while.
-EARLY_STEPS = 10
+                    "fp16" in words, _printed_facts(ev, sig, words), _trainer_clears(ev))
 
 
 def _when_stopped(pos) -> set[str]:
@@ -749,9 +745,20 @@ def _printed_facts(ev: Evidence, sig: Signature, words: list[str]) -> dict[str, 
     return out
 
 
+def _trainer_clears(ev: Evidence) -> str:
+    """How the tool that printed the log clears the gradients every step, when the paste shows that tool ran the
+    steps (its own bar) and no step written by hand; or ""."""
+    trainer = dialects.named(ev.dialect)
+    if trainer is None or not trainer.clears_gradients or (
+            trainer.clears_shown_by is not None and not trainer.clears_shown_by.search(ev.prose)) or (
+            trainer.clears_unless is not None and trainer.clears_unless.search(ev.prose)):
+        return ""
+    return f"the log is printed by {trainer.name.removesuffix(' log')}, whose trainer {trainer.clears_gradients}"
+
+
 def _rate_rose(ev: Evidence, sig: Signature) -> str:
-    """The learning rate printed beside the loss, when it rose through the climb (from where the loss was lowest)
-    to its highest; or ""."""
+    """The learning rate printed beside the loss, when it rose through the climb (from where the loss was lowest
+    to the climb's end, and is still near the highest it reached); or ""."""
     if sig.name not in RATE_CLIMBS or ev.low_pos is None:
         return ""
     end = (ev.first_nonfinite if ev.first_nonfinite is not None else ev.count) - 1
@@ -903,13 +910,9 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
         if fact in c.printed and entry.id in declarers:
             parts[fact] = weight
             evidence.append(c.printed[fact])
-    trainer = dialects.named(ev.dialect)
-    if trainer is not None and trainer.clears_gradients and entry.id in w.uncleared and (
-            trainer.clears_shown_by is None or trainer.clears_shown_by.search(ev.prose)) and not (
-            trainer.clears_unless is not None and trainer.clears_unless.search(ev.prose)):
+    if c.trainer_clears and entry.id in w.uncleared:
         parts["trainer"] = -W_PRINTED
-        against.append(f"the log is printed by {trainer.name.removesuffix(' log')}, whose trainer "
-                       f"{trainer.clears_gradients}: gradients pile up only in steps written by hand (a loop of your own, "
+        against.append(f"{c.trainer_clears}: gradients pile up only in steps written by hand (a loop of your own, "
                        "Lightning's manual optimization, a custom train_step)")
     if "rate-rose" in c.printed and special and PART_OF[entry.trace] == RATE:
         parts["rate-rose"] = -W_SAID_HALF
@@ -1163,9 +1166,7 @@ def _unexplained_by_normal(normals: list[Normal], ev: Evidence, declared_found: 
         return True
     # a yes/no question's "broken", "a problem" asks; its nan, inf or climb reports (_says_more_than)
     return _says_more_than(normals, ev.prose) or says_failure(
-        _rest_of(normals, ev.prose, questions=False), ignore=frozenset().union(*(n.accounts for n in normals)))
-
-
+        _rest_of(normals, ev.prose, keep_questions=False), ignore=frozenset().union(*(n.accounts for n in normals)))
 
 
 # A yes/no question ("Is fp16 broken?", "Are these messages a problem?") asks whether something failed; it does
@@ -1174,9 +1175,9 @@ YES_NO = re.compile(r"(?:^|(?<=[.!?\n]))[ \t]*(?:is|are|am|was|were|do|does|did|
                     r"|may|might)\b[^.!?\n]{0,400}\?")
 
 
-def _rest_of(normals: list[Normal], prose: str, questions: bool = True) -> str:
+def _rest_of(normals: list[Normal], prose: str, keep_questions: bool = True) -> str:
     """The words with what the normal behaviours asked about taken out (and the yes/no questions, unless kept)."""
-    rest = prose.lower() if questions else YES_NO.sub(" ", prose.lower())
+    rest = prose.lower() if keep_questions else YES_NO.sub(" ", prose.lower())
     for n in normals:
         rest = n.asked.sub(" ", rest)
     return rest
@@ -1302,8 +1303,8 @@ def _deciding_question(d: Diagnosis, w: Weigher) -> str:
     words = tokens(ev.prose)
     # the values tell the shapes apart; a report that already says its loss was nan or inf from the first value has
     # said what they would show, and is asked for what tells its candidates apart by cause
-    told = ev.count < 3 and {"nan", "inf"} & set(words) and timing_of(words) == {"start"}
-    if ev.count < 3 and len({e.trace for e in entries}) > 1 and not told:
+    said_start = ev.count < 3 and {"nan", "inf"} & set(words) and timing_of(words) == {"start"}
+    if ev.count < 3 and len({e.trace for e in entries}) > 1 and not said_start:
         if ev.first_nonfinite is None and not {"nan", "inf", "overflow", "diverge", "divzero"} & set(words):
             # nothing says the loss broke: a loss that does not learn, and the shapes of that
             return ("the loss values from the start of the run: the first ten, and the last few -- whether it "
@@ -1315,19 +1316,19 @@ def _deciding_question(d: Diagnosis, w: Weigher) -> str:
         return ("the loss of each step from the start, not only the value printed per epoch or per logging "
                 "interval: a loss broken from the first step and one that climbed or jumped later tell these apart")
     shown = shown_frameworks(ev)
-    distinct = [(e.id, m.shown) for e in entries for m in w.weighed[e.id]
+    # (entry, message, framework) of the messages that one candidate alone prints
+    distinct = [(e.id, m.shown, m.origin) for e in entries for m in w.weighed[e.id]
                 if m.origin in (shown or {"numpy"}) and not any(m in o.messages for o in entries if o is not e)]
     # a framework's own check names the op that went non-finite (its messages then tell the candidates apart)
     framework = next((f for f in OP_NAMING if f in shown), None)
     if framework is not None:
         own = {framework, "keras"} if framework == "tensorflow" else {framework}
-        told = [(i, text) for e in entries for m in w.weighed[e.id] if m.origin in own
-                for i, text in [(e.id, m.shown)] if (i, text) in distinct]
+        its = [(i, text) for i, text, origin in distinct if origin in own]
         how, example = OP_NAMING[framework]
-        return f"{how} ({_quoted(told[:3])})" if told else f"{how} (such as {example})"
+        return f"{how} ({_quoted(its[:3])})" if its else f"{how} (such as {example})"
     if distinct:
         where = "above the first nan" if ev.first_nonfinite is not None else "while the loss went wrong"
-        return f"the warnings or errors printed {where} ({_quoted(distinct[:3])})"
+        return f"the warnings or errors printed {where} ({_quoted([(i, text) for i, text, _ in distinct[:3]])})"
     confirm = " ".join(entries[0].sections.get("Confirm it", "").split("\n\n")[0].split())
     step = SENTENCE_END.split(confirm, maxsplit=1)[0] if confirm else ""
     return f"the result of this check for {entries[0].id}: {step.rstrip('.')}" if step else "the full log of the run"

@@ -149,8 +149,19 @@ THESAURUS = [
 # gives -inf" is a rule of arithmetic).
 _SHOWS = r"(?:is|are|was|were|shows?|showed|showing|outputs?|outputting|prints?|printed|printing|reads?)"
 _NONFINITE_AHEAD = r"-?(?:nan|inf|infinite|infinity)s?\b"
-# A step number past the first few (EARLY_STEPS in diagnose.py, 10): a run that trained a while.
-_PAST_EARLY = r"(?:1[1-9]|[2-9]\d|[1-9]\d{2,}|[1-9]\d{0,2}(?:,\d{3})+)\b"
+# A step counted from 0 up to this is right after the first updates (the words' "within the first ten steps", a
+# check's stop at iteration 3); past it, the run trained a while.
+EARLY_STEPS = 10
+
+
+def _step_timing(m: re.Match) -> str:
+    """The timing a step number in words gives: "at batch 0" the start, "around step 5" right after the first
+    updates, "around batch 1300" or "fine for 1200 batches" after a while."""
+    count = (m.group(1) or m.group(2)).replace(",", "")
+    n = int(count[:-1]) * 1000 if count.endswith("k") else int(count)
+    return " when_start " if n == 0 else " when_early " if n <= EARLY_STEPS else " when_later "
+
+
 # When the failure shows: before any update, right after the first ones, or after a while.
 WHEN = [
     (r"\b(?:from the (?:very )?(?:start|beginning|first \w+)|at the (?:very )?(?:start|beginning)|first forward pass"
@@ -159,19 +170,17 @@ WHEN = [
      r"|(?:at|in) (?:step|epoch|iteration)[ =]+0\b"
      r"|right away|immediately|before (?:any|the first) (?:update|step)|when (?:the )?training starts)\b",
      " when_start "),
+    # a step's number said in words: its size says when (_step_timing)
+    (r"\b(?:at|around|about|near|from) (?:step|iteration|iter|batch|update)[ =:]*(\d{1,3}(?:,\d{3})+|\d+)\b(?![,.]\d)"
+     r"(?! of)|\b(?:fine|ok|okay|well|normally|good|healthy) for (?:the first )?(?:about |around |roughly )?"
+     r"(\d{1,3}(?:,\d{3})+k?|\d+k?) (?:steps?|iterations?|iters?|batches|updates)\b", _step_timing),
     (r"\b(?:after (?:the )?(?:first|1st|one|a single) (?:\w+ )?(?:step|update|iteration|batch)|within the first"
-     r"|(?:at|around|about|near|from) (?:step|iteration|iter|batch|update)[ =:]*(?:[1-9]|10)\b(?![,.]\d)(?! of)"
-     r"|(?:fine|ok|okay|well|normally|good|healthy) for (?:the first )?(?:[1-9]|10) (?:steps?|iterations?|iters?|batches"
-     r"|updates)"
      r"|(?:in|after) the first (?:few|couple of) (?:steps|iterations|batches|updates)|first (?:few|ten) (?:steps|"
      r"iterations|batches))\b", " when_early "),
     (r"\b(?:after (?:about |around |roughly )?(?:\d[\d,.]*k?|some|several|a few|a number of|many|a couple of"
      r"|a while|hours|two|three|\w+ (?:thousand|hundred)) ?(?:training )?(?:steps?|iterations?|iters?|epochs?"
      r"|batches|updates|hours|minutes|of training)?|after a while|suddenly"
      r"|(?:at|around|about|near) epoch[ =:]*(?:[2-9]|[1-9]\d+)\b"
-     r"|(?:at|around|about|near) (?:step|iteration|iter|batch|update)[ =:]*" + _PAST_EARLY +
-     r"|(?:fine|ok|okay|well|normally|good|healthy) for (?:the first )?(?:about |around |roughly )?(?:"
-     + _PAST_EARLY + r"|[1-9][\d,.]*k) (?:steps?|iterations?|iters?|batches|updates)"
      r"|(?:fine|ok|okay|well|normally|good|healthy) for (?:the first )?(?:about |around |roughly )?[1-9][\d,.]*k? "
      r"epochs?"
      r"|(?:epoch|step|iteration)\s*>\s*\d+|later in training|during training|in the middle of training"
@@ -324,14 +333,12 @@ def _tokens_of_folded(folded: str) -> list[str]:
 FAILURE_WORDS = frozenset("nan inf diverge climb overflow underflow negative divzero sigmoidzero".split())
 FAILURE_ROOTS = ("error", "exception", "explod", "crash", "collaps", "stuck", "plateau", "fail", "broke",
                  "garbage", "terminat", "abort")
-_STUCK = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|never|not|no longer|stop(?:s|ped)?)"
+STUCK = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|never|not|no longer|stop(?:s|ped)?)"
                     r" (?:go(?:ing)? down|decreas\w*|improv\w*|learn\w*|converg\w*|drop\w*)"
                     r"|(?:all|always|stays?|stayed|remains?|remained|stuck at) (?:the )?(?:same|constant)"
                     r"|\balways (?:equals?|equal to|gives?|outputs?|predicts?)\b"
                     r"|\b(?:training|run|process) (?:stops|stopped|dies|died|hangs)\b|\bstops? training\b")
 
-
-STUCK = _STUCK                  # a loss that does not learn, said in words
 
 NEGATORS = frozenset("no not nothing none never without".split())
 
@@ -346,7 +353,7 @@ def says_failure(text: str, ignore: frozenset = frozenset()) -> bool:
             continue
         if (word in FAILURE_WORDS or word.startswith(FAILURE_ROOTS)) and not NEGATORS & set(words[max(0, i - 3):i]):
             return True
-    return bool(_STUCK.search(text))
+    return bool(STUCK.search(text))
 
 
 # ---- what the report says about its loss and what was tried ----------------------------------

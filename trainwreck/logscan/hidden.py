@@ -31,10 +31,16 @@ def unhide(text: bytes, ev: Evidence, line0: int) -> bytes:
     if b"'loss': 0.0, 'grad_norm': " not in text:      # the usual block: one search in C, no regex
         return text
     out, n = HIDDEN.subn(b"'loss': nan", text)
-    if n and ev.hidden_line is None:
-        ev.hidden_line = line0 + text.count(b"\n", 0, HIDDEN.search(text).start()) + 1
-    ev.hidden_zeros += n
+    if n:
+        _counted(ev, n, line0 + text.count(b"\n", 0, HIDDEN.search(text).start()) + 1)
     return out
+
+
+def _counted(ev: Evidence, n: int, line: int) -> None:
+    """n zeros read as the nan they hide, the first at this line (unless an earlier block had one)."""
+    if ev.hidden_line is None:
+        ev.hidden_line = line
+    ev.hidden_zeros += n
 
 
 # The same pair in Weights & Biases' closing run summary of a Trainer run (`wandb:  train/grad_norm nan`, then
@@ -50,9 +56,7 @@ def unhide_summary(text: bytes, ev: Evidence, line0: int) -> bytes:
     zero = SUMMARY_ZERO.search(text)
     if zero is None:
         return text
-    if ev.hidden_line is None:
-        ev.hidden_line = line0 + text.count(b"\n", 0, zero.start()) + 1
-    ev.hidden_zeros += 1
+    _counted(ev, 1, line0 + text.count(b"\n", 0, zero.start()) + 1)
     return text[:zero.start()] + zero.group(1) + b"nan" + text[zero.end():]
 
 

@@ -44,8 +44,8 @@ def named(name: str) -> Dialect | None:
 from . import (caffe, column, csv_table, darknet, fairseq, hf_trainer, history, keras, keyed,  # noqa: E402
                lightning, loss_table, megatron, openmmlab, tensorboard_csv, tqdm_bar, wandb_summary)
 
-ORDER: tuple[Dialect, ...] = (keras.DIALECT, lightning.DIALECT, hf_trainer.DIALECT, wandb_summary.DIALECT, fairseq.DIALECT,
-                              megatron.DIALECT, openmmlab.DIALECT, caffe.DIALECT, darknet.DIALECT, tqdm_bar.DIALECT,
+ORDER: tuple[Dialect, ...] = (keras.DIALECT, lightning.DIALECT, hf_trainer.DIALECT, wandb_summary.DIALECT,
+                              fairseq.DIALECT, megatron.DIALECT, openmmlab.DIALECT, caffe.DIALECT, darknet.DIALECT, tqdm_bar.DIALECT,
                               keyed.DIALECT,
                               history.DIALECT, loss_table.DIALECT, tensorboard_csv.DIALECT, csv_table.DIALECT,
                               column.DIALECT)
