@@ -6,6 +6,7 @@ import pytest
 
 from conftest import ROOT, real_catalog
 from trainwreck.catalog import Catalog
+from trainwreck import diagnose_report
 from trainwreck.diagnose import diagnose, first_fix_step, message_finder
 from trainwreck.entry import Message
 from trainwreck.logscan import scan
@@ -381,7 +382,7 @@ def test_beside_a_named_entry_only_the_runners_up_and_entries_with_evidence_of_t
     d = diagnosis(assert_text)
     assert d.verdict == "failure" and d.matches[0].entry.id == "WR-320" and len(d.matches) == 3
     overflow = diagnosis("/home/me/net.py:41: RuntimeWarning: overflow encountered in exp\n"
-                         "  return 1 / (1 + np.exp(-z))\nepoch 0 cost 0.693\nepoch 100 cost 0.412\n")
+                         "  return 1 / (1 + np.exp(-z))\n")
     assert overflow.verdict == "failure" and len(overflow.matches) > 3
     assert all(m.parts.get("messages", 0) > 0 for m in overflow.matches[3:])
 
@@ -459,3 +460,28 @@ def test_a_message_that_names_no_op_is_not_all_of_an_entry_whose_example_names_o
                   "The loss went from 2.30 to 0.41 in the first epoch, nan in the second.\n")
     wr020 = [m for m in d.matches if m.entry.id == "WR-020"]
     assert d.verdict != "failure" and (not wr020 or wr020[0].parts.get("messages", 0) < 1.0)
+
+
+SIGMOID_WARNING = "/home/me/net.py:41: RuntimeWarning: overflow encountered in exp\n  return 1 / (1 + np.exp(-z))\n"
+
+
+def test_an_overflow_warning_beside_a_loss_that_stayed_finite_and_fell_is_normal():
+    """A naive sigmoid warns at a very negative z and returns the correctly rounded 0.0 (WR-020's bonus point): the
+    warning beside a falling, finite loss is no failure. Beside a nan, or beside another warning, it is evidence."""
+    curve = "".join(f"epoch {100 * i} cost {v}\n" for i, v in enumerate(["0.6931", "0.4127", "0.3311", "0.2946"]))
+    d = diagnosis(curve[:40] + SIGMOID_WARNING + curve[40:])
+    assert d.verdict == "normal" and d.normal[0].name == "an overflow warning beside a finite loss"
+    assert "1/inf = 0.0" in d.normal[0].explanation and "fell from 0.6931 to 0.2946" in diagnose_report.report(d)
+    assert diagnosis(SIGMOID_WARNING + curve + "epoch 400 cost nan\n").verdict != "normal"
+    log_warning = "/home/me/net.py:44: RuntimeWarning: divide by zero encountered in log\n  c = np.log(a)\n"
+    assert diagnosis(SIGMOID_WARNING + log_warning + curve).verdict != "normal"
+
+
+def test_the_source_line_python_echoes_under_a_warning_is_no_loss_value():
+    """`  loss = -1/m * np.sum(...)` under a RuntimeWarning is the line that warned, not a loss of -1."""
+    text = ("iteration 0: loss 0.693147\n"
+            "/tmp/ipykernel_1/1873162452.py:9: RuntimeWarning: divide by zero encountered in log\n"
+            "  loss = -1/m * np.sum(Y * np.log(A) + (1 - Y) * np.log(1 - A))\n"
+            "iteration 100: loss nan\niteration 200: loss nan\n")
+    ev = scan(io.BytesIO(text.encode()), "report", message_finder(CATALOG))
+    assert ev.count == 3 and ev.low == 0.693147 and str(ev.first_nonfinite_at) == "iteration 100"

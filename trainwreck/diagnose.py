@@ -29,7 +29,7 @@ from .logscan.positions import counted_on, starts_again
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_scale_zero
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
-from .wording import (EARLY_STEPS, FIELDS, NORMALS, STUCK, Library, Normal, loss_kind, lr_tried, normals_asked,
+from .wording import (BENIGN_OVERFLOW, EARLY_STEPS, FIELDS, NORMALS, STUCK, Library, Normal, loss_kind, lr_tried, normals_asked,
                       says_failure, score_out_of_range, section, timing_of, tokens, tokens_many, when)
 
 # Shape of the curve just before a blow-up: it counts as a climb after this many
@@ -1066,6 +1066,8 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
         normals.insert(0, NEGATIVE)      # the values themselves go below zero
     if c.impossible_negative:            # a loss below zero that this loss cannot reach is not normal
         normals = [n for n in normals if n.name != NEGATIVE.name]
+    if _benign_overflow(ev, sig):
+        normals.insert(0, BENIGN_OVERFLOW)
     failure_shown = ev.first_nonfinite is not None or sig.name in TRACES or sig.name in UNFINISHED
     declared_found = {text for hits in c.hits.values() for text, _ in hits}
     matches = []
@@ -1102,6 +1104,13 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
     _decide(d, w, failure_shown, _unexplained_by_normal(normals, ev, declared_found) or zero is not None,
             c.words_count)
     return d
+
+
+def _benign_overflow(ev: Evidence, sig: Signature) -> bool:
+    """Did exp overflow (NumPy's warning, and no other message) beside a curve that stayed finite and fell?"""
+    texts = [example for _count, _line, example, _origin in ev.messages.values()]
+    return (sig.name == "healthy" and ev.count > 1 and ev.first_nonfinite is None and bool(texts)
+            and all(BENIGN_OVERFLOW.asked.fullmatch(text) for text in texts))
 
 
 # Words of a broken run that no normal behaviour accounts for (a loss that won't go down is what "a large loss at

@@ -548,6 +548,21 @@ NORMALS = (
 )
 
 
+# Not asked about but shown: NumPy's overflow warning from exp beside a loss that stayed finite and fell. The inf
+# went nowhere the loss could see (WR-020's bonus point: a sigmoid written 1/(1 + exp(-z)) warns at z = -1000 and
+# returns the correctly rounded 0.0); it becomes the failure once an inf meets a division or a log.
+BENIGN_OVERFLOW = Normal(
+    "an overflow warning beside a finite loss",
+    re.compile(r"overflow encountered in exp\b"),
+    "exp overflowed to inf somewhere, but no inf or nan reached the loss, which stayed finite and fell: in a sigmoid "
+    "written 1/(1 + exp(-z)), exp(-z) is inf for a very negative z and the result, 1/inf = 0.0, is the correctly "
+    "rounded answer; the overflow is a failure where the inf meets a division or a log (a softmax's inf/inf is "
+    "nan, log(0) is -inf), and then the loss shows it (WR-020)",
+    "the line the warning names (a sigmoid's exp is harmless, a softmax's or a loss's is not) and whether the loss "
+    "ever turns nan or inf",
+    frozenset({"overflow"}))
+
+
 def normals_asked(text: str) -> list[Normal]:
     low = text.lower()
     return [n for n in NORMALS if n.asked.search(low)]

@@ -31,6 +31,18 @@ def clean(data: bytes) -> bytes:
     return data
 
 
+# Python prints a warning as `file.py:12: RuntimeWarning: overflow encountered in exp` followed by the line of
+# source that raised it, indented (warnings.formatwarning): `  loss = -1/m * np.sum(...)` is code, not a loss of -1.
+WARNING_ECHO = re.compile(rb"(?m)^([^\n]*:\d+: [A-Z]\w*Warning: [^\n]*\n)[ \t]+[^\n]*")
+WARNING_ANCHOR = b"Warning: "
+
+
+def without_warning_echoes(data: bytes) -> bytes:
+    """The text with the source lines Python echoes under its warnings left empty (their newlines kept, so
+    lines keep their numbers)."""
+    return WARNING_ECHO.sub(rb"\1", data) if WARNING_ANCHOR in data else data
+
+
 def uses_lone_cr(first: bytes) -> bool:
     """Old Mac line ends: carriage returns and no newline at all."""
     return b"\n" not in first and b"\r" in first.rstrip(b"\r")

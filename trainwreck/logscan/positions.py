@@ -145,7 +145,9 @@ class Locator:
             number = self._end - data.count(b"\n", start)
         self._lines = (start, number)
         epoch, inherited = None, False
-        if self.epochs:
+        # a format that numbers its own lines (Darknet's `9:`, a `print(epoch, loss)` count) has no epoch lines
+        # to inherit from: an "epoch 22" above it is a sentence's ("nan after epoch 22")
+        if self.epochs and not self.numbering:
             searched, known = self._mark
             found = last_epoch(data, start, searched) if start > searched else None
             epoch = found if found is not None else known

@@ -11,7 +11,7 @@ import functools
 import os
 import re
 
-from .cleaning import clean, uses_lone_cr
+from .cleaning import clean, uses_lone_cr, without_warning_echoes
 from .dialects import history
 from .evidence import ACCURACY_ENDS, KEEP, Evidence, Track, merge
 from .layout import ACCURACY, Layout, column_values, csv_values, layout_of, mask, row_value
@@ -98,7 +98,7 @@ class _Reader:
         data = clean(raw)
         spans = self.finder.scan(data, ev, line0)
         if layout.mode == "key":
-            text = mask(without(data, spans), layout.others)
+            text = mask(without_warning_echoes(without(data, spans)), layout.others)
             if layout.dialect.rewrite is not None:
                 text = layout.dialect.rewrite(text, ev, line0)
             batch = alike(text, layout.literal, layout.pattern) if vector else None
@@ -361,7 +361,7 @@ def _first_block(stream, source: str) -> tuple[bytes, bool]:
 def _layout(first: bytes, lone_cr: bool) -> Layout:
     text = clean(first.replace(b"\r", b"\n") if lone_cr else first)
     text = text[:text.rfind(b"\n") + 1] or text
-    return layout_of(text, without(text, DEFAULT.scan(text, None, 0)))
+    return layout_of(text, without_warning_echoes(without(text, DEFAULT.scan(text, None, 0))))
 
 
 def _read_start(ev: Evidence, layout: Layout, first: bytes) -> None:
