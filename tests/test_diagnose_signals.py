@@ -685,3 +685,47 @@ def test_a_log_from_a_trainer_that_clears_the_gradients_counts_against_gradients
     assert next(m for m in diagnosis(bar).matches if m.entry.id == "WR-260").parts["trainer"] < 0
     manual = diagnosis("My GAN sets self.automatic_optimization = False.\n" + bar)
     assert "trainer" not in next(m for m in manual.matches if m.entry.id == "WR-260").parts
+
+
+# ---- where the log starts ----------------------------------------------------------------------
+
+def _steps(values, every=100, epoch_size=600) -> str:
+    return "".join(f"Epoch [{i * every // epoch_size + 1}/5], Step [{i * every % epoch_size + every}/{epoch_size}], "
+                   f"Loss: {v}\n" for i, v in enumerate(values))
+
+
+def test_the_first_print_of_a_loop_that_prints_every_k_steps_is_the_runs_start():
+    """`Step [100/600]` then `[200/600]` in epoch 1 is the first line a print-every-100 loop can write: a loss flat
+    at ln 10 from there never learned (it was "healthy", its plateau unjudged); a first print at step 500 is not
+    the start."""
+    flat = [f"{2.3026 + 0.0004 * ((7 * i) % 3 - 1):.4f}" for i in range(30)]
+    d = diagnosis(_steps(flat))
+    assert d.signature.name == "plateau-from-start" and "epoch 1/5, step 100/600" in d.signature.facts[0]
+    late = "".join(line.replace("Step [", "Step [4") for line in _steps(flat[:5], every=100, epoch_size=600)
+                   .splitlines(keepends=True))
+    assert diagnosis(late).signature.name != "plateau-from-start"
+    counted_from_zero = "".join(f"[1, {k:5d}] loss: {v}\n" for k, v in zip(range(99, 3000, 100), flat))
+    assert diagnosis(counted_from_zero).signature.name == "plateau-from-start"
+
+
+def test_a_nan_at_the_first_print_says_the_steps_before_it_were_not_printed():
+    """Nan from `Step [100/600]`: the run broke at its first step or within the 99 unprinted ones; the report used
+    to say it "does not say when" beside the very values that say it."""
+    d = diagnosis(_steps(["nan"] * 12))
+    assert d.signature.name == "nonfinite-from-start" and d.signature.first_epoch
+    assert "printed none of the steps before it" in d.signature.facts[0]
+    said = " ".join(e for m in d.matches for e in m.evidence)
+    assert "does not say when" not in said
+    assert "non-finite from the first value the log shows" in said or "printed none of the steps" in said
+
+
+def test_a_climb_too_slow_for_the_watch_that_stayed_up_is_a_climb():
+    """0.52 at its lowest, then rises of a few percent a print to 4.1, no nan: it was "healthy", with "checked: a
+    sustained climb" printed beside it."""
+    values = [2.23, 1.4, 0.9, 0.7, 0.6, 0.52] + [round(0.52 * 1.048 ** k, 4) for k in range(1, 46)]
+    d = diagnosis(_steps(values))
+    assert d.signature.name == "climbed-and-stayed"
+    assert "rose at 45 of the 45 values after its lowest" in d.signature.facts[0]
+    assert d.matches[0].entry.id == "WR-220"
+    bumpy = values[:6] + [round(0.52 * (1.3 if k % 2 else 1.0) * 1.02 ** k, 4) for k in range(1, 46)]
+    assert diagnosis(_steps(bumpy)).signature.name != "climbed-and-stayed"     # as many falls as rises

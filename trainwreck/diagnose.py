@@ -25,7 +25,7 @@ from .logscan.evidence import only, without_first
 from .logscan.hidden import with_hidden
 from .logscan.layout import validation_rows
 from .logscan.numbers import to_float
-from .logscan.positions import counted_on, starts_again
+from .logscan.positions import counted_on, starts_again, step_number
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_scale_zero
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
@@ -238,7 +238,7 @@ def signature_of(ev: Evidence) -> Signature:
     first = ev.head[0] if ev.head else None
     if (out.name not in ("no-loss", "few-values", "nonfinite-from-start", "nonfinite-throughout")
             and first is not None and math.isfinite(first) and first >= ENORMOUS_START
-            and _at_run_start(ev.at(0)) and not (ev.low is not None and ev.low <= first / 2)):
+            and _at_run_start(ev) and not (ev.low is not None and ev.low <= first / 2)):
         out.enormous_start = (f"the first loss ({_fmt(first)}) is already enormous: a fresh classifier's mean "
                               "cross-entropy starts near ln of the number of classes; a loss this large is a "
                               "squared error on targets in their raw units, outputs broken from the start, or "
@@ -264,7 +264,7 @@ def _signature(ev: Evidence) -> Signature:
     # one value, non-finite, at the run's first step: the from-start signature (a stop check's step counts
     # from 0, and says so itself: hidden_start)
     at_start = ev.hidden_start if ev.hidden_note else (ev.at(0) is not None and ev.at(0).numbered
-                                                       and _at_run_start(ev.at(0)))
+                                                       and _at_run_start(ev))
     if ev.count == 1 and not (t == 0 and at_start):
         kind = _fmt(ev.head[0]) if math.isfinite(ev.head[0]) else _nonfinite_kind(ev)
         return Signature("few-values", [f"one loss value ({kind} at {at(0)}): not a curve"] + _hidden_note(ev))
@@ -282,16 +282,19 @@ def _signature(ev: Evidence) -> Signature:
         nan_note = f", nan from {at(ev.first_nan)}" if ev.first_nan is not None and ev.first_nan != t else ""
         ending = f"first {kind} at {at(t)}{nan_note}, {tail}"
         finite = [v for v in ev.before if math.isfinite(v)]
-        if t == 0 and not _at_run_start(ev.at(0)):
+        if t == 0 and not _at_run_start(ev):
             return sig("nonfinite-throughout", [f"every loss value from {at(0)}, where the log starts, is "
                                                 f"non-finite: when it first went {kind} is not in the log"])
-        if t == 0 and _once_an_epoch(ev):
+        if t == 0 and (_once_an_epoch(ev) or _unprinted_before(ev)):
             many = ("the log calls it an average, so it stands for the steps it averages" if ev.at(0).averaged else
                     "a value printed with no step number stands for many steps -- an epoch's mean or its last "
                     "batch's loss, or a logger's mean over its interval --")
+            why = (f"the loop prints every few steps and printed none of the steps before it, so the run broke at "
+                   f"its first step or at one of those" if _unprinted_before(ev) and not _once_an_epoch(ev) else
+                   f"{many} and is non-finite once any of them was: the run broke within them, at the first step "
+                   f"or later")
             out = sig("nonfinite-from-start", [
-                f"the first loss value, for {at(0)}, is already {kind}: {many} and is non-finite once any of them "
-                f"was: the run broke within them, at the first step or later, the log cannot tell; {ending}"])
+                f"the first loss value, for {at(0)}, is already {kind}: {why}, the log cannot tell; {ending}"])
             out.first_epoch = True
             return out
         if t == 0:
@@ -353,14 +356,17 @@ def _signature(ev: Evidence) -> Signature:
         return sig("climbing", [f"no non-finite value yet, but the loss has risen {end_rises} times in a row "
                                 f"to {_fmt(ev.before[-1])} at the end ({at(ev.count - 1)})"])
     low = ev.low if ev.low is not None else ev.head[0]
-    if (warn_index is not None and low > 0 and ev.last > ev.head[0] and ev.last >= STAYED * low
+    slow = _slow_climb(ev) if warn_index is None else None
+    if ((warn_index is not None or slow) and low > 0 and ev.last > ev.head[0] and ev.last >= STAYED * low
             and ev.high is not None and ev.last >= NEAR_PEAK * ev.high):
+        seen = (f"a loss watch ({WATCH_RULE}) would have warned at {warn_at}" if slow is None else
+                f"it rose at {slow[0]} of the {slow[1]} values after its lowest, each rise too small for a loss watch "
+                f"({WATCH_RULE}) to flag")
         return sig("climbed-and-stayed", [
             f"the loss climbed and did not come back down: it ends at {_fmt(ev.last)} ({at(ev.count - 1)}), above "
             f"its first value {_fmt(ev.head[0])} ({at(0)}) and {ev.last / low:.3g}x its lowest, {_fmt(low)} "
-            f"({ev.where(ev.low_at)}), with no nan or inf to stop it; a loss watch ({WATCH_RULE}) would have warned "
-            f"at {warn_at} (some logged losses grow in a healthy run: a GAN's generator loss, a value loss "
-            "regressing returns that grow)"])
+            f"({ev.where(ev.low_at)}), with no nan or inf to stop it; {seen} (some logged losses grow in a healthy "
+            "run: a GAN's generator loss, a value loss regressing returns that grow)"])
     flat = _plateau(ev) or _stall(ev)
     if flat:
         return sig(*flat)
@@ -378,6 +384,21 @@ def _signature(ev: Evidence) -> Signature:
         "; the values do not start at the run's start, so a plateau or a stall cannot be judged")
     return sig("healthy", [f"{ev.count} loss values, all finite: the loss {trend} from {_fmt(first)} to "
                            f"{_fmt(last)}" + bump + unjudged])
+
+
+# A climb too slow for the watch (rises of a few percent a print): it still counts as a climb that stayed when
+# it runs over SLOW_VALUES values or more after the lowest and most of them (SLOW_SHARE) are rises.
+SLOW_VALUES, SLOW_SHARE = 5, 2 / 3
+
+
+def _slow_climb(ev: Evidence) -> tuple[int, int] | None:
+    """(rises, values) after the lowest value, when the loss rose at most of them: a slow, sustained climb."""
+    if ev.low_at is None or ev.first_nonfinite is not None or ev.low_at < ev.before_start:
+        return None
+    after = ev.before[ev.low_at - ev.before_start:]
+    n = len(after) - 1
+    rises = sum(b > a for a, b in zip(after, after[1:]))
+    return (rises, n) if n >= SLOW_VALUES and rises >= SLOW_SHARE * n else None
 
 
 def _nonfinite_kind(ev: Evidence) -> str:
@@ -416,17 +437,37 @@ def _once_an_epoch(ev: Evidence) -> bool:
     return second is None or second.epoch != first.epoch
 
 
-def _at_run_start(pos) -> bool:
-    """Is this the run's first value, as far as the log's numbering says (unnumbered: assume so)?"""
+def _at_run_start(ev: Evidence) -> bool:
+    """Is the first value the run's first, as far as the log's numbering says (unnumbered: assume so)? Numbered 0
+    or 1; or, in the first epoch, the first print of a loop that prints every k steps: at step k (or k - 1, a count
+    from 0 printed when it reaches k - 1), with the next print at 2k (`Epoch [1/5], Step [100/600]`, then 200)."""
+    pos = ev.at(0)
     if pos is None or not pos.numbered:
         return True
-    numbers = [float(n) for n in re.findall(r"(?<![/.\d])(\d+(?:\.\d+)?)(?![.\d])", f"{pos.epoch or ''} {pos.step or ''}")]
-    return all(n <= 1 for n in numbers)
+    if all(n <= 1 for n in _numbers_of(f"{pos.epoch or ''} {pos.step or ''}")):
+        return True
+    step, nxt = step_number(pos), step_number(ev.at(1)) if ev.count > 1 else None
+    if step is None or nxt is None or ev.at(1).epoch != pos.epoch or not all(n <= 1 for n in _numbers_of(pos.epoch)):
+        return False
+    every = nxt - step
+    return every > 1 and step in (every, every - 1)
+
+
+def _unprinted_before(ev: Evidence) -> bool:
+    """Is the first value the first print of a loop that printed nothing for the steps before it (step 100 of a
+    loop that prints every 100)?"""
+    step = step_number(ev.at(0)) if ev.count else None
+    return step is not None and step > 1 and _at_run_start(ev)
+
+
+def _numbers_of(text: str | None) -> list[float]:
+    """The counts a position prints, not their totals (`epoch 1/10`: 1)."""
+    return [float(n) for n in re.findall(r"(?<![/.\d])(\d+(?:\.\d+)?)(?![.\d])", text or "")]
 
 
 def _shape_judged(ev: Evidence) -> bool:
     """Enough finite, positive values from the run's start to judge a plateau or a stall."""
-    return ev.count >= SHAPE_MIN and ev.low is not None and ev.low > 0 and _at_run_start(ev.at(0))
+    return ev.count >= SHAPE_MIN and ev.low is not None and ev.low > 0 and _at_run_start(ev)
 
 
 def _plateau(ev: Evidence) -> tuple[str, list[str]] | None:
@@ -801,7 +842,9 @@ def _suspect(entry: Entry, c: _Context, w: Weigher) -> tuple[float, str]:
     if not said:
         broke += (" (the report's words in another script were not read, and its English ones do not say when, so "
                   "a run that trained at all is assumed)" if _other_script(c.ev.prose) else
-                  " (the report does not say when, so a run that trained at all is assumed)")
+                  " (the loss is non-finite from the first value the log shows, and the steps before that value are "
+                  "not in it, so a run that trained at all is assumed)" if c.ev.count and c.ev.first_nonfinite == 0
+                  else " (the report does not say when, so a run that trained at all is assumed)")
     if c.lr_tried == "failed":         # the step size is ruled out: the failures that do not move with it come first
         return (1.0, f"a lower learning rate did not help: with the step size ruled out, a first suspect for {broke}") \
             if entry.trace in SECOND_SUSPECTS.get(timing, ()) else (0.0, "")
