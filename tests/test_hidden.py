@@ -58,3 +58,23 @@ def test_two_halves_of_a_log_read_apart_keep_the_count_and_the_first_line():
     a, b = read(hf([(2.15, 3.4), (1.87, 2.9)])), read(hf([(0.0, "nan"), (0.0, "inf")]))
     ab = merge(a, b)
     assert ab.hidden_zeros == 2 and ab.hidden_line == 3 and a.hidden_line is None and b.hidden_line == 1
+
+
+def megatron(rows) -> str:
+    return "".join(f" iteration {100 * (i + 1):8d}/{5000:8d} | consumed samples: {25600 * (i + 1):12d} | lm loss: "
+                   f"{loss:.6E} | loss scale: 1024.0 | grad norm: 1.500 | number of skipped iterations: {nan:3d} | "
+                   f"number of nan iterations: {nan:3d} |\n" for i, (loss, nan) in enumerate(rows))
+
+
+def test_megatron_counts_its_nan_iterations_out_of_the_mean_and_each_is_read_as_a_nan():
+    """Megatron-LM leaves a skipped iteration whose loss was nan or inf out of the mean `lm loss` and counts it on
+    the same line (core_v0.15.0 training.py L1405-L1416): the mean looked finite, and the run was read as healthy."""
+    ev = read(megatron([(3.1, 0), (2.9, 0), (2.95, 2), (2.97, 0), (3.05, 5)]))
+    assert ev.hidden_zeros == 2 and ev.hidden_line == 3
+    assert ev.first_nonfinite == 2 and str(ev.first_nonfinite_at) == "iteration 300/5000" and ev.finite_after == 1
+    d = diagnose(ev, CATALOG)
+    assert d.verdict != "healthy"
+    assert any("Megatron-LM counted nan iterations on 2 line(s), the first on line 3" in f for f in d.signature.facts)
+    assert "logging_nan_inf_filter" not in " ".join(d.signature.facts)
+    clean = read(megatron([(3.1, 0), (2.9, 0), (2.95, 0)]))
+    assert clean.hidden_zeros == 0 and clean.first_nonfinite is None

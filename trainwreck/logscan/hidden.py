@@ -1,4 +1,5 @@
-"""A loss that a logger turned into 0.0: Hugging Face's Trainer hides non-finite losses.
+"""A non-finite loss that a logger did not print as one: Hugging Face's Trainer turns it into 0.0, Megatron-LM
+leaves it out of the average and counts it.
 
 With `logging_nan_inf_filter` (on by default), the Trainer does not add a step's loss that is nan or
 inf to the interval's running total `tr_loss`; it adds the total's own mean instead, so one bad step
@@ -13,6 +14,12 @@ So, in a Trainer log, a `'loss': 0.0` followed by a nan or inf `'grad_norm'` is 
 loss at that line, and the report says why. One risk is left: a loss under 0.00005 rounds to 0.0,
 and under fp16 a step the loss scaler skips has an inf norm; an interval whose real loss was that low
 and whose last step was skipped would be read as non-finite too.
+
+Megatron-LM prints, per logging interval, the mean `lm loss` of the iterations that were not skipped and the
+`number of nan iterations`: skipped iterations (the loss scaler found inf or nan gradients, under fp16 or a set
+`--loss-scale`) whose loss itself was nan or inf, left out of the mean; both reset after each line (core_v0.15.0
+training.py L1405-L1416 counts, L1630-L1651 averages, prints and resets). So a line whose count is 1 or more
+had a non-finite loss within its interval, and its `lm loss` is read as that nan.
 """
 from __future__ import annotations
 
@@ -60,13 +67,33 @@ def unhide_summary(text: bytes, ev: Evidence, line0: int) -> bytes:
     return text[:zero.start()] + zero.group(1) + b"nan" + text[zero.end():]
 
 
+MEGATRON_SOURCE = ("https://github.com/NVIDIA/Megatron-LM/blob/core_v0.15.0/megatron/training/training.py"
+                   "#L1405-L1416")
+MEGATRON_NAN = re.compile(rb"(lm loss: )[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?= \|[^\n]*? number of nan iterations: *[1-9])")
+
+
+def unhide_megatron(text: bytes, ev: Evidence, line0: int) -> bytes:
+    """The block with the mean `lm loss` of each interval that counted a nan iteration written as that nan."""
+    if b"number of nan iterations" not in text or MEGATRON_NAN.search(text) is None:
+        return text
+    first = MEGATRON_NAN.search(text)
+    out, n = MEGATRON_NAN.subn(rb"\1nan", text)
+    _counted(ev, n, line0 + text.count(b"\n", 0, first.start()) + 1)
+    return out
+
+
 def with_hidden(ev: Evidence) -> Evidence:
-    """The evidence with the report's words for the zeros read as nan, or as it was."""
+    """The evidence with the report's words for the values read as nan, or as it was."""
     if not ev.hidden_zeros:
         return ev
-    note = (f"the Trainer logged a loss of exactly 0.0 beside a nan or inf gradient norm on {ev.hidden_zeros} "
-            f"line(s), the first on line {ev.hidden_line}: its default nan/inf filter (logging_nan_inf_filter) logs "
-            "0.0 for an interval in which every step's loss was nan or inf, so each is read as a non-finite loss "
-            f"({SOURCE})")
+    if ev.dialect == "Megatron-LM":
+        note = (f"Megatron-LM counted nan iterations on {ev.hidden_zeros} line(s), the first on line "
+                f"{ev.hidden_line}: an iteration whose loss was nan or inf, skipped and left out of the mean `lm loss` "
+                f"printed beside the count, so each such line is read as a non-finite loss ({MEGATRON_SOURCE})")
+    else:
+        note = (f"the Trainer logged a loss of exactly 0.0 beside a nan or inf gradient norm on {ev.hidden_zeros} "
+                f"line(s), the first on line {ev.hidden_line}: its default nan/inf filter (logging_nan_inf_filter) "
+                "logs 0.0 for an interval in which every step's loss was nan or inf, so each is read as a non-finite "
+                f"loss ({SOURCE})")
     first_is_hidden = ev.first_nonfinite_at is not None and ev.first_nonfinite_at.line == ev.hidden_line
     return replace(ev, hidden_note=note, hidden_kind="inf or nan" if first_is_hidden else ev.hidden_kind)
