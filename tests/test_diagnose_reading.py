@@ -313,6 +313,26 @@ def test_an_error_no_entry_declares_with_no_word_of_the_loss_is_not_covered(repo
     assert diagnosis(report + "Before that, with batch size 32, the loss was nan after 3 epochs.\n").matches
 
 
+FINITE_THEN = "".join(f"epoch 3 step {s} loss {v}\n" for s, v in ((1150, "1.834"), (1200, "1.812"), (1250, "1.796")))
+
+
+@pytest.mark.parametrize("crash", [
+    "RuntimeError: DataLoader worker (pid 48213) is killed by signal: Killed.\n",
+    "terminate called after throwing an instance of 'c10::DistBackendError'\n  what():  Watchdog caught collective "
+    "operation timeout\n",
+])
+def test_a_run_whose_loss_stayed_finite_until_an_undeclared_error_ended_it_is_not_covered(crash):
+    """A DataLoader worker killed, an NCCL watchdog's C++ exception: the loss was fine, the run died of something no
+    entry covers. One or three finite values before it used to bring candidates matched on words, or "No known
+    failure found" (review_session28_healthy items 6, 7)."""
+    d = diagnosis(FINITE_THEN + crash)
+    assert d.verdict == "unexplained" and d.matches == [], [m.entry.id for m in d.matches]
+    assert any("every entry is about one of those" in u for u in d.unweighed)
+    carried_on = diagnosis(crash + FINITE_THEN)                               # an error the run carried on after
+    assert not any("every entry is about one of those" in u for u in carried_on.unweighed)
+    assert diagnosis(FINITE_THEN + "epoch 3 step 1300 loss nan\n" + crash).matches      # a nan before it
+
+
 def test_an_undeclared_error_about_labels_keeps_the_labels_entry():
     """WR-320 covers labels the loss cannot take, whatever wording the error has (review_session27_commits item 9)."""
     d = diagnosis("The labels in my CSV go from 1 to 10.\nRuntimeError: Class values must be smaller than num_classes.\n")
@@ -485,3 +505,25 @@ def test_the_source_line_python_echoes_under_a_warning_is_no_loss_value():
             "iteration 100: loss nan\niteration 200: loss nan\n")
     ev = scan(io.BytesIO(text.encode()), "report", message_finder(CATALOG))
     assert ev.count == 3 and ev.low == 0.693147 and str(ev.first_nonfinite_at) == "iteration 100"
+
+
+def test_anomaly_modes_own_warning_names_no_failure_and_is_said_beside_a_healthy_verdict():
+    """detect_anomaly() warns each time it is entered (torch/autograd/anomaly_mode.py); left unweighed it made a
+    healthy run "not covered"."""
+    text = ("/home/dev/train.py:41: UserWarning: Anomaly Detection has been enabled. This mode will increase the "
+            "runtime and should only be enabled for debugging.\n  with torch.autograd.detect_anomaly():\n"
+            + "".join(f"epoch {i} loss {2.4 * 0.85 ** i:.4f}\n" for i in range(12)))
+    d = diagnosis(text)
+    assert d.verdict == "healthy" and d.unweighed == []
+    shown = diagnose_report.report(d)
+    assert "Read: message \"Anomaly Detection has been enabled." in shown and "PyTorch's anomaly mode is on" in shown
+
+
+def test_a_paste_with_anomaly_modes_output_is_not_asked_to_switch_it_on():
+    text = ("import torch\n/home/dev/train.py:41: UserWarning: Anomaly Detection has been enabled. This mode will "
+            "increase the runtime and should only be enabled for debugging.\n"
+            + "".join(f"step {100 * i} loss {v}\n" for i, v in enumerate(["0.69", "0.52", "0.44", "0.41", "nan"])))
+    d = diagnosis(text)
+    assert d.verdict == "uncertain" and "set_detect_anomaly" not in d.ask
+    plain = diagnosis(text.replace("Anomaly Detection has been enabled", "Something else happened"))
+    assert "set_detect_anomaly" in plain.ask                 # without it, anomaly mode is what decides

@@ -1123,8 +1123,10 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
             matches.append(Match(entry, round(score, 3), evidence, against, first_fix_step(entry),
                                  {k: round(v, 3) for k, v in parts.items()}))
     matches.sort(key=lambda m: (-m.score, m.entry.id))
+    notices = {key: f'message "{example}" (line {line}): {why}' for key, (count, line, example, origin)
+               in ev.messages.items() if key not in declared_found and (why := _notice(example))}
     unweighed = [u for key, (count, line, example, origin) in ev.messages.items()
-                 if key not in declared_found and (u := _unweighed(ev, key, example, line, w, zero))]
+                 if key not in declared_found and key not in notices and (u := _unweighed(ev, key, example, line, w, zero))]
     if _another_error(ev, c, declared_found):
         matches = []                     # an error no entry declares, and nothing said of the loss: not covered
         unweighed.append("the report shows an error that no entry declares and says nothing of a loss gone wrong "
@@ -1134,6 +1136,7 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
     if sig.name in TRACES and not any(e.trace == sig.name for e in w.entries):
         unweighed.append(f"loss curve: {TRACES[sig.name]} -- no entry declares this signature yet")
     read = [(ev.hidden_note, ev.hidden_note)] if ev.hidden_note else []
+    read += [("", note) for note in notices.values()]       # carried by no entry: said whatever the verdict
     if zero is not None and w.declarers.get(SAME_AS):
         read.append((WHY, f'message "{MESSAGE}" (line {ev.messages[zero][1]}): {WHY}; weighed for '
                           f"{', '.join(w.declarers[SAME_AS])}, whose failure that is"))
@@ -1171,11 +1174,19 @@ LABEL_VALUES = re.compile(r"\b(?:labels?|classes|class ids?|targets?|masks?)\b[^
 
 def _another_error(ev: Evidence, c: _Context, declared_found: set[str]) -> bool:
     """Is the report an error that no entry declares (CUDA out of memory, a shape mismatch, a missing module), with
-    no loss values and no word of a loss gone wrong or of labels? Such a report is about something the catalogue does not cover,
-    and words like "data", "input" or "start" in it match entries by chance."""
-    if ev.count or declared_found or not c.words_count:
+    no word of a loss gone wrong or of labels, and no loss values -- or only a loss that stayed finite and showed no
+    failure until the error, printed after its last value, ended the run (a DataLoader worker killed, a collective
+    that timed out)? Such a report is about something the catalogue does not cover, and words like "data", "input"
+    or "start" in it match entries by chance."""
+    if declared_found or not (c.words_count or ev.count):
         return False
     errors = [text for _count, _line, text, origin in ev.messages.values() if origin == "python"]
+    if ev.count:
+        last = max((ev.message_last.get(key, line) for key, (_count, line, _text, origin) in ev.messages.items()
+                    if origin == "python"), default=0)
+        if (ev.first_nonfinite is not None or c.sig.name not in ("healthy", "few-values") or ev.last_at is None
+                or last <= ev.last_at.line):
+            return False
     # the reporter's words, not the error's own (`KeyError: 'label'` says nothing of the labels' values)
     words = ev.prose
     for text in errors:
@@ -1203,6 +1214,24 @@ def _unweighed(ev: Evidence, key: str, example: str, line: int, w: Weigher, zero
     if COMPANIONS.fullmatch(example) and any(stop_of(v[2]) for v in ev.messages.values()):
         return f'message "{example}" (line {line}) comes with that check\'s stop: it names no cause'
     return f'message "{example}" (line {line}) is not declared by any entry'
+
+
+# Messages that say only that a check is on: they name no failure, and are said beside the verdict, not left
+# unweighed (which would make a healthy run "not covered"). PyTorch's detect_anomaly() warns so each time it is
+# entered (torch/autograd/anomaly_mode.py, pytorch/pytorch@024bc9f).
+ANOMALY_SOURCE = ("https://github.com/pytorch/pytorch/blob/024bc9faa91f9d50e3a73c3937ce94ddf0bde31e/torch/autograd/"
+                  "anomaly_mode.py")
+NOTICES = ((re.compile(r"Anomaly Detection has been enabled\b"),
+            f"PyTorch's anomaly mode is on (torch.autograd.detect_anomaly() warns so each time it is entered: "
+            f"{ANOMALY_SOURCE}); it names no failure, and once a backward pass makes a nan it raises an error naming "
+            "the operation"),)
+# ... and what shows that anomaly mode is on: its warning, or what it prints at a nan
+ANOMALY_ON = re.compile(r"Anomaly Detection has been enabled|returned nan values in its \w+ output|Error detected in "
+                        r"\w+Backward")
+
+
+def _notice(example: str) -> str:
+    return next((why for pattern, why in NOTICES if pattern.search(example)), "")
 
 
 def _unexplained_by_normal(normals: list[Normal], ev: Evidence, declared_found: set[str]) -> bool:
@@ -1373,6 +1402,9 @@ def _deciding_question(d: Diagnosis, w: Weigher) -> str:
                 if m.origin in (shown or {"numpy"}) and not any(m in o.messages for o in entries if o is not e)]
     # a framework's own check names the op that went non-finite (its messages then tell the candidates apart)
     framework = next((f for f in OP_NAMING if f in shown), None)
+    if framework == "pytorch" and (ANOMALY_ON.search(ev.prose) or any(
+            ANOMALY_ON.search(example) for _count, _line, example, _origin in ev.messages.values())):
+        framework, distinct = None, []     # anomaly mode is on already: what it printed is in the paste
     if framework is not None:
         own = {framework, "keras"} if framework == "tensorflow" else {framework}
         its = [(i, text) for i, text, origin in distinct if origin in own]

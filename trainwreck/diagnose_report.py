@@ -51,7 +51,7 @@ def report(d: Diagnosis) -> str:
     ev = d.evidence
     lines = [header(d), ""]
     for carried, note in d.read:      # how a message was read: said even when no entry shown carries it
-        if d.matches and not any(carried in e for m in d.matches for e in m.evidence):
+        if not carried or d.matches and not any(carried in e for m in d.matches for e in m.evidence):
             lines += [f"Read: {note}.", ""]
     if d.verdict == "failure":
         lines += _candidates(d)

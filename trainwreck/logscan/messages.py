@@ -53,6 +53,10 @@ FAMILIES = (
                                            rb"to: [\d.e+-]+)?", "fairseq"),
     _family(b"device-side assert triggered", rb"device-side assert triggered", "cuda"),
     _family(b"CUBLAS_STATUS_", rb"CUBLAS_STATUS_[A-Z_]+", "cuda"),
+    # A C++ exception that ended the process (libstdc++'s terminate handler prints it; PyTorch's NCCL watchdog ends a
+    # run so): filed with Python's errors, as an error that stopped the run
+    _family(b"terminate called after throwing", rb"terminate called after throwing an instance of '[^'\n]{1,200}'",
+            "python"),
     # Any other exception or warning line: the text after the class name.
     _family(b"Error: ", rb"\b[A-Z]\w*Error: *(?P<text>\S[^\n]*)", "python"),
     _family(b"Exception: ", rb"\b[A-Z]\w*Exception: *(?P<text>\S[^\n]*)", "python"),
