@@ -527,3 +527,18 @@ def test_a_paste_with_anomaly_modes_output_is_not_asked_to_switch_it_on():
     assert d.verdict == "uncertain" and "set_detect_anomaly" not in d.ask
     plain = diagnosis(text.replace("Anomaly Detection has been enabled", "Something else happened"))
     assert "set_detect_anomaly" in plain.ask                 # without it, anomaly mode is what decides
+
+
+APEX_START = ("".join(f"Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to {s}\n"
+                      for s in ("32768.0", "16384.0", "8192.0"))
+              + "".join(f"Epoch: [0][{k:4d}/5005]  Loss {v}\n" for k, v in ((10, "6.9102"), (100, "6.8477"),
+                                                                          (200, "6.7410"), (300, "6.5981"))))
+
+
+def test_a_worried_yes_no_question_asks_and_reports_no_divergence():
+    """"..., is my model diverging?" beside a few skipped steps and a falling loss asks a judgement; it named
+    WR-040 (review_session28_healthy item 4). Said as a statement, the divergence is reported."""
+    d = diagnosis("I get these overflow messages when training starts, is my model diverging?\n" + APEX_START)
+    assert d.verdict == "normal" and d.normal[0].name == "skipped steps under dynamic loss scaling"
+    stated = diagnosis("I get these overflow messages when training starts, and my model is diverging.\n" + APEX_START)
+    assert stated.verdict != "normal"

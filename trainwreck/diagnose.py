@@ -1250,9 +1250,10 @@ def _unexplained_by_normal(normals: list[Normal], ev: Evidence, declared_found: 
         _rest_of(normals, ev.prose, keep_questions=False), ignore=frozenset().union(*(n.accounts for n in normals)))
 
 
-# A yes/no question ("Is fp16 broken?", "Are these messages a problem?") asks whether something failed; it does
-# not say it did (a "why" question does: "why is my loss nan?"), though a nan it names was printed.
-YES_NO = re.compile(r"(?:^|(?<=[.!?\n]))[ \t]*(?:is|are|am|was|were|do|does|did|should|could|can|will|would|has|have"
+# A yes/no question ("Is fp16 broken?", "Are these messages a problem?", "..., is my model diverging?") asks
+# whether something failed; it does not say it did (a "why" question does: "why is my loss nan?"), though a nan it
+# names was printed.
+YES_NO = re.compile(r"(?:^|(?<=[.!?\n,;]))[ \t]*(?:is|are|am|was|were|do|does|did|should|could|can|will|would|has|have"
                     r"|may|might)\b[^.!?\n]{0,400}\?")
 
 
@@ -1269,7 +1270,15 @@ def _says_more_than(normals: list[Normal], prose: str) -> bool:
     the first epoch and then becomes nan" asks about a large start, and reports a nan; so does "Is it normal that
     it then goes to nan?" (a nan said in a question is still a nan the run printed)."""
     accounted = frozenset().union(*(n.accounts for n in normals))
-    return bool((BROKEN_WORDS - accounted) & set(tokens(_rest_of(normals, prose))))
+    broken = BROKEN_WORDS - accounted
+    if broken & set(tokens(_rest_of(normals, prose))) - ASKED_ONLY:
+        return True
+    # "Is my model diverging?" asks a judgement of what it printed, and reports none
+    return bool(broken & ASKED_ONLY & set(tokens(_rest_of(normals, prose, keep_questions=False))))
+
+
+# Words of a judgement rather than of a value printed: in a yes/no question they ask, and report nothing.
+ASKED_ONLY = frozenset({"diverge"})
 
 
 def _when_words(which: set[str]) -> str:
