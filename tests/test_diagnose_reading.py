@@ -542,3 +542,13 @@ def test_a_worried_yes_no_question_asks_and_reports_no_divergence():
     assert d.verdict == "normal" and d.normal[0].name == "skipped steps under dynamic loss scaling"
     stated = diagnosis("I get these overflow messages when training starts, and my model is diverging.\n" + APEX_START)
     assert stated.verdict != "normal"
+
+
+def test_keras_3s_evaluate_bar_after_fit_is_not_an_epochs_loss():
+    bar = "\u2501" * 20
+    fit = "".join(f"Epoch {i + 1}/6\n1875/1875 {bar} 4s 2ms/step - accuracy: 0.9{i} - loss: {v}\n"
+                  for i, v in enumerate(["0.2603", "0.1121", "0.0774", "0.0572", "0.0431", "0.0335"]))
+    d = diagnosis(fit + f"313/313 {bar} 1s 2ms/step - accuracy: 0.9776 - loss: 0.0824\n")
+    assert d.evidence.count == 6 and d.evidence.last == 0.0335 and d.verdict == "healthy"
+    # a bar over the same number of steps with no Epoch line is the same epoch's, and read
+    assert diagnosis(fit + f"1875/1875 {bar} 4s 2ms/step - accuracy: 0.9776 - loss: 0.0824\n").evidence.count == 7

@@ -1181,6 +1181,8 @@ def _another_error(ev: Evidence, c: _Context, declared_found: set[str]) -> bool:
     if declared_found or not (c.words_count or ev.count):
         return False
     errors = [text for _count, _line, text, origin in ev.messages.values() if origin == "python"]
+    if any({"nan", "inf"} & set(tokens(text)) for text in errors):
+        return False                     # the error is the non-finite value itself (fairseq's "gradients are Nan/Inf")
     if ev.count:
         last = max((ev.message_last.get(key, line) for key, (_count, line, _text, origin) in ev.messages.items()
                     if origin == "python"), default=0)

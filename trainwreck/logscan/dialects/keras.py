@@ -17,7 +17,31 @@ import re
 
 from . import Dialect
 
+# `model.evaluate()` (and `predict()`) after `fit()` draws the same bar with no `Epoch k/N` line before it, over the
+# test set's number of steps: `313/313 [=====] - 0s 1ms/step - loss: 0.0824 - accuracy: 0.9776` is the test loss.
+# A bar with no Epoch line since the last bar, over another number of steps than that one, is such a line, and is
+# left out (in the block read: a log split into blocks keeps what it knows only within one).
+HEADER_OR_BAR = re.compile(rb"(?m)^(?:Epoch \d+/\d+[ \t]*\r?$|[ \t]*\d+/(\d+)[ \t]+(?:\[|\xe2\x94\x81|-[ \t])[^\n]*)")
+
+
+def without_evaluate(text: bytes, ev, line0: int) -> bytes:
+    """The block with the bars of evaluate() and predict() emptied (their newlines kept)."""
+    parts, pos, total, header = [], 0, None, False
+    for m in HEADER_OR_BAR.finditer(text):
+        if m.group(1) is None:
+            header = True
+            continue
+        if total is not None and not header and m.group(1) != total:
+            parts.append(text[pos:m.start()])
+            pos = m.end()
+        else:
+            total = m.group(1)
+        header = False
+    return b"".join(parts) + text[pos:] if parts else text
+
+
 DIALECT = Dialect("Keras progress bar", re.compile(rb"(?m)^Epoch \d+/\d+[ \t]*\r?$"), framework="keras",
+                  rewrite=without_evaluate,
                   clears_gradients="computes each step's gradients afresh",
                   # PyTorch's transfer-learning tutorial prints `Epoch 0/24` on its own line too: only Keras's bar
                   # (`32/32 [====`, or Keras 3's `━`) says fit() ran the steps; a custom train_step runs them itself
