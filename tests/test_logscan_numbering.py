@@ -226,3 +226,12 @@ def test_a_validation_loss_or_a_setting_named_after_the_loss_is_not_the_training
         assert scan_text(log).count == 0, log
     ev = scan_text("iter 1 loss_rpn_cls: 0.7 loss_rpn_bbox: 0.2\niter 2 loss_rpn_cls: 0.6 loss_rpn_bbox: 0.2\n")
     assert ev.head == [0.7, 0.6]     # the first part, named whole
+
+
+def test_it_numbers_a_step_and_nll_is_a_loss_key():
+    """`it 3500` is a step as nanoGPT-style loops print it (it was "line 14"); `train nll:` is the loss a density
+    model prints (it was "no loss values")."""
+    ev = scan_text("it 3400 loss 0.52\nit 3500 loss 1.91\nit 3600 loss 0.50\n")
+    assert str(ev.at(1)) == "it 3500"
+    nll = scan_text("epoch 1 train nll: 3.9120 val nll: 3.9514\nepoch 2 train nll: 2.1033 val nll: 2.2410\n")
+    assert nll.count == 2 and nll.last == 2.1033
