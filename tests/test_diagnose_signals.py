@@ -729,3 +729,18 @@ def test_a_climb_too_slow_for_the_watch_that_stayed_up_is_a_climb():
     assert d.matches[0].entry.id == "WR-220"
     bumpy = values[:6] + [round(0.52 * (1.3 if k % 2 else 1.0) * 1.02 ** k, 4) for k in range(1, 46)]
     assert diagnosis(_steps(bumpy)).signature.name != "climbed-and-stayed"     # as many falls as rises
+
+
+# ---- a classifier's run has no regression targets ------------------------------------------------
+
+def test_a_classifiers_run_counts_against_unscaled_regression_targets():
+    """An MNIST MLP with a softmax and an accuracy beside its loss named 'Regression targets left unscaled' first
+    (review_session28_numpy item 16); a regression's report keeps that entry."""
+    curve = "Epoch 1, loss: inf, acc: 0.0987\nEpoch 2, loss: nan, acc: 0.0980\nEpoch 3, loss: nan, acc: 0.0980\n"
+    warning = "/home/dev/model.py:29: RuntimeWarning: overflow encountered in matmul\n  z = a @ W + b\n"
+    d = diagnosis("Deep MLP on MNIST in numpy, softmax output.\n" + warning + curve)
+    target = next(m for m in d.matches if m.entry.id == "WR-360")
+    assert target.parts["task"] == -2.0 and any("an accuracy beside the loss" in a for a in target.against)
+    regression = diagnosis("Predicting house prices with mean squared error.\n" + warning
+                           + curve.replace(", acc: 0.0987", "").replace(", acc: 0.0980", ""))
+    assert "task" not in next(m for m in regression.matches if m.entry.id == "WR-360").parts

@@ -168,6 +168,14 @@ RATE_RAISED_WORDS = {"lr", "rais"}
 # by a tool whose trainer clears them each step (Dialect.clears_gradients) counts as much as a declared message
 # against them.
 UNCLEARED_WORDS = {"zero", "grad", "optimizer"}
+# The entries whose phrases are about regression targets: a report of a classifier (a softmax or a cross-entropy
+# named, an accuracy printed beside the loss) and of no regression counts as much as a declared message against them
+# -- a classifier has no targets in raw units to leave unscaled.
+REGRESSION_WORDS = {"regression", "label"}
+CLASSIFIER = re.compile(r"\b(?:softmax|log_?softmax|cross[ _-]?entropy\w*|crossentropy\w*|nll_?loss|classifier|"
+                        r"accuracy|top-?[15]|mnist|cifar-?\d*|imagenet)\b", re.I)
+REGRESSOR = re.compile(r"\b(?:regress\w*|mse\w*|mean[ _-]squared|squared[ _-]error|l1[ _-]?loss|mae|prices?|"
+                       r"targets? in)\b", re.I)
 RATE_CLIMB = 1.25              # the rate at the climb's end this many times the one at the loss's lowest,
 RATE_NEAR_PEAK = 0.9           # ... and this near the highest it reached in the climb
 RATE_CLIMBS = {"climb-then-nonfinite", "descent-then-climb", "climb-despite-clipping", "climbing",
@@ -586,6 +594,7 @@ class Weigher:
         self.sigmoid_zero = self._saying(SIGMOID_ZERO_WORDS)
         self.rate_raised = self._saying(RATE_RAISED_WORDS)
         self.uncleared = self._saying(UNCLEARED_WORDS)
+        self.regression = self._saying(REGRESSION_WORDS)
         # the entries whose title names half precision
         self.precision = {e.id for e, title in zip(self.entries, tokens_many([e.title for e in self.entries]))
                           if "fp16" in title}
@@ -714,6 +723,7 @@ class _Context:
     precision: bool                # the words name half precision
     printed: dict[str, str]        # "zero-gradient" / "accuracy-rose" -> the fact, as the log shows it
     trainer_clears: str            # the log's tool clears the gradients every step, and how (Dialect.clears_gradients)
+    classifier: str                # what shows the run is a classifier's and no regression's, or ""
 
 
 def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero: str | None = None) -> _Context:
@@ -742,7 +752,18 @@ def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero: s
                     min(1.0, top / weights.bm_full), said_nonfinite, said_nonfinite_value, said_failure, hits,
                     lr_tried(ev.prose), impossible,
                     bool(impossible) or (_negative(ev, words) and loss_kind(ev.prose) != "likelihood"),
-                    "fp16" in words, _printed_facts(ev, sig, words), _trainer_clears(ev))
+                    "fp16" in words, _printed_facts(ev, sig, words), _trainer_clears(ev), _classifier(ev))
+
+
+def _classifier(ev: Evidence) -> str:
+    """What shows a classifier's run (an accuracy printed beside the loss, or a softmax, a cross-entropy, a
+    classification dataset named), when nothing names a regression; else ""."""
+    if REGRESSOR.search(ev.prose):
+        return ""
+    if ev.accuracy_head:
+        return "the log prints an accuracy beside the loss"
+    named = CLASSIFIER.search(ev.prose)
+    return f"the report names `{named.group(0)}`" if named else ""
 
 
 def _when_stopped(pos) -> set[str]:
@@ -953,6 +974,10 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
         if fact in c.printed and entry.id in declarers:
             parts[fact] = weight
             evidence.append(c.printed[fact])
+    if c.classifier and entry.id in w.regression:
+        parts["task"] = -W_PRINTED
+        against.append(f"{c.classifier}: a classifier's run, and a classifier has no regression targets to leave "
+                       "unscaled")
     if c.trainer_clears and entry.id in w.uncleared:
         parts["trainer"] = -W_PRINTED
         against.append(f"{c.trainer_clears}: gradients pile up only in steps written by hand (a loop of your own, "
