@@ -744,3 +744,20 @@ def test_a_classifiers_run_counts_against_unscaled_regression_targets():
     regression = diagnosis("Predicting house prices with mean squared error.\n" + warning
                            + curve.replace(", acc: 0.0987", "").replace(", acc: 0.0980", ""))
     assert "task" not in next(m for m in regression.matches if m.entry.id == "WR-360").parts
+
+
+def test_words_that_say_the_inputs_or_targets_were_scaled_count_against_forgetting_it():
+    """"I standardised both X and y" is the fix of unscaled inputs and of unscaled targets, done: it named WR-360
+    (review_session28_numpy items 4, 5). "Forgot to normalize", "were not normalized" say nothing of the kind."""
+    curve = "".join(f"Iteration {50 * i:4d} | J = {v}\n" for i, v in enumerate(["5.0e-01", "1.27e+29", "1.62e+59",
+                                                                                "2.06e+89", "inf", "nan"]))
+    d = diagnosis("I standardised both X and y (mean 0, std 1) and wrote batch gradient descent.\n" + curve)
+    assert d.evidence.count == 6 and d.matches[0].entry.id == "WR-220"     # `J =` is read as the cost
+    targets = next(m for m in d.matches if m.entry.id == "WR-360") if any(
+        m.entry.id == "WR-360" for m in d.matches) else None
+    assert targets is None or targets.parts["scaled-targets"] < 0
+    from trainwreck.diagnose import _scaled
+    assert set(_scaled("X is divided by 255.")) == {"inputs"}
+    assert set(_scaled("I divided the price by 100000 so y is between 1 and 8")) == {"targets"}
+    assert _scaled("I forgot to normalize the targets") == {} and _scaled("the targets were not normalized") == {}
+    assert _scaled("the loss is divided by zero in my data") == {}

@@ -172,6 +172,15 @@ UNCLEARED_WORDS = {"zero", "grad", "optimizer"}
 # named, an accuracy printed beside the loss) and of no regression counts as much as a declared message against them
 # -- a classifier has no targets in raw units to leave unscaled.
 REGRESSION_WORDS = {"regression", "label"}
+# What a report says was scaled already ("I standardised both X and y", "X is divided by 255"): the fix of the entries
+# whose phrases say it was forgotten, done -- half a printed fact against them.
+FORGOT_INPUTS, FORGOT_TARGETS = {"forgot", "normalise", "input"}, {"forgot", "normalise", "label"}
+_SCALED = r"(?:standardi[sz]ed|normali[sz]ed|rescaled|scaled|z-?scored|divided)"
+SCALED = re.compile(r"\b" + _SCALED + r"\s+(?:both\s+|all\s+)?(?:the\s+|my\s+|our\s+)?(?P<what>[^.;:\n]{1,40})"
+                    r"|\b(?P<passive>x|y|inputs?|features?|targets?|labels?|images?|pixels?|prices?|outputs?)\s+(?:is|are|was|"
+                    r"were|have been|has been|got)\s+(?:already\s+|all\s+)?" + _SCALED, re.I)
+SCALED_TARGETS = re.compile(r"\b(?:y|targets?|labels?|outputs?|prices?)\b", re.I)
+SCALED_INPUTS = re.compile(r"\b(?:x|inputs?|features?|images?|pixels?|data)\b", re.I)
 CLASSIFIER = re.compile(r"\b(?:softmax|log_?softmax|cross[ _-]?entropy\w*|crossentropy\w*|nll_?loss|classifier|"
                         r"accuracy|top-?[15]|mnist|cifar-?\d*|imagenet)\b", re.I)
 REGRESSOR = re.compile(r"\b(?:regress\w*|mse\w*|mean[ _-]squared|squared[ _-]error|l1[ _-]?loss|mae|prices?|"
@@ -595,6 +604,7 @@ class Weigher:
         self.rate_raised = self._saying(RATE_RAISED_WORDS)
         self.uncleared = self._saying(UNCLEARED_WORDS)
         self.regression = self._saying(REGRESSION_WORDS)
+        self.forgot_scaling = {"inputs": self._saying(FORGOT_INPUTS), "targets": self._saying(FORGOT_TARGETS)}
         # the entries whose title names half precision
         self.precision = {e.id for e, title in zip(self.entries, tokens_many([e.title for e in self.entries]))
                           if "fp16" in title}
@@ -724,6 +734,7 @@ class _Context:
     printed: dict[str, str]        # "zero-gradient" / "accuracy-rose" -> the fact, as the log shows it
     trainer_clears: str            # the log's tool clears the gradients every step, and how (Dialect.clears_gradients)
     classifier: str                # what shows the run is a classifier's and no regression's, or ""
+    scaled: dict[str, str]         # "inputs" / "targets" -> the words saying they were scaled already
 
 
 def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero: str | None = None) -> _Context:
@@ -752,7 +763,21 @@ def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero: s
                     min(1.0, top / weights.bm_full), said_nonfinite, said_nonfinite_value, said_failure, hits,
                     lr_tried(ev.prose), impossible,
                     bool(impossible) or (_negative(ev, words) and loss_kind(ev.prose) != "likelihood"),
-                    "fp16" in words, _printed_facts(ev, sig, words), _trainer_clears(ev), _classifier(ev))
+                    "fp16" in words, _printed_facts(ev, sig, words), _trainer_clears(ev), _classifier(ev),
+                    _scaled(ev.prose))
+
+
+def _scaled(prose: str) -> dict[str, str]:
+    """What the words say was scaled already: "inputs" and "targets", each with the words that say it."""
+    out = {}
+    for m in SCALED.finditer(prose):
+        # what was scaled opens the object ("both X and y", "the price by ..."), not a word further on ("by zero in
+        # my data")
+        what = " ".join((m.group("what") or "").split()[:4]) or m.group("passive")
+        for kind, pattern in (("targets", SCALED_TARGETS), ("inputs", SCALED_INPUTS)):
+            if kind not in out and pattern.search(what):
+                out[kind] = " ".join(m.group(0).split())
+    return out
 
 
 def _classifier(ev: Evidence) -> str:
@@ -978,6 +1003,10 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
         parts["task"] = -W_PRINTED
         against.append(f"{c.classifier}: a classifier's run, and a classifier has no regression targets to leave "
                        "unscaled")
+    for kind, said in c.scaled.items():
+        if entry.id in w.forgot_scaling[kind]:
+            parts[f"scaled-{kind}"] = -W_SAID_HALF
+            against.append(f"the report says the {kind} were scaled already (\"{said}\")")
     if c.trainer_clears and entry.id in w.uncleared:
         parts["trainer"] = -W_PRINTED
         against.append(f"{c.trainer_clears}: gradients pile up only in steps written by hand (a loop of your own, "
