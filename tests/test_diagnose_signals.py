@@ -1,6 +1,7 @@
 """The signals diagnose reads from a report beyond its loss curve: each one changes the verdict on a
 realistic report, and stays quiet on a nearby one where it must not fire."""
 import io
+import math
 
 from conftest import ROOT, real_catalog
 from trainwreck.diagnose import diagnose, message_finder
@@ -761,3 +762,23 @@ def test_words_that_say_the_inputs_or_targets_were_scaled_count_against_forgetti
     assert set(_scaled("I divided the price by 100000 so y is between 1 and 8")) == {"targets"}
     assert _scaled("I forgot to normalize the targets") == {} and _scaled("the targets were not normalized") == {}
     assert _scaled("the loss is divided by zero in my data") == {}
+
+
+# ---- a softmax applied twice: the loss's floor ---------------------------------------------------
+
+def _epochs(losses, accuracies) -> str:
+    return "".join(f"Epoch {5 * i}/30 - loss: {v} - acc: {a}\n" for i, (v, a) in enumerate(zip(losses, accuracies)))
+
+
+def test_a_loss_that_ends_just_above_the_softmax_twice_floor_at_high_accuracy_is_wr130s_fingerprint():
+    """A cross-entropy on outputs already softmaxed cannot go below log(1 + (C - 1)/e), 1.4612 for ten classes
+    (WR-130's Symptom); at 97% accuracy such a run was "healthy" (review_session28_numpy item 7)."""
+    accuracy = ["0.7411", "0.9127", "0.9452", "0.9588", "0.9664", "0.9705", "0.9733"]
+    d = diagnosis(_epochs(["2.2193", "1.6134", "1.5211", "1.4979", "1.4874", "1.4818", "1.4788"], accuracy))
+    assert round(math.log(1 + 9 / math.e), 4) == 1.4612
+    assert d.matches[0].entry.id == "WR-130" and d.matches[0].parts["softmax-floor"] == 2.0
+    assert "= 1.4612 for C = 10 classes, beside an accuracy of 0.9733" in d.matches[0].evidence[0]
+    for losses, acc in ((["2.21", "1.62", "1.55", "1.52", "1.51", "1.50", "1.50"], accuracy),    # 2.7% above it
+                        (["2.21", "1.60", "1.51", "1.49", "1.48", "1.48", "1.479"], ["0.31"] * 7),   # low accuracy
+                        (["0.91", "0.31", "0.18", "0.12", "0.10", "0.09", "0.09"], accuracy)):      # a healthy one
+        assert not any("softmax-floor" in m.parts for m in diagnosis(_epochs(losses, acc)).matches)

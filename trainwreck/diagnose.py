@@ -190,12 +190,20 @@ RATE_NEAR_PEAK = 0.9           # ... and this near the highest it reached in the
 RATE_CLIMBS = {"climb-then-nonfinite", "descent-then-climb", "climb-despite-clipping", "climbing",
                "climbed-and-stayed"}
 ACCURACY_RISE = 0.2            # a rise of 20 points of accuracy is a model that learns, not noise
+# A cross-entropy computed on outputs that already went through a softmax cannot go below log(1 + (C - 1)/e) for C
+# classes (WR-130: 1.4612 for ten): a loss that ends within FLOOR_NEAR above that floor, never below it, while the
+# accuracy printed beside it reaches FLOOR_ACCURACY, is that failure's fingerprint -- a printed fact for the entries
+# whose phrases say the loss will not go below it. C is the class count whose floor is nearest below the loss (3 or
+# more: two classes' floor, 0.3133, is an ordinary loss at that accuracy).
+FLOOR_WORDS = {"class", "below"}
+FLOOR_NEAR, FLOOR_ACCURACY, FLOOR_CLASSES = 0.02, 0.9, range(3, 1001)
 # Naming an entry takes a score of CONFIDENT and a lead of MARGIN over the next one.
 CONFIDENT, MARGIN = 2.5, 1.0
 CANDIDATES = 3
 # The parts of a score that are evidence of the entry's own (not words alone, nor timing, nor a prior):
 # beside a named entry and its runners-up, the others are listed only with one of them.
-SPECIFIC = ("curve", "messages", "start", "negative", "zero-gradient", "accuracy-rose", "sigmoid-zero", "rate-rose")
+SPECIFIC = ("curve", "messages", "start", "negative", "zero-gradient", "accuracy-rose", "sigmoid-zero", "rate-rose",
+            "softmax-floor")
 # Apex's loss scale at zero is the scaler out of range, as the floor message it is weighed as (see
 # scale_zero.py), but half as much: the inf or nan that no scale removes may as well be a loss that was
 # not finite, or an infinite slope, which other entries explain.
@@ -600,6 +608,7 @@ class Weigher:
         self.negative = self._saying({"negative", "loss"})
         self.zero_gradient = self._saying(ZERO_GRADIENT_WORDS)
         self.accuracy_rises = self._saying(ACCURACY_WORDS)
+        self.softmax_floor = self._saying(FLOOR_WORDS)
         self.sigmoid_zero = self._saying(SIGMOID_ZERO_WORDS)
         self.rate_raised = self._saying(RATE_RAISED_WORDS)
         self.uncleared = self._saying(UNCLEARED_WORDS)
@@ -820,6 +829,9 @@ def _printed_facts(ev: Evidence, sig: Signature, words: list[str]) -> dict[str, 
         out["rate-rose"] = rose
     first = statistics.median(ev.accuracy_head) if ev.accuracy_head else None
     last = statistics.median(ev.accuracy_tail) if ev.accuracy_tail else None
+    floor = _softmax_floor(ev, last)
+    if floor:
+        out["softmax-floor"] = floor
     if sig.name == "plateau-from-start" and first is not None and last is not None:
         # a percentage when printed with % or when both are above 1; both at most 1 without %, a
         # fraction; one of each cannot be read
@@ -830,6 +842,24 @@ def _printed_facts(ev: Evidence, sig: Signature, words: list[str]) -> dict[str, 
                                     f"and the last {len(ev.accuracy_tail)} printed) while the loss barely "
                                     "moved: the model learns, and the loss does not show it")
     return out
+
+
+def _softmax_floor(ev: Evidence, accuracy: float | None) -> str:
+    """The fact that the loss ended just above a softmax-twice floor while the accuracy was high, or ""."""
+    if accuracy is None or ev.first_nonfinite is not None or ev.low is None or ev.count < 3:
+        return ""
+    share = accuracy / 100 if ev.accuracy_percent or accuracy > 1 else accuracy
+    if share < FLOOR_ACCURACY:
+        return ""
+    below = [(c, f) for c in FLOOR_CLASSES if (f := math.log(1 + (c - 1) / math.e)) <= ev.low]
+    if not below:
+        return ""
+    classes, floor = below[-1]
+    if ev.last > (1 + FLOOR_NEAR) * floor:
+        return ""
+    return (f"the loss ends at {_fmt(ev.last)} ({ev.where(ev.count - 1)}), never below log(1 + (C - 1)/e) = "
+            f"{floor:.4f} for C = {classes} classes, beside an accuracy of {_fmt(ev.accuracy_tail[-1])}: the lowest a "
+            "cross-entropy can go on outputs that already went through a softmax (the nearest such floor below it)")
 
 
 def _trainer_clears(ev: Evidence) -> str:
@@ -995,6 +1025,7 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
     for fact, declarers, weight in (("zero-gradient", w.zero_gradient, W_PRINTED),
                                     ("accuracy-rose", w.accuracy_rises, W_PRINTED),
                                     ("sigmoid-zero", w.sigmoid_zero, W_SAID_HALF),
+                                    ("softmax-floor", w.softmax_floor, W_PRINTED),
                                     ("rate-rose", w.rate_raised, W_SAID_HALF)):
         if fact in c.printed and entry.id in declarers:
             parts[fact] = weight
@@ -1173,7 +1204,7 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
         score = sum(parts.values())
         worded = c.words_count and c.bm[entry.id] > 0 and c.said_failure
         if score > 0 and (parts.get("curve", 0) > 0 or parts.get("messages", 0) > 0 or worded or parts.get("negative")
-                          or parts.get("start") or parts.get("prior")):
+                          or parts.get("start") or parts.get("prior") or parts.get("softmax-floor")):
             matches.append(Match(entry, round(score, 3), evidence, against, first_fix_step(entry),
                                  {k: round(v, 3) for k, v in parts.items()}))
     matches.sort(key=lambda m: (-m.score, m.entry.id))
