@@ -542,3 +542,20 @@ def test_the_ceiling_takes_its_last_two_values_and_a_pytorch_bce_backward_names_
     bce = _diagnosed("".join(f"step {i} loss=tensor({v}, grad_fn=<BinaryCrossEntropyBackward0>)\n"
                              for i, v in enumerate(["0.69", "0.5", "100.", "100.", "100."])))
     assert any("the most PyTorch's BCELoss can print" in f for f in bce.signature.facts)
+
+
+def test_a_loss_that_spikes_then_freezes_at_one_value_is_a_stall():
+    """Plain GD at too high a rate: a spike that kills the units, then the very same loss printed for the rest of
+    the run (the labels' entropy: every output is the same). It was "recovered, ended below where it started" and
+    named the no-warmup entry (review_session28_numpy item 6). A spike that recovers and keeps moving is still a
+    spike."""
+    frozen = [0.6954, 0.8732, 2.1405, 0.7101] + [0.6803] * 7
+    sig = signature(frozen)
+    assert sig.name == "stall-after-drop"
+    assert sig.facts[0].startswith("the loss froze: its last 7 values (epoch 4 to epoch 10) are all 0.6803")
+    d = diagnose(scan(io.BytesIO(log_of(frozen).encode()), "log"), CATALOG)
+    assert d.matches[0].entry.id == "WR-140"
+    moving = [0.6954, 0.8732, 2.1405, 0.7101] + [0.6803 - 0.01 * k for k in range(7)]
+    assert signature(moving).name == "spike-then-recover"
+    flat_from_start = [2.302, 2.3015] + [2.301] * 9                     # never moved: a plateau, not a freeze
+    assert signature(flat_from_start).name == "plateau-from-start"

@@ -369,6 +369,9 @@ def _signature(ev: Evidence) -> Signature:
             moved = (f"rose only once at the end, by x{ev.before[-1] / ev.before[-2]:.3g} ({last_two})" if rises
                      else f"was not rising at the end ({last_two})")
         return sig("descent-then-nonfinite", [f"the loss {moved}{then}: {ending}"])
+    frozen = _frozen(ev)
+    if frozen:
+        return sig(*frozen)
     early = ev.head[:SPIKE_WINDOW]
     peak = max(range(len(early)), key=early.__getitem__) if early else 0
     if early and early[0] > 0 and early[peak] >= SPIKE_RATIO * early[0] and ev.last < early[0]:
@@ -521,6 +524,33 @@ def _stall(ev: Evidence) -> tuple[str, list[str]] | None:
             [f"the loss fell from {_fmt(first)} at {ev.where(0)} to {_fmt(ev.low)} at {ev.where(ev.low_at)}, "
              f"then stopped: the last {n} values ({ev.where(start)} to {ev.where(ev.count - 1)}) stay within "
              f"{FLAT:.0%} of {_fmt(level)}, {level / first:.0%} of where it started"])
+
+
+# A loss that moved (by PLATEAU_FALL or more) and then printed the very same value FROZEN_MIN times or more, for half
+# the run or more, at STALL_LEVEL or more of its first value: its outputs stopped changing (a network whose units all
+# died prints one loss for ever) -- a stall, whatever the curve did before it (a spike that killed the units, or a
+# fall).
+FROZEN_MIN = 5
+
+
+def _frozen(ev: Evidence) -> tuple[str, list[str]] | None:
+    """A frozen loss that the stall's own test does not already catch (it went up before it froze)."""
+    if not _shape_judged(ev) or ev.count != len(ev.before) + ev.before_start or _stall(ev):
+        return None
+    tail, level = ev.before, ev.before[-1]
+    n = 1
+    while n < len(tail) and tail[-1 - n] == level:
+        n += 1
+    first = ev.head[0]
+    moved = ev.high >= (1 + PLATEAU_FALL) * level or ev.low <= (1 - PLATEAU_FALL) * level
+    if n < FROZEN_MIN or n < (ev.count + 1) // 2 or not moved or level < STALL_LEVEL * first:
+        return None
+    start = ev.count - n
+    return ("stall-after-drop",
+            [f"the loss froze: its last {n} values ({ev.where(start)} to {ev.where(ev.count - 1)}) are all "
+             f"{_fmt(level)}, exactly the same as printed, after it had moved (from {_fmt(first)} at {ev.where(0)}, "
+             f"lowest {_fmt(ev.low)}, highest {_fmt(ev.high)}): the outputs no longer change, as when every unit of a "
+             "layer has died"])
 
 
 def _within(values: list[float], tolerance: float) -> bool:
