@@ -1,6 +1,7 @@
 """What people paste: framework messages, plain words, things that are normal -- and the fix line."""
 import dataclasses
 import io
+import math
 
 import pytest
 
@@ -552,3 +553,17 @@ def test_keras_3s_evaluate_bar_after_fit_is_not_an_epochs_loss():
     assert d.evidence.count == 6 and d.evidence.last == 0.0335 and d.verdict == "healthy"
     # a bar over the same number of steps with no Epoch line is the same epoch's, and read
     assert diagnosis(fit + f"1875/1875 {bar} 4s 2ms/step - accuracy: 0.9776 - loss: 0.0824\n").evidence.count == 7
+
+
+def test_rises_that_come_with_a_jump_of_the_printed_rate_and_recover_are_the_schedule():
+    """A cosine schedule with warm restarts: the loss rises when the rate jumps back up, and recovers. It was told
+    "spikes ... are mini-batch noise" (review_session28_healthy item 3). A rise with no jump of the rate, or one that
+    does not recover, is not explained so."""
+    rates = [0.05 * (1 + math.cos(math.pi * (e % 10) / 10)) / 2 + 1e-4 for e in range(30)]
+    losses = [2.0 * 0.93 ** e + (0.25 if e % 10 == 0 and e else 0.0) for e in range(30)]
+    text = "".join(f"epoch {e:3d} | lr {r:.5f} | train loss {v:.4f}\n" for e, (r, v) in enumerate(zip(rates, losses)))
+    d = diagnosis("Every few epochs the loss jumps up, is the training unstable?\n" + text)
+    assert d.verdict == "normal" and d.normal[0].name == "a rise each time the learning rate jumps back up"
+    assert "the loss rose at epoch 10 (1.041 to 1.218, the rate 0.00132 to 0.0501) and at epoch 20" in d.signature.facts[1]
+    steady = text.replace("lr 0.05010", "lr 0.00030")      # the rate does not jump at the restarts
+    assert all(n.name != d.normal[0].name for n in diagnosis("Every few epochs the loss jumps up.\n" + steady).normal)

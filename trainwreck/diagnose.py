@@ -29,7 +29,7 @@ from .logscan.positions import counted_on, starts_again, step_number
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_scale_zero
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
-from .wording import (BENIGN_OVERFLOW, EARLY_STEPS, FIELDS, NORMALS, STUCK, Library, Normal, loss_kind, lr_tried, normals_asked,
+from .wording import (BENIGN_OVERFLOW, EARLY_STEPS, RESTARTED, FIELDS, NORMALS, STUCK, Library, Normal, loss_kind, lr_tried, normals_asked,
                       says_failure, score_out_of_range, section, timing_of, tokens, tokens_many, when)
 
 # Shape of the curve just before a blow-up: it counts as a climb after this many
@@ -1226,6 +1226,10 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
         normals = [n for n in normals if n.name != NEGATIVE.name]
     if _benign_overflow(ev, sig):
         normals.insert(0, BENIGN_OVERFLOW)
+    restarts = _restart_rises(ev) if sig.name == "healthy" else ""
+    if restarts:
+        normals.insert(0, RESTARTED)
+        sig.facts.append(restarts)
     failure_shown = ev.first_nonfinite is not None or sig.name in TRACES or sig.name in UNFINISHED
     declared_found = {text for hits in c.hits.values() for text, _ in hits}
     matches = []
@@ -1265,6 +1269,32 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
     _decide(d, w, failure_shown, _unexplained_by_normal(normals, ev, declared_found) or zero is not None,
             c.words_count)
     return d
+
+
+# A rise of the loss this large from one printed value to the next is one to account for.
+NOTABLE_RISE = 1.1
+
+
+def _restart_rises(ev: Evidence) -> str:
+    """The rises of the loss (x1.1 or more from one value to the next) when each came as the learning rate printed
+    beside it jumped back up (x1.25 or more) and the loss later went below where it was before the rise; or ""."""
+    seen = dict(zip(range(len(ev.head)), zip(ev.head, ev.head_at)))
+    seen.update(zip(range(ev.before_start, ev.before_start + len(ev.before)), zip(ev.before, ev.before_at)))
+    order = sorted(seen)
+    rises = [(a, b) for a, b in zip(order, order[1:]) if b == a + 1 and seen[b][0] >= NOTABLE_RISE * seen[a][0] > 0]
+    if not rises:
+        return ""
+    said = []
+    for a, b in rises:
+        (before, at_a), (after, at_b) = seen[a], seen[b]
+        if at_a.rate is None or at_b.rate is None or not at_b.rate >= RATE_CLIMB * at_a.rate > 0:
+            return ""
+        if not any(seen[k][0] < before for k in order if k > b):
+            return ""
+        said.append(f"at {ev.where(b)} ({_fmt(before)} to {_fmt(after)}, the rate {at_a.rate:g} to {at_b.rate:g})")
+    where = said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
+    return (f"the loss rose {where}, each time as the learning rate printed beside it jumped back up, and came back "
+            "below where it was each time")
 
 
 def _benign_overflow(ev: Evidence, sig: Signature) -> bool:

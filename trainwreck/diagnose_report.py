@@ -62,7 +62,7 @@ def report(d: Diagnosis) -> str:
     elif d.verdict == "normal":
         lines.append(f"This looks normal ({d.normal[0].name}): {d.normal[0].explanation}.")
         if d.signature.name == "healthy":          # the curve pasted beside the question
-            lines.append(f"The training loss shows no known failure: {d.signature.facts[0]}.")
+            lines.append(f"The training loss shows no known failure: {'; '.join(d.signature.facts)}.")
         lines += [f"To be sure, check {d.ask}.", ""]
         if d.matches:
             lines.append("If it is a failure after all, the closest entries: "

@@ -563,6 +563,18 @@ BENIGN_OVERFLOW = Normal(
     frozenset({"overflow"}))
 
 
+# Not asked about but shown: the loss rose each time the learning rate printed beside it jumped back up, and came
+# back down (a warm restart, a cyclical schedule, a new warmup).
+RESTARTED = Normal(
+    "a rise each time the learning rate jumps back up",
+    re.compile(r"warm[ _-]?restarts?|cosineannealingwarmrestarts|sgdr|cyclic\w*|one[ _-]?cycle\w*|restarts?"),
+    "a schedule that raises the learning rate again (a warm restart of a cosine schedule, a cyclical rate, a new "
+    "warmup) makes the steps large again: they undo part of what the small steps had settled, the loss rises, and "
+    "it comes back down as the rate decays; a rise that comes only with such a jump and recovers is the schedule at "
+    "work, not a failure",
+    "the learning rate and the loss around each rise: whether every rise comes with a jump of the rate and recovers")
+
+
 def normals_asked(text: str) -> list[Normal]:
     low = text.lower()
     return [n for n in NORMALS if n.asked.search(low)]
