@@ -96,9 +96,13 @@ class _Reader:
         ev.lines += _newlines(raw) if vector else raw.count(b"\n")
         self._ended = raw.endswith(b"\n")
         data = clean(raw)
+        found = len(ev.messages) + ev.more_messages, sum(v[0] for v in ev.messages.values())
         spans = self.finder.scan(data, ev, line0)
         if layout.mode == "key":
-            text = mask(without_warning_echoes(without(data, spans)), layout.others)
+            text = without(data, spans)
+            if found != (len(ev.messages) + ev.more_messages, sum(v[0] for v in ev.messages.values())):
+                text = without_warning_echoes(text)      # a block with a warning line in it
+            text = mask(text, layout.others)
             if layout.dialect.rewrite is not None:
                 text = layout.dialect.rewrite(text, ev, line0)
             batch = alike(text, layout.literal, layout.pattern) if vector else None

@@ -19,15 +19,20 @@ from . import Dialect
 
 # `model.evaluate()` (and `predict()`) after `fit()` draws the same bar with no `Epoch k/N` line before it, over the
 # test set's number of steps: `313/313 [=====] - 0s 1ms/step - loss: 0.0824 - accuracy: 0.9776` is the test loss.
-# A bar with no Epoch line since the last bar, over another number of steps than that one, is such a line, and is
-# left out (in the block read: a log split into blocks keeps what it knows only within one).
+# After the block's last Epoch line, a bar with no Epoch line since the last bar, over another number of steps than
+# that one, is such a line, and is left out. Only that end of the block is read so (a reverse search and a short
+# loop, not a pass over every bar of a long log): an evaluate() between two fit() calls is read as a loss.
 HEADER_OR_BAR = re.compile(rb"(?m)^(?:Epoch \d+/\d+[ \t]*\r?$|[ \t]*\d+/(\d+)[ \t]+(?:\[|\xe2\x94\x81|-[ \t])[^\n]*)")
 
 
 def without_evaluate(text: bytes, ev, line0: int) -> bytes:
-    """The block with the bars of evaluate() and predict() emptied (their newlines kept)."""
-    parts, pos, total, header = [], 0, None, False
-    for m in HEADER_OR_BAR.finditer(text):
+    """The block with the bars of evaluate() and predict() after its last Epoch line emptied (newlines kept)."""
+    start = text.rfind(b"Epoch ")
+    if start < 0:
+        return text
+    start = text.rfind(b"\n", 0, start) + 1
+    parts, pos, total, header = [], start, None, False
+    for m in HEADER_OR_BAR.finditer(text, start):
         if m.group(1) is None:
             header = True
             continue
@@ -37,7 +42,7 @@ def without_evaluate(text: bytes, ev, line0: int) -> bytes:
         else:
             total = m.group(1)
         header = False
-    return b"".join(parts) + text[pos:] if parts else text
+    return text[:start] + b"".join(parts) + text[pos:] if parts else text
 
 
 DIALECT = Dialect("Keras progress bar", re.compile(rb"(?m)^Epoch \d+/\d+[ \t]*\r?$"), framework="keras",
