@@ -51,7 +51,8 @@ def seconds(text: str) -> float:
 # `lr`), a progress rate's, and one long line that ends in CR LF (a Windows log) once took 18 to 104 s at 32 kB.
 WHOLE_UNITS = ["1", "1.", "a", "9 "]
 WHOLE_LEADS = ("loss: ", "step 1 loss 0.5 lr ", "avg loss 0.5\nLoss: ", "12", "Cost after iteration 1: ", "0 1\n1 2\n2 ",
-               "x.py:1: RuntimeWarning: w\n ", "a:1: BWarning: a:1: BWarning: ")
+               "x.py:1: RuntimeWarning: w\n ", "a:1: BWarning: a:1: BWarning: ", "I standardised ", "X is ",
+               "the loss, is it diverging")
 WHOLE_ENDS = ("x\n", "it/s]\r\n")
 
 
