@@ -567,3 +567,81 @@ def test_rises_that_come_with_a_jump_of_the_printed_rate_and_recover_are_the_sch
     assert "the loss rose at epoch 10 (1.041 to 1.218, the rate 0.00132 to 0.0501) and at epoch 20" in d.signature.facts[1]
     steady = text.replace("lr 0.05010", "lr 0.00030")      # the rate does not jump at the restarts
     assert all(n.name != d.normal[0].name for n in diagnosis("Every few epochs the loss jumps up.\n" + steady).normal)
+
+
+# ---- review_session28_reading and _weighing: what the new readings must not read ---------------------------------
+
+@pytest.mark.parametrize("text, count, last", [
+    # the cost NumPy prints unsqueezed: the array's number, never a digit of the iteration count
+    ("".join(f"Cost after iteration {i}: [[{v}]]\n" for i, v in ((0, 0.693), (100, 0.61), (200, "nan"))), 3, None),
+    # val_cost, val_mse, rmse, test_nll are not the training cost
+    ("".join(f"epoch {e} cost: {c} val_cost: {c + 0.3}\n" for e, c in enumerate((0.64, 0.41, 0.29))), 3, 0.29),
+    ("".join(f"epoch {e} train_mse={c} val_mse={c * 3}\n" for e, c in enumerate((0.23, 0.12, 0.08))), 3, 0.08),
+    ("".join(f"step {e} mse {c} rmse {c ** 0.5:.4f}\n" for e, c in enumerate((0.82, 0.41, 0.26))), 3, 0.26),
+])
+def test_the_new_keys_read_the_training_value_only(text, count, last):
+    ev = scan(io.BytesIO(text.encode()), "report", message_finder(CATALOG))
+    assert ev.count == count and (last is None or ev.last == last)
+
+
+def test_prose_and_arguments_are_no_cost_and_no_j():
+    assert scan(io.BytesIO(b"Every attempt cost 40 GPU hours before it blew up.\n"), "r").count == 0
+    assert scan(io.BytesIO(b"Namespace(J=2, L=8, batch_size=64)\nRuntimeError: CUDA out of memory.\n"), "r").count == 0
+
+
+def test_a_warning_python_has_no_source_for_echoes_nothing():
+    """`<stdin>` has no source line to echo: the indented line after its warning is the program's (it lost the first
+    nan, epoch 41)."""
+    text = ("  epoch  40  loss 0.2931\n<stdin>:23: RuntimeWarning: invalid value encountered in divide\n"
+            "  epoch  41  loss nan\n  epoch  42  loss nan\n")
+    ev = scan(io.BytesIO(text.encode()), "report", message_finder(CATALOG))
+    assert str(ev.first_nonfinite_at) == "epoch 41"
+
+
+def test_tqdms_count_with_no_total_is_no_it_step():
+    text = "".join(f"{k}it [01:{k // 50:02d}, 49.87it/s, loss={v}]\n" for k, v in ((2500, 2.27), (3000, 2.25),
+                                                                                   (3500, "nan")))
+    ev = scan(io.BytesIO(text.encode()), "report", message_finder(CATALOG))
+    assert "it 1" not in str(ev.first_nonfinite_at) and "it 0" not in str(ev.at(0))
+
+
+@pytest.mark.parametrize("text", [
+    "Test accuracy after each epoch (print(epoch, acc)):\n" + "".join(f"{e} 0.{89 + e}\n" for e in range(5)),
+    "Seconds per epoch, print(epoch, time.time() - t0):\n" + "".join(f"{e} {41.27 + e:.2f}\n" for e in range(5)),
+    "df.label.value_counts()\n" + "".join(f"{k}     {13861 - 100 * k}\n" for k in range(1, 6)),
+])
+def test_a_count_and_a_value_that_are_not_the_loss_are_not_read(text):
+    assert scan(io.BytesIO(text.encode()), "report", message_finder(CATALOG)).count == 0
+
+
+def test_a_warning_after_a_run_that_learned_stops_nothing_and_one_beside_a_flat_loss_may():
+    """A FutureWarning printed after a healthy run made it "not covered" and "an error that no entry declares"
+    (review_session28_weighing items 1, 2); beside a loss that did not move, a warning may be the failure."""
+    fell = "".join(f"epoch {e} loss {1.9 * 0.85 ** e:.4f}\n" for e in range(12))
+    warning = "/usr/lib/python3/site-packages/torch/serialization.py:1189: FutureWarning: You are using `torch.load` " \
+              "with `weights_only=False`.\n"
+    d = diagnosis(fell + warning)
+    assert d.verdict == "healthy" and any("weights_only" in u for u in d.unweighed)
+    assert not any("every entry is about one of those" in u for u in d.unweighed)
+    flat = "".join(f"epoch {e} loss {1.93 + 0.001 * (e % 2):.4f}\n" for e in range(6))
+    assert diagnosis(flat + "train.py:6: UserWarning: None of the inputs have requires_grad=True. Gradients will be "
+                     "None\n").verdict == "unexplained"
+
+
+def test_a_nan_that_evaluate_printed_after_training_is_said_beside_the_verdict():
+    """The evaluate() bar is left out of the training loss; a nan in it is said, as a validation nan is (it was
+    dropped, and "Checked: non-finite loss values" printed beside it: review_session28_weighing item 3)."""
+    fit = "".join(f"Epoch {e + 1}/6\n625/625 [==============================] - 2s 3ms/step - loss: {v}\n"
+                  for e, v in enumerate(["0.5521", "0.41", "0.33", "0.29", "0.27", "0.2557"]))
+    d = diagnosis(fit + "79/79 [==============================] - 0s 2ms/step - loss: nan\n")
+    assert d.evidence.last == 0.2557 and d.verdict == "healthy"
+    assert d.validation.startswith("the loss evaluate() printed after training was nan at line 13")
+
+
+def test_a_question_whether_a_reported_divergence_is_normal_still_reports_it():
+    """"Is it normal that the loss starts diverging after epoch 5?" states the divergence (review_session28_weighing
+    item 14); "is my model diverging?" asks."""
+    steps = ("Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to 32768.0\n"
+             + "".join(f"epoch {e} loss {2.3 * 0.9 ** e:.4f}\n" for e in range(4)))
+    assert diagnosis("Is it normal that the loss starts diverging after epoch 5 with fp16?\n" + steps).verdict != "normal"
+    assert diagnosis("I get these overflow messages at the start, is my model diverging?\n" + steps).verdict == "normal"

@@ -758,10 +758,22 @@ def test_words_that_say_the_inputs_or_targets_were_scaled_count_against_forgetti
         m.entry.id == "WR-360" for m in d.matches) else None
     assert targets is None or targets.parts["scaled-targets"] < 0
     from trainwreck.diagnose import _scaled
-    assert set(_scaled("X is divided by 255.")) == {"inputs"}
-    assert set(_scaled("I divided the price by 100000 so y is between 1 and 8")) == {"targets"}
-    assert _scaled("I forgot to normalize the targets") == {} and _scaled("the targets were not normalized") == {}
-    assert _scaled("the loss is divided by zero in my data") == {}
+
+    def said(text):
+        out = _scaled(text)
+        return set(out["scaled"]), set(out["unscaled"])
+    assert said("X is divided by 255.") == ({"inputs"}, set())
+    assert said("I divided the price by 100000 so y is between 1 and 8") == ({"targets"}, set())
+    assert said("the loss is divided by zero in my data") == (set(), set())
+    # what the words say was not scaled (review_session28_weighing item 2: these read as "scaled already")
+    assert said("I standardized X but not y") == ({"inputs"}, {"targets"})
+    assert said("I have not normalized the targets") == (set(), {"targets"})
+    assert said("I haven't normalized the inputs") == (set(), {"inputs"})
+    assert said("I standardised all features except the target") == ({"inputs"}, {"targets"})
+    assert said("the targets were not normalized") == (set(), {"targets"})
+    unscaled = diagnosis("Linear regression by gradient descent. X is not scaled (sqft and year built).\n" + curve)
+    inputs = next(m for m in unscaled.matches if m.entry.id == "WR-330")
+    assert inputs.parts["unscaled-inputs"] == 1.0 and 'the inputs were not scaled ("X is not scaled")' in inputs.evidence[-1]
 
 
 # ---- a softmax applied twice: the loss's floor ---------------------------------------------------
@@ -777,8 +789,30 @@ def test_a_loss_that_ends_just_above_the_softmax_twice_floor_at_high_accuracy_is
     d = diagnosis(_epochs(["2.2193", "1.6134", "1.5211", "1.4979", "1.4874", "1.4818", "1.4788"], accuracy))
     assert round(math.log(1 + 9 / math.e), 4) == 1.4612
     assert d.matches[0].entry.id == "WR-130" and d.matches[0].parts["softmax-floor"] == 2.0
-    assert "= 1.4612 for C = 10 classes, beside an accuracy of 0.9733" in d.matches[0].evidence[0]
+    assert "= 1.4612 for C = 10 classes (the count whose floor lies nearest below the loss, and near whose ln C, " \
+           "2.3026, the loss started (2.219)), beside an accuracy of 0.9733" in d.matches[0].evidence[0]
+    # a class count the paste names decides the floor; a loss with more in it than a cross-entropy is not judged
+    named = diagnosis("A CIFAR-100 ResNet.\n" + _epochs(["4.60", "3.9", "3.7", "3.66", "3.64", "3.63", "3.625"], accuracy))
+    assert "C = 100 classes (the paste names CIFAR-100)" in named.matches[0].evidence[0]
+    smoothed = "CIFAR-10, CrossEntropyLoss(label_smoothing=0.1).\n" + _epochs(
+        ["2.2193", "1.6134", "1.5211", "1.4979", "1.4874", "1.4818", "1.4788"], accuracy)
+    assert not any("softmax-floor" in m.parts for m in diagnosis(smoothed).matches)
+    for other in ("CIFAR-10 with label smoothing 0.1.\n", "CIFAR-100, 100 classes.\n", "A binary classifier.\n"):
+        near = other + _epochs(["1.95", "1.2", "0.9", "0.8", "0.76", "0.75", "0.7458"], accuracy)   # 4 classes' floor
+        assert not any("softmax-floor" in m.parts for m in diagnosis(near).matches), other
     for losses, acc in ((["2.21", "1.62", "1.55", "1.52", "1.51", "1.50", "1.50"], accuracy),    # 2.7% above it
                         (["2.21", "1.60", "1.51", "1.49", "1.48", "1.48", "1.479"], ["0.31"] * 7),   # low accuracy
                         (["0.91", "0.31", "0.18", "0.12", "0.10", "0.09", "0.09"], accuracy)):      # a healthy one
         assert not any("softmax-floor" in m.parts for m in diagnosis(_epochs(losses, acc)).matches)
+
+
+def test_a_regression_that_prints_an_accuracy_of_zero_is_no_classifier():
+    """Keras prints `accuracy: 0.0000e+00` for a regression compiled with metrics=['accuracy']; one output unit
+    (`Dense(1)`) says regression (review_session28_weighing item 4)."""
+    from trainwreck.diagnose import REGRESSOR, _classifier
+    lines = "".join(f"Epoch {e + 1}/3\n516/516 [====] - 1s 2ms/step - loss: 5.6e+10 - accuracy: 0.0000e+00\n"
+                    for e in range(3))
+    ev = diagnosis("House values.\n" + lines).evidence
+    assert _classifier(ev) == ""
+    assert REGRESSOR.search("model is Dense(64, relu) -> Dense(1)") and REGRESSOR.search("Predicting median_house_value")
+    assert not REGRESSOR.search("predicting the class of each digit")

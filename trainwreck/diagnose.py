@@ -21,6 +21,7 @@ from .catalog import Catalog
 from .ceilings import ceiling_fact
 from .entry import TRACES, Entry, template_pattern
 from .logscan import KEEP, Evidence, MessageFinder, dialects
+from .logscan.messages import WARNING
 from .logscan.evidence import only, without_first
 from .logscan.hidden import with_hidden
 from .logscan.layout import validation_rows
@@ -173,18 +174,28 @@ UNCLEARED_WORDS = {"zero", "grad", "optimizer"}
 # -- a classifier has no targets in raw units to leave unscaled.
 REGRESSION_WORDS = {"regression", "label"}
 # What a report says was scaled already ("I standardised both X and y", "X is divided by 255"): the fix of the entries
-# whose phrases say it was forgotten, done -- half a printed fact against them.
+# whose phrases say it was forgotten, done -- half a printed fact against them; and what it says was not ("X is not
+# scaled", "I did not normalize the targets", "X but not y", "all features except the target"): half a fact for them.
 FORGOT_INPUTS, FORGOT_TARGETS = {"forgot", "normalise", "input"}, {"forgot", "normalise", "label"}
 _SCALED = r"(?:standardi[sz]ed|normali[sz]ed|rescaled|scaled|z-?scored|divided)"
 SCALED = re.compile(r"\b" + _SCALED + r"\s+(?:both\s+|all\s+)?(?:the\s+|my\s+|our\s+)?(?P<what>[^.;:\n]{1,40})"
                     r"|\b(?P<passive>x|y|inputs?|features?|targets?|labels?|images?|pixels?|prices?|outputs?)\s+(?:is|are|was|"
-                    r"were|have been|has been|got)\s+(?:already\s+|all\s+)?" + _SCALED, re.I)
+                    r"were|have been|has been|got)\s+(?P<neg>not\s+|n't\s+|never\s+)?(?:already\s+|all\s+)?" + _SCALED, re.I)
 SCALED_TARGETS = re.compile(r"\b(?:y|targets?|labels?|outputs?|prices?)\b", re.I)
 SCALED_INPUTS = re.compile(r"\b(?:x|inputs?|features?|images?|pixels?|data)\b", re.I)
+# a verb that a negation governs ("did not normalize", "haven't standardised", "forgot to scale" -- the last two
+# words before it)
+NEGATED = re.compile(r"(?:\bnot|\b\w+n't|\bnever|\bwithout|\bforgot(?:ten)?(?: to)?)\s+(?:\w+\s+)?$", re.I)
+# ... and the part of an object that is left out ("X but not y", "all features except the target")
+EXCEPT = re.compile(r"\b(?:but not|except(?: for)?|apart from|other than|not)\b", re.I)
+# (not the word "accuracy": a regression compiled with metrics=['accuracy'] prints one, at 0)
 CLASSIFIER = re.compile(r"\b(?:softmax|log_?softmax|cross[ _-]?entropy\w*|crossentropy\w*|nll_?loss|classifier|"
-                        r"accuracy|top-?[15]|mnist|cifar-?\d*|imagenet)\b", re.I)
-REGRESSOR = re.compile(r"\b(?:regress\w*|mse\w*|mean[ _-]squared|squared[ _-]error|l1[ _-]?loss|mae|prices?|"
-                       r"targets? in)\b", re.I)
+                        r"top-?[15]|mnist|cifar-?\d*|imagenet)\b", re.I)
+# ... a regression: its words, or one output unit (`Dense(1)`, `Linear(64, 1)`: a classifier has one per class, or
+# one sigmoid for two)
+REGRESSOR = re.compile(r"\b(?:regress\w*|mse\w*|mean[ _-]squared|squared[ _-]error|l[12][ _-]?loss|mae|targets? in)\b|"
+                       r"price|predicting (?!(?:the |an? |which )?(?:class|label|categor|digit|whether|one of))\w+|\bDense\(\s*1\s*[,)]|"
+                       r"\bLinear\([^()\n]{0,40},\s*1\s*\)|out_features\s*=\s*1\b", re.I)
 RATE_CLIMB = 1.25              # the rate at the climb's end this many times the one at the loss's lowest,
 RATE_NEAR_PEAK = 0.9           # ... and this near the highest it reached in the climb
 RATE_CLIMBS = {"climb-then-nonfinite", "descent-then-climb", "climb-despite-clipping", "climbing",
@@ -197,11 +208,24 @@ ACCURACY_RISE = 0.2            # a rise of 20 points of accuracy is a model that
 # more: two classes' floor, 0.3133, is an ordinary loss at that accuracy).
 FLOOR_WORDS = {"class", "below"}
 FLOOR_NEAR, FLOOR_ACCURACY, FLOOR_CLASSES = 0.02, 0.9, range(3, 1001)
+# The class count a paste names (a dataset, `num_classes=100`, "10 classes", `Dense(100, activation='softmax')`,
+# "binary"); with none named, the count whose floor lies nearest below the loss counts only when the first loss sat
+# near its ln C (a fresh classifier's loss, and where a softmax applied twice starts), above the floor's half-way.
+CLASSES_NAMED = [(re.compile(r"\bcifar-?100\b", re.I), 100), (re.compile(r"\b(?:cifar-?10|mnist|svhn|fashion-?mnist|stl-?10)\b",
+                  re.I), 10), (re.compile(r"\bimagenet\b(?![ -]?(?:pre-?trained|backbone|weights))", re.I), 1000),
+                 (re.compile(r"\bbinary\b|\bsigmoid\b", re.I), 2)]
+CLASS_COUNT = re.compile(r"\b(\d{1,4})[ -](?:classes|categories|way)\b|num_classes\s*=\s*(\d{1,4})|"
+                         r"Dense\(\s*(\d{1,4})\s*,\s*activation\s*=\s*['\"]softmax['\"]\)?", re.I)
+# words of a loss with more in it than a cross-entropy, which sits above its floor by design
+FLOOR_HIDDEN = re.compile(r"label[ _-]?smooth\w*|distill\w*|\bkd\b|mixup|cutmix|regulari[sz]\w*|\bl2\(|weight[ _]decay "
+                          r"in the loss|auxiliary loss|\+ *\d*\.?\d* *\* *\w+[ _]loss", re.I)
 # Naming an entry takes a score of CONFIDENT and a lead of MARGIN over the next one.
 CONFIDENT, MARGIN = 2.5, 1.0
 CANDIDATES = 3
 # The parts of a score that are evidence of the entry's own (not words alone, nor timing, nor a prior):
 # beside a named entry and its runners-up, the others are listed only with one of them.
+# Facts of the paste that make an entry a candidate on their own, beside a curve that shows another's signature.
+SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets")
 SPECIFIC = ("curve", "messages", "start", "negative", "zero-gradient", "accuracy-rose", "sigmoid-zero", "rate-rose",
             "softmax-floor")
 # Apex's loss scale at zero is the scaler out of range, as the floor message it is weighed as (see
@@ -243,6 +267,7 @@ class Diagnosis:
     # how a message was read, said even when no entry shown carries it: (what an entry's evidence would hold, the note)
     read: list[tuple[str, str]] = field(default_factory=list)
     validation: str = ""           # a non-finite validation loss the report shows (not diagnosed: see VALIDATION_NAN)
+    warnings_unweighed: int = 0    # of the unweighed, Python warnings (said, but they stop nothing: no "not covered")
 
 
 # ---- the curve ------------------------------------------------------------------------------
@@ -773,7 +798,7 @@ class _Context:
     printed: dict[str, str]        # "zero-gradient" / "accuracy-rose" -> the fact, as the log shows it
     trainer_clears: str            # the log's tool clears the gradients every step, and how (Dialect.clears_gradients)
     classifier: str                # what shows the run is a classifier's and no regression's, or ""
-    scaled: dict[str, str]         # "inputs" / "targets" -> the words saying they were scaled already
+    scaled: dict[str, dict[str, str]]   # "scaled" / "unscaled" -> "inputs" / "targets" -> the words that say so
 
 
 def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero: str | None = None) -> _Context:
@@ -806,16 +831,33 @@ def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero: s
                     _scaled(ev.prose))
 
 
-def _scaled(prose: str) -> dict[str, str]:
-    """What the words say was scaled already: "inputs" and "targets", each with the words that say it."""
-    out = {}
+def _scaled(prose: str) -> dict[str, dict[str, str]]:
+    """What the words say was scaled already ("scaled") and what they say was not ("unscaled"): "inputs" and
+    "targets", each with the words that say it."""
+    out: dict[str, dict[str, str]] = {"scaled": {}, "unscaled": {}}
     for m in SCALED.finditer(prose):
-        # what was scaled opens the object ("both X and y", "the price by ..."), not a word further on ("by zero in
-        # my data")
-        what = " ".join((m.group("what") or "").split()[:4]) or m.group("passive")
-        for kind, pattern in (("targets", SCALED_TARGETS), ("inputs", SCALED_INPUTS)):
-            if kind not in out and pattern.search(what):
-                out[kind] = " ".join(m.group(0).split())
+        said = " ".join(m.group(0).split())
+        if m.group("passive"):
+            parts = {"unscaled" if m.group("neg") else "scaled": m.group("passive")}
+        else:
+            # what was scaled opens the object ("both X and y", "the price by ..."), not a word further on ("by zero
+            # in my data"); a part after "but not", "except" is what was left out
+            obj = " ".join(m.group("what").split()[:6])
+            kept, *left = EXCEPT.split(obj, 1)
+            window = prose[max(0, m.start() - 40):m.start()]
+            negated = NEGATED.search(window)
+            if negated:
+                said = " ".join((window[negated.start():] + m.group(0)).split())
+            parts = {"unscaled" if negated else "scaled": " ".join(kept.split()[:4])}
+            if left and not negated:
+                parts["unscaled"] = " ".join(left[0].split()[:4])
+        for sense, what in parts.items():
+            for kind, pattern in (("targets", SCALED_TARGETS), ("inputs", SCALED_INPUTS)):
+                if what and pattern.search(what):
+                    out[sense].setdefault(kind, said)
+    for kind in list(out["scaled"]):             # said both ways: the words do not decide
+        if kind in out["unscaled"]:
+            del out["scaled"][kind], out["unscaled"][kind]
     return out
 
 
@@ -824,7 +866,8 @@ def _classifier(ev: Evidence) -> str:
     classification dataset named), when nothing names a regression; else ""."""
     if REGRESSOR.search(ev.prose):
         return ""
-    if ev.accuracy_head:
+    if ev.accuracy_head and max(ev.accuracy_head + ev.accuracy_tail) > 0:
+        # (an accuracy of 0 on every line is a regression's, compiled with metrics=['accuracy'])
         return "the log prints an accuracy beside the loss"
     named = CLASSIFIER.search(ev.prose)
     return f"the report names `{named.group(0)}`" if named else ""
@@ -879,17 +922,42 @@ def _softmax_floor(ev: Evidence, accuracy: float | None) -> str:
     if accuracy is None or ev.first_nonfinite is not None or ev.low is None or ev.count < 3:
         return ""
     share = accuracy / 100 if ev.accuracy_percent or accuracy > 1 else accuracy
-    if share < FLOOR_ACCURACY:
+    if share < FLOOR_ACCURACY or FLOOR_HIDDEN.search(ev.prose):
         return ""
-    below = [(c, f) for c in FLOOR_CLASSES if (f := math.log(1 + (c - 1) / math.e)) <= ev.low]
-    if not below:
-        return ""
-    classes, floor = below[-1]
+    named = _classes_named(ev.prose)
+    if named is not None:
+        classes, why = named
+        floor = math.log(1 + (classes - 1) / math.e)
+        if classes < FLOOR_CLASSES.start or floor > ev.low:
+            return ""
+    else:
+        below = [(c, f) for c in FLOOR_CLASSES if (f := math.log(1 + (c - 1) / math.e)) <= ev.low]
+        if not below:
+            return ""
+        classes, floor = below[-1]
+        start = math.log(classes)
+        if not floor + (start - floor) / 2 <= ev.head[0] <= (1 + FLOOR_NEAR) * start:
+            return ""
+        why = (f"the count whose floor lies nearest below the loss, and near whose ln C, {start:.4f}, the loss "
+               f"started ({_fmt(ev.head[0])})")
     if ev.last > (1 + FLOOR_NEAR) * floor:
         return ""
+    shown = ev.accuracy_tail[-1]
     return (f"the loss ends at {_fmt(ev.last)} ({ev.where(ev.count - 1)}), never below log(1 + (C - 1)/e) = "
-            f"{floor:.4f} for C = {classes} classes, beside an accuracy of {_fmt(ev.accuracy_tail[-1])}: the lowest a "
-            "cross-entropy can go on outputs that already went through a softmax (the nearest such floor below it)")
+            f"{floor:.4f} for C = {classes} classes ({why}), beside an accuracy of {_fmt(shown)}"
+            f"{'%' if ev.accuracy_percent else ''}: the lowest a cross-entropy can go on outputs that already went "
+            "through a softmax")
+
+
+def _classes_named(prose: str) -> tuple[int, str] | None:
+    """The class count the paste names, and how it names it; or None."""
+    counted = CLASS_COUNT.search(prose)
+    if counted:
+        return int(next(g for g in counted.groups() if g)), f"the paste says `{counted.group(0)}`"
+    for pattern, classes in CLASSES_NAMED:
+        if m := pattern.search(prose):
+            return classes, f"the paste names {m.group(0)}"
+    return None
 
 
 def _trainer_clears(ev: Evidence) -> str:
@@ -1064,10 +1132,14 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
         parts["task"] = -W_PRINTED
         against.append(f"{c.classifier}: a classifier's run, and a classifier has no regression targets to leave "
                        "unscaled")
-    for kind, said in c.scaled.items():
+    for kind, said in c.scaled["scaled"].items():
         if entry.id in w.forgot_scaling[kind]:
             parts[f"scaled-{kind}"] = -W_SAID_HALF
             against.append(f"the report says the {kind} were scaled already (\"{said}\")")
+    for kind, said in c.scaled["unscaled"].items():
+        if entry.id in w.forgot_scaling[kind]:
+            parts[f"unscaled-{kind}"] = W_SAID_HALF
+            evidence.append(f"the report says the {kind} were not scaled (\"{said}\")")
     if c.trainer_clears and entry.id in w.uncleared:
         parts["trainer"] = -W_PRINTED
         against.append(f"{c.trainer_clears}: gradients pile up only in steps written by hand (a loop of your own, "
@@ -1112,10 +1184,14 @@ def _validation_nonfinite(ev: Evidence) -> tuple[str, int]:
     if row is not None:
         offset, name, value = row
         found.append((len(data[:offset].decode(errors="replace")), value.decode(), f"{name} {value.decode()}"))
-    if not found:
+    if not found and ev.evaluated is None:
         return "", 0
-    start, value, quoted = min(found)
-    line = ev.prose.count("\n", 0, start) + 1
+    start, value, quoted = min(found) if found else (0, "", "")
+    line = ev.prose.count("\n", 0, start) + 1 if found else 0
+    evaluated = ev.evaluated
+    if evaluated is not None and (not found or evaluated[0] < line):
+        return f"the loss evaluate() printed after training was {evaluated[1].split()[-1]} at line {evaluated[0]} " \
+               f"(`{evaluated[1]}`)", evaluated[0]
     return f"the validation loss was {value.lower().removesuffix('.0')} at line {line} (`{quoted}`)", line
 
 
@@ -1238,14 +1314,19 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
         score = sum(parts.values())
         worded = c.words_count and c.bm[entry.id] > 0 and c.said_failure
         if score > 0 and (parts.get("curve", 0) > 0 or parts.get("messages", 0) > 0 or worded or parts.get("negative")
-                          or parts.get("start") or parts.get("prior") or parts.get("softmax-floor")):
+                          or parts.get("start") or parts.get("prior") or any(parts.get(k, 0) > 0 for k in SAID_FACTS)):
             matches.append(Match(entry, round(score, 3), evidence, against, first_fix_step(entry),
                                  {k: round(v, 3) for k, v in parts.items()}))
     matches.sort(key=lambda m: (-m.score, m.entry.id))
     notices = {key: f'message "{example}" (line {line}): {why}' for key, (count, line, example, origin)
                in ev.messages.items() if key not in declared_found and (why := _notice(example))}
-    unweighed = [u for key, (count, line, example, origin) in ev.messages.items()
-                 if key not in declared_found and key not in notices and (u := _unweighed(ev, key, example, line, w, zero))]
+    unweighed_of = {key: u for key, (count, line, example, origin) in ev.messages.items()
+                    if key not in declared_found and key not in notices and (u := _unweighed(ev, key, example, line, w, zero))}
+    unweighed = list(unweighed_of.values())
+    # a warning beside a loss that learned (fell by a tenth or more, and stayed finite) stopped nothing; beside one
+    # that did not ("Gradients will be None" and a flat loss), it may be what is wrong
+    learned = ev.count >= 2 and ev.first_nonfinite is None and 0 < ev.last <= (1 - PLATEAU_FALL) * ev.head[0]
+    warnings_unweighed = sum(ev.messages[key][3] == WARNING for key in unweighed_of) if learned else 0
     if _another_error(ev, c, declared_found):
         matches = []                     # an error no entry declares, and nothing said of the loss: not covered
         unweighed.append("the report shows an error that no entry declares and says nothing of a loss gone wrong "
@@ -1264,7 +1345,8 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
     validation, line = _validation_nonfinite(ev)
     if ev.first_nonfinite_at is not None and line >= ev.first_nonfinite_at.line:
         validation = ""
-    d = Diagnosis(ev, sig, matches, unweighed, normal=normals, read=read, validation=validation)
+    d = Diagnosis(ev, sig, matches, unweighed, normal=normals, read=read, validation=validation,
+                  warnings_unweighed=warnings_unweighed)
     # Apex's scale at zero is never the normal skipping of a step: the scaler ran out of range
     _decide(d, w, failure_shown, _unexplained_by_normal(normals, ev, declared_found) or zero is not None,
             c.words_count)
@@ -1331,8 +1413,11 @@ def _another_error(ev: Evidence, c: _Context, declared_found: set[str]) -> bool:
     if ev.count:
         last = max((ev.message_last.get(key, line) for key, (_count, line, _text, origin) in ev.messages.items()
                     if origin == "python"), default=0)
+        # (a loss that never moved, 5 values or more within 1% of each other, may be a plateau the log is too short
+        # to judge: not "no failure")
+        flat = ev.count >= 5 and ev.low is not None and ev.high is not None and ev.high <= (1 + FLAT) * ev.low
         if (ev.first_nonfinite is not None or c.sig.name not in ("healthy", "few-values") or ev.last_at is None
-                or last <= ev.last_at.line):
+                or last <= ev.last_at.line or flat):
             return False
     # the reporter's words, not the error's own (`KeyError: 'label'` says nothing of the labels' values)
     words = ev.prose
@@ -1420,8 +1505,17 @@ def _says_more_than(normals: list[Normal], prose: str) -> bool:
     broken = BROKEN_WORDS - accounted
     if broken & set(tokens(_rest_of(normals, prose))) - ASKED_ONLY:
         return True
-    # "Is my model diverging?" asks a judgement of what it printed, and reports none
-    return bool(broken & ASKED_ONLY & set(tokens(_rest_of(normals, prose, keep_questions=False))))
+    # "Is my model diverging?" asks a judgement of what it printed, and reports none; "is it normal that it starts
+    # diverging after epoch 5?" reports it, and asks only whether that is normal
+    kept = YES_NO.sub(lambda q: q.group(0) if NORMAL_THAT.search(q.group(0)) else " ", prose.lower())
+    for n in normals:
+        kept = n.asked.sub(" ", kept)
+    return bool(broken & ASKED_ONLY & set(tokens(kept)))
+
+
+# The yes/no question that states its content and asks only whether it is normal.
+NORMAL_THAT = re.compile(r"\b(?:is|are)\s+(?:it|this|that)\s+(?:normal|expected|ok|okay|common|usual|fine)\s+(?:that|for|when|"
+                         r"if)\b")
 
 
 # Words of a judgement rather than of a value printed: in a yes/no question they ask, and report nothing.
@@ -1478,7 +1572,7 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
         d.ask = _deciding_question(d, w)
         return
     d.matches = []
-    if d.signature.name in TRACES or d.signature.name in UNFINISHED or d.unweighed:
+    if d.signature.name in TRACES or d.signature.name in UNFINISHED or len(d.unweighed) > d.warnings_unweighed:
         d.verdict = "unexplained"
     elif d.signature.name == "healthy":
         d.verdict = "healthy"

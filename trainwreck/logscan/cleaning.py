@@ -33,7 +33,9 @@ def clean(data: bytes) -> bytes:
 
 # Python prints a warning as `file.py:12: RuntimeWarning: overflow encountered in exp` followed by the line of
 # source that raised it, indented (warnings.formatwarning): `  loss = -1/m * np.sum(...)` is code, not a loss of -1.
-WARNING_ECHO = re.compile(rb"(?m)^([^\n]*:\d+: [A-Z]\w*Warning: [^\n]*\n)[ \t]+[^\n]*")
+# Not for code Python has no source of (`<stdin>`, `<string>`, `<console>`, a frozen module): it echoes nothing
+# there, and the indented line after such a warning is the program's own.
+WARNING_ECHO = re.compile(rb"(?m)^(?!<(?:stdin|string|console|frozen)\b)([^\n]*:\d+: [A-Z]\w*Warning: [^\n]*\n)[ \t]+[^\n]*")
 WARNING_ANCHOR = b"Warning: "
 
 

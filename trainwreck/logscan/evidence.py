@@ -69,6 +69,7 @@ class Evidence:
     hidden_note: str = ""                  # how a non-finite loss the log did not print as one was read (stops.py,
     hidden_kind: str = ""                  # hidden.py), and what the log says it was ("inf or nan" when it does not say)
     hidden_start: bool = False             # ... and that it was the run's first loss, before any update
+    evaluated: tuple[int, str] | None = None   # a non-finite loss evaluate() printed after training: line, its words
 
     def at(self, index: int) -> Position | None:
         """The position of a loss value, for the values the summary keeps."""
@@ -250,6 +251,7 @@ def merge(a: Evidence, b: Evidence) -> Evidence:
     zeros = [z for z in (a.grad_zero_exact, None if a.first_nonfinite is not None else b.grad_zero_exact)
              if z is not None]
     out.grad_zero_exact = all(zeros) if zeros else None
+    out.evaluated = a.evaluated or ((a.lines + b.evaluated[0], b.evaluated[1]) if b.evaluated else None)
     out.hidden_zeros = a.hidden_zeros + b.hidden_zeros
     out.hidden_line = a.hidden_line if a.hidden_line is not None else (
         a.lines + b.hidden_line if b.hidden_line is not None else None)

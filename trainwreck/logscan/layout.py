@@ -162,6 +162,8 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
     for dialect in ORDER:
         if dialect.detect is not None and not dialect.detect.search(start):
             continue
+        if dialect.refused_by is not None and dialect.refused_by(start):
+            continue
         detected = detected or (dialect if dialect.detect is not None else None)
         if dialect.mode == "key":
             for key in dialect.keys:
@@ -222,6 +224,8 @@ def _named_first(pattern: re.Pattern, data: bytes, found: re.Match, key: bytes) 
     put between them) of the one that turns non-finite first in the text, else of the first, and why ("broke"
     when that is not the first, else "named"), so that one loss is read and not all of them as one curve -- when such lines are the
     log's, not one line of it: the first one's are NAMED_SHARE of the matches, for N on its line."""
+    if REGEX_SYNTAX.search(key):       # a key given as a pattern (cost, J, mse after a look-behind) names no pair
+        return None
     start = data.rfind(b"\n", 0, found.start()) + 1
     end = data.find(b"\n", found.start())
     matches = list(pattern.finditer(data, start, len(data) if end < 0 else end))

@@ -37,6 +37,9 @@ def _family(anchor: bytes, pattern: bytes, origin: str | None, quotable: bool = 
 QUOTES = (b'"', b"'", b"`", "\u201c".encode())
 
 
+WARNING = "python-warning"           # the origin of Python's warning lines (not a framework's)
+
+
 # Cheap hints, most specific first: a line is filed under the first that matches.
 FAMILIES = (
     _family(b" encountered in ", rb"(?:overflow|underflow|divide by zero|invalid value) encountered in \w+", "numpy"),
@@ -60,7 +63,8 @@ FAMILIES = (
     # Any other exception or warning line: the text after the class name.
     _family(b"Error: ", rb"\b[A-Z]\w*Error: *(?P<text>\S[^\n]*)", "python"),
     _family(b"Exception: ", rb"\b[A-Z]\w*Exception: *(?P<text>\S[^\n]*)", "python"),
-    _family(b"Warning: ", rb"\b[A-Z]\w*Warning: *(?P<text>\S[^\n]*)", "python"),
+    # (a warning's origin is its own: it stops nothing, so it is never the error that ended a run)
+    _family(b"Warning: ", rb"\b[A-Z]\w*Warning: *(?P<text>\S[^\n]*)", WARNING),
 )
 # Losses on a line after one of these words are validation or test losses, or a summary
 # (`best loss 1.98` in a checkpoint line), not a training step.
@@ -176,7 +180,7 @@ class MessageFinder:
                     continue
                 shown = _shown(m.group("text") if "text" in known.pattern.groupindex else m.group(0))
                 ev.note_message(NUMBERS.sub("{}", shown), line, shown, known.origin)
-                if known.origin != "python":
+                if known.origin not in ("python", WARNING):
                     ev.show_framework(known.origin)
                 return
 

@@ -34,6 +34,8 @@ class Dialect:
     # loops too), and not when it shows that (the user's own step: Lightning's manual optimization)
     clears_shown_by: re.Pattern | None = None
     clears_unless: re.Pattern | None = None
+    # a format recognised by its look whose numbers may be something else: refused when the first block says so
+    refused_by: Callable[[bytes], bool] | None = None
 
 
 def named(name: str) -> Dialect | None:

@@ -7,6 +7,8 @@ import re
 from . import Dialect
 from ..numbers import NUMBER
 
-LINE = re.compile(rb"(?<![A-Za-z])(?:[Cc]ost|COST|[Ll]oss|LOSS) after (?:iteration|iter|epoch|step)s? *#?\d+ *[:=]? *("
-                  + NUMBER + rb")(?![\w.])")
+# the count whole, then `:` or `=`, then the value -- bare or in the array brackets NumPy prints around a cost it
+# did not squeeze (`[[0.69314718]]`, `[nan]`); never a digit of the count itself
+LINE = re.compile(rb"(?<![A-Za-z])(?:[Cc]ost|COST|[Ll]oss|LOSS) after (?:iteration|iter|epoch|step)s? *#?\d+(?!\d) *[:=] *"
+                  rb"\[*(" + NUMBER + rb")(?![\w.])")
 DIALECT = Dialect("lines of the cost after each iteration", LINE, pattern=LINE)

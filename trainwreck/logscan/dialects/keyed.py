@@ -5,7 +5,14 @@ loop printed beside it (`Epoch [9/10], Step [100/600], Loss: nan`, `step 1100 lo
 from . import Dialect
 
 # With no loss key, the cost: what courses and hand-written loops call the quantity gradient descent lowers; or
-# the negative log-likelihood, `nll`, as density models print it; or `J = 0.5`, the cost as courses write it (a
-# word of its own: not the J that ends a name); or a regression's `mse`.
-DIALECT = Dialect("lines with a loss key", None, keys=(b"loss", b"Loss", b"LOSS", b"cost", b"Cost", b"COST", b"nll",
-                                                       b"NLL", rb"(?<![\w.])J", b"mse", b"MSE"))
+# the negative log-likelihood, `nll`, as density models print it; or `J = 0.5`, the cost as courses write it; or a
+# regression's `mse`. Each is a word of its own, or the training one (`train_mse`): not the end of `val_cost`,
+# `test_nll`, `rmse` (the validation words and the masks are written for `loss`); not a whole number followed by
+# words, as prose has it ("cost 40 GPU hours"); and `J` only as `J = 0.5`, with spaces (`Namespace(J=2, ...)` is an
+# argument).
+_OWN = rb"(?<![\w.])(?:[Tt]rain(?:ing)?_)?"
+_NOT_PROSE = rb"(?![ \t]*[:=]?[ \t]*\d+[ \t]+[A-Za-z]+[ \t]+[A-Za-z])"
+DIALECT = Dialect("lines with a loss key", None,
+                  keys=(b"loss", b"Loss", b"LOSS", _OWN + rb"(?:[Cc]ost|COST)" + _NOT_PROSE,
+                        _OWN + rb"(?:nll|NLL)" + _NOT_PROSE, rb"(?:^|(?<=[ \t|]))J(?=[ \t]+=[ \t]+)",
+                        _OWN + rb"(?:mse|MSE)" + _NOT_PROSE))
