@@ -730,6 +730,9 @@ def test_a_climb_too_slow_for_the_watch_that_stayed_up_is_a_climb():
     assert d.matches[0].entry.id == "WR-220"
     bumpy = values[:6] + [round(0.52 * (1.3 if k % 2 else 1.0) * 1.02 ** k, 4) for k in range(1, 46)]
     assert diagnosis(_steps(bumpy)).signature.name != "climbed-and-stayed"     # as many falls as rises
+    # a GAN's generator loss creeps up in a healthy run (review_session28_reading item 21)
+    generator = "DCGAN, I log the generator loss.\n" + _steps(values).replace("Loss:", "g_loss:")
+    assert diagnosis(generator).signature.name != "climbed-and-stayed"
 
 
 # ---- a classifier's run has no regression targets ------------------------------------------------

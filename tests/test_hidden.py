@@ -69,12 +69,15 @@ def megatron(rows) -> str:
 def test_megatron_counts_its_nan_iterations_out_of_the_mean_and_each_is_read_as_a_nan():
     """Megatron-LM leaves a skipped iteration whose loss was nan or inf out of the mean `lm loss` and counts it on
     the same line (core_v0.15.0 training.py L1405-L1416): the mean looked finite, and the run was read as healthy."""
-    ev = read(megatron([(3.1, 0), (2.9, 0), (2.95, 2), (2.97, 0), (3.05, 5)]))
+    ev = read(megatron([(3.1, 0), (2.9, 0), (2.95, 2), (3.05, 5)]))
     assert ev.hidden_zeros == 2 and ev.hidden_line == 3
-    assert ev.first_nonfinite == 2 and str(ev.first_nonfinite_at) == "iteration 300/5000" and ev.finite_after == 1
+    assert ev.first_nonfinite == 2 and str(ev.first_nonfinite_at) == "iteration 300/5000" and ev.finite_after == 0
     d = diagnose(ev, CATALOG)
     assert d.verdict != "healthy"
     assert any("Megatron-LM counted nan iterations on 2 line(s), the first on line 3" in f for f in d.signature.facts)
     assert "logging_nan_inf_filter" not in " ".join(d.signature.facts)
     clean = read(megatron([(3.1, 0), (2.9, 0), (2.95, 0)]))
     assert clean.hidden_zeros == 0 and clean.first_nonfinite is None
+    # a nan iteration the run went on from was a step the scaler skipped: no break (review_session28_reading item 16)
+    went_on = read(megatron([(3.1, 0), (2.95, 1), (2.9, 0), (2.8, 0)]))
+    assert went_on.hidden_zeros == 0 and went_on.first_nonfinite is None

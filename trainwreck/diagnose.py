@@ -409,7 +409,8 @@ def _signature(ev: Evidence) -> Signature:
         return sig("climbing", [f"no non-finite value yet, but the loss has risen {end_rises} times in a row "
                                 f"to {_fmt(ev.before[-1])} at the end ({at(ev.count - 1)})"])
     low = ev.low if ev.low is not None else ev.head[0]
-    slow = _slow_climb(ev) if warn_index is None else None
+    slow = _slow_climb(ev) if warn_index is None and not GROWS_WHEN_HEALTHY.search(
+        f"{ev.loss_named[0]} {ev.prose}") else None
     if ((warn_index is not None or slow) and low > 0 and ev.last > ev.head[0] and ev.last >= STAYED * low
             and ev.high is not None and ev.last >= NEAR_PEAK * ev.high):
         seen = (f"a loss watch ({WATCH_RULE}) would have warned at {warn_at}" if slow is None else
@@ -439,6 +440,10 @@ def _signature(ev: Evidence) -> Signature:
                            f"{_fmt(last)}" + bump + unjudged])
 
 
+# Losses that grow slowly in a healthy run: a GAN's generator, a value loss regressing returns that grow. A slow climb
+# is not read as one in a run that names them (a fast climb, which the watch sees, still is).
+GROWS_WHEN_HEALTHY = re.compile(r"\b(?:gan|dcgan|wgan|generator|discriminator|g_loss|loss_?g|d_loss|loss_?d|g loss|"
+                                r"d loss|reward|returns?|q[ _-]?values?|dqn|ppo|critic|actor|td[ _-]?error)\b", re.I)
 # A climb too slow for the watch (rises of a few percent a print): it still counts as a climb that stayed when
 # it runs over SLOW_VALUES values or more after the lowest and most of them (SLOW_SHARE) are rises.
 SLOW_VALUES, SLOW_SHARE = 5, 2 / 3

@@ -19,7 +19,8 @@ Megatron-LM prints, per logging interval, the mean `lm loss` of the iterations t
 `number of nan iterations`: skipped iterations (the loss scaler found inf or nan gradients, under fp16 or a set
 `--loss-scale`) whose loss itself was nan or inf, left out of the mean; both reset after each line (core_v0.15.0
 training.py L1405-L1416 counts, L1630-L1651 averages, prints and resets). So a line whose count is 1 or more
-had a non-finite loss within its interval, and its `lm loss` is read as that nan.
+had a non-finite loss within its interval, and its `lm loss` is read as that nan -- when no clean line follows it
+in the block: nan iterations the run went on from were skipped steps, as the scaler means them to be.
 """
 from __future__ import annotations
 
@@ -72,14 +73,25 @@ MEGATRON_SOURCE = ("https://github.com/NVIDIA/Megatron-LM/blob/core_v0.15.0/mega
 MEGATRON_NAN = re.compile(rb"(lm loss: )[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?= \|[^\n]*? number of nan iterations: *[1-9])")
 
 
+MEGATRON_CLEAN = re.compile(rb"number of nan iterations: *0 *\|")
+
+
 def unhide_megatron(text: bytes, ev: Evidence, line0: int) -> bytes:
-    """The block with the mean `lm loss` of each interval that counted a nan iteration written as that nan."""
-    if b"number of nan iterations" not in text or MEGATRON_NAN.search(text) is None:
+    """The block with the mean `lm loss` of each interval that counted a nan iteration written as that nan -- those
+    the block ends on: an interval or two of nan iterations that the loss scaler skipped, followed by clean ones, is
+    a run that went on (a skipped step is what the scaler is for), not one that broke."""
+    if b"number of nan iterations" not in text:
         return text
-    first = MEGATRON_NAN.search(text)
-    out, n = MEGATRON_NAN.subn(rb"\1nan", text)
+    clean = None
+    for clean in MEGATRON_CLEAN.finditer(text):
+        pass
+    start = text.find(b"\n", clean.end()) + 1 if clean is not None else 0
+    first = MEGATRON_NAN.search(text, start) if start or clean is None else None
+    if first is None:
+        return text
+    out, n = MEGATRON_NAN.subn(rb"\1nan", text[start:])
     _counted(ev, n, line0 + text.count(b"\n", 0, first.start()) + 1)
-    return out
+    return text[:start] + out
 
 
 def with_hidden(ev: Evidence) -> Evidence:
