@@ -645,3 +645,13 @@ def test_a_question_whether_a_reported_divergence_is_normal_still_reports_it():
              + "".join(f"epoch {e} loss {2.3 * 0.9 ** e:.4f}\n" for e in range(4)))
     assert diagnosis("Is it normal that the loss starts diverging after epoch 5 with fp16?\n" + steps).verdict != "normal"
     assert diagnosis("I get these overflow messages at the start, is my model diverging?\n" + steps).verdict == "normal"
+
+
+def test_the_deciding_question_does_not_ask_for_a_message_the_paste_holds():
+    """"Paste the warnings ... (WR-020 prints `overflow encountered in exp`)" beside that very warning (review_session28
+    numpy item 19)."""
+    text = ("".join(f"iteration {1000 * i}: loss {v}\n" for i, v in enumerate(["1.09", "0.61", "0.42", "0.35"]))
+            + "/home/s/spiral.py:14: RuntimeWarning: overflow encountered in exp\n  e = np.exp(z)\n"
+            + "iteration 5000: loss nan\niteration 6000: loss nan\n")
+    d = diagnosis(text)
+    assert d.verdict == "uncertain" and "`overflow encountered in exp`" not in d.ask

@@ -1653,8 +1653,10 @@ def _deciding_question(d: Diagnosis, w: Weigher) -> str:
                 "interval: a loss broken from the first step and one that climbed or jumped later tell these apart")
     shown = shown_frameworks(ev)
     # (entry, message, framework) of the messages that one candidate alone prints
+    # (not one the paste already holds: it has told what it can)
     distinct = [(e.id, m.shown, m.origin) for e in entries for m in w.weighed[e.id]
-                if m.origin in (shown or {"numpy"}) and not any(m in o.messages for o in entries if o is not e)]
+                if m.origin in (shown or {"numpy"}) and m.text not in ev.messages
+                and not any(m in o.messages for o in entries if o is not e)]
     # a framework's own check names the op that went non-finite (its messages then tell the candidates apart)
     framework = next((f for f in OP_NAMING if f in shown), None)
     if framework == "pytorch" and (ANOMALY_ON.search(ev.prose) or any(
