@@ -819,3 +819,17 @@ def test_a_regression_that_prints_an_accuracy_of_zero_is_no_classifier():
     assert _classifier(ev) == ""
     assert REGRESSOR.search("model is Dense(64, relu) -> Dense(1)") and REGRESSOR.search("Predicting median_house_value")
     assert not REGRESSOR.search("predicting the class of each digit")
+
+
+def test_labels_set_to_minus_one_and_an_input_that_prints_255_are_facts_of_the_data():
+    """"I set y = -1 for the unlabelled rows" is WR-320's own phrase; `X.max()` printing 255 is raw pixels (WR-330),
+    unless the paste divides by 255 (review_session28_numpy items 10, 11)."""
+    curve = "".join(f"epoch {e} loss {2.3026 * 0.97 ** e:.4f}\n" for e in range(12))
+    d = diagnosis("Some rows have no label so I set y = -1 for them. 10 classes.\n" + curve)
+    labels = next(m for m in d.matches if m.entry.id == "WR-320")
+    assert labels.parts["minus-one-labels"] == 1.0 and "(`y = -1`)" in labels.evidence[-1]
+    pixels = ">>> X.max()\n255.0\n" + curve
+    inputs = next(m for m in diagnosis(pixels).matches if m.entry.id == "WR-330")
+    assert inputs.parts["raw-pixels"] == 1.0
+    assert not any("raw-pixels" in m.parts for m in diagnosis("X = X / 255.0\n" + pixels).matches)
+    assert not any("minus-one-labels" in m.parts for m in diagnosis("lr 1e-1 then 1e-2.\n" + curve).matches)

@@ -206,6 +206,14 @@ ACCURACY_RISE = 0.2            # a rise of 20 points of accuracy is a model that
 # accuracy printed beside it reaches FLOOR_ACCURACY, is that failure's fingerprint -- a printed fact for the entries
 # whose phrases say the loss will not go below it. C is the class count whose floor is nearest below the loss (3 or
 # more: two classes' floor, 0.3133, is an ordinary loss at that accuracy).
+# What a paste shows of its data: labels set to -1 ("unlabelled rows set to y = -1"), and an input whose largest value
+# prints as 255 (`X.max()` -> 255, raw 8-bit pixels; not in a paste that divides by 255) -- half a printed fact for
+# the entries whose phrases say so.
+UNLABELLED_WORDS, RAW_PIXEL_WORDS = {"unlabell", "mark"}, {"raw", "pixel"}
+MINUS_ONE_LABELS = re.compile(r"\b(?:y|labels?|targets?|class(?:es)?)\s*(?:=|==|to|as|of|at)\s*-1\b|"
+                              r"\b(?:marked|set|labell?ed)\s+(?:as\s+|with\s+|to\s+)?-1\b", re.I)
+MAX_255 = re.compile(r"\.max\(\)[^\n]{0,80}?(?:\n[^\n]{0,80}?)?(?<![\d.])255(?:\.0*)?(?![\d.]|\.\d)")
+DIVIDED_255 = re.compile(r"/\s*255\b")
 FLOOR_WORDS = {"class", "below"}
 FLOOR_NEAR, FLOOR_ACCURACY, FLOOR_CLASSES = 0.02, 0.9, range(3, 1001)
 # The class count a paste names (a dataset, `num_classes=100`, "10 classes", `Dense(100, activation='softmax')`,
@@ -225,7 +233,7 @@ CANDIDATES = 3
 # The parts of a score that are evidence of the entry's own (not words alone, nor timing, nor a prior):
 # beside a named entry and its runners-up, the others are listed only with one of them.
 # Facts of the paste that make an entry a candidate on their own, beside a curve that shows another's signature.
-SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets")
+SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one-labels", "raw-pixels")
 SPECIFIC = ("curve", "messages", "start", "negative", "zero-gradient", "accuracy-rose", "sigmoid-zero", "rate-rose",
             "softmax-floor")
 # Apex's loss scale at zero is the scaler out of range, as the floor message it is weighed as (see
@@ -669,6 +677,8 @@ class Weigher:
         self.zero_gradient = self._saying(ZERO_GRADIENT_WORDS)
         self.accuracy_rises = self._saying(ACCURACY_WORDS)
         self.softmax_floor = self._saying(FLOOR_WORDS)
+        self.unlabelled = self._saying(UNLABELLED_WORDS)
+        self.raw_pixels = self._saying(RAW_PIXEL_WORDS)
         self.sigmoid_zero = self._saying(SIGMOID_ZERO_WORDS)
         self.rate_raised = self._saying(RATE_RAISED_WORDS)
         self.uncleared = self._saying(UNCLEARED_WORDS)
@@ -910,6 +920,13 @@ def _printed_facts(ev: Evidence, sig: Signature, words: list[str]) -> dict[str, 
     floor = _softmax_floor(ev, last)
     if floor:
         out["softmax-floor"] = floor
+    if m := MINUS_ONE_LABELS.search(ev.prose):
+        out["minus-one-labels"] = (f"the report sets labels to -1 (`{' '.join(m.group(0).split())}`): a label no "
+                                   "loss can take -- an index of -1 is the last class to NumPy, and PyTorch's "
+                                   "cross-entropy refuses it unless told to ignore it")
+    if (m := MAX_255.search(ev.prose)) and not DIVIDED_255.search(ev.prose):
+        out["raw-pixels"] = ("the paste prints an input's largest value as 255: raw 8-bit pixel values, fed as they "
+                             "are")
     if sig.name == "plateau-from-start" and first is not None and last is not None:
         # a percentage when printed with % or when both are above 1; both at most 1 without %, a
         # fraction; one of each cannot be read
@@ -1129,6 +1146,8 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
                                     ("accuracy-rose", w.accuracy_rises, W_PRINTED),
                                     ("sigmoid-zero", w.sigmoid_zero, W_SAID_HALF),
                                     ("softmax-floor", w.softmax_floor, W_PRINTED),
+                                    ("minus-one-labels", w.unlabelled, W_SAID_HALF),
+                                    ("raw-pixels", w.raw_pixels, W_SAID_HALF),
                                     ("rate-rose", w.rate_raised, W_SAID_HALF)):
         if fact in c.printed and entry.id in declarers:
             parts[fact] = weight
