@@ -117,6 +117,10 @@ def test_broken_copy_reports_every_problem_once_each(project):
          "catalog/WR-220.md: symptoms.trace: unknown signature 'wobble' "
          "(one of climb-then-nonfinite, nonfinite-from-start, descent-then-nonfinite, spike-then-recover, "
          "climb-despite-clipping, descent-then-climb, plateau-from-start, stall-after-drop, none)"),
+        ("trace: climb-then-nonfinite", "trace: climb-then-nonfinite\n  also_trace: climb-then-nonfinite",
+         "catalog/WR-220.md: symptoms.also_trace: 'climb-then-nonfinite' is not a second signature: one of "
+         "nonfinite-from-start, descent-then-nonfinite, spike-then-recover, climb-despite-clipping, "
+         "descent-then-climb, plateau-from-start, stall-after-drop"),
         ("### Bonus point\n", "",
          "catalog/WR-220.md: sections: Interview question needs a non-empty '### Bonus point'"),
         ("## Fix\n", "## Fix it\n", "catalog/WR-220.md: sections: missing: Fix"),

@@ -559,3 +559,16 @@ def test_a_loss_that_spikes_then_freezes_at_one_value_is_a_stall():
     assert signature(moving).name == "spike-then-recover"
     flat_from_start = [2.302, 2.3015] + [2.301] * 9                     # never moved: a plateau, not a freeze
     assert signature(flat_from_start).name == "plateau-from-start"
+
+
+def test_an_entrys_second_signature_is_not_held_against_it_nor_counted_for_it():
+    """WR-330 shows a plateau for a network of sigmoids and, for a linear model under plain gradient descent on raw
+    features, a climb to inf (its snippet's table run): the climb was "against: the loss curve does not look like
+    this entry's" (review_session28_sweep item 18). Its page names both; the climb's own entry keeps its lead."""
+    entry = CATALOG.entries["WR-330"]
+    assert entry.traces == ("plateau-from-start", "climb-then-nonfinite")
+    climb = [0.5 * 9.0 ** k for k in range(8)] + [math.inf, math.nan]
+    d = diagnose(scan(io.BytesIO(("X is not scaled (sqft 500-5000).\n" + log_of(climb)).encode()), "log"), CATALOG)
+    inputs = next(m for m in d.matches if m.entry.id == "WR-330")
+    assert "curve" not in inputs.parts and not any("does not look like" in a for a in inputs.against)
+    assert d.matches[0].entry.id == "WR-220"

@@ -334,7 +334,7 @@ def _parse_entry(path: Path, catalog: Catalog) -> tuple[Entry | None, bool]:
             bad("modules", f"{shown(module, 20)} is not text: quote module ids, e.g. [\"2.2\"]", f"modules[{i}]",
                 drop=False)
     related = _related(meta.get("related", []), bad)
-    messages, trace, phrases = _symptoms(meta.get("symptoms", {}), bad)
+    messages, trace, phrases, also_trace = _symptoms(meta.get("symptoms", {}), bad)
     if not (isinstance(meta.get("id"), str) and meta["id"].strip()):
         return None, True
     text_of = {name: meta[name].strip() if isinstance(meta.get(name), str) else "" for name in
@@ -349,6 +349,7 @@ def _parse_entry(path: Path, catalog: Catalog) -> tuple[Entry | None, bool]:
         related=related,
         messages=messages,
         trace=trace,
+        also_trace=also_trace,
         snippet=text_of["snippet"],
         body=body,
         sections=split_sections(body),
@@ -387,14 +388,14 @@ def _related(raw, bad) -> list[Related]:
     return result
 
 
-SYMPTOM_KEYS = {"messages", "trace", "phrases"}
+SYMPTOM_KEYS = {"messages", "trace", "also_trace", "phrases"}
 MESSAGE_KEYS = {"text", "from", "source", "example"}
 
 
-def _symptoms(raw, bad) -> tuple[list[Message], str, list[str]]:
+def _symptoms(raw, bad) -> tuple[list[Message], str, list[str], str]:
     if not isinstance(raw, dict) or set(raw) - SYMPTOM_KEYS:
-        bad("symptoms", "must be a mapping with 'messages', 'trace' and optional 'phrases'")
-        return [], "", []
+        bad("symptoms", "must be a mapping with 'messages', 'trace' and optional 'also_trace' and 'phrases'")
+        return [], "", [], ""
     messages = raw.get("messages", [])
     if not isinstance(messages, list):
         bad("symptoms.messages", "must be a list of {text, from, source}")
@@ -408,7 +409,11 @@ def _symptoms(raw, bad) -> tuple[list[Message], str, list[str]]:
     if not (isinstance(phrases, list) and all(isinstance(x, str) and x.strip() for x in phrases)):
         bad("symptoms.phrases", "must be a list of short texts")
         phrases = []
-    return parsed, trace, [p.strip() for p in phrases]
+    also = raw.get("also_trace", "")
+    if not isinstance(also, str):
+        bad("symptoms.also_trace", "must be a loss-curve signature name")
+        also = ""
+    return parsed, trace, [p.strip() for p in phrases], also
 
 
 def _message(item, index: int, bad) -> Message | None:

@@ -646,6 +646,7 @@ class Weigher:
         self.entries = [e for e in catalog.sorted_entries() if e.status != "retired"]
         self.library = Library.of(self.entries, {**FIELDS, "Symptom": prose, "Where it shows up": prose})
         self.told_when = {e.id: when(section(e, "Symptom")) for e in self.entries}
+        # (by its own signature: a second one, in a narrower setting, does not widen when the failure shows)
         self.timing = {e.id: WHEN_OF_TRACE.get(e.trace, set()) | self.told_when[e.id] for e in self.entries}
         self.trace_count: dict[str, int] = {}
         for e in self.entries:
@@ -1092,8 +1093,11 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
     if curve:
         parts["curve"] = curve
         evidence += [f for f in sig.facts if f != sig.enormous_start]
-    # (an enormous first value is this entry's curve at its start: what the curve does next does not contradict it)
-    elif sig.name in TRACES and entry.trace != "none" and PART_OF.get(entry.trace) != sig.name and "start" not in parts:
+    # (an enormous first value is this entry's curve at its start: what the curve does next does not contradict it;
+    # nor is its second face, which its page and snippet show in a narrower setting, held against it -- nor counted
+    # for it: the signature's own entries keep their lead)
+    elif (sig.name in TRACES and entry.trace != "none" and PART_OF.get(entry.trace) != sig.name and "start" not in parts
+          and sig.name not in entry.traces and PART_OF.get(sig.name) not in entry.traces):
         parts["curve"] = -weights.when
         against.append(f"the loss curve does not look like this entry's ({TRACES[entry.trace]})")
     # a message whose op the log names is another entry's (see _message_weight) is no evidence for this one

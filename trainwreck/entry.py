@@ -153,6 +153,13 @@ class Entry:
     body: str
     sections: dict[str, str] = field(default_factory=dict)
     phrases: list[str] = field(default_factory=list)   # how people describe it in their own words
+    # a second loss-curve signature the failure shows in another setting, which its page and snippet show too
+    # (WR-330: a plateau for a network of sigmoids, a climb to inf under plain gradient descent for a linear model)
+    also_trace: str = ""
+
+    @property
+    def traces(self) -> tuple[str, ...]:
+        return (self.trace, self.also_trace) if self.also_trace else (self.trace,)
 
     @property
     def url(self) -> str:

@@ -92,6 +92,7 @@ def catalog_data(catalog: Catalog, base_url: str = "", directory_urls: bool = Tr
                              for m in e.messages],
                 "phrases": e.phrases,
                 "trace": e.trace,
+                "also_trace": e.also_trace or None,
                 "snippet": e.snippet,
                 "url": url(entry_path(e.id)),
                 "handout_url": url(handout_path(e.id)),

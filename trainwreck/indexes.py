@@ -59,7 +59,7 @@ def symptom_index(catalog: Catalog) -> str:
         lines.append(f"- {md_code(message)} — {links}")
     lines += ["", "## Loss-curve signatures", ""]
     for trace, description in TRACES.items():
-        ids = [e.id for e in catalog.sorted_entries() if e.trace == trace]
+        ids = [e.id for e in catalog.sorted_entries() if trace in e.traces]
         if trace == "none" or not ids:
             continue
         links = ", ".join(f"[{i}]({entry_path(i)} \"{md_text(catalog.title_of(i))}\")" for i in ids)

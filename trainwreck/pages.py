@@ -93,7 +93,8 @@ def entry_page(entry: Entry, catalog: Catalog, edition: str = "full", run=None) 
         lines += ["**Related:** " + " · ".join(
             f"{link_to(rid, catalog, entry.id)} ({nature.replace('-', ' ')})" for rid, nature in related), ""]
     if entry.trace != "none":
-        lines += [f"**Loss curve:** {TRACES[entry.trace]}", ""]
+        also = f"; or, {TRACES.get(entry.also_trace, entry.also_trace)}" if entry.also_trace else ""
+        lines += [f"**Loss curve:** {TRACES[entry.trace]}{also}", ""]
     lines += [f"[Printable handout]({handout_path(entry.id)}){{ .tw-handout-link }}", ""]
     if entry.messages:
         lines += message_headings(entry)

@@ -120,6 +120,9 @@ def _check_entry(entry, catalog: Catalog, claimed: dict[str, str], snippets: _Sn
             bad("related", f"{shown(link.id, 20, quote=False)} does not exist and is not declared in planned.yml", at)
     if entry.trace not in TRACES:
         bad("symptoms.trace", f"unknown signature {shown(entry.trace, 40)} (one of {', '.join(TRACES)})")
+    if entry.also_trace and (entry.also_trace not in TRACES or entry.also_trace in ("none", entry.trace)):
+        bad("symptoms.also_trace", f"{shown(entry.also_trace, 40)} is not a second signature: one of "
+                                   f"{', '.join(t for t in TRACES if t not in ('none', entry.trace))}")
 
     _check_snippet(entry, catalog, claimed, snippets, bad)
     includes_ok = _check_includes(entry, catalog, snippets, bad)
