@@ -572,3 +572,10 @@ def test_an_entrys_second_signature_is_not_held_against_it_nor_counted_for_it():
     inputs = next(m for m in d.matches if m.entry.id == "WR-330")
     assert "curve" not in inputs.parts and not any("does not look like" in a for a in inputs.against)
     assert d.matches[0].entry.id == "WR-220"
+
+
+def test_a_loss_that_ends_where_it_started_is_not_said_to_not_fall_from_a_value_to_itself():
+    sig = signature([0.6932, 0.7019, 0.6950, 0.6931, 0.6940, 0.6932])
+    assert sig.name == "healthy"
+    assert "the loss ended where it started, at 0.6932 (lowest 0.6931, highest 0.7019)" in sig.facts[0]
+    assert "from 0.6932 to 0.6932" not in sig.facts[0]

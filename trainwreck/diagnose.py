@@ -444,8 +444,9 @@ def _signature(ev: Evidence) -> Signature:
         f"; too few values to judge a plateau or a stall ({SHAPE_MIN} are needed)" if ev.count < SHAPE_MIN else
         "; a loss that reaches 0 or below is not judged for a plateau or a stall" if not (ev.low and ev.low > 0) else
         "; the values do not start at the run's start, so a plateau or a stall cannot be judged")
-    return sig("healthy", [f"{ev.count} loss values, all finite: the loss {trend} from {_fmt(first)} to "
-                           f"{_fmt(last)}" + bump + unjudged])
+    moved = (f"the loss {trend} from {_fmt(first)} to {_fmt(last)}" if _fmt(first) != _fmt(last) else
+             f"the loss ended where it started, at {_fmt(last)} (lowest {_fmt(ev.low)}, highest {_fmt(ev.high)})")
+    return sig("healthy", [f"{ev.count} loss values, all finite: {moved}" + bump + unjudged])
 
 
 # Losses that grow slowly in a healthy run: a GAN's generator, a value loss regressing returns that grow. A slow climb
