@@ -833,3 +833,17 @@ def test_labels_set_to_minus_one_and_an_input_that_prints_255_are_facts_of_the_d
     assert inputs.parts["raw-pixels"] == 1.0
     assert not any("raw-pixels" in m.parts for m in diagnosis("X = X / 255.0\n" + pixels).matches)
     assert not any("minus-one-labels" in m.parts for m in diagnosis("lr 1e-1 then 1e-2.\n" + curve).matches)
+
+
+def test_a_pasted_loop_that_never_clears_the_gradients_is_a_fact_for_the_accumulating_entry():
+    """The loop is in the paste: backward(), step(), and no zero_grad() anywhere (review_session28_sweep item 34: WR-220
+    alone was named)."""
+    loop = ("for x, y in loader:\n    out = model(x)\n    loss = criterion(out, y)\n    loss.backward()\n"
+            "    optimizer.step()\n")
+    curve = "".join(f"epoch {e} loss {v}\n" for e, v in enumerate(["0.65", "0.40", "0.34", "0.50", "0.92", "1.88",
+                                                                   "4.22", "11.7", "35.1", "nan"]))
+    d = diagnosis(loop + curve)
+    piles = next(m for m in d.matches if m.entry.id == "WR-260")
+    assert piles.parts["never-cleared"] == 2.0 and "clears the gradients nowhere in the paste" in piles.evidence[-1]
+    cleared = loop.replace("    out = model(x)", "    optimizer.zero_grad()\n    out = model(x)")
+    assert not any("never-cleared" in m.parts for m in diagnosis(cleared + curve).matches)

@@ -169,6 +169,11 @@ RATE_RAISED_WORDS = {"lr", "rais"}
 # by a tool whose trainer clears them each step (Dialect.clears_gradients) counts as much as a declared message
 # against them.
 UNCLEARED_WORDS = {"zero", "grad", "optimizer"}
+# ... and a pasted PyTorch loop that calls backward() and then step() within a few lines and clears the gradients
+# nowhere in the paste (no zero_grad, no `.grad = None`, no `grad.zero_()`): a printed fact for them, the code itself
+# showing the failure (a paste may leave out the line that clears them: a fact, not a verdict).
+BACKWARD_STEP = re.compile(r"\.backward\(\)[^\n]*\n(?:[^\n]*\n){0,6}?[^\n]*\.step\(\)")
+CLEARED = re.compile(r"zero_grad|\.grad\s*=\s*None|grad\.zero_\(\)|set_to_none|clear_grad|cleargrads")
 # The entries whose phrases are about regression targets: a report of a classifier (a softmax or a cross-entropy
 # named, an accuracy printed beside the loss) and of no regression counts as much as a declared message against them
 # -- a classifier has no targets in raw units to leave unscaled.
@@ -233,7 +238,8 @@ CANDIDATES = 3
 # The parts of a score that are evidence of the entry's own (not words alone, nor timing, nor a prior):
 # beside a named entry and its runners-up, the others are listed only with one of them.
 # Facts of the paste that make an entry a candidate on their own, beside a curve that shows another's signature.
-SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one-labels", "raw-pixels")
+SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one-labels", "raw-pixels",
+              "never-cleared")
 SPECIFIC = ("curve", "messages", "start", "negative", "zero-gradient", "accuracy-rose", "sigmoid-zero", "rate-rose",
             "softmax-floor")
 # Apex's loss scale at zero is the scaler out of range, as the floor message it is weighed as (see
@@ -911,6 +917,9 @@ def _printed_facts(ev: Evidence, sig: Signature, words: list[str]) -> dict[str, 
         out["sigmoid-zero"] = ("the report says the output is 0.5: a sigmoid gives exactly that for an input of 0, "
                                "which a last layer whose weights and bias are all zero gets for every example (a model "
                                "stuck at one output on balanced classes prints about 0.5 too)")
+    if BACKWARD_STEP.search(ev.prose) and not CLEARED.search(ev.prose):
+        out["never-cleared"] = ("the pasted loop calls backward() and step() and clears the gradients nowhere in the "
+                                "paste (no zero_grad(), no `.grad = None`)")
     if ev.grad_paired and ev.grad_zero_exact and ev.count >= 3:
         out["zero-gradient"] = ("every gradient norm printed beside the loss is exactly 0: no gradient reaches "
                                 "those weights")
@@ -1153,6 +1162,7 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
                                     ("softmax-floor", w.softmax_floor, W_PRINTED),
                                     ("minus-one-labels", w.unlabelled, W_SAID_HALF),
                                     ("raw-pixels", w.raw_pixels, W_SAID_HALF),
+                                    ("never-cleared", w.uncleared, W_PRINTED),
                                     ("rate-rose", w.rate_raised, W_SAID_HALF)):
         if fact in c.printed and entry.id in declarers:
             parts[fact] = weight
