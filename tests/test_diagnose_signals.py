@@ -847,3 +847,10 @@ def test_a_pasted_loop_that_never_clears_the_gradients_is_a_fact_for_the_accumul
     assert piles.parts["never-cleared"] == 2.0 and "clears the gradients nowhere in the paste" in piles.evidence[-1]
     cleared = loop.replace("    out = model(x)", "    optimizer.zero_grad()\n    out = model(x)")
     assert not any("never-cleared" in m.parts for m in diagnosis(cleared + curve).matches)
+
+
+def test_a_step_the_words_say_was_fine_is_not_when_the_failure_showed():
+    """"The loss at iteration 0 is fine but from iteration 1 everything is nan" said "from the first values"
+    (review_session28_numpy item 18)."""
+    assert when("The loss at iteration 0 is fine but from iteration 1 everything is nan.") == {"early"}
+    assert when("at step 0 the loss is nan") == {"start"} and when("around step 1300 it goes nan") == {"later"}
