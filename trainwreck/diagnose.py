@@ -491,8 +491,8 @@ def _descent_before_climb(ev: Evidence) -> str | None:
     if ev.low is None or not first > 0 or ev.low_at < DESCENT_MIN or ev.low > (1 - DESCENT_FALL) * first:
         return None
     return (f"the loss first fell for {ev.low_at} values, from {_fmt(first)} at {ev.where(0)} to "
-            f"{_fmt(ev.low)} at {ev.where(ev.low_at)}, then turned and climbed: the steps grew as "
-            "training went on")
+            f"{_fmt(ev.low)} at {ev.where(ev.low_at)}, then turned and climbed, as a loss does when the "
+            "steps grow as training goes on")
 
 
 def _once_an_epoch(ev: Evidence) -> bool:
