@@ -166,12 +166,12 @@ def test_a_nan_in_validation_alone_is_said_beside_the_training_verdict():
     fastai = ("epoch     train_loss  valid_loss  accuracy  time    \n"
               + "".join(f"{e}         {t}    {v}    0.70      01:10\n" for e, (t, v) in
                         enumerate([("1.412301", "1.021233"), ("0.981120", "nan     "), ("0.770442", "nan     ")])))
-    for log, said in ((keyed, "the validation loss was nan at line 3 (`val_loss=nan`)"),
+    for log, said in ((keyed, "the validation loss was nan at epoch 3/30 (line 3) (`val_loss=nan`)"),
                       (fastai, "the validation loss was nan at line 3 (`valid_loss nan`)"),
                       (fastai.replace("train_loss  valid_loss", "Training Loss  Validation Loss"),
                        "the validation loss was nan at line 3 (`validation_loss nan`)"),
-                      (mnist, "the validation loss was nan at line 14 (`Test set: Average loss: nan`)"),
-                      (tagged, "the validation loss was inf at line 3 (`[eval]  step 200 | loss_ce nan | loss inf`)")):
+                      (mnist, "the validation loss was nan at epoch 1 (line 14) (`Test set: Average loss: nan`)"),
+                      (tagged, "the validation loss was inf at step 200 (line 3) (`[eval]  step 200 | loss_ce nan | loss inf`)")):
         out = run_cli("-", stdin=log.encode()).stdout.decode()
         assert out.count("No known failure found in the training loss.") == 1
         assert f"But {said}: only the training loss is diagnosed." in out
@@ -192,7 +192,7 @@ def test_a_nan_in_validation_alone_is_said_beside_the_training_verdict():
     assert diagnose(scan(io.BytesIO(keyed.encode()), "val", message_finder(CATALOG)), CATALOG).validation
     # ... but a validation nan printed before the training loss broke is (review_session27_commits item 19)
     first = keyed.replace("val_loss=0.70", "val_loss=nan").replace("train_loss=0.53", "train_loss=nan")
-    assert "at line 1" in diagnose(scan(io.BytesIO(first.encode()), "v", message_finder(CATALOG)), CATALOG).validation
+    assert "(line 1)" in diagnose(scan(io.BytesIO(first.encode()), "v", message_finder(CATALOG)), CATALOG).validation
 
 
 def test_healthy_report_says_what_was_checked():

@@ -26,7 +26,7 @@ from .logscan.evidence import only, without_first
 from .logscan.hidden import with_hidden
 from .logscan.layout import validation_rows
 from .logscan.numbers import to_float
-from .logscan.positions import counted_on, starts_again, step_number
+from .logscan.positions import STEP, counted_on, epoch_on, last_epoch, starts_again, step_number
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_scale_zero
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
@@ -1231,7 +1231,16 @@ def _validation_nonfinite(ev: Evidence) -> tuple[str, int]:
     if evaluated is not None and (not found or evaluated[0] < line):
         return f"the loss evaluate() printed after training was {evaluated[1].split()[-1]} at line {evaluated[0]} " \
                f"(`{evaluated[1]}`)", evaluated[0]
-    return f"the validation loss was {value.lower().removesuffix('.0')} at line {line} (`{quoted}`)", line
+    # where the log numbers it: the epoch or step printed on that line (or the last epoch printed above it)
+    prose = ev.prose.encode()
+    at = prose.rfind(b"\n", 0, len(ev.prose[:start].encode())) + 1
+    text = prose[at:prose.find(b"\n", at) if prose.find(b"\n", at) >= 0 else len(prose)]
+    epoch = epoch_on(text) or last_epoch(prose, at)
+    named = STEP.search(text)              # a step it names (a bare `980/10000` on it may be an accuracy's count)
+    step = f"{named.group(1).decode().lower()} {named.group(2).decode()}" if named else None
+    where = ", ".join(p for p in (epoch, step) if p)
+    return (f"the validation loss was {value.lower().removesuffix('.0')} at "
+            f"{f'{where} (line {line})' if where else f'line {line}'} (`{quoted}`)", line)
 
 
 def _run_values(ev: Evidence) -> Evidence:
