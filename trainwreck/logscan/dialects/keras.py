@@ -19,14 +19,13 @@ import re
 from . import Dialect
 from ..numbers import NUMBER, to_float
 
-# `model.evaluate()` (and `predict()`) after `fit()` draws the same bar with no `Epoch k/N` line before it:
-# `313/313 [=====] - 0s 1ms/step - loss: 0.0824 - accuracy: 0.9776` is the test loss. After the block's last Epoch
-# line, a bar with no Epoch line since the last bar is such a line when it counts another number of steps than that
-# one, or when that one was finished (`1875/1875`: an evaluate() on the training set counts as many), and is left out
-# (a nan or inf in it is said beside the verdict, as a validation loss's is). Only that end of the block is read so
-# (a reverse search and a short loop, not a pass over every bar of a long log): an evaluate() between two fit()
-# calls is read as a loss.
-HEADER_OR_BAR = re.compile(rb"(?m)^(?:Epoch \d+/\d+[ \t]*\r?$|[ \t]*(\d+)/(\d+)[ \t]+(?:\[|\xe2\x94\x81|-[ \t])[^\n]*)")
+# `model.evaluate()` (and `predict()`) after `fit()` draws the same bar with no `Epoch k/N` line before it, over the
+# test set's number of steps: `313/313 [=====] - 0s 1ms/step - loss: 0.0824 - accuracy: 0.9776` is the test loss.
+# After the block's last Epoch line, a bar with no Epoch line since the last bar, over another number of steps than
+# that one, is such a line, and is left out (a nan or inf in it is said beside the verdict, as a validation
+# loss's is). Only that end of the block is read so (a reverse search and a short
+# loop, not a pass over every bar of a long log): an evaluate() between two fit() calls is read as a loss.
+HEADER_OR_BAR = re.compile(rb"(?m)^(?:Epoch \d+/\d+[ \t]*\r?$|[ \t]*\d+/(\d+)[ \t]+(?:\[|\xe2\x94\x81|-[ \t])[^\n]*)")
 
 
 LOSS = re.compile(rb"(?<![\w])loss: (" + NUMBER + rb")")
@@ -38,19 +37,19 @@ def without_evaluate(text: bytes, ev, line0: int) -> bytes:
     if start < 0:
         return text
     start = text.rfind(b"\n", 0, start) + 1
-    parts, pos, total, finished, header = [], start, None, False, False
+    parts, pos, total, header = [], start, None, False
     for m in HEADER_OR_BAR.finditer(text, start):
-        if m.group(2) is None:
+        if m.group(1) is None:
             header = True
             continue
-        if total is not None and not header and (m.group(2) != total or finished):
+        if total is not None and not header and m.group(1) != total:
             parts.append(text[pos:m.start()])
             pos = m.end()
             loss = LOSS.search(m.group(0))
             if ev is not None and ev.evaluated is None and loss and not math.isfinite(to_float(loss.group(1))):
                 ev.evaluated = (line0 + text.count(b"\n", 0, m.start()) + 1, loss.group(0).decode().strip(" -"))
         else:
-            total, finished = m.group(2), m.group(1) == m.group(2)
+            total = m.group(1)
         header = False
     return text[:start] + b"".join(parts) + text[pos:] if parts else text
 
