@@ -828,11 +828,22 @@ def test_labels_set_to_minus_one_and_an_input_that_prints_255_are_facts_of_the_d
     d = diagnosis("Some rows have no label so I set y = -1 for them. 10 classes.\n" + curve)
     labels = next(m for m in d.matches if m.entry.id == "WR-320")
     assert labels.parts["minus-one-labels"] == 1.0 and "(`y = -1`)" in labels.evidence[-1]
-    pixels = ">>> X.max()\n255.0\n" + curve
+    flat = "".join(f"epoch {e} loss {2.3026 + 0.0003 * (e % 2):.4f}\n" for e in range(12))     # a plateau
+    pixels = ">>> X_train.max()\n255.0\n" + flat
     inputs = next(m for m in diagnosis(pixels).matches if m.entry.id == "WR-330")
-    assert inputs.parts["raw-pixels"] == 1.0
-    assert not any("raw-pixels" in m.parts for m in diagnosis("X = X / 255.0\n" + pixels).matches)
-    assert not any("minus-one-labels" in m.parts for m in diagnosis("lr 1e-1 then 1e-2.\n" + curve).matches)
+    assert inputs.parts["raw-pixels"] == 1.0 and "`X_train` as 255" in inputs.evidence[-1]
+    # not where the paste scales the pixels, not a mask's 255, not beside a healthy curve (review_session28_last
+    # items 7, 8, 11)
+    for scaled in ("x_train /= 255\n", "x = (x - 127.5) / 127.5\n", "transforms.ToTensor()\n"):
+        assert not any("raw-pixels" in m.parts for m in diagnosis(scaled + pixels).matches), scaled
+    mask = ">>> img.max(), mask.max()\n(1.0, 255)\n" + flat
+    assert not any("raw-pixels" in m.parts for m in diagnosis(mask).matches)
+    assert not any("raw-pixels" in m.parts for m in diagnosis(">>> X_train.max()\n255.0\n" + curve).matches)
+    # -1 in other roles (review_session28_last items 3-6)
+    for other in ("lr 1e-1 then 1e-2.\n", "Padding tokens are labelled -1 and the loss uses ignore_index=-1.\n",
+                  "An SVM with hinge loss, labels as -1 and +1: y = -1 for the negatives.\n",
+                  "n_jobs was set to -1.\n", "Unlabelled rows are marked as -1 and dropped with y != -1.\n"):
+        assert not any("minus-one-labels" in m.parts for m in diagnosis(other + curve).matches), other
 
 
 def test_a_pasted_loop_that_never_clears_the_gradients_is_a_fact_for_the_accumulating_entry():
@@ -844,9 +855,13 @@ def test_a_pasted_loop_that_never_clears_the_gradients_is_a_fact_for_the_accumul
                                                                    "4.22", "11.7", "35.1", "nan"]))
     d = diagnosis(loop + curve)
     piles = next(m for m in d.matches if m.entry.id == "WR-260")
-    assert piles.parts["never-cleared"] == 2.0 and "clears the gradients nowhere in the paste" in piles.evidence[-1]
-    cleared = loop.replace("    out = model(x)", "    optimizer.zero_grad()\n    out = model(x)")
-    assert not any("never-cleared" in m.parts for m in diagnosis(cleared + curve).matches)
+    assert piles.parts["never-cleared"] == 1.0 and "clears the gradients nowhere in the paste" in piles.evidence[-1]
+    for clear in ("    optimizer.zero_grad()\n", "    for p in model.parameters(): p.grad.data.zero_()\n"):
+        cleared = loop.replace("    out = model(x)", clear + "    out = model(x)")
+        assert not any("never-cleared" in m.parts for m in diagnosis(cleared + curve).matches), clear
+    # beside a healthy curve the code's excerpt diagnoses nothing (review_session28_last item 1)
+    healthy = "".join(f"epoch {e} loss {2.3 * 0.9 ** e:.4f}\n" for e in range(12))
+    assert diagnosis(loop + healthy).verdict == "healthy"
 
 
 def test_a_step_the_words_say_was_fine_is_not_when_the_failure_showed():

@@ -170,10 +170,10 @@ RATE_RAISED_WORDS = {"lr", "rais"}
 # against them.
 UNCLEARED_WORDS = {"zero", "grad", "optimizer"}
 # ... and a pasted PyTorch loop that calls backward() and then step() within a few lines and clears the gradients
-# nowhere in the paste (no zero_grad, no `.grad = None`, no `grad.zero_()`): a printed fact for them, the code itself
-# showing the failure (a paste may leave out the line that clears them: a fact, not a verdict).
+# nowhere in the paste (no zero_grad, no `.grad = None`, no `.zero_()`), beside a run that went wrong: half a printed
+# fact for them (a paste may leave out the line that clears them: a fact, not a verdict).
 BACKWARD_STEP = re.compile(r"\.backward\(\)[^\n]*\n(?:[^\n]*\n){0,6}?[^\n]*\.step\(\)")
-CLEARED = re.compile(r"zero_grad|\.grad\s*=\s*None|grad\.zero_\(\)|set_to_none|clear_grad|cleargrads")
+CLEARED = re.compile(r"zero_grad|\.grad\s*=\s*None|\.zero_\(\)|set_to_none|clear_grad|cleargrads")
 # The entries whose phrases are about regression targets: a report of a classifier (a softmax or a cross-entropy
 # named, an accuracy printed beside the loss) and of no regression counts as much as a declared message against them
 # -- a classifier has no targets in raw units to leave unscaled.
@@ -211,14 +211,20 @@ ACCURACY_RISE = 0.2            # a rise of 20 points of accuracy is a model that
 # accuracy printed beside it reaches FLOOR_ACCURACY, is that failure's fingerprint -- a printed fact for the entries
 # whose phrases say the loss will not go below it. C is the class count whose floor is nearest below the loss (3 or
 # more: two classes' floor, 0.3133, is an ordinary loss at that accuracy).
-# What a paste shows of its data: labels set to -1 ("unlabelled rows set to y = -1"), and an input whose largest value
-# prints as 255 (`X.max()` -> 255, raw 8-bit pixels; not in a paste that divides by 255) -- half a printed fact for
-# the entries whose phrases say so.
+# What a paste shows of its data, beside a run that went wrong: labels set to -1 ("unlabelled rows set to y = -1"; not
+# an `ignore_index=-1` the loss is told about, nor rows filtered out with `!= -1`, nor the -1/+1 labels of a hinge
+# loss), and an input whose largest value prints as 255 (`X_train.max()` -> 255, raw 8-bit pixels; not a mask's or a
+# target's, nor in a paste that scales the pixels) -- half a printed fact for the entries whose phrases say so.
 UNLABELLED_WORDS, RAW_PIXEL_WORDS = {"unlabell", "mark"}, {"raw", "pixel"}
-MINUS_ONE_LABELS = re.compile(r"\b(?:y|labels?|targets?|class(?:es)?)\s*(?:=|==|to|as|of|at)\s*-1\b|"
-                              r"\b(?:marked|set|labell?ed)\s+(?:as\s+|with\s+|to\s+)?-1\b", re.I)
-MAX_255 = re.compile(r"\.max\(\)[^\n]{0,80}?(?:\n[^\n]{0,80}?)?(?<![\d.])255(?:\.0*)?(?![\d.]|\.\d)")
-DIVIDED_255 = re.compile(r"/\s*255\b")
+MINUS_ONE_LABELS = re.compile(r"\b(?:y|labels?|targets?)\s*(?:\[[^\]\n]{0,30}\]\s*)?=\s*-1\b(?!\s*(?:and|or|,|/)\s*\+?1\b)|"
+                              r"\bset (?:the |their |its |those |these )?(?:y|labels?|targets?) (?:to|as) -1\b", re.I)
+MINUS_ONE_HANDLED = re.compile(r"ignore_index\s*=\s*-1|!=\s*-1|>=\s*0\b|-1\s*(?:and|or|,|/)\s*\+?1\b|\{-1,\s*\+?1\}|"
+                               r"hinge", re.I)
+MAX_255 = re.compile(r"(?P<name>\b[A-Za-z_][\w\[\]'\".]{0,40})\.max\(\)[^\n]{0,80}?(?:\n[^\n]{0,80}?)?(?<![\d.])255"
+                     r"(?:\.0*)?(?![\d.]|\.\d)")
+INPUT_NAME = re.compile(r"(?i)\bx\b|x_|_x\b|inputs?|images?|imgs?|pixels?|features?|data")
+NOT_INPUT_NAME = re.compile(r"(?i)mask|label|target|seg|gt|\by\b|\by_")
+DIVIDED_255 = re.compile(r"/=?\s*(?:255|127\.5)\b|ToTensor|convert_image_dtype|Rescaling|rescale|normali[sz]")
 FLOOR_WORDS = {"class", "below"}
 FLOOR_NEAR, FLOOR_ACCURACY, FLOOR_CLASSES = 0.02, 0.9, range(3, 1001)
 # The class count a paste names (a dataset, `num_classes=100`, "10 classes", `Dense(100, activation='softmax')`,
@@ -917,7 +923,7 @@ def _printed_facts(ev: Evidence, sig: Signature, words: list[str]) -> dict[str, 
         out["sigmoid-zero"] = ("the report says the output is 0.5: a sigmoid gives exactly that for an input of 0, "
                                "which a last layer whose weights and bias are all zero gets for every example (a model "
                                "stuck at one output on balanced classes prints about 0.5 too)")
-    if BACKWARD_STEP.search(ev.prose) and not CLEARED.search(ev.prose):
+    if sig.name != "healthy" and BACKWARD_STEP.search(ev.prose) and not CLEARED.search(ev.prose):
         out["never-cleared"] = ("the pasted loop calls backward() and step() and clears the gradients nowhere in the "
                                 "paste (no zero_grad(), no `.grad = None`)")
     if ev.grad_paired and ev.grad_zero_exact and ev.count >= 3:
@@ -931,13 +937,18 @@ def _printed_facts(ev: Evidence, sig: Signature, words: list[str]) -> dict[str, 
     floor = _softmax_floor(ev, last)
     if floor:
         out["softmax-floor"] = floor
-    if m := MINUS_ONE_LABELS.search(ev.prose):
+    # (labels at -1 go wrong beside a falling loss too: NumPy's indexing trains those rows towards the last class)
+    if (m := MINUS_ONE_LABELS.search(ev.prose)) and not MINUS_ONE_HANDLED.search(ev.prose):
         out["minus-one-labels"] = (f"the report sets labels to -1 (`{' '.join(m.group(0).split())}`): a label no "
                                    "loss can take -- an index of -1 is the last class to NumPy, and PyTorch's "
                                    "cross-entropy refuses it unless told to ignore it")
-    if (m := MAX_255.search(ev.prose)) and not DIVIDED_255.search(ev.prose):
-        out["raw-pixels"] = ("the paste prints an input's largest value as 255: raw 8-bit pixel values, fed as they "
-                             "are")
+    if sig.name != "healthy":      # the pixels' range explains a run that went wrong, not a healthy curve
+        # (one max printed: in a tuple of several, which value is whose is not read)
+        pixels = next((m for m in MAX_255.finditer(ev.prose) if INPUT_NAME.search(m.group("name"))
+                       and not NOT_INPUT_NAME.search(m.group("name")) and m.group(0).count(".max(") == 1), None)
+        if pixels and not DIVIDED_255.search(ev.prose):
+            out["raw-pixels"] = (f"the paste prints the largest value of `{pixels.group('name')}` as 255: raw 8-bit "
+                                 "pixel values, fed as they are")
     if sig.name == "plateau-from-start" and first is not None and last is not None:
         # a percentage when printed with % or when both are above 1; both at most 1 without %, a
         # fraction; one of each cannot be read
@@ -1162,7 +1173,7 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
                                     ("softmax-floor", w.softmax_floor, W_PRINTED),
                                     ("minus-one-labels", w.unlabelled, W_SAID_HALF),
                                     ("raw-pixels", w.raw_pixels, W_SAID_HALF),
-                                    ("never-cleared", w.uncleared, W_PRINTED),
+                                    ("never-cleared", w.uncleared, W_SAID_HALF),
                                     ("rate-rose", w.rate_raised, W_SAID_HALF)):
         if fact in c.printed and entry.id in declarers:
             parts[fact] = weight
