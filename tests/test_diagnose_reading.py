@@ -655,3 +655,15 @@ def test_the_deciding_question_does_not_ask_for_a_message_the_paste_holds():
             + "iteration 5000: loss nan\niteration 6000: loss nan\n")
     d = diagnosis(text)
     assert d.verdict == "uncertain" and "`overflow encountered in exp`" not in d.ask
+
+
+def test_cannot_tell_with_one_candidate_does_not_say_the_evidence_fits_more_than_one():
+    """(review_session28_last: the header listed "more than one entry" above a single candidate.)"""
+    d = diagnosis("".join(f"epoch {e} loss {v}\n" for e, v in enumerate(["0.65", "0.40", "0.34", "0.50", "0.92",
+                                                                          "1.88", "4.22", "11.7", "35.1", "nan"])))
+    shown = diagnose_report.report(d)
+    if d.verdict == "uncertain" and len(d.matches) == 1:
+        assert "One entry fits, but the evidence is too thin to name it:" in shown
+    one = dataclasses.replace(d, verdict="uncertain", matches=d.matches[:1], ask="the loss values")
+    assert "more than one entry" not in diagnose_report.report(one)
+    assert "One entry fits, but the evidence is too thin to name it:" in diagnose_report.report(one)

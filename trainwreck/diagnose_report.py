@@ -56,7 +56,8 @@ def report(d: Diagnosis) -> str:
     if d.verdict == "failure":
         lines += _candidates(d)
     elif d.verdict == "uncertain":
-        lines += ["Cannot tell yet. The evidence fits more than one entry; the candidates, best first:", ""]
+        lines += ["Cannot tell yet. The evidence fits more than one entry; the candidates, best first:" if len(d.matches) > 1
+                  else "Cannot tell yet. One entry fits, but the evidence is too thin to name it:", ""]
         lines += _candidates(d)
         lines += [f"To decide, paste {d.ask}.", ""]
     elif d.verdict == "normal":
