@@ -30,8 +30,9 @@ from .logscan.positions import STEP, counted_on, epoch_on, last_epoch, starts_ag
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_scale_zero
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
-from .wording import (BENIGN_OVERFLOW, EARLY_STEPS, RESTARTED, FIELDS, NORMALS, STUCK, Library, Normal, loss_kind, lr_tried, normals_asked,
-                      says_failure, score_out_of_range, section, timing_of, tokens, tokens_many, when)
+from .wording import (BENIGN_OVERFLOW, EARLY_STEPS, FIELDS, NORMALS, RESTARTED, STUCK, Library, Normal, loss_kind,
+                      lr_tried, normals_asked, says_failure, score_out_of_range, section, timing_of, tokens, tokens_many,
+                      when)
 
 # Shape of the curve just before a blow-up: it counts as a climb after this many
 # rises, or after one rise of at least this factor.
@@ -211,9 +212,9 @@ ACCURACY_RISE = 0.2            # a rise of 20 points of accuracy is a model that
 # accuracy printed beside it reaches FLOOR_ACCURACY, is that failure's fingerprint -- a printed fact for the entries
 # whose phrases say the loss will not go below it. C is the class count whose floor is nearest below the loss (3 or
 # more: two classes' floor, 0.3133, is an ordinary loss at that accuracy).
-# What a paste shows of its data, beside a run that went wrong: labels set to -1 ("unlabelled rows set to y = -1"; not
-# an `ignore_index=-1` the loss is told about, nor rows filtered out with `!= -1`, nor the -1/+1 labels of a hinge
-# loss), and an input whose largest value prints as 255 (`X_train.max()` -> 255, raw 8-bit pixels; not a mask's or a
+# What a paste shows of its data: labels set to -1 ("unlabelled rows set to y = -1"; not an `ignore_index=-1` the loss
+# is told about, nor rows filtered out with `!= -1`, nor the -1/+1 labels of a hinge loss), and, beside a run that
+# went wrong, an input whose largest value prints as 255 (`X_train.max()` -> 255, raw 8-bit pixels; not a mask's or a
 # target's, nor in a paste that scales the pixels) -- half a printed fact for the entries whose phrases say so.
 UNLABELLED_WORDS, RAW_PIXEL_WORDS = {"unlabell", "mark"}, {"raw", "pixel"}
 MINUS_ONE_LABELS = re.compile(r"\b(?:y|labels?|targets?)\s*(?:\[[^\]\n]{0,30}\]\s*)?=\s*-1\b(?!\s*(?:and|or|,|/)\s*\+?1\b)|"

@@ -14,4 +14,5 @@ from . import Dialect
 from .. import hidden
 
 DIALECT = Dialect("Megatron-LM", re.compile(rb"iteration\s+\d+/\s*\d+ \|"), keys=(b"lm loss", b"loss"),
-                  framework="megatron", rewrite=hidden.unhide_megatron, clears_gradients="zeroes the gradient buffers at the start of every step")
+                  framework="megatron", rewrite=hidden.unhide_megatron,
+                  clears_gradients="zeroes the gradient buffers at the start of every step")
