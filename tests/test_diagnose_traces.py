@@ -579,3 +579,11 @@ def test_a_loss_that_ends_where_it_started_is_not_said_to_not_fall_from_a_value_
     assert sig.name == "healthy"
     assert "the loss ended where it started, at 0.6932 (lowest 0.6931, highest 0.7019)" in sig.facts[0]
     assert "from 0.6932 to 0.6932" not in sig.facts[0]
+
+
+def test_a_stall_reached_by_going_back_up_says_so():
+    """"fell from 7.881 to 6.512, then stopped ... within 1% of 7.61" passed over the climb back (review_session28_final
+    item f12)."""
+    sig = signature([7.8812, 6.9435, 6.5120, 7.4409, 7.5982, 7.6104, 7.6051, 7.6120, 7.6087, 7.6099, 7.6101, 7.6090])
+    assert sig.name == "stall-after-drop" and "then went back up and stopped" in sig.facts[0]
+    assert "then stopped" in signature(stalled()).facts[0]

@@ -572,9 +572,11 @@ def _stall(ev: Evidence) -> tuple[str, list[str]] | None:
     if n < min(KEEP, (ev.count + 1) // 2) or level < STALL_LEVEL * first:
         return None
     start = ev.before_start + len(tail) - n
+    # (a level well above the lowest was reached by going back up: said, not passed over)
+    then = "then stopped" if level <= (1 + PLATEAU_FALL) * ev.low else "then went back up and stopped"
     return ("stall-after-drop",
             [f"the loss fell from {_fmt(first)} at {ev.where(0)} to {_fmt(ev.low)} at {ev.where(ev.low_at)}, "
-             f"then stopped: the last {n} values ({ev.where(start)} to {ev.where(ev.count - 1)}) stay within "
+             f"{then}: the last {n} values ({ev.where(start)} to {ev.where(ev.count - 1)}) stay within "
              f"{FLAT:.0%} of {_fmt(level)}, {level / first:.0%} of where it started"])
 
 
