@@ -26,7 +26,7 @@ from .logscan.evidence import only, without_first
 from .logscan.hidden import with_hidden
 from .logscan.layout import validation_rows
 from .logscan.numbers import to_float
-from .logscan.positions import STEP, counted_on, epoch_on, last_epoch, starts_again, step_number
+from .logscan.positions import counted_on, epoch_on, last_epoch, named_step, starts_again, step_number
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_scale_zero
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
@@ -415,7 +415,8 @@ def _signature(ev: Evidence) -> Signature:
             moved = (f"rose only once at the end, by x{ev.before[-1] / ev.before[-2]:.3g} ({last_two})" if rises
                      else f"was not rising at the end ({last_two})")
         return sig("descent-then-nonfinite", [f"the loss {moved}{then}: {ending}"])
-    frozen = _frozen(ev)
+    stall = _stall(ev)
+    frozen = _frozen(ev) if stall is None else None
     if frozen:
         return sig(*frozen)
     early = ev.head[:SPIKE_WINDOW]
@@ -442,7 +443,7 @@ def _signature(ev: Evidence) -> Signature:
             f"its first value {_fmt(ev.head[0])} ({at(0)}) and {ev.last / low:.3g}x its lowest, {_fmt(low)} "
             f"({ev.where(ev.low_at)}), with no nan or inf to stop it; {seen} (some logged losses grow in a healthy "
             "run: a GAN's generator loss, a value loss regressing returns that grow)"])
-    flat = _plateau(ev) or _stall(ev)
+    flat = _plateau(ev) or stall
     if flat:
         return sig(*flat)
     first, last = ev.head[0], ev.last
@@ -588,8 +589,8 @@ FROZEN_MIN = 5
 
 
 def _frozen(ev: Evidence) -> tuple[str, list[str]] | None:
-    """A frozen loss that the stall's own test does not already catch (it went up before it froze)."""
-    if not _shape_judged(ev) or ev.count != len(ev.before) + ev.before_start or _stall(ev):
+    """A frozen loss (asked only of one the stall's own test does not catch: it went up before it froze)."""
+    if not _shape_judged(ev) or ev.count != len(ev.before) + ev.before_start:
         return None
     tail, level = ev.before, ev.before[-1]
     n = 1
@@ -964,6 +965,11 @@ def _printed_facts(ev: Evidence, sig: Signature, words: list[str]) -> dict[str, 
     return out
 
 
+def _floor_of(classes: int) -> float:
+    """The lowest a cross-entropy reaches over C classes on outputs already softmaxed: log(1 + (C - 1)/e)."""
+    return math.log(1 + (classes - 1) / math.e)
+
+
 def _softmax_floor(ev: Evidence, accuracy: float | None) -> str:
     """The fact that the loss ended just above a softmax-twice floor while the accuracy was high, or ""."""
     if accuracy is None or ev.first_nonfinite is not None or ev.low is None or ev.count < 3:
@@ -974,11 +980,11 @@ def _softmax_floor(ev: Evidence, accuracy: float | None) -> str:
     named = _classes_named(ev.prose)
     if named is not None:
         classes, why = named
-        floor = math.log(1 + (classes - 1) / math.e)
+        floor = _floor_of(classes)
         if classes < FLOOR_CLASSES.start or floor > ev.low:
             return ""
     else:
-        below = [(c, f) for c in FLOOR_CLASSES if (f := math.log(1 + (c - 1) / math.e)) <= ev.low]
+        below = [(c, f) for c in FLOOR_CLASSES if (f := _floor_of(c)) <= ev.low]
         if not below:
             return ""
         classes, floor = below[-1]
@@ -1249,10 +1255,8 @@ def _validation_nonfinite(ev: Evidence) -> tuple[str, int]:
     prose = ev.prose.encode()
     at = prose.rfind(b"\n", 0, len(ev.prose[:start].encode())) + 1
     text = prose[at:prose.find(b"\n", at) if prose.find(b"\n", at) >= 0 else len(prose)]
-    epoch = epoch_on(text) or last_epoch(prose, at)
-    named = STEP.search(text)              # a step it names (a bare `980/10000` on it may be an accuracy's count)
-    step = f"{named.group(1).decode().lower()} {named.group(2).decode()}" if named else None
-    where = ", ".join(p for p in (epoch, step) if p)
+    # (a step it names: a bare `980/10000` on it may be an accuracy's count)
+    where = ", ".join(p for p in (epoch_on(text) or last_epoch(prose, at), named_step(text)) if p)
     return (f"the validation loss was {value.lower().removesuffix('.0')} at "
             f"{f'{where} (line {line})' if where else f'line {line}'} (`{quoted}`)", line)
 

@@ -71,8 +71,6 @@ def unhide_summary(text: bytes, ev: Evidence, line0: int) -> bytes:
 MEGATRON_SOURCE = ("https://github.com/NVIDIA/Megatron-LM/blob/core_v0.15.0/megatron/training/training.py"
                    "#L1405-L1416")
 MEGATRON_NAN = re.compile(rb"(lm loss: )[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?= \|[^\n]*? number of nan iterations: *[1-9])")
-
-
 MEGATRON_CLEAN = re.compile(rb"number of nan iterations: *0 *\|")
 
 
@@ -82,11 +80,9 @@ def unhide_megatron(text: bytes, ev: Evidence, line0: int) -> bytes:
     a run that went on (a skipped step is what the scaler is for), not one that broke."""
     if b"number of nan iterations" not in text:
         return text
-    clean = None
-    for clean in MEGATRON_CLEAN.finditer(text):
-        pass
-    start = text.find(b"\n", clean.end()) + 1 if clean is not None else 0
-    first = MEGATRON_NAN.search(text, start) if start or clean is None else None
+    last_clean = max((m.end() for m in MEGATRON_CLEAN.finditer(text)), default=None)
+    start = 0 if last_clean is None else text.find(b"\n", last_clean) + 1
+    first = MEGATRON_NAN.search(text, start) if last_clean is None or start else None   # (a clean last line: none)
     if first is None:
         return text
     out, n = MEGATRON_NAN.subn(rb"\1nan", text[start:])

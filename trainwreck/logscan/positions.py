@@ -15,8 +15,8 @@ from .numbers import keyed, to_float
 # Not the end of a metric's name: Lightning's `train_loss_epoch=2.9` is a loss, not epoch 2.9.
 EPOCH = re.compile(rb"(?<![A-Za-z_])(?:[Ee]poch|EPOCH)(?:\(train\))?['\"]?[ \t]*[:=#]?[ \t]*[\[(]?[ \t]*(\d+(?:\.\d+)?)"
                    rb"(?:[ \t]*(?:/|of)[ \t]*(\d+))?")
-# `step 1100`, `Step [100/600]`, `iteration   100/  5000`, `it 3500` (not tqdm's `3500it [01:10`), `BATCH[0020/3150]`, `num_updates=100`,
-# `Iter(train) [  50/1000]`.
+# `step 1100`, `Step [100/600]`, `iteration   100/  5000`, `it 3500` (not tqdm's `3500it [01:10`),
+# `BATCH[0020/3150]`, `num_updates=100`, `Iter(train) [  50/1000]`.
 # Nor `train_loss_step=2.850`, nor a decimal: a counter is a whole number, maybe with thousands separators
 # (`step 9,050`).
 STEP = re.compile(rb"(?<![A-Za-z_])(step|iter|iteration|(?<!\d)it|batch|update|num_updates|global_step)s?(?:\(train\))?['\"]?[ \t]*"
@@ -99,13 +99,21 @@ def step_on(line: bytes, epoch_span: tuple[int, int] | None) -> str | None:
     return _count_on(line, epoch_span)[0]
 
 
+def named_step(line: bytes) -> str | None:
+    """The step a line names with a word (`step 200`, `iteration 9,050/250,000`), as the evidence quotes it."""
+    m = STEP.search(line)
+    if m is None:
+        return None
+    total = m.group(3)
+    return (f"{m.group(1).decode().lower()} {int(m.group(2).replace(b',', b''))}"
+            + (f"/{int(total.replace(b',', b''))}" if total else ""))
+
+
 def _count_on(line: bytes, epoch_span: tuple[int, int] | None) -> tuple[str | None, bool]:
     """The step the line prints, and whether it is a finished bar's count (`782/782`), which is no step."""
-    m = STEP.search(line)
-    if m:
-        total = m.group(3)
-        return (f"{m.group(1).decode().lower()} {int(m.group(2).replace(b',', b''))}"
-                + (f"/{int(total.replace(b',', b''))}" if total else ""), False)
+    named = named_step(line)
+    if named is not None:
+        return named, False
     date = DATE_START.match(line)
     for m in FRACTION.finditer(line):
         if epoch_span and epoch_span[0] <= m.start() < epoch_span[1]:

@@ -96,12 +96,12 @@ class _Reader:
         ev.lines += _newlines(raw) if vector else raw.count(b"\n")
         self._ended = raw.endswith(b"\n")
         data = clean(raw)
-        found = len(ev.messages) + ev.more_messages, sum(v[0] for v in ev.messages.values())
+        noted = _messages_noted(ev)
         spans = self.finder.scan(data, ev, line0)
         if layout.mode == "key":
             text = without(data, spans)
-            if found != (len(ev.messages) + ev.more_messages, sum(v[0] for v in ev.messages.values())):
-                text = without_warning_echoes(text)      # a block with a warning line in it
+            if _messages_noted(ev) != noted:           # a block with a warning line in it (or another message)
+                text = without_warning_echoes(text)
             text = mask(text, layout.others)
             if layout.dialect.rewrite is not None:
                 text = layout.dialect.rewrite(text, ev, line0)
@@ -272,6 +272,11 @@ def _newlines(data: bytes) -> int:
 
     a = np.frombuffer(data, np.uint8)
     return sum(int(np.count_nonzero(a[low:low + PIECE] == 10)) for low in range(0, len(a), PIECE))
+
+
+def _messages_noted(ev: Evidence) -> int:
+    """How many message lines the evidence has noted so far (kept or only counted)."""
+    return ev.more_messages + sum(count for count, *_ in ev.messages.values())
 
 
 def without(data: bytes, spans: list[tuple[int, int]]) -> bytes:

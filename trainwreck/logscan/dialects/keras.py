@@ -26,8 +26,6 @@ from ..numbers import NUMBER, to_float
 # loss's is). Only that end of the block is read so (a reverse search and a short
 # loop, not a pass over every bar of a long log): an evaluate() between two fit() calls is read as a loss.
 HEADER_OR_BAR = re.compile(rb"(?m)^(?:Epoch \d+/\d+[ \t]*\r?$|[ \t]*\d+/(\d+)[ \t]+(?:\[|\xe2\x94\x81|-[ \t])[^\n]*)")
-
-
 LOSS = re.compile(rb"(?<![\w])loss: (" + NUMBER + rb")")
 
 
