@@ -509,7 +509,7 @@ def test_the_source_line_python_echoes_under_a_warning_is_no_loss_value():
 
 
 def test_anomaly_modes_own_warning_names_no_failure_and_is_said_beside_a_healthy_verdict():
-    """detect_anomaly() warns each time it is entered (torch/autograd/anomaly_mode.py); left unweighed it made a
+    """detect_anomaly() warns each time it is created (torch/autograd/anomaly_mode.py); left unweighed it made a
     healthy run "not covered"."""
     text = ("/home/dev/train.py:41: UserWarning: Anomaly Detection has been enabled. This mode will increase the "
             "runtime and should only be enabled for debugging.\n  with torch.autograd.detect_anomaly():\n"

@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from conftest import ROOT, real_catalog
+from conftest import ROOT, load_snippet, real_catalog
 from trainwreck.catalog import Catalog
 from trainwreck.diagnose import (DESCENT_FALL, DESCENT_MIN, FLAT, PLATEAU_FALL, SHAPE_MIN, STALL_LEVEL, diagnose,
                                  signature_of)
@@ -567,6 +567,12 @@ def test_an_entrys_second_signature_is_not_held_against_it_nor_counted_for_it():
     this entry's" (review_session28_sweep item 18). Its page names both; the climb's own entry keeps its lead."""
     entry = CATALOG.entries["WR-330"]
     assert entry.traces == ("plateau-from-start", "climb-then-nonfinite")
+    # the second signature is what diagnose reads from the entry's own snippet: its table run on raw features
+    snippet = load_snippet("wr330_unnormalised_inputs")
+    table = snippet.table_runs()["raw units"]
+    own = signature_of(scan(io.BytesIO(log_of(table).encode()), "log"))
+    assert own.name == "climb-then-nonfinite" and own.enormous_start            # from a large first loss, 27342
+    assert "first inf at epoch 26" in " ".join(own.facts)
     climb = [0.5 * 9.0 ** k for k in range(8)] + [math.inf, math.nan]
     d = diagnose(scan(io.BytesIO(("X is not scaled (sqft 500-5000).\n" + log_of(climb)).encode()), "log"), CATALOG)
     inputs = next(m for m in d.matches if m.entry.id == "WR-330")

@@ -323,7 +323,7 @@ def test_roadmap_lists_every_planned_entry_marked_as_not_written(site):
 
 def test_an_entry_with_a_second_signature_names_both_and_the_symptom_index_lists_it_under_both(site):
     page = (site / "WR-330" / "index.html").read_text(encoding="utf-8")
-    assert "barely moves from its first value and stays high: no nan, no learning; or, starts healthy, climbs for " \
+    assert "barely moves from its first value and stays high: no nan, no learning; or, starts finite, climbs for " \
            "several epochs, then turns inf / nan" in page
     index = (site / "symptoms" / "index.html").read_text(encoding="utf-8")
     climb = index.split("climb-then-nonfinite", 1)[1].split("</li>", 1)[0]

@@ -1516,11 +1516,12 @@ def _unweighed(ev: Evidence, key: str, example: str, line: int, w: Weigher, zero
 
 # Messages that say only that a check is on: they name no failure, and are said beside the verdict, not left
 # unweighed (which would make a healthy run "not covered"). PyTorch's detect_anomaly() warns so each time it is
-# entered (torch/autograd/anomaly_mode.py, pytorch/pytorch@024bc9f).
+# constructed, in its __init__ (torch/autograd/anomaly_mode.py, pytorch/pytorch@024bc9f); set_detect_anomaly(True)
+# does not warn.
 ANOMALY_SOURCE = ("https://github.com/pytorch/pytorch/blob/024bc9faa91f9d50e3a73c3937ce94ddf0bde31e/torch/autograd/"
                   "anomaly_mode.py")
 NOTICES = ((re.compile(r"Anomaly Detection has been enabled\b"),
-            f"PyTorch's anomaly mode is on (torch.autograd.detect_anomaly() warns so each time it is entered: "
+            f"PyTorch's anomaly mode is on (torch.autograd.detect_anomaly() warns so each time it is created: "
             f"{ANOMALY_SOURCE}); it names no failure, and once a backward pass makes a nan it raises an error naming "
             "the operation"),)
 # ... and what shows that anomaly mode is on: its warning, or what it prints at a nan

@@ -33,7 +33,8 @@ NATURES = {
 
 # Loss-curve signatures the diagnose engine can recognise.
 TRACES = {
-    "climb-then-nonfinite": "starts healthy, climbs for several epochs, then turns inf / nan",
+    # (from a finite first value, not necessarily a small one: diagnose reads the shape whatever the start)
+    "climb-then-nonfinite": "starts finite, climbs for several epochs, then turns inf / nan",
     "nonfinite-from-start": "non-finite or enormous from the very first value",
     "descent-then-nonfinite": "falls normally, then jumps to non-finite without a climb",
     "spike-then-recover": "jumps far above its start in the first steps, then recovers and trains",
