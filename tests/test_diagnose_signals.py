@@ -869,3 +869,43 @@ def test_a_step_the_words_say_was_fine_is_not_when_the_failure_showed():
     (review_session28_numpy item 18)."""
     assert when("The loss at iteration 0 is fine but from iteration 1 everything is nan.") == {"early"}
     assert when("at step 0 the loss is nan") == {"start"} and when("around step 1300 it goes nan") == {"later"}
+
+
+# ---- NumPy's warnings in the order it printed them ---------------------------------------------
+
+SOFTMAX_CURVE = [("0", "2.1023"), ("1", "1.2044"), ("2", "0.8123"), ("3", "0.6552"), ("4", "0.5871")]
+OVERFLOW = ("softmax.py:12: RuntimeWarning: overflow encountered in exp\n  e = np.exp(z)\n"
+            "softmax.py:13: RuntimeWarning: invalid value encountered in divide\n"
+            "  return e / e.sum(axis=1, keepdims=True)\n")
+
+
+def _printed(curve, after: int, warnings: str, nans: int = 3) -> str:
+    head = "".join(f"{e} {v}\n" for e, v in curve)
+    return head + warnings + "".join(f"{after + i} nan\n" for i in range(nans))
+
+
+def test_an_overflow_before_a_nan_that_no_entry_of_the_curve_prints_names_the_overflow():
+    """A NumPy softmax whose loss fell and then went nan right after `overflow encountered in exp`: the fell-then-nan
+    shape's entries (a log of zero, a bad batch, a nan gradient) print no overflow, so the overflow, a messages-only
+    entry's own message, names the mechanism (stop 28's open regression: WR-030 came first on the curve alone)."""
+    d = diagnosis(_printed(SOFTMAX_CURVE, 5, OVERFLOW))
+    assert [m.entry.id for m in d.matches[:2]] == ["WR-020", "WR-030"]
+    assert d.matches[0].parts["messages"] > 1.0 + 2.0 / 3      # its own message, and the lead for naming the birth
+    # a climb's entry prints the overflow too (its weights grew until exp overflowed): the climb keeps the lead
+    climb = [("0", "0.6931"), ("1", "0.5123"), ("2", "0.9123"), ("3", "4.1"), ("4", "38.2"), ("5", "412.7")]
+    assert first(_printed(climb, 6, OVERFLOW)) == "WR-220"
+    # an overflow printed only after the loss went nan (a second run's sigmoid) is no birth of that nan
+    late = _printed(SOFTMAX_CURVE, 5, "") + OVERFLOW
+    assert "WR-020" not in [m.entry.id for m in diagnosis(late).matches[:1]]
+
+
+def test_a_nan_numpy_reports_after_an_inf_it_reported_is_that_infs_consequence():
+    """`invalid value encountered in divide` under `overflow encountered in exp` is inf / inf, not a 0 / 0 of
+    WR-060's: it is no evidence for WR-060 (named first before), nor a second message for WR-020."""
+    from_start = OVERFLOW + "".join(f"{e} nan\n" for e in range(4))
+    d = diagnosis(from_start)
+    assert d.matches[0].entry.id != "WR-060"
+    assert "messages" not in next(m for m in d.matches if m.entry.id == "WR-060").parts
+    alone = "norm.py:8: RuntimeWarning: invalid value encountered in divide\n  x = x / x.std()\n" + \
+        "".join(f"{e} nan\n" for e in range(4))
+    assert next(m for m in diagnosis(alone).matches if m.entry.id == "WR-060").parts["messages"] > 0

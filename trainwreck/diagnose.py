@@ -666,6 +666,7 @@ class Weigher:
         # (by its own signature: a second one, in a narrower setting, does not widen when the failure shows)
         self.timing = {e.id: WHEN_OF_TRACE.get(e.trace, set()) | self.told_when[e.id] for e in self.entries}
         self.trace_count: dict[str, int] = {}
+        self.trace_of = {e.id: e.trace for e in self.entries}
         for e in self.entries:
             self.trace_count[e.trace] = self.trace_count.get(e.trace, 0) + 1
         # each entry's declared messages that are evidence, found once
@@ -738,6 +739,11 @@ def weighed(entry: Entry) -> list:
 
 # NumPy's floating-point warnings name the ufunc they come from: "overflow encountered in exp"
 _NUMPY_OP = re.compile(r" encountered in (\w+)$")
+# NumPy's floating-point error classes (numpy/_core/src/umath/extobj.c): "overflow" and "divide by zero" say
+# an inf was made from finite numbers; "invalid value" says a nan was made, from finite numbers (0 / 0) or
+# from an inf already there (inf / inf).
+NUMPY_INF = re.compile(r"(?:overflow|divide by zero) encountered in \w+$")
+NUMPY_NAN = re.compile(r"invalid value encountered in \w+$")
 # A value filled into a message that names an operation: a word, not a number, nor what the value was.
 _OP = re.compile(r"[A-Za-z_][\w.]*")
 _NOT_OP = frozenset({"nan", "inf", "NaN", "Infinity", "graph"})
@@ -763,11 +769,16 @@ def _bare_op(op: str) -> str:
     return re.sub(r"(?:Backward|Grad)$", "", op).lower()
 
 
-def _message_weight(text: str, seen, entry: Entry, w: Weigher, weights: Weights) -> float:
+def _message_weight(text: str, seen, entry: Entry, w: Weigher, weights: Weights, infs: tuple = ()) -> float:
     """An entry's share of a declared message found. When the log's instance names an operation and some
     declarers' own examples name that same one, they share it: a nan first seen in SqrtBackward0 is the
-    singular slope's, whichever other entries also print the template with another op."""
+    singular slope's, whichever other entries also print the template with another op. A nan NumPy reports
+    after it reported an inf (infs: the lines of its reports of an inf made) is that inf's consequence
+    (inf / inf, inf - inf), which adds nothing to the inf's own report: it is no evidence for an entry
+    whose nan is made from finite numbers (0 / 0 in a normalisation), nor more for the inf's."""
     declarers = w.declarers.get(text, [entry.id])
+    if NUMPY_NAN.match(text) and any(line < seen[1] for line in infs):
+        return 0.0
     found = op_named(text, seen[2]) if text in w.ops else ""
     same = [i for i, op in w.ops.get(text, {}).items() if op == found] if found else []
     if found and not same:     # no example of this message names the op: the entry whose own message does
@@ -788,6 +799,18 @@ def _whole_signature(text: str, seen, entry: Entry, w: Weigher) -> bool:
         return False
     mine = w.ops.get(text, {}).get(entry.id)
     return not mine or op_named(text, seen[2]) == mine
+
+
+def _unexplained_birth(entry: Entry, hits: list, ev: Evidence, sig: Signature, w: Weigher) -> bool:
+    """Did the curve turn non-finite with a messages-only entry's own message in the log before it, which no
+    entry of the curve's shape declares? The message names the operation where the non-finite value was born (exp overflowed);
+    the shape's entries (a log of zero, a bad batch, a nan gradient) would print another. Where the shape's entry
+    prints it too (an overshooting rate, a bad start overflow exp), the shape names the cause and keeps its lead."""
+    if sig.name not in NONFINITE_TRACES or ev.first_nonfinite_at is None:
+        return False
+    shape = {i for i, trace in w.trace_of.items() if trace == sig.name or trace == PART_OF.get(sig.name)}
+    return any(w.main_of.get(text) == entry.id and seen[1] <= ev.first_nonfinite_at.line
+               and not shape & set(w.declarers.get(text, ())) for text, seen in hits)
 
 
 def _apex_zero(text: str, seen) -> bool:
@@ -832,6 +855,7 @@ class _Context:
     trainer_clears: str            # the log's tool clears the gradients every step, and how (Dialect.clears_gradients)
     classifier: str                # what shows the run is a classifier's and no regression's, or ""
     scaled: dict[str, dict[str, str]]   # "scaled" / "unscaled" -> "inputs" / "targets" -> the words that say so
+    infs: tuple                    # the lines of NumPy's reports of an inf made (overflow, division by zero)
 
 
 def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero: str | None = None) -> _Context:
@@ -861,7 +885,8 @@ def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero: s
                     lr_tried(ev.prose), impossible,
                     bool(impossible) or (_negative(ev, words) and loss_kind(ev.prose) != "likelihood"),
                     "fp16" in words, _printed_facts(ev, sig, words), _trainer_clears(ev), _classifier(ev),
-                    _scaled(ev.prose))
+                    _scaled(ev.prose),
+                    tuple(seen[1] for seen in ev.messages.values() if NUMPY_INF.match(seen[2])))
 
 
 def _scaled(prose: str) -> dict[str, dict[str, str]]:
@@ -1131,12 +1156,12 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
         parts["curve"] = -weights.when
         against.append(f"the loss curve does not look like this entry's ({TRACES[entry.trace]})")
     # a message whose op the log names is another entry's (see _message_weight) is no evidence for this one
-    shares = [(text, seen, _message_weight(text, seen, entry, w, weights)) for text, seen in c.hits[entry.id]]
+    shares = [(text, seen, _message_weight(text, seen, entry, w, weights, c.infs)) for text, seen in c.hits[entry.id]]
     hits = [(text, seen) for text, seen, share in shares if share > 0]
     if hits:
         parts["messages"] = sum(share for _text, _seen, share in shares)
         whole = any(_whole_signature(text, seen, entry, w) for text, seen in hits)
-        if ev.count == 0 and entry.trace == "none" and whole:
+        if entry.trace == "none" and whole and (ev.count == 0 or _unexplained_birth(entry, hits, ev, sig, w)):
             parts["messages"] += W_MISSING
         for text, (count, line, example, _origin) in hits:
             why = f": {WHY}" if _apex_zero(text, (count, line, example, _origin)) else ""
