@@ -31,6 +31,9 @@ DATE_START = re.compile(rb"[ \t\[]*(\d\d?)/(\d\d?)[ \t]+\d\d:\d\d:\d\d")
 # A second bracketed count right after the first: PyTorch's DCGAN tutorial prints `[1/5][150/1583]`,
 # the epoch and the iteration within it, with no word for either; both are quoted as printed.
 NEXT_FRACTION = re.compile(rb"[ \t]*\][ \t]*\[[ \t]*(\d+)[ \t]*/[ \t]*(\d+)[ \t]*\]")
+# PyTorch's CIFAR-10 tutorial prints `[1,  2000] loss: 2.192` (`[{epoch + 1}, {i + 1:5d}]`): the epoch and the
+# mini-batch within it, in one bracket that opens the line; quoted as printed.
+EPOCH_BATCH = re.compile(rb"[ \t]*\[[ \t]*(\d+)[ \t]*,[ \t]*(\d+)[ \t]*\]")
 EPOCH_HINTS = (b"poch", b"POCH")
 KEY_SPAN = 8             # bytes past a loss match's start that hold its key (` 'loss'`, `Loss`)
 # A value its line calls an average (`Average Training loss: nan`, `avg loss`, `mean_loss`, `running
@@ -114,6 +117,8 @@ def _count_on(line: bytes, epoch_span: tuple[int, int] | None) -> tuple[str | No
     named = named_step(line)
     if named is not None:
         return named, False
+    if (pair := EPOCH_BATCH.match(line)) is not None:
+        return f"[{int(pair.group(1))}, {int(pair.group(2))}]", False
     date = DATE_START.match(line)
     for m in FRACTION.finditer(line):
         if epoch_span and epoch_span[0] <= m.start() < epoch_span[1]:
