@@ -235,3 +235,19 @@ def test_it_numbers_a_step_and_nll_is_a_loss_key():
     assert str(ev.at(1)) == "it 3500"
     nll = scan_text("epoch 1 train nll: 3.9120 val nll: 3.9514\nepoch 2 train nll: 2.1033 val nll: 2.2410\n")
     assert nll.count == 2 and nll.last == 2.1033
+
+
+def test_the_cifar_tutorials_epoch_and_mini_batch_pair_is_its_numbering():
+    """`[2,  4000] loss: nan` is epoch 2's mini-batch 4000, quoted as printed; a second run pasted after the first
+    (its pair back to epoch 1 after a line of words) is a run of its own."""
+    from trainwreck.logscan.positions import epoch_number, starts_again, step_number
+
+    ev = scan_text("[1,  2000] loss: 2.192\n[1,  4000] loss: 1.871\n[2,  2000] loss: 1.431\n[2,  4000] loss: nan\n")
+    assert [str(p) for p in ev.head_at[:3]] == ["[1, 2000]", "[1, 4000]", "[2, 2000]"]
+    assert str(ev.first_nonfinite_at) == "[2, 4000]"
+    assert (epoch_number(ev.first_nonfinite_at), step_number(ev.first_nonfinite_at)) == ("2", 4000)
+    rerun = "[1,  2000] loss: 2.1\n[2,  2000] loss: 1.4\nFinished Training\n[1,  2000] loss: 2.3\n[1,  4000] loss: nan\n"
+    at = scan_text(rerun).head_at
+    assert not starts_again(at[0], at[1]) and starts_again(at[1], at[2])
+    # a list that opens a line is no numbering when its second number is not closed by the bracket
+    assert str(scan_text("[1, 2, 3] loss: 0.5\n").head_at[0]) == "line 1"

@@ -26,7 +26,7 @@ from .logscan.evidence import only, without_first
 from .logscan.hidden import with_hidden
 from .logscan.layout import validation_rows
 from .logscan.numbers import to_float
-from .logscan.positions import counted_on, epoch_on, last_epoch, named_step, starts_again, step_number
+from .logscan.positions import counted_on, epoch_number, epoch_on, last_epoch, named_step, starts_again, step_number
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_scale_zero
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
@@ -528,7 +528,8 @@ def _at_run_start(ev: Evidence) -> bool:
     if all(n <= 1 for n in _numbers_of(f"{pos.epoch or ''} {pos.step or ''}")):
         return True
     step, nxt = step_number(pos), step_number(ev.at(1)) if ev.count > 1 else None
-    if step is None or nxt is None or ev.at(1).epoch != pos.epoch or not all(n <= 1 for n in _numbers_of(pos.epoch)):
+    if step is None or nxt is None or epoch_number(ev.at(1)) != epoch_number(pos) or \
+            not all(n <= 1 for n in _numbers_of(epoch_number(pos))):
         return False
     every = nxt - step
     return every > 1 and step in (every, every - 1)

@@ -183,14 +183,21 @@ class Locator:
 RUNNING_COUNTERS = {"step", "iter", "iteration", "it", "update", "num_updates", "global_step"}
 _EPOCH_NUMBER = re.compile(r"epoch (\d+(?:\.\d+)?)")
 _STEP_NUMBER = re.compile(r"([a-z_]+) (\d+)")
+_PAIR_NUMBERS = re.compile(r"\[(\d+), (\d+)\]")
 _TOTAL = re.compile(r"/(\d+)")
 RESTART_FAR = 0.9        # a count with a total goes back to a new run only from below this share of it
 
 
 def step_number(pos: Position) -> int | None:
-    """The count of the step a position prints (`iteration 126`, `step 80/1000`: 80), if it prints one."""
-    m = _STEP_NUMBER.match(pos.step or "")
+    """The count of the step a position prints (`iteration 126`, `step 80/1000`, `[1, 80]`: 80), if it prints one."""
+    m = _STEP_NUMBER.match(pos.step or "") or _PAIR_NUMBERS.match(pos.step or "")
     return int(m.group(2)) if m else None
+
+
+def epoch_number(pos: Position) -> str | None:
+    """The epoch's count as the position prints it (`epoch 3/10`: "3"; the CIFAR tutorial's `[3, 2000]`: "3")."""
+    m = _EPOCH_NUMBER.match(pos.epoch or "") or _PAIR_NUMBERS.match(pos.step or "")
+    return m.group(1) if m else None
 
 
 def counted_on(before: Position, after: Position) -> bool:
@@ -206,10 +213,10 @@ def starts_again(before: Position, after: Position) -> bool:
     again each epoch is no new run."""
     if after.line <= before.line + 1:
         return False
-    e1, e2 = (_EPOCH_NUMBER.match(p.epoch or "") for p in (before, after))
-    if e1 and e2 and float(e2.group(1)) < float(e1.group(1)):
+    e1, e2 = epoch_number(before), epoch_number(after)
+    if e1 and e2 and float(e2) < float(e1):
         return True
-    if (e1 and e2 and e1.group(1) != e2.group(1)) or bool(e1) != bool(e2):
+    if (e1 and e2 and e1 != e2) or bool(e1) != bool(e2):
         return False
     s1, s2 = (_STEP_NUMBER.match(p.step or "") for p in (before, after))
     if not (s1 and s2 and s1.group(1) == s2.group(1) and s1.group(1) in RUNNING_COUNTERS
