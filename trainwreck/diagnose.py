@@ -1136,7 +1136,7 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
     if sig.name == entry.trace:      # several entries with one signature share what it says
         curve = (W_PART if sig.weak else W_CURVE) / math.sqrt(w.trace_count.get(entry.trace, 1))
     elif PART_OF.get(sig.name) == entry.trace:
-        curve = W_GENERAL
+        curve = W_GENERAL if w.trace_count.get(sig.name) else W_PART
     elif sig.name in TIMED and shown_when <= w.told_when[entry.id] and entry.trace != "none":
         curve = W_PART / 2           # not its signature, but its Symptom says it can show then too
     else:

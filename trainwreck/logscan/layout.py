@@ -348,7 +348,7 @@ TABLE_HEADER = re.compile(rb"(?im)^[ \t]*(?:epoch|step|iter|iteration)[ \t]+\S+[
 YOLOV5_PARTS = (b"box", b"obj", b"cls")
 # A column name of two words (Hugging Face's `Training Loss  Validation Loss`) is one name.
 TWO_WORDS = re.compile(rb"\b(train|training|valid|validation|val|eval|test)[ \t]+loss\b")
-TABLE_TOTALS = CSV_NAMES + (b"total_loss", b"loss_total")
+TABLE_TOTALS = CSV_NAMES + (b"total_loss", b"loss_total", b"cost")
 
 
 def table_column(first: bytes) -> tuple | None:
