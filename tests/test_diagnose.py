@@ -30,10 +30,10 @@ def test_wr220_evidence_quotes_the_users_own_numbers():
     log = tab_output("WR-220", "reproduce")
     d = diagnosis_of(log)
     evidence = " | ".join(d.matches[0].evidence)
-    assert "the loss rose 5 time(s) in a row, from 0.6865 at epoch 0 to 41.92 at epoch 5, about x2.28 each time" \
+    assert "the loss rose 5 times in a row, from 0.6865 at epoch 0 to 41.92 at epoch 5, about x2.28 each time" \
         in evidence
     assert "first inf at epoch 6, nan from epoch 7, non-finite to the end (epoch 11)" in evidence
-    assert "would have warned at epoch 3, 3 value(s) before" in evidence
+    assert "would have warned at epoch 3, 3 values before" in evidence
     line = next(i for i, l in enumerate(log.splitlines(), 1) if "overflow encountered in exp" in l)
     assert f'message "overflow encountered in exp" (line {line})' in evidence
     assert d.matches[0].fix.startswith("Cut the learning rate by a factor of 10")

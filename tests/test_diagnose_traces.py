@@ -396,7 +396,7 @@ def test_a_restart_is_found_when_its_loss_starts_apart_or_broken_or_its_count_ha
         d = _diagnosed(log)
         assert d.evidence.runs.startswith("2 runs") and f"{read}, the first whose loss turned non-finite" in \
             d.evidence.runs, log
-        assert "finite value(s) later" not in " ".join(d.signature.facts)
+        assert "followed by" not in " ".join(d.signature.facts)
     assert _diagnosed(broken).signature.name == "nonfinite-from-start"
 
 

@@ -29,6 +29,7 @@ from .logscan.numbers import to_float
 from .logscan.positions import counted_on, epoch_number, epoch_on, last_epoch, named_step, starts_again, step_number
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_scale_zero
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
+from .plural import counted
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
 from .wording import (BENIGN_OVERFLOW, EARLY_STEPS, FIELDS, NORMALS, RESTARTED, STUCK, Library, Normal, loss_kind,
                       lr_tried, normals_asked, says_failure, score_out_of_range, section, timing_of, tokens, tokens_many,
@@ -349,7 +350,7 @@ def _signature(ev: Evidence) -> Signature:
     if t is not None:
         kind = _nonfinite_kind(ev)
         tail = (f"non-finite to the end ({at(ev.count - 1)})" if ev.finite_after == 0
-                else f"followed by {ev.finite_after} finite value(s) later")
+                else f"followed by {counted(ev.finite_after, 'finite value')} later")
         nan_note = f", nan from {at(ev.first_nan)}" if ev.first_nan is not None and ev.first_nan != t else ""
         ending = f"first {kind} at {at(t)}{nan_note}, {tail}"
         finite = [v for v in ev.before if math.isfinite(v)]
@@ -382,14 +383,14 @@ def _signature(ev: Evidence) -> Signature:
             start = len(ev.before) - 1 - rises
             a, b = ev.before[start], ev.before[-1]
             growth = (b / a) ** (1 / rises) if a > 0 else math.inf
-            facts = [f"the loss rose {rises} time(s) in a row, from {_fmt(a)} at {at(ev.before_start + start)} "
+            facts = [f"the loss rose {'once' if rises == 1 else f'{rises} times in a row'}, from {_fmt(a)} at {at(ev.before_start + start)} "
                      f"to {_fmt(b)} at {at(t - 1)}, about x{growth:.3g} each time; {ending}"]
             descent = _descent_before_climb(ev)
             if descent:
                 facts.insert(0, descent)
             if warn_index is not None:
                 facts.append(f"a loss watch ({WATCH_RULE}) would have warned at {warn_at}, "
-                             f"{t - warn_index} value(s) before")
+                             f"{counted(t - warn_index, 'value')} before")
             if ev.clip_at is not None and ev.grad_paired and ev.grad_max_before is not None \
                     and ev.grad_max_before <= ev.clip_at:
                 facts.append(f"gradient clipping at {ev.clip_at:g} never engaged: the largest gradient norm "

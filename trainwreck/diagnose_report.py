@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .plural import counted
 from .safe_text import printable
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ NAMED_BECAUSE = {"named": "the first of the losses each line names",
 def header(d: Diagnosis) -> str:
     ev = d.evidence
     numbering = "numbered as in the log" if ev.numbered else "placed by line"
-    what = f"{ev.count} loss value(s) ({numbering})" if ev.count else "no loss values"
+    what = f"{counted(ev.count, 'loss value')} ({numbering})" if ev.count else "no loss values"
     if not ev.count and ev.refused:
         what += f" ({'; '.join(ev.refused)}: not read)"
     if ev.runs:
