@@ -170,6 +170,28 @@ def test_the_deciding_question_asks_for_what_the_papers_framework_prints():
     assert "pytorch" in shown_frameworks(diagnosis(bar).evidence)
 
 
+def test_pytorch_code_in_the_paste_shows_pytorch_and_the_ask_quotes_only_ops_the_entries_name():
+    """`F.softmax(`, `.masked_fill(`, `loss.backward()` are PyTorch's though the word torch is absent: the paste
+    was asked for NumPy warnings PyTorch never prints, with "none of the messages this failure prints are in the
+    log" held against WR-070 (review_session29_broad 11, 24). Anomaly mode is opt-in: its absence is no evidence.
+    And a check's example op is its snippet's: WR-070's and WR-310's BinaryCrossEntropyWithLogitsBackward0 is
+    not what a user with another loss sees, so only ops the entries' own words name are quoted (items 04, 05)."""
+    from trainwreck.diagnose import shown_frameworks
+
+    code = ("scores = scores.masked_fill(mask == 0, float('-inf'))\nattn = F.softmax(scores, dim=-1)\n"
+            "Some documents have zero tokens after filtering.\n")
+    d = diagnosis(code + "".join(f"Epoch 1 Batch {b} Loss nan\n" for b in range(0, 40, 10)))
+    assert shown_frameworks(d.evidence) == {"pytorch"} and "set_detect_anomaly(True)" in d.ask
+    assert "encountered in" not in d.ask and "BinaryCrossEntropyWithLogitsBackward0" not in d.ask
+    assert not any("none of the messages" in a for m in d.matches for a in m.against)
+    for loop in ("loss.backward()\noptimizer.step()\n", "criterion = nn.CrossEntropyLoss()\n"):
+        assert shown_frameworks(diagnosis(loop + FELL_THEN_NAN).evidence) == {"pytorch"}, loop
+    # scikit-learn's and Flax's look-alikes are not PyTorch's or Keras's
+    for other in ("model = LinearRegression(); model.fit(X, y)\n", "class MLP(nn.Module):\n    nn.Dense(10)\n"):
+        assert "pytorch" not in shown_frameworks(diagnosis(other + FELL_THEN_NAN).evidence), other
+        assert "tensorflow" not in shown_frameworks(diagnosis(other + FELL_THEN_NAN).evidence), other
+
+
 def test_a_report_that_says_when_it_went_nan_is_not_asked_for_the_values_that_would_say_it():
     """"nan at the very first iteration", "the very first printed loss is already nan": the report said what the
     first values would show (review_session27_words K8); it is asked what tells the candidates apart by cause."""

@@ -1168,7 +1168,7 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
         for text, (count, line, example, _origin) in hits:
             why = f": {WHY}" if _apex_zero(text, (count, line, example, _origin)) else ""
             evidence.append(f'message "{example}" (line {line}' + (f", {count} times)" if count > 1 else ")") + why)
-    missing = _missing_messages(w.weighed[entry.id], c.hits[entry.id], ev)
+    missing = _missing_messages([m for m in w.weighed[entry.id] if m.text not in w.ops], c.hits[entry.id], ev)
     if missing and sig.name == entry.trace:
         parts["messages"] = parts.get("messages", 0.0) - W_MISSING
         against.append(missing)
@@ -1622,13 +1622,14 @@ def _when_words(which: set[str]) -> str:
 
 
 def _missing_messages(messages: list, hits: list, ev: Evidence) -> str:
-    """Absence of an entry's weighed messages is evidence only for a framework the log shows: a PyTorch log
-    without NumPy's warnings says nothing against a NumPy entry, and a log that shows no framework could be
-    NumPy's."""
+    """Absence of an entry's weighed messages is evidence only for a framework the paste shows (in its log, its
+    code or its words): a PyTorch log without NumPy's warnings says nothing against a NumPy entry, and a log that
+    shows no framework could be NumPy's. The messages are those printed unasked: not a check's that names an op
+    (anomaly mode, check_numerics, debug_nans), which a run prints only when it was switched on."""
     if hits or not messages:
         return ""
     origins = {m.origin for m in messages}
-    shown = set(ev.frameworks)
+    shown = shown_frameworks(ev)
     if shown and not (origins & shown):
         return ""
     if not shown and "numpy" not in origins:
@@ -1681,9 +1682,15 @@ BARE_ASK = re.compile(r"\bis (?:it|this|that) (?:an error|normal)\b", re.I)
 # The frameworks a tool implies (a Lightning bar is PyTorch's), and the ones a report's words name.
 PARENT = {"lightning": "pytorch", "transformers": "pytorch", "fairseq": "pytorch", "megatron": "pytorch",
           "deepspeed": "pytorch", "apex": "pytorch", "keras": "tensorflow"}
-NAMED_FRAMEWORK = [(re.compile(r"\b(?:py)?torch\b|\bfastai\b|\blightning\b", re.I), "pytorch"),
-                   (re.compile(r"\btensorflow\b|\btf\.|\bkeras\b", re.I), "tensorflow"),
-                   (re.compile(r"\bjax\b|\bjnp\.|\bflax\b", re.I), "jax")]
+# Named, or shown by code only its API writes: PyTorch's `nn.Linear`, `nn.CrossEntropyLoss()`, `loss.backward()`,
+# `optimizer.zero_grad()`, `F.softmax(`, `.masked_fill(`, `.cuda()` (Flax's `nn.Dense` and `nn.Module` are not
+# PyTorch's, nor are they in this list); Keras's `layers.Dense(` (not `model.fit(`: scikit-learn's too); JAX's `optax.`.
+NAMED_FRAMEWORK = [(re.compile(r"\b(?:py)?torch\b|\bfastai\b|\blightning\b|\bnn\.(?:Linear|Conv[123]d|LSTM|GRU|Embedding|"
+                               r"BatchNorm[123]d|LayerNorm|Dropout|ReLU|Softmax|LogSoftmax|\w+Loss)\b|"
+                               r"\.(?:backward|zero_grad|cuda)\(\)|\bF\.(?:relu|softmax|log_softmax|cross_entropy|"
+                               r"mse_loss|nll_loss|binary_cross_entropy\w*)\(|\.masked_fill_?\(", re.I), "pytorch"),
+                   (re.compile(r"\btensorflow\b|\btf\.|\bkeras\b|\blayers\.Dense\(", re.I), "tensorflow"),
+                   (re.compile(r"\bjax\b|\bjnp\.|\bflax\b|\boptax\.", re.I), "jax")]
 # What to switch on to make each framework name the op whose output or gradient went non-finite first (the
 # candidates' messages then tell them apart: an op of log, of exp, of a division), and what it prints. In this
 # order: a JAX or PyTorch program often loads its data or logs with TensorFlow (tfds, TensorBoard), never the
@@ -1722,6 +1729,14 @@ def _quoted(messages: list[tuple[str, str]]) -> str:
     return "; ".join(f"{i} prints {', '.join(texts)}" for i, texts in by_entry.items())
 
 
+def _own_op(w: Weigher, entry_id: str, shown: str) -> bool:
+    """Does the entry's title or one of its phrases name the op its example of a check's message names?"""
+    entry = next(e for e in w.entries if e.id == entry_id)
+    message = next((m for m in w.weighed[entry_id] if m.shown == shown), None)
+    op = op_named(message.text, message.example) if message else ""
+    return not op or _bare_op(op) in set(tokens(entry.title)).union(*w.phrase_tokens[entry_id])
+
+
 def _deciding_question(d: Diagnosis, w: Weigher) -> str:
     entries = [m.entry for m in d.matches]
     ev = d.evidence
@@ -1753,7 +1768,9 @@ def _deciding_question(d: Diagnosis, w: Weigher) -> str:
         framework, distinct = None, []     # anomaly mode is on already: what it printed is in the paste
     if framework is not None:
         own = {framework, "keras"} if framework == "tensorflow" else {framework}
-        its = [(i, text) for i, text, origin in distinct if origin in own]
+        # an example's op is its snippet's: quoted only where the entry's own words name it (WR-030's log, WR-050's
+        # sqrt); a forward pass already nan (a masked row, a bad batch) makes the check name the user's loss instead
+        its = [(i, text) for i, text, origin in distinct if origin in own and _own_op(w, i, text)]
         how, example = OP_NAMING[framework]
         return f"{how} ({_quoted(its[:3])})" if its else f"{how} (such as {example})"
     if distinct:
