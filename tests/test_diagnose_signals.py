@@ -897,11 +897,17 @@ def test_an_overflow_before_a_nan_that_no_entry_of_the_curve_prints_names_the_ov
     # an overflow printed only after the loss went nan (a second run's sigmoid) is no birth of that nan
     late = _printed(SOFTMAX_CURVE, 5, "") + OVERFLOW
     assert "WR-020" not in [m.entry.id for m in diagnosis(late).matches[:1]]
+    # ... nor one printed before the last finite loss: a sigmoid's harmless overflow, 5 finite epochs before a silent
+    # nan (review_session29_order item 09)
+    early = OVERFLOW.split("softmax.py:13")[0] + _printed(SOFTMAX_CURVE, 5, "")
+    assert first(early) != "WR-020"
 
 
 def test_a_nan_numpy_reports_after_an_inf_it_reported_is_that_infs_consequence():
     """`invalid value encountered in divide` under `overflow encountered in exp` is inf / inf, not a 0 / 0 of
-    WR-060's: it is no evidence for WR-060 (named first before), nor a second message for WR-020."""
+    WR-060's: it is no evidence for WR-060 (named first before); it stays evidence for the entries that print
+    the inf too (WR-070's `invalid value encountered in subtract` after a float16 cast overflowed: -inf - -inf,
+    review_session29_order item 16)."""
     from_start = OVERFLOW + "".join(f"{e} nan\n" for e in range(4))
     d = diagnosis(from_start)
     assert d.matches[0].entry.id != "WR-060"
@@ -909,3 +915,8 @@ def test_a_nan_numpy_reports_after_an_inf_it_reported_is_that_infs_consequence()
     alone = "norm.py:8: RuntimeWarning: invalid value encountered in divide\n  x = x / x.std()\n" + \
         "".join(f"{e} nan\n" for e in range(4))
     assert next(m for m in diagnosis(alone).matches if m.entry.id == "WR-060").parts["messages"] > 0
+    cast = ("attn.py:41: RuntimeWarning: overflow encountered in cast\n  mask = mask.astype(np.float16)\n"
+            "attn.py:47: RuntimeWarning: invalid value encountered in subtract\n  s = scores - scores.max()\n")
+    d = diagnosis(cast + "".join(f"step {k} loss nan\n" for k in range(0, 40, 10)))
+    assert d.matches[0].entry.id == "WR-070" and d.verdict == "failure"
+    assert any("invalid value encountered in subtract" in e for e in d.matches[0].evidence)

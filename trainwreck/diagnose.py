@@ -775,12 +775,14 @@ def _message_weight(text: str, seen, entry: Entry, w: Weigher, weights: Weights,
     """An entry's share of a declared message found. When the log's instance names an operation and some
     declarers' own examples name that same one, they share it: a nan first seen in SqrtBackward0 is the
     singular slope's, whichever other entries also print the template with another op. A nan NumPy reports
-    after it reported an inf (infs: the lines of its reports of an inf made) is that inf's consequence
-    (inf / inf, inf - inf), which adds nothing to the inf's own report: it is no evidence for an entry
-    whose nan is made from finite numbers (0 / 0 in a normalisation), nor more for the inf's."""
+    after it reported an inf (infs: the lines and keys of its reports of an inf made) is that inf's consequence
+    (inf / inf, inf - inf): it is evidence only for the entries that print that inf too (WR-070's -inf - -inf
+    after a cast overflowed), not for one whose nan is made from finite numbers (0 / 0 in a normalisation)."""
     declarers = w.declarers.get(text, [entry.id])
-    if NUMPY_NAN.match(text) and any(line < seen[1] for line in infs):
-        return 0.0
+    if NUMPY_NAN.match(text):
+        before = {key for line, key in infs if line < seen[1]}
+        if before and not before & {m.text for m in w.weighed[entry.id]}:
+            return 0.0
     found = op_named(text, seen[2]) if text in w.ops else ""
     same = [i for i, op in w.ops.get(text, {}).items() if op == found] if found else []
     if found and not same:     # no example of this message names the op: the entry whose own message does
@@ -804,14 +806,16 @@ def _whole_signature(text: str, seen, entry: Entry, w: Weigher) -> bool:
 
 
 def _unexplained_birth(entry: Entry, hits: list, ev: Evidence, sig: Signature, w: Weigher) -> bool:
-    """Did the curve turn non-finite with a messages-only entry's own message in the log before it, which no
-    entry of the curve's shape declares? The message names the operation where the non-finite value was born (exp overflowed);
+    """Did the curve turn non-finite right after a messages-only entry's own message (printed after the last
+    finite loss: a warning long before, a sigmoid's harmless overflow or a validation pass's, made no nan), which
+    no entry of the curve's shape declares? The message names the operation where the non-finite value was born (exp overflowed);
     the shape's entries (a log of zero, a bad batch, a nan gradient) would print another. Where the shape's entry
     prints it too (an overshooting rate, a bad start overflow exp), the shape names the cause and keeps its lead."""
     if sig.name not in NONFINITE_TRACES or ev.first_nonfinite_at is None:
         return False
+    since = ev.before_at[-1].line if ev.before and ev.before_at and ev.before_at[-1] is not None else 0
     shape = {i for i, trace in w.trace_of.items() if trace == sig.name or trace == PART_OF.get(sig.name)}
-    return any(w.main_of.get(text) == entry.id and seen[1] <= ev.first_nonfinite_at.line
+    return any(w.main_of.get(text) == entry.id and since < seen[1] <= ev.first_nonfinite_at.line
                and not shape & set(w.declarers.get(text, ())) for text, seen in hits)
 
 
@@ -857,7 +861,7 @@ class _Context:
     trainer_clears: str            # the log's tool clears the gradients every step, and how (Dialect.clears_gradients)
     classifier: str                # what shows the run is a classifier's and no regression's, or ""
     scaled: dict[str, dict[str, str]]   # "scaled" / "unscaled" -> "inputs" / "targets" -> the words that say so
-    infs: tuple                    # the lines of NumPy's reports of an inf made (overflow, division by zero)
+    infs: tuple                    # (line, key) of NumPy's reports of an inf made (overflow, division by zero)
 
 
 def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero: str | None = None) -> _Context:
@@ -888,7 +892,7 @@ def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero: s
                     bool(impossible) or (_negative(ev, words) and loss_kind(ev.prose) != "likelihood"),
                     "fp16" in words, _printed_facts(ev, sig, words), _trainer_clears(ev), _classifier(ev),
                     _scaled(ev.prose),
-                    tuple(seen[1] for seen in ev.messages.values() if NUMPY_INF.match(seen[2])))
+                    tuple((seen[1], key) for key, seen in ev.messages.items() if NUMPY_INF.match(seen[2])))
 
 
 def _scaled(prose: str) -> dict[str, dict[str, str]]:
