@@ -185,6 +185,16 @@ def test_a_division_by_zero_in_words_is_a_failure():
     assert first("divide by zero in my cost from np.log") == "WR-030"       # the issue's own example
 
 
+def test_without_it_it_works_names_what_breaks_the_run_and_rules_nothing_out():
+    """"Without fp16 it trains fine" says fp16 breaks it: read as a denial, it dropped WR-040 (review_session29_broad
+    item 09, probe p13); "I train without fp16 and still get nan" still denies it."""
+    for works in ("Without fp16 it trains fine", "Without fp16, it trains fine.", "without amp the loss goes down"):
+        assert "fp16" in tokens(works), works
+    for denied in ("I train without fp16 and still get nan", "without fp16 or amp, the loss is nan"):
+        assert "fp16" not in tokens(denied), denied
+    assert first("Without fp16 it trains fine, with fp16 the loss is nan.") == "WR-040"
+
+
 def test_a_division_by_zero_ruled_out_is_not():
     assert diagnosis("I checked: no division by zero happens anywhere. Is my setup right?").matches == []
 

@@ -293,6 +293,13 @@ _NEGATING = frozenset("no not never without nor none don doesn didn isn wasn are
 CLAUSE = re.compile(r"[.,;:!?()\n]")
 
 
+# "Without fp16 it trains fine", "without amp, the loss goes down": a contrast that names what breaks the run,
+# not a denial that it is used. Its "without" negates nothing.
+WITHOUT_IT_WORKS = re.compile(r"\bwithout\b(?=[^.;:!?\n]{1,40}?[\s,)]\s*(?:it|the model|the net\w*|training|the run|"
+                              r"the loss|everything|all)?\s*(?:works?|trains?|runs?|converges?|learns?|is fine|"
+                              r"goes down|decreases|drops)\b)")
+
+
 # Words that may stand between a negator and what it denies: "does not seem to diverge", "never actually blows up".
 _SOFTENERS = frozenset("seem seems seemed really actually even ever quite to".split())
 
@@ -317,6 +324,7 @@ def tokens_many(texts: list[str]) -> list[list[str]]:
 
 
 def _tokens_of_folded(folded: str) -> list[str]:
+    folded = WITHOUT_IT_WORKS.sub("with", folded)
     out = []
     for clause in CLAUSE.split(folded):
         words = WORD.findall(clause)
