@@ -1001,6 +1001,18 @@ def _floor_of(classes: int) -> float:
     return math.log(1 + (classes - 1) / math.e)
 
 
+def _wrong_floor_of(classes: int) -> float:
+    """The lowest it reaches on an example the model gets wrong: a softmaxed output p whose largest entry is not the
+    true class's costs log(sum exp p) - p_true, least at a tie, p_true = p_other = 1/2 (the loss falls as the tie
+    grows, and spreading mass to the other classes only raises it): log(2 sqrt(e) + C - 2) - 1/2."""
+    return math.log(2 * math.sqrt(math.e) + classes - 2) - 0.5
+
+
+def _floor_at(classes: int, share: float) -> float:
+    """The lowest mean loss over examples of which this share is classified right."""
+    return share * _floor_of(classes) + (1 - share) * _wrong_floor_of(classes)
+
+
 def _softmax_floor(ev: Evidence, accuracy: float | None) -> str:
     """The fact that the loss ended just above a softmax-twice floor while the accuracy was high, or ""."""
     if accuracy is None or ev.first_nonfinite is not None or ev.low is None or ev.count < 3:
@@ -1024,13 +1036,16 @@ def _softmax_floor(ev: Evidence, accuracy: float | None) -> str:
             return ""
         why = (f"the count whose floor lies nearest below the loss, and near whose ln C, {start:.4f}, the loss "
                f"started ({_fmt(ev.head[0])})")
-    if ev.last > (1 + FLOOR_NEAR) * floor:
+    shown = ev.accuracy_tail[-1]      # the accuracy beside the last loss: the share its mean is over
+    bound = _floor_at(classes, min(1.0, shown / 100 if ev.accuracy_percent or shown > 1 else shown))
+    if ev.last > (1 + FLOOR_NEAR) * bound:
         return ""
-    shown = ev.accuracy_tail[-1]
+    at = (f"; at that accuracy no lower than {bound:.4f}, as each example it gets wrong costs at least "
+          f"log(2√e + C - 2) - 1/2 = {_wrong_floor_of(classes):.4f}" if bound - floor >= 0.0005 else "")
     return (f"the loss ends at {_fmt(ev.last)} ({ev.where(ev.count - 1)}), never below log(1 + (C - 1)/e) = "
             f"{floor:.4f} for C = {classes} classes ({why}), beside an accuracy of {_fmt(shown)}"
             f"{'%' if ev.accuracy_percent else ''}: the lowest a cross-entropy can go on outputs that already went "
-            "through a softmax")
+            f"through a softmax{at}")
 
 
 def _classes_named(prose: str) -> tuple[int, str] | None:
