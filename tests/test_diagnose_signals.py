@@ -959,3 +959,24 @@ def test_a_nan_numpy_reports_after_an_inf_it_reported_is_that_infs_consequence()
     d = diagnosis(cast + "".join(f"step {k} loss nan\n" for k in range(0, 40, 10)))
     assert d.matches[0].entry.id == "WR-070" and d.verdict == "failure"
     assert any("invalid value encountered in subtract" in e for e in d.matches[0].evidence)
+
+
+def test_a_short_run_whose_loss_froze_from_its_first_prints_is_judged():
+    """Six epochs, the last four all 2.30101: too few values for a plateau (10), it was "no known failure"
+    (review_session29_broad items 12, 13). Frozen to every printed digit with four or more significant digits, the
+    run is judged, as a faint shape that names no entry alone; its ask is a check, not a nan's op (none went nan)."""
+    zero = [("1", "2.301712"), ("2", "2.301015")] + [(str(e), "2.301010") for e in range(3, 7)]
+    d = diagnosis("class Net(nn.Module):\n" + "".join(f"Epoch: {e} \tTraining Loss: {v}\n" for e, v in zero))
+    assert d.signature.name == "plateau-from-start" and d.signature.weak and d.verdict == "uncertain"
+    assert "its last 4 values (epoch 3 to epoch 6) are all 2.30101, the same to every printed digit" in \
+        d.signature.facts[0]
+    assert d.matches[0].entry.id == "WR-110" and "anomaly" not in d.ask and "the result of this check" in d.ask
+    keras = "".join(f"Epoch {e}/5\n1875/1875 [====] - 3s 2ms/step - loss: {v} - accuracy: 0.1124\n"
+                    for e, v in enumerate(["3.4817", "2.3013", "2.3013", "2.3013", "2.3013"], 1))
+    d = diagnosis(keras)
+    assert d.signature.name == "stall-after-drop" and d.verdict == "uncertain"
+    # rounding that could hide movement, a loss still moving, a loss at zero: not judged
+    for values in (["0.71", "0.69", "0.69", "0.69", "0.69", "0.69"], ["2.31", "2.2", "2.1013", "2.1012", "2.1011", "2.101"],
+                   ["0.5", "0.0001", "0.0001", "0.0001", "0.0001"]):
+        d = diagnosis("".join(f"epoch {e} loss {v}\n" for e, v in enumerate(values, 1)))
+        assert d.signature.name == "healthy" and d.verdict == "healthy", values

@@ -420,6 +420,8 @@ def _signature(ev: Evidence) -> Signature:
     frozen = _frozen(ev) if stall is None else None
     if frozen:
         return sig(*frozen)
+    if stall is None and (early_frozen := _frozen_early(ev)):
+        return replace(sig(*early_frozen), weak=True)    # a few values: the shape, too faintly to name an entry alone
     early = ev.head[:SPIKE_WINDOW]
     peak = max(range(len(early)), key=early.__getitem__) if early else 0
     if early and early[0] > 0 and early[peak] >= SPIKE_RATIO * early[0] and ev.last < early[0]:
@@ -588,6 +590,10 @@ def _stall(ev: Evidence) -> tuple[str, list[str]] | None:
 # died prints one loss for ever) -- a stall, whatever the curve did before it (a spike that killed the units, or a
 # fall).
 FROZEN_MIN = 5
+# Fewer values than SHAPE_MIN are judged only when they froze: the last FROZEN_FEW or more (all but the first two at
+# most) print the very same value, with FROZEN_DIGITS significant digits or more, so that no movement can hide in
+# the rounding ("loss: 2.3013" four epochs running; not "0.69" or "0.0000").
+FROZEN_FEW, FROZEN_DIGITS = 4, 4
 
 
 def _frozen(ev: Evidence) -> tuple[str, list[str]] | None:
@@ -608,6 +614,30 @@ def _frozen(ev: Evidence) -> tuple[str, list[str]] | None:
              f"{_fmt(level)}, exactly the same as printed, after it had moved (from {_fmt(first)} at {ev.where(0)}, "
              f"lowest {_fmt(ev.low)}, highest {_fmt(ev.high)}): the outputs no longer change, as when every unit of a "
              "layer has died"])
+
+
+def _frozen_early(ev: Evidence) -> tuple[str, list[str]] | None:
+    """A short run whose loss froze from its first prints: a plateau when it froze near its first value, else a
+    stall after the drop its first values made."""
+    if not (FROZEN_FEW < ev.count < SHAPE_MIN) or ev.first_nonfinite is not None or ev.low is None or ev.low <= 0 \
+            or ev.count != len(ev.before) + ev.before_start or not _at_run_start(ev):
+        return None
+    tail, level = ev.before, ev.before[-1]
+    n = 1
+    while n < len(tail) and tail[-1 - n] == level:
+        n += 1
+    digits = len(repr(level).split("e")[0].replace("-", "").replace(".", "").lstrip("0"))
+    if n < FROZEN_FEW or n < ev.count - 2 or digits < FROZEN_DIGITS:
+        return None
+    first, start = ev.head[0], ev.count - n
+    same = (f"its last {n} values ({ev.where(start)} to {ev.where(ev.count - 1)}) are all {level!r}, the same to "
+            "every printed digit")
+    if abs(first - level) <= PLATEAU_FALL * first:
+        return ("plateau-from-start", [f"over {ev.count} values the loss stayed within {PLATEAU_FALL:.0%} of its first "
+                                       f"value {_fmt(first)} ({ev.where(0)}), and {same}: it never learned"])
+    return ("stall-after-drop", [f"the loss froze: {same}, after its first values moved (from {_fmt(first)} at "
+                                 f"{ev.where(0)}): the outputs no longer change, as when every unit of a layer has "
+                                 "died or the model predicts one distribution for every input"])
 
 
 def _within(values: list[float], tolerance: float) -> bool:
@@ -1670,12 +1700,15 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     second = max((held(m) for m in d.matches[1:]), default=0.0)
     # evidence beyond words: a curve's signature, a declared message, or a loss the named loss cannot reach
     impossible = top is not None and top.parts.get("negative", 0) >= W_NEGATIVE
-    specific = d.signature.name in TRACES or declared or impossible
+    # (not a faint shape with nothing broken in it: a few frozen values may be any of the shapes' entries)
+    faint = d.signature.weak and d.evidence.first_nonfinite is None
+    specific = (d.signature.name in TRACES and not faint) or declared or impossible
     if d.normal and not failure_shown and not specific and not _says_more_than(d.normal, d.evidence.prose):
         d.verdict, d.ask = "normal", d.normal[0].decide
         d.matches = d.matches[:CANDIDATES]
         return
-    if top is not None and top.score >= CONFIDENT and top.score - second >= MARGIN and (specific or not text_counts):
+    if top is not None and top.score >= CONFIDENT and top.score - second >= MARGIN and (specific or not text_counts) \
+            and not faint:
         d.verdict = "failure"          # the named entry, the runners-up, and any other with evidence of its own
         d.matches = d.matches[:CANDIDATES] + [m for m in d.matches[CANDIDATES:]
                                               if any(m.parts.get(k, 0) > 0 for k in SPECIFIC)]
@@ -1774,6 +1807,9 @@ def _deciding_question(d: Diagnosis, w: Weigher) -> str:
     if d.signature.first_epoch:
         return ("the loss of each step from the start, not only the value printed per epoch or per logging "
                 "interval: a loss broken from the first step and one that climbed or jumped later tell these apart")
+    if ev.first_nonfinite is None and not {"nan", "inf", "overflow", "divzero"} & set(words) and not ev.messages:
+        # nothing went nan or inf: no check that names the op of a nan decides, what the first candidate's does may
+        return _confirm_question(entries[0])
     shown = shown_frameworks(ev)
     # (entry, message, framework) of the messages that one candidate alone prints
     # (not one the paste already holds: it has told what it can)
@@ -1795,9 +1831,15 @@ def _deciding_question(d: Diagnosis, w: Weigher) -> str:
     if distinct:
         where = "above the first nan" if ev.first_nonfinite is not None else "while the loss went wrong"
         return f"the warnings or errors printed {where} ({_quoted([(i, text) for i, text, _ in distinct[:3]])})"
-    confirm = " ".join(entries[0].sections.get("Confirm it", "").split("\n\n")[0].split())
+    return _confirm_question(entries[0])
+
+
+def _confirm_question(entry: Entry) -> str:
+    """The first step of the entry's own check (its Confirm it section)."""
+    confirm = " ".join(entry.sections.get("Confirm it", "").split("\n\n")[0].split())
+    confirm = re.sub(r"^(?:[-*+]|\d+\.)\s+", "", confirm)        # a section that opens with a list: its first item
     step = SENTENCE_END.split(confirm, maxsplit=1)[0] if confirm else ""
-    return f"the result of this check for {entries[0].id}: {step.rstrip('.')}" if step else "the full log of the run"
+    return f"the result of this check for {entry.id}: {step.rstrip('.')}" if step else "the full log of the run"
 
 
 from .diagnose_report import as_json, report  # noqa: E402  (the command line imports them from here)
