@@ -48,6 +48,19 @@ def test_a_lower_rate_that_helped_counts_for_the_rate():
     assert diagnosis(text).matches[0].parts["tried"] > 0
 
 
+def test_two_rates_the_report_compares_say_whether_a_lower_one_helped():
+    """"nan after 2 epochs with lr 0.1. With lr 0.01 it trains fine" is a lower rate that helped (it was unread, and
+    WR-310 came first: review_session29_broad item 03); a rate with a decimal point no longer ends the sentence
+    ("lowering the learning rate to 0.001 fixes it"); a lower rate that broke beside a higher that ran is no help."""
+    text = "The loss becomes nan after 2 epochs with lr 0.1. With lr 0.01 it trains fine, just slower."
+    assert lr_tried(text) == "helped" and first(text) == "WR-220"
+    assert lr_tried("with lr=1e-4 it works but lr=1e-3 gives nan") == "helped"
+    assert lr_tried("lowering the learning rate to 0.001 fixes it") == "helped"
+    assert lr_tried("lr 0.01 works. lr 0.001 is nan too") == "failed"
+    for one in ("I use lr 0.01 and it works fine for 3 epochs then nan", "lr 0.1 and the loss is nan"):
+        assert lr_tried(one) == "", one
+
+
 def test_a_suspect_ranked_on_what_little_is_said_says_why():
     """The prior is the whole case for a candidate when a report says only that the loss went nan: the
     report must say that it is a suspect, of which rank, and what it assumed about when."""

@@ -404,8 +404,34 @@ def score_out_of_range(text: str) -> str:
 _NO_EFFECT = r"(?:n'?t|not|never|no longer) (?:help|work|chang|solve|fix|matter)\w*|no matter|\bstill\b|\bsame\b"
 TRIED_LR = re.compile(r"(?:chang|reduc|lower|decreas|smaller|tried|trying|even with)\w*[^.;\n]{0,25}?\blr\b[^.;\n]{0,40}?"
                       r"(?:" + _NO_EFFECT + r")|\blr\b[^.;\n]{0,15}?(?:no matter|(?:n'?t|not|never) (?:help|matter))")
-LOWER_LR_HELPS = re.compile(r"(?:reduc|lower|decreas|smaller)\w*[^.;\n]{0,25}?\blr\b[^.;\n]{0,20}?"
+LOWER_LR_HELPS = re.compile(r"(?:reduc|lower|decreas|smaller)\w*[^.;\n]{0,25}?\blr\b(?:[^.;\n]|\.\d){0,20}?"
                             r"(?<!n't )(?<!not )(?:help|fix|solv|work)\w*")
+# Two rates the report compares: "nan after 2 epochs with lr 0.1. With lr 0.01 it trains fine". A sentence that
+# names one rate and says the run broke, another that names a lower one and says it ran well: a lower rate helped
+# (and a lower rate that broke beside a higher that ran well: it did not).
+RATE_NAMED = re.compile(r"\blr\b\s*(?:=|:|of|to|at|is|was)?\s*(\d*\.?\d+(?:e-?\d+)?)\b")
+SENTENCE = re.compile(r"\.(?!\d)|[;\n!?]|\bbut\b|\bwhile\b|\bwhereas\b")
+RAN_WELL = re.compile(r"\b(?:fine|works?|worked|stable|converges?|converged|trains? (?:well|normally|ok)|no nan|"
+                      r"learns?|goes down|decreases)\b")
+RAN_BADLY = re.compile(r"\b(?:nan|inf|diverg\w*|explod\w*|blows? up|climb\w*)\b")
+
+
+def _rates_compared(folded: str) -> str:
+    """"helped" / "failed" / "" from rates named in sentences that say how the run went."""
+    well, badly = [], []
+    for sentence in SENTENCE.split(folded):
+        rates = [float(m.group(1)) for m in RATE_NAMED.finditer(sentence)]
+        if len(rates) != 1 or rates[0] <= 0:
+            continue
+        bad, good = bool(RAN_BADLY.search(sentence)), bool(RAN_WELL.search(sentence))
+        if bad != good:
+            (badly if bad else well).append(rates[0])
+    if well and badly:
+        if max(well) < min(badly):
+            return "helped"
+        if min(well) > max(badly):
+            return "failed"
+    return ""
 
 
 def lr_tried(text: str) -> str:
@@ -413,7 +439,7 @@ def lr_tried(text: str) -> str:
     folded = _folded(text)
     if TRIED_LR.search(folded):
         return "failed"
-    return "helped" if LOWER_LR_HELPS.search(folded) else ""
+    return "helped" if LOWER_LR_HELPS.search(folded) else _rates_compared(folded)
 
 
 def when(text: str) -> set[str]:
