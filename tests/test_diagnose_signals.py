@@ -993,3 +993,16 @@ def test_a_short_run_whose_loss_froze_from_its_first_prints_is_judged():
                    ["0.5", "0.0001", "0.0001", "0.0001", "0.0001"]):
         d = diagnosis("".join(f"epoch {e} loss {v}\n" for e, v in enumerate(values, 1)))
         assert d.signature.name == "healthy" and d.verdict == "healthy", values
+
+
+def test_a_large_start_that_did_not_fall_is_not_answered_as_normal():
+    """"Loss is huge (3.9e10) and does not decrease": the normal answer, "a loss that starts high and falls is
+    healthy", was given to a loss that fell 0.04% (review_session29_broad item 15); a huge start that falls keeps it."""
+    lines = lambda values: "".join(f"Epoch {e}/100\n37/37 [====] - 0s 3ms/step - loss: {v}\n" for e, v in values)
+    words = "Keras regression loss is huge and does not decrease. Predicting house prices with mse.\n"
+    stuck = diagnosis(words + lines([(1, "39248105472.0"), (2, "39248076800.0"), (3, "39248019456.0"),
+                                     (99, "39231234048.0"), (100, "39231062016.0")]))
+    assert stuck.verdict == "uncertain" and stuck.normal == [] and stuck.matches[0].entry.id == "WR-360"
+    falls = diagnosis("My loss is huge at the start, is that normal?\n" + lines(
+        [(1, "39248105472.0"), (2, "9248076800.0"), (3, "1248019456.0"), (4, "248019456.0"), (5, "48019456.0")]))
+    assert falls.verdict == "normal" and falls.normal[0].name == "a large loss at the start"

@@ -442,6 +442,12 @@ def test_a_climb_that_came_back_down_is_healthy_and_recovered_only_near_its_best
     assert back.signature.name == "healthy" and back.signature.facts[0].endswith("and recovered")
     partly = _diagnosed("".join(f"step {i} loss {v}\n" for i, v in enumerate(start + [3.0, 8.0, 4.0, 2.4, 2.2])))
     assert partly.signature.name == "healthy" and partly.signature.facts[0].endswith("and came partly back down")
+    # back within 1.5x its lowest but settled well above it (at chance, 0.6931, after 0.5417): the numbers, not
+    # "recovered" (review_session29_broad item 22)
+    settled = _diagnosed("".join(f"epoch {i}: loss={v}\n" for i, v in enumerate(
+        ["0.6924", "0.6102", "0.5417", "1.8820", "0.7406", "0.6931", "0.6931", "0.6931", "0.6931"])))
+    assert "it climbed for a while around epoch 3 and came back down to 0.6931, above its lowest (0.5417);" in \
+        settled.signature.facts[0] and "recovered" not in settled.signature.facts[0]
 
 
 def test_a_loss_that_grows_and_stays_is_a_candidate_never_a_named_failure():

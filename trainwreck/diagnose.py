@@ -455,8 +455,12 @@ def _signature(ev: Evidence) -> Signature:
     if warn_index is not None:
         back = ev.low is not None and last <= RECOVERED * ev.low
         stayed = ev.high is not None and last >= NEAR_PEAK * ev.high
+        # (back near its lowest, it recovered; back only within RECOVERED of it, the numbers say how far: a loss that
+        # settled at chance above its best did not recover)
         bump = f"; it climbed for a while around {warn_at} and " + (
-            "recovered" if back else "stayed near its peak, below where it started" if stayed else "came partly back down")
+            "recovered" if back and last <= (1 + PLATEAU_FALL) * ev.low else
+            f"came back down to {_fmt(last)}, above its lowest ({_fmt(ev.low)})" if back else
+            "stayed near its peak, below where it started" if stayed else "came partly back down")
     unjudged = "" if _shape_judged(ev) else (
         f"; too few values to judge a plateau or a stall ({SHAPE_MIN} are needed)" if ev.count < SHAPE_MIN else
         "; a loss that reaches 0 or below is not judged for a plateau or a stall" if not (ev.low and ev.low > 0) else
@@ -646,6 +650,7 @@ def _within(values: list[float], tolerance: float) -> bool:
 
 
 NEGATIVE = next(n for n in NORMALS if n.name == "negative loss")
+LARGE_START = next(n for n in NORMALS if n.name == "a large loss at the start")
 
 
 # ---- the fix --------------------------------------------------------------------------------
@@ -1442,6 +1447,8 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
         normals.insert(0, NEGATIVE)      # the values themselves go below zero
     if c.impossible_negative:            # a loss below zero that this loss cannot reach is not normal
         normals = [n for n in normals if n.name != NEGATIVE.name]
+    if ev.count >= 3 and ev.first_nonfinite is None and ev.last > (1 - PLATEAU_FALL) * ev.head[0]:
+        normals = [n for n in normals if n is not LARGE_START]   # its answer is that a high start falls: this one did not
     if _benign_overflow(ev, sig):
         normals.insert(0, BENIGN_OVERFLOW)
     restarts = _restart_rises(ev) if sig.name == "healthy" else ""
