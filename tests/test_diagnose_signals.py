@@ -1006,3 +1006,13 @@ def test_a_large_start_that_did_not_fall_is_not_answered_as_normal():
     falls = diagnosis("My loss is huge at the start, is that normal?\n" + lines(
         [(1, "39248105472.0"), (2, "9248076800.0"), (3, "1248019456.0"), (4, "248019456.0"), (5, "48019456.0")]))
     assert falls.verdict == "normal" and falls.normal[0].name == "a large loss at the start"
+
+
+def test_a_named_entry_lists_past_its_runners_up_only_entries_with_evidence_of_their_own():
+    """A confident WR-060 from the first epoch listed 13 candidates, ten of them with only the shape every
+    from-the-start entry shares, the same sentence each time (review_session29_broad item 25)."""
+    d = diagnosis("prep.py:31: RuntimeWarning: invalid value encountered in divide\n"
+                  "  X = (X - X.mean(axis=0)) / X.std(axis=0)\n"
+                  + "".join(f"Epoch {e}/50 - loss: nan - acc: 0.2012\n" for e in (1, 2, 3)))
+    assert d.verdict == "failure" and d.matches[0].entry.id == "WR-060"
+    assert all(m.parts.get("messages", 0) > 0 for m in d.matches[3:]) and len(d.matches) < 8

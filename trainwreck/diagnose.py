@@ -250,6 +250,8 @@ SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one
               "never-cleared")
 SPECIFIC = ("curve", "messages", "start", "negative", "zero-gradient", "accuracy-rose", "sigmoid-zero", "rate-rose",
             "softmax-floor")
+# ... of which these are shared by every entry of the curve's shape: past the first three, they list no one
+SHARED = ("curve", "start")
 # Apex's loss scale at zero is the scaler out of range, as the floor message it is weighed as (see
 # scale_zero.py), but half as much: the inf or nan that no scale removes may as well be a loss that was
 # not finite, or an infinite slope, which other entries explain.
@@ -1717,8 +1719,10 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     if top is not None and top.score >= CONFIDENT and top.score - second >= MARGIN and (specific or not text_counts) \
             and not faint:
         d.verdict = "failure"          # the named entry, the runners-up, and any other with evidence of its own
+        # (beyond the first three, only one with evidence of its own: the curve every entry of its shape shares, or
+        # an enormous start, repeated under ten entries, says nothing the first three do not)
         d.matches = d.matches[:CANDIDATES] + [m for m in d.matches[CANDIDATES:]
-                                              if any(m.parts.get(k, 0) > 0 for k in SPECIFIC)]
+                                              if any(m.parts.get(k, 0) > 0 for k in SPECIFIC if k not in SHARED)]
         return
     if top is not None:
         d.verdict = "uncertain"
