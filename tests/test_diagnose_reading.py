@@ -693,3 +693,18 @@ def test_cannot_tell_with_one_candidate_does_not_say_the_evidence_fits_more_than
     one = dataclasses.replace(d, verdict="uncertain", matches=d.matches[:1], ask="the loss values")
     assert "more than one entry" not in diagnose_report.report(one)
     assert "One entry fits, but the evidence is too thin to name it:" in diagnose_report.report(one)
+
+
+def test_a_message_printed_only_when_asked_for_is_not_missed_by_its_absence():
+    """clip_grad_norm_ raises on a non-finite norm only with error_if_nonfinite=True (catalogue: opt_in): a PyTorch
+    paste without it held "none of the messages this failure prints are in the log" against WR-220 (a climb to nan,
+    `loss.backward()` in the code). The page says when it is printed."""
+    from trainwreck.pages import message_headings
+
+    clip = next(m for m in CATALOG.entries["WR-220"].messages if m.text.startswith("The total norm"))
+    assert clip.opt_in == "clip_grad_norm_(..., error_if_nonfinite=True)"
+    assert any("printed only when asked for: `clip_grad_norm_(..., error_if_nonfinite=True)`" in line
+               for line in message_headings(CATALOG.entries["WR-220"]))
+    d = diagnosis("for x, y in loader:\n    loss = crit(model(x), y)\n    loss.backward()\n    optimizer.step()\n"
+                  + "".join(f"epoch {e} loss {v}\n" for e, v in enumerate(["0.5", "0.9", "3.1", "40.2", "nan"], 1)))
+    assert d.matches[0].entry.id == "WR-220" and d.matches[0].against == []

@@ -1016,3 +1016,28 @@ def test_a_named_entry_lists_past_its_runners_up_only_entries_with_evidence_of_t
                   + "".join(f"Epoch {e}/50 - loss: nan - acc: 0.2012\n" for e in (1, 2, 3)))
     assert d.verdict == "failure" and d.matches[0].entry.id == "WR-060"
     assert all(m.parts.get("messages", 0) > 0 for m in d.matches[3:]) and len(d.matches) < 8
+
+
+def test_a_paste_that_compares_a_broken_run_with_a_working_one_reads_the_broken_one():
+    """"step 0 2.3047, step 1-4 nan" then, after a line of words, "step 0 2.3041 ... 1.9987" without .half(): the
+    working run was appended as "5 finite values later" (a run that left off non-finite left off nowhere: back near
+    its start, the loss starts again). Adam in float16 breaks right after its first update (WR-040's Symptom), and a
+    loop that clears the gradients beside backward() counts against WR-260, whose words "zero_grad" matched
+    (review_session29_broad item 09)."""
+    loop = ("model = MyNet().cuda().half()\noptimizer = torch.optim.Adam(model.parameters(), lr=1e-3)\n"
+            "for step, (x, y) in enumerate(loader):\n    optimizer.zero_grad()\n    loss.backward()\n"
+            "    optimizer.step()\n")
+    broken = "".join(f"step {k} loss: {v}\n" for k, v in enumerate(["2.3047", "nan", "nan", "nan", "nan"]))
+    fine = "".join(f"step {k} loss: {v}\n" for k, v in enumerate(["2.3041", "2.2210", "2.1302", "2.0815", "1.9987"]))
+    d = diagnosis("Model works in fp32, but with model.half() loss becomes nan after the first step\n" + loop
+                  + broken + "\nWithout .half():\n" + fine)
+    assert d.evidence.runs.startswith("2 runs") and "run 1, the first whose loss turned non-finite" in d.evidence.runs
+    assert d.matches[0].entry.id == "WR-040"
+    piles = next((m for m in d.matches if m.entry.id == "WR-260"), None)
+    assert piles is None or piles.parts["cleared"] == -1.0
+    once = "optimizer.zero_grad()\nfor x, y in loader:\n    loss.backward()\n    optimizer.step()\n"
+    assert not any("cleared" in m.parts for m in diagnosis(once + broken).matches)
+    from trainwreck.diagnose import CLEARED_EACH_STEP
+    assert CLEARED_EACH_STEP.search(loop) and not CLEARED_EACH_STEP.search(once)
+    after = "for x, y in loader:\n        loss.backward()\n        optimizer.step()\n        optimizer.zero_grad()\n"
+    assert CLEARED_EACH_STEP.search(after)

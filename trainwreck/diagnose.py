@@ -176,6 +176,11 @@ UNCLEARED_WORDS = {"zero", "grad", "optimizer"}
 # fact for them (a paste may leave out the line that clears them: a fact, not a verdict).
 BACKWARD_STEP = re.compile(r"\.backward\(\)[^\n]*\n(?:[^\n]*\n){0,6}?[^\n]*\.step\(\)")
 CLEARED = re.compile(r"zero_grad|\.grad\s*=\s*None|\.zero_\(\)|set_to_none|clear_grad|cleargrads")
+# ... and a loop body that clears them every step: the clearing call and backward() at one indentation inside a
+# block, a few lines apart (a zero_grad() before the loop, at a lesser indentation, clears them once: WR-260's bug)
+CLEARED_EACH_STEP = re.compile(r"(?m)^(?P<indent>[ \t]+)[^\n]*(?:zero_grad\(|\.grad\s*=\s*None)[^\n]*\n(?:[^\n]*\n){0,6}?"
+                               r"(?P=indent)(?![ \t])[^\n]*\.backward\(|^(?P<indent2>[ \t]+)[^\n]*\.backward\([^\n]*\n"
+                               r"(?:[^\n]*\n){0,6}?(?P=indent2)(?![ \t])[^\n]*(?:zero_grad\(|\.grad\s*=\s*None)")
 # The entries whose phrases are about regression targets: a report of a classifier (a softmax or a cross-entropy
 # named, an accuracy printed beside the loss) and of no regression counts as much as a declared message against them
 # -- a classifier has no targets in raw units to leave unscaled.
@@ -1224,7 +1229,8 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
         for text, (count, line, example, _origin) in hits:
             why = f": {WHY}" if _apex_zero(text, (count, line, example, _origin)) else ""
             evidence.append(f'message "{example}" (line {line}' + (f", {count} times)" if count > 1 else ")") + why)
-    missing = _missing_messages([m for m in w.weighed[entry.id] if m.text not in w.ops], c.hits[entry.id], ev)
+    missing = _missing_messages([m for m in w.weighed[entry.id] if m.text not in w.ops and not m.opt_in], c.hits[entry.id],
+                                ev)
     if missing and sig.name == entry.trace:
         parts["messages"] = parts.get("messages", 0.0) - W_MISSING
         against.append(missing)
@@ -1282,6 +1288,9 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
         if entry.id in w.forgot_scaling[kind]:
             parts[f"unscaled-{kind}"] = W_SAID_HALF
             evidence.append(f"the report says the {kind} were not scaled (\"{said}\")")
+    if not c.trainer_clears and entry.id in w.uncleared and CLEARED_EACH_STEP.search(ev.prose):
+        parts["cleared"] = -W_SAID_HALF
+        against.append("the pasted loop clears the gradients beside backward(), in the same block: every step")
     if c.trainer_clears and entry.id in w.uncleared:
         parts["trainer"] = -W_PRINTED
         against.append(f"{c.trainer_clears}: gradients pile up only in steps written by hand (a loop of your own, "
@@ -1366,7 +1375,7 @@ RESTART_NEAR = 10.0
 
 def _loss_starts_again(run: list[float], value: float) -> bool:
     """Is the value back near where the run before it started (within RESTART_NEAR of its first value), and
-    nearer that than where it left off? A run that starts non-finite after one that ended finite (a change of
+    nearer that than where it left off (if it left off finite)? A run that starts non-finite after one that ended finite (a change of
     precision, broken from its first step) starts again too."""
     finite = [v for v in run if math.isfinite(v)]
     if not finite:
@@ -1377,7 +1386,8 @@ def _loss_starts_again(run: list[float], value: float) -> bool:
     if min(first, value) <= 0:
         return False
     near = abs(math.log(value / first))
-    return near < math.log(RESTART_NEAR) and (last <= 0 or near < abs(math.log(value / last)))
+    # (a run that left off non-finite left off nowhere: back near its start, the loss starts again)
+    return near < math.log(RESTART_NEAR) and (last <= 0 or not math.isfinite(run[-1]) or near < abs(math.log(value / last)))
 
 
 def _one_run(ev: Evidence) -> Evidence:
@@ -1683,7 +1693,8 @@ def _missing_messages(messages: list, hits: list, ev: Evidence) -> str:
     """Absence of an entry's weighed messages is evidence only for a framework the paste shows (in its log, its
     code or its words): a PyTorch log without NumPy's warnings says nothing against a NumPy entry, and a log that
     shows no framework could be NumPy's. The messages are those printed unasked: not a check's that names an op
-    (anomaly mode, check_numerics, debug_nans), which a run prints only when it was switched on."""
+    (anomaly mode, check_numerics, debug_nans), nor one the catalogue marks opt_in, which a run prints only when it
+    was switched on."""
     if hits or not messages:
         return ""
     origins = {m.origin for m in messages}

@@ -88,7 +88,7 @@ def catalog_data(catalog: Catalog, base_url: str = "", directory_urls: bool = Tr
                 "status": e.status,
                 "modules": e.modules,
                 "related": [{"id": rid, "nature": nature} for rid, nature in catalog.related(e)],
-                "messages": [{"text": m.text, "example": m.example, "from": m.origin, "source": m.source}
+                "messages": [{"text": m.text, "example": m.example, "from": m.origin, "source": m.source, "opt_in": m.opt_in}
                              for m in e.messages],
                 "phrases": e.phrases,
                 "trace": e.trace,

@@ -10,7 +10,7 @@ from .catalog import Catalog
 from .entry import ANSWER_HEADINGS, FRAMEWORK_SECTION, ORIGINS, TRACES, Entry
 from .framework_part import CODE_SPAN
 from .includes import directives, read_include
-from .md_escape import md_text, md_url, page_title
+from .md_escape import md_code, md_text, md_url, page_title
 from .site_search import ENTRY_SEARCH_BOOST, UNINDEXED
 from .snippet_sections import TABS, Program, includes_in, tab_file, tab_program
 
@@ -127,7 +127,8 @@ def message_headings(entry: Entry) -> list[str]:
     lines = ["**Messages this failure prints:**", ""]
     for number, m in enumerate(entry.messages):
         lines += [f"### {md_text(m.shown)} {{ .tw-message }}", "",
-                  f"{ORIGINS[m.origin]} · [source]({md_url(m.source)})", ""]
+                  f"{ORIGINS[m.origin]} · [source]({md_url(m.source)})"
+                  + (f" · printed only when asked for: {md_code(m.opt_in)}" if m.opt_in else ""), ""]
         if number == 0:
             lines += [f'<p class="tw-main-message" hidden>{MAIN_MESSAGE_LABEL} {html.escape(m.shown)}</p>', ""]
     return lines
