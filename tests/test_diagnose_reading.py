@@ -708,3 +708,20 @@ def test_a_message_printed_only_when_asked_for_is_not_missed_by_its_absence():
     d = diagnosis("for x, y in loader:\n    loss = crit(model(x), y)\n    loss.backward()\n    optimizer.step()\n"
                   + "".join(f"epoch {e} loss {v}\n" for e, v in enumerate(["0.5", "0.9", "3.1", "40.2", "nan"], 1)))
     assert d.matches[0].entry.id == "WR-220" and d.matches[0].against == []
+
+
+def test_a_validation_loss_that_rises_while_training_falls_is_answered_as_overfitting():
+    """"val_loss starts increasing after epoch 6 while training loss keeps going down" got "no known failure" and
+    nothing about the question (review_session29_broad item 30): it is overfitting, said with its remedies, not a
+    failure of this catalogue; a validation loss that rises and then turns nan is still a nan."""
+    epochs = "".join(f"Epoch {e}/25\n75/75 [====] - 17s 226ms/step - loss: {t} - accuracy: 0.9 - val_loss: {v}\n"
+                     for e, (t, v) in enumerate([("1.0412", "0.7720"), ("0.6118", "0.5531"), ("0.4207", "0.4712"),
+                                                 ("0.2981", "0.4385"), ("0.2104", "0.4211"), ("0.1457", "0.4190"),
+                                                 ("0.0988", "0.4402"), ("0.0672", "0.4781"), ("0.0453", "0.5236"),
+                                                 ("0.0311", "0.5802"), ("0.0214", "0.6410")], 1))
+    d = diagnosis("val_loss starts increasing after epoch 6 while training loss keeps going down.\n" + epochs)
+    assert d.verdict == "normal" and d.normal[0].name.startswith("overfitting")
+    assert "EarlyStopping(restore_best_weights=True)" in d.normal[0].explanation
+    nan = diagnosis("My validation loss keeps increasing and then the loss becomes nan.\n" + epochs.replace(
+        "loss: 0.0214", "loss: nan"))
+    assert nan.verdict != "normal"

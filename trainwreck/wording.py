@@ -561,6 +561,19 @@ NORMALS = (
            "the training loss is an average over an epoch while the weights change (and with dropout on); the "
            "validation loss is measured once at the end, so the two differ even in a healthy run",
            "both curves over the epochs: a failure shows as nan, inf or a climb, not as a gap"),
+    Normal("overfitting: a validation loss that rises while the training loss falls",
+           re.compile(r"\boverfit\w*|val(?:idation)?[ _-]?loss\b.{0,60}?(?:increas\w*|\bris(?:es|ing)\b|go(?:es|ing)? up|"
+                      r"climb\w*|gets? worse)|val(?:idation)?[ _-]?acc(?:uracy)?\b.{0,60}?(?:decreas\w*|\bdrops?\b|"
+                      r"dropping|\bfall(?:s|ing)\b|gets? worse)"),
+           "a validation loss that bottoms out and then rises while the training loss keeps falling is overfitting: "
+           "the model learns what is particular to the training examples. It is what training does on too little "
+           "data for too long, not a numerical failure, and not one this catalogue covers; the usual remedies are "
+           "early stopping at the lowest validation loss (Keras's EarlyStopping(restore_best_weights=True)), more data "
+           "or augmentation, weight decay or dropout, or a smaller model",
+           "the validation loss of each epoch beside the training loss: overfitting shows it lowest some epochs in, "
+           "then rising while the training loss falls; a failure shows in the training loss itself, as nan, inf or a "
+           "climb",
+           frozenset({"climb"})),
     Normal("spikes in a falling curve",
            re.compile(r"\bspik\w*|\bspiky\b|\bjumps? (?:up|around)\b"),
            "isolated spikes in a curve that trends down are mini-batch noise, larger with small batches; a spike "
