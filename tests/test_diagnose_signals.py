@@ -61,6 +61,23 @@ def test_two_rates_the_report_compares_say_whether_a_lower_one_helped():
         assert lr_tried(one) == "", one
 
 
+def test_a_lower_rate_that_only_put_the_failure_off_is_gradient_accumulations_tell():
+    """"Lowering lr to 0.001 only makes it blow up a bit later": WR-260's own phrase (a lower rate only delays it),
+    and against a rate too high, which a lower one cures (review_session29_broad item 20: it read as nothing, the
+    rate's decimal point ending the sentence)."""
+    for said in ("Lowering lr to 0.001 only makes it blow up a bit later (around iter 400).",
+                 "a lower learning rate just delays the nan", "with a smaller lr it takes longer to explode"):
+        assert lr_tried(said) == "delayed", said
+    assert lr_tried("I tried lowering the learning rate to 0.0001 but it still goes nan.") == "failed"
+    loop = "for x, y in loader:\n    loss = criterion(model(x), y)\n    loss.backward()\n    optimizer.step()\n"
+    curve = "".join(f"epoch 0 iter {20 * k} loss {v}\n" for k, v in enumerate(
+        ["2.3094", "1.7712", "1.2290", "2.9405", "7.1881", "21.6603", "18.0147", "64.9930", "233.5127", "nan"]))
+    d = diagnosis(loop + curve + "Lowering lr to 0.001 only makes it blow up a bit later (around iter 400).\n")
+    piles, rate = (next(m for m in d.matches if m.entry.id == i) for i in ("WR-260", "WR-220"))
+    assert piles.parts["tried"] == 1.0 and rate.parts["tried"] == -1.0
+    assert [m.entry.id for m in d.matches[:2]] in (["WR-220", "WR-260"], ["WR-260", "WR-220"])
+
+
 def test_a_suspect_ranked_on_what_little_is_said_says_why():
     """The prior is the whole case for a candidate when a report says only that the loss went nan: the
     report must say that it is a suspect, of which rank, and what it assumed about when."""

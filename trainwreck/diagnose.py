@@ -171,6 +171,8 @@ RATE_RAISED_WORDS = {"lr", "rais"}
 # by a tool whose trainer clears them each step (Dialect.clears_gradients) counts as much as a declared message
 # against them.
 UNCLEARED_WORDS = {"zero", "grad", "optimizer"}
+# ... and those whose phrases say a lower rate only delays their failure (WR-260), for a report that says so
+PUT_OFF_WORDS = {"lr", "delay"}
 # ... and a pasted PyTorch loop that calls backward() and then step() within a few lines and clears the gradients
 # nowhere in the paste (no zero_grad, no `.grad = None`, no `.zero_()`), beside a run that went wrong: half a printed
 # fact for them (a paste may leave out the line that clears them: a fact, not a verdict).
@@ -745,6 +747,7 @@ class Weigher:
         self.sigmoid_zero = self._saying(SIGMOID_ZERO_WORDS)
         self.rate_raised = self._saying(RATE_RAISED_WORDS)
         self.uncleared = self._saying(UNCLEARED_WORDS)
+        self.put_off = self._saying(PUT_OFF_WORDS)
         self.regression = self._saying(REGRESSION_WORDS)
         self.forgot_scaling = {"inputs": self._saying(FORGOT_INPUTS), "targets": self._saying(FORGOT_TARGETS)}
         # the entries whose title names half precision
@@ -1265,6 +1268,13 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
     elif c.lr_tried == "helped" and rate_family:
         parts["tried"] = W_TRIED
         evidence.append("the report says a lower learning rate helped")
+    elif c.lr_tried == "delayed" and entry.id in w.put_off:
+        parts["tried"] = W_TRIED
+        evidence.append("the report says a lower learning rate only put the failure off, as this entry's does")
+    elif c.lr_tried == "delayed" and entry.trace == RATE:
+        parts["tried"] = -W_TRIED
+        against.append("the report says a lower learning rate only put the failure off: a rate too high is cured "
+                       "by a lower one")
     for fact, declarers, weight in (("zero-gradient", w.zero_gradient, W_PRINTED),
                                     ("accuracy-rose", w.accuracy_rises, W_PRINTED),
                                     ("sigmoid-zero", w.sigmoid_zero, W_SAID_HALF),

@@ -402,8 +402,12 @@ def score_out_of_range(text: str) -> str:
 # rate that is too high), or did (evidence for it). Read on folded text, where "lr" stands for
 # every spelling of the learning rate.
 _NO_EFFECT = r"(?:n'?t|not|never|no longer) (?:help|work|chang|solve|fix|matter)\w*|no matter|\bstill\b|\bsame\b"
-TRIED_LR = re.compile(r"(?:chang|reduc|lower|decreas|smaller|tried|trying|even with)\w*[^.;\n]{0,25}?\blr\b[^.;\n]{0,40}?"
-                      r"(?:" + _NO_EFFECT + r")|\blr\b[^.;\n]{0,15}?(?:no matter|(?:n'?t|not|never) (?:help|matter))")
+# ... or only put it off: "only delays it", "just makes it blow up later", "takes longer to explode" (WR-260's tell)
+_PUT_OFF = (r"\b(?:only|just|merely) (?:delay|postpone|slow)\w*|\b(?:only|just|merely) makes? it [\w ]{0,20}?later\b|"
+            r"takes? longer to")
+_TRIED = r"(?:chang|reduc|lower|decreas|smaller|tried|trying|even with)\w*[^.;\n]{0,25}?\blr\b(?:[^.;\n]|\.\d){0,40}?"
+TRIED_LR = re.compile(_TRIED + r"(?:" + _NO_EFFECT + r")|\blr\b[^.;\n]{0,15}?(?:no matter|(?:n'?t|not|never) (?:help|matter))")
+PUT_OFF_LR = re.compile(_TRIED + r"(?:" + _PUT_OFF + r")")
 LOWER_LR_HELPS = re.compile(r"(?:reduc|lower|decreas|smaller)\w*[^.;\n]{0,25}?\blr\b(?:[^.;\n]|\.\d){0,20}?"
                             r"(?<!n't )(?<!not )(?:help|fix|solv|work)\w*")
 # Two rates the report compares: "nan after 2 epochs with lr 0.1. With lr 0.01 it trains fine". A sentence that
@@ -435,8 +439,11 @@ def _rates_compared(folded: str) -> str:
 
 
 def lr_tried(text: str) -> str:
-    """"failed" when the text says a lower learning rate did not help, "helped" when it did, else ""."""
+    """"failed" when the text says a lower learning rate did not help, "delayed" when it only put the failure off,
+    "helped" when it did, else ""."""
     folded = _folded(text)
+    if PUT_OFF_LR.search(folded):
+        return "delayed"
     if TRIED_LR.search(folded):
         return "failed"
     return "helped" if LOWER_LR_HELPS.search(folded) else _rates_compared(folded)
