@@ -433,10 +433,15 @@ def _signature(ev: Evidence) -> Signature:
         return replace(sig(*early_frozen), weak=True)    # a few values: the shape, too faintly to name an entry alone
     early = ev.head[:SPIKE_WINDOW]
     peak = max(range(len(early)), key=early.__getitem__) if early else 0
-    if early and early[0] > 0 and early[peak] >= SPIKE_RATIO * early[0] and ev.last < early[0]:
+    # (measured from the lowest value before the jump while the loss had not yet learned, within PLATEAU_FALL of its
+    # first value: a loss that fell a little in its first steps still jumped from there; one that had fallen further
+    # first jumped after training, which is not a first step's size)
+    low = min(range(peak + 1), key=early.__getitem__) if early else 0
+    base = low if early and early[low] >= (1 - PLATEAU_FALL) * early[0] else 0
+    if early and early[base] > 0 and early[peak] >= SPIKE_RATIO * early[base] and ev.last < early[0]:
         return sig("spike-then-recover",
-                   [f"the loss jumped from {_fmt(early[0])} at {at(0)} to {_fmt(early[peak])} at {at(peak)} "
-                    f"(x{early[peak] / early[0]:.2g}), then recovered and ended at {_fmt(ev.last)}, "
+                   [f"the loss jumped from {_fmt(early[base])} at {at(base)} to {_fmt(early[peak])} at {at(peak)} "
+                    f"(x{early[peak] / early[base]:.2g}), then recovered and ended at {_fmt(ev.last)}, "
                     "below where it started"])
     end_rises = _rises_before(ev.before)
     if end_rises and sustained_climb(ev.before[-1 - end_rises:]) is not None:   # the alarm is for the climb still going
