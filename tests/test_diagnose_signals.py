@@ -816,6 +816,10 @@ def test_words_that_say_the_inputs_or_targets_were_scaled_count_against_forgetti
     assert said("I haven't normalized the inputs") == (set(), {"inputs"})
     assert said("I standardised all features except the target") == ({"inputs"}, {"targets"})
     assert said("the targets were not normalized") == (set(), {"targets"})
+    # described first, then said not scaled, after a comma: the subject nearest before it (review_session29_broad 16)
+    assert said("Features are standardized (sklearn StandardScaler), target is yearly salary in dollars (about "
+                "30,000 to 250,000), not scaled.") == ({"inputs"}, {"targets"})
+    assert said("The inputs are pixel values from 0 to 255, not normalized.") == (set(), {"inputs"})
     unscaled = diagnosis("Linear regression by gradient descent. X is not scaled (sqft and year built).\n" + curve)
     inputs = next(m for m in unscaled.matches if m.entry.id == "WR-330")
     assert inputs.parts["unscaled-inputs"] == 1.0 and 'the inputs were not scaled ("X is not scaled")' in inputs.evidence[-1]

@@ -195,6 +195,11 @@ _SCALED = r"(?:standardi[sz]ed|normali[sz]ed|rescaled|scaled|z-?scored|divided)"
 SCALED = re.compile(r"\b" + _SCALED + r"\s+(?:both\s+|all\s+)?(?:the\s+|my\s+|our\s+)?(?P<what>[^.;:\n]{1,40})"
                     r"|\b(?P<passive>x|y|inputs?|features?|targets?|labels?|images?|pixels?|prices?|outputs?)\s+(?:is|are|was|"
                     r"were|have been|has been|got)\s+(?P<neg>not\s+|n't\s+|never\s+)?(?:already\s+|all\s+)?" + _SCALED, re.I)
+# ... and what the words describe first, then say was not scaled: "target is yearly salary in dollars (30,000 to
+# 250,000), not scaled"
+# (the subject nearest before it, in the same clause of the sentence)
+UNSCALED_AFTER = re.compile(r",\s*(?:not\s+|never\s+|un)" + _SCALED + r"\b", re.I)
+SUBJECT_IS = re.compile(r"\b(?P<what>x|y|inputs?|features?|targets?|labels?|prices?|outputs?)\s+(?:is|are|was|were)\b", re.I)
 SCALED_TARGETS = re.compile(r"\b(?:y|targets?|labels?|outputs?|prices?)\b", re.I)
 SCALED_INPUTS = re.compile(r"\b(?:x|inputs?|features?|images?|pixels?|data)\b", re.I)
 # a verb that a negation governs ("did not normalize", "haven't standardised", "forgot to scale" -- the last two
@@ -969,6 +974,15 @@ def _scaled(prose: str) -> dict[str, dict[str, str]]:
             for kind, pattern in (("targets", SCALED_TARGETS), ("inputs", SCALED_INPUTS)):
                 if what and pattern.search(what):
                     out[sense].setdefault(kind, said)
+    for m in UNSCALED_AFTER.finditer(prose):
+        before = prose[max(0, m.start() - 80):m.start()]
+        before = re.split(r"[.;:\n]", before)[-1]
+        subject = list(SUBJECT_IS.finditer(before))
+        if not subject:
+            continue
+        for kind, pattern in (("targets", SCALED_TARGETS), ("inputs", SCALED_INPUTS)):
+            if pattern.search(subject[-1].group("what")):
+                out["unscaled"].setdefault(kind, " ".join((before[subject[-1].start():] + m.group(0)).split()))
     for kind in list(out["scaled"]):             # said both ways: the words do not decide
         if kind in out["unscaled"]:
             del out["scaled"][kind], out["unscaled"][kind]
