@@ -613,3 +613,17 @@ def test_a_first_steps_spike_is_measured_from_the_lowest_value_before_it():
     later = _diagnosed("".join(f"epoch {i} loss {v}\n" for i, v in enumerate([0.7, 0.6, 0.3, 0.95, 0.3, 0.25, 0.26,
                                                                                0.27], start=1)))
     assert later.signature.name == "healthy"
+
+
+def test_a_climb_with_steps_left_out_of_the_paste_is_rated_per_step():
+    """Iterations 0 to 5, `...`, then 28: "about x3.61e+49 each time" took the last printed rise, 23 iterations, for
+    one (review_session29_broad item 14); the rate is per step the log counts. Evenly printed steps keep "each time"."""
+    values = ["14.2205", "6.117e+11", "2.6311e+22", "1.1317e+33", "4.8679e+43", "2.0938e+54"]
+    text = "".join(f"Iteration {i}, cost: {v}\n" for i, v in enumerate(values)) + "...\n" + \
+        "Iteration 28, cost: 3.1597e+298\nIteration 29, cost: inf\nIteration 30, cost: nan\n"
+    fact = _diagnosed(text).signature.facts[0]
+    assert "from 14.22 at iteration 0 to 3.16e+298 at iteration 28, about x4.16e+10 a step over 28 steps, some of " \
+           "them not in the paste" in fact
+    assert round((3.1597e+298 / 14.2205) ** (1 / 28) / 1e10, 2) == 4.16
+    even = "".join(f"step {100 * k} loss {v}\n" for k, v in enumerate(["2.1", "1.9", "3.8", "7.6", "15.2", "30.4", "nan"]))
+    assert "about x2 each time" in _diagnosed(even).signature.facts[0]

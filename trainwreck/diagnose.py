@@ -397,8 +397,16 @@ def _signature(ev: Evidence) -> Signature:
             start = len(ev.before) - 1 - rises
             a, b = ev.before[start], ev.before[-1]
             growth = (b / a) ** (1 / rises) if a > 0 else math.inf
+            rate = f"about x{growth:.3g} each time"
+            # (steps left out of the paste between the values, `...`: each printed rise is not one interval; the rate
+            # per step the log counts)
+            counts = [step_number(p) if (p := ev.at(i)) is not None else None for i in range(ev.before_start + start, t)]
+            gaps = {b2 - a2 for a2, b2 in zip(counts, counts[1:])} if None not in counts else set()
+            if a > 0 and len(gaps) > 1 and min(gaps) > 0:
+                steps = counts[-1] - counts[0]
+                rate = f"about x{(b / a) ** (1 / steps):.3g} a step over {steps} steps, some of them not in the paste"
             facts = [f"the loss rose {'once' if rises == 1 else f'{rises} times in a row'}, from {_fmt(a)} at {at(ev.before_start + start)} "
-                     f"to {_fmt(b)} at {at(t - 1)}, about x{growth:.3g} each time; {ending}"]
+                     f"to {_fmt(b)} at {at(t - 1)}, {rate}; {ending}"]
             descent = _descent_before_climb(ev)
             if descent:
                 facts.insert(0, descent)
