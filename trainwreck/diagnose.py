@@ -562,8 +562,12 @@ def _at_run_start(ev: Evidence) -> bool:
     if all(n <= 1 for n in _numbers_of(f"{pos.epoch or ''} {pos.step or ''}")):
         return True
     step, nxt = step_number(pos), step_number(ev.at(1)) if ev.count > 1 else None
-    if step is None or nxt is None or epoch_number(ev.at(1)) != epoch_number(pos) or \
-            not all(n <= 1 for n in _numbers_of(epoch_number(pos))):
+    first_epoch = all(n <= 1 for n in _numbers_of(epoch_number(pos)))
+    # (printed once an epoch at the same count, `[1, 12500]` then `[2, 12500]`: the first is the first epoch's)
+    if step is not None and step == nxt and first_epoch and epoch_number(pos) is not None and \
+            epoch_number(ev.at(1)) == str(int(float(epoch_number(pos))) + 1):
+        return True
+    if step is None or nxt is None or epoch_number(ev.at(1)) != epoch_number(pos) or not first_epoch:
         return False
     every = nxt - step
     return every > 1 and step in (every, every - 1)
@@ -658,9 +662,12 @@ def _frozen_early(ev: Evidence) -> tuple[str, list[str]] | None:
     while n < len(tail) and tail[-1 - n] == level:
         n += 1
     digits = len(repr(level).split("e")[0].replace("-", "").replace(".", "").lstrip("0"))
-    if n < FROZEN_FEW or n < ev.count - 2 or digits < FROZEN_DIGITS:
-        return None
     first, start = ev.head[0], ev.count - n
+    if n < FROZEN_FEW or n < ev.count - 2 or digits < FROZEN_DIGITS or level < STALL_LEVEL * first:
+        return None                     # (far below where it started: a loss that converged, and stays there)
+    if ev.accuracy_head and ev.accuracy_tail and ev.accuracy_tail[-1] - ev.accuracy_head[0] >= ACCURACY_RISE * (
+                100 if ev.accuracy_percent or min(ev.accuracy_head + ev.accuracy_tail) > 1 else 1):
+        return None                     # the accuracy printed beside it rose: the model learns, whatever the loss shows
     same = (f"its last {n} values ({ev.where(start)} to {ev.where(ev.count - 1)}) are all {level!r}, the same to "
             "every printed digit")
     if abs(first - level) <= PLATEAU_FALL * first:
@@ -844,7 +851,10 @@ def _message_weight(text: str, seen, entry: Entry, w: Weigher, weights: Weights,
     declarers = w.declarers.get(text, [entry.id])
     if NUMPY_NAN.match(text):
         before = {key for line, key in infs if line < seen[1]}
-        if before and not before & {m.text for m in w.weighed[entry.id]}:
+        mine = {m.text for m in w.weighed[entry.id]}
+        # (an overflow in one op of the entry's and in another of the log's are the same story: values too large)
+        if before and not before & mine and not (any(k.startswith("overflow") for k in before)
+                                                 and any(t.startswith("overflow encountered") for t in mine)):
             return 0.0
     found = op_named(text, seen[2]) if text in w.ops else ""
     same = [i for i, op in w.ops.get(text, {}).items() if op == found] if found else []
@@ -1259,8 +1269,7 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
         for text, (count, line, example, _origin) in hits:
             why = f": {WHY}" if _apex_zero(text, (count, line, example, _origin)) else ""
             evidence.append(f'message "{example}" (line {line}' + (f", {count} times)" if count > 1 else ")") + why)
-    missing = _missing_messages([m for m in w.weighed[entry.id] if m.text not in w.ops and not m.opt_in], c.hits[entry.id],
-                                ev)
+    missing = _missing_messages([m for m in w.weighed[entry.id] if not m.opt_in], c.hits[entry.id], ev)
     if missing and sig.name == entry.trace:
         parts["messages"] = parts.get("messages", 0.0) - W_MISSING
         against.append(missing)
@@ -1729,9 +1738,8 @@ def _when_words(which: set[str]) -> str:
 def _missing_messages(messages: list, hits: list, ev: Evidence) -> str:
     """Absence of an entry's weighed messages is evidence only for a framework the paste shows (in its log, its
     code or its words): a PyTorch log without NumPy's warnings says nothing against a NumPy entry, and a log that
-    shows no framework could be NumPy's. The messages are those printed unasked: not a check's that names an op
-    (anomaly mode, check_numerics, debug_nans), nor one the catalogue marks opt_in, which a run prints only when it
-    was switched on."""
+    shows no framework could be NumPy's. The messages are those printed unasked: not one the catalogue marks
+    opt_in (anomaly mode's, check_numerics', debug_nans'), which a run prints only when it was switched on."""
     if hits or not messages:
         return ""
     origins = {m.origin for m in messages}
@@ -1794,12 +1802,12 @@ BARE_ASK = re.compile(r"\bis (?:it|this|that) (?:an error|normal)\b", re.I)
 PARENT = {"lightning": "pytorch", "transformers": "pytorch", "fairseq": "pytorch", "megatron": "pytorch",
           "deepspeed": "pytorch", "apex": "pytorch", "keras": "tensorflow"}
 # Named, or shown by code only its API writes: PyTorch's `nn.Linear`, `nn.CrossEntropyLoss()`, `loss.backward()`,
-# `optimizer.zero_grad()`, `F.softmax(`, `.masked_fill(`, `.cuda()` (Flax's `nn.Dense` and `nn.Module` are not
-# PyTorch's, nor are they in this list); Keras's `layers.Dense(` (not `model.fit(`: scikit-learn's too); JAX's `optax.`.
-NAMED_FRAMEWORK = [(re.compile(r"\b(?:py)?torch\b|\bfastai\b|\blightning\b|\bnn\.(?:Linear|Conv[123]d|LSTM|GRU|Embedding|"
-                               r"BatchNorm[123]d|LayerNorm|Dropout|ReLU|Softmax|LogSoftmax|\w+Loss)\b|"
-                               r"\.(?:backward|zero_grad|cuda)\(\)|\bF\.(?:relu|softmax|log_softmax|cross_entropy|"
-                               r"mse_loss|nll_loss|binary_cross_entropy\w*)\(|\.masked_fill_?\(", re.I), "pytorch"),
+# `optimizer.zero_grad()`, `F.softmax(`, `.masked_fill(`, `.cuda()`, as PyTorch spells them (Flax's `nn.relu`, `nn.Dense`
+# and `nn.Module`, TensorFlow's `tf.nn.softmax`, are not PyTorch's); Keras's `layers.Dense(` (not `model.fit(`: scikit-learn's too); JAX's `optax.`.
+NAMED_FRAMEWORK = [(re.compile(r"(?i:\b(?:py)?torch\b|\bfastai\b|\blightning\b)|(?<![\w.])nn\.(?:Linear|Conv[123]d|LSTM|GRU|"
+                               r"Embedding|BatchNorm[123]d|LayerNorm|Dropout|ReLU|Softmax|LogSoftmax|\w+Loss)\b|"
+                               r"\.(?:backward|zero_grad|cuda)\(\)|(?<![\w.])F\.(?:relu|softmax|log_softmax|cross_entropy|"
+                               r"mse_loss|nll_loss|binary_cross_entropy\w*)\(|\.masked_fill_?\("), "pytorch"),
                    (re.compile(r"\btensorflow\b|\btf\.|\bkeras\b|\blayers\.Dense\(", re.I), "tensorflow"),
                    (re.compile(r"\bjax\b|\bjnp\.|\bflax\b|\boptax\.", re.I), "jax")]
 # What to switch on to make each framework name the op whose output or gradient went non-finite first (the
@@ -1893,10 +1901,16 @@ def _deciding_question(d: Diagnosis, w: Weigher) -> str:
     return _confirm_question(entries[0])
 
 
+# An aside that gives the snippet's own numbers ("(9.055e+06 here)", "(20 in the snippet)"): not the user's
+SNIPPET_ASIDE = re.compile(r"\s*\([^()]*\b(?:here|in the snippet|the snippet's)\)")
+
+
 def _confirm_question(entry: Entry) -> str:
     """The first step of the entry's own check (its Confirm it section)."""
-    confirm = " ".join(entry.sections.get("Confirm it", "").split("\n\n")[0].split())
-    confirm = re.sub(r"^(?:[-*+]|\d+\.)\s+", "", confirm)        # a section that opens with a list: its first item
+    confirm = entry.sections.get("Confirm it", "").strip().split("\n\n")[0]
+    if re.match(r"(?:[-*+]|\d+\.)\s", confirm):                  # a section that opens with a list: its first item
+        confirm = re.split(r"\n(?:[-*+]|\d+\.)\s", confirm)[0].split(None, 1)[1]
+    confirm = SNIPPET_ASIDE.sub("", " ".join(confirm.split()))
     step = SENTENCE_END.split(confirm, maxsplit=1)[0] if confirm else ""
     return f"the result of this check for {entry.id}: {step.rstrip('.')}" if step else "the full log of the run"
 

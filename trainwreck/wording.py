@@ -296,8 +296,9 @@ CLAUSE = re.compile(r"[.,;:!?()\n]")
 # "Without fp16 it trains fine", "without amp, the loss goes down": a contrast that names what breaks the run,
 # not a denial that it is used. Its "without" negates nothing.
 WITHOUT_IT_WORKS = re.compile(r"\bwithout\b(?=[^.;:!?\n]{1,40}?[\s,)]\s*(?:it|the model|the net\w*|training|the run|"
-                              r"the loss|everything|all)?\s*(?:works?|trains?|runs?|converges?|learns?|is fine|"
-                              r"goes down|decreases|drops)\b)")
+                              r"everything|all)?\s*(?:works?|trains?|runs?|converges?|is fine)\b"
+                              # (not when the same sentence goes on to break: "without amp it trains, then nan")
+                              r"(?![^.;!?\n]*\b(?:nan|inf|diverg\w*|explod\w*|blow\w*)\b))")
 
 
 # Words that may stand between a negator and what it denies: "does not seem to diverge", "never actually blows up".
