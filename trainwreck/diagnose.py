@@ -563,7 +563,8 @@ def _at_run_start(ev: Evidence) -> bool:
         return True
     step, nxt = step_number(pos), step_number(ev.at(1)) if ev.count > 1 else None
     first_epoch = all(n <= 1 for n in _numbers_of(epoch_number(pos)))
-    # (printed once an epoch at the same count, `[1, 12500]` then `[2, 12500]`: the first is the first epoch's)
+    # (printed once an epoch at the same count, `[1, 12000]` then `[2, 12000]` from a tutorial loop changed to print at
+    # an epoch's end: the first is the first epoch's)
     if step is not None and step == nxt and first_epoch and epoch_number(pos) is not None and \
             epoch_number(ev.at(1)) == str(int(float(epoch_number(pos))) + 1):
         return True
@@ -811,8 +812,8 @@ def weighed(entry: Entry) -> list:
 
 # NumPy's floating-point warnings name the ufunc they come from: "overflow encountered in exp"
 _NUMPY_OP = re.compile(r" encountered in (\w+)$")
-# NumPy's floating-point error classes (numpy/_core/src/umath/extobj.c): "overflow" and "divide by zero" say
-# an inf was made from finite numbers; "invalid value" says a nan was made, from finite numbers (0 / 0) or
+# NumPy's floating-point error classes (numpy/_core/src/umath/extobj.c), for float results: "overflow" and "divide
+# by zero" say an inf was made from finite numbers; "invalid value" says a nan was made, from finite numbers (0 / 0) or
 # from an inf already there (inf / inf).
 NUMPY_INF = re.compile(r"(?:overflow|divide by zero) encountered in \w+$")
 NUMPY_NAN = re.compile(r"invalid value encountered in \w+$")

@@ -96,7 +96,7 @@ class Message:
     origin: str          # a key of ORIGINS
     source: str          # pinned URL of the line that writes it
     example: str = ""    # one filled-in instance, as a user sees it (required when text has {})
-    opt_in: str = ""     # what makes the tool print it, for a message printed only when asked for
+    opt_in: str = ""     # what it is printed only with (a check switched on, a backend), when not printed unasked
 
     @property
     def shown(self) -> str:

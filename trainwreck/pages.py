@@ -128,7 +128,7 @@ def message_headings(entry: Entry) -> list[str]:
     for number, m in enumerate(entry.messages):
         lines += [f"### {md_text(m.shown)} {{ .tw-message }}", "",
                   f"{ORIGINS[m.origin]} · [source]({md_url(m.source)})"
-                  + (f" · printed only when asked for: {md_code(m.opt_in)}" if m.opt_in else ""), ""]
+                  + (f" · printed only with: {md_code(m.opt_in)}" if m.opt_in else ""), ""]
         if number == 0:
             lines += [f'<p class="tw-main-message" hidden>{MAIN_MESSAGE_LABEL} {html.escape(m.shown)}</p>', ""]
     return lines
