@@ -235,6 +235,11 @@ def test_adam_in_float16_divides_by_zero():
     assert v[0] == 0 and v[2] == 0 and v[1] == 2 * 2.0 ** -24
     assert weights[0] == -np.inf and np.isnan(weights[2])
     assert weights[1] == weights[3] == np.float16(1 - 2.0 ** -10)
+    # the infinity takes the sign opposite to the gradient's (the Symptom: "±inf, -inf for a positive gradient")
+    adam = wr040.Adam([wr040.half(np.ones(2))], 1e-3, wr040.half)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        (flipped,) = adam.step([wr040.half(np.ones(2))], [wr040.half([1e-3, -1e-3])])
+    assert flipped[0] == -np.inf and flipped[1] == np.inf
 
 
 def test_second_moment_underflows_below_a_gradient_of_about_5_5e_3():
