@@ -1097,3 +1097,30 @@ def test_the_session_changes_regressions_stay_fixed():
     from trainwreck.diagnose import _confirm_question
     asked = _confirm_question(CATALOG.entries["WR-360"])
     assert "mean² + variance says the output starts far from the targets' scale" in asked and "here" not in asked
+
+
+def test_the_second_broad_reviews_false_sentences_stay_gone():
+    """review_session29_broad2: anomaly mode was said to print messages it never prints (an lr_scheduler warning,
+    clip_grad_norm_'s error: f09, f19); "it never learned" beside an accuracy rising 83% to 97% (f22); the overfitting
+    answer, "the validation loss rises", for the word "overfitting" beside a validation loss that fell (h06); a
+    regression's run with WR-130, a loss handed probabilities, among its candidates (f15)."""
+    from trainwreck.diagnose import _confirm_question  # noqa: F401  (the module the asks come from)
+
+    trainer = "".join(f"{{'loss': {v}, 'grad_norm': {g}, 'learning_rate': 9.9e-05, 'epoch': {e}}}\n" for v, g, e in
+                      [("2.1924", "1.8731", "0.01"), ("0.0", "nan", "0.01"), ("0.0", "nan", "0.02"), ("0.0", "nan", "0.03")])
+    d = diagnosis("t5-large with the Trainer and --fp16: the loss becomes 0.0 with grad_norm nan.\n" + trainer)
+    assert d.verdict == "uncertain" and "set_detect_anomaly" in d.ask
+    assert "lr_scheduler.step()" not in d.ask and "cannot be clipped" not in d.ask
+    lines = "".join(f"Epoch {e} loss: {v} train acc: {a}%\n" for e, v, a in zip(
+        range(1, 13), ["1.6412", "1.5770", "1.5541", "1.5402", "1.5298", "1.5211", "1.5140", "1.5080", "1.5030",
+                       "1.4990", "1.4950", "1.4920"], ["83.1", "88.6", "90.8", "92.2", "93.2", "94.1", "94.8", "95.4",
+                                                      "95.9", "96.3", "96.7", "97.0"]))
+    fact = diagnosis(lines).signature.facts[0]
+    assert "never learned" not in fact and "the accuracy printed beside it rose, from 83.1% to 97%" in fact
+    gap = "".join(f"{e}  {t}  {v}  0.9  00:10\n" for e, (t, v) in enumerate(
+        [("0.5012", "0.2885"), ("0.4120", "0.2601"), ("0.3721", "0.2390"), ("0.3402", "0.2205"), ("0.3190", "0.2078")]))
+    h06 = diagnosis("Is my model overfitting? Train loss is higher than valid loss.\n"
+                    "epoch  train_loss  valid_loss  accuracy  time\n" + gap)
+    assert not any(n.name.startswith("overfitting") for n in h06.normal)
+    stuck = "".join(f"Iteration {i}, loss = {1.952e10 * (1 - 0.0005 * i):.8f}\n" for i in range(1, 13))
+    assert not any(m.entry.id == "WR-130" for m in diagnosis("MLPRegressor on house prices.\n" + stuck).matches)

@@ -627,3 +627,20 @@ def test_a_climb_with_steps_left_out_of_the_paste_is_rated_per_step():
     assert round((3.1597e+298 / 14.2205) ** (1 / 28) / 1e10, 2) == 4.16
     even = "".join(f"step {100 * k} loss {v}\n" for k, v in enumerate(["2.1", "1.9", "3.8", "7.6", "15.2", "30.4", "nan"]))
     assert "about x2 each time" in _diagnosed(even).signature.facts[0]
+
+
+def test_wr360s_second_signature_is_its_snippets_adam_run():
+    """Under Adam unscaled targets do not blow up: the loss sits in the millions (WR-360's Symptom). Its snippet's
+    Adam run, read through diagnose, is a plateau from an enormous start, so WR-360 declares that second signature;
+    an MLPRegressor whose loss sat at 1.95e10 did not list it (review_session29_broad2 item f15: "against: the loss
+    curve does not look like this entry's")."""
+    wr360 = load_snippet("wr360_unscaled_targets")
+    X, y = wr360.training_split()
+    run = wr360.descend(wr360.init_params(), X, y, 1e-3, adam=True)["loss"]
+    own = signature_of(scan(io.BytesIO(log_of([f"{v:.6g}" for v in run]).encode()), "log"))
+    assert own.name == "plateau-from-start" and own.enormous_start
+    assert CATALOG.entries["WR-360"].traces == ("nonfinite-from-start", "plateau-from-start")
+    d = diagnose(scan(io.BytesIO(("MLPRegressor on SalePrice (mean 180796), raw targets.\n" + log_of(
+        [f"{1.952e10 * (1 - 0.001 * k):.6g}" for k in range(12)])).encode()), "log"), CATALOG)
+    targets = next(m for m in d.matches if m.entry.id == "WR-360")
+    assert not any("does not look like" in a for a in targets.against)

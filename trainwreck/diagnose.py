@@ -187,6 +187,8 @@ CLEARED_EACH_STEP = re.compile(r"(?m)^(?P<indent>[ \t]+)[^\n]*(?:zero_grad\(|\.g
 # named, an accuracy printed beside the loss) and of no regression counts as much as a declared message against them
 # -- a classifier has no targets in raw units to leave unscaled.
 REGRESSION_WORDS = {"regression", "label"}
+# ... and those whose phrases say a softmax's output reaches a cross-entropy (WR-130): no regression's failure
+PROBABILITY_LOSS_WORDS = {"softmax", "cross", "entropy"}
 # What a report says was scaled already ("I standardised both X and y", "X is divided by 255"): the fix of the entries
 # whose phrases say it was forgotten, done -- half a printed fact against them; and what it says was not ("X is not
 # scaled", "I did not normalize the targets", "X but not y", "all features except the target"): half a fact for them.
@@ -215,11 +217,16 @@ CLASSIFIER = re.compile(r"\b(?:softmax|log_?softmax|cross[ _-]?entropy\w*|crosse
 REGRESSOR = re.compile(r"\b(?:regress\w*|mse\w*|mean[ _-]squared|squared[ _-]error|l[12][ _-]?loss|mae|targets? in)\b|"
                        r"price|predicting (?!(?:the |an? |which )?(?:class|label|categor|digit|whether|one of))\w+|\bDense\(\s*1\s*[,)]|"
                        r"\bLinear\([^()\n]{0,40},\s*1\s*\)|out_features\s*=\s*1\b", re.I)
+# ... a regression said in words, with no word of a classifier's or of a sigmoid's: what no entry about a loss handed
+# probabilities can explain (one output unit alone is no regression here: a binary classifier has one too)
+REGRESSION_SAID = re.compile(r"\w*regress\w*|\b(?:mse\w*|mean[ _-]squared|squared[ _-]error|mae|prices?)\b", re.I)
+PROBABILITY_WORDS = re.compile(r"\b(?:sigmoid|bce\w*|binary|logits?|probabilit\w*)\b", re.I)
 RATE_CLIMB = 1.25              # the rate at the climb's end this many times the one at the loss's lowest,
 RATE_NEAR_PEAK = 0.9           # ... and this near the highest it reached in the climb
 RATE_CLIMBS = {"climb-then-nonfinite", "descent-then-climb", "climb-despite-clipping", "climbing",
                "climbed-and-stayed"}
 ACCURACY_RISE = 0.2            # a rise of 20 points of accuracy is a model that learns, not noise
+ACCURACY_MOVED = 0.05          # ... and one of 5 points, a model that is not "never learned"
 # A cross-entropy computed on outputs that already went through a softmax cannot go below log(1 + (C - 1)/e) for C
 # classes (WR-130: 1.4612 for ten): a loss that ends within FLOOR_NEAR above that floor, never below it, while the
 # accuracy printed beside it reaches FLOOR_ACCURACY, is that failure's fingerprint -- a printed fact for the entries
@@ -591,14 +598,26 @@ def _shape_judged(ev: Evidence) -> bool:
     return ev.count >= SHAPE_MIN and ev.low is not None and ev.low > 0 and _at_run_start(ev)
 
 
+def _accuracy_rose(ev: Evidence, by: float = ACCURACY_RISE) -> bool:
+    """Did the accuracy printed beside the loss rise by this share or more, first print to last?"""
+    if not (ev.accuracy_head and ev.accuracy_tail):
+        return False
+    scale = 100 if ev.accuracy_percent or min(ev.accuracy_head + ev.accuracy_tail) > 1 else 1
+    return ev.accuracy_tail[-1] - ev.accuracy_head[0] >= by * scale
+
+
 def _plateau(ev: Evidence) -> tuple[str, list[str]] | None:
     first = ev.head[0]
     if not _shape_judged(ev) or ev.low < (1 - PLATEAU_FALL) * first or ev.high > (1 + PLATEAU_FALL) * first:
         return None
+    # (beside an accuracy that rose, the model learned what the loss cannot show: said by the printed fact)
+    pct = "%" if ev.accuracy_percent else ""
+    verdict = (f"the loss barely moved while the accuracy printed beside it rose, from {_fmt(ev.accuracy_head[0])}{pct} "
+               f"to {_fmt(ev.accuracy_tail[-1])}{pct}" if _accuracy_rose(ev, ACCURACY_MOVED) else "it never learned")
     return ("plateau-from-start",
             [f"over {ev.count} values ({ev.where(0)} to {ev.where(ev.count - 1)}) the loss stayed within "
              f"{PLATEAU_FALL:.0%} of its first value {_fmt(first)} (lowest {_fmt(ev.low)}, highest "
-             f"{_fmt(ev.high)}): it never learned"])
+             f"{_fmt(ev.high)}): {verdict}"])
 
 
 def _stall(ev: Evidence) -> tuple[str, list[str]] | None:
@@ -666,8 +685,7 @@ def _frozen_early(ev: Evidence) -> tuple[str, list[str]] | None:
     first, start = ev.head[0], ev.count - n
     if n < FROZEN_FEW or n < ev.count - 2 or digits < FROZEN_DIGITS or level < STALL_LEVEL * first:
         return None                     # (far below where it started: a loss that converged, and stays there)
-    if ev.accuracy_head and ev.accuracy_tail and ev.accuracy_tail[-1] - ev.accuracy_head[0] >= ACCURACY_RISE * (
-                100 if ev.accuracy_percent or min(ev.accuracy_head + ev.accuracy_tail) > 1 else 1):
+    if _accuracy_rose(ev):
         return None                     # the accuracy printed beside it rose: the model learns, whatever the loss shows
     same = (f"its last {n} values ({ev.where(start)} to {ev.where(ev.count - 1)}) are all {level!r}, the same to "
             "every printed digit")
@@ -775,6 +793,7 @@ class Weigher:
         self.uncleared = self._saying(UNCLEARED_WORDS)
         self.put_off = self._saying(PUT_OFF_WORDS)
         self.regression = self._saying(REGRESSION_WORDS)
+        self.probabilities = self._saying(PROBABILITY_LOSS_WORDS)
         self.forgot_scaling = {"inputs": self._saying(FORGOT_INPUTS), "targets": self._saying(FORGOT_TARGETS)}
         # the entries whose title names half precision
         self.precision = {e.id for e, title in zip(self.entries, tokens_many([e.title for e in self.entries]))
@@ -934,6 +953,7 @@ class _Context:
     printed: dict[str, str]        # "zero-gradient" / "accuracy-rose" -> the fact, as the log shows it
     trainer_clears: str            # the log's tool clears the gradients every step, and how (Dialect.clears_gradients)
     classifier: str                # what shows the run is a classifier's and no regression's, or ""
+    regressor: str                 # what shows the run is a regression's and no classifier's, or ""
     scaled: dict[str, dict[str, str]]   # "scaled" / "unscaled" -> "inputs" / "targets" -> the words that say so
     infs: tuple                    # (line, key) of NumPy's reports of an inf made (overflow, division by zero)
 
@@ -965,7 +985,7 @@ def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero: s
                     lr_tried(ev.prose), impossible,
                     bool(impossible) or (_negative(ev, words) and loss_kind(ev.prose) != "likelihood"),
                     "fp16" in words, _printed_facts(ev, sig, words), _trainer_clears(ev), _classifier(ev),
-                    _scaled(ev.prose),
+                    _regressor(ev), _scaled(ev.prose),
                     tuple((seen[1], key) for key, seen in ev.messages.items() if NUMPY_INF.match(seen[2])))
 
 
@@ -1018,6 +1038,15 @@ def _classifier(ev: Evidence) -> str:
         return "the log prints an accuracy beside the loss"
     named = CLASSIFIER.search(ev.prose)
     return f"the report names `{named.group(0)}`" if named else ""
+
+
+def _regressor(ev: Evidence) -> str:
+    """What shows a regression's run (its words: MSE, MLPRegressor, prices), with nothing of a classifier's; else ""."""
+    if _classifier(ev) or CLASSIFIER.search(ev.prose) or PROBABILITY_WORDS.search(ev.prose) or (
+            ev.accuracy_head and max(ev.accuracy_head + ev.accuracy_tail) > 0):
+        return ""
+    said = REGRESSION_SAID.search(ev.prose)
+    return f"the report names `{said.group(0)}`" if said else ""
 
 
 def _when_stopped(pos) -> set[str]:
@@ -1323,6 +1352,9 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
         if fact in c.printed and entry.id in declarers:
             parts[fact] = weight
             evidence.append(c.printed[fact])
+    if c.regressor and entry.id in w.probabilities:
+        parts["task"] = -W_PRINTED
+        against.append(f"{c.regressor}: a regression's run, and a regression hands its loss no probabilities")
     if c.classifier and entry.id in w.regression:
         parts["task"] = -W_PRINTED
         against.append(f"{c.classifier}: a classifier's run, and a classifier has no regression targets to leave "
@@ -1827,6 +1859,10 @@ OP_NAMING = {
 }
 
 
+# ... and the words of the switch in the catalogue's opt_in of the messages that check prints
+CHECK_SWITCH = {"jax": "jax_debug_", "pytorch": "set_detect_anomaly", "tensorflow": "enable_check_numerics"}
+
+
 # A framework named to say it is not used: "no PyTorch or TensorFlow", "without Keras", "instead of torch".
 DENIED_BEFORE = re.compile(r"\b(?:no|not|without|never|instead of|rather than)\s+(?:using\s+|use\s+|with\s+)?"
                            r"(?:[\w.]+\s+(?:or|and|nor)\s+)?$", re.I)
@@ -1881,7 +1917,7 @@ def _deciding_question(d: Diagnosis, w: Weigher) -> str:
     shown = shown_frameworks(ev)
     # (entry, message, framework) of the messages that one candidate alone prints
     # (not one the paste already holds: it has told what it can)
-    distinct = [(e.id, m.shown, m.origin) for e in entries for m in w.weighed[e.id]
+    distinct = [(e.id, m.shown, m.origin, m.opt_in) for e in entries for m in w.weighed[e.id]
                 if m.origin in (shown or {"numpy"}) and m.text not in ev.messages
                 and not any(m in o.messages for o in entries if o is not e)]
     # a framework's own check names the op that went non-finite (its messages then tell the candidates apart)
@@ -1893,12 +1929,14 @@ def _deciding_question(d: Diagnosis, w: Weigher) -> str:
         own = {framework, "keras"} if framework == "tensorflow" else {framework}
         # an example's op is its snippet's: quoted only where the entry's own words name it (WR-030's log, WR-050's
         # sqrt); a forward pass already nan (a masked row, a bad batch) makes the check name the user's loss instead
-        its = [(i, text) for i, text, origin in distinct if origin in own and _own_op(w, i, text)]
+        # (only what that check prints: not a message the framework prints unasked, nor another check's)
+        its = [(i, text) for i, text, origin, opt_in in distinct
+               if origin in own and CHECK_SWITCH[framework] in opt_in and _own_op(w, i, text)]
         how, example = OP_NAMING[framework]
         return f"{how} ({_quoted(its[:3])})" if its else f"{how} (such as {example})"
     if distinct:
         where = "above the first nan" if ev.first_nonfinite is not None else "while the loss went wrong"
-        return f"the warnings or errors printed {where} ({_quoted([(i, text) for i, text, _ in distinct[:3]])})"
+        return f"the warnings or errors printed {where} ({_quoted([(i, text) for i, text, _, _ in distinct[:3]])})"
     return _confirm_question(entries[0])
 
 

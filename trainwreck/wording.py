@@ -570,7 +570,7 @@ NORMALS = (
            "validation loss is measured once at the end, so the two differ even in a healthy run",
            "both curves over the epochs: a failure shows as nan, inf or a climb, not as a gap"),
     Normal("overfitting: a validation loss that rises while the training loss falls",
-           re.compile(r"\boverfit\w*|val(?:idation)?[ _-]?loss\b.{0,60}?(?:increas\w*|\bris(?:es|ing)\b|go(?:es|ing)? up|"
+           re.compile(r"val(?:idation)?[ _-]?loss\b.{0,60}?(?:increas\w*|\bris(?:es|ing)\b|go(?:es|ing)? up|"
                       r"climb\w*|gets? worse)|val(?:idation)?[ _-]?acc(?:uracy)?\b.{0,60}?(?:decreas\w*|\bdrops?\b|"
                       r"dropping|\bfall(?:s|ing)\b|gets? worse)"),
            "a validation loss that bottoms out and then rises while the training loss keeps falling is overfitting: "
