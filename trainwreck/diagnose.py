@@ -180,9 +180,11 @@ BACKWARD_STEP = re.compile(r"\.backward\(\)[^\n]*\n(?:[^\n]*\n){0,6}?[^\n]*\.ste
 CLEARED = re.compile(r"zero_grad|\.grad\s*=\s*None|\.zero_\(\)|set_to_none|clear_grad|cleargrads")
 # ... and a loop body that clears them every step: the clearing call and backward() at one indentation inside a
 # block, a few lines apart (a zero_grad() before the loop, at a lesser indentation, clears them once: WR-260's bug)
-CLEARED_EACH_STEP = re.compile(r"(?m)^(?P<indent>[ \t]+)[^\n]*(?:zero_grad\(|\.grad\s*=\s*None)[^\n]*\n(?:[^\n]*\n){0,6}?"
-                               r"(?P=indent)(?![ \t])[^\n]*\.backward\(|^(?P<indent2>[ \t]+)[^\n]*\.backward\([^\n]*\n"
-                               r"(?:[^\n]*\n){0,6}?(?P=indent2)(?![ \t])[^\n]*(?:zero_grad\(|\.grad\s*=\s*None)")
+# (each part bounded: a line of thousands of spaces must not make the search quadratic)
+CLEARED_EACH_STEP = re.compile(r"(?m)^(?P<indent>[ \t]{1,40})(?![ \t])[^\n]{0,200}?(?:zero_grad\(|\.grad\s*=\s*None)[^\n]*\n"
+                               r"(?:[^\n]*\n){0,6}?(?P=indent)(?![ \t])[^\n]{0,200}?\.backward\(|"
+                               r"^(?P<indent2>[ \t]{1,40})(?![ \t])[^\n]{0,200}?\.backward\([^\n]*\n"
+                               r"(?:[^\n]*\n){0,6}?(?P=indent2)(?![ \t])[^\n]{0,200}?(?:zero_grad\(|\.grad\s*=\s*None)")
 # The entries whose phrases are about regression targets: a report of a classifier (a softmax or a cross-entropy
 # named, an accuracy printed beside the loss) and of no regression counts as much as a declared message against them
 # -- a classifier has no targets in raw units to leave unscaled.
@@ -219,7 +221,7 @@ REGRESSOR = re.compile(r"\b(?:regress\w*|mse\w*|mean[ _-]squared|squared[ _-]err
                        r"\bLinear\([^()\n]{0,40},\s*1\s*\)|out_features\s*=\s*1\b", re.I)
 # ... a regression said in words, with no word of a classifier's or of a sigmoid's: what no entry about a loss handed
 # probabilities can explain (one output unit alone is no regression here: a binary classifier has one too)
-REGRESSION_SAID = re.compile(r"\w*regress\w*|\b(?:mse\w*|mean[ _-]squared|squared[ _-]error|mae|prices?)\b", re.I)
+REGRESSION_SAID = re.compile(r"regress\w*|\b(?:mse\w*|mean[ _-]squared|squared[ _-]error|mae|prices?)\b", re.I)
 PROBABILITY_WORDS = re.compile(r"\b(?:sigmoid|bce\w*|binary|logits?|probabilit\w*)\b", re.I)
 RATE_CLIMB = 1.25              # the rate at the climb's end this many times the one at the loss's lowest,
 RATE_NEAR_PEAK = 0.9           # ... and this near the highest it reached in the climb

@@ -298,7 +298,7 @@ CLAUSE = re.compile(r"[.,;:!?()\n]")
 WITHOUT_IT_WORKS = re.compile(r"\bwithout\b(?=[^.;:!?\n]{1,40}?[\s,)]\s*(?:it|the model|the net\w*|training|the run|"
                               r"everything|all)?\s*(?:works?|trains?|runs?|converges?|is fine)\b"
                               # (not when the same sentence goes on to break: "without amp it trains, then nan")
-                              r"(?![^.;!?\n]*\b(?:nan|inf|diverg\w*|explod\w*|blow\w*)\b))")
+                              r"(?![^.;!?\n]{0,160}?\b(?:nan|inf|diverg\w*|explod\w*|blow\w*)\b))")
 
 
 # Words that may stand between a negator and what it denies: "does not seem to diverge", "never actually blows up".
@@ -414,7 +414,7 @@ LOWER_LR_HELPS = re.compile(r"(?:reduc|lower|decreas|smaller)\w*[^.;\n]{0,25}?\b
 # Two rates the report compares: "nan after 2 epochs with lr 0.1. With lr 0.01 it trains fine". A sentence that
 # names one rate and says the run broke, another that names a lower one and says it ran well: a lower rate helped
 # (and a lower rate that broke beside a higher that ran well: it did not).
-RATE_NAMED = re.compile(r"\blr\b\s*(?:=|:|of|to|at|is|was)?\s*(\d*\.?\d+(?:e-?\d+)?)\b")
+RATE_NAMED = re.compile(r"\blr\b\s*(?:=|:|of|to|at|is|was)?\s*((?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?)(?![\w.])")
 SENTENCE = re.compile(r"\.(?!\d)|[;\n!?]|\bbut\b|\bwhile\b|\bwhereas\b")
 RAN_WELL = re.compile(r"\b(?:fine|works?|worked|stable|converges?|converged|trains? (?:well|normally|ok)|no nan|"
                       r"learns?|goes down|decreases)\b")
