@@ -1124,3 +1124,26 @@ def test_the_second_broad_reviews_false_sentences_stay_gone():
     assert not any(n.name.startswith("overfitting") for n in h06.normal)
     stuck = "".join(f"Iteration {i}, loss = {1.952e10 * (1 - 0.0005 * i):.8f}\n" for i in range(1, 13))
     assert not any(m.entry.id == "WR-130" for m in diagnosis("MLPRegressor on house prices.\n" + stuck).matches)
+
+
+def test_the_later_reviews_regressions_stay_fixed():
+    """review_session29_later: half precision said to be off ("fp16=False", "not using fp16") counts against WR-040,
+    which the new "right after the first update" timing had put first (b07); a commented-out zero_grad() clears
+    nothing (p_c06w); "it only slows things down" is no failure put off (p_f06); a validation loss that "goes up and
+    down" is no overfitting (p_o07)."""
+    from trainwreck.diagnose import CLEARED_EACH_STEP
+    from trainwreck.wording import half_precision_denied, normals_asked
+
+    steps = "".join(f"step {k}: loss {v}\n" for k, v in enumerate(["0.6934", "nan", "nan", "nan", "nan"]))
+    for off in ("Even with fp16 turned off (fp16=False, everything float32) my loss is nan right after the first step.",
+                "I am not using fp16 or AMP, everything is float32, and the loss is nan after the first step."):
+        assert half_precision_denied(off), off
+        d = diagnosis(off + "\n" + steps)
+        assert d.matches[0].entry.id != "WR-040"
+        half = next((m for m in d.matches if m.entry.id == "WR-040"), None)
+        assert half is None or half.parts["precision"] == -1.0
+    assert not half_precision_denied("Trained with fp16, the loss is nan.")
+    assert not CLEARED_EACH_STEP.search("for x, y in loader:\n    # optimizer.zero_grad()\n    loss.backward()\n")
+    assert lr_tried("I lowered the lr to 1e-4, it only slows things down, the loss stays at 2.30") != "delayed"
+    assert not any(n.name.startswith("overfitting") for n in normals_asked("my val_loss goes up and down, why?"))
+    assert any(n.name.startswith("overfitting") for n in normals_asked("my val_loss goes up after epoch 5, why?"))

@@ -601,20 +601,6 @@ def test_a_stall_reached_by_going_back_up_says_so():
     assert "then stopped" in signature(stalled()).facts[0]
 
 
-def test_a_first_steps_spike_is_measured_from_the_lowest_value_before_it():
-    """10.83, 10.21, 24.99, 31.44, then down to 7.41: x3.1 from the lowest before the jump, x2.9 from the first
-    value, and it was "no known failure" (review_session29_broad item 21). A jump after the loss had already fallen
-    far (0.7 to 0.3, then 0.95) is no first step's size and is still measured from the first value."""
-    steps = [10.8312, 10.2145, 24.9911, 31.4420, 19.0277, 12.6603, 9.9021, 8.8730, 8.3156, 8.0412, 7.6610, 7.5302,
-             7.4481, 7.4127, 7.4090]
-    d = _diagnosed("".join(f"step {i} | loss {v} | lr 5.00e-04\n" for i, v in enumerate(steps, 1)))
-    assert d.signature.name == "spike-then-recover" and d.matches[0].entry.id == "WR-250"
-    assert d.signature.facts[0].startswith("the loss jumped from 10.21 at step 2 to 31.44 at step 4 (x3.1)")
-    later = _diagnosed("".join(f"epoch {i} loss {v}\n" for i, v in enumerate([0.7, 0.6, 0.3, 0.95, 0.3, 0.25, 0.26,
-                                                                               0.27], start=1)))
-    assert later.signature.name == "healthy"
-
-
 def test_a_climb_with_steps_left_out_of_the_paste_is_rated_per_step():
     """Iterations 0 to 5, `...`, then 28: "about x3.61e+49 each time" took the last printed rise, 23 iterations, for
     one (review_session29_broad item 14); the rate is per step the log counts. Evenly printed steps keep "each time"."""

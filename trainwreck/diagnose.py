@@ -31,9 +31,9 @@ from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_s
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .plural import counted
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
-from .wording import (BENIGN_OVERFLOW, EARLY_STEPS, FIELDS, NORMALS, RESTARTED, STUCK, Library, Normal, loss_kind,
-                      lr_tried, normals_asked, says_failure, score_out_of_range, section, timing_of, tokens, tokens_many,
-                      when)
+from .wording import (BENIGN_OVERFLOW, EARLY_STEPS, FIELDS, NORMALS, RESTARTED, STUCK, Library, Normal, half_precision_denied,
+                      loss_kind, lr_tried, normals_asked, says_failure, score_out_of_range, section, timing_of, tokens,
+                      tokens_many, when)
 
 # Shape of the curve just before a blow-up: it counts as a climb after this many
 # rises, or after one rise of at least this factor.
@@ -181,10 +181,10 @@ CLEARED = re.compile(r"zero_grad|\.grad\s*=\s*None|\.zero_\(\)|set_to_none|clear
 # ... and a loop body that clears them every step: the clearing call and backward() at one indentation inside a
 # block, a few lines apart (a zero_grad() before the loop, at a lesser indentation, clears them once: WR-260's bug)
 # (each part bounded: a line of thousands of spaces must not make the search quadratic)
-CLEARED_EACH_STEP = re.compile(r"(?m)^(?P<indent>[ \t]{1,40})(?![ \t])[^\n]{0,200}?(?:zero_grad\(|\.grad\s*=\s*None)[^\n]*\n"
+CLEARED_EACH_STEP = re.compile(r"(?m)^(?P<indent>[ \t]{1,40})(?![ \t#])[^\n]{0,200}?(?:zero_grad\(|\.grad\s*=\s*None)[^\n]*\n"
                                r"(?:[^\n]*\n){0,6}?(?P=indent)(?![ \t])[^\n]{0,200}?\.backward\(|"
                                r"^(?P<indent2>[ \t]{1,40})(?![ \t])[^\n]{0,200}?\.backward\([^\n]*\n"
-                               r"(?:[^\n]*\n){0,6}?(?P=indent2)(?![ \t])[^\n]{0,200}?(?:zero_grad\(|\.grad\s*=\s*None)")
+                               r"(?:[^\n]*\n){0,6}?(?P=indent2)(?![ \t#])[^\n]{0,200}?(?:zero_grad\(|\.grad\s*=\s*None)")
 # The entries whose phrases are about regression targets: a report of a classifier (a softmax or a cross-entropy
 # named, an accuracy printed beside the loss) and of no regression counts as much as a declared message against them
 # -- a classifier has no targets in raw units to leave unscaled.
@@ -455,15 +455,10 @@ def _signature(ev: Evidence) -> Signature:
         return replace(sig(*early_frozen), weak=True)    # a few values: the shape, too faintly to name an entry alone
     early = ev.head[:SPIKE_WINDOW]
     peak = max(range(len(early)), key=early.__getitem__) if early else 0
-    # (measured from the lowest value before the jump while the loss had not yet learned, within PLATEAU_FALL of its
-    # first value: a loss that fell a little in its first steps still jumped from there; one that had fallen further
-    # first jumped after training, which is not a first step's size)
-    low = min(range(peak + 1), key=early.__getitem__) if early else 0
-    base = low if early and early[low] >= (1 - PLATEAU_FALL) * early[0] else 0
-    if early and early[base] > 0 and early[peak] >= SPIKE_RATIO * early[base] and ev.last < early[0]:
+    if early and early[0] > 0 and early[peak] >= SPIKE_RATIO * early[0] and ev.last < early[0]:
         return sig("spike-then-recover",
-                   [f"the loss jumped from {_fmt(early[base])} at {at(base)} to {_fmt(early[peak])} at {at(peak)} "
-                    f"(x{early[peak] / early[base]:.2g}), then recovered and ended at {_fmt(ev.last)}, "
+                   [f"the loss jumped from {_fmt(early[0])} at {at(0)} to {_fmt(early[peak])} at {at(peak)} "
+                    f"(x{early[peak] / early[0]:.2g}), then recovered and ended at {_fmt(ev.last)}, "
                     "below where it started"])
     end_rises = _rises_before(ev.before)
     if end_rises and sustained_climb(ev.before[-1 - end_rises:]) is not None:   # the alarm is for the climb still going
@@ -956,6 +951,7 @@ class _Context:
     trainer_clears: str            # the log's tool clears the gradients every step, and how (Dialect.clears_gradients)
     classifier: str                # what shows the run is a classifier's and no regression's, or ""
     regressor: str                 # what shows the run is a regression's and no classifier's, or ""
+    half_denied: bool              # the words name half precision only to say it is not used
     scaled: dict[str, dict[str, str]]   # "scaled" / "unscaled" -> "inputs" / "targets" -> the words that say so
     infs: tuple                    # (line, key) of NumPy's reports of an inf made (overflow, division by zero)
 
@@ -987,7 +983,7 @@ def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero: s
                     lr_tried(ev.prose), impossible,
                     bool(impossible) or (_negative(ev, words) and loss_kind(ev.prose) != "likelihood"),
                     "fp16" in words, _printed_facts(ev, sig, words), _trainer_clears(ev), _classifier(ev),
-                    _regressor(ev), _scaled(ev.prose),
+                    _regressor(ev), half_precision_denied(ev.prose), _scaled(ev.prose),
                     tuple((seen[1], key) for key, seen in ev.messages.items() if NUMPY_INF.match(seen[2])))
 
 
@@ -1354,6 +1350,9 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
         if fact in c.printed and entry.id in declarers:
             parts[fact] = weight
             evidence.append(c.printed[fact])
+    if c.half_denied and entry.id in w.precision:
+        parts["precision"] = -W_SAID_HALF
+        against.append("the report says the run does not compute in half precision")
     if c.regressor and entry.id in w.probabilities:
         parts["task"] = -W_PRINTED
         against.append(f"{c.regressor}: a regression's run, and a regression hands its loss no probabilities")

@@ -301,6 +301,16 @@ WITHOUT_IT_WORKS = re.compile(r"\bwithout\b(?=[^.;:!?\n]{1,40}?[\s,)]\s*(?:it|th
                               r"(?![^.;!?\n]{0,160}?\b(?:nan|inf|diverg\w*|explod\w*|blow\w*)\b))")
 
 
+# Half precision switched off in a setting's words: "fp16=False", "fp16: false", "fp16 turned off" (folded).
+HALF_OFF = re.compile(r"\bfp16\b(?=\s*(?:=|:)\s*(?:false|0|no)\b|\s+(?:(?:is|was)\s+)?(?:turned|switched)\s+off\b|"
+                      r"\s+(?:is\s+|was\s+)?(?:off|disabled)\b)")
+
+
+def half_precision_denied(text: str) -> bool:
+    """Do the words name half precision only to say it is not used ("not using fp16", "fp16=False")?"""
+    return " fp16 " in f" {_folded(text)} ".replace("(", " ").replace(",", " ") and "fp16" not in tokens(text)
+
+
 # Words that may stand between a negator and what it denies: "does not seem to diverge", "never actually blows up".
 _SOFTENERS = frozenset("seem seems seemed really actually even ever quite to".split())
 
@@ -325,7 +335,7 @@ def tokens_many(texts: list[str]) -> list[list[str]]:
 
 
 def _tokens_of_folded(folded: str) -> list[str]:
-    folded = WITHOUT_IT_WORKS.sub("with", folded)
+    folded = HALF_OFF.sub(" ", WITHOUT_IT_WORKS.sub("with", folded))
     out = []
     for clause in CLAUSE.split(folded):
         words = WORD.findall(clause)
@@ -404,7 +414,7 @@ def score_out_of_range(text: str) -> str:
 # every spelling of the learning rate.
 _NO_EFFECT = r"(?:n'?t|not|never|no longer) (?:help|work|chang|solve|fix|matter)\w*|no matter|\bstill\b|\bsame\b"
 # ... or only put it off: "only delays it", "just makes it blow up later", "takes longer to explode" (WR-260's tell)
-_PUT_OFF = (r"\b(?:only|just|merely) (?:delay|postpone|slow)\w*|\b(?:only|just|merely) makes? it [\w ]{0,20}?later\b|"
+_PUT_OFF = (r"\b(?:only|just|merely) (?:delay|postpone)\w*|\b(?:only|just|merely) makes? it [\w ]{0,20}?later\b|"
             r"takes? longer to")
 _TRIED = r"(?:chang|reduc|lower|decreas|smaller|tried|trying|even with)\w*[^.;\n]{0,25}?\blr\b(?:[^.;\n]|\.\d){0,40}?"
 TRIED_LR = re.compile(_TRIED + r"(?:" + _NO_EFFECT + r")|\blr\b[^.;\n]{0,15}?(?:no matter|(?:n'?t|not|never) (?:help|matter))")
@@ -570,7 +580,7 @@ NORMALS = (
            "validation loss is measured once at the end, so the two differ even in a healthy run",
            "both curves over the epochs: a failure shows as nan, inf or a climb, not as a gap"),
     Normal("overfitting: a validation loss that rises while the training loss falls",
-           re.compile(r"val(?:idation)?[ _-]?loss\b.{0,60}?(?:increas\w*|\bris(?:es|ing)\b|go(?:es|ing)? up|"
+           re.compile(r"val(?:idation)?[ _-]?loss\b.{0,60}?(?:increas\w*|\bris(?:es|ing)\b|go(?:es|ing)? up(?! and down)|"
                       r"climb\w*|gets? worse)|val(?:idation)?[ _-]?acc(?:uracy)?\b.{0,60}?(?:decreas\w*|\bdrops?\b|"
                       r"dropping|\bfall(?:s|ing)\b|gets? worse)"),
            "a validation loss that bottoms out and then rises while the training loss keeps falling is overfitting: "
