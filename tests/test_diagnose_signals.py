@@ -1147,3 +1147,21 @@ def test_the_later_reviews_regressions_stay_fixed():
     assert lr_tried("I lowered the lr to 1e-4, it only slows things down, the loss stays at 2.30") != "delayed"
     assert not any(n.name.startswith("overfitting") for n in normals_asked("my val_loss goes up and down, why?"))
     assert any(n.name.startswith("overfitting") for n in normals_asked("my val_loss goes up after epoch 5, why?"))
+
+
+def test_a_pasted_keras_softmax_and_cross_entropy_pairing_is_read():
+    """A Keras model ending in a softmax, compiled with 'sparse_categorical_crossentropy' (from_logits False by
+    default), pairs them as Keras expects: WR-130 came first on its words alone for raw pixels stuck at ln 10
+    (review_session29_changes item 22); told from_logits=True, the same model hands probabilities over as logits."""
+    model = ("model = keras.Sequential([layers.Flatten(), layers.Dense(512, activation='sigmoid'),\n"
+             "                          layers.Dense(10, activation='softmax')])\n"
+             "model.compile(optimizer='sgd', loss='sparse_categorical_crossentropy', metrics=['accuracy'])\n")
+    flat = "".join(f"Epoch {e}/12\n782/782 [====] - 5s 7ms/step - loss: {v} - accuracy: 0.0995\n"
+                   for e, v in enumerate(["2.3121", "2.3046", "2.3042", "2.3039", "2.3037", "2.3036", "2.3035",
+                                          "2.3034", "2.3034", "2.3033", "2.3033", "2.3032"], 1))
+    d = diagnosis("Pixel values 0..255, accuracy stays at 10%.\n" + model + flat)
+    assert d.matches[0].entry.id != "WR-130"
+    assert next(m for m in d.matches if m.entry.id == "WR-130").parts["pairing"] == -1.0
+    told = diagnosis(model.replace("loss='sparse_categorical_crossentropy'",
+                                   "loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True)") + flat)
+    assert next(m for m in told.matches if m.entry.id == "WR-130").parts["pairing"] == 1.0

@@ -223,6 +223,12 @@ REGRESSOR = re.compile(r"\b(?:regress\w*|mse\w*|mean[ _-]squared|squared[ _-]err
 # probabilities can explain (one output unit alone is no regression here: a binary classifier has one too)
 REGRESSION_SAID = re.compile(r"regress\w*|\b(?:mse\w*|mean[ _-]squared|squared[ _-]error|mae|prices?)\b", re.I)
 PROBABILITY_WORDS = re.compile(r"\b(?:sigmoid|bce\w*|binary|logits?|probabilit\w*)\b", re.I)
+# A pasted Keras model that ends in a softmax and a cross-entropy: probabilities are what that loss takes unless it is
+# told from_logits=True (keras.losses, from_logits=False by default), so the pairing is Keras's own -- or, told so,
+# the loss is handed probabilities as logits (WR-130).
+KERAS_SOFTMAX = re.compile(r"activation\s*=\s*['\"]softmax['\"]")
+KERAS_CROSSENTROPY = re.compile(r"(?:sparse_)?categorical_crossentropy|(?:Sparse)?CategoricalCrossentropy")
+FROM_LOGITS = re.compile(r"from_logits\s*=\s*True")
 RATE_CLIMB = 1.25              # the rate at the climb's end this many times the one at the loss's lowest,
 RATE_NEAR_PEAK = 0.9           # ... and this near the highest it reached in the climb
 RATE_CLIMBS = {"climb-then-nonfinite", "descent-then-climb", "climb-despite-clipping", "climbing",
@@ -268,7 +274,7 @@ CANDIDATES = 3
 # beside a named entry and its runners-up, the others are listed only with one of them.
 # Facts of the paste that make an entry a candidate on their own, beside a curve that shows another's signature.
 SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one-labels", "raw-pixels",
-              "never-cleared")
+              "never-cleared", "pairing")
 SPECIFIC = ("curve", "messages", "start", "negative", "zero-gradient", "accuracy-rose", "sigmoid-zero", "rate-rose",
             "softmax-floor")
 # ... of which these are shared by every entry of the curve's shape: past the first three, they list no one
@@ -1353,6 +1359,15 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
     if c.half_denied and entry.id in w.precision:
         parts["precision"] = -W_SAID_HALF
         against.append("the report says the run does not compute in half precision")
+    if entry.id in w.probabilities and KERAS_SOFTMAX.search(ev.prose) and KERAS_CROSSENTROPY.search(ev.prose):
+        if FROM_LOGITS.search(ev.prose):
+            parts["pairing"] = W_SAID_HALF
+            evidence.append("the pasted Keras model ends in a softmax and its cross-entropy is told from_logits=True: "
+                            "probabilities handed over as logits")
+        else:
+            parts["pairing"] = -W_SAID_HALF
+            against.append("the pasted Keras model ends in a softmax and its cross-entropy takes probabilities "
+                           "(from_logits is False unless set): the pairing Keras expects")
     if c.regressor and entry.id in w.probabilities:
         parts["task"] = -W_PRINTED
         against.append(f"{c.regressor}: a regression's run, and a regression hands its loss no probabilities")
