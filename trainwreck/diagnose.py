@@ -31,9 +31,9 @@ from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_s
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .plural import counted
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
-from .wording import (BENIGN_OVERFLOW, EARLY_STEPS, FIELDS, NORMALS, RESTARTED, STUCK, Library, Normal, half_precision_denied,
-                      loss_kind, lr_tried, normals_asked, says_failure, score_out_of_range, section, timing_of, tokens,
-                      tokens_many, when)
+from .wording import (BENIGN_OVERFLOW, EARLY_STEPS, FIELDS, NORMALS, RESTARTED, STUCK, Library, Normal,
+                      half_precision_denied, loss_kind, lr_tried, normals_asked, says_failure, score_out_of_range, section,
+                      timing_of, tokens, tokens_many, when)
 
 # Shape of the curve just before a blow-up: it counts as a climb after this many
 # rises, or after one rise of at least this factor.
@@ -420,7 +420,8 @@ def _signature(ev: Evidence) -> Signature:
             if a > 0 and len(gaps) > 1 and min(gaps) > 0:
                 steps = counts[-1] - counts[0]
                 rate = f"about x{(b / a) ** (1 / steps):.3g} a step over {steps} steps, some of them not in the paste"
-            facts = [f"the loss rose {'once' if rises == 1 else f'{rises} times in a row'}, from {_fmt(a)} at {at(ev.before_start + start)} "
+            times = "once" if rises == 1 else f"{rises} times in a row"
+            facts = [f"the loss rose {times}, from {_fmt(a)} at {at(ev.before_start + start)} "
                      f"to {_fmt(b)} at {at(t - 1)}, {rate}; {ending}"]
             descent = _descent_before_climb(ev)
             if descent:
