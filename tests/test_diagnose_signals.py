@@ -1165,25 +1165,3 @@ def test_a_pasted_keras_softmax_and_cross_entropy_pairing_is_read():
     told = diagnosis(model.replace("loss='sparse_categorical_crossentropy'",
                                    "loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True)") + flat)
     assert next(m for m in told.matches if m.entry.id == "WR-130").parts["pairing"] == 1.0
-
-
-def test_gradients_cleared_only_outside_the_stepping_loop_are_a_fact_for_wr260():
-    """`optimizer.zero_grad()` once before the loop, or in the epoch loop around the batch loop, with "lower lr just
-    makes it blow up later": WR-220 was named alone while the report's words were printed against it
-    (review_session29_later c02, c04). Cleared in the stepping block, or every k steps deeper in it, is no such fact;
-    and an entry the report's own words tell against is not named with confidence."""
-    curve = "".join(f"epoch {e} iter {i} loss {v}\n" for e, i, v in [
-        (0, 0, "2.3094"), (0, 200, "1.2133"), (0, 400, "0.9010"), (0, 600, "1.6642"), (0, 800, "7.9128"),
-        (1, 0, "85.331"), (1, 200, "nan"), (1, 400, "nan")])
-    before = ("optimizer.zero_grad()\nfor epoch in range(10):\n    for x, y in loader:\n        loss = crit(model(x), y)\n"
-              "        loss.backward()\n        optimizer.step()\n")
-    d = diagnosis("Lower lr just makes it blow up later.\n" + before + curve)
-    assert d.verdict == "uncertain" and {m.entry.id for m in d.matches[:2]} == {"WR-220", "WR-260"}
-    piles = next(m for m in d.matches if m.entry.id == "WR-260")
-    assert piles.parts["never-cleared"] == 1.0 and "cleared outside the loop that steps" in " ".join(piles.evidence)
-    each = before.replace("optimizer.zero_grad()\n", "").replace("        loss.backward()",
-                                                                  "        optimizer.zero_grad()\n        loss.backward()")
-    accumulate = before.replace("optimizer.zero_grad()\n", "").replace(
-        "        optimizer.step()\n", "        if (i + 1) % 4 == 0:\n            optimizer.step()\n            optimizer.zero_grad()\n")
-    for loop in (each, accumulate):
-        assert not any("never-cleared" in m.parts for m in diagnosis(loop + curve).matches), loop

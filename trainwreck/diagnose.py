@@ -274,7 +274,7 @@ CANDIDATES = 3
 # beside a named entry and its runners-up, the others are listed only with one of them.
 # Facts of the paste that make an entry a candidate on their own, beside a curve that shows another's signature.
 SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one-labels", "raw-pixels",
-              "never-cleared", "pairing", "tried")
+              "never-cleared", "pairing")
 SPECIFIC = ("curve", "messages", "start", "negative", "zero-gradient", "accuracy-rose", "sigmoid-zero", "rate-rose",
             "softmax-floor")
 # ... of which these are shared by every entry of the curve's shape: past the first three, they list no one
@@ -1054,20 +1054,6 @@ def _regressor(ev: Evidence) -> str:
     return f"the report names `{said.group(0)}`" if said else ""
 
 
-CLEARING_LINE = re.compile(r"(?m)^([ \t]{0,40})(?![ \t#])[^\n]{0,200}?(?:zero_grad\(|\.grad\s*=\s*None)[^\n]*")
-BACKWARD_LINE = re.compile(r"(?m)^([ \t]{0,40})(?![ \t#])[^\n]{0,200}?\.backward\(")
-
-
-def _cleared_outside(prose: str) -> str:
-    """The clearing call, when every one the paste holds is less indented than every backward(): outside the loop
-    that steps (before it, or in an outer epoch loop), so the gradients pile up across its steps; else ""."""
-    clears, backs = list(CLEARING_LINE.finditer(prose)), list(BACKWARD_LINE.finditer(prose))
-    if not clears or not backs or max(len(m.group(1).expandtabs(4)) for m in clears) >= min(
-            len(m.group(1).expandtabs(4)) for m in backs):
-        return ""
-    return " ".join(clears[0].group(0).split())
-
-
 def _when_stopped(pos) -> set[str]:
     """When a check's stop says the loss broke: its step counts from 0 (stops.py), so step 0 is before any
     update; a batch counted within a later epoch is after a while."""
@@ -1092,10 +1078,6 @@ def _printed_facts(ev: Evidence, sig: Signature, words: list[str]) -> dict[str, 
     if sig.name != "healthy" and BACKWARD_STEP.search(ev.prose) and not CLEARED.search(ev.prose):
         out["never-cleared"] = ("the pasted loop calls backward() and step() and clears the gradients nowhere in the "
                                 "paste (no zero_grad(), no `.grad = None`)")
-    elif sig.name != "healthy" and BACKWARD_STEP.search(ev.prose) and (outside := _cleared_outside(ev.prose)):
-        out["never-cleared"] = (f"the pasted loop calls backward() and step() at a deeper indentation than every line "
-                                f"that clears the gradients (`{outside}`): they are cleared outside the loop that steps, "
-                                "not every step")
     if ev.grad_paired and ev.grad_zero_exact and ev.count >= 3:
         out["zero-gradient"] = ("every gradient norm printed beside the loss is exactly 0: no gradient reaches "
                                 "those weights")
@@ -1840,9 +1822,7 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
         d.verdict, d.ask = "normal", d.normal[0].decide
         d.matches = d.matches[:CANDIDATES]
         return
-    # (nor an entry the report's own words tell against: a lower rate that only put the failure off)
     if top is not None and top.score >= CONFIDENT and top.score - second >= MARGIN and (specific or not text_counts) \
-            and top.parts.get("tried", 0) >= 0 \
             and not faint:
         d.verdict = "failure"          # the named entry, the runners-up, and any other with evidence of its own
         # (beyond the first three, only one with evidence of its own: the curve every entry of its shape shares, or
