@@ -1143,6 +1143,8 @@ def test_the_later_reviews_regressions_stay_fixed():
         half = next((m for m in d.matches if m.entry.id == "WR-040"), None)
         assert half is None or half.parts["precision"] == -1.0
     assert not half_precision_denied("Trained with fp16, the loss is nan.")
+    # ... nor a setting said off in a contrast that the run works so (review_session29_last h13)
+    assert not half_precision_denied("With fp16=False everything trains fine.")
     assert not CLEARED_EACH_STEP.search("for x, y in loader:\n    # optimizer.zero_grad()\n    loss.backward()\n")
     assert lr_tried("I lowered the lr to 1e-4, it only slows things down, the loss stays at 2.30") != "delayed"
     assert not any(n.name.startswith("overfitting") for n in normals_asked("my val_loss goes up and down, why?"))
@@ -1165,3 +1167,11 @@ def test_a_pasted_keras_softmax_and_cross_entropy_pairing_is_read():
     told = diagnosis(model.replace("loss='sparse_categorical_crossentropy'",
                                    "loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True)") + flat)
     assert next(m for m in told.matches if m.entry.id == "WR-130").parts["pairing"] == 1.0
+    # a softmax inside the model with a Dense logits head last, and from_logits named in a sentence of something
+    # tried, are neither (review_session29_last k04, k08)
+    inner = model.replace("layers.Dense(10, activation='softmax')", "layers.Dense(200, activation='softmax'), "
+                                                                      "layers.Dense(10)")
+    said = "I already tried loss=CategoricalCrossentropy(from_logits=True), same thing.\n" + model
+    for text in (inner, said):
+        assert not any("pairing" in m.parts and m.parts["pairing"] > 0 for m in diagnosis(text + flat).matches)
+    assert not any("pairing" in m.parts for m in diagnosis(inner + flat).matches)

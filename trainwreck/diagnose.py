@@ -226,9 +226,13 @@ PROBABILITY_WORDS = re.compile(r"\b(?:sigmoid|bce\w*|binary|logits?|probabilit\w
 # A pasted Keras model that ends in a softmax and a cross-entropy: probabilities are what that loss takes unless it is
 # told from_logits=True (keras.losses, from_logits=False by default), so the pairing is Keras's own -- or, told so,
 # the loss is handed probabilities as logits (WR-130).
+# (the model's last Dense layer is its output, softmax when it says so; from_logits on a line of code that builds or
+# compiles the loss, not in a sentence about something tried)
+DENSE = re.compile(r"\bDense\((?:[^()\n]|\([^()\n]*\))*\)")
 KERAS_SOFTMAX = re.compile(r"activation\s*=\s*['\"]softmax['\"]")
 KERAS_CROSSENTROPY = re.compile(r"(?:sparse_)?categorical_crossentropy|(?:Sparse)?CategoricalCrossentropy")
-FROM_LOGITS = re.compile(r"from_logits\s*=\s*True")
+FROM_LOGITS = re.compile(r"(?m)^[ \t]*(?:[\w.]+\.compile\(|\w+\s*=)[^\n]*(?:categorical_crossentropy|CategoricalCrossentropy)"
+                         r"[^\n]{0,80}?from_logits\s*=\s*True")
 RATE_CLIMB = 1.25              # the rate at the climb's end this many times the one at the loss's lowest,
 RATE_NEAR_PEAK = 0.9           # ... and this near the highest it reached in the climb
 RATE_CLIMBS = {"climb-then-nonfinite", "descent-then-climb", "climb-despite-clipping", "climbing",
@@ -1360,7 +1364,8 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
     if c.half_denied and entry.id in w.precision:
         parts["precision"] = -W_SAID_HALF
         against.append("the report says the run does not compute in half precision")
-    if entry.id in w.probabilities and KERAS_SOFTMAX.search(ev.prose) and KERAS_CROSSENTROPY.search(ev.prose):
+    dense = DENSE.findall(ev.prose) if entry.id in w.probabilities else []
+    if dense and KERAS_SOFTMAX.search(dense[-1]) and KERAS_CROSSENTROPY.search(ev.prose):
         if FROM_LOGITS.search(ev.prose):
             parts["pairing"] = W_SAID_HALF
             evidence.append("the pasted Keras model ends in a softmax and its cross-entropy is told from_logits=True: "

@@ -302,8 +302,10 @@ WITHOUT_IT_WORKS = re.compile(r"\bwithout\b(?=[^.;:!?\n]{1,40}?[\s,)]\s*(?:it|th
 
 
 # Half precision switched off in a setting's words: "fp16=False", "fp16: false", "fp16 turned off" (folded).
+# Not in a contrast that says the run works so ("with fp16=False everything trains fine": fp16 breaks it).
 HALF_OFF = re.compile(r"\bfp16\b(?=\s*(?:=|:)\s*(?:false|0|no)\b|\s+(?:(?:is|was)\s+)?(?:turned|switched)\s+off\b|"
-                      r"\s+(?:is\s+|was\s+)?(?:off|disabled)\b)")
+                      r"\s+(?:is\s+|was\s+)?(?:off|disabled)\b)"
+                      r"(?![^.;!?\n]{0,60}?\b(?:works?|trains? (?:fine|well|ok)|runs? fine|converges?|is fine)\b)")
 
 
 def half_precision_denied(text: str) -> bool:
