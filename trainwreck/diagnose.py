@@ -659,14 +659,20 @@ FROZEN_MIN = 5
 FROZEN_FEW, FROZEN_DIGITS = 4, 4
 
 
-def _frozen(ev: Evidence) -> tuple[str, list[str]] | None:
-    """A frozen loss (asked only of one the stall's own test does not catch: it went up before it froze)."""
-    if not _shape_judged(ev) or ev.count != len(ev.before) + ev.before_start:
-        return None
+def _frozen_tail(ev: Evidence) -> tuple[float, int]:
+    """The last value, and how many of the last values are that very value, as printed."""
     tail, level = ev.before, ev.before[-1]
     n = 1
     while n < len(tail) and tail[-1 - n] == level:
         n += 1
+    return level, n
+
+
+def _frozen(ev: Evidence) -> tuple[str, list[str]] | None:
+    """A frozen loss (asked only of one the stall's own test does not catch: it went up before it froze)."""
+    if not _shape_judged(ev) or ev.count != len(ev.before) + ev.before_start:
+        return None
+    level, n = _frozen_tail(ev)
     first = ev.head[0]
     moved = ev.high >= (1 + PLATEAU_FALL) * level or ev.low <= (1 - PLATEAU_FALL) * level
     if n < FROZEN_MIN or n < (ev.count + 1) // 2 or not moved or level < STALL_LEVEL * first:
@@ -685,10 +691,7 @@ def _frozen_early(ev: Evidence) -> tuple[str, list[str]] | None:
     if not (FROZEN_FEW < ev.count < SHAPE_MIN) or ev.first_nonfinite is not None or ev.low is None or ev.low <= 0 \
             or ev.count != len(ev.before) + ev.before_start or not _at_run_start(ev):
         return None
-    tail, level = ev.before, ev.before[-1]
-    n = 1
-    while n < len(tail) and tail[-1 - n] == level:
-        n += 1
+    level, n = _frozen_tail(ev)
     digits = len(repr(level).split("e")[0].replace("-", "").replace(".", "").lstrip("0"))
     first, start = ev.head[0], ev.count - n
     if n < FROZEN_FEW or n < ev.count - 2 or digits < FROZEN_DIGITS or level < STALL_LEVEL * first:
@@ -1909,7 +1912,7 @@ def _quoted(messages: list[tuple[str, str]]) -> str:
 
 def _own_op(w: Weigher, entry_id: str, shown: str) -> bool:
     """Does the entry's title or one of its phrases name the op its example of a check's message names?"""
-    entry = next(e for e in w.entries if e.id == entry_id)
+    entry = w.catalog.entries[entry_id]
     message = next((m for m in w.weighed[entry_id] if m.shown == shown), None)
     op = op_named(message.text, message.example) if message else ""
     return not op or _bare_op(op) in set(tokens(entry.title)).union(*w.phrase_tokens[entry_id])

@@ -11,6 +11,7 @@ from .entry import ANSWER_HEADINGS, FRAMEWORK_SECTION, ORIGINS, TRACES, Entry
 from .framework_part import CODE_SPAN
 from .includes import directives, read_include
 from .md_escape import md_code, md_text, md_url, page_title
+from .plural import counted
 from .site_search import ENTRY_SEARCH_BOOST, UNINDEXED
 from .snippet_sections import TABS, Program, includes_in, tab_file, tab_program
 
@@ -297,7 +298,7 @@ def module_handout_page(catalog: Catalog, module_id: str, entries: list[Entry], 
     title = catalog.modules[module_id]
     lines = [*handout_front(f"Module {module_id}: {title} — handout"),
              f"# Module {module_id}: {md_text(title)} — handout {{ .tw-handout-title }}", "",
-             f"{len(entries)} entr{'y' if len(entries) == 1 else 'ies'}, one per sheet. Each Reproduce program "
+             f"{counted(len(entries), 'entry', 'entries')}, one per sheet. Each Reproduce program "
              "is on its entry's page, to copy or download; what it prints is below.", ""]
     for entry in entries:
         run = runs.get(entry.id)

@@ -310,7 +310,8 @@ HALF_OFF = re.compile(r"\bfp16\b(?=\s*(?:=|:)\s*(?:false|0|no)\b|\s+(?:(?:is|was
 
 def half_precision_denied(text: str) -> bool:
     """Do the words name half precision only to say it is not used ("not using fp16", "fp16=False")?"""
-    return " fp16 " in f" {_folded(text)} ".replace("(", " ").replace(",", " ") and "fp16" not in tokens(text)
+    folded = _folded(text)
+    return re.search(r"\bfp16\b", folded) is not None and "fp16" not in _tokens_of_folded(folded)
 
 
 # Words that may stand between a negator and what it denies: "does not seem to diverge", "never actually blows up".
