@@ -997,7 +997,7 @@ def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero: s
                     lr_tried(ev.prose), impossible,
                     bool(impossible) or (_negative(ev, words) and loss_kind(ev.prose) != "likelihood"),
                     "fp16" in words, _printed_facts(ev, sig, words), _trainer_clears(ev), _classifier(ev),
-                    _regressor(ev), half_precision_denied(ev.prose), _scaled(ev.prose),
+                    _regressor(ev), half_precision_denied(ev.prose, words), _scaled(ev.prose),
                     tuple((seen[1], key) for key, seen in ev.messages.items() if NUMPY_INF.match(seen[2])))
 
 

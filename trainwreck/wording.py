@@ -308,10 +308,12 @@ HALF_OFF = re.compile(r"\bfp16\b(?=\s*(?:=|:)\s*(?:false|0|no)\b|\s+(?:(?:is|was
                       r"(?![^.;!?\n]{0,60}?\b(?:works?|trains? (?:fine|well|ok)|runs? fine|converges?|is fine)\b)")
 
 
-def half_precision_denied(text: str) -> bool:
-    """Do the words name half precision only to say it is not used ("not using fp16", "fp16=False")?"""
+def half_precision_denied(text: str, words: list[str] | None = None) -> bool:
+    """Do the words name half precision only to say it is not used ("not using fp16", "fp16=False")? (`words`: the
+    text's tokens, when the caller has them already)"""
     folded = _folded(text)
-    return re.search(r"\bfp16\b", folded) is not None and "fp16" not in _tokens_of_folded(folded)
+    return re.search(r"\bfp16\b", folded) is not None and "fp16" not in (
+        _tokens_of_folded(folded) if words is None else words)
 
 
 # Words that may stand between a negator and what it denies: "does not seem to diverge", "never actually blows up".
