@@ -714,7 +714,6 @@ def _within(values: list[float], tolerance: float) -> bool:
 
 
 NEGATIVE = next(n for n in NORMALS if n.name == "negative loss")
-LARGE_START = next(n for n in NORMALS if n.name == "a large loss at the start")
 
 
 # ---- the fix --------------------------------------------------------------------------------
@@ -1564,7 +1563,7 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
     if c.impossible_negative:            # a loss below zero that this loss cannot reach is not normal
         normals = [n for n in normals if n.name != NEGATIVE.name]
     if ev.count >= 3 and ev.first_nonfinite is None and ev.last > (1 - PLATEAU_FALL) * ev.head[0]:
-        normals = [n for n in normals if n is not LARGE_START]   # its answer is that a high start falls: this one did not
+        normals = [n for n in normals if not n.falls]   # an answer that the loss falls, beside one that did not
     if _benign_overflow(ev, sig):
         normals.insert(0, BENIGN_OVERFLOW)
     restarts = _restart_rises(ev) if sig.name == "healthy" else ""

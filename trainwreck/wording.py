@@ -560,6 +560,7 @@ class Normal:
     decide: str                # what to paste to tell the normal case from a failure
     # the words of a broken run it accounts for itself (tokens): a Darknet line's -nan, a skipped step's overflow
     accounts: frozenset = frozenset()
+    falls: bool = False        # its answer is that the loss falls: no answer beside a loss that did not
 
 
 NORMALS = (
@@ -607,7 +608,7 @@ NORMALS = (
                       r"loss|(?:starts?|starting|begins?) (?:so |this |that |very |too |really )?(?:big|large|huge|high)"
                       r"|is it (?:an error|normal)"),
            "a loss that starts high and falls is healthy; what matters is whether it falls, not where it starts",
-           "the loss values over the first epochs"),
+           "the loss values over the first epochs", falls=True),
     Normal("nan in a Darknet Region line with no objects",
            re.compile(r"region (?:\d+ )?avg \(?iou: -?nan[^\n]*count: 0\b"),
            "a Darknet `Region` line with `count: 0` divides its IOU, Class, Obj and recall sums by that count of "
