@@ -1183,3 +1183,27 @@ def test_a_pasted_keras_softmax_and_cross_entropy_pairing_is_read():
     for text in (inner, said):
         assert not any("pairing" in m.parts and m.parts["pairing"] > 0 for m in diagnosis(text + flat).matches)
     assert not any("pairing" in m.parts for m in diagnosis(inner + flat).matches)
+
+
+def test_half_precision_switched_on_beside_a_nonfinite_curve_is_a_suspect():
+    """review_session29_broad2 f11: a detector's log that says AMP is on ("AMP: checks passed") and prints nan from
+    its first epoch left WR-040 out of the candidates: its words count for little beside a curve, and the prior
+    that puts it first is given to words-only reports. Shown switched on, it counts as much as a fact said; not a
+    bare "half", nor bfloat16, nor where a declared message says more, nor for a run that never broke."""
+    from trainwreck.wording import half_precision_shown, tokens
+
+    epochs = "".join(f"Epoch {e}/20 - loss: nan - acc: 0.0000\n" for e in range(1, 6))
+    on = "AMP: running Automatic Mixed Precision (AMP) checks...\nAMP: checks passed\n"
+    assert weighed_parts(on + epochs, "WR-040")["precision"] == 1.0
+    assert diagnosis(on + epochs).matches[0].entry.id == "WR-040"
+    assert "precision" not in weighed_parts(epochs, "WR-040")
+    for text in ("In the second half of training the loss is nan.", "trained in bf16, the loss is nan",
+                 "I am not using amp or fp16, the loss is nan"):
+        assert half_precision_shown(text, tokens(text)) == "", text
+    assert half_precision_shown("trainer = Trainer(precision=16)", tokens("trainer = Trainer(precision=16)")) \
+        == "precision=16"
+    healthy = "".join(f"Epoch {e}/20 - loss: {2.3 / e:.4f} - acc: 0.5\n" for e in range(1, 6))
+    assert "precision" not in weighed_parts(on + healthy, "WR-040")
+    # NumPy's cast overflow is WR-040's own message: the setting adds nothing beside it
+    cast = "RuntimeWarning: overflow encountered in cast\n"
+    assert "precision" not in weighed_parts("x = x.astype(np.float16)  # fp16\n" + cast + epochs, "WR-040")

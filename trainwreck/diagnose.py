@@ -32,7 +32,7 @@ from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .plural import counted
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
 from .wording import (BENIGN_OVERFLOW, EARLY_STEPS, FIELDS, NORMALS, RESTARTED, STUCK, Library, Normal,
-                      half_precision_denied, loss_kind, lr_tried, normals_asked, says_failure, score_out_of_range, section,
+                      half_precision_denied, half_precision_shown, loss_kind, lr_tried, normals_asked, says_failure, score_out_of_range, section,
                       timing_of, tokens, tokens_many, when)
 
 # Shape of the curve just before a blow-up: it counts as a climb after this many
@@ -965,6 +965,7 @@ class _Context:
     classifier: str                # what shows the run is a classifier's and no regression's, or ""
     regressor: str                 # what shows the run is a regression's and no classifier's, or ""
     half_denied: bool              # the words name half precision only to say it is not used
+    half_shown: str                # what shows half precision switched on, as written (HALF_SHOWN), or ""
     scaled: dict[str, dict[str, str]]   # "scaled" / "unscaled" -> "inputs" / "targets" -> the words that say so
     infs: tuple                    # (line, key) of NumPy's reports of an inf made (overflow, division by zero)
 
@@ -996,7 +997,8 @@ def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero: s
                     lr_tried(ev.prose), impossible,
                     bool(impossible) or (_negative(ev, words) and loss_kind(ev.prose) != "likelihood"),
                     "fp16" in words, _printed_facts(ev, sig, words), _trainer_clears(ev), _classifier(ev),
-                    _regressor(ev), half_precision_denied(ev.prose, words), _scaled(ev.prose),
+                    _regressor(ev), half_precision_denied(ev.prose, words), half_precision_shown(ev.prose, words),
+                    _scaled(ev.prose),
                     tuple((seen[1], key) for key, seen in ev.messages.items() if NUMPY_INF.match(seen[2])))
 
 
@@ -1366,6 +1368,14 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
     if c.half_denied and entry.id in w.precision:
         parts["precision"] = -W_SAID_HALF
         against.append("the report says the run does not compute in half precision")
+    # beside a curve (its words are not the evidence then, and no prior is given): half precision switched on in a
+    # run whose loss turned non-finite is a suspect whatever the curve's shape -- the first thing to switch off --
+    # unless the log printed a message an entry declares, which says more than a setting
+    elif (c.half_shown and not c.words_count and c.said_nonfinite_value and entry.id in w.precision
+          and not any(c.hits.values())):
+        parts["precision"] = W_SAID_HALF
+        evidence.append(f"the report shows half precision switched on (`{c.half_shown}`) in a run whose loss turned "
+                        "nan or inf")
     dense = DENSE.findall(ev.prose) if entry.id in w.probabilities else []
     if dense and KERAS_SOFTMAX.search(dense[-1]) and KERAS_CROSSENTROPY.search(ev.prose):
         if FROM_LOGITS.search(ev.prose):

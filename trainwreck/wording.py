@@ -316,6 +316,23 @@ def half_precision_denied(text: str, words: list[str] | None = None) -> bool:
         _tokens_of_folded(folded) if words is None else words)
 
 
+# Half precision shown switched on, in words or code a reader can quote back: a flag, a mode, a scaler, a cast.
+# Not a bare "half" ("the second half of training"), "O1" or "16-bit" alone, and not bfloat16, whose range is
+# float32's (it does not overflow where float16 does).
+HALF_SHOWN = re.compile(r"(?i)(?<![\w-])(?:--)?(?:fp16|float16|half[- ]precision|mixed[- ]precision|amp|autocast"
+                        r"|grad[ _-]?scaler|loss[ _-]?scal(?:e|er|ing)|precision[ =:\"']{1,4}16(?:-mixed)?"
+                        r"|opt_level[ =:\"']{1,4}O[123])(?![\w-])|\.half\(\)")
+
+
+def half_precision_shown(text: str, words: list[str]) -> str:
+    """What in the report shows half precision switched on (quoted as written), or "" -- also when its words
+    name it only to deny it (`words`: the text's tokens, whose fp16 a negator has already dropped)."""
+    if "fp16" not in words:
+        return ""
+    m = HALF_SHOWN.search(text)
+    return " ".join(m.group(0).split()) if m else ""
+
+
 # Words that may stand between a negator and what it denies: "does not seem to diverge", "never actually blows up".
 _SOFTENERS = frozenset("seem seems seemed really actually even ever quite to".split())
 
