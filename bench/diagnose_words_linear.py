@@ -53,7 +53,8 @@ WHOLE_UNITS = ["1", "1.", "a", "9 "]
 WHOLE_LEADS = ("loss: ", "step 1 loss 0.5 lr ", "avg loss 0.5\nLoss: ", "12", "Cost after iteration 1: ", "0 1\n1 2\n2 ",
                "x.py:1: RuntimeWarning: w\n ", "a:1: BWarning: a:1: BWarning: ", "I standardised ", "X is ",
                "the loss, is it diverging", "lr 0.1 nan. lr ", "without ", "    zero_grad()\n    ", "target is ",
-               "[1, ", "Iteration Cost w0\n", "MLPRegressor ", "fp16 loss nan precision=")
+               "[1, ", "Iteration Cost w0\n", "MLPRegressor ", "fp16 loss nan precision=",
+               "softmax(np.array([", "np.exp(")
 WHOLE_ENDS = ("x\n", "it/s]\r\n")
 
 

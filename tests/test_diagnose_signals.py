@@ -1207,3 +1207,29 @@ def test_half_precision_switched_on_beside_a_nonfinite_curve_is_a_suspect():
     # NumPy's cast overflow is WR-040's own message: the setting adds nothing beside it
     cast = "RuntimeWarning: overflow encountered in cast\n"
     assert "precision" not in weighed_parts("x = x.astype(np.float16)  # fp16\n" + cast + epochs, "WR-040")
+
+
+def test_a_number_past_exps_limit_handed_to_exp_or_a_hand_written_softmax_counts_for_wr020():
+    """review_session29_broad2 f26: "my handwritten softmax returns [nan nan nan] for softmax(np.array([1000., 1001.,
+    1002.]))" put WR-030 first on the words ("handwritten"). The call itself shows the mechanism: exp(x) overflows
+    above log(largest float), and the limits the fact quotes are NumPy's own."""
+    import numpy as np
+
+    from trainwreck.diagnose import EXP_LIMITS
+
+    for name, dtype in (("float64", np.float64), ("float32", np.float32)):
+        limit = EXP_LIMITS[name]
+        assert abs(limit - float(np.log(np.finfo(dtype).max))) < 1e-5
+        with np.errstate(over="ignore"):
+            assert np.isinf(np.exp(dtype(limit * (1 + 1e-6)))) and np.isfinite(np.exp(dtype(limit * (1 - 1e-6))))
+    text = ("My handwritten softmax in numpy returns [nan nan nan] when the inputs are big, e.g. "
+            "softmax(np.array([1000., 1001., 1002.])). For small inputs it's correct.")
+    part = weighed_parts(text, "WR-020")
+    assert part["exp-overflow"] == 1.0
+    assert diagnosis(text).matches[0].entry.id == "WR-020"
+    assert "exp(1002) is past the largest float64" in " ".join(diagnosis(text).matches[0].evidence)
+    # 100 overflows float32's exp (PyTorch's default), not NumPy's float64; a library's softmax subtracts the max
+    assert "exp-overflow" in weighed_parts("torch.exp(torch.tensor(100.)) gives inf", "WR-020")
+    for quiet in ("np.exp(100.) gives a big number", "np.exp(-1000.) is 0", "F.softmax(torch.tensor([1000., 0.]))",
+                  "scipy.special.softmax([1000., 0.])", "stable_softmax(np.array([1000., 0.]))"):
+        assert "exp-overflow" not in weighed_parts(quiet, "WR-020"), quiet

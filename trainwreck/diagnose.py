@@ -15,6 +15,7 @@ import functools
 import math
 import re
 import statistics
+import sys
 from dataclasses import dataclass, field, replace
 
 from .catalog import Catalog
@@ -248,6 +249,17 @@ ACCURACY_MOVED = 0.05          # ... and one of 5 points, a model that is not "n
 # is told about, nor rows filtered out with `!= -1`, nor the -1/+1 labels of a hinge loss), and, beside a run that
 # went wrong, an input whose largest value prints as 255 (`X_train.max()` -> 255, raw 8-bit pixels; not a mask's or a
 # target's, nor in a paste that scales the pixels) -- half a printed fact for the entries whose phrases say so.
+# A number handed to exp, or to a softmax written by hand, past what exp can return: exp(x) overflows above
+# log(largest float), 709.78 in float64 (NumPy's default) and 88.72 in float32 (PyTorch's, TensorFlow's and JAX's).
+# A library's softmax (torch.softmax, F.softmax, tf.nn.softmax, scipy's) subtracts the largest input first and
+# does not overflow: only a bare `softmax(` is taken for a hand-written one. Half a printed fact for the entries
+# whose phrases say exp overflows.
+EXP_OVERFLOW_WORDS = {"exp", "overflow"}
+EXP_CALL = re.compile(r"(?<![\w.])(?:(?P<lib>np|numpy|math|torch|jnp|tf\.math|tf)\.)?(?P<fn>exp|(?<![\w.])softmax)\s*"
+                      r"\((?P<args>[^()\n]{0,160}(?:\([^()\n]{0,160}\)[^()\n]{0,160})?)\)")
+EXP_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d*)?(?:e[-+]?\d+)?(?![\w.])", re.I)
+FLOAT32_SAID = re.compile(r"\b(?:float32|fp32)\b", re.I)
+EXP_LIMITS = {"float64": math.log(sys.float_info.max), "float32": math.log((2 - 2 ** -23) * 2.0 ** 127)}
 UNLABELLED_WORDS, RAW_PIXEL_WORDS = {"unlabell", "mark"}, {"raw", "pixel"}
 MINUS_ONE_LABELS = re.compile(r"\b(?:y|labels?|targets?)\s*(?:\[[^\]\n]{0,30}\]\s*)?=\s*-1\b(?!\s*(?:and|or|,|/)\s*\+?1\b)|"
                               r"\bset (?:the |their |its |those |these )?(?:y|labels?|targets?) (?:to|as) -1\b", re.I)
@@ -798,6 +810,7 @@ class Weigher:
         self.softmax_floor = self._saying(FLOOR_WORDS)
         self.unlabelled = self._saying(UNLABELLED_WORDS)
         self.raw_pixels = self._saying(RAW_PIXEL_WORDS)
+        self.exp_overflow = self._saying(EXP_OVERFLOW_WORDS)
         self.sigmoid_zero = self._saying(SIGMOID_ZERO_WORDS)
         self.rate_raised = self._saying(RATE_RAISED_WORDS)
         self.uncleared = self._saying(UNCLEARED_WORDS)
@@ -1109,6 +1122,9 @@ def _printed_facts(ev: Evidence, sig: Signature, words: list[str]) -> dict[str, 
         if pixels and not DIVIDED_255.search(ev.prose):
             out["raw-pixels"] = (f"the paste prints the largest value of `{pixels.group('name')}` as 255: raw 8-bit "
                                  "pixel values, fed as they are")
+    overflow = _exp_overflow(ev)
+    if overflow:
+        out["exp-overflow"] = overflow
     if sig.name == "plateau-from-start" and first is not None and last is not None:
         # a percentage when printed with % or when both are above 1; both at most 1 without %, a
         # fraction; one of each cannot be read
@@ -1119,6 +1135,22 @@ def _printed_facts(ev: Evidence, sig: Signature, words: list[str]) -> dict[str, 
                                     f"and the last {len(ev.accuracy_tail)} printed) while the loss barely "
                                     "moved: the model learns, and the loss does not show it")
     return out
+
+
+def _exp_overflow(ev: Evidence) -> str:
+    """The first call in the paste that hands exp (or a hand-written softmax) a number past what exp can return, as
+    a fact, or "": past float64's limit always, past float32's only where the paste computes in float32 (a
+    framework's exp, a framework shown, or float32 named)."""
+    wide = bool(FLOAT32_SAID.search(ev.prose) or {"pytorch", "tensorflow", "jax"} & shown_frameworks(ev))
+    for m in EXP_CALL.finditer(ev.prose):
+        x = max((float(n) for n in EXP_NUMBER.findall(m.group("args"))), default=-math.inf)
+        call = f"the paste hands {m.group('fn')} an input of {_fmt(x)} (`{' '.join(m.group(0).split())}`): exp({_fmt(x)})"
+        if x > EXP_LIMITS["float64"]:
+            return (f"{call} is past the largest float64 (exp overflows above {EXP_LIMITS['float64']:.2f} in float64, "
+                    f"{EXP_LIMITS['float32']:.2f} in float32)")
+        if x > EXP_LIMITS["float32"] and (wide or m.group("lib") in ("torch", "jnp", "tf", "tf.math")):
+            return f"{call} is past the largest float32 (exp overflows above {EXP_LIMITS['float32']:.2f})"
+    return ""
 
 
 def _floor_of(classes: int) -> float:
@@ -1360,6 +1392,7 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
                                     ("softmax-floor", w.softmax_floor, W_PRINTED),
                                     ("minus-one-labels", w.unlabelled, W_SAID_HALF),
                                     ("raw-pixels", w.raw_pixels, W_SAID_HALF),
+                                    ("exp-overflow", w.exp_overflow, W_SAID_HALF),
                                     ("never-cleared", w.uncleared, W_SAID_HALF),
                                     ("rate-rose", w.rate_raised, W_SAID_HALF)):
         if fact in c.printed and entry.id in declarers:
