@@ -1233,3 +1233,17 @@ def test_a_number_past_exps_limit_handed_to_exp_or_a_hand_written_softmax_counts
     for quiet in ("np.exp(100.) gives a big number", "np.exp(-1000.) is 0", "F.softmax(torch.tensor([1000., 0.]))",
                   "scipy.special.softmax([1000., 0.])", "stable_softmax(np.array([1000., 0.]))"):
         assert "exp-overflow" not in weighed_parts(quiet, "WR-020"), quiet
+
+
+def test_a_regressions_enormous_first_loss_that_never_halved_is_raw_targets():
+    """review_session29_broad2 f15: MLPRegressor's `Iteration 1, loss = 19518234801.44` barely moving left WR-360 out
+    of the candidates (a plateau is the zero-init and softmax entries' shape). A squared error that large while the
+    outputs are near 0 takes targets of its root's size; not a climb (the step overshoots then), not a classifier."""
+    iterations = "".join(f"Iteration {i}, loss = {19518234801.44 - 7e6 * i:.2f}\n" for i in range(1, 13))
+    text = "MLPRegressor on house prices, features through StandardScaler. The loss barely moves.\n" + iterations
+    assert weighed_parts(text, "WR-360")["raw-targets"] == 2.0
+    assert diagnosis(text).matches[0].entry.id == "WR-360"
+    assert any("`MLPRegressor`" in e and "1.397e+05 (its root)" in e for e in diagnosis(text).matches[0].evidence)
+    climb = "".join(f"epoch {e} loss {2.7e4 * 10 ** (3 * e):.3e}\n" for e in range(8))
+    assert "raw-targets" not in weighed_parts("Linear regression on raw features, lr 0.1\n" + climb, "WR-360")
+    assert "raw-targets" not in weighed_parts(iterations, "WR-360")

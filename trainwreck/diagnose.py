@@ -1000,6 +1000,7 @@ def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero: s
     said_failure = (said_nonfinite or sig.name in TRACES or sig.name in UNFINISHED or bool(ev.messages)
                     or says_failure(ev.prose) or bool(impossible))
     said_when = timing_of(words) if words_count else set()
+    regressor = _regressor(ev)
     stopped = ev.first_nonfinite_at.step if ev.hidden_note and ev.first_nonfinite_at is not None else None
     said_at = ""
     if words_count and not said_when and stopped:      # a check's stop names its step: "at iteration 460" says when
@@ -1009,8 +1010,8 @@ def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero: s
                     min(1.0, top / weights.bm_full), said_nonfinite, said_nonfinite_value, said_failure, hits,
                     lr_tried(ev.prose), impossible,
                     bool(impossible) or (_negative(ev, words) and loss_kind(ev.prose) != "likelihood"),
-                    "fp16" in words, _printed_facts(ev, sig, words), _trainer_clears(ev), _classifier(ev),
-                    _regressor(ev), half_precision_denied(ev.prose, words), half_precision_shown(ev.prose, words),
+                    "fp16" in words, _printed_facts(ev, sig, words, regressor), _trainer_clears(ev), _classifier(ev),
+                    regressor, half_precision_denied(ev.prose, words), half_precision_shown(ev.prose, words),
                     _scaled(ev.prose),
                     tuple((seen[1], key) for key, seen in ev.messages.items() if NUMPY_INF.match(seen[2])))
 
@@ -1072,7 +1073,13 @@ def _regressor(ev: Evidence) -> str:
             ev.accuracy_head and max(ev.accuracy_head + ev.accuracy_tail) > 0):
         return ""
     said = REGRESSION_SAID.search(ev.prose)
-    return f"the report names `{said.group(0)}`" if said else ""
+    if not said:
+        return ""
+    # the whole word it ends (the pattern has no leading \w*, which backtracks: MLPRegressor, not Regressor)
+    start = said.start()
+    while start > 0 and said.start() - start < 40 and (ev.prose[start - 1].isalnum() or ev.prose[start - 1] == "_"):
+        start -= 1
+    return f"the report names `{ev.prose[start:said.end()]}`"
 
 
 def _when_stopped(pos) -> set[str]:
@@ -1088,10 +1095,19 @@ def _when_stopped(pos) -> set[str]:
     return {"start"} if n == 0 else {"early"} if n <= EARLY_STEPS else {"later"}
 
 
-def _printed_facts(ev: Evidence, sig: Signature, words: list[str]) -> dict[str, str]:
+def _printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str) -> dict[str, str]:
     """What the log prints beside the loss, or the words say was printed, that one failure produces
-    (see W_PRINTED)."""
+    (see W_PRINTED). (`regressor`: what shows a regression's run, _regressor)"""
     out = {}
+    # A regression's squared error is about the targets' mean square while the outputs are still near 0: a first
+    # loss of ENORMOUS_START or more that never fell to half of it takes errors of its root's size, targets in their
+    # raw units (or outputs broken from the start: the entries of that shape have the enormous start's part). Not
+    # a loss that climbed to twice its start: the step overshoots then, whatever the targets' units.
+    if regressor and sig.enormous_start and ev.high is not None and ev.high <= 2 * ev.head[0]:
+        first = ev.head[0]
+        out["raw-targets"] = (f"{regressor}, a regression's, and its first loss ({_fmt(first)}) is enormous and "
+                              f"never fell to half: a squared error that large takes errors of about "
+                              f"{_fmt(math.sqrt(first))} (its root), targets in their raw units")
     if SIGMOID_ZERO_WORDS <= set(words):
         out["sigmoid-zero"] = ("the report says the output is 0.5: a sigmoid gives exactly that for an input of 0, "
                                "which a last layer whose weights and bias are all zero gets for every example (a model "
@@ -1393,6 +1409,7 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
                                     ("minus-one-labels", w.unlabelled, W_SAID_HALF),
                                     ("raw-pixels", w.raw_pixels, W_SAID_HALF),
                                     ("exp-overflow", w.exp_overflow, W_SAID_HALF),
+                                    ("raw-targets", w.regression, W_PRINTED),
                                     ("never-cleared", w.uncleared, W_SAID_HALF),
                                     ("rate-rose", w.rate_raised, W_SAID_HALF)):
         if fact in c.printed and entry.id in declarers:
