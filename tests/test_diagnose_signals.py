@@ -1248,3 +1248,22 @@ def test_a_regressions_enormous_first_loss_that_never_halved_is_raw_targets():
     climb = "".join(f"epoch {e} loss {2.7e4 * 10 ** (3 * e):.3e}\n" for e in range(8))
     assert "raw-targets" not in weighed_parts("Linear regression on raw features, lr 0.1\n" + climb, "WR-360")
     assert "raw-targets" not in weighed_parts(iterations, "WR-360")
+
+
+def test_a_frozen_loss_may_flicker_in_its_last_printed_digit():
+    """review_session29_broad2 f21: a Keras run that jumped to 1.0874 and then printed 0.5624, 0.5623, 0.5623, 0.5623,
+    0.5623 was "too few values to judge": the frozen tail had to print the very same value. One unit of the last
+    printed digit is no movement; a loss that jumped before it froze stalled (WR-140), it did not plateau."""
+    from trainwreck.diagnose import _last_digit_unit
+
+    assert _last_digit_unit(0.5623) == 1e-4 and _last_digit_unit(4.071e10) == 1e7
+    assert _last_digit_unit(2.0) == 0.0 and _last_digit_unit(0.69) == 0.0     # too coarse to call a flicker
+    keras = lambda values: "".join(f"Epoch {e}/30\n250/250 [====] - 0s 2ms/step - loss: {v} - accuracy: 0.75\n"
+                                   for e, v in enumerate(values, 1))
+    d = diagnosis(keras(["0.5311", "1.0874", "0.5624", "0.5623", "0.5623", "0.5623", "0.5623"]))
+    assert d.signature.name == "stall-after-drop" and d.matches[0].entry.id == "WR-140"
+    assert "are all 0.5623, the same to within 0.0001" in d.signature.facts[0]
+    # a slow descent moves by a unit at each step: only its last two values are within a unit of the last
+    assert diagnosis(keras(["0.5311", "0.5630", "0.5627", "0.5626", "0.5625", "0.5624", "0.5623"])).verdict == "healthy"
+    flat = diagnosis(keras(["0.5631", "0.5624", "0.5623", "0.5624", "0.5623", "0.5623", "0.5623"]))
+    assert flat.signature.name == "plateau-from-start"

@@ -11,6 +11,7 @@ one thing to paste that would decide between them.
 """
 from __future__ import annotations
 
+import decimal
 import functools
 import math
 import re
@@ -671,28 +672,50 @@ FROZEN_MIN = 5
 FROZEN_FEW, FROZEN_DIGITS = 4, 4
 
 
-def _frozen_tail(ev: Evidence) -> tuple[float, int]:
-    """The last value, and how many of the last values are that very value, as printed."""
+def _frozen_tail(ev: Evidence) -> tuple[float, int, str]:
+    """The last value, how many of the last values print that very value, or one unit of its last printed digit
+    off it (a frozen 0.5623 printed once as 0.5624 has not moved: a descent moves further from the last value with
+    each step back), and how the same they are, in words."""
     tail, level = ev.before, ev.before[-1]
+    # (the finest digit any of them prints: a value read back drops its trailing zeros, 2.1010 reads 2.101, and a
+    # descent 2.1013, 2.1012, 2.1011, 2.1010 would be a flicker of 2.101's last digit)
+    unit = _last_digit_unit(level)
     n = 1
-    while n < len(tail) and tail[-1 - n] == level:
-        n += 1
-    return level, n
+    while n < len(tail):
+        finer = min((u for u in (unit, _last_digit_unit(tail[-1 - n])) if u > 0), default=0.0)
+        if abs(tail[-1 - n] - level) > finer * (1 + 1e-9):
+            break
+        unit, n = finer, n + 1
+    exact = all(v == level for v in tail[len(tail) - n:])
+    return level, n, "the same to every printed digit" if exact else f"the same to within {unit:g}"
+
+
+def _last_digit_unit(value: float) -> float:
+    """One unit of the last digit of the value as it reads (0.5623 -> 1e-4, 4.071e+10 -> 1e7), or 0 for a value of
+    fewer than FROZEN_DIGITS significant digits, whose last digit is too coarse to call a flicker (2.0, 0.69)."""
+    if not math.isfinite(value) or value == 0:
+        return 0.0
+    read = decimal.Decimal(repr(value)).normalize().as_tuple()
+    return 10.0 ** read.exponent if len(read.digits) >= FROZEN_DIGITS else 0.0
+
+
+def _moved(ev: Evidence, level: float) -> bool:
+    """Did the loss go PLATEAU_FALL or more above or below the level it froze at, before it froze?"""
+    return ev.high >= (1 + PLATEAU_FALL) * level or ev.low <= (1 - PLATEAU_FALL) * level
 
 
 def _frozen(ev: Evidence) -> tuple[str, list[str]] | None:
     """A frozen loss (asked only of one the stall's own test does not catch: it went up before it froze)."""
     if not _shape_judged(ev) or ev.count != len(ev.before) + ev.before_start:
         return None
-    level, n = _frozen_tail(ev)
+    level, n, same = _frozen_tail(ev)
     first = ev.head[0]
-    moved = ev.high >= (1 + PLATEAU_FALL) * level or ev.low <= (1 - PLATEAU_FALL) * level
-    if n < FROZEN_MIN or n < (ev.count + 1) // 2 or not moved or level < STALL_LEVEL * first:
+    if n < FROZEN_MIN or n < (ev.count + 1) // 2 or not _moved(ev, level) or level < STALL_LEVEL * first:
         return None
     start = ev.count - n
     return ("stall-after-drop",
             [f"the loss froze: its last {n} values ({ev.where(start)} to {ev.where(ev.count - 1)}) are all "
-             f"{_fmt(level)}, exactly the same as printed, after it had moved (from {_fmt(first)} at {ev.where(0)}, "
+             f"{_fmt(level)}, {same}, after it had moved (from {_fmt(first)} at {ev.where(0)}, "
              f"lowest {_fmt(ev.low)}, highest {_fmt(ev.high)}): the outputs no longer change, as when every unit of a "
              "layer has died"])
 
@@ -703,16 +726,15 @@ def _frozen_early(ev: Evidence) -> tuple[str, list[str]] | None:
     if not (FROZEN_FEW < ev.count < SHAPE_MIN) or ev.first_nonfinite is not None or ev.low is None or ev.low <= 0 \
             or ev.count != len(ev.before) + ev.before_start or not _at_run_start(ev):
         return None
-    level, n = _frozen_tail(ev)
+    level, n, same = _frozen_tail(ev)
     digits = len(repr(level).split("e")[0].replace("-", "").replace(".", "").lstrip("0"))
     first, start = ev.head[0], ev.count - n
     if n < FROZEN_FEW or n < ev.count - 2 or digits < FROZEN_DIGITS or level < STALL_LEVEL * first:
         return None                     # (far below where it started: a loss that converged, and stays there)
     if _accuracy_rose(ev):
         return None                     # the accuracy printed beside it rose: the model learns, whatever the loss shows
-    same = (f"its last {n} values ({ev.where(start)} to {ev.where(ev.count - 1)}) are all {level!r}, the same to "
-            "every printed digit")
-    if abs(first - level) <= PLATEAU_FALL * first:
+    same = f"its last {n} values ({ev.where(start)} to {ev.where(ev.count - 1)}) are all {level!r}, {same}"
+    if abs(first - level) <= PLATEAU_FALL * first and not _moved(ev, level):
         return ("plateau-from-start", [f"over {ev.count} values the loss stayed within {PLATEAU_FALL:.0%} of its first "
                                        f"value {_fmt(first)} ({ev.where(0)}), and {same}: it never learned"])
     return ("stall-after-drop", [f"the loss froze: {same}, after its first values moved (from {_fmt(first)} at "
@@ -1897,7 +1919,8 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
         d.matches = d.matches[:CANDIDATES] + [m for m in d.matches[CANDIDATES:]
                                               if any(m.parts.get(k, 0) > 0 for k in SPECIFIC if k not in SHARED)]
         return
-    if top is not None:
+    # a faint shape (a few frozen values) beside a message no entry declares: the message says more than the shape
+    if top is not None and not (faint and not declared and len(d.unweighed) > d.warnings_unweighed):
         d.verdict = "uncertain"
         d.matches = d.matches[:CANDIDATES]
         d.ask = _deciding_question(d, w)
