@@ -1267,3 +1267,23 @@ def test_a_frozen_loss_may_flicker_in_its_last_printed_digit():
     assert diagnosis(keras(["0.5311", "0.5630", "0.5627", "0.5626", "0.5625", "0.5624", "0.5623"])).verdict == "healthy"
     flat = diagnosis(keras(["0.5631", "0.5624", "0.5623", "0.5624", "0.5623", "0.5623", "0.5623"]))
     assert flat.signature.name == "plateau-from-start"
+
+
+def test_a_negative_of_something_else_is_no_loss_below_zero():
+    """review_session30_broad h08, c24, p40, p41: "510 negatives per positive", "512 negative samples", "false
+    negatives", "the negative class" made a healthy log WR-320's ("the loss goes below zero: impossible with valid
+    targets") or the negative-loss normal. Only the word tied to the loss says it went below zero."""
+    from trainwreck.wording import NEGATIVE_SAID, says_failure
+
+    fell = "".join(f"epoch {e} loss {0.69 * 0.9 ** e:.4f}\n" for e in range(12))
+    for other in ("InfoNCE with 510 negatives per positive, is the loss too high?",
+                  "Contrastive loss over 512 negative samples.", "Recall is low: many false negatives.",
+                  "Logistic regression, the negative class is 80% of the data."):
+        assert not NEGATIVE_SAID.search(other) and not says_failure(other), other
+        d = diagnosis(other + "\n" + fell)
+        assert d.verdict == "healthy" and not d.normal, other
+        assert "negative" not in weighed_parts(other + "\n" + fell, "WR-320")
+    for said in ("my loss is negative", "NLL is negative, is that ok?", "Dice loss becomes negative after epoch 3",
+                 "the loss keeps decreasing and goes below zero"):
+        assert NEGATIVE_SAID.search(said), said
+    assert weighed_parts("BCE loss becomes negative after epoch 3.\n" + fell, "WR-320")["negative"] == 2.0

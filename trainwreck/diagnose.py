@@ -1338,7 +1338,7 @@ def _other_script(prose: str) -> bool:
 
 def _negative(ev: Evidence, words: list[str]) -> bool:
     """Do the values, or the words, say the loss went below zero?"""
-    return (ev.low is not None and ev.low < 0) or "negative" in words or bool(NEGATIVE.asked.search(ev.prose.lower()))
+    return (ev.low is not None and ev.low < 0) or bool(NEGATIVE.asked.search(ev.prose))
 
 
 def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dict[str, float], list[str], list[str]]:

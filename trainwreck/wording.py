@@ -131,6 +131,10 @@ THESAURUS = [
     (r"\b(?:runtime|user|deprecation|future|resource|pending deprecation|syntax) ?warning:", " "),
     (r"\b(?:runtime|value|type|index|key|attribute|assertion|name|lookup|system|cuda|invalid ?argument"
      r"|not ?implemented) ?(?:error|exception):", " error "),
+    # a negative of something other than the loss ("negative samples", "510 negatives per positive", "false
+    # negatives", "the negative class") says nothing went below zero
+    (r"\b(?:false |hard |true )?negatives\b|\b(?:false|hard|true) negative\b|\bnegative(?=\s*(?:samples?|class\w*|examples?"
+     r"|pairs?|labels?|instances?|sampl\w*|mining|per)\b)", " negsample "),
     (r"\b(?:negative|-ve)\b", " negative "),
     (r"\b(?:overflow\w*)\b", " overflow "),
     (r"\b(?:underflow\w*)\b", " underflow "),
@@ -580,9 +584,17 @@ class Normal:
     falls: bool = False        # its answer is that the loss falls: no answer beside a loss that did not
 
 
+# The loss said to go below zero: the word tied to the loss ("a negative loss", "NLL is negative", "the loss keeps
+# falling and goes below zero"), not a negative of something else ("510 negatives per positive", "negative samples",
+# "false negatives", "the negative class") nor the name of a loss ("negative log-likelihood").
+_NOT_OF_LOSS = r"(?!\s*(?:samples?|class\w*|examples?|pairs?|labels?|instances?|log\b|log[- ]likelihood|rate|weights?|sign|" \
+               r"slope|gradients?|sampl\w*|mining|per\b))"
+NEGATIVE_SAID = re.compile(r"\bnegative (?:loss|nll|cost|values?|numbers?)\b|\b(?:loss|nll|cost|likelihood)\w*\b"
+                           r"[^.;!?\n]{0,50}?(?:\bnegative\b" + _NOT_OF_LOSS + r"|\bbelow (?:zero|0)\b|\bless than (?:zero|0)\b"
+                           r"|(?<![\w-])-ve\b)", re.I)
+
 NORMALS = (
-    Normal("negative loss",
-           re.compile(r"\bnegative\b|\b-ve\b|loss (?:is|was|becomes|became|went|goes|going) (?:below zero|negative)"),
+    Normal("negative loss", NEGATIVE_SAID,
            "a negative loss is normal when the loss is a negative log-likelihood of continuous data (a density can "
            "exceed 1) or minus a score such as Dice; it is impossible for cross-entropy or BCE whose targets lie "
            "in [0, 1], where it means the targets do not (masks of 0/255, labels past the last class)",
