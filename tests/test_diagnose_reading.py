@@ -725,3 +725,13 @@ def test_a_validation_loss_that_rises_while_training_falls_is_answered_as_overfi
     nan = diagnosis("My validation loss keeps increasing and then the loss becomes nan.\n" + epochs.replace(
         "loss: 0.0214", "loss: nan"))
     assert nan.verdict != "normal"
+
+
+def test_a_declared_message_quoted_without_its_full_stop_is_still_that_message():
+    """review_session30_broad c20, p38: a title quoting `Target 10 is out of bounds` (PyTorch writes a full stop
+    after it) was "not declared by any entry" beside the traceback's own line, which WR-320 declares."""
+    text = "IndexError: Target 10 is out of bounds\n\nTraceback...\nIndexError: Target 10 is out of bounds.\n"
+    d = diagnosis(text)
+    assert d.matches[0].entry.id == "WR-320"
+    assert not any("not declared" in u for u in d.unweighed)
+    assert any('"Target 10 is out of bounds" (line 1, 2 times)' in e for e in d.matches[0].evidence)

@@ -95,8 +95,11 @@ DIVIDE_NAMES = rb"(?:true_divide|scalar divide|divide)(?!\w)"
 def _declared(text: str, origin: str) -> Known:
     from ..entry import template_pattern
 
-    anchor = max(text.split("{}"), key=len).strip() or text
-    pattern = template_pattern(text).pattern.encode()
+    # (a message's final full stop is often left off where it is quoted -- a title, a sentence -- and a traceback's
+    # last line is matched with or without it)
+    bare = text[:-1] if text.endswith(".") and not text.endswith("..") else text
+    anchor = max(bare.split("{}"), key=len).strip() or bare
+    pattern = template_pattern(bare).pattern.encode() + (rb"\.?" if bare != text else b"")
     if origin == "numpy" and text.endswith(DIVIDED):
         pattern = re.escape(text.removesuffix("divide")).encode() + DIVIDE_NAMES
         anchor = text.removesuffix(" divide")
