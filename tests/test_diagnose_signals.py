@@ -1287,3 +1287,16 @@ def test_a_negative_of_something_else_is_no_loss_below_zero():
                  "the loss keeps decreasing and goes below zero"):
         assert NEGATIVE_SAID.search(said), said
     assert weighed_parts("BCE loss becomes negative after epoch 3.\n" + fell, "WR-320")["negative"] == 2.0
+
+
+def test_a_finite_value_quoted_at_a_step_does_not_say_when_the_failure_showed():
+    """review_session30_broad c24 (p39): "it was decreasing nicely before: 1.92 at step 0" made the report say the
+    failure showed "after training for a while and from the first values" for a nan at step 3120. A value quoted at
+    a step places that value; a nan or inf named there places the failure. (WR-050's own page, "prints 0.6656 at
+    step 0 and nan from step 1", no longer gives it the start either: its forward pass is fine.)"""
+    from trainwreck import diagnose as engine
+
+    assert when("it was decreasing nicely: 1.92 at step 0, then nan at step 3120") == {"later"}
+    assert when("the loss is nan at step 0") == {"start"}
+    assert when("loss was 2.3 at step 5, then nan around step 900") == {"later"}
+    assert "start" not in engine.weigher(CATALOG).timing["WR-050"]

@@ -169,16 +169,21 @@ def _step_timing(m: re.Match) -> str:
 # A step the words say was fine ("the loss at iteration 0 is fine but ...") is not when the failure showed.
 _FINE_THERE = r"(?![^.,;\n]{0,12}\b(?:is|was|looks|seems|looked|seemed) (?:\w+ )?(?:fine|ok|okay|normal|finite|good|healthy)\b)"
 
+# A step named after a finite value quoted at it ("it was decreasing nicely: 1.92 at step 0") places that value, not
+# the failure (a nan or inf named there does: "nan at step 0")
+_NO_VALUE_BEFORE = r"(?<!\d )(?<!\d\) )"
+
 # When the failure shows: before any update, right after the first ones, or after a while.
 WHEN = [
     (r"\b(?:from the (?:very )?(?:start|beginning|first \w+)|at the (?:very )?(?:start|beginning)|first forward pass"
      r"|(?:at|on|in) the (?:very )?first (?:batch|step|iteration|epoch|forward)|from (?:step|epoch|iteration)[ =:]+0\b"
      r"|the (?:very )?first (?:printed |logged |reported )?loss (?:value )?(?:is|was) +(?:already +)?(?=-?(?:nan|inf)\b)"
-     r"|(?:at|in) (?:step|epoch|iteration)[ =]+0\b" + _FINE_THERE +
+     r"|" + _NO_VALUE_BEFORE + r"(?:at|in) (?:step|epoch|iteration)[ =]+0\b" + _FINE_THERE +
      r"|right away|immediately|before (?:any|the first) (?:update|step)|when (?:the )?training starts)\b",
      " when_start "),
     # a step's number said in words: its size says when (_step_timing)
-    (r"\b(?:at|around|about|near|from) (?:step|iteration|iter|batch|update)[ =:]*(\d{1,3}(?:,\d{3})+|\d+)\b(?![,.]\d)"
+    (_NO_VALUE_BEFORE + r"\b(?:at|around|about|near|from) (?:step|iteration|iter|batch|update)[ =:]*(\d{1,3}(?:,\d{3})+|\d+)\b"
+     r"(?![,.]\d)"
      r"(?! of)" + _FINE_THERE + r"|\b(?:fine|ok|okay|well|normally|good|healthy) for (?:the first )?(?:about |around |roughly )?"
      r"(\d{1,3}(?:,\d{3})+k?|\d+k?) (?:steps?|iterations?|iters?|batches|updates)\b", _step_timing),
     (r"\b(?:after (?:the )?(?:first|1st|one|a single) (?:\w+ )?(?:step|update|iteration|batch)|within the first"
