@@ -54,7 +54,8 @@ WHOLE_LEADS = ("loss: ", "step 1 loss 0.5 lr ", "avg loss 0.5\nLoss: ", "12", "C
                "x.py:1: RuntimeWarning: w\n ", "a:1: BWarning: a:1: BWarning: ", "I standardised ", "X is ",
                "the loss, is it diverging", "lr 0.1 nan. lr ", "without ", "    zero_grad()\n    ", "target is ",
                "[1, ", "Iteration Cost w0\n", "MLPRegressor ", "fp16 loss nan precision=",
-               "softmax(np.array([", "np.exp(", "the loss ", "false negatives ", "1.92 at step ")
+               "softmax(np.array([", "np.exp(", "the loss ", "false negatives ", "1.92 at step ",
+               "clip_grad_norm_(", "clip_by_global_norm(", "I clip the gradient norm at ")
 WHOLE_ENDS = ("x\n", "it/s]\r\n")
 
 

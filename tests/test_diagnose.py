@@ -304,3 +304,21 @@ def test_an_old_alarm_does_not_make_a_small_final_rise_a_climb():
     assert d.signature.name == "healthy"
     assert d.signature.climb_warning_at == "epoch 4"
     assert d.verdict == "healthy"
+
+
+@pytest.mark.parametrize("setting", ["SGD(learning_rate=4.0, clipnorm=50.0)", "SGD(learning_rate=4.0, global_clipnorm=50)",
+                                     "optax.chain(optax.clip_by_global_norm(50.0), optax.sgd(4.0))",
+                                     "Trainer(gradient_clip_val=50.0)", "TrainingArguments(max_grad_norm=50.0)",
+                                     "torch.nn.utils.clip_grad_norm_(model.parameters(), 50.0)",
+                                     "I clip the gradient norm at 50."])
+def test_the_clipping_threshold_is_read_as_each_tool_spells_it(setting):
+    """review_session30_broad c16: Keras's clipnorm=50.0 beside printed norms that never reached 50 was WR-220 alone;
+    only PyTorch's max_norm= was read. Keras's clipnorm clips each variable's norm, which is never above the global
+    norm the log prints, so a printed global norm below the threshold means it never clipped either."""
+    losses, norms = [0.7, 0.9, 1.6, 3.1, 7.0, math.inf], [1.0, 1.2, 2.5, 4.0, 9.0, math.nan]
+    log = "".join(f"step {i} loss {v} grad_norm {g}\n" for i, (v, g) in enumerate(zip(losses, norms)))
+    d = diagnosis_of(setting + "\n" + log)
+    assert d.signature.name == "climb-despite-clipping" and d.matches[0].entry.id == "WR-240"
+    assert "gradient clipping at 50 never engaged: the largest gradient norm before the blow-up was 9" \
+        in d.matches[0].evidence
+    assert diagnosis_of("SGD(learning_rate=4.0, clipvalue=50.0)\n" + log).signature.name == "climb-then-nonfinite"

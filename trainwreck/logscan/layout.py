@@ -22,7 +22,16 @@ GRAD_KEYS = {key: keyed(rb"(?<![\w])" + key + PARAMETER) for key in (b"grad_norm
 # The training accuracy printed beside the loss (`accuracy: 0.93`, `Acc=0.5`, `train_acc 0.5`), not
 # `val_accuracy`; read only on the lines that print the loss, after validation text is cut.
 ACCURACY = keyed(rb"(?<![\w])(?:[Tt]rain(?:ing)?[_ ])?(?:(?:sparse_)?(?:categorical|binary)_)?[Aa]cc(?:uracy)?")
-CLIP_KEYS = [keyed(key) for key in (b"clip_at", b"max_norm", b"clip_norm", b"clip_grad_norm")]
+# The threshold as each tool spells it: PyTorch's clip_grad_norm_(params, max_norm=...) (or the norm passed second),
+# Keras's clipnorm= and global_clipnorm= (the first clips each variable's norm, never larger than the global norm a
+# log prints), Lightning's gradient_clip_val=, Hugging Face's max_grad_norm=, optax.clip_by_global_norm(...), and
+# "I clip the gradient norm at 50" in words. Not clipvalue=, which clips each element.
+CLIP_KEYS = [keyed(key) for key in (b"clip_at", b"max_norm", b"max_grad_norm", b"clip_norm", b"clipnorm",
+                                    b"gradient_clip_val", b"grad_clip", b"clip_grad_norm")] + [
+    re.compile(rb"clip_by_global_norm\(\s*(" + NUMBER + rb")\s*\)"),
+    re.compile(rb"clip_grad_norm_?\([^,()\n]{1,80}(?:\([^()\n]{0,40}\))?[^,()\n]{0,40},\s*(" + NUMBER + rb")\s*[,)]"),
+    re.compile(rb"(?i)\bclip(?:ping|ped|s)?\s+(?:the\s+)?(?:global\s+)?(?:gradients?|grads?)(?:'?\s+norms?)?\s+(?:at|to)\s+("
+               + NUMBER + rb")(?![\w.])")]
 # One number per line, bare or as PyTorch or NumPy prints a scalar: `print(loss)` of a tensor writes
 # `tensor(2.3107, device='cuda:0', grad_fn=<NllLossBackward0>)`.
 # The tail after the number (`)`, `, device=...)`) only where the line opened the box: the wrapped second line of
