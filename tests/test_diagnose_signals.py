@@ -1300,3 +1300,19 @@ def test_a_finite_value_quoted_at_a_step_does_not_say_when_the_failure_showed():
     assert when("the loss is nan at step 0") == {"start"}
     assert when("loss was 2.3 at step 5, then nan around step 900") == {"later"}
     assert "start" not in engine.weigher(CATALOG).timing["WR-050"]
+
+
+def test_warnings_already_pasted_above_the_first_nan_are_not_asked_for_again():
+    """review_session30_broad c03, c12: a NumPy paste with its `overflow encountered in exp` and `invalid value
+    encountered in divide` printed above the first nan was asked to "paste the warnings or errors printed above the
+    first nan". Those were pasted; the ones a candidate prints are not among them."""
+    fell = "".join(f"Epoch {e}  loss {v}\n" for e, v in enumerate(["0.6214", "0.4117", "0.3708"], 1))
+    warned = ("hw3.py:12: RuntimeWarning: overflow encountered in exp\n  e = np.exp(z)\n"
+              "hw3.py:13: RuntimeWarning: invalid value encountered in divide\n  return e / e.sum(axis=1)\n")
+    nan = "".join(f"Epoch {e}  loss nan\n" for e in range(4, 7))
+    d = diagnosis("Softmax regression from scratch, I get nan after a few epochs.\n" + fell + warned + nan)
+    assert d.verdict == "uncertain" and "warnings or errors printed" not in d.ask
+    assert d.ask.startswith(f"the result of this check for {d.matches[0].entry.id}")
+    # warnings printed only after the first nan were not those above it: still asked for
+    assert "warnings or errors printed above the first nan" in \
+        diagnosis("Softmax regression from scratch, I get nan after a few epochs.\n" + fell + nan + warned).ask

@@ -2041,7 +2041,11 @@ def _deciding_question(d: Diagnosis, w: Weigher) -> str:
                if origin in own and CHECK_SWITCH[framework] in opt_in and _own_op(w, i, text)]
         how, example = OP_NAMING[framework]
         return f"{how} ({_quoted(its[:3])})" if its else f"{how} (such as {example})"
-    if distinct:
+    # (not when the paste holds that framework's messages from before the first nan: its warnings were pasted, and
+    # the ones a candidate prints are not among them -- asking for them again asks for what is there)
+    before = ev.first_nonfinite_at.line if ev.first_nonfinite_at is not None else math.inf
+    pasted = {origin for _count, line, _example, origin in ev.messages.values() if line < before}
+    if distinct and not pasted & {origin for _, _, origin, _ in distinct}:
         where = "above the first nan" if ev.first_nonfinite is not None else "while the loss went wrong"
         return f"the warnings or errors printed {where} ({_quoted([(i, text) for i, text, _, _ in distinct[:3]])})"
     return _confirm_question(entries[0])
