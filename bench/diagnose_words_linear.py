@@ -55,7 +55,8 @@ WHOLE_LEADS = ("loss: ", "step 1 loss 0.5 lr ", "avg loss 0.5\nLoss: ", "12", "C
                "the loss, is it diverging", "lr 0.1 nan. lr ", "without ", "    zero_grad()\n    ", "target is ",
                "[1, ", "Iteration Cost w0\n", "MLPRegressor ", "fp16 loss nan precision=",
                "softmax(np.array([", "np.exp(", "the loss ", "false negatives ", "1.92 at step ",
-               "clip_grad_norm_(", "clip_by_global_norm(", "I clip the gradient norm at ")
+               "clip_grad_norm_(", "clip_by_global_norm(", "I clip the gradient norm at ", "x / x.std(", "re-ran lr ",
+               "lowering lr just moves the ")
 WHOLE_ENDS = ("x\n", "it/s]\r\n")
 
 

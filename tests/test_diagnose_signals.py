@@ -1316,3 +1316,35 @@ def test_warnings_already_pasted_above_the_first_nan_are_not_asked_for_again():
     # warnings printed only after the first nan were not those above it: still asked for
     assert "warnings or errors printed above the first nan" in \
         diagnosis("Softmax regression from scratch, I get nan after a few epochs.\n" + fell + nan + warned).ask
+
+
+def test_a_lower_rate_tried_is_read_in_more_words_and_weighed_for_the_bad_batch():
+    """review_session30_broad c05, c19: "I re-ran with lr 1e-4 instead of 1e-3 and it's the same" and "lowering lr
+    just moves the nan to epoch 14" were not read. WR-310's failure breaks where the batch is met, whatever the rate:
+    a lower rate that did not help counts half for it, one that put the failure off counts against it."""
+    assert lr_tried("I re-ran with lr 1e-4 instead of 1e-3 and it's the same.") == "failed"
+    assert lr_tried("Lowering lr just moves the nan to epoch 14.") == "delayed"
+    assert lr_tried("I reduced lr to 1e-4 and it trains fine") == "helped"
+    assert lr_tried("I lowered the lr and moved the data to the GPU") == ""
+    fell = "".join(f"epoch {e} loss {v}\n" for e, v in enumerate(["0.69", "0.52", "0.44", "0.40", "nan", "nan"]))
+    assert weighed_parts("I re-ran with lr 1e-4 instead of 1e-3 and it's the same.\n" + fell, "WR-310")["tried"] == 0.5
+    assert weighed_parts("Lowering lr just moves the nan to a later epoch.\n" + fell, "WR-310")["tried"] == -1.0
+    assert "tried" not in weighed_parts("Lowering lr just moves the nan to a later epoch.\n" + fell, "WR-030")
+
+
+def test_a_division_by_a_standard_deviation_beside_a_constant_column_is_wr060():
+    """review_session30_broad c08: `X = (X - X.mean()) / X.std()` pasted with "some columns are the same for every
+    row" and a nan from the first epoch put WR-360 first. The constant column's std is 0 and (x - mean) / 0 is 0/0."""
+    import numpy as np
+
+    with np.errstate(invalid="ignore"):
+        column = np.full(5, 3.0)
+        assert np.isnan((column - column.mean()) / column.std()).all()
+    epochs = "".join(f"Epoch {e}/50\n250/250 [====] - 1s 3ms/step - loss: nan - accuracy: 0.5012\n" for e in (1, 2, 3))
+    code = "X = (X - X.mean()) / X.std()\n"
+    said = "Some columns are status flags that are the same for every row.\n"
+    d = diagnosis(code + said + epochs)
+    assert d.matches[0].entry.id == "WR-060" and weighed_parts(code + said + epochs, "WR-060")["constant-feature"] == 2.0
+    assert any("(`/ X.std()`)" in e for e in d.matches[0].evidence)
+    for text in (code + epochs, said + epochs, "X = scaler.fit_transform(X)\n" + said + epochs):
+        assert "constant-feature" not in weighed_parts(text, "WR-060")

@@ -175,6 +175,10 @@ RATE_RAISED_WORDS = {"lr", "rais"}
 UNCLEARED_WORDS = {"zero", "grad", "optimizer"}
 # ... and those whose phrases say a lower rate only delays their failure (WR-260), for a report that says so
 PUT_OFF_WORDS = {"lr", "delay"}
+# The entries whose phrases say a lower rate does not move the step where the loss breaks (a bad batch breaks where
+# it is met, whatever the rate): a lower rate that did not help is evidence for them, one that put the failure off
+# evidence against.
+RATE_PROOF_WORDS = {"lower", "lr", "move", "step"}
 # ... and a pasted PyTorch loop that calls backward() and then step() within a few lines and clears the gradients
 # nowhere in the paste (no zero_grad, no `.grad = None`, no `.zero_()`), beside a run that went wrong: half a printed
 # fact for them (a paste may leave out the line that clears them: a fact, not a verdict).
@@ -261,6 +265,15 @@ EXP_CALL = re.compile(r"(?<![\w.])(?:(?P<lib>np|numpy|math|torch|jnp|tf\.math|tf
 EXP_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d*)?(?:e[-+]?\d+)?(?![\w.])", re.I)
 FLOAT32_SAID = re.compile(r"\b(?:float32|fp32)\b", re.I)
 EXP_LIMITS = {"float64": math.log(sys.float_info.max), "float32": math.log((2 - 2 ** -23) * 2.0 ** 127)}
+# A paste that divides by a standard deviation it computes (`/ X.std()`, `/ std`) and says a column holds one value
+# for every row: that column's standard deviation is 0, and (x - mean) / 0 is 0/0, nan for every row. A printed fact
+# for the entries whose phrases say a constant feature has zero standard deviation. (scikit-learn's StandardScaler
+# divides such a column by 1 instead: only a division the paste writes.)
+CONSTANT_FEATURE_WORDS = {"constant", "deviation", "zero"}
+DIVIDES_BY_STD = re.compile(r"/\s*\(?\s*[\w.\[\]\"']{0,40}\.std\([^()\n]{0,20}\)|/\s*(?:std|sigma|stdev|stds|sd)\b(?!\s*\+)")
+CONSTANT_FEATURE = re.compile(r"\b(?:(?:the )?same (?:value )?(?:for|in|across|on) (?:every|all|each) (?:rows?|samples?|examples?"
+                              r"|records?)|constant (?:columns?|features?)|(?:columns?|features?) (?:that|which) (?:are|is) "
+                              r"constant|zero variance|(?:std|standard deviation) (?:is|of|=|==) ?0(?![.\d]))\b", re.I)
 UNLABELLED_WORDS, RAW_PIXEL_WORDS = {"unlabell", "mark"}, {"raw", "pixel"}
 MINUS_ONE_LABELS = re.compile(r"\b(?:y|labels?|targets?)\s*(?:\[[^\]\n]{0,30}\]\s*)?=\s*-1\b(?!\s*(?:and|or|,|/)\s*\+?1\b)|"
                               r"\bset (?:the |their |its |those |these )?(?:y|labels?|targets?) (?:to|as) -1\b", re.I)
@@ -833,10 +846,12 @@ class Weigher:
         self.unlabelled = self._saying(UNLABELLED_WORDS)
         self.raw_pixels = self._saying(RAW_PIXEL_WORDS)
         self.exp_overflow = self._saying(EXP_OVERFLOW_WORDS)
+        self.constant_feature = self._saying(CONSTANT_FEATURE_WORDS)
         self.sigmoid_zero = self._saying(SIGMOID_ZERO_WORDS)
         self.rate_raised = self._saying(RATE_RAISED_WORDS)
         self.uncleared = self._saying(UNCLEARED_WORDS)
         self.put_off = self._saying(PUT_OFF_WORDS)
+        self.rate_proof = self._saying(RATE_PROOF_WORDS)
         self.regression = self._saying(REGRESSION_WORDS)
         self.probabilities = self._saying(PROBABILITY_LOSS_WORDS)
         self.forgot_scaling = {"inputs": self._saying(FORGOT_INPUTS), "targets": self._saying(FORGOT_TARGETS)}
@@ -1163,6 +1178,11 @@ def _printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: st
     overflow = _exp_overflow(ev)
     if overflow:
         out["exp-overflow"] = overflow
+    divides, constant = DIVIDES_BY_STD.search(ev.prose), CONSTANT_FEATURE.search(ev.prose)
+    if divides and constant and sig.name != "healthy":
+        out["constant-feature"] = (f"the paste divides by a standard deviation (`{' '.join(divides.group(0).split())}`) "
+                                   f"and says a column is constant (\"{' '.join(constant.group(0).split())}\"): that "
+                                   "column's standard deviation is 0, and (x - mean) / 0 is 0/0, nan for every row")
     if sig.name == "plateau-from-start" and first is not None and last is not None:
         # a percentage when printed with % or when both are above 1; both at most 1 without %, a
         # fraction; one of each cannot be read
@@ -1424,6 +1444,13 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
         parts["tried"] = -W_TRIED
         against.append("the report says a lower learning rate only put the failure off: a rate too high is cured "
                        "by a lower one")
+    if c.lr_tried == "failed" and entry.id in w.rate_proof:     # (half: "did not help" need not say it broke at the same step)
+        parts["tried"] = W_TRIED / 2
+        evidence.append("the report says a lower learning rate did not help: this failure does not move with the rate")
+    elif c.lr_tried == "delayed" and entry.id in w.rate_proof:
+        parts["tried"] = -W_TRIED
+        against.append("the report says a lower learning rate put the failure off: this one breaks where it is met, "
+                       "whatever the rate")
     for fact, declarers, weight in (("zero-gradient", w.zero_gradient, W_PRINTED),
                                     ("accuracy-rose", w.accuracy_rises, W_PRINTED),
                                     ("sigmoid-zero", w.sigmoid_zero, W_SAID_HALF),
@@ -1432,6 +1459,7 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
                                     ("raw-pixels", w.raw_pixels, W_SAID_HALF),
                                     ("exp-overflow", w.exp_overflow, W_SAID_HALF),
                                     ("raw-targets", w.regression, W_PRINTED),
+                                    ("constant-feature", w.constant_feature, W_PRINTED),
                                     ("never-cleared", w.uncleared, W_SAID_HALF),
                                     ("rate-rose", w.rate_raised, W_SAID_HALF)):
         if fact in c.printed and entry.id in declarers:

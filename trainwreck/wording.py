@@ -446,12 +446,20 @@ def score_out_of_range(text: str) -> str:
 _NO_EFFECT = r"(?:n'?t|not|never|no longer) (?:help|work|chang|solve|fix|matter)\w*|no matter|\bstill\b|\bsame\b"
 # ... or only put it off: "only delays it", "just makes it blow up later", "takes longer to explode" (WR-260's tell)
 _PUT_OFF = (r"\b(?:only|just|merely) (?:delay|postpone)\w*|\b(?:only|just|merely) makes? it [\w ]{0,20}?later\b|"
-            r"takes? longer to")
-_TRIED = r"(?:chang|reduc|lower|decreas|smaller|tried|trying|even with)\w*[^.;\n]{0,25}?\blr\b(?:[^.;\n]|\.\d){0,40}?"
+            # (folded text: a token's spaces doubled)
+            r"takes? longer to|\bdelay(?:s|ed)?\s+(?:it|the\s+(?:nan|inf|blow-?up|explosion|divergence|problem))\b|"
+            # "just moves the nan to epoch 14", "shifts the blow-up later"
+            r"\b(?:moves?|moved|shifts?|shifted|pushe[sd]|push)\s+(?:it|the\s+(?:nan|inf|blow-?up|explosion|divergence|"
+            r"problem))\s+(?:to\s+(?:a\s+)?later|later|back|to\s+(?:epoch|step|iteration|batch))\b")
+# (a run again at another rate: "I re-ran with lr 1e-4 instead of 1e-3 and it's the same")
+_TRIED = (r"(?:chang|reduc|lower|decreas|smaller|tried|trying|even with|re-?ran|re-?run|ran it again|retri|retrain)\w*"
+          r"[^.;\n]{0,25}?\blr\b(?:[^.;\n]|\.\d){0,40}?")
 TRIED_LR = re.compile(_TRIED + r"(?:" + _NO_EFFECT + r")|\blr\b[^.;\n]{0,15}?(?:no matter|(?:n'?t|not|never) (?:help|matter))")
 PUT_OFF_LR = re.compile(_TRIED + r"(?:" + _PUT_OFF + r")")
 LOWER_LR_HELPS = re.compile(r"(?:reduc|lower|decreas|smaller)\w*[^.;\n]{0,25}?\blr\b(?:[^.;\n]|\.\d){0,20}?"
-                            r"(?<!n't )(?<!not )(?:help|fix|solv|work)\w*")
+                            r"(?<!n't )(?<!not )(?:help|fix|solv|work)\w*|(?:reduc|lower|decreas|smaller)\w*[^.;\n]{0,25}?\blr\b"
+                            r"(?:[^.;\n]|\.\d){0,20}?(?<!n't )(?<!not )\b(?:trains?\s+(?:fine|well|normally)|is\s+fine|goes\s+away"
+                            r"|disappears?|converges?)\b")
 # Two rates the report compares: "nan after 2 epochs with lr 0.1. With lr 0.01 it trains fine". A sentence that
 # names one rate and says the run broke, another that names a lower one and says it ran well: a lower rate helped
 # (and a lower rate that broke beside a higher that ran well: it did not).
