@@ -1348,3 +1348,21 @@ def test_a_division_by_a_standard_deviation_beside_a_constant_column_is_wr060():
     assert any("(`/ X.std()`)" in e for e in d.matches[0].evidence)
     for text in (code + epochs, said + epochs, "X = scaler.fit_transform(X)\n" + said + epochs):
         assert "constant-feature" not in weighed_parts(text, "WR-060")
+
+
+def test_a_saw_tooth_that_returns_again_and_again_is_no_early_spike():
+    """review_session30_broad u06: batches sorted by class make the loss swing between 0.01 and 7 every pass; the early
+    spike's test (the largest of the first ten values, 3x the first) named WR-250 and quoted a "jump" across nine
+    values and three earlier swings. A spike is one excursion to its height; small jumps near a low loss are noise."""
+    from trainwreck.diagnose import _excursions
+
+    assert _excursions([2.3, 9.1, 5.0, 2.9, 2.2, 2.0, 1.9], 9.1 / 2) == 1
+    assert _excursions([0.02, 0.01, 6.9, 0.01, 7.2, 0.009, 7.0, 0.01], 7.2 / 2) == 3
+    assert _excursions([2.3, 9.1, 2.0, 0.01, 0.04, 0.01, 0.05], 9.1 / 2) == 1       # noise near 0 is not a swing
+    swing = ["0.0214", "0.0098", "6.8811", "0.0117", "7.2304", "0.0089", "6.9902", "0.0102", "0.0093", "7.4418",
+             "0.0076", "7.1150", "0.0081", "6.7309", "0.0070", "7.0026", "0.0079", "0.0071"]
+    d = diagnosis("".join(f"step {40 * k} loss {v}\n" for k, v in enumerate(swing, 1)))
+    assert d.signature.name == "healthy" and not d.matches
+    assert "it jumped to 3x its low or more 7 times in its first 18 values (up to 7.442)" in d.signature.facts[0]
+    spike = ["2.31", "9.12", "5.02", "2.93", "2.41", "2.21", "2.02", "1.93", "1.88", "1.82", "1.79", "1.75"]
+    assert diagnosis("".join(f"step {k} loss {v}\n" for k, v in enumerate(spike))).signature.name == "spike-then-recover"

@@ -353,6 +353,25 @@ class Diagnosis:
 
 # ---- the curve ------------------------------------------------------------------------------
 
+def _excursions(values: list[float], height: float) -> int:
+    """How many times the loss jumped SPIKE_RATIO times above the lowest it had been since the last jump came back
+    down, to `height` or more (one early spike is one excursion; a saw-tooth that returns to it again and again is
+    an oscillation, not a spike -- smaller jumps near a low loss are noise and not counted)."""
+    count, low, peak = 0, values[0], None
+    for v in values[1:]:
+        if not math.isfinite(v):
+            break
+        if peak is None:
+            if v >= SPIKE_RATIO * low and v >= height:
+                count, peak = count + 1, v
+            low = min(low, v)
+        elif v <= peak / SPIKE_RATIO:           # back down: the next jump is measured from here
+            peak, low = None, v
+        else:
+            peak = max(peak, v)
+    return count
+
+
 def _rises_before(values: list[float]) -> int:
     n = 0
     while n + 1 < len(values) and values[-1 - n] > values[-2 - n]:
@@ -492,7 +511,8 @@ def _signature(ev: Evidence) -> Signature:
         return replace(sig(*early_frozen), weak=True)    # a few values: the shape, too faintly to name an entry alone
     early = ev.head[:SPIKE_WINDOW]
     peak = max(range(len(early)), key=early.__getitem__) if early else 0
-    if early and early[0] > 0 and early[peak] >= SPIKE_RATIO * early[0] and ev.last < early[0]:
+    if early and early[0] > 0 and early[peak] >= SPIKE_RATIO * early[0] and ev.last < early[0] \
+            and _excursions(ev.head, early[peak] / 2) == 1:
         return sig("spike-then-recover",
                    [f"the loss jumped from {_fmt(early[0])} at {at(0)} to {_fmt(early[peak])} at {at(peak)} "
                     f"(x{early[peak] / early[0]:.2g}), then recovered and ended at {_fmt(ev.last)}, "
@@ -529,6 +549,11 @@ def _signature(ev: Evidence) -> Signature:
             "recovered" if back and last <= (1 + PLATEAU_FALL) * ev.low else
             f"came back down to {_fmt(last)}, above its lowest ({_fmt(ev.low)})" if back else
             "stayed near its peak, below where it started" if stayed else "came partly back down")
+    swings = _excursions(ev.head, ev.high / 2) if ev.high is not None and ev.high > 0 else 0
+    if swings >= 2:                     # (a jump that keeps coming back is no bump: see _excursions)
+        bump = (f"; it jumped to {SPIKE_RATIO:g}x its low or more {counted(swings, 'time')} in its first "
+                f"{len(ev.head)} values (up to {_fmt(ev.high)}): a swing that returns again and again, as when each "
+                "batch holds one class (a dataset sorted by class and not shuffled)")
     unjudged = "" if _shape_judged(ev) else (
         f"; too few values to judge a plateau or a stall ({SHAPE_MIN} are needed)" if ev.count < SHAPE_MIN else
         "; a loss that reaches 0 or below is not judged for a plateau or a stall" if not (ev.low and ev.low > 0) else
