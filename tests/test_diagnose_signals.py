@@ -1366,3 +1366,18 @@ def test_a_saw_tooth_that_returns_again_and_again_is_no_early_spike():
     assert "it jumped to 3x its low or more 7 times in its first 18 values (up to 7.442)" in d.signature.facts[0]
     spike = ["2.31", "9.12", "5.02", "2.93", "2.41", "2.21", "2.02", "1.93", "1.88", "1.82", "1.79", "1.75"]
     assert diagnosis("".join(f"step {k} loss {v}\n" for k, v in enumerate(spike))).signature.name == "spike-then-recover"
+
+
+def test_inputs_said_unscaled_with_the_verb_itself_or_called_raw():
+    """review_session30_broad c22 (p35): only "the inputs are not normalized" was read; "I didn't scale the
+    features", "no scaling on the inputs", "I did not standardize anything" and "features are raw" were not."""
+    from trainwreck.diagnose import _scaled
+
+    for said in ("I didn't scale the features", "No scaling on the inputs.", "I did not standardize anything",
+                 "Features are raw, in the thousands", "without rescaling the data"):
+        assert _scaled(said)["unscaled"] == {"inputs": said.split(",")[0].rstrip(".").replace("I ", "")}, said
+    assert _scaled("I did not normalize the targets")["unscaled"] == {"targets": "did not normalize the targets"}
+    for neither in ("I scale the features with StandardScaler", "no normalization layer", "how do I scale the inputs?"):
+        assert _scaled(neither)["unscaled"] == {}, neither
+    flat = "".join(f"epoch {e} loss {0.5108 + 0.0001 * (e % 2):.4f}\n" for e in range(12))
+    assert weighed_parts("I didn't scale the features.\n" + flat, "WR-330")["unscaled-inputs"] == 1.0

@@ -210,6 +210,12 @@ SCALED = re.compile(r"\b" + _SCALED + r"\s+(?:both\s+|all\s+)?(?:the\s+|my\s+|ou
 # (the subject nearest before it, in the same clause of the sentence)
 UNSCALED_AFTER = re.compile(r",\s*(?:not\s+|never\s+|un)" + _SCALED + r"\b", re.I)
 SUBJECT_IS = re.compile(r"\b(?P<what>x|y|inputs?|features?|targets?|labels?|prices?|outputs?)\s+(?:is|are|was|were)\b", re.I)
+# ... and said not done with the verb itself ("I didn't scale the features", "no scaling on the inputs", "I did not
+# standardize anything"), or the values called raw ("the features are raw")
+UNSCALED_SAID = re.compile(r"\b(?:did(?:n't| not)|do(?:n't| not)|never|without|forgot(?:ten)? to|no)\s+(?:\w+\s+)?"
+                           r"(?:scal|normali[sz]|standardi[sz]|rescal)\w*\s+(?:of\s+|on\s+|for\s+)?(?:the\s+|my\s+|our\s+|any\s+)?"
+                           r"(?P<what>\w+)|\b(?P<subject>x|inputs?|features?|pixels?|images?|targets?|labels?|y|prices?)\s+"
+                           r"(?:are|is|were|was)\s+(?:still\s+|all\s+)?raw\b", re.I)
 SCALED_TARGETS = re.compile(r"\b(?:y|targets?|labels?|outputs?|prices?)\b", re.I)
 SCALED_INPUTS = re.compile(r"\b(?:x|inputs?|features?|images?|pixels?|data)\b", re.I)
 # a verb that a negation governs ("did not normalize", "haven't standardised", "forgot to scale" -- the last two
@@ -1111,6 +1117,12 @@ def _scaled(prose: str) -> dict[str, dict[str, str]]:
         for kind, pattern in (("targets", SCALED_TARGETS), ("inputs", SCALED_INPUTS)):
             if pattern.search(subject[-1].group("what")):
                 out["unscaled"].setdefault(kind, " ".join((before[subject[-1].start():] + m.group(0)).split()))
+    for m in UNSCALED_SAID.finditer(prose):
+        what = m.group("what") or m.group("subject")
+        what = "inputs" if re.fullmatch(r"(?i)anything|everything|data", what) else what
+        for kind, pattern in (("targets", SCALED_TARGETS), ("inputs", SCALED_INPUTS)):
+            if pattern.search(what):
+                out["unscaled"].setdefault(kind, " ".join(m.group(0).split()))
     for kind in list(out["scaled"]):             # said both ways: the words do not decide
         if kind in out["unscaled"]:
             del out["scaled"][kind], out["unscaled"][kind]
