@@ -1381,3 +1381,24 @@ def test_inputs_said_unscaled_with_the_verb_itself_or_called_raw():
         assert _scaled(neither)["unscaled"] == {}, neither
     flat = "".join(f"epoch {e} loss {0.5108 + 0.0001 * (e % 2):.4f}\n" for e in range(12))
     assert weighed_parts("I didn't scale the features.\n" + flat, "WR-330")["unscaled-inputs"] == 1.0
+
+
+def test_a_pasted_pytorch_model_that_outputs_probabilities_into_a_logits_loss_is_read():
+    """review_session30_broad c14, p15: `return torch.sigmoid(self.head(...))` with nn.BCEWithLogitsLoss, the loss
+    levelling off near 0.51 at 96% accuracy, was called healthy: only Keras's pairing was read. A softmax inside the
+    model (attention's) is not its output."""
+    model = ("class Net(nn.Module):\n    def forward(self, x):\n        return torch.sigmoid(self.head(self.body(x)))\n\n"
+             "criterion = nn.BCEWithLogitsLoss()\n")
+    fell = "".join(f"Epoch {e} | train loss {v}\n" for e, v in enumerate(
+        ["0.6498", "0.5902", "0.5601", "0.5432", "0.5329", "0.5262", "0.5216", "0.5184", "0.5161", "0.5144", "0.5131",
+         "0.5121"], 1))
+    d = diagnosis(model + fell)
+    assert d.matches and d.matches[0].entry.id == "WR-130"
+    assert weighed_parts(model + fell, "WR-130")["pairing"] == 1.0
+    sequential = "model = nn.Sequential(nn.Linear(40, 64), nn.ReLU(), nn.Linear(64, 10), nn.Softmax(dim=1))\n" \
+                 "loss_fn = nn.CrossEntropyLoss()\n"
+    assert weighed_parts(sequential + fell, "WR-130")["pairing"] == 1.0
+    attention = ("    def forward(self, q, k, v):\n        w = F.softmax(q @ k.T, dim=-1)\n        return self.out(w @ v)\n"
+                 "criterion = nn.CrossEntropyLoss()\n")
+    for text in (attention + fell, model.replace("BCEWithLogitsLoss", "BCELoss") + fell):
+        assert "pairing" not in weighed_parts(text, "WR-130")

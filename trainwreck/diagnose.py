@@ -245,6 +245,15 @@ KERAS_SOFTMAX = re.compile(r"activation\s*=\s*['\"]softmax['\"]")
 KERAS_CROSSENTROPY = re.compile(r"(?:sparse_)?categorical_crossentropy|(?:Sparse)?CategoricalCrossentropy")
 FROM_LOGITS = re.compile(r"(?m)^[ \t]*(?:[\w.]+\.compile\(|\w+\s*=)[^\n]*(?:categorical_crossentropy|CategoricalCrossentropy)"
                          r"[^\n]{0,80}?from_logits\s*=\s*True")
+# ... and a pasted PyTorch model whose output is a sigmoid's or a softmax's (`return torch.sigmoid(...)`, a Sequential
+# that ends in nn.Sigmoid()), beside a loss that applies its own (BCEWithLogitsLoss, CrossEntropyLoss): probabilities
+# handed over as logits. (Not a softmax inside the model, as attention's: only what forward() returns, or what the
+# Sequential ends in.)
+TORCH_PROBABILITY_OUT = re.compile(r"\breturn\s+(?:torch\.|F\.|nn\.functional\.|self\.)?(?:sigmoid|softmax)\(|"
+                                   r"\b(\w+)\s*=\s*(?:torch\.|F\.|self\.)?(?:sigmoid|softmax)\([^\n]{0,120}\n[ \t]*return\s+\1\s*$|"
+                                   r"\bnn\.(?:Sigmoid|Softmax)\([^()\n]{0,20}\)\s*,?\s*\)", re.M)
+TORCH_LOGITS_LOSS = re.compile(r"\b(?:nn\.)?(?:BCEWithLogitsLoss|CrossEntropyLoss)\(|\bF\.(?:cross_entropy|"
+                               r"binary_cross_entropy_with_logits)\(")
 RATE_CLIMB = 1.25              # the rate at the climb's end this many times the one at the loss's lowest,
 RATE_NEAR_PEAK = 0.9           # ... and this near the highest it reached in the climb
 RATE_CLIMBS = {"climb-then-nonfinite", "descent-then-climb", "climb-despite-clipping", "climbing",
@@ -1523,6 +1532,12 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
             parts["pairing"] = -W_SAID_HALF
             against.append("the pasted Keras model ends in a softmax and its cross-entropy takes probabilities "
                            "(from_logits is False unless set): the pairing Keras expects")
+    elif entry.id in w.probabilities and (out := TORCH_PROBABILITY_OUT.search(ev.prose)) \
+            and (loss := TORCH_LOGITS_LOSS.search(ev.prose)):
+        parts["pairing"] = W_SAID_HALF
+        evidence.append(f"the pasted PyTorch model outputs probabilities (`{' '.join(out.group(0).split())}`) and its "
+                        f"loss, `{loss.group(0).rstrip('(')}`, applies its own sigmoid or softmax: probabilities handed "
+                        "over as logits")
     if c.regressor and entry.id in w.probabilities:
         parts["task"] = -W_PRINTED
         against.append(f"{c.regressor}: a regression's run, and a regression hands its loss no probabilities")
