@@ -1402,3 +1402,32 @@ def test_a_pasted_pytorch_model_that_outputs_probabilities_into_a_logits_loss_is
                  "criterion = nn.CrossEntropyLoss()\n")
     for text in (attention + fell, model.replace("BCEWithLogitsLoss", "BCELoss") + fell):
         assert "pairing" not in weighed_parts(text, "WR-130")
+
+
+def test_a_first_loss_of_ln_c_and_weights_set_to_zero_in_code_count_for_wr110():
+    """review_session29_broad2 f13, review_session30_broad c11: a cost of 0.6931471805599453 = ln 2 for fifteen prints,
+    and Keras's kernel_initializer="zeros", were not read; the ask was "Print the first loss against ln C", which the
+    paste had answered. Not one zero matrix (a linear model trains from zeros), not a zeroed bias, not a value at ln C
+    followed by a nan (a fresh classifier's start)."""
+    import math
+
+    from trainwreck.diagnose import _confirm_question
+
+    flat = "".join(f"Cost after iteration {i}: 0.6931471805599453\n" for i in range(0, 1500, 100))
+    assert weighed_parts(flat, "WR-110")["ln-c"] == 1.0
+    d = diagnosis("Accuracy is exactly 0.5.\n" + flat)
+    assert d.matches[0].entry.id == "WR-110"
+    assert any(f"is ln 2 = {math.log(2):.6f} to every printed digit" in e for e in d.matches[0].evidence)
+    assert "first loss against ln C" not in _confirm_question(d.matches[0].entry, d.evidence)
+    assert "first loss against ln C" in _confirm_question(d.matches[0].entry)
+    keras = "".join(f"Epoch {e}/10\n100/100 [====] - 1s - loss: {v} - accuracy: 0.5000\n"
+                    for e, v in enumerate(["0.6932", "0.6931", "0.6931", "0.6931", "0.6931", "0.6931"], 1))
+    code = "model.add(layers.Dense(64, activation='relu', kernel_initializer=\"zeros\"))\n"
+    assert weighed_parts(code + keras, "WR-110")["zero-init"] == 1.0
+    two = "W1 = np.zeros((n_x, n_h))\nb1 = np.zeros((n_h, 1))\nW2 = np.zeros((n_y, n_h))\n"
+    assert "zero-init" in weighed_parts(two + keras, "WR-110")
+    for not_it in ("W = np.zeros((784, 10))\n", "nn.init.zeros_(m.bias)\n"):
+        assert "zero-init" not in weighed_parts(not_it + keras, "WR-110"), not_it
+    broke = "".join(f"step {k} loss {v}\n" for k, v in enumerate(["2.3026", "nan", "nan", "nan"]))
+    assert "ln-c" not in weighed_parts(broke, "WR-110")
+    assert "ln-c" not in weighed_parts(keras.replace("0.6932", "0.6901").replace("0.6931", "0.6902"), "WR-110")

@@ -289,6 +289,20 @@ DIVIDES_BY_STD = re.compile(r"/\s*\(?\s*[\w.\[\]\"']{0,40}\.std\([^()\n]{0,20}\)
 CONSTANT_FEATURE = re.compile(r"\b(?:(?:the )?same (?:value )?(?:for|in|across|on) (?:every|all|each) (?:rows?|samples?|examples?"
                               r"|records?)|constant (?:columns?|features?)|(?:columns?|features?) (?:that|which) (?:are|is) "
                               r"constant|zero variance|(?:std|standard deviation) (?:is|of|=|==) ?0(?![.\d]))\b", re.I)
+# Weights set to zero (or one constant) in pasted code: Keras's kernel_initializer="zeros", PyTorch's nn.init.zeros_ or
+# constant_ or a weight's fill_(c) / zero_(), or two or more NumPy weight matrices made with np.zeros (W1 and W2: a
+# hidden layer whose units start equal; one zero matrix alone is a linear model, which trains from zeros). Half a
+# printed fact for the entries whose phrases say the weights were initialised to zero.
+ZERO_INIT_WORDS = {"weight", "init", "zero"}
+ZERO_INIT = re.compile(r"kernel_initializer\s*=\s*['\"](?:zeros|ones|constant)['\"]|\binitializers\.(?:Zeros|Constant)\(|"
+                       r"\bnn\.init\.(?:zeros_|constant_)\(\s*[\w.\[\]]{0,40}weight|\.weight(?:\.data)?\.(?:fill_\(|zero_\(\))")
+NUMPY_ZERO_WEIGHTS = re.compile(r"(?m)^[ \t]*(?:self\.)?(?:W|w|weights?)\w{0,8}\s*=\s*np\.zeros\(")
+# A first loss that is ln C to every printed digit (four decimals or more; C up to 100, where a value printed so falls
+# that near ln C by chance about once in a hundred), and a loss that stayed near it: every input started with the same
+# output, 1/C for each class. Half a printed fact for the entries whose phrases say the model predicts the class
+# frequencies for every input (WR-110's own check: "a reason to look, not yet the finding").
+LN_C_WORDS = {"predict", "class", "frequency"}
+LN_C_MAX = 100
 UNLABELLED_WORDS, RAW_PIXEL_WORDS = {"unlabell", "mark"}, {"raw", "pixel"}
 MINUS_ONE_LABELS = re.compile(r"\b(?:y|labels?|targets?)\s*(?:\[[^\]\n]{0,30}\]\s*)?=\s*-1\b(?!\s*(?:and|or|,|/)\s*\+?1\b)|"
                               r"\bset (?:the |their |its |those |these )?(?:y|labels?|targets?) (?:to|as) -1\b", re.I)
@@ -887,6 +901,8 @@ class Weigher:
         self.raw_pixels = self._saying(RAW_PIXEL_WORDS)
         self.exp_overflow = self._saying(EXP_OVERFLOW_WORDS)
         self.constant_feature = self._saying(CONSTANT_FEATURE_WORDS)
+        self.zero_init = self._saying(ZERO_INIT_WORDS)
+        self.uniform_start = self._saying(LN_C_WORDS)
         self.sigmoid_zero = self._saying(SIGMOID_ZERO_WORDS)
         self.rate_raised = self._saying(RATE_RAISED_WORDS)
         self.uncleared = self._saying(UNCLEARED_WORDS)
@@ -1224,6 +1240,14 @@ def _printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: st
     overflow = _exp_overflow(ev)
     if overflow:
         out["exp-overflow"] = overflow
+    uniform = _first_is_ln_c(ev)
+    if uniform:
+        out["ln-c"] = uniform
+    zeros = ZERO_INIT.search(ev.prose) or (m[1] if len(m := NUMPY_ZERO_WEIGHTS.findall(ev.prose)) >= 2 else None)
+    if zeros is not None and sig.name != "healthy":
+        code = zeros.group(0) if isinstance(zeros, re.Match) else zeros
+        out["zero-init"] = (f"the pasted code sets weights to one value (`{' '.join(code.split())}`): units that start "
+                            "equal get equal gradients and stay copies of each other")
     divides, constant = DIVIDES_BY_STD.search(ev.prose), CONSTANT_FEATURE.search(ev.prose)
     if divides and constant and sig.name != "healthy":
         out["constant-feature"] = (f"the paste divides by a standard deviation (`{' '.join(divides.group(0).split())}`) "
@@ -1255,6 +1279,22 @@ def _exp_overflow(ev: Evidence) -> str:
         if x > EXP_LIMITS["float32"] and (wide or m.group("lib") in ("torch", "jnp", "tf", "tf.math")):
             return f"{call} is past the largest float32 (exp overflows above {EXP_LIMITS['float32']:.2f})"
     return ""
+
+
+def _first_is_ln_c(ev: Evidence) -> str:
+    """The fact that the run's first loss is ln C as printed and the loss stayed within PLATEAU_FALL of it, or ""."""
+    if ev.count < 3 or ev.first_nonfinite is not None or not _at_run_start(ev) or ev.low is None or ev.high is None:
+        return ""                       # (one value at ln C, then a nan: a fresh classifier's start, and a break)
+    first = ev.head[0]
+    unit = _last_digit_unit(first)
+    if not 0 < unit <= 1e-4 or ev.low < (1 - PLATEAU_FALL) * first or ev.high > (1 + PLATEAU_FALL) * first:
+        return ""
+    classes = next((c for c in range(2, LN_C_MAX + 1) if abs(first - math.log(c)) <= unit / 2 * (1 + 1e-9)), None)
+    if classes is None:
+        return ""
+    return (f"the first loss ({first!r}) is ln {classes} = {math.log(classes):.6f} to every printed digit, and the loss "
+            f"stayed near it: every input started with the same output, 1/{classes} for each class (all-zero weights "
+            "give that; so does an output layer that is zero by design)")
 
 
 def _floor_of(classes: int) -> float:
@@ -1506,6 +1546,8 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
                                     ("exp-overflow", w.exp_overflow, W_SAID_HALF),
                                     ("raw-targets", w.regression, W_PRINTED),
                                     ("constant-feature", w.constant_feature, W_PRINTED),
+                                    ("zero-init", w.zero_init, W_SAID_HALF),
+                                    ("ln-c", w.uniform_start, W_SAID_HALF),
                                     ("never-cleared", w.uncleared, W_SAID_HALF),
                                     ("rate-rose", w.rate_raised, W_SAID_HALF)):
         if fact in c.printed and entry.id in declarers:
@@ -2100,7 +2142,7 @@ def _deciding_question(d: Diagnosis, w: Weigher) -> str:
                 "interval: a loss broken from the first step and one that climbed or jumped later tell these apart")
     if ev.first_nonfinite is None and not {"nan", "inf", "overflow", "divzero"} & set(words) and not ev.messages:
         # nothing went nan or inf: no check that names the op of a nan decides, what the first candidate's does may
-        return _confirm_question(entries[0])
+        return _confirm_question(entries[0], ev)
     shown = shown_frameworks(ev)
     # (entry, message, framework) of the messages that one candidate alone prints
     # (not one the paste already holds: it has told what it can)
@@ -2128,18 +2170,25 @@ def _deciding_question(d: Diagnosis, w: Weigher) -> str:
     if distinct and not pasted & {origin for _, _, origin, _ in distinct}:
         where = "above the first nan" if ev.first_nonfinite is not None else "while the loss went wrong"
         return f"the warnings or errors printed {where} ({_quoted([(i, text) for i, text, _, _ in distinct[:3]])})"
-    return _confirm_question(entries[0])
+    return _confirm_question(entries[0], ev)
 
 
 # An aside that gives the snippet's own numbers ("(9.055e+06 here)", "(20 in the snippet)"): not the user's
 SNIPPET_ASIDE = re.compile(r"\s*\([^()]*\b(?:here|in the snippet|the snippet's)\)")
 
 
-def _confirm_question(entry: Entry) -> str:
-    """The first step of the entry's own check (its Confirm it section)."""
+# A check that asks for the run's first loss, which a paste whose values start at the run's start has printed
+ASKS_FIRST_LOSS = re.compile(r"print the first loss\b", re.I)
+
+
+def _confirm_question(entry: Entry, ev: Evidence | None = None) -> str:
+    """The first step of the entry's own check (its Confirm it section); past a first item that asks for the first
+    loss, when the paste's values start at the run's start."""
     confirm = entry.sections.get("Confirm it", "").strip().split("\n\n")[0]
     if re.match(r"(?:[-*+]|\d+\.)\s", confirm):                  # a section that opens with a list: its first item
-        confirm = re.split(r"\n(?:[-*+]|\d+\.)\s", confirm)[0].split(None, 1)[1]
+        items = [item.split(None, 1)[1] for item in re.split(r"\n(?=(?:[-*+]|\d+\.)\s)", confirm)]
+        answered = ev is not None and ev.count and _at_run_start(ev) and ASKS_FIRST_LOSS.match(items[0])
+        confirm = items[1] if answered and len(items) > 1 else items[0]
     confirm = SNIPPET_ASIDE.sub("", " ".join(confirm.split()))
     step = SENTENCE_END.split(confirm, maxsplit=1)[0] if confirm else ""
     return f"the result of this check for {entry.id}: {step.rstrip('.')}" if step else "the full log of the run"
