@@ -1431,3 +1431,20 @@ def test_a_first_loss_of_ln_c_and_weights_set_to_zero_in_code_count_for_wr110():
     broke = "".join(f"step {k} loss {v}\n" for k, v in enumerate(["2.3026", "nan", "nan", "nan"]))
     assert "ln-c" not in weighed_parts(broke, "WR-110")
     assert "ln-c" not in weighed_parts(keras.replace("0.6932", "0.6901").replace("0.6931", "0.6902"), "WR-110")
+
+
+def test_candidates_about_even_are_said_to_be():
+    """review_session30_broad class C: WR-030, WR-310 and WR-050 within 0.05 of one another after a fall and a nan were
+    listed "best first" as if the order meant something. Within EVEN of the first, the report says they are even."""
+    from trainwreck.diagnose import EVEN
+    from trainwreck.diagnose_report import as_json, report
+
+    keras = "".join(f"Epoch {e}/8\n100/100 [====] - 1s - loss: {v}\n" for e, v in enumerate(
+        ["0.6900", "0.5200", "0.4400", "0.4000", "0.3700", "0.3500", "nan", "nan"], 1))
+    d = diagnosis(keras)
+    assert d.verdict == "uncertain" and d.even == 3
+    assert all(d.matches[0].score - m.score < EVEN for m in d.matches)
+    assert "best first (the first 3 are about even: the evidence here does not order them)" in report(d)
+    assert as_json(d)["even"] == 3
+    apart = diagnosis("I re-ran with lr 1e-4 instead of 1e-3 and it is the same.\n" + keras)
+    assert apart.even == 1 and "about even" not in report(apart)

@@ -328,6 +328,9 @@ FLOOR_HIDDEN = re.compile(r"label[ _-]?smooth\w*|distill\w*|\bkd\b|mixup|cutmix|
                           r"in the loss|auxiliary loss|\+ *\d*\.?\d* *\* *\w+[ _]loss", re.I)
 # Naming an entry takes a score of CONFIDENT and a lead of MARGIN over the next one.
 CONFIDENT, MARGIN = 2.5, 1.0
+# Candidates whose scores are within EVEN of the first's are about even: a quarter of half a printed fact, the
+# difference a word more or less of the entry's own phrasing makes -- the report says the evidence does not order them.
+EVEN = 0.25
 CANDIDATES = 3
 # The parts of a score that are evidence of the entry's own (not words alone, nor timing, nor a prior):
 # beside a named entry and its runners-up, the others are listed only with one of them.
@@ -378,6 +381,7 @@ class Diagnosis:
     read: list[tuple[str, str]] = field(default_factory=list)
     validation: str = ""           # a non-finite validation loss the report shows (not diagnosed: see VALIDATION_NAN)
     warnings_unweighed: int = 0    # of the unweighed, Python warnings (said, but they stop nothing: no "not covered")
+    even: int = 0                  # of an uncertain verdict's candidates, how many from the first are about even (EVEN)
 
 
 # ---- the curve ------------------------------------------------------------------------------
@@ -2045,6 +2049,7 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     if top is not None and not (faint and not declared and len(d.unweighed) > d.warnings_unweighed):
         d.verdict = "uncertain"
         d.matches = d.matches[:CANDIDATES]
+        d.even = sum(top.score - m.score < EVEN for m in d.matches)
         d.ask = _deciding_question(d, w)
         return
     d.matches = []

@@ -57,8 +57,11 @@ def report(d: Diagnosis) -> str:
     if d.verdict == "failure":
         lines += _candidates(d)
     elif d.verdict == "uncertain":
-        lines += ["Cannot tell yet. The evidence fits more than one entry; the candidates, best first:" if len(d.matches) > 1
-                  else "Cannot tell yet. One entry fits, but the evidence is too thin to name it:", ""]
+        even = ("" if d.even < 2 else " (the first two are about even: the evidence here does not order them)"
+                if d.even == 2 else f" (the first {d.even} are about even: the evidence here does not order them)")
+        lines += [f"Cannot tell yet. The evidence fits more than one entry; the candidates, best first{even}:"
+                  if len(d.matches) > 1 else "Cannot tell yet. One entry fits, but the evidence is too thin to name it:",
+                  ""]
         lines += _candidates(d)
         lines += [f"To decide, paste {d.ask}.", ""]
     elif d.verdict == "normal":
@@ -143,6 +146,7 @@ def as_json(d: Diagnosis) -> dict:
         "messages": [{"text": text, "count": c, "first_line": line, "from": origin}
                      for c, line, text, origin in ev.messages.values()],
         "more_messages": ev.more_messages,
+        "even": d.even,
         "matches": [{"id": m.entry.id, "title": m.entry.title, "score": m.score,
                      "evidence": m.evidence, "against": m.against, "fix": m.fix} for m in d.matches],
         "ask": d.ask or None,
