@@ -2044,6 +2044,8 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
         # an enormous start, repeated under ten entries, says nothing the first three do not)
         d.matches = d.matches[:CANDIDATES] + [m for m in d.matches[CANDIDATES:]
                                               if any(m.parts.get(k, 0) > 0 for k in SPECIFIC if k not in SHARED)]
+        # (a runner-up with no evidence to show -- its score a timing that fits, the words of no phrase -- says nothing)
+        d.matches = d.matches[:1] + [m for m in d.matches[1:] if m.evidence]
         return
     # a faint shape (a few frozen values) beside a message no entry declares: the message says more than the shape
     if top is not None and not (faint and not declared and len(d.unweighed) > d.warnings_unweighed):
