@@ -29,9 +29,9 @@ EACH_CHECK = [
      "stop.", "EarlyStopping", math.nan, "nan", None),
     ("Batch 3: Invalid loss, terminating training", "TerminateOnNaN", math.nan, "inf or nan", "batch 3"),
     ("Invalid nan value encountered in the output of a jax.jit function. Calling the de-optimized version.",
-     "JAX's debug_nans", math.nan, "nan", None),
+     "JAX's debug_nans", math.nan, "nan or inf", None),
     ("Invalid nan value encountered in the output of a C++-jit/pmap function. Calling the de-optimized version.",
-     "JAX 0.4's C++ jit", math.nan, "nan", None),
+     "JAX 0.4's C++ jit", math.nan, "nan or inf", None),
     ("RuntimeError: NaN or Inf loss encountered at batch 5. Loss value: inf. Terminating training immediately.",
      "raise_error=True", math.inf, "inf", "batch 5"),
 ]
@@ -225,3 +225,15 @@ def test_the_step_a_check_names_says_how_far_the_run_had_got(message, said):
 def test_a_batch_in_an_epoch_the_log_does_not_name_says_nothing_of_when():
     d = diagnose(read("Batch 3: Invalid loss, terminating training\n"), CATALOG)
     assert not any("the step the check named" in e for m in d.matches for e in m.evidence)
+
+
+def test_jax_prints_its_nan_line_for_an_inf_too_and_the_error_after_it_says_which():
+    """review_session30_broad c24: under jax_debug_infs JAX prints the same "Invalid nan value encountered ..." line
+    (api_util.py at jax-v0.10.2: one check for both), and the report said the run stopped "at a loss that was nan"
+    beside `FloatingPointError: invalid value (inf) encountered in exp`."""
+    line = "Invalid nan value encountered in the output of a jax.jit function. Calling the de-optimized version.\n"
+    log = "step 0 loss: 0.91\nstep 1 loss: 0.74\nstep 2 loss: 0.70\n" + line
+    assert with_stop(read(log)).hidden_kind == "nan or inf"
+    for raised, kind in (("inf", "inf"), ("nan", "nan")):
+        ev = with_stop(read(log + f"FloatingPointError: invalid value ({raised}) encountered in exp\n"))
+        assert ev.hidden_kind == kind and f"first {kind} at" in " ".join(signature_of(ev).facts)

@@ -77,16 +77,19 @@ STOPS = (
           rb"Monitored metric (?P<name>\S+) = (?P<value>\S+) is not finite\. Previous best value was "
           rb"\S+\. Signaling Trainer to stop\.", "pytorch"),
     # jax_debug_nans: printed for any nan a jitted function returns, before the function runs again op by op to
-    # raise the FloatingPointError that names the primitive (which is the evidence; this line names no cause)
-    _stop("JAX's debug_nans check", "https://github.com/jax-ml/jax/blob/jax-v0.10.2/jax/_src/api_util.py#L770",
+    # raise the FloatingPointError that names the primitive (which is the evidence; this line names no cause). The
+    # same words are printed under jax_debug_infs for an inf (the check is one for both): "nan" only where the
+    # FloatingPointError says so.
+    _stop("JAX's debug_nans (or debug_infs) check",
+          "https://github.com/jax-ml/jax/blob/jax-v0.10.2/jax/_src/api_util.py#L770",
           b"value encountered in the output of a jax.jit function",
           rb"Invalid nan value encountered in the output of a jax\.jit function\.(?: Calling the de-optimized "
-          rb"version\.)?", "jax", "nan"),
+          rb"version\.)?", "jax", "nan or inf"),
     # ... as JAX 0.4's C++ jit printed it, from its post-hook (`_nan_check_posthook`)
-    _stop("JAX's debug_nans check (JAX 0.4's C++ jit)", "https://github.com/jax-ml/jax/blob/"
+    _stop("JAX's debug_nans (or debug_infs) check (JAX 0.4's C++ jit)", "https://github.com/jax-ml/jax/blob/"
           "1efca331874c1ed0295532c7de33e380ba8fd59c/jax/_src/api.py", b"value encountered in the output of a C++-jit",
           rb"Invalid nan value encountered in the output of a C\+\+-jit/pmap function\.(?: Calling the de-optimized "
-          rb"version\.)?", "jax", "nan"),
+          rb"version\.)?", "jax", "nan or inf"),
     # Keras checks for nan and inf both; the batch it names counts from 0 within the epoch
     _stop("Keras's TerminateOnNaN", "https://github.com/keras-team/keras/blob/v3.15.1/keras/src/callbacks/"
           "terminate_on_nan.py#L67", b"Invalid loss, terminating training",
@@ -97,6 +100,8 @@ STOPS = (
           rb"NaN or Inf loss encountered at batch (?P<step>\d+)\. Loss value: (?P<value>-?(?:nan|inf))\. "
           rb"Terminating training immediately\.", "keras", "inf or nan", "batch {}", True),
 )
+# JAX's FloatingPointError: "invalid value (nan) encountered in log", "invalid value (inf) encountered in exp"
+JAX_RAISED = re.compile(r"invalid value \((nan|inf)\) encountered in")
 TRAINING_LOSS = re.compile(r"(?i)^(?:train(?:ing)?[_/ ]?)?loss(?:[_/ ]?(?:epoch|step))?$")
 # Lines printed with a check's stop, saying no more than it: the exception TensorFlow raises after
 # NanTensorHook's message, and the empty AssertionError MMDetection's hook raises.
@@ -152,6 +157,10 @@ def with_stop(ev: Evidence) -> Evidence:
                 continue
             ev = flushed
         value, kind = stop.value(m)
+        if stop.origin == "jax":        # the FloatingPointError raised after it says which of the two it was
+            raised = next((f.group(1) for _c, _l, example, _o in ev.messages.values()
+                           if (f := JAX_RAISED.search(example))), None)
+            value, kind = (math.inf, "inf") if raised == "inf" else (math.nan, "nan") if raised == "nan" else (value, kind)
         step = m.groupdict().get("step")
         # a batch counted within its epoch is in the epoch the log was in when it stopped
         epoch = (ev.epoch_out or (ev.last_at.epoch if ev.last_at is not None else None)) if stop.per_epoch else None
