@@ -737,3 +737,14 @@ def test_a_declared_message_quoted_without_its_full_stop_is_still_that_message()
     assert d.matches[0].entry.id == "WR-320"
     assert not any("not declared" in u for u in d.unweighed)
     assert any('"Target 10 is out of bounds" (line 1, 2 times)' in e for e in d.matches[0].evidence)
+
+
+def test_anomaly_modes_warning_of_where_the_op_was_made_is_read_not_left_unweighed():
+    """review_session30_broad c07: "Error detected in PowBackward0. Traceback of forward call that caused the error:"
+    (python_anomaly_mode.cpp's _format_stack, warned before the error) was "not declared by any entry"."""
+    text = ("/usr/lib/python3/site-packages/torch/autograd/graph.py:825: UserWarning: Error detected in PowBackward0. "
+            "Traceback of forward call that caused the error:\n  File \"train.py\", line 31, in <module>\n"
+            "RuntimeError: Function 'PowBackward0' returned nan values in its 0th output.\n")
+    d = diagnosis(text)
+    assert not any("Error detected in" in u for u in d.unweighed)
+    assert any("warns where the backward operation that failed was made" in note for _c, note in d.read)

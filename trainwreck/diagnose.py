@@ -1926,10 +1926,18 @@ def _unweighed(ev: Evidence, key: str, example: str, line: int, w: Weigher, zero
 # does not warn.
 ANOMALY_SOURCE = ("https://github.com/pytorch/pytorch/blob/024bc9faa91f9d50e3a73c3937ce94ddf0bde31e/torch/autograd/"
                   "anomaly_mode.py")
+ANOMALY_CPP_SOURCE = ("https://github.com/pytorch/pytorch/blob/042876ca0baa293ed464acd0ef4e3bd12758f437/torch/csrc/"
+                      "autograd/python_anomaly_mode.cpp")
 NOTICES = ((re.compile(r"Anomaly Detection has been enabled\b"),
             f"PyTorch's anomaly mode is on (torch.autograd.detect_anomaly() warns so each time it is created: "
             f"{ANOMALY_SOURCE}); it names no failure, and once a backward pass makes a nan it raises an error naming "
-            "the operation"),)
+            "the operation"),
+           # (and before the error it raises, where the failing backward op was made: _format_stack's words, warned by
+           # PyAnomalyMetadata::print_stack)
+           (re.compile(r"Error detected in \w+\. Traceback of forward call that caused the error"),
+            f"PyTorch's anomaly mode warns where the backward operation that failed was made in the forward pass "
+            f"(the traceback after it: {ANOMALY_CPP_SOURCE}); the error it raises next says what that operation "
+            "returned"))
 # ... and what shows that anomaly mode is on: its warning, or what it prints at a nan
 ANOMALY_ON = re.compile(r"Anomaly Detection has been enabled|returned nan values in its \w+ output|Error detected in "
                         r"\w+Backward")
