@@ -1284,8 +1284,13 @@ def test_a_negative_of_something_else_is_no_loss_below_zero():
         assert d.verdict == "healthy" and not d.normal, other
         assert "negative" not in weighed_parts(other + "\n" + fell, "WR-320")
     for said in ("my loss is negative", "NLL is negative, is that ok?", "Dice loss becomes negative after epoch 3",
-                 "the loss keeps decreasing and goes below zero"):
+                 "the loss keeps decreasing and goes below zero",
+                 # (review_session30_changes a14, a16: the plural into the negatives, a dotted name in between)
+                 "The BCE part of the loss dips into the negatives after a couple of epochs",
+                 "My Gaussian NLL loss (mean and log-variance, torch.nn.GaussianNLLLoss) is negative after epoch 3"):
         assert NEGATIVE_SAID.search(said), said
+    for other in ("the loss is above 5, my supervised runs go below 0.5", "loss: 0.31 for the negatives"):
+        assert not NEGATIVE_SAID.search(other), other
     assert weighed_parts("BCE loss becomes negative after epoch 3.\n" + fell, "WR-320")["negative"] == 2.0
 
 
@@ -1356,9 +1361,9 @@ def test_a_saw_tooth_that_returns_again_and_again_is_no_early_spike():
     values and three earlier swings. A spike is one excursion to its height; small jumps near a low loss are noise."""
     from trainwreck.diagnose import _excursions
 
-    assert _excursions([2.3, 9.1, 5.0, 2.9, 2.2, 2.0, 1.9], 9.1 / 2) == 1
-    assert _excursions([0.02, 0.01, 6.9, 0.01, 7.2, 0.009, 7.0, 0.01], 7.2 / 2) == 3
-    assert _excursions([2.3, 9.1, 2.0, 0.01, 0.04, 0.01, 0.05], 9.1 / 2) == 1       # noise near 0 is not a swing
+    assert _excursions([2.3, 9.1, 5.0, 2.9, 2.2, 2.0, 1.9], 9.1 / 2) == [1]
+    assert _excursions([0.02, 0.01, 6.9, 0.01, 7.2, 0.009, 7.0, 0.01], 7.2 / 2) == [2, 4, 6]
+    assert _excursions([2.3, 9.1, 2.0, 0.01, 0.04, 0.01, 0.05], 9.1 / 2) == [1]     # noise near 0 is not a swing
     swing = ["0.0214", "0.0098", "6.8811", "0.0117", "7.2304", "0.0089", "6.9902", "0.0102", "0.0093", "7.4418",
              "0.0076", "7.1150", "0.0081", "6.7309", "0.0070", "7.0026", "0.0079", "0.0071"]
     d = diagnosis("".join(f"step {40 * k} loss {v}\n" for k, v in enumerate(swing, 1)))
@@ -1366,6 +1371,14 @@ def test_a_saw_tooth_that_returns_again_and_again_is_no_early_spike():
     assert "it jumped to 3x its low or more 7 times in its first 18 values (up to 7.442)" in d.signature.facts[0]
     spike = ["2.31", "9.12", "5.02", "2.93", "2.41", "2.21", "2.02", "1.93", "1.88", "1.82", "1.79", "1.75"]
     assert diagnosis("".join(f"step {k} loss {v}\n" for k, v in enumerate(spike))).signature.name == "spike-then-recover"
+    # two spikes that stopped (review_session30_changes v15) are a spike; two swings to the end of a paste are not
+    twice = ["2.3041", "8.9127", "2.4150", "7.4405", "2.3218", "2.2810", "2.1094", "1.9925", "1.9012", "1.8317", "1.7790"]
+    assert diagnosis("".join(f"step {10 * k} loss {v}\n" for k, v in enumerate(twice))).signature.name == \
+        "spike-then-recover"
+    sorted_batches = ["1.3911", "0.4102", "0.0973", "0.0215", "0.0102", "0.0061", "0.0043", "0.0034", "6.8830", "0.7711",
+                      "0.0812", "0.0174", "0.0085", "0.0052", "0.0040", "0.0032", "7.1024", "0.8530", "0.0901"]
+    assert diagnosis("".join(f"batch {k} loss {v}\n" for k, v in enumerate(sorted_batches))).signature.name != \
+        "spike-then-recover"
 
 
 def test_inputs_said_unscaled_with_the_verb_itself_or_called_raw():
@@ -1448,3 +1461,37 @@ def test_candidates_about_even_are_said_to_be():
     assert as_json(d)["even"] == 3
     apart = diagnosis("I re-ran with lr 1e-4 instead of 1e-3 and it is the same.\n" + keras)
     assert apart.even == 1 and "about even" not in report(apart)
+
+
+def test_the_session30_changes_review_regressions_stay_fixed():
+    """review_session30_changes: each fact this session added fired where it should not."""
+    from trainwreck.wording import half_precision_shown, tokens
+
+    iterations = "".join(f"iter {i} cost {34657.36 * 0.99 ** i:.2f}\n" for i in range(12))
+    for words in ("numpy logistic regression, the loss is the sum of the per-example cross-entropies",   # a47
+                  "depth regression, nn.MSELoss(reduction='sum') over the pixels",                      # a10
+                  "house price regression, targets standardised"):                                      # v13
+        assert "raw-targets" not in weighed_parts(words + "\n" + iterations, "WR-360"), words
+    fell = "".join(f"epoch {e} loss {231840.2 * 0.93 ** e:.1f}\n" for e in range(12))   # a10: fell 40%
+    assert "raw-targets" not in weighed_parts("MSE regression on prices\n" + fell, "WR-360")
+    assert when("NaN in epoch 3 at step 4500") == {"later"}                              # a18
+    assert when("The loss is 3.7e+21 at step 0") == {"start"}                            # a19
+    assert lr_tried("I re-ran with the same lr but seed 1 and it's the same") == ""     # a25
+    flat = "".join(f"epoch {e} loss {0.52 - 0.001 * e:.4f}\n" for e in range(12))
+    helper = ("def attend(q, k, v):\n    scores = q @ k.T\n    return torch.softmax(scores, dim=-1) @ v\n"
+              "criterion = nn.CrossEntropyLoss()\n")                                      # a41
+    gate = ("class Gate(nn.Module):\n    def forward(self, x):\n        return torch.sigmoid(self.fc(x))\n"
+            "class Tagger(nn.Module):\n    def forward(self, x):\n        return self.out(x * self.gate(x))\n"
+            "criterion = nn.BCEWithLogitsLoss()\n")                                       # a43
+    for code in (helper, gate):
+        assert "pairing" not in weighed_parts(code + flat, "WR-130")
+    nan = "".join(f"epoch {e} loss nan\n" for e in range(1, 5))
+    for code in ("# careful: np.exp(800) would overflow, so clip first\n",                # a06
+                 "lr = base * math.exp(-step / 2000)\n"):                                   # v03
+        assert "exp-overflow" not in weighed_parts(code + nan, "WR-020"), code
+    for text in ('df["amp"] = df["current"] * 2, the loss is nan',                         # v01
+                 "with torch.autocast('cuda', dtype=torch.bfloat16): the loss is nan"):    # v02
+        assert half_precision_shown(text, tokens(text)) == "", text
+    said = "Some columns are the same for every row.\n"
+    assert "constant-feature" not in weighed_parts("X = (X - X.mean(0)) / (X.std(0) + 1e-8)\n" + said + nan,
+                                                   "WR-060")                                # v04

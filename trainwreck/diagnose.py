@@ -54,6 +54,9 @@ ENORMOUS, ENORMOUS_NEXT = 100.0, 3
 ENORMOUS_START = 1e4
 # An early spike: within the first SPIKE_WINDOW values, SPIKE_RATIO times the first one.
 SPIKE_WINDOW, SPIKE_RATIO = 10, 3.0
+# ... and not when the loss jumps to that height SWINGS times or more: a saw-tooth, not a spike (an optimiser
+# without warmup may spike twice before it settles)
+SWINGS = 3
 # A climb to non-finite comes "after a descent" when the lowest loss before it was
 # reached no earlier than the DESCENT_MIN-th value and is DESCENT_FALL or more below
 # the first value: the run learned for a while before the steps went wrong.
@@ -228,12 +231,19 @@ CLASSIFIER = re.compile(r"\b(?:softmax|log_?softmax|cross[ _-]?entropy\w*|crosse
                         r"top-?[15]|mnist|cifar-?\d*|imagenet)\b", re.I)
 # ... a regression: its words, or one output unit (`Dense(1)`, `Linear(64, 1)`: a classifier has one per class, or
 # one sigmoid for two)
-REGRESSOR = re.compile(r"\b(?:regress\w*|mse\w*|mean[ _-]squared|squared[ _-]error|l[12][ _-]?loss|mae|targets? in)\b|"
+REGRESSOR = re.compile(r"\b(?:(?<!logistic )(?<!logistic-)regress\w*|mse\w*|mean[ _-]squared|squared[ _-]error|l[12][ _-]?loss|mae|targets? in)\b|"
                        r"price|predicting (?!(?:the |an? |which )?(?:class|label|categor|digit|whether|one of))\w+|\bDense\(\s*1\s*[,)]|"
                        r"\bLinear\([^()\n]{0,40},\s*1\s*\)|out_features\s*=\s*1\b", re.I)
 # ... a regression said in words, with no word of a classifier's or of a sigmoid's: what no entry about a loss handed
 # probabilities can explain (one output unit alone is no regression here: a binary classifier has one too)
-REGRESSION_SAID = re.compile(r"regress\w*|\b(?:mse\w*|mean[ _-]squared|squared[ _-]error|mae|prices?)\b", re.I)
+# a loss of the error's size, not its square (MAE, L1, Huber and smooth L1 far from 0)
+ABSOLUTE_LOSS = re.compile(r"\b(?:mae|l1[ _-]?loss|mean[ _-]absolute[ _-]error|absolute[ _-]error|smooth[ _-]?l1\w*|huber\w*)\b",
+                           re.I)
+# a loss summed over the examples (or the pixels) instead of averaged: enormous whatever the targets' units
+SUMMED = re.compile(r"reduction\s*=\s*['\"]sum['\"]|size_average\s*=\s*False|\bsum(?:med)? (?:of|over) (?:the |all )?"
+                    r"(?:per[- ]\w+ )?(?:\w+ )?(?:losses|errors|examples|samples|pixels|cross-?entropies)|\b(?:the )?sum,? not "
+                    r"the mean|\bsummed\b|np\.sum\(|tf\.reduce_sum\(", re.I)
+REGRESSION_SAID = re.compile(r"(?<!logistic )(?<!logistic-)regress\w*|\b(?:mse\w*|mean[ _-]squared|squared[ _-]error|mae|prices?)\b", re.I)
 PROBABILITY_WORDS = re.compile(r"\b(?:sigmoid|bce\w*|binary|logits?|probabilit\w*)\b", re.I)
 # A pasted Keras model that ends in a softmax and a cross-entropy: probabilities are what that loss takes unless it is
 # told from_logits=True (keras.losses, from_logits=False by default), so the pairing is Keras's own -- or, told so,
@@ -248,8 +258,9 @@ FROM_LOGITS = re.compile(r"(?m)^[ \t]*(?:[\w.]+\.compile\(|\w+\s*=)[^\n]*(?:cate
 # ... and a pasted PyTorch model whose output is a sigmoid's or a softmax's (`return torch.sigmoid(...)`, a Sequential
 # that ends in nn.Sigmoid()), beside a loss that applies its own (BCEWithLogitsLoss, CrossEntropyLoss): probabilities
 # handed over as logits. (Not a softmax inside the model, as attention's: only what forward() returns, or what the
-# Sequential ends in.)
-TORCH_PROBABILITY_OUT = re.compile(r"\breturn\s+(?:torch\.|F\.|nn\.functional\.|self\.)?(?:sigmoid|softmax)\(|"
+# Sequential ends in; and in a paste of one forward() -- with several, a gate's or a helper's may return one.)
+TORCH_PROBABILITY_OUT = re.compile(r"\breturn\s+(?:torch\.|F\.|nn\.functional\.|self\.)?(?:sigmoid|softmax)\("
+                                   r"(?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\)\s*$|"
                                    r"\b(\w+)\s*=\s*(?:torch\.|F\.|self\.)?(?:sigmoid|softmax)\([^\n]{0,120}\n[ \t]*return\s+\1\s*$|"
                                    r"\bnn\.(?:Sigmoid|Softmax)\([^()\n]{0,20}\)\s*,?\s*\)", re.M)
 TORCH_LOGITS_LOSS = re.compile(r"\b(?:nn\.)?(?:BCEWithLogitsLoss|CrossEntropyLoss)\(|\bF\.(?:cross_entropy|"
@@ -277,6 +288,10 @@ ACCURACY_MOVED = 0.05          # ... and one of 5 points, a model that is not "n
 EXP_OVERFLOW_WORDS = {"exp", "overflow"}
 EXP_CALL = re.compile(r"(?<![\w.])(?:(?P<lib>np|numpy|math|torch|jnp|tf\.math|tf)\.)?(?P<fn>exp|(?<![\w.])softmax)\s*"
                       r"\((?P<args>[^()\n]{0,160}(?:\([^()\n]{0,160}\)[^()\n]{0,160})?)\)")
+# ... handed as literal numbers: one, or a list or an array of them (not `-step / 2000`, an expression)
+LITERAL_ARGS = re.compile(r"\s*(?:(?:np|numpy|torch|jnp|tf)\.(?:array|tensor|asarray|constant)\(\s*)?\[?\s*"
+                          r"-?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?(?:\s*,\s*-?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)*\s*,?\s*\]?\s*"
+                          r"(?:,\s*dtype\s*=\s*[\w.]+\s*)?\)?\s*", re.I)
 EXP_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d*)?(?:e[-+]?\d+)?(?![\w.])", re.I)
 FLOAT32_SAID = re.compile(r"\b(?:float32|fp32)\b", re.I)
 EXP_LIMITS = {"float64": math.log(sys.float_info.max), "float32": math.log((2 - 2 ** -23) * 2.0 ** 127)}
@@ -285,7 +300,7 @@ EXP_LIMITS = {"float64": math.log(sys.float_info.max), "float32": math.log((2 - 
 # for the entries whose phrases say a constant feature has zero standard deviation. (scikit-learn's StandardScaler
 # divides such a column by 1 instead: only a division the paste writes.)
 CONSTANT_FEATURE_WORDS = {"constant", "deviation", "zero"}
-DIVIDES_BY_STD = re.compile(r"/\s*\(?\s*[\w.\[\]\"']{0,40}\.std\([^()\n]{0,20}\)|/\s*(?:std|sigma|stdev|stds|sd)\b(?!\s*\+)")
+DIVIDES_BY_STD = re.compile(r"/\s*\(?\s*[\w.\[\]\"']{0,40}\.std\([^()\n]{0,20}\)(?!\s*\+)|/\s*(?:std|sigma|stdev|stds|sd)\b(?!\s*\+)")
 CONSTANT_FEATURE = re.compile(r"\b(?:(?:the )?same (?:value )?(?:for|in|across|on) (?:every|all|each) (?:rows?|samples?|examples?"
                               r"|records?)|constant (?:columns?|features?)|(?:columns?|features?) (?:that|which) (?:are|is) "
                               r"constant|zero variance|(?:std|standard deviation) (?:is|of|=|==) ?0(?![.\d]))\b", re.I)
@@ -386,23 +401,32 @@ class Diagnosis:
 
 # ---- the curve ------------------------------------------------------------------------------
 
-def _excursions(values: list[float], height: float) -> int:
-    """How many times the loss jumped SPIKE_RATIO times above the lowest it had been since the last jump came back
-    down, to `height` or more (one early spike is one excursion; a saw-tooth that returns to it again and again is
-    an oscillation, not a spike -- smaller jumps near a low loss are noise and not counted)."""
-    count, low, peak = 0, values[0], None
-    for v in values[1:]:
+def _excursions(values: list[float], height: float) -> list[int]:
+    """Where the loss jumped SPIKE_RATIO times above the lowest it had been since the last jump came back down, to
+    `height` or more: the index each jump reached it (one early spike is one excursion; a saw-tooth that returns to
+    it again and again is an oscillation, not a spike -- smaller jumps near a low loss are noise and not counted)."""
+    starts, low, peak = [], values[0], None
+    for i, v in enumerate(values[1:], 1):
         if not math.isfinite(v):
             break
         if peak is None:
             if v >= SPIKE_RATIO * low and v >= height:
-                count, peak = count + 1, v
+                starts.append(i)
+                peak = v
             low = min(low, v)
         elif v <= peak / SPIKE_RATIO:           # back down: the next jump is measured from here
             peak, low = None, v
         else:
             peak = max(peak, v)
-    return count
+    return starts
+
+
+def _settled_spike(values: list[float], height: float) -> bool:
+    """One excursion, or fewer than SWINGS that then stopped: the values after the last one outnumber those between
+    the first and the last (a warmup-less optimiser may spike twice and settle; a loss that keeps swinging to the
+    end of the paste has not settled)."""
+    starts = _excursions(values, height)
+    return len(starts) == 1 or (1 < len(starts) < SWINGS and len(values) - 1 - starts[-1] >= starts[-1] - starts[0])
 
 
 def _rises_before(values: list[float]) -> int:
@@ -423,9 +447,9 @@ def signature_of(ev: Evidence) -> Signature:
             and first is not None and math.isfinite(first) and first >= ENORMOUS_START
             and _at_run_start(ev) and not (ev.low is not None and ev.low <= first / 2)):
         out.enormous_start = (f"the first loss ({_fmt(first)}) is already enormous: a fresh classifier's mean "
-                              "cross-entropy starts near ln of the number of classes; a loss this large is a "
-                              "squared error on targets in their raw units, outputs broken from the start, or "
-                              "a sum over many examples")
+                              "cross-entropy starts near ln of the number of classes; a loss this large is an "
+                              "error (squared or absolute) on targets in their raw units, outputs broken from the "
+                              "start, or a sum over many examples")
         out.facts.append(out.enormous_start)
     ceiling = ceiling_fact(ev)
     if ceiling:
@@ -545,7 +569,7 @@ def _signature(ev: Evidence) -> Signature:
     early = ev.head[:SPIKE_WINDOW]
     peak = max(range(len(early)), key=early.__getitem__) if early else 0
     if early and early[0] > 0 and early[peak] >= SPIKE_RATIO * early[0] and ev.last < early[0] \
-            and _excursions(ev.head, early[peak] / 2) == 1:
+            and _settled_spike(ev.head, early[peak] / 2):
         return sig("spike-then-recover",
                    [f"the loss jumped from {_fmt(early[0])} at {at(0)} to {_fmt(early[peak])} at {at(peak)} "
                     f"(x{early[peak] / early[0]:.2g}), then recovered and ended at {_fmt(ev.last)}, "
@@ -582,8 +606,8 @@ def _signature(ev: Evidence) -> Signature:
             "recovered" if back and last <= (1 + PLATEAU_FALL) * ev.low else
             f"came back down to {_fmt(last)}, above its lowest ({_fmt(ev.low)})" if back else
             "stayed near its peak, below where it started" if stayed else "came partly back down")
-    swings = _excursions(ev.head, ev.high / 2) if ev.high is not None and ev.high > 0 else 0
-    if swings >= 2:                     # (a jump that keeps coming back is no bump: see _excursions)
+    swings = len(_excursions(ev.head, ev.high / 2)) if ev.high is not None and ev.high > 0 else 0
+    if swings >= SWINGS:                # (a jump that keeps coming back is no bump: see _excursions)
         bump = (f"; it jumped to {SPIKE_RATIO:g}x its low or more {counted(swings, 'time')} in its first "
                 f"{len(ev.head)} values (up to {_fmt(ev.high)}): a swing that returns again and again, as when each "
                 "batch holds one class (a dataset sorted by class and not shuffled)")
@@ -1204,13 +1228,18 @@ def _printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: st
     out = {}
     # A regression's squared error is about the targets' mean square while the outputs are still near 0: a first
     # loss of ENORMOUS_START or more that never fell to half of it takes errors of its root's size, targets in their
-    # raw units (or outputs broken from the start: the entries of that shape have the enormous start's part). Not
-    # a loss that climbed to twice its start: the step overshoots then, whatever the targets' units.
-    if regressor and sig.enormous_start and ev.high is not None and ev.high <= 2 * ev.head[0]:
+    # raw units (or outputs broken from the start: the entries of that shape have the enormous start's part). Only
+    # a loss that barely moved (within PLATEAU_FALL: one that falls is learning), that is no sum over many examples
+    # or pixels (reduction='sum' makes any loss enormous), and whose targets the words do not say were scaled; not a
+    # loss that climbed (the step overshoots then, whatever the targets' units).
+    if regressor and sig.enormous_start and ev.high is not None and ev.high <= 2 * ev.head[0] \
+            and ev.low is not None and ev.low >= (1 - PLATEAU_FALL) * ev.head[0] and not SUMMED.search(ev.prose) \
+            and "targets" not in _scaled(ev.prose)["scaled"]:
         first = ev.head[0]
+        size = (f"an absolute error that large takes errors of about {_fmt(first)}" if ABSOLUTE_LOSS.search(ev.prose)
+                else f"a squared error that large takes errors of about {_fmt(math.sqrt(first))} (its root)")
         out["raw-targets"] = (f"{regressor}, a regression's, and its first loss ({_fmt(first)}) is enormous and "
-                              f"never fell to half: a squared error that large takes errors of about "
-                              f"{_fmt(math.sqrt(first))} (its root), targets in their raw units")
+                              f"barely moved: {size}, targets in their raw units")
     if SIGMOID_ZERO_WORDS <= set(words):
         out["sigmoid-zero"] = ("the report says the output is 0.5: a sigmoid gives exactly that for an input of 0, "
                                "which a last layer whose weights and bias are all zero gets for every example (a model "
@@ -1275,6 +1304,9 @@ def _exp_overflow(ev: Evidence) -> str:
     framework's exp, a framework shown, or float32 named)."""
     wide = bool(FLOAT32_SAID.search(ev.prose) or {"pytorch", "tensorflow", "jax"} & shown_frameworks(ev))
     for m in EXP_CALL.finditer(ev.prose):
+        line_start = ev.prose.rfind("\n", 0, m.start()) + 1
+        if "#" in ev.prose[line_start:m.start()] or not LITERAL_ARGS.fullmatch(m.group("args")):
+            continue                    # (a comment's, or an expression's numbers: not what exp was handed)
         x = max((float(n) for n in EXP_NUMBER.findall(m.group("args"))), default=-math.inf)
         call = f"the paste hands {m.group('fn')} an input of {_fmt(x)} (`{' '.join(m.group(0).split())}`): exp({_fmt(x)})"
         if x > EXP_LIMITS["float64"]:
@@ -1578,8 +1610,8 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
             parts["pairing"] = -W_SAID_HALF
             against.append("the pasted Keras model ends in a softmax and its cross-entropy takes probabilities "
                            "(from_logits is False unless set): the pairing Keras expects")
-    elif entry.id in w.probabilities and (out := TORCH_PROBABILITY_OUT.search(ev.prose)) \
-            and (loss := TORCH_LOGITS_LOSS.search(ev.prose)):
+    elif entry.id in w.probabilities and ev.prose.count("def forward(") <= 1 \
+            and (out := TORCH_PROBABILITY_OUT.search(ev.prose)) and (loss := TORCH_LOGITS_LOSS.search(ev.prose)):
         parts["pairing"] = W_SAID_HALF
         evidence.append(f"the pasted PyTorch model outputs probabilities (`{' '.join(out.group(0).split())}`) and its "
                         f"loss, `{loss.group(0).rstrip('(')}`, applies its own sigmoid or softmax: probabilities handed "

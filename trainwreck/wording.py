@@ -133,8 +133,9 @@ THESAURUS = [
      r"|not ?implemented) ?(?:error|exception):", " error "),
     # a negative of something other than the loss ("negative samples", "510 negatives per positive", "false
     # negatives", "the negative class") says nothing went below zero
-    (r"\b(?:false |hard |true )?negatives\b|\b(?:false|hard|true) negative\b|\bnegative(?=\s*(?:samples?|class\w*|examples?"
-     r"|pairs?|labels?|instances?|sampl\w*|mining|per)\b)", " negsample "),
+    # (not "the loss dips into the negatives": values below zero)
+    (r"\b\d[\d,]*\s+negatives\b|\b(?:false|hard|true|easy) negatives?\b"
+     r"|\bnegatives?(?=\s*(?:samples?|class\w*|examples?|pairs?|labels?|instances?|sampl\w*|mining|per)\b)", " negsample "),
     (r"\b(?:negative|-ve)\b", " negative "),
     (r"\b(?:overflow\w*)\b", " overflow "),
     (r"\b(?:underflow\w*)\b", " underflow "),
@@ -170,8 +171,9 @@ def _step_timing(m: re.Match) -> str:
 _FINE_THERE = r"(?![^.,;\n]{0,12}\b(?:is|was|looks|seems|looked|seemed) (?:\w+ )?(?:fine|ok|okay|normal|finite|good|healthy)\b)"
 
 # A step named after a finite value quoted at it ("it was decreasing nicely: 1.92 at step 0") places that value, not
-# the failure (a nan or inf named there does: "nan at step 0")
-_NO_VALUE_BEFORE = r"(?<!\d )(?<!\d\) )"
+# the failure (a nan or inf named there does: "nan at step 0"; so does an enormous one, "3.7e+21 at step 0", and a
+# count is no value: "in epoch 3 at step 4500")
+_NO_VALUE_BEFORE = "".join(rf"(?<!\d\.\d{{{k}}} )" for k in range(1, 7))
 
 # When the failure shows: before any update, right after the first ones, or after a while.
 WHEN = [
@@ -328,15 +330,21 @@ def half_precision_denied(text: str, words: list[str] | None = None) -> bool:
 # Half precision shown switched on, in words or code a reader can quote back: a flag, a mode, a scaler, a cast.
 # Not a bare "half" ("the second half of training"), "O1" or "16-bit" alone, and not bfloat16, whose range is
 # float32's (it does not overflow where float16 does).
-HALF_SHOWN = re.compile(r"(?i)(?<![\w-])(?:--)?(?:fp16|float16|half[- ]precision|mixed[- ]precision|amp|autocast"
+HALF_SHOWN = re.compile(r"(?i)(?<![\w-])(?:--)?(?:fp16|float16|half[- ]precision|mixed[- ]precision|autocast"
                         r"|grad[ _-]?scaler|loss[ _-]?scal(?:e|er|ing)|precision[ =:\"']{1,4}16(?:-mixed)?"
-                        r"|opt_level[ =:\"']{1,4}O[123])(?![\w-])|\.half\(\)")
+                        r"|opt_level[ =:\"']{1,4}O[123])(?![\w-])|\.half\(\)"
+                        # (amp as its acronym or an API, not a column or a variable called amp)
+                        r"|(?<![\w-])(?-i:AMP)(?![\w-])|(?:torch\.(?:cuda\.)?|apex\.)amp\b|(?<![\w-])(?:--|use_)amp\b"
+                        r"|\bamp\s*=\s*True\b")
+# bfloat16 has float32's range: a report that names it, and no float16 as such, computes in no half that overflows
+BF16_ONLY = re.compile(r"(?i)\b(?:bf16|bfloat16)\b")
+FP16_NAMED = re.compile(r"(?i)(?<![\w-])(?:fp16|float16|\.half\(\))")
 
 
 def half_precision_shown(text: str, words: list[str]) -> str:
     """What in the report shows half precision switched on (quoted as written), or "" -- also when its words
     name it only to deny it (`words`: the text's tokens, whose fp16 a negator has already dropped)."""
-    if "fp16" not in words:
+    if "fp16" not in words or (BF16_ONLY.search(text) and not FP16_NAMED.search(text)):
         return ""
     m = HALF_SHOWN.search(text)
     return " ".join(m.group(0).split()) if m else ""
@@ -451,9 +459,11 @@ _PUT_OFF = (r"\b(?:only|just|merely) (?:delay|postpone)\w*|\b(?:only|just|merely
             # "just moves the nan to epoch 14", "shifts the blow-up later"
             r"\b(?:moves?|moved|shifts?|shifted|pushe[sd]|push)\s+(?:it|the\s+(?:nan|inf|blow-?up|explosion|divergence|"
             r"problem))\s+(?:to\s+(?:a\s+)?later|later|back|to\s+(?:epoch|step|iteration|batch))\b")
-# (a run again at another rate: "I re-ran with lr 1e-4 instead of 1e-3 and it's the same")
-_TRIED = (r"(?:chang|reduc|lower|decreas|smaller|tried|trying|even with|re-?ran|re-?run|ran it again|retri|retrain)\w*"
-          r"[^.;\n]{0,25}?\blr\b(?:[^.;\n]|\.\d){0,40}?")
+# (a run again at a rate it names: "I re-ran with lr 1e-4 instead of 1e-3 and it's the same"; not "re-ran with the
+# same lr and another seed")
+_TRIED = (r"(?:(?:chang|reduc|lower|decreas|smaller|tried|trying|even with)\w*[^.;\n]{0,25}?\blr\b|"
+          r"(?:re-?ran|re-?run|ran it again|retri|retrain)\w*[^.;\n]{0,25}?(?<!same )\blr\b\s*(?:=|:|of|to|at)?\s*\.?\d)"
+          r"(?:[^.;\n]|\.\d){0,40}?")
 TRIED_LR = re.compile(_TRIED + r"(?:" + _NO_EFFECT + r")|\blr\b[^.;\n]{0,15}?(?:no matter|(?:n'?t|not|never) (?:help|matter))")
 PUT_OFF_LR = re.compile(_TRIED + r"(?:" + _PUT_OFF + r")")
 LOWER_LR_HELPS = re.compile(r"(?:reduc|lower|decreas|smaller)\w*[^.;\n]{0,25}?\blr\b(?:[^.;\n]|\.\d){0,20}?"
@@ -602,9 +612,10 @@ class Normal:
 # "false negatives", "the negative class") nor the name of a loss ("negative log-likelihood").
 _NOT_OF_LOSS = r"(?!\s*(?:samples?|class\w*|examples?|pairs?|labels?|instances?|log\b|log[- ]likelihood|rate|weights?|sign|" \
                r"slope|gradients?|sampl\w*|mining|per\b))"
+# (a dotted name between them does not end the sentence: "NLL loss (torch.nn.GaussianNLLLoss) is negative")
 NEGATIVE_SAID = re.compile(r"\bnegative (?:loss|nll|cost|values?|numbers?)\b|\b(?:loss|nll|cost|likelihood)\w*\b"
-                           r"[^.;!?\n]{0,50}?(?:\bnegative\b" + _NOT_OF_LOSS + r"|\bbelow (?:zero|0)\b|\bless than (?:zero|0)\b"
-                           r"|(?<![\w-])-ve\b)", re.I)
+                           r"(?:[^.;!?\n]|\.(?=\w)){0,80}?(?:\bnegative\b" + _NOT_OF_LOSS + r"|\b(?:into|to) (?:the )?negatives?\b"
+                           r"|\bbelow (?:zero|0(?![.,]?\d))|\bless than (?:zero|0(?![.,]?\d))|(?<![\w-])-ve\b)", re.I)
 
 NORMALS = (
     Normal("negative loss", NEGATIVE_SAID,
