@@ -1495,3 +1495,29 @@ def test_the_session30_changes_review_regressions_stay_fixed():
     said = "Some columns are the same for every row.\n"
     assert "constant-feature" not in weighed_parts("X = (X - X.mean(0)) / (X.std(0) + 1e-8)\n" + said + nan,
                                                    "WR-060")                                # v04
+
+
+def test_a_converged_run_is_no_stall_when_its_outputs_must_vary_or_it_started_trained():
+    """review_session30_changes a12, a49: fine-tunes that levelled off (0.312 at 88.9% accuracy; 0.2558 from a
+    pretrained model) were named WR-140. One output for every input is right on the most frequent class alone, and
+    its cross-entropy is the labels' entropy, at least H2(accuracy): a loss below that needs outputs that vary."""
+    import numpy as np
+
+    from trainwreck.diagnose import _binary_entropy
+
+    rng = np.random.default_rng(0)
+    for _ in range(2000):                   # the bound: a constant predictor's best loss is the labels' entropy
+        p = rng.dirichlet(np.full(int(rng.integers(2, 12)), 0.3))
+        if p.max() >= 0.5:
+            entropy = float(-(p[p > 0] * np.log(p[p > 0])).sum())
+            assert entropy >= _binary_entropy(float(p.max())) - 1e-12
+    acc = lambda a: "".join(f"epoch {e}  loss {v}  acc {a}\n" for e, v in enumerate(
+        ["0.4512", "0.3907", "0.3541", "0.3318", "0.3205", "0.3151", "0.3127", "0.3120", "0.3121", "0.3120", "0.3120",
+         "0.3121", "0.3120", "0.3120"], 1))
+    assert diagnosis(acc("0.889")).verdict == "healthy"           # 0.312 < H2(0.889) = 0.350
+    assert diagnosis(acc("0.910")).signature.name == "stall-after-drop"   # 0.312 > H2(0.91) = 0.302: may be one output
+    tail = "".join(f"epoch {e} loss {v}\n" for e, v in enumerate(
+        ["0.2871", "0.2655", "0.2590", "0.2563", "0.2561", "0.2561", "0.2560", "0.2560", "0.2560", "0.2559", "0.2559",
+         "0.2559", "0.2558", "0.2558"], 1))
+    assert diagnosis("Fine-tuning a pretrained sentiment model.\n" + tail).verdict == "healthy"
+    assert diagnosis(tail).signature.name == "stall-after-drop"

@@ -736,6 +736,27 @@ def _plateau(ev: Evidence) -> tuple[str, list[str]] | None:
              f"{_fmt(ev.high)}): {verdict}"])
 
 
+# A run that starts from trained weights: its first loss is already low, and a flat end is where it converged
+FINE_TUNE = re.compile(r"\b(?:fine[- ]?tun\w*|pre-?trained|resum\w* (?:from|training)|from (?:a |the )?checkpoint)\b",
+                       re.I)
+
+
+def _binary_entropy(p: float) -> float:
+    return -(p * math.log(p) + (1 - p) * math.log(1 - p)) if 0 < p < 1 else 0.0
+
+
+def _outputs_vary(ev: Evidence, level: float) -> bool:
+    """Is the loss below what one output given to every input could reach at the accuracy printed beside it? A model
+    that gives every input the same distribution is right on the most frequent class alone, so its accuracy a is
+    that class's share, and its cross-entropy is at least the labels' entropy, which is at least H2(a) = -a ln a -
+    (1-a) ln(1-a) for a >= 1/2 (the rest of the labels in one class is the least entropy). A loss 2% or more below
+    H2(a) needs outputs that differ between inputs: no dead network, a converged one."""
+    if not ev.accuracy_tail:
+        return False
+    a = ev.accuracy_tail[-1] / (100 if ev.accuracy_percent or ev.accuracy_tail[-1] > 1 else 1)
+    return 0.5 <= a < 1 and level < (1 - 0.02) * _binary_entropy(a)
+
+
 def _stall(ev: Evidence) -> tuple[str, list[str]] | None:
     first = ev.head[0]
     if not _shape_judged(ev) or ev.low > (1 - PLATEAU_FALL) * first:
@@ -745,7 +766,11 @@ def _stall(ev: Evidence) -> tuple[str, list[str]] | None:
     while n < len(tail) and _within(tail[-1 - n:], FLAT):
         n += 1
     level = tail[-1]
-    if n < min(KEEP, (ev.count + 1) // 2) or level < STALL_LEVEL * first:
+    if n < min(KEEP, (ev.count + 1) // 2) or level < STALL_LEVEL * first or _outputs_vary(ev, level):
+        return None
+    # a fine-tune, or a resumed run, that fell and levelled off smoothly has converged from where it started (a
+    # fine-tune whose units died jumps first: then the level is above its lowest, or the frozen test takes it)
+    if FINE_TUNE.search(ev.prose) and level <= (1 + PLATEAU_FALL) * ev.low:
         return None
     start = ev.before_start + len(tail) - n
     # (a level well above the lowest was reached by going back up: said, not passed over)
@@ -805,8 +830,9 @@ def _frozen(ev: Evidence) -> tuple[str, list[str]] | None:
         return None
     level, n, same = _frozen_tail(ev)
     first = ev.head[0]
-    if n < FROZEN_MIN or n < (ev.count + 1) // 2 or not _moved(ev, level) or level < STALL_LEVEL * first:
-        return None
+    if n < FROZEN_MIN or n < (ev.count + 1) // 2 or not _moved(ev, level) or level < STALL_LEVEL * first \
+            or _outputs_vary(ev, level) or (FINE_TUNE.search(ev.prose) and level <= (1 + PLATEAU_FALL) * ev.low):
+        return None                     # (see _stall)
     start = ev.count - n
     return ("stall-after-drop",
             [f"the loss froze: its last {n} values ({ev.where(start)} to {ev.where(ev.count - 1)}) are all "
