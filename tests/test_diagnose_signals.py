@@ -1521,3 +1521,20 @@ def test_a_converged_run_is_no_stall_when_its_outputs_must_vary_or_it_started_tr
          "0.2559", "0.2558", "0.2558"], 1))
     assert diagnosis("Fine-tuning a pretrained sentiment model.\n" + tail).verdict == "healthy"
     assert diagnosis(tail).signature.name == "stall-after-drop"
+
+
+def test_half_precision_beside_gradients_said_to_be_zero_is_its_quiet_face():
+    """review_session30_broad c06: `model.half()`, SGD with no GradScaler, the loss stops at 0.70 where float32 reached
+    0.12, "a lot of the first-layer weight grads are exactly 0.0": WR-040's quiet face (float16 flushes gradients below
+    about 6e-08 to zero) was "no known failure"."""
+    from trainwreck.diagnose import GRADS_ZERO_SAID
+
+    text = ("After model = model.half(), no GradScaler, the loss stops improving:\n"
+            "epoch 0  mse 0.9824\nepoch 5  mse 0.7315\nepoch 10 mse 0.7002\nepoch 15 mse 0.6997\nepoch 20 mse 0.6997\n"
+            "I checked the grads and a lot of the first-layer weight grads are exactly 0.0.\n")
+    d = diagnosis(text)
+    assert d.matches and d.matches[0].entry.id == "WR-040" and weighed_parts(text, "WR-040")["flushed"] == 1.0
+    assert not GRADS_ZERO_SAID.search("the grads are 0.03 on average") and not GRADS_ZERO_SAID.search("gradient is 0.5")
+    from trainwreck.diagnose import _grads_said_zero
+    assert _grads_said_zero("in float16 0.0% of the first layer's gradients are 0") is None   # (its Fix tab's output)
+    assert "flushed" not in weighed_parts(text.replace("model.half()", "model.float()"), "WR-040")

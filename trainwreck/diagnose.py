@@ -351,7 +351,8 @@ CANDIDATES = 3
 # beside a named entry and its runners-up, the others are listed only with one of them.
 # Facts of the paste that make an entry a candidate on their own, beside a curve that shows another's signature.
 SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one-labels", "raw-pixels",
-              "never-cleared", "pairing")
+              "never-cleared", "pairing", "exp-overflow", "raw-targets", "constant-feature", "zero-init", "ln-c",
+              "flushed")
 SPECIFIC = ("curve", "messages", "start", "negative", "zero-gradient", "accuracy-rose", "sigmoid-zero", "rate-rose",
             "softmax-floor")
 # ... of which these are shared by every entry of the curve's shape: past the first three, they list no one
@@ -734,6 +735,18 @@ def _plateau(ev: Evidence) -> tuple[str, list[str]] | None:
             [f"over {ev.count} values ({ev.where(0)} to {ev.where(ev.count - 1)}) the loss stayed within "
              f"{PLATEAU_FALL:.0%} of its first value {_fmt(first)} (lowest {_fmt(ev.low)}, highest "
              f"{_fmt(ev.high)}): {verdict}"])
+
+
+# Gradients said to be exactly zero ("the grads are exactly 0.0", "gradients = 0", "grad norm is zero")
+GRADS_ZERO_SAID = re.compile(r"\bgrad(?:ient)?s?\b(?:[ \t]+norms?)?[^.\n]{0,60}?\b(?:are|is|were|was|=|==|equal(?:s| to)?|"
+                             r"print(?:s|ed)?(?: as)?)[ \t]+(?:all[ \t]+)?(?:exactly[ \t]+)?(?:0(?:\.0+)?|zero)(?!\.?\d)", re.I)
+# ... not where a share of them is said to be 0% ("0.0% of the first layer's gradients are 0": none)
+NONE_OF_THEM = re.compile(r"(?:^|[\s(])0(?:\.0+)?\s*%[^.\n]*$")
+
+
+def _grads_said_zero(prose: str) -> re.Match | None:
+    return next((m for m in GRADS_ZERO_SAID.finditer(prose)
+                 if not NONE_OF_THEM.search(prose, max(0, m.start() - 60), m.start())), None)
 
 
 # A run that starts from trained weights: its first loss is already low, and a flat end is where it converged
@@ -1349,7 +1362,8 @@ def _first_is_ln_c(ev: Evidence) -> str:
         return ""                       # (one value at ln C, then a nan: a fresh classifier's start, and a break)
     first = ev.head[0]
     unit = _last_digit_unit(first)
-    if not 0 < unit <= 1e-4 or ev.low < (1 - PLATEAU_FALL) * first or ev.high > (1 + PLATEAU_FALL) * first:
+    if not 0 < unit <= 1e-4 or ev.low < (1 - PLATEAU_FALL) * first or ev.high > (1 + PLATEAU_FALL) * first \
+            or _accuracy_rose(ev):        # (beside an accuracy that rose, the outputs did not stay the same)
         return ""
     classes = next((c for c in range(2, LN_C_MAX + 1) if abs(first - math.log(c)) <= unit / 2 * (1 + 1e-9)), None)
     if classes is None:
@@ -1626,6 +1640,12 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
         parts["precision"] = W_SAID_HALF
         evidence.append(f"the report shows half precision switched on (`{c.half_shown}`) in a run whose loss turned "
                         "nan or inf")
+    # ... and its quiet face: gradients said to be exactly 0 in a run computing in half precision (float16 flushes
+    # anything below about 6e-08 to zero), whatever the curve
+    elif c.half_shown and entry.id in w.precision and (zero := _grads_said_zero(ev.prose)):
+        parts["flushed"] = W_SAID_HALF
+        evidence.append(f"the report shows half precision switched on (`{c.half_shown}`) and says the gradients are "
+                        f"0 (\"{' '.join(zero.group(0).split())}\"): float16 flushes values below about 6e-08 to 0")
     dense = DENSE.findall(ev.prose) if entry.id in w.probabilities else []
     if dense and KERAS_SOFTMAX.search(dense[-1]) and KERAS_CROSSENTROPY.search(ev.prose):
         if FROM_LOGITS.search(ev.prose):
