@@ -258,9 +258,12 @@ FROM_LOGITS = re.compile(r"(?m)^[ \t]*(?:[\w.]+\.compile\(|\w+\s*=)[^\n]*(?:cate
 # ... and a pasted PyTorch model whose output is a sigmoid's or a softmax's (`return torch.sigmoid(...)`, a Sequential
 # that ends in nn.Sigmoid()), beside a loss that applies its own (BCEWithLogitsLoss, CrossEntropyLoss): probabilities
 # handed over as logits. (Not a softmax inside the model, as attention's: only what forward() returns, or what the
-# Sequential ends in; and in a paste of one forward() -- with several, a gate's or a helper's may return one.)
+# Sequential ends in; with several forward()s pasted, the last one's -- a model's own comes after its parts', and a
+# gate's or a helper's may return one.)
 TORCH_PROBABILITY_OUT = re.compile(r"\breturn\s+(?:torch\.|F\.|nn\.functional\.|self\.)?(?:sigmoid|softmax)\("
-                                   r"(?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\)\s*$|"
+                                   r"(?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\)"
+                                   # (a shape's methods after it change no value: `.squeeze(-1)`, `.view(-1)`)
+                                   r"(?:\.(?:squeeze|unsqueeze|view|reshape|flatten)\([^()\n]*\))*\s*$|"
                                    r"\b(\w+)\s*=\s*(?:torch\.|F\.|self\.)?(?:sigmoid|softmax)\([^\n]{0,120}\n[ \t]*return\s+\1\s*$|"
                                    r"\bnn\.(?:Sigmoid|Softmax)\([^()\n]{0,20}\)\s*,?\s*\)", re.M)
 TORCH_LOGITS_LOSS = re.compile(r"\b(?:nn\.)?(?:BCEWithLogitsLoss|CrossEntropyLoss)\(|\bF\.(?:cross_entropy|"
@@ -293,6 +296,8 @@ LITERAL_ARGS = re.compile(r"\s*(?:(?:np|numpy|torch|jnp|tf)\.(?:array|tensor|asa
                           r"-?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?(?:\s*,\s*-?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)*\s*,?\s*\]?\s*"
                           r"(?:,\s*dtype\s*=\s*[\w.]+\s*)?\)?\s*", re.I)
 EXP_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d*)?(?:e[-+]?\d+)?(?![\w.])", re.I)
+STABLE_SAID = re.compile(r"\b(?:logsumexp|log_softmax|log-sum-exp|subtract(?:ing|s)? the max\w*|max subtraction|"
+                         r"stable softmax)\b", re.I)
 FLOAT32_SAID = re.compile(r"\b(?:float32|fp32)\b", re.I)
 EXP_LIMITS = {"float64": math.log(sys.float_info.max), "float32": math.log((2 - 2 ** -23) * 2.0 ** 127)}
 # A paste that divides by a standard deviation it computes (`/ X.std()`, `/ std`) and says a column holds one value
@@ -309,15 +314,15 @@ CONSTANT_FEATURE = re.compile(r"\b(?:(?:the )?same (?:value )?(?:for|in|across|o
 # hidden layer whose units start equal; one zero matrix alone is a linear model, which trains from zeros). Half a
 # printed fact for the entries whose phrases say the weights were initialised to zero.
 ZERO_INIT_WORDS = {"weight", "init", "zero"}
-ZERO_INIT = re.compile(r"kernel_initializer\s*=\s*['\"](?:zeros|ones|constant)['\"]|\binitializers\.(?:Zeros|Constant)\(|"
-                       r"\bnn\.init\.(?:zeros_|constant_)\(\s*[\w.\[\]]{0,40}weight|\.weight(?:\.data)?\.(?:fill_\(|zero_\(\))")
-NUMPY_ZERO_WEIGHTS = re.compile(r"(?m)^[ \t]*(?:self\.)?(?:W|w|weights?)\w{0,8}\s*=\s*np\.zeros\(")
-# A first loss that is ln C to every printed digit (four decimals or more; C up to 100, where a value printed so falls
-# that near ln C by chance about once in a hundred), and a loss that stayed near it: every input started with the same
-# output, 1/C for each class. Half a printed fact for the entries whose phrases say the model predicts the class
-# frequencies for every input (WR-110's own check: "a reason to look, not yet the finding").
-LN_C_WORDS = {"predict", "class", "frequency"}
-LN_C_MAX = 100
+ZERO_INIT = re.compile(r"kernel_initializer\s*=\s*['\"]zeros['\"]|\binitializers\.Zeros\(\)|"
+                       r"\bnn\.init\.zeros_\(\s*[\w.\[\]]{0,40}weight\s*\)|"
+                       r"\bnn\.init\.constant_\(\s*[\w.\[\]]{0,40}weight\s*,\s*0(?:\.0*)?\s*\)|"
+                       r"\.weight(?:\.data)?\.(?:fill_\(\s*0(?:\.0*)?\s*\)|zero_\(\))")
+# (a weight matrix's own name -- W1, W_hidden, weights2 -- not a buffer named after it: W1_vel, mW1)
+NUMPY_ZERO_WEIGHTS = re.compile(r"(?m)^[ \t]*(?:self\.)?(?:W|w|weights?)(?:\d|_?(?:in|out|hidden|h|o|ih|hh|xh|hy)\d?)?"
+                                r"\s*=\s*np\.zeros\([^\n]{0,60}\)")
+# layers the paste builds: zeros for the only one is a linear model, which trains from zeros
+LAYERS_BUILT = re.compile(r"\b(?:layers\.)?(?:Dense|Conv[123]D)\(|\bnn\.(?:Linear|Conv[123]d)\(")
 UNLABELLED_WORDS, RAW_PIXEL_WORDS = {"unlabell", "mark"}, {"raw", "pixel"}
 MINUS_ONE_LABELS = re.compile(r"\b(?:y|labels?|targets?)\s*(?:\[[^\]\n]{0,30}\]\s*)?=\s*-1\b(?!\s*(?:and|or|,|/)\s*\+?1\b)|"
                               r"\bset (?:the |their |its |those |these )?(?:y|labels?|targets?) (?:to|as) -1\b", re.I)
@@ -351,8 +356,7 @@ CANDIDATES = 3
 # beside a named entry and its runners-up, the others are listed only with one of them.
 # Facts of the paste that make an entry a candidate on their own, beside a curve that shows another's signature.
 SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one-labels", "raw-pixels",
-              "never-cleared", "pairing", "exp-overflow", "raw-targets", "constant-feature", "zero-init", "ln-c",
-              "flushed")
+              "never-cleared", "pairing", "exp-overflow", "raw-targets", "constant-feature", "zero-init", "flushed")
 SPECIFIC = ("curve", "messages", "start", "negative", "zero-gradient", "accuracy-rose", "sigmoid-zero", "rate-rose",
             "softmax-floor")
 # ... of which these are shared by every entry of the curve's shape: past the first three, they list no one
@@ -737,6 +741,20 @@ def _plateau(ev: Evidence) -> tuple[str, list[str]] | None:
              f"{_fmt(ev.high)}): {verdict}"])
 
 
+def _model_output(prose: str) -> re.Match | None:
+    """The pasted model's probabilities as its output: a Sequential that ends in nn.Sigmoid() or nn.Softmax(), or what
+    the last forward() pasted returns (its block: to the next `def` or `class` at its indentation or less)."""
+    starts = [m.start() for m in re.finditer(r"(?m)^([ \t]*)def forward\(", prose)]
+    if starts:
+        indent = len(prose[starts[-1]:]) - len(prose[starts[-1]:].lstrip(" \t"))
+        end = re.compile(r"(?m)^[ \t]{0,%d}(?:def|class)\b" % indent).search(prose, starts[-1] + 1)
+        block = prose[starts[-1]:end.start() if end else len(prose)]
+        found = TORCH_PROBABILITY_OUT.search(block)
+        if found and not found.group(0).startswith("nn."):
+            return found
+    return next((m for m in TORCH_PROBABILITY_OUT.finditer(prose) if m.group(0).startswith("nn.")), None)
+
+
 # Gradients said to be exactly zero ("the grads are exactly 0.0", "gradients = 0", "grad norm is zero")
 GRADS_ZERO_SAID = re.compile(r"\bgrad(?:ient)?s?\b(?:[ \t]+norms?)?[^.\n]{0,60}?\b(?:are|is|were|was|=|==|equal(?:s| to)?|"
                              r"print(?:s|ed)?(?: as)?)[ \t]+(?:all[ \t]+)?(?:exactly[ \t]+)?(?:0(?:\.0+)?|zero)(?!\.?\d)", re.I)
@@ -749,27 +767,6 @@ def _grads_said_zero(prose: str) -> re.Match | None:
                  if not NONE_OF_THEM.search(prose, max(0, m.start() - 60), m.start())), None)
 
 
-# A run that starts from trained weights: its first loss is already low, and a flat end is where it converged
-FINE_TUNE = re.compile(r"\b(?:fine[- ]?tun\w*|pre-?trained|resum\w* (?:from|training)|from (?:a |the )?checkpoint)\b",
-                       re.I)
-
-
-def _binary_entropy(p: float) -> float:
-    return -(p * math.log(p) + (1 - p) * math.log(1 - p)) if 0 < p < 1 else 0.0
-
-
-def _outputs_vary(ev: Evidence, level: float) -> bool:
-    """Is the loss below what one output given to every input could reach at the accuracy printed beside it? A model
-    that gives every input the same distribution is right on the most frequent class alone, so its accuracy a is
-    that class's share, and its cross-entropy is at least the labels' entropy, which is at least H2(a) = -a ln a -
-    (1-a) ln(1-a) for a >= 1/2 (the rest of the labels in one class is the least entropy). A loss 2% or more below
-    H2(a) needs outputs that differ between inputs: no dead network, a converged one."""
-    if not ev.accuracy_tail:
-        return False
-    a = ev.accuracy_tail[-1] / (100 if ev.accuracy_percent or ev.accuracy_tail[-1] > 1 else 1)
-    return 0.5 <= a < 1 and level < (1 - 0.02) * _binary_entropy(a)
-
-
 def _stall(ev: Evidence) -> tuple[str, list[str]] | None:
     first = ev.head[0]
     if not _shape_judged(ev) or ev.low > (1 - PLATEAU_FALL) * first:
@@ -779,11 +776,7 @@ def _stall(ev: Evidence) -> tuple[str, list[str]] | None:
     while n < len(tail) and _within(tail[-1 - n:], FLAT):
         n += 1
     level = tail[-1]
-    if n < min(KEEP, (ev.count + 1) // 2) or level < STALL_LEVEL * first or _outputs_vary(ev, level):
-        return None
-    # a fine-tune, or a resumed run, that fell and levelled off smoothly has converged from where it started (a
-    # fine-tune whose units died jumps first: then the level is above its lowest, or the frozen test takes it)
-    if FINE_TUNE.search(ev.prose) and level <= (1 + PLATEAU_FALL) * ev.low:
+    if n < min(KEEP, (ev.count + 1) // 2) or level < STALL_LEVEL * first:
         return None
     start = ev.before_start + len(tail) - n
     # (a level well above the lowest was reached by going back up: said, not passed over)
@@ -843,9 +836,8 @@ def _frozen(ev: Evidence) -> tuple[str, list[str]] | None:
         return None
     level, n, same = _frozen_tail(ev)
     first = ev.head[0]
-    if n < FROZEN_MIN or n < (ev.count + 1) // 2 or not _moved(ev, level) or level < STALL_LEVEL * first \
-            or _outputs_vary(ev, level) or (FINE_TUNE.search(ev.prose) and level <= (1 + PLATEAU_FALL) * ev.low):
-        return None                     # (see _stall)
+    if n < FROZEN_MIN or n < (ev.count + 1) // 2 or not _moved(ev, level) or level < STALL_LEVEL * first:
+        return None
     start = ev.count - n
     return ("stall-after-drop",
             [f"the loss froze: its last {n} values ({ev.where(start)} to {ev.where(ev.count - 1)}) are all "
@@ -969,7 +961,6 @@ class Weigher:
         self.exp_overflow = self._saying(EXP_OVERFLOW_WORDS)
         self.constant_feature = self._saying(CONSTANT_FEATURE_WORDS)
         self.zero_init = self._saying(ZERO_INIT_WORDS)
-        self.uniform_start = self._saying(LN_C_WORDS)
         self.sigmoid_zero = self._saying(SIGMOID_ZERO_WORDS)
         self.rate_raised = self._saying(RATE_RAISED_WORDS)
         self.uncleared = self._saying(UNCLEARED_WORDS)
@@ -1268,17 +1259,16 @@ def _printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: st
     # A regression's squared error is about the targets' mean square while the outputs are still near 0: a first
     # loss of ENORMOUS_START or more that never fell to half of it takes errors of its root's size, targets in their
     # raw units (or outputs broken from the start: the entries of that shape have the enormous start's part). Only
-    # a loss that barely moved (within PLATEAU_FALL: one that falls is learning), that is no sum over many examples
-    # or pixels (reduction='sum' makes any loss enormous), and whose targets the words do not say were scaled; not a
+    # a loss that never fell to half of it (the enormous start's own rule), that is no sum over many examples or
+    # pixels (reduction='sum' makes any loss enormous), and whose targets the words do not say were scaled; not a
     # loss that climbed (the step overshoots then, whatever the targets' units).
     if regressor and sig.enormous_start and ev.high is not None and ev.high <= 2 * ev.head[0] \
-            and ev.low is not None and ev.low >= (1 - PLATEAU_FALL) * ev.head[0] and not SUMMED.search(ev.prose) \
-            and "targets" not in _scaled(ev.prose)["scaled"]:
+            and not SUMMED.search(ev.prose) and "targets" not in _scaled(ev.prose)["scaled"]:
         first = ev.head[0]
         size = (f"an absolute error that large takes errors of about {_fmt(first)}" if ABSOLUTE_LOSS.search(ev.prose)
                 else f"a squared error that large takes errors of about {_fmt(math.sqrt(first))} (its root)")
         out["raw-targets"] = (f"{regressor}, a regression's, and its first loss ({_fmt(first)}) is enormous and "
-                              f"barely moved: {size}, targets in their raw units")
+                              f"never fell to half of it: {size}, targets in their raw units")
     if SIGMOID_ZERO_WORDS <= set(words):
         out["sigmoid-zero"] = ("the report says the output is 0.5: a sigmoid gives exactly that for an input of 0, "
                                "which a last layer whose weights and bias are all zero gets for every example (a model "
@@ -1312,12 +1302,11 @@ def _printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: st
     overflow = _exp_overflow(ev)
     if overflow:
         out["exp-overflow"] = overflow
-    uniform = _first_is_ln_c(ev)
-    if uniform:
-        out["ln-c"] = uniform
-    zeros = ZERO_INIT.search(ev.prose) or (m[1] if len(m := NUMPY_ZERO_WEIGHTS.findall(ev.prose)) >= 2 else None)
+    numpy = list(NUMPY_ZERO_WEIGHTS.finditer(ev.prose))
+    keras_torch = ZERO_INIT.search(ev.prose) if len(LAYERS_BUILT.findall(ev.prose)) >= 2 else None
+    zeros = keras_torch or (numpy[1] if len(numpy) >= 2 else None)
     if zeros is not None and sig.name != "healthy":
-        code = zeros.group(0) if isinstance(zeros, re.Match) else zeros
+        code = zeros.group(0)
         out["zero-init"] = (f"the pasted code sets weights to one value (`{' '.join(code.split())}`): units that start "
                             "equal get equal gradients and stay copies of each other")
     divides, constant = DIVIDES_BY_STD.search(ev.prose), CONSTANT_FEATURE.search(ev.prose)
@@ -1341,6 +1330,8 @@ def _exp_overflow(ev: Evidence) -> str:
     """The first call in the paste that hands exp (or a hand-written softmax) a number past what exp can return, as
     a fact, or "": past float64's limit always, past float32's only where the paste computes in float32 (a
     framework's exp, a framework shown, or float32 named)."""
+    if STABLE_SAID.search(ev.prose):
+        return ""                       # (the paste keeps exp in log space already: what it hands exp is guarded)
     wide = bool(FLOAT32_SAID.search(ev.prose) or {"pytorch", "tensorflow", "jax"} & shown_frameworks(ev))
     for m in EXP_CALL.finditer(ev.prose):
         line_start = ev.prose.rfind("\n", 0, m.start()) + 1
@@ -1354,23 +1345,6 @@ def _exp_overflow(ev: Evidence) -> str:
         if x > EXP_LIMITS["float32"] and (wide or m.group("lib") in ("torch", "jnp", "tf", "tf.math")):
             return f"{call} is past the largest float32 (exp overflows above {EXP_LIMITS['float32']:.2f})"
     return ""
-
-
-def _first_is_ln_c(ev: Evidence) -> str:
-    """The fact that the run's first loss is ln C as printed and the loss stayed within PLATEAU_FALL of it, or ""."""
-    if ev.count < 3 or ev.first_nonfinite is not None or not _at_run_start(ev) or ev.low is None or ev.high is None:
-        return ""                       # (one value at ln C, then a nan: a fresh classifier's start, and a break)
-    first = ev.head[0]
-    unit = _last_digit_unit(first)
-    if not 0 < unit <= 1e-4 or ev.low < (1 - PLATEAU_FALL) * first or ev.high > (1 + PLATEAU_FALL) * first \
-            or _accuracy_rose(ev):        # (beside an accuracy that rose, the outputs did not stay the same)
-        return ""
-    classes = next((c for c in range(2, LN_C_MAX + 1) if abs(first - math.log(c)) <= unit / 2 * (1 + 1e-9)), None)
-    if classes is None:
-        return ""
-    return (f"the first loss ({first!r}) is ln {classes} = {math.log(classes):.6f} to every printed digit, and the loss "
-            f"stayed near it: every input started with the same output, 1/{classes} for each class (all-zero weights "
-            "give that; so does an output layer that is zero by design)")
 
 
 def _floor_of(classes: int) -> float:
@@ -1623,7 +1597,6 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
                                     ("raw-targets", w.regression, W_PRINTED),
                                     ("constant-feature", w.constant_feature, W_PRINTED),
                                     ("zero-init", w.zero_init, W_SAID_HALF),
-                                    ("ln-c", w.uniform_start, W_SAID_HALF),
                                     ("never-cleared", w.uncleared, W_SAID_HALF),
                                     ("rate-rose", w.rate_raised, W_SAID_HALF)):
         if fact in c.printed and entry.id in declarers:
@@ -1656,8 +1629,8 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
             parts["pairing"] = -W_SAID_HALF
             against.append("the pasted Keras model ends in a softmax and its cross-entropy takes probabilities "
                            "(from_logits is False unless set): the pairing Keras expects")
-    elif entry.id in w.probabilities and ev.prose.count("def forward(") <= 1 \
-            and (out := TORCH_PROBABILITY_OUT.search(ev.prose)) and (loss := TORCH_LOGITS_LOSS.search(ev.prose)):
+    elif entry.id in w.probabilities and (out := _model_output(ev.prose)) \
+            and (loss := TORCH_LOGITS_LOSS.search(ev.prose)):
         parts["pairing"] = W_SAID_HALF
         evidence.append(f"the pasted PyTorch model outputs probabilities (`{' '.join(out.group(0).split())}`) and its "
                         f"loss, `{loss.group(0).rstrip('(')}`, applies its own sigmoid or softmax: probabilities handed "
@@ -2014,8 +1987,7 @@ NOTICES = ((re.compile(r"Anomaly Detection has been enabled\b"),
            # PyAnomalyMetadata::print_stack)
            (re.compile(r"Error detected in \w+\. Traceback of forward call that caused the error"),
             f"PyTorch's anomaly mode warns where the backward operation that failed was made in the forward pass "
-            f"(the traceback after it: {ANOMALY_CPP_SOURCE}); the error it raises next says what that operation "
-            "returned"))
+            f"(the traceback after it: {ANOMALY_CPP_SOURCE}); it names no cause itself"))
 # ... and what shows that anomaly mode is on: its warning, or what it prints at a nan
 ANOMALY_ON = re.compile(r"Anomaly Detection has been enabled|returned nan values in its \w+ output|Error detected in "
                         r"\w+Backward")

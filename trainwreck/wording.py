@@ -69,7 +69,8 @@ THESAURUS = [
     # Apex's calls say mixed precision is on; their "initialize" is not the weights' initialisation
     (r"\b(?:amp\.(?:initiali[sz]e|scale[ _]loss)|fp16|float16|half[- ]precision|mixed[- ]precision|amp|autocast|16-bit"
      r"|precision[ =]+16|o[12]|loss[ _-]?scal\w*|grad[ _-]?scaler)\b", " fp16 "),
-    (r"\bhalf\b", " fp16 "),
+    # (not half of something: "half the lr", "half of the data", "half an epoch", "half the batch size")
+    (r"\bhalf\b(?!\s+(?:the|of|an?|as|my|its|their|that|this|these|those|way|time|hours?|epochs?|size|its))", " fp16 "),
     (r"\b(?:bf16|bfloat16)\b", " bf16 "),
     (r"\b(?:learning[ _-]?rates?|lr|step[ -]size)\b", " lr "),
     (r"\bwarm[ _-]?up\w*|\bburn[ _-]?in\b", " warmup "),
@@ -462,7 +463,10 @@ _PUT_OFF = (r"\b(?:only|just|merely) (?:delay|postpone)\w*|\b(?:only|just|merely
 # (a run again at a rate it names: "I re-ran with lr 1e-4 instead of 1e-3 and it's the same"; not "re-ran with the
 # same lr and another seed")
 _TRIED = (r"(?:(?:chang|reduc|lower|decreas|smaller|tried|trying|even with)\w*[^.;\n]{0,25}?\blr\b|"
-          r"(?:re-?ran|re-?run|ran it again|retri|retrain)\w*[^.;\n]{0,25}?(?<!same )\blr\b\s*(?:=|:|of|to|at)?\s*\.?\d)"
+          r"(?:re-?ran|re-?run|ran it again|retri|retrain)\w*[^.;\n]{0,25}?(?:(?<!same )\blr\b\s*(?:=|:|of|to|at)?\s*\.?\d|"
+          # (folded: a token's spaces are doubled)
+          r"\b(?:half|a\s+(?:tenth|third|quarter)\s+of|(?:a\s+)?lower|(?:a\s+)?smaller|reduced|\d+x\s+(?:smaller|lower))"
+          r"\s+(?:the\s+)?lr\b))"
           r"(?:[^.;\n]|\.\d){0,40}?")
 TRIED_LR = re.compile(_TRIED + r"(?:" + _NO_EFFECT + r")|\blr\b[^.;\n]{0,15}?(?:no matter|(?:n'?t|not|never) (?:help|matter))")
 PUT_OFF_LR = re.compile(_TRIED + r"(?:" + _PUT_OFF + r")")

@@ -6,7 +6,7 @@
 
 Three such lines in a row make the format; the count is quoted as printed ("step 20"). As with a count and a
 value (count_value.py), a paste that says the numbers it printed are not the loss (an accuracy, a time) is not
-read so.
+read so, nor rows under a line that introduces something else ("here is my lr schedule:").
 """
 import re
 
@@ -15,6 +15,23 @@ from .count_value import VALUE, _not_a_loss
 
 COUNTER = rb"^[ \t]*(?:[Ss]tep|STEP|[Ee]poch|EPOCH|[Ii]ter(?:ation)?|[Ii]t|[Bb]atch|[Uu]pdate)s?[ \t]*#?\d+(?:/\d+)?[ \t]*[:=][ \t]*"
 LINE = re.compile(rb"(?m)" + COUNTER + rb"(" + VALUE + rb")[ \t]*\r?$")
-DIALECT = Dialect("lines of a step and a value",
-                  re.compile(rb"(?m)(?:" + COUNTER + rb"(?:" + VALUE + rb")[ \t]*\r?\n){3}"),
-                  pattern=LINE, refused_by=_not_a_loss)
+DETECT = re.compile(rb"(?m)(?:" + COUNTER + rb"(?:" + VALUE + rb")[ \t]*\r?\n){3}")
+# the line right above the rows, when it introduces them and names something else ("here is my lr schedule:",
+# "accuracy per epoch:"): the rows name no key of their own
+# (a series by its name: not "lr" alone, which a settings line names -- "SGD, lr=10 on a small MLP:")
+NOT_LOSS_ABOVE = re.compile(rb"(?i)\b(?:schedule|warm-?up|acc(?:uracy)?|f1|auc|time|seconds|throughput|memory|"
+                            rb"grad(?:ient)?[ _]?norms?)\b")
+LOSS_WORDS = re.compile(rb"(?i)loss|cost|nll|mse")
+
+
+def _refused(first: bytes) -> bool:
+    rows = DETECT.search(first)
+    if rows is not None:
+        said = re.split(rb"[.!?](?:\s|$)", first[:rows.start()].rstrip().rsplit(b"\n", 1)[-1])[-1]   # its last sentence
+        # (the line that introduces the rows, ending in a colon; a settings line above them says nothing of them)
+        if said.rstrip().endswith(b":") and NOT_LOSS_ABOVE.search(said) and not LOSS_WORDS.search(said):
+            return True
+    return _not_a_loss(first)
+
+
+DIALECT = Dialect("lines of a step and a value", DETECT, pattern=LINE, refused_by=_refused)
