@@ -747,4 +747,4 @@ def test_anomaly_modes_warning_of_where_the_op_was_made_is_read_not_left_unweigh
             "RuntimeError: Function 'PowBackward0' returned nan values in its 0th output.\n")
     d = diagnosis(text)
     assert not any("Error detected in" in u for u in d.unweighed)
-    assert any("warns where the backward operation that failed was made" in note for _c, note in d.read)
+    assert any("says where the backward operation that failed was made" in note for _c, note in d.read)

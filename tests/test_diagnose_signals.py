@@ -1498,7 +1498,7 @@ def test_the_session30_changes_review_regressions_stay_fixed():
 
 def test_half_precision_beside_gradients_said_to_be_zero_is_its_quiet_face():
     """review_session30_broad c06: `model.half()`, SGD with no GradScaler, the loss stops at 0.70 where float32 reached
-    0.12, "a lot of the first-layer weight grads are exactly 0.0": WR-040's quiet face (float16 flushes gradients below
+    0.12, "a lot of the first-layer weight grads are exactly 0.0": WR-040's quiet face (float16 underflows gradients below
     about 6e-08 to zero) was "no known failure"."""
     from trainwreck.diagnose import GRADS_ZERO_SAID
 

@@ -301,7 +301,9 @@ STABLE_SAID = re.compile(r"\b(?:logsumexp|log_softmax|log-sum-exp|subtract(?:ing
 FLOAT32_SAID = re.compile(r"\b(?:float32|fp32)\b", re.I)
 EXP_LIMITS = {"float64": math.log(sys.float_info.max), "float32": math.log((2 - 2 ** -23) * 2.0 ** 127)}
 # A paste that divides by a standard deviation it computes (`/ X.std()`, `/ std`) and says a column holds one value
-# for every row: that column's standard deviation is 0, and (x - mean) / 0 is 0/0, nan for every row. A printed fact
+# for every row: that column's standard deviation is 0 (or a rounding error's size), and (x - mean) / std is 0/0, nan
+# for every row, where the mean comes out exact (a whole-number constant: 3.0 every row), else the same +-1 on every
+# row -- a column that carries nothing either way. A printed fact
 # for the entries whose phrases say a constant feature has zero standard deviation. (scikit-learn's StandardScaler
 # divides such a column by 1 instead: only a division the paste writes.)
 CONSTANT_FEATURE_WORDS = {"constant", "deviation", "zero"}
@@ -1313,7 +1315,9 @@ def _printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: st
     if divides and constant and sig.name != "healthy":
         out["constant-feature"] = (f"the paste divides by a standard deviation (`{' '.join(divides.group(0).split())}`) "
                                    f"and says a column is constant (\"{' '.join(constant.group(0).split())}\"): that "
-                                   "column's standard deviation is 0, and (x - mean) / 0 is 0/0, nan for every row")
+                                   "column's standard deviation is 0, and (x - mean) / std is 0/0, nan for every row "
+                                   "where the mean comes out exact, as for a whole-number constant (else the same "
+                                   "+-1 on every row, from rounding)")
     if sig.name == "plateau-from-start" and first is not None and last is not None:
         # a percentage when printed with % or when both are above 1; both at most 1 without %, a
         # fraction; one of each cannot be read
@@ -1613,12 +1617,14 @@ def _weigh(entry: Entry, c: _Context, w: Weigher, weights: Weights) -> tuple[dic
         parts["precision"] = W_SAID_HALF
         evidence.append(f"the report shows half precision switched on (`{c.half_shown}`) in a run whose loss turned "
                         "nan or inf")
-    # ... and its quiet face: gradients said to be exactly 0 in a run computing in half precision (float16 flushes
-    # anything below about 6e-08 to zero), whatever the curve
+    # ... and its quiet face: gradients said to be exactly 0 in a run computing in half precision (float16 holds no
+    # magnitude below about 6e-08, 2**-24: smaller ones underflow, and those under about 3e-08 round to 0), whatever
+    # the curve
     elif c.half_shown and entry.id in w.precision and (zero := _grads_said_zero(ev.prose)):
         parts["flushed"] = W_SAID_HALF
         evidence.append(f"the report shows half precision switched on (`{c.half_shown}`) and says the gradients are "
-                        f"0 (\"{' '.join(zero.group(0).split())}\"): float16 flushes values below about 6e-08 to 0")
+                        f"0 (\"{' '.join(zero.group(0).split())}\"): float16 holds no magnitude below about 6e-08, and "
+                        "gradients under about 3e-08 round to 0")
     dense = DENSE.findall(ev.prose) if entry.id in w.probabilities else []
     if dense and KERAS_SOFTMAX.search(dense[-1]) and KERAS_CROSSENTROPY.search(ev.prose):
         if FROM_LOGITS.search(ev.prose):
@@ -1977,16 +1983,15 @@ def _unweighed(ev: Evidence, key: str, example: str, line: int, w: Weigher, zero
 # does not warn.
 ANOMALY_SOURCE = ("https://github.com/pytorch/pytorch/blob/024bc9faa91f9d50e3a73c3937ce94ddf0bde31e/torch/autograd/"
                   "anomaly_mode.py")
-ANOMALY_CPP_SOURCE = ("https://github.com/pytorch/pytorch/blob/042876ca0baa293ed464acd0ef4e3bd12758f437/torch/csrc/"
-                      "autograd/python_anomaly_mode.cpp")
+ANOMALY_CPP_SOURCE = "https://github.com/pytorch/pytorch/blob/v2.13.0/torch/csrc/autograd/python_anomaly_mode.cpp"
 NOTICES = ((re.compile(r"Anomaly Detection has been enabled\b"),
             f"PyTorch's anomaly mode is on (torch.autograd.detect_anomaly() warns so each time it is created: "
             f"{ANOMALY_SOURCE}); it names no failure, and once a backward pass makes a nan it raises an error naming "
             "the operation"),
-           # (and before the error it raises, where the failing backward op was made: _format_stack's words, warned by
-           # PyAnomalyMetadata::print_stack)
+           # (and where the failing backward op was made: _format_stack's words, warned by PyAnomalyMetadata::print_stack
+           # before the error in releases through 2.13; later source appends them to the error's message)
            (re.compile(r"Error detected in \w+\. Traceback of forward call that caused the error"),
-            f"PyTorch's anomaly mode warns where the backward operation that failed was made in the forward pass "
+            f"PyTorch's anomaly mode says where the backward operation that failed was made in the forward pass "
             f"(the traceback after it: {ANOMALY_CPP_SOURCE}); it names no cause itself"))
 # ... and what shows that anomaly mode is on: its warning, or what it prints at a nan
 ANOMALY_ON = re.compile(r"Anomaly Detection has been enabled|returned nan values in its \w+ output|Error detected in "
