@@ -1231,6 +1231,7 @@ def test_a_number_past_exps_limit_handed_to_exp_or_a_hand_written_softmax_counts
     assert "exp(1002) is past the largest float64" in " ".join(diagnosis(text).matches[0].evidence)
     # 100 overflows float32's exp (PyTorch's default), not NumPy's float64; a library's softmax subtracts the max
     assert "exp-overflow" in weighed_parts("torch.exp(torch.tensor(100.)) gives inf", "WR-020")
+    assert "exp-overflow" not in weighed_parts("torch.exp(torch.tensor(100., dtype=torch.float64))", "WR-020")
     for quiet in ("np.exp(100.) gives a big number", "np.exp(-1000.) is 0", "F.softmax(torch.tensor([1000., 0.]))",
                   "scipy.special.softmax([1000., 0.])", "stable_softmax(np.array([1000., 0.]))"):
         assert "exp-overflow" not in weighed_parts(quiet, "WR-020"), quiet

@@ -1346,7 +1346,9 @@ def _exp_overflow(ev: Evidence) -> str:
         if x > EXP_LIMITS["float64"]:
             return (f"{call} is past the largest float64 (exp overflows above {EXP_LIMITS['float64']:.2f} in float64, "
                     f"{EXP_LIMITS['float32']:.2f} in float32)")
-        if x > EXP_LIMITS["float32"] and (wide or m.group("lib") in ("torch", "jnp", "tf", "tf.math")):
+        # (float32 where the paste computes in it, unless the call itself asks for float64)
+        if x > EXP_LIMITS["float32"] and (wide or m.group("lib") in ("torch", "jnp", "tf", "tf.math")) \
+                and not re.search(r"float64|double", m.group("args")):
             return f"{call} is past the largest float32 (exp overflows above {EXP_LIMITS['float32']:.2f})"
     return ""
 
