@@ -1534,3 +1534,15 @@ def test_the_later_session30_reviews_regressions_stay_fixed():
     dead = "".join(f"epoch {e}: loss {v} acc 0.8100\n" for e, v in enumerate(
         ["0.7085", "0.6421", "0.5512", "0.4980", "1.3633", "0.9417", "0.6120"] + ["0.4512"] * 14))
     assert diagnosis(dead).signature.name == "stall-after-drop"
+
+
+def test_an_absolute_error_is_read_from_the_loss_named_not_a_metric_column():
+    """review_session30_final c22: a Keras MSE regression printing an `mae` metric column was told "an absolute error
+    that large takes errors of about 3.917e+10"; its errors are about the root, 1.98e+05."""
+    rows = "".join(f"Epoch {e}/30\n37/37 [====] - 0s 2ms/step - loss: {3.917e10 * (1 - 0.001 * (e - 1)):.4e} - mae: "
+                   f"{1.8e5:.4e}\n" for e in range(1, 12))
+    compiled = "model.compile(optimizer='adam', loss='mse', metrics=['mae'])  # house price regression\n"
+    fact = " ".join(e for m in diagnosis(compiled + rows).matches for e in m.evidence)
+    assert "a squared error that large takes errors of about 1.979e+05 (its root)" in fact
+    mae = diagnosis(compiled.replace("loss='mse', metrics=['mae']", "loss='mae'") + rows)
+    assert "an absolute error that large" in " ".join(e for m in mae.matches for e in m.evidence)

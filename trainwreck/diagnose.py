@@ -236,9 +236,12 @@ REGRESSOR = re.compile(r"\b(?:(?<!logistic )(?<!logistic-)regress\w*|mse\w*|mean
                        r"\bLinear\([^()\n]{0,40},\s*1\s*\)|out_features\s*=\s*1\b", re.I)
 # ... a regression said in words, with no word of a classifier's or of a sigmoid's: what no entry about a loss handed
 # probabilities can explain (one output unit alone is no regression here: a binary classifier has one too)
-# a loss of the error's size, not its square (MAE, L1, Huber and smooth L1 far from 0)
-ABSOLUTE_LOSS = re.compile(r"\b(?:mae|l1[ _-]?loss|mean[ _-]absolute[ _-]error|absolute[ _-]error|smooth[ _-]?l1\w*|huber\w*)\b",
-                           re.I)
+# a loss of the error's size, not its square (MAE, L1, Huber and smooth L1 far from 0), named as the loss -- not a
+# metric column beside it (Keras's `mae: 1.8e5` beside an MSE)
+ABSOLUTE_LOSS = re.compile(r"\bloss\s*=\s*['\"](?:mae|mean_absolute_error|huber\w*)['\"]|\bnn\.(?:L1Loss|SmoothL1Loss|HuberLoss)\("
+                           r"|\bF\.(?:l1_loss|smooth_l1_loss|huber_loss)\(|\blosses\.(?:MeanAbsoluteError|Huber)\("
+                           r"|\b(?:mae|l1|mean absolute error|huber) loss\b|\bloss (?:is|was) (?:the |an? )?(?:mae|l1|mean absolute "
+                           r"error|huber)\b", re.I)
 # a loss summed over the examples (or the pixels) instead of averaged: enormous whatever the targets' units
 SUMMED = re.compile(r"reduction\s*=\s*['\"]sum['\"]|size_average\s*=\s*False|\bsum(?:med)? (?:of|over) (?:the |all )?"
                     r"(?:per[- ]\w+ )?(?:\w+ )?(?:losses|errors|examples|samples|pixels|cross-?entropies)|\b(?:the )?sum,? not "
