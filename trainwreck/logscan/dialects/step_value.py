@@ -11,17 +11,16 @@ read so, nor rows under a line that introduces something else ("here is my lr sc
 import re
 
 from . import Dialect
-from .count_value import VALUE, _not_a_loss
+from .count_value import LOSS_WORDS, VALUE, _not_a_loss
 
 COUNTER = rb"^[ \t]*(?:[Ss]tep|STEP|[Ee]poch|EPOCH|[Ii]ter(?:ation)?|[Ii]t|[Bb]atch|[Uu]pdate)s?[ \t]*#?\d+(?:/\d+)?[ \t]*[:=][ \t]*"
 LINE = re.compile(rb"(?m)" + COUNTER + rb"(" + VALUE + rb")[ \t]*\r?$")
 DETECT = re.compile(rb"(?m)(?:" + COUNTER + rb"(?:" + VALUE + rb")[ \t]*\r?\n){3}")
-# the line right above the rows, when it introduces them and names something else ("here is my lr schedule:",
-# "accuracy per epoch:"): the rows name no key of their own
-# (a series by its name: not "lr" alone, which a settings line names -- "SGD, lr=10 on a small MLP:")
+# The line right above the rows, when it introduces them and names another series ("here is my lr schedule:",
+# "accuracy per epoch:"): the rows name no key of their own. A series by its name, not "lr" alone, which a settings
+# line names ("SGD, lr=10 on a small MLP:").
 NOT_LOSS_ABOVE = re.compile(rb"(?i)\b(?:schedule|warm-?up|acc(?:uracy)?|f1|auc|time|seconds|throughput|memory|"
                             rb"grad(?:ient)?[ _]?norms?)\b")
-LOSS_WORDS = re.compile(rb"(?i)loss|cost|nll|mse")
 
 
 def _refused(first: bytes) -> bool:
