@@ -1546,3 +1546,19 @@ def test_an_absolute_error_is_read_from_the_loss_named_not_a_metric_column():
     assert "a squared error that large takes errors of about 1.979e+05 (its root)" in fact
     mae = diagnosis(compiled.replace("loss='mse', metrics=['mae']", "loss='mae'") + rows)
     assert "an absolute error that large" in " ".join(e for m in mae.matches for e in m.evidence)
+
+
+def test_a_jump_of_twice_the_value_before_in_the_first_steps_of_a_run_said_to_have_no_warmup_is_wr250():
+    """review_session30_final c16 (and broad2 f20): a x2.4 jump at iter 2 of an AdamW run "with no warmup" was
+    answered "normal (spikes in a falling curve)" beside a note naming the no-warmup signature. The words say which
+    run it is; without them a jump under 3x the first value stays unjudged (a small batch's blip)."""
+    values = ["4.2176", "3.9820", "9.6614", "7.8831", "5.4127", "4.6392", "4.0108", "3.6651", "3.4420", "3.3197",
+              "3.2281", "1.8832"]
+    log = "".join(f"iter {i}: loss {v}\n" for i, v in enumerate(values))
+    d = diagnosis("AdamW lr=1e-3, no warmup. Is the spike at iter 2 a problem?\n" + log)
+    assert d.verdict == "failure" and d.matches[0].entry.id == "WR-250"
+    assert "from 3.982 at iter 1 to 9.661 at iter 2 (x2.4) in a run the report says had no warmup" in \
+        d.signature.facts[0]
+    assert diagnosis("AdamW lr=1e-3, warmup_steps=0.\n" + log).signature.name == "spike-then-recover"
+    for other in ("AdamW lr=1e-3 with 500 warmup steps.\n", "SGD, batch size 2.\n"):
+        assert diagnosis(other + log).signature.name != "spike-then-recover", other

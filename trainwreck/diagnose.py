@@ -54,6 +54,10 @@ ENORMOUS, ENORMOUS_NEXT = 100.0, 3
 ENORMOUS_START = 1e4
 # An early spike: within the first SPIKE_WINDOW values, SPIKE_RATIO times the first one.
 SPIKE_WINDOW, SPIKE_RATIO = 10, 3.0
+# ... and in a run said to have no warmup ("no warmup", "warmup_steps=0"), a jump of twice the value before it
+NO_WARMUP_JUMP = 2.0
+NO_WARMUP = re.compile(r"\b(?:no|without|w/o|zero)\s+(?:lr\s+|learning[ -]rate\s+)?warm-?up\b|"
+                       r"\bwarm-?up(?:_steps|_ratio|_iters?|_epochs)?\s*[=:]\s*0(?:\.0+)?(?!\.?\d)", re.I)
 # ... and not when the loss jumps to that height SWINGS times or more: a saw-tooth, not a spike (an optimiser
 # without warmup may spike twice before it settles)
 SWINGS = 3
@@ -411,8 +415,8 @@ class Diagnosis:
 
 # ---- the curve ------------------------------------------------------------------------------
 
-def _excursions(values: list[float], height: float) -> list[int]:
-    """Where the loss jumped SPIKE_RATIO times above the lowest it had been since the last jump came back down, to
+def _excursions(values: list[float], height: float, ratio: float = SPIKE_RATIO) -> list[int]:
+    """Where the loss jumped `ratio` times above the lowest it had been since the last jump came back down, to
     `height` or more: the index each jump reached it (one early spike is one excursion; a saw-tooth that returns to
     it again and again is an oscillation, not a spike -- smaller jumps near a low loss are noise and not counted)."""
     starts, low, peak = [], values[0], None
@@ -420,22 +424,22 @@ def _excursions(values: list[float], height: float) -> list[int]:
         if not math.isfinite(v):
             break
         if peak is None:
-            if v >= SPIKE_RATIO * low and v >= height:
+            if v >= ratio * low and v >= height:
                 starts.append(i)
                 peak = v
             low = min(low, v)
-        elif v <= peak / SPIKE_RATIO:           # back down: the next jump is measured from here
+        elif v <= peak / ratio:                 # back down: the next jump is measured from here
             peak, low = None, v
         else:
             peak = max(peak, v)
     return starts
 
 
-def _settled_spike(values: list[float], height: float) -> bool:
+def _settled_spike(values: list[float], height: float, ratio: float = SPIKE_RATIO) -> bool:
     """One excursion, or fewer than SWINGS that then stopped: the values after the last one outnumber those between
     the first and the last (a warmup-less optimiser may spike twice and settle; a loss that keeps swinging to the
     end of the paste has not settled)."""
-    starts = _excursions(values, height)
+    starts = _excursions(values, height, ratio)
     return len(starts) == 1 or (1 < len(starts) < SWINGS and len(values) - 1 - starts[-1] >= starts[-1] - starts[0])
 
 
@@ -584,6 +588,16 @@ def _signature(ev: Evidence) -> Signature:
                    [f"the loss jumped from {_fmt(early[0])} at {at(0)} to {_fmt(early[peak])} at {at(peak)} "
                     f"(x{early[peak] / early[0]:.2g}), then recovered and ended at {_fmt(ev.last)}, "
                     "below where it started"])
+    # ... or, in a run the words say had no warmup, a jump of NO_WARMUP_JUMP times the value before it in the first
+    # steps (a warmup-less optimiser's first steps are its largest: the entry's own face, said by the report; without
+    # those words a jump this small may be a small batch's noise)
+    jump = max(range(1, len(early)), key=lambda i: early[i] / early[i - 1] if early[i - 1] > 0 else 0, default=0)
+    if jump and early[jump - 1] > 0 and early[jump] >= NO_WARMUP_JUMP * early[jump - 1] and ev.last < early[0] \
+            and NO_WARMUP.search(ev.prose) and _settled_spike(ev.head, early[jump] / 2, NO_WARMUP_JUMP):
+        return sig("spike-then-recover",
+                   [f"the loss jumped from {_fmt(early[jump - 1])} at {at(jump - 1)} to {_fmt(early[jump])} at "
+                    f"{at(jump)} (x{early[jump] / early[jump - 1]:.2g}) in a run the report says had no warmup, then "
+                    f"recovered and ended at {_fmt(ev.last)}, below where it started"])
     end_rises = _rises_before(ev.before)
     if end_rises and sustained_climb(ev.before[-1 - end_rises:]) is not None:   # the alarm is for the climb still going
         return sig("climbing", [f"no non-finite value yet, but the loss has risen {end_rises} times in a row "
