@@ -54,10 +54,14 @@ ENORMOUS, ENORMOUS_NEXT = 100.0, 3
 ENORMOUS_START = 1e4
 # An early spike: within the first SPIKE_WINDOW values, SPIKE_RATIO times the first one.
 SPIKE_WINDOW, SPIKE_RATIO = 10, 3.0
-# ... and in a run said to have no warmup ("no warmup", "warmup_steps=0"), a jump of twice the value before it
+# ... and in a run said to have no warmup ("no warmup", "warmup_steps=0"), a jump to twice the first value
 NO_WARMUP_JUMP = 2.0
 NO_WARMUP = re.compile(r"\b(?:no|without|w/o|zero)\s+(?:lr\s+|learning[ -]rate\s+)?warm-?up\b|"
                        r"\bwarm-?up(?:_steps|_ratio|_iters?|_epochs)?\s*[=:]\s*0(?:\.0+)?(?!\.?\d)", re.I)
+# ... unless the paste sets a warmup of its own ("warmup_steps=500", "1000 warmup steps"): the words of no warmup are
+# another run's
+WARMUP_SET = re.compile(r"\bwarm-?up(?:_steps|_ratio|_iters?|_epochs)?\s*[=:]\s*(?:0*[1-9]\d*|0?\.0*[1-9])|"
+                        r"\b\d[\d,]* warm-?up steps|\bwarm-?up (?:over|of) (?:the first )?\d", re.I)
 # ... and not when the loss jumps to that height SWINGS times or more: a saw-tooth, not a spike (an optimiser
 # without warmup may spike twice before it settles)
 SWINGS = 3
@@ -588,16 +592,19 @@ def _signature(ev: Evidence) -> Signature:
                    [f"the loss jumped from {_fmt(early[0])} at {at(0)} to {_fmt(early[peak])} at {at(peak)} "
                     f"(x{early[peak] / early[0]:.2g}), then recovered and ended at {_fmt(ev.last)}, "
                     "below where it started"])
-    # ... or, in a run the words say had no warmup, a jump of NO_WARMUP_JUMP times the value before it in the first
-    # steps (a warmup-less optimiser's first steps are its largest: the entry's own face, said by the report; without
-    # those words a jump this small may be a small batch's noise)
-    jump = max(range(1, len(early)), key=lambda i: early[i] / early[i - 1] if early[i - 1] > 0 else 0, default=0)
-    if jump and early[jump - 1] > 0 and early[jump] >= NO_WARMUP_JUMP * early[jump - 1] and ev.last < early[0] \
-            and NO_WARMUP.search(ev.prose) and _settled_spike(ev.head, early[jump] / 2, NO_WARMUP_JUMP):
+    # ... or, in a run the words say had no warmup (and name no warmup of its own), to NO_WARMUP_JUMP times the first
+    # value: a warmup-less optimiser's first steps are its largest, the entry's own face, said by the report (without
+    # those words a jump this small may be a small batch's noise). Not in rows that are each a whole epoch: an epoch's
+    # mean has averaged such a spike away, and its rise is something else (augmentation switched on, a new loss term).
+    whole_epochs = all((p := ev.at(i)) is not None and p.step is None and p.epoch is not None
+                       and re.fullmatch(r"epoch \d+(?:/\d+)?", p.epoch) for i in range(len(early)))
+    if early and early[0] > 0 and early[peak] >= NO_WARMUP_JUMP * early[0] and ev.last < early[0] \
+            and NO_WARMUP.search(ev.prose) and not WARMUP_SET.search(ev.prose) and not whole_epochs \
+            and _settled_spike(ev.head, early[peak] / 2, NO_WARMUP_JUMP):
         return sig("spike-then-recover",
-                   [f"the loss jumped from {_fmt(early[jump - 1])} at {at(jump - 1)} to {_fmt(early[jump])} at "
-                    f"{at(jump)} (x{early[jump] / early[jump - 1]:.2g}) in a run the report says had no warmup, then "
-                    f"recovered and ended at {_fmt(ev.last)}, below where it started"])
+                   [f"the loss jumped from {_fmt(early[0])} at {at(0)} to {_fmt(early[peak])} at {at(peak)} "
+                    f"(x{early[peak] / early[0]:.2g}) in a run the report says had no warmup, then recovered and "
+                    f"ended at {_fmt(ev.last)}, below where it started"])
     end_rises = _rises_before(ev.before)
     if end_rises and sustained_climb(ev.before[-1 - end_rises:]) is not None:   # the alarm is for the climb still going
         return sig("climbing", [f"no non-finite value yet, but the loss has risen {end_rises} times in a row "
