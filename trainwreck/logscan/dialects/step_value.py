@@ -17,9 +17,9 @@ COUNTER = rb"^[ \t]*(?:[Ss]tep|STEP|[Ee]poch|EPOCH|[Ii]ter(?:ation)?|[Ii]t|[Bb]a
 LINE = re.compile(rb"(?m)" + COUNTER + rb"(" + VALUE + rb")[ \t]*\r?$")
 DETECT = re.compile(rb"(?m)(?:" + COUNTER + rb"(?:" + VALUE + rb")[ \t]*\r?\n){3}")
 # The line right above the rows, when it introduces them and names another series ("here is my lr schedule:",
-# "accuracy per epoch:"): the rows name no key of their own. A series by its name, not "lr" alone, which a settings
-# line names ("SGD, lr=10 on a small MLP:").
-NOT_LOSS_ABOVE = re.compile(rb"(?i)\b(?:schedule|warm-?up|acc(?:uracy)?|f1|auc|time|seconds|throughput|memory|"
+# "accuracy per epoch:"): the rows name no key of their own. A series by its name, not "lr" or "warmup" alone, which
+# a settings line names ("SGD, lr=10 on a small MLP:", "AdamW lr=2e-3, no warmup:").
+NOT_LOSS_ABOVE = re.compile(rb"(?i)\b(?:schedule|acc(?:uracy)?|f1|auc|time|seconds|throughput|memory|"
                             rb"grad(?:ient)?[ _]?norms?)\b")
 
 
