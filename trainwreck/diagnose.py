@@ -439,6 +439,12 @@ def _excursions(values: list[float], height: float, ratio: float = SPIKE_RATIO) 
     return starts
 
 
+def _whole_epochs(ev: Evidence, n: int) -> bool:
+    """Is each of the first n values an epoch's, numbered by its epoch alone?"""
+    return all((p := ev.at(i)) is not None and p.step is None and p.epoch is not None
+               and re.fullmatch(r"epoch \d+(?:/\d+)?", p.epoch) for i in range(n))
+
+
 def _settled_spike(values: list[float], height: float, ratio: float = SPIKE_RATIO) -> bool:
     """One excursion, or fewer than SWINGS that then stopped: the values after the last one outnumber those between
     the first and the last (a warmup-less optimiser may spike twice and settle; a loss that keeps swinging to the
@@ -586,25 +592,21 @@ def _signature(ev: Evidence) -> Signature:
         return replace(sig(*early_frozen), weak=True)    # a few values: the shape, too faintly to name an entry alone
     early = ev.head[:SPIKE_WINDOW]
     peak = max(range(len(early)), key=early.__getitem__) if early else 0
-    if early and early[0] > 0 and early[peak] >= SPIKE_RATIO * early[0] and ev.last < early[0] \
-            and _settled_spike(ev.head, early[peak] / 2):
-        return sig("spike-then-recover",
-                   [f"the loss jumped from {_fmt(early[0])} at {at(0)} to {_fmt(early[peak])} at {at(peak)} "
-                    f"(x{early[peak] / early[0]:.2g}), then recovered and ended at {_fmt(ev.last)}, "
-                    "below where it started"])
-    # ... or, in a run the words say had no warmup (and name no warmup of its own), to NO_WARMUP_JUMP times the first
-    # value: a warmup-less optimiser's first steps are its largest, the entry's own face, said by the report (without
-    # those words a jump this small may be a small batch's noise). Not in rows that are each a whole epoch: an epoch's
-    # mean has averaged such a spike away, and its rise is something else (augmentation switched on, a new loss term).
-    whole_epochs = all((p := ev.at(i)) is not None and p.step is None and p.epoch is not None
-                       and re.fullmatch(r"epoch \d+(?:/\d+)?", p.epoch) for i in range(len(early)))
-    if early and early[0] > 0 and early[peak] >= NO_WARMUP_JUMP * early[0] and ev.last < early[0] \
-            and NO_WARMUP.search(ev.prose) and not WARMUP_SET.search(ev.prose) and not whole_epochs \
-            and _settled_spike(ev.head, early[peak] / 2, NO_WARMUP_JUMP):
-        return sig("spike-then-recover",
-                   [f"the loss jumped from {_fmt(early[0])} at {at(0)} to {_fmt(early[peak])} at {at(peak)} "
-                    f"(x{early[peak] / early[0]:.2g}) in a run the report says had no warmup, then recovered and "
-                    f"ended at {_fmt(ev.last)}, below where it started"])
+    # A spike: SPIKE_RATIO times the first value; or, in a run the words say had no warmup (and that names no warmup of
+    # its own), NO_WARMUP_JUMP times it -- a warmup-less optimiser's first steps are its largest, the entry's own face,
+    # said by the report (without those words a jump this small may be a small batch's noise). Not the second in rows
+    # that are each a whole epoch: an epoch's mean has averaged such a spike away, and its rise is something else
+    # (augmentation switched on, a new loss term).
+    if early and early[0] > 0 and ev.last < early[0]:
+        for ratio, said in ((SPIKE_RATIO, ""), (NO_WARMUP_JUMP, " in a run the report says had no warmup")):
+            if ratio == NO_WARMUP_JUMP and not (NO_WARMUP.search(ev.prose) and not WARMUP_SET.search(ev.prose)
+                                                and not _whole_epochs(ev, len(early))):
+                break
+            if early[peak] >= ratio * early[0] and _settled_spike(ev.head, early[peak] / 2, ratio):
+                return sig("spike-then-recover",
+                           [f"the loss jumped from {_fmt(early[0])} at {at(0)} to {_fmt(early[peak])} at {at(peak)} "
+                            f"(x{early[peak] / early[0]:.2g}){said}, then recovered and ended at {_fmt(ev.last)}, "
+                            "below where it started"])
     end_rises = _rises_before(ev.before)
     if end_rises and sustained_climb(ev.before[-1 - end_rises:]) is not None:   # the alarm is for the climb still going
         return sig("climbing", [f"no non-finite value yet, but the loss has risen {end_rises} times in a row "
@@ -770,11 +772,12 @@ def _plateau(ev: Evidence) -> tuple[str, list[str]] | None:
 def _model_output(prose: str) -> re.Match | None:
     """The pasted model's probabilities as its output: a Sequential that ends in nn.Sigmoid() or nn.Softmax(), or what
     the last forward() pasted returns (its block: to the next `def` or `class` at its indentation or less)."""
-    starts = [m.start() for m in re.finditer(r"(?m)^([ \t]*)def forward\(", prose)]
-    if starts:
-        indent = len(prose[starts[-1]:]) - len(prose[starts[-1]:].lstrip(" \t"))
-        end = re.compile(r"(?m)^[ \t]{0,%d}(?:def|class)\b" % indent).search(prose, starts[-1] + 1)
-        block = prose[starts[-1]:end.start() if end else len(prose)]
+    last = None
+    for last in re.finditer(r"(?m)^([ \t]*)def forward\(", prose):
+        pass
+    if last is not None:
+        end = re.compile(r"(?m)^[ \t]{0,%d}(?:def|class)\b" % len(last.group(1))).search(prose, last.end())
+        block = prose[last.start():end.start() if end else len(prose)]
         found = TORCH_PROBABILITY_OUT.search(block)
         if found and not found.group(0).startswith("nn."):
             return found
@@ -1177,7 +1180,7 @@ def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero: s
     said_failure = (said_nonfinite or sig.name in TRACES or sig.name in UNFINISHED or bool(ev.messages)
                     or says_failure(ev.prose) or bool(impossible))
     said_when = timing_of(words) if words_count else set()
-    regressor = _regressor(ev)
+    regressor, scaled = _regressor(ev), _scaled(ev.prose)
     stopped = ev.first_nonfinite_at.step if ev.hidden_note and ev.first_nonfinite_at is not None else None
     said_at = ""
     if words_count and not said_when and stopped:      # a check's stop names its step: "at iteration 460" says when
@@ -1187,9 +1190,9 @@ def _context(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero: s
                     min(1.0, top / weights.bm_full), said_nonfinite, said_nonfinite_value, said_failure, hits,
                     lr_tried(ev.prose), impossible,
                     bool(impossible) or (_negative(ev, words) and loss_kind(ev.prose) != "likelihood"),
-                    "fp16" in words, _printed_facts(ev, sig, words, regressor), _trainer_clears(ev), _classifier(ev),
+                    "fp16" in words, _printed_facts(ev, sig, words, regressor, scaled), _trainer_clears(ev), _classifier(ev),
                     regressor, half_precision_denied(ev.prose, words), half_precision_shown(ev.prose, words),
-                    _scaled(ev.prose),
+                    scaled,
                     tuple((seen[1], key) for key, seen in ev.messages.items() if NUMPY_INF.match(seen[2])))
 
 
@@ -1278,9 +1281,11 @@ def _when_stopped(pos) -> set[str]:
     return {"start"} if n == 0 else {"early"} if n <= EARLY_STEPS else {"later"}
 
 
-def _printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str) -> dict[str, str]:
+def _printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str,
+                   scaled: dict[str, dict[str, str]]) -> dict[str, str]:
     """What the log prints beside the loss, or the words say was printed, that one failure produces
-    (see W_PRINTED). (`regressor`: what shows a regression's run, _regressor)"""
+    (see W_PRINTED). (`regressor`: what shows a regression's run, _regressor; `scaled`: what the words say was
+    scaled, _scaled)"""
     out = {}
     # A regression's squared error is about the targets' mean square while the outputs are still near 0: a first
     # loss of ENORMOUS_START or more that never fell to half of it takes errors of its root's size, targets in their
@@ -1289,7 +1294,7 @@ def _printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: st
     # pixels (reduction='sum' makes any loss enormous), and whose targets the words do not say were scaled; not a
     # loss that climbed (the step overshoots then, whatever the targets' units).
     if regressor and sig.enormous_start and ev.high is not None and ev.high <= 2 * ev.head[0] \
-            and not SUMMED.search(ev.prose) and "targets" not in _scaled(ev.prose)["scaled"]:
+            and not SUMMED.search(ev.prose) and "targets" not in scaled["scaled"]:
         first = ev.head[0]
         size = (f"an absolute error that large takes errors of about {_fmt(first)}" if ABSOLUTE_LOSS.search(ev.prose)
                 else f"a squared error that large takes errors of about {_fmt(math.sqrt(first))} (its root)")
