@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import diagnose_devset as devset  # noqa: E402
 
-from trainwreck import diagnose as engine  # noqa: E402
+from trainwreck import weighing as engine  # noqa: E402
 from trainwreck.validate import check  # noqa: E402
 from trainwreck.wording import _COMPILED, THESAURUS, WHEN, tokens  # noqa: E402
 

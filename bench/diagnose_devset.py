@@ -183,7 +183,7 @@ def compare_rank_bm25(catalog) -> str:
     """The same scores with rank_bm25's BM25Okapi in place of wording.Library's own formula."""
     import time
 
-    import trainwreck.diagnose as engine
+    import trainwreck.weighing as engine
     from trainwreck.wording import Library
 
     start = time.perf_counter()

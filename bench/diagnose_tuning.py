@@ -1,7 +1,7 @@
 """How the weights of `trainwreck diagnose` were chosen, and what they are worth on reports
 they were not chosen on.
 
-The weights in trainwreck.diagnose.Weights are tuned on the development set
+The weights in trainwreck.weighing.Weights are tuned on the development set
 (shared/cases/dev_cases.jsonl): every combination of the values in GRID is run on
 every case, and the combination kept is the one that names the most causes right
 (first candidate right plus right among three, on the covered causes), among those
@@ -59,7 +59,7 @@ from trainwreck.snippet_sections import tab_file, tab_program  # noqa: E402
 from trainwreck.validate import check  # noqa: E402
 
 # The values tried for each tuned weight (the shipped value must be one of them). Two or three
-# values each, around the values argued for in trainwreck/diagnose.py: a finer grid fits the 57
+# values each, around the values argued for in trainwreck/weighing.py: a finer grid fits the 57
 # covered cases more closely without saying more about reports it has not seen, and the bench
 # must stay under a minute on one core.
 GRID = {
@@ -201,7 +201,8 @@ def cross_validate(bench: Bench, k: int) -> dict:
     return {**total, "chosen": chosen}
 
 
-ENGINE = ("trainwreck/diagnose.py", "trainwreck/wording.py", "trainwreck/watch_rule.py", "bench/diagnose_devset.py",
+ENGINE = ("trainwreck/diagnose.py", "trainwreck/weighing.py", "trainwreck/paste_facts.py", "trainwreck/curve_shape.py",
+          "trainwreck/wording.py", "trainwreck/watch_rule.py", "bench/diagnose_devset.py",
           "bench/diagnose_tuning.py")
 
 
@@ -259,7 +260,7 @@ def main() -> None:
     if tuned != WEIGHTS:
         print(f"\nthe shipped weights differ from the tuned ones: {WEIGHTS} -> {tuned}")
         if args.write:
-            raise SystemExit("set trainwreck.diagnose.Weights to the tuned values first: the page describes what ships")
+            raise SystemExit("set trainwreck.weighing.Weights to the tuned values first: the page describes what ships")
     if args.write:
         page = devset.PAGE.read_text(encoding="utf-8")
         head, rest = page.split(START, 1)

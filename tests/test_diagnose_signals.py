@@ -28,8 +28,8 @@ def weighed_parts(text: str, entry_id: str) -> dict[str, float]:
 
     ev = engine._one_run(scan(io.BytesIO(text.encode()), "report", message_finder(CATALOG)))
     w = engine.weigher(CATALOG)
-    c = engine._context(ev, w, engine.signature_of(ev), engine.WEIGHTS)
-    return engine._weigh(CATALOG.entries[entry_id], c, w, engine.WEIGHTS)[0]
+    c = engine.context_of(ev, w, engine.signature_of(ev), engine.WEIGHTS)
+    return engine.weigh(CATALOG.entries[entry_id], c, w, engine.WEIGHTS)[0]
 
 
 # ---- a lower learning rate, already tried --------------------------------------------------
@@ -345,7 +345,7 @@ def test_an_output_of_exactly_one_half_for_every_input_points_at_weights_that_ar
     assert 1 / (1 + math.exp(-0.0)) == 0.5
     report = ("My classifier predicts the same thing for every image: the outputs are all 0.5 and the "
               "cost printed at each iteration is always the same.")
-    from trainwreck.diagnose import W_SAID_HALF
+    from trainwreck.weighing import W_SAID_HALF
 
     d = diagnosis(report)
     assert d.matches[0].entry.id == "WR-110" and d.matches[0].parts["sigmoid-zero"] == W_SAID_HALF
@@ -699,7 +699,8 @@ def test_only_a_rate_on_the_loss_line_is_read_and_not_a_configurations_other_rat
 
 
 def test_the_page_states_the_rate_facts_thresholds_and_weight():
-    from trainwreck.diagnose import RATE_CLIMB, RATE_NEAR_PEAK, W_SAID_HALF
+    from trainwreck.paste_facts import RATE_CLIMB, RATE_NEAR_PEAK
+    from trainwreck.weighing import W_SAID_HALF
 
     page = " ".join((ROOT / "docs" / "diagnose.md").read_text(encoding="utf-8").split())
     assert W_SAID_HALF == 1
@@ -816,10 +817,10 @@ def test_words_that_say_the_inputs_or_targets_were_scaled_count_against_forgetti
     targets = next(m for m in d.matches if m.entry.id == "WR-360") if any(
         m.entry.id == "WR-360" for m in d.matches) else None
     assert targets is None or targets.parts["scaled-targets"] < 0
-    from trainwreck.diagnose import _scaled
+    from trainwreck.paste_facts import scaled_said
 
     def said(text):
-        out = _scaled(text)
+        out = scaled_said(text)
         return set(out["scaled"]), set(out["unscaled"])
     assert said("X is divided by 255.") == ({"inputs"}, set())
     assert said("I divided the price by 100000 so y is between 1 and 8") == ({"targets"}, set())
@@ -876,7 +877,7 @@ def test_the_floor_at_an_accuracy_counts_what_a_misclassified_example_costs_at_l
     floor, is within 2% of the floor at its accuracy, 1.4736 (review_session29_broad item 27: "no known failure")."""
     import numpy as np
 
-    from trainwreck.diagnose import _floor_at, _floor_of, _wrong_floor_of
+    from trainwreck.paste_facts import _floor_at, _floor_of, _wrong_floor_of
 
     rng = np.random.default_rng(0)
     for classes in (3, 10, 100):
@@ -899,11 +900,11 @@ def test_the_floor_at_an_accuracy_counts_what_a_misclassified_example_costs_at_l
 def test_a_regression_that_prints_an_accuracy_of_zero_is_no_classifier():
     """Keras prints `accuracy: 0.0000e+00` for a regression compiled with metrics=['accuracy']; one output unit
     (`Dense(1)`) says regression (review_session28_weighing item 4)."""
-    from trainwreck.diagnose import REGRESSOR, _classifier
+    from trainwreck.paste_facts import REGRESSOR, classifier_shown
     lines = "".join(f"Epoch {e + 1}/3\n516/516 [====] - 1s 2ms/step - loss: 5.6e+10 - accuracy: 0.0000e+00\n"
                     for e in range(3))
     ev = diagnosis("House values.\n" + lines).evidence
-    assert _classifier(ev) == ""
+    assert classifier_shown(ev) == ""
     assert REGRESSOR.search("model is Dense(64, relu) -> Dense(1)") and REGRESSOR.search("Predicting median_house_value")
     assert not REGRESSOR.search("predicting the class of each digit")
 
@@ -1073,7 +1074,7 @@ def test_a_paste_that_compares_a_broken_run_with_a_working_one_reads_the_broken_
                          + broken, "WR-260")["cleared"] == -1.0
     once = "optimizer.zero_grad()\nfor x, y in loader:\n    loss.backward()\n    optimizer.step()\n"
     assert not any("cleared" in m.parts for m in diagnosis(once + broken).matches)
-    from trainwreck.diagnose import CLEARED_EACH_STEP
+    from trainwreck.paste_facts import CLEARED_EACH_STEP
     assert CLEARED_EACH_STEP.search(loop) and not CLEARED_EACH_STEP.search(once)
     after = "for x, y in loader:\n        loss.backward()\n        optimizer.step()\n        optimizer.zero_grad()\n"
     assert CLEARED_EACH_STEP.search(after)
@@ -1081,7 +1082,7 @@ def test_a_paste_that_compares_a_broken_run_with_a_working_one_reads_the_broken_
 
 def test_the_session_changes_regressions_stay_fixed():
     """review_session29_changes: each of its regressions, as a general case."""
-    from trainwreck.diagnose import shown_frameworks
+    from trainwreck.paste_facts import shown_frameworks
 
     # the CIFAR tutorial's pair printed once an epoch at one count starts at the run's start (63, 14)
     flat = diagnosis("".join(f"[{e}, 12500] loss: 2.303\n" for e in range(1, 11)))
@@ -1141,7 +1142,7 @@ def test_the_later_reviews_regressions_stay_fixed():
     which the new "right after the first update" timing had put first (b07); a commented-out zero_grad() clears
     nothing (p_c06w); "it only slows things down" is no failure put off (p_f06); a validation loss that "goes up and
     down" is no overfitting (p_o07)."""
-    from trainwreck.diagnose import CLEARED_EACH_STEP
+    from trainwreck.paste_facts import CLEARED_EACH_STEP
     from trainwreck.wording import half_precision_denied, normals_asked
 
     steps = "".join(f"step {k}: loss {v}\n" for k, v in enumerate(["0.6934", "nan", "nan", "nan", "nan"]))
@@ -1216,7 +1217,7 @@ def test_a_number_past_exps_limit_handed_to_exp_or_a_hand_written_softmax_counts
     above log(largest float), and the limits the fact quotes are NumPy's own."""
     import numpy as np
 
-    from trainwreck.diagnose import EXP_LIMITS
+    from trainwreck.paste_facts import EXP_LIMITS
 
     for name, dtype in (("float64", np.float64), ("float32", np.float32)):
         limit = EXP_LIMITS[name]
@@ -1255,7 +1256,7 @@ def test_a_frozen_loss_may_flicker_in_its_last_printed_digit():
     """review_session29_broad2 f21: a Keras run that jumped to 1.0874 and then printed 0.5624, 0.5623, 0.5623, 0.5623,
     0.5623 was "too few values to judge": the frozen tail had to print the very same value. One unit of the last
     printed digit is no movement; a loss that jumped before it froze stalled (WR-140), it did not plateau."""
-    from trainwreck.diagnose import _last_digit_unit
+    from trainwreck.curve_shape import _last_digit_unit
 
     assert _last_digit_unit(0.5623) == 1e-4 and _last_digit_unit(4.071e10) == 1e7
     assert _last_digit_unit(2.0) == 0.0 and _last_digit_unit(0.69) == 0.0     # too coarse to call a flicker
@@ -1360,7 +1361,7 @@ def test_a_saw_tooth_that_returns_again_and_again_is_no_early_spike():
     """review_session30_broad u06: batches sorted by class make the loss swing between 0.01 and 7 every pass; the early
     spike's test (the largest of the first ten values, 3x the first) named WR-250 and quoted a "jump" across nine
     values and three earlier swings. A spike is one excursion to its height; small jumps near a low loss are noise."""
-    from trainwreck.diagnose import _excursions
+    from trainwreck.curve_shape import _excursions
 
     assert _excursions([2.3, 9.1, 5.0, 2.9, 2.2, 2.0, 1.9], 9.1 / 2) == [1]
     assert _excursions([0.02, 0.01, 6.9, 0.01, 7.2, 0.009, 7.0, 0.01], 7.2 / 2) == [2, 4, 6]
@@ -1385,14 +1386,14 @@ def test_a_saw_tooth_that_returns_again_and_again_is_no_early_spike():
 def test_inputs_said_unscaled_with_the_verb_itself_or_called_raw():
     """review_session30_broad c22 (p35): only "the inputs are not normalized" was read; "I didn't scale the
     features", "no scaling on the inputs", "I did not standardize anything" and "features are raw" were not."""
-    from trainwreck.diagnose import _scaled
+    from trainwreck.paste_facts import scaled_said
 
     for said in ("I didn't scale the features", "No scaling on the inputs.", "I did not standardize anything",
                  "Features are raw, in the thousands", "without rescaling the data"):
-        assert _scaled(said)["unscaled"] == {"inputs": said.split(",")[0].rstrip(".").replace("I ", "")}, said
-    assert _scaled("I did not normalize the targets")["unscaled"] == {"targets": "did not normalize the targets"}
+        assert scaled_said(said)["unscaled"] == {"inputs": said.split(",")[0].rstrip(".").replace("I ", "")}, said
+    assert scaled_said("I did not normalize the targets")["unscaled"] == {"targets": "did not normalize the targets"}
     for neither in ("I scale the features with StandardScaler", "no normalization layer", "how do I scale the inputs?"):
-        assert _scaled(neither)["unscaled"] == {}, neither
+        assert scaled_said(neither)["unscaled"] == {}, neither
     flat = "".join(f"epoch {e} loss {0.5108 + 0.0001 * (e % 2):.4f}\n" for e in range(12))
     assert weighed_parts("I didn't scale the features.\n" + flat, "WR-330")["unscaled-inputs"] == 1.0
 
@@ -1501,7 +1502,7 @@ def test_half_precision_beside_gradients_said_to_be_zero_is_its_quiet_face():
     """review_session30_broad c06: `model.half()`, SGD with no GradScaler, the loss stops at 0.70 where float32 reached
     0.12, "a lot of the first-layer weight grads are exactly 0.0": WR-040's quiet face (float16 underflows gradients below
     about 6e-08 to zero) was "no known failure"."""
-    from trainwreck.diagnose import GRADS_ZERO_SAID
+    from trainwreck.paste_facts import GRADS_ZERO_SAID
 
     text = ("After model = model.half(), no GradScaler, the loss stops improving:\n"
             "epoch 0  mse 0.9824\nepoch 5  mse 0.7315\nepoch 10 mse 0.7002\nepoch 15 mse 0.6997\nepoch 20 mse 0.6997\n"
@@ -1509,8 +1510,8 @@ def test_half_precision_beside_gradients_said_to_be_zero_is_its_quiet_face():
     d = diagnosis(text)
     assert d.matches and d.matches[0].entry.id == "WR-040" and weighed_parts(text, "WR-040")["flushed"] == 1.0
     assert not GRADS_ZERO_SAID.search("the grads are 0.03 on average") and not GRADS_ZERO_SAID.search("gradient is 0.5")
-    from trainwreck.diagnose import _grads_said_zero
-    assert _grads_said_zero("in float16 0.0% of the first layer's gradients are 0") is None   # (its Fix tab's output)
+    from trainwreck.paste_facts import grads_said_zero
+    assert grads_said_zero("in float16 0.0% of the first layer's gradients are 0") is None   # (its Fix tab's output)
     assert "flushed" not in weighed_parts(text.replace("model.half()", "model.float()"), "WR-040")
 
 

@@ -10,8 +10,8 @@ import pytest
 
 from conftest import ROOT, load_snippet, real_catalog
 from trainwreck.catalog import Catalog
-from trainwreck.diagnose import (DESCENT_FALL, DESCENT_MIN, FLAT, PLATEAU_FALL, SHAPE_MIN, STALL_LEVEL, diagnose,
-                                 signature_of)
+from trainwreck.curve_shape import DESCENT_FALL, DESCENT_MIN, FLAT, PLATEAU_FALL, SHAPE_MIN, STALL_LEVEL
+from trainwreck.diagnose import diagnose, signature_of
 from trainwreck.logscan import scan
 
 CATALOG = real_catalog()
@@ -205,11 +205,11 @@ def test_a_summed_loss_that_climbs_or_learns_keeps_its_own_story():
 
 def _weighed(text):
     """The diagnosis, and every entry's (parts, evidence, against) -- also those too weak to be listed."""
-    from trainwreck.diagnose import WEIGHTS, _context, _weigh, weigher
+    from trainwreck.weighing import WEIGHTS, context_of, weigh, weigher
     ev = scan(io.BytesIO(text.encode()), "log")
     w = weigher(CATALOG)
-    c = _context(ev, w, signature_of(ev), WEIGHTS)
-    return diagnose(ev, CATALOG), {e.id: _weigh(e, c, w, WEIGHTS) for e in w.entries}
+    c = context_of(ev, w, signature_of(ev), WEIGHTS)
+    return diagnose(ev, CATALOG), {e.id: weigh(e, c, w, WEIGHTS) for e in w.entries}
 
 
 def test_a_nan_in_the_first_epochs_value_is_a_broken_first_epoch_not_a_broken_first_step():

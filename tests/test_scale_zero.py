@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from conftest import assert_entry_says, real_catalog
-from trainwreck.diagnose import as_json, diagnose, message_finder, report
+from trainwreck.diagnose import diagnose, message_finder
+from trainwreck.diagnose_report import as_json, report
 from trainwreck.logscan import scan_text
 from trainwreck.logscan.scale_zero import FITS, HALVINGS, INIT_SCALE, MESSAGE, SAME_AS, SOURCE, UNSCALE_INF, WHY
 

@@ -6,7 +6,8 @@ import math
 import pytest
 
 from conftest import real_catalog
-from trainwreck.diagnose import diagnose, message_finder, report, signature_of, weigher
+from trainwreck.diagnose import diagnose, message_finder, signature_of, weigher
+from trainwreck.diagnose_report import report
 from trainwreck.logscan import scan_text
 from trainwreck.logscan.stops import STOPS, stop_of, with_stop
 

@@ -1,0 +1,548 @@
+"""What the loss values show: the shape of the curve (a climb, a spike, a plateau, a stall, a
+non-finite value from the start...), as the signature an entry declares, with the facts that make it.
+
+Only the numbers are read here, and where the log located them; what the paste's words and code say is
+paste_facts.py's, and weighing it against each entry is weighing.py's.
+"""
+from __future__ import annotations
+
+import decimal
+import math
+import re
+import statistics
+from dataclasses import dataclass, field, replace
+
+from .ceilings import ceiling_fact
+from .logscan import KEEP, Evidence
+from .logscan.positions import epoch_number, step_number
+from .plural import counted
+from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
+
+# Shape of the curve just before a blow-up: it counts as a climb after this many
+# rises, or after one rise of at least this factor.
+SHAPE_RISES, SHAPE_RATIO = 2, 1.5
+# A first value this many times the values right after it (the median of the next ENORMOUS_NEXT) is
+# "enormous from the start": an outlandish first loss, not a run that trained well and fell 100x before
+# it broke (a loss that learns falls that far over many values, not in its first step).
+ENORMOUS, ENORMOUS_NEXT = 100.0, 3
+# A heuristic, not a bound: a fresh classifier's mean cross-entropy starts near ln K (under 10 for
+# any usual K), so a first loss of 1e4 takes a loss summed over many examples (or multiplied by a
+# loss scale), logits thousands apart, or a squared error on targets in their raw units. Only the
+# last two are failures, and the numbers cannot tell them from a sum: the enormous start is one more
+# fact for the entries broken from the start (weighed as their curve's part, W_PART), never a reason
+# to read a climb or a descent as something else -- and not at all once the loss has fallen to
+# half its first value (a run that learnt was not broken from the start).
+ENORMOUS_START = 1e4
+# An early spike: within the first SPIKE_WINDOW values, SPIKE_RATIO times the first one.
+SPIKE_WINDOW, SPIKE_RATIO = 10, 3.0
+# ... and in a run said to have no warmup ("no warmup", "warmup_steps=0"), a jump to twice the first value
+NO_WARMUP_JUMP = 2.0
+NO_WARMUP = re.compile(r"\b(?:no|without|w/o|zero)\s+(?:lr\s+|learning[ -]rate\s+)?warm-?up\b|"
+                       r"\bwarm-?up(?:_steps|_ratio|_iters?|_epochs)?\s*[=:]\s*0(?:\.0+)?(?!\.?\d)", re.I)
+# ... unless the paste sets a warmup of its own ("warmup_steps=500", "1000 warmup steps"): the words of no warmup are
+# another run's
+WARMUP_SET = re.compile(r"\bwarm-?up(?:_steps|_ratio|_iters?|_epochs)?\s*[=:]\s*(?:0*[1-9]\d*|0?\.0*[1-9])|"
+                        r"\b\d[\d,]* warm-?up steps|\bwarm-?up (?:over|of) (?:the first )?\d", re.I)
+# ... and not when the loss jumps to that height SWINGS times or more: a saw-tooth, not a spike (an optimiser
+# without warmup may spike twice before it settles)
+SWINGS = 3
+# A climb to non-finite comes "after a descent" when the lowest loss before it was
+# reached no earlier than the DESCENT_MIN-th value and is DESCENT_FALL or more below
+# the first value: the run learned for a while before the steps went wrong.
+DESCENT_MIN, DESCENT_FALL = 5, 0.2
+# Curves with no non-finite value are judged only with at least SHAPE_MIN values
+# from a log that starts at the run's beginning.
+SHAPE_MIN = 10
+# A plateau: over the whole run the loss never fell PLATEAU_FALL below its first
+# value (a slow healthy run falls further than that over SHAPE_MIN values).
+PLATEAU_FALL = 0.1
+# A stall: the loss first fell PLATEAU_FALL or more, then its last values -- at
+# least half the run, or KEEP of them on a long run -- stay within FLAT of each
+# other (relative), at STALL_LEVEL or more of the first value; a run that
+# converges goes lower and keeps creeping down.
+FLAT, STALL_LEVEL = 0.01, 0.4
+# A loss that the watch saw climb (a sustained rise: WATCH_RULE), that ends above its first value,
+# STAYED times its lowest or more (the factor the watch asks of a climb within one epoch) and still
+# within NEAR_PEAK of its highest has not come back down: a failure even with no nan (a loss that
+# clamps its log stops at a ceiling instead of turning inf), never a healthy run. It is judged
+# against the run's own best, not its first value alone: the first value is set by the task (ln K
+# for K classes), the level a broken run climbs to by the failure. A step up that then falls again
+# (augmentation or dropout switched on, a warm restart, a curriculum stage) is not one.
+STAYED, NEAR_PEAK = 3.0, 0.9
+# A bump the watch saw is called recovered only once the loss is back within this factor of its lowest.
+RECOVERED = 1.5
+# Shapes that show a failure without a non-finite value or a signature of their own.
+UNFINISHED = ("climbing", "climbed-and-stayed", "stuck-at-ceiling")
+# A climb to non-finite that the watch never flagged and that did not even double is
+# weak evidence of the climb's cause: the entry gets part credit only.
+WEAK_CLIMB = 2.0
+ACCURACY_RISE = 0.2            # a rise of 20 points of accuracy is a model that learns, not noise
+ACCURACY_MOVED = 0.05          # ... and one of 5 points, a model that is not "never learned"
+
+
+@dataclass
+class Signature:
+    name: str                      # a TRACES key, or healthy | climbing | no-loss | few-values
+    facts: list[str] = field(default_factory=list)
+    climb_warning: int | None = None   # index of the value at which the loss watch would have warned
+    climb_warning_at: str = ""         # ... as the log numbers it
+    weak: bool = False                 # the shape fits, but too faintly to name an entry on it alone
+    enormous_start: str = ""           # the fact, when the first loss is ENORMOUS_START or more (see there)
+    first_epoch: bool = False          # non-finite from a first value that stands for a whole epoch (see NONFINITE_TRACES)
+
+
+
+def _excursions(values: list[float], height: float, ratio: float = SPIKE_RATIO) -> list[int]:
+    """Where the loss jumped `ratio` times above the lowest it had been since the last jump came back down, to
+    `height` or more: the index each jump reached it (one early spike is one excursion; a saw-tooth that returns to
+    it again and again is an oscillation, not a spike -- smaller jumps near a low loss are noise and not counted)."""
+    starts, low, peak = [], values[0], None
+    for i, v in enumerate(values[1:], 1):
+        if not math.isfinite(v):
+            break
+        if peak is None:
+            if v >= ratio * low and v >= height:
+                starts.append(i)
+                peak = v
+            low = min(low, v)
+        elif v <= peak / ratio:                 # back down: the next jump is measured from here
+            peak, low = None, v
+        else:
+            peak = max(peak, v)
+    return starts
+
+
+def _whole_epochs(ev: Evidence, n: int) -> bool:
+    """Is each of the first n values an epoch's, numbered by its epoch alone?"""
+    return all((p := ev.at(i)) is not None and p.step is None and p.epoch is not None
+               and re.fullmatch(r"epoch \d+(?:/\d+)?", p.epoch) for i in range(n))
+
+
+def _settled_spike(values: list[float], height: float, ratio: float = SPIKE_RATIO) -> bool:
+    """One excursion, or fewer than SWINGS that then stopped: the values after the last one outnumber those between
+    the first and the last (a warmup-less optimiser may spike twice and settle; a loss that keeps swinging to the
+    end of the paste has not settled)."""
+    starts = _excursions(values, height, ratio)
+    return len(starts) == 1 or (1 < len(starts) < SWINGS and len(values) - 1 - starts[-1] >= starts[-1] - starts[0])
+
+
+def _rises_before(values: list[float]) -> int:
+    n = 0
+    while n + 1 < len(values) and values[-1 - n] > values[-2 - n]:
+        n += 1
+    return n
+
+
+def fmt(v: float) -> str:
+    return f"{v:.4g}"
+
+
+def signature_of(ev: Evidence) -> Signature:
+    out = _signature(ev)
+    first = ev.head[0] if ev.head else None
+    if (out.name not in ("no-loss", "few-values", "nonfinite-from-start", "nonfinite-throughout")
+            and first is not None and math.isfinite(first) and first >= ENORMOUS_START
+            and at_run_start(ev) and not (ev.low is not None and ev.low <= first / 2)):
+        out.enormous_start = (f"the first loss ({fmt(first)}) is already enormous: a fresh classifier's mean "
+                              "cross-entropy starts near ln of the number of classes; a loss this large is an "
+                              "error (squared or absolute) on targets in their raw units, outputs broken from the "
+                              "start, or a sum over many examples")
+        out.facts.append(out.enormous_start)
+    ceiling = ceiling_fact(ev)
+    if ceiling:
+        if out.name == "healthy":
+            out.name, out.facts = "stuck-at-ceiling", [ceiling]
+        else:
+            out.facts.append(ceiling)
+    return out
+
+
+def _signature(ev: Evidence) -> Signature:
+    if ev.count == 0:
+        refused = f"; not read: {'; '.join(ev.refused)}" if ev.refused else ""
+        return Signature("no-loss", ["no loss values found (looked for `loss: 0.7`, `loss=0.7`, `'loss': 0.7`, "
+                                     "progress bars, a printed list of losses, a table under an Epoch header, a "
+                                     f"CSV loss column, one number per line){refused}"])
+    at = ev.where
+    t = ev.first_nonfinite
+    # one value, non-finite, at the run's first step: the from-start signature (a stop check's step counts
+    # from 0, and says so itself: hidden_start)
+    at_start = ev.hidden_start if ev.hidden_note else (ev.at(0) is not None and ev.at(0).numbered
+                                                       and at_run_start(ev))
+    if ev.count == 1 and not (t == 0 and at_start):
+        kind = fmt(ev.head[0]) if math.isfinite(ev.head[0]) else _nonfinite_kind(ev)
+        return Signature("few-values", [f"one loss value ({kind} at {at(0)}): not a curve"] + _hidden_note(ev))
+    warn = sustained_climb(ev.before)
+    warn_index = ev.before_start + warn if warn is not None else None
+    warn_at = at(warn_index) if warn_index is not None else ""
+
+    def sig(name: str, facts: list[str]) -> Signature:
+        return Signature(name, facts + _hidden_note(ev), warn_index, warn_at)
+
+    if t is not None:
+        kind = _nonfinite_kind(ev)
+        tail = (f"non-finite to the end ({at(ev.count - 1)})" if ev.finite_after == 0
+                else f"followed by {counted(ev.finite_after, 'finite value')} later")
+        nan_note = f", nan from {at(ev.first_nan)}" if ev.first_nan is not None and ev.first_nan != t else ""
+        ending = f"first {kind} at {at(t)}{nan_note}, {tail}"
+        finite = [v for v in ev.before if math.isfinite(v)]
+        if t == 0 and not at_run_start(ev):
+            return sig("nonfinite-throughout", [f"every loss value from {at(0)}, where the log starts, is "
+                                                f"non-finite: when it first went {kind} is not in the log"])
+        if t == 0 and (_once_an_epoch(ev) or _unprinted_before(ev)):
+            many = ("the log calls it an average, so it stands for the steps it averages" if ev.at(0).averaged else
+                    "a value printed with no step number stands for many steps -- an epoch's mean or its last "
+                    "batch's loss, or a logger's mean over its interval --")
+            why = (f"the loop prints every few steps and printed none of the steps before it, so the run broke at "
+                   f"its first step or at one of those" if _unprinted_before(ev) and not _once_an_epoch(ev) else
+                   f"{many} and is non-finite once any of them was: the run broke within them, at the first step "
+                   f"or later")
+            out = sig("nonfinite-from-start", [
+                f"the first loss value, for {at(0)}, is already {kind}: {why}, the log cannot tell; {ending}"])
+            out.first_epoch = True
+            return out
+        if t == 0:
+            return sig("nonfinite-from-start", [f"the very first loss value is {kind}: there was no healthy start; "
+                                                f"{ending}"])
+        after = statistics.median(finite[1:1 + ENORMOUS_NEXT]) if len(finite) > 1 else 0.0
+        if ev.before_start == 0 and after > 0 and finite[0] >= ENORMOUS * after:
+            told = f"the next one ({fmt(after)})" if len(finite) == 2 else \
+                f"the values right after it (their median, {fmt(after)})"
+            return sig("nonfinite-from-start", [f"the first loss ({fmt(finite[0])}) is over {ENORMOUS:g}x "
+                                                f"{told}: no healthy start; {ending}"])
+        rises = _rises_before(ev.before)
+        if rises >= SHAPE_RISES or (rises == 1 and ev.before[-1] >= SHAPE_RATIO * ev.before[-2]):
+            start = len(ev.before) - 1 - rises
+            a, b = ev.before[start], ev.before[-1]
+            growth = (b / a) ** (1 / rises) if a > 0 else math.inf
+            rate = f"about x{growth:.3g} each time"
+            # (steps left out of the paste between the values, `...`: each printed rise is not one interval; the rate
+            # per step the log counts)
+            counts = [step_number(p) if (p := ev.at(i)) is not None else None for i in range(ev.before_start + start, t)]
+            gaps = {b2 - a2 for a2, b2 in zip(counts, counts[1:])} if None not in counts else set()
+            if a > 0 and len(gaps) > 1 and min(gaps) > 0:
+                steps = counts[-1] - counts[0]
+                rate = f"about x{(b / a) ** (1 / steps):.3g} a step over {steps} steps, some of them not in the paste"
+            times = "once" if rises == 1 else f"{rises} times in a row"
+            facts = [f"the loss rose {times}, from {fmt(a)} at {at(ev.before_start + start)} "
+                     f"to {fmt(b)} at {at(t - 1)}, {rate}; {ending}"]
+            descent = _descent_before_climb(ev)
+            if descent:
+                facts.insert(0, descent)
+            if warn_index is not None:
+                facts.append(f"a loss watch ({WATCH_RULE}) would have warned at {warn_at}, "
+                             f"{counted(t - warn_index, 'value')} before")
+            if ev.clip_at is not None and ev.grad_paired and ev.grad_max_before is not None \
+                    and ev.grad_max_before <= ev.clip_at:
+                facts.append(f"gradient clipping at {ev.clip_at:g} never engaged: the largest gradient norm "
+                             f"before the blow-up was {fmt(ev.grad_max_before)}")
+                return sig("climb-despite-clipping", facts)
+            out = sig("descent-then-climb" if descent else "climb-then-nonfinite", facts)
+            if warn_index is None and b < WEAK_CLIMB * a:
+                out.weak = True
+                facts.append(f"a mild climb (x{b / a:.2g} in all) that a loss watch would not have flagged")
+            return out
+        if t == 1:
+            return sig("few-values", [f"one finite loss value ({fmt(ev.before[-1])} at {at(0)}), then {ending}: "
+                                      "too little to tell a climb from a jump"])
+        # a value the log did not print as such (a check's stop, a logger's filter) may hide a climb before it
+        then = f"; then the loss was {kind}" if ev.hidden_note else f" and jumped straight to {kind}"
+        # the last two values say what happened just before (an earlier climb and fall is no climb into it)
+        last_two = f"{fmt(ev.before[-2])} at {at(t - 2)}, then {fmt(ev.before[-1])} at {at(t - 1)}"
+        if at(t - 2) == at(t - 1) and ev.at(t - 2) is not None and ev.at(t - 2).numbered:
+            # one step printed twice (each process of a distributed run prints its own): no order between them
+            last_two = f"{fmt(ev.before[-2])} and {fmt(ev.before[-1])}, both at {at(t - 1)}"
+            moved = f"was printed twice for its last step before the nan ({last_two})"
+        else:
+            moved = (f"rose only once at the end, by x{ev.before[-1] / ev.before[-2]:.3g} ({last_two})" if rises
+                     else f"was not rising at the end ({last_two})")
+        return sig("descent-then-nonfinite", [f"the loss {moved}{then}: {ending}"])
+    stall = _stall(ev)
+    frozen = _frozen(ev) if stall is None else None
+    if frozen:
+        return sig(*frozen)
+    if stall is None and (early_frozen := _frozen_early(ev)):
+        return replace(sig(*early_frozen), weak=True)    # a few values: the shape, too faintly to name an entry alone
+    early = ev.head[:SPIKE_WINDOW]
+    peak = max(range(len(early)), key=early.__getitem__) if early else 0
+    # A spike: SPIKE_RATIO times the first value; or, in a run the words say had no warmup (and that names no warmup of
+    # its own), NO_WARMUP_JUMP times it -- a warmup-less optimiser's first steps are its largest, the entry's own face,
+    # said by the report (without those words a jump this small may be a small batch's noise). Not the second in rows
+    # that are each a whole epoch: an epoch's mean has averaged such a spike away, and its rise is something else
+    # (augmentation switched on, a new loss term).
+    if early and early[0] > 0 and ev.last < early[0]:
+        for ratio, said in ((SPIKE_RATIO, ""), (NO_WARMUP_JUMP, " in a run the report says had no warmup")):
+            if ratio == NO_WARMUP_JUMP and not (NO_WARMUP.search(ev.prose) and not WARMUP_SET.search(ev.prose)
+                                                and not _whole_epochs(ev, len(early))):
+                break
+            if early[peak] >= ratio * early[0] and _settled_spike(ev.head, early[peak] / 2, ratio):
+                return sig("spike-then-recover",
+                           [f"the loss jumped from {fmt(early[0])} at {at(0)} to {fmt(early[peak])} at {at(peak)} "
+                            f"(x{early[peak] / early[0]:.2g}){said}, then recovered and ended at {fmt(ev.last)}, "
+                            "below where it started"])
+    end_rises = _rises_before(ev.before)
+    if end_rises and sustained_climb(ev.before[-1 - end_rises:]) is not None:   # the alarm is for the climb still going
+        return sig("climbing", [f"no non-finite value yet, but the loss has risen {end_rises} times in a row "
+                                f"to {fmt(ev.before[-1])} at the end ({at(ev.count - 1)})"])
+    low = ev.low if ev.low is not None else ev.head[0]
+    slow = _slow_climb(ev) if warn_index is None and not GROWS_WHEN_HEALTHY.search(
+        f"{ev.loss_named[0]} {ev.prose}") else None
+    if ((warn_index is not None or slow) and low > 0 and ev.last > ev.head[0] and ev.last >= STAYED * low
+            and ev.high is not None and ev.last >= NEAR_PEAK * ev.high):
+        seen = (f"a loss watch ({WATCH_RULE}) would have warned at {warn_at}" if slow is None else
+                f"it rose at {slow[0]} of the {slow[1]} values after its lowest, each rise too small for a loss watch "
+                f"({WATCH_RULE}) to flag")
+        return sig("climbed-and-stayed", [
+            f"the loss climbed and did not come back down: it ends at {fmt(ev.last)} ({at(ev.count - 1)}), above "
+            f"its first value {fmt(ev.head[0])} ({at(0)}) and {ev.last / low:.3g}x its lowest, {fmt(low)} "
+            f"({ev.where(ev.low_at)}), with no nan or inf to stop it; {seen} (some logged losses grow in a healthy "
+            "run: a GAN's generator loss, a value loss regressing returns that grow)"])
+    flat = _plateau(ev) or stall
+    if flat:
+        return sig(*flat)
+    first, last = ev.head[0], ev.last
+    trend = "fell" if last < first else "did not fall"
+    bump = ""
+    if warn_index is not None:
+        back = ev.low is not None and last <= RECOVERED * ev.low
+        stayed = ev.high is not None and last >= NEAR_PEAK * ev.high
+        # (back near its lowest, it recovered; back only within RECOVERED of it, the numbers say how far: a loss that
+        # settled at chance above its best did not recover)
+        bump = f"; it climbed for a while around {warn_at} and " + (
+            "recovered" if back and last <= (1 + PLATEAU_FALL) * ev.low else
+            f"came back down to {fmt(last)}, above its lowest ({fmt(ev.low)})" if back else
+            "stayed near its peak, below where it started" if stayed else "came partly back down")
+    swings = len(_excursions(ev.head, ev.high / 2)) if ev.high is not None and ev.high > 0 else 0
+    if swings >= SWINGS:                # (a jump that keeps coming back is no bump: see _excursions)
+        bump = (f"; it jumped to {SPIKE_RATIO:g}x its low or more {counted(swings, 'time')} in its first "
+                f"{len(ev.head)} values (up to {fmt(ev.high)}): a swing that returns again and again, as when each "
+                "batch holds one class (a dataset sorted by class and not shuffled)")
+    unjudged = "" if _shape_judged(ev) else (
+        f"; too few values to judge a plateau or a stall ({SHAPE_MIN} are needed)" if ev.count < SHAPE_MIN else
+        "; a loss that reaches 0 or below is not judged for a plateau or a stall" if not (ev.low and ev.low > 0) else
+        "; the values do not start at the run's start, so a plateau or a stall cannot be judged")
+    moved = (f"the loss {trend} from {fmt(first)} to {fmt(last)}" if fmt(first) != fmt(last) else
+             f"the loss ended where it started, at {fmt(last)} (lowest {fmt(ev.low)}, highest {fmt(ev.high)})")
+    return sig("healthy", [f"{ev.count} loss values, all finite: {moved}" + bump + unjudged])
+
+
+# Losses that grow slowly in a healthy run: a GAN's generator, a value loss regressing returns that grow. A slow climb
+# is not read as one in a run that names them (a fast climb, which the watch sees, still is).
+GROWS_WHEN_HEALTHY = re.compile(r"\b(?:gan|dcgan|wgan|generator|discriminator|g_loss|loss_?g|d_loss|loss_?d|g loss|"
+                                r"d loss|reward|returns?|q[ _-]?values?|dqn|ppo|critic|actor|td[ _-]?error)\b", re.I)
+# A climb too slow for the watch (rises of a few percent a print): it still counts as a climb that stayed when
+# it runs over SLOW_VALUES values or more after the lowest and most of them (SLOW_SHARE) are rises.
+SLOW_VALUES, SLOW_SHARE = 5, 2 / 3
+
+
+def _slow_climb(ev: Evidence) -> tuple[int, int] | None:
+    """(rises, values) after the lowest value, when the loss rose at most of them: a slow, sustained climb."""
+    if ev.low_at is None or ev.first_nonfinite is not None or ev.low_at < ev.before_start:
+        return None
+    after = ev.before[ev.low_at - ev.before_start:]
+    n = len(after) - 1
+    rises = sum(b > a for a, b in zip(after, after[1:]))
+    return (rises, n) if n >= SLOW_VALUES and rises >= SLOW_SHARE * n else None
+
+
+def _nonfinite_kind(ev: Evidence) -> str:
+    """The first non-finite value's kind, as the log says it (a stop check may say only "inf or nan")."""
+    if ev.hidden_kind:         # set only when the first non-finite value is the one the log did not print as such
+        return ev.hidden_kind
+    return "nan" if math.isnan(ev.first_nonfinite_value) else "inf"
+
+
+def _hidden_note(ev: Evidence) -> list[str]:
+    return [ev.hidden_note] if ev.hidden_note else []
+
+
+def _descent_before_climb(ev: Evidence) -> str | None:
+    """The fact that the run fell for a good while before the climb, if it did."""
+    first = ev.head[0]
+    if ev.low is None or not first > 0 or ev.low_at < DESCENT_MIN or ev.low > (1 - DESCENT_FALL) * first:
+        return None
+    return (f"the loss first fell for {ev.low_at} values, from {fmt(first)} at {ev.where(0)} to "
+            f"{fmt(ev.low)} at {ev.where(ev.low_at)}, then turned and climbed, as a loss does when the "
+            "steps grow as training goes on")
+
+
+def _once_an_epoch(ev: Evidence) -> bool:
+    """Does the first value stand for many steps: located by no step number, and either called an average
+    by its line, or located by its epoch alone with the next value (if any) in another epoch -- one value
+    printed per epoch, not a step the scanner could not number?"""
+    first = ev.at(0)
+    if first is None or first.step:
+        return False
+    if first.averaged:
+        return True
+    if not first.epoch:
+        return False
+    second = ev.at(1) if ev.count > 1 else None
+    return second is None or second.epoch != first.epoch
+
+
+def at_run_start(ev: Evidence) -> bool:
+    """Is the first value the run's first, as far as the log's numbering says (unnumbered: assume so)? Numbered 0
+    or 1; or, in the first epoch, the first print of a loop that prints every k steps: at step k (or k - 1, a count
+    from 0 printed when it reaches k - 1), with the next print at 2k (`Epoch [1/5], Step [100/600]`, then 200)."""
+    pos = ev.at(0)
+    if pos is None or not pos.numbered:
+        return True
+    if all(n <= 1 for n in _numbers_of(f"{pos.epoch or ''} {pos.step or ''}")):
+        return True
+    step, nxt = step_number(pos), step_number(ev.at(1)) if ev.count > 1 else None
+    first_epoch = all(n <= 1 for n in _numbers_of(epoch_number(pos)))
+    # (printed once an epoch at the same count, `[1, 12000]` then `[2, 12000]` from a tutorial loop changed to print at
+    # an epoch's end: the first is the first epoch's)
+    if step is not None and step == nxt and first_epoch and epoch_number(pos) is not None and \
+            epoch_number(ev.at(1)) == str(int(float(epoch_number(pos))) + 1):
+        return True
+    if step is None or nxt is None or epoch_number(ev.at(1)) != epoch_number(pos) or not first_epoch:
+        return False
+    every = nxt - step
+    return every > 1 and step in (every, every - 1)
+
+
+def _unprinted_before(ev: Evidence) -> bool:
+    """Is the first value the first print of a loop that printed nothing for the steps before it (step 100 of a
+    loop that prints every 100)?"""
+    step = step_number(ev.at(0)) if ev.count else None
+    return step is not None and step > 1 and at_run_start(ev)
+
+
+def _numbers_of(text: str | None) -> list[float]:
+    """The counts a position prints, not their totals (`epoch 1/10`: 1)."""
+    return [float(n) for n in re.findall(r"(?<![/.\d])(\d+(?:\.\d+)?)(?![.\d])", text or "")]
+
+
+def _shape_judged(ev: Evidence) -> bool:
+    """Enough finite, positive values from the run's start to judge a plateau or a stall."""
+    return ev.count >= SHAPE_MIN and ev.low is not None and ev.low > 0 and at_run_start(ev)
+
+
+def _accuracy_rose(ev: Evidence, by: float = ACCURACY_RISE) -> bool:
+    """Did the accuracy printed beside the loss rise by this share or more, first print to last?"""
+    if not (ev.accuracy_head and ev.accuracy_tail):
+        return False
+    scale = 100 if ev.accuracy_percent or min(ev.accuracy_head + ev.accuracy_tail) > 1 else 1
+    return ev.accuracy_tail[-1] - ev.accuracy_head[0] >= by * scale
+
+
+def _plateau(ev: Evidence) -> tuple[str, list[str]] | None:
+    first = ev.head[0]
+    if not _shape_judged(ev) or ev.low < (1 - PLATEAU_FALL) * first or ev.high > (1 + PLATEAU_FALL) * first:
+        return None
+    # (beside an accuracy that rose, the model learned what the loss cannot show: said by the printed fact)
+    pct = "%" if ev.accuracy_percent else ""
+    verdict = (f"the loss barely moved while the accuracy printed beside it rose, from {fmt(ev.accuracy_head[0])}{pct} "
+               f"to {fmt(ev.accuracy_tail[-1])}{pct}" if _accuracy_rose(ev, ACCURACY_MOVED) else "it never learned")
+    return ("plateau-from-start",
+            [f"over {ev.count} values ({ev.where(0)} to {ev.where(ev.count - 1)}) the loss stayed within "
+             f"{PLATEAU_FALL:.0%} of its first value {fmt(first)} (lowest {fmt(ev.low)}, highest "
+             f"{fmt(ev.high)}): {verdict}"])
+
+
+def _stall(ev: Evidence) -> tuple[str, list[str]] | None:
+    first = ev.head[0]
+    if not _shape_judged(ev) or ev.low > (1 - PLATEAU_FALL) * first:
+        return None
+    tail = ev.before
+    n = 1
+    while n < len(tail) and _within(tail[-1 - n:], FLAT):
+        n += 1
+    level = tail[-1]
+    if n < min(KEEP, (ev.count + 1) // 2) or level < STALL_LEVEL * first:
+        return None
+    start = ev.before_start + len(tail) - n
+    # (a level well above the lowest was reached by going back up: said, not passed over)
+    then = "then stopped" if level <= (1 + PLATEAU_FALL) * ev.low else "then went back up and stopped"
+    return ("stall-after-drop",
+            [f"the loss fell from {fmt(first)} at {ev.where(0)} to {fmt(ev.low)} at {ev.where(ev.low_at)}, "
+             f"{then}: the last {n} values ({ev.where(start)} to {ev.where(ev.count - 1)}) stay within "
+             f"{FLAT:.0%} of {fmt(level)}, {level / first:.0%} of where it started"])
+
+
+# A loss that moved (by PLATEAU_FALL or more) and then printed the very same value FROZEN_MIN times or more, for half
+# the run or more, at STALL_LEVEL or more of its first value: its outputs stopped changing (a network whose units all
+# died prints one loss for ever) -- a stall, whatever the curve did before it (a spike that killed the units, or a
+# fall).
+FROZEN_MIN = 5
+# Fewer values than SHAPE_MIN are judged only when they froze: the last FROZEN_FEW or more (all but the first two at
+# most) print the very same value, with FROZEN_DIGITS significant digits or more, so that no movement can hide in
+# the rounding ("loss: 2.3013" four epochs running; not "0.69" or "0.0000").
+FROZEN_FEW, FROZEN_DIGITS = 4, 4
+
+
+def _frozen_tail(ev: Evidence) -> tuple[float, int, str]:
+    """The last value, how many of the last values print that very value, or one unit of its last printed digit
+    off it (a frozen 0.5623 printed once as 0.5624 has not moved: a descent moves further from the last value with
+    each step back), and how the same they are, in words."""
+    tail, level = ev.before, ev.before[-1]
+    # (the finest digit any of them prints: a value read back drops its trailing zeros, 2.1010 reads 2.101, and a
+    # descent 2.1013, 2.1012, 2.1011, 2.1010 would be a flicker of 2.101's last digit)
+    unit = _last_digit_unit(level)
+    n = 1
+    while n < len(tail):
+        finer = min((u for u in (unit, _last_digit_unit(tail[-1 - n])) if u > 0), default=0.0)
+        if abs(tail[-1 - n] - level) > finer * (1 + 1e-9):
+            break
+        unit, n = finer, n + 1
+    exact = all(v == level for v in tail[len(tail) - n:])
+    return level, n, "the same to every printed digit" if exact else f"the same to within {unit:g}"
+
+
+def _last_digit_unit(value: float) -> float:
+    """One unit of the last digit of the value as it reads (0.5623 -> 1e-4, 4.071e+10 -> 1e7), or 0 for a value of
+    fewer than FROZEN_DIGITS significant digits, whose last digit is too coarse to call a flicker (2.0, 0.69)."""
+    if not math.isfinite(value) or value == 0:
+        return 0.0
+    read = decimal.Decimal(repr(value)).normalize().as_tuple()
+    return 10.0 ** read.exponent if len(read.digits) >= FROZEN_DIGITS else 0.0
+
+
+def _moved(ev: Evidence, level: float) -> bool:
+    """Did the loss go PLATEAU_FALL or more above or below the level it froze at, before it froze?"""
+    return ev.high >= (1 + PLATEAU_FALL) * level or ev.low <= (1 - PLATEAU_FALL) * level
+
+
+def _frozen(ev: Evidence) -> tuple[str, list[str]] | None:
+    """A frozen loss (asked only of one the stall's own test does not catch: it went up before it froze)."""
+    if not _shape_judged(ev) or ev.count != len(ev.before) + ev.before_start:
+        return None
+    level, n, same = _frozen_tail(ev)
+    first = ev.head[0]
+    if n < FROZEN_MIN or n < (ev.count + 1) // 2 or not _moved(ev, level) or level < STALL_LEVEL * first:
+        return None
+    start = ev.count - n
+    return ("stall-after-drop",
+            [f"the loss froze: its last {n} values ({ev.where(start)} to {ev.where(ev.count - 1)}) are all "
+             f"{fmt(level)}, {same}, after it had moved (from {fmt(first)} at {ev.where(0)}, "
+             f"lowest {fmt(ev.low)}, highest {fmt(ev.high)}): the outputs no longer change, as when every unit of a "
+             "layer has died"])
+
+
+def _frozen_early(ev: Evidence) -> tuple[str, list[str]] | None:
+    """A short run whose loss froze from its first prints: a plateau when it froze near its first value, else a
+    stall after the drop its first values made."""
+    if not (FROZEN_FEW < ev.count < SHAPE_MIN) or ev.first_nonfinite is not None or ev.low is None or ev.low <= 0 \
+            or ev.count != len(ev.before) + ev.before_start or not at_run_start(ev):
+        return None
+    level, n, same = _frozen_tail(ev)
+    digits = len(repr(level).split("e")[0].replace("-", "").replace(".", "").lstrip("0"))
+    first, start = ev.head[0], ev.count - n
+    if n < FROZEN_FEW or n < ev.count - 2 or digits < FROZEN_DIGITS or level < STALL_LEVEL * first:
+        return None                     # (far below where it started: a loss that converged, and stays there)
+    if _accuracy_rose(ev):
+        return None                     # the accuracy printed beside it rose: the model learns, whatever the loss shows
+    same = f"its last {n} values ({ev.where(start)} to {ev.where(ev.count - 1)}) are all {level!r}, {same}"
+    if abs(first - level) <= PLATEAU_FALL * first and not _moved(ev, level):
+        return ("plateau-from-start", [f"over {ev.count} values the loss stayed within {PLATEAU_FALL:.0%} of its first "
+                                       f"value {fmt(first)} ({ev.where(0)}), and {same}: it never learned"])
+    return ("stall-after-drop", [f"the loss froze: {same}, after its first values moved (from {fmt(first)} at "
+                                 f"{ev.where(0)}): the outputs no longer change, as when every unit of a layer has "
+                                 "died or the model predicts one distribution for every input"])
+
+
+def _within(values: list[float], tolerance: float) -> bool:
+    low, high = min(values), max(values)
+    return high - low <= tolerance * low

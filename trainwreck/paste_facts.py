@@ -1,0 +1,541 @@
+"""Facts of a paste besides its curve: what its code and words show of the run (a model that returns
+probabilities to a loss that wants logits, weights set to zero, a number past exp's limit, inputs said not
+scaled, a regression's enormous first loss...), and the columns printed beside the loss (gradient norms, an
+accuracy, a learning rate).
+
+Each fact goes to the entries whose own phrases say so (the *_WORDS sets: weighing.py finds them in the
+catalogue); none is a verdict on its own.
+"""
+from __future__ import annotations
+
+import math
+import re
+import statistics
+import sys
+
+from .curve_shape import ACCURACY_RISE, Signature, fmt
+from .logscan import Evidence, dialects
+from .wording import NORMALS, loss_kind, score_out_of_range
+
+ZERO_GRADIENT_WORDS, ACCURACY_WORDS = {"gradient", "exactly", "zero"}, {"accuracy", "improve"}
+SIGMOID_ZERO_WORDS = {"sigmoidzero"}
+# A learning rate printed beside the loss that rose (a warmup, a warm restart, a range test) through the climb,
+# from where the loss was lowest to the climb's end: half a printed fact for the entries whose phrases say a raised
+# rate diverges, and half against the special cases of the rate's curve (PART_OF), whose own causes grow the
+# steps at a fixed rate -- a rate the log shows rising is the plain reading of steps that grow.
+RATE_RAISED_WORDS = {"lr", "rais"}
+# The entries whose phrases say the gradients were never cleared (`optimizer.zero_grad()` forgotten): a log printed
+# by a tool whose trainer clears them each step (Dialect.clears_gradients) counts as much as a declared message
+# against them.
+UNCLEARED_WORDS = {"zero", "grad", "optimizer"}
+# ... and those whose phrases say a lower rate only delays their failure (WR-260), for a report that says so
+PUT_OFF_WORDS = {"lr", "delay"}
+# The entries whose phrases say a lower rate does not move the step where the loss breaks (a bad batch breaks where
+# it is met, whatever the rate): a lower rate that did not help is evidence for them, one that put the failure off
+# evidence against.
+RATE_PROOF_WORDS = {"lower", "lr", "move", "step"}
+# ... and a pasted PyTorch loop that calls backward() and then step() within a few lines and clears the gradients
+# nowhere in the paste (no zero_grad, no `.grad = None`, no `.zero_()`), beside a run that went wrong: half a printed
+# fact for them (a paste may leave out the line that clears them: a fact, not a verdict).
+BACKWARD_STEP = re.compile(r"\.backward\(\)[^\n]*\n(?:[^\n]*\n){0,6}?[^\n]*\.step\(\)")
+CLEARED = re.compile(r"zero_grad|\.grad\s*=\s*None|\.zero_\(\)|set_to_none|clear_grad|cleargrads")
+# ... and a loop body that clears them every step: the clearing call and backward() at one indentation inside a
+# block, a few lines apart (a zero_grad() before the loop, at a lesser indentation, clears them once: WR-260's bug)
+# (each part bounded: a line of thousands of spaces must not make the search quadratic)
+CLEARED_EACH_STEP = re.compile(r"(?m)^(?P<indent>[ \t]{1,40})(?![ \t#])[^\n]{0,200}?(?:zero_grad\(|\.grad\s*=\s*None)[^\n]*\n"
+                               r"(?:[^\n]*\n){0,6}?(?P=indent)(?![ \t])[^\n]{0,200}?\.backward\(|"
+                               r"^(?P<indent2>[ \t]{1,40})(?![ \t])[^\n]{0,200}?\.backward\([^\n]*\n"
+                               r"(?:[^\n]*\n){0,6}?(?P=indent2)(?![ \t#])[^\n]{0,200}?(?:zero_grad\(|\.grad\s*=\s*None)")
+# The entries whose phrases are about regression targets: a report of a classifier (a softmax or a cross-entropy
+# named, an accuracy printed beside the loss) and of no regression counts as much as a declared message against them
+# -- a classifier has no targets in raw units to leave unscaled.
+REGRESSION_WORDS = {"regression", "label"}
+# ... and those whose phrases say a softmax's output reaches a cross-entropy (WR-130): no regression's failure
+PROBABILITY_LOSS_WORDS = {"softmax", "cross", "entropy"}
+# What a report says was scaled already ("I standardised both X and y", "X is divided by 255"): the fix of the entries
+# whose phrases say it was forgotten, done -- half a printed fact against them; and what it says was not ("X is not
+# scaled", "I did not normalize the targets", "X but not y", "all features except the target"): half a fact for them.
+FORGOT_INPUTS, FORGOT_TARGETS = {"forgot", "normalise", "input"}, {"forgot", "normalise", "label"}
+_SCALED = r"(?:standardi[sz]ed|normali[sz]ed|rescaled|scaled|z-?scored|divided)"
+SCALED = re.compile(r"\b" + _SCALED + r"\s+(?:both\s+|all\s+)?(?:the\s+|my\s+|our\s+)?(?P<what>[^.;:\n]{1,40})"
+                    r"|\b(?P<passive>x|y|inputs?|features?|targets?|labels?|images?|pixels?|prices?|outputs?)\s+(?:is|are|was|"
+                    r"were|have been|has been|got)\s+(?P<neg>not\s+|n't\s+|never\s+)?(?:already\s+|all\s+)?" + _SCALED, re.I)
+# ... and what the words describe first, then say was not scaled: "target is yearly salary in dollars (30,000 to
+# 250,000), not scaled"
+# (the subject nearest before it, in the same clause of the sentence)
+UNSCALED_AFTER = re.compile(r",\s*(?:not\s+|never\s+|un)" + _SCALED + r"\b", re.I)
+SUBJECT_IS = re.compile(r"\b(?P<what>x|y|inputs?|features?|targets?|labels?|prices?|outputs?)\s+(?:is|are|was|were)\b", re.I)
+# ... and said not done with the verb itself ("I didn't scale the features", "no scaling on the inputs", "I did not
+# standardize anything"), or the values called raw ("the features are raw")
+UNSCALED_SAID = re.compile(r"\b(?:did(?:n't| not)|do(?:n't| not)|never|without|forgot(?:ten)? to|no)\s+(?:\w+\s+)?"
+                           r"(?:scal|normali[sz]|standardi[sz]|rescal)\w*\s+(?:of\s+|on\s+|for\s+)?(?:the\s+|my\s+|our\s+|any\s+)?"
+                           r"(?P<what>\w+)|\b(?P<subject>x|inputs?|features?|pixels?|images?|targets?|labels?|y|prices?)\s+"
+                           r"(?:are|is|were|was)\s+(?:still\s+|all\s+)?raw\b", re.I)
+SCALED_TARGETS = re.compile(r"\b(?:y|targets?|labels?|outputs?|prices?)\b", re.I)
+SCALED_INPUTS = re.compile(r"\b(?:x|inputs?|features?|images?|pixels?|data)\b", re.I)
+# a verb that a negation governs ("did not normalize", "haven't standardised", "forgot to scale" -- the last two
+# words before it)
+NEGATED = re.compile(r"(?:\bnot|\b\w+n't|\bnever|\bwithout|\bforgot(?:ten)?(?: to)?)\s+(?:\w+\s+)?$", re.I)
+# ... and the part of an object that is left out ("X but not y", "all features except the target")
+EXCEPT = re.compile(r"\b(?:but not|except(?: for)?|apart from|other than|not)\b", re.I)
+# (not the word "accuracy": a regression compiled with metrics=['accuracy'] prints one, at 0)
+CLASSIFIER = re.compile(r"\b(?:softmax|log_?softmax|cross[ _-]?entropy\w*|crossentropy\w*|nll_?loss|classifier|"
+                        r"top-?[15]|mnist|cifar-?\d*|imagenet)\b", re.I)
+# ... a regression: its words, or one output unit (`Dense(1)`, `Linear(64, 1)`: a classifier has one per class, or
+# one sigmoid for two)
+REGRESSOR = re.compile(r"\b(?:(?<!logistic )(?<!logistic-)regress\w*|mse\w*|mean[ _-]squared|squared[ _-]error|l[12][ _-]?loss|mae|targets? in)\b|"
+                       r"price|predicting (?!(?:the |an? |which )?(?:class|label|categor|digit|whether|one of))\w+|\bDense\(\s*1\s*[,)]|"
+                       r"\bLinear\([^()\n]{0,40},\s*1\s*\)|out_features\s*=\s*1\b", re.I)
+# ... a regression said in words, with no word of a classifier's or of a sigmoid's: what no entry about a loss handed
+# probabilities can explain (one output unit alone is no regression here: a binary classifier has one too)
+# a loss of the error's size, not its square (MAE, L1, Huber and smooth L1 far from 0), named as the loss -- not a
+# metric column beside it (Keras's `mae: 1.8e5` beside an MSE)
+ABSOLUTE_LOSS = re.compile(r"\bloss\s*=\s*['\"](?:mae|mean_absolute_error|huber\w*)['\"]|\bnn\.(?:L1Loss|SmoothL1Loss|HuberLoss)\("
+                           r"|\bF\.(?:l1_loss|smooth_l1_loss|huber_loss)\(|\blosses\.(?:MeanAbsoluteError|Huber)\("
+                           r"|\b(?:mae|l1|mean absolute error|huber) loss\b|\bloss (?:is|was) (?:the |an? )?(?:mae|l1|mean absolute "
+                           r"error|huber)\b", re.I)
+# a loss summed over the examples (or the pixels) instead of averaged: enormous whatever the targets' units
+SUMMED = re.compile(r"reduction\s*=\s*['\"]sum['\"]|size_average\s*=\s*False|\bsum(?:med)? (?:of|over) (?:the |all )?"
+                    r"(?:per[- ]\w+ )?(?:\w+ )?(?:losses|errors|examples|samples|pixels|cross-?entropies)|\b(?:the )?sum,? not "
+                    r"the mean|\bsummed\b|np\.sum\(|tf\.reduce_sum\(", re.I)
+REGRESSION_SAID = re.compile(r"(?<!logistic )(?<!logistic-)regress\w*|\b(?:mse\w*|mean[ _-]squared|squared[ _-]error|mae|prices?)\b", re.I)
+PROBABILITY_WORDS = re.compile(r"\b(?:sigmoid|bce\w*|binary|logits?|probabilit\w*)\b", re.I)
+# A pasted Keras model that ends in a softmax and a cross-entropy: probabilities are what that loss takes unless it is
+# told from_logits=True (keras.losses, from_logits=False by default), so the pairing is Keras's own -- or, told so,
+# the loss is handed probabilities as logits (WR-130).
+# (the model's last Dense layer is its output, softmax when it says so; from_logits on a line of code that builds or
+# compiles the loss, not in a sentence about something tried)
+DENSE = re.compile(r"\bDense\((?:[^()\n]|\([^()\n]*\))*\)")
+KERAS_SOFTMAX = re.compile(r"activation\s*=\s*['\"]softmax['\"]")
+KERAS_CROSSENTROPY = re.compile(r"(?:sparse_)?categorical_crossentropy|(?:Sparse)?CategoricalCrossentropy")
+FROM_LOGITS = re.compile(r"(?m)^[ \t]*(?:[\w.]+\.compile\(|\w+\s*=)[^\n]*(?:categorical_crossentropy|CategoricalCrossentropy)"
+                         r"[^\n]{0,80}?from_logits\s*=\s*True")
+# ... and a pasted PyTorch model whose output is a sigmoid's or a softmax's (`return torch.sigmoid(...)`, a Sequential
+# that ends in nn.Sigmoid()), beside a loss that applies its own (BCEWithLogitsLoss, CrossEntropyLoss): probabilities
+# handed over as logits. (Not a softmax inside the model, as attention's: only what forward() returns, or what the
+# Sequential ends in; with several forward()s pasted, the last one's -- a model's own comes after its parts', and a
+# gate's or a helper's may return one.)
+TORCH_PROBABILITY_OUT = re.compile(r"\breturn\s+(?:torch\.|F\.|nn\.functional\.|self\.)?(?:sigmoid|softmax)\("
+                                   r"(?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\)"
+                                   # (a shape's methods after it change no value: `.squeeze(-1)`, `.view(-1)`)
+                                   r"(?:\.(?:squeeze|unsqueeze|view|reshape|flatten)\([^()\n]*\))*\s*$|"
+                                   r"\b(\w+)\s*=\s*(?:torch\.|F\.|self\.)?(?:sigmoid|softmax)\([^\n]{0,120}\n[ \t]*return\s+\1\s*$|"
+                                   r"\bnn\.(?:Sigmoid|Softmax)\([^()\n]{0,20}\)\s*,?\s*\)", re.M)
+TORCH_LOGITS_LOSS = re.compile(r"\b(?:nn\.)?(?:BCEWithLogitsLoss|CrossEntropyLoss)\(|\bF\.(?:cross_entropy|"
+                               r"binary_cross_entropy_with_logits)\(")
+RATE_CLIMB = 1.25              # the rate at the climb's end this many times the one at the loss's lowest,
+RATE_NEAR_PEAK = 0.9           # ... and this near the highest it reached in the climb
+RATE_CLIMBS = {"climb-then-nonfinite", "descent-then-climb", "climb-despite-clipping", "climbing",
+               "climbed-and-stayed"}
+# A cross-entropy computed on outputs that already went through a softmax cannot go below log(1 + (C - 1)/e) for C
+# classes (WR-130: 1.4612 for ten): a loss that ends within FLOOR_NEAR above that floor, never below it, while the
+# accuracy printed beside it reaches FLOOR_ACCURACY, is that failure's fingerprint -- a printed fact for the entries
+# whose phrases say the loss will not go below it. C is the class count whose floor is nearest below the loss (3 or
+# more: two classes' floor, 0.3133, is an ordinary loss at that accuracy).
+# What a paste shows of its data: labels set to -1 ("unlabelled rows set to y = -1"; not an `ignore_index=-1` the loss
+# is told about, nor rows filtered out with `!= -1`, nor the -1/+1 labels of a hinge loss), and, beside a run that
+# went wrong, an input whose largest value prints as 255 (`X_train.max()` -> 255, raw 8-bit pixels; not a mask's or a
+# target's, nor in a paste that scales the pixels) -- half a printed fact for the entries whose phrases say so.
+# A number handed to exp, or to a softmax written by hand, past what exp can return: exp(x) overflows above
+# log(largest float), 709.78 in float64 (NumPy's default) and 88.72 in float32 (PyTorch's, TensorFlow's and JAX's).
+# A library's softmax (torch.softmax, F.softmax, tf.nn.softmax, scipy's) subtracts the largest input first and
+# does not overflow: only a bare `softmax(` is taken for a hand-written one. Half a printed fact for the entries
+# whose phrases say exp overflows.
+EXP_OVERFLOW_WORDS = {"exp", "overflow"}
+EXP_CALL = re.compile(r"(?<![\w.])(?:(?P<lib>np|numpy|math|torch|jnp|tf\.math|tf)\.)?(?P<fn>exp|(?<![\w.])softmax)\s*"
+                      r"\((?P<args>[^()\n]{0,160}(?:\([^()\n]{0,160}\)[^()\n]{0,160})?)\)")
+# ... handed as literal numbers: one, or a list or an array of them (not `-step / 2000`, an expression)
+LITERAL_ARGS = re.compile(r"\s*(?:(?:np|numpy|torch|jnp|tf)\.(?:array|tensor|asarray|constant)\(\s*)?\[?\s*"
+                          r"-?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?(?:\s*,\s*-?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)*\s*,?\s*\]?\s*"
+                          r"(?:,\s*dtype\s*=\s*[\w.]+\s*)?\)?\s*", re.I)
+EXP_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d*)?(?:e[-+]?\d+)?(?![\w.])", re.I)
+STABLE_SAID = re.compile(r"\b(?:logsumexp|log_softmax|log-sum-exp|subtract(?:ing|s)? the max\w*|max subtraction|"
+                         r"stable softmax)\b", re.I)
+FLOAT32_SAID = re.compile(r"\b(?:float32|fp32)\b", re.I)
+EXP_LIMITS = {"float64": math.log(sys.float_info.max), "float32": math.log((2 - 2 ** -23) * 2.0 ** 127)}
+# A paste that divides by a standard deviation it computes (`/ X.std()`, `/ std`) and says a column holds one value
+# for every row: that column's standard deviation is 0 (or a rounding error's size), and (x - mean) / std is 0/0, nan
+# for every row, where the mean comes out exact (a whole-number constant: 3.0 every row), else the same +-1 on every
+# row -- a column that carries nothing either way. A printed fact
+# for the entries whose phrases say a constant feature has zero standard deviation. (scikit-learn's StandardScaler
+# divides such a column by 1 instead: only a division the paste writes.)
+CONSTANT_FEATURE_WORDS = {"constant", "deviation", "zero"}
+DIVIDES_BY_STD = re.compile(r"/\s*\(?\s*[\w.\[\]\"']{0,40}\.std\([^()\n]{0,20}\)(?!\s*\+)|/\s*(?:std|sigma|stdev|stds|sd)\b(?!\s*\+)")
+CONSTANT_FEATURE = re.compile(r"\b(?:(?:the )?same (?:value )?(?:for|in|across|on) (?:every|all|each) (?:rows?|samples?|examples?"
+                              r"|records?)|constant (?:columns?|features?)|(?:columns?|features?) (?:that|which) (?:are|is) "
+                              r"constant|zero variance|(?:std|standard deviation) (?:is|of|=|==) ?0(?![.\d]))\b", re.I)
+# Weights set to zero (or one constant) in pasted code: Keras's kernel_initializer="zeros", PyTorch's nn.init.zeros_ or
+# constant_ or a weight's fill_(c) / zero_(), or two or more NumPy weight matrices made with np.zeros (W1 and W2: a
+# hidden layer whose units start equal; one zero matrix alone is a linear model, which trains from zeros). Half a
+# printed fact for the entries whose phrases say the weights were initialised to zero.
+ZERO_INIT_WORDS = {"weight", "init", "zero"}
+ZERO_INIT = re.compile(r"kernel_initializer\s*=\s*['\"]zeros['\"]|\binitializers\.Zeros\(\)|"
+                       r"\bnn\.init\.zeros_\(\s*[\w.\[\]]{0,40}weight\s*\)|"
+                       r"\bnn\.init\.constant_\(\s*[\w.\[\]]{0,40}weight\s*,\s*0(?:\.0*)?\s*\)|"
+                       r"\.weight(?:\.data)?\.(?:fill_\(\s*0(?:\.0*)?\s*\)|zero_\(\))")
+# (a weight matrix's own name -- W1, W_hidden, weights2 -- not a buffer named after it: W1_vel, mW1)
+NUMPY_ZERO_WEIGHTS = re.compile(r"(?m)^[ \t]*(?:self\.)?(?:W|w|weights?)(?:\d|_?(?:in|out|hidden|h|o|ih|hh|xh|hy)\d?)?"
+                                r"\s*=\s*np\.zeros\([^\n]{0,60}\)")
+# layers the paste builds: zeros for the only one is a linear model, which trains from zeros
+LAYERS_BUILT = re.compile(r"\b(?:layers\.)?(?:Dense|Conv[123]D)\(|\bnn\.(?:Linear|Conv[123]d)\(")
+UNLABELLED_WORDS, RAW_PIXEL_WORDS = {"unlabell", "mark"}, {"raw", "pixel"}
+MINUS_ONE_LABELS = re.compile(r"\b(?:y|labels?|targets?)\s*(?:\[[^\]\n]{0,30}\]\s*)?=\s*-1\b(?!\s*(?:and|or|,|/)\s*\+?1\b)|"
+                              r"\bset (?:the |their |its |those |these )?(?:y|labels?|targets?) (?:to|as) -1\b", re.I)
+MINUS_ONE_HANDLED = re.compile(r"ignore_index\s*=\s*-1|!=\s*-1|>=\s*0\b|-1\s*(?:and|or|,|/)\s*\+?1\b|\{-1,\s*\+?1\}|"
+                               r"hinge", re.I)
+MAX_255 = re.compile(r"(?P<name>\b[A-Za-z_][\w\[\]'\".]{0,40})\.max\(\)[^\n]{0,80}?(?:\n[^\n]{0,80}?)?(?<![\d.])255"
+                     r"(?:\.0*)?(?![\d.]|\.\d)")
+INPUT_NAME = re.compile(r"(?i)\bx\b|x_|_x\b|inputs?|images?|imgs?|pixels?|features?|data")
+NOT_INPUT_NAME = re.compile(r"(?i)mask|label|target|seg|gt|\by\b|\by_")
+DIVIDED_255 = re.compile(r"/=?\s*(?:255|127\.5)\b|ToTensor|convert_image_dtype|Rescaling|rescale|normali[sz]")
+FLOOR_WORDS = {"class", "below"}
+FLOOR_NEAR, FLOOR_ACCURACY, FLOOR_CLASSES = 0.02, 0.9, range(3, 1001)
+# The class count a paste names (a dataset, `num_classes=100`, "10 classes", `Dense(100, activation='softmax')`,
+# "binary"); with none named, the count whose floor lies nearest below the loss counts only when the first loss sat
+# near its ln C (a fresh classifier's loss, and where a softmax applied twice starts), above the floor's half-way.
+CLASSES_NAMED = [(re.compile(r"\bcifar-?100\b", re.I), 100), (re.compile(r"\b(?:cifar-?10|mnist|svhn|fashion-?mnist|stl-?10)\b",
+                  re.I), 10), (re.compile(r"\bimagenet\b(?![ -]?(?:pre-?trained|backbone|weights))", re.I), 1000),
+                 (re.compile(r"\bbinary\b|\bsigmoid\b", re.I), 2)]
+CLASS_COUNT = re.compile(r"\b(\d{1,4})[ -](?:classes|categories|way)\b|num_classes\s*=\s*(\d{1,4})|"
+                         r"Dense\(\s*(\d{1,4})\s*,\s*activation\s*=\s*['\"]softmax['\"]\)?", re.I)
+# words of a loss with more in it than a cross-entropy, which sits above its floor by design
+FLOOR_HIDDEN = re.compile(r"label[ _-]?smooth\w*|distill\w*|\bkd\b|mixup|cutmix|regulari[sz]\w*|\bl2\(|weight[ _]decay "
+                          r"in the loss|auxiliary loss|\+ *\d*\.?\d* *\* *\w+[ _]loss", re.I)
+
+
+def model_output(prose: str) -> re.Match | None:
+    """The pasted model's probabilities as its output: a Sequential that ends in nn.Sigmoid() or nn.Softmax(), or what
+    the last forward() pasted returns (its block: to the next `def` or `class` at its indentation or less)."""
+    last = None
+    for last in re.finditer(r"(?m)^([ \t]*)def forward\(", prose):
+        pass
+    if last is not None:
+        end = re.compile(r"(?m)^[ \t]{0,%d}(?:def|class)\b" % len(last.group(1))).search(prose, last.end())
+        block = prose[last.start():end.start() if end else len(prose)]
+        found = TORCH_PROBABILITY_OUT.search(block)
+        if found and not found.group(0).startswith("nn."):
+            return found
+    return next((m for m in TORCH_PROBABILITY_OUT.finditer(prose) if m.group(0).startswith("nn.")), None)
+
+
+# Gradients said to be exactly zero ("the grads are exactly 0.0", "gradients = 0", "grad norm is zero")
+GRADS_ZERO_SAID = re.compile(r"\bgrad(?:ient)?s?\b(?:[ \t]+norms?)?[^.\n]{0,60}?\b(?:are|is|were|was|=|==|equal(?:s| to)?|"
+                             r"print(?:s|ed)?(?: as)?)[ \t]+(?:all[ \t]+)?(?:exactly[ \t]+)?(?:0(?:\.0+)?|zero)(?!\.?\d)", re.I)
+# ... not where a share of them is said to be 0% ("0.0% of the first layer's gradients are 0": none)
+NONE_OF_THEM = re.compile(r"(?:^|[\s(])0(?:\.0+)?\s*%[^.\n]*$")
+
+
+def grads_said_zero(prose: str) -> re.Match | None:
+    return next((m for m in GRADS_ZERO_SAID.finditer(prose)
+                 if not NONE_OF_THEM.search(prose, max(0, m.start() - 60), m.start())), None)
+
+
+NEGATIVE = next(n for n in NORMALS if n.name == "negative loss")
+
+
+def scaled_said(prose: str) -> dict[str, dict[str, str]]:
+    """What the words say was scaled already ("scaled") and what they say was not ("unscaled"): "inputs" and
+    "targets", each with the words that say it."""
+    out: dict[str, dict[str, str]] = {"scaled": {}, "unscaled": {}}
+    for m in SCALED.finditer(prose):
+        said = " ".join(m.group(0).split())
+        if m.group("passive"):
+            parts = {"unscaled" if m.group("neg") else "scaled": m.group("passive")}
+        else:
+            # what was scaled opens the object ("both X and y", "the price by ..."), not a word further on ("by zero
+            # in my data"); a part after "but not", "except" is what was left out
+            obj = " ".join(m.group("what").split()[:6])
+            kept, *left = EXCEPT.split(obj, 1)
+            window = prose[max(0, m.start() - 40):m.start()]
+            negated = NEGATED.search(window)
+            if negated:
+                said = " ".join((window[negated.start():] + m.group(0)).split())
+            parts = {"unscaled" if negated else "scaled": " ".join(kept.split()[:4])}
+            if left and not negated:
+                parts["unscaled"] = " ".join(left[0].split()[:4])
+        for sense, what in parts.items():
+            for kind, pattern in (("targets", SCALED_TARGETS), ("inputs", SCALED_INPUTS)):
+                if what and pattern.search(what):
+                    out[sense].setdefault(kind, said)
+    for m in UNSCALED_AFTER.finditer(prose):
+        before = prose[max(0, m.start() - 80):m.start()]
+        before = re.split(r"[.;:\n]", before)[-1]
+        subject = list(SUBJECT_IS.finditer(before))
+        if not subject:
+            continue
+        for kind, pattern in (("targets", SCALED_TARGETS), ("inputs", SCALED_INPUTS)):
+            if pattern.search(subject[-1].group("what")):
+                out["unscaled"].setdefault(kind, " ".join((before[subject[-1].start():] + m.group(0)).split()))
+    for m in UNSCALED_SAID.finditer(prose):
+        what = m.group("what") or m.group("subject")
+        what = "inputs" if re.fullmatch(r"(?i)anything|everything|data", what) else what
+        for kind, pattern in (("targets", SCALED_TARGETS), ("inputs", SCALED_INPUTS)):
+            if pattern.search(what):
+                out["unscaled"].setdefault(kind, " ".join(m.group(0).split()))
+    for kind in list(out["scaled"]):             # said both ways: the words do not decide
+        if kind in out["unscaled"]:
+            del out["scaled"][kind], out["unscaled"][kind]
+    return out
+
+
+def classifier_shown(ev: Evidence) -> str:
+    """What shows a classifier's run (an accuracy printed beside the loss, or a softmax, a cross-entropy, a
+    classification dataset named), when nothing names a regression; else ""."""
+    if REGRESSOR.search(ev.prose):
+        return ""
+    if ev.accuracy_head and max(ev.accuracy_head + ev.accuracy_tail) > 0:
+        # (an accuracy of 0 on every line is a regression's, compiled with metrics=['accuracy'])
+        return "the log prints an accuracy beside the loss"
+    named = CLASSIFIER.search(ev.prose)
+    return f"the report names `{named.group(0)}`" if named else ""
+
+
+def regressor_shown(ev: Evidence) -> str:
+    """What shows a regression's run (its words: MSE, MLPRegressor, prices), with nothing of a classifier's; else ""."""
+    if classifier_shown(ev) or CLASSIFIER.search(ev.prose) or PROBABILITY_WORDS.search(ev.prose) or (
+            ev.accuracy_head and max(ev.accuracy_head + ev.accuracy_tail) > 0):
+        return ""
+    said = REGRESSION_SAID.search(ev.prose)
+    if not said:
+        return ""
+    # the whole word it ends (the pattern has no leading \w*, which backtracks: MLPRegressor, not Regressor)
+    start = said.start()
+    while start > 0 and said.start() - start < 40 and (ev.prose[start - 1].isalnum() or ev.prose[start - 1] == "_"):
+        start -= 1
+    return f"the report names `{ev.prose[start:said.end()]}`"
+
+
+def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str,
+                   scaled: dict[str, dict[str, str]]) -> dict[str, str]:
+    """What the log prints beside the loss, or the words say was printed, that one failure produces
+    (see W_PRINTED). (`regressor`: what shows a regression's run, regressor_shown; `scaled`: what the words say was
+    scaled, scaled_said)"""
+    out = {}
+    # A regression's squared error is about the targets' mean square while the outputs are still near 0: a first
+    # loss of ENORMOUS_START or more that never fell to half of it takes errors of its root's size, targets in their
+    # raw units (or outputs broken from the start: the entries of that shape have the enormous start's part). Only
+    # a loss that never fell to half of it (the enormous start's own rule), that is no sum over many examples or
+    # pixels (reduction='sum' makes any loss enormous), and whose targets the words do not say were scaled; not a
+    # loss that climbed (the step overshoots then, whatever the targets' units).
+    if regressor and sig.enormous_start and ev.high is not None and ev.high <= 2 * ev.head[0] \
+            and not SUMMED.search(ev.prose) and "targets" not in scaled["scaled"]:
+        first = ev.head[0]
+        size = (f"an absolute error that large takes errors of about {fmt(first)}" if ABSOLUTE_LOSS.search(ev.prose)
+                else f"a squared error that large takes errors of about {fmt(math.sqrt(first))} (its root)")
+        out["raw-targets"] = (f"{regressor}, a regression's, and its first loss ({fmt(first)}) is enormous and "
+                              f"never fell to half of it: {size}, targets in their raw units")
+    if SIGMOID_ZERO_WORDS <= set(words):
+        out["sigmoid-zero"] = ("the report says the output is 0.5: a sigmoid gives exactly that for an input of 0, "
+                               "which a last layer whose weights and bias are all zero gets for every example (a model "
+                               "stuck at one output on balanced classes prints about 0.5 too)")
+    if sig.name != "healthy" and BACKWARD_STEP.search(ev.prose) and not CLEARED.search(ev.prose):
+        out["never-cleared"] = ("the pasted loop calls backward() and step() and clears the gradients nowhere in the "
+                                "paste (no zero_grad(), no `.grad = None`)")
+    if ev.grad_paired and ev.grad_zero_exact and ev.count >= 3:
+        out["zero-gradient"] = ("every gradient norm printed beside the loss is exactly 0: no gradient reaches "
+                                "those weights")
+    rose = _rate_rose(ev, sig)
+    if rose:
+        out["rate-rose"] = rose
+    first = statistics.median(ev.accuracy_head) if ev.accuracy_head else None
+    last = statistics.median(ev.accuracy_tail) if ev.accuracy_tail else None
+    floor = _softmax_floor(ev, last)
+    if floor:
+        out["softmax-floor"] = floor
+    # (labels at -1 go wrong beside a falling loss too: NumPy's indexing trains those rows towards the last class)
+    if (m := MINUS_ONE_LABELS.search(ev.prose)) and not MINUS_ONE_HANDLED.search(ev.prose):
+        out["minus-one-labels"] = (f"the report sets labels to -1 (`{' '.join(m.group(0).split())}`): a label no "
+                                   "loss can take -- an index of -1 is the last class to NumPy, and PyTorch's "
+                                   "cross-entropy refuses it unless told to ignore it")
+    if sig.name != "healthy":      # the pixels' range explains a run that went wrong, not a healthy curve
+        # (one max printed: in a tuple of several, which value is whose is not read)
+        pixels = next((m for m in MAX_255.finditer(ev.prose) if INPUT_NAME.search(m.group("name"))
+                       and not NOT_INPUT_NAME.search(m.group("name")) and m.group(0).count(".max(") == 1), None)
+        if pixels and not DIVIDED_255.search(ev.prose):
+            out["raw-pixels"] = (f"the paste prints the largest value of `{pixels.group('name')}` as 255: raw 8-bit "
+                                 "pixel values, fed as they are")
+    overflow = _exp_overflow(ev)
+    if overflow:
+        out["exp-overflow"] = overflow
+    numpy = list(NUMPY_ZERO_WEIGHTS.finditer(ev.prose))
+    keras_torch = ZERO_INIT.search(ev.prose) if len(LAYERS_BUILT.findall(ev.prose)) >= 2 else None
+    zeros = keras_torch or (numpy[1] if len(numpy) >= 2 else None)
+    if zeros is not None and sig.name != "healthy":
+        code = zeros.group(0)
+        out["zero-init"] = (f"the pasted code sets weights to one value (`{' '.join(code.split())}`): units that start "
+                            "equal get equal gradients and stay copies of each other")
+    divides, constant = DIVIDES_BY_STD.search(ev.prose), CONSTANT_FEATURE.search(ev.prose)
+    if divides and constant and sig.name != "healthy":
+        out["constant-feature"] = (f"the paste divides by a standard deviation (`{' '.join(divides.group(0).split())}`) "
+                                   f"and says a column is constant (\"{' '.join(constant.group(0).split())}\"): that "
+                                   "column's standard deviation is 0, and (x - mean) / std is 0/0, nan for every row "
+                                   "where the mean comes out exact, as for a whole-number constant (else the same "
+                                   "+-1 on every row, from rounding)")
+    if sig.name == "plateau-from-start" and first is not None and last is not None:
+        # a percentage when printed with % or when both are above 1; both at most 1 without %, a
+        # fraction; one of each cannot be read
+        percent = ev.accuracy_percent or min(first, last) > 1
+        scale = 100.0 if percent else 1.0
+        if (percent or max(first, last) <= 1) and (last - first) / scale >= ACCURACY_RISE:
+            out["accuracy-rose"] = (f"the accuracy rose from {fmt(first)} to {fmt(last)} (medians of the first "
+                                    f"and the last {len(ev.accuracy_tail)} printed) while the loss barely "
+                                    "moved: the model learns, and the loss does not show it")
+    return out
+
+
+def _exp_overflow(ev: Evidence) -> str:
+    """The first call in the paste that hands exp (or a hand-written softmax) a number past what exp can return, as
+    a fact, or "": past float64's limit always, past float32's only where the paste computes in float32 (a
+    framework's exp, a framework shown, or float32 named)."""
+    if STABLE_SAID.search(ev.prose):
+        return ""                       # (the paste keeps exp in log space already: what it hands exp is guarded)
+    wide = bool(FLOAT32_SAID.search(ev.prose) or {"pytorch", "tensorflow", "jax"} & shown_frameworks(ev))
+    for m in EXP_CALL.finditer(ev.prose):
+        line_start = ev.prose.rfind("\n", 0, m.start()) + 1
+        if "#" in ev.prose[line_start:m.start()] or not LITERAL_ARGS.fullmatch(m.group("args")):
+            continue                    # (a comment's, or an expression's numbers: not what exp was handed)
+        x = max((float(n) for n in EXP_NUMBER.findall(m.group("args"))), default=-math.inf)
+        call = f"the paste hands {m.group('fn')} an input of {fmt(x)} (`{' '.join(m.group(0).split())}`): exp({fmt(x)})"
+        if x > EXP_LIMITS["float64"]:
+            return (f"{call} is past the largest float64 (exp overflows above {EXP_LIMITS['float64']:.2f} in float64, "
+                    f"{EXP_LIMITS['float32']:.2f} in float32)")
+        # (float32 where the paste computes in it, unless the call itself asks for float64)
+        if x > EXP_LIMITS["float32"] and (wide or m.group("lib") in ("torch", "jnp", "tf", "tf.math")) \
+                and not re.search(r"float64|double", m.group("args")):
+            return f"{call} is past the largest float32 (exp overflows above {EXP_LIMITS['float32']:.2f})"
+    return ""
+
+
+def _floor_of(classes: int) -> float:
+    """The lowest a cross-entropy reaches over C classes on outputs already softmaxed: log(1 + (C - 1)/e)."""
+    return math.log(1 + (classes - 1) / math.e)
+
+
+def _wrong_floor_of(classes: int) -> float:
+    """The lowest it reaches on an example the model gets wrong: a softmaxed output p whose largest entry is not the
+    true class's costs log(sum exp p) - p_true, least at a tie, p_true = p_other = 1/2 (the loss falls as the tie
+    grows, and spreading mass to the other classes only raises it): log(2 sqrt(e) + C - 2) - 1/2."""
+    return math.log(2 * math.sqrt(math.e) + classes - 2) - 0.5
+
+
+def _floor_at(classes: int, share: float) -> float:
+    """The lowest mean loss over examples of which this share is classified right."""
+    return share * _floor_of(classes) + (1 - share) * _wrong_floor_of(classes)
+
+
+def _softmax_floor(ev: Evidence, accuracy: float | None) -> str:
+    """The fact that the loss ended just above a softmax-twice floor while the accuracy was high, or ""."""
+    if accuracy is None or ev.first_nonfinite is not None or ev.low is None or ev.count < 3:
+        return ""
+    share = accuracy / 100 if ev.accuracy_percent or accuracy > 1 else accuracy
+    if share < FLOOR_ACCURACY or FLOOR_HIDDEN.search(ev.prose):
+        return ""
+    named = _classes_named(ev.prose)
+    if named is not None:
+        classes, why = named
+        floor = _floor_of(classes)
+        if classes < FLOOR_CLASSES.start or floor > ev.low:
+            return ""
+    else:
+        below = [(c, f) for c in FLOOR_CLASSES if (f := _floor_of(c)) <= ev.low]
+        if not below:
+            return ""
+        classes, floor = below[-1]
+        start = math.log(classes)
+        if not floor + (start - floor) / 2 <= ev.head[0] <= (1 + FLOOR_NEAR) * start:
+            return ""
+        why = (f"the count whose floor lies nearest below the loss, and near whose ln C, {start:.4f}, the loss "
+               f"started ({fmt(ev.head[0])})")
+    shown = ev.accuracy_tail[-1]      # the accuracy beside the last loss: the share its mean is over
+    bound = _floor_at(classes, min(1.0, shown / 100 if ev.accuracy_percent or shown > 1 else shown))
+    if ev.last > (1 + FLOOR_NEAR) * bound:
+        return ""
+    at = (f"; at that accuracy no lower than {bound:.4f}, as each example it gets wrong costs at least "
+          f"log(2√e + C - 2) - 1/2 = {_wrong_floor_of(classes):.4f}" if bound - floor >= 0.0005 else "")
+    return (f"the loss ends at {fmt(ev.last)} ({ev.where(ev.count - 1)}), never below log(1 + (C - 1)/e) = "
+            f"{floor:.4f} for C = {classes} classes ({why}), beside an accuracy of {fmt(shown)}"
+            f"{'%' if ev.accuracy_percent else ''}: the lowest a cross-entropy can go on outputs that already went "
+            f"through a softmax{at}")
+
+
+def _classes_named(prose: str) -> tuple[int, str] | None:
+    """The class count the paste names, and how it names it; or None."""
+    counted = CLASS_COUNT.search(prose)
+    if counted:
+        return int(next(g for g in counted.groups() if g)), f"the paste says `{counted.group(0)}`"
+    for pattern, classes in CLASSES_NAMED:
+        if m := pattern.search(prose):
+            return classes, f"the paste names {m.group(0)}"
+    return None
+
+
+def trainer_clears(ev: Evidence) -> str:
+    """How the tool that printed the log clears the gradients every step, when the paste shows that tool ran the
+    steps (its own bar) and no step written by hand; or ""."""
+    trainer = dialects.named(ev.dialect)
+    if trainer is None or not trainer.clears_gradients or (
+            trainer.clears_shown_by is not None and not trainer.clears_shown_by.search(ev.prose)) or (
+            trainer.clears_unless is not None and trainer.clears_unless.search(ev.prose)):
+        return ""
+    return f"the log is printed by {trainer.name.removesuffix(' log')}, whose trainer {trainer.clears_gradients}"
+
+
+def _rate_rose(ev: Evidence, sig: Signature) -> str:
+    """The learning rate printed beside the loss, when it rose through the climb (from where the loss was lowest
+    to the climb's end, and is still near the highest it reached); or ""."""
+    if sig.name not in RATE_CLIMBS or ev.low_pos is None:
+        return ""
+    end = (ev.first_nonfinite if ev.first_nonfinite is not None else ev.count) - 1
+    last, low = ev.at(end), ev.low_pos
+    if last is None or last.rate is None or low.rate is None:
+        return ""
+    # a rate that had stopped rising before the loss turned (a warmup long over) says nothing of the climb, nor one
+    # that peaked and fell back through it (a warmup, then a decay the loss climbed all along)
+    during = [p.rate for p in ev.head_at + ev.before_at if low.line <= p.line <= last.line and p.rate is not None]
+    if not (last.rate > 0 and last.rate >= RATE_CLIMB * low.rate and last.rate >= RATE_NEAR_PEAK * max(during)):
+        return ""
+    return (f"the learning rate printed beside the loss rose from {low.rate:g} ({ev.where(ev.low_at)}), where the "
+            f"loss was lowest ({fmt(ev.low)}), to {last.rate:g} ({ev.where(end)}): the loss climbed as the rate rose "
+            "(a warmup, a restart or a range test raises the rate on purpose)")
+
+
+def impossible_negative(ev: Evidence, words: list[str]) -> str:
+    """Why a loss below zero in this report cannot be normal, or "" when it can (or none is reported)."""
+    out_of_range = score_out_of_range(ev.prose)
+    if out_of_range:
+        return f"an overlap score outside [0, 1] (`{out_of_range}`): the targets are not in [0, 1]"
+    if negative_shown(ev, words) and loss_kind(ev.prose) == "bounded":
+        return ("the loss goes below zero, and the loss named here (cross-entropy, BCE, 1 - Dice, a squared "
+                "error) cannot with valid targets")
+    return ""
+
+
+def negative_shown(ev: Evidence, words: list[str]) -> bool:
+    """Do the values, or the words, say the loss went below zero?"""
+    return (ev.low is not None and ev.low < 0) or bool(NEGATIVE.asked.search(ev.prose))
+# The frameworks a tool implies (a Lightning bar is PyTorch's), and the ones a report's words name.
+PARENT = {"lightning": "pytorch", "transformers": "pytorch", "fairseq": "pytorch", "megatron": "pytorch",
+          "deepspeed": "pytorch", "apex": "pytorch", "keras": "tensorflow"}
+# Named, or shown by code only its API writes: PyTorch's `nn.Linear`, `nn.CrossEntropyLoss()`, `loss.backward()`,
+# `optimizer.zero_grad()`, `F.softmax(`, `.masked_fill(`, `.cuda()`, as PyTorch spells them (Flax's `nn.relu`, `nn.Dense`
+# and `nn.Module`, TensorFlow's `tf.nn.softmax`, are not PyTorch's); Keras's `layers.Dense(` (not `model.fit(`: scikit-learn's too); JAX's `optax.`.
+NAMED_FRAMEWORK = [(re.compile(r"(?i:\b(?:py)?torch\b|\bfastai\b|\blightning\b)|(?<![\w.])nn\.(?:Linear|Conv[123]d|LSTM|GRU|"
+                               r"Embedding|BatchNorm[123]d|LayerNorm|Dropout|ReLU|Softmax|LogSoftmax|\w+Loss)\b|"
+                               r"\.(?:backward|zero_grad|cuda)\(\)|(?<![\w.])F\.(?:relu|softmax|log_softmax|cross_entropy|"
+                               r"mse_loss|nll_loss|binary_cross_entropy\w*)\(|\.masked_fill_?\("), "pytorch"),
+                   (re.compile(r"\btensorflow\b|\btf\.|\bkeras\b|\blayers\.Dense\(", re.I), "tensorflow"),
+                   (re.compile(r"\bjax\b|\bjnp\.|\bflax\b|\boptax\.", re.I), "jax")]
+
+
+# A framework named to say it is not used: "no PyTorch or TensorFlow", "without Keras", "instead of torch".
+DENIED_BEFORE = re.compile(r"\b(?:no|not|without|never|instead of|rather than)\s+(?:using\s+|use\s+|with\s+)?"
+                           r"(?:[\w.]+\s+(?:or|and|nor)\s+)?$", re.I)
+
+
+def shown_frameworks(ev: Evidence) -> set[str]:
+    """The frameworks the report shows: in its messages and its log's format, or named in its words (not named to
+    deny it); a framework implies the one it runs on."""
+    named = {name for pattern, name in NAMED_FRAMEWORK for m in pattern.finditer(ev.prose)
+             if not DENIED_BEFORE.search(ev.prose, max(0, m.start() - 40), m.start())}
+    shown = set(ev.frameworks) | named
+    return shown | {PARENT[f] for f in shown if f in PARENT}

@@ -1,0 +1,611 @@
+"""Weighing the evidence for each entry: the curve against its signature, the messages found against the
+ones it declares, the words against what it says of itself, when the failure showed, and the paste's facts --
+a score in parts (Weights holds the tuned weights) with the sentences that say why.
+"""
+from __future__ import annotations
+
+import functools
+import math
+import re
+from dataclasses import dataclass
+
+from .catalog import Catalog
+from .curve_shape import UNFINISHED, Signature
+from .entry import TRACES, Entry, template_pattern
+from .logscan import Evidence, MessageFinder
+from .logscan.scale_zero import MESSAGE, SAME_AS, WHY
+from .logscan.stops import stop_of
+from .paste_facts import (ACCURACY_WORDS, CLEARED_EACH_STEP, CONSTANT_FEATURE_WORDS, DENSE, EXP_OVERFLOW_WORDS,
+                          FLOOR_WORDS, FORGOT_INPUTS, FORGOT_TARGETS, FROM_LOGITS, KERAS_CROSSENTROPY, KERAS_SOFTMAX,
+                          PROBABILITY_LOSS_WORDS, PUT_OFF_WORDS, RATE_PROOF_WORDS, RATE_RAISED_WORDS, RAW_PIXEL_WORDS,
+                          REGRESSION_WORDS, SIGMOID_ZERO_WORDS, TORCH_LOGITS_LOSS, UNCLEARED_WORDS, UNLABELLED_WORDS,
+                          ZERO_GRADIENT_WORDS, ZERO_INIT_WORDS, classifier_shown, grads_said_zero,
+                          impossible_negative, model_output, negative_shown, printed_facts, regressor_shown,
+                          scaled_said, shown_frameworks, trainer_clears)
+from .wording import (EARLY_STEPS, FIELDS, Library, half_precision_denied, half_precision_shown, loss_kind, lr_tried,
+                      says_failure, section, timing_of, tokens, tokens_many, when)
+
+# Signatures that are a special or early case of another: entries declaring the
+# general one get part credit (a climb still finite may be WR-220 caught early;
+# a climb after a long descent is still a climb).
+PART_OF = {"climb-despite-clipping": "climb-then-nonfinite", "climbing": "climb-then-nonfinite",
+           "climbed-and-stayed": "climb-then-nonfinite", "stuck-at-ceiling": "climb-then-nonfinite",
+           "descent-then-climb": "climb-then-nonfinite"}
+# When each signature shows the failure: before any update, right after the first
+# updates, or after the run has trained a while.
+WHEN_OF_TRACE = {"nonfinite-from-start": {"start"}, "plateau-from-start": {"start"},
+                 "spike-then-recover": {"early"}, "climb-then-nonfinite": {"early", "later"},
+                 "climb-despite-clipping": {"early", "later"}, "descent-then-nonfinite": {"later"},
+                 "descent-then-climb": {"later"}, "stall-after-drop": {"later"}}
+# Signatures defined by when the loss breaks rather than by a shape: an entry whose Symptom
+# says it can break then too is compatible with them.
+TIMED = {"nonfinite-from-start"}
+# A first value that the log locates by its epoch alone stands for a whole epoch of steps: the
+# epoch's mean (Keras's bar shows the running mean; most loops print the mean over the epoch) or its
+# last batch. Either is non-finite once any step of the epoch was, so a nan there says the run broke
+# somewhere in its first epoch -- at its first step or after it had trained a while. The failures
+# broken from the start always show so and keep their curve; the other failures that turn the loss
+# non-finite may (their own shape would be hidden inside the epoch's value), so they get the part a
+# general entry gets for a special case of its shape (W_GENERAL), and the timing counts for no one.
+NONFINITE_TRACES = {"nonfinite-from-start", "climb-then-nonfinite", "descent-then-nonfinite",
+                    "climb-despite-clipping", "descent-then-climb"}
+# Weights of the evidence. The ones in Weights were tuned on the development set and checked
+# by cross-validation (bench/diagnose_devset.py --cross-validate; docs/diagnose.md gives the
+# held-out figures); the rest are fixed by the argument beside each.
+@dataclass(frozen=True)
+class Weights:
+    words: float = 1.5       # a report that is mostly words: the best-matching entry's share
+    when: float = 0.5        # it broke when the entry's failure does (or did not: minus this)
+    prior: float = 0.75      # the first suspect for what little the report says (FIRST_SUSPECTS)
+    message: float = 2.0     # one declared message found, shared among the entries that declare it
+    prose: float = 0.0       # weight of the Symptom and Where sections' words in an entry's document
+    bm_full: float = 6.0     # BM25 score at which a report's words count in full
+    fade: float = 0.5        # how much the prior gives way as the words match an entry (0: not at all, 1: fully)
+
+
+WEIGHTS = Weights()
+W_CURVE, W_PART, W_TEXT_WITH_CURVE = 3.0, 1.5, 0.5
+# The general entry when the curve shows a special case of its signature (a climb despite
+# clipping, a climb not yet non-finite, a climb after a long descent): it stays a candidate,
+# but the special case is the stronger evidence.
+W_GENERAL = 0.5
+# A failure whose messages are always printed where the log could show them (NumPy warns
+# on every overflow and log of zero by default): their absence moves it one step down.
+W_MISSING = 1.0
+# A report this small was pasted by a person: its words count for more next to its curve.
+PASTED = 1 << 15
+# The first suspects when a report says little more than that the loss went nan or inf, by
+# when it says it happened (no word of when counts as "later": a run that trained at all).
+# After training has run a while, the update step that overshoots comes first -- the
+# learning rate is where CS231n's notes on babysitting training and Karpathy's recipe start --
+# and its signature is the climb. From the first value there is no update to blame: the
+# entries that can break then are all suspects alike, and "when" already singles them out.
+RATE = "climb-then-nonfinite"
+FIRST_SUSPECTS = {"later": (RATE,), "early": (RATE, "spike-then-recover")}
+# Next, with half the weight, the failures that strike a run that was learning: an output that
+# rounds to 0 or 1 under a log, a nan gradient, a broken batch -- the jump to nan after a descent.
+SECOND_SUSPECTS = {"later": ("descent-then-nonfinite",)}
+# With words of half precision (fp16, amp, a loss scaler) the first suspect is the precision
+# itself: the entry whose title names it.
+# A remedy that was tried: a lower rate that did not help is evidence against the rate (and
+# for the entries whose failure does not move with it); one that helped is evidence for it.
+W_TRIED = 1.0
+# A loss below zero that the loss function cannot produce (cross-entropy, BCE, 1 - Dice with
+# valid targets), or an overlap score outside [0, 1]: the entries that say they explain a
+# negative loss (the word in their phrases) get this much.
+W_NEGATIVE = 2.0
+# Facts the log prints beside the loss that one failure produces, worth as much as a declared
+# message: every gradient norm exactly 0 (no gradient reaches the weights: the entries whose own
+# phrases say the gradients are exactly zero), and an accuracy that rises while the loss stays flat
+# (the model learns and the loss cannot show it: the entries whose phrases say accuracy improves).
+# Half as much for the model's output said to be 0.5 (sigmoid(0): a last layer whose weights and bias
+# are all zero is handed 0 whatever the example), which is weaker: a model stuck at one output prints
+# about 0.5 on balanced classes too, and a two-way softmax prints it whenever its logits are equal.
+W_PRINTED = 2.0
+W_SAID_HALF = W_PRINTED / 2
+# Apex's loss scale at zero is the scaler out of range, as the floor message it is weighed as (see
+# scale_zero.py), but half as much: the inf or nan that no scale removes may as well be a loss that was
+# not finite, or an infinite slope, which other entries explain.
+SCALE_ZERO = 0.5
+
+
+
+class Weigher:
+    """What diagnosis needs from a catalogue, built once: message patterns, documents, declarers,
+    and when each failure shows (its signature's timing, and any its Symptom section names)."""
+
+    def __init__(self, catalog: Catalog, prose: float = WEIGHTS.prose):
+        self.catalog, self.prose = catalog, prose
+        self.entries = [e for e in catalog.sorted_entries() if e.status != "retired"]
+        self.library = Library.of(self.entries, {**FIELDS, "Symptom": prose, "Where it shows up": prose})
+        self.told_when = {e.id: when(section(e, "Symptom")) for e in self.entries}
+        # (by its own signature: a second one, in a narrower setting, does not widen when the failure shows)
+        self.timing = {e.id: WHEN_OF_TRACE.get(e.trace, set()) | self.told_when[e.id] for e in self.entries}
+        self.trace_count: dict[str, int] = {}
+        self.trace_of = {e.id: e.trace for e in self.entries}
+        for e in self.entries:
+            self.trace_count[e.trace] = self.trace_count.get(e.trace, 0) + 1
+        # each entry's declared messages that are evidence, found once
+        self.weighed = {e.id: weighed(e) for e in self.entries}
+        self.declarers: dict[str, list[str]] = {}
+        self.ops: dict[str, dict[str, str]] = {}      # template -> entry ID -> the op its own example names
+        self.main_of: dict[str, str] = {}              # a message -> the entry whose own (first) message it is
+        self.main_op: dict[str, str] = {}              # entry ID -> the op its own message names (NumPy's "in exp")
+        for e in self.entries:
+            if e.messages:
+                self.main_of.setdefault(e.messages[0].text, e.id)
+                main = e.messages[0]
+                named = op_named(main.text, main.example) or (m.group(1) if (m := _NUMPY_OP.search(main.text)) else "")
+                if named:
+                    self.main_op[e.id] = bare_op(named)
+        for e in self.entries:
+            for m in self.weighed[e.id]:
+                self.declarers.setdefault(m.text, []).append(e.id)
+                if op := op_named(m.text, m.example):
+                    self.ops.setdefault(m.text, {})[e.id] = op
+        # the entries that say, in one of their own phrases, that they explain a loss below zero, gradients
+        # that are exactly zero, an accuracy that improves on a flat loss
+        phrases = [p for e in self.entries for p in e.phrases]
+        said = iter(map(set, tokens_many(phrases)))
+        self.phrase_tokens = {e.id: [next(said) for _ in e.phrases] for e in self.entries}
+        self.negative = self._saying({"negative", "loss"})
+        self.zero_gradient = self._saying(ZERO_GRADIENT_WORDS)
+        self.accuracy_rises = self._saying(ACCURACY_WORDS)
+        self.softmax_floor = self._saying(FLOOR_WORDS)
+        self.unlabelled = self._saying(UNLABELLED_WORDS)
+        self.raw_pixels = self._saying(RAW_PIXEL_WORDS)
+        self.exp_overflow = self._saying(EXP_OVERFLOW_WORDS)
+        self.constant_feature = self._saying(CONSTANT_FEATURE_WORDS)
+        self.zero_init = self._saying(ZERO_INIT_WORDS)
+        self.sigmoid_zero = self._saying(SIGMOID_ZERO_WORDS)
+        self.rate_raised = self._saying(RATE_RAISED_WORDS)
+        self.uncleared = self._saying(UNCLEARED_WORDS)
+        self.put_off = self._saying(PUT_OFF_WORDS)
+        self.rate_proof = self._saying(RATE_PROOF_WORDS)
+        self.regression = self._saying(REGRESSION_WORDS)
+        self.probabilities = self._saying(PROBABILITY_LOSS_WORDS)
+        self.forgot_scaling = {"inputs": self._saying(FORGOT_INPUTS), "targets": self._saying(FORGOT_TARGETS)}
+        # the entries whose title names half precision
+        self.precision = {e.id for e, title in zip(self.entries, tokens_many([e.title for e in self.entries]))
+                          if "fp16" in title}
+        # the stop checks are left to their own family (stops.py), which knows a quoted one is the reporter's
+        self.finder = MessageFinder([(m.text, m.origin) for e in self.entries for m in self.weighed[e.id]])
+
+
+    def _saying(self, words: set[str]) -> set[str]:
+        """The entries with a phrase that holds all these words (as tokens)."""
+        return {i for i, said in self.phrase_tokens.items() if any(words <= p for p in said)}
+
+
+_WEIGHERS: dict[tuple[int, float], Weigher] = {}
+
+
+def weigher(catalog: Catalog, prose: float = WEIGHTS.prose) -> Weigher:
+    key = (id(catalog), prose)
+    if key not in _WEIGHERS or _WEIGHERS[key].catalog is not catalog:
+        _WEIGHERS[key] = Weigher(catalog, prose)
+    return _WEIGHERS[key]
+
+
+def message_finder(catalog: Catalog) -> MessageFinder:
+    """The patterns of every message the catalogue declares, for a scan."""
+    return weigher(catalog).finder
+
+
+def weighed(entry: Entry) -> list:
+    """The entry's declared messages that are evidence: a check that stops a run at any non-finite loss
+    (stops.py; Keras's TerminateOnNaN, which entries declare because their failure makes Keras print it)
+    names no cause, and is read as a loss value instead."""
+    return [m for m in entry.messages if not stop_of(m.shown)]
+
+
+# NumPy's floating-point warnings name the ufunc they come from: "overflow encountered in exp"
+_NUMPY_OP = re.compile(r" encountered in (\w+)$")
+# NumPy's floating-point error classes (numpy/_core/src/umath/extobj.c), for float results: "overflow" and "divide
+# by zero" say an inf was made from finite numbers; "invalid value" says a nan was made, from finite numbers (0 / 0) or
+# from an inf already there (inf / inf).
+NUMPY_INF = re.compile(r"(?:overflow|divide by zero) encountered in \w+$")
+NUMPY_NAN = re.compile(r"invalid value encountered in \w+$")
+# A value filled into a message that names an operation: a word, not a number, nor what the value was.
+_OP = re.compile(r"[A-Za-z_][\w.]*")
+_NOT_OP = frozenset({"nan", "inf", "NaN", "Infinity", "graph"})
+
+
+def op_named(text: str, printed: str) -> str:
+    """The operation a printed instance of a declared message names (the backward function of PyTorch's
+    anomaly mode, the op of TensorFlow's check_numerics, the primitive of JAX's debug_nans): its last
+    filled-in value that is a word, or ""."""
+    if "{}" not in text or not printed:
+        return ""
+    pattern = template_pattern(text, capture=True)
+    printed = " ".join(printed.split())
+    # a message quoted in a sentence often loses its final full stop (as _declared_hits allows)
+    m = pattern.fullmatch(printed) or pattern.fullmatch(printed + ".")
+    words = [v for v in (m.groups() if m else ()) if _OP.fullmatch(v) and v not in _NOT_OP]
+    # PyTorch numbers its backward functions from 1.8 on (ExpBackward0); older ones print ExpBackward
+    return re.sub(r"(?<=Backward)\d+$", "", words[-1]) if words else ""
+
+
+def bare_op(op: str) -> str:
+    """An op as the failure's own words name it: ExpBackward and TensorFlow's SqrtGrad are exp and sqrt."""
+    return re.sub(r"(?:Backward|Grad)$", "", op).lower()
+
+
+def _message_weight(text: str, seen, entry: Entry, w: Weigher, weights: Weights, infs: tuple = ()) -> float:
+    """An entry's share of a declared message found. When the log's instance names an operation and some
+    declarers' own examples name that same one, they share it: a nan first seen in SqrtBackward0 is the
+    singular slope's, whichever other entries also print the template with another op. A nan NumPy reports
+    after it reported an inf (infs: the lines and keys of its reports of an inf made) is that inf's consequence
+    (inf / inf, inf - inf): it is evidence only for the entries that print that inf too (WR-070's -inf - -inf
+    after a cast overflowed), not for one whose nan is made from finite numbers (0 / 0 in a normalisation)."""
+    declarers = w.declarers.get(text, [entry.id])
+    if NUMPY_NAN.match(text):
+        before = {key for line, key in infs if line < seen[1]}
+        mine = {m.text for m in w.weighed[entry.id]}
+        # (an overflow in one op of the entry's and in another of the log's are the same story: values too large)
+        if before and not before & mine and not (any(k.startswith("overflow") for k in before)
+                                                 and any(t.startswith("overflow encountered") for t in mine)):
+            return 0.0
+    found = op_named(text, seen[2]) if text in w.ops else ""
+    same = [i for i, op in w.ops.get(text, {}).items() if op == found] if found else []
+    if found and not same:     # no example of this message names the op: the entry whose own message does
+        same = [i for i in declarers if w.main_op.get(i) == bare_op(found)]
+    if same:
+        share = (1.0 if entry.id in same else 0.0) / len(same)
+    else:     # the entry whose own (first) message it is counts twice: the others print it as a consequence
+        main = w.main_of.get(text)
+        share = (2.0 if entry.id == main else 1.0) / (len(declarers) + (main in declarers))
+    return weights.message * (SCALE_ZERO if _apex_zero(text, seen) else 1.0) * share
+
+
+def _whole_signature(text: str, seen, entry: Entry, w: Weigher) -> bool:
+    """Is this message, found in a log with no loss values, all of a messages-only entry's signature? Not when
+    it is another entry's own (its first, the one it is about), which this one prints only as a consequence,
+    nor when it names an op other than the one this entry's own example names (a nan in log, not in exp)."""
+    if w.main_of.get(text, entry.id) != entry.id:
+        return False
+    mine = w.ops.get(text, {}).get(entry.id)
+    return not mine or op_named(text, seen[2]) == mine
+
+
+def _unexplained_birth(entry: Entry, hits: list, ev: Evidence, sig: Signature, w: Weigher) -> bool:
+    """Did the curve turn non-finite right after a messages-only entry's own message (printed after the last
+    finite loss: a warning long before, a sigmoid's harmless overflow or a validation pass's, made no nan), which
+    no entry of the curve's shape declares? The message names the operation where the non-finite value was born (exp overflowed);
+    the shape's entries (a log of zero, a bad batch, a nan gradient) would print another. Where the shape's entry
+    prints it too (an overshooting rate, a bad start overflow exp), the shape names the cause and keeps its lead."""
+    if sig.name not in NONFINITE_TRACES or ev.first_nonfinite_at is None:
+        return False
+    since = ev.before_at[-1].line if ev.before and ev.before_at and ev.before_at[-1] is not None else 0
+    shape = {i for i, trace in w.trace_of.items() if trace == sig.name or trace == PART_OF.get(sig.name)}
+    return any(w.main_of.get(text) == entry.id and since < seen[1] <= ev.first_nonfinite_at.line
+               and not shape & set(w.declarers.get(text, ())) for text, seen in hits)
+
+
+def _apex_zero(text: str, seen) -> bool:
+    """Is this hit Apex's division by a scale of zero, weighed as the floor message?"""
+    return text == SAME_AS and seen[2] == MESSAGE
+
+
+def _declared_hits(messages: list, found: dict[str, list]) -> list[tuple[str, list]]:
+    """An entry's declared messages (those weighed) in the log: filed under their text by a catalogue-aware
+    scan, or under a family's key with an instance that fills the template (a message quoted in a
+    sentence often loses its final full stop)."""
+    hits = []
+    for m in messages:
+        seen = found.get(m.text)
+        if seen is None:
+            seen = next((v for v in found.values() if m.matches(v[2]) or m.text == v[2]
+                         or (m.text.endswith(".") and m.matches(v[2] + "."))), None)
+        if seen is not None:
+            hits.append((m.text, seen))
+    return hits
+
+
+@dataclass
+class Context:
+    """What the whole report says, computed once before each entry is weighed."""
+    ev: Evidence
+    sig: Signature
+    words_count: bool              # the report is mostly words: its text is evidence
+    said_when: set[str]            # when the words say it failed
+    said_at: str                   # ... or the step a check's stop named, as the log numbers it ("at iteration 460, ")
+    bm: dict[str, float]           # BM25 of the words against each entry
+    strength: float                # how much the words say at all, 0..1
+    said_nonfinite: bool           # the words or values say the loss went nan or inf (or climbed, in words)
+    said_nonfinite_value: bool     # ... nan or inf itself, not only a climb
+    said_failure: bool             # anything at all says something went wrong
+    hits: dict[str, list]          # entry ID -> its declared messages found
+    lr_tried: str                  # "failed" / "helped": a lower learning rate was tried
+    impossible_negative: str       # why a loss below zero here is a failure, or ""
+    negative: bool                 # a loss below zero that is not said to be a likelihood
+    precision: bool                # the words name half precision
+    printed: dict[str, str]        # "zero-gradient" / "accuracy-rose" -> the fact, as the log shows it
+    trainer_clears: str            # the log's tool clears the gradients every step, and how (Dialect.clears_gradients)
+    classifier: str                # what shows the run is a classifier's and no regression's, or ""
+    regressor: str                 # what shows the run is a regression's and no classifier's, or ""
+    half_denied: bool              # the words name half precision only to say it is not used
+    half_shown: str                # what shows half precision switched on, as written (HALF_SHOWN), or ""
+    scaled: dict[str, dict[str, str]]   # "scaled" / "unscaled" -> "inputs" / "targets" -> the words that say so
+    infs: tuple                    # (line, key) of NumPy's reports of an inf made (overflow, division by zero)
+
+
+def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero: str | None = None) -> Context:
+    words_count = ev.count < 3 or sig.name in ("no-loss", "few-values", "nonfinite-throughout")
+    words = tokens(ev.prose)
+    bm = w.library.scores(words)
+    top = max(bm.values(), default=0.0)
+    # a loss that keeps growing, said in words, is the climb's signature said in words
+    said_nonfinite = ev.first_nonfinite is not None or bool({"nan", "inf", "diverge", "climb"} & set(words))
+    said_nonfinite_value = ev.first_nonfinite is not None or bool({"nan", "inf"} & set(words))
+    hits = {e.id: _declared_hits(w.weighed[e.id], ev.messages) for e in w.entries}
+    if zero is not None:                               # Apex's scale at zero: the scaler out of range
+        for i in w.declarers.get(SAME_AS, []):
+            if not any(t == SAME_AS for t, _ in hits[i]):
+                hits[i].append((SAME_AS, ev.messages[zero]))
+    impossible = impossible_negative(ev, words)
+    said_failure = (said_nonfinite or sig.name in TRACES or sig.name in UNFINISHED or bool(ev.messages)
+                    or says_failure(ev.prose) or bool(impossible))
+    said_when = timing_of(words) if words_count else set()
+    regressor, scaled = regressor_shown(ev), scaled_said(ev.prose)
+    stopped = ev.first_nonfinite_at.step if ev.hidden_note and ev.first_nonfinite_at is not None else None
+    said_at = ""
+    if words_count and not said_when and stopped:      # a check's stop names its step: "at iteration 460" says when
+        said_when = _when_stopped(ev.first_nonfinite_at)
+        said_at = f"at {stopped} (the step the check named), " if said_when else ""
+    return Context(ev, sig, words_count, said_when, said_at, bm,
+                    min(1.0, top / weights.bm_full), said_nonfinite, said_nonfinite_value, said_failure, hits,
+                    lr_tried(ev.prose), impossible,
+                    bool(impossible) or (negative_shown(ev, words) and loss_kind(ev.prose) != "likelihood"),
+                    "fp16" in words, printed_facts(ev, sig, words, regressor, scaled), trainer_clears(ev), classifier_shown(ev),
+                    regressor, half_precision_denied(ev.prose, words), half_precision_shown(ev.prose, words),
+                    scaled,
+                    tuple((seen[1], key) for key, seen in ev.messages.items() if NUMPY_INF.match(seen[2])))
+
+
+def _when_stopped(pos) -> set[str]:
+    """When a check's stop says the loss broke: its step counts from 0 (stops.py), so step 0 is before any
+    update; a batch counted within a later epoch is after a while."""
+    number = re.search(r"(\d+)\D*$", pos.step or "")
+    epoch = re.match(r"epoch (\d+)", pos.epoch or "")
+    if number is None or (epoch is None and (pos.step or "").startswith("batch")):
+        return set()                  # a batch counted within an epoch the log does not name
+    if epoch is not None and int(epoch.group(1)) > 1:
+        return {"later"}
+    n = int(number.group(1))
+    return {"start"} if n == 0 else {"early"} if n <= EARLY_STEPS else {"later"}
+
+
+def _suspect(entry: Entry, c: Context, w: Weigher) -> tuple[float, str]:
+    """How much of the prior this entry gets as a first suspect (1, a half for a second one, or 0), and why."""
+    if c.precision:                    # half-precision words: the entry that names the precision first
+        return (1.0, "the report names half precision, and this entry is the one about it") \
+            if entry.id in w.precision else (0.0, "")
+    # the words, or else what the values show (not a first value that stands for a whole epoch: see
+    # NONFINITE_TRACES)
+    said = c.said_when or (WHEN_OF_TRACE.get(c.sig.name, set()) if not c.sig.first_epoch else set())
+    timing = "start" if "start" in said else ("early" if said == {"early"} else "later")
+    broke = ("a loss that turned nan or inf " if c.said_nonfinite_value else "a loss that climbed ") + \
+        ({"start": "from the first values", "early": "right after the first updates"}.get(timing)
+         or "after training had run")
+    if not said:
+        broke += (" (the report's words in another script were not read, and its English ones do not say when, so "
+                  "a run that trained at all is assumed)" if _other_script(c.ev.prose) else
+                  " (the loss is non-finite from the first value the log shows, and the steps before that value are "
+                  "not in it, so a run that trained at all is assumed)" if c.ev.count and c.ev.first_nonfinite == 0
+                  else " (the report does not say when, so a run that trained at all is assumed)")
+    if c.lr_tried == "failed":         # the step size is ruled out: the failures that do not move with it come first
+        return (1.0, f"a lower learning rate did not help: with the step size ruled out, a first suspect for {broke}") \
+            if entry.trace in SECOND_SUSPECTS.get(timing, ()) else (0.0, "")
+    if entry.trace in FIRST_SUSPECTS.get(timing, ()):
+        return 1.0, f"the first suspect for {broke}"
+    if entry.trace in SECOND_SUSPECTS.get(timing, ()):
+        return 0.5, f"a second suspect for {broke}"
+    return 0.0, ""
+
+
+# Words are read in English only: a report with this many letters of another script (Cyrillic, Chinese,
+# ...; not Greek, whose letters are symbols in a formula) may say when in words that were not read.
+OTHER_SCRIPT_LETTERS = 8
+
+
+@functools.lru_cache(maxsize=4)         # asked once per entry of one report
+def _other_script(prose: str) -> bool:
+    # the letters of other scripts (Cyrillic to Thai and Georgian; kana, CJK, Hangul), not Latin's or Greek's (β, μ,
+    # σ are a formula's symbols in an English report), nor phonetic subscripts or mathematical letters (ᵢ, 𝐿)
+    return sum(1 for ch in prose if ch.isalpha() and (0x400 <= ord(ch) < 0x1100 or 0x3040 <= ord(ch) <= 0xD7AF)) \
+        >= OTHER_SCRIPT_LETTERS
+
+
+def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[str, float], list[str], list[str]]:
+    """The parts of an entry's score, the evidence for it and the evidence against it."""
+    sig, ev = c.sig, c.ev
+    parts: dict[str, float] = {}
+    evidence: list[str] = []
+    against: list[str] = []
+    shown_when = WHEN_OF_TRACE.get(sig.name, set())
+    if sig.name == entry.trace:      # several entries with one signature share what it says
+        curve = (W_PART if sig.weak else W_CURVE) / math.sqrt(w.trace_count.get(entry.trace, 1))
+    elif PART_OF.get(sig.name) == entry.trace:
+        curve = W_GENERAL if w.trace_count.get(sig.name) else W_PART
+    elif sig.name in TIMED and shown_when <= w.told_when[entry.id] and entry.trace != "none":
+        curve = W_PART / 2           # not its signature, but its Symptom says it can show then too
+    else:
+        curve = 0.0
+    if sig.enormous_start and entry.trace == "nonfinite-from-start":
+        parts["start"] = W_PART / math.sqrt(w.trace_count.get(entry.trace, 1))
+        evidence.append(sig.enormous_start)
+    if sig.first_epoch and entry.trace in NONFINITE_TRACES and entry.trace != sig.name:
+        curve = max(curve, W_GENERAL)
+    if curve:
+        parts["curve"] = curve
+        evidence += [f for f in sig.facts if f != sig.enormous_start]
+    # (an enormous first value is this entry's curve at its start: what the curve does next does not contradict it;
+    # nor is its second face, which its page and snippet show in a narrower setting, held against it -- nor counted
+    # for it: the signature's own entries keep their lead)
+    elif (sig.name in TRACES and entry.trace != "none" and PART_OF.get(entry.trace) != sig.name and "start" not in parts
+          and sig.name not in entry.traces and PART_OF.get(sig.name) not in entry.traces):
+        parts["curve"] = -weights.when
+        against.append(f"the loss curve does not look like this entry's ({TRACES[entry.trace]})")
+    # a message whose op the log names is another entry's (see _message_weight) is no evidence for this one
+    shares = [(text, seen, _message_weight(text, seen, entry, w, weights, c.infs)) for text, seen in c.hits[entry.id]]
+    hits = [(text, seen) for text, seen, share in shares if share > 0]
+    if hits:
+        parts["messages"] = sum(share for _text, _seen, share in shares)
+        whole = any(_whole_signature(text, seen, entry, w) for text, seen in hits)
+        if entry.trace == "none" and whole and (ev.count == 0 or _unexplained_birth(entry, hits, ev, sig, w)):
+            parts["messages"] += W_MISSING
+        for text, (count, line, example, _origin) in hits:
+            why = f": {WHY}" if _apex_zero(text, (count, line, example, _origin)) else ""
+            evidence.append(f'message "{example}" (line {line}' + (f", {count} times)" if count > 1 else ")") + why)
+    missing = _missing_messages([m for m in w.weighed[entry.id] if not m.opt_in], c.hits[entry.id], ev)
+    if missing and sig.name == entry.trace:
+        parts["messages"] = parts.get("messages", 0.0) - W_MISSING
+        against.append(missing)
+    top = max(c.bm.values(), default=0.0)
+    if top > 0 and c.bm[entry.id] > 0:
+        share = c.bm[entry.id] / top
+        weight = weights.words if c.words_count else W_TEXT_WITH_CURVE * (2 if ev.size <= PASTED else 1)
+        parts["words"] = weight * share * c.strength
+        if share > 0.6 and c.words_count and c.strength > 0.5:
+            evidence.append("the report's words match how this entry describes the failure")
+    # A special case of another entry's signature (clipping that does not clip, gradients that
+    # pile up) is told apart by its own evidence -- its curve, its words -- never by timing alone.
+    special = entry.trace in PART_OF
+    entry_when = w.timing[entry.id]
+    told = c.said_when or (WHEN_OF_TRACE.get(sig.name, set()) if ev.count >= 2 and not sig.first_epoch else set())
+    if told and entry_when and not special:
+        if told & entry_when:
+            parts["when"] = weights.when
+            if c.said_when:
+                evidence.append(f"it showed {c.said_at}{_when_words(c.said_when & entry_when)}, as this failure does")
+        else:
+            parts["when"] = -weights.when
+    if c.words_count and c.said_nonfinite and not hits and not special:
+        suspect, why = _suspect(entry, c, w)
+        if suspect:
+            parts["prior"] = weights.prior * suspect * (1 - weights.fade * c.strength)
+            evidence.append(why)
+    rate_family = entry.trace == RATE or PART_OF.get(entry.trace) == RATE
+    if c.lr_tried == "failed" and rate_family:
+        parts["tried"] = -W_TRIED
+        against.append("the report says a lower learning rate did not help")
+    elif c.lr_tried == "helped" and rate_family:
+        parts["tried"] = W_TRIED
+        evidence.append("the report says a lower learning rate helped")
+    elif c.lr_tried == "delayed" and entry.id in w.put_off:
+        parts["tried"] = W_TRIED
+        evidence.append("the report says a lower learning rate only put the failure off, as this entry's does")
+    elif c.lr_tried == "delayed" and entry.trace == RATE:
+        parts["tried"] = -W_TRIED
+        against.append("the report says a lower learning rate only put the failure off: a rate too high is cured "
+                       "by a lower one")
+    if c.lr_tried == "failed" and entry.id in w.rate_proof:     # (half: "did not help" need not say it broke at the same step)
+        parts["tried"] = W_TRIED / 2
+        evidence.append("the report says a lower learning rate did not help: this failure does not move with the rate")
+    elif c.lr_tried == "delayed" and entry.id in w.rate_proof:
+        parts["tried"] = -W_TRIED
+        against.append("the report says a lower learning rate put the failure off: this one breaks where it is met, "
+                       "whatever the rate")
+    for fact, declarers, weight in (("zero-gradient", w.zero_gradient, W_PRINTED),
+                                    ("accuracy-rose", w.accuracy_rises, W_PRINTED),
+                                    ("sigmoid-zero", w.sigmoid_zero, W_SAID_HALF),
+                                    ("softmax-floor", w.softmax_floor, W_PRINTED),
+                                    ("minus-one-labels", w.unlabelled, W_SAID_HALF),
+                                    ("raw-pixels", w.raw_pixels, W_SAID_HALF),
+                                    ("exp-overflow", w.exp_overflow, W_SAID_HALF),
+                                    ("raw-targets", w.regression, W_PRINTED),
+                                    ("constant-feature", w.constant_feature, W_PRINTED),
+                                    ("zero-init", w.zero_init, W_SAID_HALF),
+                                    ("never-cleared", w.uncleared, W_SAID_HALF),
+                                    ("rate-rose", w.rate_raised, W_SAID_HALF)):
+        if fact in c.printed and entry.id in declarers:
+            parts[fact] = weight
+            evidence.append(c.printed[fact])
+    if c.half_denied and entry.id in w.precision:
+        parts["precision"] = -W_SAID_HALF
+        against.append("the report says the run does not compute in half precision")
+    # beside a curve (its words are not the evidence then, and no prior is given): half precision switched on in a
+    # run whose loss turned non-finite is a suspect whatever the curve's shape -- the first thing to switch off --
+    # unless the log printed a message an entry declares, which says more than a setting
+    elif (c.half_shown and not c.words_count and c.said_nonfinite_value and entry.id in w.precision
+          and not any(c.hits.values())):
+        parts["precision"] = W_SAID_HALF
+        evidence.append(f"the report shows half precision switched on (`{c.half_shown}`) in a run whose loss turned "
+                        "nan or inf")
+    # ... and its quiet face: gradients said to be exactly 0 in a run computing in half precision (float16 holds no
+    # magnitude below about 6e-08, 2**-24: smaller ones underflow, and those under about 3e-08 round to 0), whatever
+    # the curve
+    elif c.half_shown and entry.id in w.precision and (zero := grads_said_zero(ev.prose)):
+        parts["flushed"] = W_SAID_HALF
+        evidence.append(f"the report shows half precision switched on (`{c.half_shown}`) and says the gradients are "
+                        f"0 (\"{' '.join(zero.group(0).split())}\"): float16 holds no magnitude below about 6e-08, and "
+                        "gradients under about 3e-08 round to 0")
+    dense = DENSE.findall(ev.prose) if entry.id in w.probabilities else []
+    if dense and KERAS_SOFTMAX.search(dense[-1]) and KERAS_CROSSENTROPY.search(ev.prose):
+        if FROM_LOGITS.search(ev.prose):
+            parts["pairing"] = W_SAID_HALF
+            evidence.append("the pasted Keras model ends in a softmax and its cross-entropy is told from_logits=True: "
+                            "probabilities handed over as logits")
+        else:
+            parts["pairing"] = -W_SAID_HALF
+            against.append("the pasted Keras model ends in a softmax and its cross-entropy takes probabilities "
+                           "(from_logits is False unless set): the pairing Keras expects")
+    elif entry.id in w.probabilities and (out := model_output(ev.prose)) \
+            and (loss := TORCH_LOGITS_LOSS.search(ev.prose)):
+        parts["pairing"] = W_SAID_HALF
+        evidence.append(f"the pasted PyTorch model outputs probabilities (`{' '.join(out.group(0).split())}`) and its "
+                        f"loss, `{loss.group(0).rstrip('(')}`, applies its own sigmoid or softmax: probabilities handed "
+                        "over as logits")
+    if c.regressor and entry.id in w.probabilities:
+        parts["task"] = -W_PRINTED
+        against.append(f"{c.regressor}: a regression's run, and a regression hands its loss no probabilities")
+    if c.classifier and entry.id in w.regression:
+        parts["task"] = -W_PRINTED
+        against.append(f"{c.classifier}: a classifier's run, and a classifier has no regression targets to leave "
+                       "unscaled")
+    for kind, said in c.scaled["scaled"].items():
+        if entry.id in w.forgot_scaling[kind]:
+            parts[f"scaled-{kind}"] = -W_SAID_HALF
+            against.append(f"the report says the {kind} were scaled already (\"{said}\")")
+    for kind, said in c.scaled["unscaled"].items():
+        if entry.id in w.forgot_scaling[kind]:
+            parts[f"unscaled-{kind}"] = W_SAID_HALF
+            evidence.append(f"the report says the {kind} were not scaled (\"{said}\")")
+    if not c.trainer_clears and entry.id in w.uncleared and CLEARED_EACH_STEP.search(ev.prose):
+        parts["cleared"] = -W_SAID_HALF
+        against.append("the pasted loop clears the gradients beside backward(), in the same block: every step")
+    if c.trainer_clears and entry.id in w.uncleared:
+        parts["trainer"] = -W_PRINTED
+        against.append(f"{c.trainer_clears}: gradients pile up only in steps written by hand (a loop of your own, "
+                       "Lightning's manual optimization, a custom train_step)")
+    if "rate-rose" in c.printed and special and PART_OF[entry.trace] == RATE:
+        parts["rate-rose"] = -W_SAID_HALF
+        against.append("the learning rate the log prints rose through the climb: that alone grows the steps, with "
+                       "no cause of this entry's")
+    if c.negative and entry.id in w.negative:
+        parts["negative"] = W_NEGATIVE if c.impossible_negative else W_NEGATIVE / 2
+        evidence.append(c.impossible_negative or "the loss goes below zero: if it is cross-entropy, BCE or "
+                        "1 - Dice, that is impossible with valid targets")
+    return parts, evidence, against
+
+
+def _when_words(which: set[str]) -> str:
+    return " and ".join({"start": "from the first values", "early": "right after the first updates",
+                         "later": "after training for a while"}[k] for k in sorted(which))
+
+
+def _missing_messages(messages: list, hits: list, ev: Evidence) -> str:
+    """Absence of an entry's weighed messages is evidence only for a framework the paste shows (in its log, its
+    code or its words): a PyTorch log without NumPy's warnings says nothing against a NumPy entry, and a log that
+    shows no framework could be NumPy's. The messages are those printed unasked: not one the catalogue marks
+    opt_in (anomaly mode's, check_numerics', debug_nans'), which a run prints only when it was switched on."""
+    if hits or not messages:
+        return ""
+    origins = {m.origin for m in messages}
+    shown = shown_frameworks(ev)
+    if shown and not (origins & shown):
+        return ""
+    if not shown and "numpy" not in origins:
+        return ""
+    return "none of the messages this failure prints are in the log"
