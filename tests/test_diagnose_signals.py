@@ -1570,3 +1570,80 @@ def test_a_jump_of_twice_the_value_before_in_the_first_steps_of_a_run_said_to_ha
     assert diagnosis("No warmup needed for LoRA.\n" + dip).signature.name != "spike-then-recover"
     epochs = "".join(f"epoch {i}: loss {v}\n" for i, v in enumerate(values, 1))
     assert diagnosis("no warmup, mixup switched on at epoch 3\n" + epochs).signature.name != "spike-then-recover"
+
+
+# ---- the ninth session: controls the reporter ran, questions, short curves ---------------------------------------
+
+HALF_RUN = ("Fine-tuning with the Trainer, fp16=True on a T4.\n"
+            + "".join(f"{{'loss': {v}, 'learning_rate': 2e-05, 'epoch': {e}}}\n"
+                      for v, e in (("2.91", 0.1), ("2.52", 0.2), ("2.33", 0.3), ("nan", 0.4), ("nan", 0.5))))
+
+
+def test_full_precision_that_works_is_the_precision_entries_own_check():
+    """WR-040's Confirm it runs the same thing in float32: a report that did, and saw it train, has done the check --
+    a printed fact's worth for the precision entry, beside a curve whose shape (a descent, then nan) is others'."""
+    from trainwreck.wording import precision_tried
+    assert precision_tried("With fp16=False the same script trains fine.")[0] == "helped"
+    assert precision_tried("The exact same model in float32 runs without any problem, it just works.")[0] == "helped"
+    assert precision_tried("Turning off AMP fixes it.")[0] == "helped"
+    assert precision_tried("fp32 is also nan.")[0] == "failed"
+    assert precision_tried("With amp disabled: still nan at step 300.")[0] == "failed"
+    # a cast of the data names float32 and a nan, and compares nothing; "no nan" in fp32 is a run that went well
+    assert precision_tried("I cast X to float32 and the loss is nan after 3 epochs.") == ("", "")
+    assert precision_tried("In fp32 there is no nan.")[0] == "helped"
+    before = diagnosis(HALF_RUN)
+    after = diagnosis(HALF_RUN + "With fp16=False the same script trains fine, just slower.\n")
+    assert before.matches[0].entry.id != "WR-040"
+    assert after.matches[0].entry.id == "WR-040" and after.matches[0].parts["full-precision"] == 2.0
+    assert any("goes well in full precision (\"With fp16=False the same script trains fine" in e
+               for e in after.matches[0].evidence)
+    against = weighed_parts(HALF_RUN + "Tried fp32 as well: same nan at step 300.\n", "WR-040")
+    assert against["full-precision"] < 0
+
+
+def test_a_rate_named_with_the_same_failure_only_later_put_it_off():
+    assert lr_tried("lr=0.001 does the exact same thing, just later.") == "delayed"
+    assert lr_tried("With lr 1e-4 it only blows up a bit later.") == "delayed"
+    # no rate named: "later" is when, not a remedy
+    assert lr_tried("It trains, and just later the loss goes nan.") == ""
+
+
+def test_a_question_the_reporter_asks_is_not_a_loss_value():
+    """"Why is the first loss 1893??" under the log names the first epoch's loss again: read as a value it became a
+    fifth loss at the last epoch's number, and a rise to it."""
+    log = "".join(f"Epoch {e}/5\n100/100 - 1s - loss: {v} - accuracy: 0.1000\n"
+                  for e, v in ((1, "1893.4172"), (2, "2.3090"), (3, "2.3087"), (4, "2.3086"), (5, "2.3086")))
+    for question in ("Why does the first epoch have loss 1893??", "y is one-hot. Why is the loss 1893 at first?",
+                     "Is a loss of 1893 normal?"):
+        ev = scan(io.BytesIO((log + question + "\n").encode()), "report", message_finder(CATALOG))
+        assert ev.count == 5 and ev.last == 2.3086, question
+    # a log line that ends in question marks is still the log's
+    ev = scan(io.BytesIO((log + "Epoch 6/6\n100/100 - 1s - loss: nan - accuracy: 0.1000 ???\n").encode()), "report",
+              message_finder(CATALOG))
+    assert ev.count == 6 and ev.first_nonfinite == 5
+
+
+def test_a_short_curve_beside_words_that_it_does_not_learn_is_not_called_healthy():
+    """Seven values cannot show a plateau (SHAPE_MIN): beside "doesn't learn at all" they show no health either, and
+    the code's zero initialisation is the evidence."""
+    from trainwreck.curve_shape import SHAPE_MIN
+    code = ("self.fc1 = nn.Linear(784, 256)\nself.fc2 = nn.Linear(256, 10)\n"
+            "for m in self.modules():\n    if isinstance(m, nn.Linear):\n        nn.init.constant_(m.weight, 0.0)\n")
+    log = "".join(f"epoch {i}: loss {v}\n" for i, v in enumerate((2.3026, 2.3019, 2.3012, 2.3016, 2.3011, 2.3014), 1))
+    assert log.count("\n") < SHAPE_MIN
+    quiet = diagnosis(code + log)
+    assert quiet.verdict == "healthy"                       # nothing says it went wrong
+    said = diagnosis("My MLP doesn't learn at all, accuracy 11% forever.\n" + code + log)
+    assert said.verdict == "uncertain" and said.matches[0].entry.id == "WR-110"
+    assert said.matches[0].parts["zero-init"] > 0
+    from trainwreck.diagnose_report import report
+    assert "(The loss values alone show no known failure: 6 loss values, all finite" in report(said)
+
+
+def test_the_first_step_of_a_fix_keeps_each_items_first_sentence():
+    """WR-310's list items end with what the entry's snippet found ("the snippet's guard stops at step 12"): a reader
+    of their own run's diagnosis would take it for a statement about their data."""
+    from trainwreck.diagnose import first_fix_step
+    step = first_fix_step(CATALOG.entries["WR-310"])
+    assert "At load time" in step and "A guard in the loop" in step
+    assert "step 12" not in step and "row 300" not in step and len(step) < 700

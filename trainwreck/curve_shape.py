@@ -193,8 +193,8 @@ def _signature(ev: Evidence) -> Signature:
             many = ("the log calls it an average, so it stands for the steps it averages" if ev.at(0).averaged else
                     "a value printed with no step number stands for many steps -- an epoch's mean or its last "
                     "batch's loss, or a logger's mean over its interval --")
-            why = (f"the loop prints every few steps and printed none of the steps before it, so the run broke at "
-                   f"its first step or at one of those" if _unprinted_before(ev) and not _once_an_epoch(ev) else
+            why = ("the loop prints every few steps and printed none of the steps before it, so the run broke at "
+                   "its first step or at one of those" if _unprinted_before(ev) and not _once_an_epoch(ev) else
                    f"{many} and is non-finite once any of them was: the run broke within them, at the first step "
                    f"or later")
             out = sig("nonfinite-from-start", [

@@ -45,7 +45,8 @@ CANDIDATES = 3
 # beside a named entry and its runners-up, the others are listed only with one of them.
 # Facts of the paste that make an entry a candidate on their own, beside a curve that shows another's signature.
 SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one-labels", "raw-pixels",
-              "never-cleared", "pairing", "exp-overflow", "raw-targets", "constant-feature", "zero-init", "flushed")
+              "never-cleared", "pairing", "exp-overflow", "raw-targets", "constant-feature", "zero-init", "flushed",
+              "full-precision")
 SPECIFIC = ("curve", "messages", "start", "negative", "zero-gradient", "accuracy-rose", "sigmoid-zero", "rate-rose",
             "softmax-floor")
 # ... of which these are shared by every entry of the curve's shape: past the first three, they list no one
@@ -85,7 +86,8 @@ EMPHASIS = re.compile(r"\*\*(.+?)\*\*|__(.+?)__")
 
 
 def first_fix_step(entry: Entry) -> str:
-    """The Fix section's first step, whole: its first sentence, and the list it introduces if it ends in a colon."""
+    """The Fix section's first step: its first sentence, and the first sentence of each item of the list it introduces if
+    it ends in a colon."""
     blocks = [b.strip() for b in entry.sections.get("Fix", "").split("\n\n") if b.strip()]
     if not blocks:
         return ""
@@ -95,7 +97,9 @@ def first_fix_step(entry: Entry) -> str:
     if sentence.endswith(":"):
         rest = [l for l in lines if l.lstrip().startswith(("- ", "* ", "  "))] or \
                (blocks[1].split("\n") if len(blocks) > 1 else [])
-        items = _list_items(rest)
+        # (each item's first sentence: what to do; the rest of an item says what the entry's snippet found, which a
+        # reader of their own run would take for a statement about it)
+        items = [SENTENCE_END.split(item, maxsplit=1)[0].rstrip(";.,") for item in _list_items(rest)]
         if items:
             sentence = f"{sentence} {'; '.join(items)}."
         else:
@@ -281,7 +285,7 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
     for entry in w.entries:
         parts, evidence, against = weigh(entry, c, w, weights)
         score = sum(parts.values())
-        worded = c.words_count and c.bm[entry.id] > 0 and c.said_failure
+        worded = (c.words_count or c.unjudged) and c.bm[entry.id] > 0 and c.said_failure
         if score > 0 and (parts.get("curve", 0) > 0 or parts.get("messages", 0) > 0 or worded or parts.get("negative")
                           or parts.get("start") or parts.get("prior") or any(parts.get(k, 0) > 0 for k in SAID_FACTS)):
             matches.append(Match(entry, round(score, 3), evidence, against, first_fix_step(entry),

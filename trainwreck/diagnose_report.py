@@ -62,6 +62,8 @@ def report(d: Diagnosis) -> str:
         lines += [f"Cannot tell yet. The evidence fits more than one entry; the candidates, best first{even}:"
                   if len(d.matches) > 1 else "Cannot tell yet. One entry fits, but the evidence is too thin to name it:",
                   ""]
+        if d.signature.name == "healthy":          # the evidence is the paste's words or code: the curve is said too
+            lines += [f"(The loss values alone show no known failure: {'; '.join(d.signature.facts)}.)", ""]
         lines += _candidates(d)
         lines += [f"To decide, paste {d.ask}.", ""]
     elif d.verdict == "normal":

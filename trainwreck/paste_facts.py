@@ -306,11 +306,12 @@ def regressor_shown(ev: Evidence) -> str:
 
 
 def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str,
-                   scaled: dict[str, dict[str, str]]) -> dict[str, str]:
+                   scaled: dict[str, dict[str, str]], unjudged: bool = False) -> dict[str, str]:
     """What the log prints beside the loss, or the words say was printed, that one failure produces
     (see W_PRINTED). (`regressor`: what shows a regression's run, regressor_shown; `scaled`: what the words say was
-    scaled, scaled_said)"""
+    scaled, scaled_said; `unjudged`: a curve too short to judge, beside words that say the run went wrong)"""
     out = {}
+    went_wrong = sig.name != "healthy" or unjudged
     # A regression's squared error is about the targets' mean square while the outputs are still near 0: a first
     # loss of ENORMOUS_START or more that never fell to half of it takes errors of its root's size, targets in their
     # raw units (or outputs broken from the start: the entries of that shape have the enormous start's part). Only
@@ -328,7 +329,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         out["sigmoid-zero"] = ("the report says the output is 0.5: a sigmoid gives exactly that for an input of 0, "
                                "which a last layer whose weights and bias are all zero gets for every example (a model "
                                "stuck at one output on balanced classes prints about 0.5 too)")
-    if sig.name != "healthy" and BACKWARD_STEP.search(ev.prose) and not CLEARED.search(ev.prose):
+    if went_wrong and BACKWARD_STEP.search(ev.prose) and not CLEARED.search(ev.prose):
         out["never-cleared"] = ("the pasted loop calls backward() and step() and clears the gradients nowhere in the "
                                 "paste (no zero_grad(), no `.grad = None`)")
     if ev.grad_paired and ev.grad_zero_exact and ev.count >= 3:
@@ -347,7 +348,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         out["minus-one-labels"] = (f"the report sets labels to -1 (`{' '.join(m.group(0).split())}`): a label no "
                                    "loss can take -- an index of -1 is the last class to NumPy, and PyTorch's "
                                    "cross-entropy refuses it unless told to ignore it")
-    if sig.name != "healthy":      # the pixels' range explains a run that went wrong, not a healthy curve
+    if went_wrong:      # the pixels' range explains a run that went wrong, not a healthy curve
         # (one max printed: in a tuple of several, which value is whose is not read)
         pixels = next((m for m in MAX_255.finditer(ev.prose) if INPUT_NAME.search(m.group("name"))
                        and not NOT_INPUT_NAME.search(m.group("name")) and m.group(0).count(".max(") == 1), None)
@@ -360,12 +361,12 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     numpy = list(NUMPY_ZERO_WEIGHTS.finditer(ev.prose))
     keras_torch = ZERO_INIT.search(ev.prose) if len(LAYERS_BUILT.findall(ev.prose)) >= 2 else None
     zeros = keras_torch or (numpy[1] if len(numpy) >= 2 else None)
-    if zeros is not None and sig.name != "healthy":
+    if zeros is not None and went_wrong:
         code = zeros.group(0)
         out["zero-init"] = (f"the pasted code sets weights to one value (`{' '.join(code.split())}`): units that start "
                             "equal get equal gradients and stay copies of each other")
     divides, constant = DIVIDES_BY_STD.search(ev.prose), CONSTANT_FEATURE.search(ev.prose)
-    if divides and constant and sig.name != "healthy":
+    if divides and constant and went_wrong:
         out["constant-feature"] = (f"the paste divides by a standard deviation (`{' '.join(divides.group(0).split())}`) "
                                    f"and says a column is constant (\"{' '.join(constant.group(0).split())}\"): that "
                                    "column's standard deviation is 0, and (x - mean) / std is 0/0, nan for every row "

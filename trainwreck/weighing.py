@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from .catalog import Catalog
-from .curve_shape import UNFINISHED, Signature
+from .curve_shape import SHAPE_MIN, UNFINISHED, Signature
 from .entry import TRACES, Entry, template_pattern
 from .logscan import Evidence, MessageFinder
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY
@@ -22,8 +22,9 @@ from .paste_facts import (ACCURACY_WORDS, CLEARED_EACH_STEP, CONSTANT_FEATURE_WO
                           ZERO_GRADIENT_WORDS, ZERO_INIT_WORDS, classifier_shown, grads_said_zero,
                           impossible_negative, model_output, negative_shown, printed_facts, regressor_shown,
                           scaled_said, shown_frameworks, trainer_clears)
-from .wording import (EARLY_STEPS, FIELDS, Library, half_precision_denied, half_precision_shown, loss_kind, lr_tried,
-                      says_failure, section, timing_of, tokens, tokens_many, when)
+from .safe_text import shown
+from .wording import (EARLY_STEPS, FIELDS, NOT_LEARNING, Library, half_precision_denied, half_precision_shown, loss_kind,
+                      lr_tried, precision_tried, says_failure, section, timing_of, tokens, tokens_many, when)
 
 # Signatures that are a special or early case of another: entries declaring the
 # general one get part credit (a climb still finite may be WR-220 caught early;
@@ -317,6 +318,8 @@ class Context:
     said_failure: bool             # anything at all says something went wrong
     hits: dict[str, list]          # entry ID -> its declared messages found
     lr_tried: str                  # "failed" / "helped": a lower learning rate was tried
+    precision_tried: tuple         # ("helped" / "failed", the sentence): the run was tried in full precision
+    unjudged: bool                 # a curve too short to judge, beside words that say the run does not learn
     impossible_negative: str       # why a loss below zero here is a failure, or ""
     negative: bool                 # a loss below zero that is not said to be a likelihood
     precision: bool                # the words name half precision
@@ -331,6 +334,10 @@ class Context:
 
 
 def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero: str | None = None) -> Context:
+    # a curve too short to judge (fewer than SHAPE_MIN values, all finite) shows neither a failure nor a healthy run:
+    # beside words that say the run does not learn ("doesn't learn at all", "accuracy stuck at 10%") the words and the
+    # paste's facts are the evidence too (a nan said in words is not of these values: it would be in the curve)
+    unjudged = sig.name == "healthy" and ev.count < SHAPE_MIN and bool(NOT_LEARNING.search(ev.prose))
     words_count = ev.count < 3 or sig.name in ("no-loss", "few-values", "nonfinite-throughout")
     words = tokens(ev.prose)
     bm = w.library.scores(words)
@@ -355,9 +362,9 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
         said_at = f"at {stopped} (the step the check named), " if said_when else ""
     return Context(ev, sig, words_count, said_when, said_at, bm,
                     min(1.0, top / weights.bm_full), said_nonfinite, said_nonfinite_value, said_failure, hits,
-                    lr_tried(ev.prose), impossible,
+                    lr_tried(ev.prose), precision_tried(ev.prose), unjudged, impossible,
                     bool(impossible) or (negative_shown(ev, words) and loss_kind(ev.prose) != "likelihood"),
-                    "fp16" in words, printed_facts(ev, sig, words, regressor, scaled), trainer_clears(ev), classifier_shown(ev),
+                    "fp16" in words, printed_facts(ev, sig, words, regressor, scaled, unjudged), trainer_clears(ev), classifier_shown(ev),
                     regressor, half_precision_denied(ev.prose, words), half_precision_shown(ev.prose, words),
                     scaled,
                     tuple((seen[1], key) for key, seen in ev.messages.items() if NUMPY_INF.match(seen[2])))
@@ -522,6 +529,16 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         if fact in c.printed and entry.id in declarers:
             parts[fact] = weight
             evidence.append(c.printed[fact])
+    tried, sentence = c.precision_tried
+    if tried and entry.id in w.precision:        # WR-040's own check, done: the same run in full precision
+        said = shown(sentence, 100, quote=False)
+        if tried == "helped":
+            parts["full-precision"] = W_PRINTED
+            evidence.append(f"the report says the run goes well in full precision (\"{said}\"): the failure comes with "
+                            "half precision")
+        else:
+            parts["full-precision"] = -W_TRIED
+            against.append(f"the report says the run fails in full precision too (\"{said}\")")
     if c.half_denied and entry.id in w.precision:
         parts["precision"] = -W_SAID_HALF
         against.append("the report says the run does not compute in half precision")

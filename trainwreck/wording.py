@@ -402,6 +402,10 @@ STUCK = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|n
                     r"|\b(?:training|run|process) (?:stops|stopped|dies|died|hangs)\b|\bstops? training\b")
 
 
+# Words that a run does not learn: STUCK's, or the loss or the accuracy called stuck or on a plateau
+NOT_LEARNING = re.compile(STUCK.pattern + r"|\b(?:stuck|plateau\w*|flat ?lines?|not learning|never learns?)\b", re.I)
+
+
 NEGATORS = frozenset("no not nothing none never without".split())
 
 
@@ -502,15 +506,53 @@ def _rates_compared(folded: str) -> str:
     return ""
 
 
+# ... or a sentence that names a rate and says the run broke the same way, only later: "lr=0.001 does the exact same
+# thing, just later" (bounded: a line of many "just"s must not make the search quadratic)
+LATER = re.compile(r"\b(?:just|only|merely|simply)\s+(?:[\w-]{1,20}\s+){0,4}?later\b")
+
+
 def lr_tried(text: str) -> str:
     """"failed" when the text says a lower learning rate did not help, "delayed" when it only put the failure off,
     "helped" when it did, else ""."""
     folded = _folded(text)
-    if PUT_OFF_LR.search(folded):
+    if PUT_OFF_LR.search(folded) or any(RATE_NAMED.search(s) and LATER.search(s) for s in SENTENCE.split(folded)):
         return "delayed"
     if TRIED_LR.search(folded):
         return "failed"
     return "helped" if LOWER_LR_HELPS.search(folded) else _rates_compared(folded)
+
+
+# A precision the reporter switched, as WR-040's own check does: "fp16=False trains fine", "the same model in float32
+# runs fine", "without AMP it converges" (full precision helped), or "fp32 is also nan", "with amp disabled: still nan"
+# (it did not: a comparison said -- "I cast X to float32 and the loss is nan" says nothing of half precision). Read a
+# sentence at a time, folded (every spelling of half precision is "fp16" there); bfloat16 counts as full precision
+# here: it has float32's range, and what it cures is float16's overflow.
+FULL_PRECISION = re.compile(r"\b(?:fp32|float32|full precision|single precision|fp64|float64|bf16)\b|"
+                            r"\b(?:without|no|disabl\w*|turn\w* off|switch\w* off|remov\w*)\s+(?:the\s+)?fp16\b|"
+                            r"\bfp16\s*(?:=\s*false|off\b|disabled|removed)")
+PRECISION_WORD = re.compile(r"(?i)fp32|float|precision|fp64|bf16|bfloat|fp16|amp|half|autocast")
+NO_NAN = re.compile(r"\bno\s+nan\b")
+ALSO = re.compile(r"\b(?:also|still|same|too|even|either|as well)\b")
+FIXED = re.compile(r"\b(?:fix(?:es|ed)?|solves?|solved|goes away|went away|disappear(?:s|ed)?)\b")
+
+
+def precision_tried(text: str) -> tuple[str, str]:
+    """("helped" or "failed", the sentence that says so, as written) when the text says the run was tried in full
+    precision, else ("", "")."""
+    said = {}
+    for sentence in SENTENCE.split(text):
+        if not PRECISION_WORD.search(sentence):
+            continue
+        folded = _folded(sentence)
+        if not FULL_PRECISION.search(folded):
+            continue
+        good = bool(RAN_WELL.search(folded) or FIXED.search(folded) or NO_NAN.search(folded))
+        bad = bool(RAN_BADLY.search(NO_NAN.sub(" ", folded))) and bool(ALSO.search(folded))
+        if good != bad:
+            said.setdefault("helped" if good else "failed", " ".join(sentence.split()))
+    if len(said) != 1:              # both, or neither: the text does not say which
+        return "", ""
+    return next(iter(said.items()))
 
 
 def when(text: str) -> set[str]:

@@ -48,3 +48,18 @@ def without_warning_echoes(data: bytes) -> bytes:
 def uses_lone_cr(first: bytes) -> bool:
     """Old Mac line ends: carriage returns and no newline at all."""
     return b"\n" not in first and b"\r" in first.rstrip(b"\r")
+
+
+# A question the reporter asks is theirs, not the run's: "Why does the first epoch have loss 1893??" names a loss the
+# log printed already, and read as one more value it would take the last epoch's number. The question is emptied from
+# its first word to the line's end (the newline kept, so lines keep their numbers): a sentence that opens with a
+# question word and ends in a question mark, which no tool prints on a loss line. (Bounded: a long line of question
+# words must not make the search quadratic; tried only when the text holds a question mark.)
+QUESTION = re.compile(rb"(?im)(?:^|(?<=[.!:;)]) )[ \t*>_]*(?:why|how|what|is|isn't|are|aren't|should|shouldn't|does|"
+                      rb"doesn't|do|don't|did|didn't|can|could|any|anyone|where|when|which|was|were|will|would|has|"
+                      rb"have|am|shouldnt|isnt|doesnt)\b[^\n?]{0,300}\?+[ \t\r*_]*$")
+
+
+def without_questions(data: bytes) -> bytes:
+    """The text with the reporter's questions emptied, lines kept."""
+    return QUESTION.sub(b"", data) if b"?" in data else data

@@ -11,7 +11,7 @@ import functools
 import os
 import re
 
-from .cleaning import clean, uses_lone_cr, without_warning_echoes
+from .cleaning import clean, uses_lone_cr, without_questions, without_warning_echoes
 from .dialects import history
 from .evidence import ACCURACY_ENDS, KEEP, Evidence, Track, merge
 from .layout import ACCURACY, Layout, column_values, csv_values, layout_of, mask, row_value
@@ -99,7 +99,7 @@ class _Reader:
         noted = _messages_noted(ev)
         spans = self.finder.scan(data, ev, line0)
         if layout.mode == "key":
-            text = without(data, spans)
+            text = without_questions(without(data, spans))
             if _messages_noted(ev) != noted:           # a block with a warning line in it (or another message)
                 text = without_warning_echoes(text)
             text = mask(text, layout.others)
@@ -370,7 +370,7 @@ def _first_block(stream, source: str) -> tuple[bytes, bool]:
 def _layout(first: bytes, lone_cr: bool) -> Layout:
     text = clean(first.replace(b"\r", b"\n") if lone_cr else first)
     text = text[:text.rfind(b"\n") + 1] or text
-    return layout_of(text, without_warning_echoes(without(text, DEFAULT.scan(text, None, 0))))
+    return layout_of(text, without_questions(without_warning_echoes(without(text, DEFAULT.scan(text, None, 0)))))
 
 
 def _read_start(ev: Evidence, layout: Layout, first: bytes) -> None:
