@@ -1647,3 +1647,27 @@ def test_the_first_step_of_a_fix_keeps_each_items_first_sentence():
     step = first_fix_step(CATALOG.entries["WR-310"])
     assert "At load time" in step and "A guard in the loop" in step
     assert "step 12" not in step and "row 300" not in step and len(step) < 700
+
+
+def test_code_that_breaks_at_one_value_is_a_fact_beside_a_nan():
+    """Each construct is the one its entry's Why names: -inf fills (a row all masked is nan in the softmax), a log of a
+    probability with no eps, a sqrt that can meet 0 or a where that picks it (the slope at 0 is inf)."""
+    from trainwreck.paste_facts import breaking_construct
+    assert set(breaking_construct('s = s.masked_fill(~mask[:, None], float("-inf"))')) == {"masked-inf"}
+    assert set(breaking_construct("scores = np.where(mask, scores, -np.inf)")) == {"masked-inf"}
+    assert set(breaking_construct("loss = -(y * torch.log(p) + (1 - y) * torch.log(1 - p)).mean()")) == {"log-unguarded"}
+    assert set(breaking_construct("l = tf.log(tf.sigmoid(z))")) == {"log-unguarded"}
+    assert set(breaking_construct("d = torch.sqrt(((a - b) ** 2).sum(1))")) == {"sqrt-at-zero"}
+    assert set(breaking_construct("ll = jnp.where(p > 0, jnp.log(p), 0.0)")) == {"sqrt-at-zero"}
+    assert set(breaking_construct("n = jnp.linalg.norm(a - b, axis=1)")) == {"sqrt-at-zero"}
+    for guarded in ("loss = -torch.log(p + 1e-7)", "loss = -np.log(np.clip(p, 1e-7, 1))", "x = torch.log(1e-10 + p)",
+                    "s = s / math.sqrt(d_k)", "w = np.random.randn(n, m) * np.sqrt(2 / n)", "d = torch.sqrt(var + eps)",
+                    "n = torch.norm(a - b, dim=1)",            # PyTorch's vector norm has a zero gradient at 0
+                    "# loss = torch.log(p)", "safe = np.where(s > 0, np.sqrt(np.where(s > 0, s, 1.0)), 0.0)",
+                    "logits = F.log_softmax(x, dim=1)", "y = np.log(x_train)"):
+        assert breaking_construct(guarded) == {}, guarded
+    code = "def loss_fn(p, y):\n    return -(y * torch.log(p) + (1 - y) * torch.log(1 - p)).mean()\n"
+    run = "".join(f"epoch {i}: loss {v}\n" for i, v in enumerate(("0.69", "0.41", "0.30", "0.22", "nan", "nan"), 1))
+    assert weighed_parts(code + run, "WR-030").get("log-unguarded") == 0.5 * 2.0
+    assert "log-unguarded" not in weighed_parts(code + run.replace("nan", "0.2"), "WR-030")   # nothing broke
+    assert weighed_parts("scores = scores.masked_fill(pad == 0, float('-inf'))\n" + run, "WR-070")["masked-inf"] == 1.0

@@ -153,6 +153,76 @@ STABLE_SAID = re.compile(r"\b(?:logsumexp|log_softmax|log-sum-exp|subtract(?:ing
                          r"stable softmax)\b", re.I)
 FLOAT32_SAID = re.compile(r"\b(?:float32|fp32)\b", re.I)
 EXP_LIMITS = {"float64": math.log(sys.float_info.max), "float32": math.log((2 - 2 ** -23) * 2.0 ** 127)}
+# Three constructs of pasted code that break at one value, each the construct an entry's Why section names, beside a
+# run whose loss went nan or inf (in its values or its words); half a printed fact each for the entries whose phrases
+# say so. (Not in a comment; each pattern bounded, so a long line costs no more than its length.)
+# - Masked scores filled with -inf (`masked_fill(mask, float('-inf'))`, `np.where(mask, s, -np.inf)`,
+#   `scores[~mask] = -math.inf`): a row whose every position is masked is all -inf, and its softmax is
+#   exp(-inf - (-inf)) = nan. Attention is written so (PyTorch's own is), and breaks only on a row with nothing to
+#   attend to: a suspect beside a nan, not a bug on its own.
+MASKED_SOFTMAX_WORDS = {"mask", "softmax"}
+_NEG_INF = (r"(?:float\(\s*['\"]-inf(?:inity)?['\"]\s*\)|-\s*float\(\s*['\"]inf(?:inity)?['\"]\s*\)"
+            r"|-\s*(?:np|numpy|math|torch|jnp)\.inf\b)")
+MASKED_INF = re.compile(r"\bmasked_fill_?\([^\n]{0,120}?,\s*" + _NEG_INF + r"\s*\)?|\bwhere\([^\n]{0,120}?,\s*" + _NEG_INF
+                        + r"\s*\)|\[[^\]\n]{1,40}\]\s*=\s*" + _NEG_INF)
+# - A log of a probability with nothing to keep it off 0 (`torch.log(p)`, `np.log(1 - y_hat)`,
+#   `tf.log(tf.sigmoid(z))`): a probability that rounds to 0 -- a float32 sigmoid of about -104 or less, or 1 - p
+#   for a p that rounds to 1 -- makes it -inf, and the loss nan or inf. Not with an eps added, a clamp or a max inside
+#   it, nor log_softmax, logsigmoid or log1p (other names).
+LOG_OF_ZERO_WORDS = {"log", "epsilon"}
+LOG_CALL = re.compile(r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp|math|K)\.)?log\(\s*(?P<arg>[^()\n]{0,80}"
+                      r"(?:\([^()\n]{0,80}\)[^()\n]{0,40})?)\)")
+PROBABILITY_ARG = re.compile(r"^1\s*-\s*\w|\b(?:sigmoid|softmax)\b|^(?:y_?pred|y_?hat|yhat|probs?|probabilit\w*|p|q|"
+                             r"preds?|predictions?|outputs?|out|activations?|a[0-9L]?|h)$", re.I)
+GUARDED = re.compile(r"\+\s*(?:\w*eps\w*|\d*\.?\d+e-\d+|0?\.0*[1-9])|(?:\w*eps\w*|\d*\.?\d+e-\d+)\s*\+|clamp|clip|"
+                     r"\bmax\(|maximum", re.I)
+# - A square root with nothing added under it (`torch.sqrt(((a - b) ** 2).sum(1))`), a JAX, TensorFlow or Keras norm
+#   (`jnp.linalg.norm(a - b)`), or a where that picks a sqrt or a log on one branch (`where(s > 0, sqrt(s), 0)`): fine
+#   in value at 0, but the slope of sqrt there is 1 / (2 sqrt(0)) = inf, and inf * 0 in the backward pass is nan
+#   (the where's other branch is still differentiated). Not PyTorch's norm: torch.linalg.vector_norm gives a zero
+#   gradient at 0 (WR-050's framework part).
+SINGULAR_SLOPE_WORDS = {"sqrt", "gradient"}
+# (a sqrt of what can be 0: a sum of squares, a difference, a variance -- not of a size, `math.sqrt(d_k)`, nor of an
+# init's scale, `np.sqrt(2 / fan_in)`)
+DIFFERENCE = re.compile(r"\w\s*-\s*[\w(]|\*\*\s*2|\bpow\(|\bsum\(|\bsquare\(|\bvar\(|\bmean\(|\bdot\(|@")
+SQRT_CALL = re.compile(r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp|math)\.)?sqrt\(\s*(?P<arg>(?:[^()\n]|\((?:[^()\n]|"
+                       r"\([^()\n]{0,60}\)){0,80}\)){0,120})\)|(?P<norm>\b(?:jnp\.linalg|tf|keras\.ops|ops)\.norm\()|"
+                       r"(?P<where>\bwhere\([^\n]{0,80}?,\s*(?:[\w.]+\.)?(?:sqrt|log)\()(?![^\n]{0,80}where\()")
+
+
+def _code_line(prose: str, at: int) -> bool:
+    """Is this place in code, not in a comment? (a `#` before it on its line)"""
+    return "#" not in prose[prose.rfind("\n", 0, at) + 1:at]
+
+
+def breaking_construct(prose: str) -> dict[str, str]:
+    """The constructs of pasted code that break at one value (see MASKED_INF, LOG_CALL, SQRT_CALL), as facts."""
+    out = {}
+    m = next((m for m in MASKED_INF.finditer(prose) if _code_line(prose, m.start())), None)
+    if m:
+        out["masked-inf"] = (f"the pasted code fills masked scores with -inf (`{' '.join(m.group(0).split())}`): a row "
+                             "whose every position is masked is all -inf, and its softmax is exp(-inf - (-inf)) = nan")
+    # (a log on a where's branch is the where's trap, its gradient: SQRT_CALL's)
+    m = next((m for m in LOG_CALL.finditer(prose) if _code_line(prose, m.start())
+              and "where(" not in prose[prose.rfind("\n", 0, m.start()) + 1:m.start()]
+              and PROBABILITY_ARG.search(m.group("arg").strip()) and not GUARDED.search(m.group("arg"))), None)
+    if m:
+        out["log-unguarded"] = (f"the pasted code takes the log of a probability with nothing to keep it off 0 "
+                                f"(`{' '.join(m.group(0).split())}`): a probability that rounds to 0 makes it -inf")
+    m = next((m for m in SQRT_CALL.finditer(prose) if _code_line(prose, m.start()) and (m.group("arg") is None or (
+              DIFFERENCE.search(m.group("arg")) and not GUARDED.search(m.group("arg"))))), None)
+    if m:
+        code = " ".join(m.group(0).split())
+        out["sqrt-at-zero"] = (
+            f"the pasted code picks a log or a square root on one branch of a where (`{code}`): the branch not taken "
+            "is still differentiated, and at 0 its slope is inf, and inf * 0 is nan" if m.group("where") else
+            f"the pasted code takes a norm (`{code}`) whose slope at 0 is 1 / (2 sqrt(0)) = inf in JAX, TensorFlow "
+            "and Keras, and inf * 0 in the backward pass is nan" if m.group("norm") else
+            f"the pasted code takes a square root that can meet 0 (`{code}`): its slope there is 1 / (2 sqrt(0)) = "
+            "inf, and inf * 0 in the backward pass is nan")
+    return out
+
+
 # A paste that divides by a standard deviation it computes (`/ X.std()`, `/ std`) and says a column holds one value
 # for every row: that column's standard deviation is 0 (or a rounding error's size), and (x - mean) / std is 0/0, nan
 # for every row, where the mean comes out exact (a whole-number constant: 3.0 every row), else the same +-1 on every
@@ -358,6 +428,8 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     overflow = _exp_overflow(ev)
     if overflow:
         out["exp-overflow"] = overflow
+    if ev.first_nonfinite is not None or {"nan", "inf"} & set(words):
+        out.update(breaking_construct(ev.prose))
     numpy = list(NUMPY_ZERO_WEIGHTS.finditer(ev.prose))
     keras_torch = ZERO_INIT.search(ev.prose) if len(LAYERS_BUILT.findall(ev.prose)) >= 2 else None
     zeros = keras_torch or (numpy[1] if len(numpy) >= 2 else None)

@@ -15,16 +15,18 @@ from .entry import TRACES, Entry, template_pattern
 from .logscan import Evidence, MessageFinder
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY
 from .logscan.stops import stop_of
-from .paste_facts import (ACCURACY_WORDS, CLEARED_EACH_STEP, CONSTANT_FEATURE_WORDS, DENSE, EXP_OVERFLOW_WORDS,
-                          FLOOR_WORDS, FORGOT_INPUTS, FORGOT_TARGETS, FROM_LOGITS, KERAS_CROSSENTROPY, KERAS_SOFTMAX,
+from .paste_facts import (LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, SINGULAR_SLOPE_WORDS, ACCURACY_WORDS,
+                          CLEARED_EACH_STEP, CONSTANT_FEATURE_WORDS, DENSE, EXP_OVERFLOW_WORDS, FLOOR_WORDS,
+                          FORGOT_INPUTS, FORGOT_TARGETS, FROM_LOGITS, KERAS_CROSSENTROPY, KERAS_SOFTMAX,
                           PROBABILITY_LOSS_WORDS, PUT_OFF_WORDS, RATE_PROOF_WORDS, RATE_RAISED_WORDS, RAW_PIXEL_WORDS,
                           REGRESSION_WORDS, SIGMOID_ZERO_WORDS, TORCH_LOGITS_LOSS, UNCLEARED_WORDS, UNLABELLED_WORDS,
                           ZERO_GRADIENT_WORDS, ZERO_INIT_WORDS, classifier_shown, grads_said_zero,
                           impossible_negative, model_output, negative_shown, printed_facts, regressor_shown,
                           scaled_said, shown_frameworks, trainer_clears)
 from .safe_text import shown
-from .wording import (EARLY_STEPS, FIELDS, NOT_LEARNING, Library, half_precision_denied, half_precision_shown, loss_kind,
-                      lr_tried, precision_tried, says_failure, section, timing_of, tokens, tokens_many, when)
+from .wording import (EARLY_STEPS, FIELDS, NOT_LEARNING, Library, half_precision_denied, half_precision_shown,
+                      loss_kind, lr_tried, precision_tried, says_failure, section, timing_of, tokens, tokens_many,
+                      when)
 
 # Signatures that are a special or early case of another: entries declaring the
 # general one get part credit (a climb still finite may be WR-220 caught early;
@@ -156,6 +158,9 @@ class Weigher:
         self.unlabelled = self._saying(UNLABELLED_WORDS)
         self.raw_pixels = self._saying(RAW_PIXEL_WORDS)
         self.exp_overflow = self._saying(EXP_OVERFLOW_WORDS)
+        self.masked_softmax = self._saying(MASKED_SOFTMAX_WORDS)
+        self.log_of_zero = self._saying(LOG_OF_ZERO_WORDS)
+        self.singular_slope = self._saying(SINGULAR_SLOPE_WORDS)
         self.constant_feature = self._saying(CONSTANT_FEATURE_WORDS)
         self.zero_init = self._saying(ZERO_INIT_WORDS)
         self.sigmoid_zero = self._saying(SIGMOID_ZERO_WORDS)
@@ -521,6 +526,9 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("minus-one-labels", w.unlabelled, W_SAID_HALF),
                                     ("raw-pixels", w.raw_pixels, W_SAID_HALF),
                                     ("exp-overflow", w.exp_overflow, W_SAID_HALF),
+                                    ("masked-inf", w.masked_softmax, W_SAID_HALF),
+                                    ("log-unguarded", w.log_of_zero, W_SAID_HALF),
+                                    ("sqrt-at-zero", w.singular_slope, W_SAID_HALF),
                                     ("raw-targets", w.regression, W_PRINTED),
                                     ("constant-feature", w.constant_feature, W_PRINTED),
                                     ("zero-init", w.zero_init, W_SAID_HALF),
