@@ -1599,6 +1599,18 @@ def test_full_precision_that_works_is_the_precision_entries_own_check():
                for e in after.matches[0].evidence)
     against = weighed_parts(HALF_RUN + "Tried fp32 as well: same nan at step 300.\n", "WR-040")
     assert against["full-precision"] < 0
+    # (review_session31_regressions) hearsay, a plan, a question, a comment, a cast of the data; a clause that says the
+    # fp32 run broke too; half precision said to work as well; a negated "converge"
+    for said in ("Someone on the forum said bf16 fixes these nans.", "Should I try fp32 to fix it?",
+                 "# dtype: float32 everywhere (this works)", "Converting the targets to float32 fixes the dtype error.",
+                 "In fp32 I get no nan warnings, the loss just explodes instead.",
+                 "fp32 works, but so does fp16 with a lower lr.", "In float32 it does not converge either."):
+        assert precision_tried(said)[0] != "helped", said
+    assert precision_tried("Works in fp32 but nan in fp16.")[0] == "helped"
+    assert precision_tried("If I comment out the policy line (so plain float32) it trains fine.")[0] == "helped"
+    # ... and only in a paste that shows half precision in use, not one that says it is off
+    plain = HALF_RUN.replace("fp16=True on a T4", "full precision, no AMP")
+    assert "full-precision" not in weighed_parts(plain + "In fp32 it trains fine on the CPU.\n", "WR-040")
 
 
 def test_a_rate_named_with_the_same_failure_only_later_put_it_off():
@@ -1606,6 +1618,10 @@ def test_a_rate_named_with_the_same_failure_only_later_put_it_off():
     assert lr_tried("With lr 1e-4 it only blows up a bit later.") == "delayed"
     # no rate named: "later" is when, not a remedy
     assert lr_tried("It trains, and just later the loss goes nan.") == ""
+    # a plan or a notice of the reporter's; a lower rate said to train fine says more
+    assert lr_tried("lr=5.0 for now, I'll tune it only later.") == ""
+    assert lr_tried("With lr=3e-4 it falls and only later, around step 4000, it blows up. "
+                    "With lr=1e-4 it trains fine, just slower.") == "helped"
 
 
 def test_a_question_the_reporter_asks_is_not_a_loss_value():
@@ -1617,6 +1633,10 @@ def test_a_question_the_reporter_asks_is_not_a_loss_value():
                      "Is a loss of 1893 normal?"):
         ev = scan(io.BytesIO((log + question + "\n").encode()), "report", message_finder(CATALOG))
         assert ev.count == 5 and ev.last == 2.3086, question
+    # a question that says what the log does not print is kept: it may be all the report says of the failure
+    ev = scan(io.BytesIO((log + "Why does it then show loss: nan from epoch 6 on?\n").encode()), "report",
+              message_finder(CATALOG))
+    assert ev.first_nonfinite == 5
     # a log line that ends in question marks is still the log's
     ev = scan(io.BytesIO((log + "Epoch 6/6\n100/100 - 1s - loss: nan - accuracy: 0.1000 ???\n").encode()), "report",
               message_finder(CATALOG))
@@ -1638,6 +1658,12 @@ def test_a_short_curve_beside_words_that_it_does_not_learn_is_not_called_healthy
     assert said.matches[0].parts["zero-init"] > 0
     from trainwreck.diagnose_report import report
     assert "(The loss values alone show no known failure: 6 loss values, all finite" in report(said)
+    # not a worried question, the past, a validation score, a speed, nor a curve that is still falling
+    falling = "".join(f"epoch {i}: loss {v}\n" for i, v in enumerate((2.2, 1.4, 0.86, 0.55, 0.40, 0.31), 1))
+    for words, curve in (("It seems slow, is it stuck?", falling), ("I was stuck on this for days, now it works.", log),
+                         ("The val accuracy plateaued at 92%.", log), ("It is not decreasing as fast as in the paper.", log),
+                         ("My MLP doesn't learn at all.", falling)):
+        assert diagnosis(words + "\n" + code + curve).verdict == "healthy", words
 
 
 def test_the_first_step_of_a_fix_keeps_each_items_first_sentence():
@@ -1647,6 +1673,8 @@ def test_the_first_step_of_a_fix_keeps_each_items_first_sentence():
     step = first_fix_step(CATALOG.entries["WR-310"])
     assert "At load time" in step and "A guard in the loop" in step
     assert "step 12" not in step and "row 300" not in step and len(step) < 700
+    # an item whose first sentence is too short to be advice keeps the next
+    assert "Sigmoid hidden units: do not. Use tanh or ReLU" in first_fix_step(CATALOG.entries["WR-120"])
 
 
 def test_code_that_breaks_at_one_value_is_a_fact_beside_a_nan():
@@ -1671,3 +1699,14 @@ def test_code_that_breaks_at_one_value_is_a_fact_beside_a_nan():
     assert weighed_parts(code + run, "WR-030").get("log-unguarded") == 0.5 * 2.0
     assert "log-unguarded" not in weighed_parts(code + run.replace("nan", "0.2"), "WR-030")   # nothing broke
     assert weighed_parts("scores = scores.masked_fill(pad == 0, float('-inf'))\n" + run, "WR-070")["masked-inf"] == 1.0
+
+
+def test_the_words_that_match_an_entry_are_shown():
+    """"the report's words match how this entry describes the failure" said nothing a reader could check: which
+    words (review_session31_broad class 7)."""
+    from trainwreck.wording import words_for
+    assert words_for(["padd", "attention", "diverge"], "Attention is nan for padded sequences; it blows up") == \
+        ["padded", "attention"]                 # (a thesaurus term made from other words has no word of the report's)
+    d = diagnosis("Attention output is nan for padded sequences, from the first batch that has one.")
+    line = next(e for e in d.matches[0].evidence if e.startswith("the report's words match"))
+    assert d.matches[0].entry.id == "WR-070" and '"padded"' in line and '"attention"' in line

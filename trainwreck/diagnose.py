@@ -99,12 +99,27 @@ def first_fix_step(entry: Entry) -> str:
                (blocks[1].split("\n") if len(blocks) > 1 else [])
         # (each item's first sentence: what to do; the rest of an item says what the entry's snippet found, which a
         # reader of their own run would take for a statement about it)
-        items = [SENTENCE_END.split(item, maxsplit=1)[0].rstrip(";.,") for item in _list_items(rest)]
+        items = [_opening(item).rstrip(";.,") for item in _list_items(rest)]
         if items:
             sentence = f"{sentence} {'; '.join(items)}."
         else:
             sentence = sentence[:-1] + "."
     return EMPHASIS.sub(lambda m: m.group(1) or m.group(2), sentence)
+
+
+# An item's opening: its first sentence, or as many as reach this length (a first sentence such as "Sigmoid hidden
+# units: do not." is no advice without the next)
+OPENING = 60
+
+
+def _opening(item: str) -> str:
+    sentences = SENTENCE_END.split(item)
+    out = sentences[0]
+    for sentence in sentences[1:]:
+        if len(out) >= OPENING:
+            break
+        out += " " + sentence
+    return out
 
 
 def _list_items(lines: list[str]) -> list[str]:
@@ -285,7 +300,7 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
     for entry in w.entries:
         parts, evidence, against = weigh(entry, c, w, weights)
         score = sum(parts.values())
-        worded = (c.words_count or c.unjudged) and c.bm[entry.id] > 0 and c.said_failure
+        worded = (c.words_count or (c.unjudged and evidence)) and c.bm[entry.id] > 0 and c.said_failure
         if score > 0 and (parts.get("curve", 0) > 0 or parts.get("messages", 0) > 0 or worded or parts.get("negative")
                           or parts.get("start") or parts.get("prior") or any(parts.get(k, 0) > 0 for k in SAID_FACTS)):
             matches.append(Match(entry, round(score, 3), evidence, against, first_fix_step(entry),

@@ -177,10 +177,11 @@ PROBABILITY_ARG = re.compile(r"^1\s*-\s*\w|\b(?:sigmoid|softmax)\b|^(?:y_?pred|y
 GUARDED = re.compile(r"\+\s*(?:\w*eps\w*|\d*\.?\d+e-\d+|0?\.0*[1-9])|(?:\w*eps\w*|\d*\.?\d+e-\d+)\s*\+|clamp|clip|"
                      r"\bmax\(|maximum", re.I)
 # - A square root with nothing added under it (`torch.sqrt(((a - b) ** 2).sum(1))`), a JAX, TensorFlow or Keras norm
-#   (`jnp.linalg.norm(a - b)`), or a where that picks a sqrt or a log on one branch (`where(s > 0, sqrt(s), 0)`): fine
-#   in value at 0, but the slope of sqrt there is 1 / (2 sqrt(0)) = inf, and inf * 0 in the backward pass is nan
-#   (the where's other branch is still differentiated). Not PyTorch's norm: torch.linalg.vector_norm gives a zero
-#   gradient at 0 (WR-050's framework part).
+#   (`jnp.linalg.norm(a - b)`; Keras's on the JAX or TensorFlow backend), or a where that picks a sqrt or a log on one
+#   branch (`where(s > 0, sqrt(s), 0)`): fine in value at 0, but the slope of sqrt there is 1 / (2 sqrt(0)) = inf,
+#   and inf * 0 in the backward pass is nan (a norm's gradient at a zero vector is x / ||x|| = 0/0; the where's
+#   other branch is still differentiated). Not PyTorch's norm: torch.linalg.vector_norm gives a zero gradient at 0
+#   (WR-050's framework part).
 SINGULAR_SLOPE_WORDS = {"sqrt", "gradient"}
 # (a sqrt of what can be 0: a sum of squares, a difference, a variance -- not of a size, `math.sqrt(d_k)`, nor of an
 # init's scale, `np.sqrt(2 / fan_in)`)
@@ -216,8 +217,9 @@ def breaking_construct(prose: str) -> dict[str, str]:
         out["sqrt-at-zero"] = (
             f"the pasted code picks a log or a square root on one branch of a where (`{code}`): the branch not taken "
             "is still differentiated, and at 0 its slope is inf, and inf * 0 is nan" if m.group("where") else
-            f"the pasted code takes a norm (`{code}`) whose slope at 0 is 1 / (2 sqrt(0)) = inf in JAX, TensorFlow "
-            "and Keras, and inf * 0 in the backward pass is nan" if m.group("norm") else
+            f"the pasted code takes a norm that can meet a zero vector (`{code}`): its gradient there is x / ||x|| "
+            "= 0/0, nan, as JAX and TensorFlow compute it (PyTorch's vector norm returns 0 there)" if m.group("norm")
+            else
             f"the pasted code takes a square root that can meet 0 (`{code}`): its slope there is 1 / (2 sqrt(0)) = "
             "inf, and inf * 0 in the backward pass is nan")
     return out

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from .catalog import Catalog
-from .curve_shape import SHAPE_MIN, UNFINISHED, Signature
+from .curve_shape import PLATEAU_FALL, SHAPE_MIN, UNFINISHED, Signature
 from .entry import TRACES, Entry, template_pattern
 from .logscan import Evidence, MessageFinder
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY
@@ -24,9 +24,9 @@ from .paste_facts import (LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, SINGULAR_SLOP
                           impossible_negative, model_output, negative_shown, printed_facts, regressor_shown,
                           scaled_said, shown_frameworks, trainer_clears)
 from .safe_text import shown
-from .wording import (EARLY_STEPS, FIELDS, NOT_LEARNING, Library, half_precision_denied, half_precision_shown,
-                      loss_kind, lr_tried, precision_tried, says_failure, section, timing_of, tokens, tokens_many,
-                      when)
+from .wording import (EARLY_STEPS, FIELDS, Library, half_precision_denied, half_precision_shown, loss_kind, lr_tried,
+                      precision_tried, says_failure, says_not_learning, section, timing_of, tokens, tokens_many, when,
+                      words_for)
 
 # Signatures that are a special or early case of another: entries declaring the
 # general one get part credit (a climb still finite may be WR-220 caught early;
@@ -336,13 +336,16 @@ class Context:
     half_shown: str                # what shows half precision switched on, as written (HALF_SHOWN), or ""
     scaled: dict[str, dict[str, str]]   # "scaled" / "unscaled" -> "inputs" / "targets" -> the words that say so
     infs: tuple                    # (line, key) of NumPy's reports of an inf made (overflow, division by zero)
+    words: list[str]               # the report's tokens
 
 
 def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero: str | None = None) -> Context:
     # a curve too short to judge (fewer than SHAPE_MIN values, all finite) shows neither a failure nor a healthy run:
-    # beside words that say the run does not learn ("doesn't learn at all", "accuracy stuck at 10%") the words and the
-    # paste's facts are the evidence too (a nan said in words is not of these values: it would be in the curve)
-    unjudged = sig.name == "healthy" and ev.count < SHAPE_MIN and bool(NOT_LEARNING.search(ev.prose))
+    # beside words that say the run does not learn (says_not_learning), in values that ended no lower than their
+    # middle one, the words and the paste's facts are the evidence too (a nan said in words is not of these values:
+    # it would be in the curve)
+    unjudged = (sig.name == "healthy" and ev.count < SHAPE_MIN and ev.count >= 2 and says_not_learning(ev.prose)
+                and ev.last >= (1 - PLATEAU_FALL) * ev.head[min(len(ev.head) - 1, ev.count // 2)])
     words_count = ev.count < 3 or sig.name in ("no-loss", "few-values", "nonfinite-throughout")
     words = tokens(ev.prose)
     bm = w.library.scores(words)
@@ -372,7 +375,7 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
                     "fp16" in words, printed_facts(ev, sig, words, regressor, scaled, unjudged), trainer_clears(ev), classifier_shown(ev),
                     regressor, half_precision_denied(ev.prose, words), half_precision_shown(ev.prose, words),
                     scaled,
-                    tuple((seen[1], key) for key, seen in ev.messages.items() if NUMPY_INF.match(seen[2])))
+                    tuple((seen[1], key) for key, seen in ev.messages.items() if NUMPY_INF.match(seen[2])), words)
 
 
 def _when_stopped(pos) -> set[str]:
@@ -479,8 +482,9 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         share = c.bm[entry.id] / top
         weight = weights.words if c.words_count else W_TEXT_WITH_CURVE * (2 if ev.size <= PASTED else 1)
         parts["words"] = weight * share * c.strength
-        if share > 0.6 and c.words_count and c.strength > 0.5:
-            evidence.append("the report's words match how this entry describes the failure")
+        if share > 0.6 and (c.words_count or c.unjudged) and c.strength > 0.5:
+            said = ", ".join(f'"{word}"' for word in words_for(w.library.shared(c.words, entry.id), ev.prose))
+            evidence.append("the report's words match how this entry describes the failure" + (f" ({said})" if said else ""))
     # A special case of another entry's signature (clipping that does not clip, gradients that
     # pile up) is told apart by its own evidence -- its curve, its words -- never by timing alone.
     special = entry.trace in PART_OF
@@ -538,7 +542,8 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
             parts[fact] = weight
             evidence.append(c.printed[fact])
     tried, sentence = c.precision_tried
-    if tried and entry.id in w.precision:        # WR-040's own check, done: the same run in full precision
+    # WR-040's own check, done: the same run in full precision -- in a paste that shows half precision in use
+    if tried and entry.id in w.precision and (c.half_shown or c.precision) and not c.half_denied:
         said = shown(sentence, 100, quote=False)
         if tried == "helped":
             parts["full-precision"] = W_PRINTED

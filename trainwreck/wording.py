@@ -402,8 +402,21 @@ STUCK = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|n
                     r"|\b(?:training|run|process) (?:stops|stopped|dies|died|hangs)\b|\bstops? training\b")
 
 
-# Words that a run does not learn: STUCK's, or the loss or the accuracy called stuck or on a plateau
-NOT_LEARNING = re.compile(STUCK.pattern + r"|\b(?:stuck|plateau\w*|flat ?lines?|not learning|never learns?)\b", re.I)
+# Words that a run does not learn ("doesn't learn at all", "accuracy stuck at 10%", "the loss plateaus"), said as a
+# statement of this run now: not in a question ("is it stuck?"), of the past ("I was stuck on this for days"), of
+# the validation or test scores, of a speed ("not decreasing as fast as in the paper"), nor a run that hangs.
+NOT_LEARNING = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|never|not|no longer|stopped)\s+"
+                          r"(?:go(?:ing)? down|decreas\w*|improv\w*|learn\w*|converg\w*|drop\w*)\b"
+                          r"(?!\s+(?:as|so)\s+(?:fast|quickly|much|well))|"
+                          r"(?<!was )(?<!were )(?<!been )\b(?:stuck|plateau\w*|flat ?lines?|never learns?)\b", re.I)
+NOT_THIS_RUN = re.compile(r"\b(?:val\w*|validation|test|eval\w*)\b", re.I)
+
+
+def says_not_learning(text: str) -> bool:
+    """Does the text state that the run does not learn (NOT_LEARNING), outside questions and validation scores?"""
+    parts = re.split(r"(\.(?!\d)|[;\n!?])", text)
+    return any(end != "?" and NOT_LEARNING.search(sentence) and not NOT_THIS_RUN.search(sentence)
+               for sentence, end in zip(parts[::2], parts[1::2] + [""]))
 
 
 NEGATORS = frozenset("no not nothing none never without".split())
@@ -507,26 +520,44 @@ def _rates_compared(folded: str) -> str:
 
 
 # ... or a sentence that names a rate and says the run broke the same way, only later: "lr=0.001 does the exact same
-# thing, just later" (bounded: a line of many "just"s must not make the search quadratic)
+# thing, just later" -- a failure or "the same" said in it, nothing said to go well, and no plan or notice of the
+# reporter's ("I'll tune it only later", "I only noticed later that the lr was 10"); read after a lower rate said to
+# help, which says more (bounded: a line of many "just"s must not make the search quadratic)
 LATER = re.compile(r"\b(?:just|only|merely|simply)\s+(?:[\w-]{1,20}\s+){0,4}?later\b")
+SAME_FAILURE = re.compile(r"\bsame\b|" + RAN_BADLY.pattern)
+REPORTERS_OWN = re.compile(r"\bi(?:'ll| will| would| noticed| realized| realised| found| added| tune)\b|\bfor now\b|\btune\b")
+
+
+def _said_later(sentence: str) -> bool:
+    return bool(RATE_NAMED.search(sentence) and LATER.search(sentence) and SAME_FAILURE.search(sentence)
+                and not RAN_WELL.search(sentence) and not REPORTERS_OWN.search(sentence))
 
 
 def lr_tried(text: str) -> str:
     """"failed" when the text says a lower learning rate did not help, "delayed" when it only put the failure off,
     "helped" when it did, else ""."""
     folded = _folded(text)
-    if PUT_OFF_LR.search(folded) or any(RATE_NAMED.search(s) and LATER.search(s) for s in SENTENCE.split(folded)):
+    if PUT_OFF_LR.search(folded):
         return "delayed"
     if TRIED_LR.search(folded):
         return "failed"
-    return "helped" if LOWER_LR_HELPS.search(folded) else _rates_compared(folded)
+    if LOWER_LR_HELPS.search(folded):
+        return "helped"
+    compared = _rates_compared(folded)
+    if compared:
+        return compared
+    return "delayed" if any(_said_later(sentence) for sentence in SENTENCE.split(folded)) else ""
 
 
 # A precision the reporter switched, as WR-040's own check does: "fp16=False trains fine", "the same model in float32
 # runs fine", "without AMP it converges" (full precision helped), or "fp32 is also nan", "with amp disabled: still nan"
 # (it did not: a comparison said -- "I cast X to float32 and the loss is nan" says nothing of half precision). Read a
-# sentence at a time, folded (every spelling of half precision is "fp16" there); bfloat16 counts as full precision
-# here: it has float32's range, and what it cures is float16's overflow.
+# sentence at a time, folded (every spelling of half precision is "fp16" there), clause by clause: a sentence that
+# names full precision said to go well, and no clause of it said to break ("in fp32 I get no nan warnings, the loss just explodes"), and
+# half precision, where a clause names it, said to break ("fp32 works, but so does fp16 with a lower lr" is no
+# evidence). Not in a question, a comment, words of hearsay or of a plan ("someone said bf16 fixes it", "should I
+# try fp32?"), nor of a cast of the data ("converting the targets to float32 fixes the dtype error"). bfloat16
+# counts as full precision here: it has float32's range, and what it cures is float16's overflow.
 FULL_PRECISION = re.compile(r"\b(?:fp32|float32|full precision|single precision|fp64|float64|bf16)\b|"
                             r"\b(?:without|no|disabl\w*|turn\w* off|switch\w* off|remov\w*)\s+(?:the\s+)?fp16\b|"
                             r"\bfp16\s*(?:=\s*false|off\b|disabled|removed)")
@@ -534,22 +565,45 @@ PRECISION_WORD = re.compile(r"(?i)fp32|float|precision|fp64|bf16|bfloat|fp16|amp
 NO_NAN = re.compile(r"\bno\s+nan\b")
 ALSO = re.compile(r"\b(?:also|still|same|too|even|either|as well)\b")
 FIXED = re.compile(r"\b(?:fix(?:es|ed)?|solves?|solved|goes away|went away|disappear(?:s|ed)?)\b")
+NOT_WELL = re.compile(r"(?:\bnot|n't|\bnever|\bno longer)\s+(?:\w+\s+){0,2}?(?:converg|work|train|learn|help|fix|solv)")
+HEARSAY = re.compile(r"\b(?:said|says|suggest\w*|recommend\w*|according|heard|read that|should|would|might|could|"
+                     r"maybe|perhaps|try|trying|cast\w*|convert\w*|astype|dtype)\b")
+SENTENCE_ENDS = re.compile(r"(\.(?!\d)|[;\n!?])")
+PRECISION_CLAUSE = re.compile(r",|\bbut\b|\bwhile\b|\bwhereas\b")
+
+
+def _clause_went(clause: str) -> str:
+    """"well" / "badly" / "" for one clause of folded text."""
+    bad = bool(RAN_BADLY.search(NO_NAN.sub(" ", clause)) or NOT_WELL.search(clause))
+    good = not bad and bool(RAN_WELL.search(clause) or FIXED.search(clause) or NO_NAN.search(clause))
+    return "badly" if bad else "well" if good else ""
 
 
 def precision_tried(text: str) -> tuple[str, str]:
     """("helped" or "failed", the sentence that says so, as written) when the text says the run was tried in full
     precision, else ("", "")."""
     said = {}
-    for sentence in SENTENCE.split(text):
-        if not PRECISION_WORD.search(sentence):
+    text = re.sub(r"#[^\n]*", " ", text)                  # (a comment is the code's, not the report's)
+    parts = SENTENCE_ENDS.split(text)
+    for sentence, end in zip(parts[::2], parts[1::2] + [""]):
+        if end == "?" or not PRECISION_WORD.search(sentence):
             continue
         folded = _folded(sentence)
-        if not FULL_PRECISION.search(folded):
+        if not FULL_PRECISION.search(folded) or HEARSAY.search(folded):
             continue
-        good = bool(RAN_WELL.search(folded) or FIXED.search(folded) or NO_NAN.search(folded))
-        bad = bool(RAN_BADLY.search(NO_NAN.sub(" ", folded))) and bool(ALSO.search(folded))
-        if good != bad:
-            said.setdefault("helped" if good else "failed", " ".join(sentence.split()))
+        full, half, other = [], [], []
+        for clause in PRECISION_CLAUSE.split(folded):
+            went = _clause_went(clause)
+            if FULL_PRECISION.search(clause):
+                full.append(went)
+            elif re.search(r"\bfp16\b", clause):
+                half.append(went)
+            else:
+                other.append(went)
+        if "well" in full + other and "badly" not in full + other and all(h == "badly" for h in half):
+            said.setdefault("helped", " ".join(sentence.split()))
+        elif "badly" in full + other and "well" not in full and ALSO.search(folded):
+            said.setdefault("failed", " ".join(sentence.split()))
     if len(said) != 1:              # both, or neither: the text does not say which
         return "", ""
     return next(iter(said.items()))
@@ -638,6 +692,31 @@ class Library:
             tf, norm = self.tf[i], self.K1 * (1 - self.B + self.B * self.length[i] / self.mean)
             out[i] = sum(self.idf[t] * tf[t] * (self.K1 + 1) / (tf[t] + norm) for t in terms if tf[t])
         return out
+
+    def shared(self, query: list[str], entry_id: str) -> list[str]:
+        """The query's terms that the entry's document holds, the ones that add most to its score first."""
+        tf, norm = self.tf[entry_id], self.K1 * (1 - self.B + self.B * self.length[entry_id] / self.mean)
+        terms = [t for t in set(query) if t in self.idf and tf[t]]
+        return sorted(terms, key=lambda t: (-self.idf[t] * tf[t] / (tf[t] + norm), t))
+
+
+# A word of the report, for a term it folds to (a term is a word's stem: "padd" for "padded"): the first word that
+# starts with it. Terms the thesaurus made from other words ("diverge" from "blows up") have none, and are not shown.
+REPORT_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]{1,40}")
+
+
+def words_for(terms: list[str], text: str, most: int = 4) -> list[str]:
+    """The report's own words for these terms (as written, lower-cased), in the terms' order, at most `most`."""
+    found: dict[str, str] = {}
+    wanted = [t for t in terms if t.isalpha() and len(t) >= 3]
+    for m in REPORT_WORD.finditer(text):
+        word = m.group(0).lower()
+        for t in wanted:
+            if t not in found and word.startswith(t):
+                found[t] = word
+        if len(found) == len(wanted):
+            break
+    return [found[t] for t in wanted if t in found][:most]
 
 
 # ---- things that are normal ----------------------------------------------------------------

@@ -7,6 +7,7 @@ CR is tested first, at C speed.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 # ECMA-48 escape sequences in their 7-bit forms: CSI (colours, cursor moves), OSC
 # (window titles) ended by BEL or ST, and two-byte escapes. The 8-bit C1 forms are
@@ -51,15 +52,47 @@ def uses_lone_cr(first: bytes) -> bool:
 
 
 # A question the reporter asks is theirs, not the run's: "Why does the first epoch have loss 1893??" names a loss the
-# log printed already, and read as one more value it would take the last epoch's number. The question is emptied from
-# its first word to the line's end (the newline kept, so lines keep their numbers): a sentence that opens with a
-# question word and ends in a question mark, which no tool prints on a loss line. (Bounded: a long line of question
-# words must not make the search quadratic; tried only when the text holds a question mark.)
+# log printed already, and read as one more value it would take the last epoch's number. Such a question is emptied
+# from its first word to the line's end (the newline kept, so lines keep their numbers): a sentence that opens with a
+# question word and ends in a question mark, which no tool prints on a loss line -- when every number in it (and a nan
+# or an inf) is printed elsewhere in the text too. One that says something the log does not ("why does it show loss:
+# nan from epoch 4 on?" under finite lines) is kept: it may be all the report says of the failure. (Bounded: a long
+# line of question words must not make the search quadratic; tried only when the text holds a question mark.)
 QUESTION = re.compile(rb"(?im)(?:^|(?<=[.!:;)]) )[ \t*>_]*(?:why|how|what|is|isn't|are|aren't|should|shouldn't|does|"
                       rb"doesn't|do|don't|did|didn't|can|could|any|anyone|where|when|which|was|were|will|would|has|"
                       rb"have|am|shouldnt|isnt|doesnt)\b[^\n?]{0,300}\?+[ \t\r*_]*$")
+QUESTION_VALUE = re.compile(rb"(?i)\d+(?:\.\d+)?(?:e[-+]?\d+)?|\bnan\b|\binf\b")
 
 
 def without_questions(data: bytes) -> bytes:
-    """The text with the reporter's questions emptied, lines kept."""
-    return QUESTION.sub(b"", data) if b"?" in data else data
+    """The text with the reporter's questions that repeat what it prints emptied, lines kept."""
+    if b"?" not in data:
+        return data
+    seen: Counter | None = None
+
+    def repeated(m: re.Match) -> bytes:
+        nonlocal seen
+        if seen is None:                    # (counted once for the whole text: each question costs its own length)
+            seen = _values_and_prefixes(data)
+        asked = _values_and_prefixes(m.group(0))
+        return b"" if all(seen[v] > asked[v] for v in asked if v in _own_values(m.group(0))) else m.group(0)
+
+    return QUESTION.sub(repeated, data)
+
+
+def _own_values(text: bytes) -> set[bytes]:
+    return {v.lower() for v in QUESTION_VALUE.findall(text)}
+
+
+def _values_and_prefixes(text: bytes) -> Counter:
+    """Each number (and nan, inf) of the text, and each shorter form of it a person may quote: 1893.4172 counts for
+    1893, 1893.4, 1893.41 and 1893.417 too."""
+    out: Counter = Counter()
+    for v in QUESTION_VALUE.findall(text):
+        v = v.lower()
+        out[v] += 1
+        point = v.find(b".")
+        if point > 0 and b"e" not in v:
+            for end in range(point, len(v)):
+                out[v[:end]] += 1
+    return out
