@@ -1570,6 +1570,14 @@ def test_a_jump_of_twice_the_value_before_in_the_first_steps_of_a_run_said_to_ha
     assert diagnosis("No warmup needed for LoRA.\n" + dip).signature.name != "spike-then-recover"
     epochs = "".join(f"epoch {i}: loss {v}\n" for i, v in enumerate(values, 1))
     assert diagnosis("no warmup, mixup switched on at epoch 3\n" + epochs).signature.name != "spike-then-recover"
+    # a rate said constant from the start, or the schedule said dropped, is no warmup -- where no warmup is named
+    for said in ("I dropped the LR scheduler, so it's constant AdamW lr=1e-3 now.\n",
+                 "The learning rate is constant, 1e-3 with Adam.\n"):
+        d = diagnosis(said + log)
+        assert d.signature.name == "spike-then-recover" and "kept one rate from its start (no warmup)" in \
+            d.signature.facts[0], said
+    for said in ("Constant lr after a 500-step warmup.\n", "The lr schedule is cosine.\n"):
+        assert diagnosis(said + log).signature.name != "spike-then-recover", said
 
 
 # ---- the ninth session: controls the reporter ran, questions, short curves ---------------------------------------

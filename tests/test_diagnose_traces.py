@@ -630,3 +630,16 @@ def test_wr360s_second_signature_is_its_snippets_adam_run():
         [f"{1.952e10 * (1 - 0.001 * k):.6g}" for k in range(12)])).encode()), "log"), CATALOG)
     targets = next(m for m in d.matches if m.entry.id == "WR-360")
     assert not any("does not look like" in a for a in targets.against)
+
+
+def test_the_last_jump_of_a_saw_tooth_is_a_swing_not_a_climb():
+    """A loss that drops near 0 and jumps back at the same batches again and again ends on a jump no higher than the
+    ones before it: not a climb still going, nor one that stayed (review_session31_broad a40: "risen 1 times in a row"
+    named WR-220). A jump past every earlier one still is."""
+    values = [2.31, 0.0031, 0.0008, 6.88, 0.0102, 7.10, 0.0047, 6.55]
+    log = "".join(f"epoch 1 batch {b} loss {v}\n" for b, v in zip((0, 100, 150, 157, 200, 313, 350, 469), values))
+    d = diagnose(scan(io.BytesIO(log.encode()), "log"), CATALOG)
+    assert d.signature.name == "healthy" and "a swing that returns again and again" in d.signature.facts[0]
+    assert "the loss rose from 2.31 to 6.55" in d.signature.facts[0]
+    higher = log.replace("loss 6.55", "loss 19.5")
+    assert diagnose(scan(io.BytesIO(higher.encode()), "log"), CATALOG).signature.name in ("climbing", "climbed-and-stayed")

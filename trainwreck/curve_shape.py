@@ -39,6 +39,13 @@ SPIKE_WINDOW, SPIKE_RATIO = 10, 3.0
 NO_WARMUP_JUMP = 2.0
 NO_WARMUP = re.compile(r"\b(?:no|without|w/o|zero)\s+(?:lr\s+|learning[ -]rate\s+)?warm-?up\b|"
                        r"\bwarm-?up(?:_steps|_ratio|_iters?|_epochs)?\s*[=:]\s*0(?:\.0+)?(?!\.?\d)", re.I)
+# ... or a rate said to be constant from the start, or the schedule said dropped ("constant AdamW lr=5e-4", "I removed
+# the LR scheduler"), in a paste that does not name a warmup at all
+CONSTANT_RATE = re.compile(r"\bconstant\s+(?:[\w-]{1,20}\s+){0,2}?(?:lr|learning[ -]rate)\b|"
+                           r"\b(?:lr|learning[ -]rate)\s+(?:is\s+|was\s+|stays\s+|kept\s+)?constant\b|"
+                           r"\b(?:dropped|removed|without|no)\s+(?:the\s+|any\s+)?(?:lr\s+|learning[ -]rate\s+)?"
+                           r"(?:scheduler|schedule)\b", re.I)
+WARMUP_NAMED = re.compile(r"warm-?up", re.I)
 # ... unless the paste sets a warmup of its own ("warmup_steps=500", "1000 warmup steps"): the words of no warmup are
 # another run's
 WARMUP_SET = re.compile(r"\bwarm-?up(?:_steps|_ratio|_iters?|_epochs)?\s*[=:]\s*(?:0*[1-9]\d*|0?\.0*[1-9])|"
@@ -272,22 +279,28 @@ def _signature(ev: Evidence) -> Signature:
     # (augmentation switched on, a new loss term).
     if early and early[0] > 0 and ev.last < early[0]:
         for ratio, said in ((SPIKE_RATIO, ""), (NO_WARMUP_JUMP, " in a run the report says had no warmup")):
-            if ratio == NO_WARMUP_JUMP and not (NO_WARMUP.search(ev.prose) and not WARMUP_SET.search(ev.prose)
+            said_none = NO_WARMUP.search(ev.prose) or (CONSTANT_RATE.search(ev.prose) and not WARMUP_NAMED.search(ev.prose))
+            if ratio == NO_WARMUP_JUMP and not (said_none and not WARMUP_SET.search(ev.prose)
                                                 and not _whole_epochs(ev, len(early))):
                 break
+            if said and not NO_WARMUP.search(ev.prose):
+                said = " in a run the report says kept one rate from its start (no warmup)"
             if early[peak] >= ratio * early[0] and _settled_spike(ev.head, early[peak] / 2, ratio):
                 return sig("spike-then-recover",
                            [f"the loss jumped from {fmt(early[0])} at {at(0)} to {fmt(early[peak])} at {at(peak)} "
                             f"(x{early[peak] / early[0]:.2g}){said}, then recovered and ended at {fmt(ev.last)}, "
                             "below where it started"])
     end_rises = _rises_before(ev.before)
-    if end_rises and sustained_climb(ev.before[-1 - end_rises:]) is not None:   # the alarm is for the climb still going
+    # (not the last of a saw-tooth's jumps, no higher than the ones it came back down from: a swing, not a climb)
+    swung = (ev.high is not None and ev.high > 0 and len(ev.before) > 2 and ev.before[-1] <= max(ev.before[:-1])
+             and len(_excursions(ev.head, ev.high / 2)) >= SWINGS)
+    if end_rises and not swung and sustained_climb(ev.before[-1 - end_rises:]) is not None:   # the climb still going
         return sig("climbing", [f"no non-finite value yet, but the loss has risen {end_rises} times in a row "
                                 f"to {fmt(ev.before[-1])} at the end ({at(ev.count - 1)})"])
     low = ev.low if ev.low is not None else ev.head[0]
     slow = _slow_climb(ev) if warn_index is None and not GROWS_WHEN_HEALTHY.search(
         f"{ev.loss_named[0]} {ev.prose}") else None
-    if ((warn_index is not None or slow) and low > 0 and ev.last > ev.head[0] and ev.last >= STAYED * low
+    if ((warn_index is not None or slow) and not swung and low > 0 and ev.last > ev.head[0] and ev.last >= STAYED * low
             and ev.high is not None and ev.last >= NEAR_PEAK * ev.high):
         seen = (f"a loss watch ({WATCH_RULE}) would have warned at {warn_at}" if slow is None else
                 f"it rose at {slow[0]} of the {slow[1]} values after its lowest, each rise too small for a loss watch "
@@ -301,7 +314,7 @@ def _signature(ev: Evidence) -> Signature:
     if flat:
         return sig(*flat)
     first, last = ev.head[0], ev.last
-    trend = "fell" if last < first else "did not fall"
+    trend = "fell" if last < first else "rose"
     bump = ""
     if warn_index is not None:
         back = ev.low is not None and last <= RECOVERED * ev.low
