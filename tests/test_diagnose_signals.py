@@ -1718,3 +1718,18 @@ def test_the_words_that_match_an_entry_are_shown():
     d = diagnosis("Attention output is nan for padded sequences, from the first batch that has one.")
     line = next(e for e in d.matches[0].evidence if e.startswith("the report's words match"))
     assert d.matches[0].entry.id == "WR-070" and '"padded"' in line and '"attention"' in line
+
+
+def test_pixels_loaded_by_keras_and_never_scaled_are_raw():
+    """keras.datasets' mnist, fashion_mnist, cifar10 and cifar100 load uint8 pixels from 0 to 255: a paste that loads
+    them and divides nowhere feeds them raw (review_session31_broad a24, "barely learns")."""
+    code = ("(x_train, y_train), _ = keras.datasets.mnist.load_data()\n"
+            "x_train = x_train.reshape(-1, 784).astype('float32')\n")
+    log = "".join(f"Epoch {e}/10\n1875/1875 - 2s - accuracy: {a} - loss: {v}\n"
+                  for e, a, v in ((1, "0.1562", "2.2867"), (2, "0.1808", "2.2694"), (5, "0.1990", "2.2502"),
+                                  (10, "0.2127", "2.2311")))
+    said = "My MNIST network barely learns, 20% after 10 epochs.\n"
+    d = diagnosis(said + code + log)
+    assert d.verdict == "uncertain" and d.matches[0].entry.id == "WR-330" and d.matches[0].parts["raw-pixels"] == 1.0
+    assert "raw-pixels" not in weighed_parts(said + code.replace(".astype('float32')", ".astype('float32') / 255")
+                                             + log, "WR-330")

@@ -259,6 +259,9 @@ MAX_255 = re.compile(r"(?P<name>\b[A-Za-z_][\w\[\]'\".]{0,40})\.max\(\)[^\n]{0,8
                      r"(?:\.0*)?(?![\d.]|\.\d)")
 INPUT_NAME = re.compile(r"(?i)\bx\b|x_|_x\b|inputs?|images?|imgs?|pixels?|features?|data")
 NOT_INPUT_NAME = re.compile(r"(?i)mask|label|target|seg|gt|\by\b|\by_")
+# ... or images loaded with Keras's load_data() for a dataset whose pixels it returns as uint8 from 0 to 255 (the
+# docstrings of keras/src/datasets/mnist.py, fashion_mnist.py, cifar10.py and cifar100.py at v3.6.0), never scaled
+KERAS_UINT8 = re.compile(r"\b(?P<name>mnist|fashion_mnist|cifar10|cifar100)\.load_data\(")
 DIVIDED_255 = re.compile(r"/=?\s*(?:255|127\.5)\b|ToTensor|convert_image_dtype|Rescaling|rescale|normali[sz]")
 FLOOR_WORDS = {"class", "below"}
 FLOOR_NEAR, FLOOR_ACCURACY, FLOOR_CLASSES = 0.02, 0.9, range(3, 1001)
@@ -424,9 +427,13 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         # (one max printed: in a tuple of several, which value is whose is not read)
         pixels = next((m for m in MAX_255.finditer(ev.prose) if INPUT_NAME.search(m.group("name"))
                        and not NOT_INPUT_NAME.search(m.group("name")) and m.group(0).count(".max(") == 1), None)
+        loaded = KERAS_UINT8.search(ev.prose)
         if pixels and not DIVIDED_255.search(ev.prose):
             out["raw-pixels"] = (f"the paste prints the largest value of `{pixels.group('name')}` as 255: raw 8-bit "
                                  "pixel values, fed as they are")
+        elif loaded and not DIVIDED_255.search(ev.prose):
+            out["raw-pixels"] = (f"the paste loads {loaded.group('name')} with Keras's load_data(), whose pixels are "
+                                 "uint8 from 0 to 255, and scales them nowhere: raw 8-bit pixel values, fed as they are")
     overflow = _exp_overflow(ev)
     if overflow:
         out["exp-overflow"] = overflow

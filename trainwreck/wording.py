@@ -408,7 +408,8 @@ STUCK = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|n
 NOT_LEARNING = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|never|not|no longer|stopped)\s+"
                           r"(?:go(?:ing)? down|decreas\w*|improv\w*|learn\w*|converg\w*|drop\w*)\b"
                           r"(?!\s+(?:as|so)\s+(?:fast|quickly|much|well))|"
-                          r"(?<!was )(?<!were )(?<!been )\b(?:stuck|plateau\w*|flat ?lines?|never learns?)\b", re.I)
+                          r"(?<!was )(?<!were )(?<!been )\b(?:stuck|plateau\w*|flat ?lines?|never learns?)\b|"
+                          r"\b(?:barely|hardly)\s+(?:learn\w*|improv\w*|decreas\w*|mov\w*|chang\w*|go(?:es)? down)\b", re.I)
 NOT_THIS_RUN = re.compile(r"\b(?:val\w*|validation|test|eval\w*)\b", re.I)
 
 
