@@ -181,10 +181,11 @@ def test_pytorch_code_in_the_paste_shows_pytorch_and_the_ask_quotes_only_ops_the
     code = "attn = F.softmax(scores, dim=-1)\nSome documents have zero tokens after filtering.\n"
     d = diagnosis(code + "".join(f"Epoch 1 Batch {b} Loss nan\n" for b in range(0, 40, 10)))
     assert shown_frameworks(d.evidence) == {"pytorch"} and "set_detect_anomaly(True)" in d.ask
-    # (with the -inf fill that breaks such a row pasted too, the masked softmax is named: session 31)
+    # (with the -inf fill that breaks such a row pasted too, the masked softmax comes first -- a construct of the
+    # code orders the candidates and names none on its own: session 31)
     filled = diagnosis("scores = scores.masked_fill(mask == 0, float('-inf'))\n" + code
                        + "".join(f"Epoch 1 Batch {b} Loss nan\n" for b in range(0, 40, 10)))
-    assert filled.verdict == "failure" and filled.matches[0].entry.id == "WR-070"
+    assert filled.verdict == "uncertain" and filled.matches[0].entry.id == "WR-070"
     assert "encountered in" not in d.ask and "BinaryCrossEntropyWithLogitsBackward0" not in d.ask
     assert not any("none of the messages" in a for m in d.matches for a in m.against)
     for loop in ("loss.backward()\noptimizer.step()\n", "criterion = nn.CrossEntropyLoss()\n"):

@@ -1707,6 +1707,27 @@ def test_code_that_breaks_at_one_value_is_a_fact_beside_a_nan():
     assert weighed_parts(code + run, "WR-030").get("log-unguarded") == 0.5 * 2.0
     assert "log-unguarded" not in weighed_parts(code + run.replace("nan", "0.2"), "WR-030")   # nothing broke
     assert weighed_parts("scores = scores.masked_fill(pad == 0, float('-inf'))\n" + run, "WR-070")["masked-inf"] == 1.0
+    # (review_session31_constructs) code only, and constructs that cannot break so: a bookkeeping subscript, one token's
+    # column, a docstring, a comment, math.sqrt of a Python number, the double where on two lines, a log of a name
+    # the paste does not make a probability
+    for fine in ('history["best_val_auc"] = -np.inf', "logits[:, pad_id] = -float('inf')",
+                 '"""\nscores.masked_fill(m, float("-inf"))\n"""', "// y = torch.log(p)",
+                 "bias_correction = math.sqrt(1 - b2 ** t)",
+                 "safe = jnp.where(s > 0, s, 1.0)\nd = jnp.where(s > 0, jnp.sqrt(safe), 0.0)",
+                 "r = np.log(p)  # p: the day's closing price"):
+        assert breaking_construct(fine) == {}, fine
+    assert set(breaking_construct("scores[~keep] = -math.inf")) == {"masked-inf"}
+    assert set(breaking_construct("p = torch.sigmoid(z)\nloss = -(y * torch.log(p)).mean()")) == {"log-unguarded"}
+    assert set(breaking_construct("h = torch.where(y > 0, y * torch.log(y), 0)")) == {"sqrt-at-zero"}
+    # an -inf in the code is no nan of the run's; a message another entry declares says more than a construct; and a
+    # construct orders the candidates, but names none on its own
+    masked = "scores = scores.masked_fill(pad == 0, float('-inf'))\n"
+    calm = "".join(f"epoch {i}: loss {v}\n" for i, v in enumerate(("0.69", "0.69", "0.69", "0.69"), 1))
+    assert "masked-inf" not in weighed_parts("It does not learn, there is no nan.\n" + masked + calm, "WR-070")
+    bounds = "Assertion `t >= 0 && t < n_classes` failed.\n"
+    assert "masked-inf" not in weighed_parts(masked + run + bounds, "WR-070")
+    d = diagnosis("The loss is nan from the first batch.\n" + masked + "".join(f"step {i} loss nan\n" for i in range(4)))
+    assert d.matches[0].entry.id == "WR-070" and d.verdict == "uncertain"
 
 
 def test_the_words_that_match_an_entry_are_shown():

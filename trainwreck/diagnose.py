@@ -28,8 +28,8 @@ from .logscan.positions import counted_on, epoch_on, last_epoch, named_step, sta
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_scale_zero
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .paste_facts import NEGATIVE, RATE_CLIMB, shown_frameworks
-from .weighing import (PASTED, message_finder, W_NEGATIVE, WEIGHTS, Context, Weigher, Weights, bare_op, context_of, op_named, weigh,
-                       weigher)
+from .weighing import (CODE_CONSTRUCTS, PASTED, W_NEGATIVE, WEIGHTS, Context, Weigher, Weights, bare_op, context_of,
+                       message_finder, op_named, weigh, weigher)
 from .wording import BENIGN_OVERFLOW, RESTARTED, STUCK, Normal, normals_asked, says_failure, timing_of, tokens
 
 # What a caller of the engine needs comes from here: the finder the scan takes, the diagnosis, the curve's signature.
@@ -538,7 +538,9 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
         d.verdict, d.ask = "normal", d.normal[0].decide
         d.matches = d.matches[:CANDIDATES]
         return
-    if top is not None and top.score >= CONFIDENT and top.score - second >= MARGIN and (specific or not text_counts) \
+    # (a construct of the pasted code orders the candidates, and names none: the score without it must name it)
+    named = top.score - sum(top.parts.get(k, 0.0) for k in CODE_CONSTRUCTS) if top is not None else 0.0
+    if top is not None and named >= CONFIDENT and named - second >= MARGIN and (specific or not text_counts) \
             and not faint:
         d.verdict = "failure"          # the named entry, the runners-up, and any other with evidence of its own
         # (beyond the first three, only one with evidence of its own: the curve every entry of its shape shares, or

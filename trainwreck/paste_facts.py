@@ -15,7 +15,7 @@ import sys
 
 from .curve_shape import ACCURACY_RISE, Signature, fmt
 from .logscan import Evidence, dialects
-from .wording import NORMALS, loss_kind, score_out_of_range
+from .wording import NORMALS, loss_kind, score_out_of_range, sentences_only, tokens
 
 ZERO_GRADIENT_WORDS, ACCURACY_WORDS = {"gradient", "exactly", "zero"}, {"accuracy", "improve"}
 SIGMOID_ZERO_WORDS = {"sigmoidzero"}
@@ -155,72 +155,104 @@ FLOAT32_SAID = re.compile(r"\b(?:float32|fp32)\b", re.I)
 EXP_LIMITS = {"float64": math.log(sys.float_info.max), "float32": math.log((2 - 2 ** -23) * 2.0 ** 127)}
 # Three constructs of pasted code that break at one value, each the construct an entry's Why section names, beside a
 # run whose loss went nan or inf (in its values or its words); half a printed fact each for the entries whose phrases
-# say so. (Not in a comment; each pattern bounded, so a long line costs no more than its length.)
+# say so. Read in code only: not in a comment or a docstring. (Each pattern bounded, so a long line costs
+# no more than its length.)
 # - Masked scores filled with -inf (`masked_fill(mask, float('-inf'))`, `np.where(mask, s, -np.inf)`,
-#   `scores[~mask] = -math.inf`): a row whose every position is masked is all -inf, and its softmax is
-#   exp(-inf - (-inf)) = nan. Attention is written so (PyTorch's own is), and breaks only on a row with nothing to
+#   `scores[~mask] = -math.inf`; a subscript only where its index is a boolean mask, not `history["best"] = -np.inf`
+#   nor one token's column, `logits[:, pad_id]`): a row whose every position is masked is all -inf, and its softmax
+#   is exp(-inf - (-inf)) = nan. Attention is written so (PyTorch's MultiheadAttention is, and gives nan on such a row;
+#   F.scaled_dot_product_attention has returned 0 there since PyTorch 2.5), and breaks only on a row with nothing to
 #   attend to: a suspect beside a nan, not a bug on its own.
 MASKED_SOFTMAX_WORDS = {"mask", "softmax"}
 _NEG_INF = (r"(?:float\(\s*['\"]-inf(?:inity)?['\"]\s*\)|-\s*float\(\s*['\"]inf(?:inity)?['\"]\s*\)"
             r"|-\s*(?:np|numpy|math|torch|jnp)\.inf\b)")
 MASKED_INF = re.compile(r"\bmasked_fill_?\([^\n]{0,120}?,\s*" + _NEG_INF + r"\s*\)?|\bwhere\([^\n]{0,120}?,\s*" + _NEG_INF
-                        + r"\s*\)|\[[^\]\n]{1,40}\]\s*=\s*" + _NEG_INF)
-# - A log of a probability with nothing to keep it off 0 (`torch.log(p)`, `np.log(1 - y_hat)`,
-#   `tf.log(tf.sigmoid(z))`): a probability that rounds to 0 -- a float32 sigmoid of about -104 or less, or 1 - p
-#   for a p that rounds to 1 -- makes it -inf, and the loss nan or inf. Not with an eps added, a clamp or a max inside
-#   it, nor log_softmax, logsigmoid or log1p (other names).
+                        + r"\s*\)|\[(?=[^\]\n]{0,40}(?:mask|~|==|!=|<|>|\bis_|bool))[^\]\n]{1,40}\]\s*=\s*" + _NEG_INF)
+# - A log of a probability with nothing to keep it off 0 (`np.log(1 - y_hat)`, a binary cross-entropy's,
+#   `tf.log(tf.sigmoid(z))`, `torch.log(p)` where the paste makes p with a sigmoid or a softmax): a probability that
+#   rounds to 0 -- a float32 sigmoid of about -88 or less (PyTorch, JAX, TensorFlow), or 1 - p for a p that rounds to
+#   1 (a sigmoid of about 17 or more) -- makes it -inf, and the loss nan or inf. Not with an eps added, a clamp or a
+#   max inside it, nor log_softmax or logsigmoid (computed stably), nor log1p (another name, though log1p(-p) breaks
+#   the same way); not a log of a name the paste does not show to be a probability (`np.log(p)` of prices).
 LOG_OF_ZERO_WORDS = {"log", "epsilon"}
 LOG_CALL = re.compile(r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp|math|K)\.)?log\(\s*(?P<arg>[^()\n]{0,80}"
                       r"(?:\([^()\n]{0,80}\)[^()\n]{0,40})?)\)")
-PROBABILITY_ARG = re.compile(r"^1\s*-\s*\w|\b(?:sigmoid|softmax)\b|^(?:y_?pred|y_?hat|yhat|probs?|probabilit\w*|p|q|"
-                             r"preds?|predictions?|outputs?|out|activations?|a[0-9L]?|h)$", re.I)
+PROBABILITY_ARG = re.compile(r"\b(?:sigmoid|softmax)\b|^(?:probs?|probabilit\w*)$", re.I)
+NAME_ARG = re.compile(r"^(?:1\s*-\s*)?(?P<name>[A-Za-z_]\w{0,30})$")
 GUARDED = re.compile(r"\+\s*(?:\w*eps\w*|\d*\.?\d+e-\d+|0?\.0*[1-9])|(?:\w*eps\w*|\d*\.?\d+e-\d+)\s*\+|clamp|clip|"
                      r"\bmax\(|maximum", re.I)
 # - A square root with nothing added under it (`torch.sqrt(((a - b) ** 2).sum(1))`), a JAX, TensorFlow or Keras norm
 #   (`jnp.linalg.norm(a - b)`; Keras's on the JAX or TensorFlow backend), or a where that picks a sqrt or a log on one
-#   branch (`where(s > 0, sqrt(s), 0)`): fine in value at 0, but the slope of sqrt there is 1 / (2 sqrt(0)) = inf,
-#   and inf * 0 in the backward pass is nan (a norm's gradient at a zero vector is x / ||x|| = 0/0; the where's
-#   other branch is still differentiated). Not PyTorch's norm: torch.linalg.vector_norm gives a zero gradient at 0
-#   (WR-050's framework part).
+#   branch (`where(s > 0, sqrt(s), 0)`, `where(y > 0, y * log(y), 0)`): fine in value at 0, but the slope of sqrt
+#   there is 1 / (2 sqrt(0)) = inf, and inf * 0 in the backward pass is nan (a norm's gradient at a zero vector is
+#   x / ||x|| = 0/0; the where's other branch is still differentiated). Not PyTorch's norm: torch.linalg.vector_norm
+#   gives a zero gradient at 0 (WR-050's framework part); not math.sqrt, of a Python number that has no gradient;
+#   not the double where, whose inner where made the value safe first (WR-050's own fix).
 SINGULAR_SLOPE_WORDS = {"sqrt", "gradient"}
-# (a sqrt of what can be 0: a sum of squares, a difference, a variance -- not of a size, `math.sqrt(d_k)`, nor of an
+# (a sqrt of what can be 0: a sum of squares, a difference, a variance -- not of a size, `np.sqrt(d_k)`, nor of an
 # init's scale, `np.sqrt(2 / fan_in)`)
 DIFFERENCE = re.compile(r"\w\s*-\s*[\w(]|\*\*\s*2|\bpow\(|\bsum\(|\bsquare\(|\bvar\(|\bmean\(|\bdot\(|@")
-SQRT_CALL = re.compile(r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp|math)\.)?sqrt\(\s*(?P<arg>(?:[^()\n]|\((?:[^()\n]|"
-                       r"\([^()\n]{0,60}\)){0,80}\)){0,120})\)|(?P<norm>\b(?:jnp\.linalg|tf|keras\.ops|ops)\.norm\()|"
-                       r"(?P<where>\bwhere\([^\n]{0,80}?,\s*(?:[\w.]+\.)?(?:sqrt|log)\()(?![^\n]{0,80}where\()")
+SQRT_CALL = re.compile(r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp)\.)?(?<!math\.)sqrt\(\s*(?P<arg>(?:[^()\n]|\((?:"
+                       r"[^()\n]|\([^()\n]{0,60}\)){0,80}\)){0,120})\)|(?P<norm>\b(?:jnp\.linalg|tf|keras\.ops|ops)\.norm\()|"
+                       r"(?P<where>\bwhere\([^\n]{0,80}?,[^,\n]{0,40}?\b(?:sqrt|log)\()(?![^\n]{0,80}where\()"
+                       r"\s*(?P<inner>[\w.]{1,40})?")
+TRIPLE_QUOTED = re.compile(r'"""|\'\'\'')
 
 
-def _code_line(prose: str, at: int) -> bool:
-    """Is this place in code, not in a comment? (a `#` before it on its line)"""
-    return "#" not in prose[prose.rfind("\n", 0, at) + 1:at]
+def code_of(prose: str) -> str:
+    """The paste with what is not code blanked (same length, lines kept): comments (`#`, `//`), docstrings and other
+    triple-quoted strings."""
+    chars, opened = list(prose), None
+    for m in TRIPLE_QUOTED.finditer(prose):           # (paired in order: each mark costs its own length)
+        if opened is None:
+            opened = m
+        elif m.group(0) == opened.group(0):
+            for i in range(opened.start(), m.end()):
+                if chars[i] != "\n":
+                    chars[i] = " "
+            opened = None
+    return re.sub(r"(?:#|//)[^\n]*", lambda m: " " * len(m.group(0)), "".join(chars))
+
+
+def _probability_named(arg: str, code: str) -> bool:
+    """Is the log's argument a probability: a sigmoid's or a softmax's output named in it, probs, 1 minus something, or a
+    name the paste assigns from a sigmoid or a softmax?"""
+    if PROBABILITY_ARG.search(arg) or re.match(r"1\s*-\s*[A-Za-z_]", arg):     # (log(1 - p): a binary cross-entropy's)
+        return True
+    m = NAME_ARG.match(arg)
+    return bool(m) and re.search(r"(?<![\w.])" + re.escape(m.group("name")) + r"\s*=[^=\n][^\n]{0,120}?\b(?:sigmoid|softmax)\b",
+                                 code) is not None
 
 
 def breaking_construct(prose: str) -> dict[str, str]:
     """The constructs of pasted code that break at one value (see MASKED_INF, LOG_CALL, SQRT_CALL), as facts."""
-    out = {}
-    m = next((m for m in MASKED_INF.finditer(prose) if _code_line(prose, m.start())), None)
+    out, code = {}, code_of(prose)
+    m = next(MASKED_INF.finditer(code), None)
     if m:
-        out["masked-inf"] = (f"the pasted code fills masked scores with -inf (`{' '.join(m.group(0).split())}`): a row "
-                             "whose every position is masked is all -inf, and its softmax is exp(-inf - (-inf)) = nan")
+        out["masked-inf"] = (f"the pasted code fills masked scores with -inf (`{' '.join(prose[m.start():m.end()].split())}`):"
+                             " a row whose every position is masked is all -inf, and its softmax is exp(-inf - (-inf)) "
+                             "= nan")
     # (a log on a where's branch is the where's trap, its gradient: SQRT_CALL's)
-    m = next((m for m in LOG_CALL.finditer(prose) if _code_line(prose, m.start())
-              and "where(" not in prose[prose.rfind("\n", 0, m.start()) + 1:m.start()]
-              and PROBABILITY_ARG.search(m.group("arg").strip()) and not GUARDED.search(m.group("arg"))), None)
+    m = next((m for m in LOG_CALL.finditer(code) if "where(" not in code[code.rfind("\n", 0, m.start()) + 1:m.start()]
+              and _probability_named(m.group("arg").strip(), code) and not GUARDED.search(m.group("arg"))), None)
     if m:
         out["log-unguarded"] = (f"the pasted code takes the log of a probability with nothing to keep it off 0 "
-                                f"(`{' '.join(m.group(0).split())}`): a probability that rounds to 0 makes it -inf")
-    m = next((m for m in SQRT_CALL.finditer(prose) if _code_line(prose, m.start()) and (m.group("arg") is None or (
-              DIFFERENCE.search(m.group("arg")) and not GUARDED.search(m.group("arg"))))), None)
+                                f"(`{' '.join(prose[m.start():m.end()].split())}`): a probability that rounds to 0 makes "
+                                "it -inf")
+    m = next((m for m in SQRT_CALL.finditer(code) if (
+              m.group("where") and not (m.group("inner") and re.search(r"(?<![\w.])" + re.escape(m.group("inner"))
+                                                                          + r"\s*=[^=\n][^\n]{0,120}?where\(", code)))
+              or m.group("norm") or (m.group("arg") is not None and DIFFERENCE.search(m.group("arg"))
+                                     and not GUARDED.search(m.group("arg")))), None)
     if m:
-        code = " ".join(m.group(0).split())
+        shown = " ".join(prose[m.start():m.end()].split())
         out["sqrt-at-zero"] = (
-            f"the pasted code picks a log or a square root on one branch of a where (`{code}`): the branch not taken "
+            f"the pasted code picks a log or a square root on one branch of a where (`{shown}`): the branch not taken "
             "is still differentiated, and at 0 its slope is inf, and inf * 0 is nan" if m.group("where") else
-            f"the pasted code takes a norm that can meet a zero vector (`{code}`): its gradient there is x / ||x|| "
+            f"the pasted code takes a norm that can meet a zero vector (`{shown}`): its gradient there is x / ||x|| "
             "= 0/0, nan, as JAX and TensorFlow compute it (PyTorch's vector norm returns 0 there)" if m.group("norm")
             else
-            f"the pasted code takes a square root that can meet 0 (`{code}`): its slope there is 1 / (2 sqrt(0)) = "
+            f"the pasted code takes a square root that can meet 0 (`{shown}`): its slope there is 1 / (2 sqrt(0)) = "
             "inf, and inf * 0 in the backward pass is nan")
     return out
 
@@ -437,7 +469,8 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     overflow = _exp_overflow(ev)
     if overflow:
         out["exp-overflow"] = overflow
-    if ev.first_nonfinite is not None or {"nan", "inf"} & set(words):
+    # (a nan said in the report's sentences, not an `-inf` of its code)
+    if ev.first_nonfinite is not None or {"nan", "inf"} & set(tokens(sentences_only(ev.prose))):
         out.update(breaking_construct(ev.prose))
     numpy = list(NUMPY_ZERO_WEIGHTS.finditer(ev.prose))
     keras_torch = ZERO_INIT.search(ev.prose) if len(LAYERS_BUILT.findall(ev.prose)) >= 2 else None

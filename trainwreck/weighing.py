@@ -40,6 +40,9 @@ WHEN_OF_TRACE = {"nonfinite-from-start": {"start"}, "plateau-from-start": {"star
                  "spike-then-recover": {"early"}, "climb-then-nonfinite": {"early", "later"},
                  "climb-despite-clipping": {"early", "later"}, "descent-then-nonfinite": {"later"},
                  "descent-then-climb": {"later"}, "stall-after-drop": {"later"}}
+# The facts that are constructs of the pasted code (paste_facts.breaking_construct): suspects, which order the
+# candidates but never name one on their own (diagnose._decide), nor count beside a message another entry declares
+CODE_CONSTRUCTS = ("masked-inf", "log-unguarded", "sqrt-at-zero")
 # Signatures defined by when the loss breaks rather than by a shape: an entry whose Symptom
 # says it can break then too is compatible with them.
 TIMED = {"nonfinite-from-start"}
@@ -538,6 +541,9 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("zero-init", w.zero_init, W_SAID_HALF),
                                     ("never-cleared", w.uncleared, W_SAID_HALF),
                                     ("rate-rose", w.rate_raised, W_SAID_HALF)):
+        # (a construct of the code is a suspect, and a message another entry declares, printed by the run, says more)
+        if fact in CODE_CONSTRUCTS and any(c.hits.values()) and not c.hits[entry.id]:
+            continue
         if fact in c.printed and entry.id in declarers:
             parts[fact] = weight
             evidence.append(c.printed[fact])

@@ -558,7 +558,8 @@ def lr_tried(text: str) -> str:
 # half precision, where a clause names it, said to break ("fp32 works, but so does fp16 with a lower lr" is no
 # evidence). Not in a question, a comment, words of hearsay or of a plan ("someone said bf16 fixes it", "should I
 # try fp32?"), nor of a cast of the data ("converting the targets to float32 fixes the dtype error"). bfloat16
-# counts as full precision here: it has float32's range, and what it cures is float16's overflow.
+# counts as full precision here: it has float32's range (8 exponent bits), so it cures float16's overflow and
+# underflow, though not its precision.
 FULL_PRECISION = re.compile(r"\b(?:fp32|float32|full precision|single precision|fp64|float64|bf16)\b|"
                             r"\b(?:without|no|disabl\w*|turn\w* off|switch\w* off|remov\w*)\s+(?:the\s+)?fp16\b|"
                             r"\bfp16\s*(?:=\s*false|off\b|disabled|removed)")
@@ -706,11 +707,31 @@ class Library:
 REPORT_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]{1,40}")
 
 
+# A line of code or of a log rather than of the reporter's sentences: a call (a name right before its bracket), an
+# assignment, brackets or braces, or an indented block (a sentence's "(as here)" or "; and" is prose)
+CODE_LINE = re.compile(r"\w\(|=|[{}\[\]]|^(?:[ \t]{4}|\t|>>>|\$ )")
+KEYWORDS = frozenset("return def class import from lambda self none true false with as for while if else elif in not "
+                     "and or print".split())
+
+
+def sentences_only(text: str) -> str:
+    """The lines of the text that are the reporter's sentences: not code, not a log's lines, not inside ``` fences."""
+    out, fenced = [], False
+    for line in text.split("\n"):
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+            continue
+        if not fenced and not CODE_LINE.search(line):
+            out.append(line)
+    return "\n".join(out)
+
+
 def words_for(terms: list[str], text: str, most: int = 4) -> list[str]:
-    """The report's own words for these terms (as written, lower-cased), in the terms' order, at most `most`."""
+    """The report's own words for these terms (as written, lower-cased), in the terms' order, at most `most`: from its
+    sentences, not its code (see sentences_only), and never a keyword of Python's."""
     found: dict[str, str] = {}
-    wanted = [t for t in terms if t.isalpha() and len(t) >= 3]
-    for m in REPORT_WORD.finditer(text):
+    wanted = [t for t in terms if t.isalpha() and len(t) >= 3 and t not in KEYWORDS]
+    for m in REPORT_WORD.finditer(sentences_only(text)):
         word = m.group(0).lower()
         for t in wanted:
             if t not in found and word.startswith(t):
