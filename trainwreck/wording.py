@@ -413,11 +413,20 @@ NOT_LEARNING = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|di
 NOT_THIS_RUN = re.compile(r"\b(?:val\w*|validation|test|eval\w*)\b", re.I)
 
 
+# A sentence's end, kept by a split: a full stop (not a decimal point), a semicolon, a line's end, "!" or "?"
+SENTENCE_ENDS = re.compile(r"(\.(?!\d)|[;\n!?])")
+
+
+def sentences_and_ends(text: str) -> list[tuple[str, str]]:
+    """The text's sentences, each with the mark that ends it ("?" for a question; "" for the last)."""
+    parts = SENTENCE_ENDS.split(text)
+    return list(zip(parts[::2], parts[1::2] + [""]))
+
+
 def says_not_learning(text: str) -> bool:
     """Does the text state that the run does not learn (NOT_LEARNING), outside questions and validation scores?"""
-    parts = re.split(r"(\.(?!\d)|[;\n!?])", text)
     return any(end != "?" and NOT_LEARNING.search(sentence) and not NOT_THIS_RUN.search(sentence)
-               for sentence, end in zip(parts[::2], parts[1::2] + [""]))
+               for sentence, end in sentences_and_ends(text))
 
 
 NEGATORS = frozenset("no not nothing none never without".split())
@@ -570,7 +579,6 @@ FIXED = re.compile(r"\b(?:fix(?:es|ed)?|solves?|solved|goes away|went away|disap
 NOT_WELL = re.compile(r"(?:\bnot|n't|\bnever|\bno longer)\s+(?:\w+\s+){0,2}?(?:converg|work|train|learn|help|fix|solv)")
 HEARSAY = re.compile(r"\b(?:said|says|suggest\w*|recommend\w*|according|heard|read that|should|would|might|could|"
                      r"maybe|perhaps|try|trying|cast\w*|convert\w*|astype|dtype)\b")
-SENTENCE_ENDS = re.compile(r"(\.(?!\d)|[;\n!?])")
 PRECISION_CLAUSE = re.compile(r",|\bbut\b|\bwhile\b|\bwhereas\b")
 
 
@@ -586,8 +594,7 @@ def precision_tried(text: str) -> tuple[str, str]:
     precision, else ("", "")."""
     said = {}
     text = re.sub(r"#[^\n]*", " ", text)                  # (a comment is the code's, not the report's)
-    parts = SENTENCE_ENDS.split(text)
-    for sentence, end in zip(parts[::2], parts[1::2] + [""]):
+    for sentence, end in sentences_and_ends(text):
         if end == "?" or not PRECISION_WORD.search(sentence):
             continue
         folded = _folded(sentence)
