@@ -1603,7 +1603,7 @@ def test_full_precision_that_works_is_the_precision_entries_own_check():
     after = diagnosis(HALF_RUN + "With fp16=False the same script trains fine, just slower.\n")
     assert before.matches[0].entry.id != "WR-040"
     assert after.matches[0].entry.id == "WR-040" and after.matches[0].parts["full-precision"] == 2.0
-    assert any("goes well in full precision (\"With fp16=False the same script trains fine" in e
+    assert any("goes well out of float16 (\"With fp16=False the same script trains fine" in e
                for e in after.matches[0].evidence)
     against = weighed_parts(HALF_RUN + "Tried fp32 as well: same nan at step 300.\n", "WR-040")
     assert against["full-precision"] < 0
@@ -1754,3 +1754,27 @@ def test_pixels_loaded_by_keras_and_never_scaled_are_raw():
     assert d.verdict == "uncertain" and d.matches[0].entry.id == "WR-330" and d.matches[0].parts["raw-pixels"] == 1.0
     assert "raw-pixels" not in weighed_parts(said + code.replace(".astype('float32')", ".astype('float32') / 255")
                                              + log, "WR-330")
+
+
+def test_a_short_curve_with_words_alone_asks_for_more_values_and_a_hang_is_not_covered():
+    """(review_session31_final f42, f43) Beside a curve too short to judge, words that match an entry name no
+    candidate: a fact of the paste's must -- else the answer asks for more values. And a run that hangs, with no loss
+    gone wrong, is about nothing the catalogue covers."""
+    log = "".join(f"epoch {i}: loss {v}\n" for i, v in enumerate((1.041, 1.012, 1.004, 1.002, 1.001), 1))
+    d = diagnosis("My regression won't learn, the loss stays around 1.\n" + log)
+    assert d.verdict == "no-evidence" and not d.matches and "at least 10 loss values" in d.ask
+    hang = diagnosis("Training hangs at the start of epoch 0, no error, GPU util 0%. With num_workers=0 it trains.\n"
+                     "train_loader = DataLoader(ds, batch_size=64, num_workers=8)\n")
+    assert hang.verdict == "unexplained" and not hang.matches
+    assert any("hangs or makes no progress" in u for u in hang.unweighed)
+
+
+def test_bce_with_logits_named_in_code_is_a_loss_that_cannot_go_below_zero():
+    """`F.binary_cross_entropy_with_logits` was not read as BCE (no word boundary before its `_with_logits`), so a
+    negative loss beside it was answered "normal, as for a likelihood" (review_session31_final f21)."""
+    from trainwreck.wording import loss_kind
+    assert loss_kind("loss = F.binary_cross_entropy_with_logits(logits, mask)") == "bounded"
+    bar = "".join(f"Epoch {e}: 100%|██████████| 212/212 [01:03<00:00, 3.34it/s, v_num=7, train_loss={v}]\n"
+                  for e, v in enumerate(("-1.53e+3", "-9.41e+3", "-1.86e+4", "-2.81e+4")))
+    d = diagnosis("loss = F.binary_cross_entropy_with_logits(logits, mask)\n" + bar)
+    assert d.verdict == "failure" and d.matches[0].entry.id == "WR-320"

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from .catalog import Catalog
-from .curve_shape import FLAT, PLATEAU_FALL, UNFINISHED, Signature, at_run_start, fmt, signature_of
+from .curve_shape import FLAT, PLATEAU_FALL, SHAPE_MIN, UNFINISHED, Signature, at_run_start, fmt, signature_of
 from .entry import TRACES, Entry
 from .logscan import KEEP, Evidence
 from .logscan.evidence import only, without_first
@@ -300,7 +300,9 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
     for entry in w.entries:
         parts, evidence, against = weigh(entry, c, w, weights)
         score = sum(parts.values())
-        worded = (c.words_count or (c.unjudged and evidence)) and c.bm[entry.id] > 0 and c.said_failure
+        # (beside a curve too short to judge, the words alone name no candidate: a fact of the paste's must)
+        worded = (c.words_count or (c.unjudged and any(parts.get(k, 0) > 0 for k in SAID_FACTS))) \
+            and c.bm[entry.id] > 0 and c.said_failure
         if score > 0 and (parts.get("curve", 0) > 0 or parts.get("messages", 0) > 0 or worded or parts.get("negative")
                           or parts.get("start") or parts.get("prior") or any(parts.get(k, 0) > 0 for k in SAID_FACTS)):
             matches.append(Match(entry, round(score, 3), evidence, against, first_fix_step(entry),
@@ -315,6 +317,10 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
     # that did not ("Gradients will be None" and a flat loss), it may be what is wrong
     learned = ev.count >= 2 and ev.first_nonfinite is None and 0 < ev.last <= (1 - PLATEAU_FALL) * ev.head[0]
     warnings_unweighed = sum(ev.messages[key][3] == WARNING for key in unweighed_of) if learned else 0
+    if _hang_only(ev, declared_found):
+        matches = []                     # a run that hangs, with no loss gone wrong: not covered
+        unweighed.append("the report describes a run that hangs or makes no progress, and no loss gone wrong (nan or "
+                         "inf, a climb, a loss that does not learn): every entry is about one of those")
     if _another_error(ev, c, declared_found):
         matches = []                     # an error no entry declares, and nothing said of the loss: not covered
         unweighed.append("the report shows an error that no entry declares and says nothing of a loss gone wrong "
@@ -337,7 +343,7 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
                   warnings_unweighed=warnings_unweighed)
     # Apex's scale at zero is never the normal skipping of a step: the scaler ran out of range
     _decide(d, w, failure_shown, _unexplained_by_normal(normals, ev, declared_found) or zero is not None,
-            c.words_count)
+            c.words_count, c.unjudged)
     return d
 
 
@@ -385,6 +391,19 @@ LOSS_WORDS = BROKEN_WORDS | {"stuck", "underflow", "negative", "intermittent", "
 # "classes start at 1", "labels are 1..10", "masks of 0 and 255", "a label out of range".
 LABEL_VALUES = re.compile(r"\b(?:labels?|classes|class ids?|targets?|masks?)\b[^.\n]{0,60}?(?:\bfrom\b|\bstarts?\b|"
                           r"\brange\b|\bout of\b|\boutside\b|\bbetween\b|\d+ *(?:\.\.|-|to) *\d+|\b255\b)", re.I)
+
+
+# A run that hangs or makes no progress (a DataLoader's workers deadlocked, a collective waiting): no loss printed to
+# go wrong
+HANG = re.compile(r"\b(?:hangs?|hanging|hung|freezes|freezing|deadlock\w*|0 ?% (?:gpu )?util\w*|nothing happens|"
+                  r"no progress|prints nothing|never starts?)\b", re.I)
+
+
+def _hang_only(ev: Evidence, declared_found: set[str]) -> bool:
+    """Does the report say only that the run hangs: no loss values, no message an entry declares, and no word of a
+    loss gone wrong?"""
+    return (not ev.count and not declared_found and bool(HANG.search(ev.prose))
+            and not LOSS_WORDS & set(tokens(ev.prose)))
 
 
 def _another_error(ev: Evidence, c: Context, declared_found: set[str]) -> bool:
@@ -517,7 +536,8 @@ NORMAL_THAT = re.compile(r"\b(?:is|are)\s+(?:it|this|that)\s+(?:normal|expected|
 ASKED_ONLY = frozenset({"diverge"})
 
 
-def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_counts: bool) -> None:
+def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_counts: bool,
+            unjudged: bool = False) -> None:
     top = d.matches[0] if d.matches else None
     # the lead that names an entry is over what the others have for them: the absence of their messages can
     # order the candidates, but it opens the lead only where the paste shows it kept such messages (one of
@@ -560,8 +580,12 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     d.matches = []
     if d.signature.name in TRACES or d.signature.name in UNFINISHED or len(d.unweighed) > d.warnings_unweighed:
         d.verdict = "unexplained"
-    elif d.signature.name == "healthy":
+    elif d.signature.name == "healthy" and not unjudged:
         d.verdict = "healthy"
+    elif unjudged:                     # too few values to judge, beside words that the run does not learn
+        d.verdict = "no-evidence"
+        d.ask = (f"at least {SHAPE_MIN} loss values from the start of the run (with the accuracy, if it prints one), "
+                 "and any warning or error above them")
     else:
         d.verdict = "no-evidence"
         d.ask = ("the loss values the run printed (from the first to the first nan, or the last ones) and "

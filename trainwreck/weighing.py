@@ -553,7 +553,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         said = shown(sentence, 100, quote=False)
         if tried == "helped":
             parts["full-precision"] = W_PRINTED
-            evidence.append(f"the report says the run goes well in full precision (\"{said}\"): the failure comes with "
+            evidence.append(f"the report says the run goes well out of float16 (\"{said}\"): the failure comes with "
                             "half precision")
         else:
             parts["full-precision"] = -W_TRIED
