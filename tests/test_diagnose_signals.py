@@ -1767,14 +1767,11 @@ def test_a_short_curve_with_words_alone_asks_for_more_values_and_a_hang_is_not_c
                      "train_loader = DataLoader(ds, batch_size=64, num_workers=8)\n")
     assert hang.verdict == "unexplained" and not hang.matches
     assert any("hangs or makes no progress" in u for u in hang.unweighed)
-
-
-def test_bce_with_logits_named_in_code_is_a_loss_that_cannot_go_below_zero():
-    """`F.binary_cross_entropy_with_logits` was not read as BCE (no word boundary before its `_with_logits`), so a
-    negative loss beside it was answered "normal, as for a likelihood" (review_session31_final f21)."""
-    from trainwreck.wording import loss_kind
-    assert loss_kind("loss = F.binary_cross_entropy_with_logits(logits, mask)") == "bounded"
-    bar = "".join(f"Epoch {e}: 100%|██████████| 212/212 [01:03<00:00, 3.34it/s, v_num=7, train_loss={v}]\n"
-                  for e, v in enumerate(("-1.53e+3", "-9.41e+3", "-1.86e+4", "-2.81e+4")))
-    d = diagnosis("loss = F.binary_cross_entropy_with_logits(logits, mask)\n" + bar)
-    assert d.verdict == "failure" and d.matches[0].entry.id == "WR-320"
+    # (review_session31_last) not layers frozen for a fine-tune, nor a run whose loss went wrong before it froze, nor
+    # a short curve beside words of a nan or of a rate tried
+    frozen = diagnosis("I am freezing the backbone and the loss barely moves.\nmodel.backbone.requires_grad_(False)\n")
+    assert not any("hangs" in u for u in frozen.unweighed)
+    roof = diagnosis("After raising the lr to 1.6 the loss was shooting through the roof and then the job hangs.\n")
+    assert roof.verdict != "unexplained"
+    nan_said = diagnosis("It does not learn, and from epoch 4 every line says loss: nan.\n" + log[:log.index("epoch 4")])
+    assert nan_said.verdict != "no-evidence"

@@ -300,8 +300,10 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
     for entry in w.entries:
         parts, evidence, against = weigh(entry, c, w, weights)
         score = sum(parts.values())
-        # (beside a curve too short to judge, the words alone name no candidate: a fact of the paste's must)
-        worded = (c.words_count or (c.unjudged and any(parts.get(k, 0) > 0 for k in SAID_FACTS))) \
+        # (beside a curve too short to judge, words that it does not learn name no candidate on their own: a fact of
+        # the paste's must, or words of a nan, a climb or a rate tried)
+        worded = (c.words_count or (c.unjudged and (any(parts.get(k, 0) > 0 for k in SAID_FACTS)
+                                                    or c.said_nonfinite or c.lr_tried))) \
             and c.bm[entry.id] > 0 and c.said_failure
         if score > 0 and (parts.get("curve", 0) > 0 or parts.get("messages", 0) > 0 or worded or parts.get("negative")
                           or parts.get("start") or parts.get("prior") or any(parts.get(k, 0) > 0 for k in SAID_FACTS)):
@@ -395,15 +397,16 @@ LABEL_VALUES = re.compile(r"\b(?:labels?|classes|class ids?|targets?|masks?)\b[^
 
 # A run that hangs or makes no progress (a DataLoader's workers deadlocked, a collective waiting): no loss printed to
 # go wrong
-HANG = re.compile(r"\b(?:hangs?|hanging|hung|freezes|freezing|deadlock\w*|0 ?% (?:gpu )?util\w*|nothing happens|"
-                  r"no progress|prints nothing|never starts?)\b", re.I)
+HANG = re.compile(r"\b(?:hangs?|hanging|hung|deadlock\w*|0 ?% (?:gpu )?util\w*|nothing happens|no progress|"
+                  r"prints nothing|never starts?)\b", re.I)
 
 
 def _hang_only(ev: Evidence, declared_found: set[str]) -> bool:
-    """Does the report say only that the run hangs: no loss values, no message an entry declares, and no word of a
-    loss gone wrong?"""
+    """Does the report say only that the run hangs: no loss values, no message an entry declares, and no word of the
+    loss at all (a loss "shooting through the roof" before the run froze is a loss gone wrong in words the
+    thesaurus may not know)?"""
     return (not ev.count and not declared_found and bool(HANG.search(ev.prose))
-            and not LOSS_WORDS & set(tokens(ev.prose)))
+            and not (LOSS_WORDS | {"loss"}) & set(tokens(ev.prose)))
 
 
 def _another_error(ev: Evidence, c: Context, declared_found: set[str]) -> bool:

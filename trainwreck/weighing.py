@@ -343,6 +343,7 @@ class Context:
 
 
 def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero: str | None = None) -> Context:
+    words = tokens(ev.prose)
     # a curve too short to judge (fewer than SHAPE_MIN values, all finite) shows neither a failure nor a healthy run:
     # beside words that say the run does not learn (says_not_learning), in values that ended no lower than their
     # middle one, the words and the paste's facts are the evidence too (a nan said in words is not of these values:
@@ -350,7 +351,6 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
     unjudged = (sig.name == "healthy" and ev.count < SHAPE_MIN and ev.count >= 2 and says_not_learning(ev.prose)
                 and ev.last >= (1 - PLATEAU_FALL) * ev.head[min(len(ev.head) - 1, ev.count // 2)])
     words_count = ev.count < 3 or sig.name in ("no-loss", "few-values", "nonfinite-throughout")
-    words = tokens(ev.prose)
     bm = w.library.scores(words)
     top = max(bm.values(), default=0.0)
     # a loss that keeps growing, said in words, is the climb's signature said in words

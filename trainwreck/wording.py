@@ -450,7 +450,7 @@ def says_failure(text: str, ignore: frozenset = frozenset()) -> bool:
 # Losses that cannot go below zero when the targets are valid (cross-entropy, BCE, an overlap loss
 # 1 - Dice, a squared error), against likelihoods of continuous data, which can. A bare "NLL" is
 # either (PyTorch's NLLLoss is cross-entropy on log-probabilities), so it decides nothing.
-BOUNDED_LOSS = re.compile(r"\b(?:b?ce(?:loss\w*)?|bce_?with_?logits\w*|binary[ _-]?cross[ _-]?entropy\w*|(?:sparse[ _-]?|categorical[ _-]?)*"
+BOUNDED_LOSS = re.compile(r"\b(?:b?ce(?:loss\w*)?|bce_?with_?logits\w*|binary[ _-]?cross[ _-]?entropy|(?:sparse[ _-]?|categorical[ _-]?)*"
                           r"cross[ _-]?entropy\w*|crossentropy\w*|dice\w*|iou\w*|jaccard\w*|focal\w*|mse\w*|mean[ _-]"
                           r"squared|l1[ _-]?loss|hinge\w*|softmax\w*)\b", re.I)
 LIKELIHOOD = re.compile(r"likelihood|log[ _-]?prob|\blog[ _-]?p\b|densit(?:y|ies)|\bflows?\b|\belbo\b|gaussian|mixture"
