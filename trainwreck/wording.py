@@ -563,9 +563,9 @@ def lr_tried(text: str) -> str:
 # runs fine", "without AMP it converges" (full precision helped), or "fp32 is also nan", "with amp disabled: still nan"
 # (it did not: a comparison said -- "I cast X to float32 and the loss is nan" says nothing of half precision). Read a
 # sentence at a time, folded (every spelling of half precision is "fp16" there), clause by clause: a sentence that
-# names full precision said to go well, and no clause of it said to break ("in fp32 I get no nan warnings, the loss just explodes"), and
-# half precision, where a clause names it, said to break ("fp32 works, but so does fp16 with a lower lr" is no
-# evidence). Not in a question, a comment, words of hearsay or of a plan ("someone said bf16 fixes it", "should I
+# names full precision said to go well, and no clause of it said to break ("in fp32 I get no nan warnings, the loss
+# just explodes"), and half precision, where a clause names it, said to break ("fp32 works, but so does fp16 with a
+# lower lr" is no evidence). Not in a question, a comment, words of hearsay or of a plan ("someone said bf16 fixes it", "should I
 # try fp32?"), nor of a cast of the data ("converting the targets to float32 fixes the dtype error"). bfloat16
 # counts as full precision here: it has float32's range (8 exponent bits), so it cures float16's overflow and
 # underflow, though not its precision.
