@@ -1769,7 +1769,9 @@ def test_a_short_curve_with_words_alone_asks_for_more_values_and_a_hang_is_not_c
     assert any("hangs or makes no progress" in u for u in hang.unweighed)
     # (review_session31_last) not layers frozen for a fine-tune, nor a run whose loss went wrong before it froze, nor
     # a short curve beside words of a nan or of a rate tried
-    frozen = diagnosis("I am freezing the backbone and the loss barely moves.\nmodel.backbone.requires_grad_(False)\n")
+    # (no word of the loss in it: only "freezing" could make it a hang)
+    frozen = diagnosis("I am freezing the backbone and the accuracy barely moves.\n"
+                       "model.backbone.requires_grad_(False)\n")
     assert not any("hangs" in u for u in frozen.unweighed)
     roof = diagnosis("After raising the lr to 1.6 the loss was shooting through the roof and then the job hangs.\n")
     assert roof.verdict != "unexplained"

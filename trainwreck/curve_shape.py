@@ -278,22 +278,22 @@ def _signature(ev: Evidence) -> Signature:
     # that are each a whole epoch: an epoch's mean has averaged such a spike away, and its rise is something else
     # (augmentation switched on, a new loss term).
     if early and early[0] > 0 and ev.last < early[0]:
-        for ratio, said in ((SPIKE_RATIO, ""), (NO_WARMUP_JUMP, " in a run the report says had no warmup")):
-            said_none = NO_WARMUP.search(ev.prose) or (CONSTANT_RATE.search(ev.prose) and not WARMUP_NAMED.search(ev.prose))
-            if ratio == NO_WARMUP_JUMP and not (said_none and not WARMUP_SET.search(ev.prose)
+        no_warmup = (" in a run the report says had no warmup" if NO_WARMUP.search(ev.prose) else
+                     " in a run the report says kept one rate from its start (no warmup)"
+                     if CONSTANT_RATE.search(ev.prose) and not WARMUP_NAMED.search(ev.prose) else "")
+        for ratio, said in ((SPIKE_RATIO, ""), (NO_WARMUP_JUMP, no_warmup)):
+            if ratio == NO_WARMUP_JUMP and not (said and not WARMUP_SET.search(ev.prose)
                                                 and not _whole_epochs(ev, len(early))):
                 break
-            if said and not NO_WARMUP.search(ev.prose):
-                said = " in a run the report says kept one rate from its start (no warmup)"
             if early[peak] >= ratio * early[0] and _settled_spike(ev.head, early[peak] / 2, ratio):
                 return sig("spike-then-recover",
                            [f"the loss jumped from {fmt(early[0])} at {at(0)} to {fmt(early[peak])} at {at(peak)} "
                             f"(x{early[peak] / early[0]:.2g}){said}, then recovered and ended at {fmt(ev.last)}, "
                             "below where it started"])
     end_rises = _rises_before(ev.before)
+    swings = len(_excursions(ev.head, ev.high / 2)) if ev.high is not None and ev.high > 0 else 0
     # (not the last of a saw-tooth's jumps, no higher than the ones it came back down from: a swing, not a climb)
-    swung = (ev.high is not None and ev.high > 0 and len(ev.before) > 2 and ev.before[-1] <= max(ev.before[:-1])
-             and len(_excursions(ev.head, ev.high / 2)) >= SWINGS)
+    swung = swings >= SWINGS and len(ev.before) > 2 and ev.before[-1] <= max(ev.before[:-1])
     if end_rises and not swung and sustained_climb(ev.before[-1 - end_rises:]) is not None:   # the climb still going
         return sig("climbing", [f"no non-finite value yet, but the loss has risen {end_rises} times in a row "
                                 f"to {fmt(ev.before[-1])} at the end ({at(ev.count - 1)})"])
@@ -325,7 +325,6 @@ def _signature(ev: Evidence) -> Signature:
             "recovered" if back and last <= (1 + PLATEAU_FALL) * ev.low else
             f"came back down to {fmt(last)}, above its lowest ({fmt(ev.low)})" if back else
             "stayed near its peak, below where it started" if stayed else "came partly back down")
-    swings = len(_excursions(ev.head, ev.high / 2)) if ev.high is not None and ev.high > 0 else 0
     if swings >= SWINGS:                # (a jump that keeps coming back is no bump: see _excursions)
         bump = (f"; it jumped to {SPIKE_RATIO:g}x its low or more {counted(swings, 'time')} in its first "
                 f"{len(ev.head)} values (up to {fmt(ev.high)}): a swing that returns again and again, as when each "

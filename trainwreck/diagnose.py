@@ -319,7 +319,7 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
     # that did not ("Gradients will be None" and a flat loss), it may be what is wrong
     learned = ev.count >= 2 and ev.first_nonfinite is None and 0 < ev.last <= (1 - PLATEAU_FALL) * ev.head[0]
     warnings_unweighed = sum(ev.messages[key][3] == WARNING for key in unweighed_of) if learned else 0
-    if _hang_only(ev, declared_found):
+    if _hang_only(ev, c.words, declared_found):
         matches = []                     # a run that hangs, with no loss gone wrong: not covered
         unweighed.append("the report describes a run that hangs or makes no progress, and no loss gone wrong (nan or "
                          "inf, a climb, a loss that does not learn): every entry is about one of those")
@@ -401,12 +401,12 @@ HANG = re.compile(r"\b(?:hangs?|hanging|hung|deadlock\w*|0 ?% (?:gpu )?util\w*|n
                   r"prints nothing|never starts?)\b", re.I)
 
 
-def _hang_only(ev: Evidence, declared_found: set[str]) -> bool:
+def _hang_only(ev: Evidence, words: list[str], declared_found: set[str]) -> bool:
     """Does the report say only that the run hangs: no loss values, no message an entry declares, and no word of the
     loss at all (a loss "shooting through the roof" before the run froze is a loss gone wrong in words the
-    thesaurus may not know)?"""
+    thesaurus may not know)? (`words`: the report's tokens)"""
     return (not ev.count and not declared_found and bool(HANG.search(ev.prose))
-            and not (LOSS_WORDS | {"loss"}) & set(tokens(ev.prose)))
+            and not (LOSS_WORDS | {"loss"}) & set(words))
 
 
 def _another_error(ev: Evidence, c: Context, declared_found: set[str]) -> bool:

@@ -413,10 +413,12 @@ def regressor_shown(ev: Evidence) -> str:
 
 
 def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str,
-                   scaled: dict[str, dict[str, str]], unjudged: bool = False) -> dict[str, str]:
+                   scaled: dict[str, dict[str, str]], unjudged: bool = False,
+                   sentences: str | None = None) -> dict[str, str]:
     """What the log prints beside the loss, or the words say was printed, that one failure produces
     (see W_PRINTED). (`regressor`: what shows a regression's run, regressor_shown; `scaled`: what the words say was
-    scaled, scaled_said; `unjudged`: a curve too short to judge, beside words that say the run went wrong)"""
+    scaled, scaled_said; `unjudged`: a curve too short to judge, beside words that say the run went wrong; `sentences`:
+    the report's own sentences, sentences_only, when the caller has them already)"""
     out = {}
     went_wrong = sig.name != "healthy" or unjudged
     # A regression's squared error is about the targets' mean square while the outputs are still near 0: a first
@@ -470,7 +472,8 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     if overflow:
         out["exp-overflow"] = overflow
     # (a nan said in the report's sentences, not an `-inf` of its code)
-    if ev.first_nonfinite is not None or {"nan", "inf"} & set(tokens(sentences_only(ev.prose))):
+    if ev.first_nonfinite is not None or {"nan", "inf"} & set(tokens(
+            sentences_only(ev.prose) if sentences is None else sentences)):
         out.update(breaking_construct(ev.prose))
     numpy = list(NUMPY_ZERO_WEIGHTS.finditer(ev.prose))
     keras_torch = ZERO_INIT.search(ev.prose) if len(LAYERS_BUILT.findall(ev.prose)) >= 2 else None

@@ -25,8 +25,8 @@ from .paste_facts import (LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, SINGULAR_SLOP
                           scaled_said, shown_frameworks, trainer_clears)
 from .safe_text import shown
 from .wording import (EARLY_STEPS, FIELDS, Library, half_precision_denied, half_precision_shown, loss_kind, lr_tried,
-                      precision_tried, says_failure, says_not_learning, section, timing_of, tokens, tokens_many, when,
-                      words_for)
+                      precision_tried, says_failure, says_not_learning, section, sentences_only, timing_of, tokens,
+                      tokens_many, when, words_for)
 
 # Signatures that are a special or early case of another: entries declaring the
 # general one get part credit (a climb still finite may be WR-220 caught early;
@@ -340,10 +340,11 @@ class Context:
     scaled: dict[str, dict[str, str]]   # "scaled" / "unscaled" -> "inputs" / "targets" -> the words that say so
     infs: tuple                    # (line, key) of NumPy's reports of an inf made (overflow, division by zero)
     words: list[str]               # the report's tokens
+    sentences: str                 # the report's own sentences, not its code or its log (sentences_only)
 
 
 def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero: str | None = None) -> Context:
-    words = tokens(ev.prose)
+    words, sentences = tokens(ev.prose), sentences_only(ev.prose)
     # a curve too short to judge (fewer than SHAPE_MIN values, all finite) shows neither a failure nor a healthy run:
     # beside words that say the run does not learn (says_not_learning), in values that ended no lower than their
     # middle one, the words and the paste's facts are the evidence too (a nan said in words is not of these values:
@@ -375,10 +376,10 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
                     min(1.0, top / weights.bm_full), said_nonfinite, said_nonfinite_value, said_failure, hits,
                     lr_tried(ev.prose), precision_tried(ev.prose), unjudged, impossible,
                     bool(impossible) or (negative_shown(ev, words) and loss_kind(ev.prose) != "likelihood"),
-                    "fp16" in words, printed_facts(ev, sig, words, regressor, scaled, unjudged), trainer_clears(ev), classifier_shown(ev),
+                    "fp16" in words, printed_facts(ev, sig, words, regressor, scaled, unjudged, sentences), trainer_clears(ev), classifier_shown(ev),
                     regressor, half_precision_denied(ev.prose, words), half_precision_shown(ev.prose, words),
                     scaled,
-                    tuple((seen[1], key) for key, seen in ev.messages.items() if NUMPY_INF.match(seen[2])), words)
+                    tuple((seen[1], key) for key, seen in ev.messages.items() if NUMPY_INF.match(seen[2])), words, sentences)
 
 
 def _when_stopped(pos) -> set[str]:
@@ -486,7 +487,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         weight = weights.words if c.words_count else W_TEXT_WITH_CURVE * (2 if ev.size <= PASTED else 1)
         parts["words"] = weight * share * c.strength
         if share > 0.6 and (c.words_count or c.unjudged) and c.strength > 0.5:
-            said = ", ".join(f'"{word}"' for word in words_for(w.library.shared(c.words, entry.id), ev.prose))
+            said = ", ".join(f'"{word}"' for word in words_for(w.library.shared(c.words, entry.id), c.sentences))
             evidence.append("the report's words match how this entry describes the failure" + (f" ({said})" if said else ""))
     # A special case of another entry's signature (clipping that does not clip, gradients that
     # pile up) is told apart by its own evidence -- its curve, its words -- never by timing alone.

@@ -733,12 +733,12 @@ def sentences_only(text: str) -> str:
     return "\n".join(out)
 
 
-def words_for(terms: list[str], text: str, most: int = 4) -> list[str]:
+def words_for(terms: list[str], sentences: str, most: int = 4) -> list[str]:
     """The report's own words for these terms (as written, lower-cased), in the terms' order, at most `most`: from its
-    sentences, not its code (see sentences_only), and never a keyword of Python's."""
+    sentences (sentences_only: not its code), and never a keyword of Python's."""
     found: dict[str, str] = {}
     wanted = [t for t in terms if t.isalpha() and len(t) >= 3 and t not in KEYWORDS]
-    for m in REPORT_WORD.finditer(sentences_only(text)):
+    for m in REPORT_WORD.finditer(sentences):
         word = m.group(0).lower()
         for t in wanted:
             if t not in found and word.startswith(t):

@@ -75,7 +75,7 @@ def without_questions(data: bytes) -> bytes:
         if seen is None:                    # (counted once for the whole text: each question costs its own length)
             seen = _values_and_prefixes(data)
         asked = _values_and_prefixes(m.group(0))
-        return b"" if all(seen[v] > asked[v] for v in asked if v in _own_values(m.group(0))) else m.group(0)
+        return b"" if all(seen[v] > asked[v] for v in _own_values(m.group(0))) else m.group(0)
 
     return QUESTION.sub(repeated, data)
 
