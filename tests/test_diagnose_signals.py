@@ -1777,3 +1777,46 @@ def test_a_short_curve_with_words_alone_asks_for_more_values_and_a_hang_is_not_c
     assert roof.verdict != "unexplained"
     nan_said = diagnosis("It does not learn, and from epoch 4 every line says loss: nan.\n" + log[:log.index("epoch 4")])
     assert nan_said.verdict != "no-evidence"
+
+
+def test_a_later_epoch_instead_of_an_earlier_one_is_a_rate_that_put_the_failure_off():
+    """(review_session31_final f07) "I tried 1e-3: same shape, it just falls apart at epoch 19 instead of 8" names the
+    later place the failure moved to: the lower rate put it off, WR-260's tell, and no cure of a rate too high."""
+    said = "I thought lr was too high so I tried 1e-3: same shape, it just falls apart at epoch 19 instead of 8."
+    assert lr_tried(said) == "delayed"
+    assert lr_tried("With lr=1e-4 it diverges after 40 steps instead of 10.") == "delayed"
+    # earlier is no delay; a run said to go well is no failure put off; no rate named, no remedy
+    assert lr_tried("With lr 1e-3 the loss is nan at epoch 5 instead of 9.") == ""
+    assert lr_tried("With lr 1e-3 it trains fine, converging at epoch 40 instead of 10.") == ""
+    assert lr_tried("After the fix the nan comes at epoch 19 instead of 8.") == ""
+    loop = ("for xb, yb in loader:\n    loss = criterion(model(xb), yb)\n    loss.backward()\n    optimizer.step()\n")
+    log = "".join(f"epoch {e}: loss={v}\n" for e, v in enumerate(
+        ("1.2214", "0.6133", "0.4120", "0.9981", "0.3871", "3.7702", "1.1408", "25.6610", "inf", "nan")))
+    assert weighed_parts(loop + log + said, "WR-220")["tried"] < 0 < weighed_parts(loop + log + said, "WR-260")["tried"]
+
+
+def test_a_loss_that_jumped_and_then_froze_did_not_recover():
+    """(review_session31_final f06) A jump, then one value to four digits for the rest of the paste (the middle of a
+    400-epoch run elided): the units died in the jump, a stall (WR-140), not a spike that recovered (WR-250)."""
+    values = ("0.6902", "0.6411", "1.8830", "0.9120", "0.7254", "2.4071", "0.6615", "0.6615", "0.6615")
+    log = "".join(f"ep {e:>3} | loss {v}\n" for e, v in enumerate(values)) + "...\nep 400 | loss 0.6615\n"
+    d = diagnosis(log)
+    assert d.signature.name == "stall-after-drop" and d.matches[0].entry.id == "WR-140"
+    assert "then froze: its last 4 values" in d.signature.facts[0]
+    # a jump that settles to values still moving is the spike that recovered; a value of two digits may hide movement
+    moving = log.replace("0.6615\n...", "0.6598\n...").replace("ep   7 | loss 0.6615", "ep   7 | loss 0.6641")
+    assert diagnosis(moving).signature.name == "spike-then-recover"
+    assert diagnosis(log.replace("0.6615", "0.66")).signature.name == "spike-then-recover"
+
+
+def test_a_hand_written_bce_of_a_keras_output_or_of_one_minus_p_is_an_unguarded_log():
+    """(review_session31_final f24) Keras hands a loss the model's output as y_pred: beside a sigmoid or softmax
+    activation it is a probability; log(1. - p) beside log(p) is a binary cross-entropy's other term."""
+    from trainwreck.paste_facts import breaking_construct
+    keras_loss = "def my_bce(y_true, y_pred):\n    return -tf.reduce_mean(y_true * tf.math.log(y_pred))\n"
+    assert set(breaking_construct(keras_loss + "model.add(Dense(1, activation='sigmoid'))")) == {"log-unguarded"}
+    assert breaking_construct(keras_loss + "model.add(Dense(1))") == {}                  # a regression's output
+    assert set(breaking_construct("l = -(y * np.log(a) + (1 - y) * np.log(1. - a))")) == {"log-unguarded"}
+    # (review_session31_s s17) a log of one minus a schedule's constants is no loss's
+    assert breaking_construct("log_one_minus = torch.log(1. - alphas_cumprod)") == {}
+    assert breaking_construct("log_one_minus = torch.log(1 - alphas_cumprod)") == {}

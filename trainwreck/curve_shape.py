@@ -286,6 +286,9 @@ def _signature(ev: Evidence) -> Signature:
                                                 and not _whole_epochs(ev, len(early))):
                 break
             if early[peak] >= ratio * early[0] and _settled_spike(ev.head, early[peak] / 2, ratio):
+                froze = _frozen_after_jump(ev, peak)
+                if froze:
+                    return sig(*froze)
                 return sig("spike-then-recover",
                            [f"the loss jumped from {fmt(early[0])} at {at(0)} to {fmt(early[peak])} at {at(peak)} "
                             f"(x{early[peak] / early[0]:.2g}){said}, then recovered and ended at {fmt(ev.last)}, "
@@ -531,6 +534,23 @@ def _frozen(ev: Evidence) -> tuple[str, list[str]] | None:
              f"{fmt(level)}, {same}, after it had moved (from {fmt(first)} at {ev.where(0)}, "
              f"lowest {fmt(ev.low)}, highest {fmt(ev.high)}): the outputs no longer change, as when every unit of a "
              "layer has died"])
+
+
+def _frozen_after_jump(ev: Evidence, peak: int) -> tuple[str, list[str]] | None:
+    """A loss that jumped and came down to one value it then printed FROZEN_FEW times or more, to FROZEN_DIGITS
+    significant digits, to its last value: it did not recover, it froze (a jump that killed every unit of a layer
+    leaves one output for every input). Fewer values than _frozen asks for: a paste that elides the middle of a long
+    run (`...`) shows only a few of the frozen ones."""
+    if ev.first_nonfinite is not None or ev.count != len(ev.before) + ev.before_start:
+        return None
+    level, n, same = _frozen_tail(ev)
+    start = ev.count - n
+    if n < FROZEN_FEW or start <= peak or _last_digit_unit(level) == 0 or level < STALL_LEVEL * ev.head[0]:
+        return None
+    return ("stall-after-drop",
+            [f"the loss jumped to {fmt(ev.head[peak])} at {ev.where(peak)}, then froze: its last {n} values "
+             f"({ev.where(start)} to {ev.where(ev.count - 1)}) are all {fmt(level)}, {same}: the outputs no longer "
+             "change, as when a jump kills every unit of a layer"])
 
 
 def _frozen_early(ev: Evidence) -> tuple[str, list[str]] | None:

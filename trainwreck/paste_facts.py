@@ -178,7 +178,13 @@ LOG_OF_ZERO_WORDS = {"log", "epsilon"}
 LOG_CALL = re.compile(r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp|math|K)\.)?log\(\s*(?P<arg>[^()\n]{0,80}"
                       r"(?:\([^()\n]{0,80}\)[^()\n]{0,40})?)\)")
 PROBABILITY_ARG = re.compile(r"\b(?:sigmoid|softmax)\b|^(?:probs?|probabilit\w*)$", re.I)
-NAME_ARG = re.compile(r"^(?:1\s*-\s*)?(?P<name>[A-Za-z_]\w{0,30})$")
+NAME_ARG = re.compile(r"^(?P<minus>1(?:\.0*)?\s*-\s*)?(?P<name>[A-Za-z_]\w{0,30})$")
+
+
+def log_call_of(name: str) -> re.Pattern:
+    """A log of this very name, alone (the other term of a binary cross-entropy)."""
+    return re.compile(r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp|math|K)\.)?log\(\s*" + re.escape(name) + r"\s*\)")
+KERAS_PROBABILITY_OUTPUT = re.compile(r"\bactivation\s*=\s*['\"](?:sigmoid|softmax)['\"]")
 GUARDED = re.compile(r"\+\s*(?:\w*eps\w*|\d*\.?\d+e-\d+|0?\.0*[1-9])|(?:\w*eps\w*|\d*\.?\d+e-\d+)\s*\+|clamp|clip|"
                      r"\bmax\(|maximum", re.I)
 # - A square root with nothing added under it (`torch.sqrt(((a - b) ** 2).sum(1))`), a JAX, TensorFlow or Keras norm
@@ -215,13 +221,23 @@ def code_of(prose: str) -> str:
 
 
 def _probability_named(arg: str, code: str) -> bool:
-    """Is the log's argument a probability: a sigmoid's or a softmax's output named in it, probs, 1 minus something, or a
-    name the paste assigns from a sigmoid or a softmax?"""
-    if PROBABILITY_ARG.search(arg) or re.match(r"1\s*-\s*[A-Za-z_]", arg):     # (log(1 - p): a binary cross-entropy's)
+    """Is the log's argument a probability: a sigmoid's or a softmax's output named in it, probs, 1 minus something, a
+    name the paste assigns from a sigmoid or a softmax, or the y_pred of a Keras loss beside a layer whose activation
+    is one (Keras hands a loss function the model's output as y_pred)?"""
+    if PROBABILITY_ARG.search(arg):
         return True
     m = NAME_ARG.match(arg)
-    return bool(m) and re.search(r"(?<![\w.])" + re.escape(m.group("name")) + r"\s*=[^=\n][^\n]{0,120}?\b(?:sigmoid|softmax)\b",
-                                 code) is not None
+    if not m:
+        return False
+    name = m.group("name")
+    # (log(1 - p) beside log(p), log(1. - y_pred) beside log(y_pred): a binary cross-entropy's two terms; not a
+    # log(1 - alphas_cumprod) of a schedule's constants)
+    if m.group("minus") and log_call_of(name).search(code):
+        return True
+    if name == "y_pred" and KERAS_PROBABILITY_OUTPUT.search(code):
+        return True
+    return re.search(r"(?<![\w.])" + re.escape(name) + r"\s*=[^=\n][^\n]{0,120}?\b(?:sigmoid|softmax)\b",
+                     code) is not None
 
 
 def breaking_construct(prose: str) -> dict[str, str]:

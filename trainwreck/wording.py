@@ -534,6 +534,12 @@ def _rates_compared(folded: str) -> str:
 # reporter's ("I'll tune it only later", "I only noticed later that the lr was 10"); read after a lower rate said to
 # help, which says more (bounded: a line of many "just"s must not make the search quadratic)
 LATER = re.compile(r"\b(?:just|only|merely|simply)\s+(?:[\w-]{1,20}\s+){0,4}?later\b")
+# ... or names the later place: "it falls apart at epoch 19 instead of 8", "after 40 steps instead of 10"
+_COUNTER = r"(?:epoch|step|iteration|iter|batch)"
+INSTEAD = re.compile(r"\b" + _COUNTER + r"\s*(\d+)\s+instead\s+of\s+(?:" + _COUNTER + r"\s*)?(\d+)\b|"
+                     r"\b(\d+)\s+" + _COUNTER + r"s?\s+instead\s+of\s+(\d+)\b")
+# (a rate named beside the lr, not after it: "lr was too high so I tried 1e-3"; a rate is below 1)
+BARE_RATE = re.compile(r"(?<![\w.])(?:\d(?:\.\d+)?e-\d+|0?\.\d+)(?![\w.])")
 SAME_FAILURE = re.compile(r"\bsame\b|" + RAN_BADLY.pattern)
 REPORTERS_OWN = re.compile(r"\bi(?:'ll| will| would| noticed| realized| realised| found| added| tune)\b|\bfor now\b|\btune\b")
 
@@ -541,6 +547,19 @@ REPORTERS_OWN = re.compile(r"\bi(?:'ll| will| would| noticed| realized| realised
 def _said_later(sentence: str) -> bool:
     return bool(RATE_NAMED.search(sentence) and LATER.search(sentence) and SAME_FAILURE.search(sentence)
                 and not RAN_WELL.search(sentence) and not REPORTERS_OWN.search(sentence))
+
+
+def _said_instead(raw: str) -> bool:
+    """Does a sentence (as written: folding turns "at epoch 19" into a timing token) name a rate and the same failure
+    at a later epoch or step "instead of" an earlier one?"""
+    later = any(int(now) > int(before) for now, before in
+                ((m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4)) for m in INSTEAD.finditer(raw)))
+    if not later:
+        return False
+    folded = _folded(raw)
+    rate = RATE_NAMED.search(folded) or (re.search(r"\blr\b", folded) and BARE_RATE.search(raw))
+    return bool(rate and SAME_FAILURE.search(folded) and not RAN_WELL.search(folded)
+                and not REPORTERS_OWN.search(folded))
 
 
 def lr_tried(text: str) -> str:
@@ -556,7 +575,9 @@ def lr_tried(text: str) -> str:
     compared = _rates_compared(folded)
     if compared:
         return compared
-    return "delayed" if any(_said_later(sentence) for sentence in SENTENCE.split(folded)) else ""
+    if any(_said_later(sentence) for sentence in SENTENCE.split(folded)):
+        return "delayed"
+    return "delayed" if "instead" in folded and any(_said_instead(raw) for raw in SENTENCE.split(text.lower())) else ""
 
 
 # A precision the reporter switched, as WR-040's own check does: "fp16=False trains fine", "the same model in float32
