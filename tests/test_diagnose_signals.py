@@ -1241,7 +1241,8 @@ def test_a_number_past_exps_limit_handed_to_exp_or_a_hand_written_softmax_counts
 def test_a_regressions_enormous_first_loss_that_never_halved_is_raw_targets():
     """review_session29_broad2 f15: MLPRegressor's `Iteration 1, loss = 19518234801.44` barely moving left WR-360 out
     of the candidates (a plateau is the zero-init and softmax entries' shape). A squared error that large while the
-    outputs are near 0 takes targets of its root's size; not a climb (the step overshoots then), not a classifier."""
+    outputs are near 0 takes targets of its root's size; not a classifier. A climb from there is WR-360's own symptom
+    under plain gradient descent (review_session31_final f11), but not where the words say the inputs were raw."""
     iterations = "".join(f"Iteration {i}, loss = {19518234801.44 - 7e6 * i:.2f}\n" for i in range(1, 13))
     text = "MLPRegressor on house prices, features through StandardScaler. The loss barely moves.\n" + iterations
     assert weighed_parts(text, "WR-360")["raw-targets"] == 2.0
@@ -1250,6 +1251,9 @@ def test_a_regressions_enormous_first_loss_that_never_halved_is_raw_targets():
     climb = "".join(f"epoch {e} loss {2.7e4 * 10 ** (3 * e):.3e}\n" for e in range(8))
     assert "raw-targets" not in weighed_parts("Linear regression on raw features, lr 0.1\n" + climb, "WR-360")
     assert "raw-targets" not in weighed_parts(iterations, "WR-360")
+    scaled = "MSE regression on house prices, the features through StandardScaler, SGD lr 0.01\n"
+    assert weighed_parts(scaled + climb, "WR-360")["raw-targets"] == 2.0
+    assert diagnosis(scaled + climb).matches[0].entry.id == "WR-360"
 
 
 def test_a_frozen_loss_may_flicker_in_its_last_printed_digit():
@@ -1820,3 +1824,13 @@ def test_a_hand_written_bce_of_a_keras_output_or_of_one_minus_p_is_an_unguarded_
     # (review_session31_s s17) a log of one minus a schedule's constants is no loss's
     assert breaking_construct("log_one_minus = torch.log(1. - alphas_cumprod)") == {}
     assert breaking_construct("log_one_minus = torch.log(1 - alphas_cumprod)") == {}
+
+
+def test_values_called_raw_before_their_name_are_unscaled():
+    """"on raw features", "unnormalized inputs", "raw prices": the words say what was left unscaled, as "the features
+    are raw" does."""
+    from trainwreck.paste_facts import scaled_said
+    assert scaled_said("Linear regression on raw features, lr 0.1")["unscaled"] == {"inputs": "raw features"}
+    assert scaled_said("it sees unnormalized inputs and raw prices")["unscaled"] == {
+        "inputs": "unnormalized inputs", "targets": "raw prices"}
+    assert scaled_said("raw data in, standardised features out")["unscaled"] == {}

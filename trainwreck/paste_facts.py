@@ -70,7 +70,10 @@ SUBJECT_IS = re.compile(r"\b(?P<what>x|y|inputs?|features?|targets?|labels?|pric
 UNSCALED_SAID = re.compile(r"\b(?:did(?:n't| not)|do(?:n't| not)|never|without|forgot(?:ten)? to|no)\s+(?:\w+\s+)?"
                            r"(?:scal|normali[sz]|standardi[sz]|rescal)\w*\s+(?:of\s+|on\s+|for\s+)?(?:the\s+|my\s+|our\s+|any\s+)?"
                            r"(?P<what>\w+)|\b(?P<subject>x|inputs?|features?|pixels?|images?|targets?|labels?|y|prices?)\s+"
-                           r"(?:are|is|were|was)\s+(?:still\s+|all\s+)?raw\b", re.I)
+                           r"(?:are|is|were|was)\s+(?:still\s+|all\s+)?raw\b|"
+                           # ("on raw features", "unnormalized inputs")
+                           r"\b(?:raw|unscaled|unnormali[sz]ed|unstandardi[sz]ed)\s+(?P<raw>inputs?|features?|pixels?|"
+                           r"images?|targets?|prices?)\b", re.I)
 SCALED_TARGETS = re.compile(r"\b(?:y|targets?|labels?|outputs?|prices?)\b", re.I)
 SCALED_INPUTS = re.compile(r"\b(?:x|inputs?|features?|images?|pixels?|data)\b", re.I)
 # a verb that a negation governs ("did not normalize", "haven't standardised", "forgot to scale" -- the last two
@@ -390,7 +393,7 @@ def scaled_said(prose: str) -> dict[str, dict[str, str]]:
             if pattern.search(subject[-1].group("what")):
                 out["unscaled"].setdefault(kind, " ".join((before[subject[-1].start():] + m.group(0)).split()))
     for m in UNSCALED_SAID.finditer(prose):
-        what = m.group("what") or m.group("subject")
+        what = m.group("what") or m.group("subject") or m.group("raw")
         what = "inputs" if re.fullmatch(r"(?i)anything|everything|data", what) else what
         for kind, pattern in (("targets", SCALED_TARGETS), ("inputs", SCALED_INPUTS)):
             if pattern.search(what):
@@ -441,10 +444,13 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     # loss of ENORMOUS_START or more that never fell to half of it takes errors of its root's size, targets in their
     # raw units (or outputs broken from the start: the entries of that shape have the enormous start's part). Only
     # a loss that never fell to half of it (the enormous start's own rule), that is no sum over many examples or
-    # pixels (reduction='sum' makes any loss enormous), and whose targets the words do not say were scaled; not a
-    # loss that climbed (the step overshoots then, whatever the targets' units).
-    if regressor and sig.enormous_start and ev.high is not None and ev.high <= 2 * ev.head[0] \
-            and not SUMMED.search(ev.prose) and "targets" not in scaled["scaled"]:
+    # pixels (reduction='sum' makes any loss enormous), and whose targets the words do not say were scaled. A loss
+    # that climbed from there counts too: under plain gradient descent raw targets grow the curvature with the
+    # residual, and a rate that suits unit-scale targets diverges (WR-360's own symptom; a rate too high alone
+    # starts from an ordinary loss).
+    # (a climb, not where the words say the inputs were raw: their outputs start enormous too, WR-330's)
+    if regressor and sig.enormous_start and not SUMMED.search(ev.prose) and "targets" not in scaled["scaled"] \
+            and not (ev.high is not None and ev.high > 2 * ev.head[0] and "inputs" in scaled["unscaled"]):
         first = ev.head[0]
         size = (f"an absolute error that large takes errors of about {fmt(first)}" if ABSOLUTE_LOSS.search(ev.prose)
                 else f"a squared error that large takes errors of about {fmt(math.sqrt(first))} (its root)")
