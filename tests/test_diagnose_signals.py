@@ -1806,11 +1806,19 @@ def test_a_loss_that_jumped_and_then_froze_did_not_recover():
     log = "".join(f"ep {e:>3} | loss {v}\n" for e, v in enumerate(values)) + "...\nep 400 | loss 0.6615\n"
     d = diagnosis(log)
     assert d.signature.name == "stall-after-drop" and d.matches[0].entry.id == "WR-140"
-    assert "then froze: its last 4 values" in d.signature.facts[0]
+    assert "came straight down to 0.6615 and stopped dead: its last 4 values" in d.signature.facts[0]
     # a jump that settles to values still moving is the spike that recovered; a value of two digits may hide movement
-    moving = log.replace("0.6615\n...", "0.6598\n...").replace("ep   7 | loss 0.6615", "ep   7 | loss 0.6641")
+    moving = log.replace("ep   8 | loss 0.6615", "ep   8 | loss 0.6614")
     assert diagnosis(moving).signature.name == "spike-then-recover"
     assert diagnosis(log.replace("0.6615", "0.66")).signature.name == "spike-then-recover"
+    # (review_session32_changes r16-r18) a run that creeps down to its floor converged: a descent of one unit of the
+    # last digit a print is no freeze, nor is a floor reached by ever smaller steps
+    creeping = "".join(f"epoch {e} loss {v}\n" for e, v in enumerate(
+        ("0.6929", "2.4113", "1.0210", "0.7134", "0.5522", "0.4790", "0.4511", "0.4402", "0.4321", "0.4316", "0.4316",
+         "0.4315", "0.4315"), 1))
+    converged = creeping.replace("0.4316", "0.4315")
+    for run in (creeping, converged):
+        assert diagnosis(run).signature.name == "spike-then-recover"
 
 
 def test_a_hand_written_bce_of_a_keras_output_or_of_one_minus_p_is_an_unguarded_log():
@@ -1821,9 +1829,22 @@ def test_a_hand_written_bce_of_a_keras_output_or_of_one_minus_p_is_an_unguarded_
     assert set(breaking_construct(keras_loss + "model.add(Dense(1, activation='sigmoid'))")) == {"log-unguarded"}
     assert breaking_construct(keras_loss + "model.add(Dense(1))") == {}                  # a regression's output
     assert set(breaking_construct("l = -(y * np.log(a) + (1 - y) * np.log(1. - a))")) == {"log-unguarded"}
-    # (review_session31_s s17) a log of one minus a schedule's constants is no loss's
+    assert set(breaking_construct("l = np.multiply(np.log(A2), Y) + np.multiply(np.log(1 - A2), 1 - Y)")) == \
+        {"log-unguarded"}
+    # (review_session31_s s17, review_session32_changes r32) a log of one minus a schedule's constants is no loss's,
+    # beside the log of the constants too
     assert breaking_construct("log_one_minus = torch.log(1. - alphas_cumprod)") == {}
     assert breaking_construct("log_one_minus = torch.log(1 - alphas_cumprod)") == {}
+    assert breaking_construct("log_snr = np.log(alphas_cumprod) - np.log(1. - alphas_cumprod)") == {}
+    # (r26, r30, r38) y_pred clipped before its log; y_pred of model.predict, not of a loss; a loss beside an output
+    # layer that is no probability (a sigmoid on the hidden layers only)
+    clipped = ("def loss(y_true, y_pred):\n    y_pred = K.clip(y_pred, K.epsilon(), 1 - K.epsilon())\n"
+               "    return -K.sum(y_true * K.log(y_pred), -1)\nDense(4, activation='softmax')\n")
+    assert breaking_construct(clipped) == {}
+    assert breaking_construct("Dense(10, activation='softmax')\ny_pred = model.predict(x)\n"
+                              "ll = -np.mean(np.sum(y * np.log(y_pred), axis=1))") == {}
+    assert breaking_construct("def nll(y_true, y_pred):\n    return K.mean(y_pred - y_true * K.log(y_pred))\n"
+                              "Dense(64, activation='sigmoid')\nDense(1, activation='exponential')") == {}
 
 
 def test_values_called_raw_before_their_name_are_unscaled():
@@ -1834,3 +1855,13 @@ def test_values_called_raw_before_their_name_are_unscaled():
     assert scaled_said("it sees unnormalized inputs and raw prices")["unscaled"] == {
         "inputs": "unnormalized inputs", "targets": "raw prices"}
     assert scaled_said("raw data in, standardised features out")["unscaled"] == {}
+
+
+def test_a_later_epoch_instead_of_an_earlier_one_needs_a_failure_a_rate_tried_and_no_question():
+    """(review_session32_changes r09, r10, r14, r39) A slower success, a question or plan, and a number after another
+    setting ("weight decay 0.05") are no rate that put a failure off."""
+    assert lr_tried("With lr 1e-4 I get the same final loss, it just reaches it at epoch 40 instead of epoch 12.") == ""
+    assert lr_tried("Should I just try lr 1e-4 so that the nan shows up at epoch 30 instead of 5?") == ""
+    assert lr_tried("I tried lr warmup and weight decay 0.05 like DeiT, and now the nan comes at epoch 19 instead "
+                    "of 8.") == ""
+    assert lr_tried("With lr 1e-4 it dies at epoch 30 instead of 5.") == "delayed"

@@ -537,20 +537,26 @@ def _frozen(ev: Evidence) -> tuple[str, list[str]] | None:
 
 
 def _frozen_after_jump(ev: Evidence, peak: int) -> tuple[str, list[str]] | None:
-    """A loss that jumped and came down to one value it then printed FROZEN_FEW times or more, to FROZEN_DIGITS
-    significant digits, to its last value: it did not recover, it froze (a jump that killed every unit of a layer
-    leaves one output for every input). Fewer values than _frozen asks for: a paste that elides the middle of a long
-    run (`...`) shows only a few of the frozen ones."""
+    """A loss that jumped, then stopped dead: it printed one value FROZEN_FEW times or more to its last, the same to
+    every printed digit (FROZEN_DIGITS or more of them), and it came to that value from PLATEAU_FALL or more above
+    it, not by creeping down to it. A run that converges slows as its gradient shrinks, so it reaches its floor by
+    ever smaller steps (0.5118, 0.5103, 0.5101, 0.5101); outputs that stopped changing stop at once (a jump that
+    killed every unit of a layer leaves one output for every input). Fewer values than _frozen asks for: a paste
+    that elides the middle of a long run (`...`) shows only a few of the frozen ones."""
     if ev.first_nonfinite is not None or ev.count != len(ev.before) + ev.before_start:
         return None
     level, n, same = _frozen_tail(ev)
     start = ev.count - n
-    if n < FROZEN_FEW or start <= peak or _last_digit_unit(level) == 0 or level < STALL_LEVEL * ev.head[0]:
+    exact = all(v == level for v in ev.before[len(ev.before) - n:])
+    if n < FROZEN_FEW or start <= peak or not exact or _last_digit_unit(level) == 0 or level < STALL_LEVEL * ev.head[0] \
+            or n >= len(ev.before) or ev.before[-1 - n] < (1 + PLATEAU_FALL) * level:
         return None
+    came = "" if start - 1 == peak else f" later, from {fmt(ev.before[-1 - n])} ({ev.where(start - 1)}),"
     return ("stall-after-drop",
-            [f"the loss jumped to {fmt(ev.head[peak])} at {ev.where(peak)}, then froze: its last {n} values "
-             f"({ev.where(start)} to {ev.where(ev.count - 1)}) are all {fmt(level)}, {same}: the outputs no longer "
-             "change, as when a jump kills every unit of a layer"])
+            [f"the loss jumped to {fmt(ev.head[peak])} at {ev.where(peak)}, came{came} straight down to {fmt(level)} "
+             f"and stopped dead: its last {n} values ({ev.where(start)} to {ev.where(ev.count - 1)}) are all "
+             f"{fmt(level)}, {same} (a run that converges creeps to its floor): the outputs no longer change, as when "
+             "a jump kills every unit of a layer"])
 
 
 def _frozen_early(ev: Evidence) -> tuple[str, list[str]] | None:

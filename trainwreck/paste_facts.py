@@ -187,7 +187,8 @@ NAME_ARG = re.compile(r"^(?P<minus>1(?:\.0*)?\s*-\s*)?(?P<name>[A-Za-z_]\w{0,30}
 def log_call_of(name: str) -> re.Pattern:
     """A log of this very name, alone (the other term of a binary cross-entropy)."""
     return re.compile(r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp|math|K)\.)?log\(\s*" + re.escape(name) + r"\s*\)")
-KERAS_PROBABILITY_OUTPUT = re.compile(r"\bactivation\s*=\s*['\"](?:sigmoid|softmax)['\"]")
+KERAS_ACTIVATION = re.compile(r"\bactivation\s*=\s*['\"](\w+)['\"]")
+KERAS_LOSS_DEF = re.compile(r"\bdef\s+\w+\(\s*y_true\s*,\s*y_pred\s*\)")
 GUARDED = re.compile(r"\+\s*(?:\w*eps\w*|\d*\.?\d+e-\d+|0?\.0*[1-9])|(?:\w*eps\w*|\d*\.?\d+e-\d+)\s*\+|clamp|clip|"
                      r"\bmax\(|maximum", re.I)
 # - A square root with nothing added under it (`torch.sqrt(((a - b) ** 2).sum(1))`), a JAX, TensorFlow or Keras norm
@@ -223,24 +224,41 @@ def code_of(prose: str) -> str:
     return re.sub(r"(?:#|//)[^\n]*", lambda m: " " * len(m.group(0)), "".join(chars))
 
 
-def _probability_named(arg: str, code: str) -> bool:
-    """Is the log's argument a probability: a sigmoid's or a softmax's output named in it, probs, 1 minus something, a
-    name the paste assigns from a sigmoid or a softmax, or the y_pred of a Keras loss beside a layer whose activation
-    is one (Keras hands a loss function the model's output as y_pred)?"""
+def _probability_named(arg: str, code: str, weighted: bool) -> bool:
+    """Is the log's argument a probability: a sigmoid's or a softmax's output named in it, probs, a name the paste
+    assigns from a sigmoid or a softmax, one minus a name whose own log the paste takes too, weighted (`weighted`: the
+    call is multiplied by something, as a binary cross-entropy's `(1 - y) * log(1 - p)` is), or the y_pred of a Keras
+    loss function beside a model whose output layer (the last activation named) is a sigmoid or a softmax (Keras
+    hands a loss the model's output as y_pred)?"""
     if PROBABILITY_ARG.search(arg):
         return True
     m = NAME_ARG.match(arg)
     if not m:
         return False
     name = m.group("name")
-    # (log(1 - p) beside log(p), log(1. - y_pred) beside log(y_pred): a binary cross-entropy's two terms; not a
-    # log(1 - alphas_cumprod) of a schedule's constants)
-    if m.group("minus") and log_call_of(name).search(code):
+    # (not a log(alpha) - log(1. - alpha) of a schedule's constants: the two terms of no cross-entropy)
+    if m.group("minus") and weighted and log_call_of(name).search(code):
         return True
-    if name == "y_pred" and KERAS_PROBABILITY_OUTPUT.search(code):
-        return True
+    if name == "y_pred" and KERAS_LOSS_DEF.search(code):
+        activations = KERAS_ACTIVATION.findall(code)
+        if activations and activations[-1] in ("sigmoid", "softmax"):
+            return True
     return re.search(r"(?<![\w.])" + re.escape(name) + r"\s*=[^=\n][^\n]{0,120}?\b(?:sigmoid|softmax)\b",
                      code) is not None
+
+
+def _weighted(code: str, m: re.Match) -> bool:
+    """Is the call multiplied by something: `(1 - y) * log(1 - p)`, `log(1 - p) * (1 - y)`, `np.multiply(np.log(1 - A2),
+    1 - Y)`?"""
+    before, after = code[:m.start()].rstrip(), code[m.end():].lstrip()
+    return before.endswith("*") or after.startswith("*") or re.search(r"multiply\(\s*$", before) is not None
+
+
+def _guarded_before(name: str, code: str) -> bool:
+    """Does the paste keep the name off 0 before its log (`y_pred = K.clip(y_pred, K.epsilon(), 1 - K.epsilon())`,
+    `p = p.clamp(min=1e-7)`, `p += eps`)?"""
+    return any(GUARDED.search(m.group(1)) for m in
+               re.finditer(r"(?<![\w.])" + re.escape(name) + r"\s*(?:=(?!=)|\+=)([^\n]{0,160})", code))
 
 
 def breaking_construct(prose: str) -> dict[str, str]:
@@ -253,7 +271,9 @@ def breaking_construct(prose: str) -> dict[str, str]:
                              "= nan")
     # (a log on a where's branch is the where's trap, its gradient: SQRT_CALL's)
     m = next((m for m in LOG_CALL.finditer(code) if "where(" not in code[code.rfind("\n", 0, m.start()) + 1:m.start()]
-              and _probability_named(m.group("arg").strip(), code) and not GUARDED.search(m.group("arg"))), None)
+              and _probability_named(m.group("arg").strip(), code, _weighted(code, m))
+              and not GUARDED.search(m.group("arg"))
+              and not ((n := NAME_ARG.match(m.group("arg").strip())) and _guarded_before(n.group("name"), code))), None)
     if m:
         out["log-unguarded"] = (f"the pasted code takes the log of a probability with nothing to keep it off 0 "
                                 f"(`{' '.join(prose[m.start():m.end()].split())}`): a probability that rounds to 0 makes "

@@ -538,8 +538,14 @@ LATER = re.compile(r"\b(?:just|only|merely|simply)\s+(?:[\w-]{1,20}\s+){0,4}?lat
 _COUNTER = r"(?:epoch|step|iteration|iter|batch)"
 INSTEAD = re.compile(r"\b" + _COUNTER + r"\s*(\d+)\s+instead\s+of\s+(?:" + _COUNTER + r"\s*)?(\d+)\b|"
                      r"\b(\d+)\s+" + _COUNTER + r"s?\s+instead\s+of\s+(\d+)\b")
-# (a rate named beside the lr, not after it: "lr was too high so I tried 1e-3"; a rate is below 1)
-BARE_RATE = re.compile(r"(?<![\w.])(?:\d(?:\.\d+)?e-\d+|0?\.\d+)(?![\w.])")
+# (a rate named as the one tried, beside the lr's name but not after it: "lr was too high so I tried 1e-3"; a rate
+# is below 1, and a number after another setting, "weight decay 0.05", is none)
+RATE_TRIED = re.compile(r"\b(?:tried|trying|try|with|using|to|at)\s+(?:an?\s+|the\s+)?(?:lr\s+(?:of\s+)?)?"
+                        r"(?:\d(?:\.\d+)?e-\d+|0?\.\d+)(?![\w.])", re.I)
+# a failure in words the folded ones do not hold; a question or a plan
+BROKE = re.compile(r"\b(?:falls?|fell)\s+apart\b|\b(?:dies|died|dying|breaks?|broke|collapses?|collapsed|crash\w*)\b",
+                   re.I)
+PLANNED = re.compile(r"\?|\b(?:should|could|would|might|maybe|perhaps|if i|wonder\w*)\b", re.I)
 SAME_FAILURE = re.compile(r"\bsame\b|" + RAN_BADLY.pattern)
 REPORTERS_OWN = re.compile(r"\bi(?:'ll| will| would| noticed| realized| realised| found| added| tune)\b|\bfor now\b|\btune\b")
 
@@ -550,15 +556,17 @@ def _said_later(sentence: str) -> bool:
 
 
 def _said_instead(raw: str) -> bool:
-    """Does a sentence (as written: folding turns "at epoch 19" into a timing token) name a rate and the same failure
-    at a later epoch or step "instead of" an earlier one?"""
+    """Does a sentence (as written: folding turns "at epoch 19" into a timing token) say the run broke at a later
+    epoch or step "instead of" an earlier one, at a rate it names as tried ("lr=1e-4", "I tried 1e-3")? A failure
+    said in it ("the same final loss ... at epoch 40 instead of 12" is a slower success), and no question or plan
+    ("should I try lr 1e-4 so the nan shows up at epoch 30 instead of 5?")."""
     later = any(int(now) > int(before) for now, before in
                 ((m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4)) for m in INSTEAD.finditer(raw)))
-    if not later:
+    if not later or PLANNED.search(raw):
         return False
     folded = _folded(raw)
-    rate = RATE_NAMED.search(folded) or (re.search(r"\blr\b", folded) and BARE_RATE.search(raw))
-    return bool(rate and SAME_FAILURE.search(folded) and not RAN_WELL.search(folded)
+    rate = RATE_NAMED.search(folded) or (re.search(r"\blr\b", folded) and RATE_TRIED.search(raw))
+    return bool(rate and (RAN_BADLY.search(folded) or BROKE.search(raw)) and not RAN_WELL.search(folded)
                 and not REPORTERS_OWN.search(folded))
 
 
@@ -577,7 +585,8 @@ def lr_tried(text: str) -> str:
         return compared
     if any(_said_later(sentence) for sentence in SENTENCE.split(folded)):
         return "delayed"
-    return "delayed" if "instead" in folded and any(_said_instead(raw) for raw in SENTENCE.split(text.lower())) else ""
+    return "delayed" if "instead" in folded and any(_said_instead(raw + end) for raw, end in sentences_and_ends(text)) \
+        else ""
 
 
 # A precision the reporter switched, as WR-040's own check does: "fp16=False trains fine", "the same model in float32
