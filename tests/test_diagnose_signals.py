@@ -1865,3 +1865,20 @@ def test_a_later_epoch_instead_of_an_earlier_one_needs_a_failure_a_rate_tried_an
     assert lr_tried("I tried lr warmup and weight decay 0.05 like DeiT, and now the nan comes at epoch 19 instead "
                     "of 8.") == ""
     assert lr_tried("With lr 1e-4 it dies at epoch 30 instead of 5.") == "delayed"
+
+
+def test_a_negative_loss_beside_a_bce_whose_masks_are_0_and_255_is_no_normal_negative_loss():
+    """(review_session31_final f21) BCE with a target of 255 is -255 log p + 254 log(1 - p): it has no floor as p nears
+    1, and a loss that falls ever further below zero beside masks printed as 0 and 255 is WR-320's."""
+    bars = "".join(f"Epoch {e}: 100%|##########| 212/212 [01:03<00:00, 3.34it/s, v_num=7, train_loss={v}]\n"
+                   for e, v in enumerate(("-1.53e+3", "-9.41e+3", "-1.86e+4", "-2.81e+4")))
+    code = "loss = F.binary_cross_entropy_with_logits(logits, mask)\n"
+    said = "np.unique on a mask gives array([  0, 255], dtype=uint8).\n"
+    d = diagnosis(code + bars + said)
+    assert d.verdict == "failure" and d.matches[0].entry.id == "WR-320"
+    assert "`array([ 0, 255]`" in d.matches[0].evidence[0] and "no floor" in d.matches[0].evidence[0]
+    # words about the masks say it too; not about the pixels, nor beside a loss the paste does not name (a likelihood
+    # of continuous data may go below zero, whatever its targets)
+    assert diagnosis(code + bars + "The masks are 0 and 255.\n").verdict == "failure"
+    assert diagnosis(code + bars + "The pixels are 0 and 255.\n").verdict == "normal"
+    assert diagnosis("loss = criterion(logits, mask)\n" + bars + said).verdict == "normal"

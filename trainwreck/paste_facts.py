@@ -15,7 +15,7 @@ import sys
 
 from .curve_shape import ACCURACY_RISE, Signature, fmt
 from .logscan import Evidence, dialects
-from .wording import NORMALS, loss_kind, score_out_of_range, sentences_only, tokens
+from .wording import NORMALS, loss_kind, score_out_of_range, sentences_and_ends, sentences_only, tokens
 
 ZERO_GRADIENT_WORDS, ACCURACY_WORDS = {"gradient", "exactly", "zero"}, {"accuracy", "improve"}
 SIGMOID_ZERO_WORDS = {"sigmoidzero"}
@@ -659,11 +659,32 @@ def _rate_rose(ev: Evidence, sig: Signature) -> str:
             "(a warmup, a restart or a range test raises the rate on purpose)")
 
 
+# Binary targets printed outside [0, 1] beside a binary cross-entropy: a mask's unique values `array([  0, 255])`
+# (np.unique, torch.unique), or the words "the masks are 0 and 255" -- in a sentence about the masks, labels or targets.
+# BCE's -(y log p + (1 - y) log(1 - p)) with y = 255 goes below zero as p nears 1 (254 log(1 - p) has no floor), the
+# negative loss WR-320's targets make; a cross-entropy over class indices takes 255 as a class, and is not read so.
+BINARY_LOSS = re.compile(r"binary_cross_?entropy\w*|\bBCE\w*Loss\b|\bBCE\b", re.I)
+TARGETS_0_255 = re.compile(r"(?:array|tensor)\(\[\s*0\.?\s*,\s*255\.?\s*\]|\b0\s*(?:and|or|/)\s*255\b")
+TARGET_WORDS = re.compile(r"\b(?:masks?|labels?|targets?|ground[ -]?truth|gt|y)\b", re.I)
+
+
+def _targets_0_255(prose: str) -> str:
+    """The words that print or say binary targets of 0 and 255 beside a binary cross-entropy, or ""."""
+    if not BINARY_LOSS.search(prose):
+        return ""
+    return next((" ".join(m.group(0).split()) for sentence, _ in sentences_and_ends(prose)
+                 if TARGET_WORDS.search(sentence) for m in TARGETS_0_255.finditer(sentence)), "")
+
+
 def impossible_negative(ev: Evidence, words: list[str]) -> str:
     """Why a loss below zero in this report cannot be normal, or "" when it can (or none is reported)."""
     out_of_range = score_out_of_range(ev.prose)
     if out_of_range:
         return f"an overlap score outside [0, 1] (`{out_of_range}`): the targets are not in [0, 1]"
+    targets = _targets_0_255(ev.prose) if negative_shown(ev, words) else ""
+    if targets:
+        return (f"the loss goes below zero beside a binary cross-entropy whose targets the paste shows as 0 and 255 "
+                f"(`{targets}`): with a target above 1 its -(y log p + (1 - y) log(1 - p)) has no floor")
     if negative_shown(ev, words) and loss_kind(ev.prose) == "bounded":
         return ("the loss goes below zero, and the loss named here (cross-entropy, BCE, 1 - Dice, a squared "
                 "error) cannot with valid targets")
