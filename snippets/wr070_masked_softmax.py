@@ -75,12 +75,17 @@ def forward_backward(params, X, y, allowed, weights_of, in_loss=None):
     return loss, grads, p
 
 
-def train(weights_of, steps=60, lr=0.5, in_loss=None, log_every=10, verbose=True):
+def train(weights_of, steps=60, lr=0.5, in_loss=None, log_every=10, verbose=True, empty_from=0):
+    """Train on the batch; before step `empty_from` its empty sequence holds one token (the batches before it
+    hold no empty sequence), from then on none."""
     X, y, allowed = make_batch()
+    before = allowed.copy()
+    before[~allowed.any(axis=1), 0] = True
     params = init_params()
     losses = []
     for step in range(steps):
-        loss, grads, _ = forward_backward(params, X, y, allowed, weights_of, in_loss)
+        mask = before if step < empty_from else allowed
+        loss, grads, _ = forward_backward(params, X, y, mask, weights_of, in_loss)
         losses.append(loss)
         if verbose and (step % log_every == 0 or step == steps - 1):
             print(f"step {step:3d}  loss {loss:.4f}")
@@ -120,7 +125,13 @@ if __name__ == "__main__":
     print(f"   the backward pass multiplies the empty row's nan weights by its zero gradient, and nan * 0 = "
           f"{np.nan * 0.0}")
 
-    print("\n3. Masking by adding -1e9 to the scores:")
+    print("\n3. The same -inf mask when the empty sequence first arrives at step 30 (before it, sequence 3 holds "
+          "one token):")
+    late, _ = train(minus_inf_mask, empty_from=30, verbose=False)
+    for step in (0, 10, 20, 29, 30, 31):
+        print(f"   step {step:3d}  loss {late[step]:.4f}")
+
+    print("\n4. Masking by adding -1e9 to the scores:")
     p16 = additive_mask(X @ params["q"] / np.sqrt(DIM), allowed, np.float16)
     print(f"   float16: the mask -1e9 is stored as -inf, and the empty row is {p16[3]}")
     p32 = additive_mask(X @ params["q"] / np.sqrt(DIM), allowed, np.float32)

@@ -1882,3 +1882,14 @@ def test_a_negative_loss_beside_a_bce_whose_masks_are_0_and_255_is_no_normal_neg
     assert diagnosis(code + bars + "The masks are 0 and 255.\n").verdict == "failure"
     assert diagnosis(code + bars + "The pixels are 0 and 255.\n").verdict == "normal"
     assert diagnosis("loss = criterion(logits, mask)\n" + bars + said).verdict == "normal"
+
+
+def test_a_fully_masked_row_met_mid_run_is_not_held_against_its_entry():
+    """WR-070's nan comes with the first batch that holds a row with nothing to attend to, whenever that is (its
+    snippet's second run learns for 30 steps first): a fall then a jump to nan is its second trace, not evidence
+    against it (review_session31 a09, s06, s08)."""
+    code = "scores = scores.masked_fill(pad_mask[:, None, :], float('-inf'))\nattn = scores.softmax(-1)\n"
+    run = "".join(f"epoch {e} loss {v}\n" for e, v in enumerate(("0.6412", "0.4803", "0.4127", "nan", "nan"), 1))
+    parts = weighed_parts(code + run, "WR-070")
+    assert "curve" not in parts and parts["when"] > 0 and parts["masked-inf"] > 0
+    assert "WR-070" in [m.entry.id for m in diagnosis(code + run).matches[:3]]

@@ -62,6 +62,20 @@ def test_minus_inf_mask_makes_the_loss_nan_from_step_0():
     assert all(np.isnan(v).all() for v in params.values())          # after 60 steps every weight is nan
 
 
+def test_a_run_learns_until_the_first_batch_with_an_empty_sequence_and_is_nan_from_it():
+    """The nan comes with the first batch that holds a row with nothing to attend to, whenever that is: before it
+    the run learns as any other (the entry's second trace, a fall then a jump straight to nan)."""
+    with np.errstate(invalid="ignore"):
+        late, _ = wr070.train(wr070.minus_inf_mask, empty_from=30, verbose=False)
+    assert np.isfinite(late[:30]).all() and np.isnan(late[30:]).all()
+    assert late[29] < 0.2 * late[0] and all(b < a for a, b in zip(late[:29], late[1:30]))
+    from trainwreck.catalog import load
+    from conftest import ROOT
+    assert load(ROOT / "catalog").entries["WR-070"].also_trace == "descent-then-nonfinite"
+    assert_entry_says("WR-070", [f"the loss falls from {late[0]:.4f} at step 0 to {late[29]:.4f} at step 29, and is nan "
+                                 "from step 30, the first step whose batch holds the empty sequence"])
+
+
 def test_the_nan_reaches_the_query_one_update_after_the_other_weights():
     """The first update's gradient of q is finite (np.where's backward selects); by the second step the values
     Wv x are nan for every sequence, so the scores' gradients, and q's, are nan too."""
