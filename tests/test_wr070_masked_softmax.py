@@ -5,7 +5,7 @@ import warnings
 import numpy as np
 import pytest
 
-from conftest import assert_entry_says, load_snippet
+from conftest import ROOT, assert_entry_says, load_snippet
 
 wr070 = load_snippet("wr070_masked_softmax")
 
@@ -70,10 +70,9 @@ def test_a_run_learns_until_the_first_batch_with_an_empty_sequence_and_is_nan_fr
     assert np.isfinite(late[:30]).all() and np.isnan(late[30:]).all()
     assert late[29] < 0.2 * late[0] and all(b < a for a, b in zip(late[:29], late[1:30]))
     from trainwreck.catalog import load
-    from conftest import ROOT
     assert load(ROOT / "catalog").entries["WR-070"].also_trace == "descent-then-nonfinite"
-    assert_entry_says("WR-070", [f"the loss falls from {late[0]:.4f} at step 0 to {late[29]:.4f} at step 29, and is nan "
-                                 "from step 30, the first step whose batch holds the empty sequence"])
+    assert_entry_says("WR-070", [f"the loss falls from {late[0]:.4f} at step 0 to {late[29]:.4f} at step 29, and is "
+                                 "nan from step 30, the first step whose batch holds the empty sequence"])
 
 
 def test_the_nan_reaches_the_query_one_update_after_the_other_weights():

@@ -548,8 +548,8 @@ def _frozen_after_jump(ev: Evidence, peak: int) -> tuple[str, list[str]] | None:
     level, n, same = _frozen_tail(ev)
     start = ev.count - n
     exact = all(v == level for v in ev.before[len(ev.before) - n:])
-    if n < FROZEN_FEW or start <= peak or not exact or _last_digit_unit(level) == 0 or level < STALL_LEVEL * ev.head[0] \
-            or n >= len(ev.before) or ev.before[-1 - n] < (1 + PLATEAU_FALL) * level:
+    if n < FROZEN_FEW or start <= peak or not exact or _last_digit_unit(level) == 0 \
+            or level < STALL_LEVEL * ev.head[0] or n >= len(ev.before) or ev.before[-1 - n] < (1 + PLATEAU_FALL) * level:
         return None
     came = "" if start - 1 == peak else f" later, from {fmt(ev.before[-1 - n])} ({ev.where(start - 1)}),"
     return ("stall-after-drop",

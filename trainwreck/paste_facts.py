@@ -182,11 +182,6 @@ LOG_CALL = re.compile(r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp|math|K)\.
                       r"(?:\([^()\n]{0,80}\)[^()\n]{0,40})?)\)")
 PROBABILITY_ARG = re.compile(r"\b(?:sigmoid|softmax)\b|^(?:probs?|probabilit\w*)$", re.I)
 NAME_ARG = re.compile(r"^(?P<minus>1(?:\.0*)?\s*-\s*)?(?P<name>[A-Za-z_]\w{0,30})$")
-
-
-def log_call_of(name: str) -> re.Pattern:
-    """A log of this very name, alone (the other term of a binary cross-entropy)."""
-    return re.compile(r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp|math|K)\.)?log\(\s*" + re.escape(name) + r"\s*\)")
 KERAS_ACTIVATION = re.compile(r"\bactivation\s*=\s*['\"](\w+)['\"]")
 KERAS_LOSS_DEF = re.compile(r"\bdef\s+\w+\(\s*y_true\s*,\s*y_pred\s*\)")
 GUARDED = re.compile(r"\+\s*(?:\w*eps\w*|\d*\.?\d+e-\d+|0?\.0*[1-9])|(?:\w*eps\w*|\d*\.?\d+e-\d+)\s*\+|clamp|clip|"
@@ -222,6 +217,11 @@ def code_of(prose: str) -> str:
                     chars[i] = " "
             opened = None
     return re.sub(r"(?:#|//)[^\n]*", lambda m: " " * len(m.group(0)), "".join(chars))
+
+
+def log_call_of(name: str) -> re.Pattern:
+    """A log of this very name, alone (the other term of a binary cross-entropy)."""
+    return re.compile(r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp|math|K)\.)?log\(\s*" + re.escape(name) + r"\s*\)")
 
 
 def _probability_named(arg: str, code: str, weighted: bool) -> bool:

@@ -91,8 +91,8 @@ THESAURUS = [
     (r"\b(?:initiali[sz]\w*|init|uninitiali[sz]\w*)\b", " init "),
     (r"\b(?:datasets?|data ?sets?|data|dataloaders?|data loaders?)\b", " data "),
     # (a segmentation's masks are its labels: "a binary mask" is no attention mask)
-    (r"\b(?:(?:binary|segmentation|seg|ground[ -]?truth|gt|label|target)[ _-]masks?|labels?|targets?|ground[ -]?truths?|"
-     r"gt|masks|mask (?:values?|images?)|annotations?|class ids?)\b", " label "),
+    (r"\b(?:(?:binary|segmentation|seg|ground[ -]?truth|gt|label|target)[ _-]masks?|labels?|targets?|"
+     r"ground[ -]?truths?|gt|masks|mask (?:values?|images?)|annotations?|class ids?)\b", " label "),
     (r"\b(?:diverg\w*|explod\w*|blows? up|blew up|blowing up)\b", " diverge "),
     # "increase" of the loss, not "increase the batch size" (a remedy, or a change the report made)
     (r"\b(?:bigger and bigger|larger and larger|keeps? (?:growing|increasing|rising)|climb\w*"
