@@ -1893,3 +1893,34 @@ def test_a_fully_masked_row_met_mid_run_is_not_held_against_its_entry():
     parts = weighed_parts(code + run, "WR-070")
     assert "curve" not in parts and parts["when"] > 0 and parts["masked-inf"] > 0
     assert "WR-070" in [m.entry.id for m in diagnosis(code + run).matches[:3]]
+
+
+def test_review_session32_final_misreadings_stay_fixed():
+    """(review_session32_final) g25, g27: masks stored as 0/255 but thresholded or divided when loaded are 0/1, and a
+    loss written as minus a Dice score goes below zero by design; g24: NumPy's own print of the values, `[  0 255]`;
+    g06: a rate that only put the nan off beside a lower one that cured it is a rate too high; g05: a sentence that
+    holds a little code is still a sentence, and `probs = model(xb)` of a model that returns a softmax is a probability;
+    g21: "my inputs are unnormalized"."""
+    from trainwreck.paste_facts import breaking_construct, scaled_said
+    from trainwreck.wording import loss_kind, sentences_only
+    bars = "".join(f"epoch {e} loss {v}\n" for e, v in enumerate(("-45.1", "-310.2", "-1291.7", "-2904.4"), 1))
+    bce = "criterion = nn.BCEWithLogitsLoss()\n"
+    d = diagnosis(bce + bars + "np.unique(mask) prints [  0 255]\n")
+    assert d.matches[0].entry.id == "WR-320" and "(`[ 0 255]`)" in d.matches[0].evidence[0]
+    for fixed in ("The masks are 0 and 255, I threshold them: `mask = (m > 127).astype(np.float32)`.\n",
+                  "The masks are 0 and 255, loaded with `mask = mask / 255.` so the targets are 0/1.\n"):
+        assert "0 and 255" not in " ".join(diagnosis(bce + bars + fixed).matches[0].evidence), fixed
+    assert loss_kind("return -(2.0 * inter + smooth) / (pred.sum() + target.sum() + smooth)") == "likelihood"
+    assert loss_kind("loss = 1 - dice_coef(y, p)") == "bounded"
+    tried = ("- lr=1e-2: the loss climbs and is nan at step ~200\n- lr=3e-3: same thing but nan at step ~800 instead "
+             "of step ~200\n- lr=3e-4: trains fine, val loss 1.48\nA lower LR only postpones it.")
+    assert lr_tried(tried) == "helped"
+    assert lr_tried(tried.replace("- lr=3e-4: trains fine, val loss 1.48\n", "")) == "delayed"
+    said = "Adam lr=1e-3. When I lowered the lr to 1e-4 the nan appears at epoch 31 instead of epoch 9, so it waits."
+    assert sentences_only("probs = model(xb)\n" + said).strip() == said
+    assert sentences_only("loss = F.nll_loss(torch.log(probs), yb)\n").strip() == ""
+    model = ("class Net(nn.Module):\n    def forward(self, x):\n        return F.softmax(self.fc3(x), dim=1)\n"
+             "out = model(xb)\nloss = F.nll_loss(torch.log(out), yb)\n")
+    assert set(breaking_construct(model)) == {"log-unguarded"}
+    assert breaking_construct(model.replace("F.softmax(self.fc3(x), dim=1)", "self.fc3(x)")) == {}
+    assert scaled_said("My inputs are unnormalized, up to 5e5.")["unscaled"] == {"inputs": "inputs are unnormalized"}

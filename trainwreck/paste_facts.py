@@ -70,7 +70,7 @@ SUBJECT_IS = re.compile(r"\b(?P<what>x|y|inputs?|features?|targets?|labels?|pric
 UNSCALED_SAID = re.compile(r"\b(?:did(?:n't| not)|do(?:n't| not)|never|without|forgot(?:ten)? to|no)\s+(?:\w+\s+)?"
                            r"(?:scal|normali[sz]|standardi[sz]|rescal)\w*\s+(?:of\s+|on\s+|for\s+)?(?:the\s+|my\s+|our\s+|any\s+)?"
                            r"(?P<what>\w+)|\b(?P<subject>x|inputs?|features?|pixels?|images?|targets?|labels?|y|prices?)\s+"
-                           r"(?:are|is|were|was)\s+(?:still\s+|all\s+)?raw\b|"
+                           r"(?:are|is|were|was)\s+(?:still\s+|all\s+)?(?:raw|unscaled|unnormali[sz]ed|unstandardi[sz]ed)\b|"
                            # ("on raw features", "unnormalized inputs")
                            r"\b(?:raw|unscaled|unnormali[sz]ed|unstandardi[sz]ed)\s+(?P<raw>inputs?|features?|pixels?|"
                            r"images?|targets?|prices?)\b", re.I)
@@ -229,7 +229,7 @@ def _probability_named(arg: str, code: str, weighted: bool) -> bool:
     assigns from a sigmoid or a softmax, one minus a name whose own log the paste takes too, weighted (`weighted`: the
     call is multiplied by something, as a binary cross-entropy's `(1 - y) * log(1 - p)` is), or the y_pred of a Keras
     loss function beside a model whose output layer (the last activation named) is a sigmoid or a softmax (Keras
-    hands a loss the model's output as y_pred)?"""
+    hands a loss the model's output as y_pred), or what a pasted PyTorch model returns when it returns one?"""
     if PROBABILITY_ARG.search(arg):
         return True
     m = NAME_ARG.match(arg)
@@ -243,6 +243,10 @@ def _probability_named(arg: str, code: str, weighted: bool) -> bool:
         activations = KERAS_ACTIVATION.findall(code)
         if activations and activations[-1] in ("sigmoid", "softmax"):
             return True
+    # (`probs = model(xb)` beside a pasted PyTorch model that returns a sigmoid's or a softmax's output)
+    if re.search(r"(?<![\w.])" + re.escape(name) + r"\s*=\s*(?:self\.)?\w*(?:model|net)\w*\(", code, re.I) \
+            and model_output(code):
+        return True
     return re.search(r"(?<![\w.])" + re.escape(name) + r"\s*=[^=\n][^\n]{0,120}?\b(?:sigmoid|softmax)\b",
                      code) is not None
 
@@ -664,13 +668,17 @@ def _rate_rose(ev: Evidence, sig: Signature) -> str:
 # BCE's -(y log p + (1 - y) log(1 - p)) with y = 255 goes below zero as p nears 1 (254 log(1 - p) has no floor), the
 # negative loss WR-320's targets make; a cross-entropy over class indices takes 255 as a class, and is not read so.
 BINARY_LOSS = re.compile(r"binary_cross_?entropy\w*|\bBCE\w*Loss\b|\bBCE\b", re.I)
-TARGETS_0_255 = re.compile(r"(?:array|tensor)\(\[\s*0\.?\s*,\s*255\.?\s*\]|\b0\s*(?:and|or|/)\s*255\b")
+TARGETS_0_255 = re.compile(r"(?:array|tensor)\(\[\s*0\.?\s*,\s*255\.?\s*\]|\[\s*0\.?\s+255\.?\s*\]|"
+                           r"\b0\s*(?:and|or|/)\s*255\b")
 TARGET_WORDS = re.compile(r"\b(?:masks?|labels?|targets?|ground[ -]?truth|gt|y)\b", re.I)
+# ... not where the paste brings them to 0/1 (divided by 255, thresholded), nor beside a Dice term, whose minus
+# goes below zero whatever the targets
+TARGETS_MADE_BINARY = re.compile(r"/=?\s*255\b|>=?\s*\d+|\bthreshold\w*|\bbinari[sz]\w*|\bdice\b", re.I)
 
 
 def _targets_0_255(prose: str) -> str:
     """The words that print or say binary targets of 0 and 255 beside a binary cross-entropy, or ""."""
-    if not BINARY_LOSS.search(prose):
+    if not BINARY_LOSS.search(prose) or TARGETS_MADE_BINARY.search(prose):
         return ""
     return next((" ".join(m.group(0).split()) for sentence, _ in sentences_and_ends(prose)
                  if TARGET_WORDS.search(sentence) for m in TARGETS_0_255.finditer(sentence)), "")

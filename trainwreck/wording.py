@@ -461,9 +461,15 @@ LIKELIHOOD = re.compile(r"likelihood|log[ _-]?prob|\blog[ _-]?p\b|densit(?:y|ies
 SCORE = re.compile(r"\b(?:dice|iou|jaccard|dsc)[a-z_ ]{0,20}?[:=\s-]\s*(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?![\d.%])", re.I)
 
 
+# A loss written as minus an overlap score (`return -(2 * inter + s) / (...)`, `bce - dice_coef`): below zero by design,
+# whatever the targets; not one minus it (`1 - dice`), which stays at or above zero.
+MINUS_SCORE = re.compile(r"(?<![\d.])(?<![\d.] )-\s*\(?\s*(?:\d+(?:\.\d*)?\s*\*\s*)?(?:dice|iou|jaccard|inter(?:section)?)\w*",
+                         re.I)
+
+
 def loss_kind(text: str) -> str:
     """"bounded" (a loss that cannot go below zero), "likelihood" (one that can), or "" (not said)."""
-    bounded, likelihood = BOUNDED_LOSS.search(text), LIKELIHOOD.search(text)
+    bounded, likelihood = BOUNDED_LOSS.search(text), LIKELIHOOD.search(text) or MINUS_SCORE.search(text)
     if bounded and not likelihood:
         return "bounded"
     return "likelihood" if likelihood and not bounded else ""
@@ -576,7 +582,9 @@ def lr_tried(text: str) -> str:
     "helped" when it did, else ""."""
     folded = _folded(text)
     if PUT_OFF_LR.search(folded):
-        return "delayed"
+        # (a lower rate still that cured it says more: "3e-3 only puts the nan off, 3e-4 trains fine" is a rate too
+        # high, which a low enough rate cures; gradients that pile up break at every rate)
+        return "helped" if LOWER_LR_HELPS.search(folded) or _rates_compared(folded) == "helped" else "delayed"
     if TRIED_LR.search(folded):
         return "failed"
     if LOWER_LR_HELPS.search(folded):
@@ -752,6 +760,22 @@ KEYWORDS = frozenset("return def class import from lambda self none true false w
                      "and or print".split())
 
 
+# A line that holds a little code among many words is a sentence ("When I lowered the lr to 1e-4 the nan appears at
+# epoch 31", "NaN with log(softmax) + nll_loss once the model gets good"): PROSE_WORDS words or more, PROSE_SHARE of
+# its tokens or more. Words are letters only, not a name called or assigned (`log(`, `lr=`), nor a dotted one.
+PROSE_WORDS, PROSE_SHARE = 8, 0.7
+_TOKEN = re.compile(r"\S+")
+_PROSE_WORD = re.compile(r"[A-Za-z][a-z]*'?[a-z]*[,.;:!?]?")
+
+
+def _mostly_prose(line: str) -> bool:
+    if line.startswith(("    ", "\t", ">>>", "$ ")):
+        return False
+    tokens = _TOKEN.findall(line)
+    words = sum(1 for t in tokens if _PROSE_WORD.fullmatch(t))
+    return words >= PROSE_WORDS and words >= PROSE_SHARE * len(tokens)
+
+
 def sentences_only(text: str) -> str:
     """The lines of the text that are the reporter's sentences: not code, not a log's lines, not inside ``` fences."""
     out, fenced = [], False
@@ -759,7 +783,7 @@ def sentences_only(text: str) -> str:
         if line.lstrip().startswith("```"):
             fenced = not fenced
             continue
-        if not fenced and not CODE_LINE.search(line):
+        if not fenced and (not CODE_LINE.search(line) or _mostly_prose(line)):
             out.append(line)
     return "\n".join(out)
 
