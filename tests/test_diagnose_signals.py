@@ -1828,6 +1828,8 @@ def test_a_hand_written_bce_of_a_keras_output_or_of_one_minus_p_is_an_unguarded_
     keras_loss = "def my_bce(y_true, y_pred):\n    return -tf.reduce_mean(y_true * tf.math.log(y_pred))\n"
     assert set(breaking_construct(keras_loss + "model.add(Dense(1, activation='sigmoid'))")) == {"log-unguarded"}
     assert breaking_construct(keras_loss + "model.add(Dense(1))") == {}                  # a regression's output
+    keras3 = "def bce(y_true, y_pred):\n    return -ops.mean(y_true * ops.log(y_pred))\nDense(1, activation='sigmoid')"
+    assert set(breaking_construct(keras3)) == {"log-unguarded"}                            # (review_session32_final g12)
     assert set(breaking_construct("l = -(y * np.log(a) + (1 - y) * np.log(1. - a))")) == {"log-unguarded"}
     assert set(breaking_construct("l = np.multiply(np.log(A2), Y) + np.multiply(np.log(1 - A2), 1 - Y)")) == \
         {"log-unguarded"}
