@@ -1,7 +1,8 @@
 """The patterns `diagnose` runs over a report's words stay linear on hostile text.
 
-A pasted report's start (up to 32 kB, reader.PROSE) goes through the thesaurus (wording.py) and the
-validation-loss search (diagnose.VALIDATION_NAN, layout.validation_rows). A pattern that backtracks over a run of spaces or of
+A pasted report's start (up to 32 kB, reader.PROSE) goes through the thesaurus (wording.py), the
+validation-loss search (diagnose.VALIDATION_NAN, layout.validation_rows) and the readings of its words and code
+(the loss named, a rate tried, its sentences, what was scaled, the constructs that break at one value). A pattern that backtracks over a run of spaces or of
 repeated words costs the square of its length: 32 kB of spaces after `val_loss` once took 89 s. Each
 text below is built from one repeated unit, at 16 kB and at 32 kB, and timed side by side in this one
 run: a linear pattern takes about 2x as long on twice the text, a quadratic one about 4x.
@@ -29,11 +30,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from trainwreck.diagnose import VALIDATION_NAN  # noqa: E402
 from trainwreck.logscan.layout import validation_rows  # noqa: E402
-from trainwreck.wording import _fold, _prepared  # noqa: E402
+from trainwreck.paste_facts import breaking_construct, scaled_said  # noqa: E402
+from trainwreck.wording import _fold, _prepared, loss_kind, lr_tried, sentences_only  # noqa: E402
 
 UNITS = ["file ", 'file "', "x/site-packages/a ", "a/dist-packages/b in f\n    12 x\n", "<ipython-input-",
          "cell in[", "error ", " ", "\t", "runtime error ", "--> 12 ", " in \n 1 ", "val_loss", "val_loss ",
-         "[eval] ", "eval loss ", "validation: ", "epoch ", "epoch valid_loss ", "x" * 200 + "\n"]
+         "[eval] ", "eval loss ", "validation: ", "epoch ", "epoch valid_loss ", "x" * 200 + "\n", "- ", "log(p) ",
+         "(1 - y) * np.log(1 - p) ", "lr 1e-3 nan at epoch 9 instead of ", "tried 0.1 ", "0 and 255 "]
 SIZES = (1 << 14, 1 << 15)
 
 
@@ -47,6 +50,8 @@ def seconds(text: str) -> float:
     for pattern in VALIDATION_NAN:
         pattern.search(text)
     list(validation_rows(text.encode()))
+    # the readings of the report's words and code (a minus before a run of spaces once took 147 s at 32 kB)
+    loss_kind(text), lr_tried(text), sentences_only(text), scaled_said(text), breaking_construct(text)
     return time.perf_counter() - start
 
 
@@ -86,7 +91,7 @@ def seconds_whole(text: str) -> float:
 def main() -> int:
     worst = []
     for unit in UNITS:
-        for lead in ("", "val_loss", "RuntimeError"):
+        for lead in ("", "val_loss", "RuntimeError", "-"):
             small, large = (min(seconds(text_of(unit, n, lead)) for _ in range(3)) for n in SIZES)
             worst.append((large / max(small, 1e-6), large, lead + repr(unit)[:24]))
     seconds_whole("warm up: loss 0.5\n")

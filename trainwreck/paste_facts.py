@@ -255,8 +255,8 @@ def _probability_named(arg: str, code: str, weighted: bool) -> bool:
 def _weighted(code: str, m: re.Match) -> bool:
     """Is the call multiplied by something: `(1 - y) * log(1 - p)`, `log(1 - p) * (1 - y)`, `np.multiply(np.log(1 - A2),
     1 - Y)`?"""
-    before, after = code[:m.start()].rstrip(), code[m.end():].lstrip()
-    return before.endswith("*") or after.startswith("*") or re.search(r"multiply\(\s*$", before) is not None
+    before, after = code[max(0, m.start() - 40):m.start()].rstrip(), code[m.end():m.end() + 40].lstrip()
+    return before.endswith(("*", "multiply(")) or after.startswith("*")
 
 
 def _guarded_before(name: str, code: str) -> bool:
@@ -274,11 +274,24 @@ def breaking_construct(prose: str) -> dict[str, str]:
         out["masked-inf"] = (f"the pasted code fills masked scores with -inf (`{' '.join(prose[m.start():m.end()].split())}`):"
                              " a row whose every position is masked is all -inf, and its softmax is exp(-inf - (-inf)) "
                              "= nan")
-    # (a log on a where's branch is the where's trap, its gradient: SQRT_CALL's)
-    m = next((m for m in LOG_CALL.finditer(code) if "where(" not in code[code.rfind("\n", 0, m.start()) + 1:m.start()]
-              and _probability_named(m.group("arg").strip(), code, _weighted(code, m))
-              and not GUARDED.search(m.group("arg"))
-              and not ((n := NAME_ARG.match(m.group("arg").strip())) and _guarded_before(n.group("name"), code))), None)
+    # (a log on a where's branch is the where's trap, its gradient: SQRT_CALL's; each argument judged once, however
+    # often the paste logs it: each judgement searches the whole paste)
+    judged: dict[tuple[str, bool], bool] = {}
+
+    def unguarded(m: re.Match) -> bool:
+        arg = m.group("arg").strip()
+        key = (arg, _weighted(code, m))
+        if key not in judged:
+            name = NAME_ARG.match(arg)
+            judged[key] = _probability_named(arg, code, key[1]) and not GUARDED.search(arg) \
+                and not (name and _guarded_before(name.group("name"), code))
+        return judged[key]
+
+    def on_a_where(m: re.Match) -> bool:      # (the line before the call, at most 200 characters of it)
+        lo = max(0, m.start() - 200)
+        return "where(" in code[code.rfind("\n", lo, m.start()) + 1 or lo:m.start()]
+
+    m = next((m for m in LOG_CALL.finditer(code) if not on_a_where(m) and unguarded(m)), None)
     if m:
         out["log-unguarded"] = (f"the pasted code takes the log of a probability with nothing to keep it off 0 "
                                 f"(`{' '.join(prose[m.start():m.end()].split())}`): a probability that rounds to 0 makes "

@@ -463,8 +463,10 @@ SCORE = re.compile(r"\b(?:dice|iou|jaccard|dsc)[a-z_ ]{0,20}?[:=\s-]\s*(-?\d+(?:
 
 # A loss written as minus an overlap score (`return -(2 * inter + s) / (...)`, `bce - dice_coef`): below zero by design,
 # whatever the targets; not one minus it (`1 - dice`), which stays at or above zero.
-MINUS_SCORE = re.compile(r"(?<![\d.])(?<![\d.] )-\s*\(?\s*(?:\d+(?:\.\d*)?\s*\*\s*)?(?:dice|iou|jaccard|inter(?:section)?)\w*",
-                         re.I)
+# (one run of blanks between the minus and what it negates: two, around an optional bracket, backtrack over a long run
+# of spaces quadratically)
+MINUS_SCORE = re.compile(r"(?<![\d.])(?<![\d.] )-[ \t]*(?:\([ \t]*)?(?:\d+(?:\.\d*)?[ \t]*\*[ \t]*)?"
+                         r"(?:dice|iou|jaccard|inter(?:section)?)\w*", re.I)
 
 
 def loss_kind(text: str) -> str:
