@@ -1254,6 +1254,11 @@ def test_a_regressions_enormous_first_loss_that_never_halved_is_raw_targets():
     scaled = "MSE regression on house prices, the features through StandardScaler, SGD lr 0.01\n"
     assert weighed_parts(scaled + climb, "WR-360")["raw-targets"] == 2.0
     assert diagnosis(scaled + climb).matches[0].entry.id == "WR-360"
+    # (factcheck_session32 claim 4) a linear model's stable rate does not depend on the targets, and Adam's step does
+    # not grow with the gradient: a climb there is no mark of raw targets
+    for other in (scaled.replace("MSE regression", "Linear regression"), scaled.replace("SGD", "Adam")):
+        assert "raw-targets" not in weighed_parts(other + climb, "WR-360"), other
+    assert weighed_parts(scaled.replace("SGD", "Adam") + iterations, "WR-360")["raw-targets"] == 2.0   # sits high
 
 
 def test_a_frozen_loss_may_flicker_in_its_last_printed_digit():
@@ -1828,6 +1833,9 @@ def test_a_hand_written_bce_of_a_keras_output_or_of_one_minus_p_is_an_unguarded_
     keras_loss = "def my_bce(y_true, y_pred):\n    return -tf.reduce_mean(y_true * tf.math.log(y_pred))\n"
     assert set(breaking_construct(keras_loss + "model.add(Dense(1, activation='sigmoid'))")) == {"log-unguarded"}
     assert breaking_construct(keras_loss + "model.add(Dense(1))") == {}                  # a regression's output
+    # (factcheck_session32, claim 2's aside) the output layer is the last one: a sigmoid on a hidden layer is not it
+    assert breaking_construct(keras_loss + "Dense(64, activation='sigmoid')\nDense(1)") == {}
+    assert set(breaking_construct(keras_loss + "Dense(1)\nActivation('sigmoid')")) == {"log-unguarded"}
     keras3 = "def bce(y_true, y_pred):\n    return -ops.mean(y_true * ops.log(y_pred))\nDense(1, activation='sigmoid')"
     assert set(breaking_construct(keras3)) == {"log-unguarded"}                            # (review_session32_final g12)
     assert set(breaking_construct("l = -(y * np.log(a) + (1 - y) * np.log(1. - a))")) == {"log-unguarded"}

@@ -537,12 +537,14 @@ def _frozen(ev: Evidence) -> tuple[str, list[str]] | None:
 
 
 def _frozen_after_jump(ev: Evidence, peak: int) -> tuple[str, list[str]] | None:
-    """A loss that jumped, then stopped dead: it printed one value FROZEN_FEW times or more to its last, the same to
-    every printed digit (FROZEN_DIGITS or more of them), and it came to that value from PLATEAU_FALL or more above
-    it, not by creeping down to it. A run that converges slows as its gradient shrinks, so it reaches its floor by
-    ever smaller steps (0.5118, 0.5103, 0.5101, 0.5101); outputs that stopped changing stop at once (a jump that
-    killed every unit of a layer leaves one output for every input). Fewer values than _frozen asks for: a paste
-    that elides the middle of a long run (`...`) shows only a few of the frozen ones."""
+    """A loss that jumped, came straight down to one value and then printed it FROZEN_FEW times or more to its last,
+    the same to every printed digit (FROZEN_DIGITS or more of them): the outputs no longer change. A layer whose every
+    unit died leaves one output for every input; the biases after it still train, and carry the loss to the best
+    constant's (ln C on C balanced classes), so it freezes like this when they settle within one print (often they
+    creep, and then this rule is silent). A guard, not the mechanism: the value was reached from PLATEAU_FALL or more
+    above it, not by ever smaller steps, as a run that converges reaches its floor (0.5118, 0.5103, 0.5101, 0.5101).
+    Fewer values than _frozen asks for: a paste that elides the middle of a long run (`...`) shows only a few of the
+    frozen ones."""
     if ev.first_nonfinite is not None or ev.count != len(ev.before) + ev.before_start:
         return None
     level, n, same = _frozen_tail(ev)
@@ -555,8 +557,9 @@ def _frozen_after_jump(ev: Evidence, peak: int) -> tuple[str, list[str]] | None:
     return ("stall-after-drop",
             [f"the loss jumped to {fmt(ev.head[peak])} at {ev.where(peak)}, came{came} straight down to {fmt(level)} "
              f"and stopped dead: its last {n} values ({ev.where(start)} to {ev.where(ev.count - 1)}) are all "
-             f"{fmt(level)}, {same} (a run that converges creeps to its floor): the outputs no longer change, as when "
-             "a jump kills every unit of a layer"])
+             f"{fmt(level)}, {same}: the outputs no longer change, as when a jump kills every unit of a layer and "
+             "leaves one output for every input (its loss is then the best constant's: the labels' entropy for a "
+             "classifier, ln C on C balanced classes; the targets' variance for a squared error)"])
 
 
 def _frozen_early(ev: Evidence) -> tuple[str, list[str]] | None:

@@ -101,6 +101,11 @@ ABSOLUTE_LOSS = re.compile(r"\bloss\s*=\s*['\"](?:mae|mean_absolute_error|huber\
 SUMMED = re.compile(r"reduction\s*=\s*['\"]sum['\"]|size_average\s*=\s*False|\bsum(?:med)? (?:of|over) (?:the |all )?"
                     r"(?:per[- ]\w+ )?(?:\w+ )?(?:losses|errors|examples|samples|pixels|cross-?entropies)|\b(?:the )?sum,? not "
                     r"the mean|\bsummed\b|np\.sum\(|tf\.reduce_sum\(", re.I)
+# A model with no hidden layer, and the optimisers whose step does not grow with the gradient (printed_facts' raw
+# targets that climbed)
+LINEAR_MODEL = re.compile(r"\blinear[ _-]?regression\b|\bLinearRegression\b|\bSGDRegressor\b", re.I)
+ADAPTIVE = re.compile(r"\b(?:adam\w*|rmsprop|adagrad|adadelta|adafactor|lamb|lion)\b", re.I)
+PLAIN_SGD = re.compile(r"\bsgd\b|\bgradient descent\b", re.I)
 REGRESSION_SAID = re.compile(r"(?<!logistic )(?<!logistic-)regress\w*|\b(?:mse\w*|mean[ _-]squared|squared[ _-]error|mae|prices?)\b", re.I)
 PROBABILITY_WORDS = re.compile(r"\b(?:sigmoid|bce\w*|binary|logits?|probabilit\w*)\b", re.I)
 # A pasted Keras model that ends in a softmax and a cross-entropy: probabilities are what that loss takes unless it is
@@ -183,6 +188,8 @@ LOG_CALL = re.compile(r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp|math|K|op
 PROBABILITY_ARG = re.compile(r"\b(?:sigmoid|softmax)\b|^(?:probs?|probabilit\w*)$", re.I)
 NAME_ARG = re.compile(r"^(?P<minus>1(?:\.0*)?\s*-\s*)?(?P<name>[A-Za-z_]\w{0,30})$")
 KERAS_ACTIVATION = re.compile(r"\bactivation\s*=\s*['\"](\w+)['\"]")
+# the model's last layer, whose activation is the output's: a Dense (linear unless it names one) or an Activation
+KERAS_LAYER = re.compile(r"\bDense\([^\n]{0,160}|\bActivation\(\s*['\"](?P<activation>\w+)['\"]")
 KERAS_LOSS_DEF = re.compile(r"\bdef\s+\w+\(\s*y_true\s*,\s*y_pred\s*\)")
 GUARDED = re.compile(r"\+\s*(?:\w*eps\w*|\d*\.?\d+e-\d+|0?\.0*[1-9])|(?:\w*eps\w*|\d*\.?\d+e-\d+)\s*\+|clamp|clip|"
                      r"\bmax\(|maximum", re.I)
@@ -229,7 +236,7 @@ def _probability_named(arg: str, code: str, weighted: bool) -> bool:
     """Is the log's argument a probability: a sigmoid's or a softmax's output named in it, probs, a name the paste
     assigns from a sigmoid or a softmax, one minus a name whose own log the paste takes too, weighted (`weighted`: the
     call is multiplied by something, as a binary cross-entropy's `(1 - y) * log(1 - p)` is), or the y_pred of a Keras
-    loss function beside a model whose output layer (the last activation named) is a sigmoid or a softmax (Keras
+    loss function beside a model whose output layer (the last Dense or Activation pasted) is a sigmoid or a softmax (Keras
     hands a loss the model's output as y_pred), or what a pasted PyTorch model returns when it returns one?"""
     if PROBABILITY_ARG.search(arg):
         return True
@@ -241,8 +248,11 @@ def _probability_named(arg: str, code: str, weighted: bool) -> bool:
     if m.group("minus") and weighted and log_call_of(name).search(code):
         return True
     if name == "y_pred" and KERAS_LOSS_DEF.search(code):
-        activations = KERAS_ACTIVATION.findall(code)
-        if activations and activations[-1] in ("sigmoid", "softmax"):
+        last = None
+        for last in KERAS_LAYER.finditer(code):
+            pass
+        if last is not None and (last.group("activation") or
+                                 (KERAS_ACTIVATION.findall(last.group(0)) or ["linear"])[-1]) in ("sigmoid", "softmax"):
             return True
     # (`probs = model(xb)` beside a pasted PyTorch model that returns a sigmoid's or a softmax's output)
     if re.search(r"(?<![\w.])" + re.escape(name) + r"\s*=\s*(?:self\.)?\w*(?:model|net)\w*\(", code, re.I) \
@@ -483,12 +493,16 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     # raw units (or outputs broken from the start: the entries of that shape have the enormous start's part). Only
     # a loss that never fell to half of it (the enormous start's own rule), that is no sum over many examples or
     # pixels (reduction='sum' makes any loss enormous), and whose targets the words do not say were scaled. A loss
-    # that climbed from there counts too: under plain gradient descent raw targets grow the curvature with the
-    # residual, and a rate that suits unit-scale targets diverges (WR-360's own symptom; a rate too high alone
-    # starts from an ordinary loss).
-    # (a climb, not where the words say the inputs were raw: their outputs start enormous too, WR-330's)
+    # that climbed from there counts too, under plain gradient descent of a layered network: the residual multiplies
+    # the output's second derivative in the loss's Hessian, so targets hundreds of times larger make a rate that suits
+    # unit-scale ones diverge (WR-360's own symptom; a rate too high alone starts from an ordinary loss). Not a
+    # linear model's climb (its Hessian is X^T X / n, whatever the targets: its rate is too high), nor one under an
+    # adaptive optimiser alone (Adam's step does not grow with the gradient: raw targets leave its loss sitting
+    # high), nor where the words say the inputs were raw (their outputs start enormous too, WR-330's).
+    climbed = ev.high is not None and ev.high > 2 * ev.head[0]
     if regressor and sig.enormous_start and not SUMMED.search(ev.prose) and "targets" not in scaled["scaled"] \
-            and not (ev.high is not None and ev.high > 2 * ev.head[0] and "inputs" in scaled["unscaled"]):
+            and not (climbed and ("inputs" in scaled["unscaled"] or LINEAR_MODEL.search(ev.prose)
+                                  or (ADAPTIVE.search(ev.prose) and not PLAIN_SGD.search(ev.prose)))):
         first = ev.head[0]
         size = (f"an absolute error that large takes errors of about {fmt(first)}" if ABSOLUTE_LOSS.search(ev.prose)
                 else f"a squared error that large takes errors of about {fmt(math.sqrt(first))} (its root)")
