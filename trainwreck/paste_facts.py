@@ -228,16 +228,16 @@ def code_of(prose: str) -> str:
 
 def log_call_of(name: str) -> re.Pattern:
     """A log of this very name, alone (the other term of a binary cross-entropy)."""
-    return re.compile(r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp|math|K|ops|keras\.ops)\.)?log\(\s*" + re.escape(name)
-                      + r"\s*\)")
+    return re.compile(r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp|math|K|ops|keras\.ops)\.)?log\(\s*"
+                      + re.escape(name) + r"\s*\)")
 
 
 def _probability_named(arg: str, code: str, weighted: bool) -> bool:
     """Is the log's argument a probability: a sigmoid's or a softmax's output named in it, probs, a name the paste
     assigns from a sigmoid or a softmax, one minus a name whose own log the paste takes too, weighted (`weighted`: the
     call is multiplied by something, as a binary cross-entropy's `(1 - y) * log(1 - p)` is), or the y_pred of a Keras
-    loss function beside a model whose output layer (the last Dense or Activation pasted) is a sigmoid or a softmax (Keras
-    hands a loss the model's output as y_pred), or what a pasted PyTorch model returns when it returns one?"""
+    loss function beside a model whose output layer (the last Dense or Activation pasted) is a sigmoid or a softmax
+    (Keras hands a loss the model's output as y_pred), or what a pasted PyTorch model returns when it returns one?"""
     if PROBABILITY_ARG.search(arg):
         return True
     m = NAME_ARG.match(arg)
