@@ -15,7 +15,7 @@ import sys
 
 from .curve_shape import ACCURACY_RISE, Signature, fmt
 from .logscan import Evidence, dialects
-from .wording import NORMALS, loss_kind, score_out_of_range, sentences_and_ends, sentences_only, tokens
+from .wording import MINUS_SCORE, NORMALS, loss_kind, score_out_of_range, sentences_and_ends, sentences_only, tokens
 
 ZERO_GRADIENT_WORDS, ACCURACY_WORDS = {"gradient", "exactly", "zero"}, {"accuracy", "improve"}
 SIGMOID_ZERO_WORDS = {"sigmoidzero"}
@@ -183,8 +183,8 @@ MASKED_INF = re.compile(r"\bmasked_fill_?\([^\n]{0,120}?,\s*" + _NEG_INF + r"\s*
 #   max inside it, nor log_softmax or logsigmoid (computed stably), nor log1p (another name, though log1p(-p) breaks
 #   the same way); not a log of a name the paste does not show to be a probability (`np.log(p)` of prices).
 LOG_OF_ZERO_WORDS = {"log", "epsilon"}
-LOG_CALL = re.compile(r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp|math|K|ops|keras\.ops)\.)?log\(\s*"
-                      r"(?P<arg>[^()\n]{0,80}(?:\([^()\n]{0,80}\)[^()\n]{0,40})?)\)")
+_LOG_OPEN = r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp|math|K|ops|keras\.ops)\.)?log\(\s*"
+LOG_CALL = re.compile(_LOG_OPEN + r"(?P<arg>[^()\n]{0,80}(?:\([^()\n]{0,80}\)[^()\n]{0,40})?)\)")
 PROBABILITY_ARG = re.compile(r"\b(?:sigmoid|softmax)\b|^(?:probs?|probabilit\w*)$", re.I)
 NAME_ARG = re.compile(r"^(?P<minus>1(?:\.0*)?\s*-\s*)?(?P<name>[A-Za-z_]\w{0,30})$")
 KERAS_ACTIVATION = re.compile(r"\bactivation\s*=\s*['\"](\w+)['\"]")
@@ -228,8 +228,7 @@ def code_of(prose: str) -> str:
 
 def log_call_of(name: str) -> re.Pattern:
     """A log of this very name, alone (the other term of a binary cross-entropy)."""
-    return re.compile(r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp|math|K|ops|keras\.ops)\.)?log\(\s*"
-                      + re.escape(name) + r"\s*\)")
+    return re.compile(_LOG_OPEN + re.escape(name) + r"\s*\)")
 
 
 def _probability_named(arg: str, code: str, weighted: bool) -> bool:
@@ -699,14 +698,14 @@ BINARY_LOSS = re.compile(r"binary_cross_?entropy\w*|\bBCE\w*Loss\b|\bBCE\b", re.
 TARGETS_0_255 = re.compile(r"(?:array|tensor)\(\[\s*0\.?\s*,\s*255\.?\s*\]|\[\s*0\.?\s+255\.?\s*\]|"
                            r"\b0\s*(?:and|or|/)\s*255\b")
 TARGET_WORDS = re.compile(r"\b(?:masks?|labels?|targets?|ground[ -]?truth|gt|y)\b", re.I)
-# ... not where the paste brings them to 0/1 (divided by 255, thresholded), nor beside a Dice term, whose minus
-# goes below zero whatever the targets
-TARGETS_MADE_BINARY = re.compile(r"/=?\s*255\b|>=?\s*\d+|\bthreshold\w*|\bbinari[sz]\w*|\bdice\b", re.I)
+# ... not where the paste brings them to 0/1 (divided by 255, thresholded), nor beside a loss written as minus an
+# overlap score (wording.MINUS_SCORE), which goes below zero whatever the targets
+TARGETS_MADE_BINARY = re.compile(r"/=?\s*255\b|>=?\s*\d+|\bthreshold\w*|\bbinari[sz]\w*", re.I)
 
 
 def _targets_0_255(prose: str) -> str:
     """The words that print or say binary targets of 0 and 255 beside a binary cross-entropy, or ""."""
-    if not BINARY_LOSS.search(prose) or TARGETS_MADE_BINARY.search(prose):
+    if not BINARY_LOSS.search(prose) or TARGETS_MADE_BINARY.search(prose) or MINUS_SCORE.search(prose):
         return ""
     return next((" ".join(m.group(0).split()) for sentence, _ in sentences_and_ends(prose)
                  if TARGET_WORDS.search(sentence) for m in TARGETS_0_255.finditer(sentence)), "")
@@ -717,11 +716,12 @@ def impossible_negative(ev: Evidence, words: list[str]) -> str:
     out_of_range = score_out_of_range(ev.prose)
     if out_of_range:
         return f"an overlap score outside [0, 1] (`{out_of_range}`): the targets are not in [0, 1]"
-    targets = _targets_0_255(ev.prose) if negative_shown(ev, words) else ""
+    negative = negative_shown(ev, words)
+    targets = _targets_0_255(ev.prose) if negative else ""
     if targets:
         return (f"the loss goes below zero beside a binary cross-entropy whose targets the paste shows as 0 and 255 "
                 f"(`{targets}`): with a target above 1 its -(y log p + (1 - y) log(1 - p)) has no floor")
-    if negative_shown(ev, words) and loss_kind(ev.prose) == "bounded":
+    if negative and loss_kind(ev.prose) == "bounded":
         return ("the loss goes below zero, and the loss named here (cross-entropy, BCE, 1 - Dice, a squared "
                 "error) cannot with valid targets")
     return ""

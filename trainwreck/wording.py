@@ -757,7 +757,9 @@ REPORT_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]{1,40}")
 
 # A line of code or of a log rather than of the reporter's sentences: a call (a name right before its bracket), an
 # assignment, brackets or braces, or an indented block (a sentence's "(as here)" or "; and" is prose)
-CODE_LINE = re.compile(r"\w\(|=|[{}\[\]]|^(?:[ \t]{4}|\t|>>>|\$ )")
+_CODE_START = r"^(?:[ \t]{4}|\t|>>>|\$ )"          # indented, a prompt's
+CODE_LINE = re.compile(r"\w\(|=|[{}\[\]]|" + _CODE_START)
+CODE_START = re.compile(_CODE_START)
 KEYWORDS = frozenset("return def class import from lambda self none true false with as for while if else elif in not "
                      "and or print".split())
 
@@ -771,7 +773,7 @@ _PROSE_WORD = re.compile(r"[A-Za-z][a-z]*'?[a-z]*[,.;:!?]?")
 
 
 def _mostly_prose(line: str) -> bool:
-    if line.startswith(("    ", "\t", ">>>", "$ ")):
+    if CODE_START.match(line):
         return False
     tokens = _TOKEN.findall(line)
     words = sum(1 for t in tokens if _PROSE_WORD.fullmatch(t))
