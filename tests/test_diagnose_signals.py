@@ -1935,3 +1935,45 @@ def test_review_session32_final_misreadings_stay_fixed():
     assert set(breaking_construct(model)) == {"log-unguarded"}
     assert breaking_construct(model.replace("F.softmax(self.fc3(x), dim=1)", "self.fc3(x)")) == {}
     assert scaled_said("My inputs are unnormalized, up to 5e5.")["unscaled"] == {"inputs": "inputs are unnormalized"}
+
+
+def keras_epochs(losses, accuracies) -> str:
+    """Keras 2's fit() lines for these epochs (the last update of each bar)."""
+    n = len(losses)
+    return "".join(f"Epoch {e}/{n}\n391/391 [==============================] - 44s 113ms/step - loss: {v:.4f} - "
+                   f"accuracy: {a:.4f}\n" for e, (v, a) in enumerate(zip(losses, accuracies), 1))
+
+
+def test_review_session33_blind_misreadings_stay_fixed():
+    """(review_session33_blind) h13: "val accuracy stuck at 50% while val loss keeps dropping" is no overfitting (the
+    dropping is the loss's); h01, h36: a loss that ends at twice its start or more, near its peak, climbed and stayed,
+    however few values show it; h31, h40: a Keras classifier's first epoch at a mean cross-entropy in the thousands,
+    beside an accuracy that never moved, was broken (its fall was no learning); the optimizer's default rate said to
+    work, in a paste that set a rate above every default, is a lower rate that helped."""
+    from trainwreck.curve_shape import signature_of
+    from trainwreck.wording import normals_asked
+
+    assert not any(n.name.startswith("overfitting") for n in
+                   normals_asked("val accuracy stuck at ~50% while val loss keeps dropping"))
+    assert any(n.name.startswith("overfitting") for n in normals_asked("val acc drops after epoch 3, why?"))
+
+    stayed = keras_epochs([2.9147, 7.7013, 7.6988, 7.6990], [0.5031, 0.4992, 0.4990, 0.5004])
+    d = diagnosis("Adam(learning_rate=0.1), binary_crossentropy\n" + stayed)
+    assert d.signature.name == "climbed-and-stayed" and d.matches[0].entry.id == "WR-220"
+    assert "its last 3 values all stayed at 2x its first or more" in d.signature.facts[0]
+    for back in ([2.9147, 7.7013, 2.1, 1.5], [2.9147, 3.1, 3.0, 7.7]):      # came back down; one jump at the end
+        assert diagnosis(keras_epochs(back, [0.5] * 4)).signature.name != "climbed-and-stayed", back
+
+    chance = keras_epochs([2911.4673, 61.2210, 2.3204, 2.3027], [0.1012, 0.0998, 0.0993, 0.1001])
+    sig = diagnosis(chance).signature
+    assert sig.enormous_start and sig.start_updated and "never moved (0.1012 to 0.1001)" in sig.enormous_start
+    d = diagnosis("RMSprop(learning_rate=0.05)\n" + chance + "With RMSprop's default 0.001 the same model gets 91%.\n")
+    assert d.matches[0].entry.id == "WR-220"
+    assert "the report says a lower learning rate helped" in d.matches[0].evidence
+    assert not diagnosis(keras_epochs([2911.4673, 61.2210, 2.3204, 0.41], [0.1012, 0.52, 0.81, 0.88])).signature.enormous_start
+    plain = "".join(f"epoch {e} loss {v} acc 0.10\n" for e, v in enumerate((2911.4673, 61.221, 2.3204, 2.3027), 1))
+    assert not signature_of(scan(io.BytesIO(plain.encode()), "log", message_finder(real_catalog()))).enormous_start
+
+    assert lr_tried("opt = Adam(learning_rate=0.1)\nThe same notebook with the default Adam() reached 0.87.") == "helped"
+    assert lr_tried("opt = Adam(learning_rate=0.1)\nWith the default glorot_uniform it is 97% after one epoch.") == ""
+    assert lr_tried("opt = Adam(learning_rate=1e-5)\nWith the default Adam() it reached 0.87.") == ""

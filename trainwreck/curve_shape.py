@@ -33,6 +33,10 @@ ENORMOUS, ENORMOUS_NEXT = 100.0, 3
 # to read a climb or a descent as something else -- and not at all once the loss has fallen to
 # half its first value (a run that learnt was not broken from the start).
 ENORMOUS_START = 1e4
+# ... and ENORMOUS_MEAN_CE for a classifier (an accuracy printed beside the loss) whose log prints the mean over its
+# examples by construction (Dialect.mean_loss): ten times ln K for any K under 22,000 classes, so a sum cannot explain
+# it, only logits hundreds apart -- outputs broken from the start, or thrown that far by the first updates.
+ENORMOUS_MEAN_CE = 100.0
 # An early spike: within the first SPIKE_WINDOW values, SPIKE_RATIO times the first one.
 SPIKE_WINDOW, SPIKE_RATIO = 10, 3.0
 # ... and in a run said to have no warmup ("no warmup", "warmup_steps=0"), a jump to twice the first value
@@ -95,6 +99,7 @@ class Signature:
     climb_warning_at: str = ""         # ... as the log numbers it
     weak: bool = False                 # the shape fits, but too faintly to name an entry on it alone
     enormous_start: str = ""           # the fact, when the first loss is ENORMOUS_START or more (see there)
+    start_updated: bool = False        # ... and that first value is a mean over steps that updated the weights
     first_epoch: bool = False          # non-finite from a first value that stands for a whole epoch (see NONFINITE_TRACES)
 
 
@@ -147,14 +152,25 @@ def fmt(v: float) -> str:
 def signature_of(ev: Evidence) -> Signature:
     out = _signature(ev)
     first = ev.head[0] if ev.head else None
+    mean_ce = ev.mean_loss and _accuracy_printed(ev)
+    stuck = _accuracy_stuck(ev)
     if (out.name not in ("no-loss", "few-values", "nonfinite-from-start", "nonfinite-throughout")
-            and first is not None and math.isfinite(first) and first >= ENORMOUS_START
-            and at_run_start(ev) and not (ev.low is not None and ev.low <= first / 2)):
-        out.enormous_start = (f"the first loss ({fmt(first)}) is already enormous: a fresh classifier's mean "
-                              "cross-entropy starts near ln of the number of classes; a loss this large is an "
-                              "error (squared or absolute) on targets in their raw units, outputs broken from the "
-                              "start, or a sum over many examples")
+            and first is not None and math.isfinite(first) and first >= (ENORMOUS_MEAN_CE if mean_ce else ENORMOUS_START)
+            and at_run_start(ev) and (stuck or not (ev.low is not None and ev.low <= first / 2))):
+        # (a loss that fell from there beside an accuracy that never moved did not learn: it was no sum)
+        out.enormous_start = (
+            f"the first loss ({fmt(first)}) is already enormous: " + (
+                f"{ev.mean_loss} prints a mean over the examples and the accuracy beside it says this is a classifier, "
+                "whose mean cross-entropy starts near ln of the number of classes (2.3 for ten); this takes logits "
+                "hundreds apart, outputs broken from the start or thrown that far by the first updates" if mean_ce else
+                "a fresh classifier's mean cross-entropy starts near ln of the number of classes; a loss this large "
+                "is an error (squared or absolute) on targets in their raw units, outputs broken from the start, or "
+                "a sum over many examples")
+            + (f"; the accuracy printed beside it never moved ({fmt(ev.accuracy_head[0])} to "
+               f"{fmt(ev.accuracy_tail[-1])}), so the fall that followed was no learning" if stuck and ev.low is not None
+               and ev.low <= first / 2 else ""))
         out.facts.append(out.enormous_start)
+        out.start_updated = bool(mean_ce and _once_an_epoch(ev))
     ceiling = ceiling_fact(ev)
     if ceiling:
         if out.name == "healthy":
@@ -301,13 +317,15 @@ def _signature(ev: Evidence) -> Signature:
         return sig("climbing", [f"no non-finite value yet, but the loss has risen {end_rises} times in a row "
                                 f"to {fmt(ev.before[-1])} at the end ({at(ev.count - 1)})"])
     low = ev.low if ev.low is not None else ev.head[0]
-    slow = _slow_climb(ev) if warn_index is None and not GROWS_WHEN_HEALTHY.search(
-        f"{ev.loss_named[0]} {ev.prose}") else None
-    if ((warn_index is not None or slow) and not swung and low > 0 and ev.last > ev.head[0] and ev.last >= STAYED * low
-            and ev.high is not None and ev.last >= NEAR_PEAK * ev.high):
-        seen = (f"a loss watch ({WATCH_RULE}) would have warned at {warn_at}" if slow is None else
+    grows = GROWS_WHEN_HEALTHY.search(f"{ev.loss_named[0]} {ev.prose}")
+    slow = _slow_climb(ev) if warn_index is None and not grows else None
+    held = _held_above_start(ev) if warn_index is None and slow is None and not grows else 0
+    if ((warn_index is not None or slow or held) and not swung and low > 0 and ev.last > ev.head[0]
+            and ev.last >= (DOUBLED if held else STAYED) * low and ev.high is not None and ev.last >= NEAR_PEAK * ev.high):
+        seen = (f"a loss watch ({WATCH_RULE}) would have warned at {warn_at}" if warn_index is not None else
                 f"it rose at {slow[0]} of the {slow[1]} values after its lowest, each rise too small for a loss watch "
-                f"({WATCH_RULE}) to flag")
+                f"({WATCH_RULE}) to flag" if slow else
+                f"its last {counted(held, 'value')} all stayed at {DOUBLED:g}x its first or more")
         return sig("climbed-and-stayed", [
             f"the loss climbed and did not come back down: it ends at {fmt(ev.last)} ({at(ev.count - 1)}), above "
             f"its first value {fmt(ev.head[0])} ({at(0)}) and {ev.last / low:.3g}x its lowest, {fmt(low)} "
@@ -348,6 +366,23 @@ GROWS_WHEN_HEALTHY = re.compile(r"\b(?:gan|dcgan|wgan|generator|discriminator|g_
 # A climb too slow for the watch (rises of a few percent a print): it still counts as a climb that stayed when
 # it runs over SLOW_VALUES values or more after the lowest and most of them (SLOW_SHARE) are rises.
 SLOW_VALUES, SLOW_SHARE = 5, 2 / 3
+
+
+# A loss whose last HELD_MIN values or more all stand at DOUBLED times its first value or more (and its lowest), near
+# its peak, climbed and stayed however few values the paste holds or however the watch would have seen the rise: a
+# healthy run's loss does not end at twice where it started (the losses that grow in one, GROWS_WHEN_HEALTHY, aside).
+DOUBLED, HELD_MIN = 2.0, 2
+
+
+def _held_above_start(ev: Evidence) -> int:
+    """How many values at the end stand at DOUBLED times the first or more, when at least HELD_MIN do (else 0)."""
+    first = ev.head[0] if ev.head else 0
+    if ev.first_nonfinite is not None or ev.before_start or not first > 0:
+        return 0
+    held = 0
+    while held < len(ev.before) and ev.before[-1 - held] >= DOUBLED * first:
+        held += 1
+    return held if HELD_MIN <= held < len(ev.before) else 0
 
 
 def _slow_climb(ev: Evidence) -> tuple[int, int] | None:
@@ -433,6 +468,21 @@ def _numbers_of(text: str | None) -> list[float]:
 def _shape_judged(ev: Evidence) -> bool:
     """Enough finite, positive values from the run's start to judge a plateau or a stall."""
     return ev.count >= SHAPE_MIN and ev.low is not None and ev.low > 0 and at_run_start(ev)
+
+
+def _accuracy_printed(ev: Evidence) -> bool:
+    """Is an accuracy printed beside the loss, above 0 somewhere (a regression compiled with metrics=['accuracy']
+    prints 0 on every line)?"""
+    return bool(ev.accuracy_head and ev.accuracy_tail and max(ev.accuracy_head + ev.accuracy_tail) > 0)
+
+
+def _accuracy_stuck(ev: Evidence) -> bool:
+    """Did the accuracy printed beside the loss stay within ACCURACY_MOVED of where it was, first print to last?"""
+    if not _accuracy_printed(ev):
+        return False
+    seen = ev.accuracy_head + ev.accuracy_tail
+    scale = 100 if ev.accuracy_percent or min(seen) > 1 else 1
+    return max(seen) - min(seen) < ACCURACY_MOVED * scale
 
 
 def _accuracy_rose(ev: Evidence, by: float = ACCURACY_RISE) -> bool:

@@ -28,7 +28,7 @@ from .logscan.positions import counted_on, epoch_on, last_epoch, named_step, sta
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_scale_zero
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .paste_facts import NEGATIVE, RATE_CLIMB, shown_frameworks
-from .weighing import (CODE_CONSTRUCTS, PASTED, W_NEGATIVE, WEIGHTS, Context, Weigher, Weights, bare_op, context_of,
+from .weighing import (CODE_CONSTRUCTS, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op, context_of,
                        message_finder, op_named, weigh, weigher)
 from .wording import BENIGN_OVERFLOW, RESTARTED, STUCK, Normal, normals_asked, says_failure, timing_of, tokens
 
@@ -305,8 +305,14 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
         worded = (c.words_count or (c.unjudged and (any(parts.get(k, 0) > 0 for k in SAID_FACTS)
                                                     or c.said_nonfinite or c.lr_tried))) \
             and c.bm[entry.id] > 0 and c.said_failure
+        # (a rate tried that says which way the failure moves names a candidate where a failure is shown or said: a
+        # lower rate that only put it off names the entries it is the face of beside any curve; one that helped, the
+        # rate's entries where the curve names none of its own)
+        tried = parts.get("tried", 0) >= W_TRIED and (c.lr_tried == "delayed" or not failure_shown) and (
+            failure_shown or bool(sig.enormous_start) or c.said_failure)
         if score > 0 and (parts.get("curve", 0) > 0 or parts.get("messages", 0) > 0 or worded or parts.get("negative")
-                          or parts.get("start") or parts.get("prior") or any(parts.get(k, 0) > 0 for k in SAID_FACTS)):
+                          or parts.get("start") or parts.get("prior") or tried
+                          or any(parts.get(k, 0) > 0 for k in SAID_FACTS)):
             matches.append(Match(entry, round(score, 3), evidence, against, first_fix_step(entry),
                                  {k: round(v, 3) for k, v in parts.items()}))
     matches.sort(key=lambda m: (-m.score, m.entry.id))

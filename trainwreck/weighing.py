@@ -451,8 +451,10 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         curve = W_PART / 2           # not its signature, but its Symptom says it can show then too
     else:
         curve = 0.0
-    if sig.enormous_start and entry.trace == "nonfinite-from-start":
-        parts["start"] = W_PART / math.sqrt(w.trace_count.get(entry.trace, 1))
+    # (an epoch's mean holds the steps after the first updates: a rate that threw the outputs out within them too)
+    if sig.enormous_start and (entry.trace == "nonfinite-from-start" or sig.start_updated and entry.trace == RATE):
+        sharing = w.trace_count.get("nonfinite-from-start", 1) + (w.trace_count.get(RATE, 1) if sig.start_updated else 0)
+        parts["start"] = W_PART / math.sqrt(sharing)
         evidence.append(sig.enormous_start)
     if sig.first_epoch and entry.trace in NONFINITE_TRACES and entry.trace != sig.name:
         curve = max(curve, W_GENERAL)

@@ -579,6 +579,24 @@ def _said_instead(raw: str) -> bool:
                 and not REPORTERS_OWN.search(folded))
 
 
+# ... or the optimizer's default rate said to work, in a paste that sets a rate above every optimizer's default (0.01:
+# Keras's SGD and PyTorch's RMSprop; 1e-3 for Adam and most others): "with RMSprop's default 0.001 the same model gets
+# 91%", "with the default Adam() it reached 0.87" -- a lower rate helped. Not a default of something else ("the
+# default glorot_uniform"), nor one that broke too, nor a question or a plan.
+DEFAULT_RATE = re.compile(r"\bdefault\s+(?:[\w'()]{1,20}\s+){0,2}?(?:lr|rate|optimi[sz]er|(?:adam|adamw|sgd|rmsprop|"
+                          r"adagrad|nadam|adamax)(?:\(\))?(?!\w))|\b(?:adam|adamw|sgd|rmsprop|adagrad|nadam|adamax)'s\s+"
+                          r"default\b")
+WENT_WELL = re.compile(RAN_WELL.pattern + r"|\b(?:gets?|got|reach\w*|hits?)\s+(?:to\s+)?(?:\d+(?:\.\d+)?\s*%|0?\.\d+)")
+ABOVE_EVERY_DEFAULT = 0.01
+
+
+def _default_rate_worked(folded: str) -> bool:
+    if not any(float(m.group(1)) > ABOVE_EVERY_DEFAULT for m in RATE_NAMED.finditer(folded)):
+        return False
+    return any(DEFAULT_RATE.search(sentence) and WENT_WELL.search(sentence) and not RAN_BADLY.search(sentence)
+               and not PLANNED.search(sentence) for sentence in SENTENCE.split(folded))
+
+
 def lr_tried(text: str) -> str:
     """"failed" when the text says a lower learning rate did not help, "delayed" when it only put the failure off,
     "helped" when it did, else ""."""
@@ -589,7 +607,7 @@ def lr_tried(text: str) -> str:
         return "helped" if LOWER_LR_HELPS.search(folded) or _rates_compared(folded) == "helped" else "delayed"
     if TRIED_LR.search(folded):
         return "failed"
-    if LOWER_LR_HELPS.search(folded):
+    if LOWER_LR_HELPS.search(folded) or _default_rate_worked(folded):
         return "helped"
     compared = _rates_compared(folded)
     if compared:
@@ -830,6 +848,10 @@ NEGATIVE_SAID = re.compile(r"\bnegative (?:loss|nll|cost|values?|numbers?)\b|\b(
                            r"(?:[^.;!?\n]|\.(?=\w)){0,80}?(?:\bnegative\b" + _NOT_OF_LOSS + r"|\b(?:into|to) (?:the )?negatives?\b"
                            r"|\bbelow (?:zero|0(?![.,]?\d))|\bless than (?:zero|0(?![.,]?\d))|(?<![\w-])-ve\b)", re.I)
 
+# The words between a subject and its verb: up to 60 characters that start no other clause or subject ("val accuracy
+# stuck at 50% while val loss keeps dropping": the dropping is the loss's, not the accuracy's)
+_SAME_SUBJECT = r"(?:(?!\b(?:while|whereas|but|although|though|loss|acc\w*)\b).){0,60}?"
+
 NORMALS = (
     Normal("negative loss", NEGATIVE_SAID,
            "a negative loss is normal when the loss is a negative log-likelihood of continuous data (a density can "
@@ -852,8 +874,8 @@ NORMALS = (
            "validation loss is measured once at the end, so the two differ even in a healthy run",
            "both curves over the epochs: a failure shows as nan, inf or a climb, not as a gap"),
     Normal("overfitting: a validation loss that rises while the training loss falls",
-           re.compile(r"val(?:idation)?[ _-]?loss\b.{0,60}?(?:increas\w*|\bris(?:es|ing)\b|go(?:es|ing)? up(?! and down)|"
-                      r"climb\w*|gets? worse)|val(?:idation)?[ _-]?acc(?:uracy)?\b.{0,60}?(?:decreas\w*|\bdrops?\b|"
+           re.compile(rf"val(?:idation)?[ _-]?loss\b{_SAME_SUBJECT}(?:increas\w*|\bris(?:es|ing)\b|go(?:es|ing)? up(?! and down)|"
+                      rf"climb\w*|gets? worse)|val(?:idation)?[ _-]?acc(?:uracy)?\b{_SAME_SUBJECT}(?:decreas\w*|\bdrops?\b|"
                       r"dropping|\bfall(?:s|ing)\b|gets? worse)"),
            "a validation loss that bottoms out and then rises while the training loss keeps falling is overfitting: "
            "the model learns what is particular to the training examples. It is what training does on too little "

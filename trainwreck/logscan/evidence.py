@@ -28,6 +28,7 @@ class Evidence:
     size: int = 0
     mode: str = "none"                     # key | csv | column | none
     dialect: str = ""                      # the log format recognised
+    mean_loss: str = ""                    # why its loss is a mean over the examples (Dialect.mean_loss), if it is
     loss_key: str = ""                     # the column read as the loss when the log prints no total (a part)
     loss_named: tuple[str, str] = ("", "")  # the key read when it is not the plain loss, and why (layout.named)
     frameworks: list[str] = field(default_factory=list)   # ORIGINS keys the log shows
@@ -233,7 +234,7 @@ def merge(a: Evidence, b: Evidence) -> Evidence:
     def moved(pos: Position | None) -> Position | None:
         return pos.shifted(a.lines, a.epoch_out) if pos is not None else None
 
-    out = Evidence(source=a.source, mode=a.mode, dialect=a.dialect, loss_key=a.loss_key, loss_named=a.loss_named,
+    out = Evidence(source=a.source, mode=a.mode, dialect=a.dialect, mean_loss=a.mean_loss, loss_key=a.loss_key, loss_named=a.loss_named,
                    refused=a.refused, lines=a.lines + b.lines, size=a.size + b.size,
                    count=a.count + b.count, long_lines=a.long_lines + b.long_lines,
                    last=b.last if b.count else a.last, last_at=moved(b.last_at) if b.count else a.last_at,

@@ -386,6 +386,8 @@ def _evidence(source: str, layout: Layout, first: bytes = b"") -> Evidence:
     ev = Evidence(source=source, mode=layout.mode, dialect=layout.dialect.name if layout.mode != "none" else "",
                   loss_key=layout.column[5] if layout.column is not None and len(layout.column) > 5 else "",
                   loss_named=layout.named,
+                  # (a key other than the plain loss, read in its place, is no mean the tool vouches for)
+                  mean_loss=layout.dialect.mean_loss if layout.mode != "none" and not layout.named[0] else "",
                   clip_at=layout.clip_at)
     ev.show_framework(layout.dialect.framework if layout.mode != "none" else None)
     _read_start(ev, layout, first)

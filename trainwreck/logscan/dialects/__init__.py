@@ -36,6 +36,9 @@ class Dialect:
     clears_unless: re.Pattern | None = None
     # a format recognised by its look whose numbers may be something else: refused when the first block says so
     refused_by: Callable[[bytes], bool] | None = None
+    # the loss it prints is a mean over the examples by construction (the tool's own reduction, with its source):
+    # a classifier's then starts near ln K, never at a sum's hundreds
+    mean_loss: str = ""
 
 
 def named(name: str) -> Dialect | None:

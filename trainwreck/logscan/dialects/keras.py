@@ -57,4 +57,8 @@ DIALECT = Dialect("Keras progress bar", re.compile(rb"(?m)^Epoch \d+/\d+[ \t]*\r
                   clears_gradients="computes each step's gradients afresh",
                   # PyTorch's transfer-learning tutorial prints `Epoch 0/24` on its own line too: only Keras's bar
                   # (`32/32 [====`, or Keras 3's `━`) says fit() ran the steps; a custom train_step runs them itself
-                  clears_shown_by=re.compile(r"\d+/\d+ \[=|\u2501"), clears_unless=re.compile(r"\btrain_step\b"))
+                  clears_shown_by=re.compile(r"\d+/\d+ \[=|\u2501"), clears_unless=re.compile(r"\btrain_step\b"),
+                  # a Keras loss reduces "sum_over_batch_size" unless told otherwise (keras/src/losses/loss.py at
+                  # v3.8.0, Loss.__init__; Keras 2's ReductionV2.AUTO means the same in fit()), and the bar shows the
+                  # running mean of those over the epoch's batches
+                  mean_loss="Keras")
