@@ -36,7 +36,8 @@ from trainwreck.wording import _fold, _prepared, loss_kind, lr_tried, sentences_
 UNITS = ["file ", 'file "', "x/site-packages/a ", "a/dist-packages/b in f\n    12 x\n", "<ipython-input-",
          "cell in[", "error ", " ", "\t", "runtime error ", "--> 12 ", " in \n 1 ", "val_loss", "val_loss ",
          "[eval] ", "eval loss ", "validation: ", "epoch ", "epoch valid_loss ", "x" * 200 + "\n", "- ", "log(p) ",
-         "(1 - y) * np.log(1 - p) ", "lr 1e-3 nan at epoch 9 instead of ", "tried 0.1 ", "0 and 255 "]
+         "(1 - y) * np.log(1 - p) ", "lr 1e-3 nan at epoch 9 instead of ", "tried 0.1 ", "0 and 255 ",
+         "e = np.exp(z)\n", "exp(a) / ", "default adam works, lr=0.1 "]
 SIZES = (1 << 14, 1 << 15)
 
 

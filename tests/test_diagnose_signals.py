@@ -1977,3 +1977,28 @@ def test_review_session33_blind_misreadings_stay_fixed():
     assert lr_tried("opt = Adam(learning_rate=0.1)\nThe same notebook with the default Adam() reached 0.87.") == "helped"
     assert lr_tried("opt = Adam(learning_rate=0.1)\nWith the default glorot_uniform it is 97% after one epoch.") == ""
     assert lr_tried("opt = Adam(learning_rate=1e-5)\nWith the default Adam() it reached 0.87.") == ""
+
+
+def test_a_softmax_written_with_unshifted_exps_is_read_as_the_overflow_it_risks():
+    """(review_session33_blind h04, h28) exps summed into a ratio or a log with nothing subtracted from their input
+    break at an input past about 88.7 in float32: inf / inf is nan. A shifted one, a sigmoid's 1 / (1 + exp(-z)) and an
+    exp divided by a constant do not."""
+    from trainwreck.paste_facts import breaking_construct
+
+    unshifted = ["w = jnp.exp(s) / jnp.exp(s).sum(-1, keepdims=True)\n",
+                 "num = torch.exp(torch.diag(sim))\nden = torch.exp(sim).sum(dim=1)\nloss = -torch.log(num / den).mean()\n",
+                 "e = np.exp(z)\np = e / np.sum(e, axis=1)\n",
+                 "loss = np.log(np.sum(np.exp(logits), axis=1)) - logits[y]\n"]
+    for code in unshifted:
+        assert "exp-unshifted" in breaking_construct(code), code
+    for code in ("e = np.exp(z - z.max(axis=1, keepdims=True))\np = e / e.sum(axis=1, keepdims=True)\n",
+                 "z = z - np.max(z)\np = np.exp(z) / np.sum(np.exp(z))\n",
+                 "def sigmoid(z):\n    return 1 / (1 + np.exp(-z))\n",
+                 "e = np.exp(z)\ns = 1 / (1 + e)\n",
+                 "w = np.exp(-d / tau)\nw = w / 2\n",
+                 OVERFLOW):          # (a warning's echo of its line: when it was printed, the message's reading says)
+        assert "exp-unshifted" not in breaking_construct(code), code
+    steps = "".join(f"step {k * 200} loss {v}\n" for k, v in enumerate(("5.47", "4.12", "3.23", "2.45", "2.01", "nan")))
+    assert "exp-unshifted" in weighed_parts("```python\n" + unshifted[0] + "```\n" + steps, "WR-020")
+    assert "exp-unshifted" not in weighed_parts("```python\n" + unshifted[0] + "```\n" + steps.replace("nan", "1.90"),
+                                                "WR-020")      # a suspect beside a nan only

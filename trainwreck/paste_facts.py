@@ -8,6 +8,7 @@ catalogue); none is a verdict on its own.
 """
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import statistics
@@ -193,6 +194,15 @@ KERAS_LAYER = re.compile(r"\bDense\([^\n]{0,160}|\bActivation\(\s*['\"](?P<activ
 KERAS_LOSS_DEF = re.compile(r"\bdef\s+\w+\(\s*y_true\s*,\s*y_pred\s*\)")
 GUARDED = re.compile(r"\+\s*(?:\w*eps\w*|\d*\.?\d+e-\d+|0?\.0*[1-9])|(?:\w*eps\w*|\d*\.?\d+e-\d+)\s*\+|clamp|clip|"
                      r"\bmax\(|maximum", re.I)
+# - An exp whose result is divided by a sum of exps, or summed inside a log (a softmax or a log-sum-exp written by
+#   hand: `jnp.exp(s) / jnp.exp(s).sum(-1)`, `den = torch.exp(sim).sum(1)` then `num / den`, `np.log(np.sum(np.exp(z)))`),
+#   with nothing subtracted from its input first (no max in the call, none in what made a bare name it is handed): an
+#   input past about 88.7 in float32 makes exp inf, and inf / inf is nan (a log of it, inf). Not a sigmoid's
+#   `1 / (1 + exp(-z))`: its inf gives the correctly rounded 0.0 (see BENIGN_OVERFLOW).
+_EXP_OPEN = r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp|math|K|ops|keras\.ops)\.)?exp\(\s*"
+EXP_OF = re.compile(_EXP_OPEN + r"(?P<arg>[^()\n]{0,80}(?:\([^()\n]{0,80}\)[^()\n]{0,40})?)\)")
+SHIFTED = re.compile(r"max|logsumexp|log_softmax", re.I)
+EXP_CALLS_READ = 50
 # - A square root with nothing added under it (`torch.sqrt(((a - b) ** 2).sum(1))`), a JAX, TensorFlow or Keras norm
 #   (`jnp.linalg.norm(a - b)`; Keras's on the JAX or TensorFlow backend), or a where that picks a sqrt or a log on one
 #   branch (`where(s > 0, sqrt(s), 0)`, `where(y > 0, y * log(y), 0)`): fine in value at 0, but the slope of sqrt
@@ -275,8 +285,31 @@ def _guarded_before(name: str, code: str) -> bool:
                re.finditer(r"(?<![\w.])" + re.escape(name) + r"\s*(?:=(?!=)|\+=)([^\n]{0,160})", code))
 
 
+def _exp_in_a_ratio(code: str) -> re.Match | None:
+    """The first exp call of the code (see EXP_OF) whose result a sum of exps divides or a log takes, its input unshifted.
+    Among the first EXP_CALLS_READ calls: each is judged against the whole code, and a paste writes a softmax once."""
+    for m in itertools.islice(EXP_OF.finditer(code), EXP_CALLS_READ):
+        arg = m.group("arg")
+        if SHIFTED.search(arg) or ((name := NAME_ARG.match(arg.strip())) and re.search(
+                r"(?<![\w.])" + re.escape(name.group("name")) + r"\s*=(?!=)[^\n]{0,160}?(?:max|logsumexp)", code[:m.start()])):
+            continue
+        start = code.rfind("\n", 0, m.start()) + 1
+        line = code[start:(code.find("\n", m.end()) + 1 or len(code) + 1) - 1]
+        if "Warning: " in code[code.rfind("\n", 0, max(start - 1, 0)) + 1:start]:
+            continue        # (the line a Python warning echoes: when it was printed, the message's own reading says)
+        if "sum(" in line and ("/" in line or re.search(r"(?<![\w.])(?:\w+\.)?log\(", line)):
+            return m
+        # (a name made with it: divided by later, when it is the sum; divided by its own sum, when it is the exps)
+        made = re.match(r"\s*(?P<name>[A-Za-z_]\w{0,30})\s*=(?!=)", line)
+        name = re.escape(made.group("name")) if made else ""
+        if made and re.search(r"/\s*\(?\s*(?:" + (name + r"\b(?![\w.(\[])|" if "sum(" in line else "")
+                              + name + r"\.sum\(|(?:\w+\.)*sum\(\s*" + name + r"\b)", code[m.end():]):
+            return m
+    return None
+
+
 def breaking_construct(prose: str) -> dict[str, str]:
-    """The constructs of pasted code that break at one value (see MASKED_INF, LOG_CALL, SQRT_CALL), as facts."""
+    """The constructs of pasted code that break at one value (see MASKED_INF, LOG_CALL, EXP_OF, SQRT_CALL), as facts."""
     out, code = {}, code_of(prose)
     m = next(MASKED_INF.finditer(code), None)
     if m:
@@ -305,6 +338,11 @@ def breaking_construct(prose: str) -> dict[str, str]:
         out["log-unguarded"] = (f"the pasted code takes the log of a probability with nothing to keep it off 0 "
                                 f"(`{' '.join(prose[m.start():m.end()].split())}`): a probability that rounds to 0 makes "
                                 "it -inf")
+    m = _exp_in_a_ratio(code) if not STABLE_SAID.search(code) else None
+    if m:
+        out["exp-unshifted"] = (f"the pasted code sums exps into a ratio or a log with nothing subtracted from their input "
+                                f"(`{' '.join(prose[m.start():m.end()].split())}`): an input past about 88.7 makes exp "
+                                "inf in float32, and inf / inf is nan")
     m = next((m for m in SQRT_CALL.finditer(code) if (
               m.group("where") and not (m.group("inner") and re.search(r"(?<![\w.])" + re.escape(m.group("inner"))
                                                                           + r"\s*=[^=\n][^\n]{0,120}?where\(", code)))

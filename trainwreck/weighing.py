@@ -42,7 +42,7 @@ WHEN_OF_TRACE = {"nonfinite-from-start": {"start"}, "plateau-from-start": {"star
                  "descent-then-climb": {"later"}, "stall-after-drop": {"later"}}
 # The facts that are constructs of the pasted code (paste_facts.breaking_construct): suspects, which order the
 # candidates but never name one on their own (diagnose._decide), nor count beside a message another entry declares
-CODE_CONSTRUCTS = ("masked-inf", "log-unguarded", "sqrt-at-zero")
+CODE_CONSTRUCTS = ("masked-inf", "log-unguarded", "exp-unshifted", "sqrt-at-zero")
 # Signatures defined by when the loss breaks rather than by a shape: an entry whose Symptom
 # says it can break then too is compatible with them.
 TIMED = {"nonfinite-from-start"}
@@ -538,6 +538,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("exp-overflow", w.exp_overflow, W_SAID_HALF),
                                     ("masked-inf", w.masked_softmax, W_SAID_HALF),
                                     ("log-unguarded", w.log_of_zero, W_SAID_HALF),
+                                    ("exp-unshifted", w.exp_overflow, W_SAID_HALF),
                                     ("sqrt-at-zero", w.singular_slope, W_SAID_HALF),
                                     ("raw-targets", w.regression, W_PRINTED),
                                     ("constant-feature", w.constant_feature, W_PRINTED),
