@@ -2002,3 +2002,20 @@ def test_a_softmax_written_with_unshifted_exps_is_read_as_the_overflow_it_risks(
     assert "exp-unshifted" in weighed_parts("```python\n" + unshifted[0] + "```\n" + steps, "WR-020")
     assert "exp-unshifted" not in weighed_parts("```python\n" + unshifted[0] + "```\n" + steps.replace("nan", "1.90"),
                                                 "WR-020")      # a suspect beside a nan only
+
+
+def test_review_session33_words_of_a_rate_and_a_precision_tried():
+    """(review_session33_blind h29) "lowering lr from 1e-4 to 1e-5 changed nothing" is a lower rate that did not help;
+    (h08) "the same script without the .half() calls goes down" is the run tried in full precision, and it helped: a
+    dot inside a name (`x.half()`, `torch.float16`) ends no sentence."""
+    from trainwreck.wording import precision_tried, sentences_and_ends
+
+    for said in ("Lowering lr from 1e-4 to 1e-5 changed nothing.", "I lowered the lr to 1e-5 and it made no difference.",
+                 "Reducing the lr had no effect."):
+        assert lr_tried(said) == "failed", said
+    half = "I put `model.half()` and `x = x.half()` in my script and the loss does not move.\n"
+    tried = half + "The exact same script without the .half() calls goes down to 0.25 in 5 epochs."
+    assert precision_tried(tried)[0] == "helped"
+    assert [s for s, _ in sentences_and_ends("x = x.half() then y.")][0] == "x = x.half() then y"
+    steps = "".join(f"epoch {e} loss {v}\n" for e, v in enumerate(("0.6812", "0.6811", "0.6812", "0.6812"), 1))
+    assert first(tried + "\n" + steps) == "WR-040"

@@ -415,7 +415,7 @@ NOT_THIS_RUN = re.compile(r"\b(?:val\w*|validation|test|eval\w*)\b", re.I)
 
 
 # A sentence's end, kept by a split: a full stop (not a decimal point), a semicolon, a line's end, "!" or "?"
-SENTENCE_ENDS = re.compile(r"(\.(?!\d)|[;\n!?])")
+SENTENCE_ENDS = re.compile(r"(\.(?![\w(])|[;\n!?])")   # (a dot between words is a name's: `x.half()`, `torch.float16`)
 
 
 def sentences_and_ends(text: str) -> list[tuple[str, str]]:
@@ -488,7 +488,9 @@ def score_out_of_range(text: str) -> str:
 # A remedy the reporter already tried: lowering the learning rate did not help (evidence against a
 # rate that is too high), or did (evidence for it). Read on folded text, where "lr" stands for
 # every spelling of the learning rate.
-_NO_EFFECT = r"(?:n'?t|not|never|no longer) (?:help|work|chang|solve|fix|matter)\w*|no matter|\bstill\b|\bsame\b"
+_NO_EFFECT = (r"(?:n'?t|not|never|no longer) (?:help|work|chang|solve|fix|matter)\w*|no matter|\bstill\b|\bsame\b|"
+              r"\bchang\w*\s+nothing\b|\b(?:did|does|do)\s+nothing\b|\bnothing\s+changed\b|"
+              r"\b(?:made|makes|make)\s+no\s+difference\b|\bno\s+(?:difference|effect)\b")
 # ... or only put it off: "only delays it", "just makes it blow up later", "takes longer to explode" (WR-260's tell)
 _PUT_OFF = (r"\b(?:only|just|merely) (?:delay|postpone)\w*|\b(?:only|just|merely) makes? it [\w ]{0,20}?later\b|"
             # (folded text: a token's spaces doubled)
@@ -629,7 +631,7 @@ def lr_tried(text: str) -> str:
 # counts as full precision here: it has float32's range (8 exponent bits), so it cures float16's overflow and
 # underflow, though not its precision.
 FULL_PRECISION = re.compile(r"\b(?:fp32|float32|full precision|single precision|fp64|float64|bf16)\b|"
-                            r"\b(?:without|no|disabl\w*|turn\w* off|switch\w* off|remov\w*)\s+(?:the\s+)?fp16\b|"
+                            r"\b(?:without|no|disabl\w*|turn\w* off|switch\w* off|remov\w*)\s+(?:the\s+)?(?:\.\s*)?fp16\b|"
                             r"\bfp16\s*(?:=\s*false|off\b|disabled|removed)")
 PRECISION_WORD = re.compile(r"(?i)fp32|float|precision|fp64|bf16|bfloat|fp16|amp|half|autocast")
 NO_NAN = re.compile(r"\bno\s+nan\b")
