@@ -37,6 +37,9 @@ ENORMOUS_START = 1e4
 # examples by construction (Dialect.mean_loss): ten times ln K for any K under 22,000 classes, so a sum cannot explain
 # it, only logits hundreds apart -- outputs broken from the start, or thrown that far by the first updates.
 ENORMOUS_MEAN_CE = 100.0
+# The entries that say, in a phrase of their own, that their first loss is far above ln K (WR-330's raw inputs) share
+# the enormous start with those broken from the start
+ENORMOUS_FIRST_WORDS = {"loss", "far", "above", "ln"}
 # An early spike: within the first SPIKE_WINDOW values, SPIKE_RATIO times the first one.
 SPIKE_WINDOW, SPIKE_RATIO = 10, 3.0
 # ... and in a run said to have no warmup ("no warmup", "warmup_steps=0"), a jump to twice the first value
@@ -166,8 +169,9 @@ def signature_of(ev: Evidence) -> Signature:
                 "a fresh classifier's mean cross-entropy starts near ln of the number of classes; a loss this large "
                 "is an error (squared or absolute) on targets in their raw units, outputs broken from the start, or "
                 "a sum over many examples")
-            + (f"; the accuracy printed beside it never moved ({fmt(ev.accuracy_head[0])} to "
-               f"{fmt(ev.accuracy_tail[-1])}), so the fall that followed was no learning" if stuck and ev.low is not None
+            + (f"; the accuracy printed beside it stayed within {ACCURACY_MOVED * 100:g} points ("
+               f"{fmt(ev.accuracy_head[0])} to {fmt(ev.accuracy_tail[-1])}), so the fall that followed was no learning"
+               if stuck and ev.low is not None
                and ev.low <= first / 2 else ""))
         out.facts.append(out.enormous_start)
         out.start_updated = bool(mean_ce and _once_an_epoch(ev))
@@ -359,10 +363,13 @@ def _signature(ev: Evidence) -> Signature:
     return sig("healthy", [f"{ev.count} loss values, all finite: {moved}" + bump + unjudged])
 
 
-# Losses that grow slowly in a healthy run: a GAN's generator, a value loss regressing returns that grow. A slow climb
-# is not read as one in a run that names them (a fast climb, which the watch sees, still is).
+# Losses that grow slowly in a healthy run: a GAN's generator, a value loss regressing returns that grow, a VAE's loss
+# while its KL weight (beta) is annealed up from 0. A slow climb, or one that only doubled, is not read as one in a run
+# that names them (a fast climb, which the watch sees, still is).
 GROWS_WHEN_HEALTHY = re.compile(r"\b(?:gan|dcgan|wgan|generator|discriminator|g_loss|loss_?g|d_loss|loss_?d|g loss|"
-                                r"d loss|reward|returns?|q[ _-]?values?|dqn|ppo|critic|actor|td[ _-]?error)\b", re.I)
+                                r"d loss|reward|returns?|q[ _-]?values?|dqn|ppo|critic|actor|td[ _-]?error|"
+                                r"kl[ _-]?(?:anneal\w*|warm-?up|weight|beta)|beta[ _-]?(?:anneal\w*|warm-?up|schedule)|"
+                                r"anneal\w* (?:the )?(?:kl|beta))\b", re.I)
 # A climb too slow for the watch (rises of a few percent a print): it still counts as a climb that stayed when
 # it runs over SLOW_VALUES values or more after the lowest and most of them (SLOW_SHARE) are rises.
 SLOW_VALUES, SLOW_SHARE = 5, 2 / 3

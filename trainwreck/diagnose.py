@@ -415,6 +415,11 @@ def _hang_only(ev: Evidence, words: list[str], declared_found: set[str]) -> bool
             and not (LOSS_WORDS | {"loss"}) & set(words))
 
 
+MEMORY_RISE = re.compile(r"\b(?:memory|vram|ram)\b(?: usage| use| footprint)?(?:(?!\b(?:loss|but|while|and)\b)[^.\n]){0,40}?\b(?:climb\w*|grow\w*|"
+                         r"increas\w*|ris(?:es|ing|e)|goes up|going up|keeps? going up)|\b(?:climbing|growing|increasing|"
+                         r"rising)\s+(?:gpu\s+|cuda\s+)?(?:memory|vram|ram)\b", re.I)
+
+
 def _another_error(ev: Evidence, c: Context, declared_found: set[str]) -> bool:
     """Is the report an error that no entry declares (CUDA out of memory, a shape mismatch, a missing module), with
     no word of a loss gone wrong or of labels, and no loss values -- or only a loss that stayed finite and showed no
@@ -436,7 +441,7 @@ def _another_error(ev: Evidence, c: Context, declared_found: set[str]) -> bool:
                 or last <= ev.last_at.line or flat):
             return False
     # the reporter's words, not the error's own (`KeyError: 'label'` says nothing of the labels' values)
-    words = ev.prose
+    words = MEMORY_RISE.sub(" ", ev.prose)      # (memory that climbs until the error is the error's story, not a loss's)
     for text in errors:
         words = words.replace(text, " ")
     return (bool(errors) and not LOSS_WORDS & set(tokens(words)) and not STUCK.search(words.lower())

@@ -59,7 +59,8 @@ PROBABILITY_LOSS_WORDS = {"softmax", "cross", "entropy"}
 FORGOT_INPUTS, FORGOT_TARGETS = {"forgot", "normalise", "input"}, {"forgot", "normalise", "label"}
 _SCALED = r"(?:standardi[sz]ed|normali[sz]ed|rescaled|scaled|z-?scored|divided)"
 SCALED = re.compile(r"\b" + _SCALED + r"\s+(?:both\s+|all\s+)?(?:the\s+|my\s+|our\s+)?(?P<what>[^.;:\n]{1,40})"
-                    r"|\b(?P<passive>x|y|inputs?|features?|targets?|labels?|images?|pixels?|prices?|outputs?)\s+(?:is|are|was|"
+                    r"|\b(?P<passive>x(?:_[a-z]{1,10})?|y(?:_[a-z]{1,10})?|inputs?|features?|targets?|labels?|images?|"
+                    r"pixels?|prices?|outputs?)\s+(?:is|are|was|"
                     r"were|have been|has been|got)\s+(?P<neg>not\s+|n't\s+|never\s+)?(?:already\s+|all\s+)?" + _SCALED, re.I)
 # ... and what the words describe first, then say was not scaled: "target is yearly salary in dollars (30,000 to
 # 250,000), not scaled"
@@ -75,8 +76,9 @@ UNSCALED_SAID = re.compile(r"\b(?:did(?:n't| not)|do(?:n't| not)|never|without|f
                            # ("on raw features", "unnormalized inputs")
                            r"\b(?:raw|unscaled|unnormali[sz]ed|unstandardi[sz]ed)\s+(?P<raw>inputs?|features?|pixels?|"
                            r"images?|targets?|prices?)\b", re.I)
-SCALED_TARGETS = re.compile(r"\b(?:y|targets?|labels?|outputs?|prices?)\b", re.I)
-SCALED_INPUTS = re.compile(r"\b(?:x|inputs?|features?|images?|pixels?|data)\b", re.I)
+# (a split's name is its array's: x_train, X_val, y_test)
+SCALED_TARGETS = re.compile(r"\b(?:y(?:_[a-z]{1,10})?|targets?|labels?|outputs?|prices?)\b", re.I)
+SCALED_INPUTS = re.compile(r"\b(?:x(?:_[a-z]{1,10})?|inputs?|features?|images?|pixels?|data)\b", re.I)
 # a verb that a negation governs ("did not normalize", "haven't standardised", "forgot to scale" -- the last two
 # words before it)
 NEGATED = re.compile(r"(?:\bnot|\b\w+n't|\bnever|\bwithout|\bforgot(?:ten)?(?: to)?)\s+(?:\w+\s+)?$", re.I)
@@ -341,8 +343,8 @@ def breaking_construct(prose: str) -> dict[str, str]:
     m = _exp_in_a_ratio(code) if not STABLE_SAID.search(code) else None
     if m:
         out["exp-unshifted"] = (f"the pasted code sums exps into a ratio or a log with nothing subtracted from their input "
-                                f"(`{' '.join(prose[m.start():m.end()].split())}`): an input past about 88.7 makes exp "
-                                "inf in float32, and inf / inf is nan")
+                                f"(`{' '.join(prose[m.start():m.end()].split())}`): an input past about 88.7 in float32 "
+                                "(709.8 in float64) makes exp inf, and inf / inf is nan")
     m = next((m for m in SQRT_CALL.finditer(code) if (
               m.group("where") and not (m.group("inner") and re.search(r"(?<![\w.])" + re.escape(m.group("inner"))
                                                                           + r"\s*=[^=\n][^\n]{0,120}?where\(", code)))

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from .catalog import Catalog
-from .curve_shape import PLATEAU_FALL, SHAPE_MIN, UNFINISHED, Signature
+from .curve_shape import ENORMOUS_FIRST_WORDS, PLATEAU_FALL, SHAPE_MIN, UNFINISHED, Signature
 from .entry import TRACES, Entry, template_pattern
 from .logscan import Evidence, MessageFinder
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY
@@ -173,6 +173,8 @@ class Weigher:
         self.rate_proof = self._saying(RATE_PROOF_WORDS)
         self.regression = self._saying(REGRESSION_WORDS)
         self.probabilities = self._saying(PROBABILITY_LOSS_WORDS)
+        self.enormous_first = self._saying(ENORMOUS_FIRST_WORDS)
+        self.from_start = {e.id for e in self.entries if e.trace == "nonfinite-from-start"}
         self.forgot_scaling = {"inputs": self._saying(FORGOT_INPUTS), "targets": self._saying(FORGOT_TARGETS)}
         # the entries whose title names half precision
         self.precision = {e.id for e, title in zip(self.entries, tokens_many([e.title for e in self.entries]))
@@ -452,8 +454,10 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     else:
         curve = 0.0
     # (an epoch's mean holds the steps after the first updates: a rate that threw the outputs out within them too)
-    if sig.enormous_start and (entry.trace == "nonfinite-from-start" or sig.start_updated and entry.trace == RATE):
-        sharing = w.trace_count.get("nonfinite-from-start", 1) + (w.trace_count.get(RATE, 1) if sig.start_updated else 0)
+    if sig.enormous_start and (entry.trace == "nonfinite-from-start" or entry.id in w.enormous_first
+                               or sig.start_updated and entry.trace == RATE):
+        sharing = (w.trace_count.get("nonfinite-from-start", 1) + len(w.enormous_first - w.from_start)
+                   + (w.trace_count.get(RATE, 1) if sig.start_updated else 0))
         parts["start"] = W_PART / math.sqrt(sharing)
         evidence.append(sig.enormous_start)
     if sig.first_epoch and entry.trace in NONFINITE_TRACES and entry.trace != sig.name:
