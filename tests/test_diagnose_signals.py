@@ -2054,3 +2054,12 @@ def test_review_session33_changes_regressions_stay_fixed():
                                                                           "unscaled": {}}
     raw = keras_epochs([2842.1, 0.6712, 0.6660, 0.6659], [0.6801, 0.7120, 0.7134, 0.7134])
     assert "start" in weighed_parts("BCE from_logits on income and loan amount, unscaled.\n" + raw, "WR-330")
+
+
+def test_a_split_named_alone_is_read_as_the_loss_only_where_the_paste_names_a_loss():
+    """(review_session33_blind h10) `epoch 1  train 0.0912  val 0.0851` under an MSELoss is the loss named by its split;
+    the same rows under "accuracy per epoch:", or in a paste that names no loss at all, are not read as one."""
+    rows = "".join(f"epoch {e}  train {v}  val {v}\n" for e, v in enumerate(("0.61", "0.72", "0.80", "0.86"), 1))
+    assert diagnosis("criterion = nn.MSELoss()\n" + rows).signature.name != "no-loss"
+    for refused in ("accuracy per epoch:\n" + rows, "My model:\n" + rows):
+        assert diagnosis(refused).signature.name == "no-loss", refused

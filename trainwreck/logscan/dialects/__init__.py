@@ -48,10 +48,10 @@ def named(name: str) -> Dialect | None:
 
 from . import (caffe, column, cost_after, count_value, csv_table, darknet, fairseq, hf_trainer, history,  # noqa: E402
                keras, keyed, lightning, loss_table, megatron, openmmlab, step_value, tensorboard_csv, tqdm_bar,
-               wandb_summary)
+               train_val, wandb_summary)
 
 ORDER: tuple[Dialect, ...] = (keras.DIALECT, lightning.DIALECT, hf_trainer.DIALECT, wandb_summary.DIALECT,
                               fairseq.DIALECT, megatron.DIALECT, openmmlab.DIALECT, caffe.DIALECT, darknet.DIALECT, tqdm_bar.DIALECT,
-                              cost_after.DIALECT, step_value.DIALECT, keyed.DIALECT,
+                              cost_after.DIALECT, step_value.DIALECT, train_val.DIALECT, keyed.DIALECT,
                               history.DIALECT, loss_table.DIALECT, tensorboard_csv.DIALECT, csv_table.DIALECT,
                               count_value.DIALECT, column.DIALECT)
