@@ -1999,7 +1999,11 @@ def test_a_softmax_written_with_unshifted_exps_is_read_as_the_overflow_it_risks(
                  OVERFLOW):          # (a warning's echo of its line: when it was printed, the message's reading says)
         assert "exp-unshifted" not in breaking_construct(code), code
     steps = "".join(f"step {k * 200} loss {v}\n" for k, v in enumerate(("5.47", "4.12", "3.23", "2.45", "2.01", "nan")))
-    assert "exp-unshifted" in weighed_parts("```python\n" + unshifted[0] + "```\n" + steps, "WR-020")
+    assert weighed_parts("```python\n" + unshifted[0] + "```\n" + steps, "WR-020")["exp-unshifted"] == 2.0
+    # (the entry shows no curve of its own: beside the nan, its construct stands where the curve's part stands for
+    # the entries of the fell-then-nan shape, and it is listed first -- named by no construct alone, so uncertain)
+    d = diagnosis("```python\n" + unshifted[1] + "```\n" + steps)
+    assert d.verdict == "uncertain" and d.matches[0].entry.id == "WR-020"
     assert "exp-unshifted" not in weighed_parts("```python\n" + unshifted[0] + "```\n" + steps.replace("nan", "1.90"),
                                                 "WR-020")      # a suspect beside a nan only
 
@@ -2063,3 +2067,20 @@ def test_a_split_named_alone_is_read_as_the_loss_only_where_the_paste_names_a_lo
     assert diagnosis("criterion = nn.MSELoss()\n" + rows).signature.name != "no-loss"
     for refused in ("accuracy per epoch:\n" + rows, "My model:\n" + rows):
         assert diagnosis(refused).signature.name == "no-loss", refused
+
+
+def test_review_session33_normalising_silent_inputs_and_the_gap_that_was_a_flower():
+    """(review_session33_blind h14) a per-example normalisation by the std (`/ logmel.std()`) beside "silent
+    recordings" or "`max()` is exactly 0.0" divides a constant by its zero std: WR-060's; (review_session33_changes k21)
+    "a 6k-image flowers subset" holds no "lower": a validation loss going up is overfitting, not a gap."""
+    from trainwreck.paste_facts import ALL_ZERO_INPUT
+    from trainwreck.wording import normals_asked
+
+    for said in ("they are silent (digital zero) recordings", "`wav.abs().max()` is exactly 0.0", "some all-zero images"):
+        assert ALL_ZERO_INPUT.search(said), said
+    assert not ALL_ZERO_INPUT.search("the loss max() is 0.03")
+    code = "logmel = (logmel - logmel.mean()) / logmel.std()\n"
+    d = diagnosis(code + "Every few hundred steps the loss is nan. 23 clips are silent recordings.\n")
+    assert d.matches[0].entry.id == "WR-060" and "says some inputs are all zeros" in " ".join(d.matches[0].evidence)
+    asked = normals_asked("val_loss starts going up from epoch 6. Is this overfitting? CNN on a 6k-image flowers subset.")
+    assert [n.name.split(":")[0] for n in asked] == ["overfitting"]

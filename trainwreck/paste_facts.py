@@ -374,6 +374,11 @@ DIVIDES_BY_STD = re.compile(r"/\s*\(?\s*[\w.\[\]\"']{0,40}\.std\([^()\n]{0,20}\)
 CONSTANT_FEATURE = re.compile(r"\b(?:(?:the )?same (?:value )?(?:for|in|across|on) (?:every|all|each) (?:rows?|samples?|examples?"
                               r"|records?)|constant (?:columns?|features?)|(?:columns?|features?) (?:that|which) (?:are|is) "
                               r"constant|zero variance|(?:std|standard deviation) (?:is|of|=|==) ?0(?![.\d]))\b", re.I)
+# ... or says that some inputs it normalises one by one are all zeros: a silent recording, a blank image (their std is
+# 0 and their mean exactly 0, so every value of them is 0/0)
+ALL_ZERO_INPUT = re.compile(r"\b(?:silent|all[ -]zeros?|all-zero|blank|(?:digital|pure) zeros?)\b[^.\n]{0,30}?\b(?:clips?|"
+                            r"recordings?|audio|wavs?|images?|frames?|inputs?|samples?|examples?|utterances?)\b|"
+                            r"\bmax\(\)`?\s+(?:is|was|==|=)\s+(?:exactly\s+)?0(?:\.0+)?(?![.\d])", re.I)
 # Weights set to zero (or one constant) in pasted code: Keras's kernel_initializer="zeros", PyTorch's nn.init.zeros_ or
 # constant_ or a weight's fill_(c) / zero_(), or two or more NumPy weight matrices made with np.zeros (W1 and W2: a
 # hidden layer whose units start equal; one zero matrix alone is a linear model, which trains from zeros). Half a
@@ -596,6 +601,13 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         out["zero-init"] = (f"the pasted code sets weights to one value (`{' '.join(code.split())}`): units that start "
                             "equal get equal gradients and stay copies of each other")
     divides, constant = DIVIDES_BY_STD.search(ev.prose), CONSTANT_FEATURE.search(ev.prose)
+    zeros = ALL_ZERO_INPUT.search(ev.prose) if divides and not constant else None
+    if divides and zeros and went_wrong:
+        out["constant-feature"] = (f"the paste divides by a standard deviation (`{' '.join(divides.group(0).split())}`) "
+                                   f"and says some inputs are all zeros (\"{' '.join(zeros.group(0).split())}\"): what is "
+                                   "made from them value by value (a log of a spectrogram, a scaled image) is one "
+                                   "constant, whose standard deviation is 0, and (x - mean) / std is 0/0, nan for every "
+                                   "value where the mean comes out exact (else the same +-1 everywhere, from rounding)")
     if divides and constant and went_wrong:
         out["constant-feature"] = (f"the paste divides by a standard deviation (`{' '.join(divides.group(0).split())}`) "
                                    f"and says a column is constant (\"{' '.join(constant.group(0).split())}\"): that "

@@ -553,7 +553,10 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         if fact in CODE_CONSTRUCTS and any(c.hits.values()) and not c.hits[entry.id]:
             continue
         if fact in c.printed and entry.id in declarers:
-            parts[fact] = weight
+            # (an entry that shows no curve of its own -- exp's overflow ends in a nan after any curve -- has its
+            # construct and its messages to show, where the curve's entries have their shape as well: beside the
+            # non-finite loss its construct stands where their curve's part stands, a printed fact's whole weight)
+            parts[fact] = W_PRINTED if fact in CODE_CONSTRUCTS and entry.trace == "none" else weight
             evidence.append(c.printed[fact])
     tried, sentence = c.precision_tried
     # WR-040's own check, done: the same run in full precision -- in a paste that shows half precision in use

@@ -872,8 +872,9 @@ NORMALS = (
            "the loss values over time and how the loss scale moves (does it keep falling?)",
            frozenset({"overflow"})),
     Normal("a gap between training and validation loss",
-           re.compile(r"val(?:idation)?[ _-]?loss.{0,80}(?:higher|lower|bigger|smaller|greater|than|differ)|"
-                      r"(?:higher|lower|bigger|smaller|greater) than.{0,40}(?:evaluat|validation|val[ _-]loss)|"
+           # (whole words: "a 6k-image flowers subset" holds no "lower")
+           re.compile(r"val(?:idation)?[ _-]?loss.{0,80}\b(?:higher|lower|bigger|smaller|greater|than|differ)|"
+                      r"\b(?:higher|lower|bigger|smaller|greater) than.{0,40}(?:evaluat|validation|val[ _-]loss)|"
                       r"(?:fit|train\w*).{0,40}(?:evaluate|validation).{0,40}(?:same|differ)"),
            "the training loss is an average over an epoch while the weights change (and with dropout on); the "
            "validation loss is measured once at the end, so the two differ even in a healthy run",
