@@ -2084,3 +2084,18 @@ def test_review_session33_normalising_silent_inputs_and_the_gap_that_was_a_flowe
     assert d.matches[0].entry.id == "WR-060" and "says some inputs are all zeros" in " ".join(d.matches[0].evidence)
     asked = normals_asked("val_loss starts going up from epoch 6. Is this overfitting? CNN on a 6k-image flowers subset.")
     assert [n.name.split(":")[0] for n in asked] == ["overfitting"]
+
+
+def test_a_jump_at_the_same_batch_of_two_epochs_is_the_bad_batch():
+    """(review_session33_blind h06) x4900 at epoch 1, batch 4400 and x404 at epoch 2, batch 4400, the loss back down
+    between them: the same examples break the loss each time they come round (WR-310); a climb through the epochs
+    that jumps at every batch it prints is no such jump."""
+    rows = [(1, 200, 0.4412), (1, 4000, 0.3855), (1, 4400, 1893.2), (1, 6000, 41.3), (2, 200, 3.88), (2, 4000, 3.10),
+            (2, 4400, 1254.8), (3, 4000, 2.99)]
+    log = "".join(f"epoch {e}  batch {b}  loss {v}\n" for e, b, v in rows)
+    d = diagnosis("Keras MLP, shuffle=False.\n" + log)
+    assert d.matches[0].entry.id == "WR-310"
+    assert "x4.91e+03 at epoch 1, batch 4400 and x405 at epoch 2, batch 4400" in d.matches[0].evidence[0]
+    climb = [(1, 2000, 2.3), (1, 4000, 23.0), (2, 2000, 230.0), (2, 4000, 2300.0), (3, 2000, 23000.0)]
+    log = "".join(f"epoch {e}  batch {b}  loss {v}\n" for e, b, v in climb)
+    assert "same-batch" not in weighed_parts(log, "WR-310")

@@ -127,6 +127,34 @@ def _excursions(values: list[float], height: float, ratio: float = SPIKE_RATIO) 
     return starts
 
 
+# A jump of BATCH_JUMP times the value printed before it, in one interval, at the same batch of two epochs: the same
+# examples break the loss each time they come round (a data loader that does not shuffle, or shuffles with one seed),
+# the bad batch's face -- a spike of the optimiser's own would not keep an address. The loss must come back down
+# between them (a climb through the epochs jumps at every batch it prints).
+BATCH_JUMP = 10.0
+
+
+def same_batch_jumps(ev: Evidence) -> str:
+    """The fact, when the loss jumped BATCH_JUMP times or more at the same batch (step) of two epochs, else ""."""
+    seen: dict[int, tuple[str, int]] = {}
+    kept = ev.head if len(ev.head) == ev.count else ev.head[:KEEP]
+    for i in range(1, len(kept)):
+        a, b, pos = kept[i - 1], kept[i], ev.at(i)
+        if pos is None or not (math.isfinite(a) and math.isfinite(b) and a > 0 and b >= BATCH_JUMP * a):
+            continue
+        step, epoch = step_number(pos), epoch_number(pos)
+        if step is None or epoch is None:
+            continue
+        # (back down between them, to a tenth of the first jump's height: two jumps, not one climb through the epochs)
+        if step in seen and seen[step][0] != epoch and a * BATCH_JUMP <= kept[seen[step][1]]:
+            j = seen[step][1]
+            return (f"the loss jumped at the same batch of two epochs: x{kept[j] / kept[j - 1]:.3g} at {ev.where(j)} "
+                    f"and x{b / a:.3g} at {ev.where(i)} -- the same examples, each time they come round, as a batch "
+                    "that holds broken values does where the data is not shuffled")
+        seen.setdefault(step, (epoch, i))
+    return ""
+
+
 def _whole_epochs(ev: Evidence, n: int) -> bool:
     """Is each of the first n values an epoch's, numbered by its epoch alone?"""
     return all((p := ev.at(i)) is not None and p.step is None and p.epoch is not None

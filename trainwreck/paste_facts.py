@@ -14,7 +14,7 @@ import re
 import statistics
 import sys
 
-from .curve_shape import ACCURACY_RISE, Signature, fmt
+from .curve_shape import ACCURACY_RISE, Signature, fmt, same_batch_jumps
 from .logscan import Evidence, dialects
 from .wording import MINUS_SCORE, NORMALS, loss_kind, score_out_of_range, sentences_and_ends, sentences_only, tokens
 
@@ -29,6 +29,8 @@ RATE_RAISED_WORDS = {"lr", "rais"}
 # by a tool whose trainer clears them each step (Dialect.clears_gradients) counts as much as a declared message
 # against them.
 UNCLEARED_WORDS = {"zero", "grad", "optimizer"}
+# the entries whose phrases say the loss jumps at one batch (same_batch_jumps' fact)
+ONE_BATCH_WORDS = {"jump", "batch"}
 # ... and those whose phrases say a lower rate only delays their failure (WR-260), for a report that says so
 PUT_OFF_WORDS = {"lr", "delay"}
 # The entries whose phrases say a lower rate does not move the step where the loss breaks (a bad batch breaks where
@@ -532,6 +534,9 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     the report's own sentences, sentences_only, when the caller has them already)"""
     out = {}
     went_wrong = sig.name != "healthy" or unjudged
+    again = same_batch_jumps(ev)
+    if again:
+        out["same-batch"] = again
     # A regression's squared error is about the targets' mean square while the outputs are still near 0: a first
     # loss of ENORMOUS_START or more that never fell to half of it takes errors of its root's size, targets in their
     # raw units (or outputs broken from the start: the entries of that shape have the enormous start's part). Only
