@@ -2099,3 +2099,18 @@ def test_a_jump_at_the_same_batch_of_two_epochs_is_the_bad_batch():
     climb = [(1, 2000, 2.3), (1, 4000, 23.0), (2, 2000, 230.0), (2, 4000, 2300.0), (3, 2000, 23000.0)]
     log = "".join(f"epoch {e}  batch {b}  loss {v}\n" for e, b, v in climb)
     assert "same-batch" not in weighed_parts(log, "WR-310")
+
+
+def test_a_line_of_losses_with_no_brackets_is_a_list():
+    """(review_session33_blind h09) `train loss per epoch: 1.412, 0.803, ...` is the loop's list of losses: read,
+    and a smoothed cross-entropy that creeps to its floor at 99% accuracy stays healthy; a line that gives other keys
+    beside the loss is not such a list."""
+    from trainwreck.logscan.dialects.history import items
+
+    said = ("criterion = nn.CrossEntropyLoss(label_smoothing=0.1)\n\ntrain loss per epoch: 1.412, 0.803, 0.642, 0.571, "
+            "0.538, 0.521, 0.512, 0.507, 0.504, 0.503, 0.502, 0.502\n")
+    d = diagnosis(said)
+    assert d.evidence.count == 12 and d.verdict == "healthy"
+    assert [i.label for i in items(said.encode())][:2] == ["value 1 of 'train loss per epoch'",
+                                                           "value 2 of 'train loss per epoch'"]
+    assert items(b"loss: 0.5, acc: 0.9, lr: 0.1\n") == []

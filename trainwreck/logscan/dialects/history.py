@@ -38,10 +38,15 @@ SPACE_PART = re.compile(rb"\S+")
 # A configuration gives some other key one value on the same line (`'lr': 0.1`, `'model': 'resnet'`);
 # a history's line holds lists, and maybe the epoch it was printed at.
 SCALAR_KEY = re.compile(rb"""['"](?!epoch|step|iter)\w+['"][ \t]*:[ \t]*[^\[\s{]""")
+# ... or a loop's own line of them with no brackets, `train loss per epoch: 1.412, 0.803, 0.642` (three or more,
+# commas between, nothing else on the line): group 1 (the key's quote) is empty, as for an unquoted key
+BARE = re.compile(rb"(?im:^[ \t]*()((?:train(?:ing)?[ _])?loss(?:es)?(?:[ _]history| per epoch| curve| values)?)[ \t]*"
+                  rb"[:=][ \t]*(" + NUMBER + rb"(?:[ \t]*,[ \t]*" + NUMBER + rb"){2,})[ \t]*\r?$)")
 FRAME = re.compile(rb'File "[^"\n]*", line \d+')
 MIN_VALUES = 3          # a history to detect holds this many values at least (one list per epoch: in all)
 
-DIALECT = Dialect("a history list (Keras History.history)", OPENED, mode="list")
+DIALECT = Dialect("a history list (Keras History.history)", re.compile(OPENED.pattern + rb"|" + BARE.pattern),
+                  mode="list")
 
 
 @dataclass(frozen=True)
@@ -79,8 +84,8 @@ def items(data: bytes) -> list[Item]:
 def _lists(data: bytes):
     """The loss-keyed lists in data, and a last one left open where the text ends (a paste cut short)."""
     end = 0
-    for m in LIST.finditer(data):
-        end = m.end()
+    for m in sorted([*LIST.finditer(data), *BARE.finditer(data)], key=re.Match.start):
+        end = max(end, m.end())
         yield m
     tail = UNCLOSED.search(data, end)
     if tail is not None:
