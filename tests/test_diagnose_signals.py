@@ -2114,3 +2114,19 @@ def test_a_line_of_losses_with_no_brackets_is_a_list():
     assert [i.label for i in items(said.encode())][:2] == ["value 1 of 'train loss per epoch'",
                                                            "value 2 of 'train loss per epoch'"]
     assert items(b"loss: 0.5, acc: 0.9, lr: 0.1\n") == []
+
+
+def test_gradient_norms_that_shrink_by_orders_toward_the_input_are_the_first_layers_starved():
+    """(review_session33_blind h07) gradient norms printed layer by layer, 3.1e-10 at layer 0 to 1.2e-02 at layer 11
+    (7.6 orders of magnitude) under words of gradients: WR-120's "first layers get no gradient in a deep sigmoid
+    network"; norms within a few orders, rows not under words of gradients, or layers out of order are not."""
+    from trainwreck.paste_facts import _gradients_shrink_to_the_input as shrink
+
+    rows = "layer  0  3.1e-10\nlayer  3  7.8e-08\nlayer  6  1.9e-06\nlayer  9  5.2e-05\nlayer 11  1.2e-02\n"
+    said = "I printed the gradient norm of each Linear's weight after the first backward:\n\n"
+    assert "7.59 orders of magnitude smaller at the first layer" in shrink(said + rows)
+    assert shrink("Activations of each layer:\n\n" + rows) == ""
+    assert shrink(said + "layer 0  0.0031\nlayer 1  0.0120\nlayer 2  0.0410\n") == ""      # a factor of 13
+    assert shrink(said + "layer 3  3.1e-10\nlayer 0  7.8e-08\nlayer 6  1.2e-02\n") == ""
+    losses = "".join(f"epoch {e}  loss {v}\n" for e, v in ((1, "2.3019"), (2, "2.3013"), (5, "2.3011")))
+    assert first("12 blocks of nn.Linear + nn.Sigmoid, stuck at 2.30.\n" + losses + said + rows) == "WR-120"

@@ -46,7 +46,8 @@ CANDIDATES = 3
 # Facts of the paste that make an entry a candidate on their own, beside a curve that shows another's signature.
 SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one-labels", "raw-pixels",
               "never-cleared", "pairing", "exp-overflow", "raw-targets", "constant-feature", "zero-init", "flushed",
-              "full-precision", "masked-inf", "log-unguarded", "exp-unshifted", "sqrt-at-zero", "same-batch")
+              "full-precision", "masked-inf", "log-unguarded", "exp-unshifted", "sqrt-at-zero", "same-batch",
+              "first-layers")
 SPECIFIC = ("curve", "messages", "start", "negative", "zero-gradient", "accuracy-rose", "sigmoid-zero", "rate-rose",
             "softmax-floor")
 # ... of which these are shared by every entry of the curve's shape: past the first three, they list no one

@@ -29,6 +29,15 @@ RATE_RAISED_WORDS = {"lr", "rais"}
 # by a tool whose trainer clears them each step (Dialect.clears_gradients) counts as much as a declared message
 # against them.
 UNCLEARED_WORDS = {"zero", "grad", "optimizer"}
+# Gradient norms printed layer by layer (`layer 0  3.1e-10` ... `layer 11  1.2e-02`, under words that say they are
+# gradients), DEPTH_DECADES orders of magnitude smaller at the first layer than at the last: the backward pass shrinks
+# through every layer it crosses (a sigmoid's slope is at most 1/4), and the first layers get next to no gradient. A
+# printed fact for the entries whose phrases say the first layers get no gradient.
+FIRST_LAYERS_WORDS = {"layer", "gradient", "deep"}
+LAYER_ROW = re.compile(r"(?im)^[ \t]*(?:layer|block|layers?\.|blocks?\.)[ \t]*\[?(\d{1,3})\]?[^\n\d]{0,40}?"
+                       r"(\d+(?:\.\d+)?(?:e[-+]?\d+)?)[ \t]*\r?$")
+GRADIENT_SAID = re.compile(r"(?i)\bgrad(?:ient)?s?\b|\.grad\b")
+DEPTH_DECADES, LAYER_ROWS = 4, 3
 # the entries whose phrases say the loss jumps at one batch (same_batch_jumps' fact)
 ONE_BATCH_WORDS = {"jump", "batch"}
 # ... and those whose phrases say a lower rate only delays their failure (WR-260), for a report that says so
@@ -537,6 +546,9 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     again = same_batch_jumps(ev)
     if again:
         out["same-batch"] = again
+    shrinking = _gradients_shrink_to_the_input(ev.prose)
+    if shrinking:
+        out["first-layers"] = shrinking
     # A regression's squared error is about the targets' mean square while the outputs are still near 0: a first
     # loss of ENORMOUS_START or more that never fell to half of it takes errors of its root's size, targets in their
     # raw units (or outputs broken from the start: the entries of that shape have the enormous start's part). Only
@@ -629,6 +641,23 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                     f"and the last {len(ev.accuracy_tail)} printed) while the loss barely "
                                     "moved: the model learns, and the loss does not show it")
     return out
+
+
+def _gradients_shrink_to_the_input(prose: str) -> str:
+    """The fact, when the paste prints LAYER_ROWS or more gradient norms by layer (one block of rows under words of
+    gradients) and the first layer's is DEPTH_DECADES orders of magnitude below the last's, else ""."""
+    rows = [(int(m.group(1)), float(m.group(2)), m.start()) for m in itertools.islice(LAYER_ROW.finditer(prose), 200)]
+    if len(rows) < LAYER_ROWS or not GRADIENT_SAID.search(prose[max(0, rows[0][2] - 300):rows[0][2]]):
+        return ""
+    layers = [n for n, _, _ in rows]
+    if layers != sorted(set(layers)):
+        return ""                       # (one block, each layer once, in order: not two runs' rows mixed)
+    first, last = rows[0][1], rows[-1][1]
+    if not (0 < first and last > 0 and last >= 10 ** DEPTH_DECADES * first):
+        return ""
+    return (f"the paste prints gradient norms layer by layer, {fmt(first)} at layer {layers[0]} and {fmt(last)} at layer "
+            f"{layers[-1]}: {math.log10(last / first):.3g} orders of magnitude smaller at the first layer, which gets "
+            "next to no gradient (the backward pass shrinks through each layer it crosses)")
 
 
 def _exp_overflow(ev: Evidence) -> str:
