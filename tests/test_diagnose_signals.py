@@ -2130,3 +2130,20 @@ def test_gradient_norms_that_shrink_by_orders_toward_the_input_are_the_first_lay
     assert shrink(said + "layer 3  3.1e-10\nlayer 0  7.8e-08\nlayer 6  1.2e-02\n") == ""
     losses = "".join(f"epoch {e}  loss {v}\n" for e, v in ((1, "2.3019"), (2, "2.3013"), (5, "2.3011")))
     assert first("12 blocks of nn.Linear + nn.Sigmoid, stuck at 2.30.\n" + losses + said + rows) == "WR-120"
+
+
+def test_a_printed_describe_with_columns_on_very_different_scales_is_unnormalised_inputs():
+    """(review_session33_blind h33) pandas' describe() of the inputs, one column spanning 938,000 and another 1: features
+    on very different scales, WR-330's printed fact; not columns of one scale, nor where the words say the inputs
+    were scaled."""
+    from trainwreck.paste_facts import _scales_printed
+
+    table = ("       annual_income  loan_amount    age  utilization\nmean    68412.55   14230.10  41.27  0.38\n"
+             "min     12000.00    1000.00  21.00  0.00\nmax    950000.00   40000.00  79.00  1.00\n")
+    assert "9.38e+05 times less" in _scales_printed(table)
+    assert _scales_printed("min  0.0  0.1  0.2\nmax  1.0  3.0  5.0\n") == ""
+    assert _scales_printed("max  950000.0  1.0\nmin  12000.0  0.0\n") == ""          # (a max row before any min)
+    keras = keras_epochs([412.33, 0.6021, 0.5990, 0.5989], [0.6412, 0.7129, 0.7134, 0.7134])
+    assert first("Stuck at 71%, the share of repaid loans.\n" + keras + table) == "WR-330"
+    assert "feature-scales" not in weighed_parts("I standardised the inputs with StandardScaler.\n" + keras + table,
+                                                 "WR-330")

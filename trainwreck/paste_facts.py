@@ -38,6 +38,14 @@ LAYER_ROW = re.compile(r"(?im)^[ \t]*(?:layer|block|layers?\.|blocks?\.)[ \t]*\[
                        r"(\d+(?:\.\d+)?(?:e[-+]?\d+)?)[ \t]*\r?$")
 GRADIENT_SAID = re.compile(r"(?i)\bgrad(?:ient)?s?\b|\.grad\b")
 DEPTH_DECADES, LAYER_ROWS = 4, 3
+# The inputs' statistics as pandas' describe() prints them: a `min` row and a `max` row of the same columns. Columns
+# whose ranges differ SCALE_SPREAD times or more, the widest past SCALE_WIDE, are features on very different scales:
+# a printed fact for the entries whose phrases say so, unless the words say the inputs were scaled (describe() of
+# the raw frame, before a scaler).
+SCALES_WORDS = {"feature", "different", "scale"}
+STAT_ROW = re.compile(r"(?m)^[ \t]*(min|max)[ \t]+((?:-?\d+(?:\.\d+)?(?:e[-+]?\d+)?[ \t]+){1,40}-?\d+(?:\.\d+)?"
+                      r"(?:e[-+]?\d+)?)[ \t]*\r?$", re.I)
+SCALE_SPREAD, SCALE_WIDE = 1e3, 1e3
 # the entries whose phrases say the loss jumps at one batch (same_batch_jumps' fact)
 ONE_BATCH_WORDS = {"jump", "batch"}
 # ... and those whose phrases say a lower rate only delays their failure (WR-260), for a report that says so
@@ -546,6 +554,9 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     again = same_batch_jumps(ev)
     if again:
         out["same-batch"] = again
+    scales = _scales_printed(ev.prose) if "inputs" not in scaled["scaled"] else ""
+    if scales:
+        out["feature-scales"] = scales
     shrinking = _gradients_shrink_to_the_input(ev.prose)
     if shrinking:
         out["first-layers"] = shrinking
@@ -641,6 +652,29 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                     f"and the last {len(ev.accuracy_tail)} printed) while the loss barely "
                                     "moved: the model learns, and the loss does not show it")
     return out
+
+
+def _scales_printed(prose: str) -> str:
+    """The fact, when the paste prints a `min` row and then a `max` row over the same columns (describe()) whose
+    ranges differ SCALE_SPREAD times or more and reach SCALE_WIDE, else ""."""
+    rows: dict[str, list[float]] = {}
+    for m in itertools.islice(STAT_ROW.finditer(prose), 20):
+        name = m.group(1).lower()
+        if name == "max" and "min" not in rows:
+            continue
+        rows[name] = [float(v) for v in m.group(2).split()]
+        if name == "max":
+            break
+    low, high = rows.get("min"), rows.get("max")
+    if not (low and high and len(low) == len(high) >= 2):
+        return ""
+    ranges = [b - a for a, b in zip(low, high)]
+    widest, narrowest = max(ranges), min((r for r in ranges if r > 0), default=0)
+    if not (narrowest and widest >= SCALE_WIDE and widest >= SCALE_SPREAD * narrowest):
+        return ""
+    return (f"the paste prints its inputs' ranges (min and max rows): one column spans {fmt(widest)}, another "
+            f"{fmt(narrowest)}, {widest / narrowest:.3g} times less -- features on very different scales, if they are fed "
+            "as printed")
 
 
 def _gradients_shrink_to_the_input(prose: str) -> str:
