@@ -186,7 +186,8 @@ def signature_of(ev: Evidence) -> Signature:
     mean_ce = ev.mean_loss and _accuracy_printed(ev)
     stuck = _accuracy_stuck(ev)
     if (out.name not in ("no-loss", "few-values", "nonfinite-from-start", "nonfinite-throughout")
-            and first is not None and math.isfinite(first) and first >= (ENORMOUS_MEAN_CE if mean_ce else ENORMOUS_START)
+            and first is not None and math.isfinite(first)
+            and first >= (ENORMOUS_MEAN_CE if mean_ce else ENORMOUS_START)
             and at_run_start(ev) and (stuck or not (ev.low is not None and ev.low <= first / 2))):
         # (a loss that fell from there beside an accuracy that never moved did not learn: it was no sum)
         out.enormous_start = (
@@ -353,7 +354,8 @@ def _signature(ev: Evidence) -> Signature:
     slow = _slow_climb(ev) if warn_index is None and not grows else None
     held = _held_above_start(ev) if warn_index is None and slow is None and not grows else 0
     if ((warn_index is not None or slow or held) and not swung and low > 0 and ev.last > ev.head[0]
-            and ev.last >= (DOUBLED if held else STAYED) * low and ev.high is not None and ev.last >= NEAR_PEAK * ev.high):
+            and ev.last >= (DOUBLED if held else STAYED) * low and ev.high is not None
+            and ev.last >= NEAR_PEAK * ev.high):
         seen = (f"a loss watch ({WATCH_RULE}) would have warned at {warn_at}" if warn_index is not None else
                 f"it rose at {slow[0]} of the {slow[1]} values after its lowest, each rise too small for a loss watch "
                 f"({WATCH_RULE}) to flag" if slow else

@@ -28,7 +28,8 @@ from .logscan.positions import counted_on, epoch_on, last_epoch, named_step, sta
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_scale_zero
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .paste_facts import NEGATIVE, RATE_CLIMB, shown_frameworks
-from .weighing import (CODE_CONSTRUCTS, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op, context_of,
+from .weighing import (CODE_CONSTRUCTS, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
+                       context_of,
                        message_finder, op_named, weigh, weigher)
 from .wording import BENIGN_OVERFLOW, RESTARTED, STUCK, Normal, normals_asked, says_failure, timing_of, tokens
 
@@ -416,8 +417,10 @@ def _hang_only(ev: Evidence, words: list[str], declared_found: set[str]) -> bool
             and not (LOSS_WORDS | {"loss"}) & set(words))
 
 
-MEMORY_RISE = re.compile(r"\b(?:memory|vram|ram)\b(?: usage| use| footprint)?(?:(?!\b(?:loss|but|while|and)\b)[^.\n]){0,40}?\b(?:climb\w*|grow\w*|"
-                         r"increas\w*|ris(?:es|ing|e)|goes up|going up|keeps? going up)|\b(?:climbing|growing|increasing|"
+MEMORY_RISE = re.compile(r"\b(?:memory|vram|ram)\b(?: usage| use| footprint)?"
+                         r"(?:(?!\b(?:loss|but|while|and)\b)[^.\n]){0,40}?"
+                         r"\b(?:climb\w*|grow\w*|increas\w*|ris(?:es|ing|e)|goes up|going up|keeps? going up)|"
+                         r"\b(?:climbing|growing|increasing|"
                          r"rising)\s+(?:gpu\s+|cuda\s+)?(?:memory|vram|ram)\b", re.I)
 
 
@@ -442,7 +445,8 @@ def _another_error(ev: Evidence, c: Context, declared_found: set[str]) -> bool:
                 or last <= ev.last_at.line or flat):
             return False
     # the reporter's words, not the error's own (`KeyError: 'label'` says nothing of the labels' values)
-    words = MEMORY_RISE.sub(" ", ev.prose)      # (memory that climbs until the error is the error's story, not a loss's)
+    # (memory that climbs until the error is the error's story, not a loss's)
+    words = MEMORY_RISE.sub(" ", ev.prose)
     for text in errors:
         words = words.replace(text, " ")
     return (bool(errors) and not LOSS_WORDS & set(tokens(words)) and not STUCK.search(words.lower())

@@ -216,7 +216,8 @@ KERAS_LOSS_DEF = re.compile(r"\bdef\s+\w+\(\s*y_true\s*,\s*y_pred\s*\)")
 GUARDED = re.compile(r"\+\s*(?:\w*eps\w*|\d*\.?\d+e-\d+|0?\.0*[1-9])|(?:\w*eps\w*|\d*\.?\d+e-\d+)\s*\+|clamp|clip|"
                      r"\bmax\(|maximum", re.I)
 # - An exp whose result is divided by a sum of exps, or summed inside a log (a softmax or a log-sum-exp written by
-#   hand: `jnp.exp(s) / jnp.exp(s).sum(-1)`, `den = torch.exp(sim).sum(1)` then `num / den`, `np.log(np.sum(np.exp(z)))`),
+#   hand: `jnp.exp(s) / jnp.exp(s).sum(-1)`, `den = torch.exp(sim).sum(1)` then `num / den`,
+#   `np.log(np.sum(np.exp(z)))`),
 #   with nothing subtracted from its input first (no max in the call, none in what made a bare name it is handed): an
 #   input past about 88.7 in float32 makes exp inf, and inf / inf is nan (a log of it, inf). Not a sigmoid's
 #   `1 / (1 + exp(-z))`: its inf gives the correctly rounded 0.0 (see BENIGN_OVERFLOW).
@@ -307,12 +308,14 @@ def _guarded_before(name: str, code: str) -> bool:
 
 
 def _exp_in_a_ratio(code: str) -> re.Match | None:
-    """The first exp call of the code (see EXP_OF) whose result a sum of exps divides or a log takes, its input unshifted.
+    """The first exp call of the code (see EXP_OF) whose result a sum of exps divides or a log takes, its input
+    unshifted.
     Among the first EXP_CALLS_READ calls: each is judged against the whole code, and a paste writes a softmax once."""
     for m in itertools.islice(EXP_OF.finditer(code), EXP_CALLS_READ):
         arg = m.group("arg")
         if SHIFTED.search(arg) or ((name := NAME_ARG.match(arg.strip())) and re.search(
-                r"(?<![\w.])" + re.escape(name.group("name")) + r"\s*=(?!=)[^\n]{0,160}?(?:max|logsumexp)", code[:m.start()])):
+                r"(?<![\w.])" + re.escape(name.group("name")) + r"\s*=(?!=)[^\n]{0,160}?(?:max|logsumexp)",
+                code[:m.start()])):
             continue
         start = code.rfind("\n", 0, m.start()) + 1
         line = code[start:(code.find("\n", m.end()) + 1 or len(code) + 1) - 1]
@@ -361,9 +364,9 @@ def breaking_construct(prose: str) -> dict[str, str]:
                                 "it -inf")
     m = _exp_in_a_ratio(code) if not STABLE_SAID.search(code) else None
     if m:
-        out["exp-unshifted"] = (f"the pasted code sums exps into a ratio or a log with nothing subtracted from their input "
-                                f"(`{' '.join(prose[m.start():m.end()].split())}`): an input past about 88.7 in float32 "
-                                "(709.8 in float64) makes exp inf, and inf / inf is nan")
+        out["exp-unshifted"] = (f"the pasted code sums exps into a ratio or a log with nothing subtracted from their "
+                                f"input (`{' '.join(prose[m.start():m.end()].split())}`): an input past about 88.7 in "
+                                "float32 (709.8 in float64) makes exp inf, and inf / inf is nan")
     m = next((m for m in SQRT_CALL.finditer(code) if (
               m.group("where") and not (m.group("inner") and re.search(r"(?<![\w.])" + re.escape(m.group("inner"))
                                                                           + r"\s*=[^=\n][^\n]{0,120}?where\(", code)))
@@ -395,7 +398,8 @@ CONSTANT_FEATURE = re.compile(r"\b(?:(?:the )?same (?:value )?(?:for|in|across|o
                               r"constant|zero variance|(?:std|standard deviation) (?:is|of|=|==) ?0(?![.\d]))\b", re.I)
 # ... or says that some inputs it normalises one by one are all zeros: a silent recording, a blank image (their std is
 # 0 and their mean exactly 0, so every value of them is 0/0)
-ALL_ZERO_INPUT = re.compile(r"\b(?:silent|all[ -]zeros?|all-zero|blank|(?:digital|pure) zeros?)\b[^.\n]{0,30}?\b(?:clips?|"
+ALL_ZERO_INPUT = re.compile(r"\b(?:silent|all[ -]zeros?|all-zero|blank|(?:digital|pure) zeros?)\b[^.\n]{0,30}?"
+                            r"\b(?:clips?|"
                             r"recordings?|audio|wavs?|images?|frames?|inputs?|samples?|examples?|utterances?)\b|"
                             r"\bmax\(\)`?\s+(?:is|was|==|=)\s+(?:exactly\s+)?0(?:\.0+)?(?![.\d])", re.I)
 # Weights set to zero (or one constant) in pasted code: Keras's kernel_initializer="zeros", PyTorch's nn.init.zeros_ or
@@ -631,11 +635,11 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     divides, constant = DIVIDES_BY_STD.search(ev.prose), CONSTANT_FEATURE.search(ev.prose)
     zeros = ALL_ZERO_INPUT.search(ev.prose) if divides and not constant else None
     if divides and zeros and went_wrong:
-        out["constant-feature"] = (f"the paste divides by a standard deviation (`{' '.join(divides.group(0).split())}`) "
-                                   f"and says some inputs are all zeros (\"{' '.join(zeros.group(0).split())}\"): what is "
-                                   "made from them value by value (a log of a spectrogram, a scaled image) is one "
-                                   "constant, whose standard deviation is 0, and (x - mean) / std is 0/0, nan for every "
-                                   "value where the mean comes out exact (else the same +-1 everywhere, from rounding)")
+        out["constant-feature"] = (
+            f"the paste divides by a standard deviation (`{' '.join(divides.group(0).split())}`) and says some inputs "
+            f"are all zeros (\"{' '.join(zeros.group(0).split())}\"): what is made from them value by value (a log "
+            "of a spectrogram, a scaled image) is one constant, whose standard deviation is 0, and (x - mean) / std is 0/0, "
+            "nan for every value where the mean comes out exact (else the same +-1 everywhere, from rounding)")
     if divides and constant and went_wrong:
         out["constant-feature"] = (f"the paste divides by a standard deviation (`{' '.join(divides.group(0).split())}`) "
                                    f"and says a column is constant (\"{' '.join(constant.group(0).split())}\"): that "
@@ -673,8 +677,8 @@ def _scales_printed(prose: str) -> str:
     if not (narrowest and widest >= SCALE_WIDE and widest >= SCALE_SPREAD * narrowest):
         return ""
     return (f"the paste prints its inputs' ranges (min and max rows): one column spans {fmt(widest)}, another "
-            f"{fmt(narrowest)}, {widest / narrowest:.3g} times less -- features on very different scales, if they are fed "
-            "as printed")
+            f"{fmt(narrowest)}, {widest / narrowest:.3g} times less -- features on very different scales, if they are "
+            "fed as printed")
 
 
 def _gradients_shrink_to_the_input(prose: str) -> str:
@@ -685,7 +689,7 @@ def _gradients_shrink_to_the_input(prose: str) -> str:
         return ""
     layers = [n for n, _, _ in rows]
     if layers != sorted(set(layers)):
-        return ""                       # (one block, each layer once, in order: not two runs' rows mixed)
+        return ""                       # (one block, each layer once, in order: not two runs' rows)
     first, last = rows[0][1], rows[-1][1]
     if not (0 < first and last > 0 and last >= 10 ** DEPTH_DECADES * first):
         return ""

@@ -588,9 +588,9 @@ def _said_instead(raw: str) -> bool:
 # Keras's SGD and PyTorch's RMSprop; 1e-3 for Adam and most others): "with RMSprop's default 0.001 the same model gets
 # 91%", "with the default Adam() it reached 0.87" -- a lower rate helped. Not a default of something else ("the
 # default glorot_uniform"), nor one that broke too, nor a question or a plan.
-DEFAULT_RATE = re.compile(r"\bdefault\s+(?:[\w'()]{1,20}\s+){0,2}?(?:lr|rate|optimi[sz]er|(?:adam|adamw|sgd|rmsprop|"
-                          r"adagrad|nadam|adamax)(?:\(\))?(?!\w))|\b(?:adam|adamw|sgd|rmsprop|adagrad|nadam|adamax)'s\s+"
-                          r"default\b")
+_OPTIMIZER_NAME = r"(?:adam|adamw|sgd|rmsprop|adagrad|nadam|adamax)"
+DEFAULT_RATE = re.compile(r"\bdefault\s+(?:[\w'()]{1,20}\s+){0,2}?(?:lr|rate|optimi[sz]er|" + _OPTIMIZER_NAME
+                          + r"(?:\(\))?(?!\w))|\b" + _OPTIMIZER_NAME + r"'s\s+default\b")
 WENT_WELL = re.compile(RAN_WELL.pattern + r"|\b(?:gets?|got|reach\w*|hits?)\s+(?:to\s+)?(?:\d+(?:\.\d+)?\s*%|0?\.\d+)")
 ABOVE_EVERY_DEFAULT = 0.01
 
@@ -634,7 +634,8 @@ def lr_tried(text: str) -> str:
 # counts as full precision here: it has float32's range (8 exponent bits), so it cures float16's overflow and
 # underflow, though not its precision.
 FULL_PRECISION = re.compile(r"\b(?:fp32|float32|full precision|single precision|fp64|float64|bf16)\b|"
-                            r"\b(?:without|no|disabl\w*|turn\w* off|switch\w* off|remov\w*)\s+(?:the\s+)?(?:\.\s*)?fp16\b|"
+                            r"\b(?:without|no|disabl\w*|turn\w* off|switch\w* off|remov\w*)\s+(?:the\s+)?"
+                            r"(?:\.\s*)?fp16\b|"
                             r"\bfp16\s*(?:=\s*false|off\b|disabled|removed)")
 PRECISION_WORD = re.compile(r"(?i)fp32|float|precision|fp64|bf16|bfloat|fp16|amp|half|autocast")
 NO_NAN = re.compile(r"\bno\s+nan\b")
@@ -880,8 +881,9 @@ NORMALS = (
            "validation loss is measured once at the end, so the two differ even in a healthy run",
            "both curves over the epochs: a failure shows as nan, inf or a climb, not as a gap"),
     Normal("overfitting: a validation loss that rises while the training loss falls",
-           re.compile(rf"val(?:idation)?[ _-]?loss\b{_SAME_SUBJECT}(?:increas\w*|\bris(?:es|ing)\b|go(?:es|ing)? up(?! and down)|"
-                      rf"climb\w*|gets? worse)|val(?:idation)?[ _-]?acc(?:uracy)?\b{_SAME_SUBJECT}(?:decreas\w*|\bdrops?\b|"
+           re.compile(rf"val(?:idation)?[ _-]?loss\b{_SAME_SUBJECT}(?:increas\w*|\bris(?:es|ing)\b|"
+                      r"go(?:es|ing)? up(?! and down)|climb\w*|gets? worse)|"
+                      rf"val(?:idation)?[ _-]?acc(?:uracy)?\b{_SAME_SUBJECT}(?:decreas\w*|\bdrops?\b|"
                       r"dropping|\bfall(?:s|ing)\b|gets? worse)"),
            "a validation loss that bottoms out and then rises while the training loss keeps falling is overfitting: "
            "the model learns what is particular to the training examples. It is what training does on too little "

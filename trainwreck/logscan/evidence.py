@@ -234,7 +234,8 @@ def merge(a: Evidence, b: Evidence) -> Evidence:
     def moved(pos: Position | None) -> Position | None:
         return pos.shifted(a.lines, a.epoch_out) if pos is not None else None
 
-    out = Evidence(source=a.source, mode=a.mode, dialect=a.dialect, mean_loss=a.mean_loss, loss_key=a.loss_key, loss_named=a.loss_named,
+    out = Evidence(source=a.source, mode=a.mode, dialect=a.dialect, mean_loss=a.mean_loss, loss_key=a.loss_key,
+                   loss_named=a.loss_named,
                    refused=a.refused, lines=a.lines + b.lines, size=a.size + b.size,
                    count=a.count + b.count, long_lines=a.long_lines + b.long_lines,
                    last=b.last if b.count else a.last, last_at=moved(b.last_at) if b.count else a.last_at,
