@@ -69,7 +69,9 @@ WHOLE_LEADS = ("loss: ", "step 1 loss 0.5 lr ", "avg loss 0.5\nLoss: ", "12", "C
                "x = torch.sigmoid(", "nn.Sigmoid()", "W1 = np.zeros(", "nn.init.zeros_(",
                "grads are exactly ", "step 1: ", "no warmup warmup_steps=", "warmup_steps=1", "Why is the loss ",
                "fp16=False trains ", "lr=0.001 just ", "accuracy stuck ",
-               "nan torch.sqrt(", "nan x.masked_fill(m, ", "nan torch.log(", "nan jnp.where(p, ")
+               "nan torch.sqrt(", "nan x.masked_fill(m, ", "nan torch.log(", "nan jnp.where(p, ",
+               "train loss per epoch: ", "MSELoss\nepoch 1  train ", "gradient norm\nlayer 0 ", "min ",
+               "epoch 1 batch 4400 loss ", "the memory climbing ")
 WHOLE_ENDS = ("x\n", "it/s]\r\n")
 
 
