@@ -2147,3 +2147,17 @@ def test_a_printed_describe_with_columns_on_very_different_scales_is_unnormalise
     assert first("Stuck at 71%, the share of repaid loans.\n" + keras + table) == "WR-330"
     assert "feature-scales" not in weighed_parts("I standardised the inputs with StandardScaler.\n" + keras + table,
                                                  "WR-330")
+
+
+def test_review_session33_final_scaled_inputs_said_as_a_note():
+    """(review_session33_final m10) "Features standardized with StandardScaler, target is the year as is" scaled the
+    inputs, not the targets (the object of a participle ends at its comma, and a subject needs no verb before it): the
+    raw years are WR-360's, first; raw inputs do not share an enormous start the words say was not theirs (m18, m26)."""
+    from trainwreck.paste_facts import scaled_said
+
+    said = "Features standardized with StandardScaler, target is the year as is (1922-2011)."
+    assert scaled_said(said) == {"scaled": {"inputs": "Features standardized"}, "unscaled": {}}
+    assert scaled_said("I standardized the inputs, targets are raw")["scaled"] == {"inputs": "standardized the inputs"}
+    keras = keras_epochs([2842.1, 0.6712, 0.6660, 0.6659], [0.6801, 0.7120, 0.7134, 0.7134])
+    assert "start" not in weighed_parts("The inputs are standardized.\n" + keras, "WR-330")
+    assert "start" in weighed_parts("The inputs are standardized.\n" + keras, "WR-120")

@@ -77,10 +77,12 @@ PROBABILITY_LOSS_WORDS = {"softmax", "cross", "entropy"}
 # scaled", "I did not normalize the targets", "X but not y", "all features except the target"): half a fact for them.
 FORGOT_INPUTS, FORGOT_TARGETS = {"forgot", "normalise", "input"}, {"forgot", "normalise", "label"}
 _SCALED = r"(?:standardi[sz]ed|normali[sz]ed|rescaled|scaled|z-?scored|divided)"
-SCALED = re.compile(r"\b" + _SCALED + r"\s+(?:both\s+|all\s+)?(?:the\s+|my\s+|our\s+)?(?P<what>[^.;:\n]{1,40})"
+# (the object ends at a comma: "I standardized the inputs, targets are raw" scaled the inputs alone; and a subject
+# needs no verb before its participle, as a note writes it: "Features standardized with StandardScaler")
+SCALED = re.compile(r"\b" + _SCALED + r"\s+(?:both\s+|all\s+)?(?:the\s+|my\s+|our\s+)?(?P<what>[^.;:,\n]{1,40})"
                     r"|\b(?P<passive>x(?:_[a-z]{1,10})?|y(?:_[a-z]{1,10})?|inputs?|features?|targets?|labels?|images?|"
-                    r"pixels?|prices?|outputs?)\s+(?:is|are|was|"
-                    r"were|have been|has been|got)\s+(?P<neg>not\s+|n't\s+|never\s+)?(?:already\s+|all\s+)?" + _SCALED, re.I)
+                    r"pixels?|prices?|outputs?)\s+(?:(?:is|are|was|were|have been|has been|got)\s+"
+                    r"(?P<neg>not\s+|n't\s+|never\s+)?)?(?:already\s+|all\s+)?" + _SCALED, re.I)
 # ... and what the words describe first, then say was not scaled: "target is yearly salary in dollars (30,000 to
 # 250,000), not scaled"
 # (the subject nearest before it, in the same clause of the sentence)

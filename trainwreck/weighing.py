@@ -458,7 +458,9 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     else:
         curve = 0.0
     # (an epoch's mean holds the steps after the first updates: a rate that threw the outputs out within them too)
-    if sig.enormous_start and (entry.trace == "nonfinite-from-start" or entry.id in w.enormous_first
+    # (raw inputs' share, not where the words say the inputs were scaled)
+    raw_inputs = entry.id in w.enormous_first and "inputs" not in c.scaled["scaled"]
+    if sig.enormous_start and (entry.trace == "nonfinite-from-start" or raw_inputs
                                or sig.start_updated and entry.trace == RATE):
         sharing = (w.trace_count.get("nonfinite-from-start", 1) + len(w.enormous_first - w.from_start)
                    + (w.trace_count.get(RATE, 1) if sig.start_updated else 0))
