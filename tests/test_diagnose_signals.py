@@ -2161,3 +2161,17 @@ def test_review_session33_final_scaled_inputs_said_as_a_note():
     keras = keras_epochs([2842.1, 0.6712, 0.6660, 0.6659], [0.6801, 0.7120, 0.7134, 0.7134])
     assert "start" not in weighed_parts("The inputs are standardized.\n" + keras, "WR-330")
     assert "start" in weighed_parts("The inputs are standardized.\n" + keras, "WR-120")
+
+
+def test_an_nll_loss_handed_a_softmax_goes_below_zero_with_valid_labels():
+    """(review_session33_final m17) nn.NLLLoss returns minus the input's entry for the label: handed a softmax's
+    probabilities, minus the label's probability, between -1 and 0 (WR-130's page). Not WR-320's "cannot with valid
+    targets"; nor read so for a model that ends in a log_softmax, or a loss below -1."""
+    model = ("self.head = nn.Sequential(nn.Linear(128, 256), nn.ReLU(), nn.Linear(256, 5), nn.Softmax(dim=1))\n"
+             "criterion = nn.NLLLoss()\n")
+    rows = "".join(f"epoch {e} | train loss {v}\n" for e, v in enumerate(("-0.2514", "-0.3571", "-0.4688", "-0.5495")))
+    d = diagnosis(model + rows + "Labels are 0-4 (checked).\n")
+    assert d.matches[0].entry.id == "WR-130" and "between -1 and 0" in d.matches[0].evidence[0]
+    assert not any("cannot with valid targets" in e for m in d.matches for e in m.evidence)
+    assert "nll-of-probabilities" not in weighed_parts(model.replace("nn.Softmax", "nn.LogSoftmax") + rows, "WR-130")
+    assert "nll-of-probabilities" not in weighed_parts(model + rows.replace("-0.5495", "-3.5495"), "WR-130")

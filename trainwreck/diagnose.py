@@ -48,7 +48,7 @@ CANDIDATES = 3
 SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one-labels", "raw-pixels",
               "never-cleared", "pairing", "exp-overflow", "raw-targets", "constant-feature", "zero-init", "flushed",
               "full-precision", "masked-inf", "log-unguarded", "exp-unshifted", "sqrt-at-zero", "same-batch",
-              "first-layers", "feature-scales")
+              "first-layers", "feature-scales", "nll-of-probabilities")
 SPECIFIC = ("curve", "messages", "start", "negative", "zero-gradient", "accuracy-rose", "sigmoid-zero", "rate-rose",
             "softmax-floor")
 # ... of which these are shared by every entry of the curve's shape: past the first three, they list no one

@@ -557,6 +557,9 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     the report's own sentences, sentences_only, when the caller has them already)"""
     out = {}
     went_wrong = sig.name != "healthy" or unjudged
+    handed = nll_of_probabilities(ev)
+    if handed:
+        out["nll-of-probabilities"] = handed
     again = same_batch_jumps(ev)
     if again:
         out["same-batch"] = again
@@ -837,8 +840,28 @@ def _targets_0_255(prose: str) -> str:
                  if TARGET_WORDS.search(sentence) for m in TARGETS_0_255.finditer(sentence)), "")
 
 
+# PyTorch's NLL loss takes log-probabilities and returns minus the label's (nn.NLLLoss, F.nll_loss); handed a
+# softmax's probabilities it returns minus the label's probability, between -1 and 0, whatever the labels: a negative
+# loss that falls towards -1 as the model learns (WR-130's page, its snippet's -0.0960 at epoch 0).
+NLL_LOSS = re.compile(r"(?<![\w.])(?:nn\.NLLLoss\(|(?:F\.|functional\.)?nll_loss\()")
+
+
+def nll_of_probabilities(ev: Evidence) -> str:
+    """The fact, when the loss goes below zero, no lower than -1, beside a PyTorch NLL loss and a pasted model that
+    outputs a softmax (model_output), else ""."""
+    out = model_output(ev.prose) if ev.low is not None and -1.0 <= ev.low < 0 else None
+    loss = NLL_LOSS.search(ev.prose) if out is not None and "softmax" in out.group(0).lower() else None
+    if loss is None:
+        return ""
+    return (f"the loss goes below zero, to {fmt(ev.low)}, beside `{loss.group(0).rstrip('(')}` and a model that outputs "
+            f"a softmax (`{' '.join(out.group(0).split())}`): the NLL loss takes log-probabilities and returns minus the "
+            "label's, so handed probabilities it returns minus the label's probability, between -1 and 0")
+
+
 def impossible_negative(ev: Evidence, words: list[str]) -> str:
     """Why a loss below zero in this report cannot be normal, or "" when it can (or none is reported)."""
+    if nll_of_probabilities(ev):
+        return ""               # (below zero with valid labels: the loss was handed what it does not take)
     out_of_range = score_out_of_range(ev.prose)
     if out_of_range:
         return f"an overlap score outside [0, 1] (`{out_of_range}`): the targets are not in [0, 1]"

@@ -557,7 +557,8 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("rate-rose", w.rate_raised, W_SAID_HALF),
                                     ("same-batch", w.one_batch, W_PRINTED),
                                     ("first-layers", w.first_layers, W_PRINTED),
-                                    ("feature-scales", w.feature_scales, W_PRINTED)):
+                                    ("feature-scales", w.feature_scales, W_PRINTED),
+                                    ("nll-of-probabilities", w.probabilities, W_PRINTED)):
         # (a construct of the code is a suspect, and a message another entry declares, printed by the run, says more)
         if fact in CODE_CONSTRUCTS and any(c.hits.values()) and not c.hits[entry.id]:
             continue
