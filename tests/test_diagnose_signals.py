@@ -2175,3 +2175,18 @@ def test_an_nll_loss_handed_a_softmax_goes_below_zero_with_valid_labels():
     assert not any("cannot with valid targets" in e for m in d.matches for e in m.evidence)
     assert "nll-of-probabilities" not in weighed_parts(model.replace("nn.Softmax", "nn.LogSoftmax") + rows, "WR-130")
     assert "nll-of-probabilities" not in weighed_parts(model + rows.replace("-0.5495", "-3.5495"), "WR-130")
+
+
+def test_a_nan_said_not_to_happen_is_no_nan():
+    """(review_session33_final m11) "no NaNs", "I never get any NaN", "GradScaler is there to avoid NaN/inf": half
+    precision switched on is not held up as a suspect "in a run whose loss turned nan or inf"."""
+    from trainwreck.wording import said_unnegated
+
+    for said in ("AMP trains much worse than fp32, no NaNs", "I never get any NaN", "it is only there to avoid NaN/inf"):
+        assert not said_unnegated(said, {"nan", "inf"}), said
+    assert said_unnegated("[Potential NAN bug] Loss may become NAN during training", {"nan", "inf"})
+    rows = "".join(f"epoch {e} loss {v}\n" for e, v in enumerate(("2.31", "2.02", "1.91"), 1))
+    said = ("AMP (autocast fp16) trains much worse than fp32, no NaNs.\nI added autocast to speed it up and skipped "
+            "GradScaler, because it is only there to avoid NaN/inf, and I never get any NaN.\n")
+    assert diagnosis(said + rows).matches[0].entry.id == "WR-040"
+    assert not any("turned nan or inf" in e for m in diagnosis(said + rows).matches for e in m.evidence)

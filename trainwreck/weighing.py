@@ -26,6 +26,7 @@ from .paste_facts import (LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, ONE_BATCH_WOR
                           scaled_said, shown_frameworks, trainer_clears)
 from .safe_text import shown
 from .wording import (EARLY_STEPS, FIELDS, Library, half_precision_denied, half_precision_shown, loss_kind, lr_tried,
+                      said_unnegated,
                       precision_tried, says_failure, says_not_learning, section, sentences_only, timing_of, tokens,
                       tokens_many, when, words_for)
 
@@ -362,7 +363,9 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
     top = max(bm.values(), default=0.0)
     # a loss that keeps growing, said in words, is the climb's signature said in words
     said_nonfinite = ev.first_nonfinite is not None or bool({"nan", "inf", "diverge", "climb"} & set(words))
-    said_nonfinite_value = ev.first_nonfinite is not None or bool({"nan", "inf"} & set(words))
+    # (a nan said not to happen is none: "no NaNs", "I never get any NaN", "GradScaler is there to avoid NaN/inf")
+    said_nonfinite_value = ev.first_nonfinite is not None or bool(
+        {"nan", "inf"} & set(words) and said_unnegated(ev.prose, {"nan", "inf"}))
     hits = {e.id: _declared_hits(w.weighed[e.id], ev.messages) for e in w.entries}
     if zero is not None:                               # Apex's scale at zero: the scaler out of range
         for i in w.declarers.get(SAME_AS, []):

@@ -433,6 +433,17 @@ def says_not_learning(text: str) -> bool:
 NEGATORS = frozenset("no not nothing none never without".split())
 
 
+# ... and the verbs that keep a thing away ("GradScaler is there to avoid NaN/inf")
+KEPT_AWAY = NEGATORS | {"avoid", "avoids", "avoiding", "prevent", "prevents", "preventing"}
+
+
+def said_unnegated(text: str, wanted: set[str]) -> bool:
+    """Does the text say one of these words (folded) with no negator among the three words before it ("no NaNs", "I
+    never get any NaN", "to avoid NaN/inf")?"""
+    words = re.findall(r"[a-z_']+", _folded(text))
+    return any(word in wanted and not KEPT_AWAY & set(words[max(0, i - 3):i]) for i, word in enumerate(words))
+
+
 def says_failure(text: str, ignore: frozenset = frozenset()) -> bool:
     """Does the report say anything went wrong (not only ask whether it did, or say it did not:
     "nothing overflowed", "no nan")? Words in `ignore` (folded) are not counted."""
