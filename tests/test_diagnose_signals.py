@@ -2190,3 +2190,18 @@ def test_a_nan_said_not_to_happen_is_no_nan():
             "GradScaler, because it is only there to avoid NaN/inf, and I never get any NaN.\n")
     assert diagnosis(said + rows).matches[0].entry.id == "WR-040"
     assert not any("turned nan or inf" in e for m in diagnosis(said + rows).matches for e in m.evidence)
+
+
+def test_fairseqs_gradients_are_nan_inf_stops_the_run_after_the_last_loss_printed():
+    """(review_session33_final m16) fairseq raises `FloatingPointError: gradients are Nan/Inf` when the gradients' norm
+    is not finite (fairseq/trainer.py at v0.12.3): after a loss that climbed, it is the climb's non-finite end, read as
+    one more value (WR-220 first), and said to be the gradients', not the loss's."""
+    rows = "".join(f"epoch 001:  {u} / 1102 loss={v}, nll_loss={v}, num_updates={u}, lr={u * 1.25e-6:g}, gnorm={g}\n"
+                   for u, v, g in ((100, 12.563, 2.2), (200, 10.872, 1.4), (300, 10.115, 1.2), (400, 9.664, 1.1),
+                                   (500, 9.421, 1.4), (600, 9.507, 3.9), (700, 10.338, 12.9), (800, 11.902, 57.3),
+                                   (900, 14.217, 406.1)))
+    log = rows + 'Traceback (most recent call last):\n    raise FloatingPointError("gradients are Nan/Inf")\n' \
+        "FloatingPointError: gradients are Nan/Inf\n"
+    d = diagnosis(log)
+    assert d.matches[0].entry.id == "WR-220" and d.evidence.first_nonfinite is not None
+    assert any("at gradients that were inf or nan" in e for e in d.matches[0].evidence)

@@ -460,9 +460,10 @@ def _unweighed(ev: Evidence, key: str, example: str, line: int, w: Weigher, zero
         if ev.hidden_note and ev.last_at is not None and ev.last_at.line == ev.message_last.get(key, line):
             return ""                                       # read as the loss's value there
         name = found[1].groupdict().get("name")
-        watched = f"the metric it watches (`{name.decode('utf-8', 'replace')}`)" if name else "the loss"
+        watched = (f"the metric it watches (`{name.decode('utf-8', 'replace')}`) is" if name else
+                   "the loss is" if found[0].what == "a loss" else f"the {found[0].what} are")
         return (f'message "{example}" (line {line}) comes from {found[0].who}, a check that stops the run when '
-                f"{watched} is not finite: it names no cause")
+                f"{watched} not finite: it names no cause")
     if any(m.matches(example) for e in w.entries for m in e.messages):
         return ""
     if key == zero:

@@ -37,6 +37,7 @@ class Stop:
     kind: str = ""           # what the message says the loss was, when it prints no value
     step: str = ""           # how the log numbers the step the message names ("iteration {}")
     per_epoch: bool = False  # the step counts from 0 within its epoch (the start only in the first epoch)
+    what: str = "a loss"     # what the check found not finite (fairseq's checks the gradients' norm)
 
     def value(self, m: re.Match) -> tuple[float, str]:
         """The loss the message reports, and its kind as the report says it."""
@@ -49,8 +50,8 @@ class Stop:
 
 
 def _stop(who: str, source: str, anchor: bytes, pattern: bytes, origin: str, kind: str = "", step: str = "",
-          per_epoch: bool = False) -> Stop:
-    return Stop(who, source, anchor, re.compile(pattern), origin, kind, step, per_epoch)
+          per_epoch: bool = False, what: str = "a loss") -> Stop:
+    return Stop(who, source, anchor, re.compile(pattern), origin, kind, step, per_epoch, what)
 
 
 STOPS = (
@@ -99,6 +100,11 @@ STOPS = (
           "callbacks/terminate_on_nan.py#L61-L64", b"Inf loss encountered at batch",
           rb"NaN or Inf loss encountered at batch (?P<step>\d+)\. Loss value: (?P<value>-?(?:nan|inf))\. "
           rb"Terminating training immediately\.", "keras", "inf or nan", "batch {}", True),
+    # fairseq's trainer checks the gradients' norm after clipping and raises when it is not finite (under --amp it
+    # skips the batch instead; under --fp16 the loss scaler's overflow is caught first): the run stops at that update,
+    # whose loss the log has not printed
+    _stop("fairseq's trainer", "https://github.com/facebookresearch/fairseq/blob/v0.12.3/fairseq/trainer.py#L940-L947",
+          b"gradients are Nan/Inf", rb"gradients are Nan/Inf", "pytorch", "inf or nan", what="gradients"),
 )
 # JAX's FloatingPointError: "invalid value (nan) encountered in log", "invalid value (inf) encountered in exp"
 JAX_RAISED = re.compile(r"invalid value \((nan|inf)\) encountered in")
@@ -169,8 +175,9 @@ def with_stop(ev: Evidence) -> Evidence:
         # a loop that prints every N steps: a climb within the unprinted ones is not seen
         unseen = ("; the steps between the last loss printed and this one were not printed, so a climb within "
                   "them would not show") if ev.count else ""
+        were = "was" if stop.what == "a loss" else "were"
         out = _appended(ev, value, pos, kind, f"{stop.who} printed `{text}` ({where}line {line}) and stopped the "
-                        f"run there, at a loss that was {kind or 'not finite'}: it is read as the loss's value "
+                        f"run there, at {stop.what} that {were} {kind or 'not finite'}: it is read as the loss's value "
                         f"there{unseen}")
         out.hidden_start = not ev.count and _counted_from_zero_at_start(stop, step, epoch)
         return out
