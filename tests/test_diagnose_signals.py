@@ -2205,3 +2205,14 @@ def test_fairseqs_gradients_are_nan_inf_stops_the_run_after_the_last_loss_printe
     d = diagnosis(log)
     assert d.matches[0].entry.id == "WR-220" and d.evidence.first_nonfinite is not None
     assert any("at gradients that were inf or nan" in e for e in d.matches[0].evidence)
+
+
+def test_a_sqrt_method_on_a_squared_difference_is_the_square_root_that_can_meet_zero():
+    """(review_session33_final m23) `((pos[row] - pos[col]) ** 2).sum(-1).sqrt()` is sqrt at a zero distance (a
+    self-loop), as `torch.sqrt(...)` of the same is; not with an eps added by a method or inside, nor a bare `var.sqrt()`."""
+    from trainwreck.paste_facts import breaking_construct
+
+    assert "sqrt-at-zero" in breaking_construct("dist = ((pos[row] - pos[col]) ** 2).sum(-1).sqrt()\n")
+    for guarded in ("d = (x ** 2).sum(-1).add(1e-8).sqrt()\n", "d = (a - b).pow(2).sum(1).add(eps).sqrt()\n",
+                    "d = ((a - b) ** 2 + 1e-12).sum(-1).sqrt()\n", "std = var.sqrt()\n"):
+        assert "sqrt-at-zero" not in breaking_construct(guarded), guarded

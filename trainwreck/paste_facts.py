@@ -242,6 +242,10 @@ SQRT_CALL = re.compile(r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp)\.)?(?<!
                        r"[^()\n]|\([^()\n]{0,60}\)){0,80}\)){0,120})\)|(?P<norm>\b(?:jnp\.linalg|tf|keras\.ops|ops)\.norm\()|"
                        r"(?P<where>\bwhere\([^\n]{0,80}?,[^,\n]{0,40}?\b(?:sqrt|log)\()(?![^\n]{0,80}where\()"
                        r"\s*(?P<inner>[\w.]{1,40})?")
+# ... and a tensor's own sqrt method on a squared difference (`((a - b) ** 2).sum(-1).sqrt()`): the line before it, with
+# no eps added by a method either (`.add(1e-8)`)
+SQRT_METHOD = re.compile(r"(?m)^(?P<line>[^\n]{0,200}?)\.sqrt\(\s*\)")
+ADDED = re.compile(r"\.add_?\(\s*(?:\w*eps\w*|\d*\.?\d+e-\d+|0?\.0*[1-9])", re.I)
 TRIPLE_QUOTED = re.compile(r'"""|\'\'\'')
 
 
@@ -374,6 +378,13 @@ def breaking_construct(prose: str) -> dict[str, str]:
                                                                           + r"\s*=[^=\n][^\n]{0,120}?where\(", code)))
               or m.group("norm") or (m.group("arg") is not None and DIFFERENCE.search(m.group("arg"))
                                      and not GUARDED.search(m.group("arg")))), None)
+    method = None if m else next((s for s in itertools.islice(SQRT_METHOD.finditer(code), 50)
+                                  if DIFFERENCE.search(s.group("line")) and not GUARDED.search(s.group("line"))
+                                  and not ADDED.search(s.group("line"))), None)
+    if method:
+        shown = " ".join(prose[method.start("line"):method.end()].split()).split("=", 1)[-1].strip()
+        out["sqrt-at-zero"] = (f"the pasted code takes a square root that can meet 0 (`{shown}`): its slope there is "
+                               "1 / (2 sqrt(0)) = inf, and inf * 0 in the backward pass is nan")
     if m:
         shown = " ".join(prose[m.start():m.end()].split())
         out["sqrt-at-zero"] = (
