@@ -2216,3 +2216,15 @@ def test_a_sqrt_method_on_a_squared_difference_is_the_square_root_that_can_meet_
     for guarded in ("d = (x ** 2).sum(-1).add(1e-8).sqrt()\n", "d = (a - b).pow(2).sum(1).add(eps).sqrt()\n",
                     "d = ((a - b) ** 2 + 1e-12).sum(-1).sqrt()\n", "std = var.sqrt()\n"):
         assert "sqrt-at-zero" not in breaking_construct(guarded), guarded
+
+
+def test_spikes_are_answered_as_noise_only_beside_a_curve_that_trends_down():
+    """(review_session33_final m32) the answer "isolated spikes in a curve that trends down are mini-batch noise" is
+    not given beside values that did not fall (a paste of the spikes alone, ~4990 each epoch over a loss of 0.002);
+    beside a curve that falls, it still is."""
+    spikes = "".join(f"epoch {e}: step {s}  loss {v}\n" for e, s, v in ((1, 118, 4987.31), (2, 301, 4991.84),
+                                                                      (3, 27, 4979.62), (4, 655, 4985.07)))
+    said = "One huge loss spike every epoch at a random step.\n"
+    assert diagnosis(said + spikes).verdict != "normal"
+    falling = "".join(f"step {s}: {v}\n" for s, v in ((0, 2.31), (100, 1.52), (200, 3.9), (300, 1.01), (400, 0.84)))
+    assert diagnosis(said + falling).normal[0].name == "spikes in a falling curve"

@@ -911,7 +911,8 @@ NORMALS = (
            re.compile(r"\bspik\w*|\bspiky\b|\bjumps? (?:up|around)\b"),
            "isolated spikes in a curve that trends down are mini-batch noise, larger with small batches; a spike "
            "in the first steps that then recovers is the no-warmup signature instead",
-           "the loss values: where the spikes are and whether the curve still trends down"),
+           "the loss values: where the spikes are and whether the curve still trends down",
+           falls=True),       # (its answer is a curve that trends down: not beside values that did not fall)
     Normal("a large loss at the start",
            re.compile(r"loss (?:is|was|looks) (?:so |very |too )?(?:big|large|huge|high)|(?:big|large|huge|high) "
                       r"loss|(?:starts?|starting|begins?) (?:so |this |that |very |too |really )?(?:big|large|huge|high)"
