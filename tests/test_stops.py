@@ -35,6 +35,7 @@ EACH_CHECK = [
      "JAX 0.4's C++ jit", math.nan, "nan or inf", None),
     ("RuntimeError: NaN or Inf loss encountered at batch 5. Loss value: inf. Terminating training immediately.",
      "raise_error=True", math.inf, "inf", "batch 5"),
+    ("FloatingPointError: gradients are Nan/Inf", "fairseq", math.nan, "inf or nan", None),
 ]
 
 
