@@ -2228,3 +2228,19 @@ def test_spikes_are_answered_as_noise_only_beside_a_curve_that_trends_down():
     assert diagnosis(said + spikes).verdict != "normal"
     falling = "".join(f"step {s}: {v}\n" for s, v in ((0, 2.31), (100, 1.52), (200, 3.9), (300, 1.01), (400, 0.84)))
     assert diagnosis(said + falling).normal[0].name == "spikes in a falling curve"
+
+
+def test_factcheck_session33_keras_sums_and_losses_that_grow_by_design():
+    """(factcheck_session33) Keras prints a loss function's own sum as it is (reduce_values returns a scalar unchanged),
+    and add_loss or a regularizer adds terms: where the paste shows one, a Keras first loss of 100 is no mean's; a loss
+    whose weight is ramped up, or a curriculum that makes the task harder, grows by design and is not read as a climb
+    that stayed when it only doubled."""
+    chance = keras_epochs([2911.4673, 61.2210, 2.3204, 2.3027], [0.1012, 0.0998, 0.0993, 0.1001])
+    assert diagnosis(chance).signature.enormous_start
+    summed = "def my_loss(y_true, y_pred):\n    return tf.reduce_sum(tf.square(y_true - y_pred))\n"
+    assert not diagnosis(summed + chance).signature.enormous_start
+    doubled = "".join(f"epoch {e} loss {v}\n" for e, v in enumerate(("0.52", "0.61", "1.15", "1.21", "1.22"), 1))
+    assert diagnosis(doubled).signature.name == "climbed-and-stayed"
+    for by_design in ("The consistency weight is ramped up from 0 over 3 epochs.\n",
+                      "Curriculum: longer sequences from epoch 3.\n"):
+        assert diagnosis(by_design + doubled).signature.name != "climbed-and-stayed", by_design

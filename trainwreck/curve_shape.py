@@ -34,9 +34,13 @@ ENORMOUS, ENORMOUS_NEXT = 100.0, 3
 # half its first value (a run that learnt was not broken from the start).
 ENORMOUS_START = 1e4
 # ... and ENORMOUS_MEAN_CE for a classifier (an accuracy printed beside the loss) whose log prints the mean over its
-# examples by construction (Dialect.mean_loss): ten times ln K for any K under 22,000 classes, so a sum cannot explain
-# it, only logits hundreds apart -- outputs broken from the start, or thrown that far by the first updates.
+# examples by construction (Dialect.mean_loss): ten times ln K for any K under 22,000 classes, a label's logit about
+# that far below the largest -- outputs broken from the start, or thrown that far by the first updates. Not where the
+# paste makes the printed loss something else than that mean (NOT_A_MEAN: a custom loss that returns a sum, which
+# Keras prints as it is, reduction="sum", add_loss, a regularizer's terms: keras/src/losses/loss.py at v3.8.0,
+# reduce_values).
 ENORMOUS_MEAN_CE = 100.0
+NOT_A_MEAN = re.compile(r"reduce_sum|\.sum\(|reduction\s*=\s*['\"]sum['\"]|\badd_loss\b|regularizer", re.I)
 # The entries that say, in a phrase of their own, that their first loss is far above ln K (WR-330's raw inputs) share
 # the enormous start with those broken from the start
 ENORMOUS_FIRST_WORDS = {"loss", "far", "above", "ln"}
@@ -183,7 +187,7 @@ def fmt(v: float) -> str:
 def signature_of(ev: Evidence) -> Signature:
     out = _signature(ev)
     first = ev.head[0] if ev.head else None
-    mean_ce = ev.mean_loss and _accuracy_printed(ev)
+    mean_ce = ev.mean_loss and _accuracy_printed(ev) and not NOT_A_MEAN.search(ev.prose)
     stuck = _accuracy_stuck(ev)
     if (out.name not in ("no-loss", "few-values", "nonfinite-from-start", "nonfinite-throughout")
             and first is not None and math.isfinite(first)
@@ -193,8 +197,9 @@ def signature_of(ev: Evidence) -> Signature:
         out.enormous_start = (
             f"the first loss ({fmt(first)}) is already enormous: " + (
                 f"{ev.mean_loss} prints a mean over the examples and the accuracy beside it says this is a classifier, "
-                "whose mean cross-entropy starts near ln of the number of classes (2.3 for ten); this takes logits "
-                "hundreds apart, outputs broken from the start or thrown that far by the first updates" if mean_ce else
+                "whose mean cross-entropy starts near ln of the number of classes (2.3 for ten); this takes the "
+                "label's logit about that far below the largest, outputs broken from the start or thrown that far by "
+                "the first updates" if mean_ce else
                 "a fresh classifier's mean cross-entropy starts near ln of the number of classes; a loss this large "
                 "is an error (squared or absolute) on targets in their raw units, outputs broken from the start, or "
                 "a sum over many examples")
@@ -393,13 +398,15 @@ def _signature(ev: Evidence) -> Signature:
     return sig("healthy", [f"{ev.count} loss values, all finite: {moved}" + bump + unjudged])
 
 
-# Losses that grow slowly in a healthy run: a GAN's generator, a value loss regressing returns that grow, a VAE's loss
-# while its KL weight (beta) is annealed up from 0. A slow climb, or one that only doubled, is not read as one in a run
-# that names them (a fast climb, which the watch sees, still is).
+# Losses that grow in a healthy run: a GAN's generator, a value loss regressing returns that grow, a VAE's loss
+# while its KL weight (beta) is annealed up from 0, a term whose weight is ramped up (a consistency loss, a domain-
+# adversarial lambda), a curriculum or scheduled sampling that makes the task harder. A slow climb, or one that only
+# doubled, is not read as one in a run that names them (a fast climb, which the watch sees, still is).
 GROWS_WHEN_HEALTHY = re.compile(r"\b(?:gan|dcgan|wgan|generator|discriminator|g_loss|loss_?g|d_loss|loss_?d|g loss|"
                                 r"d loss|reward|returns?|q[ _-]?values?|dqn|ppo|critic|actor|td[ _-]?error|"
                                 r"kl[ _-]?(?:anneal\w*|warm-?up|weight|beta)|beta[ _-]?(?:anneal\w*|warm-?up|schedule)|"
-                                r"anneal\w* (?:the )?(?:kl|beta))\b", re.I)
+                                r"anneal\w* (?:the )?(?:kl|beta)|curriculum|scheduled sampling|domain[ -]adversarial|dann|"
+                                r"gradient reversal|consistency (?:weight|loss)|ramp(?:ed|s|ing)? up)\b", re.I)
 # A climb too slow for the watch (rises of a few percent a print): it still counts as a climb that stayed when
 # it runs over SLOW_VALUES values or more after the lowest and most of them (SLOW_SHARE) are rises.
 SLOW_VALUES, SLOW_SHARE = 5, 2 / 3

@@ -655,7 +655,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
             f"the paste divides by a standard deviation (`{' '.join(divides.group(0).split())}`) and says some inputs "
             f"are all zeros (\"{' '.join(zeros.group(0).split())}\"): what is made from them value by value (a log "
             "of a spectrogram, a scaled image) is one constant, whose standard deviation is 0, and (x - mean) / std is 0/0, "
-            "nan for every value where the mean comes out exact (else the same +-1 everywhere, from rounding)")
+            "nan for every value where the mean comes out exact (else about +-1 everywhere, from rounding)")
     if divides and constant and went_wrong:
         out["constant-feature"] = (f"the paste divides by a standard deviation (`{' '.join(divides.group(0).split())}`) "
                                    f"and says a column is constant (\"{' '.join(constant.group(0).split())}\"): that "
@@ -711,7 +711,8 @@ def _gradients_shrink_to_the_input(prose: str) -> str:
         return ""
     return (f"the paste prints gradient norms layer by layer, {fmt(first)} at layer {layers[0]} and {fmt(last)} at layer "
             f"{layers[-1]}: {math.log10(last / first):.3g} orders of magnitude smaller at the first layer, which gets "
-            "next to no gradient (the backward pass shrinks through each layer it crosses)")
+            "next to no gradient (the backward pass shrinks through each layer it crosses, as through sigmoids, whose slope "
+            "is at most 1/4)")
 
 
 def _exp_overflow(ev: Evidence) -> str:

@@ -101,7 +101,8 @@ STOPS = (
           rb"NaN or Inf loss encountered at batch (?P<step>\d+)\. Loss value: (?P<value>-?(?:nan|inf))\. "
           rb"Terminating training immediately\.", "keras", "inf or nan", "batch {}", True),
     # fairseq's trainer checks the gradients' norm after clipping and raises when it is not finite (under --amp it
-    # skips the batch instead; under --fp16 the loss scaler's overflow is caught first): the run stops at that update,
+    # retries the batch, twice by default, then skips it; under --fp16 the loss scaler's overflow is caught first;
+    # both raise a FloatingPointError of their own once the scale is at its minimum): the run stops at that update,
     # whose loss the log has not printed
     _stop("fairseq's trainer", "https://github.com/facebookresearch/fairseq/blob/v0.12.3/fairseq/trainer.py#L940-L947",
           b"gradients are Nan/Inf", rb"gradients are Nan/Inf", "pytorch", "inf or nan", what="gradients"),
