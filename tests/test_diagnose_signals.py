@@ -2064,7 +2064,9 @@ def test_a_split_named_alone_is_read_as_the_loss_only_where_the_paste_names_a_lo
     """(review_session33_blind h10) `epoch 1  train 0.0912  val 0.0851` under an MSELoss is the loss named by its split;
     the same rows under "accuracy per epoch:", or in a paste that names no loss at all, are not read as one."""
     rows = "".join(f"epoch {e}  train {v}  val {v}\n" for e, v in enumerate(("0.61", "0.72", "0.80", "0.86"), 1))
-    assert diagnosis("criterion = nn.MSELoss()\n" + rows).signature.name != "no-loss"
+    read = diagnosis("criterion = nn.MSELoss()\n" + rows).evidence
+    assert read.dialect == "lines of a count, a train and a val value" and read.count == 4
+    assert read.head == [0.61, 0.72, 0.80, 0.86] and read.where(3) == "epoch 4"
     for refused in ("accuracy per epoch:\n" + rows, "My model:\n" + rows):
         assert diagnosis(refused).signature.name == "no-loss", refused
 

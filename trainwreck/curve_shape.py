@@ -141,7 +141,7 @@ BATCH_JUMP = 10.0
 def same_batch_jumps(ev: Evidence) -> str:
     """The fact, when the loss jumped BATCH_JUMP times or more at the same batch (step) of two epochs, else ""."""
     seen: dict[int, tuple[str, int]] = {}
-    kept = ev.head if len(ev.head) == ev.count else ev.head[:KEEP]
+    kept = ev.head                      # (at most KEEP values: the check is bounded)
     for i in range(1, len(kept)):
         a, b, pos = kept[i - 1], kept[i], ev.at(i)
         if pos is None or not (math.isfinite(a) and math.isfinite(b) and a > 0 and b >= BATCH_JUMP * a):
@@ -189,10 +189,11 @@ def signature_of(ev: Evidence) -> Signature:
     first = ev.head[0] if ev.head else None
     mean_ce = ev.mean_loss and _accuracy_printed(ev) and not NOT_A_MEAN.search(ev.prose)
     stuck = _accuracy_stuck(ev)
+    fell = first is not None and ev.low is not None and ev.low <= first / 2
     if (out.name not in ("no-loss", "few-values", "nonfinite-from-start", "nonfinite-throughout")
             and first is not None and math.isfinite(first)
             and first >= (ENORMOUS_MEAN_CE if mean_ce else ENORMOUS_START)
-            and at_run_start(ev) and (stuck or not (ev.low is not None and ev.low <= first / 2))):
+            and at_run_start(ev) and (stuck or not fell)):
         # (a loss that fell from there beside an accuracy that never moved did not learn: it was no sum)
         out.enormous_start = (
             f"the first loss ({fmt(first)}) is already enormous: " + (
@@ -205,8 +206,7 @@ def signature_of(ev: Evidence) -> Signature:
                 "a sum over many examples")
             + (f"; the accuracy printed beside it stayed within {ACCURACY_MOVED * 100:g} points ("
                f"{fmt(ev.accuracy_head[0])} to {fmt(ev.accuracy_tail[-1])}), so the fall that followed was no learning"
-               if stuck and ev.low is not None
-               and ev.low <= first / 2 else ""))
+               if stuck and fell else ""))
         out.facts.append(out.enormous_start)
         out.start_updated = bool(mean_ce and _once_an_epoch(ev))
     ceiling = ceiling_fact(ev)
@@ -525,15 +525,19 @@ def _accuracy_stuck(ev: Evidence) -> bool:
     if not _accuracy_printed(ev):
         return False
     seen = ev.accuracy_head + ev.accuracy_tail
-    scale = 100 if ev.accuracy_percent or min(seen) > 1 else 1
-    return max(seen) - min(seen) < ACCURACY_MOVED * scale
+    return max(seen) - min(seen) < ACCURACY_MOVED * _accuracy_scale(ev)
+
+
+def _accuracy_scale(ev: Evidence) -> int:
+    """100 where the accuracy is printed as a percentage (a % sign, or every value above 1), else 1."""
+    return 100 if ev.accuracy_percent or min(ev.accuracy_head + ev.accuracy_tail) > 1 else 1
 
 
 def _accuracy_rose(ev: Evidence, by: float = ACCURACY_RISE) -> bool:
     """Did the accuracy printed beside the loss rise by this share or more, first print to last?"""
     if not (ev.accuracy_head and ev.accuracy_tail):
         return False
-    scale = 100 if ev.accuracy_percent or min(ev.accuracy_head + ev.accuracy_tail) > 1 else 1
+    scale = _accuracy_scale(ev)
     return ev.accuracy_tail[-1] - ev.accuracy_head[0] >= by * scale
 
 

@@ -29,8 +29,7 @@ from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_s
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .paste_facts import NEGATIVE, RATE_CLIMB, shown_frameworks
 from .weighing import (CODE_CONSTRUCTS, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
-                       context_of,
-                       message_finder, op_named, weigh, weigher)
+                       context_of, message_finder, op_named, weigh, weigher)
 from .wording import BENIGN_OVERFLOW, RESTARTED, STUCK, Normal, normals_asked, says_failure, timing_of, tokens
 
 # What a caller of the engine needs comes from here: the finder the scan takes, the diagnosis, the curve's signature.

@@ -207,8 +207,11 @@ MASKED_INF = re.compile(r"\bmasked_fill_?\([^\n]{0,120}?,\s*" + _NEG_INF + r"\s*
 #   max inside it, nor log_softmax or logsigmoid (computed stably), nor log1p (another name, though log1p(-p) breaks
 #   the same way); not a log of a name the paste does not show to be a probability (`np.log(p)` of prices).
 LOG_OF_ZERO_WORDS = {"log", "epsilon"}
-_LOG_OPEN = r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp|math|K|ops|keras\.ops)\.)?log\(\s*"
-LOG_CALL = re.compile(_LOG_OPEN + r"(?P<arg>[^()\n]{0,80}(?:\([^()\n]{0,80}\)[^()\n]{0,40})?)\)")
+# (a call of a library's function, and its argument: one level of brackets inside it at most)
+_LIBRARY = r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp|math|K|ops|keras\.ops)\.)?"
+_ARGUMENT = r"(?P<arg>[^()\n]{0,80}(?:\([^()\n]{0,80}\)[^()\n]{0,40})?)\)"
+_LOG_OPEN = _LIBRARY + r"log\(\s*"
+LOG_CALL = re.compile(_LOG_OPEN + _ARGUMENT)
 PROBABILITY_ARG = re.compile(r"\b(?:sigmoid|softmax)\b|^(?:probs?|probabilit\w*)$", re.I)
 NAME_ARG = re.compile(r"^(?P<minus>1(?:\.0*)?\s*-\s*)?(?P<name>[A-Za-z_]\w{0,30})$")
 KERAS_ACTIVATION = re.compile(r"\bactivation\s*=\s*['\"](\w+)['\"]")
@@ -223,8 +226,7 @@ GUARDED = re.compile(r"\+\s*(?:\w*eps\w*|\d*\.?\d+e-\d+|0?\.0*[1-9])|(?:\w*eps\w
 #   with nothing subtracted from its input first (no max in the call, none in what made a bare name it is handed): an
 #   input past about 88.7 in float32 makes exp inf, and inf / inf is nan (a log of it, inf). Not a sigmoid's
 #   `1 / (1 + exp(-z))`: its inf gives the correctly rounded 0.0 (see BENIGN_OVERFLOW).
-_EXP_OPEN = r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp|math|K|ops|keras\.ops)\.)?exp\(\s*"
-EXP_OF = re.compile(_EXP_OPEN + r"(?P<arg>[^()\n]{0,80}(?:\([^()\n]{0,80}\)[^()\n]{0,40})?)\)")
+EXP_OF = re.compile(_LIBRARY + r"exp\(\s*" + _ARGUMENT)
 SHIFTED = re.compile(r"max|logsumexp|log_softmax", re.I)
 EXP_CALLS_READ = 50
 # - A square root with nothing added under it (`torch.sqrt(((a - b) ** 2).sum(1))`), a JAX, TensorFlow or Keras norm
@@ -650,18 +652,14 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                             "equal get equal gradients and stay copies of each other")
     divides, constant = DIVIDES_BY_STD.search(ev.prose), CONSTANT_FEATURE.search(ev.prose)
     zeros = ALL_ZERO_INPUT.search(ev.prose) if divides and not constant else None
-    if divides and zeros and went_wrong:
-        out["constant-feature"] = (
-            f"the paste divides by a standard deviation (`{' '.join(divides.group(0).split())}`) and says some inputs "
-            f"are all zeros (\"{' '.join(zeros.group(0).split())}\"): what is made from them value by value (a log "
-            "of a spectrogram, a scaled image) is one constant, whose standard deviation is 0, and (x - mean) / std is 0/0, "
-            "nan for every value where the mean comes out exact (else about +-1 everywhere, from rounding)")
-    if divides and constant and went_wrong:
+    said = (f"says a column is constant (\"{' '.join(constant.group(0).split())}\"): that column's" if constant else
+            f"says some inputs are all zeros (\"{' '.join(zeros.group(0).split())}\"): what is made from them value by "
+            "value (a log of a spectrogram, a scaled image) is one constant, whose" if zeros else "")
+    if divides and said and went_wrong:
         out["constant-feature"] = (f"the paste divides by a standard deviation (`{' '.join(divides.group(0).split())}`) "
-                                   f"and says a column is constant (\"{' '.join(constant.group(0).split())}\"): that "
-                                   "column's standard deviation is 0, and (x - mean) / std is 0/0, nan for every row "
-                                   "where the mean comes out exact, as for a whole-number constant (else the same "
-                                   "+-1 on every row, from rounding)")
+                                   f"and {said} standard deviation is 0, and (x - mean) / std is 0/0, nan wherever the "
+                                   "mean comes out exact, as for a whole-number constant (else about +-1 everywhere, "
+                                   "from rounding)")
     if sig.name == "plateau-from-start" and first is not None and last is not None:
         # a percentage when printed with % or when both are above 1; both at most 1 without %, a
         # fraction; one of each cannot be read

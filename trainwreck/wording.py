@@ -437,11 +437,16 @@ NEGATORS = frozenset("no not nothing none never without".split())
 KEPT_AWAY = NEGATORS | {"avoid", "avoids", "avoiding", "prevent", "prevents", "preventing"}
 
 
+def _negated(words: list[str], i: int, negators: frozenset = NEGATORS) -> bool:
+    """Is the i-th word denied by a negator among the three words before it?"""
+    return bool(negators & set(words[max(0, i - 3):i]))
+
+
 def said_unnegated(text: str, wanted: set[str]) -> bool:
     """Does the text say one of these words (folded) with no negator among the three words before it ("no NaNs", "I
     never get any NaN", "to avoid NaN/inf")?"""
     words = re.findall(r"[a-z_']+", _folded(text))
-    return any(word in wanted and not KEPT_AWAY & set(words[max(0, i - 3):i]) for i, word in enumerate(words))
+    return any(word in wanted and not _negated(words, i, KEPT_AWAY) for i, word in enumerate(words))
 
 
 def says_failure(text: str, ignore: frozenset = frozenset()) -> bool:
@@ -452,7 +457,7 @@ def says_failure(text: str, ignore: frozenset = frozenset()) -> bool:
     for i, word in enumerate(words):
         if word in ignore:
             continue
-        if (word in FAILURE_WORDS or word.startswith(FAILURE_ROOTS)) and not NEGATORS & set(words[max(0, i - 3):i]):
+        if (word in FAILURE_WORDS or word.startswith(FAILURE_ROOTS)) and not _negated(words, i):
             return True
     return bool(STUCK.search(text))
 
