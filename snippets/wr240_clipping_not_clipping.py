@@ -148,6 +148,23 @@ def element_clipped_run(lr=10.0, epochs=10, clip_value=1.0):
     return {"loss": losses, "engaged": engaged}
 
 
+def clipped_after_the_step_run(lr=10.0, epochs=10, max_norm=0.5):
+    """The loop with its lines in the wrong order, as in a PyTorch loop that calls clip_grad_norm_
+    after optimizer.step(): the update uses the gradients as they are, then they are clipped, and the
+    next epoch's gradients (after zero_grad) replace them. Returns the loss and whether each clip acted."""
+    X, y = make_data()
+    params = init_params()
+    history = {"loss": [], "clipped": []}
+    for epoch in range(epochs):
+        loss, grads = loss_and_grads(params, X, y)
+        history["loss"].append(loss)
+        for k in params:
+            params[k] -= lr * grads[k]
+        grads, _, was_clipped = clip_by_global_norm(grads, max_norm)
+        history["clipped"].append(was_clipped)
+    return history
+
+
 def figure_data():
     with np.errstate(all="ignore"):
         loose = train(lr=10.0, epochs=10, max_norm=100.0)

@@ -2246,3 +2246,66 @@ def test_factcheck_session33_keras_sums_and_losses_that_grow_by_design():
     for by_design in ("The consistency weight is ramped up from 0 over 3 epochs.\n",
                       "Curriculum: longer sequences from epoch 3.\n"):
         assert diagnosis(by_design + doubled).signature.name != "climbed-and-stayed", by_design
+
+
+# ---- a clip placed after the optimizer's step ----------------------------------------------
+
+LATE_CLIP_LOOP = """Transformer LM, AdamW lr 3e-3, clip_grad_norm_ at 1.0, loss explodes anyway:
+
+    for batch in loader:
+        logits = model(batch["input_ids"])
+        loss = criterion(logits.flatten(0, 1), batch["labels"].flatten())
+        loss.backward()
+        {first}
+        {second}
+        scheduler.step()
+        opt.zero_grad(set_to_none=True)
+
+step 200 | loss 5.912
+step 400 | loss 5.204
+step 600 | loss 5.388
+step 800 | loss 7.020
+step 1000 | loss 11.65
+step 1200 | loss 39.80
+step 1400 | loss nan
+"""
+STEP, CLIP = "opt.step()", "torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)"
+
+
+def test_a_clip_after_the_optimizer_step_is_a_climb_despite_clipping():
+    """The clip after the step shortens no update (WR-240's third form, tested in its snippet); the same loop
+    in the right order, or clipped before a scheduler's step, leaves the climb to the rate."""
+    late = diagnosis(LATE_CLIP_LOOP.format(first=STEP, second=CLIP))
+    assert late.signature.name == "climb-despite-clipping"
+    assert [m.entry.id for m in late.matches[:2]] == ["WR-240", "WR-220"]
+    assert any("the pasted loop clips after the optimizer's step() (`clip_grad_norm_...`)" in e
+               for e in late.matches[0].evidence)
+    in_place = diagnosis(LATE_CLIP_LOOP.format(first=CLIP, second=STEP))
+    assert in_place.signature.name == "climb-then-nonfinite"
+    assert in_place.matches[0].entry.id == "WR-220"
+    # a loop with its clip before step() and a scheduler stepped before it: the scheduler's step is no update
+    sched_first = LATE_CLIP_LOOP.replace("        scheduler.step()\n", "").replace(
+        "loss.backward()\n", "loss.backward()\n        scheduler.step()\n")
+    assert diagnosis(sched_first.format(first=CLIP, second=STEP)).signature.name == "climb-then-nonfinite"
+
+
+# ---- an untrained model's output, nan ------------------------------------------------------
+
+def test_an_untrained_models_nan_output_is_its_forward_pass_before_any_update():
+    """No loss, no step, no training named: only the forward pass can have made the output nan, so the entries
+    whose phrases say the output is nan from the start come first, and the ask is for what tells them apart."""
+    said = ("Custom MaskedLinear layer gives nan\n"
+            "I replaced nn.Linear with my MaskedLinear in a small MLP. The output tensor has the right shape but "
+            "every value is nan, even for torch.randn inputs.")
+    d = diagnosis(said)
+    assert {m.entry.id for m in d.matches[:2]} == {"WR-110", "WR-120"}
+    assert any("only the forward pass can make the output nan" in e for e in d.matches[0].evidence)
+    assert d.ask.startswith("whether every parameter and the input batch are finite before the forward pass")
+    # not when training is named, the model was trained elsewhere, the nan comes and goes, an op's output is nan,
+    # or the nan is denied
+    for text in ("After 3 epochs the output tensor is nan for every input.",
+                 "The pretrained BERT gives predictions that are nan for every input.",
+                 "Sometimes the output of the model is nan.",
+                 "The softmax output is nan for one head.",
+                 "The output is not nan, but it is constant."):
+        assert "untrained-output" not in weighed_parts(text, "WR-110"), text

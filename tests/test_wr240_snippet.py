@@ -102,6 +102,21 @@ def test_elementwise_clipping_at_one_engages_only_when_it_is_too_late():
     assert wr240.first_nonfinite(element["loss"]) == 6
 
 
+def test_a_clip_after_the_update_acts_on_most_steps_and_changes_no_loss(runs):
+    """The clip in the wrong place: after the step it rescales gradients already used, so the threshold
+    that lets rate 10 train (0.5) reports clipping on most steps of a run identical to the unclipped one."""
+    with np.errstate(all="ignore"):
+        late = wr240.clipped_after_the_step_run(lr=10.0, epochs=10, max_norm=0.5)
+        unclipped = wr240.train(lr=10.0, epochs=10)
+    np.testing.assert_array_equal(late["loss"], unclipped["loss"])      # bit for bit, inf and nan included
+    t = wr240.first_nonfinite(late["loss"])
+    acted = sum(late["clipped"][:t])
+    assert (t, acted) == (6, 5) and np.isinf(late["loss"][t])
+    assert wr240.first_nonfinite(runs[0.5]["loss"]) is None            # the same threshold, in its place, trains
+    assert_entry_says("WR-240", [f"clips {acted} of the {t} steps before the blow-up",
+                                 f"unclipped losses, inf at epoch {t}"])
+
+
 # --- the mechanism: a clip acts exactly on the steps above it, and then fixes their length ---------
 
 def test_a_step_is_clipped_exactly_when_its_norm_is_above_the_threshold(runs):

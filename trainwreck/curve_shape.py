@@ -18,6 +18,14 @@ from .logscan.positions import epoch_number, step_number
 from .plural import counted
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
 
+# A pasted loop that clips the gradients after the optimizer's step (backward(), step(), then clip_grad_norm_ with no
+# backward() between) never clips an update: the step used the gradients unclipped, and the next zero_grad() clears
+# the clipped ones. A climb beside it is a climb despite clipping. (A scheduler's step is not the update: backward,
+# clip, step, scheduler.step is the right order.)
+CLIP_AFTER_STEP = re.compile(r"\.backward\([^\n]*\n(?:[^\n]*\n){0,8}?[^\n]{0,200}?(?<!scheduler)(?<!sched)\.step\("
+                             r"[^\n]*\n(?:(?![^\n]{0,200}?\.backward\()[^\n]*\n){0,4}?[^\n]{0,200}?"
+                             r"(?P<clip>clip_grad_(?:norm|value)_?)\(")
+
 # Shape of the curve just before a blow-up: it counts as a climb after this many
 # rises, or after one rise of at least this factor.
 SHAPE_RISES, SHAPE_RATIO = 2, 1.5
@@ -297,6 +305,12 @@ def _signature(ev: Evidence) -> Signature:
                     and ev.grad_max_before <= ev.clip_at:
                 facts.append(f"gradient clipping at {ev.clip_at:g} never engaged: the largest gradient norm "
                              f"before the blow-up was {fmt(ev.grad_max_before)}")
+                return sig("climb-despite-clipping", facts)
+            late = CLIP_AFTER_STEP.search(ev.prose)
+            if late:
+                facts.append(f"gradient clipping never shortened an update: the pasted loop clips after the optimizer's "
+                             f"step() (`{late.group('clip')}...`), so each update used the gradients unclipped, and the "
+                             f"clipped ones were cleared before the next (the clip belongs between backward() and step())")
                 return sig("climb-despite-clipping", facts)
             out = sig("descent-then-climb" if descent else "climb-then-nonfinite", facts)
             if warn_index is None and b < WEAK_CLIMB * a:
