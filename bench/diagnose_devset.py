@@ -125,7 +125,8 @@ def results(path: Path | None = None, catalog=None) -> dict:
 
 
 def _pct(part: int, whole: int) -> str:
-    return f"{part}/{whole} ({100 * part / whole:.0f}%)" if whole else "—"
+    # (one decimal: 37/57 is 64.9%, under a 65% target, and a whole percent would round it up to the target)
+    return f"{part}/{whole} ({100 * part / whole:.1f}%)" if whole else "—"
 
 
 def wilson(part: int, whole: int, z: float = 1.96) -> tuple[float, float]:

@@ -30,7 +30,8 @@ from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .paste_facts import NEGATIVE, RATE_CLIMB, shown_frameworks
 from .weighing import (CODE_CONSTRUCTS, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
-from .wording import BENIGN_OVERFLOW, RESTARTED, STUCK, Normal, normals_asked, says_failure, timing_of, tokens
+from .wording import (BENIGN_OVERFLOW, RESTARTED, STUCK, Normal, normals_asked, says_failure, timing_of, tokens,
+                      untrained_output_nonfinite)
 
 # What a caller of the engine needs comes from here: the finder the scan takes, the diagnosis, the curve's signature.
 __all__ = ["Diagnosis", "Match", "diagnose", "message_finder", "signature_of", "weigher"]
@@ -655,6 +656,12 @@ def _deciding_question(d: Diagnosis, w: Weigher) -> str:
     words = tokens(ev.prose)
     # the values tell the shapes apart; a report that already says its loss was nan or inf from the first value has
     # said what they would show, and is asked for what tells its candidates apart by cause
+    if not ev.count and untrained_output_nonfinite(ev.prose):
+        # an untrained model's forward pass: no loss to paste; what it reads decides
+        return ("whether every parameter and the input batch are finite before the forward pass, and the largest "
+                "absolute activation after each layer: a parameter that is nan before any update was never "
+                "initialised, an input that is not finite is the data, and activations that grow layer by layer "
+                "are the initial scale")
     said_start = ev.count < 3 and {"nan", "inf"} & set(words) and timing_of(words) == {"start"}
     if ev.count < 3 and len({e.trace for e in entries}) > 1 and not said_start:
         if ev.first_nonfinite is None and not {"nan", "inf", "overflow", "diverge", "divzero"} & set(words):

@@ -16,7 +16,8 @@ import sys
 
 from .curve_shape import ACCURACY_RISE, Signature, fmt, same_batch_jumps
 from .logscan import Evidence, dialects
-from .wording import MINUS_SCORE, NORMALS, loss_kind, score_out_of_range, sentences_and_ends, sentences_only, tokens
+from .wording import (MINUS_SCORE, NORMALS, loss_kind, score_out_of_range, sentences_and_ends, sentences_only, tokens,
+                      untrained_output_nonfinite)
 
 ZERO_GRADIENT_WORDS, ACCURACY_WORDS = {"gradient", "exactly", "zero"}, {"accuracy", "improve"}
 SIGMOID_ZERO_WORDS = {"sigmoidzero"}
@@ -29,6 +30,10 @@ RATE_RAISED_WORDS = {"lr", "rais"}
 # by a tool whose trainer clears them each step (Dialect.clears_gradients) counts as much as a declared message
 # against them.
 UNCLEARED_WORDS = {"zero", "grad", "optimizer"}
+# The entries whose phrases say a model's output is nan from the start (a layer never initialised, weights that blow
+# the forward pass up): for a report whose words say an untrained model's output is nan
+# (wording.untrained_output_nonfinite), half a printed fact.
+UNTRAINED_OUTPUT_WORDS = {"output", "nan", "when_start"}
 # Gradient norms printed layer by layer (`layer 0  3.1e-10` ... `layer 11  1.2e-02`, under words that say they are
 # gradients), DEPTH_DECADES orders of magnitude smaller at the first layer than at the last: the backward pass shrinks
 # through every layer it crosses (a sigmoid's slope is at most 1/4), and the first layers get next to no gradient. A
@@ -606,6 +611,9 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         out["sigmoid-zero"] = ("the report says the output is 0.5: a sigmoid gives exactly that for an input of 0, "
                                "which a last layer whose weights and bias are all zero gets for every example (a model "
                                "stuck at one output on balanced classes prints about 0.5 too)")
+    if not ev.count and (output := untrained_output_nonfinite(ev.prose)):
+        out["untrained-output"] = ("before any update only the forward pass can make the output nan, not a loss or a "
+                                   "step: the weights it starts from, or the inputs it is given")
     if went_wrong and BACKWARD_STEP.search(ev.prose) and not CLEARED.search(ev.prose):
         out["never-cleared"] = ("the pasted loop calls backward() and step() and clears the gradients nowhere in the "
                                 "paste (no zero_grad(), no `.grad = None`)")

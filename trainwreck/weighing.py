@@ -20,7 +20,7 @@ from .paste_facts import (LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, ONE_BATCH_WOR
                           CLEARED_EACH_STEP, CONSTANT_FEATURE_WORDS, DENSE, EXP_OVERFLOW_WORDS, FLOOR_WORDS,
                           FORGOT_INPUTS, FORGOT_TARGETS, FROM_LOGITS, KERAS_CROSSENTROPY, KERAS_SOFTMAX,
                           PROBABILITY_LOSS_WORDS, PUT_OFF_WORDS, RATE_PROOF_WORDS, RATE_RAISED_WORDS, RAW_PIXEL_WORDS,
-                          REGRESSION_WORDS, SIGMOID_ZERO_WORDS, TORCH_LOGITS_LOSS, UNCLEARED_WORDS, UNLABELLED_WORDS,
+                          REGRESSION_WORDS, SIGMOID_ZERO_WORDS, TORCH_LOGITS_LOSS, UNCLEARED_WORDS, UNLABELLED_WORDS, UNTRAINED_OUTPUT_WORDS,
                           ZERO_GRADIENT_WORDS, ZERO_INIT_WORDS, classifier_shown, grads_said_zero,
                           impossible_negative, model_output, negative_shown, printed_facts, regressor_shown,
                           scaled_said, shown_frameworks, trainer_clears)
@@ -28,7 +28,7 @@ from .safe_text import shown
 from .wording import (EARLY_STEPS, FIELDS, Library, half_precision_denied, half_precision_shown, loss_kind, lr_tried,
                       said_unnegated,
                       precision_tried, says_failure, says_not_learning, section, sentences_only, timing_of, tokens,
-                      tokens_many, when, words_for)
+                      tokens_many, untrained_output_nonfinite, when, words_for)
 
 # Signatures that are a special or early case of another: entries declaring the
 # general one get part credit (a climb still finite may be WR-220 caught early;
@@ -171,6 +171,7 @@ class Weigher:
         self.sigmoid_zero = self._saying(SIGMOID_ZERO_WORDS)
         self.rate_raised = self._saying(RATE_RAISED_WORDS)
         self.uncleared = self._saying(UNCLEARED_WORDS)
+        self.untrained_output = self._saying(UNTRAINED_OUTPUT_WORDS)
         self.put_off = self._saying(PUT_OFF_WORDS)
         self.rate_proof = self._saying(RATE_PROOF_WORDS)
         self.regression = self._saying(REGRESSION_WORDS)
@@ -381,6 +382,8 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
     if words_count and not said_when and stopped:      # a check's stop names its step: "at iteration 460" says when
         said_when = _when_stopped(ev.first_nonfinite_at)
         said_at = f"at {stopped} (the step the check named), " if said_when else ""
+    if words_count and not said_when and not ev.count and (output := untrained_output_nonfinite(ev.prose)):
+        said_when, said_at = {"start"}, f"in a forward pass of a model the report never trains (\"{output}\"), "
     return Context(ev, sig, words_count, said_when, said_at, bm,
                     min(1.0, top / weights.bm_full), said_nonfinite, said_nonfinite_value, said_failure, hits,
                     lr_tried(ev.prose), precision_tried(ev.prose), unjudged, impossible,
@@ -545,6 +548,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     for fact, declarers, weight in (("zero-gradient", w.zero_gradient, W_PRINTED),
                                     ("accuracy-rose", w.accuracy_rises, W_PRINTED),
                                     ("sigmoid-zero", w.sigmoid_zero, W_SAID_HALF),
+                                    ("untrained-output", w.untrained_output, W_SAID_HALF),
                                     ("softmax-floor", w.softmax_floor, W_PRINTED),
                                     ("minus-one-labels", w.unlabelled, W_SAID_HALF),
                                     ("raw-pixels", w.raw_pixels, W_SAID_HALF),

@@ -449,6 +449,30 @@ def said_unnegated(text: str, wanted: set[str]) -> bool:
     return any(word in wanted and not _negated(words, i, KEPT_AWAY) for i, word in enumerate(words))
 
 
+# A model's output said to be nan or inf in a report that names no training at all (no loss, epoch, step, optimizer,
+# gradient, learning rate) nor a trained model (pretrained, a checkpoint, inference), nor a nan that comes and goes:
+# a forward pass of a model that has not been trained, so the failure is there before the first update ("all NaNs
+# as output" after swapping a layer in). When the words say nothing else of when, that is when. (Not an op's output:
+# a softmax's or an attention's nan names its own mechanism.)
+OUTPUT_NONFINITE = re.compile(r"(?<!softmax )(?<!sigmoid )(?<!attention )(?<!exp )(?<!log )(?<!norm )"
+                              r"\b(?:outputs?|predictions?|logits|activations?)\b(?:[^.;!?\n]|\.(?=\w)){0,60}?"
+                              r"\b(?:nan|inf)s?\b|\b(?:nan|inf)s?\b[^.;!?\n]{0,20}?\b(?:as|in the|for the|in its) "
+                              r"(?:outputs?|predictions?|logits)\b", re.I)
+TRAINING_NAMED = re.compile(r"\b(?:train\w*|pre-?train\w*|epochs?|iter\w*|steps?|loss\w*|learn\w*|lr|optimi[sz]\w*"
+                            r"|fit\w*|converg\w*|backward|backprop\w*|gradients?|grads?|updates?|checkpoints?|ckpt"
+                            r"|inference|fine-?tun\w*|batch\w*"
+                            # (a nan that comes and goes comes from what changes: the batches, the steps)
+                            r"|sometimes|occasionally|frequently|often|randomly|intermittent\w*|at times)\b", re.I)
+
+
+def untrained_output_nonfinite(text: str) -> str:
+    """The words that say an untrained model's output is nan or inf (OUTPUT_NONFINITE), or ""."""
+    said = OUTPUT_NONFINITE.search(text)
+    if said is None or TRAINING_NAMED.search(text) or not said_unnegated(said.group(0), {"nan", "inf"}):
+        return ""
+    return " ".join(said.group(0).split())
+
+
 def says_failure(text: str, ignore: frozenset = frozenset()) -> bool:
     """Does the report say anything went wrong (not only ask whether it did, or say it did not:
     "nothing overflowed", "no nan")? Words in `ignore` (folded) are not counted."""
