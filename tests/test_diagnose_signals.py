@@ -2309,3 +2309,22 @@ def test_an_untrained_models_nan_output_is_its_forward_pass_before_any_update():
                  "The softmax output is nan for one head.",
                  "The output is not nan, but it is constant."):
         assert "untrained-output" not in weighed_parts(text, "WR-110"), text
+
+
+# ---- masks said to hold 255 ----------------------------------------------------------------
+
+def test_masks_said_to_hold_255_are_labels_the_loss_cannot_take():
+    """Masks stored as pictures hold 0 and 255: their pixels are the labels, not the inputs' pixels (WR-330), and
+    255 is a class index or a target no two-class loss takes -- unless the paste divides them or ignores 255."""
+    said = ("Road segmentation with a UNet: IoU stuck at 0\n"
+            "My ground truth masks are PNG files, pixel values 0 and 255. Training runs for 40 epochs and the "
+            "IoU never moves.")
+    d = diagnosis(said)
+    assert d.matches[0].entry.id == "WR-320"
+    assert any('the report says its masks hold 255 ("ground truth masks are PNG files, pixel values 0 and 255")' in e
+               for e in d.matches[0].evidence)
+    assert "WR-330" not in [m.entry.id for m in d.matches]        # a mask's pixels are no input's
+    for handled in ("My ground truth masks are PNG files, pixel values 0 and 255, and I divide them by 255.",
+                    "The masks hold 0 and 255 (255 is void); CrossEntropyLoss(ignore_index=255).",
+                    "The masks hold 0 and 255 and I threshold them at 127."):
+        assert "mask-255" not in weighed_parts(handled + " IoU stuck at 0.", "WR-320"), handled

@@ -441,6 +441,16 @@ MINUS_ONE_LABELS = re.compile(r"\b(?:y|labels?|targets?)\s*(?:\[[^\]\n]{0,30}\]\
                               r"\bset (?:the |their |its |those |these )?(?:y|labels?|targets?) (?:to|as) -1\b", re.I)
 MINUS_ONE_HANDLED = re.compile(r"ignore_index\s*=\s*-1|!=\s*-1|>=\s*0\b|-1\s*(?:and|or|,|/)\s*\+?1\b|\{-1,\s*\+?1\}|"
                                r"hinge", re.I)
+# Segmentation masks said to hold 255 (0 and 255, [0, 255], "255 for the foreground"): a class index no C-class
+# cross-entropy takes, a BCE or Dice target past 1. Half a printed fact for the entries whose phrases say the label
+# masks' foreground is 255 -- unless the paste divides them, thresholds them, or tells the loss to ignore 255 (Pascal
+# VOC marks its object borders 255 on purpose, with ignore_index=255).
+MASK_255_WORDS = {"foreground", "label"}
+MASK_255 = re.compile(r"\b(?:(?:binary |segmentation |seg |label |gt |ground[ -]?truth )?masks?|ground[ -]?truths?|gt)\b"
+                      r"[^.;!?\n]{0,60}?(?:\b0 *(?:and|or|,|/|-|to) *255\b|\[ *0 *, *255 *\]|\b255 (?:for|as|is|=)"
+                      r"|\b(?:values?|pixels?) (?:of |are |is )?255\b)", re.I)
+MASK_255_HANDLED = re.compile(r"/ *255|ignore_index *= *255|\b(?:divided|divide|scaled|normali[sz]ed) (?:them |it |the "
+                              r"masks? )?by 255|> *(?:0|127|128)\b|\bthreshold\w*|\b(?:void|ignore[ds]?)\b", re.I)
 MAX_255 = re.compile(r"(?P<name>\b[A-Za-z_][\w\[\]'\".]{0,40})\.max\(\)[^\n]{0,80}?(?:\n[^\n]{0,80}?)?(?<![\d.])255"
                      r"(?:\.0*)?(?![\d.]|\.\d)")
 INPUT_NAME = re.compile(r"(?i)\bx\b|x_|_x\b|inputs?|images?|imgs?|pixels?|features?|data")
@@ -633,6 +643,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         out["minus-one-labels"] = (f"the report sets labels to -1 (`{' '.join(m.group(0).split())}`): a label no "
                                    "loss can take -- an index of -1 is the last class to NumPy, and PyTorch's "
                                    "cross-entropy refuses it unless told to ignore it")
+    if went_wrong and (m := MASK_255.search(ev.prose)) and not MASK_255_HANDLED.search(ev.prose):
+        out["mask-255"] = (f"the report says its masks hold 255 (\"{' '.join(m.group(0).split())}\"): a class index "
+                           "past any two-class loss, and a target above 1 for a BCE or a Dice, unless they are divided "
+                           "by 255 first")
     if went_wrong:      # the pixels' range explains a run that went wrong, not a healthy curve
         # (one max printed: in a tuple of several, which value is whose is not read)
         pixels = next((m for m in MAX_255.finditer(ev.prose) if INPUT_NAME.search(m.group("name"))

@@ -20,7 +20,7 @@ from .paste_facts import (LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, ONE_BATCH_WOR
                           CLEARED_EACH_STEP, CONSTANT_FEATURE_WORDS, DENSE, EXP_OVERFLOW_WORDS, FLOOR_WORDS,
                           FORGOT_INPUTS, FORGOT_TARGETS, FROM_LOGITS, KERAS_CROSSENTROPY, KERAS_SOFTMAX,
                           PROBABILITY_LOSS_WORDS, PUT_OFF_WORDS, RATE_PROOF_WORDS, RATE_RAISED_WORDS, RAW_PIXEL_WORDS,
-                          REGRESSION_WORDS, SIGMOID_ZERO_WORDS, TORCH_LOGITS_LOSS, UNCLEARED_WORDS, UNLABELLED_WORDS, UNTRAINED_OUTPUT_WORDS,
+                          REGRESSION_WORDS, SIGMOID_ZERO_WORDS, TORCH_LOGITS_LOSS, UNCLEARED_WORDS, UNLABELLED_WORDS, UNTRAINED_OUTPUT_WORDS, MASK_255_WORDS,
                           ZERO_GRADIENT_WORDS, ZERO_INIT_WORDS, classifier_shown, grads_said_zero,
                           impossible_negative, model_output, negative_shown, printed_facts, regressor_shown,
                           scaled_said, shown_frameworks, trainer_clears)
@@ -172,6 +172,7 @@ class Weigher:
         self.rate_raised = self._saying(RATE_RAISED_WORDS)
         self.uncleared = self._saying(UNCLEARED_WORDS)
         self.untrained_output = self._saying(UNTRAINED_OUTPUT_WORDS)
+        self.mask_255 = self._saying(MASK_255_WORDS)
         self.put_off = self._saying(PUT_OFF_WORDS)
         self.rate_proof = self._saying(RATE_PROOF_WORDS)
         self.regression = self._saying(REGRESSION_WORDS)
@@ -551,6 +552,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("untrained-output", w.untrained_output, W_SAID_HALF),
                                     ("softmax-floor", w.softmax_floor, W_PRINTED),
                                     ("minus-one-labels", w.unlabelled, W_SAID_HALF),
+                                    ("mask-255", w.mask_255, W_SAID_HALF),
                                     ("raw-pixels", w.raw_pixels, W_SAID_HALF),
                                     ("exp-overflow", w.exp_overflow, W_SAID_HALF),
                                     ("masked-inf", w.masked_softmax, W_SAID_HALF),

@@ -93,6 +93,8 @@ THESAURUS = [
     # (a segmentation's masks are its labels: "a binary mask" is no attention mask)
     (r"\b(?:(?:binary|segmentation|seg|ground[ -]?truth|gt|label|target)[ _-]masks?|labels?|targets?|"
      r"ground[ -]?truths?|gt|masks|mask (?:values?|images?)|annotations?|class ids?)\b", " label "),
+    # ... and so are their pixels: "masks whose pixel values are 0 and 255" says what the labels hold, not the inputs
+    (r"\b(label|mask) ([^.;!?\n]{0,40}?)\bpixels?(?: values?)?\b", r" label \2 label "),
     (r"\b(?:diverg\w*|explod\w*|blows? up|blew up|blowing up)\b", " diverge "),
     # "increase" of the loss, not "increase the batch size" (a remedy, or a change the report made)
     (r"\b(?:bigger and bigger|larger and larger|keeps? (?:growing|increasing|rising)|climb\w*"
