@@ -1038,8 +1038,10 @@ def test_a_large_start_that_did_not_fall_is_not_answered_as_normal():
     words = "Keras regression loss is huge and does not decrease. Predicting house prices with mse.\n"
     stuck = diagnosis(words + lines([(1, "39248105472.0"), (2, "39248076800.0"), (3, "39248019456.0"),
                                      (99, "39231234048.0"), (100, "39231062016.0")]))
-    # (named since a regression's enormous first loss that never halved is WR-360's printed fact)
-    assert stuck.verdict == "failure" and stuck.normal == [] and stuck.matches[0].entry.id == "WR-360"
+    # (WR-360 first: a regression's enormous first loss that never halved is its printed fact; five values over 100
+    # epochs that never moved are the plateau a full run's values show, and answered as that is: uncertain)
+    assert stuck.verdict == "uncertain" and stuck.normal == [] and stuck.matches[0].entry.id == "WR-360"
+    assert stuck.signature.name == "plateau-from-start"
     falls = diagnosis("My loss is huge at the start, is that normal?\n" + lines(
         [(1, "39248105472.0"), (2, "9248076800.0"), (3, "1248019456.0"), (4, "248019456.0"), (5, "48019456.0")]))
     assert falls.verdict == "normal" and falls.normal[0].name == "a large loss at the start"
@@ -1760,7 +1762,8 @@ def test_pixels_loaded_by_keras_and_never_scaled_are_raw():
                                   (10, "0.2127", "2.2311")))
     said = "My MNIST network barely learns, 20% after 10 epochs.\n"
     d = diagnosis(said + code + log)
-    assert d.verdict == "uncertain" and d.matches[0].entry.id == "WR-330" and d.matches[0].parts["raw-pixels"] == 1.0
+    # (four values over ten epochs that barely moved: a plateau, with the raw pixels beside it)
+    assert d.verdict == "failure" and d.matches[0].entry.id == "WR-330" and d.matches[0].parts["raw-pixels"] == 1.0
     assert "raw-pixels" not in weighed_parts(said + code.replace(".astype('float32')", ".astype('float32') / 255")
                                              + log, "WR-330")
 
@@ -2328,3 +2331,54 @@ def test_masks_said_to_hold_255_are_labels_the_loss_cannot_take():
                     "The masks hold 0 and 255 (255 is void); CrossEntropyLoss(ignore_index=255).",
                     "The masks hold 0 and 255 and I threshold them at 127."):
         assert "mask-255" not in weighed_parts(handled + " IoU stuck at 0.", "WR-320"), handled
+
+
+# ---- the review of session 34: a title, a sentence's values, a full stop, a span of epochs -----------------
+
+def test_a_title_that_restates_the_log_is_not_one_more_value():
+    """The first line, set apart by a blank line, whose numbers the log prints too, is the report's title: read as a
+    value it put a second `step 0` before the log's first (a false "printed twice for its last step")."""
+    paste = ("fp16 run: loss 2.3026 at step 0, then nan\n\n"
+             "step 0 | loss 2.3026\nstep 1 | loss nan\nstep 2 | loss nan\n")
+    d = diagnosis(paste)
+    assert d.evidence.count == 3 and d.evidence.head[0] == 2.3026
+    assert not any("printed twice" in e for m in d.matches for e in m.evidence)
+    # a title that says something the log does not is kept (a value of its own)
+    from trainwreck.logscan import scan_text
+
+    kept = scan_text("loss 9.9 at the very start\n\nstep 0 | loss 2.3026\nstep 1 | loss 2.1\nstep 2 | loss 2.0\n")
+    assert kept.head == [9.9, 2.3026, 2.1, 2.0]
+
+
+def test_a_sentence_that_ends_on_a_value_gives_that_value():
+    """A full stop after digits ends the sentence, not a decimal: "epoch 200 loss 3.91e10." is a value; a version's
+    `1.2.3` and a message's `loss = NaN.` are not."""
+    from trainwreck.logscan import scan_text
+
+    assert scan_text("Epoch 1 loss 3.94e10, epoch 200 loss 3.91e10.").head == [3.94e10, 3.91e10]
+    assert scan_text("loss 1.2.3 and more").count == 0
+    assert scan_text("ERROR: Model diverged with loss = NaN.\n").count == 0
+
+
+def test_trained_well_for_some_epochs_then_nan_is_later():
+    assert when("It trains great for 8 epochs (val acc 0.99), then the epoch-9 loss prints nan") == {"later"}
+    assert when("it ran smoothly for 3000 steps before the nan") == {"later"}
+
+
+def test_without_the_two_half_calls_the_run_trains_is_full_precision_that_helped():
+    from trainwreck.wording import precision_tried
+
+    said = "Without the two .half() calls the same loop trains (2.30 -> 0.4 in one epoch)."
+    assert precision_tried(said) == ("helped", said[:-1])
+    paste = ("model = Net().cuda().half()\nopt = torch.optim.Adam(model.parameters(), lr=1e-3)\n\n"
+             "step 0 | loss 2.3027\nstep 1 | loss nan\nstep 2 | loss nan\nstep 3 | loss nan\n\n" + said)
+    assert first(paste) == "WR-040"
+
+
+def test_a_few_values_that_span_many_epochs_unmoved_are_a_plateau():
+    """`Epoch 1/30`, `2/30`, `3/30`, `...`, `30/30` all at 0.6931: the run never learned over 30 epochs, though the
+    paste shows four values; the same four values over epochs 1 to 4 are too few to judge."""
+    rows = "Epoch {}/30 - loss: 0.6931 - accuracy: 0.5004\n"
+    spanned = "".join(rows.format(e) for e in (1, 2, 3)) + "...\n" + rows.format(30)
+    assert diagnosis(spanned).signature.name == "plateau-from-start"
+    assert diagnosis("".join(rows.format(e) for e in (1, 2, 3, 4))).signature.name == "healthy"

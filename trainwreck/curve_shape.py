@@ -555,9 +555,19 @@ def _accuracy_rose(ev: Evidence, by: float = ACCURACY_RISE) -> bool:
     return ev.accuracy_tail[-1] - ev.accuracy_head[0] >= by * scale
 
 
+def _epochs_spanned(ev: Evidence) -> bool:
+    """Do a few values from the run's start span SHAPE_MIN epochs or more of the log's own numbering (`Epoch 1/30`,
+    `Epoch 2/30`, `...`, `Epoch 30/30`: a paste that left the middle out)? Their ends then say where the run went."""
+    if ev.count < FROZEN_FEW - 1 or not (ev.low and ev.low > 0) or not at_run_start(ev):
+        return False
+    first, last = (epoch_number(p) if (p := ev.at(i)) is not None else None for i in (0, ev.count - 1))
+    return first is not None and last is not None and float(last) - float(first) >= SHAPE_MIN - 1
+
+
 def _plateau(ev: Evidence) -> tuple[str, list[str]] | None:
     first = ev.head[0]
-    if not _shape_judged(ev) or ev.low < (1 - PLATEAU_FALL) * first or ev.high > (1 + PLATEAU_FALL) * first:
+    if not (_shape_judged(ev) or _epochs_spanned(ev)) or ev.low < (1 - PLATEAU_FALL) * first \
+            or ev.high > (1 + PLATEAU_FALL) * first:
         return None
     # (beside an accuracy that rose, the model learned what the loss cannot show: said by the printed fact)
     pct = "%" if ev.accuracy_percent else ""

@@ -615,7 +615,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         first = ev.head[0]
         size = (f"an absolute error that large takes errors of about {fmt(first)}" if ABSOLUTE_LOSS.search(ev.prose)
                 else f"a squared error that large takes errors of about {fmt(math.sqrt(first))} (its root)")
-        out["raw-targets"] = (f"{regressor}, a regression's, and its first loss ({fmt(first)}) is enormous and "
+        out["raw-targets"] = (f"{regressor} (a regression's run), and its first loss ({fmt(first)}) is enormous and "
                               f"never fell to half of it: {size}, targets in their raw units")
     if SIGMOID_ZERO_WORDS <= set(words):
         out["sigmoid-zero"] = ("the report says the output is 0.5: a sigmoid gives exactly that for an input of 0, "

@@ -190,7 +190,7 @@ WHEN = [
     # a step's number said in words: its size says when (_step_timing)
     (_NO_VALUE_BEFORE + r"\b(?:at|around|about|near|from) (?:step|iteration|iter|batch|update)[ =:]*(\d{1,3}(?:,\d{3})+|\d+)\b"
      r"(?![,.]\d)"
-     r"(?! of)" + _FINE_THERE + r"|\b(?:fine|ok|okay|well|normally|good|healthy) for (?:the first )?(?:about |around |roughly )?"
+     r"(?! of)" + _FINE_THERE + r"|\b(?:fine|ok|okay|well|normally|good|great|nicely|smoothly|perfectly|healthy) for (?:the first )?(?:about |around |roughly )?"
      r"(\d{1,3}(?:,\d{3})+k?|\d+k?) (?:steps?|iterations?|iters?|batches|updates)\b", _step_timing),
     (r"\b(?:after (?:the )?(?:first|1st|one|a single) (?:\w+ )?(?:step|update|iteration|batch)|within the first"
      r"|(?:in|after) the first (?:few|couple of) (?:steps|iterations|batches|updates)|first (?:few|ten) (?:steps|"
@@ -199,7 +199,7 @@ WHEN = [
      r"|a while|hours|two|three|\w+ (?:thousand|hundred)) ?(?:training )?(?:steps?|iterations?|iters?|epochs?"
      r"|batches|updates|hours|minutes|of training)?|after a while|suddenly"
      r"|(?:at|around|about|near) epoch[ =:]*(?:[2-9]|[1-9]\d+)\b"
-     r"|(?:fine|ok|okay|well|normally|good|healthy) for (?:the first )?(?:about |around |roughly )?[1-9][\d,.]*k? "
+     r"|(?:fine|ok|okay|well|normally|good|great|nicely|smoothly|perfectly|healthy) for (?:the first )?(?:about |around |roughly )?[1-9][\d,.]*k? "
      r"epochs?"
      r"|(?:epoch|step|iteration)\s*>\s*\d+|later in training|during training|in the middle of training"
      r"|(?:around|about) (?:the )?\d+(?:st|nd|rd|th)? (?:epoch|step|iteration)"
@@ -563,7 +563,9 @@ LOWER_LR_HELPS = re.compile(r"(?:reduc|lower|decreas|smaller)\w*[^.;\n]{0,25}?\b
 RATE_NAMED = re.compile(r"\blr\b\s*(?:=|:|of|to|at|is|was)?\s*((?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?)(?![\w.])")
 SENTENCE = re.compile(r"\.(?!\d)|[;\n!?]|\bbut\b|\bwhile\b|\bwhereas\b")
 RAN_WELL = re.compile(r"\b(?:fine|works?|worked|stable|converges?|converged|trains? (?:well|normally|ok)|no nan|"
-                      r"learns?|goes down|decreases)\b")
+                      r"learns?|goes down|decreases)\b|"
+                      # ("the same loop trains (2.30 -> 0.4)": trains, said of the run, with nothing after it)
+                      r"\btrains?(?= *(?:$|\(|[.,;!]))")
 RAN_BADLY = re.compile(r"\b(?:nan|inf|diverg\w*|explod\w*|blows? up|climb\w*)\b")
 
 
@@ -676,8 +678,8 @@ def lr_tried(text: str) -> str:
 # counts as full precision here: it has float32's range (8 exponent bits), so it cures float16's overflow and
 # underflow, though not its precision.
 FULL_PRECISION = re.compile(r"\b(?:fp32|float32|full precision|single precision|fp64|float64|bf16)\b|"
-                            r"\b(?:without|no|disabl\w*|turn\w* off|switch\w* off|remov\w*)\s+(?:the\s+)?"
-                            r"(?:\.\s*)?fp16\b|"
+                            r"\b(?:without|no|disabl\w*|turn\w* off|switch\w* off|remov\w*)\s+(?:the\s+|those\s+|these\s+)?"
+                            r"(?:(?:two|both|three|all|\d)\s+)?(?:\.\s*)?fp16\b|"
                             r"\bfp16\s*(?:=\s*false|off\b|disabled|removed)")
 PRECISION_WORD = re.compile(r"(?i)fp32|float|precision|fp64|bf16|bfloat|fp16|amp|half|autocast")
 NO_NAN = re.compile(r"\bno\s+nan\b")

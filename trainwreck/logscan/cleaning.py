@@ -80,6 +80,27 @@ def without_questions(data: bytes) -> bytes:
     return QUESTION.sub(repeated, data)
 
 
+# A report's title is its first line, set apart by a blank line: ".half() model: loss 2.3027 at step 0, nan from step
+# 1" restates what the log below prints, and read as a value it would be one more value, placed before the log's
+# first; "my BCE goes nan at epoch 7" above a log would lend its epoch to the lines after it. A title whose every
+# number (and nan or inf) is printed elsewhere in the text too is emptied like a question (its line kept); one that
+# says something the log does not is kept.
+TITLE_VALUE = re.compile(rb"(?i)(?<![A-Za-z_\d.-])\d+(?:\.\d+)?(?:e[-+]?\d+)?|\bnan\b|\binf\b")
+TITLE = re.compile(rb"\A[ \t]*(?![ \t\r]*\n)[^\n]{1,300}\n(?=[ \t\r]*\n)")
+
+
+def without_title(data: bytes) -> bytes:
+    """The text with a title that repeats what it prints emptied, lines kept (the first block only)."""
+    m = TITLE.match(data)
+    if m is None or not QUESTION_VALUE.search(m.group(0)):
+        return data
+    seen, said = _values_and_prefixes(data), _values_and_prefixes(m.group(0))
+    # (the digits of a name, `fp16`, `ResNet-50`'s, are no value the log prints)
+    if not all(seen[v] > said[v] for v in {v.lower() for v in TITLE_VALUE.findall(m.group(0))}):
+        return data
+    return b"\n" + data[m.end():]
+
+
 def _own_values(text: bytes) -> set[bytes]:
     return {v.lower() for v in QUESTION_VALUE.findall(text)}
 

@@ -18,7 +18,7 @@ THOUSANDS = re.compile(rb"\d,\d{3}(?![\d,])")
 # framework's box around it too -- PyTorch's `tensor(0.69, grad_fn=...)`, NumPy's `array(0.69)`.
 _BETWEEN = rb"['\"]?[ \t]*[:=]?[ \t]*['\"]?"
 WRAPPERS = (b"tensor(", b"array(")
-# Not a value: the number runs on into a word or a decimal; with `arrows`, the start of a
+# Not a value: the number runs on into a word or a decimal (a version's `1.2.3`); with `arrows`, the start of a
 # summary that reports a change (`loss 0.69 -> 0.19`).
 ARROWS = (b"->", "\u2192".encode())
 
@@ -34,7 +34,10 @@ def keyed(key: bytes, wrappers: bool = False, thousands: bool = False, arrows: b
     """
     between = _BETWEEN + (rb"(?:(?:tensor|array)\(\[?)?" if wrappers else b"")
     number = _NUMBER.replace(b"{thousands}", rb"(?:,\d{3})*" if thousands else b"")
-    after = rb"(?![\w.]|[ \t]*(?:->|\xe2\x86\x92))" if arrows else rb"(?![\w.])"
+    # (a point that ends a sentence after digits is no decimal: "epoch 200 loss 3.91e10." -- one before a digit or a
+    # letter is; after a word, `loss = NaN.` is a message's, as TensorFlow's "Model diverged with loss = NaN." is)
+    stop = rb"\w|\.\w|(?<![0-9])\."
+    after = rb"(?!" + stop + rb"|[ \t]*(?:->|\xe2\x86\x92))" if arrows else rb"(?!" + stop + rb")"
     # a key that ends in a letter must end there: `loss1: 0.84` is another loss, not a loss of 1
     whole = rb"(?![A-Za-z0-9])" if key[-1:].isalnum() else b""
     return re.compile(key + whole + between + rb"(" + number + rb")" + after)

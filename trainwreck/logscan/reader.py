@@ -11,9 +11,9 @@ import functools
 import os
 import re
 
-from .cleaning import clean, uses_lone_cr, without_questions, without_warning_echoes
+from .cleaning import clean, uses_lone_cr, without_questions, without_title, without_warning_echoes
 from .dialects import history
-from .evidence import ACCURACY_ENDS, KEEP, Evidence, Track, merge
+from .evidence import ACCURACY_ENDS, Evidence, Track, merge
 from .layout import ACCURACY, Layout, column_values, csv_values, layout_of, mask, row_value
 from .messages import DEFAULT, MessageFinder
 from .numbers import PIECE, Batch, alike, to_float
@@ -100,6 +100,8 @@ class _Reader:
         spans = self.finder.scan(data, ev, line0)
         if layout.mode == "key":
             text = without_questions(without(data, spans))
+            if line0 == 0:
+                text = without_title(text)
             if _messages_noted(ev) != noted:           # a block with a warning line in it (or another message)
                 text = without_warning_echoes(text)
             text = mask(text, layout.others)
@@ -124,7 +126,7 @@ class _Reader:
             self._values(Batch(column_values(data)), data, line0, lambda start: _column_rows(data, start),
                          lambda start, end: len(column_values(data[start:end])))
         elif layout.mode == "list":
-            self._list_values(history.items(data), data, line0)
+            self._list_values(layout.dialect.items(data), data, line0)
         if layout.epochs:
             ev.epoch_out = last_epoch(data, len(data)) or ev.epoch_out
 

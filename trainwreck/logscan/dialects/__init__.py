@@ -39,6 +39,8 @@ class Dialect:
     # the loss it prints is a mean over the examples by construction (the tool's own reduction, with its source):
     # a classifier's then starts near ln K, never at a sum's hundreds
     mean_loss: str = ""
+    # list mode: the values of the lists in a block, in order (history.Item: offset, number, label)
+    items: Callable[[bytes], list] | None = None
 
 
 def named(name: str) -> Dialect | None:
@@ -47,11 +49,11 @@ def named(name: str) -> Dialect | None:
 
 
 from . import (caffe, column, cost_after, count_value, csv_table, darknet, fairseq, hf_trainer, history,  # noqa: E402
-               keras, keyed, lightning, loss_table, megatron, openmmlab, step_value, tensorboard_csv, tqdm_bar,
-               train_val, wandb_summary)
+               keras, keyed, lightning, loss_table, megatron, openmmlab, prose_values, step_value, tensorboard_csv,
+               tqdm_bar, train_val, wandb_summary)
 
 ORDER: tuple[Dialect, ...] = (keras.DIALECT, lightning.DIALECT, hf_trainer.DIALECT, wandb_summary.DIALECT,
-                              fairseq.DIALECT, megatron.DIALECT, openmmlab.DIALECT, caffe.DIALECT, darknet.DIALECT, tqdm_bar.DIALECT,
-                              cost_after.DIALECT, step_value.DIALECT, train_val.DIALECT, keyed.DIALECT,
-                              history.DIALECT, loss_table.DIALECT, tensorboard_csv.DIALECT, csv_table.DIALECT,
-                              count_value.DIALECT, column.DIALECT)
+                              fairseq.DIALECT, megatron.DIALECT, openmmlab.DIALECT, caffe.DIALECT, darknet.DIALECT,
+                              tqdm_bar.DIALECT, cost_after.DIALECT, step_value.DIALECT, train_val.DIALECT,
+                              keyed.DIALECT, history.DIALECT, prose_values.DIALECT, loss_table.DIALECT,
+                              tensorboard_csv.DIALECT, csv_table.DIALECT, count_value.DIALECT, column.DIALECT)

@@ -46,7 +46,7 @@ FRAME = re.compile(rb'File "[^"\n]*", line \d+')
 MIN_VALUES = 3          # a history to detect holds this many values at least (one list per epoch: in all)
 
 DIALECT = Dialect("a history list (Keras History.history)", re.compile(OPENED.pattern + rb"|" + BARE.pattern),
-                  mode="list")
+                  mode="list", items=lambda data: items(data))
 
 
 @dataclass(frozen=True)
@@ -92,10 +92,10 @@ def _lists(data: bytes):
         yield tail
 
 
-def detected(first: bytes) -> bool:
+def detected(first: bytes, dialect: Dialect = DIALECT) -> bool:
     """Does the start of a log hold a history: MIN_VALUES values in its lists, the last of which may be
-    open where the start ends (a long list closes past it)?"""
-    return len(items(first)) >= MIN_VALUES
+    open where the start ends (a long list closes past it)? (Or in the lists of another dialect of lists.)"""
+    return len(dialect.items(first)) >= MIN_VALUES
 
 
 def refused(data: bytes, most: int = 3) -> list[str]:
