@@ -2382,3 +2382,53 @@ def test_a_few_values_that_span_many_epochs_unmoved_are_a_plateau():
     spanned = "".join(rows.format(e) for e in (1, 2, 3)) + "...\n" + rows.format(30)
     assert diagnosis(spanned).signature.name == "plateau-from-start"
     assert diagnosis("".join(rows.format(e) for e in (1, 2, 3, 4))).signature.name == "healthy"
+
+
+def test_a_run_that_froze_after_a_jump_shows_its_frozen_values_even_elided():
+    """Three prints of one value over fifty epochs (the paste leaving the middle out) froze as surely as four in a
+    row: after a jump, that is the stall of units a jump killed, not a warmup's spike that recovered."""
+    rows = [(1, 0.6893), (2, 0.612), (3, 0.5702), (4, 2.841), (5, 0.7015), (6, 0.6641), (7, 0.6641)]
+    log = "".join(f"epoch {e:2d}  loss {v:.4f}  acc 0.62\n" for e, v in rows)
+    d = diagnosis(log + "...\n" + "epoch 60  loss 0.6641  acc 0.62\n")
+    assert d.signature.name == "stall-after-drop" and d.matches[0].entry.id == "WR-140"
+    assert "its last 3 values (epoch 6 to epoch 60) are all 0.6641" in d.signature.facts[0]
+    # the same three prints over epochs 6 to 8 span too little to say it froze
+    assert diagnosis(log + "epoch  8  loss 0.6641  acc 0.62\n").signature.name != "stall-after-drop"
+
+
+def test_a_scaler_that_halves_in_its_first_steps_is_calibrating_and_one_at_its_minimum_is_not():
+    said = ("GradScaler scale drops from 65536 to 8192 in the first iterations - is fp16 broken? I log "
+            "scaler.get_scale(); the loss goes down normally and matches my fp32 run.")
+    d = diagnosis(said)
+    assert d.verdict == "normal" and d.normal[0].name == "skipped steps under dynamic loss scaling"
+    # "matches my fp32 run" is no run moved out of half precision
+    assert "full-precision" not in weighed_parts(said, "WR-040")
+    assert diagnosis("The loss scale falls to its minimum and then training stops. Current loss scale already at "
+                     "minimum - cannot decrease scale anymore").verdict != "normal"
+
+
+def test_weights_drawn_at_a_std_of_one_are_too_large_an_initial_scale():
+    code = ("def init_weights(m):\n    if isinstance(m, nn.Linear):\n        nn.init.normal_(m.weight, mean=0.0, std=1.0)\n"
+            "model.apply(init_weights)\n")
+    log = "".join(f"it {i:4d} | loss {v} | acc 0.011\n" for i, v in ((0, 20869.67), (50, 14230.12), (100, 9377.51),
+                                                                    (150, 11802.30), (200, 6931.04)))
+    d = diagnosis("My 100-class MLP starts at a loss of 20869.\n" + code + log)
+    assert d.matches[0].entry.id == "WR-120"
+    assert any("draws weights with a standard deviation of 1 or more (`normal_(m.weight, mean=0.0, std=1.0)`)" in e
+               for e in d.matches[0].evidence)
+    for scaled in ("nn.init.normal_(m.weight, std=0.02)", "W1 = np.random.randn(784, 128) * 0.01",
+                   "W1 = np.random.randn(784, 128) / np.sqrt(784)", "nn.init.normal_(m.weight, std=1e-3)"):
+        assert "large-init" not in weighed_parts(code.replace("nn.init.normal_(m.weight, mean=0.0, std=1.0)", scaled)
+                                                 + log, "WR-120"), scaled
+
+
+def test_a_mean_of_exps_under_a_log_is_an_unshifted_log_sum_exp():
+    """LSE pooling written log(mean(exp(r * s))) overflows as log(sum(exp)) does; its name, "log-sum-exp pooling",
+    says nothing of a shift (the log-sum-exp trick does)."""
+    code = ("Keras model with log-sum-exp pooling\n\nclass LSEPool(keras.layers.Layer):\n    def call(self, s):\n"
+            "        return ops.log(ops.mean(ops.exp(self.r * s), axis=1)) / self.r\n\n")
+    log = "".join(f"Epoch {e}/30 - loss: {v}\n" for e, v in ((5, "0.2214"), (6, "0.1873"), (7, "nan"), (8, "nan")))
+    d = diagnosis(code + log)
+    assert d.matches[0].entry.id == "WR-020" and d.matches[0].parts["exp-unshifted"] > 0
+    assert "exp-unshifted" not in weighed_parts(code.replace("pooling", "pooling (with the log-sum-exp trick)") + log,
+                                                "WR-020")

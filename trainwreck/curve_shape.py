@@ -555,12 +555,13 @@ def _accuracy_rose(ev: Evidence, by: float = ACCURACY_RISE) -> bool:
     return ev.accuracy_tail[-1] - ev.accuracy_head[0] >= by * scale
 
 
-def _epochs_spanned(ev: Evidence) -> bool:
-    """Do a few values from the run's start span SHAPE_MIN epochs or more of the log's own numbering (`Epoch 1/30`,
-    `Epoch 2/30`, `...`, `Epoch 30/30`: a paste that left the middle out)? Their ends then say where the run went."""
-    if ev.count < FROZEN_FEW - 1 or not (ev.low and ev.low > 0) or not at_run_start(ev):
+def _epochs_spanned(ev: Evidence, start: int = 0) -> bool:
+    """Do a few values, from `start` to the last, span SHAPE_MIN epochs or more of the log's own numbering (`Epoch
+    1/30`, `Epoch 2/30`, `...`, `Epoch 30/30`: a paste that left the middle out)? Their ends then say where the run
+    went. (From the start, the values must start at the run's start.)"""
+    if ev.count - start < FROZEN_FEW - 1 or not (ev.low and ev.low > 0) or (start == 0 and not at_run_start(ev)):
         return False
-    first, last = (epoch_number(p) if (p := ev.at(i)) is not None else None for i in (0, ev.count - 1))
+    first, last = (epoch_number(p) if (p := ev.at(i)) is not None else None for i in (start, ev.count - 1))
     return first is not None and last is not None and float(last) - float(first) >= SHAPE_MIN - 1
 
 
@@ -664,16 +665,20 @@ def _frozen_after_jump(ev: Evidence, peak: int) -> tuple[str, list[str]] | None:
     unit died leaves one output for every input; the biases after it still train, and carry the loss to the best
     constant's (ln C on C balanced classes), so it freezes like this when they settle within one print (often they
     creep, and then this rule is silent). A guard, not the mechanism: the value was reached from PLATEAU_FALL or more
-    above it, not by ever smaller steps, as a run that converges reaches its floor (0.5118, 0.5103, 0.5101, 0.5101).
+    above it, or within two prints of the peak, not by ever smaller steps, as a run that converges reaches its floor
+    (0.5118, 0.5103, 0.5101, 0.5101).
     Fewer values than _frozen asks for: a paste that elides the middle of a long run (`...`) shows only a few of the
-    frozen ones."""
+    frozen ones, FROZEN_FEW of them, or one fewer where they span SHAPE_MIN epochs."""
     if ev.first_nonfinite is not None or ev.count != len(ev.before) + ev.before_start:
         return None
     level, n, same = _frozen_tail(ev)
     start = ev.count - n
     exact = all(v == level for v in ev.before[len(ev.before) - n:])
-    if n < FROZEN_FEW or start <= peak or not exact or _last_digit_unit(level) == 0 \
-            or level < STALL_LEVEL * ev.head[0] or n >= len(ev.before) or ev.before[-1 - n] < (1 + PLATEAU_FALL) * level:
+    # (three that span ten epochs or more, the paste eliding the rest, are as many as the run printed)
+    if (n < FROZEN_FEW and not (n >= FROZEN_FEW - 1 and _epochs_spanned(ev, start))) or start <= peak or not exact \
+            or _last_digit_unit(level) == 0 \
+            or level < STALL_LEVEL * ev.head[0] or n >= len(ev.before) \
+            or (ev.before[-1 - n] < (1 + PLATEAU_FALL) * level and start - peak > 2):
         return None
     came = "" if start - 1 == peak else f" later, from {fmt(ev.before[-1 - n])} ({ev.where(start - 1)}),"
     return ("stall-after-drop",

@@ -186,7 +186,8 @@ LITERAL_ARGS = re.compile(r"\s*(?:(?:np|numpy|torch|jnp|tf)\.(?:array|tensor|asa
                           r"-?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?(?:\s*,\s*-?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)*\s*,?\s*\]?\s*"
                           r"(?:,\s*dtype\s*=\s*[\w.]+\s*)?\)?\s*", re.I)
 EXP_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d*)?(?:e[-+]?\d+)?(?![\w.])", re.I)
-STABLE_SAID = re.compile(r"\b(?:logsumexp|log_softmax|log-sum-exp|subtract(?:ing|s)? the max\w*|max subtraction|"
+# (the log-sum-exp *trick* is the shift; "log-sum-exp pooling" names an operation, shifted or not)
+STABLE_SAID = re.compile(r"\b(?:logsumexp|log_softmax|log-sum-exp trick|subtract(?:ing|s)? the max\w*|max subtraction|"
                          r"stable softmax)\b", re.I)
 FLOAT32_SAID = re.compile(r"\b(?:float32|fp32)\b", re.I)
 EXP_LIMITS = {"float64": math.log(sys.float_info.max), "float32": math.log((2 - 2 ** -23) * 2.0 ** 127)}
@@ -334,7 +335,8 @@ def _exp_in_a_ratio(code: str) -> re.Match | None:
         line = code[start:(code.find("\n", m.end()) + 1 or len(code) + 1) - 1]
         if "Warning: " in code[code.rfind("\n", 0, max(start - 1, 0)) + 1:start]:
             continue        # (the line a Python warning echoes: when it was printed, the message's own reading says)
-        if "sum(" in line and ("/" in line or re.search(r"(?<![\w.])(?:\w+\.)?log\(", line)):
+        # (a mean of exps is a sum of them over n: `log(mean(exp(r * s)))` is a log-sum-exp less log n)
+        if ("sum(" in line or "mean(" in line) and ("/" in line or re.search(r"(?<![\w.])(?:\w+\.)?log\(", line)):
             return m
         # (a name made with it: divided by later, when it is the sum; divided by its own sum, when it is the exps)
         made = re.match(r"\s*(?P<name>[A-Za-z_]\w{0,30})\s*=(?!=)", line)
@@ -377,7 +379,8 @@ def breaking_construct(prose: str) -> dict[str, str]:
                                 "it -inf")
     m = _exp_in_a_ratio(code) if not STABLE_SAID.search(code) else None
     if m:
-        out["exp-unshifted"] = (f"the pasted code sums exps into a ratio or a log with nothing subtracted from their "
+        out["exp-unshifted"] = (f"the pasted code sums (or averages) exps into a ratio or a log with nothing subtracted "
+                                f"from their "
                                 f"input (`{' '.join(prose[m.start():m.end()].split())}`): an input past about 88.7 in "
                                 "float32 (709.8 in float64) makes exp inf, and inf / inf is nan")
     m = next((m for m in SQRT_CALL.finditer(code) if (
@@ -431,6 +434,18 @@ ZERO_INIT = re.compile(r"kernel_initializer\s*=\s*['\"]zeros['\"]|\binitializers
                        r"\bnn\.init\.zeros_\(\s*[\w.\[\]]{0,40}weight\s*\)|"
                        r"\bnn\.init\.constant_\(\s*[\w.\[\]]{0,40}weight\s*,\s*0(?:\.0*)?\s*\)|"
                        r"\.weight(?:\.data)?\.(?:fill_\(\s*0(?:\.0*)?\s*\)|zero_\(\))")
+# Weights drawn with a standard deviation of 1 or more: `nn.init.normal_(m.weight, std=1.0)`, Keras's
+# `RandomNormal(stddev=1)`, or a matrix drawn by randn with no scale after it (`W1 = np.random.randn(784, 128)`,
+# `nn.Parameter(torch.randn(512, 512))`). He's scale, sqrt(2 / fan_in), is below 1 for any layer with more than two
+# inputs, and with ReLU each layer of n inputs at std 1 multiplies the activations' spread by about sqrt(n / 2) (the
+# variance of its output is n * Var(w) * E[x^2], and a ReLU's E[x^2] is half its input's variance): half a
+# printed fact, beside a run that went wrong, for the entries whose phrases say the weights' std is too large.
+LARGE_INIT_WORDS = {"weight", "init", "large"}
+LARGE_INIT = re.compile(r"\bnormal_?\(\s*[\w.\[\]]{0,40}weight[^)\n]{0,40}?\bstd\s*=\s*(?:[1-9]\d*(?:\.\d*)?)(?![\d.]*e-)\b"
+                        r"\s*\)?"
+                        r"|\bRandomNormal\([^)\n]{0,40}?\bstddev\s*=\s*(?:[1-9]\d*(?:\.\d*)?)(?![\d.]*e-)\b\s*\)?"
+                        r"|(?:\b[Ww](?:eights?)?_?\w{0,10}\s*=\s*|nn\.Parameter\(\s*)(?:np\.random\.randn|torch\.randn)"
+                        r"\(\s*\w+\s*,\s*\w+\s*\)(?![ \t]*[*/])")
 # (a weight matrix's own name -- W1, W_hidden, weights2 -- not a buffer named after it: W1_vel, mW1)
 NUMPY_ZERO_WEIGHTS = re.compile(r"(?m)^[ \t]*(?:self\.)?(?:W|w|weights?)(?:\d|_?(?:in|out|hidden|h|o|ih|hh|xh|hy)\d?)?"
                                 r"\s*=\s*np\.zeros\([^\n]{0,60}\)")
@@ -584,7 +599,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     scaled, scaled_said; `unjudged`: a curve too short to judge, beside words that say the run went wrong; `sentences`:
     the report's own sentences, sentences_only, when the caller has them already)"""
     out = {}
-    went_wrong = sig.name != "healthy" or unjudged
+    went_wrong = sig.name != "healthy" or unjudged or bool(sig.enormous_start)     # (an enormous start is no health)
     handed = nll_of_probabilities(ev)
     if handed:
         out["nll-of-probabilities"] = handed
@@ -621,7 +636,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         out["sigmoid-zero"] = ("the report says the output is 0.5: a sigmoid gives exactly that for an input of 0, "
                                "which a last layer whose weights and bias are all zero gets for every example (a model "
                                "stuck at one output on balanced classes prints about 0.5 too)")
-    if not ev.count and (output := untrained_output_nonfinite(ev.prose)):
+    if not ev.count and untrained_output_nonfinite(ev.prose):
         out["untrained-output"] = ("before any update only the forward pass can make the output nan, not a loss or a "
                                    "step: the weights it starts from, or the inputs it is given")
     if went_wrong and BACKWARD_STEP.search(ev.prose) and not CLEARED.search(ev.prose):
@@ -672,6 +687,11 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         code = zeros.group(0)
         out["zero-init"] = (f"the pasted code sets weights to one value (`{' '.join(code.split())}`): units that start "
                             "equal get equal gradients and stay copies of each other")
+    if went_wrong and (large := LARGE_INIT.search(ev.prose)):
+        out["large-init"] = (f"the pasted code draws weights with a standard deviation of 1 or more "
+                             f"(`{' '.join(large.group(0).split())}`): He's scale, √(2 / fan_in), is below 1 for any "
+                             "layer of more than two inputs, and with ReLU each layer of n inputs at that spread "
+                             "multiplies the activations' by about √(n / 2)")
     divides, constant = DIVIDES_BY_STD.search(ev.prose), CONSTANT_FEATURE.search(ev.prose)
     zeros = ALL_ZERO_INPUT.search(ev.prose) if divides and not constant else None
     said = (f"says a column is constant (\"{' '.join(constant.group(0).split())}\"): that column's" if constant else

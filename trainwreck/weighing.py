@@ -20,7 +20,7 @@ from .paste_facts import (LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, ONE_BATCH_WOR
                           CLEARED_EACH_STEP, CONSTANT_FEATURE_WORDS, DENSE, EXP_OVERFLOW_WORDS, FLOOR_WORDS,
                           FORGOT_INPUTS, FORGOT_TARGETS, FROM_LOGITS, KERAS_CROSSENTROPY, KERAS_SOFTMAX,
                           PROBABILITY_LOSS_WORDS, PUT_OFF_WORDS, RATE_PROOF_WORDS, RATE_RAISED_WORDS, RAW_PIXEL_WORDS,
-                          REGRESSION_WORDS, SIGMOID_ZERO_WORDS, TORCH_LOGITS_LOSS, UNCLEARED_WORDS, UNLABELLED_WORDS, UNTRAINED_OUTPUT_WORDS, MASK_255_WORDS,
+                          REGRESSION_WORDS, SIGMOID_ZERO_WORDS, TORCH_LOGITS_LOSS, UNCLEARED_WORDS, UNLABELLED_WORDS, UNTRAINED_OUTPUT_WORDS, MASK_255_WORDS, LARGE_INIT_WORDS,
                           ZERO_GRADIENT_WORDS, ZERO_INIT_WORDS, classifier_shown, grads_said_zero,
                           impossible_negative, model_output, negative_shown, printed_facts, regressor_shown,
                           scaled_said, shown_frameworks, trainer_clears)
@@ -173,6 +173,7 @@ class Weigher:
         self.uncleared = self._saying(UNCLEARED_WORDS)
         self.untrained_output = self._saying(UNTRAINED_OUTPUT_WORDS)
         self.mask_255 = self._saying(MASK_255_WORDS)
+        self.large_init = self._saying(LARGE_INIT_WORDS)
         self.put_off = self._saying(PUT_OFF_WORDS)
         self.rate_proof = self._saying(RATE_PROOF_WORDS)
         self.regression = self._saying(REGRESSION_WORDS)
@@ -562,6 +563,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("raw-targets", w.regression, W_PRINTED),
                                     ("constant-feature", w.constant_feature, W_PRINTED),
                                     ("zero-init", w.zero_init, W_SAID_HALF),
+                                    ("large-init", w.large_init, W_SAID_HALF),
                                     ("never-cleared", w.uncleared, W_SAID_HALF),
                                     ("rate-rose", w.rate_raised, W_SAID_HALF),
                                     ("same-batch", w.one_batch, W_PRINTED),

@@ -688,6 +688,10 @@ FIXED = re.compile(r"\b(?:fix(?:es|ed)?|solves?|solved|goes away|went away|disap
 NOT_WELL = re.compile(r"(?:\bnot|n't|\bnever|\bno longer)\s+(?:\w+\s+){0,2}?(?:converg|work|train|learn|help|fix|solv)")
 HEARSAY = re.compile(r"\b(?:said|says|suggest\w*|recommend\w*|according|heard|read that|should|would|might|could|"
                      r"maybe|perhaps|try|trying|cast\w*|convert\w*|astype|dtype)\b")
+# A run compared with a full-precision one ("matches my fp32 run", "the same as in float32"): no run was moved out of
+# half precision to see what changes -- the two agree.
+LIKE_FULL = re.compile(r"\b(?:match\w*|same as|identical to|just like|as (?:good|well|fast) as|equal to|close to|"
+                       r"tracks?|follows?)\s+(?:(?:my|the|a|an|our)\s+)?(?:fp32|float32|full precision|single precision)")
 PRECISION_CLAUSE = re.compile(r",|\bbut\b|\bwhile\b|\bwhereas\b")
 
 
@@ -707,7 +711,7 @@ def precision_tried(text: str) -> tuple[str, str]:
         if end == "?" or not PRECISION_WORD.search(sentence):
             continue
         folded = _folded(sentence)
-        if not FULL_PRECISION.search(folded) or HEARSAY.search(folded):
+        if not FULL_PRECISION.search(folded) or HEARSAY.search(folded) or LIKE_FULL.search(folded):
             continue
         full, half, other = [], [], []
         for clause in PRECISION_CLAUSE.split(folded):
@@ -912,7 +916,12 @@ NORMALS = (
            "the loss function you use and the range of your targets (for example 0/1 or 0/255 masks)"),
     Normal("skipped steps under dynamic loss scaling",
            re.compile(r"gradient overflow\.?\s+skipping step|overflow! rank|gradient overflow detected|"
-                      r"reducing loss scale|skipping step|gradients? overflow"),
+                      r"reducing loss scale|skipping step|gradients? overflow|"
+                      # (the scale itself said to fall in the first steps, "GradScaler scale drops from 65536 to 8192
+                      # in the first iterations", as it calibrates; not to its minimum, the failure)
+                      r"\b(?:grad ?scaler|loss[ _]scal\w*|get_scale|scaler)\b[^.\n?]{0,60}?\b(?:drops?|dropp\w*|falls?|"
+                      r"fell|halv\w*|decreas\w*|goes down|reduc\w*|shrinks?)\b(?:(?!minimum|\bmin\b|zero)[^.\n?]){0,60}?"
+                      r"\b(?:(?:in|during|over|for) the (?:very )?first|at the (?:very )?(?:start|beginning))\b"),
            "with dynamic loss scaling an occasional overflow is expected: the step is skipped, the scale is "
            "halved and training carries on; it is a failure only when the scale keeps falling to its minimum "
            "or the loss itself turns nan",

@@ -82,10 +82,11 @@ def without_questions(data: bytes) -> bytes:
 
 # A report's title is its first line, set apart by a blank line: ".half() model: loss 2.3027 at step 0, nan from step
 # 1" restates what the log below prints, and read as a value it would be one more value, placed before the log's
-# first; "my BCE goes nan at epoch 7" above a log would lend its epoch to the lines after it. A title whose every
-# number (and nan or inf) is printed elsewhere in the text too is emptied like a question (its line kept); one that
-# says something the log does not is kept.
+# first; "my BCE goes nan at epoch 7" above a log would lend its epoch to the lines after it. A title whose loss
+# values, or, giving none, whose every number (and nan or inf), the text prints elsewhere too is emptied like a
+# question (its line kept; its words are still read); one that says something the log does not is kept.
 TITLE_VALUE = re.compile(rb"(?i)(?<![A-Za-z_\d.-])\d+(?:\.\d+)?(?:e[-+]?\d+)?|\bnan\b|\binf\b")
+TITLE_LOSS = re.compile(rb"(?i)\bloss\w*['\"]?[ \t]*[:=]?[ \t]*(\d+(?:\.\d+)?(?:e[-+]?\d+)?|nan\b|inf\b)")
 TITLE = re.compile(rb"\A[ \t]*(?![ \t\r]*\n)[^\n]{1,300}\n(?=[ \t\r]*\n)")
 
 
@@ -95,8 +96,11 @@ def without_title(data: bytes) -> bytes:
     if m is None or not QUESTION_VALUE.search(m.group(0)):
         return data
     seen, said = _values_and_prefixes(data), _values_and_prefixes(m.group(0))
-    # (the digits of a name, `fp16`, `ResNet-50`'s, are no value the log prints)
-    if not all(seen[v] > said[v] for v in {v.lower() for v in TITLE_VALUE.findall(m.group(0))}):
+    # (the digits of a name, `fp16`, `ResNet-50`'s, are no value the log prints; and where the title gives the loss a
+    # value, that value is what would be read: "First loss 20869 with 100 classes, shouldn't it be ~4.6?" restates
+    # the log's 20869.67, whatever its other numbers)
+    losses = {v.lower() for v in TITLE_LOSS.findall(m.group(0))}
+    if not all(seen[v] > said[v] for v in losses or {v.lower() for v in TITLE_VALUE.findall(m.group(0))}):
         return data
     return b"\n" + data[m.end():]
 

@@ -372,7 +372,8 @@ def _first_block(stream, source: str) -> tuple[bytes, bool]:
 def _layout(first: bytes, lone_cr: bool) -> Layout:
     text = clean(first.replace(b"\r", b"\n") if lone_cr else first)
     text = text[:text.rfind(b"\n") + 1] or text
-    return layout_of(text, without_questions(without_warning_echoes(without(text, DEFAULT.scan(text, None, 0)))))
+    return layout_of(text, without_title(without_questions(without_warning_echoes(without(text, DEFAULT.scan(text, None,
+                                                                                                            0))))))
 
 
 def _read_start(ev: Evidence, layout: Layout, first: bytes) -> None:
