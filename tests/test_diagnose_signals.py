@@ -2432,3 +2432,27 @@ def test_a_mean_of_exps_under_a_log_is_an_unshifted_log_sum_exp():
     assert d.matches[0].entry.id == "WR-020" and d.matches[0].parts["exp-unshifted"] > 0
     assert "exp-unshifted" not in weighed_parts(code.replace("pooling", "pooling (with the log-sum-exp trick)") + log,
                                                 "WR-020")
+
+
+def test_a_forward_quoted_in_a_sentence_that_returns_a_softmax_feeds_probabilities_to_cross_entropy():
+    said = ("5-class classifier; accuracy reaches 97% but CrossEntropyLoss stays at 0.905. The model's forward ends "
+            "with `return self.softmax(self.fc(x))` since I need probabilities for ROC plots; training uses "
+            "nn.CrossEntropyLoss.")
+    d = diagnosis(said)
+    assert d.matches[0].entry.id == "WR-130"
+    assert any("outputs probabilities (`return self.softmax(self.fc(x))`) and its loss, `CrossEntropyLoss`" in e
+               for e in d.matches[0].evidence)
+    # a return quoted with no word of the forward is no model's output
+    assert "pairing" not in weighed_parts(said.replace("The model's forward ends with", "A helper has"), "WR-130")
+
+
+def test_spikes_in_the_first_steps_of_a_run_said_to_have_no_warmup_are_its_signature_not_noise():
+    """The spikes normal says itself that a spike in the first steps of a run with no warmup is the no-warmup
+    signature: where the words say the rate was constant from step 0, it is not the answer, and WR-250 is."""
+    said = ("Loss spikes to ~40 in the first steps, then recovers. AdamW lr 6e-4; I removed the schedule and now use "
+            "a constant lr from step 0. The run ends worse than before.")
+    d = diagnosis(said)
+    assert d.verdict != "normal" and d.matches[0].entry.id == "WR-250"
+    assert any("kept one rate from its start (no warmup)" in e for e in d.matches[0].evidence)
+    # the same spikes, nothing said of the rate: noise in a falling curve
+    assert diagnosis("Loss spikes to ~40 now and then, but the curve trends down. AdamW lr 6e-4.").verdict == "normal"

@@ -17,6 +17,7 @@ from .logscan import KEEP, Evidence
 from .logscan.positions import epoch_number, step_number
 from .plural import counted
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
+from .wording import WARMUP_SET, no_warmup_said
 
 # A pasted loop that clips the gradients after the optimizer's step (backward(), step(), then clip_grad_norm_ with no
 # backward() between) never clips an update: the step used the gradients unclipped, and the next zero_grad() clears
@@ -56,19 +57,6 @@ ENORMOUS_FIRST_WORDS = {"loss", "far", "above", "ln"}
 SPIKE_WINDOW, SPIKE_RATIO = 10, 3.0
 # ... and in a run said to have no warmup ("no warmup", "warmup_steps=0"), a jump to twice the first value
 NO_WARMUP_JUMP = 2.0
-NO_WARMUP = re.compile(r"\b(?:no|without|w/o|zero)\s+(?:lr\s+|learning[ -]rate\s+)?warm-?up\b|"
-                       r"\bwarm-?up(?:_steps|_ratio|_iters?|_epochs)?\s*[=:]\s*0(?:\.0+)?(?!\.?\d)", re.I)
-# ... or a rate said to be constant from the start, or the schedule said dropped ("constant AdamW lr=5e-4", "I removed
-# the LR scheduler"), in a paste that does not name a warmup at all
-CONSTANT_RATE = re.compile(r"\bconstant\s+(?:[\w-]{1,20}\s+){0,2}?(?:lr|learning[ -]rate)\b|"
-                           r"\b(?:lr|learning[ -]rate)\s+(?:is\s+|was\s+|stays\s+|kept\s+)?constant\b|"
-                           r"\b(?:dropped|removed|without|no)\s+(?:the\s+|any\s+)?(?:lr\s+|learning[ -]rate\s+)?"
-                           r"(?:scheduler|schedule)\b", re.I)
-WARMUP_NAMED = re.compile(r"warm-?up", re.I)
-# ... unless the paste sets a warmup of its own ("warmup_steps=500", "1000 warmup steps"): the words of no warmup are
-# another run's
-WARMUP_SET = re.compile(r"\bwarm-?up(?:_steps|_ratio|_iters?|_epochs)?\s*[=:]\s*(?:0*[1-9]\d*|0?\.0*[1-9])|"
-                        r"\b\d[\d,]* warm-?up steps|\bwarm-?up (?:over|of) (?:the first )?\d", re.I)
 # ... and not when the loss jumps to that height SWINGS times or more: a saw-tooth, not a spike (an optimiser
 # without warmup may spike twice before it settles)
 SWINGS = 3
@@ -346,9 +334,7 @@ def _signature(ev: Evidence) -> Signature:
     # that are each a whole epoch: an epoch's mean has averaged such a spike away, and its rise is something else
     # (augmentation switched on, a new loss term).
     if early and early[0] > 0 and ev.last < early[0]:
-        no_warmup = (" in a run the report says had no warmup" if NO_WARMUP.search(ev.prose) else
-                     " in a run the report says kept one rate from its start (no warmup)"
-                     if CONSTANT_RATE.search(ev.prose) and not WARMUP_NAMED.search(ev.prose) else "")
+        no_warmup = no_warmup_said(ev.prose)
         for ratio, said in ((SPIKE_RATIO, ""), (NO_WARMUP_JUMP, no_warmup)):
             if ratio == NO_WARMUP_JUMP and not (said and not WARMUP_SET.search(ev.prose)
                                                 and not _whole_epochs(ev, len(early))):

@@ -16,8 +16,8 @@ import sys
 
 from .curve_shape import ACCURACY_RISE, Signature, fmt, same_batch_jumps
 from .logscan import Evidence, dialects
-from .wording import (MINUS_SCORE, NORMALS, loss_kind, score_out_of_range, sentences_and_ends, sentences_only, tokens,
-                      untrained_output_nonfinite)
+from .wording import (MINUS_SCORE, NORMALS, WARMUP_SET, loss_kind, no_warmup_said, score_out_of_range,
+                      sentences_and_ends, sentences_only, tokens, untrained_output_nonfinite)
 
 ZERO_GRADIENT_WORDS, ACCURACY_WORDS = {"gradient", "exactly", "zero"}, {"accuracy", "improve"}
 SIGMOID_ZERO_WORDS = {"sigmoidzero"}
@@ -34,6 +34,9 @@ UNCLEARED_WORDS = {"zero", "grad", "optimizer"}
 # the forward pass up): for a report whose words say an untrained model's output is nan
 # (wording.untrained_output_nonfinite), half a printed fact.
 UNTRAINED_OUTPUT_WORDS = {"output", "nan", "when_start"}
+# The entries whose phrases say the run had no learning-rate warmup: for a report whose words say so (no warmup, a
+# constant rate from step 0, the schedule removed) beside a run that went wrong, half a printed fact.
+NO_WARMUP_WORDS = {"without", "warmup"}
 # Gradient norms printed layer by layer (`layer 0  3.1e-10` ... `layer 11  1.2e-02`, under words that say they are
 # gradients), DEPTH_DECADES orders of magnitude smaller at the first layer than at the last: the backward pass shrinks
 # through every layer it crosses (a sigmoid's slope is at most 1/4), and the first layers get next to no gradient. A
@@ -155,10 +158,12 @@ FROM_LOGITS = re.compile(r"(?m)^[ \t]*(?:[\w.]+\.compile\(|\w+\s*=)[^\n]*(?:cate
 TORCH_PROBABILITY_OUT = re.compile(r"\breturn\s+(?:torch\.|F\.|nn\.functional\.|self\.)?(?:sigmoid|softmax)\("
                                    r"(?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\)"
                                    # (a shape's methods after it change no value: `.squeeze(-1)`, `.view(-1)`)
-                                   r"(?:\.(?:squeeze|unsqueeze|view|reshape|flatten)\([^()\n]*\))*\s*$|"
+                                   # (or quoted in a sentence, `return self.softmax(self.fc(x))`, its backtick ending it)
+                                   r"(?:\.(?:squeeze|unsqueeze|view|reshape|flatten)\([^()\n]*\))*(?:\s*$|`)|"
                                    r"\b(\w+)\s*=\s*(?:torch\.|F\.|self\.)?(?:sigmoid|softmax)\([^\n]{0,120}\n[ \t]*return\s+\1\s*$|"
                                    r"\bnn\.(?:Sigmoid|Softmax)\([^()\n]{0,20}\)\s*,?\s*\)", re.M)
-TORCH_LOGITS_LOSS = re.compile(r"\b(?:nn\.)?(?:BCEWithLogitsLoss|CrossEntropyLoss)\(|\bF\.(?:cross_entropy|"
+# (named in a sentence too: "training uses nn.CrossEntropyLoss")
+TORCH_LOGITS_LOSS = re.compile(r"\b(?:nn\.)?(?:BCEWithLogitsLoss|CrossEntropyLoss)\b|\bF\.(?:cross_entropy|"
                                r"binary_cross_entropy_with_logits)\(")
 RATE_CLIMB = 1.25              # the rate at the climb's end this many times the one at the loss's lowest,
 RATE_NEAR_PEAK = 0.9           # ... and this near the highest it reached in the climb
@@ -491,7 +496,8 @@ FLOOR_HIDDEN = re.compile(r"label[ _-]?smooth\w*|distill\w*|\bkd\b|mixup|cutmix|
 
 def model_output(prose: str) -> re.Match | None:
     """The pasted model's probabilities as its output: a Sequential that ends in nn.Sigmoid() or nn.Softmax(), or what
-    the last forward() pasted returns (its block: to the next `def` or `class` at its indentation or less)."""
+    the last forward() pasted returns (its block: to the next `def` or `class` at its indentation or less), or, with no
+    forward() pasted, the return a sentence about the forward quotes."""
     last = None
     for last in re.finditer(r"(?m)^([ \t]*)def forward\(", prose):
         pass
@@ -501,6 +507,11 @@ def model_output(prose: str) -> re.Match | None:
         found = TORCH_PROBABILITY_OUT.search(block)
         if found and not found.group(0).startswith("nn."):
             return found
+    else:       # no forward() pasted: one a sentence quotes ("the model's forward ends with `return self.softmax(...)`")
+        for found in TORCH_PROBABILITY_OUT.finditer(prose):
+            if found.group(0).startswith("return") and "forward" in prose[prose.rfind("\n", 0, found.start()) + 1:
+                                                                         found.start()]:
+                return found
     return next((m for m in TORCH_PROBABILITY_OUT.finditer(prose) if m.group(0).startswith("nn.")), None)
 
 
@@ -639,6 +650,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     if not ev.count and untrained_output_nonfinite(ev.prose):
         out["untrained-output"] = ("before any update only the forward pass can make the output nan, not a loss or a "
                                    "step: the weights it starts from, or the inputs it is given")
+    # (not beside the spike that says it already: curve_shape's no-warmup jump)
+    if went_wrong and sig.name != "spike-then-recover" and (kept := no_warmup_said(ev.prose)) \
+            and not WARMUP_SET.search(ev.prose):
+        out["no-warmup"] = f"it went wrong{kept}: a warmup-less optimiser's first steps are its largest"
     if went_wrong and BACKWARD_STEP.search(ev.prose) and not CLEARED.search(ev.prose):
         out["never-cleared"] = ("the pasted loop calls backward() and step() and clears the gradients nowhere in the "
                                 "paste (no zero_grad(), no `.grad = None`)")

@@ -20,7 +20,7 @@ from .paste_facts import (LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, ONE_BATCH_WOR
                           CLEARED_EACH_STEP, CONSTANT_FEATURE_WORDS, DENSE, EXP_OVERFLOW_WORDS, FLOOR_WORDS,
                           FORGOT_INPUTS, FORGOT_TARGETS, FROM_LOGITS, KERAS_CROSSENTROPY, KERAS_SOFTMAX,
                           PROBABILITY_LOSS_WORDS, PUT_OFF_WORDS, RATE_PROOF_WORDS, RATE_RAISED_WORDS, RAW_PIXEL_WORDS,
-                          REGRESSION_WORDS, SIGMOID_ZERO_WORDS, TORCH_LOGITS_LOSS, UNCLEARED_WORDS, UNLABELLED_WORDS, UNTRAINED_OUTPUT_WORDS, MASK_255_WORDS, LARGE_INIT_WORDS,
+                          REGRESSION_WORDS, SIGMOID_ZERO_WORDS, TORCH_LOGITS_LOSS, UNCLEARED_WORDS, UNLABELLED_WORDS, UNTRAINED_OUTPUT_WORDS, MASK_255_WORDS, LARGE_INIT_WORDS, NO_WARMUP_WORDS,
                           ZERO_GRADIENT_WORDS, ZERO_INIT_WORDS, classifier_shown, grads_said_zero,
                           impossible_negative, model_output, negative_shown, printed_facts, regressor_shown,
                           scaled_said, shown_frameworks, trainer_clears)
@@ -28,7 +28,7 @@ from .safe_text import shown
 from .wording import (EARLY_STEPS, FIELDS, Library, half_precision_denied, half_precision_shown, loss_kind, lr_tried,
                       said_unnegated,
                       precision_tried, says_failure, says_not_learning, section, sentences_only, timing_of, tokens,
-                      tokens_many, untrained_output_nonfinite, when, words_for)
+                      tokens_many, untrained_output_nonfinite, when, words_for, normal_ruled_out)
 
 # Signatures that are a special or early case of another: entries declaring the
 # general one get part credit (a climb still finite may be WR-220 caught early;
@@ -174,6 +174,7 @@ class Weigher:
         self.untrained_output = self._saying(UNTRAINED_OUTPUT_WORDS)
         self.mask_255 = self._saying(MASK_255_WORDS)
         self.large_init = self._saying(LARGE_INIT_WORDS)
+        self.no_warmup = self._saying(NO_WARMUP_WORDS)
         self.put_off = self._saying(PUT_OFF_WORDS)
         self.rate_proof = self._saying(RATE_PROOF_WORDS)
         self.regression = self._saying(REGRESSION_WORDS)
@@ -376,7 +377,7 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
                 hits[i].append((SAME_AS, ev.messages[zero]))
     impossible = impossible_negative(ev, words)
     said_failure = (said_nonfinite or sig.name in TRACES or sig.name in UNFINISHED or bool(ev.messages)
-                    or says_failure(ev.prose) or bool(impossible))
+                    or says_failure(ev.prose) or bool(impossible) or normal_ruled_out(ev.prose))
     said_when = timing_of(words) if words_count else set()
     regressor, scaled = regressor_shown(ev), scaled_said(ev.prose)
     stopped = ev.first_nonfinite_at.step if ev.hidden_note and ev.first_nonfinite_at is not None else None
@@ -564,6 +565,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("constant-feature", w.constant_feature, W_PRINTED),
                                     ("zero-init", w.zero_init, W_SAID_HALF),
                                     ("large-init", w.large_init, W_SAID_HALF),
+                                    ("no-warmup", w.no_warmup, W_SAID_HALF),
                                     ("never-cleared", w.uncleared, W_SAID_HALF),
                                     ("rate-rose", w.rate_raised, W_SAID_HALF),
                                     ("same-batch", w.one_batch, W_PRINTED),
@@ -622,9 +624,10 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     elif entry.id in w.probabilities and (out := model_output(ev.prose)) \
             and (loss := TORCH_LOGITS_LOSS.search(ev.prose)):
         parts["pairing"] = W_SAID_HALF
-        evidence.append(f"the pasted PyTorch model outputs probabilities (`{' '.join(out.group(0).split())}`) and its "
-                        f"loss, `{loss.group(0).rstrip('(')}`, applies its own sigmoid or softmax: probabilities handed "
-                        "over as logits")
+        returned = " ".join(out.group(0).split()).rstrip("`")
+        evidence.append(f"the pasted PyTorch model outputs probabilities (`{returned}`) and its loss, "
+                        f"`{loss.group(0).rstrip('(')}`, applies its own sigmoid or softmax: probabilities handed over as "
+                        "logits")
     if c.regressor and entry.id in w.probabilities:
         parts["task"] = -W_PRINTED
         against.append(f"{c.regressor}: a regression's run, and a regression hands its loss no probabilities")

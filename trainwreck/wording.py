@@ -22,6 +22,7 @@ import functools
 import math
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .entry import Entry
@@ -193,8 +194,8 @@ WHEN = [
      r"(?! of)" + _FINE_THERE + r"|\b(?:fine|ok|okay|well|normally|good|great|nicely|smoothly|perfectly|healthy) for (?:the first )?(?:about |around |roughly )?"
      r"(\d{1,3}(?:,\d{3})+k?|\d+k?) (?:steps?|iterations?|iters?|batches|updates)\b", _step_timing),
     (r"\b(?:after (?:the )?(?:first|1st|one|a single) (?:\w+ )?(?:step|update|iteration|batch)|within the first"
-     r"|(?:in|after) the first (?:few|couple of) (?:steps|iterations|batches|updates)|first (?:few|ten) (?:steps|"
-     r"iterations|batches))\b", " when_early "),
+     r"|(?:in|after|during) the (?:very )?first (?:few |couple of |~?\d{1,3} )?(?:steps|iterations|batches|updates)"
+     r"|first (?:few|ten) (?:steps|iterations|batches))\b", " when_early "),
     (r"\b(?:after (?:about |around |roughly )?(?:\d[\d,.]*k?|some|several|a few|a number of|many|a couple of"
      r"|a while|hours|two|three|\w+ (?:thousand|hundred)) ?(?:training )?(?:steps?|iterations?|iters?|epochs?"
      r"|batches|updates|hours|minutes|of training)?|after a while|suddenly"
@@ -883,6 +884,31 @@ def words_for(terms: list[str], sentences: str, most: int = 4) -> list[str]:
 
 # ---- things that are normal ----------------------------------------------------------------
 
+# A run said to have no warmup ("no warmup", "warmup_steps=0")
+NO_WARMUP = re.compile(r"\b(?:no|without|w/o|zero)\s+(?:lr\s+|learning[ -]rate\s+)?warm-?up\b|"
+                       r"\bwarm-?up(?:_steps|_ratio|_iters?|_epochs)?\s*[=:]\s*0(?:\.0+)?(?!\.?\d)", re.I)
+# ... or a rate said to be constant from the start, or the schedule said dropped ("constant AdamW lr=5e-4", "I removed
+# the LR scheduler"), in a paste that does not name a warmup at all
+CONSTANT_RATE = re.compile(r"\bconstant\s+(?:[\w-]{1,20}\s+){0,2}?(?:lr|learning[ -]rate)\b|"
+                           r"\b(?:lr|learning[ -]rate)\s+(?:is\s+|was\s+|stays\s+|kept\s+)?constant\b|"
+                           r"\b(?:dropped|removed|without|no)\s+(?:the\s+|any\s+)?(?:lr\s+|learning[ -]rate\s+)?"
+                           r"(?:scheduler|schedule)\b", re.I)
+WARMUP_NAMED = re.compile(r"warm-?up", re.I)
+# ... unless the paste sets a warmup of its own ("warmup_steps=500", "1000 warmup steps"): the words of no warmup are
+# another run's
+WARMUP_SET = re.compile(r"\bwarm-?up(?:_steps|_ratio|_iters?|_epochs)?\s*[=:]\s*(?:0*[1-9]\d*|0?\.0*[1-9])|"
+                        r"\b\d[\d,]* warm-?up steps|\bwarm-?up (?:over|of) (?:the first )?\d", re.I)
+
+
+def no_warmup_said(text: str) -> str:
+    """How the words say the run had no warmup (" in a run the report says had no warmup"), or ""."""
+    if NO_WARMUP.search(text):
+        return " in a run the report says had no warmup"
+    if CONSTANT_RATE.search(text) and not WARMUP_NAMED.search(text):
+        return " in a run the report says kept one rate from its start (no warmup)"
+    return ""
+
+
 @dataclass(frozen=True)
 class Normal:
     name: str
@@ -892,6 +918,8 @@ class Normal:
     # the words of a broken run it accounts for itself (tokens): a Darknet line's -nan, a skipped step's overflow
     accounts: frozenset = frozenset()
     falls: bool = False        # its answer is that the loss falls: no answer beside a loss that did not
+    # not the answer where the words say this (the spikes of a run said to have no warmup are its signature)
+    unless: Callable[[str], str] | None = None
 
 
 # The loss said to go below zero: the word tied to the loss ("a negative loss", "NLL is negative", "the loss keeps
@@ -954,7 +982,8 @@ NORMALS = (
            "isolated spikes in a curve that trends down are mini-batch noise, larger with small batches; a spike "
            "in the first steps that then recovers is the no-warmup signature instead",
            "the loss values: where the spikes are and whether the curve still trends down",
-           falls=True),       # (its answer is a curve that trends down: not beside values that did not fall)
+           falls=True,        # (its answer is a curve that trends down: not beside values that did not fall)
+           unless=no_warmup_said),
     Normal("a large loss at the start",
            re.compile(r"loss (?:is|was|looks) (?:so |very |too )?(?:big|large|huge|high)|(?:big|large|huge|high) "
                       r"loss|(?:starts?|starting|begins?) (?:so |this |that |very |too |really )?(?:big|large|huge|high)"
@@ -1003,4 +1032,11 @@ RESTARTED = Normal(
 
 def normals_asked(text: str) -> list[Normal]:
     low = text.lower()
-    return [n for n in NORMALS if n.asked.search(low)]
+    return [n for n in NORMALS if n.asked.search(low) and not (n.unless and n.unless(text))]
+
+
+def normal_ruled_out(text: str) -> bool:
+    """Does the text report a behaviour that would be normal, but not in the run it describes (spikes in a run said
+    to have no warmup: that run's failure)?"""
+    low = text.lower()
+    return any(n.unless is not None and n.asked.search(low) and n.unless(text) for n in NORMALS)
