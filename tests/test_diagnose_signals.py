@@ -2456,3 +2456,13 @@ def test_spikes_in_the_first_steps_of_a_run_said_to_have_no_warmup_are_its_signa
     assert any("kept one rate from its start (no warmup)" in e for e in d.matches[0].evidence)
     # the same spikes, nothing said of the rate: noise in a falling curve
     assert diagnosis("Loss spikes to ~40 now and then, but the curve trends down. AdamW lr 6e-4.").verdict == "normal"
+
+
+def test_the_page_gives_the_span_rules_their_numbers():
+    from trainwreck.curve_shape import FROZEN_FEW, SHAPE_MIN
+
+    page = " ".join((ROOT / "docs" / "diagnose.md").read_text(encoding="utf-8").split())
+    assert FROZEN_FEW - 1 == 3
+    assert (f"three or more from the run's start whose own numbering spans {SHAPE_MIN} epochs or more are judged for "
+            f"a plateau as {SHAPE_MIN} would be" in page
+            and f"three prints of the very same value over {SHAPE_MIN} epochs or more" in page)
