@@ -2466,3 +2466,18 @@ def test_the_page_gives_the_span_rules_their_numbers():
     assert (f"three or more from the run's start whose own numbering spans {SHAPE_MIN} epochs or more are judged for "
             f"a plateau as {SHAPE_MIN} would be" in page
             and f"three prints of the very same value over {SHAPE_MIN} epochs or more" in page)
+
+
+def test_a_report_that_said_the_shape_and_the_rate_tried_is_asked_for_the_data_check():
+    """"The loss goes down nicely for 1,200 iterations, then nan at 1,247 every run; a lower lr and a clip: still nan
+    at 1,247" has told the shape (fell, then jumped) and ruled out the rate: asking for the loss values again asks for
+    what it said; the first candidate, a bad batch, is decided by its own check on the data."""
+    said = ("NaN at the same iteration every run. MLP regression on sensor readings in a TensorDataset. The loss goes "
+            "down nicely for about 1,200 iterations and then it's nan at iteration 1,247, every single run. I lowered "
+            "the lr from 1e-3 to 1e-4 and added clip_grad_norm_(model.parameters(), 1.0) - still nan at exactly 1,247.")
+    assert lr_tried(said) == "failed"
+    d = diagnosis(said)
+    assert d.matches[0].entry.id == "WR-310"
+    assert d.ask.startswith("the result of this check for WR-310: Check the data, batch by batch")
+    # "still" about something else is no rate that failed
+    assert lr_tried("I lowered the lr to 1e-4 and it trains, but the val loss is still high.") == ""

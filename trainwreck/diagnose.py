@@ -30,8 +30,8 @@ from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .paste_facts import NEGATIVE, RATE_CLIMB, shown_frameworks
 from .weighing import (CODE_CONSTRUCTS, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
-from .wording import (BENIGN_OVERFLOW, RESTARTED, STUCK, Normal, normals_asked, says_failure, timing_of, tokens,
-                      untrained_output_nonfinite)
+from .wording import (BENIGN_OVERFLOW, RESTARTED, STUCK, Normal, lr_tried, normals_asked, says_failure, timing_of,
+                      tokens, untrained_output_nonfinite)
 
 # What a caller of the engine needs comes from here: the finder the scan takes, the diagnosis, the curve's signature.
 __all__ = ["Diagnosis", "Match", "diagnose", "message_finder", "signature_of", "weigher"]
@@ -613,6 +613,10 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
                  "any warning or error above them")
 
 
+# Words that the loss fell, or the run trained well, before it broke.
+FELL_SAID = re.compile(r"\b(?:goes|went|going|came|comes)\s+down\b|\bdecreas\w*|\bfalling\b|\bfell\b|"
+                       r"\btrain\w*\s+(?:well|fine|nicely|normally|great)\b|\b(?:fine|well|nicely|normally)\s+for\b",
+                       re.I)
 # A question that names no behaviour ("is it normal?", "is it an error?").
 BARE_ASK = re.compile(r"\bis (?:it|this|that) (?:an error|normal)\b", re.I)
 # What to switch on to make each framework name the op whose output or gradient went non-finite first (the
@@ -664,7 +668,11 @@ def _deciding_question(d: Diagnosis, w: Weigher) -> str:
                 "initialised, an input that is not finite is the data, and activations that grow layer by layer "
                 "are the initial scale")
     said_start = ev.count < 3 and {"nan", "inf"} & set(words) and timing_of(words) == {"start"}
-    if ev.count < 3 and len({e.trace for e in entries}) > 1 and not said_start:
+    # ... and one that says it fell and then went nan after a while ("goes down nicely for about 1,200 iterations and
+    # then it's nan") has told the shape the values would show
+    said_fell = (ev.count < 3 and {"nan", "inf"} & set(words) and timing_of(words) == {"later"}
+                 and "climb" not in words and bool(FELL_SAID.search(ev.prose)))
+    if ev.count < 3 and len({e.trace for e in entries}) > 1 and not said_start and not said_fell:
         if ev.first_nonfinite is None and not {"nan", "inf", "overflow", "diverge", "divzero"} & set(words):
             # nothing says the loss broke: a loss that does not learn, and the shapes of that
             return ("the loss values from the start of the run: the first ten, and the last few -- whether it "
@@ -677,6 +685,10 @@ def _deciding_question(d: Diagnosis, w: Weigher) -> str:
                 "interval: a loss broken from the first step and one that climbed or jumped later tell these apart")
     if ev.first_nonfinite is None and not {"nan", "inf", "overflow", "divzero"} & set(words) and not ev.messages:
         # nothing went nan or inf: no check that names the op of a nan decides, what the first candidate's does may
+        return _confirm_question(entries[0], ev)
+    if entries[0].id in w.rate_proof and lr_tried(ev.prose) == "failed":
+        # a lower rate did not move the failure, and the first candidate is one that breaks where it is met (a bad
+        # batch): its own check, on the data, decides; an op's name would not
         return _confirm_question(entries[0], ev)
     shown = shown_frameworks(ev)
     # (entry, message, framework) of the messages that one candidate alone prints

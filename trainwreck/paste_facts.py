@@ -955,7 +955,8 @@ PARENT = {"lightning": "pytorch", "transformers": "pytorch", "fairseq": "pytorch
 NAMED_FRAMEWORK = [(re.compile(r"(?i:\b(?:py)?torch\b|\bfastai\b|\blightning\b)|(?<![\w.])nn\.(?:Linear|Conv[123]d|LSTM|GRU|"
                                r"Embedding|BatchNorm[123]d|LayerNorm|Dropout|ReLU|Softmax|LogSoftmax|\w+Loss)\b|"
                                r"\.(?:backward|zero_grad|cuda)\(\)|(?<![\w.])F\.(?:relu|softmax|log_softmax|cross_entropy|"
-                               r"mse_loss|nll_loss|binary_cross_entropy\w*)\(|\.masked_fill_?\("), "pytorch"),
+                               r"mse_loss|nll_loss|binary_cross_entropy\w*)\(|\.masked_fill_?\(|"
+                               r"\bclip_grad_(?:norm|value)_\b|\bTensorDataset\b|\.parameters\(\)"), "pytorch"),
                    (re.compile(r"\btensorflow\b|\btf\.|\bkeras\b|\blayers\.Dense\(", re.I), "tensorflow"),
                    (re.compile(r"\bjax\b|\bjnp\.|\bflax\b|\boptax\.", re.I), "jax")]
 

@@ -551,7 +551,12 @@ _TRIED = (r"(?:(?<!nothing )(?<!nothing else )(?:chang|reduc|lower|decreas|small
           r"\s+(?:the\s+)?lr\b))"
           r"(?:[^.;\n]|\.\d){0,40}?")
 # (not a belief about the rate: "the lr shouldn't matter that much?")
-TRIED_LR = re.compile(_TRIED + r"(?:" + _NO_EFFECT + r")|\blr\b[^.;\n]{0,15}?(?<!should)(?<!would)(?<!could)(?<!must)"
+# ... or, further on in the same sentence, "still" and the failure itself ("I lowered the lr from 1e-3 to 1e-4 and added
+# clip_grad_norm_(model.parameters(), 1.0) -- still nan at exactly 1,247": a dotted name is no sentence's end)
+_STILL_BROKE = (r"(?:(?<!nothing )(?<!nothing else )(?:chang|reduc|lower|decreas|smaller|tried|trying|even with)\w*"
+                r"[^.;\n]{0,25}?\blr\b)(?:[^.;\n]|\.(?=\w)){0,120}?\bstill\s+(?:nan|inf|diverge|climb)\b")
+TRIED_LR = re.compile(_STILL_BROKE + r"|" + _TRIED + r"(?:" + _NO_EFFECT + r")|"
+                      r"\blr\b[^.;\n]{0,15}?(?<!should)(?<!would)(?<!could)(?<!must)"
                       r"(?<!might)(?:no matter|(?:n'?t|not|never) (?:help|matter))")
 PUT_OFF_LR = re.compile(_TRIED + r"(?:" + _PUT_OFF + r")")
 LOWER_LR_HELPS = re.compile(r"(?:reduc|lower|decreas|smaller)\w*[^.;\n]{0,25}?\blr\b(?:[^.;\n]|\.\d){0,20}?"
