@@ -2481,3 +2481,22 @@ def test_a_report_that_said_the_shape_and_the_rate_tried_is_asked_for_the_data_c
     assert d.ask.startswith("the result of this check for WR-310: Check the data, batch by batch")
     # "still" about something else is no rate that failed
     assert lr_tried("I lowered the lr to 1e-4 and it trains, but the val loss is still high.") == ""
+
+
+def test_a_run_per_line_at_each_setting_is_read_as_separate_runs_with_their_own_steps():
+    """`tau=0.1: step 0 loss 5.54 | step 100 loss 4.10 | step 200 loss 3.77` then `tau=0.01: step 0 loss nan | ...`:
+    each value is at the step in its own part of the line, each line is a run (its count back at 0 on the next
+    line), and the run that broke is read: nan from its first step. The exps summed into a denominator of their
+    own name are the unshifted softmax."""
+    code = ("    sim = z @ z.T / tau\n    exp_sim = torch.exp(sim)\n    denom = (exp_sim * mask).sum(1)\n"
+            "    loss = -torch.log(exp_sim[pos_idx] / denom).mean()\n\n")
+    runs = ("tau=0.5:   step 0 loss 5.5412 | step 100 loss 4.9120 | step 200 loss 4.6603\n"
+            "tau=0.1:   step 0 loss 5.5447 | step 100 loss 4.1031 | step 200 loss 3.7719\n"
+            "tau=0.01:  step 0 loss nan | step 100 loss nan\n")
+    d = diagnosis("Contrastive loss is nan at step 0 with a low temperature\n\n" + code + runs)
+    assert d.evidence.count == 2 and d.signature.name == "nonfinite-from-start"
+    assert "first nan at step 0" in d.signature.facts[0]
+    assert d.matches[0].entry.id == "WR-020" and d.matches[0].parts["exp-unshifted"] > 0
+    # one run on one line reads its steps in order, and is one run
+    one = diagnosis("step 0 loss 2.30 | step 100 loss 1.91 | step 200 loss 1.52 | step 300 loss nan\n")
+    assert one.evidence.count == 4 and "first nan at step 300" in one.signature.facts[0]

@@ -349,6 +349,13 @@ def _exp_in_a_ratio(code: str) -> re.Match | None:
         if made and re.search(r"/\s*\(?\s*(?:" + (name + r"\b(?![\w.(\[])|" if "sum(" in line else "")
                               + name + r"\.sum\(|(?:\w+\.)*sum\(\s*" + name + r"\b)", code[m.end():]):
             return m
+        # ... or summed into a name of its own that divides later (`denom = (exp_sim * mask).sum(1)`, then
+        # `exp_sim[pos] / denom`)
+        summed = re.search(r"(?m)^[ \t]*(?P<den>[A-Za-z_]\w{0,30})\s*=(?!=)[^\n]{0,120}?\b" + name
+                           + r"\b[^\n]{0,120}?\bsum\(", code[m.end():]) if made else None
+        if summed and re.search(r"/\s*\(?\s*" + re.escape(summed.group("den")) + r"\b(?![\w.(\[])",
+                                code[m.end() + summed.end():]):
+            return m
     return None
 
 

@@ -170,8 +170,16 @@ class Locator:
         if m:
             epoch, inherited = _epoch_text(m), False
         own = self.numbering[0].match(line) if self.numbering else None
-        step, finished = (f"{self.numbering[1]} {int(own.group(1))}", False) if own else \
-            _count_on(line, m.span() if m else None)
+        # a line of several values each after its own step (`step 0 loss 5.54 | step 100 loss 4.91`): the step in the
+        # value's own part of the line, from the last `|` or `;` before it, when that part names one
+        cut = max(line.rfind(b"|", 0, offset - start), line.rfind(b";", 0, offset - start))
+        part = line[cut + 1:offset - start] if cut >= 0 else b""
+        if own:
+            step, finished = f"{self.numbering[1]} {int(own.group(1))}", False
+        elif part and (named := named_step(part)) is not None:
+            step, finished = named, False
+        else:
+            step, finished = _count_on(line, m.span() if m else None)
         # the offset is where the loss key's match starts: the key itself lies within the next few bytes
         averaged = bool(AVERAGED.search(line, 0, offset - start + KEY_SPAN))
         rate = RATE.search(line)
@@ -202,18 +210,29 @@ def epoch_number(pos: Position) -> str | None:
 
 def counted_on(before: Position, after: Position) -> bool:
     """Is `after` a later line than `before`, its count not lower: the log going on?"""
-    return after.line > before.line and not starts_again(before, after) and (after.epoch, after.step) != (
+    # (on the same line too: `step 0 loss 5.54 | step 100 loss 4.91` goes on within its line)
+    return after.line >= before.line and not starts_again(before, after) and (after.epoch, after.step) != (
         before.epoch, before.step)
+
+
+def _at_its_start(pos: Position) -> bool:
+    """Is the position's count 0 or 1 (its step's, or its epoch's where it prints no step)?"""
+    n = step_number(pos)
+    if n is None and (e := epoch_number(pos)) is not None:
+        return float(e) <= 1
+    return n is not None and n <= 1
 
 
 def starts_again(before: Position, after: Position) -> bool:
     """Does the log's own count go back between two consecutive values: a second run pasted after the first?
-    A line that holds no loss value stands between them (a banner, a restart), and the epoch is lower, or
+    A line that holds no loss value stands between them (a banner, a restart) -- or none, where the count is back at
+    its start (a run printed per line) -- and the epoch is lower, or
     (with the same epoch, or none) a counter that runs on through a run is lower: a batch index that starts
     again each epoch is no new run."""
-    if after.line <= before.line + 1:
-        return False
     e1, e2 = epoch_number(before), epoch_number(after)
+    # (on the very next line, only a count back at its start: a run per line, `step 0 loss ... | step 100 loss ...`)
+    if after.line <= before.line or (after.line == before.line + 1 and not _at_its_start(after)):
+        return False
     if e1 and e2 and float(e2) < float(e1):
         return True
     if (e1 and e2 and e1 != e2) or bool(e1) != bool(e2):
