@@ -2500,3 +2500,21 @@ def test_a_run_per_line_at_each_setting_is_read_as_separate_runs_with_their_own_
     # one run on one line reads its steps in order, and is one run
     one = diagnosis("step 0 loss 2.30 | step 100 loss 1.91 | step 200 loss 1.52 | step 300 loss nan\n")
     assert one.evidence.count == 4 and "first nan at step 300" in one.signature.facts[0]
+
+
+def test_a_sentence_beside_a_log_is_another_runs_loss_and_a_nan_after_a_few_words_ends_the_sentences_values():
+    """(review_session34_final q21, q15) "The same data with a CNN from a tutorial gets loss 0.8." under a log is
+    another run's loss, not the log's last value; and "goes 0.412, 0.398, 0.391 and keeps slowly falling, then it
+    is nan from step 517 on" ends on its nan."""
+    from trainwreck.logscan import scan_text
+
+    log = "".join(f"Epoch {e}: 100%|| 782/782 [00:11<00:00, v_num=3, train_loss={v}, val_acc={a}]\n"
+                  for e, v, a in ((0, "2.290", "0.281"), (4, "2.104", "0.392"), (9, "2.012", "0.447")))
+    said = "\nThe same data with a CNN from a tutorial gets loss 0.8 and I do not see why.\n"
+    assert scan_text(log + said).head == [2.29, 2.104, 2.012]
+    # alone, a sentence's values are the report's own
+    assert scan_text(said).head == [0.8]
+    ev = scan_text("My loss goes 0.412, 0.398, 0.391 and keeps slowly falling, then it is nan from step 517 on.")
+    assert ev.count == 4 and ev.first_nonfinite == 3
+    # a nan denied after the values is none
+    assert scan_text("Loss starts at 0.9, then 0.7, 0.6 and there is no nan at all.").first_nonfinite is None

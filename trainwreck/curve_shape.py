@@ -329,8 +329,9 @@ def _signature(ev: Evidence) -> Signature:
     early = ev.head[:SPIKE_WINDOW]
     peak = max(range(len(early)), key=early.__getitem__) if early else 0
     # A spike: SPIKE_RATIO times the first value; or, in a run the words say had no warmup (and that names no warmup of
-    # its own), NO_WARMUP_JUMP times it -- a warmup-less optimiser's first steps are its largest, the entry's own face,
-    # said by the report (without those words a jump this small may be a small batch's noise). Not the second in rows
+    # its own), NO_WARMUP_JUMP times it -- a warmup-less Adam's first step moves every parameter by about the full rate,
+    # however small its gradient: the entry's own face, said by the report (without those words a jump this small may
+    # be a small batch's noise). Not the second in rows
     # that are each a whole epoch: an epoch's mean has averaged such a spike away, and its rise is something else
     # (augmentation switched on, a new loss term).
     if early and early[0] > 0 and ev.last < early[0]:

@@ -656,11 +656,15 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                "stuck at one output on balanced classes prints about 0.5 too)")
     if not ev.count and untrained_output_nonfinite(ev.prose):
         out["untrained-output"] = ("before any update only the forward pass can make the output nan, not a loss or a "
-                                   "step: the weights it starts from, or the inputs it is given")
+                                   "step: the weights (and buffers) it starts from, the inputs it is given, or an "
+                                   "operation inside it that turns finite values into nan (a softmax over a fully "
+                                   "masked row, 0/0, the log or square root of a negative, a float16 overflow)")
     # (not beside the spike that says it already: curve_shape's no-warmup jump)
     if went_wrong and sig.name != "spike-then-recover" and (kept := no_warmup_said(ev.prose)) \
             and not WARMUP_SET.search(ev.prose):
-        out["no-warmup"] = f"it went wrong{kept}: a warmup-less optimiser's first steps are its largest"
+        out["no-warmup"] = (f"it went wrong{kept}: without warmup, Adam's first step moves every parameter by about the "
+                            "full learning rate, however small its gradient, and its early steps stay near that size "
+                            "while the moment estimates rest on a few gradients")
     if went_wrong and BACKWARD_STEP.search(ev.prose) and not CLEARED.search(ev.prose):
         out["never-cleared"] = ("the pasted loop calls backward() and step() and clears the gradients nowhere in the "
                                 "paste (no zero_grad(), no `.grad = None`)")
@@ -713,7 +717,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         out["large-init"] = (f"the pasted code draws weights with a standard deviation of 1 or more "
                              f"(`{' '.join(large.group(0).split())}`): He's scale, √(2 / fan_in), is below 1 for any "
                              "layer of more than two inputs, and with ReLU each layer of n inputs at that spread "
-                             "multiplies the activations' by about √(n / 2)")
+                             "multiplies the activations' spread by about √(n / 2)")
     divides, constant = DIVIDES_BY_STD.search(ev.prose), CONSTANT_FEATURE.search(ev.prose)
     zeros = ALL_ZERO_INPUT.search(ev.prose) if divides and not constant else None
     said = (f"says a column is constant (\"{' '.join(constant.group(0).split())}\"): that column's" if constant else

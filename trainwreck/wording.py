@@ -951,7 +951,9 @@ NORMALS = (
            re.compile(r"gradient overflow\.?\s+skipping step|overflow! rank|gradient overflow detected|"
                       r"reducing loss scale|skipping step|gradients? overflow|"
                       # (the scale itself said to fall in the first steps, "GradScaler scale drops from 65536 to 8192
-                      # in the first iterations", as it calibrates; not to its minimum, the failure)
+                      # in the first iterations", as it calibrates -- torch/amp/grad_scaler.py's docstring: it skips
+                      # steps "for the first few iterations" while it calibrates; not one said to reach a minimum or
+                      # zero, which fairseq's and DeepSpeed's scalers stop at)
                       r"\b(?:grad ?scaler|loss[ _]scal\w*|get_scale|scaler)\b[^.\n?]{0,60}?\b(?:drops?|dropp\w*|falls?|"
                       r"fell|halv\w*|decreas\w*|goes down|reduc\w*|shrinks?)\b(?:(?!minimum|\bmin\b|zero)[^.\n?]){0,60}?"
                       r"\b(?:(?:in|during|over|for) the (?:very )?first|at the (?:very )?(?:start|beginning))\b"),

@@ -105,6 +105,44 @@ def without_title(data: bytes) -> bytes:
     return b"\n" + data[m.end():]
 
 
+# Beside a log, a sentence's finite loss is another run's ("The same data with a CNN from a tutorial gets loss 0.8.",
+# "the paper reports loss 0.3"): in a paste (PASTE bytes or fewer) whose loss values stand on LOG_LINES lines or more
+# that are no sentences, the sentences that give the loss a finite value are emptied, lines kept. A sentence: WORDS_MIN
+# words of letters or more, most of its tokens, FUNCTION_MIN of them the little words a log line has none of (`epoch
+# 4: avg loss nan, recon loss 176.3, kl loss nan` is the log's). Not a sentence that gives the loss a nan or an inf
+# ("why does it then show loss: nan from epoch 6 on?"): that is this run's failure, said. Where the paste's values
+# are all in sentences, they are its own, and kept.
+PASTE = 1 << 15
+LOG_LINES, WORDS_MIN, FUNCTION_MIN = 3, 8, 3
+LOSS_VALUE = re.compile(rb"(?i)loss\w*['\"]?[ \t]*[:=]?[ \t]*[-+]?(?:\d|\.\d|nan\b|inf\b)")
+FINITE_LOSS = re.compile(rb"(?i)loss\w*['\"]?[ \t]*[:=]?[ \t]*[-+]?(?:\d|\.\d)")
+WORD = re.compile(rb"(?<![\w./=])[A-Za-z][a-z']+(?![\w/=(])")
+FUNCTION = re.compile(rb"(?i)\b(?:the|a|an|with|from|of|to|is|are|was|were|my|i|and|but|it|this|that|for|in|on|"
+                      rb"gets?|got|when|than|same)\b")
+
+
+def _sentence(line: bytes) -> bool:
+    tokens = line.split()
+    words = len(WORD.findall(line))
+    return words >= WORDS_MIN and words >= 0.6 * len(tokens) and len(FUNCTION.findall(line)) >= FUNCTION_MIN
+
+
+def without_sentences_beside_a_log(data: bytes) -> bytes:
+    """The paste with the sentences that give the loss a finite value emptied, where its log gives LOG_LINES or
+    more."""
+    if len(data) > PASTE or data.count(b"\n") < LOG_LINES:
+        return data
+    lines = data.split(b"\n")
+    valued = [i for i, line in enumerate(lines) if LOSS_VALUE.search(line)]
+    said = [i for i in valued if _sentence(lines[i]) and FINITE_LOSS.search(lines[i])
+            and not re.search(rb"(?i)\b(?:nan|inf)\b", lines[i])]
+    if not said or len(valued) - len(said) < LOG_LINES:
+        return data
+    for i in said:
+        lines[i] = b""
+    return b"\n".join(lines)
+
+
 def _own_values(text: bytes) -> set[bytes]:
     return {v.lower() for v in QUESTION_VALUE.findall(text)}
 

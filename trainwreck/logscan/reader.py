@@ -11,7 +11,8 @@ import functools
 import os
 import re
 
-from .cleaning import clean, uses_lone_cr, without_questions, without_title, without_warning_echoes
+from .cleaning import (clean, uses_lone_cr, without_questions, without_sentences_beside_a_log, without_title,
+                       without_warning_echoes)
 from .dialects import history
 from .evidence import ACCURACY_ENDS, Evidence, Track, merge
 from .layout import ACCURACY, Layout, column_values, csv_values, layout_of, mask, row_value
@@ -101,7 +102,7 @@ class _Reader:
         if layout.mode == "key":
             text = without_questions(without(data, spans))
             if line0 == 0:
-                text = without_title(text)
+                text = without_sentences_beside_a_log(without_title(text))
             if _messages_noted(ev) != noted:           # a block with a warning line in it (or another message)
                 text = without_warning_echoes(text)
             text = mask(text, layout.others)
@@ -372,8 +373,8 @@ def _first_block(stream, source: str) -> tuple[bytes, bool]:
 def _layout(first: bytes, lone_cr: bool) -> Layout:
     text = clean(first.replace(b"\r", b"\n") if lone_cr else first)
     text = text[:text.rfind(b"\n") + 1] or text
-    return layout_of(text, without_title(without_questions(without_warning_echoes(without(text, DEFAULT.scan(text, None,
-                                                                                                            0))))))
+    training = without_questions(without_warning_echoes(without(text, DEFAULT.scan(text, None, 0))))
+    return layout_of(text, without_sentences_beside_a_log(without_title(training)))
 
 
 def _read_start(ev: Evidence, layout: Layout, first: bytes) -> None:
