@@ -1717,7 +1717,10 @@ def test_code_that_breaks_at_one_value_is_a_fact_beside_a_nan():
     run = "".join(f"epoch {i}: loss {v}\n" for i, v in enumerate(("0.69", "0.41", "0.30", "0.22", "nan", "nan"), 1))
     assert weighed_parts(code + run, "WR-030").get("log-unguarded") == 0.5 * 2.0
     assert "log-unguarded" not in weighed_parts(code + run.replace("nan", "0.2"), "WR-030")   # nothing broke
-    assert weighed_parts("scores = scores.masked_fill(pad == 0, float('-inf'))\n" + run, "WR-070")["masked-inf"] == 1.0
+    # (beside a fall then a nan, WR-070's second face, which gives it no curve points, its construct counts whole)
+    assert weighed_parts("scores = scores.masked_fill(pad == 0, float('-inf'))\n" + run, "WR-070")["masked-inf"] == 2.0
+    climb = "".join(f"epoch {i}: loss {v}\n" for i, v in enumerate(("0.69", "0.9", "1.6", "3.2", "7.7", "nan"), 1))
+    assert weighed_parts("scores = scores.masked_fill(pad == 0, float('-inf'))\n" + climb, "WR-070")["masked-inf"] == 1.0
     # (review_session31_constructs) code only, and constructs that cannot break so: a bookkeeping subscript, one token's
     # column, a docstring, a comment, math.sqrt of a Python number, the double where on two lines, a log of a name
     # the paste does not make a probability
@@ -2518,3 +2521,43 @@ def test_a_sentence_beside_a_log_is_another_runs_loss_and_a_nan_after_a_few_word
     assert ev.count == 4 and ev.first_nonfinite == 3
     # a nan denied after the values is none
     assert scan_text("Loss starts at 0.9, then 0.7, 0.6 and there is no nan at all.").first_nonfinite is None
+
+
+def test_a_masked_fill_with_minus_inf_beside_a_fall_then_nan_counts_whole_for_the_masked_row():
+    """WR-070's page shows its fall-then-nan face (an empty sequence met mid-run) as a second trace, which gives it
+    no curve points: its construct stands where the others' curve does (review_session34_final q24)."""
+    code = ("    scores = scores.masked_fill(~key_mask[:, None, None, :], float(\"-inf\"))\n"
+            "    attn = scores.softmax(dim=-1)\n\n")
+    log = "".join(f"step {s:5d}  loss {v}\n" for s, v in ((0, "1.0987"), (500, "0.6214"), (1000, "0.4862"),
+                                                          (1240, "0.4411"), (1241, "nan"), (1242, "nan")))
+    d = diagnosis("Attention classifier goes nan mid-epoch\n\n" + code + log)
+    assert d.signature.name == "descent-then-nonfinite"
+    assert d.matches[0].entry.id == "WR-070" and d.matches[0].parts["masked-inf"] == 2.0
+
+
+def test_the_same_failure_at_a_learning_rate_of_zero_is_the_forward_pass_from_the_initial_weights():
+    from trainwreck.wording import rate_zero_failed
+
+    said = "With lr = 0.0 the output is exactly the same (nan at epoch 0)."
+    assert rate_zero_failed(said) == "lr = 0.0 the output is exactly the same" and lr_tried(said) == "failed"
+    assert rate_zero_failed("Should I try lr=0 to see if it is the same?") == ""
+    assert rate_zero_failed("lr 0.001 and still nan") == ""
+    code = "    W = [np.random.randn(a, b) for a, b in zip(layers[:-1], layers[1:])]\n"
+    log = "epoch 0  loss nan  acc 0.0980\nepoch 1  loss nan  acc 0.0980\n"
+    parts = weighed_parts("numpy MLP: nan at epoch 0\n\n" + code + log + said, "WR-120")
+    assert parts["rate-zero"] == 1.0 and parts["large-init"] == 1.0       # a list of unscaled randn matrices too
+
+
+def test_a_loss_scale_printed_falling_to_zero_is_half_precision_overflowing_every_step():
+    rows = ((0, "3.2768e+04", "inf"), (10, "3.2000e+01", "inf"), (20, "3.1250e-02", "inf"), (40, "2.9802e-08", "inf"),
+            (170, "0.0000e+00", "nan"), (500, "0.0000e+00", "nan"))
+    log = "".join(f"step {s:4d} | loss 6.91{s % 7} | scale {c} | grad_norm {g}\n" for s, c, g in rows)
+    d = diagnosis("fp16 fine-tuning with autocast and GradScaler: loss never moves\n\n" + log)
+    assert d.matches[0].entry.id == "WR-040"
+    assert any("the loss scale printed beside the loss fell from 3.277e+04 to 0 and never rose" in e
+               for e in d.matches[0].evidence)
+    # the finite loss is not said to have turned nan: the gradient norm did
+    assert not any("whose loss turned nan or inf" in e for e in d.matches[0].evidence)
+    # a scale that halved a few times and then grew is the scaler at work
+    calibrating = log.replace("0.0000e+00 | grad_norm nan", "6.5536e+04 | grad_norm 1.2")
+    assert "scale-collapse" not in weighed_parts("fp16 run\n\n" + calibrating, "WR-040")

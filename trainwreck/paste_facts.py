@@ -16,7 +16,7 @@ import sys
 
 from .curve_shape import ACCURACY_RISE, Signature, fmt, same_batch_jumps
 from .logscan import Evidence, dialects
-from .wording import (MINUS_SCORE, NORMALS, WARMUP_SET, loss_kind, no_warmup_said, score_out_of_range,
+from .wording import (MINUS_SCORE, NORMALS, WARMUP_SET, loss_kind, no_warmup_said, rate_zero_failed, score_out_of_range,
                       sentences_and_ends, sentences_only, tokens, untrained_output_nonfinite)
 
 ZERO_GRADIENT_WORDS, ACCURACY_WORDS = {"gradient", "exactly", "zero"}, {"accuracy", "improve"}
@@ -37,6 +37,16 @@ UNTRAINED_OUTPUT_WORDS = {"output", "nan", "when_start"}
 # The entries whose phrases say the run had no learning-rate warmup: for a report whose words say so (no warmup, a
 # constant rate from step 0, the schedule removed) beside a run that went wrong, half a printed fact.
 NO_WARMUP_WORDS = {"without", "warmup"}
+# The entries whose phrases say the failure is there at a learning rate of zero: for a report whose words say so
+# (wording.rate_zero_failed), beside a run that went wrong, half a printed fact.
+RATE_ZERO_WORDS = {"lr", "zero"}
+# A dynamic loss scale printed beside the loss (`scale 3.2768e+04`, `loss_scale: 128`, `'loss scale': 1.0`) that fell
+# to 0, or to SCALE_COLLAPSE of its first value or less: a scaler halves its scale and skips the step each time the
+# gradients hold an inf or a nan, so a scale that kept falling skipped step after step -- the half-precision run
+# overflows on every step, and its weights never change. A printed fact for the entries whose title names half
+# precision. (PyTorch's GradScaler has no floor, fairseq's and DeepSpeed's stop at a minimum: either way.)
+SCALE_PRINTED = re.compile(r"(?i)(?<![\w.])(?:loss[ _])?scale['\"]?[ \t]*[:=|]?[ \t]*(\d+(?:\.\d*)?(?:e[-+]?\d+)?)(?![\w.])")
+SCALE_COLLAPSE, SCALES_MIN = 2.0 ** -20, 3
 # Gradient norms printed layer by layer (`layer 0  3.1e-10` ... `layer 11  1.2e-02`, under words that say they are
 # gradients), DEPTH_DECADES orders of magnitude smaller at the first layer than at the last: the backward pass shrinks
 # through every layer it crosses (a sigmoid's slope is at most 1/4), and the first layers get next to no gradient. A
@@ -447,8 +457,8 @@ ZERO_INIT = re.compile(r"kernel_initializer\s*=\s*['\"]zeros['\"]|\binitializers
                        r"\bnn\.init\.constant_\(\s*[\w.\[\]]{0,40}weight\s*,\s*0(?:\.0*)?\s*\)|"
                        r"\.weight(?:\.data)?\.(?:fill_\(\s*0(?:\.0*)?\s*\)|zero_\(\))")
 # Weights drawn with a standard deviation of 1 or more: `nn.init.normal_(m.weight, std=1.0)`, Keras's
-# `RandomNormal(stddev=1)`, or a matrix drawn by randn with no scale after it (`W1 = np.random.randn(784, 128)`,
-# `nn.Parameter(torch.randn(512, 512))`). He's scale, sqrt(2 / fan_in), is below 1 for any layer with more than two
+# `RandomNormal(stddev=1)`, or a matrix drawn by randn with no scale after it (`W1 = np.random.randn(784, 128)`, a list
+# of them, `W = [np.random.randn(a, b) for ...]`, `nn.Parameter(torch.randn(512, 512))`). He's scale, sqrt(2 / fan_in), is below 1 for any layer with more than two
 # inputs, and with ReLU each layer of n inputs at std 1 multiplies the activations' spread by about sqrt(n / 2) (the
 # variance of its output is n * Var(w) * E[x^2], and a ReLU's E[x^2] is half its input's variance): half a
 # printed fact, beside a run that went wrong, for the entries whose phrases say the weights' std is too large.
@@ -456,7 +466,7 @@ LARGE_INIT_WORDS = {"weight", "init", "large"}
 LARGE_INIT = re.compile(r"\bnormal_?\(\s*[\w.\[\]]{0,40}weight[^)\n]{0,40}?\bstd\s*=\s*(?:[1-9]\d*(?:\.\d*)?)(?![\d.]*e-)\b"
                         r"\s*\)?"
                         r"|\bRandomNormal\([^)\n]{0,40}?\bstddev\s*=\s*(?:[1-9]\d*(?:\.\d*)?)(?![\d.]*e-)\b\s*\)?"
-                        r"|(?:\b[Ww](?:eights?)?_?\w{0,10}\s*=\s*|nn\.Parameter\(\s*)(?:np\.random\.randn|torch\.randn)"
+                        r"|(?:\b[Ww](?:eights?)?_?\w{0,10}\s*=\s*\[?\s*|nn\.Parameter\(\s*)(?:np\.random\.randn|torch\.randn)"
                         r"\(\s*\w+\s*,\s*\w+\s*\)(?![ \t]*[*/])")
 # (a weight matrix's own name -- W1, W_hidden, weights2 -- not a buffer named after it: W1_vel, mW1)
 NUMPY_ZERO_WEIGHTS = re.compile(r"(?m)^[ \t]*(?:self\.)?(?:W|w|weights?)(?:\d|_?(?:in|out|hidden|h|o|ih|hh|xh|hy)\d?)?"
@@ -659,6 +669,16 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                    "step: the weights (and buffers) it starts from, the inputs it is given, or an "
                                    "operation inside it that turns finite values into nan (a softmax over a fully "
                                    "masked row, 0/0, the log or square root of a negative, a float16 overflow)")
+    scales = [float(m.group(1)) for m in itertools.islice(SCALE_PRINTED.finditer(ev.prose), 400)]
+    if len(scales) >= SCALES_MIN and scales[0] >= 1 and scales[-1] <= SCALE_COLLAPSE * scales[0] \
+            and all(b <= a for a, b in zip(scales, scales[1:])):
+        out["scale-collapse"] = (f"the loss scale printed beside the loss fell from {fmt(scales[0])} to "
+                                 f"{fmt(scales[-1])} and never rose: a scaler halves its scale and skips the step each "
+                                 "time the gradients hold an inf or a nan, so step after step overflowed in half "
+                                 "precision and was skipped, and the weights did not change")
+    if went_wrong and (zero := rate_zero_failed(ev.prose)):
+        out["rate-zero"] = (f"the report says the failure is there at a learning rate of 0 (\"{zero}\"): no update "
+                            "moved the weights, so the forward pass from the initial weights, or the data, made it")
     # (not beside the spike that says it already: curve_shape's no-warmup jump)
     if went_wrong and sig.name != "spike-then-recover" and (kept := no_warmup_said(ev.prose)) \
             and not WARMUP_SET.search(ev.prose):

@@ -20,7 +20,7 @@ from .paste_facts import (LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, ONE_BATCH_WOR
                           CLEARED_EACH_STEP, CONSTANT_FEATURE_WORDS, DENSE, EXP_OVERFLOW_WORDS, FLOOR_WORDS,
                           FORGOT_INPUTS, FORGOT_TARGETS, FROM_LOGITS, KERAS_CROSSENTROPY, KERAS_SOFTMAX,
                           PROBABILITY_LOSS_WORDS, PUT_OFF_WORDS, RATE_PROOF_WORDS, RATE_RAISED_WORDS, RAW_PIXEL_WORDS,
-                          REGRESSION_WORDS, SIGMOID_ZERO_WORDS, TORCH_LOGITS_LOSS, UNCLEARED_WORDS, UNLABELLED_WORDS, UNTRAINED_OUTPUT_WORDS, MASK_255_WORDS, LARGE_INIT_WORDS, NO_WARMUP_WORDS,
+                          REGRESSION_WORDS, SIGMOID_ZERO_WORDS, TORCH_LOGITS_LOSS, UNCLEARED_WORDS, UNLABELLED_WORDS, UNTRAINED_OUTPUT_WORDS, MASK_255_WORDS, LARGE_INIT_WORDS, NO_WARMUP_WORDS, RATE_ZERO_WORDS,
                           ZERO_GRADIENT_WORDS, ZERO_INIT_WORDS, classifier_shown, grads_said_zero,
                           impossible_negative, model_output, negative_shown, printed_facts, regressor_shown,
                           scaled_said, shown_frameworks, trainer_clears)
@@ -175,6 +175,7 @@ class Weigher:
         self.mask_255 = self._saying(MASK_255_WORDS)
         self.large_init = self._saying(LARGE_INIT_WORDS)
         self.no_warmup = self._saying(NO_WARMUP_WORDS)
+        self.rate_zero = self._saying(RATE_ZERO_WORDS)
         self.put_off = self._saying(PUT_OFF_WORDS)
         self.rate_proof = self._saying(RATE_PROOF_WORDS)
         self.regression = self._saying(REGRESSION_WORDS)
@@ -566,6 +567,8 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("zero-init", w.zero_init, W_SAID_HALF),
                                     ("large-init", w.large_init, W_SAID_HALF),
                                     ("no-warmup", w.no_warmup, W_SAID_HALF),
+                                    ("rate-zero", w.rate_zero, W_SAID_HALF),
+                                    ("scale-collapse", w.precision, W_PRINTED),
                                     ("never-cleared", w.uncleared, W_SAID_HALF),
                                     ("rate-rose", w.rate_raised, W_SAID_HALF),
                                     ("same-batch", w.one_batch, W_PRINTED),
@@ -579,7 +582,10 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
             # (an entry that shows no curve of its own -- exp's overflow ends in a nan after any curve -- has its
             # construct and its messages to show, where the curve's entries have their shape as well: beside the
             # non-finite loss its construct stands where their curve's part stands, a printed fact's whole weight)
-            parts[fact] = W_PRINTED if fact in CODE_CONSTRUCTS and entry.trace == "none" else weight
+            # (so does one whose second face, shown by its page in a narrower setting, is the curve's shape: that
+            # curve gives it no points of its own -- a masked row met mid-run, beside a fall then a nan)
+            parts[fact] = W_PRINTED if fact in CODE_CONSTRUCTS and (entry.trace == "none" or (
+                c.sig.name == entry.also_trace and c.sig.name != entry.trace)) else weight
             evidence.append(c.printed[fact])
     tried, sentence = c.precision_tried
     # WR-040's own check, done: the same run in full precision -- in a paste that shows half precision in use
@@ -601,8 +607,9 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     elif (c.half_shown and not c.words_count and c.said_nonfinite_value and entry.id in w.precision
           and not any(c.hits.values())):
         parts["precision"] = W_SAID_HALF
-        evidence.append(f"the report shows half precision switched on (`{c.half_shown}`) in a run whose loss turned "
-                        "nan or inf")
+        # (the loss's own values, when they stayed finite, say the nan or inf was something else's: a gradient norm's)
+        turned = "whose loss turned nan or inf" if ev.first_nonfinite is not None else "that printed nan or inf"
+        evidence.append(f"the report shows half precision switched on (`{c.half_shown}`) in a run {turned}")
     # ... and its quiet face: gradients said to be exactly 0 in a run computing in half precision (float16 holds no
     # magnitude below about 6e-08, 2**-24: smaller ones underflow, and those under about 3e-08 round to 0), whatever
     # the curve

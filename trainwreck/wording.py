@@ -652,9 +652,30 @@ def _default_rate_worked(folded: str) -> bool:
                and not PLANNED.search(sentence) for sentence in SENTENCE.split(folded))
 
 
+# A learning rate of 0 said to fail the same way ("With lr = 0.0 the output is exactly the same (nan at epoch 0)",
+# "with lr=0 the first loss is the same 20869.67"): no update moved the weights, so the forward pass from the
+# initial weights, or the data, made the failure -- the lowest rate tried, and it did not help.
+RATE_ZERO = re.compile(r"\b(?:lr|learning[ _-]?rate)\s*(?:=|:|of|to|at|is|set to)?\s*0(?:\.0*)?(?![\d.]|e-)"
+                       r"(?:[^.;\n]|\.\d){0,80}?\b(?:same|still|also|too|even|again|nan|inf)\b", re.I)
+
+
+def rate_zero_failed(text: str) -> str:
+    """The words that say the run fails the same way at a learning rate of 0 (RATE_ZERO), or ""."""
+    m = RATE_ZERO.search(text)
+    if m is None:
+        return ""
+    # (in a question or a plan it is a check not yet run: "should I try lr=0 to see if it is the same?")
+    start = max(text.rfind(c, 0, m.start()) for c in ".?!\n") + 1
+    ends = [i for i in (text.find(c, m.end()) for c in ".?!\n") if i >= 0]
+    sentence = text[start:min(ends) + 1 if ends else len(text)]
+    return "" if PLANNED.search(sentence) else " ".join(m.group(0).split())
+
+
 def lr_tried(text: str) -> str:
-    """"failed" when the text says a lower learning rate did not help, "delayed" when it only put the failure off,
-    "helped" when it did, else ""."""
+    """"failed" when the text says a lower learning rate did not help (a rate of 0 included), "delayed" when it only
+    put the failure off, "helped" when it did, else ""."""
+    if rate_zero_failed(text):
+        return "failed"
     folded = _folded(text)
     if PUT_OFF_LR.search(folded):
         # (a lower rate still that cured it says more: "3e-3 only puts the nan off, 3e-4 trains fine" is a rate too
