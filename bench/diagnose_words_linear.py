@@ -71,7 +71,13 @@ WHOLE_LEADS = ("loss: ", "step 1 loss 0.5 lr ", "avg loss 0.5\nLoss: ", "12", "C
                "fp16=False trains ", "lr=0.001 just ", "accuracy stuck ",
                "nan torch.sqrt(", "nan x.masked_fill(m, ", "nan torch.log(", "nan jnp.where(p, ",
                "train loss per epoch: ", "MSELoss\nepoch 1  train ", "gradient norm\nlayer 0 ", "min ",
-               "epoch 1 batch 4400 loss ", "the memory climbing ")
+               "epoch 1 batch 4400 loss ", "the memory climbing ",
+               # (this session's readings: a sentence's values, a title, a sentence beside a log, a late clip, a std
+               # of one, a scale that collapsed, a rate of zero, masks of 255, an untrained output, a summed denominator)
+               "Loss starts at 0.5, then ", "loss 1\n\nstep 0 loss 1\n", "step 0 | loss 1\nThe same run with a model gets loss ",
+               "loss.backward()\n    opt.step()\n    ", "nn.init.normal_(m.weight, std=", "W = [np.random.randn(",
+               "step 0 | loss 1 | scale ", "with lr = 0 ", "the masks are ", "the output is ",
+               "exp_sim = torch.exp(s)\ndenom = (exp_sim ", "GradScaler scale drops ", "step 0 loss 1 | step ")
 WHOLE_ENDS = ("x\n", "it/s]\r\n")
 
 

@@ -157,8 +157,8 @@ class _Reader:
         self.track.add(batch, locate, pending)
 
     def _list_values(self, found: list, data: bytes, line0: int) -> None:
-        """Values read from lists (history.items): each located as the item of its list it is, or, for a
-        list of one value, by its line and whatever numbering the line prints."""
+        """Values read from lists (the dialect's items: history's, a sentence's): each located as the item of its
+        list it is, or, for a list of one value, by its line and whatever numbering the line prints."""
         epoch_in, epochs, newlines = self.ev.epoch_out, self.layout.epochs, self.ev.lines - line0
 
         def locate(indices: list[int]) -> list[Position]:

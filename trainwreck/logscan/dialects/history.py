@@ -45,8 +45,6 @@ BARE = re.compile(rb"(?im:^[ \t]*()((?:train(?:ing)?[ _])?loss(?:es)?(?:[ _]hist
 FRAME = re.compile(rb'File "[^"\n]*", line \d+')
 MIN_VALUES = 3          # a history to detect holds this many values at least (one list per epoch: in all)
 
-DIALECT = Dialect("a history list (Keras History.history)", re.compile(OPENED.pattern + rb"|" + BARE.pattern),
-                  mode="list", items=lambda data: items(data))
 
 
 @dataclass(frozen=True)
@@ -79,6 +77,10 @@ def items(data: bytes) -> list[Item]:
                 label = f"value {k} of '{key}'"
             out.append(Item(offset, number, label))
     return out
+
+
+DIALECT = Dialect("a history list (Keras History.history)", re.compile(OPENED.pattern + rb"|" + BARE.pattern),
+                  mode="list", items=items)
 
 
 def _lists(data: bytes):
