@@ -2561,3 +2561,13 @@ def test_a_loss_scale_printed_falling_to_zero_is_half_precision_overflowing_ever
     # a scale that halved a few times and then grew is the scaler at work
     calibrating = log.replace("0.0000e+00 | grad_norm nan", "6.5536e+04 | grad_norm 1.2")
     assert "scale-collapse" not in weighed_parts("fp16 run\n\n" + calibrating, "WR-040")
+
+
+def test_a_lower_rate_that_did_not_help_said_in_chinese_is_a_rate_tried_that_failed():
+    """Reports on PaddlePaddle's and OpenMMLab's trackers are often in Chinese: "减小学习率也不行" (lowering the
+    learning rate does not help either) rules the rate out as the English words do."""
+    assert lr_tried("在训练不到一个epoch时候loss变为nan，减小学习率也不行") == "failed"
+    assert lr_tried("降低学习率后还是nan") == "failed"
+    assert lr_tried("降低学习率后就好了") == ""          # (it helped: not read as a failure)
+    d = diagnosis("loss训练时候变成nan\n在训练不到一个epoch时候loss变为nan，减小学习率也不行")
+    assert d.matches[0].entry.id != "WR-220" and "WR-220" not in [m.entry.id for m in d.matches[:3]]

@@ -424,8 +424,8 @@ def _suspect(entry: Entry, c: Context, w: Weigher) -> tuple[float, str]:
         ({"start": "from the first values", "early": "right after the first updates"}.get(timing)
          or "after training had run")
     if not said:
-        broke += (" (the report's words in another script were not read, and its English ones do not say when, so "
-                  "a run that trained at all is assumed)" if _other_script(c.ev.prose) else
+        broke += (" (the report's words in another script were not read for when, and its English ones do not say "
+                  "it, so a run that trained at all is assumed)" if _other_script(c.ev.prose) else
                   " (the loss is non-finite from the first value the log shows, and the steps before that value are "
                   "not in it, so a run that trained at all is assumed)" if c.ev.count and c.ev.first_nonfinite == 0
                   else " (the report does not say when, so a run that trained at all is assumed)")

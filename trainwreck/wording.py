@@ -671,10 +671,16 @@ def rate_zero_failed(text: str) -> str:
     return "" if PLANNED.search(sentence) else " ".join(m.group(0).split())
 
 
+# ... and in Chinese, as many reports on PaddlePaddle's and OpenMMLab's trackers are written: "减小学习率也不行"
+# (lowering the learning rate does not help either), "降低学习率后还是nan" (after lowering it, still nan).
+LOWER_LR_FAILED_ZH = re.compile(r"(?:减小|降低|调小|减少|调低|改小|下调)[^。！？!?\n]{0,10}?学习率[^。！？!?\n]{0,20}?"
+                                r"(?:也不行|不行|没用|没有用|无效|不管用|还是|依然|仍然|依旧)")
+
+
 def lr_tried(text: str) -> str:
     """"failed" when the text says a lower learning rate did not help (a rate of 0 included), "delayed" when it only
     put the failure off, "helped" when it did, else ""."""
-    if rate_zero_failed(text):
+    if rate_zero_failed(text) or LOWER_LR_FAILED_ZH.search(text):
         return "failed"
     folded = _folded(text)
     if PUT_OFF_LR.search(folded):
