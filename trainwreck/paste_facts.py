@@ -463,9 +463,10 @@ ZERO_INIT = re.compile(r"kernel_initializer\s*=\s*['\"]zeros['\"]|\binitializers
 # variance of its output is n * Var(w) * E[x^2], and a ReLU's E[x^2] is half its input's variance): half a
 # printed fact, beside a run that went wrong, for the entries whose phrases say the weights' std is too large.
 LARGE_INIT_WORDS = {"weight", "init", "large"}
-LARGE_INIT = re.compile(r"\bnormal_?\(\s*[\w.\[\]]{0,40}weight[^)\n]{0,40}?\bstd\s*=\s*(?:[1-9]\d*(?:\.\d*)?)(?![\d.]*e-)\b"
-                        r"\s*\)?"
-                        r"|\bRandomNormal\([^)\n]{0,40}?\bstddev\s*=\s*(?:[1-9]\d*(?:\.\d*)?)(?![\d.]*e-)\b\s*\)?"
+# (the std's number ends where no digit, letter or point follows: `1e-3` and `1.5e-2` are no std of one, and a lookahead
+# that scanned the digits again at each backtrack was quadratic in a long run of them)
+LARGE_INIT = re.compile(r"\bnormal_?\(\s*[\w.\[\]]{0,40}weight[^)\n]{0,40}?\bstd\s*=\s*[1-9]\d*(?:\.\d*)?(?![\w.])\s*\)?"
+                        r"|\bRandomNormal\([^)\n]{0,40}?\bstddev\s*=\s*[1-9]\d*(?:\.\d*)?(?![\w.])\s*\)?"
                         r"|(?:\b[Ww](?:eights?)?_?\w{0,10}\s*=\s*\[?\s*|nn\.Parameter\(\s*)(?:np\.random\.randn|torch\.randn)"
                         r"\(\s*\w+\s*,\s*\w+\s*\)(?![ \t]*[*/])")
 # (a weight matrix's own name -- W1, W_hidden, weights2 -- not a buffer named after it: W1_vel, mW1)
