@@ -2571,3 +2571,18 @@ def test_a_lower_rate_that_did_not_help_said_in_chinese_is_a_rate_tried_that_fai
     assert lr_tried("降低学习率后就好了") == ""          # (it helped: not read as a failure)
     d = diagnosis("loss训练时候变成nan\n在训练不到一个epoch时候loss变为nan，减小学习率也不行")
     assert d.matches[0].entry.id != "WR-220" and "WR-220" not in [m.entry.id for m in d.matches[:3]]
+
+
+def test_a_first_loss_of_ln_c_asked_about_is_the_uniform_start_of_a_healthy_run():
+    """"Initial loss 10.37 on my 32k-vocab LM: is my init broken?" -- 10.37 is ln 32000, the uniform guess a fresh
+    model makes (review_session34_blind p17, review_session34_final q08)."""
+    lm = ("Initial loss 10.37 on my 32k-vocab LM, is my init broken?\nThe very first loss is 10.37 and people post "
+          "curves that start around 4.")
+    d = diagnosis(lm)
+    assert d.verdict == "normal" and d.normal[0].name == "a first loss of ln C"
+    assert ("", "the first loss the report gives, 10.37, is ln 32000 = 10.37 (`32k-vocab`)") in d.read
+    mnist = "MNIST MLP: the very first printed loss is 2.3026. Is my model broken?"
+    assert diagnosis(mnist).verdict == "normal"
+    # not ln C (4.1 on ten classes), nor beside a nan the words report
+    assert diagnosis(mnist.replace("2.3026", "4.1")).verdict != "normal"
+    assert diagnosis(mnist.replace("Is my model broken?", "After 3 epochs it turns nan. Why?")).verdict != "normal"

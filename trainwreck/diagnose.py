@@ -27,10 +27,10 @@ from .logscan.numbers import to_float
 from .logscan.positions import counted_on, epoch_on, last_epoch, named_step, starts_again
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_scale_zero
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
-from .paste_facts import NEGATIVE, RATE_CLIMB, shown_frameworks
+from .paste_facts import NEGATIVE, RATE_CLIMB, shown_frameworks, uniform_start
 from .weighing import (CODE_CONSTRUCTS, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
-from .wording import (BENIGN_OVERFLOW, RESTARTED, STUCK, Normal, lr_tried, normals_asked, says_failure, timing_of,
+from .wording import (BENIGN_OVERFLOW, RESTARTED, STUCK, UNIFORM_START, Normal, lr_tried, normals_asked, says_failure, timing_of,
                       tokens, untrained_output_nonfinite)
 
 # What a caller of the engine needs comes from here: the finder the scan takes, the diagnosis, the curve's signature.
@@ -293,6 +293,10 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
         normals = [n for n in normals if not n.falls]   # an answer that the loss falls, beside one that did not
     if _benign_overflow(ev, sig):
         normals.insert(0, BENIGN_OVERFLOW)
+    # a first loss the words give that is ln C, in a report that asks: the uniform guess a healthy run starts from
+    uniform = uniform_start(ev) if c.words_count and "?" in ev.prose else ""
+    if uniform:
+        normals.insert(0, UNIFORM_START)
     restarts = _restart_rises(ev) if sig.name == "healthy" else ""
     if restarts:
         normals.insert(0, RESTARTED)
@@ -342,6 +346,8 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
         unweighed.append(f"loss curve: {TRACES[sig.name]} -- no entry declares this signature yet")
     read = [(ev.hidden_note, ev.hidden_note)] if ev.hidden_note else []
     read += [("", note) for note in notices.values()]       # carried by no entry: said whatever the verdict
+    if uniform:
+        read.append(("", uniform))
     if zero is not None and w.declarers.get(SAME_AS):
         read.append((WHY, f'message "{MESSAGE}" (line {ev.messages[zero][1]}): {WHY}; weighed for '
                           f"{', '.join(w.declarers[SAME_AS])}, whose failure that is"))

@@ -888,6 +888,33 @@ def _classes_named(prose: str) -> tuple[int, str] | None:
     return None
 
 
+# A first loss the words give ("the very first loss is 10.37", "Initial loss 2.3026", "loss is 2.3026 at step 0"), and a
+# vocabulary's size ("a 32,000-token vocab", "32k-vocab"): a language model's classes.
+FIRST_LOSS_SAID = re.compile(r"(?i)\b(?:(?:very )?first|initial|starting)\b[^.?!\n]{0,30}?\bloss(?:es)?\b[^.?!\n\d]{0,15}?"
+                             r"(\d+\.\d+)|\bloss (?:is|was|of) (\d+\.\d+) at (?:step|iteration|iter|epoch) [01]\b|"
+                             r"\bloss (?:starts|started|begins|began) (?:at|around|near) (\d+\.\d+)")
+VOCAB = re.compile(r"(?i)\b(\d{1,3}(?:,\d{3})+|\d+)(k)?[ -](?:(?:token|word|piece|subword)s?[ -])?(?:\w+[ -])?vocab\w*")
+UNIFORM_NEAR = 0.02           # within 2% of ln C
+
+
+def uniform_start(ev: Evidence) -> str:
+    """The words' first loss, when it is ln C for the classes the paste names (a vocabulary's tokens too): a fresh
+    classifier's uniform guess, where a healthy run starts -- as "what it says", or ""."""
+    said = FIRST_LOSS_SAID.search(ev.prose)
+    if said is None:
+        return ""
+    first = float(next(g for g in said.groups() if g))
+    vocab = VOCAB.search(ev.prose)
+    named = ((int(vocab.group(1).replace(",", "")) * (1000 if vocab.group(2) else 1), f"`{vocab.group(0)}`")
+             if vocab else _classes_named(ev.prose))
+    if named is None or named[0] < 2:
+        return ""
+    classes, how = named
+    if abs(first - math.log(classes)) > UNIFORM_NEAR * math.log(classes):
+        return ""
+    return f"the first loss the report gives, {first:g}, is ln {classes} = {math.log(classes):.4g} ({how.removeprefix('the paste says ')})"
+
+
 def trainer_clears(ev: Evidence) -> str:
     """How the tool that printed the log clears the gradients every step, when the paste shows that tool ran the
     steps (its own bar) and no step written by hand; or ""."""

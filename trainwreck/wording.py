@@ -1052,6 +1052,17 @@ BENIGN_OVERFLOW = Normal(
     frozenset({"overflow"}))
 
 
+# Asked about, in words: a first loss that is ln C for the C classes (or a vocabulary's C tokens) the report names
+# (paste_facts.uniform_start) -- the uniform guess a fresh classifier makes.
+UNIFORM_START = Normal(
+    "a first loss of ln C",
+    re.compile(r"(?!)"),        # (not asked by a pattern: diagnose asks paste_facts.uniform_start)
+    "a fresh classifier's first cross-entropy is near ln C for C classes (ln 10 = 2.3026; ln 32000 = 10.37 for a "
+    "32,000-token vocabulary): its outputs start near equal, and the uniform guess costs ln C on every example; it is "
+    "where a healthy run starts, not a sign that anything is broken, and what matters is that the loss falls from it",
+    "the loss values after the first: whether they fall below ln C")
+
+
 # Not asked about but shown: the loss rose each time the learning rate printed beside it jumped back up, and came
 # back down (a warm restart, a cyclical schedule, a new warmup).
 RESTARTED = Normal(
