@@ -77,7 +77,8 @@ WHOLE_LEADS = ("loss: ", "step 1 loss 0.5 lr ", "avg loss 0.5\nLoss: ", "12", "C
                "Loss starts at 0.5, then ", "loss 1\n\nstep 0 loss 1\n", "step 0 | loss 1\nThe same run with a model gets loss ",
                "loss.backward()\n    opt.step()\n    ", "nn.init.normal_(m.weight, std=", "W = [np.random.randn(",
                "step 0 | loss 1 | scale ", "with lr = 0 ", "the masks are ", "the output is ",
-               "exp_sim = torch.exp(s)\ndenom = (exp_sim ", "GradScaler scale drops ", "step 0 loss 1 | step ")
+               "exp_sim = torch.exp(s)\ndenom = (exp_sim ", "GradScaler scale drops ", "step 0 loss 1 | step ",
+               "Initial loss 2.3 on my ", "is it ok? the first loss is 10.37 with a ")
 WHOLE_ENDS = ("x\n", "it/s]\r\n")
 
 
