@@ -57,8 +57,9 @@ def seconds(text: str) -> float:
 
 
 # ... and the scanner's patterns over a whole paste: a number's digits after a key (`loss: 111...1x`, a printed
-# `lr`), a progress rate's, and one long line that ends in CR LF (a Windows log) once took 18 to 104 s at 32 kB.
-WHOLE_UNITS = ["1", "1.", "a", "9 "]
+# `lr`), a progress rate's, and one long line that ends in CR LF (a Windows log) once took 18 to 104 s at 32 kB; a key
+# followed by a long run of spaces (two runs of spaces side by side in its pattern) took 13.7 s at 16 kB.
+WHOLE_UNITS = ["1", "1.", "a", "9 ", " "]
 WHOLE_LEADS = ("loss: ", "step 1 loss 0.5 lr ", "avg loss 0.5\nLoss: ", "12", "Cost after iteration 1: ", "0 1\n1 2\n2 ",
                "x.py:1: RuntimeWarning: w\n ", "a:1: BWarning: a:1: BWarning: ", "I standardised ", "X is ",
                "the loss, is it diverging", "lr 0.1 nan. lr ", "without ", "    zero_grad()\n    ", "target is ",

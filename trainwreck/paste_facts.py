@@ -45,7 +45,7 @@ RATE_ZERO_WORDS = {"lr", "zero"}
 # gradients hold an inf or a nan, so a scale that kept falling skipped step after step -- the half-precision run
 # overflows on every step, and its weights never change. A printed fact for the entries whose title names half
 # precision. (PyTorch's GradScaler has no floor, fairseq's and DeepSpeed's stop at a minimum: either way.)
-SCALE_PRINTED = re.compile(r"(?i)(?<![\w.])(?:loss[ _])?scale['\"]?[ \t]*[:=|]?[ \t]*(\d+(?:\.\d*)?(?:e[-+]?\d+)?)(?![\w.])")
+SCALE_PRINTED = re.compile(r"(?i)(?<![\w.])(?:loss[ _])?scale['\"]?[ \t]*(?:[:=|][ \t]*)?(\d+(?:\.\d*)?(?:e[-+]?\d+)?)(?![\w.])")
 SCALE_COLLAPSE, SCALES_MIN = 2.0 ** -20, 3
 # Gradient norms printed layer by layer (`layer 0  3.1e-10` ... `layer 11  1.2e-02`, under words that say they are
 # gradients), DEPTH_DECADES orders of magnitude smaller at the first layer than at the last: the backward pass shrinks

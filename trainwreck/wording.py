@@ -83,7 +83,7 @@ THESAURUS = [
     # (HF Trainer's 'grad_norm': 1.2, fairseq's gnorm 1.2, MMEngine's grad_norm: 1.2) it is the log's
     # vocabulary, not a description, and says nothing of which failure (the scanner reads its value);
     # said in words ("the gradient norm explodes") it is the gradients'.
-    (r"\b(?:grad(?:ient)?s? ?norms?|gnorm|total ?norm)\b(?:\([^)]*\))?['\"]?[ \t]*[:=]?[ \t]*"
+    (r"\b(?:grad(?:ient)?s? ?norms?|gnorm|total ?norm)\b(?:\([^)]*\))?['\"]?[ \t]*(?:[:=][ \t]*)?"
      r"(?=[-+]?(?:\d|\.\d|nan\b|inf\b))", " "),
     (r"\b(?:grad(?:ient)?s?(?:['’]s)? ?norms?|gnorm|total ?norm|norms? of (?:the )?grad(?:ient)?s?)\b", " gradnorm "),
     (r"\b(?:batch[ _-]?norm\w*|bn)\b", " batchnorm "),
@@ -139,7 +139,8 @@ THESAURUS = [
     # a negative of something other than the loss ("negative samples", "510 negatives per positive", "false
     # negatives", "the negative class") says nothing went below zero
     # (not "the loss dips into the negatives": values below zero)
-    (r"\b\d[\d,]*\s+negatives\b|\b(?:false|hard|true|easy) negatives?\b"
+    # (a count starts where no digit or comma is before it: tried at each digit of "1,1,1,..." it was quadratic)
+    (r"(?<![\d,])\d[\d,]*\s+negatives\b|\b(?:false|hard|true|easy) negatives?\b"
      r"|\bnegatives?(?=\s*(?:samples?|class\w*|examples?|pairs?|labels?|instances?|sampl\w*|mining|per)\b)", " negsample "),
     (r"\b(?:negative|-ve)\b", " negative "),
     (r"\b(?:overflow\w*)\b", " overflow "),
@@ -545,7 +546,7 @@ _PUT_OFF = (r"\b(?:only|just|merely) (?:delay|postpone)\w*|\b(?:only|just|merely
 # same lr and another seed")
 _TRIED = (r"(?:(?<!nothing )(?<!nothing else )(?:chang|reduc|lower|decreas|smaller|tried|trying|even with)\w*"
           r"[^.;\n]{0,25}?\blr\b|"     # (not "nothing else changed (same lr 3e-4)": a rate kept, not one tried)
-          r"(?:re-?ran|re-?run|ran it again|retri|retrain)\w*[^.;\n]{0,25}?(?:(?<!same )\blr\b\s*(?:=|:|of|to|at)?\s*\.?\d|"
+          r"(?:re-?ran|re-?run|ran it again|retri|retrain)\w*[^.;\n]{0,25}?(?:(?<!same )\blr\b\s*(?:(?:=|:|of|to|at)\s*)?\.?\d|"
           # (folded: a token's spaces are doubled)
           r"\b(?:half|a\s+(?:tenth|third|quarter)\s+of|(?:a\s+)?lower|(?:a\s+)?smaller|reduced|\d+x\s+(?:smaller|lower))"
           r"\s+(?:the\s+)?lr\b))"
@@ -566,7 +567,7 @@ LOWER_LR_HELPS = re.compile(r"(?:reduc|lower|decreas|smaller)\w*[^.;\n]{0,25}?\b
 # Two rates the report compares: "nan after 2 epochs with lr 0.1. With lr 0.01 it trains fine". A sentence that
 # names one rate and says the run broke, another that names a lower one and says it ran well: a lower rate helped
 # (and a lower rate that broke beside a higher that ran well: it did not).
-RATE_NAMED = re.compile(r"\blr\b\s*(?:=|:|of|to|at|is|was)?\s*((?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?)(?![\w.])")
+RATE_NAMED = re.compile(r"\blr\b\s*(?:(?:=|:|of|to|at|is|was)\s*)?((?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?)(?![\w.])")
 SENTENCE = re.compile(r"\.(?!\d)|[;\n!?]|\bbut\b|\bwhile\b|\bwhereas\b")
 RAN_WELL = re.compile(r"\b(?:fine|works?|worked|stable|converges?|converged|trains? (?:well|normally|ok)|no nan|"
                       r"learns?|goes down|decreases)\b|"
@@ -655,7 +656,7 @@ def _default_rate_worked(folded: str) -> bool:
 # A learning rate of 0 said to fail the same way ("With lr = 0.0 the output is exactly the same (nan at epoch 0)",
 # "with lr=0 the first loss is the same 20869.67"): no update moved the weights, so the forward pass from the
 # initial weights, or the data, made the failure -- the lowest rate tried, and it did not help.
-RATE_ZERO = re.compile(r"\b(?:lr|learning[ _-]?rate)\s*(?:=|:|of|to|at|is|set to)?\s*0(?:\.0*)?(?![\d.]|e-)"
+RATE_ZERO = re.compile(r"\b(?:lr|learning[ _-]?rate)\s*(?:(?:=|:|of|to|at|is|set to)\s*)?0(?:\.0*)?(?![\d.]|e-)"
                        r"(?:[^.;\n]|\.\d){0,80}?\b(?:same|still|also|too|even|again|nan|inf)\b", re.I)
 
 

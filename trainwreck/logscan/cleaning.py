@@ -86,7 +86,7 @@ def without_questions(data: bytes) -> bytes:
 # values, or, giving none, whose every number (and nan or inf), the text prints elsewhere too is emptied like a
 # question (its line kept; its words are still read); one that says something the log does not is kept.
 TITLE_VALUE = re.compile(rb"(?i)(?<![A-Za-z_\d.-])\d+(?:\.\d+)?(?:e[-+]?\d+)?|\bnan\b|\binf\b")
-TITLE_LOSS = re.compile(rb"(?i)\bloss\w*['\"]?[ \t]*[:=]?[ \t]*(\d+(?:\.\d+)?(?:e[-+]?\d+)?|nan\b|inf\b)")
+TITLE_LOSS = re.compile(rb"(?i)\bloss\w*['\"]?[ \t]*(?:[:=][ \t]*)?(\d+(?:\.\d+)?(?:e[-+]?\d+)?|nan\b|inf\b)")
 TITLE = re.compile(rb"\A[ \t]*(?![ \t\r]*\n)[^\n]{1,300}\n(?=[ \t\r]*\n)")
 
 
@@ -114,8 +114,9 @@ def without_title(data: bytes) -> bytes:
 # are all in sentences, they are its own, and kept.
 PASTE = 1 << 15
 LOG_LINES, WORDS_MIN, FUNCTION_MIN = 3, 8, 3
-LOSS_VALUE = re.compile(rb"(?i)loss\w*['\"]?[ \t]*[:=]?[ \t]*[-+]?(?:\d|\.\d|nan\b|inf\b)")
-FINITE_LOSS = re.compile(rb"(?i)loss\w*['\"]?[ \t]*[:=]?[ \t]*[-+]?(?:\d|\.\d)")
+# (one run of spaces, then maybe a colon and another: two runs side by side split a long one every way, quadratically)
+LOSS_VALUE = re.compile(rb"(?i)loss\w*['\"]?[ \t]*(?:[:=][ \t]*)?[-+]?(?:\d|\.\d|nan\b|inf\b)")
+FINITE_LOSS = re.compile(rb"(?i)loss\w*['\"]?[ \t]*(?:[:=][ \t]*)?[-+]?(?:\d|\.\d)")
 WORD = re.compile(rb"(?<![\w./=])[A-Za-z][a-z']+(?![\w/=(])")
 FUNCTION = re.compile(rb"(?i)\b(?:the|a|an|with|from|of|to|is|are|was|were|my|i|and|but|it|this|that|for|in|on|"
                       rb"gets?|got|when|than|same)\b")

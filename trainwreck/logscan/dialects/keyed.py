@@ -11,7 +11,7 @@ from . import Dialect
 # words, as prose has it ("cost 40 GPU hours"); and `J` only as `J = 0.5`, with spaces (`Namespace(J=2, ...)` is an
 # argument).
 _OWN = rb"(?<![\w.])(?:[Tt]rain(?:ing)?_)?"
-_NOT_PROSE = rb"(?![ \t]*[:=]?[ \t]*\d+[ \t]+[A-Za-z]+[ \t]+[A-Za-z])"
+_NOT_PROSE = rb"(?![ \t]*(?:[:=][ \t]*)?\d+[ \t]+[A-Za-z]+[ \t]+[A-Za-z])"
 DIALECT = Dialect("lines with a loss key", None,
                   keys=(b"loss", b"Loss", b"LOSS", _OWN + rb"(?:[Cc]ost|COST)" + _NOT_PROSE,
                         _OWN + rb"(?:nll|NLL)" + _NOT_PROSE, rb"(?:^|(?<=[ \t|]))J(?=[ \t]+=[ \t]+)",

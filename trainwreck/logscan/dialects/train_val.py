@@ -14,8 +14,8 @@ import re
 from . import Dialect
 from .count_value import VALUE, _not_a_loss
 
-_TRAIN = (rb"^[ \t]*(?:[Ee]poch|EPOCH|[Ss]tep|STEP|[Ii]ter(?:ation)?)s?[ \t]*#?\d+(?:/\d+)?[ \t]*[:|,]?[ \t]*"
-          rb"[Tt]rain(?:ing)?[ \t]*[:=]?[ \t]*")
+_TRAIN = (rb"^[ \t]*(?:[Ee]poch|EPOCH|[Ss]tep|STEP|[Ii]ter(?:ation)?)s?[ \t]*#?\d+(?:/\d+)?[ \t]*(?:[:|,][ \t]*)?"
+          rb"[Tt]rain(?:ing)?[ \t]*(?:[:=][ \t]*)?")
 # (the scan reads the lines with their validation part cut away: the value after `train` is all it needs)
 LINE = re.compile(rb"(?m)" + _TRAIN + rb"(" + VALUE + rb")(?![\w.])")
 DETECT = re.compile(rb"(?m)(?:" + _TRAIN + rb"(?:" + VALUE + rb")[ \t|,]+[Vv]al(?:id(?:ation)?)?\b[^\n]*\n){3}")
