@@ -79,7 +79,13 @@ WHOLE_LEADS = ("loss: ", "step 1 loss 0.5 lr ", "avg loss 0.5\nLoss: ", "12", "C
                "loss.backward()\n    opt.step()\n    ", "nn.init.normal_(m.weight, std=", "W = [np.random.randn(",
                "step 0 | loss 1 | scale ", "with lr = 0 ", "the masks are ", "the output is ",
                "exp_sim = torch.exp(s)\ndenom = (exp_sim ", "GradScaler scale drops ", "step 0 loss 1 | step ",
-               "Initial loss 2.3 on my ", "is it ok? the first loss is 10.37 with a ")
+               "Initial loss 2.3 on my ", "is it ok? the first loss is 10.37 with a ",
+               # (found by walking every compiled pattern for runs side by side with only optional items between them:
+               # a sentence's values before spaces took 72 s at 4 kB, a divisor's spaces 6.6 s at 16 kB)
+               "loss 1, 2, 3", "x = a /", "lm loss: ", "W =", "loss = ce + ", "d = (a - b).sqrt() + ")
+# ... and units that only a whole paste of them exercises: an exp's literal argument before a run of spaces (`exp(1`
+# before 400 spaces took 17 s)
+WHOLE_PAIRS = [("", "np.exp(1" + " " * 150 + "x)\n")]
 WHOLE_ENDS = ("x\n", "it/s]\r\n")
 
 
@@ -107,12 +113,11 @@ def main() -> int:
             worst.append((large / max(small, 1e-6), large, lead + repr(unit)[:24]))
     seconds_whole("warm up: loss 0.5\n")
     plain = min(seconds_whole(text_of("the run is fine ", SIZES[1] - 2) + "x\n") for _ in range(3))
-    for unit in WHOLE_UNITS:
-        for lead in WHOLE_LEADS:
-            for end in WHOLE_ENDS:
-                small, large = (min(seconds_whole(text_of(unit, n - len(end), lead) + end) for _ in range(2))
-                                for n in SIZES)
-                worst.append((large / max(small, 1e-6), large, f"diagnose {lead + unit!r:.24}...{end!r}"))
+    for unit, lead in [(u, lead) for u in WHOLE_UNITS for lead in WHOLE_LEADS] + [(u, lead) for lead, u in WHOLE_PAIRS]:
+        for end in WHOLE_ENDS:
+            small, large = (min(seconds_whole(text_of(unit, n - len(end), lead) + end) for _ in range(2))
+                            for n in SIZES)
+            worst.append((large / max(small, 1e-6), large, f"diagnose {lead + unit!r:.24}...{end!r}"))
     worst.sort(reverse=True)
     print("ratio (32 kB / 16 kB)   seconds at 32 kB   text")
     for ratio, large, name in worst[:8]:

@@ -171,7 +171,7 @@ TORCH_PROBABILITY_OUT = re.compile(r"\breturn\s+(?:torch\.|F\.|nn\.functional\.|
                                    # (or quoted in a sentence, `return self.softmax(self.fc(x))`, its backtick ending it)
                                    r"(?:\.(?:squeeze|unsqueeze|view|reshape|flatten)\([^()\n]*\))*(?:\s*$|`)|"
                                    r"\b(\w+)\s*=\s*(?:torch\.|F\.|self\.)?(?:sigmoid|softmax)\([^\n]{0,120}\n[ \t]*return\s+\1\s*$|"
-                                   r"\bnn\.(?:Sigmoid|Softmax)\([^()\n]{0,20}\)\s*,?\s*\)", re.M)
+                                   r"\bnn\.(?:Sigmoid|Softmax)\([^()\n]{0,20}\)\s*(?:,\s*)?\)", re.M)
 # (named in a sentence too: "training uses nn.CrossEntropyLoss")
 TORCH_LOGITS_LOSS = re.compile(r"\b(?:nn\.)?(?:BCEWithLogitsLoss|CrossEntropyLoss)\b|\bF\.(?:cross_entropy|"
                                r"binary_cross_entropy_with_logits)\(")
@@ -197,9 +197,11 @@ EXP_OVERFLOW_WORDS = {"exp", "overflow"}
 EXP_CALL = re.compile(r"(?<![\w.])(?:(?P<lib>np|numpy|math|torch|jnp|tf\.math|tf)\.)?(?P<fn>exp|(?<![\w.])softmax)\s*"
                       r"\((?P<args>[^()\n]{0,160}(?:\([^()\n]{0,160}\)[^()\n]{0,160})?)\)")
 # ... handed as literal numbers: one, or a list or an array of them (not `-step / 2000`, an expression)
-LITERAL_ARGS = re.compile(r"\s*(?:(?:np|numpy|torch|jnp|tf)\.(?:array|tensor|asarray|constant)\(\s*)?\[?\s*"
-                          r"-?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?(?:\s*,\s*-?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)*\s*,?\s*\]?\s*"
-                          r"(?:,\s*dtype\s*=\s*[\w.]+\s*)?\)?\s*", re.I)
+# (each run of spaces follows a token it needs: runs side by side with only optional tokens between them split one
+# long run every way, and `exp(1` before 400 spaces took 17 s)
+LITERAL_ARGS = re.compile(r"\s*(?:(?:np|numpy|torch|jnp|tf)\.(?:array|tensor|asarray|constant)\(\s*)?(?:\[\s*)?"
+                          r"-?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?(?:\s*,\s*-?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?)*\s*(?:,\s*)?"
+                          r"(?:\]\s*)?(?:,\s*dtype\s*=\s*[\w.]+\s*)?(?:\)\s*)?", re.I)
 EXP_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d*)?(?:e[-+]?\d+)?(?![\w.])", re.I)
 # (the log-sum-exp *trick* is the shift; "log-sum-exp pooling" names an operation, shifted or not)
 STABLE_SAID = re.compile(r"\b(?:logsumexp|log_softmax|log-sum-exp trick|subtract(?:ing|s)? the max\w*|max subtraction|"
@@ -239,7 +241,7 @@ KERAS_ACTIVATION = re.compile(r"\bactivation\s*=\s*['\"](\w+)['\"]")
 # the model's last layer, whose activation is the output's: a Dense (linear unless it names one) or an Activation
 KERAS_LAYER = re.compile(r"\bDense\([^\n]{0,160}|\bActivation\(\s*['\"](?P<activation>\w+)['\"]")
 KERAS_LOSS_DEF = re.compile(r"\bdef\s+\w+\(\s*y_true\s*,\s*y_pred\s*\)")
-GUARDED = re.compile(r"\+\s*(?:\w*eps\w*|\d*\.?\d+e-\d+|0?\.0*[1-9])|(?:\w*eps\w*|\d*\.?\d+e-\d+)\s*\+|clamp|clip|"
+GUARDED = re.compile(r"\+\s*(?:\w*eps\w*|(?:\d+(?:\.\d+)?|\.\d+)e-\d+|0?\.0*[1-9])|(?:(?<!\w)\w*eps\w*|(?<![\d.])(?:\d+(?:\.\d+)?|\.\d+)e-\d+)\s*\+|clamp|clip|"
                      r"\bmax\(|maximum", re.I)
 # - An exp whose result is divided by a sum of exps, or summed inside a log (a softmax or a log-sum-exp written by
 #   hand: `jnp.exp(s) / jnp.exp(s).sum(-1)`, `den = torch.exp(sim).sum(1)` then `num / den`,
@@ -268,7 +270,7 @@ SQRT_CALL = re.compile(r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp)\.)?(?<!
 # ... and a tensor's own sqrt method on a squared difference (`((a - b) ** 2).sum(-1).sqrt()`): the line before it, with
 # no eps added by a method either (`.add(1e-8)`)
 SQRT_METHOD = re.compile(r"(?m)^(?P<line>[^\n]{0,200}?)\.sqrt\(\s*\)")
-ADDED = re.compile(r"\.add_?\(\s*(?:\w*eps\w*|\d*\.?\d+e-\d+|0?\.0*[1-9])", re.I)
+ADDED = re.compile(r"\.add_?\(\s*(?:\w*eps\w*|(?:\d+(?:\.\d+)?|\.\d+)e-\d+|0?\.0*[1-9])", re.I)
 TRIPLE_QUOTED = re.compile(r'"""|\'\'\'')
 
 
@@ -356,14 +358,14 @@ def _exp_in_a_ratio(code: str) -> re.Match | None:
         # (a name made with it: divided by later, when it is the sum; divided by its own sum, when it is the exps)
         made = re.match(r"\s*(?P<name>[A-Za-z_]\w{0,30})\s*=(?!=)", line)
         name = re.escape(made.group("name")) if made else ""
-        if made and re.search(r"/\s*\(?\s*(?:" + (name + r"\b(?![\w.(\[])|" if "sum(" in line else "")
+        if made and re.search(r"/\s*(?:\(\s*)?(?:" + (name + r"\b(?![\w.(\[])|" if "sum(" in line else "")
                               + name + r"\.sum\(|(?:\w+\.)*sum\(\s*" + name + r"\b)", code[m.end():]):
             return m
         # ... or summed into a name of its own that divides later (`denom = (exp_sim * mask).sum(1)`, then
         # `exp_sim[pos] / denom`)
         summed = re.search(r"(?m)^[ \t]*(?P<den>[A-Za-z_]\w{0,30})\s*=(?!=)[^\n]{0,120}?\b" + name
                            + r"\b[^\n]{0,120}?\bsum\(", code[m.end():]) if made else None
-        if summed and re.search(r"/\s*\(?\s*" + re.escape(summed.group("den")) + r"\b(?![\w.(\[])",
+        if summed and re.search(r"/\s*(?:\(\s*)?" + re.escape(summed.group("den")) + r"\b(?![\w.(\[])",
                                 code[m.end() + summed.end():]):
             return m
     return None
@@ -437,7 +439,7 @@ def breaking_construct(prose: str) -> dict[str, str]:
 # for the entries whose phrases say a constant feature has zero standard deviation. (scikit-learn's StandardScaler
 # divides such a column by 1 instead: only a division the paste writes.)
 CONSTANT_FEATURE_WORDS = {"constant", "deviation", "zero"}
-DIVIDES_BY_STD = re.compile(r"/\s*\(?\s*[\w.\[\]\"']{0,40}\.std\([^()\n]{0,20}\)(?!\s*\+)|/\s*(?:std|sigma|stdev|stds|sd)\b(?!\s*\+)")
+DIVIDES_BY_STD = re.compile(r"/\s*(?:\(\s*)?[\w.\[\]\"']{0,40}\.std\([^()\n]{0,20}\)(?!\s*\+)|/\s*(?:std|sigma|stdev|stds|sd)\b(?!\s*\+)")
 CONSTANT_FEATURE = re.compile(r"\b(?:(?:the )?same (?:value )?(?:for|in|across|on) (?:every|all|each) (?:rows?|samples?|examples?"
                               r"|records?)|constant (?:columns?|features?)|(?:columns?|features?) (?:that|which) (?:are|is) "
                               r"constant|zero variance|(?:std|standard deviation) (?:is|of|=|==) ?0(?![.\d]))\b", re.I)
@@ -467,7 +469,7 @@ LARGE_INIT_WORDS = {"weight", "init", "large"}
 # that scanned the digits again at each backtrack was quadratic in a long run of them)
 LARGE_INIT = re.compile(r"\bnormal_?\(\s*[\w.\[\]]{0,40}weight[^)\n]{0,40}?\bstd\s*=\s*[1-9]\d*(?:\.\d*)?(?![\w.])\s*\)?"
                         r"|\bRandomNormal\([^)\n]{0,40}?\bstddev\s*=\s*[1-9]\d*(?:\.\d*)?(?![\w.])\s*\)?"
-                        r"|(?:\b[Ww](?:eights?)?_?\w{0,10}\s*=\s*\[?\s*|nn\.Parameter\(\s*)(?:np\.random\.randn|torch\.randn)"
+                        r"|(?:\b[Ww](?:eights?)?_?\w{0,10}\s*=\s*(?:\[\s*)?|nn\.Parameter\(\s*)(?:np\.random\.randn|torch\.randn)"
                         r"\(\s*\w+\s*,\s*\w+\s*\)(?![ \t]*[*/])")
 # (a weight matrix's own name -- W1, W_hidden, weights2 -- not a buffer named after it: W1_vel, mW1)
 NUMPY_ZERO_WEIGHTS = re.compile(r"(?m)^[ \t]*(?:self\.)?(?:W|w|weights?)(?:\d|_?(?:in|out|hidden|h|o|ih|hh|xh|hy)\d?)?"
@@ -509,7 +511,7 @@ CLASS_COUNT = re.compile(r"\b(\d{1,4})[ -](?:classes|categories|way)\b|num_class
                          r"Dense\(\s*(\d{1,4})\s*,\s*activation\s*=\s*['\"]softmax['\"]\)?", re.I)
 # words of a loss with more in it than a cross-entropy, which sits above its floor by design
 FLOOR_HIDDEN = re.compile(r"label[ _-]?smooth\w*|distill\w*|\bkd\b|mixup|cutmix|regulari[sz]\w*|\bl2\(|weight[ _]decay "
-                          r"in the loss|auxiliary loss|\+ *\d*\.?\d* *\* *\w+[ _]loss", re.I)
+                          r"in the loss|auxiliary loss|\+ *(?:(?:\d+(?:\.\d*)?|\.\d*) *)?\* *\w+[ _]loss", re.I)
 
 
 def model_output(prose: str) -> re.Match | None:

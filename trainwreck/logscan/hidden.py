@@ -70,7 +70,7 @@ def unhide_summary(text: bytes, ev: Evidence, line0: int) -> bytes:
 
 MEGATRON_SOURCE = ("https://github.com/NVIDIA/Megatron-LM/blob/core_v0.15.0/megatron/training/training.py"
                    "#L1405-L1416")
-MEGATRON_NAN = re.compile(rb"(lm loss: )[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?= \|[^\n]*? number of nan iterations: *[1-9])")
+MEGATRON_NAN = re.compile(rb"(lm loss: )[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?(?= \|[^\n]*? number of nan iterations: *[1-9])")
 MEGATRON_CLEAN = re.compile(rb"number of nan iterations: *0 *\|")
 
 

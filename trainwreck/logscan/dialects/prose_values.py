@@ -20,7 +20,7 @@ _SEP = (rb"(?:[ \t]*,[ \t]*(?:(?:and[ \t]+)?then[ \t]+|and[ \t]+)?|[ \t]*(?:->|\
         rb"|[ \t]+(?:then|to|and(?:[ \t]+then)?)[ \t]+)")
 # ... maybe a few words between ("and keeps slowly falling, then it is nan from step 517 on"), none of them a number
 # or a sentence's end, nor a negation of the nan ("no nan", "never inf")
-_TO_NONFINITE = (rb"(?:(?:[ \t]*,?[ \t]+(?![^.;\d\n]{0,60}?\b(?:no|not|never|without|nor)\b)[^.;\d\n]{0,60}?)?"
+_TO_NONFINITE = (rb"(?:(?:(?:[ \t]*,)?[ \t]+(?![^.;\d\n]{0,60}?\b(?:no|not|never|without|nor)\b)[^.;\d\n]{0,60}?)?"
                  rb"(?<![\w-])(?:nan|inf)\b)?")
 # the word loss, maybe a verb and a preposition ("starts at", "went from", "is"), then the values (group 1)
 SENTENCE = re.compile(rb"(?i:(?<![\w'\"])loss(?:es)?[ \t]+(?:(?:starts?|started|begins?|began|goes|went|is|was|values?"
