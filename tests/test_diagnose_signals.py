@@ -2469,6 +2469,10 @@ def test_the_page_gives_the_span_rules_their_numbers():
     assert (f"three or more from the run's start whose own numbering spans {SHAPE_MIN} epochs or more are judged for "
             f"a plateau as {SHAPE_MIN} would be" in page
             and f"three prints of the very same value over {SHAPE_MIN} epochs or more" in page)
+    from trainwreck.curve_shape import DOUBLED, SETTLED_MIN, SETTLED_SPREAD
+    assert (DOUBLED, SETTLED_MIN) == (2.0, 3)
+    assert (f"came down only to twice its lowest before the jump or more, and its last 3 values or more stay within "
+            f"{SETTLED_SPREAD:.1%} of one another to the end") in page
 
 
 def test_a_report_that_said_the_shape_and_the_rate_tried_is_asked_for_the_data_check():
@@ -2586,3 +2590,66 @@ def test_a_first_loss_of_ln_c_asked_about_is_the_uniform_start_of_a_healthy_run(
     # not ln C (4.1 on ten classes), nor beside a nan the words report
     assert diagnosis(mnist.replace("2.3026", "4.1")).verdict != "normal"
     assert diagnosis(mnist.replace("Is my model broken?", "After 3 epochs it turns nan. Why?")).verdict != "normal"
+
+
+def test_weights_set_to_one_constant_by_a_named_keras_initializer_or_in_a_sentence_count_for_wr110():
+    """review_session35_blind q25 and q05: `init = keras.initializers.Constant(0.05)` handed to each Dense by its name
+    starts every unit equal, as zeros do; and "`W1 = np.zeros((64, 32)); W2 = np.zeros((32, 3))`" quoted in a
+    sentence is two zero matrices, as on two lines of code. A short curve beside "only reaches N%" is not healthy."""
+    keras = "".join(f"Epoch {e}/5\n300/300 ━━━━━━━━━━━━━━━━━━━━ 1s 3ms/step - accuracy: {a} - loss: {v}\n"
+                    for e, (a, v) in enumerate([("0.2210", "2.0541"), ("0.2987", "1.8820"), ("0.3101", "1.8345"),
+                                                ("0.3140", "1.8190"), ("0.3152", "1.8123")], 1))
+    named = ("w_init = keras.initializers.Constant(0.05)\nmodel = keras.Sequential([\n"
+             "    layers.Dense(64, activation='relu', kernel_initializer=w_init),\n"
+             "    layers.Dense(64, activation='relu', kernel_initializer=w_init),\n"
+             "    layers.Dense(10, activation='softmax')])\n")
+    title = "My dense net only reaches ~31% accuracy on digits\n\n"
+    d = diagnosis(title + named + keras)
+    assert d.verdict != "healthy" and d.matches[0].entry.id == "WR-110"
+    assert d.matches[0].parts["zero-init"] > 0
+    assert diagnosis(named + keras).verdict == "healthy"               # nothing says it went wrong
+    # a constant handed to the biases only, or named and never handed to a kernel, is no such init
+    for not_it in (named.replace("kernel_initializer=w_init", "bias_initializer=w_init"),):
+        assert "zero-init" not in weighed_parts(title + not_it + keras, "WR-110"), not_it
+    inline = "layers.Dense(64, kernel_initializer=keras.initializers.Constant(0.1)),\nlayers.Dense(10)\n"
+    assert "zero-init" in weighed_parts(title + inline + keras, "WR-110")
+    sentence = ("Homework net, 2 layers, tanh. I set `W1 = np.zeros((64, 32)); W2 = np.zeros((32, 3))` and the loss "
+                "never moves from 1.0986 whatever step size I use.")
+    assert "zero-init" in weighed_parts(sentence, "WR-110")
+    assert "zero-init" not in weighed_parts(sentence.replace("W2 = np.zeros", "W2 = np.random.randn"), "WR-110")
+
+
+def test_words_that_a_loss_does_not_move_or_an_accuracy_falls_short_say_it_does_not_learn():
+    from trainwreck.wording import says_not_learning
+
+    for said in ("the loss never moves again", "the loss does not move from 0.6931",
+                 "Keras MLP only reaches ~35% on MNIST", "it only gets 40 % accuracy"):
+        assert says_not_learning(said), said
+    # a tensor moved to a device, or a validation score, is not the run's learning
+    for other in ("I did not move the model to the GPU", "did not move it to cuda", "val accuracy only reaches 35%"):
+        assert not says_not_learning(other), other
+
+
+def test_after_about_n_iterations_with_a_tilde_says_when():
+    assert when("J goes up at every iteration until it is inf after ~60 iterations") == {"later"}
+    assert when("inf after ~ 3 epochs") == {"later"}
+
+
+def test_a_jump_that_leaves_the_loss_settled_far_above_its_lowest_is_a_stall_after_the_drop():
+    """review_session35_blind q27: a regression that had reached 0.33, jumped at the rate's peak and then sat at the
+    targets' variance (1.000x) to the end was called healthy ("came partly back down"). A loss that comes down from a
+    jump only to twice its lowest or more, and holds there, lost what it had learned: WR-140's face."""
+    rows = [(1, 0.8811), (2, 0.5902), (3, 0.4410), (4, 0.3620), (6, 0.3205), (8, 6.1270), (9, 1.0004),
+            (10, 1.0002), (15, 1.0001), (30, 1.0001)]
+    log = "".join(f"epoch {e:>3}  train_mse {v:.4f}\n" for e, v in rows)
+    d = diagnosis(log)
+    assert d.signature.name == "stall-after-drop" and d.matches[0].entry.id == "WR-140"
+    fact = d.signature.facts[0]
+    assert "came down only to 1, 3.12x its lowest before the jump (0.3205 at epoch 6)" in fact
+    assert "its last 4 values (epoch 9 to epoch 30) are within 0.2% of one another" in fact
+    # still coming down (0.5% a print), or back near its lowest, or never twice its lowest: not this
+    falling = [(e, v if e < 9 else round(1.0 - 0.005 * i, 4)) for i, (e, v) in enumerate(rows)]
+    near = [(e, v if e < 9 else 0.35) for e, v in rows]
+    for other in (falling, near):
+        text = "".join(f"epoch {e:>3}  train_mse {v:.4f}\n" for e, v in other)
+        assert diagnosis(text).signature.name != "stall-after-drop", other

@@ -371,6 +371,9 @@ def _signature(ev: Evidence) -> Signature:
             f"its first value {fmt(ev.head[0])} ({at(0)}) and {ev.last / low:.3g}x its lowest, {fmt(low)} "
             f"({ev.where(ev.low_at)}), with no nan or inf to stop it; {seen} (some logged losses grow in a healthy "
             "run: a GAN's generator loss, a value loss regressing returns that grow)"])
+    settled = _settled_above(ev) if warn_index is not None else None
+    if settled:
+        return sig(*settled)
     flat = _plateau(ev) or stall
     if flat:
         return sig(*flat)
@@ -674,6 +677,41 @@ def _frozen_after_jump(ev: Evidence, peak: int) -> tuple[str, list[str]] | None:
              f"{fmt(level)}, {same}: the outputs no longer change, as when a jump kills every unit of a layer and "
              "leaves one output for every input (its loss is then the best constant's: the labels' entropy for a "
              "classifier, ln C on C balanced classes; the targets' variance for a squared error)"])
+
+
+# A loss that jumped after it had learned, came down, and stopped at DOUBLED its lowest before the jump or more: its last
+# SETTLED_MIN values or more within SETTLED_SPREAD of one another, to the end.
+SETTLED_MIN, SETTLED_SPREAD = 3, 0.002
+
+
+def _settled_above(ev: Evidence) -> tuple[str, list[str]] | None:
+    """A run that lost what it had learned in one jump and no longer moves: the loss came down from its peak only to a
+    level at least DOUBLED its lowest before the peak, and its last values hold that level (to SETTLED_SPREAD), as the
+    best constant's loss does once a jump has killed every unit of a layer and left one output for every input
+    (_frozen_after_jump asks the same of a loss that froze to every printed digit; this one may still flicker in its last
+    digit). Not a loss still coming down, nor one that came back near its lowest."""
+    vals = ev.before
+    if ev.first_nonfinite is not None or ev.count != len(vals) + ev.before_start or len(vals) < SETTLED_MIN + 2:
+        return None
+    peak = max(range(len(vals)), key=vals.__getitem__)
+    tail = vals[peak + 1:]
+    if peak == 0 or len(tail) < SETTLED_MIN:
+        return None
+    level, low = vals[-1], min(vals[:peak])
+    n = 1
+    while n < len(tail) and max(tail[-n - 1:]) - min(tail[-n - 1:]) <= SETTLED_SPREAD * level:
+        n += 1
+    if n < SETTLED_MIN or not (low > 0 and min(tail) >= DOUBLED * low) or vals[peak] < (1 + PLATEAU_FALL) * max(tail):
+        return None
+    start, low_at = ev.count - n, vals.index(low) + ev.before_start
+    return ("stall-after-drop",
+            [f"the loss jumped to {fmt(vals[peak])} at {ev.where(peak + ev.before_start)} and came down only to "
+             f"{fmt(level)}, {level / low:.3g}x its lowest before the jump ({fmt(low)} at {ev.where(low_at)}), where it "
+             f"stayed: its last {n} values ({ev.where(start)} to {ev.where(ev.count - 1)}) are within "
+             f"{SETTLED_SPREAD:.1%} of one another. The run lost what it had learned and no longer moves, as when a "
+             "jump kills every unit of a layer and leaves one output for every input (its loss is then the best "
+             "constant's: the labels' entropy for a classifier, ln C on C balanced classes; the targets' variance for a "
+             "squared error)"])
 
 
 def _frozen_early(ev: Evidence) -> tuple[str, list[str]] | None:

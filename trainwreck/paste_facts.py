@@ -454,10 +454,28 @@ ALL_ZERO_INPUT = re.compile(r"\b(?:silent|all[ -]zeros?|all-zero|blank|(?:digita
 # hidden layer whose units start equal; one zero matrix alone is a linear model, which trains from zeros). Half a
 # printed fact for the entries whose phrases say the weights were initialised to zero.
 ZERO_INIT_WORDS = {"weight", "init", "zero"}
-ZERO_INIT = re.compile(r"kernel_initializer\s*=\s*['\"]zeros['\"]|\binitializers\.Zeros\(\)|"
+ZERO_INIT = re.compile(r"kernel_initializer\s*=\s*['\"](?:zeros|ones)['\"]|\binitializers\.Zeros\(\)|"
+                       # (any one constant as a kernel's initialiser: Keras's Constant(0.01) starts every unit equal too;
+                       # a BatchNorm's gamma at 1 is no kernel)
+                       r"kernel_initializer\s*=\s*(?:(?:tf\.)?keras\.)?(?:initializers\.)?(?:Constant|Ones)\(|"
+                       r"kernel_initializer\s*=\s*(?:tf\.)?constant_initializer\(|"
                        r"\bnn\.init\.zeros_\(\s*[\w.\[\]]{0,40}weight\s*\)|"
                        r"\bnn\.init\.constant_\(\s*[\w.\[\]]{0,40}weight\s*,\s*0(?:\.0*)?\s*\)|"
                        r"\.weight(?:\.data)?\.(?:fill_\(\s*0(?:\.0*)?\s*\)|zero_\(\))")
+# ... or named first and handed to a kernel by its name (`init = keras.initializers.Constant(0.01)`, then
+# `Dense(128, kernel_initializer=init)`)
+NAMED_CONSTANT_INIT = re.compile(r"\b(?P<name>[A-Za-z_]\w{0,30})\s*=\s*(?:(?:tf\.)?keras\.)?initializers\."
+                                 r"(?:Constant|Ones|Zeros)\(")
+
+
+def constant_kernel_init(prose: str) -> re.Match | None:
+    """Where the paste sets a kernel's weights to one value (ZERO_INIT), or names such an initialiser and hands it to a
+    kernel (NAMED_CONSTANT_INIT)."""
+    return ZERO_INIT.search(prose) or next(
+        (m for m in NAMED_CONSTANT_INIT.finditer(prose)
+         if re.search(r"kernel_initializer\s*=\s*" + re.escape(m.group("name")) + r"\b", prose)), None)
+
+
 # Weights drawn with a standard deviation of 1 or more: `nn.init.normal_(m.weight, std=1.0)`, Keras's
 # `RandomNormal(stddev=1)`, or a matrix drawn by randn with no scale after it (`W1 = np.random.randn(784, 128)`, a list
 # of them, `W = [np.random.randn(a, b) for ...]`, `nn.Parameter(torch.randn(512, 512))`). He's scale, sqrt(2 / fan_in), is below 1 for any layer with more than two
@@ -471,9 +489,10 @@ LARGE_INIT = re.compile(r"\bnormal_?\(\s*[\w.\[\]]{0,40}weight[^)\n]{0,40}?\bstd
                         r"|\bRandomNormal\([^)\n]{0,40}?\bstddev\s*=\s*[1-9]\d*(?:\.\d*)?(?![\w.])\s*\)?"
                         r"|(?:\b[Ww](?:eights?)?_?\w{0,10}\s*=\s*(?:\[\s*)?|nn\.Parameter\(\s*)(?:np\.random\.randn|torch\.randn)"
                         r"\(\s*\w+\s*,\s*\w+\s*\)(?![ \t]*[*/])")
-# (a weight matrix's own name -- W1, W_hidden, weights2 -- not a buffer named after it: W1_vel, mW1)
-NUMPY_ZERO_WEIGHTS = re.compile(r"(?m)^[ \t]*(?:self\.)?(?:W|w|weights?)(?:\d|_?(?:in|out|hidden|h|o|ih|hh|xh|hy)\d?)?"
-                                r"\s*=\s*np\.zeros\([^\n]{0,60}\)")
+# (a weight matrix's own name -- W1, W_hidden, weights2 -- not a buffer named after it: W1_vel, mW1; at a line's start,
+# or a sentence's code: "I initialise `W1 = np.zeros((784, 100)); W2 = np.zeros((100, 10))`")
+NUMPY_ZERO_WEIGHTS = re.compile(r"(?m)(?:^|[`;])[ \t]*(?:self\.)?(?:W|w|weights?)(?:\d|_?(?:in|out|hidden|h|o|ih|hh|xh|hy)\d?)?"
+                                r"\s*=\s*np\.zeros\([^\n;`]{0,60}\)")
 # layers the paste builds: zeros for the only one is a linear model, which trains from zeros
 LAYERS_BUILT = re.compile(r"\b(?:layers\.)?(?:Dense|Conv[123]D)\(|\bnn\.(?:Linear|Conv[123]d)\(")
 UNLABELLED_WORDS, RAW_PIXEL_WORDS = {"unlabell", "mark"}, {"raw", "pixel"}
@@ -730,7 +749,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
             sentences_only(ev.prose) if sentences is None else sentences)):
         out.update(breaking_construct(ev.prose))
     numpy = list(NUMPY_ZERO_WEIGHTS.finditer(ev.prose))
-    keras_torch = ZERO_INIT.search(ev.prose) if len(LAYERS_BUILT.findall(ev.prose)) >= 2 else None
+    keras_torch = constant_kernel_init(ev.prose) if len(LAYERS_BUILT.findall(ev.prose)) >= 2 else None
     zeros = keras_torch or (numpy[1] if len(numpy) >= 2 else None)
     if zeros is not None and went_wrong:
         code = zeros.group(0)

@@ -197,7 +197,7 @@ WHEN = [
     (r"\b(?:after (?:the )?(?:first|1st|one|a single) (?:\w+ )?(?:step|update|iteration|batch)|within the first"
      r"|(?:in|after|during) the (?:very )?first (?:few |couple of |~?\d{1,3} )?(?:steps|iterations|batches|updates)"
      r"|first (?:few|ten) (?:steps|iterations|batches))\b", " when_early "),
-    (r"\b(?:after (?:about |around |roughly )?(?:\d[\d,.]*k?|some|several|a few|a number of|many|a couple of"
+    (r"\b(?:after (?:about |around |roughly |~ ?)?(?:\d[\d,.]*k?|some|several|a few|a number of|many|a couple of"
      r"|a while|hours|two|three|\w+ (?:thousand|hundred)) ?(?:training )?(?:steps?|iterations?|iters?|epochs?"
      r"|batches|updates|hours|minutes|of training)?|after a while|suddenly"
      r"|(?:at|around|about|near) epoch[ =:]*(?:[2-9]|[1-9]\d+)\b"
@@ -413,10 +413,15 @@ STUCK = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|n
 # statement of this run now: not in a question ("is it stuck?"), of the past ("I was stuck on this for days"), of
 # the validation or test scores, of a speed ("not decreasing as fast as in the paper"), nor a run that hangs.
 NOT_LEARNING = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|never|not|no longer|stopped)\s+"
-                          r"(?:go(?:ing)? down|decreas\w*|improv\w*|learn\w*|converg\w*|drop\w*)\b"
+                          r"(?:go(?:ing)? down|decreas\w*|improv\w*|learn\w*|converg\w*|drop\w*|"
+                          # (the loss's moving, not a tensor's: "I did not move the model to the GPU")
+                          r"mov(?:e|es|ed|ing)\b(?!\s+(?:the|my|it|them|this|that|to|onto|data|model|tensors?|"
+                          r"everything|anything)\b))\b"
                           r"(?!\s+(?:as|so)\s+(?:fast|quickly|much|well))|"
                           r"(?<!was )(?<!were )(?<!been )\b(?:stuck|plateau\w*|flat ?lines?|never learns?)\b|"
-                          r"\b(?:barely|hardly)\s+(?:learn\w*|improv\w*|decreas\w*|mov\w*|chang\w*|go(?:es)? down)\b", re.I)
+                          r"\b(?:barely|hardly)\s+(?:learn\w*|improv\w*|decreas\w*|mov\w*|chang\w*|go(?:es)? down)\b|"
+                          # (an accuracy that falls short: "only reaches ~35% on MNIST", "only gets 60 %")
+                          r"\bonly\s+(?:reach|get|hit|achiev)\w*\s+(?:about\s+|around\s+|~\s?)?\d{1,2}(?:\.\d+)?\s?%", re.I)
 NOT_THIS_RUN = re.compile(r"\b(?:val\w*|validation|test|eval\w*)\b", re.I)
 
 
