@@ -2653,3 +2653,41 @@ def test_a_jump_that_leaves_the_loss_settled_far_above_its_lowest_is_a_stall_aft
     for other in (falling, near):
         text = "".join(f"epoch {e:>3}  train_mse {v:.4f}\n" for e, v in other)
         assert diagnosis(text).signature.name != "stall-after-drop", other
+
+
+def test_a_pytorch_warning_that_a_target_differs_in_shape_is_a_failure_no_entry_covers():
+    """review_session35_blind q38: PyTorch's own warning that an (N, 1) output met (N,) targets, beside a loss stuck
+    at the targets' variance, was forced into WR-330 and asked for anomaly mode "at the first nan" of a run with none.
+    The broadcast compares every output with every target, whose mean over all pairs a constant minimises."""
+    warning = ("/opt/venv/lib/python3.12/site-packages/torch/nn/modules/loss.py:610: UserWarning: Using a target size "
+               "(torch.Size([64])) that is different to the input size (torch.Size([64, 1])). This will likely lead "
+               "to incorrect results due to broadcasting. Please ensure they have the same size.\n"
+               "  return F.mse_loss(input, target, reduction=self.reduction)\n")
+    log = "".join(f"epoch {e}  loss {v}\n" for e, v in enumerate((1.0213, 1.0021, 1.0007, 1.0003, 1.0002, 1.0002)))
+    d = diagnosis("House prices MLP, targets standardised, loss stuck near 1.\n" + warning + log)
+    assert d.verdict == "unexplained" and not d.matches
+    assert any("the mean over all those pairs is smallest when every output is the targets' mean" in u
+               for u in d.unweighed)
+    # the mechanism itself: over an (N, N) broadcast, the best constant is the targets' mean, its loss their variance
+    import numpy as np
+    t = np.random.default_rng(0).standard_normal(64)
+    pair_loss = lambda out: float(np.mean((out[:, None] - t[None, :]) ** 2))    # noqa: E731
+    best = pair_loss(np.full(64, t.mean()))
+    assert math.isclose(best, float(t.var()), rel_tol=1e-12)
+    assert pair_loss(t) > best                     # even the perfect per-row prediction scores worse
+    # beside a nan, the nan's story is read as before; and a run with no such warning is not "not covered"
+    assert diagnosis(warning + log.replace("1.0002\n", "nan\n")).verdict != "unexplained"
+    assert diagnosis("House prices MLP, targets standardised, loss stuck near 1.\n" + log).verdict != "unexplained"
+
+
+def test_a_run_with_no_nan_is_not_asked_for_what_anomaly_mode_prints_at_the_first_nan():
+    """review_session35_blind q38: a message no entry declares (here the DataLoader's about its workers) is no nan; the
+    ask was still "what PyTorch's anomaly mode prints at the first nan"."""
+    warning = ("/usr/lib/python3/site-packages/torch/utils/data/dataloader.py:617: UserWarning: This DataLoader will "
+               "create 8 worker processes in total. Our suggested max number of worker in current system is 2, which "
+               "is smaller than what this DataLoader is going to create.\n")
+    log = "".join(f"epoch {e}  loss {v}\n" for e, v in enumerate((2.3101, 2.3032, 2.3027, 2.3026, 2.3026, 2.3026,
+                                                                  2.3026, 2.3026, 2.3026, 2.3026)))
+    d = diagnosis("CNN in PyTorch, loss.backward() each batch, the loss does not move.\n" + warning + log)
+    assert d.verdict == "uncertain" and d.ask
+    assert "anomaly mode" not in d.ask and "first nan" not in d.ask

@@ -340,6 +340,10 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
         matches = []                     # an error no entry declares, and nothing said of the loss: not covered
         unweighed.append("the report shows an error that no entry declares and says nothing of a loss gone wrong "
                          "(nan or inf, a climb, a loss that does not learn): every entry is about one of those")
+    own = _self_explained(ev, c, declared_found)
+    if own:
+        matches = []                     # a framework's warning that names a failure no entry covers: not covered
+        unweighed = [own[1]] + [u for u in unweighed if own[0] not in u]
     if ev.more_messages:
         unweighed.append(f"{ev.more_messages} more message line(s) of other kinds were seen and not kept")
     if sig.name in TRACES and not any(e.trace == sig.name for e in w.entries):
@@ -458,6 +462,34 @@ def _another_error(ev: Evidence, c: Context, declared_found: set[str]) -> bool:
         words = words.replace(text, " ")
     return (bool(errors) and not LOSS_WORDS & set(tokens(words)) and not STUCK.search(words.lower())
             and not LABEL_VALUES.search(words))
+
+
+# Framework warnings that name their own failure, one no entry covers. PyTorch's losses warn so when the target's shape
+# differs from the output's (`mse_loss` in torch/nn/functional.py, word for word, at
+# https://github.com/pytorch/pytorch/blob/00012f4bc0cca9bf3ae6cc63822fd03175fbc82b/torch/nn/functional.py): an
+# output of (N, 1) against targets of (N,) broadcasts to (N, N), every output against every target, and the mean over
+# all pairs is smallest when every output is the targets' mean -- a loss stuck at the targets' variance, predictions
+# all alike.
+SELF_EXPLAINING = ((re.compile(r"Using a target size \(torch\.Size\(\[[\d, ]*\]\)\) that is different to the input size "
+                               r"\(torch\.Size\(\[[\d, ]*\]\)\)"),
+                    "PyTorch warns that the loss was handed targets of another shape than the outputs: it broadcasts "
+                    "them, and an output of shape (N, 1) against targets of shape (N,) is compared with every target of "
+                    "the batch, not its own; the mean over all those pairs is smallest when every output is the "
+                    "targets' mean, so the loss sits at the targets' variance and the predictions are all alike. No "
+                    "entry covers this shape bug: give the loss outputs and targets of one shape (`output.squeeze(-1)`, "
+                    "or `target.view(-1, 1)`)"),)
+
+
+def _self_explained(ev: Evidence, c: Context, declared_found: set[str]) -> tuple[str, str] | None:
+    """(the message, why) when the paste holds a warning of SELF_EXPLAINING, no message an entry declares, and no nan or
+    inf in its values or words: the warning is the explanation, and it is not the catalogue's."""
+    if declared_found or ev.first_nonfinite is not None or {"nan", "inf"} & set(c.words):
+        return None
+    for _count, line, example, _origin in ev.messages.values():
+        for pattern, why in SELF_EXPLAINING:
+            if pattern.search(example):
+                return example, f'message "{example[:160]}" (line {line}): {why}'
+    return None
 
 
 def _unweighed(ev: Evidence, key: str, example: str, line: int, w: Weigher, zero: str | None = None) -> str:
@@ -689,8 +721,11 @@ def _deciding_question(d: Diagnosis, w: Weigher) -> str:
     if d.signature.first_epoch:
         return ("the loss of each step from the start, not only the value printed per epoch or per logging "
                 "interval: a loss broken from the first step and one that climbed or jumped later tell these apart")
-    if ev.first_nonfinite is None and not {"nan", "inf", "overflow", "divzero"} & set(words) and not ev.messages:
+    if ev.first_nonfinite is None and not {"nan", "inf", "overflow", "divzero"} & set(words) \
+            and not any(key in w.declarers for key in ev.messages):
         # nothing went nan or inf: no check that names the op of a nan decides, what the first candidate's does may
+        # (a message no entry declares -- PyTorch's warning that a target's size differs from the input's -- is no
+        # nan either: asking for anomaly mode's report "at the first nan" of a run with none asks for nothing)
         return _confirm_question(entries[0], ev)
     if entries[0].id in w.rate_proof and lr_tried(ev.prose) == "failed":
         # a lower rate did not move the failure, and the first candidate is one that breaks where it is met (a bad
