@@ -2691,3 +2691,24 @@ def test_a_run_with_no_nan_is_not_asked_for_what_anomaly_mode_prints_at_the_firs
     d = diagnosis("CNN in PyTorch, loss.backward() each batch, the loss does not move.\n" + warning + log)
     assert d.verdict == "uncertain" and d.ask
     assert "anomaly mode" not in d.ask and "first nan" not in d.ask
+
+
+def test_an_exp_of_a_layers_raw_output_beside_an_inf_points_to_float_overflow():
+    """review_session35_blind q28: an exp link (`torch.exp(self.net(x))`, a Poisson rate) beside a loss that went inf
+    then nan was read as a bad batch. Nothing bounds a layer's output; exp of one past ln(float32 max) is inf."""
+    import numpy as np
+
+    code = ("class RateNet(nn.Module):\n    def forward(self, x):\n        return torch.exp(self.body(x)).squeeze(-1)\n"
+            "loss_fn = nn.PoissonNLLLoss(log_input=False)\n")
+    log = "".join(f"epoch {e} | train {v} | val {u}\n" for e, (v, u) in enumerate(
+        (("4.1022", "3.5120"), ("3.0410", "2.9931"), ("2.7719", "2.7802"), ("inf", "nan"), ("nan", "nan")), 1))
+    d = diagnosis("Count regression goes inf at epoch 4.\n" + code + log)
+    assert d.matches[0].entry.id == "WR-020" and d.matches[0].parts["exp-unshifted"] > 0
+    assert any("puts a layer's raw output through exp (`torch.exp(self.body(x))`)" in e for e in d.matches[0].evidence)
+    # the threshold the evidence gives: ln of float32's largest value
+    with np.errstate(over="ignore"):
+        assert np.isinf(np.exp(np.float32(88.73))) and np.isfinite(np.exp(np.float32(88.72)))
+    # bounded first, or an exp of a parameter: not this
+    for other in ("torch.exp(self.body(x).clamp(max=20))", "torch.exp(self.log_scale)"):
+        assert "exp-unshifted" not in weighed_parts(
+            "Count regression goes inf at epoch 4.\n" + code.replace("torch.exp(self.body(x))", other) + log, "WR-020")

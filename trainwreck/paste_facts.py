@@ -251,6 +251,12 @@ GUARDED = re.compile(r"\+\s*(?:\w*eps\w*|(?:\d+(?:\.\d+)?|\.\d+)e-\d+|0?\.0*[1-9
 #   `1 / (1 + exp(-z))`: its inf gives the correctly rounded 0.0 (see BENIGN_OVERFLOW).
 EXP_OF = re.compile(_LIBRARY + r"exp\(\s*" + _ARGUMENT)
 SHIFTED = re.compile(r"max|logsumexp|log_softmax", re.I)
+# - An exp of a layer's or a model's raw output, the prediction itself (`torch.exp(self.net(x))`, an exp link for a
+#   rate or a scale, a VAE's `torch.exp(self.log_var(h))`): nothing bounds a layer's output, and one past about 88.7 in
+#   float32 makes the prediction inf (softplus, or a clamp of the input, bounds it). Not a clamped input, nor a
+#   parameter's exp (`torch.exp(self.log_scale)`).
+EXP_OF_OUTPUT = re.compile(_LIBRARY + r"exp\(\s*(?:self\.\w+|\w*(?:net|model|layer|linear|fc|dense|head|decoder|mlp)\w*)"
+                           r"\s*\([^()\n]{0,80}\)\s*\)", re.I)
 EXP_CALLS_READ = 50
 # - A square root with nothing added under it (`torch.sqrt(((a - b) ** 2).sum(1))`), a JAX, TensorFlow or Keras norm
 #   (`jnp.linalg.norm(a - b)`; Keras's on the JAX or TensorFlow backend), or a where that picks a sqrt or a log on one
@@ -407,6 +413,12 @@ def breaking_construct(prose: str) -> dict[str, str]:
                                 f"from their "
                                 f"input (`{' '.join(prose[m.start():m.end()].split())}`): an input past about 88.7 in "
                                 "float32 (709.8 in float64) makes exp inf, and inf / inf is nan")
+    m = EXP_OF_OUTPUT.search(code) if "exp-unshifted" not in out and not STABLE_SAID.search(code) else None
+    if m:
+        out["exp-unshifted"] = (f"the pasted code puts a layer's raw output through exp "
+                                f"(`{' '.join(prose[m.start():m.end()].split())}`): nothing bounds a layer's "
+                                "output, and one past about 88.7 in float32 (709.8 in float64) makes exp inf, and the "
+                                "loss inf, then nan")
     m = next((m for m in SQRT_CALL.finditer(code) if (
               m.group("where") and not (m.group("inner") and re.search(r"(?<![\w.])" + re.escape(m.group("inner"))
                                                                           + r"\s*=[^=\n][^\n]{0,120}?where\(", code)))
