@@ -2712,3 +2712,20 @@ def test_an_exp_of_a_layers_raw_output_beside_an_inf_points_to_float_overflow():
     for other in ("torch.exp(self.body(x).clamp(max=20))", "torch.exp(self.log_scale)"):
         assert "exp-unshifted" not in weighed_parts(
             "Count regression goes inf at epoch 4.\n" + code.replace("torch.exp(self.body(x))", other) + log, "WR-020")
+
+
+def test_gradient_norms_said_below_the_clipping_threshold_mean_the_clip_never_engaged():
+    """review_session35_blind q10: `clip_grad_norm_(..., max_norm=1e4)` beside words that the norms were between 3
+    and 40 is a clip that never shortened an update (WR-240); it was third, behind the rate and a bad batch."""
+    text = ("Clipping does nothing for my transformer\n\nThe loss turns nan near step 900, so I added "
+            "`torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=5000)` before `optimizer.step()`. Still nan "
+            "at the same step. The total norm it returns is between 2.5 and 61 on every step before that.")
+    d = diagnosis(text)
+    assert d.matches[0].entry.id == "WR-240" and d.matches[0].parts["clip-unengaged"] > 0
+    assert any('clips the gradient norm at 5000, and its words give the norm as "total norm it returns is between 2.5 and 61"'
+               in e for e in d.matches[0].evidence)
+    # a norm said above the threshold is a clip that acts; no threshold stated, nothing to compare
+    assert "clip-unengaged" not in weighed_parts(text.replace("between 2.5 and 61", "between 2.5 and 6100"), "WR-240")
+    assert "clip-unengaged" not in weighed_parts(text.replace("max_norm=5000", "max_norm=args.clip"), "WR-240")
+    from trainwreck.paste_facts import NORMS_SAID
+    assert [g for g in NORMS_SAID.search("grad norm is about 12.5 each step").groups() if g] == ["12.5"]

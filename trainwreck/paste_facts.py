@@ -488,6 +488,30 @@ def constant_kernel_init(prose: str) -> re.Match | None:
          if re.search(r"kernel_initializer\s*=\s*" + re.escape(m.group("name")) + r"\b", prose)), None)
 
 
+# Gradient norms the words give ("the total norm clip_grad_norm_ returns is between 3 and 40", "grad norm is about
+# 12"), to set beside the clipping threshold the paste states (Evidence.clip_at): every one below it, the clip never
+# shortened an update. A printed fact for the entries whose phrases say the norm never reaches the threshold.
+CLIP_UNENGAGED_WORDS = {"gradnorm", "threshold"}
+_NORM_NUMBER = r"(\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?![\w.])"
+NORMS_SAID = re.compile(r"\b(?:grad(?:ient)?s?[ _]?norms?|total[ _]norms?|norms?)\b[^.\n]{0,80}?\b(?:between|from)[ \t]+"
+                        + _NORM_NUMBER + r"[ \t]*(?:and|to|-|\u2013)[ \t]*" + _NORM_NUMBER + r"|"
+                        r"\b(?:grad(?:ient)?s?[ _]?norms?|total[ _]norms?)\b[^.\n]{0,40}?\b(?:is|was|are|were|of|around|"
+                        r"about|at most|below|under|never above)[ \t]+~?[ \t]?" + _NORM_NUMBER, re.I)
+
+
+def norms_below_clip(ev: Evidence) -> str:
+    """The clipping threshold the paste states and the gradient norms its words give, when every one is below it."""
+    if ev.clip_at is None or ev.clip_at <= 0:
+        return ""
+    said = [(m, [float(g) for g in m.groups() if g is not None]) for m in NORMS_SAID.finditer(ev.prose)]
+    said = [(m, values) for m, values in said if values]
+    if not said or max(max(values) for _m, values in said) >= ev.clip_at:
+        return ""
+    m, values = said[0]
+    return (f"the paste clips the gradient norm at {fmt(ev.clip_at)}, and its words give the norm as "
+            f"\"{' '.join(m.group(0).split())}\": below the threshold, so the clip never shortened an update")
+
+
 # Weights drawn with a standard deviation of 1 or more: `nn.init.normal_(m.weight, std=1.0)`, Keras's
 # `RandomNormal(stddev=1)`, or a matrix drawn by randn with no scale after it (`W1 = np.random.randn(784, 128)`, a list
 # of them, `W = [np.random.randn(a, b) for ...]`, `nn.Parameter(torch.randn(512, 512))`). He's scale, sqrt(2 / fan_in), is below 1 for any layer with more than two
@@ -710,6 +734,8 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                  f"{fmt(scales[-1])} and never rose: a scaler halves its scale and skips the step each "
                                  "time the gradients hold an inf or a nan, so step after step overflowed in half "
                                  "precision and was skipped, and the weights did not change")
+    if went_wrong and (below := norms_below_clip(ev)):
+        out["clip-unengaged"] = below
     if went_wrong and (zero := rate_zero_failed(ev.prose)):
         out["rate-zero"] = (f"the report says the failure is there at a learning rate of 0 (\"{zero}\"): no update "
                             "moved the weights, so the forward pass from the initial weights, or the data, made it")
