@@ -2729,3 +2729,28 @@ def test_gradient_norms_said_below_the_clipping_threshold_mean_the_clip_never_en
     assert "clip-unengaged" not in weighed_parts(text.replace("max_norm=5000", "max_norm=args.clip"), "WR-240")
     from trainwreck.paste_facts import NORMS_SAID
     assert [g for g in NORMS_SAID.search("grad norm is about 12.5 each step").groups() if g] == ["12.5"]
+
+
+def test_an_adaptive_optimiser_built_with_a_rate_of_a_tenth_or_more_points_to_the_rate():
+    """review_session35_blind q21 (Keras `Adam(learning_rate=0.5)` copied from an SGD tutorial): Adam moves each
+    weight by about the rate whatever the gradient, so 0.5 is hundreds of times its default. Half a printed fact for
+    WR-220, beside a run that went wrong; not at 3e-4, not for SGD at 0.5, not in a healthy run."""
+    from trainwreck.paste_facts import high_adaptive_rate
+
+    code = ("model = nn.Sequential(nn.Linear(20, 64), nn.ReLU(), nn.Linear(64, 1))\n"
+            "opt = torch.optim.Adam(model.parameters(), lr=0.3)\nloss_fn = nn.BCEWithLogitsLoss()\n")
+    climb = "".join(f"epoch {e} loss {v}\n" for e, v in enumerate((0.6931, 2.8410, 4.1182, 4.0967, 4.1201), 1))
+    parts = weighed_parts("BCE classifier gets worse every epoch.\n" + code + climb, "WR-220")
+    assert parts["adaptive-rate-high"] > 0
+    assert "lr=0.3" in high_adaptive_rate(code) and "Adam with a learning rate of 0.3" in high_adaptive_rate(code)
+    for other in (code.replace("lr=0.3", "lr=3e-4"), code.replace("Adam(", "SGD(")):
+        assert "adaptive-rate-high" not in weighed_parts("BCE classifier gets worse every epoch.\n" + other + climb,
+                                                         "WR-220"), other
+    healthy = "".join(f"epoch {e} loss {v}\n" for e, v in enumerate((0.6931, 0.51, 0.42, 0.37, 0.35, 0.34, 0.335,
+                                                                      0.331, 0.329, 0.328, 0.327), 1))
+    assert "adaptive-rate-high" not in weighed_parts(code + healthy, "WR-220")
+    # the mechanism: Adam's first bias-corrected step is the rate times sign(g), whatever the gradient's size
+    import numpy as np
+    g = np.array([1e-6, 3e-2, 50.0])
+    m, v = 0.1 * g / (1 - 0.9), 0.001 * g ** 2 / (1 - 0.999)
+    assert np.allclose(0.3 * m / (np.sqrt(v) + 1e-8), 0.3 * np.sign(g), rtol=1e-2)

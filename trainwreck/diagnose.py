@@ -49,7 +49,8 @@ SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one
               "never-cleared", "pairing", "exp-overflow", "raw-targets", "constant-feature", "zero-init", "large-init",
               "flushed", "scale-collapse",
               "full-precision", "masked-inf", "log-unguarded", "exp-unshifted", "sqrt-at-zero", "same-batch",
-              "first-layers", "feature-scales", "nll-of-probabilities", "clip-unengaged")
+              "first-layers", "feature-scales", "nll-of-probabilities", "clip-unengaged",
+              "adaptive-rate-high")
 SPECIFIC = ("curve", "messages", "start", "negative", "zero-gradient", "accuracy-rose", "sigmoid-zero", "rate-rose",
             "softmax-floor")
 # ... of which these are shared by every entry of the curve's shape: past the first three, they list no one

@@ -488,6 +488,29 @@ def constant_kernel_init(prose: str) -> re.Match | None:
          if re.search(r"kernel_initializer\s*=\s*" + re.escape(m.group("name")) + r"\b", prose)), None)
 
 
+# An adaptive optimiser built with a rate of 0.1 or more (`keras.optimizers.Adam(learning_rate=0.5)`,
+# `optim.Adam(model.parameters(), lr=0.3)`): Adam's step moves each weight by about the rate whatever its gradient's
+# size (m-hat / sqrt(v-hat) is near +-1 for a steady gradient; Kingma & Ba 2015, section 2.1), so at 0.5 every weight
+# moves by up to 0.5 a step, hundreds of times the defaults (1e-3 for Adam in PyTorch and Keras; 2e-3 for Adamax and
+# NAdam; 1e-2 for PyTorch's RMSprop). Half a printed fact, beside a run that went wrong, for the entries whose phrases
+# say the rate is too high.
+HIGH_ADAPTIVE_WORDS = {"lr", "high"}
+HIGH_ADAPTIVE_RATE = re.compile(r"\b(?P<opt>Adam|AdamW|Adamax|NAdam|Nadam|RMSprop)\((?:[^()\n]|\(\))"
+                                r"{0,200}?\b(?:learning_rate|lr)[ \t]*=[ \t]*(?P<rate>(?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?)"
+                                r"(?![\w.])")
+HIGH_ADAPTIVE_AT = 0.1
+
+
+def high_adaptive_rate(prose: str) -> str:
+    m = next((m for m in HIGH_ADAPTIVE_RATE.finditer(prose) if float(m.group("rate")) >= HIGH_ADAPTIVE_AT), None)
+    if m is None:
+        return ""
+    return (f"the paste builds {m.group('opt')} with a learning rate of {m.group('rate')} "
+            f"(`{' '.join(m.group(0).split())}`): an adaptive optimiser moves each weight by about the rate every step, "
+            f"whatever the gradient's size, so {m.group('rate')} a step is hundreds of times its default (1e-3 for "
+            "Adam) and pushes the outputs to the extremes")
+
+
 # Gradient norms the words give ("the total norm clip_grad_norm_ returns is between 3 and 40", "grad norm is about
 # 12"), to set beside the clipping threshold the paste states (Evidence.clip_at): every one below it, the clip never
 # shortened an update. A printed fact for the entries whose phrases say the norm never reaches the threshold.
@@ -734,6 +757,8 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                  f"{fmt(scales[-1])} and never rose: a scaler halves its scale and skips the step each "
                                  "time the gradients hold an inf or a nan, so step after step overflowed in half "
                                  "precision and was skipped, and the weights did not change")
+    if went_wrong and (high := high_adaptive_rate(ev.prose)):
+        out["adaptive-rate-high"] = high
     if went_wrong and (below := norms_below_clip(ev)):
         out["clip-unengaged"] = below
     if went_wrong and (zero := rate_zero_failed(ev.prose)):

@@ -16,7 +16,7 @@ from .logscan import Evidence, MessageFinder
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY
 from .logscan.stops import stop_of
 from .paste_facts import (LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, ONE_BATCH_WORDS, FIRST_LAYERS_WORDS, SCALES_WORDS,
-                          CLIP_UNENGAGED_WORDS,
+                          CLIP_UNENGAGED_WORDS, HIGH_ADAPTIVE_WORDS,
                           SINGULAR_SLOPE_WORDS, ACCURACY_WORDS,
                           CLEARED_EACH_STEP, CONSTANT_FEATURE_WORDS, DENSE, EXP_OVERFLOW_WORDS, FLOOR_WORDS,
                           FORGOT_INPUTS, FORGOT_TARGETS, FROM_LOGITS, KERAS_CROSSENTROPY, KERAS_SOFTMAX,
@@ -186,6 +186,7 @@ class Weigher:
         self.first_layers = self._saying(FIRST_LAYERS_WORDS)
         self.feature_scales = self._saying(SCALES_WORDS)
         self.clip_unengaged = self._saying(CLIP_UNENGAGED_WORDS)
+        self.high_adaptive = self._saying(HIGH_ADAPTIVE_WORDS)
         self.from_start = {e.id for e in self.entries if e.trace == "nonfinite-from-start"}
         self.forgot_scaling = {"inputs": self._saying(FORGOT_INPUTS), "targets": self._saying(FORGOT_TARGETS)}
         # the entries whose title names half precision
@@ -577,7 +578,8 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("first-layers", w.first_layers, W_PRINTED),
                                     ("feature-scales", w.feature_scales, W_PRINTED),
                                     ("nll-of-probabilities", w.probabilities, W_PRINTED),
-                                    ("clip-unengaged", w.clip_unengaged, W_PRINTED)):
+                                    ("clip-unengaged", w.clip_unengaged, W_PRINTED),
+                                    ("adaptive-rate-high", w.high_adaptive, W_SAID_HALF)):
         # (a construct of the code is a suspect, and a message another entry declares, printed by the run, says more)
         if fact in CODE_CONSTRUCTS and any(c.hits.values()) and not c.hits[entry.id]:
             continue
