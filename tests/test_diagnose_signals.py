@@ -2743,6 +2743,10 @@ def test_an_adaptive_optimiser_built_with_a_rate_of_a_tenth_or_more_points_to_th
     parts = weighed_parts("BCE classifier gets worse every epoch.\n" + code + climb, "WR-220")
     assert parts["adaptive-rate-high"] > 0
     assert "lr=0.3" in high_adaptive_rate(code) and "Adam with a learning rate of 0.3" in high_adaptive_rate(code)
+    # the factor is computed (review_session35_final f19: "hundreds of times" was printed for 0.1, 100 times)
+    assert "0.3 is 300 times Adam's default rate (0.001 in PyTorch" in high_adaptive_rate(code)
+    assert "0.1 is 100 times" in high_adaptive_rate(code.replace("lr=0.3", "lr=0.1"))
+    assert "0.5 is 50 times RMSprop's default rate (0.01" in high_adaptive_rate("RMSprop(learning_rate=0.5)")
     for other in (code.replace("lr=0.3", "lr=3e-4"), code.replace("Adam(", "SGD(")):
         assert "adaptive-rate-high" not in weighed_parts("BCE classifier gets worse every epoch.\n" + other + climb,
                                                          "WR-220"), other

@@ -499,16 +499,21 @@ HIGH_ADAPTIVE_RATE = re.compile(r"\b(?P<opt>Adam|AdamW|Adamax|NAdam|Nadam|RMSpro
                                 r"{0,200}?\b(?:learning_rate|lr)[ \t]*=[ \t]*(?P<rate>(?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?)"
                                 r"(?![\w.])")
 HIGH_ADAPTIVE_AT = 0.1
+# Each one's default rate in PyTorch (its documentation of torch.optim), the larger of the two frameworks' (Keras 3's
+# are all 1e-3)
+ADAPTIVE_DEFAULTS = {"adam": 1e-3, "adamw": 1e-3, "adamax": 2e-3, "nadam": 2e-3, "rmsprop": 1e-2}
 
 
 def high_adaptive_rate(prose: str) -> str:
     m = next((m for m in HIGH_ADAPTIVE_RATE.finditer(prose) if float(m.group("rate")) >= HIGH_ADAPTIVE_AT), None)
     if m is None:
         return ""
-    return (f"the paste builds {m.group('opt')} with a learning rate of {m.group('rate')} "
-            f"(`{' '.join(m.group(0).split())}`): an adaptive optimiser moves each weight by about the rate every step, "
-            f"whatever the gradient's size, so {m.group('rate')} a step is hundreds of times its default (1e-3 for "
-            "Adam) and pushes the outputs to the extremes")
+    opt, rate = m.group("opt"), m.group("rate")
+    default = ADAPTIVE_DEFAULTS[opt.lower()]
+    return (f"the paste builds {opt} with a learning rate of {rate} (`{' '.join(m.group(0).split())}`): an adaptive "
+            f"optimiser moves each weight by about the rate every step, whatever the gradient's size, so {rate} is "
+            f"{float(rate) / default:.3g} times {opt}'s default rate ({default:g} in PyTorch; Keras's is no larger) "
+            "and pushes the outputs to the extremes")
 
 
 # Gradient norms the words give ("the total norm clip_grad_norm_ returns is between 3 and 40", "grad norm is about
