@@ -698,9 +698,9 @@ def _settled_above(ev: Evidence) -> tuple[str, list[str]] | None:
     if peak == 0 or len(tail) < SETTLED_MIN:
         return None
     level, low = vals[-1], min(vals[:peak])
-    n = 1
-    while n < len(tail) and max(tail[-n - 1:]) - min(tail[-n - 1:]) <= SETTLED_SPREAD * level:
-        n += 1
+    n, top, bottom = 1, level, level          # (the spread of the last n, kept as it grows: one pass)
+    while n < len(tail) and max(top, tail[-n - 1]) - min(bottom, tail[-n - 1]) <= SETTLED_SPREAD * level:
+        top, bottom, n = max(top, tail[-n - 1]), min(bottom, tail[-n - 1]), n + 1
     if n < SETTLED_MIN or not (low > 0 and min(tail) >= DOUBLED * low) or vals[peak] < (1 + PLATEAU_FALL) * max(tail):
         return None
     start, low_at = ev.count - n, vals.index(low) + ev.before_start
