@@ -2666,7 +2666,7 @@ def test_a_pytorch_warning_that_a_target_differs_in_shape_is_a_failure_no_entry_
     log = "".join(f"epoch {e}  loss {v}\n" for e, v in enumerate((1.0213, 1.0021, 1.0007, 1.0003, 1.0002, 1.0002)))
     d = diagnosis("House prices MLP, targets standardised, loss stuck near 1.\n" + warning + log)
     assert d.verdict == "unexplained" and not d.matches
-    assert any("the mean over all those pairs is smallest when every output is the targets' mean" in u
+    assert any("the mean over all those N x N pairs is smallest when each output is the targets' mean" in u
                for u in d.unweighed)
     # the mechanism itself: over an (N, N) broadcast, the best constant is the targets' mean, its loss their variance
     import numpy as np

@@ -467,16 +467,18 @@ def _another_error(ev: Evidence, c: Context, declared_found: set[str]) -> bool:
 
 # Framework warnings that name their own failure, one no entry covers. PyTorch's losses warn so when the target's shape
 # differs from the output's (`mse_loss` in torch/nn/functional.py, word for word, at
-# https://github.com/pytorch/pytorch/blob/00012f4bc0cca9bf3ae6cc63822fd03175fbc82b/torch/nn/functional.py): an
+# https://github.com/pytorch/pytorch/blob/v2.13.0/torch/nn/functional.py#L4283-L4289, factcheck_session35): an
 # output of (N, 1) against targets of (N,) broadcasts to (N, N), every output against every target, and the mean over
-# all pairs is smallest when every output is the targets' mean -- a loss stuck at the targets' variance, predictions
-# all alike.
+# all pairs is smallest when every output is the targets' mean -- a loss stuck at about the targets' variance,
+# predictions nearly alike.
 SELF_EXPLAINING = ((re.compile(r"Using a target size \(torch\.Size\(\[[\d, ]*\]\)\) that is different to the input size "
                                r"\(torch\.Size\(\[[\d, ]*\]\)\)"),
                     "PyTorch warns that the loss was handed targets of another shape than the outputs: it broadcasts "
                     "them, and an output of shape (N, 1) against targets of shape (N,) is compared with every target of "
-                    "the batch, not its own; the mean over all those pairs is smallest when every output is the "
-                    "targets' mean, so the loss sits at the targets' variance and the predictions are all alike. No "
+                    "the batch, not just its own; the mean over all those N x N pairs is smallest when each output is "
+                    "the targets' mean (a network, which sees only its own row, keeps just 1/N of its real prediction's "
+                    "distance from it), so the loss sits at about the targets' variance and the predictions are all "
+                    "nearly alike. No "
                     "entry covers this shape bug: give the loss outputs and targets of one shape (`output.squeeze(-1)`, "
                     "or `target.view(-1, 1)`)"),)
 

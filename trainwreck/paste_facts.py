@@ -489,10 +489,12 @@ def constant_kernel_init(prose: str) -> re.Match | None:
 
 
 # An adaptive optimiser built with a rate of 0.1 or more (`keras.optimizers.Adam(learning_rate=0.5)`,
-# `optim.Adam(model.parameters(), lr=0.3)`): Adam's step moves each weight by about the rate whatever its gradient's
-# size (m-hat / sqrt(v-hat) is near +-1 for a steady gradient; Kingma & Ba 2015, section 2.1), so at 0.5 every weight
-# moves by up to 0.5 a step, hundreds of times the defaults (1e-3 for Adam in PyTorch and Keras; 2e-3 for Adamax and
-# NAdam; 1e-2 for PyTorch's RMSprop). Half a printed fact, beside a run that went wrong, for the entries whose phrases
+# `optim.Adam(model.parameters(), lr=0.3)`): Adam's step for each weight is set by the rate, not by its gradient's size:
+# up to about the rate (Kingma & Ba 2015, section 2.1: |step| is bounded by about the rate, and near it while a gradient
+# keeps its sign; a fraction of it, about 0.2x, once the gradient is mostly noise; RMSprop, with no bias correction,
+# starts larger, 10x in PyTorch at step 1), so at 0.5 a weight moves by up to about 0.5 a step, hundreds of times the
+# defaults (1e-3 for Adam in PyTorch and Keras; 2e-3 for Adamax and NAdam; 1e-2 for PyTorch's RMSprop;
+# review factcheck_session35 measured these). Half a printed fact, beside a run that went wrong, for the entries whose phrases
 # say the rate is too high.
 HIGH_ADAPTIVE_WORDS = {"lr", "high"}
 HIGH_ADAPTIVE_RATE = re.compile(r"\b(?P<opt>Adam|AdamW|Adamax|NAdam|Nadam|RMSprop)\((?:[^()\n]|\(\))"
@@ -511,7 +513,8 @@ def high_adaptive_rate(prose: str) -> str:
     opt, rate = m.group("opt"), m.group("rate")
     default = ADAPTIVE_DEFAULTS[opt.lower()]
     return (f"the paste builds {opt} with a learning rate of {rate} (`{' '.join(m.group(0).split())}`): an adaptive "
-            f"optimiser moves each weight by about the rate every step, whatever the gradient's size, so {rate} is "
+            f"optimiser's step for each weight is set by the rate, not the gradient's size (up to about the rate, "
+            f"and near it while a gradient keeps its sign), so {rate} is "
             f"{float(rate) / default:.3g} times {opt}'s default rate ({default:g} in PyTorch; Keras's is no larger) "
             "and pushes the outputs to the extremes")
 
@@ -821,8 +824,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     zeros = keras_torch or (numpy[1] if len(numpy) >= 2 else None)
     if zeros is not None and went_wrong:
         code = zeros.group(0)
-        out["zero-init"] = (f"the pasted code sets weights to one value (`{' '.join(code.split())}`): units that start "
-                            "equal get equal gradients and stay copies of each other")
+        out["zero-init"] = (f"the pasted code sets weights to one value (`{' '.join(code.split())}`): every unit of "
+                            "that layer starts equal, and units that start equal, with equal weights after them, get "
+                            "equal gradients and stay copies of each other (after a random layer they drift apart "
+                            "only slowly)")
     if went_wrong and (large := LARGE_INIT.search(ev.prose)):
         out["large-init"] = (f"the pasted code draws weights with a standard deviation of 1 or more "
                              f"(`{' '.join(large.group(0).split())}`): He's scale, √(2 / fan_in), is below 1 for any "
