@@ -2758,3 +2758,19 @@ def test_an_adaptive_optimiser_built_with_a_rate_of_a_tenth_or_more_points_to_th
     g = np.array([1e-6, 3e-2, 50.0])
     m, v = 0.1 * g / (1 - 0.9), 0.001 * g ** 2 / (1 - 0.999)
     assert np.allclose(0.3 * m / (np.sqrt(v) + 1e-8), 0.3 * np.sign(g), rtol=1e-2)
+
+
+def test_a_paste_reads_the_same_with_or_without_a_newline_after_its_last_line():
+    """A text shorter than a read block is whole: its last line is read whether or not a newline ends it (the clipping
+    threshold a last sentence states, the values a last sentence gives). Only a block cut mid-line leaves its last
+    line to the next block."""
+    from trainwreck.diagnose_report import report
+
+    for text in ("Clipping does nothing.\n\nNan near step 900 with `clip_grad_norm_(model.parameters(), max_norm=5000)`."
+                 " The total norm it returns is between 2.5 and 61 before that.",
+                 "Is this ok?\nOver five epochs the loss went from 2.31 to 1.62 to 1.24 to 1.01 to 0.88.",
+                 "epoch 1 loss 0.9\nepoch 2 loss 2.7\nepoch 3 loss 8.1\nepoch 4 loss nan"):
+        bare, ended = diagnosis(text), diagnosis(text + "\n")
+        assert report(bare).split("\n", 1)[1] == report(ended).split("\n", 1)[1], text
+        assert [m.entry.id for m in bare.matches] == [m.entry.id for m in ended.matches]
+    assert diagnosis("Is this ok?\nOver five epochs the loss went from 2.31 to 1.62 to 1.24 to 1.01 to 0.88.").evidence.count == 5

@@ -538,7 +538,7 @@ def norms_below_clip(ev: Evidence) -> str:
     said = [(m, values) for m, values in said if values]
     if not said or max(max(values) for _m, values in said) >= ev.clip_at:
         return ""
-    m, values = said[0]
+    m = said[0][0]
     return (f"the paste clips the gradient norm at {fmt(ev.clip_at)}, and its words give the norm as "
             f"\"{' '.join(m.group(0).split())}\": below the threshold, so the clip never shortened an update")
 

@@ -165,7 +165,7 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
     prefixed = prefixed_losses(training)
     others = other_losses(training) + prefixed + averaged_losses(training)
     masked = mask(training, others)
-    base = dict(others=others, clip_at=clip_threshold(start), epochs=any(h in start for h in EPOCH_HINTS))
+    base = dict(others=others, clip_at=_clip_at(start), epochs=any(h in start for h in EPOCH_HINTS))
     spelled = features(start)
     detected = None                # the first format recognised by its own look, whatever its loss is called
     for dialect in ORDER:
@@ -338,7 +338,7 @@ def _on_line(pattern: re.Pattern, data: bytes, offset: int) -> bool:
     return pattern.search(data, start, end if end >= 0 else len(data)) is not None
 
 
-def clip_threshold(first: bytes) -> float | None:
+def _clip_at(first: bytes) -> float | None:
     for pattern in CLIP_KEYS:
         m = pattern.search(first)
         if m and to_float(m.group(1)) is not None:

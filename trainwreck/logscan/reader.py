@@ -15,8 +15,7 @@ from .cleaning import (clean, uses_lone_cr, without_questions, without_sentences
                        without_warning_echoes)
 from .dialects import history
 from .evidence import ACCURACY_ENDS, Evidence, Track, merge
-from .layout import (ACCURACY, DETECT_WINDOW, Layout, clip_threshold, column_values, csv_values, layout_of, mask,
-                     row_value)
+from .layout import ACCURACY, Layout, column_values, csv_values, layout_of, mask, row_value
 from .messages import DEFAULT, MessageFinder
 from .numbers import PIECE, Batch, alike, to_float
 from .positions import Locator, Position, last_epoch
@@ -372,15 +371,13 @@ def _first_block(stream, source: str) -> tuple[bytes, bool]:
 
 
 def _layout(first: bytes, lone_cr: bool) -> Layout:
-    whole = clean(first.replace(b"\r", b"\n") if lone_cr else first)
-    text = whole[:whole.rfind(b"\n") + 1] or whole
+    text = clean(first.replace(b"\r", b"\n") if lone_cr else first)
+    # (a block cut at CHUNK may end inside a line, which the next block reads whole; a shorter one is the whole text,
+    # its last line whole with or without a newline after it: a paste's last sentence, its `max_norm=5000`, is read)
+    if len(first) >= CHUNK:
+        text = text[:text.rfind(b"\n") + 1] or text
     training = without_questions(without_warning_echoes(without(text, DEFAULT.scan(text, None, 0))))
-    layout = layout_of(text, without_sentences_beside_a_log(without_title(training)))
-    # (a text shorter than a block is whole, its last line too, with or without a newline: a paste's last sentence
-    # may state the clipping threshold, `max_norm=5000`; the formats are still told from whole lines)
-    if layout.clip_at is None and len(first) < CHUNK and text != whole:
-        layout.clip_at = clip_threshold(whole[:DETECT_WINDOW])
-    return layout
+    return layout_of(text, without_sentences_beside_a_log(without_title(training)))
 
 
 def _read_start(ev: Evidence, layout: Layout, first: bytes) -> None:
