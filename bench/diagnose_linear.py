@@ -11,11 +11,9 @@ one about the same memory.
 """
 from __future__ import annotations
 
-import resource
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 # CPU time (user + system) rather than wall time: the machine may be shared, and CPU time

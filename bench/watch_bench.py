@@ -19,7 +19,6 @@ import hashlib
 import importlib.util
 import json
 import math
-import os
 import statistics
 import subprocess
 import tempfile

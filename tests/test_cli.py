@@ -4,7 +4,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 from conftest import ROOT
 from trainwreck.snippet_sections import sections_of

@@ -8,10 +8,9 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import ROOT, load_snippet, real_catalog, tab_program_run, terminal_output
+from conftest import ROOT, real_catalog, tab_program_run
 from trainwreck.diagnose import diagnose, message_finder, signature_of
 from trainwreck.logscan import LogError, scan
-from trainwreck.validate import check
 
 CATALOG = real_catalog()
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import ROOT, real_catalog
+from conftest import real_catalog
 import trainwreck.logscan.dialects as dialects
 from trainwreck.diagnose import diagnose, message_finder
 from trainwreck.logscan import scan_path

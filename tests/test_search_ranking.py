@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from conftest import ROOT, real_catalog
+from conftest import real_catalog
 from material_search import node, search
 from trainwreck.pages import MAIN_MESSAGE_LABEL, entry_path, page_url
 from trainwreck.site_search import UNINDEXED

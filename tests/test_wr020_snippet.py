@@ -285,7 +285,7 @@ def test_numbers_in_the_entry_match_the_snippet():
     claims.append("The nan becomes [" + ", ".join(f"{v:.3f}" for v in wr020.stable_softmax(wr020.BIG)) + "]")
     claims.append(f"is 0.0 past {-underflow_point():.2f}")
     claims.append(f"exp overflows past {limit:.2f} in float64 and {float(wr020.overflow_threshold(np.float32)):.2f}")
-    claims.append(f"is 16.12 (−ln 1e-7)")
+    claims.append("is 16.12 (−ln 1e-7)")
     assert f"{-math.log(1e-7):.2f}" == "16.12"
     claims.append("exp(0) = 1")
     assert_entry_says("WR-020", claims)

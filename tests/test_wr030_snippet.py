@@ -209,7 +209,7 @@ def test_numbers_in_the_entry_match_the_snippet(raw, single):
         f"the point comes at 24·ln 2 ≈ {points[np.float32]:.2f} (2^-24); in float16, computed the same way, at "
         f"{points[np.float16]:.3f}, the first float16 past 11·ln 2",
         f"so {single['ones'][1]} outputs are exactly 1.0 at epoch 1",
-        f"(36.74, 16.64, 7.625)" if (round(points[np.float64], 2), round(points[np.float32], 2),
+        "(36.74, 16.64, 7.625)" if (round(points[np.float64], 2), round(points[np.float32], 2),
                                      points[np.float16]) == (36.74, 16.64, 7.625) else "?",
         f"In the snippet {raw['ones'][t]} outputs are exactly 1.0 at epoch {t}",
         f"keeps falling, to {fixed['loss'][-1]:.4f} at epoch {len(fixed['loss']) - 1}",

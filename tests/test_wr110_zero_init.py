@@ -433,5 +433,5 @@ def test_numbers_in_the_entry_match_the_snippet(data, runs, constant):
         f"{max(zero['distinct'] + sig['distinct'])}",
         f"The loss went from {math.log(3):.4f} to {floor:.4f} in the first few epochs",
         f"{math.log(3):.4f} is ln 3",
-        f"a standard deviation of 1e-6 sits on the plateau for 200 epochs",
+        "a standard deviation of 1e-6 sits on the plateau for 200 epochs",
     ])
