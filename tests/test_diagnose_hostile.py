@@ -75,6 +75,24 @@ def test_progress_updates_count_once_per_line():
     assert signature_of(b).name == signature_of(a).name == "climbing"
 
 
+def test_the_updates_of_a_progress_line_that_ends_in_a_nan_are_its_steps_before_it():
+    """A bar whose last update shows a nan after updates with a finite loss broke within that epoch: its updates
+    are read as the epoch's steps (the last one alone would make the loss broken from the first value shown), and
+    counted as lines, so a message after them is quoted on its line as Python reads the file. A bar whose updates
+    are all nan, or whose nan was overwritten, or whose nan is the validation loss's, keeps its last update only."""
+    bar = "\r".join(f"epoch 3 {k}0%|{'#' * k}| loss={v}" for k, v in enumerate(["0.52", "0.50", "0.49", "nan"], 1))
+    log = "epoch 1 loss=0.69\nepoch 2 loss=0.55\n\r" + bar + "\nInvalid loss at batch 40\n"
+    ev = ev_of(log.encode())
+    assert ev.head[:5] == [0.69, 0.55, 0.52, 0.50, 0.49] and ev.first_nonfinite == 5 and ev.lines == 7
+    assert ev_of(log.replace("\n\r", "\n").replace("\r", "\n").encode()).lines == 7     # the same file, one update a line
+    for other in ("\r".join(f"epoch 3 {k}0%| loss=nan" for k in range(1, 5)),       # all nan: nothing broke in it
+                  bar + "\repoch 3 50%|#####| loss=0.48",                              # the nan overwritten
+                  bar.replace("loss=nan", "loss=0.47 val_loss=nan"),                  # the validation loss's nan
+                  "\r".join(f"epoch 3 {k}0%| train_loss=nan.0, val_loss=0.61" for k in range(1, 5))):
+        ev = ev_of(("epoch 1 loss=0.69\nepoch 2 loss=0.55\n\r" + other + "\n").encode())
+        assert ev.count == 3 and ev.lines == 3, other
+
+
 # ---- 24: escapes, tensors, lone CR, thousands -------------------------------------------------
 
 def test_ansi_colours_do_not_hide_the_loss():

@@ -21,12 +21,50 @@ OVERWRITTEN = re.compile(rb"(?<![^\r\n])[^\r\n]*\r(?!\n)")
 BACKSPACE = b"\x08"
 
 
+# ... except where the last update shows a loss that is no longer finite and an earlier one a finite loss: the
+# updates are the steps of that epoch before the loss broke (0.7731, 0.5408, 0.4412, then nan at batch 134 of 172),
+# which the last update alone would hide -- the loss would seem broken from the first value the log shows. They are
+# kept there, each on a line of its own, and counted as lines, as Python's universal newlines (and most editors)
+# read them.
+# (a training loss: Lightning's `train_loss=nan` is one, Keras's `val_loss: nan` on the epoch's last update is not)
+_TRAIN_LOSS = rb"(?<![A-Za-z])(?<!val_)(?<!valid_)(?<!test_)(?<!eval_)(?i:loss)['\"]?[ \t]*(?:[:=][ \t]*)?['\"]?"
+UPDATE_BROKEN = re.compile(_TRAIN_LOSS + rb"-?(?:[nN]a[nN]|NAN|[iI]nf|INF)(?!\w)")
+UPDATE_FINITE = re.compile(_TRAIN_LOSS + rb"[-+]?\.?\d")
+_SPELLINGS = (b"nan", b"NaN", b"NAN", b"inf", b"Inf", b"INF")
+_UPDATES = re.compile(rb"(?:[^\r\n]*\r(?!\n))+[^\r\n]*")
+
+
+def _kept_if_broken(data: bytes) -> bytes:
+    """The progress lines whose last update shows a non-finite loss, with their updates on lines of their own."""
+    if not any(s in data for s in _SPELLINGS):
+        return data
+    out, pos, seen = [], 0, 0
+    for m in UPDATE_BROKEN.finditer(data):
+        if m.start() < seen:
+            continue
+        # (each line looked at once, from its first such loss: a long line of them must not make this quadratic)
+        start, end = data.rfind(b"\n", 0, m.start()) + 1, data.find(b"\n", m.end())
+        seen = end if end >= 0 else len(data)
+        line = _UPDATES.match(data, start)          # a line that a progress bar rewrote
+        if line is None or line.end() < m.end():
+            continue
+        last = data.rfind(b"\r", start, line.end()) + 1
+        if not UPDATE_BROKEN.search(data, last, line.end()) or not UPDATE_FINITE.search(data, start, last):
+            continue     # the update the terminal shows has a finite loss, or none before it had: it alone is kept
+        updates = [u for u in line.group(0).split(b"\r") if u.strip(b" \t\x08")]
+        if len(updates) >= 2:
+            out += [data[pos:start], b"\n".join(updates)]
+            pos = line.end()
+    return b"".join(out) + data[pos:] if out else data
+
+
 def clean(data: bytes) -> bytes:
-    """The text as the terminal left it: escapes gone, the last update of each progress line kept."""
+    """The text as the terminal left it: escapes gone, the last update of each progress line kept (all of them
+    where the last shows a loss that is not finite)."""
     if b"\x1b" in data:
         data = ESCAPE.sub(b"", data)
     if b"\r" in data:
-        data = OVERWRITTEN.sub(b"", data)
+        data = OVERWRITTEN.sub(b"", _kept_if_broken(data))
     if BACKSPACE in data:
         data = data.replace(BACKSPACE, b"")
     return data

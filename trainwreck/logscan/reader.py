@@ -97,6 +97,8 @@ class _Reader:
         ev.lines += _newlines(raw) if vector else raw.count(b"\n")
         self._ended = raw.endswith(b"\n")
         data = clean(raw)
+        if b"\r" in raw:        # a progress line whose updates were kept is as many lines (cleaning.BROKEN_UPDATE)
+            ev.lines += data.count(b"\n") - raw.count(b"\n")
         noted = _messages_noted(ev)
         spans = self.finder.scan(data, ev, line0)
         if layout.mode == "key":
