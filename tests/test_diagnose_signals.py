@@ -835,6 +835,11 @@ def test_words_that_say_the_inputs_or_targets_were_scaled_count_against_forgetti
     assert said("Features are standardized (sklearn StandardScaler), target is yearly salary in dollars (about "
                 "30,000 to 250,000), not scaled.") == ({"inputs"}, {"targets"})
     assert said("The inputs are pixel values from 0 to 255, not normalized.") == (set(), {"inputs"})
+    # the object ends at a bracket or a word that opens another phrase (review_session36_blind q32: "(already
+    # standardized target) from 4 features" said the inputs were scaled), and the quote ends with it
+    assert said("Predicting energy use (already standardized target) from 4 features") == ({"targets"}, set())
+    assert said("I normalized the targets with the mean of the inputs") == ({"targets"}, set())
+    assert scaled_said("(already standardized target) from 4 features")["scaled"] == {"targets": "standardized target"}
     unscaled = diagnosis("Linear regression by gradient descent. X is not scaled (sqft and year built).\n" + curve)
     inputs = next(m for m in unscaled.matches if m.entry.id == "WR-330")
     assert inputs.parts["unscaled-inputs"] == 1.0 and 'the inputs were not scaled ("X is not scaled")' in inputs.evidence[-1]

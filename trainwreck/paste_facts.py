@@ -121,6 +121,10 @@ SCALED_INPUTS = re.compile(r"\b(?:x(?:_[a-z]{1,10})?|inputs?|features?|images?|p
 # a verb that a negation governs ("did not normalize", "haven't standardised", "forgot to scale" -- the last two
 # words before it)
 NEGATED = re.compile(r"(?:\bnot|\b\w+n't|\bnever|\bwithout|\bforgot(?:ten)?(?: to)?)\s+(?:\w+\s+)?$", re.I)
+# ... and where the object ends: a closing bracket, or a word that opens another phrase ("(already standardized
+# target) from 4 features", "normalized the targets with the training mean"): what follows is not what was scaled
+OBJECT_END = re.compile(r"[)\]]|\b(?:from|with|using|via|by|before|after|because|since|when|while|in|on|to|into|"
+                        r"then|so|for)\b", re.I)
 # ... and the part of an object that is left out ("X but not y", "all features except the target")
 EXCEPT = re.compile(r"\b(?:but not|except(?: for)?|apart from|other than|not)\b", re.I)
 # (not the word "accuracy": a regression compiled with metrics=['accuracy'] prints one, at 0)
@@ -647,12 +651,15 @@ def scaled_said(prose: str) -> dict[str, dict[str, str]]:
         else:
             # what was scaled opens the object ("both X and y", "the price by ..."), not a word further on ("by zero
             # in my data"); a part after "but not", "except" is what was left out
-            obj = " ".join(m.group("what").split()[:6])
+            end = OBJECT_END.search(m.group("what"))
+            upto = m.start("what") + end.start() if end else m.end()
+            said = " ".join(prose[m.start():upto].split())
+            obj = " ".join(prose[m.start("what"):upto].split()[:6])
             kept, *left = EXCEPT.split(obj, 1)
             window = prose[max(0, m.start() - 40):m.start()]
             negated = NEGATED.search(window)
             if negated:
-                said = " ".join((window[negated.start():] + m.group(0)).split())
+                said = " ".join((window[negated.start():] + prose[m.start():upto]).split())
             parts = {"unscaled" if negated else "scaled": " ".join(kept.split()[:4])}
             if left and not negated:
                 parts["unscaled"] = " ".join(left[0].split()[:4])
