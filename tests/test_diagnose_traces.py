@@ -601,6 +601,24 @@ def test_a_stall_reached_by_going_back_up_says_so():
     assert "then stopped" in signature(stalled()).facts[0]
 
 
+def test_a_stall_whose_middle_the_paste_left_out_is_as_long_as_its_epochs_say():
+    """Epochs 1-12, `...`, then 99 and 100: the flat tail is six values of fourteen, but 92 epochs of 100
+    (review_session36_blind q25: called healthy, and "a stall" checked). The values count where the log numbers
+    no epochs, and a flat tail shorter than half the run's epochs is still not a stall."""
+    losses = ["0.7085", "0.6911", "0.6402", "0.5833", "0.5214", "1.3633", "0.9102", "0.7120", "0.6801", "0.6772",
+              "0.6769", "0.6769"]
+    def keras(epochs, last):
+        return "".join(f"Epoch {e}/{last}\n8/8 [==============================] - 0s 2ms/step - loss: {v}\n"
+                       for e, v in zip(epochs, losses + ["0.6769", "0.6769"]))
+    elided = keras([*range(1, 13), 99, 100], 100)
+    sig = signature_of(scan(io.BytesIO(elided.encode()), "log"))
+    assert sig.name == "stall-after-drop" and "then went back up and stopped: the last 6 values (epoch 9/100 to " \
+        "epoch 100/100) stay within 1% of 0.6769" in sig.facts[0]
+    assert signature(losses + ["0.6769", "0.6769"]).name == "healthy"          # 14 epochs: 6 flat are too few
+    short = keras([*range(1, 13), 15, 16], 16)                                # epochs 9-16 of 16: half, but < SHAPE_MIN
+    assert signature_of(scan(io.BytesIO(short.encode()), "log")).name == "healthy"
+
+
 def test_a_climb_with_steps_left_out_of_the_paste_is_rated_per_step():
     """Iterations 0 to 5, `...`, then 28: "about x3.61e+49 each time" took the last printed rise, 23 iterations, for
     one (review_session29_broad item 14); the rate is per step the log counts. Evenly printed steps keep "each time"."""

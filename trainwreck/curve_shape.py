@@ -555,6 +555,19 @@ def _epochs_spanned(ev: Evidence, start: int = 0) -> bool:
     return first is not None and last is not None and float(last) - float(first) >= SHAPE_MIN - 1
 
 
+def _most_epochs(ev: Evidence, start: int) -> bool:
+    """Do the values from `start` to the last, FROZEN_FEW or more of them, span most of the run in the log's own
+    epoch numbering -- half its epochs or more, and SHAPE_MIN or more (a paste that left the middle of a long flat
+    stretch out, `Epoch 12/100`, `...`, `Epoch 99/100`, prints few of its values but says how long it lasted)?"""
+    if ev.count - start < FROZEN_FEW or not at_run_start(ev):
+        return False
+    first, begun, last = (epoch_number(p) if (p := ev.at(i)) is not None else None for i in (0, start, ev.count - 1))
+    if first is None or begun is None or last is None:
+        return False
+    spanned, run = float(last) - float(begun), float(last) - float(first)
+    return spanned >= SHAPE_MIN - 1 and spanned >= run / 2
+
+
 def _plateau(ev: Evidence) -> tuple[str, list[str]] | None:
     first = ev.head[0]
     if not (_shape_judged(ev) or _epochs_spanned(ev)) or ev.low < (1 - PLATEAU_FALL) * first \
@@ -579,9 +592,9 @@ def _stall(ev: Evidence) -> tuple[str, list[str]] | None:
     while n < len(tail) and _within(tail[-1 - n:], FLAT):
         n += 1
     level = tail[-1]
-    if n < min(KEEP, (ev.count + 1) // 2) or level < STALL_LEVEL * first:
-        return None
     start = ev.before_start + len(tail) - n
+    if (n < min(KEEP, (ev.count + 1) // 2) and not _most_epochs(ev, start)) or level < STALL_LEVEL * first:
+        return None
     # (a level well above the lowest was reached by going back up: said, not passed over)
     then = "then stopped" if level <= (1 + PLATEAU_FALL) * ev.low else "then went back up and stopped"
     return ("stall-after-drop",
