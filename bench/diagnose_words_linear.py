@@ -82,10 +82,15 @@ WHOLE_LEADS = ("loss: ", "step 1 loss 0.5 lr ", "avg loss 0.5\nLoss: ", "12", "C
                "Initial loss 2.3 on my ", "is it ok? the first loss is 10.37 with a ",
                # (found by walking every compiled pattern for runs side by side with only optional items between them:
                # a sentence's values before spaces took 72 s at 4 kB, a divisor's spaces 6.6 s at 16 kB)
-               "loss 1, 2, 3", "x = a /", "lm loss: ", "W =", "loss = ce + ", "d = (a - b).sqrt() + ")
+               "loss 1, 2, 3", "x = a /", "lm loss: ", "W =", "loss = ce + ", "d = (a - b).sqrt() + ",
+               # (the thirty-sixth session's: values between words, asides, ranges, places; progress updates kept
+               # before a nan; a loop on one line)
+               "The loss after epoch 1 is 0.5, after ", "loss 0.5 (it was ", "loss 0.5-", "loss (", "loss [",
+               "loss 0.5 after ", "loss: 0.5\rloss: nan", "loss: nan\r", "loss.backward(); opt.step() ",
+               "self.manual_backward(", "(already standardized ", "Epoch 12/100\n...\nEpoch 99/100\n")
 # ... and units that only a whole paste of them exercises: an exp's literal argument before a run of spaces (`exp(1`
-# before 400 spaces took 17 s)
-WHOLE_PAIRS = [("", "np.exp(1" + " " * 150 + "x)\n")]
+# before 400 spaces took 17 s); a progress line's updates before a nan
+WHOLE_PAIRS = [("", "np.exp(1" + " " * 150 + "x)\n"), ("", "\rloss: 0.5 loss: nan "), ("", "loss 1 (a 1.1 ")]
 WHOLE_ENDS = ("x\n", "it/s]\r\n")
 
 

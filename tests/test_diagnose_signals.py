@@ -955,6 +955,11 @@ def test_a_pasted_loop_that_never_clears_the_gradients_is_a_fact_for_the_accumul
     # beside a healthy curve the code's excerpt diagnoses nothing (review_session28_last item 1)
     healthy = "".join(f"epoch {e} loss {2.3 * 0.9 ** e:.4f}\n" for e in range(12))
     assert diagnosis(loop + healthy).verdict == "healthy"
+    # a loop quoted on one line, and Lightning's manual optimisation (review_session36_blind q28, s34f q30)
+    for quoted in ("the loop is `for x, y in loader: loss = crit(model(x), y); loss.backward(); opt.step()`.\n",
+                   "    self.manual_backward(loss)\n    opt.step()\n"):
+        assert weighed_parts(quoted + curve, "WR-260")["never-cleared"] == 1.0, quoted
+        assert "never-cleared" not in weighed_parts(quoted + "opt.zero_grad()\n" + curve, "WR-260"), quoted
 
 
 def test_a_step_the_words_say_was_fine_is_not_when_the_failure_showed():
@@ -1405,7 +1410,8 @@ def test_inputs_said_unscaled_with_the_verb_itself_or_called_raw():
     from trainwreck.paste_facts import scaled_said
 
     for said in ("I didn't scale the features", "No scaling on the inputs.", "I did not standardize anything",
-                 "Features are raw, in the thousands", "without rescaling the data"):
+                 "Features are raw, in the thousands", "without rescaling the data",
+                 "features are used as they come, sqft and year", "inputs are fed as-is, in pixels"):
         assert scaled_said(said)["unscaled"] == {"inputs": said.split(",")[0].rstrip(".").replace("I ", "")}, said
     assert scaled_said("I did not normalize the targets")["unscaled"] == {"targets": "did not normalize the targets"}
     for neither in ("I scale the features with StandardScaler", "no normalization layer", "how do I scale the inputs?"):
@@ -1640,6 +1646,10 @@ def test_full_precision_that_works_is_the_precision_entries_own_check():
 def test_a_rate_named_with_the_same_failure_only_later_put_it_off():
     assert lr_tried("lr=0.001 does the exact same thing, just later.") == "delayed"
     assert lr_tried("With lr 1e-4 it only blows up a bit later.") == "delayed"
+    # the later place named alone (review_session36_blind q28)
+    assert lr_tried("lr 0.001 also blows up, just in epoch 11 instead.") == "delayed"
+    assert lr_tried("with lr 0.001 it only reaches 0.3 instead") == ""
+    assert lr_tried("With lr 1e-4 I get the same final loss, it just reaches it at epoch 40 instead.") == ""
     # no rate named: "later" is when, not a remedy
     assert lr_tried("It trains, and just later the loss goes nan.") == ""
     # a plan or a notice of the reporter's; a lower rate said to train fine says more
@@ -2530,6 +2540,61 @@ def test_a_sentence_beside_a_log_is_another_runs_loss_and_a_nan_after_a_few_word
     assert ev.count == 4 and ev.first_nonfinite == 3
     # a nan denied after the values is none
     assert scan_text("Loss starts at 0.9, then 0.7, 0.6 and there is no nan at all.").first_nonfinite is None
+
+
+def test_a_sentences_values_between_words_of_any_language_and_the_numbers_that_are_not_values():
+    """(review_session36_blind q02, q07, q08, q15, q17) Values that a report gives between words -- "after epoch 2
+    it's", "потом", "puis devient négative :" -- are its curve; the places and counts between them ("epoch 2",
+    "after 500 epochs", "~60 batches"), a name's digits (ResNet-50), an aside, a bracket or a backtick's code, and
+    what follows another quantity's name (lr, accuracy, F1, a validation loss) are not. Located as the sentence's
+    values, never as the epoch a word beside them names: "-1843.2 à la fin de l'epoch 1" names its epoch after
+    the value, "after epoch 2 it's 6.1e+21" before it."""
+    from trainwreck.logscan import scan_text
+
+    def read(text):
+        ev = scan_text(text)
+        return ev.head if ev.count else []
+    assert read("The loss printed after epoch 1 is 3.87e+10, after epoch 2 it's 6.1e+21, then inf, then nan "
+                "from epoch 4 on.")[:2] == [3.87e10, 6.1e21]
+    assert scan_text("Теперь loss на первой эпохе 2.49, потом 3.8, 7.2, 19.6, а на четвёртой эпохе nan.").count == 5
+    assert read("La loss commence à 0.69 puis devient négative : -1843.2 à la fin de l'epoch 1, -15720.6 à "
+                "l'epoch 5.") == [0.69, -1843.2, -15720.6]
+    assert read("Loss sits at 0.6931-0.6929 for epochs 1-3, then during epoch 4 it falls to 0.41 and by epoch 8 "
+                "it's 0.02, val acc 1.0.") == [0.6931, 0.6929, 0.41, 0.02]
+    assert read("Loss at step 0 is 4.61, step 1 is 4.9, at step 3 it's 31.7, then it is ~4.5 by step 200.") == \
+        [4.61, 4.9, 31.7, 4.5]
+    assert read("loss is 0.5 after 3 epochs, 0.4 after 5 and 0.3 after 10") == [0.5, 0.4, 0.3]
+    assert read("my loss with ResNet-50 in fp16 is 0.7, 0.6, 0.5") == [0.7, 0.6, 0.5]
+    assert read("The loss drops from 4.61 to 4.12 over the first ~60 batches and then sits at about 4.05.") == \
+        [4.61, 4.12, 4.05]
+    assert read("Loss goes from 0.69 to 0.21 (Keras needed 10 for that), then climbs back to 0.7.") == [0.69, 0.21, 0.7]
+    ev = scan_text("The loss goes 4.17 -> 2.60 then climbs back to 3.4 and is nan at step ~200, and 1.9 later.")
+    assert ev.count == 4 and ev.first_nonfinite == 3          # nothing after its nan
+    # fewer than three values, or values of something else, are no curve
+    for text in ("Training loss went 2.1 -> 0.08 and eval F1 during training was 0.91.",
+                 "train loss 0.021, val acc 0.884, val loss 0.41.",
+                 "The loss bounces between 1.58 and 1.65 for 20 epochs and val acc is 0.21.",
+                 "Val loss went 0.6, 0.7, 0.8, 0.9.",
+                 "loss is `f(x, 0, 1)` with [2, 3, 4] and weights (5, 6, 7)",
+                 "../aten/src/ATen/native/cuda/Loss.cu:250: block: [0,0,0], thread: [5,0,0] Assertion `t >= 0` failed."):
+        assert read(text) in ([], [0.021]), text
+    from trainwreck.logscan.dialects.prose_values import items
+    assert [i.number for i in items(b"val loss 0.6, 0.7, 0.8 while the loss is 0.5, 0.4, 0.3")] == [b"0.5", b"0.4", b"0.3"]
+    assert read("the loss is 2.3, 2.1, 1.9 and there is no nan") == [2.3, 2.1, 1.9]
+
+
+def test_a_short_curve_from_sentences_beside_words_that_say_nan_is_not_a_healthy_run():
+    """(review_session35_final f14) "it was ~4.3, then 5, 7, 12..." and, in another sentence, "it still goes nan at
+    the same step": the values stop where the reporter had numbers to give. They are not a healthy run; the words
+    are weighed, as they are beside a short curve that does not learn."""
+    text = ("My LSTM went nan around step 3000, so I added clip_grad_norm_(model.parameters(), max_norm=1000.0) after "
+            "backward. It still goes nan at the same step as before. Before the nan the loss climbs for ~150 steps "
+            "(it was ~4.3, then 5, 7, 12...). The norm it returns grows from about 2 to about 600 and is never above "
+            "1000.\n")
+    d = diagnosis(text)
+    assert d.evidence.count == 4 and d.verdict != "healthy" and d.matches[0].entry.id == "WR-240"
+    assert diagnosis(text.replace("It still goes nan at the same step as before. ", "")
+                     .replace("went nan", "stalled").replace("Before the nan the", "The")).verdict == "healthy"
 
 
 def test_a_masked_fill_with_minus_inf_beside_a_fall_then_nan_counts_whole_for_the_masked_row():

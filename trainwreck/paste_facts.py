@@ -75,7 +75,10 @@ RATE_PROOF_WORDS = {"lower", "lr", "move", "step"}
 # ... and a pasted PyTorch loop that calls backward() and then step() within a few lines and clears the gradients
 # nowhere in the paste (no zero_grad, no `.grad = None`, no `.zero_()`), beside a run that went wrong: half a printed
 # fact for them (a paste may leave out the line that clears them: a fact, not a verdict).
-BACKWARD_STEP = re.compile(r"\.backward\(\)[^\n]*\n(?:[^\n]*\n){0,6}?[^\n]*\.step\(\)")
+# (on one line too, as a loop quoted in a sentence is: `loss.backward(); opt.step()`; and Lightning's manual
+# optimisation, `self.manual_backward(loss)`, which leaves the clearing to the user's own opt.zero_grad())
+BACKWARD_STEP = re.compile(r"(?:\.backward\(\)|\bmanual_backward\([^()\n]{0,80}\))"
+                           r"(?:[^\n]{0,200}?\.step\(\)|[^\n]*\n(?:[^\n]*\n){0,6}?[^\n]*\.step\(\))")
 CLEARED = re.compile(r"zero_grad|\.grad\s*=\s*None|\.zero_\(\)|set_to_none|clear_grad|cleargrads")
 # ... and a loop body that clears them every step: the clearing call and backward() at one indentation inside a
 # block, a few lines apart (a zero_grad() before the loop, at a lesser indentation, clears them once: WR-260's bug)
@@ -111,7 +114,9 @@ SUBJECT_IS = re.compile(r"\b(?P<what>x|y|inputs?|features?|targets?|labels?|pric
 UNSCALED_SAID = re.compile(r"\b(?:did(?:n't| not)|do(?:n't| not)|never|without|forgot(?:ten)? to|no)\s+(?:\w+\s+)?"
                            r"(?:scal|normali[sz]|standardi[sz]|rescal)\w*\s+(?:of\s+|on\s+|for\s+)?(?:the\s+|my\s+|our\s+|any\s+)?"
                            r"(?P<what>\w+)|\b(?P<subject>x|inputs?|features?|pixels?|images?|targets?|labels?|y|prices?)\s+"
-                           r"(?:are|is|were|was)\s+(?:still\s+|all\s+)?(?:raw|unscaled|unnormali[sz]ed|unstandardi[sz]ed)\b|"
+                           r"(?:are|is|were|was)\s+(?:still\s+|all\s+)?(?:raw|unscaled|unnormali[sz]ed|unstandardi[sz]ed|"
+                           # ("the features are used as they come", "inputs are fed as is")
+                           r"(?:used|fed|passed|left|kept|given)\s+(?:in\s+)?as[\s-](?:they\s+(?:come|are)|is))\b|"
                            # ("on raw features", "unnormalized inputs")
                            r"\b(?:raw|unscaled|unnormali[sz]ed|unstandardi[sz]ed)\s+(?P<raw>inputs?|features?|pixels?|"
                            r"images?|targets?|prices?)\b", re.I)

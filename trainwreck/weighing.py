@@ -13,6 +13,7 @@ from .catalog import Catalog
 from .curve_shape import ENORMOUS_FIRST_WORDS, PLATEAU_FALL, SHAPE_MIN, UNFINISHED, Signature
 from .entry import TRACES, Entry, template_pattern
 from .logscan import Evidence, MessageFinder
+from .logscan.dialects import prose_values
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY
 from .logscan.stops import stop_of
 from .paste_facts import (LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, ONE_BATCH_WORDS, FIRST_LAYERS_WORDS, SCALES_WORDS,
@@ -364,8 +365,6 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
     # beside words that say the run does not learn (says_not_learning), in values that ended no lower than their
     # middle one, the words and the paste's facts are the evidence too (a nan said in words is not of these values:
     # it would be in the curve)
-    unjudged = (sig.name == "healthy" and ev.count < SHAPE_MIN and ev.count >= 2 and says_not_learning(ev.prose)
-                and ev.last >= (1 - PLATEAU_FALL) * ev.head[min(len(ev.head) - 1, ev.count // 2)])
     words_count = ev.count < 3 or sig.name in ("no-loss", "few-values", "nonfinite-throughout")
     bm = w.library.scores(words)
     top = max(bm.values(), default=0.0)
@@ -374,6 +373,12 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
     # (a nan said not to happen is none: "no NaNs", "I never get any NaN", "GradScaler is there to avoid NaN/inf")
     said_nonfinite_value = ev.first_nonfinite is not None or bool(
         {"nan", "inf"} & set(words) and said_unnegated(ev.prose, {"nan", "inf"}))
+    # ... and the same short curve beside words that say the run went nan or inf when these values are all finite:
+    # values a report gives in its sentences stop where it had numbers to give ("it was ~4.3, then 5, 7, 12..."),
+    # and its nan is said in another sentence ("it still goes nan at the same step") -- a log would print it
+    unjudged = sig.name == "healthy" and ev.count < SHAPE_MIN and ev.count >= 2 and (
+        says_not_learning(ev.prose) and ev.last >= (1 - PLATEAU_FALL) * ev.head[min(len(ev.head) - 1, ev.count // 2)]
+        or ev.dialect == prose_values.DIALECT.name and said_nonfinite_value)
     hits = {e.id: _declared_hits(w.weighed[e.id], ev.messages) for e in w.entries}
     if zero is not None:                               # Apex's scale at zero: the scaler out of range
         for i in w.declarers.get(SAME_AS, []):

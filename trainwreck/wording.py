@@ -606,6 +606,9 @@ def _rates_compared(folded: str) -> str:
 # reporter's ("I'll tune it only later", "I only noticed later that the lr was 10"); read after a lower rate said to
 # help, which says more (bounded: a line of many "just"s must not make the search quadratic)
 LATER = re.compile(r"\b(?:just|only|merely|simply)\s+(?:[\w-]{1,20}\s+){0,4}?later\b")
+# ... or "also blows up, just in epoch 11 instead": the later place named, the earlier left to the sentence before --
+# with the failure said in it ("the same final loss, it just reaches it at epoch 40 instead" is a slower success)
+LATER_INSTEAD = re.compile(r"\b(?:just|only|merely|simply)\s+(?:[\w-]{1,20}\s+){0,4}?instead\b(?!\s+of)")
 # ... or names the later place: "it falls apart at epoch 19 instead of 8", "after 40 steps instead of 10"
 _COUNTER = r"(?:epoch|step|iteration|iter|batch)"
 INSTEAD = re.compile(r"\b" + _COUNTER + r"\s*(\d+)\s+instead\s+of\s+(?:" + _COUNTER + r"\s*)?(\d+)\b|"
@@ -623,7 +626,8 @@ REPORTERS_OWN = re.compile(r"\bi(?:'ll| will| would| noticed| realized| realised
 
 
 def _said_later(sentence: str) -> bool:
-    return bool(RATE_NAMED.search(sentence) and LATER.search(sentence) and SAME_FAILURE.search(sentence)
+    return bool(RATE_NAMED.search(sentence) and (LATER.search(sentence) and SAME_FAILURE.search(sentence)
+                                                 or LATER_INSTEAD.search(sentence) and RAN_BADLY.search(sentence))
                 and not RAN_WELL.search(sentence) and not REPORTERS_OWN.search(sentence))
 
 

@@ -1,12 +1,16 @@
 """Loss values a report gives in a sentence, in order: "Loss starts at 6.9, then 7.4, 9.8, 15 and it's nan
-before the end of the first epoch", "the loss went from 2.3 to 1.1 to 0.7 -> nan".
+before the end of the first epoch", "the loss went from 2.3 to 1.1 to 0.7 -> nan", "the loss printed after epoch 1
+is 3.87e+10, after epoch 2 it's 6.1e+21, then inf, then nan from epoch 4 on", "La loss commence à 0.69 puis devient
+négative : -1843.2 à la fin de l'epoch 1, -15720.6 à l'epoch 5".
 
-Three numbers or more after the word loss, with nothing but a comma, "then", "and", "to" or an arrow between
-them, and maybe a nan or an inf to end them ("and it's nan", "then becomes inf", "and keeps slowly falling, then
-it is nan from step 517 on": a few words, no number, no full stop and no negation between). The sentence prints no epoch
-or step beside them: a value is located as the value of the sentence it is ("value 4 of the sentence"), never
-as an epoch the report did not give. Not a list of other things ("a loss of 0.5, accuracy 0.9, f1 0.8": words
-between the numbers), which no other reading takes either.
+Three values or more after the word loss, in one sentence. Between two of them only words (in any language: the
+numbers, a nan and an inf read the same in all of them), a few at most, and the counts that say where the run was
+("epoch 2", "step 200", "for epochs 1-3", "after 500 epochs", "30 epoche"), which are not values. The values end at
+the sentence's end, at a number that is something else's (`lr 0.1`, `accuracy 10%`, `batch size 64`, `8 GPUs`,
+another loss named: "val loss 0.6"), or at a nan the words deny ("no nan", "never inf"). A validation loss's sentence
+gives none. The sentence prints no epoch or step for the run as a log does: a value is located as the value of the
+sentence it is ("value 4 of the sentence"), never as an epoch -- "-1843.2 à la fin de l'epoch 1" names its epoch
+after the value, "after epoch 2 it's 6.1e+21" before it, and a reading that guessed which would misplace one.
 """
 from __future__ import annotations
 
@@ -16,26 +20,86 @@ from . import Dialect
 from ..numbers import NUMBER
 from .history import Item
 
-_SEP = (rb"(?:[ \t]*,[ \t]*(?:(?:and[ \t]+)?then[ \t]+|and[ \t]+)?|[ \t]*(?:->|\xe2\x86\x92)[ \t]*"
-        rb"|[ \t]+(?:then|to|and(?:[ \t]+then)?)[ \t]+)")
-# ... maybe a few words between ("and keeps slowly falling, then it is nan from step 517 on"), none of them a number
-# or a sentence's end, nor a negation of the nan ("no nan", "never inf")
-_TO_NONFINITE = (rb"(?:(?:(?:[ \t]*,)?[ \t]+(?![^.;\d\n]{0,60}?\b(?:no|not|never|without|nor)\b)[^.;\d\n]{0,60}?)?"
-                 rb"(?<![\w-])(?:nan|inf)\b)?")
-# the word loss, maybe a verb and a preposition ("starts at", "went from", "is"), then the values (group 1)
-SENTENCE = re.compile(rb"(?i:(?<![\w'\"])loss(?:es)?[ \t]+(?:(?:starts?|started|begins?|began|goes|went|is|was|values?"
-                      rb"|were|are)[ \t]+)?(?:(?:at|from|like|around|about)[ \t]+)?"
-                      rb"(" + NUMBER + rb"(?:" + _SEP + NUMBER + rb"){2,}" + _TO_NONFINITE + rb"))")
-VALUE = re.compile(rb"(?i)(?<![\w.])(" + NUMBER + rb")")
+# the word loss, not a validation loss's ("val loss 0.41", "validation loss went up"), nor a name's part (val_loss)
+# (nor a file's: `Loss.cu:250`)
+LOSS_WORD = re.compile(rb"(?i)(?<![\w'\"/])(?:(?:val(?:idation)?|valid|test|eval(?:uation)?|dev)[ \t_-]+)?loss(?:es)?"
+                       rb"(?![\w'\"]|\.\w)")
+# a sentence ends at a full stop that is no decimal point, at ; ! ? or a line's end (and at CJK full stops)
+SENTENCE_END = re.compile(rb"\.(?![\d\w])|[;!?\n]|\xe3\x80\x82|\xef\xbc\x81|\xef\xbc\x9f")
+LONGEST = 400            # bytes of a sentence read after its loss word
+GAP = 60                 # bytes of words at most before a value, or between two
+_UNIT = (rb"(?:epoch\w*|epoque\w*|\xc3\xa9poque\w*|\xc3\xa9poca\w*|epoca\w*|\xd1\x8d\xd0\xbf\xd0\xbe\xd1\x85\w*|step\w*|"
+         rb"iter\w*|it\b|batch\w*|sample\w*|example\w*|image\w*|class\w*|gpus?|x\b|k\b|m\b|b\b|params?|"
+         rb"parameters?|layers?|heads?|minutes?|mins?|hours?|h\b|seconds?|s\b|ms\b)")
+# the tokens of a sentence after its loss word:
+TOKEN = re.compile(
+    # a place in the run: "epoch 2", "step 200", "epochs 1-3", "epoch 3/10", "iteration #4" -- not a value
+    rb"(?P<place>(?i:epochs?|epoche?|\xc3\xa9poques?|\xc3\xa9pocas?|steps?|iterations?|iters?|batch(?:es)?)[ \t]*"
+    rb"(?:#|no\.?|~|about|around)?[ \t]*\d+(?:[ \t]*(?:-|/|to)[ \t]*\d+)?(?![\w.]))"
+    # a count of something (500 epochs, 30 epoche, 8 GPUs, 10%, 3x), or a whole number after a word that places it
+    # ("0.4 after 5 and 0.3 after 10"): not a value either
+    rb"|(?P<count>(?<![\w.~])~?[ \t]*\d[\d,]*(?:\.\d+)?[ \t]*(?:%|(?i:" + _UNIT + rb"))"
+    rb"|(?<![\w])(?i:after|by|until|till|around|within|for|in)[ \t]+~?\d+(?![\w.]|[ \t]*[-\xe2]))"
+    # an aside in brackets with no decimal and no nan in it ("(Keras needed 10 for that)", "(accuracy 41%)", a
+    # shape's "(5, 6, 7)"): not the run's values, nor their end; one that holds them is read through ("(it was
+    # ~4.3, then 5, 7, 12)")
+    rb"|(?P<aside>\((?![^()\n]{0,160}?(?:\d\.\d|(?i:nan|inf)))[^()\n]{0,160}\))"
+    # ... and what brackets or backticks hold (an index, a shape, a line of code): not the run's values either
+    rb"|(?P<code>\[[^\[\]\n]{0,80}\]|`[^`\n]{0,80}`)"
+    # a number that is another quantity's, or another loss named: the values end there
+    rb"|(?P<other>(?<![\w])(?i:lr|learning[ \t]rate|rate|momentum|batch[ \t_]size|bs|weight[ \t_]decay|wd|dropout|"
+    rb"eps(?:ilon)?|acc(?:uracy)?|top-?[15]|f1|iou|dice|auc|map|bleu|ppl|perplexity|grad(?:ient)?s?[ \t_]norms?|"
+    rb"norms?|clip\w*|t_max|warmup\w*|temperature|seed|beta\d?|gamma|alpha|score|reward|loss(?:es)?)(?![\w]))"
+    # a name with digits in it (ResNet-50, fp16, ViT-S/16, B0): a word
+    rb"|(?P<name>(?<![\w.])[A-Za-z_][\w\-/]*\d[\w\-/]*)"
+    # a value: a number, a nan or an inf, maybe "about" (~); not a name's digits (ResNet-50, fp16, 1e-3's parts)
+    # (nor the end of a range, "0.6931-0.6929": both ends are values)
+    rb"|(?P<value>(?:(?<![\w.\-/+])|(?<=\d-)|(?<=\d\xe2\x80\x93))~?[ \t]*" + NUMBER + rb")(?![\w]|\.\d|/\d)"
+    # a digit of something else (a date, a version, a shape): it breaks the values as another number does
+    rb"|(?P<digit>\d)")
+# a nan the words deny: "no nan", "not nan", "never inf", "without nan"
+DENIED = re.compile(rb"(?i)\b(?:no|not|never|without|nor|isn't|wasn't|aren't)\b[^.;\n]{0,20}$")
+MIN_RUN = 3
+
+
+def _values(data: bytes, start: int) -> list[tuple[int, bytes]]:
+    """The values after a loss word that ends at `start`: the first run of them, kept where it is MIN_RUN long."""
+    end = SENTENCE_END.search(data, start, start + LONGEST)
+    stop = end.start() if end else min(len(data), start + LONGEST)
+    run: list[tuple[int, bytes]] = []
+    gap_from, skipped = start, 0
+    for m in TOKEN.finditer(data, start, stop):
+        kind = m.lastgroup
+        if kind in ("place", "count", "name", "aside", "code"):
+            skipped += m.end() - m.start()       # (words of their own: not counted in the gap)
+            continue
+        if kind != "value" or m.start() - gap_from - skipped > GAP:
+            break
+        number = m.group("value").lstrip(b"~ \t")
+        if not number[-1:].isdigit() and DENIED.search(data, gap_from, m.start()):
+            break       # "no nan": not a value, and the sentence says no more of them
+        run.append((m.start() + len(m.group("value")) - len(number), number))
+        gap_from, skipped = m.end(), 0
+        if number.lower().startswith(b"nan"):
+            break       # (what a sentence says after its nan is not the run's next value: "nan at step ~200")
+    return run if len(run) >= MIN_RUN else []
 
 
 def items(data: bytes) -> list[Item]:
-    """The values of each such sentence in data, in order (a sentence's full stop is no decimal: `15.` is 15)."""
+    """The values of each sentence in data that gives them, in order (a sentence's full stop is no decimal: `15.`
+    is 15)."""
     out: list[Item] = []
-    for m in SENTENCE.finditer(data):
-        for k, v in enumerate(VALUE.finditer(m.group(1)), start=1):
-            out.append(Item(m.start(1) + v.start(1), v.group(1).rstrip(b"."), f"value {k} of the sentence"))
+    pos = 0
+    for m in LOSS_WORD.finditer(data):
+        if m.start() < pos or m.group(0)[:1].lower() != b"l":     # (a validation loss's sentence gives none)
+            continue
+        run = _values(data, m.end())
+        for k, (offset, number) in enumerate(run, start=1):
+            out.append(Item(offset, number.rstrip(b"."), f"value {k} of the sentence"))
+        if run:
+            pos = run[-1][0] + len(run[-1][1])
     return out
 
 
-DIALECT = Dialect("loss values given in a sentence", SENTENCE, mode="list", items=items)
+# (no look of its own to detect it by: a sentence with the word loss is no sign of one; its values are)
+DIALECT = Dialect("loss values given in a sentence", None, mode="list", items=items)
