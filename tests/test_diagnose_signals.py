@@ -1376,6 +1376,16 @@ def test_a_division_by_a_standard_deviation_beside_a_constant_column_is_wr060():
     assert any("(`/ X.std()`)" in e for e in d.matches[0].evidence)
     for text in (code + epochs, said + epochs, "X = scaler.fit_transform(X)\n" + said + epochs):
         assert "constant-feature" not in weighed_parts(text, "WR-060")
+    # the division alone, beside a loss broken before any update (a curve's, or words' "the first loss printed is
+    # nan"): half a fact, a suspect that names no entry (review_session36_blind q18); not beside a nan that came later,
+    # nor a division with something added to the std
+    assert weighed_parts(code + epochs, "WR-060")["std-unguarded"] == 1.0
+    words = "X_train = (X_train - X_train.mean(axis=0)) / X_train.std(axis=0)\nThe first loss printed is nan, at step 0.\n"
+    assert weighed_parts(words, "WR-060")["std-unguarded"] == 1.0 and first(words) == "WR-060"
+    later = "".join(f"Epoch {e}/50\n250/250 [====] - 1s 3ms/step - loss: {v}\n" for e, v in
+                    enumerate(["0.69", "0.52", "0.44", "0.41", "nan"], 1))
+    for text in (code + later, code.replace("X.std()", "(X.std() + 1e-8)") + epochs):
+        assert "std-unguarded" not in weighed_parts(text, "WR-060"), text
 
 
 def test_a_saw_tooth_that_returns_again_and_again_is_no_early_spike():

@@ -14,10 +14,10 @@ import re
 import statistics
 import sys
 
-from .curve_shape import ACCURACY_RISE, Signature, fmt, same_batch_jumps
+from .curve_shape import ACCURACY_RISE, PLATEAU_FALL, Signature, fmt, same_batch_jumps
 from .logscan import Evidence, dialects
 from .wording import (MINUS_SCORE, NORMALS, WARMUP_SET, loss_kind, no_warmup_said, rate_zero_failed, score_out_of_range,
-                      sentences_and_ends, sentences_only, tokens, untrained_output_nonfinite)
+                      sentences_and_ends, sentences_only, tokens, untrained_output_nonfinite, when)
 
 ZERO_GRADIENT_WORDS, ACCURACY_WORDS = {"gradient", "exactly", "zero"}, {"accuracy", "improve"}
 SIGMOID_ZERO_WORDS = {"sigmoidzero"}
@@ -855,6 +855,13 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                    f"and {said} standard deviation is 0, and (x - mean) / std is 0/0, nan wherever the "
                                    "mean comes out exact, as for a whole-number constant (else about +-1 everywhere, "
                                    "from rounding)")
+    elif divides and _broken_from_start(ev, sig, words):
+        # (the words need not say a column is constant: a division that adds nothing to its std, and a loss broken
+        # before any update, is the suspect a reader names first -- a construct, which names no entry on its own)
+        out["std-unguarded"] = (f"the pasted code divides by a standard deviation with nothing added to it "
+                                f"(`{' '.join(divides.group(0).split())}`), and the loss is not finite from the first "
+                                "step, before any update: a column (or an input) whose values are all equal has a "
+                                "standard deviation of 0, and (x - mean) / std is then 0/0, nan in every row")
     if sig.name == "plateau-from-start" and first is not None and last is not None:
         # a percentage when printed with % or when both are above 1; both at most 1 without %, a
         # fraction; one of each cannot be read
@@ -865,6 +872,13 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                     f"and the last {len(ev.accuracy_tail)} printed) while the loss barely "
                                     "moved: the model learns, and the loss does not show it")
     return out
+
+
+def _broken_from_start(ev: Evidence, sig: Signature, words: list[str]) -> bool:
+    """Is the loss not finite from the first step: the curve's signature, or, with no curve, words that say a nan or
+    an inf and say it showed at the start ("nan from the very first batch", "the first loss printed is nan")?"""
+    return sig.name == "nonfinite-from-start" or (ev.count == 0 and bool({"nan", "inf"} & set(words))
+                                                 and "start" in when(ev.prose))
 
 
 def _scales_printed(prose: str) -> str:
@@ -1001,6 +1015,10 @@ FIRST_LOSS_SAID = re.compile(r"(?i)\b(?:(?:very )?first|initial|starting)\b[^.?!
                              r"\bloss (?:starts|started|begins|began) (?:at|around|near) (\d+\.\d+)")
 VOCAB = re.compile(r"(?i)\b(\d{1,3}(?:,\d{3})+|\d+)(k)?[ -](?:(?:token|word|piece|subword)s?[ -])?(?:\w+[ -])?vocab\w*")
 UNIFORM_NEAR = 0.02           # within 2% of ln C
+# ... and a later loss the words give ("after 500 epochs it's 1.0852", "still 2.30 after 20 epochs"): near the first
+# (within PLATEAU_FALL of it), the run stayed where it started -- ln C is where a healthy run starts, not where it stays
+LATER_LOSS_SAID = re.compile(r"(?i)\bafter\s+\d[\d,]*\s+(?:epochs?|steps?|iterations?|iters?|batches|updates)\b"
+                             r"[^.?!\n\d]{0,20}?(\d+\.\d+)|\bstill\s+(?:at\s+|around\s+|about\s+|~\s*)?(\d+\.\d+)")
 
 
 def uniform_start(ev: Evidence) -> str:
@@ -1017,6 +1035,9 @@ def uniform_start(ev: Evidence) -> str:
         return ""
     classes, how = named
     if abs(first - math.log(classes)) > UNIFORM_NEAR * math.log(classes):
+        return ""
+    if any(abs(float(v) - first) <= PLATEAU_FALL * first
+           for m in LATER_LOSS_SAID.finditer(ev.prose, said.end()) for v in m.groups() if v):
         return ""
     return f"the first loss the report gives, {first:g}, is ln {classes} = {math.log(classes):.4g} ({how.removeprefix('the paste says ')})"
 

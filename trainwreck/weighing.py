@@ -46,7 +46,7 @@ WHEN_OF_TRACE = {"nonfinite-from-start": {"start"}, "plateau-from-start": {"star
                  "descent-then-climb": {"later"}, "stall-after-drop": {"later"}}
 # The facts that are constructs of the pasted code (paste_facts.breaking_construct): suspects, which order the
 # candidates but never name one on their own (diagnose._decide), nor count beside a message another entry declares
-CODE_CONSTRUCTS = ("masked-inf", "log-unguarded", "exp-unshifted", "sqrt-at-zero")
+CODE_CONSTRUCTS = ("masked-inf", "log-unguarded", "exp-unshifted", "sqrt-at-zero", "std-unguarded")
 # Signatures defined by when the loss breaks rather than by a shape: an entry whose Symptom
 # says it can break then too is compatible with them.
 TIMED = {"nonfinite-from-start"}
@@ -572,6 +572,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("sqrt-at-zero", w.singular_slope, W_SAID_HALF),
                                     ("raw-targets", w.regression, W_PRINTED),
                                     ("constant-feature", w.constant_feature, W_PRINTED),
+                                    ("std-unguarded", w.constant_feature, W_SAID_HALF),
                                     ("zero-init", w.zero_init, W_SAID_HALF),
                                     ("large-init", w.large_init, W_SAID_HALF),
                                     ("no-warmup", w.no_warmup, W_SAID_HALF),
