@@ -731,6 +731,18 @@ def test_a_validation_loss_that_rises_while_training_falls_is_answered_as_overfi
     nan = diagnosis("My validation loss keeps increasing and then the loss becomes nan.\n" + epochs.replace(
         "loss: 0.0214", "loss: nan"))
     assert nan.verdict != "normal"
+    # in words alone, "crept up", "bottomed at", and a validation accuracy below the training one (review_session36_blind
+    # q09: WR-310 was put first)
+    words = ("Is my model broken? val accuracy way lower than train. After 30 epochs: train acc 0.994, train loss "
+             "0.021, val acc 0.884, val loss 0.41. Val loss bottomed at 0.33 around epoch 12 and has crept up slowly "
+             "since. No nans.\n")
+    d = diagnosis(words)
+    assert d.verdict == "normal" and d.normal[0].name.startswith("overfitting")
+    assert any(n.name.startswith("a gap") for n in d.normal)
+    from trainwreck.wording import normals_asked
+    for other in ("with the default Adam() it gets 87% val accuracy. Why would a bigger lr be worse?",
+                  "at epoch 14 train loss and val acc got much worse, and two epochs later it's back (better than before)"):
+        assert not any(n.name.startswith("a gap") for n in normals_asked(other)), other
 
 
 def test_a_declared_message_quoted_without_its_full_stop_is_still_that_message():

@@ -1815,6 +1815,14 @@ def test_a_short_curve_with_words_alone_asks_for_more_values_and_a_hang_is_not_c
     assert not any("hangs" in u for u in frozen.unweighed)
     roof = diagnosis("After raising the lr to 1.6 the loss was shooting through the roof and then the job hangs.\n")
     assert roof.verdict != "unexplained"
+    # (review_session36_blind q06) a run said to freeze, the loss said never to have been printed, a reporter stuck
+    # on it for days: still a hang; a loss that froze is not one
+    froze = diagnosis("I've been stuck on this for two days: training just freezes at the start of epoch 1, GPU util "
+                      "is 0%. DataLoader(ds, num_workers=8). The loss isn't printed even once.\n")
+    assert froze.verdict == "unexplained" and not froze.matches
+    for said in ("The loss freezes at 0.693 and the training just freezes my laptop too.\n",
+                 "Training just freezes after the loss is printed as nan.\n"):
+        assert diagnosis(said).verdict != "unexplained", said
     nan_said = diagnosis("It does not learn, and from epoch 4 every line says loss: nan.\n" + log[:log.index("epoch 4")])
     assert nan_said.verdict != "no-evidence"
 

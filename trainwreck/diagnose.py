@@ -417,16 +417,26 @@ LABEL_VALUES = re.compile(r"\b(?:labels?|classes|class ids?|targets?|masks?)\b[^
 
 # A run that hangs or makes no progress (a DataLoader's workers deadlocked, a collective waiting): no loss printed to
 # go wrong
-HANG = re.compile(r"\b(?:hangs?|hanging|hung|deadlock\w*|0 ?% (?:gpu )?util\w*|nothing happens|no progress|"
-                  r"prints nothing|never starts?)\b", re.I)
+HANG = re.compile(r"\b(?:hangs?|hanging|hung|deadlock\w*|0 ?% (?:gpu )?util\w*|(?:gpu )?util\w* (?:is |at |of )?0 ?%|"
+                  r"nothing happens|no progress|prints nothing|never starts?|(?:training|run|script|job|process|it) "
+                  r"(?:just )?(?:freez\w*|froze\w*))", re.I)
+# ... and the loss said never to have been printed: the one word of the loss such a report has (and the reporter
+# "stuck on this for two days", who is, where the loss is not)
+LOSS_NOT_PRINTED = re.compile(r"\b(?:the )?loss (?:(?:is|was)(?:n't| not| never)|never(?: gets?)?) (?:even |once )?"
+                              r"(?:printed|shown|logged|computed|reached)\b|\bno loss (?:is |was )?(?:ever )?"
+                              r"(?:printed|shown|logged)\b|\bnever prints? (?:a|the|any) loss\b|"
+                              r"\bstuck (?:on|with) (?:this|it|that)\b", re.I)
 
 
 def _hang_only(ev: Evidence, words: list[str], declared_found: set[str]) -> bool:
     """Does the report say only that the run hangs: no loss values, no message an entry declares, and no word of the
     loss at all (a loss "shooting through the roof" before the run froze is a loss gone wrong in words the
-    thesaurus may not know)? (`words`: the report's tokens)"""
-    return (not ev.count and not declared_found and bool(HANG.search(ev.prose))
-            and not (LOSS_WORDS | {"loss"}) & set(words))
+    thesaurus may not know) but that it was never printed? (`words`: the report's tokens)"""
+    if ev.count or declared_found or not HANG.search(ev.prose):
+        return False
+    if LOSS_NOT_PRINTED.search(ev.prose):
+        words = tokens(LOSS_NOT_PRINTED.sub(" ", ev.prose))
+    return not (LOSS_WORDS | {"loss"}) & set(words)
 
 
 MEMORY_RISE = re.compile(r"\b(?:memory|vram|ram)\b(?: usage| use| footprint)?"

@@ -1001,17 +1001,12 @@ NORMALS = (
            "or the loss itself turns nan",
            "the loss values over time and how the loss scale moves (does it keep falling?)",
            frozenset({"overflow"})),
-    Normal("a gap between training and validation loss",
-           # (whole words: "a 6k-image flowers subset" holds no "lower")
-           re.compile(r"val(?:idation)?[ _-]?loss.{0,80}\b(?:higher|lower|bigger|smaller|greater|than|differ)|"
-                      r"\b(?:higher|lower|bigger|smaller|greater) than.{0,40}(?:evaluat|validation|val[ _-]loss)|"
-                      r"(?:fit|train\w*).{0,40}(?:evaluate|validation).{0,40}(?:same|differ)"),
-           "the training loss is an average over an epoch while the weights change (and with dropout on); the "
-           "validation loss is measured once at the end, so the two differ even in a healthy run",
-           "both curves over the epochs: a failure shows as nan, inf or a climb, not as a gap"),
+    # (the more particular first: a validation loss that rose is overfitting, and a gap too)
     Normal("overfitting: a validation loss that rises while the training loss falls",
-           re.compile(rf"val(?:idation)?[ _-]?loss\b{_SAME_SUBJECT}(?:increas\w*|\bris(?:es|ing)\b|"
-                      r"go(?:es|ing)? up(?! and down)|climb\w*|gets? worse)|"
+           # ("has crept up slowly since", "bottomed at 0.33 around epoch 12")
+           re.compile(rf"val(?:idation)?[ _-]?loss\b{_SAME_SUBJECT}(?:increas\w*|\bris(?:es|ing)\b|\brose\b|"
+                      r"go(?:es|ing)? up(?! and down)|went up|climb\w*|gets? worse|\bcre(?:pt|eps?|eping) up|"
+                      r"bottom(?:s|ed)? (?:out|at))|"
                       rf"val(?:idation)?[ _-]?acc(?:uracy)?\b{_SAME_SUBJECT}(?:decreas\w*|\bdrops?\b|"
                       r"dropping|\bfall(?:s|ing)\b|gets? worse)"),
            "a validation loss that bottoms out and then rises while the training loss keeps falling is overfitting: "
@@ -1023,6 +1018,17 @@ NORMALS = (
            "then rising while the training loss falls; a failure shows in the training loss itself, as nan, inf or a "
            "climb",
            frozenset({"climb"})),
+    Normal("a gap between training and validation loss",
+           # (whole words: "a 6k-image flowers subset" holds no "lower")
+           # (or the accuracy's, said against the training one: "val accuracy way lower than train")
+           re.compile(r"val(?:idation)?[ _-]?loss.{0,80}\b(?:higher|lower|bigger|smaller|greater|than|differ)|"
+                      r"val(?:idation)?[ _-]?acc(?:uracy)?\b[^.\n]{0,30}?\b(?:lower|higher|smaller|bigger|worse|better) "
+                      r"than (?:the )?train|"
+                      r"\b(?:higher|lower|bigger|smaller|greater) than.{0,40}(?:evaluat|validation|val[ _-]loss)|"
+                      r"(?:fit|train\w*).{0,40}(?:evaluate|validation).{0,40}(?:same|differ)"),
+           "the training loss is an average over an epoch while the weights change (and with dropout on); the "
+           "validation loss is measured once at the end, so the two differ even in a healthy run",
+           "both curves over the epochs: a failure shows as nan, inf or a climb, not as a gap"),
     Normal("spikes in a falling curve",
            re.compile(r"\bspik\w*|\bspiky\b|\bjumps? (?:up|around)\b"),
            "isolated spikes in a curve that trends down are mini-batch noise, larger with small batches; a spike "
