@@ -2768,6 +2768,28 @@ def test_a_pytorch_warning_that_a_target_differs_in_shape_is_a_failure_no_entry_
     assert diagnosis("House prices MLP, targets standardised, loss stuck near 1.\n" + log).verdict != "unexplained"
 
 
+def test_an_optimizer_built_before_its_module_was_replaced_is_a_failure_no_entry_covers():
+    """review_session36_blind q13, review_session31_final f45: `Adam(model.fc.parameters())` and then
+    `model.fc = nn.Linear(2048, 5)`: the optimizer holds the old layer's tensors, and the new one never moves. Not
+    covered, with the mechanism (tests/test_frameworks_wiring.py checks it on real tensors: step() leaves the new
+    layer as it was)."""
+    code = ("model = torchvision.models.resnet50(weights='IMAGENET1K_V2')\nfor p in model.parameters():\n"
+            "    p.requires_grad = False\noptimizer = torch.optim.Adam(model.fc.parameters(), lr=1e-3)\n"
+            "model.fc = nn.Linear(2048, 5)\n")
+    said = "The loss bounces between 1.58 and 1.65 for 20 epochs.\n"
+    d = diagnosis("Transfer learning: the loss doesn't go down.\n" + code + said)
+    assert d.verdict == "unexplained" and not d.matches
+    assert any("`model.fc = nn.Linear(2048, 5)`): the optimizer keeps the old module's tensors" in u for u in d.unweighed)
+    # built after the change, or a tensor's data assigned, or beside a nan: read as before
+    from trainwreck.paste_facts import module_replaced_after_optimizer as replaced
+    assert replaced(code.replace("optimizer = torch.optim.Adam(model.fc.parameters(), lr=1e-3)\nmodel.fc = nn.Linear"
+                                 "(2048, 5)", "model.fc = nn.Linear(2048, 5)\noptimizer = torch.optim.Adam("
+                                 "model.fc.parameters(), lr=1e-3)")) == ""
+    assert replaced("opt = optim.SGD(net.parameters(), lr=0.1)\nnet.fc.weight.data = torch.zeros(3, 4)\n") == ""
+    assert replaced("opt = optim.SGD(model.parameters(), lr=0.1)\nmodel.classifier[6] = nn.Linear(4096, 10)\n")
+    assert diagnosis(code + "epoch 1 loss 1.61\nepoch 2 loss nan\n").verdict != "unexplained"
+
+
 def test_a_run_with_no_nan_is_not_asked_for_what_anomaly_mode_prints_at_the_first_nan():
     """review_session35_blind q38: a message no entry declares (here the DataLoader's about its workers) is no nan; the
     ask was still "what PyTorch's anomaly mode prints at the first nan"."""

@@ -27,7 +27,7 @@ from .logscan.numbers import to_float
 from .logscan.positions import counted_on, epoch_on, last_epoch, named_step, starts_again
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_scale_zero
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
-from .paste_facts import NEGATIVE, RATE_CLIMB, shown_frameworks, uniform_start
+from .paste_facts import NEGATIVE, RATE_CLIMB, module_replaced_after_optimizer, shown_frameworks, uniform_start
 from .weighing import (CODE_CONSTRUCTS, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
 from .wording import (BENIGN_OVERFLOW, RESTARTED, STUCK, UNIFORM_START, Normal, lr_tried, normals_asked, says_failure, timing_of,
@@ -494,14 +494,23 @@ SELF_EXPLAINING = ((re.compile(r"Using a target size \(torch\.Size\(\[[\d, ]*\]\
 
 
 def _self_explained(ev: Evidence, c: Context, declared_found: set[str]) -> tuple[str, str] | None:
-    """(the message, why) when the paste holds a warning of SELF_EXPLAINING, no message an entry declares, and no nan or
-    inf in its values or words: the warning is the explanation, and it is not the catalogue's."""
+    """(the message, why) when the paste holds a warning of SELF_EXPLAINING, or code that explains the run by itself
+    (an optimizer built before the module it trains was replaced), no message an entry declares, and no nan or inf in
+    its values or words: that is the explanation, and it is not the catalogue's."""
     if declared_found or ev.first_nonfinite is not None or {"nan", "inf"} & set(c.words):
         return None
     for _count, line, example, _origin in ev.messages.values():
         for pattern, why in SELF_EXPLAINING:
             if pattern.search(example):
                 return example, f'message "{example[:160]}" (line {line}): {why}'
+    replaced = module_replaced_after_optimizer(ev.prose)
+    if replaced:
+        return replaced, (f"the paste builds the optimizer on a module's parameters and then replaces that module "
+                          f"({replaced}): the optimizer keeps the old module's tensors (parameters() is read when it "
+                          "is built), so step() never updates the new one, which keeps its initial weights; only what "
+                          "the optimizer holds trains -- nothing, when the rest is frozen -- and the loss stays about "
+                          "where the untrained layer puts it (near ln C for C classes). No entry covers this wiring "
+                          "bug: build the optimizer once the model is complete")
     return None
 
 

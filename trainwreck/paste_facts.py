@@ -489,6 +489,30 @@ NAMED_CONSTANT_INIT = re.compile(r"\b(?P<name>[A-Za-z_]\w{0,30})\s*=\s*(?:(?:tf\
                                  r"(?:Constant|Ones|Zeros)\(")
 
 
+# An optimizer built on a module's parameters, and that module (or a part of it) replaced by a new one afterwards:
+# `optimizer = torch.optim.Adam(model.fc.parameters())` then `model.fc = nn.Linear(2048, 5)`. The optimizer holds
+# the old module's tensors (parameters() is read when the optimizer is built), so step() never touches the new
+# layer's: it keeps its initial weights, and with everything else frozen nothing learns -- the loss stays about where
+# the untrained head puts it. No entry covers it: a bug of the wiring, not of the numbers.
+OPTIMIZER_ON = re.compile(r"(?m)^[ \t]*[\w.]+[ \t]*=[ \t]*[\w.]*\b(?:optim|optimizers?)\.[A-Za-z]\w{0,30}\([ \t]*"
+                          r"(?P<module>[A-Za-z_]\w{0,40}(?:\.\w{1,40}){0,4})\.parameters\(\)")
+REPLACED = r"(?m)^[ \t]*(?P<target>{module}(?:\.\w{{1,40}}|\[\d{{1,4}}\]){{0,4}})[ \t]*=[ \t]*(?![=\s])[^\n]{{1,200}}"
+
+
+def module_replaced_after_optimizer(prose: str) -> str:
+    """The words of an optimizer built on a module's parameters and of that module (or a part of it) replaced later in
+    the paste, as "`optimizer = ...` ... `model.fc = ...`"; or ""."""
+    code = code_of(prose)
+    for m in OPTIMIZER_ON.finditer(code):
+        later = re.compile(REPLACED.format(module=re.escape(m.group("module")))).search(code, m.end())
+        # (a new module, not a number or a tensor's data: `model.fc = nn.Linear(...)`, `model.head = Head()`)
+        if later and re.search(r"=[ \t]*[\w.]*[A-Z]\w*\(", later.group(0)):
+            end = code.find("\n", m.end())
+            built = code[m.start():end if end >= 0 else len(code)]
+            return f"`{' '.join(built.split())[:120]}` ... `{' '.join(later.group(0).split())[:120]}`"
+    return ""
+
+
 def constant_kernel_init(prose: str) -> re.Match | None:
     """Where the paste sets a kernel's weights to one value (ZERO_INIT), or names such an initialiser and hands it to a
     kernel (NAMED_CONSTANT_INIT)."""
