@@ -2790,6 +2790,20 @@ def test_an_optimizer_built_before_its_module_was_replaced_is_a_failure_no_entry
     assert diagnosis(code + "epoch 1 loss 1.61\nepoch 2 loss nan\n").verdict != "unexplained"
 
 
+def test_a_model_that_trained_well_and_fails_at_inference_is_not_covered():
+    """review_session36_blind q19: "training loss looked fine" (2.1 -> 0.08, eval F1 0.91), and at inference another
+    tokenizer is loaded: WR-140 was put first on words. The entries are about training that goes wrong."""
+    said = ("Fine-tuned bert-base-uncased for NER, training loss looked fine: it went 2.1 -> 0.08 and eval F1 during "
+            "training was 0.91. In my inference script I load AutoTokenizer.from_pretrained('bert-base-cased') and the "
+            "predictions are all 'O'.\n")
+    d = diagnosis(said)
+    assert d.verdict == "unexplained" and not d.matches
+    assert any("trained well and fails at inference" in u for u in d.unweighed)
+    assert d.evidence.count == 0 and d.evidence.dialect == ""      # no sentence's values read where F1's were cut
+    for broken in (said.replace("are all 'O'", "are all nan"), said.replace("training loss looked fine", "the loss")):
+        assert diagnosis(broken).verdict != "unexplained", broken
+
+
 def test_a_run_with_no_nan_is_not_asked_for_what_anomaly_mode_prints_at_the_first_nan():
     """review_session35_blind q38: a message no entry declares (here the DataLoader's about its workers) is no nan; the
     ask was still "what PyTorch's anomaly mode prints at the first nan"."""

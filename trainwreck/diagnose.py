@@ -337,6 +337,13 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
         matches = []                     # a run that hangs, with no loss gone wrong: not covered
         unweighed.append("the report describes a run that hangs or makes no progress, and no loss gone wrong (nan or "
                          "inf, a climb, a loss that does not learn): every entry is about one of those")
+    if _inference_only(ev, c.words, declared_found, sig):
+        matches = []                     # a model that trained well, failing at inference: not covered
+        unweighed.append("the report says the model trained well and fails at inference, with no nan or inf: the "
+                         "entries are about training that goes wrong; a model that trained well and fails at inference "
+                         "points at a difference "
+                         "between the two (the tokenizer or the preprocessing loaded at inference, the model left in "
+                         "training mode, another checkpoint loaded)")
     if _another_error(ev, c, declared_found):
         matches = []                     # an error no entry declares, and nothing said of the loss: not covered
         unweighed.append("the report shows an error that no entry declares and says nothing of a loss gone wrong "
@@ -437,6 +444,24 @@ def _hang_only(ev: Evidence, words: list[str], declared_found: set[str]) -> bool
     if LOSS_NOT_PRINTED.search(ev.prose):
         words = tokens(LOSS_NOT_PRINTED.sub(" ", ev.prose))
     return not (LOSS_WORDS | {"loss"}) & set(words)
+
+
+# A model that trained well and fails at inference: the failure placed at inference, serving or export, and the
+# training said to have gone well ("training loss looked fine", "the loss went 2.1 -> 0.08")
+AT_INFERENCE = re.compile(r"\b(?:at|during|in (?:my|the|our)) inference\b|\binference[ -](?:script|time|code|pipeline)\b|"
+                          r"\bat (?:test|prediction|serving) time\b|\bin production\b|\bafter (?:exporting|loading the "
+                          r"(?:checkpoint|model))\b", re.I)
+TRAINED_WELL = re.compile(r"\btrain\w*(?: loss)?[^.\n]{0,30}?\b(?:looked|looks|was|is|seemed|seems|went|goes)\s+"
+                          r"(?:fine|ok|okay|good|great|normal|well)\b|\b(?:training|train) loss (?:went|goes|dropped|fell)"
+                          r"\s+(?:from\s+)?\d", re.I)
+
+
+def _inference_only(ev: Evidence, words: list[str], declared_found: set[str], sig) -> bool:
+    """Does the report say the model trained well and fails at inference: no nan or inf in its values or words, no
+    message an entry declares, no curve gone wrong? The entries are about training that goes wrong."""
+    return (not declared_found and ev.first_nonfinite is None and not {"nan", "inf"} & set(words)
+            and sig.name not in TRACES and sig.name not in UNFINISHED
+            and bool(AT_INFERENCE.search(ev.prose)) and bool(TRAINED_WELL.search(ev.prose)))
 
 
 MEMORY_RISE = re.compile(r"\b(?:memory|vram|ram)\b(?: usage| use| footprint)?"

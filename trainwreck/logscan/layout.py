@@ -199,7 +199,8 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
             return Layout(dialect, "csv", column=column, **base)
         elif dialect.mode == "table" and (column := table_column(first)):
             return Layout(dialect, "csv", column=column, **base)
-        elif dialect.mode == "list" and history.detected(training[:DETECT_WINDOW], dialect):
+        elif dialect.mode == "list" and history.detected((first if dialect.whole_text else training)[:DETECT_WINDOW],
+                                                         dialect):
             return Layout(dialect, "list", **base)
         elif dialect.mode == "column" and _one_per_line(first):
             return Layout(dialect, "column", **base)

@@ -41,6 +41,9 @@ class Dialect:
     mean_loss: str = ""
     # list mode: the values of the lists in a block, in order (history.Item: offset, number, label)
     items: Callable[[bytes], list] | None = None
+    # list mode: detected in the block as it is read, validation text and all (its items tell that apart themselves:
+    # a sentence cut where its validation words were joins clauses that were apart)
+    whole_text: bool = False
 
 
 def named(name: str) -> Dialect | None:

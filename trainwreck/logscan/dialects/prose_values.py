@@ -102,4 +102,4 @@ def items(data: bytes) -> list[Item]:
 
 
 # (no look of its own to detect it by: a sentence with the word loss is no sign of one; its values are)
-DIALECT = Dialect("loss values given in a sentence", None, mode="list", items=items)
+DIALECT = Dialect("loss values given in a sentence", None, mode="list", items=items, whole_text=True)
