@@ -932,6 +932,15 @@ def test_labels_set_to_minus_one_and_an_input_that_prints_255_are_facts_of_the_d
     mask = ">>> img.max(), mask.max()\n(1.0, 255)\n" + flat
     assert not any("raw-pixels" in m.parts for m in diagnosis(mask).matches)
     assert not any("raw-pixels" in m.parts for m in diagnosis(">>> X_train.max()\n255.0\n" + curve).matches)
+    # images read by OpenCV or PIL and made a tensor as they are (review_session36_blind q12), even beside an aside on
+    # another pipeline's ToTensor(); not where this image or tensor is divided by 255, nor a mask's
+    read = ("I load the images with cv2.imread and then\n    x = torch.tensor(img, dtype=torch.float32).permute(2, 0, 1)\n"
+            "With torchvision's dataset (transforms.ToTensor()) the same net works.\n")
+    assert weighed_parts(read + flat, "WR-330")["raw-pixels"] == 1.0
+    for other in (read.replace("permute(2, 0, 1)", "permute(2, 0, 1) / 255.0"),
+                  read.replace("x = torch.tensor(img", "mask = torch.tensor(target"),
+                  read.replace("cv2.imread", "a loader")):
+        assert "raw-pixels" not in weighed_parts(other + flat, "WR-330"), other
     # -1 in other roles (review_session28_last items 3-6)
     for other in ("lr 1e-1 then 1e-2.\n", "Padding tokens are labelled -1 and the loss uses ignore_index=-1.\n",
                   "An SVM with hinge loss, labels as -1 and +1: y = -1 for the negatives.\n",

@@ -617,6 +617,12 @@ NOT_INPUT_NAME = re.compile(r"(?i)mask|label|target|seg|gt|\by\b|\by_")
 # ... or images loaded with Keras's load_data() for a dataset whose pixels it returns as uint8 from 0 to 255 (the
 # docstrings of keras/src/datasets/mnist.py, fashion_mnist.py, cifar10.py and cifar100.py at v3.6.0), never scaled
 KERAS_UINT8 = re.compile(r"\b(?P<name>mnist|fashion_mnist|cifar10|cifar100)\.load_data\(")
+# ... or read by an image reader that gives 8-bit pixels (OpenCV's imread, PIL's Image.open, imageio's and scikit-image's
+# imread -- not Matplotlib's, which gives a PNG as floats in [0, 1]) and made a tensor as they are: `x =
+# torch.tensor(img, dtype=torch.float32)`, with no division of that image or that tensor by 255 in the paste
+IMAGE_READER = re.compile(r"\bcv2\.imread\b|\bImage\.open\b|\bimageio\.(?:v\d\.)?imread\b|\b(?:skimage\.)?io\.imread\b")
+IMAGE_TENSOR = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,30})\s*=\s*torch\.(?:tensor|from_numpy|as_tensor|FloatTensor)\(\s*"
+                          r"(?:np\.(?:array|asarray)\(\s*)?(?P<src>\b(?:img|image|im|frame|pic|photo|pixels)\w{0,10})\b")
 DIVIDED_255 = re.compile(r"/=?\s*(?:255|127\.5)\b|ToTensor|convert_image_dtype|Rescaling|rescale|normali[sz]")
 FLOOR_WORDS = {"class", "below"}
 FLOOR_NEAR, FLOOR_ACCURACY, FLOOR_CLASSES = 0.02, 0.9, range(3, 1001)
@@ -848,6 +854,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         elif loaded and not DIVIDED_255.search(ev.prose):
             out["raw-pixels"] = (f"the paste loads {loaded.group('name')} with Keras's load_data(), whose pixels are "
                                  "uint8 from 0 to 255, and scales them nowhere: raw 8-bit pixel values, fed as they are")
+        elif (reader := IMAGE_READER.search(ev.prose)) and (made := _image_tensor_unscaled(ev.prose)):
+            out["raw-pixels"] = (f"the paste reads images with {reader.group(0)} (8-bit pixels, 0 to 255) and makes a "
+                                 f"tensor of them with no division by 255 (`{made}`): raw 8-bit pixel values, fed as "
+                                 "they are")
     overflow = _exp_overflow(ev)
     if overflow:
         out["exp-overflow"] = overflow
@@ -896,6 +906,18 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                     f"and the last {len(ev.accuracy_tail)} printed) while the loss barely "
                                     "moved: the model learns, and the loss does not show it")
     return out
+
+
+def _image_tensor_unscaled(prose: str) -> str:
+    """The line that makes a tensor of an image as it was read (IMAGE_TENSOR), when neither that image nor that tensor
+    is divided by 255 anywhere in the paste (an aside on another pipeline's ToTensor() does not scale this one); or
+    ""."""
+    for m in IMAGE_TENSOR.finditer(prose):
+        names = "|".join(re.escape(n) for n in {m.group("name"), m.group("src")})
+        if not re.search(rf"\b(?:{names})\b[^\n]{{0,60}}?(?:/=?\s*(?:255|127\.5)\b|\.div_?\(\s*255)", prose):
+            end = prose.find("\n", m.start())
+            return " ".join(prose[m.start():end if end >= 0 else len(prose)].split())[:100]
+    return ""
 
 
 def _broken_from_start(ev: Evidence, sig: Signature, words: list[str]) -> bool:
