@@ -2328,7 +2328,12 @@ def test_a_clip_after_the_optimizer_step_is_a_climb_despite_clipping():
     assert [m.entry.id for m in late.matches[:2]] == ["WR-240", "WR-220"]
     assert any("the pasted loop clips after the optimizer's step() (`clip_grad_norm_...`)" in e
                for e in late.matches[0].evidence)
+    # its first step of the fix is to move the call, not to tune the threshold (review_session36_blind q27); the
+    # rate's entry keeps its own
+    assert late.matches[0].fix.startswith("Move the `clip_grad_norm_()` call between backward() and step()")
+    assert late.matches[1].fix.startswith("Cut the learning rate")
     in_place = diagnosis(LATE_CLIP_LOOP.format(first=CLIP, second=STEP))
+    assert in_place.matches[0].fix.startswith("Cut the learning rate")
     assert in_place.signature.name == "climb-then-nonfinite"
     assert in_place.matches[0].entry.id == "WR-220"
     # a loop with its clip before step() and a scheduler stepped before it: the scheduler's step is no update

@@ -104,6 +104,7 @@ class Signature:
     enormous_start: str = ""           # the fact, when the first loss is ENORMOUS_START or more (see there)
     start_updated: bool = False        # ... and that first value is a mean over steps that updated the weights
     first_epoch: bool = False          # non-finite from a first value that stands for a whole epoch (see NONFINITE_TRACES)
+    fix: str = ""                      # the first step of the fix its own facts name, for the entries of its name
 
 
 
@@ -299,7 +300,10 @@ def _signature(ev: Evidence) -> Signature:
                 facts.append(f"gradient clipping never shortened an update: the pasted loop clips after the optimizer's "
                              f"step() (`{late.group('clip')}...`), so each update used the gradients unclipped, and the "
                              f"clipped ones were cleared before the next (the clip belongs between backward() and step())")
-                return sig("climb-despite-clipping", facts)
+                out = sig("climb-despite-clipping", facts)
+                out.fix = (f"Move the `{late.group('clip')}()` call between backward() and step(), so that step() "
+                           "uses the clipped gradients; then check, as the entry's fix says, how many steps it clips.")
+                return out
             out = sig("descent-then-climb" if descent else "climb-then-nonfinite", facts)
             if warn_index is None and b < WEAK_CLIMB * a:
                 out.weak = True

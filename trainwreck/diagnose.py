@@ -321,7 +321,8 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
         if score > 0 and (parts.get("curve", 0) > 0 or parts.get("messages", 0) > 0 or worded or parts.get("negative")
                           or parts.get("start") or parts.get("prior") or tried
                           or any(parts.get(k, 0) > 0 for k in SAID_FACTS)):
-            matches.append(Match(entry, round(score, 3), evidence, against, first_fix_step(entry),
+            fix = sig.fix if sig.fix and entry.trace == sig.name else first_fix_step(entry)
+            matches.append(Match(entry, round(score, 3), evidence, against, fix,
                                  {k: round(v, 3) for k, v in parts.items()}))
     matches.sort(key=lambda m: (-m.score, m.entry.id))
     notices = {key: f'message "{example}" (line {line}): {why}' for key, (count, line, example, origin)
