@@ -2612,7 +2612,32 @@ def test_a_sentences_values_between_words_of_any_language_and_the_numbers_that_a
         assert read(text) in ([], [0.021]), text
     from trainwreck.logscan.dialects.prose_values import items
     assert [i.number for i in items(b"val loss 0.6, 0.7, 0.8 while the loss is 0.5, 0.4, 0.3")] == [b"0.5", b"0.4", b"0.3"]
+    # (review_session36_final f05, f11, f16) an ellipsis goes on; a change per epoch is no value; an epoch printed
+    # right beside a value is its epoch, one a few words away is not
+    ev = scan_text("Loss per epoch: 0.6912, 0.4127, 0.2215, ... 0.0214 (epoch 19), 0.0198 (epoch 20), then nan from "
+                   "epoch 21 onwards.")
+    assert ev.count == 6 and ev.first_nonfinite == 5 and str(ev.at(3)) == "epoch 19, value 4 of the sentence"
+    assert read("the loss went from 2.30 to only about 1.62 and it's crawling down by ~0.005 per epoch.") == []
+    ev = scan_text("Loss: epoch 1 2.3047, epoch 2 2.3012, epoch 3 2.3011, ..., epoch 30 2.3010.")
+    assert [str(ev.at(i)) for i in (0, 3)] == ["epoch 1, value 1 of the sentence", "epoch 30, value 4 of the sentence"]
+    assert [i.epoch for i in items("La loss commence à 0.69 puis devient négative : -1843.2 à la fin de l'epoch 1, "
+                                   "-15720.6 à l'epoch 5.".encode())] == [None, None, None]
     assert read("the loss is 2.3, 2.1, 1.9 and there is no nan") == [2.3, 2.1, 1.9]
+
+
+def test_values_from_sentences_beside_words_that_say_the_run_is_stuck_are_not_a_healthy_run():
+    """(review_session36_final f13) Ten values a sentence gives, and "Loss stuck at exactly the same value for 270
+    epochs": the words say what the chosen values leave out, and the ask is for the values as the run printed them.
+    ("the same value" is no validation score: `val\\w*` had taken "value" for one.)"""
+    from trainwreck.wording import says_not_learning
+
+    title = "Loss stuck at exactly the same value for 270 epochs, all predictions identical\n\n"
+    assert says_not_learning(title) and not says_not_learning("the val loss is stuck at 0.7")
+    said = ("The loss went 0.6978, 0.7412, 0.6620, 0.5871, 0.5520, then jumped to 1.9027, then 0.9310, 1.4402, "
+            "0.8015 ... and from epoch 24 on it prints 0.6687 every single epoch.\n")
+    assert diagnosis(said).verdict == "healthy"
+    d = diagnosis(title + said)
+    assert d.evidence.count == 10 and d.verdict != "healthy" and "as the run printed them, line by line" in d.ask
 
 
 def test_a_short_curve_from_sentences_beside_words_that_say_nan_is_not_a_healthy_run():

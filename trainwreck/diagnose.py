@@ -692,7 +692,10 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     elif unjudged:                     # too few values to judge, beside words that the run does not learn
         d.verdict = "no-evidence"
         d.ask = (f"at least {SHAPE_MIN} loss values from the start of the run (with the accuracy, if it prints one), "
-                 "and any warning or error above them")
+                 "and any warning or error above them") if d.evidence.count < SHAPE_MIN else (
+            "the loss values as the run printed them, line by line (a sentence gives the few it chooses; the words "
+            "say more went wrong than they show), with the accuracy if it prints one, and any warning or error above "
+            "them")
     else:
         d.verdict = "no-evidence"
         d.ask = ("the loss values the run printed (from the first to the first nan, or the last ones) and "

@@ -376,9 +376,13 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
     # ... and the same short curve beside words that say the run went nan or inf when these values are all finite:
     # values a report gives in its sentences stop where it had numbers to give ("it was ~4.3, then 5, 7, 12..."),
     # and its nan is said in another sentence ("it still goes nan at the same step") -- a log would print it
-    unjudged = sig.name == "healthy" and ev.count < SHAPE_MIN and ev.count >= 2 and (
-        says_not_learning(ev.prose) and ev.last >= (1 - PLATEAU_FALL) * ev.head[min(len(ev.head) - 1, ev.count // 2)]
-        or ev.dialect == prose_values.DIALECT.name and said_nonfinite_value)
+    # (values from sentences, however many, are the ones the reporter chose to give: words that say the run is stuck
+    # or went nan say what they leave out -- "from epoch 24 on it prints 0.6687 every single epoch")
+    said = ev.dialect == prose_values.DIALECT.name
+    unjudged = sig.name == "healthy" and ev.count >= 2 and (
+        ev.count < SHAPE_MIN and says_not_learning(ev.prose)
+        and ev.last >= (1 - PLATEAU_FALL) * ev.head[min(len(ev.head) - 1, ev.count // 2)]
+        or said and (said_nonfinite_value and ev.count < SHAPE_MIN or says_not_learning(ev.prose)))
     hits = {e.id: _declared_hits(w.weighed[e.id], ev.messages) for e in w.entries}
     if zero is not None:                               # Apex's scale at zero: the scaler out of range
         for i in w.declarers.get(SAME_AS, []):

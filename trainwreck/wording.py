@@ -422,7 +422,8 @@ NOT_LEARNING = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|di
                           r"\b(?:barely|hardly)\s+(?:learn\w*|improv\w*|decreas\w*|mov\w*|chang\w*|go(?:es)? down)\b|"
                           # (an accuracy that falls short: "only reaches ~35% on MNIST", "only gets 60 %")
                           r"\bonly\s+(?:reach|get|hit|achiev)\w*\s+(?:about\s+|around\s+|~\s?)?\d{1,2}(?:\.\d+)?\s?%", re.I)
-NOT_THIS_RUN = re.compile(r"\b(?:val\w*|validation|test|eval\w*)\b", re.I)
+# (val_loss, val_acc, valid, validation: not "value", which `val\w*` took -- "the same value for 270 epochs")
+NOT_THIS_RUN = re.compile(r"\b(?:val(?:_\w+)?|valid(?:ation)?(?:_\w+)?|test|eval\w*)\b", re.I)
 
 
 # A sentence's end, kept by a split: a full stop (not a decimal point), a semicolon, a line's end, "!" or "?"

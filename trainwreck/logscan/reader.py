@@ -171,7 +171,8 @@ class _Reader:
                 if item.label is None:         # the line's own numbering (a long line's search is not needed)
                     out.append(where.at(item.offset))
                 else:
-                    out.append(Position(line0 + data.count(b"\n", 0, item.offset) + 1, step=item.label))
+                    out.append(Position(line0 + data.count(b"\n", 0, item.offset) + 1, epoch=item.epoch,
+                                        step=item.label))
             return out
 
         self.track.add(Batch([item.number for item in found]), locate, lambda i: lambda: locate([i])[0])

@@ -25,7 +25,8 @@ from .history import Item
 LOSS_WORD = re.compile(rb"(?i)(?<![\w'\"/])(?:(?:val(?:idation)?|valid|test|eval(?:uation)?|dev)[ \t_-]+)?loss(?:es)?"
                        rb"(?![\w'\"]|\.\w)")
 # a sentence ends at a full stop that is no decimal point, at ; ! ? or a line's end (and at CJK full stops)
-SENTENCE_END = re.compile(rb"\.(?![\d\w])|[;!?\n]|\xe3\x80\x82|\xef\xbc\x81|\xef\xbc\x9f")
+# (an ellipsis is no end: "0.6912, 0.4127, ... 0.0214 (epoch 19), then nan" goes on past it)
+SENTENCE_END = re.compile(rb"(?<!\.)\.(?![\d\w.])|[;!?\n]|\xe3\x80\x82|\xef\xbc\x81|\xef\xbc\x9f")
 LONGEST = 400            # bytes of a sentence read after its loss word
 GAP = 60                 # bytes of words at most before a value, or between two
 _UNIT = (rb"(?:epoch\w*|epoque\w*|\xc3\xa9poque\w*|\xc3\xa9poca\w*|epoca\w*|\xd1\x8d\xd0\xbf\xd0\xbe\xd1\x85\w*|step\w*|"
@@ -39,7 +40,10 @@ TOKEN = re.compile(
     # a count of something (500 epochs, 30 epoche, 8 GPUs, 10%, 3x), or a whole number after a word that places it
     # ("0.4 after 5 and 0.3 after 10"): not a value either
     rb"|(?P<count>(?<![\w.~])~?[ \t]*\d[\d,]*(?:\.\d+)?[ \t]*(?:%|(?i:" + _UNIT + rb"))"
-    rb"|(?<![\w])(?i:after|by|until|till|around|within|for|in)[ \t]+~?\d+(?![\w.]|[ \t]*[-\xe2]))"
+    rb"|(?<![\w])(?i:after|by|until|till|around|within|for|in)[ \t]+~?\d+(?![\w.]|[ \t]*[-\xe2])"
+    # ... or a change, not a value: "crawling down by ~0.005 per epoch", "drops 0.01 each step"
+    rb"|(?<![\w])(?i:by)[ \t]+~?[ \t]*" + NUMBER + rb"|~?" + NUMBER + rb"[ \t]+(?i:per|each|every|a)[ \t]+"
+    rb"(?i:epoch|step|iteration|iter|batch|update)\b)"
     # an aside in brackets with no decimal and no nan in it ("(Keras needed 10 for that)", "(accuracy 41%)", a
     # shape's "(5, 6, 7)"): not the run's values, nor their end; one that holds them is read through ("(it was
     # ~4.3, then 5, 7, 12)")
@@ -62,24 +66,42 @@ DENIED = re.compile(rb"(?i)\b(?:no|not|never|without|nor|isn't|wasn't|aren't)\b[
 MIN_RUN = 3
 
 
-def _values(data: bytes, start: int) -> list[tuple[int, bytes]]:
-    """The values after a loss word that ends at `start`: the first run of them, kept where it is MIN_RUN long."""
+# An epoch printed right beside a value, with nothing but a colon between ("epoch 30 2.3010", "epoch 3: 0.41") or in
+# brackets right after it ("0.0214 (epoch 19)"): that value's epoch, as a log would print it. (One a few words away
+# is not: "-1843.2 à la fin de l'epoch 1, -15720.6" names the epoch of the value before it.)
+EPOCH_PLACE = re.compile(rb"(?i)(?:epoche?|\xc3\xa9poque|\xc3\xa9poca)s?[ \t]*(\d+)(?:[ \t]*/[ \t]*(\d+))?$")
+TIGHT_BEFORE = re.compile(rb"[ \t]*(?::[ \t]*|=[ \t]*)?$")
+AFTER = re.compile(rb"[ \t]*\([ \t]*(?i:epoche?|\xc3\xa9poque|\xc3\xa9poca)[ \t]*(\d+)(?:[ \t]*/[ \t]*(\d+))?[ \t]*\)")
+
+
+def _epoch(m: re.Match) -> str:
+    return f"epoch {m.group(1).decode()}" + (f"/{m.group(2).decode()}" if m.group(2) else "")
+
+
+def _values(data: bytes, start: int) -> list[tuple[int, bytes, str | None]]:
+    """The values after a loss word that ends at `start`, with the epoch printed beside each (EPOCH_PLACE), if any:
+    the first run of them, kept where it is MIN_RUN long."""
     end = SENTENCE_END.search(data, start, start + LONGEST)
     stop = end.start() if end else min(len(data), start + LONGEST)
-    run: list[tuple[int, bytes]] = []
-    gap_from, skipped = start, 0
+    run: list[tuple[int, bytes, str | None]] = []
+    gap_from, skipped, place = start, 0, None
     for m in TOKEN.finditer(data, start, stop):
         kind = m.lastgroup
         if kind in ("place", "count", "name", "aside", "code"):
             skipped += m.end() - m.start()       # (words of their own: not counted in the gap)
+            place = m if kind == "place" else None
             continue
         if kind != "value" or m.start() - gap_from - skipped > GAP:
             break
         number = m.group("value").lstrip(b"~ \t")
         if not number[-1:].isdigit() and DENIED.search(data, gap_from, m.start()):
             break       # "no nan": not a value, and the sentence says no more of them
-        run.append((m.start() + len(m.group("value")) - len(number), number))
-        gap_from, skipped = m.end(), 0
+        offset = m.start() + len(m.group("value")) - len(number)
+        before = EPOCH_PLACE.search(place.group(0)) if place is not None and TIGHT_BEFORE.fullmatch(
+            data, place.end(), offset) else None
+        after = AFTER.match(data, m.end(), stop)
+        run.append((offset, number, _epoch(before) if before else _epoch(after) if after else None))
+        gap_from, skipped, place = m.end(), 0, None
         if number.lower().startswith(b"nan"):
             break       # (what a sentence says after its nan is not the run's next value: "nan at step ~200")
     return run if len(run) >= MIN_RUN else []
@@ -94,8 +116,8 @@ def items(data: bytes) -> list[Item]:
         if m.start() < pos or m.group(0)[:1].lower() != b"l":     # (a validation loss's sentence gives none)
             continue
         run = _values(data, m.end())
-        for k, (offset, number) in enumerate(run, start=1):
-            out.append(Item(offset, number.rstrip(b"."), f"value {k} of the sentence"))
+        for k, (offset, number, epoch) in enumerate(run, start=1):
+            out.append(Item(offset, number.rstrip(b"."), f"value {k} of the sentence", epoch))
         if run:
             pos = run[-1][0] + len(run[-1][1])
     return out
