@@ -1515,6 +1515,12 @@ def test_the_session30_changes_review_regressions_stay_fixed():
         assert "raw-targets" not in weighed_parts(words + "\n" + iterations, "WR-360"), words
     fell = "".join(f"epoch {e} loss {231840.2 * 0.93 ** e:.1f}\n" for e in range(12))   # a10: fell 40%
     assert "raw-targets" not in weighed_parts("MSE regression on prices\n" + fell, "WR-360")
+    # ... unless the words say it does not learn: still 1.04e5 at the end is no error on unit-scale targets
+    # (review_session36_final f33: "MAE stuck in the thousands", a loss of 7.1e7 after 99 epochs, called healthy)
+    stuck = weighed_parts("MSE regression on prices, the MAE is stuck in the thousands\n" + fell, "WR-360")
+    assert stuck["raw-targets"] == 2.0
+    assert "raw-targets" not in weighed_parts("MSE regression on prices, the MAE is stuck in the thousands\n"
+                                              + fell.replace("loss 104352.1", "loss 9.1"), "WR-360")
     assert when("NaN in epoch 3 at step 4500") == {"later"}                              # a18
     assert when("The loss is 3.7e+21 at step 0") == {"start"}                            # a19
     assert lr_tried("I re-ran with the same lr but seed 1 and it's the same") == ""     # a25
@@ -2330,7 +2336,14 @@ def test_a_clip_after_the_optimizer_step_is_a_climb_despite_clipping():
                for e in late.matches[0].evidence)
     # its first step of the fix is to move the call, not to tune the threshold (review_session36_blind q27); the
     # rate's entry keeps its own
-    assert late.matches[0].fix.startswith("Move the `clip_grad_norm_()` call between backward() and step()")
+    assert late.matches[0].fix.startswith("Move the `clip_grad_norm_()` call between backward() and step() (with "
+                                          "gradient accumulation, after the last backward() before step()")
+    # zero_grad() in the loop clears what was clipped; said only where the paste calls it (factcheck_session36 item 4)
+    said = "zero_grad() cleared the clipped ones"
+    assert any(said in e for e in late.matches[0].evidence) and "zero_grad" in LATE_CLIP_LOOP
+    unclear = diagnosis(LATE_CLIP_LOOP.replace("        opt.zero_grad(set_to_none=True)\n", "").format(first=STEP,
+                                                                                                       second=CLIP))
+    assert unclear.signature.name == "climb-despite-clipping" and not any(said in f for f in unclear.signature.facts)
     assert late.matches[1].fix.startswith("Cut the learning rate")
     in_place = diagnosis(LATE_CLIP_LOOP.format(first=CLIP, second=STEP))
     assert in_place.matches[0].fix.startswith("Cut the learning rate")
@@ -2818,13 +2831,18 @@ def test_an_optimizer_built_before_its_module_was_replaced_is_a_failure_no_entry
     said = "The loss bounces between 1.58 and 1.65 for 20 epochs.\n"
     d = diagnosis("Transfer learning: the loss doesn't go down.\n" + code + said)
     assert d.verdict == "unexplained" and not d.matches
-    assert any("`model.fc = nn.Linear(2048, 5)`): the optimizer keeps the old module's tensors" in u for u in d.unweighed)
+    assert any("`model.fc = nn.Linear(2048, 5)`): the optimizer holds the tensors that existed when it was built" in u
+               and "built on the replaced module alone, the optimizer trains nothing, frozen or not" in u
+               for u in d.unweighed)
+    # built on the whole model: the rest still trains unless frozen (factcheck_session36 item 1)
+    whole = diagnosis(code.replace("model.fc.parameters()", "model.parameters()") + said)
+    assert any("the rest of the model still trains unless it is frozen" in u for u in whole.unweighed)
     # built after the change, or a tensor's data assigned, or beside a nan: read as before
     from trainwreck.paste_facts import module_replaced_after_optimizer as replaced
     assert replaced(code.replace("optimizer = torch.optim.Adam(model.fc.parameters(), lr=1e-3)\nmodel.fc = nn.Linear"
                                  "(2048, 5)", "model.fc = nn.Linear(2048, 5)\noptimizer = torch.optim.Adam("
-                                 "model.fc.parameters(), lr=1e-3)")) == ""
-    assert replaced("opt = optim.SGD(net.parameters(), lr=0.1)\nnet.fc.weight.data = torch.zeros(3, 4)\n") == ""
+                                 "model.fc.parameters(), lr=1e-3)")) is None
+    assert replaced("opt = optim.SGD(net.parameters(), lr=0.1)\nnet.fc.weight.data = torch.zeros(3, 4)\n") is None
     assert replaced("opt = optim.SGD(model.parameters(), lr=0.1)\nmodel.classifier[6] = nn.Linear(4096, 10)\n")
     assert diagnosis(code + "epoch 1 loss 1.61\nepoch 2 loss nan\n").verdict != "unexplained"
 

@@ -8,9 +8,9 @@ from framework_runner import OPT_IN, run
 
 @OPT_IN
 def test_an_optimizer_built_before_its_layer_was_replaced_never_updates_the_new_layer():
-    """diagnose says: the optimizer keeps the old module's tensors (parameters() is read when it is built), so step()
-    never updates the new one, which keeps its initial weights; with the rest frozen the loss stays about where the
-    untrained layer puts it, near ln C."""
+    """diagnose says: the optimizer holds the tensors that existed when it was built, so the new module's weights are
+    in no parameter group and step() never changes them; built on the replaced module alone, it trains nothing, and
+    the loss stays where the untrained layer puts it, near ln C when the features reaching it are of order 1."""
     out = run("torch", """
         import json, math, torch
         torch.manual_seed(0)

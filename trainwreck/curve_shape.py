@@ -297,12 +297,18 @@ def _signature(ev: Evidence) -> Signature:
                 return sig("climb-despite-clipping", facts)
             late = CLIP_AFTER_STEP.search(ev.prose)
             if late:
+                # (zero_grad() each step then clears what was clipped before the next backward(), or, called before
+                # the clip, leaves it nothing to clip; without it the clipped gradients carry into the next step)
+                cleared = (", and zero_grad() cleared the clipped ones (or, called before the clip, left it nothing to "
+                           "clip) before the next backward()") if "zero_grad" in ev.prose else ""
                 facts.append(f"gradient clipping never shortened an update: the pasted loop clips after the optimizer's "
-                             f"step() (`{late.group('clip')}...`), so each update used the gradients unclipped, and the "
-                             f"clipped ones were cleared before the next (the clip belongs between backward() and step())")
+                             f"step() (`{late.group('clip')}...`), so each update used the gradients unclipped{cleared} "
+                             "(the clip belongs between backward() and step())")
                 out = sig("climb-despite-clipping", facts)
-                out.fix = (f"Move the `{late.group('clip')}()` call between backward() and step(), so that step() "
-                           "uses the clipped gradients; then check, as the entry's fix says, how many steps it clips.")
+                out.fix = (f"Move the `{late.group('clip')}()` call between backward() and step() (with gradient "
+                           "accumulation, after the last backward() before step(); with a GradScaler, after "
+                           "scaler.unscale_(optimizer)), so that step() uses the clipped gradients; then check, as the "
+                           "entry's fix says, how many steps it clips.")
                 return out
             out = sig("descent-then-climb" if descent else "climb-then-nonfinite", facts)
             if warn_index is None and b < WEAK_CLIMB * a:

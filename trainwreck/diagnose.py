@@ -342,9 +342,10 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
         matches = []                     # a model that trained well, failing at inference: not covered
         unweighed.append("the report says the model trained well and fails at inference, with no nan or inf: the "
                          "entries are about training that goes wrong; a model that trained well and fails at inference "
-                         "points at a difference "
-                         "between the two (the tokenizer or the preprocessing loaded at inference, the model left in "
-                         "training mode, another checkpoint loaded)")
+                         "points at a difference between the two: in the pipeline (the tokenizer or the "
+                         "preprocessing loaded at inference, the model left in training mode, another checkpoint or "
+                         "weights not loaded, another label order) or in the data (inputs unlike the ones it was "
+                         "validated on; with no validation, overfitting)")
     if _another_error(ev, c, declared_found):
         matches = []                     # an error no entry declares, and nothing said of the loss: not covered
         unweighed.append("the report shows an error that no entry declares and says nothing of a loss gone wrong "
@@ -531,12 +532,17 @@ def _self_explained(ev: Evidence, c: Context, declared_found: set[str]) -> tuple
                 return example, f'message "{example[:160]}" (line {line}): {why}'
     replaced = module_replaced_after_optimizer(ev.prose)
     if replaced:
-        return replaced, (f"the paste builds the optimizer on a module's parameters and then replaces that module "
-                          f"({replaced}): the optimizer keeps the old module's tensors (parameters() is read when it "
-                          "is built), so step() never updates the new one, which keeps its initial weights; only what "
-                          "the optimizer holds trains -- nothing, when the rest is frozen -- and the loss stays about "
-                          "where the untrained layer puts it (near ln C for C classes). No entry covers this wiring "
-                          "bug: build the optimizer once the model is complete")
+        lines, alone = replaced
+        then = ("built on the replaced module alone, the optimizer trains nothing, frozen or not, and the loss stays "
+                "where the untrained layer puts it (near ln C for C classes when the features reaching it are of "
+                "order 1)" if alone else
+                "the rest of the model still trains unless it is frozen, and can lower the loss through a layer that "
+                "never learns; frozen, nothing trains and the loss stays where the untrained layer puts it")
+        return lines, (f"the paste builds the optimizer on a module's parameters and then replaces that module "
+                       f"({lines}): the optimizer holds the tensors that existed when it was built (it makes a list of "
+                       "parameters() then), so the new module's weights are in no parameter group and step() never "
+                       f"changes them -- they keep their initial values; {then}. No entry covers this wiring bug: "
+                       "build the optimizer once the model is complete")
     return None
 
 

@@ -14,10 +14,10 @@ import re
 import statistics
 import sys
 
-from .curve_shape import ACCURACY_RISE, PLATEAU_FALL, Signature, fmt, same_batch_jumps
+from .curve_shape import ACCURACY_RISE, ENORMOUS_START, PLATEAU_FALL, Signature, fmt, same_batch_jumps
 from .logscan import Evidence, dialects
-from .wording import (MINUS_SCORE, NORMALS, WARMUP_SET, loss_kind, no_warmup_said, rate_zero_failed, score_out_of_range,
-                      sentences_and_ends, sentences_only, tokens, untrained_output_nonfinite, when)
+from .wording import (MINUS_SCORE, NORMALS, WARMUP_SET, loss_kind, no_warmup_said, rate_zero_failed, says_not_learning,
+                      score_out_of_range, sentences_and_ends, sentences_only, tokens, untrained_output_nonfinite, when)
 
 ZERO_GRADIENT_WORDS, ACCURACY_WORDS = {"gradient", "exactly", "zero"}, {"accuracy", "improve"}
 SIGMOID_ZERO_WORDS = {"sigmoidzero"}
@@ -499,9 +499,10 @@ OPTIMIZER_ON = re.compile(r"(?m)^[ \t]*[\w.]+[ \t]*=[ \t]*[\w.]*\b(?:optim|optim
 REPLACED = r"(?m)^[ \t]*(?P<target>{module}(?:\.\w{{1,40}}|\[\d{{1,4}}\]){{0,4}})[ \t]*=[ \t]*(?![=\s])[^\n]{{1,200}}"
 
 
-def module_replaced_after_optimizer(prose: str) -> str:
-    """The words of an optimizer built on a module's parameters and of that module (or a part of it) replaced later in
-    the paste, as "`optimizer = ...` ... `model.fc = ...`"; or ""."""
+def module_replaced_after_optimizer(prose: str) -> tuple[str, bool] | None:
+    """An optimizer built on a module's parameters and that module (or a part of it) replaced later in the paste: the
+    two lines, as "`optimizer = ...` ... `model.fc = ...`", and whether the optimizer was built on the replaced module
+    alone (then it trains nothing); or None."""
     code = code_of(prose)
     for m in OPTIMIZER_ON.finditer(code):
         later = re.compile(REPLACED.format(module=re.escape(m.group("module")))).search(code, m.end())
@@ -509,8 +510,9 @@ def module_replaced_after_optimizer(prose: str) -> str:
         if later and re.search(r"=[ \t]*[\w.]*[A-Z]\w*\(", later.group(0)):
             end = code.find("\n", m.end())
             built = code[m.start():end if end >= 0 else len(code)]
-            return f"`{' '.join(built.split())[:120]}` ... `{' '.join(later.group(0).split())[:120]}`"
-    return ""
+            return (f"`{' '.join(built.split())[:120]}` ... `{' '.join(later.group(0).split())[:120]}`",
+                    later.group("target") == m.group("module"))
+    return None
 
 
 def constant_kernel_init(prose: str) -> re.Match | None:
@@ -791,6 +793,18 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                 else f"a squared error that large takes errors of about {fmt(math.sqrt(first))} (its root)")
         out["raw-targets"] = (f"{regressor} (a regression's run), and its first loss ({fmt(first)}) is enormous and "
                               f"never fell to half of it: {size}, targets in their raw units")
+    # ... and one that fell and is still ENORMOUS_START or more at its last value, in a report whose words say it
+    # does not learn ("MAE stuck in the thousands"): a squared error on unit-scale targets is about their variance,
+    # 1, at worst; still 7.1e+07 after 99 epochs (Adam's steps, about its rate each, carry the output toward targets
+    # in the tens of thousands only slowly) takes errors of thousands. (A loss in raw units that falls, with no such
+    # words, may be a run learning in those units: no evidence.)
+    elif regressor and ev.first_nonfinite is None and ev.count >= 3 and ENORMOUS_START <= ev.last < ev.head[0] \
+            and says_not_learning(ev.prose) and not SUMMED.search(ev.prose) and "targets" not in scaled["scaled"] \
+            and "inputs" not in scaled["unscaled"]:
+        size = (f"an absolute error that large takes errors of about {fmt(ev.last)}" if ABSOLUTE_LOSS.search(ev.prose)
+                else f"a squared error that large takes errors of about {fmt(math.sqrt(ev.last))} (its root)")
+        out["raw-targets"] = (f"{regressor} (a regression's run), and its loss is still {fmt(ev.last)} at its last value "
+                              f"({ev.where(ev.count - 1)}): {size}, targets in their raw units")
     if SIGMOID_ZERO_WORDS <= set(words):
         out["sigmoid-zero"] = ("the report says the output is 0.5: a sigmoid gives exactly that for an input of 0, "
                                "which a last layer whose weights and bias are all zero gets for every example (a model "
@@ -855,9 +869,12 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
             out["raw-pixels"] = (f"the paste loads {loaded.group('name')} with Keras's load_data(), whose pixels are "
                                  "uint8 from 0 to 255, and scales them nowhere: raw 8-bit pixel values, fed as they are")
         elif (reader := IMAGE_READER.search(ev.prose)) and (made := _image_tensor_unscaled(ev.prose)):
-            out["raw-pixels"] = (f"the paste reads images with {reader.group(0)} (8-bit pixels, 0 to 255) and makes a "
-                                 f"tensor of them with no division by 255 (`{made}`): raw 8-bit pixel values, fed as "
-                                 "they are")
+            # (OpenCV's imread with no flag always gives 8-bit pixels; the others give a file's own depth: a 16-bit
+            # greyscale PNG or TIFF as uint16, up to 65535)
+            depth = ("8-bit pixels, 0 to 255" if reader.group(0).startswith("cv2") else
+                     "pixels in the file's own range: 0 to 255 for 8-bit images, up to 65535 for 16-bit ones")
+            out["raw-pixels"] = (f"the paste reads images with {reader.group(0)} ({depth}) and makes a tensor of them "
+                                 f"with no division by 255 (`{made}`): raw pixel values, fed as they are")
     overflow = _exp_overflow(ev)
     if overflow:
         out["exp-overflow"] = overflow
@@ -895,7 +912,11 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         out["std-unguarded"] = (f"the pasted code divides by a standard deviation with nothing added to it "
                                 f"(`{' '.join(divides.group(0).split())}`), and the loss is not finite from the first "
                                 "step, before any update: a column (or an input) whose values are all equal has a "
-                                "standard deviation of 0, and (x - mean) / std is then 0/0, nan in every row")
+                                "standard deviation of 0, and (x - mean) / std is then 0/0, nan in every row of it -- "
+                                "exactly so where the mean comes out equal to the value, as it does for a column of "
+                                "zeros (a one-hot category absent from the split) or of small whole numbers (for a "
+                                "value such as 0.1, rounding can leave the same +-1 or +-inf in every row instead); one "
+                                "such column makes every output nan")
     if sig.name == "plateau-from-start" and first is not None and last is not None:
         # a percentage when printed with % or when both are above 1; both at most 1 without %, a
         # fraction; one of each cannot be read

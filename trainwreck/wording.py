@@ -1028,7 +1028,11 @@ NORMALS = (
                       r"\b(?:higher|lower|bigger|smaller|greater) than.{0,40}(?:evaluat|validation|val[ _-]loss)|"
                       r"(?:fit|train\w*).{0,40}(?:evaluate|validation).{0,40}(?:same|differ)"),
            "the training loss is an average over an epoch while the weights change (and with dropout on); the "
-           "validation loss is measured once at the end, so the two differ even in a healthy run",
+           "validation loss is measured once at the end, so the two differ even in a healthy run. Both make training "
+           "look worse than it is: they explain a validation loss a little below the training loss, not a validation "
+           "score well below the training one -- a gap that way means the model fits the rows it trained on better "
+           "than new ones (overfitting), or the validation rows differ from the training rows (a split that is not "
+           "random, another preprocessing)",
            "both curves over the epochs: a failure shows as nan, inf or a climb, not as a gap"),
     Normal("spikes in a falling curve",
            re.compile(r"\bspik\w*|\bspiky\b|\bjumps? (?:up|around)\b"),
