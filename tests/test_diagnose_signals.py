@@ -2595,6 +2595,7 @@ def test_a_sentences_values_between_words_of_any_language_and_the_numbers_that_a
     values, never as the epoch a word beside them names: "-1843.2 à la fin de l'epoch 1" names its epoch after
     the value, "after epoch 2 it's 6.1e+21" before it."""
     from trainwreck.logscan import scan_text
+    from trainwreck.logscan.dialects.prose_values import items
 
     def read(text):
         ev = scan_text(text)
@@ -2616,14 +2617,15 @@ def test_a_sentences_values_between_words_of_any_language_and_the_numbers_that_a
     ev = scan_text("The loss goes 4.17 -> 2.60 then climbs back to 3.4 and is nan at step ~200, and 1.9 later.")
     assert ev.count == 4 and ev.first_nonfinite == 3          # nothing after its nan
     # fewer than three values, or values of something else, are no curve
-    for text in ("Training loss went 2.1 -> 0.08 and eval F1 during training was 0.91.",
-                 "train loss 0.021, val acc 0.884, val loss 0.41.",
-                 "The loss bounces between 1.58 and 1.65 for 20 epochs and val acc is 0.21.",
-                 "Val loss went 0.6, 0.7, 0.8, 0.9.",
-                 "loss is `f(x, 0, 1)` with [2, 3, 4] and weights (5, 6, 7)",
-                 "../aten/src/ATen/native/cuda/Loss.cu:250: block: [0,0,0], thread: [5,0,0] Assertion `t >= 0` failed."):
-        assert read(text) in ([], [0.021]), text
-    from trainwreck.logscan.dialects.prose_values import items
+    for text, want in (("Training loss went 2.1 -> 0.08 and eval F1 during training was 0.91.", []),
+                       ("train loss 0.021, val acc 0.884, val loss 0.41.", [0.021]),     # a key's one value
+                       ("The loss bounces between 1.58 and 1.65 for 20 epochs and val acc is 0.21.", []),
+                       ("Val loss went 0.6, 0.7, 0.8, 0.9.", []),
+                       ("loss is `f(x, 0, 1)` with [2, 3, 4] and weights (5, 6, 7)", []),
+                       ("../aten/src/ATen/native/cuda/Loss.cu:250: block: [0,0,0], thread: [5,0,0] Assertion `t >= 0` "
+                        "failed.", [])):
+        assert read(text) == want, text
+        assert not items(text.encode()), text          # none of them a sentence's values
     assert [i.number for i in items(b"val loss 0.6, 0.7, 0.8 while the loss is 0.5, 0.4, 0.3")] == [b"0.5", b"0.4", b"0.3"]
     # (review_session36_final f05, f11, f16) an ellipsis goes on; a change per epoch is no value; an epoch printed
     # right beside a value is its epoch, one a few words away is not

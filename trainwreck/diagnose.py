@@ -429,12 +429,13 @@ LABEL_VALUES = re.compile(r"\b(?:labels?|classes|class ids?|targets?|masks?)\b[^
 HANG = re.compile(r"\b(?:hangs?|hanging|hung|deadlock\w*|0 ?% (?:gpu )?util\w*|(?:gpu )?util\w* (?:is |at |of )?0 ?%|"
                   r"nothing happens|no progress|prints nothing|never starts?|(?:training|run|script|job|process|it) "
                   r"(?:just )?(?:freez\w*|froze\w*))", re.I)
-# ... and the loss said never to have been printed: the one word of the loss such a report has (and the reporter
-# "stuck on this for two days", who is, where the loss is not)
-LOSS_NOT_PRINTED = re.compile(r"\b(?:the )?loss (?:(?:is|was)(?:n't| not| never)|never(?: gets?)?) (?:even |once )?"
-                              r"(?:printed|shown|logged|computed|reached)\b|\bno loss (?:is |was )?(?:ever )?"
-                              r"(?:printed|shown|logged)\b|\bnever prints? (?:a|the|any) loss\b|"
-                              r"\bstuck (?:on|with) (?:this|it|that)\b", re.I)
+# ... and its words of the loss, or of being stuck, that say nothing went wrong with a loss: the loss said never to
+# have been printed (the one word of the loss such a report has), and the reporter "stuck on this for two days", who
+# is, where the loss is not
+NO_LOSS_GONE_WRONG = re.compile(r"\b(?:the )?loss (?:(?:is|was)(?:n't| not| never)|never(?: gets?)?) (?:even |once )?"
+                                r"(?:printed|shown|logged|computed|reached)\b|\bno loss (?:is |was )?(?:ever )?"
+                                r"(?:printed|shown|logged)\b|\bnever prints? (?:a|the|any) loss\b|"
+                                r"\bstuck (?:on|with) (?:this|it|that)\b", re.I)
 
 
 def _hang_only(ev: Evidence, words: list[str], declared_found: set[str]) -> bool:
@@ -443,8 +444,8 @@ def _hang_only(ev: Evidence, words: list[str], declared_found: set[str]) -> bool
     thesaurus may not know) but that it was never printed? (`words`: the report's tokens)"""
     if ev.count or declared_found or not HANG.search(ev.prose):
         return False
-    if LOSS_NOT_PRINTED.search(ev.prose):
-        words = tokens(LOSS_NOT_PRINTED.sub(" ", ev.prose))
+    if NO_LOSS_GONE_WRONG.search(ev.prose):
+        words = tokens(NO_LOSS_GONE_WRONG.sub(" ", ev.prose))
     return not (LOSS_WORDS | {"loss"}) & set(words)
 
 

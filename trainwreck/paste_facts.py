@@ -17,7 +17,7 @@ import sys
 from .curve_shape import ACCURACY_RISE, ENORMOUS_START, PLATEAU_FALL, Signature, fmt, same_batch_jumps
 from .logscan import Evidence, dialects
 from .wording import (MINUS_SCORE, NORMALS, WARMUP_SET, loss_kind, no_warmup_said, rate_zero_failed, says_not_learning,
-                      score_out_of_range, sentences_and_ends, sentences_only, tokens, untrained_output_nonfinite, when)
+                      score_out_of_range, sentences_and_ends, sentences_only, timing_of, tokens, untrained_output_nonfinite)
 
 ZERO_GRADIENT_WORDS, ACCURACY_WORDS = {"gradient", "exactly", "zero"}, {"accuracy", "improve"}
 SIGMOID_ZERO_WORDS = {"sigmoidzero"}
@@ -945,7 +945,7 @@ def _broken_from_start(ev: Evidence, sig: Signature, words: list[str]) -> bool:
     """Is the loss not finite from the first step: the curve's signature, or, with no curve, words that say a nan or
     an inf and say it showed at the start ("nan from the very first batch", "the first loss printed is nan")?"""
     return sig.name == "nonfinite-from-start" or (ev.count == 0 and bool({"nan", "inf"} & set(words))
-                                                 and "start" in when(ev.prose))
+                                                 and "start" in timing_of(words))
 
 
 def _scales_printed(prose: str) -> str:

@@ -12,8 +12,7 @@ from dataclasses import dataclass
 from .catalog import Catalog
 from .curve_shape import ENORMOUS_FIRST_WORDS, PLATEAU_FALL, SHAPE_MIN, UNFINISHED, Signature
 from .entry import TRACES, Entry, template_pattern
-from .logscan import Evidence, MessageFinder
-from .logscan.dialects import prose_values
+from .logscan import Evidence, MessageFinder, dialects
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY
 from .logscan.stops import stop_of
 from .paste_facts import (LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, ONE_BATCH_WORDS, FIRST_LAYERS_WORDS, SCALES_WORDS,
@@ -378,7 +377,7 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
     # and its nan is said in another sentence ("it still goes nan at the same step") -- a log would print it
     # (values from sentences, however many, are the ones the reporter chose to give: words that say the run is stuck
     # or went nan say what they leave out -- "from epoch 24 on it prints 0.6687 every single epoch")
-    said = ev.dialect == prose_values.DIALECT.name
+    said = (dialect := dialects.named(ev.dialect)) is not None and dialect.chosen
     unjudged = sig.name == "healthy" and ev.count >= 2 and (
         ev.count < SHAPE_MIN and says_not_learning(ev.prose)
         and ev.last >= (1 - PLATEAU_FALL) * ev.head[min(len(ev.head) - 1, ev.count // 2)]

@@ -34,11 +34,12 @@ _SPELLINGS = (b"nan", b"NaN", b"NAN", b"inf", b"Inf", b"INF")
 _UPDATES = re.compile(rb"(?:[^\r\n]*\r(?!\n))+[^\r\n]*")
 
 
-def _kept_if_broken(data: bytes) -> bytes:
-    """The progress lines whose last update shows a non-finite loss, with their updates on lines of their own."""
+def _kept_if_broken(data: bytes) -> tuple[bytes, int]:
+    """The progress lines whose last update shows a non-finite loss, with their updates on lines of their own; and
+    how many lines that added."""
     if not any(s in data for s in _SPELLINGS):
-        return data
-    out, pos, seen = [], 0, 0
+        return data, 0
+    out, pos, seen, added = [], 0, 0, 0
     for m in UPDATE_BROKEN.finditer(data):
         if m.start() < seen:
             continue
@@ -54,20 +55,27 @@ def _kept_if_broken(data: bytes) -> bytes:
         updates = [u for u in line.group(0).split(b"\r") if u.strip(b" \t\x08")]
         if len(updates) >= 2:
             out += [data[pos:start], b"\n".join(updates)]
-            pos = line.end()
-    return b"".join(out) + data[pos:] if out else data
+            pos, added = line.end(), added + len(updates) - 1
+    return (b"".join(out) + data[pos:], added) if out else (data, 0)
 
 
 def clean(data: bytes) -> bytes:
     """The text as the terminal left it: escapes gone, the last update of each progress line kept (all of them
     where the last shows a loss that is not finite)."""
+    return cleaned(data)[0]
+
+
+def cleaned(data: bytes) -> tuple[bytes, int]:
+    """clean(), and the lines it added: a progress line's updates kept before its nan are as many lines."""
+    added = 0
     if b"\x1b" in data:
         data = ESCAPE.sub(b"", data)
     if b"\r" in data:
-        data = OVERWRITTEN.sub(b"", _kept_if_broken(data))
+        data, added = _kept_if_broken(data)
+        data = OVERWRITTEN.sub(b"", data)
     if BACKSPACE in data:
         data = data.replace(BACKSPACE, b"")
-    return data
+    return data, added
 
 
 # Python prints a warning as `file.py:12: RuntimeWarning: overflow encountered in exp` followed by the line of

@@ -76,14 +76,15 @@ class Position:
                        inherited=self.inherited if self.epoch is not None else epoch is not None)
 
 
-def _epoch_text(m: re.Match) -> str:
+def epoch_text(m: re.Match) -> str:
+    """`epoch 3` or `epoch 3/10`, from a match whose groups 1 and 2 are the epoch and its total."""
     total = m.group(2)
     return f"epoch {m.group(1).decode()}" + (f"/{total.decode()}" if total else "")
 
 
 def epoch_on(line: bytes) -> str | None:
     m = EPOCH.search(line)
-    return _epoch_text(m) if m else None
+    return epoch_text(m) if m else None
 
 
 def last_epoch(data: bytes, end: int, start: int = 0) -> str | None:
@@ -96,7 +97,7 @@ def last_epoch(data: bytes, end: int, start: int = 0) -> str | None:
             if m is not None:
                 best = m
                 break
-    return _epoch_text(best) if best else None
+    return epoch_text(best) if best else None
 
 
 def step_on(line: bytes, epoch_span: tuple[int, int] | None) -> str | None:
@@ -169,7 +170,7 @@ class Locator:
             inherited = epoch is not None
         m = EPOCH.search(line)
         if m:
-            epoch, inherited = _epoch_text(m), False
+            epoch, inherited = epoch_text(m), False
         own = self.numbering[0].match(line) if self.numbering else None
         # a line of several values each after its own step (`step 0 loss 5.54 | step 100 loss 4.91`): the step in the
         # value's own part of the line, from the last `|` or `;` before it, when that part names one

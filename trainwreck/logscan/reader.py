@@ -11,8 +11,8 @@ import functools
 import os
 import re
 
-from .cleaning import (clean, uses_lone_cr, without_questions, without_sentences_beside_a_log, without_title,
-                       without_warning_echoes)
+from .cleaning import (clean, cleaned, uses_lone_cr, without_questions, without_sentences_beside_a_log,
+                       without_title, without_warning_echoes)
 from .dialects import history
 from .evidence import ACCURACY_ENDS, Evidence, Track, merge
 from .layout import ACCURACY, Layout, column_values, csv_values, layout_of, mask, row_value
@@ -96,9 +96,8 @@ class _Reader:
         vector = self._vector()
         ev.lines += _newlines(raw) if vector else raw.count(b"\n")
         self._ended = raw.endswith(b"\n")
-        data = clean(raw)
-        if b"\r" in raw:        # a progress line whose updates were kept is as many lines (cleaning.BROKEN_UPDATE)
-            ev.lines += data.count(b"\n") - raw.count(b"\n")
+        data, added = cleaned(raw)
+        ev.lines += added        # a progress line's updates kept before its nan are as many lines
         noted = _messages_noted(ev)
         spans = self.finder.scan(data, ev, line0)
         if layout.mode == "key":

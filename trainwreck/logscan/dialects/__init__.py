@@ -44,6 +44,9 @@ class Dialect:
     # list mode: detected in the block as it is read, validation text and all (its items tell that apart themselves:
     # a sentence cut where its validation words were joins clauses that were apart)
     whole_text: bool = False
+    # its values are the few a reporter chose to give (a sentence's), not all the run printed: words that say the run
+    # went nan or does not learn say what they leave out
+    chosen: bool = False
 
 
 def named(name: str) -> Dialect | None:

@@ -18,6 +18,7 @@ import re
 
 from . import Dialect
 from ..numbers import NUMBER
+from ..positions import epoch_text
 from .history import Item
 
 # the word loss, not a validation loss's ("val loss 0.41", "validation loss went up"), nor a name's part (val_loss)
@@ -74,10 +75,6 @@ TIGHT_BEFORE = re.compile(rb"[ \t]*(?::[ \t]*|=[ \t]*)?$")
 AFTER = re.compile(rb"[ \t]*\([ \t]*(?i:epoche?|\xc3\xa9poque|\xc3\xa9poca)[ \t]*(\d+)(?:[ \t]*/[ \t]*(\d+))?[ \t]*\)")
 
 
-def _epoch(m: re.Match) -> str:
-    return f"epoch {m.group(1).decode()}" + (f"/{m.group(2).decode()}" if m.group(2) else "")
-
-
 def _values(data: bytes, start: int) -> list[tuple[int, bytes, str | None]]:
     """The values after a loss word that ends at `start`, with the epoch printed beside each (EPOCH_PLACE), if any:
     the first run of them, kept where it is MIN_RUN long."""
@@ -100,7 +97,7 @@ def _values(data: bytes, start: int) -> list[tuple[int, bytes, str | None]]:
         before = EPOCH_PLACE.search(place.group(0)) if place is not None and TIGHT_BEFORE.fullmatch(
             data, place.end(), offset) else None
         after = AFTER.match(data, m.end(), stop)
-        run.append((offset, number, _epoch(before) if before else _epoch(after) if after else None))
+        run.append((offset, number, epoch_text(before) if before else epoch_text(after) if after else None))
         gap_from, skipped, place = m.end(), 0, None
         if number.lower().startswith(b"nan"):
             break       # (what a sentence says after its nan is not the run's next value: "nan at step ~200")
@@ -124,4 +121,4 @@ def items(data: bytes) -> list[Item]:
 
 
 # (no look of its own to detect it by: a sentence with the word loss is no sign of one; its values are)
-DIALECT = Dialect("loss values given in a sentence", None, mode="list", items=items, whole_text=True)
+DIALECT = Dialect("loss values given in a sentence", None, mode="list", items=items, whole_text=True, chosen=True)
