@@ -289,6 +289,12 @@ ADDED = re.compile(r"\.add_?\(\s*(?:\w*eps\w*|(?:\d+(?:\.\d+)?|\.\d+)e-\d+|0?\.0
 TRIPLE_QUOTED = re.compile(r'"""|\'\'\'')
 
 
+def _line_from(text: str, start: int) -> str:
+    """The text from `start` to its line's end, its runs of spaces made one, to quote."""
+    end = text.find("\n", start)
+    return " ".join(text[start:end if end >= 0 else len(text)].split())
+
+
 def code_of(prose: str) -> str:
     """The paste with what is not code blanked (same length, lines kept): comments (`#`, `//`), docstrings and other
     triple-quoted strings."""
@@ -508,9 +514,7 @@ def module_replaced_after_optimizer(prose: str) -> tuple[str, bool] | None:
         later = re.compile(REPLACED.format(module=re.escape(m.group("module")))).search(code, m.end())
         # (a new module, not a number or a tensor's data: `model.fc = nn.Linear(...)`, `model.head = Head()`)
         if later and re.search(r"=[ \t]*[\w.]*[A-Z]\w*\(", later.group(0)):
-            end = code.find("\n", m.end())
-            built = code[m.start():end if end >= 0 else len(code)]
-            return (f"`{' '.join(built.split())[:120]}` ... `{' '.join(later.group(0).split())[:120]}`",
+            return (f"`{_line_from(code, m.start())[:120]}` ... `{' '.join(later.group(0).split())[:120]}`",
                     later.group("target") == m.group("module"))
     return None
 
@@ -936,8 +940,7 @@ def _image_tensor_unscaled(prose: str) -> str:
     for m in IMAGE_TENSOR.finditer(prose):
         names = "|".join(re.escape(n) for n in {m.group("name"), m.group("src")})
         if not re.search(rf"\b(?:{names})\b[^\n]{{0,60}}?(?:/=?\s*(?:255|127\.5)\b|\.div_?\(\s*255)", prose):
-            end = prose.find("\n", m.start())
-            return " ".join(prose[m.start():end if end >= 0 else len(prose)].split())[:100]
+            return _line_from(prose, m.start())[:100]
     return ""
 
 
