@@ -170,8 +170,9 @@ class _Reader:
                 if item.label is None:         # the line's own numbering (a long line's search is not needed)
                     out.append(where.at(item.offset))
                 else:
+                    # (an epoch printed beside the value says where it is: its place in the list is then no news)
                     out.append(Position(line0 + data.count(b"\n", 0, item.offset) + 1, epoch=item.epoch,
-                                        step=item.label))
+                                        step=None if item.epoch else item.label))
             return out
 
         self.track.add(Batch([item.number for item in found]), locate, lambda i: lambda: locate([i])[0])

@@ -52,7 +52,7 @@ class Item:
     offset: int
     number: bytes
     label: str | None          # "value 3 of 'loss'"; None: located by its line's own numbering
-    epoch: str | None = None   # the epoch printed right beside it, with the label ("epoch 30 2.3010")
+    epoch: str | None = None   # the epoch printed right beside it ("epoch 30 2.3010"), which locates it instead
 
 
 def items(data: bytes) -> list[Item]:

@@ -8,9 +8,10 @@ numbers, a nan and an inf read the same in all of them), a few at most, and the 
 ("epoch 2", "step 200", "for epochs 1-3", "after 500 epochs", "30 epoche"), which are not values. The values end at
 the sentence's end, at a number that is something else's (`lr 0.1`, `accuracy 10%`, `batch size 64`, `8 GPUs`,
 another loss named: "val loss 0.6"), or at a nan the words deny ("no nan", "never inf"). A validation loss's sentence
-gives none. The sentence prints no epoch or step for the run as a log does: a value is located as the value of the
-sentence it is ("value 4 of the sentence"), never as an epoch -- "-1843.2 à la fin de l'epoch 1" names its epoch
-after the value, "after epoch 2 it's 6.1e+21" before it, and a reading that guessed which would misplace one.
+gives none. A line that ends in a colon introduces the next, which goes on its sentence. A value is located as the
+value of the sentence it is ("value 4 of the sentence"), or by an epoch printed right beside it ("epoch 30 2.3010",
+"0.0214 (epoch 19)"), never by one a few words away -- "-1843.2 à la fin de l'epoch 1" names its epoch after the
+value, "after epoch 2 it's 6.1e+21" before it, and a reading that guessed which would misplace one.
 """
 from __future__ import annotations
 
@@ -65,6 +66,9 @@ TOKEN = re.compile(
 # a nan the words deny: "no nan", "not nan", "never inf", "without nan"
 DENIED = re.compile(rb"(?i)\b(?:no|not|never|without|nor|isn't|wasn't|aren't)\b[^.;\n]{0,20}$")
 MIN_RUN = 3
+# A line that ends in a colon introduces the next one, which goes on its sentence ("the average loss per epoch comes
+# out like this:" above "epoch 1: 9.84, epoch 2: 31.27, epoch 3: 18.55")
+INTRODUCES = re.compile(rb":[ \t]*\r?$")
 
 
 # An epoch printed right beside a value, with nothing but a colon between ("epoch 30 2.3010", "epoch 3: 0.41") or in
@@ -79,6 +83,8 @@ def _values(data: bytes, start: int) -> list[tuple[int, bytes, str | None]]:
     """The values after a loss word that ends at `start`, with the epoch printed beside each (EPOCH_PLACE), if any:
     the first run of them, kept where it is MIN_RUN long."""
     end = SENTENCE_END.search(data, start, start + LONGEST)
+    if end and end.group(0) == b"\n" and INTRODUCES.search(data, start, end.start()):
+        end = SENTENCE_END.search(data, end.end(), start + LONGEST)     # the line it introduces is the sentence's
     stop = end.start() if end else min(len(data), start + LONGEST)
     run: list[tuple[int, bytes, str | None]] = []
     gap_from, skipped, place = start, 0, None
