@@ -309,7 +309,10 @@ def test_an_old_alarm_does_not_make_a_small_final_rise_a_climb():
                                      "optax.chain(optax.clip_by_global_norm(50.0), optax.sgd(4.0))",
                                      "Trainer(gradient_clip_val=50.0)", "TrainingArguments(max_grad_norm=50.0)",
                                      "torch.nn.utils.clip_grad_norm_(model.parameters(), 50.0)",
-                                     "I clip the gradient norm at 50."])
+                                     "I clip the gradient norm at 50.",
+                                     # the command-line flags that set it (review_session36_final f23)
+                                     "python main.py --lr 20 --clip 50 --epochs 40", "fairseq-train --clip-norm 50.0",
+                                     "python train.py --model resnet50 --clip-grad=50", "--max-grad-norm 50"])
 def test_the_clipping_threshold_is_read_as_each_tool_spells_it(setting):
     """review_session30_broad c16: Keras's clipnorm=50.0 beside printed norms that never reached 50 was WR-220 alone;
     only PyTorch's max_norm= was read. Keras's clipnorm clips each variable's norm, which is never above the global
@@ -321,3 +324,5 @@ def test_the_clipping_threshold_is_read_as_each_tool_spells_it(setting):
     assert "gradient clipping at 50 never engaged: the largest gradient norm before the blow-up was 9" \
         in d.matches[0].evidence
     assert diagnosis_of("SGD(learning_rate=4.0, clipvalue=50.0)\n" + log).signature.name == "climb-then-nonfinite"
+    # (a flag of another name that holds the word is not the threshold)
+    assert diagnosis_of("--clip-mode value --clip_value 50\n" + log).signature.name == "climb-then-nonfinite"

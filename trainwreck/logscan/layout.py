@@ -25,10 +25,14 @@ ACCURACY = keyed(rb"(?<![\w])(?:[Tt]rain(?:ing)?[_ ])?(?:(?:sparse_)?(?:categori
 # The threshold as each tool spells it: PyTorch's clip_grad_norm_(params, max_norm=...) (or the norm passed second),
 # Keras's clipnorm= and global_clipnorm= (the first clips each variable's norm, never larger than the global norm a
 # log prints), Lightning's gradient_clip_val=, Hugging Face's max_grad_norm=, optax.clip_by_global_norm(...), and
-# "I clip the gradient norm at 50" in words. Not clipvalue=, which clips each element.
+# "I clip the gradient norm at 50" in words, and the command-line flags that set it (`--clip 0.25` in PyTorch's word
+# language model example, fairseq's `--clip-norm`, timm's `--clip-grad`, `--max-grad-norm`). Not clipvalue=, which
+# clips each element.
 CLIP_KEYS = [keyed(key) for key in (b"clip_at", b"max_norm", b"max_grad_norm", b"clip_norm", b"clipnorm",
                                     b"gradient_clip_val", b"grad_clip", b"clip_grad_norm")] + [
     re.compile(rb"clip_by_global_norm\(\s*(" + NUMBER + rb")\s*\)"),
+    re.compile(rb"(?<![\w-])--(?:clip(?:[-_](?:norm|grad(?:[-_]norm)?))?|grad[-_]clip|max[-_]grad[-_]norm)(?:[ \t]+|=)("
+               + NUMBER + rb")(?![\w.])"),
     re.compile(rb"clip_grad_norm_?\([^,()\n]{1,80}(?:\([^()\n]{0,40}\))?[^,()\n]{0,40},\s*(" + NUMBER + rb")\s*[,)]"),
     re.compile(rb"(?i)\bclip(?:ping|ped|s)?\s+(?:the\s+)?(?:global\s+)?(?:gradients?|grads?)(?:'?\s+norms?)?\s+(?:at|to)\s+("
                + NUMBER + rb")(?![\w.])")]
