@@ -7,6 +7,7 @@ import pytest
 
 from conftest import ROOT, real_catalog
 from trainwreck.diagnose import diagnose, message_finder
+from trainwreck.diagnose_report import report
 from trainwreck.logscan import scan
 from trainwreck.wording import lr_tried, tokens, when
 
@@ -969,6 +970,47 @@ def test_a_pasted_loop_that_never_clears_the_gradients_is_a_fact_for_the_accumul
                    "    self.manual_backward(loss)\n    opt.step()\n"):
         assert weighed_parts(quoted + curve, "WR-260")["never-cleared"] == 1.0, quoted
         assert "never-cleared" not in weighed_parts(quoted + "opt.zero_grad()\n" + curve, "WR-260"), quoted
+
+
+def test_gradient_accumulation_with_undivided_losses_is_the_accumulating_entry_with_its_own_fix():
+    """(review_session36_final f36) A loop that steps once every k micro-batches and divides no loss by k steps SGD with k
+    times the mean gradient: k times the rate. The climb is that construct's face: the accumulating entry comes first,
+    with the fix its page gives for accumulation on purpose (divide by k), not its first one."""
+    from trainwreck.paste_facts import accumulated_undivided
+
+    loop = ("optimizer = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)\n"
+            "for step, (x, y) in enumerate(loader):\n    loss = loss_fn(model(x), y)\n    loss.backward()\n"
+            "    if (step + 1) % grad_accum == 0:\n        optimizer.step()\n        optimizer.zero_grad()\n")
+    curve = "".join(f"step {100 * i} loss {v}\n" for i, v in enumerate(["3.12", "3.05", "3.30", "5.10", "11.9", "37.5",
+                                                                        "nan", "nan"]))
+    d = diagnosis(loop + curve)
+    top = d.matches[0]
+    assert top.entry.id == "WR-260" and "WR-220" in [m.entry.id for m in d.matches[1:3]]
+    assert top.parts["accumulated-undivided"] == 4.0          # the construct (1) and the climb, its face (3)
+    assert "stepping once every `grad_accum` micro-batches, and divides no loss by `grad_accum`" in top.evidence[0]
+    assert top.fix.startswith("Divide each micro-batch's loss by `grad_accum` before backward() "
+                              "(`loss = loss / grad_accum`)")
+    # divided, by the count's name or its number, or by Accelerate's backward(): no fact
+    assert accumulated_undivided(loop) == "grad_accum"
+    for divided in (loop.replace("loss.backward()", "(loss / grad_accum).backward()"),
+                    loop.replace("    loss.backward()", "    loss /= grad_accum\n    loss.backward()"),
+                    loop.replace("% grad_accum", "% 8").replace("    loss.backward()", "    loss = loss / 8\n    loss.backward()"),
+                    loop.replace("loss.backward()", "accelerator.backward(loss)")):
+        assert accumulated_undivided(divided) == "", divided
+    # not accumulation: a scheduler stepped every k batches, a print every k steps above a step taken every time
+    assert accumulated_undivided(loop.replace("optimizer.step()", "scheduler.step()")) == ""
+    every = ("for i, (x, y) in enumerate(loader):\n    loss = crit(model(x), y)\n    loss.backward()\n"
+             "    if i % 100 == 0:\n        print(loss.item())\n    optimizer.step()\n    optimizer.zero_grad()\n")
+    assert accumulated_undivided(every) == ""
+    # (a floor division by the count is a count of steps, not a divided loss)
+    assert accumulated_undivided(loop + "sched = CosineAnnealingLR(optimizer, T_max=len(loader) // grad_accum)\n") \
+        == "grad_accum"
+    # Adam divides each gradient by its own running size: the sum steps about as the mean does, no fact
+    adam = loop.replace("torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)", "torch.optim.Adam(model.parameters())")
+    assert "accumulated-undivided" not in weighed_parts(adam + curve, "WR-260")
+    # beside a healthy curve, nothing
+    healthy = "".join(f"step {100 * i} loss {3.1 * 0.9 ** i:.4f}\n" for i in range(12))
+    assert diagnosis(loop + healthy).verdict == "healthy"
 
 
 def test_a_step_the_words_say_was_fine_is_not_when_the_failure_showed():
@@ -2300,6 +2342,72 @@ def test_factcheck_session33_keras_sums_and_losses_that_grow_by_design():
     for by_design in ("The consistency weight is ramped up from 0 over 3 epochs.\n",
                       "Curriculum: longer sequences from epoch 3.\n"):
         assert diagnosis(by_design + doubled).signature.name != "climbed-and-stayed", by_design
+
+
+def test_a_loss_that_never_went_below_its_first_value_and_ends_at_twice_it_is_no_healthy_run():
+    """(review_session36_final f15) 9.84, 31.27, 18.55, 64.02, 22.90: it swung, and came down from its peak, but never
+    below where it started, and it ends at 2.3x that. A watch that saw the rise and a last value below the peak had made
+    it "healthy"; no healthy run ends at twice its start without ever going below it."""
+    swung = "".join(f"epoch {e}: loss {v}\n" for e, v in enumerate(("9.84", "31.27", "18.55", "64.02", "22.90"), 1))
+    d = diagnosis(swung)
+    assert d.signature.name == "climbed-and-stayed" and d.matches[0].entry.id == "WR-220"
+    assert ("the loss never went below its first value, 9.84 (epoch 1): it rose as high as 64.02 and ends at 22.9 "
+            "(epoch 5), 2.33x where it started") in d.signature.facts[0]
+    # the bounds: below twice its start at the end, or once below its first value, or three values only: not this
+    for values in (("9.84", "31.27", "18.55", "64.02", "19.5"), ("9.84", "31.27", "9.5", "64.02", "22.90"),
+                   ("9.84", "31.27", "22.90")):
+        curve = "".join(f"epoch {e}: loss {v}\n" for e, v in enumerate(values, 1))
+        assert "never went below its first value" not in " ".join(diagnosis(curve).signature.facts), values
+    # words that say the run went nan: the values a sentence chose may stop short of it, and "no nan to stop it" would
+    # be false; a nan denied, in English or in another language, is none
+    assert diagnosis("It goes nan at step 3000. " + swung).signature.name != "climbed-and-stayed"
+    for denied in ("No nan anywhere.\n", "nan은 안 뜹니다.\n"):
+        assert diagnosis(denied + swung).signature.name == "climbed-and-stayed", denied
+
+
+def test_a_running_loss_printed_as_a_sum_is_read_as_means():
+    """(review_session33_new k07) The loop adds each batch's loss to a name and prints it every n batches undivided:
+    each print is a sum of n losses, and `% n == 0` prints the first after one batch, so the second comes out about n
+    times the first. Read as means, that is a falling loss, not a climb; the user's own numbers must agree."""
+    loop = ("for epoch in range(3):\n    total = 0.0\n    for step, (xb, yb) in enumerate(train_dl):\n"
+            "        loss = loss_fn(model(xb), yb)\n        loss.backward()\n        opt.step()\n        opt.zero_grad()\n"
+            "        total += loss.item()\n        if step % 100 == 0:\n"
+            "            print(f'epoch {epoch} step {step} loss {total:.2f}')\n            total = 0.0\n")
+    log = "".join(f"epoch 0 step {s} loss {v}\n" for s, v in ((0, "1.10"), (100, "105.30"), (200, "96.10"),
+                                                               (300, "90.20"), (400, "84.80")))
+    d = diagnosis(loop + log)
+    assert d.verdict == "healthy"
+    assert d.signature.facts[0].startswith(
+        "the printed loss is a sum, not a mean: the pasted loop adds each batch's loss to `total` and prints it every 100 "
+        "batches without dividing by 100 (its first print, after batch 0, holds that one batch alone: the next, 105.3, "
+        "is 95.7x it); read as means, each sum divided by 100: 5 loss values, all finite: the loss fell from 1.1 to "
+        "0.848")
+    assert "No known failure found. The printed loss is a sum" in report(d)
+    # the numbers disagree (a second print 3x the first, not about 100x), or the print divides, or a mean is added:
+    # read as printed (and then the loss never went below its first value)
+    for other in (log.replace("105.30", "3.30").replace("96.10", "3.10").replace("90.20", "2.95").replace("84.80", "2.90"),):
+        assert "is a sum" not in " ".join(diagnosis(loop + other).signature.facts)
+    for loop2 in (loop.replace("{total:.2f}", "{total / 100:.2f}"), loop.replace("loss.item()", "loss.item() / 100"),
+                  loop.replace("            total = 0.0\n", "")):
+        assert "is a sum" not in " ".join(diagnosis(loop2 + log).signature.facts), loop2
+    # `% n == n - 1` prints every sum whole: the shape is the same, the values are means
+    last = loop.replace("step % 100 == 0", "step % 100 == 99")
+    sums = "".join(f"epoch 0 step {s} loss {v}\n" for s, v in ((99, "230.4"), (199, "161.0"), (299, "120.7")))
+    assert "read as means, each sum divided by 100: 3 loss values, all finite: the loss fell from 2.304 to 1.207" \
+        in diagnosis(last + sums).signature.facts[0]
+
+
+def test_a_nan_denied_in_another_language_is_no_nan():
+    """(review_session36_final f15) Korean and Japanese deny after the word ("nan은 안 뜹니다", "NaNは出ません"), Chinese,
+    Russian, German, French, Spanish and Portuguese before it; English's rule looks only before it. And a nan written
+    against another script's letters ("NaNになります", "nan이") is a nan: no ASCII word boundary is needed."""
+    from trainwreck.wording import said_unnegated
+
+    for denied in ("nan은 안 뜹니다", "NaN이 없습니다", "NaNは出ません", "NaNにはならない", "没有出现nan", "нет nan",
+                   "keine NaN", "pas de nan", "sin nan", "sem NaN"):
+        assert "nan" not in tokens(denied) and not said_unnegated(denied, {"nan"}), denied
+    for said in ("loss가 nan이 됩니다", "NaNになります", "Loss变成NaN了", "la loss devient nan", "лосс стал nan"):
+        assert "nan" in tokens(said) and said_unnegated(said, {"nan"}), said
 
 
 # ---- a clip placed after the optimizer's step ----------------------------------------------

@@ -17,7 +17,7 @@ from .logscan import KEEP, Evidence
 from .logscan.positions import epoch_number, step_number
 from .plural import counted
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
-from .wording import WARMUP_SET, no_warmup_said
+from .wording import WARMUP_SET, no_warmup_said, said_unnegated
 
 # A pasted loop that clips the gradients after the optimizer's step (backward(), step(), then clip_grad_norm_ with no
 # backward() between) never clips an update: the step used the gradients unclipped, and the next zero_grad() clears
@@ -381,6 +381,16 @@ def _signature(ev: Evidence) -> Signature:
             f"its first value {fmt(ev.head[0])} ({at(0)}) and {ev.last / low:.3g}x its lowest, {fmt(low)} "
             f"({ev.where(ev.low_at)}), with no nan or inf to stop it; {seen} (some logged losses grow in a healthy "
             "run: a GAN's generator loss, a value loss regressing returns that grow)"])
+    # (not where the words say the run went nan or inf: values a sentence chose, "~4.3, then 5, 7, 12...", may stop
+    # short of it)
+    if (not grows and not swung and ev.count >= NEVER_BELOW_MIN and not ev.before_start and ev.head[0] > 0
+            and ev.low is not None and ev.low >= ev.head[0] and _held_above_start(ev)
+            and not said_unnegated(ev.prose, {"nan", "inf"})):
+        return sig("climbed-and-stayed", [
+            f"the loss never went below its first value, {fmt(ev.head[0])} ({at(0)}): it rose as high as "
+            f"{fmt(ev.high)} and ends at {fmt(ev.last)} ({at(ev.count - 1)}), {ev.last / ev.head[0]:.3g}x where it "
+            "started, with no nan or inf to stop it (some logged losses grow in a healthy run: a GAN's generator "
+            "loss, a value loss regressing returns that grow)"])
     settled = _settled_above(ev) if warn_index is not None else None
     if settled:
         return sig(*settled)
@@ -430,6 +440,10 @@ SLOW_VALUES, SLOW_SHARE = 5, 2 / 3
 # its peak, climbed and stayed however few values the paste holds or however the watch would have seen the rise: a
 # healthy run's loss does not end at twice where it started (the losses that grow in one, GROWS_WHEN_HEALTHY, aside).
 DOUBLED, HELD_MIN = 2.0, 2
+# Nor does one that never went below its first value and whose last HELD_MIN values stand at DOUBLED times it, however
+# it swung between (9.84, 31.27, 18.55, 64.02, 22.9; not one jump at the end, 2.91, 3.1, 3.0, 7.7): this many values
+# at least, so that the first is not alone in being low.
+NEVER_BELOW_MIN = 4
 
 
 def _held_above_start(ev: Evidence) -> int:

@@ -19,7 +19,7 @@ from .catalog import Catalog
 from .curve_shape import FLAT, PLATEAU_FALL, SHAPE_MIN, UNFINISHED, Signature, at_run_start, fmt, signature_of
 from .entry import TRACES, Entry
 from .logscan import KEEP, Evidence
-from .logscan.evidence import only, without_first
+from .logscan.evidence import only, with_values, without_first
 from .logscan.hidden import with_hidden
 from .logscan.layout import validation_rows
 from .logscan.messages import WARNING
@@ -27,7 +27,7 @@ from .logscan.numbers import to_float
 from .logscan.positions import counted_on, epoch_on, last_epoch, named_step, starts_again
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_scale_zero
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
-from .paste_facts import NEGATIVE, RATE_CLIMB, module_replaced_after_optimizer, shown_frameworks, uniform_start
+from .paste_facts import NEGATIVE, RATE_CLIMB, accumulated_undivided, module_replaced_after_optimizer, summed_prints, shown_frameworks, uniform_start
 from .weighing import (CODE_CONSTRUCTS, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
 from .wording import (BENIGN_OVERFLOW, RESTARTED, STUCK, UNIFORM_START, Normal, lr_tried, normals_asked, says_failure, timing_of,
@@ -46,7 +46,7 @@ CANDIDATES = 3
 # beside a named entry and its runners-up, the others are listed only with one of them.
 # Facts of the paste that make an entry a candidate on their own, beside a curve that shows another's signature.
 SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one-labels", "mask-255", "raw-pixels",
-              "never-cleared", "pairing", "exp-overflow", "raw-targets", "constant-feature", "zero-init", "large-init",
+              "never-cleared", "accumulated-undivided", "pairing", "exp-overflow", "raw-targets", "constant-feature", "zero-init", "large-init",
               "flushed", "scale-collapse",
               "full-precision", "masked-inf", "log-unguarded", "exp-unshifted", "sqrt-at-zero", "same-batch",
               "first-layers", "feature-scales", "nll-of-probabilities", "clip-unengaged",
@@ -271,6 +271,31 @@ def _one_run(ev: Evidence) -> Evidence:
     return out
 
 
+# A first print that holds one batch where the next holds n of them: the next is about n times it, within this factor
+# either way (the loss moves a little over n batches, not by a factor of 3)
+SUM_RATIO = 3.0
+
+
+def _as_means(ev: Evidence) -> tuple[Evidence, str]:
+    """The evidence read as means, where the pasted loop prints a running loss as a sum of the n batches since its last
+    print (paste_facts.summed_prints), with the sentence that says so; else the evidence as it is and ''. Only when its
+    own numbers agree: a first print of one batch alone (`i % n == 0` prints after batch 0) must come out about n times
+    smaller than the next."""
+    found = summed_prints(ev.prose) if ev.count <= KEEP and ev.count >= 2 and ev.first_nonfinite is None else None
+    if found is None or ev.before_start or not all(v > 0 for v in ev.head):
+        return ev, ""
+    name, n, first_alone = found
+    v0, v1 = ev.head[0], ev.head[1]
+    if first_alone and not n / SUM_RATIO <= v1 / v0 <= n * SUM_RATIO:
+        return ev, ""
+    means = ev.head[:1] + [v / n for v in ev.head[1:]] if first_alone else [v / n for v in ev.head]
+    first = (f" (its first print, after batch 0, holds that one batch alone: the next, {fmt(v1)}, is {v1 / v0:.3g}x it)"
+             if first_alone else "")
+    note = (f"the printed loss is a sum, not a mean: the pasted loop adds each batch's loss to `{name}` and prints it "
+            f"every {n} batches without dividing by {n}{first}; read as means, each sum divided by {n}")
+    return with_values(ev, means, ev.head_at[:ev.count]), note
+
+
 def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diagnosis:
     w = weigher(catalog, weights.prose)
     # a check's stop is read within the run read (a second run, with a framework's nan check on, stopped by it)
@@ -280,7 +305,10 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
         ev = replace(ev, prose=prose)
     if (prose := without_scale_zero(ev, zero)) != ev.prose:
         ev = replace(ev, prose=prose)
+    ev, summed = _as_means(ev)
     sig = signature_of(ev)
+    if summed:
+        sig.facts[0] = f"{summed}: {sig.facts[0]}"
     c = context_of(ev, w, sig, weights, zero)
     # a question about normal behaviour is answered beside a curve too, when the curve shows no failure
     # (beside a curve, by their own words: a bare "is it normal?" asks about something the curve does not show)
@@ -322,6 +350,13 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
                           or parts.get("start") or parts.get("prior") or tried
                           or any(parts.get(k, 0) > 0 for k in SAID_FACTS)):
             fix = sig.fix if sig.fix and entry.trace == sig.name else first_fix_step(entry)
+            if parts.get("accumulated-undivided", 0) > 0:       # (the entry's second fix: accumulation on purpose)
+                k = accumulated_undivided(ev.prose)
+                count = k if k.isdigit() else f"`{k}`"
+                fix = (f"Divide each micro-batch's loss by {count} before backward() (`loss = loss / {k}`), so that "
+                       f"the {count} gradients sum to their mean, step after the last of them and clear the buffers "
+                       "right "
+                       "after the step; keep the learning rate that trained with the whole batch.")
             matches.append(Match(entry, round(score, 3), evidence, against, fix,
                                  {k: round(v, 3) for k, v in parts.items()}))
     matches.sort(key=lambda m: (-m.score, m.entry.id))

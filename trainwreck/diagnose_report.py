@@ -48,6 +48,11 @@ def header(d: Diagnosis) -> str:
             f"{sum(c for c, *_ in ev.messages.values()) + ev.more_messages} known message(s)")
 
 
+def capitalised(sentence: str) -> str:
+    """A fact, written to follow "evidence:", opening a sentence of its own."""
+    return sentence[:1].upper() + sentence[1:]
+
+
 def report(d: Diagnosis) -> str:
     ev = d.evidence
     lines = [header(d), ""]
@@ -77,7 +82,7 @@ def report(d: Diagnosis) -> str:
             lines.append("")
     elif d.verdict == "healthy":
         shapes = " a plateau, a stall," if "plateau or a stall" not in d.signature.facts[0] else ""
-        lines += [f"No known failure found{' in the training loss' if d.validation else ''}. {d.signature.facts[0]}.",
+        lines += [f"No known failure found{' in the training loss' if d.validation else ''}. {capitalised(d.signature.facts[0])}.",
                   f"Checked: non-finite loss values, a sustained climb, an enormous first value,{shapes} "
                   "and the known warning messages.", ""]
         lines += _validation_note(d)

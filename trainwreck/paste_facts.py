@@ -80,6 +80,61 @@ RATE_PROOF_WORDS = {"lower", "lr", "move", "step"}
 BACKWARD_STEP = re.compile(r"(?:\.backward\(\)|\bmanual_backward\([^()\n]{0,80}\))"
                            r"(?:[^\n]{0,200}?\.step\(\)|[^\n]*\n(?:[^\n]*\n){0,6}?[^\n]*\.step\(\))")
 CLEARED = re.compile(r"zero_grad|\.grad\s*=\s*None|\.zero_\(\)|set_to_none|clear_grad|cleargrads")
+# Gradient accumulation written by hand: the optimizer steps only inside an `if ... % k == 0:` block (the lines between
+# indented under it), after a backward() above it. Each backward() adds a micro-batch's gradient, so k of them sum to k
+# times the mean unless each loss was divided by k first -- by that count's own name or number (`loss / accum_steps`,
+# `loss /= 16`). (Accelerate's accelerator.backward() divides by the count it was given itself.)
+ACCUMULATES = re.compile(r"(?m)^(?P<ind>[ \t]{0,40})if\b[^\n]{0,120}?%[ \t]*\(?[ \t]*(?P<k>[A-Za-z_][\w.]{0,60}|\d{1,5})"
+                         r"[ \t]*\)?[ \t]*==[ \t]*0\b[^\n]{0,80}:[ \t]*(?:#[^\n]*)?\n(?:(?P=ind)[ \t]+[^\n]*\n){0,4}?"
+                         r"(?P=ind)[ \t]+(?P<step>[^\n]{0,200}?\.step\([^\n]*)")
+DIVIDES_ITSELF = re.compile(r"\baccelerator\.backward\(|\bscale_loss\(")
+
+
+# A running loss printed as a sum: the loop adds each batch's loss to a name (`running_loss += loss.item()`), prints
+# that name every n batches inside an `if i % n == r:` block with no division by n, and sets it back to 0. Each print
+# is then the sum of n losses, not their mean (PyTorch's CIFAR-10 tutorial divides: `running_loss / 2000`) -- and with
+# r = 0 the first print, after batch 0, holds that one batch alone, so the second comes out about n times the first.
+ADDS_LOSS = re.compile(r"(?m)^[ \t]{0,40}(?P<acc>[A-Za-z_]\w{0,40})[ \t]*\+=[ \t]*(?P<what>[^\n]{0,80})$")
+PRINTS_EVERY = re.compile(r"(?m)^(?P<ind>[ \t]{0,40})if\b[^\n]{0,80}?%[ \t]*(?P<n>\d{1,6})[ \t]*==[ \t]*(?P<r>\d{1,6})"
+                          r"[^\n]{0,40}:[ \t]*\n(?:(?P=ind)[ \t]+[^\n]*\n){0,3}?(?P=ind)[ \t]+(?P<print>[^\n]{0,40}?"
+                          r"\bprint\([^\n]*)")
+
+
+def summed_prints(prose: str) -> tuple[str, int, bool] | None:
+    """(the name, n, whether the first print holds one batch alone) where a pasted loop prints a running loss as the
+    sum of the n batches since the last print (ADDS_LOSS, PRINTS_EVERY), else None."""
+    for add in itertools.islice(ADDS_LOSS.finditer(prose), 20):
+        acc, what = add.group("acc"), add.group("what")
+        if not re.search(r"\bloss\w*\b", what) or "/" in what:
+            continue        # (a mean added)
+        reset = re.compile(r"[ \t]+" + re.escape(acc) + r"[ \t]*=[ \t]*0(?:\.0*)?[ \t]*$")
+        for every in itertools.islice(PRINTS_EVERY.finditer(prose), 20):
+            n, r, shown = int(every.group("n")), int(every.group("r")), every.group("print")
+            # (set back to 0 in the same block, after each print: else each print sums every batch since the epoch
+            # began, not the last n)
+            block = itertools.takewhile(lambda line: line.startswith(every.group("ind")) and line[len(every.group(
+                "ind")):][:1] in (" ", "\t"), prose[every.end():].split("\n")[1:8])
+            if n >= 2 and r in (0, n - 1) and re.search(r"\b" + re.escape(acc) + r"\b", shown) \
+                    and "/" not in shown and any(reset.match(line) for line in block):
+                return acc, n, r == 0
+    return None
+
+
+def accumulated_undivided(prose: str) -> str:
+    """The accumulation count, quoted, where a pasted loop sums micro-batch gradients by hand without dividing each
+    loss by that count (ACCUMULATES); '' where it does not, or divides."""
+    if DIVIDES_ITSELF.search(prose):
+        return ""
+    for m in itertools.islice(ACCUMULATES.finditer(prose), 20):
+        if "optimizer" not in m.group("step").lower() and not re.search(r"\b(?:opt\w*|scaler)\.step\(", m.group("step")):
+            continue            # (a scheduler's step every k batches is no accumulation)
+        if ".backward(" not in prose[:m.start()]:
+            continue
+        # (not a floor division, `len(loader) // accum_steps`: a count of steps, never a loss)
+        divided = re.compile(r"(?<!/)/=?[ \t]*\(?[ \t]*(?:float\()?" + re.escape(m.group("k")) + r"(?![\w.])")
+        if not divided.search(prose):
+            return m.group("k")
+    return ""
 # ... and a loop body that clears them every step: the clearing call and backward() at one indentation inside a
 # block, a few lines apart (a zero_grad() before the loop, at a lesser indentation, clears them once: WR-260's bug)
 # (each part bounded: a line of thousands of spaces must not make the search quadratic)
@@ -841,6 +896,16 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     if went_wrong and BACKWARD_STEP.search(ev.prose) and not CLEARED.search(ev.prose):
         out["never-cleared"] = ("the pasted loop calls backward() and step() and clears the gradients nowhere in the "
                                 "paste (no zero_grad(), no `.grad = None`)")
+    # (SGD's step, with momentum or without, grows with the gradient; Adam's and the other adaptive optimizers' divide
+    # each gradient by its own running size, so a sum k times the mean steps about as the mean does)
+    if went_wrong and (k := accumulated_undivided(ev.prose)) and not (ADAPTIVE.search(ev.prose)
+                                                                         and not PLAIN_SGD.search(ev.prose)):
+        k = k if k.isdigit() else f"`{k}`"
+        climbs = (f", and the loss climbs as it does under a rate {k} times higher" if sig.name in RATE_CLIMBS else "")
+        out["accumulated-undivided"] = (
+            f"the pasted loop accumulates gradients, stepping once every {k} micro-batches, and "
+            f"divides no loss by {k}: each backward() adds its micro-batch's gradient, so SGD steps with the sum of "
+            f"{k} gradients, {k} times their mean: {k} times the learning rate{climbs}")
     if ev.grad_paired and ev.grad_zero_exact and ev.count >= 3:
         out["zero-gradient"] = ("every gradient norm printed beside the loss is exactly 0: no gradient reaches "
                                 "those weights")

@@ -15,7 +15,7 @@ from .entry import TRACES, Entry, template_pattern
 from .logscan import Evidence, MessageFinder, dialects
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY
 from .logscan.stops import stop_of
-from .paste_facts import (LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, ONE_BATCH_WORDS, FIRST_LAYERS_WORDS, SCALES_WORDS,
+from .paste_facts import (RATE_CLIMBS, LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, ONE_BATCH_WORDS, FIRST_LAYERS_WORDS, SCALES_WORDS,
                           CLIP_UNENGAGED_WORDS, HIGH_ADAPTIVE_WORDS,
                           SINGULAR_SLOPE_WORDS, ACCURACY_WORDS,
                           CLEARED_EACH_STEP, CONSTANT_FEATURE_WORDS, DENSE, EXP_OVERFLOW_WORDS, FLOOR_WORDS,
@@ -582,6 +582,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("rate-zero", w.rate_zero, W_SAID_HALF),
                                     ("scale-collapse", w.precision, W_PRINTED),
                                     ("never-cleared", w.uncleared, W_SAID_HALF),
+                                    ("accumulated-undivided", w.uncleared, W_SAID_HALF),
                                     ("rate-rose", w.rate_raised, W_SAID_HALF),
                                     ("same-batch", w.one_batch, W_PRINTED),
                                     ("first-layers", w.first_layers, W_PRINTED),
@@ -601,6 +602,10 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
             parts[fact] = W_PRINTED if fact in CODE_CONSTRUCTS and (entry.trace == "none" or (
                 c.sig.name == entry.also_trace and c.sig.name != entry.trace)) else weight
             evidence.append(c.printed[fact])
+    if parts.get("accumulated-undivided") and c.sig.name in RATE_CLIMBS:
+        # (k undivided micro-batches step like k times the rate: the climb is this construct's own face, as the entry's
+        # page shows, so the curve counts for it as it counts for the rate's entry, and the construct on top of it)
+        parts["accumulated-undivided"] += W_CURVE
     tried, sentence = c.precision_tried
     # WR-040's own check, done: the same run in full precision -- in a paste that shows half precision in use
     if tried and entry.id in w.precision and (c.half_shown or c.precision) and not c.half_denied:

@@ -265,11 +265,22 @@ def stem(word: str) -> str:
 CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|_")
 # NaN, NaNs and -nan are one word whatever their case: folded before identifiers are split at
 # their capitals, which would cut NaN into "Na N".
-NONFINITE = re.compile(r"-?\b(?:nan|NaN|NAN|Nan)s?\b")
+# (bounded by ASCII letters and digits only: a nan beside the letters of another script, "NaNになります", "nan이", is one)
+NONFINITE = re.compile(r"-?(?<![A-Za-z0-9_])(?:nan|NaN|NAN|Nan)s?(?![A-Za-z0-9_])")
+
+
+# A nan or an inf denied in another language, whose negator English's word-before rule does not see: after the word in
+# Korean and Japanese ("nan은 안 뜹니다", "NaNは出ません"), before it in Chinese, Russian, German, French, Spanish and
+# Portuguese ("没有出现nan", "нет nan", "keine NaN", "pas de nan", "sin nan", "sem nan"). Read as English's "no nan".
+DENIED_ELSEWHERE = re.compile(
+    r"(?i)(?<![a-z])(?:nan|inf)s?[ \t]{0,2}[은는이가도를はがもに]{0,2}[ \t]{0,3}(?:안|않|없|못|(?:出|で|なら|なり|あり|発生し)"
+    r"\w{0,3}?(?:ません|ない|なかった))|"
+    r"(?<![\w])(?:没有|沒有|没|不会|不會|无|無|нет|без|не|keine?n?|pas de|aucune?|sans|sin|sem|não|nao)[ \t]{0,3}"
+    r"(?:出现|出現|任何|ни одного|any)?[ \t]{0,2}(?:nan|inf)s?(?![a-z])")
 
 
 def _prepared(text: str) -> str:
-    return " " + CAMEL.sub(" ", NONFINITE.sub(" nan ", text)).lower() + " "
+    return " " + CAMEL.sub(" ", NONFINITE.sub(" nan ", DENIED_ELSEWHERE.sub(" no nan ", text))).lower() + " "
 
 
 def _fold(text: str, patterns: list = _COMPILED) -> str:

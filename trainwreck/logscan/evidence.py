@@ -309,12 +309,16 @@ def without_first(ev: Evidence, k: int) -> Evidence:
 
 def only(ev: Evidence, start: int, end: int) -> Evidence:
     """The evidence of the loss values start to end alone (only when every value is among the kept ones)."""
+    assert ev.count <= KEEP and 0 <= start < end <= ev.count
+    return with_values(ev, ev.head[start:end], ev.head_at[start:end])
+
+
+def with_values(ev: Evidence, values: list[float], places: list[Position]) -> Evidence:
+    """The evidence with these loss values at these places instead of its own (all else as it was)."""
     from dataclasses import replace
 
     from .numbers import Batch
 
-    assert ev.count <= KEEP and 0 <= start < end <= ev.count
-    values, places = ev.head[start:end], ev.head_at[start:end]
     out = replace(ev, count=0, head=[], head_at=[], before=[], before_at=[], before_start=0, first_nonfinite=None,
                   first_nonfinite_value=None, first_nonfinite_at=None, first_nan=None, first_nan_at=None,
                   finite_after=0, last=None, last_at=None, low=None, low_at=0, low_pos=None, high=None)
