@@ -2397,6 +2397,41 @@ def test_a_running_loss_printed_as_a_sum_is_read_as_means():
         in diagnosis(last + sums).signature.facts[0]
 
 
+def test_review_session37_blind_prose_readings():
+    """(review_session37_blind q02, q07, q16, f13 of review_session36_final) Decimal commas are decimal marks in a text
+    that writes its decimals so; a count in Chinese, Japanese or Korean is no value; a key's value followed by more
+    after commas is a sentence's list; a value the words say the run printed again and again is a frozen tail; and a
+    few values beside words in another script are too little to call the run healthy."""
+    from trainwreck.logscan.dialects.prose_values import items
+
+    def read(text: str) -> list[float]:
+        return [float(i.number) for i in items(text.encode())]
+
+    german = ("Der Loss startet bei 2,30, fällt in der ersten Epoche auf 1,62 und kriecht danach nur noch: 1,49, 1,481, "
+              "1,476 … nach 20 Epochen 1,4725. Die Genauigkeit ist 99,3 %.")
+    assert read(german) == [2.3, 1.62, 1.49, 1.481, 1.476, 1.4725]
+    # (a text that writes a decimal point keeps its commas as separators; "1,481" alone may be a thousand and more)
+    assert read("loss 1,481, then 1,476 and 1,470 with lr 0.1") == []
+    assert read("Loss starts at 1,481, then 1,476 and 1,470.") == []
+    assert read("第一轮的 loss 是 1.0986，训练 500 轮，之后 1.0949，然后 1.0949。") == [1.0986, 1.0949, 1.0949]
+    # a key's one value followed by more after commas: the sentence's list, not a keyed log of one value
+    spiked = ("Loss: 0.70, 0.74, 0.61, 0.55, then a spike to 1.9 at epoch 9, 1.2 at epoch 15, and from epoch 24 to 500 it "
+              "prints 0.6803 at every single epoch. Every prediction is the same.")
+    d = diagnosis(spiked)
+    assert d.evidence.count == 7 and d.signature.name == "stall-after-drop" and d.matches[0].entry.id == "WR-140"
+    assert ('the loss froze: the report says it printed 0.6803 again and again ("0.6803 at every single epoch"), after '
+            "it had moved") in d.signature.facts[0]
+    assert diagnosis("Loss: 0.70\nLoss: 0.74\nLoss: 0.61, acc 0.5\n").evidence.dialect != "loss values given in a sentence"
+    # the frozen value must be the last one read, and the loss must have moved before it
+    assert diagnosis("Loss: 0.70, 0.74, 0.61, 0.55, then 1.9, 1.2 and 0.6803. Earlier it was frozen at 0.5500 for a "
+                     "while.").signature.name != "stall-after-drop"
+    # few values from a sentence beside words in another script: not enough to call the run healthy
+    zh = ("loss 从第一轮开始就不动，梯度一直是 0。第一轮的 loss 是 1.0986，之后很快降到 1.0949，然后一直是 1.0949，"
+          "一点都不变。没有任何警告，也没有 nan。")
+    assert diagnosis(zh).verdict == "no-evidence"
+    assert diagnosis("The loss is 1.0986, then 1.0949, then 1.0949.").verdict == "healthy"
+
+
 def test_a_nan_denied_in_another_language_is_no_nan():
     """(review_session36_final f15) Korean and Japanese deny after the word ("nan은 안 뜹니다", "NaNは出ません"), Chinese,
     Russian, German, French, Spanish and Portuguese before it; English's rule looks only before it. And a nan written

@@ -7,6 +7,7 @@ paste_facts.py's, and weighing it against each entry is weighing.py's.
 from __future__ import annotations
 
 import decimal
+import itertools
 import math
 import re
 import statistics
@@ -331,7 +332,7 @@ def _signature(ev: Evidence) -> Signature:
                      else f"was not rising at the end ({last_two})")
         return sig("descent-then-nonfinite", [f"the loss {moved}{then}: {ending}"])
     stall = _stall(ev)
-    frozen = _frozen(ev) if stall is None else None
+    frozen = (_frozen(ev) or _frozen_said(ev)) if stall is None else None
     if frozen:
         return sig(*frozen)
     if stall is None and (early_frozen := _frozen_early(ev)):
@@ -684,6 +685,29 @@ def _frozen(ev: Evidence) -> tuple[str, list[str]] | None:
              f"{fmt(level)}, {same}, after it had moved (from {fmt(first)} at {ev.where(0)}, "
              f"lowest {fmt(ev.low)}, highest {fmt(ev.high)}): the outputs no longer change, as when every unit of a "
              "layer has died"])
+
+
+# A value the words say the run printed at every epoch from some point on, or that it froze at ("from epoch 24 to 500
+# it prints 0.6803 at every single epoch", "Loss frozen at 0.6803 for 500 epochs"): the frozen tail a paste leaves out.
+FROZEN_SAID = re.compile(r"(?i)(?<![\w.])(?P<v>\d+\.\d+)[ \t]*,?[ \t]*(?:(?:at|on|in)[ \t]+)?(?:every|each)[ \t]+"
+                         r"(?:single[ \t]+)?(?:epoch|step|iteration|batch)\b|\b(?:frozen|stuck|fixed)[ \t]+at[ \t]+"
+                         r"(?:exactly[ \t]+)?(?P<v2>\d+\.\d+)[ \t]+(?:for|from|through|over)\b")
+
+
+def _frozen_said(ev: Evidence) -> tuple[str, list[str]] | None:
+    """A loss that moved and then, the words say, printed its last value again and again (FROZEN_SAID): the stall a
+    frozen tail shows, told in words where the paste gives the value once."""
+    if ev.first_nonfinite is not None or ev.count < 3 or ev.last is None or not ev.head or not ev.head[0] > 0:
+        return None
+    for m in itertools.islice(FROZEN_SAID.finditer(ev.prose), 20):
+        level = float(m.group("v") or m.group("v2"))
+        if level == ev.last and _moved(ev, level) and level >= STALL_LEVEL * ev.head[0]:
+            said = " ".join(m.group(0)[:m.end("v2") - m.start() if m.group("v2") else None].split())
+            return ("stall-after-drop",
+                    [f"the loss froze: the report says it printed {fmt(level)} again and again (\"{said}\"), after it "
+                     f"had moved (from {fmt(ev.head[0])} at {ev.where(0)}, lowest {fmt(ev.low)}, highest "
+                     f"{fmt(ev.high)}): the outputs no longer change, as when every unit of a layer has died"])
+    return None
 
 
 def _frozen_after_jump(ev: Evidence, peak: int) -> tuple[str, list[str]] | None:

@@ -275,7 +275,7 @@ NONFINITE = re.compile(r"-?(?<![A-Za-z0-9_])(?:nan|NaN|NAN|Nan)s?(?![A-Za-z0-9_]
 DENIED_ELSEWHERE = re.compile(
     r"(?i)(?<![a-z])(?:nan|inf)s?[ \t]{0,2}[은는이가도를はがもに]{0,2}[ \t]{0,3}(?:안|않|없|못|(?:出|で|なら|なり|あり|発生し)"
     r"\w{0,3}?(?:ません|ない|なかった))|"
-    r"(?<![\w])(?:没有|沒有|没|不会|不會|无|無|нет|без|не|keine?n?|pas de|aucune?|sans|sin|sem|não|nao)[ \t]{0,3}"
+    r"(?:没有|沒有|没|不会|不會|无|無|(?<![\w])(?:нет|без|не|keine?n?|pas de|aucune?|sans|sin|sem|não|nao))[ \t]{0,3}"
     r"(?:出现|出現|任何|ни одного|any)?[ \t]{0,2}(?:nan|inf)s?(?![a-z])")
 
 

@@ -182,7 +182,8 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
             for key in dialect.keys:
                 pattern = dialect.pattern or keyed(key, **spelled)
                 found = pattern.search(masked)
-                if found and dialect is keyed_dialect.DIALECT and _title_only(pattern, masked, training, prefixed, spelled):
+                if found and dialect is keyed_dialect.DIALECT and (
+                        _title_only(pattern, masked, training, prefixed, spelled) or _one_list(pattern, masked, found)):
                     break
                 chosen = _named_first(pattern, masked, found, key) if found and dialect.pattern is None else None
                 named, why = chosen or (None, "")
@@ -298,6 +299,15 @@ def _title_only(pattern: re.Pattern, masked: bytes, training: bytes, prefixed: l
     plain = len(pattern.findall(masked[:DETECT_WINDOW]))
     own = len(_own_key(prefixed[0], spelled).findall(training[:DETECT_WINDOW]))
     return plain <= TITLE_ONLY and own > plain
+
+
+# A key's value followed by more values, each after a comma ("Loss: 0.70, 0.74, 0.61, 0.55, then a spike to 1.9"):
+# a list a sentence gives after the key, not a log's key -- where the key says so only once.
+LIST_AFTER = re.compile(rb"[ \t]*,[ \t]*-?\d+(?:\.\d+)?(?:e[-+]?\d+)?[ \t]*,[ \t]*-?\d")
+
+
+def _one_list(pattern: re.Pattern, masked: bytes, found: re.Match) -> bool:
+    return LIST_AFTER.match(masked, found.end()) is not None and pattern.search(masked, found.end()) is None
 
 
 def _drop_mask(layout: Layout, first: bytes, masked: bytes, found: re.Match, key: bytes, spelled: dict) -> None:

@@ -33,7 +33,10 @@ LONGEST = 400            # bytes of a sentence read after its loss word
 GAP = 60                 # bytes of words at most before a value, or between two
 _UNIT = (rb"(?:epoch\w*|epoque\w*|\xc3\xa9poque\w*|\xc3\xa9poca\w*|epoca\w*|\xd1\x8d\xd0\xbf\xd0\xbe\xd1\x85\w*|step\w*|"
          rb"iter\w*|it\b|batch\w*|sample\w*|example\w*|image\w*|class\w*|gpus?|x\b|k\b|m\b|b\b|params?|"
-         rb"parameters?|layers?|heads?|minutes?|mins?|hours?|h\b|seconds?|s\b|ms\b)")
+         rb"parameters?|layers?|heads?|minutes?|mins?|hours?|h\b|seconds?|s\b|ms\b|"
+         # (and the count words of Chinese, Japanese and Korean: 轮 次 步 回 個 エポック 에폭 번)
+         rb"\xe8\xbd\xae|\xe6\xac\xa1|\xe6\xad\xa5|\xe5\x9b\x9e|\xe5\x80\x8b|\xe4\xb8\xaa|"
+         rb"\xe3\x82\xa8\xe3\x83\x9d\xe3\x83\x83\xe3\x82\xaf|\xec\x97\x90\xed\x8f\xad|\xeb\xb2\x88)")
 # the tokens of a sentence after its loss word:
 TOKEN = re.compile(
     # a place in the run: "epoch 2", "step 200", "epochs 1-3", "epoch 3/10", "iteration #4" -- not a value
@@ -60,7 +63,8 @@ TOKEN = re.compile(
     rb"|(?P<name>(?<![\w.])[A-Za-z_][\w\-/]*\d[\w\-/]*)"
     # a value: a number, a nan or an inf, maybe "about" (~); not a name's digits (ResNet-50, fp16, 1e-3's parts)
     # (nor the end of a range, "0.6931-0.6929": both ends are values)
-    rb"|(?P<value>(?:(?<![\w.\-/+])|(?<=\d-)|(?<=\d\xe2\x80\x93))~?[ \t]*" + NUMBER + rb")(?![\w]|\.\d|/\d)"
+    # (nor a group of digits a comma joins to another, "1,481": a thousand and more, or a decimal comma left as it is)
+    rb"|(?P<value>(?:(?<![\w.\-/+,])|(?<=\d-)|(?<=\d\xe2\x80\x93)|(?<=[^\d],))~?[ \t]*" + NUMBER + rb")(?![\w]|\.\d|/\d|,\d)"
     # a digit of something else (a date, a version, a shape): it breaks the values as another number does
     rb"|(?P<digit>\d)")
 # a nan the words deny: "no nan", "not nan", "never inf", "without nan"
@@ -110,9 +114,25 @@ def _values(data: bytes, start: int) -> list[tuple[int, bytes, str | None]]:
     return run if len(run) >= MIN_RUN else []
 
 
+# A decimal comma (German, French, Spanish, Portuguese, Russian...: "1,4725", "2,30", "99,3 %"): in a text that writes
+# its decimals so -- a comma between digits with one, two or four or more after it (three may be a thousands'
+# separator) at least twice, and no decimal point between digits -- every comma between digits is a decimal mark.
+COMMA_DECIMAL = re.compile(rb"(?<![\d,.])\d{1,6},(?:\d{1,2}|\d{4,12})(?![\d,])")
+POINT_DECIMAL = re.compile(rb"\d\.\d")
+BETWEEN_DIGITS = re.compile(rb"(?<=\d),(?=\d)")
+
+
+def _decimal_points(data: bytes) -> bytes:
+    """data with its decimal commas written as points (one byte for one: every offset stays), where it writes them."""
+    if POINT_DECIMAL.search(data) or sum(1 for _ in zip(range(2), COMMA_DECIMAL.finditer(data))) < 2:
+        return data
+    return BETWEEN_DIGITS.sub(b".", data)
+
+
 def items(data: bytes) -> list[Item]:
     """The values of each sentence in data that gives them, in order (a sentence's full stop is no decimal: `15.`
-    is 15)."""
+    is 15; a decimal comma is a decimal mark where the text writes its decimals so)."""
+    data = _decimal_points(data)
     out: list[Item] = []
     pos = 0
     for m in LOSS_WORD.finditer(data):
