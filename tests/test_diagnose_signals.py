@@ -1013,6 +1013,29 @@ def test_gradient_accumulation_with_undivided_losses_is_the_accumulating_entry_w
     assert diagnosis(loop + healthy).verdict == "healthy"
 
 
+def test_gradients_cleared_once_before_the_batch_loop_are_the_accumulating_entry():
+    """(review_session37_blind q12) `optimizer.zero_grad()` once per epoch, before a batch loop that calls backward() and
+    step() on every batch: every step carries all the gradients before it in the epoch. The climb is its face."""
+    from trainwreck.paste_facts import cleared_outside
+
+    loop = ("for epoch in range(20):\n    opt.zero_grad()\n    for xb, yb in loader:\n        out = net(xb)\n"
+            "        loss = F.cross_entropy(out, yb)\n        loss.backward()\n        opt.step()\n")
+    curve = "".join(f"batch {100 * i} loss {v}\n" for i, v in enumerate(["1.61", "1.02", "0.70", "0.66", "0.93", "1.71",
+                                                                         "4.40", "nan"]))
+    d = diagnosis(loop + curve)
+    assert d.matches[0].entry.id == "WR-260" and d.matches[0].parts["cleared-outside"] == 4.0
+    assert "clears the gradients only before its inner loop (`for xb, yb in loader:`)" in d.matches[0].evidence[0]
+    assert cleared_outside(loop) == "for xb, yb in loader:"
+    # cleared in the batch loop too, or stepped only where it is cleared (accumulation on purpose): no fact
+    inner = loop.replace("        out = net(xb)", "        opt.zero_grad()\n        out = net(xb)")
+    accumulates = loop.replace("        opt.step()\n", "        if i % 4 == 0:\n            opt.step()\n"
+                                                        "            opt.zero_grad()\n")
+    for fine in (inner, accumulates):
+        assert cleared_outside(fine) == "", fine
+    healthy = "".join(f"batch {100 * i} loss {1.6 * 0.9 ** i:.4f}\n" for i in range(12))
+    assert diagnosis(loop + healthy).verdict == "healthy"
+
+
 def test_a_step_the_words_say_was_fine_is_not_when_the_failure_showed():
     """"The loss at iteration 0 is fine but from iteration 1 everything is nan" said "from the first values"
     (review_session28_numpy item 18)."""

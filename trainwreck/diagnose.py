@@ -46,7 +46,7 @@ CANDIDATES = 3
 # beside a named entry and its runners-up, the others are listed only with one of them.
 # Facts of the paste that make an entry a candidate on their own, beside a curve that shows another's signature.
 SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one-labels", "mask-255", "raw-pixels",
-              "never-cleared", "accumulated-undivided", "pairing", "exp-overflow", "raw-targets", "constant-feature", "zero-init", "large-init",
+              "never-cleared", "accumulated-undivided", "cleared-outside", "pairing", "exp-overflow", "raw-targets", "constant-feature", "zero-init", "large-init",
               "flushed", "scale-collapse",
               "full-precision", "masked-inf", "log-unguarded", "exp-unshifted", "sqrt-at-zero", "same-batch",
               "first-layers", "feature-scales", "nll-of-probabilities", "clip-unengaged",

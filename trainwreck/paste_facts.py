@@ -80,6 +80,22 @@ RATE_PROOF_WORDS = {"lower", "lr", "move", "step"}
 BACKWARD_STEP = re.compile(r"(?:\.backward\(\)|\bmanual_backward\([^()\n]{0,80}\))"
                            r"(?:[^\n]{0,200}?\.step\(\)|[^\n]*\n(?:[^\n]*\n){0,6}?[^\n]*\.step\(\))")
 CLEARED = re.compile(r"zero_grad|\.grad\s*=\s*None|\.zero_\(\)|set_to_none|clear_grad|cleargrads")
+# ... or a loop that clears them once, before an inner loop that calls backward() and step() on every batch and clears
+# nothing (`optimizer.zero_grad()` once per epoch): every step in that loop carries the gradients of all the ones before
+CLEARED_OUTSIDE = re.compile(r"(?m)^(?P<ind>[ \t]{0,40})(?![ \t#])[^\n]{0,200}?(?:zero_grad\(|\.grad\s*=\s*None)[^\n]*\n"
+                             r"(?:(?P=ind)(?![ \t])[^\n]*\n){0,3}?(?P=ind)(?P<loop>for\b[^\n]{0,200}:)[ \t]*\n"
+                             r"(?P<body>(?:(?P=ind)[ \t]+[^\n]*\n|[ \t]*\n){1,40})")
+
+
+def cleared_outside(prose: str) -> str:
+    """The inner loop, quoted, where the gradients are cleared only before it (CLEARED_OUTSIDE), else ''."""
+    for m in itertools.islice(CLEARED_OUTSIDE.finditer(prose if prose.endswith("\n") else prose + "\n"), 20):
+        body = m.group("body")
+        if ".backward(" in body and re.search(r"\.step\(", body) and not CLEARED.search(body):
+            return m.group("loop")
+    return ""
+
+
 # Gradient accumulation written by hand: the optimizer steps only inside an `if ... % k == 0:` block (the lines between
 # indented under it), after a backward() above it. Each backward() adds a micro-batch's gradient, so k of them sum to k
 # times the mean unless each loss was divided by k first -- by that count's own name or number (`loss / accum_steps`,
@@ -898,6 +914,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                 "paste (no zero_grad(), no `.grad = None`)")
     # (SGD's step, with momentum or without, grows with the gradient; Adam's and the other adaptive optimizers' divide
     # each gradient by its own running size, so a sum k times the mean steps about as the mean does)
+    if went_wrong and (loop := cleared_outside(ev.prose)):
+        out["cleared-outside"] = (f"the pasted loop clears the gradients only before its inner loop (`{loop}`), which "
+                                  "calls backward() and step() on every batch and clears nothing: each step carries "
+                                  "the gradients of every step before it in that loop")
     if went_wrong and (k := accumulated_undivided(ev.prose)) and not (ADAPTIVE.search(ev.prose)
                                                                          and not PLAIN_SGD.search(ev.prose)):
         k = k if k.isdigit() else f"`{k}`"

@@ -585,6 +585,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("scale-collapse", w.precision, W_PRINTED),
                                     ("never-cleared", w.uncleared, W_SAID_HALF),
                                     ("accumulated-undivided", w.uncleared, W_SAID_HALF),
+                                    ("cleared-outside", w.uncleared, W_SAID_HALF),
                                     ("rate-rose", w.rate_raised, W_SAID_HALF),
                                     ("same-batch", w.one_batch, W_PRINTED),
                                     ("first-layers", w.first_layers, W_PRINTED),
@@ -604,10 +605,14 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
             parts[fact] = W_PRINTED if fact in CODE_CONSTRUCTS and (entry.trace == "none" or (
                 c.sig.name == entry.also_trace and c.sig.name != entry.trace)) else weight
             evidence.append(c.printed[fact])
-    if parts.get("accumulated-undivided") and c.sig.name in RATE_CLIMBS:
-        # (k undivided micro-batches step like k times the rate: the climb is this construct's own face, as the entry's
-        # page shows, so the curve counts for it as it counts for the rate's entry, and the construct on top of it)
-        parts["accumulated-undivided"] += W_CURVE
+    # (not for gradients cleared nowhere in the paste: a paste may leave that line out, where these two are shown)
+    for fact in ("accumulated-undivided", "cleared-outside"):
+        if parts.get(fact) and c.sig.name in RATE_CLIMBS and entry.trace not in (c.sig.name, PART_OF.get(c.sig.name)):
+            # (k undivided micro-batches step like k times the rate, and gradients cleared once per epoch make every
+            # step carry all the ones before it: the climb is the construct's own face, as the entry's page shows, so
+            # the curve counts for it as it counts for the rate's entry, and the construct on top of it)
+            parts[fact] += W_CURVE
+            break
     tried, sentence = c.precision_tried
     # WR-040's own check, done: the same run in full precision -- in a paste that shows half precision in use
     if tried and entry.id in w.precision and (c.half_shown or c.precision) and not c.half_denied:
