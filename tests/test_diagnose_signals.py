@@ -2437,6 +2437,12 @@ def test_review_session37_blind_prose_readings():
     assert read("loss 1,481, then 1,476 and 1,470 with lr 0.1") == []
     assert read("Loss starts at 1,481, then 1,476 and 1,470.") == []
     assert read("第一轮的 loss 是 1.0986，训练 500 轮，之后 1.0949，然后 1.0949。") == [1.0986, 1.0949, 1.0949]
+    # after a sentence whose values end at a nan, a later one retells the run: it replaces them where it gives more,
+    # and is dropped where it gives fewer or no nan (review_session37_blind q05: "followed by 3 finite values later")
+    told = "The loss goes down (0.69 at the start, 0.41 by step 1800), then step 1843 prints nan. "
+    assert str(read(told + "The last losses are 0.412, 0.409, 0.415, nan.")) == "[0.412, 0.409, 0.415, nan]"
+    assert str(read(told + "Later the loss was 0.5, 0.4 and 0.3.")) == "[0.69, 0.41, nan]"
+    assert str(read(told + "The loss was 0.5, 0.4, nan.")) == "[0.69, 0.41, nan]"     # (no more values than those)
     # a key's one value followed by more after commas: the sentence's list, not a keyed log of one value
     spiked = ("Loss: 0.70, 0.74, 0.61, 0.55, then a spike to 1.9 at epoch 9, 1.2 at epoch 15, and from epoch 24 to 500 it "
               "prints 0.6803 at every single epoch. Every prediction is the same.")
@@ -2453,6 +2459,23 @@ def test_review_session37_blind_prose_readings():
           "一点都不变。没有任何警告，也没有 nan。")
     assert diagnosis(zh).verdict == "no-evidence"
     assert diagnosis("The loss is 1.0986, then 1.0949, then 1.0949.").verdict == "healthy"
+
+
+def test_review_session37_blind_opencv_said_in_words_and_no_gap_between_equal_curves():
+    """(review_session37_blind q18) Images loaded "with OpenCV" and made a tensor with `.float()` and no division are
+    raw pixels (cv2.imread gives 8-bit ones), the code quoted as the sentence quotes it; and "train and validation
+    accuracy 10.0%. Every image gets the same prediction" says no gap between the curves."""
+    from trainwreck.wording import normals_asked
+
+    report_ = ("CNN stuck at 10% accuracy on CIFAR-10\nI load the images myself with OpenCV and do `x = torch.from_numpy(img).permute(2, 0, 1).float()`, then "
+               "batch them. Cross-entropy, SGD. The first batch loss is 41.7, by batch 50 it's 2.31, and then it reads "
+               "2.3026 for all 20 epochs; train and validation accuracy 10.0%. Every image gets the same prediction.")
+    d = diagnosis(report_)
+    assert d.verdict != "normal" and d.matches[0].entry.id == "WR-330"
+    assert ("the paste reads images with OpenCV (8-bit pixels, 0 to 255) and makes a tensor of them with no division "
+            "by 255 (`x = torch.from_numpy(img).permute(2, 0, 1).float()`)") in " ".join(d.matches[0].evidence)
+    assert not any(n.name.startswith("a gap") for n in normals_asked(report_))
+    assert any(n.name.startswith("a gap") for n in normals_asked("why do fit and evaluate give different losses?"))
 
 
 def test_a_nan_denied_in_another_language_is_no_nan():

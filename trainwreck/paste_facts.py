@@ -361,9 +361,13 @@ TRIPLE_QUOTED = re.compile(r'"""|\'\'\'')
 
 
 def _line_from(text: str, start: int) -> str:
-    """The text from `start` to its line's end, its runs of spaces made one, to quote."""
+    """The text from `start` to its line's end, its runs of spaces made one, to quote; or to the backtick that closes
+    the code a sentence quotes, where `start` is inside one."""
     end = text.find("\n", start)
-    return " ".join(text[start:end if end >= 0 else len(text)].split())
+    end = end if end >= 0 else len(text)
+    if text.count("`", text.rfind("\n", 0, start) + 1, start) % 2 and (tick := text.find("`", start, end)) >= 0:
+        end = tick
+    return " ".join(text[start:end].split())
 
 
 def code_of(prose: str) -> str:
@@ -697,7 +701,8 @@ KERAS_UINT8 = re.compile(r"\b(?P<name>mnist|fashion_mnist|cifar10|cifar100)\.loa
 # ... or read by an image reader that gives 8-bit pixels (OpenCV's imread, PIL's Image.open, imageio's and scikit-image's
 # imread -- not Matplotlib's, which gives a PNG as floats in [0, 1]) and made a tensor as they are: `x =
 # torch.tensor(img, dtype=torch.float32)`, with no division of that image or that tensor by 255 in the paste
-IMAGE_READER = re.compile(r"\bcv2\.imread\b|\bImage\.open\b|\bimageio\.(?:v\d\.)?imread\b|\b(?:skimage\.)?io\.imread\b")
+IMAGE_READER = re.compile(r"\bcv2\.imread\b|\bImage\.open\b|\bimageio\.(?:v\d\.)?imread\b|\b(?:skimage\.)?io\.imread\b|"
+                          r"\b(?:with|using|via|through|by) (?:opencv|cv2)\b", re.I)
 IMAGE_TENSOR = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,30})\s*=\s*torch\.(?:tensor|from_numpy|as_tensor|FloatTensor)\(\s*"
                           r"(?:np\.(?:array|asarray)\(\s*)?(?P<src>\b(?:img|image|im|frame|pic|photo|pixels)\w{0,10})\b")
 DIVIDED_255 = re.compile(r"/=?\s*(?:255|127\.5)\b|ToTensor|convert_image_dtype|Rescaling|rescale|normali[sz]")
@@ -960,9 +965,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         elif (reader := IMAGE_READER.search(ev.prose)) and (made := _image_tensor_unscaled(ev.prose)):
             # (OpenCV's imread with no flag always gives 8-bit pixels; the others give a file's own depth: a 16-bit
             # greyscale PNG or TIFF as uint16, up to 65535)
-            depth = ("8-bit pixels, 0 to 255" if reader.group(0).startswith("cv2") else
+            name = reader.group(0).split()[-1]          # ("with OpenCV": the library the words name)
+            depth = ("8-bit pixels, 0 to 255" if name.lower().startswith(("cv2", "opencv")) else
                      "pixels in the file's own range: 0 to 255 for 8-bit images, up to 65535 for 16-bit ones")
-            out["raw-pixels"] = (f"the paste reads images with {reader.group(0)} ({depth}) and makes a tensor of them "
+            out["raw-pixels"] = (f"the paste reads images with {name} ({depth}) and makes a tensor of them "
                                  f"with no division by 255 (`{made}`): raw pixel values, fed as they are")
     overflow = _exp_overflow(ev)
     if overflow:

@@ -1037,7 +1037,9 @@ NORMALS = (
                       r"val(?:idation)?[ _-]?acc(?:uracy)?\b[^.\n]{0,30}?\b(?:lower|higher|smaller|bigger|worse|better) "
                       r"than (?:the )?train|"
                       r"\b(?:higher|lower|bigger|smaller|greater) than.{0,40}(?:evaluat|validation|val[ _-]loss)|"
-                      r"(?:fit|train\w*).{0,40}(?:evaluate|validation).{0,40}(?:same|differ)"),
+                      # (within one sentence: "train and validation accuracy 10.0%. Every image gets the same
+                      # prediction" says no gap)
+                      r"(?:fit|train\w*)(?:[^.\n]|\.\d){0,40}(?:evaluate|validation)(?:[^.\n]|\.\d){0,40}(?:same|differ)"),
            "the training loss is an average over an epoch while the weights change (and with dropout on); the "
            "validation loss is measured once at the end, so the two differ even in a healthy run. Both make training "
            "look worse than it is: they explain a validation loss a little below the training loss, not a validation "

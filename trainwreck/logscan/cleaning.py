@@ -48,15 +48,41 @@ def _kept_if_broken(data: bytes) -> tuple[bytes, int]:
         seen = end if end >= 0 else len(data)
         line = _UPDATES.match(data, start)          # a line that a progress bar rewrote
         if line is None or line.end() < m.end():
-            continue
-        last = data.rfind(b"\r", start, line.end()) + 1
-        if not UPDATE_BROKEN.search(data, last, line.end()) or not UPDATE_FINITE.search(data, start, last):
-            continue     # the update the terminal shows has a finite loss, or none before it had: it alone is kept
+            # (or the bar's last update, printed on a line of its own a line or two below the bar it ends -- Keras's
+            # TerminateOnNaN prints `Batch 517: Invalid loss, terminating training` between them)
+            line = _bar_before(data, start)
+            if line is None or line.start() < pos:
+                continue
+            start = line.start()
+            last = line.end()
+        else:
+            last = data.rfind(b"\r", start, line.end()) + 1
+            if not UPDATE_BROKEN.search(data, last, line.end()):
+                continue     # the update the terminal shows has a finite loss: it alone is kept
+        if not UPDATE_FINITE.search(data, start, last):
+            continue         # none before the broken one had a finite loss: the last alone is kept
         updates = [u for u in line.group(0).split(b"\r") if u.strip(b" \t\x08")]
         if len(updates) >= 2:
             out += [data[pos:start], b"\n".join(updates)]
             pos, added = line.end(), added + len(updates) - 1
     return (b"".join(out) + data[pos:], added) if out else (data, 0)
+
+
+BAR_GAP = 3        # lines at most between a progress bar and a broken update printed below it
+
+
+def _bar_before(data: bytes, start: int) -> re.Match | None:
+    """A line a progress bar rewrote, among the BAR_GAP lines right before the line at `start`."""
+    end = start - 1
+    for _ in range(BAR_GAP):
+        if end <= 0:
+            return None
+        begin = data.rfind(b"\n", 0, end) + 1
+        line = _UPDATES.match(data, begin)
+        if line is not None and line.end() == end:
+            return line
+        end = begin - 1
+    return None
 
 
 def clean(data: bytes) -> bytes:

@@ -134,16 +134,28 @@ def items(data: bytes) -> list[Item]:
     is 15; a decimal comma is a decimal mark where the text writes its decimals so)."""
     data = _decimal_points(data)
     out: list[Item] = []
-    pos = 0
+    pos, broken = 0, 0          # (how many values the sentence whose values end at a nan gave, once one has)
     for m in LOSS_WORD.finditer(data):
         if m.start() < pos or m.group(0)[:1].lower() != b"l":     # (a validation loss's sentence gives none)
             continue
         run = _values(data, m.end())
+        if run and broken:
+            # After a nan the run did not go on: a later sentence's values retell it ("the last losses are 0.412,
+            # 0.409, 0.415, nan"), in more detail where it gives more, or are not the run's at all
+            if not _is_nan(run[-1][1]) or len(run) <= broken:
+                pos = run[-1][0] + len(run[-1][1])
+                continue
+            del out[len(out) - broken:]
         for k, (offset, number, epoch) in enumerate(run, start=1):
             out.append(Item(offset, number.rstrip(b"."), f"value {k} of the sentence", epoch))
         if run:
             pos = run[-1][0] + len(run[-1][1])
+            broken = len(run) if _is_nan(run[-1][1]) else 0
     return out
+
+
+def _is_nan(number: bytes) -> bool:
+    return number.lower().startswith(b"nan")
 
 
 # (no look of its own to detect it by: a sentence with the word loss is no sign of one; its values are)
