@@ -2451,6 +2451,9 @@ def test_review_session37_blind_prose_readings():
     assert ('the loss froze: the report says it printed 0.6803 again and again ("0.6803 at every single epoch"), after '
             "it had moved") in d.signature.facts[0]
     assert diagnosis("Loss: 0.70\nLoss: 0.74\nLoss: 0.61, acc 0.5\n").evidence.dialect != "loss values given in a sentence"
+    # ... each value maybe with its place (review_session37_blind q14)
+    placed = diagnosis("Prices as they are, MSE. Epoch 0 loss: 3.9e10, epoch 1: 2.2e12, epoch 2: 7.5e19, epoch 3: inf.")
+    assert placed.evidence.count == 4 and placed.evidence.first_nonfinite == 3
     # the frozen value must be the last one read, and the loss must have moved before it
     assert diagnosis("Loss: 0.70, 0.74, 0.61, 0.55, then 1.9, 1.2 and 0.6803. Earlier it was frozen at 0.5500 for a "
                      "while.").signature.name != "stall-after-drop"
@@ -2489,6 +2492,15 @@ def test_a_nan_denied_in_another_language_is_no_nan():
         assert "nan" not in tokens(denied) and not said_unnegated(denied, {"nan"}), denied
     for said in ("loss가 nan이 됩니다", "NaNになります", "Loss变成NaN了", "la loss devient nan", "лосс стал nan"):
         assert "nan" in tokens(said) and said_unnegated(said, {"nan"}), said
+    # English from further than four words (review_session37_blind q27), not across a clause's "and"
+    assert "nan" not in tokens("Nothing in the data is nan (I checked df.isna().sum()).")
+    assert "input" in tokens("none of the inputs are NaN") and "nan" not in tokens("none of the inputs are NaN")
+    for said in ("nothing helps, the loss is nan", "nothing in my code changes and the loss is nan"):
+        assert "nan" in tokens(said), said
+    # when, said in the other languages: from the start (review_session37_blind q04)
+    for start in ("desde la iteración 0 la pérdida sale nan", "la loss est nan dès le début", "Loss ist von Anfang an NaN",
+                  "loss 从第一轮开始就是 nan", "с самого начала loss = nan"):
+        assert "when_start" in tokens(start), start
 
 
 # ---- a clip placed after the optimizer's step ----------------------------------------------

@@ -187,7 +187,14 @@ WHEN = [
      r"|(?:at|on|in) the (?:very )?first (?:batch|step|iteration|epoch|forward)|from (?:step|epoch|iteration)[ =:]+0\b"
      r"|the (?:very )?first (?:printed |logged |reported )?loss (?:value )?(?:is|was) +(?:already +)?(?=-?(?:nan|inf)\b)"
      r"|" + _NO_VALUE_BEFORE + r"(?:at|in) (?:step|epoch|iteration)[ =]+0\b" + _FINE_THERE +
-     r"|right away|immediately|before (?:any|the first) (?:update|step)|when (?:the )?training starts)\b",
+     r"|right away|immediately|before (?:any|the first) (?:update|step)|when (?:the )?training starts"
+     # ... and in the other languages reports come in: "desde la iteración 0", "dès le début", "von Anfang an",
+     # "desde o início", "fin dall'inizio", "с самого начала", "从第一轮", "一开始就", "最初から", "처음부터"
+     r"|desde (?:el |la |o |a )?(?:principio|inicio|início|comienzo|começo|primer\w*|iteraci[oó]n 0|paso 0|"
+     r"itera[cç][aã]o 0|[eé]poca 0)|d[eè]s (?:le |la )?(?:d[eé]but|d[eé]part|premi[eè]re?)|depuis le d[eé]but"
+     r"|von (?:anfang|beginn) an|gleich (?:am|zu) (?:anfang|beginn)|ab (?:dem )?(?:ersten|schritt 0|iteration 0)"
+     r"|(?:fin )?dall'inizio|dal prim\w*|с самого начала|с первой|с нулевой)\b"
+     r"|从第一|一开始|从一开始|最初から|처음부터",
      " when_start "),
     # a step's number said in words: its size says when (_step_timing)
     (_NO_VALUE_BEFORE + r"\b(?:at|around|about|near|from) (?:step|iteration|iter|batch|update)[ =:]*(\d{1,3}(?:,\d{3})+|\d+)\b"
@@ -276,11 +283,24 @@ DENIED_ELSEWHERE = re.compile(
     r"(?i)(?<![a-z])(?:nan|inf)s?[ \t]{0,2}[은는이가도를はがもに]{0,2}[ \t]{0,3}(?:안|않|없|못|(?:出|で|なら|なり|あり|発生し)"
     r"\w{0,3}?(?:ません|ない|なかった))|"
     r"(?:没有|沒有|没|不会|不會|无|無|(?<![\w])(?:нет|без|не|keine?n?|pas de|aucune?|sans|sin|sem|não|nao))[ \t]{0,3}"
-    r"(?:出现|出現|任何|ни одного|any)?[ \t]{0,2}(?:nan|inf)s?(?![a-z])")
+    r"(?:出现|出現|任何|ни одного|any)?[ \t]{0,2}(?:nan|inf)s?(?![a-z])|"
+    # ... and English's own from further away than a clause's four words: "nothing in the data is nan", "none of the
+    # inputs are inf"
+    r"\b(?:nothing[ \t]+(?:in|of|from)|none[ \t]+of)\b(?:(?!\b(?:and|but|so|then|while|yet)\b)[^.;:,!?\n]){0,30}?"
+    r"\b(?:is|are|was|were|turns?|turned|becomes?|became)[ \t]+(?:a[ \t]+)?"
+    r"(?:nan|inf)s?(?![a-z])")
+
+
+_NAN_OR_INF = re.compile(r"(?i)(?<![a-z])(?:nan|inf)s?(?![a-z])")
+
+
+def _denied(m: re.Match) -> str:
+    """The denial with its nan read as English's "no nan" (the words around it kept: "none of the inputs are")."""
+    return _NAN_OR_INF.sub(" no nan ", m.group(0), count=1)
 
 
 def _prepared(text: str) -> str:
-    return " " + CAMEL.sub(" ", NONFINITE.sub(" nan ", DENIED_ELSEWHERE.sub(" no nan ", text))).lower() + " "
+    return " " + CAMEL.sub(" ", NONFINITE.sub(" nan ", DENIED_ELSEWHERE.sub(_denied, text))).lower() + " "
 
 
 def _fold(text: str, patterns: list = _COMPILED) -> str:
