@@ -1675,7 +1675,8 @@ def test_a_jump_of_twice_the_value_before_in_the_first_steps_of_a_run_said_to_ha
     assert diagnosis("AdamW lr=1e-3, warmup_steps=0.\n" + log).signature.name == "spike-then-recover"
     # 1.5x the first value or more (review_session37_blind q08: x1.98 was passed over under a 2x threshold); not 1.4x
     for peak, spiked in (("6.40", True), ("5.90", False)):
-        said = diagnosis("AdamW lr=1e-3, no warmup.\n" + log.replace("9.6614", peak)).signature.name
+        said = diagnosis("AdamW lr=1e-3, no warmup.\n" + log.replace("9.6614", peak).replace("7.8831", "5.5012")
+                         ).signature.name
         assert (said == "spike-then-recover") == spiked, peak
     for other in ("AdamW lr=1e-3 with 500 warmup steps.\n", "SGD, batch size 2.\n",
                   "I tried with and without warmup; this run has warmup_steps=500.\n"):       # (warmup review n09)
