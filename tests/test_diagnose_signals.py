@@ -2391,6 +2391,16 @@ def test_a_loss_that_never_went_below_its_first_value_and_ends_at_twice_it_is_no
     assert diagnosis("It goes nan at step 3000. " + swung).signature.name != "climbed-and-stayed"
     for denied in ("No nan anywhere.\n", "nan은 안 뜹니다.\n"):
         assert diagnosis(denied + swung).signature.name == "climbed-and-stayed", denied
+    # ... nor one that went on to inf or nan: it did not fall before it broke (review_session37_blind q21, NumPy at lr 6,
+    # with the log-of-zero warnings its overshoot set off)
+    numpy = "".join(f"epoch {e}  loss {v}\n" for e, v in enumerate(("0.7247", "4.3799", "1.9667", "2.4490", "inf", "nan")))
+    d = diagnosis(numpy)
+    assert d.signature.name == "climb-then-nonfinite" and d.matches[0].entry.id == "WR-220"
+    assert d.signature.facts[0].startswith("the loss never went below its first value, 0.7247 (epoch 0): it rose to 4.38 "
+                                           "at epoch 1, 6.04x where it started, and stayed above it; first inf at epoch 4")
+    # not where the log starts mid-run (its first value is not the run's), nor below twice the first
+    for other in (numpy.replace("epoch ", "epoch 42"), numpy.replace("4.3799", "1.3799").replace("1.9667", "1.2667").replace("2.4490", "1.4490")):
+        assert diagnosis(other).signature.name != "climb-then-nonfinite", other
 
 
 def test_a_running_loss_printed_as_a_sum_is_read_as_means():

@@ -321,6 +321,14 @@ def _signature(ev: Evidence) -> Signature:
         if t == 1:
             return sig("few-values", [f"one finite loss value ({fmt(ev.before[-1])} at {at(0)}), then {ending}: "
                                       "too little to tell a climb from a jump"])
+        # (a loss that never went below its first value, and rose to twice it or more, did not fall before it broke,
+        # however it swung on the way: 0.7247, 4.3799, 1.9667, 2.449, inf -- the steps overshot from the first)
+        if ev.before_start == 0 and len(finite) == t and finite[0] > 0 and min(finite[1:]) >= finite[0] \
+                and max(finite) >= DOUBLED * finite[0] and at_run_start(ev):
+            top = max(range(t), key=finite.__getitem__)
+            return sig("climb-then-nonfinite", [
+                f"the loss never went below its first value, {fmt(finite[0])} ({at(0)}): it rose to {fmt(finite[top])} "
+                f"at {at(top)}, {finite[top] / finite[0]:.3g}x where it started, and stayed above it; {ending}"])
         # a value the log did not print as such (a check's stop, a logger's filter) may hide a climb before it
         then = f"; then the loss was {kind}" if ev.hidden_note else f" and jumped straight to {kind}"
         # the last two values say what happened just before (an earlier climb and fall is no climb into it)
@@ -387,7 +395,7 @@ def _signature(ev: Evidence) -> Signature:
     # (not where the words say the run went nan or inf: values a sentence chose, "~4.3, then 5, 7, 12...", may stop
     # short of it)
     if (not grows and not swung and ev.count >= NEVER_BELOW_MIN and not ev.before_start and ev.head[0] > 0
-            and ev.low is not None and ev.low >= ev.head[0] and _held_above_start(ev)
+            and ev.low is not None and ev.low >= ev.head[0] and _held_above_start(ev) and at_run_start(ev)
             and not said_unnegated(ev.prose, {"nan", "inf"})):
         return sig("climbed-and-stayed", [
             f"the loss never went below its first value, {fmt(ev.head[0])} ({at(0)}): it rose as high as "
