@@ -2068,6 +2068,24 @@ def keras_epochs(losses, accuracies) -> str:
                    f"accuracy: {a:.4f}\n" for e, (v, a) in enumerate(zip(losses, accuracies), 1))
 
 
+def test_a_stall_at_the_softmax_floor_is_the_probabilities_entrys_face():
+    """(review_session37_blind q30) A loss that fell and stopped at log(1 + (C - 1)/e), beside a 98.7% accuracy and a
+    Keras softmax told from_logits=True: the stall is where probabilities handed over as logits must stop, so it
+    counts for that entry as the curve's shape, not against it; the dead-ReLU entry, whose stall sits at the labels'
+    entropy beside a chance accuracy, comes second."""
+    model = ('model = keras.Sequential([layers.Dense(128, activation="relu"), layers.Dense(10, activation="softmax")])\n'
+             'model.compile(optimizer="adam", loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True), '
+             'metrics=["accuracy"])\n')
+    losses = [1.8431, 1.5712, 1.5203, 1.4986, 1.4898, 1.4851, 1.4829, 1.4811, 1.4800, 1.4793]
+    accuracies = [0.7012, 0.9104, 0.9470, 0.9613, 0.9702, 0.9761, 0.9803, 0.9834, 0.9857, 0.9874]
+    d = diagnosis(model + keras_epochs(losses, accuracies))
+    assert d.signature.name == "stall-after-drop" and [m.entry.id for m in d.matches[:2]] == ["WR-130", "WR-140"]
+    assert d.matches[0].parts["curve"] == 3.0 and not any("does not look like" in a for a in d.matches[0].against)
+    # without the floor's fact (an accuracy that says more was left to learn) the stall is no evidence for it
+    low = diagnosis(model + keras_epochs(losses, [a - 0.4 for a in accuracies]))
+    assert low.matches[0].entry.id == "WR-140"
+
+
 def test_review_session33_blind_misreadings_stay_fixed():
     """(review_session33_blind) h13: "val accuracy stuck at 50% while val loss keeps dropping" is no overfitting (the
     dropping is the loss's); h01, h36: a loss that ends at twice its start or more, near its peak, climbed and stayed,

@@ -605,6 +605,11 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
             parts[fact] = W_PRINTED if fact in CODE_CONSTRUCTS and (entry.trace == "none" or (
                 c.sig.name == entry.also_trace and c.sig.name != entry.trace)) else weight
             evidence.append(c.printed[fact])
+    if parts.get("softmax-floor", 0) > 0 and c.sig.name == "stall-after-drop" and parts.get("curve", 0) <= 0:
+        # (a loss that fell and then stopped at the floor a softmax's outputs set, beside the accuracy that says no
+        # lower loss was left to reach: the stall is this entry's own face, at the level the fact computes)
+        parts["curve"] = W_CURVE
+        against[:] = [a for a in against if not a.startswith("the loss curve does not look like this entry's")]
     # (not for gradients cleared nowhere in the paste: a paste may leave that line out, where these two are shown)
     for fact in ("accumulated-undivided", "cleared-outside"):
         if parts.get(fact) and c.sig.name in RATE_CLIMBS and entry.trace not in (c.sig.name, PART_OF.get(c.sig.name)):
