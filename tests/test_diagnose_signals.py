@@ -1519,6 +1519,11 @@ def test_a_pasted_pytorch_model_that_outputs_probabilities_into_a_logits_loss_is
     sequential = "model = nn.Sequential(nn.Linear(40, 64), nn.ReLU(), nn.Linear(64, 10), nn.Softmax(dim=1))\n" \
                  "loss_fn = nn.CrossEntropyLoss()\n"
     assert weighed_parts(sequential + fell, "WR-130")["pairing"] == 1.0
+    # the module alone, quoted in a sentence's backticks ("the model ends with `nn.Softmax(dim=1)`"; review_session37_blind
+    # q02), named beside a healthy-looking curve too: the pairing is the bug whatever the curve
+    said = "The model ends with `nn.Softmax(dim=1)` and the loss is `nn.CrossEntropyLoss()`.\n"
+    assert weighed_parts(said + fell, "WR-130")["pairing"] == 1.0
+    assert "pairing" not in weighed_parts(said.replace("`nn.Softmax(dim=1)`", "nn.Softmax in attention") + fell, "WR-130")
     attention = ("    def forward(self, q, k, v):\n        w = F.softmax(q @ k.T, dim=-1)\n        return self.out(w @ v)\n"
                  "criterion = nn.CrossEntropyLoss()\n")
     for text in (attention + fell, model.replace("BCEWithLogitsLoss", "BCELoss") + fell):

@@ -251,7 +251,10 @@ TORCH_PROBABILITY_OUT = re.compile(r"\breturn\s+(?:torch\.|F\.|nn\.functional\.|
                                    # (or quoted in a sentence, `return self.softmax(self.fc(x))`, its backtick ending it)
                                    r"(?:\.(?:squeeze|unsqueeze|view|reshape|flatten)\([^()\n]*\))*(?:\s*$|`)|"
                                    r"\b(\w+)\s*=\s*(?:torch\.|F\.|self\.)?(?:sigmoid|softmax)\([^\n]{0,120}\n[ \t]*return\s+\1\s*$|"
-                                   r"\bnn\.(?:Sigmoid|Softmax)\([^()\n]{0,20}\)\s*(?:,\s*)?\)", re.M)
+                                   # (a Sequential's last module; or the module alone in a sentence's backticks, "the
+                                   # model ends with `nn.Softmax(dim=1)`")
+                                   r"\bnn\.(?:Sigmoid|Softmax)\([^()\n]{0,20}\)\s*(?:,\s*)?\)|"
+                                   r"(?<=`)nn\.(?:Sigmoid|Softmax)\([^()\n`]{0,20}\)(?=`)", re.M)
 # (named in a sentence too: "training uses nn.CrossEntropyLoss")
 TORCH_LOGITS_LOSS = re.compile(r"\b(?:nn\.)?(?:BCEWithLogitsLoss|CrossEntropyLoss)\b|\bF\.(?:cross_entropy|"
                                r"binary_cross_entropy_with_logits)\(")
