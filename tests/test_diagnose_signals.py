@@ -2451,6 +2451,10 @@ def test_a_running_loss_printed_as_a_sum_is_read_as_means():
     for loop2 in (loop.replace("{total:.2f}", "{total / 100:.2f}"), loop.replace("loss.item()", "loss.item() / 100"),
                   loop.replace("            total = 0.0\n", "")):
         assert "is a sum" not in " ".join(diagnosis(loop2 + log).signature.facts), loop2
+    # each epoch's first print, at its batch 0, holds one batch alone too
+    two = log + "".join(f"epoch 1 step {s} loss {v}\n" for s, v in ((0, "0.81"), (100, "79.60"), (200, "75.20")))
+    assert "the loss fell from 1.1 to 0.752" in diagnosis(loop + two).signature.facts[0]
+    assert diagnosis(loop + two).evidence.low == 0.752
     # `% n == n - 1` prints every sum whole: the shape is the same, the values are means
     last = loop.replace("step % 100 == 0", "step % 100 == 99")
     sums = "".join(f"epoch 0 step {s} loss {v}\n" for s, v in ((99, "230.4"), (199, "161.0"), (299, "120.7")))

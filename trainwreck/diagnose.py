@@ -24,7 +24,7 @@ from .logscan.hidden import with_hidden
 from .logscan.layout import validation_rows
 from .logscan.messages import WARNING
 from .logscan.numbers import to_float
-from .logscan.positions import counted_on, epoch_on, last_epoch, named_step, starts_again
+from .logscan.positions import counted_on, epoch_on, last_epoch, named_step, starts_again, step_number
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_scale_zero
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .paste_facts import NEGATIVE, RATE_CLIMB, accumulated_undivided, module_replaced_after_optimizer, summed_prints, shown_frameworks, uniform_start
@@ -288,7 +288,10 @@ def _as_means(ev: Evidence) -> tuple[Evidence, str]:
     v0, v1 = ev.head[0], ev.head[1]
     if first_alone and not n / SUM_RATIO <= v1 / v0 <= n * SUM_RATIO:
         return ev, ""
-    means = ev.head[:1] + [v / n for v in ev.head[1:]] if first_alone else [v / n for v in ev.head]
+    # (each epoch's first print, at its batch 0, holds one batch alone where the log numbers it so; else the first)
+    alone = ({0} | {i for i, pos in enumerate(ev.head_at[:ev.count]) if pos is not None and step_number(pos) == 0}
+             if first_alone else set())
+    means = [v if i in alone else v / n for i, v in enumerate(ev.head)]
     first = (f" (its first print, after batch 0, holds that one batch alone: the next, {fmt(v1)}, is {v1 / v0:.3g}x it)"
              if first_alone else "")
     note = (f"the printed loss is a sum, not a mean: the pasted loop adds each batch's loss to `{name}` and prints it "
