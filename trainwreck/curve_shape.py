@@ -699,7 +699,7 @@ def _frozen(ev: Evidence) -> tuple[str, list[str]] | None:
 
 # A value the words say the run printed at every epoch from some point on, or that it froze at ("from epoch 24 to 500
 # it prints 0.6803 at every single epoch", "Loss frozen at 0.6803 for 500 epochs"): the frozen tail a paste leaves out.
-FROZEN_SAID = re.compile(r"(?i)(?<![\w.])(?P<v>\d+\.\d+)[ \t]*,?[ \t]*(?:(?:at|on|in)[ \t]+)?(?:every|each)[ \t]+"
+FROZEN_SAID = re.compile(r"(?i)(?<![\w.])(?P<v>\d+\.\d+)[ \t]*(?:,[ \t]*)?(?:(?:at|on|in)[ \t]+)?(?:every|each)[ \t]+"
                          r"(?:single[ \t]+)?(?:epoch|step|iteration|batch)\b|\b(?:frozen|stuck|fixed)[ \t]+at[ \t]+"
                          r"(?:exactly[ \t]+)?(?P<v2>\d+\.\d+)[ \t]+(?:for|from|through|over)\b")
 

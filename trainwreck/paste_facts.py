@@ -100,8 +100,10 @@ def cleared_outside(prose: str) -> str:
 # indented under it), after a backward() above it. Each backward() adds a micro-batch's gradient, so k of them sum to k
 # times the mean unless each loss was divided by k first -- by that count's own name or number (`loss / accum_steps`,
 # `loss /= 16`). (Accelerate's accelerator.backward() divides by the count it was given itself.)
-ACCUMULATES = re.compile(r"(?m)^(?P<ind>[ \t]{0,40})if\b[^\n]{0,120}?%[ \t]*\(?[ \t]*(?P<k>[A-Za-z_][\w.]{0,60}|\d{1,5})"
-                         r"[ \t]*\)?[ \t]*==[ \t]*0\b[^\n]{0,80}:[ \t]*(?:#[^\n]*)?\n(?:(?P=ind)[ \t]+[^\n]*\n){0,4}?"
+# (each run of spaces follows a token it needs: two runs side by side with only an optional bracket between them would
+# try every split of a long run)
+ACCUMULATES = re.compile(r"(?m)^(?P<ind>[ \t]{0,40})if\b[^\n]{0,120}?%[ \t]*(?:\([ \t]*)?(?P<k>[A-Za-z_][\w.]{0,60}|\d{1,5})"
+                         r"[ \t]*(?:\)[ \t]*)?==[ \t]*0\b[^\n]{0,80}:[ \t]*(?:#[^\n]*)?\n(?:(?P=ind)[ \t]+[^\n]*\n){0,4}?"
                          r"(?P=ind)[ \t]+(?P<step>[^\n]{0,200}?\.step\([^\n]*)")
 DIVIDES_ITSELF = re.compile(r"\baccelerator\.backward\(|\bscale_loss\(")
 

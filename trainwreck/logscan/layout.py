@@ -304,7 +304,7 @@ def _title_only(pattern: re.Pattern, masked: bytes, training: bytes, prefixed: l
 # A key's value followed by more values, each after a comma ("Loss: 0.70, 0.74, 0.61, 0.55, then a spike to 1.9"):
 # a list a sentence gives after the key, not a log's key -- where the key says so only once.
 # (each value maybe with its place: "Epoch 0 loss: 3.9e10, epoch 1: 2.2e12, epoch 2: 7.5e19")
-_PLACED = rb"(?:(?i:epoch|step|iter\w*|batch)[ \t]*\d+[ \t]*:?[ \t]*)?"
+_PLACED = rb"(?:(?i:epoch|step|iter\w*|batch)[ \t]*\d+[ \t]*(?::[ \t]*)?)?"
 LIST_AFTER = re.compile(rb"[ \t]*,[ \t]*" + _PLACED + rb"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?[ \t]*,[ \t]*" + _PLACED + rb"(?:-?\d|nan|inf)")
 
 
