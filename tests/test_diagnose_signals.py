@@ -1002,6 +1002,8 @@ def test_gradient_accumulation_with_undivided_losses_is_the_accumulating_entry_w
     every = ("for i, (x, y) in enumerate(loader):\n    loss = crit(model(x), y)\n    loss.backward()\n"
              "    if i % 100 == 0:\n        print(loss.item())\n    optimizer.step()\n    optimizer.zero_grad()\n")
     assert accumulated_undivided(every) == ""
+    # (a printed mean divided by the count is no divided loss: review_session37_final f29)
+    assert accumulated_undivided(loop + "        print(running / grad_accum)\n") == "grad_accum"
     # (a floor division by the count is a count of steps, not a divided loss)
     assert accumulated_undivided(loop + "sched = CosineAnnealingLR(optimizer, T_max=len(loader) // grad_accum)\n") \
         == "grad_accum"
@@ -1024,7 +1026,7 @@ def test_gradients_cleared_once_before_the_batch_loop_are_the_accumulating_entry
                                                                          "4.40", "nan"]))
     d = diagnosis(loop + curve)
     assert d.matches[0].entry.id == "WR-260" and d.matches[0].parts["cleared-outside"] == 4.0
-    assert "clears the gradients only before its inner loop (`for xb, yb in loader:`)" in d.matches[0].evidence[0]
+    assert "clears the gradients only before `for xb, yb in loader:`, whose body calls" in d.matches[0].evidence[0]
     assert cleared_outside(loop) == "for xb, yb in loader:"
     # cleared in the batch loop too, or stepped only where it is cleared (accumulation on purpose): no fact
     inner = loop.replace("        out = net(xb)", "        opt.zero_grad()\n        out = net(xb)")
@@ -1524,6 +1526,12 @@ def test_a_pasted_pytorch_model_that_outputs_probabilities_into_a_logits_loss_is
     said = "The model ends with `nn.Softmax(dim=1)` and the loss is `nn.CrossEntropyLoss()`.\n"
     assert weighed_parts(said + fell, "WR-130")["pairing"] == 1.0
     assert "pairing" not in weighed_parts(said.replace("`nn.Softmax(dim=1)`", "nn.Softmax in attention") + fell, "WR-130")
+    # ... or in its plain words (review_session37_final f02), not in a Sequential's middle nor assigned to a name
+    assert weighed_parts(said.replace("`", "") + fell, "WR-130")["pairing"] == 1.0
+    for hidden in ("model = nn.Sequential(nn.Linear(4, 8), nn.Sigmoid(), nn.Linear(8, 2))\n",
+                   "model = nn.Sequential(\n    nn.Linear(4, 8),\n    nn.Sigmoid(),\n    nn.Linear(8, 2))\n",
+                   "self.gate = nn.Sigmoid()\n"):
+        assert "pairing" not in weighed_parts(hidden + "criterion = nn.CrossEntropyLoss()\n" + fell, "WR-130"), hidden
     attention = ("    def forward(self, q, k, v):\n        w = F.softmax(q @ k.T, dim=-1)\n        return self.out(w @ v)\n"
                  "criterion = nn.CrossEntropyLoss()\n")
     for text in (attention + fell, model.replace("BCEWithLogitsLoss", "BCELoss") + fell):
@@ -2409,6 +2417,15 @@ def test_a_loss_that_never_went_below_its_first_value_and_ends_at_twice_it_is_no
                    ("9.84", "31.27", "22.90")):
         curve = "".join(f"epoch {e}: loss {v}\n" for e, v in enumerate(values, 1))
         assert "never went below its first value" not in " ".join(diagnosis(curve).signature.facts), values
+    # one that fell, climbed back in growing swings and ends at twice its first value and three times its lowest, below
+    # its peak (review_session37_final f20): not a bump it recovered from
+    waves = "".join(f"iter {10 * i} loss {v}\n" for i, v in enumerate(
+        (1.5716, 1.3870, 1.2006, 0.8438, 2.0426, 1.3095, 4.5195, 2.5358, 8.0812, 2.6028, 5.2547, 3.4422), 1))
+    d = diagnosis(waves)
+    assert d.signature.name == "climbed-and-stayed" and d.signature.facts[0].startswith(
+        "the loss fell to 0.8438 (iter 40), climbed back as high as 8.081, and ends at 3.442 (iter 120): 2.19x its "
+        "first value, 1.572 (iter 10), and 4.08x its lowest")
+    assert diagnosis(waves.replace("3.4422", "2.2422")).signature.name != "climbed-and-stayed"     # (under 2x its first)
     # words that say the run went nan: the values a sentence chose may stop short of it, and "no nan to stop it" would
     # be false; a nan denied, in English or in another language, is none
     assert diagnosis("It goes nan at step 3000. " + swung).signature.name != "climbed-and-stayed"
@@ -2479,6 +2496,8 @@ def test_review_session37_blind_prose_readings():
     assert read("loss 1,481, then 1,476 and 1,470 with lr 0.1") == []
     assert read("Loss starts at 1,481, then 1,476 and 1,470.") == []
     assert read("第一轮的 loss 是 1.0986，训练 500 轮，之后 1.0949，然后 1.0949。") == [1.0986, 1.0949, 1.0949]
+    # an ordinal is a place, and a decimal comma stays one before a list's comma (review_session37_final f03)
+    assert read("Loss на нулевой эпохе 1,0986, к 20-й эпохе 1,0805, и дальше 1,0805.") == [1.0986, 1.0805, 1.0805]
     # after a sentence whose values end at a nan, a later one retells the run: it replaces them where it gives more,
     # and is dropped where it gives fewer or no nan (review_session37_blind q05: "followed by 3 finite values later")
     told = "The loss goes down (0.69 at the start, 0.41 by step 1800), then step 1843 prints nan. "
@@ -2530,9 +2549,13 @@ def test_a_nan_denied_in_another_language_is_no_nan():
     from trainwreck.wording import said_unnegated
 
     for denied in ("nan은 안 뜹니다", "NaN이 없습니다", "NaNは出ません", "NaNにはならない", "没有出现nan", "нет nan",
-                   "keine NaN", "pas de nan", "sin nan", "sem NaN"):
+                   "keine NaN", "pas de nan", "sin nan", "sem NaN",
+                   # (review_session37_final f02, f03, f04, f14: after another noun, and more languages)
+                   "NaNも警告も出ていません", "NaN нет.", "NaN не появляется", "Geen NaN, geen waarschuwingen.", "NaN yok.",
+                   "brak NaN"):
         assert "nan" not in tokens(denied) and not said_unnegated(denied, {"nan"}), denied
-    for said in ("loss가 nan이 됩니다", "NaNになります", "Loss变成NaN了", "la loss devient nan", "лосс стал nan"):
+    for said in ("loss가 nan이 됩니다", "NaNになります", "Loss变成NaN了", "la loss devient nan", "лосс стал nan",
+                 "lossがNaNになって、警告も出ません", "loss = nan, не понимаю почему"):
         assert "nan" in tokens(said) and said_unnegated(said, {"nan"}), said
     # English from further than four words (review_session37_blind q27), not across a clause's "and"
     assert "nan" not in tokens("Nothing in the data is nan (I checked df.isna().sum()).")

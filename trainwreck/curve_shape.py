@@ -402,6 +402,16 @@ def _signature(ev: Evidence) -> Signature:
             f"{fmt(ev.high)} and ends at {fmt(ev.last)} ({at(ev.count - 1)}), {ev.last / ev.head[0]:.3g}x where it "
             "started, with no nan or inf to stop it (some logged losses grow in a healthy run: a GAN's generator "
             "loss, a value loss regressing returns that grow)"])
+    # (nor one that fell, climbed back and ends at twice its first value and three times its lowest, however far below
+    # its peak: 1.57, ..., 0.84, ..., 8.08, ..., 3.44 -- a swing that grows, not a bump it recovered from)
+    if (not grows and not swung and ev.count >= NEVER_BELOW_MIN and not ev.before_start and ev.head[0] > 0
+            and low > 0 and ev.last >= DOUBLED * ev.head[0] and ev.last >= STAYED * low and at_run_start(ev)
+            and not said_unnegated(ev.prose, {"nan", "inf"})):
+        return sig("climbed-and-stayed", [
+            f"the loss fell to {fmt(low)} ({ev.where(ev.low_at)}), climbed back as high as {fmt(ev.high)}, and ends at "
+            f"{fmt(ev.last)} ({at(ev.count - 1)}): {ev.last / ev.head[0]:.3g}x its first value, {fmt(ev.head[0])} "
+            f"({at(0)}), and {ev.last / low:.3g}x its lowest, with no nan or inf to stop it (some logged losses grow in a "
+            "healthy run: a GAN's generator loss, a value loss regressing returns that grow)"])
     settled = _settled_above(ev) if warn_index is not None else None
     if settled:
         return sig(*settled)

@@ -148,8 +148,10 @@ def accumulated_undivided(prose: str) -> str:
             continue            # (a scheduler's step every k batches is no accumulation)
         if ".backward(" not in prose[:m.start()]:
             continue
-        # (not a floor division, `len(loader) // accum_steps`: a count of steps, never a loss)
-        divided = re.compile(r"(?<!/)/=?[ \t]*\(?[ \t]*(?:float\()?" + re.escape(m.group("k")) + r"(?![\w.])")
+        # (a loss divided by the count: on a line that assigns a loss or calls backward() -- not a floor division,
+        # `len(loader) // accum_steps`, a count of steps, nor a printed mean, `running / accum_steps`)
+        divided = re.compile(r"(?m)^(?=[^\n]*(?:\bloss\w*[ \t]*/?=|\.backward\())[^\n]*?(?<!/)/=?[ \t]*(?:\([ \t]*)?"
+                             r"(?:float\()?" + re.escape(m.group("k")) + r"(?![\w.])")
         if not divided.search(prose):
             return m.group("k")
     return ""
@@ -256,7 +258,11 @@ TORCH_PROBABILITY_OUT = re.compile(r"\breturn\s+(?:torch\.|F\.|nn\.functional\.|
                                    # (a Sequential's last module; or the module alone in a sentence's backticks, "the
                                    # model ends with `nn.Softmax(dim=1)`")
                                    r"\bnn\.(?:Sigmoid|Softmax)\([^()\n]{0,20}\)\s*(?:,\s*)?\)|"
-                                   r"(?<=`)nn\.(?:Sigmoid|Softmax)\([^()\n`]{0,20}\)(?=`)", re.M)
+                                   r"(?<=`)nn\.(?:Sigmoid|Softmax)\([^()\n`]{0,20}\)(?=`)|"
+                                   # (or in a sentence's plain words, "at the model's end I put nn.Softmax(dim=1)": not
+                                   # in a Sequential's middle, nor assigned to a name, which may be a hidden layer's)
+                                   r"(?<![\w.(,=])(?<![(,=] )nn\.(?:Sigmoid|Softmax)\([^()\n]{0,20}\)(?![ \t]*,)(?![ \t]*\n[ \t]*nn\.)",
+                                   re.M)
 # (named in a sentence too: "training uses nn.CrossEntropyLoss")
 TORCH_LOGITS_LOSS = re.compile(r"\b(?:nn\.)?(?:BCEWithLogitsLoss|CrossEntropyLoss)\b|\bF\.(?:cross_entropy|"
                                r"binary_cross_entropy_with_logits)\(")
@@ -925,9 +931,9 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     # (SGD's step, with momentum or without, grows with the gradient; Adam's and the other adaptive optimizers' divide
     # each gradient by its own running size, so a sum k times the mean steps about as the mean does)
     if went_wrong and (loop := cleared_outside(ev.prose)):
-        out["cleared-outside"] = (f"the pasted loop clears the gradients only before its inner loop (`{loop}`), which "
-                                  "calls backward() and step() on every batch and clears nothing: each step carries "
-                                  "the gradients of every step before it in that loop")
+        out["cleared-outside"] = (f"the pasted code clears the gradients only before `{loop}`, whose body calls "
+                                  "backward() and step() on every batch and clears nothing: each step carries the "
+                                  "gradients of every step since that clearing")
     if went_wrong and (k := accumulated_undivided(ev.prose)) and not (ADAPTIVE.search(ev.prose)
                                                                          and not PLAIN_SGD.search(ev.prose)):
         k = k if k.isdigit() else f"`{k}`"

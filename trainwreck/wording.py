@@ -277,12 +277,16 @@ NONFINITE = re.compile(r"-?(?<![A-Za-z0-9_])(?:nan|NaN|NAN|Nan)s?(?![A-Za-z0-9_]
 
 
 # A nan or an inf denied in another language, whose negator English's word-before rule does not see: after the word in
-# Korean and Japanese ("nan은 안 뜹니다", "NaNは出ません"), before it in Chinese, Russian, German, French, Spanish and
-# Portuguese ("没有出现nan", "нет nan", "keine NaN", "pas de nan", "sin nan", "sem nan"). Read as English's "no nan".
+# Korean, Japanese, Russian and Turkish ("nan은 안 뜹니다", "NaNは出ません", "NaN нет", "NaN yok"), before it in Chinese,
+# Russian, German, French, Spanish, Portuguese, Dutch, Italian, Polish and the Scandinavian languages ("没有出现nan",
+# "нет nan", "keine NaN", "pas de nan", "sin nan", "sem nan", "geen NaN", "nessun NaN", "brak NaN", "ingen NaN").
+# Read as English's "no nan".
 DENIED_ELSEWHERE = re.compile(
-    r"(?i)(?<![a-z])(?:nan|inf)s?[ \t]{0,2}[은는이가도를はがもに]{0,2}[ \t]{0,3}(?:안|않|없|못|(?:出|で|なら|なり|あり|発生し)"
-    r"\w{0,3}?(?:ません|ない|なかった))|"
-    r"(?:没有|沒有|没|不会|不會|无|無|(?<![\w])(?:нет|без|не|keine?n?|pas de|aucune?|sans|sin|sem|não|nao))[ \t]{0,3}"
+    # (the verb may come after another noun and its particle: "NaNも警告も出ていません", "nan도 경고도 없습니다")
+    r"(?i)(?<![a-z])(?:nan|inf)s?[ \t]{0,2}[은는이가도를はがもに]{0,2}(?:[^\n。．.!?！？、，,]{0,12}?[은는이가도를はがもに])?[ \t]{0,3}"
+    r"(?:안|않|없|못|(?:出|で|なら|なり|あり|発生し)\w{0,3}?(?:ません|ない|なかった)|(?<=[ \t])(?:нет|не|yok|yoktu)\b)|"
+    r"(?:没有|沒有|没|不会|不會|无|無|(?<![\w])(?:нет|без|не|keine?n?|pas de|aucune?|sans|sin|sem|não|nao|geen|nessun[oa]?|niente|brak|żadn\w*|"
+    r"nie ma|ingen|hiç))[ \t]{0,3}"
     r"(?:出现|出現|任何|ни одного|any)?[ \t]{0,2}(?:nan|inf)s?(?![a-z])|"
     # ... and English's own from further away than a clause's four words: "nothing in the data is nan", "none of the
     # inputs are inf"

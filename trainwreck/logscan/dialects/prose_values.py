@@ -48,7 +48,9 @@ TOKEN = re.compile(
     rb"|(?<![\w])(?i:after|by|until|till|around|within|for|in)[ \t]+~?\d+(?![\w.]|[ \t]*[-\xe2])"
     # ... or a change, not a value: "crawling down by ~0.005 per epoch", "drops 0.01 each step"
     rb"|(?<![\w])(?i:by)[ \t]+~?[ \t]*" + NUMBER + rb"|~?" + NUMBER + rb"[ \t]+(?i:per|each|every|a)[ \t]+"
-    rb"(?i:epoch|step|iteration|iter|batch|update)\b)"
+    rb"(?i:epoch|step|iteration|iter|batch|update)\b"
+    # ... or an ordinal, a place: "к 20-й эпохе", "the 20-th epoch"
+    rb"|(?<![\w.])\d{1,6}-(?:[A-Za-z]{1,4}|(?:[\xc0-\xff][\x80-\xbf]){1,3})(?![A-Za-z]))"
     # an aside in brackets with no decimal and no nan in it ("(Keras needed 10 for that)", "(accuracy 41%)", a
     # shape's "(5, 6, 7)"): not the run's values, nor their end; one that holds them is read through ("(it was
     # ~4.3, then 5, 7, 12)")
@@ -63,8 +65,9 @@ TOKEN = re.compile(
     rb"|(?P<name>(?<![\w.])[A-Za-z_][\w\-/]*\d[\w\-/]*)"
     # a value: a number, a nan or an inf, maybe "about" (~); not a name's digits (ResNet-50, fp16, 1e-3's parts)
     # (nor the end of a range, "0.6931-0.6929": both ends are values)
-    # (nor a group of digits a comma joins to another, "1,481": a thousand and more, or a decimal comma left as it is)
-    rb"|(?P<value>(?:(?<![\w.\-/+,])|(?<=\d-)|(?<=\d\xe2\x80\x93)|(?<=[^\d],))~?[ \t]*" + NUMBER + rb")(?![\w]|\.\d|/\d|,\d)"
+    # (nor a group of digits a comma joins to another, "1,481": a thousand and more, or a decimal comma left as it is;
+    # nor an ordinal, "к 20-й эпохе", "the 20-th epoch")
+    rb"|(?P<value>(?:(?<![\w.\-/+,])|(?<=\d-)|(?<=\d\xe2\x80\x93)|(?<=[^\d],))~?[ \t]*" + NUMBER + rb")(?![\w]|\.\d|/\d|,\d|-(?:[A-Za-z]|[\x80-\xff]))"
     # a digit of something else (a date, a version, a shape): it breaks the values as another number does
     rb"|(?P<digit>\d)")
 # a nan the words deny: "no nan", "not nan", "never inf", "without nan"
@@ -117,7 +120,7 @@ def _values(data: bytes, start: int) -> list[tuple[int, bytes, str | None]]:
 # A decimal comma (German, French, Spanish, Portuguese, Russian...: "1,4725", "2,30", "99,3 %"): in a text that writes
 # its decimals so -- a comma between digits with one, two or four or more after it (three may be a thousands'
 # separator) at least twice, and no decimal point between digits -- every comma between digits is a decimal mark.
-COMMA_DECIMAL = re.compile(rb"(?<![\d,.])\d{1,6},(?:\d{1,2}|\d{4,12})(?![\d,])")
+COMMA_DECIMAL = re.compile(rb"(?<![\d,.])\d{1,6},(?:\d{1,2}|\d{4,12})(?!\d|,\d)")
 POINT_DECIMAL = re.compile(rb"\d\.\d")
 BETWEEN_DIGITS = re.compile(rb"(?<=\d),(?=\d)")
 
