@@ -2542,6 +2542,24 @@ def test_review_session37_blind_opencv_said_in_words_and_no_gap_between_equal_cu
     assert any(n.name.startswith("a gap") for n in normals_asked("why do fit and evaluate give different losses?"))
 
 
+def test_a_climb_that_levelled_off_at_its_top_before_the_nan_is_a_climb():
+    """(review_session37_final f31) 3.36 -> 7.61 over six prints, then 7.59, 7.60 and nan: the last rise is not the
+    last value, but the values before the nan are the climb's, not a loss "not rising at the end" that jumped."""
+    values = [8.87, 6.39, 4.99, 4.25, 3.90, 3.36, 3.41, 3.49, 3.70, 4.32, 5.90, 7.38, 7.61, 7.59, 7.60]
+    log = "".join(f"iteration {100 * (i + 1)} | lm loss: {v:.6E} |\n" for i, v in enumerate(values)) + \
+        "iteration 1600 | lm loss: nan |\n"
+    d = diagnosis(log)
+    assert d.signature.name == "descent-then-climb"          # (it fell for five prints first)
+    assert ("the loss climbed from 3.36 at iteration 600 to 7.61 at iteration 1300 (x2.26) and stayed near its top, at "
+            "7.6 by iteration 1500; first nan at iteration 1600") in " ".join(d.signature.facts)
+    assert diagnosis(log.replace("8.870000E+00", "3.460000E+00").replace("6.390000E+00", "3.440000E+00").replace(
+        "4.990000E+00", "3.420000E+00").replace("4.250000E+00", "3.400000E+00").replace("3.900000E+00", "3.380000E+00")
+    ).signature.name == "climb-then-nonfinite"
+    # a jump from a level loss (no climb in the values before the nan) is still the jump
+    level = "".join(f"iteration {100 * (i + 1)} | lm loss: {v:.6E} |\n" for i, v in enumerate(values[:6] + [3.35] * 9))
+    assert "not rising at the end" in diagnosis(level + "iteration 1600 | lm loss: nan |\n").signature.facts[0]
+
+
 def test_a_nan_denied_in_another_language_is_no_nan():
     """(review_session36_final f15) Korean and Japanese deny after the word ("nan은 안 뜹니다", "NaNは出ません"), Chinese,
     Russian, German, French, Spanish and Portuguese before it; English's rule looks only before it. And a nan written

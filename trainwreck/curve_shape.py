@@ -321,6 +321,21 @@ def _signature(ev: Evidence) -> Signature:
         if t == 1:
             return sig("few-values", [f"one finite loss value ({fmt(ev.before[-1])} at {at(0)}), then {ending}: "
                                       "too little to tell a climb from a jump"])
+        # (a climb that levelled off at its top for a few values before it broke: 3.36, ..., 7.38, 7.61, 7.59, 7.60,
+        # nan -- its last rise is no longer the last value, but the values before the nan are still the climb's)
+        window = ev.before[-CLIMB_WINDOW:]
+        lo = min(range(len(window)), key=window.__getitem__)
+        hi = max(range(len(window)), key=window.__getitem__)
+        if len(window) >= 4 and lo < hi and window[lo] > 0 and window[hi] >= DOUBLED * window[lo] \
+                and window[-1] >= NEAR_PEAK * window[hi] and hi - lo >= 2:
+            base = ev.before_start + len(ev.before) - len(window)
+            facts = [f"the loss climbed from {fmt(window[lo])} at {at(base + lo)} to {fmt(window[hi])} at "
+                     f"{at(base + hi)} (x{window[hi] / window[lo]:.3g}) and stayed near its top, at {fmt(window[-1])} "
+                     f"by {at(t - 1)}; {ending}"]
+            descent = _descent_before_climb(ev)
+            if descent:
+                facts.insert(0, descent)
+            return sig("descent-then-climb" if descent else "climb-then-nonfinite", facts)
         # (a loss that never went below its first value, and rose to twice it or more, did not fall before it broke,
         # however it swung on the way: 0.7247, 4.3799, 1.9667, 2.449, inf -- the steps overshot from the first)
         if ev.before_start == 0 and len(finite) == t and finite[0] > 0 and min(finite[1:]) >= finite[0] \
@@ -461,6 +476,8 @@ SLOW_VALUES, SLOW_SHARE = 5, 2 / 3
 # its peak, climbed and stayed however few values the paste holds or however the watch would have seen the rise: a
 # healthy run's loss does not end at twice where it started (the losses that grow in one, GROWS_WHEN_HEALTHY, aside).
 DOUBLED, HELD_MIN = 2.0, 2
+# The values before a first non-finite one read for a climb that levelled off at its top before it broke
+CLIMB_WINDOW = 10
 # Nor does one that never went below its first value and whose last HELD_MIN values stand at DOUBLED times it, however
 # it swung between (9.84, 31.27, 18.55, 64.02, 22.9; not one jump at the end, 2.91, 3.1, 3.0, 7.7): this many values
 # at least, so that the first is not alone in being low.
