@@ -571,6 +571,10 @@ def test_a_worried_yes_no_question_asks_and_reports_no_divergence():
     assert d.verdict == "normal" and d.normal[0].name == "skipped steps under dynamic loss scaling"
     stated = diagnosis("I get these overflow messages when training starts, and my model is diverging.\n" + APEX_START)
     assert stated.verdict != "normal"
+    # a title's question after a dash or a colon asks as well (review_session37_final f28)
+    for title in ("'gradient overflow detected' lines - is my training broken?\n",
+                  "Overflow messages at the start: is my training broken?\n"):
+        assert diagnosis(title + APEX_START).verdict == "normal", title
 
 
 def test_keras_3s_evaluate_bar_after_fit_is_not_an_epochs_loss():

@@ -651,7 +651,8 @@ def _unexplained_by_normal(normals: list[Normal], ev: Evidence, declared_found: 
 # A yes/no question ("Is fp16 broken?", "Are these messages a problem?", "..., is my model diverging?") asks
 # whether something failed; it does not say it did (a "why" question does: "why is my loss nan?"), though a nan it
 # names was printed.
-YES_NO = re.compile(r"(?:^|(?<=[.!?\n,;]))[ \t]*(?:is|are|am|was|were|do|does|did|should|could|can|will|would|has|have"
+# (also after a title's dash or colon: "'gradient overflow detected' NOTE lines - is my training broken?")
+YES_NO = re.compile(r"(?:^|(?<=[.!?\n,;:\-\u2013\u2014]))[ \t]*(?:is|are|am|was|were|do|does|did|should|could|can|will|would|has|have"
                     r"|may|might)\b[^.!?\n]{0,400}\?")
 
 
