@@ -2560,6 +2560,21 @@ def test_a_climb_that_levelled_off_at_its_top_before_the_nan_is_a_climb():
     assert "not rising at the end" in diagnosis(level + "iteration 1600 | lm loss: nan |\n").signature.facts[0]
 
 
+def test_a_convex_model_that_levels_off_has_converged_not_stalled():
+    """(review_session37_final f34) A NumPy logistic regression whose loss falls from ln 2 and levels off at 0.4576 beside
+    a sigmoid's exp overflow: a model with no hidden layer has a convex loss, so the level is its minimum, not units
+    that died; the overflow beside a finite, falling loss is the harmless one."""
+    log = ("epoch   0  loss 0.6931  acc 0.496\nlogreg.py:14: RuntimeWarning: overflow encountered in exp\n"
+           + "".join(f"epoch {20 * i:3d}  loss {v}  acc 0.78\n" for i, v in enumerate(
+               ("0.4845", "0.4654", "0.4603", "0.4586", "0.4580", "0.4577", "0.4577", "0.4576", "0.4576", "0.4576"), 1)))
+    d = diagnosis("My logistic regression in numpy warns about overflow, should I worry?\n" + log)
+    assert d.signature.name == "healthy" and d.verdict == "normal"
+    assert d.normal[0].name == "an overflow warning beside a finite loss"
+    # with a hidden ReLU layer the same curve is a stall again
+    assert diagnosis("My numpy MLP with a ReLU hidden layer warns about overflow, should I worry?\n" + log
+                     ).signature.name == "stall-after-drop"
+
+
 def test_a_nan_denied_in_another_language_is_no_nan():
     """(review_session36_final f15) Korean and Japanese deny after the word ("nan은 안 뜹니다", "NaNは出ません"), Chinese,
     Russian, German, French, Spanish and Portuguese before it; English's rule looks only before it. And a nan written

@@ -645,9 +645,18 @@ def _plateau(ev: Evidence) -> tuple[str, list[str]] | None:
              f"{fmt(ev.high)}): {verdict}"])
 
 
+# A model with no hidden layer (a logistic or linear regression, a perceptron), in words that name no ReLU: its loss is
+# convex in its weights, so a fall that levels off is the minimum reached, not a stall of units that died.
+CONVEX_MODEL = re.compile(r"\b(?:logistic|linear|softmax|ridge|lasso|poisson)[ _-]regression\b|\bLogisticRegression\b|"
+                          r"\bLinearRegression\b|\bSGD(?:Classifier|Regressor)\b|\bperceptron\b", re.I)
+RELU_NAMED = re.compile(r"relu|hidden|mlp|layers?\b|conv", re.I)
+
+
 def _stall(ev: Evidence) -> tuple[str, list[str]] | None:
     first = ev.head[0]
     if not _shape_judged(ev) or ev.low > (1 - PLATEAU_FALL) * first:
+        return None
+    if CONVEX_MODEL.search(ev.prose) and not RELU_NAMED.search(ev.prose):
         return None
     tail = ev.before
     n = 1
