@@ -3160,6 +3160,23 @@ def test_an_optimizer_built_before_its_module_was_replaced_is_a_failure_no_entry
     assert diagnosis(code + "epoch 1 loss 1.61\nepoch 2 loss nan\n").verdict != "unexplained"
 
 
+def test_a_learning_rate_said_to_have_vanished_beside_a_frozen_loss_is_not_covered():
+    """(review_session37_final f06) An epoch-counting StepLR stepped once per batch: the printed rate is 1e-14 after an
+    epoch and the loss froze. The schedule stopped the training; no entry covers a schedule yet, so it is said, with
+    the mechanism, and not forced into an entry. A list whose values carry their places after them ("2.31 at batch 0,
+    1.92 at batch 30") is the sentence's."""
+    text = ("ResNet-18, SGD lr 0.1, StepLR(optimizer, step_size=30, gamma=0.1), scheduler.step() inside the batch loop. "
+            "Loss: 2.31 at batch 0, 1.92 at batch 30, 1.87 at batch 60, and then 1.8694 at every log line; accuracy "
+            "stuck at 31%. I print optimizer.param_groups[0]['lr'] each epoch: 1e-14 after epoch 1.\n")
+    d = diagnosis(text)
+    assert d.verdict == "unexplained" and not d.matches and d.evidence.count == 4
+    assert any("the paste says the learning rate fell to 1e-14" in u and "stepped once per batch" in u
+               for u in d.unweighed)
+    # a rate that is only small, or a weight decay's tiny number after the rate, or a run that learns: not this
+    for other in (text.replace("1e-14", "1e-4"), text.replace("each epoch: 1e-14", "each epoch: 0.1, weight decay 1e-12")):
+        assert not any("learning rate fell to" in u for u in diagnosis(other).unweighed), other
+
+
 def test_a_model_that_trained_well_and_fails_at_inference_is_not_covered():
     """review_session36_blind q19: "training loss looked fine" (2.1 -> 0.08, eval F1 0.91), and at inference another
     tokenizer is loaded: WR-140 was put first on words. The entries are about training that goes wrong."""

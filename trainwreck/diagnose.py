@@ -27,10 +27,11 @@ from .logscan.numbers import to_float
 from .logscan.positions import counted_on, epoch_on, last_epoch, named_step, starts_again, step_number
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_scale_zero
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
-from .paste_facts import NEGATIVE, RATE_CLIMB, accumulated_undivided, module_replaced_after_optimizer, summed_prints, shown_frameworks, uniform_start
+from .paste_facts import NEGATIVE, RATE_CLIMB, accumulated_undivided, module_replaced_after_optimizer, rate_vanished, summed_prints, shown_frameworks, uniform_start
 from .weighing import (CODE_CONSTRUCTS, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
-from .wording import (BENIGN_OVERFLOW, RESTARTED, STUCK, UNIFORM_START, Normal, lr_tried, normals_asked, says_failure, timing_of,
+from .wording import (BENIGN_OVERFLOW, RESTARTED, STUCK, UNIFORM_START, Normal, lr_tried, normals_asked, says_failure,
+                      says_not_learning, timing_of,
                       tokens, untrained_output_nonfinite)
 
 # What a caller of the engine needs comes from here: the finder the scan takes, the diagnosis, the curve's signature.
@@ -582,7 +583,17 @@ def _self_explained(ev: Evidence, c: Context, declared_found: set[str]) -> tuple
                        "parameters() then), so the new module's weights are in no parameter group and step() never "
                        f"changes them -- they keep their initial values; {then}. No entry covers this wiring bug: "
                        "build the optimizer once the model is complete")
+    vanished = rate_vanished(ev.prose)
+    if vanished and says_not_learning(ev.prose):
+        said = " ".join(vanished.group(0).split())
+        return said, (f"the paste says the learning rate fell to {vanished.group('rate')} (\"{said}\"): at that rate no "
+                      "step moves a weight, and the loss stays wherever it was when the rate vanished. The schedule "
+                      "stopped the training, not the model: most often a scheduler that counts epochs (StepLR, "
+                      "MultiStepLR, a CosineAnnealingLR whose T_max is in epochs) stepped once per batch, which advances "
+                      "the schedule as many times faster as there are batches in an epoch. No entry covers a schedule "
+                      "yet: step such a scheduler once per epoch, and print the rate beside the loss")
     return None
+
 
 
 def _unweighed(ev: Evidence, key: str, example: str, line: int, w: Weigher, zero: str | None = None) -> str:

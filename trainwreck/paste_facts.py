@@ -138,6 +138,17 @@ def summed_prints(prose: str) -> tuple[str, int, bool] | None:
     return None
 
 
+# A learning rate said or printed to have fallen to 1e-10 or below ("the lr is 1e-14 after epoch 1", `lr: 1.0e-27`): no
+# step moves a weight at that rate, whatever the gradients.
+# (the first number after the rate's name: "lr 0.1, weight decay 1e-10" names no such rate)
+RATE_VANISHED = re.compile(r"\b(?:lr|learning[ _]rate|\[['\"]lr['\"]\])\b[^.\n\d]{0,80}?(?<![\w.])(?P<rate>\d(?:\.\d+)?[eE]-"
+                           r"(?:1\d|[2-9]\d|\d{3}))(?![\w.])")
+
+
+def rate_vanished(prose: str) -> re.Match | None:
+    return RATE_VANISHED.search(prose)
+
+
 def accumulated_undivided(prose: str) -> str:
     """The accumulation count, quoted, where a pasted loop sums micro-batch gradients by hand without dividing each
     loss by that count (ACCUMULATES); '' where it does not, or divides."""

@@ -304,8 +304,11 @@ def _title_only(pattern: re.Pattern, masked: bytes, training: bytes, prefixed: l
 # A key's value followed by more values, each after a comma ("Loss: 0.70, 0.74, 0.61, 0.55, then a spike to 1.9"):
 # a list a sentence gives after the key, not a log's key -- where the key says so only once.
 # (each value maybe with its place: "Epoch 0 loss: 3.9e10, epoch 1: 2.2e12, epoch 2: 7.5e19")
+# (or after it: "Loss: 2.31 at batch 0, 1.92 at batch 30, 1.87 at batch 60")
 _PLACED = rb"(?:(?i:epoch|step|iter\w*|batch)[ \t]*\d+[ \t]*(?::[ \t]*)?)?"
-LIST_AFTER = re.compile(rb"[ \t]*,[ \t]*" + _PLACED + rb"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?[ \t]*,[ \t]*" + _PLACED + rb"(?:-?\d|nan|inf)")
+_PLACE_AFTER = rb"(?:[ \t]+(?i:at|in|on|after|by)[ \t]+(?i:the[ \t]+)?(?i:epoch|step|iter\w*|batch)[ \t]*\d+)?"
+LIST_AFTER = re.compile(_PLACE_AFTER + rb"[ \t]*,[ \t]*" + _PLACED + rb"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?" + _PLACE_AFTER +
+                        rb"[ \t]*,[ \t]*" + _PLACED + rb"(?:-?\d|nan|inf)")
 
 
 def _one_list(pattern: re.Pattern, masked: bytes, found: re.Match) -> bool:
