@@ -1825,6 +1825,11 @@ def test_code_that_breaks_at_one_value_is_a_fact_beside_a_nan():
     from trainwreck.paste_facts import breaking_construct
     assert set(breaking_construct('s = s.masked_fill(~mask[:, None], float("-inf"))')) == {"masked-inf"}
     assert set(breaking_construct("scores = np.where(mask, scores, -np.inf)")) == {"masked-inf"}
+    # a key_padding_mask beside words that a sequence can be all padding (review_session37_final f12); not the mask alone
+    padded = "nn.MultiheadAttention with key_padding_mask (True = padding). "
+    for empty in ("After cleaning one review has length 0.", "its whole mask row is True", "some texts are empty"):
+        assert set(breaking_construct(padded + empty)) == {"masked-inf"}, empty
+    assert breaking_construct(padded + "Batches are padded to the longest review.") == {}
     assert set(breaking_construct("loss = -(y * torch.log(p) + (1 - y) * torch.log(1 - p)).mean()")) == {"log-unguarded"}
     assert set(breaking_construct("l = tf.log(tf.sigmoid(z))")) == {"log-unguarded"}
     assert set(breaking_construct("d = torch.sqrt(((a - b) ** 2).sum(1))")) == {"sqrt-at-zero"}

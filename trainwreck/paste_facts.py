@@ -489,6 +489,16 @@ def _exp_in_a_ratio(code: str) -> re.Match | None:
     return None
 
 
+# A key_padding_mask handed to attention, beside words that a sequence can be all padding ("length 0", "empty after
+# cleaning", "its whole mask row is True"): a query with every key masked (WR-070's page: nn.MultiheadAttention with
+# its default need_weights=True gives it a nan output)
+PADDING_MASK = re.compile(r"\bkey_padding_mask\b|\bsrc_key_padding_mask\b")
+ALL_PADDING = re.compile(r"\b(?:length|len)(?: of)? 0\b|\bzero[- ]length\b|\bempty (?:sequences?|reviews?|texts?|strings?|"
+                         r"sentences?|inputs?|rows?)\b|\b(?:sequences?|reviews?|texts?|inputs?)\b[^.\n]{0,30}\bempty\b|"
+                         r"\b(?:whole|entire|every|all)\b[^.\n]{0,20}\bmask(?:\w*)?\b[^.\n]{0,20}\b(?:row|rows)?\b[^.\n]{0,10}"
+                         r"\b(?:is|are)\s+(?:all\s+)?True\b|\ball[- ]padding\b|\bonly padding\b", re.I)
+
+
 def breaking_construct(prose: str) -> dict[str, str]:
     """The constructs of pasted code that break at one value (see MASKED_INF, LOG_CALL, EXP_OF, SQRT_CALL), as facts."""
     out, code = {}, code_of(prose)
@@ -497,6 +507,11 @@ def breaking_construct(prose: str) -> dict[str, str]:
         out["masked-inf"] = (f"the pasted code fills masked scores with -inf (`{' '.join(prose[m.start():m.end()].split())}`):"
                              " a row whose every position is masked is all -inf, and its softmax is exp(-inf - (-inf)) "
                              "= nan")
+    elif PADDING_MASK.search(prose) and (empty := ALL_PADDING.search(prose)):
+        out["masked-inf"] = (f"the paste hands attention a key_padding_mask and says a sequence can be all padding "
+                             f"(\"{' '.join(empty.group(0).split())}\"): a query whose keys are all masked has nothing "
+                             "to attend to, and nn.MultiheadAttention (need_weights=True, its default) gives it a nan "
+                             "output")
     # (a log on a where's branch is the where's trap, its gradient: SQRT_CALL's; each argument judged once, however
     # often the paste logs it: each judgement searches the whole paste)
     judged: dict[tuple[str, bool], bool] = {}
