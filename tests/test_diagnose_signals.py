@@ -2597,6 +2597,7 @@ def test_a_nan_denied_in_another_language_is_no_nan():
         assert "nan" in tokens(said) and said_unnegated(said, {"nan"}), said
     # English from further than four words (review_session37_blind q27), not across a clause's "and"
     assert "nan" not in tokens("Nothing in the data is nan (I checked df.isna().sum()).")
+    assert "nan" not in tokens("Nothing is nan.") and "nan" in tokens("nothing is wrong with the data and the loss is nan")
     assert "input" in tokens("none of the inputs are NaN") and "nan" not in tokens("none of the inputs are NaN")
     for said in ("nothing helps, the loss is nan", "nothing in my code changes and the loss is nan"):
         assert "nan" in tokens(said), said

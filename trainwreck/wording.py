@@ -290,7 +290,8 @@ DENIED_ELSEWHERE = re.compile(
     r"(?:出现|出現|任何|ни одного|any)?[ \t]{0,2}(?:nan|inf)s?(?![a-z])|"
     # ... and English's own from further away than a clause's four words: "nothing in the data is nan", "none of the
     # inputs are inf"
-    r"\b(?:nothing[ \t]+(?:in|of|from)|none[ \t]+of)\b(?:(?!\b(?:and|but|so|then|while|yet)\b)[^.;:,!?\n]){0,30}?"
+    r"\b(?:nothing[ \t]+(?:in|of|from)|none[ \t]+of|nothing(?=[ \t]+(?:is|was|are|were)\b))\b"
+    r"(?:(?!\b(?:and|but|so|then|while|yet)\b)[^.;:,!?\n]){0,30}?"
     r"\b(?:is|are|was|were|turns?|turned|becomes?|became)[ \t]+(?:a[ \t]+)?"
     r"(?:nan|inf)s?(?![a-z])")
 

@@ -91,13 +91,23 @@ def clean(data: bytes) -> bytes:
     return cleaned(data)[0]
 
 
+# Keras's TerminateOnNaN prints its line right after the bar's last update, on the bar's own line when that update
+# ended in a carriage return (`207/469 [...] - loss: 0.5032Batch 211: Invalid loss, terminating training`, right
+# after the update's last digit): its batch is not that update's, so it goes on a line of its own.
+TERMINATE_GLUED = re.compile(rb"(?<=\d)(?=Batch \d{1,9}: Invalid loss, terminating training)")
+
+
 def cleaned(data: bytes) -> tuple[bytes, int]:
     """clean(), and the lines it added: a progress line's updates kept before its nan are as many lines."""
     added = 0
     if b"\x1b" in data:
         data = ESCAPE.sub(b"", data)
+    if b"Invalid loss" in data:
+        data, glued = TERMINATE_GLUED.subn(b"\n", data)
+        added += glued
     if b"\r" in data:
-        data, added = _kept_if_broken(data)
+        data, kept = _kept_if_broken(data)
+        added += kept
         data = OVERWRITTEN.sub(b"", data)
     if BACKSPACE in data:
         data = data.replace(BACKSPACE, b"")
