@@ -102,10 +102,11 @@ def cleaned(data: bytes) -> tuple[bytes, int]:
     added = 0
     if b"\x1b" in data:
         data = ESCAPE.sub(b"", data)
-    if b"Invalid loss" in data:
-        data, glued = TERMINATE_GLUED.subn(b"\n", data)
-        added += glued
     if b"\r" in data:
+        # (only where a bar rewrote its line: the glued line follows an update that ended in a carriage return)
+        if b"Invalid loss" in data:
+            data, glued = TERMINATE_GLUED.subn(b"\n", data)
+            added += glued
         data, kept = _kept_if_broken(data)
         added += kept
         data = OVERWRITTEN.sub(b"", data)
