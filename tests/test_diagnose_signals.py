@@ -2463,7 +2463,7 @@ def test_a_running_loss_printed_as_a_sum_is_read_as_means():
     assert d.signature.facts[0].startswith(
         "the printed loss is a sum, not a mean: the pasted loop adds each batch's loss to `total` and prints it every 100 "
         "batches without dividing by 100 (its first print, after batch 0, holds that one batch alone: the next, 105.3, "
-        "is 95.7x it); read as means, each sum divided by 100: 5 loss values, all finite: the loss fell from 1.1 to "
+        "holds the 100 after it and is 95.7x it); read as means, each sum divided by 100: 5 loss values, all finite: the loss fell from 1.1 to "
         "0.848")
     assert "No known failure found. The printed loss is a sum" in report(d)
     # the numbers disagree (a second print 3x the first, not about 100x), or the print divides, or a mean is added:

@@ -645,8 +645,10 @@ def _plateau(ev: Evidence) -> tuple[str, list[str]] | None:
              f"{fmt(ev.high)}): {verdict}"])
 
 
-# A model with no hidden layer (a logistic or linear regression, a perceptron), in words that name no ReLU: its loss is
-# convex in its weights, so a fall that levels off is the minimum reached, not a stall of units that died.
+# A model with no hidden layer (a logistic or linear regression, a perceptron), in words that name no ReLU: with its
+# matching loss (squared error, cross-entropy, Poisson's, the perceptron's) its loss is convex in its weights, so a
+# fall that levels off is the minimum or slow progress towards it (badly scaled inputs, a small rate, separable classes),
+# never a local minimum or units that died.
 CONVEX_MODEL = re.compile(r"\b(?:logistic|linear|softmax|ridge|lasso|poisson)[ _-]regression\b|\bLogisticRegression\b|"
                           r"\bLinearRegression\b|\bSGD(?:Classifier|Regressor)\b|\bperceptron\b", re.I)
 RELU_NAMED = re.compile(r"relu|hidden|mlp|layers?\b|conv", re.I)

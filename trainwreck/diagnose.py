@@ -293,8 +293,8 @@ def _as_means(ev: Evidence) -> tuple[Evidence, str]:
     alone = ({0} | {i for i, pos in enumerate(ev.head_at[:ev.count]) if pos is not None and step_number(pos) == 0}
              if first_alone else set())
     means = [v if i in alone else v / n for i, v in enumerate(ev.head)]
-    first = (f" (its first print, after batch 0, holds that one batch alone: the next, {fmt(v1)}, is {v1 / v0:.3g}x it)"
-             if first_alone else "")
+    first = (f" (its first print, after batch 0, holds that one batch alone: the next, {fmt(v1)}, holds the {n} after it "
+             f"and is {v1 / v0:.3g}x it)" if first_alone else "")
     note = (f"the printed loss is a sum, not a mean: the pasted loop adds each batch's loss to `{name}` and prints it "
             f"every {n} batches without dividing by {n}{first}; read as means, each sum divided by {n}")
     return with_values(ev, means, ev.head_at[:ev.count]), note
@@ -358,9 +358,10 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
                 k = accumulated_undivided(ev.prose)
                 count = k if k.isdigit() else f"`{k}`"
                 fix = (f"Divide each micro-batch's loss by {count} before backward() (`loss = loss / {k}`), so that "
-                       f"the {count} gradients sum to their mean, step after the last of them and clear the buffers "
-                       "right "
-                       "after the step; keep the learning rate that trained with the whole batch.")
+                       f"the {count} gradients sum to their mean (if the micro-batches differ in size, weight each loss "
+                       "by its share of the examples instead), step after the last of them and clear the gradients "
+                       "(`optimizer.zero_grad()`) right after the step; keep the learning rate that trained with the "
+                       "whole batch.")
             matches.append(Match(entry, round(score, 3), evidence, against, fix,
                                  {k: round(v, 3) for k, v in parts.items()}))
     matches.sort(key=lambda m: (-m.score, m.entry.id))
@@ -586,11 +587,12 @@ def _self_explained(ev: Evidence, c: Context, declared_found: set[str]) -> tuple
     vanished = rate_vanished(ev.prose)
     if vanished and says_not_learning(ev.prose):
         said = " ".join(vanished.group(0).split())
-        return said, (f"the paste says the learning rate fell to {vanished.group('rate')} (\"{said}\"): at that rate no "
-                      "step moves a weight, and the loss stays wherever it was when the rate vanished. The schedule "
-                      "stopped the training, not the model: most often a scheduler that counts epochs (StepLR, "
-                      "MultiStepLR, a CosineAnnealingLR whose T_max is in epochs) stepped once per batch, which advances "
-                      "the schedule as many times faster as there are batches in an epoch. No entry covers a schedule "
+        return said, (f"the paste says the learning rate fell to {vanished.group('rate')} (\"{said}\"): a step then "
+                      "moves a weight by that rate times its gradient (in float32 a weight w does not change at all "
+                      "while that product is under about 6e-8 times |w|, half its last digit), and the loss stays wherever it was when the "
+                      "rate vanished. The schedule stopped the training, not the model: most often a scheduler that "
+                      "counts epochs and decays without a floor (StepLR, ExponentialLR) stepped once per batch, which "
+                      "advances the schedule as many times faster as there are batches in an epoch. No entry covers a schedule "
                       "yet: step such a scheduler once per epoch, and print the rate beside the loss")
     return None
 

@@ -510,8 +510,8 @@ def breaking_construct(prose: str) -> dict[str, str]:
     elif PADDING_MASK.search(prose) and (empty := ALL_PADDING.search(prose)):
         out["masked-inf"] = (f"the paste hands attention a key_padding_mask and says a sequence can be all padding "
                              f"(\"{' '.join(empty.group(0).split())}\"): a query whose keys are all masked has nothing "
-                             "to attend to, and nn.MultiheadAttention (need_weights=True, its default) gives it a nan "
-                             "output")
+                             "to attend to, and nn.MultiheadAttention gives it a nan output (with need_weights=True, its "
+                             "default; with need_weights=False, 0 from PyTorch 2.5 on, except on its inference fast path)")
     # (a log on a where's branch is the where's trap, its gradient: SQRT_CALL's; each argument judged once, however
     # often the paste logs it: each judgement searches the whole paste)
     judged: dict[tuple[str, bool], bool] = {}
@@ -954,8 +954,9 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     if went_wrong and BACKWARD_STEP.search(ev.prose) and not CLEARED.search(ev.prose):
         out["never-cleared"] = ("the pasted loop calls backward() and step() and clears the gradients nowhere in the "
                                 "paste (no zero_grad(), no `.grad = None`)")
-    # (SGD's step, with momentum or without, grows with the gradient; Adam's and the other adaptive optimizers' divide
-    # each gradient by its own running size, so a sum k times the mean steps about as the mean does)
+    # (SGD's step, with momentum or without, grows with the gradient; Adam's, AdamW's, RMSprop's and Adagrad's divide
+    # each gradient by its own running size, so a sum k times the mean steps about as the mean does -- with eps/k, and
+    # a coupled weight decay k times weaker; factcheck_session37 item 1: RAdam's first steps and Adadelta are not so)
     if went_wrong and (loop := cleared_outside(ev.prose)):
         out["cleared-outside"] = (f"the pasted code clears the gradients only before `{loop}`, whose body calls "
                                   "backward() and step() on every batch and clears nothing: each step carries the "
@@ -967,7 +968,8 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         out["accumulated-undivided"] = (
             f"the pasted loop accumulates gradients, stepping once every {k} micro-batches, and "
             f"divides no loss by {k}: each backward() adds its micro-batch's gradient, so SGD steps with the sum of "
-            f"{k} gradients, {k} times their mean: {k} times the learning rate{climbs}")
+            f"{k} gradients, {k} times their mean: exactly as with {k} times the learning rate (and 1/{k} of any "
+            f"weight decay){climbs}")
     if ev.grad_paired and ev.grad_zero_exact and ev.count >= 3:
         out["zero-gradient"] = ("every gradient norm printed beside the loss is exactly 0: no gradient reaches "
                                 "those weights")
