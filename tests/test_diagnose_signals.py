@@ -2580,6 +2580,26 @@ def test_a_convex_model_that_levels_off_has_converged_not_stalled():
                      ).signature.name == "stall-after-drop"
 
 
+def test_an_enormous_first_loss_that_fell_and_then_broke_is_still_an_enormous_start():
+    """(review_session37_last g32) A regression's first MSE of 9.8e6 (targets in kW, mean about 3084), 1.5e6 after one
+    update, then a climb to inf under gradient descent: a high start that a healthy run falls from is no evidence, but
+    one that went on to inf is, and the curve's against ("not enormous from the first value") was false. The fact says
+    that the loss fell below half of it before the run broke, not that it never did."""
+    code = "MLP regression of the load in kW, inputs standardised, plain gradient descent, lr = 0.01\n"
+    log = "".join(f"epoch {e}: train_mse={v}\n" for e, v in enumerate(
+        ("9.8237e+06", "1.506e+06", "3.8516e+11", "3.4812e+25", "3.1233e+68", "3.5239e+197", "inf", "nan")))
+    d = diagnosis(code + log)
+    assert d.signature.enormous_start and d.matches[0].entry.id == "WR-360"
+    top = d.matches[0]
+    assert not any("does not look like" in a for a in top.against)
+    assert any("is enormous (it fell below half of it before the run broke): a squared error that large takes errors "
+               "of about 3134" in e for e in top.evidence)
+    # a high start that falls and stays finite is still no enormous start
+    fell = "".join(f"epoch {e}: train_mse={v}\n" for e, v in enumerate(("9.8237e+06", "1.506e+06", "2.1e+05", "3.3e+04",
+                                                                          "5.2e+03", "900.1", "402.7", "350.2")))
+    assert not diagnosis(code + fell).signature.enormous_start
+
+
 def test_a_nan_denied_in_another_language_is_no_nan():
     """(review_session36_final f15) Korean and Japanese deny after the word ("nan은 안 뜹니다", "NaNは出ません"), Chinese,
     Russian, German, French, Spanish and Portuguese before it; English's rule looks only before it. And a nan written

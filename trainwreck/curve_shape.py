@@ -193,8 +193,9 @@ def signature_of(ev: Evidence) -> Signature:
     if (out.name not in ("no-loss", "few-values", "nonfinite-from-start", "nonfinite-throughout")
             and first is not None and math.isfinite(first)
             and first >= (ENORMOUS_MEAN_CE if mean_ce else ENORMOUS_START)
-            and at_run_start(ev) and (stuck or not fell)):
-        # (a loss that fell from there beside an accuracy that never moved did not learn: it was no sum)
+            and at_run_start(ev) and (stuck or not fell or ev.first_nonfinite is not None)):
+        # (a loss that fell from there beside an accuracy that never moved did not learn: it was no sum; nor is one
+        # that went on to inf or nan a high start that a healthy run fell from)
         out.enormous_start = (
             f"the first loss ({fmt(first)}) is already enormous: " + (
                 f"{ev.mean_loss} prints a mean over the examples and the accuracy beside it says this is a classifier, "

@@ -908,8 +908,12 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         first = ev.head[0]
         size = (f"an absolute error that large takes errors of about {fmt(first)}" if ABSOLUTE_LOSS.search(ev.prose)
                 else f"a squared error that large takes errors of about {fmt(math.sqrt(first))} (its root)")
-        out["raw-targets"] = (f"{regressor} (a regression's run), and its first loss ({fmt(first)}) is enormous and "
-                              f"never fell to half of it: {size}, targets in their raw units")
+        # (it fell to half of it only in a run that then broke: said as it was)
+        fell = ev.low is not None and ev.low <= first / 2
+        out["raw-targets"] = (f"{regressor} (a regression's run), and its first loss ({fmt(first)}) is enormous"
+                              + (" (it fell below half of it before the run broke)" if fell else
+                                 " and never fell to half of it")
+                              + f": {size}, targets in their raw units")
     # ... and one that fell and is still ENORMOUS_START or more at its last value, in a report whose words say it
     # does not learn ("MAE stuck in the thousands"): a squared error on unit-scale targets is about their variance,
     # 1, at worst; still 7.1e+07 after 99 epochs (Adam's steps, about its rate each, carry the output toward targets
