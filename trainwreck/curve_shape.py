@@ -193,9 +193,10 @@ def signature_of(ev: Evidence) -> Signature:
     if (out.name not in ("no-loss", "few-values", "nonfinite-from-start", "nonfinite-throughout")
             and first is not None and math.isfinite(first)
             and first >= (ENORMOUS_MEAN_CE if mean_ce else ENORMOUS_START)
-            and at_run_start(ev) and (stuck or not fell or ev.first_nonfinite is not None)):
+            and at_run_start(ev) and (stuck or not fell or (ev.first_nonfinite is not None and ev.low_at < DESCENT_MIN))):
         # (a loss that fell from there beside an accuracy that never moved did not learn: it was no sum; nor is one
-        # that went on to inf or nan a high start that a healthy run fell from)
+        # that fell for a value or two and went on to inf or nan a high start that a healthy run fell from -- a
+        # descent of DESCENT_MIN values or more before it broke is one)
         out.enormous_start = (
             f"the first loss ({fmt(first)}) is already enormous: " + (
                 f"{ev.mean_loss} prints a mean over the examples and the accuracy beside it says this is a classifier, "
