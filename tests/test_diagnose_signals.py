@@ -986,7 +986,7 @@ def test_gradient_accumulation_with_undivided_losses_is_the_accumulating_entry_w
     d = diagnosis(loop + curve)
     top = d.matches[0]
     assert top.entry.id == "WR-260" and "WR-220" in [m.entry.id for m in d.matches[1:3]]
-    assert top.parts["accumulated-undivided"] == 4.0          # the construct (1) and the climb, its face (3)
+    assert (top.parts["accumulated-undivided"], top.parts["curve"]) == (1.0, 3.0)    # the construct, the climb its face
     assert "stepping once every `grad_accum` micro-batches, and divides no loss by `grad_accum`" in top.evidence[0]
     assert top.fix.startswith("Divide each micro-batch's loss by `grad_accum` before backward() "
                               "(`loss = loss / grad_accum`)")
@@ -1025,7 +1025,8 @@ def test_gradients_cleared_once_before_the_batch_loop_are_the_accumulating_entry
     curve = "".join(f"batch {100 * i} loss {v}\n" for i, v in enumerate(["1.61", "1.02", "0.70", "0.66", "0.93", "1.71",
                                                                          "4.40", "nan"]))
     d = diagnosis(loop + curve)
-    assert d.matches[0].entry.id == "WR-260" and d.matches[0].parts["cleared-outside"] == 4.0
+    assert d.matches[0].entry.id == "WR-260" and (d.matches[0].parts["cleared-outside"], d.matches[0].parts["curve"]) == \
+        (1.0, 3.0)
     assert "clears the gradients only before `for xb, yb in loader:`, whose body calls" in d.matches[0].evidence[0]
     assert cleared_outside(loop) == "for xb, yb in loader:"
     # cleared in the batch loop too, or stepped only where it is cleared (accumulation on purpose): no fact

@@ -27,7 +27,8 @@ from .logscan.numbers import to_float
 from .logscan.positions import counted_on, epoch_on, last_epoch, named_step, starts_again, step_number
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_scale_zero
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
-from .paste_facts import NEGATIVE, RATE_CLIMB, accumulated_undivided, module_replaced_after_optimizer, rate_vanished, summed_prints, shown_frameworks, uniform_start
+from .paste_facts import (NEGATIVE, RATE_CLIMB, RATE_VANISHED, accumulation_fix, module_replaced_after_optimizer,
+                          summed_prints, shown_frameworks, uniform_start)
 from .weighing import (CODE_CONSTRUCTS, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
 from .wording import (BENIGN_OVERFLOW, RESTARTED, STUCK, UNIFORM_START, Normal, lr_tried, normals_asked, says_failure,
@@ -355,13 +356,7 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
                           or any(parts.get(k, 0) > 0 for k in SAID_FACTS)):
             fix = sig.fix if sig.fix and entry.trace == sig.name else first_fix_step(entry)
             if parts.get("accumulated-undivided", 0) > 0:       # (the entry's second fix: accumulation on purpose)
-                k = accumulated_undivided(ev.prose)
-                count = k if k.isdigit() else f"`{k}`"
-                fix = (f"Divide each micro-batch's loss by {count} before backward() (`loss = loss / {k}`), so that "
-                       f"the {count} gradients sum to their mean (if the micro-batches differ in size, weight each loss "
-                       "by its share of the examples instead), step after the last of them and clear the gradients "
-                       "(`optimizer.zero_grad()`) right after the step; keep the learning rate that trained with the "
-                       "whole batch.")
+                fix = accumulation_fix(ev.prose)
             matches.append(Match(entry, round(score, 3), evidence, against, fix,
                                  {k: round(v, 3) for k, v in parts.items()}))
     matches.sort(key=lambda m: (-m.score, m.entry.id))
@@ -584,7 +579,7 @@ def _self_explained(ev: Evidence, c: Context, declared_found: set[str]) -> tuple
                        "parameters() then), so the new module's weights are in no parameter group and step() never "
                        f"changes them -- they keep their initial values; {then}. No entry covers this wiring bug: "
                        "build the optimizer once the model is complete")
-    vanished = rate_vanished(ev.prose)
+    vanished = RATE_VANISHED.search(ev.prose)
     if vanished and says_not_learning(ev.prose):
         said = " ".join(vanished.group(0).split())
         return said, (f"the paste says the learning rate fell to {vanished.group('rate')} (\"{said}\"): a step then "

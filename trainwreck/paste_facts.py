@@ -8,6 +8,7 @@ catalogue); none is a verdict on its own.
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
@@ -138,6 +139,17 @@ def summed_prints(prose: str) -> tuple[str, int, bool] | None:
     return None
 
 
+def accumulation_fix(prose: str) -> str:
+    """The first step of the fix where the paste accumulates gradients undivided (accumulated_undivided): the entry's own
+    for accumulation on purpose, in the paste's names."""
+    k = accumulated_undivided(prose)
+    count = k if k.isdigit() else f"`{k}`"
+    return (f"Divide each micro-batch's loss by {count} before backward() (`loss = loss / {k}`), so that the {count} "
+            "gradients sum to their mean (if the micro-batches differ in size, weight each loss by its share of the "
+            "examples instead), step after the last of them and clear the gradients (`optimizer.zero_grad()`) right "
+            "after the step; keep the learning rate that trained with the whole batch.")
+
+
 # A learning rate said or printed to have fallen to 1e-10 or below ("the lr is 1e-14 after epoch 1", `lr: 1.0e-27`): no
 # step moves a weight at that rate, whatever the gradients.
 # (the first number after the rate's name: "lr 0.1, weight decay 1e-10" names no such rate)
@@ -145,10 +157,8 @@ RATE_VANISHED = re.compile(r"\b(?:lr|learning[ _]rate|\[['\"]lr['\"]\])\b[^.\n\d
                            r"(?:1\d|[2-9]\d|\d{3}))(?![\w.])")
 
 
-def rate_vanished(prose: str) -> re.Match | None:
-    return RATE_VANISHED.search(prose)
 
-
+@functools.lru_cache(maxsize=4)      # (asked by the facts and by the fix the entry gets)
 def accumulated_undivided(prose: str) -> str:
     """The accumulation count, quoted, where a pasted loop sums micro-batch gradients by hand without dividing each
     loss by that count (ACCUMULATES); '' where it does not, or divides."""

@@ -119,6 +119,16 @@ SCALE_ZERO = 0.5
 
 
 
+# Facts of the paste that make a curve's shape the entry's own face, as its page shows: k undivided micro-batches step
+# like k times the rate, and gradients cleared once per epoch make every step carry all the ones before it, so a climb
+# is those constructs' face (not gradients cleared nowhere in the paste: a paste may leave that line out, where these
+# two are shown); and a loss that fell and stopped at the floor a softmax's outputs set, beside the accuracy that says
+# no lower loss was left to reach, stalled where probabilities handed over as logits must.
+FACT_FACES = {"accumulated-undivided": RATE_CLIMBS, "cleared-outside": RATE_CLIMBS,
+              "softmax-floor": frozenset({"stall-after-drop"})}
+CURVE_AGAINST = "the loss curve does not look like this entry's"
+
+
 class Weigher:
     """What diagnosis needs from a catalogue, built once: message patterns, documents, declarers,
     and when each failure shows (its signature's timing, and any its Symptom section names)."""
@@ -500,7 +510,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     elif (sig.name in TRACES and entry.trace != "none" and PART_OF.get(entry.trace) != sig.name and "start" not in parts
           and sig.name not in entry.traces and PART_OF.get(sig.name) not in entry.traces):
         parts["curve"] = -weights.when
-        against.append(f"the loss curve does not look like this entry's ({TRACES[entry.trace]})")
+        against.append(f"{CURVE_AGAINST} ({TRACES[entry.trace]})")
     # a message whose op the log names is another entry's (see _message_weight) is no evidence for this one
     shares = [(text, seen, _message_weight(text, seen, entry, w, weights, c.infs)) for text, seen in c.hits[entry.id]]
     hits = [(text, seen) for text, seen, share in shares if share > 0]
@@ -605,19 +615,13 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
             parts[fact] = W_PRINTED if fact in CODE_CONSTRUCTS and (entry.trace == "none" or (
                 c.sig.name == entry.also_trace and c.sig.name != entry.trace)) else weight
             evidence.append(c.printed[fact])
-    if parts.get("softmax-floor", 0) > 0 and c.sig.name == "stall-after-drop" and parts.get("curve", 0) <= 0:
-        # (a loss that fell and then stopped at the floor a softmax's outputs set, beside the accuracy that says no
-        # lower loss was left to reach: the stall is this entry's own face, at the level the fact computes)
+    # A fact of the paste that makes the curve's shape this entry's own face: the curve counts for it as for the
+    # shape's own entries, with the fact on top of it (FACT_FACES)
+    face = next((fact for fact, shapes in FACT_FACES.items() if parts.get(fact, 0) > 0 and c.sig.name in shapes), None)
+    if face and parts.get("curve", 0) < W_CURVE:
         parts["curve"] = W_CURVE
-        against[:] = [a for a in against if not a.startswith("the loss curve does not look like this entry's")]
-    # (not for gradients cleared nowhere in the paste: a paste may leave that line out, where these two are shown)
-    for fact in ("accumulated-undivided", "cleared-outside"):
-        if parts.get(fact) and c.sig.name in RATE_CLIMBS and entry.trace not in (c.sig.name, PART_OF.get(c.sig.name)):
-            # (k undivided micro-batches step like k times the rate, and gradients cleared once per epoch make every
-            # step carry all the ones before it: the climb is the construct's own face, as the entry's page shows, so
-            # the curve counts for it as it counts for the rate's entry, and the construct on top of it)
-            parts[fact] += W_CURVE
-            break
+        against[:] = [a for a in against if not a.startswith(CURVE_AGAINST)]
+        evidence += [f for f in c.sig.facts if f not in evidence]
     tried, sentence = c.precision_tried
     # WR-040's own check, done: the same run in full precision -- in a paste that shows half precision in use
     if tried and entry.id in w.precision and (c.half_shown or c.precision) and not c.half_denied:
