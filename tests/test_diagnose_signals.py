@@ -1434,7 +1434,34 @@ def test_a_lower_rate_tried_is_read_in_more_words_and_weighed_for_the_bad_batch(
     fell = "".join(f"epoch {e} loss {v}\n" for e, v in enumerate(["0.69", "0.52", "0.44", "0.40", "nan", "nan"]))
     assert weighed_parts("I re-ran with lr 1e-4 instead of 1e-3 and it's the same.\n" + fell, "WR-310")["tried"] == 0.5
     assert weighed_parts("Lowering lr just moves the nan to a later epoch.\n" + fell, "WR-310")["tried"] == -1.0
-    assert "tried" not in weighed_parts("Lowering lr just moves the nan to a later epoch.\n" + fell, "WR-030")
+    # (the log of zero's page says the same of itself: a lower rate only delays the logit's crossing)
+    assert weighed_parts("Lowering lr just moves the nan to a later epoch.\n" + fell, "WR-030")["tried"] == 1.0
+
+
+def test_a_lower_rate_that_did_not_help_counts_half_for_a_failure_it_only_puts_off():
+    """A lower rate only delays the log of zero (WR-030's page: the fit heads for the same far-out logits, more
+    slowly), so "lowering the learning rate didn't help" beside a nan after some epochs is half a point for it, as
+    for the bad batch that breaks wherever it is met -- and nothing for the climb a lower rate cures."""
+    import re
+
+    phrases = CATALOG.entries["WR-030"].phrases
+    assert "lowering the learning rate only delays the nan" in phrases
+    bonus = CATALOG.entries["WR-030"].sections["Interview question"]
+    assert re.search(r"lowering it only\s+delays", bonus)
+    text = "After about 2 epochs the loss goes to nan. Reducing the learning rate didn't help."
+    assert lr_tried(text) == "failed"
+    parts = weighed_parts(text, "WR-030")
+    assert parts["tried"] == 0.5
+    assert weighed_parts(text, "WR-220")["tried"] == -1.0
+    d = diagnosis(text)
+    assert "WR-030" in [m.entry.id for m in d.matches[:3]]
+    log_of_zero = next(m for m in d.matches if m.entry.id == "WR-030")
+    assert ("the report says a lower learning rate did not help: a lower rate only puts this failure off"
+            in log_of_zero.evidence)
+    # (said to be the same: the failure did not move, no sign of one a lower rate puts off)
+    same = "After about 2 epochs the loss goes to nan. I re-ran with lr 1e-4 instead of 1e-3 and it's the same."
+    assert lr_tried(same) == "failed" and "tried" not in weighed_parts(same, "WR-030")
+    assert weighed_parts(same, "WR-310")["tried"] == 0.5
 
 
 def test_a_division_by_a_standard_deviation_beside_a_constant_column_is_wr060():

@@ -27,7 +27,7 @@ from .paste_facts import (RATE_CLIMBS, LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, 
                           scaled_said, shown_frameworks, trainer_clears)
 from .safe_text import shown
 from .wording import (EARLY_STEPS, FIELDS, Library, half_precision_denied, half_precision_shown, loss_kind, lr_tried,
-                      said_unnegated,
+                      lr_tried_unmoved, said_unnegated,
                       precision_tried, says_failure, says_not_learning, section, sentences_only, timing_of, tokens,
                       tokens_many, untrained_output_nonfinite, when, words_for, normal_ruled_out)
 
@@ -568,6 +568,10 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     if c.lr_tried == "failed" and entry.id in w.rate_proof:     # (half: "did not help" need not say it broke at the same step)
         parts["tried"] = W_TRIED / 2
         evidence.append("the report says a lower learning rate did not help: this failure does not move with the rate")
+    elif c.lr_tried == "failed" and entry.id in w.put_off and not rate_family and not lr_tried_unmoved(c.ev.prose):
+        # (half: it may not have been put off; nothing where it is said to be the same)
+        parts["tried"] = W_TRIED / 2
+        evidence.append("the report says a lower learning rate did not help: a lower rate only puts this failure off")
     elif c.lr_tried == "delayed" and entry.id in w.rate_proof:
         parts["tried"] = -W_TRIED
         against.append("the report says a lower learning rate put the failure off: this one breaks where it is met, "

@@ -749,6 +749,13 @@ def lr_tried(text: str) -> str:
         else ""
 
 
+def lr_tried_unmoved(text: str) -> bool:
+    """Does the lower rate that did not help (TRIED_LR) say the failure stayed the same ("I re-ran with lr 1e-4 and
+    it's the same")? Then it did not move: no sign of a failure that a lower rate only puts off."""
+    m = TRIED_LR.search(_folded(text))
+    return bool(m and re.search(r"\bsame\b", m.group(0)))
+
+
 # A precision the reporter switched, as WR-040's own check does: "fp16=False trains fine", "the same model in float32
 # runs fine", "without AMP it converges" (full precision helped), or "fp32 is also nan", "with amp disabled: still nan"
 # (it did not: a comparison said -- "I cast X to float32 and the loss is nan" says nothing of half precision). Read a
