@@ -2638,9 +2638,13 @@ def test_a_nan_denied_in_another_language_is_no_nan():
                    "keine NaN", "pas de nan", "sin nan", "sem NaN",
                    # (review_session37_final f02, f03, f04, f14: after another noun, and more languages)
                    "NaNも警告も出ていません", "NaN нет.", "NaN не появляется", "Geen NaN, geen waarschuwingen.", "NaN yok.",
-                   "brak NaN"):
+                   "brak NaN",
+                   # (review_session38_blind h05, h07, h16: Polish, Hindi written in Latin letters, Indonesian; and more)
+                   "Nic nie jest NaN.", "Koi NaN nahi aaya", "Tidak ada NaN di mana pun", "không có NaN", "ningún NaN",
+                   "nenhum NaN", "není NaN"):
         assert "nan" not in tokens(denied) and not said_unnegated(denied, {"nan"}), denied
     for said in ("loss가 nan이 됩니다", "NaNになります", "Loss变成NaN了", "la loss devient nan", "лосс стал nan",
+                 "loss jadi NaN", "loss NaN ho jata hai", "loss staje się NaN",
                  "lossがNaNになって、警告も出ません", "loss = nan, не понимаю почему"):
         assert "nan" in tokens(said) and said_unnegated(said, {"nan"}), said
     # English from further than four words (review_session37_blind q27), not across a clause's "and"
@@ -3339,3 +3343,77 @@ def test_a_paste_reads_the_same_with_or_without_a_newline_after_its_last_line():
         assert report(bare).split("\n", 1)[1] == report(ended).split("\n", 1)[1], text
         assert [m.entry.id for m in bare.matches] == [m.entry.id for m in ended.matches]
     assert diagnosis("Is this ok?\nOver five epochs the loss went from 2.31 to 1.62 to 1.24 to 1.01 to 0.88.").evidence.count == 5
+
+
+def test_review_session38_blind_logs_written_in_other_languages():
+    """(review_session38_blind h01, h06, h07, h10, h12, h18) A log written by a reporter who writes decimals with a
+    comma, or the word epoch in their own language, is read as an English one: every format, not only sentences."""
+    from trainwreck.logscan.decimals import decimal_points, writes_decimal_commas
+    from trainwreck.logscan.epoch_words import with_english_epochs
+
+    # a thousands' point ("32.000 token", "5.000 features") is no decimal point; a version's is not either; a call's
+    # numbers are code
+    assert writes_decimal_commas(b"vocabolario da 32.000 token\n0  10,42\n10  27,93\n")
+    assert writes_decimal_commas(b"torch 2.13.0, loss 0,69 then 0,52")
+    assert not writes_decimal_commas(b"loss 0.693, epochs 1,5 and 2,5")
+    assert not writes_decimal_commas(b"epoch,loss\n0,0.69\n1,0.61\n")
+    assert decimal_points(b"Linear(784,128) then lr=0,01, loss 1,62 and 1,51") == \
+        b"Linear(784,128) then lr=0.01, loss 1.62 and 1.51"
+    assert with_english_epochs("Epoche 4: 19,6".encode()) == b"epoch  4: 19,6"
+    assert with_english_epochs("- época 10: 4,48".encode()) == "- epoch  10: 4,48".encode()
+    assert with_english_epochs("in der ersten Epoche auf 1,62".encode()) == "in der ersten Epoche auf 1,62".encode()
+
+    dutch = ("Optimizer SGD, lr 0,5, 5.000 features. Uitvoer:\n" + "".join(
+        f"epoch {e}  loss {v}  acc {a}\n" for e, (v, a) in enumerate(
+            (("0,6931", "0,861"), ("0,2140", "0,942"), ("0,1288", "0,963"), ("0,0931", "0,971"), ("nan", "0,972")))))
+    d = diagnosis(dutch)
+    assert d.evidence.count == 5 and d.evidence.first_nonfinite == 4
+    assert "(0.1288 at epoch 2, then 0.0931 at epoch 3)" in d.signature.facts[0]
+    german = "SGD, Momentum 0,9, lr 0,4. Trainingsloss pro Epoche:\n" + "".join(
+        f"Epoche {e}: {v}\n" for e, v in enumerate(("2,31", "2,87", "4,95", "19,6", "nan", "nan"), 1))
+    d = diagnosis(german)
+    assert d.matches[0].entry.id == "WR-220" and d.evidence.first_nonfinite == 4
+    assert "from 2.31 at epoch 1 to 19.6 at epoch 4" in d.signature.facts[0]
+    spanish = "Pérdida de entrenamiento por época:\n" + "".join(
+        f"- época {e}: {v}\n" for e, v in ((1, "6,95"), (2, "6,71"), (3, "6,32"), (5, "5,61"), (10, "4,48"), (20, "3,79")))
+    d = diagnosis(spanish)
+    assert d.evidence.count == 6 and d.verdict in ("healthy", "normal") and d.evidence.where(5) == "epoch 20"
+    # a table under a step header, a constant rate said in Italian: the jump right after the first step is no warmup's
+    table = ("Adam, lr costante 1e-3, vocabolario da 32.000 token.\nstep    loss\n" +
+             "".join(f"{s}  {v}\n" for s, v in ((0, "10,42"), (10, "27,93"), (20, "19,56"), (30, "14,08"), (50, "9,87"),
+                                               (100, "8,31"), (500, "6,12"), (2000, "5,47"))))
+    d = diagnosis(table)
+    assert d.matches[0].entry.id == "WR-250"
+    assert "from 10.42 at step 0 to 27.93 at step 10 (x2.7)" in d.matches[0].evidence[0]
+    # the arrows of a sentence that chains the layers, ending in a softmax, beside CrossEntropyLoss
+    ported = ("A rede é Linear(784,128) → ReLU → Linear(128,10) → Softmax e uso nn.CrossEntropyLoss.\n" +
+              "".join(f"época {e}: {v}\n" for e, v in ((1, "1,62"), (5, "1,51"), (20, "1,478"), (50, "1,4781"))))
+    assert weighed_parts(ported, "WR-130")["pairing"] == 1.0
+    assert "pairing" not in weighed_parts(ported.replace("→ Softmax e", "e"), "WR-130")
+    assert "pairing" not in weighed_parts(ported.replace("→ Softmax e", "→ Softmax → argmax e"), "WR-130")
+    # a key's one value that opens a sentence's run of them, words between, is the sentence's
+    words = "Shuru mein loss 0,69 tha, thoda gira 0,55 tak, fir achanak 1,41 pe jump kiya. Lr 5 hai, 300 epochs."
+    assert diagnosis(words).evidence.count == 3
+
+
+def test_review_session38_blind_a_pairwise_distance_breaks_the_first_backward_pass():
+    """(review_session38_blind h28) A norm over every pair of a batch's rows meets the 0 of each row and itself from
+    the very first step (WR-050's page): a nan from the start fits it, not only one after training has
+    run. And a lower rate that did not help counts nothing for a failure it only puts off, where the run broke at its
+    first updates."""
+    from trainwreck.paste_facts import PAIRWISE
+
+    code = ("def pair_loss(params, x, y):\n    z = model.apply(params, x)\n"
+            "    diff = z[:, None, :] - z[None, :, :]\n    d = jnp.linalg.norm(diff, axis=-1)\n    return (d ** 2).mean()\n")
+    log = "step 0 | loss 5.6236\n" + "".join(f"step {i} | loss nan\n" for i in range(1, 6))
+    said = "JAX, float32. The params are nan from the start; lowering the LR to 1e-6 doesn't help.\n"
+    text = said + code + log
+    parts = weighed_parts(text, "WR-050")
+    assert parts["when"] > 0 and parts["sqrt-at-zero"] == 1.0
+    assert diagnosis(text).matches[0].entry.id == "WR-050"
+    assert "tried" not in weighed_parts(text, "WR-030")
+    # (a norm of one vector, not of every pair: no zero from the start)
+    single = code.replace("diff = z[:, None, :] - z[None, :, :]", "diff = z - target")
+    assert not PAIRWISE.search(single) and weighed_parts(said + single + log, "WR-050")["when"] < 0
+    for pairwise in ("d = torch.cdist(z, z)", "diff = x.unsqueeze(1) - x.unsqueeze(0)"):
+        assert PAIRWISE.search(pairwise), pairwise

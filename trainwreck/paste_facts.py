@@ -282,8 +282,11 @@ TORCH_PROBABILITY_OUT = re.compile(r"\breturn\s+(?:torch\.|F\.|nn\.functional\.|
                                    r"(?<=`)nn\.(?:Sigmoid|Softmax)\([^()\n`]{0,20}\)(?=`)|"
                                    # (or in a sentence's plain words, "at the model's end I put nn.Softmax(dim=1)": not
                                    # in a Sequential's middle, nor assigned to a name, which may be a hidden layer's)
-                                   r"(?<![\w.(,=])(?<![(,=] )nn\.(?:Sigmoid|Softmax)\([^()\n]{0,20}\)(?![ \t]*,)(?![ \t]*\n[ \t]*nn\.)",
+                                   r"(?<![\w.(,=])(?<![(,=] )nn\.(?:Sigmoid|Softmax)\([^()\n]{0,20}\)(?![ \t]*,)(?![ \t]*\n[ \t]*nn\.)|"
+                                   # (or the last of the layers a sentence chains with arrows, "Linear(128,10) → Softmax")
+                                   r"(?:→|->|=>)[ \t]*(?:nn\.)?(?:Sigmoid|Softmax)\b(?:\([^()\n]{0,20}\))?(?![ \t]*(?:→|->|=>))",
                                    re.M)
+ARROW = ("→", "->", "=>")
 # (named in a sentence too: "training uses nn.CrossEntropyLoss")
 TORCH_LOGITS_LOSS = re.compile(r"\b(?:nn\.)?(?:BCEWithLogitsLoss|CrossEntropyLoss)\b|\bF\.(?:cross_entropy|"
                                r"binary_cross_entropy_with_logits)\(")
@@ -768,6 +771,13 @@ FLOOR_HIDDEN = re.compile(r"label[ _-]?smooth\w*|distill\w*|\bkd\b|mixup|cutmix|
                           r"in the loss|auxiliary loss|\+ *(?:(?:\d+(?:\.\d*)?|\.\d*) *)?\* *\w+[ _]loss", re.I)
 
 
+# A distance between every pair of a batch's rows, the row and itself included (`z[:, None, :] - z[None, :, :]`,
+# `x.unsqueeze(1) - x.unsqueeze(0)`, `cdist(z, z)`): its diagonal is 0 from the very first step (WR-050's page), so
+# a norm or square root of it breaks the first backward pass, not only one after training has run.
+PAIRWISE = re.compile(r"\[\s*:\s*,\s*None\b[^\n]{0,40}?-[^\n]{0,40}?\[\s*None\s*,|"
+                      r"\.unsqueeze\(\s*1\s*\)\s*-\s*\w+\.unsqueeze\(\s*0\s*\)|\bc?dist\(\s*(\w+)\s*,\s*\1\s*[,)]")
+
+
 def model_output(prose: str) -> re.Match | None:
     """The pasted model's probabilities as its output: a Sequential that ends in nn.Sigmoid() or nn.Softmax(), or what
     the last forward() pasted returns (its block: to the next `def` or `class` at its indentation or less), or, with no
@@ -786,7 +796,7 @@ def model_output(prose: str) -> re.Match | None:
             if found.group(0).startswith("return") and "forward" in prose[prose.rfind("\n", 0, found.start()) + 1:
                                                                          found.start()]:
                 return found
-    return next((m for m in TORCH_PROBABILITY_OUT.finditer(prose) if m.group(0).startswith("nn.")), None)
+    return next((m for m in TORCH_PROBABILITY_OUT.finditer(prose) if m.group(0).startswith(("nn.", *ARROW))), None)
 
 
 # Gradients said to be exactly zero ("the grads are exactly 0.0", "gradients = 0", "grad norm is zero")

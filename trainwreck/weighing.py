@@ -15,7 +15,7 @@ from .entry import TRACES, Entry, template_pattern
 from .logscan import Evidence, MessageFinder, dialects
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY
 from .logscan.stops import stop_of
-from .paste_facts import (RATE_CLIMBS, LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, ONE_BATCH_WORDS, FIRST_LAYERS_WORDS, SCALES_WORDS,
+from .paste_facts import (PAIRWISE, RATE_CLIMBS, LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, ONE_BATCH_WORDS, FIRST_LAYERS_WORDS, SCALES_WORDS,
                           CLIP_UNENGAGED_WORDS, HIGH_ADAPTIVE_WORDS,
                           SINGULAR_SLOPE_WORDS, ACCURACY_WORDS,
                           CLEARED_EACH_STEP, CONSTANT_FEATURE_WORDS, DENSE, EXP_OVERFLOW_WORDS, FLOOR_WORDS,
@@ -434,15 +434,21 @@ def _when_stopped(pos) -> set[str]:
     return {"start"} if n == 0 else {"early"} if n <= EARLY_STEPS else {"later"}
 
 
+def _timing(c: Context) -> tuple[set[str], str]:
+    """When the report says or shows the run broke, and which of "start", "early" or "later" that makes it (later
+    where nothing says: a run that trained at all is assumed)."""
+    # the words, or else what the values show (not a first value that stands for a whole epoch: see
+    # NONFINITE_TRACES)
+    said = c.said_when or (WHEN_OF_TRACE.get(c.sig.name, set()) if not c.sig.first_epoch else set())
+    return said, "start" if "start" in said else ("early" if said == {"early"} else "later")
+
+
 def _suspect(entry: Entry, c: Context, w: Weigher) -> tuple[float, str]:
     """How much of the prior this entry gets as a first suspect (1, a half for a second one, or 0), and why."""
     if c.precision:                    # half-precision words: the entry that names the precision first
         return (1.0, "the report names half precision, and this entry is the one about it") \
             if entry.id in w.precision else (0.0, "")
-    # the words, or else what the values show (not a first value that stands for a whole epoch: see
-    # NONFINITE_TRACES)
-    said = c.said_when or (WHEN_OF_TRACE.get(c.sig.name, set()) if not c.sig.first_epoch else set())
-    timing = "start" if "start" in said else ("early" if said == {"early"} else "later")
+    said, timing = _timing(c)
     broke = ("a loss that turned nan or inf " if c.said_nonfinite_value else "a loss that climbed ") + \
         ({"start": "from the first values", "early": "right after the first updates"}.get(timing)
          or "after training had run")
@@ -538,6 +544,8 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     # pile up) is told apart by its own evidence -- its curve, its words -- never by timing alone.
     special = entry.trace in PART_OF
     entry_when = w.timing[entry.id]
+    if "sqrt-at-zero" in c.printed and entry.id in w.singular_slope and PAIRWISE.search(ev.prose):
+        entry_when = entry_when | {"start"}      # (a pairwise distance's zero diagonal: from the first step)
     told = c.said_when or (WHEN_OF_TRACE.get(sig.name, set()) if ev.count >= 2 and not sig.first_epoch else set())
     if told and entry_when and not special:
         if told & entry_when:
@@ -568,8 +576,10 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     if c.lr_tried == "failed" and entry.id in w.rate_proof:     # (half: "did not help" need not say it broke at the same step)
         parts["tried"] = W_TRIED / 2
         evidence.append("the report says a lower learning rate did not help: this failure does not move with the rate")
-    elif c.lr_tried == "failed" and entry.id in w.put_off and not rate_family and not lr_tried_unmoved(c.ev.prose):
-        # (half: it may not have been put off; nothing where it is said to be the same)
+    elif (c.lr_tried == "failed" and entry.id in w.put_off and not rate_family and _timing(c)[1] == "later"
+          and not lr_tried_unmoved(c.ev.prose)):
+        # (half: it may not have been put off; nothing where it is said to be the same, nor for a run that broke at
+        # its start or its first updates, which a lower rate would not have moved far)
         parts["tried"] = W_TRIED / 2
         evidence.append("the report says a lower learning rate did not help: a lower rate only puts this failure off")
     elif c.lr_tried == "delayed" and entry.id in w.rate_proof:

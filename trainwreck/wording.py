@@ -284,9 +284,10 @@ NONFINITE = re.compile(r"-?(?<![A-Za-z0-9_])(?:nan|NaN|NAN|Nan)s?(?![A-Za-z0-9_]
 DENIED_ELSEWHERE = re.compile(
     # (the verb may come after another noun and its particle: "NaNも警告も出ていません", "nan도 경고도 없습니다")
     r"(?i)(?<![a-z])(?:nan|inf)s?[ \t]{0,2}[은는이가도를はがもに]{0,2}(?:[^\n。．.!?！？、，,]{0,12}?[은는이가도를はがもに])?[ \t]{0,3}"
-    r"(?:안|않|없|못|(?:出|で|なら|なり|あり|発生し)\w{0,3}?(?:ません|ない|なかった)|(?<=[ \t])(?:нет|не|yok|yoktu)\b)|"
-    r"(?:没有|沒有|没|不会|不會|无|無|(?<![\w])(?:нет|без|не|keine?n?|pas de|aucune?|sans|sin|sem|não|nao|geen|nessun[oa]?|niente|brak|żadn\w*|"
-    r"nie ma|ingen|hiç))[ \t]{0,3}"
+    r"(?:안|않|없|못|(?:出|で|なら|なり|あり|発生し)\w{0,3}?(?:ません|ない|なかった)|(?<=[ \t])(?:нет|не|yok|yoktu|nahi|nahin|nahii?n?|nhi)\b)|"
+    r"(?:没有|沒有|没|不会|不會|无|無|(?<![\w])(?:нет|без|не|keine?n?|pas de|jamais de|aucune?|sans|sin|sem|não|nao|geen|nessun[oa]?|niente|brak|żadn\w*|"
+    r"nie ma|nie (?:jest|są|było|był[oa]?|pojawia się)|ningún|ningun[oa]?|ninguna|nenhuma?|tidak(?: ada)?|tak ada|tanpa|bukan|"
+    r"không(?: có| bị)?|není|žádn\w*|ingen|hiç))[ \t]{0,3}"
     r"(?:出现|出現|任何|ни одного|any)?[ \t]{0,2}(?:nan|inf)s?(?![a-z])|"
     # ... and English's own from further away than a clause's four words: "nothing in the data is nan", "none of the
     # inputs are inf"
@@ -979,6 +980,9 @@ NO_WARMUP = re.compile(r"\b(?:no|without|w/o|zero)\s+(?:lr\s+|learning[ -]rate\s
 # the LR scheduler"), in a paste that does not name a warmup at all
 CONSTANT_RATE = re.compile(r"\bconstant\s+(?:[\w-]{1,20}\s+){0,2}?(?:lr|learning[ -]rate)\b|"
                            r"\b(?:lr|learning[ -]rate)\s+(?:is\s+|was\s+|stays\s+|kept\s+)?constant\b|"
+                           # (and in the languages that write the word after the rate: "lr costante 1e-3", "lr
+                           # constante", "lr konstant")
+                           r"\blr\s+(?:costante|constante|konstant|konstante[nr]?|stał[ay]|sabit)\b|"
                            r"\b(?:dropped|removed|without|no)\s+(?:the\s+|any\s+)?(?:lr\s+|learning[ -]rate\s+)?"
                            r"(?:scheduler|schedule)\b", re.I)
 WARMUP_NAMED = re.compile(r"warm-?up", re.I)

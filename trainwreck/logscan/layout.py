@@ -5,7 +5,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from .dialects import ORDER, Dialect, history, keyed as keyed_dialect
+from .dialects import ORDER, Dialect, history, keyed as keyed_dialect, prose_values
 from .numbers import NUMBER, features, keyed, to_float
 from .positions import AVERAGED, EPOCH_HINTS
 
@@ -61,6 +61,8 @@ class Layout:
     clip_at: float | None = None           # the clipping threshold the log states
     epochs: bool = False                   # the log prints epoch numbers
     literal: bytes | None = None           # key mode: the key as plain text, when numbers.alike may read the pattern's values
+    decimal_comma: bool = False            # the text writes its decimals with a comma (decimals.py): read as points
+    foreign_epochs: bool = False           # the text names its epochs in another language (epoch_words.py)
 
 
 def other_losses(data: bytes) -> list[bytes]:
@@ -307,12 +309,20 @@ def _title_only(pattern: re.Pattern, masked: bytes, training: bytes, prefixed: l
 # (or after it: "Loss: 2.31 at batch 0, 1.92 at batch 30, 1.87 at batch 60")
 _PLACED = rb"(?:(?i:epoch|step|iter\w*|batch)[ \t]*\d+[ \t]*(?::[ \t]*)?)?"
 _PLACE_AFTER = rb"(?:[ \t]+(?i:at|in|on|after|by)[ \t]+(?i:the[ \t]+)?(?i:epoch|step|iter\w*|batch)[ \t]*\d+)?"
+KEY_BACK, SENTENCE_AHEAD = 64, 2048        # bytes around the key that hold its sentence
 LIST_AFTER = re.compile(_PLACE_AFTER + rb"[ \t]*,[ \t]*" + _PLACED + rb"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?" + _PLACE_AFTER +
                         rb"[ \t]*,[ \t]*" + _PLACED + rb"(?:-?\d|nan|inf)")
 
 
 def _one_list(pattern: re.Pattern, masked: bytes, found: re.Match) -> bool:
-    return LIST_AFTER.match(masked, found.end()) is not None and pattern.search(masked, found.end()) is None
+    """Is the key's one value the first of a sentence's values: a list after commas (LIST_AFTER), or a run the
+    sentence reader takes from it with words between ("loss 0.69 tha, thoda gira 0.55 tak, fir 1.41 pe jump kiya")?"""
+    if pattern.search(masked, found.end()) is not None:
+        return False
+    if LIST_AFTER.match(masked, found.end()) is not None:
+        return True
+    run = prose_values.items(masked[max(0, found.start() - KEY_BACK):found.end() + SENTENCE_AHEAD])
+    return len(run) >= prose_values.MIN_RUN and run[0].offset + max(0, found.start() - KEY_BACK) < found.end()
 
 
 def _drop_mask(layout: Layout, first: bytes, masked: bytes, found: re.Match, key: bytes, spelled: dict) -> None:

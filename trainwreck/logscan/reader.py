@@ -13,6 +13,8 @@ import re
 
 from .cleaning import (clean, cleaned, uses_lone_cr, without_questions, without_sentences_beside_a_log,
                        without_title, without_warning_echoes)
+from .decimals import with_decimal_points, writes_decimal_commas
+from .epoch_words import with_english_epochs, writes_foreign_epochs
 from .dialects import history
 from .evidence import ACCURACY_ENDS, Evidence, Track, merge
 from .layout import ACCURACY, Layout, column_values, csv_values, layout_of, mask, row_value
@@ -97,6 +99,7 @@ class _Reader:
         ev.lines += _newlines(raw) if vector else raw.count(b"\n")
         self._ended = raw.endswith(b"\n")
         data, added = cleaned(raw)
+        data = local_spelling(data, layout)
         ev.lines += added        # a progress line's updates kept before its nan are as many lines
         noted = _messages_noted(ev)
         spans = self.finder.scan(data, ev, line0)
@@ -379,8 +382,22 @@ def _layout(first: bytes, lone_cr: bool) -> Layout:
     # its last line whole with or without a newline after it: a paste's last sentence, its `max_norm=5000`, is read)
     if len(first) >= CHUNK:
         text = text[:text.rfind(b"\n") + 1] or text
+    spelled = Layout(decimal_comma=writes_decimal_commas(text), foreign_epochs=writes_foreign_epochs(text))
+    text = local_spelling(text, spelled)
     training = without_questions(without_warning_echoes(without(text, DEFAULT.scan(text, None, 0))))
-    return layout_of(text, without_sentences_beside_a_log(without_title(training)))
+    layout = layout_of(text, without_sentences_beside_a_log(without_title(training)))
+    layout.decimal_comma, layout.foreign_epochs = spelled.decimal_comma, spelled.foreign_epochs
+    return layout
+
+
+def local_spelling(data: bytes, layout: Layout) -> bytes:
+    """The block with its decimal commas and its epoch words in other languages written as English writes them,
+    where the log's first block writes them so (one decision for the whole log: a log read in parallel reads alike)."""
+    if layout.decimal_comma:
+        data = with_decimal_points(data)
+    if layout.foreign_epochs:
+        data = with_english_epochs(data)
+    return data
 
 
 def _read_start(ev: Evidence, layout: Layout, first: bytes) -> None:

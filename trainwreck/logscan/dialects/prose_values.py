@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from . import Dialect
+from ..decimals import decimal_points
 from ..numbers import NUMBER
 from ..positions import epoch_text
 from .history import Item
@@ -117,25 +118,10 @@ def _values(data: bytes, start: int) -> list[tuple[int, bytes, str | None]]:
     return run if len(run) >= MIN_RUN else []
 
 
-# A decimal comma (German, French, Spanish, Portuguese, Russian...: "1,4725", "2,30", "99,3 %"): in a text that writes
-# its decimals so -- a comma between digits with one, two or four or more after it (three may be a thousands'
-# separator) at least twice, and no decimal point between digits -- every comma between digits is a decimal mark.
-COMMA_DECIMAL = re.compile(rb"(?<![\d,.])\d{1,6},(?:\d{1,2}|\d{4,12})(?!\d|,\d)")
-POINT_DECIMAL = re.compile(rb"\d\.\d")
-BETWEEN_DIGITS = re.compile(rb"(?<=\d),(?=\d)")
-
-
-def _decimal_points(data: bytes) -> bytes:
-    """data with its decimal commas written as points (one byte for one: every offset stays), where it writes them."""
-    if POINT_DECIMAL.search(data) or sum(1 for _ in zip(range(2), COMMA_DECIMAL.finditer(data))) < 2:
-        return data
-    return BETWEEN_DIGITS.sub(b".", data)
-
-
 def items(data: bytes) -> list[Item]:
     """The values of each sentence in data that gives them, in order (a sentence's full stop is no decimal: `15.`
     is 15; a decimal comma is a decimal mark where the text writes its decimals so)."""
-    data = _decimal_points(data)
+    data = decimal_points(data)
     out: list[Item] = []
     pos, broken = 0, 0          # (how many values the sentence whose values end at a nan gave, once one has)
     for m in LOSS_WORD.finditer(data):

@@ -13,7 +13,8 @@ import re
 from . import Dialect
 from .count_value import LOSS_WORDS, VALUE, _not_a_loss
 
-COUNTER = rb"^[ \t]*(?:[Ss]tep|STEP|[Ee]poch|EPOCH|[Ii]ter(?:ation)?|[Ii]t|[Bb]atch|[Uu]pdate)s?[ \t]*#?\d+(?:/\d+)?[ \t]*[:=][ \t]*"
+# (maybe as the items of a Markdown list: "- epoch 1: 6.95")
+COUNTER = rb"^[ \t]*(?:[-*][ \t]+)?(?:[Ss]tep|STEP|[Ee]poch|EPOCH|[Ii]ter(?:ation)?|[Ii]t|[Bb]atch|[Uu]pdate)s?[ \t]*#?\d+(?:/\d+)?[ \t]*[:=][ \t]*"
 LINE = re.compile(rb"(?m)" + COUNTER + rb"(" + VALUE + rb")[ \t]*\r?$")
 DETECT = re.compile(rb"(?m)(?:" + COUNTER + rb"(?:" + VALUE + rb")[ \t]*\r?\n){3}")
 # The line right above the rows, when it introduces them and names another series ("here is my lr schedule:",
