@@ -3417,3 +3417,59 @@ def test_review_session38_blind_a_pairwise_distance_breaks_the_first_backward_pa
     assert not PAIRWISE.search(single) and weighed_parts(said + single + log, "WR-050")["when"] < 0
     for pairwise in ("d = torch.cdist(z, z)", "diff = x.unsqueeze(1) - x.unsqueeze(0)"):
         assert PAIRWISE.search(pairwise), pairwise
+
+
+def test_review_session38_blind_a_zero_grad_named_and_never_called_clears_nothing():
+    """(review_session38_blind h21) `optimizer.zero_grad` without brackets looks the method up and throws it away:
+    the gradients pile up as if it were not there. "Then does the same thing later" at a lower rate is a failure put
+    off, the tell of gradients that pile up; and a put-off counts for the log of zero only where a nan came."""
+    from trainwreck.paste_facts import clears
+
+    loop = ("for epoch in range(14):\n    for xb, yb in loader:\n        optimizer.zero_grad\n"
+            "        loss = criterion(model(xb).squeeze(1), yb)\n        loss.backward()\n        optimizer.step()\n")
+    assert not clears(loop) and clears(loop.replace("optimizer.zero_grad\n", "optimizer.zero_grad()\n"))
+    assert clears("I do call optimizer.zero_grad every step.\n" + loop)        # (a sentence: it is called)
+    curve = "".join(f"step {5 * k} loss={v}\n" for k, v in enumerate(
+        ("0.6550", "0.4998", "0.3803", "0.3538", "0.5222", "0.6358", "0.7850", "1.4622", "3.7915", "4.3152", "2.8552",
+         "2.9338", "3.9828", "23.4697", "41.2554", "33.3841", "65.9465", "72.4649", "213.1612", "159.3388")))
+    later = "No nan. I tried lr=0.001: it reaches 0.32 at step 40 and then does the same thing later.\n"
+    assert lr_tried(later) == "delayed"
+    d = diagnosis(loop + curve + later)
+    assert d.matches[0].entry.id == "WR-260"
+    assert any("names `optimizer.zero_grad` without calling it (no brackets)" in e for e in d.matches[0].evidence)
+    assert "tried" not in weighed_parts(loop + curve + later, "WR-030")
+    assert weighed_parts(loop + curve + later.replace("No nan.", "Then nan."), "WR-030")["tried"] == 1.0
+
+
+def test_review_session38_blind_a_loss_scalers_floor_ends_the_curve_and_stays_evidence():
+    """(review_session38_blind h26, h33) A loss scaler at its floor (fairseq's "Minimum loss scale reached", DeepSpeed's
+    "Current loss scale already at minimum") stops the run at gradients that were inf or nan: it ends the curve as a
+    non-finite value, and stays half precision's declared message. After a loss that climbed, the scaler's overflows
+    count half for half precision (a loss that explodes overflows float16 too: WR-220's climb leads); after a fall, they
+    keep their weight. And where the run fails in full precision too, half precision's messages no longer silence
+    another entry's construct in the code (a -inf mask)."""
+    from trainwreck.logscan.stops import names_no_cause, stop_of
+
+    for floor in ("Minimum loss scale reached (0.0001). Your loss is probably exploding. Try lowering the learning rate, "
+                  "using gradient clipping or increasing the batch size.",
+                  "Current loss scale already at minimum - cannot decrease scale anymore. Exiting run."):
+        assert stop_of(floor) is not None and not names_no_cause(floor), floor
+    assert names_no_cause("Loss is nan, stopping training")
+    logs = ROOT / "tests" / "logs" / "fairseq"
+    climbed = diagnosis((logs / "climb_to_minimum_loss_scale.log").read_text())
+    half = next(m for m in climbed.matches if m.entry.id == "WR-040")
+    assert climbed.matches[0].entry.id == "WR-220" and half.parts["messages"] == 2.0
+    assert any(a.startswith("the loss climbed before the loss scaler's overflows") for a in half.against)
+    fell = diagnosis((logs / "fall_then_minimum_loss_scale.log").read_text())
+    assert fell.matches[0].entry.id == "WR-040" and fell.matches[0].parts["messages"] == 4.0
+    assert fell.evidence.first_nonfinite == fell.evidence.count - 1
+
+    attention = ("with torch.autocast('cuda', dtype=torch.float16):\n    scores = scores.masked_fill(pad_mask, "
+                 "float('-inf'))\n    att = scores.softmax(dim=-1)\nscaler = torch.cuda.amp.GradScaler()\n"
+                 "UserWarning: Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 and "
+                 "later, you should call them in the opposite order: `optimizer.step()` before `lr_scheduler.step()`.  "
+                 "Failure to do this will result in PyTorch skipping the first value of the learning rate schedule. "
+                 "See more details at https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate\n")
+    assert "masked-inf" not in weighed_parts(attention + "The loss is nan from step 0.\n", "WR-070")
+    fp32 = attention + "The loss is nan from step 0. In plain fp32, without autocast, the loss is still nan.\n"
+    assert weighed_parts(fp32, "WR-070")["masked-inf"] > 0

@@ -36,6 +36,11 @@ EACH_CHECK = [
     ("RuntimeError: NaN or Inf loss encountered at batch 5. Loss value: inf. Terminating training immediately.",
      "raise_error=True", math.inf, "inf", "batch 5"),
     ("FloatingPointError: gradients are Nan/Inf", "fairseq", math.nan, "inf or nan", None),
+    ("FloatingPointError: Minimum loss scale reached (0.0001). Your loss is probably exploding. Try lowering the "
+     "learning rate, using gradient clipping or increasing the batch size.", "fairseq's loss scaler", math.nan,
+     "inf or nan", None),
+    ("Exception: Current loss scale already at minimum - cannot decrease scale anymore. Exiting run.",
+     "DeepSpeed's loss scaler", math.nan, "inf or nan", None),
 ]
 
 

@@ -596,6 +596,8 @@ def _self_explained(ev: Evidence, c: Context, declared_found: set[str]) -> tuple
 def _unweighed(ev: Evidence, key: str, example: str, line: int, w: Weigher, zero: str | None = None) -> str:
     """Why a message found is not weighed, or "" when it is (or was read as a loss value)."""
     found = stop_of(example)
+    if found and found[0].evidence:
+        return ""                                           # a loss scaler's floor: weighed as a declared message
     if found:
         if ev.hidden_note and ev.last_at is not None and ev.last_at.line == ev.message_last.get(key, line):
             return ""                                       # read as the loss's value there

@@ -81,6 +81,14 @@ RATE_PROOF_WORDS = {"lower", "lr", "move", "step"}
 BACKWARD_STEP = re.compile(r"(?:\.backward\(\)|\bmanual_backward\([^()\n]{0,80}\))"
                            r"(?:[^\n]{0,200}?\.step\(\)|[^\n]*\n(?:[^\n]*\n){0,6}?[^\n]*\.step\(\))")
 CLEARED = re.compile(r"zero_grad|\.grad\s*=\s*None|\.zero_\(\)|set_to_none|clear_grad|cleargrads")
+# ... and a statement that names the method without calling it (`optimizer.zero_grad`, no brackets) evaluates the
+# bound method and throws it away: it clears nothing (a sentence that names zero_grad still says it is called)
+UNCALLED = re.compile(r"(?m)^[ \t]*(?:self\.)?\w+(?:\.\w+)*\.zero_grad[ \t]*(?:#[^\n]*)?$")
+
+
+def clears(code: str) -> bool:
+    """Does the paste clear the gradients anywhere (CLEARED), leaving out a zero_grad named and never called?"""
+    return bool(CLEARED.search(UNCALLED.sub("", code) if "zero_grad" in code else code))
 # ... or a loop that clears them once, before an inner loop that calls backward() and step() on every batch and clears
 # nothing (`optimizer.zero_grad()` once per epoch): every step in that loop carries the gradients of all the ones before
 CLEARED_OUTSIDE = re.compile(r"(?m)^(?P<ind>[ \t]{0,40})(?![ \t#])[^\n]{0,200}?(?:zero_grad\(|\.grad\s*=\s*None)[^\n]*\n"
@@ -92,7 +100,7 @@ def cleared_outside(prose: str) -> str:
     """The inner loop, quoted, where the gradients are cleared only before it (CLEARED_OUTSIDE), else ''."""
     for m in itertools.islice(CLEARED_OUTSIDE.finditer(prose if prose.endswith("\n") else prose + "\n"), 20):
         body = m.group("body")
-        if ".backward(" in body and re.search(r"\.step\(", body) and not CLEARED.search(body):
+        if ".backward(" in body and re.search(r"\.step\(", body) and not clears(body):
             return m.group("loop")
     return ""
 
@@ -975,8 +983,12 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         out["no-warmup"] = (f"it went wrong{kept}: without warmup, Adam's first step moves every parameter by about the "
                             "full learning rate, however small its gradient, and its early steps stay near that size "
                             "while the moment estimates rest on a few gradients")
-    if went_wrong and BACKWARD_STEP.search(ev.prose) and not CLEARED.search(ev.prose):
-        out["never-cleared"] = ("the pasted loop calls backward() and step() and clears the gradients nowhere in the "
+    if went_wrong and BACKWARD_STEP.search(ev.prose) and not clears(ev.prose):
+        uncalled = UNCALLED.search(ev.prose)
+        out["never-cleared"] = (f"the pasted loop calls backward() and step() and names `{uncalled.group(0).strip()}` "
+                                "without calling it (no brackets): that statement only looks the method up, so the "
+                                "gradients are cleared nowhere in the paste" if uncalled else
+                                "the pasted loop calls backward() and step() and clears the gradients nowhere in the "
                                 "paste (no zero_grad(), no `.grad = None`)")
     # (SGD's step, with momentum or without, grows with the gradient; Adam's, AdamW's, RMSprop's and Adagrad's divide
     # each gradient by its own running size, so a sum k times the mean steps about as the mean does -- with eps/k, and

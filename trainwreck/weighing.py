@@ -14,7 +14,7 @@ from .curve_shape import ENORMOUS_FIRST_WORDS, PLATEAU_FALL, SHAPE_MIN, UNFINISH
 from .entry import TRACES, Entry, template_pattern
 from .logscan import Evidence, MessageFinder, dialects
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY
-from .logscan.stops import stop_of
+from .logscan.stops import names_no_cause
 from .paste_facts import (PAIRWISE, RATE_CLIMBS, LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, ONE_BATCH_WORDS, FIRST_LAYERS_WORDS, SCALES_WORDS,
                           CLIP_UNENGAGED_WORDS, HIGH_ADAPTIVE_WORDS,
                           SINGULAR_SLOPE_WORDS, ACCURACY_WORDS,
@@ -56,8 +56,12 @@ TIMED = {"nonfinite-from-start"}
 # broken from the start always show so and keep their curve; the other failures that turn the loss
 # non-finite may (their own shape would be hidden inside the epoch's value), so they get the part a
 # general entry gets for a special case of its shape (W_GENERAL), and the timing counts for no one.
+# A loss scaler's messages: the overflows it skipped and the floor it reached
+SCALER = re.compile(r"(?i)overflow|loss scale")
 NONFINITE_TRACES = {"nonfinite-from-start", "climb-then-nonfinite", "descent-then-nonfinite",
                     "climb-despite-clipping", "descent-then-climb"}
+# ... and the ones whose face is the nan or the inf itself, not a climb that may end in one
+NONFINITE_FACES = {"nonfinite-from-start", "descent-then-nonfinite"}
 # Weights of the evidence. The ones in Weights were tuned on the development set and checked
 # by cross-validation (bench/diagnose_devset.py --cross-validate; docs/diagnose.md gives the
 # held-out figures); the rest are fixed by the argument beside each.
@@ -230,7 +234,7 @@ def weighed(entry: Entry) -> list:
     """The entry's declared messages that are evidence: a check that stops a run at any non-finite loss
     (stops.py; Keras's TerminateOnNaN, which entries declare because their failure makes Keras print it)
     names no cause, and is read as a loss value instead."""
-    return [m for m in entry.messages if not stop_of(m.shown)]
+    return [m for m in entry.messages if not names_no_cause(m.shown)]
 
 
 # NumPy's floating-point warnings name the ufunc they come from: "overflow encountered in exp"
@@ -519,6 +523,12 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         against.append(f"{CURVE_AGAINST} ({TRACES[entry.trace]})")
     # a message whose op the log names is another entry's (see _message_weight) is no evidence for this one
     shares = [(text, seen, _message_weight(text, seen, entry, w, weights, c.infs)) for text, seen in c.hits[entry.id]]
+    # A loss scaler's overflows after a loss that climbed: a loss that explodes overflows float16 as well (fairseq's
+    # floor says so itself, "Your loss is probably exploding"), so they count half for half precision there
+    if entry.id in w.precision and c.sig.name in RATE_CLIMBS and any(SCALER.search(t) for t, _s, _w in shares):
+        shares = [(t, seen, share / 2 if SCALER.search(t) else share) for t, seen, share in shares]
+        against.append("the loss climbed before the loss scaler's overflows: a loss that explodes overflows float16 "
+                       "too, so they count half here")
     hits = [(text, seen) for text, seen, share in shares if share > 0]
     if hits:
         parts["messages"] = sum(share for _text, _seen, share in shares)
@@ -560,13 +570,15 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
             parts["prior"] = weights.prior * suspect * (1 - weights.fade * c.strength)
             evidence.append(why)
     rate_family = entry.trace == RATE or PART_OF.get(entry.trace) == RATE
+    # (a failure whose face is a nan or an inf is put off only where one came: a climb a lower rate delays is not it)
+    put_off = entry.id in w.put_off and (entry.trace not in NONFINITE_FACES or c.said_nonfinite_value)
     if c.lr_tried == "failed" and rate_family:
         parts["tried"] = -W_TRIED
         against.append("the report says a lower learning rate did not help")
     elif c.lr_tried == "helped" and rate_family:
         parts["tried"] = W_TRIED
         evidence.append("the report says a lower learning rate helped")
-    elif c.lr_tried == "delayed" and entry.id in w.put_off:
+    elif c.lr_tried == "delayed" and put_off:
         parts["tried"] = W_TRIED
         evidence.append("the report says a lower learning rate only put the failure off, as this entry's does")
     elif c.lr_tried == "delayed" and entry.trace == RATE:
@@ -576,7 +588,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     if c.lr_tried == "failed" and entry.id in w.rate_proof:     # (half: "did not help" need not say it broke at the same step)
         parts["tried"] = W_TRIED / 2
         evidence.append("the report says a lower learning rate did not help: this failure does not move with the rate")
-    elif (c.lr_tried == "failed" and entry.id in w.put_off and not rate_family and _timing(c)[1] == "later"
+    elif (c.lr_tried == "failed" and put_off and not rate_family and _timing(c)[1] == "later"
           and not lr_tried_unmoved(c.ev.prose)):
         # (half: it may not have been put off; nothing where it is said to be the same, nor for a run that broke at
         # its start or its first updates, which a lower rate would not have moved far)
@@ -617,8 +629,11 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("nll-of-probabilities", w.probabilities, W_PRINTED),
                                     ("clip-unengaged", w.clip_unengaged, W_PRINTED),
                                     ("adaptive-rate-high", w.high_adaptive, W_SAID_HALF)):
-        # (a construct of the code is a suspect, and a message another entry declares, printed by the run, says more)
-        if fact in CODE_CONSTRUCTS and any(c.hits.values()) and not c.hits[entry.id]:
+        # (a construct of the code is a suspect, and a message another entry declares, printed by the run, says more
+        # -- not half precision's, where the run is said to fail in full precision too: its scaler skips a step for a
+        # nan from anywhere)
+        if fact in CODE_CONSTRUCTS and not c.hits[entry.id] and any(
+                hits for i, hits in c.hits.items() if not (i in w.precision and c.precision_tried[0] == "failed")):
             continue
         if fact in c.printed and entry.id in declarers:
             # (an entry that shows no curve of its own -- exp's overflow ends in a nan after any curve -- has its

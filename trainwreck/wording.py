@@ -643,7 +643,9 @@ def _rates_compared(folded: str) -> str:
 # thing, just later" -- a failure or "the same" said in it, nothing said to go well, and no plan or notice of the
 # reporter's ("I'll tune it only later", "I only noticed later that the lr was 10"); read after a lower rate said to
 # help, which says more (bounded: a line of many "just"s must not make the search quadratic)
-LATER = re.compile(r"\b(?:just|only|merely|simply)\s+(?:[\w-]{1,20}\s+){0,4}?later\b")
+LATER = re.compile(r"\b(?:just|only|merely|simply)\s+(?:[\w-]{1,20}\s+){0,4}?later\b|"
+                   # ("then does the same thing later")
+                   r"\bsame\s+(?:thing|pattern|blow-?up|explosion)?\s*later\b")
 # ... or "also blows up, just in epoch 11 instead": the later place named, the earlier left to the sentence before --
 # with the failure said in it ("the same final loss, it just reaches it at epoch 40 instead" is a slower success)
 LATER_INSTEAD = re.compile(r"\b(?:just|only|merely|simply)\s+(?:[\w-]{1,20}\s+){0,4}?instead\b(?!\s+of)")

@@ -38,6 +38,9 @@ class Stop:
     step: str = ""           # how the log numbers the step the message names ("iteration {}")
     per_epoch: bool = False  # the step counts from 0 within its epoch (the start only in the first epoch)
     what: str = "a loss"     # what the check found not finite (fairseq's checks the gradients' norm)
+    # the message is a declared message's evidence too: a loss scaler at its floor, which half precision's failure
+    # prints (the curve before it, now ending at it, says whether a climb led there)
+    evidence: bool = False
 
     def value(self, m: re.Match) -> tuple[float, str]:
         """The loss the message reports, and its kind as the report says it."""
@@ -50,8 +53,8 @@ class Stop:
 
 
 def _stop(who: str, source: str, anchor: bytes, pattern: bytes, origin: str, kind: str = "", step: str = "",
-          per_epoch: bool = False, what: str = "a loss") -> Stop:
-    return Stop(who, source, anchor, re.compile(pattern), origin, kind, step, per_epoch, what)
+          per_epoch: bool = False, what: str = "a loss", evidence: bool = False) -> Stop:
+    return Stop(who, source, anchor, re.compile(pattern), origin, kind, step, per_epoch, what, evidence)
 
 
 STOPS = (
@@ -106,6 +109,17 @@ STOPS = (
     # whose loss the log has not printed
     _stop("fairseq's trainer", "https://github.com/facebookresearch/fairseq/blob/v0.12.3/fairseq/trainer.py#L940-L947",
           b"gradients are Nan/Inf", rb"gradients are Nan/Inf", "pytorch", "inf or nan", what="gradients"),
+    # ... and the loss scaler's own, at its floor: the gradients overflowed float16 (or were not finite) however far
+    # the scale had come down, at the update the log has not printed
+    _stop("fairseq's loss scaler", "https://github.com/facebookresearch/fairseq/blob/v0.12.3/fairseq/optim/"
+          "dynamic_loss_scaler.py#L61-L66", b"Minimum loss scale reached",
+          rb"Minimum loss scale reached \([^)\n]{1,20}\)\. Your loss is probably exploding\. Try lowering the "
+          rb"learning rate, using gradient clipping or increasing the batch size\.", "pytorch", "inf or nan", what="gradients", evidence=True),
+    # DeepSpeed's, the same at its min_loss_scale
+    _stop("DeepSpeed's loss scaler", "https://github.com/deepspeedai/DeepSpeed/blob/v0.19.5/deepspeed/runtime/fp16/"
+          "loss_scaler.py#L271", b"Current loss scale already at minimum",
+          rb"Current loss scale already at minimum - cannot decrease scale anymore\. Exiting run\.", "deepspeed",
+          "inf or nan", what="gradients", evidence=True),
 )
 # JAX's FloatingPointError: "invalid value (nan) encountered in log", "invalid value (inf) encountered in exp"
 JAX_RAISED = re.compile(r"invalid value \((nan|inf)\) encountered in")
@@ -122,6 +136,12 @@ def stop_of(text: str) -> tuple[Stop, re.Match] | None:
         if stop.anchor in raw and (m := stop.pattern.search(raw)):
             return stop, m
     return None
+
+
+def names_no_cause(text: str) -> bool:
+    """Is this message a stop's that is no evidence of its own (every stop's but a loss scaler's floor)?"""
+    found = stop_of(text)
+    return found is not None and not found[0].evidence
 
 
 def without_stops(ev: Evidence) -> str:
