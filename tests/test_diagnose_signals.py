@@ -3473,3 +3473,45 @@ def test_review_session38_blind_a_loss_scalers_floor_ends_the_curve_and_stays_ev
     assert "masked-inf" not in weighed_parts(attention + "The loss is nan from step 0.\n", "WR-070")
     fp32 = attention + "The loss is nan from step 0. In plain fp32, without autocast, the loss is still nan.\n"
     assert weighed_parts(fp32, "WR-070")["masked-inf"] > 0
+
+
+def test_review_session38_blind_a_constant_initialisation_said_in_words():
+    """(review_session38_blind h08) "My init_weights() sets every Linear weight to 0.05" starts every unit of a layer
+    equal, as the code that does it would; "then it just sits at 1.3520 until epoch 500", over a paragraph's wrapped
+    line, says the run does not learn."""
+    from trainwreck.wording import says_not_learning
+
+    assert says_not_learning("The loss goes 1.3863 at epoch 0, 1.3521 at epoch 30 and then it just sits at\n"
+                             "1.3520 until epoch 500.")
+    assert not says_not_learning("The loss goes 1.3863 at epoch 0, 1.3521 at epoch 30.\n1.3520 is the best I got.")
+    report = ("MLP (24 inputs, 32 tanh units, 4 classes), plain SGD, full batch.\nThe loss goes 1.3863 at epoch 0, "
+              "1.3617 at epoch 10, 1.3521 at epoch 30 and then it just sits at\n1.3520 until epoch 500.\n"
+              "My init_weights() sets every Linear weight to 0.05 and every bias to 0.\n")
+    d = diagnosis(report)
+    assert d.verdict != "healthy" and d.matches[0].entry.id == "WR-110"
+    assert weighed_parts(report, "WR-110")["zero-init"] == 1.0
+    assert any('the report says every weight is set to one value ("sets every Linear weight to 0.05")' in e
+               for e in d.matches[0].evidence)
+    for not_it in ("My init_weights() sets every bias to 0.", "I set the weight decay to 0.05 for every layer."):
+        assert "zero-init" not in weighed_parts(report.replace(
+            "My init_weights() sets every Linear weight to 0.05 and every bias to 0.", not_it), "WR-110"), not_it
+
+
+def test_review_session38_blind_a_report_not_in_english_is_not_said_to_say_nothing_of_when():
+    """(review_session38_blind h14) "nan au step 1843" says when, in French: words are read for when in English only,
+    so a suspect's reason says the words were not read, not that the report does not say when."""
+    french = ("Bonjour, j'entraîne un petit encodeur écrit à la main pour classer des tweets en 3 classes.\n"
+              "Tout se passe bien puis d'un coup la loss passe à nan et y reste, je ne comprends pas pourquoi.\n"
+              "Le code est simple et le reste de la boucle est standard. Des idées ?\n")
+    from trainwreck import diagnose as engine
+
+    def why_suspect(text: str) -> str:
+        ev = engine._one_run(scan(io.BytesIO(text.encode()), "report", message_finder(CATALOG)))
+        w = engine.weigher(CATALOG)
+        c = engine.context_of(ev, w, engine.signature_of(ev), engine.WEIGHTS)
+        return " ".join(engine.weigh(CATALOG.entries["WR-220"], c, w, engine.WEIGHTS)[1])
+
+    assert "(the report's words, not in English, were not read for when" in why_suspect(french)
+    assert "the report does not say when" not in why_suspect(french)
+    english = "My loss turned nan and I do not know why. I checked the data and the labels are fine."
+    assert "(the report does not say when" in why_suspect(english)

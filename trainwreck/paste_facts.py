@@ -652,6 +652,13 @@ def module_replaced_after_optimizer(prose: str) -> tuple[str, bool] | None:
     return None
 
 
+# ... or said in a sentence: "it sets every Linear weight to 0.05", "I initialise all the weights to zero" (not a bias
+# alone, nor a weight decay or a weight of the loss)
+CONSTANT_INIT_SAID = re.compile(r"\b(?:sets?|setting|initiali[sz](?:e|es|ed|ing)|init(?:s|ed)?|fill(?:s|ed)?)\s+"
+                                r"(?:every|all|each)\s+(?:of\s+)?(?:the\s+|my\s+)?(?:\w+\s+)?weights?\s+(?:matri(?:x|ces)\s+)?"
+                                r"(?:to|with|=|at)\s+(?:the\s+same\s+value|(?:0?\.\d+|\d+(?:\.\d+)?|zeros?|ones?)\b)", re.I)
+
+
 def constant_kernel_init(prose: str) -> re.Match | None:
     """Where the paste sets a kernel's weights to one value (ZERO_INIT), or names such an initialiser and hands it to a
     kernel (NAMED_CONSTANT_INIT)."""
@@ -1055,9 +1062,11 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     numpy = list(NUMPY_ZERO_WEIGHTS.finditer(ev.prose))
     keras_torch = constant_kernel_init(ev.prose) if len(LAYERS_BUILT.findall(ev.prose)) >= 2 else None
     zeros = keras_torch or (numpy[1] if len(numpy) >= 2 else None)
-    if zeros is not None and went_wrong:
-        code = zeros.group(0)
-        out["zero-init"] = (f"the pasted code sets weights to one value (`{' '.join(code.split())}`): every unit of "
+    said = None if zeros is not None else CONSTANT_INIT_SAID.search(ev.prose)
+    if (zeros is not None or said is not None) and went_wrong:
+        shown_as = (f"the pasted code sets weights to one value (`{' '.join(zeros.group(0).split())}`)" if zeros else
+                    f"the report says every weight is set to one value (\"{' '.join(said.group(0).split())}\")")
+        out["zero-init"] = (f"{shown_as}: every unit of "
                             "that layer starts equal, and units that start equal, with equal weights after them, get "
                             "equal gradients and stay copies of each other (after a random layer they drift apart "
                             "only slowly)")

@@ -459,6 +459,8 @@ def _suspect(entry: Entry, c: Context, w: Weigher) -> tuple[float, str]:
     if not said:
         broke += (" (the report's words in another script were not read for when, and its English ones do not say "
                   "it, so a run that trained at all is assumed)" if _other_script(c.ev.prose) else
+                  " (the report's words, not in English, were not read for when, so a run that trained at all is "
+                  "assumed)" if _not_english(c.ev.prose) else
                   " (the loss is non-finite from the first value the log shows, and the steps before that value are "
                   "not in it, so a run that trained at all is assumed)" if c.ev.count and c.ev.first_nonfinite == 0
                   else " (the report does not say when, so a run that trained at all is assumed)")
@@ -475,6 +477,29 @@ def _suspect(entry: Entry, c: Context, w: Weigher) -> tuple[float, str]:
 # Words are read in English only: a report with this many letters of another script (Cyrillic, Chinese,
 # ...; not Greek, whose letters are symbols in a formula) may say when in words that were not read.
 OTHER_SCRIPT_LETTERS = 8
+
+
+# ... or words in a language written in Latin letters that is not English (French, Spanish, German, Indonesian...): a
+# report's sentences whose words are almost none of English's commonest
+ENGLISH_COMMON = frozenset("the a an is are was were and or but to of in on at it my i this that with for from not "
+                           "after before then when have has had be been does do did".split())
+# ... and many of another's (French, Spanish, Portuguese, Italian, German, Dutch, Polish, Indonesian, Turkish,
+# Vietnamese, Hindi in Latin letters): a log's lines are neither
+OTHER_COMMON = frozenset("le la les un une des et est du dans pour avec sur pas que qui el los las y es en del por con "
+                         "para una o os da do não com uma il di che per della non ed der die das und ist ein eine nicht "
+                         "mit auf ich het een van en niet ik je jest nie się na za ale yang dan ada untuk dengan tidak "
+                         "saya ini itu bir ve bu için ile çok và của có không là được mein hai ka ki ke se nahi hoon "
+                         "aur".split())
+ENGLISH_SHARE, ENGLISH_WORDS, PROSE_LINE_WORDS = 0.08, 20, 6
+
+
+@functools.lru_cache(maxsize=4)
+def _not_english(prose: str) -> bool:
+    # (the words of the lines that read as sentences, six words or more: a log's lines are names and numbers)
+    words = [w for line in sentences_only(prose).lower().split("\n")
+             if len(found := re.findall(r"[^\W\d_]{2,}", line)) >= PROSE_LINE_WORDS for w in found]
+    return (len(words) >= ENGLISH_WORDS and sum(w in ENGLISH_COMMON for w in words) < ENGLISH_SHARE * len(words)
+            and sum(w in OTHER_COMMON for w in words) >= ENGLISH_SHARE * len(words))
 
 
 @functools.lru_cache(maxsize=4)         # asked once per entry of one report

@@ -456,6 +456,8 @@ NOT_LEARNING = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|di
                           r"everything|anything)\b))\b"
                           r"(?!\s+(?:as|so)\s+(?:fast|quickly|much|well))|"
                           r"(?<!was )(?<!were )(?<!been )\b(?:stuck|plateau\w*|flat ?lines?|never learns?)\b|"
+                          # (a value it keeps for a long stretch: "then it just sits at 1.3520 until epoch 500")
+                          r"\b(?:sits?|sat|sitting)\s+at\s+(?:~\s?)?\d+(?:\.\d+)?\s+(?:until|till|for|through)\b|"
                           r"\b(?:barely|hardly)\s+(?:learn\w*|improv\w*|decreas\w*|mov\w*|chang\w*|go(?:es)? down)\b|"
                           # (an accuracy that falls short: "only reaches ~35% on MNIST", "only gets 60 %")
                           r"\bonly\s+(?:reach|get|hit|achiev)\w*\s+(?:about\s+|around\s+|~\s?)?\d{1,2}(?:\.\d+)?\s?%", re.I)
@@ -473,10 +475,16 @@ def sentences_and_ends(text: str) -> list[tuple[str, str]]:
     return list(zip(parts[::2], parts[1::2] + [""]))
 
 
+# A line a paragraph was wrapped at: it ends in a word or a comma, and the next goes on in lower case or with a number
+# ("... and then it just sits at\n1.3520 until epoch 500")
+WRAPPED = re.compile(r"(?<=[\w,])[ \t]*\n(?=[a-z0-9])")
+
+
 def says_not_learning(text: str) -> bool:
-    """Does the text state that the run does not learn (NOT_LEARNING), outside questions and validation scores?"""
+    """Does the text state that the run does not learn (NOT_LEARNING), outside questions and validation scores?
+    (A paragraph's wrapped lines are one sentence here.)"""
     return any(end != "?" and NOT_LEARNING.search(sentence) and not NOT_THIS_RUN.search(sentence)
-               for sentence, end in sentences_and_ends(text))
+               for sentence, end in sentences_and_ends(WRAPPED.sub(" ", text)))
 
 
 NEGATORS = frozenset("no not nothing none never without".split())
