@@ -3515,3 +3515,19 @@ def test_review_session38_blind_a_report_not_in_english_is_not_said_to_say_nothi
     assert "the report does not say when" not in why_suspect(french)
     english = "My loss turned nan and I do not know why. I checked the data and the labels are fine."
     assert "(the report does not say when" in why_suspect(english)
+
+
+def test_review_session38_blind_a_sentence_beside_a_log_that_tells_another_run_is_not_its_values():
+    """(review_session38_blind h20) Below a log read by its key (`epoch 3: mse = 1.75e+25`), "With lr = 1e-6 it's
+    the same story, just slower (mse 2.0e+29 at epoch 20, inf at epoch 186)" tells another run: its values are not
+    the log's (they had been read as one finite value after the log's nan). A nan or an inf in such a sentence is
+    left out only where the log shows one itself."""
+    log = "".join(f"epoch {e}: mse = {v}\n" for e, v in enumerate(
+        ("1.0", "466756.26", "2841598027481359.0", "1.75e+25", "1.08e+35", "inf", "inf", "nan", "nan")))
+    told = "With lr = 1e-6 it's the same story, just slower (mse 2.0e+29 at epoch 20, inf at epoch 186).\n"
+    ev = diagnosis(log + told).evidence
+    assert ev.count == 9 and ev.finite_after == 0 and ev.first_nonfinite == 5
+    # (a sentence whose nan the log does not show is kept: the log's values end finite)
+    short = "".join(f"epoch {e}: mse = {v}\n" for e, v in enumerate(("1.0", "466756.26", "2841598027481359.0")))
+    later = "After that the mse goes on rising and the run prints mse nan at the end of the next epoch, always.\n"
+    assert diagnosis(short + later).evidence.first_nonfinite is not None

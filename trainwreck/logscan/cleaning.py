@@ -207,21 +207,33 @@ FUNCTION = re.compile(rb"(?i)\b(?:the|a|an|with|from|of|to|is|are|was|were|my|i|
                       rb"gets?|got|when|than|same)\b")
 
 
+NONFINITE_WORD = re.compile(rb"(?i)\b(?:nan|inf)\b")
+
+
 def _sentence(line: bytes) -> bool:
     tokens = line.split()
     words = len(WORD.findall(line))
     return words >= WORDS_MIN and words >= 0.6 * len(tokens) and len(FUNCTION.findall(line)) >= FUNCTION_MIN
 
 
-def without_sentences_beside_a_log(data: bytes) -> bytes:
+def without_sentences_beside_a_log(data: bytes, key: re.Pattern | None = None) -> bytes:
     """The paste with the sentences that give the loss a finite value emptied, where its log gives LOG_LINES or
-    more."""
+    more; with the key the log's loss is read by (`mse = 1.0`), the sentences that give that key a value too, and
+    a nan or an inf among them where the log shows one itself ("with lr = 1e-6 it's the same story, just slower
+    (mse 2.0e+29 at epoch 20, inf at epoch 186)" tells another run)."""
     if len(data) > PASTE or data.count(b"\n") < LOG_LINES:
         return data
     lines = data.split(b"\n")
     valued = [i for i, line in enumerate(lines) if LOSS_VALUE.search(line)]
     said = [i for i in valued if _sentence(lines[i]) and FINITE_LOSS.search(lines[i])
             and not re.search(rb"(?i)\b(?:nan|inf)\b", lines[i])]
+    if key is not None:
+        keyed = [i for i, line in enumerate(lines) if key.search(line)]
+        logged = [i for i in keyed if not _sentence(lines[i])]
+        broke = any(NONFINITE_WORD.search(lines[i]) for i in logged)
+        said = sorted(set(said) | {i for i in keyed if _sentence(lines[i]) and (
+            broke or not NONFINITE_WORD.search(lines[i]))})
+        valued = sorted(set(valued) | set(keyed))
     if not said or len(valued) - len(said) < LOG_LINES:
         return data
     for i in said:

@@ -106,7 +106,7 @@ class _Reader:
         if layout.mode == "key":
             text = without_questions(without(data, spans))
             if line0 == 0:
-                text = without_sentences_beside_a_log(without_title(text))
+                text = without_sentences_beside_a_log(without_title(text), layout.pattern)
             if _messages_noted(ev) != noted:           # a block with a warning line in it (or another message)
                 text = without_warning_echoes(text)
             text = mask(text, layout.others)
