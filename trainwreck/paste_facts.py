@@ -89,6 +89,8 @@ UNCALLED = re.compile(r"(?m)^[ \t]*(?:self\.)?\w+(?:\.\w+)*\.zero_grad[ \t]*(?:#
 def clears(code: str) -> bool:
     """Does the paste clear the gradients anywhere (CLEARED), leaving out a zero_grad named and never called?"""
     return bool(CLEARED.search(UNCALLED.sub("", code) if "zero_grad" in code else code))
+
+
 # ... or a loop that clears them once, before an inner loop that calls backward() and step() on every batch and clears
 # nothing (`optimizer.zero_grad()` once per epoch): every step in that loop carries the gradients of all the ones before
 CLEARED_OUTSIDE = re.compile(r"(?m)^(?P<ind>[ \t]{0,40})(?![ \t#])[^\n]{0,200}?(?:zero_grad\(|\.grad\s*=\s*None)[^\n]*\n"

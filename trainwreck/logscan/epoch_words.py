@@ -11,9 +11,13 @@ from __future__ import annotations
 
 import re
 
-_LATIN = rb"(?:[Ee]poche[n]?|[Ee]poca|[Ee]poka|[Ee]poki|[Ee]poce|[Ee]pocha|[Ee]pochy|(?:\xc3\xa9|\xc3\x89)poque|(?:\xc3\xa9|\xc3\x89)pocas?)s?"
-_CYRILLIC = rb"(?:\xd1\x8d|\xd0\xad|\xd0\xb5|\xd0\x95)\xd0\xbf\xd0\xbe\xd1\x85(?:\xd0[\xb0-\xbf]|\xd1[\x80-\x8f])?"   # эпох-/епох- and an ending
-_CJK = rb"\xec\x97\x90\xed\x8f\xad|\xec\x97\x90\xed\x8f\xac\xed\x81\xac|\xe3\x82\xa8\xe3\x83\x9d\xe3\x83\x83\xe3\x82\xaf"
+_LATIN = (rb"(?:[Ee]poche[n]?|[Ee]poca|[Ee]poka|[Ee]poki|[Ee]poce|[Ee]pocha|[Ee]pochy|"
+          rb"(?:\xc3\xa9|\xc3\x89)poque|(?:\xc3\xa9|\xc3\x89)pocas?)s?")
+# (эпох-/епох- and an ending)
+_CYRILLIC = rb"(?:\xd1\x8d|\xd0\xad|\xd0\xb5|\xd0\x95)\xd0\xbf\xd0\xbe\xd1\x85(?:\xd0[\xb0-\xbf]|\xd1[\x80-\x8f])?"
+# (에폭, 에포크, エポック)
+_CJK = (rb"\xec\x97\x90\xed\x8f\xad|\xec\x97\x90\xed\x8f\xac\xed\x81\xac|"
+        rb"\xe3\x82\xa8\xe3\x83\x9d\xe3\x83\x83\xe3\x82\xaf")
 FOREIGN_EPOCH = re.compile(rb"(?<![A-Za-z\x80-\xff])(?:" + _LATIN + rb"|" + _CYRILLIC + rb"|" + _CJK
                            + rb")(?![A-Za-z])(?=[ \t]*[#\[(]?[ \t]*\d)")
 

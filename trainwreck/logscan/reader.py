@@ -30,6 +30,7 @@ PARALLEL_MIN = 64 << 20  # files at least this big are read by one process per c
 # loss values read where numbers.alike can, a whole block at a time (3x faster than the regex). NumPy is
 # not a dependency of the command line (the site's and the tests' extras have it): without it, the regex.
 NUMPY_FROM = 16 << 20
+SPELLING_WINDOW = 1 << 16    # bytes of the log's start that say how it writes its decimals and its epochs
 
 
 @functools.lru_cache(maxsize=1)
@@ -382,7 +383,10 @@ def _layout(first: bytes, lone_cr: bool) -> Layout:
     # its last line whole with or without a newline after it: a paste's last sentence, its `max_norm=5000`, is read)
     if len(first) >= CHUNK:
         text = text[:text.rfind(b"\n") + 1] or text
-    spelled = Layout(decimal_comma=writes_decimal_commas(text), foreign_epochs=writes_foreign_epochs(text))
+    # (decided on the text's start: a log writes its numbers one way throughout, and a search over a whole 4 MB block
+    # for words that are not there costs more than reading it)
+    start = text[:SPELLING_WINDOW]
+    spelled = Layout(decimal_comma=writes_decimal_commas(start), foreign_epochs=writes_foreign_epochs(start))
     text = local_spelling(text, spelled)
     training = without_questions(without_warning_echoes(without(text, DEFAULT.scan(text, None, 0))))
     layout = layout_of(text, without_sentences_beside_a_log(without_title(training)))

@@ -114,7 +114,8 @@ STOPS = (
     _stop("fairseq's loss scaler", "https://github.com/facebookresearch/fairseq/blob/v0.12.3/fairseq/optim/"
           "dynamic_loss_scaler.py#L61-L66", b"Minimum loss scale reached",
           rb"Minimum loss scale reached \([^)\n]{1,20}\)\. Your loss is probably exploding\. Try lowering the "
-          rb"learning rate, using gradient clipping or increasing the batch size\.", "pytorch", "inf or nan", what="gradients", evidence=True),
+          rb"learning rate, using gradient clipping or increasing the batch size\.", "pytorch", "inf or nan",
+          what="gradients", evidence=True),
     # DeepSpeed's, the same at its min_loss_scale
     _stop("DeepSpeed's loss scaler", "https://github.com/deepspeedai/DeepSpeed/blob/v0.19.5/deepspeed/runtime/fp16/"
           "loss_scaler.py#L271", b"Current loss scale already at minimum",
