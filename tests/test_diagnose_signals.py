@@ -3531,3 +3531,34 @@ def test_review_session38_blind_a_sentence_beside_a_log_that_tells_another_run_i
     short = "".join(f"epoch {e}: mse = {v}\n" for e, v in enumerate(("1.0", "466756.26", "2841598027481359.0")))
     later = "After that the mse goes on rising and the run prints mse nan at the end of the next epoch, always.\n"
     assert diagnosis(short + later).evidence.first_nonfinite is not None
+
+
+def test_review_session38_final_readings():
+    """(review_session38_final f07, f20, f25) A constant rate said in Chinese; `float("inf")` in the pasted code is
+    no inf the words report; "just makes it climb more slowly" is a failure put off; and what the reporter only read
+    ("I read that overflow means the loss is exploding") reports nothing of this run."""
+    from trainwreck.wording import no_warmup_said
+
+    for said in ("没有用学习率调度器，lr 一直是常数。", "学習率は一定です。"):
+        assert no_warmup_said(said), said
+    assert lr_tried("Lowering the lr from 0.01 to 0.002 just makes it climb more slowly.") == "delayed"
+    loop = ("for xb, yb in loader:\n    loss = criterion(model(xb).squeeze(1), yb)\n    loss.backward()\n"
+            "    gn = torch.nn.utils.clip_grad_norm_(model.parameters(), float(\"inf\"))  # to log it\n"
+            "    optimizer.step()\n")
+    curve = "".join(f"[epoch {1 + k // 3}, step {10 * (k + 1):4d}] loss: {v}\n" for k, v in enumerate(
+        ("0.7473", "0.9256", "2.7056", "1.3903", "2.2396", "1.2974", "1.7051", "3.6769", "3.5601", "5.5805", "3.9418",
+         "9.1588", "18.7469", "13.8179", "21.2354", "14.7498", "5.8702", "16.8794", "19.1330", "18.7851")))
+    d = diagnosis(loop + curve)
+    assert d.signature.name == "climbed-and-stayed" and d.verdict != "healthy"
+    assert "the loss never went below its first value, 0.7473" in d.signature.facts[0]
+    assert diagnosis(loop + curve + "It goes inf later.\n").signature.name != "climbed-and-stayed"
+    d = diagnosis(loop + curve + "Lowering the lr from 0.01 to 0.002 just makes it climb more slowly.\n")
+    assert d.matches[0].entry.id == "WR-260"
+
+    fairseq = (ROOT / "tests" / "logs" / "fairseq" / "fall_then_minimum_loss_scale.log").read_text().split(
+        "2024-05-02 08:21:00")[0]       # the healthy fall, no overflow yet
+    start = ("2024-05-02 08:00:01 | INFO | fairseq.trainer | NOTE: gradient overflow detected, ignoring gradient, "
+             "setting loss scale to: 64.0\n")
+    asked = "Overflow notes right at the start - should I worry? I read that overflow means the loss is exploding.\n"
+    assert diagnosis(asked + start + fairseq).verdict == "normal"
+    assert diagnosis(asked.replace("I read that overflow means", "Later") + start + fairseq).verdict != "normal"

@@ -18,7 +18,7 @@ from .logscan import KEEP, Evidence
 from .logscan.positions import epoch_number, step_number
 from .plural import counted
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
-from .wording import WARMUP_SET, no_warmup_said, said_unnegated
+from .wording import WARMUP_SET, no_warmup_said, said_unnegated, sentences_only
 
 # A pasted loop that clips the gradients after the optimizer's step (backward(), step(), then clip_grad_norm_ with no
 # backward() between) never clips an update: the step used the gradients unclipped, and the next zero_grad() clears
@@ -413,7 +413,7 @@ def _signature(ev: Evidence) -> Signature:
     # short of it)
     if (not grows and not swung and ev.count >= NEVER_BELOW_MIN and not ev.before_start and ev.head[0] > 0
             and ev.low is not None and ev.low >= ev.head[0] and _held_above_start(ev) and at_run_start(ev)
-            and not said_unnegated(ev.prose, {"nan", "inf"})):
+            and not _words_say_nonfinite(ev)):
         return sig("climbed-and-stayed", [
             f"the loss never went below its first value, {fmt(ev.head[0])} ({at(0)}): it rose as high as "
             f"{fmt(ev.high)} and ends at {fmt(ev.last)} ({at(ev.count - 1)}), {ev.last / ev.head[0]:.3g}x where it "
@@ -423,7 +423,7 @@ def _signature(ev: Evidence) -> Signature:
     # its peak: 1.57, ..., 0.84, ..., 8.08, ..., 3.44 -- a swing that grows, not a bump it recovered from)
     if (not grows and not swung and ev.count >= NEVER_BELOW_MIN and not ev.before_start and ev.head[0] > 0
             and low > 0 and ev.last >= DOUBLED * ev.head[0] and ev.last >= STAYED * low and at_run_start(ev)
-            and not said_unnegated(ev.prose, {"nan", "inf"})):
+            and not _words_say_nonfinite(ev)):
         return sig("climbed-and-stayed", [
             f"the loss fell to {fmt(low)} ({ev.where(ev.low_at)}), climbed back as high as {fmt(ev.high)}, and ends at "
             f"{fmt(ev.last)} ({at(ev.count - 1)}): {ev.last / ev.head[0]:.3g}x its first value, {fmt(ev.head[0])} "
@@ -541,6 +541,11 @@ def _once_an_epoch(ev: Evidence) -> bool:
         return False
     second = ev.at(1) if ev.count > 1 else None
     return second is None or second.epoch != first.epoch
+
+
+def _words_say_nonfinite(ev: Evidence) -> bool:
+    """Do the report's sentences say the run went nan or inf (not its code: `clip_grad_norm_(..., float("inf"))`)?"""
+    return said_unnegated(sentences_only(ev.prose), {"nan", "inf"})
 
 
 def at_run_start(ev: Evidence) -> bool:

@@ -666,9 +666,16 @@ YES_NO = re.compile(r"(?:^|(?<=[.!?\n,;:\-\u2013\u2014]))[ \t]*(?:is|are|am|was|
                     r"|may|might)\b[^.!?\n]{0,400}\?")
 
 
+# What the reporter read or was told, not what the run did: "I read that overflow means the loss is exploding"
+HEARSAY = re.compile(r"\b(?:i(?:'ve| have)? (?:read|heard|saw)|(?:someone|people|they|others) (?:said|says|say|told)|"
+                     r"according to)\b[^.!?\n]*")
+
+
 def _rest_of(normals: list[Normal], prose: str, keep_questions: bool = True) -> str:
-    """The words with what the normal behaviours asked about taken out (and the yes/no questions, unless kept)."""
-    rest = prose.lower() if keep_questions else YES_NO.sub(" ", prose.lower())
+    """The words with what the normal behaviours asked about taken out (and the yes/no questions, unless kept, and
+    what the reporter only read or heard)."""
+    rest = HEARSAY.sub(" ", prose.lower())
+    rest = rest if keep_questions else YES_NO.sub(" ", rest)
     for n in normals:
         rest = n.asked.sub(" ", rest)
     return rest
@@ -684,7 +691,7 @@ def _says_more_than(normals: list[Normal], prose: str) -> bool:
         return True
     # "Is my model diverging?" asks a judgement of what it printed, and reports none; "is it normal that it starts
     # diverging after epoch 5?" reports it, and asks only whether that is normal
-    kept = YES_NO.sub(lambda q: q.group(0) if NORMAL_THAT.search(q.group(0)) else " ", prose.lower())
+    kept = YES_NO.sub(lambda q: q.group(0) if NORMAL_THAT.search(q.group(0)) else " ", HEARSAY.sub(" ", prose.lower()))
     for n in normals:
         kept = n.asked.sub(" ", kept)
     return bool(broken & ASKED_ONLY & set(tokens(kept)))

@@ -589,7 +589,8 @@ _NO_EFFECT = (r"(?:n'?t|not|never|no longer) (?:help|work|chang|solve|fix|matter
               r"\bchang\w*\s+nothing\b|\b(?:did|does|do)\s+nothing\b|\bnothing\s+changed\b|"
               r"\b(?:made|makes|make)\s+no\s+difference\b|\bno\s+(?:difference|effect)\b")
 # ... or only put it off: "only delays it", "just makes it blow up later", "takes longer to explode" (WR-260's tell)
-_PUT_OFF = (r"\b(?:only|just|merely) (?:delay|postpone)\w*|\b(?:only|just|merely) makes? it [\w ]{0,20}?later\b|"
+_PUT_OFF = (r"\b(?:only|just|merely) (?:delay|postpone)\w*|\b(?:only|just|merely) makes? it [\w ]{0,20}?(?:later|more "
+            r"slowly|slower)\b|"
             # (folded text: a token's spaces doubled)
             r"takes? longer to|\bdelay(?:s|ed)?\s+(?:it|the\s+(?:nan|inf|blow-?up|explosion|divergence|problem))\b|"
             # "just moves the nan to epoch 14", "shifts the blow-up later"
@@ -993,6 +994,9 @@ CONSTANT_RATE = re.compile(r"\bconstant\s+(?:[\w-]{1,20}\s+){0,2}?(?:lr|learning
                            # (and in the languages that write the word after the rate: "lr costante 1e-3", "lr
                            # constante", "lr konstant")
                            r"\blr\s+(?:costante|constante|konstant|konstante[nr]?|stał[ay]|sabit)\b|"
+                           # (Chinese and Japanese: "lr 一直是常数", "没有用学习率调度器", "学習率は一定")
+                           r"(?:lr|学习率|学習率)\s*(?:一直|始终|は)?\s*(?:是|为)?\s*(?:常数|固定|不变|一定)|"
+                           r"(?:没有|没用|未使用|不用)(?:用)?\s*(?:学习率)?\s*(?:调度器|scheduler)|"
                            r"\b(?:dropped|removed|without|no)\s+(?:the\s+|any\s+)?(?:lr\s+|learning[ -]rate\s+)?"
                            r"(?:scheduler|schedule)\b", re.I)
 WARMUP_NAMED = re.compile(r"warm-?up", re.I)
