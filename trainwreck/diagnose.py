@@ -28,7 +28,7 @@ from .logscan.positions import counted_on, epoch_on, last_epoch, named_step, sta
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_scale_zero
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .paste_facts import (NEGATIVE, RATE_CLIMB, RATE_VANISHED, accumulation_fix, module_replaced_after_optimizer,
-                          summed_prints, shown_frameworks, uniform_start)
+                          shuffled_apart, summed_prints, shown_frameworks, uniform_start)
 from .weighing import (CODE_CONSTRUCTS, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
 from .wording import (BENIGN_OVERFLOW, RESTARTED, STUCK, UNIFORM_START, Normal, lr_tried, normals_asked, says_failure,
@@ -579,8 +579,17 @@ def _self_explained(ev: Evidence, c: Context, declared_found: set[str]) -> tuple
                        "parameters() then), so the new module's weights are in no parameter group and step() never "
                        f"changes them -- they keep their initial values; {then}. No entry covers this wiring bug: "
                        "build the optimizer once the model is complete")
+    apart = shuffled_apart(ev.prose)
+    if apart:
+        return apart, (f"the paste shuffles its arrays by separate calls (`{apart}`): each call draws a permutation of "
+                       "its own, so the rows and their labels no longer match: each label is another row's and says nothing "
+                       "of its row, so nothing the model learns generalises -- the validation accuracy stays near the "
+                       "largest class's share, and the training loss falls only as fast as a model can memorise random "
+                       "labels (slowly, and only a large one). No entry covers this data bug: shuffle "
+                       "them together, with one permutation (`idx = np.random.permutation(len(X)); X, y = X[idx], "
+                       "y[idx]`)")
     vanished = RATE_VANISHED.search(ev.prose)
-    if vanished and says_not_learning(ev.prose):
+    if vanished and (says_not_learning(ev.prose) or c.sig.name in ("plateau-from-start", "stall-after-drop")):
         said = " ".join(vanished.group(0).split())
         return said, (f"the paste says the learning rate fell to {vanished.group('rate')} (\"{said}\"): a step then "
                       "moves a weight by that rate times its gradient (in float32 a weight w does not change at all "

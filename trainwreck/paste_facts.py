@@ -640,6 +640,23 @@ OPTIMIZER_ON = re.compile(r"(?m)^[ \t]*[\w.]+[ \t]*=[ \t]*[\w.]*\b(?:optim|optim
 REPLACED = r"(?m)^[ \t]*(?P<target>{module}(?:\.\w{{1,40}}|\[\d{{1,4}}\]){{0,4}})[ \t]*=[ \t]*(?![=\s])[^\n]{{1,200}}"
 
 
+# The inputs and the labels shuffled by two separate calls (`np.random.shuffle(X)` then `np.random.shuffle(y)`, or
+# `random.shuffle`): each call draws its own permutation, so the rows and their labels no longer match -- every label
+# is another row's, and the model can learn no better than the class frequencies. No entry covers it: a bug of the
+# data's wiring. (Not one permutation applied to both, `idx = np.random.permutation(n)`, nor sklearn's `shuffle(X, y)`,
+# which shuffles them together.)
+SHUFFLED_APART = re.compile(r"(?m)^[ \t]*(?:np\.random|numpy\.random|random|rng)\.shuffle\([ \t]*(?P<a>[A-Za-z_][\w.\[\]]{0,40})"
+                            r"[ \t]*\)[ \t]*(?:#[^\n]*)?\n(?:[^\n]*\n){0,3}?[ \t]*(?:np\.random|numpy\.random|random|rng)"
+                            r"\.shuffle\([ \t]*(?P<b>[A-Za-z_][\w.\[\]]{0,40})[ \t]*\)")
+
+
+def shuffled_apart(prose: str) -> str:
+    """The two calls, quoted, where the paste shuffles two arrays (its inputs and its labels) by separate calls; ''."""
+    m = SHUFFLED_APART.search(code_of(prose))
+    return " ... ".join(" ".join(line.split()) for line in (m.group(0).split("\n")[0], m.group(0).split("\n")[-1])) \
+        if m and m.group("a") != m.group("b") else ""
+
+
 def module_replaced_after_optimizer(prose: str) -> tuple[str, bool] | None:
     """An optimizer built on a module's parameters and that module (or a part of it) replaced later in the paste: the
     two lines, as "`optimizer = ...` ... `model.fc = ...`", and whether the optimizer was built on the replaced module
@@ -788,11 +805,12 @@ FLOOR_HIDDEN = re.compile(r"label[ _-]?smooth\w*|distill\w*|\bkd\b|mixup|cutmix|
                           r"in the loss|auxiliary loss|\+ *(?:(?:\d+(?:\.\d*)?|\.\d*) *)?\* *\w+[ _]loss", re.I)
 
 
-# A distance between every pair of a batch's rows, the row and itself included (`z[:, None, :] - z[None, :, :]`,
-# `x.unsqueeze(1) - x.unsqueeze(0)`, `cdist(z, z)`): its diagonal is 0 from the very first step (WR-050's page), so
-# a norm or square root of it breaks the first backward pass, not only one after training has run.
+# A difference between every pair of a batch's rows, the row and itself included (`z[:, None, :] - z[None, :, :]`,
+# `x.unsqueeze(1) - x.unsqueeze(0)`): its diagonal is 0 from the very first step (WR-050's page), so a norm or square
+# root of it breaks the first backward pass, not only one after training has run. (Not torch.cdist(z, z), whose
+# gradient at 0 is finite in all its modes: factcheck_session38 item 6.)
 PAIRWISE = re.compile(r"\[\s*:\s*,\s*None\b[^\n]{0,40}?-[^\n]{0,40}?\[\s*None\s*,|"
-                      r"\.unsqueeze\(\s*1\s*\)\s*-\s*\w+\.unsqueeze\(\s*0\s*\)|\bc?dist\(\s*(\w+)\s*,\s*\1\s*[,)]")
+                      r"\.unsqueeze\(\s*1\s*\)\s*-\s*\w+\.unsqueeze\(\s*0\s*\)")
 
 
 def model_output(prose: str) -> re.Match | None:

@@ -284,10 +284,13 @@ NONFINITE = re.compile(r"-?(?<![A-Za-z0-9_])(?:nan|NaN|NAN|Nan)s?(?![A-Za-z0-9_]
 DENIED_ELSEWHERE = re.compile(
     # (the verb may come after another noun and its particle: "NaNも警告も出ていません", "nan도 경고도 없습니다")
     r"(?i)(?<![a-z])(?:nan|inf)s?[ \t]{0,2}[은는이가도를はがもに]{0,2}(?:[^\n。．.!?！？、，,]{0,12}?[은는이가도를はがもに])?[ \t]{0,3}"
-    r"(?:안|않|없|못|(?:出|で|なら|なり|あり|発生し)\w{0,3}?(?:ません|ない|なかった)|(?<=[ \t])(?:нет|не|yok|yoktu|nahi|nahin|nahii?n?|nhi)\b)|"
+    r"(?:안|않|없|못|(?:出|で|なら|なり|あり|発生し)\w{0,3}?(?:ません|ない|なかった)|(?<=[ \t])(?:нет|не|yok|yoktu|nahi|nahin|nahii?n?|nhi)\b"
+    # (not a nan that does not go away: "NaN не исчезает", "NaN nahi ja raha", "NaN yok olmuyor")
+    r"(?![ \t]+(?:исчез|пропада|уход|ухо|ja\b|jaa|jata|jaata|ol|gitm)))|"
     r"(?:没有|沒有|没|不会|不會|无|無|(?<![\w])(?:нет|без|не|keine?n?|pas de|jamais de|aucune?|sans|sin|sem|não|nao|geen|nessun[oa]?|niente|brak|żadn\w*|"
     r"nie ma|nie (?:jest|są|było|był[oa]?|pojawia się)|ningún|ningun[oa]?|ninguna|nenhuma?|tidak(?: ada)?|tak ada|tanpa|bukan|"
-    r"không(?: có| bị)?|není|žádn\w*|ingen|hiç))[ \t]{0,3}"
+    r"không(?: có| bị)?|není|žádn\w*|ingen|hiç|no hay|no tengo|não há|não tem|non ci sono|non c'è|non ho|"
+    r"n'y a pas de|n'ai pas de|es gibt keine?n?))[ \t]{0,3}"
     r"(?:出现|出現|任何|ни одного|any)?[ \t]{0,2}(?:nan|inf)s?(?![a-z])|"
     # ... and English's own from further away than a clause's four words: "nothing in the data is nan", "none of the
     # inputs are inf"
@@ -449,7 +452,7 @@ STUCK = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|n
 # Words that a run does not learn ("doesn't learn at all", "accuracy stuck at 10%", "the loss plateaus"), said as a
 # statement of this run now: not in a question ("is it stuck?"), of the past ("I was stuck on this for days"), of
 # the validation or test scores, of a speed ("not decreasing as fast as in the paper"), nor a run that hangs.
-NOT_LEARNING = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|never|not|no longer|stopped)\s+"
+NOT_LEARNING = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|never|not|no longer|stopped|stops)\s+"
                           r"(?:go(?:ing)? down|decreas\w*|improv\w*|learn\w*|converg\w*|drop\w*|"
                           # (the loss's moving, not a tensor's: "I did not move the model to the GPU")
                           r"mov(?:e|es|ed|ing)\b(?!\s+(?:the|my|it|them|this|that|to|onto|data|model|tensors?|"
@@ -716,7 +719,7 @@ def _default_rate_worked(folded: str) -> bool:
 # A learning rate of 0 said to fail the same way ("With lr = 0.0 the output is exactly the same (nan at epoch 0)",
 # "with lr=0 the first loss is the same 20869.67"): no update moved the weights, so the forward pass from the
 # initial weights, or the data, made the failure -- the lowest rate tried, and it did not help.
-RATE_ZERO = re.compile(r"\b(?:lr|learning[ _-]?rate)\s*(?:(?:=|:|of|to|at|is|set to)\s*)?0(?:\.0*)?(?![\d.]|e-)"
+RATE_ZERO = re.compile(r"\b(?:lr|learning[ _-]?rate)\s*(?:(?:=|:|of|to|at|is|set to)\s*)?0(?:\.0*)?(?![\d.]|e-|,\d)"
                        r"(?:[^.;\n]|\.\d){0,80}?\b(?:same|still|also|too|even|again|nan|inf)\b", re.I)
 
 
@@ -995,7 +998,9 @@ CONSTANT_RATE = re.compile(r"\bconstant\s+(?:[\w-]{1,20}\s+){0,2}?(?:lr|learning
                            # constante", "lr konstant")
                            r"\blr\s+(?:costante|constante|konstant|konstante[nr]?|stał[ay]|sabit)\b|"
                            # (Chinese and Japanese: "lr 一直是常数", "没有用学习率调度器", "学習率は一定")
-                           r"(?:lr|学习率|学習率)\s*(?:一直|始终|は)?\s*(?:是|为)?\s*(?:常数|固定|不变|一定)|"
+                           # (一定 only in Japanese, after は and not before a negation: in Chinese it is "must")
+                           r"(?:lr|学习率)\s*(?:一直|始终)?\s*(?:是|为)?\s*(?:常数|固定|不变)|"
+                           r"学習率は\s*(?:一定|固定)(?!\s*(?:では|じゃ)(?:ない|ありません))|"
                            r"(?:没有|没用|未使用|不用)(?:用)?\s*(?:学习率)?\s*(?:调度器|scheduler)|"
                            r"\b(?:dropped|removed|without|no)\s+(?:the\s+|any\s+)?(?:lr\s+|learning[ -]rate\s+)?"
                            r"(?:scheduler|schedule)\b", re.I)

@@ -109,14 +109,16 @@ STOPS = (
     # whose loss the log has not printed
     _stop("fairseq's trainer", "https://github.com/facebookresearch/fairseq/blob/v0.12.3/fairseq/trainer.py#L940-L947",
           b"gradients are Nan/Inf", rb"gradients are Nan/Inf", "pytorch", "inf or nan", what="gradients"),
-    # ... and the loss scaler's own, at its floor: the gradients overflowed float16 (or were not finite) however far
-    # the scale had come down, at the update the log has not printed
+    # ... and the loss scaler's own, at its floor: an overflow (the gradients' norm inf or nan) when one more halving
+    # would take the scale to its minimum or below -- the gradients overflowed float16 however far the scale had come
+    # down, at the update the log has not printed (the number it prints is the configured minimum, not the scale)
     _stop("fairseq's loss scaler", "https://github.com/facebookresearch/fairseq/blob/v0.12.3/fairseq/optim/"
-          "dynamic_loss_scaler.py#L61-L66", b"Minimum loss scale reached",
+          "dynamic_loss_scaler.py#L57-L67", b"Minimum loss scale reached",
           rb"Minimum loss scale reached \([^)\n]{1,20}\)\. Your loss is probably exploding\. Try lowering the "
           rb"learning rate, using gradient clipping or increasing the batch size\.", "pytorch", "inf or nan",
           what="gradients", evidence=True),
-    # DeepSpeed's, the same at its min_loss_scale
+    # DeepSpeed's, the same at its min_loss_scale (raised by the ZeRO optimizers; without ZeRO its fp16 optimizer holds
+    # the scale there and goes on skipping steps)
     _stop("DeepSpeed's loss scaler", "https://github.com/deepspeedai/DeepSpeed/blob/v0.19.5/deepspeed/runtime/fp16/"
           "loss_scaler.py#L271", b"Current loss scale already at minimum",
           rb"Current loss scale already at minimum - cannot decrease scale anymore\. Exiting run\.", "deepspeed",

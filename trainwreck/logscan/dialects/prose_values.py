@@ -29,7 +29,12 @@ LOSS_WORD = re.compile(rb"(?i)(?<![\w'\"/])(?:(?:val(?:idation)?|valid|test|eval
                        rb"(?![\w'\"]|\.\w)")
 # a sentence ends at a full stop that is no decimal point, at ; ! ? or a line's end (and at CJK full stops)
 # (an ellipsis is no end: "0.6912, 0.4127, ... 0.0214 (epoch 19), then nan" goes on past it)
-SENTENCE_END = re.compile(rb"(?<!\.)\.(?![\d\w.])|[;!?\n]|\xe3\x80\x82|\xef\xbc\x81|\xef\xbc\x9f")
+# (nor an ordinal's full stop, a number's before the word epoch or step of a language that writes ordinals so: "1.
+# epoch'un 418. adımında", "im 3. Schritt", "w 5. epoce")
+_ORDINAL_OF = (rb"[ \t](?i:epoch|epoche|epok|\xc3\xa9poca|epoca|\xc3\xa9poque|schritt|iteration|step|ad\xc4\xb1m|"
+               rb"adim|krok|passo|paso|\xc3\xa9tape|batch|tur\b|devir)")
+SENTENCE_END = re.compile(rb"(?<!\.)\.(?![\d\w.])(?<!\d\.(?=" + _ORDINAL_OF + rb"))|[;!?\n]|\xe3\x80\x82|"
+                          rb"\xef\xbc\x81|\xef\xbc\x9f")
 LONGEST = 400            # bytes of a sentence read after its loss word
 GAP = 60                 # bytes of words at most before a value, or between two
 _UNIT = (rb"(?:epoch\w*|epoque\w*|\xc3\xa9poque\w*|\xc3\xa9poca\w*|epoca\w*|\xd1\x8d\xd0\xbf\xd0\xbe\xd1\x85\w*|step\w*|"
@@ -51,7 +56,9 @@ TOKEN = re.compile(
     rb"|(?<![\w])(?i:by)[ \t]+~?[ \t]*" + NUMBER + rb"|~?" + NUMBER + rb"[ \t]+(?i:per|each|every|a)[ \t]+"
     rb"(?i:epoch|step|iteration|iter|batch|update)\b"
     # ... or an ordinal, a place: "к 20-й эпохе", "the 20-th epoch"
-    rb"|(?<![\w.])\d{1,6}-(?:[A-Za-z]{1,4}|(?:[\xc0-\xff][\x80-\xbf]){1,3})(?![A-Za-z]))"
+    rb"|(?<![\w.])\d{1,6}-(?:[A-Za-z]{1,4}|(?:[\xc0-\xff][\x80-\xbf]){1,3})(?![A-Za-z])"
+    # ... "1. epoch'un 418. adımında": a number's full stop before the word epoch or step
+    rb"|(?<![\w.,])\d{1,6}\.(?=" + _ORDINAL_OF + rb"))"
     # an aside in brackets with no decimal and no nan in it ("(Keras needed 10 for that)", "(accuracy 41%)", a
     # shape's "(5, 6, 7)"): not the run's values, nor their end; one that holds them is read through ("(it was
     # ~4.3, then 5, 7, 12)")
