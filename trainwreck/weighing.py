@@ -56,12 +56,12 @@ TIMED = {"nonfinite-from-start"}
 # broken from the start always show so and keep their curve; the other failures that turn the loss
 # non-finite may (their own shape would be hidden inside the epoch's value), so they get the part a
 # general entry gets for a special case of its shape (W_GENERAL), and the timing counts for no one.
-# A loss scaler's messages: the overflows it skipped and the floor it reached
-SCALER = re.compile(r"(?i)overflow|loss scale")
 NONFINITE_TRACES = {"nonfinite-from-start", "climb-then-nonfinite", "descent-then-nonfinite",
                     "climb-despite-clipping", "descent-then-climb"}
 # ... and the ones whose face is the nan or the inf itself, not a climb that may end in one
 NONFINITE_FACES = {"nonfinite-from-start", "descent-then-nonfinite"}
+# A loss scaler's messages: the overflows it skipped and the floor it reached
+SCALER = re.compile(r"(?i)overflow|loss scale")
 # Weights of the evidence. The ones in Weights were tuned on the development set and checked
 # by cross-validation (bench/diagnose_devset.py --cross-validate; docs/diagnose.md gives the
 # held-out figures); the rest are fixed by the argument beside each.
