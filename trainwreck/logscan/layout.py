@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from .dialects import ORDER, Dialect, history, keyed as keyed_dialect, prose_values
-from .numbers import NUMBER, features, keyed, to_float
+from .numbers import BOX, NUMBER, features, keyed, to_float
 from .positions import AVERAGED, EPOCH_HINTS
 
 OTHER_LOSS = re.compile(rb"_(?:loss|Loss|LOSS)\b")     # literal first: no backtracking over long lines
@@ -36,11 +36,11 @@ CLIP_KEYS = [keyed(key) for key in (b"clip_at", b"max_norm", b"max_grad_norm", b
     re.compile(rb"clip_grad_norm_?\([^,()\n]{1,80}(?:\([^()\n]{0,40}\))?[^,()\n]{0,40},\s*(" + NUMBER + rb")\s*[,)]"),
     re.compile(rb"(?i)\bclip(?:ping|ped|s)?\s+(?:the\s+)?(?:global\s+)?(?:gradients?|grads?)(?:'?\s+norms?)?\s+(?:at|to)\s+("
                + NUMBER + rb")(?![\w.])")]
-# One number per line, bare or as PyTorch or NumPy prints a scalar: `print(loss)` of a tensor writes
+# One number per line, bare or in the box a framework prints a scalar in (numbers.BOX): `print(loss)` of a tensor writes
 # `tensor(2.3107, device='cuda:0', grad_fn=<NllLossBackward0>)`.
 # The tail after the number (`)`, `, device=...)`) only where the line opened the box: the wrapped second line of
 # a printed tensor (`    -0.10, 0.30], device='cuda:0')`) is no loss.
-COLUMN = re.compile(rb"(?m)^[ \t]*((?:tensor|array)\([ \t]*)?(" + NUMBER + rb")(?(1)(?:\)|,[^\n]*\)))[ \t\r]*$")
+COLUMN = re.compile(rb"(?m)^[ \t]*(" + BOX + rb"[ \t]*)?(" + NUMBER + rb")(?(1)(?:\)|,[^\n]*\)|>))[ \t\r]*$")
 CSV_NAMES = (b"loss", b"train_loss", b"training_loss")
 
 

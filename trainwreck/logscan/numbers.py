@@ -15,18 +15,30 @@ _NUMBER = rb"[-+]?(?:\d+{thousands}(?:\.\d*|)(?:[eE][-+]?\d+|)|\.\d+(?:[eE][-+]?
 NUMBER = _NUMBER.replace(b"{thousands}", b"")
 THOUSANDS = re.compile(rb"\d,\d{3}(?![\d,])")
 # What may stand between a key and its number: quotes, `:` or `=`; with `wrappers`, a
-# framework's box around it too -- PyTorch's `tensor(0.69, grad_fn=...)`, NumPy's `array(0.69)`.
+# framework's box around it too (BOX).
 # (one run of spaces, then maybe `:` or `=` and another: two runs side by side with nothing between them split a long
 # run of spaces every way -- `loss` and 16 kB of spaces took 13.7 s)
 _BETWEEN = rb"['\"]?[ \t]*(?:[:=][ \t]*)?['\"]?"
-WRAPPERS = (b"tensor(", b"array(")
+# A framework's box around a scalar, up to its number, as the scalar's repr writes it: PyTorch's `tensor(0.69,
+# grad_fn=...)`, NumPy's `array(0.69)` and, from NumPy 2.0, a scalar's `np.float64(0.69)` (NEP 51: a dict or a list of
+# them prints so); JAX's `Array(0.69, dtype=float32)` (`DeviceArray(` before 0.4.1); TensorFlow's str
+# `tf.Tensor(0.69, shape=(), dtype=float32)` and repr `<tf.Tensor: shape=(), dtype=float32, numpy=0.69>`.
+BOX = (rb"(?:(?:tensor|array|Array|DeviceArray|tf\.Tensor|np\.float(?:16|32|64)|numpy\.float(?:16|32|64))\("
+       rb"|<tf\.Tensor: shape=\(\), dtype=\w+, numpy=)")
+WRAPPERS = (b"tensor(", b"array(", b"Array(", b"tf.Tensor", b"np.float", b"numpy.float")
+# ... and the framework a box shows (an ORIGINS key), with a number in it: not NumPy's, which holds the numbers of any
+# framework's loop (`np.mean(losses)` of PyTorch's floats is an np.float64)
+_BOX_ORIGINS = ((b"tensor(", rb"tensor\(", "pytorch"), (b"Array(", rb"Array\(", "jax"),
+                (b"tf.Tensor", rb"tf\.Tensor(?:\(|: shape=\(\), dtype=\w+, numpy=)", "tensorflow"))
+_BOXED = [(literal, re.compile(box + rb"[ \t]*" + NUMBER), origin) for literal, box, origin in _BOX_ORIGINS]
 # Not a value: the number runs on into a word or a decimal (a version's `1.2.3`); with `arrows`, the start of a
 # summary that reports a change (`loss 0.69 -> 0.19`).
 ARROWS = (b"->", "\u2192".encode())
 
 
 def keyed(key: bytes, wrappers: bool = False, thousands: bool = False, arrows: bool = False) -> re.Pattern:
-    """`key: 1.5`, `key=1.5`, `'key': 1.5`, `key 1.5`, `key=tensor(1.5)`: the number after a key.
+    """`key: 1.5`, `key=1.5`, `'key': 1.5`, `key 1.5`, `key=tensor(1.5)`, `'key': np.float64(1.5)`: the number
+    after a key.
 
     The pattern starts with the key's literal, so the regex engine jumps between
     candidates at C speed; keys to leave out (`val_loss`) are masked beforehand
@@ -34,7 +46,7 @@ def keyed(key: bytes, wrappers: bool = False, thousands: bool = False, arrows: b
     candidate. Each optional spelling costs time at every match, so it is switched
     on only for a log whose first block uses it (`features`).
     """
-    between = _BETWEEN + (rb"(?:(?:tensor|array)\(\[?)?" if wrappers else b"")
+    between = _BETWEEN + (rb"(?:" + BOX + rb"\[?)?" if wrappers else b"")
     number = _NUMBER.replace(b"{thousands}", rb"(?:,\d{3})*" if thousands else b"")
     # (a point that ends a sentence after digits is no decimal: "epoch 200 loss 3.91e10." -- one before a digit or a
     # letter is; after a word, `loss = NaN.` is a message's, as TensorFlow's "Model diverged with loss = NaN." is)
@@ -49,6 +61,12 @@ def features(first: bytes) -> dict[str, bool]:
     """The optional spellings a log's first block uses."""
     return {"wrappers": any(w in first for w in WRAPPERS), "thousands": THOUSANDS.search(first) is not None,
             "arrows": any(a in first for a in ARROWS)}
+
+
+def box_frameworks(first: bytes) -> list[str]:
+    """The frameworks whose boxes around a number (BOX) the start of a log shows: JAX's `Array(0.69, ...)` is a JAX
+    run's, whatever else the log prints."""
+    return list(dict.fromkeys(origin for literal, boxed, origin in _BOXED if literal in first and boxed.search(first)))
 
 
 def to_float(text: bytes) -> float | None:

@@ -19,7 +19,7 @@ from .dialects import history
 from .evidence import ACCURACY_ENDS, Evidence, Track, merge
 from .layout import ACCURACY, Layout, column_values, csv_values, layout_of, mask, row_value
 from .messages import DEFAULT, MessageFinder
-from .numbers import PIECE, Batch, alike, to_float
+from .numbers import PIECE, Batch, alike, box_frameworks, to_float
 from .positions import Locator, Position, last_epoch
 
 CHUNK = 1 << 22          # bytes read at a time
@@ -421,6 +421,8 @@ def _evidence(source: str, layout: Layout, first: bytes = b"") -> Evidence:
                   mean_loss=layout.dialect.mean_loss if layout.mode != "none" and not layout.named[0] else "",
                   clip_at=layout.clip_at)
     ev.show_framework(layout.dialect.framework if layout.mode != "none" else None)
+    for origin in box_frameworks(first):
+        ev.show_framework(origin)
     _read_start(ev, layout, first)
     return ev
 

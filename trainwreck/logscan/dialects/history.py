@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 
 from . import Dialect
-from ..numbers import NUMBER
+from ..numbers import BOX, NUMBER
 
 KEY = rb"""(?<![\w'"])(['"]?)((?:train(?:ing)?_)?loss(?:es)?(?:_history)?)\1[ \t]*[:=][ \t]*\["""
 # The key (quoted or not), `:` or `=`, and the list up to its closing bracket (a pretty-printed
@@ -30,10 +30,10 @@ UNCLOSED = re.compile(KEY + rb"([^\[\]]*)\Z")
 # One item: a number, bare or in NumPy's or PyTorch's box (`array(0.69)`, `tensor(0.69)`), never
 # the digits of a dtype (`float32`) or of a device (`cuda:0`).
 ITEM = re.compile(rb"(?<![\w.:])(" + NUMBER + rb")(?![\w.])")
-BOXED = re.compile(rb"(?:array|tensor)\(\s*")
-# Items split at the commas between them (a box's own commas kept inside its parentheses or angle
-# brackets), or, in a list printed by NumPy, at the spaces.
-COMMA_PART = re.compile(rb"(?:[^,(<]|\([^()]*\)|<[^<>]*>|[(<])+")
+BOXED = re.compile(BOX + rb"\s*")
+# Items split at the commas between them (a box's own commas kept inside its parentheses, and its `shape=()`, or
+# angle brackets), or, in a list printed by NumPy, at the spaces.
+COMMA_PART = re.compile(rb"(?:[^,(<]|\((?:[^()]|\(\))*\)|<[^<>]*>|[(<])+")
 SPACE_PART = re.compile(rb"\S+")
 # A configuration gives some other key one value on the same line (`'lr': 0.1`, `'model': 'resnet'`);
 # a history's line holds lists, and maybe the epoch it was printed at.
@@ -125,7 +125,12 @@ def _read(data: bytes, m: re.Match) -> tuple[list[tuple[int, bytes, bool]] | Non
         return None, "sits in a configuration (its line gives another key a single value)"
     if FRAME.search(data, data.rfind(b"\n", 0, max(start - 1, 0)) + 1, start):
         return None, "is source code a traceback quotes"
-    body, base = m.group(3), m.start(3)
+    return list_items(m.group(3), m.start(3))
+
+
+def list_items(body: bytes, base: int) -> tuple[list[tuple[int, bytes, bool]] | None, str]:
+    """(offset, number, after NumPy's `...`) of each item of a list's body (what its brackets hold) that starts at
+    offset base, or None and why it is not a list of loss values."""
     parts = COMMA_PART if b"," in body else SPACE_PART
     out, after = [], False
     for part in parts.finditer(body):

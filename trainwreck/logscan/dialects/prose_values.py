@@ -21,7 +21,7 @@ from . import Dialect
 from ..decimals import decimal_points
 from ..numbers import NUMBER
 from ..positions import epoch_text
-from .history import Item
+from .history import Item, list_items
 
 # the word loss, not a validation loss's ("val loss 0.41", "validation loss went up"), nor a name's part (val_loss)
 # (nor a file's: `Loss.cu:250`)
@@ -84,6 +84,9 @@ MIN_RUN = 3
 # A line that ends in a colon introduces the next one, which goes on its sentence ("the average loss per epoch comes
 # out like this:" above "epoch 1: 9.84, epoch 2: 31.27, epoch 3: 18.55")
 INTRODUCES = re.compile(rb":[ \t]*\r?$")
+# ... and where that line is a list and nothing else, its items are the values ("here are the losses per epoch:" above
+# "[2.3026, 2.9112, 7.4521, nan]", or NumPy 2's "[np.float64(2.3026), ...]")
+LISTED = re.compile(rb"[ \t]*\[([^\[\]\n]*)\][ \t]*\r?(?:\n|\Z)")
 
 
 # An epoch printed right beside a value, with nothing but a colon between ("epoch 30 2.3010", "epoch 3: 0.41") or in
@@ -94,11 +97,15 @@ TIGHT_BEFORE = re.compile(rb"[ \t]*(?::[ \t]*|=[ \t]*)?$")
 AFTER = re.compile(rb"[ \t]*\([ \t]*(?i:epoche?|\xc3\xa9poque|\xc3\xa9poca)[ \t]*(\d+)(?:[ \t]*/[ \t]*(\d+))?[ \t]*\)")
 
 
-def _values(data: bytes, start: int) -> list[tuple[int, bytes, str | None]]:
+def _values(data: bytes, start: int) -> tuple[list[tuple[int, bytes, str | None]], str]:
     """The values after a loss word that ends at `start`, with the epoch printed beside each (EPOCH_PLACE), if any:
-    the first run of them, kept where it is MIN_RUN long."""
+    the first run of them, kept where it is MIN_RUN long; and what holds them, "sentence" or "list"."""
     end = SENTENCE_END.search(data, start, start + LONGEST)
     if end and end.group(0) == b"\n" and INTRODUCES.search(data, start, end.start()):
+        listed = LISTED.match(data, end.end())
+        if listed:
+            found = list_items(listed.group(1), listed.start(1))[0] or []
+            return ([(offset, number, None) for offset, number, _ in found] if len(found) >= MIN_RUN else []), "list"
         end = SENTENCE_END.search(data, end.end(), start + LONGEST)     # the line it introduces is the sentence's
     stop = end.start() if end else min(len(data), start + LONGEST)
     run: list[tuple[int, bytes, str | None]] = []
@@ -122,7 +129,7 @@ def _values(data: bytes, start: int) -> list[tuple[int, bytes, str | None]]:
         gap_from, skipped, place = m.end(), 0, None
         if number.lower().startswith(b"nan"):
             break       # (what a sentence says after its nan is not the run's next value: "nan at step ~200")
-    return run if len(run) >= MIN_RUN else []
+    return (run if len(run) >= MIN_RUN else []), "sentence"
 
 
 def items(data: bytes) -> list[Item]:
@@ -134,7 +141,7 @@ def items(data: bytes) -> list[Item]:
     for m in LOSS_WORD.finditer(data):
         if m.start() < pos or m.group(0)[:1].lower() != b"l":     # (a validation loss's sentence gives none)
             continue
-        run = _values(data, m.end())
+        run, holder = _values(data, m.end())
         if run and broken:
             # After a nan the run did not go on: a later sentence's values retell it ("the last losses are 0.412,
             # 0.409, 0.415, nan"), in more detail where it gives more, or are not the run's at all
@@ -143,7 +150,7 @@ def items(data: bytes) -> list[Item]:
                 continue
             del out[len(out) - broken:]
         for k, (offset, number, epoch) in enumerate(run, start=1):
-            out.append(Item(offset, number.rstrip(b"."), f"value {k} of the sentence", epoch))
+            out.append(Item(offset, number.rstrip(b"."), f"value {k} of the {holder}", epoch))
         if run:
             pos = run[-1][0] + len(run[-1][1])
             broken = len(run) if _is_nan(run[-1][1]) else 0
