@@ -1086,7 +1086,7 @@ def test_a_nan_numpy_reports_after_an_inf_it_reported_is_that_infs_consequence()
     from_start = OVERFLOW + "".join(f"{e} nan\n" for e in range(4))
     d = diagnosis(from_start)
     assert d.matches[0].entry.id != "WR-060"
-    assert "messages" not in next(m for m in d.matches if m.entry.id == "WR-060").parts
+    assert "messages" not in weighed_parts(from_start, "WR-060")
     alone = "norm.py:8: RuntimeWarning: invalid value encountered in divide\n  x = x / x.std()\n" + \
         "".join(f"{e} nan\n" for e in range(4))
     assert next(m for m in diagnosis(alone).matches if m.entry.id == "WR-060").parts["messages"] > 0
@@ -3632,3 +3632,57 @@ def test_review_session38_last_readings():
         [b"0.69", b"0.41", b"0.35", b"nan"]
     assert rate_zero_failed("Adam mit lr=0,01, der Loss bleibt gleich") == ""
     assert rate_zero_failed("with lr = 0 the loss is the same")
+
+
+def test_one_finite_value_then_nan_is_said_so_not_that_the_report_does_not_say_when():
+    """A log of one finite value and then nan shows when it broke, one print after its first: a suspect's reason says
+    the log shows too little before it, not that the report does not say when. A first value that is already
+    enormous there (2.8e10) is the entries' broken from the start, said as it is for a longer curve."""
+    plain = "train_loss: [array(0.6931), array(nan), array(nan), array(nan)]\n"
+    said = " | ".join(e for m in diagnosis(plain).matches for e in m.evidence)
+    assert "(the log shows one finite value before it, and no more, so a run that trained at all is assumed)" in said
+    assert "does not say when" not in said
+    huge = "train_loss: [array(28340558372.044426), array(nan), array(nan), array(nan)]\n"
+    d = diagnosis(huge)
+    assert "the first loss (2.834e+10) is already enormous" in " | ".join(d.signature.facts)
+    from_start = [m for m in d.matches if m.entry.trace == "nonfinite-from-start"]
+    assert from_start and all("start" in weighed_parts(huge, m.entry.id) for m in from_start)
+    assert "start" not in weighed_parts(plain, "WR-120")
+
+
+def test_numpys_overflow_in_another_op_is_no_evidence_against_an_entry_that_overflows():
+    """A linear regression whose rate is too high climbs until its squared error overflows in `square` and its mean in
+    `reduce`, never in WR-220's own `exp`: the overflow it printed is the same story (values past float's range), so
+    no "none of the messages this failure prints" is held against WR-220, which leads on its climb."""
+    curve = "".join(f"epoch {e * 40} loss {v}\n" for e, v in
+                    enumerate(["14.79", "1.74e+32", "6.85e+63", "2.70e+95", "1.06e+127", "4.20e+158"]))
+    warned = curve + ("linreg.py:9: RuntimeWarning: overflow encountered in square\n  loss = (err ** 2).mean()\n"
+                      "_methods.py:132: RuntimeWarning: overflow encountered in reduce\n"
+                      "  ret = umr_sum(arr, axis, dtype, out, keepdims, where=where)\n"
+                      + "".join(f"epoch {e} loss inf\n" for e in (240, 280, 320)))
+    d = diagnosis(warned)
+    assert d.matches[0].entry.id == "WR-220"
+    assert not any("none of the messages" in a for a in d.matches[0].against)
+    # ... where the log holds no overflow at all, its absence still counts against WR-220 in a NumPy log
+    silent = curve + "".join(f"epoch {e} loss inf\n" for e in (240, 280, 320))
+    d = diagnosis(silent)
+    assert any("none of the messages" in a for m in d.matches if m.entry.id == "WR-220" for a in m.against)
+
+
+def test_a_regressions_climb_is_raw_features_second_face_unless_the_inputs_were_scaled():
+    """WR-330's page shows a linear model on raw features climbing to inf under plain gradient descent (its
+    also_trace): in a report that shows a regression, that climb counts a part for it; not where the words say the
+    inputs went through a scaler ("The inputs go through StandardScaler")."""
+    from trainwreck.paste_facts import scaled_said
+
+    lines = "".join(f"iteration {i}: cost {v}\n" for i, v in enumerate(
+        ["3.9123e+10", "6.1871e+14", "9.7845e+18", "1.5474e+23", "2.4471e+27", "3.8701e+31"]))
+    tail = "iteration 6: cost inf\niteration 7: cost nan\n"
+    raw = "Linear regression by batch gradient descent on house prices (sqft, bedrooms, age), alpha=0.01.\n"
+    assert weighed_parts(raw + lines + tail, "WR-330").get("curve", 0) > 0
+    assert "WR-330" in [m.entry.id for m in diagnosis(raw + lines + tail).matches[:3]]
+    scaled = raw.replace(".\n", ". The inputs go through StandardScaler.\n")
+    assert scaled_said(scaled)["scaled"] == {"inputs": "inputs go through StandardScaler"}
+    assert "curve" not in weighed_parts(scaled + lines + tail, "WR-330")
+    # ... nor does a classifier's climb count for it
+    assert "curve" not in weighed_parts("Image classifier, softmax + cross-entropy.\n" + lines + tail, "WR-330")

@@ -190,7 +190,8 @@ def signature_of(ev: Evidence) -> Signature:
     mean_ce = ev.mean_loss and _accuracy_printed(ev) and not NOT_A_MEAN.search(ev.prose)
     stuck = _accuracy_stuck(ev)
     fell = first is not None and ev.low is not None and ev.low <= first / 2
-    if (out.name not in ("no-loss", "few-values", "nonfinite-from-start", "nonfinite-throughout")
+    one_then_broken = out.name == "few-values" and ev.count >= 2 and ev.first_nonfinite == 1
+    if ((out.name not in ("no-loss", "few-values", "nonfinite-from-start", "nonfinite-throughout") or one_then_broken)
             and first is not None and math.isfinite(first)
             and first >= (ENORMOUS_MEAN_CE if mean_ce else ENORMOUS_START)
             and at_run_start(ev) and (stuck or not fell or (ev.first_nonfinite is not None and ev.low_at < DESCENT_MIN))):

@@ -203,7 +203,9 @@ PROBABILITY_LOSS_WORDS = {"softmax", "cross", "entropy"}
 # whose phrases say it was forgotten, done -- half a printed fact against them; and what it says was not ("X is not
 # scaled", "I did not normalize the targets", "X but not y", "all features except the target"): half a fact for them.
 FORGOT_INPUTS, FORGOT_TARGETS = {"forgot", "normalise", "input"}, {"forgot", "normalise", "label"}
-_SCALED = r"(?:standardi[sz]ed|normali[sz]ed|rescaled|scaled|z-?scored|divided)"
+# (or put through a scaler: "the inputs go through StandardScaler", "features passed through a MinMaxScaler")
+_SCALED = (r"(?:standardi[sz]ed|normali[sz]ed|rescaled|scaled|z-?scored|divided|"
+           r"(?:go(?:es)?|went|gone|passed|pass(?:es)?|run|ran)\s+through\s+(?:a\s+|an\s+|the\s+|sklearn'?s?\s+)?\w*Scaler\b)")
 # (the object ends at a comma: "I standardized the inputs, targets are raw" scaled the inputs alone; and a subject
 # needs no verb before its participle, as a note writes it: "Features standardized with StandardScaler")
 SCALED = re.compile(r"\b" + _SCALED + r"\s+(?:both\s+|all\s+)?(?:the\s+|my\s+|our\s+)?(?P<what>[^.;:,\n]{1,40})"

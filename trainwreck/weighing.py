@@ -463,6 +463,8 @@ def _suspect(entry: Entry, c: Context, w: Weigher) -> tuple[float, str]:
                   "assumed)" if _not_english(c.ev.prose) else
                   " (the loss is non-finite from the first value the log shows, and the steps before that value are "
                   "not in it, so a run that trained at all is assumed)" if c.ev.count and c.ev.first_nonfinite == 0
+                  else " (the log shows one finite value before it, and no more, so a run that trained at all is "
+                  "assumed)" if c.ev.count >= 2 and c.ev.first_nonfinite == 1
                   else " (the report does not say when, so a run that trained at all is assumed)")
     if c.lr_tried == "failed":         # the step size is ruled out: the failures that do not move with it come first
         return (1.0, f"a lower learning rate did not help: with the step size ruled out, a first suspect for {broke}") \
@@ -523,6 +525,11 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         curve = W_GENERAL if w.trace_count.get(sig.name) else W_PART
     elif sig.name in TIMED and shown_when <= w.told_when[entry.id] and entry.trace != "none":
         curve = W_PART / 2           # not its signature, but its Symptom says it can show then too
+    elif c.regressor and sig.name == entry.also_trace == "climb-then-nonfinite" and "inputs" not in c.scaled["scaled"]:
+        # (a regression's climb is raw features' second face, which their page shows on a linear model: the squared
+        # error's curvature grows with the features' mean square, and a rate fit for standardised ones overshoots --
+        # not where the words say the inputs were scaled)
+        curve = W_PART
     else:
         curve = 0.0
     # (an epoch's mean holds the steps after the first updates: a rate that threw the outputs out within them too)
@@ -564,6 +571,11 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
             why = f": {WHY}" if _apex_zero(text, (count, line, example, _origin)) else ""
             evidence.append(f'message "{example}" (line {line}' + (f", {count} times)" if count > 1 else ")") + why)
     missing = _missing_messages([m for m in w.weighed[entry.id] if not m.opt_in], c.hits[entry.id], ev)
+    # (NumPy's overflow in another op than the entry's is the same story, values grown past float's range: a loss that
+    # climbs overflows in whatever op its values first outgrow -- a squared error's square or sum as well as an exp)
+    if missing and any(key.startswith("overflow") for _line, key in c.infs) \
+            and any(m.text.startswith("overflow encountered") for m in w.weighed[entry.id]):
+        missing = ""
     if missing and sig.name == entry.trace:
         parts["messages"] = parts.get("messages", 0.0) - W_MISSING
         against.append(missing)
