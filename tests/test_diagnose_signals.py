@@ -3686,3 +3686,93 @@ def test_a_regressions_climb_is_raw_features_second_face_unless_the_inputs_were_
     assert "curve" not in weighed_parts(scaled + lines + tail, "WR-330")
     # ... nor does a classifier's climb count for it
     assert "curve" not in weighed_parts("Image classifier, softmax + cross-entropy.\n" + lines + tail, "WR-330")
+
+
+def test_a_lower_rate_that_broke_at_the_same_place_names_the_failures_that_do_not_move_with_it():
+    """"At lr 3e-5 it is exactly the same step, 4210": the failure did not move with the rate at all -- a bad batch
+    breaks where it is met. WR-310 (whose phrases say a lower rate does not move the step) gets the whole weight of
+    a rate tried and is among the candidates beside a climb that stayed up; "the same seed" is no such report."""
+    from trainwreck.wording import lr_tried, lr_tried_same_place
+
+    said = "With lr 3e-5 it is exactly the same step, 4210."
+    assert lr_tried(said) == "failed" and lr_tried_same_place(said)
+    assert lr_tried("at lr=0.0001 the loss curve is identical") == "failed"
+    assert lr_tried("With lr 1e-3, batch 64 and the same seed, it diverges.") == ""
+    assert not lr_tried_same_place("I lowered the lr to 1e-5 and it still climbs.")
+    text = ("Tabular classifier, Adam 3e-4. The loss goes from 0.69 to about 0.41 over 4000 steps, then at step 4210 "
+            "it jumps to 2.9 and stays between 2.2 and 3.4. " + said + " No nan anywhere.")
+    d = diagnosis(text)
+    assert d.matches[0].entry.id == "WR-310"
+    assert "broke at the same place" in " | ".join(d.matches[0].evidence)
+
+
+def test_a_warmup_said_taken_out_is_no_warmup():
+    """"dropped `--lr-warmup-fraction .01`", "I removed the lr warmup", "--warmup-steps 0": the run had none, so a jump
+    to twice the first loss that recovers is the no-warmup spike."""
+    from trainwreck.wording import no_warmup_said
+
+    for said in ("I dropped `--lr-warmup-fraction .01` from the script", "I removed the lr warmup",
+                 "commented out the warmup scheduler", "launched with --warmup-steps 0 and lr 3e-4"):
+        assert no_warmup_said(said), said
+    for kept in ("--warmup-steps 500", "I dropped the learning rate to 1e-4", "removed the dropout"):
+        assert not no_warmup_said(kept), kept
+    curve = "".join(f"iteration {i:>4}/ 1000 | lm loss: {v} |\n" for i, v in enumerate(
+        ["1.0412E+01", "1.3110E+01", "1.8932E+01", "2.0871E+01", "1.7655E+01", "1.4120E+01", "1.1034E+01",
+         "9.4410E+00", "8.0123E+00", "7.1120E+00"], start=1))
+    d = diagnosis("Same config as the baseline but I removed the lr warmup (--lr-warmup-iters 0 before: 200).\n" + curve)
+    assert d.matches[0].entry.id == "WR-250"
+
+
+def test_a_sentence_in_another_language_names_its_loss_in_its_own_word():
+    """"La pérdida empieza en 0.69 ... -410.2, -822.7, -1233.9": the word for loss in Spanish, Portuguese, Italian,
+    French, German, Russian, Turkish, Chinese, Japanese and Korean opens a sentence's values as "loss" does; a
+    validation's ("pérdida de validación") gives none."""
+    from trainwreck.logscan import scan_text
+
+    for text in ("La pérdida empieza en 0.69, luego -410.2, -822.7, -1233.9 por época.",
+                 "A perda começa em 0.69, depois -410.2, -822.7, -1233.9.",
+                 "Der Verlust fällt von 0.69 auf -410.2, -822.7, -1233.9.",
+                 "Потеря: 0.69, потом -410.2, -822.7, -1233.9.",
+                 "损失从 0.69 变成 -410.2, -822.7, -1233.9。"):
+        ev = scan_text(text)
+        assert ev.count == 4 and ev.head[-1] == -1233.9, text
+    assert scan_text("La pérdida de validación: 0.69, 0.71, 0.74, 0.80.").count == 0
+
+
+def test_rises_of_different_sizes_are_told_as_they_are_not_as_one_size_each_time():
+    """x1.2, x1.2, then x900: no rise was "about x4.7 each time". Alike rises keep "each time"; two are told both;
+    more are told as their geometric mean and their range; one is told once."""
+    facts = lambda values: diagnosis("".join(f"epoch {e} loss {v}\n" for e, v in enumerate(values, 1))).signature.facts[0]
+    assert "about x2 each time" in facts(["1.0", "2.0", "4.0", "8.0", "nan"])
+    assert "x19.3 then x3.49" in facts(["5.0", "3.17", "61.3", "214", "nan"])
+    told = facts(["1.0", "1.2", "1.44", "1.728", "1555.2", "nan"])
+    assert "a time on average, from x1.2 to x900" in told and "each time" not in told
+    assert "x3.3;" in facts(["0.5", "0.3", "0.99", "nan"])
+
+
+def test_gradients_cleared_before_an_accumulating_loop_are_said_to_step_every_k_batches():
+    """Cleared once before the epochs, stepped under `if (i + 1) % accum_steps == 0:`: the loop does not call
+    step() on every batch, and the sentence says so."""
+    code = ("optimizer.zero_grad()\nfor epoch in range(10):\n    for i, (x, y) in enumerate(loader):\n"
+            "        loss = crit(model(x), y) / accum_steps\n        loss.backward()\n"
+            "        if (i + 1) % accum_steps == 0:\n            optimizer.step()\n")
+    said = " | ".join(e for m in diagnosis("The loss goes nan after 900 updates.\n" + code).matches for e in m.evidence)
+    assert "calls backward() on every batch and step() every `accum_steps` batches and clears nothing" in said
+    assert "step() on every batch" not in said
+
+
+def test_a_lower_rate_that_moved_the_nan_later_puts_it_off_and_names_gradients_never_cleared():
+    """"only moved the nan to around update 2100", "it takes longer but goes nan at epoch 23 instead": put off, the
+    tell of gradients that pile up. Beside a loop that clears them nowhere and a climb, that is WR-260's face, named
+    ahead of the rate (not "each epoch takes longer", which says nothing of the failure)."""
+    from trainwreck.wording import lr_tried
+
+    assert lr_tried("Lowering lr from 0.05 to 0.01 only moved the nan to around update 2100.") == "delayed"
+    assert lr_tried("I tried lr=0.001: it takes longer but goes nan at epoch 23 instead.") == "delayed"
+    assert lr_tried("With lr=0.001 each epoch takes longer, and the loss is fine.") == ""
+    log = "".join(f"epoch {e}: loss={v}\n" for e, v in enumerate(
+        ["0.91", "0.38", "0.30", "0.66", "2.41", "0.97", "9.88", "3.17", "61.3", "214", "nan"]))
+    loop = ("for xb, yb in loader:\n    out = model(xb)\n    loss = criterion(out, yb)\n    loss.backward()\n"
+            "    optimizer.step()\n")
+    d = diagnosis(log + loop + "I tried lr=0.001: it takes longer but goes nan at epoch 23 instead.\n")
+    assert d.matches[0].entry.id == "WR-260"

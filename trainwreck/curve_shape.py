@@ -31,6 +31,8 @@ CLIP_AFTER_STEP = re.compile(r"\.backward\([^\n]*\n(?:[^\n]*\n){0,8}?[^\n]{0,200
 # Shape of the curve just before a blow-up: it counts as a climb after this many
 # rises, or after one rise of at least this factor.
 SHAPE_RISES, SHAPE_RATIO = 2, 1.5
+# Rises whose largest is this many times their smallest are told as a range around their mean, not "each time".
+UNEVEN_RISES = 3.0
 # A first value this many times the values right after it (the median of the next ENORMOUS_NEXT) is
 # "enormous from the start": an outlandish first loss, not a run that trained well and fell 100x before
 # it broke (a loss that learns falls that far over many values, not in its first step).
@@ -279,7 +281,12 @@ def _signature(ev: Evidence) -> Signature:
             start = len(ev.before) - 1 - rises
             a, b = ev.before[start], ev.before[-1]
             growth = (b / a) ** (1 / rises) if a > 0 else math.inf
-            rate = f"about x{growth:.3g} each time"
+            rate = f"about x{growth:.3g} each time" if rises > 1 else f"x{growth:.3g}"
+            # (rises that differ -- x1.2 then x3.5e9 -- have no size "each time": their mean, and how far they range)
+            steps_up = [y / x for x, y in zip(ev.before[start:-1], ev.before[start + 1:]) if x > 0]
+            if a > 0 and steps_up and max(steps_up) > UNEVEN_RISES * min(steps_up):
+                rate = (f"x{steps_up[0]:.3g} then x{steps_up[1]:.3g}" if len(steps_up) == 2 else
+                        f"x{growth:.3g} a time on average, from x{min(steps_up):.3g} to x{max(steps_up):.3g}")
             # (steps left out of the paste between the values, `...`: each printed rise is not one interval; the rate
             # per step the log counts)
             counts = [step_number(p) if (p := ev.at(i)) is not None else None for i in range(ev.before_start + start, t)]

@@ -349,7 +349,8 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
         # (a rate tried that says which way the failure moves names a candidate where a failure is shown or said: a
         # lower rate that only put it off names the entries it is the face of beside any curve; one that helped, the
         # rate's entries where the curve names none of its own)
-        tried = parts.get("tried", 0) >= W_TRIED and (c.lr_tried == "delayed" or not failure_shown) and (
+        # (and one that failed at the same place names the entries that do not move with the rate, as put off does)
+        tried = parts.get("tried", 0) >= W_TRIED and (c.lr_tried in ("delayed", "failed") or not failure_shown) and (
             failure_shown or bool(sig.enormous_start) or c.said_failure)
         if score > 0 and (parts.get("curve", 0) > 0 or parts.get("messages", 0) > 0 or worded or parts.get("negative")
                           or parts.get("start") or parts.get("prior") or tried

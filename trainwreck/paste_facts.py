@@ -1023,9 +1023,14 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     # each gradient by its own running size, so a sum k times the mean steps about as the mean does -- with eps/k, and
     # a coupled weight decay k times weaker; factcheck_session37 item 1: RAdam's first steps and Adadelta are not so)
     if went_wrong and (loop := cleared_outside(ev.prose)):
+        # (a step under `if ... % k == 0:` is taken every k batches, not on every one)
+        every = ACCUMULATES.search(ev.prose)
+        k = every.group("k") if every else ""
+        steps = (f"backward() on every batch and step() every {k if k.isdigit() else f'`{k}`'} batches" if every else
+                 "backward() and step() on every batch")
         out["cleared-outside"] = (f"the pasted code clears the gradients only before `{loop}`, whose body calls "
-                                  "backward() and step() on every batch and clears nothing: each step carries the "
-                                  "gradients of every step since that clearing")
+                                  f"{steps} and clears nothing: each step carries the gradients of every step since "
+                                  "that clearing")
     if went_wrong and (k := accumulated_undivided(ev.prose)) and not (ADAPTIVE.search(ev.prose)
                                                                          and not PLAIN_SGD.search(ev.prose)):
         k = k if k.isdigit() else f"`{k}`"

@@ -27,7 +27,7 @@ from .paste_facts import (PAIRWISE, RATE_CLIMBS, LOG_OF_ZERO_WORDS, MASKED_SOFTM
                           scaled_said, shown_frameworks, trainer_clears)
 from .safe_text import shown
 from .wording import (EARLY_STEPS, FIELDS, Library, half_precision_denied, half_precision_shown, loss_kind, lr_tried,
-                      lr_tried_unmoved, said_unnegated,
+                      lr_tried_same_place, lr_tried_unmoved, said_unnegated,
                       precision_tried, says_failure, says_not_learning, section, sentences_only, timing_of, tokens,
                       tokens_many, untrained_output_nonfinite, when, words_for, normal_ruled_out)
 
@@ -622,7 +622,11 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         parts["tried"] = -W_TRIED
         against.append("the report says a lower learning rate only put the failure off: a rate too high is cured "
                        "by a lower one")
-    if c.lr_tried == "failed" and entry.id in w.rate_proof:     # (half: "did not help" need not say it broke at the same step)
+    if c.lr_tried == "failed" and entry.id in w.rate_proof and lr_tried_same_place(c.ev.prose):
+        parts["tried"] = W_TRIED
+        evidence.append("the report says a lower learning rate broke at the same place: this failure does not move "
+                        "with the rate")
+    elif c.lr_tried == "failed" and entry.id in w.rate_proof:   # (half: "did not help" need not say it broke at the same step)
         parts["tried"] = W_TRIED / 2
         evidence.append("the report says a lower learning rate did not help: this failure does not move with the rate")
     elif (c.lr_tried == "failed" and put_off and not rate_family and _timing(c)[1] == "later"
@@ -684,6 +688,10 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     # A fact of the paste that makes the curve's shape this entry's own face: the curve counts for it as for the
     # shape's own entries, with the fact on top of it (FACT_FACES)
     face = next((fact for fact, shapes in FACT_FACES.items() if parts.get(fact, 0) > 0 and c.sig.name in shapes), None)
+    # (gradients cleared nowhere in the paste are that face too where the report says a lower rate only put the
+    # failure off, WR-260's own tell: the loop the paste shows is the one that ran)
+    if face is None and parts.get("never-cleared", 0) > 0 and c.lr_tried == "delayed" and c.sig.name in RATE_CLIMBS:
+        face = "never-cleared"
     if face and parts.get("curve", 0) < W_CURVE:
         parts["curve"] = W_CURVE
         against[:] = [a for a in against if not a.startswith(CURVE_AGAINST)]

@@ -596,9 +596,11 @@ _PUT_OFF = (r"\b(?:only|just|merely) (?:delay|postpone)\w*|\b(?:only|just|merely
             r"slowly|slower)\b|"
             # (folded text: a token's spaces doubled)
             r"takes? longer to|\bdelay(?:s|ed)?\s+(?:it|the\s+(?:nan|inf|blow-?up|explosion|divergence|problem))\b|"
+            # "it takes longer but goes nan at epoch 23" (not "each epoch takes longer": the failure follows)
+            r"takes? longer\b[^.;\n]{0,30}?\b(?:nan|inf|diverg\w*|blows?\s+up|explod\w*)\b|"
             # "just moves the nan to epoch 14", "shifts the blow-up later"
             r"\b(?:moves?|moved|shifts?|shifted|pushe[sd]|push)\s+(?:it|the\s+(?:nan|inf|blow-?up|explosion|divergence|"
-            r"problem))\s+(?:to\s+(?:a\s+)?later|later|back|to\s+(?:epoch|step|iteration|batch))\b")
+            r"problem))\s+(?:to\s+(?:a\s+)?later|later|back|(?:to\s+)?when_later|to\s+(?:epoch|step|iteration|batch))\b")
 # (a run again at a rate it names: "I re-ran with lr 1e-4 instead of 1e-3 and it's the same"; not "re-ran with the
 # same lr and another seed")
 _TRIED = (r"(?:(?<!nothing )(?<!nothing else )(?:chang|reduc|lower|decreas|smaller|tried|trying|even with)\w*"
@@ -613,7 +615,12 @@ _TRIED = (r"(?:(?<!nothing )(?<!nothing else )(?:chang|reduc|lower|decreas|small
 # clip_grad_norm_(model.parameters(), 1.0) -- still nan at exactly 1,247": a dotted name is no sentence's end)
 _STILL_BROKE = (r"(?:(?<!nothing )(?<!nothing else )(?:chang|reduc|lower|decreas|smaller|tried|trying|even with)\w*"
                 r"[^.;\n]{0,25}?\blr\b)(?:[^.;\n]|\.(?=\w)){0,120}?\bstill\s+(?:nan|inf|diverge|climb)\b")
-TRIED_LR = re.compile(_STILL_BROKE + r"|" + _TRIED + r"(?:" + _NO_EFFECT + r")|"
+# ... or a run at another rate that the words say did the same: "With lr 1e-4 it is exactly the same step, 713", "at lr
+# 1e-5 same thing" (the same story, not "the same seed")
+_SAME_AT = (r"\b(?:with|at|using)\s+(?:an?\s+)?lr\b\s*(?:(?:=|:|of)\s*)?\.?\d(?:[^.;\n]|\.\d){0,30}?(?:\bit(?:'s|\s+is|\s+was)?\s+"
+            r"(?:exactly\s+|just\s+|precisely\s+)?the\s+same\b(?:\s+(?:step|epoch|iteration|iter|batch|place|point)\b)?|\bsame\s+(?:thing|result|story|behaviou?r|step|epoch|"
+            r"iteration|curve|place|point)\b|\bidentical\b)")
+TRIED_LR = re.compile(_STILL_BROKE + r"|" + _SAME_AT + r"|" + _TRIED + r"(?:" + _NO_EFFECT + r")|"
                       r"\blr\b[^.;\n]{0,15}?(?<!should)(?<!would)(?<!could)(?<!must)"
                       r"(?<!might)(?:no matter|(?:n'?t|not|never) (?:help|matter))")
 PUT_OFF_LR = re.compile(_TRIED + r"(?:" + _PUT_OFF + r")")
@@ -768,7 +775,14 @@ def lr_tried_unmoved(text: str) -> bool:
     """Does the lower rate that did not help (TRIED_LR) say the failure stayed the same ("I re-ran with lr 1e-4 and
     it's the same")? Then it did not move: no sign of a failure that a lower rate only puts off."""
     m = TRIED_LR.search(_folded(text))
-    return bool(m and re.search(r"\bsame\b", m.group(0)))
+    return bool(m and re.search(r"\b(?:same|identical)\b", m.group(0)))
+
+
+def lr_tried_same_place(text: str) -> bool:
+    """Does the lower rate that did not help say the run broke at the same place ("With lr 1e-4 it is exactly the same
+    step, 713", "lowered the lr, same epoch")? A failure that does not move with the rate at all, not one put off."""
+    m = TRIED_LR.search(_folded(text))
+    return bool(m and re.search(r"\bsame\s+(?:step|epoch|iteration|iter|batch|place|point)\b", m.group(0)))
 
 
 # A precision the reporter switched, as WR-040's own check does: "fp16=False trains fine", "the same model in float32
@@ -988,8 +1002,14 @@ def words_for(terms: list[str], sentences: str, most: int = 4) -> list[str]:
 # ---- things that are normal ----------------------------------------------------------------
 
 # A run said to have no warmup ("no warmup", "warmup_steps=0")
+# ... or its warmup said taken out ("dropped `--lr-warmup-fraction .01`", "I removed the warmup", "commented out the
+# warmup scheduler"), or a flag's warmup set to 0 with a space ("--warmup-steps 0")
 NO_WARMUP = re.compile(r"\b(?:no|without|w/o|zero)\s+(?:lr\s+|learning[ -]rate\s+)?warm-?up\b|"
-                       r"\bwarm-?up(?:_steps|_ratio|_iters?|_epochs)?\s*[=:]\s*0(?:\.0+)?(?!\.?\d)", re.I)
+                       r"\bwarm-?up(?:_steps|_ratio|_iters?|_epochs)?\s*[=:]\s*0(?:\.0+)?(?!\.?\d)|"
+                       r"\b(?:dropped|removed|disabled|deleted|commented\s+out|turned\s+off|switched\s+off|took\s+out|"
+                       r"got\s+rid\s+of)\s+(?:the\s+|my\s+|our\s+|any\s+|all\s+)?(?:lr\s+|learning[ -]rate\s+)?[`'\"]?(?:--?)?[\w.-]{0,20}?"
+                       r"warm-?up\b|"
+                       r"--[\w-]{0,20}?warm-?up[\w-]*\s+0(?:\.0+)?(?![.\d])", re.I)
 # ... or a rate said to be constant from the start, or the schedule said dropped ("constant AdamW lr=5e-4", "I removed
 # the LR scheduler"), in a paste that does not name a warmup at all
 CONSTANT_RATE = re.compile(r"\bconstant\s+(?:[\w-]{1,20}\s+){0,2}?(?:lr|learning[ -]rate)\b|"

@@ -25,8 +25,13 @@ from .history import Item, list_items
 
 # the word loss, not a validation loss's ("val loss 0.41", "validation loss went up"), nor a name's part (val_loss)
 # (nor a file's: `Loss.cu:250`)
-LOSS_WORD = re.compile(rb"(?i)(?<![\w'\"/])(?:(?:val(?:idation)?|valid|test|eval(?:uation)?|dev)[ \t_-]+)?loss(?:es)?"
-                       rb"(?![\w'\"]|\.\w)")
+# (and the word loss in the languages the reports come in: pérdida, perda, perdita, perte, Verlust, потеря / лосс,
+# kayıp, 损失 / 損失, 손실 -- not one a validation's words follow: "pérdida de validación", "perte de validation")
+LOSS_WORD = re.compile(rb"(?i)(?<![\w'\"/])(?P<val>(?:val(?:idation)?|valid|test|eval(?:uation)?|dev)[ \t_-]+)?"
+                       rb"(?:loss(?:es)?|p\xc3\xa9rdidas?|perdas?|perdit[ae]|pertes?|verluste?|kay\xc4\xb1p|"
+                       rb"\xd0[\xbf\x9f]\xd0\xbe\xd1\x82\xd0\xb5\xd1\x80[\xd1\x8f\xd0\xb8]|\xd0[\xbb\x9b]\xd0\xbe\xd1\x81\xd1\x81|"
+                       rb"(?-i:\xe6\x8d\x9f\xe5\xa4\xb1|\xe6\x90\x8d\xe5\xa4\xb1|\xec\x86\x90\xec\x8b\xa4))"
+                       rb"(?![\w'\"]|\.\w|[ \t]+(?:de|di|du|der|des)[ \t]+(?i:validaci|validat|valida|test|prueba|teste))")
 # a sentence ends at a full stop that is no decimal point, at ; ! ? or a line's end (and at CJK full stops)
 # (an ellipsis is no end: "0.6912, 0.4127, ... 0.0214 (epoch 19), then nan" goes on past it)
 # (nor an ordinal's full stop, a number's before the word epoch or step of a language that writes ordinals so: "1.
@@ -139,7 +144,7 @@ def items(data: bytes) -> list[Item]:
     out: list[Item] = []
     pos, broken = 0, 0          # (how many values the sentence whose values end at a nan gave, once one has)
     for m in LOSS_WORD.finditer(data):
-        if m.start() < pos or m.group(0)[:1].lower() != b"l":     # (a validation loss's sentence gives none)
+        if m.start() < pos or m.group("val"):     # (a validation loss's sentence gives none)
             continue
         run, holder = _values(data, m.end())
         if run and broken:
