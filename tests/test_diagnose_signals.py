@@ -2154,7 +2154,7 @@ def test_review_session33_blind_misreadings_stay_fixed():
 
     chance = keras_epochs([2911.4673, 61.2210, 2.3204, 2.3027], [0.1012, 0.0998, 0.0993, 0.1001])
     sig = diagnosis(chance).signature
-    assert sig.enormous_start and sig.start_updated and "stayed within 5 points (0.1012 to 0.1001)" in sig.enormous_start
+    assert sig.enormous_start and sig.start_updated and "stayed within 5 points (between 0.0993 and 0.1012)" in sig.enormous_start
     d = diagnosis("RMSprop(learning_rate=0.05)\n" + chance + "With RMSprop's default 0.001 the same model gets 91%.\n")
     assert d.matches[0].entry.id == "WR-220"
     assert "the report says a lower learning rate helped" in d.matches[0].evidence
@@ -3776,3 +3776,90 @@ def test_a_lower_rate_that_moved_the_nan_later_puts_it_off_and_names_gradients_n
             "    optimizer.step()\n")
     d = diagnosis(log + loop + "I tried lr=0.001: it takes longer but goes nan at epoch 23 instead.\n")
     assert d.matches[0].entry.id == "WR-260"
+
+
+def test_a_csv_pasted_below_a_reports_words_and_code_is_read_from_its_header():
+    """Keras's CSVLogger file pasted under twenty lines of words and code: its header is found below the first lines
+    where two rows of the file follow it; a sentence with commas and the word loss in it is no header."""
+    from trainwreck.logscan import scan_text
+
+    words = "".join(f"line {k} of the question, with some code\n" for k in range(20))
+    rows = "".join(f"{e},0.1,{v},0.1,2.30\n" for e, v in enumerate(["2.416", "2.307", "2.305", "2.304"]))
+    ev = scan_text(words + "log.csv:\n```\nepoch,accuracy,loss,val_accuracy,val_loss\n" + rows + "```\n")
+    assert ev.count == 4 and ev.head[0] == 2.416 and str(ev.head_at[3]) == "epoch 3"
+    sentence = words + "I print epoch, loss, accuracy every epoch and the loss: 2.41 then 2.30 then 2.30\n"
+    assert scan_text(sentence).dialect != "a CSV file with a loss column"
+
+
+def test_a_parameter_made_from_memory_never_filled_counts_for_never_initialised_weights():
+    """`nn.Parameter(torch.empty(out_f, in_f))` with no init anywhere in the paste holds whatever that memory held:
+    WR-110's "never initialised" face. Not where the paste fills it (nn.init, reset_parameters, an in-place fill)."""
+    code = ("class MyLinear(nn.Module):\n    def __init__(self, i, o):\n        super().__init__()\n"
+            "        self.weight = nn.Parameter(torch.empty(o, i))\n        self.bias = nn.Parameter(torch.zeros(o))\n")
+    text = "The loss is nan at the first batch.\n" + code
+    d = diagnosis(text)
+    assert d.matches[0].entry.id == "WR-110"
+    assert "makes a parameter from memory it never fills (`nn.Parameter(torch.empty(o, i))`" in \
+        " | ".join(d.matches[0].evidence)
+    filled = text + "        nn.init.kaiming_uniform_(self.weight, a=math.sqrt(5))\n"
+    assert "unfilled-init" not in weighed_parts(filled, "WR-110")
+
+
+def test_chinese_first_batch_and_a_rate_of_zero_say_when_and_rule_out_the_rate():
+    """"第一个 batch 的 loss 就是 nan" is from the start; "学习率设成 0 也是一样" is a rate of 0 that fails the same way:
+    the forward pass from the initial weights, or the data."""
+    from trainwreck.wording import lr_tried, rate_zero_failed, when
+
+    assert "start" in when("换上去之后，第一个 batch 的 loss 就是 nan")
+    assert rate_zero_failed("学习率设成 0 也是一样，所以不是优化器的问题。") == "学习率设成 0 也是一样"
+    assert lr_tried("学习率设成 0.001 也是一样") == ""
+    d = diagnosis("第一个 batch 的 loss 就是 nan。学习率设成 0 也是一样。")
+    assert {m.entry.id for m in d.matches[:3]} & {"WR-110", "WR-120"}
+    assert not any("a run that trained at all is assumed" in e for m in d.matches for e in m.evidence)
+
+
+def test_a_russian_report_gives_its_values_steps_and_denials():
+    """"шаг 0 — лосс 9.21, на 3–5 шаге уже 26–28, ... к 200 шагу около 7, а к концу эпохи 4.1": the steps (a range
+    of them included) are places, the words between values are counted in letters, not bytes; "NaN нигде нет" denies
+    a nan; "оставил постоянный lr" and "выкинул шедулер" are a run with no warmup."""
+    from trainwreck.logscan import scan_text
+    from trainwreck.wording import DENIED_ELSEWHERE, no_warmup_said
+
+    text = ("Теперь картина такая: шаг 0 — лосс 9.21, на 3–5 шаге уже 26–28, потом он потихоньку спускается, "
+            "к 200 шагу около 7, а к концу эпохи 4.1.")
+    assert scan_text(text).head == [9.21, 26.0, 28.0, 7.0, 4.1]
+    assert DENIED_ELSEWHERE.search("NaN нигде нет, градиенты конечные")
+    assert not DENIED_ELSEWHERE.search("NaN не исчезает")
+    assert no_warmup_said("выкинул шедулер из туториала и оставил постоянный lr")
+    assert diagnosis("Оставил постоянный lr. " + text + " NaN нигде нет.").matches[0].entry.id == "WR-250"
+
+
+def test_a_range_the_loss_moves_in_is_not_two_of_its_values():
+    """"from then on wobbles between 1.8 and 3.1": the level it sits at, not a fall to 1.8 and a rise to 3.1 (which
+    made the report say "it ends at 3.1")."""
+    from trainwreck.logscan import scan_text
+
+    assert scan_text("The loss goes from 0.69 to 0.33, then jumps to 2.4 and wobbles between 1.8 and 3.1.").head == \
+        [0.69, 0.33, 2.4]
+
+
+def test_a_stuck_accuracy_is_quoted_by_its_lowest_and_highest_not_its_ends():
+    """0.094, 0.108, 0.101: it stayed between 0.094 and 0.108, not "0.094 to 0.101"."""
+    lines = "".join(f"step {s} loss {v} acc {a}\n" for s, v, a in
+                    [(0, "4.77e+12", "0.094"), (100, "3.1e+11", "0.108"), (200, "2.2e+10", "0.099"),
+                     (300, "1.1e+10", "0.101")])
+    said = " | ".join(diagnosis(lines).signature.facts)
+    assert "between 0.094 and 0.108" in said
+
+
+def test_a_pytorch_model_that_hands_probabilities_to_cross_entropy_is_not_held_to_bce_messages():
+    """nn.Softmax before F.cross_entropy raises nothing in PyTorch: WR-130's declared PyTorch messages are BCELoss's
+    range check, the other pairing's, so their absence is not held against it where the paste shows this one."""
+    code = ("self.net = nn.Sequential(nn.Flatten(), nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 10), "
+            "nn.Softmax(dim=1))\n...\nloss = F.cross_entropy(self(x), y)\n")
+    log = "".join(f"epoch {e} loss {v}\n" for e, v in enumerate(["1.561", "1.489", "1.475", "1.466", "1.466",
+                                                                  "1.465", "1.466", "1.465", "1.465", "1.465"]))
+    d = diagnosis("val_acc 98% but the loss stays at 1.47\n" + code + log)
+    wr130 = next(m for m in d.matches if m.entry.id == "WR-130")
+    assert not any("none of the messages" in a for a in wr130.against)
+    assert d.matches[0].entry.id == "WR-130"

@@ -210,7 +210,8 @@ def signature_of(ev: Evidence) -> Signature:
                 "is an error (squared or absolute) on targets in their raw units, outputs broken from the start, or "
                 "a sum over many examples")
             + (f"; the accuracy printed beside it stayed within {ACCURACY_MOVED * 100:g} points ("
-               f"{fmt(ev.accuracy_head[0])} to {fmt(ev.accuracy_tail[-1])}), so the fall that followed was no learning"
+               f"between {fmt(min(ev.accuracy_head + ev.accuracy_tail))} and {fmt(max(ev.accuracy_head + ev.accuracy_tail))}"
+               "), so the fall that followed was no learning"
                if stuck and fell else ""))
         out.facts.append(out.enormous_start)
         out.start_updated = bool(mean_ce and _once_an_epoch(ev))

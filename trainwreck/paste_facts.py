@@ -760,6 +760,13 @@ LARGE_INIT = re.compile(r"\bnormal_?\(\s*[\w.\[\]]{0,40}weight[^)\n]{0,40}?\bstd
 # or a sentence's code: "I initialise `W1 = np.zeros((784, 100)); W2 = np.zeros((100, 10))`")
 NUMPY_ZERO_WEIGHTS = re.compile(r"(?m)(?:^|[`;])[ \t]*(?:self\.)?(?:W|w|weights?)(?:\d|_?(?:in|out|hidden|h|o|ih|hh|xh|hy)\d?)?"
                                 r"\s*=\s*np\.zeros\([^\n;`]{0,60}\)")
+# A parameter made with memory left as it was (torch.empty, torch.Tensor(n, m), np.empty for weights) and filled nowhere in
+# the paste (no nn.init, reset_parameters, in-place fill): it holds whatever that memory held -- nan, inf, 1e30 or
+# zeros, different from run to run (PyTorch's torch.empty: "Returns a tensor filled with uninitialized data")
+UNFILLED = re.compile(r"\bnn\.Parameter\(\s*torch\.(?:empty|Tensor|FloatTensor)\(\s*(?![\[(])[^()\n]{1,80}\)\)?|"
+                      r"(?:^|\n)[ \t]*(?:self\.)?(?:W|w|weights?)\w{0,12}\s*=\s*np\.empty\(")
+FILLED = re.compile(r"\bnn\.init\.|\binit\.\w+_\(|reset_parameters|\.(?:uniform|normal|zero|fill|copy|"
+                    r"kaiming_\w+|xavier_\w+|orthogonal|trunc_normal)_\(|\bload_state_dict\(")
 # layers the paste builds: zeros for the only one is a linear model, which trains from zeros
 LAYERS_BUILT = re.compile(r"\b(?:layers\.)?(?:Dense|Conv[123]D)\(|\bnn\.(?:Linear|Conv[123]d)\(")
 UNLABELLED_WORDS, RAW_PIXEL_WORDS = {"unlabell", "mark"}, {"raw", "pixel"}
@@ -1097,6 +1104,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                             "that layer starts equal, and units that start equal, with equal weights after them, get "
                             "equal gradients and stay copies of each other (after a random layer they drift apart "
                             "only slowly)")
+    if went_wrong and (unfilled := UNFILLED.search(ev.prose)) and not FILLED.search(ev.prose):
+        out["unfilled-init"] = (f"the pasted code makes a parameter from memory it never fills "
+                                f"(`{' '.join(unfilled.group(0).split())}`, and no init call in the paste): it holds "
+                                "whatever that memory held -- nan, inf, huge numbers or zeros, different on each run")
     if went_wrong and (large := LARGE_INIT.search(ev.prose)):
         out["large-init"] = (f"the pasted code draws weights with a standard deviation of 1 or more "
                              f"(`{' '.join(large.group(0).split())}`): He's scale, √(2 / fan_in), is below 1 for any "

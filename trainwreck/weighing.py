@@ -131,6 +131,7 @@ SCALE_ZERO = 0.5
 FACT_FACES = {"accumulated-undivided": RATE_CLIMBS, "cleared-outside": RATE_CLIMBS,
               "softmax-floor": frozenset({"stall-after-drop"})}
 CURVE_AGAINST = "the loss curve does not look like this entry's"
+MISSING_SAID = "none of the messages this failure prints are in the log"
 
 
 class Weigher:
@@ -656,6 +657,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("constant-feature", w.constant_feature, W_PRINTED),
                                     ("std-unguarded", w.constant_feature, W_SAID_HALF),
                                     ("zero-init", w.zero_init, W_SAID_HALF),
+                                    ("unfilled-init", w.zero_init, W_PRINTED),
                                     ("large-init", w.large_init, W_SAID_HALF),
                                     ("no-warmup", w.no_warmup, W_SAID_HALF),
                                     ("rate-zero", w.rate_zero, W_SAID_HALF),
@@ -740,6 +742,13 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     elif entry.id in w.probabilities and (out := model_output(ev.prose)) \
             and (loss := TORCH_LOGITS_LOSS.search(ev.prose)):
         parts["pairing"] = W_SAID_HALF
+        # (handed to cross_entropy, probabilities raise nothing: the messages this entry declares are the other
+        # pairing's, BCELoss's range check, so their absence says nothing here)
+        if MISSING_SAID in against:
+            against.remove(MISSING_SAID)
+            parts["messages"] = parts.get("messages", 0.0) + W_MISSING
+            if not parts["messages"]:
+                del parts["messages"]
         returned = " ".join(out.group(0).split()).rstrip("`")
         evidence.append(f"the pasted PyTorch model outputs probabilities (`{returned}`) and its loss, "
                         f"`{loss.group(0).rstrip('(')}`, applies its own sigmoid or softmax: probabilities handed over as "
@@ -795,4 +804,4 @@ def _missing_messages(messages: list, hits: list, ev: Evidence) -> str:
         return ""
     if not shown and "numpy" not in origins:
         return ""
-    return "none of the messages this failure prints are in the log"
+    return MISSING_SAID

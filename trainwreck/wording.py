@@ -194,7 +194,9 @@ WHEN = [
      r"itera[cç][aã]o 0|[eé]poca 0)|d[eè]s (?:le |la )?(?:d[eé]but|d[eé]part|premi[eè]re?)|depuis le d[eé]but"
      r"|von (?:anfang|beginn) an|gleich (?:am|zu) (?:anfang|beginn)|ab (?:dem )?(?:ersten|schritt 0|iteration 0)"
      r"|(?:fin )?dall'inizio|dal prim\w*|с самого начала|с первой|с нулевой)\b"
-     r"|从第一|一开始|从一开始|最初から|처음부터",
+     r"|从第一|一开始|从一开始|最初から|처음부터"
+     # ("第一个 batch 的 loss 就是 nan": the first batch, step or iteration)
+     r"|第一个\s*(?:batch|step|iteration|iter|批次?)|第一(?:步|批|次迭代)",
      " when_start "),
     # a step's number said in words: its size says when (_step_timing)
     (_NO_VALUE_BEFORE + r"\b(?:at|around|about|near|from) (?:step|iteration|iter|batch|update)[ =:]*(\d{1,3}(?:,\d{3})+|\d+)\b"
@@ -284,7 +286,7 @@ NONFINITE = re.compile(r"-?(?<![A-Za-z0-9_])(?:nan|NaN|NAN|Nan)s?(?![A-Za-z0-9_]
 DENIED_ELSEWHERE = re.compile(
     # (the verb may come after another noun and its particle: "NaNも警告も出ていません", "nan도 경고도 없습니다")
     r"(?i)(?<![a-z])(?:nan|inf)s?[ \t]{0,2}[은는이가도를はがもに]{0,2}(?:[^\n。．.!?！？、，,]{0,12}?[은는이가도를はがもに])?[ \t]{0,3}"
-    r"(?:안|않|없|못|(?:出|で|なら|なり|あり|発生し)\w{0,3}?(?:ません|ない|なかった)|(?<=[ \t])(?:нет|не|yok|yoktu|nahi|nahin|nahii?n?|nhi)\b"
+    r"(?:안|않|없|못|(?:出|で|なら|なり|あり|発生し)\w{0,3}?(?:ません|ない|なかった)|(?<=[ \t])(?:(?:нигде|никогда|ни разу)[ \t]+)?(?:нет|не|yok|yoktu|nahi|nahin|nahii?n?|nhi)\b"
     # (not a nan that does not go away: "NaN не исчезает", "NaN nahi ja raha", "NaN yok olmuyor")
     r"(?![ \t]+(?:исчез|пропада|уход|ухо|ja\b|jaa|jata|jaata|ol|gitm)))|"
     r"(?:没有|沒有|没|不会|不會|无|無|(?<![\w])(?:нет|без|не|keine?n?|pas de|jamais de|aucune?|sans|sin|sem|não|nao|geen|nessun[oa]?|niente|brak|żadn\w*|"
@@ -727,7 +729,10 @@ def _default_rate_worked(folded: str) -> bool:
 # "with lr=0 the first loss is the same 20869.67"): no update moved the weights, so the forward pass from the
 # initial weights, or the data, made the failure -- the lowest rate tried, and it did not help.
 RATE_ZERO = re.compile(r"\b(?:lr|learning[ _-]?rate)\s*(?:(?:=|:|of|to|at|is|set to)\s*)?0(?:\.0*)?(?![\d.]|e-|,\d)"
-                       r"(?:[^.;\n]|\.\d){0,80}?\b(?:same|still|also|too|even|again|nan|inf)\b", re.I)
+                       r"(?:[^.;\n]|\.\d){0,80}?\b(?:same|still|also|too|even|again|nan|inf)\b|"
+                       # (and in Chinese: "学习率设成 0 也是一样", "lr=0 也还是 nan")
+                       r"(?:学习率|\blr\b)\s*(?:设成|设为|设置为|改成|调成|=|为)?\s*0(?:\.0*)?(?![\d.]|e-)"
+                       r"[^。！？!?\n]{0,12}?(?:也是一样|也一样|还是一样|一样|也是\s*nan|还是\s*nan|也\s*nan)", re.I)
 
 
 def rate_zero_failed(text: str) -> str:
@@ -1022,6 +1027,9 @@ CONSTANT_RATE = re.compile(r"\bconstant\s+(?:[\w-]{1,20}\s+){0,2}?(?:lr|learning
                            r"(?:lr|学习率)\s*(?:一直|始终)?\s*(?:是|为)?\s*(?:常数|固定|不变)|"
                            r"学習率は\s*(?:一定|固定)(?!\s*(?:では|じゃ)(?:ない|ありません))|"
                            r"(?:没有|没用|未使用|不用)(?:用)?\s*(?:学习率)?\s*(?:调度器|scheduler)|"
+                           # (Russian: "оставил постоянный lr", "выкинул шедулер")
+                           r"постоянн\w*\s+(?:lr|learning[ -]rate|скорост\w*\s+обучения)\b|"
+                           r"(?:выкинул|убрал|удалил|отключил|без)\w*\s+(?:\w+\s+)?(?:шедулер|scheduler|планировщик)\w*|"
                            r"\b(?:dropped|removed|without|no)\s+(?:the\s+|any\s+)?(?:lr\s+|learning[ -]rate\s+)?"
                            r"(?:scheduler|schedule)\b", re.I)
 WARMUP_NAMED = re.compile(r"warm-?up", re.I)

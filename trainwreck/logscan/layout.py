@@ -42,6 +42,9 @@ CLIP_KEYS = [keyed(key) for key in (b"clip_at", b"max_norm", b"max_grad_norm", b
 # a printed tensor (`    -0.10, 0.30], device='cuda:0')`) is no loss.
 COLUMN = re.compile(rb"(?m)^[ \t]*(" + BOX + rb"[ \t]*)?(" + NUMBER + rb")(?(1)(?:\)|,[^\n]*\)|>))[ \t\r]*$")
 CSV_NAMES = (b"loss", b"train_loss", b"training_loss")
+# A CSV header is looked for in the first CSV_WINDOW bytes: among the first five lines as it is, below them only with
+# CSV_ROWS_AFTER rows of the file after it (a sentence with commas and the word loss in it is no header)
+CSV_WINDOW, CSV_ROWS_AFTER = 16384, 2
 
 
 @dataclass
@@ -341,8 +344,9 @@ def _drop_mask(layout: Layout, first: bytes, masked: bytes, found: re.Match, key
 
 def csv_column(first: bytes, names: tuple[bytes, ...] = CSV_NAMES) -> tuple | None:
     """(separator, loss column, header line, numbering column or -1, its name) of a CSV log whose loss column
-    has one of these names (lower case)."""
-    lines = [line.strip() for line in first.lower().split(b"\n")[:5] if line.strip()]
+    has one of these names (lower case): its header among the first lines, or further down a report that pastes the
+    file below its words and code, where the two lines after the header are rows of it (CSV_ROWS_AFTER)."""
+    lines = [line.strip() for line in first[:CSV_WINDOW].lower().split(b"\n") if line.strip()]
     for i, line in enumerate(lines):
         for sep in (b",", b"\t", b";"):
             fields = [f.strip().strip(b"\"'") for f in line.split(sep)]
@@ -350,8 +354,13 @@ def csv_column(first: bytes, names: tuple[bytes, ...] = CSV_NAMES) -> tuple | No
                 for name in names:
                     if name in fields:
                         numbering = next((n for n in (b"epoch", b"step", b"iteration") if n in fields), None)
-                        return (sep, fields.index(name), i, fields.index(numbering) if numbering else -1,
-                                numbering.decode() if numbering else "")
+                        column = (sep, fields.index(name), i, fields.index(numbering) if numbering else -1,
+                                  numbering.decode() if numbering else "")
+                        rows = lines[i + 1:i + 1 + CSV_ROWS_AFTER]
+                        if i < 5 or (len(rows) == CSV_ROWS_AFTER and all(
+                                len(r.split(sep)) == len(fields) and row_value(r.split(sep), column) is not None
+                                for r in rows)):
+                            return column
     return None
 
 

@@ -43,6 +43,8 @@ SENTENCE_END = re.compile(rb"(?<!\.)\.(?![\d\w.])(?<!\d\.(?=" + _ORDINAL_OF + rb
 LONGEST = 400            # bytes of a sentence read after its loss word
 GAP = 60                 # bytes of words at most before a value, or between two
 _UNIT = (rb"(?:epoch\w*|epoque\w*|\xc3\xa9poque\w*|\xc3\xa9poca\w*|epoca\w*|\xd1\x8d\xd0\xbf\xd0\xbe\xd1\x85\w*|step\w*|"
+         # (Russian шаг, итерация: "на 3-5 шаге", "к 200 шагу")
+         rb"\xd1\x88\xd0\xb0\xd0\xb3|\xd0\xb8\xd1\x82\xd0\xb5\xd1\x80\xd0\xb0\xd1\x86|"
          rb"iter\w*|it\b|batch\w*|sample\w*|example\w*|image\w*|class\w*|gpus?|x\b|k\b|m\b|b\b|params?|"
          rb"parameters?|layers?|heads?|minutes?|mins?|hours?|h\b|seconds?|s\b|ms\b|"
          # (and the count words of Chinese, Japanese and Korean: 轮 次 步 回 個 エポック 에폭 번)
@@ -55,11 +57,15 @@ TOKEN = re.compile(
     rb"(?:#|no\.?|~|about|around)?[ \t]*\d+(?:[ \t]*(?:-|/|to)[ \t]*\d+)?(?![\w.]))"
     # a count of something (500 epochs, 30 epoche, 8 GPUs, 10%, 3x), or a whole number after a word that places it
     # ("0.4 after 5 and 0.3 after 10"): not a value either
-    rb"|(?P<count>(?<![\w.~])~?[ \t]*\d[\d,]*(?:\.\d+)?[ \t]*(?:%|(?i:" + _UNIT + rb"))"
+    rb"|(?P<count>(?<![\w.~])~?[ \t]*\d[\d,]*(?:\.\d+)?(?:[ \t]*(?:-|\xe2\x80\x93)[ \t]*\d[\d,]*)?[ \t]*(?:%|(?i:"
+    + _UNIT + rb"))"
     rb"|(?<![\w])(?i:after|by|until|till|around|within|for|in)[ \t]+~?\d+(?![\w.]|[ \t]*[-\xe2])"
     # ... or a change, not a value: "crawling down by ~0.005 per epoch", "drops 0.01 each step"
     rb"|(?<![\w])(?i:by)[ \t]+~?[ \t]*" + NUMBER + rb"|~?" + NUMBER + rb"[ \t]+(?i:per|each|every|a)[ \t]+"
     rb"(?i:epoch|step|iteration|iter|batch|update)\b"
+    # ... or a range the loss moves in, not two of its values in turn: "wobbles between 1.8 and 3.1", "entre 1,8 y 3,1"
+    rb"|(?P<range>(?<![\w])(?i:between|entre|zwischen|tra|fra|\xd0\xbc\xd0\xb5\xd0\xb6\xd0\xb4\xd1\x83)[ \t]+~?" + NUMBER + rb"[ \t]+"
+    rb"(?i:and|et|y|e|und|\xd0\xb8|to|-)[ \t]+~?" + NUMBER + rb"(?![\w.]))"
     # ... or an ordinal, a place: "к 20-й эпохе", "the 20-th epoch"
     rb"|(?<![\w.])\d{1,6}-(?:[A-Za-z]{1,4}|(?:[\xc0-\xff][\x80-\xbf]){1,3})(?![A-Za-z])"
     # ... "1. epoch'un 418. adımında": a number's full stop before the word epoch or step
@@ -117,11 +123,11 @@ def _values(data: bytes, start: int) -> tuple[list[tuple[int, bytes, str | None]
     gap_from, skipped, place = start, 0, None
     for m in TOKEN.finditer(data, start, stop):
         kind = m.lastgroup
-        if kind in ("place", "count", "name", "aside", "code"):
-            skipped += m.end() - m.start()       # (words of their own: not counted in the gap)
+        if kind in ("place", "count", "name", "aside", "code", "range"):
+            skipped += _chars(data, m.start(), m.end())       # (words of their own: not counted in the gap)
             place = m if kind == "place" else None
             continue
-        if kind != "value" or m.start() - gap_from - skipped > GAP:
+        if kind != "value" or _chars(data, gap_from, m.start()) - skipped > GAP:
             break
         number = m.group("value").lstrip(b"~ \t")
         if not number[-1:].isdigit() and DENIED.search(data, gap_from, m.start()):
@@ -135,6 +141,13 @@ def _values(data: bytes, start: int) -> tuple[list[tuple[int, bytes, str | None]
         if number.lower().startswith(b"nan"):
             break       # (what a sentence says after its nan is not the run's next value: "nan at step ~200")
     return (run if len(run) >= MIN_RUN else []), "sentence"
+
+
+def _chars(data: bytes, start: int, end: int) -> int:
+    """How many characters the bytes between start and end hold (a Cyrillic or CJK word's letters are two or three
+    bytes each: the gap between two values is a number of letters, in any script)."""
+    part = data[start:end]
+    return len(part) - sum(1 for byte in part if 0x80 <= byte < 0xC0)
 
 
 def items(data: bytes) -> list[Item]:
