@@ -348,3 +348,14 @@ def test_a_tab_region_that_runs_nothing_is_refused(project, region):
     assert (f"catalog/WR-220.md: snippet: snippets/wr220_lr_explosion.py: the {region} region prints nothing when "
             f'run: end it in an `if __name__ == "__main__":` block that prints its story (the page\'s '
             f"{region.title()} tab is a whole program)") in result.stderr.splitlines()
+
+
+def test_a_message_fix_label_must_name_an_item_of_the_fix_section(project):
+    """A declared message's `fix:` names the Fix item for the face it shows; one that names no item is refused in
+    one line that says so."""
+    edit(project / "catalog" / "WR-060.md", 'fix: "Batch normalisation"', 'fix: "Batch norm stuff"')
+    result = run_check(project)
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[:-1] == [
+        "catalog/WR-060.md: symptoms.messages: fix: 'Batch norm stuff' names no item of the Fix section (an item "
+        "that opens with **Batch norm stuff:**)"]

@@ -3863,3 +3863,56 @@ def test_a_pytorch_model_that_hands_probabilities_to_cross_entropy_is_not_held_t
     wr130 = next(m for m in d.matches if m.entry.id == "WR-130")
     assert not any("none of the messages" in a for a in wr130.against)
     assert d.matches[0].entry.id == "WR-130"
+
+
+def test_a_message_that_shows_one_face_gives_the_fix_item_for_that_face():
+    """WR-060's "Expected more than 1 value per channel when training" is batch normalisation's batch of one: its
+    declared `fix:` names the Fix item for that face, so the first step is that item's ("drop the last incomplete
+    batch"), not the section's opening about eps; the value that ends the message keeps its bracketed spaces."""
+    text = ("Traceback (most recent call last):\n  File \"train.py\", line 9, in <module>\n"
+            "ValueError: Expected more than 1 value per channel when training, got input size torch.Size([1, 256])\n")
+    d = diagnosis(text)
+    top = d.matches[0]
+    assert top.entry.id == "WR-060"
+    assert top.fix.startswith("Batch normalisation: never in training mode on a batch of one; drop the last incomplete")
+    assert 'got input size torch.Size([1, 256])" (line 3)' in " | ".join(top.evidence)
+
+
+def test_the_words_of_a_german_report_that_are_english_words_are_not_read_as_english():
+    """"Die ersten 256 Batches laufen problemlos": German's article is no unit dying (WR-250's summary, "units
+    die", had put it first for a nan in a German report)."""
+    german = ("Hallo zusammen, ich trainiere ein einfaches MLP auf Tabellendaten, die ersten Batches laufen "
+              "problemlos durch, der Loss sinkt von 0.69 auf 0.41, und dann kommt jedes Mal genau am Ende der ersten "
+              "Epoche ein Fehler. Die Daten sind in Ordnung und ich habe nichts am Modell geändert, oder doch?")
+    assert diagnosis(german + "\nThe loss is nan.").matches[0].entry.id != "WR-250"
+    without = german.replace(" die ", " jene ").replace("Die ", "Jene ")
+    assert weighed_parts(german, "WR-250").get("words", 0) == weighed_parts(without, "WR-250").get("words", 0)
+
+
+def test_weights_zeroed_by_a_comprehension_and_gradients_said_zero_name_zero_initialisation():
+    """`params = {k: np.zeros(s) for k, s in shapes.items()}` zeroes every parameter; "the gradient norms of the
+    weights print as exactly 0.0" is the zero gradient that follows."""
+    code = ('shapes = {"W1": (2, 32), "b1": (32,), "W2": (32, 3), "b2": (3,)}\n'
+            "params = {k: np.zeros(s) for k, s in shapes.items()}\n")
+    log = "".join(f"epoch {e} loss {v}\n" for e, v in enumerate(
+        ["1.0986", "1.0731", "1.0554", "1.0431", "1.0344", "1.0283", "1.0155", "1.0118", "1.0114", "1.0114"]))
+    d = diagnosis("My net does not learn. The gradient norms of the weights print as exactly 0.0.\n" + code + log)
+    assert d.matches[0].entry.id == "WR-110"
+    said = " | ".join(d.matches[0].evidence)
+    assert "params = {k: np.zeros(s) for k, s in shapes.items()}" in said
+    assert 'the report says the gradients are exactly 0 ("gradient norms of the weights print as exactly 0.0")' in said
+
+
+def test_an_optimizer_built_with_a_rate_of_zero_and_jaxs_unscaled_normal_name_the_initialisation():
+    """`optax.adam(0.0)` giving the same loss is a rate of 0 that fails the same way; `jax.random.normal(k, (din,
+    dout))` draws weights with a standard deviation of 1."""
+    from trainwreck.wording import rate_zero_failed
+
+    assert rate_zero_failed("I ran it with `optax.adam(0.0)` and the step-0 loss is the same 4.7712e+12.") == \
+        "optax.adam(0.0) and the step-0 loss is the same"
+    assert rate_zero_failed("optax.adam(1e-3) is the same") == ""
+    code = ("params.append((jax.random.normal(k, (din, dout)), jnp.zeros(dout)))\n"
+            "I ran it with `optax.adam(0.0)` and the step-0 loss is the same.\n")
+    log = "".join(f"step {s} | loss {v} | acc {a}\n" for s, v, a in
+                  [(0, "4.77e+12", "0.094"), (100, "3.90e+12", "0.102"), (200, "3.15e+12", "0.099")])
+    assert diagnosis(code + log).matches[0].entry.id == "WR-120"

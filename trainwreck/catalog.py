@@ -389,7 +389,7 @@ def _related(raw, bad) -> list[Related]:
 
 
 SYMPTOM_KEYS = {"messages", "trace", "also_trace", "phrases"}
-MESSAGE_KEYS = {"text", "from", "source", "example", "opt_in"}
+MESSAGE_KEYS = {"text", "from", "source", "example", "opt_in", "fix"}
 
 
 def _symptoms(raw, bad) -> tuple[list[Message], str, list[str], str]:
@@ -422,10 +422,10 @@ def _message(item, index: int, bad) -> Message | None:
     if not (isinstance(item, dict) and {"text", "from", "source"} <= set(item) <= MESSAGE_KEYS
             and all(isinstance(v, str) and v.strip() for v in item.values())):
         bad(field_name, "must be {text: ..., from: ..., source: <pinned URL>} "
-                        "with an optional example: ... and opt_in: ..., all non-empty text")
+                        "with an optional example: ..., opt_in: ... and fix: ..., all non-empty text")
         return None
     message = Message(item["text"].strip(), item["from"].strip(), item["source"].strip(),
-                      item.get("example", "").strip(), item.get("opt_in", "").strip())
+                      item.get("example", "").strip(), item.get("opt_in", "").strip(), item.get("fix", "").strip())
     ok = True
     if message.origin not in ORIGINS:
         bad(field_name, f"from: unknown origin (one of {', '.join(ORIGINS)})", f"{field_name}.from")

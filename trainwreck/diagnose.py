@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from .catalog import Catalog
 from .curve_shape import FLAT, PLATEAU_FALL, SHAPE_MIN, UNFINISHED, Signature, at_run_start, fmt, signature_of
 from .entry import TRACES, Entry
+from .fix_steps import SENTENCE_END, first_fix_step, fix_item
 from .logscan import KEEP, Evidence
 from .logscan.evidence import only, with_values, without_first
 from .logscan.hidden import with_hidden
@@ -83,60 +84,6 @@ class Diagnosis:
     validation: str = ""           # a non-finite validation loss the report shows (not diagnosed: see VALIDATION_NAN)
     warnings_unweighed: int = 0    # of the unweighed, Python warnings (said, but they stop nothing: no "not covered")
     even: int = 0                  # of an uncertain verdict's candidates, how many from the first are about even (EVEN)
-
-
-# ---- the fix --------------------------------------------------------------------------------
-
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*(\[])")
-EMPHASIS = re.compile(r"\*\*(.+?)\*\*|__(.+?)__")
-
-
-def first_fix_step(entry: Entry) -> str:
-    """The Fix section's first step: its first sentence, and the first sentence of each item of the list it introduces if
-    it ends in a colon."""
-    blocks = [b.strip() for b in entry.sections.get("Fix", "").split("\n\n") if b.strip()]
-    if not blocks:
-        return ""
-    lines = blocks[0].split("\n")
-    intro = " ".join(" ".join(l for l in lines if not l.lstrip().startswith(("- ", "* "))).split())
-    sentence = SENTENCE_END.split(intro, maxsplit=1)[0] if intro else ""
-    if sentence.endswith(":"):
-        rest = [l for l in lines if l.lstrip().startswith(("- ", "* ", "  "))] or \
-               (blocks[1].split("\n") if len(blocks) > 1 else [])
-        # (each item's first sentence: what to do; the rest of an item says what the entry's snippet found, which a
-        # reader of their own run would take for a statement about it)
-        items = [_opening(item).rstrip(";.,") for item in _list_items(rest)]
-        if items:
-            sentence = f"{sentence} {'; '.join(items)}."
-        else:
-            sentence = sentence[:-1] + "."
-    return EMPHASIS.sub(lambda m: m.group(1) or m.group(2), sentence)
-
-
-# An item's opening: its first sentence, or as many as reach this length (a first sentence such as "Sigmoid hidden
-# units: do not." is no advice without the next)
-OPENING = 60
-
-
-def _opening(item: str) -> str:
-    sentences = SENTENCE_END.split(item)
-    out = sentences[0]
-    for sentence in sentences[1:]:
-        if len(out) >= OPENING:
-            break
-        out += " " + sentence
-    return out
-
-
-def _list_items(lines: list[str]) -> list[str]:
-    items: list[str] = []
-    for line in lines:
-        stripped = line.strip()
-        if stripped.startswith(("- ", "* ")) or re.match(r"\d+\. ", stripped):
-            items.append(stripped.split(" ", 1)[1])
-        elif items and stripped:
-            items[-1] += " " + stripped
-    return [item.rstrip(";.,") for item in items]
 
 
 # A validation loss printed non-finite: under its own key (`val_loss: nan`, `'eval_loss': nan`, `val_loss=nan.0`),
@@ -356,6 +303,10 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
                           or parts.get("start") or parts.get("prior") or tried
                           or any(parts.get(k, 0) > 0 for k in SAID_FACTS)):
             fix = sig.fix if sig.fix and entry.trace == sig.name else first_fix_step(entry)
+            # (a message the log printed that shows one face of the entry: the Fix section's item for that face)
+            face = next((m.fix for m in entry.messages if m.fix and any(t == m.text for t, _ in c.hits[entry.id])), "")
+            if face and parts.get("messages", 0) > 0:
+                fix = fix_item(entry, face) or fix
             if parts.get("accumulated-undivided", 0) > 0:       # (the entry's second fix: accumulation on purpose)
                 fix = accumulation_fix(ev.prose)
             matches.append(Match(entry, round(score, 3), evidence, against, fix,

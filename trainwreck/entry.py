@@ -87,7 +87,12 @@ def template_pattern(text: str, capture: bool = False) -> re.Pattern:
     as "to 3"."""
     parts = [re.escape(part) for part in text.split(PLACEHOLDER_MARK)]
     pattern = (r"([^\n]+?)" if capture else r"[^\n]+?").join(parts)
-    return re.compile(pattern + r"(?=\s|$)" if text.endswith(PLACEHOLDER_MARK) else pattern)
+    if not text.endswith(PLACEHOLDER_MARK):
+        return re.compile(pattern)
+    # (a last value's brackets hold their spaces: "got input size torch.Size([1, 256])", not "torch.Size([1,")
+    last = r"(?:[^\s(\[]|\([^\n)]*\)|\[[^\n\]]*\]|[(\[])+?"
+    head = pattern[:len(pattern) - len(r"([^\n]+?)" if capture else r"[^\n]+?")]
+    return re.compile(head + (f"({last})" if capture else last) + r"(?=\s|$)")
 
 
 @dataclass(frozen=True)
@@ -97,6 +102,7 @@ class Message:
     source: str          # pinned URL of the line that writes it
     example: str = ""    # one filled-in instance, as a user sees it (required when text has {})
     opt_in: str = ""     # what it is printed only with (a check switched on, a backend), when not printed unasked
+    fix: str = ""        # the label of the Fix section's item for the face this message shows ("Batch normalisation")
 
     @property
     def shown(self) -> str:

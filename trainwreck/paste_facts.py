@@ -755,11 +755,16 @@ LARGE_INIT_WORDS = {"weight", "init", "large"}
 LARGE_INIT = re.compile(r"\bnormal_?\(\s*[\w.\[\]]{0,40}weight[^)\n]{0,40}?\bstd\s*=\s*[1-9]\d*(?:\.\d*)?(?![\w.])\s*\)?"
                         r"|\bRandomNormal\([^)\n]{0,40}?\bstddev\s*=\s*[1-9]\d*(?:\.\d*)?(?![\w.])\s*\)?"
                         r"|(?:\b[Ww](?:eights?)?_?\w{0,10}\s*=\s*(?:\[\s*)?|nn\.Parameter\(\s*)(?:np\.random\.randn|torch\.randn)"
-                        r"\(\s*\w+\s*,\s*\w+\s*\)(?![ \t]*[*/])")
+                        r"\(\s*\w+\s*,\s*\w+\s*\)(?![ \t]*[*/])"
+                        # (JAX's: `jax.random.normal(k, (din, dout))` unscaled, a weight matrix's shape; not `* scale`)
+                        r"|\bjax\.random\.normal\(\s*\w+\s*,\s*\(\s*\w+\s*,\s*\w+\s*\)\s*\)(?![ \t]*[*/])")
 # (a weight matrix's own name -- W1, W_hidden, weights2 -- not a buffer named after it: W1_vel, mW1; at a line's start,
 # or a sentence's code: "I initialise `W1 = np.zeros((784, 100)); W2 = np.zeros((100, 10))`")
 NUMPY_ZERO_WEIGHTS = re.compile(r"(?m)(?:^|[`;])[ \t]*(?:self\.)?(?:W|w|weights?)(?:\d|_?(?:in|out|hidden|h|o|ih|hh|xh|hy)\d?)?"
                                 r"\s*=\s*np\.zeros\([^\n;`]{0,60}\)")
+# ... or every parameter at once, by a comprehension: `params = {k: np.zeros(s) for k, s in shapes.items()}`
+ALL_PARAMS_ZERO = re.compile(r"(?m)^[ \t]*(?:self\.)?(?:params|parameters|weights|theta)\w{0,10}\s*=\s*[\[{][^\n\]}]{0,40}?"
+                             r"np\.zeros(?:_like)?\([^\n]{0,60}?\bfor\b[^\n]{0,80}[\]}]")
 # A parameter made with memory left as it was (torch.empty, torch.Tensor(n, m), np.empty for weights) and filled nowhere in
 # the paste (no nn.init, reset_parameters, in-place fill): it holds whatever that memory held -- nan, inf, 1e30 or
 # zeros, different from run to run (PyTorch's torch.empty: "Returns a tensor filled with uninitialized data")
@@ -1050,6 +1055,9 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     if ev.grad_paired and ev.grad_zero_exact and ev.count >= 3:
         out["zero-gradient"] = ("every gradient norm printed beside the loss is exactly 0: no gradient reaches "
                                 "those weights")
+    elif went_wrong and (zero := grads_said_zero(ev.prose)):
+        out["zero-gradient"] = (f"the report says the gradients are exactly 0 (\"{' '.join(zero.group(0).split())}\"): "
+                                "no gradient reaches those weights")
     rose = _rate_rose(ev, sig)
     if rose:
         out["rate-rose"] = rose
@@ -1095,7 +1103,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         out.update(breaking_construct(ev.prose))
     numpy = list(NUMPY_ZERO_WEIGHTS.finditer(ev.prose))
     keras_torch = constant_kernel_init(ev.prose) if len(LAYERS_BUILT.findall(ev.prose)) >= 2 else None
-    zeros = keras_torch or (numpy[1] if len(numpy) >= 2 else None)
+    zeros = keras_torch or (numpy[1] if len(numpy) >= 2 else None) or ALL_PARAMS_ZERO.search(ev.prose)
     said = None if zeros is not None else CONSTANT_INIT_SAID.search(ev.prose)
     if (zeros is not None or said is not None) and went_wrong:
         shown_as = (f"the pasted code sets weights to one value (`{' '.join(zeros.group(0).split())}`)" if zeros else

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from .body_policy import unsafe_markup
 from .catalog import Catalog, Problem, load, section_offsets
+from .fix_steps import fix_item
 from .entry import (ANSWER_HEADINGS, FRAMEWORK_LABELS, FRAMEWORK_PARTS, FRAMEWORK_SECTION, ID_PATTERN, NATURES,
                     SECTIONS, STATUSES, TRACES)
 from .framework_part import framework_parts, quoted_in, seen_quotes
@@ -127,6 +128,11 @@ def _check_entry(entry, catalog: Catalog, claimed: dict[str, str], snippets: _Sn
     _check_snippet(entry, catalog, claimed, snippets, bad)
     includes_ok = _check_includes(entry, catalog, snippets, bad)
     _check_sections(entry, bad)
+    for i, message in enumerate(entry.messages):
+        if message.fix and not fix_item(entry, message.fix):
+            bad("symptoms.messages", f"fix: {shown(message.fix, 40)} names no item of the Fix section (an item that "
+                                     f"opens with **{shown(message.fix, 40, quote=False)}:**)",
+                f"symptoms.messages[{i}].fix")
     _check_framework_part(entry, bad)
     if includes_ok and markup:
         _check_markup(entry, catalog, bad)

@@ -375,6 +375,8 @@ class Context:
 
 def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero: str | None = None) -> Context:
     words, sentences = tokens(ev.prose), sentences_only(ev.prose)
+    if _not_english(ev.prose):         # (German's article "die" is no unit dying, Spanish's "red" no colour)
+        words = [word for word in words if word not in FOREIGN_HOMOGRAPHS]
     # a curve too short to judge (fewer than SHAPE_MIN values, all finite) shows neither a failure nor a healthy run:
     # beside words that say the run does not learn (says_not_learning), in values that ended no lower than their
     # middle one, the words and the paste's facts are the evidence too (a nan said in words is not of these values:
@@ -494,6 +496,10 @@ OTHER_COMMON = frozenset("le la les un une des et est du dans pour avec sur pas 
                          "saya ini itu bir ve bu için ile çok và của có không là được mein hai ka ki ke se nahi hoon "
                          "aur".split())
 ENGLISH_SHARE, ENGLISH_WORDS, PROSE_LINE_WORDS = 0.08, 20, 6
+# Words of those languages spelled as English words that mean something else, left out of a report in one of them:
+# German die (the), will (wants), also (so), war (was), hat (has); Spanish red (network), sale (comes out), once
+# (eleven); French pour (for), son (its)
+FOREIGN_HOMOGRAPHS = frozenset("die will also war hat red sale once pour son".split())
 
 
 @functools.lru_cache(maxsize=4)

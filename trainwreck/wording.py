@@ -730,6 +730,11 @@ def _default_rate_worked(folded: str) -> bool:
 # initial weights, or the data, made the failure -- the lowest rate tried, and it did not help.
 RATE_ZERO = re.compile(r"\b(?:lr|learning[ _-]?rate)\s*(?:(?:=|:|of|to|at|is|set to)\s*)?0(?:\.0*)?(?![\d.]|e-|,\d)"
                        r"(?:[^.;\n]|\.\d){0,80}?\b(?:same|still|also|too|even|again|nan|inf)\b|"
+                       # (and an optimizer built with a rate of 0: "I ran it with `optax.adam(0.0)` and the step-0 loss is
+                       # the same")
+                       r"\b(?:optax\.|optim\.|optimizers\.)?(?:adam\w*|sgd|rmsprop|adagrad|lamb|lion)\((?:[^()\n]{0,40},\s*)?"
+                       r"(?:lr\s*=\s*|learning_rate\s*=\s*)?0(?:\.0*)?\s*\)(?:[^.;\n]|\.\d){0,80}?"
+                       r"\b(?:same|still|also|too|even|again|nan|inf)\b|"
                        # (and in Chinese: "学习率设成 0 也是一样", "lr=0 也还是 nan")
                        r"(?:学习率|\blr\b)\s*(?:设成|设为|设置为|改成|调成|=|为)?\s*0(?:\.0*)?(?![\d.]|e-)"
                        r"[^。！？!?\n]{0,12}?(?:也是一样|也一样|还是一样|一样|也是\s*nan|还是\s*nan|也\s*nan)", re.I)
@@ -744,7 +749,7 @@ def rate_zero_failed(text: str) -> str:
     start = max(text.rfind(c, 0, m.start()) for c in ".?!\n") + 1
     ends = [i for i in (text.find(c, m.end()) for c in ".?!\n") if i >= 0]
     sentence = text[start:min(ends) + 1 if ends else len(text)]
-    return "" if PLANNED.search(sentence) else " ".join(m.group(0).split())
+    return "" if PLANNED.search(sentence) else " ".join(m.group(0).replace("`", "").split())
 
 
 # ... and in Chinese, as many reports on PaddlePaddle's and OpenMMLab's trackers are written: "减小学习率也不行"

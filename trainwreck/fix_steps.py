@@ -1,0 +1,70 @@
+"""What a diagnosis says to do first: the opening of an entry's Fix section, or of the item of it for the face the
+evidence shows."""
+from __future__ import annotations
+
+import re
+
+from .entry import Entry
+
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*(\[])")
+EMPHASIS = re.compile(r"\*\*(.+?)\*\*|__(.+?)__")
+
+
+def first_fix_step(entry: Entry) -> str:
+    """The Fix section's first step: its first sentence, and the first sentence of each item of the list it introduces if
+    it ends in a colon."""
+    blocks = [b.strip() for b in entry.sections.get("Fix", "").split("\n\n") if b.strip()]
+    if not blocks:
+        return ""
+    lines = blocks[0].split("\n")
+    intro = " ".join(" ".join(l for l in lines if not l.lstrip().startswith(("- ", "* "))).split())
+    sentence = SENTENCE_END.split(intro, maxsplit=1)[0] if intro else ""
+    if sentence.endswith(":"):
+        rest = [l for l in lines if l.lstrip().startswith(("- ", "* ", "  "))] or \
+               (blocks[1].split("\n") if len(blocks) > 1 else [])
+        # (each item's first sentence: what to do; the rest of an item says what the entry's snippet found, which a
+        # reader of their own run would take for a statement about it)
+        items = [_opening(item).rstrip(";.,") for item in _list_items(rest)]
+        if items:
+            sentence = f"{sentence} {'; '.join(items)}."
+        else:
+            sentence = sentence[:-1] + "."
+    return EMPHASIS.sub(lambda m: m.group(1) or m.group(2), sentence)
+
+
+# An item's opening: its first sentence, or as many as reach this length (a first sentence such as "Sigmoid hidden
+# units: do not." is no advice without the next)
+OPENING = 60
+
+
+def _opening(item: str) -> str:
+    sentences = SENTENCE_END.split(item)
+    out = sentences[0]
+    for sentence in sentences[1:]:
+        if len(out) >= OPENING:
+            break
+        out += " " + sentence
+    return out
+
+
+def _list_items(lines: list[str]) -> list[str]:
+    items: list[str] = []
+    for line in lines:
+        stripped = line.strip()
+        if stripped.startswith(("- ", "* ")) or re.match(r"\d+\. ", stripped):
+            items.append(stripped.split(" ", 1)[1])
+        elif items and stripped:
+            items[-1] += " " + stripped
+    return [item.rstrip(";.,") for item in items]
+
+
+def fix_item(entry: Entry, label: str) -> str:
+    """The opening of the Fix section's item that starts with **label:** (its first sentence, as first_fix_step gives
+    an item), or "" where there is none."""
+    lines = entry.sections.get("Fix", "").split("\n")
+    for item in _list_items(lines):
+        m = re.match(r"\*\*(.+?):?\*\*:?\s*(.*)", item)
+        if m and m.group(1).rstrip(":").strip().lower() == label.strip().lower():
+            step = _opening(m.group(2)).rstrip(";.,")
+            return EMPHASIS.sub(lambda e: e.group(1) or e.group(2), f"{m.group(1).rstrip(':').strip()}: {step}.")
+    return ""
