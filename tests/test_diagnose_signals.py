@@ -95,15 +95,15 @@ def test_a_suspect_ranked_on_what_little_is_said_says_why():
     report must say that it is a suspect, of which rank, and what it assumed about when."""
     d = diagnosis("my loss became nan")
     assert d.matches[0].entry.id == "WR-220"
-    assert d.matches[0].evidence == ["the first suspect for a loss that turned nan or inf after training had run (the "
+    assert d.matches[0].evidence == ["on timing alone, the first suspect for a loss that turned nan or inf after training had run (the "
                                      "report does not say when, so a run that trained at all is assumed)"]
-    assert all(m.evidence[-1].startswith("a second suspect for a loss that turned nan or inf after training had run")
+    assert all(m.evidence[-1].startswith("on timing alone, a second suspect for a loss that turned nan or inf after training had run")
                for m in d.matches[1:])
     tried = diagnosis(NAN_LATER + "I tried lowering the learning rate to 1e-5 but it still goes nan.").matches[0]
     assert ("a lower learning rate did not help: with the step size ruled out, a first suspect for a loss that "
             "turned nan or inf after training had run") in tried.evidence
     climbed = diagnosis("the loss keeps increasing").matches[0]
-    assert climbed.entry.id == "WR-220" and climbed.evidence[-1].startswith("the first suspect for a loss that climbed")
+    assert climbed.entry.id == "WR-220" and climbed.evidence[-1].startswith("on timing alone, the first suspect for a loss that climbed")
     half = [m for m in diagnosis("the loss is nan from the first step with fp16").matches if m.entry.id == "WR-040"]
     assert "the report names half precision, and this entry is the one about it" in half[0].evidence
 
@@ -3916,3 +3916,39 @@ def test_an_optimizer_built_with_a_rate_of_zero_and_jaxs_unscaled_normal_name_th
     log = "".join(f"step {s} | loss {v} | acc {a}\n" for s, v, a in
                   [(0, "4.77e+12", "0.094"), (100, "3.90e+12", "0.102"), (200, "3.15e+12", "0.099")])
     assert diagnosis(code + log).matches[0].entry.id == "WR-120"
+
+
+def test_a_question_about_a_gap_or_overfitting_is_answered_from_the_validation_loss_printed():
+    """"val_loss higher than loss from epoch 3 on -- am I overfitting?": the validation loss the log prints answers it.
+    Still falling at its last value: not overfitting yet. Lowest some epochs in and risen since: overfitting, where to
+    stop. Too few validation values: nothing said."""
+    def log(val):
+        return "".join(f"Epoch {e}/8\n313/313 - 6s - loss: {t} - val_loss: {v}\n" for e, (t, v) in enumerate(
+            zip(["1.24", "0.94", "0.79", "0.69", "0.62", "0.57", "0.52", "0.49"], val), 1))
+    falling = log(["1.09", "0.90", "0.79", "0.73", "0.69", "0.65", "0.63", "0.61"])
+    d = diagnosis("val_loss higher than loss from epoch 3 on, am I already overfitting?\n" + falling)
+    assert d.verdict == "normal"
+    assert d.trend.startswith("the validation loss the log prints fell at every value, from 1.09 to 0.61 (value 8 of 8)")
+    rising = log(["1.09", "0.90", "0.79", "0.73", "0.76", "0.81", "0.88", "0.95"])
+    d = diagnosis("my val_loss goes up after epoch 4 while the loss keeps falling\n" + rising)
+    assert d.verdict == "normal" and d.trend.startswith(
+        "the validation loss the log prints was lowest at value 4 of 8 (0.73) and rose since, to 0.95: that is overfitting")
+    from trainwreck.diagnose_report import report
+    assert "Here, the validation loss the log prints was lowest at value 4 of 8" in report(d)
+    short = "".join(f"epoch {e} loss {t} val_loss {v}\n" for e, (t, v) in enumerate([("0.9", "1.0"), ("0.8", "0.9")]))
+    assert diagnosis("val_loss higher than loss, overfitting?\n" + short).trend == ""
+
+
+def test_a_healthy_training_loss_beside_a_validation_loss_that_rose_says_so():
+    """The training loss falls to 0.0008 while the validation loss printed beside it rises from its first value:
+    no failure of the catalogue's, but the report says the validation loss rose, and from where."""
+    lines = "".join(f"step {s}: train_loss={t} val_loss={v} val_acc={a}\n" for s, t, v, a in [
+        (0, "2.3127", "2.3049", "0.101"), (100, "0.0412", "3.8816", "0.112"), (200, "0.0047", "5.1322", "0.108"),
+        (300, "0.0019", "5.6903", "0.109"), (400, "0.0011", "6.0125", "0.107")])
+    d = diagnosis(lines)
+    assert d.verdict == "healthy"
+    assert d.trend.startswith("the validation loss the log prints was lowest at its first value (2.305) and rose "
+                              "since, to 6.013 (value 5 of 5)")
+    falling = lines.replace("val_loss=3.8816", "val_loss=1.8816").replace("val_loss=5.1322", "val_loss=1.5")\
+        .replace("val_loss=5.6903", "val_loss=1.4").replace("val_loss=6.0125", "val_loss=1.3")
+    assert diagnosis(falling).trend == ""

@@ -19,6 +19,7 @@ from .catalog import Catalog
 from .curve_shape import FLAT, PLATEAU_FALL, SHAPE_MIN, UNFINISHED, Signature, at_run_start, fmt, signature_of
 from .entry import TRACES, Entry
 from .fix_steps import SENTENCE_END, first_fix_step, fix_item
+from . import validation_curve
 from .logscan import KEEP, Evidence
 from .logscan.evidence import only, with_values, without_first
 from .logscan.hidden import with_hidden
@@ -82,6 +83,7 @@ class Diagnosis:
     # how a message was read, said even when no entry shown carries it: (what an entry's evidence would hold, the note)
     read: list[tuple[str, str]] = field(default_factory=list)
     validation: str = ""           # a non-finite validation loss the report shows (not diagnosed: see VALIDATION_NAN)
+    trend: str = ""                # beside a normal verdict about overfitting or a gap: the validation loss's course
     warnings_unweighed: int = 0    # of the unweighed, Python warnings (said, but they stop nothing: no "not covered")
     even: int = 0                  # of an uncertain verdict's candidates, how many from the first are about even (EVEN)
 
@@ -663,6 +665,9 @@ NORMAL_THAT = re.compile(r"\b(?:is|are)\s+(?:it|this|that)\s+(?:normal|expected|
                          r"if)\b")
 
 
+# The normal verdicts whose question is overfitting: the validation loss's course answers it (validation_curve)
+GAP_NORMALS = ("overfitting: a validation loss that rises while the training loss falls",
+               "a gap between training and validation loss")
 # Words of a judgement rather than of a value printed: in a yes/no question they ask, and report nothing.
 ASKED_ONLY = frozenset({"diverge"})
 
@@ -688,6 +693,8 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     if d.normal and not failure_shown and not specific and not _says_more_than(d.normal, d.evidence.prose):
         d.verdict, d.ask = "normal", d.normal[0].decide
         d.matches = d.matches[:CANDIDATES]
+        if d.normal[0].name in GAP_NORMALS:
+            d.trend = validation_curve.trend(d.evidence.prose)
         return
     # (a construct of the pasted code orders the candidates, and names none: the score without it must name it)
     named = top.score - sum(top.parts.get(k, 0.0) for k in CODE_CONSTRUCTS) if top is not None else 0.0
@@ -713,6 +720,9 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
         d.verdict = "unexplained"
     elif d.signature.name == "healthy" and not unjudged:
         d.verdict = "healthy"
+        # (a training loss that fell beside a validation loss that rose from its lowest: said, though it is no failure
+        # of the catalogue's)
+        d.trend = validation_curve.trend(d.evidence.prose, rose_only=True)
     elif unjudged:                     # too few values to judge, beside words that the run does not learn
         d.verdict = "no-evidence"
         d.ask = (f"at least {SHAPE_MIN} loss values from the start of the run (with the accuracy, if it prints one), "

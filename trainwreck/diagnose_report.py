@@ -73,6 +73,8 @@ def report(d: Diagnosis) -> str:
         lines += [f"To decide, paste {d.ask}.", ""]
     elif d.verdict == "normal":
         lines.append(f"This looks normal ({d.normal[0].name}): {d.normal[0].explanation}.")
+        if d.trend:
+            lines.append(f"Here, {d.trend}.")
         if d.signature.name == "healthy":          # the curve pasted beside the question
             lines.append(f"The training loss shows no known failure: {'; '.join(d.signature.facts)}.")
         lines += [f"To be sure, check {d.ask}.", ""]
@@ -85,6 +87,8 @@ def report(d: Diagnosis) -> str:
         lines += [f"No known failure found{' in the training loss' if d.validation else ''}. {capitalised(d.signature.facts[0])}.",
                   f"Checked: non-finite loss values, a sustained climb, an enormous first value,{shapes} "
                   "and the known warning messages.", ""]
+        if d.trend:
+            lines += [f"But {d.trend}.", ""]
         lines += _validation_note(d)
     elif d.verdict == "no-evidence":
         lines += ["No known failure found, but there was little to go on: " + "; ".join(d.signature.facts)

@@ -472,10 +472,12 @@ def _suspect(entry: Entry, c: Context, w: Weigher) -> tuple[float, str]:
     if c.lr_tried == "failed":         # the step size is ruled out: the failures that do not move with it come first
         return (1.0, f"a lower learning rate did not help: with the step size ruled out, a first suspect for {broke}") \
             if entry.trace in SECOND_SUSPECTS.get(timing, ()) else (0.0, "")
+    # ("on timing alone": a prior from when it broke, which other evidence may outweigh -- a first suspect can be listed
+    # third)
     if entry.trace in FIRST_SUSPECTS.get(timing, ()):
-        return 1.0, f"the first suspect for {broke}"
+        return 1.0, f"on timing alone, the first suspect for {broke}"
     if entry.trace in SECOND_SUSPECTS.get(timing, ()):
-        return 0.5, f"a second suspect for {broke}"
+        return 0.5, f"on timing alone, a second suspect for {broke}"
     return 0.0, ""
 
 
