@@ -3952,3 +3952,16 @@ def test_a_healthy_training_loss_beside_a_validation_loss_that_rose_says_so():
     falling = lines.replace("val_loss=3.8816", "val_loss=1.8816").replace("val_loss=5.1322", "val_loss=1.5")\
         .replace("val_loss=5.6903", "val_loss=1.4").replace("val_loss=6.0125", "val_loss=1.3")
     assert diagnosis(falling).trend == ""
+
+
+def test_swings_of_a_small_batchs_loss_are_said_to_be_its_noise_first():
+    """Per-step losses of batches of 8 swing from 0.06 to 1.5 and back: the mean of 8 examples does that, so the report
+    says it before the sorted dataset that makes it too; and it says the range they swung in, not only where the
+    first and last landed."""
+    steps = "".join(f"step {300 + k} loss {v}\n" for k, v in enumerate(
+        ["0.2142", "1.1873", "0.0631", "0.7410", "0.4977", "1.5216", "0.1288", "0.3302", "0.9065", "0.0874", "0.6139"]))
+    fact = diagnosis("Fine-tuning with batch_size=8, Adam 3e-4. Is it normal that it jumps like this?\n" + steps)\
+        .signature.facts[0]
+    assert "the loss swung between 0.0631 and 1.522, going from 0.2142 to 0.6139" in fact
+    assert "as the mean loss of a batch of 8 examples does, one batch to the next" in fact
+    assert "as the mean loss of a batch" not in diagnosis("batch_size=256\n" + steps).signature.facts[0]

@@ -31,6 +31,10 @@ CLIP_AFTER_STEP = re.compile(r"\.backward\([^\n]*\n(?:[^\n]*\n){0,8}?[^\n]{0,200
 # Shape of the curve just before a blow-up: it counts as a climb after this many
 # rises, or after one rise of at least this factor.
 SHAPE_RISES, SHAPE_RATIO = 2, 1.5
+# A batch size the paste sets or says (`batch_size=8`, "batch size 16", "--batch-size 4"): up to NOISY_BATCH examples, a
+# batch's mean loss swings by several times from one batch to the next in a healthy run
+SMALL_BATCH = re.compile(r"(?i)\bbatch[_ -]?size\b['\"]?\s*(?:[=:]|of|is|was)?\s*(\d{1,6})\b")
+NOISY_BATCH = 16
 # Rises whose largest is this many times their smallest are told as a range around their mean, not "each time".
 UNEVEN_RISES = 3.0
 # A first value this many times the values right after it (the median of the next ENORMOUS_NEXT) is
@@ -457,9 +461,15 @@ def _signature(ev: Evidence) -> Signature:
             f"came back down to {fmt(last)}, above its lowest ({fmt(ev.low)})" if back else
             "stayed near its peak, below where it started" if stayed else "came partly back down")
     if swings >= SWINGS:                # (a jump that keeps coming back is no bump: see _excursions)
+        small = SMALL_BATCH.search(ev.prose)
+        size = int(small.group(1)) if small else 0
+        why = (f"as the mean loss of a batch of {size} examples does, one batch to the next (a few hard examples "
+               "move it that far), or as when each batch holds one class (a dataset sorted by class and not shuffled)"
+               if 0 < size <= NOISY_BATCH else
+               "as when each batch holds one class (a dataset sorted by class and not shuffled)")
         bump = (f"; it jumped to {SPIKE_RATIO:g}x its low or more {counted(swings, 'time')} in its first "
-                f"{len(ev.head)} values (up to {fmt(ev.high)}): a swing that returns again and again, as when each "
-                "batch holds one class (a dataset sorted by class and not shuffled)")
+                f"{len(ev.head)} values (up to {fmt(ev.high)}): a swing that returns again and again, {why}")
+        trend = f"swung between {fmt(ev.low)} and {fmt(ev.high)}, going" if ev.low is not None else trend
     unjudged = "" if _shape_judged(ev) else (
         f"; too few values to judge a plateau or a stall ({SHAPE_MIN} are needed)" if ev.count < SHAPE_MIN else
         "; a loss that reaches 0 or below is not judged for a plateau or a stall" if not (ev.low and ev.low > 0) else
