@@ -3965,3 +3965,38 @@ def test_swings_of_a_small_batchs_loss_are_said_to_be_its_noise_first():
     assert "the loss swung between 0.0631 and 1.522, going from 0.2142 to 0.6139" in fact
     assert "as the mean loss of a batch of 8 examples does, one batch to the next" in fact
     assert "as the mean loss of a batch" not in diagnosis("batch_size=256\n" + steps).signature.facts[0]
+
+
+def test_a_printed_largest_logit_past_exps_limit_beside_an_unshifted_exp_is_its_overflow():
+    """"max logit 88.96" printed by a JAX loop whose softmax is `jnp.exp(z) / sum`: exp(88.96) is past float32's
+    largest (exp overflows above 88.72), so the nan that follows is inf / inf. Not beside a shifted softmax, and not
+    below the limit."""
+    code = ("def softmax(z):\n    e = jnp.exp(z)\n    return e / e.sum(axis=-1, keepdims=True)\n")
+    log = "".join(f"epoch {e}   train_loss {v}  max logit {m}\n" for e, v, m in
+                  [(12, "0.0858", "75.36"), (13, "0.0712", "81.47"), (14, "0.0596", "87.05"), (15, "nan", "88.96"),
+                   (16, "nan", "nan")])
+    d = diagnosis(code + log)
+    assert d.matches[0].entry.id == "WR-020"
+    assert ("the paste prints the largest logit as 88.96 (`max logit 88.96`), and its exp takes the logits as they "
+            "are: exp(88.96) is past the largest float32 (exp overflows above 88.72)") in " | ".join(d.matches[0].evidence)
+    shifted = code.replace("jnp.exp(z)", "jnp.exp(z - z.max(axis=-1, keepdims=True))")
+    assert "exp-overflow" not in weighed_parts(shifted + log, "WR-020")
+    assert "exp-overflow" not in weighed_parts(code + log.replace("88.96", "87.96"), "WR-020")
+
+
+def test_a_loss_that_jumped_in_one_step_and_never_came_back_is_a_bad_batchs_face_too():
+    """A TensorBoard export of 97 values: the loss falls to 0.41, jumps in one step from 0.43 to 3.81 and wobbles
+    between 1.1 and 2.3 to the end, no nan. It is no healthy run (in a log longer than the values kept before its end
+    too), and a jump in one step that stays up is WR-310's face ("loss jumps at one batch and never comes back down")
+    as well as a rate's."""
+    import random
+
+    rng = random.Random(7)
+    falling = [0.69 * 0.97 ** k for k in range(29)]
+    after = [3.81] + [round(rng.uniform(1.13, 2.31), 4) for _ in range(67)]
+    rows = "".join(f"1716984236.44,{250 * k},{v}\n" for k, v in enumerate(falling + after))
+    d = diagnosis("Loss jumps at one step and never comes back down.\n```\nWall time,Step,Value\n" + rows + "```\n")
+    assert d.signature.name == "climbed-and-stayed"
+    assert f"jumped in one step from {falling[-1]:.4g} (step 7000) to 3.81 (step 7250)" in d.signature.facts[0]
+    assert "WR-310" in [m.entry.id for m in d.matches[:2]]
+    assert "curve" in weighed_parts("Wall time,Step,Value\n" + rows, "WR-310")

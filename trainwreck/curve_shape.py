@@ -113,6 +113,7 @@ class Signature:
     enormous_start: str = ""           # the fact, when the first loss is ENORMOUS_START or more (see there)
     start_updated: bool = False        # ... and that first value is a mean over steps that updated the weights
     first_epoch: bool = False          # non-finite from a first value that stands for a whole epoch (see NONFINITE_TRACES)
+    jumped: bool = False               # a loss that stayed up got there in one step (JUMP_TO_PEAK): a batch's face too
     fix: str = ""                      # the first step of the fix its own facts name, for the entries of its name
 
 
@@ -433,15 +434,20 @@ def _signature(ev: Evidence) -> Signature:
             "started, with no nan or inf to stop it (some logged losses grow in a healthy run: a GAN's generator "
             "loss, a value loss regressing returns that grow)"])
     # (nor one that fell, climbed back and ends at twice its first value and three times its lowest, however far below
-    # its peak: 1.57, ..., 0.84, ..., 8.08, ..., 3.44 -- a swing that grows, not a bump it recovered from)
-    if (not grows and not swung and ev.count >= NEVER_BELOW_MIN and not ev.before_start and ev.head[0] > 0
+    # its peak: 1.57, ..., 0.84, ..., 8.08, ..., 3.44 -- a swing that grows, not a bump it recovered from; in a log longer
+    # than the values kept before its end too: its first, lowest, highest and last are the whole run's)
+    if (not grows and not swung and ev.count >= NEVER_BELOW_MIN and ev.head[0] > 0
             and low > 0 and ev.last >= DOUBLED * ev.head[0] and ev.last >= STAYED * low and at_run_start(ev)
             and not _words_say_nonfinite(ev)):
-        return sig("climbed-and-stayed", [
-            f"the loss fell to {fmt(low)} ({ev.where(ev.low_at)}), climbed back as high as {fmt(ev.high)}, and ends at "
-            f"{fmt(ev.last)} ({at(ev.count - 1)}): {ev.last / ev.head[0]:.3g}x its first value, {fmt(ev.head[0])} "
-            f"({at(0)}), and {ev.last / low:.3g}x its lowest, with no nan or inf to stop it (some logged losses grow in a "
-            "healthy run: a GAN's generator loss, a value loss regressing returns that grow)"])
+        jump = _jump_to_peak(ev)
+        out = sig("climbed-and-stayed", [
+            f"the loss fell to {fmt(low)} ({ev.where(ev.low_at)}), " + (jump or f"climbed back as high as {fmt(ev.high)}, ")
+            + f"and ends at {fmt(ev.last)} ({at(ev.count - 1)}): {ev.last / ev.head[0]:.3g}x its first "
+            f"value, {fmt(ev.head[0])} ({at(0)}), and {ev.last / low:.3g}x its lowest, with no nan or inf to stop it "
+            "(some logged losses grow in a healthy run: a GAN's generator loss, a value loss regressing returns that "
+            "grow)"])
+        out.jumped = bool(jump)
+        return out
     settled = _settled_above(ev) if warn_index is not None else None
     if settled:
         return sig(*settled)
@@ -817,6 +823,24 @@ def _frozen_after_jump(ev: Evidence, peak: int) -> tuple[str, list[str]] | None:
 # A loss that jumped after it had learned, came down, and stopped at DOUBLED its lowest before the jump or more: its last
 # SETTLED_MIN values or more within SETTLED_SPREAD of one another, to the end.
 SETTLED_MIN, SETTLED_SPREAD = 3, 0.002
+
+
+# A loss that reached its peak in one step of this many times the value before it jumped there (a batch that broke it,
+# or a step that overshot), rather than climbing
+JUMP_TO_PEAK = 5.0
+
+
+def _jump_to_peak(ev: Evidence) -> str:
+    """How the loss reached its highest value, where it jumped there in one step (JUMP_TO_PEAK), else ''."""
+    values = ev.head if ev.high in ev.head else ev.before
+    offset = 0 if values is ev.head else ev.before_start
+    if ev.high not in values:
+        return ""
+    peak = values.index(ev.high)
+    if peak == 0 or not values[peak - 1] > 0 or ev.high < JUMP_TO_PEAK * values[peak - 1]:
+        return ""
+    return (f"jumped in one step from {fmt(values[peak - 1])} ({ev.where(peak - 1 + offset)}) to {fmt(ev.high)} "
+            f"({ev.where(peak + offset)}), ")
 
 
 def _settled_above(ev: Evidence) -> tuple[str, list[str]] | None:

@@ -1213,6 +1213,12 @@ def _gradients_shrink_to_the_input(prose: str) -> str:
             "is at most 1/4)")
 
 
+# The largest logit a paste prints ("max logit 88.96", `logits.max() = 91.2`, "largest logit: 712"): an unshifted exp of
+# it overflows past float32's (float64's) limit
+PRINTED_LOGIT = re.compile(r"(?i)\b(?:max(?:imum)?[ _]logits?|largest[ _]logits?|logits?[ _]max|logits\.max\(\))"
+                           r"[ \t]*(?:[:=]|is|was|of|reached|reaches)?[ \t]*(\d+(?:\.\d+)?)(?![\d.])")
+
+
 def _exp_overflow(ev: Evidence) -> str:
     """The first call in the paste that hands exp (or a hand-written softmax) a number past what exp can return, as
     a fact, or "": past float64's limit always, past float32's only where the paste computes in float32 (a
@@ -1233,6 +1239,14 @@ def _exp_overflow(ev: Evidence) -> str:
         if x > EXP_LIMITS["float32"] and (wide or m.group("lib") in ("torch", "jnp", "tf", "tf.math")) \
                 and not re.search(r"float64|double", m.group("args")):
             return f"{call} is past the largest float32 (exp overflows above {EXP_LIMITS['float32']:.2f})"
+    # (or the largest logit it prints, where the paste's own exp takes it unshifted: `jnp.exp(z)` of raw logits)
+    if "exp-unshifted" in breaking_construct(ev.prose):
+        for m in PRINTED_LOGIT.finditer(ev.prose):
+            x, dtype = float(m.group(1)), ("float32" if wide else "float64")
+            if x > EXP_LIMITS[dtype]:
+                return (f"the paste prints the largest logit as {m.group(1)} (`{' '.join(m.group(0).split())}`), "
+                        f"and its exp takes the logits as they are: exp({m.group(1)}) "
+                        f"is past the largest {dtype} (exp overflows above {EXP_LIMITS[dtype]:.2f}), so inf / inf is nan")
     return ""
 
 

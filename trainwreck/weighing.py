@@ -552,6 +552,10 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         evidence.append(sig.enormous_start)
     if sig.first_epoch and entry.trace in NONFINITE_TRACES and entry.trace != sig.name:
         curve = max(curve, W_GENERAL)
+    # (a loss that jumped in one step and never came back is the face of the entries whose phrases say so: a bad batch)
+    if sig.jumped and entry.id in w.one_batch:
+        curve = max(curve, W_PART)
+        against[:] = [a for a in against if not a.startswith(CURVE_AGAINST)]
     if curve:
         parts["curve"] = curve
         evidence += [f for f in sig.facts if f != sig.enormous_start]
