@@ -90,7 +90,7 @@ def template_pattern(text: str, capture: bool = False) -> re.Pattern:
     if not text.endswith(PLACEHOLDER_MARK):
         return re.compile(pattern)
     # (a last value's brackets hold their spaces: "got input size torch.Size([1, 256])", not "torch.Size([1,")
-    last = r"(?:[^\s(\[]|\([^\n)]*\)|\[[^\n\]]*\]|[(\[])+?"
+    last = r"(?:[^\s(\[]|\([^\n)]{0,200}\)|\[[^\n\]]{0,200}\]|[(\[])+?"
     head = pattern[:len(pattern) - len(r"([^\n]+?)" if capture else r"[^\n]+?")]
     return re.compile(head + (f"({last})" if capture else last) + r"(?=\s|$)")
 
