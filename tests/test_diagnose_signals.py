@@ -4000,3 +4000,68 @@ def test_a_loss_that_jumped_in_one_step_and_never_came_back_is_a_bad_batchs_face
     assert f"jumped in one step from {falling[-1]:.4g} (step 7000) to 3.81 (step 7250)" in d.signature.facts[0]
     assert "WR-310" in [m.entry.id for m in d.matches[:2]]
     assert "curve" in weighed_parts("Wall time,Step,Value\n" + rows, "WR-310")
+
+
+def test_a_csv_log_with_a_sentence_about_val_loss_below_it_is_read_as_the_csv():
+    """A CSVLogger file pasted above "the training loss to almost 0, but val_loss is lowest around epoch 6-7 (about
+    0.80) and then climbs to 2.2": a validation quantity named ends a sentence's values, so the file is what is read,
+    and its val_loss column answers the question about overfitting."""
+    rows = "".join(f"{e},0.9,{t},0.7,{v}\n" for e, (t, v) in enumerate(
+        [("1.51", "1.45"), ("1.25", "1.22"), ("0.95", "0.95"), ("0.62", "0.85"), ("0.43", "0.80"), ("0.30", "0.95"),
+         ("0.18", "1.20"), ("0.09", "1.60"), ("0.04", "2.20")]))
+    text = ("val_loss goes up from epoch 5 while the training loss keeps falling. Here is training.log:\n\n```\n"
+            "epoch,accuracy,loss,val_accuracy,val_loss\n" + rows + "```\n\nThe training loss goes to almost 0, but "
+            "val_loss is lowest around epoch 4 (about 0.80) and then climbs all the way to 2.2.\n")
+    d = diagnosis(text)
+    assert d.evidence.dialect == "a CSV file with a loss column" and d.evidence.count == 9
+    assert d.verdict == "normal" and d.trend.startswith(
+        "the validation loss the log prints was lowest at value 5 of 9 (0.8) and rose since, to 2.2")
+
+
+def test_a_list_a_python_prompt_echoes_is_the_lists_values():
+    """`>>> losses` (or a slice of it, `>>> losses[::400]`) and the list printed below: a history."""
+    from trainwreck.logscan import scan_text
+
+    items = ", ".join(f"np.float64({v})" for v in ["0.6931", "0.4128", "0.3562", "0.3362", "nan"])
+    ev = scan_text(f">>> losses\n[{items}]\n>>> np.isnan(w).any()\nnp.False_\n")
+    assert ev.count == 5 and ev.first_nonfinite == 4 and str(ev.head_at[1]) == "value 2 of 'losses'"
+    ev = scan_text(f">>> losses[::400]\n[{items}]\n")
+    assert str(ev.head_at[2]) == "value 3 of 'losses[::400]'"
+    assert scan_text(f">>> accuracies\n[{items}]\n").count == 0
+
+
+def test_the_header_names_no_format_that_gave_no_value():
+    """A report whose loss key was seen but gave no value was not "read as lines with a loss key"."""
+    from trainwreck.diagnose_report import header
+
+    d = diagnosis("After some iterations I get a float division by zero.\n"
+                  "        loss = loss_fn(y_train, y_pred, weights)\n"
+                  "        with amp.scale_loss(loss, optimizer) as scaled_loss:\n            scaled_loss.backward()\n")
+    assert d.evidence.count == 0 and "read as" not in header(d)
+
+
+def test_a_score_that_climbs_is_no_climbing_loss():
+    """"while accuracy climbs normally" is learning: not the climb of a loss (the rate's words)."""
+    from trainwreck.wording import tokens
+
+    assert "climb" not in tokens("The loss crawls down while accuracy climbs normally.")
+    assert "climb" in tokens("The val acc goes up but the loss also goes up.")
+
+
+def test_the_last_layer_a_sentences_backticks_list_is_the_models_output():
+    """"My model ends with `nn.Linear(256, 10), nn.Softmax(dim=1)` and I train it with `nn.CrossEntropyLoss()`": the
+    softmax's probabilities handed to a loss that takes logits."""
+    d = diagnosis("My model ends with `nn.Linear(256, 10), nn.Softmax(dim=1)` and I train it with "
+                  "`nn.CrossEntropyLoss()`. The loss only went from 2.30 to 1.93 in 30 epochs, accuracy 71%.")
+    assert d.matches and d.matches[0].entry.id == "WR-130"
+    assert "outputs probabilities (`nn.Softmax(dim=1)`)" in " | ".join(d.matches[0].evidence)
+
+
+def test_predictions_named_in_a_sentence_are_no_loss_values():
+    """"The loss goes from 3.9041e+10 to 3.9028e+10 over 200 epochs and model.predict gives values around 30 to 40":
+    the predictions' numbers are not the loss's."""
+    from trainwreck.logscan import scan_text
+
+    ev = scan_text("The loss goes from 3.9041e+10 to 3.9028e+10 over 200 epochs and model.predict gives values around "
+                   "30 to 40 for every house.")
+    assert 40.0 not in ev.head

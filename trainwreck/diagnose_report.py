@@ -37,7 +37,8 @@ def header(d: Diagnosis) -> str:
         what += f" ({'; '.join(ev.refused)}: not read)"
     if ev.runs:
         what += f"; {ev.runs}"
-    fmt = f", read as {ev.dialect}" if ev.dialect else ""
+    # (a format whose key was seen but gave no value is not how the text was read)
+    fmt = f", read as {ev.dialect}" if ev.dialect and ev.count else ""
     if not ev.count:
         pass                       # a loss named only in the words (`nn.CrossEntropyLoss`) is no loss the log prints
     elif ev.loss_key:

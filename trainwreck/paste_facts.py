@@ -292,6 +292,9 @@ TORCH_PROBABILITY_OUT = re.compile(r"\breturn\s+(?:torch\.|F\.|nn\.functional\.|
                                    # model ends with `nn.Softmax(dim=1)`")
                                    r"\bnn\.(?:Sigmoid|Softmax)\([^()\n]{0,20}\)\s*(?:,\s*)?\)|"
                                    r"(?<=`)nn\.(?:Sigmoid|Softmax)\([^()\n`]{0,20}\)(?=`)|"
+                                   # (or the last of the layers a sentence's backticks list, "ends with `nn.Linear(256,
+                                   # 10), nn.Softmax(dim=1)`")
+                                   r"(?<=, )nn\.(?:Sigmoid|Softmax)\([^()\n`]{0,20}\)(?=`)|"
                                    # (or in a sentence's plain words, "at the model's end I put nn.Softmax(dim=1)": not
                                    # in a Sequential's middle, nor assigned to a name, which may be a hidden layer's)
                                    r"(?<![\w.(,=])(?<![(,=] )nn\.(?:Sigmoid|Softmax)\([^()\n]{0,20}\)(?![ \t]*,)(?![ \t]*\n[ \t]*nn\.)|"

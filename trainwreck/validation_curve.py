@@ -3,15 +3,18 @@ falling or turned and rose. Said beside the normal verdicts about a train/valida
 question is exactly that."""
 from __future__ import annotations
 
+import math
 import re
 
 from .curve_shape import fmt
-from .logscan.numbers import NUMBER
+from .logscan.layout import csv_column, csv_values
+from .logscan.numbers import NUMBER, to_float
 
 # a validation loss under its own key: Keras's `val_loss: 0.5534`, `'eval_loss': 0.61`, `val_loss=0.58`, a table's
 # `val_loss 0.6914` (not `best_val_loss`, a running best, nor `val_loss_std`)
 VALIDATION_LOSS = re.compile(rb"(?i)(?<![\w])(?:val(?:idation)?|valid|eval)[_ ]loss['\"]?[ \t]*[:=]?[ \t]*(" + NUMBER
                              + rb")(?![\w.])")
+VALIDATION_COLUMNS = (b"val_loss", b"validation_loss", b"valid_loss", b"eval_loss")
 MIN_VALUES = 3
 # a validation loss this far above its lowest, at its last value, has turned: rose, not a wobble at its floor
 ROSE = 1.05
@@ -20,14 +23,16 @@ NOTHING_CARRIED = 2.0
 
 
 def values(text: str) -> list[float]:
-    """The validation losses the text prints, in order (finite ones only)."""
+    """The validation losses the text prints, in order (finite ones only): under their key on each line, or in a CSV
+    file's `val_loss` column (Keras's CSVLogger)."""
+    data = text.encode("utf-8", "replace")
+    column = csv_column(data, VALIDATION_COLUMNS)
+    printed = (csv_values(data, column, True) if column is not None else
+               [m.group(1) for m in VALIDATION_LOSS.finditer(data)])
     out = []
-    for m in VALIDATION_LOSS.finditer(text.encode("utf-8", "replace")):
-        try:
-            v = float(m.group(1))
-        except ValueError:
-            continue
-        if v == v and abs(v) != float("inf"):
+    for number in printed:
+        v = to_float(number)
+        if v is not None and math.isfinite(v):
             out.append(v)
     return out
 

@@ -97,6 +97,9 @@ THESAURUS = [
     # ... and so are their pixels: "masks whose pixel values are 0 and 255" says what the labels hold, not the inputs
     (r"\b(label|mask) ([^.;!?\n]{0,40}?)\bpixels?(?: values?)?\b", r" label \2 label "),
     (r"\b(?:diverg\w*|explod\w*|blows? up|blew up|blowing up)\b", " diverge "),
+    # (a score that climbs is learning, not a loss's climb: "accuracy climbs normally", "the AUC goes up")
+    (r"\b(accuracy|acc|val_acc|auc|f1|score|iou|dice|precision|recall|map|bleu)\b((?:\s+\w+){0,2}?)\s+"
+     r"(?:climb\w*|increas\w*|go(?:es)? up|going up|ris(?:es|ing)|rose)\b", r" \1\2 improves "),
     # "increase" of the loss, not "increase the batch size" (a remedy, or a change the report made)
     (r"\b(?:bigger and bigger|larger and larger|keeps? (?:growing|increasing|rising)|climb\w*"
      r"|increas\w*(?! +(?:(?:the|my|our|its|this|that) +)?(?:batch\w*|lr|learning|number|num|size|dropout|weight decay"

@@ -42,6 +42,10 @@ SCALAR_KEY = re.compile(rb"""['"](?!epoch|step|iter)\w+['"][ \t]*:[ \t]*[^\[\s{]
 # commas between, nothing else on the line): group 1 (the key's quote) is empty, as for an unquoted key
 BARE = re.compile(rb"(?im:^[ \t]*()((?:train(?:ing)?[ _])?loss(?:es)?(?:[ _]history| per epoch| curve| values)?)[ \t]*"
                   rb"[:=][ \t]*(" + NUMBER + rb"(?:[ \t]*,[ \t]*" + NUMBER + rb"){2,})[ \t]*\r?$)")
+# ... or a Python prompt's echo of the list's name (or a slice of it, `>>> losses[::400]`), the list on the lines below
+# it: `>>> losses` then `[np.float64(0.69), ...]` (group 1, the key's quote, is empty)
+REPL = re.compile(rb"(?m:^)>>>[ \t]*()((?:train(?:ing)?_)?loss(?:es)?(?:_history)?(?:\[[-\d:]{1,20}\])?)[ \t]*\r?\n[ \t]*"
+                  rb"\[([^\[\]]*)\]")
 FRAME = re.compile(rb'File "[^"\n]*", line \d+')
 MIN_VALUES = 3          # a history to detect holds this many values at least (one list per epoch: in all)
 
@@ -80,14 +84,15 @@ def items(data: bytes) -> list[Item]:
     return out
 
 
-DIALECT = Dialect("a history list (Keras History.history)", re.compile(OPENED.pattern + rb"|" + BARE.pattern),
+DIALECT = Dialect("a history list (Keras History.history)", re.compile(OPENED.pattern + rb"|" + BARE.pattern + rb"|"
+                                                                      + REPL.pattern),
                   mode="list", items=items)
 
 
 def _lists(data: bytes):
     """The loss-keyed lists in data, and a last one left open where the text ends (a paste cut short)."""
     end = 0
-    for m in sorted([*LIST.finditer(data), *BARE.finditer(data)], key=re.Match.start):
+    for m in sorted([*LIST.finditer(data), *BARE.finditer(data), *REPL.finditer(data)], key=re.Match.start):
         end = max(end, m.end())
         yield m
     tail = UNCLOSED.search(data, end)
