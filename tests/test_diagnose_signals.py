@@ -4065,3 +4065,18 @@ def test_predictions_named_in_a_sentence_are_no_loss_values():
     ev = scan_text("The loss goes from 3.9041e+10 to 3.9028e+10 over 200 epochs and model.predict gives values around "
                    "30 to 40 for every house.")
     assert 40.0 not in ev.head
+
+
+def test_what_the_pasted_code_scales_is_scaled():
+    """`y_train = y_scaler.fit_transform(y[:split])` scales the targets and `X = (X - X.mean(0)) / X.std(0)` the inputs:
+    held against the entries of forgetting to; `y = df.price.values` scales nothing."""
+    from trainwreck.paste_facts import scaled_said
+
+    code = ("x_scaler, y_scaler = MinMaxScaler(), MinMaxScaler()\nX_train = x_scaler.fit_transform(X[:split])\n"
+            "y_train = y_scaler.fit_transform(y[:split])\n")
+    said = scaled_said(code)["scaled"]
+    assert said == {"inputs": "X_train = x_scaler.fit_transform(X[:split])",
+                    "targets": "y_train = y_scaler.fit_transform(y[:split])"}
+    assert scaled_said("X = (X - X.mean(0)) / X.std(0)\ny = df.price.values\n")["scaled"] == \
+        {"inputs": "X = (X - X.mean(0)) / X.std(0)"}
+    assert "scaled-targets" in weighed_parts(code + "model.compile(loss='mse')\nthe loss is nan at batch 611\n", "WR-360")

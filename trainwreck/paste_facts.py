@@ -228,6 +228,12 @@ UNSCALED_SAID = re.compile(r"\b(?:did(?:n't| not)|do(?:n't| not)|never|without|f
                            # ("on raw features", "unnormalized inputs")
                            r"\b(?:raw|unscaled|unnormali[sz]ed|unstandardi[sz]ed)\s+(?P<raw>inputs?|features?|pixels?|"
                            r"images?|targets?|prices?)\b", re.I)
+# A scaling the pasted code does: an array assigned a scaler's output (`y_train = y_scaler.fit_transform(...)`,
+# `X = StandardScaler().fit_transform(X)`), or its own standardisation or min-max (`X = (X - X.mean(0)) / X.std(0)`, `y =
+# (y - mu) / sd`, `X = X / 255.0` is the pixels' own, read elsewhere)
+SCALED_IN_CODE = re.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_]\w{0,20})[ \t]*=[ \t]*(?:[\w.]*[Ss]caler\w*(?:\(\))?\.(?:fit_)?"
+                            r"transform\(|\([ \t]*(?P=name)[ \t]*-[ \t]*[^()\n]{0,30}?(?:mean|mu|min)\w*"
+                            r"(?:[^()\n]|\([^()\n]{0,20}\)){0,20}\)[ \t]*/)")
 # (a split's name is its array's: x_train, X_val, y_test)
 SCALED_TARGETS = re.compile(r"\b(?:y(?:_[a-z]{1,10})?|targets?|labels?|outputs?|prices?)\b", re.I)
 SCALED_INPUTS = re.compile(r"\b(?:x(?:_[a-z]{1,10})?|inputs?|features?|images?|pixels?|data)\b", re.I)
@@ -908,6 +914,14 @@ def scaled_said(prose: str) -> dict[str, dict[str, str]]:
         for kind, pattern in (("targets", SCALED_TARGETS), ("inputs", SCALED_INPUTS)):
             if pattern.search(what):
                 out["unscaled"].setdefault(kind, " ".join(m.group(0).split()))
+    # ... and what the pasted code scales: `y_train = y_scaler.fit_transform(y[:split])`, `X = (X - X.mean(0)) / X.std(0)`
+    for m in SCALED_IN_CODE.finditer(prose):
+        end = prose.find("\n", m.end())
+        line = " ".join(prose[m.start():end if end >= 0 else len(prose)].split())
+        line = line if len(line) <= 80 else line[:77] + "..."
+        for kind, pattern in (("targets", SCALED_TARGETS), ("inputs", SCALED_INPUTS)):
+            if pattern.fullmatch(m.group("name")) or pattern.fullmatch(m.group("name").split("_")[0]):
+                out["scaled"].setdefault(kind, line)
     for kind in list(out["scaled"]):             # said both ways: the words do not decide
         if kind in out["unscaled"]:
             del out["scaled"][kind], out["unscaled"][kind]
