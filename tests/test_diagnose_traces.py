@@ -661,3 +661,25 @@ def test_the_last_jump_of_a_saw_tooth_is_a_swing_not_a_climb():
     assert "the loss swung between 0.0008 and 7.1, going from 2.31 to 6.55" in d.signature.facts[0]
     higher = log.replace("loss 6.55", "loss 19.5")
     assert diagnose(scan(io.BytesIO(higher.encode()), "log"), CATALOG).signature.name in ("climbing", "climbed-and-stayed")
+
+
+def test_a_frozen_tail_whose_rows_the_paste_left_out_is_judged_by_the_steps_it_spans():
+    """A TensorBoard export that learns, bumps three times, then logs one value to every digit from step 31 to step
+    299 with the rows between left out ("(... same value on every row ...)"): eight frozen values of 39, but 268 of
+    the run's 299 steps. The outputs stopped changing: a stall, not a healthy run."""
+    from trainwreck.logscan import scan_text
+
+    moving = ["0.695", "0.682", "0.668", "0.647", "0.620", "1.313", "0.704", "0.660", "0.641", "0.629", "0.615",
+              "0.604", "0.599", "0.594", "1.085", "0.688", "0.669", "0.664", "0.663", "0.662", "0.662", "0.661",
+              "0.661", "0.977", "0.674", "0.663", "0.661", "0.660", "0.660", "0.659", "0.6591"]
+    rows = "".join(f"1715087222.4,{k},{v}\n" for k, v in enumerate(moving))
+    frozen = "".join(f"1715087222.4,{k},0.6589556932449341\n" for k in (31, 32, 33, 34, 35))
+    late = "".join(f"1715087222.4,{k},0.6589556932449341\n" for k in (200, 298, 299))
+    text = "Wall time,Step,Value\n" + rows + frozen + "(... same value on every row ...)\n" + late
+    from trainwreck.curve_shape import signature_of
+    sig = signature_of(scan_text(text))
+    assert sig.name == "stall-after-drop"
+    assert sig.facts[0].startswith("the loss froze: its last 8 values (step 31 to step 299) are all 0.659")
+    # (the same eight values over eight steps of a run of 39 are no such tail)
+    dense = "Wall time,Step,Value\n" + rows + "".join(f"1715087222.4,{k},0.6589556932449341\n" for k in range(31, 39))
+    assert signature_of(scan_text(dense)).name != "stall-after-drop"

@@ -757,7 +757,8 @@ def _frozen(ev: Evidence) -> tuple[str, list[str]] | None:
         return None
     level, n, same = _frozen_tail(ev)
     first = ev.head[0]
-    if n < FROZEN_MIN or n < (ev.count + 1) // 2 or not _moved(ev, level) or level < STALL_LEVEL * first:
+    if n < FROZEN_MIN or not (n >= (ev.count + 1) // 2 or _half_the_steps(ev, ev.count - n)) \
+            or not _moved(ev, level) or level < STALL_LEVEL * first:
         return None
     start = ev.count - n
     return ("stall-after-drop",
@@ -765,6 +766,13 @@ def _frozen(ev: Evidence) -> tuple[str, list[str]] | None:
              f"{fmt(level)}, {same}, after it had moved (from {fmt(first)} at {ev.where(0)}, "
              f"lowest {fmt(ev.low)}, highest {fmt(ev.high)}): the outputs no longer change, as when every unit of a "
              "layer has died"])
+
+
+def _half_the_steps(ev: Evidence, start: int) -> bool:
+    """Do the values from `start` on span half the run or more in the log's own step numbering (a paste that left
+    out the rows of a frozen tail, "(... same value on every row ...)", shows few of them over many steps)?"""
+    first, begin, last = (step_number(p) if (p := ev.at(i)) is not None else None for i in (0, start, ev.count - 1))
+    return None not in (first, begin, last) and last > first and (last - begin) >= (last - first) / 2
 
 
 # A value the words say the run printed at every epoch from some point on, or that it froze at ("from epoch 24 to 500
