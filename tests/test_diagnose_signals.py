@@ -4080,3 +4080,4 @@ def test_what_the_pasted_code_scales_is_scaled():
     assert scaled_said("X = (X - X.mean(0)) / X.std(0)\ny = df.price.values\n")["scaled"] == \
         {"inputs": "X = (X - X.mean(0)) / X.std(0)"}
     assert "scaled-targets" in weighed_parts(code + "model.compile(loss='mse')\nthe loss is nan at batch 611\n", "WR-360")
+

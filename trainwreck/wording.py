@@ -1022,7 +1022,7 @@ NO_WARMUP = re.compile(r"\b(?:no|without|w/o|zero)\s+(?:lr\s+|learning[ -]rate\s
                        r"\b(?:dropped|removed|disabled|deleted|commented\s+out|turned\s+off|switched\s+off|took\s+out|"
                        r"got\s+rid\s+of)\s+(?:the\s+|my\s+|our\s+|any\s+|all\s+)?(?:lr\s+|learning[ -]rate\s+)?[`'\"]?(?:--?)?[\w.-]{0,20}?"
                        r"warm-?up\b|"
-                       r"--[\w-]{0,20}?warm-?up[\w-]*\s+0(?:\.0+)?(?![.\d])", re.I)
+                       r"--[\w-]{0,20}?warm-?up[\w-]{0,30}\s+0(?:\.0+)?(?![.\d])", re.I)
 # ... or a rate said to be constant from the start, or the schedule said dropped ("constant AdamW lr=5e-4", "I removed
 # the LR scheduler"), in a paste that does not name a warmup at all
 CONSTANT_RATE = re.compile(r"\bconstant\s+(?:[\w-]{1,20}\s+){0,2}?(?:lr|learning[ -]rate)\b|"
