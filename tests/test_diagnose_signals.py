@@ -3742,7 +3742,9 @@ def test_a_sentence_in_another_language_names_its_loss_in_its_own_word():
 def test_rises_of_different_sizes_are_told_as_they_are_not_as_one_size_each_time():
     """x1.2, x1.2, then x900: no rise was "about x4.7 each time". Alike rises keep "each time"; two are told both;
     more are told as their geometric mean and their range; one is told once."""
-    facts = lambda values: diagnosis("".join(f"epoch {e} loss {v}\n" for e, v in enumerate(values, 1))).signature.facts[0]
+    def facts(values):
+        return diagnosis("".join(f"epoch {e} loss {v}\n" for e, v in enumerate(values, 1))).signature.facts[0]
+
     assert "about x2 each time" in facts(["1.0", "2.0", "4.0", "8.0", "nan"])
     assert "x19.3 then x3.49" in facts(["5.0", "3.17", "61.3", "214", "nan"])
     told = facts(["1.0", "1.2", "1.44", "1.728", "1555.2", "nan"])

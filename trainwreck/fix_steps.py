@@ -17,10 +17,10 @@ def first_fix_step(entry: Entry) -> str:
     if not blocks:
         return ""
     lines = blocks[0].split("\n")
-    intro = " ".join(" ".join(l for l in lines if not l.lstrip().startswith(("- ", "* "))).split())
+    intro = " ".join(" ".join(line for line in lines if not line.lstrip().startswith(("- ", "* "))).split())
     sentence = SENTENCE_END.split(intro, maxsplit=1)[0] if intro else ""
     if sentence.endswith(":"):
-        rest = [l for l in lines if l.lstrip().startswith(("- ", "* ", "  "))] or \
+        rest = [line for line in lines if line.lstrip().startswith(("- ", "* ", "  "))] or \
                (blocks[1].split("\n") if len(blocks) > 1 else [])
         # (each item's first sentence: what to do; the rest of an item says what the entry's snippet found, which a
         # reader of their own run would take for a statement about it)
