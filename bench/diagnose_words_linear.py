@@ -122,11 +122,17 @@ def main() -> int:
             worst.append((large / max(small, 1e-6), large, lead + repr(unit)[:24]))
     seconds_whole("warm up: loss 0.5\n")
     plain = min(seconds_whole(text_of("the run is fine ", SIZES[1] - 2) + "x\n") for _ in range(3))
-    for unit, lead in [(u, lead) for u in WHOLE_UNITS for lead in WHOLE_LEADS] + [(u, lead) for lead, u in WHOLE_PAIRS]:
+    # (it runs for half an hour and more on a slow machine: each text is said as it is measured, so that a run stopped
+    # early still shows how far it got and the slowest so far)
+    print(f"words: {len(worst)} texts, the slowest {max(worst)[1]:.3f} s at 32 kB; a plain 32 kB paste {plain:.3f} s",
+          flush=True)
+    pairs = [(u, lead) for u in WHOLE_UNITS for lead in WHOLE_LEADS] + [(u, lead) for lead, u in WHOLE_PAIRS]
+    for k, (unit, lead) in enumerate(pairs, 1):
         for end in WHOLE_ENDS:
             small, large = (min(seconds_whole(text_of(unit, n - len(end), lead) + end) for _ in range(2))
                             for n in SIZES)
             worst.append((large / max(small, 1e-6), large, f"diagnose {lead + unit!r:.24}...{end!r}"))
+        print(f"{k}/{len(pairs)} whole pastes; slowest so far {max(w[1] for w in worst):.3f} s", flush=True)
     worst.sort(reverse=True)
     print("ratio (32 kB / 16 kB)   seconds at 32 kB   text")
     for ratio, large, name in worst[:8]:
