@@ -33,7 +33,7 @@ CLIP_AFTER_STEP = re.compile(r"\.backward\([^\n]*\n(?:[^\n]*\n){0,8}?[^\n]{0,200
 SHAPE_RISES, SHAPE_RATIO = 2, 1.5
 # A batch size the paste sets or says (`batch_size=8`, "batch size 16", "--batch-size 4"): up to NOISY_BATCH examples, a
 # batch's mean loss swings by several times from one batch to the next in a healthy run
-SMALL_BATCH = re.compile(r"(?i)\bbatch[_ -]?size\b['\"]?\s*(?:[=:]|of|is|was)?\s*(\d{1,6})\b")
+SMALL_BATCH = re.compile(r"(?i)\bbatch[_ -]?size\b['\"]?\s*(?:(?:[=:]|of|is|was)\s*)?(\d{1,6})\b")
 NOISY_BATCH = 16
 # Rises whose largest is this many times their smallest are told as a range around their mean, not "each time".
 UNEVEN_RISES = 3.0

@@ -669,7 +669,7 @@ def _rates_compared(folded: str) -> str:
 # help, which says more (bounded: a line of many "just"s must not make the search quadratic)
 LATER = re.compile(r"\b(?:just|only|merely|simply)\s+(?:[\w-]{1,20}\s+){0,4}?later\b|"
                    # ("then does the same thing later")
-                   r"\bsame\s+(?:thing|pattern|blow-?up|explosion)?\s*later\b")
+                   r"\bsame\s+(?:(?:thing|pattern|blow-?up|explosion)\s*)?later\b")
 # ... or "also blows up, just in epoch 11 instead": the later place named, the earlier left to the sentence before --
 # with the failure said in it ("the same final loss, it just reaches it at epoch 40 instead" is a slower success)
 LATER_INSTEAD = re.compile(r"\b(?:just|only|merely|simply)\s+(?:[\w-]{1,20}\s+){0,4}?instead\b(?!\s+of)")
@@ -739,7 +739,7 @@ RATE_ZERO = re.compile(r"\b(?:lr|learning[ _-]?rate)\s*(?:(?:=|:|of|to|at|is|set
                        r"(?:lr\s*=\s*|learning_rate\s*=\s*)?0(?:\.0*)?\s*\)(?:[^.;\n]|\.\d){0,80}?"
                        r"\b(?:same|still|also|too|even|again|nan|inf)\b|"
                        # (and in Chinese: "学习率设成 0 也是一样", "lr=0 也还是 nan")
-                       r"(?:学习率|\blr\b)\s*(?:设成|设为|设置为|改成|调成|=|为)?\s*0(?:\.0*)?(?![\d.]|e-)"
+                       r"(?:学习率|\blr\b)\s*(?:(?:设成|设为|设置为|改成|调成|=|为)\s*)?0(?:\.0*)?(?![\d.]|e-)"
                        r"[^。！？!?\n]{0,12}?(?:也是一样|也一样|还是一样|一样|也是\s*nan|还是\s*nan|也\s*nan)", re.I)
 
 
@@ -1032,9 +1032,9 @@ CONSTANT_RATE = re.compile(r"\bconstant\s+(?:[\w-]{1,20}\s+){0,2}?(?:lr|learning
                            r"\blr\s+(?:costante|constante|konstant|konstante[nr]?|stał[ay]|sabit)\b|"
                            # (Chinese and Japanese: "lr 一直是常数", "没有用学习率调度器", "学習率は一定")
                            # (一定 only in Japanese, after は and not before a negation: in Chinese it is "must")
-                           r"(?:lr|学习率)\s*(?:一直|始终)?\s*(?:是|为)?\s*(?:常数|固定|不变)|"
+                           r"(?:lr|学习率)\s*(?:(?:一直|始终)\s*)?(?:(?:是|为)\s*)?(?:常数|固定|不变)|"
                            r"学習率は\s*(?:一定|固定)(?!\s*(?:では|じゃ)(?:ない|ありません))|"
-                           r"(?:没有|没用|未使用|不用)(?:用)?\s*(?:学习率)?\s*(?:调度器|scheduler)|"
+                           r"(?:没有|没用|未使用|不用)(?:用)?\s*(?:学习率\s*)?(?:调度器|scheduler)|"
                            # (Russian: "оставил постоянный lr", "выкинул шедулер")
                            r"постоянн\w*\s+(?:lr|learning[ -]rate|скорост\w*\s+обучения)\b|"
                            r"(?:выкинул|убрал|удалил|отключил|без)\w*\s+(?:\w+\s+)?(?:шедулер|scheduler|планировщик)\w*|"
