@@ -1,8 +1,11 @@
 """Logs of any shape piped into `diagnose` (issue 16, items 4 and 20-25): each gets a correct
 answer or one clear line and a non-zero exit, in bounded time and memory."""
+import importlib
 import io
 import json
 import math
+import pkgutil
+import re
 import subprocess
 import sys
 
@@ -91,6 +94,33 @@ def test_the_updates_of_a_progress_line_that_ends_in_a_nan_are_its_steps_before_
                   "\r".join(f"epoch 3 {k}0%| train_loss=nan.0, val_loss=0.61" for k in range(1, 5))):
         ev = ev_of(("epoch 1 loss=0.69\nepoch 2 loss=0.55\n\r" + other + "\n").encode())
         assert ev.count == 3 and ev.lines == 3, other
+
+
+# A run of whitespace, an optional word, and another run of whitespace ("lr\s*(?:is)?\s*constant") can share one run
+# of spaces in every way there is to split it: each further run of the shape multiplies the work by the run's length
+# (`lr` before 16 kB of spaces took minutes). The same language is written with the second run inside the optional
+# group ("lr\s*(?:is\s*)?constant"). The words benchmark times such texts; this finds the shape in every
+# module-level pattern without timing anything.
+_WS_RUN = r"(?:\\s|\[ \\t\]|\[\\t \]| )(?:[*+]|\{\d*,\})\??"
+_SHAPE = re.compile(_WS_RUN + r"\((?:\?:)?(?:[^()]|\([^()]*\))*\)\?" + _WS_RUN)
+
+
+def _module_patterns():
+    import trainwreck
+    for info in pkgutil.walk_packages(trainwreck.__path__, "trainwreck."):
+        if not info.name.endswith("__main__"):
+            for name, value in vars(importlib.import_module(info.name)).items():
+                if isinstance(value, re.Pattern):
+                    source = value.pattern if isinstance(value.pattern, str) else value.pattern.decode("latin-1")
+                    yield f"{info.name}.{name}", source
+
+
+def test_no_pattern_lets_two_whitespace_runs_share_the_spaces_around_an_optional_word():
+    patterns = dict(_module_patterns())
+    assert len(patterns) > 300            # (the walk found the package's patterns)
+    assert _SHAPE.search(r"\bsame\s+(?:thing|pattern)?\s*later")       # (and it can fail)
+    assert not _SHAPE.search(r"\bsame\s+(?:(?:thing|pattern)\s*)?later")
+    assert [name for name, source in patterns.items() if _SHAPE.search(source)] == []
 
 
 # ---- 24: escapes, tensors, lone CR, thousands -------------------------------------------------

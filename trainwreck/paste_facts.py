@@ -1234,7 +1234,7 @@ def _gradients_shrink_to_the_input(prose: str) -> str:
 # The largest logit a paste prints ("max logit 88.96", `logits.max() = 91.2`, "largest logit: 712"): an unshifted exp of
 # it overflows past float32's (float64's) limit
 PRINTED_LOGIT = re.compile(r"(?i)\b(?:max(?:imum)?[ _]logits?|largest[ _]logits?|logits?[ _]max|logits\.max\(\))"
-                           r"[ \t]*(?:[:=]|is|was|of|reached|reaches)?[ \t]*(\d+(?:\.\d+)?)(?![\d.])")
+                           r"[ \t]*(?:(?:[:=]|is|was|of|reached|reaches)[ \t]*)?(\d+(?:\.\d+)?)(?![\d.])")
 
 
 def _exp_overflow(ev: Evidence) -> str:
