@@ -4083,3 +4083,18 @@ def test_what_the_pasted_code_scales_is_scaled():
         {"inputs": "X = (X - X.mean(0)) / X.std(0)"}
     assert "scaled-targets" in weighed_parts(code + "model.compile(loss='mse')\nthe loss is nan at batch 611\n", "WR-360")
 
+
+
+def test_when_an_entry_shows_is_told_by_its_own_words_not_by_its_snippets_measurements():
+    """WR-250's Symptom reports its snippet's run ("after 40 steps it is still 2.218"): a measurement, not a time
+    the failure shows at. Read as one, it had a report of a nan "after training for a while" told that it
+    "showed after training for a while, as this failure does" for a spike in the first steps (review s39c, i14)."""
+    from trainwreck.weighing import Weigher
+    from trainwreck.wording import section
+
+    snippet_part = next(p for p in section(CATALOG.entries["WR-250"], "Symptom").split("\n\n")
+                        if p.startswith("In the snippet"))
+    assert "later" in when(snippet_part)                 # (what the snippet's paragraph alone would say)
+    timing = Weigher(CATALOG).timing
+    assert timing["WR-250"] == {"early"}
+    assert timing["WR-330"] >= {"start", "later"}        # (its regression face climbs to inf at epoch 26)

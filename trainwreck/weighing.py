@@ -136,13 +136,17 @@ MISSING_SAID = "none of the messages this failure prints are in the log"
 
 class Weigher:
     """What diagnosis needs from a catalogue, built once: message patterns, documents, declarers,
-    and when each failure shows (its signature's timing, and any its Symptom section names)."""
+    and when each failure shows (its signature's timing, and any its Symptom section names outside its snippet's paragraph)."""
 
     def __init__(self, catalog: Catalog, prose: float = WEIGHTS.prose):
         self.catalog, self.prose = catalog, prose
         self.entries = [e for e in catalog.sorted_entries() if e.status != "retired"]
         self.library = Library.of(self.entries, {**FIELDS, "Symptom": prose, "Where it shows up": prose})
-        self.told_when = {e.id: when(section(e, "Symptom")) for e in self.entries}
+        # (its own paragraphs, not the one that reports its snippet's run: "after 40 steps it is still 2.218" is a
+        # measurement of the snippet, not a time the failure shows at)
+        self.told_when = {e.id: when("\n\n".join(p for p in section(e, "Symptom").split("\n\n")
+                                                 if not p.lstrip().startswith("In the snippet")))
+                          for e in self.entries}
         # (by its own signature: a second one, in a narrower setting, does not widen when the failure shows)
         self.timing = {e.id: WHEN_OF_TRACE.get(e.trace, set()) | self.told_when[e.id] for e in self.entries}
         self.trace_count: dict[str, int] = {}
