@@ -135,8 +135,8 @@ MISSING_SAID = "none of the messages this failure prints are in the log"
 
 
 class Weigher:
-    """What diagnosis needs from a catalogue, built once: message patterns, documents, declarers,
-    and when each failure shows (its signature's timing, and any its Symptom section names outside its snippet's paragraph)."""
+    """What diagnosis needs from a catalogue, built once: message patterns, documents, declarers, and when each
+    failure shows (its signature's timing, and any its Symptom section names outside its snippet's paragraph)."""
 
     def __init__(self, catalog: Catalog, prose: float = WEIGHTS.prose):
         self.catalog, self.prose = catalog, prose
