@@ -125,3 +125,15 @@ def test_a_large_keras_log_reads_the_same_in_parallel(tmp_path, monkeypatch):
     assert sum(a is not None for a in answered) > len(answered) // 2      # NumPy read most blocks, not the regex
     monkeypatch.setattr(reader, "PARALLEL_MIN", 0)
     assert _scan(str(log), workers=2) == expected
+
+
+def test_a_train_loss_is_a_summary_only_beside_a_plain_loss_printed_more_often():
+    from trainwreck.logscan.layout import summary_losses
+
+    steps = b"ep 1 | it 0 | loss 2.3\nep 1 | it 50 | loss 1.9\n"
+    assert summary_losses(steps + b"ep 1 | train_loss 2.1 | val_loss 2.2\n") == [b"train_loss"]
+    # (the steps' own key, or one line that prints both, or a summary printed as often as the steps: kept)
+    assert summary_losses(b"epoch 1 train_loss 2.3\nepoch 2 train_loss 1.9\n") == []
+    assert summary_losses(steps + b"ep 1 | loss 1.8 | train_loss 2.1\n") == []
+    assert summary_losses(b"it 0 loss 2.3\nep 1 train_loss 2.3\n") == []
+    assert summary_losses(steps + b"ep 1 | train_loss nan | val_loss 2.2\n") == []     # (a step was not finite)

@@ -156,6 +156,34 @@ def averaged_losses(data: bytes) -> list[bytes]:
     return list(dict.fromkeys(averaged)) if plain_only >= with_average else []
 
 
+# The training loss under a name of its own (`train_loss`, `training_loss`) in a log whose steps print a plain `loss`:
+# a loop that prints each step's `loss` and, once an epoch, `ep 5 | train_loss 0.1841 | val_loss 5.07` (or Hugging
+# Face's closing `{'train_loss': 0.43, 'train_runtime': ...}`) prints the epoch's or the run's mean there, the same
+# loss again, averaged: read beside the steps' values it is one more step, and a climb where there was none.
+# A mean that is not finite says a step was not: such a line is kept (Lightning's `train_loss=nan.0` on its bar,
+# EarlyStopping's "Monitored metric train_loss = nan is not finite").
+SUMMARY_KEY = re.compile(rb"(?i)(?<![A-Za-z_])train(?:ing)?_loss(?![A-Za-z_])")
+SUMMARY_NONFINITE = re.compile(SUMMARY_KEY.pattern + rb"['\"]?[ \t]{0,4}[:=]?[ \t]{0,4}[-+]?(?:nan|inf)", re.I)
+
+
+def summary_losses(data: bytes) -> list[bytes]:
+    """The `train_loss` keys of a log that prints a plain loss on lines of their own more often, to hide (as
+    averaged_losses does a line's average). One that shares a line with the plain loss, or is not finite, or a log
+    whose steps print only `train_loss`, keeps it."""
+    window = data[:PREFIX_WINDOW]
+    keys = SUMMARY_KEY.findall(window)
+    if not keys:
+        return []
+    summary = plain = 0
+    for line in window.split(b"\n"):
+        has_summary, has_plain = SUMMARY_KEY.search(line), PLAIN_VALUE.search(TRAINING_PREFIX.sub(b"", line))
+        if has_summary and (has_plain or SUMMARY_NONFINITE.search(line)):
+            return []
+        summary += bool(has_summary)
+        plain += bool(has_plain)
+    return list(dict.fromkeys(keys)) if plain > summary else []
+
+
 def mask(data: bytes, others: list[bytes]) -> bytes:
     for key in others:
         if key in data:
@@ -172,7 +200,7 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
     training = first if training is None else training
     start = first[:DETECT_WINDOW]
     prefixed = prefixed_losses(training)
-    others = other_losses(training) + prefixed + averaged_losses(training)
+    others = other_losses(training) + prefixed + averaged_losses(training) + summary_losses(training)
     masked = mask(training, others)
     base = dict(others=others, clip_at=_clip_at(start), epochs=any(h in start for h in EPOCH_HINTS))
     spelled = features(start)
