@@ -4098,3 +4098,23 @@ def test_when_an_entry_shows_is_told_by_its_own_words_not_by_its_snippets_measur
     timing = Weigher(CATALOG).timing
     assert timing["WR-250"] == {"early"}
     assert timing["WR-330"] >= {"start", "later"}        # (its regression face climbs to inf at epoch 26)
+
+
+def test_a_loss_said_to_stay_where_it_got_or_a_model_with_one_answer_does_not_learn():
+    """"Drops to 2.25 and then stays there for 30 epochs", "predicts 'cat' for every image": a run that does not
+    learn, said in words beside too few values to judge; the code's raw pixels are then read for it (review s40)."""
+    from trainwreck.wording import says_not_learning
+
+    assert says_not_learning("it drops to ~2.25 and then stays there for 30 epochs")
+    assert says_not_learning("the model predicts 'cat' for every image")
+    assert says_not_learning("it predicted the same class for all the images")
+    assert not says_not_learning("we predict a box for each object")       # (not an answer of one class)
+    assert not says_not_learning("I left it there for the night")
+    report = ("Ten-class CNN on my own photo folder, SGD momentum 0.9 lr 0.01. Loader:\n\n"
+              "    img = cv2.imread(path)\n"
+              "    x = torch.tensor(img, dtype=torch.float32).permute(2, 0, 1)\n\n"
+              "epoch 1 loss 9.81\nepoch 2 loss 2.3031\nepoch 10 loss 2.3027\nepoch 30 loss 2.3026\n\n"
+              "It drops to ~2.30 and then stays there for 30 epochs; it predicts 'cat' for every image.\n")
+    d = diagnosis(report)
+    assert d.verdict == "uncertain" and d.matches[0].entry.id == "WR-330"
+    assert any("with no division by 255" in line for line in d.matches[0].evidence)

@@ -466,6 +466,13 @@ NOT_LEARNING = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|di
                           r"(?<!was )(?<!were )(?<!been )\b(?:stuck|plateau\w*|flat ?lines?|never learns?)\b|"
                           # (a value it keeps for a long stretch: "then it just sits at 1.3520 until epoch 500")
                           r"\b(?:sits?|sat|sitting)\s+at\s+(?:~\s?)?\d+(?:\.\d+)?\s+(?:until|till|for|through)\b|"
+                          # (or keeps where it got to: "drops to ~1.60 and then sits there for 40 epochs")
+                          r"\b(?:sits?|sat|sitting|stays?|stayed|staying)\s+there\s+(?:for|until|till|through)\b|"
+                          # (a model that gives one answer whatever it is shown: "it predicts dandelion for every
+                          # image", "predicts the same class for all inputs")
+                          r"\bpredict(?:s|ed|ing)?\s+(?:[\w'\"-]+\s+){0,3}?(?:for|on)\s+(?:every|each|all)\s+(?:the\s+|single\s+)?"
+                          r"(?:images?|inputs?|samples?|examples?|photos?|pictures?|rows?|instances?|sentences?|"
+                          r"tokens?)\b|"
                           r"\b(?:barely|hardly)\s+(?:learn\w*|improv\w*|decreas\w*|mov\w*|chang\w*|go(?:es)? down)\b|"
                           # (an accuracy that falls short: "only reaches ~35% on MNIST", "only gets 60 %")
                           r"\bonly\s+(?:reach|get|hit|achiev)\w*\s+(?:about\s+|around\s+|~\s?)?\d{1,2}(?:\.\d+)?\s?%", re.I)
