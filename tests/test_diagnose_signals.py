@@ -4118,3 +4118,25 @@ def test_a_loss_said_to_stay_where_it_got_or_a_model_with_one_answer_does_not_le
     d = diagnosis(report)
     assert d.verdict == "uncertain" and d.matches[0].entry.id == "WR-330"
     assert any("with no division by 255" in line for line in d.matches[0].evidence)
+
+
+def test_a_place_that_moves_with_the_data_order_and_stays_with_the_rate_is_a_bad_batch():
+    """The two experiments that tell a bad batch apart: the step it breaks at stays where it was at another rate
+    ("I tried SGD at 0.01 and 0.001 and it's always step 2210") and moves when the data is shuffled otherwise
+    ("with a reshuffled loader it blows up at a different step"). Each is read; together they name WR-310
+    (review s40, i20 and i34)."""
+    from trainwreck.wording import lr_tried_same_place, order_moved_it
+
+    rates = "I tried SGD at 0.01 and 0.001 and it's always step 2210."
+    order = "With a reshuffled loader it blows up at a different step every run."
+    assert lr_tried(rates) == "failed" and lr_tried_same_place(rates)
+    assert order_moved_it(order) == "With a reshuffled loader it blows up at a different step every run"
+    assert order_moved_it("With a reshuffled loader it still blows up at step 2210.") == ""      # (it did not move)
+    assert order_moved_it("Would it move to a different step if I shuffle?") == ""             # (a question)
+    assert order_moved_it("train_loader = DataLoader(ds, batch_size=32, shuffle=True)") == ""
+    log = "".join(f"step {s} loss {v}\n" for s, v in ((2000, 0.912), (2100, 0.874), (2200, 0.851), (2210, "nan")))
+    d = diagnosis(log + "\n" + rates + " " + order + "\n")
+    assert d.matches[0].entry.id == "WR-310"
+    said = d.matches[0].evidence
+    assert any(line.startswith("the report says the place it broke moved when the data's order changed") for line in said)
+    assert any("broke at the same place" in line for line in said)

@@ -17,7 +17,8 @@ import sys
 
 from .curve_shape import ACCURACY_RISE, ENORMOUS_START, PLATEAU_FALL, Signature, fmt, same_batch_jumps
 from .logscan import Evidence, dialects
-from .wording import (MINUS_SCORE, NORMALS, WARMUP_SET, loss_kind, no_warmup_said, rate_zero_failed, says_not_learning,
+from .wording import (MINUS_SCORE, NORMALS, WARMUP_SET, loss_kind, no_warmup_said, order_moved_it, rate_zero_failed,
+                      says_not_learning,
                       score_out_of_range, sentences_and_ends, sentences_only, timing_of, tokens, untrained_output_nonfinite)
 
 ZERO_GRADIENT_WORDS, ACCURACY_WORDS = {"gradient", "exactly", "zero"}, {"accuracy", "improve"}
@@ -73,6 +74,9 @@ PUT_OFF_WORDS = {"lr", "delay"}
 # it is met, whatever the rate): a lower rate that did not help is evidence for them, one that put the failure off
 # evidence against.
 RATE_PROOF_WORDS = {"lower", "lr", "move", "step"}
+# ... and those whose phrases say the step moves when the data is shuffled otherwise (wording.order_moved_it): half a
+# printed fact for them where the report says so
+ORDER_BOUND_WORDS = {"shuffl", "move", "step"}
 # ... and a pasted PyTorch loop that calls backward() and then step() within a few lines and clears the gradients
 # nowhere in the paste (no zero_grad, no `.grad = None`, no `.zero_()`), beside a run that went wrong: half a printed
 # fact for them (a paste may leave out the line that clears them: a fact, not a verdict).
@@ -971,6 +975,12 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     again = same_batch_jumps(ev)
     if again:
         out["same-batch"] = again
+    # (the whole paste: a paragraph dense with numbers and `shuffle=True` reads as code to sentences_only, and the
+    # reading asks each sentence for its own words of a place that moved)
+    moved = order_moved_it(ev.prose)
+    if moved:
+        out["order-moved"] = (f"the report says the place it broke moved when the data's order changed (\"{moved}\"): "
+                              "a batch of the data brings it, wherever the order puts that batch")
     scales = _scales_printed(ev.prose) if "inputs" not in scaled["scaled"] else ""
     if scales:
         out["feature-scales"] = scales

@@ -20,7 +20,7 @@ from .paste_facts import (PAIRWISE, RATE_CLIMBS, LOG_OF_ZERO_WORDS, MASKED_SOFTM
                           SINGULAR_SLOPE_WORDS, ACCURACY_WORDS,
                           CLEARED_EACH_STEP, CONSTANT_FEATURE_WORDS, DENSE, EXP_OVERFLOW_WORDS, FLOOR_WORDS,
                           FORGOT_INPUTS, FORGOT_TARGETS, FROM_LOGITS, KERAS_CROSSENTROPY, KERAS_SOFTMAX,
-                          PROBABILITY_LOSS_WORDS, PUT_OFF_WORDS, RATE_PROOF_WORDS, RATE_RAISED_WORDS, RAW_PIXEL_WORDS,
+                          PROBABILITY_LOSS_WORDS, PUT_OFF_WORDS, RATE_PROOF_WORDS, ORDER_BOUND_WORDS, RATE_RAISED_WORDS, RAW_PIXEL_WORDS,
                           REGRESSION_WORDS, SIGMOID_ZERO_WORDS, TORCH_LOGITS_LOSS, UNCLEARED_WORDS, UNLABELLED_WORDS, UNTRAINED_OUTPUT_WORDS, MASK_255_WORDS, LARGE_INIT_WORDS, NO_WARMUP_WORDS, RATE_ZERO_WORDS,
                           ZERO_GRADIENT_WORDS, ZERO_INIT_WORDS, classifier_shown, grads_said_zero,
                           impossible_negative, model_output, negative_shown, printed_facts, regressor_shown,
@@ -198,6 +198,7 @@ class Weigher:
         self.rate_zero = self._saying(RATE_ZERO_WORDS)
         self.put_off = self._saying(PUT_OFF_WORDS)
         self.rate_proof = self._saying(RATE_PROOF_WORDS)
+        self.order_bound = self._saying(ORDER_BOUND_WORDS)
         self.regression = self._saying(REGRESSION_WORDS)
         self.probabilities = self._saying(PROBABILITY_LOSS_WORDS)
         self.enormous_first = self._saying(ENORMOUS_FIRST_WORDS)
@@ -683,6 +684,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("cleared-outside", w.uncleared, W_SAID_HALF),
                                     ("rate-rose", w.rate_raised, W_SAID_HALF),
                                     ("same-batch", w.one_batch, W_PRINTED),
+                                    ("order-moved", w.order_bound, W_SAID_HALF),
                                     ("first-layers", w.first_layers, W_PRINTED),
                                     ("feature-scales", w.feature_scales, W_PRINTED),
                                     ("nll-of-probabilities", w.probabilities, W_PRINTED),

@@ -602,7 +602,9 @@ def score_out_of_range(text: str) -> str:
 # every spelling of the learning rate.
 _NO_EFFECT = (r"(?:n'?t|not|never|no longer) (?:help|work|chang|solve|fix|matter)\w*|no matter|\bstill\b|\bsame\b|"
               r"\bchang\w*\s+nothing\b|\b(?:did|does|do)\s+nothing\b|\bnothing\s+changed\b|"
-              r"\b(?:made|makes|make)\s+no\s+difference\b|\bno\s+(?:difference|effect)\b")
+              r"\b(?:made|makes|make)\s+no\s+difference\b|\bno\s+(?:difference|effect)\b|"
+              # (the place it broke, named again: "it's always batch 118", "again at step ~1450")
+              r"\b(?:always|again)\s+(?:at\s+)?(?:the\s+)?(?:step|epoch|iteration|iter|batch)\s+~?\d")
 # ... or only put it off: "only delays it", "just makes it blow up later", "takes longer to explode" (WR-260's tell)
 _PUT_OFF = (r"\b(?:only|just|merely) (?:delay|postpone)\w*|\b(?:only|just|merely) makes? it [\w ]{0,20}?(?:later|more "
             r"slowly|slower)\b|"
@@ -620,7 +622,10 @@ _TRIED = (r"(?:(?<!nothing )(?<!nothing else )(?:chang|reduc|lower|decreas|small
           r"(?:re-?ran|re-?run|ran it again|retri|retrain)\w*[^.;\n]{0,25}?(?:(?<!same )\blr\b\s*(?:(?:=|:|of|to|at)\s*)?\.?\d|"
           # (folded: a token's spaces are doubled)
           r"\b(?:half|a\s+(?:tenth|third|quarter)\s+of|(?:a\s+)?lower|(?:a\s+)?smaller|reduced|\d+x\s+(?:smaller|lower))"
-          r"\s+(?:the\s+)?lr\b))"
+          r"\s+(?:the\s+)?lr\b)|"
+          # (or rates below 1 an optimizer was tried with: "I tried Adam with 1e-3, 1e-4 and 1e-5")
+          r"\b(?:tried|trying|re-?ran|ran)\s+(?:it\s+)?(?:(?:adam\w*|sgd|rmsprop|adagrad|adafactor|lamb|lion)\s+)?"
+          r"(?:with|at)\s+(?:an?\s+)?(?=\d(?:\.\d+)?e-\d|0?\.\d))"
           r"(?:[^.;\n]|\.\d){0,40}?")
 # (not a belief about the rate: "the lr shouldn't matter that much?")
 # ... or, further on in the same sentence, "still" and the failure itself ("I lowered the lr from 1e-3 to 1e-4 and added
@@ -629,9 +634,10 @@ _STILL_BROKE = (r"(?:(?<!nothing )(?<!nothing else )(?:chang|reduc|lower|decreas
                 r"[^.;\n]{0,25}?\blr\b)(?:[^.;\n]|\.(?=\w)){0,120}?\bstill\s+(?:nan|inf|diverge|climb)\b")
 # ... or a run at another rate that the words say did the same: "With lr 1e-4 it is exactly the same step, 713", "at lr
 # 1e-5 same thing" (the same story, not "the same seed")
-_SAME_AT = (r"\b(?:with|at|using)\s+(?:an?\s+)?lr\b\s*(?:(?:=|:|of)\s*)?\.?\d(?:[^.;\n]|\.\d){0,30}?(?:\bit(?:'s|\s+is|\s+was)?\s+"
+_SAME_AT = (r"\b(?:with|at|using)\s+(?:an?\s+|the\s+same\s+(?:seed|data|batch\s+size)\s+and\s+)?lr\b\s*(?:(?:=|:|of)\s*)?\.?\d(?:[^.;\n]|\.\d){0,30}?(?:\bit(?:'s|\s+is|\s+was)?\s+"
             r"(?:exactly\s+|just\s+|precisely\s+)?the\s+same\b(?:\s+(?:step|epoch|iteration|iter|batch|place|point)\b)?|\bsame\s+(?:thing|result|story|behaviou?r|step|epoch|"
-            r"iteration|curve|place|point)\b|\bidentical\b)")
+            r"iteration|curve|place|point)\b|\bidentical\b|"
+            r"\bagain\s+at\s+(?:the\s+)?(?:step|epoch|iteration|iter|batch)\s+~?\d)")
 TRIED_LR = re.compile(_STILL_BROKE + r"|" + _SAME_AT + r"|" + _TRIED + r"(?:" + _NO_EFFECT + r")|"
                       r"\blr\b[^.;\n]{0,15}?(?<!should)(?<!would)(?<!could)(?<!must)"
                       r"(?<!might)(?:no matter|(?:n'?t|not|never) (?:help|matter))")
@@ -802,7 +808,32 @@ def lr_tried_same_place(text: str) -> bool:
     """Does the lower rate that did not help say the run broke at the same place ("With lr 1e-4 it is exactly the same
     step, 713", "lowered the lr, same epoch")? A failure that does not move with the rate at all, not one put off."""
     m = TRIED_LR.search(_folded(text))
-    return bool(m and re.search(r"\bsame\s+(?:step|epoch|iteration|iter|batch|place|point)\b", m.group(0)))
+    return bool(m and re.search(r"\bsame\s+(?:step|epoch|iteration|iter|batch|place|point)\b|"
+                                r"\b(?:always|again)\s+(?:at\s+)?(?:the\s+)?(?:step|epoch|iteration|iter|batch)\s+~?\d",
+                                m.group(0)))
+
+
+# The place the run breaks said to move when the data's order changed ("with shuffle=True it dies at a different batch
+# each run", "with another shuffle seed the jump happens at step 820 instead"): a failure that one batch of the data
+# brings, met wherever the order puts that batch. The order's own words only: a seed alone changes the first weights
+# too. Not a question, nor a sentence that says it broke at the same place again.
+ORDER_CHANGED = re.compile(r"\b(?:re-?)?shuffl\w*|\bdata\s+order\b|\border\s+of\s+the\s+(?:data|samples|examples|"
+                           r"batches|rows)\b", re.I)
+PLACE_MOVED = re.compile(r"\b(?:a\s+)?(?:different|another|other)\s+(?:step|batch|epoch|iteration|iter|place|point|spot)\b|"
+                         r"\bat\s+(?:step|batch|epoch|iteration|iter)\s+~?\d[\d,]*\s+instead\b|"
+                         r"\b(?:moves?|moved|shifts?|shifted)\s+(?:it|the\s+\w+\s+)?(?:to|around|elsewhere|with)\b|\belsewhere\b",
+                         re.I)
+SAME_PLACE = re.compile(r"\b(?:same|still|again)\b|\b(?:not|never|n't)\s+(?:move|change|shift)", re.I)
+
+
+def order_moved_it(text: str) -> str:
+    """The sentence (its words, shortened) that says the place the run broke moved with the data's order, or ""."""
+    for sentence, end in sentences_and_ends(text):
+        if end != "?" and ORDER_CHANGED.search(sentence) and PLACE_MOVED.search(sentence) \
+                and not SAME_PLACE.search(sentence):
+            said = " ".join(sentence.split())
+            return said if len(said) <= 120 else said[:117] + "..."
+    return ""
 
 
 # A precision the reporter switched, as WR-040's own check does: "fp16=False trains fine", "the same model in float32
