@@ -4140,3 +4140,27 @@ def test_a_place_that_moves_with_the_data_order_and_stays_with_the_rate_is_a_bad
     said = d.matches[0].evidence
     assert any(line.startswith("the report says the place it broke moved when the data's order changed") for line in said)
     assert any("broke at the same place" in line for line in said)
+
+
+def test_an_unshuffled_training_loader_beside_a_saw_tooth_is_not_covered_and_a_pasted_csv_is_read_whole():
+    """A report that pastes a `step,loss` CSV and, below it, epoch lines with `train_loss` (each epoch's mean): the
+    CSV's rows are the steps' own loss, so the two epoch lines are summaries, not the curve. Its saw-tooth, beside a
+    training DataLoader built with no shuffle=True (PyTorch's default does not shuffle) over a folder per class, is
+    a data-order bug no entry covers (review s40, i07)."""
+    from trainwreck.paste_facts import unshuffled_loader
+
+    saw = [6.9, 0.8, 0.1, 0.03, 0.02, 0.02, 0.03, 0.02, 0.02, 0.03]
+    rows = "".join(f"{500 + 4 * i},{saw[i % 10] * (1 + 0.01 * (i // 10))}\n" for i in range(40))
+    report = ("Speaker ID, 8 classes, one folder each; files appended folder by folder.\n\n"
+              "    loader = DataLoader(ds, batch_size=64, num_workers=2)\n\n"
+              "step,loss\n" + rows + "\nepoch 2 | train_loss 0.71 | val_acc 0.125\n"
+              "epoch 3 | train_loss 0.69 | val_acc 0.125\n\nThe loss saw-tooths all the time.\n")
+    d = diagnosis(report)
+    assert d.evidence.count == 40 and d.evidence.dialect == "a CSV file with a loss column"
+    assert d.verdict == "unexplained" and not d.matches
+    assert d.unweighed[0].startswith("the paste builds its training DataLoader without shuffle=True "
+                                     "(`loader = DataLoader(ds, batch_size=64, num_workers=2)`)")
+    assert unshuffled_loader("loader = DataLoader(ds, batch_size=64, shuffle=True)") == ""
+    assert unshuffled_loader("loader = DataLoader(ds, batch_size=64, sampler=WeightedRandomSampler(w, 100))") == ""
+    assert unshuffled_loader("val_loader = DataLoader(val_ds, batch_size=64)") == ""
+    assert unshuffled_loader("loader = DataLoader(ds, shuffle=False)") != ""

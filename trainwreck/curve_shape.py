@@ -118,6 +118,12 @@ class Signature:
 
 
 
+def recurring_swings(ev: Evidence) -> int:
+    """How many times the loss jumped SPIKE_RATIO above its low to half its highest or more, in its first values
+    (_excursions): SWINGS or more is a swing that returns again and again."""
+    return len(_excursions(ev.head, ev.high / 2)) if ev.high is not None and ev.high > 0 else 0
+
+
 def _excursions(values: list[float], height: float, ratio: float = SPIKE_RATIO) -> list[int]:
     """Where the loss jumped `ratio` times above the lowest it had been since the last jump came back down, to
     `height` or more: the index each jump reached it (one early spike is one excursion; a saw-tooth that returns to
@@ -401,7 +407,7 @@ def _signature(ev: Evidence) -> Signature:
                             f"(x{early[peak] / early[0]:.2g}){said}, then recovered and ended at {fmt(ev.last)}, "
                             "below where it started"])
     end_rises = _rises_before(ev.before)
-    swings = len(_excursions(ev.head, ev.high / 2)) if ev.high is not None and ev.high > 0 else 0
+    swings = recurring_swings(ev)
     # (not the last of a saw-tooth's jumps, no higher than the ones it came back down from: a swing, not a climb)
     swung = swings >= SWINGS and len(ev.before) > 2 and ev.before[-1] <= max(ev.before[:-1])
     if end_rises and not swung and sustained_climb(ev.before[-1 - end_rises:]) is not None:   # the climb still going

@@ -16,7 +16,8 @@ import re
 from dataclasses import dataclass, field, replace
 
 from .catalog import Catalog
-from .curve_shape import FLAT, PLATEAU_FALL, SHAPE_MIN, UNFINISHED, Signature, at_run_start, fmt, signature_of
+from .curve_shape import (FLAT, PLATEAU_FALL, SHAPE_MIN, SWINGS, UNFINISHED, Signature, at_run_start, fmt, recurring_swings,
+                          signature_of)
 from .entry import TRACES, Entry
 from .fix_steps import SENTENCE_END, first_fix_step, fix_item
 from . import validation_curve
@@ -30,7 +31,7 @@ from .logscan.positions import counted_on, epoch_on, last_epoch, named_step, sta
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_scale_zero
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .paste_facts import (NEGATIVE, RATE_CLIMB, RATE_VANISHED, accumulation_fix, module_replaced_after_optimizer,
-                          shuffled_apart, summed_prints, shown_frameworks, uniform_start)
+                          shuffled_apart, summed_prints, shown_frameworks, uniform_start, unshuffled_loader)
 from .weighing import (CODE_CONSTRUCTS, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
 from .wording import (BENIGN_OVERFLOW, RESTARTED, STUCK, UNIFORM_START, Normal, lr_tried, normals_asked, says_failure,
@@ -343,6 +344,7 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
     if own:
         matches = []                     # a framework's warning that names a failure no entry covers: not covered
         unweighed = [own[1]] + [u for u in unweighed if own[0] not in u]
+        normals = []                     # (its mechanism accounts for the curve: a saw-tooth is no noise beside it)
     if ev.more_messages:
         unweighed.append(f"{ev.more_messages} more message line(s) of other kinds were seen and not kept")
     if sig.name in TRACES and not any(e.trace == sig.name for e in w.entries):
@@ -542,6 +544,16 @@ def _self_explained(ev: Evidence, c: Context, declared_found: set[str]) -> tuple
                        "labels (slowly, and only a large one). No entry covers this data bug: shuffle "
                        "them together, with one permutation (`idx = np.random.permutation(len(X)); X, y = X[idx], "
                        "y[idx]`)")
+    unshuffled = unshuffled_loader(ev.prose)
+    if unshuffled and recurring_swings(ev) >= SWINGS:
+        return unshuffled, (f"the paste builds its training DataLoader without shuffle=True (`{unshuffled}`), and "
+                            "PyTorch's DataLoader keeps the dataset's order unless told to shuffle: the batches come in "
+                            "the order the dataset lists its examples, every epoch. Listed class by class (a folder per "
+                            "class), each run of batches holds one class: the model learns to predict the class of the "
+                            "moment, the loss jumps at the first batch of each new class and falls within its run (the "
+                            "swing that returns again and again in the log), and on mixed data it predicts the class it "
+                            "saw last, the accuracy near one class's share. No entry covers this data-order bug: "
+                            "shuffle=True for the training loader")
     vanished = RATE_VANISHED.search(ev.prose)
     if vanished and (says_not_learning(ev.prose) or c.sig.name in ("plateau-from-start", "stall-after-drop")):
         said = " ".join(vanished.group(0).split())

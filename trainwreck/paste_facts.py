@@ -673,6 +673,24 @@ def shuffled_apart(prose: str) -> str:
         if m and m.group("a") != m.group("b") else ""
 
 
+# A training DataLoader built without shuffle=True: PyTorch's DataLoader keeps the dataset's order unless told to
+# shuffle (its `shuffle` argument defaults to False), so a dataset listed class by class gives batches of one class in
+# turn. Not a loader given a sampler (which sets the order itself), nor one named for validation or testing.
+LOADER_CALL = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,40})[ \t]*=[ \t]*(?:torch\.utils\.data\.)?DataLoader\("
+                         r"(?P<args>[^()]{0,400}(?:\([^()]{0,80}\)[^()]{0,400}){0,4})\)")
+SHUFFLED_ARG = re.compile(r"\bshuffle[ \t]*=[ \t]*(?!False\b)\w|\b(?:batch_)?sampler[ \t]*=")
+NOT_TRAINING_LOADER = re.compile(r"(?i)val|valid|test|eval|dev")
+
+
+def unshuffled_loader(prose: str) -> str:
+    """The call, shortened, where the paste builds its training DataLoader without shuffling it; ''."""
+    for m in LOADER_CALL.finditer(code_of(prose)):
+        if not NOT_TRAINING_LOADER.search(m.group("name")) and not SHUFFLED_ARG.search(m.group("args")):
+            call = " ".join(m.group(0).split())
+            return call if len(call) <= 120 else call[:117] + "..."
+    return ""
+
+
 def module_replaced_after_optimizer(prose: str) -> tuple[str, bool] | None:
     """An optimizer built on a module's parameters and that module (or a part of it) replaced later in the paste: the
     two lines, as "`optimizer = ...` ... `model.fc = ...`", and whether the optimizer was built on the replaced module
