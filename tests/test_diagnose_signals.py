@@ -4164,3 +4164,28 @@ def test_an_unshuffled_training_loader_beside_a_saw_tooth_is_not_covered_and_a_p
     assert unshuffled_loader("loader = DataLoader(ds, batch_size=64, sampler=WeightedRandomSampler(w, 100))") == ""
     assert unshuffled_loader("val_loader = DataLoader(val_ds, batch_size=64)") == ""
     assert unshuffled_loader("loader = DataLoader(ds, shuffle=False)") != ""
+
+
+def test_places_listed_in_a_sentence_are_no_values_and_a_value_said_again_and_again_ends_the_run():
+    """"jumped again near epochs 15 and 24" names two places, not a loss of 24; the value the words say the run
+    printed every epoch from then on is where it ended, though the sentence's values stop before it (review s40,
+    i14)."""
+    report = ("Plain full-batch SGD, lr=1.5, ReLU MLP. The loss went 0.69, 0.63, 0.58, 0.55, then jumped to 2.1 "
+              "around epoch 9, came down, spiked again near epochs 17 and 26, and since roughly epoch 40 it prints "
+              "0.5981 every single epoch until epoch 400.\n")
+    d = diagnosis(report)
+    assert d.evidence.head == [0.69, 0.63, 0.58, 0.55, 2.1]
+    assert d.matches[0].entry.id == "WR-140"
+    assert d.matches[0].evidence[0].startswith('the loss froze: the report says it printed 0.5981 again and again '
+                                               '("0.5981 every single epoch")')
+
+
+def test_a_keras_loss_told_from_logits_in_a_sentences_code_is_read():
+    """The loss built in a sentence's backticks, "`keras.losses.SparseCategoricalCrossentropy(from_logits=True)`",
+    is told from_logits as much as a compile() line is (review s40, i36: it had been held against WR-130)."""
+    from trainwreck.paste_facts import FROM_LOGITS
+
+    said = "The last layer is `Dense(10, activation=\"softmax\")` and the loss `SparseCategoricalCrossentropy(from_logits=True)`."
+    assert FROM_LOGITS.search(said)
+    assert not FROM_LOGITS.search("the loss `SparseCategoricalCrossentropy()` and from_logits=True elsewhere")
+    assert not FROM_LOGITS.search("I tried loss=SparseCategoricalCrossentropy(from_logits=True), same thing")

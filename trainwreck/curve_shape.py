@@ -795,7 +795,10 @@ def _frozen_said(ev: Evidence) -> tuple[str, list[str]] | None:
         return None
     for m in itertools.islice(FROZEN_SAID.finditer(ev.prose), 20):
         level = float(m.group("v") or m.group("v2"))
-        if level == ev.last and _moved(ev, level) and level >= STALL_LEVEL * ev.head[0]:
+        # (the last value read, or one the sentences' values left out: a value said again and again far from the
+        # others, "... and since about epoch 30 it prints 0.6109 every single epoch", is where the run ended)
+        ended = level == ev.last or (level not in ev.head and level not in ev.before)
+        if ended and _moved(ev, level) and level >= STALL_LEVEL * ev.head[0]:
             said = " ".join(m.group(0)[:m.end("v2") - m.start() if m.group("v2") else None].split())
             return ("stall-after-drop",
                     [f"the loss froze: the report says it printed {fmt(level)} again and again (\"{said}\"), after it "

@@ -286,7 +286,13 @@ DENSE = re.compile(r"\bDense\((?:[^()\n]|\([^()\n]*\))*\)")
 KERAS_SOFTMAX = re.compile(r"activation\s*=\s*['\"]softmax['\"]")
 KERAS_CROSSENTROPY = re.compile(r"(?:sparse_)?categorical_crossentropy|(?:Sparse)?CategoricalCrossentropy")
 FROM_LOGITS = re.compile(r"(?m)^[ \t]*(?:[\w.]+\.compile\(|\w+\s*=)[^\n]*(?:categorical_crossentropy|CategoricalCrossentropy)"
-                         r"[^\n]{0,80}?from_logits\s*=\s*True")
+                         r"[^\n]{0,80}?from_logits\s*=\s*True|"
+                         # (or the loss built with it in a sentence's code: "the loss is
+                         # `keras.losses.SparseCategoricalCrossentropy(from_logits=True)`")
+                         # (in backticks, as code the words quote: not a sentence of a run tried, "I already tried
+                         # loss=CategoricalCrossentropy(from_logits=True), same thing")
+                         r"`[\w.]{0,40}(?:categorical_crossentropy|CategoricalCrossentropy)\([^()\n`]{0,80}?"
+                         r"from_logits\s*=\s*True[^`\n]{0,20}`")
 # ... and a pasted PyTorch model whose output is a sigmoid's or a softmax's (`return torch.sigmoid(...)`, a Sequential
 # that ends in nn.Sigmoid()), beside a loss that applies its own (BCEWithLogitsLoss, CrossEntropyLoss): probabilities
 # handed over as logits. (Not a softmax inside the model, as attention's: only what forward() returns, or what the

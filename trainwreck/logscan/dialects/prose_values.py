@@ -54,7 +54,9 @@ _UNIT = (rb"(?:epoch\w*|epoque\w*|\xc3\xa9poque\w*|\xc3\xa9poca\w*|epoca\w*|\xd1
 TOKEN = re.compile(
     # a place in the run: "epoch 2", "step 200", "epochs 1-3", "epoch 3/10", "iteration #4" -- not a value
     rb"(?P<place>(?i:epochs?|epoche?|\xc3\xa9poques?|\xc3\xa9pocas?|steps?|iterations?|iters?|batch(?:es)?)[ \t]*"
-    rb"(?:(?:#|no\.?|~|about|around)[ \t]*)?\d+(?:[ \t]*(?:-|/|to)[ \t]*\d+)?(?![\w.]))"
+    rb"(?:(?:#|no\.?|~|about|around)[ \t]*)?\d+(?:[ \t]*(?:-|/|to)[ \t]*\d+|"
+    # (or a list of places: "near epochs 15 and 24", "steps 300, 410 or 520")
+    rb"(?:[ \t]*,[ \t]*\d+(?![\w.])){0,8}[ \t]+(?:and|or)[ \t]+\d+)?(?![\w.]))"
     # a count of something (500 epochs, 30 epoche, 8 GPUs, 10%, 3x), or a whole number after a word that places it
     # ("0.4 after 5 and 0.3 after 10"): not a value either
     rb"|(?P<count>(?<![\w.~])~?[ \t]*\d[\d,]*(?:\.\d+)?(?:[ \t]*(?:-|\xe2\x80\x93)[ \t]*\d[\d,]*)?[ \t]*(?:%|(?i:"
