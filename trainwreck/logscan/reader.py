@@ -62,6 +62,7 @@ class _Reader:
         self.track = Track(ev)
         self.offset = offset             # bytes of the file before this stretch, for error messages
         self.header = layout.mode == "csv" and offset == 0
+        self.accuracy_column: int | None = None     # a CSV file's training accuracy column (CSV_ACCURACY), if any
 
     def run(self, read, first_block: bytes = b"") -> Evidence:
         ev, carry = self.ev, b""
@@ -128,6 +129,10 @@ class _Reader:
             self._values(Batch(csv_values(data, layout.column, header)), data, line0,
                          lambda start: _csv_rows(data, layout.column, header, start),
                          lambda start, end: len(csv_values(data[start:end], layout.column, header and not start)))
+            if header:
+                self.accuracy_column = _csv_accuracy_column(data, layout.column)
+            if self.accuracy_column is not None:
+                _track_csv_accuracy(ev, data, layout.column, self.accuracy_column, header)
         elif layout.mode == "column":
             self._values(Batch(column_values(data)), data, line0, lambda start: _column_rows(data, start),
                          lambda start, end: len(column_values(data[start:end])))
@@ -359,6 +364,40 @@ def _track_accuracy(ev: Evidence, text: bytes, loss: re.Pattern) -> None:
             tail.append(value)
         end = start
     ev.accuracy_tail = (ev.accuracy_tail + tail[::-1])[-ACCURACY_ENDS:]
+
+
+# The training accuracy's column of a CSV file (CSVLogger's `accuracy`, a loop's `train_acc`): not a validation one
+CSV_ACCURACY = (b"train_acc", b"train_accuracy", b"training_accuracy", b"accuracy", b"acc",
+                b"categorical_accuracy", b"sparse_categorical_accuracy")
+
+
+def _csv_accuracy_column(data: bytes, column: tuple) -> int | None:
+    lines = [line.strip() for line in data.split(b"\n", column[2] + 2) if line.strip()]
+    if len(lines) <= column[2]:
+        return None
+    fields = [f.strip().strip(b"\"'").lower() for f in lines[column[2]].split(column[0])]
+    return next((fields.index(name) for name in CSV_ACCURACY if name in fields), None)
+
+
+def _track_csv_accuracy(ev: Evidence, data: bytes, column: tuple, at: int, header: bool) -> None:
+    """The first training accuracies of a CSV file's rows, and the last ones so far (as _track_accuracy): from the
+    rows that give a loss, only a few from either end of the block."""
+    def accuracy(line: bytes) -> float | None:
+        fields = line.split(column[0])
+        if row_value(fields, column) is None or at >= len(fields):
+            return None
+        return to_float(fields[at].strip())
+
+    lines = [line for line in data.split(b"\n") if line.strip()]
+    rows = lines[column[2] + 1:] if header else lines
+    if len(ev.accuracy_head) < ACCURACY_ENDS:
+        for line in rows[:LINES_LOOKED_AT]:
+            if (value := accuracy(line)) is not None:
+                ev.accuracy_head.append(value)
+                if len(ev.accuracy_head) == ACCURACY_ENDS:
+                    break
+    tail = [v for line in rows[-LINES_LOOKED_AT:] if (v := accuracy(line)) is not None][-ACCURACY_ENDS:]
+    ev.accuracy_tail = (ev.accuracy_tail + tail)[-ACCURACY_ENDS:]
 
 
 def _accuracy_on(ev: Evidence, line: bytes, loss: re.Pattern) -> float | None:
