@@ -4189,3 +4189,20 @@ def test_a_keras_loss_told_from_logits_in_a_sentences_code_is_read():
     assert FROM_LOGITS.search(said)
     assert not FROM_LOGITS.search("the loss `SparseCategoricalCrossentropy()` and from_logits=True elsewhere")
     assert not FROM_LOGITS.search("I tried loss=SparseCategoricalCrossentropy(from_logits=True), same thing")
+
+
+def test_the_first_step_said_to_break_is_the_start_and_an_epoch_the_log_numbers_past_it_is_not():
+    """"First step already blows up" says when (review s40, i24: it had been "a run that trained at all is
+    assumed"); "somewhere in epoch 0" beside a log still finite at batch 1187 of the epoch is no start (i30: "it showed
+    from the first values" had been said)."""
+    from trainwreck import diagnose as engine
+
+    assert when("Diffusion model in Flax, the first step already blows up.") == {"start"}
+    assert when("the very first batch is already nan") == {"start"} and "nan" in tokens("the very first batch is already nan")
+    assert when("the first step is fine") == set()
+    log = ("The loss turns nan somewhere in epoch 0.\n"
+           "Epoch 0:  41%|####      | 1187/2890 [06:12<08:54,  3.19it/s, v_num=7, train_loss=0.402]\n"
+           "Epoch 0:  41%|####      | 1188/2890 [06:12<08:53,  3.19it/s, v_num=7, train_loss=nan]\n")
+    ev = engine._one_run(scan(io.BytesIO(log.encode()), "report", message_finder(CATALOG)))
+    c = engine.context_of(ev, engine.weigher(CATALOG), engine.signature_of(ev), engine.WEIGHTS)
+    assert c.said_when == {"later"}

@@ -415,6 +415,11 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
     said_failure = (said_nonfinite or sig.name in TRACES or sig.name in UNFINISHED or bool(ev.messages)
                     or says_failure(ev.prose) or bool(impossible) or normal_ruled_out(ev.prose))
     said_when = timing_of(words) if words_count else set()
+    # (words of a start, "it turns nan somewhere in epoch 0", beside a log whose loss was still finite at a step it
+    # numbers past the first updates, `1187/2890`, name the epoch, not the first steps: the log says when)
+    if "start" in said_when and ev.first_nonfinite and ev.first_nonfinite_at is not None \
+            and (count := re.search(r"\d+", ev.first_nonfinite_at.step or "")) and int(count.group(0)) > EARLY_STEPS:
+        said_when = (said_when - {"start"}) or {"later"}
     regressor, scaled = regressor_shown(ev), scaled_said(ev.prose)
     stopped = ev.first_nonfinite_at.step if ev.hidden_note and ev.first_nonfinite_at is not None else None
     said_at = ""

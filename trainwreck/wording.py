@@ -191,6 +191,9 @@ WHEN = [
      r"|the (?:very )?first (?:printed |logged |reported )?loss (?:value )?(?:is|was) +(?:already +)?(?=-?(?:nan|inf)\b)"
      r"|" + _NO_VALUE_BEFORE + r"(?:at|in) (?:step|epoch|iteration)[ =]+0\b" + _FINE_THERE +
      r"|right away|immediately|before (?:any|the first) (?:update|step)|when (?:the )?training starts"
+     # (the first step said to break: "first step already blows up", "the very first batch is already nan")
+     r"|(?:the )?(?:very )?first (?:batch|step|iteration|update|forward(?: pass)?) +(?:already +|immediately +)?"
+     r"(?=blows? up|explodes?|diverges?|(?:is|gives?|returns?|goes|turns) +(?:already +)?(?:nan|inf)\b)"
      # ... and in the other languages reports come in: "desde la iteración 0", "dès le début", "von Anfang an",
      # "desde o início", "fin dall'inizio", "с самого начала", "从第一轮", "一开始就", "最初から", "처음부터"
      r"|desde (?:el |la |o |a )?(?:principio|inicio|início|comienzo|começo|primer\w*|iteraci[oó]n 0|paso 0|"
