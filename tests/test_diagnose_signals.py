@@ -4206,3 +4206,12 @@ def test_the_first_step_said_to_break_is_the_start_and_an_epoch_the_log_numbers_
     ev = engine._one_run(scan(io.BytesIO(log.encode()), "report", message_finder(CATALOG)))
     c = engine.context_of(ev, engine.weigher(CATALOG), engine.signature_of(ev), engine.WEIGHTS)
     assert c.said_when == {"later"}
+
+
+def test_a_dash_then_another_subject_ends_a_sentences_values():
+    """"6.18 at iter 2000 -- my cifar runs start around 2.3": the 2.3 is another run's (review s40, i03: "the loss fell
+    from 6.912 to 2.3"); a dash between the values themselves goes on."""
+    ev = diagnosis("vit-b from scratch: loss 6.91 at iter 0, 6.70 at iter 500, 6.21 at iter 2000 \u2014 our mnist runs "
+                   "start near 2.3, is this one off?\n").evidence
+    assert ev.head == [6.91, 6.70, 6.21]
+    assert diagnosis("the loss went 0.69 \u2014 0.61 \u2014 0.55 \u2014 nan\n").evidence.head[:3] == [0.69, 0.61, 0.55]

@@ -110,6 +110,12 @@ TIGHT_BEFORE = re.compile(rb"[ \t]*(?::[ \t]*|=[ \t]*)?$")
 AFTER = re.compile(rb"[ \t]*\([ \t]*(?i:epoche?|\xc3\xa9poque|\xc3\xa9poca)[ \t]*(\d+)(?:[ \t]*/[ \t]*(\d+))?[ \t]*\)")
 
 
+# A dash and then another subject, "6.18 at iter 2000 -- my cifar runs start around 2.3": the values after it are
+# another run's (a dash between the values themselves, "0.69 -- 0.61 -- nan", or before "then", goes on)
+OTHER_SUBJECT = re.compile(rb"(?i)[ \t](?:\xe2\x80\x94|\xe2\x80\x93|--?)[ \t]+(?:my|our|their|your|his|her|another|other|"
+                           rb"the[ \t]+other|(?:for|in)[ \t]+comparison|compared|whereas|while)\b")
+
+
 def _values(data: bytes, start: int) -> tuple[list[tuple[int, bytes, str | None]], str]:
     """The values after a loss word that ends at `start`, with the epoch printed beside each (EPOCH_PLACE), if any:
     the first run of them, kept where it is MIN_RUN long; and what holds them, "sentence" or "list"."""
@@ -129,7 +135,8 @@ def _values(data: bytes, start: int) -> tuple[list[tuple[int, bytes, str | None]
             skipped += _chars(data, m.start(), m.end())       # (words of their own: not counted in the gap)
             place = m if kind == "place" else None
             continue
-        if kind != "value" or _chars(data, gap_from, m.start()) - skipped > GAP:
+        if kind != "value" or _chars(data, gap_from, m.start()) - skipped > GAP \
+                or OTHER_SUBJECT.search(data, gap_from, m.start()):
             break
         number = m.group("value").lstrip(b"~ \t")
         if not number[-1:].isdigit() and DENIED.search(data, gap_from, m.start()):
