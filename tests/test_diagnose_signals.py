@@ -4215,3 +4215,15 @@ def test_a_dash_then_another_subject_ends_a_sentences_values():
                    "start near 2.3, is this one off?\n").evidence
     assert ev.head == [6.91, 6.70, 6.21]
     assert diagnosis("the loss went 0.69 \u2014 0.61 \u2014 0.55 \u2014 nan\n").evidence.head[:3] == [0.69, 0.61, 0.55]
+
+
+def test_a_sentence_that_says_where_a_call_goes_is_no_loop_that_never_clears():
+    """"The clip is `clip_grad_norm_(...)` right after loss.backward(), before optimizer.step()" tells where one
+    call goes; it is no pasted loop, and says nothing of clearing (review s40, i06); a loop on one line,
+    `loss.backward(); opt.step()`, still is."""
+    from trainwreck.paste_facts import BACKWARD_STEP
+
+    assert not BACKWARD_STEP.search("The clip is `clip_grad_norm_(model.parameters(), 5.0)` right after "
+                                    "loss.backward(), before optimizer.step().")
+    assert BACKWARD_STEP.search("my loop is just `loss.backward(); opt.step()` per batch")
+    assert BACKWARD_STEP.search("    loss.backward()\n    opt.step()\n")

@@ -83,7 +83,9 @@ ORDER_BOUND_WORDS = {"shuffl", "move", "step"}
 # (on one line too, as a loop quoted in a sentence is: `loss.backward(); opt.step()`; and Lightning's manual
 # optimisation, `self.manual_backward(loss)`, which leaves the clearing to the user's own opt.zero_grad())
 BACKWARD_STEP = re.compile(r"(?:\.backward\(\)|\bmanual_backward\([^()\n]{0,80}\))"
-                           r"(?:[^\n]{0,200}?\.step\(\)|[^\n]*\n(?:[^\n]*\n){0,6}?[^\n]*\.step\(\))")
+                           # (on its line, after a semicolon: a sentence that says where a call goes, "right
+                           # after loss.backward(), before optimizer.step()", is no loop)
+                           r"(?:[ \t]*;[^\n]{0,200}?\.step\(\)|[^\n]*\n(?:[^\n]*\n){0,6}?[^\n]*\.step\(\))")
 CLEARED = re.compile(r"zero_grad|\.grad\s*=\s*None|\.zero_\(\)|set_to_none|clear_grad|cleargrads")
 # ... and a statement that names the method without calling it (`optimizer.zero_grad`, no brackets) evaluates the
 # bound method and throws it away: it clears nothing (a sentence that names zero_grad still says it is called)
