@@ -4227,3 +4227,13 @@ def test_a_sentence_that_says_where_a_call_goes_is_no_loop_that_never_clears():
                                     "loss.backward(), before optimizer.step().")
     assert BACKWARD_STEP.search("my loop is just `loss.backward(); opt.step()` per batch")
     assert BACKWARD_STEP.search("    loss.backward()\n    opt.step()\n")
+
+
+def test_the_same_pattern_later_instead_at_a_lower_rate_puts_the_failure_off():
+    """"With lr=0.001 it's the same pattern, it just starts going crazy around step 600 instead of 80": the same
+    failure, later -- a lower rate that put it off, not one that did not help (review s40, i27: it had been held
+    against WR-260, whose page says a lower rate only delays it)."""
+    assert lr_tried("With lr=0.001 it's the same pattern, it just starts going haywire around step 700 instead of 90.") \
+        == "delayed"
+    assert lr_tried("With lr 1e-4 it is exactly the same step, 713.") == "failed"
+    assert lr_tried("With lr=1e-4 it reaches the same final loss at epoch 40 instead of 12, and it trains fine.") != "delayed"

@@ -700,6 +700,8 @@ RATE_TRIED = re.compile(r"\b(?:tried|trying|try|with|using|to|at)\s+(?:an?\s+|th
 # a failure in words the folded ones do not hold; a question or a plan
 BROKE = re.compile(r"\b(?:falls?|fell)\s+apart\b|\b(?:dies|died|dying|breaks?|broke|collapses?|collapsed|crash\w*)\b",
                    re.I)
+# ("it's the same pattern", "the same thing happens": the failure said again, in the words of the sentence that moved it)
+SAME_AS_BEFORE = re.compile(r"\bsame\s+(?:pattern|thing|story|behaviou?r|curve|problem)\b")
 PLANNED = re.compile(r"\?|\b(?:should|could|would|might|maybe|perhaps|if i|wonder\w*)\b", re.I)
 SAME_FAILURE = re.compile(r"\bsame\b|" + RAN_BADLY.pattern)
 REPORTERS_OWN = re.compile(r"\bi(?:'ll| will| would| noticed| realized| realised| found| added| tune)\b|\bfor now\b|\btune\b")
@@ -722,7 +724,8 @@ def _said_instead(raw: str) -> bool:
         return False
     folded = _folded(raw)
     rate = RATE_NAMED.search(folded) or (re.search(r"\blr\b", folded) and RATE_TRIED.search(raw))
-    return bool(rate and (RAN_BADLY.search(folded) or BROKE.search(raw)) and not RAN_WELL.search(folded)
+    return bool(rate and (RAN_BADLY.search(folded) or BROKE.search(raw) or SAME_AS_BEFORE.search(folded))
+                and not RAN_WELL.search(folded)
                 and not REPORTERS_OWN.search(folded))
 
 
@@ -788,7 +791,9 @@ def lr_tried(text: str) -> str:
         # high, which a low enough rate cures; gradients that pile up break at every rate)
         return "helped" if LOWER_LR_HELPS.search(folded) or _rates_compared(folded) == "helped" else "delayed"
     if TRIED_LR.search(folded):
-        return "failed"
+        # (unless the same sentences say it broke later instead: "with lr=0.001 it's the same pattern, it just
+        # starts going crazy around step 600 instead of 80" puts it off)
+        return "delayed" if _instead_said(text, folded) else "failed"
     if LOWER_LR_HELPS.search(folded) or _default_rate_worked(folded):
         return "helped"
     compared = _rates_compared(folded)
@@ -796,8 +801,11 @@ def lr_tried(text: str) -> str:
         return compared
     if any(_said_later(sentence) for sentence in SENTENCE.split(folded)):
         return "delayed"
-    return "delayed" if "instead" in folded and any(_said_instead(raw + end) for raw, end in sentences_and_ends(text)) \
-        else ""
+    return "delayed" if _instead_said(text, folded) else ""
+
+
+def _instead_said(text: str, folded: str) -> bool:
+    return "instead" in folded and any(_said_instead(raw + end) for raw, end in sentences_and_ends(text))
 
 
 def lr_tried_unmoved(text: str) -> bool:
