@@ -4237,3 +4237,14 @@ def test_the_same_pattern_later_instead_at_a_lower_rate_puts_the_failure_off():
         == "delayed"
     assert lr_tried("With lr 1e-4 it is exactly the same step, 713.") == "failed"
     assert lr_tried("With lr=1e-4 it reaches the same final loss at epoch 40 instead of 12, and it trains fine.") != "delayed"
+
+
+def test_a_command_run_with_a_rate_of_zero_above_a_nonfinite_loss_is_a_rate_of_zero():
+    """`$ python train.py --lr 0.0` above `loss inf` is the run at a rate of 0, failed: no update made it (review
+    s40, i18: a sentence that ends "apparently not??" had hidden it as a question)."""
+    from trainwreck.wording import rate_zero_failed
+
+    shown = "$ python train.py --layers 10 --lr 0.0 --epochs 2\nepoch 0  loss inf\nepoch 1  loss inf\n"
+    assert rate_zero_failed(shown) == "--lr 0.0" and lr_tried(shown) == "failed"
+    assert rate_zero_failed("$ python train.py --lr 0.0\nepoch 0  loss 0.69\n") == ""
+    assert rate_zero_failed("$ python train.py --lr 0.01\nepoch 0  loss inf\n") == ""

@@ -762,8 +762,19 @@ RATE_ZERO = re.compile(r"\b(?:lr|learning[ _-]?rate)\s*(?:(?:=|:|of|to|at|is|set
                        r"[^。！？!?\n]{0,12}?(?:也是一样|也一样|还是一样|一样|也是\s*nan|还是\s*nan|也\s*nan)", re.I)
 
 
+# ... or a command the paste ran with a rate of 0 (`$ python mlp.py --lr 0.0 --epochs 3`), and a loss printed nan or
+# inf below it: the run it shows failed with no update
+ZERO_RATE_COMMAND = re.compile(r"(?m)^[ \t]*(?:[$%>#][ \t]*)?(?:python3?|torchrun|accelerate[ \t]+launch|deepspeed)\b"
+                               r"[^\n]{0,300}?(?P<flag>--(?:lr|learning[-_]rate)(?:[ \t]+|=)0(?:\.0*)?)(?![\d.]|e-)")
+NONFINITE_LOSS_BELOW = re.compile(r"(?i)\b(?:loss|cost)\b[^\n]{0,20}?(?<![\w.])[-+]?(?:nan|inf)\b")
+
+
 def rate_zero_failed(text: str) -> str:
-    """The words that say the run fails the same way at a learning rate of 0 (RATE_ZERO), or ""."""
+    """The words that say the run fails the same way at a learning rate of 0 (RATE_ZERO), or the command it ran with a
+    rate of 0 above a loss printed nan or inf (ZERO_RATE_COMMAND), or ""."""
+    ran = ZERO_RATE_COMMAND.search(text)
+    if ran and NONFINITE_LOSS_BELOW.search(text, ran.end()):
+        return ran.group("flag")
     m = RATE_ZERO.search(text)
     if m is None:
         return ""
