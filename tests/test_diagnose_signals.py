@@ -4248,3 +4248,17 @@ def test_a_command_run_with_a_rate_of_zero_above_a_nonfinite_loss_is_a_rate_of_z
     assert rate_zero_failed(shown) == "--lr 0.0" and lr_tried(shown) == "failed"
     assert rate_zero_failed("$ python train.py --lr 0.0\nepoch 0  loss 0.69\n") == ""
     assert rate_zero_failed("$ python train.py --lr 0.01\nepoch 0  loss inf\n") == ""
+
+
+def test_a_normal_answer_does_not_ask_to_check_the_loss_values_the_log_already_gave():
+    """"To be sure, check the loss values: where the spikes are ..." beside 75 values just read asks for what was
+    pasted (review s40, i13); beside too few values to judge, the check stays."""
+    from trainwreck.diagnose_report import report
+
+    values = [2.41, 2.2, 2.05, 1.93, 5.1, 1.85, 1.78, 1.7, 1.66, 1.6, 1.55, 1.5]
+    question = "Why does my loss spike like this sometimes? Is that normal?\n"
+    long = diagnosis(question + "".join(f"step {10 * i} loss {v}\n" for i, v in enumerate(values)))
+    short = diagnosis(question + "".join(f"step {10 * i} loss {v}\n" for i, v in enumerate(values[2:7])))
+    assert long.verdict == short.verdict == "normal"
+    assert long.ask == "" and "To be sure" not in report(long)
+    assert short.ask.startswith("the loss values") and "To be sure, check the loss values" in report(short)

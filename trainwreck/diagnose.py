@@ -704,6 +704,9 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     specific = (d.signature.name in TRACES and not faint) or declared or impossible
     if d.normal and not failure_shown and not specific and not _says_more_than(d.normal, d.evidence.prose):
         d.verdict, d.ask = "normal", d.normal[0].decide
+        # (a check of the loss values that the log already gave, SHAPE_MIN or more of them, is the one just made)
+        if d.ask.startswith("the loss values") and d.evidence.count >= SHAPE_MIN:
+            d.ask = ""
         d.matches = d.matches[:CANDIDATES]
         if d.normal[0].name in GAP_NORMALS:
             d.trend = validation_curve.trend(d.evidence.prose)

@@ -78,7 +78,7 @@ def report(d: Diagnosis) -> str:
             lines.append(f"Here, {d.trend}.")
         if d.signature.name == "healthy":          # the curve pasted beside the question
             lines.append(f"The training loss shows no known failure: {'; '.join(d.signature.facts)}.")
-        lines += [f"To be sure, check {d.ask}.", ""]
+        lines += [f"To be sure, check {d.ask}.", ""] if d.ask else [""]
         if d.matches:
             lines.append("If it is a failure after all, the closest entries: "
                          + ", ".join(f"{m.entry.id} ({m.entry.title})" for m in d.matches) + ".")
