@@ -4262,3 +4262,15 @@ def test_a_normal_answer_does_not_ask_to_check_the_loss_values_the_log_already_g
     assert long.verdict == short.verdict == "normal"
     assert long.ask == "" and "To be sure" not in report(long)
     assert short.ask.startswith("the loss values") and "To be sure, check the loss values" in report(short)
+
+
+def test_one_rise_of_five_times_or_more_at_the_end_is_a_jump_not_a_climb():
+    """"0.69 -> 0.52 over the first steps and then at step 1187 it jumps to 2.9": one rise, x5.6, is a jump (a batch
+    that broke it, or a step that overshot), not "risen 1 times in a row" -- the bad batch is a candidate beside the
+    rate (review s40b, i05)."""
+    d = diagnosis("Training loss goes 0.71 -> 0.50 over the first ~900 steps and then at step 951 it jumps to 3.1 and "
+                  "stays around there.\n")
+    assert d.evidence.head == [0.71, 0.50, 3.1]
+    assert d.signature.jumped
+    assert d.signature.facts[0].startswith("no non-finite value yet, but the loss jumped in one step from 0.5")
+    assert {"WR-310", "WR-220"} <= {m.entry.id for m in d.matches[:2]}

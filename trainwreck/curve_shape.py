@@ -411,7 +411,17 @@ def _signature(ev: Evidence) -> Signature:
     # (not the last of a saw-tooth's jumps, no higher than the ones it came back down from: a swing, not a climb)
     swung = swings >= SWINGS and len(ev.before) > 2 and ev.before[-1] <= max(ev.before[:-1])
     if end_rises and not swung and sustained_climb(ev.before[-1 - end_rises:]) is not None:   # the climb still going
-        return sig("climbing", [f"no non-finite value yet, but the loss has risen {end_rises} times in a row "
+        # (one rise of JUMP_TO_PEAK or more to the last value is a jump, not a climb of several steps: a batch that
+        # broke it, or a step that overshot -- a bad batch's face as much as the rate's)
+        if end_rises == 1 and ev.before[-2] > 0 and ev.before[-1] >= JUMP_TO_PEAK * ev.before[-2]:
+            out = sig("climbing", [f"no non-finite value yet, but the loss jumped in one step from "
+                                   f"{fmt(ev.before[-2])} ({at(ev.count - 2)}) to {fmt(ev.before[-1])} at the end "
+                                   f"({at(ev.count - 1)}), x{ev.before[-1] / ev.before[-2]:.3g}: a jump, not a climb "
+                                   "of several steps"])
+            out.jumped = True
+            return out
+        return sig("climbing", [f"no non-finite value yet, but the loss has risen "
+                                f"{'once' if end_rises == 1 else f'{end_rises} times in a row'} "
                                 f"to {fmt(ev.before[-1])} at the end ({at(ev.count - 1)})"])
     low = ev.low if ev.low is not None else ev.head[0]
     grows = GROWS_WHEN_HEALTHY.search(f"{ev.loss_named[0]} {ev.prose}")
