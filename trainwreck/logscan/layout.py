@@ -190,7 +190,7 @@ def _csv_rows(window: bytes) -> int:
     column = csv_column(window, (b"loss",))
     if column is None:
         return 0
-    sep, width = column[0], None
+    sep = column[0]
     lines = [line.strip() for line in window[:CSV_WINDOW].lower().split(b"\n") if line.strip()]
     width = len(lines[column[2]].split(sep))
     return sum(1 for row in lines[column[2] + 1:]
