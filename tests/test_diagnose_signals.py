@@ -4274,3 +4274,18 @@ def test_one_rise_of_five_times_or_more_at_the_end_is_a_jump_not_a_climb():
     assert d.signature.jumped
     assert d.signature.facts[0].startswith("no non-finite value yet, but the loss jumped in one step from 0.5")
     assert {"WR-310", "WR-220"} <= {m.entry.id for m in d.matches[:2]}
+
+
+def test_a_keras_sigmoid_output_told_from_logits_is_the_two_class_pairing():
+    """A Keras model ending in `Dense(1, activation="sigmoid")` compiled with `BinaryCrossentropy(from_logits=True)`
+    hands its probabilities over as logits, as a softmax does to a categorical cross-entropy (review s40b, i33); a
+    sigmoid with a binary cross-entropy left at its default is Keras's own pairing, and a sigmoid beside a
+    categorical cross-entropy is neither."""
+    model = ('out = layers.Dense(1, activation="sigmoid")(x)\nmodel = keras.Model(inputs, out)\n'
+             "model.compile(optimizer='adam', loss=keras.losses.BinaryCrossentropy({}))\n")
+    flat = "".join(f"Epoch {e}/6 - loss: {0.60 - 0.015 * e:.4f} - accuracy: {0.80 + 0.03 * e:.4f}\n" for e in range(1, 7))
+    told = weighed_parts(model.format("from_logits=True") + flat, "WR-130")
+    default = weighed_parts(model.format("") + flat, "WR-130")
+    assert told["pairing"] > 0 and default["pairing"] < 0
+    crossed = weighed_parts(model.format("").replace("BinaryCrossentropy", "CategoricalCrossentropy") + flat, "WR-130")
+    assert "pairing" not in crossed

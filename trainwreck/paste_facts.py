@@ -284,16 +284,20 @@ PROBABILITY_WORDS = re.compile(r"\b(?:sigmoid|bce\w*|binary|logits?|probabilit\w
 # the loss is handed probabilities as logits (WR-130).
 # (the model's last Dense layer is its output, softmax when it says so; from_logits on a line of code that builds or
 # compiles the loss, not in a sentence about something tried)
+# (and the two-class pairing the same way: a sigmoid output and a binary cross-entropy, whose from_logits is False too
+# unless set)
 DENSE = re.compile(r"\bDense\((?:[^()\n]|\([^()\n]*\))*\)")
-KERAS_SOFTMAX = re.compile(r"activation\s*=\s*['\"]softmax['\"]")
-KERAS_CROSSENTROPY = re.compile(r"(?:sparse_)?categorical_crossentropy|(?:Sparse)?CategoricalCrossentropy")
-FROM_LOGITS = re.compile(r"(?m)^[ \t]*(?:[\w.]+\.compile\(|\w+\s*=)[^\n]*(?:categorical_crossentropy|CategoricalCrossentropy)"
+KERAS_SOFTMAX = re.compile(r"activation\s*=\s*['\"](?P<act>softmax|sigmoid)['\"]")
+KERAS_CROSSENTROPY = re.compile(r"(?:sparse_)?categorical_crossentropy|(?:Sparse)?CategoricalCrossentropy|"
+                                r"binary_crossentropy|BinaryCrossentropy")
+_KERAS_CE = r"(?:categorical_crossentropy|CategoricalCrossentropy|binary_crossentropy|BinaryCrossentropy)"
+FROM_LOGITS = re.compile(r"(?m)^[ \t]*(?:[\w.]+\.compile\(|\w+\s*=)[^\n]*" + _KERAS_CE +
                          r"[^\n]{0,80}?from_logits\s*=\s*True|"
                          # (or the loss built with it in a sentence's code: "the loss is
                          # `keras.losses.SparseCategoricalCrossentropy(from_logits=True)`")
                          # (in backticks, as code the words quote: not a sentence of a run tried, "I already tried
                          # loss=CategoricalCrossentropy(from_logits=True), same thing")
-                         r"`[\w.]{0,40}(?:categorical_crossentropy|CategoricalCrossentropy)\([^()\n`]{0,80}?"
+                         r"`[\w.]{0,40}" + _KERAS_CE + r"\([^()\n`]{0,80}?"
                          r"from_logits\s*=\s*True[^`\n]{0,20}`")
 # ... and a pasted PyTorch model whose output is a sigmoid's or a softmax's (`return torch.sigmoid(...)`, a Sequential
 # that ends in nn.Sigmoid()), beside a loss that applies its own (BCEWithLogitsLoss, CrossEntropyLoss): probabilities

@@ -753,15 +753,19 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                         f"0 (\"{' '.join(zero.group(0).split())}\"): float16 holds no magnitude below about 6e-08, and "
                         "gradients under about 3e-08 round to 0")
     dense = DENSE.findall(ev.prose) if entry.id in w.probabilities else []
-    if dense and KERAS_SOFTMAX.search(dense[-1]) and KERAS_CROSSENTROPY.search(ev.prose):
+    output = KERAS_SOFTMAX.search(dense[-1]) if dense else None
+    # (a softmax with a categorical cross-entropy, a sigmoid with a binary one: the pairings Keras expects)
+    paired = output and any(("binary" in m.group(0).lower()) == (output.group("act") == "sigmoid")
+                            for m in KERAS_CROSSENTROPY.finditer(ev.prose))
+    if paired:
         if FROM_LOGITS.search(ev.prose):
             parts["pairing"] = W_SAID_HALF
-            evidence.append("the pasted Keras model ends in a softmax and its cross-entropy is told from_logits=True: "
-                            "probabilities handed over as logits")
+            evidence.append(f"the pasted Keras model ends in a {output.group('act')} and its cross-entropy is told "
+                            "from_logits=True: probabilities handed over as logits")
         else:
             parts["pairing"] = -W_SAID_HALF
-            against.append("the pasted Keras model ends in a softmax and its cross-entropy takes probabilities "
-                           "(from_logits is False unless set): the pairing Keras expects")
+            against.append(f"the pasted Keras model ends in a {output.group('act')} and its cross-entropy takes "
+                           "probabilities (from_logits is False unless set): the pairing Keras expects")
     elif entry.id in w.probabilities and (out := model_output(ev.prose)) \
             and (loss := TORCH_LOGITS_LOSS.search(ev.prose)):
         parts["pairing"] = W_SAID_HALF
