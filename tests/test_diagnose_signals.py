@@ -4289,3 +4289,14 @@ def test_a_keras_sigmoid_output_told_from_logits_is_the_two_class_pairing():
     assert told["pairing"] > 0 and default["pairing"] < 0
     crossed = weighed_parts(model.format("").replace("BinaryCrossentropy", "CategoricalCrossentropy") + flat, "WR-130")
     assert "pairing" not in crossed
+
+
+def test_label_smoothing_asked_about_or_denied_does_not_hide_the_softmax_floor():
+    """"Is label smoothing on by default somewhere? I never set it." asks, and does not add a term that lifts the loss
+    off the floor: the floor is still read (review s40b, i23); label smoothing said as used still hides it."""
+    from trainwreck.paste_facts import _floor_hidden
+
+    assert not _floor_hidden("Is label smoothing on by default somewhere? I never set it.")
+    assert not _floor_hidden("criterion = nn.CrossEntropyLoss(label_smoothing=0.0)")
+    assert not _floor_hidden("There is no label smoothing anywhere.")
+    assert _floor_hidden("I train with label smoothing 0.1 and mixup.")

@@ -1325,12 +1325,23 @@ def _floor_at(classes: int, share: float) -> float:
     return share * _floor_of(classes) + (1 - share) * _wrong_floor_of(classes)
 
 
+# (not one asked about or denied: "Is label smoothing on by default somewhere? I never set it.", "there is no label
+# smoothing", `label_smoothing=0.0`)
+FLOOR_NOT_HIDDEN = re.compile(r"(?i)\b(?:no|not|never|without)\b|n't\b|label_smoothing\s*=\s*0(?:\.0*)?(?![\d.])")
+
+
+def _floor_hidden(prose: str) -> bool:
+    """Does the paste add to its loss a term that lifts it off the floor (FLOOR_HIDDEN), said as done?"""
+    return any(FLOOR_HIDDEN.search(sentence) and end != "?" and not FLOOR_NOT_HIDDEN.search(sentence)
+               for sentence, end in sentences_and_ends(prose))
+
+
 def _softmax_floor(ev: Evidence, accuracy: float | None) -> str:
     """The fact that the loss ended just above a softmax-twice floor while the accuracy was high, or ""."""
     if accuracy is None or ev.first_nonfinite is not None or ev.low is None or ev.count < 3:
         return ""
     share = accuracy / 100 if ev.accuracy_percent or accuracy > 1 else accuracy
-    if share < FLOOR_ACCURACY or FLOOR_HIDDEN.search(ev.prose):
+    if share < FLOOR_ACCURACY or _floor_hidden(ev.prose):
         return ""
     named = _classes_named(ev.prose)
     if named is not None:
