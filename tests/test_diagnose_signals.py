@@ -4300,3 +4300,15 @@ def test_label_smoothing_asked_about_or_denied_does_not_hide_the_softmax_floor()
     assert not _floor_hidden("criterion = nn.CrossEntropyLoss(label_smoothing=0.0)")
     assert not _floor_hidden("There is no label smoothing anywhere.")
     assert _floor_hidden("I train with label smoothing 0.1 and mixup.")
+
+
+def test_a_forward_that_returns_a_softmax_module_built_under_its_own_name_outputs_probabilities():
+    """`self.head = nn.Softmax(dim=1)` in __init__ and `return self.head(self.net(x))` in forward(): the model's
+    output is the softmax's, handed to nn.CrossEntropyLoss (review s40b, i23); a head that is a Linear is not."""
+    from trainwreck.paste_facts import model_output
+
+    code = ("class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+            "        self.net = Backbone()\n        self.head = nn.{}\n"
+            "    def forward(self, x):\n        return self.head(self.net(x))   # probabilities\n")
+    assert model_output(code.format("Softmax(dim=1)")).group(0) == "return self.head(self.net(x))"
+    assert model_output(code.format("Linear(512, 10)")) is None

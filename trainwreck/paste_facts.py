@@ -871,6 +871,10 @@ PAIRWISE = re.compile(r"\[\s*:\s*,\s*None\b[^\n]{0,40}?-[^\n]{0,40}?\[\s*None\s*
                       r"\.unsqueeze\(\s*1\s*\)\s*-\s*\w+\.unsqueeze\(\s*0\s*\)")
 
 
+RETURNS_OWN_MODULE = re.compile(r"(?m)\breturn\s+self\.(\w+)\((?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\)"
+                                r"(?=[ \t]*(?:#[^\n]*)?$)")
+
+
 def model_output(prose: str) -> re.Match | None:
     """The pasted model's probabilities as its output: a Sequential that ends in nn.Sigmoid() or nn.Softmax(), or what
     the last forward() pasted returns (its block: to the next `def` or `class` at its indentation or less), or, with no
@@ -884,6 +888,12 @@ def model_output(prose: str) -> re.Match | None:
         found = TORCH_PROBABILITY_OUT.search(block)
         if found and not found.group(0).startswith("nn."):
             return found
+        # (or a module the paste built as a softmax or a sigmoid under a name of its own: `self.head =
+        # nn.Softmax(dim=1)`, and forward() returns `self.head(self.net(x))`)
+        called = RETURNS_OWN_MODULE.search(block)
+        if called and re.search(r"\bself\.%s\s*=\s*(?:torch\.)?nn\.(?:Softmax|Sigmoid)\(" % re.escape(called.group(1)),
+                                prose):
+            return called
     else:       # no forward() pasted: one a sentence quotes ("the model's forward ends with `return self.softmax(...)`")
         for found in TORCH_PROBABILITY_OUT.finditer(prose):
             if found.group(0).startswith("return") and "forward" in prose[prose.rfind("\n", 0, found.start()) + 1:
