@@ -4312,3 +4312,17 @@ def test_a_forward_that_returns_a_softmax_module_built_under_its_own_name_output
             "    def forward(self, x):\n        return self.head(self.net(x))   # probabilities\n")
     assert model_output(code.format("Softmax(dim=1)")).group(0) == "return self.head(self.net(x))"
     assert model_output(code.format("Linear(512, 10)")) is None
+
+
+def test_a_loops_short_ep_is_its_epoch_and_a_batch_count_that_starts_again_with_it_is_no_new_run():
+    """`ep 0 it 350/391` then `ep 1 it 0/391`: the batch index starts again with the epoch, which a loop writes
+    short; read as a second run it had left only the nan part and "no healthy start" (review s40b, i22)."""
+    from trainwreck.logscan.positions import epoch_on
+
+    assert epoch_on(b"ep 1 it 0/391  loss nan") == "epoch 1" and epoch_on(b"eps 1e-8, step 3") is None
+    values = [2.30, 2.27, 2.34, 2.61, 3.45, 6.92, 31.8, 418.8]
+    log = "".join(f"ep 0 it {50 * i:4d}/391  loss {v}\n" for i, v in enumerate(values))
+    log += "".join(f"ep 1 it {50 * i:4d}/391  loss nan\n" for i in range(3))
+    d = diagnosis(log)
+    assert d.evidence.count == 11 and d.matches[0].entry.id == "WR-220"
+    assert "first nan at epoch 1, it 0/391" in d.matches[0].evidence[0]
