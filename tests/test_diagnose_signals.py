@@ -4326,3 +4326,13 @@ def test_a_loops_short_ep_is_its_epoch_and_a_batch_count_that_starts_again_with_
     d = diagnosis(log)
     assert d.evidence.count == 11 and d.matches[0].entry.id == "WR-220"
     assert "first nan at epoch 1, it 0/391" in d.matches[0].evidence[0]
+
+
+def test_a_loops_short_ep_counts_the_lines_of_a_train_and_a_val_value():
+    """`print(f"ep {epoch:2d} train {tot/len(train_ds):.4f} val {...:.4f}")` beside a CrossEntropyLoss: the count's
+    word written short is still the format's (review s40b, i30: "no loss values"); `train 50000 val 10000` counts
+    samples."""
+    log = "criterion = nn.CrossEntropyLoss()\n" + "".join(f"ep {e:2d} train {t} val {v}\n" for e, (t, v) in
+                  enumerate([("0.5873", "0.4412"), ("0.3120", "0.2986"), ("0.2411", "0.2620"), ("0.3957", "0.5531")]))
+    assert diagnosis(log).evidence.head == [0.5873, 0.3120, 0.2411, 0.3957]
+    assert diagnosis("train 50000 val 10000\ntrain 50000 val 10000\n").evidence.count == 0

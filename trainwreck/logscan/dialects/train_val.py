@@ -2,6 +2,7 @@
 as a hand-written loop prints them when the word "loss" is in its header or its code but not on its lines:
 
     epoch  1  train 0.0912  val 0.0851
+    ep  3 train 0.3957 val 0.5531
     Epoch 2 | train: 0.5120 | valid: 0.6010
     epoch 3  train=0.4801  val=0.5902
 
@@ -14,7 +15,8 @@ import re
 from . import Dialect
 from .count_value import VALUE, _not_a_loss
 
-_TRAIN = (rb"^[ \t]*(?:[Ee]poch|EPOCH|[Ss]tep|STEP|[Ii]ter(?:ation)?)s?[ \t]*#?\d+(?:/\d+)?[ \t]*(?:[:|,][ \t]*)?"
+# (the count's word as loops write it, a hand-written loop's short `ep` too: `ep  3 train 0.3957 val 0.5531`)
+_TRAIN = (rb"^[ \t]*(?:[Ee]poch|EPOCH|[Ee]p|EP|[Ss]tep|STEP|[Ii]ter(?:ation)?)s?[ \t]*#?\d+(?:/\d+)?[ \t]*(?:[:|,][ \t]*)?"
           rb"[Tt]rain(?:ing)?[ \t]*(?:[:=][ \t]*)?")
 # (the scan reads the lines with their validation part cut away: the value after `train` is all it needs)
 LINE = re.compile(rb"(?m)" + _TRAIN + rb"(" + VALUE + rb")(?![\w.])")
