@@ -4336,3 +4336,19 @@ def test_a_loops_short_ep_counts_the_lines_of_a_train_and_a_val_value():
                   enumerate([("0.5873", "0.4412"), ("0.3120", "0.2986"), ("0.2411", "0.2620"), ("0.3957", "0.5531")]))
     assert diagnosis(log).evidence.head == [0.5873, 0.3120, 0.2411, 0.3957]
     assert diagnosis("train 50000 val 10000\ntrain 50000 val 10000\n").evidence.count == 0
+
+
+def test_a_rate_the_log_prints_unchanged_from_step_0_beside_adam_is_no_warmup_for_a_first_steps_jump():
+    """`step 0 | loss 10.99 | lr 6.00e-04` ... the same rate at every step from the first, and AdamW: no warmup, shown by
+    the log itself (words of another run's `warmup_ratio=0.03` do not undo it), so a jump to 1.6x the first loss in
+    the first steps is WR-250's face (review s40b, i10); a rate that rises from step 0 is a warmup."""
+    losses = [10.99, 10.30, 12.66, 15.94, 17.44, 16.22, 14.06, 12.40, 11.04, 10.11, 9.65, 9.30, 9.11, 8.99, 8.91]
+    def log(rates):
+        return ("AdamW(lr=6e-4). The Trainer run had warmup_ratio=0.03.\n"
+                + "".join(f"[train] step {s:5d} | loss {v} | lr {r:.2e}\n" for s, (v, r) in enumerate(zip(losses, rates))))
+    d = diagnosis(log([6e-4] * len(losses)))
+    assert d.matches[0].entry.id == "WR-250"
+    assert "in a run whose log prints the same learning rate, 0.0006, from its first step (no warmup)" \
+        in d.matches[0].evidence[0]
+    warmed = diagnosis(log([6e-4 * min(1.0, (s + 1) / 20) for s in range(len(losses))]))
+    assert warmed.signature.name != "spike-then-recover"

@@ -393,10 +393,11 @@ def _signature(ev: Evidence) -> Signature:
     # that are each a whole epoch: an epoch's mean has averaged such a spike away, and its rise is something else
     # (augmentation switched on, a new loss term).
     if early and early[0] > 0 and ev.last < early[0]:
-        no_warmup = no_warmup_said(ev.prose)
+        # (said in words, where the paste sets no warmup of its own; or printed: the log's own rate, the same from
+        # its first step, beside an adaptive optimizer -- what the log shows outranks words of another run's settings)
+        no_warmup = (no_warmup_said(ev.prose) if not WARMUP_SET.search(ev.prose) else "") or _rate_flat_from_start(ev)
         for ratio, said in ((SPIKE_RATIO, ""), (NO_WARMUP_JUMP, no_warmup)):
-            if ratio == NO_WARMUP_JUMP and not (said and not WARMUP_SET.search(ev.prose)
-                                                and not _whole_epochs(ev, len(early))):
+            if ratio == NO_WARMUP_JUMP and not (said and not _whole_epochs(ev, len(early))):
                 break
             if early[peak] >= ratio * early[0] and _settled_spike(ev.head, early[peak] / 2, ratio):
                 froze = _frozen_after_jump(ev, peak)
@@ -920,6 +921,19 @@ def _frozen_early(ev: Evidence) -> tuple[str, list[str]] | None:
     return ("stall-after-drop", [f"the loss froze: {same}, after its first values moved (from {fmt(first)} at "
                                  f"{ev.where(0)}): the outputs no longer change, as when every unit of a layer has "
                                  "died or the model predicts one distribution for every input"])
+
+
+ADAPTIVE_NAMED = re.compile(r"(?i)\badam\w*|\brmsprop\b|\badafactor\b|\blamb\b|\blion\b")
+
+
+def _rate_flat_from_start(ev: Evidence) -> str:
+    """" in a run whose log prints ..." where the rate printed beside each of the first values, from the run's first
+    step, is one and the same (no warmup), beside an adaptive optimizer; or ""."""
+    rates = [p.rate for p in ev.head_at[:SPIKE_WINDOW]]
+    if len(rates) < 3 or None in rates or not rates[0] > 0 or len(set(rates)) != 1 or not at_run_start(ev) \
+            or not ADAPTIVE_NAMED.search(ev.prose):
+        return ""
+    return f" in a run whose log prints the same learning rate, {rates[0]:g}, from its first step (no warmup)"
 
 
 def _within(values: list[float], tolerance: float) -> bool:
