@@ -18,7 +18,7 @@ from .logscan import KEEP, Evidence
 from .logscan.positions import epoch_number, step_number
 from .plural import counted
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
-from .wording import WARMUP_SET, no_warmup_said, said_unnegated, sentences_only
+from .wording import ADAPTIVE, WARMUP_SET, no_warmup_said, said_unnegated, sentences_only
 
 # A pasted loop that clips the gradients after the optimizer's step (backward(), step(), then clip_grad_norm_ with no
 # backward() between) never clips an update: the step used the gradients unclipped, and the next zero_grad() clears
@@ -923,15 +923,12 @@ def _frozen_early(ev: Evidence) -> tuple[str, list[str]] | None:
                                  "died or the model predicts one distribution for every input"])
 
 
-ADAPTIVE_NAMED = re.compile(r"(?i)\badam\w*|\brmsprop\b|\badafactor\b|\blamb\b|\blion\b")
-
-
 def _rate_flat_from_start(ev: Evidence) -> str:
     """" in a run whose log prints ..." where the rate printed beside each of the first values, from the run's first
     step, is one and the same (no warmup), beside an adaptive optimizer; or ""."""
     rates = [p.rate for p in ev.head_at[:SPIKE_WINDOW]]
     if len(rates) < 3 or None in rates or not rates[0] > 0 or len(set(rates)) != 1 or not at_run_start(ev) \
-            or not ADAPTIVE_NAMED.search(ev.prose):
+            or not ADAPTIVE.search(ev.prose):
         return ""
     return f" in a run whose log prints the same learning rate, {rates[0]:g}, from its first step (no warmup)"
 

@@ -17,8 +17,8 @@ import sys
 
 from .curve_shape import ACCURACY_RISE, ENORMOUS_START, PLATEAU_FALL, Signature, fmt, same_batch_jumps
 from .logscan import Evidence, dialects
-from .wording import (MINUS_SCORE, NORMALS, WARMUP_SET, loss_kind, no_warmup_said, order_moved_it, rate_zero_failed,
-                      says_not_learning,
+from .wording import (ADAPTIVE, MINUS_SCORE, NORMALS, WARMUP_SET, loss_kind, no_warmup_said, order_moved_it,
+                      rate_zero_failed, says_not_learning,
                       score_out_of_range, sentences_and_ends, sentences_only, timing_of, tokens, untrained_output_nonfinite)
 
 ZERO_GRADIENT_WORDS, ACCURACY_WORDS = {"gradient", "exactly", "zero"}, {"accuracy", "improve"}
@@ -272,10 +272,9 @@ ABSOLUTE_LOSS = re.compile(r"\bloss\s*=\s*['\"](?:mae|mean_absolute_error|huber\
 SUMMED = re.compile(r"reduction\s*=\s*['\"]sum['\"]|size_average\s*=\s*False|\bsum(?:med)? (?:of|over) (?:the |all )?"
                     r"(?:per[- ]\w+ )?(?:\w+ )?(?:losses|errors|examples|samples|pixels|cross-?entropies)|\b(?:the )?sum,? not "
                     r"the mean|\bsummed\b|np\.sum\(|tf\.reduce_sum\(", re.I)
-# A model with no hidden layer, and the optimisers whose step does not grow with the gradient (printed_facts' raw
-# targets that climbed)
+# A model with no hidden layer (with wording.ADAPTIVE, the optimisers whose step does not grow with the gradient:
+# printed_facts' raw targets that climbed)
 LINEAR_MODEL = re.compile(r"\blinear[ _-]?regression\b|\bLinearRegression\b|\bSGDRegressor\b", re.I)
-ADAPTIVE = re.compile(r"\b(?:adam\w*|rmsprop|adagrad|adadelta|adafactor|lamb|lion)\b", re.I)
 PLAIN_SGD = re.compile(r"\bsgd\b|\bgradient descent\b", re.I)
 REGRESSION_SAID = re.compile(r"(?<!logistic )(?<!logistic-)regress\w*|\b(?:mse\w*|mean[ _-]squared|squared[ _-]error|mae|prices?)\b", re.I)
 PROBABILITY_WORDS = re.compile(r"\b(?:sigmoid|bce\w*|binary|logits?|probabilit\w*)\b", re.I)
@@ -287,7 +286,7 @@ PROBABILITY_WORDS = re.compile(r"\b(?:sigmoid|bce\w*|binary|logits?|probabilit\w
 # (and the two-class pairing the same way: a sigmoid output and a binary cross-entropy, whose from_logits is False too
 # unless set)
 DENSE = re.compile(r"\bDense\((?:[^()\n]|\([^()\n]*\))*\)")
-KERAS_SOFTMAX = re.compile(r"activation\s*=\s*['\"](?P<act>softmax|sigmoid)['\"]")
+KERAS_OUTPUT = re.compile(r"activation\s*=\s*['\"](?P<act>softmax|sigmoid)['\"]")
 KERAS_CROSSENTROPY = re.compile(r"(?:sparse_)?categorical_crossentropy|(?:Sparse)?CategoricalCrossentropy|"
                                 r"binary_crossentropy|BinaryCrossentropy")
 _KERAS_CE = r"(?:categorical_crossentropy|CategoricalCrossentropy|binary_crossentropy|BinaryCrossentropy)"

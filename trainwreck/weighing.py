@@ -19,7 +19,7 @@ from .paste_facts import (PAIRWISE, RATE_CLIMBS, LOG_OF_ZERO_WORDS, MASKED_SOFTM
                           CLIP_UNENGAGED_WORDS, HIGH_ADAPTIVE_WORDS,
                           SINGULAR_SLOPE_WORDS, ACCURACY_WORDS,
                           CLEARED_EACH_STEP, CONSTANT_FEATURE_WORDS, DENSE, EXP_OVERFLOW_WORDS, FLOOR_WORDS,
-                          FORGOT_INPUTS, FORGOT_TARGETS, FROM_LOGITS, KERAS_CROSSENTROPY, KERAS_SOFTMAX,
+                          FORGOT_INPUTS, FORGOT_TARGETS, FROM_LOGITS, KERAS_CROSSENTROPY, KERAS_OUTPUT,
                           PROBABILITY_LOSS_WORDS, PUT_OFF_WORDS, RATE_PROOF_WORDS, ORDER_BOUND_WORDS, RATE_RAISED_WORDS, RAW_PIXEL_WORDS,
                           REGRESSION_WORDS, SIGMOID_ZERO_WORDS, TORCH_LOGITS_LOSS, UNCLEARED_WORDS, UNLABELLED_WORDS, UNTRAINED_OUTPUT_WORDS, MASK_255_WORDS, LARGE_INIT_WORDS, NO_WARMUP_WORDS, RATE_ZERO_WORDS,
                           ZERO_GRADIENT_WORDS, ZERO_INIT_WORDS, classifier_shown, grads_said_zero,
@@ -753,7 +753,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                         f"0 (\"{' '.join(zero.group(0).split())}\"): float16 holds no magnitude below about 6e-08, and "
                         "gradients under about 3e-08 round to 0")
     dense = DENSE.findall(ev.prose) if entry.id in w.probabilities else []
-    output = KERAS_SOFTMAX.search(dense[-1]) if dense else None
+    output = KERAS_OUTPUT.search(dense[-1]) if dense else None
     # (a softmax with a categorical cross-entropy, a sigmoid with a binary one: the pairings Keras expects)
     paired = output and any(("binary" in m.group(0).lower()) == (output.group("act") == "sigmoid")
                             for m in KERAS_CROSSENTROPY.finditer(ev.prose))

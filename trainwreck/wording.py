@@ -1072,6 +1072,11 @@ def words_for(terms: list[str], sentences: str, most: int = 4) -> list[str]:
     return [found[t] for t in wanted if t in found][:most]
 
 
+# The optimisers whose step does not grow with the gradient (Adam and its kin divide each gradient by its own running
+# size): paste_facts' readings of raw targets and accumulated gradients, curve_shape's warmup-less first steps
+ADAPTIVE = re.compile(r"\b(?:adam\w*|rmsprop|adagrad|adadelta|adafactor|lamb|lion)\b", re.I)
+
+
 # ---- things that are normal ----------------------------------------------------------------
 
 # A run said to have no warmup ("no warmup", "warmup_steps=0")

@@ -175,7 +175,8 @@ def summary_losses(data: bytes) -> list[bytes]:
     if not keys:
         return []
     # (a CSV file the paste holds, `step,loss` and its rows, prints the step's own loss on each row)
-    summary, plain = 0, _csv_rows(window)
+    column = csv_column(window, (b"loss",))
+    summary, plain = 0, len(csv_values(window[:CSV_WINDOW], column, True)) if column else 0
     for line in window.split(b"\n"):
         has_summary, has_plain = SUMMARY_KEY.search(line), PLAIN_VALUE.search(TRAINING_PREFIX.sub(b"", line))
         if has_summary and (has_plain or SUMMARY_NONFINITE.search(line)):
@@ -183,18 +184,6 @@ def summary_losses(data: bytes) -> list[bytes]:
         summary += bool(has_summary)
         plain += bool(has_plain)
     return list(dict.fromkeys(keys)) if plain > summary else []
-
-
-def _csv_rows(window: bytes) -> int:
-    """How many rows follow the header of a CSV file whose loss column is a plain `loss` (csv_column), in the window."""
-    column = csv_column(window, (b"loss",))
-    if column is None:
-        return 0
-    sep = column[0]
-    lines = [line.strip() for line in window[:CSV_WINDOW].lower().split(b"\n") if line.strip()]
-    width = len(lines[column[2]].split(sep))
-    return sum(1 for row in lines[column[2] + 1:]
-               if len(fields := row.split(sep)) == width and row_value(fields, column) is not None)
 
 
 def mask(data: bytes, others: list[bytes]) -> bytes:
