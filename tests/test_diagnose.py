@@ -128,6 +128,23 @@ def run_cli(*args, stdin=None):
                           input=stdin, capture_output=True)
 
 
+def report_of(*args, stdin: bytes) -> str:
+    """What `trainwreck diagnose *args` prints for stdin, run in this process: for the tests of what the
+    report says (a process of its own costs 0.4 s, most of it compiling the patterns again); run_cli
+    keeps the tests of the process itself (exit status, one-line errors, standard input)."""
+    import contextlib
+
+    from trainwreck import cli
+
+    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    with contextlib.chdir(ROOT), contextlib.redirect_stdout(out), \
+            pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8"))
+        assert cli.main(["diagnose", *args]) == 0
+    out.flush()
+    return out.buffer.getvalue().decode("utf-8")
+
+
 def test_cli_reads_stdin_and_prints_json():
     log = tab_output("WR-220", "reproduce").encode()
     result = run_cli("-", "--json", stdin=log)
@@ -171,19 +188,19 @@ def test_a_nan_in_validation_alone_is_said_beside_the_training_verdict():
                        "the validation loss was nan at line 3 (`validation_loss nan`)"),
                       (mnist, "the validation loss was nan at epoch 1 (line 14) (`Test set: Average loss: nan`)"),
                       (tagged, "the validation loss was inf at step 200 (line 3) (`[eval]  step 200 | loss_ce nan | loss inf`)")):
-        out = run_cli("-", stdin=log.encode()).stdout.decode()
+        out = report_of("-", stdin=log.encode())
         assert out.count("No known failure found in the training loss.") == 1
         assert f"But {said}: only the training loss is diagnosed." in out
-        assert json.loads(run_cli("-", "--json", stdin=log.encode()).stdout)["validation_nonfinite"] == said
+        assert json.loads(report_of("-", "--json", stdin=log.encode()))["validation_nonfinite"] == said
     # beside a verdict on the words, too: a short paste whose only nan is the test set's
-    out = run_cli("-", stdin=("Loss: 2.301\nLoss: 2.204\n" + mnist.splitlines()[-1]).encode()).stdout.decode()
+    out = report_of("-", stdin=("Loss: 2.301\nLoss: 2.204\n" + mnist.splitlines()[-1]).encode())
     assert "Note: the validation loss was nan at line 3 (`Test set: Average loss: nan`)" in out
     # a finite validation loss, a sentence about one, a name that holds the key (a configuration's starting
     # best_val_loss=inf), or a sentence that opens with "Test" is not a printed non-finite validation value
     calm = (keyed.replace("val_loss=nan", "val_loss=0.66") + "my val loss is nan sometimes?\n"
             "Namespace(lr=0.1, best_val_loss=inf, patience=5)\nTest 2 with --fp16: loss nan from the first step\n"
             "best val loss: inf\n")
-    out = run_cli("-", stdin=calm.encode()).stdout.decode()
+    out = report_of("-", stdin=calm.encode())
     assert "No known failure found. " in out and "validation loss was" not in out
     # beside a training loss that went nan too, the validation's nan is no separate question (review_session27_logs K7)
     both = keyed.replace("train_loss=0.53", "train_loss=nan")
@@ -195,17 +212,16 @@ def test_a_nan_in_validation_alone_is_said_beside_the_training_verdict():
 
 
 def test_healthy_report_says_what_was_checked():
-    result = run_cli("-", stdin=tab_output("WR-220", "fix").encode())
-    out = result.stdout.decode()
+    out = report_of("-", stdin=tab_output("WR-220", "fix").encode())
     assert "No known failure found. 7 loss values, all finite: the loss fell from 0.6865 to 0.1856" in out
     assert "Checked: non-finite loss values, a sustained climb, an enormous first value" in out
     # seven values are too few to judge a plateau or a stall: the report does not say it checked them
     assert "too few values to judge a plateau or a stall (10 are needed)" in out and "a plateau, a stall" not in out
     zero = "".join(f"epoch {i} loss {max(0.0, 0.9 - 0.1 * i):.4f}\n" for i in range(12))
     assert "a loss that reaches 0 or below is not judged for a plateau or a stall" in \
-        run_cli("-", stdin=zero.encode()).stdout.decode()
+        report_of("-", stdin=zero.encode())
     longer = "".join(f"epoch {i} loss {0.9 * 0.8 ** i:.4f}\n" for i in range(12))
-    assert "a plateau, a stall, and the known warning messages" in run_cli("-", stdin=longer.encode()).stdout.decode()
+    assert "a plateau, a stall, and the known warning messages" in report_of("-", stdin=longer.encode())
 
 
 def test_memory_stays_bounded_on_a_large_log(tmp_path):
