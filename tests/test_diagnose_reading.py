@@ -768,3 +768,21 @@ def test_anomaly_modes_warning_of_where_the_op_was_made_is_read_not_left_unweigh
     d = diagnosis(text)
     assert not any("Error detected in" in u for u in d.unweighed)
     assert any("says where the backward operation that failed was made" in note for _c, note in d.read)
+
+
+def test_a_message_written_as_the_string_a_call_raises_is_the_code_not_the_message():
+    """A traceback echoes the source line that raised (`raise ValueError(f"Expected more than 1 value ...{size}")`)
+    above the error itself: that line is code, and the message is quoted from the line that printed it, once
+    (review_session41 i06 had quoted the f-string's `{size}")` as the value, "2 times")."""
+    text = ('  File "/venv/lib/python3.11/site-packages/torch/nn/functional.py", line 2776, in _verify_batch_size\n'
+            '    raise ValueError(f"Expected more than 1 value per channel when training, got input size {size}")\n'
+            "ValueError: Expected more than 1 value per channel when training, got input size torch.Size([1, 256])\n")
+    evidence = [e for e in diagnosis(text).matches[0].evidence if e.startswith("message")]
+    assert evidence == ['message "Expected more than 1 value per channel when training, got input size '
+                        'torch.Size([1, 256])" (line 3)']
+    # code pasted on its own, a warn() or a print() of a message, is no message printed either
+    code = 'warnings.warn("overflow encountered in exp")\nprint(\'loss is nan\')\n'
+    assert scan(io.BytesIO(code.encode()), "c", message_finder(CATALOG)).messages == {}
+    # ... while the message quoted in a sentence is the person's report of what was printed
+    said = 'I keep getting "Expected more than 1 value per channel when training, got input size torch.Size([1, 8])"\n'
+    assert scan(io.BytesIO(said.encode()), "s", message_finder(CATALOG)).messages != {}

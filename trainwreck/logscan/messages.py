@@ -35,6 +35,10 @@ def _family(anchor: bytes, pattern: bytes, origin: str | None, quotable: bool = 
 
 
 QUOTES = (b'"', b"'", b"`", "\u201c".encode())
+# A message written as the string a call is handed -- `raise ValueError(f"Expected more than 1 value ...")`, the
+# source line a traceback echoes above the error, or `warnings.warn("...")` in pasted code -- is the code that
+# would print it, not the message printed (a traceback's last line holds the message itself)
+IN_CALL = re.compile(rb"\w\(\s*[rRfFbBuU]{0,2}[\"']$")
 
 
 WARNING = "python-warning"           # the origin of Python's warning lines (not a framework's)
@@ -167,7 +171,7 @@ class MessageFinder:
         for index in dict.fromkeys(anchors):
             if index < declared:
                 known = self.declared[index]
-                if m := known.pattern.search(text):
+                if (m := known.pattern.search(text)) and not IN_CALL.search(text, 0, m.start()):
                     matched.append((m.start(), index, known, m))
         # filed in the order they stand on the line, whichever anchor made them candidates
         for _, _, known, m in sorted(matched, key=lambda t: t[:2]):
@@ -179,7 +183,8 @@ class MessageFinder:
             at = text.find(known.anchor)
             # a family's message starts at most LOOKBACK bytes before its anchor: search from there
             if at >= 0 and (m := known.pattern.search(text, max(0, at - LOOKBACK))):
-                if not known.quotable and any(q in text[:m.start()] for q in QUOTES):
+                if not known.quotable and any(q in text[:m.start()] for q in QUOTES) \
+                        or IN_CALL.search(text, 0, m.start()):
                     continue
                 shown = _shown(m.group("text") if "text" in known.pattern.groupindex else m.group(0))
                 ev.note_message(NUMBERS.sub("{}", shown), line, shown, known.origin)
