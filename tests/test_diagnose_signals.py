@@ -3092,6 +3092,33 @@ def test_a_lower_rate_that_did_not_help_said_in_chinese_is_a_rate_tried_that_fai
     assert d.matches[0].entry.id != "WR-220" and "WR-220" not in [m.entry.id for m in d.matches[:3]]
 
 
+def test_a_lower_rate_said_in_another_language_is_read_for_what_it_did():
+    """The rate lowered and what it did, in one sentence of Russian, German, French, Spanish, Portuguese or Chinese:
+    the same failure later is a rate that put it off (WR-260's tell beside a loop that never clears the gradients,
+    review_session41 i20: "Уменьшил lr в 5 раз (0.01) — то же самое, только позже"), the same failure is no help."""
+    assert lr_tried("Уменьшил lr в 5 раз (0.01) — то же самое, только позже: nan на ~60-й эпохе вместо 14-й.") \
+        == "delayed"
+    assert lr_tried("Ich habe die Lernrate auf 1e-4 gesenkt, aber es kommt nur später.") == "delayed"
+    assert lr_tried("降低学习率后只是推迟了") == "delayed"
+    assert lr_tried("Probé bajar el learning rate de 1e-3 a 1e-4 y pasa exactamente lo mismo, solo que en la época 7 "
+                    "en vez de la 3.") == "delayed"
+    assert lr_tried("Mit kleinerer Lernrate (1e-4) passiert dasselbe.") == "failed"
+    assert lr_tried("J'ai baissé le lr à 1e-4, ça ne change rien.") == "failed"
+    assert lr_tried("bajé el learning rate a 1e-4 y pasa lo mismo") == "failed"
+    # (a rate lowered that made it better, or a later said of something else, is neither)
+    assert lr_tried("Уменьшил lr — стало лучше") == ""
+    assert lr_tried("Später habe ich die Lernrate gesenkt.") == ""
+    loop = ("optimizer.zero_grad()\nfor xb, yb in train_loader:\n    loss = criterion(model(xb), yb)\n"
+            "    loss.backward()\n    optimizer.step()\n")
+    log = "".join(f"epoch {e}: train loss {v}\n" for e, v in enumerate(
+        [0.69, 0.41, 0.30, 0.25, 0.26, 0.34, 0.51, 0.45, 0.98, 1.6, 2.9, 7.4, 41.0, 208.9, "nan"]))
+    said = "Уменьшил lr в 5 раз (0.01) — то же самое, только позже: nan на ~60-й эпохе вместо 14-й.\n"
+    d = diagnosis(said + loop + log)
+    assert d.verdict == "failure" and d.matches[0].entry.id == "WR-260"
+    assert "the report says a lower learning rate only put the failure off" in " ".join(d.matches[0].evidence)
+    assert "only put the failure off" not in " ".join(diagnosis(loop + log).matches[0].evidence)
+
+
 def test_a_first_loss_of_ln_c_asked_about_is_the_uniform_start_of_a_healthy_run():
     """"Initial loss 10.37 on my 32k-vocab LM: is my init broken?" -- 10.37 is ln 32000, the uniform guess a fresh
     model makes (review_session34_blind p17, review_session34_final q08)."""

@@ -19,6 +19,7 @@ a clean log. This module reads such text three ways:
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import re
 from collections import Counter
@@ -797,11 +798,44 @@ LOWER_LR_FAILED_ZH = re.compile(r"(?:减小|降低|调小|减少|调低|改小|�
                                 r"(?:也不行|不行|没用|没有用|无效|不管用|还是|依然|仍然|依旧)")
 
 
+# ... and in the other languages reports come in, the rate lowered and what it did, in one sentence: "Уменьшил lr в 5
+# раз (0.01) — то же самое, только позже" (the same, only later: put off), "mit kleinerer Lernrate passiert dasselbe"
+# (the same: no help), "j'ai baissé le lr, ça ne change rien", "bajé el learning rate y sigue igual", "降低学习率后只是
+# 推迟了" (only put off). The rate's word and a verb or adjective of lowering, either first.
+_LR_WORD = (r"(?:\blr\b|learning[ _-]?rate|学习率|скорост\w*\s+обучения|\blernrate\w*|taux\s+d['’]apprentissage|"
+            r"tasa\s+de\s+aprendizaje|taxa\s+de\s+aprendizado)")
+_LOWERED = (r"(?:уменьш\w*|сниз\w*|сниж\w*|пониз\w*|понижа\w*|verringer\w*|reduzier\w*|gesenkt|senk\w*|verkleiner\w*|"
+            r"kleiner\w*|niedriger\w*|baiss\w*|rédui\w*|diminu\w*|plus\s+petit\w*|plus\s+faible|baj\w*|reduj\w*|"
+            r"reduc\w*|disminu\w*|menor|reduz\w*|baix\w*|减小|降低|调小|减少|调低|改小|下调)")
+LOWER_LR_FOREIGN = re.compile(r"(?:" + _LOWERED + r"[^.!?。！？\n]{0,25}?" + _LR_WORD + r"|" + _LR_WORD
+                              + r"[^.!?。！？\n]{0,25}?" + _LOWERED + r")(?P<rest>(?:[^.!?。！？\n]|\.\d){0,80})", re.I)
+# (later, or at another place instead: "pasa lo mismo, solo que en la época 7 en vez de la 3")
+_LATER_FOREIGN = re.compile(r"позже|отсроч\w*|вместо|später|(?:an)?statt\b|plus\s+tard|au\s+lieu\s+d|más\s+tarde|"
+                            r"en\s+(?:vez|lugar)\s+de|mais\s+tarde|em\s+vez\s+de|更晚|推迟|延后|晚一些|晚了", re.I)
+_SAME_FOREIGN = re.compile(r"то\s+же\s+самое|тоже\s+самое|не\s+помог\w*|без\s+изменений|вс[её]\s+равно|"
+                           r"(?:hilft|half|hat)\s+nicht|nicht\s+geholfen|dasselbe|das\s+gleiche|trotzdem|"
+                           r"n['’](?:aide|a\s+pas\s+aidé|y\s+fait)|ne\s+change\s+rien|rien\s+ne\s+change|pareil|la\s+même\s+chose|"
+                           r"no\s+ayud\w*|lo\s+mismo|sigue\s+igual|não\s+ajud\w*|o\s+mesmo|mesma\s+coisa|"
+                           r"也不行|不行|没用|没有用|无效|不管用|还是|依然|仍然|依旧", re.I)
+
+
+def _lower_rate_foreign(text: str) -> str:
+    """"delayed" or "failed" for a lower rate tried in words of another language (LOWER_LR_FOREIGN), else ""."""
+    for m in itertools.islice(LOWER_LR_FOREIGN.finditer(text), 20):
+        if _LATER_FOREIGN.search(m.group(0)):
+            return "delayed"
+        if _SAME_FOREIGN.search(m.group(0)):
+            return "failed"
+    return ""
+
+
 def lr_tried(text: str) -> str:
     """"failed" when the text says a lower learning rate did not help (a rate of 0 included), "delayed" when it only
     put the failure off, "helped" when it did, else ""."""
     if rate_zero_failed(text) or LOWER_LR_FAILED_ZH.search(text):
         return "failed"
+    if foreign := _lower_rate_foreign(text):
+        return foreign
     folded = _folded(text)
     if PUT_OFF_LR.search(folded):
         # (a lower rate still that cured it says more: "3e-3 only puts the nan off, 3e-4 trains fine" is a rate too
@@ -1043,7 +1077,8 @@ _TOKEN = re.compile(r"\S+")
 _PROSE_WORD = re.compile(r"[A-Za-z][a-z]*(?:'[a-z]*)?[,.;:!?]?")
 
 
-def _mostly_prose(line: str) -> bool:
+def mostly_prose(line: str) -> bool:
+    """Is the line a sentence of the report's (most of its tokens words), not code or a log's line?"""
     if CODE_START.match(line):
         return False
     tokens = _TOKEN.findall(line)
@@ -1058,7 +1093,7 @@ def sentences_only(text: str) -> str:
         if line.lstrip().startswith("```"):
             fenced = not fenced
             continue
-        if not fenced and (not CODE_LINE.search(line) or _mostly_prose(line)):
+        if not fenced and (not CODE_LINE.search(line) or mostly_prose(line)):
             out.append(line)
     return "\n".join(out)
 
