@@ -342,3 +342,18 @@ def test_the_clipping_threshold_is_read_as_each_tool_spells_it(setting):
     assert diagnosis_of("SGD(learning_rate=4.0, clipvalue=50.0)\n" + log).signature.name == "climb-then-nonfinite"
     # (a flag of another name that holds the word is not the threshold)
     assert diagnosis_of("--clip-mode value --clip_value 50\n" + log).signature.name == "climb-then-nonfinite"
+
+
+def test_a_validation_nan_said_in_a_sentence_is_placed_where_the_log_printed_it():
+    """A report's first sentence that quotes the log ("Loss is 0.0 ... grad_norm is nan, eval_loss nan") is no
+    line the run printed: the validation nan is placed where the Trainer printed it, after the training loss broke,
+    and is then no separate question (review_session41 i26 had said "nan at line 1")."""
+    said = ("mt5 fine-tune on a T4 with fp16. Loss is 0.0 from the first log line and grad_norm is nan, eval_loss nan. "
+            "It trained fine in bf16 on an A100 and nothing else changed.\n")
+    log = "".join(f"{{'loss': 0.0, 'grad_norm': nan, 'learning_rate': 0.0003, 'epoch': {e / 100}}}\n"
+                  for e in range(4, 36, 4))
+    log += "{'eval_loss': nan, 'eval_runtime': 212.88, 'epoch': 0.32}\n"
+    assert diagnosis_of(said + log).validation == ""
+    # ... and where the sentence is all the report has, it still says where the words put it
+    assert diagnosis_of("loss 0.41\nloss 0.39\nloss 0.37\n" + said).validation.startswith(
+        "the validation loss was nan at line 4")

@@ -11,6 +11,7 @@ one thing to paste that would decide between them.
 """
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from dataclasses import dataclass, field, replace
@@ -35,7 +36,7 @@ from .paste_facts import (NEGATIVE, RATE_CLIMB, RATE_VANISHED, accumulation_fix,
 from .weighing import (CODE_CONSTRUCTS, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
 from .wording import (BENIGN_OVERFLOW, RESTARTED, STUCK, UNIFORM_START, Normal, lr_tried, normals_asked, says_failure,
-                      says_not_learning, timing_of,
+                      mostly_prose, says_not_learning, timing_of,
                       tokens, untrained_output_nonfinite)
 
 # What a caller of the engine needs comes from here: the finder the scan takes, the diagnosis, the curve's signature.
@@ -109,9 +110,23 @@ VALIDATION_NAN = [
 ]
 
 
+def _printed(pattern: re.Pattern, prose: str) -> re.Match | None:
+    """The first match of the pattern on a line the log printed, before one in a sentence of the report's: "Loss is 0.0
+    from the first log line and grad_norm is nan, eval_loss nan" says what the Trainer printed further down, where
+    its place is (review_session41 i26 had placed it at line 1, before the training loss broke)."""
+    said = None
+    for m in itertools.islice(pattern.finditer(prose), 50):
+        start = prose.rfind("\n", 0, m.start()) + 1
+        end = prose.find("\n", m.end())
+        if not mostly_prose(prose[start:end if end >= 0 else len(prose)]):
+            return m
+        said = said or m
+    return said
+
+
 def _validation_nonfinite(ev: Evidence) -> tuple[str, int]:
     """Where the report first shows a non-finite validation loss (in its start, as pasted), and its line; or ("", 0)."""
-    found = [(m.start(), m.group(1), m.group(0).strip()) for pattern in VALIDATION_NAN if (m := pattern.search(ev.prose))]
+    found = [(m.start(), m.group(1), m.group(0).strip()) for pattern in VALIDATION_NAN if (m := _printed(pattern, ev.prose))]
     # a table's validation column (fastai's `valid_loss`): offsets in bytes, as the table was read
     data = ev.prose.encode()
     row = next((r for r in validation_rows(data) if not math.isfinite(to_float(r[2]))), None)
