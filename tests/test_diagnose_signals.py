@@ -9,7 +9,8 @@ from conftest import ROOT, real_catalog
 from trainwreck.diagnose import diagnose, message_finder
 from trainwreck.diagnose_report import report
 from trainwreck.logscan import scan
-from trainwreck.wording import lr_tried, tokens, when
+from trainwreck.paste_facts import LARGE_INIT
+from trainwreck.wording import lr_tried, rate_zero_failed, tokens, when
 
 CATALOG = real_catalog()
 
@@ -4379,3 +4380,23 @@ def test_a_rate_the_log_prints_unchanged_from_step_0_beside_adam_is_no_warmup_fo
         in d.matches[0].evidence[0]
     warmed = diagnosis(log([6e-4 * min(1.0, (s + 1) / 20) for s in range(len(losses))]))
     assert warmed.signature.name != "spike-then-recover"
+
+
+def test_a_loss_enormous_before_any_update_said_in_words_with_an_unscaled_torch_init_is_the_initialisation():
+    """Two lines of words (review_session41 i16): PyTorch's `nn.init.normal_(w, 0.0, 1.0)` (tensor, mean, std: a
+    standard deviation of 1), "the very first printed loss is 193847216504832.0000", "even with lr=0 it prints 1.9e14
+    on every step", "before a single update": the initial scale, from the start, at a rate of 0 -- WR-120 first, not a
+    rate "on timing alone", and the check that decides is read before any update, not anomaly mode's backward op."""
+    text = ("12-layer relu mlp (width 512) on cifar, I init with nn.init.normal_(w, 0.0, 1.0) and zero biases. very "
+            "first printed loss is 193847216504832.0000 and it's nan on the next step\neven with lr=0 it prints 1.9e14 "
+            "on every step, so it can't be the optimizer?? how is the loss that big before a single update")
+    d = diagnosis(text)
+    assert d.matches[0].entry.id == "WR-120"
+    evidence = " ".join(d.matches[0].evidence)
+    assert "`normal_(w, 0.0, 1.0)`" in evidence and '("even with lr=0")' in evidence
+    assert "it showed from the first values" in evidence
+    assert d.ask.startswith("the result of this check for WR-120: Before training, print each layer's RMS")
+    # (a bias drawn at std 1, a small std given by position, or a rate of 0 planned, is none of these)
+    assert not LARGE_INIT.search("nn.init.normal_(self.fc.bias, 0.0, 1.0)")
+    assert not LARGE_INIT.search("nn.init.normal_(w, 0.0, 0.02)")
+    assert rate_zero_failed("should I try it even with lr=0 to see?") == ""

@@ -35,9 +35,8 @@ from .paste_facts import (NEGATIVE, RATE_CLIMB, RATE_VANISHED, accumulation_fix,
                           shuffled_apart, summed_prints, shown_frameworks, uniform_start, unshuffled_loader)
 from .weighing import (CODE_CONSTRUCTS, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
-from .wording import (BENIGN_OVERFLOW, RESTARTED, STUCK, UNIFORM_START, Normal, lr_tried, normals_asked, says_failure,
-                      mostly_prose, says_not_learning, timing_of,
-                      tokens, untrained_output_nonfinite)
+from .wording import (BENIGN_OVERFLOW, RESTARTED, STUCK, UNIFORM_START, Normal, lr_tried, mostly_prose, normals_asked,
+                      rate_zero_failed, says_failure, says_not_learning, timing_of, tokens, untrained_output_nonfinite)
 
 # What a caller of the engine needs comes from here: the finder the scan takes, the diagnosis, the curve's signature.
 __all__ = ["Diagnosis", "Match", "diagnose", "message_finder", "signature_of", "weigher"]
@@ -841,6 +840,10 @@ def _deciding_question(d: Diagnosis, w: Weigher) -> str:
         # nothing went nan or inf: no check that names the op of a nan decides, what the first candidate's does may
         # (a message no entry declares -- PyTorch's warning that a target's size differs from the input's -- is no
         # nan either: asking for anomaly mode's report "at the first nan" of a run with none asks for nothing)
+        return _confirm_question(entries[0], ev)
+    if rate_zero_failed(ev.prose):
+        # a rate of 0 broke it: no update did, so no backward op's name decides; what the first candidate's own check
+        # reads before any update does (each layer's spread at initialisation, the data)
         return _confirm_question(entries[0], ev)
     if entries[0].id in w.rate_proof and lr_tried(ev.prose) == "failed":
         # a lower rate did not move the failure, and the first candidate is one that breaks where it is met (a bad

@@ -796,6 +796,9 @@ LARGE_INIT_WORDS = {"weight", "init", "large"}
 # (the std's number ends where no digit, letter or point follows: `1e-3` and `1.5e-2` are no std of one, and a lookahead
 # that scanned the digits again at each backtrack was quadratic in a long run of them)
 LARGE_INIT = re.compile(r"\bnormal_?\(\s*[\w.\[\]]{0,40}weight[^)\n]{0,40}?\bstd\s*=\s*[1-9]\d*(?:\.\d*)?(?![\w.])\s*\)?"
+                        # (PyTorch's order, tensor, mean, std: `nn.init.normal_(w, 0.0, 1.0)`; not a bias's)
+                        r"|\bnormal_\(\s*(?![\w.\[\]]{0,40}bias)[\w.\[\]]{1,40}\s*,\s*(?:mean\s*=\s*)?-?\d+(?:\.\d*)?\s*,\s*"
+                        r"(?:std\s*=\s*)?[1-9]\d*(?:\.\d*)?(?![\w.])\s*\)"
                         r"|\bRandomNormal\([^)\n]{0,40}?\bstddev\s*=\s*[1-9]\d*(?:\.\d*)?(?![\w.])\s*\)?"
                         r"|(?:\b[Ww](?:eights?)?_?\w{0,10}\s*=\s*(?:\[\s*)?|nn\.Parameter\(\s*)(?:np\.random\.randn|torch\.randn)"
                         r"\(\s*\w+\s*,\s*\w+\s*\)(?![ \t]*[*/])"
@@ -1521,7 +1524,8 @@ PARENT = {"lightning": "pytorch", "transformers": "pytorch", "fairseq": "pytorch
 # Named, or shown by code only its API writes: PyTorch's `nn.Linear`, `nn.CrossEntropyLoss()`, `loss.backward()`,
 # `optimizer.zero_grad()`, `F.softmax(`, `.masked_fill(`, `.cuda()`, as PyTorch spells them (Flax's `nn.relu`, `nn.Dense`
 # and `nn.Module`, TensorFlow's `tf.nn.softmax`, are not PyTorch's); Keras's `layers.Dense(` (not `model.fit(`: scikit-learn's too); JAX's `optax.`.
-NAMED_FRAMEWORK = [(re.compile(r"(?i:\b(?:py)?torch\b|\bfastai\b|\blightning\b)|(?<![\w.])nn\.(?:Linear|Conv[123]d|LSTM|GRU|"
+NAMED_FRAMEWORK = [(re.compile(r"(?i:\b(?:py)?torch\b|\bfastai\b|\blightning\b)|(?<![\w.])nn\.(?:init\.\w+|Module|Parameter|"
+                               r"Sequential|Linear|Conv[123]d|LSTM|GRU|"
                                r"Embedding|BatchNorm[123]d|LayerNorm|Dropout|ReLU|Softmax|LogSoftmax|\w+Loss)\b|"
                                r"\.(?:backward|zero_grad|cuda)\(\)|(?<![\w.])F\.(?:relu|softmax|log_softmax|cross_entropy|"
                                r"mse_loss|nll_loss|binary_cross_entropy\w*)\(|\.masked_fill_?\(|"

@@ -189,9 +189,11 @@ _NO_VALUE_BEFORE = "".join(rf"(?<!\d\.\d{{{k}}} )" for k in range(1, 7))
 WHEN = [
     (r"\b(?:from the (?:very )?(?:start|beginning|first \w+)|at the (?:very )?(?:start|beginning)|first forward pass"
      r"|(?:at|on|in) the (?:very )?first (?:batch|step|iteration|epoch|forward)|from (?:step|epoch|iteration)[ =:]+0\b"
-     r"|the (?:very )?first (?:printed |logged |reported )?loss (?:value )?(?:is|was) +(?:already +)?(?=-?(?:nan|inf)\b)"
+     # (or an enormous number: "the very first printed loss is 193847216504832.0000")
+     r"|the (?:very )?first (?:printed |logged |reported )?loss (?:value )?(?:is|was) +(?:already +)?"
+     r"(?=-?(?:nan|inf)\b|\d{7}|\d(?:\.\d+)?e\+?(?:[6-9]|[1-9]\d))"
      r"|" + _NO_VALUE_BEFORE + r"(?:at|in) (?:step|epoch|iteration)[ =]+0\b" + _FINE_THERE +
-     r"|right away|immediately|before (?:any|the first) (?:update|step)|when (?:the )?training starts"
+     r"|right away|immediately|before (?:any|the first|a single) (?:update|step)|when (?:the )?training starts"
      # (the first step said to break: "first step already blows up", "the very first batch is already nan")
      r"|(?:the )?(?:very )?first (?:batch|step|iteration|update|forward(?: pass)?) +(?:already +|immediately +)?"
      r"(?=blows? up|explodes?|diverges?|(?:is|gives?|returns?|goes|turns) +(?:already +)?(?:nan|inf)\b)"
@@ -759,6 +761,9 @@ def _default_rate_worked(folded: str) -> bool:
 # initial weights, or the data, made the failure -- the lowest rate tried, and it did not help.
 RATE_ZERO = re.compile(r"\b(?:lr|learning[ _-]?rate)\s*(?:(?:=|:|of|to|at|is|set to)\s*)?0(?:\.0*)?(?![\d.]|e-|,\d)"
                        r"(?:[^.;\n]|\.\d){0,80}?\b(?:same|still|also|too|even|again|nan|inf)\b|"
+                       # ("even with lr=0 it prints 1.9e14 on every step": what follows is what it still did)
+                       r"\beven\s+(?:with|at|using)\s+(?:an?\s+)?(?:lr|learning[ _-]?rate)\s*(?:(?:=|:|of)\s*)?0(?:\.0*)?"
+                       r"(?![\d.]|e-|,\d)|"
                        # (and an optimizer built with a rate of 0: "I ran it with `optax.adam(0.0)` and the step-0 loss is
                        # the same")
                        r"\b(?:optax\.|optim\.|optimizers\.)?(?:adam\w*|sgd|rmsprop|adagrad|lamb|lion)\((?:[^()\n]{0,40},\s*)?"
