@@ -2037,6 +2037,16 @@ def test_values_called_raw_before_their_name_are_unscaled():
     assert scaled_said("it sees unnormalized inputs and raw prices")["unscaled"] == {
         "inputs": "unnormalized inputs", "targets": "raw prices"}
     assert scaled_said("raw data in, standardised features out")["unscaled"] == {}
+    # ... and columns, a table's features (review_session41 i30: a linear regression on "4 raw columns" with its target
+    # z-scored climbed to inf: raw features' second face first, not a rate alone)
+    assert scaled_said("predicting energy use from 4 raw columns; y is z-scored")["unscaled"] == {"inputs": "raw columns"}
+    text = ("Simple linear regression in PyTorch, predicting (standardized) energy use of buildings from 4 raw columns: "
+            "floor area [m^2, ~800-6000], year built [~1950-2020]. y is z-scored so it's mean 0 std 1. nn.Linear(4, 1), "
+            "MSELoss, plain SGD.\n" + "".join(f"epoch {e}  loss {v}\n" for e, v in enumerate(
+                ["4.1183e+06", "2.3874e+13", "1.3862e+20", "8.0491e+26", "4.6738e+33", "inf", "nan", "nan"])))
+    d = diagnosis(text)
+    assert [m.entry.id for m in d.matches[:2]] == ["WR-330", "WR-220"]
+    assert 'the report says the inputs were not scaled ("raw columns")' in d.matches[0].evidence
 
 
 def test_a_later_epoch_instead_of_an_earlier_one_needs_a_failure_a_rate_tried_and_no_question():

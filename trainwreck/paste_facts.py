@@ -233,7 +233,7 @@ UNSCALED_SAID = re.compile(r"\b(?:did(?:n't| not)|do(?:n't| not)|never|without|f
                            r"(?:used|fed|passed|left|kept|given)\s+(?:in\s+)?as[\s-](?:they\s+(?:come|are)|is))\b|"
                            # ("on raw features", "unnormalized inputs")
                            r"\b(?:raw|unscaled|unnormali[sz]ed|unstandardi[sz]ed)\s+(?P<raw>inputs?|features?|pixels?|"
-                           r"images?|targets?|prices?)\b", re.I)
+                           r"images?|targets?|prices?|columns?)\b", re.I)
 # A scaling the pasted code does: an array assigned a scaler's output (`y_train = y_scaler.fit_transform(...)`,
 # `X = StandardScaler().fit_transform(X)`), or its own standardisation or min-max (`X = (X - X.mean(0)) / X.std(0)`, `y =
 # (y - mu) / sd`, `X = X / 255.0` is the pixels' own, read elsewhere)
@@ -242,7 +242,7 @@ SCALED_IN_CODE = re.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_]\w{0,20})[ \t]*=[ \t]
                             r"(?:[^()\n]|\([^()\n]{0,20}\)){0,20}\)[ \t]*/)")
 # (a split's name is its array's: x_train, X_val, y_test)
 SCALED_TARGETS = re.compile(r"\b(?:y(?:_[a-z]{1,10})?|targets?|labels?|outputs?|prices?)\b", re.I)
-SCALED_INPUTS = re.compile(r"\b(?:x(?:_[a-z]{1,10})?|inputs?|features?|images?|pixels?|data)\b", re.I)
+SCALED_INPUTS = re.compile(r"\b(?:x(?:_[a-z]{1,10})?|inputs?|features?|images?|pixels?|data|columns?)\b", re.I)
 # a verb that a negation governs ("did not normalize", "haven't standardised", "forgot to scale" -- the last two
 # words before it)
 NEGATED = re.compile(r"(?:\bnot|\b\w+n't|\bnever|\bwithout|\bforgot(?:ten)?(?: to)?)\s+(?:\w+\s+)?$", re.I)
