@@ -1859,6 +1859,13 @@ def test_code_that_breaks_at_one_value_is_a_fact_beside_a_nan():
     for empty in ("After cleaning one review has length 0.", "its whole mask row is True", "some texts are empty"):
         assert set(breaking_construct(padded + empty)) == {"masked-inf"}, empty
     assert breaking_construct(padded + "Batches are padded to the longest review.") == {}
+    # ... or beside a printed count of each sequence's unpadded tokens that holds a 0 (review_session41 i22)
+    counted = padded + "I dumped batch 1873: (input_ids != 0).sum(1) =\ntensor([ 87, 128,  41,\n          0,  71])"
+    assert "(`(input_ids != 0).sum(1)` holds a 0)" in breaking_construct(counted)["masked-inf"]
+    assert "holds a 0" in breaking_construct(padded + "lengths: [12, 0, 7]")["masked-inf"]
+    for counts in ("(input_ids != 0).sum(1) = tensor([ 87, 128, 41, 10])", "lengths: [12, 30, 7]",
+                   "key_padding_mask.sum(1) = tensor([0, 3, 5])"):      # (a count of the padding: 0 is none of it)
+        assert breaking_construct(padded + counts) == {}, counts
     assert set(breaking_construct("loss = -(y * torch.log(p) + (1 - y) * torch.log(1 - p)).mean()")) == {"log-unguarded"}
     assert set(breaking_construct("l = tf.log(tf.sigmoid(z))")) == {"log-unguarded"}
     assert set(breaking_construct("d = torch.sqrt(((a - b) ** 2).sum(1))")) == {"sqrt-at-zero"}

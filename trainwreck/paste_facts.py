@@ -548,6 +548,22 @@ ALL_PADDING = re.compile(r"\b(?:length|len)(?: of)? 0\b|\bzero[- ]length\b|\bemp
                          r"\b(?:is|are)\s+(?:all\s+)?True\b|\ball[- ]padding\b|\bonly padding\b", re.I)
 
 
+# ... or prints one: a count of each sequence's tokens that are not padding (`(input_ids != 0).sum(1)`, an attention
+# mask's sum, `lengths`) whose printed list holds a 0 (`tensor([ 87, 128, ..., 0, 71, ...])`)
+TOKENS_COUNTED = re.compile(r"(?:\(\s*[\w.]{1,40}\s*!=\s*[\w.]{1,40}\s*\)|\b(?![\w.]{0,40}pad)[\w.]{0,40}attention_mask)"
+                            r"\.sum\(\s*(?:dim\s*=\s*)?-?\d\s*\)|\b(?:lengths?|lens|seq_lens?|seq_lengths?|src_lengths?)\b")
+COUNTS_LIST = re.compile(r"[ \t]*(?:=|:|->)?\s{0,4}(?:tensor\(|array\()?\[(?P<values>[\d,\s]{1,4000})\]")
+
+
+def _no_token_printed(prose: str) -> str:
+    """The count of unpadded tokens the paste prints with a 0 among its values (TOKENS_COUNTED), or ""."""
+    for m in itertools.islice(TOKENS_COUNTED.finditer(prose), 20):
+        listed = COUNTS_LIST.match(prose, m.end())
+        if listed and "0" in listed.group("values").replace(",", " ").split():
+            return m.group(0)
+    return ""
+
+
 @functools.lru_cache(maxsize=4)      # (asked by the printed facts and by the overflow a printed logit shows; read only)
 def breaking_construct(prose: str) -> dict[str, str]:
     """The constructs of pasted code that break at one value (see MASKED_INF, LOG_CALL, EXP_OF, SQRT_CALL), as facts."""
@@ -557,9 +573,10 @@ def breaking_construct(prose: str) -> dict[str, str]:
         out["masked-inf"] = (f"the pasted code fills masked scores with -inf (`{' '.join(prose[m.start():m.end()].split())}`):"
                              " a row whose every position is masked is all -inf, and its softmax is exp(-inf - (-inf)) "
                              "= nan")
-    elif PADDING_MASK.search(prose) and (empty := ALL_PADDING.search(prose)):
-        out["masked-inf"] = (f"the paste hands attention a key_padding_mask and says a sequence can be all padding "
-                             f"(\"{' '.join(empty.group(0).split())}\"): a query whose keys are all masked has nothing "
+    elif PADDING_MASK.search(prose) and ((empty := ALL_PADDING.search(prose)) or (printed := _no_token_printed(prose))):
+        said = (f"says a sequence can be all padding (\"{' '.join(empty.group(0).split())}\")" if empty else
+                f"prints a sequence with no token that is not padding (`{printed}` holds a 0)")
+        out["masked-inf"] = (f"the paste hands attention a key_padding_mask and {said}: a query whose keys are all masked has nothing "
                              "to attend to, and nn.MultiheadAttention gives it a nan output (with need_weights=True, its "
                              "default; with need_weights=False, 0 from PyTorch 2.5 on, except on its inference fast path)")
     # (a log on a where's branch is the where's trap, its gradient: SQRT_CALL's; each argument judged once, however
