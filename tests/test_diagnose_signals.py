@@ -3986,6 +3986,33 @@ def test_a_question_about_a_gap_or_overfitting_is_answered_from_the_validation_l
     assert diagnosis("val_loss higher than loss, overfitting?\n" + short).trend == ""
 
 
+def test_a_validation_loss_that_never_beat_a_uniform_guess_is_no_overfitting():
+    """(review_session41 i35) Images and labels shuffled apart: the training loss falls as the net learns them by
+    heart, while the validation accuracy stays at 1/10 and the validation loss never leaves ln 10 = 2.303. It was lowest
+    at its first value and rose since, but that is no overfitting (whose validation loss fell first), and the weights of
+    its lowest point are worth nothing: the report says the validation never beat a uniform guess."""
+    rows = [(1, "0.0994", "2.3089", "0.1004", "2.3027"), (2, "0.1012", "2.3025", "0.0982", "2.3028"),
+            (5, "0.1031", "2.3011", "0.0996", "2.3031"), (10, "0.1107", "2.2967", "0.0978", "2.3052"),
+            (20, "0.1528", "2.2431", "0.1010", "2.3298"), (40, "0.2894", "1.9603", "0.0991", "2.5176")]
+    log = "".join(f"Epoch {e}/40\n1407/1407 ━━━━━━━━━━━━━━━━━━━━ 6s 4ms/step - accuracy: {a} - loss: {t} - "
+                  f"val_accuracy: {va} - val_loss: {v}\n" for e, a, t, va, v in rows)
+    d = diagnosis(log)
+    assert d.verdict == "healthy"
+    assert d.trend.startswith("the validation loss the log prints never fell below 2.303 (ln 10 = 2.303, the loss of a "
+                              "uniform guess over 10 classes), and its validation accuracy stayed near 1/10, from "
+                              "0.0978 to 0.101")
+    assert "overfitting; the weights of its lowest point" not in d.trend
+    assert "The training loss that falls beside it is learned by heart" in d.trend
+    # (beside a training loss that did not fall, nothing was learned by heart: no such advice)
+    from trainwreck.validation_curve import trend
+    assert trend(log, rose_only=True).endswith("which starts from a validation loss that fell first")
+    # a validation accuracy that left 1/10, or a validation loss that fell below ln 10 first, is the old story
+    learned = log.replace("val_accuracy: 0.0991", "val_accuracy: 0.4120")
+    assert "that is overfitting" in diagnosis(learned).trend
+    fell = log.replace("val_loss: 2.3031", "val_loss: 2.1031")
+    assert "that is overfitting" in diagnosis(fell).trend
+
+
 def test_a_healthy_training_loss_beside_a_validation_loss_that_rose_says_so():
     """The training loss falls to 0.0008 while the validation loss printed beside it rises from its first value:
     no failure of the catalogue's, but the report says the validation loss rose, and from where."""

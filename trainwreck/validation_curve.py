@@ -15,6 +15,15 @@ from .logscan.numbers import NUMBER, to_float
 VALIDATION_LOSS = re.compile(rb"(?i)(?<![\w])(?:val(?:idation)?|valid|eval)[_ ]loss['\"]?[ \t]*[:=]?[ \t]*(" + NUMBER
                              + rb")(?![\w.])")
 VALIDATION_COLUMNS = (b"val_loss", b"validation_loss", b"valid_loss", b"eval_loss")
+# ... and its accuracy (Keras's `val_accuracy: 0.0991`, `val_acc=0.10`)
+VALIDATION_ACCURACY = re.compile(rb"(?i)(?<![\w])(?:val(?:idation)?|valid|eval)[_ ]acc(?:uracy)?['\"]?[ \t]*[:=]?[ \t]*("
+                                 + NUMBER + rb")(?![\w.])")
+VALIDATION_ACCURACY_COLUMNS = (b"val_accuracy", b"val_acc", b"valid_accuracy", b"eval_accuracy")
+# A validation accuracy that stays within this share of 1/K at every value is a uniform guess over K classes, when the
+# validation loss's lowest is ln K to within this share too: it never beat that guess (K from the accuracy alone is
+# no count of classes: 1/0.107 rounds to 9 for a 10-class run at 10.7%)
+CHANCE_SPREAD = 0.1
+CHANCE_LOSS = 0.02
 MIN_VALUES = 3
 # a validation loss this far above its lowest, at its last value, has turned: rose, not a wobble at its floor
 ROSE = 1.05
@@ -22,13 +31,13 @@ ROSE = 1.05
 NOTHING_CARRIED = 2.0
 
 
-def values(text: str) -> list[float]:
+def values(text: str, key: re.Pattern = VALIDATION_LOSS, columns: tuple[bytes, ...] = VALIDATION_COLUMNS) -> list[float]:
     """The validation losses the text prints, in order (finite ones only): under their key on each line, or in a CSV
-    file's `val_loss` column (Keras's CSVLogger)."""
+    file's `val_loss` column (Keras's CSVLogger). (`key`, `columns`: another validation quantity's)"""
     data = text.encode("utf-8", "replace")
-    column = csv_column(data, VALIDATION_COLUMNS)
+    column = csv_column(data, columns)
     printed = (csv_values(data, column, True) if column is not None else
-               [m.group(1) for m in VALIDATION_LOSS.finditer(data)])
+               [m.group(1) for m in key.finditer(data)])
     out = []
     for number in printed:
         v = to_float(number)
@@ -37,13 +46,15 @@ def values(text: str) -> list[float]:
     return out
 
 
-def trend(text: str, rose_only: bool = False) -> str:
+def trend(text: str, rose_only: bool = False, train_fell: bool = False) -> str:
     """A sentence on the validation loss's course, or "" where it prints fewer than MIN_VALUES (with rose_only, only
-    where it rose from its lowest)."""
+    where it rose from its lowest; train_fell: the training loss beside it fell)."""
     seen = values(text)
     if len(seen) < MIN_VALUES:
         return ""
     n, low = len(seen), min(seen)
+    if chance := _never_beat_chance(text, low, train_fell):
+        return chance
     at = max(k for k, v in enumerate(seen) if v == low) + 1
     if at == n and not rose_only:
         fell = ("fell at every value" if all(b <= a for a, b in zip(seen, seen[1:])) else "ends at its lowest")
@@ -58,3 +69,25 @@ def trend(text: str, rose_only: bool = False) -> str:
         return (f"the validation loss the log prints was lowest at value {at} of {n} ({fmt(low)}) and rose since, "
                 f"to {fmt(seen[-1])}: that is overfitting; the weights of its lowest point are the ones to keep")
     return ""
+
+
+def _never_beat_chance(text: str, low: float, train_fell: bool) -> str:
+    """A sentence where the validation accuracy stayed at 1/K at every value (K classes, from its values) and the
+    validation loss never fell below ln K, the loss of a uniform guess over them; else "". Nothing the model learned
+    carried to the validation rows, from the start: no overfitting, which starts from a validation loss that fell."""
+    accuracies = values(text, VALIDATION_ACCURACY, VALIDATION_ACCURACY_COLUMNS)
+    if len(accuracies) < MIN_VALUES or not 0 < sum(accuracies) / len(accuracies) <= 0.5:
+        return ""
+    classes = round(len(accuracies) / sum(accuracies))
+    if classes < 2 or any(abs(a * classes - 1) > CHANCE_SPREAD for a in accuracies) \
+            or abs(low / math.log(classes) - 1) > CHANCE_LOSS:
+        return ""
+    span = (f"at {fmt(low_acc)}" if (low_acc := min(accuracies)) == max(accuracies) else
+            f"from {fmt(low_acc)} to {fmt(max(accuracies))}")
+    return (f"the validation loss the log prints never fell below {fmt(low)} (ln {classes} = {math.log(classes):.4g}, "
+            f"the loss of a uniform guess over {classes} classes), and its validation accuracy stayed near 1/{classes}, "
+            f"{span}: nothing the model learned carried over to rows it "
+            "did not train on, from the first epoch -- not overfitting, which starts from a validation loss that fell "
+            "first" + (". The training loss that falls beside it is learned by heart: check that each input still goes "
+                       "with its own label (inputs and labels shuffled or sorted apart), and that the validation rows are "
+                       "prepared as the training ones are" if train_fell else ""))
