@@ -4444,3 +4444,29 @@ def test_a_loss_enormous_before_any_update_said_in_words_with_an_unscaled_torch_
     assert not LARGE_INIT.search("nn.init.normal_(self.fc.bias, 0.0, 1.0)")
     assert not LARGE_INIT.search("nn.init.normal_(w, 0.0, 0.02)")
     assert rate_zero_failed("should I try it even with lr=0 to see?") == ""
+
+
+def test_a_loss_at_the_softmax_twice_floor_is_a_failure_beside_a_question_of_a_gap():
+    """(review_session41 i05) "My loss refuses to go below ~1.47 even though accuracy is 99%. A colleague ... gets
+    val_loss 0.03", a model with dropout, "I'm using the loss for early stopping": the words ask of a gap, but the log's
+    own numbers sit at the floor of a softmax taken twice, beside the Keras model that pairs a softmax with
+    from_logits=True -- a failure the arithmetic shows, named, not "this looks normal (a gap between training and
+    validation loss)"."""
+    code = ('model = keras.Sequential([keras.layers.Flatten(), keras.layers.Dropout(0.3), '
+            'keras.layers.Dense(10, activation="softmax")])\n'
+            "model.compile(optimizer=keras.optimizers.Adam(1e-3), "
+            "loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True), metrics=['accuracy'])\n")
+    rows = [(1, "0.8127", "1.6790", "0.9683", "1.5043"), (2, "0.9619", "1.5031", "0.9787", "1.4888"),
+            (3, "0.9731", "1.4915", "0.9830", "1.4832"), (4, "0.9788", "1.4860", "0.9852", "1.4805"),
+            (5, "0.9820", "1.4826", "0.9868", "1.4789"), (8, "0.9867", "1.4777", "0.9887", "1.4764"),
+            (12, "0.9894", "1.4748", "0.9897", "1.4752"), (15, "0.9908", "1.4734", "0.9902", "1.4747")]
+    log = "".join(f"Epoch {e}/15\n422/422 ━━━━━━━━━━━━━━━━━━━━ 2s 5ms/step - accuracy: {a} - loss: {t} - "
+                  f"val_accuracy: {va} - val_loss: {v}\n" for e, a, t, va, v in rows)
+    said = ("MNIST with a tiny convnet, Keras 3. My loss refuses to go below ~1.47 even though accuracy is 99%. A "
+            "colleague with basically the same notebook gets val_loss 0.03. Only difference I know of is that I switched "
+            "my env to the JAX backend last week because TF kept fighting with my CUDA install.\n")
+    after = ("\nThe accuracy is fine so maybe I shouldn't care, but I'm using the loss for early stopping and model "
+             "comparison so it matters.\n")
+    d = diagnosis(said + code + log + after)
+    assert d.verdict == "failure" and d.matches[0].entry.id == "WR-130"
+    assert any("never below log(1 + (C - 1)/e) = 1.4612" in e for e in d.matches[0].evidence)

@@ -717,7 +717,10 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     impossible = top is not None and top.parts.get("negative", 0) >= W_NEGATIVE
     # (not a faint shape with nothing broken in it: a few frozen values may be any of the shapes' entries)
     faint = d.signature.weak and d.evidence.first_nonfinite is None
-    specific = (d.signature.name in TRACES and not faint) or declared or impossible
+    # (or a loss floored at the bound a softmax taken twice puts it at, beside the accuracy printed with it: the log's
+    # own numbers, held to arithmetic, show a failure no normal behaviour makes)
+    floored = top is not None and top.parts.get("softmax-floor", 0) > 0
+    specific = (d.signature.name in TRACES and not faint) or declared or impossible or floored
     if d.normal and not failure_shown and not specific and not _says_more_than(d.normal, d.evidence.prose):
         d.verdict, d.ask = "normal", d.normal[0].decide
         # (a check of the loss values that the log already gave, SHAPE_MIN or more of them, is the one just made)
