@@ -4470,3 +4470,22 @@ def test_a_loss_at_the_softmax_twice_floor_is_a_failure_beside_a_question_of_a_g
     d = diagnosis(said + code + log + after)
     assert d.verdict == "failure" and d.matches[0].entry.id == "WR-130"
     assert any("never below log(1 + (C - 1)/e) = 1.4612" in e for e in d.matches[0].evidence)
+
+
+def test_a_jump_in_nats_above_a_uniform_start_is_a_warmupless_spike_though_under_one_and_a_half_times():
+    """(review_session41 i10) A fresh GPT on a 32k vocabulary starts at 10.41 (ln 32000 = 10.37, a uniform guess) and,
+    at a constant AdamW rate with no scheduler, jumps to 13.90 at step 5 before it falls and stalls at 7.39: 1.34
+    times the start, under NO_WARMUP_JUMP, but 3.5 nats above a uniform guess -- WR-250's face, named, where it had
+    been healthy. A start that is no ln C of the paste's, or a run that sets a warmup, keeps the 1.5 times."""
+    head = ("training a small GPT from scratch (own BPE, 32k vocab), my own loop, AdamW, constant lr, bf16 autocast. "
+            "Mine gets stuck around 7.4 and stays there.\nopt: AdamW(lr=1e-3), no scheduler\n")
+    values = [10.4127, 10.3288, 10.6912, 11.9420, 13.1175, 13.9032, 13.2210, 12.0391, 11.2148, 10.5873, 10.0914,
+              8.9177, 8.2046, 7.8812, 7.6143, 7.5201, 7.4420, 7.3981, 7.3925, 7.3907]
+    steps = list(range(11)) + [20, 30, 50, 100, 200, 500, 1000, 1500, 2000]
+    log = "".join(f"step {s:5d} | loss {v:.4f}\n" for s, v in zip(steps, values))
+    d = diagnosis(head + log)
+    assert d.verdict == "failure" and d.matches[0].entry.id == "WR-250"
+    assert ("the loss jumped from 10.41 at step 0 to 13.9 at step 5 (x1.3), 3.5 nats above a start at ln 32000 = 10.37, "
+            "a uniform guess, in a run the report says kept one rate from its start (no warmup)") in d.matches[0].evidence[0]
+    assert diagnosis(head.replace("32k vocab", "own vocab") + log).verdict == "healthy"
+    assert diagnosis(head.replace("no scheduler", "linear warmup over 2000 steps") + log).verdict == "healthy"

@@ -14,6 +14,7 @@ import statistics
 from dataclasses import dataclass, field, replace
 
 from .ceilings import ceiling_fact
+from .class_count import classes_or_vocabulary
 from .logscan import KEEP, Evidence
 from .logscan.positions import epoch_number, step_number
 from .plural import counted
@@ -66,6 +67,8 @@ SPIKE_WINDOW, SPIKE_RATIO = 10, 3.0
 # fresh model's first loss is the highest a healthy run prints (ln V for a language model), so any sizeable rise above
 # it in the first steps is the updates' doing (review_session37_blind q08: x1.98; review_session36_blind q35: x1.65)
 NO_WARMUP_JUMP = 1.5
+# ... or, from a uniform start (ln C), this many nats above it: a model a factor e worse than guessing on the true class
+UNIFORM_JUMP, UNIFORM_NEAR = 1.0, 0.02
 # ... and not when the loss jumps to that height SWINGS times or more: a saw-tooth, not a spike (an optimiser
 # without warmup may spike twice before it settles)
 SWINGS = 3
@@ -176,6 +179,19 @@ def _whole_epochs(ev: Evidence, n: int) -> bool:
     """Is each of the first n values an epoch's, numbered by its epoch alone?"""
     return all((p := ev.at(i)) is not None and p.step is None and p.epoch is not None
                and re.fullmatch(r"epoch \d+(?:/\d+)?", p.epoch) for i in range(n))
+
+
+def _no_warmup_jump(ev: Evidence, first: float) -> tuple[float, int]:
+    """The rise over the first value that makes a jump in a run without warmup: NO_WARMUP_JUMP times it, or, where the
+    first value is ln C for the classes or the vocabulary the paste names (a uniform guess: a cross-entropy at its
+    start), UNIFORM_JUMP nats above it if that is less. At ln 10 the two agree; at a 32k vocabulary's 10.37 a jump to
+    13.9 is 1.34 times the start, and 3.5 nats: the model 33 times worse than a uniform guess on the true token
+    (and the class count where that made the lower one)"""
+    named = classes_or_vocabulary(ev.prose)
+    if named is None or named[0] < 2 or abs(first - math.log(named[0])) > UNIFORM_NEAR * math.log(named[0]) \
+            or (first + UNIFORM_JUMP) / first >= NO_WARMUP_JUMP:
+        return NO_WARMUP_JUMP, 0
+    return (first + UNIFORM_JUMP) / first, named[0]
 
 
 def _settled_spike(values: list[float], height: float, ratio: float = SPIKE_RATIO) -> bool:
@@ -396,9 +412,13 @@ def _signature(ev: Evidence) -> Signature:
         # (said in words, where the paste sets no warmup of its own; or printed: the log's own rate, the same from
         # its first step, beside an adaptive optimizer -- what the log shows outranks words of another run's settings)
         no_warmup = (no_warmup_said(ev.prose) if not WARMUP_SET.search(ev.prose) else "") or _rate_flat_from_start(ev)
-        for ratio, said in ((SPIKE_RATIO, ""), (NO_WARMUP_JUMP, no_warmup)):
-            if ratio == NO_WARMUP_JUMP and not (said and not _whole_epochs(ev, len(early))):
+        jump, uniform = _no_warmup_jump(ev, early[0])
+        for ratio, said in ((SPIKE_RATIO, ""), (jump, no_warmup)):
+            if ratio != SPIKE_RATIO and not (said and not _whole_epochs(ev, len(early))):
                 break
+            if ratio == jump and uniform:
+                said = (f", {early[peak] - early[0]:.2g} nats above a start at ln {uniform} = {math.log(uniform):.4g}, "
+                        f"a uniform guess,{said}")
             if early[peak] >= ratio * early[0] and _settled_spike(ev.head, early[peak] / 2, ratio):
                 froze = _frozen_after_jump(ev, peak)
                 if froze:

@@ -15,7 +15,8 @@ import re
 import statistics
 import sys
 
-from .curve_shape import ACCURACY_RISE, ENORMOUS_START, PLATEAU_FALL, Signature, fmt, same_batch_jumps
+from .class_count import classes_named, classes_or_vocabulary
+from .curve_shape import ACCURACY_RISE, ENORMOUS_START, PLATEAU_FALL, UNIFORM_NEAR, Signature, fmt, same_batch_jumps
 from .logscan import Evidence, dialects
 from .wording import (ADAPTIVE, MINUS_SCORE, NORMALS, WARMUP_SET, loss_kind, no_warmup_said, order_moved_it,
                       rate_zero_failed, says_not_learning,
@@ -869,14 +870,9 @@ IMAGE_TENSOR = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,30})\s*=\s*torch\.(?:tensor
 DIVIDED_255 = re.compile(r"/=?\s*(?:255|127\.5)\b|ToTensor|convert_image_dtype|Rescaling|rescale|normali[sz]")
 FLOOR_WORDS = {"class", "below"}
 FLOOR_NEAR, FLOOR_ACCURACY, FLOOR_CLASSES = 0.02, 0.9, range(3, 1001)
-# The class count a paste names (a dataset, `num_classes=100`, "10 classes", `Dense(100, activation='softmax')`,
-# "binary"); with none named, the count whose floor lies nearest below the loss counts only when the first loss sat
-# near its ln C (a fresh classifier's loss, and where a softmax applied twice starts), above the floor's half-way.
-CLASSES_NAMED = [(re.compile(r"\bcifar-?100\b", re.I), 100), (re.compile(r"\b(?:cifar-?10|mnist|svhn|fashion-?mnist|stl-?10)\b",
-                  re.I), 10), (re.compile(r"\bimagenet\b(?![ -]?(?:pre-?trained|backbone|weights))", re.I), 1000),
-                 (re.compile(r"\bbinary\b|\bsigmoid\b", re.I), 2)]
-CLASS_COUNT = re.compile(r"\b(\d{1,4})[ -](?:classes|categories|way)\b|num_classes\s*=\s*(\d{1,4})|"
-                         r"Dense\(\s*(\d{1,4})\s*,\s*activation\s*=\s*['\"]softmax['\"]\)?", re.I)
+# (the class count the paste names, class_count; with none named, the count whose floor lies nearest below the loss
+# counts only when the first loss sat near its ln C -- a fresh classifier's loss, and where a softmax applied twice
+# starts -- above the floor's half-way)
 # words of a loss with more in it than a cross-entropy, which sits above its floor by design
 FLOOR_HIDDEN = re.compile(r"label[ _-]?smooth\w*|distill\w*|\bkd\b|mixup|cutmix|regulari[sz]\w*|\bl2\(|weight[ _]decay "
                           r"in the loss|auxiliary loss|\+ *(?:(?:\d+(?:\.\d*)?|\.\d*) *)?\* *\w+[ _]loss", re.I)
@@ -1372,7 +1368,7 @@ def _softmax_floor(ev: Evidence, accuracy: float | None) -> str:
     share = accuracy / 100 if ev.accuracy_percent or accuracy > 1 else accuracy
     if share < FLOOR_ACCURACY or _floor_hidden(ev.prose):
         return ""
-    named = _classes_named(ev.prose)
+    named = classes_named(ev.prose)
     if named is not None:
         classes, why = named
         floor = _floor_of(classes)
@@ -1400,24 +1396,10 @@ def _softmax_floor(ev: Evidence, accuracy: float | None) -> str:
             f"through a softmax{at}")
 
 
-def _classes_named(prose: str) -> tuple[int, str] | None:
-    """The class count the paste names, and how it names it; or None."""
-    counted = CLASS_COUNT.search(prose)
-    if counted:
-        return int(next(g for g in counted.groups() if g)), f"the paste says `{counted.group(0)}`"
-    for pattern, classes in CLASSES_NAMED:
-        if m := pattern.search(prose):
-            return classes, f"the paste names {m.group(0)}"
-    return None
-
-
-# A first loss the words give ("the very first loss is 10.37", "Initial loss 2.3026", "loss is 2.3026 at step 0"), and a
-# vocabulary's size ("a 32,000-token vocab", "32k-vocab"): a language model's classes.
+# A first loss the words give ("the very first loss is 10.37", "Initial loss 2.3026", "loss is 2.3026 at step 0").
 FIRST_LOSS_SAID = re.compile(r"(?i)\b(?:(?:very )?first|initial|starting)\b[^.?!\n]{0,30}?\bloss(?:es)?\b[^.?!\n\d]{0,15}?"
                              r"(\d+\.\d+)|\bloss (?:is|was|of) (\d+\.\d+) at (?:step|iteration|iter|epoch) [01]\b|"
                              r"\bloss (?:starts|started|begins|began) (?:at|around|near) (\d+\.\d+)")
-VOCAB = re.compile(r"(?i)\b(\d{1,3}(?:,\d{3})+|\d+)(k)?[ -](?:(?:token|word|piece|subword)s?[ -])?(?:\w+[ -])?vocab\w*")
-UNIFORM_NEAR = 0.02           # within 2% of ln C
 # ... and a later loss the words give ("after 500 epochs it's 1.0852", "still 2.30 after 20 epochs"): near the first
 # (within PLATEAU_FALL of it), the run stayed where it started -- ln C is where a healthy run starts, not where it stays
 LATER_LOSS_SAID = re.compile(r"(?i)\bafter\s+\d[\d,]*\s+(?:epochs?|steps?|iterations?|iters?|batches|updates)\b"
@@ -1431,9 +1413,7 @@ def uniform_start(ev: Evidence) -> str:
     if said is None:
         return ""
     first = float(next(g for g in said.groups() if g))
-    vocab = VOCAB.search(ev.prose)
-    named = ((int(vocab.group(1).replace(",", "")) * (1000 if vocab.group(2) else 1), f"`{vocab.group(0)}`")
-             if vocab else _classes_named(ev.prose))
+    named = classes_or_vocabulary(ev.prose)
     if named is None or named[0] < 2:
         return ""
     classes, how = named
@@ -1541,8 +1521,8 @@ PARENT = {"lightning": "pytorch", "transformers": "pytorch", "fairseq": "pytorch
 # Named, or shown by code only its API writes: PyTorch's `nn.Linear`, `nn.CrossEntropyLoss()`, `loss.backward()`,
 # `optimizer.zero_grad()`, `F.softmax(`, `.masked_fill(`, `.cuda()`, as PyTorch spells them (Flax's `nn.relu`, `nn.Dense`
 # and `nn.Module`, TensorFlow's `tf.nn.softmax`, are not PyTorch's); Keras's `layers.Dense(` (not `model.fit(`: scikit-learn's too); JAX's `optax.`.
-NAMED_FRAMEWORK = [(re.compile(r"(?i:\b(?:py)?torch\b|\bfastai\b|\blightning\b)|(?<![\w.])nn\.(?:init\.\w+|Module|Parameter|"
-                               r"Sequential|Linear|Conv[123]d|LSTM|GRU|"
+NAMED_FRAMEWORK = [(re.compile(r"(?i:\b(?:py)?torch\b|\bfastai\b|\blightning\b)|(?<![\w.])nn\.(?:init\.\w+|Parameter|"
+                               r"Linear|Conv[123]d|LSTM|GRU|"
                                r"Embedding|BatchNorm[123]d|LayerNorm|Dropout|ReLU|Softmax|LogSoftmax|\w+Loss)\b|"
                                r"\.(?:backward|zero_grad|cuda)\(\)|(?<![\w.])F\.(?:relu|softmax|log_softmax|cross_entropy|"
                                r"mse_loss|nll_loss|binary_cross_entropy\w*)\(|\.masked_fill_?\(|"

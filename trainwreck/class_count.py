@@ -1,0 +1,34 @@
+"""How many classes a paste says its classifier has: a dataset it names, a count it gives (`num_classes=100`, "10
+classes", `Dense(100, activation='softmax')`, "binary"), or a language model's vocabulary ("a 32,000-token vocab",
+"32k-vocab"): a fresh classifier's loss starts at ln of it, the uniform guess."""
+from __future__ import annotations
+
+import re
+
+# (ImageNet's 1000 not where it names a pretrained backbone or weights, whose head may have any count)
+CLASSES_NAMED = [(re.compile(r"\bcifar-?100\b", re.I), 100), (re.compile(r"\b(?:cifar-?10|mnist|svhn|fashion-?mnist|stl-?10)\b",
+                  re.I), 10), (re.compile(r"\bimagenet\b(?![ -]?(?:pre-?trained|backbone|weights))", re.I), 1000),
+                 (re.compile(r"\bbinary\b|\bsigmoid\b", re.I), 2)]
+CLASS_COUNT = re.compile(r"\b(\d{1,4})[ -](?:classes|categories|way)\b|num_classes\s*=\s*(\d{1,4})|"
+                         r"Dense\(\s*(\d{1,4})\s*,\s*activation\s*=\s*['\"]softmax['\"]\)?", re.I)
+# ... and a vocabulary's size: a language model's classes
+VOCAB = re.compile(r"(?i)\b(\d{1,3}(?:,\d{3})+|\d+)(k)?[ -](?:(?:token|word|piece|subword)s?[ -])?(?:\w+[ -])?vocab\w*")
+
+
+def classes_named(prose: str) -> tuple[int, str] | None:
+    """The class count the paste names, and how it names it; or None."""
+    counted = CLASS_COUNT.search(prose)
+    if counted:
+        return int(next(g for g in counted.groups() if g)), f"the paste says `{counted.group(0)}`"
+    for pattern, classes in CLASSES_NAMED:
+        if m := pattern.search(prose):
+            return classes, f"the paste names {m.group(0)}"
+    return None
+
+
+def classes_or_vocabulary(prose: str) -> tuple[int, str] | None:
+    """The vocabulary's size the paste gives (a language model's classes), else the class count it names; or None."""
+    vocab = VOCAB.search(prose)
+    if vocab:
+        return int(vocab.group(1).replace(",", "")) * (1000 if vocab.group(2) else 1), f"`{vocab.group(0)}`"
+    return classes_named(prose)
