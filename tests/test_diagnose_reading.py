@@ -786,3 +786,26 @@ def test_a_message_written_as_the_string_a_call_raises_is_the_code_not_the_messa
     # ... while the message quoted in a sentence is the person's report of what was printed
     said = 'I keep getting "Expected more than 1 value per channel when training, got input size torch.Size([1, 8])"\n'
     assert scan(io.BytesIO(said.encode()), "s", message_finder(CATALOG)).messages != {}
+
+
+def test_a_csv_numbered_by_epoch_and_step_is_quoted_by_both_and_a_rate_that_broke_at_the_same_place_is_read():
+    """Lightning's metrics.csv numbers each row by epoch and step: the evidence quotes both, as the log does, not
+    "epoch 0" for every row of the epoch (review_session41 i36). And "re-running with lr 1e-3 instead of 3e-3: the jump
+    is in exactly the same place" is a lower rate that broke at the same place: the rate named, then what it replaced,
+    then what it did."""
+    from trainwreck.wording import lr_tried, lr_tried_same_place
+
+    rows = [(0, 49, "0.6712"), (0, 99, "0.5934"), (0, 149, "0.5121"), (0, 199, "0.4488"), (0, 249, "0.4102"),
+            (0, 299, "0.3826"), (0, 349, "0.3618"), (0, 399, "0.3497"), (0, 449, "0.3380"), (0, 499, "0.3291"),
+            (0, 549, "0.3244"), (0, 599, "0.3187"), (0, 649, "0.3139"), (0, 699, "0.3102"), (0, 749, "2.4471"),
+            (0, 799, "2.1836"), (0, 849, "1.9920"), (1, 949, "1.8818"), (1, 999, "2.2304"), (1, 1049, "1.7152")]
+    said = ("Tried re-running with lr 1e-3 instead of 3e-3: the jump is in exactly the same place (a bit smaller, to "
+            "~1.6). Same seed both times. No nan anywhere.\n\n")
+    text = said + "epoch,step,train_loss,val_loss\n" + "".join(f"{e},{s},{v},\n" for e, s, v in rows)
+    d = diagnosis(text)
+    assert d.matches[0].entry.id == "WR-310"
+    assert "jumped in one step from 0.3102 (epoch 0, step 699) to 2.447 (epoch 0, step 749)" in d.matches[0].evidence[0]
+    assert lr_tried(said) == "failed" and lr_tried_same_place(said)
+    # (a CSV numbered by its epoch alone is quoted by it)
+    alone = "epoch,train_loss\n" + "".join(f"{i},{v}\n" for i, (_, _, v) in enumerate(rows))
+    assert "(epoch 13) to 2.447 (epoch 14)" in diagnosis(alone).matches[0].evidence[0]

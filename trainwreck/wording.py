@@ -638,7 +638,9 @@ _TRIED = (r"(?:(?<!nothing )(?<!nothing else )(?:chang|reduc|lower|decreas|small
           # (or rates below 1 an optimizer was tried with: "I tried Adam with 1e-3, 1e-4 and 1e-5")
           r"\b(?:tried|trying|re-?ran|ran)\s+(?:it\s+)?(?:(?:adam\w*|sgd|rmsprop|adagrad|adafactor|lamb|lion)\s+)?"
           r"(?:with|at)\s+(?:an?\s+)?(?=\d(?:\.\d+)?e-\d|0?\.\d))"
-          r"(?:[^.;\n]|\.\d){0,40}?")
+          # (up to what it did, past the rate it replaced: "with lr 1e-3 instead of 3e-3: the jump is in exactly the same
+          # place")
+          r"(?:[^.;\n]|\.\d){0,60}?")
 # (not a belief about the rate: "the lr shouldn't matter that much?")
 # ... or, further on in the same sentence, "still" and the failure itself ("I lowered the lr from 1e-3 to 1e-4 and added
 # clip_grad_norm_(model.parameters(), 1.0) -- still nan at exactly 1,247": a dotted name is no sentence's end)
@@ -874,10 +876,13 @@ def lr_tried_unmoved(text: str) -> bool:
 def lr_tried_same_place(text: str) -> bool:
     """Does the lower rate that did not help say the run broke at the same place ("With lr 1e-4 it is exactly the same
     step, 713", "lowered the lr, same epoch")? A failure that does not move with the rate at all, not one put off."""
-    m = TRIED_LR.search(_folded(text))
-    return bool(m and re.search(r"\bsame\s+(?:step|epoch|iteration|iter|batch|place|point)\b|"
+    folded = _folded(text)
+    m = TRIED_LR.search(folded)
+    # (the match stops at its first "same"; the place is said after it: "the jump is in exactly the same place")
+    said = folded[m.start():m.end() + 20] if m else ""
+    return bool(m and re.search(r"\bsame\s+(?:step|epoch|iteration|iter|batch|place|point|spot)\b|"
                                 r"\b(?:always|again)\s+(?:at\s+)?(?:the\s+)?(?:step|epoch|iteration|iter|batch)\s+~?\d",
-                                m.group(0)))
+                                said))
 
 
 # The place the run breaks said to move when the data's order changed ("with shuffle=True it dies at a different batch

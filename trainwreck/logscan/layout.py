@@ -373,9 +373,10 @@ def _drop_mask(layout: Layout, first: bytes, masked: bytes, found: re.Match, key
 
 
 def csv_column(first: bytes, names: tuple[bytes, ...] = CSV_NAMES) -> tuple | None:
-    """(separator, loss column, header line, numbering column or -1, its name) of a CSV log whose loss column
-    has one of these names (lower case): its header among the first lines, or further down a report that pastes the
-    file below its words and code, where the two lines after the header are rows of it (CSV_ROWS_AFTER)."""
+    """(separator, loss column, header line, numbering column or -1, its name, "", the step's column or -1 beside an
+    epoch's) of a CSV log whose loss column has one of these names (lower case): its header among the first lines, or
+    further down a report that pastes the file below its words and code, where the two lines after the header are rows
+    of it (CSV_ROWS_AFTER)."""
     lines = [line.strip() for line in first[:CSV_WINDOW].lower().split(b"\n") if line.strip()]
     for i, line in enumerate(lines):
         for sep in (b",", b"\t", b";"):
@@ -384,8 +385,11 @@ def csv_column(first: bytes, names: tuple[bytes, ...] = CSV_NAMES) -> tuple | No
                 for name in names:
                     if name in fields:
                         numbering = next((n for n in (b"epoch", b"step", b"iteration") if n in fields), None)
+                        # (Lightning's metrics.csv numbers each row by both: `epoch,step,train_loss`)
+                        step = next((fields.index(n) for n in (b"step", b"iteration") if n in fields
+                                     and numbering == b"epoch"), -1)
                         column = (sep, fields.index(name), i, fields.index(numbering) if numbering else -1,
-                                  numbering.decode() if numbering else "")
+                                  numbering.decode() if numbering else "", "", step)
                         rows = lines[i + 1:i + 1 + CSV_ROWS_AFTER]
                         if i < 5 or (len(rows) == CSV_ROWS_AFTER and all(
                                 len(r.split(sep)) == len(fields) and row_value(r.split(sep), column) is not None

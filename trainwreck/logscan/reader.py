@@ -266,6 +266,9 @@ def _csv_numbered(pos: Position, text: bytes, offset: int, column: tuple) -> Pos
         number = fields[index].strip().strip(b"\"'").decode("utf-8", "replace")
         slot = "epoch" if name == "epoch" else "step"
         named = {slot: f"{name} {number}"}
+        steps = column[6] if len(column) > 6 else -1
+        if slot == "epoch" and 0 <= steps < len(fields) and fields[steps].strip():
+            named["step"] = "step " + fields[steps].strip().strip(b"\"'").decode("utf-8", "replace")
         if slot == "epoch" and pos.step == f"[{number}]":     # the same count, read again as a bare fraction
             named["step"] = None
         if slot == "step" and pos.inherited:                  # a banner's epoch above the table is not this row's
