@@ -4489,3 +4489,26 @@ def test_a_jump_in_nats_above_a_uniform_start_is_a_warmupless_spike_though_under
             "a uniform guess, in a run the report says kept one rate from its start (no warmup)") in d.matches[0].evidence[0]
     assert diagnosis(head.replace("32k vocab", "own vocab") + log).verdict == "healthy"
     assert diagnosis(head.replace("no scheduler", "linear warmup over 2000 steps") + log).verdict == "healthy"
+
+
+def test_an_accuracy_below_what_the_cross_entropy_beside_it_allows_is_a_broken_metric():
+    """(review_session41 i21) A mean cross-entropy L leaves at most L / ln 2 of the examples wrong: one the model gets
+    wrong has another class above the true one, whose probability is then at most 1/2 and costs at least ln 2. A
+    validation loss of 0.4102 beside a validation accuracy of 0.0067 cannot both be: the accuracy is computed wrong
+    (here a batch's mean summed and divided by the examples' count), and the report says so."""
+    code = ("correct += (pred == y).float().mean().item()\ntotal += y.size(0)\n"
+            "loss_sum += F.cross_entropy(out, y, reduction='sum').item()\n")
+    log = "".join(f"epoch {e} val_loss {v} val_acc {a}\n" for e, v, a in
+                  [(1, "1.5204", "0.0035"), (5, "0.7361", "0.0058"), (10, "0.4937", "0.0066"), (15, "0.4102", "0.0067")])
+    from trainwreck.validation_curve import accuracy_impossible
+    said = accuracy_impossible(code + log)
+    assert said.startswith("the accuracy printed beside the validation loss cannot be: a mean cross-entropy of 0.4102 "
+                           "leaves at least 41% of the examples right")
+    assert "`epoch 15 val_loss 0.4102 val_acc 0.0067`" in said
+    assert "But " + said in report(diagnosis(code + log))
+    # the bound is ln 2 per example wrong: an accuracy above 1 - L / ln 2, a loss not shown to be a cross-entropy, or an
+    # accuracy printed in percent that meets it, is none
+    assert accuracy_impossible(code + log.replace("val_acc 0.0067", "val_acc 0.45").replace("val_acc 0.0066", "val_acc 0.3")) == ""
+    assert accuracy_impossible(log) == ""
+    assert accuracy_impossible(code + "epoch 15 val_loss 0.4102 val_acc 88.1\n") == ""
+    assert accuracy_impossible(code + "epoch 15 val_loss 0.4102 val_acc 0.88\n") == ""

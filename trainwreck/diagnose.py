@@ -757,8 +757,8 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
         # (a training loss that fell beside a validation loss that rose from its lowest: said, though it is no failure
         # of the catalogue's)
         ev = d.evidence
-        d.trend = validation_curve.trend(ev.prose, rose_only=True,
-                                         train_fell=ev.count >= 2 and ev.head[0] > 0 and ev.last < TRAIN_FELL * ev.head[0])
+        d.trend = validation_curve.accuracy_impossible(ev.prose) or validation_curve.trend(
+            ev.prose, rose_only=True, train_fell=ev.count >= 2 and ev.head[0] > 0 and ev.last < TRAIN_FELL * ev.head[0])
     elif unjudged:                     # too few values to judge, beside words that the run does not learn
         d.verdict = "no-evidence"
         d.ask = (f"at least {SHAPE_MIN} loss values from the start of the run (with the accuracy, if it prints one), "
@@ -770,6 +770,7 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
         d.verdict = "no-evidence"
         d.ask = ("the loss values the run printed (from the first to the first nan, or the last ones) and "
                  "any warning or error above them")
+        d.trend = validation_curve.accuracy_impossible(d.evidence.prose)
 
 
 # Words that the loss fell, or the run trained well, before it broke.

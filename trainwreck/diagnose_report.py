@@ -94,6 +94,8 @@ def report(d: Diagnosis) -> str:
     elif d.verdict == "no-evidence":
         lines += ["No known failure found, but there was little to go on: " + "; ".join(d.signature.facts)
                   + ", and no known warning message.", f"To decide, paste {d.ask}.", ""]
+        if d.trend:
+            lines += [f"But {d.trend}.", ""]
         lines += _validation_note(d)
     else:
         lines += ["No entry of the catalogue explains this log: it is not covered. What was found:"] + \

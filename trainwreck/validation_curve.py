@@ -91,3 +91,41 @@ def _never_beat_chance(text: str, low: float, train_fell: bool) -> str:
             "first" + (". The training loss that falls beside it is learned by heart: check that each input still goes "
                        "with its own label (inputs and labels shuffled or sorted apart), and that the validation rows are "
                        "prepared as the training ones are" if train_fell else ""))
+
+
+# A mean cross-entropy bounds the accuracy beside it from below: an example the model gets wrong has some other class
+# above the true one, so the true class holds at most half the probability and costs at least ln 2; a mean loss L then
+# leaves at most L / ln 2 of the examples wrong. (Label smoothing or soft targets only add to the loss.) Read where the
+# paste shows a cross-entropy, on lines that print a validation loss and a validation accuracy side by side.
+CROSS_ENTROPY_SHOWN = re.compile(r"(?i)cross[_ ]?entropy|\bnll_?loss|\blog_softmax|\bbce\w*|\bce[_ ]loss\b")
+BOUND_SLACK = 1.05          # (printed values are rounded)
+
+
+def accuracy_impossible(text: str) -> str:
+    """A sentence where a validation accuracy printed beside a validation cross-entropy is below what that loss allows
+    (the line where it falls furthest below); else ""."""
+    if not CROSS_ENTROPY_SHOWN.search(text):
+        return ""
+    worst = None
+    for line in text.encode("utf-8", "replace").split(b"\n")[:2000]:
+        loss, accuracy = VALIDATION_LOSS.search(line), VALIDATION_ACCURACY.search(line)
+        if loss is None or accuracy is None:
+            continue
+        value, shown = to_float(loss.group(1)), to_float(accuracy.group(1))
+        if value is None or shown is None or not (math.isfinite(value) and math.isfinite(shown)) or value < 0 \
+                or not 0 <= shown <= 100:
+            continue
+        share = shown / 100 if shown > 1 else shown
+        least = 1 - BOUND_SLACK * value / math.log(2)
+        if share < least and (worst is None or least - share > worst[0]):
+            worst = (least - share, value, shown, max(0.0, 1 - value / math.log(2)), line)
+    if worst is None:
+        return ""
+    _gap, value, shown, least, line = worst
+    quoted = " ".join(line.decode("utf-8", "replace").split())
+    return (f"the accuracy printed beside the validation loss cannot be: a mean cross-entropy of {fmt(value)} leaves at "
+            f"least {least:.0%} of the examples right (each one the model gets wrong costs at least ln 2 = 0.6931, its "
+            f"true class holding at most half the probability), and the log prints {fmt(shown)} beside it (`{quoted}`): "
+            "the accuracy is computed wrong, not learned wrong -- check that its count of right answers and its count "
+            "of examples count the same things (a batch's mean accuracy summed, then divided by the number of examples, "
+            "is the batch size times too small)")
