@@ -3656,6 +3656,14 @@ def test_review_session38_final_inputs_and_labels_shuffled_apart_are_not_covered
     together = code.replace("np.random.shuffle(X)\nnp.random.shuffle(y)\n",
                             "idx = np.random.permutation(len(X))\nX, y = X[idx], y[idx]\n")
     assert not any("separate calls" in u for u in diagnosis(together + log).unweighed)
+    # ... and scikit-learn's shuffle given one array a call, on one line or two (review_session41 i35); not
+    # `shuffle(X, y)`, which keeps the pairs, nor one call alone
+    from trainwreck.paste_facts import shuffled_apart
+    assert shuffled_apart("from sklearn.utils import shuffle\nx_train, y_train = shuffle(imgs), shuffle(labels)\n") \
+        == "shuffle(imgs) ... shuffle(labels)"
+    assert shuffled_apart("X = shuffle(X)\ny = shuffle(y)\n") == "shuffle(X) ... shuffle(y)"
+    for kept in ("X, y = shuffle(X, y)\n", "X = shuffle(X)\n", "X, y = shuffle(X, y, random_state=0)\n"):
+        assert shuffled_apart(kept) == "", kept
 
 
 def test_review_session38_last_readings():

@@ -695,11 +695,22 @@ SHUFFLED_APART = re.compile(r"(?m)^[ \t]*(?:np\.random|numpy\.random|random|rng)
                             r"\.shuffle\([ \t]*(?P<b>[A-Za-z_][\w.\[\]]{0,40})[ \t]*\)")
 
 
+# ... or by scikit-learn's `shuffle` given one array a call (`x, y = shuffle(imgs), shuffle(labels)`, or a line each):
+# with no random_state each call draws its own permutation (`shuffle(X, y)` keeps them together)
+ONE_ARRAY_SHUFFLE = re.compile(r"(?<![\w.])(?:sklearn\.utils\.)?shuffle\([ \t]*(?P<a>[A-Za-z_][\w.\[\]]{0,40})[ \t]*\)")
+
+
 def shuffled_apart(prose: str) -> str:
     """The two calls, quoted, where the paste shuffles two arrays (its inputs and its labels) by separate calls; ''."""
-    m = SHUFFLED_APART.search(code_of(prose))
-    return " ... ".join(" ".join(line.split()) for line in (m.group(0).split("\n")[0], m.group(0).split("\n")[-1])) \
-        if m and m.group("a") != m.group("b") else ""
+    code = code_of(prose)
+    m = SHUFFLED_APART.search(code)
+    if m and m.group("a") != m.group("b"):
+        return " ... ".join(" ".join(line.split()) for line in (m.group(0).split("\n")[0], m.group(0).split("\n")[-1]))
+    calls = list(itertools.islice(ONE_ARRAY_SHUFFLE.finditer(code), 20))
+    for a, b in zip(calls, calls[1:]):
+        if a.group("a") != b.group("a") and code.count("\n", a.end(), b.start()) <= 3:
+            return f"{a.group(0)} ... {b.group(0)}"
+    return ""
 
 
 # A training DataLoader built without shuffle=True: PyTorch's DataLoader keeps the dataset's order unless told to
