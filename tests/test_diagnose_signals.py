@@ -4520,3 +4520,23 @@ def test_an_accuracy_below_what_the_cross_entropy_beside_it_allows_is_a_broken_m
     assert accuracy_impossible(log) == ""
     assert accuracy_impossible(code + "epoch 15 val_loss 0.4102 val_acc 88.1\n") == ""
     assert accuracy_impossible(code + "epoch 15 val_loss 0.4102 val_acc 0.88\n") == ""
+
+
+def test_a_fine_tuned_language_model_whose_first_loss_is_a_uniform_guess_is_not_covered_with_its_mechanism():
+    """(review_session41 i29) Mistral-7B fine-tuned with LoRA through a Llama-2 tokenizer ("same 32k vocab"): the first
+    loss, 10.87, is above ln 32000 = 10.37, a uniform guess -- the pretrained weights see tokens they never learned. No
+    entry covers it; the report says so with the mechanism, instead of "no known failure". A run from scratch starts
+    there by design, and a fine-tune that starts low is no such case."""
+    said = ("Fine-tuning Mistral-7B with LoRA on ~30k of our support chats (SFT, HF Trainer + peft). I expected the loss "
+            "to start around 1.5-2, but it starts at almost 11.\n"
+            'tokenizer = AutoTokenizer.from_pretrained("meta-llama/Llama-2-7b-hf")   # same 32k vocab\n')
+    log = "".join(f"{{'loss': {v}, 'grad_norm': 2.0, 'learning_rate': 0.0002, 'epoch': {e}}}\n" for v, e in
+                  [(10.8731, 0.01), (9.9416, 0.03), (8.7702, 0.05), (7.9925, 0.08), (7.4081, 0.1), (5.612, 0.98)])
+    d = diagnosis(said + log)
+    assert d.verdict == "unexplained" and not d.matches
+    assert any(u.startswith("the run fine-tunes a pretrained model (`Fine-tuning`), and its first loss, 10.87 (epoch "
+                            "0.01), is ln 32000 = 10.37 or more") for u in d.unweighed)
+    scratch = said.replace("Fine-tuning Mistral-7B with LoRA", "Training a GPT from scratch")
+    assert not any("fine-tunes a pretrained model" in u for u in diagnosis(scratch + log).unweighed)
+    low = log.replace("10.8731", "1.8731")
+    assert not any("fine-tunes a pretrained model" in u for u in diagnosis(said + low).unweighed)

@@ -32,7 +32,8 @@ from .logscan.positions import counted_on, epoch_on, last_epoch, named_step, sta
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_scale_zero
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .paste_facts import (NEGATIVE, RATE_CLIMB, RATE_VANISHED, accumulation_fix, module_replaced_after_optimizer,
-                          shuffled_apart, summed_prints, shown_frameworks, uniform_start, unshuffled_loader)
+                          pretrained_at_uniform, shuffled_apart, summed_prints, shown_frameworks, uniform_start,
+                          unshuffled_loader)
 from .weighing import (CODE_CONSTRUCTS, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
 from .wording import (BENIGN_OVERFLOW, RESTARTED, STUCK, UNIFORM_START, Normal, lr_tried, mostly_prose, normals_asked,
@@ -570,6 +571,9 @@ def _self_explained(ev: Evidence, c: Context, declared_found: set[str]) -> tuple
                             "swing that returns again and again in the log), and on mixed data it predicts the class it "
                             "saw last, the accuracy near one class's share. No entry covers this data-order bug: "
                             "shuffle=True for the training loader")
+    untaught = pretrained_at_uniform(ev)
+    if untaught:
+        return untaught
     vanished = RATE_VANISHED.search(ev.prose)
     if vanished and (says_not_learning(ev.prose) or c.sig.name in ("plateau-from-start", "stall-after-drop")):
         said = " ".join(vanished.group(0).split())

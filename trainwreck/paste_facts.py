@@ -15,8 +15,9 @@ import re
 import statistics
 import sys
 
-from .class_count import classes_named, classes_or_vocabulary
-from .curve_shape import ACCURACY_RISE, ENORMOUS_START, PLATEAU_FALL, UNIFORM_NEAR, Signature, fmt, same_batch_jumps
+from .class_count import VOCAB, classes_named, classes_or_vocabulary
+from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, PLATEAU_FALL, UNIFORM_NEAR, Signature, at_run_start, fmt,
+                          same_batch_jumps)
 from .logscan import Evidence, dialects
 from .wording import (ADAPTIVE, MINUS_SCORE, NORMALS, WARMUP_SET, loss_kind, no_warmup_said, order_moved_it,
                       rate_zero_failed, says_not_learning,
@@ -1407,6 +1408,7 @@ def _softmax_floor(ev: Evidence, accuracy: float | None) -> str:
             f"through a softmax{at}")
 
 
+VOCABULARY_MIN = 1000          # a vocabulary, not a class count
 # A first loss the words give ("the very first loss is 10.37", "Initial loss 2.3026", "loss is 2.3026 at step 0").
 FIRST_LOSS_SAID = re.compile(r"(?i)\b(?:(?:very )?first|initial|starting)\b[^.?!\n]{0,30}?\bloss(?:es)?\b[^.?!\n\d]{0,15}?"
                              r"(\d+\.\d+)|\bloss (?:is|was|of) (\d+\.\d+) at (?:step|iteration|iter|epoch) [01]\b|"
@@ -1434,6 +1436,35 @@ def uniform_start(ev: Evidence) -> str:
            for m in LATER_LOSS_SAID.finditer(ev.prose, said.end()) for v in m.groups() if v):
         return ""
     return f"the first loss the report gives, {first:g}, is ln {classes} = {math.log(classes):.4g} ({how.removeprefix('the paste says ')})"
+
+
+# A pretrained language model fine-tuned (its checkpoint loaded: `from_pretrained(`, "fine-tuning", LoRA), whose first
+# loss is ln V for the vocabulary the paste names, or above: the uniform guess of a model that knows nothing of the
+# tokens. A pretrained model starts far below it on text like its own; at it, the tokens it sees are not the ones it
+# learned (another tokenizer with the same vocabulary size), or its weights did not load. Not a run from scratch, whose
+# start that is.
+PRETRAINED = re.compile(r"(?i)\bfrom_pretrained\(|\bfine-?tun\w*|\bpre-?trained\b|\blora\b|\bpeft\b")
+FROM_SCRATCH = re.compile(r"(?i)\bfrom scratch\b|\bpre-?train(?:ing)?\b(?!ed)|\brandom(?:ly)? init\w*")
+
+
+def pretrained_at_uniform(ev: Evidence) -> tuple[str, str] | None:
+    """(what shows the model pretrained, why) when a fine-tuned language model's first loss is a uniform guess; or None."""
+    if not ev.count or not math.isfinite(ev.head[0]) or not at_run_start(ev) or FROM_SCRATCH.search(ev.prose):
+        return None
+    shown, vocab = PRETRAINED.search(ev.prose), VOCAB.search(ev.prose)
+    if shown is None or vocab is None:
+        return None
+    size = int(vocab.group(1).replace(",", "")) * (1000 if vocab.group(2) else 1)
+    if size < VOCABULARY_MIN or ev.head[0] < (1 - UNIFORM_NEAR) * math.log(size):
+        return None
+    return shown.group(0), (
+        f"the run fine-tunes a pretrained model (`{shown.group(0)}`), and its first loss, {fmt(ev.head[0])} "
+        f"({ev.where(0)}), is ln {size} = {math.log(size):.4g} or more for the vocabulary the paste names "
+        f"(`{vocab.group(0)}`): a uniform guess, what a model that knows nothing of the tokens scores. A pretrained "
+        "language model starts far below it on text like its own; at it, the tokens it is handed are not the ones it "
+        "learned (a tokenizer other than the model's own: the same vocabulary size, other ids) or its weights did not "
+        "load (the warning that some weights were newly initialized). No entry covers this: load the tokenizer from "
+        "the model's own checkpoint, and check the untouched model's loss on a few batches before training")
 
 
 def trainer_clears(ev: Evidence) -> str:
