@@ -4540,3 +4540,25 @@ def test_a_fine_tuned_language_model_whose_first_loss_is_a_uniform_guess_is_not_
     assert not any("fine-tunes a pretrained model" in u for u in diagnosis(scratch + log).unweighed)
     low = log.replace("10.8731", "1.8731")
     assert not any("fine-tunes a pretrained model" in u for u in diagnosis(said + low).unweighed)
+
+
+def test_the_scheduler_warning_of_a_scaler_skipping_its_first_steps_beside_a_falling_loss_is_normal():
+    """(review_session41b i27) GradScaler starts at 65536 and skips its first steps while it calibrates; a scheduler
+    stepped after such a step warns "Detected call of `lr_scheduler.step()` before `optimizer.step()`". Beside a loss
+    that falls and a scale that halved once at the start and grew since, that is the normal answer, not WR-040 named
+    from the warning alone; beside a loss that turned nan it is no normal answer."""
+    warning = ("/venv/lib/python3.11/site-packages/torch/optim/lr_scheduler.py:224: UserWarning: Detected call of "
+               "`lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 and later, you should call them in the "
+               "opposite order: `optimizer.step()` before `lr_scheduler.step()`.\n  warnings.warn(\n")
+    said = "Training GPT-2 small from scratch with torch.autocast(dtype=torch.float16) + GradScaler. Right at the start:\n"
+    rows = [(0, "10.9863", "32768.0"), (1, "10.9841", "16384.0"), (2, "10.9712", "16384.0"), (3, "10.9530", "16384.0"),
+            (10, "10.6120", "16384.0"), (100, "7.9034", "16384.0"), (500, "6.1822", "16384.0"),
+            (1000, "5.4417", "16384.0"), (2002, "4.9873", "32768.0"), (4002, "4.5120", "65536.0"),
+            (6000, "4.3804", "32768.0")]
+    log = "".join(f"step {s:5d}  loss {v}  scale {c}\n" for s, v, c in rows)
+    ask = "\nWhy did the scale drop twice at the very start, and is the warning something I need to fix?\n"
+    d = diagnosis(said + warning + log + ask)
+    assert d.verdict == "normal" and d.normal[0].name == "skipped steps under dynamic loss scaling"
+    assert "skips its first steps while it calibrates" in d.normal[0].explanation
+    broke = log.replace("loss 4.3804", "loss nan")
+    assert diagnosis(said + warning + broke + ask).verdict != "normal"

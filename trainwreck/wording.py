@@ -1208,16 +1208,20 @@ NORMALS = (
     Normal("skipped steps under dynamic loss scaling",
            re.compile(r"gradient overflow\.?\s+skipping step|overflow! rank|gradient overflow detected|"
                       r"reducing loss scale|skipping step|gradients? overflow|"
+                      # (PyTorch's warning when a scheduler steps after a first optimizer step the scaler skipped)
+                      r"detected call of `?lr_scheduler\.step\(\)`? before `?optimizer\.step\(\)`?|"
                       # (the scale itself said to fall in the first steps, "GradScaler scale drops from 65536 to 8192
                       # in the first iterations", as it calibrates -- torch/amp/grad_scaler.py's docstring: it skips
                       # steps "for the first few iterations" while it calibrates; not one said to reach a minimum or
                       # zero, which fairseq's and DeepSpeed's scalers stop at)
-                      r"\b(?:grad ?scaler|loss[ _]scal\w*|get_scale|scaler)\b[^.\n?]{0,60}?\b(?:drops?|dropp\w*|falls?|"
+                      r"\b(?:grad ?scaler|loss[ _]scal\w*|get_scale|scaler|the scale)\b[^.\n?]{0,60}?\b(?:drops?|dropp\w*|falls?|"
                       r"fell|halv\w*|decreas\w*|goes down|reduc\w*|shrinks?)\b(?:(?!minimum|\bmin\b|zero)[^.\n?]){0,60}?"
                       r"\b(?:(?:in|during|over|for) the (?:very )?first|at the (?:very )?(?:start|beginning))\b"),
            "with dynamic loss scaling an occasional overflow is expected: the step is skipped, the scale is "
-           "halved and training carries on; it is a failure only when the scale keeps falling to its minimum "
-           "or the loss itself turns nan",
+           "halved and training carries on (PyTorch's GradScaler starts at 65536 and skips its first steps while it "
+           "calibrates; a scheduler stepped after a skipped first step warns \"Detected call of `lr_scheduler.step()` "
+           "before `optimizer.step()`\", since that step never called the optimizer); it is a failure only when the "
+           "scale keeps falling to its minimum or the loss itself turns nan",
            "the loss values over time and how the loss scale moves (does it keep falling?)",
            frozenset({"overflow"})),
     # (the more particular first: a validation loss that rose is overfitting, and a gap too)
