@@ -4562,3 +4562,19 @@ def test_the_scheduler_warning_of_a_scaler_skipping_its_first_steps_beside_a_fal
     assert "skips its first steps while it calibrates" in d.normal[0].explanation
     broke = log.replace("loss 4.3804", "loss nan")
     assert diagnosis(said + warning + broke + ask).verdict != "normal"
+
+
+def test_one_last_rise_in_a_run_of_small_batches_is_their_noise_not_a_climb_or_a_jump():
+    """(review_session41b i02) batch_size=8: the per-step losses swing 0.09 to 2.4, and a tqdm bar's `loss=` at each
+    epoch's end is its last batch's: 0.0421 then 1.02 is x24 in one step, no higher than the loss has been -- a batch of 8
+    does that, and the run is healthy, not "a jump" of a rate or a bad batch. With a large batch (or a last value above
+    every earlier one) the jump is still read."""
+    steps = [2.2871, 1.9412, 2.4109, 1.1020, 1.8837, 0.6024, 1.7350, 0.9931, 0.3148, 1.4412, 0.4407, 0.0912, 0.8870,
+             0.2315]
+    log = ("is this normal?? loss is all over the place. batch_size=8, resnet18 finetune on 10 classes\n"
+           + "".join(f"step {10 * (k + 1)} loss {v}\n" for k, v in enumerate(steps))
+           + "".join(f"Epoch {e}: 100%|██████████| 1563/1563 [02:41<00:00,  9.68it/s, loss={v}]\n"
+                     for e, v in ((1, "0.887"), (2, "0.0421"), (3, "1.02"))))
+    assert diagnosis(log).verdict == "healthy"
+    assert diagnosis(log.replace("batch_size=8", "batch_size=256")).verdict != "healthy"
+    assert diagnosis(log.replace("loss=1.02]", "loss=3.02]")).verdict != "healthy"

@@ -431,6 +431,11 @@ def _signature(ev: Evidence) -> Signature:
     swings = recurring_swings(ev)
     # (not the last of a saw-tooth's jumps, no higher than the ones it came back down from: a swing, not a climb)
     swung = swings >= SWINGS and len(ev.before) > 2 and ev.before[-1] <= max(ev.before[:-1])
+    # (nor one last rise, to no higher than the loss has been, in a run of small batches: the mean loss of 8 examples
+    # moves 20-fold from one batch to the next; a tqdm bar's `loss=` is its last batch's)
+    small = SMALL_BATCH.search(ev.prose)
+    swung = swung or (small is not None and 0 < int(small.group(1)) <= NOISY_BATCH and _rises_before(ev.before) == 1
+                      and len(ev.before) > 2 and ev.before[-1] <= max(ev.before[:-1]))
     if end_rises and not swung and sustained_climb(ev.before[-1 - end_rises:]) is not None:   # the climb still going
         # (one rise of JUMP_TO_PEAK or more to the last value is a jump, not a climb of several steps: a batch that
         # broke it, or a step that overshot -- a bad batch's face as much as the rate's)
