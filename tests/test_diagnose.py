@@ -287,6 +287,19 @@ def test_clipping_evidence_only_when_the_threshold_was_never_reached(clip, expec
         assert d.matches[0].entry.id == "WR-220"
 
 
+def test_a_gradient_norm_printed_as_its_own_notation_is_read_beside_a_clip_set_in_the_code():
+    """`|g| 16.44` is the gradient norm written as it is written on paper, and `def clip(grads, max_norm=100.0)` sets
+    the threshold (review_session41b i18): a threshold the norms never reached is WR-240's evidence, named."""
+    code = "def clip(grads, max_norm=100.0):\n    total = np.sqrt(sum((g ** 2).sum() for g in grads))\n"
+    rows = [("0.6931", "0.381"), ("1.1480", "2.094"), ("2.6022", "6.551"), ("7.1309", "11.87"), ("19.876", "15.02"),
+            ("53.114", "16.44"), ("inf", "nan"), ("nan", "nan")]
+    log = "".join(f"epoch {e}  loss {v}  |g| {g}\n" for e, (v, g) in enumerate(rows))
+    d = diagnosis_of(code + log)
+    assert d.matches[0].entry.id == "WR-240"
+    assert "gradient clipping at 100 never engaged: the largest gradient norm before the blow-up was 16.44" \
+        in d.matches[0].evidence
+
+
 def test_loss_keys_with_different_lead_ins_are_all_found():
     """The fast pattern (no val_loss mask) is used only when it finds the same values."""
     log = "step 1 - loss: 0.9 - val_loss: 5.0\nloss: 0.8 val_loss: 5.0\nstep 3 - loss: 0.7 - val_loss: 5.0\n"

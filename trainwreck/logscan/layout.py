@@ -18,7 +18,8 @@ TOTAL = re.compile(rb"(?i)total_loss$")
 # Gradient norms and a clipping threshold, when the log prints them next to the loss. A norm may
 # name its parameter (`grad_norm(W1)`, `grad_norm[fc1.weight]`); a line may print several.
 PARAMETER = rb"(?:\([^()\s]{1,64}\)|\[[^\[\]\s]{1,64}\])?"
-GRAD_KEYS = {key: keyed(rb"(?<![\w])" + key + PARAMETER) for key in (b"grad_norm", b"gnorm", b"grad norm")}
+GRAD_KEYS = {key: keyed(rb"(?<![\w])" + re.escape(key) + PARAMETER)
+             for key in (b"grad_norm", b"gnorm", b"grad norm", b"|g|")}     # (|g|: the norm's own notation)
 # The training accuracy printed beside the loss (`accuracy: 0.93`, `Acc=0.5`, `train_acc 0.5`), not
 # `val_accuracy`; read only on the lines that print the loss, after validation text is cut.
 ACCURACY = keyed(rb"(?<![\w])(?:[Tt]rain(?:ing)?[_ ])?(?:(?:sparse_)?(?:categorical|binary)_)?[Aa]cc(?:uracy)?")
