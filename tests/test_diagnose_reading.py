@@ -780,6 +780,12 @@ def test_a_message_written_as_the_string_a_call_raises_is_the_code_not_the_messa
     evidence = [e for e in diagnosis(text).matches[0].evidence if e.startswith("message")]
     assert evidence == ['message "Expected more than 1 value per channel when training, got input size '
                         'torch.Size([1, 256])" (line 3)']
+    # ... and PyTorch 2.5's, whose raise spans three lines, the f-string on its own (Python 3.13 shows all three)
+    split = text.replace('    raise ValueError(f"Expected more than 1 value per channel when training, got input size {size}")\n',
+                         '    raise ValueError(\n        f"Expected more than 1 value per channel when training, got input size '
+                         '{size}"\n    )\n')
+    assert [e for e in diagnosis(split).matches[0].evidence if e.startswith("message")] == [
+        'message "Expected more than 1 value per channel when training, got input size torch.Size([1, 256])" (line 5)']
     # code pasted on its own, a warn() or a print() of a message, is no message printed either
     code = 'warnings.warn("overflow encountered in exp")\nprint(\'loss is nan\')\n'
     assert scan(io.BytesIO(code.encode()), "c", message_finder(CATALOG)).messages == {}

@@ -1267,6 +1267,12 @@ def test_a_pasted_keras_softmax_and_cross_entropy_pairing_is_read():
     told = diagnosis(model.replace("loss='sparse_categorical_crossentropy'",
                                    "loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True)") + flat)
     assert next(m for m in told.matches if m.entry.id == "WR-130").parts["pairing"] == 1.0
+    # on the TensorFlow backend Keras hands the loss the logits its softmax kept, and warns: repaired there, no evidence
+    # (keras/src/backend/tensorflow/nn.py _get_logits at v3.15.1; fact-checked, review_session41 factcheck claim 7)
+    on_tf = diagnosis("import tensorflow as tf\n" + model.replace(
+        "loss='sparse_categorical_crossentropy'", "loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True)") + flat)
+    wr130 = next(m for m in on_tf.matches if m.entry.id == "WR-130")
+    assert "pairing" not in wr130.parts and any("repaired there" in a for a in wr130.against)
     # a softmax inside the model with a Dense logits head last, and from_logits named in a sentence of something
     # tried, are neither (review_session29_last k04, k08)
     inner = model.replace("layers.Dense(10, activation='softmax')", "layers.Dense(200, activation='softmax'), "
@@ -4520,6 +4526,7 @@ def test_an_accuracy_below_what_the_cross_entropy_beside_it_allows_is_a_broken_m
     assert accuracy_impossible(log) == ""
     assert accuracy_impossible(code + "epoch 15 val_loss 0.4102 val_acc 88.1\n") == ""
     assert accuracy_impossible(code + "epoch 15 val_loss 0.4102 val_acc 0.88\n") == ""
+    assert accuracy_impossible("mixup alpha 0.2\n" + code + log) == ""     # (soft targets: no such bound)
 
 
 def test_a_fine_tuned_language_model_whose_first_loss_is_a_uniform_guess_is_not_covered_with_its_mechanism():

@@ -287,7 +287,13 @@ PROBABILITY_WORDS = re.compile(r"\b(?:sigmoid|bce\w*|binary|logits?|probabilit\w
 # compiles the loss, not in a sentence about something tried)
 # (and the two-class pairing the same way: a sigmoid output and a binary cross-entropy, whose from_logits is False too
 # unless set)
+# (on Keras's TensorFlow backend the softmax keeps its logits on the tensor it returns and the cross-entropies use them,
+# with a warning, when told from_logits=True: repaired there -- unless mixed precision converts the output first; on
+# the JAX and PyTorch backends nothing repairs it: keras/src/backend/tensorflow/nn.py, _get_logits, at v3.15.1)
 DENSE = re.compile(r"\bDense\((?:[^()\n]|\([^()\n]*\))*\)")
+TF_BACKEND = re.compile(r"(?i)\btf\.keras\b|\bimport tensorflow\b|\bfrom tensorflow\b|KERAS_BACKEND\W{1,6}tensorflow|"
+                        r"\b(?:tensorflow|tf) backend\b")
+OTHER_BACKEND = re.compile(r"(?i)KERAS_BACKEND\W{1,6}(?:jax|torch)|\b(?:jax|torch|pytorch) backend\b|mixed_float16")
 KERAS_OUTPUT = re.compile(r"activation\s*=\s*['\"](?P<act>softmax|sigmoid)['\"]")
 KERAS_CROSSENTROPY = re.compile(r"(?:sparse_)?categorical_crossentropy|(?:Sparse)?CategoricalCrossentropy|"
                                 r"binary_crossentropy|BinaryCrossentropy")

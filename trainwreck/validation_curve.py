@@ -94,17 +94,20 @@ def _never_beat_chance(text: str, low: float, train_fell: bool) -> str:
 
 
 # A mean cross-entropy bounds the accuracy beside it from below: an example the model gets wrong has some other class
-# above the true one, so the true class holds at most half the probability and costs at least ln 2; a mean loss L then
-# leaves at most L / ln 2 of the examples wrong. (Label smoothing or soft targets only add to the loss.) Read where the
-# paste shows a cross-entropy, on lines that print a validation loss and a validation accuracy side by side.
+# at least as likely as the true one, so the true class holds at most half the probability and costs at least ln 2; a
+# mean loss L against the labels the accuracy counts then leaves at most L / ln 2 of the examples wrong. (It holds under
+# uniform label smoothing too, but not against other soft targets -- mixup's, a teacher's -- whose loss can sit below
+# ln 2 on an example counted wrong: not read where the paste names them.) Read where the paste shows a cross-entropy,
+# on lines that print a validation loss and a validation accuracy side by side.
 CROSS_ENTROPY_SHOWN = re.compile(r"(?i)cross[_ ]?entropy|\bnll_?loss|\blog_softmax|\bbce\w*|\bce[_ ]loss\b")
+SOFT_TARGETS = re.compile(r"(?i)mixup|cutmix|soft[ _-]?(?:targets?|labels?)|distill\w*|\bkd\b|teacher")
 BOUND_SLACK = 1.05          # (printed values are rounded)
 
 
 def accuracy_impossible(text: str) -> str:
     """A sentence where a validation accuracy printed beside a validation cross-entropy is below what that loss allows
     (the line where it falls furthest below); else ""."""
-    if not CROSS_ENTROPY_SHOWN.search(text):
+    if not CROSS_ENTROPY_SHOWN.search(text) or SOFT_TARGETS.search(text):
         return ""
     worst = None
     for line in text.encode("utf-8", "replace").split(b"\n")[:2000]:

@@ -19,7 +19,7 @@ from .paste_facts import (PAIRWISE, RATE_CLIMBS, LOG_OF_ZERO_WORDS, MASKED_SOFTM
                           CLIP_UNENGAGED_WORDS, HIGH_ADAPTIVE_WORDS,
                           SINGULAR_SLOPE_WORDS, ACCURACY_WORDS,
                           CLEARED_EACH_STEP, CONSTANT_FEATURE_WORDS, DENSE, EXP_OVERFLOW_WORDS, FLOOR_WORDS,
-                          FORGOT_INPUTS, FORGOT_TARGETS, FROM_LOGITS, KERAS_CROSSENTROPY, KERAS_OUTPUT,
+                          FORGOT_INPUTS, FORGOT_TARGETS, FROM_LOGITS, KERAS_CROSSENTROPY, KERAS_OUTPUT, OTHER_BACKEND, TF_BACKEND,
                           PROBABILITY_LOSS_WORDS, PUT_OFF_WORDS, RATE_PROOF_WORDS, ORDER_BOUND_WORDS, RATE_RAISED_WORDS, RAW_PIXEL_WORDS,
                           REGRESSION_WORDS, SIGMOID_ZERO_WORDS, TORCH_LOGITS_LOSS, UNCLEARED_WORDS, UNLABELLED_WORDS, UNTRAINED_OUTPUT_WORDS, MASK_255_WORDS, LARGE_INIT_WORDS, NO_WARMUP_WORDS, RATE_ZERO_WORDS,
                           ZERO_GRADIENT_WORDS, ZERO_INIT_WORDS, classifier_shown, grads_said_zero,
@@ -758,10 +758,16 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     paired = output and any(("binary" in m.group(0).lower()) == (output.group("act") == "sigmoid")
                             for m in KERAS_CROSSENTROPY.finditer(ev.prose))
     if paired:
-        if FROM_LOGITS.search(ev.prose):
+        if FROM_LOGITS.search(ev.prose) and TF_BACKEND.search(ev.prose) and not OTHER_BACKEND.search(ev.prose):
+            against.append(f"the pasted Keras model ends in a {output.group('act')} and its cross-entropy is told "
+                           "from_logits=True, but on TensorFlow Keras hands the loss the logits its softmax kept (and "
+                           "warns \"... does not represent logits. Was this intended?\"): repaired there")
+        elif FROM_LOGITS.search(ev.prose):
             parts["pairing"] = W_SAID_HALF
             evidence.append(f"the pasted Keras model ends in a {output.group('act')} and its cross-entropy is told "
-                            "from_logits=True: probabilities handed over as logits")
+                            "from_logits=True: probabilities handed over as logits (on Keras's JAX and PyTorch backends, "
+                            "or under mixed precision; on TensorFlow the logits the softmax kept are used, with a "
+                            "warning)")
         else:
             parts["pairing"] = -W_SAID_HALF
             against.append(f"the pasted Keras model ends in a {output.group('act')} and its cross-entropy takes "

@@ -38,7 +38,8 @@ QUOTES = (b'"', b"'", b"`", "\u201c".encode())
 # A message written as the string a call is handed -- `raise ValueError(f"Expected more than 1 value ...")`, the
 # source line a traceback echoes above the error, or `warnings.warn("...")` in pasted code -- is the code that
 # would print it, not the message printed (a traceback's last line holds the message itself)
-IN_CALL = re.compile(rb"\w\(\s*[rRfFbBuU]{0,2}[\"']$")
+# (PyTorch 2.5 on splits that raise over three lines: the string then opens its own line, f"Expected more ...")
+IN_CALL = re.compile(rb"\w\(\s*[rRfFbBuU]{0,2}[\"']$|^[ \t]*[rRfFbBuU]{1,2}[\"']$")
 
 
 WARNING = "python-warning"           # the origin of Python's warning lines (not a framework's)
