@@ -4585,3 +4585,21 @@ def test_one_last_rise_in_a_run_of_small_batches_is_their_noise_not_a_climb_or_a
     assert diagnosis(log).verdict == "healthy"
     assert diagnosis(log.replace("batch_size=8", "batch_size=256")).verdict != "healthy"
     assert diagnosis(log.replace("loss=1.02]", "loss=3.02]")).verdict != "healthy"
+
+
+def test_a_frozen_loss_at_the_entropy_of_the_one_output_given_for_every_row_is_a_dead_network():
+    """(review_session41b i14) Full-batch SGD at lr 2: spikes, then 0.5911, 0.5841, 0.5833 and 0.5833 to epoch 400 --
+    ever smaller steps, as a converging run reaches its floor, which alone is no stall. But the words give one output
+    for every row, 0.2700, and -q ln q - (1 - q) ln(1 - q) = 0.5833 for q = 0.27: the loss of a constant prediction, a
+    model that no longer sees its input -- WR-140, not WR-250's spike that recovered. Another output, or none, is the
+    old reading."""
+    values = ["0.6958", "0.6411", "0.5720", "0.4983", "1.7421", "0.8136", "0.6102", "2.3090", "0.6679", "0.5911",
+              "0.5841", "0.5833", "0.5833", "0.5833"]
+    log = "".join(f"epoch {e:3d}  loss {v}\n" for e, v in enumerate(values)) + "...\nepoch 400  loss 0.5833\n"
+    said = "\nNo nan anywhere. torch.sigmoid(model(X)) is 0.2700 for every single row (27% of my labels are 1).\n"
+    d = diagnosis("MLP 30 -> 64 -> 64 -> 1 with ReLU, BCEWithLogitsLoss, plain SGD lr=2.0, full batch.\n" + log + said)
+    assert d.matches[0].entry.id == "WR-140"
+    assert "-q ln q - (1 - q) ln(1 - q) = 0.5833 for q = 0.2700" in d.matches[0].evidence[0]
+    from trainwreck.curve_shape import _constant_output
+    assert _constant_output(said, 0.5833) and not _constant_output(said.replace("0.2700", "0.4000"), 0.5833)
+    assert diagnosis(log + said.replace("0.2700", "0.4000")).matches[0].entry.id != "WR-140"

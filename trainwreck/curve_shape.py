@@ -859,18 +859,41 @@ def _frozen_after_jump(ev: Evidence, peak: int) -> tuple[str, list[str]] | None:
     start = ev.count - n
     exact = all(v == level for v in ev.before[len(ev.before) - n:])
     # (three that span ten epochs or more, the paste eliding the rest, are as many as the run printed)
+    constant = _constant_output(ev.prose, level)
     if (n < FROZEN_FEW and not (n >= FROZEN_FEW - 1 and _epochs_spanned(ev, start))) or start <= peak or not exact \
             or _last_digit_unit(level) == 0 \
             or level < STALL_LEVEL * ev.head[0] or n >= len(ev.before) \
-            or (ev.before[-1 - n] < (1 + PLATEAU_FALL) * level and start - peak > 2):
+            or (ev.before[-1 - n] < (1 + PLATEAU_FALL) * level and start - peak > 2 and not constant):
         return None
     came = "" if start - 1 == peak else f" later, from {fmt(ev.before[-1 - n])} ({ev.where(start - 1)}),"
     return ("stall-after-drop",
-            [f"the loss jumped to {fmt(ev.head[peak])} at {ev.where(peak)}, came{came} straight down to {fmt(level)} "
+            [f"the loss jumped to {fmt(ev.head[peak])} at {ev.where(peak)}, came{came}{'' if constant else ' straight'} "
+             f"down to {fmt(level)} "
              f"and stopped dead: its last {n} values ({ev.where(start)} to {ev.where(ev.count - 1)}) are all "
              f"{fmt(level)}, {same}: the outputs no longer change, as when a jump kills every unit of a layer and "
              "leaves one output for every input (its loss is then the best constant's: the labels' entropy for a "
-             "classifier, ln C on C balanced classes; the targets' variance for a squared error)"])
+             "classifier, ln C on C balanced classes; the targets' variance for a squared error)" + constant])
+
+
+# One probability the words give for every input ("torch.sigmoid(model(X)) is 0.2700 for every single row"): a frozen
+# loss at its binary entropy, -q ln q - (1 - q) ln(1 - q), is the loss of that constant prediction on labels whose
+# positive share is q -- the best a model can do that no longer sees its input; the values reaching it by ever smaller
+# steps are its bias settling, not a model converging
+CONSTANT_SAID = re.compile(r"(?i)\b(0?\.\d{1,6})\s+for\s+(?:every|all|each)\s+(?:single\s+)?(?:row|input|sample|example|"
+                           r"image|observation|instance)s?\b")
+ENTROPY_NEAR = 0.005
+
+
+def _constant_output(prose: str, level: float) -> str:
+    """A sentence where the words give one output for every input whose binary entropy is the frozen loss; else ""."""
+    for m in itertools.islice(CONSTANT_SAID.finditer(prose), 10):
+        q = float(m.group(1))
+        if 0 < q < 1 and abs(-q * math.log(q) - (1 - q) * math.log(1 - q) - level) <= ENTROPY_NEAR * level:
+            entropy = -q * math.log(q) - (1 - q) * math.log(1 - q)
+            return (f"; the report gives one output for every input (\"{' '.join(m.group(0).split())}\"), and "
+                    f"-q ln q - (1 - q) ln(1 - q) = {entropy:.4f} for q = {m.group(1)}: the loss of that constant "
+                    "prediction, where the model no longer sees its input")
+    return ""
 
 
 # A loss that jumped after it had learned, came down, and stopped at DOUBLED its lowest before the jump or more: its last
