@@ -4603,3 +4603,21 @@ def test_a_frozen_loss_at_the_entropy_of_the_one_output_given_for_every_row_is_a
     from trainwreck.curve_shape import _constant_output
     assert _constant_output(said, 0.5833) and not _constant_output(said.replace("0.2700", "0.4000"), 0.5833)
     assert diagnosis(log + said.replace("0.2700", "0.4000")).matches[0].entry.id != "WR-140"
+
+
+def test_a_lightning_metrics_csv_of_epoch_means_is_read_with_its_accuracy_and_a_class_count_in_japanese():
+    """(review_session41b i26) Lightning's metrics.csv names the epoch's mean `train_loss_epoch` and its accuracy
+    `train_acc_epoch`, on rows of their own beside the validation rows; "100クラス" is a class count. The loss ends at
+    3.6415 beside an accuracy of 0.9877, above log(1 + 99/e) = 3.6222, the softmax-twice floor for 100 classes: WR-130
+    comes first (it had been "no loss values"). The accuracy the floor is read at is where the loss ended, the median of
+    the last three printed: a short log's tail reaches back to its first epochs."""
+    rows = [(0, 390, "0.0921", "4.5127"), (1, 781, "0.2411", "4.3011"), (4, 1954, "0.5632", "3.9841"),
+            (9, 3909, "0.8019", "3.7545"), (19, 7819, "0.9560", "3.6590"), (29, 11729, "0.9877", "3.6415")]
+    csv = "epoch,step,train_acc_epoch,train_loss_epoch,val_acc,val_loss\n" + "".join(
+        f"{e},{s},,,0.5,3.9\n{e},{s},{a},{v},,\n" for e, s, a, v in rows)
+    said = "PyTorch Lightningで100クラスの画像分類をしています。損失が3.6あたりから全然下がりません。\n\n"
+    d = diagnosis(said + csv)
+    assert d.evidence.head == [4.5127, 4.3011, 3.9841, 3.7545, 3.659, 3.6415]
+    assert d.matches[0].entry.id == "WR-130"
+    assert "never below log(1 + (C - 1)/e) = 3.6222 for C = 100 classes (the paste says `100クラス`)" \
+        in d.matches[0].evidence[0]

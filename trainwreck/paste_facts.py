@@ -887,7 +887,7 @@ IMAGE_TENSOR = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,30})\s*=\s*torch\.(?:tensor
                           r"(?:np\.(?:array|asarray)\(\s*)?(?P<src>\b(?:img|image|im|frame|pic|photo|pixels)\w{0,10})\b")
 DIVIDED_255 = re.compile(r"/=?\s*(?:255|127\.5)\b|ToTensor|convert_image_dtype|Rescaling|rescale|normali[sz]")
 FLOOR_WORDS = {"class", "below"}
-FLOOR_NEAR, FLOOR_ACCURACY, FLOOR_CLASSES = 0.02, 0.9, range(3, 1001)
+FLOOR_NEAR, FLOOR_ACCURACY, FLOOR_CLASSES, FLOOR_TAIL = 0.02, 0.9, range(3, 1001), 3
 # (the class count the paste names, class_count; with none named, the count whose floor lies nearest below the loss
 # counts only when the first loss sat near its ln C -- a fresh classifier's loss, and where a softmax applied twice
 # starts -- above the floor's half-way)
@@ -1164,7 +1164,9 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         out["rate-rose"] = rose
     first = statistics.median(ev.accuracy_head) if ev.accuracy_head else None
     last = statistics.median(ev.accuracy_tail) if ev.accuracy_tail else None
-    floor = _softmax_floor(ev, last)
+    # (the accuracy where the loss ended: the median of the last three printed -- a short log's tail reaches back to
+    # its first epochs)
+    floor = _softmax_floor(ev, statistics.median(ev.accuracy_tail[-FLOOR_TAIL:]) if ev.accuracy_tail else None)
     if floor:
         out["softmax-floor"] = floor
     # (labels at -1 go wrong beside a falling loss too: NumPy's indexing trains those rows towards the last class)

@@ -371,7 +371,7 @@ def _track_accuracy(ev: Evidence, text: bytes, loss: re.Pattern) -> None:
 
 # The training accuracy's column of a CSV file (CSVLogger's `accuracy`, a loop's `train_acc`): not a validation one
 CSV_ACCURACY = (b"train_acc", b"train_accuracy", b"training_accuracy", b"accuracy", b"acc",
-                b"categorical_accuracy", b"sparse_categorical_accuracy")
+                b"categorical_accuracy", b"sparse_categorical_accuracy", b"train_acc_epoch")
 
 
 def _csv_accuracy_column(data: bytes, column: tuple) -> int | None:

@@ -2,4 +2,7 @@
 or a metrics file a loop writes: `epoch,loss,val_loss`."""
 from . import Dialect
 
-DIALECT = Dialect("a CSV file with a loss column", None, keys=(b"loss", b"train_loss", b"training_loss"), mode="csv")
+# (Lightning's metrics.csv names a loss logged on_step and on_epoch twice, `train_loss_step` and `train_loss_epoch`:
+# the epoch's mean is read, one row per epoch)
+DIALECT = Dialect("a CSV file with a loss column", None,
+                  keys=(b"loss", b"train_loss", b"training_loss", b"train_loss_epoch"), mode="csv")
