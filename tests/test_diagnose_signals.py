@@ -4621,3 +4621,50 @@ def test_a_lightning_metrics_csv_of_epoch_means_is_read_with_its_accuracy_and_a_
     assert d.matches[0].entry.id == "WR-130"
     assert "never below log(1 + (C - 1)/e) = 3.6222 for C = 100 classes (the paste says `100クラス`)" \
         in d.matches[0].evidence[0]
+
+
+def test_review_session41_code_review_mends():
+    """(code_review_s41) Each reading this session added, held to what its mechanism needs: a fine-tune's uniform start
+    needs a model's checkpoint, not a tokenizer's, and a first loss near ln V, not far above; two arrays shuffled apart
+    are an input's and a label's; the ln 2 bound needs a single-label, unweighted cross-entropy; the vocabulary's pattern
+    is linear in a run of thousands' groups; a small batch's last rise is noise only up to the loss of the run's second
+    half; "instead of" in another language is a later place only beside two numbers that say so; the skipped-steps
+    answer needs a scaler or half precision shown; an exception's repr a log prints is the message."""
+    import time
+
+    from trainwreck.class_count import VOCAB
+    from trainwreck.paste_facts import pretrained_at_uniform, shuffled_apart
+    from trainwreck.validation_curve import accuracy_impossible
+    from trainwreck.wording import lr_tried, normals_asked
+
+    def ev(text):
+        return diagnosis(text).evidence
+
+    log = "".join(f"{{'loss': {v}, 'epoch': {e}}}\n" for v, e in [(10.87, 0.01), (9.94, 0.03), (8.77, 0.05)])
+    gpt = "Training GPT-2 (32k vocab). tokenizer = AutoTokenizer.from_pretrained('gpt2')\n"
+    assert pretrained_at_uniform(ev(gpt + log)) is None
+    tuned = "model = AutoModelForCausalLM.from_pretrained('mistral') with a 32k vocab\n"
+    assert pretrained_at_uniform(ev(tuned + log)) is not None
+    assert pretrained_at_uniform(ev(tuned + log.replace("10.87", "48000.0"))) is None
+    assert shuffled_apart("train_files = shuffle(train_files)\nval_files = shuffle(val_files)\n") == ""
+    assert shuffled_apart("x_train, y_train = shuffle(imgs), shuffle(labels)\n")
+    val = "epoch 15 val_loss 0.4102 val_acc 0.0067\n"
+    assert accuracy_impossible("loss = F.cross_entropy(out, y)\n" + val)
+    for other in ("nn.BCEWithLogitsLoss() on 20 labels, exact match accuracy\n",
+                  "F.cross_entropy(out, y, weight=class_weights)\n", "focal loss over cross_entropy\n"):
+        assert accuracy_impossible(other + val) == "", other
+    hostile = "101" + ",000" * 8000
+    start = time.perf_counter()
+    VOCAB.search(hostile)
+    assert time.perf_counter() - start < 0.5
+    collapse = "batch_size=16\n" + "".join(f"step {s} loss {v}\n" for s, v in
+                                            [(0, 2.30), (10, 1.10), (20, 0.30), (30, 0.041), (40, 2.25)])
+    assert diagnosis(collapse).verdict != "healthy"
+    assert lr_tried("Уменьшил lr до 1e-4 — то же самое, на том же шаге 713 вместо обычного") == "failed"
+    assert lr_tried("降低学习率后只是推迟了，还是nan") == "delayed"
+    warning = "UserWarning: Detected call of `lr_scheduler.step()` before `optimizer.step()`.\n"
+    assert not any(n.name.startswith("skipped steps") for n in normals_asked("plain float32 training\n" + warning))
+    assert any(n.name.startswith("skipped steps") for n in normals_asked("fp16 with GradScaler\n" + warning))
+    repr_line = ("worker 3 failed: ValueError('Expected more than 1 value per channel when training, got input size "
+                 "torch.Size([1, 8])')\n")
+    assert ev(repr_line).messages

@@ -14,7 +14,9 @@ CLASS_COUNT = re.compile(r"\b(\d{1,4})[ -](?:classes|categories|way)\b|num_class
                          r"(?<!\d)(\d{1,4})\s?(?:クラス|类|類|个类别|개\s?클래스)|"
                          r"Dense\(\s*(\d{1,4})\s*,\s*activation\s*=\s*['\"]softmax['\"]\)?", re.I)
 # ... and a vocabulary's size: a language model's classes
-VOCAB = re.compile(r"(?i)\b(\d{1,3}(?:,\d{3})+|\d+)(k)?[ -](?:(?:token|word|piece|subword)s?[ -])?(?:\w+[ -])?vocab\w*")
+# (its number starts where no digit or comma is before it: tried at each digit of "101,000,000,..." it was quadratic)
+VOCAB = re.compile(r"(?i)(?<![\d,])\b(\d{1,3}(?:,\d{3})+|\d+)(k)?[ -](?:(?:token|word|piece|subword)s?[ -])?(?:\w+[ -])?"
+                   r"vocab\w*")
 
 
 def classes_named(prose: str) -> tuple[int, str] | None:
@@ -28,9 +30,14 @@ def classes_named(prose: str) -> tuple[int, str] | None:
     return None
 
 
-def classes_or_vocabulary(prose: str) -> tuple[int, str] | None:
-    """The vocabulary's size the paste gives (a language model's classes), else the class count it names; or None."""
+def vocabulary_named(prose: str) -> tuple[int, str] | None:
+    """The vocabulary's size the paste gives (a language model's classes), and how it gives it; or None."""
     vocab = VOCAB.search(prose)
     if vocab:
         return int(vocab.group(1).replace(",", "")) * (1000 if vocab.group(2) else 1), f"`{vocab.group(0)}`"
-    return classes_named(prose)
+    return None
+
+
+def classes_or_vocabulary(prose: str) -> tuple[int, str] | None:
+    """The vocabulary's size the paste gives, else the class count it names; or None."""
+    return vocabulary_named(prose) or classes_named(prose)

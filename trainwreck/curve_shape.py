@@ -181,10 +181,17 @@ def _whole_epochs(ev: Evidence, n: int) -> bool:
                and re.fullmatch(r"epoch \d+(?:/\d+)?", p.epoch) for i in range(n))
 
 
+def _small_batch(prose: str) -> int:
+    """The batch size the paste sets, where it is NOISY_BATCH or fewer; else 0."""
+    small = SMALL_BATCH.search(prose)
+    return size if small and 0 < (size := int(small.group(1))) <= NOISY_BATCH else 0
+
+
 def _no_warmup_jump(ev: Evidence, first: float) -> tuple[float, int]:
     """The rise over the first value that makes a jump in a run without warmup: NO_WARMUP_JUMP times it, or, where the
     first value is ln C for the classes or the vocabulary the paste names (a uniform guess: a cross-entropy at its
-    start), UNIFORM_JUMP nats above it if that is less. At ln 10 the two agree; at a 32k vocabulary's 10.37 a jump to
+    start), UNIFORM_JUMP nats above it if that is less. The two agree at C = e^2, about 7.4; at ln 10 the nat is
+    already a little less (1.43 times), at a 32k vocabulary's 10.37 far less: a jump to
     13.9 is 1.34 times the start, and 3.5 nats: the model 33 times worse than a uniform guess on the true token
     (and the class count where that made the lower one)"""
     named = classes_or_vocabulary(ev.prose)
@@ -431,11 +438,10 @@ def _signature(ev: Evidence) -> Signature:
     swings = recurring_swings(ev)
     # (not the last of a saw-tooth's jumps, no higher than the ones it came back down from: a swing, not a climb)
     swung = swings >= SWINGS and len(ev.before) > 2 and ev.before[-1] <= max(ev.before[:-1])
-    # (nor one last rise, to no higher than the loss has been, in a run of small batches: the mean loss of 8 examples
-    # moves 20-fold from one batch to the next; a tqdm bar's `loss=` is its last batch's)
-    small = SMALL_BATCH.search(ev.prose)
-    swung = swung or (small is not None and 0 < int(small.group(1)) <= NOISY_BATCH and _rises_before(ev.before) == 1
-                      and len(ev.before) > 2 and ev.before[-1] <= max(ev.before[:-1]))
+    # (nor one last rise, to no higher than the loss has been in the run's second half, in a run of small batches: the
+    # mean loss of 8 examples moves 20-fold from one batch to the next; a tqdm bar's `loss=` is its last batch's)
+    swung = swung or (_small_batch(ev.prose) and end_rises == 1 and len(ev.before) > 3
+                      and ev.before[-1] <= max(ev.before[len(ev.before) // 2:-1]))
     if end_rises and not swung and sustained_climb(ev.before[-1 - end_rises:]) is not None:   # the climb still going
         # (one rise of JUMP_TO_PEAK or more to the last value is a jump, not a climb of several steps: a batch that
         # broke it, or a step that overshot -- a bad batch's face as much as the rate's)
@@ -509,11 +515,10 @@ def _signature(ev: Evidence) -> Signature:
             f"came back down to {fmt(last)}, above its lowest ({fmt(ev.low)})" if back else
             "stayed near its peak, below where it started" if stayed else "came partly back down")
     if swings >= SWINGS:                # (a jump that keeps coming back is no bump: see _excursions)
-        small = SMALL_BATCH.search(ev.prose)
-        size = int(small.group(1)) if small else 0
+        size = _small_batch(ev.prose)
         why = (f"as the mean loss of a batch of {size} examples does, one batch to the next (a few hard examples "
                "move it that far), or as when each batch holds one class (a dataset sorted by class and not shuffled)"
-               if 0 < size <= NOISY_BATCH else
+               if size else
                "as when each batch holds one class (a dataset sorted by class and not shuffled)")
         bump = (f"; it jumped to {SPIKE_RATIO:g}x its low or more {counted(swings, 'time')} in its first "
                 f"{len(ev.head)} values (up to {fmt(ev.high)}): a swing that returns again and again, {why}")
@@ -879,7 +884,7 @@ def _frozen_after_jump(ev: Evidence, peak: int) -> tuple[str, list[str]] | None:
 # loss at its binary entropy, -q ln q - (1 - q) ln(1 - q), is the loss of that constant prediction on labels whose
 # positive share is q -- the best a model can do that no longer sees its input; the values reaching it by ever smaller
 # steps are its bias settling, not a model converging
-CONSTANT_SAID = re.compile(r"(?i)\b(0?\.\d{1,6})\s+for\s+(?:every|all|each)\s+(?:single\s+)?(?:row|input|sample|example|"
+CONSTANT_SAID = re.compile(r"(?i)(?<![\d.])(0?\.\d{1,6})\s+for\s+(?:every|all|each)\s+(?:single\s+)?(?:row|input|sample|example|"
                            r"image|observation|instance)s?\b")
 ENTROPY_NEAR = 0.005
 

@@ -42,8 +42,6 @@ from .wording import (BENIGN_OVERFLOW, RESTARTED, STUCK, UNIFORM_START, Normal, 
 # What a caller of the engine needs comes from here: the finder the scan takes, the diagnosis, the curve's signature.
 __all__ = ["Diagnosis", "Match", "diagnose", "message_finder", "signature_of", "weigher"]
 
-# A training loss that ended below this share of its first value fell (beside a validation loss that did not learn)
-TRAIN_FELL = 0.9
 # Naming an entry takes a score of CONFIDENT and a lead of MARGIN over the next one.
 CONFIDENT, MARGIN = 2.5, 1.0
 # Candidates whose scores are within EVEN of the first's are about even: a quarter of half a printed fact, the
@@ -762,7 +760,7 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
         # of the catalogue's)
         ev = d.evidence
         d.trend = validation_curve.accuracy_impossible(ev.prose) or validation_curve.trend(
-            ev.prose, rose_only=True, train_fell=ev.count >= 2 and ev.head[0] > 0 and ev.last < TRAIN_FELL * ev.head[0])
+            ev.prose, rose_only=True, train_fell=ev.count >= 2 and ev.head[0] > 0 and ev.last < (1 - PLATEAU_FALL) * ev.head[0])
     elif unjudged:                     # too few values to judge, beside words that the run does not learn
         d.verdict = "no-evidence"
         d.ask = (f"at least {SHAPE_MIN} loss values from the start of the run (with the accuracy, if it prints one), "

@@ -15,7 +15,7 @@ import re
 import statistics
 import sys
 
-from .class_count import VOCAB, classes_named, classes_or_vocabulary
+from .class_count import classes_named, classes_or_vocabulary, vocabulary_named
 from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, PLATEAU_FALL, UNIFORM_NEAR, Signature, at_run_start, fmt,
                           same_batch_jumps)
 from .logscan import Evidence, dialects
@@ -557,7 +557,7 @@ ALL_PADDING = re.compile(r"\b(?:length|len)(?: of)? 0\b|\bzero[- ]length\b|\bemp
 
 
 # ... or prints one: a count of each sequence's tokens that are not padding (`(input_ids != 0).sum(1)`, an attention
-# mask's sum, `lengths`) whose printed list holds a 0 (`tensor([ 87, 128, ..., 0, 71, ...])`)
+# mask's sum, `lengths`) whose printed list holds a 0 (`tensor([ 87, 128,  41, 0, 71])`)
 TOKENS_COUNTED = re.compile(r"(?:\(\s*[\w.]{1,40}\s*!=\s*[\w.]{1,40}\s*\)|\b(?![\w.]{0,40}pad)[\w.]{0,40}attention_mask)"
                             r"\.sum\(\s*(?:dim\s*=\s*)?-?\d\s*\)|\b(?:lengths?|lens|seq_lens?|seq_lengths?|src_lengths?)\b")
 COUNTS_LIST = re.compile(r"[ \t]*(?:=|:|->)?\s{0,4}(?:tensor\(|array\()?\[(?P<values>[\d,\s]{1,4000})\]")
@@ -704,6 +704,8 @@ SHUFFLED_APART = re.compile(r"(?m)^[ \t]*(?:np\.random|numpy\.random|random|rng)
 
 # ... or by scikit-learn's `shuffle` given one array a call (`x, y = shuffle(imgs), shuffle(labels)`, or a line each):
 # with no random_state each call draws its own permutation (`shuffle(X, y)` keeps them together)
+PAIR_INPUT = re.compile(r"(?:x|inputs?|features?|images?|imgs?|data|samples?|sequences?|texts?)(?:_\w{1,10})?")
+PAIR_LABEL = re.compile(r"(?:y|labels?|targets?|classes|gt)(?:_\w{1,10})?")
 ONE_ARRAY_SHUFFLE = re.compile(r"(?<![\w.])(?:sklearn\.utils\.)?shuffle\([ \t]*(?P<a>[A-Za-z_][\w.\[\]]{0,40})[ \t]*\)")
 
 
@@ -715,7 +717,10 @@ def shuffled_apart(prose: str) -> str:
         return " ... ".join(" ".join(line.split()) for line in (m.group(0).split("\n")[0], m.group(0).split("\n")[-1]))
     calls = list(itertools.islice(ONE_ARRAY_SHUFFLE.finditer(code), 20))
     for a, b in zip(calls, calls[1:]):
-        if a.group("a") != b.group("a") and code.count("\n", a.end(), b.start()) <= 3:
+        # (an input's name and a label's: two lists of files shuffled each on its own are no pair broken)
+        names = {a.group("a").lower(), b.group("a").lower()}
+        if a.group("a") != b.group("a") and code.count("\n", a.end(), b.start()) <= 3 \
+                and any(PAIR_INPUT.fullmatch(n) for n in names) and any(PAIR_LABEL.fullmatch(n) for n in names):
             return f"{a.group(0)} ... {b.group(0)}"
     return ""
 
@@ -1451,24 +1456,29 @@ def uniform_start(ev: Evidence) -> str:
 # tokens. A pretrained model starts far below it on text like its own; at it, the tokens it sees are not the ones it
 # learned (another tokenizer with the same vocabulary size), or its weights did not load. Not a run from scratch, whose
 # start that is.
-PRETRAINED = re.compile(r"(?i)\bfrom_pretrained\(|\bfine-?tun\w*|\bpre-?trained\b|\blora\b|\bpeft\b")
-FROM_SCRATCH = re.compile(r"(?i)\bfrom scratch\b|\bpre-?train(?:ing)?\b(?!ed)|\brandom(?:ly)? init\w*")
+# (a model's checkpoint loaded -- `AutoModelForCausalLM.from_pretrained(`, not a tokenizer's -- or fine-tuning said;
+# a first loss within UNIFORM_ABOVE nats above ln V: far above it the start is broken some other way, a scale or a
+# precision)
+PRETRAINED = re.compile(r"(?i)\b\w*(?:model|lm|net)\w*\.from_pretrained\(|\bfine-?tun\w*|\bpre-?trained (?:model|weights|"
+                        r"checkpoint)|\blora\b|\bpeft\b")
+FROM_SCRATCH = re.compile(r"(?i)\bfrom scratch\b|\bpre-?training\b|\brandom(?:ly)? init\w*")
+UNIFORM_ABOVE = 1.5
 
 
 def pretrained_at_uniform(ev: Evidence) -> tuple[str, str] | None:
     """(what shows the model pretrained, why) when a fine-tuned language model's first loss is a uniform guess; or None."""
     if not ev.count or not math.isfinite(ev.head[0]) or not at_run_start(ev) or FROM_SCRATCH.search(ev.prose):
         return None
-    shown, vocab = PRETRAINED.search(ev.prose), VOCAB.search(ev.prose)
+    shown, vocab = PRETRAINED.search(ev.prose), vocabulary_named(ev.prose)
     if shown is None or vocab is None:
         return None
-    size = int(vocab.group(1).replace(",", "")) * (1000 if vocab.group(2) else 1)
-    if size < VOCABULARY_MIN or ev.head[0] < (1 - UNIFORM_NEAR) * math.log(size):
+    size, said = vocab
+    if size < VOCABULARY_MIN or not (1 - UNIFORM_NEAR) * math.log(size) <= ev.head[0] <= math.log(size) + UNIFORM_ABOVE:
         return None
     return shown.group(0), (
         f"the run fine-tunes a pretrained model (`{shown.group(0)}`), and its first loss, {fmt(ev.head[0])} "
         f"({ev.where(0)}), is ln {size} = {math.log(size):.4g} or more for the vocabulary the paste names "
-        f"(`{vocab.group(0)}`): a uniform guess, what a model that knows nothing of the tokens scores. A pretrained "
+        f"({said}): a uniform guess, what a model that knows nothing of the tokens scores. A pretrained "
         "language model starts far below it on text like its own; at it, the tokens it is handed are not the ones it "
         "learned (a tokenizer other than the model's own: the same vocabulary size, other ids) or its weights did not "
         "load (the warning that some weights were newly initialized). No entry covers this: load the tokenizer from "

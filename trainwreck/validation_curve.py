@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import re
 
+from .class_count import classes_named
 from .curve_shape import fmt
 from .logscan.layout import csv_column, csv_values
 from .logscan.numbers import NUMBER, to_float
@@ -78,7 +79,8 @@ def _never_beat_chance(text: str, low: float, train_fell: bool) -> str:
     accuracies = values(text, VALIDATION_ACCURACY, VALIDATION_ACCURACY_COLUMNS)
     if len(accuracies) < MIN_VALUES or not 0 < sum(accuracies) / len(accuracies) <= 0.5:
         return ""
-    classes = round(len(accuracies) / sum(accuracies))
+    named = classes_named(text)
+    classes = named[0] if named else round(len(accuracies) / sum(accuracies))
     if classes < 2 or any(abs(a * classes - 1) > CHANCE_SPREAD for a in accuracies) \
             or abs(low / math.log(classes) - 1) > CHANCE_LOSS:
         return ""
@@ -99,8 +101,12 @@ def _never_beat_chance(text: str, low: float, train_fell: bool) -> str:
 # uniform label smoothing too, but not against other soft targets -- mixup's, a teacher's -- whose loss can sit below
 # ln 2 on an example counted wrong: not read where the paste names them.) Read where the paste shows a cross-entropy,
 # on lines that print a validation loss and a validation accuracy side by side.
-CROSS_ENTROPY_SHOWN = re.compile(r"(?i)cross[_ ]?entropy|\bnll_?loss|\blog_softmax|\bbce\w*|\bce[_ ]loss\b")
-SOFT_TARGETS = re.compile(r"(?i)mixup|cutmix|soft[ _-]?(?:targets?|labels?)|distill\w*|\bkd\b|teacher")
+# The bound needs one label per example, each example's loss counted once, and a top-1 accuracy over the same
+# examples: not a multi-label or per-token loss beside an exact-match accuracy, a class-weighted or focal loss.
+CROSS_ENTROPY_SHOWN = re.compile(r"(?i)(?<!binary_)(?<!binary )cross[_ ]?entropy|\bnll_?loss|\blog_softmax|\bce[_ ]loss\b")
+SOFT_TARGETS = re.compile(r"(?i)mixup|cutmix|soft[ _-]?(?:targets?|labels?)|distill\w*|\bkd\b|teacher|multi-?label|"
+                          r"\bbce|binary|sigmoid|focal|\bweight\s*=|class_weight|pos_weight|per[ -]token|exact[ _-]?match|"
+                          r"\btokens?\b")
 BOUND_SLACK = 1.05          # (printed values are rounded)
 
 

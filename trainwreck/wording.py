@@ -389,6 +389,8 @@ def half_precision_denied(text: str, words: list[str] | None = None) -> bool:
 # Half precision shown switched on, in words or code a reader can quote back: a flag, a mode, a scaler, a cast.
 # Not a bare "half" ("the second half of training"), "O1" or "16-bit" alone, and not bfloat16, whose range is
 # float32's (it does not overflow where float16 does).
+# (Apex's, fairseq's and DeepSpeed's scalers name themselves in what they print)
+SCALER_SHOWN = re.compile(r"(?i)gradient overflow|skipping step|loss scale|overflow! rank|scaler")
 HALF_SHOWN = re.compile(r"(?i)(?<![\w-])(?:--)?(?:fp16|float16|half[- ]precision|mixed[- ]precision|autocast"
                         r"|grad[ _-]?scaler|loss[ _-]?scal(?:e|er|ing)|precision[ =:\"']{1,4}16(?:-mixed)?"
                         r"|opt_level[ =:\"']{1,4}O[123])(?![\w-])|\.half\(\)"
@@ -799,13 +801,8 @@ def rate_zero_failed(text: str) -> str:
     return "" if PLANNED.search(sentence) else " ".join(m.group(0).replace("`", "").split())
 
 
-# ... and in Chinese, as many reports on PaddlePaddle's and OpenMMLab's trackers are written: "减小学习率也不行"
-# (lowering the learning rate does not help either), "降低学习率后还是nan" (after lowering it, still nan).
-LOWER_LR_FAILED_ZH = re.compile(r"(?:减小|降低|调小|减少|调低|改小|下调)[^。！？!?\n]{0,10}?学习率[^。！？!?\n]{0,20}?"
-                                r"(?:也不行|不行|没用|没有用|无效|不管用|还是|依然|仍然|依旧)")
-
-
-# ... and in the other languages reports come in, the rate lowered and what it did, in one sentence: "Уменьшил lr в 5
+# ... and in the other languages reports come in (many on PaddlePaddle's and OpenMMLab's trackers in Chinese: "减小学习率
+# 也不行", lowering the rate does not help either), the rate lowered and what it did, in one sentence: "Уменьшил lr в 5
 # раз (0.01) — то же самое, только позже" (the same, only later: put off), "mit kleinerer Lernrate passiert dasselbe"
 # (the same: no help), "j'ai baissé le lr, ça ne change rien", "bajé el learning rate y sigue igual", "降低学习率后只是
 # 推迟了" (only put off). The rate's word and a verb or adjective of lowering, either first.
@@ -815,10 +812,12 @@ _LOWERED = (r"(?:уменьш\w*|сниз\w*|сниж\w*|пониз\w*|пони�
             r"kleiner\w*|niedriger\w*|baiss\w*|rédui\w*|diminu\w*|plus\s+petit\w*|plus\s+faible|baj\w*|reduj\w*|"
             r"reduc\w*|disminu\w*|menor|reduz\w*|baix\w*|减小|降低|调小|减少|调低|改小|下调)")
 LOWER_LR_FOREIGN = re.compile(r"(?:" + _LOWERED + r"[^.!?。！？\n]{0,25}?" + _LR_WORD + r"|" + _LR_WORD
-                              + r"[^.!?。！？\n]{0,25}?" + _LOWERED + r")(?P<rest>(?:[^.!?。！？\n]|\.\d){0,80})", re.I)
-# (later, or at another place instead: "pasa lo mismo, solo que en la época 7 en vez de la 3")
-_LATER_FOREIGN = re.compile(r"позже|отсроч\w*|вместо|später|(?:an)?statt\b|plus\s+tard|au\s+lieu\s+d|más\s+tarde|"
-                            r"en\s+(?:vez|lugar)\s+de|mais\s+tarde|em\s+vez\s+de|更晚|推迟|延后|晚一些|晚了", re.I)
+                              + r"[^.!?。！？\n]{0,25}?" + _LOWERED + r")(?P<rest>(?:[^.!?。！？\n]|\.\d){0,120})", re.I)
+_LATER_FOREIGN = re.compile(r"позже|отсроч\w*|später|plus\s+tard|más\s+tarde|mais\s+tarde|更晚|推迟|延后|晚一些|晚了", re.I)
+# ... or at a later place instead of the earlier one: "pasa lo mismo, solo que en la época 7 en vez de la 3" (a number,
+# the word, a smaller number; the word alone, "the same step instead of the usual one", is not)
+_INSTEAD_FOREIGN = re.compile(r"(\d{1,7})\D{0,20}?(?:вместо|(?:an)?statt\b|au\s+lieu\s+d\w*|en\s+(?:vez|lugar)\s+de|"
+                              r"em\s+vez\s+de|而不是)\D{0,12}?(\d{1,7})", re.I)
 _SAME_FOREIGN = re.compile(r"то\s+же\s+самое|тоже\s+самое|не\s+помог\w*|без\s+изменений|вс[её]\s+равно|"
                            r"(?:hilft|half|hat)\s+nicht|nicht\s+geholfen|dasselbe|das\s+gleiche|trotzdem|"
                            r"n['’](?:aide|a\s+pas\s+aidé|y\s+fait)|ne\s+change\s+rien|rien\s+ne\s+change|pareil|la\s+même\s+chose|"
@@ -829,7 +828,8 @@ _SAME_FOREIGN = re.compile(r"то\s+же\s+самое|тоже\s+самое|не
 def _lower_rate_foreign(text: str) -> str:
     """"delayed" or "failed" for a lower rate tried in words of another language (LOWER_LR_FOREIGN), else ""."""
     for m in itertools.islice(LOWER_LR_FOREIGN.finditer(text), 20):
-        if _LATER_FOREIGN.search(m.group(0)):
+        instead = _INSTEAD_FOREIGN.search(m.group(0))
+        if _LATER_FOREIGN.search(m.group(0)) or (instead and int(instead.group(1)) > int(instead.group(2))):
             return "delayed"
         if _SAME_FOREIGN.search(m.group(0)):
             return "failed"
@@ -839,7 +839,7 @@ def _lower_rate_foreign(text: str) -> str:
 def lr_tried(text: str) -> str:
     """"failed" when the text says a lower learning rate did not help (a rate of 0 included), "delayed" when it only
     put the failure off, "helped" when it did, else ""."""
-    if rate_zero_failed(text) or LOWER_LR_FAILED_ZH.search(text):
+    if rate_zero_failed(text):
         return "failed"
     if foreign := _lower_rate_foreign(text):
         return foreign
@@ -878,8 +878,9 @@ def lr_tried_same_place(text: str) -> bool:
     step, 713", "lowered the lr, same epoch")? A failure that does not move with the rate at all, not one put off."""
     folded = _folded(text)
     m = TRIED_LR.search(folded)
-    # (the match stops at its first "same"; the place is said after it: "the jump is in exactly the same place")
-    said = folded[m.start():m.end() + 20] if m else ""
+    # (the match stops at its first "same"; the place is said after it, in the same sentence: "the jump is in exactly the
+    # same place")
+    said = folded[m.start():m.end() + len(re.split(r"[.;\n]", folded[m.end():m.end() + 20], maxsplit=1)[0])] if m else ""
     return bool(m and re.search(r"\bsame\s+(?:step|epoch|iteration|iter|batch|place|point|spot)\b|"
                                 r"\b(?:always|again)\s+(?:at\s+)?(?:the\s+)?(?:step|epoch|iteration|iter|batch)\s+~?\d",
                                 said))
@@ -1223,7 +1224,10 @@ NORMALS = (
            "before `optimizer.step()`\", since that step never called the optimizer); it is a failure only when the "
            "scale keeps falling to its minimum or the loss itself turns nan",
            "the loss values over time and how the loss scale moves (does it keep falling?)",
-           frozenset({"overflow"})),
+           frozenset({"overflow"}),
+           # (not where nothing shows a loss scaler or half precision: a scheduler warning in a float32 run is the
+           # loop's own order, and "the scale" of something else is no scaler)
+           unless=lambda text: "" if HALF_SHOWN.search(text) or SCALER_SHOWN.search(text) else "no loss scaling"),
     # (the more particular first: a validation loss that rose is overfitting, and a gap too)
     Normal("overfitting: a validation loss that rises while the training loss falls",
            # ("has crept up slowly since", "bottomed at 0.33 around epoch 12")

@@ -39,7 +39,18 @@ QUOTES = (b'"', b"'", b"`", "\u201c".encode())
 # source line a traceback echoes above the error, or `warnings.warn("...")` in pasted code -- is the code that
 # would print it, not the message printed (a traceback's last line holds the message itself)
 # (PyTorch 2.5 on splits that raise over three lines: the string then opens its own line, f"Expected more ...")
-IN_CALL = re.compile(rb"\w\(\s*[rRfFbBuU]{0,2}[\"']$|^[ \t]*[rRfFbBuU]{1,2}[\"']$")
+# Not an exception's repr a log prints, `worker 3 failed: ValueError('Expected more than 1 value ...')`: a class of
+# exception handed the string, with no raise before it, is the message as printed.
+IN_CALL = re.compile(rb"(?P<call>[\w.]*\w)\(\s*[rRfFbBuU]{0,2}[\"']$|^[ \t]*[rRfFbBuU]{1,2}[\"']$")
+EXCEPTION_CLASS = re.compile(rb"(?:Error|Exception|Warning)$")
+RAISE = re.compile(rb"\braise\b")
+
+
+def _written_as_code(text: bytes, start: int) -> bool:
+    """Is the message that starts at `start` of the line a string literal of code (IN_CALL), not one printed?"""
+    m = IN_CALL.search(text, 0, start)
+    return m is not None and not (m.group("call") and EXCEPTION_CLASS.search(m.group("call"))
+                                  and not RAISE.search(text, 0, m.start()))
 
 
 WARNING = "python-warning"           # the origin of Python's warning lines (not a framework's)
@@ -172,7 +183,7 @@ class MessageFinder:
         for index in dict.fromkeys(anchors):
             if index < declared:
                 known = self.declared[index]
-                if (m := known.pattern.search(text)) and not IN_CALL.search(text, 0, m.start()):
+                if (m := known.pattern.search(text)) and not _written_as_code(text, m.start()):
                     matched.append((m.start(), index, known, m))
         # filed in the order they stand on the line, whichever anchor made them candidates
         for _, _, known, m in sorted(matched, key=lambda t: t[:2]):
@@ -184,8 +195,7 @@ class MessageFinder:
             at = text.find(known.anchor)
             # a family's message starts at most LOOKBACK bytes before its anchor: search from there
             if at >= 0 and (m := known.pattern.search(text, max(0, at - LOOKBACK))):
-                if not known.quotable and any(q in text[:m.start()] for q in QUOTES) \
-                        or IN_CALL.search(text, 0, m.start()):
+                if (not known.quotable and any(q in text[:m.start()] for q in QUOTES)) or _written_as_code(text, m.start()):
                     continue
                 shown = _shown(m.group("text") if "text" in known.pattern.groupindex else m.group(0))
                 ev.note_message(NUMBERS.sub("{}", shown), line, shown, known.origin)
