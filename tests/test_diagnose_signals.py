@@ -4457,6 +4457,8 @@ def test_a_loss_enormous_before_any_update_said_in_words_with_an_unscaled_torch_
     # (a bias drawn at std 1, a small std given by position, or a rate of 0 planned, is none of these)
     assert not LARGE_INIT.search("nn.init.normal_(self.fc.bias, 0.0, 1.0)")
     assert not LARGE_INIT.search("nn.init.normal_(w, 0.0, 0.02)")
+    assert not LARGE_INIT.search("nn.init.normal_(self.embed.weight, 0.0, 1.0)")     # (nn.Embedding's own default)
+    assert "start" in when("the very first printed loss is 1.9e+06 and then nan")
     assert rate_zero_failed("should I try it even with lr=0 to see?") == ""
 
 

@@ -191,7 +191,7 @@ WHEN = [
      r"|(?:at|on|in) the (?:very )?first (?:batch|step|iteration|epoch|forward)|from (?:step|epoch|iteration)[ =:]+0\b"
      # (or an enormous number: "the very first printed loss is 193847216504832.0000")
      r"|the (?:very )?first (?:printed |logged |reported )?loss (?:value )?(?:is|was) +(?:already +)?"
-     r"(?=-?(?:nan|inf)\b|\d{7}|\d(?:\.\d+)?e\+?(?:[6-9]|[1-9]\d))"
+     r"(?=-?(?:nan|inf)\b|\d{7}|\d(?:\.\d+)?e\+?0?(?:[6-9]|[1-9]\d))"
      r"|" + _NO_VALUE_BEFORE + r"(?:at|in) (?:step|epoch|iteration)[ =]+0\b" + _FINE_THERE +
      r"|right away|immediately|before (?:any|the first|a single) (?:update|step)|when (?:the )?training starts"
      # (the first step said to break: "first step already blows up", "the very first batch is already nan")
