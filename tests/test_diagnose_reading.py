@@ -815,3 +815,18 @@ def test_a_csv_numbered_by_epoch_and_step_is_quoted_by_both_and_a_rate_that_brok
     # (a CSV numbered by its epoch alone is quoted by it)
     alone = "epoch,train_loss\n" + "".join(f"{i},{v}\n" for i, (_, _, v) in enumerate(rows))
     assert "(epoch 13) to 2.447 (epoch 14)" in diagnosis(alone).matches[0].evidence[0]
+
+
+def test_a_table_of_step_losses_above_a_run_summary_is_the_curve():
+    """(review_session41b i31) A `step   loss` table copied from W&B above its `wandb: Run summary:` lines: the table's
+    rows are the curve; the summary's `train/loss 2.64119`, one value of it, had been read alone ("one loss value")."""
+    rows = [(0, "1.1207"), (100, "0.4410"), (200, "0.3307"), (300, "0.2981"), (400, "0.2850"), (412, "0.2791"),
+            (413, "41832.6172"), (414, "18.7402"), (420, "9.3310"), (600, "3.9870"), (2000, "2.6950"), (4000, "2.6304")]
+    text = ("train/loss per step with smoothing 0:\n\nstep   loss\n" + "".join(f"{s:<6} {v}\n" for s, v in rows)
+            + "\nwandb: Run summary:\nwandb:     epoch 19\nwandb:  train/loss 2.64119\nwandb:    val/loss 2.88134\n")
+    d = diagnosis(text)
+    assert d.evidence.count == len(rows) and d.evidence.head[6] == 41832.6172
+    assert "WR-310" in [m.entry.id for m in d.matches[:3]]
+    assert "jumped in one step from 0.2791 (step 412) to 4.183e+04 (step 413)" in d.matches[0].evidence[0]
+    # (a summary alone is still read as its one value)
+    assert diagnosis(text.split("\n\n", 2)[2]).evidence.count == 1

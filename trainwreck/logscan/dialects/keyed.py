@@ -12,7 +12,17 @@ from . import Dialect
 # argument).
 _OWN = rb"(?<![\w.])(?:[Tt]rain(?:ing)?_)?"
 _NOT_PROSE = rb"(?![ \t]*(?:[:=][ \t]*)?\d+[ \t]+[A-Za-z]+[ \t]+[A-Za-z])"
-DIALECT = Dialect("lines with a loss key", None,
+
+
+def _table_pasted(start: bytes) -> bool:
+    """A table of loss columns under an epoch or step header (loss_table): its rows are the curve, and a key of the
+    same name on another line (a run summary's `train/loss 2.64`) is one value of it."""
+    from ..layout import table_column      # (the layout module imports the dialects)
+
+    return table_column(start) is not None
+
+
+DIALECT = Dialect("lines with a loss key", None, refused_by=_table_pasted,
                   keys=(b"loss", b"Loss", b"LOSS", _OWN + rb"(?:[Cc]ost|COST)" + _NOT_PROSE,
                         _OWN + rb"(?:nll|NLL)" + _NOT_PROSE, rb"(?:^|(?<=[ \t|]))J(?=[ \t]+=[ \t]+)",
                         _OWN + rb"(?:mse|MSE)" + _NOT_PROSE))
