@@ -4670,3 +4670,13 @@ def test_review_session41_code_review_mends():
     repr_line = ("worker 3 failed: ValueError('Expected more than 1 value per channel when training, got input size "
                  "torch.Size([1, 8])')\n")
     assert ev(repr_line).messages
+
+
+def test_a_rate_halved_is_a_lower_rate_tried():
+    """(review_session41b i31) "Halving the lr: still step 413 with seed 3" is a lower rate that broke at the same
+    place; "halving the lr fixed it" one that helped; a batch size halved is no rate."""
+    assert lr_tried("Halving the lr: still step 413 with seed 3, just a smaller aftermath.") == "failed"
+    from trainwreck.wording import lr_tried_same_place
+    assert lr_tried_same_place("Halving the lr: still step 413 with seed 3, just a smaller aftermath.")
+    assert lr_tried("Halving the lr fixed it.") == "helped"
+    assert lr_tried("I halved the batch size and it trains.") == ""
