@@ -4680,3 +4680,15 @@ def test_a_rate_halved_is_a_lower_rate_tried():
     assert lr_tried_same_place("Halving the lr: still step 413 with seed 3, just a smaller aftermath.")
     assert lr_tried("Halving the lr fixed it.") == "helped"
     assert lr_tried("I halved the batch size and it trains.") == ""
+
+
+def test_a_loss_said_to_stop_beside_a_validation_score_in_the_same_sentence_still_says_it_does_not_learn():
+    """(review_session40b i08, read again) "The loss goes down for the first ~100 steps and then completely stops moving
+    at ~1.92, val acc stuck at 32%": the clause that says the loss stopped is the run's, the validation score's is
+    another; the whole sentence had been passed over for its "val acc", and three epoch means called healthy."""
+    from trainwreck.wording import says_not_learning
+    said = "The loss goes down for the first ~100 steps and then completely stops moving at ~1.92, val acc stuck at 32%."
+    assert says_not_learning(said)
+    assert not says_not_learning("My training is fine, but val accuracy is stuck at 50%.")
+    csv = "epoch,step,train_loss_epoch,val_loss\n0,390,1.9468,1.9012\n1,781,1.9203,1.9010\n2,1172,1.9199,1.9011\n"
+    assert diagnosis(said + "\n\n" + csv).verdict == "no-evidence"

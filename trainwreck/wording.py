@@ -512,8 +512,17 @@ WRAPPED = re.compile(r"(?<=[\w,])[ \t]*\n(?=[a-z0-9])")
 def says_not_learning(text: str) -> bool:
     """Does the text state that the run does not learn (NOT_LEARNING), outside questions and validation scores?
     (A paragraph's wrapped lines are one sentence here.)"""
-    return any(end != "?" and NOT_LEARNING.search(sentence) and not NOT_THIS_RUN.search(sentence)
+    return any(end != "?" and any(not NOT_THIS_RUN.search(_clause_of(sentence, m))
+                                  for m in itertools.islice(NOT_LEARNING.finditer(sentence), 10))
                for sentence, end in sentences_and_ends(WRAPPED.sub(" ", text)))
+
+
+def _clause_of(sentence: str, m: re.Match) -> str:
+    """The clause of the sentence that holds the match, between commas or semicolons: "the loss ... completely stops
+    moving at ~1.92, val acc stuck at 32%" says the training loss stopped, whatever the validation score does."""
+    start = max(sentence.rfind(",", 0, m.start()), sentence.rfind(";", 0, m.start())) + 1
+    ends = [i for i in (sentence.find(",", m.end()), sentence.find(";", m.end())) if i >= 0]
+    return sentence[start:min(ends) if ends else len(sentence)]
 
 
 NEGATORS = frozenset("no not nothing none never without".split())
