@@ -91,10 +91,19 @@ WHOLE_LEADS = ("loss: ", "step 1 loss 0.5 lr ", "avg loss 0.5\nLoss: ", "12", "C
                # before a nan; a loop on one line)
                "The loss after epoch 1 is 0.5, after ", "loss 0.5 (it was ", "loss 0.5-", "loss (", "loss [",
                "loss 0.5 after ", "loss: 0.5\rloss: nan", "loss: nan\r", "loss.backward(); opt.step() ",
-               "self.manual_backward(", "(already standardized ", "Epoch 12/100\n...\nEpoch 99/100\n")
+               "self.manual_backward(", "(already standardized ", "Epoch 12/100\n...\nEpoch 99/100\n",
+               # (the nineteenth's: a lower rate in other words, a printed count of unpadded tokens, a positional std, a
+               # string a call raises, a fine-tune's vocabulary, a CSV by epoch and step, an accuracy beside a
+               # validation loss, a first printed loss, a table above a summary, a clause beside a validation score)
+               "Уменьшил lr ", "key_padding_mask (input_ids != 0).sum(1) = tensor([", "nn.init.normal_(w, 0.0, ",
+               "even with lr=0", 'raise ValueError(f"', "x = shuffle(", "from_pretrained( 32k vocab ",
+               "epoch,step,train_loss_epoch\n", "val_loss 0.41 val_acc ", "the very first printed loss is ",
+               "step   loss\n", "stops moving at 1.9, ")
 # ... and units that only a whole paste of them exercises: an exp's literal argument before a run of spaces (`exp(1`
 # before 400 spaces took 17 s); a progress line's updates before a nan
-WHOLE_PAIRS = [("", "np.exp(1" + " " * 150 + "x)\n"), ("", "\rloss: 0.5 loss: nan "), ("", "loss 1 (a 1.1 ")]
+WHOLE_PAIRS = [("", "np.exp(1" + " " * 150 + "x)\n"), ("", "\rloss: 0.5 loss: nan "), ("", "loss 1 (a 1.1 "),
+               # (a vocabulary's size tried at each group of thousands took 6.4 s on 32 kB)
+               ("101", ",000")]
 WHOLE_ENDS = ("x\n", "it/s]\r\n")
 
 

@@ -4629,11 +4629,9 @@ def test_review_session41_code_review_mends():
     """(code_review_s41) Each reading this session added, held to what its mechanism needs: a fine-tune's uniform start
     needs a model's checkpoint, not a tokenizer's, and a first loss near ln V, not far above; two arrays shuffled apart
     are an input's and a label's; the ln 2 bound needs a single-label, unweighted cross-entropy; the vocabulary's pattern
-    is linear in a run of thousands' groups; a small batch's last rise is noise only up to the loss of the run's second
+    starts no match inside a number; a small batch's last rise is noise only up to the loss of the run's second
     half; "instead of" in another language is a later place only beside two numbers that say so; the skipped-steps
     answer needs a scaler or half precision shown; an exception's repr a log prints is the message."""
-    import time
-
     from trainwreck.class_count import VOCAB
     from trainwreck.paste_facts import pretrained_at_uniform, shuffled_apart
     from trainwreck.validation_curve import accuracy_impossible
@@ -4655,10 +4653,10 @@ def test_review_session41_code_review_mends():
     for other in ("nn.BCEWithLogitsLoss() on 20 labels, exact match accuracy\n",
                   "F.cross_entropy(out, y, weight=class_weights)\n", "focal loss over cross_entropy\n"):
         assert accuracy_impossible(other + val) == "", other
-    hostile = "101" + ",000" * 8000
-    start = time.perf_counter()
-    VOCAB.search(hostile)
-    assert time.perf_counter() - start < 0.5
+    # (a vocabulary's size starts where no digit or comma is before it: tried at each group of "101,000,000,..." it was
+    # quadratic, 6.4 s on 32 kB -- bench/diagnose_words_linear.py times that text; here, the start it may not take)
+    assert VOCAB.search("a 32,000-token vocab").group(1) == "32,000"
+    assert VOCAB.search("ids ,000,000 vocab") is None and VOCAB.search("x1,000 vocab") is None
     collapse = "batch_size=16\n" + "".join(f"step {s} loss {v}\n" for s, v in
                                             [(0, 2.30), (10, 1.10), (20, 0.30), (30, 0.041), (40, 2.25)])
     assert diagnosis(collapse).verdict != "healthy"
@@ -4669,7 +4667,7 @@ def test_review_session41_code_review_mends():
     assert any(n.name.startswith("skipped steps") for n in normals_asked("fp16 with GradScaler\n" + warning))
     repr_line = ("worker 3 failed: ValueError('Expected more than 1 value per channel when training, got input size "
                  "torch.Size([1, 8])')\n")
-    assert ev(repr_line).messages
+    assert list(ev(repr_line).messages) == ["Expected more than 1 value per channel when training, got input size {}"]
 
 
 def test_a_rate_halved_is_a_lower_rate_tried():

@@ -3,6 +3,7 @@ classes", `Dense(100, activation='softmax')`, "binary"), or a language model's v
 "32k-vocab"): a fresh classifier's loss starts at ln of it, the uniform guess."""
 from __future__ import annotations
 
+import math
 import re
 
 # (ImageNet's 1000 not where it names a pretrained backbone or weights, whose head may have any count)
@@ -41,3 +42,12 @@ def vocabulary_named(prose: str) -> tuple[int, str] | None:
 def classes_or_vocabulary(prose: str) -> tuple[int, str] | None:
     """The vocabulary's size the paste gives, else the class count it names; or None."""
     return vocabulary_named(prose) or classes_named(prose)
+
+
+# A loss within this share of ln C is a uniform guess over C classes: where a fresh classifier starts
+UNIFORM_NEAR = 0.02
+
+
+def at_uniform(loss: float, classes: int) -> bool:
+    """Is the loss ln C for these C classes (UNIFORM_NEAR), the loss of a uniform guess over them?"""
+    return classes >= 2 and abs(loss - math.log(classes)) <= UNIFORM_NEAR * math.log(classes)

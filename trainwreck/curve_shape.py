@@ -14,7 +14,7 @@ import statistics
 from dataclasses import dataclass, field, replace
 
 from .ceilings import ceiling_fact
-from .class_count import classes_or_vocabulary
+from .class_count import at_uniform, classes_or_vocabulary
 from .logscan import KEEP, Evidence
 from .logscan.positions import epoch_number, step_number
 from .plural import counted
@@ -68,7 +68,7 @@ SPIKE_WINDOW, SPIKE_RATIO = 10, 3.0
 # it in the first steps is the updates' doing (review_session37_blind q08: x1.98; review_session36_blind q35: x1.65)
 NO_WARMUP_JUMP = 1.5
 # ... or, from a uniform start (ln C), this many nats above it: a model a factor e worse than guessing on the true class
-UNIFORM_JUMP, UNIFORM_NEAR = 1.0, 0.02
+UNIFORM_JUMP = 1.0
 # ... and not when the loss jumps to that height SWINGS times or more: a saw-tooth, not a spike (an optimiser
 # without warmup may spike twice before it settles)
 SWINGS = 3
@@ -195,8 +195,7 @@ def _no_warmup_jump(ev: Evidence, first: float) -> tuple[float, int]:
     13.9 is 1.34 times the start, and 3.5 nats: the model 33 times worse than a uniform guess on the true token
     (and the class count where that made the lower one)"""
     named = classes_or_vocabulary(ev.prose)
-    if named is None or named[0] < 2 or abs(first - math.log(named[0])) > UNIFORM_NEAR * math.log(named[0]) \
-            or (first + UNIFORM_JUMP) / first >= NO_WARMUP_JUMP:
+    if named is None or not at_uniform(first, named[0]) or (first + UNIFORM_JUMP) / first >= NO_WARMUP_JUMP:
         return NO_WARMUP_JUMP, 0
     return (first + UNIFORM_JUMP) / first, named[0]
 
@@ -864,11 +863,14 @@ def _frozen_after_jump(ev: Evidence, peak: int) -> tuple[str, list[str]] | None:
     start = ev.count - n
     exact = all(v == level for v in ev.before[len(ev.before) - n:])
     # (three that span ten epochs or more, the paste eliding the rest, are as many as the run printed)
-    constant = _constant_output(ev.prose, level)
     if (n < FROZEN_FEW and not (n >= FROZEN_FEW - 1 and _epochs_spanned(ev, start))) or start <= peak or not exact \
             or _last_digit_unit(level) == 0 \
-            or level < STALL_LEVEL * ev.head[0] or n >= len(ev.before) \
-            or (ev.before[-1 - n] < (1 + PLATEAU_FALL) * level and start - peak > 2 and not constant):
+            or level < STALL_LEVEL * ev.head[0] or n >= len(ev.before):
+        return None
+    # (reached by ever smaller steps, as a converging run reaches its floor: only beside one output for every input)
+    converged = ev.before[-1 - n] < (1 + PLATEAU_FALL) * level and start - peak > 2
+    constant = _constant_output(ev.prose, level) if converged else ""
+    if converged and not constant:
         return None
     came = "" if start - 1 == peak else f" later, from {fmt(ev.before[-1 - n])} ({ev.where(start - 1)}),"
     return ("stall-after-drop",
@@ -893,8 +895,8 @@ def _constant_output(prose: str, level: float) -> str:
     """A sentence where the words give one output for every input whose binary entropy is the frozen loss; else ""."""
     for m in itertools.islice(CONSTANT_SAID.finditer(prose), 10):
         q = float(m.group(1))
-        if 0 < q < 1 and abs(-q * math.log(q) - (1 - q) * math.log(1 - q) - level) <= ENTROPY_NEAR * level:
-            entropy = -q * math.log(q) - (1 - q) * math.log(1 - q)
+        entropy = -q * math.log(q) - (1 - q) * math.log(1 - q) if 0 < q < 1 else math.inf
+        if abs(entropy - level) <= ENTROPY_NEAR * level:
             return (f"; the report gives one output for every input (\"{' '.join(m.group(0).split())}\"), and "
                     f"-q ln q - (1 - q) ln(1 - q) = {entropy:.4f} for q = {m.group(1)}: the loss of that constant "
                     "prediction, where the model no longer sees its input")

@@ -15,9 +15,8 @@ import re
 import statistics
 import sys
 
-from .class_count import classes_named, classes_or_vocabulary, vocabulary_named
-from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, PLATEAU_FALL, UNIFORM_NEAR, Signature, at_run_start, fmt,
-                          same_batch_jumps)
+from .class_count import UNIFORM_NEAR, at_uniform, classes_named, classes_or_vocabulary, vocabulary_named
+from .curve_shape import ACCURACY_RISE, ENORMOUS_START, PLATEAU_FALL, Signature, at_run_start, fmt, same_batch_jumps
 from .logscan import Evidence, dialects
 from .wording import (ADAPTIVE, MINUS_SCORE, NORMALS, WARMUP_SET, loss_kind, no_warmup_said, order_moved_it,
                       rate_zero_failed, says_not_learning,
@@ -1441,11 +1440,9 @@ def uniform_start(ev: Evidence) -> str:
         return ""
     first = float(next(g for g in said.groups() if g))
     named = classes_or_vocabulary(ev.prose)
-    if named is None or named[0] < 2:
+    if named is None or not at_uniform(first, named[0]):
         return ""
     classes, how = named
-    if abs(first - math.log(classes)) > UNIFORM_NEAR * math.log(classes):
-        return ""
     if any(abs(float(v) - first) <= PLATEAU_FALL * first
            for m in LATER_LOSS_SAID.finditer(ev.prose, said.end()) for v in m.groups() if v):
         return ""

@@ -6,25 +6,27 @@ from __future__ import annotations
 import math
 import re
 
-from .class_count import classes_named
+from .class_count import at_uniform, classes_named
 from .curve_shape import fmt
 from .logscan.layout import csv_column, csv_values
 from .logscan.numbers import NUMBER, to_float
 
-# a validation loss under its own key: Keras's `val_loss: 0.5534`, `'eval_loss': 0.61`, `val_loss=0.58`, a table's
-# `val_loss 0.6914` (not `best_val_loss`, a running best, nor `val_loss_std`)
-VALIDATION_LOSS = re.compile(rb"(?i)(?<![\w])(?:val(?:idation)?|valid|eval)[_ ]loss['\"]?[ \t]*[:=]?[ \t]*(" + NUMBER
-                             + rb")(?![\w.])")
+def _validation_key(quantity: bytes) -> re.Pattern:
+    """A validation quantity under its own key: Keras's `val_loss: 0.5534`, `'eval_loss': 0.61`, `val_loss=0.58`, a
+    table's `val_loss 0.6914` (not `best_val_loss`, a running best, nor `val_loss_std`)."""
+    return re.compile(rb"(?i)(?<![\w])(?:val(?:idation)?|valid|eval)[_ ]" + quantity + rb"['\"]?[ \t]*[:=]?[ \t]*("
+                      + NUMBER + rb")(?![\w.])")
+
+
+VALIDATION_LOSS = _validation_key(rb"loss")
 VALIDATION_COLUMNS = (b"val_loss", b"validation_loss", b"valid_loss", b"eval_loss")
 # ... and its accuracy (Keras's `val_accuracy: 0.0991`, `val_acc=0.10`)
-VALIDATION_ACCURACY = re.compile(rb"(?i)(?<![\w])(?:val(?:idation)?|valid|eval)[_ ]acc(?:uracy)?['\"]?[ \t]*[:=]?[ \t]*("
-                                 + NUMBER + rb")(?![\w.])")
+VALIDATION_ACCURACY = _validation_key(rb"acc(?:uracy)?")
 VALIDATION_ACCURACY_COLUMNS = (b"val_accuracy", b"val_acc", b"valid_accuracy", b"eval_accuracy")
 # A validation accuracy that stays within this share of 1/K at every value is a uniform guess over K classes, when the
-# validation loss's lowest is ln K to within this share too: it never beat that guess (K from the accuracy alone is
+# validation loss's lowest is ln K too (class_count.at_uniform): it never beat that guess (K from the accuracy alone is
 # no count of classes: 1/0.107 rounds to 9 for a 10-class run at 10.7%)
 CHANCE_SPREAD = 0.1
-CHANCE_LOSS = 0.02
 MIN_VALUES = 3
 # a validation loss this far above its lowest, at its last value, has turned: rose, not a wobble at its floor
 ROSE = 1.05
@@ -81,8 +83,7 @@ def _never_beat_chance(text: str, low: float, train_fell: bool) -> str:
         return ""
     named = classes_named(text)
     classes = named[0] if named else round(len(accuracies) / sum(accuracies))
-    if classes < 2 or any(abs(a * classes - 1) > CHANCE_SPREAD for a in accuracies) \
-            or abs(low / math.log(classes) - 1) > CHANCE_LOSS:
+    if not at_uniform(low, classes) or any(abs(a * classes - 1) > CHANCE_SPREAD for a in accuracies):
         return ""
     span = (f"at {fmt(low_acc)}" if (low_acc := min(accuracies)) == max(accuracies) else
             f"from {fmt(low_acc)} to {fmt(max(accuracies))}")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -434,6 +435,7 @@ TWO_WORDS = re.compile(rb"\b(train|training|valid|validation|val|eval|test)[ \t]
 TABLE_TOTALS = CSV_NAMES + (b"total_loss", b"loss_total", b"cost")
 
 
+@functools.lru_cache(maxsize=2)       # (asked by two dialects' refusals and the table's own dialect, on one block)
 def table_column(first: bytes) -> tuple | None:
     """(None, loss column(s), header line, numbering column, its name, the loss read when it is not a
     printed total) of a table aligned with spaces under a header that starts with its numbering column

@@ -2,7 +2,7 @@
 `Loss 0.7`, `cost 0.7`, `loss=tensor(0.69, grad_fn=<NllLossBackward0>)`, with the epoch or step numbers the
 loop printed beside it (`Epoch [9/10], Step [100/600], Loss: nan`, `step 1100 loss inf`).
 """
-from . import Dialect
+from . import Dialect, loss_table
 
 # With no loss key, the cost: what courses and hand-written loops call the quantity gradient descent lowers; or
 # the negative log-likelihood, `nll`, as density models print it; or `J = 0.5`, the cost as courses write it; or a
@@ -12,17 +12,7 @@ from . import Dialect
 # argument).
 _OWN = rb"(?<![\w.])(?:[Tt]rain(?:ing)?_)?"
 _NOT_PROSE = rb"(?![ \t]*(?:[:=][ \t]*)?\d+[ \t]+[A-Za-z]+[ \t]+[A-Za-z])"
-
-
-def _table_pasted(start: bytes) -> bool:
-    """A table of loss columns under an epoch or step header (loss_table): its rows are the curve, and a key of the
-    same name on another line (a run summary's `train/loss 2.64`) is one value of it."""
-    from ..layout import table_column      # (the layout module imports the dialects)
-
-    return table_column(start) is not None
-
-
-DIALECT = Dialect("lines with a loss key", None, refused_by=_table_pasted,
+DIALECT = Dialect("lines with a loss key", None, refused_by=loss_table.pasted,
                   keys=(b"loss", b"Loss", b"LOSS", _OWN + rb"(?:[Cc]ost|COST)" + _NOT_PROSE,
                         _OWN + rb"(?:nll|NLL)" + _NOT_PROSE, rb"(?:^|(?<=[ \t|]))J(?=[ \t]+=[ \t]+)",
                         _OWN + rb"(?:mse|MSE)" + _NOT_PROSE))

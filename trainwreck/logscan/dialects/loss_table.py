@@ -18,3 +18,11 @@ validation summary (`all  128  929  0.641 ...`) -- are not rows: a row's first f
 from . import Dialect
 
 DIALECT = Dialect("a table of loss columns under an Epoch or Step header", None, mode="table")
+
+
+def pasted(start: bytes) -> bool:
+    """Is such a table in the block? Its rows are the curve: a key of a loss on another line (a W&B run summary's
+    `train/loss 2.64`) is one value of it, and the formats tried before this one refuse the block for it."""
+    from ..layout import table_column      # (the layout module imports the dialects)
+
+    return table_column(start) is not None

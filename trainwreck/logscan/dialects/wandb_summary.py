@@ -9,17 +9,7 @@ The run's mean, `train_loss`, is not a step.
 import re
 
 from .. import hidden
-from . import Dialect
-
-
-
-def _table_above(start: bytes) -> bool:
-    """A table of the run's losses pasted above the summary (`step   loss` and a row per logged step): the curve,
-    which the summary's one value would hide."""
-    from ..layout import table_column      # (the layout module imports the dialects)
-
-    return table_column(start) is not None
-
+from . import Dialect, loss_table
 
 DIALECT = Dialect("Weights & Biases run summary", re.compile(rb"(?m)^wandb: Run summary:"), keys=(b"train/loss",),
-                  framework="transformers", rewrite=hidden.unhide_summary, refused_by=_table_above)
+                  framework="transformers", rewrite=hidden.unhide_summary, refused_by=loss_table.pasted)
