@@ -7,8 +7,12 @@ mask stored as 0/255 for a two-class head raise an IndexError at the first
 batch. A -1 meant as "no label" raises nothing: NumPy counts negative indices
 from the end, so -1 is the last class and the model learns to predict it. And a
 0/255 mask given to a binary cross-entropy raises nothing either: the loss has
-no minimum any more and goes below zero, further every epoch. The fix: check
-the labels' range before training and map them to class indices explicitly.
+no minimum any more and goes below zero, further every epoch. And a mask
+already stored as 0/1 but scaled like the images (divided by 255) loses its
+foreground: the loss falls lower than the right model's while no pixel is ever
+called foreground, and the mean IoU over the two classes sits at 0.5. The fix:
+check the labels' range and each class's count as the loss receives them, and
+map raw values to class indices explicitly.
 
 Run it: python snippets/wr320_bad_labels.py
 """
@@ -93,6 +97,22 @@ def train_mask(X, t, lr=0.5, epochs=10, log_every=0):
         p = 0.5 * (1.0 + np.tanh(z / 2.0))           # sigmoid, without overflow
         w -= lr * X.T @ (p - t) / len(t)
     return {"loss": losses, "w": w}
+
+
+def mean_iou(predicted, truth, classes=2):
+    """The mean over the classes of intersection over union, a class in neither mask scoring 0 -- what
+    the common intersection / (union + eps) gives it."""
+    scores = []
+    for c in range(classes):
+        union = np.sum((predicted == c) | (truth == c))
+        scores.append(np.sum((predicted == c) & (truth == c)) / union if union else 0.0)
+    return float(np.mean(scores))
+
+
+def scaled_like_images(mask01):
+    """A 0/1 mask put through the images' own scaling, x / 255: what torchvision's ToTensor does to an
+    8-bit mask, or a Keras generator built with rescale=1/255 for the masks too."""
+    return mask01 / 255.0
 # --8<-- [end:setup]
 
 
@@ -135,10 +155,27 @@ if __name__ == "__main__":
           f"  labelled rows alone, the same model's loss is {cross_entropy(z[labelled], y[labelled]).mean():.4f}")
     print(f"  class {CLASSES - 1} is now predicted for {run['last_share'][-1]:.0%} of the rows;\n"
           f"  it is the class of {np.mean(y == CLASSES - 1):.0%} of them")
+
+    mask01 = mask // 255                              # the same mask, saved as 0/1
+    scaled = scaled_like_images(mask01)
+    loaded = (scaled > 0.5).astype(int)               # the labels the loader gives, as class indices
+    run = train_mask(pixels, scaled)
+    called = (pixels @ run["w"] > 0).astype(int)
+    print(f"\nThe mask saved as 0/1, then divided by 255 like the images: targets "
+          f"{', '.join(f'{v:.4f}' for v in np.unique(scaled))};\nno error, and the loss falls as if it learned.")
+    print(f"  the loss falls from {run['loss'][0]:.4f} to {run['loss'][-1]:.4f} in {len(run['loss'])} epochs")
+    print(f"  pixels called foreground: {called.mean():.0%}; the mask's true share: {mask01.mean():.0%}")
+    print(f"  mean IoU against the labels as loaded: {mean_iou(called, loaded):.4f}; "
+          f"against the true mask: {mean_iou(called, mask01):.4f}")
 # --8<-- [end:reproduce]
 
 
 # --8<-- [start:fix]
+def class_counts(y, num_classes):
+    """How many labels of each class 0..num_classes-1 there are: a class with none was lost on the way."""
+    return np.bincount(np.asarray(y)[(y >= 0) & (y < num_classes)].astype(int), minlength=num_classes)
+
+
 def check_labels(y, num_classes, ignore=None):
     """What is wrong with a label array for a loss over num_classes classes, in words (empty: nothing).
     Every label must be a class index 0..num_classes-1, or the ignore label declared to the loss."""
@@ -188,6 +225,16 @@ if __name__ == "__main__":
     run = train_softmax(X, read["with_minus_one"], scored=labelled, log_every=3)
     print(f"class {CLASSES - 1} predicted for {run['last_share'][-1]:.0%} of the rows; "
           f"it is the class of {np.mean(y == CLASSES - 1):.0%} of them")
+
+    scaled = scaled_like_images(binary)
+    print(f"\nThe 0/1 mask scaled like the images, counted per class as the loss receives it: "
+          f"{class_counts((scaled > 0.5).astype(int), 2).tolist()}\n(the range check passes: "
+          f"{check_labels((scaled > 0.5).astype(int), 2) or 'all labels are class indices'}); "
+          f"unscaled: {class_counts(binary, 2).tolist()}")
+    run = train_mask(pixels, binary.astype(float))
+    called = (pixels @ run["w"] > 0).astype(int)
+    print(f"Trained on the unscaled mask: {called.mean():.0%} of the pixels called foreground, "
+          f"mean IoU {mean_iou(called, binary):.4f}")
 # --8<-- [end:fix]
 
 

@@ -257,3 +257,91 @@ def test_the_slope_numbers_in_the_prose(pixels):
     assert slope[0] == pytest.approx(-t) and slope[-1] == pytest.approx(1 - t)
     assert_entry_says("WR-320", [f"For t = {t} the slope lies between −{t} and −{t - 1} for every z",
                                  f"about {t - 1} for every unit of z"])
+
+
+# --- a 0/1 mask scaled like the images: the foreground becomes a background label --------------------
+
+@pytest.fixture(scope="module")
+def vanished(pixels):
+    X, mask = pixels
+    mask01 = mask // 255
+    scaled = wr320.scaled_like_images(mask01)
+    run = wr320.train_mask(X, scaled)
+    return {"mask01": mask01, "scaled": scaled, "loaded": (scaled > 0.5).astype(int), "run": run,
+            "called": (X @ run["w"] > 0).astype(int),
+            "right": wr320.train_mask(X, mask01.astype(float))}
+
+
+def test_a_target_of_1_over_255_has_its_minimum_at_a_logit_of_minus_ln_254():
+    z = np.linspace(-12, 4, 160001)
+    t = 1 / 255
+    loss = wr320.softplus(z) - t * z
+    entropy = -(t * math.log(t) + (1 - t) * math.log(1 - t))
+    assert z[loss.argmin()] == pytest.approx(-math.log(254), abs=1e-3)
+    assert loss.min() == pytest.approx(entropy, abs=1e-9) and round(entropy, 4) == 0.0256
+    assert_entry_says("WR-320", [f"σ(z) = 1/255, a logit of −ln 254 ≈ −{math.log(254):.2f}",
+                                 f"the entropy of 1/255, {entropy:.4f} nats"])
+
+
+def test_the_scaled_mask_trains_lower_than_the_right_one_and_finds_no_foreground(vanished):
+    assert np.unique(vanished["scaled"]).tolist() == [0.0, 1 / 255]
+    losses, right = vanished["run"]["loss"], vanished["right"]["loss"]
+    assert all(b < a for a, b in zip(losses, losses[1:]))          # a curve that looks like learning
+    assert losses[-1] < right[-1]                                   # ... better than the right model's
+    assert vanished["called"].sum() == 0                            # and no pixel called foreground
+    assert vanished["loaded"].sum() == 0 and wr320.check_labels(vanished["loaded"], 2) == []
+    assert wr320.class_counts(vanished["loaded"], 2).tolist() == [len(vanished["loaded"]), 0]
+    assert wr320.class_counts(vanished["mask01"], 2).tolist() == [int((vanished["mask01"] == 0).sum()),
+                                                                  int(vanished["mask01"].sum())]
+
+
+@pytest.mark.parametrize("share", [0.0, 0.01, 0.2, 0.4175, 0.7])
+def test_calling_everything_background_scores_half_of_one_minus_the_foreground_share(share):
+    """Mean IoU over two classes of an all-background prediction: (1 - f)/2, so exactly 0.5 only where the
+    labels hold no foreground (the absent class scores 0, as intersection / (union + eps) gives it)."""
+    n = 2000
+    truth = (np.arange(n) < round(share * n)).astype(int)
+    assert wr320.mean_iou(np.zeros(n, int), truth) == pytest.approx((1 - round(share * n) / n) / 2, abs=1e-12)
+
+
+def test_the_scaled_masks_mean_iou_is_half_against_its_labels_and_less_against_the_truth(vanished):
+    f = vanished["mask01"].mean()
+    assert wr320.mean_iou(vanished["called"], vanished["loaded"]) == 0.5
+    assert wr320.mean_iou(vanished["called"], vanished["mask01"]) == pytest.approx((1 - f) / 2, abs=1e-12)
+
+
+def test_numbers_of_the_vanished_foreground_in_the_entry(pixels, vanished):
+    X, _ = pixels
+    losses, right = vanished["run"]["loss"], vanished["right"]["loss"]
+    f = vanished["mask01"].mean()
+    on_truth = wr320.mean_iou(vanished["called"], vanished["mask01"])
+    right_called = (X @ vanished["right"]["w"] > 0).astype(int)
+    assert_entry_says("WR-320", [
+        f"holds 0 and {1 / 255:.4f}",
+        f"falls from {losses[0]:.4f} to {losses[-1]:.4f} in {len(losses)} epochs, lower than "
+        f"the same model reaches on the right mask ({right[-1]:.4f})",
+        f"called foreground ({vanished['called'].mean():.0%}, against a true share of {f:.0%})",
+        f"is {wr320.mean_iou(vanished['called'], vanished['loaded']):.4f} at every epoch; against the true mask "
+        f"it is {on_truth:.4f}",
+        f"(1 − {f:.4f})/2 = {on_truth:.4f}",
+        f"counts {len(vanished['loaded'])} pixels of class 0 and none of class 1 where the file holds "
+        f"{vanished['mask01'].sum()} of class 1",
+        f"trains to {right_called.mean():.0%} of the pixels called foreground and a mean IoU of "
+        f"{wr320.mean_iou(right_called, vanished['mask01']):.4f}",
+    ])
+
+
+def test_the_scaled_masks_iou_is_half_at_every_epoch(pixels, vanished):
+    X, _ = pixels
+    for epochs in range(1, 11):
+        w = wr320.train_mask(X, vanished["scaled"], epochs=epochs)["w"]
+        assert wr320.mean_iou((X @ w > 0).astype(int), vanished["loaded"]) == 0.5
+
+
+def test_the_tabs_print_the_vanished_foreground():
+    out = tab_program_run("snippets/wr320_bad_labels.py", "reproduce").stdout
+    assert "  pixels called foreground: 0%; the mask's true share: 42%" in out.splitlines()
+    assert "  mean IoU against the labels as loaded: 0.5000; against the true mask: 0.2913" in out.splitlines()
+    fixed = tab_program_run("snippets/wr320_bad_labels.py", "fix").stdout
+    assert "The 0/1 mask scaled like the images, counted per class as the loss receives it: [400, 0]" in fixed
+    assert "(the range check passes: all labels are class indices); unscaled: [233, 167]" in fixed
