@@ -74,6 +74,36 @@ def test_two_rates_the_report_compares_say_whether_a_lower_one_helped():
         assert lr_tried(one) == "", one
 
 
+def test_the_rate_said_not_to_matter_before_it_is_named_and_rates_straight_after_an_optimizers_name():
+    """(s39b i13, after WR-320's new phrases had moved it) "nan at exactly the same batch every run, no matter the
+    learning rate" is a rate that did not help, at the same place, though the rate comes after "no matter"; so is "I
+    tried Adam 1e-4 and 1e-5, SGD ...: always the same spot" (a rate straight after the optimizer's name; "always the
+    same" is folded to "stuck"). A question about it, or a rate that worked, is not."""
+    from trainwreck.wording import lr_tried_same_place
+
+    for said in ("loss goes nan at exactly the same batch every run, no matter the learning rate",
+                 "I tried Adam 1e-4 and 1e-5, SGD, a smaller network: always the same spot in the data."):
+        assert lr_tried(said) == "failed" and lr_tried_same_place(said), said
+    for said in ("whatever the lr, it is nan at epoch 3", "regardless of the learning rate it diverges"):
+        assert lr_tried(said) == "failed" and not lr_tried_same_place(said), said
+    for said in ("does it train no matter the learning rate?", "I tried SGD 0.01 and it works fine",
+                 "I use Adam 1e-4 and the loss is nan at the same batch"):
+        assert lr_tried(said) == "", said
+    text = ("Keras: loss goes nan at exactly the same batch every run, no matter the learning rate\n\n"
+            "A regression on 35k rows of sensor data, MinMaxScaler on X and y, two Dense(64, relu) layers, Adam, "
+            "shuffle=False (a time series), TerminateOnNaN.\n\n"
+            " 612/1094 [===============>..............] - ETA: 1s - loss: nan - mae: nanBatch 611: Invalid loss, "
+            "terminating training\n"
+            " 612/1094 [===============>..............] - 3s 2ms/step - loss: nan - mae: nan\n\n"
+            "It's always batch 611. I tried Adam 1e-4 and 1e-5, SGD, batch_size 64 (then it's batch 305): always the "
+            "same spot in the data.\n")
+    d = diagnosis(text)
+    bad_batch = d.matches[0]
+    assert bad_batch.entry.id == "WR-310" and bad_batch.parts["tried"] == 1.0
+    assert ("the report says a lower learning rate broke at the same place: this failure does not move with the rate"
+            in bad_batch.evidence)
+
+
 def test_a_lower_rate_that_only_put_the_failure_off_is_gradient_accumulations_tell():
     """"Lowering lr to 0.001 only makes it blow up a bit later": WR-260's own phrase (a lower rate only delays it),
     and against a rate too high, which a lower one cures (review_session29_broad item 20: it read as nothing, the
@@ -4690,3 +4720,91 @@ def test_a_loss_said_to_stop_beside_a_validation_score_in_the_same_sentence_stil
     assert not says_not_learning("My training is fine, but val accuracy is stuck at 50%.")
     csv = "epoch,step,train_loss_epoch,val_loss\n0,390,1.9468,1.9012\n1,781,1.9203,1.9010\n2,1172,1.9199,1.9011\n"
     assert diagnosis(said + "\n\n" + csv).verdict == "no-evidence"
+
+
+def test_a_two_class_mean_iou_at_half_is_labels_that_lost_their_foreground():
+    """A mean IoU over two classes that stays at 0.5 is every pixel called one class against labels that hold none of
+    the other (a model calling all background scores (1 - f)/2 against a foreground share f): WR-320's fourth face, a
+    0/1 mask divided by 255 like the images, whose fix is the Fix section's item for that face (the range check it
+    would otherwise open with passes on such labels). Said in words or printed at every epoch; not an IoU threshold."""
+    from trainwreck.one_class_iou import one_class_iou
+    from trainwreck.fix_steps import fix_item
+    from trainwreck.diagnose import FACT_FIX
+
+    said = ("mIoU stuck at 0.50 on my binary segmentation\n\nU-Net, masks are PNGs with 0 and 1, BCE loss. The loss "
+            "goes down fine but the mean IoU is always 0.5, from the first epoch on, and the predicted masks are "
+            "completely black.\n")
+    d = diagnosis(said)
+    labels = d.matches[0]
+    assert labels.entry.id == "WR-320" and labels.parts["one-class-iou"] > 0
+    assert labels.fix.startswith("Masks scaled like the images: scale the images, never the masks.")
+    assert fix_item(real_catalog().entries["WR-320"], FACT_FIX["one-class-iou"]) == labels.fix
+    printed = "".join(f"Epoch {e}/20\n120/120 [==============================] - 14s 117ms/step - loss: {v} - "
+                      f"mean_io_u: 0.5000 - val_loss: {v} - val_mean_io_u: 0.5000\n"
+                      for e, v in enumerate(["0.3120", "0.1022", "0.0571", "0.0402", "0.0333"], 1))
+    assert one_class_iou(printed).startswith("the report's mean IoU sits at 0.5 (printed 10 times, each 0.5)")
+    assert "WR-320" in [m.entry.id for m in diagnosis(printed).matches[:3]]
+    for setting in ("Average Precision (AP) @[ IoU=0.50 | area= all ] = 0.501, always",
+                    "iou_thres 0.5 is always used for NMS", "the IoU is always 0.55",
+                    "epoch 1 miou=0.5\nepoch 2 miou=0.61\nepoch 3 miou=0.5"):
+        assert one_class_iou(setting) == "", setting
+
+
+def test_a_clip_after_the_step_beside_a_curve_that_is_no_climb_is_still_the_unclipped_run():
+    """(s42 i33) A clip after `optimizer.step()` was read only beside a climb (a climb despite clipping); beside a jump
+    that recovered it was WR-250 named with confidence. Whatever broke the run, the clip never touched it: WR-240's
+    third form, its curve whatever the unclipped run shows, and the same fix as beside a climb. A scheduler's step, or
+    a loop that clips before its step, is no late clip."""
+    from trainwreck.curve_shape import late_clip
+
+    late = ("for epoch in range(300):\n    logits = model(X)\n    loss = criterion(logits, y)\n    loss.backward()\n"
+            "    optimizer.step()\n    norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)\n"
+            "    optimizer.zero_grad()\n")
+    assert late_clip(late) and late_clip(late.replace("optimizer.step()", "scheduler.step()")) is None
+    assert late_clip(late.replace("    loss.backward()\n", "    loss.backward()\n    clip_grad_value_(ps, 1)\n"
+                                  ).replace("    norm = torch.nn.utils.clip_grad_norm_(model.parameters(), "
+                                            "max_norm=1.0)\n", "")) is None
+    losses = ["0.6929", "0.9983", "1.8122", "4.7710", "15.3020", "39.8710", "51.6600", "12.1140", "6.0371", "160.44",
+              "301.57", "88.1", "20.3", "4.2", "0.9", "0.41", "0.2311"]
+    text = ("Added clipping at 1.0 and the losses are identical to the run without it.\n\n" + late + "\n"
+            + "".join(f"epoch {i} loss {v}\n" for i, v in enumerate(losses)))
+    d = diagnosis(text)
+    assert d.signature.name == "spike-then-recover"
+    clip = d.matches[0]
+    assert clip.entry.id == "WR-240" and clip.parts["clip-after-step"] > 0
+    assert any(e.startswith("gradient clipping never shortened an update: the pasted loop clips after the optimizer's "
+                            "step() (`clip_grad_norm_...`)") for e in clip.evidence)
+    assert clip.fix == late_clip(late)[1] and clip.fix.startswith("Move the `clip_grad_norm_()` call between backward()")
+
+
+def test_a_loop_line_ending_in_a_comment_still_clears_outside_it():
+    """(s42 i34) `optimizer.zero_grad()` once before `for i, (x, y) in enumerate(train_loader):        # 938 batches`:
+    the comment after the loop's colon had hidden the loop, and a climb to inf was WR-220 named with confidence."""
+    from trainwreck.paste_facts import cleared_outside
+
+    code = ("for epoch in range(20):\n    model.train()\n    optimizer.zero_grad()\n"
+            "    for i, (x, y) in enumerate(train_loader):        # batch 64, 938 batches\n"
+            "        loss = criterion(model(x), y)\n        loss.backward()\n        optimizer.step()\n")
+    assert cleared_outside(code) == "for i, (x, y) in enumerate(train_loader):"
+    assert cleared_outside(code.replace("        optimizer.step()\n",
+                                        "        optimizer.step()\n        optimizer.zero_grad()\n")) == ""
+
+
+def test_the_loss_the_code_builds_decides_its_kind_over_a_loss_named_in_the_words():
+    """(s42 i27) A GaussianNLLLoss run whose report quotes someone's rule that a negative cross-entropy means bad labels:
+    the loss the code builds is a likelihood, which goes below zero when the predicted variance is small -- normal, not
+    WR-320's impossible negative."""
+    from trainwreck.wording import loss_kind
+
+    assert loss_kind("crit = nn.GaussianNLLLoss()\nsomeone said a negative cross entropy means the labels are bad") \
+        == "likelihood"
+    assert loss_kind("criterion = nn.CrossEntropyLoss()  # my old flow model had a negative likelihood") == "bounded"
+    assert loss_kind('model.compile(loss="binary_crossentropy")') == "bounded"
+    assert loss_kind("a negative cross entropy means bad labels, and my gaussian likelihood is negative") == ""
+    text = ("Is a negative loss a bug? nn.GaussianNLLLoss, standardized targets. Someone said a cross entropy below zero "
+            "means the labels are wrong, like a 0/255 mask.\n\ncrit = nn.GaussianNLLLoss()\nloss = crit(mu, y, var)\n\n"
+            + "".join(f"epoch {e} train_nll {v}\n" for e, v in ((1, "0.8712"), (10, "-0.6394"), (30, "-1.2081"),
+                                                              (60, "-1.3718"), (100, "-1.4155"))))
+    d = diagnosis(text)
+    assert d.verdict in ("normal", "healthy") and [n.name for n in d.normal][:1] == ["negative loss"]
+    assert "WR-320" not in [m.entry.id for m in d.matches]

@@ -29,6 +29,26 @@ CLIP_AFTER_STEP = re.compile(r"\.backward\([^\n]*\n(?:[^\n]*\n){0,8}?[^\n]{0,200
                              r"[^\n]*\n(?:(?![^\n]{0,200}?\.backward\()[^\n]*\n){0,4}?[^\n]{0,200}?"
                              r"(?P<clip>clip_grad_(?:norm|value)_?)\(")
 
+
+
+def late_clip(prose: str) -> tuple[str, str] | None:
+    """Where the pasted loop clips after the optimizer's step (CLIP_AFTER_STEP): what that says, and the fix."""
+    late = CLIP_AFTER_STEP.search(prose)
+    if not late:
+        return None
+    # (zero_grad() each step then clears what was clipped before the next backward(), or, called before the clip,
+    # leaves it nothing to clip; without it the clipped gradients carry into the next step)
+    cleared = (", and zero_grad() cleared the clipped ones (or, called before the clip, left it nothing to clip) before "
+               "the next backward()") if "zero_grad" in prose else ""
+    clip = late.group("clip")
+    return (f"gradient clipping never shortened an update: the pasted loop clips after the optimizer's step() "
+            f"(`{clip}...`), so each update used the gradients unclipped{cleared} (the clip belongs between "
+            "backward() and step())",
+            f"Move the `{clip}()` call between backward() and step() (with gradient accumulation, after the last "
+            "backward() before step(); with a GradScaler, after scaler.unscale_(optimizer)), so that step() uses the "
+            "clipped gradients; then check, as the entry's fix says, how many steps it clips.")
+
+
 # Shape of the curve just before a blow-up: it counts as a climb after this many
 # rises, or after one rise of at least this factor.
 SHAPE_RISES, SHAPE_RATIO = 2, 1.5
@@ -342,20 +362,11 @@ def _signature(ev: Evidence) -> Signature:
                 facts.append(f"gradient clipping at {ev.clip_at:g} never engaged: the largest gradient norm "
                              f"before the blow-up was {fmt(ev.grad_max_before)}")
                 return sig("climb-despite-clipping", facts)
-            late = CLIP_AFTER_STEP.search(ev.prose)
+            late = late_clip(ev.prose)
             if late:
-                # (zero_grad() each step then clears what was clipped before the next backward(), or, called before
-                # the clip, leaves it nothing to clip; without it the clipped gradients carry into the next step)
-                cleared = (", and zero_grad() cleared the clipped ones (or, called before the clip, left it nothing to "
-                           "clip) before the next backward()") if "zero_grad" in ev.prose else ""
-                facts.append(f"gradient clipping never shortened an update: the pasted loop clips after the optimizer's "
-                             f"step() (`{late.group('clip')}...`), so each update used the gradients unclipped{cleared} "
-                             "(the clip belongs between backward() and step())")
+                facts.append(late[0])
                 out = sig("climb-despite-clipping", facts)
-                out.fix = (f"Move the `{late.group('clip')}()` call between backward() and step() (with gradient "
-                           "accumulation, after the last backward() before step(); with a GradScaler, after "
-                           "scaler.unscale_(optimizer)), so that step() uses the clipped gradients; then check, as the "
-                           "entry's fix says, how many steps it clips.")
+                out.fix = late[1]
                 return out
             out = sig("descent-then-climb" if descent else "climb-then-nonfinite", facts)
             if warn_index is None and b < WEAK_CLIMB * a:

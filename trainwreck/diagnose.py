@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 
 from .catalog import Catalog
 from .curve_shape import (FLAT, PLATEAU_FALL, SHAPE_MIN, SWINGS, UNFINISHED, Signature, at_run_start, fmt, recurring_swings,
-                          signature_of)
+                          late_clip, signature_of)
 from .entry import TRACES, Entry
 from .fix_steps import SENTENCE_END, first_fix_step, fix_item
 from . import validation_curve
@@ -50,8 +50,10 @@ EVEN = 0.25
 CANDIDATES = 3
 # The parts of a score that are evidence of the entry's own (not words alone, nor timing, nor a prior):
 # beside a named entry and its runners-up, the others are listed only with one of them.
+# A fact of the paste that is one face of its entries, and the label of that face's item in their Fix section
+FACT_FIX = {"one-class-iou": "Masks scaled like the images"}
 # Facts of the paste that make an entry a candidate on their own, beside a curve that shows another's signature.
-SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one-labels", "mask-255", "raw-pixels",
+SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one-labels", "mask-255", "one-class-iou", "clip-after-step", "raw-pixels",
               "never-cleared", "accumulated-undivided", "cleared-outside", "pairing", "exp-overflow", "raw-targets", "constant-feature", "zero-init", "large-init",
               "flushed", "scale-collapse",
               "full-precision", "masked-inf", "log-unguarded", "exp-unshifted", "sqrt-at-zero", "same-batch",
@@ -325,6 +327,12 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
             face = next((m.fix for m in entry.messages if m.fix and any(t == m.text for t, _ in c.hits[entry.id])), "")
             if face and parts.get("messages", 0) > 0:
                 fix = fix_item(entry, face) or fix
+            # (a fact of the paste that shows one face of the entry: the Fix section's item for that face)
+            face = next((label for fact, label in FACT_FIX.items() if parts.get(fact, 0) > 0), "")
+            if face:
+                fix = fix_item(entry, face) or fix
+            if parts.get("clip-after-step", 0) > 0:     # (the fix the curve's reading of the same loop gives)
+                fix = late_clip(ev.prose)[1]
             if parts.get("accumulated-undivided", 0) > 0:       # (the entry's second fix: accumulation on purpose)
                 fix = accumulation_fix(ev.prose)
             matches.append(Match(entry, round(score, 3), evidence, against, fix,

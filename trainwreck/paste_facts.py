@@ -16,8 +16,10 @@ import statistics
 import sys
 
 from .class_count import UNIFORM_NEAR, at_uniform, classes_named, classes_or_vocabulary, vocabulary_named
-from .curve_shape import ACCURACY_RISE, ENORMOUS_START, PLATEAU_FALL, Signature, at_run_start, fmt, same_batch_jumps
+from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, PLATEAU_FALL, Signature, at_run_start, fmt, late_clip,
+                          same_batch_jumps)
 from .logscan import Evidence, dialects
+from .one_class_iou import one_class_iou
 from .wording import (ADAPTIVE, MINUS_SCORE, NORMALS, WARMUP_SET, loss_kind, no_warmup_said, order_moved_it,
                       rate_zero_failed, says_not_learning,
                       score_out_of_range, sentences_and_ends, sentences_only, timing_of, tokens, untrained_output_nonfinite)
@@ -101,7 +103,8 @@ def clears(code: str) -> bool:
 # ... or a loop that clears them once, before an inner loop that calls backward() and step() on every batch and clears
 # nothing (`optimizer.zero_grad()` once per epoch): every step in that loop carries the gradients of all the ones before
 CLEARED_OUTSIDE = re.compile(r"(?m)^(?P<ind>[ \t]{0,40})(?![ \t#])[^\n]{0,200}?(?:zero_grad\(|\.grad\s*=\s*None)[^\n]*\n"
-                             r"(?:(?P=ind)(?![ \t])[^\n]*\n){0,3}?(?P=ind)(?P<loop>for\b[^\n]{0,200}:)[ \t]*\n"
+                             # (the loop's line may end in a comment: `for i, (x, y) in enumerate(loader):  # 938`)
+                             r"(?:(?P=ind)(?![ \t])[^\n]*\n){0,3}?(?P=ind)(?P<loop>for\b[^\n#]{0,200}:)[ \t]*(?:#[^\n]*)?\n"
                              r"(?P<body>(?:(?P=ind)[ \t]+[^\n]*\n|[ \t]*\n){1,40})")
 
 
@@ -112,6 +115,9 @@ def cleared_outside(prose: str) -> str:
         if ".backward(" in body and re.search(r"\.step\(", body) and not clears(body):
             return m.group("loop")
     return ""
+
+
+CLIP_LATE_WORDS = {"clip", "optimizer", "step"}       # (the entries whose phrases say a clip after the step)
 
 
 # Gradient accumulation written by hand: the optimizer steps only inside an `if ... % k == 0:` block (the lines between
@@ -871,6 +877,8 @@ MINUS_ONE_HANDLED = re.compile(r"ignore_index\s*=\s*-1|!=\s*-1|>=\s*0\b|-1\s*(?:
 # masks' foreground is 255 -- unless the paste divides them, thresholds them, or tells the loss to ignore 255 (Pascal
 # VOC marks its object borders 255 on purpose, with ignore_index=255).
 MASK_255_WORDS = {"foreground", "label"}
+# A two-class mean IoU at 0.5: the entries whose phrases say so (one_class_iou.py)
+ONE_CLASS_IOU_WORDS = {"iou", "foreground"}
 MASK_255 = re.compile(r"\b(?:(?:binary |segmentation |seg |label |gt |ground[ -]?truth )?masks?|ground[ -]?truths?|gt)\b"
                       r"[^.;!?\n]{0,60}?(?:\b0 *(?:and|or|,|/|-|to) *255\b|\[ *0 *, *255 *\]|\b255 (?:for|as|is|=)"
                       r"|\b(?:values?|pixels?) (?:of |are |is )?255\b)", re.I)
@@ -1149,6 +1157,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         out["cleared-outside"] = (f"the pasted code clears the gradients only before `{loop}`, whose body calls "
                                   f"{steps} and clears nothing: each step carries the gradients of every step since "
                                   "that clearing")
+    # (a clip after the step beside a curve that is not a climb, which curve_shape reads as a climb despite clipping:
+    # whatever broke the run, the unclipped run, the clip never touched it)
+    if went_wrong and sig.name != "climb-despite-clipping" and (late := late_clip(ev.prose)):
+        out["clip-after-step"] = late[0]
     if went_wrong and (k := accumulated_undivided(ev.prose)) and not (ADAPTIVE.search(ev.prose)
                                                                          and not PLAIN_SGD.search(ev.prose)):
         k = k if k.isdigit() else f"`{k}`"
@@ -1183,6 +1195,9 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         out["mask-255"] = (f"the report says its masks hold 255 (\"{' '.join(m.group(0).split())}\"): a class index "
                            "past any two-class loss, and a target above 1 for a BCE or a Dice, unless they are divided "
                            "by 255 first")
+    # (beside a loss that falls too: a foreground scaled to 1/255 trains lower than the right labels do)
+    if iou := one_class_iou(ev.prose):
+        out["one-class-iou"] = iou
     if went_wrong:      # the pixels' range explains a run that went wrong, not a healthy curve
         # (one max printed: in a tuple of several, which value is whose is not read)
         pixels = next((m for m in MAX_255.finditer(ev.prose) if INPUT_NAME.search(m.group("name"))

@@ -21,7 +21,7 @@ from .paste_facts import (PAIRWISE, RATE_CLIMBS, LOG_OF_ZERO_WORDS, MASKED_SOFTM
                           CLEARED_EACH_STEP, CONSTANT_FEATURE_WORDS, DENSE, EXP_OVERFLOW_WORDS, FLOOR_WORDS,
                           FORGOT_INPUTS, FORGOT_TARGETS, FROM_LOGITS, KERAS_CROSSENTROPY, KERAS_OUTPUT, OTHER_BACKEND, TF_BACKEND,
                           PROBABILITY_LOSS_WORDS, PUT_OFF_WORDS, RATE_PROOF_WORDS, ORDER_BOUND_WORDS, RATE_RAISED_WORDS, RAW_PIXEL_WORDS,
-                          REGRESSION_WORDS, SIGMOID_ZERO_WORDS, TORCH_LOGITS_LOSS, UNCLEARED_WORDS, UNLABELLED_WORDS, UNTRAINED_OUTPUT_WORDS, MASK_255_WORDS, LARGE_INIT_WORDS, NO_WARMUP_WORDS, RATE_ZERO_WORDS,
+                          REGRESSION_WORDS, SIGMOID_ZERO_WORDS, TORCH_LOGITS_LOSS, UNCLEARED_WORDS, UNLABELLED_WORDS, UNTRAINED_OUTPUT_WORDS, MASK_255_WORDS, ONE_CLASS_IOU_WORDS, CLIP_LATE_WORDS, LARGE_INIT_WORDS, NO_WARMUP_WORDS, RATE_ZERO_WORDS,
                           ZERO_GRADIENT_WORDS, ZERO_INIT_WORDS, classifier_shown, grads_said_zero,
                           impossible_negative, model_output, negative_shown, printed_facts, regressor_shown,
                           scaled_said, shown_frameworks, trainer_clears)
@@ -129,7 +129,9 @@ SCALE_ZERO = 0.5
 # two are shown); and a loss that fell and stopped at the floor a softmax's outputs set, beside the accuracy that says
 # no lower loss was left to reach, stalled where probabilities handed over as logits must.
 FACT_FACES = {"accumulated-undivided": RATE_CLIMBS, "cleared-outside": RATE_CLIMBS,
-              "softmax-floor": frozenset({"stall-after-drop"})}
+              "softmax-floor": frozenset({"stall-after-drop"}),
+              # (and a clip after the step leaves the run unclipped: whatever broke it, the clip never touched it)
+              "clip-after-step": RATE_CLIMBS | NONFINITE_TRACES | {"spike-then-recover"}}
 CURVE_AGAINST = "the loss curve does not look like this entry's"
 MISSING_SAID = "none of the messages this failure prints are in the log"
 
@@ -193,6 +195,8 @@ class Weigher:
         self.uncleared = self._saying(UNCLEARED_WORDS)
         self.untrained_output = self._saying(UNTRAINED_OUTPUT_WORDS)
         self.mask_255 = self._saying(MASK_255_WORDS)
+        self.one_class_iou = self._saying(ONE_CLASS_IOU_WORDS)
+        self.clip_late = self._saying(CLIP_LATE_WORDS)
         self.large_init = self._saying(LARGE_INIT_WORDS)
         self.no_warmup = self._saying(NO_WARMUP_WORDS)
         self.rate_zero = self._saying(RATE_ZERO_WORDS)
@@ -669,6 +673,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("softmax-floor", w.softmax_floor, W_PRINTED),
                                     ("minus-one-labels", w.unlabelled, W_SAID_HALF),
                                     ("mask-255", w.mask_255, W_SAID_HALF),
+                                    ("one-class-iou", w.one_class_iou, W_SAID_HALF),
                                     ("raw-pixels", w.raw_pixels, W_SAID_HALF),
                                     ("exp-overflow", w.exp_overflow, W_SAID_HALF),
                                     ("masked-inf", w.masked_softmax, W_SAID_HALF),
@@ -694,6 +699,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("feature-scales", w.feature_scales, W_PRINTED),
                                     ("nll-of-probabilities", w.probabilities, W_PRINTED),
                                     ("clip-unengaged", w.clip_unengaged, W_PRINTED),
+                                    ("clip-after-step", w.clip_late, W_PRINTED),
                                     ("adaptive-rate-high", w.high_adaptive, W_SAID_HALF)):
         # (a construct of the code is a suspect, and a message another entry declares, printed by the run, says more
         # -- not half precision's, where the run is said to fail in full precision too: its scaler skips a step for a

@@ -88,6 +88,8 @@ THESAURUS = [
      r"(?=[-+]?(?:\d|\.\d|nan\b|inf\b))", " "),
     (r"\b(?:grad(?:ient)?s?(?:['’]s)? ?norms?|gnorm|total ?norm|norms? of (?:the )?grad(?:ient)?s?)\b", " gradnorm "),
     (r"\b(?:batch[ _-]?norm\w*|bn)\b", " batchnorm "),
+    (r"\badamw\b", " adam "),      # (Adam with its weight decay decoupled: Adam's first steps all the same)
+    (r"\bmiou\b", " mean iou "),
     (r"\b(?:normali[sz]\w*|standardi[sz]\w*|unscaled|rescal\w*|min[ -]?max\w*|scal(?:e|ed|ing) (?:the )?"
      r"(?:inputs?|features?|data|targets?))\b", " normalise "),
     (r"\b(?:initiali[sz]\w*|init|uninitiali[sz]\w*)\b", " init "),
@@ -280,7 +282,11 @@ def stem(word: str) -> str:
     return word
 
 
-CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|_")
+# An identifier is cut before a capital that follows two small letters or digits ("CrossEntropy", "useAMP",
+# "LeakyReLU"); not inside an abbreviation written in mixed case, a capital, one small letter, capitals ("ReLU", "IoU",
+# "LoRA"), which a report writes as "relu", "iou", "lora" too. (An all-capital run is left whole, as before:
+# "MSELoss", "RMSprop"; AdamW's W and mIoU's m are THESAURUS's.)
+CAMEL = re.compile(r"(?<=[a-z0-9]{2})(?=[A-Z])|_")
 # NaN, NaNs and -nan are one word whatever their case: folded before identifiers are split at
 # their capitals, which would cut NaN into "Na N".
 # (bounded by ASCII letters and digits only: a nan beside the letters of another script, "NaNになります", "nan이", is one)
@@ -604,8 +610,23 @@ MINUS_SCORE = re.compile(r"(?<![\d.])(?<![\d.] )-[ \t]*(?:\([ \t]*)?(?:\d+(?:\.\
                          r"(?:dice|iou|jaccard|inter(?:section)?)\w*", re.I)
 
 
+# The loss the pasted code builds, as PyTorch, Keras and optax spell it (`nn.GaussianNLLLoss()`, `F.mse_loss(`,
+# `keras.losses.Huber(`, `loss="binary_crossentropy"`): what this run computes, before a loss named in the words -- a
+# report may quote what another loss does ("someone said a negative cross-entropy means bad labels")
+LOSS_BUILT = re.compile(r"\b(?:nn|F|functional|losses|optax)\.(\w*(?:loss|entropy|nll|likelihood)\w*)\s*\(|"
+                        r"\bloss\s*=\s*['\"](\w+)['\"]", re.I)
+
+
 def loss_kind(text: str) -> str:
-    """"bounded" (a loss that cannot go below zero), "likelihood" (one that can), or "" (not said)."""
+    """"bounded" (a loss that cannot go below zero), "likelihood" (one that can), or "" (not said). The loss the code
+    builds decides where it says; else the text's words."""
+    built = " ".join(a or b for a, b in LOSS_BUILT.findall(text))
+    if built and (kind := _kind_of(built)):
+        return kind
+    return _kind_of(text)
+
+
+def _kind_of(text: str) -> str:
     bounded, likelihood = BOUNDED_LOSS.search(text), LIKELIHOOD.search(text) or MINUS_SCORE.search(text)
     if bounded and not likelihood:
         return "bounded"
@@ -626,6 +647,8 @@ def score_out_of_range(text: str) -> str:
 _NO_EFFECT = (r"(?:n'?t|not|never|no longer) (?:help|work|chang|solve|fix|matter)\w*|no matter|\bstill\b|\bsame\b|"
               r"\bchang\w*\s+nothing\b|\b(?:did|does|do)\s+nothing\b|\bnothing\s+changed\b|"
               r"\b(?:made|makes|make)\s+no\s+difference\b|\bno\s+(?:difference|effect)\b|"
+              # ("always the same spot", which folding has made "stuck spot")
+              r"\bstuck\s+(?:step|epoch|iteration|iter|batch|place|point|spot)\b|"
               # (the place it broke, named again: "it's always batch 118", "again at step ~1450")
               r"\b(?:always|again)\s+(?:at\s+)?(?:the\s+)?(?:step|epoch|iteration|iter|batch)\s+~?\d")
 # ... or only put it off: "only delays it", "just makes it blow up later", "takes longer to explode" (WR-260's tell)
@@ -647,8 +670,9 @@ _TRIED = (r"(?:(?<!nothing )(?<!nothing else )(?:chang|reduc|lower|decreas|small
           r"\b(?:half|a\s+(?:tenth|third|quarter)\s+of|(?:a\s+)?lower|(?:a\s+)?smaller|reduced|\d+x\s+(?:smaller|lower))"
           r"\s+(?:the\s+)?lr\b)|"
           # (or rates below 1 an optimizer was tried with: "I tried Adam with 1e-3, 1e-4 and 1e-5")
-          r"\b(?:tried|trying|re-?ran|ran)\s+(?:it\s+)?(?:(?:adam\w*|sgd|rmsprop|adagrad|adafactor|lamb|lion)\s+)?"
-          r"(?:with|at)\s+(?:an?\s+)?(?=\d(?:\.\d+)?e-\d|0?\.\d))"
+          # (or straight after its name: "I tried Adam 1e-4 and 1e-5")
+          r"\b(?:tried|trying|re-?ran|ran)\s+(?:it\s+)?(?:(?:adam\w*|sgd|rmsprop|adagrad|adafactor|lamb|lion)\s+"
+          r"(?:(?:with|at)\s+)?|(?:with|at)\s+)(?:an?\s+)?(?=\d(?:\.\d+)?e-\d|0?\.\d))"
           # (up to what it did, past the rate it replaced: "with lr 1e-3 instead of 3e-3: the jump is in exactly the same
           # place")
           r"(?:[\w.-]{0,8}\s+instead\s+of\s+\.?\d[\w.-]{0,8})?(?:[^.;\n]|\.\d){0,40}?")
@@ -665,7 +689,11 @@ _SAME_AT = (r"\b(?:with|at|using)\s+(?:an?\s+|the\s+same\s+(?:seed|data|batch\s+
             r"\bagain\s+at\s+(?:the\s+)?(?:step|epoch|iteration|iter|batch)\s+~?\d)")
 TRIED_LR = re.compile(_STILL_BROKE + r"|" + _SAME_AT + r"|" + _TRIED + r"(?:" + _NO_EFFECT + r")|"
                       r"\blr\b[^.;\n]{0,15}?(?<!should)(?<!would)(?<!could)(?<!must)"
-                      r"(?<!might)(?:no matter|(?:n'?t|not|never) (?:help|matter))")
+                      r"(?<!might)(?:no matter|(?:n'?t|not|never) (?:help|matter))|"
+                      # (the rate said not to matter before it is named: "nan at the same batch every run, no matter
+                      # the learning rate", "regardless of the lr")
+                      r"\b(?:no matter|regardless of|irrespective of|independent(?:ly)? of|whatever)\s+"
+                      r"(?:(?:what|which|the|my|of)\s+){0,2}lr\b(?!\s*\?)")
 PUT_OFF_LR = re.compile(_TRIED + r"(?:" + _PUT_OFF + r")")
 LOWER_LR_HELPS = re.compile(r"(?:reduc|lower|decreas|smaller|halv)\w*[^.;\n]{0,25}?\blr\b(?:[^.;\n]|\.\d){0,20}?"
                             r"(?<!n't )(?<!not )(?:help|fix|solv|work)\w*|(?:reduc|lower|decreas|smaller|halv)\w*[^.;\n]{0,25}?\blr\b"
@@ -889,8 +917,10 @@ def lr_tried_same_place(text: str) -> bool:
     m = TRIED_LR.search(folded)
     # (the match stops at its first "same"; the place is said after it, in the same sentence: "the jump is in exactly the
     # same place")
-    said = folded[m.start():m.end() + len(re.split(r"[.;\n]", folded[m.end():m.end() + 20], maxsplit=1)[0])] if m else ""
-    return bool(m and re.search(r"\bsame\s+(?:step|epoch|iteration|iter|batch|place|point|spot)\b|"
+    # (or before it, in its own sentence: "nan at exactly the same batch every run, no matter the lr")
+    begin = max(folded.rfind(c, 0, m.start()) for c in ".;\n") + 1 if m else 0
+    said = folded[begin:m.end() + len(re.split(r"[.;\n]", folded[m.end():m.end() + 20], maxsplit=1)[0])] if m else ""
+    return bool(m and re.search(r"\b(?:same|stuck)\s+(?:step|epoch|iteration|iter|batch|place|point|spot)\b|"
                                 r"\b(?:always|again|still)\s+(?:at\s+)?(?:the\s+)?(?:step|epoch|iteration|iter|batch)\s+~?\d",
                                 said))
 
