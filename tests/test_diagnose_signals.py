@@ -4808,3 +4808,83 @@ def test_the_loss_the_code_builds_decides_its_kind_over_a_loss_named_in_the_word
     d = diagnosis(text)
     assert d.verdict in ("normal", "healthy") and [n.name for n in d.normal][:1] == ["negative loss"]
     assert "WR-320" not in [m.entry.id for m in d.matches]
+
+
+def test_a_list_under_what_i_tried_is_tried_and_a_place_it_still_broke_at_is_the_logs():
+    """(s42 i06, i34) Items under "What I tried:" are things tried though they do not say so: "- lr 0.05 -> still jumps
+    at step 1830", where the report's log jumps at step 1830 too, is a lower rate that broke at the same place; "- lr
+    0.001: same shape ... explodes around batch 800 instead", beside a log that stops at batch 550, put it off (not "the
+    same": no help). A value at a place ("loss at batch 150 is 0.55") is no place it broke."""
+    from trainwreck.wording import lr_tried_same_place
+
+    log = "step,loss\n0,0.69\n1820,0.50\n1830,1.34\n2000,1.30\n"
+    same = "it jumps at step 1830 and never recovers.\n\nWhat I tried:\n- lr 0.05 -> still jumps at step 1830\n- seed 1\n"
+    assert lr_tried(same) == "failed" and lr_tried_same_place(log + same)
+    assert lr_tried("- lr 0.05 -> still jumps at step 1830\n") == ""          # (no header: not said to be tried)
+    later = ("epoch 0 batch 500 loss inf\nepoch 0 batch 550 loss nan\n\nWhat I tried:\n"
+             "- lr 0.001: same shape, loss at batch 150 is 0.55 and it explodes around batch 800 instead\n")
+    assert lr_tried(later) == "delayed" and not lr_tried_same_place(later)
+    earlier = later.replace("batch 800 instead", "batch 90 instead")
+    assert lr_tried(earlier) == "failed"
+
+
+def test_a_loss_that_jumped_above_its_start_and_stayed_there_is_no_healthy_run():
+    """(s42 i06) A loss that fell (0.6931 to 0.5019), then in one step more than doubled to above its first value and
+    stayed above it to the end, never coming back, was "no known failure" (it ended at 1.8x its first value, under the
+    2x of climbed-and-stayed): a healthy run does not go back above its untrained loss for good. A bad batch's face (one
+    value in the wrong units) as much as a rate's. Not one rise that came back below the start, nor a rise under 2x."""
+    rows = [(0, "0.6931"), (500, "0.5412"), (1000, "0.5127"), (1500, "0.5036"), (1820, "0.5019"), (1830, "1.3377"),
+            (2000, "1.2958"), (2500, "1.2613"), (3000, "1.2880"), (5000, "1.2519")]
+    text = "step,train_loss_smoothed,val_loss\n" + "".join(f"{s},{v},\n" for s, v in rows)
+    d = diagnosis(text)
+    assert d.evidence.count == len(rows) and d.signature.name == "climbed-and-stayed" and d.signature.jumped
+    assert ("then jumped in one step from 0.5019 (step 1820) to 1.338 (step 1830), x2.67, and stayed at 1.5x where it "
+            "started or more to the end (1.252, step 5000)") in d.signature.facts[0]
+    assert "WR-310" in [m.entry.id for m in d.matches[:2]]
+    back = text.replace("5000,1.2519", "5000,0.6012")
+    assert diagnosis(back).signature.name != "climbed-and-stayed"
+    mild = text.replace("1830,1.3377", "1830,0.9377").replace("2000,1.2958", "2000,0.9").replace(
+        "2500,1.2613", "2500,0.9").replace("3000,1.2880", "3000,0.9").replace("5000,1.2519", "5000,0.9")
+    assert diagnosis(mild).signature.name != "climbed-and-stayed"
+
+
+def test_a_bound_the_words_give_for_what_an_unshifted_exp_takes_is_its_overflow():
+    """(s42 i21) A hand-written InfoNCE, `torch.exp(sim)` of similarities divided by a temperature of 0.01, and words
+    that bound them: "dividing by 0.01 just makes them at most 100". exp(100) is past float32's largest (exp overflows
+    above 88.72), so inf / inf is nan: the overflow is shown, not only suspected; a rate of 0 that failed too had put
+    the from-the-start entries first. Not a bound said of the loss, nor one under the limit."""
+    code = ("def info_nce(z1, z2, tau=0.01):\n    z1 = F.normalize(z1, dim=1)\n    z2 = F.normalize(z2, dim=1)\n"
+            "    sim = z1 @ z2.T / tau\n    num = torch.exp(torch.diagonal(sim))\n    den = torch.exp(sim).sum(dim=1)\n"
+            "    return -torch.log(num / den).mean()\n")
+    words = ("The loss is nan from the very first step since I set tau to 0.01; lr 0 -> still nan at step 0. The "
+             "similarities are bounded, dividing by 0.01 just makes them at most 100.\n")
+    d = diagnosis(words + code + "step 0 loss nan\nstep 1 loss nan\nstep 2 loss nan\n")
+    overflow = d.matches[0]
+    assert overflow.entry.id == "WR-020" and overflow.parts["exp-overflow"] > 0
+    assert any("exp(100) is past the largest float32 (exp overflows above 88.72)" in e for e in overflow.evidence)
+    for other in ("makes them at most 50", "makes the loss at most 100"):
+        d = diagnosis(words.replace("makes them at most 100", other) + code + "step 0 loss nan\nstep 1 loss nan\n")
+        assert not any(m.parts.get("exp-overflow") for m in d.matches), other
+
+
+def test_raw_targets_beside_a_pasted_network_and_a_lower_rate_that_went_nan_a_few_batches_later():
+    """(s42 i20) House prices as MSE targets, a Keras MLP under SGD, the first batch's loss 3.8e10, then inf: targets
+    in raw units (WR-360's climb, the residual scaling the Hessian). "a linear regression gets ~21000", a baseline the
+    words compare against, had been read as the model (a linear model's climb is its rate's), though the paste builds
+    two Dense layers; and "lr=1e-6: same, nan a few batches later" is a lower rate that only put it off."""
+    text = ("Keras regression goes to NaN (house prices). 18 features through StandardScaler.\n\n"
+            "model = keras.Sequential([keras.Input((18,)), layers.Dense(64, activation=\"relu\"),\n"
+            "    layers.Dense(64, activation=\"relu\"), layers.Dense(1)])\n"
+            "model.compile(optimizer=keras.optimizers.SGD(learning_rate=1e-3), loss=\"mse\")\n\n"
+            "batch 0  loss 3.8160e+10\nbatch 1  loss 3.4690e+13\nbatch 2  loss 1.4160e+31\nbatch 3  loss inf\n"
+            "batch 4  loss nan\n\n- lr=1e-6: same, nan a few batches later\n"
+            "- lr=1e-8: stays at ~2.4e9, mae ~ 38000 (a linear regression gets ~21000)\n")
+    assert lr_tried(text) == "delayed" and lr_tried("with lr 1e-4 it goes nan 3 epochs later") == "delayed"
+    d = diagnosis(text)
+    targets = d.matches[0]
+    assert targets.entry.id == "WR-360" and targets.parts["raw-targets"] > 0
+    rate = next(m for m in d.matches if m.entry.id == "WR-220")
+    assert rate.parts["tried"] < 0
+    # (a linear model named with no network built: its climb is still its rate's)
+    linear = text.replace("layers.Dense(64, activation=\"relu\"),\n    layers.Dense(64, activation=\"relu\"), ", "")
+    assert "raw-targets" not in diagnosis(linear.replace("- lr=1e-6: same, nan a few batches later\n", "")).matches[0].parts

@@ -509,6 +509,13 @@ def _signature(ev: Evidence) -> Signature:
     settled = _settled_above(ev) if warn_index is not None else None
     if settled:
         return sig(*settled)
+    # (nor one that learned, then in one step at least doubled to well above its first value, the untrained model's
+    # loss, and stayed there to the end: 0.69, ..., 0.50, then 1.34, 1.33, ..., 1.25 -- the weights thrown off)
+    thrown = None if grows or swung or not at_run_start(ev) else _jumped_above_start(ev)
+    if thrown:
+        out = sig("climbed-and-stayed", [thrown])
+        out.jumped = True
+        return out
     flat = _plateau(ev) or stall
     if flat:
         return sig(*flat)
@@ -935,6 +942,28 @@ def _jump_to_peak(ev: Evidence) -> str:
         return ""
     return (f"jumped in one step from {fmt(values[peak - 1])} ({ev.where(peak - 1 + offset)}) to {fmt(ev.high)} "
             f"({ev.where(peak + offset)}), ")
+
+
+# A loss back above its first value by this factor at every value to the end did not recover from its jump: a
+# recovered run comes back near where it started at worst (0.6924, ..., 0.5417, 1.882, ..., 0.6931)
+ABOVE_START = 1.5
+
+
+def _jumped_above_start(ev: Evidence) -> str:
+    """A loss that fell by DESCENT_FALL or more, then in one step rose to DOUBLED the value before it, and stayed at
+    ABOVE_START times its first value or more for NEVER_BELOW_MIN values or more, to the end; else ''."""
+    vals, first = ev.before, ev.head[0] if ev.head else 0.0
+    if ev.first_nonfinite is not None or ev.before_start or ev.count != len(vals) or not first > 0:
+        return ""
+    for i in range(1, len(vals) - NEVER_BELOW_MIN + 1):
+        before, low = vals[i - 1], min(vals[:i])
+        if (0 < before and vals[i] >= DOUBLED * before and low <= (1 - DESCENT_FALL) * first
+                and all(v >= ABOVE_START * first for v in vals[i:])):
+            return (f"the loss fell from {fmt(first)} ({ev.where(0)}) to {fmt(low)}, then jumped in one step from "
+                    f"{fmt(before)} ({ev.where(i - 1)}) to {fmt(vals[i])} ({ev.where(i)}), x{vals[i] / before:.3g}, "
+                    f"and stayed at {ABOVE_START:g}x where it started or more to the end ({fmt(ev.last)}, "
+                    f"{ev.where(ev.count - 1)}): a healthy run does not go back above its untrained loss for good")
+    return ""
 
 
 def _settled_above(ev: Evidence) -> tuple[str, list[str]] | None:

@@ -282,6 +282,12 @@ SUMMED = re.compile(r"reduction\s*=\s*['\"]sum['\"]|size_average\s*=\s*False|\bs
 # A model with no hidden layer (with wording.ADAPTIVE, the optimisers whose step does not grow with the gradient:
 # printed_facts' raw targets that climbed)
 LINEAR_MODEL = re.compile(r"\blinear[ _-]?regression\b|\bLinearRegression\b|\bSGDRegressor\b", re.I)
+
+
+def _linear_model(prose: str) -> bool:
+    """Is the model a linear one: named so, in a paste that builds no network of two layers or more (a linear
+    regression named as the baseline beside a pasted MLP is not the model)?"""
+    return bool(LINEAR_MODEL.search(prose)) and len(LAYERS_BUILT.findall(prose)) < 2
 PLAIN_SGD = re.compile(r"\bsgd\b|\bgradient descent\b", re.I)
 REGRESSION_SAID = re.compile(r"(?<!logistic )(?<!logistic-)regress\w*|\b(?:mse\w*|mean[ _-]squared|squared[ _-]error|mae|prices?)\b", re.I)
 PROBABILITY_WORDS = re.compile(r"\b(?:sigmoid|bce\w*|binary|logits?|probabilit\w*)\b", re.I)
@@ -1086,7 +1092,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     # high), nor where the words say the inputs were raw (their outputs start enormous too, WR-330's).
     climbed = ev.high is not None and ev.high > 2 * ev.head[0]
     if regressor and sig.enormous_start and not SUMMED.search(ev.prose) and "targets" not in scaled["scaled"] \
-            and not (climbed and ("inputs" in scaled["unscaled"] or LINEAR_MODEL.search(ev.prose)
+            and not (climbed and ("inputs" in scaled["unscaled"] or _linear_model(ev.prose)
                                   or (ADAPTIVE.search(ev.prose) and not PLAIN_SGD.search(ev.prose)))):
         first = ev.head[0]
         size = (f"an absolute error that large takes errors of about {fmt(first)}" if ABSOLUTE_LOSS.search(ev.prose)
@@ -1342,6 +1348,11 @@ PRINTED_LOGIT = re.compile(r"(?i)\b(?:max(?:imum)?[ _]logits?|largest[ _]logits?
                            r"[ \t]*(?:(?:[:=]|is|was|of|reached|reaches)[ \t]*)?(\d+(?:\.\d+)?)(?![\d.])")
 
 
+SAID_BOUND = re.compile(r"(?i)\b(?:at most|up to|as (?:large|high|big) as|a maximum of|max(?:imum)? of|reach(?:es|ed)?)"
+                        r"\s+~?(\d+(?:\.\d+)?)(?![\d.])")
+EXP_INPUT_WORDS = re.compile(r"(?i)logit|similarit|\bsims?\b|\bscores?\b|\bexp\b|softmax|\btau\b|temperature")
+
+
 def _exp_overflow(ev: Evidence) -> str:
     """The first call in the paste that hands exp (or a hand-written softmax) a number past what exp can return, as
     a fact, or "": past float64's limit always, past float32's only where the paste computes in float32 (a
@@ -1370,6 +1381,19 @@ def _exp_overflow(ev: Evidence) -> str:
                 return (f"the paste prints the largest logit as {m.group(1)} (`{' '.join(m.group(0).split())}`), "
                         f"and its exp takes the logits as they are: exp({m.group(1)}) "
                         f"is past the largest {dtype} (exp overflows above {EXP_LIMITS[dtype]:.2f}), so inf / inf is nan")
+        # (or a sentence that bounds what that exp takes: "dividing by 0.01 just makes them at most 100" -- a bound
+        # said of the logits, the similarities or the scores, not of the loss)
+        for sentence, _end in sentences_and_ends(ev.prose):
+            if not EXP_INPUT_WORDS.search(sentence) or re.search(r"(?i)\bloss", sentence):
+                continue
+            for m in SAID_BOUND.finditer(sentence):
+                x, dtype = float(m.group(1)), ("float32" if wide else "float64")
+                if x > EXP_LIMITS[dtype]:
+                    cut = sentence[max(0, m.start() - 60):m.end()]
+                    said = ("..." if m.start() > 60 else "") + " ".join(cut.split())
+                    return (f"the report says what its exp takes reaches {m.group(1)} (\"{said}\"), and its exp "
+                            f"takes it as it is: exp({m.group(1)}) is past the largest {dtype} (exp overflows above "
+                            f"{EXP_LIMITS[dtype]:.2f}), so inf / inf is nan")
     return ""
 
 

@@ -735,7 +735,11 @@ def _rates_compared(folded: str) -> str:
 # help, which says more (bounded: a line of many "just"s must not make the search quadratic)
 LATER = re.compile(r"\b(?:just|only|merely|simply)\s+(?:[\w-]{1,20}\s+){0,4}?later\b|"
                    # ("then does the same thing later")
-                   r"\bsame\s+(?:(?:thing|pattern|blow-?up|explosion)\s*)?later\b")
+                   r"\bsame\s+(?:(?:thing|pattern|blow-?up|explosion)\s*)?later\b|"
+                   # ("lr=1e-6: same, nan a few batches later": the failure, some steps later -- folded, batches are
+                   # steps)
+                   r"\b(?:nan|inf|diverge)\s+(?:a\s+(?:few|couple(?:\s+of)?)\s+|\d{1,6}\s+)?(?:more\s+)?"
+                   r"(?:step|epoch|iteration)s?\s+later\b")
 # ... or "also blows up, just in epoch 11 instead": the later place named, the earlier left to the sentence before --
 # with the failure said in it ("the same final loss, it just reaches it at epoch 40 instead" is a slower success)
 LATER_INSTEAD = re.compile(r"\b(?:just|only|merely|simply)\s+(?:[\w-]{1,20}\s+){0,4}?instead\b(?!\s+of)")
@@ -761,6 +765,27 @@ def _said_later(sentence: str) -> bool:
     return bool(RATE_NAMED.search(sentence) and (LATER.search(sentence) and SAME_FAILURE.search(sentence)
                                                  or LATER_INSTEAD.search(sentence) and RAN_BADLY.search(sentence))
                 and not RAN_WELL.search(sentence) and not REPORTERS_OWN.search(sentence))
+
+
+# ... or at a place the sentence names with "instead" and no earlier one, later than every place of that unit the rest
+# of the text names (the log's): "lr 0.001: same shape, it explodes around batch 800 instead", beside a log that stops
+# at batch 550
+PLACE_INSTEAD = re.compile(r"\b(?:at|around|near|by)\s+(?:the\s+)?(step|epoch|iteration|iter|batch)\s+~?(\d[\d,]*)"
+                           r"\s+instead\b(?!\s+of)", re.I)
+
+
+def _later_instead(raw: str, text: str) -> bool:
+    """Does a sentence (raw) that names a rate and a failure say it came at a later place "instead" (PLACE_INSTEAD)?"""
+    folded = _folded(raw)
+    if not (re.search(r"\blr\b", folded) and (RAN_BADLY.search(folded) or BROKE.search(raw))) or PLANNED.search(raw):
+        return False
+    elsewhere = text.replace(raw, " ")
+    for m in PLACE_INSTEAD.finditer(raw):
+        unit, n = m.group(1).lower(), int(m.group(2).replace(",", ""))
+        others = [int(x.replace(",", "")) for x in re.findall(rf"(?i)\b{unit}\s+~?(\d[\d,]*)", elsewhere)]
+        if others and n > max(others):
+            return True
+    return False
 
 
 def _said_instead(raw: str) -> bool:
@@ -873,9 +898,28 @@ def _lower_rate_foreign(text: str) -> str:
     return ""
 
 
+# A list under a header that says it holds what was tried ("What I tried:", "Things I've tried so far:", "I tried:"):
+# each item is a thing tried, though it does not say so ("- lr 0.05 -> still jumps at step 1830")
+TRIED_HEADER = re.compile(r"(?im)^[ \t]*(?:(?:what|things?)[ \t]+)?(?:(?:i|we)(?:'ve|[ \t]+have)?[ \t]+)?"
+                          r"(?:already[ \t]+)?tried(?:[ \t]+so[ \t]+far)?[ \t]*:[ \t]*$")
+LIST_ITEM = re.compile(r"(?m)^([ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]+)")
+
+
+def _tried_items(text: str) -> str:
+    """The text with each item of a list under a "what I tried:" header said to be tried (TRIED_HEADER)."""
+    header = TRIED_HEADER.search(text)
+    if not header:
+        return text
+    rest = text[header.end():]
+    end = re.search(r"\n[ \t]*\n(?![ \t]*(?:[-*•]|\d{1,2}[.)])[ \t])", rest)    # (the list ends at a paragraph)
+    items, after = (rest[:end.start()], rest[end.start():]) if end else (rest, "")
+    return text[:header.end()] + LIST_ITEM.sub(r"\1I tried ", items) + after
+
+
 def lr_tried(text: str) -> str:
     """"failed" when the text says a lower learning rate did not help (a rate of 0 included), "delayed" when it only
     put the failure off, "helped" when it did, else ""."""
+    text = _tried_items(text)
     if rate_zero_failed(text):
         return "failed"
     if foreign := _lower_rate_foreign(text):
@@ -900,7 +944,8 @@ def lr_tried(text: str) -> str:
 
 
 def _instead_said(text: str, folded: str) -> bool:
-    return "instead" in folded and any(_said_instead(raw + end) for raw, end in sentences_and_ends(text))
+    return "instead" in folded and any(_said_instead(raw + end) or _later_instead(raw, text)
+                                       for raw, end in sentences_and_ends(text))
 
 
 def lr_tried_unmoved(text: str) -> bool:
@@ -912,9 +957,14 @@ def lr_tried_unmoved(text: str) -> bool:
 
 def lr_tried_same_place(text: str) -> bool:
     """Does the lower rate that did not help say the run broke at the same place ("With lr 1e-4 it is exactly the same
-    step, 713", "lowered the lr, same epoch")? A failure that does not move with the rate at all, not one put off."""
+    step, 713", "lowered the lr, same epoch")? A failure that does not move with the rate at all, not one put off.
+    Or one that says it still broke at a place the text names elsewhere too ("at step 1830 bang" ... "lr 0.05 -> still
+    jumps at step 1830")."""
+    text = _tried_items(text)
     folded = _folded(text)
     m = TRIED_LR.search(folded)
+    if m and _still_at_named_place(text):
+        return True
     # (the match stops at its first "same"; the place is said after it, in the same sentence: "the jump is in exactly the
     # same place")
     # (or before it, in its own sentence: "nan at exactly the same batch every run, no matter the lr")
@@ -923,6 +973,27 @@ def lr_tried_same_place(text: str) -> bool:
     return bool(m and re.search(r"\b(?:same|stuck)\s+(?:step|epoch|iteration|iter|batch|place|point|spot)\b|"
                                 r"\b(?:always|again|still)\s+(?:at\s+)?(?:the\s+)?(?:step|epoch|iteration|iter|batch)\s+~?\d",
                                 said))
+
+
+# (the place said right after "still" or "again", in the same clause: "still jumps at step 1830"; not "loss at batch 150
+# is 0.55", a value at a place)
+PLACE_AT = re.compile(r"\b(?:still|again)\b[^.;,\n]{0,30}?\b(?:at|around|near)\s+(?:the\s+)?"
+                      r"(step|epoch|iteration|iter|batch)\s+~?(\d[\d,]*)", re.I)
+
+
+def _still_at_named_place(text: str) -> bool:
+    """A sentence that names a rate and says the run still (or again) broke at a place -- step 1830 -- that the rest of
+    the text names too, as the place it broke."""
+    for sentence, _end in sentences_and_ends(text):
+        folded = _folded(sentence)
+        if not re.search(r"\blr\b", folded):
+            continue
+        elsewhere = text.replace(sentence, " ")
+        for m in PLACE_AT.finditer(sentence):
+            unit, n = m.group(1).lower(), m.group(2).replace(",", "")
+            if re.search(rf"\b{unit}\s+~?{n}\b", elsewhere, re.I):
+                return True
+    return False
 
 
 # The place the run breaks said to move when the data's order changed ("with shuffle=True it dies at a different batch

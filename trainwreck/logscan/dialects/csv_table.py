@@ -3,6 +3,9 @@ or a metrics file a loop writes: `epoch,loss,val_loss`."""
 from . import Dialect
 
 # (Lightning's metrics.csv names a loss logged on_step and on_epoch twice, `train_loss_step` and `train_loss_epoch`:
-# the epoch's mean is read, one row per epoch)
+# the epoch's mean is read, one row per epoch; a W&B export's `train/loss`; a loop's own smoothed or running loss, the
+# only training loss its file holds, in the order of this list)
 DIALECT = Dialect("a CSV file with a loss column", None,
-                  keys=(b"loss", b"train_loss", b"training_loss", b"train_loss_epoch"), mode="csv")
+                  keys=(b"loss", b"train_loss", b"training_loss", b"train_loss_epoch", b"train/loss",
+                        b"train_loss_smoothed", b"smoothed_loss", b"running_loss", b"train_loss_avg", b"avg_loss"),
+                  mode="csv")
