@@ -4888,3 +4888,24 @@ def test_raw_targets_beside_a_pasted_network_and_a_lower_rate_that_went_nan_a_fe
     # (a linear model named with no network built: its climb is still its rate's)
     linear = text.replace("layers.Dense(64, activation=\"relu\"),\n    layers.Dense(64, activation=\"relu\"), ", "")
     assert "raw-targets" not in diagnosis(linear.replace("- lr=1e-6: same, nan a few batches later\n", "")).matches[0].parts
+
+
+def test_a_pasted_adam_loop_with_no_scheduler_is_a_run_without_warmup():
+    """(s42 i17) A loop the paste shows whole -- AdamW built at 1e-3, backward(), step(), no scheduler and no warmup
+    anywhere -- runs its first step at the full rate: the code shows what words of "no warmup" would say. Beside a
+    32k vocabulary's start at ln 32000 = 10.37 and a jump to 16.44 in two steps (6.1 nats up, 1.6 times: under the
+    spike's own ratio), that is WR-250's face; it had been "no known failure". Not where the paste builds a scheduler."""
+    code = ("opt = torch.optim.AdamW(model.parameters(), lr=1e-3, betas=(0.9, 0.95), weight_decay=0.1)\n"
+            "for step, (x, y) in enumerate(loader):\n    loss = F.cross_entropy(model(x).view(-1, 32000), y.view(-1))\n"
+            "    loss.backward()\n    opt.step(); opt.zero_grad(set_to_none=True)\n")
+    curve = "".join(f"step {s:5d}  {v}\n" for s, v in ((0, "10.3746"), (1, "12.9013"), (2, "16.4409"), (3, "15.1187"),
+                                                      (4, "13.0672"), (5, "11.7730"), (10, "9.5903"), (50, "8.3042"),
+                                                      (200, "7.5128"), (1000, "6.9871"), (3000, "6.4415")))
+    text = "A decoder LM from scratch, sentencepiece 32k vocab, my own loop:\n\n" + code + "\n" + curve
+    d = diagnosis(text)
+    assert d.signature.name == "spike-then-recover" and d.matches[0].entry.id == "WR-250"
+    assert "in a pasted loop that steps AdamW with no scheduler or warmup anywhere in the paste" in d.signature.facts[0]
+    scheduled = text.replace("for step,", "sched = get_cosine_schedule_with_warmup(opt, 0, 10000)\nfor step,")
+    assert diagnosis(scheduled).signature.name != "spike-then-recover"
+    sgd = text.replace("torch.optim.AdamW(", "torch.optim.SGD(")
+    assert diagnosis(sgd).signature.name != "spike-then-recover"

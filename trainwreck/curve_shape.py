@@ -428,7 +428,8 @@ def _signature(ev: Evidence) -> Signature:
     if early and early[0] > 0 and ev.last < early[0]:
         # (said in words, where the paste sets no warmup of its own; or printed: the log's own rate, the same from
         # its first step, beside an adaptive optimizer -- what the log shows outranks words of another run's settings)
-        no_warmup = (no_warmup_said(ev.prose) if not WARMUP_SET.search(ev.prose) else "") or _rate_flat_from_start(ev)
+        no_warmup = ((no_warmup_said(ev.prose) if not WARMUP_SET.search(ev.prose) else "") or _rate_flat_from_start(ev)
+                     or _loop_without_schedule(ev.prose))
         jump, uniform = _no_warmup_jump(ev, early[0])
         for ratio, said in ((SPIKE_RATIO, ""), (jump, no_warmup)):
             if ratio != SPIKE_RATIO and not (said and not _whole_epochs(ev, len(early))):
@@ -1016,6 +1017,24 @@ def _frozen_early(ev: Evidence) -> tuple[str, list[str]] | None:
     return ("stall-after-drop", [f"the loss froze: {same}, after its first values moved (from {fmt(first)} at "
                                  f"{ev.where(0)}): the outputs no longer change, as when every unit of a layer has "
                                  "died or the model predicts one distribution for every input"])
+
+
+# A pasted loop (backward() and step()) of an adaptive optimizer built in it, with no scheduler and no warmup anywhere
+# in the paste: the rate it was built with is the rate of its first step (WR-250's own setting, shown by the code)
+ADAPTIVE_BUILT = re.compile(r"\b(?:optim\.|optimizers\.|optax\.)?(?:Adam\w*|adam\w*|RMSprop|rmsprop|Adagrad|Adafactor|Lion|"
+                            r"LAMB|Lamb)\s*\(")
+SCHEDULED = re.compile(r"(?i)sched|warm-?up|lr_lambda|lambdalr|onecycle|linearlr|cosine|get_\w*schedule|param_groups|"
+                       r"set_lr|\.lr\s*=|learning_rate\s*=\s*[a-z_]\w*\s*\(")
+
+
+def _loop_without_schedule(prose: str) -> str:
+    """" in a pasted loop ..." where the paste steps an adaptive optimizer it builds, with no scheduler or warmup
+    anywhere in it; or ""."""
+    built = ADAPTIVE_BUILT.search(prose)
+    if not built or ".backward(" not in prose or not re.search(r"\.step\(", prose) or SCHEDULED.search(prose):
+        return ""
+    name = built.group(0).rstrip("( ").split(".")[-1]
+    return f" in a pasted loop that steps {name} with no scheduler or warmup anywhere in the paste"
 
 
 def _rate_flat_from_start(ev: Evidence) -> str:
