@@ -4909,3 +4909,27 @@ def test_a_pasted_adam_loop_with_no_scheduler_is_a_run_without_warmup():
     assert diagnosis(scheduled).signature.name != "spike-then-recover"
     sgd = text.replace("torch.optim.AdamW(", "torch.optim.SGD(")
     assert diagnosis(sgd).signature.name != "spike-then-recover"
+
+
+def test_one_enormous_summary_loss_of_a_regression_said_not_to_learn_in_another_language():
+    """(s42 i08) A Portuguese report: "Meu modelo simplesmente não aprende", nn.MSELoss on targets in kWh, and one loss
+    value read, a W&B summary's `train/loss 6503117.5` after 300 epochs. A squared error on unit-scale targets is about
+    1 at worst; 6.5e6 takes errors of about 2550, the targets' own size: raw targets, from one value where the words
+    say the run never learnt (it had needed three). Words of not learning are read in other languages too; not an
+    English "no" that denies something else."""
+    from trainwreck.wording import says_not_learning
+
+    for said in ("Meu modelo simplesmente não aprende.", "el modelo no aprende nada", "der Loss sinkt nicht",
+                 "loss 一直不下降", "ロスが下がらない", "лосс не падает", "손실이 안 떨어져요", "la loss non scende"):
+        assert says_not_learning(said), said
+    for said in ("no problem, it learns fine", "the model is no better than before?", "Does it never converge?"):
+        assert not says_not_learning(said), said
+    text = ("Meu modelo simplesmente não aprende. MLP em PyTorch, nn.MSELoss, Adam lr=1e-3, 300 épocas; o alvo é o "
+            "consumo em kWh (média perto de 2.480).\n\nResumo do wandb no fim do run:\n\n  train/loss        6503117.5\n"
+            "  epoch             299\n")
+    d = diagnosis(text)
+    targets = d.matches[0]
+    assert targets.entry.id == "WR-360" and targets.parts["raw-targets"] > 0
+    assert any("a squared error that large takes errors of about 2550 (its root)" in e for e in targets.evidence)
+    without = diagnosis(text.replace("Meu modelo simplesmente não aprende. ", ""))
+    assert not any(m.parts.get("raw-targets") for m in without.matches)

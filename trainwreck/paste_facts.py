@@ -1108,13 +1108,17 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     # 1, at worst; still 7.1e+07 after 99 epochs (Adam's steps, about its rate each, carry the output toward targets
     # in the tens of thousands only slowly) takes errors of thousands. (A loss in raw units that falls, with no such
     # words, may be a run learning in those units: no evidence.)
-    elif regressor and ev.first_nonfinite is None and ev.count >= 3 and ENORMOUS_START <= ev.last < ev.head[0] \
+    # (one value will do, a run's summary: the words say the run never learnt)
+    elif regressor and ev.first_nonfinite is None and (ev.count >= 3 and ENORMOUS_START <= ev.last < ev.head[0]
+                                                       or ev.count == 1 and ev.last >= ENORMOUS_START) \
             and says_not_learning(ev.prose) and not SUMMED.search(ev.prose) and "targets" not in scaled["scaled"] \
             and "inputs" not in scaled["unscaled"]:
         size = (f"an absolute error that large takes errors of about {fmt(ev.last)}" if ABSOLUTE_LOSS.search(ev.prose)
                 else f"a squared error that large takes errors of about {fmt(math.sqrt(ev.last))} (its root)")
-        out["raw-targets"] = (f"{regressor} (a regression's run), and its loss is still {fmt(ev.last)} at its last value "
-                              f"({ev.where(ev.count - 1)}): {size}, targets in their raw units")
+        still = "is still" if ev.count > 1 else "is"
+        out["raw-targets"] = (f"{regressor} (a regression's run), and its loss {still} {fmt(ev.last)} at its last value "
+                              f"({ev.where(ev.count - 1)}), in a run the words say does not learn: {size}, targets in "
+                              "their raw units")
     if SIGMOID_ZERO_WORDS <= set(words):
         out["sigmoid-zero"] = ("the report says the output is 0.5: a sigmoid gives exactly that for an input of 0, "
                                "which a last layer whose weights and bias are all zero gets for every example (a model "

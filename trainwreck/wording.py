@@ -496,6 +496,17 @@ NOT_LEARNING = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|di
                           r"\b(?:barely|hardly)\s+(?:learn\w*|improv\w*|decreas\w*|mov\w*|chang\w*|go(?:es)? down)\b|"
                           # (an accuracy that falls short: "only reaches ~35% on MNIST", "only gets 60 %")
                           r"\bonly\s+(?:reach|get|hit|achiev)\w*\s+(?:about\s+|around\s+|~\s?)?\d{1,2}(?:\.\d+)?\s?%", re.I)
+# ... and in the languages reports come in most after English: "não aprende", "no converge", "n'apprend pas", "lernt
+# nicht", "non scende", "не обучается", "不收敛", "学習しない", "학습이 안 돼", "öğrenmiyor", "không hội tụ"
+NOT_LEARNING_FOREIGN = re.compile(
+    r"(?i)\b(?:não|nao|no|non)\s+(?:está\s+|esta\s+|sta\s+)?(?:aprend\w*|impar\w*|converg\w*|diminu\w*|baj\w*|"
+    r"cai|caindo|desce|scende|melhor\w*|mejor\w*|migliora\w*)|\bse\s+estanc\w*|\bestancad\w*|\bstagn\w*|\bristagn\w*|"
+    r"\bn'(?:apprend|converge|diminue|baisse)\w*\s+pas\b|\bne\s+(?:converge|diminue|baisse)\w*\s+pas\b|"
+    r"\b(?:lernt|konvergiert|sinkt|fällt)\s+nicht\b|"
+    r"(?<!\w)не\s+(?:обуча\w*|уч\w*|сход\w*|пада\w*|уменьша\w*|снижа\w*)|(?<!\w)застр\w*|"
+    r"不收敛|不收斂|不下降|降不下去|学不到|不学习|不學習|卡在|学習しない|学習が進まない|収束しない|下がらない|"
+    r"학습이\s*(?:안|되지)|수렴하지\s*않|(?:안|않)\s*떨어|떨어지지\s*않|"
+    r"\b(?:öğrenmiyor|düşmüyor|yakınsamıyor)\b|\bkhông\s+(?:học|hội tụ|giảm)")
 # (val_loss, val_acc, valid, validation: not "value", which `val\w*` took -- "the same value for 270 epochs")
 NOT_THIS_RUN = re.compile(r"\b(?:val(?:_\w+)?|valid(?:ation)?(?:_\w+)?|test|eval\w*)\b", re.I)
 
@@ -519,7 +530,8 @@ def says_not_learning(text: str) -> bool:
     """Does the text state that the run does not learn (NOT_LEARNING), outside questions and validation scores?
     (A paragraph's wrapped lines are one sentence here.)"""
     return any(end != "?" and any(not NOT_THIS_RUN.search(_clause_of(sentence, m))
-                                  for m in itertools.islice(NOT_LEARNING.finditer(sentence), 10))
+                                  for pattern in (NOT_LEARNING, NOT_LEARNING_FOREIGN)
+                                  for m in itertools.islice(pattern.finditer(sentence), 10))
                for sentence, end in sentences_and_ends(WRAPPED.sub(" ", text)))
 
 
