@@ -98,7 +98,12 @@ WHOLE_LEADS = ("loss: ", "step 1 loss 0.5 lr ", "avg loss 0.5\nLoss: ", "12", "C
                "Уменьшил lr ", "key_padding_mask (input_ids != 0).sum(1) = tensor([", "nn.init.normal_(w, 0.0, ",
                "even with lr=0", 'raise ValueError(f"', "x = shuffle(", "from_pretrained( 32k vocab ",
                "epoch,step,train_loss_epoch\n", "val_loss 0.41 val_acc ", "the very first printed loss is ",
-               "step   loss\n", "stops moving at 1.9, ")
+               "step   loss\n", "stops moving at 1.9, ",
+               # (the forty-second's: a mean IoU said or printed, a rate said not to matter, a list of things tried, a
+               # place it still broke at, a later place instead, a bound on what exp takes, a few steps later)
+               "the iou stays at ", "val_mean_io_u: 0.5000 ", "no matter the ", "I tried Adam 1e-4 ",
+               "What I tried:\n- lr 0.05 still ", "lr 0.1 explodes around batch 8 ", "logits at most ", "nan a few ",
+               "step,train_loss_smoothed\n", "crit = nn.GaussianNLLLoss(")
 # ... and units that only a whole paste of them exercises: an exp's literal argument before a run of spaces (`exp(1`
 # before 400 spaces took 17 s); a progress line's updates before a nan
 WHOLE_PAIRS = [("", "np.exp(1" + " " * 150 + "x)\n"), ("", "\rloss: 0.5 loss: nan "), ("", "loss 1 (a 1.1 "),

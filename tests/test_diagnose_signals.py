@@ -4726,7 +4726,8 @@ def test_a_two_class_mean_iou_at_half_is_labels_that_lost_their_foreground():
     """A mean IoU over two classes that stays at 0.5 is every pixel called one class against labels that hold none of
     the other (a model calling all background scores (1 - f)/2 against a foreground share f): WR-320's fourth face, a
     0/1 mask divided by 255 like the images, whose fix is the Fix section's item for that face (the range check it
-    would otherwise open with passes on such labels). Said in words or printed at every epoch; not an IoU threshold."""
+    would otherwise open with passes on such labels). Said in words; not an IoU threshold, nor a Keras MeanIoU printed
+    at 0.5."""
     from trainwreck.one_class_iou import one_class_iou
     from trainwreck.fix_steps import fix_item
     from trainwreck.diagnose import FACT_FIX
@@ -4739,11 +4740,12 @@ def test_a_two_class_mean_iou_at_half_is_labels_that_lost_their_foreground():
     assert labels.entry.id == "WR-320" and labels.parts["one-class-iou"] > 0
     assert labels.fix.startswith("Masks scaled like the images: scale the images, never the masks.")
     assert fix_item(real_catalog().entries["WR-320"], FACT_FIX["one-class-iou"]) == labels.fix
+    # (a Keras `mean_io_u` printed at 0.5 is no such fact: MeanIoU reports 1.0 for labels with no foreground, and
+    # stuck near 0.5 it is more often the metric given probabilities, cast to class 0 -- factcheck_s42 item 4)
     printed = "".join(f"Epoch {e}/20\n120/120 [==============================] - 14s 117ms/step - loss: {v} - "
                       f"mean_io_u: 0.5000 - val_loss: {v} - val_mean_io_u: 0.5000\n"
                       for e, v in enumerate(["0.3120", "0.1022", "0.0571", "0.0402", "0.0333"], 1))
-    assert one_class_iou(printed).startswith("the report's mean IoU sits at 0.5 (printed 10 times, each 0.5)")
-    assert "WR-320" in [m.entry.id for m in diagnosis(printed).matches[:3]]
+    assert one_class_iou(printed) == ""
     for setting in ("Average Precision (AP) @[ IoU=0.50 | area= all ] = 0.501, always",
                     "iou_thres 0.5 is always used for NMS", "the IoU is always 0.55",
                     "epoch 1 miou=0.5\nepoch 2 miou=0.61\nepoch 3 miou=0.5"):

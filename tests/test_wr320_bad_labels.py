@@ -321,8 +321,8 @@ def test_numbers_of_the_vanished_foreground_in_the_entry(pixels, vanished):
         f"falls from {losses[0]:.4f} to {losses[-1]:.4f} in {len(losses)} epochs, lower than "
         f"the same model reaches on the right mask ({right[-1]:.4f})",
         f"called foreground ({vanished['called'].mean():.0%}, against a true share of {f:.0%})",
-        f"is {wr320.mean_iou(vanished['called'], vanished['loaded']):.4f} at every epoch; against the true mask "
-        f"it is {on_truth:.4f}",
+        f"is {wr320.mean_iou(vanished['called'], vanished['loaded']):.4f} at every epoch",
+        f"against the true mask it is {on_truth:.4f}",
         f"(1 − {f:.4f})/2 = {on_truth:.4f}",
         f"counts {len(vanished['loaded'])} pixels of class 0 and none of class 1 where the file holds "
         f"{vanished['mask01'].sum()} of class 1",
@@ -345,3 +345,12 @@ def test_the_tabs_print_the_vanished_foreground():
     fixed = tab_program_run("snippets/wr320_bad_labels.py", "fix").stdout
     assert "The 0/1 mask scaled like the images, counted per class as the loss receives it: [400, 0]" in fixed
     assert "(the range check passes: all labels are class indices); unscaled: [233, 167]" in fixed
+
+
+def test_a_mean_that_leaves_out_a_class_in_neither_mask_reports_one_for_the_same_model(vanished):
+    """The other convention the page names (Keras's MeanIoU, torchmetrics from 1.0): a class whose union is empty is
+    left out of the mean, and the model that finds nothing scores 1.0 against labels that lost their foreground."""
+    called, loaded = vanished["called"], vanished["loaded"]
+    present = [c for c in (0, 1) if np.sum((called == c) | (loaded == c))]
+    skipping = np.mean([np.sum((called == c) & (loaded == c)) / np.sum((called == c) | (loaded == c)) for c in present])
+    assert present == [0] and skipping == 1.0 and wr320.mean_iou(called, loaded) == 0.5
