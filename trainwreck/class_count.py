@@ -31,9 +31,14 @@ def classes_named(prose: str) -> tuple[int, str] | None:
     return None
 
 
+# ... or after the word: "vocab 8000 SentencePiece", "vocab_size=32000", "vocabulary size: 50,257"
+VOCAB_AFTER = re.compile(r"(?i)\bvocab(?:ulary)?(?:[ _-]?size)?\b[ \t]{0,3}(?:[=:][ \t]{0,3}|of[ \t]+)?"
+                         r"(\d{1,3}(?:,\d{3})+|\d+)(k)?(?![\d.,])")
+
+
 def vocabulary_named(prose: str) -> tuple[int, str] | None:
     """The vocabulary's size the paste gives (a language model's classes), and how it gives it; or None."""
-    vocab = VOCAB.search(prose)
+    vocab = VOCAB.search(prose) or VOCAB_AFTER.search(prose)
     if vocab:
         return int(vocab.group(1).replace(",", "")) * (1000 if vocab.group(2) else 1), f"`{vocab.group(0)}`"
     return None

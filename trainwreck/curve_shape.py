@@ -31,9 +31,17 @@ CLIP_AFTER_STEP = re.compile(r"\.backward\([^\n]*\n(?:[^\n]*\n){0,8}?[^\n]{0,200
 
 
 
+# Not a clip to infinity, which only measures the norm (`clip_grad_norm_(ps, float("inf"))`), nor one on a line of
+# its own comment; and the step before it is an optimizer's (its object named for one, or a GradScaler's), on the
+# same block's indentation -- not an EMA's or a scheduler's, nor the end of one loop before the clip that starts the
+# next
+MEASURES_ONLY = re.compile(r"(?i)clip_grad_(?:norm|value)_?\([^\n]*?\b(?:float\(\s*['\"]inf['\"]\s*\)|(?:math|np|torch)\.inf)")
+OPTIMIZER_STEPPED = re.compile(r"(?i)\b(?:\w*opt\w*|scaler|trainer|accelerator)\.step\(")
+
+
 def late_clip(prose: str) -> tuple[str, str] | None:
     """Where the pasted loop clips after the optimizer's step (CLIP_AFTER_STEP): what that says, and the fix."""
-    late = CLIP_AFTER_STEP.search(prose)
+    late = next((m for m in itertools.islice(CLIP_AFTER_STEP.finditer(prose), 10) if _clips_late(prose, m)), None)
     if not late:
         return None
     # (zero_grad() each step then clears what was clipped before the next backward(), or, called before the clip,
@@ -47,6 +55,19 @@ def late_clip(prose: str) -> tuple[str, str] | None:
             f"Move the `{clip}()` call between backward() and step() (with gradient accumulation, after the last "
             "backward() before step(); with a GradScaler, after scaler.unscale_(optimizer)), so that step() uses the "
             "clipped gradients; then check, as the entry's fix says, how many steps it clips.")
+
+
+def _clips_late(prose: str, m: re.Match) -> bool:
+    lines = prose[m.start():m.end()].split("\n")
+    clip_line = lines[-1] if lines else ""
+    full_clip = prose[m.start() + len(prose[m.start():m.end()]) - len(clip_line):].split("\n", 1)[0]
+    step_line = next((x for x in lines[1:-1] if re.search(r"\.step\(", x)), "")
+    if not step_line or clip_line.lstrip().startswith("#") or MEASURES_ONLY.search(full_clip):
+        return False
+    indent = len(step_line) - len(step_line.lstrip())
+    between = lines[lines.index(step_line) + 1:-1]
+    return (bool(OPTIMIZER_STEPPED.search(step_line)) and len(clip_line) - len(clip_line.lstrip()) == indent
+            and all(len(x) - len(x.lstrip()) >= indent for x in between if x.strip()))
 
 
 # Shape of the curve just before a blow-up: it counts as a climb after this many
@@ -425,12 +446,19 @@ def _signature(ev: Evidence) -> Signature:
     # be a small batch's noise). Not the second in rows
     # that are each a whole epoch: an epoch's mean has averaged such a spike away, and its rise is something else
     # (augmentation switched on, a new loss term).
-    if early and early[0] > 0 and ev.last < early[0]:
+    # (from the run's start, as far as the log numbers it: a jump in the middle of epoch 3 is no first step's)
+    if early and early[0] > 0 and ev.last < early[0] and at_run_start(ev):
         # (said in words, where the paste sets no warmup of its own; or printed: the log's own rate, the same from
         # its first step, beside an adaptive optimizer -- what the log shows outranks words of another run's settings)
         no_warmup = ((no_warmup_said(ev.prose) if not WARMUP_SET.search(ev.prose) else "") or _rate_flat_from_start(ev)
                      or _loop_without_schedule(ev.prose))
         jump, uniform = _no_warmup_jump(ev, early[0])
+        # (or, from a uniform start under an adaptive optimizer, with no words of it: a model that outputs a uniform
+        # guess scores ln C on every batch, whatever it holds, so a nat above it in the first steps is no batch's
+        # noise but the updates' own doing -- unless the paste sets a warmup, which would have kept them small)
+        if uniform and not no_warmup and ADAPTIVE.search(ev.prose) and not WARMUP_SET.search(ev.prose):
+            no_warmup = (f" under {ADAPTIVE.search(ev.prose).group(0)}, where a uniform guess scores ln {uniform} on "
+                         "every batch and only the updates can raise it")
         for ratio, said in ((SPIKE_RATIO, ""), (jump, no_warmup)):
             if ratio != SPIKE_RATIO and not (said and not _whole_epochs(ev, len(early))):
                 break
@@ -910,15 +938,32 @@ CONSTANT_SAID = re.compile(r"(?i)(?<![\d.])(0?\.\d{1,6})\s+for\s+(?:every|all|ea
 ENTROPY_NEAR = 0.005
 
 
+# ... or a share of the labels the words give ("about 25% of the samples are label 1", in any language): a frozen loss
+# at its binary entropy is the loss of predicting that base rate for every input, the best constant
+SHARE_SAID = re.compile(r"(?<![\d.])(\d{1,2}(?:\.\d{1,3})?)\s?%")
+
+
+def _entropy(q: float) -> float:
+    return -q * math.log(q) - (1 - q) * math.log(1 - q) if 0 < q < 1 else math.inf
+
+
 def _constant_output(prose: str, level: float) -> str:
-    """A sentence where the words give one output for every input whose binary entropy is the frozen loss; else ""."""
+    """A sentence where the words give one output for every input, or a share of the labels, whose binary entropy is
+    the frozen loss; else ""."""
     for m in itertools.islice(CONSTANT_SAID.finditer(prose), 10):
         q = float(m.group(1))
-        entropy = -q * math.log(q) - (1 - q) * math.log(1 - q) if 0 < q < 1 else math.inf
+        entropy = _entropy(q)
         if abs(entropy - level) <= ENTROPY_NEAR * level:
             return (f"; the report gives one output for every input (\"{' '.join(m.group(0).split())}\"), and "
                     f"-q ln q - (1 - q) ln(1 - q) = {entropy:.4f} for q = {m.group(1)}: the loss of that constant "
                     "prediction, where the model no longer sees its input")
+    for m in itertools.islice(SHARE_SAID.finditer(prose), 20):
+        q = float(m.group(1)) / 100
+        entropy = _entropy(q)
+        if abs(entropy - level) <= ENTROPY_NEAR * level:
+            return (f"; the report gives a share of {m.group(0)}, and -q ln q - (1 - q) ln(1 - q) = {entropy:.4f} for "
+                    f"q = {q:g}: the loss of predicting that share for every input, the base rate, where the model no "
+                    "longer sees its input")
     return ""
 
 

@@ -51,9 +51,9 @@ CANDIDATES = 3
 # The parts of a score that are evidence of the entry's own (not words alone, nor timing, nor a prior):
 # beside a named entry and its runners-up, the others are listed only with one of them.
 # A fact of the paste that is one face of its entries, and the label of that face's item in their Fix section
-FACT_FIX = {"one-class-iou": "Masks scaled like the images"}
+FACT_FIX = {"one-class-iou": "Masks scaled like the images", "mask-scaled": "Masks scaled like the images"}
 # Facts of the paste that make an entry a candidate on their own, beside a curve that shows another's signature.
-SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one-labels", "mask-255", "one-class-iou", "clip-after-step", "raw-pixels",
+SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one-labels", "mask-255", "one-class-iou", "mask-scaled", "clip-after-step", "raw-pixels",
               "never-cleared", "accumulated-undivided", "cleared-outside", "pairing", "exp-overflow", "raw-targets", "constant-feature", "zero-init", "large-init",
               "flushed", "scale-collapse",
               "full-precision", "masked-inf", "log-unguarded", "exp-unshifted", "sqrt-at-zero", "same-batch",

@@ -883,6 +883,33 @@ MINUS_ONE_HANDLED = re.compile(r"ignore_index\s*=\s*-1|!=\s*-1|>=\s*0\b|-1\s*(?:
 # masks' foreground is 255 -- unless the paste divides them, thresholds them, or tells the loss to ignore 255 (Pascal
 # VOC marks its object borders 255 on purpose, with ignore_index=255).
 MASK_255_WORDS = {"foreground", "label"}
+# A 0/1 mask put through torchvision's ToTensor, alone or in the images' Compose (`tf(mask)` where `tf =
+# transforms.Compose([..., transforms.ToTensor()])`, `TF.to_tensor(mask)`): it divides an 8-bit picture by 255
+# (to_tensor, torchvision v0.20.0), so the mask comes out 0 and 0.0039 -- WR-320's fourth face. Only where the paste
+# says the mask holds 0 and 1 (a 0/255 mask is what ToTensor expects), and not one opened as mode "1" (multiplied by
+# 255 first), nor one the paste multiplies back or reads without ToTensor.
+MASK_SCALED_WORDS = {"mask", "divid", "image"}
+MASK_NAME = r"\w*(?:mask|label|target|seg|gt|lbl)\w*"
+TO_TENSOR_NAMED = re.compile(r"(?m)^[ \t]*(?:self\.)?(?P<name>\w+)[ \t]*=[ \t]*(?:transforms|T|tv\.transforms)\."
+                             r"(?:Compose\(\[[^\]]{0,300}?ToTensor\(\)|ToTensor\(\))")
+TO_TENSOR_DIRECT = re.compile(rf"(?i)\b(?:TF|F|functional)\.to_tensor\([ \t]*{MASK_NAME}[ \t]*\)|"
+                              rf"\b(?:transforms|T)\.ToTensor\(\)\([ \t]*{MASK_NAME}[ \t]*\)")
+MASK_01 = re.compile(r"(?i)(?:mask|maske|m[áa]scara|masque|maschera|маск|掩码|掩膜|マスク|마스크)[^\n]{0,100}?"
+                     r"(?:\[[ \t]*0[ \t,]+1[ \t]*\]|(?<![\d.])0[ \t]*(?:/|and|und|y|et|e|и|和|与|か)[ \t]*1(?![\d.]))")
+MASK_RESCUED = re.compile(r"\*[ \t]*255|convert\([ \t]*['\"]1['\"][ \t]*\)|PILToTensor|pil_to_tensor")
+
+
+def mask_to_tensor(prose: str) -> str:
+    """The call, quoted, that puts a mask the paste says holds 0 and 1 through ToTensor (see MASK_SCALED_WORDS); or ''."""
+    if not MASK_01.search(prose) or MASK_RESCUED.search(prose):
+        return ""
+    if direct := TO_TENSOR_DIRECT.search(prose):
+        return direct.group(0)
+    for t in itertools.islice(TO_TENSOR_NAMED.finditer(prose), 10):
+        call = re.search(rf"(?i)(?<![\w.])(?:self\.)?{re.escape(t.group('name'))}\([ \t]*{MASK_NAME}[ \t]*\)", prose)
+        if call:
+            return call.group(0)
+    return ""
 # A two-class mean IoU at 0.5: the entries whose phrases say so (one_class_iou.py)
 ONE_CLASS_IOU_WORDS = {"iou", "foreground"}
 MASK_255 = re.compile(r"\b(?:(?:binary |segmentation |seg |label |gt |ground[ -]?truth )?masks?|ground[ -]?truths?|gt)\b"
@@ -1208,6 +1235,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     # (beside a loss that falls too: a foreground scaled to 1/255 trains lower than the right labels do)
     if iou := one_class_iou(ev.prose):
         out["one-class-iou"] = iou
+    if call := mask_to_tensor(ev.prose):
+        out["mask-scaled"] = (f"the paste says its masks hold 0 and 1 and puts them through torchvision's ToTensor "
+                              f"(`{call}`), which divides an 8-bit picture by 255: they come out 0 and 0.0039, and "
+                              "as class indices all 0")
     if went_wrong:      # the pixels' range explains a run that went wrong, not a healthy curve
         # (one max printed: in a tuple of several, which value is whose is not read)
         pixels = next((m for m in MAX_255.finditer(ev.prose) if INPUT_NAME.search(m.group("name"))

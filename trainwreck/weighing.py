@@ -21,7 +21,7 @@ from .paste_facts import (PAIRWISE, RATE_CLIMBS, LOG_OF_ZERO_WORDS, MASKED_SOFTM
                           CLEARED_EACH_STEP, CONSTANT_FEATURE_WORDS, DENSE, EXP_OVERFLOW_WORDS, FLOOR_WORDS,
                           FORGOT_INPUTS, FORGOT_TARGETS, FROM_LOGITS, KERAS_CROSSENTROPY, KERAS_OUTPUT, OTHER_BACKEND, TF_BACKEND,
                           PROBABILITY_LOSS_WORDS, PUT_OFF_WORDS, RATE_PROOF_WORDS, ORDER_BOUND_WORDS, RATE_RAISED_WORDS, RAW_PIXEL_WORDS,
-                          REGRESSION_WORDS, SIGMOID_ZERO_WORDS, TORCH_LOGITS_LOSS, UNCLEARED_WORDS, UNLABELLED_WORDS, UNTRAINED_OUTPUT_WORDS, MASK_255_WORDS, ONE_CLASS_IOU_WORDS, CLIP_LATE_WORDS, LARGE_INIT_WORDS, NO_WARMUP_WORDS, RATE_ZERO_WORDS,
+                          REGRESSION_WORDS, SIGMOID_ZERO_WORDS, TORCH_LOGITS_LOSS, UNCLEARED_WORDS, UNLABELLED_WORDS, UNTRAINED_OUTPUT_WORDS, MASK_255_WORDS, ONE_CLASS_IOU_WORDS, CLIP_LATE_WORDS, MASK_SCALED_WORDS, LARGE_INIT_WORDS, NO_WARMUP_WORDS, RATE_ZERO_WORDS,
                           ZERO_GRADIENT_WORDS, ZERO_INIT_WORDS, classifier_shown, grads_said_zero,
                           impossible_negative, model_output, negative_shown, printed_facts, regressor_shown,
                           scaled_said, shown_frameworks, trainer_clears)
@@ -130,8 +130,9 @@ SCALE_ZERO = 0.5
 # no lower loss was left to reach, stalled where probabilities handed over as logits must.
 FACT_FACES = {"accumulated-undivided": RATE_CLIMBS, "cleared-outside": RATE_CLIMBS,
               "softmax-floor": frozenset({"stall-after-drop"}),
-              # (and a clip after the step leaves the run unclipped: whatever broke it, the clip never touched it)
-              "clip-after-step": RATE_CLIMBS | NONFINITE_TRACES | {"spike-then-recover"}}
+              # (and a clip after the step leaves the run unclipped: an overshoot it was there to shorten, a jump or a
+              # climb, is its own face -- not a nan a clip would not have stopped, a log of zero's or a bad batch's)
+              "clip-after-step": RATE_CLIMBS | {"spike-then-recover"}}
 CURVE_AGAINST = "the loss curve does not look like this entry's"
 MISSING_SAID = "none of the messages this failure prints are in the log"
 
@@ -196,6 +197,7 @@ class Weigher:
         self.untrained_output = self._saying(UNTRAINED_OUTPUT_WORDS)
         self.mask_255 = self._saying(MASK_255_WORDS)
         self.one_class_iou = self._saying(ONE_CLASS_IOU_WORDS)
+        self.mask_scaled = self._saying(MASK_SCALED_WORDS)
         self.clip_late = self._saying(CLIP_LATE_WORDS)
         self.large_init = self._saying(LARGE_INIT_WORDS)
         self.no_warmup = self._saying(NO_WARMUP_WORDS)
@@ -674,6 +676,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("minus-one-labels", w.unlabelled, W_SAID_HALF),
                                     ("mask-255", w.mask_255, W_SAID_HALF),
                                     ("one-class-iou", w.one_class_iou, W_SAID_HALF),
+                                    ("mask-scaled", w.mask_scaled, W_SAID_HALF),
                                     ("raw-pixels", w.raw_pixels, W_SAID_HALF),
                                     ("exp-overflow", w.exp_overflow, W_SAID_HALF),
                                     ("masked-inf", w.masked_softmax, W_SAID_HALF),

@@ -89,6 +89,7 @@ THESAURUS = [
     (r"\b(?:grad(?:ient)?s?(?:['’]s)? ?norms?|gnorm|total ?norm|norms? of (?:the )?grad(?:ient)?s?)\b", " gradnorm "),
     (r"\b(?:batch[ _-]?norm\w*|bn)\b", " batchnorm "),
     (r"\badamw\b", " adam "),      # (Adam with its weight decay decoupled: Adam's first steps all the same)
+    (r"\brelus\b", " relu "),      # (the stemmer keeps a plural's "us")
     (r"\bmiou\b", " mean iou "),
     (r"\b(?:normali[sz]\w*|standardi[sz]\w*|unscaled|rescal\w*|min[ -]?max\w*|scal(?:e|ed|ing) (?:the )?"
      r"(?:inputs?|features?|data|targets?))\b", " normalise "),
@@ -283,10 +284,12 @@ def stem(word: str) -> str:
 
 
 # An identifier is cut before a capital that follows two small letters or digits ("CrossEntropy", "useAMP",
-# "LeakyReLU"); not inside an abbreviation written in mixed case, a capital, one small letter, capitals ("ReLU", "IoU",
-# "LoRA"), which a report writes as "relu", "iou", "lora" too. (An all-capital run is left whole, as before:
-# "MSELoss", "RMSprop"; AdamW's W and mIoU's m are THESAURUS's.)
-CAMEL = re.compile(r"(?<=[a-z0-9]{2})(?=[A-Z])|_")
+# "LeakyReLU"), or one small letter that starts it before a capitalised word ("xTrain", "nEpochs"); not inside an
+# abbreviation written in mixed case, a capital, one small letter, capitals ("ReLU", "IoU", "LoRA"), which a report
+# writes as "relu", "iou", "lora" too. (An all-capital run is left whole, as before: "MSELoss", "RMSprop"; a NaN inside
+# a name is folded by NONFINITE_INSIDE.)
+CAMEL = re.compile(r"(?<=[a-z0-9]{2})(?=[A-Z])|(?<=\b[a-z])(?=[A-Z][a-z]{2})|_")
+NONFINITE_INSIDE = re.compile(r"(?<=[a-z])NaN(?=[A-Z]|\b)")
 # NaN, NaNs and -nan are one word whatever their case: folded before identifiers are split at
 # their capitals, which would cut NaN into "Na N".
 # (bounded by ASCII letters and digits only: a nan beside the letters of another script, "NaNになります", "nan이", is one)
@@ -326,6 +329,7 @@ def _denied(m: re.Match) -> str:
 
 
 def _prepared(text: str) -> str:
+    text = NONFINITE_INSIDE.sub(" NaN ", text)       # ("TerminateOnNaN")
     return " " + CAMEL.sub(" ", NONFINITE.sub(" nan ", DENIED_ELSEWHERE.sub(_denied, text))).lower() + " "
 
 
@@ -499,8 +503,10 @@ NOT_LEARNING = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|di
 # ... and in the languages reports come in most after English: "não aprende", "no converge", "n'apprend pas", "lernt
 # nicht", "non scende", "не обучается", "不收敛", "学習しない", "학습이 안 돼", "öğrenmiyor", "không hội tụ"
 NOT_LEARNING_FOREIGN = re.compile(
-    r"(?i)\b(?:não|nao|no|non)\s+(?:está\s+|esta\s+|sta\s+)?(?:aprend\w*|impar\w*|converg\w*|diminu\w*|baj\w*|"
-    r"cai|caindo|desce|scende|melhor\w*|mejor\w*|migliora\w*)|\bse\s+estanc\w*|\bestancad\w*|\bstagn\w*|\bristagn\w*|"
+    r"(?i)\b(?:não|nao)\s+(?:está\s+|esta\s+)?(?:aprende\w*|converge\w*|diminui\w*|cai|caindo|desce|melhora\w*)\b|"
+    r"\bno\s+(?:está\s+|esta\s+)?(?:aprende|aprendiendo|converge|baja|bajando|disminuye|mejora)\b|"
+    r"\bnon\s+(?:sta\s+)?(?:impara|imparando|converge|scende|diminuisce|migliora)\b|"
+    r"\bse\s+estanc\w*|\bestancad\w*|\bstagna(?:no|nte|ting|tes)?\b(?<!stagnation)|\bristagn\w*|"
     r"\bn'(?:apprend|converge|diminue|baisse)\w*\s+pas\b|\bne\s+(?:converge|diminue|baisse)\w*\s+pas\b|"
     r"\b(?:lernt|konvergiert|sinkt|fällt)\s+nicht\b|"
     r"(?<!\w)не\s+(?:обуча\w*|уч\w*|сход\w*|пада\w*|уменьша\w*|снижа\w*)|(?<!\w)застр\w*|"
@@ -606,7 +612,7 @@ def says_failure(text: str, ignore: frozenset = frozenset()) -> bool:
 # either (PyTorch's NLLLoss is cross-entropy on log-probabilities), so it decides nothing.
 BOUNDED_LOSS = re.compile(r"\b(?:b?ce(?:loss\w*)?|bce_?with_?logits\w*|binary[ _-]?cross[ _-]?entropy|(?:sparse[ _-]?|categorical[ _-]?)*"
                           r"cross[ _-]?entropy\w*|crossentropy\w*|dice\w*|iou\w*|jaccard\w*|focal\w*|mse\w*|mean[ _-]"
-                          r"squared|l1[ _-]?loss|hinge\w*|softmax\w*)\b", re.I)
+                          r"squared|l1[ _-]?loss|smooth[ _-]?l1\w*|huber\w*|hinge\w*|softmax\w*)\b", re.I)
 LIKELIHOOD = re.compile(r"likelihood|log[ _-]?prob|\blog[ _-]?p\b|densit(?:y|ies)|\bflows?\b|\belbo\b|gaussian|mixture"
                         r"|variational|\bkl\b", re.I)
 # An overlap score is in [0, 1] whatever the model predicts, as long as the targets are: a Dice or
@@ -622,19 +628,28 @@ MINUS_SCORE = re.compile(r"(?<![\d.])(?<![\d.] )-[ \t]*(?:\([ \t]*)?(?:\d+(?:\.\
                          r"(?:dice|iou|jaccard|inter(?:section)?)\w*", re.I)
 
 
-# The loss the pasted code builds, as PyTorch, Keras and optax spell it (`nn.GaussianNLLLoss()`, `F.mse_loss(`,
-# `keras.losses.Huber(`, `loss="binary_crossentropy"`): what this run computes, before a loss named in the words -- a
-# report may quote what another loss does ("someone said a negative cross-entropy means bad labels")
-LOSS_BUILT = re.compile(r"\b(?:nn|F|functional|losses|optax)\.(\w*(?:loss|entropy|nll|likelihood)\w*)\s*\(|"
-                        r"\bloss\s*=\s*['\"](\w+)['\"]", re.I)
+# The loss the pasted code builds as the one it trains on, as PyTorch, Keras and optax spell it: assigned to a name
+# that says so (`criterion = nn.GaussianNLLLoss()`, `loss_fn = keras.losses.BinaryCrossentropy(`, `loss =
+# F.mse_loss(`), or compiled (`loss="binary_crossentropy"`) -- what this run computes, before a loss named in the words:
+# a report may quote what another loss does ("someone said a negative cross-entropy means bad labels"). Not a loss
+# built as a metric (`mae_fn = nn.L1Loss()`), nor one in a comment; where two disagree, the words decide.
+LOSS_BUILT = re.compile(r"(?im)^[ \t]*(?:self\.)?(?:crit\w*|\w*loss\w*|loss_?f\w*|objective)[ \t]*=[ \t]*"
+                        r"(?:torch\.)?(?:nn|F|functional|(?:keras\.|tf\.keras\.)?losses|optax)\.(\w+)[ \t]*\(|"
+                        r"\bcompile\([^\n]*?\bloss[ \t]*=[ \t]*['\"](\w+)['\"]")
+
+
+LOSS_NAMED = re.compile(r"(?im)^(?![ \t]*#)[^=\n]*?\b(?:nn|F|functional|losses|optax)\.(\w*(?:loss|entropy|nll|likelihood)\w*)"
+                        r"[ \t]*\(")
 
 
 def loss_kind(text: str) -> str:
     """"bounded" (a loss that cannot go below zero), "likelihood" (one that can), or "" (not said). The loss the code
     builds decides where it says; else the text's words."""
-    built = " ".join(a or b for a, b in LOSS_BUILT.findall(text))
-    if built and (kind := _kind_of(built)):
-        return kind
+    kinds = {_kind_of(a or b) for a, b in LOSS_BUILT.findall(text)} - {""}
+    if not kinds:       # (or a loss built where nothing is assigned: "I use `nn.GaussianNLLLoss()`")
+        kinds = {_kind_of(m.group(1)) for m in LOSS_NAMED.finditer(text)} - {""}
+    if len(kinds) == 1:
+        return kinds.pop()
     return _kind_of(text)
 
 
@@ -683,8 +698,9 @@ _TRIED = (r"(?:(?<!nothing )(?<!nothing else )(?:chang|reduc|lower|decreas|small
           r"\s+(?:the\s+)?lr\b)|"
           # (or rates below 1 an optimizer was tried with: "I tried Adam with 1e-3, 1e-4 and 1e-5")
           # (or straight after its name: "I tried Adam 1e-4 and 1e-5")
-          r"\b(?:tried|trying|re-?ran|ran)\s+(?:it\s+)?(?:(?:adam\w*|sgd|rmsprop|adagrad|adafactor|lamb|lion)\s+"
-          r"(?:(?:with|at)\s+)?|(?:with|at)\s+)(?:an?\s+)?(?=\d(?:\.\d+)?e-\d|0?\.\d))"
+          r"\b(?:tried|trying|re-?ran|ran)\s+(?:it\s+)?(?:(?:adam\w*|sgd|rmsprop|adagrad|adafactor|lamb|lion)\s+)?"
+          r"(?:with|at)\s+(?:an?\s+)?(?=\d(?:\.\d+)?e-\d|0?\.\d)|"
+          r"\b(?:tried|trying)\s+(?:adam\w*|sgd|rmsprop|adagrad|adafactor|lamb|lion)\s+(?=\d(?:\.\d+)?e-\d|0?\.0*\d))"
           # (up to what it did, past the rate it replaced: "with lr 1e-3 instead of 3e-3: the jump is in exactly the same
           # place")
           r"(?:[\w.-]{0,8}\s+instead\s+of\s+\.?\d[\w.-]{0,8})?(?:[^.;\n]|\.\d){0,40}?")
@@ -705,7 +721,9 @@ TRIED_LR = re.compile(_STILL_BROKE + r"|" + _SAME_AT + r"|" + _TRIED + r"(?:" + 
                       # (the rate said not to matter before it is named: "nan at the same batch every run, no matter
                       # the learning rate", "regardless of the lr")
                       r"\b(?:no matter|regardless of|irrespective of|independent(?:ly)? of|whatever)\s+"
-                      r"(?:(?:what|which|the|my|of)\s+){0,2}lr\b(?!\s*\?)")
+                      r"(?:(?:what|which|the|my|of)\s+){0,2}lr\b(?!\s*\?)"
+                      # (the rate, not its finder, its schedule or its warmup: "whatever the lr finder suggested")
+                      r"(?!\s*(?:finder|range|schedul\w*|warm-?up|decay|policy|test)\b)")
 PUT_OFF_LR = re.compile(_TRIED + r"(?:" + _PUT_OFF + r")")
 LOWER_LR_HELPS = re.compile(r"(?:reduc|lower|decreas|smaller|halv)\w*[^.;\n]{0,25}?\blr\b(?:[^.;\n]|\.\d){0,20}?"
                             r"(?<!n't )(?<!not )(?:help|fix|solv|work)\w*|(?:reduc|lower|decreas|smaller|halv)\w*[^.;\n]{0,25}?\blr\b"
@@ -786,16 +804,57 @@ PLACE_INSTEAD = re.compile(r"\b(?:at|around|near|by)\s+(?:the\s+)?(step|epoch|it
                            r"\s+instead\b(?!\s+of)", re.I)
 
 
-def _later_instead(raw: str, text: str) -> bool:
-    """Does a sentence (raw) that names a rate and a failure say it came at a later place "instead" (PLACE_INSTEAD)?"""
+PLACE_NAMED = re.compile(r"(?i)\b(step|epoch|iteration|iter|batch)\s+~?(\d[\d,]{0,12})")
+
+
+def _sentence_spans(text: str) -> list[tuple[str, str, int, int]]:
+    """Each sentence of sentences_and_ends with the mark that ends it, and where it starts and ends in the text."""
+    out, at = [], 0
+    for sentence, end in sentences_and_ends(text):
+        out.append((sentence, end, at, at + len(sentence)))
+        at += len(sentence) + len(end)
+    return out
+
+
+@dataclass(frozen=True)
+class _Places:
+    """The places a text names ("step 1830", "batch 550"), computed once per text: by unit, largest number first, with
+    where each is; and for each unit and number, the first and last place it is named."""
+    largest: dict[str, list[tuple[int, int]]]
+    span: dict[tuple[str, int], tuple[int, int]]
+
+    def largest_outside(self, unit: str, start: int, end: int) -> int | None:
+        """The largest number of this unit named outside [start, end)."""
+        return next((n for n, pos in self.largest.get(unit, []) if not start <= pos < end), None)
+
+    def named_outside(self, unit: str, n: int, start: int, end: int) -> bool:
+        first, last = self.span.get((unit, n), (start, start))
+        return first < start or last >= end
+
+
+def _places(text: str) -> _Places:
+    largest: dict[str, list[tuple[int, int]]] = {}
+    span: dict[tuple[str, int], tuple[int, int]] = {}
+    for m in PLACE_NAMED.finditer(text):
+        unit, n = m.group(1).lower(), int(m.group(2).replace(",", "") or 0)
+        largest.setdefault(unit, []).append((n, m.start()))
+        first, _last = span.get((unit, n), (m.start(), m.start()))
+        span[(unit, n)] = (first, m.start())
+    return _Places({u: sorted(v, reverse=True) for u, v in largest.items()}, span)
+
+
+def _later_instead(raw: str, start: int, places: _Places) -> bool:
+    """Does a sentence (raw, at start in the text) that names a rate and a failure say it came at a later place
+    "instead" (PLACE_INSTEAD) than every place of that unit the rest of the text names?"""
+    if "instead" not in raw.lower():
+        return False
     folded = _folded(raw)
     if not (re.search(r"\blr\b", folded) and (RAN_BADLY.search(folded) or BROKE.search(raw))) or PLANNED.search(raw):
         return False
-    elsewhere = text.replace(raw, " ")
     for m in PLACE_INSTEAD.finditer(raw):
         unit, n = m.group(1).lower(), int(m.group(2).replace(",", ""))
-        others = [int(x.replace(",", "")) for x in re.findall(rf"(?i)\b{unit}\s+~?(\d[\d,]*)", elsewhere)]
-        if others and n > max(others):
+        other = places.largest_outside(unit, start, start + len(raw))
+        if other is not None and n > other:
             return True
     return False
 
@@ -956,8 +1015,11 @@ def lr_tried(text: str) -> str:
 
 
 def _instead_said(text: str, folded: str) -> bool:
-    return "instead" in folded and any(_said_instead(raw + end) or _later_instead(raw, text)
-                                       for raw, end in sentences_and_ends(text))
+    if "instead" not in folded:
+        return False
+    places = _places(text)
+    return any(_said_instead(raw + end) or _later_instead(raw, start, places)
+               for raw, end, start, _stop in _sentence_spans(text))
 
 
 def lr_tried_unmoved(text: str) -> bool:
@@ -980,7 +1042,7 @@ def lr_tried_same_place(text: str) -> bool:
     # (the match stops at its first "same"; the place is said after it, in the same sentence: "the jump is in exactly the
     # same place")
     # (or before it, in its own sentence: "nan at exactly the same batch every run, no matter the lr")
-    begin = max(folded.rfind(c, 0, m.start()) for c in ".;\n") + 1 if m else 0
+    begin = max((e.end() for e in re.finditer(r"\.(?!\d)|[;\n]", folded[:m.start()])), default=0) if m else 0
     said = folded[begin:m.end() + len(re.split(r"[.;\n]", folded[m.end():m.end() + 20], maxsplit=1)[0])] if m else ""
     return bool(m and re.search(r"\b(?:same|stuck)\s+(?:step|epoch|iteration|iter|batch|place|point|spot)\b|"
                                 r"\b(?:always|again|still)\s+(?:at\s+)?(?:the\s+)?(?:step|epoch|iteration|iter|batch)\s+~?\d",
@@ -996,14 +1058,14 @@ PLACE_AT = re.compile(r"\b(?:still|again)\b[^.;,\n]{0,30}?\b(?:at|around|near)\s
 def _still_at_named_place(text: str) -> bool:
     """A sentence that names a rate and says the run still (or again) broke at a place -- step 1830 -- that the rest of
     the text names too, as the place it broke."""
-    for sentence, _end in sentences_and_ends(text):
-        folded = _folded(sentence)
-        if not re.search(r"\blr\b", folded):
+    places = None
+    for sentence, _end, start, stop in _sentence_spans(text):
+        if not PLACE_AT.search(sentence) or not re.search(r"\blr\b", _folded(sentence)):
             continue
-        elsewhere = text.replace(sentence, " ")
+        places = _places(text) if places is None else places
         for m in PLACE_AT.finditer(sentence):
-            unit, n = m.group(1).lower(), m.group(2).replace(",", "")
-            if re.search(rf"\b{unit}\s+~?{n}\b", elsewhere, re.I):
+            unit, n = m.group(1).lower(), int(m.group(2).replace(",", ""))
+            if places.named_outside(unit, n, start, stop):
                 return True
     return False
 
@@ -1282,7 +1344,8 @@ CONSTANT_RATE = re.compile(r"\bconstant\s+(?:[\w-]{1,20}\s+){0,2}?(?:lr|learning
 WARMUP_NAMED = re.compile(r"warm-?up", re.I)
 # ... unless the paste sets a warmup of its own ("warmup_steps=500", "1000 warmup steps"): the words of no warmup are
 # another run's
-WARMUP_SET = re.compile(r"\bwarm-?up(?:_steps|_ratio|_iters?|_epochs)?\s*[=:]\s*(?:0*[1-9]\d*|0?\.0*[1-9])|"
+# (also inside a name: HF's `num_warmup_steps=1000`)
+WARMUP_SET = re.compile(r"(?<![a-z])warm-?up(?:_steps|_ratio|_iters?|_epochs)?\s*[=:]\s*(?:0*[1-9]\d*|0?\.0*[1-9])|"
                         r"\b\d[\d,]* warm-?up steps|\bwarm-?up (?:over|of) (?:the first )?\d", re.I)
 
 
