@@ -459,7 +459,45 @@ def table_column(first: bytes) -> tuple | None:
             return (None, named[0], header, 0, fields[0].decode(), "")
         return (None, tuple(parts), header, 0, fields[0].decode(),
                 " + ".join(fields[k].decode() for k in parts) if len(parts) > 1 else fields[parts[0]].decode())
+    return _print_header(first)
+
+
+# A loop's own print of three values or more, its count first (`print(step, round(loss.item(), 4), gmax)`), pasted
+# above the lines it printed (`0 0.6952 0.003418`): its arguments are the table's header, and the one that names the
+# loss is its column -- three rows of that many fields at least, each a count and numbers
+PRINT_CALL = re.compile(rb"(?m)^[ \t]*print\((?P<args>[^\n]{3,200})\)[ \t]*$")
+LOSS_ARG = re.compile(rb"(?i)\bloss|\bcost\b")
+
+
+def _print_header(first: bytes) -> tuple | None:
+    window = first[:DETECT_WINDOW]
+    for m in PRINT_CALL.finditer(window):
+        args = _top_level_args(m.group("args"))
+        losses = [k for k, a in enumerate(args) if k and LOSS_ARG.search(a) and not re.search(rb"(?i)val|test", a)]
+        if len(args) < 3 or len(losses) != 1:
+            continue
+        rows = [line.split() for line in window[m.end():].split(b"\n")]
+        rows = [f for f in rows if len(f) == len(args) and COUNT.fullmatch(f[0]) and all(
+            to_float(x) is not None for x in f[1:])]
+        if len(rows) >= 3:
+            header = sum(1 for line in window[:m.start()].split(b"\n") if line.strip())
+            name = args[0].strip().decode("utf-8", "replace")
+            return (None, losses[0], header, 0, name if re.fullmatch(r"[A-Za-z_]\w{0,20}", name) else "count", "")
     return None
+
+
+def _top_level_args(args: bytes) -> list[bytes]:
+    """A call's arguments, split at the commas outside brackets."""
+    out, depth, start = [], 0, 0
+    for i, c in enumerate(args):
+        if c in b"([{":
+            depth += 1
+        elif c in b")]}":
+            depth -= 1
+        elif c == ord(",") and depth == 0:
+            out.append(args[start:i])
+            start = i + 1
+    return out + [args[start:]]
 
 
 def _table_headers(first: bytes):

@@ -25,12 +25,21 @@ LOSS_WORDS = re.compile(rb"loss|cost|nll|mse|err", re.I)
 
 
 def _not_a_loss(first: bytes) -> bool:
-    """Does the paste say the numbers it printed are not the loss?"""
+    """Does the paste say the numbers it printed are not the loss? (A name printed is the loss where the paste adds
+    the loss into it: `running += loss.item()` ... `print(step, round(running / 10, 4))`.)"""
     for m in PRINTED.finditer(first):
         what = m.group("what") or m.group("series")
         if what is not None:
-            return not LOSS_WORDS.search(what)
+            return not LOSS_WORDS.search(what) and not _holds_the_loss(first, what)
         if not LOSS_WORDS.search(first[max(0, m.start() - 60):m.end() + 60]):
+            return True
+    return False
+
+
+def _holds_the_loss(first: bytes, what: bytes) -> bool:
+    """Does a name in what the paste prints take the loss (`running += loss.item()`, `avg = loss.item()`)?"""
+    for name in set(re.findall(rb"[A-Za-z_]\w{0,40}", what)):
+        if re.search(rb"(?m)^[ \t]*" + re.escape(name) + rb"[ \t]*\+?=[^\n]{0,80}\bloss", first):
             return True
     return False
 
