@@ -4098,8 +4098,10 @@ def test_a_printed_largest_logit_past_exps_limit_beside_an_unshifted_exp_is_its_
     assert ("the paste prints the largest logit as 88.96 (`max logit 88.96`), and its exp takes the logits as they "
             "are: exp(88.96) is past the largest float32 (exp overflows above 88.72)") in " | ".join(d.matches[0].evidence)
     shifted = code.replace("jnp.exp(z)", "jnp.exp(z - z.max(axis=-1, keepdims=True))")
-    assert "exp-overflow" not in weighed_parts(shifted + log, "WR-020")
-    assert "exp-overflow" not in weighed_parts(code + log.replace("88.96", "87.96"), "WR-020")
+    for quiet in (shifted + log, code + log.replace("88.96", "87.96")):
+        assert not {"exp-overflow", "exp-overflow-printed"} & set(weighed_parts(quiet, "WR-020")), quiet
+    # (a printed logit is the run's own number: a printed fact's whole weight)
+    assert weighed_parts(code + log, "WR-020")["exp-overflow-printed"] == 2.0
 
 
 def test_a_loss_that_jumped_in_one_step_and_never_came_back_is_a_bad_batchs_face_too():
@@ -5037,3 +5039,25 @@ def test_the_code_reviews_false_readings_stay_false():
                  "mIoU stuck at 0.5 for two epochs, then 0.81", "why is my iou always 0.5?",
                  "the iou always equals 0.5 on my 19 classes"):
         assert one_class_iou(said) == "", said
+
+
+def test_a_printed_largest_logit_past_the_limit_beside_a_softmax_division_a_traceback_quotes():
+    """(s42b i26) A JAX traceback that stops at a hand-written softmax's division (`probs = e / e.sum(...)`, "invalid
+    value (nan) encountered in div") and a log that prints the largest |logit| of each epoch, "max|logit| = 90.4" in a
+    sentence's last words: exp(90.4) is past float32's largest, and inf / inf is nan -- the run's own number, a printed
+    fact's whole weight. The division alone counts only where the paste shows no exp of its own."""
+    from trainwreck.paste_facts import PRINTED_LOGIT
+
+    assert [m.group(1) for m in PRINTED_LOGIT.finditer("max|logit| 81.7\nthe last batch had max|logit| = 90.4.")] \
+        == ["81.7", "90.4"]
+    text = ("A Flax MLP, my own cross-entropy. With jax_debug_nans:\n"
+            "  File \"/home/u/tabclf/losses.py\", line 19, in weighted_xent\n"
+            "    probs = e / e.sum(axis=-1, keepdims=True)\nFloatingPointError: invalid value (nan) encountered in div\n\n"
+            + "".join(f"epoch {e}  loss {v}  max|logit| {m}\n" for e, v, m in
+                      ((0, "0.9127", "12.8"), (1, "0.4410", "33.5"), (2, "0.3183", "52.0"), (3, "0.2671", "68.9"),
+                       (4, "0.2402", "81.7"), (5, "nan", "nan")))
+            + "The last batch that still had a finite loss had max|logit| = 90.4.\n")
+    overflow = weighed_parts(text, "WR-020")
+    assert overflow["exp-overflow-printed"] == 2.0
+    assert "WR-020" in [m.entry.id for m in diagnosis(text).matches[:2]]
+    assert "exp-overflow-printed" not in weighed_parts(text.replace("90.4", "80.4"), "WR-020")

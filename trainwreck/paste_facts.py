@@ -20,7 +20,7 @@ from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, PLATEAU_FALL, Signature
                           same_batch_jumps)
 from .logscan import Evidence, dialects
 from .one_class_iou import one_class_iou
-from .wording import (ADAPTIVE, MINUS_SCORE, NORMALS, WARMUP_SET, loss_kind, no_warmup_said, order_moved_it,
+from .wording import (ADAPTIVE, LOSS_BUILT, MINUS_SCORE, NORMALS, WARMUP_SET, loss_kind, no_warmup_said, order_moved_it,
                       rate_zero_failed, says_not_learning,
                       score_out_of_range, sentences_and_ends, sentences_only, timing_of, tokens, untrained_output_nonfinite)
 
@@ -282,6 +282,17 @@ SUMMED = re.compile(r"reduction\s*=\s*['\"]sum['\"]|size_average\s*=\s*False|\bs
 # A model with no hidden layer (with wording.ADAPTIVE, the optimisers whose step does not grow with the gradient:
 # printed_facts' raw targets that climbed)
 LINEAR_MODEL = re.compile(r"\blinear[ _-]?regression\b|\bLinearRegression\b|\bSGDRegressor\b", re.I)
+SQUARED_BUILT = re.compile(r"(?i)mse|mean_?squared")
+ABSOLUTE_BUILT = re.compile(r"(?i)(?:smooth_?)?l1\w*|huber\w*|mae\b|mean_?absolute_?error")
+
+
+def _absolute_loss(prose: str) -> bool:
+    """Is the regression's loss an absolute error (L1, MAE, Huber's tails)? The loss the code trains on decides (a
+    `compile(loss="mse")` beside a question about Huber is a squared error); else the words."""
+    built = [a or b for a, b in LOSS_BUILT.findall(prose)]
+    if built:
+        return any(ABSOLUTE_BUILT.match(n) for n in built) and not any(SQUARED_BUILT.search(n) for n in built)
+    return bool(ABSOLUTE_LOSS.search(prose))
 
 
 def _linear_model(prose: str) -> bool:
@@ -1122,7 +1133,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
             and not (climbed and ("inputs" in scaled["unscaled"] or _linear_model(ev.prose)
                                   or (ADAPTIVE.search(ev.prose) and not PLAIN_SGD.search(ev.prose)))):
         first = ev.head[0]
-        size = (f"an absolute error that large takes errors of about {fmt(first)}" if ABSOLUTE_LOSS.search(ev.prose)
+        size = (f"an absolute error that large takes errors of about {fmt(first)}" if _absolute_loss(ev.prose)
                 else f"a squared error that large takes errors of about {fmt(math.sqrt(first))} (its root)")
         # (it fell to half of it only in a run that then broke: said as it was)
         fell = ev.low is not None and ev.low <= first / 2
@@ -1140,7 +1151,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                                        or ev.count == 1 and ev.last >= ENORMOUS_START) \
             and says_not_learning(ev.prose) and not SUMMED.search(ev.prose) and "targets" not in scaled["scaled"] \
             and "inputs" not in scaled["unscaled"]:
-        size = (f"an absolute error that large takes errors of about {fmt(ev.last)}" if ABSOLUTE_LOSS.search(ev.prose)
+        size = (f"an absolute error that large takes errors of about {fmt(ev.last)}" if _absolute_loss(ev.prose)
                 else f"a squared error that large takes errors of about {fmt(math.sqrt(ev.last))} (its root)")
         still = "is still" if ev.count > 1 else "is"
         out["raw-targets"] = (f"{regressor} (a regression's run), and its loss {still} {fmt(ev.last)} at its last value "
@@ -1260,7 +1271,8 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                  f"with no division by 255 (`{made}`): raw pixel values, fed as they are")
     overflow = _exp_overflow(ev)
     if overflow:
-        out["exp-overflow"] = overflow
+        # (a logit the run printed past exp's limit is the run's own number: a printed fact's whole weight)
+        out["exp-overflow-printed" if overflow.startswith(PRINTED_SAYS) else "exp-overflow"] = overflow
     # (a nan said in the report's sentences, not an `-inf` of its code)
     if ev.first_nonfinite is not None or {"nan", "inf"} & set(tokens(
             sentences_only(ev.prose) if sentences is None else sentences)):
@@ -1379,10 +1391,14 @@ def _gradients_shrink_to_the_input(prose: str) -> str:
 
 # The largest logit a paste prints ("max logit 88.96", `logits.max() = 91.2`, "largest logit: 712"): an unshifted exp of
 # it overflows past float32's (float64's) limit
-PRINTED_LOGIT = re.compile(r"(?i)\b(?:max(?:imum)?[ _]logits?|largest[ _]logits?|logits?[ _]max|logits\.max\(\))"
-                           r"[ \t]*(?:(?:[:=]|is|was|of|reached|reaches)[ \t]*)?(\d+(?:\.\d+)?)(?![\d.])")
+# (also as a norm's bars: "max|logit| 81.7", "largest |logit| = 90.4")
+PRINTED_LOGIT = re.compile(r"(?i)\b(?:max(?:imum)?[ _]logits?|largest[ _]logits?|logits?[ _]max|logits\.max\(\)|"
+                           r"(?:max(?:imum)?|largest)[ \t]*\|[ \t]*logits?[ \t]*\|)"
+                           r"[ \t]*(?:(?:[:=]|is|was|of|reached|reaches)[ \t]*)?(\d+(?:\.\d+)?)(?!\d|\.\d)")
 
 
+PRINTED_SAYS = "the paste prints the largest logit as"
+SELF_NORMALISED = re.compile(r"(?<![\w.])(?P<n>[A-Za-z_]\w{0,20})[ \t]*/[ \t]*(?:\(?[ \t]*)(?P=n)\.sum\(")
 SAID_BOUND = re.compile(r"(?i)\b(?:at most|up to|as (?:large|high|big) as|a maximum of|max(?:imum)? of|reach(?:es|ed)?)"
                         r"\s+~?(\d+(?:\.\d+)?)(?![\d.])")
 EXP_INPUT_WORDS = re.compile(r"(?i)logit|similarit|\bsims?\b|\bscores?\b|\bexp\b|softmax|\btau\b|temperature")
@@ -1408,12 +1424,15 @@ def _exp_overflow(ev: Evidence) -> str:
         if x > EXP_LIMITS["float32"] and (wide or m.group("lib") in ("torch", "jnp", "tf", "tf.math")) \
                 and not re.search(r"float64|double", m.group("args")):
             return f"{call} is past the largest float32 (exp overflows above {EXP_LIMITS['float32']:.2f})"
-    # (or the largest logit it prints, where the paste's own exp takes it unshifted: `jnp.exp(z)` of raw logits)
-    if "exp-unshifted" in breaking_construct(ev.prose):
+    # (or the largest logit it prints, where the paste's own exp takes it unshifted: `jnp.exp(z)` of raw logits -- or
+    # where it divides a name by its own sum, a softmax's last line, as a traceback quotes it: `probs = e / e.sum(-1)`)
+    # (the division alone only where the paste shows no exp of its own: a shown exp is judged by its input)
+    if "exp-unshifted" in breaking_construct(ev.prose) or (SELF_NORMALISED.search(ev.prose)
+                                                           and not EXP_OF.search(code_of(ev.prose))):
         for m in PRINTED_LOGIT.finditer(ev.prose):
             x, dtype = float(m.group(1)), ("float32" if wide else "float64")
             if x > EXP_LIMITS[dtype]:
-                return (f"the paste prints the largest logit as {m.group(1)} (`{' '.join(m.group(0).split())}`), "
+                return (f"{PRINTED_SAYS} {m.group(1)} (`{' '.join(m.group(0).split())}`), "
                         f"and its exp takes the logits as they are: exp({m.group(1)}) "
                         f"is past the largest {dtype} (exp overflows above {EXP_LIMITS[dtype]:.2f}), so inf / inf is nan")
         # (or a sentence that bounds what that exp takes: "dividing by 0.01 just makes them at most 100" -- a bound

@@ -679,6 +679,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("mask-scaled", w.mask_scaled, W_SAID_HALF),
                                     ("raw-pixels", w.raw_pixels, W_SAID_HALF),
                                     ("exp-overflow", w.exp_overflow, W_SAID_HALF),
+                                    ("exp-overflow-printed", w.exp_overflow, W_PRINTED),
                                     ("masked-inf", w.masked_softmax, W_SAID_HALF),
                                     ("log-unguarded", w.log_of_zero, W_SAID_HALF),
                                     ("exp-unshifted", w.exp_overflow, W_SAID_HALF),
