@@ -5061,3 +5061,26 @@ def test_a_printed_largest_logit_past_the_limit_beside_a_softmax_division_a_trac
     assert overflow["exp-overflow-printed"] == 2.0
     assert "WR-020" in [m.entry.id for m in diagnosis(text).matches[:2]]
     assert "exp-overflow-printed" not in weighed_parts(text.replace("90.4", "80.4"), "WR-020")
+
+
+def test_a_minus_inf_fill_beside_a_printed_token_count_of_zero_is_the_row_shown_and_bf16_is_no_half_precision():
+    """(s42b i10) An attention-pooling head that fills masked scores with -inf, and a printed `attention_mask.sum(1)`
+    that holds a 0 (a page empty after boilerplate stripping): the fully masked row is shown, not only suspected -- a
+    printed fact's whole weight. And "bf16 autocast" names no float16: bfloat16 has float32's range, so the half
+    precision entry is not the first suspect it had been, "about even" with the right one."""
+    from trainwreck.wording import bf16_only
+
+    assert bf16_only("AdamW 2e-5, bf16 autocast") and not bf16_only("fp16 autocast") and not bf16_only("bf16 or fp16?")
+    text = ("train_loss goes nan at a random step. An encoder + attention pooling, AdamW 2e-5, bf16 autocast.\n\n"
+            "Epoch 0:  41%|████      | 3816/9310 [12:43<18:19,  5.00it/s, v_num=7, train_loss=0.388]\n"
+            "Epoch 0:  41%|████      | 3817/9310 [12:44<18:20,  4.99it/s, v_num=7, train_loss=nan]\n\n"
+            "    def forward(self, h, mask):\n        s = h @ self.q\n"
+            "        s = s.masked_fill(mask == 0, float(\"-inf\"))\n        a = s.softmax(dim=-1)\n"
+            "        return (a.unsqueeze(-1) * h).sum(dim=1)\n\n"
+            "attention_mask.sum(1) tensor([211,  64, 512,  97,   0, 172])\n")
+    d = diagnosis(text)
+    masked = d.matches[0]
+    assert masked.entry.id == "WR-070" and masked.parts["masked-row-printed"] == 2.0
+    assert "WR-040" not in [m.entry.id for m in d.matches[:2]]
+    shown = diagnosis(text.replace("tensor([211,  64, 512,  97,   0, 172])", "tensor([211,  64, 512,  97,   3, 172])"))
+    assert not any(m.parts.get("masked-row-printed") for m in shown.matches)

@@ -54,7 +54,7 @@ CANDIDATES = 3
 FACT_FIX = {"one-class-iou": "Masks scaled like the images", "mask-scaled": "Masks scaled like the images"}
 # Facts of the paste that make an entry a candidate on their own, beside a curve that shows another's signature.
 SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one-labels", "mask-255", "one-class-iou", "mask-scaled", "clip-after-step", "raw-pixels",
-              "never-cleared", "accumulated-undivided", "cleared-outside", "pairing", "exp-overflow", "exp-overflow-printed", "raw-targets", "constant-feature", "zero-init", "large-init",
+              "never-cleared", "accumulated-undivided", "cleared-outside", "pairing", "exp-overflow", "exp-overflow-printed", "masked-row-printed", "raw-targets", "constant-feature", "zero-init", "large-init",
               "flushed", "scale-collapse",
               "full-precision", "masked-inf", "log-unguarded", "exp-unshifted", "sqrt-at-zero", "same-batch",
               "first-layers", "feature-scales", "nll-of-probabilities", "clip-unengaged",

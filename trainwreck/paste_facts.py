@@ -1277,6 +1277,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     if ev.first_nonfinite is not None or {"nan", "inf"} & set(tokens(
             sentences_only(ev.prose) if sentences is None else sentences)):
         out.update(breaking_construct(ev.prose))
+        # (and the -inf fill beside a printed count of unmasked tokens that holds a 0: the row it breaks on, shown)
+        if "masked-inf" in out and MASKED_INF.search(code_of(ev.prose)) and (printed := _no_token_printed(ev.prose)):
+            out["masked-row-printed"] = (f"the paste prints a sequence with no unmasked token (`{printed}` holds a 0) "
+                                         "beside its -inf fill: that row of scores is all -inf, and its softmax nan")
     numpy = list(NUMPY_ZERO_WEIGHTS.finditer(ev.prose))
     keras_torch = constant_kernel_init(ev.prose) if len(LAYERS_BUILT.findall(ev.prose)) >= 2 else None
     zeros = keras_torch or (numpy[1] if len(numpy) >= 2 else None) or ALL_PARAMS_ZERO.search(ev.prose)

@@ -26,7 +26,7 @@ from .paste_facts import (PAIRWISE, RATE_CLIMBS, LOG_OF_ZERO_WORDS, MASKED_SOFTM
                           impossible_negative, model_output, negative_shown, printed_facts, regressor_shown,
                           scaled_said, shown_frameworks, trainer_clears)
 from .safe_text import shown
-from .wording import (EARLY_STEPS, FIELDS, Library, half_precision_denied, half_precision_shown, loss_kind, lr_tried,
+from .wording import (EARLY_STEPS, FIELDS, Library, bf16_only, half_precision_denied, half_precision_shown, loss_kind, lr_tried,
                       lr_tried_same_place, lr_tried_unmoved, said_unnegated,
                       precision_tried, says_failure, says_not_learning, section, sentences_only, timing_of, tokens,
                       tokens_many, untrained_output_nonfinite, when, words_for, normal_ruled_out)
@@ -438,7 +438,7 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
                     min(1.0, top / weights.bm_full), said_nonfinite, said_nonfinite_value, said_failure, hits,
                     lr_tried(ev.prose), precision_tried(ev.prose), unjudged, impossible,
                     bool(impossible) or (negative_shown(ev, words) and loss_kind(ev.prose) != "likelihood"),
-                    "fp16" in words, printed_facts(ev, sig, words, regressor, scaled, unjudged, sentences), trainer_clears(ev), classifier_shown(ev),
+                    "fp16" in words and not bf16_only(ev.prose), printed_facts(ev, sig, words, regressor, scaled, unjudged, sentences), trainer_clears(ev), classifier_shown(ev),
                     regressor, half_precision_denied(ev.prose, words), half_precision_shown(ev.prose, words),
                     scaled,
                     tuple((seen[1], key) for key, seen in ev.messages.items() if NUMPY_INF.match(seen[2])), words, sentences)
@@ -681,6 +681,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("exp-overflow", w.exp_overflow, W_SAID_HALF),
                                     ("exp-overflow-printed", w.exp_overflow, W_PRINTED),
                                     ("masked-inf", w.masked_softmax, W_SAID_HALF),
+                                    ("masked-row-printed", w.masked_softmax, W_PRINTED),
                                     ("log-unguarded", w.log_of_zero, W_SAID_HALF),
                                     ("exp-unshifted", w.exp_overflow, W_SAID_HALF),
                                     ("sqrt-at-zero", w.singular_slope, W_SAID_HALF),

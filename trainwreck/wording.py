@@ -412,10 +412,15 @@ BF16_ONLY = re.compile(r"(?i)\b(?:bf16|bfloat16)\b")
 FP16_NAMED = re.compile(r"(?i)(?<![\w-])(?:fp16|float16|\.half\(\))")
 
 
+def bf16_only(text: str) -> bool:
+    """Does the text name bfloat16 and no float16 as such? (Its half precision has float32's range.)"""
+    return bool(BF16_ONLY.search(text)) and not FP16_NAMED.search(text)
+
+
 def half_precision_shown(text: str, words: list[str]) -> str:
     """What in the report shows half precision switched on (quoted as written), or "" -- also when its words
     name it only to deny it (`words`: the text's tokens, whose fp16 a negator has already dropped)."""
-    if "fp16" not in words or (BF16_ONLY.search(text) and not FP16_NAMED.search(text)):
+    if "fp16" not in words or bf16_only(text):
         return ""
     m = HALF_SHOWN.search(text)
     return " ".join(m.group(0).split()) if m else ""
