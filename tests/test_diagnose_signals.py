@@ -5084,3 +5084,16 @@ def test_a_minus_inf_fill_beside_a_printed_token_count_of_zero_is_the_row_shown_
     assert "WR-040" not in [m.entry.id for m in d.matches[:2]]
     shown = diagnosis(text.replace("tensor([211,  64, 512,  97,   0, 172])", "tensor([211,  64, 512,  97,   3, 172])"))
     assert not any(m.parts.get("masked-row-printed") for m in shown.matches)
+
+
+def test_a_loss_scaler_at_its_floor_points_at_the_forward_passs_overflow_fix():
+    """(s42b i20, s42 i29) fairseq and DeepSpeed keep float32 master weights and scale the loss already: where their
+    scaler reached its floor, the first step is the Fix item no loss scale replaces (bfloat16, a float32 block), not
+    the section's opening, which they already do."""
+    text = ("fairseq-train ... --fp16\n"
+            "2024-01-01 | INFO | fairseq.trainer | NOTE: gradient overflow detected, ignoring gradient, setting loss "
+            "scale to: 0.0001\n"
+            "FloatingPointError: Minimum loss scale reached (0.0001). Your loss is probably exploding. Try lowering the "
+            "learning rate, using gradient clipping or increasing the batch size.\n")
+    half = next(m for m in diagnosis(text).matches if m.entry.id == "WR-040")
+    assert half.fix.startswith("Overflow in the forward pass: no loss scale helps.")
