@@ -5097,3 +5097,34 @@ def test_a_loss_scaler_at_its_floor_points_at_the_forward_passs_overflow_fix():
             "learning rate, using gradient clipping or increasing the batch size.\n")
     half = next(m for m in diagnosis(text).matches if m.entry.id == "WR-040")
     assert half.fix.startswith("Overflow in the forward pass: no loss scale helps.")
+
+
+def test_the_second_code_reviews_false_readings_stay_false():
+    """(code_review_s42b) A print of several values above lines that are no loss table does not take the log over, and
+    a loss scale or a count of losses is no loss column; `ppl = math.exp(loss.item())` does not hold the loss; a
+    percentage of a split is no label share; a class weight normalised by its sum outside a traceback is no softmax;
+    YOLO's `iou=0.5` and an `iou_loss` are no mean IoU; a commented step is no step, and a clip under an `if` after the
+    step is late; a uniform start's jump in a batch of 4, or beside Adam only named, is no updates' doing."""
+    from trainwreck.curve_shape import _constant_output, late_clip
+    from trainwreck.logscan.dialects.count_value import _holds_the_loss
+    from trainwreck.logscan.layout import table_column
+    from trainwreck.one_class_iou import one_class_iou
+    from trainwreck.paste_facts import SELF_NORMALISED
+
+    assert table_column(b"print(step, loss_scale_skips, lr)\n0 1.0 0.1\n1 1.0 0.1\n2 1.0 0.1\n") is None
+    assert table_column(b"print(epoch, len(losses), acc)\n0 3 0.1\n1 3 0.2\n2 3 0.3\n") is None
+    assert table_column(b"print(epoch, train_loss, acc)\n0 1.5 0.1\n1 1.2 0.2\n2 1.0 0.3\n")[1] == 1
+    assert not _holds_the_loss(b"    ppl = math.exp(loss.item())\n", b"ppl")
+    assert _holds_the_loss(b"    running += loss.item()\n", b"round(running / 10, 4")
+    assert _constant_output("20% held out for validation. About 30% of the labels are 1.", 0.5004) == ""
+    assert _constant_output("About 25% of the samples are label 1.", 0.5623)
+    assert not SELF_NORMALISED.search("w = counts ** -0.5\nw = w / w.sum()\n")
+    assert one_class_iou("yolo train iou=0.5\nyolo val iou=0.5\nyolo predict iou=0.5") == ""
+    assert one_class_iou("epoch 1 iou_loss: 0.5\nepoch 2 iou_loss: 0.5\nepoch 3 iou_loss: 0.5") == ""
+    assert late_clip("    loss.backward()\n    # optimizer.step()\n    clip_grad_norm_(p, 1.0)\n    optimizer.step()\n") is None
+    assert late_clip("    loss.backward()\n    optimizer.step()\n    if step % 10 == 0:\n        clip_grad_norm_(p, 1.0)\n")
+    curve = "".join(f"step {s:5d}  loss {v}\n" for s, v in ((0, "9.0012"), (1, "8.7307"), (2, "10.9418"), (3, "14.6233"),
+                                                           (4, "16.8540"), (5, "15.1021"), (10, "11.3245"), (20, "8.4117"),
+                                                           (50, "7.6302"), (100, "7.5128"), (500, "6.9830")))
+    for words in ("vocab 8000, AdamW(lr=1e-3), batch_size=4\n", "vocab 8000, SGD lr 0.1; I also tried Adam once\n"):
+        assert diagnosis(words + curve).signature.name != "spike-then-recover", words

@@ -33,7 +33,7 @@ def classes_named(prose: str) -> tuple[int, str] | None:
 
 # ... or after the word: "vocab 8000 SentencePiece", "vocab_size=32000", "vocabulary size: 50,257"
 VOCAB_AFTER = re.compile(r"(?i)\bvocab(?:ulary)?(?:[ _-]?size)?\b[ \t]{0,3}(?:[=:][ \t]{0,3}|of[ \t]+)?"
-                         r"(\d{1,3}(?:,\d{3})+|\d+)(k)?(?![\d.,])")
+                         r"(\d{1,3}(?:,\d{3})+|\d+)(k)?(?![\w]|[.,]\d)")
 
 
 def vocabulary_named(prose: str) -> tuple[int, str] | None:

@@ -61,13 +61,15 @@ def _clips_late(prose: str, m: re.Match) -> bool:
     lines = prose[m.start():m.end()].split("\n")
     clip_line = lines[-1] if lines else ""
     full_clip = prose[m.start() + len(prose[m.start():m.end()]) - len(clip_line):].split("\n", 1)[0]
-    step_line = next((x for x in lines[1:-1] if re.search(r"\.step\(", x)), "")
-    if not step_line or clip_line.lstrip().startswith("#") or MEASURES_ONLY.search(full_clip):
+    # (the optimizer's own step, not a scheduler's before it nor one in a comment; the clip on its block or under an
+    # `if` of it, with no line between that leaves the block)
+    steps = [k for k, x in enumerate(lines[1:-1], 1) if OPTIMIZER_STEPPED.search(x) and not x.lstrip().startswith("#")]
+    if not steps or clip_line.lstrip().startswith("#") or MEASURES_ONLY.search(full_clip):
         return False
+    step_line = lines[steps[0]]
     indent = len(step_line) - len(step_line.lstrip())
-    between = lines[lines.index(step_line) + 1:-1]
-    return (bool(OPTIMIZER_STEPPED.search(step_line)) and len(clip_line) - len(clip_line.lstrip()) == indent
-            and all(len(x) - len(x.lstrip()) >= indent for x in between if x.strip()))
+    return len(clip_line) - len(clip_line.lstrip()) >= indent and all(
+        len(x) - len(x.lstrip()) >= indent for x in lines[steps[0] + 1:-1] if x.strip())
 
 
 # Shape of the curve just before a blow-up: it counts as a climb after this many
@@ -456,9 +458,10 @@ def _signature(ev: Evidence) -> Signature:
         # (or, from a uniform start under an adaptive optimizer, with no words of it: a model that outputs a uniform
         # guess scores ln C on every batch, whatever it holds, so a nat above it in the first steps is no batch's
         # noise but the updates' own doing -- unless the paste sets a warmup, which would have kept them small)
-        if uniform and not no_warmup and ADAPTIVE.search(ev.prose) and not WARMUP_SET.search(ev.prose):
-            no_warmup = (f" under {ADAPTIVE.search(ev.prose).group(0)}, where a uniform guess scores ln {uniform} on "
-                         "every batch and only the updates can raise it")
+        built = ADAPTIVE_BUILT.search(ev.prose) if uniform and not no_warmup else None
+        if built and not WARMUP_SET.search(ev.prose) and not _small_batch(ev.prose):
+            no_warmup = (f" under {built.group(0).rstrip('( ').split('.')[-1]}, where a uniform guess scores ln {uniform} "
+                         "on every batch and only the updates can raise it")
         for ratio, said in ((SPIKE_RATIO, ""), (jump, no_warmup)):
             if ratio != SPIKE_RATIO and not (said and not _whole_epochs(ev, len(early))):
                 break
@@ -941,6 +944,10 @@ ENTROPY_NEAR = 0.005
 # ... or a share of the labels the words give ("about 25% of the samples are label 1", in any language): a frozen loss
 # at its binary entropy is the loss of predicting that base rate for every input, the best constant
 SHARE_SAID = re.compile(r"(?<![\d.])(\d{1,2}(?:\.\d{1,3})?)\s?%")
+# (in a sentence about the labels or a class -- in the languages reports come in -- not about a split or a rate)
+SHARE_OF_LABELS = re.compile(r"(?i)label|class|positive|negative|target|minority|majority|churn|\by\s*==?\s*1|nhãn|"
+                             r"标签|類|类|ラベル|클래스|레이블|метк|класс|etiqueta|clase|classe|klasse|etichett")
+SHARE_NOT = re.compile(r"(?i)valid|held[ -]out|test|split|dropout|\blr\b|learning rate|accuracy|acc\b|recall|precision")
 
 
 def _entropy(q: float) -> float:
@@ -958,6 +965,10 @@ def _constant_output(prose: str, level: float) -> str:
                     f"-q ln q - (1 - q) ln(1 - q) = {entropy:.4f} for q = {m.group(1)}: the loss of that constant "
                     "prediction, where the model no longer sees its input")
     for m in itertools.islice(SHARE_SAID.finditer(prose), 20):
+        start = max(prose.rfind(c, 0, m.start()) for c in ".\n!?") + 1
+        stop = min((i for i in (prose.find(c, m.end()) for c in ".\n!?") if i >= 0), default=len(prose))
+        if not SHARE_OF_LABELS.search(prose[start:stop]) or SHARE_NOT.search(prose[start:stop]):
+            continue
         q = float(m.group(1)) / 100
         entropy = _entropy(q)
         if abs(entropy - level) <= ENTROPY_NEAR * level:
@@ -1003,8 +1014,9 @@ def _jumped_above_start(ev: Evidence) -> str:
         return ""
     for i in range(1, len(vals) - NEVER_BELOW_MIN + 1):
         before, low = vals[i - 1], min(vals[:i])
+        # (and did not come a third of the way back down since: not a loss recovering from it)
         if (0 < before and vals[i] >= DOUBLED * before and low <= (1 - DESCENT_FALL) * first
-                and all(v >= ABOVE_START * first for v in vals[i:])):
+                and all(v >= ABOVE_START * first for v in vals[i:]) and vals[-1] >= 2 / 3 * max(vals[i:])):
             return (f"the loss fell from {fmt(first)} ({ev.where(0)}) to {fmt(low)}, then jumped in one step from "
                     f"{fmt(before)} ({ev.where(i - 1)}) to {fmt(vals[i])} ({ev.where(i)}), x{vals[i] / before:.3g}, "
                     f"and stayed at {ABOVE_START:g}x where it started or more to the end ({fmt(ev.last)}, "

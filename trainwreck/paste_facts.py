@@ -900,7 +900,7 @@ MASK_255_WORDS = {"foreground", "label"}
 # says the mask holds 0 and 1 (a 0/255 mask is what ToTensor expects), and not one opened as mode "1" (multiplied by
 # 255 first), nor one the paste multiplies back or reads without ToTensor.
 MASK_SCALED_WORDS = {"mask", "divid", "image"}
-MASK_NAME = r"\w*(?:mask|label|target|seg|gt|lbl)\w*"
+MASK_NAME = r"(?<!\w)\w{0,20}(?:mask|label|target|seg|gt|lbl)\w{0,20}(?!\w)"
 TO_TENSOR_NAMED = re.compile(r"(?m)^[ \t]*(?:self\.)?(?P<name>\w+)[ \t]*=[ \t]*(?:transforms|T|tv\.transforms)\."
                              r"(?:Compose\(\[[^\]]{0,300}?ToTensor\(\)|ToTensor\(\))")
 TO_TENSOR_DIRECT = re.compile(rf"(?i)\b(?:TF|F|functional)\.to_tensor\([ \t]*{MASK_NAME}[ \t]*\)|"
@@ -912,7 +912,7 @@ MASK_RESCUED = re.compile(r"\*[ \t]*255|convert\([ \t]*['\"]1['\"][ \t]*\)|PILTo
 
 def mask_to_tensor(prose: str) -> str:
     """The call, quoted, that puts a mask the paste says holds 0 and 1 through ToTensor (see MASK_SCALED_WORDS); or ''."""
-    if not MASK_01.search(prose) or MASK_RESCUED.search(prose):
+    if not MASK_01.search(prose) or MASK_RESCUED.search(prose) or MASK_255.search(prose):
         return ""
     if direct := TO_TENSOR_DIRECT.search(prose):
         return direct.group(0)
@@ -1402,7 +1402,8 @@ PRINTED_LOGIT = re.compile(r"(?i)\b(?:max(?:imum)?[ _]logits?|largest[ _]logits?
 
 
 PRINTED_SAYS = "the paste prints the largest logit as"
-SELF_NORMALISED = re.compile(r"(?<![\w.])(?P<n>[A-Za-z_]\w{0,20})[ \t]*/[ \t]*(?:\(?[ \t]*)(?P=n)\.sum\(")
+SELF_NORMALISED = re.compile(r"(?m)^[ \t]*File \"[^\"\n]{1,300}\", line \d+[^\n]*\n[^\n]{0,80}?(?<![\w.])(?P<n>[A-Za-z_]\w{0,20})"
+                             r"[ \t]*/[ \t]*(?:\(?[ \t]*)(?P=n)\.sum\(")
 SAID_BOUND = re.compile(r"(?i)\b(?:at most|up to|as (?:large|high|big) as|a maximum of|max(?:imum)? of|reach(?:es|ed)?)"
                         r"\s+~?(\d+(?:\.\d+)?)(?![\d.])")
 EXP_INPUT_WORDS = re.compile(r"(?i)logit|similarit|\bsims?\b|\bscores?\b|\bexp\b|softmax|\btau\b|temperature")

@@ -409,7 +409,7 @@ HALF_SHOWN = re.compile(r"(?i)(?<![\w-])(?:--)?(?:fp16|float16|half[- ]precision
                         r"|\bamp\s*=\s*True\b")
 # bfloat16 has float32's range: a report that names it, and no float16 as such, computes in no half that overflows
 BF16_ONLY = re.compile(r"(?i)\b(?:bf16|bfloat16)\b")
-FP16_NAMED = re.compile(r"(?i)(?<![\w-])(?:fp16|float16|\.half\(\))")
+FP16_NAMED = re.compile(r"(?i)(?<![\w-])(?:fp16|float16|\.half\(\))|(?<![\w-])--fp16\b")
 
 
 def bf16_only(text: str) -> bool:
@@ -638,21 +638,15 @@ MINUS_SCORE = re.compile(r"(?<![\d.])(?<![\d.] )-[ \t]*(?:\([ \t]*)?(?:\d+(?:\.\
 # F.mse_loss(`), or compiled (`loss="binary_crossentropy"`) -- what this run computes, before a loss named in the words:
 # a report may quote what another loss does ("someone said a negative cross-entropy means bad labels"). Not a loss
 # built as a metric (`mae_fn = nn.L1Loss()`), nor one in a comment; where two disagree, the words decide.
-LOSS_BUILT = re.compile(r"(?im)^[ \t]*(?:self\.)?(?:crit\w*|\w*loss\w*|loss_?f\w*|objective)[ \t]*=[ \t]*"
+LOSS_BUILT = re.compile(r"(?im)^[ \t]*(?:self\.)?(?:crit\w{0,20}|\w{0,20}loss\w{0,20}|objective)[ \t]*=[ \t]*"
                         r"(?:torch\.)?(?:nn|F|functional|(?:keras\.|tf\.keras\.)?losses|optax)\.(\w+)[ \t]*\(|"
                         r"\bcompile\([^\n]*?\bloss[ \t]*=[ \t]*['\"](\w+)['\"]")
-
-
-LOSS_NAMED = re.compile(r"(?im)^(?![ \t]*#)[^=\n]*?\b(?:nn|F|functional|losses|optax)\.(\w*(?:loss|entropy|nll|likelihood)\w*)"
-                        r"[ \t]*\(")
 
 
 def loss_kind(text: str) -> str:
     """"bounded" (a loss that cannot go below zero), "likelihood" (one that can), or "" (not said). The loss the code
     builds decides where it says; else the text's words."""
     kinds = {_kind_of(a or b) for a, b in LOSS_BUILT.findall(text)} - {""}
-    if not kinds:       # (or a loss built where nothing is assigned: "I use `nn.GaussianNLLLoss()`")
-        kinds = {_kind_of(m.group(1)) for m in LOSS_NAMED.finditer(text)} - {""}
     if len(kinds) == 1:
         return kinds.pop()
     return _kind_of(text)

@@ -1,8 +1,9 @@
 """How a log writes its loss, decided once from its first block."""
 from __future__ import annotations
 
-import math
 import functools
+import itertools
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -436,7 +437,7 @@ TABLE_TOTALS = CSV_NAMES + (b"total_loss", b"loss_total", b"cost")
 
 
 @functools.lru_cache(maxsize=2)       # (asked by two dialects' refusals and the table's own dialect, on one block)
-def table_column(first: bytes) -> tuple | None:
+def table_column(first: bytes, prints: bool = True) -> tuple | None:
     """(None, loss column(s), header line, numbering column, its name, the loss read when it is not a
     printed total) of a table aligned with spaces under a header that starts with its numbering column
     and names a loss, anywhere in the first block (a tool prints its banner and settings first):
@@ -459,27 +460,37 @@ def table_column(first: bytes) -> tuple | None:
             return (None, named[0], header, 0, fields[0].decode(), "")
         return (None, tuple(parts), header, 0, fields[0].decode(),
                 " + ".join(fields[k].decode() for k in parts) if len(parts) > 1 else fields[parts[0]].decode())
-    return _print_header(first)
+    return _print_header(first) if prints else None
 
 
 # A loop's own print of three values or more, its count first (`print(step, round(loss.item(), 4), gmax)`), pasted
 # above the lines it printed (`0 0.6952 0.003418`): its arguments are the table's header, and the one that names the
 # loss is its column -- three rows of that many fields at least, each a count and numbers
 PRINT_CALL = re.compile(rb"(?m)^[ \t]*print\((?P<args>[^\n]{3,200})\)[ \t]*$")
-LOSS_ARG = re.compile(rb"(?i)\bloss|\bcost\b")
+# (the loss by name, `loss`, `train_loss`, `running_loss`, `round(loss.item(), 4)` -- not a count of losses, a loss
+# scale or weight, nor a validation loss)
+LOSS_ARG = re.compile(rb"(?i)(?<![a-z])(?:\w{0,20}_)?(?:loss|cost)\b(?!_?(?:scale|weight|fn|type|es)\b)")
+NOT_LOSS_ARG = re.compile(rb"(?i)\blen\(|val|test|eval")
+PRINT_ROWS = 200          # the lines after the print where its rows are looked for
 
 
 def _print_header(first: bytes) -> tuple | None:
     window = first[:DETECT_WINDOW]
-    for m in PRINT_CALL.finditer(window):
+    for m in itertools.islice(PRINT_CALL.finditer(window), 10):
         args = _top_level_args(m.group("args"))
-        losses = [k for k, a in enumerate(args) if k and LOSS_ARG.search(a) and not re.search(rb"(?i)val|test", a)]
+        losses = [k for k, a in enumerate(args) if k and LOSS_ARG.search(a) and not NOT_LOSS_ARG.search(a)]
         if len(args) < 3 or len(losses) != 1:
             continue
-        rows = [line.split() for line in window[m.end():].split(b"\n")]
-        rows = [f for f in rows if len(f) == len(args) and COUNT.fullmatch(f[0]) and all(
-            to_float(x) is not None for x in f[1:])]
-        if len(rows) >= 3:
+        # (three rows in a row at least, each a count and that many numbers)
+        run = best = 0
+        for line in window[m.end():].split(b"\n", PRINT_ROWS)[:PRINT_ROWS]:
+            f = line.split()
+            if len(f) == len(args) and COUNT.fullmatch(f[0]) and all(to_float(x) is not None for x in f[1:]):
+                run += 1
+                best = max(best, run)
+            elif line.strip() not in (b"", b"...", "…".encode()):
+                run = 0
+        if best >= 3:
             header = sum(1 for line in window[:m.start()].split(b"\n") if line.strip())
             name = args[0].strip().decode("utf-8", "replace")
             return (None, losses[0], header, 0, name if re.fullmatch(r"[A-Za-z_]\w{0,20}", name) else "count", "")

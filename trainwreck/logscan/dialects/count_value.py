@@ -39,7 +39,10 @@ def _not_a_loss(first: bytes) -> bool:
 def _holds_the_loss(first: bytes, what: bytes) -> bool:
     """Does a name in what the paste prints take the loss (`running += loss.item()`, `avg = loss.item()`)?"""
     for name in set(re.findall(rb"[A-Za-z_]\w{0,40}", what)):
-        if re.search(rb"(?m)^[ \t]*" + re.escape(name) + rb"[ \t]*\+?=[^\n]{0,80}\bloss", first):
+        # (its right side is the loss itself, `+= loss.item()`, `= float(loss)` -- not a function of it, `ppl =
+        # math.exp(loss.item())`, nor another statement on the line)
+        if re.search(rb"(?m)^[ \t]*" + re.escape(name) + rb"[ \t]*\+?=[ \t]*(?:float\(|\()?[ \t]*loss\b(?:\.item\(\))?"
+                     rb"[ \t)]*(?:[#;\n]|$)", first):
             return True
     return False
 

@@ -25,4 +25,4 @@ def pasted(start: bytes) -> bool:
     `train/loss 2.64`) is one value of it, and the formats tried before this one refuse the block for it."""
     from ..layout import table_column      # (the layout module imports the dialects)
 
-    return table_column(start) is not None
+    return table_column(start, prints=False) is not None
