@@ -5128,3 +5128,10 @@ def test_the_second_code_reviews_false_readings_stay_false():
                                                            (50, "7.6302"), (100, "7.5128"), (500, "6.9830")))
     for words in ("vocab 8000, AdamW(lr=1e-3), batch_size=4\n", "vocab 8000, SGD lr 0.1; I also tried Adam once\n"):
         assert diagnosis(words + curve).signature.name != "spike-then-recover", words
+
+
+def test_a_rate_that_failed_later_asked_about_is_no_rate_that_put_it_off():
+    """(code_review_s42) "lr 0.01: loss is nan a few steps later than I expected?" asks; it reports no run at a lower
+    rate that broke later. Said as a fact beside a question, it still is one."""
+    assert lr_tried("lr 0.01: loss is nan a few steps later than I expected?") == ""
+    assert lr_tried("with lr 1e-4 it goes nan 3 epochs later. Why?") == "delayed"

@@ -1008,7 +1008,9 @@ def lr_tried(text: str) -> str:
     compared = _rates_compared(folded)
     if compared:
         return compared
-    if any(_said_later(sentence) for sentence in SENTENCE.split(folded)):
+    # (not a question: "is it normal that lr 0.01 goes nan a few steps later than lr 0.1?")
+    said = folded if "?" not in text else _folded("".join(raw + end for raw, end in sentences_and_ends(text) if end != "?"))
+    if any(_said_later(sentence) for sentence in SENTENCE.split(said)):
         return "delayed"
     return "delayed" if _instead_said(text, folded) else ""
 
