@@ -7,6 +7,7 @@ paste_facts.py's, and weighing it against each entry is weighing.py's.
 from __future__ import annotations
 
 import decimal
+import functools
 import itertools
 import math
 import re
@@ -39,6 +40,7 @@ MEASURES_ONLY = re.compile(r"(?i)clip_grad_(?:norm|value)_?\([^\n]*?\b(?:float\(
 OPTIMIZER_STEPPED = re.compile(r"(?i)\b(?:\w*opt\w*|scaler|trainer|accelerator)\.step\(")
 
 
+@functools.lru_cache(maxsize=4)      # (asked by the curve's reading, the paste's facts and the answer's fix)
 def late_clip(prose: str) -> tuple[str, str] | None:
     """Where the pasted loop clips after the optimizer's step (CLIP_AFTER_STEP): what that says, and the fix."""
     late = next((m for m in itertools.islice(CLIP_AFTER_STEP.finditer(prose), 10) if _clips_late(prose, m)), None)
@@ -460,7 +462,7 @@ def _signature(ev: Evidence) -> Signature:
         # noise but the updates' own doing -- unless the paste sets a warmup, which would have kept them small)
         built = ADAPTIVE_BUILT.search(ev.prose) if uniform and not no_warmup else None
         if built and not WARMUP_SET.search(ev.prose) and not _small_batch(ev.prose):
-            no_warmup = (f" under {built.group(0).rstrip('( ').split('.')[-1]}, where a uniform guess scores ln {uniform} "
+            no_warmup = (f" under {_optimizer_named(built)}, where a uniform guess scores ln {uniform} "
                          "on every batch and only the updates can raise it")
         for ratio, said in ((SPIKE_RATIO, ""), (jump, no_warmup)):
             if ratio != SPIKE_RATIO and not (said and not _whole_epochs(ev, len(early))):
@@ -1090,8 +1092,12 @@ def _loop_without_schedule(prose: str) -> str:
     built = ADAPTIVE_BUILT.search(prose)
     if not built or ".backward(" not in prose or not re.search(r"\.step\(", prose) or SCHEDULED.search(prose):
         return ""
-    name = built.group(0).rstrip("( ").split(".")[-1]
-    return f" in a pasted loop that steps {name} with no scheduler or warmup anywhere in the paste"
+    return f" in a pasted loop that steps {_optimizer_named(built)} with no scheduler or warmup anywhere in the paste"
+
+
+def _optimizer_named(built: re.Match) -> str:
+    """The optimizer's name as ADAPTIVE_BUILT found it built: `torch.optim.AdamW(` is AdamW."""
+    return built.group(0).rstrip("( ").split(".")[-1]
 
 
 def _rate_flat_from_start(ev: Evidence) -> str:

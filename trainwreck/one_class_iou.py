@@ -22,6 +22,7 @@ from .wording import sentences_and_ends
 # (a word of its own or an identifier's part: `val_mean_io_u`, `miou`, `IoU_score`)
 IOU_NAME = (r"(?:m(?:ean)?[ _-]?io[ _-]?u|io[ _-]?u(?:[ _-]?score)?|jaccard(?:[ _-](?:index|score|coef\w*))?|"
             r"intersection[ -]over[ -]union)")
+ANY_IOU = re.compile(rf"(?i){IOU_NAME}")
 HALF = r"(?<![\d.])(?:0?\.50*|50(?:\.0+)? ?%)(?![\d.]*\d)"
 # A threshold or a detector's average precision names an IoU of 0.5 that is a setting
 # (anywhere in the sentence or line: "For NMS I use an IoU that stays at 0.5", "my matcher: IoU always 0.5")
@@ -51,6 +52,8 @@ NEAR = 0.005              # printed to two places or more, 0.50
 def one_class_iou(text: str) -> str:
     """The fact, as the evidence says it, when the report's mean IoU sits at 0.5; else "". Not in a question, nor in a
     report that names more than two classes (over K classes the same labels give 1/K)."""
+    if not ANY_IOU.search(text):
+        return ""
     named = classes_named(text)
     if named and named[0] > 2:
         return ""

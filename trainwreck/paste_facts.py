@@ -1269,10 +1269,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                      "pixels in the file's own range: 0 to 255 for 8-bit images, up to 65535 for 16-bit ones")
             out["raw-pixels"] = (f"the paste reads images with {name} ({depth}) and makes a tensor of them "
                                  f"with no division by 255 (`{made}`): raw pixel values, fed as they are")
-    overflow = _exp_overflow(ev)
+    overflow, printed = _exp_overflow(ev)
     if overflow:
         # (a logit the run printed past exp's limit is the run's own number: a printed fact's whole weight)
-        out["exp-overflow-printed" if overflow.startswith(PRINTED_SAYS) else "exp-overflow"] = overflow
+        out["exp-overflow-printed" if printed else "exp-overflow"] = overflow
     # (a nan said in the report's sentences, not an `-inf` of its code)
     if ev.first_nonfinite is not None or {"nan", "inf"} & set(tokens(
             sentences_only(ev.prose) if sentences is None else sentences)):
@@ -1401,20 +1401,19 @@ PRINTED_LOGIT = re.compile(r"(?i)\b(?:max(?:imum)?[ _]logits?|largest[ _]logits?
                            r"[ \t]*(?:(?:[:=]|is|was|of|reached|reaches)[ \t]*)?(\d+(?:\.\d+)?)(?!\d|\.\d)")
 
 
-PRINTED_SAYS = "the paste prints the largest logit as"
 SELF_NORMALISED = re.compile(r"(?m)^[ \t]*File \"[^\"\n]{1,300}\", line \d+[^\n]*\n[^\n]{0,80}?(?<![\w.])(?P<n>[A-Za-z_]\w{0,20})"
                              r"[ \t]*/[ \t]*(?:\(?[ \t]*)(?P=n)\.sum\(")
 SAID_BOUND = re.compile(r"(?i)\b(?:at most|up to|as (?:large|high|big) as|a maximum of|max(?:imum)? of|reach(?:es|ed)?)"
-                        r"\s+~?(\d+(?:\.\d+)?)(?![\d.])")
+                        r"\s+~?(\d+(?:\.\d+)?)(?!\d|\.\d)")
 EXP_INPUT_WORDS = re.compile(r"(?i)logit|similarit|\bsims?\b|\bscores?\b|\bexp\b|softmax|\btau\b|temperature")
 
 
-def _exp_overflow(ev: Evidence) -> str:
+def _exp_overflow(ev: Evidence) -> tuple[str, bool]:
     """The first call in the paste that hands exp (or a hand-written softmax) a number past what exp can return, as
     a fact, or "": past float64's limit always, past float32's only where the paste computes in float32 (a
-    framework's exp, a framework shown, or float32 named)."""
+    framework's exp, a framework shown, or float32 named); and whether the number is one the run printed (a logit)."""
     if STABLE_SAID.search(ev.prose):
-        return ""                       # (the paste keeps exp in log space already: what it hands exp is guarded)
+        return "", False                # (the paste keeps exp in log space already: what it hands exp is guarded)
     wide = bool(FLOAT32_SAID.search(ev.prose) or {"pytorch", "tensorflow", "jax"} & shown_frameworks(ev))
     for m in EXP_CALL.finditer(ev.prose):
         line_start = ev.prose.rfind("\n", 0, m.start()) + 1
@@ -1424,11 +1423,11 @@ def _exp_overflow(ev: Evidence) -> str:
         call = f"the paste hands {m.group('fn')} an input of {fmt(x)} (`{' '.join(m.group(0).split())}`): exp({fmt(x)})"
         if x > EXP_LIMITS["float64"]:
             return (f"{call} is past the largest float64 (exp overflows above {EXP_LIMITS['float64']:.2f} in float64, "
-                    f"{EXP_LIMITS['float32']:.2f} in float32)")
+                    f"{EXP_LIMITS['float32']:.2f} in float32)"), False
         # (float32 where the paste computes in it, unless the call itself asks for float64)
         if x > EXP_LIMITS["float32"] and (wide or m.group("lib") in ("torch", "jnp", "tf", "tf.math")) \
                 and not re.search(r"float64|double", m.group("args")):
-            return f"{call} is past the largest float32 (exp overflows above {EXP_LIMITS['float32']:.2f})"
+            return f"{call} is past the largest float32 (exp overflows above {EXP_LIMITS['float32']:.2f})", False
     # (or the largest logit it prints, where the paste's own exp takes it unshifted: `jnp.exp(z)` of raw logits -- or
     # where it divides a name by its own sum, a softmax's last line, as a traceback quotes it: `probs = e / e.sum(-1)`)
     # (the division alone only where the paste shows no exp of its own: a shown exp is judged by its input)
@@ -1437,9 +1436,10 @@ def _exp_overflow(ev: Evidence) -> str:
         for m in PRINTED_LOGIT.finditer(ev.prose):
             x, dtype = float(m.group(1)), ("float32" if wide else "float64")
             if x > EXP_LIMITS[dtype]:
-                return (f"{PRINTED_SAYS} {m.group(1)} (`{' '.join(m.group(0).split())}`), "
+                return (f"the paste prints the largest logit as {m.group(1)} (`{' '.join(m.group(0).split())}`), "
                         f"and its exp takes the logits as they are: exp({m.group(1)}) "
-                        f"is past the largest {dtype} (exp overflows above {EXP_LIMITS[dtype]:.2f}), so inf / inf is nan")
+                        f"is past the largest {dtype} (exp overflows above {EXP_LIMITS[dtype]:.2f}), so inf / inf is "
+                        "nan"), True
         # (or a sentence that bounds what that exp takes: "dividing by 0.01 just makes them at most 100" -- a bound
         # said of the logits, the similarities or the scores, not of the loss)
         for sentence, _end in sentences_and_ends(ev.prose):
@@ -1452,8 +1452,8 @@ def _exp_overflow(ev: Evidence) -> str:
                     said = ("..." if m.start() > 60 else "") + " ".join(cut.split())
                     return (f"the report says what its exp takes reaches {m.group(1)} (\"{said}\"), and its exp "
                             f"takes it as it is: exp({m.group(1)}) is past the largest {dtype} (exp overflows above "
-                            f"{EXP_LIMITS[dtype]:.2f}), so inf / inf is nan")
-    return ""
+                            f"{EXP_LIMITS[dtype]:.2f}), so inf / inf is nan"), False
+    return "", False
 
 
 def _floor_of(classes: int) -> float:
