@@ -359,3 +359,37 @@ def test_a_message_fix_label_must_name_an_item_of_the_fix_section(project):
     assert result.stderr.splitlines()[:-1] == [
         "catalog/WR-060.md: symptoms.messages: fix: 'Batch norm stuff' names no item of the Fix section (an item "
         "that opens with **Batch norm stuff:**)"]
+
+
+@pytest.mark.parametrize(
+    "also, line",
+    [
+        ('["Function MulBackward0 nan"]', "catalog/WR-220.md: symptoms.messages[{kept}]: also: 'Function MulBackward0 "
+         "nan' does not match the text (each {{}} stands for one value)"),
+        ('["Function \'PowBackward0\' returned nan values in its 0th output."]', "catalog/WR-220.md: "
+         "symptoms.messages: also: `Function 'PowBackward0' returned nan values in its 0th output.` is not quoted in "
+         "In PyTorch, Keras/TensorFlow and JAX"),
+        ('"Function \'MulBackward0\' returned nan values in its 1th output."', "catalog/WR-220.md: "
+         "symptoms.messages[{kept}]: must be {{text: ..., from: ..., source: <pinned URL>}} with an optional "
+         "example: ..., opt_in: ... and fix: ..., all non-empty text, and also: a list of further instances"),
+        ('[]', "catalog/WR-220.md: symptoms.messages[{kept}]: must be {{text: ..., from: ..., source: <pinned URL>}} "
+         "with an optional example: ..., opt_in: ... and fix: ..., all non-empty text, and also: a list of further "
+         "instances"),
+        ('["Function \'MulBackward0\' returned nan values in its 1th output."]', ""),
+    ],
+)
+def test_further_instances_of_a_message_match_its_text_and_are_quoted_on_the_page(project, also, line):
+    """`also:` lists further instances a page shows (another op of the same check): each fills the template and is
+    quoted in the framework section, or the check says which and where."""
+    kept = add_framework_part(project, quote="Function 'MulBackward0' returned nan values in its 1th output.")
+    edit(project / ENTRY, "example: \"Function 'LogBackward0' returned nan values in its 0th output.\", ",
+         f"example: \"Function 'LogBackward0' returned nan values in its 0th output.\", also: {also}, ")
+    result = run_check(project)
+    if not line:
+        assert result.returncode == 0, result.stderr
+        from trainwreck.catalog import load
+        (message,) = [m for m in load(project / "catalog").entries["WR-220"].messages if m.also]
+        assert message.also == ("Function 'MulBackward0' returned nan values in its 1th output.",)
+        return
+    assert result.returncode == 1
+    assert line.format(kept=kept) in result.stderr.splitlines(), result.stderr

@@ -830,3 +830,20 @@ def test_a_table_of_step_losses_above_a_run_summary_is_the_curve():
     assert "jumped in one step from 0.2791 (step 412) to 4.183e+04 (step 413)" in d.matches[0].evidence[0]
     # (a summary alone is still read as its one value)
     assert diagnosis(text.split("\n\n", 2)[2]).evidence.count == 1
+
+
+@pytest.mark.parametrize("op", ["PowBackward0", "DivBackward0"])
+def test_an_op_the_entrys_page_shows_counts_twice_for_it_but_rules_no_other_out(op):
+    """WR-050's page shows anomaly mode stopping in PowBackward0 (the hinge's -inf slope) and DivBackward0 (the
+    where-guarded 0/0) besides its example's SqrtBackward0 (`also:`): a lone such message counts twice for it, as its
+    own; but a nan already in the forward pass (a parameter never initialised, used as a divisor) stops there too, so
+    the verdict stays open, where SqrtBackward0 names it."""
+    d = diagnosis(f"RuntimeError: Function '{op}' returned nan values in its 0th output.\n")
+    assert d.verdict == "uncertain"
+    (mine,) = [m for m in d.matches[:2] if m.entry.id == "WR-050"]
+    others = [m for m in d.matches if m.entry.id != "WR-050" and "messages" in m.parts]
+    assert others and all(mine.parts["messages"] == pytest.approx(2 * m.parts["messages"], abs=0.002) for m in others)
+    assert any(e.endswith(f"making the nan in {op[:-1]}, so it counts twice here") for e in mine.evidence)
+    sqrt = diagnosis("RuntimeError: Function 'SqrtBackward0' returned nan values in its 0th output.\n")
+    assert sqrt.verdict == "failure" and sqrt.matches[0].entry.id == "WR-050"
+    assert not any("counts twice" in e for e in sqrt.matches[0].evidence)

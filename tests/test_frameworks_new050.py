@@ -51,6 +51,7 @@ def test_pytorch_anomaly_mode_names_the_function_for_each_case():
     assert [message.matches(m) for m in out["messages"]] == [True, True, True]
     assert out["messages"][1:] == ["Function 'PowBackward0' returned nan values in its 0th output.",
                                    "Function 'DivBackward0' returned nan values in its 0th output."]
+    assert list(message.also) == out["messages"][1:]     # the further instances the catalogue declares are these
     assert out["forward_finite"] == [True, True] and out["grad_nan"]
 
 

@@ -389,7 +389,7 @@ def _related(raw, bad) -> list[Related]:
 
 
 SYMPTOM_KEYS = {"messages", "trace", "also_trace", "phrases"}
-MESSAGE_KEYS = {"text", "from", "source", "example", "opt_in", "fix"}
+MESSAGE_KEYS = {"text", "from", "source", "example", "opt_in", "fix", "also"}
 
 
 def _symptoms(raw, bad) -> tuple[list[Message], str, list[str], str]:
@@ -419,13 +419,17 @@ def _symptoms(raw, bad) -> tuple[list[Message], str, list[str], str]:
 def _message(item, index: int, bad) -> Message | None:
     """One declared message: its exact text, who prints it, and the pinned source that shows the wording."""
     field_name = f"symptoms.messages[{index}]"
+    also = item.get("also", []) if isinstance(item, dict) else []
     if not (isinstance(item, dict) and {"text", "from", "source"} <= set(item) <= MESSAGE_KEYS
-            and all(isinstance(v, str) and v.strip() for v in item.values())):
-        bad(field_name, "must be {text: ..., from: ..., source: <pinned URL>} "
-                        "with an optional example: ..., opt_in: ... and fix: ..., all non-empty text")
+            and all(isinstance(v, str) and v.strip() for k, v in item.items() if k != "also")
+            and isinstance(also, list) and all(isinstance(v, str) and v.strip() for v in also)
+            and (also or "also" not in item)):
+        bad(field_name, "must be {text: ..., from: ..., source: <pinned URL>} with an optional example: ..., "
+                        "opt_in: ... and fix: ..., all non-empty text, and also: a list of further instances")
         return None
     message = Message(item["text"].strip(), item["from"].strip(), item["source"].strip(),
-                      item.get("example", "").strip(), item.get("opt_in", "").strip(), item.get("fix", "").strip())
+                      item.get("example", "").strip(), item.get("opt_in", "").strip(), item.get("fix", "").strip(),
+                      tuple(v.strip() for v in also))
     ok = True
     if message.origin not in ORIGINS:
         bad(field_name, f"from: unknown origin (one of {', '.join(ORIGINS)})", f"{field_name}.from")
@@ -441,6 +445,11 @@ def _message(item, index: int, bad) -> Message | None:
     elif message.example and not template_pattern(message.text).fullmatch(message.example):
         bad(field_name, "example: does not match the text (each {} stands for one value)", f"{field_name}.example")
         ok = False
+    for instance in message.also:
+        if PLACEHOLDER_MARK not in message.text or not template_pattern(message.text).fullmatch(instance):
+            bad(field_name, f"also: {shown(instance, 60)} does not match the text (each {{}} stands for one value)",
+                f"{field_name}.also")
+            ok = False
     return message if ok else None
 
 

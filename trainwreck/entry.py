@@ -103,6 +103,9 @@ class Message:
     example: str = ""    # one filled-in instance, as a user sees it (required when text has {})
     opt_in: str = ""     # what it is printed only with (a check switched on, a backend), when not printed unasked
     fix: str = ""        # the label of the Fix section's item for the face this message shows ("Batch normalisation")
+    # further instances the entry's page shows, each another operation of the same check (anomaly mode's
+    # PowBackward0 beside its SqrtBackward0): the ops a printed instance names that are this entry's own
+    also: tuple[str, ...] = ()
 
     @property
     def shown(self) -> str:

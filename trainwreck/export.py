@@ -88,7 +88,8 @@ def catalog_data(catalog: Catalog, base_url: str = "", directory_urls: bool = Tr
                 "status": e.status,
                 "modules": e.modules,
                 "related": [{"id": rid, "nature": nature} for rid, nature in catalog.related(e)],
-                "messages": [{"text": m.text, "example": m.example, "from": m.origin, "source": m.source, "opt_in": m.opt_in}
+                "messages": [{"text": m.text, "example": m.example, "from": m.origin, "source": m.source, "opt_in": m.opt_in,
+                              "also": list(m.also)}
                              for m in e.messages],
                 "phrases": e.phrases,
                 "trace": e.trace,

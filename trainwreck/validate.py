@@ -10,7 +10,7 @@ from .catalog import Catalog, Problem, load, section_offsets
 from .fix_steps import fix_item
 from .entry import (ANSWER_HEADINGS, FRAMEWORK_LABELS, FRAMEWORK_PARTS, FRAMEWORK_SECTION, ID_PATTERN, NATURES,
                     SECTIONS, STATUSES, TRACES)
-from .framework_part import framework_parts, quoted_in, seen_quotes
+from .framework_part import code_spans, framework_parts, quoted_in, seen_quotes
 from .pages import tool_doc, tools_of
 from .includes import IncludeRefused, read_include
 from .safe_text import shown
@@ -273,6 +273,11 @@ def _check_framework_part(entry, bad) -> None:
         if message.origin not in SNIPPET_ORIGINS and not quoted_in(text, message):
             bad("symptoms.messages", f"the {message.origin} message `{_short(message.shown)}` is declared but not "
                                      f"quoted in {FRAMEWORK_SECTION}", at=f"symptoms.messages[{i}]")
+        quotes = {" ".join(q.split()) for q in code_spans(text)}
+        for instance in message.also:      # (a further instance is evidence only as the page explains it)
+            if " ".join(instance.split()) not in quotes:
+                bad("symptoms.messages", f"also: `{_short(instance)}` is not quoted in {FRAMEWORK_SECTION}",
+                    at=f"symptoms.messages[{i}].also")
 
 
 def _short(text: str, limit: int = 80) -> str:

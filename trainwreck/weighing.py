@@ -160,6 +160,8 @@ class Weigher:
         self.weighed = {e.id: weighed(e) for e in self.entries}
         self.declarers: dict[str, list[str]] = {}
         self.ops: dict[str, dict[str, str]] = {}      # template -> entry ID -> the op its own example names
+        # template -> entry ID -> the ops of the further instances its page shows (its other faces)
+        self.faces: dict[str, dict[str, set[str]]] = {}
         self.main_of: dict[str, str] = {}              # a message -> the entry whose own (first) message it is
         self.main_op: dict[str, str] = {}              # entry ID -> the op its own message names (NumPy's "in exp")
         for e in self.entries:
@@ -174,6 +176,9 @@ class Weigher:
                 self.declarers.setdefault(m.text, []).append(e.id)
                 if op := op_named(m.text, m.example):
                     self.ops.setdefault(m.text, {})[e.id] = op
+                for instance in m.also:
+                    if op := op_named(m.text, instance):
+                        self.faces.setdefault(m.text, {}).setdefault(e.id, set()).add(op)
         # the entries that say, in one of their own phrases, that they explain a loss below zero, gradients
         # that are exactly zero, an accuracy that improves on a flat loss
         phrases = [p for e in self.entries for p in e.phrases]
@@ -300,8 +305,14 @@ def _message_weight(text: str, seen, entry: Entry, w: Weigher, weights: Weights,
     same = [i for i, op in w.ops.get(text, {}).items() if op == found] if found else []
     if found and not same:     # no example of this message names the op: the entry whose own message does
         same = [i for i in declarers if w.main_op.get(i) == bare_op(found)]
+    # (an op one of the further instances an entry's page shows: that entry counts twice, as for its own message; the
+    # op is no other's to rule out, since a nan already in the forward pass meets the backward first at whichever op
+    # uses it -- a division by a nan parameter stops in DivBackward0 as the where-guarded 0/0 does)
+    faced = [i for i, ops in w.faces.get(text, {}).items() if found in ops] if found and not same else []
     if same:
         share = (1.0 if entry.id in same else 0.0) / len(same)
+    elif faced:
+        share = (2.0 if entry.id in faced else 1.0) / (len(declarers) + len(faced))
     else:     # the entry whose own (first) message it is counts twice: the others print it as a consequence
         main = w.main_of.get(text)
         share = (2.0 if entry.id == main else 1.0) / (len(declarers) + (main in declarers))
@@ -598,6 +609,9 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
             parts["messages"] += W_MISSING
         for text, (count, line, example, _origin) in hits:
             why = f": {WHY}" if _apex_zero(text, (count, line, example, _origin)) else ""
+            if text in w.faces and (op := op_named(text, example)) in w.faces[text].get(entry.id, ()) \
+                    and op != w.ops.get(text, {}).get(entry.id):
+                why = f": this entry's page shows its failure making the nan in {op}, so it counts twice here"
             evidence.append(f'message "{example}" (line {line}' + (f", {count} times)" if count > 1 else ")") + why)
     missing = _missing_messages([m for m in w.weighed[entry.id] if not m.opt_in], c.hits[entry.id], ev)
     # (NumPy's overflow in another op than the entry's is the same story, values grown past float's range: a loss that
