@@ -5136,3 +5136,44 @@ def test_a_rate_that_failed_later_asked_about_is_no_rate_that_put_it_off():
     rate that broke later. Said as a fact beside a question, it still is one."""
     assert lr_tried("lr 0.01: loss is nan a few steps later than I expected?") == ""
     assert lr_tried("with lr 1e-4 it goes nan 3 epochs later. Why?") == "delayed"
+
+
+def test_two_shuffled_loaders_of_inputs_and_labels_zipped_together_are_not_covered():
+    """`zip(x_loader, y_loader)` over two DataLoaders built with shuffle=True, one wrapping the inputs and one the
+    labels: each sampler draws its own permutation every epoch, so no batch of inputs meets its own labels -- a data
+    bug no entry covers, said with its mechanism. Two loaders of whole examples zipped on purpose (a source and a
+    target domain) are no such bug, nor two loaders that keep their order."""
+    code = ("feats = torch.load('feats.pt'); targets = torch.load('targets.pt')\n"
+            "x_loader = DataLoader(TensorDataset(feats), batch_size=64, shuffle=True)\n"
+            "y_loader = DataLoader(TensorDataset(targets), batch_size=64, shuffle=True)\n"
+            "for epoch in range(20):\n    for (xb,), (yb,) in zip(x_loader, y_loader):\n"
+            "        loss = F.cross_entropy(net(xb), yb)\n")
+    said = "Accuracy stays at 25% on my 4 classes, the loss never goes below 1.386. I tried three learning rates.\n"
+    d = diagnosis(said + code)
+    assert d.verdict == "unexplained" and not d.matches
+    assert any(u.startswith("the paste iterates two shuffled DataLoaders together, one of its inputs and one of its "
+                            "labels (`zip(x_loader, y_loader)`)") for u in d.unweighed)
+    from trainwreck.paste_facts import loaders_shuffled_apart
+    domains = code.replace("x_loader", "source_loader").replace("y_loader", "target_loader") \
+        .replace("TensorDataset(feats)", "src_ds").replace("TensorDataset(targets)", "tgt_ds")
+    assert loaders_shuffled_apart(domains) == ""
+    assert loaders_shuffled_apart(code.replace("shuffle=True", "shuffle=False")) == ""
+    # (by the loaders' names too, the arrays they wrap unnamed)
+    named = code.replace("TensorDataset(feats)", "ds_a").replace("TensorDataset(targets)", "ds_b") \
+        .replace("x_loader", "img_loader").replace("y_loader", "lbl_loader")
+    assert loaders_shuffled_apart(named) == "zip(img_loader, lbl_loader)"
+
+
+def test_a_torchvision_datasets_data_is_its_raw_pixels():
+    """`datasets.MNIST(...).data` (and CIFAR's, SVHN's) holds the pixels as stored, uint8 from 0 to 255: the dataset's
+    ToTensor runs only when it is indexed. Taken as inputs with no division by 255, that is the raw-pixels fact, for
+    the unnormalised-inputs entry; divided, no fact."""
+    code = ("train = torchvision.datasets.FashionMNIST('data', train=True, download=True)\n"
+            "X = train.data.view(-1, 784).float()\ny = train.targets\n")
+    said = "Loss is stuck at 2.30 from the second epoch and accuracy is 10%, tanh MLP, SGD lr=0.05.\n"
+    d = diagnosis(said + code)
+    assert d.matches[0].entry.id == "WR-330"
+    assert any("the paste takes its images from torchvision's FashionMNIST as `train.data`" in e
+               for e in d.matches[0].evidence)
+    scaled = code.replace(".float()", ".float() / 255")
+    assert not any("torchvision's FashionMNIST" in e for m in diagnosis(said + scaled).matches for e in m.evidence)

@@ -683,3 +683,20 @@ def test_a_frozen_tail_whose_rows_the_paste_left_out_is_judged_by_the_steps_it_s
     # (the same eight values over eight steps of a run of 39 are no such tail)
     dense = "Wall time,Step,Value\n" + rows + "".join(f"1715087222.4,{k},0.6589556932449341\n" for k in range(31, 39))
     assert signature_of(scan_text(dense)).name != "stall-after-drop"
+
+
+def test_a_climb_not_yet_non_finite_beside_a_clip_that_never_engaged_is_the_clips_face():
+    """A loss still climbing at the paste's end (no nan printed yet) with its gradient norms printed beside it, all
+    below the clip's max_norm: the clip never shortened a step of the climb, WR-240's face as much as a climb that
+    went on to nan -- first, with the fact said. A threshold the norms passed leaves the plain climb."""
+    rows = [("0.6931", "0.51"), ("0.7402", "2.3"), ("1.1310", "7.9"), ("2.9044", "24.6"), ("9.7731", "80.2"),
+            ("31.220", "263.7")]
+    log = ("loss.backward()\nclip_grad_norm_(model.parameters(), max_norm=500.0)\noptimizer.step()\n"
+           + "".join(f"step {40 * k:<4d} loss {v}  grad_norm {g}\n" for k, (v, g) in enumerate(rows)))
+    d = diagnose(scan(io.BytesIO(log.encode()), "report", None), CATALOG)
+    assert d.signature.name == "climb-despite-clipping"
+    assert d.matches[0].entry.id == "WR-240"
+    assert "gradient clipping at 500 never engaged: the largest gradient norm before the blow-up was 263.7" \
+        in d.matches[0].evidence
+    passed = log.replace("max_norm=500.0", "max_norm=100.0")
+    assert diagnose(scan(io.BytesIO(passed.encode()), "report", None), CATALOG).signature.name == "climbing"

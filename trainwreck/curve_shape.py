@@ -324,6 +324,21 @@ def _signature(ev: Evidence) -> Signature:
     def sig(name: str, facts: list[str]) -> Signature:
         return Signature(name, facts + _hidden_note(ev), warn_index, warn_at)
 
+    def despite_clipping(facts: list[str]) -> Signature | None:
+        """A climb beside a clip that never shortened a step: a threshold the printed norms never reached, or a clip
+        the loop calls after the optimizer's step."""
+        if ev.clip_at is not None and ev.grad_paired and ev.grad_max_before is not None \
+                and ev.grad_max_before <= ev.clip_at:
+            return sig("climb-despite-clipping", facts + [
+                f"gradient clipping at {ev.clip_at:g} never engaged: the largest gradient norm before the blow-up "
+                f"was {fmt(ev.grad_max_before)}"])
+        late = late_clip(ev.prose)
+        if late:
+            out = sig("climb-despite-clipping", facts + [late[0]])
+            out.fix = late[1]
+            return out
+        return None
+
     if t is not None:
         kind = _nonfinite_kind(ev)
         tail = (f"non-finite to the end ({at(ev.count - 1)})" if ev.finite_after == 0
@@ -382,17 +397,8 @@ def _signature(ev: Evidence) -> Signature:
             if warn_index is not None:
                 facts.append(f"a loss watch ({WATCH_RULE}) would have warned at {warn_at}, "
                              f"{counted(t - warn_index, 'value')} before")
-            if ev.clip_at is not None and ev.grad_paired and ev.grad_max_before is not None \
-                    and ev.grad_max_before <= ev.clip_at:
-                facts.append(f"gradient clipping at {ev.clip_at:g} never engaged: the largest gradient norm "
-                             f"before the blow-up was {fmt(ev.grad_max_before)}")
-                return sig("climb-despite-clipping", facts)
-            late = late_clip(ev.prose)
-            if late:
-                facts.append(late[0])
-                out = sig("climb-despite-clipping", facts)
-                out.fix = late[1]
-                return out
+            if clipped := despite_clipping(facts):
+                return clipped
             out = sig("descent-then-climb" if descent else "climb-then-nonfinite", facts)
             if warn_index is None and b < WEAK_CLIMB * a:
                 out.weak = True
@@ -496,9 +502,10 @@ def _signature(ev: Evidence) -> Signature:
                                    "of several steps"])
             out.jumped = True
             return out
-        return sig("climbing", [f"no non-finite value yet, but the loss has risen "
-                                f"{'once' if end_rises == 1 else f'{end_rises} times in a row'} "
-                                f"to {fmt(ev.before[-1])} at the end ({at(ev.count - 1)})"])
+        facts = [f"no non-finite value yet, but the loss has risen {'once' if end_rises == 1 else f'{end_rises} times in a row'} "
+                 f"to {fmt(ev.before[-1])} at the end ({at(ev.count - 1)})"]
+        # (a climb of several steps, not yet non-finite, beside a clip that never engaged is the clip's face too)
+        return despite_clipping(facts) or sig("climbing", facts)
     low = ev.low if ev.low is not None else ev.head[0]
     grows = GROWS_WHEN_HEALTHY.search(f"{ev.loss_named[0]} {ev.prose}")
     slow = _slow_climb(ev) if warn_index is None and not grows else None

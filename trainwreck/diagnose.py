@@ -32,7 +32,7 @@ from .logscan.positions import counted_on, epoch_on, last_epoch, named_step, sta
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_scale_zero
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .paste_facts import (NEGATIVE, RATE_CLIMB, RATE_VANISHED, accumulation_fix, module_replaced_after_optimizer,
-                          pretrained_at_uniform, shuffled_apart, summed_prints, shown_frameworks, uniform_start,
+                          pretrained_at_uniform, shuffled_apart, loaders_shuffled_apart, summed_prints, shown_frameworks, uniform_start,
                           unshuffled_loader)
 from .weighing import (CODE_CONSTRUCTS, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
@@ -567,6 +567,14 @@ def _self_explained(ev: Evidence, c: Context, declared_found: set[str]) -> tuple
                        "labels (slowly, and only a large one). No entry covers this data bug: shuffle "
                        "them together, with one permutation (`idx = np.random.permutation(len(X)); X, y = X[idx], "
                        "y[idx]`)")
+    apart = loaders_shuffled_apart(ev.prose)
+    if apart:
+        return apart, (f"the paste iterates two shuffled DataLoaders together, one of its inputs and one of its labels "
+                       f"(`{apart}`): each loader's sampler draws its own permutation every epoch, so each batch of "
+                       "inputs is paired with the labels of other rows, which say nothing of them -- the loss stays "
+                       "at the uniform guess (ln C for C balanced classes) and the accuracy at the largest class's "
+                       "share, whatever the rate or the initialisation. No entry covers this data bug: put inputs "
+                       "and labels in one dataset (`TensorDataset(X, y)`) and one shuffled loader")
     unshuffled = unshuffled_loader(ev.prose)
     if unshuffled and recurring_swings(ev) >= SWINGS:
         return unshuffled, (f"the paste builds its training DataLoader without shuffle=True (`{unshuffled}`), and "
@@ -672,10 +680,18 @@ HEARSAY = re.compile(r"\b(?:i(?:'ve| have)? (?:read|heard|saw)|(?:someone|people
                      r"according to)\b[^.!?\n]*")
 
 
+# A fear, not a report: "I'm worried the model is broken in fp16", "I wonder if it diverges" (a yes/no question in
+# other words), to the end of its sentence or to a reason given ("I'm worried because the loss is nan" reports one).
+# (not "I'm afraid", which as often says politely that it did: "I'm afraid the loss is nan after epoch 3")
+WORRY = re.compile(r"\b(?:i'?m|i am|we'?re|we are|i was|we were)\s+(?:(?:a bit|a little|really|very|quite|so|getting)\s+)?"
+                   r"(?:worried|concerned|scared|nervous)\b(?:(?!\b(?:because|since|as)\b)[^.!?\n])*|"
+                   r"\bi (?:wonder|fear)\b(?:(?!\b(?:because|since|as)\b)[^.!?\n])*")
+
+
 def _rest_of(normals: list[Normal], prose: str, keep_questions: bool = True) -> str:
     """The words with what the normal behaviours asked about taken out (and the yes/no questions, unless kept, and
-    what the reporter only read or heard)."""
-    rest = HEARSAY.sub(" ", prose.lower())
+    what the reporter only read or heard, or fears)."""
+    rest = WORRY.sub(" ", HEARSAY.sub(" ", prose.lower()))
     rest = rest if keep_questions else YES_NO.sub(" ", rest)
     for n in normals:
         rest = n.asked.sub(" ", rest)
@@ -692,7 +708,8 @@ def _says_more_than(normals: list[Normal], prose: str) -> bool:
         return True
     # "Is my model diverging?" asks a judgement of what it printed, and reports none; "is it normal that it starts
     # diverging after epoch 5?" reports it, and asks only whether that is normal
-    kept = YES_NO.sub(lambda q: q.group(0) if NORMAL_THAT.search(q.group(0)) else " ", HEARSAY.sub(" ", prose.lower()))
+    kept = YES_NO.sub(lambda q: q.group(0) if NORMAL_THAT.search(q.group(0)) else " ",
+                      WORRY.sub(" ", HEARSAY.sub(" ", prose.lower())))
     for n in normals:
         kept = n.asked.sub(" ", kept)
     return bool(broken & ASKED_ONLY & set(tokens(kept)))

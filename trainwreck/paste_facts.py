@@ -52,6 +52,21 @@ RATE_ZERO_WORDS = {"lr", "zero"}
 # precision. (PyTorch's GradScaler has no floor, fairseq's and DeepSpeed's stop at a minimum: either way.)
 SCALE_PRINTED = re.compile(r"(?i)(?<![\w.])(?:loss[ _])?scale['\"]?[ \t]*(?:[:=|][ \t]*)?(\d+(?:\.\d*)?(?:e[-+]?\d+)?)(?![\w.])")
 SCALE_COLLAPSE, SCALES_MIN = 2.0 ** -20, 3
+
+
+@functools.lru_cache(maxsize=4)         # asked once per half-precision entry of one report
+def scale_recovered(prose: str) -> str:
+    """Where the paste prints a dynamic loss scale SCALES_MIN times or more that, after its lowest value, rose again
+    to twice that or more by its last: the words that say so, else "". A scaler doubles its scale only after a run of
+    steps with no overflow (GradScaler's growth_interval, 2000; fairseq's scale_window), so a scale that rose again
+    found one that holds: the steps it skipped before were its calibration, not a run overflowing step after step."""
+    scales = [float(m.group(1)) for m in itertools.islice(SCALE_PRINTED.finditer(prose), 400)]
+    if len(scales) < SCALES_MIN:
+        return ""
+    low = min(range(len(scales)), key=scales.__getitem__)
+    if low == len(scales) - 1 or scales[-1] < 2 * scales[low] or scales[low] <= 0:
+        return ""
+    return f"the loss scale printed beside the loss went down to {fmt(scales[low])} and rose again to {fmt(scales[-1])}"
 # Gradient norms printed layer by layer (`layer 0  3.1e-10` ... `layer 11  1.2e-02`, under words that say they are
 # gradients), DEPTH_DECADES orders of magnitude smaller at the first layer than at the last: the backward pass shrinks
 # through every layer it crosses (a sigmoid's slope is at most 1/4), and the first layers get next to no gradient. A
@@ -727,7 +742,7 @@ SHUFFLED_APART = re.compile(r"(?m)^[ \t]*(?:np\.random|numpy\.random|random|rng)
 # ... or by scikit-learn's `shuffle` given one array a call (`x, y = shuffle(imgs), shuffle(labels)`, or a line each):
 # with no random_state each call draws its own permutation (`shuffle(X, y)` keeps them together)
 PAIR_INPUT = re.compile(r"(?:x|inputs?|features?|images?|imgs?|data|samples?|sequences?|texts?)(?:_\w{1,10})?")
-PAIR_LABEL = re.compile(r"(?:y|labels?|targets?|classes|gt)(?:_\w{1,10})?")
+PAIR_LABEL = re.compile(r"(?:y|labels?|lbls?|targets?|classes|gt)(?:_\w{1,10})?")
 ONE_ARRAY_SHUFFLE = re.compile(r"(?<![\w.])(?:sklearn\.utils\.)?shuffle\([ \t]*(?P<a>[A-Za-z_][\w.\[\]]{0,40})[ \t]*\)")
 
 
@@ -754,6 +769,37 @@ LOADER_CALL = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,40})[ \t]*=[ \t]*(?:torch\.u
                          r"(?P<args>[^()]{0,400}(?:\([^()]{0,80}\)[^()]{0,400}){0,4})\)")
 SHUFFLED_ARG = re.compile(r"\bshuffle[ \t]*=[ \t]*(?!False\b)\w|\b(?:batch_)?sampler[ \t]*=")
 NOT_TRAINING_LOADER = re.compile(r"(?i)val|valid|test|eval|dev")
+
+
+# ... or by two shuffled DataLoaders, one of the inputs and one of the labels, iterated together (`zip(img_loader,
+# lbl_loader)`): each loader's sampler draws its own permutation every epoch. By the loaders' names, or the one array each
+# one's dataset wraps (`TensorDataset(X)`, `TensorDataset(y)`): not two loaders of whole examples (a labelled and an
+# unlabelled one, a source and a target domain), which are zipped on purpose.
+LOADER_STEM = re.compile(r"(?i)_?(?:data_?)?(?:loader|dl|iter)$")
+ONE_ARRAY_DATASET = re.compile(r"^\s*(?:torch\.utils\.data\.)?TensorDataset\(\s*(?P<a>[A-Za-z_]\w{0,40})\s*\)")
+ZIPPED = re.compile(r"\bzip\(\s*(?P<a>[A-Za-z_]\w{0,40})\s*,\s*(?P<b>[A-Za-z_]\w{0,40})\s*\)")
+
+
+def loaders_shuffled_apart(prose: str) -> str:
+    """The zip, quoted, where the paste iterates two shuffled DataLoaders together, one of its inputs and one of its
+    labels; ''."""
+    code = code_of(prose)
+    if "zip(" not in code:
+        return ""
+    roles = {}
+    for m in itertools.islice(LOADER_CALL.finditer(code), 20):
+        if not SHUFFLED_ARG.search(m.group("args")) or "sampler" in m.group("args"):
+            continue
+        one = ONE_ARRAY_DATASET.match(m.group("args"))
+        names = [LOADER_STEM.sub("", m.group("name"))] + ([one.group("a")] if one else [])
+        role = {"input" for n in names if PAIR_INPUT.fullmatch(n.lower()) or n == "X"} | \
+               {"label" for n in names if PAIR_LABEL.fullmatch(n.lower()) or n == "Y"}
+        if len(role) == 1:
+            roles[m.group("name")] = role.pop()
+    for z in itertools.islice(ZIPPED.finditer(code), 20):
+        if {roles.get(z.group("a")), roles.get(z.group("b"))} == {"input", "label"}:
+            return z.group(0)
+    return ""
 
 
 def unshuffled_loader(prose: str) -> str:
@@ -935,6 +981,11 @@ NOT_INPUT_NAME = re.compile(r"(?i)mask|label|target|seg|gt|\by\b|\by_")
 # ... or images loaded with Keras's load_data() for a dataset whose pixels it returns as uint8 from 0 to 255 (the
 # docstrings of keras/src/datasets/mnist.py, fashion_mnist.py, cifar10.py and cifar100.py at v3.6.0), never scaled
 KERAS_UINT8 = re.compile(r"\b(?P<name>mnist|fashion_mnist|cifar10|cifar100)\.load_data\(")
+# ... or taken from a torchvision dataset's `.data`, which holds its pixels as stored, uint8 from 0 to 255 (MNIST and its
+# kin a tensor, CIFAR and SVHN an array): the transform that would scale them (ToTensor) runs only when the dataset is
+# indexed, never on `.data`
+TORCHVISION_UINT8 = re.compile(r"(?P<var>\b[A-Za-z_]\w{0,30})\s*=\s*(?:torchvision\.)?datasets\.(?P<name>MNIST|FashionMNIST|"
+                               r"KMNIST|EMNIST|QMNIST|CIFAR10|CIFAR100|SVHN)\(")
 # ... or read by an image reader that gives 8-bit pixels (OpenCV's imread, PIL's Image.open, imageio's and scikit-image's
 # imread -- not Matplotlib's, which gives a PNG as floats in [0, 1]) and made a tensor as they are: `x =
 # torch.tensor(img, dtype=torch.float32)`, with no division of that image or that tensor by 255 in the paste
@@ -1261,6 +1312,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         elif loaded and not DIVIDED_255.search(ev.prose):
             out["raw-pixels"] = (f"the paste loads {loaded.group('name')} with Keras's load_data(), whose pixels are "
                                  "uint8 from 0 to 255, and scales them nowhere: raw 8-bit pixel values, fed as they are")
+        elif (raw := _dataset_data(ev.prose)) and not DIVIDED_255.search(ev.prose):
+            out["raw-pixels"] = (f"the paste takes its images from torchvision's {raw[0]} as `{raw[1]}.data`, its pixels "
+                                 "as stored, uint8 from 0 to 255 (the dataset's transform runs only when it is indexed), "
+                                 "and scales them nowhere: raw 8-bit pixel values, fed as they are")
         elif (reader := IMAGE_READER.search(ev.prose)) and (made := _image_tensor_unscaled(ev.prose)):
             # (OpenCV's imread with no flag always gives 8-bit pixels; the others give a file's own depth: a 16-bit
             # greyscale PNG or TIFF as uint16, up to 65535)
@@ -1332,6 +1387,14 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                     f"and the last {len(ev.accuracy_tail)} printed) while the loss barely "
                                     "moved: the model learns, and the loss does not show it")
     return out
+
+
+def _dataset_data(prose: str) -> tuple[str, str] | None:
+    """(the dataset, its variable) where the paste builds a torchvision image dataset and reads its `.data`; or None."""
+    for m in itertools.islice(TORCHVISION_UINT8.finditer(prose), 5):
+        if re.search(rf"\b{re.escape(m.group('var'))}\.data\b", prose[m.end():]):
+            return m.group("name"), m.group("var")
+    return None
 
 
 def _image_tensor_unscaled(prose: str) -> str:

@@ -15,7 +15,7 @@ from .entry import TRACES, Entry, template_pattern
 from .logscan import Evidence, MessageFinder, dialects
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY
 from .logscan.stops import names_no_cause
-from .paste_facts import (PAIRWISE, RATE_CLIMBS, LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, ONE_BATCH_WORDS, FIRST_LAYERS_WORDS, SCALES_WORDS,
+from .paste_facts import (PAIRWISE, RATE_CLIMBS, scale_recovered, LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, ONE_BATCH_WORDS, FIRST_LAYERS_WORDS, SCALES_WORDS,
                           CLIP_UNENGAGED_WORDS, HIGH_ADAPTIVE_WORDS,
                           SINGULAR_SLOPE_WORDS, ACCURACY_WORDS,
                           CLEARED_EACH_STEP, CONSTANT_FEATURE_WORDS, DENSE, EXP_OVERFLOW_WORDS, FLOOR_WORDS,
@@ -601,6 +601,14 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         shares = [(t, seen, share / 2 if SCALER.search(t) else share) for t, seen, share in shares]
         against.append("the loss climbed before the loss scaler's overflows: a loss that explodes overflows float16 "
                        "too, so they count half here")
+    # ... and none where the paste's loss stayed finite and its printed scale rose again after its skips: the scaler
+    # calibrated, and found a scale that holds
+    if entry.id in w.precision and c.ev.first_nonfinite is None and any(SCALER.search(t) for t, _s, _w in shares) \
+            and (rose := scale_recovered(c.ev.prose)):
+        shares = [(t, seen, 0.0 if SCALER.search(t) else share) for t, seen, share in shares]
+        against.append(f"{rose}, and the loss stayed finite: a scaler doubles its scale only after a run of steps "
+                       "with no overflow, so the steps it skipped were its calibration, and its overflow messages are "
+                       "no evidence of a failure")
     hits = [(text, seen) for text, seen, share in shares if share > 0]
     if hits:
         parts["messages"] = sum(share for _text, _seen, share in shares)

@@ -466,7 +466,11 @@ def table_column(first: bytes, prints: bool = True) -> tuple | None:
 # A loop's own print of three values or more, its count first (`print(step, round(loss.item(), 4), gmax)`), pasted
 # above the lines it printed (`0 0.6952 0.003418`): its arguments are the table's header, and the one that names the
 # loss is its column -- three rows of that many fields at least, each a count and numbers
-PRINT_CALL = re.compile(rb"(?m)^[ \t]*print\((?P<args>[^\n]{3,200})\)[ \t]*$")
+PRINT_CALL = re.compile(rb"(?m)^[ \t]*print\((?P<args>[^\n]{3,200})\)[ \t]*$"
+                        # ... or the same header said in a sentence ending in a colon ("I also printed step,
+                        # loss.item(), scaler.get_scale():")
+                        rb"|^[^\n]{0,80}?\b(?i:printed|printing|logged|logging|print|log)[ \t]+"
+                        rb"(?P<said>[^\n:]{3,200}?)[ \t]*:[ \t]*$")
 # (the loss by name, `loss`, `train_loss`, `running_loss`, `round(loss.item(), 4)` -- not a count of losses, a loss
 # scale or weight, nor a validation loss)
 LOSS_ARG = re.compile(rb"(?i)(?<![a-z])(?:\w{0,20}_)?(?:loss|cost)\b(?!_?(?:scale|weight|fn|type|es)\b)")
@@ -477,7 +481,7 @@ PRINT_ROWS = 200          # the lines after the print where its rows are looked 
 def _print_header(first: bytes) -> tuple | None:
     window = first[:DETECT_WINDOW]
     for m in itertools.islice(PRINT_CALL.finditer(window), 10):
-        args = _top_level_args(m.group("args"))
+        args = _top_level_args(m.group("args")) if m.group("args") else _top_level_args(m.group("said"))
         losses = [k for k, a in enumerate(args) if k and LOSS_ARG.search(a) and not NOT_LOSS_ARG.search(a)]
         if len(args) < 3 or len(losses) != 1:
             continue
