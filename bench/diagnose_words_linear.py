@@ -103,7 +103,11 @@ WHOLE_LEADS = ("loss: ", "step 1 loss 0.5 lr ", "avg loss 0.5\nLoss: ", "12", "C
                # place it still broke at, a later place instead, a bound on what exp takes, a few steps later)
                "the iou stays at ", "val_mean_io_u: 0.5000 ", "no matter the ", "I tried Adam 1e-4 ",
                "What I tried:\n- lr 0.05 still ", "lr 0.1 explodes around batch 8 ", "logits at most ", "nan a few ",
-               "step,train_loss_smoothed\n", "crit = nn.GaussianNLLLoss(")
+               "step,train_loss_smoothed\n", "crit = nn.GaussianNLLLoss(",
+               # (the forty-fourth's: a fear beside a normal asked about, a header said in a sentence, a scale that rose
+               # again, loaders zipped, a torchvision dataset's pixels)
+               "gradient overflow, skipping step. I'm worried ", "I printed step, ", "loss 1 loss_scale=",
+               "x_loader = DataLoader(TensorDataset(", "zip(x_loader, ", "train = datasets.MNIST(\ntrain.data")
 # ... and units that only a whole paste of them exercises: an exp's literal argument before a run of spaces (`exp(1`
 # before 400 spaces took 17 s); a progress line's updates before a nan
 WHOLE_PAIRS = [("", "np.exp(1" + " " * 150 + "x)\n"), ("", "\rloss: 0.5 loss: nan "), ("", "loss 1 (a 1.1 "),
