@@ -847,3 +847,41 @@ def test_an_op_the_entrys_page_shows_counts_twice_for_it_but_rules_no_other_out(
     sqrt = diagnosis("RuntimeError: Function 'SqrtBackward0' returned nan values in its 0th output.\n")
     assert sqrt.verdict == "failure" and sqrt.matches[0].entry.id == "WR-050"
     assert not any("counts twice" in e for e in sqrt.matches[0].evidence)
+
+
+def test_a_count_of_epochs_after_up_to_is_no_loss_value_and_a_nan_denied_in_another_language_is_none():
+    """"0.4127 at every epoch up to 300": 300 is the epochs' count, not a loss of 300 (a jump of x727 that was
+    never printed); "ni nan", "sin nan", "kein nan", "没有nan" deny the nan as "no nan" does."""
+    said = "The loss went 0.69, 0.52, then jumped to 1.7, then it was 0.4127 at every epoch up to 300. No errors.\n"
+    d = diagnosis(said)
+    assert d.evidence.count == 4 and d.evidence.last == 0.4127
+    for denied in ("no hay ningún error ni nan", "sin nan", "kein nan", "没有nan", "nor nan"):
+        text = f"La loss baja de 1.9 a 0.7 y luego 0.21, {denied}.\n"
+        assert diagnosis(text).evidence.first_nonfinite is None, denied
+    assert diagnosis("La loss baja de 1.9 a 0.7 y luego 0.21, y luego nan.\n").evidence.first_nonfinite == 3
+    from trainwreck.wording import said_unnegated
+    assert not said_unnegated("no hay ningun error ni nan", {"nan"}) and said_unnegated("y luego nan", {"nan"})
+
+
+def test_a_loss_named_for_an_overlap_score_is_no_score():
+    """Darknet prints `iou_loss = 1.239811` (a CIoU loss reaches 2 and more); a Dice loss is 1 minus the score: neither
+    is an overlap score outside [0, 1], which the labels entry takes as targets out of range. `IoU: 1.3` still is."""
+    from trainwreck.wording import SCORE
+    assert not SCORE.search("class_loss = 0.413207, iou_loss = 1.239811, total_loss = 1.653018")
+    assert not SCORE.search("dice_coef_loss: 1.07") and not SCORE.search("dice loss 1.2")
+    assert SCORE.search("mean IoU: 1.3") and SCORE.search("dice score 1.2")
+
+
+def test_words_that_the_run_stopped_learning_beside_a_flat_tail_are_more_than_a_large_start():
+    """A large first loss is normal when it falls; "and then it's 2.3013 every epoch, it doesn't learn at all" beside
+    printed values that stopped (the last three equal to within 1%) reports a run that never learned: no normal answer.
+    "won't go down for a few iterations" beside one value is the large start itself."""
+    lines = ["Epoch 1/10 - loss: 31.8820 - accuracy: 0.0987", "Epoch 2/10 - loss: 2.3026 - accuracy: 0.0991",
+             "Epoch 3/10 - loss: 2.3026 - accuracy: 0.0991", "Epoch 4/10 - loss: 2.3025 - accuracy: 0.0991"]
+    log = "\n".join(lines) + "\n"
+    said = "The first epoch loss is huge, and then it stays at 2.3026: the model doesn't learn at all.\n"
+    assert diagnosis(said + log).verdict != "normal"
+    asked = "The first epoch loss is huge, is that normal?\n"
+    assert diagnosis(asked + log).verdict == "normal"
+    one = "The first loss is huge and won't go down for a few iterations.\n 9: 495.896484, 496.732147 avg loss\n"
+    assert diagnosis(one).verdict == "normal"

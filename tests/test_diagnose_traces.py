@@ -700,3 +700,17 @@ def test_a_climb_not_yet_non_finite_beside_a_clip_that_never_engaged_is_the_clip
         in d.matches[0].evidence
     passed = log.replace("max_norm=500.0", "max_norm=100.0")
     assert diagnose(scan(io.BytesIO(passed.encode()), "report", None), CATALOG).signature.name == "climbing"
+
+
+def test_a_loss_that_halved_but_stayed_enormous_keeps_its_enormous_start():
+    """8.4e9 falling to 1.9e8 has halved, and is still no loss a classifier's mean cross-entropy reaches by learning:
+    the run was broken from the start (here by weights drawn at std 1), not healthy. One that fell below the enormous
+    range learned."""
+    values = ["8419233792.0", "3127608064.0", "1702935424.0", "918220800.0", "187736352.0"]
+    # (the accuracy moves, 0.14 to 0.28: no "never learned" keeps the start enormous; the loss's own range does)
+    log = "".join(f"Epoch {e}/5 | loss: {v} | acc: 0.{10 + 4 * e}\n" for e, v in enumerate(values, start=1))
+    code = "for m in model.modules():\n    if isinstance(m, nn.Linear):\n        nn.init.normal_(m.weight, std=1.0)\n"
+    d = diagnose(scan(io.BytesIO((code + log).encode()), "report", None), CATALOG)
+    assert d.signature.enormous_start and d.matches[0].entry.id == "WR-120"
+    learned = log.replace("187736352.0", "2.1")
+    assert not signature_of(scan(io.BytesIO(learned.encode()), "report", None)).enormous_start

@@ -269,7 +269,11 @@ def signature_of(ev: Evidence) -> Signature:
     first = ev.head[0] if ev.head else None
     mean_ce = ev.mean_loss and _accuracy_printed(ev) and not NOT_A_MEAN.search(ev.prose)
     stuck = _accuracy_stuck(ev)
-    fell = first is not None and ev.low is not None and ev.low <= first / 2
+    halved = first is not None and ev.low is not None and ev.low <= first / 2
+    # (fallen to half its first value; for a classifier, an accuracy printed beside its loss, out of the enormous range
+    # too: a cross-entropy that fell from 8e9 to 2e8 is still broken, where a squared error on prices in dollars may
+    # fall from 2e5 to 1e5 as it learns)
+    fell = halved and (ev.low < (ENORMOUS_MEAN_CE if mean_ce else ENORMOUS_START) or not _accuracy_printed(ev))
     one_then_broken = out.name == "few-values" and ev.count >= 2 and ev.first_nonfinite == 1
     if ((out.name not in ("no-loss", "few-values", "nonfinite-from-start", "nonfinite-throughout") or one_then_broken)
             and first is not None and math.isfinite(first)
@@ -290,7 +294,7 @@ def signature_of(ev: Evidence) -> Signature:
             + (f"; the accuracy printed beside it stayed within {ACCURACY_MOVED * 100:g} points ("
                f"between {fmt(min(ev.accuracy_head + ev.accuracy_tail))} and {fmt(max(ev.accuracy_head + ev.accuracy_tail))}"
                "), so the fall that followed was no learning"
-               if stuck and fell else ""))
+               if stuck and halved else ""))
         out.facts.append(out.enormous_start)
         out.start_updated = bool(mean_ce and _once_an_epoch(ev))
     ceiling = ceiling_fact(ev)

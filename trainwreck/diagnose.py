@@ -698,6 +698,17 @@ def _rest_of(normals: list[Normal], prose: str, keep_questions: bool = True) -> 
     return rest
 
 
+def _stopped_learning(d: Diagnosis) -> bool:
+    """Do the words say, outside a question, that the run does not learn, and do its last three values agree, equal
+    to within FLAT? "The first epoch loss is big and then it's 2.3013 every epoch -- my network doesn't learn at
+    all" asks about a large start and reports a run that stopped; "won't go down for several iterations" beside one
+    value is the large start itself."""
+    ev = d.evidence
+    tail = ev.before[-3:] if ev.first_nonfinite is None else []
+    return len(tail) == 3 and min(tail) > 0 and max(tail) <= (1 + FLAT) * min(tail) \
+        and says_not_learning(_rest_of(d.normal, ev.prose, keep_questions=False))
+
+
 def _says_more_than(normals: list[Normal], prose: str) -> bool:
     """Do the words, the normal behaviours asked about taken out, still say the run broke? "My loss is huge from
     the first epoch and then becomes nan" asks about a large start, and reports a nan; so does "Is it normal that
@@ -748,7 +759,8 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     # own numbers, held to arithmetic, show a failure no normal behaviour makes)
     floored = top is not None and top.parts.get("softmax-floor", 0) > 0
     specific = (d.signature.name in TRACES and not faint) or declared or impossible or floored
-    if d.normal and not failure_shown and not specific and not _says_more_than(d.normal, d.evidence.prose):
+    if d.normal and not failure_shown and not specific and not _says_more_than(d.normal, d.evidence.prose) \
+            and not _stopped_learning(d):
         d.verdict, d.ask = "normal", d.normal[0].decide
         # (a check of the loss values that the log already gave, SHAPE_MIN or more of them, is the one just made)
         if d.ask.startswith("the loss values") and d.evidence.count >= SHAPE_MIN:

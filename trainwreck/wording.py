@@ -554,7 +554,10 @@ def _clause_of(sentence: str, m: re.Match) -> str:
     return sentence[start:min(ends) if ends else len(sentence)]
 
 
-NEGATORS = frozenset("no not nothing none never without".split())
+# (and "nor", and the same in the languages whose reports are read for a nan denied: Spanish ni, sin, ningún, French
+# sans, aucun, German kein, ohne, Portuguese nem, sem, nenhum, Italian senza, nessun -- "no hay ningún error ni nan")
+NEGATORS = frozenset("no not nothing none never without nor ni sin ningun ninguna ninguno sans aucun aucune kein keine "
+                     "keinen ohne nem sem nenhum nenhuma senza nessun nessuna".split())
 
 
 # ... and the verbs that keep a thing away ("GradScaler is there to avoid NaN/inf")
@@ -622,7 +625,10 @@ LIKELIHOOD = re.compile(r"likelihood|log[ _-]?prob|\blog[ _-]?p\b|densit(?:y|ies
                         r"|variational|\bkl\b", re.I)
 # An overlap score is in [0, 1] whatever the model predicts, as long as the targets are: a Dice or
 # IoU printed outside that range means the targets are not (a 0/255 mask gives a Dice above 1).
-SCORE = re.compile(r"\b(?:dice|iou|jaccard|dsc)[a-z_ ]{0,20}?[:=\s-]\s*(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?![\d.%])", re.I)
+# (not a loss named for the score, `iou_loss = 1.2398`, `dice_coef_loss: 1.07`: a CIoU or GIoU loss reaches 2 and more, and a
+# Dice loss is 1 minus the score)
+SCORE = re.compile(r"\b(?:dice|iou|jaccard|dsc)(?![a-z_ ]{0,12}loss)[a-z_ ]{0,20}?[:=\s-]\s*(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)"
+                   r"(?![\d.%])", re.I)
 
 
 # A loss written as minus an overlap score (`return -(2 * inter + s) / (...)`, `bce - dice_coef`): below zero by design,

@@ -61,7 +61,7 @@ TOKEN = re.compile(
     # ("0.4 after 5 and 0.3 after 10"): not a value either
     rb"|(?P<count>(?<![\w.~])~?[ \t]*\d[\d,]*(?:\.\d+)?(?:[ \t]*(?:-|\xe2\x80\x93)[ \t]*\d[\d,]*)?[ \t]*(?:%|(?i:"
     + _UNIT + rb"))"
-    rb"|(?<![\w])(?i:after|by|until|till|around|within|for|in)[ \t]+~?\d+(?![\w.]|[ \t]*[-\xe2])"
+    rb"|(?<![\w])(?i:after|by|until|till|around|within|for|in|up[ \t]+to)[ \t]+~?\d+(?![\w.]|[ \t]*[-\xe2])"
     # ... or a change, not a value: "crawling down by ~0.005 per epoch", "drops 0.01 each step"
     rb"|(?<![\w])(?i:by)[ \t]+~?[ \t]*" + NUMBER + rb"|~?" + NUMBER + rb"[ \t]+(?i:per|each|every|a)[ \t]+"
     rb"(?i:epoch|step|iteration|iter|batch|update)\b"
@@ -91,8 +91,12 @@ TOKEN = re.compile(
     rb"|(?P<value>(?:(?<![\w.\-/+,])|(?<=\d-)|(?<=\d\xe2\x80\x93)|(?<=[^\d],))~?[ \t]*" + NUMBER + rb")(?![\w]|\.\d|/\d|,\d|-(?:[A-Za-z]|[\x80-\xff]))"
     # a digit of something else (a date, a version, a shape): it breaks the values as another number does
     rb"|(?P<digit>\d)")
-# a nan the words deny: "no nan", "not nan", "never inf", "without nan"
-DENIED = re.compile(rb"(?i)\b(?:no|not|never|without|nor|isn't|wasn't|aren't)\b[^.;\n]{0,20}$")
+# a nan the words deny: "no nan", "not nan", "never inf", "without nan"; and in the other languages read for values:
+# Spanish "ni nan", "sin nan", French "sans", "aucun", "pas de", German "kein", "ohne", Portuguese "nem", "sem",
+# Italian "senza", "nessun", Russian "нет", "без", "ни", Chinese 没有 and 无
+DENIED = re.compile(rb"(?i)(?:\b(?:no|not|never|without|nor|isn't|wasn't|aren't|ni|sin|ning\xc3\xban|ninguna?|sans|aucune?|"
+                    rb"pas|keine?[nm]?|ohne|nem|sem|nenhuma?|senza|nessuno?|\xd0\xbd\xd0\xb5\xd1\x82|\xd0\xb1\xd0\xb5\xd0\xb7|"
+                    rb"\xd0\xbd\xd0\xb8)\b|\xe6\xb2\xa1\xe6\x9c\x89|\xe6\x97\xa0)[^.;\n]{0,20}$")
 MIN_RUN = 3
 # A line that ends in a colon introduces the next one, which goes on its sentence ("the average loss per epoch comes
 # out like this:" above "epoch 1: 9.84, epoch 2: 31.27, epoch 3: 18.55")
