@@ -32,6 +32,11 @@ def test_a_fear_reports_no_failure():
     assert diagnosis(said + WARNING + after.replace("I'm worried the model is broken", "the model is broken")).verdict \
         == "failure"
     assert diagnosis(said + WARNING + after.replace("I'm worried", "I wonder whether")).verdict == "normal"
+    # (nor "I wonder why", which asks why it did; a nan named in the fear was printed)
+    assert diagnosis(said + WARNING + after.replace("I'm worried the model is broken in fp16 or that steps get lost",
+                                                    "I wonder why the model is broken in fp16")).verdict == "failure"
+    assert diagnosis(said + WARNING + after.replace("the model is broken in fp16 or that steps get lost",
+                                                    "the loss shows nan in fp16")).verdict != "normal"
     # (a reason given is a report: "I'm worried because the model is broken")
     assert diagnosis(said + WARNING + after.replace("I'm worried the model", "I'm worried because the model")).verdict \
         == "failure"

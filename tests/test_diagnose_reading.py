@@ -855,7 +855,8 @@ def test_a_count_of_epochs_after_up_to_is_no_loss_value_and_a_nan_denied_in_anot
     said = "The loss went 0.69, 0.52, then jumped to 1.7, then it was 0.4127 at every epoch up to 300. No errors.\n"
     d = diagnosis(said)
     assert d.evidence.count == 4 and d.evidence.last == 0.4127
-    for denied in ("no hay ningún error ni nan", "sin nan", "kein nan", "没有nan", "nor nan"):
+    for denied in ("no hay ningún error ni nan", "ningún nan", "sin nan", "kein nan", "без nan", "нет nan", "没有nan",
+                   "nor nan"):
         text = f"La loss baja de 1.9 a 0.7 y luego 0.21, {denied}.\n"
         assert diagnosis(text).evidence.first_nonfinite is None, denied
     assert diagnosis("La loss baja de 1.9 a 0.7 y luego 0.21, y luego nan.\n").evidence.first_nonfinite == 3

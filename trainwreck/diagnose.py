@@ -681,11 +681,13 @@ HEARSAY = re.compile(r"\b(?:i(?:'ve| have)? (?:read|heard|saw)|(?:someone|people
 
 
 # A fear, not a report: "I'm worried the model is broken in fp16", "I wonder if it diverges" (a yes/no question in
-# other words), to the end of its sentence or to a reason given ("I'm worried because the loss is nan" reports one).
-# (not "I'm afraid", which as often says politely that it did: "I'm afraid the loss is nan after epoch 3")
+# other words), to the end of its sentence, to a reason given ("I'm worried because the loss is nan" reports one) or
+# to a nan or an inf it names, which a run printed ("I'm worried that the loss shows nan").
+# (not "I'm afraid", which as often says politely that it did: "I'm afraid the loss is nan after epoch 3"; nor "I
+# wonder why", which asks why it did)
+_FEARED = r"(?:(?!\b(?:because|since|as|nan|inf|infinity)\b)[^.!?\n])*"
 WORRY = re.compile(r"\b(?:i'?m|i am|we'?re|we are|i was|we were)\s+(?:(?:a bit|a little|really|very|quite|so|getting)\s+)?"
-                   r"(?:worried|concerned|scared|nervous)\b(?:(?!\b(?:because|since|as)\b)[^.!?\n])*|"
-                   r"\bi (?:wonder|fear)\b(?:(?!\b(?:because|since|as)\b)[^.!?\n])*")
+                   r"(?:worried|concerned|scared|nervous)\b" + _FEARED + r"|\bi (?:wonder|fear)\s+(?:if|whether)\b" + _FEARED)
 
 
 def _rest_of(normals: list[Normal], prose: str, keep_questions: bool = True) -> str:

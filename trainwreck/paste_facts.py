@@ -67,6 +67,8 @@ def scale_recovered(prose: str) -> str:
     if low == len(scales) - 1 or scales[-1] < 2 * scales[low] or scales[low] <= 0:
         return ""
     return f"the loss scale printed beside the loss went down to {fmt(scales[low])} and rose again to {fmt(scales[-1])}"
+
+
 # Gradient norms printed layer by layer (`layer 0  3.1e-10` ... `layer 11  1.2e-02`, under words that say they are
 # gradients), DEPTH_DECADES orders of magnitude smaller at the first layer than at the last: the backward pass shrinks
 # through every layer it crosses (a sigmoid's slope is at most 1/4), and the first layers get next to no gradient. A

@@ -94,9 +94,11 @@ TOKEN = re.compile(
 # a nan the words deny: "no nan", "not nan", "never inf", "without nan"; and in the other languages read for values:
 # Spanish "ni nan", "sin nan", French "sans", "aucun", "pas de", German "kein", "ohne", Portuguese "nem", "sem",
 # Italian "senza", "nessun", Russian "нет", "без", "ни", Chinese 没有 and 无
-DENIED = re.compile(rb"(?i)(?:\b(?:no|not|never|without|nor|isn't|wasn't|aren't|ni|sin|ning\xc3\xban|ninguna?|sans|aucune?|"
-                    rb"pas|keine?[nm]?|ohne|nem|sem|nenhuma?|senza|nessuno?|\xd0\xbd\xd0\xb5\xd1\x82|\xd0\xb1\xd0\xb5\xd0\xb7|"
-                    rb"\xd0\xbd\xd0\xb8)\b|\xe6\xb2\xa1\xe6\x9c\x89|\xe6\x97\xa0)[^.;\n]{0,20}$")
+# (a word's edges by hand: in a pattern over bytes, \b sees no letter in a UTF-8 one, so "нет" would have none)
+DENIED = re.compile(rb"(?i)(?:(?<![\w\x80-\xff])(?:no|not|never|without|nor|isn't|wasn't|aren't|ni|sin|ning\xc3\xban|"
+                    rb"ninguna?|sans|aucune?|pas|keine?[nm]?|ohne|nem|sem|nenhuma?|senza|nessuno?|\xd0\xbd\xd0\xb5\xd1\x82|"
+                    rb"\xd0\xb1\xd0\xb5\xd0\xb7|\xd0\xbd\xd0\xb8)(?![\w\x80-\xff])|\xe6\xb2\xa1\xe6\x9c\x89|\xe6\x97\xa0)"
+                    rb"[^.;\n]{0,20}$")
 MIN_RUN = 3
 # A line that ends in a colon introduces the next one, which goes on its sentence ("the average loss per epoch comes
 # out like this:" above "epoch 1: 9.84, epoch 2: 31.27, epoch 3: 18.55")
