@@ -886,3 +886,9 @@ def test_words_that_the_run_stopped_learning_beside_a_flat_tail_are_more_than_a_
     assert diagnosis(asked + log).verdict == "normal"
     one = "The first loss is huge and won't go down for a few iterations.\n 9: 495.896484, 496.732147 avg loss\n"
     assert diagnosis(one).verdict == "normal"
+
+
+def test_a_whole_number_one_word_before_its_unit_is_a_count():
+    """"for the first ~200 optimizer steps (0.69 -> 0.21)": 200 counts steps, and is no first loss of 200."""
+    d = diagnosis("The loss fell for the first ~200 optimizer steps, 0.69, 0.45, 0.21, then 0.35, 0.9, 2.7 and nan.\n")
+    assert d.evidence.head[0] == 0.69 and 200.0 not in d.evidence.head

@@ -5177,3 +5177,54 @@ def test_a_torchvision_datasets_data_is_its_raw_pixels():
                for e in d.matches[0].evidence)
     scaled = code.replace(".float()", ".float() / 255")
     assert not any("torchvision's FashionMNIST" in e for m in diagnosis(said + scaled).matches for e in m.evidence)
+
+
+def test_the_masks_own_keras_generator_built_to_rescale_scales_them_like_images():
+    """Masks said to hold 0 and 1, given to a Keras ImageDataGenerator of their own built with the images' arguments
+    (`ImageDataGenerator(**args)`, `args = dict(rescale=1./255, ...)`): it multiplies every batch it standardizes, so
+    they come out 0 and 0.0039 -- WR-320's fourth face, as torchvision's ToTensor is. Not a mask generator built
+    without rescale, nor masks said to hold 0 and 255."""
+    code = ("aug = dict(rescale=1./255, horizontal_flip=True)\nimg_gen = ImageDataGenerator(**aug)\n"
+            "seg_gen = ImageDataGenerator(**aug)\n"
+            "masks = seg_gen.flow_from_directory('train/masks', class_mode=None, seed=7)\n")
+    said = "The binary masks are 0 and 1 (checked with np.unique). The predicted masks are empty, dice 0.00 every epoch.\n"
+    from trainwreck.paste_facts import mask_to_tensor
+    assert mask_to_tensor(said + code) == "seg_gen = ImageDataGenerator(**aug)"
+    d = diagnosis(said + code)
+    assert d.matches[0].entry.id == "WR-320"
+    assert any("builds their own Keras generator to rescale them (`seg_gen = ImageDataGenerator(**aug)`)" in e
+               for e in d.matches[0].evidence)
+    assert mask_to_tensor(said + code.replace("rescale=1./255, ", "")) == ""
+    assert mask_to_tensor(said.replace("0 and 1", "0 and 255") + code) == ""
+
+
+def test_a_number_said_stuck_with_another_quantity_as_its_subject_is_not_the_loss():
+    """"Accuracy is stuck at 0.7784 from epoch 2 on" says the accuracy froze, not the loss: no frozen loss of 0.7784
+    (which had named WR-140 with confidence beside a loss falling to 0.0061). Said of the loss, it is read."""
+    log = "".join(f"Epoch {e}/9 - loss: {v} - accuracy: 0.7784\n" for e, v in
+                  enumerate(["0.1843", "0.0268", "0.0121", "0.0083", "0.0069", "0.0064"], start=1))
+    d = diagnosis(log + "Accuracy is stuck at 0.7784 from epoch 2 on.\n")
+    assert not any("the loss froze" in f for f in d.signature.facts)
+    from trainwreck.curve_shape import OTHER_SUBJECT
+    assert OTHER_SUBJECT.search("the val mean_io_u is ") and not OTHER_SUBJECT.search("accuracy is fine but the loss is ")
+
+
+def test_a_classifiers_first_loss_ten_times_ln_k_for_the_classes_named_is_an_enormous_start():
+    """A mean cross-entropy starts near ln K: 38.4 on MNIST's ten classes is 16.7 times ln 10, a label's logit far
+    below the largest -- an enormous start for those classes (ENORMOUS_MEAN_CE's bound, 10 ln K, at this K), which no
+    normal answer about spikes replaces, and beside weights drawn at std 1, WR-120. Under ten times, or with no class
+    count, or a summed loss, it is not."""
+    code = ("loss = optax.softmax_cross_entropy(logits, y).mean()\n"
+            "params.append((jax.random.normal(k, (m, n)), jnp.zeros(n)))\n")
+    said = "MNIST MLP in JAX, the loss jumps around a lot, is that normal?\n"
+    log = "".join(f"step {s:4d} | loss {v} | acc {a}\n" for s, v, a in
+                  [(0, "38.41", "0.09"), (100, "51.10", "0.12"), (200, "33.78", "0.13"), (300, "44.27", "0.10"),
+                   (400, "40.99", "0.14"), (500, "29.55", "0.18")])
+    d = diagnosis(said + code + log)
+    assert d.signature.enormous_start and "ln 10 = 2.3 here (the paste names MNIST), and this is 16.7 times" \
+        in d.signature.enormous_start
+    assert d.verdict != "normal" and d.matches[0].entry.id == "WR-120"
+    small = log.replace("38.41", "18.41")
+    assert not diagnosis(said + code + small).signature.enormous_start
+    assert not diagnosis(said.replace("MNIST ", "") + code + log).signature.enormous_start
+    assert not diagnosis(said + code.replace(".mean()", ".sum()") + log).signature.enormous_start

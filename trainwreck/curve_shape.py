@@ -15,7 +15,7 @@ import statistics
 from dataclasses import dataclass, field, replace
 
 from .ceilings import ceiling_fact
-from .class_count import at_uniform, classes_or_vocabulary
+from .class_count import at_uniform, classes_named, classes_or_vocabulary
 from .logscan import KEEP, Evidence
 from .logscan.positions import epoch_number, step_number
 from .plural import counted
@@ -102,6 +102,9 @@ ENORMOUS_START = 1e4
 # Keras prints as it is, reduction="sum", add_loss, a regularizer's terms: keras/src/losses/loss.py at v3.8.0,
 # reduce_values).
 ENORMOUS_MEAN_CE = 100.0
+# ... and, where the paste names its classes, ENORMOUS_PER_CLASS times ln K itself
+ENORMOUS_PER_CLASS = 10.0
+CROSS_ENTROPY = re.compile(r"(?i)cross[ _-]?entropy|crossentropy|\bnll_?loss\b|\bF\.nll_loss\b")
 NOT_A_MEAN = re.compile(r"reduce_sum|\.sum\(|reduction\s*=\s*['\"]sum['\"]|\badd_loss\b|regularizer", re.I)
 # The entries that say, in a phrase of their own, that their first loss is far above ln K (WR-330's raw inputs) share
 # the enormous start with those broken from the start
@@ -270,14 +273,23 @@ def signature_of(ev: Evidence) -> Signature:
     mean_ce = ev.mean_loss and _accuracy_printed(ev) and not NOT_A_MEAN.search(ev.prose)
     stuck = _accuracy_stuck(ev)
     halved = first is not None and ev.low is not None and ev.low <= first / 2
+    one_then_broken = out.name == "few-values" and ev.count >= 2 and ev.first_nonfinite == 1
+    limit = ENORMOUS_MEAN_CE if mean_ce else ENORMOUS_START
+    # (ten times ln K for the K classes the paste names, where it prints an accuracy beside a mean cross-entropy it
+    # says it computes: the bound ENORMOUS_MEAN_CE takes for any K, at this K -- 23.0 for ten)
+    named = classes_named(ev.prose) if _accuracy_printed(ev) and CROSS_ENTROPY.search(ev.prose) \
+        and not NOT_A_MEAN.search(ev.prose) else None
+    if named and named[0] >= 2 and ENORMOUS_PER_CLASS * math.log(named[0]) < limit:
+        limit = ENORMOUS_PER_CLASS * math.log(named[0])
+    else:
+        named = None
     # (fallen to half its first value; for a classifier, an accuracy printed beside its loss, out of the enormous range
     # too: a cross-entropy that fell from 8e9 to 2e8 is still broken, where a squared error on prices in dollars may
     # fall from 2e5 to 1e5 as it learns)
-    fell = halved and (ev.low < (ENORMOUS_MEAN_CE if mean_ce else ENORMOUS_START) or not _accuracy_printed(ev))
-    one_then_broken = out.name == "few-values" and ev.count >= 2 and ev.first_nonfinite == 1
+    fell = halved and (ev.low < limit or not _accuracy_printed(ev))
     if ((out.name not in ("no-loss", "few-values", "nonfinite-from-start", "nonfinite-throughout") or one_then_broken)
             and first is not None and math.isfinite(first)
-            and first >= (ENORMOUS_MEAN_CE if mean_ce else ENORMOUS_START)
+            and first >= limit
             and at_run_start(ev) and (stuck or not fell or (ev.first_nonfinite is not None and ev.low_at < DESCENT_MIN))):
         # (a loss that fell from there beside an accuracy that never moved did not learn: it was no sum; nor is one
         # that fell for a value or two and went on to inf or nan a high start that a healthy run fell from -- a
@@ -288,6 +300,9 @@ def signature_of(ev: Evidence) -> Signature:
                 "whose mean cross-entropy starts near ln of the number of classes (2.3 for ten); this takes the "
                 "label's logit about that far below the largest, outputs broken from the start or thrown that far by "
                 "the first updates" if mean_ce else
+                f"a fresh classifier's mean cross-entropy starts near ln of the number of classes, ln {named[0]} = "
+                f"{math.log(named[0]):.3g} here ({named[1]}), and this is {first / math.log(named[0]):.3g} times that: "
+                "the label's logit far below the largest, outputs broken from the start" if named else
                 "a fresh classifier's mean cross-entropy starts near ln of the number of classes; a loss this large "
                 "is an error (squared or absolute) on targets in their raw units, outputs broken from the start, or "
                 "a sum over many examples")
@@ -891,12 +906,21 @@ FROZEN_SAID = re.compile(r"(?i)(?<![\w.])(?P<v>\d+\.\d+)[ \t]*(?:,[ \t]*)?(?:(?:
                          r"(?:exactly[ \t]+)?(?P<v2>\d+\.\d+)[ \t]+(?:for|from|through|over)\b")
 
 
+# A quantity other than the loss named last before a number said frozen, in its clause: that number is its own.
+OTHER_SUBJECT = re.compile(r"(?i)\b(?:acc(?:uracy)?|iou|mean_io_u|miou|dice|f1|auc|map|precision|recall|score|metric|"
+                           r"perplexity|ppl|lr|learning rate)\b(?![^\n]{0,60}?\bloss\b)[^\n]{0,60}$")
+
+
 def _frozen_said(ev: Evidence) -> tuple[str, list[str]] | None:
     """A loss that moved and then, the words say, printed its last value again and again (FROZEN_SAID): the stall a
     frozen tail shows, told in words where the paste gives the value once."""
     if ev.first_nonfinite is not None or ev.count < 3 or ev.last is None or not ev.head or not ev.head[0] > 0:
         return None
     for m in itertools.islice(FROZEN_SAID.finditer(ev.prose), 20):
+        # (another quantity's, its name the subject of the clause: "Accuracy is stuck at 0.7784 from epoch 2 on")
+        clause = re.split(r"[.!?;\n]", ev.prose[max(0, m.start() - 60):m.start()])[-1]
+        if OTHER_SUBJECT.search(clause):
+            continue
         level = float(m.group("v") or m.group("v2"))
         # (the last value read, or one the sentences' values left out: a value said again and again far from the
         # others, "... and since about epoch 30 it prints 0.6109 every single epoch", is where the run ended)

@@ -760,7 +760,9 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     # (or a loss floored at the bound a softmax taken twice puts it at, beside the accuracy printed with it: the log's
     # own numbers, held to arithmetic, show a failure no normal behaviour makes)
     floored = top is not None and top.parts.get("softmax-floor", 0) > 0
-    specific = (d.signature.name in TRACES and not faint) or declared or impossible or floored
+    # (and an enormous start, which no normal behaviour makes: a high start that falls has fallen out of it)
+    specific = (d.signature.name in TRACES and not faint) or declared or impossible or floored \
+        or bool(d.signature.enormous_start)
     if d.normal and not failure_shown and not specific and not _says_more_than(d.normal, d.evidence.prose) \
             and not _stopped_learning(d):
         d.verdict, d.ask = "normal", d.normal[0].decide

@@ -956,10 +956,16 @@ TO_TENSOR_DIRECT = re.compile(rf"(?i)\b(?:TF|F|functional)\.to_tensor\([ \t]*{MA
 MASK_01 = re.compile(r"(?i)(?:mask|maske|m[áa]scara|masque|maschera|маск|掩码|掩膜|マスク|마스크)[^\n]{0,100}?"
                      r"(?:\[[ \t]*0[ \t,]+1[ \t]*\]|(?<![\d.])0[ \t]*(?:/|and|und|y|et|e|и|和|与|か)[ \t]*1(?![\d.]))")
 MASK_RESCUED = re.compile(r"\*[ \t]*255|convert\([ \t]*['\"]1['\"][ \t]*\)|PILToTensor|pil_to_tensor")
+# ... or a Keras ImageDataGenerator of the masks' own (named for them: `mask_datagen`) built with `rescale`, directly or
+# through the images' arguments (`ImageDataGenerator(**data_gen_args)`, `data_gen_args = dict(rescale=1./255, ...)`):
+# it multiplies every batch it standardizes (keras/src/legacy/preprocessing/image.py L1251-L1252 at v3.15.1)
+KERAS_MASK_GENERATOR = re.compile(rf"(?m)^[ \t]*(?:self\.)?(?P<name>{MASK_NAME})[ \t]*=[ \t]*(?:[\w.]{{0,40}}\.)?"
+                                  r"ImageDataGenerator\((?P<args>[^\n]{0,300})\)")
 
 
 def mask_to_tensor(prose: str) -> str:
-    """The call, quoted, that puts a mask the paste says holds 0 and 1 through ToTensor (see MASK_SCALED_WORDS); or ''."""
+    """The call, quoted, that puts a mask the paste says holds 0 and 1 through ToTensor, or the masks' own Keras
+    generator built to rescale (see MASK_SCALED_WORDS); or ''."""
     if not MASK_01.search(prose) or MASK_RESCUED.search(prose) or MASK_255.search(prose):
         return ""
     if direct := TO_TENSOR_DIRECT.search(prose):
@@ -968,6 +974,13 @@ def mask_to_tensor(prose: str) -> str:
         call = re.search(rf"(?i)(?<![\w.])(?:self\.)?{re.escape(t.group('name'))}\([ \t]*{MASK_NAME}[ \t]*\)", prose)
         if call:
             return call.group(0)
+    for g in itertools.islice(KERAS_MASK_GENERATOR.finditer(prose), 5):
+        args = g.group("args")
+        spread = re.search(r"\*\*[ \t]*(\w+)", args)
+        given = spread and re.search(rf"(?m)^[ \t]*{re.escape(spread.group(1))}[ \t]*=[ \t]*(?:dict\(|\{{)[^\n]{{0,400}}?"
+                                     r"\brescale\b", prose)
+        if re.search(r"\brescale[ \t]*=", args) or given:
+            return " ".join(g.group(0).split())
     return ""
 # A two-class mean IoU at 0.5: the entries whose phrases say so (one_class_iou.py)
 ONE_CLASS_IOU_WORDS = {"iou", "foreground"}
@@ -1300,9 +1313,12 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     if iou := one_class_iou(ev.prose):
         out["one-class-iou"] = iou
     if call := mask_to_tensor(ev.prose):
-        out["mask-scaled"] = (f"the paste says its masks hold 0 and 1 and puts them through torchvision's ToTensor "
-                              f"(`{call}`), which divides an 8-bit picture by 255: they come out 0 and 0.0039, and "
-                              "as class indices all 0")
+        out["mask-scaled"] = (
+            f"the paste says its masks hold 0 and 1 and builds their own Keras generator to rescale them (`{call}`), "
+            "which multiplies every batch it standardizes: they come out 0 and 0.0039, and as class indices all 0"
+            if "ImageDataGenerator" in call else
+            f"the paste says its masks hold 0 and 1 and puts them through torchvision's ToTensor (`{call}`), which "
+            "divides an 8-bit picture by 255: they come out 0 and 0.0039, and as class indices all 0")
     if went_wrong:      # the pixels' range explains a run that went wrong, not a healthy curve
         # (one max printed: in a tuple of several, which value is whose is not read)
         pixels = next((m for m in MAX_255.finditer(ev.prose) if INPUT_NAME.search(m.group("name"))

@@ -61,6 +61,8 @@ TOKEN = re.compile(
     # ("0.4 after 5 and 0.3 after 10"): not a value either
     rb"|(?P<count>(?<![\w.~])~?[ \t]*\d[\d,]*(?:\.\d+)?(?:[ \t]*(?:-|\xe2\x80\x93)[ \t]*\d[\d,]*)?[ \t]*(?:%|(?i:"
     + _UNIT + rb"))"
+    # (a whole number, one word between it and its unit: "~200 optimizer steps", "50 training epochs")
+    rb"|(?<![\w.~])~?[ \t]*\d[\d,]*[ \t]+[A-Za-z]{3,15}[ \t]+(?i:epochs?|steps?|iterations?|updates?|batch(?:es)?)\b"
     rb"|(?<![\w])(?i:after|by|until|till|around|within|for|in|up[ \t]+to)[ \t]+~?\d+(?![\w.]|[ \t]*[-\xe2])"
     # ... or a change, not a value: "crawling down by ~0.005 per epoch", "drops 0.01 each step"
     rb"|(?<![\w])(?i:by)[ \t]+~?[ \t]*" + NUMBER + rb"|~?" + NUMBER + rb"[ \t]+(?i:per|each|every|a)[ \t]+"
