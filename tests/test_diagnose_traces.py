@@ -714,3 +714,19 @@ def test_a_loss_that_halved_but_stayed_enormous_keeps_its_enormous_start():
     assert d.signature.enormous_start and d.matches[0].entry.id == "WR-120"
     learned = log.replace("187736352.0", "2.1")
     assert not signature_of(scan(io.BytesIO(learned.encode()), "report", None)).enormous_start
+
+
+def test_a_tail_that_moves_by_less_than_a_millionth_is_frozen_however_many_digits_are_printed():
+    """scikit-learn prints eight decimals: 0.66409330, 0.66409318, ... 0.66409309 is a bias settling on the loss of a
+    constant prediction, frozen to a millionth -- after a spike, a stall (WR-140). A tail still falling by a ten
+    thousandth a step is a descent, not frozen."""
+    spike = ["0.71544731", "1.93860219", "0.88412375", "0.70121954", "0.66793412", "0.66411021"]
+    tail = ["0.66409330", "0.66409318", "0.66409313", "0.66409311", "0.66409310", "0.66409310"] + ["0.66409309"] * 5
+    log = "".join(f"Iteration {k}, loss = {v}\n" for k, v in enumerate(spike + tail, start=1))
+    d = diagnose(scan(io.BytesIO(log.encode()), "report", None), CATALOG)
+    assert d.signature.name == "stall-after-drop" and d.matches[0].entry.id == "WR-140"
+    assert "its last 11 values (iteration 7 to iteration 17) are all 0.6641, the same to within 6.64e-07" \
+        in d.signature.facts[0]
+    falling = [f"{0.66409330 * (1 - 1e-4) ** k:.8f}" for k in range(11)]
+    moving = "".join(f"Iteration {k}, loss = {v}\n" for k, v in enumerate(spike + falling, start=1))
+    assert signature_of(scan(io.BytesIO(moving.encode()), "report", None)).name != "stall-after-drop"

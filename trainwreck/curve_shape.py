@@ -841,6 +841,7 @@ FROZEN_MIN = 5
 # most) print the very same value, with FROZEN_DIGITS significant digits or more, so that no movement can hide in
 # the rounding ("loss: 2.3013" four epochs running; not "0.69" or "0.0000").
 FROZEN_FEW, FROZEN_DIGITS = 4, 4
+FROZEN_RELATIVE = 1e-6
 
 
 def _frozen_tail(ev: Evidence) -> tuple[float, int, str]:
@@ -854,11 +855,14 @@ def _frozen_tail(ev: Evidence) -> tuple[float, int, str]:
     n = 1
     while n < len(tail):
         finer = min((u for u in (unit, _last_digit_unit(tail[-1 - n])) if u > 0), default=0.0)
+        # (nor a change of a millionth of the value, however many digits the log prints: scikit-learn's eight show a
+        # bias settling by 1e-8 a step as a flicker of ten units)
+        finer = max(finer, FROZEN_RELATIVE * abs(level)) if finer > 0 else finer
         if abs(tail[-1 - n] - level) > finer * (1 + 1e-9):
             break
         unit, n = finer, n + 1
     exact = all(v == level for v in tail[len(tail) - n:])
-    return level, n, "the same to every printed digit" if exact else f"the same to within {unit:g}"
+    return level, n, "the same to every printed digit" if exact else f"the same to within {unit:.3g}"
 
 
 def _last_digit_unit(value: float) -> float:

@@ -32,7 +32,7 @@ from .logscan.positions import counted_on, epoch_on, last_epoch, named_step, sta
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_scale_zero
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .paste_facts import (NEGATIVE, RATE_CLIMB, RATE_VANISHED, accumulation_fix, module_replaced_after_optimizer,
-                          pretrained_at_uniform, shuffled_apart, loaders_shuffled_apart, summed_prints, shown_frameworks, uniform_start,
+                          pretrained_at_uniform, shuffled_apart, loaders_shuffled_apart, flip_swaps_classes, summed_prints, shown_frameworks, uniform_start,
                           unshuffled_loader)
 from .weighing import (CODE_CONSTRUCTS, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
@@ -575,6 +575,14 @@ def _self_explained(ev: Evidence, c: Context, declared_found: set[str]) -> tuple
                        "at the uniform guess (ln C for C balanced classes) and the accuracy at the largest class's "
                        "share, whatever the rate or the initialisation. No entry covers this data bug: put inputs "
                        "and labels in one dataset (`TensorDataset(X, y)`) and one shuffled loader")
+    flipped = flip_swaps_classes(ev.prose)
+    if flipped:
+        return flipped[0], (f"the paste flips its training images horizontally (`{flipped[0]}`) and its classes tell "
+                            f"left from right ({flipped[1]}): a flipped picture of one is a picture of the other, "
+                            "still under the first one's label, so the flips teach each of the two the other's "
+                            "pictures -- the pair stays confused, near half and half, while the other classes learn, "
+                            "whatever the rate or the number of epochs. No entry covers this data bug: no horizontal "
+                            "flip for classes that differ by direction (or swap the label with the flip)")
     unshuffled = unshuffled_loader(ev.prose)
     if unshuffled and recurring_swings(ev) >= SWINGS:
         return unshuffled, (f"the paste builds its training DataLoader without shuffle=True (`{unshuffled}`), and "

@@ -804,6 +804,33 @@ def loaders_shuffled_apart(prose: str) -> str:
     return ""
 
 
+# A horizontal flip among the training augmentations (torchvision's RandomHorizontalFlip, Albumentations' HorizontalFlip,
+# Keras's RandomFlip("horizontal") and ImageDataGenerator(horizontal_flip=True), tf.image's random_flip_left_right)
+# beside classes that tell left from right (`point_left` and `point_right`, "left/right"): a flipped picture of one is
+# a picture of the other under the first one's label, so half the flips teach the wrong class -- not covered.
+HORIZONTAL_FLIP = re.compile(r"\bRandomHorizontalFlip\(|\bHorizontalFlip\(|\bRandomFlip\(\s*(?:mode\s*=\s*)?['\"]horizontal"
+                             r"|\bhorizontal_flip\s*=\s*True\b|\brandom_flip_left_right\(|\bA\.HFlip\(")
+LEFT_RIGHT = re.compile(r"(?i)(?<![\w-])(?P<a>(?:\w{1,20}[_-])?left(?:[_-]\w{1,20})?)\s*(?:/|,|\band\b|\bvs\.?|\bor\b)\s*"
+                        r"(?P<b>(?:\w{1,20}[_-])?right(?:[_-]\w{1,20})?)(?![\w-])")
+CLASSES_LINE = re.compile(r"(?i)class|label|categor|confus")
+LEFT_RIGHT_NAMED = re.compile(r"(?i)(?<![\w-])(?P<a>\w{1,20}[_-]left|left[_-]\w{1,20})(?![\w-])[^\n]{0,200}?"
+                              r"(?<![\w-])(?P<b>\w{1,20}[_-]right|right[_-]\w{1,20})(?![\w-])")
+
+
+def flip_swaps_classes(prose: str) -> tuple[str, str] | None:
+    """(the flip, quoted, and the two classes) where the paste flips its training images horizontally and names classes
+    that tell left from right; or None."""
+    code = code_of(prose)
+    flip = HORIZONTAL_FLIP.search(code)
+    # (named as classes, on a line that says so: not a box's `x_left` and `x_right`, which a detector's flip moves too)
+    pair = next((m for pattern in (LEFT_RIGHT_NAMED, LEFT_RIGHT) for m in itertools.islice(pattern.finditer(prose), 10)
+                 if CLASSES_LINE.search(_line_from(prose, prose.rfind("\n", 0, m.start()) + 1))), None) if flip else None
+    if not pair:
+        return None
+    return _line_from(code, code.rfind("\n", 0, flip.start()) + 1).rstrip(",")[:100], \
+        f"{pair.group('a')} and {pair.group('b')}"
+
+
 def unshuffled_loader(prose: str) -> str:
     """The call, shortened, where the paste builds its training DataLoader without shuffling it; ''."""
     for m in LOADER_CALL.finditer(code_of(prose)):
