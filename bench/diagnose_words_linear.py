@@ -107,7 +107,9 @@ WHOLE_LEADS = ("loss: ", "step 1 loss 0.5 lr ", "avg loss 0.5\nLoss: ", "12", "C
                # (the forty-fourth's: a fear beside a normal asked about, a header said in a sentence, a scale that rose
                # again, loaders zipped, a torchvision dataset's pixels)
                "gradient overflow, skipping step. I'm worried ", "I printed step, ", "loss 1 loss_scale=",
-               "x_loader = DataLoader(TensorDataset(", "zip(x_loader, ", "train = datasets.MNIST(\ntrain.data")
+               "x_loader = DataLoader(TensorDataset(", "zip(x_loader, ", "train = datasets.MNIST(\ntrain.data",
+               "T.RandomHorizontalFlip()\nclasses: a_left", "accuracy is stuck at 0.5 ", "mask_gen = ImageDataGenerator(",
+               "the first ~200 ", "MNIST cross entropy\nstep 0 loss 38.4 acc 0.1\n", "Iteration 1, loss = 0.66409")
 # ... and units that only a whole paste of them exercises: an exp's literal argument before a run of spaces (`exp(1`
 # before 400 spaces took 17 s); a progress line's updates before a nan
 WHOLE_PAIRS = [("", "np.exp(1" + " " * 150 + "x)\n"), ("", "\rloss: 0.5 loss: nan "), ("", "loss 1 (a 1.1 "),
