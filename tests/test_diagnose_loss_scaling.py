@@ -37,6 +37,11 @@ def test_a_fear_reports_no_failure():
                                                     "I wonder why the model is broken in fp16")).verdict == "failure"
     assert diagnosis(said + WARNING + after.replace("the model is broken in fp16 or that steps get lost",
                                                     "the loss shows nan in fp16")).verdict != "normal"
+    # (code_review_s43 M3: the fear ends at a comma, a colon or a dash, and at a climb it names)
+    for fear in ("I am worried, the loss diverges after epoch 3.", "I'm worried: the loss explodes at epoch 3.",
+                 "I'm worried -- the loss went to 40000 and diverges."):
+        assert diagnosis(said + WARNING + after.replace("I'm worried the model is broken in fp16 or that steps get "
+                                                        "lost.", fear)).verdict != "normal", fear
     # (a reason given is a report: "I'm worried because the model is broken")
     assert diagnosis(said + WARNING + after.replace("I'm worried the model", "I'm worried because the model")).verdict \
         == "failure"

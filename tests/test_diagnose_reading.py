@@ -860,6 +860,11 @@ def test_a_count_of_epochs_after_up_to_is_no_loss_value_and_a_nan_denied_in_anot
         text = f"La loss baja de 1.9 a 0.7 y luego 0.21, {denied}.\n"
         assert diagnosis(text).evidence.first_nonfinite is None, denied
     assert diagnosis("La loss baja de 1.9 a 0.7 y luego 0.21, y luego nan.\n").evidence.first_nonfinite == 3
+    # (code_review_s43 M1: a word of another language a few words before the nan denies nothing, nor English's sin or
+    # SEM; and a climb "up to" its values is no count)
+    for said in ("dann ohne Vorwarnung nan", "sem aviso nan", "then the sin output is nan", "on my SEM images then nan"):
+        assert diagnosis(f"The loss went 1.9, 0.7, 0.21, {said}.\n").evidence.first_nonfinite == 3, said
+    assert diagnosis("The loss climbs up to 45, then up to 3000, then nan.\n").evidence.head[:2] == [45.0, 3000.0]
     from trainwreck.wording import said_unnegated
     assert not said_unnegated("no hay ningun error ni nan", {"nan"}) and said_unnegated("y luego nan", {"nan"})
 

@@ -5162,6 +5162,11 @@ def test_two_shuffled_loaders_of_inputs_and_labels_zipped_together_are_not_cover
     named = code.replace("TensorDataset(feats)", "ds_a").replace("TensorDataset(targets)", "ds_b") \
         .replace("x_loader", "img_loader").replace("y_loader", "lbl_loader")
     assert loaders_shuffled_apart(named) == "zip(img_loader, lbl_loader)"
+    # (code_review_s43 S2: beside a run that learns, or loaders given one seeded generator each, no such bug)
+    learned = "".join(f"epoch {e} loss {v} acc {a}\n" for e, (v, a) in enumerate(
+        [("2.10", "0.31"), ("1.20", "0.62"), ("0.61", "0.81"), ("0.35", "0.88"), ("0.22", "0.93")]))
+    assert not any("two shuffled DataLoaders" in u for u in diagnosis(code + learned).unweighed)
+    assert loaders_shuffled_apart(code.replace("shuffle=True)", "shuffle=True, generator=g)")) == ""
 
 
 def test_a_torchvision_datasets_data_is_its_raw_pixels():
@@ -5175,6 +5180,9 @@ def test_a_torchvision_datasets_data_is_its_raw_pixels():
     assert d.matches[0].entry.id == "WR-330"
     assert any("the paste takes its images from torchvision's FashionMNIST as `train.data`" in e
                for e in d.matches[0].evidence)
+    # (code_review_s43 S3: the dataset's own ToTensor does not touch `.data`)
+    own = code.replace("download=True)", "download=True, transform=ToTensor())")
+    assert any("torchvision's FashionMNIST" in e for m in diagnosis(said + own).matches for e in m.evidence)
     scaled = code.replace(".float()", ".float() / 255")
     assert not any("torchvision's FashionMNIST" in e for m in diagnosis(said + scaled).matches for e in m.evidence)
 

@@ -286,7 +286,8 @@ def signature_of(ev: Evidence) -> Signature:
     # (fallen to half its first value; for a classifier, an accuracy printed beside its loss, out of the enormous range
     # too: a cross-entropy that fell from 8e9 to 2e8 is still broken, where a squared error on prices in dollars may
     # fall from 2e5 to 1e5 as it learns)
-    fell = halved and (ev.low < limit or not _accuracy_printed(ev))
+    # (not a loss the paste sums, reduction="sum": large by construction, and the docs' harmless large start)
+    fell = halved and (ev.low < limit or not _accuracy_printed(ev) or bool(NOT_A_MEAN.search(ev.prose)))
     if ((out.name not in ("no-loss", "few-values", "nonfinite-from-start", "nonfinite-throughout") or one_then_broken)
             and first is not None and math.isfinite(first)
             and first >= limit
@@ -343,13 +344,13 @@ def _signature(ev: Evidence) -> Signature:
     def sig(name: str, facts: list[str]) -> Signature:
         return Signature(name, facts + _hidden_note(ev), warn_index, warn_at)
 
-    def despite_clipping(facts: list[str]) -> Signature | None:
+    def despite_clipping(facts: list[str], during: str = "before the blow-up") -> Signature | None:
         """A climb beside a clip that never shortened a step: a threshold the printed norms never reached, or a clip
         the loop calls after the optimizer's step."""
         if ev.clip_at is not None and ev.grad_paired and ev.grad_max_before is not None \
                 and ev.grad_max_before <= ev.clip_at:
             return sig("climb-despite-clipping", facts + [
-                f"gradient clipping at {ev.clip_at:g} never engaged: the largest gradient norm before the blow-up "
+                f"gradient clipping at {ev.clip_at:g} never engaged: the largest gradient norm {during} "
                 f"was {fmt(ev.grad_max_before)}"])
         late = late_clip(ev.prose)
         if late:
@@ -524,7 +525,7 @@ def _signature(ev: Evidence) -> Signature:
         facts = [f"no non-finite value yet, but the loss has risen {'once' if end_rises == 1 else f'{end_rises} times in a row'} "
                  f"to {fmt(ev.before[-1])} at the end ({at(ev.count - 1)})"]
         # (a climb of several steps, not yet non-finite, beside a clip that never engaged is the clip's face too)
-        return despite_clipping(facts) or sig("climbing", facts)
+        return despite_clipping(facts, "printed") or sig("climbing", facts)
     low = ev.low if ev.low is not None else ev.head[0]
     grows = GROWS_WHEN_HEALTHY.search(f"{ev.loss_named[0]} {ev.prose}")
     slow = _slow_climb(ev) if warn_index is None and not grows else None

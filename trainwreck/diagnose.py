@@ -567,7 +567,8 @@ def _self_explained(ev: Evidence, c: Context, declared_found: set[str]) -> tuple
                        "labels (slowly, and only a large one). No entry covers this data bug: shuffle "
                        "them together, with one permutation (`idx = np.random.permutation(len(X)); X, y = X[idx], "
                        "y[idx]`)")
-    apart = loaders_shuffled_apart(ev.prose)
+    # (beside a run that does not learn, shown or said: a loss that fell beside an accuracy that rose paired its rows)
+    apart = loaders_shuffled_apart(ev.prose) if (c.sig.name != "healthy" or says_not_learning(ev.prose)) else ""
     if apart:
         return apart, (f"the paste iterates two shuffled DataLoaders together, one of its inputs and one of its labels "
                        f"(`{apart}`): each loader's sampler draws its own permutation every epoch, so each batch of "
@@ -690,10 +691,12 @@ HEARSAY = re.compile(r"\b(?:i(?:'ve| have)? (?:read|heard|saw)|(?:someone|people
 
 # A fear, not a report: "I'm worried the model is broken in fp16", "I wonder if it diverges" (a yes/no question in
 # other words), to the end of its sentence, to a reason given ("I'm worried because the loss is nan" reports one) or
-# to a nan or an inf it names, which a run printed ("I'm worried that the loss shows nan").
+# to a nan, an inf or a climb it names, which a run printed ("I'm worried that the loss shows nan"), or to a comma,
+# a colon or a dash, after which another clause reports ("I am worried, the loss diverges after epoch 3").
 # (not "I'm afraid", which as often says politely that it did: "I'm afraid the loss is nan after epoch 3"; nor "I
 # wonder why", which asks why it did)
-_FEARED = r"(?:(?!\b(?:because|since|as|nan|inf|infinity)\b)[^.!?\n])*"
+_FEARED = (r"(?:(?!\b(?:because|since|as|nan|inf|infinity|diverg\w*|explod\w*|blow\w*|blew|climb\w*|overflow\w*)\b|--)"
+           r"[^.!?\n,:;\u2013\u2014])*")
 WORRY = re.compile(r"\b(?:i'?m|i am|we'?re|we are|i was|we were)\s+(?:(?:a bit|a little|really|very|quite|so|getting)\s+)?"
                    r"(?:worried|concerned|scared|nervous)\b" + _FEARED + r"|\bi (?:wonder|fear)\s+(?:if|whether)\b" + _FEARED)
 

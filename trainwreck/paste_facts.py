@@ -790,7 +790,8 @@ def loaders_shuffled_apart(prose: str) -> str:
         return ""
     roles = {}
     for m in itertools.islice(LOADER_CALL.finditer(code), 20):
-        if not SHUFFLED_ARG.search(m.group("args")) or "sampler" in m.group("args"):
+        # (nor loaders given one seeded generator each, which draw the same order: `generator=g`)
+        if not SHUFFLED_ARG.search(m.group("args")) or "sampler" in m.group("args") or "generator" in m.group("args"):
             continue
         one = ONE_ARRAY_DATASET.match(m.group("args"))
         names = [LOADER_STEM.sub("", m.group("name"))] + ([one.group("a")] if one else [])
@@ -1036,6 +1037,7 @@ IMAGE_READER = re.compile(r"\bcv2\.imread\b|\bImage\.open\b|\bimageio\.(?:v\d\.)
 IMAGE_TENSOR = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,30})\s*=\s*torch\.(?:tensor|from_numpy|as_tensor|FloatTensor)\(\s*"
                           r"(?:np\.(?:array|asarray)\(\s*)?(?P<src>\b(?:img|image|im|frame|pic|photo|pixels)\w{0,10})\b")
 DIVIDED_255 = re.compile(r"/=?\s*(?:255|127\.5)\b|ToTensor|convert_image_dtype|Rescaling|rescale|normali[sz]")
+DIVIDED_255_ITSELF = re.compile(r"/=?\s*(?:255|127\.5)\b|convert_image_dtype|Rescaling|rescale|normali[sz]")
 FLOOR_WORDS = {"class", "below"}
 FLOOR_NEAR, FLOOR_ACCURACY, FLOOR_CLASSES, FLOOR_TAIL = 0.02, 0.9, range(3, 1001), 3
 # (the class count the paste names, class_count; with none named, the count whose floor lies nearest below the loss
@@ -1357,7 +1359,8 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         elif loaded and not DIVIDED_255.search(ev.prose):
             out["raw-pixels"] = (f"the paste loads {loaded.group('name')} with Keras's load_data(), whose pixels are "
                                  "uint8 from 0 to 255, and scales them nowhere: raw 8-bit pixel values, fed as they are")
-        elif (raw := _dataset_data(ev.prose)) and not DIVIDED_255.search(ev.prose):
+        # (the dataset's own ToTensor does not touch `.data`: only a division or a rescaling of the paste's own counts)
+        elif (raw := _dataset_data(ev.prose)) and not DIVIDED_255_ITSELF.search(ev.prose):
             out["raw-pixels"] = (f"the paste takes its images from torchvision's {raw[0]} as `{raw[1]}.data`, its pixels "
                                  "as stored, uint8 from 0 to 255 (the dataset's transform runs only when it is indexed), "
                                  "and scales them nowhere: raw 8-bit pixel values, fed as they are")

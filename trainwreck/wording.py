@@ -299,7 +299,7 @@ NONFINITE = re.compile(r"-?(?<![A-Za-z0-9_])(?:nan|NaN|NAN|Nan)s?(?![A-Za-z0-9_]
 # A nan or an inf denied in another language, whose negator English's word-before rule does not see: after the word in
 # Korean, Japanese, Russian and Turkish ("nan은 안 뜹니다", "NaNは出ません", "NaN нет", "NaN yok"), before it in Chinese,
 # Russian, German, French, Spanish, Portuguese, Dutch, Italian, Polish and the Scandinavian languages ("没有出现nan",
-# "нет nan", "keine NaN", "pas de nan", "sin nan", "sem nan", "geen NaN", "nessun NaN", "brak NaN", "ingen NaN").
+# "нет nan", "keine NaN", "pas de nan", "sin nan", "ni nan", "sem nan", "geen NaN", "nessun NaN", "brak NaN", "ingen NaN").
 # Read as English's "no nan".
 DENIED_ELSEWHERE = re.compile(
     # (the verb may come after another noun and its particle: "NaNも警告も出ていません", "nan도 경고도 없습니다")
@@ -307,7 +307,7 @@ DENIED_ELSEWHERE = re.compile(
     r"(?:안|않|없|못|(?:出|で|なら|なり|あり|発生し)\w{0,3}?(?:ません|ない|なかった)|(?<=[ \t])(?:(?:нигде|никогда|ни разу)[ \t]+)?(?:нет|не|yok|yoktu|nahi|nahin|nahii?n?|nhi)\b"
     # (not a nan that does not go away: "NaN не исчезает", "NaN nahi ja raha", "NaN yok olmuyor")
     r"(?![ \t]+(?:исчез|пропада|уход|ухо|ja\b|jaa|jata|jaata|ol|gitm)))|"
-    r"(?:没有|沒有|没|不会|不會|无|無|(?<![\w])(?:нет|без|не|keine?n?|pas de|jamais de|aucune?|sans|sin|sem|não|nao|geen|nessun[oa]?|niente|brak|żadn\w*|"
+    r"(?:没有|沒有|没|不会|不會|无|無|(?<![\w])(?:нет|без|не|ni|keine?n?|pas de|jamais de|aucune?|sans|sin|sem|não|nao|geen|nessun[oa]?|niente|brak|żadn\w*|"
     r"nie ma|nie (?:jest|są|było|był[oa]?|pojawia się)|ningún|ningun[oa]?|ninguna|nenhuma?|tidak(?: ada)?|tak ada|tanpa|bukan|"
     r"không(?: có| bị)?|není|žádn\w*|ingen|hiç|no hay|no tengo|não há|não tem|non ci sono|non c'è|non ho|"
     r"n'y a pas de|n'ai pas de|es gibt keine?n?))[ \t]{0,3}"
@@ -554,10 +554,7 @@ def _clause_of(sentence: str, m: re.Match) -> str:
     return sentence[start:min(ends) if ends else len(sentence)]
 
 
-# (and "nor", and the same in the languages whose reports are read for a nan denied: Spanish ni, sin, ningún, French
-# sans, aucun, German kein, ohne, Portuguese nem, sem, nenhum, Italian senza, nessun -- "no hay ningún error ni nan")
-NEGATORS = frozenset("no not nothing none never without nor ni sin ningun ninguna ninguno sans aucun aucune kein keine "
-                     "keinen ohne nem sem nenhum nenhuma senza nessun nessuna".split())
+NEGATORS = frozenset("no not nothing none never without nor".split())
 
 
 # ... and the verbs that keep a thing away ("GradScaler is there to avoid NaN/inf")
@@ -625,9 +622,9 @@ LIKELIHOOD = re.compile(r"likelihood|log[ _-]?prob|\blog[ _-]?p\b|densit(?:y|ies
                         r"|variational|\bkl\b", re.I)
 # An overlap score is in [0, 1] whatever the model predicts, as long as the targets are: a Dice or
 # IoU printed outside that range means the targets are not (a 0/255 mask gives a Dice above 1).
-# (not a loss named for the score, `iou_loss = 1.2398`, `dice_coef_loss: 1.07`: a CIoU or GIoU loss reaches 2 and more, and a
-# Dice loss is 1 minus the score)
-SCORE = re.compile(r"\b(?:dice|iou|jaccard|dsc)(?![a-z_ ]{0,12}loss)[a-z_ ]{0,20}?[:=\s-]\s*(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)"
+# (not a loss named for the score, `iou_loss = 1.2398`, `dice_coef_loss: 1.07`, "dice coefficient loss": a GIoU loss
+# reaches 2 and a CIoU loss more, and a Dice loss is 1 minus the score)
+SCORE = re.compile(r"\b(?:dice|iou|jaccard|dsc)(?![a-z_ ]{0,16}loss)[a-z_ ]{0,20}?[:=\s-]\s*(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)"
                    r"(?![\d.%])", re.I)
 
 

@@ -469,7 +469,8 @@ def table_column(first: bytes, prints: bool = True) -> tuple | None:
 PRINT_CALL = re.compile(rb"(?m)^[ \t]*print\((?P<args>[^\n]{3,200})\)[ \t]*$"
                         # ... or the same header said in a sentence ending in a colon ("I also printed step,
                         # loss.item(), scaler.get_scale():")
-                        rb"|^[^\n]{0,80}?\b(?i:printed|printing|logged|logging|print|log)[ \t]+"
+                        # (a short line: the lookahead turns a long one away at its start, before any backtracking)
+                        rb"|^(?=[^\n]{0,240}$)[^\n]{0,80}?\b(?i:printed|printing|logged|logging|print|log)[ \t]+"
                         rb"(?P<said>[^\n:]{3,200}?)[ \t]*:[ \t]*$")
 # (the loss by name, `loss`, `train_loss`, `running_loss`, `round(loss.item(), 4)` -- not a count of losses, a loss
 # scale or weight, nor a validation loss)

@@ -63,7 +63,9 @@ TOKEN = re.compile(
     + _UNIT + rb"))"
     # (a whole number, one word between it and its unit: "~200 optimizer steps", "50 training epochs")
     rb"|(?<![\w.~])~?[ \t]*\d[\d,]*[ \t]+[A-Za-z]{3,15}[ \t]+(?i:epochs?|steps?|iterations?|updates?|batch(?:es)?)\b"
-    rb"|(?<![\w])(?i:after|by|until|till|around|within|for|in|up[ \t]+to)[ \t]+~?\d+(?![\w.]|[ \t]*[-\xe2])"
+    rb"|(?<![\w])(?i:after|by|until|till|around|within|for|in)[ \t]+~?\d+(?![\w.]|[ \t]*[-\xe2])"
+    # ... and the last of the places a value was printed at: "0.4127 at every epoch up to 300" (not "climbs up to 45")
+    rb"|(?<![\w])(?i:epochs?|steps?|iterations?|iters?|batch(?:es)?)[ \t]+(?i:up[ \t]+to)[ \t]+~?\d+(?![\w.])"
     # ... or a change, not a value: "crawling down by ~0.005 per epoch", "drops 0.01 each step"
     rb"|(?<![\w])(?i:by)[ \t]+~?[ \t]*" + NUMBER + rb"|~?" + NUMBER + rb"[ \t]+(?i:per|each|every|a)[ \t]+"
     rb"(?i:epoch|step|iteration|iter|batch|update)\b"
@@ -93,15 +95,19 @@ TOKEN = re.compile(
     rb"|(?P<value>(?:(?<![\w.\-/+,])|(?<=\d-)|(?<=\d\xe2\x80\x93)|(?<=[^\d],))~?[ \t]*" + NUMBER + rb")(?![\w]|\.\d|/\d|,\d|-(?:[A-Za-z]|[\x80-\xff]))"
     # a digit of something else (a date, a version, a shape): it breaks the values as another number does
     rb"|(?P<digit>\d)")
-# a nan the words deny: "no nan", "not nan", "never inf", "without nan"; and in the other languages read for values:
-# Spanish "ni nan", "sin nan", French "sans", "aucun", "pas de", German "kein", "ohne", Portuguese "nem", "sem",
-# Italian "senza", "nessun", Russian "нет", "без", "ни", Chinese 没有 and 无
-# (a word's edges by hand: in a pattern over bytes, \b sees no letter in a UTF-8 one, so "нет" would have none)
-DENIED = re.compile(rb"(?i)(?:(?<![\w\x80-\xff])(?:no|not|never|without|nor|isn't|wasn't|aren't|ni|sin|ning\xc3\xban|"
-                    rb"ninguna?|sans|aucune?|pas|keine?[nm]?|ohne|nem|sem|nenhuma?|senza|nessuno?|\xd0\xbd\xd0\xb5\xd1\x82|"
-                    rb"\xd0\xb1\xd0\xb5\xd0\xb7|\xd0\xbd\xd0\xb8)(?![\w\x80-\xff])|\xe6\xb2\xa1\xe6\x9c\x89|\xe6\x97\xa0)"
-                    rb"[^.;\n]{0,20}$")
+# a nan the words deny: "no nan", "not nan", "never inf", "without nan" (and in other languages, wording's
+# DENIED_ELSEWHERE: "ni nan", "keine NaN", "没有nan", "NaN нет")
+DENIED = re.compile(rb"(?i)\b(?:no|not|never|without|nor|isn't|wasn't|aren't)\b[^.;\n]{0,20}$")
 MIN_RUN = 3
+
+
+def _denied_elsewhere(data: bytes, start: int, at: int, end: int) -> bool:
+    """Is the nan at data[at:end] one that another language's words deny, before it or after it?"""
+    from ...wording import DENIED_ELSEWHERE     # (the words' module: one list of those negators for both readings)
+    lead = max(start, at - 60)
+    window = data[lead:end + 40].decode("utf-8", "replace")
+    nan_at = len(data[lead:at].decode("utf-8", "replace"))
+    return any(d.start() <= nan_at < d.end() for d in DENIED_ELSEWHERE.finditer(window))
 # A line that ends in a colon introduces the next one, which goes on its sentence ("the average loss per epoch comes
 # out like this:" above "epoch 1: 9.84, epoch 2: 31.27, epoch 3: 18.55")
 INTRODUCES = re.compile(rb":[ \t]*\r?$")
@@ -147,7 +153,8 @@ def _values(data: bytes, start: int) -> tuple[list[tuple[int, bytes, str | None]
                 or OTHER_SUBJECT.search(data, gap_from, m.start()):
             break
         number = m.group("value").lstrip(b"~ \t")
-        if not number[-1:].isdigit() and DENIED.search(data, gap_from, m.start()):
+        if not number[-1:].isdigit() and (DENIED.search(data, gap_from, m.start())
+                                          or _denied_elsewhere(data, gap_from, m.start(), m.end())):
             break       # "no nan": not a value, and the sentence says no more of them
         offset = m.start() + len(m.group("value")) - len(number)
         before = EPOCH_PLACE.search(place.group(0)) if place is not None and TIGHT_BEFORE.fullmatch(
