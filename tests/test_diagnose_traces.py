@@ -733,3 +733,14 @@ def test_a_tail_that_moves_by_less_than_a_millionth_is_frozen_however_many_digit
     falling = [f"{0.66409330 * (1 - 1e-4) ** k:.8f}" for k in range(11)]
     moving = "".join(f"Iteration {k}, loss = {v}\n" for k, v in enumerate(spike + falling, start=1))
     assert signature_of(scan(io.BytesIO(moving.encode()), "report", None)).name != "stall-after-drop"
+
+
+def test_per_step_losses_of_tiny_batches_that_end_below_their_high_are_noise():
+    """Batches of 8: 0.31, 1.74, 0.52, 1.12, 0.08, 1.93, 0.64 is the swing of 8 examples' mean, not a loss that climbed
+    back above its start and stayed -- healthy. The same values at batch size 256, or ending on a new high, are not."""
+    said = "I can only use batch size 8. The per-step loss goes 0.31, 1.74, 0.52, 1.12, 0.08, 1.93, 0.64 and so on.\n"
+    assert diagnose(scan(io.BytesIO(said.encode()), "report", None), CATALOG).signature.name == "healthy"
+    large = said.replace("batch size 8", "batch size 256")
+    assert diagnose(scan(io.BytesIO(large.encode()), "report", None), CATALOG).signature.name != "healthy"
+    high = said.replace("1.93, 0.64", "1.93, 2.64")
+    assert diagnose(scan(io.BytesIO(high.encode()), "report", None), CATALOG).signature.name != "healthy"

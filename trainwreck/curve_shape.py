@@ -512,6 +512,10 @@ def _signature(ev: Evidence) -> Signature:
     # mean loss of 8 examples moves 20-fold from one batch to the next; a tqdm bar's `loss=` is its last batch's)
     swung = swung or (_small_batch(ev.prose) and end_rises == 1 and len(ev.before) > 3
                       and ev.before[-1] <= max(ev.before[len(ev.before) // 2:-1]))
+    # (nor, in such a run, a last value that is no new high after a fall: 0.31, 1.74, 0.52, 1.12, 0.08, 1.93, 0.64 is
+    # the swing of 8 examples' mean, not a climb back that stayed)
+    swung = swung or (_small_batch(ev.prose) and end_rises == 0 and len(ev.before) > 3
+                      and ev.before[-1] <= max(ev.before[:-1]))
     if end_rises and not swung and sustained_climb(ev.before[-1 - end_rises:]) is not None:   # the climb still going
         # (one rise of JUMP_TO_PEAK or more to the last value is a jump, not a climb of several steps: a batch that
         # broke it, or a step that overshot -- a bad batch's face as much as the rate's)
