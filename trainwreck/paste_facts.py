@@ -810,7 +810,7 @@ def loaders_shuffled_apart(prose: str) -> str:
 # beside classes that tell left from right (`point_left` and `point_right`, "left/right"): a flipped picture of one is
 # a picture of the other under the first one's label, so half the flips teach the wrong class -- not covered.
 HORIZONTAL_FLIP = re.compile(r"\bRandomHorizontalFlip\(|\bHorizontalFlip\(|\bRandomFlip\(\s*(?:mode\s*=\s*)?['\"]horizontal"
-                             r"|\bhorizontal_flip\s*=\s*True\b|\brandom_flip_left_right\(|\bA\.HFlip\(")
+                             r"|\bhorizontal_flip\s*=\s*True\b|\brandom_flip_left_right\(")
 LEFT_RIGHT = re.compile(r"(?i)(?<![\w-])(?P<a>(?:\w{1,20}[_-])?left(?:[_-]\w{1,20})?)\s*(?:/|,|\band\b|\bvs\.?|\bor\b)\s*"
                         r"(?P<b>(?:\w{1,20}[_-])?right(?:[_-]\w{1,20})?)(?![\w-])")
 CLASSES_LINE = re.compile(r"(?i)class|label|categor|confus")
