@@ -5258,3 +5258,23 @@ def test_a_horizontal_flip_beside_classes_that_tell_left_from_right_is_not_cover
     keras = "aug = ImageDataGenerator(rotation_range=10, horizontal_flip=True)\n# classes: left/right hand\n"
     assert flip_swaps_classes(keras) == ("aug = ImageDataGenerator(rotation_range=10, horizontal_flip=True)",
                                          "left and right")
+
+
+def test_a_weight_decay_that_pulls_the_weights_to_zero_beside_a_run_that_does_not_learn_is_not_covered():
+    """SGD at lr 0.05 with weight_decay=0.5 takes 2.5% of every weight off each step (500 times SGD's usual 0.1 x 5e-4):
+    the weights go to zero, and the loss settles at ln 5 = 1.6094 for five classes -- a setting no entry covers, said
+    with its mechanism. The usual decay, a healthy run, or Adam's coupled decay are not this."""
+    code = "optimizer = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9, weight_decay=0.5)\n"
+    log = "".join(f"step {s} loss {v}\n" for s, v in [(0, "1.6231"), (50, "1.6095"), (100, "1.6094"), (200, "1.6094"),
+                                                      (500, "1.6094"), (1000, "1.6094")])
+    d = diagnosis("My 5-class MLP cannot even overfit 64 examples.\n" + code + log)
+    assert d.verdict == "unexplained" and not d.matches
+    assert any(u.startswith("the paste builds its optimizer with a weight decay that pulls every weight toward zero")
+               for u in d.unweighed)
+    from trainwreck.paste_facts import decay_pulls_to_zero
+    assert decay_pulls_to_zero(code) == "SGD(model.parameters(), lr=0.05, momentum=0.9, weight_decay=0.5)"
+    assert decay_pulls_to_zero(code.replace("weight_decay=0.5", "weight_decay=5e-4")) == ""
+    assert decay_pulls_to_zero(code.replace("SGD", "Adam")) == ""
+    learned = "".join(f"step {s} loss {v}\n" for s, v in [(0, "1.62"), (50, "1.10"), (100, "0.61"), (200, "0.30"),
+                                                          (500, "0.12"), (1000, "0.05")])
+    assert not any("weight decay" in u for u in diagnosis(code + learned).unweighed)

@@ -32,7 +32,7 @@ from .logscan.positions import counted_on, epoch_on, last_epoch, named_step, sta
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_scale_zero
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .paste_facts import (NEGATIVE, RATE_CLIMB, RATE_VANISHED, accumulation_fix, module_replaced_after_optimizer,
-                          pretrained_at_uniform, shuffled_apart, loaders_shuffled_apart, flip_swaps_classes, summed_prints, shown_frameworks, uniform_start,
+                          pretrained_at_uniform, shuffled_apart, loaders_shuffled_apart, flip_swaps_classes, decay_pulls_to_zero, summed_prints, shown_frameworks, uniform_start,
                           unshuffled_loader)
 from .weighing import (CODE_CONSTRUCTS, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
@@ -576,6 +576,14 @@ def _self_explained(ev: Evidence, c: Context, declared_found: set[str]) -> tuple
                        "at the uniform guess (ln C for C balanced classes) and the accuracy at the largest class's "
                        "share, whatever the rate or the initialisation. No entry covers this data bug: put inputs "
                        "and labels in one dataset (`TensorDataset(X, y)`) and one shuffled loader")
+    decay = decay_pulls_to_zero(ev.prose) if (c.sig.name != "healthy" or says_not_learning(ev.prose)) else ""
+    if decay:
+        return decay, (f"the paste builds its optimizer with a weight decay that pulls every weight toward zero by "
+                       f"the rate times the decay of itself each step (`{decay}`), twenty times SGD's usual pull or "
+                       "more (momentum multiplies it): the weights shrink to near zero whatever the gradient does, "
+                       "and a classifier's loss settles where a model of zero weights puts it (ln C for C balanced "
+                       "classes, every output alike). No entry covers this setting: a weight decay of 1e-4 to 5e-4 "
+                       "for SGD, about 0.01 to 0.1 for AdamW")
     flipped = flip_swaps_classes(ev.prose)
     if flipped:
         return flipped[0], (f"the paste flips its training images horizontally (`{flipped[0]}`) and its classes tell "

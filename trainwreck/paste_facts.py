@@ -832,6 +832,30 @@ def flip_swaps_classes(prose: str) -> tuple[str, str] | None:
         f"{pair.group('a')} and {pair.group('b')}"
 
 
+# An SGD or AdamW optimizer built with a weight decay whose pull on each weight per step, the rate times the decay, is
+# DECAY_PER_STEP or more, twenty times SGD's usual 0.1 x 5e-4: PyTorch's SGD adds decay x weight to the gradient, so
+# the step takes rate x decay x weight off it (more under momentum), and AdamW and Keras's optimizers subtract rate x
+# decay x weight directly; the weights go to zero whatever the gradient does, and a classifier's loss settles where a
+# model of zero weights puts it, ln C for C balanced classes -- not covered. (Not Adam's or RMSprop's coupled decay,
+# whose term the adaptive denominator rescales.) Only a decay of DECAY_MIN or more: a high rate times the usual decay is
+# a rate that is too high.
+OPTIMIZER_CALL = re.compile(r"\b(?:SGD|AdamW)\("
+                            r"(?P<args>[^()\n]{0,300}(?:\([^()\n]{0,80}\)[^()\n]{0,300}){0,4})\)")
+RATE_ARG = re.compile(r"\b(?:lr|learning_rate)\s*=\s*(\d+(?:\.\d*)?(?:e-?\d+)?)\b")
+DECAY_ARG = re.compile(r"\bweight_decay\s*=\s*(\d+(?:\.\d*)?(?:e-?\d+)?)\b")
+DECAY_PER_STEP, DECAY_MIN = 1e-3, 0.1
+
+
+def decay_pulls_to_zero(prose: str) -> str:
+    """The optimizer's call, quoted, where its rate times its weight decay is DECAY_PER_STEP or more; or ''."""
+    for m in itertools.islice(OPTIMIZER_CALL.finditer(code_of(prose)), 10):
+        rate, decay = RATE_ARG.search(m.group("args")), DECAY_ARG.search(m.group("args"))
+        if rate and decay and float(decay.group(1)) >= DECAY_MIN \
+                and float(rate.group(1)) * float(decay.group(1)) >= DECAY_PER_STEP:
+            return " ".join(m.group(0).split())
+    return ""
+
+
 def unshuffled_loader(prose: str) -> str:
     """The call, shortened, where the paste builds its training DataLoader without shuffling it; ''."""
     for m in LOADER_CALL.finditer(code_of(prose)):
