@@ -567,8 +567,10 @@ def _self_explained(ev: Evidence, c: Context, declared_found: set[str]) -> tuple
                        "labels (slowly, and only a large one). No entry covers this data bug: shuffle "
                        "them together, with one permutation (`idx = np.random.permutation(len(X)); X, y = X[idx], "
                        "y[idx]`)")
-    # (beside a run that does not learn, shown or said: a loss that fell beside an accuracy that rose paired its rows)
-    apart = loaders_shuffled_apart(ev.prose) if (c.sig.name != "healthy" or says_not_learning(ev.prose)) else ""
+    # (the settings below explain a run that does not learn, shown or said: not one whose loss fell beside an accuracy
+    # that rose -- its zipped loaders paired their rows, its weight decay left it room)
+    not_learning = c.sig.name != "healthy" or says_not_learning(ev.prose)
+    apart = loaders_shuffled_apart(ev.prose) if not_learning else ""
     if apart:
         return apart, (f"the paste iterates two shuffled DataLoaders together, one of its inputs and one of its labels "
                        f"(`{apart}`): each loader's sampler draws its own permutation every epoch, so each batch of "
@@ -576,7 +578,7 @@ def _self_explained(ev: Evidence, c: Context, declared_found: set[str]) -> tuple
                        "at the uniform guess (ln C for C balanced classes) and the accuracy at the largest class's "
                        "share, whatever the rate or the initialisation. No entry covers this data bug: put inputs "
                        "and labels in one dataset (`TensorDataset(X, y)`) and one shuffled loader")
-    decay = decay_pulls_to_zero(ev.prose) if (c.sig.name != "healthy" or says_not_learning(ev.prose)) else ""
+    decay = decay_pulls_to_zero(ev.prose) if not_learning else ""
     if decay:
         return decay, (f"the paste builds its optimizer with a weight decay that pulls every weight toward zero by "
                        f"the rate times the decay of itself each step (`{decay}`), twenty times SGD's usual pull or "

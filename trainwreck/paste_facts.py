@@ -54,13 +54,18 @@ SCALE_PRINTED = re.compile(r"(?i)(?<![\w.])(?:loss[ _])?scale['\"]?[ \t]*(?:[:=|
 SCALE_COLLAPSE, SCALES_MIN = 2.0 ** -20, 3
 
 
-@functools.lru_cache(maxsize=4)         # asked once per half-precision entry of one report
+@functools.lru_cache(maxsize=4)         # asked by the printed facts and once per half-precision entry of one report
+def scales_printed(prose: str) -> tuple[float, ...]:
+    """The dynamic loss scales the paste prints beside its loss (SCALE_PRINTED), in order."""
+    return tuple(float(m.group(1)) for m in itertools.islice(SCALE_PRINTED.finditer(prose), 400))
+
+
 def scale_recovered(prose: str) -> str:
     """Where the paste prints a dynamic loss scale SCALES_MIN times or more that, after its lowest value, rose again
     to twice that or more by its last: the words that say so, else "". A scaler doubles its scale only after a run of
     steps with no overflow (GradScaler's growth_interval, 2000; fairseq's scale_window), so a scale that rose again
     found one that holds: the steps it skipped before were its calibration, not a run overflowing step after step."""
-    scales = [float(m.group(1)) for m in itertools.islice(SCALE_PRINTED.finditer(prose), 400)]
+    scales = scales_printed(prose)
     if len(scales) < SCALES_MIN:
         return ""
     low = min(range(len(scales)), key=scales.__getitem__)
@@ -1060,8 +1065,10 @@ IMAGE_READER = re.compile(r"\bcv2\.imread\b|\bImage\.open\b|\bimageio\.(?:v\d\.)
                           r"\b(?:with|using|via|through|by) (?:opencv|cv2)\b", re.I)
 IMAGE_TENSOR = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,30})\s*=\s*torch\.(?:tensor|from_numpy|as_tensor|FloatTensor)\(\s*"
                           r"(?:np\.(?:array|asarray)\(\s*)?(?P<src>\b(?:img|image|im|frame|pic|photo|pixels)\w{0,10})\b")
-DIVIDED_255 = re.compile(r"/=?\s*(?:255|127\.5)\b|ToTensor|convert_image_dtype|Rescaling|rescale|normali[sz]")
-DIVIDED_255_ITSELF = re.compile(r"/=?\s*(?:255|127\.5)\b|convert_image_dtype|Rescaling|rescale|normali[sz]")
+# (a division or a rescaling the paste writes itself; or, for pixels it reads through a pipeline, a ToTensor there)
+_DIVIDED = r"/=?\s*(?:255|127\.5)\b|convert_image_dtype|Rescaling|rescale|normali[sz]"
+DIVIDED_255_ITSELF = re.compile(_DIVIDED)
+DIVIDED_255 = re.compile(_DIVIDED + r"|ToTensor")
 FLOOR_WORDS = {"class", "below"}
 FLOOR_NEAR, FLOOR_ACCURACY, FLOOR_CLASSES, FLOOR_TAIL = 0.02, 0.9, range(3, 1001), 3
 # (the class count the paste names, class_count; with none named, the count whose floor lies nearest below the loss
@@ -1285,7 +1292,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                    "step: the weights (and buffers) it starts from, the inputs it is given, or an "
                                    "operation inside it that turns finite values into nan (a softmax over a fully "
                                    "masked row, 0/0, the log or square root of a negative, a float16 overflow)")
-    scales = [float(m.group(1)) for m in itertools.islice(SCALE_PRINTED.finditer(ev.prose), 400)]
+    scales = scales_printed(ev.prose)
     if len(scales) >= SCALES_MIN and scales[0] >= 1 and scales[-1] <= SCALE_COLLAPSE * scales[0] \
             and all(b <= a for a, b in zip(scales, scales[1:])):
         out["scale-collapse"] = (f"the loss scale printed beside the loss fell from {fmt(scales[0])} to "
@@ -1366,12 +1373,11 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     if iou := one_class_iou(ev.prose):
         out["one-class-iou"] = iou
     if call := mask_to_tensor(ev.prose):
-        out["mask-scaled"] = (
-            f"the paste says its masks hold 0 and 1 and builds their own Keras generator to rescale them (`{call}`), "
-            "which multiplies every batch it standardizes: they come out 0 and 0.0039, and as class indices all 0"
-            if "ImageDataGenerator" in call else
-            f"the paste says its masks hold 0 and 1 and puts them through torchvision's ToTensor (`{call}`), which "
-            "divides an 8-bit picture by 255: they come out 0 and 0.0039, and as class indices all 0")
+        how = ("builds their own Keras generator to rescale them ({}), which multiplies every batch it standardizes"
+               if "ImageDataGenerator" in call else
+               "puts them through torchvision's ToTensor ({}), which divides an 8-bit picture by 255")
+        out["mask-scaled"] = (f"the paste says its masks hold 0 and 1 and {how.format(f'`{call}`')}: they come out 0 "
+                              "and 0.0039, and as class indices all 0")
     if went_wrong:      # the pixels' range explains a run that went wrong, not a healthy curve
         # (one max printed: in a tuple of several, which value is whose is not read)
         pixels = next((m for m in MAX_255.finditer(ev.prose) if INPUT_NAME.search(m.group("name"))
