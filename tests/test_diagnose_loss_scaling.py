@@ -36,12 +36,12 @@ def test_a_fear_reports_no_failure():
     assert diagnosis(said + WARNING + after.replace("I'm worried the model is broken in fp16 or that steps get lost",
                                                     "I wonder why the model is broken in fp16")).verdict == "failure"
     assert diagnosis(said + WARNING + after.replace("the model is broken in fp16 or that steps get lost",
-                                                    "the loss shows nan in fp16")).verdict != "normal"
+                                                    "the loss shows nan in fp16")).verdict == "failure"
     # (code_review_s43 M3: the fear ends at a comma, a colon or a dash, and at a climb it names)
     for fear in ("I am worried, the loss diverges after epoch 3.", "I'm worried: the loss explodes at epoch 3.",
                  "I'm worried -- the loss went to 40000 and diverges."):
         assert diagnosis(said + WARNING + after.replace("I'm worried the model is broken in fp16 or that steps get "
-                                                        "lost.", fear)).verdict != "normal", fear
+                                                        "lost.", fear)).verdict == "failure", fear
     # (a reason given is a report: "I'm worried because the model is broken")
     assert diagnosis(said + WARNING + after.replace("I'm worried the model", "I'm worried because the model")).verdict \
         == "failure"
@@ -57,7 +57,7 @@ def test_a_header_said_in_a_sentence_names_the_columns_of_the_rows_below_it():
     assert d.evidence.count == 6 and d.evidence.head[:2] == [5.3011, 5.2987]
     assert d.evidence.at(5).step.endswith("2003")
     # (a sentence naming one thing is no header: "I printed the loss:")
-    assert diagnosis("I printed the loss:\n\n" + table).evidence.count != 6
+    assert diagnosis("I printed the loss:\n\n" + table).evidence.count == 0
 
 
 FAIRSEQ = ("2024-02-01 10:00:05 | INFO | fairseq.trainer | NOTE: gradient overflow detected, ignoring gradient, setting "

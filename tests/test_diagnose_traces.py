@@ -741,6 +741,6 @@ def test_per_step_losses_of_tiny_batches_that_end_below_their_high_are_noise():
     said = "I can only use batch size 8. The per-step loss goes 0.31, 1.74, 0.52, 1.12, 0.08, 1.93, 0.64 and so on.\n"
     assert diagnose(scan(io.BytesIO(said.encode()), "report", None), CATALOG).signature.name == "healthy"
     large = said.replace("batch size 8", "batch size 256")
-    assert diagnose(scan(io.BytesIO(large.encode()), "report", None), CATALOG).signature.name != "healthy"
+    assert diagnose(scan(io.BytesIO(large.encode()), "report", None), CATALOG).signature.name == "climbed-and-stayed"
     high = said.replace("1.93, 0.64", "1.93, 2.64")
-    assert diagnose(scan(io.BytesIO(high.encode()), "report", None), CATALOG).signature.name != "healthy"
+    assert diagnose(scan(io.BytesIO(high.encode()), "report", None), CATALOG).signature.name == "climbing"
