@@ -899,3 +899,83 @@ def test_a_whole_number_one_word_before_its_unit_is_a_count():
     """"for the first ~200 optimizer steps (0.69 -> 0.21)": 200 counts steps, and is no first loss of 200."""
     d = diagnosis("The loss fell for the first ~200 optimizer steps, 0.69, 0.45, 0.21, then 0.35, 0.9, 2.7 and nan.\n")
     assert d.evidence.head[0] == 0.69 and 200.0 not in d.evidence.head
+
+
+# ---- twenty-second session ---------------------------------------------------------------------------------------
+
+STOPPED_IN_EPOCH_ONE = """Training dies in the first epoch
+Epoch 1/20
+ 903/1800 [=============>...............] - ETA: 4s - loss: 0.0410Batch 903: Invalid loss, terminating training
+1800/1800 [==============================] - 4s 2ms/step - loss: nan
+"""
+
+
+def test_terminate_on_nans_line_glued_to_a_pasted_bar_leaves_its_loss_and_the_run_had_trained():
+    """A paste copied from the terminal has no carriage returns left, but TerminateOnNaN's line is still glued to the
+    bar's last update (`loss: 0.0410Batch 903: ...`): the update's loss is read, and the nan that closes the epoch's
+    bar came after 903 finite batches -- "in the first epoch" is not from the first values."""
+    d = diagnosis(STOPPED_IN_EPOCH_ONE)
+    assert d.evidence.head[:1] == [0.041] and d.evidence.first_nonfinite == 1
+    assert str(d.evidence.at(0)) == "epoch 1/20 [903/1800]"
+    timing = [e for m in d.matches for e in m.evidence if e.startswith("it showed")]
+    assert timing and all(e.startswith("it showed after training for a while") for e in timing)
+
+
+def test_words_that_the_loss_fell_and_then_broke_make_the_jump_the_first_suspect_not_the_climb():
+    """"Decreased steadily for 8 epochs and then it became nan" tells the shape: a fall, then the break. The rate
+    breaks a run by a climb; the failures that jump to nan after a descent (a bad batch, a log of zero, a nan
+    gradient) are the first suspects on timing alone, the rate the second. Not where the fall is what a changed run
+    did ("if I remove the augmentation it trains fine")."""
+    d = diagnosis("Loss decreased steadily for 8 epochs and then in epoch 9 it became nan.\n")
+    assert d.verdict == "uncertain" and d.matches[0].entry.trace == "descent-then-nonfinite"
+    first = [m for m in d.matches if "prior" in m.parts]
+    rate = next(m for m in first if m.entry.id == "WR-220")
+    jump = next(m for m in first if m.entry.trace == "descent-then-nonfinite")
+    assert jump.parts["prior"] == pytest.approx(2 * rate.parts["prior"], abs=0.002)   # (parts are rounded to 3 places)
+    assert any("the first suspect for a loss that fell and then turned nan" in e for e in jump.evidence)
+    from trainwreck.wording import fell_then_broke, tokens
+    changed = "The loss turns nan after a few epochs. If I remove the augmentation it trains fine."
+    assert not fell_then_broke(changed, tokens(changed))
+    assert diagnosis(changed + "\n").matches[0].entry.id == "WR-220"
+
+
+def test_code_the_reporter_wrote_is_hand_written():
+    """"My own implementation of the cross entropy", "I implemented the CRF layer myself", "a custom loss" meet the
+    catalogue's "hand-written" (WR-030's title, WR-020's softmax written by hand); "trained from scratch" does not,
+    and a focal loss is a cross-entropy."""
+    from trainwreck.wording import tokens
+    assert tokens("my own implementation of the cross entropy")[0] == "handwritten"
+    assert tokens("I implemented the CRF layer myself") == ["handwritten", "crf", "layer"]
+    assert tokens("a custom loss function") == ["handwritten", "loss", "function"]
+    assert tokens("a hand-written softmax") == tokens("a softmax written by hand")[::-1] == ["handwritten", "softmax"]
+    assert "handwritten" not in tokens("the model is trained from scratch")
+    assert tokens("focal loss") == ["focal", "cross", "entropy", "loss"]
+    d = diagnosis("I wrote my own implementation of the cross entropy and the loss turns nan after a few epochs.\n")
+    assert d.matches[0].entry.id == "WR-030"
+
+
+def test_a_jump_the_loss_never_comes_back_from_is_a_failure():
+    """"Jumps to 900 at step 3000 and never goes back down", "never recovers": something went wrong, though no nan
+    and no value the scan reads say so -- not 'nothing found'."""
+    from trainwreck.wording import says_failure
+    for said in ("the loss jumps to 900 at step 3000 and never goes back down", "it spikes and never recovers",
+                 "the loss doesn't come back down after the jump"):
+        assert says_failure(said), said
+    assert not says_failure("the loss goes back down after the spike")
+    d = diagnosis("The loss jumps to 900 at step 3000 and never goes back down, at the same step in every run.\n")
+    assert d.verdict == "uncertain" and d.matches[0].entry.id == "WR-310"
+
+
+def test_a_range_given_roughly_is_not_two_values_in_turn():
+    """"A normal loss around 8-15" is where the loss sits, not 8 and then 15 (a climb of x1.9 nobody printed)."""
+    d = diagnosis("Most batches give a loss around 8-15, but some batches give inf and after that everything is nan.\n")
+    assert d.evidence.count == 0
+    assert diagnosis("The loss went 8-15-40 and then nan.\n").evidence.head[:3] == [8.0, 15.0, 40.0]
+
+
+def test_a_forward_algorithm_written_over_exp_is_wr020s():
+    """WR-020's page says where a sum over paths of exponentials overflows with the sequence's length (a CRF's or an
+    HMM's forward algorithm written by hand), and a report of an inf only on the longest sequences meets it."""
+    assert "forward algorithm of a CRF or an HMM" in " ".join(CATALOG.entries["WR-020"].sections["Where it shows up"].split())
+    d = diagnosis("My tagger's loss is inf only on the batches with the longest sequences, and then nan.\n")
+    assert d.matches[0].entry.id == "WR-020"

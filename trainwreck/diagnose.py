@@ -36,8 +36,8 @@ from .paste_facts import (NEGATIVE, RATE_CLIMB, RATE_VANISHED, accumulation_fix,
                           unshuffled_loader)
 from .weighing import (CODE_CONSTRUCTS, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
-from .wording import (BENIGN_OVERFLOW, RESTARTED, STUCK, UNIFORM_START, Normal, lr_tried, mostly_prose, normals_asked,
-                      rate_zero_failed, says_failure, says_not_learning, timing_of, tokens, untrained_output_nonfinite)
+from .wording import (BENIGN_OVERFLOW, RESTARTED, STUCK, UNIFORM_START, Normal, fell_then_broke, lr_tried, mostly_prose,
+                      normals_asked, rate_zero_failed, says_failure, says_not_learning, timing_of, tokens, untrained_output_nonfinite)
 
 # What a caller of the engine needs comes from here: the finder the scan takes, the diagnosis, the curve's signature.
 __all__ = ["Diagnosis", "Match", "diagnose", "message_finder", "signature_of", "weigher"]
@@ -837,10 +837,6 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
         d.trend = validation_curve.accuracy_impossible(d.evidence.prose)
 
 
-# Words that the loss fell, or the run trained well, before it broke.
-FELL_SAID = re.compile(r"\b(?:goes|went|going|came|comes)\s+down\b|\bdecreas\w*|\bfalling\b|\bfell\b|"
-                       r"\btrain\w*\s+(?:well|fine|nicely|normally|great)\b|\b(?:fine|well|nicely|normally)\s+for\b",
-                       re.I)
 # A question that names no behaviour ("is it normal?", "is it an error?").
 BARE_ASK = re.compile(r"\bis (?:it|this|that) (?:an error|normal)\b", re.I)
 # What to switch on to make each framework name the op whose output or gradient went non-finite first (the
@@ -894,8 +890,7 @@ def _deciding_question(d: Diagnosis, w: Weigher) -> str:
     said_start = ev.count < 3 and {"nan", "inf"} & set(words) and timing_of(words) == {"start"}
     # ... and one that says it fell and then went nan after a while ("goes down nicely for about 1,200 iterations and
     # then it's nan") has told the shape the values would show
-    said_fell = (ev.count < 3 and {"nan", "inf"} & set(words) and timing_of(words) == {"later"}
-                 and "climb" not in words and bool(FELL_SAID.search(ev.prose)))
+    said_fell = ev.count < 3 and timing_of(words) == {"later"} and fell_then_broke(ev.prose, words)
     if ev.count < 3 and len({e.trace for e in entries}) > 1 and not said_start and not said_fell:
         if ev.first_nonfinite is None and not {"nan", "inf", "overflow", "diverge", "divzero"} & set(words):
             # nothing says the loss broke: a loss that does not learn, and the shapes of that

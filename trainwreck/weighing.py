@@ -26,7 +26,7 @@ from .paste_facts import (PAIRWISE, RATE_CLIMBS, scale_recovered, LOG_OF_ZERO_WO
                           impossible_negative, model_output, negative_shown, printed_facts, regressor_shown,
                           scaled_said, shown_frameworks, trainer_clears)
 from .safe_text import shown
-from .wording import (EARLY_STEPS, FIELDS, Library, bf16_only, half_precision_denied, half_precision_shown, loss_kind, lr_tried,
+from .wording import (EARLY_STEPS, FIELDS, Library, bf16_only, fell_then_broke, half_precision_denied, half_precision_shown, loss_kind, lr_tried,
                       lr_tried_same_place, lr_tried_unmoved, said_unnegated,
                       precision_tried, says_failure, says_not_learning, section, sentences_only, timing_of, tokens,
                       tokens_many, untrained_output_nonfinite, when, words_for, normal_ruled_out)
@@ -393,6 +393,7 @@ class Context:
     infs: tuple                    # (line, key) of NumPy's reports of an inf made (overflow, division by zero)
     words: list[str]               # the report's tokens
     sentences: str                 # the report's own sentences, not its code or its log (sentences_only)
+    fell_said: bool                # the words (a report mostly of words) say the loss fell and then broke
 
 
 def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero: str | None = None) -> Context:
@@ -434,8 +435,7 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
     said_when = timing_of(words) if words_count else set()
     # (words of a start, "it turns nan somewhere in epoch 0", beside a log whose loss was still finite at a step it
     # numbers past the first updates, `1187/2890`, name the epoch, not the first steps: the log says when)
-    if "start" in said_when and ev.first_nonfinite and ev.first_nonfinite_at is not None \
-            and (count := re.search(r"\d+", ev.first_nonfinite_at.step or "")) and int(count.group(0)) > EARLY_STEPS:
+    if "start" in said_when and (finite_to := _finite_through(ev)) is not None and finite_to > EARLY_STEPS:
         said_when = (said_when - {"start"}) or {"later"}
     regressor, scaled = regressor_shown(ev), scaled_said(ev.prose)
     stopped = ev.first_nonfinite_at.step if ev.hidden_note and ev.first_nonfinite_at is not None else None
@@ -452,7 +452,22 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
                     "fp16" in words and not bf16_only(ev.prose), printed_facts(ev, sig, words, regressor, scaled, unjudged, sentences), trainer_clears(ev), classifier_shown(ev),
                     regressor, half_precision_denied(ev.prose, words), half_precision_shown(ev.prose, words),
                     scaled,
-                    tuple((seen[1], key) for key, seen in ev.messages.items() if NUMPY_INF.match(seen[2])), words, sentences)
+                    tuple((seen[1], key) for key, seen in ev.messages.items() if NUMPY_INF.match(seen[2])), words, sentences,
+                    words_count and fell_then_broke(sentences, words))
+
+
+def _finite_through(ev: Evidence) -> int | None:
+    """The step the log numbers its first non-finite loss at -- or, where that value closes an epoch's bar
+    (`2210/2210 ... loss: nan`, no step of its own), the step of the finite update just before it in the same epoch
+    (`737/2210 ... loss: 0.0213`): the loss was still finite that far in."""
+    if not ev.first_nonfinite or ev.first_nonfinite_at is None:
+        return None
+    at = ev.first_nonfinite_at
+    if at.step is None and at.finished and (before := ev.at(ev.first_nonfinite - 1)) is not None \
+            and before.epoch == at.epoch:
+        at = before
+    count = re.search(r"\d+", at.step or "")
+    return int(count.group(0)) if count else None
 
 
 def _when_stopped(pos) -> set[str]:
@@ -483,7 +498,12 @@ def _suspect(entry: Entry, c: Context, w: Weigher) -> tuple[float, str]:
         return (1.0, "the report names half precision, and this entry is the one about it") \
             if entry.id in w.precision else (0.0, "")
     said, timing = _timing(c)
-    broke = ("a loss that turned nan or inf " if c.said_nonfinite_value else "a loss that climbed ") + \
+    # (words that tell the shape, a fall and then the break, swap the first suspects for the second: the rate
+    # breaks a run by a climb, and these words say there was none)
+    fell = timing == "later" and c.fell_said
+    first, second = (SECOND_SUSPECTS, FIRST_SUSPECTS) if fell else (FIRST_SUSPECTS, SECOND_SUSPECTS)
+    broke = ("a loss that fell and then turned nan or inf " if fell else
+             "a loss that turned nan or inf " if c.said_nonfinite_value else "a loss that climbed ") + \
         ({"start": "from the first values", "early": "right after the first updates"}.get(timing)
          or "after training had run")
     if not said:
@@ -501,9 +521,9 @@ def _suspect(entry: Entry, c: Context, w: Weigher) -> tuple[float, str]:
             if entry.trace in SECOND_SUSPECTS.get(timing, ()) else (0.0, "")
     # ("on timing alone": a prior from when it broke, which other evidence may outweigh -- a first suspect can be listed
     # third)
-    if entry.trace in FIRST_SUSPECTS.get(timing, ()):
+    if entry.trace in first.get(timing, ()):
         return 1.0, f"on timing alone, the first suspect for {broke}"
-    if entry.trace in SECOND_SUSPECTS.get(timing, ()):
+    if entry.trace in second.get(timing, ()):
         return 0.5, f"on timing alone, a second suspect for {broke}"
     return 0.0, ""
 

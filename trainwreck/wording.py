@@ -76,6 +76,15 @@ THESAURUS = [
     (r"\b(?:bf16|bfloat16)\b", " bf16 "),
     (r"\b(?:learning[ _-]?rates?|lr|step[ -]size)\b", " lr "),
     (r"\bwarm[ _-]?up\w*|\bburn[ _-]?in\b", " warmup "),
+    # code the reporter wrote, not a library's: "hand-written", "my own implementation of the focal loss", "I implemented
+    # the CRF layer myself", "a custom loss" (not "from scratch": that is training without pretrained weights)
+    (r"\bhand[ -]?(?:written|rolled|coded|made)\b|\bwritten by hand\b|\bby hand\b"
+     r"|\b(?:my|our|his|her|their) own (?:implementation|version)\b"
+     r"|\b(?:my|our|his|her|their) own(?= (?:\w+ )?(?:loss|layer|softmax|sigmoid|activation)\w*\b)"
+     r"|\bcustom(?= (?:\w+ )?(?:loss|layer|objective|activation|softmax)\w*\b)", " handwritten "),
+    (r"\bimplemented ((?:it|them|this|that|(?:the|a|my) \w+(?: \w+)?) )?(?:myself|ourselves)\b", r" handwritten \1 "),
+    # a focal loss is a cross-entropy, each term weighted by (1 - p)^gamma (Lin et al., 2017)
+    (r"\bfocal loss\b", " focal cross entropy loss "),
     (r"\b(?:batch[ _-]?size|batchsize|bs)(?: of| is| was)? *(?:=|:)? *(?:1|one)\b|\b(?:one|a single|1) (?:example|sample"
      r"|image)s? (?:per|in a|in each|in the) batch\b|\bbatch(?:es)? (?:of|with|holds|has) (?:1|one|a single)\b", " batchone "),
     (r"\b(?:batch[ _-]?size|batchsize|bs)\b", " batchsize "),
@@ -480,7 +489,10 @@ STUCK = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|n
                     r" (?:go(?:ing)? down|decreas\w*|improv\w*|learn\w*|converg\w*|drop\w*)"
                     r"|(?:all|always|stays?|stayed|remains?|remained|stuck at) (?:the )?(?:same|constant)"
                     r"|\balways (?:equals?|equal to|gives?|outputs?|predicts?)\b"
-                    r"|\b(?:training|run|process) (?:stops|stopped|dies|died|hangs)\b|\bstops? training\b")
+                    r"|\b(?:training|run|process) (?:stops|stopped|dies|died|hangs)\b|\bstops? training\b"
+                    # a jump the loss never came back from ("jumps to 2600 and never goes back down", "never recovers")
+                    r"|\b(?:won'?t|doesn'?t|does not|didn'?t|did not|never|not) (?:go(?:es)?|went|come|comes|came|get|gets|got)"
+                    r" back(?: down)?\b|\b(?:won'?t|doesn'?t|does not|didn'?t|did not|never) recover\w*")
 
 
 # Words that a run does not learn ("doesn't learn at all", "accuracy stuck at 10%", "the loss plateaus"), said as a
@@ -595,6 +607,23 @@ def untrained_output_nonfinite(text: str) -> str:
     if said is None or TRAINING_NAMED.search(text) or not said_unnegated(said.group(0), {"nan", "inf"}):
         return ""
     return " ".join(said.group(0).split())
+
+
+# Words that the loss fell, or the run trained well, before it broke.
+FELL_SAID = re.compile(r"\b(?:goes|went|going|came|comes)\s+down\b|\bdecreas\w*|\bfalling\b|\bfell\b|"
+                       r"\btrain\w*\s+(?:well|fine|nicely|normally|great)\b|\b(?:fine|well|nicely|normally)\s+for\b",
+                       re.I)
+
+
+IF_BEFORE = re.compile(r"\b(?:if|unless)\b[^.;!?\n]*$", re.I)
+
+
+def fell_then_broke(text: str, words: list[str]) -> bool:
+    """Do the words tell the shape of a loss that fell (or a run that trained well) and then went nan or inf, and
+    nowhere that it climbed ("goes down nicely for 11 epochs, and then in epoch 12 it prints nan")?"""
+    # (not a condition's "if I drop the long sentences it trains fine": what a changed run did)
+    return bool({"nan", "inf"} & set(words)) and "climb" not in words and any(
+        not IF_BEFORE.search(text, max(0, m.start() - 80), m.start()) for m in FELL_SAID.finditer(text))
 
 
 def says_failure(text: str, ignore: frozenset = frozenset()) -> bool:

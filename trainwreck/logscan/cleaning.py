@@ -93,7 +93,8 @@ def clean(data: bytes) -> bytes:
 
 # Keras's TerminateOnNaN prints its line right after the bar's last update, on the bar's own line when that update
 # ended in a carriage return (`207/469 [...] - loss: 0.5032Batch 211: Invalid loss, terminating training`, right
-# after the update's last digit): its batch is not that update's, so it goes on a line of its own.
+# after the update's last digit): its batch is not that update's, so it goes on a line of its own. So does a paste
+# copied from the terminal, where the carriage returns are gone and the glued line is left.
 TERMINATE_GLUED = re.compile(rb"(?<=\d)(?=Batch \d{1,9}: Invalid loss, terminating training)")
 
 
@@ -102,11 +103,10 @@ def cleaned(data: bytes) -> tuple[bytes, int]:
     added = 0
     if b"\x1b" in data:
         data = ESCAPE.sub(b"", data)
+    if b"Invalid loss" in data:
+        data, glued = TERMINATE_GLUED.subn(b"\n", data)
+        added += glued
     if b"\r" in data:
-        # (only where a bar rewrote its line: the glued line follows an update that ended in a carriage return)
-        if b"Invalid loss" in data:
-            data, glued = TERMINATE_GLUED.subn(b"\n", data)
-            added += glued
         data, kept = _kept_if_broken(data)
         added += kept
         data = OVERWRITTEN.sub(b"", data)
