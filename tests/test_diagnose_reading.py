@@ -979,3 +979,38 @@ def test_a_forward_algorithm_written_over_exp_is_wr020s():
     assert "forward algorithm of a CRF or an HMM" in " ".join(CATALOG.entries["WR-020"].sections["Where it shows up"].split())
     d = diagnosis("My tagger's loss is inf only on the batches with the longest sequences, and then nan.\n")
     assert d.matches[0].entry.id == "WR-020"
+
+
+def test_a_fall_from_an_enormous_start_beside_an_accuracy_at_chance_is_too_faint_a_shape_to_name_by():
+    """A 10-class classifier's first loss of 4e9, then values that halve and wobble and turn nan, beside an accuracy
+    that never leaves chance: the fall was no learning, so the shape it makes ("fell, then jumped to nan") is read
+    weakly, and the enormous start -- with the failure there at a learning rate of 0 -- comes first."""
+    rows = [(0, "4.0127e+09", 0.101), (100, "1.2231e+09", 0.098), (200, "1.9302e+09", 0.102),
+            (300, "7.4410e+08", 0.099), (400, "9.1062e+08", 0.100), (500, "nan", 0.100), (600, "nan", 0.100)]
+    log = "".join(f"step {s:5d} | loss {v} | acc {a:.3f}\n" for s, v, a in rows)
+    said = "A 6-layer ReLU MLP on 10 classes. The first loss is in the billions, even with learning rate 0.\n"
+    d = diagnosis(said + log)
+    assert d.signature.name == "descent-then-nonfinite" and d.signature.weak
+    assert d.signature.enormous_start.endswith("so the fall that followed was no learning")
+    assert [m.entry.id for m in d.matches[:2]] == ["WR-120", "WR-310"]
+    assert d.matches[1].parts["curve"] == pytest.approx(1.5 / 3 ** 0.5, abs=0.002)   # W_PART, shared by three
+    # (the same shape from a start that is not enormous keeps its full weight)
+    low = "".join(f"step {s:5d} | loss {v} | acc {a:.3f}\n" for s, v, a in
+                  [(0, "2.3021", 0.101), (100, "1.9120", 0.31), (200, "1.6110", 0.42), (300, "1.4023", 0.49),
+                   (400, "1.3011", 0.52), (500, "nan", 0.100), (600, "nan", 0.100)])
+    assert not diagnosis(said.split(".")[0] + ".\n" + low).signature.weak
+
+
+def test_images_stacked_straight_from_imread_with_no_division_are_raw_pixels():
+    """`X = np.stack([cv2.imread(p, 0).flatten() for p in paths]).astype(np.float32)`, divided nowhere: raw 8-bit
+    pixels reach the first layer; with `X /= 255.` they do not."""
+    code = ("    X = np.stack([cv2.imread(p, cv2.IMREAD_GRAYSCALE).flatten() for p in paths]).astype(np.float32)\n"
+            "    W1 = np.random.randn(4096, 64) * 0.01\n")
+    said = ("NumPy MLP on 4 kinds of flowers: the loss goes 1.52, 1.41, 1.39 and then doesn't move at all for 100 "
+            "epochs, and the accuracy is stuck at 25%.\n")
+    d = diagnosis(said + code)
+    assert d.matches[0].entry.id == "WR-330"
+    assert any(e.startswith("the paste reads images with cv2.imread (8-bit pixels, 0 to 255) and builds its inputs "
+                            "from them with no division by 255 (`X = np.stack([cv2.imread(") for e in d.matches[0].evidence)
+    scaled = diagnosis(said + code + "    X /= 255.\n")
+    assert not any("no division by 255" in e for m in scaled.matches for e in m.evidence)

@@ -2623,7 +2623,7 @@ def test_review_session37_blind_opencv_said_in_words_and_no_gap_between_equal_cu
                "2.3026 for all 20 epochs; train and validation accuracy 10.0%. Every image gets the same prediction.")
     d = diagnosis(report_)
     assert d.verdict != "normal" and d.matches[0].entry.id == "WR-330"
-    assert ("the paste reads images with OpenCV (8-bit pixels, 0 to 255) and makes a tensor of them with no division "
+    assert ("the paste reads images with OpenCV (8-bit pixels, 0 to 255) and builds its inputs from them with no division "
             "by 255 (`x = torch.from_numpy(img).permute(2, 0, 1).float()`)") in " ".join(d.matches[0].evidence)
     assert not any(n.name.startswith("a gap") for n in normals_asked(report_))
     assert any(n.name.startswith("a gap") for n in normals_asked("why do fit and evaluate give different losses?"))

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 
 from .ceilings import ceiling_fact
 from .class_count import at_uniform, classes_named, classes_or_vocabulary
+from .entry import TRACES
 from .logscan import KEEP, Evidence
 from .logscan.positions import epoch_number, step_number
 from .plural import counted
@@ -313,6 +314,10 @@ def signature_of(ev: Evidence) -> Signature:
                if stuck and halved else ""))
         out.facts.append(out.enormous_start)
         out.start_updated = bool(mean_ce and _once_an_epoch(ev))
+        # (the fall after it was no learning: the shape read from the values that followed -- "fell, then jumped to
+        # nan" -- is the shape of a run that never learned, too faint to name the entries a learning run's fall names)
+        if stuck and halved and out.name in TRACES:
+            out.weak = True
     ceiling = ceiling_fact(ev)
     if ceiling:
         if out.name == "healthy":

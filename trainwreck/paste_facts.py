@@ -1065,6 +1065,10 @@ IMAGE_READER = re.compile(r"\bcv2\.imread\b|\bImage\.open\b|\bimageio\.(?:v\d\.)
                           r"\b(?:with|using|via|through|by) (?:opencv|cv2)\b", re.I)
 IMAGE_TENSOR = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,30})\s*=\s*torch\.(?:tensor|from_numpy|as_tensor|FloatTensor)\(\s*"
                           r"(?:np\.(?:array|asarray)\(\s*)?(?P<src>\b(?:img|image|im|frame|pic|photo|pixels)\w{0,10})\b")
+# ... or an array stacked straight from the reader's calls: `X = np.stack([cv2.imread(p, 0).flatten() for p in paths])`
+IMAGE_STACK = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,30})\s*=\s*(?:np|numpy|torch|jnp)\.(?:stack|array|asarray|vstack|"
+                         r"concatenate|tensor|as_tensor)\(\s*\[[^\]\n]{0,120}?(?:\bcv2\.imread|\bImage\.open|"
+                         r"\bimageio\.(?:v\d\.)?imread|\bio\.imread)\(")
 # (a division or a rescaling the paste writes itself; or, for pixels it reads through a pipeline, a ToTensor there)
 _DIVIDED = r"/=?\s*(?:255|127\.5)\b|convert_image_dtype|Rescaling|rescale|normali[sz]"
 DIVIDED_255_ITSELF = re.compile(_DIVIDED)
@@ -1400,7 +1404,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
             name = reader.group(0).split()[-1]          # ("with OpenCV": the library the words name)
             depth = ("8-bit pixels, 0 to 255" if name.lower().startswith(("cv2", "opencv")) else
                      "pixels in the file's own range: 0 to 255 for 8-bit images, up to 65535 for 16-bit ones")
-            out["raw-pixels"] = (f"the paste reads images with {name} ({depth}) and makes a tensor of them "
+            out["raw-pixels"] = (f"the paste reads images with {name} ({depth}) and builds its inputs from them "
                                  f"with no division by 255 (`{made}`): raw pixel values, fed as they are")
     overflow, printed = _exp_overflow(ev)
     if overflow:
@@ -1476,11 +1480,12 @@ def _dataset_data(prose: str) -> tuple[str, str] | None:
 
 
 def _image_tensor_unscaled(prose: str) -> str:
-    """The line that makes a tensor of an image as it was read (IMAGE_TENSOR), when neither that image nor that tensor
+    """The line that makes a tensor of an image as it was read (IMAGE_TENSOR), or an array of the images as they were
+    read (IMAGE_STACK), when neither that image nor that tensor
     is divided by 255 anywhere in the paste (an aside on another pipeline's ToTensor() does not scale this one); or
     ""."""
-    for m in IMAGE_TENSOR.finditer(prose):
-        names = "|".join(re.escape(n) for n in {m.group("name"), m.group("src")})
+    for m in itertools.chain(IMAGE_TENSOR.finditer(prose), IMAGE_STACK.finditer(prose)):
+        names = "|".join(re.escape(n) for n in {m.group("name"), m.groupdict().get("src") or m.group("name")})
         if not re.search(rf"\b(?:{names})\b[^\n]{{0,60}}?(?:/=?\s*(?:255|127\.5)\b|\.div_?\(\s*255)", prose):
             return _line_from(prose, m.start())[:100]
     return ""
