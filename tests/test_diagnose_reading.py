@@ -1014,3 +1014,77 @@ def test_images_stacked_straight_from_imread_with_no_division_are_raw_pixels():
                             "from them with no division by 255 (`X = np.stack([cv2.imread(") for e in d.matches[0].evidence)
     scaled = diagnosis(said + code + "    X /= 255.\n")
     assert not any("no division by 255" in e for m in scaled.matches for e in m.evidence)
+
+
+def test_a_keras_normalization_adapted_on_merged_tables_that_is_nan_before_training_is_a_nan_in_the_data():
+    """Keras's Normalization divides by the larger of the standard deviation and 1e-7 (WR-060's page), so a run nan from
+    its first step behind `norm.adapt(...)` has a nan in the data it adapted on -- WR-310's Keras face, and tables
+    merged with pandas are where such a nan comes from; an output said nan before any training is no target's doing."""
+    said = ("Forecasting hourly demand with a small Keras MLP. I joined the meter table and the holiday table in "
+            "pandas, took the 17 numeric columns, and used norm = keras.layers.Normalization(); "
+            "norm.adapt(X_train.to_numpy()) as the first layer. The loss is nan from the very first batch, and "
+            "model.predict(X_train[:3]) before training already returns nan.\n")
+    d = diagnosis(said)
+    assert d.matches[0].entry.id == "WR-310"
+    parts = {m.entry.id: m.parts for m in d.matches}
+    assert parts["WR-310"]["adapted-nan"] > 0 and parts["WR-310"]["frames-merged"] > 0
+    from trainwreck.wording import untrained_output_nonfinite
+    assert untrained_output_nonfinite(said) == "predict(X_train[:3]) before training already returns nan"
+    assert not untrained_output_nonfinite("Before training the outputs are not nan, after one step they are nan.")
+    # (the same words without the layer or the merge: neither fact)
+    plain = diagnosis("A small Keras MLP. The loss is nan from the very first batch.\n")
+    assert not any(k in m.parts for m in plain.matches for k in ("adapted-nan", "frames-merged"))
+
+
+def test_against_a_zero_variance_and_raw_targets_when_keras_normalization_is_nan_before_training():
+    """The same report weighed for the entries it rules out: Keras's Normalization cannot divide by zero (WR-060), and
+    an output nan before any update is no regression target's (WR-360)."""
+    from trainwreck.weighing import WEIGHTS, context_of, weigh
+    from trainwreck.diagnose import signature_of, weigher
+    said = ("Predicting store sales with a Keras MLP: norm = keras.layers.Normalization(); norm.adapt(X_train) first. "
+            "The loss is nan from the very first batch, and model.predict(X_train[:5]) before training returns nan.\n")
+    d = diagnosis(said)
+    w = weigher(CATALOG)
+    c = context_of(d.evidence, w, signature_of(d.evidence), WEIGHTS)
+    zero_var, _e, against_060 = weigh(CATALOG.entries["WR-060"], c, w, WEIGHTS)
+    raw, _e, against_360 = weigh(CATALOG.entries["WR-360"], c, w, WEIGHTS)
+    assert zero_var["adapted-nan"] < 0 and any("a column that never varies comes out 0, not nan" in a for a in against_060)
+    assert raw["untrained-output"] < 0 and any("the targets enter only the loss" in a for a in against_360)
+
+
+def test_a_lower_rate_that_broke_at_the_same_batch_is_said_with_the_batch():
+    """"With lr 1e-4 it turns nan at exactly the same batch (412)": a lower rate tried, and the same place -- read
+    through the folded text, whose tokens are spaced apart."""
+    from trainwreck.wording import lr_tried, lr_tried_same_place
+    said = "The loss is nan at batch 412. With lr 1e-4 it turns nan at exactly the same batch (412)."
+    assert lr_tried(said) == "failed" and lr_tried_same_place(said)
+
+
+def test_weights_said_to_come_from_an_unscaled_randn_are_a_large_init():
+    """"weights from np.random.randn(n_in, n_out), biases zero" in a sentence: a standard deviation of 1 at every
+    layer, as `W1 = np.random.randn(784, 512)` is in code; not with a scale after it."""
+    from trainwreck.paste_facts import LARGE_INIT
+    assert LARGE_INIT.search("ReLU, weights from np.random.randn(n_in, n_out), biases zero")
+    assert LARGE_INIT.search("the weights are initialized with np.random.randn(a, b)")
+    assert not LARGE_INIT.search("weights from np.random.randn(n_in, n_out) * np.sqrt(2 / n_in)")
+
+
+def test_tf_datas_shuffled_file_list_zipped_with_labels_is_not_covered():
+    """`Dataset.list_files` shuffles the names unless shuffle=False; zipped with labels listed in another order, each
+    image gets another file's label: not covered, said with why -- and not with shuffle=False."""
+    code = ('files = tf.data.Dataset.list_files("imgs/*/*.png")\n'
+            'labels = tf.data.Dataset.from_tensor_slices([names.index(p.split("/")[-2]) for p in sorted(paths)])\n'
+            'ds = tf.data.Dataset.zip((files.map(read_image), labels)).batch(64)\n')
+    said = "4 classes. The loss stays at 1.386 and the accuracy at 0.25 for 20 epochs, train and validation.\n"
+    d = diagnosis(said + code)
+    assert d.verdict == "unexplained" and not d.matches
+    assert any("Dataset.list_files shuffles the file names unless given shuffle=False" in u for u in d.unweighed)
+    fixed = diagnosis(said + code.replace('list_files("imgs/*/*.png")', 'list_files("imgs/*/*.png", shuffle=False)'))
+    assert not any("list_files" in u for u in fixed.unweighed)
+
+
+def test_an_averaged_score_is_another_quantity_not_a_loss():
+    """"The loss goes 0.41 -> 0.09 and micro-F1 reaches 0.87": 0.87 is the F1's, not a climb of the loss."""
+    d = diagnosis("The loss goes 0.41 -> 0.09 and micro-F1 reaches 0.87 by epoch 5, then it is nan.\n")
+    assert 0.87 not in d.evidence.head
+    assert not (d.verdict == "failure" and d.matches[0].entry.id == "WR-220")

@@ -32,7 +32,7 @@ from .logscan.positions import counted_on, epoch_on, last_epoch, named_step, sta
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_scale_zero
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .paste_facts import (NEGATIVE, RATE_CLIMB, RATE_VANISHED, accumulation_fix, module_replaced_after_optimizer,
-                          pretrained_at_uniform, shuffled_apart, loaders_shuffled_apart, flip_swaps_classes, decay_pulls_to_zero, summed_prints, shown_frameworks, uniform_start,
+                          pretrained_at_uniform, shuffled_apart, loaders_shuffled_apart, listed_files_zipped_apart, flip_swaps_classes, decay_pulls_to_zero, summed_prints, shown_frameworks, uniform_start,
                           unshuffled_loader)
 from .weighing import (CODE_CONSTRUCTS, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
@@ -578,6 +578,15 @@ def _self_explained(ev: Evidence, c: Context, declared_found: set[str]) -> tuple
                        "at the uniform guess (ln C for C balanced classes) and the accuracy at the largest class's "
                        "share, whatever the rate or the initialisation. No entry covers this data bug: put inputs "
                        "and labels in one dataset (`TensorDataset(X, y)`) and one shuffled loader")
+    listed = listed_files_zipped_apart(ev.prose) if not_learning else ""
+    if listed:
+        return listed, (f"the paste zips tf.data's list of files with a dataset of its labels (`{listed}`): "
+                        "Dataset.list_files shuffles the file names unless given shuffle=False (a seed only makes the "
+                        "order repeatable), so each image is paired with the label of another file, which says "
+                        "nothing of it -- the loss stays at the uniform guess (ln C for C balanced classes) and the "
+                        "accuracy at the largest class's share, whatever the model. No entry covers this data bug: "
+                        "take each label from its own file's path inside the map, or list the files with "
+                        "shuffle=False and build the labels from that same list")
     decay = decay_pulls_to_zero(ev.prose) if not_learning else ""
     if decay:
         return decay, (f"the paste builds its optimizer with a weight decay that pulls every weight toward zero by "

@@ -20,7 +20,7 @@ from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, PLATEAU_FALL, Signature
                           same_batch_jumps)
 from .logscan import Evidence, dialects
 from .one_class_iou import one_class_iou
-from .wording import (ADAPTIVE, LOSS_BUILT, MINUS_SCORE, NORMALS, WARMUP_SET, loss_kind, no_warmup_said, order_moved_it,
+from .wording import (ADAPTIVE, BEFORE_TRAINING_NONFINITE, LOSS_BUILT, MINUS_SCORE, NORMALS, WARMUP_SET, loss_kind, no_warmup_said, order_moved_it,
                       rate_zero_failed, says_not_learning,
                       score_out_of_range, sentences_and_ends, sentences_only, timing_of, tokens, untrained_output_nonfinite)
 
@@ -810,6 +810,29 @@ def loaders_shuffled_apart(prose: str) -> str:
     return ""
 
 
+# ... or tf.data's list of files, which shuffles the names by default ("the default behavior of this method is to
+# return filenames in a non-deterministic random shuffled order", tf.data.Dataset.list_files; a seed only makes that
+# order repeatable), zipped with a dataset of labels made in another order (`Dataset.zip((files.map(load), labels))`):
+# each image is paired with another file's label. Not with shuffle=False.
+LIST_FILES = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,40})[ \t]*=[ \t]*(?:tf\.data\.)?Dataset\.list_files\("
+                        r"(?P<args>[^()\n]{0,200}(?:\([^()\n]{0,80}\)[^()\n]{0,200}){0,3})\)")
+DATASET_ZIP = re.compile(r"\bDataset\.zip\(\s*\(?(?P<args>[^\n]{0,200})")
+
+
+def listed_files_zipped_apart(prose: str) -> str:
+    """The zip, quoted, where the paste zips a `Dataset.list_files` left to shuffle with another dataset; ''."""
+    code = code_of(prose)
+    if "list_files(" not in code:
+        return ""
+    names = [m.group("name") for m in itertools.islice(LIST_FILES.finditer(code), 10)
+             if not re.search(r"\bshuffle\s*=\s*False\b", m.group("args"))]
+    for z in itertools.islice(DATASET_ZIP.finditer(code), 10):
+        used = set(re.findall(r"[A-Za-z_]\w*", z.group("args")))
+        if any(n in used for n in names):
+            return " ".join(z.group(0).split())[:120]
+    return ""
+
+
 # A horizontal flip among the training augmentations (torchvision's RandomHorizontalFlip, Albumentations' HorizontalFlip,
 # Keras's RandomFlip("horizontal") and ImageDataGenerator(horizontal_flip=True), tf.image's random_flip_left_right)
 # beside classes that tell left from right (`point_left` and `point_right`, "left/right"): a flipped picture of one is
@@ -969,7 +992,10 @@ LARGE_INIT = re.compile(r"\bnormal_?\(\s*[\w.\[\]]{0,40}weight[^)\n]{0,40}?\bstd
                         r"|\bnormal_\(\s*(?![\w.\[\]]{0,40}(?:bias|emb))[\w.\[\]]{1,40}\s*,\s*(?:mean\s*=\s*)?-?\d+(?:\.\d*)?\s*,\s*"
                         r"(?:std\s*=\s*)?[1-9]\d*(?:\.\d*)?(?![\w.])\s*\)"
                         r"|\bRandomNormal\([^)\n]{0,40}?\bstddev\s*=\s*[1-9]\d*(?:\.\d*)?(?![\w.])\s*\)?"
-                        r"|(?:\b[Ww](?:eights?)?_?\w{0,10}\s*=\s*(?:\[\s*)?|nn\.Parameter\(\s*)(?:np\.random\.randn|torch\.randn)"
+                        # (or said in words: "weights from np.random.randn(n_in, n_out), biases zero")
+                        r"|(?:\b[Ww](?:eights?)?_?\w{0,10}\s*=\s*(?:\[\s*)?|nn\.Parameter\(\s*|\b[Ww]eights?\s+(?:(?:are|were)\s+)?"
+                        r"(?:from|drawn\s+(?:from|with|by)|initiali[sz]ed\s+(?:with|from|by)|made\s+(?:with|by))\s+`?)"
+                        r"(?:np\.random\.randn|torch\.randn)"
                         r"\(\s*\w+\s*,\s*\w+\s*\)(?![ \t]*[*/])"
                         # (JAX's: `jax.random.normal(k, (din, dout))` unscaled, a weight matrix's shape; not `* scale`)
                         r"|\bjax\.random\.normal\(\s*\w+\s*,\s*\(\s*\w+\s*,\s*\w+\s*\)\s*\)(?![ \t]*[*/])")
@@ -1065,6 +1091,20 @@ IMAGE_READER = re.compile(r"\bcv2\.imread\b|\bImage\.open\b|\bimageio\.(?:v\d\.)
                           r"\b(?:with|using|via|through|by) (?:opencv|cv2)\b", re.I)
 IMAGE_TENSOR = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,30})\s*=\s*torch\.(?:tensor|from_numpy|as_tensor|FloatTensor)\(\s*"
                           r"(?:np\.(?:array|asarray)\(\s*)?(?P<src>\b(?:img|image|im|frame|pic|photo|pixels)\w{0,10})\b")
+# A Keras preprocessing Normalization layer adapted on the data (`norm.adapt(X_train)`), beside a run nan from its first
+# step: the layer cannot divide by zero (max(sqrt(variance), 1e-7), normalization.py at v3.15.1), so a nan in the data
+# it adapted on is what makes its statistics nan -- WR-310's Keras face. (Not BatchNormalization, LayerNormalization...)
+KERAS_NORMALIZATION = re.compile(r"(?<![A-Za-z])Normalization\(")
+ADAPT_CALL = re.compile(r"\b\w+\.adapt\([^()\n]{0,60}(?:\([^()\n]{0,30}\)[^()\n]{0,20})?\)")
+INPUT_NAN_WORDS = {"nan", "input", "data"}   # ("nan values in the input data")
+# Tables merged or joined into the training data, in words or in pandas' calls ("I merged the CSV exports of 14
+# stations with pandas", `df = sales.merge(weather, on="date", how="left")`): a row whose key has no match in the other
+# table gets nan in that table's columns, as do the columns one of several concatenated frames lacks -- beside a nan,
+# half a printed fact for the entries whose phrases say the input data holds a nan.
+MERGED = re.compile(r"\b(?:pd|pandas)\.(?:merge|concat)\(|\.merge\(\s*\w|\.join\(\s*\w+\s*,\s*on\s*=|"
+                    r"\b(?:merg|join)(?:e|ed|ing)\b[^.;!?\n]{0,80}?\b(?:pandas|data ?frames?|dfs?|tables?|csvs?|"
+                    r"exports?|spreadsheets?|files)\b|\b(?:pandas|data ?frames?|tables?|csvs?|exports?|spreadsheets?)\b"
+                    r"[^.;!?\n]{0,60}?\b(?:merg|join)(?:e|ed|ing)\b", re.I)
 # ... or an array stacked straight from the reader's calls: `X = np.stack([cv2.imread(p, 0).flatten() for p in paths])`
 IMAGE_STACK = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,30})\s*=\s*(?:np|numpy|torch|jnp)\.(?:stack|array|asarray|vstack|"
                          r"concatenate|tensor|as_tensor)\(\s*\[[^\]\n]{0,120}?(?:\bcv2\.imread|\bImage\.open|"
@@ -1291,11 +1331,26 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         out["sigmoid-zero"] = ("the report says the output is 0.5: a sigmoid gives exactly that for an input of 0, "
                                "which a last layer whose weights and bias are all zero gets for every example (a model "
                                "stuck at one output on balanced classes prints about 0.5 too)")
-    if not ev.count and untrained_output_nonfinite(ev.prose):
+    untrained = untrained_output_nonfinite(ev.prose)
+    # (with loss values, only where the words say the output was broken before any training: "even predict() before
+    # training returns nan")
+    if untrained and (not ev.count or BEFORE_TRAINING_NONFINITE.search(untrained)):
         out["untrained-output"] = ("before any update only the forward pass can make the output nan, not a loss or a "
                                    "step: the weights (and buffers) it starts from, the inputs it is given, or an "
                                    "operation inside it that turns finite values into nan (a softmax over a fully "
                                    "masked row, 0/0, the log or square root of a negative, a float16 overflow)")
+    merged = MERGED.search(ev.prose)
+    if merged and (ev.first_nonfinite is not None or {"nan"} & set(words)):
+        out["frames-merged"] = (f"the report merges tables into its data (\"{' '.join(merged.group(0).split())}\"): a row "
+                                "whose key has no match in the other table gets nan in that table's columns (pandas "
+                                "fills what a merge or a concatenation leaves empty with nan), and one nan in a "
+                                "feature makes the loss of every batch it is in nan")
+    if KERAS_NORMALIZATION.search(ev.prose) and (adapt := ADAPT_CALL.search(ev.prose)) \
+            and (untrained or _broken_from_start(ev, sig, words)):
+        out["adapted-nan"] = (f"the paste adapts a Keras Normalization layer (`{adapt.group(0)}`) and the run is nan "
+                              "from its first step: that layer divides by the larger of the standard deviation and "
+                              "1e-7, so a column that never varies cannot make it nan -- but one nan in the data it "
+                              "adapted on makes that column's mean and variance nan, and every row after the layer")
     scales = scales_printed(ev.prose)
     if len(scales) >= SCALES_MIN and scales[0] >= 1 and scales[-1] <= SCALE_COLLAPSE * scales[0] \
             and all(b <= a for a, b in zip(scales, scales[1:])):

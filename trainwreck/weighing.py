@@ -15,7 +15,7 @@ from .entry import TRACES, Entry, template_pattern
 from .logscan import Evidence, MessageFinder, dialects
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY
 from .logscan.stops import names_no_cause
-from .paste_facts import (PAIRWISE, RATE_CLIMBS, scale_recovered, LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, ONE_BATCH_WORDS, FIRST_LAYERS_WORDS, SCALES_WORDS,
+from .paste_facts import (INPUT_NAN_WORDS, PAIRWISE, RATE_CLIMBS, scale_recovered, LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, ONE_BATCH_WORDS, FIRST_LAYERS_WORDS, SCALES_WORDS,
                           CLIP_UNENGAGED_WORDS, HIGH_ADAPTIVE_WORDS,
                           SINGULAR_SLOPE_WORDS, ACCURACY_WORDS,
                           CLEARED_EACH_STEP, CONSTANT_FEATURE_WORDS, DENSE, EXP_OVERFLOW_WORDS, FLOOR_WORDS,
@@ -200,6 +200,7 @@ class Weigher:
         self.rate_raised = self._saying(RATE_RAISED_WORDS)
         self.uncleared = self._saying(UNCLEARED_WORDS)
         self.untrained_output = self._saying(UNTRAINED_OUTPUT_WORDS)
+        self.input_nan = self._saying(INPUT_NAN_WORDS)
         self.mask_255 = self._saying(MASK_255_WORDS)
         self.one_class_iou = self._saying(ONE_CLASS_IOU_WORDS)
         self.mask_scaled = self._saying(MASK_SCALED_WORDS)
@@ -714,6 +715,8 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("accuracy-rose", w.accuracy_rises, W_PRINTED),
                                     ("sigmoid-zero", w.sigmoid_zero, W_SAID_HALF),
                                     ("untrained-output", w.untrained_output, W_SAID_HALF),
+                                    ("adapted-nan", w.input_nan, W_SAID_HALF),
+                                    ("frames-merged", w.input_nan, W_SAID_HALF),
                                     ("softmax-floor", w.softmax_floor, W_PRINTED),
                                     ("minus-one-labels", w.unlabelled, W_SAID_HALF),
                                     ("mask-255", w.mask_255, W_SAID_HALF),
@@ -763,6 +766,17 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
             parts[fact] = W_PRINTED if fact in CODE_CONSTRUCTS and (entry.trace == "none" or (
                 c.sig.name == entry.also_trace and c.sig.name != entry.trace)) else weight
             evidence.append(c.printed[fact])
+    # (Keras's Normalization divides by at least 1e-7: a column that never varies cannot make it nan)
+    if "adapted-nan" in c.printed and entry.id in w.constant_feature:
+        parts["adapted-nan"] = -W_SAID_HALF
+        against.append("the normalisation the paste shows is Keras's Normalization layer, which divides by the larger "
+                       "of the standard deviation and 1e-7: a column that never varies comes out 0, not nan")
+    # (an untrained model's output is its forward pass alone: targets in their raw units enter only the loss, and cannot
+    # make it nan)
+    if "untrained-output" in c.printed and entry.id in w.regression:
+        parts["untrained-output"] = -W_SAID_HALF
+        against.append("the report says the model's output was nan or inf before any update: the targets enter only "
+                       "the loss, so targets in their raw units cannot make the output so")
     # A fact of the paste that makes the curve's shape this entry's own face: the curve counts for it as for the
     # shape's own entries, with the fact on top of it (FACT_FACES)
     face = next((fact for fact, shapes in FACT_FACES.items() if parts.get(fact, 0) > 0 and c.sig.name in shapes), None)

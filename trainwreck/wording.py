@@ -601,11 +601,23 @@ TRAINING_NAMED = re.compile(r"\b(?:train\w*|pre-?train\w*|epochs?|iter\w*|steps?
                             r"|sometimes|occasionally|frequently|often|randomly|intermittent\w*|at times)\b", re.I)
 
 
+# ... or said outright to be so before any training, in a report that trains too: "even model.predict(X[:5]) before
+# training returns nan", "before the first update the outputs are already nan"
+_UNTRAINED = r"before (?:any )?(?:training|fit(?:ting)?|the first (?:update|step|epoch)|updating)\b"
+_OUTPUT = r"\b(?:predict\w*|outputs?|forward(?: pass)?|logits)\b"
+BEFORE_TRAINING_NONFINITE = re.compile(
+    _OUTPUT + r"[^.;!?\n]{0,40}?\b" + _UNTRAINED + r"[^.;!?\n]{0,40}?\b(?:nan|inf)s?\b|\b" + _UNTRAINED
+    + r"[^.;!?\n]{0,40}?" + _OUTPUT + r"[^.;!?\n]{0,40}?\b(?:nan|inf)s?\b", re.I)
+
+
 def untrained_output_nonfinite(text: str) -> str:
-    """The words that say an untrained model's output is nan or inf (OUTPUT_NONFINITE), or ""."""
+    """The words that say an untrained model's output is nan or inf (OUTPUT_NONFINITE in a report that names no
+    training, BEFORE_TRAINING_NONFINITE in any), or ""."""
     said = OUTPUT_NONFINITE.search(text)
     if said is None or TRAINING_NAMED.search(text) or not said_unnegated(said.group(0), {"nan", "inf"}):
-        return ""
+        said = BEFORE_TRAINING_NONFINITE.search(text)
+        if said is None or not said_unnegated(said.group(0), {"nan", "inf"}):
+            return ""
     return " ".join(said.group(0).split())
 
 
@@ -742,9 +754,9 @@ _STILL_BROKE = (r"(?:(?<!nothing )(?<!nothing else )(?:chang|reduc|lower|decreas
                 r"[^.;\n]{0,25}?\blr\b)(?:[^.;\n]|\.(?=\w)){0,120}?\bstill\s+(?:nan|inf|diverge|climb)\b")
 # ... or a run at another rate that the words say did the same: "With lr 1e-4 it is exactly the same step, 713", "at lr
 # 1e-5 same thing" (the same story, not "the same seed")
-_SAME_AT = (r"\b(?:with|at|using)\s+(?:an?\s+|the\s+same\s+(?:seed|data|batch\s+size)\s+and\s+)?lr\b\s*(?:(?:=|:|of)\s*)?\.?\d(?:[^.;\n]|\.\d){0,30}?(?:\bit(?:'s|\s+is|\s+was)?\s+"
+_SAME_AT = (r"\b(?:with|at|using)\s+(?:an?\s+|the\s+same\s+(?:seed|data|batch\s+size)\s+and\s+)?lr\b\s*(?:(?:=|:|of)\s*)?\.?\d(?:[^.;\n]|\.\d){0,50}?(?:\bit(?:'s|\s+is|\s+was)?\s+"
             r"(?:exactly\s+|just\s+|precisely\s+)?the\s+same\b(?:\s+(?:step|epoch|iteration|iter|batch|place|point)\b)?|\bsame\s+(?:thing|result|story|behaviou?r|step|epoch|"
-            r"iteration|curve|place|point)\b|\bidentical\b|"
+            r"iteration|iter|batch|curve|place|point)\b|\bidentical\b|"
             r"\bagain\s+at\s+(?:the\s+)?(?:step|epoch|iteration|iter|batch)\s+~?\d)")
 TRIED_LR = re.compile(_STILL_BROKE + r"|" + _SAME_AT + r"|" + _TRIED + r"(?:" + _NO_EFFECT + r")|"
                       r"\blr\b[^.;\n]{0,15}?(?<!should)(?<!would)(?<!could)(?<!must)"
