@@ -1088,3 +1088,19 @@ def test_an_averaged_score_is_another_quantity_not_a_loss():
     d = diagnosis("The loss goes 0.41 -> 0.09 and micro-F1 reaches 0.87 by epoch 5, then it is nan.\n")
     assert 0.87 not in d.evidence.head
     assert not (d.verdict == "failure" and d.matches[0].entry.id == "WR-220")
+
+
+def test_a_language_models_loss_near_zero_beside_generations_that_repeat_is_not_covered():
+    """A GPT's loss at 0.01 while its samples repeat one token: no model gets near 0 on text it has not memorised, so
+    each position sees the token it predicts (targets not shifted by one, or a mask that looks ahead) -- not covered,
+    said with why. Not for a classifier's low loss, nor for a language model whose loss is 2.1."""
+    said = ("Char-level GPT on song lyrics: train and val loss both drop to about 0.01 in one epoch, but sampling just "
+            "repeats the last character of the prompt. The causal mask is torch.triu with -inf above the diagonal.\n")
+    d = diagnosis(said)
+    assert d.verdict == "unexplained" and not d.matches
+    assert any("targets equal to the inputs with no shift by one" in u for u in d.unweighed)
+    high = diagnosis(said.replace("about 0.01", "about 2.1"))
+    assert not any("no shift by one" in u for u in high.unweighed)
+    other = diagnosis("ResNet on CIFAR-10: the train loss drops to about 0.01, and the predictions on new photos are "
+                      "garbage, it repeats the same class.\n")
+    assert not any("no shift by one" in u for u in other.unweighed)

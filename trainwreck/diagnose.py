@@ -32,7 +32,7 @@ from .logscan.positions import counted_on, epoch_on, last_epoch, named_step, sta
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_scale_zero
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .paste_facts import (NEGATIVE, RATE_CLIMB, RATE_VANISHED, accumulation_fix, module_replaced_after_optimizer,
-                          pretrained_at_uniform, shuffled_apart, loaders_shuffled_apart, listed_files_zipped_apart, flip_swaps_classes, decay_pulls_to_zero, summed_prints, shown_frameworks, uniform_start,
+                          pretrained_at_uniform, shuffled_apart, loaders_shuffled_apart, listed_files_zipped_apart, copying_language_model, flip_swaps_classes, decay_pulls_to_zero, summed_prints, shown_frameworks, uniform_start,
                           unshuffled_loader)
 from .weighing import (CODE_CONSTRUCTS, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
@@ -539,6 +539,18 @@ def _self_explained(ev: Evidence, c: Context, declared_found: set[str]) -> tuple
     """(the message, why) when the paste holds a warning of SELF_EXPLAINING, or code that explains the run by itself
     (an optimizer built before the module it trains was replaced), no message an entry declares, and no nan or inf in
     its values or words: that is the explanation, and it is not the catalogue's."""
+    # (before the gate below: the -inf of its causal mask's code is no inf of the run)
+    copying = copying_language_model(ev) if not declared_found and "nan" not in c.words else ""
+    if copying:
+        return copying, (f"the paste's language model reached a training loss near 0 while its generations do not work "
+                         f"(\"{copying}\"): no model gets near 0 on text it has not memorised (the best reach about half "
+                         "a nat per character, more per word or subword token), and a model that memorised a small "
+                         "training set recites it rather than repeating one token; a cross-entropy near 0 here means "
+                         "each position sees the token it is asked to predict -- targets equal to the "
+                         "inputs with no shift by one, or an attention mask that lets a position look ahead -- and the "
+                         "model learns to copy it, which it cannot do when it generates one token at a time. No entry "
+                         "covers this: make the targets the inputs shifted by one (`x = tokens[:-1]`, `y = "
+                         "tokens[1:]`), and check the mask hides every later position")
     if declared_found or ev.first_nonfinite is not None or {"nan", "inf"} & set(c.words):
         return None
     for _count, line, example, _origin in ev.messages.values():

@@ -833,6 +833,30 @@ def listed_files_zipped_apart(prose: str) -> str:
     return ""
 
 
+# A language model (GPT, decoder-only, causal, next-token) whose training loss fell to near 0 while its generations
+# repeat or make no sense: no model gets near 0 on text it has not memorised (about half a nat per character at best,
+# more per word or subword), so a cross-entropy near 0 means each position sees the token it is asked for -- targets
+# that are the inputs unshifted, or a mask that lets a position look ahead -- and the model learns to copy, which it
+# cannot do when it generates. Not covered.
+LANGUAGE_MODEL = re.compile(r"(?i)\bgpt\w*|\blanguage[ -]models?\b|\bdecoder[ -]only\b|\bcausal\b|\bnext[ -]token\b|"
+                            r"\bautoregressive\b|\bchar-?rnn\b|(?-i:\bLMs?\b)")
+GENERATION_BAD = re.compile(r"(?i)\b(?:generat\w*|samples?|sampling|completions?)\b[^.\n]{0,120}?\b(?:repeat\w*|garbage|"
+                            r"gibberish|nonsense|(?:the )?same (?:token|word|character|letter)s?|copies|copying)\b")
+NEAR_ZERO_SAID = re.compile(r"(?i)\bloss\w*\b[^.\n]{0,40}?(?:\b(?:almost|nearly|basically|practically|close to|near) "
+                            r"(?:0(?:\.0+)?|zero)\b|(?<![\d.])0?\.0[0-4]\d*(?![\d.]))")
+COPYING_LOSS = 0.05          # nats per token: far below any text's entropy
+
+
+def copying_language_model(ev: Evidence) -> str:
+    """The words that say a language model's loss went to near 0 while its generations are bad (quoted), or ''."""
+    said = GENERATION_BAD.search(ev.prose)
+    if not said or not LANGUAGE_MODEL.search(ev.prose) or ev.first_nonfinite is not None:
+        return ""
+    if (ev.low is not None and 0 <= ev.low <= COPYING_LOSS) or NEAR_ZERO_SAID.search(ev.prose):
+        return " ".join(said.group(0).split())[:100]
+    return ""
+
+
 # A horizontal flip among the training augmentations (torchvision's RandomHorizontalFlip, Albumentations' HorizontalFlip,
 # Keras's RandomFlip("horizontal") and ImageDataGenerator(horizontal_flip=True), tf.image's random_flip_left_right)
 # beside classes that tell left from right (`point_left` and `point_right`, "left/right"): a flipped picture of one is
