@@ -1104,3 +1104,28 @@ def test_a_language_models_loss_near_zero_beside_generations_that_repeat_is_not_
     other = diagnosis("ResNet on CIFAR-10: the train loss drops to about 0.01, and the predictions on new photos are "
                       "garbage, it repeats the same class.\n")
     assert not any("no shift by one" in u for u in other.unweighed)
+
+
+SPIKED_THEN_FROZEN = [(0, 0.6911), (1, 0.6305), (2, 0.5702), (3, 2.2590), (4, 0.7544), (5, 0.6810), (6, 0.6731),
+                      (7, 0.6730), (40, 0.6730)]
+
+
+def test_a_loss_frozen_to_within_one_digit_after_a_spike_at_a_constant_outputs_entropy_is_a_dead_layer():
+    """After a spike, 0.6731 then 0.6730 to epoch 40, above the low before the spike, beside words that the model gives
+    0.4000 for every row: -0.4 ln 0.4 - 0.6 ln 0.6 = 0.6730 is that constant prediction's loss, so the spike killed
+    what the model had learned (WR-140's face), not a spike it recovered from. Without those words the one-digit
+    flicker leaves it a recovery."""
+    log = "".join(f"epoch {e:3d} | train {v:.4f} | val {v + 0.01:.4f}\n" for e, v in SPIKED_THEN_FROZEN)
+    said = "Fraud model, BCEWithLogitsLoss, ReLU MLP. Then torch.sigmoid(model(x)) is 0.4000 for every single row.\n"
+    d = diagnosis(said + log)
+    assert d.verdict == "failure" and d.signature.name == "stall-after-drop" and d.matches[0].entry.id == "WR-140"
+    assert any("= 0.6730 for q = 0.4000" in f for f in d.signature.facts)
+    assert diagnosis("Fraud model, BCEWithLogitsLoss, ReLU MLP.\n" + log).signature.name == "spike-then-recover"
+
+
+def test_a_climb_said_in_words_beside_three_values_from_a_sentence_is_not_healthy():
+    """Three values a sentence chose to give (10.4, 16, 17), beside words that the loss explodes: too few to judge, and
+    the words say it went wrong -- the candidates, not 'no known failure'."""
+    d = diagnosis("The loss starts at 10.4, shoots up to 16 and then 17 within the first steps, then slowly comes back "
+                  "down. It explodes every time, why?\n")
+    assert d.verdict == "uncertain" and d.matches[0].entry.id == "WR-250"

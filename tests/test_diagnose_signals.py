@@ -3092,8 +3092,10 @@ def test_a_short_curve_from_sentences_beside_words_that_say_nan_is_not_a_healthy
             "1000.\n")
     d = diagnosis(text)
     assert d.evidence.count == 4 and d.verdict != "healthy" and d.matches[0].entry.id == "WR-240"
-    assert diagnosis(text.replace("It still goes nan at the same step as before. ", "")
-                     .replace("went nan", "stalled").replace("Before the nan the", "The")).verdict == "healthy"
+    calm = text.replace("It still goes nan at the same step as before. ", "").replace("went nan", "stalled")
+    assert diagnosis(calm.replace("Before the nan the loss climbs for", "The loss, over")).verdict == "healthy"
+    # (a climb said in words beside those few values is a failure said, as a nan is)
+    assert diagnosis(calm.replace("Before the nan the", "The")).verdict == "uncertain"
 
 
 def test_a_masked_fill_with_minus_inf_beside_a_fall_then_nan_counts_whole_for_the_masked_row():

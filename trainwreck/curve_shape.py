@@ -964,14 +964,16 @@ def _frozen_after_jump(ev: Evidence, peak: int) -> tuple[str, list[str]] | None:
     start = ev.count - n
     exact = all(v == level for v in ev.before[len(ev.before) - n:])
     # (three that span ten epochs or more, the paste eliding the rest, are as many as the run printed)
-    if (n < FROZEN_FEW and not (n >= FROZEN_FEW - 1 and _epochs_spanned(ev, start))) or start <= peak or not exact \
-            or _last_digit_unit(level) == 0 \
+    # (the digits the log prints, from any of those values: 0.6590 reads back as 0.659, beside a 0.6591)
+    if (n < FROZEN_FEW and not (n >= FROZEN_FEW - 1 and _epochs_spanned(ev, start))) or start <= peak \
+            or all(_last_digit_unit(v) == 0 for v in ev.before[len(ev.before) - n:]) \
             or level < STALL_LEVEL * ev.head[0] or n >= len(ev.before):
         return None
-    # (reached by ever smaller steps, as a converging run reaches its floor: only beside one output for every input)
+    # (reached by ever smaller steps, as a converging run reaches its floor -- or frozen only to within one unit of its
+    # last digit, 0.6591 then 0.6590 to the end: only beside one output for every input)
     converged = ev.before[-1 - n] < (1 + PLATEAU_FALL) * level and start - peak > 2
-    constant = _constant_output(ev.prose, level) if converged else ""
-    if converged and not constant:
+    constant = _constant_output(ev.prose, level) if converged or not exact else ""
+    if (converged or not exact) and not constant:
         return None
     came = "" if start - 1 == peak else f" later, from {fmt(ev.before[-1 - n])} ({ev.where(start - 1)}),"
     return ("stall-after-drop",

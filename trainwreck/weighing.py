@@ -422,7 +422,8 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
     unjudged = sig.name == "healthy" and ev.count >= 2 and (
         ev.count < SHAPE_MIN and says_not_learning(ev.prose)
         and ev.last >= (1 - PLATEAU_FALL) * ev.head[min(len(ev.head) - 1, ev.count // 2)]
-        or said and (said_nonfinite_value and ev.count < SHAPE_MIN or says_not_learning(ev.prose)
+        # (a climb or a blow-up said in words, "it explodes in the first steps", is such a failure too)
+        or said and (said_nonfinite and ev.count < SHAPE_MIN or says_not_learning(ev.prose)
                      # (or words in another script, which were not read for what went wrong)
                      or ev.count < SHAPE_MIN and _other_script(ev.prose)))
     hits = {e.id: _declared_hits(w.weighed[e.id], ev.messages) for e in w.entries}
