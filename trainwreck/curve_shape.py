@@ -314,8 +314,9 @@ def signature_of(ev: Evidence) -> Signature:
                if stuck and halved else ""))
         out.facts.append(out.enormous_start)
         out.start_updated = bool(mean_ce and _once_an_epoch(ev))
-        # (the fall after it was no learning: the shape read from the values that followed -- "fell, then jumped to
-        # nan" -- is the shape of a run that never learned, too faint to name the entries a learning run's fall names)
+        # (what followed it was no learning, the accuracy at chance throughout: the shape read from those values --
+        # "fell, then jumped to nan", or any other -- is the shape of a run that never learned, too faint to name the
+        # entries that shape names in a run that learned)
         if stuck and halved and out.name in TRACES:
             out.weak = True
     ceiling = ceiling_fact(ev)

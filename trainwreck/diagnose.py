@@ -32,12 +32,12 @@ from .logscan.positions import counted_on, epoch_on, last_epoch, named_step, sta
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_scale_zero
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .paste_facts import (NEGATIVE, RATE_CLIMB, RATE_VANISHED, accumulation_fix, module_replaced_after_optimizer,
-                          pretrained_at_uniform, shuffled_apart, loaders_shuffled_apart, listed_files_zipped_apart, copying_language_model, flip_swaps_classes, decay_pulls_to_zero, summed_prints, shown_frameworks, uniform_start,
+                          pretrained_at_uniform, shuffled_apart, loaders_shuffled_apart, listed_files_zipped_apart, copying_language_model, ctc_inf, flip_swaps_classes, decay_pulls_to_zero, summed_prints, shown_frameworks, uniform_start,
                           unshuffled_loader)
 from .weighing import (CODE_CONSTRUCTS, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
 from .wording import (BENIGN_OVERFLOW, RESTARTED, STUCK, UNIFORM_START, Normal, fell_then_broke, lr_tried, mostly_prose,
-                      normals_asked, rate_zero_failed, says_failure, says_not_learning, timing_of, tokens, untrained_output_nonfinite)
+                      normals_asked, rate_zero_failed, says_failure, says_not_learning, sentences_only, timing_of, tokens, untrained_output_nonfinite)
 
 # What a caller of the engine needs comes from here: the finder the scan takes, the diagnosis, the curve's signature.
 __all__ = ["Diagnosis", "Match", "diagnose", "message_finder", "signature_of", "weigher"]
@@ -543,14 +543,25 @@ def _self_explained(ev: Evidence, c: Context, declared_found: set[str]) -> tuple
     copying = copying_language_model(ev) if not declared_found and "nan" not in c.words else ""
     if copying:
         return copying, (f"the paste's language model reached a training loss near 0 while its generations do not work "
-                         f"(\"{copying}\"): no model gets near 0 on text it has not memorised (the best reach about half "
-                         "a nat per character, more per word or subword token), and a model that memorised a small "
-                         "training set recites it rather than repeating one token; a cross-entropy near 0 here means "
-                         "each position sees the token it is asked to predict -- targets equal to the "
+                         f"(\"{copying}\"): no model gets near 0 on text it has not seen (the best reach about half a nat "
+                         "per character, more per word or subword token); a model that memorised a small training set "
+                         "does on that set, but its validation loss stays high, and none is given high here. A "
+                         "cross-entropy near 0 then means each position sees the token it is asked to predict -- "
+                         "targets equal to the "
                          "inputs with no shift by one, or an attention mask that lets a position look ahead -- and the "
                          "model learns to copy it, which it cannot do when it generates one token at a time. No entry "
                          "covers this: make the targets the inputs shifted by one (`x = tokens[:-1]`, `y = "
                          "tokens[1:]`), and check the mask hides every later position")
+    ctc = ctc_inf(ev, c.words) if not declared_found else ""
+    if ctc:
+        return ctc, (f"the paste's loss is a CTC loss (`{ctc}`) and it is inf: CTC sums over the alignments of the "
+                     "target to the frames the model outputs, and needs a frame for each target label plus one for "
+                     "the blank between two repeated labels; where the input, after the model's downsampling, is "
+                     "shorter than that, no alignment exists, the target's probability is 0 and its negative log is "
+                     "inf (\"Infinite losses mainly occur when the inputs are too short to be aligned to the "
+                     "targets\", PyTorch's CTCLoss documentation), which makes the batch's mean loss inf too. No "
+                     "entry covers this: pass input_lengths after the downsampling, drop or trim the examples whose "
+                     "targets are too long for their frames, and set zero_infinity=True to skip the ones left")
     if declared_found or ev.first_nonfinite is not None or {"nan", "inf"} & set(c.words):
         return None
     for _count, line, example, _origin in ev.messages.values():
@@ -911,7 +922,7 @@ def _deciding_question(d: Diagnosis, w: Weigher) -> str:
     said_start = ev.count < 3 and {"nan", "inf"} & set(words) and timing_of(words) == {"start"}
     # ... and one that says it fell and then went nan after a while ("goes down nicely for about 1,200 iterations and
     # then it's nan") has told the shape the values would show
-    said_fell = ev.count < 3 and timing_of(words) == {"later"} and fell_then_broke(ev.prose, words)
+    said_fell = ev.count < 3 and timing_of(words) == {"later"} and fell_then_broke(sentences_only(ev.prose), words)
     if ev.count < 3 and len({e.trace for e in entries}) > 1 and not said_start and not said_fell:
         if ev.first_nonfinite is None and not {"nan", "inf", "overflow", "diverge", "divzero"} & set(words):
             # nothing says the loss broke: a loss that does not learn, and the shapes of that

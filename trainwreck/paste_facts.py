@@ -825,7 +825,7 @@ def listed_files_zipped_apart(prose: str) -> str:
     if "list_files(" not in code:
         return ""
     names = [m.group("name") for m in itertools.islice(LIST_FILES.finditer(code), 10)
-             if not re.search(r"\bshuffle\s*=\s*False\b", m.group("args"))]
+             if not re.search(r"\bshuffle\s*=\s*False\b|^[^,]*,\s*False\b", m.group("args"))]
     for z in itertools.islice(DATASET_ZIP.finditer(code), 10):
         used = set(re.findall(r"[A-Za-z_]\w*", z.group("args")))
         if any(n in used for n in names):
@@ -834,23 +834,45 @@ def listed_files_zipped_apart(prose: str) -> str:
 
 
 # A language model (GPT, decoder-only, causal, next-token) whose training loss fell to near 0 while its generations
-# repeat or make no sense: no model gets near 0 on text it has not memorised (about half a nat per character at best,
-# more per word or subword), so a cross-entropy near 0 means each position sees the token it is asked for -- targets
-# that are the inputs unshifted, or a mask that lets a position look ahead -- and the model learns to copy, which it
-# cannot do when it generates. Not covered.
+# repeat or make no sense, and whose validation loss (where it is given) is near 0 too: no model gets near 0 on text
+# it has not seen (about half a nat per character at best, more per word or subword), so each position sees the token
+# it is asked for -- targets that are the inputs unshifted, or a mask that lets a position look ahead -- and the model
+# learns to copy, which it cannot do when it generates. Not covered. (A model that memorised a small training set gets
+# near 0 on it too, but its validation loss stays high: not this.)
 LANGUAGE_MODEL = re.compile(r"(?i)\bgpt\w*|\blanguage[ -]models?\b|\bdecoder[ -]only\b|\bcausal\b|\bnext[ -]token\b|"
                             r"\bautoregressive\b|\bchar-?rnn\b|(?-i:\bLMs?\b)")
 GENERATION_BAD = re.compile(r"(?i)\b(?:generat\w*|samples?|sampling|completions?)\b[^.\n]{0,120}?\b(?:repeat\w*|garbage|"
                             r"gibberish|nonsense|(?:the )?same (?:token|word|character|letter)s?|copies|copying)\b")
-NEAR_ZERO_SAID = re.compile(r"(?i)\bloss\w*\b[^.\n]{0,40}?(?:\b(?:almost|nearly|basically|practically|close to|near) "
-                            r"(?:0(?:\.0+)?|zero)\b|(?<![\d.])0?\.0[0-4]\d*(?![\d.]))")
+# (a number after the word loss with no other quantity named between: not "loss with lr 0.001 stays at 3.4")
+_NO_OTHER = r"(?:(?!\b(?:lr|learning|rate|decay|dropout|wd|eps\w*|momentum|beta\d?|warm-?up|clip\w*|val\w*|validation|" \
+            r"test|eval\w*|temperature|top)\b)[^.\n])"
+NEAR_ZERO_SAID = re.compile(r"(?i)\bloss\w*\b" + _NO_OTHER + r"{0,40}?(?:\b(?:almost|nearly|basically|practically|close to|"
+                            r"near) (?:0(?:\.0+)?|zero)\b|(?<![\d.])0?\.0[0-4]\d*(?![\d.]))")
+VALIDATION_LOSS = re.compile(r"(?i)\b(?:val(?:idation)?|eval|test)[ _]?loss\w*\b[^.\n\d]{0,20}?(\d+(?:\.\d+)?)")
 COPYING_LOSS = 0.05          # nats per token: far below any text's entropy
+
+
+# A CTC loss that is inf (nn.CTCLoss, ctc_loss, Keras's ctc_batch_cost): no alignment of the targets fits the frames
+# the model outputs for them -- CTC needs a frame per target label, and one more for the blank between two repeated
+# labels -- so the target's probability is 0 and its negative log is inf; "Infinite losses mainly occur when the inputs
+# are too short to be aligned to the targets" (torch.nn.CTCLoss, zero_infinity). Not covered.
+CTC_NAMED = re.compile(r"(?i)\bctc(?:_?loss|_batch_cost)?\b")
+
+
+def ctc_inf(ev: Evidence, words: list[str]) -> str:
+    """The CTC loss named in the paste (quoted), where the paste's loss is inf (printed or said), or ''."""
+    named = CTC_NAMED.search(ev.prose)
+    printed_inf = ev.first_nonfinite_value is not None and math.isinf(ev.first_nonfinite_value)
+    return named.group(0) if named and (printed_inf or "inf" in words) else ""
 
 
 def copying_language_model(ev: Evidence) -> str:
     """The words that say a language model's loss went to near 0 while its generations are bad (quoted), or ''."""
     said = GENERATION_BAD.search(ev.prose)
     if not said or not LANGUAGE_MODEL.search(ev.prose) or ev.first_nonfinite is not None:
+        return ""
+    # (memorised, not copied: a validation loss said or printed far above it)
+    if any(float(m.group(1)) > 10 * COPYING_LOSS for m in itertools.islice(VALIDATION_LOSS.finditer(ev.prose), 10)):
         return ""
     if (ev.low is not None and 0 <= ev.low <= COPYING_LOSS) or NEAR_ZERO_SAID.search(ev.prose):
         return " ".join(said.group(0).split())[:100]
@@ -1020,7 +1042,7 @@ LARGE_INIT = re.compile(r"\bnormal_?\(\s*[\w.\[\]]{0,40}weight[^)\n]{0,40}?\bstd
                         r"|(?:\b[Ww](?:eights?)?_?\w{0,10}\s*=\s*(?:\[\s*)?|nn\.Parameter\(\s*|\b[Ww]eights?\s+(?:(?:are|were)\s+)?"
                         r"(?:from|drawn\s+(?:from|with|by)|initiali[sz]ed\s+(?:with|from|by)|made\s+(?:with|by))\s+`?)"
                         r"(?:np\.random\.randn|torch\.randn)"
-                        r"\(\s*\w+\s*,\s*\w+\s*\)(?![ \t]*[*/])"
+                        r"\(\s*\w+\s*,\s*\w+\s*\)(?!`?[ \t]*[*/])(?![^.\n]{0,30}\bscal\w*)"
                         # (JAX's: `jax.random.normal(k, (din, dout))` unscaled, a weight matrix's shape; not `* scale`)
                         r"|\bjax\.random\.normal\(\s*\w+\s*,\s*\(\s*\w+\s*,\s*\w+\s*\)\s*\)(?![ \t]*[*/])")
 # (a weight matrix's own name -- W1, W_hidden, weights2 -- not a buffer named after it: W1_vel, mW1; at a line's start,
@@ -1118,21 +1140,26 @@ IMAGE_TENSOR = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,30})\s*=\s*torch\.(?:tensor
 # A Keras preprocessing Normalization layer adapted on the data (`norm.adapt(X_train)`), beside a run nan from its first
 # step: the layer cannot divide by zero (max(sqrt(variance), 1e-7), normalization.py at v3.15.1), so a nan in the data
 # it adapted on is what makes its statistics nan -- WR-310's Keras face. (Not BatchNormalization, LayerNormalization...)
-KERAS_NORMALIZATION = re.compile(r"(?<![A-Za-z])Normalization\(")
-ADAPT_CALL = re.compile(r"\b\w+\.adapt\([^()\n]{0,60}(?:\([^()\n]{0,30}\)[^()\n]{0,20})?\)")
+KERAS_NORMALIZATION = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,40})\s*=\s*(?:(?:tf\.)?keras\.)?(?:layers\.)?(?<![A-Za-z])"
+                                 r"Normalization\(")
+ADAPT_CALL = r"\b%s\.adapt\([^()\n]{0,60}(?:\([^()\n]{0,30}\)[^()\n]{0,20})?\)"
 INPUT_NAN_WORDS = {"nan", "input", "data"}   # ("nan values in the input data")
 # Tables merged or joined into the training data, in words or in pandas' calls ("I merged the CSV exports of 14
 # stations with pandas", `df = sales.merge(weather, on="date", how="left")`): a row whose key has no match in the other
 # table gets nan in that table's columns, as do the columns one of several concatenated frames lacks -- beside a nan,
 # half a printed fact for the entries whose phrases say the input data holds a nan.
-MERGED = re.compile(r"\b(?:pd|pandas)\.(?:merge|concat)\(|\.merge\(\s*\w|\.join\(\s*\w+\s*,\s*on\s*=|"
-                    r"\b(?:merg|join)(?:e|ed|ing)\b[^.;!?\n]{0,80}?\b(?:pandas|data ?frames?|dfs?|tables?|csvs?|"
-                    r"exports?|spreadsheets?|files)\b|\b(?:pandas|data ?frames?|tables?|csvs?|exports?|spreadsheets?)\b"
-                    r"[^.;!?\n]{0,60}?\b(?:merg|join)(?:e|ed|ing)\b", re.I)
+_DATA_TABLES = r"(?:pandas|data ?frames?|dfs?|(?<!embedding )(?<!lookup )(?<!hash )tables?|csvs?|exports?|spreadsheets?|" \
+               r"excel (?:sheets?|files?))"
+# (not a branch, a commit or a model's weights merged: "I merged the upstream branch", "merging the LoRA weights")
+_NOT_TABLES = r"(?:(?!\b(?:branch\w*|commits?|weights?|adapters?|lora|checkpoints?|models?|upstream|fork|repo\w*|pr)\b)[^.;!?\n])"
+MERGED = re.compile(r"\b(?:pd|pandas)\.(?:merge|concat)\(|\.merge\([^)\n]{0,80}\b(?:on|how|left_on|right_on)\s*=|"
+                    r"\.join\([^)\n]{0,80}\bon\s*=|\b(?:merg|join)(?:e|ed|ing)\b" + _NOT_TABLES + r"{0,60}?\b" + _DATA_TABLES
+                    + r"\b|\b" + _DATA_TABLES + r"\b" + _NOT_TABLES + r"{0,40}?\b(?:merg|join)(?:e|ed|ing)\b", re.I)
 # ... or an array stacked straight from the reader's calls: `X = np.stack([cv2.imread(p, 0).flatten() for p in paths])`
 IMAGE_STACK = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,30})\s*=\s*(?:np|numpy|torch|jnp)\.(?:stack|array|asarray|vstack|"
                          r"concatenate|tensor|as_tensor)\(\s*\[[^\]\n]{0,120}?(?:\bcv2\.imread|\bImage\.open|"
                          r"\bimageio\.(?:v\d\.)?imread|\bio\.imread)\(")
+NOT_PIXELS = re.compile(r"(?i)mask|label|target|seg|gt|anno|truth")
 # (a division or a rescaling the paste writes itself; or, for pixels it reads through a pipeline, a ToTensor there)
 _DIVIDED = r"/=?\s*(?:255|127\.5)\b|convert_image_dtype|Rescaling|rescale|normali[sz]"
 DIVIDED_255_ITSELF = re.compile(_DIVIDED)
@@ -1369,7 +1396,8 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                 "whose key has no match in the other table gets nan in that table's columns (pandas "
                                 "fills what a merge or a concatenation leaves empty with nan), and one nan in a "
                                 "feature makes the loss of every batch it is in nan")
-    if KERAS_NORMALIZATION.search(ev.prose) and (adapt := ADAPT_CALL.search(ev.prose)) \
+    if (layer := KERAS_NORMALIZATION.search(ev.prose)) \
+            and (adapt := re.search(ADAPT_CALL % re.escape(layer.group("name")), ev.prose)) \
             and (untrained or _broken_from_start(ev, sig, words)):
         out["adapted-nan"] = (f"the paste adapts a Keras Normalization layer (`{adapt.group(0)}`) and the run is nan "
                               "from its first step: that layer divides by the larger of the standard deviation and "
@@ -1564,6 +1592,11 @@ def _image_tensor_unscaled(prose: str) -> str:
     is divided by 255 anywhere in the paste (an aside on another pipeline's ToTensor() does not scale this one); or
     ""."""
     for m in itertools.chain(IMAGE_TENSOR.finditer(prose), IMAGE_STACK.finditer(prose)):
+        # (a stack's own line may end in its division, `...).astype(np.float32) / 255.0`; masks and labels read as
+        # pictures hold classes, not pixels)
+        if "src" not in m.groupdict() and (NOT_PIXELS.search(m.group("name"))
+                                           or re.search(r"/=?\s*(?:255|127\.5)\b", _line_from(prose, m.start()))):
+            continue
         names = "|".join(re.escape(n) for n in {m.group("name"), m.groupdict().get("src") or m.group("name")})
         if not re.search(rf"\b(?:{names})\b[^\n]{{0,60}}?(?:/=?\s*(?:255|127\.5)\b|\.div_?\(\s*255)", prose):
             return _line_from(prose, m.start())[:100]

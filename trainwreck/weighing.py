@@ -26,7 +26,7 @@ from .paste_facts import (INPUT_NAN_WORDS, PAIRWISE, RATE_CLIMBS, scale_recovere
                           impossible_negative, model_output, negative_shown, printed_facts, regressor_shown,
                           scaled_said, shown_frameworks, trainer_clears)
 from .safe_text import shown
-from .wording import (EARLY_STEPS, FIELDS, Library, bf16_only, fell_then_broke, half_precision_denied, half_precision_shown, loss_kind, lr_tried,
+from .wording import (BEFORE_TRAINING_NONFINITE, EARLY_STEPS, FIELDS, Library, bf16_only, fell_then_broke, half_precision_denied, half_precision_shown, loss_kind, lr_tried,
                       lr_tried_same_place, lr_tried_unmoved, said_unnegated,
                       precision_tried, says_failure, says_not_learning, section, sentences_only, timing_of, tokens,
                       tokens_many, untrained_output_nonfinite, when, words_for, normal_ruled_out)
@@ -446,7 +446,9 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
         said_when = _when_stopped(ev.first_nonfinite_at)
         said_at = f"at {stopped} (the step the check named), " if said_when else ""
     if words_count and not said_when and not ev.count and (output := untrained_output_nonfinite(ev.prose)):
-        said_when, said_at = {"start"}, f"in a forward pass of a model the report never trains (\"{output}\"), "
+        said_when, said_at = {"start"}, (f"in a forward pass before any update (\"{output}\"), "
+                                         if BEFORE_TRAINING_NONFINITE.search(output) else
+                                         f"in a forward pass of a model the report never trains (\"{output}\"), ")
     return Context(ev, sig, words_count, said_when, said_at, bm,
                     min(1.0, top / weights.bm_full), said_nonfinite, said_nonfinite_value, said_failure, hits,
                     lr_tried(ev.prose), precision_tried(ev.prose), unjudged, impossible,

@@ -76,15 +76,22 @@ THESAURUS = [
     (r"\b(?:bf16|bfloat16)\b", " bf16 "),
     (r"\b(?:learning[ _-]?rates?|lr|step[ -]size)\b", " lr "),
     (r"\bwarm[ _-]?up\w*|\bburn[ _-]?in\b", " warmup "),
+    # handwriting, what MNIST's digits are: no code of anyone's
+    (r"\bhand[ -]?written (?=(?:\w+ )?(?:digits?|characters?|letters?|numerals?|text|notes?|words?|signatures?)\b)",
+     " handwriting "),
     # code the reporter wrote, not a library's: "hand-written", "my own implementation of the focal loss", "I implemented
     # the CRF layer myself", "a custom loss" (not "from scratch": that is training without pretrained weights)
     (r"\bhand[ -]?(?:written|rolled|coded|made)\b|\bwritten by hand\b|\bby hand\b"
      r"|\b(?:my|our|his|her|their) own (?:implementation|version)\b"
-     r"|\b(?:my|our|his|her|their) own(?= (?:\w+ )?(?:loss|layer|softmax|sigmoid|activation)\w*\b)"
-     r"|\bcustom(?= (?:\w+ )?(?:loss|layer|objective|activation|softmax)\w*\b)", " handwritten "),
-    (r"\bimplemented ((?:it|them|this|that|(?:the|a|my) \w+(?: \w+)?) )?(?:myself|ourselves)\b", r" handwritten \1 "),
-    # a focal loss is a cross-entropy, each term weighted by (1 - p)^gamma (Lin et al., 2017)
-    (r"\bfocal loss\b", " focal cross entropy loss "),
+     r"|\b(?:my|our|his|her|their) own(?= (?!(?:data\w*|training|validation|test|custom)\b)(?:\w+ )?"
+     r"(?:loss(?:es)?|layers?|softmax|sigmoid|activations?)\b)"
+     r"|\bcustom(?= (?:\w+ )?(?:loss(?:es)?|layers?|objectives?|activations?|softmax)\b)", " handwritten "),
+    (r"\b(?:implemented|wrote|written|coded) ((?:it|them|this|that|(?:the|a|my) \w+(?:'s)?(?: \w+){0,2}) )?"
+     r"(?:myself|ourselves)\b", r" handwritten \1 "),
+    # a focal loss is a cross-entropy, each term weighted by (1 - p)^gamma (Lin et al., 2017) -- not a library's named
+    # with it, a call or a bracket after it (torchvision's sigmoid_focal_loss, Keras's FocalCrossentropy compute it from
+    # the logits, stably)
+    (r"(?<!sigmoid )\bfocal loss\b(?!\s*\()", " focal cross entropy loss "),
     (r"\b(?:batch[ _-]?size|batchsize|bs)(?: of| is| was)? *(?:=|:)? *(?:1|one)\b|\b(?:one|a single|1) (?:example|sample"
      r"|image)s? (?:per|in a|in each|in the) batch\b|\bbatch(?:es)? (?:of|with|holds|has) (?:1|one|a single)\b", " batchone "),
     (r"\b(?:batch[ _-]?size|batchsize|bs)\b", " batchsize "),
@@ -491,8 +498,10 @@ STUCK = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|n
                     r"|\balways (?:equals?|equal to|gives?|outputs?|predicts?)\b"
                     r"|\b(?:training|run|process) (?:stops|stopped|dies|died|hangs)\b|\bstops? training\b"
                     # a jump the loss never came back from ("jumps to 2600 and never goes back down", "never recovers")
-                    r"|\b(?:won'?t|doesn'?t|does not|didn'?t|did not|never|not) (?:go(?:es)?|went|come|comes|came|get|gets|got)"
-                    r" back(?: down)?\b|\b(?:won'?t|doesn'?t|does not|didn'?t|did not|never) recover\w*")
+                    # (back down or back to where it was: not "does not go back up", a loss that stayed low)
+                    r"|\b(?:won'?t|doesn'?t|does not|didn'?t|did not|never|not) (?:go(?:es)?|went|come|comes|came)"
+                    r" back (?:down|to (?:where|its (?:old|previous|earlier)|the (?:previous|earlier|old|lower)|normal))\b"
+                    r"|\b(?:won'?t|doesn'?t|does not|didn'?t|did not|never) recover\w*")
 
 
 # Words that a run does not learn ("doesn't learn at all", "accuracy stuck at 10%", "the loss plateaus"), said as a
@@ -602,12 +611,16 @@ TRAINING_NAMED = re.compile(r"\b(?:train\w*|pre-?train\w*|epochs?|iter\w*|steps?
 
 
 # ... or said outright to be so before any training, in a report that trains too: "even model.predict(X[:5]) before
-# training returns nan", "before the first update the outputs are already nan"
-_UNTRAINED = r"before (?:any )?(?:training|fit(?:ting)?|the first (?:update|step|epoch)|updating)\b"
+# training returns nan", "before the first update the outputs are already nan". Not "before the first epoch finishes"
+# (that is during it), and not across a contrast or a later time ("before training they are fine, but later nan",
+# "... become nan after epoch 2").
+_UNTRAINED = r"before (?:any )?(?:training|fit(?:ting)?|the first (?:update|step)|updating)\b"
 _OUTPUT = r"\b(?:predict\w*|outputs?|forward(?: pass)?|logits)\b"
+_CALM = r"(?:(?!\b(?:but|after|later|then|finite|fine|ok|okay|normal|and)\b)(?:[^.;!?\n,]|\.(?=\w)))"
+_NAN_NOW = r"\b(?:nan|inf)s?\b(?![^.;!?\n]{0,20}\bafter\b)"
 BEFORE_TRAINING_NONFINITE = re.compile(
-    _OUTPUT + r"[^.;!?\n]{0,40}?\b" + _UNTRAINED + r"[^.;!?\n]{0,40}?\b(?:nan|inf)s?\b|\b" + _UNTRAINED
-    + r"[^.;!?\n]{0,40}?" + _OUTPUT + r"[^.;!?\n]{0,40}?\b(?:nan|inf)s?\b", re.I)
+    _OUTPUT + _CALM + r"{0,40}?\b" + _UNTRAINED + _CALM + r"{0,25}?" + _NAN_NOW
+    + r"|\b" + _UNTRAINED + r",?\s+" + _CALM + r"{0,30}?" + _OUTPUT + _CALM + r"{0,25}?" + _NAN_NOW, re.I)
 
 
 def untrained_output_nonfinite(text: str) -> str:
@@ -627,15 +640,28 @@ FELL_SAID = re.compile(r"\b(?:goes|went|going|came|comes)\s+down\b|\bdecreas\w*|
                        re.I)
 
 
-IF_BEFORE = re.compile(r"\b(?:if|unless)\b[^.;!?\n]*$", re.I)
+# A clause that describes a changed run, not this one: "if I drop the long sentences it trains fine", "with lr 1e-4 it
+# trains fine", "when I remove the augmentation it works"
+CHANGED_RUN = re.compile(r"^\s*(?:but\s+|and\s+)?(?:if|unless|when|whenever|with|without|once|after|using|at)\b", re.I)
+# ... and a fall that is not the loss's: "I decreased the batch size", "the accuracy goes down"
+NOT_THE_LOSS = re.compile(r"\b(?:i|we|you)\s+(?:\w+\s+)?$|\b(?:accuracy|acc|auc|f1|score|iou|dice|lr|learning rate|"
+                          r"batch size|memory|speed|throughput|gradients?|grad norm)\b", re.I)
 
 
 def fell_then_broke(text: str, words: list[str]) -> bool:
     """Do the words tell the shape of a loss that fell (or a run that trained well) and then went nan or inf, and
-    nowhere that it climbed ("goes down nicely for 11 epochs, and then in epoch 12 it prints nan")?"""
-    # (not a condition's "if I drop the long sentences it trains fine": what a changed run did)
-    return bool({"nan", "inf"} & set(words)) and "climb" not in words and any(
-        not IF_BEFORE.search(text, max(0, m.start() - 80), m.start()) for m in FELL_SAID.finditer(text))
+    nowhere that it climbed or blew up ("goes down nicely for 11 epochs, and then in epoch 12 it prints nan")? The fall
+    is said before a nan, of this run (not a changed one's, CHANGED_RUN) and of the loss (not NOT_THE_LOSS)."""
+    if not {"nan", "inf"} & set(words) or {"climb", "diverge"} & set(words):
+        return False
+    for m in FELL_SAID.finditer(text):
+        if not re.search(r"(?i)\b(?:nan|inf|infinity)\b", text[m.end():]):
+            break
+        clause = text[max(text.rfind(c, 0, m.start()) for c in ".;!?\n,") + 1:m.start()]
+        if CHANGED_RUN.search(clause) or NOT_THE_LOSS.search(clause):
+            continue
+        return True
+    return False
 
 
 def says_failure(text: str, ignore: frozenset = frozenset()) -> bool:
@@ -756,7 +782,11 @@ _STILL_BROKE = (r"(?:(?<!nothing )(?<!nothing else )(?:chang|reduc|lower|decreas
 # 1e-5 same thing" (the same story, not "the same seed")
 _SAME_AT = (r"\b(?:with|at|using)\s+(?:an?\s+|the\s+same\s+(?:seed|data|batch\s+size)\s+and\s+)?lr\b\s*(?:(?:=|:|of)\s*)?\.?\d(?:[^.;\n]|\.\d){0,50}?(?:\bit(?:'s|\s+is|\s+was)?\s+"
             r"(?:exactly\s+|just\s+|precisely\s+)?the\s+same\b(?:\s+(?:step|epoch|iteration|iter|batch|place|point)\b)?|\bsame\s+(?:thing|result|story|behaviou?r|step|epoch|"
-            r"iteration|iter|batch|curve|place|point)\b|\bidentical\b|"
+            r"iteration|curve|place|point)\b|\bidentical\b|"
+            # (a batch or an iteration only as the place it broke: numbered, "the same batch (412)", or after a nan in
+            # the clause -- not "on the same batch of data it trains fine")
+            r"\b(?:nan|inf|break\w*|broke|dies|died|jumps?|jumped)\b[^.;\n]{0,30}?\bsame\s+(?:batch|iter)\b|"
+            r"\bsame\s+(?:batch|iter)\b\s*\(?\s*~?\d|"
             r"\bagain\s+at\s+(?:the\s+)?(?:step|epoch|iteration|iter|batch)\s+~?\d)")
 TRIED_LR = re.compile(_STILL_BROKE + r"|" + _SAME_AT + r"|" + _TRIED + r"(?:" + _NO_EFFECT + r")|"
                       r"\blr\b[^.;\n]{0,15}?(?<!should)(?<!would)(?<!could)(?<!must)"

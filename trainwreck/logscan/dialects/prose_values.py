@@ -72,9 +72,10 @@ TOKEN = re.compile(
     # ... or a range the loss moves in, not two of its values in turn: "wobbles between 1.8 and 3.1", "entre 1,8 y 3,1"
     rb"|(?P<range>(?<![\w])(?i:between|entre|zwischen|tra|fra|\xd0\xbc\xd0\xb5\xd0\xb6\xd0\xb4\xd1\x83)[ \t]+~?" + NUMBER + rb"[ \t]+"
     rb"(?i:and|et|y|e|und|\xd0\xb8|to|-)[ \t]+~?" + NUMBER + rb"(?![\w.])"
-    # ... and one given roughly: "a normal loss around 8-15", "about 2 to 3"
-    rb"|(?<![\w])(?i:around|about|roughly|approximately|approx\.)[ \t]+~?" + NUMBER
-    + rb"[ \t]*(?:-|\xe2\x80\x93|(?i:to)[ \t])[ \t]*~?" + NUMBER + rb"(?![\w.]))"
+    # ... and one given roughly with a dash: "a normal loss around 8-15" (not "from about 2.3 to 0.4", a fall; nor
+    # "from around 8-15", which starts one)
+    rb"|(?<![\w])(?<!(?i:from) )(?i:around|about|roughly|approximately|approx\.)[ \t]+~?" + NUMBER
+    + rb"[ \t]*(?:-|\xe2\x80\x93)[ \t]*~?" + NUMBER + rb"(?![\w.]))"
     # ... or an ordinal, a place: "к 20-й эпохе", "the 20-th epoch"
     rb"|(?<![\w.])\d{1,6}-(?:[A-Za-z]{1,4}|(?:[\xc0-\xff][\x80-\xbf]){1,3})(?![A-Za-z])"
     # ... "1. epoch'un 418. adımında": a number's full stop before the word epoch or step
