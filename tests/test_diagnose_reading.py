@@ -1188,3 +1188,27 @@ def test_a_climb_said_in_words_beside_three_values_from_a_sentence_is_not_health
     d = diagnosis("The loss starts at 10.4, shoots up to 16 and then 17 within the first steps, then slowly comes back "
                   "down. It explodes every time, why?\n")
     assert d.verdict == "uncertain" and d.matches[0].entry.id == "WR-250"
+
+
+def test_a_rate_tried_instead_of_another_with_the_nan_still_at_the_same_iteration_did_not_move_it():
+    """"I tried lr 1e-4 instead of 1e-3 and the nan is still at 7412", beside "at iteration 7412": a lower rate tried,
+    the failure where it was -- the failures that break where they are met come first."""
+    from trainwreck.wording import lr_tried, lr_tried_same_place
+    said = ("Crowd counting, MSE on density maps. The loss goes down fine, then at iteration 7412 it is nan and stays "
+            "nan, with a fixed seed always at 7412. I tried lr 1e-4 instead of 1e-3 and the nan is still at 7412.")
+    assert lr_tried(said) == "failed" and lr_tried_same_place(said)
+    assert diagnosis(said + "\n").matches[0].entry.id == "WR-310"
+    # (a place said "still" that the text names nowhere else is no same place)
+    assert not lr_tried_same_place("With lr 1e-4 the loss is still at 0.7.")
+
+
+def test_a_lower_rate_that_only_pushed_the_nan_later_is_put_off():
+    """"Lowering the lr only pushes it a few epochs later": the rate puts the failure off, the face of a log of zero
+    that a confident model reaches sooner or later."""
+    from trainwreck.wording import lr_tried
+    assert lr_tried("Lowering the lr only pushes it a few epochs later.") == "delayed"
+    assert lr_tried("I push it to the cluster later with a lower lr.") != "delayed"
+    d = diagnosis("U-Net for road cracks with my own weighted BCE plus dice loss. Dice 0.91 at epoch 20 and the loss "
+                  "still falling, then at epoch 21 the loss is nan. Lowering the lr only pushes it a few epochs later.\n")
+    assert d.matches[0].entry.id == "WR-030"
+    assert any("only put the failure off" in e for e in d.matches[0].evidence)

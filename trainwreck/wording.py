@@ -756,7 +756,9 @@ _PUT_OFF = (r"\b(?:only|just|merely) (?:delay|postpone)\w*|\b(?:only|just|merely
             r"takes? longer\b[^.;\n]{0,30}?\b(?:nan|inf|diverg\w*|blows?\s+up|explod\w*)\b|"
             # "just moves the nan to epoch 14", "shifts the blow-up later"
             r"\b(?:moves?|moved|shifts?|shifted|pushe[sd]|push)\s+(?:it|the\s+(?:nan|inf|blow-?up|explosion|divergence|"
-            r"problem))\s+(?:to\s+(?:a\s+)?later|later|back|(?:to\s+)?when_later|to\s+(?:epoch|step|iteration|batch))\b")
+            r"problem))\s+(?:to\s+(?:a\s+)?later|later|back|(?:to\s+)?when_later|to\s+(?:epoch|step|iteration|batch))\b|"
+            # "only pushes it a few epochs later", "just moves it 2k steps later" (the count of steps folded or not)
+            r"\b(?:moves?|moved|shifts?|shifted|pushe[sd]|push)\s+it\s+(?:\w+\s+){0,3}?(?:later|back)\b")
 # (a run again at a rate it names: "I re-ran with lr 1e-4 instead of 1e-3 and it's the same"; not "re-ran with the
 # same lr and another seed")
 _TRIED = (r"(?:(?<!nothing )(?<!nothing else )(?:chang|reduc|lower|decreas|smaller|tried|trying|even with|halv)\w*"
@@ -772,7 +774,7 @@ _TRIED = (r"(?:(?<!nothing )(?<!nothing else )(?:chang|reduc|lower|decreas|small
           r"\b(?:tried|trying)\s+(?:adam\w*|sgd|rmsprop|adagrad|adafactor|lamb|lion)\s+(?=\d(?:\.\d+)?e-\d|0?\.0*\d))"
           # (up to what it did, past the rate it replaced: "with lr 1e-3 instead of 3e-3: the jump is in exactly the same
           # place")
-          r"(?:[\w.-]{0,8}\s+instead\s+of\s+\.?\d[\w.-]{0,8})?(?:[^.;\n]|\.\d){0,40}?")
+          r"(?:\s*[\w.-]{0,8}\s+instead\s+of\s+\.?\d[\w.-]{0,8})?(?:[^.;\n]|\.\d){0,40}?")
 # (not a belief about the rate: "the lr shouldn't matter that much?")
 # ... or, further on in the same sentence, "still" and the failure itself ("I lowered the lr from 1e-3 to 1e-4 and added
 # clip_grad_norm_(model.parameters(), 1.0) -- still nan at exactly 1,247": a dotted name is no sentence's end)
@@ -787,7 +789,9 @@ _SAME_AT = (r"\b(?:with|at|using)\s+(?:an?\s+|the\s+same\s+(?:seed|data|batch\s+
             # the clause -- not "on the same batch of data it trains fine")
             r"\b(?:nan|inf|break\w*|broke|dies|died|jumps?|jumped)\b[^.;\n]{0,30}?\bsame\s+(?:batch|iter)\b|"
             r"\bsame\s+(?:batch|iter)\b\s*\(?\s*~?\d|"
-            r"\bagain\s+at\s+(?:the\s+)?(?:step|epoch|iteration|iter|batch)\s+~?\d)")
+            r"\bagain\s+at\s+(?:the\s+)?(?:step|epoch|iteration|iter|batch)\s+~?\d|"
+            # ("the nan is still at 7412": the place it broke, numbered, again)
+            r"\b(?:nan|inf)\b[^.;\n]{0,20}?\bstill\s+at\s+(?:(?:the\s+)?(?:step|epoch|iteration|iter|batch)\s+)?~?\d)")
 TRIED_LR = re.compile(_STILL_BROKE + r"|" + _SAME_AT + r"|" + _TRIED + r"(?:" + _NO_EFFECT + r")|"
                       r"\blr\b[^.;\n]{0,15}?(?<!should)(?<!would)(?<!could)(?<!must)"
                       r"(?<!might)(?:no matter|(?:n'?t|not|never) (?:help|matter))|"
@@ -1119,6 +1123,9 @@ def lr_tried_same_place(text: str) -> bool:
     # (or before it, in its own sentence: "nan at exactly the same batch every run, no matter the lr")
     begin = max((e.end() for e in re.finditer(r"\.(?!\d)|[;\n]", folded[:m.start()])), default=0) if m else 0
     said = folded[begin:m.end() + len(re.split(r"[.;\n]", folded[m.end():m.end() + 20], maxsplit=1)[0])] if m else ""
+    if m and (still := re.search(r"\bstill\s+at\s+~?(\d[\d,]*)\b", said)) and re.search(
+            r"(?i)\b(?:step|iteration|iter|batch|epoch)\s+~?%s\b" % re.escape(still.group(1)), text):
+        return True          # ("the nan is still at 7412", beside "at iteration 7412": the place the text names)
     return bool(m and re.search(r"\b(?:same|stuck)\s+(?:step|epoch|iteration|iter|batch|place|point|spot)\b|"
                                 r"\b(?:always|again|still)\s+(?:at\s+)?(?:the\s+)?(?:step|epoch|iteration|iter|batch)\s+~?\d",
                                 said))
