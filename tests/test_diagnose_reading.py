@@ -1212,3 +1212,28 @@ def test_a_lower_rate_that_only_pushed_the_nan_later_is_put_off():
                   "still falling, then at epoch 21 the loss is nan. Lowering the lr only pushes it a few epochs later.\n")
     assert d.matches[0].entry.id == "WR-030"
     assert any("only put the failure off" in e for e in d.matches[0].evidence)
+
+
+def test_jumps_that_recover_where_a_cosine_schedules_warm_restarts_fall_are_the_schedule():
+    """A cosine schedule named, and the loss said to jump and recover at epochs 11 and 31: counted from 1, 31 - 1 is
+    three times 11 - 1, where SGDR's restarts fall for a first period of 10 that doubles -- the schedule at work, not a
+    failure. Epochs that fit no restart (11 and 26) are not read so; nor is a nan."""
+    from trainwreck.wording import restarts_said
+    said = ("Fine-tuning a ViT with AdamW and a cosine schedule copied from a forked notebook. At epoch 11 the train and "
+            "val loss suddenly jump up, then it recovers within a few epochs. Exactly the same happens again at epoch "
+            "31, and again it recovers. I'm worried it will blow up at some point.\n")
+    assert restarts_said(said) == "epochs 11 and 31"
+    d = diagnosis(said)
+    assert d.verdict == "normal" and d.normal[0].name == "a rise each time the learning rate jumps back up"
+    assert restarts_said(said.replace("epoch 31", "epoch 26")) == ""
+    assert restarts_said(said.replace("it recovers within", "it is nan within")) == ""
+    assert restarts_said("With a cosine schedule the loss jumps at epoch 10 and again at 20, then recovers.") \
+        == "epochs 10 and 20"
+
+
+def test_a_failure_feared_to_come_is_no_report():
+    """"I'm worried it will blow up at some point" fears a blow-up; it reports none (where "I'm worried because it
+    blew up" does)."""
+    from trainwreck.diagnose import WORRY
+    assert "blow" not in WORRY.sub(" ", "i'm worried it will blow up at some point.")
+    assert "blew" in WORRY.sub(" ", "i'm worried because it blew up at epoch 3.")

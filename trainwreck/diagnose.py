@@ -37,7 +37,7 @@ from .paste_facts import (NEGATIVE, RATE_CLIMB, RATE_VANISHED, accumulation_fix,
 from .weighing import (CODE_CONSTRUCTS, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
 from .wording import (BENIGN_OVERFLOW, RESTARTED, STUCK, UNIFORM_START, Normal, fell_then_broke, lr_tried, mostly_prose,
-                      normals_asked, rate_zero_failed, says_failure, says_not_learning, sentences_only, timing_of, tokens, untrained_output_nonfinite)
+                      normals_asked, rate_zero_failed, restarts_said, says_failure, says_not_learning, sentences_only, timing_of, tokens, untrained_output_nonfinite)
 
 # What a caller of the engine needs comes from here: the finder the scan takes, the diagnosis, the curve's signature.
 __all__ = ["Diagnosis", "Match", "diagnose", "message_finder", "signature_of", "weigher"]
@@ -299,6 +299,12 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
     if uniform:
         normals.insert(0, UNIFORM_START)
     restarts = _restart_rises(ev) if sig.name == "healthy" else ""
+    # (or said: a cosine schedule's restarts at the epochs the words give for the jumps it recovered from)
+    said_restarts = restarts_said(sentences_only(ev.prose)) if c.words_count and not restarts else ""
+    if said_restarts:
+        restarts = (f"the report names a cosine schedule and says the loss jumped and recovered at {said_restarts}: the "
+                    "second at two or three times the first, counted from the start, where a warm restart with a "
+                    "period that stays or doubles puts the rate back at its top")
     if restarts:
         normals.insert(0, RESTARTED)
         sig.facts.append(restarts)
@@ -739,8 +745,11 @@ HEARSAY = re.compile(r"\b(?:i(?:'ve| have)? (?:read|heard|saw)|(?:someone|people
 # wonder why", which asks why it did)
 _FEARED = (r"(?:(?!\b(?:because|since|as|nan|inf|infinity|diverg\w*|explod\w*|blow\w*|blew|climb\w*|overflow\w*)\b|--)"
            r"[^.!?\n,:;\u2013\u2014])*")
+# (a failure feared to come is no report either, whatever it names: "I'm worried it will blow up at some point")
+_FEARED_TO_COME = r"(?:(?!--)[^.!?\n,:;\u2013\u2014]){0,40}?\b(?:will|might|could|may|would|(?:is|are) going to)\s[^.!?\n,:;]*"
 WORRY = re.compile(r"\b(?:i'?m|i am|we'?re|we are|i was|we were)\s+(?:(?:a bit|a little|really|very|quite|so|getting)\s+)?"
-                   r"(?:worried|concerned|scared|nervous)\b" + _FEARED + r"|\bi (?:wonder|fear)\s+(?:if|whether)\b" + _FEARED)
+                   r"(?:worried|concerned|scared|nervous)\b(?:" + _FEARED_TO_COME + "|" + _FEARED + r")"
+                   r"|\bi (?:wonder|fear)\s+(?:if|whether)\b" + _FEARED)
 
 
 def _rest_of(normals: list[Normal], prose: str, keep_questions: bool = True) -> str:

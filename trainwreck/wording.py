@@ -1593,6 +1593,33 @@ RESTARTED = Normal(
     "the learning rate and the loss around each rise: whether every rise comes with a jump of the rate and recovers")
 
 
+# ... or said in words: a cosine schedule with warm restarts named (SGDR, Loshchilov & Hutter 2017: the rate starts again
+# at its top every T_i epochs, T_i = T_0 * T_mult^i), and the loss said to jump and recover at two epochs or more that
+# fall where its restarts do -- the second at 2x (T_mult = 1) or 3x (T_mult = 2) the first, counted from 0 or from 1
+# ("at epoch 11 ... and again at 31": T_0 = 10, T_mult = 2)
+COSINE_SAID = re.compile(r"(?i)\bcosine\w*|warm[ _-]?restarts?|\bsgdr\b")
+RECOVERED_SAID = re.compile(r"(?i)\brecover\w*|\bcomes? back down\b|\bcame back down\b")
+JUMP_AT = re.compile(r"(?i)\b(?:jump\w*|spike\w*|drops?|dropped|ris(?:es|ing)|rose|shoots? up)\b[^.;\n]{0,60}?"
+                     r"\bepochs? (\d{1,4})\b|\bat epochs? (\d{1,4})\b[^.;\n]{0,60}?\b(?:jump\w*|spike\w*|drops?|"
+                     r"dropped|ris(?:es|ing)|rose|shoots? up)\b")
+AGAIN_AT = re.compile(r"(?i)\bagain at (?:epoch )?(\d{1,4})\b|\band (?:again )?(?:at )?(\d{1,4})\b(?= *(?:\.|,|$))")
+
+
+def restarts_said(text: str) -> str:
+    """The epochs, when the words name a cosine schedule with warm restarts (or only cosine) and say the loss jumped and
+    recovered at epochs that fit its restarts; else ""."""
+    if not COSINE_SAID.search(text) or not RECOVERED_SAID.search(text) or said_unnegated(text, {"nan", "inf"}):
+        return ""
+    epochs = sorted({int(g) for m in itertools.islice(JUMP_AT.finditer(text), 10) for g in m.groups() if g}
+                    | {int(g) for m in itertools.islice(AGAIN_AT.finditer(text), 10) for g in m.groups() if g})
+    for first, second in itertools.combinations(epochs, 2):
+        for base in (0, 1):
+            period = first - base
+            if period >= 2 and second - base in (2 * period, 3 * period):
+                return f"epochs {first} and {second}"
+    return ""
+
+
 def normals_asked(text: str) -> list[Normal]:
     low = text.lower()
     return [n for n in NORMALS if n.asked.search(low) and not (n.unless and n.unless(text))]
