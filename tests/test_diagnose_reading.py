@@ -1237,3 +1237,24 @@ def test_a_failure_feared_to_come_is_no_report():
     from trainwreck.diagnose import WORRY
     assert "blow" not in WORRY.sub(" ", "i'm worried it will blow up at some point.")
     assert "blew" in WORRY.sub(" ", "i'm worried because it blew up at epoch 3.")
+
+
+def test_a_loss_said_to_stay_just_above_the_softmax_twice_floor_beside_a_high_accuracy_is_wr130():
+    """"Stuck around 1.47" for 10 kinds of defects at 99% accuracy: log(1 + 9/e) = 1.4612 is the lowest a
+    cross-entropy reaches on outputs that already went through a softmax -- said in words as the log shows it. Not at a
+    loss of 0.35, nor at an accuracy of 40%."""
+    from trainwreck.paste_facts import softmax_floor_said
+    said = ("Loss stuck around 1.47 but accuracy is 99%\nClassifying 10 types of fabric defects with a small CNN and "
+            "nn.CrossEntropyLoss; it was 2.30 at the start.\n")
+    fact = softmax_floor_said(said)
+    assert "log(1 + (C - 1)/e) = 1.4612 for C = 10 classes" in fact
+    d = diagnosis(said)
+    assert d.matches[0].entry.id == "WR-130" and d.matches[0].parts["softmax-floor"] > 0
+    assert not softmax_floor_said(said.replace("1.47", "0.35")) and not softmax_floor_said(said.replace("99%", "40%"))
+    from trainwreck.class_count import classes_named
+    assert classes_named("We are classifying 7 kinds of birds")[0] == 7 and classes_named("7 kinds of people") is None
+
+
+def test_a_layer_written_by_me_is_hand_written():
+    from trainwreck.wording import tokens
+    assert tokens("The CRF layer is written by me following a tutorial")[:3] == ["crf", "layer", "handwritten"]

@@ -11,6 +11,9 @@ CLASSES_NAMED = [(re.compile(r"\bcifar-?100\b", re.I), 100), (re.compile(r"\b(?:
                   re.I), 10), (re.compile(r"\bimagenet\b(?![ -]?(?:pre-?trained|backbone|weights))", re.I), 1000),
                  (re.compile(r"\bbinary\b|\bsigmoid\b", re.I), 2)]
 CLASS_COUNT = re.compile(r"\b(\d{1,4})[ -](?:classes|categories|way)\b|num_classes\s*=\s*(\d{1,4})|"
+                         # ("classifying 10 types of PCB defects": kinds a classifier tells apart)
+                         r"\b(?:classif\w+|recogni[sz]\w+|distinguish\w*|categori[sz]\w+)\s+(?:between\s+|among\s+)?"
+                         r"(\d{1,4})\s+(?:types|kinds|sorts)\s+of\b|"
                          # (and in the other scripts reports come in: "100クラス", "10类", "10개 클래스")
                          r"(?<!\d)(\d{1,4})\s?(?:クラス|类|類|个类别|개\s?클래스)|"
                          r"Dense\(\s*(\d{1,4})\s*,\s*activation\s*=\s*['\"]softmax['\"]\)?", re.I)

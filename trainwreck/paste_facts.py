@@ -1468,7 +1468,8 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     last = statistics.median(ev.accuracy_tail) if ev.accuracy_tail else None
     # (the accuracy where the loss ended: the median of the last three printed -- a short log's tail reaches back to
     # its first epochs)
-    floor = _softmax_floor(ev, statistics.median(ev.accuracy_tail[-FLOOR_TAIL:]) if ev.accuracy_tail else None)
+    floor = _softmax_floor(ev, statistics.median(ev.accuracy_tail[-FLOOR_TAIL:]) if ev.accuracy_tail else None) \
+        or (softmax_floor_said(ev.prose) if ev.count < 3 else "")
     if floor:
         out["softmax-floor"] = floor
     # (labels at -1 go wrong beside a falling loss too: NumPy's indexing trains those rows towards the last class)
@@ -1740,6 +1741,31 @@ def _floor_hidden(prose: str) -> bool:
     """Does the paste add to its loss a term that lifts it off the floor (FLOOR_HIDDEN), said as done?"""
     return any(FLOOR_HIDDEN.search(sentence) and end != "?" and not FLOOR_NOT_HIDDEN.search(sentence)
                for sentence, end in sentences_and_ends(prose))
+
+
+# ... or said in words: where the loss stays ("stuck around 1.47", "never goes below ~1.47") beside an accuracy said
+# high ("train accuracy gets to 99.2%") and the classes named, the loss within FLOOR_NEAR above their floor
+LOSS_STAYS = re.compile(r"(?i)\bloss\b[^.\n\d]{0,60}?\b(?:never (?:goes|gets|drops?|falls?) (?:below|under)|stuck (?:at|around|near)|"
+                        r"stays? (?:at|around|near)|plateaus? (?:at|around)|sits? (?:at|around)|won'?t go below)\s*~?\s*"
+                        r"(\d+\.\d+)")
+ACCURACY_SAID = re.compile(r"(?i)\bacc(?:uracy)?\b[^.\n\d]{0,30}?(?:(\d{2}(?:\.\d+)?)\s*%|\b(0\.9\d*)\b)")
+
+
+def softmax_floor_said(prose: str) -> str:
+    """The fact, where the words put the loss just above a softmax-twice floor for the classes they name, beside an
+    accuracy they say is high; or ""."""
+    stays, accuracy, named = LOSS_STAYS.search(prose), ACCURACY_SAID.search(prose), classes_named(prose)
+    if not (stays and accuracy and named) or _floor_hidden(prose):
+        return ""
+    share = float(accuracy.group(1)) / 100 if accuracy.group(1) else float(accuracy.group(2))
+    classes, why = named
+    floor, level = _floor_of(classes), float(stays.group(1))
+    if share < FLOOR_ACCURACY or classes < FLOOR_CLASSES.start or not floor <= level <= (1 + FLOOR_NEAR) * floor:
+        return ""
+    return (f"the report says the loss stays at {stays.group(1)} (\"{' '.join(stays.group(0).split())}\") beside an "
+            f"accuracy of {accuracy.group(1) or accuracy.group(2)}{'%' if accuracy.group(1) else ''}, just above "
+            f"log(1 + (C - 1)/e) = {floor:.4f} for C = {classes} classes ({why}): the lowest a cross-entropy can go "
+            "on outputs that already went through a softmax")
 
 
 def _softmax_floor(ev: Evidence, accuracy: float | None) -> str:

@@ -81,7 +81,7 @@ THESAURUS = [
      " handwriting "),
     # code the reporter wrote, not a library's: "hand-written", "my own implementation of the focal loss", "I implemented
     # the CRF layer myself", "a custom loss" (not "from scratch": that is training without pretrained weights)
-    (r"\bhand[ -]?(?:written|rolled|coded|made)\b|\bwritten by hand\b|\bby hand\b"
+    (r"\bhand[ -]?(?:written|rolled|coded|made)\b|\bwritten by (?:hand|me|us|myself)\b|\bby hand\b"
      r"|\b(?:my|our|his|her|their) own (?:implementation|version)\b"
      r"|\b(?:my|our|his|her|their) own(?= (?!(?:data\w*|training|validation|test|custom)\b)(?:\w+ )?"
      r"(?:loss(?:es)?|layers?|softmax|sigmoid|activations?)\b)"
