@@ -945,6 +945,13 @@ def test_words_that_the_loss_fell_and_then_broke_make_the_jump_the_first_suspect
         assert not fell_then_broke(said, tokens(said)), said
     kept = "Not sure if this is relevant, but the loss decreased nicely for 10 epochs, then it became nan."
     assert fell_then_broke(kept, tokens(kept))
+    # (code_review_s45b M2: "after warmup", "at first", "with Adam" are this run; "in fp32 it trains fine" another)
+    for said in ("After warmup the loss goes down nicely, then at step 4000 it is nan.",
+                 "At first the loss decreases as expected, but at epoch 7 it becomes nan.",
+                 "Training with lr 1e-3: the loss goes down for 3 epochs, then nan."):
+        assert fell_then_broke(said, tokens(said)), said
+    for said in ("In fp32 it trains fine, in fp16 the loss is nan.", "The loss goes down and then spikes to 1e6 and nan."):
+        assert not fell_then_broke(said, tokens(said)), said
     assert diagnosis(changed + "\n").matches[0].entry.id == "WR-220"
 
 
@@ -955,6 +962,9 @@ def test_code_the_reporter_wrote_is_hand_written():
     from trainwreck.wording import tokens
     assert tokens("my own implementation of the cross entropy")[0] == "handwritten"
     assert tokens("I implemented the CRF layer myself") == ["handwritten", "crf", "layer"]
+    # (code_review_s45b M5: a data loader written by oneself is no loss; a focal loss with its gamma in brackets is)
+    assert "handwritten" not in tokens("I wrote the data loader myself")
+    assert "cross" in tokens("a focal loss (gamma = 2) that I wrote")
     assert tokens("a custom loss function") == ["handwritten", "loss", "function"]
     assert tokens("a hand-written softmax") == tokens("a softmax written by hand")[::-1] == ["handwritten", "softmax"]
     assert "handwritten" not in tokens("the model is trained from scratch")
@@ -977,8 +987,13 @@ def test_a_jump_the_loss_never_comes_back_from_is_a_failure():
     assert not says_failure("the loss goes back down after the spike")
     # (code_review_s45 M3: a loss that stayed low, and no loss at all)
     for calm in ("after the warmup spike the loss comes down quickly and does not go back up",
-                 "the loss never goes back to the initial value", "I did not get back to this project for a month"):
+                 "the loss never goes back to the initial value", "I did not get back to this project for a month",
+                 "I didn't go back to the old learning rate"):
         assert not says_failure(calm), calm
+    # (code_review_s45b H4: a bare "never comes back" is the jump it never came back from)
+    for said in ("the loss jumps to 900 and never comes back", "it jumped to 7.5 and never came back",
+                 "the loss never gets back down"):
+        assert says_failure(said), said
     d = diagnosis("The loss jumps to 900 at step 3000 and never goes back down, at the same step in every run.\n")
     assert d.verdict == "uncertain" and d.matches[0].entry.id == "WR-310"
 
@@ -989,9 +1004,11 @@ def test_a_range_given_roughly_is_not_two_values_in_turn():
     assert d.evidence.count == 0
     assert diagnosis("The loss went 8-15-40 and then nan.\n").evidence.head[:3] == [8.0, 15.0, 40.0]
     # (code_review_s45 H1: a fall "from about 2.3 to 0.4" is two values in turn, not a range)
-    assert diagnosis("The loss drops from about 2.3 to 0.4 over 10 epochs and then becomes nan.\n").evidence.head == [
-        2.3, 0.4, math.nan] or diagnosis("The loss drops from about 2.3 to 0.4 over 10 epochs and then becomes nan.\n"
-                                        ).evidence.head[:2] == [2.3, 0.4]
+    fell = diagnosis("The loss drops from about 2.3 to 0.4 over 10 epochs and then becomes nan.\n").evidence.head
+    assert fell[:2] == [2.3, 0.4] and math.isnan(fell[2])
+    # (code_review_s45b M6: "from around 8-15 to nan" starts at a range, not at a climb from 8 to 15)
+    assert diagnosis("The loss went from around 8-15 to nan after a few hundred steps.\n").signature.name \
+        != "climb-then-nonfinite"
     assert diagnosis("Training loss went from around 2.30 to 0.05, then suddenly nan at epoch 12.\n").evidence.head[:2] \
         == [2.3, 0.05]
 
@@ -1008,6 +1025,11 @@ def test_a_forward_algorithm_written_over_exp_is_wr020s():
                     "transcripts.\n")
     assert ctc.verdict == "unexplained" and not ctc.matches
     assert any("no alignment exists" in u and "zero_infinity=True" in u for u in ctc.unweighed)
+    # (code_review_s45b H1: not with zero_infinity on, nor for a gradient's or half precision's inf)
+    for other in ("ASR with nn.CTCLoss(blank=0, zero_infinity=True). The loss decreases for 3 epochs and then becomes nan.\n",
+                  "ASR model with CTC loss, fp16 autocast. After 5 epochs the gradients are inf and the loss becomes nan.\n",
+                  "Speech model with CTC loss. Before the loss goes nan, the gradient norm grows to inf at step 3000.\n"):
+        assert not any("no alignment exists" in u for u in diagnosis(other).unweighed), other
 
 
 def test_a_fall_from_an_enormous_start_beside_an_accuracy_at_chance_is_too_faint_a_shape_to_name_by():
@@ -1072,7 +1094,13 @@ def test_a_keras_normalization_adapted_on_merged_tables_that_is_nan_before_train
                   "The outputs before the first update are finite, and after it they are inf."):
         assert not untrained_output_nonfinite(later), later
     assert untrained_output_nonfinite("Before training, model.predict returns nan.")
+    # (code_review_s45b M3: still nan after it, or even after standardising, is still nan before it)
+    assert untrained_output_nonfinite("Before training the predictions are all nan, then after the first epoch still nan.")
+    assert untrained_output_nonfinite("Before training, predict gives nan even after I standardize the inputs.")
     # (the same words without the layer or the merge: neither fact)
+    # (code_review_s45b M4: the TF 2.3 tutorial's layers.experimental.preprocessing.Normalization too)
+    from trainwreck.paste_facts import KERAS_NORMALIZATION
+    assert KERAS_NORMALIZATION.search("normalizer = preprocessing.Normalization(axis=-1)")
     plain = diagnosis("A small Keras MLP. The loss is nan from the very first batch.\n")
     assert not any(k in m.parts for m in plain.matches for k in ("adapted-nan", "frames-merged"))
     # (code_review_s45 M4: a branch or a model's weights merged are no tables)
@@ -1121,6 +1149,7 @@ def test_weights_said_to_come_from_an_unscaled_randn_are_a_large_init():
     # (code_review_s45 L3: a scale after a quoted call, or said)
     assert not LARGE_INIT.search("weights from `np.random.randn(n_in, n_out)` * 0.01")
     assert not LARGE_INIT.search("weights from np.random.randn(n_in, n_out), scaled by sqrt(2/n_in)")
+    assert LARGE_INIT.search("W1 = np.random.randn(784, 128)  # no scaling")
 
 
 def test_tf_datas_shuffled_file_list_zipped_with_labels_is_not_covered():
@@ -1159,6 +1188,12 @@ def test_a_language_models_loss_near_zero_beside_generations_that_repeat_is_not_
                       "garbage, it repeats the same class.\n")
     assert not any("no shift by one" in u for u in other.unweighed)
     # (code_review_s45 H4: a rate is no loss; and a model that memorised its training text keeps a high validation loss)
+    # (code_review_s45b L1/L2: a validation loss "after epoch 3 is 0.02" is near 0 too; another word between the loss and
+    # its number is no other quantity)
+    assert any("no shift by one" in u for u in diagnosis(
+        "GPT: train loss 0.01 and val loss after epoch 3 is 0.02; samples repeat the same token.\n").unweighed)
+    assert any("no shift by one" in u for u in diagnosis(
+        "My GPT's loss after warmup is 0.02 and the samples repeat the same token.\n").unweighed)
     for said in ("My char-level GPT's loss with lr 0.001 stays at 3.4 forever and the generated text is gibberish.\n",
                  "Small GPT on 1 MB of text: after 20k steps the train loss is 0.02 and val loss 6.5; samples repeat "
                  "the same line over and over.\n"):
@@ -1188,6 +1223,12 @@ def test_a_climb_said_in_words_beside_three_values_from_a_sentence_is_not_health
     d = diagnosis("The loss starts at 10.4, shoots up to 16 and then 17 within the first steps, then slowly comes back "
                   "down. It explodes every time, why?\n")
     assert d.verdict == "uncertain" and d.matches[0].entry.id == "WR-250"
+    # (code_review_s45b H3: a climb denied, or asked about, is none)
+    for calm in ("My loss goes 2.31, then 1.85, then 1.20 and 0.95 after four epochs. No NaNs, nothing diverges. "
+                 "Is this training well?\n",
+                 "The loss is 0.9, 0.7, 0.5 after three epochs. I'm using GradScaler to avoid nan/inf in fp16.\n",
+                 "Loss: 4.2, then 3.1, then 2.5. Should I worry it will explode later?\n"):
+        assert diagnosis(calm).verdict == "healthy", calm
 
 
 def test_a_rate_tried_instead_of_another_with_the_nan_still_at_the_same_iteration_did_not_move_it():
@@ -1227,6 +1268,12 @@ def test_jumps_that_recover_where_a_cosine_schedules_warm_restarts_fall_are_the_
     assert d.verdict == "normal" and d.normal[0].name == "a rise each time the learning rate jumps back up"
     assert restarts_said(said.replace("epoch 31", "epoch 26")) == ""
     assert restarts_said(said.replace("it recovers within", "it is nan within")) == ""
+    # (code_review_s45b H2: no recovery, no restarts, a cosine similarity, another quantity's drop)
+    for not_restarts in (said.replace("it recovers within", "it never recovers within"),
+                         said.replace("a cosine schedule", "a cosine decay schedule (no restarts)"),
+                         said.replace("AdamW and a cosine schedule", "AdamW and a cosine similarity loss"),
+                         "Step decay, cosine lr. The accuracy drops at epoch 30 and again at 60 and recovers."):
+        assert restarts_said(not_restarts) == "", not_restarts
     assert restarts_said("With a cosine schedule the loss jumps at epoch 10 and again at 20, then recovers.") \
         == "epochs 10 and 20"
 
@@ -1237,6 +1284,8 @@ def test_a_failure_feared_to_come_is_no_report():
     from trainwreck.diagnose import WORRY
     assert "blow" not in WORRY.sub(" ", "i'm worried it will blow up at some point.")
     assert "blew" in WORRY.sub(" ", "i'm worried because it blew up at epoch 3.")
+    # (code_review_s45b M1: the nan before the modal was reported)
+    assert "nan" in WORRY.sub(" ", "i'm worried the nan i got at step 4000 yesterday will come back.")
 
 
 def test_a_loss_said_to_stay_just_above_the_softmax_twice_floor_beside_a_high_accuracy_is_wr130():
@@ -1258,3 +1307,15 @@ def test_a_loss_said_to_stay_just_above_the_softmax_twice_floor_beside_a_high_ac
 def test_a_layer_written_by_me_is_hand_written():
     from trainwreck.wording import tokens
     assert tokens("The CRF layer is written by me following a tutorial")[:3] == ["crf", "layer", "handwritten"]
+
+
+def test_two_numbers_joined_by_a_dash_and_rising_are_a_range_unless_a_climb_reaches_them():
+    """"The loss is fine (0.3-0.7)" is where it sits, not 0.3 and then 0.7 -- a climb of x2.3 nobody printed, which
+    had named the rate with confidence; "0.6931-0.6929" (falling) and "8-15-40" (a chain) are values in turn, and so
+    is "climbs to 6-7"."""
+    assert diagnosis("For a few hundred episodes the loss is fine (0.3-0.7), then nan, and nan, and nan.\n"
+                     ).evidence.count == 0
+    assert diagnosis("The loss went 0.6931-0.6929-0.6925 and then nan.\n").evidence.head[:3] == [0.6931, 0.6929, 0.6925]
+    assert diagnosis("The loss: 0.6931-0.6929, 0.61, 0.52.\n").evidence.head == [0.6931, 0.6929, 0.61, 0.52]
+    climbed = diagnosis("The loss starts around 2.5, climbs to 6-7 by the end of epoch 1, and is nan in epoch 2.\n")
+    assert climbed.evidence.head[:3] == [2.5, 6.0, 7.0]

@@ -746,7 +746,10 @@ HEARSAY = re.compile(r"\b(?:i(?:'ve| have)? (?:read|heard|saw)|(?:someone|people
 _FEARED = (r"(?:(?!\b(?:because|since|as|nan|inf|infinity|diverg\w*|explod\w*|blow\w*|blew|climb\w*|overflow\w*)\b|--)"
            r"[^.!?\n,:;\u2013\u2014])*")
 # (a failure feared to come is no report either, whatever it names: "I'm worried it will blow up at some point")
-_FEARED_TO_COME = r"(?:(?!--)[^.!?\n,:;\u2013\u2014]){0,40}?\b(?:will|might|could|may|would|(?:is|are) going to)\s[^.!?\n,:;]*"
+# (the words before the modal stop where _FEARED's do: "I'm worried the nan I got at step 4000 will come back" reports
+# that nan)
+_FEARED_TO_COME = (r"(?:(?!\b(?:because|since|as|nan|inf|infinity|diverg\w*|explod\w*|blow\w*|blew|climb\w*|overflow\w*)\b|--)"
+                   r"[^.!?\n,:;\u2013\u2014]){0,40}?\b(?:will|might|could|may|would|(?:is|are) going to)\s[^.!?\n,:;]*")
 WORRY = re.compile(r"\b(?:i'?m|i am|we'?re|we are|i was|we were)\s+(?:(?:a bit|a little|really|very|quite|so|getting)\s+)?"
                    r"(?:worried|concerned|scared|nervous)\b(?:" + _FEARED_TO_COME + "|" + _FEARED + r")"
                    r"|\bi (?:wonder|fear)\s+(?:if|whether)\b" + _FEARED)

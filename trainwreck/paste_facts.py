@@ -20,7 +20,7 @@ from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, PLATEAU_FALL, Signature
                           same_batch_jumps)
 from .logscan import Evidence, dialects
 from .one_class_iou import one_class_iou
-from .wording import (ADAPTIVE, BEFORE_TRAINING_NONFINITE, LOSS_BUILT, MINUS_SCORE, NORMALS, WARMUP_SET, loss_kind, no_warmup_said, order_moved_it,
+from .wording import (ADAPTIVE, BEFORE_TRAINING_NONFINITE, LOSS_BUILT, MINUS_SCORE, NORMALS, WARMUP_SET, loss_kind, said_unnegated, no_warmup_said, order_moved_it,
                       rate_zero_failed, says_not_learning,
                       score_out_of_range, sentences_and_ends, sentences_only, timing_of, tokens, untrained_output_nonfinite)
 
@@ -843,12 +843,11 @@ LANGUAGE_MODEL = re.compile(r"(?i)\bgpt\w*|\blanguage[ -]models?\b|\bdecoder[ -]
                             r"\bautoregressive\b|\bchar-?rnn\b|(?-i:\bLMs?\b)")
 GENERATION_BAD = re.compile(r"(?i)\b(?:generat\w*|samples?|sampling|completions?)\b[^.\n]{0,120}?\b(?:repeat\w*|garbage|"
                             r"gibberish|nonsense|(?:the )?same (?:token|word|character|letter)s?|copies|copying)\b")
-# (a number after the word loss with no other quantity named between: not "loss with lr 0.001 stays at 3.4")
-_NO_OTHER = r"(?:(?!\b(?:lr|learning|rate|decay|dropout|wd|eps\w*|momentum|beta\d?|warm-?up|clip\w*|val\w*|validation|" \
-            r"test|eval\w*|temperature|top)\b)[^.\n])"
-NEAR_ZERO_SAID = re.compile(r"(?i)\bloss\w*\b" + _NO_OTHER + r"{0,40}?(?:\b(?:almost|nearly|basically|practically|close to|"
-                            r"near) (?:0(?:\.0+)?|zero)\b|(?<![\d.])0?\.0[0-4]\d*(?![\d.]))")
-VALIDATION_LOSS = re.compile(r"(?i)\b(?:val(?:idation)?|eval|test)[ _]?loss\w*\b[^.\n\d]{0,20}?(\d+(?:\.\d+)?)")
+# (a number after the word loss, not another quantity's named right before it: not "loss with lr 0.001 stays at 3.4")
+NEAR_ZERO_SAID = re.compile(r"(?i)\bloss\w*\b[^.\n]{0,40}?(?:\b(?:almost|nearly|basically|practically|close to|near) "
+                            r"(?:0(?:\.0+)?|zero)\b|(?<![\d.])(?<!lr )(?<!lr=)(?<!rate )(?<!decay )(?<!dropout )(?<!wd )"
+                            r"(?<!eps )(?<!scale )(?<!scale=)(?<!momentum )(?<!temperature )0?\.0[0-4]\d*(?![\d.]))")
+VALIDATION_LOSS = re.compile(r"(?i)\b(?:val(?:idation)?|eval|test)[ _]?loss\w*\b(?:[^.\n]|\.(?!\d)){0,30}?(?<![\d.])(\d+\.\d+)")
 COPYING_LOSS = 0.05          # nats per token: far below any text's entropy
 
 
@@ -856,14 +855,22 @@ COPYING_LOSS = 0.05          # nats per token: far below any text's entropy
 # the model outputs for them -- CTC needs a frame per target label, and one more for the blank between two repeated
 # labels -- so the target's probability is 0 and its negative log is inf; "Infinite losses mainly occur when the inputs
 # are too short to be aligned to the targets" (torch.nn.CTCLoss, zero_infinity). Not covered.
-CTC_NAMED = re.compile(r"(?i)\bctc(?:_?loss|_batch_cost)?\b")
+CTC_NAMED = re.compile(r"(?i)\bctc(?:_?loss|_batch_cost)?(?![a-z])")
+# (the loss's own inf, said in one clause or printed: not zero_infinity's name, nor a gradient's or half precision's inf)
+CTC_LOSS_INF = re.compile(r"(?i)\bloss\w*\b[^.;,\n]{0,40}?\b(?:inf|infinite|infinity)\b|\b(?:inf|infinite)\s+loss")
+CTC_ELSEWHERE = re.compile(r"(?i)zero_infinity\s*=\s*True|\bexplod\w*|\boverflow\w*|\bfp16\b|\bfloat16\b|\bautocast\b|\bamp\b|"
+                           r"\bgrad\w*\b[^.;\n]{0,30}\binf\b")
 
 
 def ctc_inf(ev: Evidence, words: list[str]) -> str:
-    """The CTC loss named in the paste (quoted), where the paste's loss is inf (printed or said), or ''."""
+    """The CTC loss named in the paste (quoted), where the paste's loss itself is inf (printed, or said of the loss), and
+    nothing says zero_infinity is on or the inf is an explosion's or half precision's; or ''."""
     named = CTC_NAMED.search(ev.prose)
+    if not named or CTC_ELSEWHERE.search(ev.prose):
+        return ""
     printed_inf = ev.first_nonfinite_value is not None and math.isinf(ev.first_nonfinite_value)
-    return named.group(0) if named and (printed_inf or "inf" in words) else ""
+    said = next((m for m in CTC_LOSS_INF.finditer(ev.prose) if said_unnegated(m.group(0), {"inf"})), None)
+    return named.group(0) if printed_inf or said else ""
 
 
 def copying_language_model(ev: Evidence) -> str:
@@ -1042,7 +1049,7 @@ LARGE_INIT = re.compile(r"\bnormal_?\(\s*[\w.\[\]]{0,40}weight[^)\n]{0,40}?\bstd
                         r"|(?:\b[Ww](?:eights?)?_?\w{0,10}\s*=\s*(?:\[\s*)?|nn\.Parameter\(\s*|\b[Ww]eights?\s+(?:(?:are|were)\s+)?"
                         r"(?:from|drawn\s+(?:from|with|by)|initiali[sz]ed\s+(?:with|from|by)|made\s+(?:with|by))\s+`?)"
                         r"(?:np\.random\.randn|torch\.randn)"
-                        r"\(\s*\w+\s*,\s*\w+\s*\)(?!`?[ \t]*[*/])(?![^.\n]{0,30}\bscal\w*)"
+                        r"\(\s*\w+\s*,\s*\w+\s*\)(?!`?[ \t]*[*/])(?![^.\n]{0,30}?(?<!no )(?<!without )(?<!any )\bscal\w*)"
                         # (JAX's: `jax.random.normal(k, (din, dout))` unscaled, a weight matrix's shape; not `* scale`)
                         r"|\bjax\.random\.normal\(\s*\w+\s*,\s*\(\s*\w+\s*,\s*\w+\s*\)\s*\)(?![ \t]*[*/])")
 # (a weight matrix's own name -- W1, W_hidden, weights2 -- not a buffer named after it: W1_vel, mW1; at a line's start,
@@ -1140,8 +1147,7 @@ IMAGE_TENSOR = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,30})\s*=\s*torch\.(?:tensor
 # A Keras preprocessing Normalization layer adapted on the data (`norm.adapt(X_train)`), beside a run nan from its first
 # step: the layer cannot divide by zero (max(sqrt(variance), 1e-7), normalization.py at v3.15.1), so a nan in the data
 # it adapted on is what makes its statistics nan -- WR-310's Keras face. (Not BatchNormalization, LayerNormalization...)
-KERAS_NORMALIZATION = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,40})\s*=\s*(?:(?:tf\.)?keras\.)?(?:layers\.)?(?<![A-Za-z])"
-                                 r"Normalization\(")
+KERAS_NORMALIZATION = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,40})\s*=\s*(?:\w+\.){0,5}(?<![A-Za-z])Normalization\(")
 ADAPT_CALL = r"\b%s\.adapt\([^()\n]{0,60}(?:\([^()\n]{0,30}\)[^()\n]{0,20})?\)"
 INPUT_NAN_WORDS = {"nan", "input", "data"}   # ("nan values in the input data")
 # Tables merged or joined into the training data, in words or in pandas' calls ("I merged the CSV exports of 14
@@ -1159,7 +1165,7 @@ MERGED = re.compile(r"\b(?:pd|pandas)\.(?:merge|concat)\(|\.merge\([^)\n]{0,80}\
 IMAGE_STACK = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,30})\s*=\s*(?:np|numpy|torch|jnp)\.(?:stack|array|asarray|vstack|"
                          r"concatenate|tensor|as_tensor)\(\s*\[[^\]\n]{0,120}?(?:\bcv2\.imread|\bImage\.open|"
                          r"\bimageio\.(?:v\d\.)?imread|\bio\.imread)\(")
-NOT_PIXELS = re.compile(r"(?i)mask|label|target|seg|gt|anno|truth")
+NOT_PIXELS = re.compile(r"(?i)(?:^|_)(?:masks?|labels?|targets?|seg\w*|gts?|anno\w*|truths?)(?:_|$)")
 # (a division or a rescaling the paste writes itself; or, for pixels it reads through a pipeline, a ToTensor there)
 _DIVIDED = r"/=?\s*(?:255|127\.5)\b|convert_image_dtype|Rescaling|rescale|normali[sz]"
 DIVIDED_255_ITSELF = re.compile(_DIVIDED)

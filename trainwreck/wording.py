@@ -86,12 +86,15 @@ THESAURUS = [
      r"|\b(?:my|our|his|her|their) own(?= (?!(?:data\w*|training|validation|test|custom)\b)(?:\w+ )?"
      r"(?:loss(?:es)?|layers?|softmax|sigmoid|activations?)\b)"
      r"|\bcustom(?= (?:\w+ )?(?:loss(?:es)?|layers?|objectives?|activations?|softmax)\b)", " handwritten "),
-    (r"\b(?:implemented|wrote|written|coded) ((?:it|them|this|that|(?:the|a|my) \w+(?:'s)?(?: \w+){0,2}) )?"
-     r"(?:myself|ourselves)\b", r" handwritten \1 "),
+    # (what was written must be a loss, a layer or an algorithm of the model's: not "I wrote the data loader myself")
+    (r"\b(?:implemented|wrote|written|coded) ((?:the|a|my) (?:\w+(?:'s)? ){0,2}(?:loss|layer|softmax|sigmoid|activation|"
+     r"attention|partition function|forward algorithm|crf|normali[sz]ation|cross entropy)\w*(?: \w+)?) (?:myself|ourselves)\b",
+     r" handwritten \1 "),
     # a focal loss is a cross-entropy, each term weighted by (1 - p)^gamma (Lin et al., 2017) -- not a library's named
     # with it, a call or a bracket after it (torchvision's sigmoid_focal_loss, Keras's FocalCrossentropy compute it from
     # the logits, stably)
-    (r"(?<!sigmoid )\bfocal loss\b(?!\s*\()", " focal cross entropy loss "),
+    (r"(?<!sigmoid )\bfocal loss\b(?![^.\n]{0,40}?\b(?:sigmoid focal|torchvision|focal ?cross ?entropy|tfa|kornia|"
+     r"segmentation models)\b)", " focal cross entropy loss "),
     (r"\b(?:batch[ _-]?size|batchsize|bs)(?: of| is| was)? *(?:=|:)? *(?:1|one)\b|\b(?:one|a single|1) (?:example|sample"
      r"|image)s? (?:per|in a|in each|in the) batch\b|\bbatch(?:es)? (?:of|with|holds|has) (?:1|one|a single)\b", " batchone "),
     (r"\b(?:batch[ _-]?size|batchsize|bs)\b", " batchsize "),
@@ -498,9 +501,10 @@ STUCK = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|n
                     r"|\balways (?:equals?|equal to|gives?|outputs?|predicts?)\b"
                     r"|\b(?:training|run|process) (?:stops|stopped|dies|died|hangs)\b|\bstops? training\b"
                     # a jump the loss never came back from ("jumps to 2600 and never goes back down", "never recovers")
-                    # (back down or back to where it was: not "does not go back up", a loss that stayed low)
-                    r"|\b(?:won'?t|doesn'?t|does not|didn'?t|did not|never|not) (?:go(?:es)?|went|come|comes|came)"
-                    r" back (?:down|to (?:where|its (?:old|previous|earlier)|the (?:previous|earlier|old|lower)|normal))\b"
+                    # (back, down or to where it was: not "does not go back up", a loss that stayed low, nor "back to
+                    # the initial value"; nor "I didn't go back to the old rate", a change the reporter did not make)
+                    r"|(?<!\bi )(?<!\bwe )\b(?:won'?t|doesn'?t|does not|didn'?t|did not|never|not) (?:go(?:es)?|went|come|comes|"
+                    r"came|gets?|got) back\b(?!\s+(?:up|to (?:the )?(?:initial|start\w*|beginning|old|previous version)|to this))"
                     r"|\b(?:won'?t|doesn'?t|does not|didn'?t|did not|never) recover\w*")
 
 
@@ -617,7 +621,7 @@ TRAINING_NAMED = re.compile(r"\b(?:train\w*|pre-?train\w*|epochs?|iter\w*|steps?
 _UNTRAINED = r"before (?:any )?(?:training|fit(?:ting)?|the first (?:update|step)|updating)\b"
 _OUTPUT = r"\b(?:predict\w*|outputs?|forward(?: pass)?|logits)\b"
 _CALM = r"(?:(?!\b(?:but|after|later|then|finite|fine|ok|okay|normal|and)\b)(?:[^.;!?\n,]|\.(?=\w)))"
-_NAN_NOW = r"\b(?:nan|inf)s?\b(?![^.;!?\n]{0,20}\bafter\b)"
+_NAN_NOW = r"\b(?:nan|inf)s?\b(?!\s+(?:only\s+)?(?:after|from|since)\b)"
 BEFORE_TRAINING_NONFINITE = re.compile(
     _OUTPUT + _CALM + r"{0,40}?\b" + _UNTRAINED + _CALM + r"{0,25}?" + _NAN_NOW
     + r"|\b" + _UNTRAINED + r",?\s+" + _CALM + r"{0,30}?" + _OUTPUT + _CALM + r"{0,25}?" + _NAN_NOW, re.I)
@@ -641,24 +645,28 @@ FELL_SAID = re.compile(r"\b(?:goes|went|going|came|comes)\s+down\b|\bdecreas\w*|
 
 
 # A clause that describes a changed run, not this one: "if I drop the long sentences it trains fine", "with lr 1e-4 it
-# trains fine", "when I remove the augmentation it works"
-CHANGED_RUN = re.compile(r"^\s*(?:but\s+|and\s+)?(?:if|unless|when|whenever|with|without|once|after|using|at)\b", re.I)
-# ... and a fall that is not the loss's: "I decreased the batch size", "the accuracy goes down"
+# trains fine", "when I remove the augmentation it works", "in fp32 it trains fine" (not "after warmup the loss goes
+# down", "at first it decreases": this run)
+CHANGED_RUN = re.compile(r"(?i)^\s*(?:but\s+|and\s+)?(?:(?:if|unless|whenever)\b|(?:when|once|with|without|using|after)\s+"
+                         r"(?:i|we|you)\b|with(?:out)?\s+(?:a\s+|the\s+)?(?:lower|smaller|higher|bigger|different|other|old|"
+                         r"new|lr|fp32|fp16|bf16|amp|float32)\b|(?:in|on)\s+(?:fp32|fp16|bf16|float32|cpu|gpu|tf|tensorflow|"
+                         r"pytorch|keras|jax)\b|last\s+(?:week|time|month))")
+# ... and a fall that is not the loss's: "I decreased the batch size", "the accuracy goes down" (a clause that names the
+# loss is the loss's)
 NOT_THE_LOSS = re.compile(r"\b(?:i|we|you)\s+(?:\w+\s+)?$|\b(?:accuracy|acc|auc|f1|score|iou|dice|lr|learning rate|"
                           r"batch size|memory|speed|throughput|gradients?|grad norm)\b", re.I)
-
-
 def fell_then_broke(text: str, words: list[str]) -> bool:
     """Do the words tell the shape of a loss that fell (or a run that trained well) and then went nan or inf, and
     nowhere that it climbed or blew up ("goes down nicely for 11 epochs, and then in epoch 12 it prints nan")? The fall
     is said before a nan, of this run (not a changed one's, CHANGED_RUN) and of the loss (not NOT_THE_LOSS)."""
-    if not {"nan", "inf"} & set(words) or {"climb", "diverge"} & set(words):
+    if not {"nan", "inf"} & set(words) or {"climb", "diverge"} & set(words) \
+            or re.search(r"(?i)\bspikes?\b|\bspiked\b|\bshoots? up\b|\bshot up\b", text):
         return False
     for m in FELL_SAID.finditer(text):
         if not re.search(r"(?i)\b(?:nan|inf|infinity)\b", text[m.end():]):
             break
-        clause = text[max(text.rfind(c, 0, m.start()) for c in ".;!?\n,") + 1:m.start()]
-        if CHANGED_RUN.search(clause) or NOT_THE_LOSS.search(clause):
+        clause = text[max(text.rfind(c, 0, m.start()) for c in ".;:!?\n,") + 1:m.start()]
+        if CHANGED_RUN.search(clause) or (NOT_THE_LOSS.search(clause) and not re.search(r"(?i)\bloss", clause)):
             continue
         return True
     return False
@@ -1597,18 +1605,23 @@ RESTARTED = Normal(
 # at its top every T_i epochs, T_i = T_0 * T_mult^i), and the loss said to jump and recover at two epochs or more that
 # fall where its restarts do -- the second at 2x (T_mult = 1) or 3x (T_mult = 2) the first, counted from 0 or from 1
 # ("at epoch 11 ... and again at 31": T_0 = 10, T_mult = 2)
-COSINE_SAID = re.compile(r"(?i)\bcosine\w*|warm[ _-]?restarts?|\bsgdr\b")
-RECOVERED_SAID = re.compile(r"(?i)\brecover\w*|\bcomes? back down\b|\bcame back down\b")
-JUMP_AT = re.compile(r"(?i)\b(?:jump\w*|spike\w*|drops?|dropped|ris(?:es|ing)|rose|shoots? up)\b[^.;\n]{0,60}?"
-                     r"\bepochs? (\d{1,4})\b|\bat epochs? (\d{1,4})\b[^.;\n]{0,60}?\b(?:jump\w*|spike\w*|drops?|"
-                     r"dropped|ris(?:es|ing)|rose|shoots? up)\b")
-AGAIN_AT = re.compile(r"(?i)\bagain at (?:epoch )?(\d{1,4})\b|\band (?:again )?(?:at )?(\d{1,4})\b(?= *(?:\.|,|$))")
+COSINE_SAID = re.compile(r"(?i)\bcosine[ _-]?(?:anneal\w*|schedul\w*|lr|decay|with restarts)|cosineannealing\w*|"
+                         r"warm[ _-]?restarts?|\bsgdr\b|\bcosine\b(?=[^.\n]{0,60}\b(?:schedul\w*|lr|learning rate)\b)|"
+                         r"\b(?:schedul\w*|lr|learning rate)\b[^.\n]{0,60}\bcosine\b(?! similarity)")
+NO_RESTARTS = re.compile(r"(?i)\b(?:no|without)\s+(?:warm\s+)?restarts?\b|\bt_max\s*=")
+RECOVERED_SAID = re.compile(r"(?i)(?<!never )(?<!not )(?<!n't )(?<!partly )(?<!partially )(?<!fully )"
+                            r"\b(?:recover(?:s|ed|ing)?|comes? back down|came back down)\b")
+_JUMP = r"(?:jump\w*|spike\w*|ris(?:es|ing)|shoots? up|goes up|went up)"
+JUMP_AT = re.compile(r"(?i)\bloss\w*\b[^.;\n]{0,40}?\b" + _JUMP + r"\b[^.;\n]{0,60}?\bepochs? (\d{1,4})\b|"
+                     r"\bat epochs? (\d{1,4})\b[^.;\n]{0,60}?\bloss\w*\b[^.;\n]{0,30}?\b" + _JUMP + r"\b")
+AGAIN_AT = re.compile(r"(?i)\bagain at (?:epoch )?(\d{1,4})\b|\band (?:again )?at epoch (\d{1,4})\b")
 
 
 def restarts_said(text: str) -> str:
-    """The epochs, when the words name a cosine schedule with warm restarts (or only cosine) and say the loss jumped and
-    recovered at epochs that fit its restarts; else ""."""
-    if not COSINE_SAID.search(text) or not RECOVERED_SAID.search(text) or said_unnegated(text, {"nan", "inf"}):
+    """The epochs, when the words name a cosine schedule (with warm restarts, or one whose restarts they do not deny)
+    and say the loss jumped and recovered at epochs that fit its restarts; else ""."""
+    if not COSINE_SAID.search(text) or NO_RESTARTS.search(text) or not RECOVERED_SAID.search(text) \
+            or said_unnegated(text, {"nan", "inf"}) or STUCK.search(text.lower()):
         return ""
     epochs = sorted({int(g) for m in itertools.islice(JUMP_AT.finditer(text), 10) for g in m.groups() if g}
                     | {int(g) for m in itertools.islice(AGAIN_AT.finditer(text), 10) for g in m.groups() if g})

@@ -72,9 +72,9 @@ TOKEN = re.compile(
     # ... or a range the loss moves in, not two of its values in turn: "wobbles between 1.8 and 3.1", "entre 1,8 y 3,1"
     rb"|(?P<range>(?<![\w])(?i:between|entre|zwischen|tra|fra|\xd0\xbc\xd0\xb5\xd0\xb6\xd0\xb4\xd1\x83)[ \t]+~?" + NUMBER + rb"[ \t]+"
     rb"(?i:and|et|y|e|und|\xd0\xb8|to|-)[ \t]+~?" + NUMBER + rb"(?![\w.])"
-    # ... and one given roughly with a dash: "a normal loss around 8-15" (not "from about 2.3 to 0.4", a fall; nor
-    # "from around 8-15", which starts one)
-    rb"|(?<![\w])(?<!(?i:from) )(?i:around|about|roughly|approximately|approx\.)[ \t]+~?" + NUMBER
+    # ... and one given roughly with a dash: "a normal loss around 8-15", "from around 8-15 to nan" (not "from about 2.3
+    # to 0.4", a fall)
+    rb"|(?<![\w])(?i:around|about|roughly|approximately|approx\.)[ \t]+~?" + NUMBER
     + rb"[ \t]*(?:-|\xe2\x80\x93)[ \t]*~?" + NUMBER + rb"(?![\w.]))"
     # ... or an ordinal, a place: "к 20-й эпохе", "the 20-th epoch"
     rb"|(?<![\w.])\d{1,6}-(?:[A-Za-z]{1,4}|(?:[\xc0-\xff][\x80-\xbf]){1,3})(?![A-Za-z])"
@@ -136,6 +136,16 @@ OTHER_SUBJECT = re.compile(rb"(?i)[ \t](?:\xe2\x80\x94|\xe2\x80\x93|--?)[ \t]+(?
                            rb"the[ \t]+other|(?:for|in)[ \t]+comparison|compared|whereas|while)\b")
 
 
+# Two numbers joined by a dash, rising, and no third after them, where the words say the loss sits there -- in
+# brackets, or after "is", "stays", "hovers", "fine", "usually": a range the loss moves in, "the loss is fine
+# (0.3-0.7)", not 0.3 and then 0.7 (a range is written low to high; two values in turn joined so fall, "0.6931-0.6929").
+# Not where a climb reaches them, "climbs to 6-7", "уже 26–28": the two stay the values it reached.
+RISING_PAIR = re.compile(rb"(?<![\w.\-/+,])(\d+(?:\.\d+)?)[ \t]?(?:-|\xe2\x80\x93)[ \t]?(\d+(?:\.\d+)?)"
+                         rb"(?![\w.]|[ \t]?(?:-|\xe2\x80\x93)[ \t]?\d)")
+SITS_BEFORE = re.compile(rb"(?i)(?:\(|\b(?:is|are|was|were|stays?|stayed|sits?|hovers?|hovered|ranges?|fluctuates?|"
+                         rb"oscillates?|normal|fine|usually|typically|mostly)\b)[ \t]*~?[ \t]*$")
+
+
 def _values(data: bytes, start: int) -> tuple[list[tuple[int, bytes, str | None]], str]:
     """The values after a loss word that ends at `start`, with the epoch printed beside each (EPOCH_PLACE), if any:
     the first run of them, kept where it is MIN_RUN long; and what holds them, "sentence" or "list"."""
@@ -149,8 +159,12 @@ def _values(data: bytes, start: int) -> tuple[list[tuple[int, bytes, str | None]
     stop = end.start() if end else min(len(data), start + LONGEST)
     run: list[tuple[int, bytes, str | None]] = []
     gap_from, skipped, place = start, 0, None
+    rising = [(r.start(), r.end()) for r in RISING_PAIR.finditer(data, start, stop)
+              if float(r.group(1)) < float(r.group(2)) and SITS_BEFORE.search(data, max(0, r.start() - 12), r.start())]
     for m in TOKEN.finditer(data, start, stop):
         kind = m.lastgroup
+        if kind == "value" and any(a <= m.start() < b for a, b in rising):
+            kind = "range"
         if kind in ("place", "count", "name", "aside", "code", "range"):
             skipped += _chars(data, m.start(), m.end())       # (words of their own: not counted in the gap)
             place = m if kind == "place" else None
