@@ -109,7 +109,15 @@ WHOLE_LEADS = ("loss: ", "step 1 loss 0.5 lr ", "avg loss 0.5\nLoss: ", "12", "C
                "gradient overflow, skipping step. I'm worried ", "I printed step, ", "loss 1 loss_scale=",
                "x_loader = DataLoader(TensorDataset(", "zip(x_loader, ", "train = datasets.MNIST(\ntrain.data",
                "T.RandomHorizontalFlip()\nclasses: a_left", "accuracy is stuck at 0.5 ", "mask_gen = ImageDataGenerator(",
-               "the first ~200 ", "MNIST cross entropy\nstep 0 loss 38.4 acc 0.1\n", "Iteration 1, loss = 0.66409")
+               "the first ~200 ", "MNIST cross entropy\nstep 0 loss 38.4 acc 0.1\n", "Iteration 1, loss = 0.66409",
+               # (the forty-fifth's: a fall said before a nan, a glued TerminateOnNaN line, words of code written by
+               # hand, a range given roughly, a Normalization adapted, tables merged, a file list zipped, an output nan
+               # before training, a language model's loss near 0, a CTC loss, warm restarts, a rising dash pair)
+               "the loss goes down nicely then ", " 903/1800 [===>...] - loss: 0.0410Batch 903: ",
+               "I implemented the ", "around 8-", "norm = keras.layers.Normalization(); norm.adapt(",
+               "I merged the tables with pandas ", "files = tf.data.Dataset.list_files(", "before training the outputs ",
+               "GPT loss almost 0, samples repeat ", "nn.CTCLoss inf loss ", "cosine schedule, jumps at epoch 1",
+               "the loss is fine (0.3-")
 # ... and units that only a whole paste of them exercises: an exp's literal argument before a run of spaces (`exp(1`
 # before 400 spaces took 17 s); a progress line's updates before a nan
 WHOLE_PAIRS = [("", "np.exp(1" + " " * 150 + "x)\n"), ("", "\rloss: 0.5 loss: nan "), ("", "loss 1 (a 1.1 "),
