@@ -549,9 +549,10 @@ def _self_explained(ev: Evidence, c: Context, declared_found: set[str]) -> tuple
     copying = copying_language_model(ev) if not declared_found and "nan" not in c.words else ""
     if copying:
         return copying, (f"the paste's language model reached a training loss near 0 while its generations do not work "
-                         f"(\"{copying}\"): no model gets near 0 on text it has not seen (the best reach about half a nat "
-                         "per character, more per word or subword token); a model that memorised a small training set "
-                         "does on that set, but its validation loss stays high, and none is given high here. A "
+                         f"(\"{copying}\"): no model gets near 0 on text it has not seen (the best reach about two thirds "
+                         "of a nat per character, more per word or subword token); a model that memorised a small "
+                         "training set does on that set, but its validation loss stays high, and none is given high "
+                         "here. A "
                          "cross-entropy near 0 then means each position sees the token it is asked to predict -- "
                          "targets equal to the "
                          "inputs with no shift by one, or an attention mask that lets a position look ahead -- and the "
@@ -562,7 +563,7 @@ def _self_explained(ev: Evidence, c: Context, declared_found: set[str]) -> tuple
     if ctc:
         return ctc, (f"the paste's loss is a CTC loss (`{ctc}`) and it is inf: CTC sums over the alignments of the "
                      "target to the frames the model outputs, and needs a frame for each target label plus one for "
-                     "the blank between two repeated labels; where the input, after the model's downsampling, is "
+                     "the blank between two adjacent repeated labels; where the input, after the model's downsampling, is "
                      "shorter than that, no alignment exists, the target's probability is 0 and its negative log is "
                      "inf (\"Infinite losses mainly occur when the inputs are too short to be aligned to the "
                      "targets\", PyTorch's CTCLoss documentation), which makes the batch's mean loss inf too. No "

@@ -835,10 +835,10 @@ def listed_files_zipped_apart(prose: str) -> str:
 
 # A language model (GPT, decoder-only, causal, next-token) whose training loss fell to near 0 while its generations
 # repeat or make no sense, and whose validation loss (where it is given) is near 0 too: no model gets near 0 on text
-# it has not seen (about half a nat per character at best, more per word or subword), so each position sees the token
-# it is asked for -- targets that are the inputs unshifted, or a mask that lets a position look ahead -- and the model
-# learns to copy, which it cannot do when it generates. Not covered. (A model that memorised a small training set gets
-# near 0 on it too, but its validation loss stays high: not this.)
+# it has not seen (about two thirds of a nat per character at best, more per word or subword), so each position sees
+# the token it is asked for -- targets that are the inputs unshifted, or a mask that lets a position look ahead -- and
+# the model learns to copy, which it cannot do when it generates. Not covered. (A model that memorised a small
+# training set gets near 0 on it too, but its validation loss stays high: not this.)
 LANGUAGE_MODEL = re.compile(r"(?i)\bgpt\w*|\blanguage[ -]models?\b|\bdecoder[ -]only\b|\bcausal\b|\bnext[ -]token\b|"
                             r"\bautoregressive\b|\bchar-?rnn\b|(?-i:\bLMs?\b)")
 GENERATION_BAD = re.compile(r"(?i)\b(?:generat\w*|samples?|sampling|completions?)\b[^.\n]{0,120}?\b(?:repeat\w*|garbage|"
@@ -852,9 +852,9 @@ COPYING_LOSS = 0.05          # nats per token: far below any text's entropy
 
 
 # A CTC loss that is inf (nn.CTCLoss, ctc_loss, Keras's ctc_batch_cost): no alignment of the targets fits the frames
-# the model outputs for them -- CTC needs a frame per target label, and one more for the blank between two repeated
-# labels -- so the target's probability is 0 and its negative log is inf; "Infinite losses mainly occur when the inputs
-# are too short to be aligned to the targets" (torch.nn.CTCLoss, zero_infinity). Not covered.
+# the model outputs for them -- CTC needs a frame per target label, and one more for the blank between two adjacent
+# repeated labels -- so the target's probability is 0 and its negative log is inf; "Infinite losses mainly occur when
+# the inputs are too short to be aligned to the targets" (torch.nn.CTCLoss, zero_infinity). Not covered.
 CTC_NAMED = re.compile(r"(?i)\bctc(?:_?loss|_batch_cost)?(?![a-z])")
 # (the loss's own inf, said in one clause or printed: not zero_infinity's name, nor a gradient's or half precision's inf)
 CTC_LOSS_INF = re.compile(r"(?i)\bloss\w*\b[^.;,\n]{0,40}?\b(?:inf|infinite|infinity)\b|\b(?:inf|infinite)\s+loss")
