@@ -1319,3 +1319,18 @@ def test_two_numbers_joined_by_a_dash_and_rising_are_a_range_unless_a_climb_reac
     assert diagnosis("The loss: 0.6931-0.6929, 0.61, 0.52.\n").evidence.head == [0.6931, 0.6929, 0.61, 0.52]
     climbed = diagnosis("The loss starts around 2.5, climbs to 6-7 by the end of epoch 1, and is nan in epoch 2.\n")
     assert climbed.evidence.head[:3] == [2.5, 6.0, 7.0]
+
+
+def test_exps_multiplied_into_a_running_product_beside_an_inf_are_wr020s():
+    """A forward algorithm written over exp, `alpha = (alpha @ np.exp(trans)) * np.exp(emissions[t])`, beside a loss
+    that went inf: the product grows with the sequence's length past float32's range (WR-020's page). Not a product
+    with no exp in it, nor one in a report with no nan or inf."""
+    from trainwreck.paste_facts import EXP_PRODUCT
+    code = "    for t in range(1, T):\n        alpha = (alpha @ np.exp(trans)) * np.exp(emissions[t])\n"
+    said = "My HMM tagger's loss is 31.2, 27.9, 24.4 and then inf on a batch of long sentences, then nan.\n"
+    d = diagnosis(said + code)
+    assert d.matches[0].entry.id == "WR-020" and d.matches[0].parts["exp-unshifted"] > 0
+    assert EXP_PRODUCT.search("    alpha *= np.exp(scores[t])\n")
+    assert not EXP_PRODUCT.search("    alpha = (alpha @ trans) * emissions[t]\n")
+    assert not any("exp-unshifted" in m.parts for m in diagnosis(said.replace("then inf", "then 21.0").replace(
+        ", then nan", "") + code).matches)

@@ -460,6 +460,11 @@ SHIFTED = re.compile(r"max|logsumexp|log_softmax", re.I)
 #   parameter's exp (`torch.exp(self.log_scale)`).
 EXP_OF_OUTPUT = re.compile(_LIBRARY + r"exp\(\s*(?:self\.\w+|\w*(?:net|model|layer|linear|fc|dense|head|decoder|mlp)\w*)"
                            r"\s*\([^()\n]{0,80}\)\s*\)", re.I)
+# ... or multiplies exps into a running product over a sequence, a forward algorithm in probability space (`alpha =
+# (alpha @ jnp.exp(trans)) * jnp.exp(emissions[t])`, `alpha *= np.exp(scores[t])`): each step multiplies in another
+# exponential, so the product grows (or shrinks) exponentially with the sequence's length -- WR-020's CRF/HMM face.
+EXP_PRODUCT = re.compile(r"(?m)^[ \t]*(?P<acc>[A-Za-z_]\w{0,30})\s*(?:\*=|=\s*\(?\s*(?P=acc)\b\s*[*@])[^\n]{0,120}?"
+                         + _LIBRARY + r"exp\(")
 EXP_CALLS_READ = 50
 # - A square root with nothing added under it (`torch.sqrt(((a - b) ** 2).sum(1))`), a JAX, TensorFlow or Keras norm
 #   (`jnp.linalg.norm(a - b)`; Keras's on the JAX or TensorFlow backend), or a where that picks a sqrt or a log on one
@@ -659,6 +664,13 @@ def breaking_construct(prose: str) -> dict[str, str]:
                                 f"from their "
                                 f"input (`{' '.join(prose[m.start():m.end()].split())}`): an input past about 88.7 in "
                                 "float32 (709.8 in float64) makes exp inf, and inf / inf is nan")
+    m = EXP_PRODUCT.search(code) if "exp-unshifted" not in out and not STABLE_SAID.search(code) else None
+    if m:
+        out["exp-unshifted"] = (f"the pasted code multiplies exps into a running product "
+                                f"(`{' '.join(prose[m.start():m.end()].split())}...`): each step multiplies in another "
+                                "exponential, so the product grows or shrinks exponentially with the sequence's length "
+                                "and leaves float32's range on the longest ones (a forward algorithm in log space, with "
+                                "logsumexp, stays finite)")
     m = EXP_OF_OUTPUT.search(code) if "exp-unshifted" not in out and not STABLE_SAID.search(code) else None
     if m:
         out["exp-unshifted"] = (f"the pasted code puts a layer's raw output through exp "
