@@ -1334,3 +1334,30 @@ def test_exps_multiplied_into_a_running_product_beside_an_inf_are_wr020s():
     assert not EXP_PRODUCT.search("    alpha = (alpha @ trans) * emissions[t]\n")
     assert not any("exp-unshifted" in m.parts for m in diagnosis(said.replace("then inf", "then 21.0").replace(
         ", then nan", "") + code).matches)
+
+
+def test_a_place_written_with_thousands_still_names_the_place():
+    """"The nan is still at 7,412" beside "at iteration 7,412": the same place, read as written (folding makes
+    "7,412" a word of thousands)."""
+    from trainwreck.wording import lr_tried_same_place
+    assert lr_tried_same_place("The nan is at iteration 7,412. I tried lr 1e-4 instead of 1e-3 and the nan is still "
+                               "at 7,412.")
+
+
+def test_features_said_scaled_in_an_aside_are_scaled_inputs():
+    """"12 features (size, occupants, ..., all standardised with StandardScaler)": the inputs were scaled, so the entry
+    about unnormalised inputs counts against itself; "(…, not scaled)" says nothing of the kind."""
+    from trainwreck.paste_facts import scaled_said
+    said = ("Predicting yearly gas use in kWh (2,000 to 30,000) from 9 features (floor area, occupants, insulation "
+            "class, all standardised with StandardScaler), 3-layer MLP, MSE. The first epoch loss is about 2e8 and "
+            "it does not learn.\n")
+    assert "inputs" in scaled_said(said)["scaled"]
+    assert "inputs" not in scaled_said("9 features (floor area, occupants, not scaled)")["scaled"]
+    d = diagnosis(said)
+    assert d.matches[0].entry.id == "WR-360" and "WR-330" not in [m.entry.id for m in d.matches]
+    from trainwreck.diagnose import signature_of, weigher
+    from trainwreck.weighing import WEIGHTS, context_of, weigh
+    w = weigher(CATALOG)
+    parts, _evidence, against = weigh(CATALOG.entries["WR-330"], context_of(d.evidence, w, signature_of(d.evidence),
+                                                                           WEIGHTS), w, WEIGHTS)
+    assert parts["scaled-inputs"] < 0 and against[0].startswith("the report says the inputs were scaled already")

@@ -36,7 +36,7 @@ from .paste_facts import (NEGATIVE, RATE_CLIMB, RATE_VANISHED, accumulation_fix,
                           unshuffled_loader)
 from .weighing import (CODE_CONSTRUCTS, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
-from .wording import (BENIGN_OVERFLOW, RESTARTED, STUCK, UNIFORM_START, Normal, fell_then_broke, lr_tried, mostly_prose,
+from .wording import (BENIGN_OVERFLOW, RESTARTED, STUCK, UNIFORM_START, YES_NO, Normal, fell_then_broke, lr_tried, mostly_prose,
                       normals_asked, rate_zero_failed, restarts_said, says_failure, says_not_learning, sentences_only, timing_of, tokens, untrained_output_nonfinite)
 
 # What a caller of the engine needs comes from here: the finder the scan takes, the diagnosis, the curve's signature.
@@ -724,13 +724,6 @@ def _unexplained_by_normal(normals: list[Normal], ev: Evidence, declared_found: 
     return _says_more_than(normals, ev.prose) or says_failure(
         _rest_of(normals, ev.prose, keep_questions=False), ignore=frozenset().union(*(n.accounts for n in normals)))
 
-
-# A yes/no question ("Is fp16 broken?", "Are these messages a problem?", "..., is my model diverging?") asks
-# whether something failed; it does not say it did (a "why" question does: "why is my loss nan?"), though a nan it
-# names was printed.
-# (also after a title's dash or colon: "'gradient overflow detected' NOTE lines - is my training broken?")
-YES_NO = re.compile(r"(?:^|(?<=[.!?\n,;:\-\u2013\u2014]))[ \t]*(?:is|are|am|was|were|do|does|did|should|could|can|will|would|has|have"
-                    r"|may|might)\b[^.!?\n]{0,400}\?")
 
 
 # What the reporter read or was told, not what the run did: "I read that overflow means the loss is exploding"

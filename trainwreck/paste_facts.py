@@ -1246,6 +1246,10 @@ def grads_said_zero(prose: str) -> re.Match | None:
 NEGATIVE = next(n for n in NORMALS if n.name == "negative loss")
 
 
+SCALED_ASIDE = re.compile(r"(?i)\b(?:features?|inputs?|columns?)\s*\((?:[^()\n]{0,160}?[,;]\s*)?(?:all\s+|each\s+)?"
+                          r"(?:standardi[sz]ed|normali[sz]ed|scaled|min-?max(?:ed| scaled)?)\b[^()\n]{0,60}\)")
+
+
 def scaled_said(prose: str) -> dict[str, dict[str, str]]:
     """What the words say was scaled already ("scaled") and what they say was not ("unscaled"): "inputs" and
     "targets", each with the words that say it."""
@@ -1288,6 +1292,10 @@ def scaled_said(prose: str) -> dict[str, dict[str, str]]:
         for kind, pattern in (("targets", SCALED_TARGETS), ("inputs", SCALED_INPUTS)):
             if pattern.search(what):
                 out["unscaled"].setdefault(kind, " ".join(m.group(0).split()))
+    # ... and what an aside about the features says of all of them: "12 features (house size, occupants, ..., all
+    # standardised with StandardScaler)"
+    for m in itertools.islice(SCALED_ASIDE.finditer(prose), 5):
+        out["scaled"].setdefault("inputs", " ".join(m.group(0).split())[:100])
     # ... and what the pasted code scales: `y_train = y_scaler.fit_transform(y[:split])`, `X = (X - X.mean(0)) / X.std(0)`
     for m in SCALED_IN_CODE.finditer(prose):
         end = prose.find("\n", m.end())

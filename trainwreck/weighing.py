@@ -28,7 +28,7 @@ from .paste_facts import (INPUT_NAN_WORDS, PAIRWISE, RATE_CLIMBS, scale_recovere
 from .safe_text import shown
 from .wording import (BEFORE_TRAINING_NONFINITE, EARLY_STEPS, FIELDS, Library, bf16_only, fell_then_broke, half_precision_denied, half_precision_shown, loss_kind, lr_tried,
                       lr_tried_same_place, lr_tried_unmoved, said_unnegated,
-                      precision_tried, says_failure, says_not_learning, section, sentences_and_ends, sentences_only, timing_of, tokens,
+                      precision_tried, says_failure, says_not_learning, section, sentences_only, timing_of, told, tokens,
                       tokens_many, untrained_output_nonfinite, when, words_for, normal_ruled_out)
 
 # Signatures that are a special or early case of another: entries declaring the
@@ -424,7 +424,7 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
         and ev.last >= (1 - PLATEAU_FALL) * ev.head[min(len(ev.head) - 1, ev.count // 2)]
         # (a climb or a blow-up said in words, "it explodes in the first steps", is such a failure too -- not one
         # denied, "nothing diverges", nor asked about, "will it explode later?")
-        or said and ((said_nonfinite_value or said_unnegated(_told(ev.prose), {"diverge", "climb"}))
+        or said and ((said_nonfinite_value or said_unnegated(told(ev.prose), {"diverge", "climb"}))
                      and ev.count < SHAPE_MIN or says_not_learning(ev.prose)
                      # (or words in another script, which were not read for what went wrong)
                      or ev.count < SHAPE_MIN and _other_script(ev.prose)))
@@ -460,17 +460,6 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
                     scaled,
                     tuple((seen[1], key) for key, seen in ev.messages.items() if NUMPY_INF.match(seen[2])), words, sentences,
                     words_count and fell_then_broke(sentences, words))
-
-
-# A yes/no question asks whether something happened ("Should I worry it will explode later?"); a why question does not
-# ("It explodes every time, why?" says it does).
-YES_NO_OPENING = re.compile(r"(?i)^\W*(?:is|are|am|was|were|do|does|did|should|could|can|will|would|has|have|may|might)\b")
-
-
-def _told(prose: str) -> str:
-    """The report's sentences that tell, not ask: its yes/no questions left out."""
-    return " ".join(raw + end for raw, end in sentences_and_ends(prose)
-                    if not (end == "?" and YES_NO_OPENING.search(raw)))
 
 
 def _finite_through(ev: Evidence) -> int | None:

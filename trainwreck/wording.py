@@ -672,6 +672,19 @@ def fell_then_broke(text: str, words: list[str]) -> bool:
     return False
 
 
+# A yes/no question ("Is fp16 broken?", "Are these messages a problem?", "..., is my model diverging?") asks
+# whether something failed; it does not say it did (a "why" question does: "why is my loss nan?"), though a nan it
+# names was printed.
+# (also after a title's dash or colon: "'gradient overflow detected' NOTE lines - is my training broken?")
+YES_NO = re.compile(r"(?:^|(?<=[.!?\n,;:\-\u2013\u2014]))[ \t]*(?:is|are|am|was|were|do|does|did|should|could|can|will|would|has|have"
+                    r"|may|might)\b[^.!?\n]{0,400}\?")
+
+
+def told(text: str) -> str:
+    """The text, lowercased, with its yes/no questions left out: what it tells, not what it asks."""
+    return YES_NO.sub(" ", text.lower())
+
+
 def says_failure(text: str, ignore: frozenset = frozenset()) -> bool:
     """Does the report say anything went wrong (not only ask whether it did, or say it did not:
     "nothing overflowed", "no nan")? Words in `ignore` (folded) are not counted."""
@@ -1131,7 +1144,8 @@ def lr_tried_same_place(text: str) -> bool:
     # (or before it, in its own sentence: "nan at exactly the same batch every run, no matter the lr")
     begin = max((e.end() for e in re.finditer(r"\.(?!\d)|[;\n]", folded[:m.start()])), default=0) if m else 0
     said = folded[begin:m.end() + len(re.split(r"[.;\n]", folded[m.end():m.end() + 20], maxsplit=1)[0])] if m else ""
-    if m and (still := re.search(r"\bstill\s+at\s+~?(\d[\d,]*)\b", said)) and re.search(
+    # (read in the text as written: folding makes "7,412" a word of thousands)
+    if m and (still := re.search(r"(?i)\b(?:nan|inf)\b[^.;\n]{0,20}?\bstill\s+at\s+~?(\d[\d,]*)\b", text)) and re.search(
             r"(?i)\b(?:step|iteration|iter|batch|epoch)\s+~?%s\b" % re.escape(still.group(1)), text):
         return True          # ("the nan is still at 7412", beside "at iteration 7412": the place the text names)
     return bool(m and re.search(r"\b(?:same|stuck)\s+(?:step|epoch|iteration|iter|batch|place|point|spot)\b|"
