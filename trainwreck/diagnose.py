@@ -541,6 +541,11 @@ SELF_EXPLAINING = ((re.compile(r"Using a target size \(torch\.Size\(\[[\d, ]*\]\
                     "or `target.view(-1, 1)`)"),)
 
 
+# What labels paired with the wrong inputs leave a classifier at, whatever mispaired them.
+AT_CHANCE = ("the loss stays at the uniform guess (ln C for C balanced classes) and the accuracy at the largest class's "
+             "share")
+
+
 def _self_explained(ev: Evidence, c: Context, declared_found: set[str]) -> tuple[str, str] | None:
     """(the message, why) when the paste holds a warning of SELF_EXPLAINING, or code that explains the run by itself
     (an optimizer built before the module it trains was replaced), no message an entry declares, and no nan or inf in
@@ -604,17 +609,15 @@ def _self_explained(ev: Evidence, c: Context, declared_found: set[str]) -> tuple
     if apart:
         return apart, (f"the paste iterates two shuffled DataLoaders together, one of its inputs and one of its labels "
                        f"(`{apart}`): each loader's sampler draws its own permutation every epoch, so each batch of "
-                       "inputs is paired with the labels of other rows, which say nothing of them -- the loss stays "
-                       "at the uniform guess (ln C for C balanced classes) and the accuracy at the largest class's "
-                       "share, whatever the rate or the initialisation. No entry covers this data bug: put inputs "
+                       f"inputs is paired with the labels of other rows, which say nothing of them -- {AT_CHANCE}, "
+                       "whatever the rate or the initialisation. No entry covers this data bug: put inputs "
                        "and labels in one dataset (`TensorDataset(X, y)`) and one shuffled loader")
     listed = listed_files_zipped_apart(ev.prose) if not_learning else ""
     if listed:
         return listed, (f"the paste zips tf.data's list of files with a dataset of its labels (`{listed}`): "
                         "Dataset.list_files shuffles the file names unless given shuffle=False (a seed only makes the "
                         "order repeatable), so each image is paired with the label of another file, which says "
-                        "nothing of it -- the loss stays at the uniform guess (ln C for C balanced classes) and the "
-                        "accuracy at the largest class's share, whatever the model. No entry covers this data bug: "
+                        f"nothing of it -- {AT_CHANCE}, whatever the model. No entry covers this data bug: "
                         "take each label from its own file's path inside the map, or list the files with "
                         "shuffle=False and build the labels from that same list")
     decay = decay_pulls_to_zero(ev.prose) if not_learning else ""
