@@ -36,8 +36,8 @@ from .paste_facts import (NEGATIVE, RATE_CLIMB, RATE_VANISHED, accumulation_fix,
                           unshuffled_loader)
 from .weighing import (CODE_CONSTRUCTS, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
-from .wording import (BENIGN_OVERFLOW, RESTARTED, STUCK, UNIFORM_START, YES_NO, Normal, fell_then_broke, lr_tried, mostly_prose,
-                      normals_asked, rate_zero_failed, restarts_said, says_failure, says_not_learning, sentences_only, timing_of, tokens, untrained_output_nonfinite)
+from .wording import (BENIGN_OVERFLOW, RESTARTED, STUCK, UNIFORM_START, YES_NO, Normal, lr_tried, mostly_prose,
+                      normals_asked, rate_zero_failed, restarts_said, says_failure, says_not_learning, timing_of, tokens, untrained_output_nonfinite)
 
 # What a caller of the engine needs comes from here: the finder the scan takes, the diagnosis, the curve's signature.
 __all__ = ["Diagnosis", "Match", "diagnose", "message_finder", "signature_of", "weigher"]
@@ -90,6 +90,7 @@ class Diagnosis:
     trend: str = ""                # beside a normal verdict about overfitting or a gap: the validation loss's course
     warnings_unweighed: int = 0    # of the unweighed, Python warnings (said, but they stop nothing: no "not covered")
     even: int = 0                  # of an uncertain verdict's candidates, how many from the first are about even (EVEN)
+    fell_said: bool = False        # the words say the loss fell and then broke (Context.fell_said)
 
 
 # A validation loss printed non-finite: under its own key (`val_loss: nan`, `'eval_loss': nan`, `val_loss=nan.0`),
@@ -300,7 +301,7 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
         normals.insert(0, UNIFORM_START)
     restarts = _restart_rises(ev) if sig.name == "healthy" else ""
     # (or said: a cosine schedule's restarts at the epochs the words give for the jumps it recovered from)
-    said_restarts = restarts_said(sentences_only(ev.prose)) if c.words_count and not restarts else ""
+    said_restarts = restarts_said(c.sentences) if c.words_count and not restarts else ""
     if said_restarts:
         restarts = (f"the report names a cosine schedule and says the loss jumped and recovered at {said_restarts}: the "
                     "second at two or three times the first, counted from the start, where a warm restart with a "
@@ -391,7 +392,7 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
     if ev.first_nonfinite_at is not None and line >= ev.first_nonfinite_at.line:
         validation = ""
     d = Diagnosis(ev, sig, matches, unweighed, normal=normals, read=read, validation=validation,
-                  warnings_unweighed=warnings_unweighed)
+                  warnings_unweighed=warnings_unweighed, fell_said=c.fell_said)
     # Apex's scale at zero is never the normal skipping of a step: the scaler ran out of range
     _decide(d, w, failure_shown, _unexplained_by_normal(normals, ev, declared_found) or zero is not None,
             c.words_count, c.unjudged)
@@ -564,7 +565,7 @@ def _self_explained(ev: Evidence, c: Context, declared_found: set[str]) -> tuple
                          "model learns to copy it, which it cannot do when it generates one token at a time. No entry "
                          "covers this: make the targets the inputs shifted by one (`x = tokens[:-1]`, `y = "
                          "tokens[1:]`), and check the mask hides every later position")
-    ctc = ctc_inf(ev, c.words) if not declared_found else ""
+    ctc = ctc_inf(ev) if not declared_found else ""
     if ctc:
         return ctc, (f"the paste's loss is a CTC loss (`{ctc}`) and it is inf: CTC sums over the alignments of the "
                      "target to the frames the model outputs, and needs a frame for each target label plus one for "
@@ -752,10 +753,15 @@ WORRY = re.compile(r"\b(?:i'?m|i am|we'?re|we are|i was|we were)\s+(?:(?:a bit|a
                    r"|\bi (?:wonder|fear)\s+(?:if|whether)\b" + _FEARED)
 
 
+def _reported(prose: str) -> str:
+    """The words, lowercased, without what the reporter only read or heard, and without fears."""
+    return WORRY.sub(" ", HEARSAY.sub(" ", prose.lower()))
+
+
 def _rest_of(normals: list[Normal], prose: str, keep_questions: bool = True) -> str:
     """The words with what the normal behaviours asked about taken out (and the yes/no questions, unless kept, and
     what the reporter only read or heard, or fears)."""
-    rest = WORRY.sub(" ", HEARSAY.sub(" ", prose.lower()))
+    rest = _reported(prose)
     rest = rest if keep_questions else YES_NO.sub(" ", rest)
     for n in normals:
         rest = n.asked.sub(" ", rest)
@@ -784,7 +790,7 @@ def _says_more_than(normals: list[Normal], prose: str) -> bool:
     # "Is my model diverging?" asks a judgement of what it printed, and reports none; "is it normal that it starts
     # diverging after epoch 5?" reports it, and asks only whether that is normal
     kept = YES_NO.sub(lambda q: q.group(0) if NORMAL_THAT.search(q.group(0)) else " ",
-                      WORRY.sub(" ", HEARSAY.sub(" ", prose.lower())))
+                      _reported(prose))
     for n in normals:
         kept = n.asked.sub(" ", kept)
     return bool(broken & ASKED_ONLY & set(tokens(kept)))
@@ -931,7 +937,7 @@ def _deciding_question(d: Diagnosis, w: Weigher) -> str:
     said_start = ev.count < 3 and {"nan", "inf"} & set(words) and timing_of(words) == {"start"}
     # ... and one that says it fell and then went nan after a while ("goes down nicely for about 1,200 iterations and
     # then it's nan") has told the shape the values would show
-    said_fell = ev.count < 3 and timing_of(words) == {"later"} and fell_then_broke(sentences_only(ev.prose), words)
+    said_fell = ev.count < 3 and timing_of(words) == {"later"} and d.fell_said
     if ev.count < 3 and len({e.trace for e in entries}) > 1 and not said_start and not said_fell:
         if ev.first_nonfinite is None and not {"nan", "inf", "overflow", "diverge", "divzero"} & set(words):
             # nothing says the loss broke: a loss that does not learn, and the shapes of that

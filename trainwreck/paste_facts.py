@@ -802,9 +802,9 @@ ZIPPED = re.compile(r"\bzip\(\s*(?P<a>[A-Za-z_]\w{0,40})\s*,\s*(?P<b>[A-Za-z_]\w
 def loaders_shuffled_apart(prose: str) -> str:
     """The zip, quoted, where the paste iterates two shuffled DataLoaders together, one of its inputs and one of its
     labels; ''."""
-    code = code_of(prose)
-    if "zip(" not in code:
+    if "zip(" not in prose:
         return ""
+    code = code_of(prose)
     roles = {}
     for m in itertools.islice(LOADER_CALL.finditer(code), 20):
         # (nor loaders given one seeded generator each, which draw the same order: `generator=g`)
@@ -812,8 +812,8 @@ def loaders_shuffled_apart(prose: str) -> str:
             continue
         one = ONE_ARRAY_DATASET.match(m.group("args"))
         names = [LOADER_STEM.sub("", m.group("name"))] + ([one.group("a")] if one else [])
-        role = {"input" for n in names if PAIR_INPUT.fullmatch(n.lower()) or n == "X"} | \
-               {"label" for n in names if PAIR_LABEL.fullmatch(n.lower()) or n == "Y"}
+        role = {"input" for n in names if PAIR_INPUT.fullmatch(n.lower())} | \
+               {"label" for n in names if PAIR_LABEL.fullmatch(n.lower())}
         if len(role) == 1:
             roles[m.group("name")] = role.pop()
     for z in itertools.islice(ZIPPED.finditer(code), 20):
@@ -833,9 +833,9 @@ DATASET_ZIP = re.compile(r"\bDataset\.zip\(\s*\(?(?P<args>[^\n]{0,200})")
 
 def listed_files_zipped_apart(prose: str) -> str:
     """The zip, quoted, where the paste zips a `Dataset.list_files` left to shuffle with another dataset; ''."""
-    code = code_of(prose)
-    if "list_files(" not in code:
+    if "list_files(" not in prose:
         return ""
+    code = code_of(prose)
     names = [m.group("name") for m in itertools.islice(LIST_FILES.finditer(code), 10)
              if not re.search(r"\bshuffle\s*=\s*False\b|^[^,]*,\s*False\b", m.group("args"))]
     for z in itertools.islice(DATASET_ZIP.finditer(code), 10):
@@ -874,7 +874,7 @@ CTC_ELSEWHERE = re.compile(r"(?i)zero_infinity\s*=\s*True|\bexplod\w*|\boverflow
                            r"\bgrad\w*\b[^.;\n]{0,30}\binf\b")
 
 
-def ctc_inf(ev: Evidence, words: list[str]) -> str:
+def ctc_inf(ev: Evidence) -> str:
     """The CTC loss named in the paste (quoted), where the paste's loss itself is inf (printed, or said of the loss), and
     nothing says zero_infinity is on or the inf is an explosion's or half precision's; or ''."""
     named = CTC_NAMED.search(ev.prose)
@@ -1416,8 +1416,8 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                    "step: the weights (and buffers) it starts from, the inputs it is given, or an "
                                    "operation inside it that turns finite values into nan (a softmax over a fully "
                                    "masked row, 0/0, the log or square root of a negative, a float16 overflow)")
-    merged = MERGED.search(ev.prose)
-    if merged and (ev.first_nonfinite is not None or {"nan"} & set(words)):
+    merged = MERGED.search(ev.prose) if ev.first_nonfinite is not None or "nan" in words else None
+    if merged:
         out["frames-merged"] = (f"the report merges tables into its data (\"{' '.join(merged.group(0).split())}\"): a row "
                                 "whose key has no match in the other table gets nan in that table's columns (pandas "
                                 "fills what a merge or a concatenation leaves empty with nan), and one nan in a "

@@ -627,6 +627,7 @@ BEFORE_TRAINING_NONFINITE = re.compile(
     + r"|\b" + _UNTRAINED + r",?\s+" + _CALM + r"{0,30}?" + _OUTPUT + _CALM + r"{0,25}?" + _NAN_NOW, re.I)
 
 
+@functools.lru_cache(maxsize=4)        # (asked by the facts, the context and the deciding question of one report)
 def untrained_output_nonfinite(text: str) -> str:
     """The words that say an untrained model's output is nan or inf (OUTPUT_NONFINITE in a report that names no
     training, BEFORE_TRAINING_NONFINITE in any), or ""."""
@@ -662,10 +663,15 @@ def fell_then_broke(text: str, words: list[str]) -> bool:
     if not {"nan", "inf"} & set(words) or {"climb", "diverge"} & set(words) \
             or re.search(r"(?i)\bspikes?\b|\bspiked\b|\bshoots? up\b|\bshot up\b", text):
         return False
+    # (the last nan found once: a fall after it is said of no nan)
+    last_nan = max((n.start() for n in re.finditer(r"(?i)\b(?:nan|inf|infinity)\b", text)), default=-1)
     for m in FELL_SAID.finditer(text):
-        if not re.search(r"(?i)\b(?:nan|inf|infinity)\b", text[m.end():]):
+        if m.end() > last_nan:
             break
-        clause = text[max(text.rfind(c, 0, m.start()) for c in ".;:!?\n,") + 1:m.start()]
+        # (the clause is the text since the last stop, colon or comma before the fall; bounded, so many falls in a long
+        # text each look back a little way only)
+        window = text[max(0, m.start() - 200):m.start()]
+        clause = window[max(window.rfind(c) for c in ".;:!?\n,") + 1:]
         if CHANGED_RUN.search(clause) or (NOT_THE_LOSS.search(clause) and not re.search(r"(?i)\bloss", clause)):
             continue
         return True
