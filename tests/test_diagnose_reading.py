@@ -1097,10 +1097,18 @@ def test_a_keras_normalization_adapted_on_merged_tables_that_is_nan_before_train
     # (code_review_s45b M3: still nan after it, or even after standardising, is still nan before it)
     assert untrained_output_nonfinite("Before training the predictions are all nan, then after the first epoch still nan.")
     assert untrained_output_nonfinite("Before training, predict gives nan even after I standardize the inputs.")
-    # (the same words without the layer or the merge: neither fact)
+    # (each fact from its own words: without the join, no merge; without the layer, no adapted statistics)
+    def parts_of(text):
+        return {k for m in diagnosis(text).matches for k in m.parts}
+    no_join = said.replace("I joined the meter table and the holiday table in pandas, took", "I took")
+    assert "adapted-nan" in parts_of(no_join) and "frames-merged" not in parts_of(no_join)
+    no_layer = said.replace("used norm = keras.layers.Normalization(); norm.adapt(X_train.to_numpy()) as the first "
+                            "layer", "fed them as they are")
+    assert "frames-merged" in parts_of(no_layer) and "adapted-nan" not in parts_of(no_layer)
     # (code_review_s45b M4: the TF 2.3 tutorial's layers.experimental.preprocessing.Normalization too)
     from trainwreck.paste_facts import KERAS_NORMALIZATION
     assert KERAS_NORMALIZATION.search("normalizer = preprocessing.Normalization(axis=-1)")
+    # (the same words without the layer and the merge: neither fact)
     plain = diagnosis("A small Keras MLP. The loss is nan from the very first batch.\n")
     assert not any(k in m.parts for m in plain.matches for k in ("adapted-nan", "frames-merged"))
     # (code_review_s45 M4: a branch or a model's weights merged are no tables)
@@ -1332,8 +1340,13 @@ def test_exps_multiplied_into_a_running_product_beside_an_inf_are_wr020s():
     assert d.matches[0].entry.id == "WR-020" and d.matches[0].parts["exp-unshifted"] > 0
     assert EXP_PRODUCT.search("    alpha *= np.exp(scores[t])\n")
     assert not EXP_PRODUCT.search("    alpha = (alpha @ trans) * emissions[t]\n")
-    assert not any("exp-unshifted" in m.parts for m in diagnosis(said.replace("then inf", "then 21.0").replace(
-        ", then nan", "") + code).matches)
+    calm = diagnosis(said.replace("then inf", "then 21.0").replace(", then nan", "") + code)
+    from trainwreck.diagnose import signature_of, weigher
+    from trainwreck.weighing import WEIGHTS, context_of, weigh
+    w = weigher(CATALOG)
+    context = context_of(calm.evidence, w, signature_of(calm.evidence), WEIGHTS)
+    assert "exp-unshifted" not in context.printed
+    assert "exp-unshifted" not in weigh(CATALOG.entries["WR-020"], context, w, WEIGHTS)[0]
 
 
 def test_a_place_written_with_thousands_still_names_the_place():
