@@ -1150,10 +1150,7 @@ def lr_tried_same_place(text: str) -> bool:
     # (or before it, in its own sentence: "nan at exactly the same batch every run, no matter the lr")
     begin = max((e.end() for e in re.finditer(r"\.(?!\d)|[;\n]", folded[:m.start()])), default=0) if m else 0
     said = folded[begin:m.end() + len(re.split(r"[.;\n]", folded[m.end():m.end() + 20], maxsplit=1)[0])] if m else ""
-    # (read in the text as written: folding makes "7,412" a word of thousands)
-    if m and (still := re.search(r"(?i)\b(?:nan|inf)\b[^.;\n]{0,20}?\bstill\s+at\s+~?(\d[\d,]*)\b", text)) and re.search(
-            r"(?i)\b(?:step|iteration|iter|batch|epoch)\s+~?%s\b" % re.escape(still.group(1)), text):
-        return True          # ("the nan is still at 7412", beside "at iteration 7412": the place the text names)
+         # ("the nan is still at 7412", beside "at iteration 7412": the place the text names)
     return bool(m and re.search(r"\b(?:same|stuck)\s+(?:step|epoch|iteration|iter|batch|place|point|spot)\b|"
                                 r"\b(?:always|again|still)\s+(?:at\s+)?(?:the\s+)?(?:step|epoch|iteration|iter|batch)\s+~?\d",
                                 said))
@@ -1161,8 +1158,10 @@ def lr_tried_same_place(text: str) -> bool:
 
 # (the place said right after "still" or "again", in the same clause: "still jumps at step 1830"; not "loss at batch 150
 # is 0.55", a value at a place)
+# (or the number alone, "the nan is still at 7,412", where the text names that number as a place elsewhere)
 PLACE_AT = re.compile(r"\b(?:still|again)\b[^.;,\n]{0,30}?\b(?:at|around|near)\s+(?:the\s+)?"
-                      r"(step|epoch|iteration|iter|batch)\s+~?(\d[\d,]*)", re.I)
+                      r"(?:(step|epoch|iteration|iter|batch)\s+)?~?(\d{1,3}(?:,\d{3})+|\d+)(?![\d.,]\d)", re.I)
+PLACE_UNITS = ("step", "epoch", "iteration", "iter", "batch")
 
 
 def _still_at_named_place(text: str) -> bool:
@@ -1174,8 +1173,9 @@ def _still_at_named_place(text: str) -> bool:
             continue
         places = _places(text) if places is None else places
         for m in PLACE_AT.finditer(sentence):
-            unit, n = m.group(1).lower(), int(m.group(2).replace(",", ""))
-            if places.named_outside(unit, n, start, stop):
+            n = int(m.group(2).replace(",", ""))
+            if any(places.named_outside(unit, n, start, stop) for unit in
+                   ((m.group(1).lower(),) if m.group(1) else PLACE_UNITS)):
                 return True
     return False
 
