@@ -54,7 +54,6 @@ SCALE_PRINTED = re.compile(r"(?i)(?<![\w.])(?:loss[ _])?scale['\"]?[ \t]*(?:[:=|
 SCALE_COLLAPSE, SCALES_MIN = 2.0 ** -20, 3
 
 
-@functools.lru_cache(maxsize=4)         # asked by the printed facts and once per half-precision entry of one report
 def scales_printed(prose: str) -> tuple[float, ...]:
     """The dynamic loss scales the paste prints beside its loss (SCALE_PRINTED), in order."""
     return tuple(float(m.group(1)) for m in itertools.islice(SCALE_PRINTED.finditer(prose), 400))

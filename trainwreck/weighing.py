@@ -395,6 +395,7 @@ class Context:
     words: list[str]               # the report's tokens
     sentences: str                 # the report's own sentences, not its code or its log (sentences_only)
     fell_said: bool                # the words (a report mostly of words) say the loss fell and then broke
+    scale_recovered: str           # the printed loss scale rose again after its lowest, beside a finite loss, and how
 
 
 def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero: str | None = None) -> Context:
@@ -459,7 +460,8 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
                     regressor, half_precision_denied(ev.prose, words), half_precision_shown(ev.prose, words),
                     scaled,
                     tuple((seen[1], key) for key, seen in ev.messages.items() if NUMPY_INF.match(seen[2])), words, sentences,
-                    words_count and fell_then_broke(sentences, words))
+                    words_count and fell_then_broke(sentences, words),
+                    scale_recovered(ev.prose) if ev.first_nonfinite is None else "")
 
 
 def _finite_through(ev: Evidence) -> int | None:
@@ -629,8 +631,8 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                        "too, so they count half here")
     # ... and none where the paste's loss stayed finite and its printed scale rose again after its skips: the scaler
     # calibrated, and found a scale that holds
-    if entry.id in w.precision and c.ev.first_nonfinite is None and any(SCALER.search(t) for t, _s, _w in shares) \
-            and (rose := scale_recovered(c.ev.prose)):
+    if entry.id in w.precision and c.scale_recovered and any(SCALER.search(t) for t, _s, _w in shares):
+        rose = c.scale_recovered
         shares = [(t, seen, 0.0 if SCALER.search(t) else share) for t, seen, share in shares]
         against.append(f"{rose}, and the loss stayed finite: a scaler doubles its scale only after a run of steps "
                        "with no overflow, so the steps it skipped were its calibration, and its overflow messages are "
