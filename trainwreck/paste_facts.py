@@ -18,6 +18,7 @@ import sys
 from .class_count import UNIFORM_NEAR, at_uniform, classes_named, classes_or_vocabulary, vocabulary_named
 from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, PLATEAU_FALL, Signature, at_run_start, fmt, late_clip,
                           same_batch_jumps)
+from .frozen_said import one_output_said, weights_frozen_said
 from .logscan import Evidence, dialects
 from .one_class_iou import one_class_iou
 from .wording import (ADAPTIVE, BEFORE_TRAINING_NONFINITE, LOSS_BUILT, MINUS_SCORE, NORMALS, WARMUP_SET, loss_kind, said_unnegated, no_warmup_said, order_moved_it,
@@ -25,6 +26,9 @@ from .wording import (ADAPTIVE, BEFORE_TRAINING_NONFINITE, LOSS_BUILT, MINUS_SCO
                       score_out_of_range, sentences_and_ends, sentences_only, timing_of, tokens, untrained_output_nonfinite)
 
 ZERO_GRADIENT_WORDS, ACCURACY_WORDS = {"gradient", "exactly", "zero"}, {"accuracy", "improve"}
+# The entries whose phrases say every input gets one output (a dead or a symmetric network's face): half a printed
+# fact for words that say so (frozen_said)
+ONE_OUTPUT_WORDS = {"output", "input"}
 SIGMOID_ZERO_WORDS = {"sigmoidzero"}
 # A learning rate printed beside the loss that rose (a warmup, a warm restart, a range test) through the climb,
 # from where the loss was lowest to the climb's end: half a printed fact for the entries whose phrases say a raised
@@ -244,7 +248,7 @@ _SCALED = (r"(?:standardi[sz]ed|normali[sz]ed|rescaled|scaled|z-?scored|divided|
 # needs no verb before its participle, as a note writes it: "Features standardized with StandardScaler")
 SCALED = re.compile(r"\b" + _SCALED + r"\s+(?:both\s+|all\s+)?(?:the\s+|my\s+|our\s+)?(?P<what>[^.;:,\n]{1,40})"
                     r"|\b(?P<passive>x(?:_[a-z]{1,10})?|y(?:_[a-z]{1,10})?|inputs?|features?|targets?|labels?|images?|"
-                    r"pixels?|prices?|outputs?)\s+(?:(?:is|are|was|were|have been|has been|got)\s+"
+                    r"pixels?|prices?|outputs?|channels?|columns?|signals?)\s+(?:(?:is|are|was|were|have been|has been|got)\s+"
                     r"(?P<neg>not\s+|n't\s+|never\s+)?)?(?:already\s+|all\s+)?" + _SCALED, re.I)
 # ... and what the words describe first, then say was not scaled: "target is yearly salary in dollars (30,000 to
 # 250,000), not scaled"
@@ -270,7 +274,7 @@ SCALED_IN_CODE = re.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_]\w{0,20})[ \t]*=[ \t]
                             r"(?:[^()\n]|\([^()\n]{0,20}\)){0,20}\)[ \t]*/)")
 # (a split's name is its array's: x_train, X_val, y_test)
 SCALED_TARGETS = re.compile(r"\b(?:y(?:_[a-z]{1,10})?|targets?|labels?|outputs?|prices?)\b", re.I)
-SCALED_INPUTS = re.compile(r"\b(?:x(?:_[a-z]{1,10})?|inputs?|features?|images?|pixels?|data|columns?)\b", re.I)
+SCALED_INPUTS = re.compile(r"\b(?:x(?:_[a-z]{1,10})?|inputs?|features?|images?|pixels?|data|columns?|channels?|signals?)\b", re.I)
 # a verb that a negation governs ("did not normalize", "haven't standardised", "forgot to scale" -- the last two
 # words before it)
 NEGATED = re.compile(r"(?:\bnot|\b\w+n't|\bnever|\bwithout|\bforgot(?:ten)?(?: to)?)\s+(?:\w+\s+)?$", re.I)
@@ -1486,6 +1490,15 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     elif went_wrong and (zero := grads_said_zero(ev.prose)):
         out["zero-gradient"] = (f"the report says the gradients are exactly 0 (\"{' '.join(zero.group(0).split())}\"): "
                                 "no gradient reaches those weights")
+    if went_wrong and (one := one_output_said(ev.prose)):
+        out["one-output"] = (f"the report says the model gives one output for every input (\"{one}\"): a network whose "
+                             "hidden units are all dead, or all alike from a constant start, passes nothing of its "
+                             "input on, and its output is one constant, the one that scores best over the data (a "
+                             "classifier's base rate, a regression's mean target)")
+    if went_wrong and (frozen := weights_frozen_said(ev.prose)):
+        out["weights-frozen"] = (f"the report says the weights do not change (\"{frozen}\"): they got no update at "
+                                 "all, which a gradient of exactly 0 gives (dead units, units that start alike), or a "
+                                 "step too small for the weights' precision")
     rose = _rate_rose(ev, sig)
     if rose:
         out["rate-rose"] = rose

@@ -1,0 +1,132 @@
+"""Words that say the network no longer responds: one output for every input, weights that never change
+(trainwreck/frozen_said.py). Each names the entries whose failure looks so, and only where it is told, not asked,
+denied, or said of something else."""
+import io
+
+import pytest
+
+from conftest import real_catalog
+from trainwreck.diagnose import diagnose, message_finder
+from trainwreck.frozen_said import one_output_said, weights_frozen_said
+from trainwreck.logscan import scan
+from trainwreck.paste_facts import scaled_said
+
+CATALOG = real_catalog()
+
+
+def diagnosis(text: str):
+    return diagnose(scan(io.BytesIO(text.encode()), "report", message_finder(CATALOG)), CATALOG)
+
+
+def ids(text: str) -> list[str]:
+    return [m.entry.id for m in diagnosis(text).matches]
+
+
+@pytest.mark.parametrize("text, said", [
+    ("The classifier gives the same prediction for all the images in the test set.", "same prediction for all the images"),
+    ("model.predict(X) is 0.3127 for every single row.", "model.predict(x) is 0.3127 for every single row"),
+    ("Every forecast is identical, a flat line at the mean.", "every forecast is identical"),
+    ("It predicts the same class for everything I feed it.", "predicts the same class for everything"),
+])
+def test_one_output_for_every_input_is_read(text, said):
+    assert one_output_said(text) == said
+
+
+@pytest.mark.parametrize("text", [
+    "Does it give the same prediction for every input at the start?",      # asked
+    "The model does not predict the same class for every image any more.",  # denied
+    "Column 7 has the same value for every row.",                          # a constant feature, not an output
+    "All predictions are the same as the labels on the training set.",     # a comparison
+    "df.isna().sum() is 0 for every column of the frame.",                 # a count of the data, not an output
+])
+def test_one_output_is_not_read_where_it_is_not_told(text):
+    assert one_output_said(text) == ""
+
+
+@pytest.mark.parametrize("text, said", [
+    ("I saved the weights at epoch 20 and epoch 80 and they are bit-identical.",
+     "weights at epoch 20 and epoch 80 and they are bit-identical"),
+    ("The parameters never change after the second epoch.", "parameters never change"),
+    ("The kernel weights remain unchanged whatever I do.", "kernel weights remain unchanged"),
+])
+def test_weights_that_never_change_are_read(text, said):
+    assert weights_frozen_said(text) == said
+
+
+@pytest.mark.parametrize("text", [
+    "The weights are the same on both GPUs, as DDP should keep them.",   # an equality the reporter set up
+    "I load the same weights for the fine-tuning run.",
+    "The weights are not identical between the two runs.",
+    "Are the weights bit-identical after an epoch?",
+])
+def test_weights_frozen_is_not_read_where_it_is_not_told(text):
+    assert weights_frozen_said(text) == ""
+
+
+# A report of words only, written the way people describe a network that answers the same for everyone: before, it
+# named nothing ("no known failure found")
+CONSTANT = ("Fraud model outputs the same probability for every transaction\n\n"
+            "Keras MLP 30 -> 64 -> 32 -> 1, relu, sigmoid output, binary_crossentropy, Adam, batch 512, about 2% "
+            "fraud. The inputs are standardised. Loss is 0.0980 after the first epoch and still 0.0980 after 60. "
+            "model.predict gives 0.0201 for every transaction in the test set.")
+
+
+def test_one_output_said_names_the_dead_and_the_symmetric_network():
+    d = diagnosis(CONSTANT)
+    assert d.verdict == "uncertain"
+    assert {"WR-110", "WR-140"} <= set(ids(CONSTANT)[:3])
+    named = next(m for m in d.matches if m.entry.id == "WR-140")
+    assert named.parts["one-output"] > 0
+    assert any("one output for every input" in e for e in named.evidence)
+
+
+def weighed_parts(text: str, entry_id: str) -> dict[str, float]:
+    from trainwreck import diagnose as engine
+
+    ev = engine._one_run(scan(io.BytesIO(text.encode()), "report", message_finder(CATALOG)))
+    w = engine.weigher(CATALOG)
+    c = engine.context_of(ev, w, engine.signature_of(ev), engine.WEIGHTS)
+    return engine.weigh(CATALOG.entries[entry_id], c, w, engine.WEIGHTS)[0]
+
+
+def test_one_output_is_raw_inputs_face_too_unless_the_inputs_were_scaled():
+    raw = CONSTANT.replace("The inputs are standardised.", "The amounts and timestamps go in as they are.")
+    assert weighed_parts(raw, "WR-330")["one-output"] > 0 and "WR-330" in ids(raw)[:3]
+    scaled = weighed_parts(CONSTANT, "WR-330")
+    assert scaled["one-output"] > 0 and scaled["scaled-inputs"] < 0
+
+
+# float16 weights that stop moving: the update is under half the spacing between float16 values at the weight
+HALF = ("Training stalls in float16\n\n"
+        "My NumPy MLP keeps weights and gradients in np.float16 because the target chip has no float32. SGD lr 2e-4, "
+        "batch 64. The loss drops from 2.30 to 1.12 and then sits at 1.12 for 300 epochs; I compared the weights at "
+        "epoch 100 and epoch 250 and they are bit-identical.")
+
+
+def test_weights_frozen_in_half_precision_name_wr040_first():
+    d = diagnosis(HALF)
+    assert d.verdict == "uncertain" and d.matches[0].entry.id == "WR-040"
+    assert d.matches[0].parts["rounded-away"] > 0
+    assert any("half the spacing between float16 values" in e for e in d.matches[0].evidence)
+
+
+def test_the_spacing_the_evidence_quotes_is_float16s():
+    np = pytest.importorskip("numpy")
+    one = np.float16(1.0)
+    assert np.spacing(one) == np.float16(2.0 ** -10)
+    # an update below half the spacing rounds back to the weight; one above it does not
+    assert one + np.float16(2.0 ** -12) == one
+    assert one + np.float16(2.0 ** -11 + 2.0 ** -13) != one
+
+
+def test_without_half_precision_frozen_weights_point_at_zero_gradients():
+    text = HALF.replace("in np.float16 because the target chip has no float32", "in float64")
+    text = text.replace("Training stalls in float16", "Training stalls")
+    first3 = ids(text)[:3]
+    assert "WR-040" not in first3 and {"WR-110", "WR-140"} <= set(first3)
+
+
+def test_channels_said_standardised_are_scaled_inputs():
+    assert scaled_said("1-second windows (256 samples, each channel standardised)")["scaled"] == {
+        "inputs": "channel standardised"}
+    assert scaled_said("the channels are not standardised")["unscaled"] == {"inputs": "channels are not standardised"}

@@ -1,0 +1,73 @@
+"""What a report's words say of a network that no longer responds: one output for every input, weights that do not
+change from one epoch to the next.
+
+Both are said in plain words far more often than they are printed ("it gives the same probability for every
+customer", "I diffed the weights and they are bit-identical"), and both narrow the suspects. A network whose hidden
+units are all dead (WR-140), or all alike from a constant start (WR-110), passes nothing of its input on: its output is
+one constant, the one that scores best over the data (the base rate of a classifier, the targets' mean of a
+regression). Weights that come out bit-identical after many updates got no update at all: a gradient of exactly 0
+(the same dead or symmetric units), or, in half precision, updates rounded away (WR-040: an update below half the
+spacing between float16 values at the weight changes nothing).
+"""
+from __future__ import annotations
+
+import re
+
+from .wording import told
+
+# (the things a model is fed one at a time, and what it gives back for each)
+# (any noun after "every" but the run's own units and the model's parts: "for every transaction", not "every epoch")
+_INPUTS = (r"(?!(?:epochs?|steps?|iterations?|iters?|batch(?:es)?|runs?|seeds?|class(?:es)?|folds?|layers?|units?|"
+           r"neurons?|times?|gpus?|checkpoints?|configs?|settings?|columns?|features?|dim(?:ension)?s?|variables?|"
+           r"channels?)\b)[a-z][\w-]*")
+_OUTPUTS = (r"(?:probabilit(?:y|ies)|predictions?|outputs?|class(?:es)?|labels?|answers?|reconstructions?|results?|"
+            r"scores?|logits?|forecasts?|masks?|embeddings?)")
+_EVERY = r"(?:every|each|all|any)(?: single| one)?(?: (?:of )?(?:the|my|our))?"
+# The words that the model gives one output for every input (told: not a question's). Not a column that holds one value
+# for every row (a constant feature says "the same value for every row", which names no output): an output noun, or a
+# value the model is said to give.
+ONE_OUTPUT = re.compile(
+    # "the same probability for every customer", "the same prediction for all the images"
+    r"\bsame " + _OUTPUTS + r" (?:for|on|to|across) " + _EVERY + r" " + _INPUTS + r"\b"
+    # "the output is 0.2649 for every single row", "predicts 0.5 for all inputs"
+    # (a value said of the model's output or its call: not "df.isna().sum() is 0 for every column")
+    r"|(?:\b(?:gives?|outputs?|returns?|predicts?)|(?:\b" + _OUTPUTS + r"|\b(?:\w+\.){0,3}(?:model|predict|forward|net)\w*\([^()\n]{0,30}\)\)?)\s+(?:is|are|was|were))"
+    r"\s+(?:exactly\s+|always\s+)?[-+]?\d*\.?\d+(?:e-?\d+)?\s+(?:for|on) "
+    + _EVERY + r" " + _INPUTS + r"\b"
+    # "every reconstruction is identical", "all predictions are exactly the same"
+    r"|\b" + _EVERY + r" " + _OUTPUTS + r" (?:is|are|looks?|comes? out)\s+(?:exactly |basically |just |all |always )?"
+    r"(?:identical|the same)\b(?! as\b)"
+    # "it predicts the same class for everything", "always outputs one class"
+    r"|\b(?:predicts?|predicting|outputs?|outputting|returns?)\s+(?:only\s+|always\s+)?(?:the same|one|a single)\s+"
+    r"(?:class|value|label|number|digit|word|token)\b(?: (?:for|on) (?:every|each|all|any)\w*\b)?", re.I)
+# A denial or a contrast just before ("it does not predict the same class for every input", "unlike before, ...")
+_DENIED_BEFORE = re.compile(r"\b(?:not|n't|never|no longer|instead of|rather than|unlike)\b[^.;\n]{0,25}$", re.I)
+
+# The words that the weights did not change: "they are bit-identical", "the weights are unchanged after 100 epochs",
+# "the parameters never change". Not an equality the reporter set up ("the weights are the same on both GPUs", DDP's
+# sync; "I load the same weights"): identical or unchanged, or not changing, said of the weights.
+WEIGHTS_FROZEN = re.compile(
+    r"\b(?:weights?|params?|parameters?|kernels?)\b[^.;\n?]{0,60}?\b(?:are|is|were|was|stay(?:s|ed)?|remain(?:s|ed)?|"
+    r"come out|look)\s+(?:all\s+|still\s+|completely\s+|literally\s+)*(?:bit[- ]?(?:for[- ]bit[- ]?)?identical|"
+    r"identical|unchanged|exactly the same)\b"
+    r"|\b(?:weights?|params?|parameters?|kernels?)\s+(?:do not|don't|never|did not|didn't|does not|doesn't|are not|"
+    r"aren't|stopped|stop)\s+(?:even\s+)?(?:chang\w*|mov(?:e|ing)|updat\w*|get(?:ting)? updated)\b", re.I)
+
+
+def _first_told(pattern: re.Pattern, prose: str) -> str:
+    """The first match of the pattern in what the text tells (not asks), not denied just before it; or ""."""
+    text = told(prose)
+    for m in pattern.finditer(text):
+        if not _DENIED_BEFORE.search(text, max(0, m.start() - 30), m.start()):
+            return " ".join(m.group(0).split())
+    return ""
+
+
+def one_output_said(prose: str) -> str:
+    """The words that say the model gives one output for every input, as written (lowercased); or ""."""
+    return _first_told(ONE_OUTPUT, prose)
+
+
+def weights_frozen_said(prose: str) -> str:
+    """The words that say the weights do not change, as written (lowercased); or ""."""
+    return _first_told(WEIGHTS_FROZEN, prose)
