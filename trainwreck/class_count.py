@@ -3,6 +3,7 @@ classes", `Dense(100, activation='softmax')`, "binary"), or a language model's v
 "32k-vocab"): a fresh classifier's loss starts at ln of it, the uniform guess."""
 from __future__ import annotations
 
+import itertools
 import math
 import re
 
@@ -39,11 +40,21 @@ VOCAB_AFTER = re.compile(r"(?i)\bvocab(?:ulary)?(?:[ _-]?size)?\b[ \t]{0,3}(?:[=
                          r"(\d{1,3}(?:,\d{3})+|\d+)(k)?(?![\w]|[.,]\d)")
 
 
+# ... or as fairseq's tasks print their dictionaries when they load them: `[de] dictionary: 8848 types`, the source's
+# then the target's (fairseq/tasks/translation.py at v0.12.2, `setup_task`): the decoder predicts the target's, the last
+DICTIONARY_TYPES = re.compile(r"\bdictionary: (\d{1,7}) types\b")
+
+
 def vocabulary_named(prose: str) -> tuple[int, str] | None:
     """The vocabulary's size the paste gives (a language model's classes), and how it gives it; or None."""
     vocab = VOCAB.search(prose) or VOCAB_AFTER.search(prose)
     if vocab:
         return int(vocab.group(1).replace(",", "")) * (1000 if vocab.group(2) else 1), f"`{vocab.group(0)}`"
+    printed = None
+    for printed in itertools.islice(DICTIONARY_TYPES.finditer(prose), 8):
+        pass
+    if printed:
+        return int(printed.group(1)), f"`{printed.group(0)}`"
     return None
 
 

@@ -18,6 +18,7 @@ from .ceilings import ceiling_fact
 from .class_count import at_uniform, classes_named, classes_or_vocabulary
 from .entry import TRACES
 from .logscan import KEEP, Evidence
+from .logscan.dialects import loss_unit
 from .logscan.positions import epoch_number, step_number
 from .plural import counted
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
@@ -244,6 +245,8 @@ def _no_warmup_jump(ev: Evidence, first: float) -> tuple[float, int]:
     13.9 is 1.34 times the start, and 3.5 nats: the model 33 times worse than a uniform guess on the true token
     (and the class count where that made the lower one)"""
     named = classes_or_vocabulary(ev.prose)
+    # (in nats, whatever unit the log prints: a ratio is the same in any; fairseq's bits are ln 2 nats each)
+    first *= loss_unit(ev.dialect)[0]
     if named is None or not at_uniform(first, named[0]) or (first + UNIFORM_JUMP) / first >= NO_WARMUP_JUMP:
         return NO_WARMUP_JUMP, 0
     return (first + UNIFORM_JUMP) / first, named[0]
@@ -494,14 +497,15 @@ def _signature(ev: Evidence) -> Signature:
         # noise but the updates' own doing -- unless the paste sets a warmup, which would have kept them small)
         built = ADAPTIVE_BUILT.search(ev.prose) if uniform and not no_warmup else None
         if built and not WARMUP_SET.search(ev.prose) and not _small_batch(ev.prose):
-            no_warmup = (f" under {_optimizer_named(built)}, where a uniform guess scores ln {uniform} "
+            no_warmup = (f" under {_optimizer_named(built)}, where a uniform guess scores {loss_unit(ev.dialect)[2]} {uniform} "
                          "on every batch and only the updates can raise it")
         for ratio, said in ((SPIKE_RATIO, ""), (jump, no_warmup)):
             if ratio != SPIKE_RATIO and not (said and not _whole_epochs(ev, len(early))):
                 break
             if ratio == jump and uniform:
-                said = (f", {early[peak] - early[0]:.2g} nats above a start at ln {uniform} = {math.log(uniform):.4g}, "
-                        f"a uniform guess,{said}")
+                per_unit, unit, log = loss_unit(ev.dialect)
+                said = (f", {early[peak] - early[0]:.2g} {unit} above a start at {log} {uniform} = "
+                        f"{math.log(uniform) / per_unit:.4g}, a uniform guess,{said}")
             if early[peak] >= ratio * early[0] and _settled_spike(ev.head, early[peak] / 2, ratio):
                 froze = _frozen_after_jump(ev, peak)
                 if froze:

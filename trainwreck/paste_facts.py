@@ -20,6 +20,7 @@ from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, PLATEAU_FALL, Signature
                           same_batch_jumps)
 from .frozen_said import one_output_said, weights_frozen_said
 from .logscan import Evidence, dialects
+from .logscan.dialects import loss_unit
 from .one_class_iou import one_class_iou
 from .wording import (ADAPTIVE, BEFORE_TRAINING_NONFINITE, LOSS_BUILT, MINUS_SCORE, NORMALS, WARMUP_SET, loss_kind, said_unnegated, no_warmup_said, order_moved_it,
                       rate_zero_failed, says_not_learning,
@@ -1891,11 +1892,13 @@ def pretrained_at_uniform(ev: Evidence) -> tuple[str, str] | None:
     if shown is None or vocab is None:
         return None
     size, said = vocab
-    if size < VOCABULARY_MIN or not (1 - UNIFORM_NEAR) * math.log(size) <= ev.head[0] <= math.log(size) + UNIFORM_ABOVE:
+    per_unit, _unit, log = loss_unit(ev.dialect)        # (fairseq prints bits: log2 V is its uniform guess)
+    first = ev.head[0] * per_unit
+    if size < VOCABULARY_MIN or not (1 - UNIFORM_NEAR) * math.log(size) <= first <= math.log(size) + UNIFORM_ABOVE:
         return None
     return shown.group(0), (
         f"the run fine-tunes a pretrained model (`{shown.group(0)}`), and its first loss, {fmt(ev.head[0])} "
-        f"({ev.where(0)}), is ln {size} = {math.log(size):.4g} or more for the vocabulary the paste names "
+        f"({ev.where(0)}), is {log} {size} = {math.log(size) / per_unit:.4g} or more for the vocabulary the paste names "
         f"({said}): a uniform guess, what a model that knows nothing of the tokens scores. A pretrained "
         "language model starts far below it on text like its own; at it, the tokens it is handed are not the ones it "
         "learned (a tokenizer other than the model's own: the same vocabulary size, other ids) or its weights did not "

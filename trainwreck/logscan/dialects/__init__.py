@@ -9,6 +9,7 @@ back to plain `key: value` lines, a CSV column, and one number per line.
 """
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -47,11 +48,24 @@ class Dialect:
     # its values are the few a reporter chose to give (a sentence's), not all the run printed: words that say the run
     # went nan or does not learn say what they leave out
     chosen: bool = False
+    # the base of the logarithm its loss is printed in: a cross-entropy in nats (e) unless the tool says otherwise
+    loss_base: float = math.e
 
 
 def named(name: str) -> Dialect | None:
     """The dialect a report names (Evidence.dialect)."""
     return next((d for d in ORDER if d.name == name), None)
+
+
+def loss_unit(name: str) -> tuple[float, str, str]:
+    """How the loss of the dialect a report names is counted: (nats in one of its units, the unit, its log), ln and
+    nats unless the dialect prints bits (fairseq), log2 and bits. A uniform guess over V classes scores ln V nats,
+    log2 V bits: the same guess, 1/ln 2 = 1.44 times the number."""
+    dialect = named(name)
+    if dialect is None or dialect.loss_base == math.e:
+        return 1.0, "nats", "ln"
+    return math.log(dialect.loss_base), "bits" if dialect.loss_base == 2 else f"base-{dialect.loss_base:g} units", \
+        "log2" if dialect.loss_base == 2 else f"log{dialect.loss_base:g}"
 
 
 from . import (caffe, column, cost_after, count_value, csv_table, darknet, fairseq, hf_trainer, history,  # noqa: E402

@@ -9,10 +9,16 @@ there are steps to read.
 `Trainer.train_step` zeroes the gradients first
 (https://github.com/facebookresearch/fairseq/blob/v0.12.2/fairseq/trainer.py#L780-L785); `--update-freq`
 sums micro-batches on purpose and rescales the sum by the sample size.
+
+Its criterions log the loss in bits, not nats: the cross-entropy's sum over the tokens is divided by the sample size
+and by ln 2 (`loss_sum / sample_size / math.log(2)` in `reduce_metrics`,
+https://github.com/facebookresearch/fairseq/blob/v0.12.2/fairseq/criterions/cross_entropy.py), and the `ppl` beside it
+is 2 to that power. A fresh model over a 10k vocabulary starts at log2 10000 = 13.29, not ln 10000 = 9.21.
 """
 import re
 
 from . import Dialect
 
 DIALECT = Dialect("fairseq", re.compile(rb"\| (?:train_inner|train|valid) \| epoch \d+"), keys=(b" loss=", rb"\| loss"),
-                  framework="fairseq", clears_gradients="zeroes the gradients at the start of every step")
+                  framework="fairseq", clears_gradients="zeroes the gradients at the start of every step",
+                  loss_base=2)
