@@ -1158,12 +1158,16 @@ def _optimizer_named(built: re.Match) -> str:
 
 def _rate_flat_from_start(ev: Evidence) -> str:
     """" in a run whose log prints ..." where the rate printed beside each of the first values, from the run's first
-    step, is one and the same (no warmup), beside an adaptive optimizer; or ""."""
+    step, is one and the same, or falls and never rises (a decay from step 0: Hugging Face's linear schedule with
+    warmup_steps=0) -- no warmup, which raises it -- beside an adaptive optimizer; or ""."""
     rates = [p.rate for p in ev.head_at[:SPIKE_WINDOW]]
-    if len(rates) < 3 or None in rates or not rates[0] > 0 or len(set(rates)) != 1 or not at_run_start(ev) \
-            or not ADAPTIVE.search(ev.prose):
+    if len(rates) < 3 or None in rates or not rates[0] > 0 or not at_run_start(ev) or not ADAPTIVE.search(ev.prose) \
+            or any(later > earlier for earlier, later in zip(rates, rates[1:])):
         return ""
-    return f" in a run whose log prints the same learning rate, {rates[0]:g}, from its first step (no warmup)"
+    if len(set(rates)) == 1:
+        return f" in a run whose log prints the same learning rate, {rates[0]:g}, from its first step (no warmup)"
+    return (f" in a run whose log prints the learning rate at its highest, {rates[0]:g}, at its first value and "
+            f"falling from there ({rates[-1]:g} by its {len(rates)}th value): no warmup")
 
 
 def _within(values: list[float], tolerance: float) -> bool:

@@ -1,0 +1,39 @@
+"""A rate the log prints beside each loss says whether the run warmed up: a warmup raises it from near zero, so a rate
+at its highest from the first value printed -- constant, or decaying from there -- had none."""
+import io
+import re
+from pathlib import Path
+
+from conftest import real_catalog
+from trainwreck.diagnose import diagnose, message_finder
+from trainwreck.logscan import scan
+
+CATALOG = real_catalog()
+DECAY = (Path(__file__).parent / "logs" / "hf_trainer" / "decay_from_step_zero_spike.log").read_text()
+
+
+def diagnosis(text: str):
+    return diagnose(scan(io.BytesIO(text.encode()), "report", message_finder(CATALOG)), CATALOG)
+
+
+def with_rates(text: str, rates: list[float]) -> str:
+    found = iter(rates)
+    return re.sub(r"'learning_rate': [^,]+", lambda m: f"'learning_rate': {next(found)!r}", text)
+
+
+def test_a_rate_decaying_from_its_first_value_is_no_warmup():
+    d = diagnosis(DECAY)
+    assert d.matches[0].entry.id == "WR-250"
+    assert any("at its highest, 4.98333e-05, at its first value and falling" in e for e in d.matches[0].evidence)
+
+
+def test_a_rate_that_rises_over_the_first_values_is_a_warmup_and_the_small_spike_names_nothing():
+    warm = with_rates(DECAY, [5e-6 * (i + 1) for i in range(8)])
+    d = diagnosis(warm)
+    # (read as the warmup's own rise, or as nothing: never as a failure)
+    assert d.verdict in ("healthy", "normal") and not any(m.entry.id == "WR-250" for m in d.matches)
+
+
+def test_a_rate_that_falls_then_rises_is_no_proof_of_no_warmup():
+    bumpy = with_rates(DECAY, [5e-5, 4.9e-5, 5e-5, 4.8e-5, 4.7e-5, 4.6e-5, 4.5e-5, 4.4e-5])
+    assert diagnosis(bumpy).verdict in ("healthy", "normal")
