@@ -59,6 +59,21 @@ def real_catalog():
     return check(ROOT / "catalog")[0]
 
 
+def weighed_parts(text: str, entry_id: str) -> dict[str, float]:
+    """The parts of one entry's score for a report, weighed as diagnose weighs it, whether or not the entry is among the
+    candidates shown (an assertion on a part must not pass because the entry was left out)."""
+    import io
+
+    from trainwreck import diagnose as engine
+    from trainwreck.logscan import scan
+
+    catalog = real_catalog()
+    ev = engine._one_run(scan(io.BytesIO(text.encode()), "report", engine.message_finder(catalog)))
+    w = engine.weigher(catalog)
+    c = engine.context_of(ev, w, engine.signature_of(ev), engine.WEIGHTS)
+    return engine.weigh(catalog.entries[entry_id], c, w, engine.WEIGHTS)[0]
+
+
 @functools.lru_cache(maxsize=64)
 def built_page(path: Path):
     """A built page as a browser's HTML5 parser reads it (lexbor), parsed once per test process:

@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from conftest import ROOT, real_catalog
+from conftest import ROOT, real_catalog, weighed_parts
 from trainwreck.diagnose import diagnose, message_finder
 from trainwreck.diagnose_report import report
 from trainwreck.logscan import scan
@@ -21,17 +21,6 @@ def diagnosis(text: str):
 
 def first(text: str) -> str:
     return diagnosis(text).matches[0].entry.id
-
-
-def weighed_parts(text: str, entry_id: str) -> dict[str, float]:
-    """The parts of one entry's score, weighed as diagnose weighs it, whether or not it is among the candidates
-    shown (an assertion on a part must not pass because the entry was left out)."""
-    from trainwreck import diagnose as engine
-
-    ev = engine._one_run(scan(io.BytesIO(text.encode()), "report", message_finder(CATALOG)))
-    w = engine.weigher(CATALOG)
-    c = engine.context_of(ev, w, engine.signature_of(ev), engine.WEIGHTS)
-    return engine.weigh(CATALOG.entries[entry_id], c, w, engine.WEIGHTS)[0]
 
 
 # ---- a lower learning rate, already tried --------------------------------------------------
@@ -1890,18 +1879,24 @@ def test_code_that_breaks_at_one_value_is_a_fact_beside_a_nan():
     from trainwreck.paste_facts import breaking_construct
     assert set(breaking_construct('s = s.masked_fill(~mask[:, None], float("-inf"))')) == {"masked-inf"}
     assert set(breaking_construct("scores = np.where(mask, scores, -np.inf)")) == {"masked-inf"}
-    # a key_padding_mask beside words that a sequence can be all padding (review_session37_final f12); not the mask alone
+    # a key_padding_mask beside words that a sequence can be all padding (review_session37_final f12); and the mask
+    # alone, as the -inf fill alone is: the row it breaks on need not be shown -- said to be so where it is not
     padded = "nn.MultiheadAttention with key_padding_mask (True = padding). "
     for empty in ("After cleaning one review has length 0.", "its whole mask row is True", "some texts are empty"):
         assert set(breaking_construct(padded + empty)) == {"masked-inf"}, empty
-    assert breaking_construct(padded + "Batches are padded to the longest review.") == {}
+        assert "says a sequence can be all padding" in breaking_construct(padded + empty)["masked-inf"]
+    alone = breaking_construct(padded + "Batches are padded to the longest review.")
+    assert set(alone) == {"masked-inf"} and "does not show that every sequence holds a token" in alone["masked-inf"]
+    assert breaking_construct("Batches are padded to the longest review.") == {}
     # ... or beside a printed count of each sequence's unpadded tokens that holds a 0 (review_session41 i22)
     counted = padded + "I dumped batch 1873: (input_ids != 0).sum(1) =\ntensor([ 87, 128,  41,\n          0,  71])"
     assert "(`(input_ids != 0).sum(1)` holds a 0)" in breaking_construct(counted)["masked-inf"]
     assert "holds a 0" in breaking_construct(padded + "lengths: [12, 0, 7]")["masked-inf"]
-    for counts in ("(input_ids != 0).sum(1) = tensor([ 87, 128, 41, 10])", "lengths: [12, 30, 7]",
-                   "key_padding_mask.sum(1) = tensor([0, 3, 5])"):      # (a count of the padding: 0 is none of it)
+    # (counts of each sequence's tokens with no 0 among them: the check done, no construct; a count of the padding
+    # says nothing of it -- its 0 is none of it -- and leaves the mask alone)
+    for counts in ("(input_ids != 0).sum(1) = tensor([ 87, 128, 41, 10])", "lengths: [12, 30, 7]"):
         assert breaking_construct(padded + counts) == {}, counts
+    assert "does not show" in breaking_construct(padded + "key_padding_mask.sum(1) = tensor([0, 3, 5])")["masked-inf"]
     assert set(breaking_construct("loss = -(y * torch.log(p) + (1 - y) * torch.log(1 - p)).mean()")) == {"log-unguarded"}
     assert set(breaking_construct("l = tf.log(tf.sigmoid(z))")) == {"log-unguarded"}
     assert set(breaking_construct("d = torch.sqrt(((a - b) ** 2).sum(1))")) == {"sqrt-at-zero"}

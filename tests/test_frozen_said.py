@@ -5,7 +5,7 @@ import io
 
 import pytest
 
-from conftest import real_catalog
+from conftest import real_catalog, weighed_parts
 from trainwreck.diagnose import diagnose, message_finder
 from trainwreck.frozen_said import one_output_said, weights_frozen_said
 from trainwreck.logscan import scan
@@ -78,15 +78,6 @@ def test_one_output_said_names_the_dead_and_the_symmetric_network():
     named = next(m for m in d.matches if m.entry.id == "WR-140")
     assert named.parts["one-output"] > 0
     assert any("one output for every input" in e for e in named.evidence)
-
-
-def weighed_parts(text: str, entry_id: str) -> dict[str, float]:
-    from trainwreck import diagnose as engine
-
-    ev = engine._one_run(scan(io.BytesIO(text.encode()), "report", message_finder(CATALOG)))
-    w = engine.weigher(CATALOG)
-    c = engine.context_of(ev, w, engine.signature_of(ev), engine.WEIGHTS)
-    return engine.weigh(CATALOG.entries[entry_id], c, w, engine.WEIGHTS)[0]
 
 
 def test_one_output_is_raw_inputs_face_too_unless_the_inputs_were_scaled():

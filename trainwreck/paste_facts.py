@@ -18,6 +18,7 @@ import sys
 from .class_count import UNIFORM_NEAR, at_uniform, classes_named, classes_or_vocabulary, vocabulary_named
 from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, PLATEAU_FALL, Signature, at_run_start, fmt, late_clip,
                           same_batch_jumps)
+from .data_checked import data_said_finite
 from .frozen_said import one_output_said, weights_frozen_said
 from .logscan import Evidence, dialects
 from .logscan.dialects import loss_unit
@@ -616,13 +617,21 @@ TOKENS_COUNTED = re.compile(r"(?:\(\s*[\w.]{1,40}\s*!=\s*[\w.]{1,40}\s*\)|\b(?![
 COUNTS_LIST = re.compile(r"[ \t]*(?:=|:|->)?\s{0,4}(?:tensor\(|array\()?\[(?P<values>[\d,\s]{1,4000})\]")
 
 
-def _no_token_printed(prose: str) -> str:
-    """The count of unpadded tokens the paste prints with a 0 among its values (TOKENS_COUNTED), or ""."""
+def _token_counts(prose: str) -> tuple[str, bool]:
+    """The count of unpadded tokens the paste prints with a 0 among its values (TOKENS_COUNTED), or ""; and whether
+    it printed such a count at all."""
+    printed = False
     for m in itertools.islice(TOKENS_COUNTED.finditer(prose), 20):
         listed = COUNTS_LIST.match(prose, m.end())
         if listed and "0" in listed.group("values").replace(",", " ").split():
-            return m.group(0)
-    return ""
+            return m.group(0), True
+        printed = printed or bool(listed)
+    return "", printed
+
+
+def _no_token_printed(prose: str) -> str:
+    """The count of unpadded tokens the paste prints with a 0 among its values (TOKENS_COUNTED), or ""."""
+    return _token_counts(prose)[0]
 
 
 @functools.lru_cache(maxsize=4)      # (asked by the printed facts and by the overflow a printed logit shows; read only)
@@ -634,9 +643,16 @@ def breaking_construct(prose: str) -> dict[str, str]:
         out["masked-inf"] = (f"the pasted code fills masked scores with -inf (`{' '.join(prose[m.start():m.end()].split())}`):"
                              " a row whose every position is masked is all -inf, and its softmax is exp(-inf - (-inf)) "
                              "= nan")
-    elif PADDING_MASK.search(prose) and ((empty := ALL_PADDING.search(prose)) or (printed := _no_token_printed(prose))):
+    elif (mask := PADDING_MASK.search(prose)) and ((empty := ALL_PADDING.search(prose))
+                                                   or (counts := _token_counts(prose))[0] or not counts[1]):
+        # (said or printed that a sequence is all padding; or not: the mask alone is the construct, as a fill with -inf
+        # is -- the row it breaks on is one the paste need not show; but not where it prints each sequence's count of
+        # tokens and none is 0: the check, done)
+        printed = "" if empty else counts[0]
         said = (f"says a sequence can be all padding (\"{' '.join(empty.group(0).split())}\")" if empty else
-                f"prints a sequence with no token that is not padding (`{printed}` holds a 0)")
+                f"prints a sequence with no token that is not padding (`{printed}` holds a 0)" if printed else
+                f"does not show that every sequence holds a token (a count of each one's unpadded tokens would: "
+                f"`{mask.group(0)}.all(dim=1).any()` must be False)")
         out["masked-inf"] = (f"the paste hands attention a key_padding_mask and {said}: a query whose keys are all masked has nothing "
                              "to attend to, and nn.MultiheadAttention gives it a nan output (with need_weights=True, its "
                              "default; with need_weights=False, 0 from PyTorch 2.5 on, except on its inference fast path)")
@@ -1491,6 +1507,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     elif went_wrong and (zero := grads_said_zero(ev.prose)):
         out["zero-gradient"] = (f"the report says the gradients are exactly 0 (\"{' '.join(zero.group(0).split())}\"): "
                                 "no gradient reaches those weights")
+    if went_wrong and (clean := data_said_finite(ev.prose)):
+        out["data-finite"] = (f"the report says the data was checked for nan and inf and found clean (\"{clean}\"): "
+                              "the first check for a broken batch, done -- though a value in the wrong units, a corrupt "
+                              "label or an empty sequence is finite, and passes it")
     if went_wrong and (one := one_output_said(ev.prose)):
         out["one-output"] = (f"the report says the model gives one output for every input (\"{one}\"): a network whose "
                              "hidden units are all dead, or all alike from a constant start, passes nothing of its "

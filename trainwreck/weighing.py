@@ -784,6 +784,11 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         parts["adapted-nan"] = -W_SAID_HALF
         against.append("the normalisation the paste shows is Keras's Normalization layer, which divides by the larger "
                        "of the standard deviation and 1e-7: a column that never varies comes out 0, not nan")
+    # (the data said checked for nan and inf and found clean: the broken batch's first check, done -- half against it,
+    # as a finite value can still be broken)
+    if "data-finite" in c.printed and entry.id in w.input_nan:
+        parts["data-finite"] = -W_SAID_HALF
+        against.append(c.printed["data-finite"])
     # (an untrained model's output is its forward pass alone: targets in their raw units enter only the loss, and cannot
     # make it nan)
     if "untrained-output" in c.printed and entry.id in w.regression:

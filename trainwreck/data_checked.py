@@ -1,0 +1,53 @@
+"""What a report says of the check a bad batch's entry asks for: the data searched for nan and inf, and found clean.
+
+"I assert torch.isfinite() on every batch and it never fires", "np.isfinite(X).all() is True", "df.isna().sum() is 0
+for every column", "no nan or inf in X or y": the first check of WR-310 (a nan or an inf in the data), done. It does
+not clear the data of every fault -- a value in the wrong units, an empty sequence, a corrupt label are finite -- so it
+counts against that entry by half, not wholly. A check said of part of the data ("a few of the CSVs", "the first
+batch") clears only that part, and is not read; nor is "no nan anywhere", said of the run.
+"""
+from __future__ import annotations
+
+import re
+
+from .wording import told
+
+# (what holds the data: inputs, targets, batches, files of it)
+_DATA = (r"(?:x|y|z|x_\w+|y_\w+|data|dataset|inputs?|features?|batch(?:es)?|images?|labels?|targets?|csvs?|columns?|"
+         r"samples?|tensors?|frames?|arrays?|files?|rows?|records?|sequences?|positions|coordinates|measurements|"
+         r"readings|signals|pixels)")
+# (a name the words give the data by, after "in": any short word but what the model makes)
+_NAMED = r"(?!(?:loss\w*|outputs?|grad\w*|weights?|logits?|predictions?|params?|parameters?|model|activations?)\b)\w{1,20}"
+_NONFINITE = r"(?:nans?|infs?|nan\s*(?:/|or|and)\s*infs?|inf\s*(?:/|or|and)\s*nans?|missing)"
+DATA_FINITE = re.compile(
+    # "np.isfinite(X).all() is True", "torch.isfinite(x).all() on every batch ... never fires", "jnp.isfinite ... passes"
+    r"\bisfinite\b(?:[^.;\n]|\.(?=\w)){0,80}?\b(?:is\s+true|are\s+true|(?:all\s+)?true\s+for|returns?\s+true|pass(?:es|ed)?|"
+    r"never\s+(?:fires|fired|triggers|triggered|fails|failed|trips|tripped)|holds|held)\b"
+    # "no nan or inf in X or y", "no nans in the inputs", "there are no nan/inf values in z, pos or y"
+    r"|\bno\s+" + _NONFINITE + r"(?:\s+values?)?\s+(?:values?\s+)?(?:(?:anywhere\s+)?in|inside)\s+"
+    r"(?:the\s+|my\s+|our\s+|any\s+)?(?:" + _DATA + r"\b|(?:\w+\s+)?" + _DATA + r"\b|" + _NAMED + r"\s*,)"
+    # "the inputs have no nan", "the input features are standardised and contain no nan"
+    r"|\b" + _DATA + r"\b(?:\s+(?:and|or)\s+" + _DATA + r")?[^.;\n]{0,30}?\b(?:have|has|contain|contains|had|"
+    r"contained|show|shows)\s+(?:no|zero)\s+" + _NONFINITE + r"\b"
+    r"|\b" + _DATA + r"\b(?:\s+(?:and|or)\s+" + _DATA + r")?\s+(?:are|is|were|was)\s+(?:all\s+)?finite\b"
+    # "I checked there are no nan/inf", "verified that there is no nan"
+    r"|\b(?:checked|verified|made sure|confirmed|asserted)\b[^.;\n]{0,20}?\b(?:there\s+(?:are|is|were|was)\s+)?no\s+"
+    + _NONFINITE + r"\b(?!\s+(?:in|anywhere in)\s+(?:the\s+)?(?:loss|outputs?|grad|weights|logits))"
+    # "df.isna().sum() is 0", "isnan(x).any() is False", "df.isna().sum() - all zeros"
+    r"|\bis(?:na|nan|null)\((?:[^.;\n]|\.(?=\w)){0,40}?(?:\b(?:is|are|was|were|gives?|returns?|shows?|prints?)\s+|"
+    r"\s[-:=]\s*)(?:all\s+)?(?:0|zero|zeros|false)\b", re.I)
+# A check of part of the data only: "a few of the CSVs", "the first batch", "some files"
+PARTIAL = re.compile(r"\b(?:a few|some|a couple|several|one|two|the first|a sample|a subset|spot[- ]check\w*)\b"
+                     r"(?:\s+of)?(?:\s+(?:the|my|our))?\s+[\w.]*\s*$|\b(?:a few|some|several)\s+(?:of\s+)?(?:the\s+)?\w+",
+                     re.I)
+
+
+def data_said_finite(prose: str) -> str:
+    """The words that say the data was checked for nan and inf and found clean, as written (lowercased); or ""."""
+    text = told(prose)
+    for m in DATA_FINITE.finditer(text):
+        # (the sentence's words before it: a dot between words, `df.isna`, ends none)
+        clause = re.split(r"\.(?!\w)|[;\n]", text[max(0, m.start() - 60):m.start() + 1])[-1]
+        if not PARTIAL.search(clause + " " + m.group(0)):
+            return " ".join(m.group(0).split())
+    return ""
