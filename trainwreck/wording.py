@@ -1495,7 +1495,45 @@ NEGATIVE_SAID = re.compile(r"\bnegative (?:loss|nll|cost|values?|numbers?)\b|\b(
 # stuck at 50% while val loss keeps dropping": the dropping is the loss's, not the accuracy's)
 _SAME_SUBJECT = r"(?:(?!\b(?:while|whereas|but|although|though|loss|acc\w*)\b).){0,60}?"
 
-NORMALS = (
+# Objectives that a healthy run does not drive down to a floor, asked about as if they were losses that should fall:
+# a GAN's two losses, a policy-gradient loss, a VAE's total under a KL weight that rises. First among the normal
+# behaviours: they name the kind of model, and explain more than a generic one (a policy loss is negative too)
+OBJECTIVES = (
+    Normal("a GAN's losses, which do not fall",
+           re.compile(r"\b(?:loss_?[dg]|[dg]_loss|errd\w*|errg\w*|(?:discriminator|generator|critic)(?:'s)? loss(?:es)?|"
+                      r"(?:gan|dcgan|wgan\w*|adversarial) loss(?:es)?|loss(?:es)? of (?:the )?(?:discriminator|generator))\b"),
+           "a GAN's two losses score a game, not a fit: each network's loss depends on the other network, which keeps "
+           "improving, so neither falls to a floor -- they rise and fall around a balance for the whole run "
+           "(Goodfellow, NIPS 2016 Tutorial: Generative Adversarial Networks, arXiv:1701.00160, on training as a search "
+           "for an equilibrium of a game, and on non-convergence). Progress shows in the samples (or a score such as "
+           "FID), not in these losses; a failure shows as the discriminator's loss at about 0 for good while the "
+           "generator's climbs (the discriminator won), samples that all look alike (mode collapse), or nan",
+           "samples from one fixed noise batch over the epochs, and both losses: finite, and the discriminator's not "
+           "stuck near 0",
+           frozenset({"climb", "stuck"})),
+    Normal("a policy-gradient loss, which says nothing of progress",
+           re.compile(r"\b(?:policy|actor|pg|surrogate|clip(?:ped)?)[ _-]?(?:loss|objective)(?:es)?\b|"
+                      r"\b(?:ppo|a2c|a3c|reinforce|trpo)\b[^.\n]{0,80}\bloss\b"),
+           "in policy-gradient methods (REINFORCE, A2C, PPO) the policy loss is minus a surrogate of the return, "
+           "computed on data the current policy has just collected: with the advantages normalised per batch (mean 0) "
+           "and the probability ratio at 1 when an update starts, PPO's clipped surrogate starts each update at about "
+           "0 (Schulman et al., 2017, arXiv:1707.06347, the objective L^CLIP), so its value is near 0 by construction, "
+           "may be negative and may drift, and is no measure of progress; a value loss regresses returns that grow "
+           "as the agent improves, so it may rise too. The mean episodic return is the measure",
+           "the mean episodic return over training (and the entropy, the approximate KL and the clip fraction)",
+           frozenset({"negative", "climb", "diverge"})),
+    Normal("a VAE's total loss under a KL weight that rises",
+           re.compile(r"\bkl\b[^\n]{0,80}?\b(?:anneal\w*|warm-?up|beta|β)\b|\b(?:beta|β)\b[^\n]{0,80}?\bkl\b|"
+                      r"\b(?:kl|beta|β)[ _-]?(?:anneal\w*|warm-?up|schedul\w*|weight)\b"),
+           "with the KL term's weight raised from 0 over the first epochs (KL cost annealing, Bowman et al., 2016, "
+           "Generating Sentences from a Continuous Space, §3.1), the total is a sum whose weights change: it can rise "
+           "while both the reconstruction and the KL terms fall, and it means nothing to compare totals taken at "
+           "different weights; at the full weight it falls again",
+           "the reconstruction and the KL terms apart, epoch by epoch, and the KL weight beside them",
+           frozenset({"climb", "diverge"})),
+)
+
+NORMALS = OBJECTIVES + (
     Normal("negative loss", NEGATIVE_SAID,
            "a negative loss is normal when the loss is a negative log-likelihood of continuous data (a density can "
            "exceed 1) or minus a score such as Dice; it is impossible for cross-entropy or BCE whose targets lie "

@@ -1,0 +1,63 @@
+"""Objectives a healthy run does not drive down to a floor -- a GAN's two losses, a policy-gradient loss, a VAE's total
+under a rising KL weight -- asked about as if they should fall: normal, with the quantity that does measure progress;
+and a failure all the same where the run printed one."""
+import io
+
+import pytest
+
+from conftest import real_catalog
+from trainwreck.diagnose import diagnose, message_finder
+from trainwreck.logscan import scan
+
+CATALOG = real_catalog()
+
+
+def diagnosis(text: str):
+    return diagnose(scan(io.BytesIO(text.encode()), "report", message_finder(CATALOG)), CATALOG)
+
+
+GAN = ("WGAN-GP losses never converge\n\nTraining a WGAN-GP on 128x128 flower photos. After 40 epochs the critic loss "
+       "keeps swinging between -8 and -2 and the generator loss goes up and down between 5 and 30, with no downward "
+       "trend. The samples do look more like flowers each epoch. Is the training broken?")
+PPO = ("PPO actor loss goes negative\n\nMy PPO on HalfCheetah logs an actor loss that starts near 0 and drifts to about "
+       "-0.02 over training, and the critic's value loss rose from 12 to 95 in the first 300k steps. The average "
+       "return went from -300 to 2100. Did I flip a sign somewhere?")
+VAE = ("VAE loss increasing\n\nbeta-VAE on dSprites, the KL weight warm-up goes from 0 to 4 over 30 epochs. The total "
+       "loss was 95 at epoch 3 and is 131 at epoch 30, while the reconstruction error keeps dropping. Is it diverging?")
+
+
+@pytest.mark.parametrize("text, name, decide", [
+    (GAN, "a GAN's losses, which do not fall", "samples from one fixed noise batch"),
+    (PPO, "a policy-gradient loss, which says nothing of progress", "the mean episodic return"),
+    (VAE, "a VAE's total loss under a KL weight that rises", "the reconstruction and the KL terms apart"),
+])
+def test_an_objective_that_does_not_fall_is_normal(text, name, decide):
+    d = diagnosis(text)
+    assert d.verdict == "normal" and d.normal[0].name == name
+    assert d.ask.startswith(decide)
+
+
+@pytest.mark.parametrize("text", [
+    GAN.replace("Is the training broken?", "Then at epoch 41 both losses print nan."),
+    PPO.replace("Did I flip a sign somewhere?", "At 1.2M steps the actor loss is nan and the return drops to -500."),
+])
+def test_a_nan_beside_them_is_a_failure_still(text):
+    assert diagnosis(text).verdict in ("failure", "uncertain")
+
+
+def test_a_loss_with_none_of_those_objectives_named_is_not_answered_so():
+    plain = ("Loss increasing\n\nMy CNN's loss was 0.95 at epoch 3 and is 1.31 at epoch 30, while the accuracy keeps "
+             "dropping. Is it diverging?")
+    assert not any(n.name.startswith(("a GAN", "a policy", "a VAE")) for n in diagnosis(plain).normal)
+
+
+def test_the_ppo_surrogate_starts_each_update_at_the_mean_advantage():
+    """The mechanism the answer gives: at ratio 1 the clipped surrogate is the mean advantage, 0 once the advantages
+    are normalised -- so its value is no measure of progress."""
+    np = pytest.importorskip("numpy")
+    rng = np.random.default_rng(0)
+    adv = rng.normal(3.0, 10.0, 512)
+    adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+    ratio = np.ones_like(adv)
+    surrogate = np.minimum(ratio * adv, np.clip(ratio, 0.8, 1.2) * adv).mean()
+    assert abs(surrogate) < 1e-9
