@@ -5278,3 +5278,20 @@ def test_a_weight_decay_that_pulls_the_weights_to_zero_beside_a_run_that_does_no
     learned = "".join(f"step {s} loss {v}\n" for s, v in [(0, "1.62"), (50, "1.10"), (100, "0.61"), (200, "0.30"),
                                                           (500, "0.12"), (1000, "0.05")])
     assert not any("weight decay" in u for u in diagnosis(code + learned).unweighed)
+
+
+def test_a_jump_that_came_only_partly_back_is_a_failure_where_the_words_say_it_never_recovered():
+    """A paste that shows the loss jump and come part of the way down, and words that say it never came back: the
+    reporter saw the rest of the run. Without those words the same values are a bump still coming down."""
+    log = "".join(f"it {s:>5} | loss {v}\n" for s, v in (
+        (1000, "0.2210"), (1200, "0.2104"), (1400, "0.2051"), (1600, "6.0420"), (1800, "1.9310"), (2000, "1.2205"),
+        (2200, "1.1120"), (2400, "1.0877")))
+    words = "Seq2seq on hourly sensor windows, no shuffling.\n"
+    said = diagnosis(words + log + "Every seed jumps at the same iteration and it never gets back to 0.2.\n")
+    assert said.signature.name == "climbed-and-stayed" and said.signature.jumped
+    assert said.matches[0].entry.id == "WR-310"
+    assert any('the report says it "never gets back"' in e for e in said.matches[0].evidence)
+    quiet = diagnosis(words + log)
+    assert quiet.signature.name == "healthy" and "came partly back down" in quiet.signature.facts[0]
+    # (not where the words say it did come back)
+    assert diagnosis(words + log + "It gets back to 0.2 after a few thousand more steps.\n").signature.name == "healthy"

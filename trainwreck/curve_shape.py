@@ -22,7 +22,7 @@ from .logscan.dialects import loss_unit
 from .logscan.positions import epoch_number, step_number
 from .plural import counted
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
-from .wording import ADAPTIVE, WARMUP_SET, no_warmup_said, said_unnegated, sentences_only
+from .wording import ADAPTIVE, NEVER_RECOVERED, WARMUP_SET, no_warmup_said, said_unnegated, sentences_only, told
 
 # A pasted loop that clips the gradients after the optimizer's step (backward(), step(), then clip_grad_norm_ with no
 # backward() between) never clips an update: the step used the gradients unclipped, and the next zero_grad() clears
@@ -395,10 +395,10 @@ def _signature(ev: Evidence) -> Signature:
                                                 f"{ending}"])
         after = statistics.median(finite[1:1 + ENORMOUS_NEXT]) if len(finite) > 1 else 0.0
         if ev.before_start == 0 and after > 0 and finite[0] >= ENORMOUS * after:
-            told = f"the next one ({fmt(after)})" if len(finite) == 2 else \
+            shown = f"the next one ({fmt(after)})" if len(finite) == 2 else \
                 f"the values right after it (their median, {fmt(after)})"
             return sig("nonfinite-from-start", [f"the first loss ({fmt(finite[0])}) is over {ENORMOUS:g}x "
-                                                f"{told}: no healthy start; {ending}"])
+                                                f"{shown}: no healthy start; {ending}"])
         rises = _rises_before(ev.before)
         if rises >= SHAPE_RISES or (rises == 1 and ev.before[-1] >= SHAPE_RATIO * ev.before[-2]):
             start = len(ev.before) - 1 - rises
@@ -600,6 +600,18 @@ def _signature(ev: Evidence) -> Signature:
     if warn_index is not None:
         back = ev.low is not None and last <= RECOVERED * ev.low
         stayed = ev.high is not None and last >= NEAR_PEAK * ev.high
+        # (came only partly back down, still STAYED times its lowest or more, beside words that it never came back:
+        # the reporter saw the rest of the run, which the paste leaves out -- a jump it did not recover from)
+        if not back and not stayed and ev.low and last >= STAYED * ev.low \
+                and (never := NEVER_RECOVERED.search(told(ev.prose))):
+            jump = _jump_to_peak(ev)
+            out = sig("climbed-and-stayed", [
+                f"the loss was at its lowest, {fmt(ev.low)}, at {ev.where(ev.low_at)}, then "
+                + (jump or f"climbed to {fmt(ev.high)}, ")
+                + f"and came down only to {fmt(last)} ({at(ev.count - 1)}), {last / ev.low:.3g}x its lowest, and the "
+                f"report says it \"{never.group(0)}\": a jump the run did not recover from"])
+            out.jumped = bool(jump)
+            return out
         # (back near its lowest, it recovered; back only within RECOVERED of it, the numbers say how far: a loss that
         # settled at chance above its best did not recover)
         bump = f"; it climbed for a while around {warn_at} and " + (

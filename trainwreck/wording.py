@@ -495,17 +495,19 @@ def _tokens_of_folded(folded: str) -> list[str]:
 FAILURE_WORDS = frozenset("nan inf diverge climb overflow underflow negative divzero sigmoidzero".split())
 FAILURE_ROOTS = ("error", "exception", "explod", "crash", "collaps", "stuck", "plateau", "fail", "broke",
                  "garbage", "terminat", "abort")
+# A jump the loss never came back from ("jumps to 2600 and never goes back down", "never recovers", "it never gets back
+# to 0.03"): back, down or to where it was -- not "does not go back up", a loss that stayed low, nor "back to the initial
+# value"; nor "I didn't go back to the old rate", a change the reporter did not make
+NEVER_RECOVERED = re.compile(
+    r"(?<!\bi )(?<!\bwe )\b(?:won'?t|doesn'?t|does not|didn'?t|did not|never|not) (?:go(?:es)?|went|come|comes|"
+    r"came|gets?|got) back\b(?!\s+(?:up|to (?:the )?(?:initial|start\w*|beginning|old|previous version)|to this))"
+    r"|\b(?:won'?t|doesn'?t|does not|didn'?t|did not|never) recover\w*")
 STUCK = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|never|not|no longer|stop(?:s|ped)?)"
                     r" (?:go(?:ing)? down|decreas\w*|improv\w*|learn\w*|converg\w*|drop\w*)"
                     r"|(?:all|always|stays?|stayed|remains?|remained|stuck at) (?:the )?(?:same|constant)"
                     r"|\balways (?:equals?|equal to|gives?|outputs?|predicts?)\b"
-                    r"|\b(?:training|run|process) (?:stops|stopped|dies|died|hangs)\b|\bstops? training\b"
-                    # a jump the loss never came back from ("jumps to 2600 and never goes back down", "never recovers")
-                    # (back, down or to where it was: not "does not go back up", a loss that stayed low, nor "back to
-                    # the initial value"; nor "I didn't go back to the old rate", a change the reporter did not make)
-                    r"|(?<!\bi )(?<!\bwe )\b(?:won'?t|doesn'?t|does not|didn'?t|did not|never|not) (?:go(?:es)?|went|come|comes|"
-                    r"came|gets?|got) back\b(?!\s+(?:up|to (?:the )?(?:initial|start\w*|beginning|old|previous version)|to this))"
-                    r"|\b(?:won'?t|doesn'?t|does not|didn'?t|did not|never) recover\w*")
+                    r"|\b(?:training|run|process) (?:stops|stopped|dies|died|hangs)\b|\bstops? training\b|"
+                    + NEVER_RECOVERED.pattern)
 
 
 # Words that a run does not learn ("doesn't learn at all", "accuracy stuck at 10%", "the loss plateaus"), said as a
