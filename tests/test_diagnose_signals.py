@@ -5295,3 +5295,36 @@ def test_a_jump_that_came_only_partly_back_is_a_failure_where_the_words_say_it_n
     assert quiet.signature.name == "healthy" and "came partly back down" in quiet.signature.facts[0]
     # (not where the words say it did come back)
     assert diagnosis(words + log + "It gets back to 0.2 after a few thousand more steps.\n").signature.name == "healthy"
+
+
+HAND_SCALED = ("loss: nan from the first epoch\n\nKeras MLP on 31 process-sensor columns, 4 fault classes, softmax output, "
+               "sparse_categorical_crossentropy, Adam. I z-score every column by hand with the training mean and std. "
+               "Epoch 1 already prints loss: nan - accuracy: 0.2491 and every epoch after it the same. No nan in the CSV.")
+
+
+def test_standardising_by_hand_said_beside_a_nan_from_the_first_value_is_the_zero_std_construct():
+    d = diagnosis(HAND_SCALED)
+    assert d.matches[0].entry.id == "WR-060"
+    assert any('standardises the inputs by hand ("z-score every column by hand")' in e for e in d.matches[0].evidence)
+    # (not with a scaler, which guards a column that never varies; nor where the nan came later)
+    assert weighed_parts(HAND_SCALED.replace("I z-score every column by hand", "I z-score every column by hand with "
+                                             "StandardScaler"), "WR-060").get("std-unguarded") is None
+    later = HAND_SCALED.replace("Epoch 1 already prints loss: nan", "Epoch 1 prints loss: 0.8812, epoch 6 loss: nan") \
+        .replace("loss: nan from the first epoch", "loss goes nan at epoch 6")
+    assert weighed_parts(later, "WR-060").get("std-unguarded") is None
+
+
+def test_a_keras_softmax_output_with_its_cross_entropy_said_in_words_is_the_expected_pairing():
+    parts = weighed_parts(HAND_SCALED, "WR-130")
+    assert parts["pairing"] == -1.0
+    # (told from_logits=True, it is not)
+    told = HAND_SCALED.replace("sparse_categorical_crossentropy,",
+                               "loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),")
+    assert weighed_parts(told, "WR-130").get("pairing", 0) >= 0
+
+
+def test_the_present_tense_says_what_the_pipeline_scales():
+    from trainwreck.paste_facts import scaled_said
+    assert scaled_said("I standardise the columns myself")["scaled"] == {"inputs": "standardise the columns myself"}
+    assert scaled_said("we need to standardize the inputs") == {"scaled": {}, "unscaled": {}}
+    assert scaled_said("should I normalize the features?") == {"scaled": {}, "unscaled": {}}

@@ -23,7 +23,7 @@ from .frozen_said import one_output_said, weights_frozen_said
 from .logscan import Evidence, dialects
 from .logscan.dialects import loss_unit
 from .one_class_iou import one_class_iou
-from .wording import (ADAPTIVE, BEFORE_TRAINING_NONFINITE, LOSS_BUILT, MINUS_SCORE, NORMALS, WARMUP_SET, loss_kind, said_unnegated, no_warmup_said, order_moved_it,
+from .wording import (ADAPTIVE, told, BEFORE_TRAINING_NONFINITE, LOSS_BUILT, MINUS_SCORE, NORMALS, WARMUP_SET, loss_kind, said_unnegated, no_warmup_said, order_moved_it,
                       rate_zero_failed, says_not_learning,
                       score_out_of_range, sentences_and_ends, sentences_only, timing_of, tokens, untrained_output_nonfinite)
 
@@ -245,6 +245,8 @@ PROBABILITY_LOSS_WORDS = {"softmax", "cross", "entropy"}
 FORGOT_INPUTS, FORGOT_TARGETS = {"forgot", "normalise", "input"}, {"forgot", "normalise", "label"}
 # (or put through a scaler: "the inputs go through StandardScaler", "features passed through a MinMaxScaler")
 _SCALED = (r"(?:standardi[sz]ed|normali[sz]ed|rescaled|scaled|z-?scored|divided|"
+           # (the present tense says what the pipeline does: "I standardise the columns myself")
+           r"(?<!to )(?<!should i )(?<!do i )(?<!need to )standardi[sz]e|(?<!to )(?<!should i )(?<!do i )(?<!need to )normali[sz]e|"
            r"(?:go(?:es)?|went|gone|passed|pass(?:es)?|run|ran)\s+through\s+(?:a\s+|an\s+|the\s+|sklearn'?s?\s+)?\w*Scaler\b)")
 # (the object ends at a comma: "I standardized the inputs, targets are raw" scaled the inputs alone; and a subject
 # needs no verb before its participle, as a note writes it: "Features standardized with StandardScaler")
@@ -344,6 +346,14 @@ TF_BACKEND = re.compile(r"(?i)\btf\.keras\b|\bimport tensorflow\b|\bfrom tensorf
                         r"\b(?:tensorflow|tf) backend\b")
 OTHER_BACKEND = re.compile(r"(?i)KERAS_BACKEND\W{1,6}(?:jax|torch)|\b(?:jax|torch|pytorch) backend\b|mixed_float16")
 KERAS_OUTPUT = re.compile(r"activation\s*=\s*['\"](?P<act>softmax|sigmoid)['\"]")
+# ... or said in words, in a report that names Keras: "softmax output, sparse_categorical_crossentropy", "a sigmoid
+# output and binary_crossentropy" -- the output's activation and Keras's cross-entropy in one sentence
+KERAS_NAMED = re.compile(r"(?i)\bkeras\b|\btf\.keras\b|\btensorflow\b|\btf \d")
+KERAS_PAIRING_SAID = re.compile(r"(?i)\b(?P<act>softmax|sigmoid)\b[^.;\n]{0,40}?\b(?:output|last layer|final layer|head|"
+                                r"activation)\b[^.\n]{0,60}?\b(?P<loss>(?:sparse_)?categorical_crossentropy|"
+                                r"binary_crossentropy)\b|\b(?:output|last layer|final layer)\b[^.;\n]{0,20}?"
+                                r"\b(?P<act2>softmax|sigmoid)\b[^.\n]{0,60}?\b(?P<loss2>(?:sparse_)?categorical_crossentropy|"
+                                r"binary_crossentropy)\b")
 KERAS_CROSSENTROPY = re.compile(r"(?:sparse_)?categorical_crossentropy|(?:Sparse)?CategoricalCrossentropy|"
                                 r"binary_crossentropy|BinaryCrossentropy")
 _KERAS_CE = r"(?:categorical_crossentropy|CategoricalCrossentropy|binary_crossentropy|BinaryCrossentropy)"
@@ -729,6 +739,14 @@ def breaking_construct(prose: str) -> dict[str, str]:
 # for the entries whose phrases say a constant feature has zero standard deviation. (scikit-learn's StandardScaler
 # divides such a column by 1 instead: only a division the paste writes.)
 CONSTANT_FEATURE_WORDS = {"constant", "deviation", "zero"}
+# ... or said in words: "I standardise the columns myself in numpy", "z-scored by hand", "divided by the std" (not with a
+# scaler, which guards a zero spread: scikit-learn's StandardScaler divides such a column by 1, Keras's Normalization by
+# at least 1e-7)
+STANDARDISED_BY_HAND = re.compile(r"\b(?:standardi[sz]\w*|normali[sz]\w*|z-?scor\w*)\b[^.;\n]{0,60}?\b(?:myself|by hand|"
+                                  r"manually|in (?:plain )?numpy|with numpy)\b|\b(?:myself|by hand|manually)\b[^.;\n]{0,30}?"
+                                  r"\b(?:standardi[sz]\w*|normali[sz]\w*|z-?scor\w*)\b|\bdivid\w* (?:it |them |each \w+ )?by "
+                                  r"(?:the |its |their |each \w+'s )?(?:std|standard deviation|sigma)\b", re.I)
+SCALER_NAMED = re.compile(r"(?i)\b\w*Scaler\b|\bNormalization\(|\bpreprocessing\.scale\b")
 DIVIDES_BY_STD = re.compile(r"/\s*(?:\(\s*)?[\w.\[\]\"']{0,40}\.std\([^()\n]{0,20}\)(?!\s*\+)|/\s*(?:std|sigma|stdev|stds|sd)\b(?!\s*\+)")
 CONSTANT_FEATURE = re.compile(r"\b(?:(?:the )?same (?:value )?(?:for|in|across|on) (?:every|all|each) (?:rows?|samples?|examples?"
                               r"|records?)|constant (?:columns?|features?)|(?:columns?|features?) (?:that|which) (?:are|is) "
@@ -1615,7 +1633,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                    f"and {said} standard deviation is 0, and (x - mean) / std is 0/0, nan wherever the "
                                    "mean comes out exact, as for a whole-number constant (else about +-1 everywhere, "
                                    "from rounding)")
-    elif divides and _broken_from_start(ev, sig, words):
+    elif divides and _broken_from_start(ev, sig, words, first_printed=True):
         # (the words need not say a column is constant: a division that adds nothing to its std, and a loss broken
         # before any update, is the suspect a reader names first -- a construct, which names no entry on its own)
         out["std-unguarded"] = (f"the pasted code divides by a standard deviation with nothing added to it "
@@ -1626,6 +1644,14 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                 "zeros (a one-hot category absent from the split) or of small whole numbers (for a "
                                 "value such as 0.1, rounding can leave the same +-1 or +-inf in every row instead); one "
                                 "such column makes every output nan")
+    elif not divides and (by_hand := STANDARDISED_BY_HAND.search(told(ev.prose))) and not SCALER_NAMED.search(ev.prose) \
+            and not NEGATED.search(told(ev.prose)[max(0, by_hand.start() - 40):by_hand.start()]) \
+            and _broken_from_start(ev, sig, words, first_printed=True):
+        out["std-unguarded"] = (f"the report says it standardises the inputs by hand (\"{' '.join(by_hand.group(0).split())}"
+                                "\"), and the loss is not finite from its first value: a column whose values are all equal "
+                                "has a standard deviation of 0, and (x - mean) / std is then 0/0, nan in every row of it "
+                                "-- one such column (a sensor that never moved, a one-hot category absent from the split) "
+                                "makes every output nan, unless the division adds a small constant")
     if sig.name == "plateau-from-start" and first is not None and last is not None:
         # a percentage when printed with % or when both are above 1; both at most 1 without %, a
         # fraction; one of each cannot be read
@@ -1663,11 +1689,14 @@ def _image_tensor_unscaled(prose: str) -> str:
     return ""
 
 
-def _broken_from_start(ev: Evidence, sig: Signature, words: list[str]) -> bool:
+def _broken_from_start(ev: Evidence, sig: Signature, words: list[str], first_printed: bool = False) -> bool:
     """Is the loss not finite from the first step: the curve's signature, or, with no curve, words that say a nan or
-    an inf and say it showed at the start ("nan from the very first batch", "the first loss printed is nan")?"""
+    an inf and say it showed at the start ("nan from the very first batch", "the first loss printed is nan")? With
+    `first_printed`, also a first value printed non-finite at the run's start, whatever it averages ("the very first
+    epoch already prints loss: nan"): for a construct that breaks at the first forward pass, that is its face too."""
     return sig.name == "nonfinite-from-start" or (ev.count == 0 and bool({"nan", "inf"} & set(words))
-                                                 and "start" in timing_of(words))
+                                                 and "start" in timing_of(words)) or (
+        first_printed and ev.first_nonfinite == 0 and ev.count > 0 and at_run_start(ev))
 
 
 def _scales_printed(prose: str) -> str:

@@ -15,7 +15,7 @@ from .entry import TRACES, Entry, template_pattern
 from .logscan import Evidence, MessageFinder, dialects
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY
 from .logscan.stops import names_no_cause
-from .paste_facts import (INPUT_NAN_WORDS, ONE_OUTPUT_WORDS, PAIRWISE, RATE_CLIMBS, scale_recovered, LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, ONE_BATCH_WORDS, FIRST_LAYERS_WORDS, SCALES_WORDS,
+from .paste_facts import (INPUT_NAN_WORDS, ONE_OUTPUT_WORDS, KERAS_NAMED, KERAS_PAIRING_SAID, PAIRWISE, RATE_CLIMBS, scale_recovered, LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, ONE_BATCH_WORDS, FIRST_LAYERS_WORDS, SCALES_WORDS,
                           CLIP_UNENGAGED_WORDS, HIGH_ADAPTIVE_WORDS,
                           SINGULAR_SLOPE_WORDS, ACCURACY_WORDS,
                           CLEARED_EACH_STEP, CONSTANT_FEATURE_WORDS, DENSE, EXP_OVERFLOW_WORDS, FLOOR_WORDS,
@@ -866,6 +866,13 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
             parts["pairing"] = -W_SAID_HALF
             against.append(f"the pasted Keras model ends in a {output.group('act')} and its cross-entropy takes "
                            "probabilities (from_logits is False unless set): the pairing Keras expects")
+    elif entry.id in w.probabilities and KERAS_NAMED.search(ev.prose) and not FROM_LOGITS.search(ev.prose) \
+            and (said := KERAS_PAIRING_SAID.search(ev.prose)) \
+            and ("binary" in (said.group("loss") or said.group("loss2"))) == ((said.group("act") or said.group("act2")) == "sigmoid"):
+        parts["pairing"] = -W_SAID_HALF
+        against.append(f"the report says its Keras model has a {(said.group('act') or said.group('act2')).lower()} output "
+                       f"and {said.group('loss') or said.group('loss2')} (\"{' '.join(said.group(0).split())}\"): the "
+                       "pairing Keras expects (its cross-entropy takes probabilities unless told from_logits=True)")
     elif entry.id in w.probabilities and (out := model_output(ev.prose)) \
             and (loss := TORCH_LOGITS_LOSS.search(ev.prose)):
         parts["pairing"] = W_SAID_HALF
