@@ -246,7 +246,8 @@ FORGOT_INPUTS, FORGOT_TARGETS = {"forgot", "normalise", "input"}, {"forgot", "no
 # (or put through a scaler: "the inputs go through StandardScaler", "features passed through a MinMaxScaler")
 _SCALED = (r"(?:standardi[sz]ed|normali[sz]ed|rescaled|scaled|z-?scored|divided|"
            # (the present tense says what the pipeline does: "I standardise the columns myself")
-           r"(?<!to )(?<!should i )(?<!do i )(?<!need to )standardi[sz]e|(?<!to )(?<!should i )(?<!do i )(?<!need to )normali[sz]e|"
+           # (not a negated one, which UNSCALED_SAID quotes whole: "did not normalize the targets")
+           r"(?<!to )(?<!should i )(?<!do i )(?<!not )(?<!n't )(?<!never )(?:standardi[sz]e|normali[sz]e)\b|"
            r"(?:go(?:es)?|went|gone|passed|pass(?:es)?|run|ran)\s+through\s+(?:a\s+|an\s+|the\s+|sklearn'?s?\s+)?\w*Scaler\b)")
 # (the object ends at a comma: "I standardized the inputs, targets are raw" scaled the inputs alone; and a subject
 # needs no verb before its participle, as a note writes it: "Features standardized with StandardScaler")
