@@ -5328,3 +5328,18 @@ def test_the_present_tense_says_what_the_pipeline_scales():
     assert scaled_said("I standardise the columns myself")["scaled"] == {"inputs": "standardise the columns myself"}
     assert scaled_said("we need to standardize the inputs") == {"scaled": {}, "unscaled": {}}
     assert scaled_said("should I normalize the features?") == {"scaled": {}, "unscaled": {}}
+
+
+def test_a_linear_regression_named_as_a_baseline_beside_an_mlp_said_in_words_is_not_the_model():
+    """Raw targets' climb is not read for a linear model (its rate is too high, whatever the targets): not where the
+    linear regression is a baseline and the model is an MLP the words describe."""
+    from trainwreck.paste_facts import _linear_model
+    assert _linear_model("A linear regression on these features gets MAE 6.8.")
+    assert not _linear_model("Model is an MLP 90 -> 256 -> 128 -> 1. A linear regression in scikit-learn gets MAE 6.8.")
+    assert not _linear_model("Two hidden layers of 64. A LinearRegression baseline does better.")
+
+
+def test_the_sameness_said_before_the_rate_is_a_rate_that_did_not_help():
+    assert lr_tried("All params are nan after the first update. Same with optax.sgd, and same with lr 1e-7.") == "failed"
+    assert lr_tried("nan after 3 epochs. The same thing at lr=1e-5.") == "failed"
+    assert lr_tried("I use the same lr 1e-3 as the paper and it goes nan.") == ""

@@ -1,4 +1,4 @@
-"""Objectives a healthy run does not drive down to a floor -- a GAN's two losses, a policy-gradient loss, a VAE's total
+"""Objectives a healthy run does not drive down to a floor -- a GAN's two losses, a reinforcement-learning loss (a policy's, a value's), a VAE's total
 under a rising KL weight -- asked about as if they should fall: normal, with the quantity that does measure progress;
 and a failure all the same where the run printed one."""
 import io
@@ -22,13 +22,21 @@ GAN = ("WGAN-GP losses never converge\n\nTraining a WGAN-GP on 128x128 flower ph
 PPO = ("PPO actor loss goes negative\n\nMy PPO on HalfCheetah logs an actor loss that starts near 0 and drifts to about "
        "-0.02 over training, and the critic's value loss rose from 12 to 95 in the first 300k steps. The average "
        "return went from -300 to 2100. Did I flip a sign somewhere?")
+DQN = ("DQN loss going up\n\nDQN on Pong with the rl-zoo settings. The TD loss creeps up from 0.002 to 0.02 over 4M "
+       "steps while the mean episode reward goes from -21 to +18. Is it diverging?")
+# (a Wasserstein critic's loss is negative with no floor: no impossible negative, whatever BCE the words mention)
+WGAN = ("critic loss hugely negative\n\nWGAN-GP on spectrograms. Used to BCE GANs, where losses are positive; here the critic "
+        "loss went to -35 in the first iterations and is -4 now, and the generator loss flips sign. Samples improve. "
+        "Is this broken?")
 VAE = ("VAE loss increasing\n\nbeta-VAE on dSprites, the KL weight warm-up goes from 0 to 4 over 30 epochs. The total "
        "loss was 95 at epoch 3 and is 131 at epoch 30, while the reconstruction error keeps dropping. Is it diverging?")
 
 
 @pytest.mark.parametrize("text, name, decide", [
     (GAN, "a GAN's losses, which do not fall", "samples from one fixed noise batch"),
-    (PPO, "a policy-gradient loss, which says nothing of progress", "the mean episodic return"),
+    (PPO, "a reinforcement-learning loss, which says nothing of progress", "the mean episodic return"),
+    (DQN, "a reinforcement-learning loss, which says nothing of progress", "the mean episodic return"),
+    (WGAN, "a GAN's losses, which do not fall", "samples from one fixed noise batch"),
     (VAE, "a VAE's total loss under a KL weight that rises", "the reconstruction and the KL terms apart"),
 ])
 def test_an_objective_that_does_not_fall_is_normal(text, name, decide):

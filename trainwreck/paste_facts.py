@@ -325,10 +325,14 @@ def _absolute_loss(prose: str) -> bool:
     return bool(ABSOLUTE_LOSS.search(prose))
 
 
+# A network of hidden layers said in words: "a Flax MLP 90 -> 256 -> 128 -> 1", "two hidden layers"
+LAYERED_SAID = re.compile(r"(?i)\bMLP\b|\bhidden layers?\b|\b\d+\s*(?:->|→)\s*\d+\s*(?:->|→)\s*\d+")
+
+
 def _linear_model(prose: str) -> bool:
-    """Is the model a linear one: named so, in a paste that builds no network of two layers or more (a linear
-    regression named as the baseline beside a pasted MLP is not the model)?"""
-    return bool(LINEAR_MODEL.search(prose)) and len(LAYERS_BUILT.findall(prose)) < 2
+    """Is the model a linear one: named so, in a paste that builds no network of two layers or more, in code or in
+    words (a linear regression named as the baseline beside an MLP is not the model)?"""
+    return bool(LINEAR_MODEL.search(prose)) and len(LAYERS_BUILT.findall(prose)) < 2 and not LAYERED_SAID.search(prose)
 PLAIN_SGD = re.compile(r"\bsgd\b|\bgradient descent\b", re.I)
 REGRESSION_SAID = re.compile(r"(?<!logistic )(?<!logistic-)regress\w*|\b(?:mse\w*|mean[ _-]squared|squared[ _-]error|mae|prices?)\b", re.I)
 PROBABILITY_WORDS = re.compile(r"\b(?:sigmoid|bce\w*|binary|logits?|probabilit\w*)\b", re.I)

@@ -715,7 +715,8 @@ BOUNDED_LOSS = re.compile(r"\b(?:b?ce(?:loss\w*)?|bce_?with_?logits\w*|binary[ _
                           r"cross[ _-]?entropy\w*|crossentropy\w*|dice\w*|iou\w*|jaccard\w*|focal\w*|mse\w*|mean[ _-]"
                           r"squared|l1[ _-]?loss|smooth[ _-]?l1\w*|huber\w*|hinge\w*|softmax\w*)\b", re.I)
 LIKELIHOOD = re.compile(r"likelihood|log[ _-]?prob|\blog[ _-]?p\b|densit(?:y|ies)|\bflows?\b|\belbo\b|gaussian|mixture"
-                        r"|variational|\bkl\b", re.I)
+                        # (and a Wasserstein critic's: a difference of its mean scores, with no floor)
+                        r"|variational|\bkl\b|\bwgan\w*|wasserstein|\bcritic\b", re.I)
 # An overlap score is in [0, 1] whatever the model predicts, as long as the targets are: a Dice or
 # IoU printed outside that range means the targets are not (a 0/255 mask gives a Dice above 1).
 # (not a loss named for the score, `iou_loss = 1.2398`, `dice_coef_loss: 1.07`, "dice coefficient loss": a GIoU loss
@@ -821,7 +822,10 @@ _SAME_AT = (r"\b(?:with|at|using)\s+(?:an?\s+|the\s+same\s+(?:seed|data|batch\s+
             r"\bagain\s+at\s+(?:the\s+)?(?:step|epoch|iteration|iter|batch)\s+~?\d|"
             # ("the nan is still at 7412": the place it broke, numbered, again)
             r"\b(?:nan|inf)\b[^.;\n]{0,20}?\bstill\s+at\s+(?:(?:the\s+)?(?:step|epoch|iteration|iter|batch)\s+)?~?\d)")
-TRIED_LR = re.compile(_STILL_BROKE + r"|" + _SAME_AT + r"|" + _TRIED + r"(?:" + _NO_EFFECT + r")|"
+# ... or the sameness said first: "same with lr 1e-7", "the same thing at lr=1e-5" (not "the same lr", a rate kept)
+_SAME_FIRST = (r"\bsame\s+(?:thing\s+|story\s+|result\s+|behaviou?r\s+|again\s+)?(?:with|at|using|for)\s+(?:an?\s+)?"
+               r"lr\b\s*(?:(?:=|:|of)\s*)?\.?\d")
+TRIED_LR = re.compile(_STILL_BROKE + r"|" + _SAME_AT + r"|" + _SAME_FIRST + r"|" + _TRIED + r"(?:" + _NO_EFFECT + r")|"
                       r"\blr\b[^.;\n]{0,15}?(?<!should)(?<!would)(?<!could)(?<!must)"
                       r"(?<!might)(?:no matter|(?:n'?t|not|never) (?:help|matter))|"
                       # (the rate said not to matter before it is named: "nan at the same batch every run, no matter
@@ -1498,7 +1502,7 @@ NEGATIVE_SAID = re.compile(r"\bnegative (?:loss|nll|cost|values?|numbers?)\b|\b(
 _SAME_SUBJECT = r"(?:(?!\b(?:while|whereas|but|although|though|loss|acc\w*)\b).){0,60}?"
 
 # Objectives that a healthy run does not drive down to a floor, asked about as if they were losses that should fall:
-# a GAN's two losses, a policy-gradient loss, a VAE's total under a KL weight that rises. First among the normal
+# a GAN's two losses, a reinforcement-learning loss, a VAE's total under a KL weight that rises. First among the normal
 # behaviours: they name the kind of model, and explain more than a generic one (a policy loss is negative too)
 OBJECTIVES = (
     Normal("a GAN's losses, which do not fall",
@@ -1512,16 +1516,18 @@ OBJECTIVES = (
            "generator's climbs (the discriminator won), samples that all look alike (mode collapse), or nan",
            "samples from one fixed noise batch over the epochs, and both losses: finite, and the discriminator's not "
            "stuck near 0",
-           frozenset({"climb", "stuck"})),
-    Normal("a policy-gradient loss, which says nothing of progress",
-           re.compile(r"\b(?:policy|actor|pg|surrogate|clip(?:ped)?)[ _-]?(?:loss|objective)(?:es)?\b|"
-                      r"\b(?:ppo|a2c|a3c|reinforce|trpo)\b[^.\n]{0,80}\bloss\b"),
+           # (a Wasserstein critic's loss is a difference of its mean scores: negative, with no floor)
+           frozenset({"climb", "stuck", "negative"})),
+    Normal("a reinforcement-learning loss, which says nothing of progress",
+           re.compile(r"\b(?:policy|actor|pg|surrogate|clip(?:ped)?|td|q|value|critic)[ _-]?(?:loss|objective|error)(?:es)?\b|"
+                      r"\b(?:ppo|a2c|a3c|reinforce|trpo|dqn|ddqn|sac|ddpg|td3|q-learning)\b[^.\n]{0,80}\bloss\b"),
            "in policy-gradient methods (REINFORCE, A2C, PPO) the policy loss is minus a surrogate of the return, "
            "computed on data the current policy has just collected: with the advantages normalised per batch (mean 0) "
            "and the probability ratio at 1 when an update starts, PPO's clipped surrogate starts each update at about "
            "0 (Schulman et al., 2017, arXiv:1707.06347, the objective L^CLIP), so its value is near 0 by construction, "
-           "may be negative and may drift, and is no measure of progress; a value loss regresses returns that grow "
-           "as the agent improves, so it may rise too. The mean episodic return is the measure",
+           "may be negative and may drift, and is no measure of progress; a value or TD loss (a critic's, DQN's) "
+           "regresses targets built from the returns, which grow as the agent improves (and, in DQN, from a target "
+           "network that moves), so it may rise for the whole run. The mean episodic return is the measure",
            "the mean episodic return over training (and the entropy, the approximate KL and the clip fraction)",
            frozenset({"negative", "climb", "diverge"})),
     Normal("a VAE's total loss under a KL weight that rises",
