@@ -5343,3 +5343,5 @@ def test_the_sameness_said_before_the_rate_is_a_rate_that_did_not_help():
     assert lr_tried("All params are nan after the first update. Same with optax.sgd, and same with lr 1e-7.") == "failed"
     assert lr_tried("nan after 3 epochs. The same thing at lr=1e-5.") == "failed"
     assert lr_tried("I use the same lr 1e-3 as the paper and it goes nan.") == ""
+    # (or only later: put off)
+    assert lr_tried("nan at epoch 3. Same with lr 1e-4, it just takes longer.") == "delayed"

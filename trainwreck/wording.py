@@ -781,7 +781,8 @@ _NO_EFFECT = (r"(?:n'?t|not|never|no longer) (?:help|work|chang|solve|fix|matter
 _PUT_OFF = (r"\b(?:only|just|merely) (?:delay|postpone)\w*|\b(?:only|just|merely) makes? it [\w ]{0,20}?(?:later|more "
             r"slowly|slower)\b|"
             # (folded text: a token's spaces doubled)
-            r"takes? longer to|\bdelay(?:s|ed)?\s+(?:it|the\s+(?:nan|inf|blow-?up|explosion|divergence|problem))\b|"
+            r"takes? longer to|\b(?:only|just|merely)\s+takes?\s+longer\b|"
+            r"\bdelay(?:s|ed)?\s+(?:it|the\s+(?:nan|inf|blow-?up|explosion|divergence|problem))\b|"
             # "it takes longer but goes nan at epoch 23" (not "each epoch takes longer": the failure follows)
             r"takes? longer\b[^.;\n]{0,30}?\b(?:nan|inf|diverg\w*|blows?\s+up|explod\w*)\b|"
             # "just moves the nan to epoch 14", "shifts the blow-up later"
@@ -835,6 +836,7 @@ TRIED_LR = re.compile(_STILL_BROKE + r"|" + _SAME_AT + r"|" + _SAME_FIRST + r"|"
                       # (the rate, not its finder, its schedule or its warmup: "whatever the lr finder suggested")
                       r"(?!\s*(?:finder|range|schedul\w*|warm-?up|decay|policy|test)\b)")
 PUT_OFF_LR = re.compile(_TRIED + r"(?:" + _PUT_OFF + r")")
+PUT_OFF = re.compile(_PUT_OFF)
 LOWER_LR_HELPS = re.compile(r"(?:reduc|lower|decreas|smaller|halv)\w*[^.;\n]{0,25}?\blr\b(?:[^.;\n]|\.\d){0,20}?"
                             r"(?<!n't )(?<!not )(?:help|fix|solv|work)\w*|(?:reduc|lower|decreas|smaller|halv)\w*[^.;\n]{0,25}?\blr\b"
                             r"(?:[^.;\n]|\.\d){0,20}?(?<!n't )(?<!not )\b(?:trains?\s+(?:fine|well|normally)|is\s+fine|goes\s+away"
@@ -1110,10 +1112,12 @@ def lr_tried(text: str) -> str:
         # (a lower rate still that cured it says more: "3e-3 only puts the nan off, 3e-4 trains fine" is a rate too
         # high, which a low enough rate cures; gradients that pile up break at every rate)
         return "helped" if LOWER_LR_HELPS.search(folded) or _rates_compared(folded) == "helped" else "delayed"
-    if TRIED_LR.search(folded):
+    if tried := TRIED_LR.search(folded):
         # (unless the same sentences say it broke later instead: "with lr=0.001 it's the same pattern, it just
-        # starts going crazy around step 600 instead of 80" puts it off)
-        return "delayed" if _instead_said(text, folded) else "failed"
+        # starts going crazy around step 600 instead of 80" puts it off; or that it only took longer: "same with lr
+        # 1e-4, it just takes longer")
+        rest = re.split(r"\.(?!\d)|[;\n]", folded[tried.end():], maxsplit=1)[0]
+        return "delayed" if _instead_said(text, folded) or PUT_OFF.search(rest) else "failed"
     if LOWER_LR_HELPS.search(folded) or _default_rate_worked(folded):
         return "helped"
     compared = _rates_compared(folded)
