@@ -5345,3 +5345,30 @@ def test_the_sameness_said_before_the_rate_is_a_rate_that_did_not_help():
     assert lr_tried("I use the same lr 1e-3 as the paper and it goes nan.") == ""
     # (or only later: put off)
     assert lr_tried("nan at epoch 3. Same with lr 1e-4, it just takes longer.") == "delayed"
+
+
+def test_the_same_failure_at_a_later_place_for_a_lower_rate_is_put_off():
+    text = ("Loss falls fast, then swings and blows up by iteration ~400. SGD lr 0.005, momentum 0.9. With lr 0.0005 "
+            "the same thing happens, just around iteration 3000.")
+    assert lr_tried(text) == "delayed"
+    assert lr_tried(text.replace("around iteration 3000", "around iteration 400")) == "failed"
+    assert lr_tried(text.replace("With lr 0.0005", "Should I try lr 0.0005 to see if")) != "delayed"
+
+
+CONTRASTIVE = ("Contrastive loss is nan from the first batch\n\nTwo encoders, CLIP style, PyTorch. I wrote the contrastive "
+               "loss myself: cosine similarity of the L2-normalised embeddings, divided by the temperature (0.01), exp, "
+               "then -log(positive / row sum). The first loss printed is nan.")
+
+
+def test_an_exp_of_cosines_over_a_small_temperature_said_in_words_overflows_float32():
+    np = pytest.importorskip("numpy")
+    d = diagnosis(CONTRASTIVE)
+    assert d.matches[0].entry.id == "WR-020"
+    assert any("takes up to 1/0.01 = 100, past the largest float32" in e for e in d.matches[0].evidence)
+    # the threshold: exp overflows float32 just above 88.72, so 1/T does for T below about 0.0113
+    with np.errstate(over="ignore"):
+        assert np.isinf(np.exp(np.float32(100.0))) and np.isfinite(np.exp(np.float32(88.7)))
+    # (a temperature of 0.05 gives 20, which exp holds; a library loss is no hand-written exp)
+    assert weighed_parts(CONTRASTIVE.replace("(0.01)", "(0.05)"), "WR-020").get("exp-overflow") is None
+    assert weighed_parts(CONTRASTIVE.replace("I wrote the contrastive loss myself:", "The loss is info_nce from a library:"),
+                         "WR-020").get("exp-overflow") is None

@@ -1757,6 +1757,10 @@ SELF_NORMALISED = re.compile(r"(?m)^[ \t]*File \"[^\"\n]{1,300}\", line \d+[^\n]
                              r"[ \t]*/[ \t]*(?:\(?[ \t]*)(?P=n)\.sum\(")
 SAID_BOUND = re.compile(r"(?i)\b(?:at most|up to|as (?:large|high|big) as|a maximum of|max(?:imum)? of|reach(?:es|ed)?)"
                         r"\s+~?(\d+(?:\.\d+)?)(?!\d|\.\d)")
+# (an exp said as a step of a hand-written loss; cosine similarities; a temperature's value)
+HAND_EXP = re.compile(r"(?i)\bexp\b|\bexponentiat\w*")
+COSINE_SAID = re.compile(r"(?i)\bcosine\b|\bl2[- ]?normali[sz]\w*|\bunit[- ]norm\w*|\bnormali[sz]ed (?:embeddings|vectors)\b")
+TEMPERATURE_SAID = re.compile(r"(?i)\b(?:temperature|tau|τ)\b[^.\n\d]{0,20}?(\d*\.\d+|\d+(?:\.\d+)?e-\d+)(?![\d.])")
 EXP_INPUT_WORDS = re.compile(r"(?i)logit|similarit|\bsims?\b|\bscores?\b|\bexp\b|softmax|\btau\b|temperature")
 
 
@@ -1805,6 +1809,17 @@ def _exp_overflow(ev: Evidence) -> tuple[str, bool]:
                     return (f"the report says what its exp takes reaches {m.group(1)} (\"{said}\"), and its exp "
                             f"takes it as it is: exp({m.group(1)}) is past the largest {dtype} (exp overflows above "
                             f"{EXP_LIMITS[dtype]:.2f}), so inf / inf is nan"), False
+    # (or the words: a hand-written exp of cosine similarities divided by a temperature the report names -- a cosine
+    # is at most 1, so that exp takes up to 1/T, past float32's limit for any T below 1/88.72, about 0.0113)
+    if "handwritten" in tokens(ev.prose) and HAND_EXP.search(sentences_only(ev.prose)) and COSINE_SAID.search(ev.prose):
+        dtype = "float32" if wide else "float64"
+        for m in itertools.islice(TEMPERATURE_SAID.finditer(ev.prose), 5):
+            t = float(m.group(1))
+            if 0 < t and 1 / t > EXP_LIMITS[dtype]:
+                return (f"the report computes its loss by hand with an exp of cosine similarities divided by a "
+                        f"temperature of {m.group(1)} (\"{' '.join(m.group(0).split())}\"): a cosine is at most 1, so "
+                        f"that exp takes up to 1/{m.group(1)} = {fmt(1 / t)}, past the largest {dtype} (exp overflows "
+                        f"above {EXP_LIMITS[dtype]:.2f}): a pair that matches well overflows, and inf / inf is nan"), False
     return "", False
 
 

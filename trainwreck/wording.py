@@ -971,6 +971,30 @@ def _later_instead(raw: str, start: int, places: _Places) -> bool:
     return False
 
 
+# A place a sentence names for its failure, beside "the same" it says of a rate it tried: "with lr 0.0005 the same thing
+# happens, just around iteration 3000"
+PLACE_OF_SAME = re.compile(r"\b(?:at|around|near|by|after|about)\s+(?:the\s+)?(?:~\s?)?(step|epoch|iteration|iter|batch)\s+"
+                           r"~?(\d[\d,]{0,12})\b", re.I)
+
+
+def _same_later(text: str) -> bool:
+    """Does a sentence that names a rate and says the same happened at it name, for that, a place later than every
+    place of that unit the rest of the text names? ("nan by iteration ~400 ... With lr 0.0005 the same thing happens,
+    just around iteration 3000": put off.) Not a question or a plan."""
+    places = None
+    for raw, end, start, _stop in _sentence_spans(text):
+        folded = _folded(raw)
+        if end == "?" or PLANNED.search(raw) or not (re.search(r"\blr\b", folded) and re.search(r"\bsame\b", raw, re.I)):
+            continue
+        places = _places(text) if places is None else places
+        for m in PLACE_OF_SAME.finditer(raw):
+            unit, n = m.group(1).lower(), int(m.group(2).replace(",", ""))
+            other = places.largest_outside(unit, start, start + len(raw))
+            if other is not None and n > other:
+                return True
+    return False
+
+
 def _said_instead(raw: str) -> bool:
     """Does a sentence (as written: folding turns "at epoch 19" into a timing token) say the run broke at a later
     epoch or step "instead of" an earlier one, at a rate it names as tried ("lr=1e-4", "I tried 1e-3")? A failure
@@ -1117,7 +1141,7 @@ def lr_tried(text: str) -> str:
         # starts going crazy around step 600 instead of 80" puts it off; or that it only took longer: "same with lr
         # 1e-4, it just takes longer")
         rest = re.split(r"\.(?!\d)|[;\n]", folded[tried.end():], maxsplit=1)[0]
-        return "delayed" if _instead_said(text, folded) or PUT_OFF.search(rest) else "failed"
+        return "delayed" if _instead_said(text, folded) or PUT_OFF.search(rest) or _same_later(text) else "failed"
     if LOWER_LR_HELPS.search(folded) or _default_rate_worked(folded):
         return "helped"
     compared = _rates_compared(folded)
