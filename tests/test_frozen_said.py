@@ -27,6 +27,8 @@ def ids(text: str) -> list[str]:
     ("model.predict(X) is 0.3127 for every single row.", "model.predict(x) is 0.3127 for every single row"),
     ("Every forecast is identical, a flat line at the mean.", "every forecast is identical"),
     ("It predicts the same class for everything I feed it.", "predicts the same class for everything"),
+    ("model.predict gives practically the same value for every flow.",
+     "predict gives practically the same value for every"),
 ])
 def test_one_output_for_every_input_is_read(text, said):
     assert one_output_said(text) == said
@@ -38,6 +40,7 @@ def test_one_output_for_every_input_is_read(text, said):
     "Column 7 has the same value for every row.",                          # a constant feature, not an output
     "All predictions are the same as the labels on the training set.",     # a comparison
     "df.isna().sum() is 0 for every column of the frame.",                 # a count of the data, not an output
+    "The timestamp column gives the same value for every row.",            # a column, not the model
 ])
 def test_one_output_is_not_read_where_it_is_not_told(text):
     assert one_output_said(text) == ""

@@ -38,8 +38,10 @@ ONE_OUTPUT = re.compile(
     r"|\b" + _EVERY + r" " + _OUTPUTS + r" (?:is|are|looks?|comes? out)\s+(?:exactly |basically |just |all |always )?"
     r"(?:identical|the same)\b(?! as\b)"
     # "it predicts the same class for everything", "always outputs one class"
-    r"|\b(?:predicts?|predicting|outputs?|outputting|returns?)\s+(?:only\s+|always\s+)?(?:the same|one|a single)\s+"
-    r"(?:class|value|label|number|digit|word|token)\b(?: (?:for|on) (?:every|each|all|any)\w*\b)?", re.I)
+    # (or "model.predict gives practically the same value for every flow": a value the model gives)
+    r"|\b(?:predicts?|predicting|outputs?|outputting|returns?|(?:predict\w*\(?\)?|model|network|net)\s+gives)\s+"
+    r"(?:only\s+|always\s+|practically\s+|basically\s+|almost\s+|essentially\s+|nearly\s+)?(?:the same|one|a single)\s+"
+    r"(?:class|value|label|number|digit|word|token|probability|score)\b(?: (?:for|on) (?:every|each|all|any)\w*\b)?", re.I)
 # A denial or a contrast just before ("it does not predict the same class for every input", "unlike before, ...")
 _DENIED_BEFORE = re.compile(r"\b(?:not|n't|never|no longer|instead of|rather than|unlike)\b[^.;\n]{0,25}$", re.I)
 
