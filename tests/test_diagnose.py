@@ -370,3 +370,23 @@ def test_a_validation_nan_said_in_a_sentence_is_placed_where_the_log_printed_it(
     # ... and where the sentence is all the report has, it still says where the words put it
     assert diagnosis_of("loss 0.41\nloss 0.39\nloss 0.37\n" + said).validation.startswith(
         "the validation loss was nan at line 4")
+
+
+def test_the_words_of_a_large_file_keep_each_line_shape_twice(tmp_path, monkeypatch):
+    """The start of a large log file is read for its words with each line shape (its numbers aside) kept at most
+    twice: what it says is kept, in order, and the thousands of lines that repeat it are searched once or twice,
+    not each time (bench/diagnose_speed.py). Its loss values are the whole file's all the same."""
+    import trainwreck.logscan.reader as reader
+    from trainwreck.logscan.cleaning import repeats_collapsed
+
+    text = "Epoch 1/3\n1/1 - loss: 0.7\nEpoch 2/3\n1/1 - loss: 0.6\nEpoch 3/3\n1/1 - loss: 0.5\nlr was 0.1"
+    assert repeats_collapsed(text) == "Epoch 1/3\n1/1 - loss: 0.7\nEpoch 2/3\n1/1 - loss: 0.6\nlr was 0.1"
+    log = tmp_path / "run.log"
+    log.write_text("Training with Adam, lr 1e-3 (my own notes)\n"
+                   + "".join(f"Epoch {e}/400\n32/32 - 0s - loss: {0.7 - e / 1000:.4f}\n" for e in range(1, 401)))
+    small = reader.scan_path(str(log))
+    monkeypatch.setattr(reader, "LARGE_FILE", 0)
+    large = reader.scan_path(str(log))
+    assert large.count == small.count == 400 and large.last == small.last
+    assert large.prose.startswith("Training with Adam, lr 1e-3 (my own notes)\nEpoch 1/400\n")
+    assert large.prose.count("\n") == 5 < small.prose.count("\n")      # (the empty last line is a shape too)

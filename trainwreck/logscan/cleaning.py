@@ -257,3 +257,24 @@ def _values_and_prefixes(text: bytes) -> Counter:
             for end in range(point, len(v)):
                 out[v[:end]] += 1
     return out
+
+
+# A line's shape: its text with every number made one digit ("32/32 [===] - 0s 2ms/step - loss: 0.6931" and the next
+# epoch's are one shape)
+_NUMBER = re.compile(r"\d+")
+SHAPE_KEPT = 2
+
+
+def repeats_collapsed(text: str) -> str:
+    """The text with each line shape kept at most SHAPE_KEPT times, in order: the start of a large log file, read for
+    its words, holds thousands of lines that say the same thing with other numbers, and its loss values are read from
+    the whole file, not from these words."""
+    seen: Counter = Counter()
+    kept = []
+    for line in text.split("\n"):
+        shape = _NUMBER.sub("0", line)
+        seen[shape] += 1
+        if seen[shape] <= SHAPE_KEPT:
+            kept.append(line)
+    return "\n".join(kept)
+

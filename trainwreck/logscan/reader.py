@@ -11,7 +11,7 @@ import functools
 import os
 import re
 
-from .cleaning import (clean, cleaned, uses_lone_cr, without_questions, without_sentences_beside_a_log,
+from .cleaning import (clean, cleaned, repeats_collapsed, uses_lone_cr, without_questions, without_sentences_beside_a_log,
                        without_title, without_warning_echoes)
 from .decimals import with_decimal_points, writes_decimal_commas
 from .epoch_words import with_english_epochs, writes_foreign_epochs
@@ -30,6 +30,8 @@ PARALLEL_MIN = 64 << 20  # files at least this big are read by one process per c
 # loss values read where numbers.alike can, a whole block at a time (3x faster than the regex). NumPy is
 # not a dependency of the command line (the site's and the tests' extras have it): without it, the regex.
 NUMPY_FROM = 16 << 20
+# A file this big is a log a program wrote, not a paste: the words of its start are read with repeats collapsed
+LARGE_FILE = 16 << 20
 SPELLING_WINDOW = 1 << 16    # bytes of the log's start that say how it writes its decimals and its epochs
 
 
@@ -491,7 +493,7 @@ def scan_path(path: str, source: str | None = None, workers: int | None = None,
     size = os.path.getsize(path)
     with open(path, "rb") as stream:
         if workers < 2 or size < PARALLEL_MIN:
-            return scan(stream, source, finder)
+            return _words_of_large(scan(stream, source, finder), size)
         first, lone_cr = _first_block(stream, source)
         layout = _layout(first, lone_cr)
         bounds = [0]
@@ -509,6 +511,15 @@ def scan_path(path: str, source: str | None = None, workers: int | None = None,
     for part in parts[1:]:
         ev = merge(ev, part)
     _read_start(ev, layout, first)
+    return _words_of_large(ev, size)
+
+
+def _words_of_large(ev: Evidence, size: int) -> Evidence:
+    """A file of LARGE_FILE bytes or more is a log a program wrote, not a paste: the words of its start are read with
+    each line shape once or twice (repeats_collapsed), which the readings of words would otherwise search thousands
+    of times over."""
+    if size >= LARGE_FILE:
+        ev.prose = repeats_collapsed(ev.prose)
     return ev
 
 
