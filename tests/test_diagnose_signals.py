@@ -5328,6 +5328,9 @@ def test_the_present_tense_says_what_the_pipeline_scales():
     assert scaled_said("I standardise the columns myself")["scaled"] == {"inputs": "standardise the columns myself"}
     assert scaled_said("we need to standardize the inputs") == {"scaled": {}, "unscaled": {}}
     assert scaled_said("should I normalize the features?") == {"scaled": {}, "unscaled": {}}
+    for doubted in ("Do we normalize the inputs? I am not sure.", "I will normalize the features later, for now they "
+                    "are raw.", "If I normalize the inputs the loss goes nan.", "Unless I normalize the inputs, it explodes."):
+        assert scaled_said(doubted)["scaled"] == {}, doubted
 
 
 def test_a_linear_regression_named_as_a_baseline_beside_an_mlp_said_in_words_is_not_the_model():
@@ -5372,3 +5375,67 @@ def test_an_exp_of_cosines_over_a_small_temperature_said_in_words_overflows_floa
     assert weighed_parts(CONTRASTIVE.replace("(0.01)", "(0.05)"), "WR-020").get("exp-overflow") is None
     assert weighed_parts(CONTRASTIVE.replace("I wrote the contrastive loss myself:", "The loss is info_nce from a library:"),
                          "WR-020").get("exp-overflow") is None
+
+
+def test_the_untrained_models_loss_said_far_above_a_uniform_guess_is_a_broken_start():
+    text = ("Binary classifier, MLP of 5 tanh layers of 1024 with weights from my own init. At step 0, before any "
+            "update, the mean BCE is 5.1, and during training it jumps around between 2 and 6. Inputs standardised.")
+    d = diagnosis(text)
+    assert d.verdict != "normal" and d.matches[0].entry.id == "WR-120"
+    assert any("7.4 times ln 2" in e for e in d.matches[0].evidence)
+    # (near ln 2 at the start, it is no such fact; and the spikes are then the question asked)
+    assert "start-high" not in weighed_parts(text.replace("the mean BCE is 5.1", "the mean BCE is 0.71"), "WR-120")
+
+
+def test_the_first_loss_of_a_classifier_grows_with_the_spread_of_its_untrained_logits():
+    """The mechanism the fact rests on: logits of spread s score about ln C + (1 - 1/C) s^2 / 2 at small s, near ln C
+    at a standard initialisation; three times ln C takes logits several units wide."""
+    np = pytest.importorskip("numpy")
+    rng = np.random.default_rng(0)
+
+    def first_loss(classes, spread):
+        z = rng.normal(0.0, spread, (20000, classes))
+        lse = np.log(np.exp(z - z.max(1, keepdims=True)).sum(1)) + z.max(1)
+        return float(np.mean(lse - z[:, 0]))
+
+    for classes in (2, 10, 200):
+        small = first_loss(classes, 0.5)
+        assert abs(small - (np.log(classes) + (1 - 1 / classes) * 0.125)) < 0.02
+        assert first_loss(classes, 1.0) < 1.6 * np.log(classes)
+        assert first_loss(classes, 6.0) > 3 * np.log(classes)
+
+
+def test_an_accuracy_said_to_climb_on_a_loss_said_to_barely_move_is_no_normal_start():
+    text = ("Fine-tuning a 100-way classifier. The training loss started at 4.61 and barely moves after 20 epochs, but "
+            "validation accuracy climbs to 64%.")
+    d = diagnosis(text)
+    assert d.verdict == "uncertain" and d.matches[0].entry.id == "WR-130"
+    assert d.matches[0].parts["accuracy-rose-said"] > 0
+    assert "accuracy-rose-said" not in weighed_parts(text.replace("climbs to", "does not improve from"), "WR-130")
+
+
+@pytest.mark.parametrize("words", [
+    "In my second run with clipping the spikes never came back.",           # another run, and the spikes stayed away
+    "The validation accuracy never went back below 90%.",                    # a metric
+    "It is still coming down; if it doesn't come back I'll lower the lr.",   # a condition
+    "I'm worried it won't recover.",                                         # a fear
+])
+def test_never_came_back_said_of_something_else_leaves_a_recovering_bump_alone(words):
+    from trainwreck.wording import never_recovered_said
+    assert never_recovered_said(words) == ""
+    assert never_recovered_said("The loss jumps at step 1600 and never recovers.") == "never recovers"
+
+
+@pytest.mark.parametrize("text, tried", [
+    ("Loss goes nan at step 150 with Adam lr 1e-3. Same with lr 1e-4? No, with lr 1e-4 it trains fine.", "helped"),
+    ("Loss goes nan at step 150 with Adam lr 1e-3. Not the same with lr 1e-5: that one trains fine.", "helped"),
+    ("Loss goes nan at step 150 with Adam lr 1e-3. I'll try the same with lr 1e-5 tomorrow.", ""),
+    ("Loss goes nan at step 150 with lr 1e-3. Same with lr 1e-5: nan at step 120, and it is still nan after step 2000.",
+     "failed"),
+    ("Loss goes nan at step 150 with lr 1e-3. Same with lr 1e-4, and each epoch just takes longer since I doubled the "
+     "batch.", "failed"),
+])
+def test_the_sameness_said_first_is_read_only_where_it_is_told(text, tried):
+    """(review_session46 H7) a question, "not the same", a plan, a place where the loss only stayed nan, a time per
+    epoch: none is the same failure put off."""
+    assert lr_tried(text) == tried

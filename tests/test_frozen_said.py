@@ -40,6 +40,11 @@ def test_one_output_for_every_input_is_read(text, said):
     "Column 7 has the same value for every row.",                          # a constant feature, not an output
     "All predictions are the same as the labels on the training set.",     # a comparison
     "df.isna().sum() is 0 for every column of the frame.",                 # a count of the data, not an output
+    "It doesn't predict the same class for every input anymore.",          # denied, in a contraction
+    "A dead network would return the same value for all inputs, but mine doesn't.",   # a hypothetical
+    "My dummy baseline predicts 0.3 for every row.",                       # a baseline's
+    "The model returns one value for each sample, shape (N, 1).",          # a shape
+    "The labels are 0 for every background pixel.",                        # the labels, not an output
     "The timestamp column gives the same value for every row.",            # a column, not the model
 ])
 def test_one_output_is_not_read_where_it_is_not_told(text):
@@ -50,7 +55,7 @@ def test_one_output_is_not_read_where_it_is_not_told(text):
     ("I saved the weights at epoch 20 and epoch 80 and they are bit-identical.",
      "weights at epoch 20 and epoch 80 and they are bit-identical"),
     ("The parameters never change after the second epoch.", "parameters never change"),
-    ("The kernel weights remain unchanged whatever I do.", "kernel weights remain unchanged"),
+    ("After epoch 20 the kernel weights remain unchanged whatever I do.", "kernel weights remain unchanged"),
 ])
 def test_weights_that_never_change_are_read(text, said):
     assert weights_frozen_said(text) == said
@@ -61,6 +66,10 @@ def test_weights_that_never_change_are_read(text, said):
     "I load the same weights for the fine-tuning run.",
     "The weights are not identical between the two runs.",
     "Are the weights bit-identical after an epoch?",
+    "The frozen backbone's weights are unchanged after 10 epochs, as intended.",      # frozen on purpose
+    "After loading the checkpoint, the weights are identical to the saved ones.",     # a load, not training
+    "The loss weights stay unchanged at 1.0 for all epochs.",                         # not the model's weights
+    "The weights don't change much after epoch 50, which I guess is convergence.",    # small changes
 ])
 def test_weights_frozen_is_not_read_where_it_is_not_told(text):
     assert weights_frozen_said(text) == ""
@@ -101,16 +110,21 @@ def test_weights_frozen_in_half_precision_name_wr040_first():
     d = diagnosis(HALF)
     assert d.verdict == "uncertain" and d.matches[0].entry.id == "WR-040"
     assert d.matches[0].parts["rounded-away"] > 0
-    assert any("half the spacing between float16 values" in e for e in d.matches[0].evidence)
+    assert any("half the gap to the next float16 value in its direction" in e for e in d.matches[0].evidence)
+    # (not under autocast or AMP, whose weights stay float32: no update is rounded away there)
+    amp = HALF.replace("in np.float16 because the target chip has no float32", "in float32 under torch.autocast with a "
+                       "GradScaler")
+    assert "rounded-away" not in weighed_parts(amp, "WR-040")
 
 
 def test_the_spacing_the_evidence_quotes_is_float16s():
     np = pytest.importorskip("numpy")
     one = np.float16(1.0)
     assert np.spacing(one) == np.float16(2.0 ** -10)
-    # an update below half the spacing rounds back to the weight; one above it does not
+    # an update below half the gap rounds back to the weight; one above it does not -- and below 1.0 the gap is half
     assert one + np.float16(2.0 ** -12) == one
     assert one + np.float16(2.0 ** -11 + 2.0 ** -13) != one
+    assert one - np.float16(2.0 ** -13) == one and one - np.float16(1.5 * 2.0 ** -12) != one
 
 
 def test_without_half_precision_frozen_weights_point_at_zero_gradients():

@@ -34,6 +34,13 @@ def test_a_rate_that_rises_over_the_first_values_is_a_warmup_and_the_small_spike
     assert d.verdict in ("healthy", "normal") and not any(m.entry.id == "WR-250" for m in d.matches)
 
 
+def test_a_decay_beside_a_warmup_the_paste_sets_is_no_proof_of_no_warmup():
+    """A warmup shorter than the logging interval is over before the first print: the rate printed then decays."""
+    short = DECAY.replace("lr_scheduler_type linear)", "lr_scheduler_type linear, warmup_steps=5, logging_steps=10)")
+    assert not any(m.entry.id == "WR-250" and "falling from there" in " ".join(m.evidence)
+                   for m in diagnosis(short).matches)
+
+
 def test_a_rate_that_falls_then_rises_is_no_proof_of_no_warmup():
     bumpy = with_rates(DECAY, [5e-5, 4.9e-5, 5e-5, 4.8e-5, 4.7e-5, 4.6e-5, 4.5e-5, 4.4e-5])
     assert diagnosis(bumpy).verdict in ("healthy", "normal")

@@ -22,7 +22,7 @@ from .logscan.dialects import loss_unit
 from .logscan.positions import epoch_number, step_number
 from .plural import counted
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
-from .wording import ADAPTIVE, NEVER_RECOVERED, WARMUP_SET, no_warmup_said, said_unnegated, sentences_only, told
+from .wording import ADAPTIVE, WARMUP_SET, never_recovered_said, no_warmup_said, said_unnegated, sentences_only
 
 # A pasted loop that clips the gradients after the optimizer's step (backward(), step(), then clip_grad_norm_ with no
 # backward() between) never clips an update: the step used the gradients unclipped, and the next zero_grad() clears
@@ -603,13 +603,13 @@ def _signature(ev: Evidence) -> Signature:
         # (came only partly back down, still STAYED times its lowest or more, beside words that it never came back:
         # the reporter saw the rest of the run, which the paste leaves out -- a jump it did not recover from)
         if not back and not stayed and ev.low and last >= STAYED * ev.low \
-                and (never := NEVER_RECOVERED.search(told(ev.prose))):
+                and (never := never_recovered_said(ev.prose)):
             jump = _jump_to_peak(ev)
             out = sig("climbed-and-stayed", [
                 f"the loss was at its lowest, {fmt(ev.low)}, at {ev.where(ev.low_at)}, then "
                 + (jump or f"climbed to {fmt(ev.high)}, ")
                 + f"and came down only to {fmt(last)} ({at(ev.count - 1)}), {last / ev.low:.3g}x its lowest, and the "
-                f"report says it \"{never.group(0)}\": a jump the run did not recover from"])
+                f"report says it \"{never}\": a jump the run did not recover from"])
             out.jumped = bool(jump)
             return out
         # (back near its lowest, it recovered; back only within RECOVERED of it, the numbers say how far: a loss that
@@ -1178,8 +1178,12 @@ def _rate_flat_from_start(ev: Evidence) -> str:
         return ""
     if len(set(rates)) == 1:
         return f" in a run whose log prints the same learning rate, {rates[0]:g}, from its first step (no warmup)"
+    # (a decay from the first value printed is no warmup only where the paste sets none: one shorter than the logging
+    # interval, `warmup_steps=50` beside `logging_steps=100`, is over before the first print)
+    if WARMUP_SET.search(ev.prose):
+        return ""
     return (f" in a run whose log prints the learning rate at its highest, {rates[0]:g}, at its first value and "
-            f"falling from there ({rates[-1]:g} by its {len(rates)}th value): no warmup")
+            f"falling from there ({rates[-1]:g} after {len(rates)} values): no warmup")
 
 
 def _within(values: list[float], tolerance: float) -> bool:

@@ -58,7 +58,7 @@ SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one
               "flushed", "scale-collapse",
               "full-precision", "masked-inf", "log-unguarded", "exp-unshifted", "sqrt-at-zero", "same-batch",
               "first-layers", "feature-scales", "nll-of-probabilities", "clip-unengaged",
-              "adaptive-rate-high", "std-unguarded", "one-output", "weights-frozen", "rounded-away")
+              "adaptive-rate-high", "std-unguarded", "one-output", "weights-frozen", "rounded-away", "start-high", "accuracy-rose-said")
 SPECIFIC = ("curve", "messages", "start", "negative", "zero-gradient", "accuracy-rose", "sigmoid-zero", "rate-rose",
             "softmax-floor")
 # ... of which these are shared by every entry of the curve's shape: past the first three, they list no one
@@ -831,7 +831,11 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     # (and an enormous start, which no normal behaviour makes: a high start that falls has fallen out of it)
     specific = (d.signature.name in TRACES and not faint) or declared or impossible or floored \
         or bool(d.signature.enormous_start)
-    if d.normal and not failure_shown and not specific and not _says_more_than(d.normal, d.evidence.prose) \
+    # (nor normal where the words give what no normal run does -- the untrained model's loss far above a uniform guess,
+    # an accuracy that climbs on a loss that barely moves -- though words alone name no entry with confidence)
+    unlike_normal = any(m.parts.get(k, 0) > 0 for m in d.matches for k in ("start-high", "accuracy-rose-said"))
+    if d.normal and not failure_shown and not specific and not unlike_normal \
+            and not _says_more_than(d.normal, d.evidence.prose) \
             and not _stopped_learning(d):
         d.verdict, d.ask = "normal", d.normal[0].decide
         # (a check of the loss values that the log already gave, SHAPE_MIN or more of them, is the one just made)

@@ -3,11 +3,12 @@ change from one epoch to the next.
 
 Both are said in plain words far more often than they are printed ("it gives the same probability for every
 customer", "I diffed the weights and they are bit-identical"), and both narrow the suspects. A network whose hidden
-units are all dead (WR-140), or all alike from a constant start (WR-110), passes nothing of its input on: its output is
+units are all dead (WR-140), or whose weights all start at zero (WR-110), passes nothing of its input on: its output is
 one constant, the one that scores best over the data (the base rate of a classifier, the targets' mean of a
-regression). Weights that come out bit-identical after many updates got no update at all: a gradient of exactly 0
-(the same dead or symmetric units), or, in half precision, updates rounded away (WR-040: an update below half the
-spacing between float16 values at the weight changes nothing).
+regression). (Units that start alike but not at zero stay alike: the network still responds to its input, as if it
+had one unit.) Weights that come out bit-identical after many updates got no update at all: a gradient of exactly 0
+(dead units, a zero start), or, in float16 weights, updates rounded away (WR-040: an update below half the gap to the
+next float16 value in its direction changes nothing).
 """
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ _INPUTS = (r"(?!(?:epochs?|steps?|iterations?|iters?|batch(?:es)?|runs?|seeds?|c
            r"channels?)\b)[a-z][\w-]*")
 _OUTPUTS = (r"(?:probabilit(?:y|ies)|predictions?|outputs?|class(?:es)?|labels?|answers?|reconstructions?|results?|"
             r"scores?|logits?|forecasts?|masks?|embeddings?)")
+# (a subject that is the model's output: not "the labels are 0 for every background pixel")
+_OUTPUT_SUBJECT = r"(?:probabilit(?:y|ies)|predictions?|outputs?|reconstructions?|logits?|forecasts?)"
 _EVERY = r"(?:every|each|all|any)(?: single| one)?(?: (?:of )?(?:the|my|our))?"
 # The words that the model gives one output for every input (told: not a question's). Not a column that holds one value
 # for every row (a constant feature says "the same value for every row", which names no output): an output noun, or a
@@ -31,7 +34,7 @@ ONE_OUTPUT = re.compile(
     r"\bsame " + _OUTPUTS + r" (?:for|on|to|across) " + _EVERY + r" " + _INPUTS + r"\b"
     # "the output is 0.2649 for every single row", "predicts 0.5 for all inputs"
     # (a value said of the model's output or its call: not "df.isna().sum() is 0 for every column")
-    r"|(?:\b(?:gives?|outputs?|returns?|predicts?)|(?:\b" + _OUTPUTS + r"|\b(?:\w+\.){0,3}(?:model|predict|forward|net)\w*\([^()\n]{0,30}\)\)?)\s+(?:is|are|was|were))"
+    r"|(?:\b(?:gives?|outputs?|returns?|predicts?)|(?:\b" + _OUTPUT_SUBJECT + r"|\b(?:\w+\.){0,3}(?:model|predict|forward|net)\w*\([^()\n]{0,30}\)\)?)\s+(?:is|are|was|were))"
     r"\s+(?:exactly\s+|always\s+)?[-+]?\d*\.?\d+(?:e-?\d+)?\s+(?:for|on) "
     + _EVERY + r" " + _INPUTS + r"\b"
     # "every reconstruction is identical", "all predictions are exactly the same"
@@ -40,27 +43,48 @@ ONE_OUTPUT = re.compile(
     # "it predicts the same class for everything", "always outputs one class"
     # (or "model.predict gives practically the same value for every flow": a value the model gives)
     r"|\b(?:predicts?|predicting|outputs?|outputting|returns?|(?:predict\w*\(?\)?|model|network|net)\s+gives)\s+"
-    r"(?:only\s+|always\s+|practically\s+|basically\s+|almost\s+|essentially\s+|nearly\s+)?(?:the same|one|a single)\s+"
-    r"(?:class|value|label|number|digit|word|token|probability|score)\b(?: (?:for|on) (?:every|each|all|any)\w*\b)?", re.I)
-# A denial or a contrast just before ("it does not predict the same class for every input", "unlike before, ...")
-_DENIED_BEFORE = re.compile(r"\b(?:not|n't|never|no longer|instead of|rather than|unlike)\b[^.;\n]{0,25}$", re.I)
+    # ("the same class", or one class for everything: not "returns one value for each sample", one class per pixel)
+    r"(?:only\s+|always\s+|practically\s+|basically\s+|almost\s+|essentially\s+|nearly\s+)?(?:the same\s+"
+    r"(?:class|value|label|number|digit|word|token|probability|score)\b(?: (?:for|on) (?:every|each|all|any)\w*\b)?|"
+    r"(?:one|a single)\s+(?:class|value|label|number|digit|word|token|probability|score)\s+(?:for|on|to)\s+(?:every|all|"
+    r"any)\w*\b|(?:one|a single)\s+(?:class|value|label)\s+(?:whatever|regardless)\b)", re.I)
+# A denial, a contrast, a wish, a guess or a baseline just before ("it doesn't predict the same class for every input",
+# "a dead network would return the same value", "I want it to give the same output", "my dummy baseline predicts 0.3")
+_DENIED_BEFORE = re.compile(r"(?:\b(?:not|never|no longer|instead of|rather than|unlike|would|should|could|want\w*|"
+                            r"wish|hope|if|thought|think|suspect\w*|expect\w*|supposed|baseline|dummy)\b|n't\b)"
+                            r"[^.;\n]{0,40}$", re.I)
 
 # The words that the weights did not change: "they are bit-identical", "the weights are unchanged after 100 epochs",
 # "the parameters never change". Not an equality the reporter set up ("the weights are the same on both GPUs", DDP's
 # sync; "I load the same weights"): identical or unchanged, or not changing, said of the weights.
+# (the model's weights: not class weights, loss weights, weight decay; not weights frozen on purpose, loaded from a
+# checkpoint or compared across runs -- said beside a stretch of training, "between epoch 50 and 150", "after 100 steps")
+_NOT_MODEL_WEIGHTS = r"(?<!class )(?<!loss )(?<!sample )(?<!initial )(?<!pretrained )(?<!frozen )"
 WEIGHTS_FROZEN = re.compile(
-    r"\b(?:weights?|params?|parameters?|kernels?)\b[^.;\n?]{0,60}?\b(?:are|is|were|was|stay(?:s|ed)?|remain(?:s|ed)?|"
+    r"\b" + _NOT_MODEL_WEIGHTS + r"(?:weights?|params?|parameters?|kernels?)\b(?! decay)[^.;\n?]{0,60}?\b(?:are|is|were|was|stay(?:s|ed)?|remain(?:s|ed)?|"
     r"come out|look)\s+(?:all\s+|still\s+|completely\s+|literally\s+)*(?:bit[- ]?(?:for[- ]bit[- ]?)?identical|"
     r"identical|unchanged|exactly the same)\b"
-    r"|\b(?:weights?|params?|parameters?|kernels?)\s+(?:do not|don't|never|did not|didn't|does not|doesn't|are not|"
-    r"aren't|stopped|stop)\s+(?:even\s+)?(?:chang\w*|mov(?:e|ing)|updat\w*|get(?:ting)? updated)\b", re.I)
+    r"|\b" + _NOT_MODEL_WEIGHTS + r"(?:weights?|params?|parameters?|kernels?)\s+(?:do not|don't|never|did not|didn't|does not|doesn't|are not|"
+    r"aren't|stopped|stop)\s+(?:even\s+)?(?:chang\w*|mov(?:e|ing)|updat\w*|get(?:ting)? updated)\b"
+    r"(?!\s+(?:much|a lot|significantly|anymore much))", re.I)
+# ... said of a stretch of training, and not of a freezing on purpose or of a comparison across runs or with a file
+TRAINING_SPAN = re.compile(r"(?i)\b(?:epochs?|steps?|iterations?|iters?|updates?|batches)\b|\bafter (?:training|\d)")
+ON_PURPOSE = re.compile(r"(?i)\bfr[oe]z\w*|requires_grad\s*=\s*false|as intended|by design|what i want|"
+                        r"\bloaded\b|\bloading\b|\bboth runs\b|\bacross runs\b|\bseed\b|\bbackbone\b")
+
+
+# Weights held in float16 themselves: `.half()`, `np.float16` arrays, a model moved to float16, or said so -- not
+# autocast, AMP or a GradScaler, which compute in float16 and keep the weights and their updates in float32
+WEIGHTS_HALF = re.compile(r"(?i)\.half\(\)|\bnp\.float16\b|\bnumpy\.float16\b|\.to\(\s*(?:torch\.)?(?:float16|half)\s*\)|"
+                          r"\bdtype\s*=\s*(?:torch\.|np\.|jnp\.)?float16\b|\bweights\b[^.\n]{0,60}\b(?:as|in)\s+"
+                          r"(?:np\.)?(?:float16|fp16|half(?:[- ]precision)?)\b|\bonly half-precision\b")
 
 
 def _first_told(pattern: re.Pattern, prose: str) -> str:
     """The first match of the pattern in what the text tells (not asks), not denied just before it; or ""."""
     text = told(prose)
     for m in pattern.finditer(text):
-        if not _DENIED_BEFORE.search(text, max(0, m.start() - 30), m.start()):
+        if not _DENIED_BEFORE.search(text, max(0, m.start() - 40), m.start()):
             return " ".join(m.group(0).split())
     return ""
 
@@ -71,5 +95,15 @@ def one_output_said(prose: str) -> str:
 
 
 def weights_frozen_said(prose: str) -> str:
-    """The words that say the weights do not change, as written (lowercased); or ""."""
-    return _first_told(WEIGHTS_FROZEN, prose)
+    """The words that say the weights do not change over a stretch of training, as written (lowercased); or "". Not
+    in a sentence that freezes them on purpose, loads them, or compares runs."""
+    text = told(prose)
+    for m in WEIGHTS_FROZEN.finditer(text):
+        start = max(text.rfind(".", 0, m.start()), text.rfind("\n", 0, m.start())) + 1
+        end = min((i for i in (text.find(".", m.end()), text.find("\n", m.end())) if i >= 0), default=len(text))
+        sentence = text[start:end]
+        if _DENIED_BEFORE.search(text, max(0, m.start() - 40), m.start()) or ON_PURPOSE.search(sentence) \
+                or not TRAINING_SPAN.search(sentence):
+            continue
+        return " ".join(m.group(0).split())
+    return ""

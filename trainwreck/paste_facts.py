@@ -247,7 +247,9 @@ FORGOT_INPUTS, FORGOT_TARGETS = {"forgot", "normalise", "input"}, {"forgot", "no
 _SCALED = (r"(?:standardi[sz]ed|normali[sz]ed|rescaled|scaled|z-?scored|divided|"
            # (the present tense says what the pipeline does: "I standardise the columns myself")
            # (not a negated one, which UNSCALED_SAID quotes whole: "did not normalize the targets")
-           r"(?<!to )(?<!should i )(?<!do i )(?<!not )(?<!n't )(?<!never )(?:standardi[sz]e|normali[sz]e)\b|"
+           # (after "I" or "we", as a statement: PRESENT_DOUBTED leaves out a question, a plan or a condition)
+           r"(?:(?<=\bi )|(?<=\bwe )|(?<=\bi also )|(?<=\bi just )|(?<=\bi always )|(?<=\bwe also )|(?<=\bwe always ))"
+           r"(?:standardi[sz]e|normali[sz]e)\b|"
            r"(?:go(?:es)?|went|gone|passed|pass(?:es)?|run|ran)\s+through\s+(?:a\s+|an\s+|the\s+|sklearn'?s?\s+)?\w*Scaler\b)")
 # (the object ends at a comma: "I standardized the inputs, targets are raw" scaled the inputs alone; and a subject
 # needs no verb before its participle, as a note writes it: "Features standardized with StandardScaler")
@@ -1293,12 +1295,28 @@ SCALED_ASIDE = re.compile(r"(?i)\b(?:features?|inputs?|columns?)\s*\((?:[^()\n]{
                           r"(?:standardi[sz]ed|normali[sz]ed|scaled|min-?max(?:ed| scaled)?)\b[^()\n]{0,60}\)")
 
 
+# A sentence that asks, plans or sets a condition: "Do we normalize the inputs?", "I will normalize them later", "if I
+# normalize the inputs the loss goes nan"
+PRESENT_DOUBTED = re.compile(r"(?i)\b(?:if|unless|will|would|should|could|later|maybe|perhaps|whether|do|does|can|"
+                             r"where|why|how)\b|'ll\b")
+
+
+def _doubted(prose: str, at: int) -> bool:
+    """Is the sentence around this place a question, or does it plan or set a condition (PRESENT_DOUBTED)?"""
+    start = max(prose.rfind(c, 0, at) for c in ".!?\n") + 1
+    ends = [i for i in (prose.find(c, at) for c in ".!?\n") if i >= 0]
+    end = min(ends, default=len(prose))
+    return prose[end:end + 1] == "?" or bool(PRESENT_DOUBTED.search(prose, start, end))
+
+
 def scaled_said(prose: str) -> dict[str, dict[str, str]]:
     """What the words say was scaled already ("scaled") and what they say was not ("unscaled"): "inputs" and
     "targets", each with the words that say it."""
     out: dict[str, dict[str, str]] = {"scaled": {}, "unscaled": {}}
     for m in SCALED.finditer(prose):
         said = " ".join(m.group(0).split())
+        if re.match(r"(?i)(?:standardi[sz]e|normali[sz]e)\b", m.group(0)) and _doubted(prose, m.start()):
+            continue
         if m.group("passive"):
             parts = {"unscaled" if m.group("neg") else "scaled": m.group("passive")}
         else:
@@ -1530,18 +1548,23 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     elif went_wrong and (zero := grads_said_zero(ev.prose)):
         out["zero-gradient"] = (f"the report says the gradients are exactly 0 (\"{' '.join(zero.group(0).split())}\"): "
                                 "no gradient reaches those weights")
+    if "accuracy-rose" not in out and (rose := accuracy_rose_said(ev.prose)):
+        out["accuracy-rose-said"] = (f"the report says the accuracy climbs while the loss barely moves (\"{rose}\"): "
+                                     "the model learns and the loss cannot show it")
+    if start_high := start_far_above_uniform(ev.prose):
+        out["start-high"] = start_high
     if went_wrong and (clean := data_said_finite(ev.prose)):
         out["data-finite"] = (f"the report says the data was checked for nan and inf and found clean (\"{clean}\"): "
                               "the first check for a broken batch, done -- though a value in the wrong units, a corrupt "
                               "label or an empty sequence is finite, and passes it")
     if went_wrong and (one := one_output_said(ev.prose)):
         out["one-output"] = (f"the report says the model gives one output for every input (\"{one}\"): a network whose "
-                             "hidden units are all dead, or all alike from a constant start, passes nothing of its "
+                             "hidden units are all dead, or whose weights all start at zero, passes nothing of its "
                              "input on, and its output is one constant, the one that scores best over the data (a "
                              "classifier's base rate, a regression's mean target)")
     if went_wrong and (frozen := weights_frozen_said(ev.prose)):
         out["weights-frozen"] = (f"the report says the weights do not change (\"{frozen}\"): they got no update at "
-                                 "all, which a gradient of exactly 0 gives (dead units, units that start alike), or a "
+                                 "all, which a gradient of exactly 0 gives (dead units, weights that start at zero), or a "
                                  "step too small for the weights' precision")
     rose = _rate_rose(ev, sig)
     if rose:
@@ -1909,6 +1932,66 @@ def _softmax_floor(ev: Evidence, accuracy: float | None) -> str:
             f"{floor:.4f} for C = {classes} classes ({why}), beside an accuracy of {fmt(shown)}"
             f"{'%' if ev.accuracy_percent else ''}: the lowest a cross-entropy can go on outputs that already went "
             f"through a softmax{at}")
+
+
+# The loss the words give for the model before any update ("at step 0, before any update, the mean BCE is about 4.7",
+# "the initial loss is 9.8"), START_HIGH times ln C or more for the classes the paste names: an untrained classifier
+# whose C logits have a spread s scores about ln C + (1 - 1/C) s^2 / 2 for s up to about 1 (a sigmoid's one logit: ln 2
+# + s^2 / 8), near ln C at a standard initialisation on inputs of unit scale; three times ln C takes logits spread
+# over several units (about 5 for a sigmoid's, where the loss grows as 0.4 s), outputs
+# confidently wrong from the start -- weights drawn too large, or inputs far from unit scale. Half a printed fact for
+# the entries whose phrases say the loss is huge before any training, or far above ln C at the start.
+START_HIGH = 3.0
+START_HIGH_WORDS = {"loss", "large"}
+_BEFORE_UPDATE = (r"(?:at (?:step|iteration|iter|epoch) 0|before (?:any|the first) (?:update|step|training|optimi[sz]er step)|"
+                  r"at initiali[sz]ation|untrained|initial(?:ly)?|(?:very )?first)")
+START_LOSS_SAID = re.compile(r"(?i)\b" + _BEFORE_UPDATE + r"\b[^.?!\n]{0,40}?\b(?:loss|bce|cross[- ]?entropy|nll)\b"
+                             r"[^.?!\n\d]{0,20}?(\d+(?:\.\d+)?)(?![\d.])|\b(?:loss|bce|cross[- ]?entropy|nll)\b[^.?!\n\d]{0,20}?"
+                             r"(\d+(?:\.\d+)?)[^.?!\n\d]{0,20}?\b" + _BEFORE_UPDATE + r"\b")
+
+
+def start_far_above_uniform(prose: str) -> str:
+    """The fact, when the words give the untrained model's loss START_HIGH times ln C or more for the classes the
+    paste names; or ""."""
+    named = classes_named(prose)
+    if named is None:
+        return ""
+    classes, how = named
+    if classes < 2:
+        return ""
+    uniform = math.log(classes)
+    for m in itertools.islice(START_LOSS_SAID.finditer(told(prose)), 5):
+        value = float(m.group(1) or m.group(2))
+        if value >= START_HIGH * uniform:
+            return (f"the report gives the loss before any update as {m.group(1) or m.group(2)} (\"{' '.join(m.group(0).split())}"
+                    f"\"), {value / uniform:.2g} times ln {classes} = {uniform:.4g}, a uniform guess over the {classes} "
+                    f"classes ({how}): an untrained "
+                    "classifier starts near ln C when its weights are at a standard scale and its inputs at unit "
+                    "scale; this far above it, its outputs are confidently wrong from the start -- weights drawn too "
+                    "large, or inputs far from unit scale")
+    return ""
+
+
+# An accuracy said to climb beside a loss said to barely move ("validation accuracy climbs normally to 71% ... the
+# training loss ... hardly changes", "accuracy goes up but the loss barely goes down"): the model learns and the loss
+# cannot show it -- half a printed fact for the entries whose phrases say so (a softmax's probabilities handed to a
+# loss that applies its own: WR-130), as the printed accuracy's rise is a whole one
+ACCURACY_CLIMBS_SAID = re.compile(r"(?i)\bacc(?:uracy)?\b(?:[^.;\n?]|\.\d){0,40}?\b(?:climbs?|climbing|goes up|went up|going up|"
+                                  r"improves?|improving|improved|rises?|rising|rose|increases?|increasing|increased|"
+                                  r"reaches|reached|gets? to|got to)\b")
+LOSS_BARELY_SAID = re.compile(r"(?i)\bloss\b(?:[^.;\n?]|\.\d){0,80}?\b(?:barely|hardly|only slightly|almost not|not really)\s+"
+                              r"(?:moves?|moving|changes?|changing|goes down|going down|decreases?|decreasing|falls?|drops?)\b|"
+                              r"\bloss\b(?:[^.;\n?]|\.\d){0,60}?\bonly (?:at|down to) \d+(?:\.\d+)?\b")
+
+
+def accuracy_rose_said(prose: str) -> str:
+    """The words that say the accuracy climbs while the loss barely moves, quoted; or "" (not in a question, and not
+    denied: "the accuracy does not improve")."""
+    text = told(prose)
+    rose, barely = ACCURACY_CLIMBS_SAID.search(text), LOSS_BARELY_SAID.search(text)
+    if not (rose and barely) or re.search(r"\b(?:not|n't|never)\b", rose.group(0)):
+        return ""
+    return f"{' '.join(rose.group(0).split())} ... {' '.join(barely.group(0).split())}"
 
 
 VOCABULARY_MIN = 1000          # a vocabulary, not a class count

@@ -15,7 +15,7 @@ from .entry import TRACES, Entry, template_pattern
 from .logscan import Evidence, MessageFinder, dialects
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY
 from .logscan.stops import names_no_cause
-from .paste_facts import (INPUT_NAN_WORDS, ONE_OUTPUT_WORDS, KERAS_NAMED, KERAS_PAIRING_SAID, PAIRWISE, RATE_CLIMBS, scale_recovered, LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, ONE_BATCH_WORDS, FIRST_LAYERS_WORDS, SCALES_WORDS,
+from .paste_facts import (INPUT_NAN_WORDS, ONE_OUTPUT_WORDS, START_HIGH_WORDS, accuracy_rose_said, start_far_above_uniform, KERAS_NAMED, KERAS_PAIRING_SAID, PAIRWISE, RATE_CLIMBS, scale_recovered, LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, ONE_BATCH_WORDS, FIRST_LAYERS_WORDS, SCALES_WORDS,
                           CLIP_UNENGAGED_WORDS, HIGH_ADAPTIVE_WORDS,
                           SINGULAR_SLOPE_WORDS, ACCURACY_WORDS,
                           CLEARED_EACH_STEP, CONSTANT_FEATURE_WORDS, DENSE, EXP_OVERFLOW_WORDS, FLOOR_WORDS,
@@ -25,7 +25,7 @@ from .paste_facts import (INPUT_NAN_WORDS, ONE_OUTPUT_WORDS, KERAS_NAMED, KERAS_
                           ZERO_GRADIENT_WORDS, ZERO_INIT_WORDS, classifier_shown, grads_said_zero,
                           impossible_negative, model_output, negative_shown, printed_facts, regressor_shown,
                           scaled_said, shown_frameworks, trainer_clears)
-from .frozen_said import one_output_said, weights_frozen_said
+from .frozen_said import WEIGHTS_HALF, one_output_said, weights_frozen_said
 from .safe_text import shown
 from .wording import (BEFORE_TRAINING_NONFINITE, EARLY_STEPS, FIELDS, Library, bf16_only, fell_then_broke, half_precision_denied, half_precision_shown, loss_kind, lr_tried,
                       lr_tried_same_place, lr_tried_unmoved, said_unnegated,
@@ -217,6 +217,7 @@ class Weigher:
         self.probabilities = self._saying(PROBABILITY_LOSS_WORDS)
         self.enormous_first = self._saying(ENORMOUS_FIRST_WORDS)
         self.one_batch = self._saying(ONE_BATCH_WORDS)
+        self.start_high = self._saying(START_HIGH_WORDS) | self.enormous_first
         self.first_layers = self._saying(FIRST_LAYERS_WORDS)
         self.feature_scales = self._saying(SCALES_WORDS)
         self.clip_unengaged = self._saying(CLIP_UNENGAGED_WORDS)
@@ -440,7 +441,8 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
     said_failure = (said_nonfinite or sig.name in TRACES or sig.name in UNFINISHED or bool(ev.messages)
                     or says_failure(ev.prose) or bool(impossible) or normal_ruled_out(ev.prose)
                     # (or the network said to no longer respond: one output for every input, weights that never change)
-                    or bool(one_output_said(ev.prose) or weights_frozen_said(ev.prose)))
+                    or bool(one_output_said(ev.prose) or weights_frozen_said(ev.prose))
+                    or bool(start_far_above_uniform(ev.prose)) or bool(accuracy_rose_said(ev.prose)))
     said_when = timing_of(words) if words_count else set()
     # (words of a start, "it turns nan somewhere in epoch 0", beside a log whose loss was still finite at a step it
     # numbers past the first updates, `1187/2890`, name the epoch, not the first steps: the log says when)
@@ -725,6 +727,8 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     for fact, declarers, weight in (("zero-gradient", w.zero_gradient, W_PRINTED),
                                     ("one-output", w.one_output, W_SAID_HALF),
                                     ("weights-frozen", w.zero_gradient, W_SAID_HALF),
+                                    ("start-high", w.start_high, W_SAID_HALF),
+                                    ("accuracy-rose-said", w.accuracy_rises, W_SAID_HALF),
                                     ("accuracy-rose", w.accuracy_rises, W_PRINTED),
                                     ("sigmoid-zero", w.sigmoid_zero, W_SAID_HALF),
                                     ("untrained-output", w.untrained_output, W_SAID_HALF),
@@ -839,13 +843,16 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                         "gradients under about 3e-08 round to 0")
     # ... or weights said not to change at all there: a float16 weight takes no update smaller than half the spacing
     # between float16 values at it (2**-11 at 1.0, about 0.0005), which rounds back to the weight (WR-040's Why)
-    # (the entry's own phrase, "weights stop changing when training in half precision", said of a run that shows it:
-    # a whole printed fact, where the same words count half for the entries of gradients that are exactly 0)
-    elif c.half_shown and entry.id in w.precision and (frozen := weights_frozen_said(ev.prose)):
+    # (the entry's own phrase, "weights stop changing when training in half precision", said of a run whose weights
+    # themselves are float16 -- not autocast or AMP's, which keep them in float32: a whole printed fact, where the same
+    # words count half for the entries of gradients that are exactly 0)
+    elif (held := WEIGHTS_HALF.search(ev.prose)) and entry.id in w.precision \
+            and (frozen := weights_frozen_said(ev.prose)):
         parts["rounded-away"] = W_PRINTED
-        evidence.append(f"the report shows half precision switched on (`{c.half_shown}`) and says the weights do not "
-                        f"change (\"{frozen}\"): a float16 weight takes no update smaller than half the spacing between "
-                        "float16 values at it (2**-11 at 1.0, about 0.0005): the sum rounds back to the weight")
+        evidence.append(f"the report keeps the weights themselves in float16 (`{' '.join(held.group(0).split())}`) and "
+                        f"says they do not change (\"{frozen}\"): a float16 weight takes no update smaller than half the "
+                        "gap to the next float16 value in its direction (at 1.0, 2**-11 for a step up, 2**-12 for a step "
+                        "down: about 0.0005 and 0.00024): the sum rounds back to the weight")
     dense = DENSE.findall(ev.prose) if entry.id in w.probabilities else []
     output = KERAS_OUTPUT.search(dense[-1]) if dense else None
     # (a softmax with a categorical cross-entropy, a sigmoid with a binary one: the pairings Keras expects)

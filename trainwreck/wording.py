@@ -502,6 +502,26 @@ NEVER_RECOVERED = re.compile(
     r"(?<!\bi )(?<!\bwe )\b(?:won'?t|doesn'?t|does not|didn'?t|did not|never|not) (?:go(?:es)?|went|come|comes|"
     r"came|gets?|got) back\b(?!\s+(?:up|to (?:the )?(?:initial|start\w*|beginning|old|previous version)|to this))"
     r"|\b(?:won'?t|doesn'?t|does not|didn'?t|did not|never) recover\w*")
+# ... said of this run's loss: not in a condition, a fear or a plan ("if it doesn't come back I'll lower the lr", "I'm
+# worried it won't recover"), not of a metric or another run ("the accuracy never went back below 90%", "in my second
+# run the spikes never came back"), nor of what stayed away (a spike, a nan, "back below" a bound)
+NOT_THE_LOSS_RECOVERING = re.compile(r"\b(?:if|unless|worried|afraid|fear|might|may|will|would|could|should|hope)\b|'ll\b|"
+                                     r"\b(?:acc\w*|val\w*|f1|iou|auc|bleu|reward\w*|returns?|metric\w*|score)\b|"
+                                     r"\b(?:second|other|another|next|new|previous|first) run\b|\bwith clipping\b|"
+                                     r"\b(?:spikes?|nans?|infs?|problem|issue|error)\s+(?:(?:have|has|had)\s+)?(?:never|not|"
+                                     r"didn'?t|don'?t|won'?t|doesn'?t)\b|\bback (?:below|above|under|over)\b")
+
+
+def never_recovered_said(prose: str) -> str:
+    """The words that this run's loss never came back from a jump (NEVER_RECOVERED), in a sentence that tells it of the
+    loss (NOT_THE_LOSS_RECOVERING), as written (lowercased); or ""."""
+    for sentence, end in sentences_and_ends(told(prose)):
+        m = NEVER_RECOVERED.search(sentence)
+        if m and end != "?" and not NOT_THE_LOSS_RECOVERING.search(sentence):
+            return m.group(0)
+    return ""
+
+
 STUCK = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|never|not|no longer|stop(?:s|ped)?)"
                     r" (?:go(?:ing)? down|decreas\w*|improv\w*|learn\w*|converg\w*|drop\w*)"
                     r"|(?:all|always|stays?|stayed|remains?|remained|stuck at) (?:the )?(?:same|constant)"
@@ -715,8 +735,8 @@ BOUNDED_LOSS = re.compile(r"\b(?:b?ce(?:loss\w*)?|bce_?with_?logits\w*|binary[ _
                           r"cross[ _-]?entropy\w*|crossentropy\w*|dice\w*|iou\w*|jaccard\w*|focal\w*|mse\w*|mean[ _-]"
                           r"squared|l1[ _-]?loss|smooth[ _-]?l1\w*|huber\w*|hinge\w*|softmax\w*)\b", re.I)
 LIKELIHOOD = re.compile(r"likelihood|log[ _-]?prob|\blog[ _-]?p\b|densit(?:y|ies)|\bflows?\b|\belbo\b|gaussian|mixture"
-                        # (and a Wasserstein critic's: a difference of its mean scores, with no floor)
-                        r"|variational|\bkl\b|\bwgan\w*|wasserstein|\bcritic\b", re.I)
+                        # (and a Wasserstein critic's, negative by construction; not a WGAN switched away from)
+                        r"|variational|\bkl\b|(?<!from )(?<!instead of )(?<!not a )\bwgan\w*|(?<!from )wasserstein", re.I)
 # An overlap score is in [0, 1] whatever the model predicts, as long as the targets are: a Dice or
 # IoU printed outside that range means the targets are not (a 0/255 mask gives a Dice above 1).
 # (not a loss named for the score, `iou_loss = 1.2398`, `dice_coef_loss: 1.07`, "dice coefficient loss": a GIoU loss
@@ -826,7 +846,8 @@ _SAME_AT = (r"\b(?:with|at|using)\s+(?:an?\s+|the\s+same\s+(?:seed|data|batch\s+
 # ... or the sameness said first: "same with lr 1e-7", "the same thing at lr=1e-5" (not "the same lr", a rate kept)
 _SAME_FIRST = (r"\bsame\s+(?:thing\s+|story\s+|result\s+|behaviou?r\s+|again\s+)?(?:with|at|using|for)\s+(?:an?\s+)?"
                r"lr\b\s*(?:(?:=|:|of)\s*)?\.?\d")
-TRIED_LR = re.compile(_STILL_BROKE + r"|" + _SAME_AT + r"|" + _SAME_FIRST + r"|" + _TRIED + r"(?:" + _NO_EFFECT + r")|"
+SAME_FIRST = re.compile(_SAME_FIRST)
+TRIED_LR = re.compile(_STILL_BROKE + r"|" + _SAME_AT + r"|" + _TRIED + r"(?:" + _NO_EFFECT + r")|"
                       r"\blr\b[^.;\n]{0,15}?(?<!should)(?<!would)(?<!could)(?<!must)"
                       r"(?<!might)(?:no matter|(?:n'?t|not|never) (?:help|matter))|"
                       # (the rate said not to matter before it is named: "nan at the same batch every run, no matter
@@ -972,26 +993,48 @@ def _later_instead(raw: str, start: int, places: _Places) -> bool:
 
 
 # A place a sentence names for its failure, beside "the same" it says of a rate it tried: "with lr 0.0005 the same thing
-# happens, just around iteration 3000"
-PLACE_OF_SAME = re.compile(r"\b(?:at|around|near|by|after|about)\s+(?:the\s+)?(?:~\s?)?(step|epoch|iteration|iter|batch)\s+"
-                           r"~?(\d[\d,]{0,12})\b", re.I)
+# happens, just around iteration 3000" (not "still nan after step 2000": where it stayed, not where it broke)
+PLACE_OF_SAME = re.compile(r"(?<!still )(?<!still nan )\b(?:at|around|near|by|about)\s+(?:the\s+)?(?:~\s?)?"
+                           r"(step|epoch|iteration|iter|batch)\s+~?(\d[\d,]{0,12})\b", re.I)
 
 
 def _same_later(text: str) -> bool:
-    """Does a sentence that names a rate and says the same happened at it name, for that, a place later than every
-    place of that unit the rest of the text names? ("nan by iteration ~400 ... With lr 0.0005 the same thing happens,
-    just around iteration 3000": put off.) Not a question or a plan."""
+    """Does a told sentence that names a rate lower than another one the text names, and says the same happened at
+    it, name for that a place later than every place of that unit the rest of the text names? ("nan by iteration ~400
+    at lr 0.005 ... With lr 0.0005 the same thing happens, just around iteration 3000": put off.) Not a question, a
+    plan, or "not the same"."""
+    folded_text = _folded(text)
+    rates = [float(r.group(1)) for r in itertools.islice(RATE_NAMED.finditer(folded_text), 20)]
     places = None
     for raw, end, start, _stop in _sentence_spans(text):
         folded = _folded(raw)
-        if end == "?" or PLANNED.search(raw) or not (re.search(r"\blr\b", folded) and re.search(r"\bsame\b", raw, re.I)):
+        named = RATE_NAMED.search(folded)
+        if end == "?" or PLANNED.search(raw) or not named or not re.search(r"(?<!not )(?<!not the )\bsame\b", raw, re.I):
+            continue
+        if not any(float(named.group(1)) < other for other in rates):
             continue
         places = _places(text) if places is None else places
-        for m in PLACE_OF_SAME.finditer(raw):
+        for m in itertools.islice(PLACE_OF_SAME.finditer(raw), 5):
             unit, n = m.group(1).lower(), int(m.group(2).replace(",", ""))
             other = places.largest_outside(unit, start, start + len(raw))
             if other is not None and n > other:
                 return True
+    return False
+
+
+# (a run the reporter means to make: "I'll try the same with lr 1e-5 tomorrow", "going to try")
+REPORTERS_PLAN = re.compile(r"(?i)\b(?:i'll|i will|we'll|we will|going to|plan to|want to|tomorrow|next)\b")
+
+
+def _same_first(text: str) -> bool:
+    """Does a told sentence say the same happened at a rate it names, sameness first ("same with lr 1e-7")? Not a
+    question, a plan, or "not the same"."""
+    for raw, end in sentences_and_ends(text):
+        folded = _folded(raw)
+        m = SAME_FIRST.search(folded)
+        if m and end != "?" and not PLANNED.search(raw) and not REPORTERS_PLAN.search(raw) \
+                and not re.search(r"\bnot\s+(?:the\s+)?$", folded[:m.start()]):
+            return True
     return False
 
 
@@ -1136,12 +1179,15 @@ def lr_tried(text: str) -> str:
         # (a lower rate still that cured it says more: "3e-3 only puts the nan off, 3e-4 trains fine" is a rate too
         # high, which a low enough rate cures; gradients that pile up break at every rate)
         return "helped" if LOWER_LR_HELPS.search(folded) or _rates_compared(folded) == "helped" else "delayed"
-    if tried := TRIED_LR.search(folded):
+    tried = TRIED_LR.search(folded) or (SAME_FIRST.search(folded) if _same_first(text) else None)
+    if tried:
         # (unless the same sentences say it broke later instead: "with lr=0.001 it's the same pattern, it just
         # starts going crazy around step 600 instead of 80" puts it off; or that it only took longer: "same with lr
         # 1e-4, it just takes longer")
         rest = re.split(r"\.(?!\d)|[;\n]", folded[tried.end():], maxsplit=1)[0]
-        return "delayed" if _instead_said(text, folded) or PUT_OFF.search(rest) or _same_later(text) else "failed"
+        # (not "each epoch just takes longer": a time per epoch, not the failure put off)
+        put_off = PUT_OFF.search(rest) and not re.search(r"\b(?:each|every|per)\s+(?:epoch|step|batch|iteration)\b", rest)
+        return "delayed" if _instead_said(text, folded) or put_off or _same_later(text) else "failed"
     if LOWER_LR_HELPS.search(folded) or _default_rate_worked(folded):
         return "helped"
     compared = _rates_compared(folded)
@@ -1531,24 +1577,62 @@ _SAME_SUBJECT = r"(?:(?!\b(?:while|whereas|but|although|though|loss|acc\w*)\b).)
 
 # Objectives that a healthy run does not drive down to a floor, asked about as if they were losses that should fall:
 # a GAN's two losses, a reinforcement-learning loss, a VAE's total under a KL weight that rises. First among the normal
-# behaviours: they name the kind of model, and explain more than a generic one (a policy loss is negative too)
+# behaviours: they name the kind of model, and explain more than a generic one (a policy loss is negative too). Each
+# with the failure its own explanation names as an exception (unless): a discriminator that won, a return that fell.
+# a GAN's failure said: samples of noise or all alike, mode collapse, or a loss grown past any bound (1e6 and more)
+GAN_BROKEN = re.compile(r"(?i)\b(?:samples?|images?|outputs?|generations?)\b[^.\n]{0,40}\b(?:pure noise|noise|black|blank|"
+                        r"all (?:the )?same|identical|garbage|grey|gray)\b|\bmode collapse\b|\bcollaps\w*|"
+                        r"(?<![\w.])-?\d+(?:\.\d+)?e\+?0*(?:[6-9]|[1-9]\d+)\b")
+RETURN_FELL = re.compile(r"(?i)\b(?:returns?|rewards?|scores?)\b[^.\n]{0,40}\b(?:collaps\w*|drops?|dropped|dropping|falls?|"
+                         r"fell|falling|decreas\w*|goes down|went down|stuck|never improv\w*)\b|"
+                         r"(?<![\w.])-?\d+(?:\.\d+)?e\+?0*(?:[6-9]|[1-9]\d+)\b")
+# a KL weight said not to move ("a fixed beta of 4", "no annealing")
+BETA_FIXED = re.compile(r"(?i)\b(?:fixed|constant)\s+(?:beta|β|kl[ _-]?weight)\b|\bno (?:kl )?anneal\w*|"
+                        r"\b(?:beta|β)\b[^.\n]{0,20}\b(?:fixed|constant)\b")
+
+
+def _gan_unless(text: str) -> str:
+    """Not a GAN's game where the words say its samples broke, or give a loss grown past any bound."""
+    broken = GAN_BROKEN.search(text)
+    return broken.group(0) if broken else ""
+
+
+def _rl_unless(text: str) -> str:
+    """Not where the words say the return fell, or give a loss grown past any bound."""
+    fell = RETURN_FELL.search(text)
+    return fell.group(0) if fell else ""
+
+
+def _vae_unless(text: str) -> str:
+    fixed = BETA_FIXED.search(text)
+    return fixed.group(0) if fixed else ""
+
+
 OBJECTIVES = (
     Normal("a GAN's losses, which do not fall",
-           re.compile(r"\b(?:loss_?[dg]|[dg]_loss|errd\w*|errg\w*|(?:discriminator|generator|critic)(?:'s)? loss(?:es)?|"
-                      r"(?:gan|dcgan|wgan\w*|adversarial) loss(?:es)?|loss(?:es)? of (?:the )?(?:discriminator|generator))\b"),
+           # (a critic's loss only beside a GAN named: an actor-critic has one too)
+           re.compile(r"\b(?:loss_?[dg]|[dg]_loss|errd\w*|errg\w*|(?:discriminator|generator)(?:'s)? loss(?:es)?|"
+                      r"(?:gan|dcgan|wgan\w*|adversarial) loss(?:es)?|loss(?:es)? of (?:the )?(?:discriminator|generator))\b|"
+                      r"\b(?:gan|dcgan|wgan\w*|generator)\b[\s\S]{0,2000}?\bcritic(?:'s)? loss\b|"
+                      r"\bcritic(?:'s)? loss\b[\s\S]{0,2000}?\b(?:gan|dcgan|wgan\w*|generator)\b"),
            "a GAN's two losses score a game, not a fit: each network's loss depends on the other network, which keeps "
            "improving, so neither falls to a floor -- they rise and fall around a balance for the whole run "
            "(Goodfellow, NIPS 2016 Tutorial: Generative Adversarial Networks, arXiv:1701.00160, on training as a search "
            "for an equilibrium of a game, and on non-convergence). Progress shows in the samples (or a score such as "
-           "FID), not in these losses; a failure shows as the discriminator's loss at about 0 for good while the "
-           "generator's climbs (the discriminator won), samples that all look alike (mode collapse), or nan",
+           "FID); a failure shows as the discriminator's loss at about 0 for good while the generator's climbs (the "
+           "discriminator won), samples that all look alike (mode collapse), or nan. A WGAN's critic loss is negative "
+           "by construction, and its size estimates the Wasserstein distance between the real and the generated "
+           "samples: it should shrink as they improve, and one that grows without bound means the critic's Lipschitz "
+           "constraint does not hold (Arjovsky et al., 2017, arXiv:1701.07875, §4.2)",
            "samples from one fixed noise batch over the epochs, and both losses: finite, and the discriminator's not "
            "stuck near 0",
-           # (a Wasserstein critic's loss is a difference of its mean scores: negative, with no floor)
-           frozenset({"climb", "stuck", "negative"})),
+           # (a Wasserstein critic's loss is negative by construction)
+           frozenset({"climb", "stuck", "negative"}), unless=_gan_unless),
     Normal("a reinforcement-learning loss, which says nothing of progress",
-           re.compile(r"\b(?:policy|actor|pg|surrogate|clip(?:ped)?|td|q|value|critic)[ _-]?(?:loss|objective|error)(?:es)?\b|"
-                      r"\b(?:ppo|a2c|a3c|reinforce|trpo|dqn|ddqn|sac|ddpg|td3|q-learning)\b[^.\n]{0,80}\bloss\b"),
+           # (the losses of RL by their names -- not a ValueError, a CLIP loss, "to reinforce robustness")
+           re.compile(r"\b(?:policy|actor|pg|surrogate)[ _-]?(?:loss|objective)(?:es)?\b|\b(?:value|critic|td|q)[ _-]"
+                      r"(?:function )?loss(?:es)?\b|\btd[ _-]error\b|"
+                      r"\b(?:ppo|a2c|a3c|trpo|dqn|ddqn|sac|ddpg|td3|q-learning)\b[^.\n]{0,80}\bloss\b"),
            "in policy-gradient methods (REINFORCE, A2C, PPO) the policy loss is minus a surrogate of the return, "
            "computed on data the current policy has just collected: with the advantages normalised per batch (mean 0) "
            "and the probability ratio at 1 when an update starts, PPO's clipped surrogate starts each update at about "
@@ -1557,16 +1641,19 @@ OBJECTIVES = (
            "regresses targets built from the returns, which grow as the agent improves (and, in DQN, from a target "
            "network that moves), so it may rise for the whole run. The mean episodic return is the measure",
            "the mean episodic return over training (and the entropy, the approximate KL and the clip fraction)",
-           frozenset({"negative", "climb", "diverge"})),
+           frozenset({"negative", "climb", "diverge"}), unless=_rl_unless),
     Normal("a VAE's total loss under a KL weight that rises",
-           re.compile(r"\bkl\b[^\n]{0,80}?\b(?:anneal\w*|warm-?up|beta|β)\b|\b(?:beta|β)\b[^\n]{0,80}?\bkl\b|"
-                      r"\b(?:kl|beta|β)[ _-]?(?:anneal\w*|warm-?up|schedul\w*|weight)\b"),
+           # (a VAE named, and its KL weight said to be annealed or printed beside the KL: not a distillation's KL with a
+           # learning-rate warmup, nor a diffusion model's beta schedule)
+           re.compile(r"\b(?:vae|variational auto-?encoder)\b[^\n]{0,300}?\b(?:kl[ _-]?(?:anneal\w*|warm-?up|weight)|"
+                      r"(?:beta|β)[ _-]?(?:anneal\w*|warm-?up|schedul\w*)|anneal\w*)\b|"
+                      r"\b(?:vae|variational auto-?encoder)\b[\s\S]{0,600}?\bbeta\b[^\n]{0,40}\bkl\b"),
            "with the KL term's weight raised from 0 over the first epochs (KL cost annealing, Bowman et al., 2016, "
-           "Generating Sentences from a Continuous Space, §3.1), the total is a sum whose weights change: it can rise "
+           "Generating Sentences from a Continuous Space), the total is a sum whose weights change: it can rise "
            "while both the reconstruction and the KL terms fall, and it means nothing to compare totals taken at "
            "different weights; at the full weight it falls again",
            "the reconstruction and the KL terms apart, epoch by epoch, and the KL weight beside them",
-           frozenset({"climb", "diverge"})),
+           frozenset({"climb", "diverge"}), unless=_vae_unless),
 )
 
 NORMALS = OBJECTIVES + (
