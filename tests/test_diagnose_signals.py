@@ -5439,3 +5439,56 @@ def test_the_sameness_said_first_is_read_only_where_it_is_told(text, tried):
     """(review_session46 H7) a question, "not the same", a plan, a place where the loss only stayed nan, a time per
     epoch: none is the same failure put off."""
     assert lr_tried(text) == tried
+
+
+def test_review_s46_readings_stay_where_they_belong():
+    """(review_session46 H8-H11, M1-M4) each reading, quiet on the sentence the reviewer showed it misread."""
+    from trainwreck.class_count import classes_named
+    from trainwreck.data_checked import data_said_finite
+    from trainwreck.paste_facts import _linear_model, _standardised_by_hand, breaking_construct, uniform_start
+    from trainwreck.logscan import scan as scan_bytes
+    # H8: a padding mask beside words that every sequence holds a token
+    said_full = ("nn.TransformerEncoder called with src_key_padding_mask=(ids == PAD). Every title has at least 3 real "
+                 "tokens and I prepend a [CLS] that is never masked.")
+    assert breaking_construct(said_full) == {}
+    # H9: no division by a standard deviation, a guarded one, a layer's norm, advice not taken
+    for text in ("I normalize the images manually by dividing by 255.", "I standardise the features manually as (x - mean) "
+                 "/ (std + 1e-8).", "I wrote my own LayerNorm and normalize each token myself.",
+                 "Someone suggested I should standardize the columns by hand, but I haven't yet."):
+        assert _standardised_by_hand(text) is None, text
+    # H10: a linear model that says it has no hidden layers, or names an MLP it will try
+    assert _linear_model("Plain linear regression (no hidden layers) with SGD explodes to inf.")
+    assert _linear_model("Linear regression with SGD explodes; next I want to try an MLP.")
+    # H11: checks not done, taken back, or of the run's own tensors
+    for text in ("X has no nan but y has 3 nans.", "I should check that there are no nans in the inputs.",
+                 "I assumed there are no nan in the data, but didn't check.", "I checked there is no nan in the hidden states.",
+                 "isfinite(x).all() passes for the training set but fails on the test set."):
+        assert data_said_finite(text) == "", text
+    # M1: no softmax at the output; a capitalised Sigmoid with a categorical loss is no pairing Keras expects
+    base = "A tf.keras model on 10 classes, Adam 1e-3. The loss stays at 2.30, accuracy at 0.10. "
+    assert "pairing" not in weighed_parts(base + "The output layer has no softmax (linear), and I compile with "
+                                                 "categorical_crossentropy.", "WR-130")
+    assert weighed_parts(base + "Sigmoid output layer with categorical_crossentropy.", "WR-130").get("pairing", 0) >= 0
+    # M2: a top-5 class accuracy, class-balanced batches, a class token name no class count
+    for text in ("top-5 class accuracy stays at 5%", "batches of 64 class-balanced samples", "ViT with 1 class token"):
+        assert classes_named(text) is None, text
+    # M4: fairseq's bits: log2 V is its uniform start, and ln V in bits is no such start
+    log = (ROOT / "tests" / "logs" / "fairseq" / "no_warmup_spike_in_bits.log").read_text()
+    ev = scan_bytes(io.BytesIO((log + "The initial loss is 12.963, is that normal?\n").encode()), "r")
+    assert "is log2 7992 = 12.96" in uniform_start(ev)
+    ev = scan_bytes(io.BytesIO((log + "The initial loss is 8.99, is that normal?\n").encode()), "r")
+    assert uniform_start(ev) == ""
+
+
+def test_the_temperature_exp_stays_quiet_where_the_max_is_taken_off_or_the_tau_is_another():
+    """(review_session46 M3, L3)"""
+    stable = CONTRASTIVE.replace("divided by the temperature (0.01), exp,", "divided by the temperature (0.01), minus "
+                                 "each row's max (sim - sim.max(dim=1, keepdim=True)), exp,")
+    assert weighed_parts(stable, "WR-020").get("exp-overflow") is None
+    gumbel = ("I wrote my own softmax layer: a Gumbel-softmax, exp((log p + g) / tau), with tau annealed to 0.005, and "
+              "the cosine similarity head on top. PyTorch. The loss is nan.")
+    assert weighed_parts(gumbel, "WR-020").get("exp-overflow") is None
+    # (a temperature at a sentence's end is read)
+    ended = CONTRASTIVE.replace("divided by the temperature (0.01), exp,", "divided by the temperature, then exp. "
+                                "Temperature 0.01.")
+    assert weighed_parts(ended, "WR-020").get("exp-overflow") == 1.0

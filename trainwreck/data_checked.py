@@ -8,6 +8,7 @@ batch") clears only that part, and is not read; nor is "no nan anywhere", said o
 """
 from __future__ import annotations
 
+import itertools
 import re
 
 from .wording import told
@@ -42,12 +43,23 @@ PARTIAL = re.compile(r"\b(?:a few|some|a couple|several|one|two|the first|a samp
                      re.I)
 
 
+# ... nor a check not done, planned or doubted ("I haven't checked whether...", "I should check that...", "I assumed"),
+# nor one the rest of its sentence takes back ("X has no nan but y has 3 nans", "for most columns but 12 for 'income'",
+# "passes for the training set but fails on the test set"), nor one of the run's own tensors
+NOT_DONE = re.compile(r"(?i)\b(?:should|need to|needs to|will|going to|plan\w*|want to|how (?:do|can|should) i|make sure|"
+                      r"haven'?t|have not|didn'?t|did not|not sure|assum\w*|whether|if|tomorrow)\b|'ll\b")
+TAKEN_BACK = re.compile(r"(?i)\b(?:but|except|only|apart from|other than|fails?|failed|for (?:most|some|the first|a few))\b|"
+                        r"\b[1-9]\d*\s+(?:nans?|infs?|missing)\b|\b(?:hidden states?|activations?|outputs?|logits?|"
+                        r"gradients?|weights|loss)\b")
+
+
 def data_said_finite(prose: str) -> str:
     """The words that say the data was checked for nan and inf and found clean, as written (lowercased); or ""."""
     text = told(prose)
-    for m in DATA_FINITE.finditer(text):
+    for m in itertools.islice(DATA_FINITE.finditer(text), 10):
         # (the sentence's words before it: a dot between words, `df.isna`, ends none)
         clause = re.split(r"\.(?!\w)|[;\n]", text[max(0, m.start() - 60):m.start() + 1])[-1]
-        if not PARTIAL.search(clause + " " + m.group(0)):
+        after = re.split(r"\.(?!\w)|[;\n]", text[m.end():m.end() + 120])[0]
+        if not (PARTIAL.search(clause + " " + m.group(0)) or NOT_DONE.search(clause) or TAKEN_BACK.search(after)):
             return " ".join(m.group(0).split())
     return ""

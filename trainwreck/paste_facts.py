@@ -328,7 +328,8 @@ def _absolute_loss(prose: str) -> bool:
 
 
 # A network of hidden layers said in words: "a Flax MLP 90 -> 256 -> 128 -> 1", "two hidden layers"
-LAYERED_SAID = re.compile(r"(?i)\bMLP\b|\bhidden layers?\b|\b\d+\s*(?:->|→)\s*\d+\s*(?:->|→)\s*\d+")
+LAYERED_SAID = re.compile(r"(?i)\b(?:\d+|two|three|four|five|six|seven|eight)\s+hidden layers?\b|"
+                          r"\bhidden layers? of \d+|\b\d+\s*(?:->|→)\s*\d+\s*(?:->|→)\s*\d+")
 
 
 def _linear_model(prose: str) -> bool:
@@ -356,10 +357,10 @@ KERAS_OUTPUT = re.compile(r"activation\s*=\s*['\"](?P<act>softmax|sigmoid)['\"]"
 # ... or said in words, in a report that names Keras: "softmax output, sparse_categorical_crossentropy", "a sigmoid
 # output and binary_crossentropy" -- the output's activation and Keras's cross-entropy in one sentence
 KERAS_NAMED = re.compile(r"(?i)\bkeras\b|\btf\.keras\b|\btensorflow\b|\btf \d")
-KERAS_PAIRING_SAID = re.compile(r"(?i)\b(?P<act>softmax|sigmoid)\b[^.;\n]{0,40}?\b(?:output|last layer|final layer|head|"
-                                r"activation)\b[^.\n]{0,60}?\b(?P<loss>(?:sparse_)?categorical_crossentropy|"
-                                r"binary_crossentropy)\b|\b(?:output|last layer|final layer)\b[^.;\n]{0,20}?"
-                                r"\b(?P<act2>softmax|sigmoid)\b[^.\n]{0,60}?\b(?P<loss2>(?:sparse_)?categorical_crossentropy|"
+KERAS_PAIRING_SAID = re.compile(r"(?i)(?<!no )(?<!without )(?<!removed the )(?<!remove the )\b(?P<act>softmax|sigmoid)\b"
+                                r"[^.;\n]{0,20}?\b(?:output|last layer|final layer|head)\b[^.\n]{0,60}?\b(?P<loss>(?:sparse_)?categorical_crossentropy|"
+                                r"binary_crossentropy)\b|\b(?:output|last layer|final layer)\b(?:(?!\b(?:no|without|linear)\b)"
+                                r"[^.;\n]){0,20}?\b(?P<act2>softmax|sigmoid)\b[^.\n]{0,60}?\b(?P<loss2>(?:sparse_)?categorical_crossentropy|"
                                 r"binary_crossentropy)\b")
 KERAS_CROSSENTROPY = re.compile(r"(?:sparse_)?categorical_crossentropy|(?:Sparse)?CategoricalCrossentropy|"
                                 r"binary_crossentropy|BinaryCrossentropy")
@@ -634,6 +635,14 @@ TOKENS_COUNTED = re.compile(r"(?:\(\s*[\w.]{1,40}\s*!=\s*[\w.]{1,40}\s*\)|\b(?![
 COUNTS_LIST = re.compile(r"[ \t]*(?:=|:|->)?\s{0,4}(?:tensor\(|array\()?\[(?P<values>[\d,\s]{1,4000})\]")
 
 
+# ... or says every sequence holds a token: "at least 3 real tokens", "min length 3", "no empty sequences", a [CLS] that is
+# never masked -- the check done, in words
+NONE_EMPTY_SAID = re.compile(r"(?i)\bat least (?:\d+|one|two|three) (?:real |non-?pad\w* |actual )?(?:tokens?|items?|"
+                             r"elements?|words?|steps?)\b|\bmin(?:imum)?[ _-]?(?:length|len)\s*(?:of\s*|=\s*|:\s*|is\s*)?[1-9]|"
+                             r"\bno (?:empty|zero-length) (?:sequences?|rows?|texts?|inputs?|titles?|sentences?)\b|"
+                             r"\b(?:cls|bos|\[cls\])\b[^.\n]{0,40}\bnever (?:masked|padded)\b")
+
+
 def _token_counts(prose: str) -> tuple[str, bool]:
     """The count of unpadded tokens the paste prints with a 0 among its values (TOKENS_COUNTED), or ""; and whether
     it printed such a count at all."""
@@ -661,7 +670,8 @@ def breaking_construct(prose: str) -> dict[str, str]:
                              " a row whose every position is masked is all -inf, and its softmax is exp(-inf - (-inf)) "
                              "= nan")
     elif (mask := PADDING_MASK.search(prose)) and ((empty := ALL_PADDING.search(prose))
-                                                   or (counts := _token_counts(prose))[0] or not counts[1]):
+                                                   or (counts := _token_counts(prose))[0]
+                                                   or not counts[1] and not NONE_EMPTY_SAID.search(prose)):
         # (said or printed that a sequence is all padding; or not: the mask alone is the construct, as a fill with -inf
         # is -- the row it breaks on is one the paste need not show; but not where it prints each sequence's count of
         # tokens and none is 0: the check, done)
@@ -749,11 +759,17 @@ CONSTANT_FEATURE_WORDS = {"constant", "deviation", "zero"}
 # ... or said in words: "I standardise the columns myself in numpy", "z-scored by hand", "divided by the std" (not with a
 # scaler, which guards a zero spread: scikit-learn's StandardScaler divides such a column by 1, Keras's Normalization by
 # at least 1e-7)
-STANDARDISED_BY_HAND = re.compile(r"\b(?:standardi[sz]\w*|normali[sz]\w*|z-?scor\w*)\b[^.;\n]{0,60}?\b(?:myself|by hand|"
+# (a standardisation: to zero mean and unit deviation, not a division by 255 or a layer's own normalisation)
+STANDARDISED_BY_HAND = re.compile(r"\b(?:standardi[sz]\w*|z-?scor\w*)\b[^.;\n]{0,60}?\b(?:myself|by hand|"
                                   r"manually|in (?:plain )?numpy|with numpy)\b|\b(?:myself|by hand|manually)\b[^.;\n]{0,30}?"
-                                  r"\b(?:standardi[sz]\w*|normali[sz]\w*|z-?scor\w*)\b|\bdivid\w* (?:it |them |each \w+ )?by "
+                                  r"\b(?:standardi[sz]\w*|z-?scor\w*)\b|\bdivid\w* (?:it |them |each \w+ )?by "
                                   r"(?:the |its |their |each \w+'s )?(?:std|standard deviation|sigma)\b", re.I)
 SCALER_NAMED = re.compile(r"(?i)\b\w*Scaler\b|\bNormalization\(|\bpreprocessing\.scale\b")
+# ... not where the same sentence guards the division or is about something else ("(std + 1e-8)", "/ 255", a layer
+# norm), nor a plan, advice or a denial just before it
+BY_HAND_GUARDED = re.compile(r"(?i)\+\s*(?:eps\w*|1e-\d+|0?\.0*1)\b|\b255\b|\b(?:layer|batch|group|instance|token)[ _-]?norm")
+BY_HAND_DOUBTED = re.compile(r"(?i)\b(?:should|could|would|will|suggest\w*|advi[sc]\w*|plan\w*|going to|want to|"
+                             r"haven'?t|have not|didn'?t|did not|not yet|if|maybe)\b|'ll\b")
 DIVIDES_BY_STD = re.compile(r"/\s*(?:\(\s*)?[\w.\[\]\"']{0,40}\.std\([^()\n]{0,20}\)(?!\s*\+)|/\s*(?:std|sigma|stdev|stds|sd)\b(?!\s*\+)")
 CONSTANT_FEATURE = re.compile(r"\b(?:(?:the )?same (?:value )?(?:for|in|across|on) (?:every|all|each) (?:rows?|samples?|examples?"
                               r"|records?)|constant (?:columns?|features?)|(?:columns?|features?) (?:that|which) (?:are|is) "
@@ -1672,9 +1688,8 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                 "zeros (a one-hot category absent from the split) or of small whole numbers (for a "
                                 "value such as 0.1, rounding can leave the same +-1 or +-inf in every row instead); one "
                                 "such column makes every output nan")
-    elif not divides and (by_hand := STANDARDISED_BY_HAND.search(told(ev.prose))) and not SCALER_NAMED.search(ev.prose) \
-            and not NEGATED.search(told(ev.prose)[max(0, by_hand.start() - 40):by_hand.start()]) \
-            and _broken_from_start(ev, sig, words, first_printed=True):
+    elif not divides and (by_hand := _standardised_by_hand(ev.prose)) and _broken_from_start(ev, sig, words,
+                                                                                             first_printed=True):
         out["std-unguarded"] = (f"the report says it standardises the inputs by hand (\"{' '.join(by_hand.group(0).split())}"
                                 "\"), and the loss is not finite from its first value: a column whose values are all equal "
                                 "has a standard deviation of 0, and (x - mean) / std is then 0/0, nan in every row of it "
@@ -1715,6 +1730,22 @@ def _image_tensor_unscaled(prose: str) -> str:
         if not re.search(rf"\b(?:{names})\b[^\n]{{0,60}}?(?:/=?\s*(?:255|127\.5)\b|\.div_?\(\s*255)", prose):
             return _line_from(prose, m.start())[:100]
     return ""
+
+
+def _standardised_by_hand(prose: str) -> re.Match | None:
+    """The words that say the inputs are standardised by hand (STANDARDISED_BY_HAND), in a sentence that guards no
+    division and is no plan or denial, in a paste that names no scaler; or None."""
+    if SCALER_NAMED.search(prose):
+        return None
+    text = told(prose)
+    for m in itertools.islice(STANDARDISED_BY_HAND.finditer(text), 5):
+        start = max(text.rfind(c, 0, m.start()) for c in ".;\n") + 1
+        ends = [i for i in (text.find(c, m.end()) for c in ".;\n") if i >= 0]
+        sentence = text[start:min(ends, default=len(text))]
+        if not (BY_HAND_GUARDED.search(sentence) or BY_HAND_DOUBTED.search(text, start, m.start())
+                or NEGATED.search(text[max(0, m.start() - 40):m.start()])):
+            return m
+    return None
 
 
 def _broken_from_start(ev: Evidence, sig: Signature, words: list[str], first_printed: bool = False) -> bool:
@@ -1782,8 +1813,15 @@ SAID_BOUND = re.compile(r"(?i)\b(?:at most|up to|as (?:large|high|big) as|a maxi
                         r"\s+~?(\d+(?:\.\d+)?)(?!\d|\.\d)")
 # (an exp said as a step of a hand-written loss; cosine similarities; a temperature's value)
 HAND_EXP = re.compile(r"(?i)\bexp\b|\bexponentiat\w*")
-COSINE_SAID = re.compile(r"(?i)\bcosine\b|\bl2[- ]?normali[sz]\w*|\bunit[- ]norm\w*|\bnormali[sz]ed (?:embeddings|vectors)\b")
-TEMPERATURE_SAID = re.compile(r"(?i)\b(?:temperature|tau|τ)\b[^.\n\d]{0,20}?(\d*\.\d+|\d+(?:\.\d+)?e-\d+)(?![\d.])")
+COSINE_SAID = re.compile(r"(?i)\bcosine[ _-]?similarit\w*|\bcos_sim\b|\bl2[- ]?normali[sz]\w*|\bunit[- ]norm\w*|"
+                         r"\bnormali[sz]ed (?:embeddings|vectors)\b")
+# (a softmax temperature: not a Gumbel-softmax's tau, nor an EMA's or a soft target update's)
+TEMPERATURE_SAID = re.compile(r"(?i)(?<!gumbel )(?<!ema )(?<!polyak )(?<!update )(?<!soft update )\b(?:temperature|tau|τ)\b"
+                              r"(?![^.\n]{0,30}\b(?:ema|polyak|soft (?:target )?update|gumbel)\b)"
+                              r"[^.\n\d]{0,20}?(\d*\.\d+|\d+(?:\.\d+)?e-\d+)(?!\d|\.\d)")
+# (the max taken off before the exp, said in words or code: "sim - sim.max(dim=1, keepdim=True)", "subtract each row's max")
+MAX_SUBTRACTED = re.compile(r"(?i)-\s*[\w.]+\.(?:max|amax)\(|\bsubtract\w*\s+(?:the\s+|each\s+)?(?:row'?s?\s+)?max\w*|"
+                            r"\bgumbel\b")
 EXP_INPUT_WORDS = re.compile(r"(?i)logit|similarit|\bsims?\b|\bscores?\b|\bexp\b|softmax|\btau\b|temperature")
 
 
@@ -1834,8 +1872,9 @@ def _exp_overflow(ev: Evidence) -> tuple[str, bool]:
                             f"{EXP_LIMITS[dtype]:.2f}), so inf / inf is nan"), False
     # (or the words: a hand-written exp of cosine similarities divided by a temperature the report names -- a cosine
     # is at most 1, so that exp takes up to 1/T, past float32's limit for any T below 1/88.72, about 0.0113)
-    if "handwritten" in tokens(ev.prose) and HAND_EXP.search(sentences_only(ev.prose)) and COSINE_SAID.search(ev.prose):
-        dtype = "float32" if wide else "float64"
+    if "handwritten" in tokens(ev.prose) and HAND_EXP.search(sentences_only(ev.prose)) and COSINE_SAID.search(ev.prose) \
+            and not MAX_SUBTRACTED.search(ev.prose):
+        dtype = "float64" if re.search(r"(?i)\bfloat64\b|\bdouble\b", ev.prose) or not wide else "float32"
         for m in itertools.islice(TEMPERATURE_SAID.finditer(ev.prose), 5):
             t = float(m.group(1))
             if 0 < t and 1 / t > EXP_LIMITS[dtype]:
@@ -2013,13 +2052,15 @@ def uniform_start(ev: Evidence) -> str:
         return ""
     first = float(next(g for g in said.groups() if g))
     named = classes_or_vocabulary(ev.prose)
-    if named is None or not at_uniform(first, named[0]):
+    per_unit, _unit, log = loss_unit(ev.dialect)        # (fairseq prints bits: log2 V is its uniform guess)
+    if named is None or not at_uniform(first * per_unit, named[0]):
         return ""
     classes, how = named
     if any(abs(float(v) - first) <= PLATEAU_FALL * first
            for m in LATER_LOSS_SAID.finditer(ev.prose, said.end()) for v in m.groups() if v):
         return ""
-    return f"the first loss the report gives, {first:g}, is ln {classes} = {math.log(classes):.4g} ({how.removeprefix('the paste says ')})"
+    return (f"the first loss the report gives, {first:g}, is {log} {classes} = {math.log(classes) / per_unit:.4g} "
+            f"({how.removeprefix('the paste says ')})")
 
 
 # A pretrained language model fine-tuned (its checkpoint loaded: `from_pretrained(`, "fine-tuning", LoRA), whose first

@@ -875,11 +875,12 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                            "probabilities (from_logits is False unless set): the pairing Keras expects")
     elif entry.id in w.probabilities and KERAS_NAMED.search(ev.prose) and not FROM_LOGITS.search(ev.prose) \
             and (said := KERAS_PAIRING_SAID.search(ev.prose)) \
-            and ("binary" in (said.group("loss") or said.group("loss2"))) == ((said.group("act") or said.group("act2")) == "sigmoid"):
+            and ("binary" in (keras_loss := (said.group("loss") or said.group("loss2")).lower())) \
+            == ((act := (said.group("act") or said.group("act2")).lower()) == "sigmoid"):
         parts["pairing"] = -W_SAID_HALF
-        against.append(f"the report says its Keras model has a {(said.group('act') or said.group('act2')).lower()} output "
-                       f"and {said.group('loss') or said.group('loss2')} (\"{' '.join(said.group(0).split())}\"): the "
-                       "pairing Keras expects (its cross-entropy takes probabilities unless told from_logits=True)")
+        against.append(f"the report says its Keras model has a {act} output and {keras_loss} "
+                       f"(\"{' '.join(said.group(0).split())}\"): the pairing Keras expects (its cross-entropy takes "
+                       "probabilities unless told from_logits=True)")
     elif entry.id in w.probabilities and (out := model_output(ev.prose)) \
             and (loss := TORCH_LOGITS_LOSS.search(ev.prose)):
         parts["pairing"] = W_SAID_HALF

@@ -13,7 +13,7 @@ sums micro-batches on purpose and rescales the sum by the sample size.
 Its criterions log the loss in bits, not nats: the cross-entropy's sum over the tokens is divided by the sample size
 and by ln 2 (`loss_sum / sample_size / math.log(2)` in `reduce_metrics`,
 https://github.com/facebookresearch/fairseq/blob/v0.12.2/fairseq/criterions/cross_entropy.py), and the `ppl` beside it
-is 2 to that power. A fresh model over a 10k vocabulary starts at log2 10000 = 13.29, not ln 10000 = 9.21.
+is 2 to the power of its nll_loss (of the loss itself without label smoothing). A fresh model over a 10k vocabulary starts at log2 10000 = 13.29, not ln 10000 = 9.21.
 """
 import re
 
