@@ -12,6 +12,7 @@ next float16 value in its direction changes nothing).
 """
 from __future__ import annotations
 
+import itertools
 import re
 
 from .wording import told
@@ -80,10 +81,13 @@ WEIGHTS_HALF = re.compile(r"(?i)\.half\(\)|\bnp\.float16\b|\bnumpy\.float16\b|\.
                           r"(?:np\.)?(?:float16|fp16|half(?:[- ]precision)?)\b|\bonly half-precision\b")
 
 
+REACH = 300
+
+
 def _first_told(pattern: re.Pattern, prose: str) -> str:
     """The first match of the pattern in what the text tells (not asks), not denied just before it; or ""."""
     text = told(prose)
-    for m in pattern.finditer(text):
+    for m in itertools.islice(pattern.finditer(text), 20):
         if not _DENIED_BEFORE.search(text, max(0, m.start() - 40), m.start()):
             return " ".join(m.group(0).split())
     return ""
@@ -98,9 +102,11 @@ def weights_frozen_said(prose: str) -> str:
     """The words that say the weights do not change over a stretch of training, as written (lowercased); or "". Not
     in a sentence that freezes them on purpose, loads them, or compares runs."""
     text = told(prose)
-    for m in WEIGHTS_FROZEN.finditer(text):
-        start = max(text.rfind(".", 0, m.start()), text.rfind("\n", 0, m.start())) + 1
-        end = min((i for i in (text.find(".", m.end()), text.find("\n", m.end())) if i >= 0), default=len(text))
+    for m in itertools.islice(WEIGHTS_FROZEN.finditer(text), 10):
+        # (its sentence, within REACH of it: a text with no full stop must not make each match read all of it)
+        low, high = max(0, m.start() - REACH), min(len(text), m.end() + REACH)
+        start = max(text.rfind(".", low, m.start()), text.rfind("\n", low, m.start())) + 1 or low
+        end = min((i for i in (text.find(".", m.end(), high), text.find("\n", m.end(), high)) if i >= 0), default=high)
         sentence = text[start:end]
         if _DENIED_BEFORE.search(text, max(0, m.start() - 40), m.start()) or ON_PURPOSE.search(sentence) \
                 or not TRAINING_SPAN.search(sentence):

@@ -1313,15 +1313,18 @@ SCALED_ASIDE = re.compile(r"(?i)\b(?:features?|inputs?|columns?)\s*\((?:[^()\n]{
 
 # A sentence that asks, plans or sets a condition: "Do we normalize the inputs?", "I will normalize them later", "if I
 # normalize the inputs the loss goes nan"
+SENTENCE_REACH = 300
 PRESENT_DOUBTED = re.compile(r"(?i)\b(?:if|unless|will|would|should|could|later|maybe|perhaps|whether|do|does|can|"
                              r"where|why|how)\b|'ll\b")
 
 
 def _doubted(prose: str, at: int) -> bool:
-    """Is the sentence around this place a question, or does it plan or set a condition (PRESENT_DOUBTED)?"""
-    start = max(prose.rfind(c, 0, at) for c in ".!?\n") + 1
-    ends = [i for i in (prose.find(c, at) for c in ".!?\n") if i >= 0]
-    end = min(ends, default=len(prose))
+    """Is the sentence around this place a question, or does it plan or set a condition (PRESENT_DOUBTED)? (Its
+    words within SENTENCE_REACH of the place: a text with no sentence end must not make each match read all of it.)"""
+    low, high = max(0, at - SENTENCE_REACH), min(len(prose), at + SENTENCE_REACH)
+    start = max(prose.rfind(c, low, at) for c in ".!?\n") + 1 or low
+    ends = [i for i in (prose.find(c, at, high) for c in ".!?\n") if i >= 0]
+    end = min(ends, default=high)
     return prose[end:end + 1] == "?" or bool(PRESENT_DOUBTED.search(prose, start, end))
 
 
@@ -1739,9 +1742,10 @@ def _standardised_by_hand(prose: str) -> re.Match | None:
         return None
     text = told(prose)
     for m in itertools.islice(STANDARDISED_BY_HAND.finditer(text), 5):
-        start = max(text.rfind(c, 0, m.start()) for c in ".;\n") + 1
-        ends = [i for i in (text.find(c, m.end()) for c in ".;\n") if i >= 0]
-        sentence = text[start:min(ends, default=len(text))]
+        low, high = max(0, m.start() - SENTENCE_REACH), min(len(text), m.end() + SENTENCE_REACH)
+        start = max(text.rfind(c, low, m.start()) for c in ".;\n") + 1 or low
+        ends = [i for i in (text.find(c, m.end(), high) for c in ".;\n") if i >= 0]
+        sentence = text[start:min(ends, default=high)]
         if not (BY_HAND_GUARDED.search(sentence) or BY_HAND_DOUBTED.search(text, start, m.start())
                 or NEGATED.search(text[max(0, m.start() - 40):m.start()])):
             return m

@@ -1029,7 +1029,11 @@ REPORTERS_PLAN = re.compile(r"(?i)\b(?:i'll|i will|we'll|we will|going to|plan t
 def _same_first(text: str) -> bool:
     """Does a told sentence say the same happened at a rate it names, sameness first ("same with lr 1e-7")? Not a
     question, a plan, or "not the same"."""
+    if not SAME_FIRST.search(_folded(text)):
+        return False
     for raw, end in sentences_and_ends(text):
+        if "same" not in raw.lower():
+            continue
         folded = _folded(raw)
         m = SAME_FIRST.search(folded)
         if m and end != "?" and not PLANNED.search(raw) and not REPORTERS_PLAN.search(raw) \
@@ -1166,6 +1170,7 @@ def _tried_items(text: str) -> str:
     return text[:header.end()] + LIST_ITEM.sub(r"\1I tried ", items) + after
 
 
+@functools.lru_cache(maxsize=8)          # (asked by the context and by the curve's reading of the same text)
 def lr_tried(text: str) -> str:
     """"failed" when the text says a lower learning rate did not help (a rate of 0 included), "delayed" when it only
     put the failure off, "helped" when it did, else ""."""
