@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from .wording import told
+from .wording import sentence_around, told
 
 # (the things a model is fed one at a time, and what it gives back for each)
 # (any noun after "every" but the run's own units and the model's parts: "for every transaction", not "every epoch")
@@ -81,9 +81,6 @@ WEIGHTS_HALF = re.compile(r"(?i)\.half\(\)|\bnp\.float16\b|\bnumpy\.float16\b|\.
                           r"(?:np\.)?(?:float16|fp16|half(?:[- ]precision)?)\b|\bonly half-precision\b")
 
 
-REACH = 300
-
-
 def _first_told(pattern: re.Pattern, prose: str) -> str:
     """The first match of the pattern in what the text tells (not asks), not denied just before it; or ""."""
     text = told(prose)
@@ -103,10 +100,7 @@ def weights_frozen_said(prose: str) -> str:
     in a sentence that freezes them on purpose, loads them, or compares runs."""
     text = told(prose)
     for m in itertools.islice(WEIGHTS_FROZEN.finditer(text), 10):
-        # (its sentence, within REACH of it: a text with no full stop must not make each match read all of it)
-        low, high = max(0, m.start() - REACH), min(len(text), m.end() + REACH)
-        start = max(text.rfind(".", low, m.start()), text.rfind("\n", low, m.start())) + 1 or low
-        end = min((i for i in (text.find(".", m.end(), high), text.find("\n", m.end(), high)) if i >= 0), default=high)
+        start, end = sentence_around(text, m.start(), m.end(), stops=".\n")
         sentence = text[start:end]
         if _DENIED_BEFORE.search(text, max(0, m.start() - 40), m.start()) or ON_PURPOSE.search(sentence) \
                 or not TRAINING_SPAN.search(sentence):

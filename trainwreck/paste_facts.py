@@ -23,7 +23,7 @@ from .frozen_said import one_output_said, weights_frozen_said
 from .logscan import Evidence, dialects
 from .logscan.dialects import loss_unit
 from .one_class_iou import one_class_iou
-from .wording import (ADAPTIVE, told, BEFORE_TRAINING_NONFINITE, LOSS_BUILT, MINUS_SCORE, NORMALS, WARMUP_SET, loss_kind, said_unnegated, no_warmup_said, order_moved_it,
+from .wording import (ADAPTIVE, sentence_around, told, BEFORE_TRAINING_NONFINITE, LOSS_BUILT, MINUS_SCORE, NORMALS, WARMUP_SET, loss_kind, said_unnegated, no_warmup_said, order_moved_it,
                       rate_zero_failed, says_not_learning,
                       score_out_of_range, sentences_and_ends, sentences_only, timing_of, tokens, untrained_output_nonfinite)
 
@@ -1313,18 +1313,13 @@ SCALED_ASIDE = re.compile(r"(?i)\b(?:features?|inputs?|columns?)\s*\((?:[^()\n]{
 
 # A sentence that asks, plans or sets a condition: "Do we normalize the inputs?", "I will normalize them later", "if I
 # normalize the inputs the loss goes nan"
-SENTENCE_REACH = 300
 PRESENT_DOUBTED = re.compile(r"(?i)\b(?:if|unless|will|would|should|could|later|maybe|perhaps|whether|do|does|can|"
                              r"where|why|how)\b|'ll\b")
 
 
 def _doubted(prose: str, at: int) -> bool:
-    """Is the sentence around this place a question, or does it plan or set a condition (PRESENT_DOUBTED)? (Its
-    words within SENTENCE_REACH of the place: a text with no sentence end must not make each match read all of it.)"""
-    low, high = max(0, at - SENTENCE_REACH), min(len(prose), at + SENTENCE_REACH)
-    start = max(prose.rfind(c, low, at) for c in ".!?\n") + 1 or low
-    ends = [i for i in (prose.find(c, at, high) for c in ".!?\n") if i >= 0]
-    end = min(ends, default=high)
+    """Is the sentence around this place a question, or does it plan or set a condition (PRESENT_DOUBTED)?"""
+    start, end = sentence_around(prose, at, at, stops=".!?\n")
     return prose[end:end + 1] == "?" or bool(PRESENT_DOUBTED.search(prose, start, end))
 
 
@@ -1742,10 +1737,8 @@ def _standardised_by_hand(prose: str) -> re.Match | None:
         return None
     text = told(prose)
     for m in itertools.islice(STANDARDISED_BY_HAND.finditer(text), 5):
-        low, high = max(0, m.start() - SENTENCE_REACH), min(len(text), m.end() + SENTENCE_REACH)
-        start = max(text.rfind(c, low, m.start()) for c in ".;\n") + 1 or low
-        ends = [i for i in (text.find(c, m.end(), high) for c in ".;\n") if i >= 0]
-        sentence = text[start:min(ends, default=high)]
+        start, end = sentence_around(text, m.start(), m.end())
+        sentence = text[start:end]
         if not (BY_HAND_GUARDED.search(sentence) or BY_HAND_DOUBTED.search(text, start, m.start())
                 or NEGATED.search(text[max(0, m.start() - 40):m.start()])):
             return m

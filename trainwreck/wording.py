@@ -573,6 +573,15 @@ NOT_THIS_RUN = re.compile(r"\b(?:val(?:_\w+)?|valid(?:ation)?(?:_\w+)?|test|eval
 SENTENCE_ENDS = re.compile(r"(\.(?![\w(])|[;\n!?])")   # (a dot between words is a name's: `x.half()`, `torch.float16`)
 
 
+def sentence_around(text: str, start: int, end: int, reach: int = 300, stops: str = ".;\n") -> tuple[int, int]:
+    """Where the sentence that holds text[start:end] begins and ends, looked for within `reach` characters of it (a
+    text with no sentence end must not make each match read all of it): the stops are its ends."""
+    low, high = max(0, start - reach), min(len(text), end + reach)
+    begin = max(text.rfind(c, low, start) for c in stops) + 1 or low
+    ends = [i for i in (text.find(c, end, high) for c in stops) if i >= 0]
+    return begin, min(ends, default=high)
+
+
 def sentences_and_ends(text: str) -> list[tuple[str, str]]:
     """The text's sentences, each with the mark that ends it ("?" for a question; "" for the last)."""
     parts = SENTENCE_ENDS.split(text)
@@ -1585,12 +1594,11 @@ _SAME_SUBJECT = r"(?:(?!\b(?:while|whereas|but|although|though|loss|acc\w*)\b).)
 # behaviours: they name the kind of model, and explain more than a generic one (a policy loss is negative too). Each
 # with the failure its own explanation names as an exception (unless): a discriminator that won, a return that fell.
 # a GAN's failure said: samples of noise or all alike, mode collapse, or a loss grown past any bound (1e6 and more)
+_HUGE = r"(?<![\w.])-?\d+(?:\.\d+)?e\+?0*(?:[6-9]|[1-9]\d+)\b"      # a number written as 1e6 or more
 GAN_BROKEN = re.compile(r"(?i)\b(?:samples?|images?|outputs?|generations?)\b[^.\n]{0,40}\b(?:pure noise|noise|black|blank|"
-                        r"all (?:the )?same|identical|garbage|grey|gray)\b|\bmode collapse\b|\bcollaps\w*|"
-                        r"(?<![\w.])-?\d+(?:\.\d+)?e\+?0*(?:[6-9]|[1-9]\d+)\b")
+                        r"all (?:the )?same|identical|garbage|grey|gray)\b|\bmode collapse\b|\bcollaps\w*|" + _HUGE)
 RETURN_FELL = re.compile(r"(?i)\b(?:returns?|rewards?|scores?)\b[^.\n]{0,40}\b(?:collaps\w*|drops?|dropped|dropping|falls?|"
-                         r"fell|falling|decreas\w*|goes down|went down|stuck|never improv\w*)\b|"
-                         r"(?<![\w.])-?\d+(?:\.\d+)?e\+?0*(?:[6-9]|[1-9]\d+)\b")
+                         r"fell|falling|decreas\w*|goes down|went down|stuck|never improv\w*)\b|" + _HUGE)
 # a KL weight said not to move ("a fixed beta of 4", "no annealing")
 BETA_FIXED = re.compile(r"(?i)\b(?:fixed|constant)\s+(?:beta|β|kl[ _-]?weight)\b|\bno (?:kl )?anneal\w*|"
                         r"\b(?:beta|β)\b[^.\n]{0,20}\b(?:fixed|constant)\b")
