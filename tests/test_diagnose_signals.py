@@ -5492,3 +5492,53 @@ def test_the_temperature_exp_stays_quiet_where_the_max_is_taken_off_or_the_tau_i
     ended = CONTRASTIVE.replace("divided by the temperature (0.01), exp,", "divided by the temperature, then exp. "
                                 "Temperature 0.01.")
     assert weighed_parts(ended, "WR-020").get("exp-overflow") == 1.0
+
+
+def test_review_s46b_readings_stay_where_they_belong():
+    """(review_session46b N1-N8, M-a-M-d) each reading, quiet on the sentence the second review showed it misread, and
+    still read where it is told."""
+    from trainwreck.data_checked import data_said_finite
+    from trainwreck.frozen_said import one_output_said, weights_half
+    from trainwreck.paste_facts import _linear_model, _none_empty_said, accuracy_rose_said, start_far_above_uniform
+    from trainwreck.wording import normals_asked
+    # N1: "initial" of another noun, a first stretch, a question, a regression, a denial
+    for text in ("ResNet on CIFAR-10, initial learning rate 1e-3, loss 9.0 at epoch 20.",
+                 "CIFAR-10, cross-entropy. In the first 100 steps the loss climbs to 12 and then nan.",
+                 "Should the initial loss be 9.8 if I use label smoothing? CIFAR-10, cross-entropy.",
+                 "MLP regressor with sigmoid hidden units; the initial loss (MSE) is 2500.",
+                 "The initial loss is not 9.8 on CIFAR-10 with cross-entropy, it is 2.31."):
+        assert start_far_above_uniform(text) == "", text
+    assert start_far_above_uniform("CIFAR-10 with cross-entropy: the initial loss is 9.8.")      # (a number ending it)
+    # N2: two sentences, a condition, a denial in a contraction, the validation loss
+    for text in ("With the old code the accuracy reached 95%. Now the loss barely moves.",
+                 "The accuracy doesn't improve, and the loss barely moves.",
+                 "Train accuracy climbs to 99% but the validation loss barely changes."):
+        assert accuracy_rose_said(text) == "", text
+    # N3, N4: a buffer of 1e6, a return that rises beside an entropy that drops, an lr's cosine annealing
+    for text, name in (("DQN on Pong with a replay buffer of 1e6 transitions. The q loss climbs from 0.01 to 0.4 while "
+                        "the mean reward goes from -21 to 15. Is it diverging?", "a reinforcement-learning loss"),
+                       ("PPO on CartPole. The value loss climbs from 5 to 90 while the mean return goes up and the "
+                        "entropy drops. Is this normal?", "a reinforcement-learning loss")):
+        assert any(n.name.startswith(name) for n in normals_asked(text)), text
+    assert not any(n.name.startswith("a VAE") for n in normals_asked(
+        "VAE on MNIST with cosine annealing of the learning rate. The total loss climbs. Is it diverging?"))
+    # N5: a state gone, a constant predictor, a perfect classifier
+    for text in ("Before the fix it gave the same prediction for every image; now it works.",
+                 "A constant predictor outputs 0.5 for every input and gets 0.693.",
+                 "Predictions are 0 for every negative sample and 1 for every positive one."):
+        assert one_output_said(text) == "", text
+    # N6: a doubt, or steps, is no count of tokens
+    assert not _none_empty_said("I'm not sure every title has at least one token.")
+    assert not _none_empty_said("It goes nan after at least 100 steps.")
+    # N7: an MLP beside a linear baseline is layered
+    assert not _linear_model("Linear regression baseline is fine; my MLP with one hidden layer explodes with SGD.")
+    # N8: a clean check followed by the run's own nan is still a clean check
+    assert data_said_finite("I verified there are no nans in the inputs and targets, but the loss goes nan at epoch 3.")
+    # M-a, M-b: a critic loss of -1e12 is no normal negative; "not WGAN" exempts nothing
+    assert not any(n.name == "negative loss" for n in normals_asked(
+        "WGAN-GP, the critic loss is -1e12 after 2k iterations. Is this normal that it is negative?"))
+    assert weighed_parts("Vanilla GAN (not WGAN), the discriminator uses nn.BCELoss, and its loss goes negative, -2.7 at "
+                         "iteration 3000. How can BCE be negative?", "WR-320").get("negative", 0) > 0
+    # M-d: autocast's dtype is no float16 weight
+    assert weights_half("with torch.autocast(device_type='cuda', dtype=torch.float16):") is None
+    assert weights_half("My weights are not in fp16.") is None

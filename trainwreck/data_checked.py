@@ -47,10 +47,16 @@ PARTIAL = re.compile(r"\b(?:a few|some|a couple|several|one|two|the first|a samp
 # nor one the rest of its sentence takes back ("X has no nan but y has 3 nans", "for most columns but 12 for 'income'",
 # "passes for the training set but fails on the test set"), nor one of the run's own tensors
 NOT_DONE = re.compile(r"(?i)\b(?:should|need to|needs to|will|going to|plan\w*|want to|how (?:do|can|should) i|make sure|"
-                      r"haven'?t|have not|didn'?t|did not|not sure|assum\w*|whether|if|tomorrow)\b|'ll\b")
-TAKEN_BACK = re.compile(r"(?i)\b(?:but|except|only|apart from|other than|fails?|failed|for (?:most|some|the first|a few))\b|"
-                        r"\b[1-9]\d*\s+(?:nans?|infs?|missing)\b|\b(?:hidden states?|activations?|outputs?|logits?|"
-                        r"gradients?|weights|loss)\b")
+                      r"haven'?t|have not|didn'?t|did not|not sure|assum\w*|tomorrow|supposedly|according to)\b|'ll\b")
+# (a contrast that names data -- "but y has 3 nans", "except the timestamp column", "for most columns" -- or a count of
+# nans, or a check that failed; not "but the loss goes nan", the report's own failure)
+TAKEN_BACK = re.compile(r"(?i)\b(?:but|except|apart from|other than|only)\b(?:(?!\b(?:loss|gradients?|outputs?|"
+                        r"activations?|weights|logits?|model|training|it)\b)[^.;\n]){0,40}?\b(?:x|y|labels?|targets?|"
+                        r"validation|val|test|columns?|features?|inputs?|rows?|data\w*|files?|set)\b|"
+                        r"\bfor (?:most|some|the first|a few)\b|\bfails?\b|\bfailed\b|\b[1-9]\d*\s+(?:nans?|infs?|missing)\b")
+# (the check said of the run's own tensors: "no nan in the hidden states")
+OF_THE_RUN = re.compile(r"(?i)^\s*(?:in|inside|of)\s+(?:the\s+|my\s+)?(?:hidden states?|activations?|outputs?|logits?|"
+                        r"gradients?|weights|loss\w*|model)\b")
 
 
 def data_said_finite(prose: str) -> str:
@@ -60,6 +66,7 @@ def data_said_finite(prose: str) -> str:
         # (the sentence's words before it: a dot between words, `df.isna`, ends none)
         clause = re.split(r"\.(?!\w)|[;\n]", text[max(0, m.start() - 60):m.start() + 1])[-1]
         after = re.split(r"\.(?!\w)|[;\n]", text[m.end():m.end() + 120])[0]
-        if not (PARTIAL.search(clause + " " + m.group(0)) or NOT_DONE.search(clause) or TAKEN_BACK.search(after)):
+        if not (PARTIAL.search(clause + " " + m.group(0)) or NOT_DONE.search(clause) or TAKEN_BACK.search(after)
+                or OF_THE_RUN.search(after)):
             return " ".join(m.group(0).split())
     return ""

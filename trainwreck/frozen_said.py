@@ -52,8 +52,14 @@ ONE_OUTPUT = re.compile(
 # A denial, a contrast, a wish, a guess or a baseline just before ("it doesn't predict the same class for every input",
 # "a dead network would return the same value", "I want it to give the same output", "my dummy baseline predicts 0.3")
 _DENIED_BEFORE = re.compile(r"(?:\b(?:not|never|no longer|instead of|rather than|unlike|would|should|could|want\w*|"
-                            r"wish|hope|if|thought|think|suspect\w*|expect\w*|supposed|baseline|dummy)\b|n't\b)"
+                            r"wish|hope|if|thought|think|suspect\w*|expect\w*|supposed|baseline|dummy|used to|"
+                            r"before the fix|at first|earlier|previously|constant predictor|a model that|in theory)\b|n't\b)"
                             r"[^.;\n]{0,40}$", re.I)
+# ... or taken back after it, in its sentence: a state that is gone ("now it works"), one that is wanted, or outputs
+# that differ by class ("0 for every negative sample and 1 for every positive one": a perfect classifier)
+_TAKEN_BACK_AFTER = re.compile(r"(?i)\bnow (?:it |that )?(?:works|learns|trains|is fine)\b|\bis gone\b|\bwhat i want\b|"
+                               r"\bas (?:expected|it should)\b|\bwhich is expected\b|\bfixed\b|"
+                               r"\b\d*\.?\d+ for (?:every|each|all) \w+")
 
 # The words that the weights did not change: "they are bit-identical", "the weights are unchanged after 100 epochs",
 # "the parameters never change". Not an equality the reporter set up ("the weights are the same on both GPUs", DDP's
@@ -77,15 +83,30 @@ ON_PURPOSE = re.compile(r"(?i)\bfr[oe]z\w*|requires_grad\s*=\s*false|as intended
 # Weights held in float16 themselves: `.half()`, `np.float16` arrays, a model moved to float16, or said so -- not
 # autocast, AMP or a GradScaler, which compute in float16 and keep the weights and their updates in float32
 WEIGHTS_HALF = re.compile(r"(?i)\.half\(\)|\bnp\.float16\b|\bnumpy\.float16\b|\.to\(\s*(?:torch\.)?(?:float16|half)\s*\)|"
-                          r"\bdtype\s*=\s*(?:torch\.|np\.|jnp\.)?float16\b|\bweights\b[^.\n]{0,60}\b(?:as|in)\s+"
+                          # (a dtype given to a tensor or an array, not to autocast: `autocast(dtype=torch.float16)`)
+                          r"(?<!autocast\()(?<!device_type='cuda', )(?<!device_type=\"cuda\", )"
+                          r"\bdtype\s*=\s*(?:torch\.|np\.|jnp\.)?float16\b(?![^\n]{0,10}\)\s*:)|"
+                          r"\bweights\b(?:(?!\b(?:not|fp32|float32|while)\b)[^.\n]){0,60}\b(?:as|in)\s+"
                           r"(?:np\.)?(?:float16|fp16|half(?:[- ]precision)?)\b|\bonly half-precision\b")
+AUTOCAST_BEFORE = re.compile(r"(?i)autocast|\bamp\b")
+
+
+def weights_half(prose: str) -> re.Match | None:
+    """What shows the weights themselves held in float16 (WEIGHTS_HALF), not a dtype handed to autocast; or None."""
+    for m in itertools.islice(WEIGHTS_HALF.finditer(prose), 10):
+        if not (m.group(0).lower().startswith("dtype") and AUTOCAST_BEFORE.search(prose, max(0, m.start() - 60), m.start())):
+            return m
+    return None
 
 
 def _first_told(pattern: re.Pattern, prose: str) -> str:
-    """The first match of the pattern in what the text tells (not asks), not denied just before it; or ""."""
+    """The first match of the pattern in what the text tells (not asks), not denied just before it nor taken back
+    after it in its sentence; or ""."""
     text = told(prose)
     for m in itertools.islice(pattern.finditer(text), 20):
-        if not _DENIED_BEFORE.search(text, max(0, m.start() - 40), m.start()):
+        _start, end = sentence_around(text, m.start(), m.end(), stops=".;\n")
+        if not (_DENIED_BEFORE.search(text, max(0, m.start() - 40), m.start())
+                or _TAKEN_BACK_AFTER.search(text, m.end(), end)):
             return " ".join(m.group(0).split())
     return ""
 

@@ -328,8 +328,9 @@ def _absolute_loss(prose: str) -> bool:
 
 
 # A network of hidden layers said in words: "a Flax MLP 90 -> 256 -> 128 -> 1", "two hidden layers"
-LAYERED_SAID = re.compile(r"(?i)\b(?:\d+|two|three|four|five|six|seven|eight)\s+hidden layers?\b|"
-                          r"\bhidden layers? of \d+|\b\d+\s*(?:->|→)\s*\d+\s*(?:->|→)\s*\d+")
+LAYERED_SAID = re.compile(r"(?i)(?<!no )(?<!without )(?<!zero )(?<!0 )\bhidden layers?\b|"
+                          r"(?<!try )(?<!trying )(?<!tried )\b(?:my|our|the|a|an)\s+(?:[\w-]+\s+){0,2}MLP\b|"
+                          r"\b\d+\s*(?:->|→)\s*\d+\s*(?:->|→)\s*\d+")
 
 
 def _linear_model(prose: str) -> bool:
@@ -637,10 +638,20 @@ COUNTS_LIST = re.compile(r"[ \t]*(?:=|:|->)?\s{0,4}(?:tensor\(|array\()?\[(?P<va
 
 # ... or says every sequence holds a token: "at least 3 real tokens", "min length 3", "no empty sequences", a [CLS] that is
 # never masked -- the check done, in words
-NONE_EMPTY_SAID = re.compile(r"(?i)\bat least (?:\d+|one|two|three) (?:real |non-?pad\w* |actual )?(?:tokens?|items?|"
-                             r"elements?|words?|steps?)\b|\bmin(?:imum)?[ _-]?(?:length|len)\s*(?:of\s*|=\s*|:\s*|is\s*)?[1-9]|"
+NONE_EMPTY_SAID = re.compile(r"(?i)\bat least (?:\d+|one|two|three) (?:real |non-?pad\w* |actual )?(?:tokens?|"
+                             r"words?)\b|\bmin(?:imum)?[ _-]?(?:length|len)\s*(?:of\s*|=\s*|:\s*|is\s*)?[1-9]|"
                              r"\bno (?:empty|zero-length) (?:sequences?|rows?|texts?|inputs?|titles?|sentences?)\b|"
                              r"\b(?:cls|bos|\[cls\])\b[^.\n]{0,40}\bnever (?:masked|padded)\b")
+
+
+NONE_EMPTY_DOUBTED = re.compile(r"(?i)\b(?:not sure|no guarantee|don'?t|do not|doesn'?t|may|might|whether|if|unless|"
+                                r"hope|maybe|perhaps|some)\b")
+
+
+def _none_empty_said(prose: str) -> bool:
+    """Do the words say every sequence holds a token (NONE_EMPTY_SAID), not doubting it in the words before?"""
+    return any(not NONE_EMPTY_DOUBTED.search(prose, max(0, m.start() - 40), m.start())
+               for m in itertools.islice(NONE_EMPTY_SAID.finditer(prose), 5))
 
 
 def _token_counts(prose: str) -> tuple[str, bool]:
@@ -671,7 +682,7 @@ def breaking_construct(prose: str) -> dict[str, str]:
                              "= nan")
     elif (mask := PADDING_MASK.search(prose)) and ((empty := ALL_PADDING.search(prose))
                                                    or (counts := _token_counts(prose))[0]
-                                                   or not counts[1] and not NONE_EMPTY_SAID.search(prose)):
+                                                   or not counts[1] and not _none_empty_said(prose)):
         # (said or printed that a sequence is all padding; or not: the mask alone is the construct, as a fill with -inf
         # is -- the row it breaks on is one the paste need not show; but not where it prints each sequence's count of
         # tokens and none is 0: the check, done)
@@ -1814,7 +1825,7 @@ COSINE_SAID = re.compile(r"(?i)\bcosine[ _-]?similarit\w*|\bcos_sim\b|\bl2[- ]?n
                          r"\bnormali[sz]ed (?:embeddings|vectors)\b")
 # (a softmax temperature: not a Gumbel-softmax's tau, nor an EMA's or a soft target update's)
 TEMPERATURE_SAID = re.compile(r"(?i)(?<!gumbel )(?<!ema )(?<!polyak )(?<!update )(?<!soft update )\b(?:temperature|tau|τ)\b"
-                              r"(?![^.\n]{0,30}\b(?:ema|polyak|soft (?:target )?update|gumbel)\b)"
+                              r"(?![^\n]{0,40}?\b(?:ema|polyak|soft (?:target )?update|gumbel)\b)"
                               r"[^.\n\d]{0,20}?(\d*\.\d+|\d+(?:\.\d+)?e-\d+)(?!\d|\.\d)")
 # (the max taken off before the exp, said in words or code: "sim - sim.max(dim=1, keepdim=True)", "subtract each row's max")
 MAX_SUBTRACTED = re.compile(r"(?i)-\s*[\w.]+\.(?:max|amax)\(|\bsubtract\w*\s+(?:the\s+|each\s+)?(?:row'?s?\s+)?max\w*|"
@@ -1979,27 +1990,40 @@ def _softmax_floor(ev: Evidence, accuracy: float | None) -> str:
 # the entries whose phrases say the loss is huge before any training, or far above ln C at the start.
 START_HIGH = 3.0
 START_HIGH_WORDS = {"loss", "large"}
-_BEFORE_UPDATE = (r"(?:at (?:step|iteration|iter|epoch) 0|before (?:any|the first) (?:update|step|training|optimi[sz]er step)|"
-                  r"at initiali[sz]ation|untrained|initial(?:ly)?|(?:very )?first)")
-START_LOSS_SAID = re.compile(r"(?i)\b" + _BEFORE_UPDATE + r"\b[^.?!\n]{0,40}?\b(?:loss|bce|cross[- ]?entropy|nll)\b"
-                             r"[^.?!\n\d]{0,20}?(\d+(?:\.\d+)?)(?![\d.])|\b(?:loss|bce|cross[- ]?entropy|nll)\b[^.?!\n\d]{0,20}?"
-                             r"(\d+(?:\.\d+)?)[^.?!\n\d]{0,20}?\b" + _BEFORE_UPDATE + r"\b")
+# (the words that make a loss the untrained model's: "the initial loss", "the first loss", "the loss at step 0", "before
+# any update ... the loss" -- not a first of something else, "initial learning rate", "the first 100 steps")
+_LOSS_WORD = r"(?:loss|bce|cross[- ]?entropy|nll)"
+_NUMBER_ENDS = r"(\d+(?:\.\d+)?)(?!\d|\.\d)"
+START_LOSS_SAID = re.compile(r"(?i)\b(?:initial|first|starting|very first|untrained)\s+(?:training\s+|mean\s+|average\s+)?"
+                             + _LOSS_WORD + r"\b[^.?!\n\d]{0,20}?" + _NUMBER_ENDS +
+                             r"|\b(?:at (?:step|iteration|iter) 0|before (?:any|the first) (?:update|optimi[sz]er step|"
+                             r"training step)|at initiali[sz]ation)\b,?\s+(?:(?!\b(?:lr|learning rate|steps?|epochs?)\b)"
+                             r"[^.?!\n\d]){0,30}?\b" + _LOSS_WORD + r"\b[^.?!\n\d]{0,20}?" + _NUMBER_ENDS +
+                             r"|\b" + _LOSS_WORD + r"\b[^.?!\n\d]{0,20}?" + _NUMBER_ENDS + r"\s+(?:at (?:step|iteration|iter) 0|"
+                             r"before (?:any|the first) update)\b")
+# (a cross-entropy the paste names, or a classifier; not a regression's or a summed loss, whose start is not ln C)
+CROSS_ENTROPY_NAMED = re.compile(r"(?i)\bcross[- _]?entropy\w*|crossentropy\w*|\bb?ce\b|\bbce\w*|\bnll\w*|\blog[- ]?loss\b|"
+                                 r"\bclassif\w+")
 
 
 def start_far_above_uniform(prose: str) -> str:
     """The fact, when the words give the untrained model's loss START_HIGH times ln C or more for the classes the
     paste names; or ""."""
     named = classes_named(prose)
-    if named is None:
+    # (a class count the paste gives, not one a sigmoid's name implies; a cross-entropy, not a sum or a regression)
+    if named is None or named[0] < 2 or "sigmoid" in named[1].lower() or not CROSS_ENTROPY_NAMED.search(prose) \
+            or REGRESSION_SAID.search(prose) or SUMMED.search(prose):
         return ""
     classes, how = named
-    if classes < 2:
-        return ""
     uniform = math.log(classes)
-    for m in itertools.islice(START_LOSS_SAID.finditer(told(prose)), 5):
-        value = float(m.group(1) or m.group(2))
+    text = told(prose)
+    for m in itertools.islice(START_LOSS_SAID.finditer(text), 5):
+        if _doubted(text, m.start()) or re.search(r"(?:\bnot|n't)\b[^.\n]{0,15}$", text[max(0, m.start() - 20):m.start()]) \
+                or re.search(r"\bnot\b", m.group(0)):
+            continue
+        value = float(next(g for g in m.groups() if g))
         if value >= START_HIGH * uniform:
-            return (f"the report gives the loss before any update as {m.group(1) or m.group(2)} (\"{' '.join(m.group(0).split())}"
+            return (f"the report gives the loss before any update as {fmt(value)} (\"{' '.join(m.group(0).split())}"
                     f"\"), {value / uniform:.2g} times ln {classes} = {uniform:.4g}, a uniform guess over the {classes} "
                     f"classes ({how}): an untrained "
                     "classifier starts near ln C when its weights are at a standard scale and its inputs at unit "
@@ -2020,14 +2044,21 @@ LOSS_BARELY_SAID = re.compile(r"(?i)\bloss\b(?:[^.;\n?]|\.\d){0,80}?\b(?:barely|
                               r"\bloss\b(?:[^.;\n?]|\.\d){0,60}?\bonly (?:at|down to) \d+(?:\.\d+)?\b")
 
 
+# (a sentence of another run, a condition or a wish; a loss of the validation rows, which overfitting keeps flat)
+ROSE_ELSEWHERE = re.compile(r"(?i)\b(?:if|hope|want|would|old|before|previous\w*|used to|last time)\b|"
+                            r"\b(?:val\w*|validation|test|eval\w*)[ _-]?loss\b")
+
+
 def accuracy_rose_said(prose: str) -> str:
-    """The words that say the accuracy climbs while the loss barely moves, quoted; or "" (not in a question, and not
-    denied: "the accuracy does not improve")."""
-    text = told(prose)
-    rose, barely = ACCURACY_CLIMBS_SAID.search(text), LOSS_BARELY_SAID.search(text)
-    if not (rose and barely) or re.search(r"\b(?:not|n't|never)\b", rose.group(0)):
-        return ""
-    return f"{' '.join(rose.group(0).split())} ... {' '.join(barely.group(0).split())}"
+    """The words of one told sentence that say the accuracy climbs while the loss barely moves, quoted; or "" (not
+    denied, "the accuracy doesn't improve"; not of another run, a condition, a wish, or the validation loss)."""
+    for sentence, end in sentences_and_ends(told(prose)):
+        rose, barely = ACCURACY_CLIMBS_SAID.search(sentence), LOSS_BARELY_SAID.search(sentence)
+        if not (rose and barely) or end == "?" or ROSE_ELSEWHERE.search(sentence) \
+                or re.search(r"(?:n't|\bnot|\bnever)\b", rose.group(0)):
+            continue
+        return f"{' '.join(rose.group(0).split())} ... {' '.join(barely.group(0).split())}"
+    return ""
 
 
 VOCABULARY_MIN = 1000          # a vocabulary, not a class count

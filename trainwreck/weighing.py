@@ -25,7 +25,7 @@ from .paste_facts import (INPUT_NAN_WORDS, ONE_OUTPUT_WORDS, START_HIGH_WORDS, a
                           ZERO_GRADIENT_WORDS, ZERO_INIT_WORDS, classifier_shown, grads_said_zero,
                           impossible_negative, model_output, negative_shown, printed_facts, regressor_shown,
                           scaled_said, shown_frameworks, trainer_clears)
-from .frozen_said import WEIGHTS_HALF, one_output_said, weights_frozen_said
+from .frozen_said import one_output_said, weights_frozen_said, weights_half
 from .safe_text import shown
 from .wording import (BEFORE_TRAINING_NONFINITE, EARLY_STEPS, FIELDS, Library, bf16_only, fell_then_broke, half_precision_denied, half_precision_shown, loss_kind, lr_tried,
                       lr_tried_same_place, lr_tried_unmoved, said_unnegated,
@@ -846,7 +846,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     # (the entry's own phrase, "weights stop changing when training in half precision", said of a run whose weights
     # themselves are float16 -- not autocast or AMP's, which keep them in float32: a whole printed fact, where the same
     # words count half for the entries of gradients that are exactly 0)
-    elif (held := WEIGHTS_HALF.search(ev.prose)) and entry.id in w.precision \
+    elif (held := weights_half(ev.prose)) and entry.id in w.precision \
             and (frozen := weights_frozen_said(ev.prose)):
         parts["rounded-away"] = W_PRINTED
         evidence.append(f"the report keeps the weights themselves in float16 (`{' '.join(held.group(0).split())}`) and "

@@ -506,7 +506,8 @@ NEVER_RECOVERED = re.compile(
 # worried it won't recover"), not of a metric or another run ("the accuracy never went back below 90%", "in my second
 # run the spikes never came back"), nor of what stayed away (a spike, a nan, "back below" a bound)
 NOT_THE_LOSS_RECOVERING = re.compile(r"\b(?:if|unless|worried|afraid|fear|might|may|will|would|could|should|hope)\b|'ll\b|"
-                                     r"\b(?:acc\w*|val\w*|f1|iou|auc|bleu|reward\w*|returns?|metric\w*|score)\b|"
+                                     r"\b(?:acc\w*|val(?:idation)?|val_\w+|f1|iou|auc|bleu|reward\w*|returns?|metric\w*|score)\b"
+                                     r"(?![^.;\n]{0,40}\bloss\b)|"
                                      r"\b(?:second|other|another|next|new|previous|first) run\b|\bwith clipping\b|"
                                      r"\b(?:spikes?|nans?|infs?|problem|issue|error)\s+(?:(?:have|has|had)\s+)?(?:never|not|"
                                      r"didn'?t|don'?t|won'?t|doesn'?t)\b|\bback (?:below|above|under|over)\b")
@@ -745,7 +746,8 @@ BOUNDED_LOSS = re.compile(r"\b(?:b?ce(?:loss\w*)?|bce_?with_?logits\w*|binary[ _
                           r"squared|l1[ _-]?loss|smooth[ _-]?l1\w*|huber\w*|hinge\w*|softmax\w*)\b", re.I)
 LIKELIHOOD = re.compile(r"likelihood|log[ _-]?prob|\blog[ _-]?p\b|densit(?:y|ies)|\bflows?\b|\belbo\b|gaussian|mixture"
                         # (and a Wasserstein critic's, negative by construction; not a WGAN switched away from)
-                        r"|variational|\bkl\b|(?<!from )(?<!instead of )(?<!not a )\bwgan\w*|(?<!from )wasserstein", re.I)
+                        r"|variational|\bkl\b|(?<!from )(?<!instead of )(?<!not a )(?<!not )(?<!not using )(?<!no )"
+                        r"\bwgan\w*|(?<!from )(?<!not )wasserstein", re.I)
 # An overlap score is in [0, 1] whatever the model predicts, as long as the targets are: a Dice or
 # IoU printed outside that range means the targets are not (a 0/255 mask gives a Dice above 1).
 # (not a loss named for the score, `iou_loss = 1.2398`, `dice_coef_loss: 1.07`, "dice coefficient loss": a GIoU loss
@@ -1032,7 +1034,7 @@ def _same_later(text: str) -> bool:
 
 
 # (a run the reporter means to make: "I'll try the same with lr 1e-5 tomorrow", "going to try")
-REPORTERS_PLAN = re.compile(r"(?i)\b(?:i'll|i will|we'll|we will|going to|plan to|want to|tomorrow|next)\b")
+REPORTERS_PLAN = re.compile(r"(?i)\b(?:i'll|i will|we'll|we will|going to|plan to|want to|tomorrow|next (?:i|we|time))\b")
 
 
 def _same_first(text: str) -> bool:
@@ -1594,11 +1596,17 @@ _SAME_SUBJECT = r"(?:(?!\b(?:while|whereas|but|although|though|loss|acc\w*)\b).)
 # behaviours: they name the kind of model, and explain more than a generic one (a policy loss is negative too). Each
 # with the failure its own explanation names as an exception (unless): a discriminator that won, a return that fell.
 # a GAN's failure said: samples of noise or all alike, mode collapse, or a loss grown past any bound (1e6 and more)
-_HUGE = r"(?<![\w.])-?\d+(?:\.\d+)?e\+?0*(?:[6-9]|[1-9]\d+)\b"      # a number written as 1e6 or more
-GAN_BROKEN = re.compile(r"(?i)\b(?:samples?|images?|outputs?|generations?)\b[^.\n]{0,40}\b(?:pure noise|noise|black|blank|"
-                        r"all (?:the )?same|identical|garbage|grey|gray)\b|\bmode collapse\b|\bcollaps\w*|" + _HUGE)
-RETURN_FELL = re.compile(r"(?i)\b(?:returns?|rewards?|scores?)\b[^.\n]{0,40}\b(?:collaps\w*|drops?|dropped|dropping|falls?|"
-                         r"fell|falling|decreas\w*|goes down|went down|stuck|never improv\w*)\b|" + _HUGE)
+# (a loss given as 1e6 or more: not a buffer's size or a step budget)
+HUGE_LOSS = (r"\bloss\w*\b[^.\n\d]{0,20}?(?:\bis|=|:|\bto|\breach\w*|\bof|\bat)\s*~?"
+             r"-?\d+(?:\.\d+)?e\+?0*(?:[6-9]|[1-9]\d+)\b")
+# (the samples said to be noise or all alike, as their predicate: not "with less noise")
+GAN_BROKEN = re.compile(r"(?i)\b(?:samples?|images?|outputs?|generations?)\s+(?:are|is|look|looks|stay|stays|remain|remains|"
+                        r"were|was|became|become|turn(?:ed)?)\s+(?:like\s+)?(?:pure\s+|just\s+|all\s+|only\s+)?(?:noise|black|"
+                        r"blank|identical|the same|garbage|grey|gray)\b|\bmode collapse\b|\bcollapsed\b|" + HUGE_LOSS)
+# (the return the subject of the fall, no other quantity between: not "the return goes up and the entropy drops")
+RETURN_FELL = re.compile(r"(?i)\b(?:returns?|rewards?|scores?)\b(?:(?!\b(?:entropy|loss|lr|kl|and|while|but|whereas)\b)"
+                         r"[^.\n]){0,40}\b(?:collaps\w*|drops?|dropped|dropping|falls?|fell|falling|decreas\w*|goes down|"
+                         r"went down|stuck|never improv\w*)\b|" + HUGE_LOSS)
 # a KL weight said not to move ("a fixed beta of 4", "no annealing")
 BETA_FIXED = re.compile(r"(?i)\b(?:fixed|constant)\s+(?:beta|β|kl[ _-]?weight)\b|\bno (?:kl )?anneal\w*|"
                         r"\b(?:beta|β)\b[^.\n]{0,20}\b(?:fixed|constant)\b")
@@ -1633,8 +1641,8 @@ OBJECTIVES = (
            "(Goodfellow, NIPS 2016 Tutorial: Generative Adversarial Networks, arXiv:1701.00160, on training as a search "
            "for an equilibrium of a game, and on non-convergence). Progress shows in the samples (or a score such as "
            "FID); a failure shows as the discriminator's loss at about 0 for good while the generator's climbs (the "
-           "discriminator won), samples that all look alike (mode collapse), or nan. A WGAN's critic loss is negative "
-           "by construction, and its size estimates the Wasserstein distance between the real and the generated "
+           "discriminator won), samples that all look alike (mode collapse), or nan. A WGAN's critic loss turns "
+           "negative once the critic tells real from generated samples, and its size estimates the Wasserstein distance between the real and the generated "
            "samples: it should shrink as they improve, and one that grows without bound means the critic's Lipschitz "
            "constraint does not hold (Arjovsky et al., 2017, arXiv:1701.07875, §4.2)",
            "samples from one fixed noise batch over the epochs, and both losses: finite, and the discriminator's not "
@@ -1659,7 +1667,7 @@ OBJECTIVES = (
            # (a VAE named, and its KL weight said to be annealed or printed beside the KL: not a distillation's KL with a
            # learning-rate warmup, nor a diffusion model's beta schedule)
            re.compile(r"\b(?:vae|variational auto-?encoder)\b[^\n]{0,300}?\b(?:kl[ _-]?(?:anneal\w*|warm-?up|weight)|"
-                      r"(?:beta|β)[ _-]?(?:anneal\w*|warm-?up|schedul\w*)|anneal\w*)\b|"
+                      r"(?:beta|β)[ _-]?(?:anneal\w*|warm-?up|schedul\w*)|anneal\w* (?:of )?(?:the )?(?:kl|beta|β))\b|"
                       r"\b(?:vae|variational auto-?encoder)\b[\s\S]{0,600}?\bbeta\b[^\n]{0,40}\bkl\b"),
            "with the KL term's weight raised from 0 over the first epochs (KL cost annealing, Bowman et al., 2016, "
            "Generating Sentences from a Continuous Space), the total is a sum whose weights change: it can rise "
@@ -1674,7 +1682,9 @@ NORMALS = OBJECTIVES + (
            "a negative loss is normal when the loss is a negative log-likelihood of continuous data (a density can "
            "exceed 1) or minus a score such as Dice; it is impossible for cross-entropy or BCE whose targets lie "
            "in [0, 1], where it means the targets do not (masks of 0/255, labels past the last class)",
-           "the loss function you use and the range of your targets (for example 0/1 or 0/255 masks)"),
+           "the loss function you use and the range of your targets (for example 0/1 or 0/255 masks)",
+           # (not one of -1e6 or beyond: a likelihood or a critic that grew without bound)
+           unless=lambda text: (m.group(0) if (m := re.search(HUGE_LOSS, text, re.I)) else "")),
     Normal("skipped steps under dynamic loss scaling",
            re.compile(r"gradient overflow\.?\s+skipping step|overflow! rank|gradient overflow detected|"
                       r"reducing loss scale|skipping step|gradients? overflow|"
