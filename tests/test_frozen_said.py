@@ -138,3 +138,16 @@ def test_channels_said_standardised_are_scaled_inputs():
     assert scaled_said("1-second windows (256 samples, each channel standardised)")["scaled"] == {
         "inputs": "channel standardised"}
     assert scaled_said("the channels are not standardised")["unscaled"] == {"inputs": "channels are not standardised"}
+
+
+def test_flaxs_zeros_init_and_one_output_beside_a_short_falling_curve_name_the_zero_start():
+    """A short curve that falls (the output's bias finding the base rate) beside words that every row gets one output
+    is read, and Flax's `zeros_init()` handed to a kernel is a zero start, as Keras's and PyTorch's are."""
+    text = ("Flax MLP stuck, always predicts the same class\n\n```python\nDense = partial(nn.Dense, "
+            "kernel_init=nn.initializers.zeros_init())\nx = nn.relu(Dense(256)(x))\nx = nn.relu(Dense(128)(x))\n"
+            "return Dense(7)(x)\n```\n"
+            "step 0 | loss 1.9459\nstep 100 | loss 1.7702\nstep 200 | loss 1.6285\nstep 400 | loss 1.4603\n"
+            "Every row gets the same softmax output, so it always predicts class 1.")
+    d = diagnosis(text)
+    assert d.matches[0].entry.id == "WR-110"
+    assert d.matches[0].parts["zero-init"] > 0 and d.matches[0].parts["one-output"] > 0

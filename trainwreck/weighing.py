@@ -431,7 +431,10 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
         or said and ((said_nonfinite_value or said_unnegated(told(ev.prose), {"diverge", "climb"}))
                      and ev.count < SHAPE_MIN or says_not_learning(ev.prose)
                      # (or words in another script, which were not read for what went wrong)
-                     or ev.count < SHAPE_MIN and _other_script(ev.prose)))
+                     or ev.count < SHAPE_MIN and _other_script(ev.prose))
+        # (or words of a network that no longer responds -- one output for every input, weights that never change --
+        # beside a short curve: a fall in its first values is the output's bias finding the base rate)
+        or ev.count < SHAPE_MIN and bool(one_output_said(ev.prose) or weights_frozen_said(ev.prose)))
     hits = {e.id: _declared_hits(w.weighed[e.id], ev.messages) for e in w.entries}
     if zero is not None:                               # Apex's scale at zero: the scaler out of range
         for i in w.declarers.get(SAME_AS, []):
