@@ -287,7 +287,10 @@ def test_a_question_about_normal_behaviour_is_answered_beside_a_healthy_curve():
     # (review_session27_commits item 14)
     other = gap.replace("My val loss is always higher than the train loss. Did I do something wrong?",
                         "Every prediction is the same class. Is it normal?")
-    assert diagnosis(other).verdict == "healthy"
+    # (and the words it does say, one output for every input, beside a curve too short to judge, are a failure said)
+    answered = diagnosis(other)
+    assert answered.verdict != "normal" and (answered.verdict == "healthy"
+                                             or {"WR-110", "WR-140"} <= {m.entry.id for m in answered.matches})
     high = "".join(f"epoch {e} loss {6240 * 0.6 ** e:.1f}\n" for e in range(8)) + "Is it normal that it starts this high?\n"
     assert diagnosis(high).normal[0].name == "a large loss at the start" and diagnosis(high).verdict == "normal"
     broke = apex.replace("step 500 loss 3.52", "step 500 loss nan")
