@@ -5542,3 +5542,32 @@ def test_review_s46b_readings_stay_where_they_belong():
     # M-d: autocast's dtype is no float16 weight
     assert weights_half("with torch.autocast(device_type='cuda', dtype=torch.float16):") is None
     assert weights_half("My weights are not in fp16.") is None
+
+
+def test_review_s46c_readings_stay_where_they_belong():
+    """(review_session46c H1-H5, M1, M2, M4) each reading, quiet on the sentence the third review showed it misread."""
+    from trainwreck.frozen_said import one_output_said, weights_frozen_said
+    from trainwreck.paste_facts import _linear_model, _none_empty_said, start_far_above_uniform
+    from trainwreck.wording import GAN_BROKEN, RETURN_FELL, never_recovered_said, normals_asked
+    assert one_output_said("Every event gets the same anomaly score.") == "every event gets the same anomaly score"
+    for text in ("A naive model that always predicts class 0 gets 95%.", "Every sample gets the same label smoothing.",
+                 "Every sample gets the same score threshold.",
+                 "It gave the same prediction for every image at lr 0.1, now it works."):
+        assert one_output_said(text) == "", text
+    for text in ("The teacher weights are unchanged over all epochs.",
+                 "With DDP the weights are identical on all ranks after 100 steps."):
+        assert weights_frozen_said(text) == "", text
+    for text in ("CIFAR-10 cross-entropy classifier: the initial loss is 6.9315e-01.",
+                 "After the first loss spike to 9.8 at epoch 30 (CIFAR-10, cross-entropy) it recovered.",
+                 "The initial loss isn't 9.8 on CIFAR-10 with cross-entropy."):
+        assert start_far_above_uniform(text) == "", text
+    assert _linear_model("Linear regression with SGD explodes. Would an MLP do better?")
+    assert not GAN_BROKEN.search("My images are the same size as in the tutorial.")
+    assert not GAN_BROKEN.search("The samples were just noise in the first epoch but now look like faces.")
+    assert not RETURN_FELL.search("The reward was stuck at first, then climbed to 300.")
+    assert any(n.name == "negative loss" for n in normals_asked("Gaussian NLL loss at 1e6 iterations is -2.3. Is a "
+                                                                 "negative loss normal?"))
+    assert weighed_parts("I don't use WGAN: the discriminator uses nn.BCELoss and its loss goes negative, -2.7. How "
+                         "can BCE be negative?", "WR-320").get("negative", 0) > 0
+    assert not _none_empty_said("I assume every title has at least one token.")
+    assert never_recovered_said("The val accuracy never recovered, while the loss went back to 0.3.") == ""

@@ -39,7 +39,9 @@ ONE_OUTPUT = re.compile(
     r"\s+(?:exactly\s+|always\s+)?[-+]?\d*\.?\d+(?:e-?\d+)?\s+(?:for|on) "
     + _EVERY + r" " + _INPUTS + r"\b"
     # "every row gets the same softmax output"
-    r"|\b" + _EVERY + r" " + _INPUTS + r" gets? (?:exactly |basically |practically )?the same (?:[\w-]+ )?" + _OUTPUTS + r"\b"
+    # (an output or a score the model gives: not "the same label smoothing", "the same score threshold")
+    r"|\b" + _EVERY + r" " + _INPUTS + r" gets? (?:exactly |basically |practically )?the same (?:[\w-]+ )?(?:"
+    + _OUTPUT_SUBJECT + r"|scores?(?!\s+(?:threshold|cutoff|function)))\b"
     # "it always predicts class 1"
     r"|\balways (?:predicts?|outputs?|returns?|picks?) (?:class|label) \d+\b"
     # "every reconstruction is identical", "all predictions are exactly the same"
@@ -57,7 +59,8 @@ ONE_OUTPUT = re.compile(
 # "a dead network would return the same value", "I want it to give the same output", "my dummy baseline predicts 0.3")
 _DENIED_BEFORE = re.compile(r"(?:\b(?:not|never|no longer|instead of|rather than|unlike|would|should|could|want\w*|"
                             r"wish|hope|if|thought|think|suspect\w*|expect\w*|supposed|baseline|dummy|used to|"
-                            r"before the fix|at first|earlier|previously|constant predictor|a model that|in theory)\b|n't\b)"
+                            r"before the fix|at first|earlier|previously|constant predictor|model that|predictor|"
+                            r"classifier that|naive|majority|trivial|in theory)\b|n't\b)"
                             r"[^.;\n]{0,40}$", re.I)
 # ... or taken back after it, in its sentence: a state that is gone ("now it works"), one that is wanted, or outputs
 # that differ by class ("0 for every negative sample and 1 for every positive one": a perfect classifier)
@@ -81,6 +84,8 @@ WEIGHTS_FROZEN = re.compile(
 # ... said of a stretch of training, and not of a freezing on purpose or of a comparison across runs or with a file
 TRAINING_SPAN = re.compile(r"(?i)\b(?:epochs?|steps?|iterations?|iters?|updates?|batches)\b|\bafter (?:training|\d)")
 ON_PURPOSE = re.compile(r"(?i)\bfr[oe]z\w*|requires_grad\s*=\s*false|as intended|by design|what i want|"
+                        # (a model kept still on purpose, or copies compared across devices)
+                        r"\bteacher\b|\btarget (?:network|net|model)\b|\branks?\b|\breplicas?\b|\bgpus?\b|\bema\b|"
                         r"\bloaded\b|\bloading\b|\bboth runs\b|\bacross runs\b|\bseed\b|\bbackbone\b")
 
 

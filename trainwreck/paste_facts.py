@@ -329,14 +329,15 @@ def _absolute_loss(prose: str) -> bool:
 
 # A network of hidden layers said in words: "a Flax MLP 90 -> 256 -> 128 -> 1", "two hidden layers"
 LAYERED_SAID = re.compile(r"(?i)(?<!no )(?<!without )(?<!zero )(?<!0 )\bhidden layers?\b|"
-                          r"(?<!try )(?<!trying )(?<!tried )\b(?:my|our|the|a|an)\s+(?:[\w-]+\s+){0,2}MLP\b|"
+                          r"(?<!try )(?<!trying )(?<!tried )(?<!not )(?<!n't )(?<!would )\b(?:my|our|the|a|an)\s+(?:[\w-]+\s+){0,2}MLP\b|"
                           r"\b\d+\s*(?:->|→)\s*\d+\s*(?:->|→)\s*\d+")
 
 
 def _linear_model(prose: str) -> bool:
     """Is the model a linear one: named so, in a paste that builds no network of two layers or more, in code or in
     words (a linear regression named as the baseline beside an MLP is not the model)?"""
-    return bool(LINEAR_MODEL.search(prose)) and len(LAYERS_BUILT.findall(prose)) < 2 and not LAYERED_SAID.search(prose)
+    return bool(LINEAR_MODEL.search(prose)) and len(LAYERS_BUILT.findall(prose)) < 2 \
+        and not LAYERED_SAID.search(told(prose))
 PLAIN_SGD = re.compile(r"\bsgd\b|\bgradient descent\b", re.I)
 REGRESSION_SAID = re.compile(r"(?<!logistic )(?<!logistic-)regress\w*|\b(?:mse\w*|mean[ _-]squared|squared[ _-]error|mae|prices?)\b", re.I)
 PROBABILITY_WORDS = re.compile(r"\b(?:sigmoid|bce\w*|binary|logits?|probabilit\w*)\b", re.I)
@@ -645,7 +646,7 @@ NONE_EMPTY_SAID = re.compile(r"(?i)\bat least (?:\d+|one|two|three) (?:real |non
 
 
 NONE_EMPTY_DOUBTED = re.compile(r"(?i)\b(?:not sure|no guarantee|don'?t|do not|doesn'?t|may|might|whether|if|unless|"
-                                r"hope|maybe|perhaps|some)\b")
+                                r"hope\w*|maybe|perhaps|some|assum\w*|should|expect\w*|suppos\w*|think)\b")
 
 
 def _none_empty_said(prose: str) -> bool:
@@ -1996,9 +1997,10 @@ START_HIGH_WORDS = {"loss", "large"}
 # (the words that make a loss the untrained model's: "the initial loss", "the first loss", "the loss at step 0", "before
 # any update ... the loss" -- not a first of something else, "initial learning rate", "the first 100 steps")
 _LOSS_WORD = r"(?:loss|bce|cross[- ]?entropy|nll)"
-_NUMBER_ENDS = r"(\d+(?:\.\d+)?)(?!\d|\.\d)"
+_NUMBER_ENDS = r"(\d+(?:\.\d+)?)(?!\d|\.\d|[eE][-+]?\d)"
 START_LOSS_SAID = re.compile(r"(?i)\b(?:initial|first|starting|very first|untrained)\s+(?:training\s+|mean\s+|average\s+)?"
-                             + _LOSS_WORD + r"\b[^.?!\n\d]{0,20}?" + _NUMBER_ENDS +
+                             + _LOSS_WORD + r"\b(?!\s+(?:spikes?|jumps?|drops?|explosion|nan|curve))[^.?!\n\d]{0,20}?"
+                             + _NUMBER_ENDS +
                              r"|\b(?:at (?:step|iteration|iter) 0|before (?:any|the first) (?:update|optimi[sz]er step|"
                              r"training step)|at initiali[sz]ation)\b,?\s+(?:(?!\b(?:lr|learning rate|steps?|epochs?)\b)"
                              r"[^.?!\n\d]){0,30}?\b" + _LOSS_WORD + r"\b[^.?!\n\d]{0,20}?" + _NUMBER_ENDS +
@@ -2022,7 +2024,7 @@ def start_far_above_uniform(prose: str) -> str:
     text = told(prose)
     for m in itertools.islice(START_LOSS_SAID.finditer(text), 5):
         if _doubted(text, m.start()) or re.search(r"(?:\bnot|n't)\b[^.\n]{0,15}$", text[max(0, m.start() - 20):m.start()]) \
-                or re.search(r"\bnot\b", m.group(0)):
+                or re.search(r"\b(?:not|never)\b|n't\b", m.group(0)):
             continue
         value = float(next(g for g in m.groups() if g))
         if value >= START_HIGH * uniform:

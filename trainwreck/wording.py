@@ -506,8 +506,7 @@ NEVER_RECOVERED = re.compile(
 # worried it won't recover"), not of a metric or another run ("the accuracy never went back below 90%", "in my second
 # run the spikes never came back"), nor of what stayed away (a spike, a nan, "back below" a bound)
 NOT_THE_LOSS_RECOVERING = re.compile(r"\b(?:if|unless|worried|afraid|fear|might|may|will|would|could|should|hope)\b|'ll\b|"
-                                     r"\b(?:acc\w*|val(?:idation)?|val_\w+|f1|iou|auc|bleu|reward\w*|returns?|metric\w*|score)\b"
-                                     r"(?![^.;\n]{0,40}\bloss\b)|"
+                                     r"\b(?:acc\w*|val(?:idation)?|val_\w+|f1|iou|auc|bleu|reward\w*|returns?|metric\w*|score)\b|"
                                      r"\b(?:second|other|another|next|new|previous|first) run\b|\bwith clipping\b|"
                                      r"\b(?:spikes?|nans?|infs?|problem|issue|error)\s+(?:(?:have|has|had)\s+)?(?:never|not|"
                                      r"didn'?t|don'?t|won'?t|doesn'?t)\b|\bback (?:below|above|under|over)\b")
@@ -576,11 +575,13 @@ SENTENCE_ENDS = re.compile(r"(\.(?![\w(])|[;\n!?])")   # (a dot between words is
 
 def sentence_around(text: str, start: int, end: int, reach: int = 300, stops: str = ".;\n") -> tuple[int, int]:
     """Where the sentence that holds text[start:end] begins and ends, looked for within `reach` characters of it (a
-    text with no sentence end must not make each match read all of it): the stops are its ends."""
+    text with no sentence end must not make each match read all of it): the stops are its ends -- a full stop only
+    where no digit or letter follows it ("lr 0.1", `df.isna` end nothing)."""
     low, high = max(0, start - reach), min(len(text), end + reach)
-    begin = max(text.rfind(c, low, start) for c in stops) + 1 or low
-    ends = [i for i in (text.find(c, end, high) for c in stops) if i >= 0]
-    return begin, min(ends, default=high)
+    stop = re.compile("[" + re.escape(stops.replace(".", "")) + "]" + (r"|\.(?!\w)" if "." in stops else ""))
+    begin = max((m.end() for m in stop.finditer(text, low, start)), default=low)
+    after = stop.search(text, end, high)
+    return begin, after.start() if after else high
 
 
 def sentences_and_ends(text: str) -> list[tuple[str, str]]:
@@ -747,6 +748,7 @@ BOUNDED_LOSS = re.compile(r"\b(?:b?ce(?:loss\w*)?|bce_?with_?logits\w*|binary[ _
 LIKELIHOOD = re.compile(r"likelihood|log[ _-]?prob|\blog[ _-]?p\b|densit(?:y|ies)|\bflows?\b|\belbo\b|gaussian|mixture"
                         # (and a Wasserstein critic's, negative by construction; not a WGAN switched away from)
                         r"|variational|\bkl\b|(?<!from )(?<!instead of )(?<!not a )(?<!not )(?<!not using )(?<!no )"
+                        r"(?<!don't use )(?<!do not use )(?<!without )(?<!non-)"
                         r"\bwgan\w*|(?<!from )(?<!not )wasserstein", re.I)
 # An overlap score is in [0, 1] whatever the model predicts, as long as the targets are: a Dice or
 # IoU printed outside that range means the targets are not (a 0/255 mask gives a Dice above 1).
@@ -1597,16 +1599,18 @@ _SAME_SUBJECT = r"(?:(?!\b(?:while|whereas|but|although|though|loss|acc\w*)\b).)
 # with the failure its own explanation names as an exception (unless): a discriminator that won, a return that fell.
 # a GAN's failure said: samples of noise or all alike, mode collapse, or a loss grown past any bound (1e6 and more)
 # (a loss given as 1e6 or more: not a buffer's size or a step budget)
-HUGE_LOSS = (r"\bloss\w*\b[^.\n\d]{0,20}?(?:\bis|=|:|\bto|\breach\w*|\bof|\bat)\s*~?"
-             r"-?\d+(?:\.\d+)?e\+?0*(?:[6-9]|[1-9]\d+)\b")
+HUGE_LOSS = (r"\bloss\w*\b[^.\n\d]{0,20}?(?:\bis|=|:|\bto|\breach\w*|\bof)\s*~?"
+             r"-?\d+(?:\.\d+)?e\+?0*(?:[6-9]|[1-9]\d+)\b(?!\s*(?:iterations?|iters?|steps?|epochs?|samples?|frames?|"
+             r"transitions?|timesteps?|updates?|tokens?))")
 # (the samples said to be noise or all alike, as their predicate: not "with less noise")
 GAN_BROKEN = re.compile(r"(?i)\b(?:samples?|images?|outputs?|generations?)\s+(?:are|is|look|looks|stay|stays|remain|remains|"
-                        r"were|was|became|become|turn(?:ed)?)\s+(?:like\s+)?(?:pure\s+|just\s+|all\s+|only\s+)?(?:noise|black|"
-                        r"blank|identical|the same|garbage|grey|gray)\b|\bmode collapse\b|\bcollapsed\b|" + HUGE_LOSS)
+                        r"turn)\s+(?:like\s+)?(?:pure\s+|just\s+|all\s+|only\s+)?(?:noise|black|blank|identical|"
+                        r"the same(?!\s+(?:size|shape|resolution|format|dimensions?|way|as))|garbage|grey|gray)\b|"
+                        r"\bmode collapse\b|\bcollapsed\b|" + HUGE_LOSS)
 # (the return the subject of the fall, no other quantity between: not "the return goes up and the entropy drops")
 RETURN_FELL = re.compile(r"(?i)\b(?:returns?|rewards?|scores?)\b(?:(?!\b(?:entropy|loss|lr|kl|and|while|but|whereas)\b)"
                          r"[^.\n]){0,40}\b(?:collaps\w*|drops?|dropped|dropping|falls?|fell|falling|decreas\w*|goes down|"
-                         r"went down|stuck|never improv\w*)\b|" + HUGE_LOSS)
+                         r"went down|stuck|never improv\w*)\b(?!\s+(?:at first|initially|early|in the beginning))|" + HUGE_LOSS)
 # a KL weight said not to move ("a fixed beta of 4", "no annealing")
 BETA_FIXED = re.compile(r"(?i)\b(?:fixed|constant)\s+(?:beta|β|kl[ _-]?weight)\b|\bno (?:kl )?anneal\w*|"
                         r"\b(?:beta|β)\b[^.\n]{0,20}\b(?:fixed|constant)\b")
