@@ -844,9 +844,8 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         evidence.append(f"the report shows half precision switched on (`{c.half_shown}`) and says the gradients are "
                         f"0 (\"{' '.join(zero.group(0).split())}\"): float16 holds no magnitude below about 6e-08, and "
                         "gradients under about 3e-08 round to 0")
-    # ... or weights said not to change at all there: a float16 weight takes no update smaller than half the spacing
-    # between float16 values at it (2**-11 at 1.0, about 0.0005), which rounds back to the weight (WR-040's Why)
-    # (the entry's own phrase, "weights stop changing when training in half precision", said of a run whose weights
+    # ... or weights said not to change at all, in float16 weights: an update below half the gap to the next float16
+    # value in its direction rounds back to the weight (WR-040's Why). (The entry's own phrase, "weights stop changing when training in half precision", said of a run whose weights
     # themselves are float16 -- not autocast or AMP's, which keep them in float32: a whole printed fact, where the same
     # words count half for the entries of gradients that are exactly 0)
     elif (held := weights_half(ev.prose)) and entry.id in w.precision \
