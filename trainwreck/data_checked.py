@@ -8,6 +8,7 @@ batch") clears only that part, and is not read; nor is "no nan anywhere", said o
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 
@@ -59,6 +60,7 @@ OF_THE_RUN = re.compile(r"(?i)^\s*(?:in|inside|of)\s+(?:the\s+|my\s+)?(?:hidden 
                         r"gradients?|weights|loss\w*|model)\b")
 
 
+@functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)
 def data_said_finite(prose: str) -> str:
     """The words that say the data was checked for nan and inf and found clean, as written (lowercased); or ""."""
     text = told(prose)

@@ -12,6 +12,7 @@ next float16 value in its direction changes nothing).
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 
@@ -100,6 +101,7 @@ WEIGHTS_HALF = re.compile(r"(?i)\.half\(\)|\bnp\.float16\b|\bnumpy\.float16\b|\.
 AUTOCAST_BEFORE = re.compile(r"(?i)autocast|\bamp\b")
 
 
+@functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)
 def weights_half(prose: str) -> re.Match | None:
     """What shows the weights themselves held in float16 (WEIGHTS_HALF), not a dtype handed to autocast; or None."""
     for m in itertools.islice(WEIGHTS_HALF.finditer(prose), 10):
@@ -120,11 +122,13 @@ def _first_told(pattern: re.Pattern, prose: str) -> str:
     return ""
 
 
+@functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)
 def one_output_said(prose: str) -> str:
     """The words that say the model gives one output for every input, as written (lowercased); or ""."""
     return _first_told(ONE_OUTPUT, prose)
 
 
+@functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)
 def weights_frozen_said(prose: str) -> str:
     """The words that say the weights do not change over a stretch of training, as written (lowercased); or "". Not
     in a sentence that freezes them on purpose, loads them, or compares runs."""

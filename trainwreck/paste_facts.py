@@ -2011,6 +2011,7 @@ CROSS_ENTROPY_NAMED = re.compile(r"(?i)\bcross[- _]?entropy\w*|crossentropy\w*|\
                                  r"\bclassif\w+")
 
 
+@functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)
 def start_far_above_uniform(prose: str) -> str:
     """The fact, when the words give the untrained model's loss START_HIGH times ln C or more for the classes the
     paste names; or ""."""
@@ -2054,6 +2055,7 @@ ROSE_ELSEWHERE = re.compile(r"(?i)\b(?:if|hope|want|would|old|before|previous\w*
                             r"\b(?:val\w*|validation|test|eval\w*)[ _-]?loss\b")
 
 
+@functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)
 def accuracy_rose_said(prose: str) -> str:
     """The words of one told sentence that say the accuracy climbs while the loss barely moves, quoted; or "" (not
     denied, "the accuracy doesn't improve"; not of another run, a condition, a wish, or the validation loss)."""

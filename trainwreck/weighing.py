@@ -423,6 +423,7 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
     # (values from sentences, however many, are the ones the reporter chose to give: words that say the run is stuck
     # or went nan say what they leave out -- "from epoch 24 on it prints 0.6687 every single epoch")
     said = (dialect := dialects.named(ev.dialect)) is not None and dialect.chosen
+    unresponsive = one_output_said(ev.prose) or weights_frozen_said(ev.prose)     # (a network said to respond no more)
     unjudged = sig.name == "healthy" and ev.count >= 2 and (
         ev.count < SHAPE_MIN and says_not_learning(ev.prose)
         and ev.last >= (1 - PLATEAU_FALL) * ev.head[min(len(ev.head) - 1, ev.count // 2)]
@@ -434,7 +435,7 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
                      or ev.count < SHAPE_MIN and _other_script(ev.prose))
         # (or words of a network that no longer responds -- one output for every input, weights that never change --
         # beside a short curve: a fall in its first values is the output's bias finding the base rate)
-        or ev.count < SHAPE_MIN and bool(one_output_said(ev.prose) or weights_frozen_said(ev.prose)))
+        or ev.count < SHAPE_MIN and bool(unresponsive))
     hits = {e.id: _declared_hits(w.weighed[e.id], ev.messages) for e in w.entries}
     if zero is not None:                               # Apex's scale at zero: the scaler out of range
         for i in w.declarers.get(SAME_AS, []):
@@ -444,7 +445,7 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
     said_failure = (said_nonfinite or sig.name in TRACES or sig.name in UNFINISHED or bool(ev.messages)
                     or says_failure(ev.prose) or bool(impossible) or normal_ruled_out(ev.prose)
                     # (or the network said to no longer respond: one output for every input, weights that never change)
-                    or bool(one_output_said(ev.prose) or weights_frozen_said(ev.prose))
+                    or bool(unresponsive)
                     or bool(start_far_above_uniform(ev.prose)) or bool(accuracy_rose_said(ev.prose)))
     said_when = timing_of(words) if words_count else set()
     # (words of a start, "it turns nan somewhere in epoch 0", beside a log whose loss was still finite at a step it

@@ -573,12 +573,17 @@ NOT_THIS_RUN = re.compile(r"\b(?:val(?:_\w+)?|valid(?:ation)?(?:_\w+)?|test|eval
 SENTENCE_ENDS = re.compile(r"(\.(?![\w(])|[;\n!?])")   # (a dot between words is a name's: `x.half()`, `torch.float16`)
 
 
+@functools.lru_cache(maxsize=8)
+def _stop_pattern(stops: str) -> re.Pattern:
+    return re.compile("[" + re.escape(stops.replace(".", "")) + "]" + (r"|\.(?!\w)" if "." in stops else ""))
+
+
 def sentence_around(text: str, start: int, end: int, reach: int = 300, stops: str = ".;\n") -> tuple[int, int]:
     """Where the sentence that holds text[start:end] begins and ends, looked for within `reach` characters of it (a
     text with no sentence end must not make each match read all of it): the stops are its ends -- a full stop only
     where no digit or letter follows it ("lr 0.1", `df.isna` end nothing)."""
     low, high = max(0, start - reach), min(len(text), end + reach)
-    stop = re.compile("[" + re.escape(stops.replace(".", "")) + "]" + (r"|\.(?!\w)" if "." in stops else ""))
+    stop = _stop_pattern(stops)
     begin = max((m.end() for m in stop.finditer(text, low, start)), default=low)
     after = stop.search(text, end, high)
     return begin, after.start() if after else high
@@ -1039,10 +1044,10 @@ def _same_later(text: str) -> bool:
 REPORTERS_PLAN = re.compile(r"(?i)\b(?:i'll|i will|we'll|we will|going to|plan to|want to|tomorrow|next (?:i|we|time))\b")
 
 
-def _same_first(text: str) -> bool:
+def _same_first(text: str, folded_text: str) -> bool:
     """Does a told sentence say the same happened at a rate it names, sameness first ("same with lr 1e-7")? Not a
     question, a plan, or "not the same"."""
-    if not SAME_FIRST.search(_folded(text)):
+    if not SAME_FIRST.search(folded_text):
         return False
     for raw, end in sentences_and_ends(text):
         if "same" not in raw.lower():
@@ -1197,7 +1202,7 @@ def lr_tried(text: str) -> str:
         # (a lower rate still that cured it says more: "3e-3 only puts the nan off, 3e-4 trains fine" is a rate too
         # high, which a low enough rate cures; gradients that pile up break at every rate)
         return "helped" if LOWER_LR_HELPS.search(folded) or _rates_compared(folded) == "helped" else "delayed"
-    tried = TRIED_LR.search(folded) or (SAME_FIRST.search(folded) if _same_first(text) else None)
+    tried = TRIED_LR.search(folded) or (SAME_FIRST.search(folded) if _same_first(text, folded) else None)
     if tried:
         # (unless the same sentences say it broke later instead: "with lr=0.001 it's the same pattern, it just
         # starts going crazy around step 600 instead of 80" puts it off; or that it only took longer: "same with lr
