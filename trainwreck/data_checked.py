@@ -12,7 +12,7 @@ import functools
 import itertools
 import re
 
-from .wording import told
+from .wording import UNDONE, told
 
 # (what holds the data: inputs, targets, batches, files of it)
 _DATA = (r"(?:x|y|z|x_\w+|y_\w+|data|dataset|inputs?|features?|batch(?:es)?|images?|labels?|targets?|csvs?|columns?|"
@@ -47,8 +47,8 @@ PARTIAL = re.compile(r"\b(?:a few|some|a couple|several|one|two|the first|a samp
 # ... nor a check not done, planned or doubted ("I haven't checked whether...", "I should check that...", "I assumed"),
 # nor one the rest of its sentence takes back ("X has no nan but y has 3 nans", "for most columns but 12 for 'income'",
 # "passes for the training set but fails on the test set"), nor one of the run's own tensors
-NOT_DONE = re.compile(r"(?i)\b(?:should|need to|needs to|will|going to|plan\w*|want to|how (?:do|can|should) i|make sure|"
-                      r"haven'?t|have not|didn'?t|did not|not sure|assum\w*|tomorrow|supposedly|according to)\b|'ll\b")
+NOT_DONE = re.compile(r"(?i)\b(?:" + UNDONE + r"|need to|needs to|how (?:do|can|should) i|make sure|not sure|assum\w*|"
+                      r"tomorrow|supposedly|according to)\b|'ll\b")
 # (a contrast that names data -- "but y has 3 nans", "except the timestamp column", "for most columns" -- or a count of
 # nans, or a check that failed; not "but the loss goes nan", the report's own failure)
 TAKEN_BACK = re.compile(r"(?i)\b(?:but|except|apart from|other than|only)\b(?:(?!\b(?:loss|gradients?|outputs?|"

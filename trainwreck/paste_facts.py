@@ -23,7 +23,7 @@ from .frozen_said import one_output_said, weights_frozen_said
 from .logscan import Evidence, dialects
 from .logscan.dialects import loss_unit
 from .one_class_iou import one_class_iou
-from .wording import (ADAPTIVE, sentence_around, told, BEFORE_TRAINING_NONFINITE, LOSS_BUILT, MINUS_SCORE, NORMALS, WARMUP_SET, loss_kind, said_unnegated, no_warmup_said, order_moved_it,
+from .wording import (ADAPTIVE, UNDONE, sentence_around, told, BEFORE_TRAINING_NONFINITE, LOSS_BUILT, MINUS_SCORE, NORMALS, WARMUP_SET, loss_kind, said_unnegated, no_warmup_said, order_moved_it,
                       rate_zero_failed, says_not_learning,
                       score_out_of_range, sentences_and_ends, sentences_only, timing_of, tokens, untrained_output_nonfinite)
 
@@ -645,8 +645,8 @@ NONE_EMPTY_SAID = re.compile(r"(?i)\bat least (?:\d+|one|two|three) (?:real |non
                              r"\b(?:cls|bos|\[cls\])\b[^.\n]{0,40}\bnever (?:masked|padded)\b")
 
 
-NONE_EMPTY_DOUBTED = re.compile(r"(?i)\b(?:not sure|no guarantee|don'?t|do not|doesn'?t|may|might|whether|if|unless|"
-                                r"hope\w*|maybe|perhaps|some|assum\w*|should|expect\w*|suppos\w*|think)\b")
+NONE_EMPTY_DOUBTED = re.compile(r"(?i)\b(?:" + UNDONE + r"|not sure|no guarantee|don'?t|do not|doesn'?t|may|might|whether|"
+                                r"if|unless|hope\w*|maybe|perhaps|some|assum\w*|expect\w*|suppos\w*|think)\b|'ll\b")
 
 
 def _none_empty_said(prose: str) -> bool:
@@ -780,8 +780,7 @@ SCALER_NAMED = re.compile(r"(?i)\b\w*Scaler\b|\bNormalization\(|\bpreprocessing\
 # ... not where the same sentence guards the division or is about something else ("(std + 1e-8)", "/ 255", a layer
 # norm), nor a plan, advice or a denial just before it
 BY_HAND_GUARDED = re.compile(r"(?i)\+\s*(?:eps\w*|1e-\d+|0?\.0*1)\b|\b255\b|\b(?:layer|batch|group|instance|token)[ _-]?norm")
-BY_HAND_DOUBTED = re.compile(r"(?i)\b(?:should|could|would|will|suggest\w*|advi[sc]\w*|plan\w*|going to|want to|"
-                             r"haven'?t|have not|didn'?t|did not|not yet|if|maybe)\b|'ll\b")
+BY_HAND_DOUBTED = re.compile(r"(?i)\b(?:" + UNDONE + r"|could|would|suggest\w*|advi[sc]\w*|not yet|if|maybe)\b|'ll\b")
 DIVIDES_BY_STD = re.compile(r"/\s*(?:\(\s*)?[\w.\[\]\"']{0,40}\.std\([^()\n]{0,20}\)(?!\s*\+)|/\s*(?:std|sigma|stdev|stds|sd)\b(?!\s*\+)")
 CONSTANT_FEATURE = re.compile(r"\b(?:(?:the )?same (?:value )?(?:for|in|across|on) (?:every|all|each) (?:rows?|samples?|examples?"
                               r"|records?)|constant (?:columns?|features?)|(?:columns?|features?) (?:that|which) (?:are|is) "

@@ -578,6 +578,11 @@ def _stop_pattern(stops: str) -> re.Pattern:
     return re.compile("[" + re.escape(stops.replace(".", "")) + "]" + (r"|\.(?!\w)" if "." in stops else ""))
 
 
+# The words of a thing not done but planned, advised or denied ("I should check", "I will normalize", "I haven't
+# checked"), which the readings of a check or a step the report says it made leave out (each adds its own doubts)
+UNDONE = r"should|will|going to|plan\w*|want to|haven'?t|have not|didn'?t|did not"
+
+
 def sentence_around(text: str, start: int, end: int, reach: int = 300, stops: str = ".;\n") -> tuple[int, int]:
     """Where the sentence that holds text[start:end] begins and ends, looked for within `reach` characters of it (a
     text with no sentence end must not make each match read all of it): the stops are its ends -- a full stop only
