@@ -51,9 +51,7 @@ def vocabulary_named(prose: str) -> tuple[int, str] | None:
     vocab = VOCAB.search(prose) or VOCAB_AFTER.search(prose)
     if vocab:
         return int(vocab.group(1).replace(",", "")) * (1000 if vocab.group(2) else 1), f"`{vocab.group(0)}`"
-    printed = None
-    for printed in itertools.islice(DICTIONARY_TYPES.finditer(prose), 8):
-        pass
+    printed = (list(itertools.islice(DICTIONARY_TYPES.finditer(prose), 8)) or [None])[-1]
     if printed:
         return int(printed.group(1)), f"`{printed.group(0)}`"
     return None

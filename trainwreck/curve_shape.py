@@ -246,7 +246,7 @@ def _no_warmup_jump(ev: Evidence, first: float) -> tuple[float, int]:
     (and the class count where that made the lower one)"""
     named = classes_or_vocabulary(ev.prose)
     # (in nats, whatever unit the log prints: a ratio is the same in any; fairseq's bits are ln 2 nats each)
-    first *= loss_unit(ev.dialect)[0]
+    first *= loss_unit(ev.dialect).per_unit
     if named is None or not at_uniform(first, named[0]) or (first + UNIFORM_JUMP) / first >= NO_WARMUP_JUMP:
         return NO_WARMUP_JUMP, 0
     return (first + UNIFORM_JUMP) / first, named[0]
@@ -497,7 +497,7 @@ def _signature(ev: Evidence) -> Signature:
         # noise but the updates' own doing -- unless the paste sets a warmup, which would have kept them small)
         built = ADAPTIVE_BUILT.search(ev.prose) if uniform and not no_warmup else None
         if built and not WARMUP_SET.search(ev.prose) and not _small_batch(ev.prose):
-            no_warmup = (f" under {_optimizer_named(built)}, where a uniform guess scores {loss_unit(ev.dialect)[2]} {uniform} "
+            no_warmup = (f" under {_optimizer_named(built)}, where a uniform guess scores {loss_unit(ev.dialect).log} {uniform} "
                          "on every batch and only the updates can raise it")
         for ratio, said in ((SPIKE_RATIO, ""), (jump, no_warmup)):
             if ratio != SPIKE_RATIO and not (said and not _whole_epochs(ev, len(early))):

@@ -13,7 +13,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 
 @dataclass(frozen=True)
@@ -57,15 +57,21 @@ def named(name: str) -> Dialect | None:
     return next((d for d in ORDER if d.name == name), None)
 
 
-def loss_unit(name: str) -> tuple[float, str, str]:
-    """How the loss of the dialect a report names is counted: (nats in one of its units, the unit, its log), ln and
-    nats unless the dialect prints bits (fairseq), log2 and bits. A uniform guess over V classes scores ln V nats,
-    log2 V bits: the same guess, 1/ln 2 = 1.44 times the number."""
+class LossUnit(NamedTuple):
+    per_unit: float        # nats in one unit of the printed loss
+    unit: str              # "nats", "bits"
+    log: str               # the log a uniform guess is written with: "ln", "log2"
+
+
+def loss_unit(name: str) -> LossUnit:
+    """How the loss of the dialect a report names is counted: ln and nats unless the dialect prints bits (fairseq),
+    log2 and bits. A uniform guess over V classes scores ln V nats, log2 V bits: the same guess, 1/ln 2 = 1.44 times
+    the number."""
     dialect = named(name)
     if dialect is None or dialect.loss_base == math.e:
-        return 1.0, "nats", "ln"
-    return math.log(dialect.loss_base), "bits" if dialect.loss_base == 2 else f"base-{dialect.loss_base:g} units", \
-        "log2" if dialect.loss_base == 2 else f"log{dialect.loss_base:g}"
+        return LossUnit(1.0, "nats", "ln")
+    base = dialect.loss_base
+    return LossUnit(math.log(base), "bits" if base == 2 else f"base-{base:g} units", "log2" if base == 2 else f"log{base:g}")
 
 
 from . import (caffe, column, cost_after, count_value, csv_table, darknet, fairseq, hf_trainer, history,  # noqa: E402
