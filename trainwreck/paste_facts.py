@@ -667,11 +667,6 @@ def _token_counts(prose: str) -> tuple[str, bool]:
     return "", printed
 
 
-def _no_token_printed(prose: str) -> str:
-    """The count of unpadded tokens the paste prints with a 0 among its values (TOKENS_COUNTED), or ""."""
-    return _token_counts(prose)[0]
-
-
 @functools.lru_cache(maxsize=4)      # (asked by the printed facts and by the overflow a printed logit shows; read only)
 def breaking_construct(prose: str) -> dict[str, str]:
     """The constructs of pasted code that break at one value (see MASKED_INF, LOG_CALL, EXP_OF, SQRT_CALL), as facts."""
@@ -1656,7 +1651,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
             sentences_only(ev.prose) if sentences is None else sentences)):
         out.update(breaking_construct(ev.prose))
         # (and the -inf fill beside a printed count of unmasked tokens that holds a 0: the row it breaks on, shown)
-        if "masked-inf" in out and MASKED_INF.search(code_of(ev.prose)) and (printed := _no_token_printed(ev.prose)):
+        if "masked-inf" in out and MASKED_INF.search(code_of(ev.prose)) and (printed := _token_counts(ev.prose)[0]):
             out["masked-row-printed"] = (f"the paste prints a sequence with no unmasked token (`{printed}` holds a 0) "
                                          "beside its -inf fill: that row of scores is all -inf, and its softmax nan")
     numpy = list(NUMPY_ZERO_WEIGHTS.finditer(ev.prose))
