@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from conftest import assert_entry_says
-from framework_runner import OPT_IN, keras, declared, run
+from framework_runner import OPT_IN, declared, keras, run, source_line
 
 pytestmark = OPT_IN
 
@@ -111,10 +111,33 @@ def test_pytorch_scheduler_warning_only_begins_with_the_declared_sentence():
             sched.step()
         print(json.dumps([str(c.message) for c in caught]))
     """)
-    (quoted,) = declared("WR-040", "pytorch")
+    (quoted,) = [m for m in declared("WR-040", "pytorch") if m.text.startswith("Detected call")]
     (text,) = [t for t in out if t.startswith(quoted.text)]
     assert len(text) > len(quoted.text) + 50
     assert_entry_says("WR-040", ["prints a warning that begins"])
+
+
+def test_gradscaler_refuses_float16_parameters_with_the_message_wr040_declares_at_the_line_it_cites():
+    """WR-040 says a GradScaler refuses parameters that are themselves float16: its step raises the ValueError it
+    declares, from grad_scaler.py line 275 at v2.13.0; float32 parameters under the same scaler step."""
+    out = run("torch", """
+        import json, torch
+        def step(dtype):
+            layer = torch.nn.Linear(4, 1).to(dtype)
+            opt = torch.optim.SGD(layer.parameters(), lr=0.1)
+            scaler = torch.amp.GradScaler("cpu")
+            scaler.scale(layer(torch.ones(8, 4, dtype=dtype)).float().pow(2).mean()).backward()
+            try:
+                scaler.step(opt)
+                return None
+            except ValueError as e:
+                return str(e)
+        print(json.dumps({"half": step(torch.float16), "float": step(torch.float32)}))
+    """)
+    (quoted,) = [m for m in declared("WR-040", "pytorch") if "unscale" in m.text]
+    assert out == {"half": quoted.text, "float": None}
+    assert quoted.source.endswith("/v2.13.0/torch/amp/grad_scaler.py#L275")
+    assert source_line("torch", "torch/amp/grad_scaler.py", 275).strip() == f'raise ValueError("{quoted.text}")'
 
 
 def test_pytorch_autocast_lists_the_ops_where_wr040_says():

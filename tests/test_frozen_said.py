@@ -7,7 +7,7 @@ import pytest
 
 from conftest import real_catalog, weighed_parts
 from trainwreck.diagnose import diagnose, message_finder
-from trainwreck.frozen_said import one_output_said, weights_frozen_said
+from trainwreck.frozen_said import one_output_said, weights_frozen_said, weights_half
 from trainwreck.logscan import scan
 from trainwreck.paste_facts import scaled_said
 
@@ -115,6 +115,38 @@ def test_weights_frozen_in_half_precision_name_wr040_first():
     amp = HALF.replace("in np.float16 because the target chip has no float32", "in float32 under torch.autocast with a "
                        "GradScaler")
     assert "rounded-away" not in weighed_parts(amp, "WR-040")
+
+
+@pytest.mark.parametrize("held", [
+    "model = AutoModelForSequenceClassification.from_pretrained(name, torch_dtype=torch.float16)",
+    'model = AutoModelForCausalLM.from_pretrained(name, torch_dtype="float16")',
+    'keras.config.set_floatx("float16")',
+    "tf.keras.backend.set_floatx('float16')",
+])
+def test_float16_weights_from_a_loaders_dtype_or_kerass_default_float_type_are_float16_weights(held):
+    """Hugging Face's from_pretrained given torch_dtype loads the weights in that dtype, and Keras's set_floatx sets the
+    dtype of every layer's weights (not mixed precision): updates below half the gap are rounded away in both."""
+    text = ("Fine-tuning stalls\n\n" + held + "\nSGD lr 1e-4. The loss sits at 0.6931 from step 200 on; I compared "
+            "the weights at step 200 and step 900 and they are bit-identical.")
+    assert weights_half(text) is not None
+    assert weighed_parts(text, "WR-040")["rounded-away"] > 0
+    # (the dtype of mixed precision is no float16 weight: Keras's mixed_float16 policy keeps its variables float32)
+    mixed = text.replace(held, 'keras.mixed_precision.set_global_policy("mixed_float16")')
+    assert weights_half(mixed) is None and "rounded-away" not in weighed_parts(mixed, "WR-040")
+
+
+def test_gradscaler_refusing_float16_parameters_names_wr040_with_its_fix_for_float16_weights():
+    text = ("model = AutoModelForSequenceClassification.from_pretrained('roberta-base', torch_dtype=torch.float16)\n"
+            "trainer = Trainer(model=model, args=TrainingArguments(output_dir='out', fp16=True), train_dataset=ds)\n"
+            "trainer.train()\n"
+            "Traceback (most recent call last):\n"
+            '  File "/usr/lib/python3.11/site-packages/torch/amp/grad_scaler.py", line 275, in _unscale_grads_\n'
+            '    raise ValueError("Attempting to unscale FP16 gradients.")\n'
+            "ValueError: Attempting to unscale FP16 gradients.\n")
+    d = diagnosis(text)
+    first = d.matches[0]
+    assert first.entry.id == "WR-040" and first.parts["messages"] > 0
+    assert first.fix.startswith("Float16 weights: build or load the model in float32"), first.fix
 
 
 def test_the_spacing_the_evidence_quotes_is_float16s():

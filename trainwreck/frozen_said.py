@@ -95,7 +95,10 @@ ON_PURPOSE = re.compile(r"(?i)\bfr[oe]z\w*|requires_grad\s*=\s*false|as intended
 WEIGHTS_HALF = re.compile(r"(?i)\.half\(\)|\bnp\.float16\b|\bnumpy\.float16\b|\.to\(\s*(?:torch\.)?(?:float16|half)\s*\)|"
                           # (a dtype given to a tensor or an array, not to autocast: `autocast(dtype=torch.float16)`)
                           r"(?<!autocast\()(?<!device_type='cuda', )(?<!device_type=\"cuda\", )"
-                          r"\bdtype\s*=\s*(?:torch\.|np\.|jnp\.)?float16\b(?![^\n]{0,10}\)\s*:)|"
+                          r"\b(?:torch_)?dtype\s*=\s*(?:torch\.|np\.|jnp\.)?float16\b(?![^\n]{0,10}\)\s*:)|"
+                          # (Hugging Face's from_pretrained given a dtype as a string, and Keras's default float type,
+                          # which every layer's weights take: not mixed precision)
+                          r"\btorch_dtype\s*=\s*[\"']float16[\"']|\bset_floatx\(\s*[\"']float16[\"']\s*\)|"
                           r"\bweights\b(?:(?!\b(?:not|fp32|float32|while)\b)[^.\n]){0,60}\b(?:as|in)\s+"
                           r"(?:np\.)?(?:float16|fp16|half(?:[- ]precision)?)\b|\bonly half-precision\b")
 AUTOCAST_BEFORE = re.compile(r"(?i)autocast|\bamp\b")
