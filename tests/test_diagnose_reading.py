@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from conftest import ROOT, real_catalog
+from conftest import ROOT, real_catalog, weighed_parts
 from trainwreck.catalog import Catalog
 from trainwreck import diagnose_report
 from trainwreck.diagnose import diagnose, first_fix_step, message_finder
@@ -1377,3 +1377,28 @@ def test_features_said_scaled_in_an_aside_are_scaled_inputs():
     parts, _evidence, against = weigh(CATALOG.entries["WR-330"], context_of(d.evidence, w, signature_of(d.evidence),
                                                                            WEIGHTS), w, WEIGHTS)
     assert parts["scaled-inputs"] < 0 and against[0].startswith("the report says the inputs were scaled already")
+
+
+@pytest.mark.parametrize("said, kind", [
+    ("The features are already in [0, 1].", "inputs"),
+    ("All 30 features already -1/0/1 (categorical answers).", "inputs"),
+    ("inputs are in the range 0-1", "inputs"),
+    ("targets between -2 and 2 after the log transform", "targets"),
+])
+def test_values_said_to_lie_in_a_small_range_were_scaled(said, kind):
+    """Values said to lie within a few units of 0 are what a scaling makes them: the fix of the unscaled entries is
+    done. Raw pixels (0-255), a question, a denial, or one value are not."""
+    from trainwreck.paste_facts import scaled_said
+    assert kind in scaled_said(said)["scaled"], said
+    for text in ("pixels in 0-255", "Are the inputs in [0, 1]?", "The features are not in [0, 1].", "x is 3",
+                 "images are 224 x 224", "30 features, 2 classes"):
+        assert scaled_said(text)["scaled"] == {}, text
+
+
+def test_inputs_said_to_be_in_a_small_range_count_against_the_unnormalised_inputs_entry():
+    text = ("MLP 20-64-64-1 with ReLU, BCEWithLogitsLoss, SGD(lr=0.5, momentum=0.9), batch 128; the features are "
+            "already -1/0/1. After two jumps in the first epochs the loss stays at 0.6931 and model(x) gives 0.4977 "
+            "for every single row.")
+    assert weighed_parts(text, "WR-330").get("scaled-inputs", 0) < 0
+    ids = [m.entry.id for m in diagnosis(text).matches]
+    assert ids.index("WR-140") < ids.index("WR-330") if "WR-330" in ids else "WR-140" in ids

@@ -183,3 +183,15 @@ def test_flaxs_zeros_init_and_one_output_beside_a_short_falling_curve_name_the_z
     d = diagnosis(text)
     assert d.matches[0].entry.id == "WR-110"
     assert d.matches[0].parts["zero-init"] > 0 and d.matches[0].parts["one-output"] > 0
+
+
+def test_one_output_for_every_input_or_frozen_weights_are_never_answered_normal():
+    """"The loss jumps up twice" asks about spikes, which a falling curve has; a model said to give one output for
+    every row, or weights said not to change over training, is what no normal run does: the candidates are named."""
+    text = ("MLP with ReLU, BCEWithLogitsLoss, SGD(lr=0.3, momentum=0.9). The first epochs look fine, then the loss "
+            "jumps up twice, and since epoch 7 it prints 0.6866 every epoch. ")
+    assert diagnosis(text).verdict == "normal"
+    for said in ("model(x) gives 0.2288 for every single row.",
+                 "I compared the weights at epoch 8 and epoch 30: bit-identical."):
+        d = diagnosis(text + said)
+        assert d.verdict == "uncertain" and "WR-140" in [m.entry.id for m in d.matches], said

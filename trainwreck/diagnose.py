@@ -832,8 +832,10 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     specific = (d.signature.name in TRACES and not faint) or declared or impossible or floored \
         or bool(d.signature.enormous_start)
     # (nor normal where the words give what no normal run does -- the untrained model's loss far above a uniform guess,
-    # an accuracy that climbs on a loss that barely moves -- though words alone name no entry with confidence)
-    unlike_normal = any(m.parts.get(k, 0) > 0 for m in d.matches for k in ("start-high", "accuracy-rose-said"))
+    # an accuracy that climbs on a loss that barely moves, one output for every input, weights that never change --
+    # though words alone name no entry with confidence)
+    unlike_normal = any(m.parts.get(k, 0) > 0 for m in d.matches
+                        for k in ("start-high", "accuracy-rose-said", "one-output", "weights-frozen"))
     if d.normal and not failure_shown and not specific and not unlike_normal \
             and not _says_more_than(d.normal, d.evidence.prose) \
             and not _stopped_learning(d):

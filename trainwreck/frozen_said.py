@@ -77,7 +77,7 @@ _TAKEN_BACK_AFTER = re.compile(r"(?i)\bnow (?:it |that )?(?:works|learns|trains|
 _NOT_MODEL_WEIGHTS = r"(?<!class )(?<!loss )(?<!sample )(?<!initial )(?<!pretrained )(?<!frozen )"
 WEIGHTS_FROZEN = re.compile(
     r"\b" + _NOT_MODEL_WEIGHTS + r"(?:weights?|params?|parameters?|kernels?)\b(?! decay)[^.;\n?]{0,60}?\b(?:are|is|were|was|stay(?:s|ed)?|remain(?:s|ed)?|"
-    r"come out|look)\s+(?:all\s+|still\s+|completely\s+|literally\s+)*(?:bit[- ]?(?:for[- ]bit[- ]?)?identical|"
+    r"come out|look|:)\s*(?:all\s+|still\s+|completely\s+|literally\s+)*(?:bit[- ]?(?:for[- ]bit[- ]?)?identical|"
     r"identical|unchanged|exactly the same)\b"
     r"|\b" + _NOT_MODEL_WEIGHTS + r"(?:weights?|params?|parameters?|kernels?)\s+(?:do not|don't|never|did not|didn't|does not|doesn't|are not|"
     r"aren't|stopped|stop)\s+(?:even\s+)?(?:chang\w*|mov(?:e|ing)|updat\w*|get(?:ting)? updated)\b"

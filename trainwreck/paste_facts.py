@@ -1320,6 +1320,15 @@ SCALED_ASIDE = re.compile(r"(?i)\b(?:features?|inputs?|columns?)\s*\((?:[^()\n]{
                           r"(?:standardi[sz]ed|normali[sz]ed|scaled|min-?max(?:ed| scaled)?)\b[^()\n]{0,60}\)")
 
 
+# ... and values said to lie in a small range already ("features already -1/0/1", "inputs are in [0, 1]", "targets
+# between -2 and 2"): what a scaling makes them -- not "pixels in 0-255", whose values are past RANGE_SCALED
+SCALED_RANGE = re.compile(r"(?i)\b(?P<what>x(?:_[a-z]{1,10})?|y(?:_[a-z]{1,10})?|inputs?|features?|pixels?|images?|"
+                          r"columns?|targets?)\s+(?P<conn>(?:(?:are|is|were|lie|all|already|both|now)\s+){0,3}"
+                          r"(?:(?:in|between|within)\s+)?(?:the\s+range\s+(?:of\s+)?)?)[\[(]?\s*"
+                          r"(?P<vals>[-+]?\d*\.?\d+(?:\s*(?:/|,|\.\.|to|and|-|–)\s*[-+]?\d*\.?\d+){1,3})(?![\w.%])(?:\s*[\])])?")
+RANGE_SCALED = 5.0
+
+
 # A sentence that asks, plans or sets a condition: "Do we normalize the inputs?", "I will normalize them later", "if I
 # normalize the inputs the loss goes nan"
 PRESENT_DOUBTED = re.compile(r"(?i)\b(?:if|unless|will|would|should|could|later|maybe|perhaps|whether|do|does|can|"
@@ -1380,6 +1389,12 @@ def scaled_said(prose: str) -> dict[str, dict[str, str]]:
     # standardised with StandardScaler)"
     for m in itertools.islice(SCALED_ASIDE.finditer(prose), 5):
         out["scaled"].setdefault("inputs", " ".join(m.group(0).split())[:100])
+    for m in itertools.islice(SCALED_RANGE.finditer(prose), 5):
+        values = [abs(float(v)) for v in re.findall(r"\d*\.?\d+", m.group("vals"))]
+        if m.group("conn").strip() and max(values) <= RANGE_SCALED and not _doubted(prose, m.start()):
+            for kind, pattern in (("targets", SCALED_TARGETS), ("inputs", SCALED_INPUTS)):
+                if pattern.fullmatch(m.group("what")) or pattern.fullmatch(m.group("what").split("_")[0]):
+                    out["scaled"].setdefault(kind, " ".join(m.group(0).split()))
     # ... and what the pasted code scales: `y_train = y_scaler.fit_transform(y[:split])`, `X = (X - X.mean(0)) / X.std(0)`
     for m in SCALED_IN_CODE.finditer(prose):
         end = prose.find("\n", m.end())
