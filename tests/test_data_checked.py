@@ -24,6 +24,7 @@ def diagnosis(text: str):
     ("The inputs are min-max scaled and contain no nans.", "inputs are min-max scaled and contain no nans"),
     ("df.isna().sum() on the merged table is 0 everywhere.", "isna().sum() on the merged table is 0"),
     ("Before training I checked there are no NaN/inf.", "checked there are no nan"),
+    ("jnp.isnan on the whole dataset is all False.", "isnan on the whole dataset is all false"),  # the check in words
 ])
 def test_a_clean_check_of_the_data_is_read(text, said):
     assert data_said_finite(text) == said
@@ -36,6 +37,8 @@ def test_a_clean_check_of_the_data_is_read(text, said):
     "The loss has no nan until step 300.",
     "I checked there are no nan in the loss before the spike.",
     "isnan(x).any() is True for 3 rows.",                                      # found some
+    "np.isnan on the outputs is all False.",                                    # the run's own tensor
+    "I will run isnan on the data, is it all False?",                           # planned, asked
 ])
 def test_other_checks_are_not_read(text):
     assert data_said_finite(text) == ""

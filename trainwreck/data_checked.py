@@ -37,7 +37,11 @@ DATA_FINITE = re.compile(
     + _NONFINITE + r"\b(?!\s+(?:in|anywhere in)\s+(?:the\s+)?(?:loss|outputs?|grad|weights|logits))"
     # "df.isna().sum() is 0", "isnan(x).any() is False", "df.isna().sum() - all zeros"
     r"|\bis(?:na|nan|null)\((?:[^.;\n]|\.(?=\w)){0,40}?(?:\b(?:is|are|was|were|gives?|returns?|shows?|prints?)\s+|"
-    r"\s[-:=]\s*)(?:all\s+)?(?:0|zero|zeros|false)\b", re.I)
+    r"\s[-:=]\s*)(?:all\s+)?(?:0|zero|zeros|false)\b"
+    # "jnp.isnan on the whole dataset is all False": the check named in words, of the data
+    r"|\bis(?:na|nan|null|inf)\s+(?:on|in|of|over)\s+(?:the\s+|my\s+|our\s+)?(?:whole\s+|entire\s+|full\s+)?"
+    + _DATA + r"\b[^.;\n]{0,30}?\b(?:is|are|was|were|gives?|returns?|shows?|prints?)\s+(?:all\s+)?(?:0|zero|zeros|false)\b",
+    re.I)
 # A check of part of the data only: "a few of the CSVs", "the first batch", "some files"
 PARTIAL = re.compile(r"\b(?:a few|some|a couple|several|one|two|the first|a sample|a subset|spot[- ]check\w*)\b"
                      r"(?:\s+of)?(?:\s+(?:the|my|our))?\s+[\w.]*\s*$|\b(?:a few|some|several)\s+(?:of\s+)?(?:the\s+)?\w+",
