@@ -240,6 +240,9 @@ def test_nothing_to_go_on_asks_for_the_loss_values():
      "skipped steps under dynamic loss scaling"),
     ("Why is the val_loss of fit() much higher than the loss of evaluate()?",
      "a gap between training and validation loss"),
+    ("Train accuracy is 100% by step 800, but validation accuracy stays at 4%. Is the split wrong?",
+     "a gap between training and validation loss"),
+    ("Is my CNN just memorising the training set?", "a gap between training and validation loss"),
     ("Region 82 Avg IOU: -nan, Class: -nan, Obj: -nan, No Obj: 0.513887, .5R: -nan, .75R: -nan,  count: 0\n"
      "why is there nan during training?", "nan in a Darknet Region line with no objects"),
     ("Region Avg IOU: -nan, Class: -nan, Obj: -nan, No Obj: 0.003210, Avg Recall: -nan,  count: 0\n"
