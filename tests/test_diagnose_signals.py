@@ -2374,6 +2374,25 @@ def test_gradient_norms_that_shrink_by_orders_toward_the_input_are_the_first_lay
     assert first("12 blocks of nn.Linear + nn.Sigmoid, stuck at 2.30.\n" + losses + said + rows) == "WR-120"
 
 
+def test_the_first_and_last_layers_gradient_norms_said_in_a_sentence_are_the_first_layers_starved():
+    """The two ends said in words ("3.1e-09 for the first Dense and 0.27 for the last one") are the same fact as the rows
+    printed; not the first and the last epochs, not a sentence that names no layer, and not ends within a few orders."""
+    from trainwreck.paste_facts import _gradients_shrink_to_the_input as shrink
+
+    assert "7.94 orders of magnitude smaller at the first layer" in shrink(
+        "When I print the gradient norm of each layer after one batch I get 3.1e-09 for the first Dense and 0.27 for "
+        "the last one.")
+    assert "5.4 orders" in shrink("The first layer gets a gradient of 2e-7 while the output layer gets 0.05.")
+    for text in ("The gradient norm of the dense layer is 1e-6 for the first epoch and 0.5 for the last.",
+                 "The gradient norm is 1e-8 for the first and 0.3 for the last.",
+                 "The gradient norm of the first layer is 0.01 and of the last layer 0.2."):
+        assert shrink(text) == "", text
+    report = ("Ten Dense(256, activation='sigmoid') layers, softmax over 26 classes, SGD 0.1. The loss stays between "
+              "3.25 and 3.26 for 50 epochs. The gradient norm of the first Dense after one batch is 3.1e-09, of the "
+              "last one 0.27.")
+    assert first(report) == "WR-120"
+
+
 def test_a_printed_describe_with_columns_on_very_different_scales_is_unnormalised_inputs():
     """(review_session33_blind h33) pandas' describe() of the inputs, one column spanning 938,000 and another 1: features
     on very different scales, WR-330's printed fact; not columns of one scale, nor where the words say the inputs

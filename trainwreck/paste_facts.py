@@ -1802,11 +1802,52 @@ def _scales_printed(prose: str) -> str:
             "fed as printed")
 
 
+# ... or the two ends said in a sentence of gradients: "3.1e-09 for the first Dense and 0.27 for the last one", "the
+# first layer's gradient norm is 1e-8, the last layer's 0.3"
+_NUMBER = r"(\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?![\w.])"
+_END = r"(first|earliest|lowest|bottom|input|last|final|top|output)"
+VALUE_FOR_END = re.compile(r"(?i)" + _NUMBER + r"\s+(?:for|in|at|on|of)\s+(?:the\s+)?" + _END + r"\b")
+END_HAS_VALUE = re.compile(r"(?i)\b" + _END + r"\b(?:\s+[\w']+){0,4}?\s*(?:is|was|are|were|:|=|gets?|got|has|had|of)"
+                           r"\s*(?:about\s+|around\s+|~\s*)?" + _NUMBER)
+# ("of the last one 0.27": the end's noun, then its value)
+END_NOUN_VALUE = re.compile(r"(?i)\b" + _END + r"\s+(?:one|layer(?:'s)?|dense|conv\w*|block|linear)\s+(?:about\s+|~\s*)?"
+                            + _NUMBER)
+INPUT_END = {"first", "earliest", "lowest", "bottom", "input"}
+# (of layers: not the first and the last epochs or steps of the run)
+LAYERS_NAMED = re.compile(r"(?i)\b(?:layers?|dense|conv\w*|blocks?|linear)\b")
+ENDS_IN_TIME = re.compile(r"(?i)\b(?:first|last|final)\s+(?:few\s+|\d+\s+)?(?:epochs?|steps?|iterations?|iters?|batch(?:es)?|"
+                          r"updates?|runs?)\b")
+
+
+def _gradients_shrink_said(prose: str) -> tuple[float, float, str] | None:
+    """The first and the last layer's gradient norms, said in one sentence of gradients, and the sentence's words."""
+    for m in itertools.islice(GRADIENT_SAID.finditer(prose), 20):
+        start, end = sentence_around(prose, m.start(), m.end(), stops=".;\n")
+        sentence = prose[start:end]
+        if not LAYERS_NAMED.search(sentence) or ENDS_IN_TIME.search(sentence):
+            continue
+        ends: dict[bool, float] = {}
+        for v in itertools.chain(((x.group(2), x.group(1)) for x in VALUE_FOR_END.finditer(sentence)),
+                                 ((x.group(1), x.group(2)) for x in END_HAS_VALUE.finditer(sentence)),
+                                 ((x.group(1), x.group(2)) for x in END_NOUN_VALUE.finditer(sentence))):
+            ends.setdefault(v[0].lower() in INPUT_END, float(v[1]))
+        if len(ends) == 2:
+            return ends[True], ends[False], " ".join(sentence.split())[:160]
+    return None
+
+
 def _gradients_shrink_to_the_input(prose: str) -> str:
     """The fact, when the paste prints LAYER_ROWS or more gradient norms by layer (one block of rows under words of
-    gradients) and the first layer's is DEPTH_DECADES orders of magnitude below the last's, else ""."""
+    gradients), or says the first and the last layer's, and the first layer's is DEPTH_DECADES orders of magnitude
+    below the last's, else ""."""
     rows = [(int(m.group(1)), float(m.group(2)), m.start()) for m in itertools.islice(LAYER_ROW.finditer(prose), 200)]
     if len(rows) < LAYER_ROWS or not GRADIENT_SAID.search(prose[max(0, rows[0][2] - 300):rows[0][2]]):
+        said = _gradients_shrink_said(prose)
+        if said and 0 < said[0] and 10 ** DEPTH_DECADES * said[0] <= said[1]:
+            return (f"the report gives the first layer's gradient as {fmt(said[0])} and the last layer's as "
+                    f"{fmt(said[1])} (\"{said[2]}\"): {math.log10(said[1] / said[0]):.3g} orders of magnitude smaller "
+                    "at the first layer, which gets next to no gradient (the backward pass shrinks through each layer "
+                    "it crosses, as through sigmoids, whose slope is at most 1/4)")
         return ""
     layers = [n for n, _, _ in rows]
     if layers != sorted(set(layers)):
