@@ -5590,3 +5590,19 @@ def test_review_s46c_readings_stay_where_they_belong():
                          "can BCE be negative?", "WR-320").get("negative", 0) > 0
     assert not _none_empty_said("I assume every title has at least one token.")
     assert never_recovered_said("The val accuracy never recovered, while the loss went back to 0.3.") == ""
+
+
+def test_a_jump_to_several_times_the_start_within_the_first_steps_said_in_words_is_no_warmups_face():
+    """WR-250's symptom said with its numbers ("starts at 0.38, shoots up to about 1.9 within the first ~20 steps") is
+    the no-warmup fact, and a failure said; not a rise of less than twice the start, nor with plain SGD, nor beside a
+    warmup the paste sets, nor asked."""
+    from trainwreck.paste_facts import early_jump_said
+    text = ("Transformer policy, my own loop, AdamW(lr=1e-3). The MSE starts at 0.38, shoots up to about 1.9 within the "
+            "first ~20 steps and only gets back under 0.38 around step 600. The final score is far below the paper's.")
+    assert early_jump_said(text) == "starts at 0.38, shoots up to about 1.9 within the first ~20 steps"
+    d = diagnosis(text)
+    assert d.verdict == "uncertain" and d.matches[0].entry.id == "WR-250" and d.matches[0].parts["early-jump"] > 0
+    assert early_jump_said(text.replace("1.9", "0.6")) == ""
+    assert early_jump_said(text.replace("AdamW", "SGD")) == ""
+    assert "early-jump" not in weighed_parts(text + " warmup_steps=500", "WR-250")
+    assert early_jump_said("Does the loss usually start at 0.4 and shoot up to 2 in the first steps?") == ""

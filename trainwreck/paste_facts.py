@@ -1543,7 +1543,11 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         out["rate-zero"] = (f"the report says the failure is there at a learning rate of 0 (\"{zero}\"): no update "
                             "moved the weights, so the forward pass from the initial weights, or the data, made it")
     # (not beside the spike that says it already: curve_shape's no-warmup jump)
-    if went_wrong and sig.name != "spike-then-recover" and (kept := no_warmup_said(ev.prose)) \
+    if sig.name != "spike-then-recover" and (jump := early_jump_said(ev.prose)) and not WARMUP_SET.search(ev.prose):
+        out["early-jump"] = (f"the report says the loss jumped to several times its start within the first steps "
+                             f"(\"{jump}\"): without warmup, Adam's first step moves every parameter by about the full "
+                             "learning rate, however small its gradient")
+    elif went_wrong and sig.name != "spike-then-recover" and (kept := no_warmup_said(ev.prose)) \
             and not WARMUP_SET.search(ev.prose):
         out["no-warmup"] = (f"it went wrong{kept}: without warmup, Adam's first step moves every parameter by about the "
                             "full learning rate, however small its gradient, and its early steps stay near that size "
@@ -2059,6 +2063,30 @@ START_LOSS_SAID = re.compile(r"(?i)\b(?:initial|first|starting|very first|untrai
 # (a cross-entropy the paste names, or a classifier; not a regression's or a summed loss, whose start is not ln C)
 CROSS_ENTROPY_NAMED = re.compile(r"(?i)\bcross[- _]?entropy\w*|crossentropy\w*|\bb?ce\b|\bbce\w*|\bnll\w*|\blog[- ]?loss\b|"
                                  r"\bclassif\w+")
+
+
+# The loss said to jump to several times its start within the first steps, WR-250's face, with both numbers: "the MSE
+# starts at 0.38, shoots up to about 1.9 within the first ~20 steps"
+EARLY_JUMP = re.compile(
+    r"(?i)\b(?:starts?|started|begins?|began|is|was)\s+(?:at|around|from)\s+(?:about\s+|around\s+|~\s*)?"
+    r"(\d*\.?\d+)(?![\w.])[^.;\n]{0,40}?\b(?:shoots?|shot|jumps?|jumped|spikes?|spiked|climbs?|climbed|goes|went|"
+    r"rises?|rose|blows?|blew)\s+(?:up\s+)?(?:to\s+)?(?:about\s+|around\s+|almost\s+|~\s*)?(\d*\.?\d+)(?![\w.])"
+    r"[^.;\n]{0,20}?\b(?:within|in|during|over)\s+the\s+(?:very\s+)?(?:first|initial)\s+(?:~\s*|about\s+)?"
+    r"(?:\d+\s+|few\s+|couple\s+of\s+)?(?:steps?|iterations?|iters?|updates?|batches)\b")
+EARLY_JUMP_TIMES = 2.0
+
+
+@functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)
+def early_jump_said(prose: str) -> str:
+    """The words that say the loss jumped to EARLY_JUMP_TIMES its start or more within the first steps; or ""."""
+    if PLAIN_SGD.search(prose) and not ADAPTIVE.search(prose):
+        return ""                      # (plain SGD's first step is as large as its gradient makes it: no warmup's face)
+    text = told(prose)
+    for m in itertools.islice(EARLY_JUMP.finditer(text), 5):
+        start, top = float(m.group(1)), float(m.group(2))
+        if 0 < start and top >= EARLY_JUMP_TIMES * start and not _doubted(text, m.start()):
+            return " ".join(m.group(0).split())
+    return ""
 
 
 @functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)

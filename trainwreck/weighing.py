@@ -15,7 +15,7 @@ from .entry import TRACES, Entry, template_pattern
 from .logscan import Evidence, MessageFinder, dialects
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY
 from .logscan.stops import names_no_cause
-from .paste_facts import (INPUT_NAN_WORDS, ONE_OUTPUT_WORDS, START_HIGH_WORDS, accuracy_rose_said, start_far_above_uniform, KERAS_NAMED, KERAS_PAIRING_SAID, PAIRWISE, RATE_CLIMBS, scale_recovered, LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, ONE_BATCH_WORDS, FIRST_LAYERS_WORDS, SCALES_WORDS,
+from .paste_facts import (INPUT_NAN_WORDS, ONE_OUTPUT_WORDS, START_HIGH_WORDS, accuracy_rose_said, early_jump_said, start_far_above_uniform, KERAS_NAMED, KERAS_PAIRING_SAID, PAIRWISE, RATE_CLIMBS, scale_recovered, LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, ONE_BATCH_WORDS, FIRST_LAYERS_WORDS, SCALES_WORDS,
                           CLIP_UNENGAGED_WORDS, HIGH_ADAPTIVE_WORDS,
                           SINGULAR_SLOPE_WORDS, ACCURACY_WORDS,
                           CLEARED_EACH_STEP, CONSTANT_FEATURE_WORDS, DENSE, EXP_OVERFLOW_WORDS, FLOOR_WORDS,
@@ -446,7 +446,8 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
                     or says_failure(ev.prose) or bool(impossible) or normal_ruled_out(ev.prose)
                     # (or the network said to no longer respond: one output for every input, weights that never change)
                     or bool(unresponsive)
-                    or bool(start_far_above_uniform(ev.prose)) or bool(accuracy_rose_said(ev.prose)))
+                    or bool(start_far_above_uniform(ev.prose)) or bool(accuracy_rose_said(ev.prose))
+                    or bool(early_jump_said(ev.prose)))
     said_when = timing_of(words) if words_count else set()
     # (words of a start, "it turns nan somewhere in epoch 0", beside a log whose loss was still finite at a step it
     # numbers past the first updates, `1187/2890`, name the epoch, not the first steps: the log says when)
@@ -758,6 +759,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("unfilled-init", w.zero_init, W_PRINTED),
                                     ("large-init", w.large_init, W_SAID_HALF),
                                     ("no-warmup", w.no_warmup, W_SAID_HALF),
+                                    ("early-jump", w.no_warmup, W_SAID_HALF),
                                     ("rate-zero", w.rate_zero, W_SAID_HALF),
                                     ("scale-collapse", w.precision, W_PRINTED),
                                     ("never-cleared", w.uncleared, W_SAID_HALF),
