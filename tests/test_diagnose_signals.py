@@ -5606,3 +5606,20 @@ def test_a_jump_to_several_times_the_start_within_the_first_steps_said_in_words_
     assert early_jump_said(text.replace("AdamW", "SGD")) == ""
     assert "early-jump" not in weighed_parts(text + " warmup_steps=500", "WR-250")
     assert early_jump_said("Does the loss usually start at 0.4 and shoot up to 2 in the first steps?") == ""
+
+
+def test_keras_mixed_float16_in_a_gradient_tape_loop_with_no_loss_scale_is_wr040s_underflow():
+    """compile() wraps the optimizer in a LossScaleOptimizer under mixed_float16 (its auto_scale_loss, trainer.py at
+    v3.15.1); a tf.GradientTape loop of the paste's own does not, unless it wraps it itself."""
+    from trainwreck.paste_facts import keras_loop_unscaled
+    text = ("Super-resolution CNN, Keras 3 on TF, MSE, Adam 1e-4, a custom training loop with tf.GradientTape. With "
+            "keras.mixed_precision.set_global_policy(\"mixed_float16\") the PSNR stops improving after a few epochs; "
+            "without that line it keeps improving. Nothing is nan.")
+    assert keras_loop_unscaled(text) == 'set_global_policy("mixed_float16"'
+    assert weighed_parts(text, "WR-040")["loop-unscaled"] > 0
+    assert diagnosis(text).matches[0].entry.id == "WR-040"
+    wrapped = text.replace("a custom training loop", "opt = keras.mixed_precision.LossScaleOptimizer(opt), a custom "
+                           "training loop")
+    assert keras_loop_unscaled(wrapped) == "" and keras_loop_unscaled(text.replace("tf.GradientTape", "model.fit")) == ""
+    assert "WR-040" in [m.entry.id for m in diagnosis(text).matches]
+

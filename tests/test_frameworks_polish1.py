@@ -140,6 +140,14 @@ def test_gradscaler_refuses_float16_parameters_with_the_message_wr040_declares_a
     assert source_line("torch", "torch/amp/grad_scaler.py", 275).strip() == f'raise ValueError("{quoted.text}")'
 
 
+def test_keras_compile_wraps_the_optimizer_in_a_loss_scale_only_under_mixed_float16_at_the_lines_wr040_cites():
+    """WR-040 says the LossScaleOptimizer is compile's own (auto_scale_loss, trainer.py#L178-L186 at v3.15.1), so a
+    GradientTape loop's optimizer has none: the installed Keras has the test and the wrap at those lines."""
+    lines = [source_line("tf", "keras/src/trainers/trainer.py", n).strip() for n in (179, 180, 184)]
+    assert lines == ["auto_scale_loss", 'and self.dtype_policy.name == "mixed_float16"',
+                     "self.optimizer = LossScaleOptimizer("]
+
+
 def test_pytorch_autocast_lists_the_ops_where_wr040_says():
     """WR-040 cites two lists of autocast_mode.h at v2.13.0: L855 (float32) and L916 (float32 through the
     dtype argument). The installed 2.13.0 header has them at those lines."""

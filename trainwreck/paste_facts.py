@@ -1542,6 +1542,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     if went_wrong and (zero := rate_zero_failed(ev.prose)):
         out["rate-zero"] = (f"the report says the failure is there at a learning rate of 0 (\"{zero}\"): no update "
                             "moved the weights, so the forward pass from the initial weights, or the data, made it")
+    if went_wrong and (policy := keras_loop_unscaled(ev.prose)):
+        out["loop-unscaled"] = (f"the paste sets Keras's mixed_float16 policy (`{policy})`) and trains in its own "
+                                "tf.GradientTape loop with no LossScaleOptimizer: compile() wraps the optimizer in one, "
+                                "a custom loop does not, so float16 gradients below about 6e-08 flush to 0 unscaled")
     # (not beside the spike that says it already: curve_shape's no-warmup jump)
     if sig.name != "spike-then-recover" and (jump := early_jump_said(ev.prose)) and not WARMUP_SET.search(ev.prose):
         out["early-jump"] = (f"the report says the loss jumped to several times its start within the first steps "
@@ -2063,6 +2067,21 @@ START_LOSS_SAID = re.compile(r"(?i)\b(?:initial|first|starting|very first|untrai
 # (a cross-entropy the paste names, or a classifier; not a regression's or a summed loss, whose start is not ln C)
 CROSS_ENTROPY_NAMED = re.compile(r"(?i)\bcross[- _]?entropy\w*|crossentropy\w*|\bb?ce\b|\bbce\w*|\bnll\w*|\blog[- ]?loss\b|"
                                  r"\bclassif\w+")
+
+
+# Keras's mixed_float16 policy in a loop of the paste's own (tf.GradientTape) that wraps no optimizer in a
+# LossScaleOptimizer: compile() adds the loss scale (its auto_scale_loss), a custom loop does not (WR-040's Keras part)
+MIXED_FLOAT16_SET = re.compile(r"(?:set_global_policy|set_dtype_policy|Policy)\(\s*['\"]mixed_float16['\"]")
+CUSTOM_LOOP = re.compile(r"\bGradientTape\b")
+LOSS_SCALED = re.compile(r"\bLossScaleOptimizer\b|\bget_scaled_loss\b|\bscale_loss\b")
+
+
+def keras_loop_unscaled(prose: str) -> str:
+    """The policy's words, when the paste sets mixed_float16 and trains in a GradientTape loop with no loss scale; or ""."""
+    policy = MIXED_FLOAT16_SET.search(prose)
+    if policy and CUSTOM_LOOP.search(prose) and not LOSS_SCALED.search(prose):
+        return policy.group(0)
+    return ""
 
 
 # The loss said to jump to several times its start within the first steps, WR-250's face, with both numbers: "the MSE

@@ -760,6 +760,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("large-init", w.large_init, W_SAID_HALF),
                                     ("no-warmup", w.no_warmup, W_SAID_HALF),
                                     ("early-jump", w.no_warmup, W_SAID_HALF),
+                                    ("loop-unscaled", w.precision, W_SAID_HALF),
                                     ("rate-zero", w.rate_zero, W_SAID_HALF),
                                     ("scale-collapse", w.precision, W_PRINTED),
                                     ("never-cleared", w.uncleared, W_SAID_HALF),
