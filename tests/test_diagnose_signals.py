@@ -5623,3 +5623,30 @@ def test_keras_mixed_float16_in_a_gradient_tape_loop_with_no_loss_scale_is_wr040
     assert keras_loop_unscaled(wrapped) == "" and keras_loop_unscaled(text.replace("tf.GradientTape", "model.fit")) == ""
     assert "WR-040" in [m.entry.id for m in diagnosis(text).matches]
 
+
+
+TF_STEP = ("class M(keras.Model):\n    def train_step(self, data):\n        x, y = data\n"
+           "        with tf.GradientTape() as tape:\n            loss = self.compute_loss(y=y, y_pred=self(x, training=True))\n"
+           "        grads = tape.gradient(loss, self.trainable_variables)\n"
+           "        clipped, gnorm = tf.clip_by_global_norm(grads, 1.0)\n"
+           "        self.optimizer.apply_gradients(zip(grads, self.trainable_variables))\n"
+           "        return {'loss': loss}\n")
+
+
+def test_a_clip_whose_result_the_update_never_uses_is_clipping_that_does_not_clip():
+    """TensorFlow's clips return new tensors: clipped into `clipped` and `grads` applied, the update is unclipped, as a
+    clip after PyTorch's step() is. Not where the clipped name is applied, nor where only the words name it."""
+    from trainwreck.curve_shape import unused_clip
+    fact, fix = unused_clip(TF_STEP)
+    assert "clips into `clipped`" in fact and "applies `grads`" in fact
+    assert fix.startswith("Apply the clipped gradients: `apply_gradients(zip(clipped, ...))`")
+    assert unused_clip(TF_STEP.replace("zip(grads,", "zip(clipped,")) is None
+    each = TF_STEP.replace("clipped, gnorm = tf.clip_by_global_norm(grads, 1.0)",
+                           "clipped = [tf.clip_by_norm(g, 1.0) for g in grads]")
+    assert unused_clip(each) and unused_clip(each.replace("zip(grads,", "zip(clipped,")) is None
+    assert unused_clip(TF_STEP + "\nThe clipped run diverges too.\n")           # (the words' "clipped" is no use of it)
+    log = "".join(f"Epoch {e}/30\n2074/2074 - 66ms/step - loss: {v}\n" for e, v in
+                  enumerate(["0.3318", "0.2406", "0.2527", "0.6843", "3.9120", "nan"], 1))
+    d = diagnosis(TF_STEP + log)
+    assert d.matches[0].entry.id == "WR-240" and d.matches[0].fix.startswith("Apply the clipped gradients")
+    assert diagnosis(TF_STEP.replace("zip(grads,", "zip(clipped,") + log).matches[0].entry.id != "WR-240"

@@ -61,6 +61,38 @@ def late_clip(prose: str) -> tuple[str, str] | None:
             "clipped gradients; then check, as the entry's fix says, how many steps it clips.")
 
 
+# ... or one whose result the update never uses: TensorFlow's clips return new tensors (`clipped, norm =
+# tf.clip_by_global_norm(grads, 1.0)`), and a loop that then applies `grads` applies the unclipped ones
+CLIP_RETURNED = re.compile(r"(?m)^[ \t]*(?P<out>[A-Za-z_]\w*)(?:[ \t]*,[ \t]*[A-Za-z_]\w*)?[ \t]*=[ \t]*"
+                           r"(?:tf\.clip_by_global_norm\([ \t]*(?P<src>[A-Za-z_]\w*)|"
+                           r"\[[ \t]*tf\.clip_by_(?:norm|value)\([^\n\]]*\bfor[ \t]+\w+[ \t]+in[ \t]+(?P<each>[A-Za-z_]\w*))")
+APPLIED = r"apply_gradients\(\s*(?:grads_and_vars\s*=\s*)?(?:list\()?zip\(\s*%s\b"
+
+
+@functools.lru_cache(maxsize=4)      # (asked by the curve's reading, the paste's facts and the answer's fix)
+def unused_clip(prose: str) -> tuple[str, str] | None:
+    """Where the pasted code clips into a new name and applies the unclipped gradients (CLIP_RETURNED): what that says,
+    and the fix."""
+    for m in itertools.islice(CLIP_RETURNED.finditer(prose), 10):
+        src, out = m.group("src") or m.group("each"), m.group("out")
+        rest = prose[m.end():]
+        # (used in a later line of code -- indented, or an assignment or a call -- not in the report's words: "the
+        # clipped run")
+        code = "\n".join(x for x in rest.split("\n")[1:] if x[:1] in " \t" or "=" in x or "(" in x)
+        if src != out and re.search(APPLIED % re.escape(src), rest) and not re.search(rf"\b{re.escape(out)}\b", code):
+            line = " ".join(m.group(0).split())
+            return (f"gradient clipping never shortened an update: the pasted code clips into `{out}` (`{line}...`) and "
+                    f"applies `{src}`, the gradients as they were, and `{out}` is used nowhere after",
+                    f"Apply the clipped gradients: `apply_gradients(zip({out}, ...))`; then check, as the entry's fix "
+                    "says, how many steps it clips.")
+    return None
+
+
+def clip_never_applied(prose: str) -> tuple[str, str] | None:
+    """A clip the pasted code does that no update uses: after the optimizer's step, or into a name never applied."""
+    return late_clip(prose) or unused_clip(prose)
+
+
 def _clips_late(prose: str, m: re.Match) -> bool:
     lines = prose[m.start():m.end()].split("\n")
     clip_line = lines[-1] if lines else ""
@@ -361,7 +393,7 @@ def _signature(ev: Evidence) -> Signature:
             return sig("climb-despite-clipping", facts + [
                 f"gradient clipping at {ev.clip_at:g} never engaged: the largest gradient norm {during} "
                 f"was {fmt(ev.grad_max_before)}"])
-        late = late_clip(ev.prose)
+        late = clip_never_applied(ev.prose)
         if late:
             out = sig("climb-despite-clipping", facts + [late[0]])
             out.fix = late[1]

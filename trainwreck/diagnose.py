@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 
 from .catalog import Catalog
 from .curve_shape import (FLAT, PLATEAU_FALL, SHAPE_MIN, SWINGS, UNFINISHED, Signature, at_run_start, fmt, recurring_swings,
-                          late_clip, signature_of)
+                          clip_never_applied, signature_of)
 from .entry import TRACES, Entry
 from .fix_steps import SENTENCE_END, first_fix_step, fix_item
 from . import validation_curve
@@ -340,7 +340,7 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
             if face:
                 fix = fix_item(entry, face) or fix
             if parts.get("clip-after-step", 0) > 0:     # (the fix the curve's reading of the same loop gives)
-                fix = late_clip(ev.prose)[1]
+                fix = clip_never_applied(ev.prose)[1]
             if parts.get("accumulated-undivided", 0) > 0:       # (the entry's second fix: accumulation on purpose)
                 fix = accumulation_fix(ev.prose)
             matches.append(Match(entry, round(score, 3), evidence, against, fix,

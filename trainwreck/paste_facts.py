@@ -16,7 +16,7 @@ import statistics
 import sys
 
 from .class_count import UNIFORM_NEAR, at_uniform, classes_named, classes_or_vocabulary, vocabulary_named
-from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, PLATEAU_FALL, Signature, at_run_start, fmt, late_clip,
+from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, PLATEAU_FALL, Signature, at_run_start, clip_never_applied, fmt,
                           same_batch_jumps)
 from .data_checked import data_said_finite
 from .frozen_said import one_output_said, weights_frozen_said
@@ -1577,7 +1577,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                   "that clearing")
     # (a clip after the step beside a curve that is not a climb, which curve_shape reads as a climb despite clipping:
     # whatever broke the run, the unclipped run, the clip never touched it)
-    if went_wrong and sig.name != "climb-despite-clipping" and (late := late_clip(ev.prose)):
+    if went_wrong and sig.name != "climb-despite-clipping" and (late := clip_never_applied(ev.prose)):
         out["clip-after-step"] = late[0]
     if went_wrong and (k := accumulated_undivided(ev.prose)) and not (ADAPTIVE.search(ev.prose)
                                                                          and not PLAIN_SGD.search(ev.prose)):
