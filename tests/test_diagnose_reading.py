@@ -243,6 +243,8 @@ def test_nothing_to_go_on_asks_for_the_loss_values():
     ("Train accuracy is 100% by step 800, but validation accuracy stays at 4%. Is the split wrong?",
      "a gap between training and validation loss"),
     ("Is my CNN just memorising the training set?", "a gap between training and validation loss"),
+    ("Train accuracy is 1.0 from step 600 on. Validation accuracy stays near 0.01. Is my eval broken?",
+     "a gap between training and validation loss"),
     ("Region 82 Avg IOU: -nan, Class: -nan, Obj: -nan, No Obj: 0.513887, .5R: -nan, .75R: -nan,  count: 0\n"
      "why is there nan during training?", "nan in a Darknet Region line with no objects"),
     ("Region Avg IOU: -nan, Class: -nan, Obj: -nan, No Obj: 0.003210, Avg Recall: -nan,  count: 0\n"

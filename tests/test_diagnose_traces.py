@@ -744,3 +744,20 @@ def test_per_step_losses_of_tiny_batches_that_end_below_their_high_are_noise():
     assert diagnose(scan(io.BytesIO(large.encode()), "report", None), CATALOG).signature.name == "climbed-and-stayed"
     high = said.replace("1.93, 0.64", "1.93, 2.64")
     assert diagnose(scan(io.BytesIO(high.encode()), "report", None), CATALOG).signature.name == "climbing"
+
+
+def test_a_tensorboard_export_introduced_as_another_tag_is_not_read_as_the_loss():
+    """The export does not name its tag; the line that introduces it may ("Validation accuracy, exported from
+    TensorBoard (val/acc):"): an accuracy that climbs from 0.01 to 0.99 is no loss that climbs. Introduced as the loss,
+    or by nothing, it is read."""
+    from trainwreck.logscan.dialects.tensorboard_csv import _other_tag
+    rows = "".join(f"17162033{i:02d}.5,{1000 * i},{v}\n" for i, v in
+                   enumerate(["0.0103", "0.0117", "0.0121", "0.0314", "0.1872", "0.7405", "0.9868", "0.9962"]))
+    for said, other in (("Train loss is ~1e-3 from there. Validation accuracy, exported from TensorBoard (val/acc):", True),
+                        ("The learning rate, from TensorBoard:", True),
+                        ("Validation loss, exported from TensorBoard:", False),
+                        ("Here is the export:", False)):
+        text = f"{said}\n\n```\nWall time,Step,Value\n{rows}```\n"
+        assert _other_tag(text.encode()) is other, said
+        ev = scan(io.BytesIO(text.encode()), "report")
+        assert (ev.count == 0) is other, said

@@ -1747,7 +1747,7 @@ NORMALS = OBJECTIVES + (
                       r"\b(?:higher|lower|bigger|smaller|greater) than.{0,40}(?:evaluat|validation|val[ _-]loss)|"
                       # (a training accuracy of 90% or more beside the validation one, "train accuracy is 100% by step
                       # 500, but validation accuracy stayed between 1 and 5%"; or a model said to memorise)
-                      r"\btrain\w*[ _-]?acc(?:uracy)?\b[^.\n]{0,40}?\b(?:100|9\d)(?:\.\d+)?\s*%[^\n]{0,120}?"
+                      r"\btrain\w*[ _-]?acc(?:uracy)?\b[^.\n]{0,40}?\b(?:(?:100|9\d)(?:\.\d+)?\s*%|1\.0\b|0\.9\d*\b)[^\n]{0,120}?"
                       r"\bval(?:idation)?[ _-]?acc(?:uracy)?\b|\bmemori[sz](?:e|es|ed|ing|ation)\b|"
                       # (within one sentence: "train and validation accuracy 10.0%. Every image gets the same
                       # prediction" says no gap)
