@@ -39,6 +39,12 @@ def test_a_clean_check_of_the_data_is_read(text, said):
     "isnan(x).any() is True for 3 rows.",                                      # found some
     "np.isnan on the outputs is all False.",                                    # the run's own tensor
     "I will run isnan on the data, is it all False?",                           # planned, asked
+    # (code_review_s47 H5, M3: a share found, an expectation, a question, another check)
+    "isnan on the dataset shows 0.3% of rows with a nan.",
+    "jnp.isnan on the whole dataset gives 0.2% True.",
+    "Running isnan on the data should return all False.",
+    "isnan on the data returns False, right?",
+    "isinf on the inputs is all False.",
 ])
 def test_other_checks_are_not_read(text):
     assert data_said_finite(text) == ""

@@ -257,6 +257,15 @@ def test_normal_behaviour_is_answered_as_normal(report, name):
 
 
 @pytest.mark.parametrize("report", [
+    "To debug I tried to overfit a single batch of 8 images: the model cannot even memorise it, the loss stays at 2.30.",
+    "Sanity check: can it memorize 10 samples? No, the loss stays at 2.30 after 500 steps.",
+])
+def test_a_model_that_cannot_memorise_a_batch_is_no_train_validation_gap(report):
+    """(code_review_s47 H2) the overfit-one-batch check that failed is a failure to learn, not the gap's question."""
+    assert not any(n.name == "a gap between training and validation loss" for n in diagnosis(report).normal)
+
+
+@pytest.mark.parametrize("report", [
     "My loss is huge from the first epoch and then becomes nan after 3 epochs.",
     "The loss has big spikes and after the third spike it is nan for good.",
     "The loss is high at the start, then it keeps increasing until it diverges.",
@@ -1396,8 +1405,19 @@ def test_values_said_to_lie_in_a_small_range_were_scaled(said, kind):
     from trainwreck.paste_facts import scaled_said
     assert kind in scaled_said(said)["scaled"], said
     for text in ("pixels in 0-255", "Are the inputs in [0, 1]?", "The features are not in [0, 1].", "x is 3",
-                 "images are 224 x 224", "30 features, 2 classes"):
+                 "images are 224 x 224", "30 features, 2 classes",
+                 # (code_review_s47 H1: numbers of something else, a range for some columns only, an assumption, a
+                 # state that is gone)
+                 "The features are 2 to 4 orders of magnitude apart.", "The bad columns are 3 and 4.",
+                 "The inputs are 0 to 1 for some columns and 0 to 50000 for others.",
+                 "I assumed the inputs are in [0, 1], but the prices are in the hundreds of thousands.",
+                 "x is 2 to 3 times larger than y", "Images are 3 to 4 per batch",
+                 "the inputs are 1.5, 2.3 and 4.1 kilograms", "features are 4.5 and 3.2 million on average",
+                 "The features were in [0, 1] before, now they are raw."):
         assert scaled_said(text)["scaled"] == {}, text
+    for text in ("My data is in [0, 1].", "inputs range from 0 to 1."):
+        assert scaled_said(text)["scaled"] == {"inputs": text.rstrip(".").split(" ", 1)[1] if text.startswith("My")
+                                               else text.rstrip(".")}, text
 
 
 def test_inputs_said_to_be_in_a_small_range_count_against_the_unnormalised_inputs_entry():

@@ -2384,6 +2384,11 @@ def test_the_first_and_last_layers_gradient_norms_said_in_a_sentence_are_the_fir
         "the last one.")
     assert "5.4 orders" in shrink("The first layer gets a gradient of 2e-7 while the output layer gets 0.05.")
     for text in ("The gradient norm of the dense layer is 1e-6 for the first epoch and 0.5 for the last.",
+                 # (code_review_s47 H4: learning rates, dropout or a clip set per layer; a supposition; a question)
+                 "Layer-wise learning rates, 1e-6 for the first layers and 0.01 for the last layer, gradient clipping 1.",
+                 "If the first layer's gradient were 1e-9 and the last layer's 0.1, that would be vanishing gradients.",
+                 "With gradient checkpointing on, dropout is 0.00001 in the first layer and 0.5 in the last layer.",
+                 "Is a gradient of 1e-9 in the first layer and 0.1 in the last layer normal?",
                  "The gradient norm is 1e-8 for the first and 0.3 for the last.",
                  "The gradient norm of the first layer is 0.01 and of the last layer 0.2."):
         assert shrink(text) == "", text
@@ -5599,13 +5604,23 @@ def test_a_jump_to_several_times_the_start_within_the_first_steps_said_in_words_
     from trainwreck.paste_facts import early_jump_said
     text = ("Transformer policy, my own loop, AdamW(lr=1e-3). The MSE starts at 0.38, shoots up to about 1.9 within the "
             "first ~20 steps and only gets back under 0.38 around step 600. The final score is far below the paper's.")
-    assert early_jump_said(text) == "starts at 0.38, shoots up to about 1.9 within the first ~20 steps"
+    assert early_jump_said(text) == "mse starts at 0.38, shoots up to about 1.9 within the first ~20 steps"
     d = diagnosis(text)
     assert d.verdict == "uncertain" and d.matches[0].entry.id == "WR-250" and d.matches[0].parts["early-jump"] > 0
     assert early_jump_said(text.replace("1.9", "0.6")) == ""
     assert early_jump_said(text.replace("AdamW", "SGD")) == ""
     assert "early-jump" not in weighed_parts(text + " warmup_steps=500", "WR-250")
     assert early_jump_said("Does the loss usually start at 0.4 and shoot up to 2 in the first steps?") == ""
+    assert early_jump_said("AdamW. The loss starts at 0.4, shoots up to 2 in the first 20 steps, any idea why?")
+    # (code_review_s47 H3: another quantity, a denial, another run's, a warmup said in words)
+    for said in ("Accuracy starts at 0.1 and goes to 0.6 in the first 500 steps.",
+                 "The learning rate starts at 0.0001 and climbs to 0.001 over the first 1000 steps.",
+                 "The episode reward starts at 10 and climbs to 200 in the first 500 steps.",
+                 "The gradient norm starts at 0.2 and jumps to 5 in the first steps.",
+                 "The loss starts at 0.7 and didn't jump to 1.5 in the first steps like in the tutorial.",
+                 "In the paper the loss starts at 0.4 and jumps to 2 in the first steps, mine doesn't.",
+                 "With 500 warmup steps the loss starts at 0.4 and jumps to 2 in the first 20 steps."):
+        assert early_jump_said("AdamW lr 1e-3. " + said) == "", said
 
 
 def test_keras_mixed_float16_in_a_gradient_tape_loop_with_no_loss_scale_is_wr040s_underflow():
@@ -5621,6 +5636,10 @@ def test_keras_mixed_float16_in_a_gradient_tape_loop_with_no_loss_scale_is_wr040
     wrapped = text.replace("a custom training loop", "opt = keras.mixed_precision.LossScaleOptimizer(opt), a custom "
                            "training loop")
     assert keras_loop_unscaled(wrapped) == "" and keras_loop_unscaled(text.replace("tf.GradientTape", "model.fit")) == ""
+    # (code_review_s47 M5, L4: fit(), the model's own optimizer -- the one compile() wrapped -- or a loop denied)
+    assert keras_loop_unscaled(text + " model.fit(x, y)") == ""
+    assert keras_loop_unscaled(text + " self.optimizer.apply_gradients(zip(grads, self.trainable_variables))") == ""
+    assert keras_loop_unscaled(text.replace("a custom training loop with", "I don't use a custom loop with")) == ""
     assert "WR-040" in [m.entry.id for m in diagnosis(text).matches]
 
 

@@ -121,6 +121,8 @@ def test_weights_frozen_in_half_precision_name_wr040_first():
     "model = AutoModelForSequenceClassification.from_pretrained(name, torch_dtype=torch.float16)",
     'model = AutoModelForCausalLM.from_pretrained(name, torch_dtype="float16")',
     'keras.config.set_floatx("float16")',
+    "model = AutoModel.from_pretrained(name, torch_dtype=torch.half)",
+    "keras.config.set_dtype_policy('float16')",
     "tf.keras.backend.set_floatx('float16')",
 ])
 def test_float16_weights_from_a_loaders_dtype_or_kerass_default_float_type_are_float16_weights(held):
@@ -195,3 +197,8 @@ def test_one_output_for_every_input_or_frozen_weights_are_never_answered_normal(
                  "I compared the weights at epoch 8 and epoch 30: bit-identical."):
         d = diagnosis(text + said)
         assert d.verdict == "uncertain" and "WR-140" in [m.entry.id for m in d.matches], said
+    # (code_review_s47 M1, M2: asked, planned, or of a network not yet trained, they block nothing)
+    for said in ("Weights before/after an optimizer step at epoch 8: identical?",
+                 "I will compare the weights at epoch 8 and epoch 30: identical would mean a bug.",
+                 "With an untrained model, the network gives the same output for every input, of course."):
+        assert diagnosis(text + said).verdict == "normal", said

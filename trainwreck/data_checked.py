@@ -37,10 +37,11 @@ DATA_FINITE = re.compile(
     + _NONFINITE + r"\b(?!\s+(?:in|anywhere in)\s+(?:the\s+)?(?:loss|outputs?|grad|weights|logits))"
     # "df.isna().sum() is 0", "isnan(x).any() is False", "df.isna().sum() - all zeros"
     r"|\bis(?:na|nan|null)\((?:[^.;\n]|\.(?=\w)){0,40}?(?:\b(?:is|are|was|were|gives?|returns?|shows?|prints?)\s+|"
-    r"\s[-:=]\s*)(?:all\s+)?(?:0|zero|zeros|false)\b"
+    r"\s[-:=]\s*)(?:all\s+)?(?:0|zero|zeros|false)\b(?![.,]?\d|\s*%)"
     # "jnp.isnan on the whole dataset is all False": the check named in words, of the data
-    r"|\bis(?:na|nan|null|inf)\s+(?:on|in|of|over)\s+(?:the\s+|my\s+|our\s+)?(?:whole\s+|entire\s+|full\s+)?"
-    + _DATA + r"\b[^.;\n]{0,30}?\b(?:is|are|was|were|gives?|returns?|shows?|prints?)\s+(?:all\s+)?(?:0|zero|zeros|false)\b",
+    r"|\bis(?:na|nan|null)\s+(?:on|in|of|over)\s+(?:the\s+|my\s+|our\s+)?(?:whole\s+|entire\s+|full\s+)?"
+    + _DATA + r"\b[^.;\n]{0,30}?\b(?:is|are|was|were|gives?|returns?|shows?|prints?)\s+(?:all\s+)?(?:0|zero|zeros|false)\b"
+    r"(?![.,]?\d|\s*%)",
     re.I)
 # A check of part of the data only: "a few of the CSVs", "the first batch", "some files"
 PARTIAL = re.compile(r"\b(?:a few|some|a couple|several|one|two|the first|a sample|a subset|spot[- ]check\w*)\b"
@@ -72,7 +73,10 @@ def data_said_finite(prose: str) -> str:
         # (the sentence's words before it: a dot between words, `df.isna`, ends none)
         clause = re.split(r"\.(?!\w)|[;\n]", text[max(0, m.start() - 60):m.start() + 1])[-1]
         after = re.split(r"\.(?!\w)|[;\n]", text[m.end():m.end() + 120])[0]
-        if not (PARTIAL.search(clause + " " + m.group(0)) or NOT_DONE.search(clause) or TAKEN_BACK.search(after)
-                or OF_THE_RUN.search(after)):
+        # (nor asked: "isnan on the data returns False, right?"; nor expected, in the check's own words: "should
+        # return all False")
+        asked = text[m.end():m.end() + len(after) + 1].rstrip().endswith("?")
+        if not (PARTIAL.search(clause + " " + m.group(0)) or NOT_DONE.search(clause) or NOT_DONE.search(m.group(0))
+                or TAKEN_BACK.search(after) or OF_THE_RUN.search(after) or asked):
             return " ".join(m.group(0).split())
     return ""

@@ -58,7 +58,10 @@ ONE_OUTPUT = re.compile(
     r"any)\w*\b|(?:one|a single)\s+(?:class|value|label)\s+(?:whatever|regardless)\b)", re.I)
 # A denial, a contrast, a wish, a guess or a baseline just before ("it doesn't predict the same class for every input",
 # "a dead network would return the same value", "I want it to give the same output", "my dummy baseline predicts 0.3")
-_DENIED_BEFORE = re.compile(r"(?:\b(?:not|never|no longer|instead of|rather than|unlike|would|should|could|want\w*|"
+_DENIED_BEFORE = re.compile(r"(?:\b(?:not|never|no longer|instead of|rather than|unlike|would|should|could|will|want\w*|"
+                            # (a plan, "I will compare the weights ...: identical would mean a bug"; a network not yet
+                            # trained, whose one output is no failure)
+                            r"untrained|before training|at initiali[sz]ation|"
                             r"wish|hope|if|thought|think|suspect\w*|expect\w*|supposed|baseline|dummy|used to|"
                             r"before the fix|at first|earlier|previously|constant predictor|model that|predictor|"
                             r"classifier that|naive|majority|trivial|in theory)\b|n't\b)"
@@ -66,7 +69,8 @@ _DENIED_BEFORE = re.compile(r"(?:\b(?:not|never|no longer|instead of|rather than
 # ... or taken back after it, in its sentence: a state that is gone ("now it works"), one that is wanted, or outputs
 # that differ by class ("0 for every negative sample and 1 for every positive one": a perfect classifier)
 _TAKEN_BACK_AFTER = re.compile(r"(?i)\bnow (?:it |that )?(?:works|learns|trains|is fine)\b|\bis gone\b|\bwhat i want\b|"
-                               r"\bas (?:expected|it should)\b|\bwhich is expected\b|\bfixed\b|"
+                               r"\bas (?:expected|it should)\b|\bwhich is expected\b|\bfixed\b|\bof course\b|"
+                               r"\b(?:would|could|might) (?:mean|be|indicate)\b|"
                                r"\b\d*\.?\d+ for (?:every|each|all) \w+")
 
 # The words that the weights did not change: "they are bit-identical", "the weights are unchanged after 100 epochs",
@@ -95,10 +99,10 @@ ON_PURPOSE = re.compile(r"(?i)\bfr[oe]z\w*|requires_grad\s*=\s*false|as intended
 WEIGHTS_HALF = re.compile(r"(?i)\.half\(\)|\bnp\.float16\b|\bnumpy\.float16\b|\.to\(\s*(?:torch\.)?(?:float16|half)\s*\)|"
                           # (a dtype given to a tensor or an array, not to autocast: `autocast(dtype=torch.float16)`)
                           r"(?<!autocast\()(?<!device_type='cuda', )(?<!device_type=\"cuda\", )"
-                          r"\b(?:torch_)?dtype\s*=\s*(?:torch\.|np\.|jnp\.)?float16\b(?![^\n]{0,10}\)\s*:)|"
+                          r"\b(?:torch_)?dtype\s*=\s*(?:torch\.|np\.|jnp\.)?(?:float16|(?<=torch\.)half)\b(?![^\n]{0,10}\)\s*:)|"
                           # (Hugging Face's from_pretrained given a dtype as a string, and Keras's default float type,
                           # which every layer's weights take: not mixed precision)
-                          r"\btorch_dtype\s*=\s*[\"']float16[\"']|\bset_floatx\(\s*[\"']float16[\"']\s*\)|"
+                          r"\btorch_dtype\s*=\s*[\"']float16[\"']|\b(?:set_floatx|set_dtype_policy|set_global_policy)\(\s*[\"']float16[\"']\s*\)|"
                           r"\bweights\b(?:(?!\b(?:not|fp32|float32|while)\b)[^.\n]){0,60}\b(?:as|in)\s+"
                           r"(?:np\.)?(?:float16|fp16|half(?:[- ]precision)?)\b|\bonly half-precision\b")
 AUTOCAST_BEFORE = re.compile(r"(?i)autocast|\bamp\b")
@@ -119,8 +123,9 @@ def _first_told(pattern: re.Pattern, prose: str) -> str:
     text = told(prose)
     for m in itertools.islice(pattern.finditer(text), 20):
         _start, end = sentence_around(text, m.start(), m.end(), stops=".;\n")
+        # (nor asked: "Weights before and after a step at epoch 8: identical?")
         if not (_DENIED_BEFORE.search(text, max(0, m.start() - 40), m.start())
-                or _TAKEN_BACK_AFTER.search(text, m.end(), end)):
+                or _TAKEN_BACK_AFTER.search(text, m.end(), end) or text[m.end():m.end() + 3].lstrip().startswith("?")):
             return " ".join(m.group(0).split())
     return ""
 
@@ -139,8 +144,10 @@ def weights_frozen_said(prose: str) -> str:
     for m in itertools.islice(WEIGHTS_FROZEN.finditer(text), 10):
         start, end = sentence_around(text, m.start(), m.end(), stops=".\n")
         sentence = text[start:end]
+        # (nor asked, "...: identical?", nor supposed, "identical would mean a bug")
         if _DENIED_BEFORE.search(text, max(0, m.start() - 40), m.start()) or ON_PURPOSE.search(sentence) \
-                or not TRAINING_SPAN.search(sentence):
+                or not TRAINING_SPAN.search(sentence) or text[m.end():m.end() + 3].lstrip().startswith("?") \
+                or _TAKEN_BACK_AFTER.search(text, m.end(), end):
             continue
         return " ".join(m.group(0).split())
     return ""

@@ -23,7 +23,7 @@ from .frozen_said import one_output_said, weights_frozen_said
 from .logscan import Evidence, dialects
 from .logscan.dialects import loss_unit
 from .one_class_iou import one_class_iou
-from .wording import (ADAPTIVE, UNDONE, sentence_around, told, BEFORE_TRAINING_NONFINITE, LOSS_BUILT, MINUS_SCORE, NORMALS, WARMUP_SET, loss_kind, said_unnegated, no_warmup_said, order_moved_it,
+from .wording import (ADAPTIVE, NO_WARMUP, UNDONE, WARMUP_NAMED, sentence_around, told, BEFORE_TRAINING_NONFINITE, LOSS_BUILT, MINUS_SCORE, NORMALS, WARMUP_SET, loss_kind, said_unnegated, no_warmup_said, order_moved_it,
                       rate_zero_failed, says_not_learning,
                       score_out_of_range, sentences_and_ends, sentences_only, timing_of, tokens, untrained_output_nonfinite)
 
@@ -1320,13 +1320,25 @@ SCALED_ASIDE = re.compile(r"(?i)\b(?:features?|inputs?|columns?)\s*\((?:[^()\n]{
                           r"(?:standardi[sz]ed|normali[sz]ed|scaled|min-?max(?:ed| scaled)?)\b[^()\n]{0,60}\)")
 
 
-# ... and values said to lie in a small range already ("features already -1/0/1", "inputs are in [0, 1]", "targets
-# between -2 and 2"): what a scaling makes them -- not "pixels in 0-255", whose values are past RANGE_SCALED
-SCALED_RANGE = re.compile(r"(?i)\b(?P<what>x(?:_[a-z]{1,10})?|y(?:_[a-z]{1,10})?|inputs?|features?|pixels?|images?|"
-                          r"columns?|targets?)\s+(?P<conn>(?:(?:are|is|were|lie|all|already|both|now)\s+){0,3}"
-                          r"(?:(?:in|between|within)\s+)?(?:the\s+range\s+(?:of\s+)?)?)[\[(]?\s*"
-                          r"(?P<vals>[-+]?\d*\.?\d+(?:\s*(?:/|,|\.\.|to|and|-|–)\s*[-+]?\d*\.?\d+){1,3})(?![\w.%])(?:\s*[\])])?")
+# ... and values said to lie in a small range already, as a range ("inputs are in [0, 1]", "in the range 0-1",
+# "targets between -2 and 2", "range from 0 to 1") or a set of values ("features already -1/0/1"): what a scaling makes
+# them -- not "pixels in 0-255", whose values are past RANGE_SCALED, nor numbers of something else ("2 to 3 times
+# larger", "3 to 4 per batch", "4.5 and 3.2 million")
+_SMALL = r"[-+]?(?:\d{1,12}(?:\.\d{1,12})?|\.\d{1,12})"
+SCALED_RANGE = re.compile(
+    r"(?i)\b(?P<what>x(?:_[a-z]{1,10})?|y(?:_[a-z]{1,10})?|inputs?|features?|pixels?|images?|data|columns?|targets?)\s+"
+    r"(?:(?:are|is|were|was|lie|all|already|both|now|range|ranges|ranging)\s+){0,3}(?P<range>"
+    r"(?:(?:in|within)\s+(?:the\s+range\s+(?:of\s+)?)?)?[\[(]\s*" + _SMALL + r"\s*,\s*" + _SMALL + r"\s*[\])]|"
+    r"(?:in|within)\s+the\s+range\s+(?:of\s+)?" + _SMALL + r"\s*(?:-|–|to|\.\.)\s*" + _SMALL + r"|"
+    r"between\s+" + _SMALL + r"\s+and\s+" + _SMALL + r"|from\s+" + _SMALL + r"\s+to\s+" + _SMALL + r"|"
+    r"already\s+" + _SMALL + r"(?:\s*/\s*" + _SMALL + r"){1,3})"
+    r"(?!\d|\.\d|\s*(?:times|orders?|per\b|millions?|thousands?|billions?|k\b|kg|kilo\w*|grams?|met(?:er|re)s?|"
+    r"seconds?|standard|std|sd\b|%|x\b|apart|larger|smaller|bigger|higher|lower|more|less|of\b))")
 RANGE_SCALED = 5.0
+# (not assumed, expected or unchecked; not a state that is gone, nor one said of some columns only)
+RANGE_DOUBTED = re.compile(r"(?i)\b(?:assum\w*|expect\w*|suppos\w*|think|thought|hope\w*|not sure|should|"
+                           r"(?:didn't|did not|haven't|have not|never) (?:check|verif)\w*)\b")
+RANGE_TAKEN_BACK = re.compile(r"(?i)\b(?:before|previously|originally|earlier|used to|but|except|for some|others?)\b")
 
 
 # A sentence that asks, plans or sets a condition: "Do we normalize the inputs?", "I will normalize them later", "if I
@@ -1390,8 +1402,10 @@ def scaled_said(prose: str) -> dict[str, dict[str, str]]:
     for m in itertools.islice(SCALED_ASIDE.finditer(prose), 5):
         out["scaled"].setdefault("inputs", " ".join(m.group(0).split())[:100])
     for m in itertools.islice(SCALED_RANGE.finditer(prose), 5):
-        values = [abs(float(v)) for v in re.findall(r"\d*\.?\d+", m.group("vals"))]
-        if m.group("conn").strip() and max(values) <= RANGE_SCALED and not _doubted(prose, m.start()):
+        values = [abs(float(v)) for v in re.findall(r"\d{0,12}\.?\d{1,12}", m.group("range"))]
+        start, end = sentence_around(prose, m.start(), m.end(), stops=".!?;\n")
+        if values and max(values) <= RANGE_SCALED and not _doubted(prose, m.start()) \
+                and not RANGE_DOUBTED.search(prose, start, m.start()) and not RANGE_TAKEN_BACK.search(prose, m.end(), end):
             for kind, pattern in (("targets", SCALED_TARGETS), ("inputs", SCALED_INPUTS)):
                 if pattern.fullmatch(m.group("what")) or pattern.fullmatch(m.group("what").split("_")[0]):
                     out["scaled"].setdefault(kind, " ".join(m.group(0).split()))
@@ -1817,6 +1831,10 @@ _END = r"(first|earliest|lowest|bottom|input|last|final|top|output)"
 VALUE_FOR_END = re.compile(r"(?i)" + _NUMBER + r"\s+(?:for|in|at|on|of)\s+(?:the\s+)?" + _END + r"\b")
 END_HAS_VALUE = re.compile(r"(?i)\b" + _END + r"\b(?:\s+[\w']+){0,4}?\s*(?:is|was|are|were|:|=|gets?|got|has|had|of)"
                            r"\s*(?:about\s+|around\s+|~\s*)?" + _NUMBER)
+# (nor another quantity set per layer -- learning rates, dropout, a clip's norm, weight decay -- nor a supposition: "if
+# the first layer's gradient were 1e-9 ...")
+OTHER_PER_LAYER = re.compile(r"(?i)\b(?:learning[ -]rates?|lrs?|dropout|clip\w*|max[ _]norm|weight[ _]decay|rates?)\b")
+SUPPOSED = re.compile(r"(?i)\b(?:if|were|would|could|should|expect\w*|suppos\w*)\b")
 # ("of the last one 0.27": the end's noun, then its value)
 END_NOUN_VALUE = re.compile(r"(?i)\b" + _END + r"\s+(?:one|layer(?:'s)?|dense|conv\w*|block|linear)\s+(?:about\s+|~\s*)?"
                             + _NUMBER)
@@ -1832,7 +1850,8 @@ def _gradients_shrink_said(prose: str) -> tuple[float, float, str] | None:
     for m in itertools.islice(GRADIENT_SAID.finditer(prose), 20):
         start, end = sentence_around(prose, m.start(), m.end(), stops=".;\n")
         sentence = prose[start:end]
-        if not LAYERS_NAMED.search(sentence) or ENDS_IN_TIME.search(sentence):
+        if not LAYERS_NAMED.search(sentence) or ENDS_IN_TIME.search(sentence) or OTHER_PER_LAYER.search(sentence) \
+                or sentence.rstrip().endswith("?") or SUPPOSED.search(sentence):
             continue
         ends: dict[bool, float] = {}
         for v in itertools.chain(((x.group(2), x.group(1)) for x in VALUE_FOR_END.finditer(sentence)),
@@ -2074,12 +2093,16 @@ CROSS_ENTROPY_NAMED = re.compile(r"(?i)\bcross[- _]?entropy\w*|crossentropy\w*|\
 MIXED_FLOAT16_SET = re.compile(r"(?:set_global_policy|set_dtype_policy|Policy)\(\s*['\"]mixed_float16['\"]")
 CUSTOM_LOOP = re.compile(r"\bGradientTape\b")
 LOSS_SCALED = re.compile(r"\bLossScaleOptimizer\b|\bget_scaled_loss\b|\bscale_loss\b")
+# (the optimizer compile() wrapped: stepped by fit(), or by a loop that steps the model's own; and a loop denied)
+FIT_STEPS = re.compile(r"\.fit\(|\b(?:self|model)\.optimizer\.(?:apply_gradients|apply)\(")
+LOOP_DENIED = re.compile(r"(?i)\b(?:don't|do not|not|never|no|without)\b")
 
 
 def keras_loop_unscaled(prose: str) -> str:
     """The policy's words, when the paste sets mixed_float16 and trains in a GradientTape loop with no loss scale; or ""."""
-    policy = MIXED_FLOAT16_SET.search(prose)
-    if policy and CUSTOM_LOOP.search(prose) and not LOSS_SCALED.search(prose):
+    policy, loop = MIXED_FLOAT16_SET.search(prose), CUSTOM_LOOP.search(prose)
+    if policy and loop and not LOSS_SCALED.search(prose) and not FIT_STEPS.search(prose) \
+            and not LOOP_DENIED.search(re.split(r"[.!?;](?=\s)|\n", prose[max(0, loop.start() - 80):loop.start()])[-1]):
         return policy.group(0)
     return ""
 
@@ -2087,12 +2110,20 @@ def keras_loop_unscaled(prose: str) -> str:
 # The loss said to jump to several times its start within the first steps, WR-250's face, with both numbers: "the MSE
 # starts at 0.38, shoots up to about 1.9 within the first ~20 steps"
 EARLY_JUMP = re.compile(
-    r"(?i)\b(?:starts?|started|begins?|began|is|was)\s+(?:at|around|from)\s+(?:about\s+|around\s+|~\s*)?"
-    r"(\d*\.?\d+)(?![\w.])[^.;\n]{0,40}?\b(?:shoots?|shot|jumps?|jumped|spikes?|spiked|climbs?|climbed|goes|went|"
-    r"rises?|rose|blows?|blew)\s+(?:up\s+)?(?:to\s+)?(?:about\s+|around\s+|almost\s+|~\s*)?(\d*\.?\d+)(?![\w.])"
+    r"(?i)\b(?:loss|mse|mae|nll|ppl|perplexity|cost|error)\b(?:(?!\b(?:acc\w*|lr|learning rate|reward|return|norm)\b)"
+    r"[^.;\n]){0,30}?\b(?:starts?|started|begins?|began|is|was)\s+(?:at|around|from)\s+(?:about\s+|around\s+|~\s*)?"
+    r"(\d{1,12}(?:\.\d{1,12})?|\.\d{1,12})(?![\w.])[^.;\n]{0,40}?\b(?:shoots?|shot|jumps?|jumped|spikes?|spiked|climbs?|"
+    r"climbed|goes|went|rises?|rose|blows?|blew)\s+(?:up\s+)?(?:to\s+)?(?:about\s+|around\s+|almost\s+|~\s*)?"
+    r"(\d{1,12}(?:\.\d{1,12})?|\.\d{1,12})(?![\w.])"
     r"[^.;\n]{0,20}?\b(?:within|in|during|over)\s+the\s+(?:very\s+)?(?:first|initial)\s+(?:~\s*|about\s+)?"
     r"(?:\d+\s+|few\s+|couple\s+of\s+)?(?:steps?|iterations?|iters?|updates?|batches)\b")
 EARLY_JUMP_TIMES = 2.0
+# (denied, or another run's: "didn't jump", "in the paper", "like in the tutorial")
+# (asked whether it happens -- "Does the loss usually start at 0.4 and shoot up ...?" -- not why it did: "..., any idea
+# why?")
+JUMP_ASKED = re.compile(r"(?i)^\s*(?:does|do|did|is|are|was|should|can|could|would|will|might|may)\b|\b(?:if|whether)\b")
+JUMP_NOT_SEEN = re.compile(r"(?i)\b(?:not|never|didn't|doesn't|don't|isn't|wasn't|paper|tutorial|expected|supposed|"
+                           r"should|usually|normally)\b")
 
 
 @functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)
@@ -2100,10 +2131,14 @@ def early_jump_said(prose: str) -> str:
     """The words that say the loss jumped to EARLY_JUMP_TIMES its start or more within the first steps; or ""."""
     if PLAIN_SGD.search(prose) and not ADAPTIVE.search(prose):
         return ""                      # (plain SGD's first step is as large as its gradient makes it: no warmup's face)
+    if WARMUP_NAMED.search(prose) and not NO_WARMUP.search(prose):
+        return ""                      # (a warmup the paste names: its early jump is no missing warmup's)
     text = told(prose)
     for m in itertools.islice(EARLY_JUMP.finditer(text), 5):
         start, top = float(m.group(1)), float(m.group(2))
-        if 0 < start and top >= EARLY_JUMP_TIMES * start and not _doubted(text, m.start()):
+        sentence = text[slice(*sentence_around(text, m.start(), m.end(), stops=".;\n"))]
+        if 0 < start and top >= EARLY_JUMP_TIMES * start and not JUMP_NOT_SEEN.search(sentence) \
+                and not (sentence.rstrip().endswith("?") and JUMP_ASKED.search(sentence)):
             return " ".join(m.group(0).split())
     return ""
 

@@ -1746,9 +1746,11 @@ NORMALS = OBJECTIVES + (
                       r"than (?:the )?train|"
                       r"\b(?:higher|lower|bigger|smaller|greater) than.{0,40}(?:evaluat|validation|val[ _-]loss)|"
                       # (a training accuracy of 90% or more beside the validation one, "train accuracy is 100% by step
-                      # 500, but validation accuracy stayed between 1 and 5%"; or a model said to memorise)
+                      # 500, but validation accuracy stayed between 1 and 5%"; or a model said only to memorise its
+                      # training set -- not one that cannot memorise a batch, the failed sanity check)
                       r"\btrain\w*[ _-]?acc(?:uracy)?\b[^.\n]{0,40}?\b(?:(?:100|9\d)(?:\.\d+)?\s*%|1\.0\b|0\.9\d*\b)[^\n]{0,120}?"
-                      r"\bval(?:idation)?[ _-]?acc(?:uracy)?\b|\bmemori[sz](?:e|es|ed|ing|ation)\b|"
+                      r"\bval(?:idation)?[ _-]?acc(?:uracy)?\b|"
+                      r"\b(?:just|only|simply|merely)\s+memori[sz](?:e|es|ing)\s+(?:the\s+)?train(?:ing)?\s+(?:set|data)\b|"
                       # (within one sentence: "train and validation accuracy 10.0%. Every image gets the same
                       # prediction" says no gap)
                       r"(?:fit|train\w*)(?:[^.\n]|\.\d){0,40}(?:evaluate|validation)(?:[^.\n]|\.\d){0,40}(?:same|differ)"),
