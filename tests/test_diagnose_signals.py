@@ -5669,3 +5669,17 @@ def test_a_clip_whose_result_the_update_never_uses_is_clipping_that_does_not_cli
     d = diagnosis(TF_STEP + log)
     assert d.matches[0].entry.id == "WR-240" and d.matches[0].fix.startswith("Apply the clipped gradients")
     assert diagnosis(TF_STEP.replace("zip(grads,", "zip(clipped,") + log).matches[0].entry.id != "WR-240"
+
+
+def test_a_loop_that_updates_each_weight_from_its_grad_by_hand_and_never_clears_it_piles_the_gradients_up():
+    """A from-scratch engine's loop (micrograd's style) updates `p.data -= lr * p.grad` after backward(): with no
+    `p.grad = 0` anywhere, each step's gradient is the sum of every one before, WR-260's construct; clearing it by hand
+    (`p.grad = 0.0`, `w.grad.zero_()`) is no such loop."""
+    loop = ("for step in range(1000):\n    loss = batch_loss(X[idx], y[idx])\n    loss.backward()\n"
+            "    for p in model.parameters():\n        p.data -= 0.05 * p.grad\n")
+    said = "The loss drops, then creeps back up and at step 171 it is nan.\n"
+    parts = weighed_parts(loop + said, "WR-260")
+    assert parts["never-cleared"] == 1.0
+    assert any("updates each weight from its .grad by hand" in e for e in diagnosis(loop + said).matches[0].evidence)
+    for clear in ("        p.grad = 0.0\n", "        p.grad.zero_()\n", "    model.zero_grad()\n"):
+        assert "never-cleared" not in weighed_parts(loop + clear + said, "WR-260"), clear

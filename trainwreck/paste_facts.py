@@ -115,8 +115,12 @@ ORDER_BOUND_WORDS = {"shuffl", "move", "step"}
 BACKWARD_STEP = re.compile(r"(?:\.backward\(\)|\bmanual_backward\([^()\n]{0,80}\))"
                            # (on its line, after a semicolon: a sentence that says where a call goes, "right
                            # after loss.backward(), before optimizer.step()", is no loop)
-                           r"(?:[ \t]*;[^\n]{0,200}?\.step\(\)|[^\n]*\n(?:[^\n]*\n){0,6}?[^\n]*\.step\(\))")
-CLEARED = re.compile(r"zero_grad|\.grad\s*=\s*None|\.zero_\(\)|set_to_none|clear_grad|cleargrads")
+                           r"(?:[ \t]*;[^\n]{0,200}?\.step\(\)|[^\n]*\n(?:[^\n]*\n){0,6}?[^\n]*(?:\.step\(\)|"
+                           # (or an update written by hand from each parameter's .grad: `p.data -= lr * p.grad`,
+                           # `w.sub_(lr * w.grad)`, as micrograd-style engines and from-scratch loops do)
+                           r"(?:-=|\.sub_\(|\.add_\()[^\n]*\.grad\b))")
+CLEARED = re.compile(r"zero_grad|\.grad\s*=\s*None|\.zero_\(\)|set_to_none|clear_grad|cleargrads|"
+                     r"\.grad\s*=\s*(?:0(?:\.0*)?\b|(?:torch|np|jnp)\.zeros)")
 # ... and a statement that names the method without calling it (`optimizer.zero_grad`, no brackets) evaluates the
 # bound method and throws it away: it clears nothing (a sentence that names zero_grad still says it is called)
 UNCALLED = re.compile(r"(?m)^[ \t]*(?:self\.)?\w+(?:\.\w+)*\.zero_grad[ \t]*(?:#[^\n]*)?$")
@@ -1570,13 +1574,14 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         out["no-warmup"] = (f"it went wrong{kept}: without warmup, Adam's first step moves every parameter by about the "
                             "full learning rate, however small its gradient, and its early steps stay near that size "
                             "while the moment estimates rest on a few gradients")
-    if went_wrong and BACKWARD_STEP.search(ev.prose) and not clears(ev.prose):
+    if went_wrong and (loop := BACKWARD_STEP.search(ev.prose)) and not clears(ev.prose):
         uncalled = UNCALLED.search(ev.prose)
-        out["never-cleared"] = (f"the pasted loop calls backward() and step() and names `{uncalled.group(0).strip()}` "
+        steps = "step()" if loop.group(0).endswith(".step()") else "updates each weight from its .grad by hand"
+        out["never-cleared"] = (f"the pasted loop calls backward() and {steps} and names `{uncalled.group(0).strip()}` "
                                 "without calling it (no brackets): that statement only looks the method up, so the "
                                 "gradients are cleared nowhere in the paste" if uncalled else
-                                "the pasted loop calls backward() and step() and clears the gradients nowhere in the "
-                                "paste (no zero_grad(), no `.grad = None`)")
+                                f"the pasted loop calls backward() and {steps} and clears the gradients nowhere in the "
+                                "paste (no zero_grad(), no `.grad = None`, no `.grad = 0`)")
     # (SGD's step, with momentum or without, grows with the gradient; Adam's, AdamW's, RMSprop's and Adagrad's divide
     # each gradient by its own running size, so a sum k times the mean steps about as the mean does -- with eps/k, and
     # a coupled weight decay k times weaker; factcheck_session37 item 1: RAdam's first steps and Adadelta are not so)
