@@ -5683,3 +5683,17 @@ def test_a_loop_that_updates_each_weight_from_its_grad_by_hand_and_never_clears_
     assert any("updates each weight from its .grad by hand" in e for e in diagnosis(loop + said).matches[0].evidence)
     for clear in ("        p.grad = 0.0\n", "        p.grad.zero_()\n", "    model.zero_grad()\n"):
         assert "never-cleared" not in weighed_parts(loop + clear + said, "WR-260"), clear
+
+
+def test_a_jax_array_filled_by_an_at_update_whose_result_is_thrown_away_keeps_its_zeros():
+    """JAX arrays are immutable: `W.at[:, :].set(...)` as a statement of its own leaves W as jnp.empty or jnp.zeros made
+    it, WR-110's zero start; assigned back (`W = W.at[...].set(...)`), or on an array made otherwise, it is no such
+    thing."""
+    from trainwreck.paste_facts import _update_discarded
+    init = ("def init(key, n_in, n_out):\n    W = jnp.empty((n_in, n_out))\n"
+            "    W.at[:, :].set(jax.random.normal(key, (n_in, n_out)) * 0.05)\n    return W, jnp.zeros(n_out)\n")
+    assert "keeps what jnp.empty() gave it" in _update_discarded(init)
+    assert _update_discarded(init.replace("    W.at[", "    W = W.at[")) == ""
+    assert _update_discarded(init.replace("jnp.empty((n_in, n_out))", "jax.random.normal(key, (n_in, n_out))")) == ""
+    log = "".join(f"epoch {e}  loss {v}\n" for e, v in enumerate(["3.258143", "3.258109", "3.258102", "3.258101"], 1))
+    assert diagnosis(init + log + "The loss does not move.").matches[0].entry.id == "WR-110"

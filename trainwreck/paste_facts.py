@@ -1152,6 +1152,10 @@ UNFILLED = re.compile(r"\bnn\.Parameter\(\s*torch\.(?:empty|Tensor|FloatTensor)\
                       r"(?:^|\n)[ \t]*(?:self\.)?(?:W|w|weights?)\w{0,12}\s*=\s*np\.empty\(")
 FILLED = re.compile(r"\bnn\.init\.|\binit\.\w+_\(|reset_parameters|\.(?:uniform|normal|zero|fill|copy|"
                     r"kaiming_\w+|xavier_\w+|orthogonal|trunc_normal)_\(|\bload_state_dict\(")
+# ... or a JAX array made with jnp.empty or jnp.zeros and "filled" by a statement that throws its result away: JAX arrays
+# are immutable, and `W.at[...].set(...)` returns a new array, leaving W as it was
+AT_DISCARDED = re.compile(r"(?m)^[ \t]*(?P<n>[A-Za-z_]\w{0,30})\.at\[[^\]\n]{0,60}\]\.(?:set|add|multiply|mul|divide|power|"
+                          r"min|max|apply)\(")
 # layers the paste builds: zeros for the only one is a linear model, which trains from zeros
 LAYERS_BUILT = re.compile(r"\b(?:layers\.)?(?:Dense|Conv[123]D)\(|\bnn\.(?:Linear|Conv[123]d)\(")
 UNLABELLED_WORDS, RAW_PIXEL_WORDS = {"unlabell", "mark"}, {"raw", "pixel"}
@@ -1711,6 +1715,8 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         out["unfilled-init"] = (f"the pasted code makes a parameter from memory it never fills "
                                 f"(`{' '.join(unfilled.group(0).split())}`, and no init call in the paste): it holds "
                                 "whatever that memory held -- nan, inf, huge numbers or zeros, different on each run")
+    if went_wrong and (kept := _update_discarded(ev.prose)):
+        out["update-discarded"] = kept
     if went_wrong and (large := LARGE_INIT.search(ev.prose)):
         out["large-init"] = (f"the pasted code draws weights with a standard deviation of 1 or more "
                              f"(`{' '.join(large.group(0).split())}`): He's scale, √(2 / fan_in), is below 1 for any "
@@ -1848,6 +1854,20 @@ INPUT_END = {"first", "earliest", "lowest", "bottom", "input"}
 LAYERS_NAMED = re.compile(r"(?i)\b(?:layers?|dense|conv\w*|blocks?|linear)\b")
 ENDS_IN_TIME = re.compile(r"(?i)\b(?:first|last|final)\s+(?:few\s+|\d+\s+)?(?:epochs?|steps?|iterations?|iters?|batch(?:es)?|"
                           r"updates?|runs?)\b")
+
+
+def _update_discarded(prose: str) -> str:
+    """The fact, where the paste makes a JAX array with jnp.empty or jnp.zeros and then throws away the array that
+    `.at[...].set(...)` returned (AT_DISCARDED), else ""."""
+    for m in itertools.islice(AT_DISCARDED.finditer(prose), 10):
+        made = re.search(rf"\b{re.escape(m.group('n'))}\s*=\s*jnp\.(empty|zeros)(?:_like)?\(", prose[:m.start()])
+        if made:
+            line = " ".join(prose[m.start():prose.find("\n", m.start()) % (len(prose) + 1)].split())[:80]
+            return (f"the pasted code makes `{m.group('n')}` with jnp.{made.group(1)}() and then calls `{line}` without "
+                    f"keeping its result: JAX arrays are immutable, `.at[...].set()` returns a new array, so "
+                    f"`{m.group('n')}` keeps what jnp.{made.group(1)}() gave it (zeros; from JAX 0.11.0 on, jnp.empty may "
+                    "leave its memory uninitialised)")
+    return ""
 
 
 def _gradients_shrink_said(prose: str) -> tuple[float, float, str] | None:

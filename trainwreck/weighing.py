@@ -757,6 +757,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("std-unguarded", w.constant_feature, W_SAID_HALF),
                                     ("zero-init", w.zero_init, W_SAID_HALF),
                                     ("unfilled-init", w.zero_init, W_PRINTED),
+                                    ("update-discarded", w.zero_init, W_PRINTED),
                                     ("large-init", w.large_init, W_SAID_HALF),
                                     ("no-warmup", w.no_warmup, W_SAID_HALF),
                                     ("early-jump", w.no_warmup, W_SAID_HALF),
