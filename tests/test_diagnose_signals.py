@@ -5697,3 +5697,18 @@ def test_a_jax_array_filled_by_an_at_update_whose_result_is_thrown_away_keeps_it
     assert _update_discarded(init.replace("jnp.empty((n_in, n_out))", "jax.random.normal(key, (n_in, n_out))")) == ""
     log = "".join(f"epoch {e}  loss {v}\n" for e, v in enumerate(["3.258143", "3.258109", "3.258102", "3.258101"], 1))
     assert diagnosis(init + log + "The loss does not move.").matches[0].entry.id == "WR-110"
+
+
+def test_a_term_times_the_log_of_itself_written_by_hand_is_the_log_of_zero_construct():
+    """A KL divergence or an entropy by hand, `t * torch.log(t / p)`, `p * np.log(p)`, is nan where the term is exactly
+    0 (0 * -inf): WR-030's construct; not xlogy, nor a log with something added inside it."""
+    from trainwreck.paste_facts import breaking_construct
+    code = ("def kl_loss(logits, target):\n    p = torch.softmax(logits, dim=1)\n"
+            "    return (target * torch.log(target / p)).sum(dim=1).mean()\n")
+    assert "takes a term times the log of itself by hand" in breaking_construct(code)["log-unguarded"]
+    assert "log-unguarded" in breaking_construct("ent = -(p * np.log(p)).sum()\n")
+    for safe in ("    return torch.xlogy(target, target / p).sum(dim=1).mean()\n",
+                 "    return (target * torch.log(target / p + 1e-8)).sum(dim=1).mean()\n"):
+        assert "log-unguarded" not in breaking_construct(code.replace(code.splitlines()[-1] + "\n", safe)), safe
+    said = code + "The first printed loss is already nan.\nRuntimeError: Function 'LogBackward0' returned nan values in its 0th output.\n"
+    assert diagnosis(said).matches[0].entry.id == "WR-030"

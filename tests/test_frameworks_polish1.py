@@ -3,6 +3,7 @@ against the real frameworks and their installed binaries.
 
 Runs only with TRAINWRECK_FRAMEWORK_TESTS=1, in the scratch interpreters (tests/framework_runner.py).
 """
+import math
 from pathlib import Path
 
 import pytest
@@ -146,6 +147,33 @@ def test_keras_compile_wraps_the_optimizer_in_a_loss_scale_only_under_mixed_floa
     lines = [source_line("tf", "keras/src/trainers/trainer.py", n).strip() for n in (179, 180, 184)]
     assert lines == ["auto_scale_loss", 'and self.dtype_policy.name == "mixed_float16"',
                      "self.optimizer = LossScaleOptimizer("]
+
+
+def test_a_hand_written_kl_is_nan_at_a_zero_target_and_xlogy_and_kl_div_are_not():
+    """WR-030 says t * log(t / p) is nan, loss and gradient, where t is exactly 0; that torch.xlogy on the ratio mends
+    only the value; and that the log split, xlogy(t, t) - t * log_softmax(z), and F.kl_div on log-probabilities give a
+    finite loss and gradient there (PyTorch 2.13.0, CPU)."""
+    out = run("torch", """
+        import json, math, torch, torch.nn.functional as F
+        t = torch.tensor([[0.0, 0.5, 0.5]])
+        def grads(loss_of):
+            z = torch.tensor([[1.0, 2.0, 3.0]], requires_grad=True)
+            loss = loss_of(z)
+            loss.backward()
+            return [loss.item(), all(math.isfinite(g) for g in z.grad.flatten().tolist())]
+        print(json.dumps({
+            "hand": grads(lambda z: (t * torch.log(t / torch.softmax(z, 1))).sum(1).mean()),
+            "xlogy_ratio": grads(lambda z: torch.xlogy(t, t / torch.softmax(z, 1)).sum(1).mean()),
+            "xlogy": grads(lambda z: (torch.xlogy(t, t) - t * torch.log_softmax(z, 1)).sum(1).mean()),
+            "kl_div": grads(lambda z: F.kl_div(torch.log_softmax(z, 1), t, reduction="batchmean"))}))
+    """)
+    assert math.isnan(out["hand"][0]) and out["hand"][1] is False
+    # (xlogy on the ratio mends the value and not the slope: 0 / 0 with respect to p)
+    assert math.isfinite(out["xlogy_ratio"][0]) and out["xlogy_ratio"][1] is False
+    assert math.isfinite(out["xlogy"][0]) and out["xlogy"][1] and math.isfinite(out["kl_div"][0]) and out["kl_div"][1]
+    assert abs(out["xlogy"][0] - out["kl_div"][0]) < 1e-6
+    assert_entry_says("WR-030", ["`t * torch.log(t / p)` is nan wherever the target t is exactly 0",
+                                 "only mends the value", "(checked on PyTorch 2.13.0, CPU)"])
 
 
 def test_pytorch_autocast_lists_the_ops_where_wr040_says():

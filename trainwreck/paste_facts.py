@@ -467,6 +467,10 @@ _LIBRARY = r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp|math|K|ops|keras\.op
 _ARGUMENT = r"(?P<arg>[^()\n]{0,80}(?:\([^()\n]{0,80}\)[^()\n]{0,40})?)\)"
 _LOG_OPEN = _LIBRARY + r"log\(\s*"
 LOG_CALL = re.compile(_LOG_OPEN + _ARGUMENT)
+# A term times the log of itself, or of itself over another, written by hand: `t * torch.log(t / p)`, `p * np.log(p)`
+# (a KL divergence, an entropy) -- not xlogy, and not with anything added inside the log
+XLOGX = re.compile(r"(?<![\w.])(?P<a>[A-Za-z_]\w{0,30}(?:\[[^\]\n]{0,20}\])?)\s*\*\s*(?:torch\.|np\.|jnp\.|tf\.math\.|math\.)?"
+                   r"log\(\s*(?P=a)\s*(?:/\s*[A-Za-z_][\w.]{0,30}(?:\[[^\]\n]{0,20}\])?\s*)?\)")
 PROBABILITY_ARG = re.compile(r"\b(?:sigmoid|softmax)\b|^(?:probs?|probabilit\w*)$", re.I)
 NAME_ARG = re.compile(r"^(?P<minus>1(?:\.0*)?\s*-\s*)?(?P<name>[A-Za-z_]\w{0,30})$")
 KERAS_ACTIVATION = re.compile(r"\bactivation\s*=\s*['\"](\w+)['\"]")
@@ -716,6 +720,13 @@ def breaking_construct(prose: str) -> dict[str, str]:
         out["log-unguarded"] = (f"the pasted code takes the log of a probability with nothing to keep it off 0 "
                                 f"(`{' '.join(prose[m.start():m.end()].split())}`): a probability that rounds to 0 makes "
                                 "it -inf")
+    m = XLOGX.search(code) if "log-unguarded" not in out else None
+    if m:
+        out["log-unguarded"] = (f"the pasted code takes a term times the log of itself by hand "
+                                f"(`{' '.join(prose[m.start():m.end()].split())}...`), as a KL divergence or an entropy "
+                                "does: where that term is exactly 0, log(0) is -inf and 0 * -inf is nan, though the "
+                                "term's limit is 0 (torch.xlogy(t, t) - t * log_softmax(z), or F.kl_div on log-probabilities, takes "
+                                "0 * log 0 as 0, value and gradient)")
     m = _exp_in_a_ratio(code) if not STABLE_SAID.search(code) else None
     if m:
         out["exp-unshifted"] = (f"the pasted code sums (or averages) exps into a ratio or a log with nothing subtracted "
