@@ -720,7 +720,7 @@ def breaking_construct(prose: str) -> dict[str, str]:
         out["log-unguarded"] = (f"the pasted code takes the log of a probability with nothing to keep it off 0 "
                                 f"(`{' '.join(prose[m.start():m.end()].split())}`): a probability that rounds to 0 makes "
                                 "it -inf")
-    m = XLOGX.search(code) if "log-unguarded" not in out else None
+    m = next((m for m in XLOGX.finditer(code) if not on_a_where(m)), None) if "log-unguarded" not in out else None
     if m:
         out["log-unguarded"] = (f"the pasted code takes a term times the log of itself by hand "
                                 f"(`{' '.join(prose[m.start():m.end()].split())}...`), as a KL divergence or an entropy "
