@@ -384,7 +384,9 @@ FROM_LOGITS = re.compile(r"(?m)^[ \t]*(?:[\w.]+\.compile\(|\w+\s*=)[^\n]*" + _KE
 # handed over as logits. (Not a softmax inside the model, as attention's: only what forward() returns, or what the
 # Sequential ends in; with several forward()s pasted, the last one's -- a model's own comes after its parts', and a
 # gate's or a helper's may return one.)
-TORCH_PROBABILITY_OUT = re.compile(r"\breturn\s+(?:torch\.|F\.|nn\.functional\.|self\.)?(?:sigmoid|softmax)\("
+TORCH_PROBABILITY_OUT = re.compile(r"\breturn\s+(?:torch\.|F\.|nn\.functional\.|self\.|jax\.nn\.|jnn\.|nn\.(?=[a-z]))?"
+                                   # (Flax's and JAX's functions too: `return nn.softmax(x)`, `jax.nn.sigmoid(...)`)
+                                   r"(?:sigmoid|softmax)\("
                                    r"(?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\)"
                                    # (a shape's methods after it change no value: `.squeeze(-1)`, `.view(-1)`)
                                    # (or quoted in a sentence, `return self.softmax(self.fc(x))`, its backtick ending it)
@@ -406,7 +408,9 @@ TORCH_PROBABILITY_OUT = re.compile(r"\breturn\s+(?:torch\.|F\.|nn\.functional\.|
 ARROW = ("→", "->", "=>")
 # (named in a sentence too: "training uses nn.CrossEntropyLoss")
 TORCH_LOGITS_LOSS = re.compile(r"\b(?:nn\.)?(?:BCEWithLogitsLoss|CrossEntropyLoss)\b|\bF\.(?:cross_entropy|"
-                               r"binary_cross_entropy_with_logits)\(")
+                               r"binary_cross_entropy_with_logits)\(|"
+                               # (optax's losses take logits too)
+                               r"\boptax\.(?:softmax_cross_entropy(?:_with_integer_labels)?|sigmoid_binary_cross_entropy)\b")
 RATE_CLIMB = 1.25              # the rate at the climb's end this many times the one at the loss's lowest,
 RATE_NEAR_PEAK = 0.9           # ... and this near the highest it reached in the climb
 RATE_CLIMBS = {"climb-then-nonfinite", "descent-then-climb", "climb-despite-clipping", "climbing",
@@ -1298,7 +1302,7 @@ def model_output(prose: str) -> re.Match | None:
     the last forward() pasted returns (its block: to the next `def` or `class` at its indentation or less), or, with no
     forward() pasted, the return a sentence about the forward quotes."""
     last = None
-    for last in re.finditer(r"(?m)^([ \t]*)def forward\(", prose):
+    for last in re.finditer(r"(?m)^([ \t]*)def (?:forward|__call__)\(", prose):
         pass
     if last is not None:
         end = re.compile(r"(?m)^[ \t]{0,%d}(?:def|class)\b" % len(last.group(1))).search(prose, last.end())
@@ -1314,8 +1318,8 @@ def model_output(prose: str) -> re.Match | None:
             return called
     else:       # no forward() pasted: one a sentence quotes ("the model's forward ends with `return self.softmax(...)`")
         for found in TORCH_PROBABILITY_OUT.finditer(prose):
-            if found.group(0).startswith("return") and "forward" in prose[prose.rfind("\n", 0, found.start()) + 1:
-                                                                         found.start()]:
+            if found.group(0).startswith("return") and re.search(r"forward|__call__", prose[
+                    prose.rfind("\n", 0, found.start()) + 1:found.start()]):
                 return found
     return next((m for m in TORCH_PROBABILITY_OUT.finditer(prose) if m.group(0).startswith(("nn.", *ARROW))), None)
 

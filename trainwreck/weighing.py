@@ -899,7 +899,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
             if not parts["messages"]:
                 del parts["messages"]
         returned = " ".join(out.group(0).split()).rstrip("`")
-        evidence.append(f"the pasted PyTorch model outputs probabilities (`{returned}`) and its loss, "
+        evidence.append(f"the pasted model outputs probabilities (`{returned}`) and its loss, "
                         f"`{loss.group(0).rstrip('(')}`, applies its own sigmoid or softmax: probabilities handed over as "
                         "logits")
     if c.regressor and entry.id in w.probabilities:
