@@ -5730,3 +5730,19 @@ def test_a_flax_model_that_returns_a_softmax_handed_to_an_optax_cross_entropy_is
     told = ("Flax MLP, `__call__` ends with `return nn.softmax(x)` and the loss is "
             "`optax.softmax_cross_entropy_with_integer_labels(logits, y)`. " + said)
     assert weighed_parts(told, "WR-130")["pairing"] > 0
+
+
+def test_a_regressions_enormous_first_loss_said_in_words_is_raw_targets():
+    """"The MSE starts at 3.1e7", with no loss printed, in a regression whose targets the words do not say were scaled:
+    a squared error that large takes errors of thousands, targets in their raw units (half a fact, said). Not an
+    ordinary first loss, nor targets said standardised, nor asked."""
+    text = ("Stellar temperature regression in K, PyTorch MLP 40 -> 256 -> 1, MSELoss, Adam 1e-3, features all "
+            "standardised. The MSE starts at 3.1e7 and after 300 epochs is still ~6e5.")
+    parts = weighed_parts(text, "WR-360")
+    assert parts["raw-targets-said"] > 0
+    assert diagnosis(text).matches[0].entry.id == "WR-360"
+    assert "raw-targets-said" not in weighed_parts(text.replace("3.1e7", "1.2"), "WR-360")
+    assert "raw-targets-said" not in weighed_parts(text.replace("features all standardised",
+                                                                "targets standardised with the train mean"), "WR-360")
+    assert "raw-targets-said" not in weighed_parts(text.replace("The MSE starts at 3.1e7 and",
+                                                                "Should the MSE start at 3.1e7? It"), "WR-360")

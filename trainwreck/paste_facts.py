@@ -1540,6 +1540,14 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         out["raw-targets"] = (f"{regressor} (a regression's run), and its loss {still} {fmt(ev.last)} at its last value "
                               f"({ev.where(ev.count - 1)}), in a run the words say does not learn: {size}, targets in "
                               "their raw units")
+    # ... and, with no loss printed, a regression's first loss said in words and enormous ("the MSE starts at 3.1e7")
+    elif regressor and not ev.count and not SUMMED.search(ev.prose) and "targets" not in scaled["scaled"] \
+            and "inputs" not in scaled["unscaled"] and (said := _regression_start_said(ev.prose)):
+        value, quoted = said
+        size = (f"an absolute error that large takes errors of about {fmt(value)}" if _absolute_loss(ev.prose)
+                else f"a squared error that large takes errors of about {fmt(math.sqrt(value))} (its root)")
+        out["raw-targets-said"] = (f"{regressor} (a regression's run), and the report gives its first loss as "
+                                   f"{fmt(value)} (\"{quoted}\"): {size}, targets in their raw units")
     if SIGMOID_ZERO_WORDS <= set(words):
         out["sigmoid-zero"] = ("the report says the output is 0.5: a sigmoid gives exactly that for an input of 0, "
                                "which a last layer whose weights and bias are all zero gets for every example (a model "
@@ -2181,6 +2189,24 @@ def early_jump_said(prose: str) -> str:
                 and not (sentence.rstrip().endswith("?") and JUMP_ASKED.search(sentence)):
             return " ".join(m.group(0).split())
     return ""
+
+
+# A regression's first loss said in words, in any notation ("the MSE starts at 3.1e7", "initial loss was 2.4e+09")
+REGRESSION_START_SAID = re.compile(
+    r"(?i)\b(?:loss|mse|mae|rmse|squared error)\b[^.;\n]{0,20}?\b(?:starts?|started|begins?|began)\s+(?:at|around|from)\s+"
+    r"(?:about\s+|around\s+|~\s*)?(\d{1,12}(?:\.\d{1,12})?(?:e\+?\d{1,3})?)(?![\w.])|"
+    r"\b(?:initial|first|starting)\s+(?:training\s+)?(?:loss|mse|mae|rmse)\s*(?:is|was|of|:|=)\s*(?:about\s+|~\s*)?"
+    r"(\d{1,12}(?:\.\d{1,12})?(?:e\+?\d{1,3})?)(?![\w.])")
+
+
+def _regression_start_said(prose: str) -> tuple[float, str] | None:
+    """The first loss the words give, when it is ENORMOUS_START or more and told (not asked, planned or denied)."""
+    text = told(prose)
+    for m in itertools.islice(REGRESSION_START_SAID.finditer(text), 5):
+        value = float(m.group(1) or m.group(2))
+        if value >= ENORMOUS_START and not _doubted(text, m.start()) and not re.search(r"\b(?:not|never)\b|n't\b", m.group(0)):
+            return value, " ".join(m.group(0).split())
+    return None
 
 
 @functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)

@@ -753,6 +753,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("exp-unshifted", w.exp_overflow, W_SAID_HALF),
                                     ("sqrt-at-zero", w.singular_slope, W_SAID_HALF),
                                     ("raw-targets", w.regression, W_PRINTED),
+                                    ("raw-targets-said", w.regression, W_SAID_HALF),
                                     ("constant-feature", w.constant_feature, W_PRINTED),
                                     ("std-unguarded", w.constant_feature, W_SAID_HALF),
                                     ("zero-init", w.zero_init, W_SAID_HALF),
