@@ -5746,3 +5746,46 @@ def test_a_regressions_enormous_first_loss_said_in_words_is_raw_targets():
                                                                 "targets standardised with the train mean"), "WR-360")
     assert "raw-targets-said" not in weighed_parts(text.replace("The MSE starts at 3.1e7 and",
                                                                 "Should the MSE start at 3.1e7? It"), "WR-360")
+
+
+RESIDUAL = ("Residual MLP, 9 classes, CrossEntropyLoss, ReLU: Linear(93, 512) -> 16 blocks of x + Linear(ReLU(Linear(x))) "
+            "-> Linear(512, 9), no normalisation.\n```python\ndef init_weights(m):\n    if isinstance(m, nn.Linear):\n"
+            "        nn.init.normal_(m.weight, mean=0.0, std=0.1)\n        nn.init.zeros_(m.bias)\n```\n")
+RESIDUAL_LOG = "".join(f"epoch 0 step {s:4d}  loss {v}\n" for s, v in ((0, "1.1262e+12"), (100, "7.4410e+11"),
+                                                                      (200, "6.9325e+11"), (300, "5.1178e+11")))
+
+
+def test_a_classifiers_loss_that_never_leaves_the_enormous_range_is_an_enormous_start_even_in_a_few_values():
+    """A cross-entropy the paste names beside the classes it names is a classifier's, with no accuracy printed: one that
+    starts at 1e12 and stays past the bound is broken from the start, though it halved and only four values are
+    printed. A loss that fell out of the range, or no classifier named, is not."""
+    from trainwreck.curve_shape import signature_of
+    from trainwreck.logscan import scan_text
+    assert signature_of(scan_text(RESIDUAL + RESIDUAL_LOG, "r")).enormous_start
+    fell = RESIDUAL_LOG.replace("5.1178e+11", "2.31")
+    assert not signature_of(scan_text(RESIDUAL + fell, "r")).enormous_start
+    assert not signature_of(scan_text(RESIDUAL.replace("9 classes, CrossEntropyLoss", "MSE") + RESIDUAL_LOG,
+                                      "r")).enormous_start
+
+
+def test_a_fixed_std_below_one_that_is_too_large_for_wide_layers_is_a_large_initial_scale():
+    """std 0.1 for layers of 512 inputs is 0.1·√(512/2) = 1.6 times He's scale: with ReLU each layer multiplies the
+    spread by about 1.6, 16 of them by about 1.8e3. Not at He's scale, nor for narrow layers, nor without ReLU."""
+    from trainwreck.paste_facts import _init_too_wide
+    fact = _init_too_wide(RESIDUAL)
+    assert "He's scale for ReLU there is √(2 / 512) = 0.0625" in fact and "about 1.6, and 16 layers by about 1.84e+03" in fact
+    assert _init_too_wide(RESIDUAL.replace("std=0.1", "std=0.06")) == ""
+    assert _init_too_wide(RESIDUAL.replace("Linear(93, 512)", "Linear(93, 32)").replace("Linear(512, 9)",
+                                                                                         "Linear(32, 9)")) == ""
+    assert _init_too_wide(RESIDUAL.replace("ReLU", "Tanh")) == ""
+    d = diagnosis(RESIDUAL + RESIDUAL_LOG + "Inputs checked: every column has mean ~0 and std ~1.")
+    assert d.matches[0].entry.id == "WR-120" and d.matches[0].parts["large-init"] > 0
+
+
+def test_inputs_said_to_have_a_standardisations_statistics_were_scaled():
+    from trainwreck.paste_facts import scaled_said
+    assert scaled_said("Inputs checked: no nan/inf, every column has mean ~0 and std ~1.")["scaled"] == {
+        "inputs": "column has mean ~0 and std ~1"}
+    for text in ("Do the inputs have mean 0 and std 1?", "I assumed the columns have mean 0 and std 1.",
+                 "The targets have mean 0 and std 1."):
+        assert "inputs" not in scaled_said(text)["scaled"], text

@@ -323,8 +323,15 @@ def signature_of(ev: Evidence) -> Signature:
     # too: a cross-entropy that fell from 8e9 to 2e8 is still broken, where a squared error on prices in dollars may
     # fall from 2e5 to 1e5 as it learns)
     # (not a loss the paste sums, reduction="sum": large by construction, and the docs' harmless large start)
-    fell = halved and (ev.low < limit or not _accuracy_printed(ev) or bool(NOT_A_MEAN.search(ev.prose)))
-    if ((out.name not in ("no-loss", "few-values", "nonfinite-from-start", "nonfinite-throughout") or one_then_broken)
+    # (or, with no accuracy printed, a cross-entropy the paste names beside the classes it names: a classifier too)
+    classifier = _accuracy_printed(ev) or bool(CROSS_ENTROPY.search(ev.prose) and classes_named(ev.prose)
+                                               and not NOT_A_MEAN.search(ev.prose))
+    fell = halved and (ev.low < limit or not classifier or bool(NOT_A_MEAN.search(ev.prose)))
+    # (a few values will do for such a classifier's loss that never left the enormous range: no shape is needed to
+    # see a cross-entropy of 1e11)
+    enormous_throughout = classifier and ev.count >= 2 and ev.low is not None and ev.low >= limit
+    if ((out.name not in ("no-loss", "few-values", "nonfinite-from-start", "nonfinite-throughout") or one_then_broken
+         or (out.name == "few-values" and enormous_throughout))
             and first is not None and math.isfinite(first)
             and first >= limit
             and at_run_start(ev) and (stuck or not fell or (ev.first_nonfinite is not None and ev.low_at < DESCENT_MIN))):

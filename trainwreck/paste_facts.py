@@ -1358,6 +1358,10 @@ SCALED_RANGE = re.compile(
     r"(?!\d|\.\d|\s*(?:times|orders?|per\b|millions?|thousands?|billions?|k\b|kg|kilo\w*|grams?|met(?:er|re)s?|"
     r"seconds?|standard|std|sd\b|%|x\b|apart|larger|smaller|bigger|higher|lower|more|less|of\b))")
 RANGE_SCALED = 5.0
+# ... or their statistics said to be a standardisation's: "every column has mean ~0 and std ~1"
+UNIT_STATS = re.compile(r"(?i)\b(?P<what>x(?:_[a-z]{1,10})?|inputs?|features?|columns?|data)\s+(?:\w+\s+){0,2}?(?:has|have|had|"
+                        r"with|at|is|are)\s+(?:a\s+)?mean\s+(?:of\s+)?(?:~|about\s+|around\s+|≈\s*)?0(?:\.0+)?\s*(?:and|,|/)\s*"
+                        r"(?:an?\s+)?(?:std|sd|standard deviation|variance|var)\s+(?:of\s+)?(?:~|about\s+|around\s+|≈\s*)?1(?:\.0+)?\b")
 # (not assumed, expected or unchecked; not a state that is gone, nor one said of some columns only)
 RANGE_DOUBTED = re.compile(r"(?i)\b(?:assum\w*|expect\w*|suppos\w*|think|thought|hope\w*|not sure|should|"
                            r"(?:didn't|did not|haven't|have not|never) (?:check|verif)\w*)\b")
@@ -1432,6 +1436,9 @@ def scaled_said(prose: str) -> dict[str, dict[str, str]]:
             for kind, pattern in (("targets", SCALED_TARGETS), ("inputs", SCALED_INPUTS)):
                 if pattern.fullmatch(m.group("what")) or pattern.fullmatch(m.group("what").split("_")[0]):
                     out["scaled"].setdefault(kind, " ".join(m.group(0).split()))
+    for m in itertools.islice(UNIT_STATS.finditer(prose), 5):
+        if not _doubted(prose, m.start()) and not RANGE_DOUBTED.search(prose, max(0, m.start() - 60), m.start()):
+            out["scaled"].setdefault("inputs", " ".join(m.group(0).split()))
     # ... and what the pasted code scales: `y_train = y_scaler.fit_transform(y[:split])`, `X = (X - X.mean(0)) / X.std(0)`
     for m in SCALED_IN_CODE.finditer(prose):
         end = prose.find("\n", m.end())
@@ -1745,6 +1752,8 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                              f"(`{' '.join(large.group(0).split())}`): He's scale, √(2 / fan_in), is below 1 for any "
                              "layer of more than two inputs, and with ReLU each layer of n inputs at that spread "
                              "multiplies the activations' spread by about √(n / 2)")
+    elif went_wrong and (wide := _init_too_wide(ev.prose)):
+        out["large-init"] = wide
     divides, constant = DIVIDES_BY_STD.search(ev.prose), CONSTANT_FEATURE.search(ev.prose)
     zeros = ALL_ZERO_INPUT.search(ev.prose) if divides and not constant else None
     said = (f"says a column is constant (\"{' '.join(constant.group(0).split())}\"): that column's" if constant else
@@ -1877,6 +1886,37 @@ INPUT_END = {"first", "earliest", "lowest", "bottom", "input"}
 LAYERS_NAMED = re.compile(r"(?i)\b(?:layers?|dense|conv\w*|blocks?|linear)\b")
 ENDS_IN_TIME = re.compile(r"(?i)\b(?:first|last|final)\s+(?:few\s+|\d+\s+)?(?:epochs?|steps?|iterations?|iters?|batch(?:es)?|"
                           r"updates?|runs?)\b")
+
+
+# A fixed std below 1 can still be too large for wide layers: `nn.init.normal_(m.weight, std=0.1)` beside layers of up to
+# n inputs (`nn.Linear(512, 1024)`) is std·√(n / 2) times He's scale; with ReLU each layer multiplies the activations'
+# spread by about that, and a stack of them by its power (He et al. 2015, Eq. 10)
+FIXED_STD = re.compile(r"\bnormal_?\(\s*[\w.\[\]]{0,40}weight[^)\n]{0,40}?\bstd\s*=\s*(0?\.\d{1,6})(?![\w.])|"
+                       r"\bnormal_\(\s*(?![\w.\[\]]{0,40}(?:bias|emb))[\w.\[\]]{1,40}\s*,\s*(?:mean\s*=\s*)?-?\d+(?:\.\d*)?\s*,\s*"
+                       r"(?:std\s*=\s*)?(0?\.\d{1,6})(?![\w.])")
+LINEAR_SIZES = re.compile(r"\b(?:nn\.)?Linear\(\s*(\d{1,6})\s*,\s*(\d{1,6})")
+DEPTH_SAID = re.compile(r"(?i)\b(\d{1,3})\s+(?:residual\s+|hidden\s+|dense\s+|linear\s+)?(?:blocks|layers)\b")
+WIDE_GAIN, WIDE_GROWTH = 1.5, 1e3
+
+
+def _init_too_wide(prose: str) -> str:
+    """The fact, when the paste draws weights at a fixed std below 1 that is WIDE_GAIN times He's scale or more for
+    its widest layer, over layers enough to grow the activations' spread WIDE_GROWTH times; else ""."""
+    std = FIXED_STD.search(prose)
+    sizes = [(int(a), int(b)) for a, b in itertools.islice(LINEAR_SIZES.findall(prose), 50)]
+    if std is None or not sizes or not re.search(r"(?i)\brelu\b", prose):
+        return ""
+    s = float(std.group(1) or std.group(2))
+    fan_in = max(a for a, _ in sizes)
+    gain = s * math.sqrt(fan_in / 2)
+    said = [int(n) for n in DEPTH_SAID.findall(prose)]
+    depth = max([len(sizes)] + said)
+    if s <= 0 or gain < WIDE_GAIN or gain ** depth < WIDE_GROWTH:
+        return ""
+    return (f"the pasted code draws weights at a fixed std of {s:g} (`{' '.join(std.group(0).split())}`) for layers of "
+            f"up to {fan_in} inputs: He's scale for ReLU there is √(2 / {fan_in}) = {math.sqrt(2 / fan_in):.3g}, so "
+            f"each such layer multiplies the activations' spread by about {gain:.3g}, and {depth} layers by about "
+            f"{gain ** depth:.3g}")
 
 
 def _update_discarded(prose: str) -> str:
