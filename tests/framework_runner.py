@@ -1,6 +1,6 @@
 """Running a small program in a real framework's interpreter, for the opt-in framework tier.
 
-The scratch interpreters live at /work/scratch/<name>/bin/python (torch, tf, jax); TRAINWRECK_<NAME>_PYTHON
+The scratch interpreters live at /work/scratch/<name>/bin/python (torch, tf, jax, sklearn); TRAINWRECK_<NAME>_PYTHON
 moves one. A test that needs a missing interpreter is skipped with the path it looked for.
 """
 import json

@@ -243,6 +243,9 @@ def test_nothing_to_go_on_asks_for_the_loss_values():
     ("Train accuracy is 100% by step 800, but validation accuracy stays at 4%. Is the split wrong?",
      "a gap between training and validation loss"),
     ("Is my CNN just memorising the training set?", "a gap between training and validation loss"),
+    ("MLPClassifier(max_iter=200) ends with: ConvergenceWarning: Stochastic Optimizer: Maximum iterations (200) "
+     "reached and the optimization hasn't converged yet. Test accuracy is 0.96. Does the warning mean it is broken?",
+     "an optimizer stopped at its iteration limit"),
     ("Train accuracy is 1.0 from step 600 on. Validation accuracy stays near 0.01. Is my eval broken?",
      "a gap between training and validation loss"),
     ("Region 82 Avg IOU: -nan, Class: -nan, Obj: -nan, No Obj: 0.513887, .5R: -nan, .75R: -nan,  count: 0\n"

@@ -176,6 +176,30 @@ def test_a_hand_written_kl_is_nan_at_a_zero_target_and_xlogy_and_kl_div_are_not(
                                  "only mends the value", "(checked on PyTorch 2.13.0, CPU)"])
 
 
+def test_sklearns_convergence_warning_is_the_one_the_iteration_limit_normal_quotes_at_its_cited_line():
+    """The normal answer for scikit-learn's ConvergenceWarning quotes it and cites _multilayer_perceptron.py#L786-L787 at
+    1.9.1: fit() on a problem still improving at max_iter warns exactly that, and the installed 1.9.1 has it there."""
+    from trainwreck.wording import NORMALS
+    normal = next(n for n in NORMALS if n.name == "an optimizer stopped at its iteration limit")
+    out = run("sklearn", """
+        import json, warnings, sklearn
+        from sklearn.neural_network import MLPClassifier
+        from sklearn.datasets import make_moons
+        X, y = make_moons(200, noise=0.1, random_state=0)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            MLPClassifier(hidden_layer_sizes=(8,), max_iter=5, random_state=0).fit(X, y)
+        print(json.dumps({"version": sklearn.__version__, "said": [str(c.message) for c in caught]}))
+    """)
+    assert out["version"] == "1.9.1"
+    said = "Stochastic Optimizer: Maximum iterations (5) reached and the optimization hasn't converged yet."
+    assert out["said"] == [said] and normal.asked.search(said.lower())
+    lines = [source_line("sklearn", "sklearn/neural_network/_multilayer_perceptron.py", n).strip() for n in (786, 787)]
+    assert lines == ['"Stochastic Optimizer: Maximum iterations (%d) "',
+                     '"reached and the optimization hasn\'t converged yet."']
+    assert "_multilayer_perceptron.py#L786-L787" in normal.explanation
+
+
 def test_pytorch_autocast_lists_the_ops_where_wr040_says():
     """WR-040 cites two lists of autocast_mode.h at v2.13.0: L855 (float32) and L916 (float32 through the
     dtype argument). The installed 2.13.0 header has them at those lines."""

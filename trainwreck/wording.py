@@ -1774,6 +1774,18 @@ NORMALS = OBJECTIVES + (
                       r"|is it (?:an error|normal)"),
            "a loss that starts high and falls is healthy; what matters is whether it falls, not where it starts",
            "the loss values over the first epochs", falls=True),
+    Normal("an optimizer stopped at its iteration limit",
+           # (scikit-learn's MLPClassifier and MLPRegressor, at the end of fit())
+           re.compile(r"maximum iterations \(\d+\) reached and the optimization hasn'?t converged yet"),
+           "scikit-learn's MLPClassifier and MLPRegressor warn \"Stochastic Optimizer: Maximum iterations (N) reached "
+           "and the optimization hasn't converged yet.\" whenever fit() runs its max_iter epochs without stopping "
+           "earlier (https://github.com/scikit-learn/scikit-learn/blob/1.9.1/sklearn/neural_network/"
+           "_multilayer_perceptron.py#L786-L787); it stops earlier only once the training loss (or, with "
+           "early_stopping=True, the validation score) has not improved by tol for n_iter_no_change epochs in a row. "
+           "The warning says the loss was still improving when the epochs ran out, not that anything broke: the model "
+           "is as trained as max_iter allowed. Judge it by its held-out score; raise max_iter, or set "
+           "early_stopping=True, if the loss curve is still falling",
+           "clf.loss_curve_ over the iterations (still falling at the end?) and the held-out score"),
     Normal("nan in a Darknet Region line with no objects",
            re.compile(r"region (?:\d+ )?avg \(?iou: -?nan[^\n]*count: 0\b"),
            "a Darknet `Region` line with `count: 0` divides its IOU, Class, Obj and recall sums by that count of "
