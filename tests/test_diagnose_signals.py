@@ -5789,3 +5789,23 @@ def test_inputs_said_to_have_a_standardisations_statistics_were_scaled():
     for text in ("Do the inputs have mean 0 and std 1?", "I assumed the columns have mean 0 and std 1.",
                  "The targets have mean 0 and std 1."):
         assert "inputs" not in scaled_said(text)["scaled"], text
+
+
+def test_a_loss_scale_that_grew_while_training_and_then_collapsed_to_zero_is_a_scale_collapse():
+    """The printed scale rose to 131072 while the run trained, then fell to 0 once the loss went nan: judged from its
+    highest value on, it collapsed and never rose again. A scale that fell and rose again did not."""
+    rows = [("500", "1.8822", "65536.0"), ("1000", "0.9137", "65536.0"), ("2500", "0.3592", "131072.0"),
+            ("3500", "0.2820", "131072.0"), ("3600", "nan", "9.094947017729282e-13"), ("3700", "nan", "0.0"),
+            ("3800", "nan", "0.0")]
+    log = "torch.autocast(device_type='cuda', dtype=torch.float16) with GradScaler\n" + "".join(
+        f"it {i}  loss {v}  scale {s}\n" for i, v, s in rows)
+    assert weighed_parts(log, "WR-040")["scale-collapse"] > 0
+    rose = log.replace("scale 0.0\n", "scale 65536.0\n", 1)
+    assert "scale-collapse" not in weighed_parts(rose, "WR-040")
+
+
+@pytest.mark.parametrize("said", ["No nan in the patches (I assert on every batch).",
+                                  "There are no nan in the generated instances, I checked."])
+def test_data_said_clean_in_the_words_of_its_kind_is_a_clean_check(said):
+    from trainwreck.data_checked import data_said_finite
+    assert data_said_finite(said)

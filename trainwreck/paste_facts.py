@@ -1581,6 +1581,8 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                               "1e-7, so a column that never varies cannot make it nan -- but one nan in the data it "
                               "adapted on makes that column's mean and variance nan, and every row after the layer")
     scales = scales_printed(ev.prose)
+    # (from its highest on: a scale that grew while the run trained, then collapsed)
+    scales = scales[max(range(len(scales)), key=lambda i: (scales[i], -i)):] if scales else scales
     if len(scales) >= SCALES_MIN and scales[0] >= 1 and scales[-1] <= SCALE_COLLAPSE * scales[0] \
             and all(b <= a for a, b in zip(scales, scales[1:])):
         out["scale-collapse"] = (f"the loss scale printed beside the loss fell from {fmt(scales[0])} to "
