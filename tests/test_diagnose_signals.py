@@ -5809,3 +5809,33 @@ def test_a_loss_scale_that_grew_while_training_and_then_collapsed_to_zero_is_a_s
 def test_data_said_clean_in_the_words_of_its_kind_is_a_clean_check(said):
     from trainwreck.data_checked import data_said_finite
     assert data_said_finite(said)
+
+
+def test_mxnets_grad_req_add_with_no_zero_grad_is_gradients_that_pile_up():
+    """Gluon overwrites each gradient on backward() unless grad_req='add' is set, which sums into it until zero_grad():
+    set and never cleared, every step carries all the gradients before it (WR-260); cleared, it is accumulation done
+    right."""
+    code = ("for p in net.collect_params().values():\n    p.grad_req = 'add'\n"
+            "for i, (x, y) in enumerate(train_data):\n    with autograd.record():\n        loss = loss_fn(net(x), y)\n"
+            "    loss.backward()\n    if (i + 1) % 4 == 0:\n        trainer.step(128)\n")
+    said = "The loss drops in epoch 0, then swings wider every epoch until nan."
+    assert any("sets grad_req='add'" in e for e in diagnosis(code + said).matches[0].evidence)
+    assert weighed_parts(code + said, "WR-260")["never-cleared"] > 0
+    cleared = code + "        net.collect_params().zero_grad()\n"
+    assert "never-cleared" not in weighed_parts(cleared + said, "WR-260")
+
+
+def test_a_lower_rate_that_looks_the_same_just_stretched_out_put_the_failure_off():
+    from trainwreck.wording import lr_tried
+    assert lr_tried("With learning_rate 0.001 it looks the same, just stretched out: nan in epoch 7.") == "delayed"
+    assert lr_tried("With lr 0.001 it looks the same.") == "failed"
+
+
+def test_a_softmax_floor_said_with_rounded_numbers_beside_a_high_accuracy():
+    """"Train acc 0.97 but the loss won't go below ~0.95" for 5 varieties: log(1 + 4/e) = 0.9048, and a value in words
+    is rounded, so beside an accuracy of 95% or more it may sit up to 6% above the floor; below 95%, 2%."""
+    from trainwreck.paste_facts import softmax_floor_said
+    text = ("ResNet-18 on rice images, 5 varieties, CrossEntropyLoss: train acc 0.97 but the loss won't go below ~0.95.")
+    assert "log(1 + (C - 1)/e) = 0.9048 for C = 5 classes" in softmax_floor_said(text)
+    assert softmax_floor_said(text.replace("acc 0.97", "acc 0.92")) == ""
+    assert softmax_floor_said(text.replace("~0.95", "~0.99")) == ""

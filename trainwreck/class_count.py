@@ -11,7 +11,7 @@ import re
 CLASSES_NAMED = [(re.compile(r"\bcifar-?100\b", re.I), 100), (re.compile(r"\b(?:cifar-?10|mnist|svhn|fashion-?mnist|stl-?10)\b",
                   re.I), 10), (re.compile(r"\bimagenet\b(?![ -]?(?:pre-?trained|backbone|weights))", re.I), 1000),
                  (re.compile(r"\bbinary\b|\bsigmoid\b", re.I), 2)]
-CLASS_COUNT = re.compile(r"\b(\d{1,4})[ -](?:classes|categories|way)\b|(?<!top-)(?<!top )\b(\d{1,4})-class\s+(?:[\w-]+\s+)?"
+CLASS_COUNT = re.compile(r"\b(\d{1,4})[ -](?:classes|categories|way|varieties|species|breeds|genres)\b|(?<!top-)(?<!top )\b(\d{1,4})-class\s+(?:[\w-]+\s+)?"
                          r"(?:classifier|classification|problem|task|model|dataset|segmentation|head|output)\b|num_classes\s*=\s*(\d{1,4})|"
                          # ("classifying 10 types of PCB defects": kinds a classifier tells apart)
                          r"\b(?:classif\w+|recogni[sz]\w+|distinguish\w*|categori[sz]\w+)\s+(?:between\s+|among\s+)?"

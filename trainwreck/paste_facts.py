@@ -119,6 +119,7 @@ BACKWARD_STEP = re.compile(r"(?:\.backward\(\)|\bmanual_backward\([^()\n]{0,80}\
                            # (or an update written by hand from each parameter's .grad: `p.data -= lr * p.grad`,
                            # `w.sub_(lr * w.grad)`, as micrograd-style engines and from-scratch loops do)
                            r"(?:-=|\.sub_\(|\.add_\()[^\n]*\.grad\b))")
+GRAD_REQ_ADD = re.compile(r"\bgrad_req\s*=\s*['\"]add['\"]")
 CLEARED = re.compile(r"zero_grad|\.grad\s*=\s*None|\.zero_\(\)|set_to_none|clear_grad|cleargrads|"
                      r"\.grad\s*=\s*(?:0(?:\.0*)?\b|(?:torch|np|jnp)\.zeros)")
 # ... and a statement that names the method without calling it (`optimizer.zero_grad`, no brackets) evaluates the
@@ -1277,6 +1278,7 @@ DIVIDED_255_ITSELF = re.compile(_DIVIDED)
 DIVIDED_255 = re.compile(_DIVIDED + r"|ToTensor")
 FLOOR_WORDS = {"class", "below"}
 FLOOR_NEAR, FLOOR_ACCURACY, FLOOR_CLASSES, FLOOR_TAIL = 0.02, 0.9, range(3, 1001), 3
+FLOOR_ACCURACY_SURE = 0.95
 # (the class count the paste names, class_count; with none named, the count whose floor lies nearest below the loss
 # counts only when the first loss sat near its ln C -- a fresh classifier's loss, and where a softmax applied twice
 # starts -- above the floor's half-way)
@@ -1610,7 +1612,13 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         out["no-warmup"] = (f"it went wrong{kept}: without warmup, Adam's first step moves every parameter by about the "
                             "full learning rate, however small its gradient, and its early steps stay near that size "
                             "while the moment estimates rest on a few gradients")
-    if went_wrong and (loop := BACKWARD_STEP.search(ev.prose)) and not clears(ev.prose):
+    # (MXNet's Gluon overwrites each parameter's gradient on backward() unless told grad_req='add', which sums into it
+    # until zero_grad() clears it)
+    if went_wrong and GRAD_REQ_ADD.search(ev.prose) and ".backward(" in ev.prose and not clears(ev.prose):
+        out["never-cleared"] = ("the pasted code sets grad_req='add', under which each backward() adds to the "
+                                "gradients already held, and clears them nowhere in the paste (no zero_grad()): each "
+                                "step applies the sum of every gradient since the start")
+    elif went_wrong and (loop := BACKWARD_STEP.search(ev.prose)) and not clears(ev.prose):
         uncalled = UNCALLED.search(ev.prose)
         steps = "step()" if loop.group(0).endswith(".step()") else "updates each weight from its .grad by hand"
         out["never-cleared"] = (f"the pasted loop calls backward() and {steps} and names `{uncalled.group(0).strip()}` "
@@ -1675,7 +1683,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     # (the accuracy where the loss ended: the median of the last three printed -- a short log's tail reaches back to
     # its first epochs)
     floor = _softmax_floor(ev, statistics.median(ev.accuracy_tail[-FLOOR_TAIL:]) if ev.accuracy_tail else None) \
-        or (softmax_floor_said(ev.prose) if ev.count < 3 else "")
+        or (softmax_floor_said(ev.prose) if ev.count < 3 or _values_chosen(ev) else "")
     if floor:
         out["softmax-floor"] = floor
     # (labels at -1 go wrong beside a falling loss too: NumPy's indexing trains those rows towards the last class)
@@ -2100,6 +2108,12 @@ LOSS_STAYS = re.compile(r"(?i)\bloss\b[^.\n\d]{0,60}?\b(?:never (?:goes|gets|dro
 ACCURACY_SAID = re.compile(r"(?i)\bacc(?:uracy)?\b[^.\n\d]{0,30}?(?:(\d{2}(?:\.\d+)?)\s*%|\b(0\.9\d*)\b)")
 
 
+def _values_chosen(ev: Evidence) -> bool:
+    """Are the loss values ones a reporter chose to give in sentences (a dialect whose values are chosen), not a log?"""
+    dialect = dialects.named(ev.dialect)
+    return dialect is not None and dialect.chosen
+
+
 def softmax_floor_said(prose: str) -> str:
     """The fact, where the words put the loss just above a softmax-twice floor for the classes they name, beside an
     accuracy they say is high; or ""."""
@@ -2109,7 +2123,10 @@ def softmax_floor_said(prose: str) -> str:
     share = float(accuracy.group(1)) / 100 if accuracy.group(1) else float(accuracy.group(2))
     classes, why = named
     floor, level = _floor_of(classes), float(stays.group(1))
-    if share < FLOOR_ACCURACY or classes < FLOOR_CLASSES.start or not floor <= level <= (1 + FLOOR_NEAR) * floor:
+    # (a value in words is rounded, "~0.95": beside an accuracy of FLOOR_ACCURACY_SURE or more, at which a cross-entropy
+    # on logits is far below any such floor, three times the margin)
+    near = FLOOR_NEAR * (3 if share >= FLOOR_ACCURACY_SURE else 1)
+    if share < FLOOR_ACCURACY or classes < FLOOR_CLASSES.start or not floor <= level <= (1 + near) * floor:
         return ""
     return (f"the report says the loss stays at {stays.group(1)} (\"{' '.join(stays.group(0).split())}\") beside an "
             f"accuracy of {accuracy.group(1) or accuracy.group(2)}{'%' if accuracy.group(1) else ''}, just above "

@@ -821,7 +821,7 @@ _NO_EFFECT = (r"(?:n'?t|not|never|no longer) (?:help|work|chang|solve|fix|matter
               # (the place it broke, named again: "it's always batch 118", "again at step ~1450")
               r"\b(?:always|again)\s+(?:at\s+)?(?:the\s+)?(?:step|epoch|iteration|iter|batch)\s+~?\d")
 # ... or only put it off: "only delays it", "just makes it blow up later", "takes longer to explode" (WR-260's tell)
-_PUT_OFF = (r"\b(?:only|just|merely) (?:delay|postpone)\w*|\b(?:only|just|merely) makes? it [\w ]{0,20}?(?:later|more "
+_PUT_OFF = (r"\b(?:only|just|merely) (?:delay|postpone)\w*|\b(?:only|just|merely)\s+stretched\s+out\b|\b(?:only|just|merely) makes? it [\w ]{0,20}?(?:later|more "
             r"slowly|slower)\b|"
             # (folded text: a token's spaces doubled)
             r"takes? longer to|\b(?:only|just|merely)\s+takes?\s+longer\b|"
@@ -856,7 +856,7 @@ _STILL_BROKE = (r"(?:(?<!nothing )(?<!nothing else )(?:chang|reduc|lower|decreas
                 r"[^.;\n]{0,25}?\blr\b)(?:[^.;\n]|\.(?=\w)){0,120}?\bstill\s+(?:nan|inf|diverge|climb)\b")
 # ... or a run at another rate that the words say did the same: "With lr 1e-4 it is exactly the same step, 713", "at lr
 # 1e-5 same thing" (the same story, not "the same seed")
-_SAME_AT = (r"\b(?:with|at|using)\s+(?:an?\s+|the\s+same\s+(?:seed|data|batch\s+size)\s+and\s+)?lr\b\s*(?:(?:=|:|of)\s*)?\.?\d(?:[^.;\n]|\.\d){0,50}?(?:\bit(?:'s|\s+is|\s+was)?\s+"
+_SAME_AT = (r"\b(?:with|at|using)\s+(?:an?\s+|the\s+same\s+(?:seed|data|batch\s+size)\s+and\s+)?lr\b\s*(?:(?:=|:|of)\s*)?\.?\d(?:[^.;\n]|\.\d){0,50}?(?:\bit(?:'s|\s+is|\s+was|\s+looks|\s+looked)?\s+"
             r"(?:exactly\s+|just\s+|precisely\s+)?the\s+same\b(?:\s+(?:step|epoch|iteration|iter|batch|place|point)\b)?|\bsame\s+(?:thing|result|story|behaviou?r|step|epoch|"
             r"iteration|curve|place|point)\b|\bidentical\b|"
             # (a batch or an iteration only as the place it broke: numbered, "the same batch (412)", or after a nan in
