@@ -246,6 +246,8 @@ def test_nothing_to_go_on_asks_for_the_loss_values():
     ("MLPClassifier(max_iter=200) ends with: ConvergenceWarning: Stochastic Optimizer: Maximum iterations (200) "
      "reached and the optimization hasn't converged yet. Test accuracy is 0.96. Does the warning mean it is broken?",
      "an optimizer stopped at its iteration limit"),
+    ("Tuner(trainer).lr_find(model) prints `LR finder stopped early after 87 steps due to diverging loss.` Is my model "
+     "unstable?", "a learning-rate finder's sweep, which ends in divergence by design"),
     ("Train accuracy is 1.0 from step 600 on. Validation accuracy stays near 0.01. Is my eval broken?",
      "a gap between training and validation loss"),
     ("Region 82 Avg IOU: -nan, Class: -nan, Obj: -nan, No Obj: 0.513887, .5R: -nan, .75R: -nan,  count: 0\n"
@@ -257,6 +259,11 @@ def test_normal_behaviour_is_answered_as_normal(report, name):
     d = diagnosis(report)
     assert d.verdict == "normal" and d.normal[0].name == name
     assert d.ask
+
+
+def test_a_training_run_at_the_rate_a_finder_suggested_is_no_finders_sweep():
+    d = diagnosis("I used lr_find's suggestion, 1.1e-3, and the training loss diverges after 3 epochs, then nan.")
+    assert not any(n.name.startswith("a learning-rate finder's sweep") for n in d.normal) and d.verdict != "normal"
 
 
 @pytest.mark.parametrize("report", [

@@ -1786,6 +1786,25 @@ NORMALS = OBJECTIVES + (
            "is as trained as max_iter allowed. Judge it by its held-out score; raise max_iter, or set "
            "early_stopping=True, if the loss curve is still falling",
            "clf.loss_curve_ over the iterations (still falling at the end?) and the held-out score"),
+    Normal("a learning-rate finder's sweep, which ends in divergence by design",
+           # (Lightning's message, or a range test, an lr finder named beside a loss said to diverge or shoot up)
+           # (the sweep's own end or its plot: not a training run at the rate it suggested, "I used lr_find's
+           # suggestion and the training loss diverges")
+           re.compile(r"lr finder stopped early after \d+ steps due to diverging loss|"
+                      r"\b(?:lr[ _]?find(?:er)?|learning[ -]rate finder|lr range test|learning[ -]rate range test)\b"
+                      r"(?:(?!\b(?:suggest\w*|train\w*|fit|used?|using|set|picked|chose)\b)[^.\n]){0,80}?"
+                      r"\b(?:stop\w*|ends?|ended|plot|curve|sweep)\b[^.\n]{0,60}?\b(?:diverg\w*|shoots? up|blows? up|explod\w*)"),
+           "a learning-rate range test raises the rate step by step from far too small to far too large and watches "
+           "the loss fall, then diverge (Smith, Cyclical Learning Rates for Training Neural Networks, 2017, section "
+           "3.3, raises it linearly; Lightning's default is exponential): the divergence at the end of the sweep is "
+           "its purpose, not a fault of the model. "
+           "Lightning's Tuner.lr_find stops when the smoothed loss passes early_stop_threshold (4.0) times its lowest "
+           "and then logs \"LR finder stopped early after N steps due to diverging loss.\" "
+           "(https://github.com/Lightning-AI/pytorch-lightning/blob/2.6.6/src/lightning/pytorch/tuner/lr_finder.py#L270, "
+           "the check at #L425-L430); the rate to train with is the one it suggests, well below where the loss turned",
+           "the finder's loss-against-rate plot: flat, then falling, then shooting up at the high end; and a run at "
+           "the suggested rate",
+           frozenset({"diverge", "climb"})),
     Normal("nan in a Darknet Region line with no objects",
            re.compile(r"region (?:\d+ )?avg \(?iou: -?nan[^\n]*count: 0\b"),
            "a Darknet `Region` line with `count: 0` divides its IOU, Class, Obj and recall sums by that count of "
