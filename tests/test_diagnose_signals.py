@@ -5839,3 +5839,11 @@ def test_a_softmax_floor_said_with_rounded_numbers_beside_a_high_accuracy():
     assert "log(1 + (C - 1)/e) = 0.9048 for C = 5 classes" in softmax_floor_said(text)
     assert softmax_floor_said(text.replace("acc 0.97", "acc 0.92")) == ""
     assert softmax_floor_said(text.replace("~0.95", "~0.99")) == ""
+
+
+def test_julias_broadcast_exp_in_a_softmax_written_by_hand_is_the_unshifted_exp():
+    """Julia's `exp.(s) ./ sum(exp.(s))` is a softmax by hand with nothing subtracted: WR-020's construct, as NumPy's
+    is; with the maximum subtracted (`s .- maximum(s)`) it is not."""
+    from trainwreck.paste_facts import breaking_construct
+    assert "exp-unshifted" in breaking_construct("a = exp.(s) ./ sum(exp.(s); dims=1)")
+    assert breaking_construct("a = exp.(s .- maximum(s)) ./ sum(exp.(s .- maximum(s)))") == {}

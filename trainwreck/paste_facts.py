@@ -490,7 +490,8 @@ GUARDED = re.compile(r"\+\s*(?:\w*eps\w*|(?:\d+(?:\.\d+)?|\.\d+)e-\d+|0?\.0*[1-9
 #   with nothing subtracted from its input first (no max in the call, none in what made a bare name it is handed): an
 #   input past about 88.7 in float32 makes exp inf, and inf / inf is nan (a log of it, inf). Not a sigmoid's
 #   `1 / (1 + exp(-z))`: its inf gives the correctly rounded 0.0 (see BENIGN_OVERFLOW).
-EXP_OF = re.compile(_LIBRARY + r"exp\(\s*" + _ARGUMENT)
+# (Julia's broadcast call too: `exp.(s) ./ sum(exp.(s))`)
+EXP_OF = re.compile(_LIBRARY + r"exp\.?\(\s*" + _ARGUMENT)
 SHIFTED = re.compile(r"max|logsumexp|log_softmax", re.I)
 # - An exp of a layer's or a model's raw output, the prediction itself (`torch.exp(self.net(x))`, an exp link for a
 #   rate or a scale, a VAE's `torch.exp(self.log_var(h))`): nothing bounds a layer's output, and one past about 88.7 in
