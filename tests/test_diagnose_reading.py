@@ -246,6 +246,8 @@ def test_nothing_to_go_on_asks_for_the_loss_values():
     ("MLPClassifier(max_iter=200) ends with: ConvergenceWarning: Stochastic Optimizer: Maximum iterations (200) "
      "reached and the optimization hasn't converged yet. Test accuracy is 0.96. Does the warning mean it is broken?",
      "an optimizer stopped at its iteration limit"),
+    ("MLPRegressor.loss_ is half of the MSE I compute myself with mean_squared_error. Which one is right?",
+     "scikit-learn's squared-error loss_, which is half the mean squared error"),
     ("Tuner(trainer).lr_find(model) prints `LR finder stopped early after 87 steps due to diverging loss.` Is my model "
      "unstable?", "a learning-rate finder's sweep, which ends in divergence by design"),
     ("Train accuracy is 1.0 from step 600 on. Validation accuracy stays near 0.01. Is my eval broken?",

@@ -200,6 +200,28 @@ def test_sklearns_convergence_warning_is_the_one_the_iteration_limit_normal_quot
     assert "_multilayer_perceptron.py#L786-L787" in normal.explanation
 
 
+def test_sklearns_regressor_loss_is_half_the_mse_plus_its_penalty_at_the_lines_the_normal_cites():
+    """The normal answer says MLPRegressor's loss_ is 0.5 * MSE (_base.py#L187-L189 at 1.9.1) plus 0.5 * alpha * sum(w^2)
+    / n (_multilayer_perceptron.py#L361): with alpha=0, 2 * loss_ of a last iterate equals the MSE of that model."""
+    from trainwreck.wording import NORMALS
+    normal = next(n for n in NORMALS if n.name.startswith("scikit-learn's squared-error loss_"))
+    out = run("sklearn", """
+        import json, numpy as np
+        from sklearn.neural_network import MLPRegressor
+        from sklearn.metrics import mean_squared_error
+        rng = np.random.default_rng(0)
+        X = rng.normal(size=(200, 3)); y = X @ np.array([1.0, -2.0, 0.5]) + 0.1 * rng.normal(size=200)
+        reg = MLPRegressor(hidden_layer_sizes=(8,), alpha=0.0, solver="lbfgs", max_iter=50, random_state=0).fit(X, y)
+        print(json.dumps({"loss": float(reg.loss_), "mse": float(mean_squared_error(y, reg.predict(X)))}))
+    """)
+    assert abs(2 * out["loss"] - out["mse"]) <= 1e-6 * max(1.0, out["mse"])
+    assert source_line("sklearn", "sklearn/neural_network/_base.py", 188).strip().startswith(
+        "0.5 * np.average((y_true - y_pred) ** 2")
+    assert source_line("sklearn", "sklearn/neural_network/_multilayer_perceptron.py", 361).strip() == \
+        "loss += (0.5 * self.alpha) * values / sw_sum"
+    assert "_base.py#L187-L189" in normal.explanation and "_multilayer_perceptron.py#L361" in normal.explanation
+
+
 def test_pytorch_autocast_lists_the_ops_where_wr040_says():
     """WR-040 cites two lists of autocast_mode.h at v2.13.0: L855 (float32) and L916 (float32 through the
     dtype argument). The installed 2.13.0 header has them at those lines."""

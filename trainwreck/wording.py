@@ -1786,6 +1786,17 @@ NORMALS = OBJECTIVES + (
            "is as trained as max_iter allowed. Judge it by its held-out score; raise max_iter, or set "
            "early_stopping=True, if the loss curve is still falling",
            "clf.loss_curve_ over the iterations (still falling at the end?) and the held-out score"),
+    Normal("scikit-learn's squared-error loss_, which is half the mean squared error",
+           # (MLPRegressor's loss_ or loss_curve_ said to be half, or twice, the MSE the reporter computes)
+           re.compile(r"\bloss_(?:curve_)?\b[^\n]{0,160}?\b(?:half|twice|2x|factor of (?:2|two))\b|"
+                      r"\b(?:half|twice)\b[^\n]{0,80}?\bloss_(?:curve_)?\b"),
+           "scikit-learn's MLPRegressor minimises half the mean squared error, 0.5 * mean((y - y_pred) ** 2) "
+           "(https://github.com/scikit-learn/scikit-learn/blob/1.9.1/sklearn/neural_network/_base.py#L187-L189), plus "
+           "its L2 penalty, 0.5 * alpha * (the sum of the squared weights) / n_samples "
+           "(https://github.com/scikit-learn/scikit-learn/blob/1.9.1/sklearn/neural_network/_multilayer_perceptron.py#L361): "
+           "its loss_ and loss_curve_ are about half of mean_squared_error on the same rows (a little more, by the "
+           "penalty), by definition; the model is the one fit() trained",
+           "2 * reg.loss_ beside mean_squared_error(y_train, reg.predict(X_train)): equal, up to the small L2 term"),
     Normal("a learning-rate finder's sweep, which ends in divergence by design",
            # (Lightning's message, or a range test, an lr finder named beside a loss said to diverge or shoot up)
            # (the sweep's own end or its plot: not a training run at the rate it suggested, "I used lr_find's
