@@ -248,6 +248,9 @@ def test_nothing_to_go_on_asks_for_the_loss_values():
      "an optimizer stopped at its iteration limit"),
     ("MLPRegressor.loss_ is half of the MSE I compute myself with mean_squared_error. Which one is right?",
      "scikit-learn's squared-error loss_, which is half the mean squared error"),
+    ("Every run starts with: UserWarning: The given NumPy array is not writable, and PyTorch does not support "
+     "non-writable tensors. The loss falls from 1.39 to 0.5. Are my samples garbage?",
+     "PyTorch's warning on a read-only NumPy array"),
     ("Tuner(trainer).lr_find(model) prints `LR finder stopped early after 87 steps due to diverging loss.` Is my model "
      "unstable?", "a learning-rate finder's sweep, which ends in divergence by design"),
     ("Train accuracy is 1.0 from step 600 on. Validation accuracy stays near 0.01. Is my eval broken?",

@@ -222,6 +222,23 @@ def test_sklearns_regressor_loss_is_half_the_mse_plus_its_penalty_at_the_lines_t
     assert "_base.py#L187-L189" in normal.explanation and "_multilayer_perceptron.py#L361" in normal.explanation
 
 
+def test_pytorchs_read_only_array_warning_is_the_one_the_normal_quotes_at_its_cited_line():
+    from trainwreck.wording import NORMALS
+    normal = next(n for n in NORMALS if n.name == "PyTorch's warning on a read-only NumPy array")
+    out = run("torch", """
+        import json, warnings, numpy as np, torch
+        a = np.zeros(3); a.setflags(write=False)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            torch.from_numpy(a)
+        print(json.dumps([str(c.message) for c in caught]))
+    """)
+    (said,) = out
+    assert said.startswith("The given NumPy array is not writable, and PyTorch does not support non-writable tensors.")
+    assert said.endswith("torch/csrc/utils/tensor_numpy.cpp:213.)") and "tensor_numpy.cpp#L213" in normal.explanation
+    assert normal.asked.search(said.lower())
+
+
 def test_pytorch_autocast_lists_the_ops_where_wr040_says():
     """WR-040 cites two lists of autocast_mode.h at v2.13.0: L855 (float32) and L916 (float32 through the
     dtype argument). The installed 2.13.0 header has them at those lines."""

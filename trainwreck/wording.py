@@ -1797,6 +1797,17 @@ NORMALS = OBJECTIVES + (
            "its loss_ and loss_curve_ are about half of mean_squared_error on the same rows (a little more, by the "
            "penalty), by definition; the model is the one fit() trained",
            "2 * reg.loss_ beside mean_squared_error(y_train, reg.predict(X_train)): equal, up to the small L2 term"),
+    Normal("PyTorch's warning on a read-only NumPy array",
+           re.compile(r"the given numpy array is not writable"),
+           "torch.from_numpy and torch.as_tensor share memory with the array they are given, and a read-only array "
+           "(np.load(..., mmap_mode=\"r\"), an array over a bytes buffer) cannot be made writable for them, so "
+           "PyTorch warns once that writing to the tensor would be undefined behavior (\"The given NumPy array is not "
+           "writable, and PyTorch does not support non-writable tensors.\", triggered at "
+           "https://github.com/pytorch/pytorch/blob/v2.13.0/torch/csrc/utils/tensor_numpy.cpp#L213 in the 2.13.0 "
+           "build). Reading from the tensor, as a Dataset's __getitem__ does, is fine: the warning changes no value. "
+           "Copy the array (np.array(x), torch.tensor(x)) to silence it",
+           "whether anything writes to those tensors in place (an augmentation that changes its input, `x += ...`), "
+           "and the loss values over the epochs"),
     Normal("a learning-rate finder's sweep, which ends in divergence by design",
            # (Lightning's message, or a range test, an lr finder named beside a loss said to diverge or shoot up)
            # (the sweep's own end or its plot: not a training run at the rate it suggested, "I used lr_find's
