@@ -5847,3 +5847,22 @@ def test_julias_broadcast_exp_in_a_softmax_written_by_hand_is_the_unshifted_exp(
     from trainwreck.paste_facts import breaking_construct
     assert "exp-unshifted" in breaking_construct("a = exp.(s) ./ sum(exp.(s); dims=1)")
     assert breaking_construct("a = exp.(s .- maximum(s)) ./ sum(exp.(s .- maximum(s)))") == {}
+
+
+def test_pytorchs_normal_init_with_no_std_and_a_binary_cross_entropy_that_starts_at_1e18():
+    """`nn.init.normal_(layer.weight)` draws at its default std of 1.0: a large initial scale, as std=1 written out is;
+    and a BCEWithLogitsLoss, a binary classifier's by its name, that starts at 2.9e18 and stays past 1e4 is an
+    enormous start though it falls by a decade (no accuracy printed). Not a bias's or an embedding's normal_."""
+    from trainwreck.curve_shape import signature_of
+    from trainwreck.logscan import scan_text
+    from trainwreck.paste_facts import LARGE_INIT
+    assert LARGE_INIT.search("        nn.init.normal_(layer.weight)\n")
+    assert not LARGE_INIT.search("nn.init.normal_(layer.bias)") and not LARGE_INIT.search("nn.init.normal_(self.emb.weight)")
+    code = ("self.layers = nn.ModuleList(nn.Linear(a, b) for a, b in zip(dims[:-1], dims[1:]))\n"
+            "for layer in self.layers:\n    nn.init.normal_(layer.weight)\ncriterion = nn.BCEWithLogitsLoss()\n")
+    log = "".join(f"step {s:5d} | loss {v}\n" for s, v in ((0, "2.9134e+18"), (100, "1.3702e+18"), (200, "7.0413e+17"),
+                                                            (300, "1.8821e+18"), (400, "4.4390e+17"), (500, "1.4471e+17")))
+    assert signature_of(scan_text(code + log, "r")).enormous_start
+    d = diagnosis(code + log)
+    assert d.matches[0].entry.id == "WR-120" and d.matches[0].parts["large-init"] > 0
+    assert not signature_of(scan_text(code.replace("nn.BCEWithLogitsLoss()", "nn.MSELoss()") + log, "r")).enormous_start

@@ -139,6 +139,7 @@ ENORMOUS_MEAN_CE = 100.0
 # ... and, where the paste names its classes, ENORMOUS_PER_CLASS times ln K itself
 ENORMOUS_PER_CLASS = 10.0
 CROSS_ENTROPY = re.compile(r"(?i)cross[ _-]?entropy|crossentropy|\bnll_?loss\b|\bF\.nll_loss\b")
+BINARY_CE = re.compile(r"\bBCE(?:WithLogits)?Loss\b|\bbinary_cross_entropy(?:_with_logits)?\b|\bsigmoid_binary_cross_entropy\b")
 NOT_A_MEAN = re.compile(r"reduce_sum|\.sum\(|reduction\s*=\s*['\"]sum['\"]|\badd_loss\b|regularizer", re.I)
 # The entries that say, in a phrase of their own, that their first loss is far above ln K (WR-330's raw inputs) share
 # the enormous start with those broken from the start
@@ -324,8 +325,9 @@ def signature_of(ev: Evidence) -> Signature:
     # fall from 2e5 to 1e5 as it learns)
     # (not a loss the paste sums, reduction="sum": large by construction, and the docs' harmless large start)
     # (or, with no accuracy printed, a cross-entropy the paste names beside the classes it names: a classifier too)
-    classifier = _accuracy_printed(ev) or bool(CROSS_ENTROPY.search(ev.prose) and classes_named(ev.prose)
-                                               and not NOT_A_MEAN.search(ev.prose))
+    # (a binary cross-entropy on logits or on probabilities is a classifier's by its name: a mean of it starts near ln 2)
+    classifier = _accuracy_printed(ev) or bool((CROSS_ENTROPY.search(ev.prose) and classes_named(ev.prose)
+                                                or BINARY_CE.search(ev.prose)) and not NOT_A_MEAN.search(ev.prose))
     fell = halved and (ev.low < limit or not classifier or bool(NOT_A_MEAN.search(ev.prose)))
     # (a few values will do for such a classifier's loss that never left the enormous range: no shape is needed to
     # see a cross-entropy of 1e11)

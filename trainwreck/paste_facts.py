@@ -1143,6 +1143,8 @@ LARGE_INIT_WORDS = {"weight", "init", "large"}
 # (the std's number ends where no digit, letter or point follows: `1e-3` and `1.5e-2` are no std of one, and a lookahead
 # that scanned the digits again at each backtrack was quadratic in a long run of them)
 LARGE_INIT = re.compile(r"\bnormal_?\(\s*[\w.\[\]]{0,40}weight[^)\n]{0,40}?\bstd\s*=\s*[1-9]\d*(?:\.\d*)?(?![\w.])\s*\)?"
+                        # (PyTorch's nn.init.normal_ with no std draws at its default, std=1.0: `nn.init.normal_(w)`)
+                        r"|\binit\.normal_\(\s*(?![\w.\[\]]{0,40}(?:bias|emb))[\w.\[\]]{1,40}weight[\w.\[\]]{0,20}\s*\)"
                         # (PyTorch's order, tensor, mean, std: `nn.init.normal_(w, 0.0, 1.0)`; not a bias's, nor an
                         # embedding's, which nn.Embedding itself draws at std 1)
                         r"|\bnormal_\(\s*(?![\w.\[\]]{0,40}(?:bias|emb))[\w.\[\]]{1,40}\s*,\s*(?:mean\s*=\s*)?-?\d+(?:\.\d*)?\s*,\s*"
