@@ -5866,3 +5866,17 @@ def test_pytorchs_normal_init_with_no_std_and_a_binary_cross_entropy_that_starts
     d = diagnosis(code + log)
     assert d.matches[0].entry.id == "WR-120" and d.matches[0].parts["large-init"] > 0
     assert not signature_of(scan_text(code.replace("nn.BCEWithLogitsLoss()", "nn.MSELoss()") + log, "r")).enormous_start
+
+
+def test_describe_transposed_with_columns_on_very_different_scales_is_unnormalised_inputs():
+    """describe().T prints a row per feature under a header naming min and max: ranges of 5.4e5 beside 1.0 are features
+    on very different scales, as the untransposed table's are; rows of one scale are not."""
+    from trainwreck.paste_facts import _scales_printed
+    table = ("              mean          std          min          max\n"
+             "DEPTH_MD   2184.14      997.09     136.08     5436.63\n"
+             "X_LOC    485631.09    34812.23  426062.62   572632.93\n"
+             "RHOB         2.289       0.244      0.720       3.454\n"
+             "NPHI         0.312       0.111     -0.035       1.000\n")
+    assert "one column spans 1.466e+05, another 1.035" in _scales_printed(table)
+    same = "      mean  std   min   max\na    0.1  1.0  -2.0  2.0\nb    0.0  1.0  -3.0  3.1\n"
+    assert _scales_printed(same) == ""

@@ -1857,6 +1857,33 @@ def _broken_from_start(ev: Evidence, sig: Signature, words: list[str], first_pri
         first_printed and ev.first_nonfinite == 0 and ev.count > 0 and at_run_start(ev))
 
 
+# ... or describe().T, a column per statistic and a row per feature: a header naming min and max, then rows of a name and
+# as many numbers
+STAT_HEADER = re.compile(r"(?im)^[ \t]*(?:\w+[ \t]+)*?(?:count[ \t]+)?(?:mean[ \t]+)?(?:std[ \t]+)?min\b[^\n]*\bmax\b[ \t]*\r?$")
+_STAT_NUMBER = r"-?\d{1,15}(?:\.\d{1,12})?(?:e[-+]?\d{1,3})?"
+FEATURE_ROW = re.compile(r"(?m)^[ \t]*[A-Za-z_][\w.\-/]{0,40}((?:[ \t]+" + _STAT_NUMBER + r"){2,12})[ \t]*\r?$")
+
+
+def _transposed_min_max(prose: str) -> tuple[list[float], list[float]]:
+    """The min and max of each feature row under a header that names min and max (describe().T), or two empty lists."""
+    header = STAT_HEADER.search(prose)
+    if header is None:
+        return [], []
+    names = header.group(0).split()
+    where_min, where_max = names.index("min"), names.index("max")
+    low, high = [], []
+    for line in itertools.islice(prose[header.end():].lstrip("\n").split("\n"), 200):
+        m = FEATURE_ROW.match(line)
+        if m is None:
+            break
+        values = [float(v) for v in m.group(1).split()]
+        if len(values) != len(names):
+            break
+        low.append(values[where_min])
+        high.append(values[where_max])
+    return low, high
+
+
 def _scales_printed(prose: str) -> str:
     """The fact, when the paste prints a `min` row and then a `max` row over the same columns (describe()) whose
     ranges differ SCALE_SPREAD times or more and reach SCALE_WIDE, else ""."""
@@ -1870,12 +1897,14 @@ def _scales_printed(prose: str) -> str:
             break
     low, high = rows.get("min"), rows.get("max")
     if not (low and high and len(low) == len(high) >= 2):
-        return ""
+        low, high = _transposed_min_max(prose)
+        if len(low) < 2:
+            return ""
     ranges = [b - a for a, b in zip(low, high)]
     widest, narrowest = max(ranges), min((r for r in ranges if r > 0), default=0)
     if not (narrowest and widest >= SCALE_WIDE and widest >= SCALE_SPREAD * narrowest):
         return ""
-    return (f"the paste prints its inputs' ranges (min and max rows): one column spans {fmt(widest)}, another "
+    return (f"the paste prints its inputs' ranges (their min and max): one column spans {fmt(widest)}, another "
             f"{fmt(narrowest)}, {widest / narrowest:.3g} times less -- features on very different scales, if they are "
             "fed as printed")
 
