@@ -5880,3 +5880,13 @@ def test_describe_transposed_with_columns_on_very_different_scales_is_unnormalis
     assert "one column spans 1.466e+05, another 1.035" in _scales_printed(table)
     same = "      mean  std   min   max\na    0.1  1.0  -2.0  2.0\nb    0.0  1.0  -3.0  3.1\n"
     assert _scales_printed(same) == ""
+
+
+def test_a_forward_that_returns_a_sigmoid_with_a_comment_after_it_still_returns_probabilities():
+    from trainwreck.paste_facts import model_output
+    code = ("class Net(nn.Module):\n    def forward(self, a, b):\n        x = self.decoder(a - b)\n"
+            "        return torch.sigmoid(self.head(x))           # change probability map\n\n"
+            "class Module(L.LightningModule):\n    def __init__(self):\n        self.loss_fn = nn.BCEWithLogitsLoss()\n")
+    assert model_output(code).group(0).startswith("return torch.sigmoid(self.head(x))")
+    assert weighed_parts(code + "The F1 keeps improving but the loss is stuck around 0.68.", "WR-130")["pairing"] > 0
+    assert model_output(code.replace("torch.sigmoid(self.head(x))", "self.head(x)")) is None

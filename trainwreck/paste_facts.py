@@ -391,7 +391,8 @@ TORCH_PROBABILITY_OUT = re.compile(r"\breturn\s+(?:torch\.|F\.|nn\.functional\.|
                                    r"(?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\)"
                                    # (a shape's methods after it change no value: `.squeeze(-1)`, `.view(-1)`)
                                    # (or quoted in a sentence, `return self.softmax(self.fc(x))`, its backtick ending it)
-                                   r"(?:\.(?:squeeze|unsqueeze|view|reshape|flatten)\([^()\n]*\))*(?:\s*$|`)|"
+                                   # (and a comment after it: `return torch.sigmoid(self.head(x))  # probabilities`)
+                                   r"(?:\.(?:squeeze|unsqueeze|view|reshape|flatten)\([^()\n]*\))*(?:[ \t]*(?:#[^\n]*)?$|`)|"
                                    r"\b(\w+)\s*=\s*(?:torch\.|F\.|self\.)?(?:sigmoid|softmax)\([^\n]{0,120}\n[ \t]*return\s+\1\s*$|"
                                    # (a Sequential's last module; or the module alone in a sentence's backticks, "the
                                    # model ends with `nn.Softmax(dim=1)`")
