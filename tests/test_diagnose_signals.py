@@ -5890,3 +5890,79 @@ def test_a_forward_that_returns_a_sigmoid_with_a_comment_after_it_still_returns_
     assert model_output(code).group(0).startswith("return torch.sigmoid(self.head(x))")
     assert weighed_parts(code + "The F1 keeps improving but the loss is stuck around 0.68.", "WR-130")["pairing"] > 0
     assert model_output(code.replace("torch.sigmoid(self.head(x))", "self.head(x)")) is None
+
+
+def test_review_s47b_readings_stay_where_they_belong():
+    """(code_review_s47b) each new reading, quiet on the text the second review showed it misread."""
+    from trainwreck.curve_shape import unused_clip
+    from trainwreck.paste_facts import (_init_too_wide, _update_discarded, breaking_construct, clears, model_output,
+                                        scaled_said)
+    from trainwreck.wording import lr_tried
+    from trainwreck.logscan.dialects.tensorboard_csv import _other_tag
+    # H1: the ConvergenceWarning beside a model said not to have learned is no normal answer
+    warned = ("MLPClassifier(max_iter=300) warns: ConvergenceWarning: Stochastic Optimizer: Maximum iterations (300) "
+              "reached and the optimization hasn't converged yet. ")
+    for said in ("Accuracy is stuck at 10% (chance), the loss stays at 2.30 the whole time.",
+                 "R^2 on the test set is -3.2, much worse than predicting the mean."):
+        assert diagnosis(warned + said).verdict != "normal", said
+    # H2: a training run at the finder's rate that diverges is no finder's sweep
+    for said in ("The LR finder plot looked fine and I picked 1e-3, but the training loss diverges after 2 epochs.",
+                 "The lr finder curve suggested 1e-3; training at that rate the loss diverges in epoch 3."):
+        assert diagnosis(said).verdict != "normal", said
+    # H3: an .at[] update whose result a statement opened above keeps, or a name made again since
+    for code in ("W = jnp.zeros((n_in, n_out))\nW = (\n    W.at[:, :].set(init)\n)\n",
+                 "W = jnp.zeros((3, 3))\nreturn (\n    W.at[:, :].set(init),\n    b)\n",
+                 "W = jnp.zeros((3, 3))\nW = jax.random.normal(key, (3, 3))\nW.at[0].set(0.)\n"):
+        assert _update_discarded(code) == "", code
+    # H4: a clip thrown into `_`, or an optimizer that clips itself
+    step = "_, gnorm = tf.clip_by_global_norm(grads, 1.0)\noptimizer.apply_gradients(zip(grads, model.trainable_variables))\n"
+    assert unused_clip(step) is None
+    assert unused_clip("opt = tf.keras.optimizers.Adam(1e-3, global_clipnorm=1.0)\n" + step.replace("_, gnorm", "c, n")) is None
+    # M1: clears by hand in other spellings, and grad_req='add' denied
+    for clear in ("p.grad.fill_(0)", "p.grad *= 0", "p.grad[:] = 0", "p.grad.data = torch.zeros_like(p.data)",
+                  "w = w.detach().requires_grad_()", "p.grad()[:] = 0"):
+        assert clears(clear), clear
+    denied = ("I do not use grad_req='add'; the default overwrites.\nloss.backward()\ntrainer.step(batch_size)\n"
+              "The loss goes nan at epoch 3.")
+    assert "never-cleared" not in weighed_parts(denied, "WR-260")
+    # M2: a term times its log kept off 0: clamped, masked, under a condition, or asked
+    for code in ("probs = torch.softmax(z, 1).clamp(min=1e-8)\nent = -(probs * torch.log(probs)).sum(1).mean()\n",
+                 "if p > 0:\n    h -= p * math.log(p)\n", "h = -sum(p * math.log(p) for p in q if p > 0)\n",
+                 "nz = t > 0\nkl = (t[nz] * torch.log(t[nz] / p[nz])).sum()\n",
+                 "Would computing the entropy bonus as p * log(p) by hand be a problem?\n"):
+        assert "log-unguarded" not in breaking_construct(code), code
+    # M3: a summed loss, a regression that learns, another run's number
+    for text in ("Regression, MLP 40 -> 256 -> 1, loss = ((pred - y)**2).sum(). The loss starts at 3.1e7 and after 300 "
+                 "epochs is still ~6e5.",
+                 "House-price regression in dollars, MSE. The MSE starts at 4.2e10 and falls steadily to 9.1e8 by epoch "
+                 "50; validation R^2 is 0.91. Is this normal?",
+                 "Regression, MSE. In the tutorial I copied, the MSE starts at 3.1e7; mine starts at 0.9 and after 300 "
+                 "epochs is still 0.85."):
+        assert "raw-targets-said" not in weighed_parts(text, "WR-360"), text
+    # M4: a predictor's __call__ is not the model's output
+    helper = ("class Net(nn.Module):\n    def forward(self, x):\n        return self.fc2(F.relu(self.fc1(x)))\n\n"
+              "class Predictor:\n    def __call__(self, x):\n        return torch.softmax(self.model(x), dim=1)\n")
+    assert model_output(helper) is None
+    # M5: label smoothing lifts the loss off the floor, a denial elsewhere in the sentence notwithstanding
+    smoothed = ("ResNet-18, 3 classes, nn.CrossEntropyLoss(label_smoothing=0.25), Adam 1e-3: train acc 0.97, val acc "
+                "0.95, but the loss won't go below ~0.57. Is something wrong?")
+    assert "softmax-floor" not in weighed_parts(smoothed, "WR-130")
+    # M6: the same only at first, then trains fine: the lower rate helped
+    assert lr_tried("With lr 1e-4 it looks the same for two epochs, then it trains fine and reaches 91%.") == "helped"
+    # M8: a loss export introduced by the run's settings or its dataset's name
+    csv = b"\n\nWall time,Step,Value\n1,0,0.5\n"
+    assert not _other_tag(b"CSV from TensorBoard for the lr=3e-3 run:" + csv)
+    assert not _other_tag(b"Exported from TensorBoard, the run on the street-map dataset:" + csv)
+    # M9: accuracies within a few points are no gap to explain
+    close = ("Train accuracy 0.98 and validation accuracy 0.97, but on the test set the model predicts class 3 for "
+             "every image. Is something wrong?")
+    assert not any(n.name == "a gap between training and validation loss" for n in diagnosis(close).normal)
+    # M10: narrow hidden layers, normalised layers, an embedding's init, a ResNet's depth named
+    assert _init_too_wide("ReLU. Linear(4096, 64), then Linear(64, 64) repeated, Linear(64, 10): 11 layers. "
+                          "nn.init.normal_(m.weight, std=0.05)") == ""
+    assert _init_too_wide("ReLU. Linear(1024, 1024) then BatchNorm1d(1024), 12 layers. "
+                          "nn.init.normal_(m.weight, std=0.1)") == ""
+    # L5: statistics of the targets, or of another set
+    assert scaled_said("Every column of y has mean 0 and std 1.")["scaled"] == {}
+    assert scaled_said("The data with mean 0 and std 1 was the synthetic set, my real inputs range to 5000.")[
+        "scaled"] == {}

@@ -66,6 +66,7 @@ def late_clip(prose: str) -> tuple[str, str] | None:
 CLIP_RETURNED = re.compile(r"(?m)^[ \t]*(?P<out>[A-Za-z_]\w*)(?:[ \t]*,[ \t]*[A-Za-z_]\w*)?[ \t]*=[ \t]*"
                            r"(?:tf\.clip_by_global_norm\([ \t]*(?P<src>[A-Za-z_]\w*)|"
                            r"\[[ \t]*tf\.clip_by_(?:norm|value)\([^\n\]]*\bfor[ \t]+\w+[ \t]+in[ \t]+(?P<each>[A-Za-z_]\w*))")
+OPTIMIZER_CLIPS = re.compile(r"\b(?:global_clipnorm|clipnorm|clipvalue)\s*=\s*\d")
 APPLIED = r"apply_gradients\(\s*(?:grads_and_vars\s*=\s*)?(?:list\()?zip\(\s*%s\b"
 
 
@@ -73,8 +74,12 @@ APPLIED = r"apply_gradients\(\s*(?:grads_and_vars\s*=\s*)?(?:list\()?zip\(\s*%s\
 def unused_clip(prose: str) -> tuple[str, str] | None:
     """Where the pasted code clips into a new name and applies the unclipped gradients (CLIP_RETURNED): what that says,
     and the fix."""
+    if OPTIMIZER_CLIPS.search(prose):
+        return None                    # (the optimizer clips itself: a clip by hand beside it only measures the norm)
     for m in itertools.islice(CLIP_RETURNED.finditer(prose), 10):
         src, out = m.group("src") or m.group("each"), m.group("out")
+        if out.startswith("_"):
+            continue                   # (a name thrown away on purpose: the clip was called for its norm)
         rest = prose[m.end():]
         # (used in a later line of code -- indented, or an assignment or a call -- not in the report's words: "the
         # clipped run")

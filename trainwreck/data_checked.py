@@ -17,8 +17,8 @@ from .wording import UNDONE, told
 # (what holds the data: inputs, targets, batches, files of it)
 _DATA = (r"(?:x|y|z|x_\w+|y_\w+|data|dataset|inputs?|features?|batch(?:es)?|images?|labels?|targets?|csvs?|columns?|"
          r"samples?|tensors?|frames?|arrays?|files?|rows?|records?|sequences?|positions|coordinates|measurements|"
-         r"readings|signals|pixels|patch(?:es)?|crops?|windows?|clips?|volumes?|scans?|tiles?|voxels?|spectra|"
-         r"waveforms?|sentences?|texts?|documents?|graphs?|point clouds?|instances?)")
+         r"readings|signals|pixels|patch(?:es)?|crops?|windows?|clips|volumes?|scans?|tiles?|voxels?|spectra|"
+         r"waveforms?|sentences?|texts?|documents?|point clouds?|instances?)")
 # (a name the words give the data by, after "in": any short word but what the model makes)
 _NAMED = r"(?!(?:loss\w*|outputs?|grad\w*|weights?|logits?|predictions?|params?|parameters?|model|activations?)\b)\w{1,20}"
 _NONFINITE = r"(?:nans?|infs?|nan\s*(?:/|or|and)\s*infs?|inf\s*(?:/|or|and)\s*nans?|missing)"

@@ -16,7 +16,8 @@ import statistics
 import sys
 
 from .class_count import UNIFORM_NEAR, at_uniform, classes_named, classes_or_vocabulary, vocabulary_named
-from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, PLATEAU_FALL, Signature, at_run_start, clip_never_applied, fmt,
+from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, NOT_A_MEAN, PLATEAU_FALL, Signature, at_run_start,
+                          clip_never_applied, fmt,
                           same_batch_jumps)
 from .data_checked import data_said_finite
 from .frozen_said import one_output_said, weights_frozen_said
@@ -118,10 +119,14 @@ BACKWARD_STEP = re.compile(r"(?:\.backward\(\)|\bmanual_backward\([^()\n]{0,80}\
                            r"(?:[ \t]*;[^\n]{0,200}?\.step\(\)|[^\n]*\n(?:[^\n]*\n){0,6}?[^\n]*(?:\.step\(\)|"
                            # (or an update written by hand from each parameter's .grad: `p.data -= lr * p.grad`,
                            # `w.sub_(lr * w.grad)`, as micrograd-style engines and from-scratch loops do)
-                           r"(?:-=|\.sub_\(|\.add_\()[^\n]*\.grad\b))")
+                           r"(?:-=|\.sub_\(|\.add_\()[^\n]{0,120}?\.grad\b))")
 GRAD_REQ_ADD = re.compile(r"\bgrad_req\s*=\s*['\"]add['\"]")
 CLEARED = re.compile(r"zero_grad|\.grad\s*=\s*None|\.zero_\(\)|set_to_none|clear_grad|cleargrads|"
-                     r"\.grad\s*=\s*(?:0(?:\.0*)?\b|(?:torch|np|jnp)\.zeros)")
+                     # (by hand: `p.grad = 0.0`, `p.grad.data = torch.zeros_like(...)`, `p.grad.fill_(0)`, `p.grad *= 0`,
+                     # `p.grad[:] = 0`, MXNet's `p.grad()[:] = 0`; or a new leaf each step, `w.detach().requires_grad_()`)
+                     r"\.grad(?:\(\))?(?:\.data)?\s*=\s*(?:0(?:\.0*)?\b|(?:torch|np|jnp|nd|mx\.nd)\.zeros)|"
+                     r"\.grad(?:\.data)?\.fill_\(\s*0|\.grad(?:\.data)?\s*\*=\s*0\b|"
+                     r"\.grad(?:\(\))?(?:\.data)?\[[^\]\n]{0,10}\]\s*=\s*0\b|\.detach\(\)\.requires_grad_\(")
 # ... and a statement that names the method without calling it (`optimizer.zero_grad`, no brackets) evaluates the
 # bound method and throws it away: it clears nothing (a sentence that names zero_grad still says it is called)
 UNCALLED = re.compile(r"(?m)^[ \t]*(?:self\.)?\w+(?:\.\w+)*\.zero_grad[ \t]*(?:#[^\n]*)?$")
@@ -412,7 +417,8 @@ ARROW = ("→", "->", "=>")
 TORCH_LOGITS_LOSS = re.compile(r"\b(?:nn\.)?(?:BCEWithLogitsLoss|CrossEntropyLoss)\b|\bF\.(?:cross_entropy|"
                                r"binary_cross_entropy_with_logits)\(|"
                                # (optax's losses take logits too)
-                               r"\boptax\.(?:softmax_cross_entropy(?:_with_integer_labels)?|sigmoid_binary_cross_entropy)\b")
+                               r"\boptax\.(?:losses\.)?(?:softmax_cross_entropy(?:_with_integer_labels)?|"
+                               r"sigmoid_binary_cross_entropy)\b")
 RATE_CLIMB = 1.25              # the rate at the climb's end this many times the one at the loss's lowest,
 RATE_NEAR_PEAK = 0.9           # ... and this near the highest it reached in the climb
 RATE_CLIMBS = {"climb-then-nonfinite", "descent-then-climb", "climb-despite-clipping", "climbing",
@@ -682,6 +688,20 @@ def _token_counts(prose: str) -> tuple[str, bool]:
     return "", printed
 
 
+def _xlogx_guarded(m: re.Match, code: str) -> bool:
+    """Is a term-times-its-log kept off 0: the term a masked selection (`t[nz]`), clamped or floored where it was made,
+    under a condition on its line or the line before (`if p > 0`, `for p in q if p > 0`), or the line a question?"""
+    term = m.group("a")
+    line_start = code.rfind("\n", 0, m.start()) + 1
+    line_end = code.find("\n", m.end())
+    line = code[line_start:line_end if line_end >= 0 else len(code)]
+    previous = code[code.rfind("\n", 0, max(line_start - 1, 0)) + 1:max(line_start - 1, 0)]
+    name = NAME_ARG.match(term)
+    return "[" in term or re.search(r"\bif\b", line) is not None or previous.rstrip().endswith(":") and \
+        re.search(r"\bif\b", previous) is not None or line.rstrip().endswith("?") or bool(
+            name and _guarded_before(name.group("name"), code))
+
+
 @functools.lru_cache(maxsize=4)      # (asked by the printed facts and by the overflow a printed logit shows; read only)
 def breaking_construct(prose: str) -> dict[str, str]:
     """The constructs of pasted code that break at one value (see MASKED_INF, LOG_CALL, EXP_OF, SQRT_CALL), as facts."""
@@ -727,7 +747,8 @@ def breaking_construct(prose: str) -> dict[str, str]:
         out["log-unguarded"] = (f"the pasted code takes the log of a probability with nothing to keep it off 0 "
                                 f"(`{' '.join(prose[m.start():m.end()].split())}`): a probability that rounds to 0 makes "
                                 "it -inf")
-    m = next((m for m in XLOGX.finditer(code) if not on_a_where(m)), None) if "log-unguarded" not in out else None
+    m = next((m for m in XLOGX.finditer(code) if not on_a_where(m) and not _xlogx_guarded(m, code)), None) \
+        if "log-unguarded" not in out else None
     if m:
         out["log-unguarded"] = (f"the pasted code takes a term times the log of itself by hand "
                                 f"(`{' '.join(prose[m.start():m.end()].split())}...`), as a KL divergence or an entropy "
@@ -1308,8 +1329,14 @@ def model_output(prose: str) -> re.Match | None:
     the last forward() pasted returns (its block: to the next `def` or `class` at its indentation or less), or, with no
     forward() pasted, the return a sentence about the forward quotes."""
     last = None
-    for last in re.finditer(r"(?m)^([ \t]*)def (?:forward|__call__)\(", prose):
+    for last in re.finditer(r"(?m)^([ \t]*)def forward\(", prose):
         pass
+    if last is None:
+        # (Flax's modules compute in __call__: one of a class built on nn.Module, not a predictor's or a helper's)
+        for called in re.finditer(r"(?m)^([ \t]*)def __call__\(", prose):
+            header = list(re.finditer(r"(?m)^[ \t]*class\s+\w+\s*(?:\(([^)\n]*)\))?\s*:", prose[:called.start()]))
+            if header and "Module" in (header[-1].group(1) or ""):
+                last = called
     if last is not None:
         end = re.compile(r"(?m)^[ \t]{0,%d}(?:def|class)\b" % len(last.group(1))).search(prose, last.end())
         block = prose[last.start():end.start() if end else len(prose)]
@@ -1443,7 +1470,12 @@ def scaled_said(prose: str) -> dict[str, dict[str, str]]:
                 if pattern.fullmatch(m.group("what")) or pattern.fullmatch(m.group("what").split("_")[0]):
                     out["scaled"].setdefault(kind, " ".join(m.group(0).split()))
     for m in itertools.islice(UNIT_STATS.finditer(prose), 5):
-        if not _doubted(prose, m.start()) and not RANGE_DOUBTED.search(prose, max(0, m.start() - 60), m.start()):
+        _start, end = sentence_around(prose, m.start(), m.end(), stops=".!?;\n")
+        # (not of the targets, "every column of y", nor a set said to be another than the one trained on)
+        if not _doubted(prose, m.start()) and not RANGE_DOUBTED.search(prose, max(0, m.start() - 60), m.start()) \
+                and not re.search(r"(?i)\bof\s+(?:the\s+)?(?:y|targets?|labels?)\b", m.group(0)) \
+                and not re.search(r"(?i)\b(?:synthetic|toy|real|actual)\b", prose[_start:end]) \
+                and not RANGE_TAKEN_BACK.search(prose, m.end(), end):
             out["scaled"].setdefault("inputs", " ".join(m.group(0).split()))
     # ... and what the pasted code scales: `y_train = y_scaler.fit_transform(y[:split])`, `X = (X - X.mean(0)) / X.std(0)`
     for m in SCALED_IN_CODE.finditer(prose):
@@ -1554,8 +1586,9 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                               f"({ev.where(ev.count - 1)}), in a run the words say does not learn: {size}, targets in "
                               "their raw units")
     # ... and, with no loss printed, a regression's first loss said in words and enormous ("the MSE starts at 3.1e7")
-    elif regressor and not ev.count and not SUMMED.search(ev.prose) and "targets" not in scaled["scaled"] \
-            and "inputs" not in scaled["unscaled"] and (said := _regression_start_said(ev.prose)):
+    elif regressor and not ev.count and not SUMMED.search(ev.prose) and not NOT_A_MEAN.search(ev.prose) \
+            and "targets" not in scaled["scaled"] and "inputs" not in scaled["unscaled"] \
+            and (said := _regression_start_said(ev.prose)):
         value, quoted = said
         size = (f"an absolute error that large takes errors of about {fmt(value)}" if _absolute_loss(ev.prose)
                 else f"a squared error that large takes errors of about {fmt(math.sqrt(value))} (its root)")
@@ -1618,7 +1651,8 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                             "while the moment estimates rest on a few gradients")
     # (MXNet's Gluon overwrites each parameter's gradient on backward() unless told grad_req='add', which sums into it
     # until zero_grad() clears it)
-    if went_wrong and GRAD_REQ_ADD.search(ev.prose) and ".backward(" in ev.prose and not clears(ev.prose):
+    if went_wrong and (req := GRAD_REQ_ADD.search(ev.prose)) and ".backward(" in ev.prose and not clears(ev.prose) \
+            and not re.search(r"(?i)\b(?:not|never|without|no)\b|n't\b", ev.prose[max(0, req.start() - 30):req.start()]):
         out["never-cleared"] = ("the pasted code sets grad_req='add', under which each backward() adds to the "
                                 "gradients already held, and clears them nowhere in the paste (no zero_grad()): each "
                                 "step applies the sum of every gradient since the start")
@@ -1934,11 +1968,15 @@ ENDS_IN_TIME = re.compile(r"(?i)\b(?:first|last|final)\s+(?:few\s+|\d+\s+)?(?:ep
 # A fixed std below 1 can still be too large for wide layers: `nn.init.normal_(m.weight, std=0.1)` beside layers of up to
 # n inputs (`nn.Linear(512, 1024)`) is std·√(n / 2) times He's scale; with ReLU each layer multiplies the activations'
 # spread by about that, and a stack of them by its power (He et al. 2015, Eq. 10)
-FIXED_STD = re.compile(r"\bnormal_?\(\s*[\w.\[\]]{0,40}weight[^)\n]{0,40}?\bstd\s*=\s*(0?\.\d{1,6})(?![\w.])|"
+FIXED_STD = re.compile(r"\bnormal_?\(\s*(?![\w.\[\]]{0,40}emb)[\w.\[\]]{0,40}weight[^)\n]{0,40}?\bstd\s*=\s*(0?\.\d{1,6})(?![\w.])|"
                        r"\bnormal_\(\s*(?![\w.\[\]]{0,40}(?:bias|emb))[\w.\[\]]{1,40}\s*,\s*(?:mean\s*=\s*)?-?\d+(?:\.\d*)?\s*,\s*"
-                       r"(?:std\s*=\s*)?(0?\.\d{1,6})(?![\w.])")
+                       r"(?:std\s*=\s*)?(0?\.\d{1,6})(?![\w.])|"
+                       # (the tensor's own method: `m.weight.data.normal_(0.0, 0.1)`)
+                       r"\bweight(?:\.data)?\.normal_\(\s*(?:mean\s*=\s*)?-?\d+(?:\.\d*)?\s*,\s*(?:std\s*=\s*)?(0?\.\d{1,6})(?![\w.])")
 LINEAR_SIZES = re.compile(r"\b(?:nn\.)?Linear\(\s*(\d{1,6})\s*,\s*(\d{1,6})")
-DEPTH_SAID = re.compile(r"(?i)\b(\d{1,3})\s+(?:residual\s+|hidden\s+|dense\s+|linear\s+)?(?:blocks|layers)\b")
+DEPTH_SAID = re.compile(r"(?i)(?<!resnet )(?<!resnet-)(?<!with )\b(\d{1,3})\s+(?:residual\s+|hidden\s+|dense\s+|linear\s+)?"
+                        r"(?:blocks|layers)\b")
+NORMALISED_LAYERS = re.compile(r"\b(?:BatchNorm\w*|LayerNorm|GroupNorm|RMSNorm)\(")
 WIDE_GAIN, WIDE_GROWTH = 1.5, 1e3
 
 
@@ -1949,8 +1987,11 @@ def _init_too_wide(prose: str) -> str:
     sizes = [(int(a), int(b)) for a, b in itertools.islice(LINEAR_SIZES.findall(prose), 50)]
     if std is None or not sizes or not re.search(r"(?i)\brelu\b", prose):
         return ""
-    s = float(std.group(1) or std.group(2))
-    fan_in = max(a for a, _ in sizes)
+    if NORMALISED_LAYERS.search(prose):
+        return ""                      # (a normalisation after the layers resets the spread each time)
+    s = float(std.group(1) or std.group(2) or std.group(3))
+    # (the hidden layers' inputs: the first layer's are the data's, and its width says nothing of the stack's)
+    fan_in = max(a for a, _ in (sizes[1:] or sizes))
     gain = s * math.sqrt(fan_in / 2)
     said = [int(n) for n in DEPTH_SAID.findall(prose)]
     depth = max([len(sizes)] + said)
@@ -1966,7 +2007,14 @@ def _update_discarded(prose: str) -> str:
     """The fact, where the paste makes a JAX array with jnp.empty or jnp.zeros and then throws away the array that
     `.at[...].set(...)` returned (AT_DISCARDED), else ""."""
     for m in itertools.islice(AT_DISCARDED.finditer(prose), 10):
-        made = re.search(rf"\b{re.escape(m.group('n'))}\s*=\s*jnp\.(empty|zeros)(?:_like)?\(", prose[:m.start()])
+        before = prose[:m.start()]
+        # (a statement of its own: not a line that continues one opened above -- `W = (`, `return (`, `dict(W=`)
+        previous = next((line.rstrip() for line in reversed(before.rstrip("\n").split("\n")[-5:]) if line.strip()), "")
+        if previous.endswith(("(", "[", "{", ",", "=", "\\")):
+            continue
+        # (and the name as last made before it: not one made again since from anything else)
+        assigned = list(re.finditer(rf"(?m)^[ \t]*{re.escape(m.group('n'))}[ \t]*=(?!=)([^\n]*)", before))
+        made = re.search(r"\bjnp\.(empty|zeros)(?:_like)?\(", assigned[-1].group(1)) if assigned else None
         if made:
             line = " ".join(prose[m.start():prose.find("\n", m.start()) % (len(prose) + 1)].split())[:80]
             return (f"the pasted code makes `{m.group('n')}` with jnp.{made.group(1)}() and then calls `{line}` without "
@@ -2128,8 +2176,11 @@ FLOOR_NOT_HIDDEN = re.compile(r"(?i)\b(?:no|not|never|without)\b|n't\b|label_smo
 
 
 def _floor_hidden(prose: str) -> bool:
-    """Does the paste add to its loss a term that lifts it off the floor (FLOOR_HIDDEN), said as done?"""
-    return any(FLOOR_HIDDEN.search(sentence) and end != "?" and not FLOOR_NOT_HIDDEN.search(sentence)
+    """Does the paste add to its loss a term that lifts it off the floor (FLOOR_HIDDEN), said as done? (A denial just
+    before the term, or a smoothing of 0, takes it back; one elsewhere in the sentence -- "the loss won't go below" --
+    does not.)"""
+    return any(end != "?" and any(not FLOOR_NOT_HIDDEN.search(sentence[max(0, m.start() - 30):m.end() + 6])
+                                  for m in itertools.islice(FLOOR_HIDDEN.finditer(sentence), 5))
                for sentence, end in sentences_and_ends(prose))
 
 
@@ -2286,9 +2337,9 @@ def early_jump_said(prose: str) -> str:
 # A regression's first loss said in words, in any notation ("the MSE starts at 3.1e7", "initial loss was 2.4e+09")
 REGRESSION_START_SAID = re.compile(
     r"(?i)\b(?:loss|mse|mae|rmse|squared error)\b[^.;\n]{0,20}?\b(?:starts?|started|begins?|began)\s+(?:at|around|from)\s+"
-    r"(?:about\s+|around\s+|~\s*)?(\d{1,12}(?:\.\d{1,12})?(?:e\+?\d{1,3})?)(?![\w.])|"
+    r"(?:about\s+|around\s+|~\s*)?(\d{1,12}(?:\.\d{1,12})?(?:e\+?\d{1,3})?)(?!\w|\.\d)|"
     r"\b(?:initial|first|starting)\s+(?:training\s+)?(?:loss|mse|mae|rmse)\s*(?:is|was|of|:|=)\s*(?:about\s+|~\s*)?"
-    r"(\d{1,12}(?:\.\d{1,12})?(?:e\+?\d{1,3})?)(?![\w.])")
+    r"(\d{1,12}(?:\.\d{1,12})?(?:e\+?\d{1,3})?)(?!\w|\.\d)")
 
 
 def _regression_start_said(prose: str) -> tuple[float, str] | None:
@@ -2296,7 +2347,14 @@ def _regression_start_said(prose: str) -> tuple[float, str] | None:
     text = told(prose)
     for m in itertools.islice(REGRESSION_START_SAID.finditer(text), 5):
         value = float(m.group(1) or m.group(2))
-        if value >= ENORMOUS_START and not _doubted(text, m.start()) and not re.search(r"\b(?:not|never)\b|n't\b", m.group(0)):
+        sentence = text[slice(*sentence_around(text, m.start(), m.end(), stops=";\n"))]
+        # (the words must say it did not learn, or that the loss is still enormous later in the same sentence: a
+        # regression in dollars may start at 4e10 and learn; and not another run's number, "in the tutorial")
+        still = re.search(r"\bstill\b[^.;\n]{0,20}?(\d+(?:\.\d+)?(?:e\+?\d{1,3})?)(?!\w|\.\d)", text[m.end():m.end() + 120])
+        if value >= ENORMOUS_START and not _doubted(text, m.start()) \
+                and not re.search(r"\b(?:not|never)\b|n't\b", m.group(0)) and not JUMP_NOT_SEEN.search(sentence) \
+                and not re.search(r"(?i)\b(?:tutorial|example|their|copied)\b", sentence) \
+                and (says_not_learning(prose) or (still and float(still.group(1)) >= ENORMOUS_START)):
             return value, " ".join(m.group(0).split())
     return None
 

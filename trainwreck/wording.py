@@ -1215,6 +1215,10 @@ def lr_tried(text: str) -> str:
         rest = re.split(r"\.(?!\d)|[;\n]", folded[tried.end():], maxsplit=1)[0]
         # (not "each epoch just takes longer": a time per epoch, not the failure put off)
         put_off = PUT_OFF.search(rest) and not re.search(r"\b(?:each|every|per)\s+(?:epoch|step|batch|iteration)\b", rest)
+        # (the same only at first: "it looks the same for two epochs, then it trains fine and reaches 91%")
+        if re.search(r"\bthen\b[^.;\n]{0,40}?\b(?:trains?\s+(?:fine|well|normally)|converges?|works|recovers|"
+                     r"reach(?:es)?\s+\d)", rest):
+            return "helped"
         return "delayed" if _instead_said(text, folded) or put_off or _same_later(text) else "failed"
     if LOWER_LR_HELPS.search(folded) or _default_rate_worked(folded):
         return "helped"
@@ -1691,6 +1695,49 @@ OBJECTIVES = (
            frozenset({"climb", "diverge"}), unless=_vae_unless),
 )
 
+# A model said not to have learned: at chance, flat, or worse than the mean (an R^2 below 0), or a solver said to fail
+NOT_LEARNED = re.compile(r"\b(?:chance|random guess\w*|r\^?2\b[^.\n]{0,40}?-\d|r2\b[^.\n]{0,40}?-\d|"
+                         r"worse than (?:predicting )?the mean|non-finite|diverg\w*|explod\w*)|"
+                         r"\bnan\b(?![^.\n]{0,20}\bnot\b)", re.I)
+
+
+def _not_learned_said(text: str) -> str:
+    """What says the model did not learn (NOT_LEARNED, or words that it does not learn), or ""."""
+    m = NOT_LEARNED.search(text)
+    return m.group(0) if m else ("the words say it does not learn" if says_not_learning(text) else "")
+
+
+# A training run (not a finder's sweep) said to break: "the training loss diverges after 2 epochs", "I ran fit() with
+# its suggestion and the loss explodes"
+TRAINING_BROKE = re.compile(r"\b(?:training|train|trained|fit\(\)|real|actual|then|epochs?)\b[^.\n]{0,60}?"
+                            r"\b(?:diverg\w*|explod\w*|blows? up|nan|inf)\b", re.I)
+
+
+def _training_broke_said(text: str) -> str:
+    m = TRAINING_BROKE.search(text)
+    return m.group(0) if m else ""
+
+
+# A training and a validation accuracy the words give, in one unit ("train accuracy 0.98 and validation accuracy 0.97",
+# "train acc 99%, val acc 97%")
+_ACC_VALUE = r"\bacc(?:uracy)?\b[^.\n\d]{0,30}?(\d{1,3}(?:\.\d+)?\s*%|[01]?\.\d+|1\.0|0)"
+TRAIN_ACC_SAID = re.compile(r"(?i)\btrain\w*[ _-]?" + _ACC_VALUE[2:])
+VAL_ACC_SAID = re.compile(r"(?i)\bval(?:idation)?[ _-]?" + _ACC_VALUE[2:])
+GAP_POINTS = 0.1
+
+
+def _share(value: str) -> float:
+    return float(value.rstrip("% ")) / 100 if value.endswith("%") else float(value)
+
+
+def _accuracies_close(text: str) -> str:
+    """The two accuracies, where the words give a training and a validation one within GAP_POINTS; else ""."""
+    train, val = TRAIN_ACC_SAID.search(text), VAL_ACC_SAID.search(text)
+    if train and val and abs(_share(train.group(1)) - _share(val.group(1))) < GAP_POINTS:
+        return f"{train.group(0)} beside {val.group(0)}"
+    return ""
+
+
 NORMALS = OBJECTIVES + (
     Normal("negative loss", NEGATIVE_SAID,
            "a negative loss is normal when the loss is a negative log-likelihood of continuous data (a density can "
@@ -1760,7 +1807,9 @@ NORMALS = OBJECTIVES + (
            "score well below the training one -- a gap that way means the model fits the rows it trained on better "
            "than new ones (overfitting), or the validation rows differ from the training rows (a split that is not "
            "random, another preprocessing)",
-           "both curves over the epochs: a failure shows as nan, inf or a climb, not as a gap"),
+           "both curves over the epochs: a failure shows as nan, inf or a climb, not as a gap",
+           # (not where the two accuracies the words give are within a few points: no gap to explain)
+           unless=_accuracies_close),
     Normal("spikes in a falling curve",
            re.compile(r"\bspik\w*|\bspiky\b|\bjumps? (?:up|around)\b"),
            "isolated spikes in a curve that trends down are mini-batch noise, larger with small batches; a spike "
@@ -1782,10 +1831,14 @@ NORMALS = OBJECTIVES + (
            "earlier (https://github.com/scikit-learn/scikit-learn/blob/1.9.1/sklearn/neural_network/"
            "_multilayer_perceptron.py#L786-L787); it stops earlier only once the training loss (or, with "
            "early_stopping=True, the validation score) has not improved by tol for n_iter_no_change epochs in a row. "
-           "The warning says the loss was still improving when the epochs ran out, not that anything broke: the model "
-           "is as trained as max_iter allowed. Judge it by its held-out score; raise max_iter, or set "
-           "early_stopping=True, if the loss curve is still falling",
-           "clf.loss_curve_ over the iterations (still falling at the end?) and the held-out score"),
+           "The warning says only that the epochs ran out before that stop: most often the loss is still improving, "
+           "and the model is as trained as max_iter allowed (a run that never settles, or blows up, gets it too, so "
+           "it proves nothing either way). Judge the model by its held-out score and loss_curve_; raise max_iter, or "
+           "set early_stopping=True, if the curve is still falling",
+           "clf.loss_curve_ over the iterations (still falling at the end?) and the held-out score",
+           # (not beside words that the model did not learn -- chance accuracy, a flat loss, an R^2 below 0 -- nor a
+           # run that blew up: the warning is printed then too, and says nothing of why)
+           unless=_not_learned_said),
     Normal("scikit-learn's squared-error loss_, which is half the mean squared error",
            # (MLPRegressor's loss_ or loss_curve_ said to be half, or twice, the MSE the reporter computes)
            re.compile(r"\bloss_(?:curve_)?\b[^\n]{0,160}?\b(?:half|twice|2x|factor of (?:2|two))\b|"
@@ -1810,23 +1863,24 @@ NORMALS = OBJECTIVES + (
            "and the loss values over the epochs"),
     Normal("a learning-rate finder's sweep, which ends in divergence by design",
            # (Lightning's message, or a range test, an lr finder named beside a loss said to diverge or shoot up)
-           # (the sweep's own end or its plot: not a training run at the rate it suggested, "I used lr_find's
-           # suggestion and the training loss diverges")
+           # (the sweep's own end -- Lightning's line -- or the finder's plot or curve said to shoot up)
            re.compile(r"lr finder stopped early after \d+ steps due to diverging loss|"
                       r"\b(?:lr[ _]?find(?:er)?|learning[ -]rate finder|lr range test|learning[ -]rate range test)\b"
-                      r"(?:(?!\b(?:suggest\w*|train\w*|fit|used?|using|set|picked|chose)\b)[^.\n]){0,80}?"
-                      r"\b(?:stop\w*|ends?|ended|plot|curve|sweep)\b[^.\n]{0,60}?\b(?:diverg\w*|shoots? up|blows? up|explod\w*)"),
-           "a learning-rate range test raises the rate step by step from far too small to far too large and watches "
-           "the loss fall, then diverge (Smith, Cyclical Learning Rates for Training Neural Networks, 2017, section "
-           "3.3, raises it linearly; Lightning's default is exponential): the divergence at the end of the sweep is "
-           "its purpose, not a fault of the model. "
+                      r"[^.\n]{0,40}?\b(?:plot|curve)\b[^.\n]{0,60}?\b(?:diverg\w*|shoots? up|blows? up|explod\w*)"),
+           "a learning-rate range test raises the rate step by step, over one short run, from far too small to far too "
+           "large, and reads where training stops improving and starts to fall apart (Smith, Cyclical Learning Rates "
+           "for Training Neural Networks, 2017, section 3.3, raises it linearly and plots the accuracy; Lightning plots "
+           "the loss and raises the rate exponentially by default): the blow-up at the end of the sweep is its "
+           "purpose, not a fault of the model. "
            "Lightning's Tuner.lr_find stops when the smoothed loss passes early_stop_threshold (4.0) times its lowest "
            "and then logs \"LR finder stopped early after N steps due to diverging loss.\" "
            "(https://github.com/Lightning-AI/pytorch-lightning/blob/2.6.6/src/lightning/pytorch/tuner/lr_finder.py#L270, "
            "the check at #L425-L430); the rate to train with is the one it suggests, well below where the loss turned",
            "the finder's loss-against-rate plot: flat, then falling, then shooting up at the high end; and a run at "
            "the suggested rate",
-           frozenset({"diverge", "climb"})),
+           frozenset({"diverge", "climb"}),
+           # (not beside a training run said to break: at the rate the finder suggested, or any other)
+           unless=_training_broke_said),
     Normal("nan in a Darknet Region line with no objects",
            re.compile(r"region (?:\d+ )?avg \(?iou: -?nan[^\n]*count: 0\b"),
            "a Darknet `Region` line with `count: 0` divides its IOU, Class, Obj and recall sums by that count of "

@@ -13,8 +13,9 @@ from .count_value import LOSS_WORDS
 HEADER = re.compile(rb"(?im)^[ \t]*\"?wall time\"?,\"?step\"?,\"?value\"?[ \t]*\r?$")
 # The line that introduces the export, when it names another tag ("Validation accuracy, exported from TensorBoard
 # (val/acc):", "the lr curve:"): those values are not a loss
-OTHER_TAG = re.compile(rb"(?i)(?:\b|_|/)(?:acc(?:uracy)?|f1|auc|bleu|rouge\w*|psnr|ssim|m?ap|iou|dice|reward|return|"
-                       rb"lr|learning[ _]rate|grad(?:ient)?[ _]?norm|perplexity|ppl)(?:\b|_)")
+# (a tag by its name, not a setting of the run: "the lr=3e-3 run" exports its loss; nor "map" of a street-map dataset)
+OTHER_TAG = re.compile(rb"(?i)(?:\b|_|/)(?:acc(?:uracy)?|f1|auc|bleu|rouge\w*|psnr|ssim|iou|dice|reward|return|"
+                       rb"lr|learning[ _]rate|grad(?:ient)?[ _]?norm|perplexity|ppl)(?:\b|_)(?![ \t]*[=:]?[ \t]*\d)")
 
 
 def _other_tag(first: bytes) -> bool:
