@@ -5966,3 +5966,17 @@ def test_review_s47b_readings_stay_where_they_belong():
     assert scaled_said("Every column of y has mean 0 and std 1.")["scaled"] == {}
     assert scaled_said("The data with mean 0 and std 1 was the synthetic set, my real inputs range to 5000.")[
         "scaled"] == {}
+
+
+def test_a_class_count_taken_as_the_number_of_distinct_labels_with_no_remap_is_a_label_the_loss_cannot_take():
+    """`num_classes = len(np.unique(y_train))` counts the labels that occur: with one value missing (0..24 without 9),
+    the largest label is past C - 1. Not where the labels are mapped onto 0..C-1 (LabelEncoder, return_inverse)."""
+    code = ("y = df['label'].to_numpy()\nnum_classes = len(np.unique(y_train))\nmodel = CNN(num_classes=num_classes)\n"
+            "loss = optax.softmax_cross_entropy_with_integer_labels(logits, y).mean()\n")
+    said = "The loss is nan from step 0."
+    assert weighed_parts(code + said, "WR-320")["classes-counted"] > 0
+    assert "WR-320" in [m.entry.id for m in diagnosis(code + said).matches]
+    for remap in ("y_train = LabelEncoder().fit_transform(y_train)\n",
+                  "classes, y_train = np.unique(y_train, return_inverse=True)\n"):
+        assert "classes-counted" not in weighed_parts(remap + code + said, "WR-320"), remap
+    assert "classes-counted" in weighed_parts("n_classes = df.label.nunique()\n" + said, "WR-320")

@@ -1200,6 +1200,14 @@ AT_DISCARDED = re.compile(r"(?m)^[ \t]*(?P<n>[A-Za-z_]\w{0,30})\.at\[[^\]\n]{0,6
 # layers the paste builds: zeros for the only one is a linear model, which trains from zeros
 LAYERS_BUILT = re.compile(r"\b(?:layers\.)?(?:Dense|Conv[123]D)\(|\bnn\.(?:Linear|Conv[123]d)\(")
 UNLABELLED_WORDS, RAW_PIXEL_WORDS = {"unlabell", "mark"}, {"raw", "pixel"}
+# A class count taken as the number of distinct labels (`num_classes = len(np.unique(y_train))`, `y.nunique()`,
+# `len(set(labels))`), with no map of the labels onto 0..C-1 anywhere (LabelEncoder, np.unique's return_inverse,
+# factorize, cat.codes, searchsorted, a dict of them)
+CLASSES_COUNTED = re.compile(r"\b(?:num_classes|n_classes|num_labels|n_labels|classes|nclass\w*)\s*=\s*"
+                             r"(?:len\(\s*(?:np\.unique|set|torch\.unique|jnp\.unique)\(\s*[\w.\[\]\"']{1,40}\s*\)\s*\)|"
+                             r"[\w.\[\]\"']{1,40}\.nunique\(\))")
+LABELS_REMAPPED = re.compile(r"LabelEncoder|return_inverse|factorize|\.cat\.codes|searchsorted|"
+                             r"\{\s*\w+\s*:\s*\w+\s+for\s+\w+\s*,\s*\w+\s+in\s+enumerate\(")
 MINUS_ONE_LABELS = re.compile(r"\b(?:y|labels?|targets?)\s*(?:\[[^\]\n]{0,30}\]\s*)?=\s*-1\b(?!\s*(?:and|or|,|/)\s*\+?1\b)|"
                               r"\bset (?:the |their |its |those |these )?(?:y|labels?|targets?) (?:to|as) -1\b", re.I)
 MINUS_ONE_HANDLED = re.compile(r"ignore_index\s*=\s*-1|!=\s*-1|>=\s*0\b|-1\s*(?:and|or|,|/)\s*\+?1\b|\{-1,\s*\+?1\}|"
@@ -1724,6 +1732,11 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         or (softmax_floor_said(ev.prose) if ev.count < 3 or _values_chosen(ev) else "")
     if floor:
         out["softmax-floor"] = floor
+    if (counted := CLASSES_COUNTED.search(ev.prose)) and not LABELS_REMAPPED.search(ev.prose):
+        out["classes-counted"] = (f"the paste counts its classes as the number of distinct labels "
+                                  f"(`{' '.join(counted.group(0).split())}`) and maps no label onto 0..C-1: labels that "
+                                  "skip a value (0..24 with 9 missing) leave the largest past C - 1, a label the loss "
+                                  "cannot take (optax's integer-label cross-entropy gives its row nan; PyTorch's raises)")
     # (labels at -1 go wrong beside a falling loss too: NumPy's indexing trains those rows towards the last class)
     if (m := MINUS_ONE_LABELS.search(ev.prose)) and not MINUS_ONE_HANDLED.search(ev.prose):
         out["minus-one-labels"] = (f"the report sets labels to -1 (`{' '.join(m.group(0).split())}`): a label no "
