@@ -5919,8 +5919,9 @@ def test_review_s47b_readings_stay_where_they_belong():
     assert unused_clip(step) is None
     assert unused_clip("opt = tf.keras.optimizers.Adam(1e-3, global_clipnorm=1.0)\n" + step.replace("_, gnorm", "c, n")) is None
     # M1: clears by hand in other spellings, and grad_req='add' denied
+    # (not a new leaf, `w.detach().requires_grad_()`: the third review showed it is an adversarial input's too)
     for clear in ("p.grad.fill_(0)", "p.grad *= 0", "p.grad[:] = 0", "p.grad.data = torch.zeros_like(p.data)",
-                  "w = w.detach().requires_grad_()", "p.grad()[:] = 0"):
+                  "p.grad()[:] = 0"):
         assert clears(clear), clear
     denied = ("I do not use grad_req='add'; the default overwrites.\nloss.backward()\ntrainer.step(batch_size)\n"
               "The loss goes nan at epoch 3.")
@@ -5980,3 +5981,60 @@ def test_a_class_count_taken_as_the_number_of_distinct_labels_with_no_remap_is_a
                   "classes, y_train = np.unique(y_train, return_inverse=True)\n"):
         assert "classes-counted" not in weighed_parts(remap + code + said, "WR-320"), remap
     assert "classes-counted" in weighed_parts("n_classes = df.label.nunique()\n" + said, "WR-320")
+
+
+def test_review_s47c_readings_stay_where_they_belong():
+    """(code_review_s47c) the mends of the second review, held to the third review's examples both ways."""
+    from trainwreck.curve_shape import unused_clip
+    from trainwreck.logscan.dialects.tensorboard_csv import _other_tag
+    from trainwreck.paste_facts import _init_too_wide, breaking_construct, clears, scaled_said
+    from trainwreck.wording import lr_tried
+
+    def normal_names(text):
+        return [n.name for n in diagnosis(text).normal if diagnosis(text).verdict == "normal"]
+    warned = ("MLPClassifier(max_iter=200) warns: ConvergenceWarning: Stochastic Optimizer: Maximum iterations (200) "
+              "reached and the optimization hasn't converged yet. ")
+    # H1: a flat or climbing loss is no normal stop; M1: a score far above chance, or a nan denied, is
+    for said in ("The loss stays at 2.30 the whole time.",
+                 "The loss_curve_ rises steadily from 0.7 to 5.2 and test accuracy drops to 0.3."):
+        assert diagnosis(warned + said).verdict != "normal", said
+    for said in ("Test accuracy is 0.96, far above chance.", "No nan or inf in the loss_curve_, test accuracy is 0.96.",
+                 "The loss does not diverge, it falls from 2.3 to 0.1; test accuracy is 0.96.",
+                 "Test accuracy is 0.96 against 0.10 for random guessing."):
+        assert normal_names(warned + said) == ["an optimizer stopped at its iteration limit"], said
+    # H2: metric exports are no loss; M2: a finder's sweep said many ways is one, a run at its rate said to break is not
+    csv = b"\n\nWall time,Step,Value\n1,0,0.02\n2,100,0.4\n"
+    for intro in (b"mAP@0.5 exported from TensorBoard:", b"The val mAP curve, CSV from TensorBoard:",
+                  b"Top-1 accuracy 10 classes, exported from TensorBoard:"):
+        assert _other_tag(intro + csv), intro
+    for said in ("The lr finder plot falls, then shoots up and diverges at the end. Is something wrong with my model?",
+                 "The lr finder curve diverges above lr=1e-1. Training at the suggested 1e-3 then runs fine, no nan.",
+                 "The lr finder plot shoots up at the end. Will my actual run diverge like that?",
+                 "The LR range test ended with the loss diverging.", "My lr_find sweep ends in divergence at lr=10."):
+        assert diagnosis(said).verdict == "normal", said
+    # H3: a validation loss below the training one, accuracies beside it, is the gap's own case
+    assert normal_names("Keras CNN with dropout 0.5. My validation loss is lower than the training loss every epoch "
+                        "(0.31 vs 0.42 at epoch 20); train accuracy 0.88, val accuracy 0.90. Is that normal?") == [
+        "a gap between training and validation loss"]
+    # M3: an if that does not test the term, an index, guard nothing
+    for code in ("if self.training:\n    ent = -(pi * torch.log(pi)).sum(1).mean()\n",
+                 "ent = -(out[:, 1] * torch.log(out[:, 1])).mean()\n"):
+        assert "log-unguarded" in breaking_construct(code), code
+    # M4: a scaling of the gradient or one element zeroed is no clear
+    for line in ("p.grad *= 0.5", "p.grad.fill_(0.5)", "p.grad.data = 0.5 * p.grad.data", "p.grad[0] = 0"):
+        assert not clears(line), line
+    # M5: a lower rate that failed later is no rate that helped
+    for said in ("With lr 1e-4 it looks the same for the first two epochs, then the loss reaches 40 and goes nan.",
+                 "With lr 1e-4 it looks the same, then it never converges either."):
+        assert lr_tried(said) != "helped", said
+    # M6: "targets not" in an earlier sentence leaves the start said
+    text = ("Stellar temperature regression in K, PyTorch MLP 40 -> 256 -> 1, MSELoss, Adam 1e-3. Features "
+            "standardised, targets not. The MSE starts at 3.1e7 and after 300 epochs is still ~6e5.")
+    assert weighed_parts(text, "WR-360").get("raw-targets-said", 0) > 0
+    # L1, L3, L4
+    assert _init_too_wide("ReLU MLP with 12 layers, each nn.Linear(1024, 1024) built in a loop. "
+                          "nn.init.normal_(m.weight, std=0.1)")
+    assert scaled_said("My actual inputs have mean 0 and std 1 after StandardScaler.")["scaled"]
+    assert unused_clip("Earlier I used Adam(clipnorm=1.0) and it also went nan; now I clip by hand:\n"
+                       "clipped, gnorm = tf.clip_by_global_norm(grads, 1.0)\n"
+                       "optimizer.apply_gradients(zip(grads, model.trainable_variables))\n")

@@ -66,7 +66,8 @@ def late_clip(prose: str) -> tuple[str, str] | None:
 CLIP_RETURNED = re.compile(r"(?m)^[ \t]*(?P<out>[A-Za-z_]\w*)(?:[ \t]*,[ \t]*[A-Za-z_]\w*)?[ \t]*=[ \t]*"
                            r"(?:tf\.clip_by_global_norm\([ \t]*(?P<src>[A-Za-z_]\w*)|"
                            r"\[[ \t]*tf\.clip_by_(?:norm|value)\([^\n\]]*\bfor[ \t]+\w+[ \t]+in[ \t]+(?P<each>[A-Za-z_]\w*))")
-OPTIMIZER_CLIPS = re.compile(r"\b(?:global_clipnorm|clipnorm|clipvalue)\s*=\s*\d")
+# (an optimizer the code builds with a clip of its own: an assignment, not a sentence about an earlier run)
+OPTIMIZER_CLIPS = re.compile(r"(?m)^[ \t]*[\w.]+[ \t]*=[ \t]*[\w.]*\([^\n]*\b(?:global_clipnorm|clipnorm|clipvalue)\s*=\s*\d")
 APPLIED = r"apply_gradients\(\s*(?:grads_and_vars\s*=\s*)?(?:list\()?zip\(\s*%s\b"
 
 

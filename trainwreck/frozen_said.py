@@ -45,6 +45,8 @@ ONE_OUTPUT = re.compile(
     + _OUTPUT_SUBJECT + r"|scores?(?!\s+(?:threshold|cutoff|function)))\b"
     # "it always predicts class 1"
     r"|\balways (?:predicts?|outputs?|returns?|picks?) (?:class|label) \d+\b"
+    # "it predicts class 3 for every image"
+    r"|\b(?:predicts?|outputs?|returns?|picks?) (?:class|label) \d+ (?:for|on) " + _EVERY + r" " + _INPUTS + r"\b"
     # "every reconstruction is identical", "all predictions are exactly the same"
     r"|\b" + _EVERY + r" " + _OUTPUTS + r" (?:is|are|looks?|comes? out)\s+(?:exactly |basically |just |all |always )?"
     r"(?:identical|the same)\b(?! as\b)"

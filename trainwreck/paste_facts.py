@@ -123,10 +123,10 @@ BACKWARD_STEP = re.compile(r"(?:\.backward\(\)|\bmanual_backward\([^()\n]{0,80}\
 GRAD_REQ_ADD = re.compile(r"\bgrad_req\s*=\s*['\"]add['\"]")
 CLEARED = re.compile(r"zero_grad|\.grad\s*=\s*None|\.zero_\(\)|set_to_none|clear_grad|cleargrads|"
                      # (by hand: `p.grad = 0.0`, `p.grad.data = torch.zeros_like(...)`, `p.grad.fill_(0)`, `p.grad *= 0`,
-                     # `p.grad[:] = 0`, MXNet's `p.grad()[:] = 0`; or a new leaf each step, `w.detach().requires_grad_()`)
-                     r"\.grad(?:\(\))?(?:\.data)?\s*=\s*(?:0(?:\.0*)?\b|(?:torch|np|jnp|nd|mx\.nd)\.zeros)|"
-                     r"\.grad(?:\.data)?\.fill_\(\s*0|\.grad(?:\.data)?\s*\*=\s*0\b|"
-                     r"\.grad(?:\(\))?(?:\.data)?\[[^\]\n]{0,10}\]\s*=\s*0\b|\.detach\(\)\.requires_grad_\(")
+                     # `p.grad[:] = 0`, MXNet's `p.grad()[:] = 0`)
+                     r"\.grad(?:\(\))?(?:\.data)?\s*=\s*(?:0(?:\.0+)?(?![\d.])|(?:torch|np|jnp|nd|mx\.nd)\.zeros)|"
+                     r"\.grad(?:\.data)?\.fill_\(\s*0(?:\.0+)?\s*\)|\.grad(?:\.data)?\s*\*=\s*0(?:\.0+)?(?![\d.])|"
+                     r"\.grad(?:\(\))?(?:\.data)?\[\s*(?::|\.\.\.)\s*\]\s*=\s*0(?:\.0+)?(?![\d.])")
 # ... and a statement that names the method without calling it (`optimizer.zero_grad`, no brackets) evaluates the
 # bound method and throws it away: it clears nothing (a sentence that names zero_grad still says it is called)
 UNCALLED = re.compile(r"(?m)^[ \t]*(?:self\.)?\w+(?:\.\w+)*\.zero_grad[ \t]*(?:#[^\n]*)?$")
@@ -697,9 +697,13 @@ def _xlogx_guarded(m: re.Match, code: str) -> bool:
     line = code[line_start:line_end if line_end >= 0 else len(code)]
     previous = code[code.rfind("\n", 0, max(line_start - 1, 0)) + 1:max(line_start - 1, 0)]
     name = NAME_ARG.match(term)
-    return "[" in term or re.search(r"\bif\b", line) is not None or previous.rstrip().endswith(":") and \
-        re.search(r"\bif\b", previous) is not None or line.rstrip().endswith("?") or bool(
-            name and _guarded_before(name.group("name"), code))
+    bare = re.escape(term.split("[")[0])
+    # (a condition on the term itself -- `if p > 0`, `for p in q if p > 0` -- not `if self.training:`; a selection by a
+    # boolean mask, `t[nz]`, not an index or a slice, `out[:, 1]`)
+    tested = re.compile(r"\bif\b[^:\n]*\b" + bare + r"\b\s*(?:>|!=|>=)")
+    masked = re.search(r"\[\s*[A-Za-z_]\w*\s*\]$", term) is not None
+    return masked or bool(tested.search(line)) or previous.rstrip().endswith(":") and bool(tested.search(previous)) \
+        or line.rstrip().endswith("?") or bool(name and _guarded_before(name.group("name"), code))
 
 
 @functools.lru_cache(maxsize=4)      # (asked by the printed facts and by the overflow a printed logit shows; read only)
@@ -1482,7 +1486,7 @@ def scaled_said(prose: str) -> dict[str, dict[str, str]]:
         # (not of the targets, "every column of y", nor a set said to be another than the one trained on)
         if not _doubted(prose, m.start()) and not RANGE_DOUBTED.search(prose, max(0, m.start() - 60), m.start()) \
                 and not re.search(r"(?i)\bof\s+(?:the\s+)?(?:y|targets?|labels?)\b", m.group(0)) \
-                and not re.search(r"(?i)\b(?:synthetic|toy|real|actual)\b", prose[_start:end]) \
+                and not re.search(r"(?i)\b(?:synthetic|toy)\b", prose[_start:end]) \
                 and not RANGE_TAKEN_BACK.search(prose, m.end(), end):
             out["scaled"].setdefault("inputs", " ".join(m.group(0).split()))
     # ... and what the pasted code scales: `y_train = y_scaler.fit_transform(y[:split])`, `X = (X - X.mean(0)) / X.std(0)`
@@ -1987,9 +1991,9 @@ FIXED_STD = re.compile(r"\bnormal_?\(\s*(?![\w.\[\]]{0,40}emb)[\w.\[\]]{0,40}wei
                        # (the tensor's own method: `m.weight.data.normal_(0.0, 0.1)`)
                        r"\bweight(?:\.data)?\.normal_\(\s*(?:mean\s*=\s*)?-?\d+(?:\.\d*)?\s*,\s*(?:std\s*=\s*)?(0?\.\d{1,6})(?![\w.])")
 LINEAR_SIZES = re.compile(r"\b(?:nn\.)?Linear\(\s*(\d{1,6})\s*,\s*(\d{1,6})")
-DEPTH_SAID = re.compile(r"(?i)(?<!resnet )(?<!resnet-)(?<!with )\b(\d{1,3})\s+(?:residual\s+|hidden\s+|dense\s+|linear\s+)?"
-                        r"(?:blocks|layers)\b")
-NORMALISED_LAYERS = re.compile(r"\b(?:BatchNorm\w*|LayerNorm|GroupNorm|RMSNorm)\(")
+DEPTH_SAID = re.compile(r"(?i)(?<!resnet )(?<!resnet-)(?<!resnet with )(?<!vgg with )\b(\d{1,3})\s+"
+                        r"(?:residual\s+|hidden\s+|dense\s+|linear\s+)?(?:blocks|layers)\b")
+NORMALISED_LAYERS = re.compile(r"(?i)(?<!no )(?<!without )\b(?:BatchNorm\w*|LayerNorm|GroupNorm|RMSNorm)\(")
 WIDE_GAIN, WIDE_GROWTH = 1.5, 1e3
 
 
@@ -2192,7 +2196,7 @@ def _floor_hidden(prose: str) -> bool:
     """Does the paste add to its loss a term that lifts it off the floor (FLOOR_HIDDEN), said as done? (A denial just
     before the term, or a smoothing of 0, takes it back; one elsewhere in the sentence -- "the loss won't go below" --
     does not.)"""
-    return any(end != "?" and any(not FLOOR_NOT_HIDDEN.search(sentence[max(0, m.start() - 30):m.end() + 6])
+    return any(end != "?" and any(not FLOOR_NOT_HIDDEN.search(sentence[max(0, m.start() - 30):m.end() + 12])
                                   for m in itertools.islice(FLOOR_HIDDEN.finditer(sentence), 5))
                for sentence, end in sentences_and_ends(prose))
 
@@ -2360,7 +2364,7 @@ def _regression_start_said(prose: str) -> tuple[float, str] | None:
     text = told(prose)
     for m in itertools.islice(REGRESSION_START_SAID.finditer(text), 5):
         value = float(m.group(1) or m.group(2))
-        sentence = text[slice(*sentence_around(text, m.start(), m.end(), stops=";\n"))]
+        sentence = text[slice(*sentence_around(text, m.start(), m.end(), stops=".;\n"))]
         # (the words must say it did not learn, or that the loss is still enormous later in the same sentence: a
         # regression in dollars may start at 4e10 and learn; and not another run's number, "in the tutorial")
         still = re.search(r"\bstill\b[^.;\n]{0,20}?(\d+(?:\.\d+)?(?:e\+?\d{1,3})?)(?!\w|\.\d)", text[m.end():m.end() + 120])

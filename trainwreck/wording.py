@@ -1217,7 +1217,8 @@ def lr_tried(text: str) -> str:
         put_off = PUT_OFF.search(rest) and not re.search(r"\b(?:each|every|per)\s+(?:epoch|step|batch|iteration)\b", rest)
         # (the same only at first: "it looks the same for two epochs, then it trains fine and reaches 91%")
         if re.search(r"\bthen\b[^.;\n]{0,40}?\b(?:trains?\s+(?:fine|well|normally)|converges?|works|recovers|"
-                     r"reach(?:es)?\s+\d)", rest):
+                     r"reach(?:es)?\s+\d{1,3}(?:\.\d+)?\s*%)", rest) \
+                and not re.search(r"\b(?:nan|inf|diverg\w*|explod\w*|never|not|n't|either)\b", rest):
             return "helped"
         return "delayed" if _instead_said(text, folded) or put_off or _same_later(text) else "failed"
     if LOWER_LR_HELPS.search(folded) or _default_rate_worked(folded):
@@ -1695,46 +1696,38 @@ OBJECTIVES = (
            frozenset({"climb", "diverge"}), unless=_vae_unless),
 )
 
-# A model said not to have learned: at chance, flat, or worse than the mean (an R^2 below 0), or a solver said to fail
-NOT_LEARNED = re.compile(r"\b(?:chance|random guess\w*|r\^?2\b[^.\n]{0,40}?-\d|r2\b[^.\n]{0,40}?-\d|"
-                         r"worse than (?:predicting )?the mean|non-finite|diverg\w*|explod\w*)|"
-                         r"\bnan\b(?![^.\n]{0,20}\bnot\b)", re.I)
+# A model said not to have learned: at chance, flat, climbing, or worse than the mean (an R^2 near or below 0), or a run
+# that blew up -- not a comparison ("far above chance"), nor denied ("no nan", "does not diverge")
+NOT_LEARNED = re.compile(r"\b(?:(?<!above )(?<!than )(?<!against )(?<!over )(?<!vs )(?<!for )chance|(?<!for )random guess\w*|"
+                         r"r\^?2\b[^.\n]{0,40}?(?:-\d|\b0\.0\d)|worse than (?:predicting )?the mean|non-finite|diverg\w*|"
+                         r"explod\w*|nan|stays? at|stuck|flat|(?:rises?|climbs?|grows?|increases?)\b)", re.I)
+NOT_LEARNED_DENIED = re.compile(r"(?i)(?:\b(?:no|not|never|without|nor)\b|n't\b)[^.\n]{0,25}$")
+# ... and said to have learned: a held-out accuracy or score of 0.8 or more, or a loss said to fall
+LEARNED = re.compile(r"(?i)\b(?:acc(?:uracy)?|score|f1|auc|r\^?2)\b[^.\n\d]{0,30}?(?:\b0\.[89]\d*\b|\b(?:[89]\d|100)(?:\.\d+)?\s*%)|"
+                     r"\bloss\w*\b[^.\n]{0,40}?\b(?:falls?|fell|decreas\w*|goes down|going down|drops?)\b")
 
 
 def _not_learned_said(text: str) -> str:
-    """What says the model did not learn (NOT_LEARNED, or words that it does not learn), or ""."""
-    m = NOT_LEARNED.search(text)
-    return m.group(0) if m else ("the words say it does not learn" if says_not_learning(text) else "")
+    """What says the model did not learn, or "" where the words say it learned and nothing says it did not."""
+    for m in itertools.islice(NOT_LEARNED.finditer(text), 20):
+        if not NOT_LEARNED_DENIED.search(text, max(0, m.start() - 30), m.start()):
+            return m.group(0)
+    if says_not_learning(text):
+        return "the words say it does not learn"
+    return "" if LEARNED.search(text) else "nothing says it learned"
 
 
 # A training run (not a finder's sweep) said to break: "the training loss diverges after 2 epochs", "I ran fit() with
-# its suggestion and the loss explodes"
-TRAINING_BROKE = re.compile(r"\b(?:training|train|trained|fit\(\)|real|actual|then|epochs?)\b[^.\n]{0,60}?"
-                            r"\b(?:diverg\w*|explod\w*|blows? up|nan|inf)\b", re.I)
+# its suggestion and the loss explodes" -- not denied ("runs fine, no nan"), nor asked ("will my run diverge?")
+TRAINING_BROKE = re.compile(r"\b(?:training|train|trained|fit\(\)|real|actual)\b[^.\n?]{0,60}?"
+                            r"\b(?:diverg\w*|explod\w*|blows? up|nan|inf)\b(?![^.\n]{0,80}\?)", re.I)
 
 
 def _training_broke_said(text: str) -> str:
-    m = TRAINING_BROKE.search(text)
-    return m.group(0) if m else ""
-
-
-# A training and a validation accuracy the words give, in one unit ("train accuracy 0.98 and validation accuracy 0.97",
-# "train acc 99%, val acc 97%")
-_ACC_VALUE = r"\bacc(?:uracy)?\b[^.\n\d]{0,30}?(\d{1,3}(?:\.\d+)?\s*%|[01]?\.\d+|1\.0|0)"
-TRAIN_ACC_SAID = re.compile(r"(?i)\btrain\w*[ _-]?" + _ACC_VALUE[2:])
-VAL_ACC_SAID = re.compile(r"(?i)\bval(?:idation)?[ _-]?" + _ACC_VALUE[2:])
-GAP_POINTS = 0.1
-
-
-def _share(value: str) -> float:
-    return float(value.rstrip("% ")) / 100 if value.endswith("%") else float(value)
-
-
-def _accuracies_close(text: str) -> str:
-    """The two accuracies, where the words give a training and a validation one within GAP_POINTS; else ""."""
-    train, val = TRAIN_ACC_SAID.search(text), VAL_ACC_SAID.search(text)
-    if train and val and abs(_share(train.group(1)) - _share(val.group(1))) < GAP_POINTS:
-        return f"{train.group(0)} beside {val.group(0)}"
+    for m in itertools.islice(TRAINING_BROKE.finditer(text), 10):
+        if not re.search(r"(?i)(?:\b(?:no|not|never|without)\b|n't\b)[^.\n]{0,25}\b(?:diverg\w*|explod\w*|blows? up|nan|"
+                         r"inf)$", m.group(0)):
+            return m.group(0)
     return ""
 
 
@@ -1807,9 +1800,7 @@ NORMALS = OBJECTIVES + (
            "score well below the training one -- a gap that way means the model fits the rows it trained on better "
            "than new ones (overfitting), or the validation rows differ from the training rows (a split that is not "
            "random, another preprocessing)",
-           "both curves over the epochs: a failure shows as nan, inf or a climb, not as a gap",
-           # (not where the two accuracies the words give are within a few points: no gap to explain)
-           unless=_accuracies_close),
+           "both curves over the epochs: a failure shows as nan, inf or a climb, not as a gap"),
     Normal("spikes in a falling curve",
            re.compile(r"\bspik\w*|\bspiky\b|\bjumps? (?:up|around)\b"),
            "isolated spikes in a curve that trends down are mini-batch noise, larger with small batches; a spike "
@@ -1866,7 +1857,8 @@ NORMALS = OBJECTIVES + (
            # (the sweep's own end -- Lightning's line -- or the finder's plot or curve said to shoot up)
            re.compile(r"lr finder stopped early after \d+ steps due to diverging loss|"
                       r"\b(?:lr[ _]?find(?:er)?|learning[ -]rate finder|lr range test|learning[ -]rate range test)\b"
-                      r"[^.\n]{0,40}?\b(?:plot|curve)\b[^.\n]{0,60}?\b(?:diverg\w*|shoots? up|blows? up|explod\w*)"),
+                      r"[^.\n?]{0,40}?\b(?:plot|curve|sweep|ended|ends?|stopped|stops)\b[^.\n?]{0,60}?"
+                      r"\b(?:diverg\w*|shoots? up|blows? up|explod\w*)\b(?![^.\n]{0,60}\?)"),
            "a learning-rate range test raises the rate step by step, over one short run, from far too small to far too "
            "large, and reads where training stops improving and starts to fall apart (Smith, Cyclical Learning Rates "
            "for Training Neural Networks, 2017, section 3.3, raises it linearly and plots the accuracy; Lightning plots "

@@ -15,7 +15,8 @@ HEADER = re.compile(rb"(?im)^[ \t]*\"?wall time\"?,\"?step\"?,\"?value\"?[ \t]*\
 # (val/acc):", "the lr curve:"): those values are not a loss
 # (a tag by its name, not a setting of the run: "the lr=3e-3 run" exports its loss; nor "map" of a street-map dataset)
 OTHER_TAG = re.compile(rb"(?i)(?:\b|_|/)(?:acc(?:uracy)?|f1|auc|bleu|rouge\w*|psnr|ssim|iou|dice|reward|return|"
-                       rb"lr|learning[ _]rate|grad(?:ient)?[ _]?norm|perplexity|ppl)(?:\b|_)(?![ \t]*[=:]?[ \t]*\d)")
+                       rb"(?<![\w-])m?ap(?:@|\b)|lr|learning[ _]rate|grad(?:ient)?[ _]?norm|perplexity|ppl)(?:\b|_|@)"
+                       rb"(?![ \t]*=[ \t]*[\d.e-]+[ \t]+run\b)")
 
 
 def _other_tag(first: bytes) -> bool:
