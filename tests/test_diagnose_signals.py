@@ -5954,10 +5954,11 @@ def test_review_s47b_readings_stay_where_they_belong():
     csv = b"\n\nWall time,Step,Value\n1,0,0.5\n"
     assert not _other_tag(b"CSV from TensorBoard for the lr=3e-3 run:" + csv)
     assert not _other_tag(b"Exported from TensorBoard, the run on the street-map dataset:" + csv)
-    # M9: accuracies within a few points are no gap to explain
+    # M9: one class predicted for every image is not answered as the gap (the third review: the accuracies' closeness
+    # is no test, a validation score above the training one being the gap's own case; one output for every input is)
     close = ("Train accuracy 0.98 and validation accuracy 0.97, but on the test set the model predicts class 3 for "
              "every image. Is something wrong?")
-    assert not any(n.name == "a gap between training and validation loss" for n in diagnosis(close).normal)
+    assert diagnosis(close).verdict != "normal"
     # M10: narrow hidden layers, normalised layers, an embedding's init, a ResNet's depth named
     assert _init_too_wide("ReLU. Linear(4096, 64), then Linear(64, 64) repeated, Linear(64, 10): 11 layers. "
                           "nn.init.normal_(m.weight, std=0.05)") == ""
