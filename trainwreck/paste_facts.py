@@ -1911,7 +1911,8 @@ def _broken_from_start(ev: Evidence, sig: Signature, words: list[str], first_pri
 
 # ... or describe().T, a column per statistic and a row per feature: a header naming min and max, then rows of a name and
 # as many numbers
-STAT_HEADER = re.compile(r"(?im)^[ \t]*(?:\w+[ \t]+)*?(?:count[ \t]+)?(?:mean[ \t]+)?(?:std[ \t]+)?min\b[^\n]*\bmax\b[ \t]*\r?$")
+# (a header is short: bounded, a line of many "min" words is tried once at its start, not rescanned from each)
+STAT_HEADER = re.compile(r"(?im)^[ \t]*(?:\w+[ \t]+){0,4}?min\b[^\n]{0,80}?\bmax\b[ \t]*\r?$")
 _STAT_NUMBER = r"-?\d{1,15}(?:\.\d{1,12})?(?:e[-+]?\d{1,3})?"
 FEATURE_ROW = re.compile(r"(?m)^[ \t]*[A-Za-z_][\w.\-/]{0,40}((?:[ \t]+" + _STAT_NUMBER + r"){2,12})[ \t]*\r?$")
 
