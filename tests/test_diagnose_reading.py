@@ -1442,3 +1442,13 @@ def test_inputs_said_to_be_in_a_small_range_count_against_the_unnormalised_input
     assert weighed_parts(text, "WR-330").get("scaled-inputs", 0) < 0
     ids = [m.entry.id for m in diagnosis(text).matches]
     assert ids.index("WR-140") < ids.index("WR-330") if "WR-330" in ids else "WR-140" in ids
+
+
+def test_a_negation_just_before_a_place_in_its_sentence_denies_it():
+    """One reading of "denied just before", shared by the data check, the loop, the finder and the iteration limit."""
+    from trainwreck.wording import denied_before
+    text = "I don't use a custom loop with tf.GradientTape. No nan. The loss diverges."
+    assert denied_before(text, text.index("GradientTape"), reach=80)          # (a dot between names ends nothing)
+    assert not denied_before(text, text.index("diverges"))                    # (a sentence's end does)
+    assert denied_before("the loss is not nan", len("the loss is not "))
+    assert not denied_before("not at all: x is fine, and the nan is there", len("not at all: x is fine, and the "))

@@ -24,7 +24,7 @@ from .frozen_said import one_output_said, weights_frozen_said
 from .logscan import Evidence, dialects
 from .logscan.dialects import loss_unit
 from .one_class_iou import one_class_iou
-from .wording import (ADAPTIVE, NO_WARMUP, UNDONE, WARMUP_NAMED, sentence_around, told, BEFORE_TRAINING_NONFINITE, LOSS_BUILT, MINUS_SCORE, NORMALS, WARMUP_SET, loss_kind, said_unnegated, no_warmup_said, order_moved_it,
+from .wording import (ADAPTIVE, NO_WARMUP, UNDONE, WARMUP_NAMED, denied_before, sentence_around, told, BEFORE_TRAINING_NONFINITE, LOSS_BUILT, MINUS_SCORE, NORMALS, WARMUP_SET, loss_kind, said_unnegated, no_warmup_said, order_moved_it,
                       rate_zero_failed, says_not_learning,
                       score_out_of_range, sentences_and_ends, sentences_only, timing_of, tokens, untrained_output_nonfinite)
 
@@ -1664,7 +1664,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     # (MXNet's Gluon overwrites each parameter's gradient on backward() unless told grad_req='add', which sums into it
     # until zero_grad() clears it)
     if went_wrong and (req := GRAD_REQ_ADD.search(ev.prose)) and ".backward(" in ev.prose and not clears(ev.prose) \
-            and not re.search(r"(?i)\b(?:not|never|without|no)\b|n't\b", ev.prose[max(0, req.start() - 30):req.start()]):
+            and not denied_before(ev.prose, req.start()):
         out["never-cleared"] = ("the pasted code sets grad_req='add', under which each backward() adds to the "
                                 "gradients already held, and clears them nowhere in the paste (no zero_grad()): each "
                                 "step applies the sum of every gradient since the start")
@@ -2302,16 +2302,15 @@ CROSS_ENTROPY_NAMED = re.compile(r"(?i)\bcross[- _]?entropy\w*|crossentropy\w*|\
 MIXED_FLOAT16_SET = re.compile(r"(?:set_global_policy|set_dtype_policy|Policy)\(\s*['\"]mixed_float16['\"]")
 CUSTOM_LOOP = re.compile(r"\bGradientTape\b")
 LOSS_SCALED = re.compile(r"\bLossScaleOptimizer\b|\bget_scaled_loss\b|\bscale_loss\b")
-# (the optimizer compile() wrapped: stepped by fit(), or by a loop that steps the model's own; and a loop denied)
+# (the optimizer compile() wrapped: stepped by fit(), or by a loop that steps the model's own)
 FIT_STEPS = re.compile(r"\.fit\(|\b(?:self|model)\.optimizer\.(?:apply_gradients|apply)\(")
-LOOP_DENIED = re.compile(r"(?i)\b(?:don't|do not|not|never|no|without)\b")
 
 
 def keras_loop_unscaled(prose: str) -> str:
     """The policy's words, when the paste sets mixed_float16 and trains in a GradientTape loop with no loss scale; or ""."""
     policy, loop = MIXED_FLOAT16_SET.search(prose), CUSTOM_LOOP.search(prose)
     if policy and loop and not LOSS_SCALED.search(prose) and not FIT_STEPS.search(prose) \
-            and not LOOP_DENIED.search(re.split(r"[.!?;](?=\s)|\n", prose[max(0, loop.start() - 80):loop.start()])[-1]):
+            and not denied_before(prose, loop.start(), reach=80):
         return policy.group(0)
     return ""
 

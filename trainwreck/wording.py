@@ -583,6 +583,17 @@ def _stop_pattern(stops: str) -> re.Pattern:
 UNDONE = r"should|will|going to|plan\w*|want to|haven'?t|have not|didn'?t|did not"
 
 
+# A negation in the words just before a place, within its sentence (a dot between words, `tf.GradientTape`, ends none):
+# "no nan", "I do not use grad_req='add'", "I don't use a custom loop with tf.GradientTape"
+# (a dot right before the place is a name's too: the window ends there, so its lookahead cannot see the letter after)
+NEGATION_BEFORE = re.compile(r"(?i)(?:\b(?:no|not|never|without|nor)\b|n't\b)(?:[^.!?;\n]|\.(?=\w))*\.?$")
+
+
+def denied_before(text: str, at: int, reach: int = 30) -> bool:
+    """Is what stands at text[at:] denied by a negation within `reach` characters before it, in its sentence?"""
+    return NEGATION_BEFORE.search(text, max(0, at - reach), at) is not None
+
+
 def sentence_around(text: str, start: int, end: int, reach: int = 300, stops: str = ".;\n") -> tuple[int, int]:
     """Where the sentence that holds text[start:end] begins and ends, looked for within `reach` characters of it (a
     text with no sentence end must not make each match read all of it): the stops are its ends -- a full stop only
@@ -1701,7 +1712,6 @@ OBJECTIVES = (
 NOT_LEARNED = re.compile(r"\b(?:(?<!above )(?<!than )(?<!against )(?<!over )(?<!vs )(?<!for )chance|(?<!for )random guess\w*|"
                          r"r\^?2\b[^.\n]{0,40}?(?:-\d|\b0\.0\d)|worse than (?:predicting )?the mean|non-finite|diverg\w*|"
                          r"explod\w*|nan|stays? at|stuck|flat|(?:rises?|climbs?|grows?|increases?)\b)", re.I)
-NOT_LEARNED_DENIED = re.compile(r"(?i)(?:\b(?:no|not|never|without|nor)\b|n't\b)[^.\n]{0,25}$")
 # ... and said to have learned: a held-out accuracy or score of 0.8 or more, or a loss said to fall
 LEARNED = re.compile(r"(?i)\b(?:acc(?:uracy)?|score|f1|auc|r\^?2)\b[^.\n\d]{0,30}?(?:\b0\.[89]\d*\b|\b(?:[89]\d|100)(?:\.\d+)?\s*%)|"
                      r"\bloss\w*\b[^.\n]{0,40}?\b(?:falls?|fell|decreas\w*|goes down|going down|drops?)\b")
@@ -1710,7 +1720,7 @@ LEARNED = re.compile(r"(?i)\b(?:acc(?:uracy)?|score|f1|auc|r\^?2)\b[^.\n\d]{0,30
 def _not_learned_said(text: str) -> str:
     """What says the model did not learn, or "" where the words say it learned and nothing says it did not."""
     for m in itertools.islice(NOT_LEARNED.finditer(text), 20):
-        if not NOT_LEARNED_DENIED.search(text, max(0, m.start() - 30), m.start()):
+        if not denied_before(text, m.start()):
             return m.group(0)
     if says_not_learning(text):
         return "the words say it does not learn"
@@ -1720,13 +1730,13 @@ def _not_learned_said(text: str) -> str:
 # A training run (not a finder's sweep) said to break: "the training loss diverges after 2 epochs", "I ran fit() with
 # its suggestion and the loss explodes" -- not denied ("runs fine, no nan"), nor asked ("will my run diverge?")
 TRAINING_BROKE = re.compile(r"\b(?:training|train|trained|fit\(\)|real|actual)\b[^.\n?]{0,60}?"
-                            r"\b(?:diverg\w*|explod\w*|blows? up|nan|inf)\b(?![^.\n]{0,80}\?)", re.I)
+                            r"\b(diverg\w*|explod\w*|blows? up|nan|inf)\b(?![^.\n]{0,80}\?)", re.I)
 
 
 def _training_broke_said(text: str) -> str:
     for m in itertools.islice(TRAINING_BROKE.finditer(text), 10):
-        if not re.search(r"(?i)(?:\b(?:no|not|never|without)\b|n't\b)[^.\n]{0,25}\b(?:diverg\w*|explod\w*|blows? up|nan|"
-                         r"inf)$", m.group(0)):
+        broke = m.start() + m.group(0).rfind(m.group(1))        # (the failure word, denied within the match)
+        if not denied_before(text, broke, reach=min(30, broke - m.start())):
             return m.group(0)
     return ""
 
