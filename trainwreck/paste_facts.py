@@ -1733,7 +1733,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     # (the accuracy where the loss ended: the median of the last three printed -- a short log's tail reaches back to
     # its first epochs)
     floor = _softmax_floor(ev, statistics.median(ev.accuracy_tail[-FLOOR_TAIL:]) if ev.accuracy_tail else None) \
-        or (softmax_floor_said(ev.prose) if ev.count < 3 or _values_chosen(ev) else "")
+        or (softmax_floor_said(ev.prose) if ev.count < 3 or values_chosen(ev) else "")
     if floor:
         out["softmax-floor"] = floor
     if (counted := CLASSES_COUNTED.search(ev.prose)) and not LABELS_REMAPPED.search(ev.prose):
@@ -2210,7 +2210,7 @@ LOSS_STAYS = re.compile(r"(?i)\bloss\b[^.\n\d]{0,60}?\b(?:never (?:goes|gets|dro
 ACCURACY_SAID = re.compile(r"(?i)\bacc(?:uracy)?\b[^.\n\d]{0,30}?(?:(\d{2}(?:\.\d+)?)\s*%|\b(0\.9\d*)\b)")
 
 
-def _values_chosen(ev: Evidence) -> bool:
+def values_chosen(ev: Evidence) -> bool:
     """Are the loss values ones a reporter chose to give in sentences (a dialect whose values are chosen), not a log?"""
     dialect = dialects.named(ev.dialect)
     return dialect is not None and dialect.chosen

@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from .catalog import Catalog
 from .curve_shape import ENORMOUS_FIRST_WORDS, PLATEAU_FALL, SHAPE_MIN, UNFINISHED, Signature
 from .entry import TRACES, Entry, template_pattern
-from .logscan import Evidence, MessageFinder, dialects
+from .logscan import Evidence, MessageFinder
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY
 from .logscan.stops import names_no_cause
-from .paste_facts import (INPUT_NAN_WORDS, ONE_OUTPUT_WORDS, START_HIGH_WORDS, accuracy_rose_said, early_jump_said, start_far_above_uniform, KERAS_NAMED, KERAS_PAIRING_SAID, PAIRWISE, RATE_CLIMBS, scale_recovered, LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, ONE_BATCH_WORDS, FIRST_LAYERS_WORDS, SCALES_WORDS,
+from .paste_facts import (INPUT_NAN_WORDS, ONE_OUTPUT_WORDS, START_HIGH_WORDS, accuracy_rose_said, early_jump_said,
+                          values_chosen, start_far_above_uniform, KERAS_NAMED, KERAS_PAIRING_SAID, PAIRWISE, RATE_CLIMBS, scale_recovered, LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, ONE_BATCH_WORDS, FIRST_LAYERS_WORDS, SCALES_WORDS,
                           CLIP_UNENGAGED_WORDS, HIGH_ADAPTIVE_WORDS,
                           SINGULAR_SLOPE_WORDS, ACCURACY_WORDS,
                           CLEARED_EACH_STEP, CONSTANT_FEATURE_WORDS, DENSE, EXP_OVERFLOW_WORDS, FLOOR_WORDS,
@@ -422,7 +423,7 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
     # and its nan is said in another sentence ("it still goes nan at the same step") -- a log would print it
     # (values from sentences, however many, are the ones the reporter chose to give: words that say the run is stuck
     # or went nan say what they leave out -- "from epoch 24 on it prints 0.6687 every single epoch")
-    said = (dialect := dialects.named(ev.dialect)) is not None and dialect.chosen
+    said = values_chosen(ev)
     unresponsive = one_output_said(ev.prose) or weights_frozen_said(ev.prose)     # (a network said to respond no more)
     unjudged = sig.name == "healthy" and ev.count >= 2 and (
         ev.count < SHAPE_MIN and says_not_learning(ev.prose)
