@@ -5809,6 +5809,9 @@ def test_a_loss_scale_that_grew_while_training_and_then_collapsed_to_zero_is_a_s
 def test_data_said_clean_in_the_words_of_its_kind_is_a_clean_check(said):
     from trainwreck.data_checked import data_said_finite
     assert data_said_finite(said)
+    # (not a chart or a clip of the run's: code_review_s47b L1)
+    assert data_said_finite("The TensorBoard graphs show no nan until step 3000.") == ""
+    assert data_said_finite("The gradient clip shows no nan.") == ""
 
 
 def test_mxnets_grad_req_add_with_no_zero_grad_is_gradients_that_pile_up():
@@ -5992,7 +5995,8 @@ def test_review_s47c_readings_stay_where_they_belong():
     from trainwreck.wording import lr_tried
 
     def normal_names(text):
-        return [n.name for n in diagnosis(text).normal if diagnosis(text).verdict == "normal"]
+        d = diagnosis(text)
+        return [n.name for n in d.normal] if d.verdict == "normal" else []
     warned = ("MLPClassifier(max_iter=200) warns: ConvergenceWarning: Stochastic Optimizer: Maximum iterations (200) "
               "reached and the optimization hasn't converged yet. ")
     # H1: a flat or climbing loss is no normal stop; M1: a score far above chance, or a nan denied, is
