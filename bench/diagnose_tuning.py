@@ -201,9 +201,10 @@ def cross_validate(bench: Bench, k: int) -> dict:
     return {**total, "chosen": chosen}
 
 
-ENGINE = ("trainwreck/diagnose.py", "trainwreck/weighing.py", "trainwreck/paste_facts.py", "trainwreck/curve_shape.py",
-          "trainwreck/wording.py", "trainwreck/watch_rule.py", "bench/diagnose_devset.py",
-          "bench/diagnose_tuning.py")
+ENGINE = ("trainwreck/diagnose.py", "trainwreck/weighing.py", "trainwreck/paste_facts.py",
+          "trainwreck/breaking_constructs.py", "trainwreck/exp_limits.py", "trainwreck/loss_inputs.py",
+          "trainwreck/run_kind.py", "trainwreck/weight_init.py", "trainwreck/curve_shape.py", "trainwreck/wording.py",
+          "trainwreck/watch_rule.py", "bench/diagnose_devset.py", "bench/diagnose_tuning.py")
 
 
 def fingerprint(catalog, cases_path: Path) -> str:

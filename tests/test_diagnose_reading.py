@@ -1182,7 +1182,7 @@ def test_a_lower_rate_that_broke_at_the_same_batch_is_said_with_the_batch():
 def test_weights_said_to_come_from_an_unscaled_randn_are_a_large_init():
     """"weights from np.random.randn(n_in, n_out), biases zero" in a sentence: a standard deviation of 1 at every
     layer, as `W1 = np.random.randn(784, 512)` is in code; not with a scale after it."""
-    from trainwreck.paste_facts import LARGE_INIT
+    from trainwreck.weight_init import LARGE_INIT
     assert LARGE_INIT.search("ReLU, weights from np.random.randn(n_in, n_out), biases zero")
     assert LARGE_INIT.search("the weights are initialized with np.random.randn(a, b)")
     assert not LARGE_INIT.search("weights from np.random.randn(n_in, n_out) * np.sqrt(2 / n_in)")
@@ -1365,7 +1365,7 @@ def test_exps_multiplied_into_a_running_product_beside_an_inf_are_wr020s():
     """A forward algorithm written over exp, `alpha = (alpha @ np.exp(trans)) * np.exp(emissions[t])`, beside a loss
     that went inf: the product grows with the sequence's length past float32's range (WR-020's page). Not a product
     with no exp in it, nor one in a report with no nan or inf."""
-    from trainwreck.paste_facts import EXP_PRODUCT
+    from trainwreck.breaking_constructs import EXP_PRODUCT
     code = "    for t in range(1, T):\n        alpha = (alpha @ np.exp(trans)) * np.exp(emissions[t])\n"
     said = "My HMM tagger's loss is 31.2, 27.9, 24.4 and then inf on a batch of long sentences, then nan.\n"
     d = diagnosis(said + code)

@@ -9,7 +9,7 @@ from conftest import ROOT, real_catalog, weighed_parts
 from trainwreck.diagnose import diagnose, message_finder
 from trainwreck.diagnose_report import report
 from trainwreck.logscan import scan
-from trainwreck.paste_facts import LARGE_INIT
+from trainwreck.weight_init import LARGE_INIT
 from trainwreck.wording import lr_tried, rate_zero_failed, tokens, when
 
 CATALOG = real_catalog()
@@ -926,7 +926,7 @@ def test_the_floor_at_an_accuracy_counts_what_a_misclassified_example_costs_at_l
 def test_a_regression_that_prints_an_accuracy_of_zero_is_no_classifier():
     """Keras prints `accuracy: 0.0000e+00` for a regression compiled with metrics=['accuracy']; one output unit
     (`Dense(1)`) says regression (review_session28_weighing item 4)."""
-    from trainwreck.paste_facts import REGRESSOR, classifier_shown
+    from trainwreck.run_kind import REGRESSOR, classifier_shown
     lines = "".join(f"Epoch {e + 1}/3\n516/516 [====] - 1s 2ms/step - loss: 5.6e+10 - accuracy: 0.0000e+00\n"
                     for e in range(3))
     ev = diagnosis("House values.\n" + lines).evidence
@@ -1191,7 +1191,7 @@ def test_a_paste_that_compares_a_broken_run_with_a_working_one_reads_the_broken_
 
 def test_the_session_changes_regressions_stay_fixed():
     """review_session29_changes: each of its regressions, as a general case."""
-    from trainwreck.paste_facts import shown_frameworks
+    from trainwreck.run_kind import shown_frameworks
 
     # the CIFAR tutorial's pair printed once an epoch at one count starts at the run's start (63, 14)
     flat = diagnosis("".join(f"[{e}, 12500] loss: 2.303\n" for e in range(1, 11)))
@@ -1332,7 +1332,7 @@ def test_a_number_past_exps_limit_handed_to_exp_or_a_hand_written_softmax_counts
     above log(largest float), and the limits the fact quotes are NumPy's own."""
     import numpy as np
 
-    from trainwreck.paste_facts import EXP_LIMITS
+    from trainwreck.exp_limits import EXP_LIMITS
 
     for name, dtype in (("float64", np.float64), ("float32", np.float32)):
         limit = EXP_LIMITS[name]
@@ -1876,7 +1876,7 @@ def test_the_first_step_of_a_fix_keeps_each_items_first_sentence():
 def test_code_that_breaks_at_one_value_is_a_fact_beside_a_nan():
     """Each construct is the one its entry's Why names: -inf fills (a row all masked is nan in the softmax), a log of a
     probability with no eps, a sqrt that can meet 0 or a where that picks it (the slope at 0 is inf)."""
-    from trainwreck.paste_facts import breaking_construct
+    from trainwreck.breaking_constructs import breaking_construct
     assert set(breaking_construct('s = s.masked_fill(~mask[:, None], float("-inf"))')) == {"masked-inf"}
     assert set(breaking_construct("scores = np.where(mask, scores, -np.inf)")) == {"masked-inf"}
     # a key_padding_mask beside words that a sequence can be all padding (review_session37_final f12); and the mask
@@ -2039,7 +2039,7 @@ def test_a_loss_that_jumped_and_then_froze_did_not_recover():
 def test_a_hand_written_bce_of_a_keras_output_or_of_one_minus_p_is_an_unguarded_log():
     """(review_session31_final f24) Keras hands a loss the model's output as y_pred: beside a sigmoid or softmax
     activation it is a probability; log(1. - p) beside log(p) is a binary cross-entropy's other term."""
-    from trainwreck.paste_facts import breaking_construct
+    from trainwreck.breaking_constructs import breaking_construct
     keras_loss = "def my_bce(y_true, y_pred):\n    return -tf.reduce_mean(y_true * tf.math.log(y_pred))\n"
     assert set(breaking_construct(keras_loss + "model.add(Dense(1, activation='sigmoid'))")) == {"log-unguarded"}
     assert breaking_construct(keras_loss + "model.add(Dense(1))") == {}                  # a regression's output
@@ -2131,7 +2131,8 @@ def test_review_session32_final_misreadings_stay_fixed():
     g06: a rate that only put the nan off beside a lower one that cured it is a rate too high; g05: a sentence that
     holds a little code is still a sentence, and `probs = model(xb)` of a model that returns a softmax is a probability;
     g21: "my inputs are unnormalized"."""
-    from trainwreck.paste_facts import breaking_construct, scaled_said
+    from trainwreck.breaking_constructs import breaking_construct
+    from trainwreck.paste_facts import scaled_said
     from trainwreck.wording import loss_kind, sentences_only
     bars = "".join(f"epoch {e} loss {v}\n" for e, v in enumerate(("-45.1", "-310.2", "-1291.7", "-2904.4"), 1))
     bce = "criterion = nn.BCEWithLogitsLoss()\n"
@@ -2220,7 +2221,7 @@ def test_a_softmax_written_with_unshifted_exps_is_read_as_the_overflow_it_risks(
     """(review_session33_blind h04, h28) exps summed into a ratio or a log with nothing subtracted from their input
     break at an input past about 88.7 in float32: inf / inf is nan. A shifted one, a sigmoid's 1 / (1 + exp(-z)) and an
     exp divided by a constant do not."""
-    from trainwreck.paste_facts import breaking_construct
+    from trainwreck.breaking_constructs import breaking_construct
 
     unshifted = ["w = jnp.exp(s) / jnp.exp(s).sum(-1, keepdims=True)\n",
                  "num = torch.exp(torch.diag(sim))\nden = torch.exp(sim).sum(dim=1)\nloss = -torch.log(num / den).mean()\n",
@@ -2476,7 +2477,7 @@ def test_fairseqs_gradients_are_nan_inf_stops_the_run_after_the_last_loss_printe
 def test_a_sqrt_method_on_a_squared_difference_is_the_square_root_that_can_meet_zero():
     """(review_session33_final m23) `((pos[row] - pos[col]) ** 2).sum(-1).sqrt()` is sqrt at a zero distance (a
     self-loop), as `torch.sqrt(...)` of the same is; not with an eps added by a method or inside, nor a bare `var.sqrt()`."""
-    from trainwreck.paste_facts import breaking_construct
+    from trainwreck.breaking_constructs import breaking_construct
 
     assert "sqrt-at-zero" in breaking_construct("dist = ((pos[row] - pos[col]) ** 2).sum(-1).sqrt()\n")
     for guarded in ("d = (x ** 2).sum(-1).add(1e-8).sqrt()\n", "d = (a - b).pow(2).sum(1).add(eps).sqrt()\n",
@@ -3514,7 +3515,7 @@ def test_review_session38_blind_a_pairwise_distance_breaks_the_first_backward_pa
     the very first step (WR-050's page): a nan from the start fits it, not only one after training has
     run. And a lower rate that did not help counts nothing for a failure it only puts off, where the run broke at its
     first updates."""
-    from trainwreck.paste_facts import PAIRWISE
+    from trainwreck.breaking_constructs import PAIRWISE
 
     code = ("def pair_loss(params, x, y):\n    z = model.apply(params, x)\n"
             "    diff = z[:, None, :] - z[None, :, :]\n    d = jnp.linalg.norm(diff, axis=-1)\n    return (d ** 2).mean()\n")
@@ -4325,7 +4326,7 @@ def test_places_listed_in_a_sentence_are_no_values_and_a_value_said_again_and_ag
 def test_a_keras_loss_told_from_logits_in_a_sentences_code_is_read():
     """The loss built in a sentence's backticks, "`keras.losses.SparseCategoricalCrossentropy(from_logits=True)`",
     is told from_logits as much as a compile() line is (review s40, i36: it had been held against WR-130)."""
-    from trainwreck.paste_facts import FROM_LOGITS
+    from trainwreck.loss_inputs import FROM_LOGITS
 
     said = "The last layer is `Dense(10, activation=\"softmax\")` and the loss `SparseCategoricalCrossentropy(from_logits=True)`."
     assert FROM_LOGITS.search(said)
@@ -4447,7 +4448,7 @@ def test_label_smoothing_asked_about_or_denied_does_not_hide_the_softmax_floor()
 def test_a_forward_that_returns_a_softmax_module_built_under_its_own_name_outputs_probabilities():
     """`self.head = nn.Softmax(dim=1)` in __init__ and `return self.head(self.net(x))` in forward(): the model's
     output is the softmax's, handed to nn.CrossEntropyLoss (review s40b, i23); a head that is a Linear is not."""
-    from trainwreck.paste_facts import model_output
+    from trainwreck.loss_inputs import model_output
 
     code = ("class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
             "        self.net = Backbone()\n        self.head = nn.{}\n"
@@ -5071,7 +5072,7 @@ def test_a_printed_largest_logit_past_the_limit_beside_a_softmax_division_a_trac
     value (nan) encountered in div") and a log that prints the largest |logit| of each epoch, "max|logit| = 90.4" in a
     sentence's last words: exp(90.4) is past float32's largest, and inf / inf is nan -- the run's own number, a printed
     fact's whole weight. The division alone counts only where the paste shows no exp of its own."""
-    from trainwreck.paste_facts import PRINTED_LOGIT
+    from trainwreck.exp_limits import PRINTED_LOGIT
 
     assert [m.group(1) for m in PRINTED_LOGIT.finditer("max|logit| 81.7\nthe last batch had max|logit| = 90.4.")] \
         == ["81.7", "90.4"]
@@ -5134,7 +5135,7 @@ def test_the_second_code_reviews_false_readings_stay_false():
     from trainwreck.logscan.dialects.count_value import _holds_the_loss
     from trainwreck.logscan.layout import table_column
     from trainwreck.one_class_iou import one_class_iou
-    from trainwreck.paste_facts import SELF_NORMALISED
+    from trainwreck.exp_limits import SELF_NORMALISED
 
     assert table_column(b"print(step, loss_scale_skips, lr)\n0 1.0 0.1\n1 1.0 0.1\n2 1.0 0.1\n") is None
     assert table_column(b"print(epoch, len(losses), acc)\n0 3 0.1\n1 3 0.2\n2 3 0.3\n") is None
@@ -5360,10 +5361,10 @@ def test_the_present_tense_says_what_the_pipeline_scales():
 def test_a_linear_regression_named_as_a_baseline_beside_an_mlp_said_in_words_is_not_the_model():
     """Raw targets' climb is not read for a linear model (its rate is too high, whatever the targets): not where the
     linear regression is a baseline and the model is an MLP the words describe."""
-    from trainwreck.paste_facts import _linear_model
-    assert _linear_model("A linear regression on these features gets MAE 6.8.")
-    assert not _linear_model("Model is an MLP 90 -> 256 -> 128 -> 1. A linear regression in scikit-learn gets MAE 6.8.")
-    assert not _linear_model("Two hidden layers of 64. A LinearRegression baseline does better.")
+    from trainwreck.run_kind import linear_model
+    assert linear_model("A linear regression on these features gets MAE 6.8.")
+    assert not linear_model("Model is an MLP 90 -> 256 -> 128 -> 1. A linear regression in scikit-learn gets MAE 6.8.")
+    assert not linear_model("Two hidden layers of 64. A LinearRegression baseline does better.")
 
 
 def test_the_sameness_said_before_the_rate_is_a_rate_that_did_not_help():
@@ -5469,7 +5470,9 @@ def test_review_s46_readings_stay_where_they_belong():
     """(review_session46 H8-H11, M1-M4) each reading, quiet on the sentence the reviewer showed it misread."""
     from trainwreck.class_count import classes_named
     from trainwreck.data_checked import data_said_finite
-    from trainwreck.paste_facts import _linear_model, _standardised_by_hand, breaking_construct, uniform_start
+    from trainwreck.breaking_constructs import breaking_construct
+    from trainwreck.paste_facts import _standardised_by_hand, uniform_start
+    from trainwreck.run_kind import linear_model
     from trainwreck.logscan import scan as scan_bytes
     # H8: a padding mask beside words that every sequence holds a token
     said_full = ("nn.TransformerEncoder called with src_key_padding_mask=(ids == PAD). Every title has at least 3 real "
@@ -5481,8 +5484,8 @@ def test_review_s46_readings_stay_where_they_belong():
                  "Someone suggested I should standardize the columns by hand, but I haven't yet."):
         assert _standardised_by_hand(text) is None, text
     # H10: a linear model that says it has no hidden layers, or names an MLP it will try
-    assert _linear_model("Plain linear regression (no hidden layers) with SGD explodes to inf.")
-    assert _linear_model("Linear regression with SGD explodes; next I want to try an MLP.")
+    assert linear_model("Plain linear regression (no hidden layers) with SGD explodes to inf.")
+    assert linear_model("Linear regression with SGD explodes; next I want to try an MLP.")
     # H11: checks not done, taken back, or of the run's own tensors
     for text in ("X has no nan but y has 3 nans.", "I should check that there are no nans in the inputs.",
                  "I assumed there are no nan in the data, but didn't check.", "I checked there is no nan in the hidden states.",
@@ -5523,7 +5526,9 @@ def test_review_s46b_readings_stay_where_they_belong():
     still read where it is told."""
     from trainwreck.data_checked import data_said_finite
     from trainwreck.frozen_said import one_output_said, weights_half
-    from trainwreck.paste_facts import _linear_model, _none_empty_said, accuracy_rose_said, start_far_above_uniform
+    from trainwreck.breaking_constructs import _none_empty_said
+    from trainwreck.paste_facts import accuracy_rose_said, start_far_above_uniform
+    from trainwreck.run_kind import linear_model
     from trainwreck.wording import normals_asked
     # N1: "initial" of another noun, a first stretch, a question, a regression, a denial
     for text in ("ResNet on CIFAR-10, initial learning rate 1e-3, loss 9.0 at epoch 20.",
@@ -5555,7 +5560,7 @@ def test_review_s46b_readings_stay_where_they_belong():
     assert not _none_empty_said("I'm not sure every title has at least one token.")
     assert not _none_empty_said("It goes nan after at least 100 steps.")
     # N7: an MLP beside a linear baseline is layered
-    assert not _linear_model("Linear regression baseline is fine; my MLP with one hidden layer explodes with SGD.")
+    assert not linear_model("Linear regression baseline is fine; my MLP with one hidden layer explodes with SGD.")
     # N8: a clean check followed by the run's own nan is still a clean check
     assert data_said_finite("I verified there are no nans in the inputs and targets, but the loss goes nan at epoch 3.")
     # M-a, M-b: a critic loss of -1e12 is no normal negative; "not WGAN" exempts nothing
@@ -5571,7 +5576,9 @@ def test_review_s46b_readings_stay_where_they_belong():
 def test_review_s46c_readings_stay_where_they_belong():
     """(review_session46c H1-H5, M1, M2, M4) each reading, quiet on the sentence the third review showed it misread."""
     from trainwreck.frozen_said import one_output_said, weights_frozen_said
-    from trainwreck.paste_facts import _linear_model, _none_empty_said, start_far_above_uniform
+    from trainwreck.breaking_constructs import _none_empty_said
+    from trainwreck.paste_facts import start_far_above_uniform
+    from trainwreck.run_kind import linear_model
     from trainwreck.wording import GAN_BROKEN, RETURN_FELL, never_recovered_said, normals_asked
     assert one_output_said("Every event gets the same anomaly score.") == "every event gets the same anomaly score"
     for text in ("A naive model that always predicts class 0 gets 95%.", "Every sample gets the same label smoothing.",
@@ -5585,7 +5592,7 @@ def test_review_s46c_readings_stay_where_they_belong():
                  "After the first loss spike to 9.8 at epoch 30 (CIFAR-10, cross-entropy) it recovered.",
                  "The initial loss isn't 9.8 on CIFAR-10 with cross-entropy."):
         assert start_far_above_uniform(text) == "", text
-    assert _linear_model("Linear regression with SGD explodes. Would an MLP do better?")
+    assert linear_model("Linear regression with SGD explodes. Would an MLP do better?")
     assert not GAN_BROKEN.search("My images are the same size as in the tutorial.")
     assert not GAN_BROKEN.search("The samples were just noise in the first epoch but now look like faces.")
     assert not RETURN_FELL.search("The reward was stuck at first, then climbed to 300.")
@@ -5689,12 +5696,12 @@ def test_a_jax_array_filled_by_an_at_update_whose_result_is_thrown_away_keeps_it
     """JAX arrays are immutable: `W.at[:, :].set(...)` as a statement of its own leaves W as jnp.empty or jnp.zeros made
     it, WR-110's zero start; assigned back (`W = W.at[...].set(...)`), or on an array made otherwise, it is no such
     thing."""
-    from trainwreck.paste_facts import _update_discarded
+    from trainwreck.weight_init import update_discarded
     init = ("def init(key, n_in, n_out):\n    W = jnp.empty((n_in, n_out))\n"
             "    W.at[:, :].set(jax.random.normal(key, (n_in, n_out)) * 0.05)\n    return W, jnp.zeros(n_out)\n")
-    assert "keeps what jnp.empty() gave it" in _update_discarded(init)
-    assert _update_discarded(init.replace("    W.at[", "    W = W.at[")) == ""
-    assert _update_discarded(init.replace("jnp.empty((n_in, n_out))", "jax.random.normal(key, (n_in, n_out))")) == ""
+    assert "keeps what jnp.empty() gave it" in update_discarded(init)
+    assert update_discarded(init.replace("    W.at[", "    W = W.at[")) == ""
+    assert update_discarded(init.replace("jnp.empty((n_in, n_out))", "jax.random.normal(key, (n_in, n_out))")) == ""
     log = "".join(f"epoch {e}  loss {v}\n" for e, v in enumerate(["3.258143", "3.258109", "3.258102", "3.258101"], 1))
     assert diagnosis(init + log + "The loss does not move.").matches[0].entry.id == "WR-110"
 
@@ -5702,7 +5709,7 @@ def test_a_jax_array_filled_by_an_at_update_whose_result_is_thrown_away_keeps_it
 def test_a_term_times_the_log_of_itself_written_by_hand_is_the_log_of_zero_construct():
     """A KL divergence or an entropy by hand, `t * torch.log(t / p)`, `p * np.log(p)`, is nan where the term is exactly
     0 (0 * -inf): WR-030's construct; not xlogy, nor a log with something added inside it."""
-    from trainwreck.paste_facts import breaking_construct
+    from trainwreck.breaking_constructs import breaking_construct
     code = ("def kl_loss(logits, target):\n    p = torch.softmax(logits, dim=1)\n"
             "    return (target * torch.log(target / p)).sum(dim=1).mean()\n")
     assert "takes a term times the log of itself by hand" in breaking_construct(code)["log-unguarded"]
@@ -5771,13 +5778,13 @@ def test_a_classifiers_loss_that_never_leaves_the_enormous_range_is_an_enormous_
 def test_a_fixed_std_below_one_that_is_too_large_for_wide_layers_is_a_large_initial_scale():
     """std 0.1 for layers of 512 inputs is 0.1·√(512/2) = 1.6 times He's scale: with ReLU each layer multiplies the
     spread by about 1.6, 16 of them by about 1.8e3. Not at He's scale, nor for narrow layers, nor without ReLU."""
-    from trainwreck.paste_facts import _init_too_wide
-    fact = _init_too_wide(RESIDUAL)
+    from trainwreck.weight_init import init_too_wide
+    fact = init_too_wide(RESIDUAL)
     assert "He's scale for ReLU there is √(2 / 512) = 0.0625" in fact and "about 1.6, and 16 layers by about 1.84e+03" in fact
-    assert _init_too_wide(RESIDUAL.replace("std=0.1", "std=0.06")) == ""
-    assert _init_too_wide(RESIDUAL.replace("Linear(93, 512)", "Linear(93, 32)").replace("Linear(512, 9)",
-                                                                                         "Linear(32, 9)")) == ""
-    assert _init_too_wide(RESIDUAL.replace("ReLU", "Tanh")) == ""
+    assert init_too_wide(RESIDUAL.replace("std=0.1", "std=0.06")) == ""
+    assert init_too_wide(RESIDUAL.replace("Linear(93, 512)", "Linear(93, 32)").replace("Linear(512, 9)",
+                                                                                        "Linear(32, 9)")) == ""
+    assert init_too_wide(RESIDUAL.replace("ReLU", "Tanh")) == ""
     d = diagnosis(RESIDUAL + RESIDUAL_LOG + "Inputs checked: every column has mean ~0 and std ~1.")
     assert d.matches[0].entry.id == "WR-120" and d.matches[0].parts["large-init"] > 0
 
@@ -5847,7 +5854,7 @@ def test_a_softmax_floor_said_with_rounded_numbers_beside_a_high_accuracy():
 def test_julias_broadcast_exp_in_a_softmax_written_by_hand_is_the_unshifted_exp():
     """Julia's `exp.(s) ./ sum(exp.(s))` is a softmax by hand with nothing subtracted: WR-020's construct, as NumPy's
     is; with the maximum subtracted (`s .- maximum(s)`) it is not."""
-    from trainwreck.paste_facts import breaking_construct
+    from trainwreck.breaking_constructs import breaking_construct
     assert "exp-unshifted" in breaking_construct("a = exp.(s) ./ sum(exp.(s); dims=1)")
     assert breaking_construct("a = exp.(s .- maximum(s)) ./ sum(exp.(s .- maximum(s)))") == {}
 
@@ -5858,7 +5865,7 @@ def test_pytorchs_normal_init_with_no_std_and_a_binary_cross_entropy_that_starts
     enormous start though it falls by a decade (no accuracy printed). Not a bias's or an embedding's normal_."""
     from trainwreck.curve_shape import signature_of
     from trainwreck.logscan import scan_text
-    from trainwreck.paste_facts import LARGE_INIT
+    from trainwreck.weight_init import LARGE_INIT
     assert LARGE_INIT.search("        nn.init.normal_(layer.weight)\n")
     assert not LARGE_INIT.search("nn.init.normal_(layer.bias)") and not LARGE_INIT.search("nn.init.normal_(self.emb.weight)")
     code = ("self.layers = nn.ModuleList(nn.Linear(a, b) for a, b in zip(dims[:-1], dims[1:]))\n"
@@ -5886,7 +5893,7 @@ def test_describe_transposed_with_columns_on_very_different_scales_is_unnormalis
 
 
 def test_a_forward_that_returns_a_sigmoid_with_a_comment_after_it_still_returns_probabilities():
-    from trainwreck.paste_facts import model_output
+    from trainwreck.loss_inputs import model_output
     code = ("class Net(nn.Module):\n    def forward(self, a, b):\n        x = self.decoder(a - b)\n"
             "        return torch.sigmoid(self.head(x))           # change probability map\n\n"
             "class Module(L.LightningModule):\n    def __init__(self):\n        self.loss_fn = nn.BCEWithLogitsLoss()\n")
@@ -5898,8 +5905,10 @@ def test_a_forward_that_returns_a_sigmoid_with_a_comment_after_it_still_returns_
 def test_review_s47b_readings_stay_where_they_belong():
     """(code_review_s47b) each new reading, quiet on the text the second review showed it misread."""
     from trainwreck.curve_shape import unused_clip
-    from trainwreck.paste_facts import (_init_too_wide, _update_discarded, breaking_construct, clears, model_output,
-                                        scaled_said)
+    from trainwreck.breaking_constructs import breaking_construct
+    from trainwreck.loss_inputs import model_output
+    from trainwreck.paste_facts import clears, scaled_said
+    from trainwreck.weight_init import init_too_wide, update_discarded
     from trainwreck.wording import lr_tried
     from trainwreck.logscan.dialects.tensorboard_csv import _other_tag
     # H1: the ConvergenceWarning beside a model said not to have learned is no normal answer
@@ -5916,7 +5925,7 @@ def test_review_s47b_readings_stay_where_they_belong():
     for code in ("W = jnp.zeros((n_in, n_out))\nW = (\n    W.at[:, :].set(init)\n)\n",
                  "W = jnp.zeros((3, 3))\nreturn (\n    W.at[:, :].set(init),\n    b)\n",
                  "W = jnp.zeros((3, 3))\nW = jax.random.normal(key, (3, 3))\nW.at[0].set(0.)\n"):
-        assert _update_discarded(code) == "", code
+        assert update_discarded(code) == "", code
     # H4: a clip thrown into `_`, or an optimizer that clips itself
     step = "_, gnorm = tf.clip_by_global_norm(grads, 1.0)\noptimizer.apply_gradients(zip(grads, model.trainable_variables))\n"
     assert unused_clip(step) is None
@@ -5963,10 +5972,10 @@ def test_review_s47b_readings_stay_where_they_belong():
              "every image. Is something wrong?")
     assert diagnosis(close).verdict != "normal"
     # M10: narrow hidden layers, normalised layers, an embedding's init, a ResNet's depth named
-    assert _init_too_wide("ReLU. Linear(4096, 64), then Linear(64, 64) repeated, Linear(64, 10): 11 layers. "
-                          "nn.init.normal_(m.weight, std=0.05)") == ""
-    assert _init_too_wide("ReLU. Linear(1024, 1024) then BatchNorm1d(1024), 12 layers. "
-                          "nn.init.normal_(m.weight, std=0.1)") == ""
+    assert init_too_wide("ReLU. Linear(4096, 64), then Linear(64, 64) repeated, Linear(64, 10): 11 layers. "
+                         "nn.init.normal_(m.weight, std=0.05)") == ""
+    assert init_too_wide("ReLU. Linear(1024, 1024) then BatchNorm1d(1024), 12 layers. "
+                         "nn.init.normal_(m.weight, std=0.1)") == ""
     # L5: statistics of the targets, or of another set
     assert scaled_said("Every column of y has mean 0 and std 1.")["scaled"] == {}
     assert scaled_said("The data with mean 0 and std 1 was the synthetic set, my real inputs range to 5000.")[
@@ -5991,7 +6000,9 @@ def test_review_s47c_readings_stay_where_they_belong():
     """(code_review_s47c) the mends of the second review, held to the third review's examples both ways."""
     from trainwreck.curve_shape import unused_clip
     from trainwreck.logscan.dialects.tensorboard_csv import _other_tag
-    from trainwreck.paste_facts import _init_too_wide, breaking_construct, clears, scaled_said
+    from trainwreck.breaking_constructs import breaking_construct
+    from trainwreck.paste_facts import clears, scaled_said
+    from trainwreck.weight_init import init_too_wide
     from trainwreck.wording import lr_tried
 
     def normal_names(text):
@@ -6037,8 +6048,8 @@ def test_review_s47c_readings_stay_where_they_belong():
             "standardised, targets not. The MSE starts at 3.1e7 and after 300 epochs is still ~6e5.")
     assert weighed_parts(text, "WR-360").get("raw-targets-said", 0) > 0
     # L1, L3, L4
-    assert _init_too_wide("ReLU MLP with 12 layers, each nn.Linear(1024, 1024) built in a loop. "
-                          "nn.init.normal_(m.weight, std=0.1)")
+    assert init_too_wide("ReLU MLP with 12 layers, each nn.Linear(1024, 1024) built in a loop. "
+                         "nn.init.normal_(m.weight, std=0.1)")
     assert scaled_said("My actual inputs have mean 0 and std 1 after StandardScaler.")["scaled"]
     assert unused_clip("Earlier I used Adam(clipnorm=1.0) and it also went nan; now I clip by hand:\n"
                        "clipped, gnorm = tf.clip_by_global_norm(grads, 1.0)\n"

@@ -13,20 +13,25 @@ import itertools
 import math
 import re
 import statistics
-import sys
 
+from .breaking_constructs import MASKED_INF, breaking_construct, code_of, line_from, token_counts
 from .class_count import UNIFORM_NEAR, at_uniform, classes_named, classes_or_vocabulary, vocabulary_named
 from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, NOT_A_MEAN, PLATEAU_FALL, Signature, at_run_start,
-                          clip_never_applied, fmt,
-                          same_batch_jumps)
+                          clip_never_applied, fmt, same_batch_jumps)
 from .data_checked import data_said_finite
+from .exp_limits import exp_overflow
 from .frozen_said import one_output_said, weights_frozen_said
 from .logscan import Evidence, dialects
 from .logscan.dialects import loss_unit
+from .loss_inputs import nll_of_probabilities
 from .one_class_iou import one_class_iou
-from .wording import (ADAPTIVE, NO_WARMUP, UNDONE, WARMUP_NAMED, denied_before, sentence_around, told, BEFORE_TRAINING_NONFINITE, LOSS_BUILT, MINUS_SCORE, NORMALS, WARMUP_SET, loss_kind, said_unnegated, no_warmup_said, order_moved_it,
-                      rate_zero_failed, says_not_learning,
-                      score_out_of_range, sentences_and_ends, sentences_only, timing_of, tokens, untrained_output_nonfinite)
+from .run_kind import REGRESSION_SAID, SUMMED, absolute_loss, linear_model
+from .weight_init import (ALL_PARAMS_ZERO, CONSTANT_INIT_SAID, FILLED, LARGE_INIT, LAYERS_BUILT, NUMPY_ZERO_WEIGHTS,
+                          UNFILLED, constant_kernel_init, init_too_wide, update_discarded)
+from .wording import (ADAPTIVE, BEFORE_TRAINING_NONFINITE, NO_WARMUP, UNDONE, WARMUP_NAMED, WARMUP_SET, denied_before,
+                      no_warmup_said, order_moved_it, rate_zero_failed, said_unnegated, says_not_learning,
+                      sentence_around, sentences_and_ends, sentences_only, timing_of, tokens, told,
+                      untrained_output_nonfinite)
 
 ZERO_GRADIENT_WORDS, ACCURACY_WORDS = {"gradient", "exactly", "zero"}, {"accuracy", "improve"}
 # The entries whose phrases say every input gets one output (a dead or a symmetric network's face): half a printed
@@ -243,12 +248,8 @@ CLEARED_EACH_STEP = re.compile(r"(?m)^(?P<indent>[ \t]{1,40})(?![ \t#])[^\n]{0,2
                                r"(?:[^\n]*\n){0,6}?(?P=indent)(?![ \t])[^\n]{0,200}?\.backward\(|"
                                r"^(?P<indent2>[ \t]{1,40})(?![ \t])[^\n]{0,200}?\.backward\([^\n]*\n"
                                r"(?:[^\n]*\n){0,6}?(?P=indent2)(?![ \t#])[^\n]{0,200}?(?:zero_grad\(|\.grad\s*=\s*None)")
-# The entries whose phrases are about regression targets: a report of a classifier (a softmax or a cross-entropy
-# named, an accuracy printed beside the loss) and of no regression counts as much as a declared message against them
-# -- a classifier has no targets in raw units to leave unscaled.
-REGRESSION_WORDS = {"regression", "label"}
-# ... and those whose phrases say a softmax's output reaches a cross-entropy (WR-130): no regression's failure
-PROBABILITY_LOSS_WORDS = {"softmax", "cross", "entropy"}
+
+
 # What a report says was scaled already ("I standardised both X and y", "X is divided by 255"): the fix of the entries
 # whose phrases say it was forgotten, done -- half a printed fact against them; and what it says was not ("X is not
 # scaled", "I did not normalize the targets", "X but not y", "all features except the target"): half a fact for them.
@@ -301,124 +302,11 @@ OBJECT_END = re.compile(r"[)\]]|\b(?:from|with|using|via|by|before|after|because
                         r"then|so|for)\b", re.I)
 # ... and the part of an object that is left out ("X but not y", "all features except the target")
 EXCEPT = re.compile(r"\b(?:but not|except(?: for)?|apart from|other than|not)\b", re.I)
-# (not the word "accuracy": a regression compiled with metrics=['accuracy'] prints one, at 0)
-CLASSIFIER = re.compile(r"\b(?:softmax|log_?softmax|cross[ _-]?entropy\w*|crossentropy\w*|nll_?loss|classifier|"
-                        r"top-?[15]|mnist|cifar-?\d*|imagenet)\b", re.I)
-# ... a regression: its words, or one output unit (`Dense(1)`, `Linear(64, 1)`: a classifier has one per class, or
-# one sigmoid for two)
-REGRESSOR = re.compile(r"\b(?:(?<!logistic )(?<!logistic-)regress\w*|mse\w*|mean[ _-]squared|squared[ _-]error|l[12][ _-]?loss|mae|targets? in)\b|"
-                       r"price|predicting (?!(?:the |an? |which )?(?:class|label|categor|digit|whether|one of))\w+|\bDense\(\s*1\s*[,)]|"
-                       r"\bLinear\([^()\n]{0,40},\s*1\s*\)|out_features\s*=\s*1\b", re.I)
-# ... a regression said in words, with no word of a classifier's or of a sigmoid's: what no entry about a loss handed
-# probabilities can explain (one output unit alone is no regression here: a binary classifier has one too)
-# a loss of the error's size, not its square (MAE, L1, Huber and smooth L1 far from 0), named as the loss -- not a
-# metric column beside it (Keras's `mae: 1.8e5` beside an MSE)
-ABSOLUTE_LOSS = re.compile(r"\bloss\s*=\s*['\"](?:mae|mean_absolute_error|huber\w*)['\"]|\bnn\.(?:L1Loss|SmoothL1Loss|HuberLoss)\("
-                           r"|\bF\.(?:l1_loss|smooth_l1_loss|huber_loss)\(|\blosses\.(?:MeanAbsoluteError|Huber)\("
-                           r"|\b(?:mae|l1|mean absolute error|huber) loss\b|\bloss (?:is|was) (?:the |an? )?(?:mae|l1|mean absolute "
-                           r"error|huber)\b", re.I)
-# a loss summed over the examples (or the pixels) instead of averaged: enormous whatever the targets' units
-SUMMED = re.compile(r"reduction\s*=\s*['\"]sum['\"]|size_average\s*=\s*False|\bsum(?:med)? (?:of|over) (?:the |all )?"
-                    r"(?:per[- ]\w+ )?(?:\w+ )?(?:losses|errors|examples|samples|pixels|cross-?entropies)|\b(?:the )?sum,? not "
-                    r"the mean|\bsummed\b|np\.sum\(|tf\.reduce_sum\(", re.I)
-# A model with no hidden layer (with wording.ADAPTIVE, the optimisers whose step does not grow with the gradient:
-# printed_facts' raw targets that climbed)
-LINEAR_MODEL = re.compile(r"\blinear[ _-]?regression\b|\bLinearRegression\b|\bSGDRegressor\b", re.I)
-SQUARED_BUILT = re.compile(r"(?i)mse|mean_?squared")
-ABSOLUTE_BUILT = re.compile(r"(?i)(?:smooth_?)?l1\w*|huber\w*|mae\b|mean_?absolute_?error")
 
 
-def _absolute_loss(prose: str) -> bool:
-    """Is the regression's loss an absolute error (L1, MAE, Huber's tails)? The loss the code trains on decides (a
-    `compile(loss="mse")` beside a question about Huber is a squared error); else the words."""
-    built = [a or b for a, b in LOSS_BUILT.findall(prose)]
-    if built:
-        return any(ABSOLUTE_BUILT.match(n) for n in built) and not any(SQUARED_BUILT.search(n) for n in built)
-    return bool(ABSOLUTE_LOSS.search(prose))
-
-
-# A network of hidden layers said in words: "a Flax MLP 90 -> 256 -> 128 -> 1", "two hidden layers"
-LAYERED_SAID = re.compile(r"(?i)(?<!no )(?<!without )(?<!zero )(?<!0 )\bhidden layers?\b|"
-                          r"(?<!try )(?<!trying )(?<!tried )(?<!not )(?<!n't )(?<!would )\b(?:my|our|the|a|an)\s+(?:[\w-]+\s+){0,2}MLP\b|"
-                          r"\b\d+\s*(?:->|→)\s*\d+\s*(?:->|→)\s*\d+")
-
-
-def _linear_model(prose: str) -> bool:
-    """Is the model a linear one: named so, in a paste that builds no network of two layers or more, in code or in
-    words (a linear regression named as the baseline beside an MLP is not the model)?"""
-    return bool(LINEAR_MODEL.search(prose)) and len(LAYERS_BUILT.findall(prose)) < 2 \
-        and not LAYERED_SAID.search(told(prose))
 PLAIN_SGD = re.compile(r"\bsgd\b|\bgradient descent\b", re.I)
-REGRESSION_SAID = re.compile(r"(?<!logistic )(?<!logistic-)regress\w*|\b(?:mse\w*|mean[ _-]squared|squared[ _-]error|mae|prices?)\b", re.I)
-PROBABILITY_WORDS = re.compile(r"\b(?:sigmoid|bce\w*|binary|logits?|probabilit\w*)\b", re.I)
-# A pasted Keras model that ends in a softmax and a cross-entropy: probabilities are what that loss takes unless it is
-# told from_logits=True (keras.losses, from_logits=False by default), so the pairing is Keras's own -- or, told so,
-# the loss is handed probabilities as logits (WR-130).
-# (the model's last Dense layer is its output, softmax when it says so; from_logits on a line of code that builds or
-# compiles the loss, not in a sentence about something tried)
-# (and the two-class pairing the same way: a sigmoid output and a binary cross-entropy, whose from_logits is False too
-# unless set)
-# (on Keras's TensorFlow backend the softmax keeps its logits on the tensor it returns and the cross-entropies use them,
-# with a warning, when told from_logits=True: repaired there -- unless mixed precision converts the output first; on
-# the JAX and PyTorch backends nothing repairs it: keras/src/backend/tensorflow/nn.py, _get_logits, at v3.15.1)
-DENSE = re.compile(r"\bDense\((?:[^()\n]|\([^()\n]*\))*\)")
-TF_BACKEND = re.compile(r"(?i)\btf\.keras\b|\bimport tensorflow\b|\bfrom tensorflow\b|KERAS_BACKEND\W{1,6}tensorflow|"
-                        r"\b(?:tensorflow|tf) backend\b")
-OTHER_BACKEND = re.compile(r"(?i)KERAS_BACKEND\W{1,6}(?:jax|torch)|\b(?:jax|torch|pytorch) backend\b|mixed_float16")
-KERAS_OUTPUT = re.compile(r"activation\s*=\s*['\"](?P<act>softmax|sigmoid)['\"]")
-# ... or said in words, in a report that names Keras: "softmax output, sparse_categorical_crossentropy", "a sigmoid
-# output and binary_crossentropy" -- the output's activation and Keras's cross-entropy in one sentence
-KERAS_NAMED = re.compile(r"(?i)\bkeras\b|\btf\.keras\b|\btensorflow\b|\btf \d")
-KERAS_PAIRING_SAID = re.compile(r"(?i)(?<!no )(?<!without )(?<!removed the )(?<!remove the )\b(?P<act>softmax|sigmoid)\b"
-                                r"[^.;\n]{0,20}?\b(?:output|last layer|final layer|head)\b[^.\n]{0,60}?\b(?P<loss>(?:sparse_)?categorical_crossentropy|"
-                                r"binary_crossentropy)\b|\b(?:output|last layer|final layer)\b(?:(?!\b(?:no|without|linear)\b)"
-                                r"[^.;\n]){0,20}?\b(?P<act2>softmax|sigmoid)\b[^.\n]{0,60}?\b(?P<loss2>(?:sparse_)?categorical_crossentropy|"
-                                r"binary_crossentropy)\b")
-KERAS_CROSSENTROPY = re.compile(r"(?:sparse_)?categorical_crossentropy|(?:Sparse)?CategoricalCrossentropy|"
-                                r"binary_crossentropy|BinaryCrossentropy")
-_KERAS_CE = r"(?:categorical_crossentropy|CategoricalCrossentropy|binary_crossentropy|BinaryCrossentropy)"
-FROM_LOGITS = re.compile(r"(?m)^[ \t]*(?:[\w.]+\.compile\(|\w+\s*=)[^\n]*" + _KERAS_CE +
-                         r"[^\n]{0,80}?from_logits\s*=\s*True|"
-                         # (or the loss built with it in a sentence's code: "the loss is
-                         # `keras.losses.SparseCategoricalCrossentropy(from_logits=True)`")
-                         # (in backticks, as code the words quote: not a sentence of a run tried, "I already tried
-                         # loss=CategoricalCrossentropy(from_logits=True), same thing")
-                         r"`[\w.]{0,40}" + _KERAS_CE + r"\([^()\n`]{0,80}?"
-                         r"from_logits\s*=\s*True[^`\n]{0,20}`")
-# ... and a pasted PyTorch model whose output is a sigmoid's or a softmax's (`return torch.sigmoid(...)`, a Sequential
-# that ends in nn.Sigmoid()), beside a loss that applies its own (BCEWithLogitsLoss, CrossEntropyLoss): probabilities
-# handed over as logits. (Not a softmax inside the model, as attention's: only what forward() returns, or what the
-# Sequential ends in; with several forward()s pasted, the last one's -- a model's own comes after its parts', and a
-# gate's or a helper's may return one.)
-TORCH_PROBABILITY_OUT = re.compile(r"\breturn\s+(?:torch\.|F\.|nn\.functional\.|self\.|jax\.nn\.|jnn\.|nn\.(?=[a-z]))?"
-                                   # (Flax's and JAX's functions too: `return nn.softmax(x)`, `jax.nn.sigmoid(...)`)
-                                   r"(?:sigmoid|softmax)\("
-                                   r"(?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\)"
-                                   # (a shape's methods after it change no value: `.squeeze(-1)`, `.view(-1)`)
-                                   # (or quoted in a sentence, `return self.softmax(self.fc(x))`, its backtick ending it)
-                                   # (and a comment after it: `return torch.sigmoid(self.head(x))  # probabilities`)
-                                   r"(?:\.(?:squeeze|unsqueeze|view|reshape|flatten)\([^()\n]*\))*(?:[ \t]*(?:#[^\n]*)?$|`)|"
-                                   r"\b(\w+)\s*=\s*(?:torch\.|F\.|self\.)?(?:sigmoid|softmax)\([^\n]{0,120}\n[ \t]*return\s+\1\s*$|"
-                                   # (a Sequential's last module; or the module alone in a sentence's backticks, "the
-                                   # model ends with `nn.Softmax(dim=1)`")
-                                   r"\bnn\.(?:Sigmoid|Softmax)\([^()\n]{0,20}\)\s*(?:,\s*)?\)|"
-                                   r"(?<=`)nn\.(?:Sigmoid|Softmax)\([^()\n`]{0,20}\)(?=`)|"
-                                   # (or the last of the layers a sentence's backticks list, "ends with `nn.Linear(256,
-                                   # 10), nn.Softmax(dim=1)`")
-                                   r"(?<=, )nn\.(?:Sigmoid|Softmax)\([^()\n`]{0,20}\)(?=`)|"
-                                   # (or in a sentence's plain words, "at the model's end I put nn.Softmax(dim=1)": not
-                                   # in a Sequential's middle, nor assigned to a name, which may be a hidden layer's)
-                                   r"(?<![\w.(,=])(?<![(,=] )nn\.(?:Sigmoid|Softmax)\([^()\n]{0,20}\)(?![ \t]*,)(?![ \t]*\n[ \t]*nn\.)|"
-                                   # (or the last of the layers a sentence chains with arrows, "Linear(128,10) → Softmax")
-                                   r"(?:→|->|=>)[ \t]*(?:nn\.)?(?:Sigmoid|Softmax)\b(?:\([^()\n]{0,20}\))?(?![ \t]*(?:→|->|=>))",
-                                   re.M)
-ARROW = ("→", "->", "=>")
-# (named in a sentence too: "training uses nn.CrossEntropyLoss")
-TORCH_LOGITS_LOSS = re.compile(r"\b(?:nn\.)?(?:BCEWithLogitsLoss|CrossEntropyLoss)\b|\bF\.(?:cross_entropy|"
-                               r"binary_cross_entropy_with_logits)\(|"
-                               # (optax's losses take logits too)
-                               r"\boptax\.(?:losses\.)?(?:softmax_cross_entropy(?:_with_integer_labels)?|"
-                               r"sigmoid_binary_cross_entropy)\b")
+
+
 RATE_CLIMB = 1.25              # the rate at the climb's end this many times the one at the loss's lowest,
 RATE_NEAR_PEAK = 0.9           # ... and this near the highest it reached in the climb
 RATE_CLIMBS = {"climb-then-nonfinite", "descent-then-climb", "climb-despite-clipping", "climbing",
@@ -432,375 +320,6 @@ RATE_CLIMBS = {"climb-then-nonfinite", "descent-then-climb", "climb-despite-clip
 # is told about, nor rows filtered out with `!= -1`, nor the -1/+1 labels of a hinge loss), and, beside a run that
 # went wrong, an input whose largest value prints as 255 (`X_train.max()` -> 255, raw 8-bit pixels; not a mask's or a
 # target's, nor in a paste that scales the pixels) -- half a printed fact for the entries whose phrases say so.
-# A number handed to exp, or to a softmax written by hand, past what exp can return: exp(x) overflows above
-# log(largest float), 709.78 in float64 (NumPy's default) and 88.72 in float32 (PyTorch's, TensorFlow's and JAX's).
-# A library's softmax (torch.softmax, F.softmax, tf.nn.softmax, scipy's) subtracts the largest input first and
-# does not overflow: only a bare `softmax(` is taken for a hand-written one. Half a printed fact for the entries
-# whose phrases say exp overflows.
-EXP_OVERFLOW_WORDS = {"exp", "overflow"}
-EXP_CALL = re.compile(r"(?<![\w.])(?:(?P<lib>np|numpy|math|torch|jnp|tf\.math|tf)\.)?(?P<fn>exp|(?<![\w.])softmax)\s*"
-                      r"\((?P<args>[^()\n]{0,160}(?:\([^()\n]{0,160}\)[^()\n]{0,160})?)\)")
-# ... handed as literal numbers: one, or a list or an array of them (not `-step / 2000`, an expression)
-# (each run of spaces follows a token it needs: runs side by side with only optional tokens between them split one
-# long run every way, and `exp(1` before 400 spaces took 17 s)
-LITERAL_ARGS = re.compile(r"\s*(?:(?:np|numpy|torch|jnp|tf)\.(?:array|tensor|asarray|constant)\(\s*)?(?:\[\s*)?"
-                          r"-?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?(?:\s*,\s*-?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?)*\s*(?:,\s*)?"
-                          r"(?:\]\s*)?(?:,\s*dtype\s*=\s*[\w.]+\s*)?(?:\)\s*)?", re.I)
-EXP_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d*)?(?:e[-+]?\d+)?(?![\w.])", re.I)
-# (the log-sum-exp *trick* is the shift; "log-sum-exp pooling" names an operation, shifted or not)
-STABLE_SAID = re.compile(r"\b(?:logsumexp|log_softmax|log-sum-exp trick|subtract(?:ing|s)? the max\w*|max subtraction|"
-                         r"stable softmax)\b", re.I)
-FLOAT32_SAID = re.compile(r"\b(?:float32|fp32)\b", re.I)
-EXP_LIMITS = {"float64": math.log(sys.float_info.max), "float32": math.log((2 - 2 ** -23) * 2.0 ** 127)}
-# Three constructs of pasted code that break at one value, each the construct an entry's Why section names, beside a
-# run whose loss went nan or inf (in its values or its words); half a printed fact each for the entries whose phrases
-# say so. Read in code only: not in a comment or a docstring. (Each pattern bounded, so a long line costs
-# no more than its length.)
-# - Masked scores filled with -inf (`masked_fill(mask, float('-inf'))`, `np.where(mask, s, -np.inf)`,
-#   `scores[~mask] = -math.inf`; a subscript only where its index is a boolean mask, not `history["best"] = -np.inf`
-#   nor one token's column, `logits[:, pad_id]`): a row whose every position is masked is all -inf, and its softmax
-#   is exp(-inf - (-inf)) = nan. Attention is written so (PyTorch's MultiheadAttention is, and gives nan on such a row;
-#   F.scaled_dot_product_attention has returned 0 there since PyTorch 2.5), and breaks only on a row with nothing to
-#   attend to: a suspect beside a nan, not a bug on its own.
-MASKED_SOFTMAX_WORDS = {"mask", "softmax"}
-_NEG_INF = (r"(?:float\(\s*['\"]-inf(?:inity)?['\"]\s*\)|-\s*float\(\s*['\"]inf(?:inity)?['\"]\s*\)"
-            r"|-\s*(?:np|numpy|math|torch|jnp)\.inf\b)")
-MASKED_INF = re.compile(r"\bmasked_fill_?\([^\n]{0,120}?,\s*" + _NEG_INF + r"\s*\)?|\bwhere\([^\n]{0,120}?,\s*" + _NEG_INF
-                        + r"\s*\)|\[(?=[^\]\n]{0,40}(?:mask|~|==|!=|<|>|\bis_|bool))[^\]\n]{1,40}\]\s*=\s*" + _NEG_INF)
-# - A log of a probability with nothing to keep it off 0 (`np.log(1 - y_hat)`, a binary cross-entropy's,
-#   `tf.log(tf.sigmoid(z))`, `torch.log(p)` where the paste makes p with a sigmoid or a softmax): a probability that
-#   rounds to 0 -- a float32 sigmoid of about -88 or less (PyTorch, JAX, TensorFlow), or 1 - p for a p that rounds to
-#   1 (a sigmoid of about 17 or more) -- makes it -inf, and the loss nan or inf. Not with an eps added, a clamp or a
-#   max inside it, nor log_softmax or logsigmoid (computed stably), nor log1p (another name, though log1p(-p) breaks
-#   the same way); not a log of a name the paste does not show to be a probability (`np.log(p)` of prices).
-LOG_OF_ZERO_WORDS = {"log", "epsilon"}
-# (a call of a library's function, and its argument: one level of brackets inside it at most)
-_LIBRARY = r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp|math|K|ops|keras\.ops)\.)?"
-_ARGUMENT = r"(?P<arg>[^()\n]{0,80}(?:\([^()\n]{0,80}\)[^()\n]{0,40})?)\)"
-_LOG_OPEN = _LIBRARY + r"log\(\s*"
-LOG_CALL = re.compile(_LOG_OPEN + _ARGUMENT)
-# A term times the log of itself, or of itself over another, written by hand: `t * torch.log(t / p)`, `p * np.log(p)`
-# (a KL divergence, an entropy) -- not xlogy, and not with anything added inside the log
-XLOGX = re.compile(r"(?<![\w.])(?P<a>[A-Za-z_]\w{0,30}(?:\[[^\]\n]{0,20}\])?)\s*\*\s*(?:torch\.|np\.|jnp\.|tf\.math\.|math\.)?"
-                   r"log\(\s*(?P=a)\s*(?:/\s*[A-Za-z_][\w.]{0,30}(?:\[[^\]\n]{0,20}\])?\s*)?\)")
-PROBABILITY_ARG = re.compile(r"\b(?:sigmoid|softmax)\b|^(?:probs?|probabilit\w*)$", re.I)
-NAME_ARG = re.compile(r"^(?P<minus>1(?:\.0*)?\s*-\s*)?(?P<name>[A-Za-z_]\w{0,30})$")
-KERAS_ACTIVATION = re.compile(r"\bactivation\s*=\s*['\"](\w+)['\"]")
-# the model's last layer, whose activation is the output's: a Dense (linear unless it names one) or an Activation
-KERAS_LAYER = re.compile(r"\bDense\([^\n]{0,160}|\bActivation\(\s*['\"](?P<activation>\w+)['\"]")
-KERAS_LOSS_DEF = re.compile(r"\bdef\s+\w+\(\s*y_true\s*,\s*y_pred\s*\)")
-GUARDED = re.compile(r"\+\s*(?:\w*eps\w*|(?:\d+(?:\.\d+)?|\.\d+)e-\d+|0?\.0*[1-9])|(?:(?<!\w)\w*eps\w*|(?<![\d.])(?:\d+(?:\.\d+)?|\.\d+)e-\d+)\s*\+|clamp|clip|"
-                     r"\bmax\(|maximum", re.I)
-# - An exp whose result is divided by a sum of exps, or summed inside a log (a softmax or a log-sum-exp written by
-#   hand: `jnp.exp(s) / jnp.exp(s).sum(-1)`, `den = torch.exp(sim).sum(1)` then `num / den`,
-#   `np.log(np.sum(np.exp(z)))`),
-#   with nothing subtracted from its input first (no max in the call, none in what made a bare name it is handed): an
-#   input past about 88.7 in float32 makes exp inf, and inf / inf is nan (a log of it, inf). Not a sigmoid's
-#   `1 / (1 + exp(-z))`: its inf gives the correctly rounded 0.0 (see BENIGN_OVERFLOW).
-# (Julia's broadcast call too: `exp.(s) ./ sum(exp.(s))`)
-EXP_OF = re.compile(_LIBRARY + r"exp\.?\(\s*" + _ARGUMENT)
-SHIFTED = re.compile(r"max|logsumexp|log_softmax", re.I)
-# - An exp of a layer's or a model's raw output, the prediction itself (`torch.exp(self.net(x))`, an exp link for a
-#   rate or a scale, a VAE's `torch.exp(self.log_var(h))`): nothing bounds a layer's output, and one past about 88.7 in
-#   float32 makes the prediction inf (softplus, or a clamp of the input, bounds it). Not a clamped input, nor a
-#   parameter's exp (`torch.exp(self.log_scale)`).
-EXP_OF_OUTPUT = re.compile(_LIBRARY + r"exp\(\s*(?:self\.\w+|\w*(?:net|model|layer|linear|fc|dense|head|decoder|mlp)\w*)"
-                           r"\s*\([^()\n]{0,80}\)\s*\)", re.I)
-# ... or multiplies exps into a running product over a sequence, a forward algorithm in probability space (`alpha =
-# (alpha @ jnp.exp(trans)) * jnp.exp(emissions[t])`, `alpha *= np.exp(scores[t])`): each step multiplies in another
-# exponential, so the product grows (or shrinks) exponentially with the sequence's length -- WR-020's CRF/HMM face.
-EXP_PRODUCT = re.compile(r"(?m)^[ \t]*(?P<acc>[A-Za-z_]\w{0,30})\s*(?:\*=|=\s*\(?\s*(?P=acc)\b\s*[*@])[^\n]{0,120}?"
-                         + _LIBRARY + r"exp\(")
-EXP_CALLS_READ = 50
-# - A square root with nothing added under it (`torch.sqrt(((a - b) ** 2).sum(1))`), a JAX, TensorFlow or Keras norm
-#   (`jnp.linalg.norm(a - b)`; Keras's on the JAX or TensorFlow backend), or a where that picks a sqrt or a log on one
-#   branch (`where(s > 0, sqrt(s), 0)`, `where(y > 0, y * log(y), 0)`): fine in value at 0, but the slope of sqrt
-#   there is 1 / (2 sqrt(0)) = inf, and inf * 0 in the backward pass is nan (a norm's gradient at a zero vector is
-#   x / ||x|| = 0/0; the where's other branch is still differentiated). Not PyTorch's norm: torch.linalg.vector_norm
-#   gives a zero gradient at 0 (WR-050's framework part); not math.sqrt, of a Python number that has no gradient;
-#   not the double where, whose inner where made the value safe first (WR-050's own fix).
-SINGULAR_SLOPE_WORDS = {"sqrt", "gradient"}
-# (a sqrt of what can be 0: a sum of squares, a difference, a variance -- not of a size, `np.sqrt(d_k)`, nor of an
-# init's scale, `np.sqrt(2 / fan_in)`)
-DIFFERENCE = re.compile(r"\w\s*-\s*[\w(]|\*\*\s*2|\bpow\(|\bsum\(|\bsquare\(|\bvar\(|\bmean\(|\bdot\(|@")
-SQRT_CALL = re.compile(r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp)\.)?(?<!math\.)sqrt\(\s*(?P<arg>(?:[^()\n]|\((?:"
-                       r"[^()\n]|\([^()\n]{0,60}\)){0,80}\)){0,120})\)|(?P<norm>\b(?:jnp\.linalg|tf|keras\.ops|ops)\.norm\()|"
-                       r"(?P<where>\bwhere\([^\n]{0,80}?,[^,\n]{0,40}?\b(?:sqrt|log)\()(?![^\n]{0,80}where\()"
-                       r"\s*(?P<inner>[\w.]{1,40})?")
-# ... and a tensor's own sqrt method on a squared difference (`((a - b) ** 2).sum(-1).sqrt()`): the line before it, with
-# no eps added by a method either (`.add(1e-8)`)
-SQRT_METHOD = re.compile(r"(?m)^(?P<line>[^\n]{0,200}?)\.sqrt\(\s*\)")
-ADDED = re.compile(r"\.add_?\(\s*(?:\w*eps\w*|(?:\d+(?:\.\d+)?|\.\d+)e-\d+|0?\.0*[1-9])", re.I)
-TRIPLE_QUOTED = re.compile(r'"""|\'\'\'')
-
-
-def _line_from(text: str, start: int) -> str:
-    """The text from `start` to its line's end, its runs of spaces made one, to quote; or to the backtick that closes
-    the code a sentence quotes, where `start` is inside one."""
-    end = text.find("\n", start)
-    end = end if end >= 0 else len(text)
-    if text.count("`", text.rfind("\n", 0, start) + 1, start) % 2 and (tick := text.find("`", start, end)) >= 0:
-        end = tick
-    return " ".join(text[start:end].split())
-
-
-def code_of(prose: str) -> str:
-    """The paste with what is not code blanked (same length, lines kept): comments (`#`, `//`), docstrings and other
-    triple-quoted strings."""
-    chars, opened = list(prose), None
-    for m in TRIPLE_QUOTED.finditer(prose):           # (paired in order: each mark costs its own length)
-        if opened is None:
-            opened = m
-        elif m.group(0) == opened.group(0):
-            for i in range(opened.start(), m.end()):
-                if chars[i] != "\n":
-                    chars[i] = " "
-            opened = None
-    return re.sub(r"(?:#|//)[^\n]*", lambda m: " " * len(m.group(0)), "".join(chars))
-
-
-def log_call_of(name: str) -> re.Pattern:
-    """A log of this very name, alone (the other term of a binary cross-entropy)."""
-    return re.compile(_LOG_OPEN + re.escape(name) + r"\s*\)")
-
-
-def _probability_named(arg: str, code: str, weighted: bool) -> bool:
-    """Is the log's argument a probability: a sigmoid's or a softmax's output named in it, probs, a name the paste
-    assigns from a sigmoid or a softmax, one minus a name whose own log the paste takes too, weighted (`weighted`: the
-    call is multiplied by something, as a binary cross-entropy's `(1 - y) * log(1 - p)` is), or the y_pred of a Keras
-    loss function beside a model whose output layer (the last Dense or Activation pasted) is a sigmoid or a softmax
-    (Keras hands a loss the model's output as y_pred), or what a pasted PyTorch model returns when it returns one?"""
-    if PROBABILITY_ARG.search(arg):
-        return True
-    m = NAME_ARG.match(arg)
-    if not m:
-        return False
-    name = m.group("name")
-    # (not a log(alpha) - log(1. - alpha) of a schedule's constants: the two terms of no cross-entropy)
-    if m.group("minus") and weighted and log_call_of(name).search(code):
-        return True
-    if name == "y_pred" and KERAS_LOSS_DEF.search(code):
-        last = None
-        for last in KERAS_LAYER.finditer(code):
-            pass
-        if last is not None and (last.group("activation") or
-                                 (KERAS_ACTIVATION.findall(last.group(0)) or ["linear"])[-1]) in ("sigmoid", "softmax"):
-            return True
-    # (`probs = model(xb)` beside a pasted PyTorch model that returns a sigmoid's or a softmax's output)
-    if re.search(r"(?<![\w.])" + re.escape(name) + r"\s*=\s*(?:self\.)?\w*(?:model|net)\w*\(", code, re.I) \
-            and model_output(code):
-        return True
-    return re.search(r"(?<![\w.])" + re.escape(name) + r"\s*=[^=\n][^\n]{0,120}?\b(?:sigmoid|softmax)\b",
-                     code) is not None
-
-
-def _weighted(code: str, m: re.Match) -> bool:
-    """Is the call multiplied by something: `(1 - y) * log(1 - p)`, `log(1 - p) * (1 - y)`, `np.multiply(np.log(1 - A2),
-    1 - Y)`?"""
-    before, after = code[max(0, m.start() - 40):m.start()].rstrip(), code[m.end():m.end() + 40].lstrip()
-    return before.endswith(("*", "multiply(")) or after.startswith("*")
-
-
-def _guarded_before(name: str, code: str) -> bool:
-    """Does the paste keep the name off 0 before its log (`y_pred = K.clip(y_pred, K.epsilon(), 1 - K.epsilon())`,
-    `p = p.clamp(min=1e-7)`, `p += eps`)?"""
-    return any(GUARDED.search(m.group(1)) for m in
-               re.finditer(r"(?<![\w.])" + re.escape(name) + r"\s*(?:=(?!=)|\+=)([^\n]{0,160})", code))
-
-
-def _exp_in_a_ratio(code: str) -> re.Match | None:
-    """The first exp call of the code (see EXP_OF) whose result a sum of exps divides or a log takes, its input
-    unshifted.
-    Among the first EXP_CALLS_READ calls: each is judged against the whole code, and a paste writes a softmax once."""
-    for m in itertools.islice(EXP_OF.finditer(code), EXP_CALLS_READ):
-        arg = m.group("arg")
-        if SHIFTED.search(arg) or ((name := NAME_ARG.match(arg.strip())) and re.search(
-                r"(?<![\w.])" + re.escape(name.group("name")) + r"\s*=(?!=)[^\n]{0,160}?(?:max|logsumexp)",
-                code[:m.start()])):
-            continue
-        start = code.rfind("\n", 0, m.start()) + 1
-        line = code[start:(code.find("\n", m.end()) + 1 or len(code) + 1) - 1]
-        if "Warning: " in code[code.rfind("\n", 0, max(start - 1, 0)) + 1:start]:
-            continue        # (the line a Python warning echoes: when it was printed, the message's own reading says)
-        # (a mean of exps is a sum of them over n: `log(mean(exp(r * s)))` is a log-sum-exp less log n)
-        if ("sum(" in line or "mean(" in line) and ("/" in line or re.search(r"(?<![\w.])(?:\w+\.)?log\(", line)):
-            return m
-        # (a name made with it: divided by later, when it is the sum; divided by its own sum, when it is the exps)
-        made = re.match(r"\s*(?P<name>[A-Za-z_]\w{0,30})\s*=(?!=)", line)
-        name = re.escape(made.group("name")) if made else ""
-        if made and re.search(r"/\s*(?:\(\s*)?(?:" + (name + r"\b(?![\w.(\[])|" if "sum(" in line else "")
-                              + name + r"\.sum\(|(?:\w+\.)*sum\(\s*" + name + r"\b)", code[m.end():]):
-            return m
-        # ... or summed into a name of its own that divides later (`denom = (exp_sim * mask).sum(1)`, then
-        # `exp_sim[pos] / denom`)
-        summed = re.search(r"(?m)^[ \t]*(?P<den>[A-Za-z_]\w{0,30})\s*=(?!=)[^\n]{0,120}?\b" + name
-                           + r"\b[^\n]{0,120}?\bsum\(", code[m.end():]) if made else None
-        if summed and re.search(r"/\s*(?:\(\s*)?" + re.escape(summed.group("den")) + r"\b(?![\w.(\[])",
-                                code[m.end() + summed.end():]):
-            return m
-    return None
-
-
-# A key_padding_mask handed to attention, beside words that a sequence can be all padding ("length 0", "empty after
-# cleaning", "its whole mask row is True"): a query with every key masked (WR-070's page: nn.MultiheadAttention with
-# its default need_weights=True gives it a nan output)
-PADDING_MASK = re.compile(r"\bkey_padding_mask\b|\bsrc_key_padding_mask\b")
-ALL_PADDING = re.compile(r"\b(?:length|len)(?: of)? 0\b|\bzero[- ]length\b|\bempty (?:sequences?|reviews?|texts?|strings?|"
-                         r"sentences?|inputs?|rows?)\b|\b(?:sequences?|reviews?|texts?|inputs?)\b[^.\n]{0,30}\bempty\b|"
-                         r"\b(?:whole|entire|every|all)\b[^.\n]{0,20}\bmask(?:\w*)?\b[^.\n]{0,20}\b(?:row|rows)?\b[^.\n]{0,10}"
-                         r"\b(?:is|are)\s+(?:all\s+)?True\b|\ball[- ]padding\b|\bonly padding\b", re.I)
-
-
-# ... or prints one: a count of each sequence's tokens that are not padding (`(input_ids != 0).sum(1)`, an attention
-# mask's sum, `lengths`) whose printed list holds a 0 (`tensor([ 87, 128,  41, 0, 71])`)
-TOKENS_COUNTED = re.compile(r"(?:\(\s*[\w.]{1,40}\s*!=\s*[\w.]{1,40}\s*\)|\b(?![\w.]{0,40}pad)[\w.]{0,40}attention_mask)"
-                            r"\.sum\(\s*(?:dim\s*=\s*)?-?\d\s*\)|\b(?:lengths?|lens|seq_lens?|seq_lengths?|src_lengths?)\b")
-COUNTS_LIST = re.compile(r"[ \t]*(?:=|:|->)?\s{0,4}(?:tensor\(|array\()?\[(?P<values>[\d,\s]{1,4000})\]")
-
-
-# ... or says every sequence holds a token: "at least 3 real tokens", "min length 3", "no empty sequences", a [CLS] that is
-# never masked -- the check done, in words
-NONE_EMPTY_SAID = re.compile(r"(?i)\bat least (?:\d+|one|two|three) (?:real |non-?pad\w* |actual )?(?:tokens?|"
-                             r"words?)\b|\bmin(?:imum)?[ _-]?(?:length|len)\s*(?:of\s*|=\s*|:\s*|is\s*)?[1-9]|"
-                             r"\bno (?:empty|zero-length) (?:sequences?|rows?|texts?|inputs?|titles?|sentences?)\b|"
-                             r"\b(?:cls|bos|\[cls\])\b[^.\n]{0,40}\bnever (?:masked|padded)\b")
-
-
-NONE_EMPTY_DOUBTED = re.compile(r"(?i)\b(?:" + UNDONE + r"|not sure|no guarantee|don'?t|do not|doesn'?t|may|might|whether|"
-                                r"if|unless|hope\w*|maybe|perhaps|some|assum\w*|expect\w*|suppos\w*|think)\b|'ll\b")
-
-
-def _none_empty_said(prose: str) -> bool:
-    """Do the words say every sequence holds a token (NONE_EMPTY_SAID), not doubting it in the words before?"""
-    return any(not NONE_EMPTY_DOUBTED.search(prose, max(0, m.start() - 40), m.start())
-               for m in itertools.islice(NONE_EMPTY_SAID.finditer(prose), 5))
-
-
-def _token_counts(prose: str) -> tuple[str, bool]:
-    """The count of unpadded tokens the paste prints with a 0 among its values (TOKENS_COUNTED), or ""; and whether
-    it printed such a count at all."""
-    printed = False
-    for m in itertools.islice(TOKENS_COUNTED.finditer(prose), 20):
-        listed = COUNTS_LIST.match(prose, m.end())
-        if listed and "0" in listed.group("values").replace(",", " ").split():
-            return m.group(0), True
-        printed = printed or bool(listed)
-    return "", printed
-
-
-def _xlogx_guarded(m: re.Match, code: str) -> bool:
-    """Is a term-times-its-log kept off 0: the term a masked selection (`t[nz]`), clamped or floored where it was made,
-    under a condition on its line or the line before (`if p > 0`, `for p in q if p > 0`), or the line a question?"""
-    term = m.group("a")
-    line_start = code.rfind("\n", 0, m.start()) + 1
-    line_end = code.find("\n", m.end())
-    line = code[line_start:line_end if line_end >= 0 else len(code)]
-    previous = code[code.rfind("\n", 0, max(line_start - 1, 0)) + 1:max(line_start - 1, 0)]
-    name = NAME_ARG.match(term)
-    bare = re.escape(term.split("[")[0])
-    # (a condition on the term itself -- `if p > 0`, `for p in q if p > 0` -- not `if self.training:`; a selection by a
-    # boolean mask, `t[nz]`, not an index or a slice, `out[:, 1]`)
-    tested = re.compile(r"\bif\b[^:\n]*\b" + bare + r"\b\s*(?:>|!=|>=)")
-    masked = re.search(r"\[\s*[A-Za-z_]\w*\s*\]$", term) is not None
-    return masked or bool(tested.search(line)) or previous.rstrip().endswith(":") and bool(tested.search(previous)) \
-        or line.rstrip().endswith("?") or bool(name and _guarded_before(name.group("name"), code))
-
-
-@functools.lru_cache(maxsize=4)      # (asked by the printed facts and by the overflow a printed logit shows; read only)
-def breaking_construct(prose: str) -> dict[str, str]:
-    """The constructs of pasted code that break at one value (see MASKED_INF, LOG_CALL, EXP_OF, SQRT_CALL), as facts."""
-    out, code = {}, code_of(prose)
-    m = next(MASKED_INF.finditer(code), None)
-    if m:
-        out["masked-inf"] = (f"the pasted code fills masked scores with -inf (`{' '.join(prose[m.start():m.end()].split())}`):"
-                             " a row whose every position is masked is all -inf, and its softmax is exp(-inf - (-inf)) "
-                             "= nan")
-    elif (mask := PADDING_MASK.search(prose)) and ((empty := ALL_PADDING.search(prose))
-                                                   or (counts := _token_counts(prose))[0]
-                                                   or not counts[1] and not _none_empty_said(prose)):
-        # (said or printed that a sequence is all padding; or not: the mask alone is the construct, as a fill with -inf
-        # is -- the row it breaks on is one the paste need not show; but not where it prints each sequence's count of
-        # tokens and none is 0: the check, done)
-        printed = "" if empty else counts[0]
-        said = (f"says a sequence can be all padding (\"{' '.join(empty.group(0).split())}\")" if empty else
-                f"prints a sequence with no token that is not padding (`{printed}` holds a 0)" if printed else
-                f"does not show that every sequence holds a token (a count of each one's unpadded tokens would: "
-                f"`{mask.group(0)}.all(dim=1).any()` must be False)")
-        out["masked-inf"] = (f"the paste hands attention a key_padding_mask and {said}: a query whose keys are all masked has nothing "
-                             "to attend to, and nn.MultiheadAttention gives it a nan output (with need_weights=True, its "
-                             "default; with need_weights=False, 0 from PyTorch 2.5 on, except on its inference fast path)")
-    # (a log on a where's branch is the where's trap, its gradient: SQRT_CALL's; each argument judged once, however
-    # often the paste logs it: each judgement searches the whole paste)
-    judged: dict[tuple[str, bool], bool] = {}
-
-    def unguarded(m: re.Match) -> bool:
-        arg = m.group("arg").strip()
-        key = (arg, _weighted(code, m))
-        if key not in judged:
-            name = NAME_ARG.match(arg)
-            judged[key] = _probability_named(arg, code, key[1]) and not GUARDED.search(arg) \
-                and not (name and _guarded_before(name.group("name"), code))
-        return judged[key]
-
-    def on_a_where(m: re.Match) -> bool:      # (the line before the call, at most 200 characters of it)
-        lo = max(0, m.start() - 200)
-        return "where(" in code[code.rfind("\n", lo, m.start()) + 1 or lo:m.start()]
-
-    m = next((m for m in LOG_CALL.finditer(code) if not on_a_where(m) and unguarded(m)), None)
-    if m:
-        out["log-unguarded"] = (f"the pasted code takes the log of a probability with nothing to keep it off 0 "
-                                f"(`{' '.join(prose[m.start():m.end()].split())}`): a probability that rounds to 0 makes "
-                                "it -inf")
-    m = next((m for m in XLOGX.finditer(code) if not on_a_where(m) and not _xlogx_guarded(m, code)), None) \
-        if "log-unguarded" not in out else None
-    if m:
-        out["log-unguarded"] = (f"the pasted code takes a term times the log of itself by hand "
-                                f"(`{' '.join(prose[m.start():m.end()].split())}...`), as a KL divergence or an entropy "
-                                "does: where that term is exactly 0, log(0) is -inf and 0 * -inf is nan, though the "
-                                "term's limit is 0 (torch.xlogy(t, t) - t * log_softmax(z), or F.kl_div on log-probabilities, takes "
-                                "0 * log 0 as 0, value and gradient)")
-    m = _exp_in_a_ratio(code) if not STABLE_SAID.search(code) else None
-    if m:
-        out["exp-unshifted"] = (f"the pasted code sums (or averages) exps into a ratio or a log with nothing subtracted "
-                                f"from their "
-                                f"input (`{' '.join(prose[m.start():m.end()].split())}`): an input past about 88.7 in "
-                                "float32 (709.8 in float64) makes exp inf, and inf / inf is nan")
-    m = EXP_PRODUCT.search(code) if "exp-unshifted" not in out and not STABLE_SAID.search(code) else None
-    if m:
-        out["exp-unshifted"] = (f"the pasted code multiplies exps into a running product "
-                                f"(`{' '.join(prose[m.start():m.end()].split())}...`): each step multiplies in another "
-                                "exponential, so the product grows or shrinks exponentially with the sequence's length "
-                                "and leaves float32's range on the longest ones (a forward algorithm in log space, with "
-                                "logsumexp, stays finite)")
-    m = EXP_OF_OUTPUT.search(code) if "exp-unshifted" not in out and not STABLE_SAID.search(code) else None
-    if m:
-        out["exp-unshifted"] = (f"the pasted code puts a layer's raw output through exp "
-                                f"(`{' '.join(prose[m.start():m.end()].split())}`): nothing bounds a layer's "
-                                "output, and one past about 88.7 in float32 (709.8 in float64) makes exp inf, and the "
-                                "loss inf, then nan")
-    m = next((m for m in SQRT_CALL.finditer(code) if (
-              m.group("where") and not (m.group("inner") and re.search(r"(?<![\w.])" + re.escape(m.group("inner"))
-                                                                          + r"\s*=[^=\n][^\n]{0,120}?where\(", code)))
-              or m.group("norm") or (m.group("arg") is not None and DIFFERENCE.search(m.group("arg"))
-                                     and not GUARDED.search(m.group("arg")))), None)
-    method = None if m else next((s for s in itertools.islice(SQRT_METHOD.finditer(code), 50)
-                                  if DIFFERENCE.search(s.group("line")) and not GUARDED.search(s.group("line"))
-                                  and not ADDED.search(s.group("line"))), None)
-    if method:
-        shown = " ".join(prose[method.start("line"):method.end()].split()).split("=", 1)[-1].strip()
-        out["sqrt-at-zero"] = (f"the pasted code takes a square root that can meet 0 (`{shown}`): its slope there is "
-                               "1 / (2 sqrt(0)) = inf, and inf * 0 in the backward pass is nan")
-    if m:
-        shown = " ".join(prose[m.start():m.end()].split())
-        out["sqrt-at-zero"] = (
-            f"the pasted code picks a log or a square root on one branch of a where (`{shown}`): the branch not taken "
-            "is still differentiated, and at 0 its slope is inf, and inf * 0 is nan" if m.group("where") else
-            f"the pasted code takes a norm that can meet a zero vector (`{shown}`): its gradient there is x / ||x|| "
-            "= 0/0, nan, as JAX and TensorFlow compute it (PyTorch's vector norm returns 0 there)" if m.group("norm")
-            else
-            f"the pasted code takes a square root that can meet 0 (`{shown}`): its slope there is 1 / (2 sqrt(0)) = "
-            "inf, and inf * 0 in the backward pass is nan")
-    return out
 
 
 # A paste that divides by a standard deviation it computes (`/ X.std()`, `/ std`) and says a column holds one value
@@ -833,26 +352,6 @@ ALL_ZERO_INPUT = re.compile(r"\b(?:silent|all[ -]zeros?|all-zero|blank|(?:digita
                             r"\b(?:clips?|"
                             r"recordings?|audio|wavs?|images?|frames?|inputs?|samples?|examples?|utterances?)\b|"
                             r"\bmax\(\)`?\s+(?:is|was|==|=)\s+(?:exactly\s+)?0(?:\.0+)?(?![.\d])", re.I)
-# Weights set to zero (or one constant) in pasted code: Keras's kernel_initializer="zeros", PyTorch's nn.init.zeros_ or
-# constant_ or a weight's fill_(c) / zero_(), or two or more NumPy weight matrices made with np.zeros (W1 and W2: a
-# hidden layer whose units start equal; one zero matrix alone is a linear model, which trains from zeros). Half a
-# printed fact for the entries whose phrases say the weights were initialised to zero.
-ZERO_INIT_WORDS = {"weight", "init", "zero"}
-ZERO_INIT = re.compile(r"kernel_initializer\s*=\s*['\"](?:zeros|ones)['\"]|\binitializers\.Zeros\(\)|"
-                       # (any one constant as a kernel's initialiser: Keras's Constant(0.01) starts every unit equal too;
-                       # a BatchNorm's gamma at 1 is no kernel)
-                       r"kernel_initializer\s*=\s*(?:(?:tf\.)?keras\.)?(?:initializers\.)?(?:Constant|Ones)\(|"
-                       r"kernel_initializer\s*=\s*(?:tf\.)?constant_initializer\(|"
-                       r"\bnn\.init\.zeros_\(\s*[\w.\[\]]{0,40}weight\s*\)|"
-                       r"\bnn\.init\.constant_\(\s*[\w.\[\]]{0,40}weight\s*,\s*0(?:\.0*)?\s*\)|"
-                       r"\.weight(?:\.data)?\.(?:fill_\(\s*0(?:\.0*)?\s*\)|zero_\(\))|"
-                       # (Flax's and Haiku's: `kernel_init=nn.initializers.zeros_init()`, `w_init=hk.initializers.Constant(0)`)
-                       r"[(,]\s*(?:kernel|w)_init\s*=\s*(?:[\w.]{0,30}\.)?(?:initializers\.)?(?:zeros(?:_init)?\(?|ones(?:_init)?\(?|"
-                       r"constant(?:_init)?\(|Constant\()")
-# ... or named first and handed to a kernel by its name (`init = keras.initializers.Constant(0.01)`, then
-# `Dense(128, kernel_initializer=init)`)
-NAMED_CONSTANT_INIT = re.compile(r"\b(?P<name>[A-Za-z_]\w{0,30})\s*=\s*(?:(?:tf\.)?keras\.)?initializers\."
-                                 r"(?:Constant|Ones|Zeros)\(")
 
 
 # An optimizer built on a module's parameters, and that module (or a part of it) replaced by a new one afterwards:
@@ -1035,10 +534,10 @@ def flip_swaps_classes(prose: str) -> tuple[str, str] | None:
     flip = HORIZONTAL_FLIP.search(code)
     # (named as classes, on a line that says so: not a box's `x_left` and `x_right`, which a detector's flip moves too)
     pair = next((m for pattern in (LEFT_RIGHT_NAMED, LEFT_RIGHT) for m in itertools.islice(pattern.finditer(prose), 10)
-                 if CLASSES_LINE.search(_line_from(prose, prose.rfind("\n", 0, m.start()) + 1))), None) if flip else None
+                 if CLASSES_LINE.search(line_from(prose, prose.rfind("\n", 0, m.start()) + 1))), None) if flip else None
     if not pair:
         return None
-    return _line_from(code, code.rfind("\n", 0, flip.start()) + 1).rstrip(",")[:100], \
+    return line_from(code, code.rfind("\n", 0, flip.start()) + 1).rstrip(",")[:100], \
         f"{pair.group('a')} and {pair.group('b')}"
 
 
@@ -1084,24 +583,9 @@ def module_replaced_after_optimizer(prose: str) -> tuple[str, bool] | None:
         later = re.compile(REPLACED.format(module=re.escape(m.group("module")))).search(code, m.end())
         # (a new module, not a number or a tensor's data: `model.fc = nn.Linear(...)`, `model.head = Head()`)
         if later and re.search(r"=[ \t]*[\w.]*[A-Z]\w*\(", later.group(0)):
-            return (f"`{_line_from(code, m.start())[:120]}` ... `{' '.join(later.group(0).split())[:120]}`",
+            return (f"`{line_from(code, m.start())[:120]}` ... `{' '.join(later.group(0).split())[:120]}`",
                     later.group("target") == m.group("module"))
     return None
-
-
-# ... or said in a sentence: "it sets every Linear weight to 0.05", "I initialise all the weights to zero" (not a bias
-# alone, nor a weight decay or a weight of the loss)
-CONSTANT_INIT_SAID = re.compile(r"\b(?:sets?|setting|initiali[sz](?:e|es|ed|ing)|init(?:s|ed)?|fill(?:s|ed)?)\s+"
-                                r"(?:every|all|each)\s+(?:of\s+)?(?:the\s+|my\s+)?(?:\w+\s+)?weights?\s+(?:matri(?:x|ces)\s+)?"
-                                r"(?:to|with|=|at)\s+(?:the\s+same\s+value|(?:0?\.\d+|\d+(?:\.\d+)?|zeros?|ones?)\b)", re.I)
-
-
-def constant_kernel_init(prose: str) -> re.Match | None:
-    """Where the paste sets a kernel's weights to one value (ZERO_INIT), or names such an initialiser and hands it to a
-    kernel (NAMED_CONSTANT_INIT)."""
-    return ZERO_INIT.search(prose) or next(
-        (m for m in NAMED_CONSTANT_INIT.finditer(prose)
-         if re.search(r"kernel_initializer\s*=\s*" + re.escape(m.group("name")) + r"\b", prose)), None)
 
 
 # An adaptive optimiser built with a rate of 0.1 or more (`keras.optimizers.Adam(learning_rate=0.5)`,
@@ -1159,50 +643,6 @@ def norms_below_clip(ev: Evidence) -> str:
             f"\"{' '.join(m.group(0).split())}\": below the threshold, so the clip never shortened an update")
 
 
-# Weights drawn with a standard deviation of 1 or more: `nn.init.normal_(m.weight, std=1.0)`, Keras's
-# `RandomNormal(stddev=1)`, or a matrix drawn by randn with no scale after it (`W1 = np.random.randn(784, 128)`, a list
-# of them, `W = [np.random.randn(a, b) for ...]`, `nn.Parameter(torch.randn(512, 512))`). He's scale, sqrt(2 / fan_in), is below 1 for any layer with more than two
-# inputs, and with ReLU each layer of n inputs at std 1 multiplies the activations' spread by about sqrt(n / 2) (the
-# variance of its output is n * Var(w) * E[x^2], and a ReLU's E[x^2] is half its input's variance): half a
-# printed fact, beside a run that went wrong, for the entries whose phrases say the weights' std is too large.
-LARGE_INIT_WORDS = {"weight", "init", "large"}
-# (the std's number ends where no digit, letter or point follows: `1e-3` and `1.5e-2` are no std of one, and a lookahead
-# that scanned the digits again at each backtrack was quadratic in a long run of them)
-LARGE_INIT = re.compile(r"\bnormal_?\(\s*[\w.\[\]]{0,40}weight[^)\n]{0,40}?\bstd\s*=\s*[1-9]\d*(?:\.\d*)?(?![\w.])\s*\)?"
-                        # (PyTorch's nn.init.normal_ with no std draws at its default, std=1.0: `nn.init.normal_(w)`)
-                        r"|\binit\.normal_\(\s*(?![\w.\[\]]{0,40}(?:bias|emb))[\w.\[\]]{1,40}weight[\w.\[\]]{0,20}\s*\)"
-                        # (PyTorch's order, tensor, mean, std: `nn.init.normal_(w, 0.0, 1.0)`; not a bias's, nor an
-                        # embedding's, which nn.Embedding itself draws at std 1)
-                        r"|\bnormal_\(\s*(?![\w.\[\]]{0,40}(?:bias|emb))[\w.\[\]]{1,40}\s*,\s*(?:mean\s*=\s*)?-?\d+(?:\.\d*)?\s*,\s*"
-                        r"(?:std\s*=\s*)?[1-9]\d*(?:\.\d*)?(?![\w.])\s*\)"
-                        r"|\bRandomNormal\([^)\n]{0,40}?\bstddev\s*=\s*[1-9]\d*(?:\.\d*)?(?![\w.])\s*\)?"
-                        # (or said in words: "weights from np.random.randn(n_in, n_out), biases zero")
-                        r"|(?:\b[Ww](?:eights?)?_?\w{0,10}\s*=\s*(?:\[\s*)?|nn\.Parameter\(\s*|\b[Ww]eights?\s+(?:(?:are|were)\s+)?"
-                        r"(?:from|drawn\s+(?:from|with|by)|initiali[sz]ed\s+(?:with|from|by)|made\s+(?:with|by))\s+`?)"
-                        r"(?:np\.random\.randn|torch\.randn)"
-                        r"\(\s*\w+\s*,\s*\w+\s*\)(?!`?[ \t]*[*/])(?![^.\n]{0,30}?(?<!no )(?<!without )(?<!any )\bscal\w*)"
-                        # (JAX's: `jax.random.normal(k, (din, dout))` unscaled, a weight matrix's shape; not `* scale`)
-                        r"|\bjax\.random\.normal\(\s*\w+\s*,\s*\(\s*\w+\s*,\s*\w+\s*\)\s*\)(?![ \t]*[*/])")
-# (a weight matrix's own name -- W1, W_hidden, weights2 -- not a buffer named after it: W1_vel, mW1; at a line's start,
-# or a sentence's code: "I initialise `W1 = np.zeros((784, 100)); W2 = np.zeros((100, 10))`")
-NUMPY_ZERO_WEIGHTS = re.compile(r"(?m)(?:^|[`;])[ \t]*(?:self\.)?(?:W|w|weights?)(?:\d|_?(?:in|out|hidden|h|o|ih|hh|xh|hy)\d?)?"
-                                r"\s*=\s*np\.zeros\([^\n;`]{0,60}\)")
-# ... or every parameter at once, by a comprehension: `params = {k: np.zeros(s) for k, s in shapes.items()}`
-ALL_PARAMS_ZERO = re.compile(r"(?m)^[ \t]*(?:self\.)?(?:params|parameters|weights|theta)\w{0,10}\s*=\s*[\[{][^\n\]}]{0,40}?"
-                             r"np\.zeros(?:_like)?\([^\n]{0,60}?\bfor\b[^\n]{0,80}[\]}]")
-# A parameter made with memory left as it was (torch.empty, torch.Tensor(n, m), np.empty for weights) and filled nowhere in
-# the paste (no nn.init, reset_parameters, in-place fill): it holds whatever that memory held -- nan, inf, 1e30 or
-# zeros, different from run to run (PyTorch's torch.empty: "Returns a tensor filled with uninitialized data")
-UNFILLED = re.compile(r"\bnn\.Parameter\(\s*torch\.(?:empty|Tensor|FloatTensor)\(\s*(?![\[(])[^()\n]{1,80}\)\)?|"
-                      r"(?:^|\n)[ \t]*(?:self\.)?(?:W|w|weights?)\w{0,12}\s*=\s*np\.empty\(")
-FILLED = re.compile(r"\bnn\.init\.|\binit\.\w+_\(|reset_parameters|\.(?:uniform|normal|zero|fill|copy|"
-                    r"kaiming_\w+|xavier_\w+|orthogonal|trunc_normal)_\(|\bload_state_dict\(")
-# ... or a JAX array made with jnp.empty or jnp.zeros and "filled" by a statement that throws its result away: JAX arrays
-# are immutable, and `W.at[...].set(...)` returns a new array, leaving W as it was
-AT_DISCARDED = re.compile(r"(?m)^[ \t]*(?P<n>[A-Za-z_]\w{0,30})\.at\[[^\]\n]{0,60}\]\.(?:set|add|multiply|mul|divide|power|"
-                          r"min|max|apply)\(")
-# layers the paste builds: zeros for the only one is a linear model, which trains from zeros
-LAYERS_BUILT = re.compile(r"\b(?:layers\.)?(?:Dense|Conv[123]D)\(|\bnn\.(?:Linear|Conv[123]d)\(")
 UNLABELLED_WORDS, RAW_PIXEL_WORDS = {"unlabell", "mark"}, {"raw", "pixel"}
 # A class count taken as the number of distinct labels (`num_classes = len(np.unique(y_train))`, `y.nunique()`,
 # `len(set(labels))`), with no map of the labels onto 0..C-1 anywhere (LabelEncoder, np.unique's return_inverse,
@@ -1324,51 +764,6 @@ FLOOR_HIDDEN = re.compile(r"label[ _-]?smooth\w*|distill\w*|\bkd\b|mixup|cutmix|
                           r"in the loss|auxiliary loss|\+ *(?:(?:\d+(?:\.\d*)?|\.\d*) *)?\* *\w+[ _]loss", re.I)
 
 
-# A difference between every pair of a batch's rows, the row and itself included (`z[:, None, :] - z[None, :, :]`,
-# `x.unsqueeze(1) - x.unsqueeze(0)`): its diagonal is 0 from the very first step (WR-050's page), so a norm or square
-# root of it breaks the first backward pass, not only one after training has run. (Not torch.cdist(z, z), whose
-# gradient at 0 is finite in all its modes: factcheck_session38 item 6.)
-PAIRWISE = re.compile(r"\[\s*:\s*,\s*None\b[^\n]{0,40}?-[^\n]{0,40}?\[\s*None\s*,|"
-                      r"\.unsqueeze\(\s*1\s*\)\s*-\s*\w+\.unsqueeze\(\s*0\s*\)")
-
-
-RETURNS_OWN_MODULE = re.compile(r"(?m)\breturn\s+self\.(\w+)\((?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\)"
-                                r"(?=[ \t]*(?:#[^\n]*)?$)")
-
-
-def model_output(prose: str) -> re.Match | None:
-    """The pasted model's probabilities as its output: a Sequential that ends in nn.Sigmoid() or nn.Softmax(), or what
-    the last forward() pasted returns (its block: to the next `def` or `class` at its indentation or less), or, with no
-    forward() pasted, the return a sentence about the forward quotes."""
-    last = None
-    for last in re.finditer(r"(?m)^([ \t]*)def forward\(", prose):
-        pass
-    if last is None:
-        # (Flax's modules compute in __call__: one of a class built on nn.Module, not a predictor's or a helper's)
-        for called in re.finditer(r"(?m)^([ \t]*)def __call__\(", prose):
-            header = list(re.finditer(r"(?m)^[ \t]*class\s+\w+\s*(?:\(([^)\n]*)\))?\s*:", prose[:called.start()]))
-            if header and "Module" in (header[-1].group(1) or ""):
-                last = called
-    if last is not None:
-        end = re.compile(r"(?m)^[ \t]{0,%d}(?:def|class)\b" % len(last.group(1))).search(prose, last.end())
-        block = prose[last.start():end.start() if end else len(prose)]
-        found = TORCH_PROBABILITY_OUT.search(block)
-        if found and not found.group(0).startswith("nn."):
-            return found
-        # (or a module the paste built as a softmax or a sigmoid under a name of its own: `self.head =
-        # nn.Softmax(dim=1)`, and forward() returns `self.head(self.net(x))`)
-        called = RETURNS_OWN_MODULE.search(block)
-        if called and re.search(r"\bself\.%s\s*=\s*(?:torch\.)?nn\.(?:Softmax|Sigmoid)\(" % re.escape(called.group(1)),
-                                prose):
-            return called
-    else:       # no forward() pasted: one a sentence quotes ("the model's forward ends with `return self.softmax(...)`")
-        for found in TORCH_PROBABILITY_OUT.finditer(prose):
-            if found.group(0).startswith("return") and re.search(r"forward|__call__", prose[
-                    prose.rfind("\n", 0, found.start()) + 1:found.start()]):
-                return found
-    return next((m for m in TORCH_PROBABILITY_OUT.finditer(prose) if m.group(0).startswith(("nn.", *ARROW))), None)
-
-
 # Gradients said to be exactly zero ("the grads are exactly 0.0", "gradients = 0", "grad norm is zero")
 GRADS_ZERO_SAID = re.compile(r"\bgrad(?:ient)?s?\b(?:[ \t]+norms?)?[^.\n]{0,60}?\b(?:are|is|were|was|=|==|equal(?:s| to)?|"
                              r"print(?:s|ed)?(?: as)?)[ \t]+(?:all[ \t]+)?(?:exactly[ \t]+)?(?:0(?:\.0+)?|zero)(?!\.?\d)", re.I)
@@ -1379,9 +774,6 @@ NONE_OF_THEM = re.compile(r"(?:^|[\s(])0(?:\.0+)?\s*%[^.\n]*$")
 def grads_said_zero(prose: str) -> re.Match | None:
     return next((m for m in GRADS_ZERO_SAID.finditer(prose)
                  if not NONE_OF_THEM.search(prose, max(0, m.start() - 60), m.start())), None)
-
-
-NEGATIVE = next(n for n in NORMALS if n.name == "negative loss")
 
 
 SCALED_ASIDE = re.compile(r"(?i)\b(?:features?|inputs?|columns?)\s*\((?:[^()\n]{0,160}?[,;]\s*)?(?:all\s+|each\s+)?"
@@ -1503,33 +895,6 @@ def scaled_said(prose: str) -> dict[str, dict[str, str]]:
     return out
 
 
-def classifier_shown(ev: Evidence) -> str:
-    """What shows a classifier's run (an accuracy printed beside the loss, or a softmax, a cross-entropy, a
-    classification dataset named), when nothing names a regression; else ""."""
-    if REGRESSOR.search(ev.prose):
-        return ""
-    if ev.accuracy_head and max(ev.accuracy_head + ev.accuracy_tail) > 0:
-        # (an accuracy of 0 on every line is a regression's, compiled with metrics=['accuracy'])
-        return "the log prints an accuracy beside the loss"
-    named = CLASSIFIER.search(ev.prose)
-    return f"the report names `{named.group(0)}`" if named else ""
-
-
-def regressor_shown(ev: Evidence) -> str:
-    """What shows a regression's run (its words: MSE, MLPRegressor, prices), with nothing of a classifier's; else ""."""
-    if classifier_shown(ev) or CLASSIFIER.search(ev.prose) or PROBABILITY_WORDS.search(ev.prose) or (
-            ev.accuracy_head and max(ev.accuracy_head + ev.accuracy_tail) > 0):
-        return ""
-    said = REGRESSION_SAID.search(ev.prose)
-    if not said:
-        return ""
-    # the whole word it ends (the pattern has no leading \w*, which backtracks: MLPRegressor, not Regressor)
-    start = said.start()
-    while start > 0 and said.start() - start < 40 and (ev.prose[start - 1].isalnum() or ev.prose[start - 1] == "_"):
-        start -= 1
-    return f"the report names `{ev.prose[start:said.end()]}`"
-
-
 def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str,
                    scaled: dict[str, dict[str, str]], unjudged: bool = False,
                    sentences: str | None = None) -> dict[str, str]:
@@ -1570,10 +935,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     # high), nor where the words say the inputs were raw (their outputs start enormous too, WR-330's).
     climbed = ev.high is not None and ev.high > 2 * ev.head[0]
     if regressor and sig.enormous_start and not SUMMED.search(ev.prose) and "targets" not in scaled["scaled"] \
-            and not (climbed and ("inputs" in scaled["unscaled"] or _linear_model(ev.prose)
+            and not (climbed and ("inputs" in scaled["unscaled"] or linear_model(ev.prose)
                                   or (ADAPTIVE.search(ev.prose) and not PLAIN_SGD.search(ev.prose)))):
         first = ev.head[0]
-        size = (f"an absolute error that large takes errors of about {fmt(first)}" if _absolute_loss(ev.prose)
+        size = (f"an absolute error that large takes errors of about {fmt(first)}" if absolute_loss(ev.prose)
                 else f"a squared error that large takes errors of about {fmt(math.sqrt(first))} (its root)")
         # (it fell to half of it only in a run that then broke: said as it was)
         fell = ev.low is not None and ev.low <= first / 2
@@ -1591,7 +956,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                                        or ev.count == 1 and ev.last >= ENORMOUS_START) \
             and says_not_learning(ev.prose) and not SUMMED.search(ev.prose) and "targets" not in scaled["scaled"] \
             and "inputs" not in scaled["unscaled"]:
-        size = (f"an absolute error that large takes errors of about {fmt(ev.last)}" if _absolute_loss(ev.prose)
+        size = (f"an absolute error that large takes errors of about {fmt(ev.last)}" if absolute_loss(ev.prose)
                 else f"a squared error that large takes errors of about {fmt(math.sqrt(ev.last))} (its root)")
         still = "is still" if ev.count > 1 else "is"
         out["raw-targets"] = (f"{regressor} (a regression's run), and its loss {still} {fmt(ev.last)} at its last value "
@@ -1602,7 +967,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
             and "targets" not in scaled["scaled"] and "inputs" not in scaled["unscaled"] \
             and (said := _regression_start_said(ev.prose)):
         value, quoted = said
-        size = (f"an absolute error that large takes errors of about {fmt(value)}" if _absolute_loss(ev.prose)
+        size = (f"an absolute error that large takes errors of about {fmt(value)}" if absolute_loss(ev.prose)
                 else f"a squared error that large takes errors of about {fmt(math.sqrt(value))} (its root)")
         out["raw-targets-said"] = (f"{regressor} (a regression's run), and the report gives its first loss as "
                                    f"{fmt(value)} (\"{quoted}\"): {size}, targets in their raw units")
@@ -1783,7 +1148,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                      "pixels in the file's own range: 0 to 255 for 8-bit images, up to 65535 for 16-bit ones")
             out["raw-pixels"] = (f"the paste reads images with {name} ({depth}) and builds its inputs from them "
                                  f"with no division by 255 (`{made}`): raw pixel values, fed as they are")
-    overflow, printed = _exp_overflow(ev)
+    overflow, printed = exp_overflow(ev)
     if overflow:
         # (a logit the run printed past exp's limit is the run's own number: a printed fact's whole weight)
         out["exp-overflow-printed" if printed else "exp-overflow"] = overflow
@@ -1792,7 +1157,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
             sentences_only(ev.prose) if sentences is None else sentences)):
         out.update(breaking_construct(ev.prose))
         # (and the -inf fill beside a printed count of unmasked tokens that holds a 0: the row it breaks on, shown)
-        if "masked-inf" in out and MASKED_INF.search(code_of(ev.prose)) and (printed := _token_counts(ev.prose)[0]):
+        if "masked-inf" in out and MASKED_INF.search(code_of(ev.prose)) and (printed := token_counts(ev.prose)[0]):
             out["masked-row-printed"] = (f"the paste prints a sequence with no unmasked token (`{printed}` holds a 0) "
                                          "beside its -inf fill: that row of scores is all -inf, and its softmax nan")
     numpy = list(NUMPY_ZERO_WEIGHTS.finditer(ev.prose))
@@ -1810,14 +1175,14 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         out["unfilled-init"] = (f"the pasted code makes a parameter from memory it never fills "
                                 f"(`{' '.join(unfilled.group(0).split())}`, and no init call in the paste): it holds "
                                 "whatever that memory held -- nan, inf, huge numbers or zeros, different on each run")
-    if went_wrong and (kept := _update_discarded(ev.prose)):
+    if went_wrong and (kept := update_discarded(ev.prose)):
         out["update-discarded"] = kept
     if went_wrong and (large := LARGE_INIT.search(ev.prose)):
         out["large-init"] = (f"the pasted code draws weights with a standard deviation of 1 or more "
                              f"(`{' '.join(large.group(0).split())}`): He's scale, √(2 / fan_in), is below 1 for any "
                              "layer of more than two inputs, and with ReLU each layer of n inputs at that spread "
                              "multiplies the activations' spread by about √(n / 2)")
-    elif went_wrong and (wide := _init_too_wide(ev.prose)):
+    elif went_wrong and (wide := init_too_wide(ev.prose)):
         out["large-init"] = wide
     divides, constant = DIVIDES_BY_STD.search(ev.prose), CONSTANT_FEATURE.search(ev.prose)
     zeros = ALL_ZERO_INPUT.search(ev.prose) if divides and not constant else None
@@ -1876,11 +1241,11 @@ def _image_tensor_unscaled(prose: str) -> str:
         # (a stack's own line may end in its division, `...).astype(np.float32) / 255.0`; masks and labels read as
         # pictures hold classes, not pixels)
         if "src" not in m.groupdict() and (NOT_PIXELS.search(m.group("name"))
-                                           or re.search(r"/=?\s*(?:255|127\.5)\b", _line_from(prose, m.start()))):
+                                           or re.search(r"/=?\s*(?:255|127\.5)\b", line_from(prose, m.start()))):
             continue
         names = "|".join(re.escape(n) for n in {m.group("name"), m.groupdict().get("src") or m.group("name")})
         if not re.search(rf"\b(?:{names})\b[^\n]{{0,60}}?(?:/=?\s*(?:255|127\.5)\b|\.div_?\(\s*255)", prose):
-            return _line_from(prose, m.start())[:100]
+            return line_from(prose, m.start())[:100]
     return ""
 
 
@@ -1983,65 +1348,6 @@ ENDS_IN_TIME = re.compile(r"(?i)\b(?:first|last|final)\s+(?:few\s+|\d+\s+)?(?:ep
                           r"updates?|runs?)\b")
 
 
-# A fixed std below 1 can still be too large for wide layers: `nn.init.normal_(m.weight, std=0.1)` beside layers of up to
-# n inputs (`nn.Linear(512, 1024)`) is std·√(n / 2) times He's scale; with ReLU each layer multiplies the activations'
-# spread by about that, and a stack of them by its power (He et al. 2015, Eq. 10)
-FIXED_STD = re.compile(r"\bnormal_?\(\s*(?![\w.\[\]]{0,40}emb)[\w.\[\]]{0,40}weight[^)\n]{0,40}?\bstd\s*=\s*(0?\.\d{1,6})(?![\w.])|"
-                       r"\bnormal_\(\s*(?![\w.\[\]]{0,40}(?:bias|emb))[\w.\[\]]{1,40}\s*,\s*(?:mean\s*=\s*)?-?\d+(?:\.\d*)?\s*,\s*"
-                       r"(?:std\s*=\s*)?(0?\.\d{1,6})(?![\w.])|"
-                       # (the tensor's own method: `m.weight.data.normal_(0.0, 0.1)`)
-                       r"\bweight(?:\.data)?\.normal_\(\s*(?:mean\s*=\s*)?-?\d+(?:\.\d*)?\s*,\s*(?:std\s*=\s*)?(0?\.\d{1,6})(?![\w.])")
-LINEAR_SIZES = re.compile(r"\b(?:nn\.)?Linear\(\s*(\d{1,6})\s*,\s*(\d{1,6})")
-DEPTH_SAID = re.compile(r"(?i)(?<!resnet )(?<!resnet-)(?<!resnet with )(?<!vgg with )\b(\d{1,3})\s+"
-                        r"(?:residual\s+|hidden\s+|dense\s+|linear\s+)?(?:blocks|layers)\b")
-NORMALISED_LAYERS = re.compile(r"(?i)(?<!no )(?<!without )\b(?:BatchNorm\w*|LayerNorm|GroupNorm|RMSNorm)\(")
-WIDE_GAIN, WIDE_GROWTH = 1.5, 1e3
-
-
-def _init_too_wide(prose: str) -> str:
-    """The fact, when the paste draws weights at a fixed std below 1 that is WIDE_GAIN times He's scale or more for
-    its widest layer, over layers enough to grow the activations' spread WIDE_GROWTH times; else ""."""
-    std = FIXED_STD.search(prose)
-    sizes = [(int(a), int(b)) for a, b in itertools.islice(LINEAR_SIZES.findall(prose), 50)]
-    if std is None or not sizes or not re.search(r"(?i)\brelu\b", prose):
-        return ""
-    if NORMALISED_LAYERS.search(prose):
-        return ""                      # (a normalisation after the layers resets the spread each time)
-    s = float(std.group(1) or std.group(2) or std.group(3))
-    # (the hidden layers' inputs: the first layer's are the data's, and its width says nothing of the stack's)
-    fan_in = max(a for a, _ in (sizes[1:] or sizes))
-    gain = s * math.sqrt(fan_in / 2)
-    said = [int(n) for n in DEPTH_SAID.findall(prose)]
-    depth = max([len(sizes)] + said)
-    if s <= 0 or gain < WIDE_GAIN or gain ** depth < WIDE_GROWTH:
-        return ""
-    return (f"the pasted code draws weights at a fixed std of {s:g} (`{' '.join(std.group(0).split())}`) for layers of "
-            f"up to {fan_in} inputs: He's scale for ReLU there is √(2 / {fan_in}) = {math.sqrt(2 / fan_in):.3g}, so "
-            f"each such layer multiplies the activations' spread by about {gain:.3g}, and {depth} layers by about "
-            f"{gain ** depth:.3g}")
-
-
-def _update_discarded(prose: str) -> str:
-    """The fact, where the paste makes a JAX array with jnp.empty or jnp.zeros and then throws away the array that
-    `.at[...].set(...)` returned (AT_DISCARDED), else ""."""
-    for m in itertools.islice(AT_DISCARDED.finditer(prose), 10):
-        before = prose[:m.start()]
-        # (a statement of its own: not a line that continues one opened above -- `W = (`, `return (`, `dict(W=`)
-        previous = next((line.rstrip() for line in reversed(before.rstrip("\n").split("\n")[-5:]) if line.strip()), "")
-        if previous.endswith(("(", "[", "{", ",", "=", "\\")):
-            continue
-        # (and the name as last made before it: not one made again since from anything else)
-        assigned = list(re.finditer(rf"(?m)^[ \t]*{re.escape(m.group('n'))}[ \t]*=(?!=)([^\n]*)", before))
-        made = re.search(r"\bjnp\.(empty|zeros)(?:_like)?\(", assigned[-1].group(1)) if assigned else None
-        if made:
-            line = " ".join(prose[m.start():prose.find("\n", m.start()) % (len(prose) + 1)].split())[:80]
-            return (f"the pasted code makes `{m.group('n')}` with jnp.{made.group(1)}() and then calls `{line}` without "
-                    f"keeping its result: JAX arrays are immutable, `.at[...].set()` returns a new array, so "
-                    f"`{m.group('n')}` keeps what jnp.{made.group(1)}() gave it (zeros; from JAX 0.11.0 on, jnp.empty may "
-                    "leave its memory uninitialised)")
-    return ""
-
-
 def _gradients_shrink_said(prose: str) -> tuple[float, float, str] | None:
     """The first and the last layer's gradient norms, said in one sentence of gradients, and the sentence's words."""
     for m in itertools.islice(GRADIENT_SAID.finditer(prose), 20):
@@ -2083,92 +1389,6 @@ def _gradients_shrink_to_the_input(prose: str) -> str:
             f"{layers[-1]}: {math.log10(last / first):.3g} orders of magnitude smaller at the first layer, which gets "
             "next to no gradient (the backward pass shrinks through each layer it crosses, as through sigmoids, whose slope "
             "is at most 1/4)")
-
-
-# The largest logit a paste prints ("max logit 88.96", `logits.max() = 91.2`, "largest logit: 712"): an unshifted exp of
-# it overflows past float32's (float64's) limit
-# (also as a norm's bars: "max|logit| 81.7", "largest |logit| = 90.4")
-PRINTED_LOGIT = re.compile(r"(?i)\b(?:max(?:imum)?[ _]logits?|largest[ _]logits?|logits?[ _]max|logits\.max\(\)|"
-                           r"(?:max(?:imum)?|largest)[ \t]*\|[ \t]*logits?[ \t]*\|)"
-                           r"[ \t]*(?:(?:[:=]|is|was|of|reached|reaches)[ \t]*)?(\d+(?:\.\d+)?)(?!\d|\.\d)")
-
-
-SELF_NORMALISED = re.compile(r"(?m)^[ \t]*File \"[^\"\n]{1,300}\", line \d+[^\n]*\n[^\n]{0,80}?(?<![\w.])(?P<n>[A-Za-z_]\w{0,20})"
-                             r"[ \t]*/[ \t]*(?:\(?[ \t]*)(?P=n)\.sum\(")
-SAID_BOUND = re.compile(r"(?i)\b(?:at most|up to|as (?:large|high|big) as|a maximum of|max(?:imum)? of|reach(?:es|ed)?)"
-                        r"\s+~?(\d+(?:\.\d+)?)(?!\d|\.\d)")
-# (an exp said as a step of a hand-written loss; cosine similarities; a temperature's value)
-HAND_EXP = re.compile(r"(?i)\bexp\b|\bexponentiat\w*")
-COSINE_SAID = re.compile(r"(?i)\bcosine[ _-]?similarit\w*|\bcos_sim\b|\bl2[- ]?normali[sz]\w*|\bunit[- ]norm\w*|"
-                         r"\bnormali[sz]ed (?:embeddings|vectors)\b")
-# (a softmax temperature: not a Gumbel-softmax's tau, nor an EMA's or a soft target update's)
-TEMPERATURE_SAID = re.compile(r"(?i)(?<!gumbel )(?<!ema )(?<!polyak )(?<!update )(?<!soft update )\b(?:temperature|tau|τ)\b"
-                              r"(?![^\n]{0,40}?\b(?:ema|polyak|soft (?:target )?update|gumbel)\b)"
-                              r"[^.\n\d]{0,20}?(\d*\.\d+|\d+(?:\.\d+)?e-\d+)(?!\d|\.\d)")
-# (the max taken off before the exp, said in words or code: "sim - sim.max(dim=1, keepdim=True)", "subtract each row's max")
-MAX_SUBTRACTED = re.compile(r"(?i)-\s*[\w.]+\.(?:max|amax)\(|\bsubtract\w*\s+(?:the\s+|each\s+)?(?:row'?s?\s+)?max\w*|"
-                            r"\bgumbel\b")
-EXP_INPUT_WORDS = re.compile(r"(?i)logit|similarit|\bsims?\b|\bscores?\b|\bexp\b|softmax|\btau\b|temperature")
-
-
-def _exp_overflow(ev: Evidence) -> tuple[str, bool]:
-    """The first call in the paste that hands exp (or a hand-written softmax) a number past what exp can return, as
-    a fact, or "": past float64's limit always, past float32's only where the paste computes in float32 (a
-    framework's exp, a framework shown, or float32 named); and whether the number is one the run printed (a logit)."""
-    if STABLE_SAID.search(ev.prose):
-        return "", False                # (the paste keeps exp in log space already: what it hands exp is guarded)
-    wide = bool(FLOAT32_SAID.search(ev.prose) or {"pytorch", "tensorflow", "jax"} & shown_frameworks(ev))
-    for m in EXP_CALL.finditer(ev.prose):
-        line_start = ev.prose.rfind("\n", 0, m.start()) + 1
-        if "#" in ev.prose[line_start:m.start()] or not LITERAL_ARGS.fullmatch(m.group("args")):
-            continue                    # (a comment's, or an expression's numbers: not what exp was handed)
-        x = max((float(n) for n in EXP_NUMBER.findall(m.group("args"))), default=-math.inf)
-        call = f"the paste hands {m.group('fn')} an input of {fmt(x)} (`{' '.join(m.group(0).split())}`): exp({fmt(x)})"
-        if x > EXP_LIMITS["float64"]:
-            return (f"{call} is past the largest float64 (exp overflows above {EXP_LIMITS['float64']:.2f} in float64, "
-                    f"{EXP_LIMITS['float32']:.2f} in float32)"), False
-        # (float32 where the paste computes in it, unless the call itself asks for float64)
-        if x > EXP_LIMITS["float32"] and (wide or m.group("lib") in ("torch", "jnp", "tf", "tf.math")) \
-                and not re.search(r"float64|double", m.group("args")):
-            return f"{call} is past the largest float32 (exp overflows above {EXP_LIMITS['float32']:.2f})", False
-    # (or the largest logit it prints, where the paste's own exp takes it unshifted: `jnp.exp(z)` of raw logits -- or
-    # where it divides a name by its own sum, a softmax's last line, as a traceback quotes it: `probs = e / e.sum(-1)`)
-    # (the division alone only where the paste shows no exp of its own: a shown exp is judged by its input)
-    if "exp-unshifted" in breaking_construct(ev.prose) or (SELF_NORMALISED.search(ev.prose)
-                                                           and not EXP_OF.search(code_of(ev.prose))):
-        for m in PRINTED_LOGIT.finditer(ev.prose):
-            x, dtype = float(m.group(1)), ("float32" if wide else "float64")
-            if x > EXP_LIMITS[dtype]:
-                return (f"the paste prints the largest logit as {m.group(1)} (`{' '.join(m.group(0).split())}`), "
-                        f"and its exp takes the logits as they are: exp({m.group(1)}) "
-                        f"is past the largest {dtype} (exp overflows above {EXP_LIMITS[dtype]:.2f}), so inf / inf is "
-                        "nan"), True
-        # (or a sentence that bounds what that exp takes: "dividing by 0.01 just makes them at most 100" -- a bound
-        # said of the logits, the similarities or the scores, not of the loss)
-        for sentence, _end in sentences_and_ends(ev.prose):
-            if not EXP_INPUT_WORDS.search(sentence) or re.search(r"(?i)\bloss", sentence):
-                continue
-            for m in SAID_BOUND.finditer(sentence):
-                x, dtype = float(m.group(1)), ("float32" if wide else "float64")
-                if x > EXP_LIMITS[dtype]:
-                    cut = sentence[max(0, m.start() - 60):m.end()]
-                    said = ("..." if m.start() > 60 else "") + " ".join(cut.split())
-                    return (f"the report says what its exp takes reaches {m.group(1)} (\"{said}\"), and its exp "
-                            f"takes it as it is: exp({m.group(1)}) is past the largest {dtype} (exp overflows above "
-                            f"{EXP_LIMITS[dtype]:.2f}), so inf / inf is nan"), False
-    # (or the words: a hand-written exp of cosine similarities divided by a temperature the report names -- a cosine
-    # is at most 1, so that exp takes up to 1/T, past float32's limit for any T below 1/88.72, about 0.0113)
-    if "handwritten" in tokens(ev.prose) and HAND_EXP.search(sentences_only(ev.prose)) and COSINE_SAID.search(ev.prose) \
-            and not MAX_SUBTRACTED.search(ev.prose):
-        dtype = "float64" if re.search(r"(?i)\bfloat64\b|\bdouble\b", ev.prose) or not wide else "float32"
-        for m in itertools.islice(TEMPERATURE_SAID.finditer(ev.prose), 5):
-            t = float(m.group(1))
-            if 0 < t and 1 / t > EXP_LIMITS[dtype]:
-                return (f"the report computes its loss by hand with an exp of cosine similarities divided by a "
-                        f"temperature of {m.group(1)} (\"{' '.join(m.group(0).split())}\"): a cosine is at most 1, so "
-                        f"that exp takes up to 1/{m.group(1)} = {fmt(1 / t)}, past the largest {dtype} (exp overflows "
-                        f"above {EXP_LIMITS[dtype]:.2f}): a pair that matches well overflows, and inf / inf is nan"), False
-    return "", False
 
 
 def _floor_of(classes: int) -> float:
@@ -2527,98 +1747,3 @@ def _rate_rose(ev: Evidence, sig: Signature) -> str:
     return (f"the learning rate printed beside the loss rose from {low.rate:g} ({ev.where(ev.low_at)}), where the "
             f"loss was lowest ({fmt(ev.low)}), to {last.rate:g} ({ev.where(end)}): the loss climbed as the rate rose "
             "(a warmup, a restart or a range test raises the rate on purpose)")
-
-
-# Binary targets printed outside [0, 1] beside a binary cross-entropy: a mask's unique values `array([  0, 255])`
-# (np.unique, torch.unique), or the words "the masks are 0 and 255" -- in a sentence about the masks, labels or targets.
-# BCE's -(y log p + (1 - y) log(1 - p)) with y = 255 goes below zero as p nears 1 (254 log(1 - p) has no floor), the
-# negative loss WR-320's targets make; a cross-entropy over class indices takes 255 as a class, and is not read so.
-BINARY_LOSS = re.compile(r"binary_cross_?entropy\w*|\bBCE\w*Loss\b|\bBCE\b", re.I)
-TARGETS_0_255 = re.compile(r"(?:array|tensor)\(\[\s*0\.?\s*,\s*255\.?\s*\]|\[\s*0\.?\s+255\.?\s*\]|"
-                           r"\b0\s*(?:and|or|/)\s*255\b")
-TARGET_WORDS = re.compile(r"\b(?:masks?|labels?|targets?|ground[ -]?truth|gt|y)\b", re.I)
-# ... not where the paste brings them to 0/1 (divided by 255, thresholded), nor beside a loss written as minus an
-# overlap score (wording.MINUS_SCORE), which goes below zero whatever the targets
-TARGETS_MADE_BINARY = re.compile(r"/=?\s*255\b|>=?\s*\d+|\bthreshold\w*|\bbinari[sz]\w*", re.I)
-
-
-def _targets_0_255(prose: str) -> str:
-    """The words that print or say binary targets of 0 and 255 beside a binary cross-entropy, or ""."""
-    if not BINARY_LOSS.search(prose) or TARGETS_MADE_BINARY.search(prose) or MINUS_SCORE.search(prose):
-        return ""
-    return next((" ".join(m.group(0).split()) for sentence, _ in sentences_and_ends(prose)
-                 if TARGET_WORDS.search(sentence) for m in TARGETS_0_255.finditer(sentence)), "")
-
-
-# PyTorch's NLL loss takes log-probabilities and returns minus the label's (nn.NLLLoss, F.nll_loss); handed a
-# softmax's probabilities it returns minus the label's probability, between -1 and 0, whatever the labels: a negative
-# loss that falls towards -1 as the model learns (WR-130's page, its snippet's -0.0960 at epoch 0).
-NLL_LOSS = re.compile(r"(?<![\w.])(?:nn\.NLLLoss\(|(?:F\.|functional\.)?nll_loss\()")
-
-
-def nll_of_probabilities(ev: Evidence) -> str:
-    """The fact, when the loss goes below zero, no lower than -1, beside a PyTorch NLL loss and a pasted model that
-    outputs a softmax (model_output), else ""."""
-    out = model_output(ev.prose) if ev.low is not None and -1.0 <= ev.low < 0 else None
-    loss = NLL_LOSS.search(ev.prose) if out is not None and "softmax" in out.group(0).lower() else None
-    if loss is None:
-        return ""
-    return (f"the loss goes below zero, to {fmt(ev.low)}, beside `{loss.group(0).rstrip('(')}` and a model that outputs "
-            f"a softmax (`{' '.join(out.group(0).split())}`): the NLL loss takes log-probabilities and returns minus the "
-            "label's, so handed probabilities it returns minus the label's probability, between -1 and 0")
-
-
-def impossible_negative(ev: Evidence, words: list[str]) -> str:
-    """Why a loss below zero in this report cannot be normal, or "" when it can (or none is reported)."""
-    if nll_of_probabilities(ev):
-        return ""               # (below zero with valid labels: the loss was handed what it does not take)
-    out_of_range = score_out_of_range(ev.prose)
-    if out_of_range:
-        return f"an overlap score outside [0, 1] (`{out_of_range}`): the targets are not in [0, 1]"
-    negative = negative_shown(ev, words)
-    targets = _targets_0_255(ev.prose) if negative else ""
-    if targets:
-        return (f"the loss goes below zero beside a binary cross-entropy whose targets the paste shows as 0 and 255 "
-                f"(`{targets}`): with a target above 1 its -(y log p + (1 - y) log(1 - p)) has no floor")
-    if negative and loss_kind(ev.prose) == "bounded":
-        return ("the loss goes below zero, and the loss named here (cross-entropy, BCE, 1 - Dice, a squared "
-                "error) cannot with valid targets")
-    return ""
-
-
-def negative_shown(ev: Evidence, words: list[str]) -> bool:
-    """Do the values, or the words, say the loss went below zero?"""
-    return (ev.low is not None and ev.low < 0) or bool(NEGATIVE.asked.search(ev.prose))
-# The frameworks a tool implies (a Lightning bar is PyTorch's), and the ones a report's words name.
-PARENT = {"lightning": "pytorch", "transformers": "pytorch", "fairseq": "pytorch", "megatron": "pytorch",
-          "deepspeed": "pytorch", "apex": "pytorch", "keras": "tensorflow"}
-# Named, or shown by code only its API writes: PyTorch's `nn.Linear`, `nn.CrossEntropyLoss()`, `loss.backward()`,
-# `optimizer.zero_grad()`, `F.softmax(`, `.masked_fill(`, `.cuda()`, as PyTorch spells them (Flax's `nn.relu`, `nn.Dense`
-# and `nn.Module`, TensorFlow's `tf.nn.softmax`, are not PyTorch's); Keras's `layers.Dense(` (not `model.fit(`: scikit-learn's too); JAX's `optax.`.
-NAMED_FRAMEWORK = [(re.compile(r"(?i:\b(?:py)?torch\b|\bfastai\b|\blightning\b)|(?<![\w.])nn\.(?:init\.\w+|Parameter|"
-                               r"Linear|Conv[123]d|LSTM|GRU|"
-                               r"Embedding|BatchNorm[123]d|LayerNorm|Dropout|ReLU|Softmax|LogSoftmax|\w+Loss)\b|"
-                               r"\.(?:backward|zero_grad|cuda)\(\)|(?<![\w.])F\.(?:relu|softmax|log_softmax|cross_entropy|"
-                               r"mse_loss|nll_loss|binary_cross_entropy\w*)\(|\.masked_fill_?\(|"
-                               r"\bclip_grad_(?:norm|value)_\b|\bTensorDataset\b|\.parameters\(\)"), "pytorch"),
-                   (re.compile(r"\btensorflow\b|\btf\.|\bkeras\b|\blayers\.Dense\(", re.I), "tensorflow"),
-                   (re.compile(r"\bjax\b|\bjnp\.|\bflax\b|\boptax\.", re.I), "jax")]
-
-
-# A framework named to say it is not used: "no PyTorch or TensorFlow", "without Keras", "instead of torch".
-DENIED_BEFORE = re.compile(r"\b(?:no|not|without|never|instead of|rather than)\s+(?:using\s+|use\s+|with\s+)?"
-                           r"(?:[\w.]+\s+(?:or|and|nor)\s+)?$", re.I)
-
-
-def shown_frameworks(ev: Evidence) -> set[str]:
-    """The frameworks the report shows: in its messages and its log's format, or named in its words (not named to
-    deny it); a framework implies the one it runs on."""
-    shown = set(ev.frameworks) | _named_frameworks(ev.prose)
-    return shown | {PARENT[f] for f in shown if f in PARENT}
-
-
-@functools.lru_cache(maxsize=4)
-def _named_frameworks(prose: str) -> frozenset[str]:
-    # asked once for each entry weighed: 7 ms each time on 32 kB of a log's start
-    return frozenset(name for pattern, name in NAMED_FRAMEWORK for m in pattern.finditer(prose)
-                     if not DENIED_BEFORE.search(prose, max(0, m.start() - 40), m.start()))

@@ -1,0 +1,374 @@
+"""Constructs of pasted code that break at one value: masked scores filled with -inf, a key_padding_mask that can
+mask a whole row, a log of a probability with nothing to keep it off 0, a term times its own log, an exp unshifted
+inside a ratio, a log or a running product, and a square root or a norm that can meet 0 (breaking_construct).
+
+Each is a suspect beside a run that went nan or inf, not a bug on its own: the row, the probability or the vector it
+breaks on is one the paste need not show.
+"""
+from __future__ import annotations
+
+import functools
+import itertools
+import re
+
+from .loss_inputs import model_output
+from .wording import UNDONE
+
+# Three constructs of pasted code that break at one value, each the construct an entry's Why section names, beside a
+# run whose loss went nan or inf (in its values or its words); half a printed fact each for the entries whose phrases
+# say so. Read in code only: not in a comment or a docstring. (Each pattern bounded, so a long line costs
+# no more than its length.)
+# - Masked scores filled with -inf (`masked_fill(mask, float('-inf'))`, `np.where(mask, s, -np.inf)`,
+#   `scores[~mask] = -math.inf`; a subscript only where its index is a boolean mask, not `history["best"] = -np.inf`
+#   nor one token's column, `logits[:, pad_id]`): a row whose every position is masked is all -inf, and its softmax
+#   is exp(-inf - (-inf)) = nan. Attention is written so (PyTorch's MultiheadAttention is, and gives nan on such a row;
+#   F.scaled_dot_product_attention has returned 0 there since PyTorch 2.5), and breaks only on a row with nothing to
+#   attend to: a suspect beside a nan, not a bug on its own.
+MASKED_SOFTMAX_WORDS = {"mask", "softmax"}
+_NEG_INF = (r"(?:float\(\s*['\"]-inf(?:inity)?['\"]\s*\)|-\s*float\(\s*['\"]inf(?:inity)?['\"]\s*\)"
+            r"|-\s*(?:np|numpy|math|torch|jnp)\.inf\b)")
+MASKED_INF = re.compile(r"\bmasked_fill_?\([^\n]{0,120}?,\s*" + _NEG_INF + r"\s*\)?|\bwhere\([^\n]{0,120}?,\s*" + _NEG_INF
+                        + r"\s*\)|\[(?=[^\]\n]{0,40}(?:mask|~|==|!=|<|>|\bis_|bool))[^\]\n]{1,40}\]\s*=\s*" + _NEG_INF)
+# - A log of a probability with nothing to keep it off 0 (`np.log(1 - y_hat)`, a binary cross-entropy's,
+#   `tf.log(tf.sigmoid(z))`, `torch.log(p)` where the paste makes p with a sigmoid or a softmax): a probability that
+#   rounds to 0 -- a float32 sigmoid of about -88 or less (PyTorch, JAX, TensorFlow), or 1 - p for a p that rounds to
+#   1 (a sigmoid of about 17 or more) -- makes it -inf, and the loss nan or inf. Not with an eps added, a clamp or a
+#   max inside it, nor log_softmax or logsigmoid (computed stably), nor log1p (another name, though log1p(-p) breaks
+#   the same way); not a log of a name the paste does not show to be a probability (`np.log(p)` of prices).
+LOG_OF_ZERO_WORDS = {"log", "epsilon"}
+# (a call of a library's function, and its argument: one level of brackets inside it at most)
+_LIBRARY = r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp|math|K|ops|keras\.ops)\.)?"
+_ARGUMENT = r"(?P<arg>[^()\n]{0,80}(?:\([^()\n]{0,80}\)[^()\n]{0,40})?)\)"
+_LOG_OPEN = _LIBRARY + r"log\(\s*"
+LOG_CALL = re.compile(_LOG_OPEN + _ARGUMENT)
+# A term times the log of itself, or of itself over another, written by hand: `t * torch.log(t / p)`, `p * np.log(p)`
+# (a KL divergence, an entropy) -- not xlogy, and not with anything added inside the log
+XLOGX = re.compile(r"(?<![\w.])(?P<a>[A-Za-z_]\w{0,30}(?:\[[^\]\n]{0,20}\])?)\s*\*\s*(?:torch\.|np\.|jnp\.|tf\.math\.|math\.)?"
+                   r"log\(\s*(?P=a)\s*(?:/\s*[A-Za-z_][\w.]{0,30}(?:\[[^\]\n]{0,20}\])?\s*)?\)")
+PROBABILITY_ARG = re.compile(r"\b(?:sigmoid|softmax)\b|^(?:probs?|probabilit\w*)$", re.I)
+NAME_ARG = re.compile(r"^(?P<minus>1(?:\.0*)?\s*-\s*)?(?P<name>[A-Za-z_]\w{0,30})$")
+KERAS_ACTIVATION = re.compile(r"\bactivation\s*=\s*['\"](\w+)['\"]")
+# the model's last layer, whose activation is the output's: a Dense (linear unless it names one) or an Activation
+KERAS_LAYER = re.compile(r"\bDense\([^\n]{0,160}|\bActivation\(\s*['\"](?P<activation>\w+)['\"]")
+KERAS_LOSS_DEF = re.compile(r"\bdef\s+\w+\(\s*y_true\s*,\s*y_pred\s*\)")
+GUARDED = re.compile(r"\+\s*(?:\w*eps\w*|(?:\d+(?:\.\d+)?|\.\d+)e-\d+|0?\.0*[1-9])|(?:(?<!\w)\w*eps\w*|(?<![\d.])(?:\d+(?:\.\d+)?|\.\d+)e-\d+)\s*\+|clamp|clip|"
+                     r"\bmax\(|maximum", re.I)
+# - An exp whose result is divided by a sum of exps, or summed inside a log (a softmax or a log-sum-exp written by
+#   hand: `jnp.exp(s) / jnp.exp(s).sum(-1)`, `den = torch.exp(sim).sum(1)` then `num / den`,
+#   `np.log(np.sum(np.exp(z)))`),
+#   with nothing subtracted from its input first (no max in the call, none in what made a bare name it is handed): an
+#   input past about 88.7 in float32 makes exp inf, and inf / inf is nan (a log of it, inf). Not a sigmoid's
+#   `1 / (1 + exp(-z))`: its inf gives the correctly rounded 0.0 (see BENIGN_OVERFLOW).
+# (Julia's broadcast call too: `exp.(s) ./ sum(exp.(s))`)
+EXP_OF = re.compile(_LIBRARY + r"exp\.?\(\s*" + _ARGUMENT)
+SHIFTED = re.compile(r"max|logsumexp|log_softmax", re.I)
+# - An exp of a layer's or a model's raw output, the prediction itself (`torch.exp(self.net(x))`, an exp link for a
+#   rate or a scale, a VAE's `torch.exp(self.log_var(h))`): nothing bounds a layer's output, and one past about 88.7 in
+#   float32 makes the prediction inf (softplus, or a clamp of the input, bounds it). Not a clamped input, nor a
+#   parameter's exp (`torch.exp(self.log_scale)`).
+EXP_OF_OUTPUT = re.compile(_LIBRARY + r"exp\(\s*(?:self\.\w+|\w*(?:net|model|layer|linear|fc|dense|head|decoder|mlp)\w*)"
+                           r"\s*\([^()\n]{0,80}\)\s*\)", re.I)
+# ... or multiplies exps into a running product over a sequence, a forward algorithm in probability space (`alpha =
+# (alpha @ jnp.exp(trans)) * jnp.exp(emissions[t])`, `alpha *= np.exp(scores[t])`): each step multiplies in another
+# exponential, so the product grows (or shrinks) exponentially with the sequence's length -- WR-020's CRF/HMM face.
+EXP_PRODUCT = re.compile(r"(?m)^[ \t]*(?P<acc>[A-Za-z_]\w{0,30})\s*(?:\*=|=\s*\(?\s*(?P=acc)\b\s*[*@])[^\n]{0,120}?"
+                         + _LIBRARY + r"exp\(")
+EXP_CALLS_READ = 50
+# (the log-sum-exp *trick* is the shift; "log-sum-exp pooling" names an operation, shifted or not)
+STABLE_SAID = re.compile(r"\b(?:logsumexp|log_softmax|log-sum-exp trick|subtract(?:ing|s)? the max\w*|max subtraction|"
+                         r"stable softmax)\b", re.I)
+# - A square root with nothing added under it (`torch.sqrt(((a - b) ** 2).sum(1))`), a JAX, TensorFlow or Keras norm
+#   (`jnp.linalg.norm(a - b)`; Keras's on the JAX or TensorFlow backend), or a where that picks a sqrt or a log on one
+#   branch (`where(s > 0, sqrt(s), 0)`, `where(y > 0, y * log(y), 0)`): fine in value at 0, but the slope of sqrt
+#   there is 1 / (2 sqrt(0)) = inf, and inf * 0 in the backward pass is nan (a norm's gradient at a zero vector is
+#   x / ||x|| = 0/0; the where's other branch is still differentiated). Not PyTorch's norm: torch.linalg.vector_norm
+#   gives a zero gradient at 0 (WR-050's framework part); not math.sqrt, of a Python number that has no gradient;
+#   not the double where, whose inner where made the value safe first (WR-050's own fix).
+SINGULAR_SLOPE_WORDS = {"sqrt", "gradient"}
+# (a sqrt of what can be 0: a sum of squares, a difference, a variance -- not of a size, `np.sqrt(d_k)`, nor of an
+# init's scale, `np.sqrt(2 / fan_in)`)
+DIFFERENCE = re.compile(r"\w\s*-\s*[\w(]|\*\*\s*2|\bpow\(|\bsum\(|\bsquare\(|\bvar\(|\bmean\(|\bdot\(|@")
+SQRT_CALL = re.compile(r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp)\.)?(?<!math\.)sqrt\(\s*(?P<arg>(?:[^()\n]|\((?:"
+                       r"[^()\n]|\([^()\n]{0,60}\)){0,80}\)){0,120})\)|(?P<norm>\b(?:jnp\.linalg|tf|keras\.ops|ops)\.norm\()|"
+                       r"(?P<where>\bwhere\([^\n]{0,80}?,[^,\n]{0,40}?\b(?:sqrt|log)\()(?![^\n]{0,80}where\()"
+                       r"\s*(?P<inner>[\w.]{1,40})?")
+# ... and a tensor's own sqrt method on a squared difference (`((a - b) ** 2).sum(-1).sqrt()`): the line before it, with
+# no eps added by a method either (`.add(1e-8)`)
+SQRT_METHOD = re.compile(r"(?m)^(?P<line>[^\n]{0,200}?)\.sqrt\(\s*\)")
+ADDED = re.compile(r"\.add_?\(\s*(?:\w*eps\w*|(?:\d+(?:\.\d+)?|\.\d+)e-\d+|0?\.0*[1-9])", re.I)
+# A difference between every pair of a batch's rows, the row and itself included (`z[:, None, :] - z[None, :, :]`,
+# `x.unsqueeze(1) - x.unsqueeze(0)`): its diagonal is 0 from the very first step (WR-050's page), so a norm or square
+# root of it breaks the first backward pass, not only one after training has run. (Not torch.cdist(z, z), whose
+# gradient at 0 is finite in all its modes: factcheck_session38 item 6.)
+PAIRWISE = re.compile(r"\[\s*:\s*,\s*None\b[^\n]{0,40}?-[^\n]{0,40}?\[\s*None\s*,|"
+                      r"\.unsqueeze\(\s*1\s*\)\s*-\s*\w+\.unsqueeze\(\s*0\s*\)")
+TRIPLE_QUOTED = re.compile(r'"""|\'\'\'')
+
+
+def line_from(text: str, start: int) -> str:
+    """The text from `start` to its line's end, its runs of spaces made one, to quote; or to the backtick that closes
+    the code a sentence quotes, where `start` is inside one."""
+    end = text.find("\n", start)
+    end = end if end >= 0 else len(text)
+    if text.count("`", text.rfind("\n", 0, start) + 1, start) % 2 and (tick := text.find("`", start, end)) >= 0:
+        end = tick
+    return " ".join(text[start:end].split())
+
+
+def code_of(prose: str) -> str:
+    """The paste with what is not code blanked (same length, lines kept): comments (`#`, `//`), docstrings and other
+    triple-quoted strings."""
+    chars, opened = list(prose), None
+    for m in TRIPLE_QUOTED.finditer(prose):           # (paired in order: each mark costs its own length)
+        if opened is None:
+            opened = m
+        elif m.group(0) == opened.group(0):
+            for i in range(opened.start(), m.end()):
+                if chars[i] != "\n":
+                    chars[i] = " "
+            opened = None
+    return re.sub(r"(?:#|//)[^\n]*", lambda m: " " * len(m.group(0)), "".join(chars))
+
+
+def log_call_of(name: str) -> re.Pattern:
+    """A log of this very name, alone (the other term of a binary cross-entropy)."""
+    return re.compile(_LOG_OPEN + re.escape(name) + r"\s*\)")
+
+
+def _probability_named(arg: str, code: str, weighted: bool) -> bool:
+    """Is the log's argument a probability: a sigmoid's or a softmax's output named in it, probs, a name the paste
+    assigns from a sigmoid or a softmax, one minus a name whose own log the paste takes too, weighted (`weighted`: the
+    call is multiplied by something, as a binary cross-entropy's `(1 - y) * log(1 - p)` is), or the y_pred of a Keras
+    loss function beside a model whose output layer (the last Dense or Activation pasted) is a sigmoid or a softmax
+    (Keras hands a loss the model's output as y_pred), or what a pasted PyTorch model returns when it returns one?"""
+    if PROBABILITY_ARG.search(arg):
+        return True
+    m = NAME_ARG.match(arg)
+    if not m:
+        return False
+    name = m.group("name")
+    # (not a log(alpha) - log(1. - alpha) of a schedule's constants: the two terms of no cross-entropy)
+    if m.group("minus") and weighted and log_call_of(name).search(code):
+        return True
+    if name == "y_pred" and KERAS_LOSS_DEF.search(code):
+        last = None
+        for last in KERAS_LAYER.finditer(code):
+            pass
+        if last is not None and (last.group("activation") or
+                                 (KERAS_ACTIVATION.findall(last.group(0)) or ["linear"])[-1]) in ("sigmoid", "softmax"):
+            return True
+    # (`probs = model(xb)` beside a pasted PyTorch model that returns a sigmoid's or a softmax's output)
+    if re.search(r"(?<![\w.])" + re.escape(name) + r"\s*=\s*(?:self\.)?\w*(?:model|net)\w*\(", code, re.I) \
+            and model_output(code):
+        return True
+    return re.search(r"(?<![\w.])" + re.escape(name) + r"\s*=[^=\n][^\n]{0,120}?\b(?:sigmoid|softmax)\b",
+                     code) is not None
+
+
+def _weighted(code: str, m: re.Match) -> bool:
+    """Is the call multiplied by something: `(1 - y) * log(1 - p)`, `log(1 - p) * (1 - y)`, `np.multiply(np.log(1 - A2),
+    1 - Y)`?"""
+    before, after = code[max(0, m.start() - 40):m.start()].rstrip(), code[m.end():m.end() + 40].lstrip()
+    return before.endswith(("*", "multiply(")) or after.startswith("*")
+
+
+def _guarded_before(name: str, code: str) -> bool:
+    """Does the paste keep the name off 0 before its log (`y_pred = K.clip(y_pred, K.epsilon(), 1 - K.epsilon())`,
+    `p = p.clamp(min=1e-7)`, `p += eps`)?"""
+    return any(GUARDED.search(m.group(1)) for m in
+               re.finditer(r"(?<![\w.])" + re.escape(name) + r"\s*(?:=(?!=)|\+=)([^\n]{0,160})", code))
+
+
+def _exp_in_a_ratio(code: str) -> re.Match | None:
+    """The first exp call of the code (see EXP_OF) whose result a sum of exps divides or a log takes, its input
+    unshifted.
+    Among the first EXP_CALLS_READ calls: each is judged against the whole code, and a paste writes a softmax once."""
+    for m in itertools.islice(EXP_OF.finditer(code), EXP_CALLS_READ):
+        arg = m.group("arg")
+        if SHIFTED.search(arg) or ((name := NAME_ARG.match(arg.strip())) and re.search(
+                r"(?<![\w.])" + re.escape(name.group("name")) + r"\s*=(?!=)[^\n]{0,160}?(?:max|logsumexp)",
+                code[:m.start()])):
+            continue
+        start = code.rfind("\n", 0, m.start()) + 1
+        line = code[start:(code.find("\n", m.end()) + 1 or len(code) + 1) - 1]
+        if "Warning: " in code[code.rfind("\n", 0, max(start - 1, 0)) + 1:start]:
+            continue        # (the line a Python warning echoes: when it was printed, the message's own reading says)
+        # (a mean of exps is a sum of them over n: `log(mean(exp(r * s)))` is a log-sum-exp less log n)
+        if ("sum(" in line or "mean(" in line) and ("/" in line or re.search(r"(?<![\w.])(?:\w+\.)?log\(", line)):
+            return m
+        # (a name made with it: divided by later, when it is the sum; divided by its own sum, when it is the exps)
+        made = re.match(r"\s*(?P<name>[A-Za-z_]\w{0,30})\s*=(?!=)", line)
+        name = re.escape(made.group("name")) if made else ""
+        if made and re.search(r"/\s*(?:\(\s*)?(?:" + (name + r"\b(?![\w.(\[])|" if "sum(" in line else "")
+                              + name + r"\.sum\(|(?:\w+\.)*sum\(\s*" + name + r"\b)", code[m.end():]):
+            return m
+        # ... or summed into a name of its own that divides later (`denom = (exp_sim * mask).sum(1)`, then
+        # `exp_sim[pos] / denom`)
+        summed = re.search(r"(?m)^[ \t]*(?P<den>[A-Za-z_]\w{0,30})\s*=(?!=)[^\n]{0,120}?\b" + name
+                           + r"\b[^\n]{0,120}?\bsum\(", code[m.end():]) if made else None
+        if summed and re.search(r"/\s*(?:\(\s*)?" + re.escape(summed.group("den")) + r"\b(?![\w.(\[])",
+                                code[m.end() + summed.end():]):
+            return m
+    return None
+
+
+# A key_padding_mask handed to attention, beside words that a sequence can be all padding ("length 0", "empty after
+# cleaning", "its whole mask row is True"): a query with every key masked (WR-070's page: nn.MultiheadAttention with
+# its default need_weights=True gives it a nan output)
+PADDING_MASK = re.compile(r"\bkey_padding_mask\b|\bsrc_key_padding_mask\b")
+ALL_PADDING = re.compile(r"\b(?:length|len)(?: of)? 0\b|\bzero[- ]length\b|\bempty (?:sequences?|reviews?|texts?|strings?|"
+                         r"sentences?|inputs?|rows?)\b|\b(?:sequences?|reviews?|texts?|inputs?)\b[^.\n]{0,30}\bempty\b|"
+                         r"\b(?:whole|entire|every|all)\b[^.\n]{0,20}\bmask(?:\w*)?\b[^.\n]{0,20}\b(?:row|rows)?\b[^.\n]{0,10}"
+                         r"\b(?:is|are)\s+(?:all\s+)?True\b|\ball[- ]padding\b|\bonly padding\b", re.I)
+
+
+# ... or prints one: a count of each sequence's tokens that are not padding (`(input_ids != 0).sum(1)`, an attention
+# mask's sum, `lengths`) whose printed list holds a 0 (`tensor([ 87, 128,  41, 0, 71])`)
+TOKENS_COUNTED = re.compile(r"(?:\(\s*[\w.]{1,40}\s*!=\s*[\w.]{1,40}\s*\)|\b(?![\w.]{0,40}pad)[\w.]{0,40}attention_mask)"
+                            r"\.sum\(\s*(?:dim\s*=\s*)?-?\d\s*\)|\b(?:lengths?|lens|seq_lens?|seq_lengths?|src_lengths?)\b")
+COUNTS_LIST = re.compile(r"[ \t]*(?:=|:|->)?\s{0,4}(?:tensor\(|array\()?\[(?P<values>[\d,\s]{1,4000})\]")
+
+
+# ... or says every sequence holds a token: "at least 3 real tokens", "min length 3", "no empty sequences", a [CLS] that is
+# never masked -- the check done, in words
+NONE_EMPTY_SAID = re.compile(r"(?i)\bat least (?:\d+|one|two|three) (?:real |non-?pad\w* |actual )?(?:tokens?|"
+                             r"words?)\b|\bmin(?:imum)?[ _-]?(?:length|len)\s*(?:of\s*|=\s*|:\s*|is\s*)?[1-9]|"
+                             r"\bno (?:empty|zero-length) (?:sequences?|rows?|texts?|inputs?|titles?|sentences?)\b|"
+                             r"\b(?:cls|bos|\[cls\])\b[^.\n]{0,40}\bnever (?:masked|padded)\b")
+
+
+NONE_EMPTY_DOUBTED = re.compile(r"(?i)\b(?:" + UNDONE + r"|not sure|no guarantee|don'?t|do not|doesn'?t|may|might|whether|"
+                                r"if|unless|hope\w*|maybe|perhaps|some|assum\w*|expect\w*|suppos\w*|think)\b|'ll\b")
+
+
+def _none_empty_said(prose: str) -> bool:
+    """Do the words say every sequence holds a token (NONE_EMPTY_SAID), not doubting it in the words before?"""
+    return any(not NONE_EMPTY_DOUBTED.search(prose, max(0, m.start() - 40), m.start())
+               for m in itertools.islice(NONE_EMPTY_SAID.finditer(prose), 5))
+
+
+def token_counts(prose: str) -> tuple[str, bool]:
+    """The count of unpadded tokens the paste prints with a 0 among its values (TOKENS_COUNTED), or ""; and whether
+    it printed such a count at all."""
+    printed = False
+    for m in itertools.islice(TOKENS_COUNTED.finditer(prose), 20):
+        listed = COUNTS_LIST.match(prose, m.end())
+        if listed and "0" in listed.group("values").replace(",", " ").split():
+            return m.group(0), True
+        printed = printed or bool(listed)
+    return "", printed
+
+
+def _xlogx_guarded(m: re.Match, code: str) -> bool:
+    """Is a term-times-its-log kept off 0: the term a masked selection (`t[nz]`), clamped or floored where it was made,
+    under a condition on its line or the line before (`if p > 0`, `for p in q if p > 0`), or the line a question?"""
+    term = m.group("a")
+    line_start = code.rfind("\n", 0, m.start()) + 1
+    line_end = code.find("\n", m.end())
+    line = code[line_start:line_end if line_end >= 0 else len(code)]
+    previous = code[code.rfind("\n", 0, max(line_start - 1, 0)) + 1:max(line_start - 1, 0)]
+    name = NAME_ARG.match(term)
+    bare = re.escape(term.split("[")[0])
+    # (a condition on the term itself -- `if p > 0`, `for p in q if p > 0` -- not `if self.training:`; a selection by a
+    # boolean mask, `t[nz]`, not an index or a slice, `out[:, 1]`)
+    tested = re.compile(r"\bif\b[^:\n]*\b" + bare + r"\b\s*(?:>|!=|>=)")
+    masked = re.search(r"\[\s*[A-Za-z_]\w*\s*\]$", term) is not None
+    return masked or bool(tested.search(line)) or previous.rstrip().endswith(":") and bool(tested.search(previous)) \
+        or line.rstrip().endswith("?") or bool(name and _guarded_before(name.group("name"), code))
+
+
+@functools.lru_cache(maxsize=4)      # (asked by the printed facts and by the overflow a printed logit shows; read only)
+def breaking_construct(prose: str) -> dict[str, str]:
+    """The constructs of pasted code that break at one value (see MASKED_INF, LOG_CALL, EXP_OF, SQRT_CALL), as facts."""
+    out, code = {}, code_of(prose)
+    m = next(MASKED_INF.finditer(code), None)
+    if m:
+        out["masked-inf"] = (f"the pasted code fills masked scores with -inf (`{' '.join(prose[m.start():m.end()].split())}`):"
+                             " a row whose every position is masked is all -inf, and its softmax is exp(-inf - (-inf)) "
+                             "= nan")
+    elif (mask := PADDING_MASK.search(prose)) and ((empty := ALL_PADDING.search(prose))
+                                                   or (counts := token_counts(prose))[0]
+                                                   or not counts[1] and not _none_empty_said(prose)):
+        # (said or printed that a sequence is all padding; or not: the mask alone is the construct, as a fill with -inf
+        # is -- the row it breaks on is one the paste need not show; but not where it prints each sequence's count of
+        # tokens and none is 0: the check, done)
+        printed = "" if empty else counts[0]
+        said = (f"says a sequence can be all padding (\"{' '.join(empty.group(0).split())}\")" if empty else
+                f"prints a sequence with no token that is not padding (`{printed}` holds a 0)" if printed else
+                f"does not show that every sequence holds a token (a count of each one's unpadded tokens would: "
+                f"`{mask.group(0)}.all(dim=1).any()` must be False)")
+        out["masked-inf"] = (f"the paste hands attention a key_padding_mask and {said}: a query whose keys are all masked has nothing "
+                             "to attend to, and nn.MultiheadAttention gives it a nan output (with need_weights=True, its "
+                             "default; with need_weights=False, 0 from PyTorch 2.5 on, except on its inference fast path)")
+    # (a log on a where's branch is the where's trap, its gradient: SQRT_CALL's; each argument judged once, however
+    # often the paste logs it: each judgement searches the whole paste)
+    judged: dict[tuple[str, bool], bool] = {}
+
+    def unguarded(m: re.Match) -> bool:
+        arg = m.group("arg").strip()
+        key = (arg, _weighted(code, m))
+        if key not in judged:
+            name = NAME_ARG.match(arg)
+            judged[key] = _probability_named(arg, code, key[1]) and not GUARDED.search(arg) \
+                and not (name and _guarded_before(name.group("name"), code))
+        return judged[key]
+
+    def on_a_where(m: re.Match) -> bool:      # (the line before the call, at most 200 characters of it)
+        lo = max(0, m.start() - 200)
+        return "where(" in code[code.rfind("\n", lo, m.start()) + 1 or lo:m.start()]
+
+    m = next((m for m in LOG_CALL.finditer(code) if not on_a_where(m) and unguarded(m)), None)
+    if m:
+        out["log-unguarded"] = (f"the pasted code takes the log of a probability with nothing to keep it off 0 "
+                                f"(`{' '.join(prose[m.start():m.end()].split())}`): a probability that rounds to 0 makes "
+                                "it -inf")
+    m = next((m for m in XLOGX.finditer(code) if not on_a_where(m) and not _xlogx_guarded(m, code)), None) \
+        if "log-unguarded" not in out else None
+    if m:
+        out["log-unguarded"] = (f"the pasted code takes a term times the log of itself by hand "
+                                f"(`{' '.join(prose[m.start():m.end()].split())}...`), as a KL divergence or an entropy "
+                                "does: where that term is exactly 0, log(0) is -inf and 0 * -inf is nan, though the "
+                                "term's limit is 0 (torch.xlogy(t, t) - t * log_softmax(z), or F.kl_div on log-probabilities, takes "
+                                "0 * log 0 as 0, value and gradient)")
+    m = _exp_in_a_ratio(code) if not STABLE_SAID.search(code) else None
+    if m:
+        out["exp-unshifted"] = (f"the pasted code sums (or averages) exps into a ratio or a log with nothing subtracted "
+                                f"from their "
+                                f"input (`{' '.join(prose[m.start():m.end()].split())}`): an input past about 88.7 in "
+                                "float32 (709.8 in float64) makes exp inf, and inf / inf is nan")
+    m = EXP_PRODUCT.search(code) if "exp-unshifted" not in out and not STABLE_SAID.search(code) else None
+    if m:
+        out["exp-unshifted"] = (f"the pasted code multiplies exps into a running product "
+                                f"(`{' '.join(prose[m.start():m.end()].split())}...`): each step multiplies in another "
+                                "exponential, so the product grows or shrinks exponentially with the sequence's length "
+                                "and leaves float32's range on the longest ones (a forward algorithm in log space, with "
+                                "logsumexp, stays finite)")
+    m = EXP_OF_OUTPUT.search(code) if "exp-unshifted" not in out and not STABLE_SAID.search(code) else None
+    if m:
+        out["exp-unshifted"] = (f"the pasted code puts a layer's raw output through exp "
+                                f"(`{' '.join(prose[m.start():m.end()].split())}`): nothing bounds a layer's "
+                                "output, and one past about 88.7 in float32 (709.8 in float64) makes exp inf, and the "
+                                "loss inf, then nan")
+    m = next((m for m in SQRT_CALL.finditer(code) if (
+              m.group("where") and not (m.group("inner") and re.search(r"(?<![\w.])" + re.escape(m.group("inner"))
+                                                                          + r"\s*=[^=\n][^\n]{0,120}?where\(", code)))
+              or m.group("norm") or (m.group("arg") is not None and DIFFERENCE.search(m.group("arg"))
+                                     and not GUARDED.search(m.group("arg")))), None)
+    method = None if m else next((s for s in itertools.islice(SQRT_METHOD.finditer(code), 50)
+                                  if DIFFERENCE.search(s.group("line")) and not GUARDED.search(s.group("line"))
+                                  and not ADDED.search(s.group("line"))), None)
+    if method:
+        shown = " ".join(prose[method.start("line"):method.end()].split()).split("=", 1)[-1].strip()
+        out["sqrt-at-zero"] = (f"the pasted code takes a square root that can meet 0 (`{shown}`): its slope there is "
+                               "1 / (2 sqrt(0)) = inf, and inf * 0 in the backward pass is nan")
+    if m:
+        shown = " ".join(prose[m.start():m.end()].split())
+        out["sqrt-at-zero"] = (
+            f"the pasted code picks a log or a square root on one branch of a where (`{shown}`): the branch not taken "
+            "is still differentiated, and at 0 its slope is inf, and inf * 0 is nan" if m.group("where") else
+            f"the pasted code takes a norm that can meet a zero vector (`{shown}`): its gradient there is x / ||x|| "
+            "= 0/0, nan, as JAX and TensorFlow compute it (PyTorch's vector norm returns 0 there)" if m.group("norm")
+            else
+            f"the pasted code takes a square root that can meet 0 (`{shown}`): its slope there is 1 / (2 sqrt(0)) = "
+            "inf, and inf * 0 in the backward pass is nan")
+    return out

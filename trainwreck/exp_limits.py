@@ -1,0 +1,124 @@
+"""Numbers past what exp can return, handed to an exp that takes them as they are: a literal in a call of exp or of a
+softmax written by hand, the largest logit a run prints, a bound the words give, or 1/T for a temperature over cosine
+similarities (exp_overflow).
+
+exp overflows above the log of the largest float (EXP_LIMITS): 709.78 in float64, 88.72 in float32. The limit that
+counts is that of the precision the paste computes in: float32 where the call is a framework's, or the report shows
+PyTorch, TensorFlow or JAX (run_kind.shown_frameworks) or names float32; float64, NumPy's, otherwise.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import re
+import sys
+
+from .breaking_constructs import EXP_OF, STABLE_SAID, breaking_construct, code_of
+from .curve_shape import fmt
+from .logscan import Evidence
+from .run_kind import shown_frameworks
+from .wording import sentences_and_ends, sentences_only, tokens
+
+# A number handed to exp, or to a softmax written by hand, past what exp can return: exp(x) overflows above
+# log(largest float), 709.78 in float64 (NumPy's default) and 88.72 in float32 (PyTorch's, TensorFlow's and JAX's).
+# A library's softmax (torch.softmax, F.softmax, tf.nn.softmax, scipy's) subtracts the largest input first and
+# does not overflow: only a bare `softmax(` is taken for a hand-written one. Half a printed fact for the entries
+# whose phrases say exp overflows.
+EXP_OVERFLOW_WORDS = {"exp", "overflow"}
+EXP_CALL = re.compile(r"(?<![\w.])(?:(?P<lib>np|numpy|math|torch|jnp|tf\.math|tf)\.)?(?P<fn>exp|(?<![\w.])softmax)\s*"
+                      r"\((?P<args>[^()\n]{0,160}(?:\([^()\n]{0,160}\)[^()\n]{0,160})?)\)")
+# ... handed as literal numbers: one, or a list or an array of them (not `-step / 2000`, an expression)
+# (each run of spaces follows a token it needs: runs side by side with only optional tokens between them split one
+# long run every way, and `exp(1` before 400 spaces took 17 s)
+LITERAL_ARGS = re.compile(r"\s*(?:(?:np|numpy|torch|jnp|tf)\.(?:array|tensor|asarray|constant)\(\s*)?(?:\[\s*)?"
+                          r"-?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?(?:\s*,\s*-?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?)*\s*(?:,\s*)?"
+                          r"(?:\]\s*)?(?:,\s*dtype\s*=\s*[\w.]+\s*)?(?:\)\s*)?", re.I)
+EXP_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d*)?(?:e[-+]?\d+)?(?![\w.])", re.I)
+FLOAT32_SAID = re.compile(r"\b(?:float32|fp32)\b", re.I)
+EXP_LIMITS = {"float64": math.log(sys.float_info.max), "float32": math.log((2 - 2 ** -23) * 2.0 ** 127)}
+
+
+# The largest logit a paste prints ("max logit 88.96", `logits.max() = 91.2`, "largest logit: 712"): an unshifted exp of
+# it overflows past float32's (float64's) limit
+# (also as a norm's bars: "max|logit| 81.7", "largest |logit| = 90.4")
+PRINTED_LOGIT = re.compile(r"(?i)\b(?:max(?:imum)?[ _]logits?|largest[ _]logits?|logits?[ _]max|logits\.max\(\)|"
+                           r"(?:max(?:imum)?|largest)[ \t]*\|[ \t]*logits?[ \t]*\|)"
+                           r"[ \t]*(?:(?:[:=]|is|was|of|reached|reaches)[ \t]*)?(\d+(?:\.\d+)?)(?!\d|\.\d)")
+
+
+SELF_NORMALISED = re.compile(r"(?m)^[ \t]*File \"[^\"\n]{1,300}\", line \d+[^\n]*\n[^\n]{0,80}?(?<![\w.])(?P<n>[A-Za-z_]\w{0,20})"
+                             r"[ \t]*/[ \t]*(?:\(?[ \t]*)(?P=n)\.sum\(")
+SAID_BOUND = re.compile(r"(?i)\b(?:at most|up to|as (?:large|high|big) as|a maximum of|max(?:imum)? of|reach(?:es|ed)?)"
+                        r"\s+~?(\d+(?:\.\d+)?)(?!\d|\.\d)")
+# (an exp said as a step of a hand-written loss; cosine similarities; a temperature's value)
+HAND_EXP = re.compile(r"(?i)\bexp\b|\bexponentiat\w*")
+COSINE_SAID = re.compile(r"(?i)\bcosine[ _-]?similarit\w*|\bcos_sim\b|\bl2[- ]?normali[sz]\w*|\bunit[- ]norm\w*|"
+                         r"\bnormali[sz]ed (?:embeddings|vectors)\b")
+# (a softmax temperature: not a Gumbel-softmax's tau, nor an EMA's or a soft target update's)
+TEMPERATURE_SAID = re.compile(r"(?i)(?<!gumbel )(?<!ema )(?<!polyak )(?<!update )(?<!soft update )\b(?:temperature|tau|τ)\b"
+                              r"(?![^\n]{0,40}?\b(?:ema|polyak|soft (?:target )?update|gumbel)\b)"
+                              r"[^.\n\d]{0,20}?(\d*\.\d+|\d+(?:\.\d+)?e-\d+)(?!\d|\.\d)")
+# (the max taken off before the exp, said in words or code: "sim - sim.max(dim=1, keepdim=True)", "subtract each row's max")
+MAX_SUBTRACTED = re.compile(r"(?i)-\s*[\w.]+\.(?:max|amax)\(|\bsubtract\w*\s+(?:the\s+|each\s+)?(?:row'?s?\s+)?max\w*|"
+                            r"\bgumbel\b")
+EXP_INPUT_WORDS = re.compile(r"(?i)logit|similarit|\bsims?\b|\bscores?\b|\bexp\b|softmax|\btau\b|temperature")
+
+
+def exp_overflow(ev: Evidence) -> tuple[str, bool]:
+    """The first call in the paste that hands exp (or a hand-written softmax) a number past what exp can return, as
+    a fact, or "": past float64's limit always, past float32's only where the paste computes in float32 (a
+    framework's exp, a framework shown, or float32 named); and whether the number is one the run printed (a logit)."""
+    if STABLE_SAID.search(ev.prose):
+        return "", False                # (the paste keeps exp in log space already: what it hands exp is guarded)
+    wide = bool(FLOAT32_SAID.search(ev.prose) or {"pytorch", "tensorflow", "jax"} & shown_frameworks(ev))
+    for m in EXP_CALL.finditer(ev.prose):
+        line_start = ev.prose.rfind("\n", 0, m.start()) + 1
+        if "#" in ev.prose[line_start:m.start()] or not LITERAL_ARGS.fullmatch(m.group("args")):
+            continue                    # (a comment's, or an expression's numbers: not what exp was handed)
+        x = max((float(n) for n in EXP_NUMBER.findall(m.group("args"))), default=-math.inf)
+        call = f"the paste hands {m.group('fn')} an input of {fmt(x)} (`{' '.join(m.group(0).split())}`): exp({fmt(x)})"
+        if x > EXP_LIMITS["float64"]:
+            return (f"{call} is past the largest float64 (exp overflows above {EXP_LIMITS['float64']:.2f} in float64, "
+                    f"{EXP_LIMITS['float32']:.2f} in float32)"), False
+        # (float32 where the paste computes in it, unless the call itself asks for float64)
+        if x > EXP_LIMITS["float32"] and (wide or m.group("lib") in ("torch", "jnp", "tf", "tf.math")) \
+                and not re.search(r"float64|double", m.group("args")):
+            return f"{call} is past the largest float32 (exp overflows above {EXP_LIMITS['float32']:.2f})", False
+    # (or the largest logit it prints, where the paste's own exp takes it unshifted: `jnp.exp(z)` of raw logits -- or
+    # where it divides a name by its own sum, a softmax's last line, as a traceback quotes it: `probs = e / e.sum(-1)`)
+    # (the division alone only where the paste shows no exp of its own: a shown exp is judged by its input)
+    if "exp-unshifted" in breaking_construct(ev.prose) or (SELF_NORMALISED.search(ev.prose)
+                                                           and not EXP_OF.search(code_of(ev.prose))):
+        for m in PRINTED_LOGIT.finditer(ev.prose):
+            x, dtype = float(m.group(1)), ("float32" if wide else "float64")
+            if x > EXP_LIMITS[dtype]:
+                return (f"the paste prints the largest logit as {m.group(1)} (`{' '.join(m.group(0).split())}`), "
+                        f"and its exp takes the logits as they are: exp({m.group(1)}) "
+                        f"is past the largest {dtype} (exp overflows above {EXP_LIMITS[dtype]:.2f}), so inf / inf is "
+                        "nan"), True
+        # (or a sentence that bounds what that exp takes: "dividing by 0.01 just makes them at most 100" -- a bound
+        # said of the logits, the similarities or the scores, not of the loss)
+        for sentence, _end in sentences_and_ends(ev.prose):
+            if not EXP_INPUT_WORDS.search(sentence) or re.search(r"(?i)\bloss", sentence):
+                continue
+            for m in SAID_BOUND.finditer(sentence):
+                x, dtype = float(m.group(1)), ("float32" if wide else "float64")
+                if x > EXP_LIMITS[dtype]:
+                    cut = sentence[max(0, m.start() - 60):m.end()]
+                    said = ("..." if m.start() > 60 else "") + " ".join(cut.split())
+                    return (f"the report says what its exp takes reaches {m.group(1)} (\"{said}\"), and its exp "
+                            f"takes it as it is: exp({m.group(1)}) is past the largest {dtype} (exp overflows above "
+                            f"{EXP_LIMITS[dtype]:.2f}), so inf / inf is nan"), False
+    # (or the words: a hand-written exp of cosine similarities divided by a temperature the report names -- a cosine
+    # is at most 1, so that exp takes up to 1/T, past float32's limit for any T below 1/88.72, about 0.0113)
+    if "handwritten" in tokens(ev.prose) and HAND_EXP.search(sentences_only(ev.prose)) and COSINE_SAID.search(ev.prose) \
+            and not MAX_SUBTRACTED.search(ev.prose):
+        dtype = "float64" if re.search(r"(?i)\bfloat64\b|\bdouble\b", ev.prose) or not wide else "float32"
+        for m in itertools.islice(TEMPERATURE_SAID.finditer(ev.prose), 5):
+            t = float(m.group(1))
+            if 0 < t and 1 / t > EXP_LIMITS[dtype]:
+                return (f"the report computes its loss by hand with an exp of cosine similarities divided by a "
+                        f"temperature of {m.group(1)} (\"{' '.join(m.group(0).split())}\"): a cosine is at most 1, so "
+                        f"that exp takes up to 1/{m.group(1)} = {fmt(1 / t)}, past the largest {dtype} (exp overflows "
+                        f"above {EXP_LIMITS[dtype]:.2f}): a pair that matches well overflows, and inf / inf is nan"), False
+    return "", False

@@ -1,0 +1,188 @@
+"""What a loss is handed that it does not take: probabilities where it wants logits (a Keras softmax or sigmoid
+output beside a cross-entropy, a PyTorch model that returns a sigmoid's or a softmax's output beside a loss that
+applies its own, an NLL loss handed a softmax's probabilities), or binary targets of 0 and 255; and, from these, why
+a loss below zero cannot be normal (impossible_negative).
+
+They are WR-130's and WR-320's faces in the code: a loss handed the wrong thing still runs, and only its values show
+it (a loss below zero here; a floor it cannot go below, softmax_floor).
+"""
+from __future__ import annotations
+
+import re
+
+from .curve_shape import fmt
+from .logscan import Evidence
+from .wording import MINUS_SCORE, NORMALS, loss_kind, score_out_of_range, sentences_and_ends
+
+# The entries whose phrases say a softmax's output reaches a cross-entropy (WR-130): no regression's failure
+PROBABILITY_LOSS_WORDS = {"softmax", "cross", "entropy"}
+# A pasted Keras model that ends in a softmax and a cross-entropy: probabilities are what that loss takes unless it is
+# told from_logits=True (keras.losses, from_logits=False by default), so the pairing is Keras's own -- or, told so,
+# the loss is handed probabilities as logits (WR-130).
+# (the model's last Dense layer is its output, softmax when it says so; from_logits on a line of code that builds or
+# compiles the loss, not in a sentence about something tried)
+# (and the two-class pairing the same way: a sigmoid output and a binary cross-entropy, whose from_logits is False too
+# unless set)
+# (on Keras's TensorFlow backend the softmax keeps its logits on the tensor it returns and the cross-entropies use them,
+# with a warning, when told from_logits=True: repaired there -- unless mixed precision converts the output first; on
+# the JAX and PyTorch backends nothing repairs it: keras/src/backend/tensorflow/nn.py, _get_logits, at v3.15.1)
+DENSE = re.compile(r"\bDense\((?:[^()\n]|\([^()\n]*\))*\)")
+TF_BACKEND = re.compile(r"(?i)\btf\.keras\b|\bimport tensorflow\b|\bfrom tensorflow\b|KERAS_BACKEND\W{1,6}tensorflow|"
+                        r"\b(?:tensorflow|tf) backend\b")
+OTHER_BACKEND = re.compile(r"(?i)KERAS_BACKEND\W{1,6}(?:jax|torch)|\b(?:jax|torch|pytorch) backend\b|mixed_float16")
+KERAS_OUTPUT = re.compile(r"activation\s*=\s*['\"](?P<act>softmax|sigmoid)['\"]")
+# ... or said in words, in a report that names Keras: "softmax output, sparse_categorical_crossentropy", "a sigmoid
+# output and binary_crossentropy" -- the output's activation and Keras's cross-entropy in one sentence
+KERAS_NAMED = re.compile(r"(?i)\bkeras\b|\btf\.keras\b|\btensorflow\b|\btf \d")
+KERAS_PAIRING_SAID = re.compile(r"(?i)(?<!no )(?<!without )(?<!removed the )(?<!remove the )\b(?P<act>softmax|sigmoid)\b"
+                                r"[^.;\n]{0,20}?\b(?:output|last layer|final layer|head)\b[^.\n]{0,60}?\b(?P<loss>(?:sparse_)?categorical_crossentropy|"
+                                r"binary_crossentropy)\b|\b(?:output|last layer|final layer)\b(?:(?!\b(?:no|without|linear)\b)"
+                                r"[^.;\n]){0,20}?\b(?P<act2>softmax|sigmoid)\b[^.\n]{0,60}?\b(?P<loss2>(?:sparse_)?categorical_crossentropy|"
+                                r"binary_crossentropy)\b")
+KERAS_CROSSENTROPY = re.compile(r"(?:sparse_)?categorical_crossentropy|(?:Sparse)?CategoricalCrossentropy|"
+                                r"binary_crossentropy|BinaryCrossentropy")
+_KERAS_CE = r"(?:categorical_crossentropy|CategoricalCrossentropy|binary_crossentropy|BinaryCrossentropy)"
+FROM_LOGITS = re.compile(r"(?m)^[ \t]*(?:[\w.]+\.compile\(|\w+\s*=)[^\n]*" + _KERAS_CE +
+                         r"[^\n]{0,80}?from_logits\s*=\s*True|"
+                         # (or the loss built with it in a sentence's code: "the loss is
+                         # `keras.losses.SparseCategoricalCrossentropy(from_logits=True)`")
+                         # (in backticks, as code the words quote: not a sentence of a run tried, "I already tried
+                         # loss=CategoricalCrossentropy(from_logits=True), same thing")
+                         r"`[\w.]{0,40}" + _KERAS_CE + r"\([^()\n`]{0,80}?"
+                         r"from_logits\s*=\s*True[^`\n]{0,20}`")
+# ... and a pasted PyTorch model whose output is a sigmoid's or a softmax's (`return torch.sigmoid(...)`, a Sequential
+# that ends in nn.Sigmoid()), beside a loss that applies its own (BCEWithLogitsLoss, CrossEntropyLoss): probabilities
+# handed over as logits. (Not a softmax inside the model, as attention's: only what forward() returns, or what the
+# Sequential ends in; with several forward()s pasted, the last one's -- a model's own comes after its parts', and a
+# gate's or a helper's may return one.)
+TORCH_PROBABILITY_OUT = re.compile(r"\breturn\s+(?:torch\.|F\.|nn\.functional\.|self\.|jax\.nn\.|jnn\.|nn\.(?=[a-z]))?"
+                                   # (Flax's and JAX's functions too: `return nn.softmax(x)`, `jax.nn.sigmoid(...)`)
+                                   r"(?:sigmoid|softmax)\("
+                                   r"(?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\)"
+                                   # (a shape's methods after it change no value: `.squeeze(-1)`, `.view(-1)`)
+                                   # (or quoted in a sentence, `return self.softmax(self.fc(x))`, its backtick ending it)
+                                   # (and a comment after it: `return torch.sigmoid(self.head(x))  # probabilities`)
+                                   r"(?:\.(?:squeeze|unsqueeze|view|reshape|flatten)\([^()\n]*\))*(?:[ \t]*(?:#[^\n]*)?$|`)|"
+                                   r"\b(\w+)\s*=\s*(?:torch\.|F\.|self\.)?(?:sigmoid|softmax)\([^\n]{0,120}\n[ \t]*return\s+\1\s*$|"
+                                   # (a Sequential's last module; or the module alone in a sentence's backticks, "the
+                                   # model ends with `nn.Softmax(dim=1)`")
+                                   r"\bnn\.(?:Sigmoid|Softmax)\([^()\n]{0,20}\)\s*(?:,\s*)?\)|"
+                                   r"(?<=`)nn\.(?:Sigmoid|Softmax)\([^()\n`]{0,20}\)(?=`)|"
+                                   # (or the last of the layers a sentence's backticks list, "ends with `nn.Linear(256,
+                                   # 10), nn.Softmax(dim=1)`")
+                                   r"(?<=, )nn\.(?:Sigmoid|Softmax)\([^()\n`]{0,20}\)(?=`)|"
+                                   # (or in a sentence's plain words, "at the model's end I put nn.Softmax(dim=1)": not
+                                   # in a Sequential's middle, nor assigned to a name, which may be a hidden layer's)
+                                   r"(?<![\w.(,=])(?<![(,=] )nn\.(?:Sigmoid|Softmax)\([^()\n]{0,20}\)(?![ \t]*,)(?![ \t]*\n[ \t]*nn\.)|"
+                                   # (or the last of the layers a sentence chains with arrows, "Linear(128,10) → Softmax")
+                                   r"(?:→|->|=>)[ \t]*(?:nn\.)?(?:Sigmoid|Softmax)\b(?:\([^()\n]{0,20}\))?(?![ \t]*(?:→|->|=>))",
+                                   re.M)
+ARROW = ("→", "->", "=>")
+# (named in a sentence too: "training uses nn.CrossEntropyLoss")
+TORCH_LOGITS_LOSS = re.compile(r"\b(?:nn\.)?(?:BCEWithLogitsLoss|CrossEntropyLoss)\b|\bF\.(?:cross_entropy|"
+                               r"binary_cross_entropy_with_logits)\(|"
+                               # (optax's losses take logits too)
+                               r"\boptax\.(?:losses\.)?(?:softmax_cross_entropy(?:_with_integer_labels)?|"
+                               r"sigmoid_binary_cross_entropy)\b")
+
+
+RETURNS_OWN_MODULE = re.compile(r"(?m)\breturn\s+self\.(\w+)\((?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\)"
+                                r"(?=[ \t]*(?:#[^\n]*)?$)")
+
+
+def model_output(prose: str) -> re.Match | None:
+    """The pasted model's probabilities as its output: a Sequential that ends in nn.Sigmoid() or nn.Softmax(), or what
+    the last forward() pasted returns (its block: to the next `def` or `class` at its indentation or less), or, with no
+    forward() pasted, the return a sentence about the forward quotes."""
+    last = None
+    for last in re.finditer(r"(?m)^([ \t]*)def forward\(", prose):
+        pass
+    if last is None:
+        # (Flax's modules compute in __call__: one of a class built on nn.Module, not a predictor's or a helper's)
+        for called in re.finditer(r"(?m)^([ \t]*)def __call__\(", prose):
+            header = list(re.finditer(r"(?m)^[ \t]*class\s+\w+\s*(?:\(([^)\n]*)\))?\s*:", prose[:called.start()]))
+            if header and "Module" in (header[-1].group(1) or ""):
+                last = called
+    if last is not None:
+        end = re.compile(r"(?m)^[ \t]{0,%d}(?:def|class)\b" % len(last.group(1))).search(prose, last.end())
+        block = prose[last.start():end.start() if end else len(prose)]
+        found = TORCH_PROBABILITY_OUT.search(block)
+        if found and not found.group(0).startswith("nn."):
+            return found
+        # (or a module the paste built as a softmax or a sigmoid under a name of its own: `self.head =
+        # nn.Softmax(dim=1)`, and forward() returns `self.head(self.net(x))`)
+        called = RETURNS_OWN_MODULE.search(block)
+        if called and re.search(r"\bself\.%s\s*=\s*(?:torch\.)?nn\.(?:Softmax|Sigmoid)\(" % re.escape(called.group(1)),
+                                prose):
+            return called
+    else:       # no forward() pasted: one a sentence quotes ("the model's forward ends with `return self.softmax(...)`")
+        for found in TORCH_PROBABILITY_OUT.finditer(prose):
+            if found.group(0).startswith("return") and re.search(r"forward|__call__", prose[
+                    prose.rfind("\n", 0, found.start()) + 1:found.start()]):
+                return found
+    return next((m for m in TORCH_PROBABILITY_OUT.finditer(prose) if m.group(0).startswith(("nn.", *ARROW))), None)
+
+
+# PyTorch's NLL loss takes log-probabilities and returns minus the label's (nn.NLLLoss, F.nll_loss); handed a
+# softmax's probabilities it returns minus the label's probability, between -1 and 0, whatever the labels: a negative
+# loss that falls towards -1 as the model learns (WR-130's page, its snippet's -0.0960 at epoch 0).
+NLL_LOSS = re.compile(r"(?<![\w.])(?:nn\.NLLLoss\(|(?:F\.|functional\.)?nll_loss\()")
+
+
+def nll_of_probabilities(ev: Evidence) -> str:
+    """The fact, when the loss goes below zero, no lower than -1, beside a PyTorch NLL loss and a pasted model that
+    outputs a softmax (model_output), else ""."""
+    out = model_output(ev.prose) if ev.low is not None and -1.0 <= ev.low < 0 else None
+    loss = NLL_LOSS.search(ev.prose) if out is not None and "softmax" in out.group(0).lower() else None
+    if loss is None:
+        return ""
+    return (f"the loss goes below zero, to {fmt(ev.low)}, beside `{loss.group(0).rstrip('(')}` and a model that outputs "
+            f"a softmax (`{' '.join(out.group(0).split())}`): the NLL loss takes log-probabilities and returns minus the "
+            "label's, so handed probabilities it returns minus the label's probability, between -1 and 0")
+
+
+NEGATIVE = next(n for n in NORMALS if n.name == "negative loss")
+
+
+# Binary targets printed outside [0, 1] beside a binary cross-entropy: a mask's unique values `array([  0, 255])`
+# (np.unique, torch.unique), or the words "the masks are 0 and 255" -- in a sentence about the masks, labels or targets.
+# BCE's -(y log p + (1 - y) log(1 - p)) with y = 255 goes below zero as p nears 1 (254 log(1 - p) has no floor), the
+# negative loss WR-320's targets make; a cross-entropy over class indices takes 255 as a class, and is not read so.
+BINARY_LOSS = re.compile(r"binary_cross_?entropy\w*|\bBCE\w*Loss\b|\bBCE\b", re.I)
+TARGETS_0_255 = re.compile(r"(?:array|tensor)\(\[\s*0\.?\s*,\s*255\.?\s*\]|\[\s*0\.?\s+255\.?\s*\]|"
+                           r"\b0\s*(?:and|or|/)\s*255\b")
+TARGET_WORDS = re.compile(r"\b(?:masks?|labels?|targets?|ground[ -]?truth|gt|y)\b", re.I)
+# ... not where the paste brings them to 0/1 (divided by 255, thresholded), nor beside a loss written as minus an
+# overlap score (wording.MINUS_SCORE), which goes below zero whatever the targets
+TARGETS_MADE_BINARY = re.compile(r"/=?\s*255\b|>=?\s*\d+|\bthreshold\w*|\bbinari[sz]\w*", re.I)
+
+
+def _targets_0_255(prose: str) -> str:
+    """The words that print or say binary targets of 0 and 255 beside a binary cross-entropy, or ""."""
+    if not BINARY_LOSS.search(prose) or TARGETS_MADE_BINARY.search(prose) or MINUS_SCORE.search(prose):
+        return ""
+    return next((" ".join(m.group(0).split()) for sentence, _ in sentences_and_ends(prose)
+                 if TARGET_WORDS.search(sentence) for m in TARGETS_0_255.finditer(sentence)), "")
+
+
+def impossible_negative(ev: Evidence, words: list[str]) -> str:
+    """Why a loss below zero in this report cannot be normal, or "" when it can (or none is reported)."""
+    if nll_of_probabilities(ev):
+        return ""               # (below zero with valid labels: the loss was handed what it does not take)
+    out_of_range = score_out_of_range(ev.prose)
+    if out_of_range:
+        return f"an overlap score outside [0, 1] (`{out_of_range}`): the targets are not in [0, 1]"
+    negative = negative_shown(ev, words)
+    targets = _targets_0_255(ev.prose) if negative else ""
+    if targets:
+        return (f"the loss goes below zero beside a binary cross-entropy whose targets the paste shows as 0 and 255 "
+                f"(`{targets}`): with a target above 1 its -(y log p + (1 - y) log(1 - p)) has no floor")
+    if negative and loss_kind(ev.prose) == "bounded":
+        return ("the loss goes below zero, and the loss named here (cross-entropy, BCE, 1 - Dice, a squared "
+                "error) cannot with valid targets")
+    return ""
+
+
+def negative_shown(ev: Evidence, words: list[str]) -> bool:
+    """Do the values, or the words, say the loss went below zero?"""
+    return (ev.low is not None and ev.low < 0) or bool(NEGATIVE.asked.search(ev.prose))

@@ -1,0 +1,133 @@
+"""What kind of run a report shows: the frameworks it ran on (named, or shown by code only their API writes), and
+whether it trains a classifier or a regression, with the regression's model (linear or layered) and its loss (a
+squared or an absolute error, a sum).
+
+Other readings hang on these: a classifier has no targets in raw units to leave unscaled, a summed loss is enormous
+whatever its targets, and a float32 framework moves the point where exp overflows.
+"""
+from __future__ import annotations
+
+import functools
+import re
+
+from .logscan import Evidence
+from .weight_init import LAYERS_BUILT
+from .wording import LOSS_BUILT, told
+
+# The entries whose phrases are about regression targets: a report of a classifier (a softmax or a cross-entropy
+# named, an accuracy printed beside the loss) and of no regression counts as much as a declared message against them
+# -- a classifier has no targets in raw units to leave unscaled.
+REGRESSION_WORDS = {"regression", "label"}
+# (not the word "accuracy": a regression compiled with metrics=['accuracy'] prints one, at 0)
+CLASSIFIER = re.compile(r"\b(?:softmax|log_?softmax|cross[ _-]?entropy\w*|crossentropy\w*|nll_?loss|classifier|"
+                        r"top-?[15]|mnist|cifar-?\d*|imagenet)\b", re.I)
+# ... a regression: its words, or one output unit (`Dense(1)`, `Linear(64, 1)`: a classifier has one per class, or
+# one sigmoid for two)
+REGRESSOR = re.compile(r"\b(?:(?<!logistic )(?<!logistic-)regress\w*|mse\w*|mean[ _-]squared|squared[ _-]error|l[12][ _-]?loss|mae|targets? in)\b|"
+                       r"price|predicting (?!(?:the |an? |which )?(?:class|label|categor|digit|whether|one of))\w+|\bDense\(\s*1\s*[,)]|"
+                       r"\bLinear\([^()\n]{0,40},\s*1\s*\)|out_features\s*=\s*1\b", re.I)
+# ... a regression said in words, with no word of a classifier's or of a sigmoid's: what no entry about a loss handed
+# probabilities can explain (one output unit alone is no regression here: a binary classifier has one too)
+# a loss of the error's size, not its square (MAE, L1, Huber and smooth L1 far from 0), named as the loss -- not a
+# metric column beside it (Keras's `mae: 1.8e5` beside an MSE)
+ABSOLUTE_LOSS = re.compile(r"\bloss\s*=\s*['\"](?:mae|mean_absolute_error|huber\w*)['\"]|\bnn\.(?:L1Loss|SmoothL1Loss|HuberLoss)\("
+                           r"|\bF\.(?:l1_loss|smooth_l1_loss|huber_loss)\(|\blosses\.(?:MeanAbsoluteError|Huber)\("
+                           r"|\b(?:mae|l1|mean absolute error|huber) loss\b|\bloss (?:is|was) (?:the |an? )?(?:mae|l1|mean absolute "
+                           r"error|huber)\b", re.I)
+# a loss summed over the examples (or the pixels) instead of averaged: enormous whatever the targets' units
+SUMMED = re.compile(r"reduction\s*=\s*['\"]sum['\"]|size_average\s*=\s*False|\bsum(?:med)? (?:of|over) (?:the |all )?"
+                    r"(?:per[- ]\w+ )?(?:\w+ )?(?:losses|errors|examples|samples|pixels|cross-?entropies)|\b(?:the )?sum,? not "
+                    r"the mean|\bsummed\b|np\.sum\(|tf\.reduce_sum\(", re.I)
+# A model with no hidden layer (with wording.ADAPTIVE, the optimisers whose step does not grow with the gradient:
+# printed_facts' raw targets that climbed)
+LINEAR_MODEL = re.compile(r"\blinear[ _-]?regression\b|\bLinearRegression\b|\bSGDRegressor\b", re.I)
+SQUARED_BUILT = re.compile(r"(?i)mse|mean_?squared")
+ABSOLUTE_BUILT = re.compile(r"(?i)(?:smooth_?)?l1\w*|huber\w*|mae\b|mean_?absolute_?error")
+
+
+def absolute_loss(prose: str) -> bool:
+    """Is the regression's loss an absolute error (L1, MAE, Huber's tails)? The loss the code trains on decides (a
+    `compile(loss="mse")` beside a question about Huber is a squared error); else the words."""
+    built = [a or b for a, b in LOSS_BUILT.findall(prose)]
+    if built:
+        return any(ABSOLUTE_BUILT.match(n) for n in built) and not any(SQUARED_BUILT.search(n) for n in built)
+    return bool(ABSOLUTE_LOSS.search(prose))
+
+
+# A network of hidden layers said in words: "a Flax MLP 90 -> 256 -> 128 -> 1", "two hidden layers"
+LAYERED_SAID = re.compile(r"(?i)(?<!no )(?<!without )(?<!zero )(?<!0 )\bhidden layers?\b|"
+                          r"(?<!try )(?<!trying )(?<!tried )(?<!not )(?<!n't )(?<!would )\b(?:my|our|the|a|an)\s+(?:[\w-]+\s+){0,2}MLP\b|"
+                          r"\b\d+\s*(?:->|→)\s*\d+\s*(?:->|→)\s*\d+")
+
+
+def linear_model(prose: str) -> bool:
+    """Is the model a linear one: named so, in a paste that builds no network of two layers or more, in code or in
+    words (a linear regression named as the baseline beside an MLP is not the model)?"""
+    return bool(LINEAR_MODEL.search(prose)) and len(LAYERS_BUILT.findall(prose)) < 2 \
+        and not LAYERED_SAID.search(told(prose))
+
+
+REGRESSION_SAID = re.compile(r"(?<!logistic )(?<!logistic-)regress\w*|\b(?:mse\w*|mean[ _-]squared|squared[ _-]error|mae|prices?)\b", re.I)
+PROBABILITY_WORDS = re.compile(r"\b(?:sigmoid|bce\w*|binary|logits?|probabilit\w*)\b", re.I)
+
+
+def classifier_shown(ev: Evidence) -> str:
+    """What shows a classifier's run (an accuracy printed beside the loss, or a softmax, a cross-entropy, a
+    classification dataset named), when nothing names a regression; else ""."""
+    if REGRESSOR.search(ev.prose):
+        return ""
+    if ev.accuracy_head and max(ev.accuracy_head + ev.accuracy_tail) > 0:
+        # (an accuracy of 0 on every line is a regression's, compiled with metrics=['accuracy'])
+        return "the log prints an accuracy beside the loss"
+    named = CLASSIFIER.search(ev.prose)
+    return f"the report names `{named.group(0)}`" if named else ""
+
+
+def regressor_shown(ev: Evidence) -> str:
+    """What shows a regression's run (its words: MSE, MLPRegressor, prices), with nothing of a classifier's; else ""."""
+    if classifier_shown(ev) or CLASSIFIER.search(ev.prose) or PROBABILITY_WORDS.search(ev.prose) or (
+            ev.accuracy_head and max(ev.accuracy_head + ev.accuracy_tail) > 0):
+        return ""
+    said = REGRESSION_SAID.search(ev.prose)
+    if not said:
+        return ""
+    # the whole word it ends (the pattern has no leading \w*, which backtracks: MLPRegressor, not Regressor)
+    start = said.start()
+    while start > 0 and said.start() - start < 40 and (ev.prose[start - 1].isalnum() or ev.prose[start - 1] == "_"):
+        start -= 1
+    return f"the report names `{ev.prose[start:said.end()]}`"
+
+
+# The frameworks a tool implies (a Lightning bar is PyTorch's), and the ones a report's words name.
+PARENT = {"lightning": "pytorch", "transformers": "pytorch", "fairseq": "pytorch", "megatron": "pytorch",
+          "deepspeed": "pytorch", "apex": "pytorch", "keras": "tensorflow"}
+# Named, or shown by code only its API writes: PyTorch's `nn.Linear`, `nn.CrossEntropyLoss()`, `loss.backward()`,
+# `optimizer.zero_grad()`, `F.softmax(`, `.masked_fill(`, `.cuda()`, as PyTorch spells them (Flax's `nn.relu`, `nn.Dense`
+# and `nn.Module`, TensorFlow's `tf.nn.softmax`, are not PyTorch's); Keras's `layers.Dense(` (not `model.fit(`: scikit-learn's too); JAX's `optax.`.
+NAMED_FRAMEWORK = [(re.compile(r"(?i:\b(?:py)?torch\b|\bfastai\b|\blightning\b)|(?<![\w.])nn\.(?:init\.\w+|Parameter|"
+                               r"Linear|Conv[123]d|LSTM|GRU|"
+                               r"Embedding|BatchNorm[123]d|LayerNorm|Dropout|ReLU|Softmax|LogSoftmax|\w+Loss)\b|"
+                               r"\.(?:backward|zero_grad|cuda)\(\)|(?<![\w.])F\.(?:relu|softmax|log_softmax|cross_entropy|"
+                               r"mse_loss|nll_loss|binary_cross_entropy\w*)\(|\.masked_fill_?\(|"
+                               r"\bclip_grad_(?:norm|value)_\b|\bTensorDataset\b|\.parameters\(\)"), "pytorch"),
+                   (re.compile(r"\btensorflow\b|\btf\.|\bkeras\b|\blayers\.Dense\(", re.I), "tensorflow"),
+                   (re.compile(r"\bjax\b|\bjnp\.|\bflax\b|\boptax\.", re.I), "jax")]
+
+
+# A framework named to say it is not used: "no PyTorch or TensorFlow", "without Keras", "instead of torch".
+DENIED_BEFORE = re.compile(r"\b(?:no|not|without|never|instead of|rather than)\s+(?:using\s+|use\s+|with\s+)?"
+                           r"(?:[\w.]+\s+(?:or|and|nor)\s+)?$", re.I)
+
+
+def shown_frameworks(ev: Evidence) -> set[str]:
+    """The frameworks the report shows: in its messages and its log's format, or named in its words (not named to
+    deny it); a framework implies the one it runs on."""
+    shown = set(ev.frameworks) | _named_frameworks(ev.prose)
+    return shown | {PARENT[f] for f in shown if f in PARENT}
+
+
+@functools.lru_cache(maxsize=4)
+def _named_frameworks(prose: str) -> frozenset[str]:
+    # asked once for each entry weighed: 7 ms each time on 32 kB of a log's start
+    return frozenset(name for pattern, name in NAMED_FRAMEWORK for m in pattern.finditer(prose)
+                     if not DENIED_BEFORE.search(prose, max(0, m.start() - 40), m.start()))

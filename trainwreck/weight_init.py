@@ -1,0 +1,149 @@
+"""How the paste sets its weights before training: to one value (every unit of a layer starts equal and stays a copy
+of the others), too wide (a std of 1, or a fixed std past He's scale for wide layers), from memory never filled, or
+through a JAX update whose result is thrown away.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import re
+
+
+# Weights set to zero (or one constant) in pasted code: Keras's kernel_initializer="zeros", PyTorch's nn.init.zeros_ or
+# constant_ or a weight's fill_(c) / zero_(), or two or more NumPy weight matrices made with np.zeros (W1 and W2: a
+# hidden layer whose units start equal; one zero matrix alone is a linear model, which trains from zeros). Half a
+# printed fact for the entries whose phrases say the weights were initialised to zero.
+ZERO_INIT_WORDS = {"weight", "init", "zero"}
+ZERO_INIT = re.compile(r"kernel_initializer\s*=\s*['\"](?:zeros|ones)['\"]|\binitializers\.Zeros\(\)|"
+                       # (any one constant as a kernel's initialiser: Keras's Constant(0.01) starts every unit equal too;
+                       # a BatchNorm's gamma at 1 is no kernel)
+                       r"kernel_initializer\s*=\s*(?:(?:tf\.)?keras\.)?(?:initializers\.)?(?:Constant|Ones)\(|"
+                       r"kernel_initializer\s*=\s*(?:tf\.)?constant_initializer\(|"
+                       r"\bnn\.init\.zeros_\(\s*[\w.\[\]]{0,40}weight\s*\)|"
+                       r"\bnn\.init\.constant_\(\s*[\w.\[\]]{0,40}weight\s*,\s*0(?:\.0*)?\s*\)|"
+                       r"\.weight(?:\.data)?\.(?:fill_\(\s*0(?:\.0*)?\s*\)|zero_\(\))|"
+                       # (Flax's and Haiku's: `kernel_init=nn.initializers.zeros_init()`, `w_init=hk.initializers.Constant(0)`)
+                       r"[(,]\s*(?:kernel|w)_init\s*=\s*(?:[\w.]{0,30}\.)?(?:initializers\.)?(?:zeros(?:_init)?\(?|ones(?:_init)?\(?|"
+                       r"constant(?:_init)?\(|Constant\()")
+# ... or named first and handed to a kernel by its name (`init = keras.initializers.Constant(0.01)`, then
+# `Dense(128, kernel_initializer=init)`)
+NAMED_CONSTANT_INIT = re.compile(r"\b(?P<name>[A-Za-z_]\w{0,30})\s*=\s*(?:(?:tf\.)?keras\.)?initializers\."
+                                 r"(?:Constant|Ones|Zeros)\(")
+# ... or said in a sentence: "it sets every Linear weight to 0.05", "I initialise all the weights to zero" (not a bias
+# alone, nor a weight decay or a weight of the loss)
+CONSTANT_INIT_SAID = re.compile(r"\b(?:sets?|setting|initiali[sz](?:e|es|ed|ing)|init(?:s|ed)?|fill(?:s|ed)?)\s+"
+                                r"(?:every|all|each)\s+(?:of\s+)?(?:the\s+|my\s+)?(?:\w+\s+)?weights?\s+(?:matri(?:x|ces)\s+)?"
+                                r"(?:to|with|=|at)\s+(?:the\s+same\s+value|(?:0?\.\d+|\d+(?:\.\d+)?|zeros?|ones?)\b)", re.I)
+
+
+def constant_kernel_init(prose: str) -> re.Match | None:
+    """Where the paste sets a kernel's weights to one value (ZERO_INIT), or names such an initialiser and hands it to a
+    kernel (NAMED_CONSTANT_INIT)."""
+    return ZERO_INIT.search(prose) or next(
+        (m for m in NAMED_CONSTANT_INIT.finditer(prose)
+         if re.search(r"kernel_initializer\s*=\s*" + re.escape(m.group("name")) + r"\b", prose)), None)
+
+
+# Weights drawn with a standard deviation of 1 or more: `nn.init.normal_(m.weight, std=1.0)`, Keras's
+# `RandomNormal(stddev=1)`, or a matrix drawn by randn with no scale after it (`W1 = np.random.randn(784, 128)`, a list
+# of them, `W = [np.random.randn(a, b) for ...]`, `nn.Parameter(torch.randn(512, 512))`). He's scale, sqrt(2 / fan_in), is below 1 for any layer with more than two
+# inputs, and with ReLU each layer of n inputs at std 1 multiplies the activations' spread by about sqrt(n / 2) (the
+# variance of its output is n * Var(w) * E[x^2], and a ReLU's E[x^2] is half its input's variance): half a
+# printed fact, beside a run that went wrong, for the entries whose phrases say the weights' std is too large.
+LARGE_INIT_WORDS = {"weight", "init", "large"}
+# (the std's number ends where no digit, letter or point follows: `1e-3` and `1.5e-2` are no std of one, and a lookahead
+# that scanned the digits again at each backtrack was quadratic in a long run of them)
+LARGE_INIT = re.compile(r"\bnormal_?\(\s*[\w.\[\]]{0,40}weight[^)\n]{0,40}?\bstd\s*=\s*[1-9]\d*(?:\.\d*)?(?![\w.])\s*\)?"
+                        # (PyTorch's nn.init.normal_ with no std draws at its default, std=1.0: `nn.init.normal_(w)`)
+                        r"|\binit\.normal_\(\s*(?![\w.\[\]]{0,40}(?:bias|emb))[\w.\[\]]{1,40}weight[\w.\[\]]{0,20}\s*\)"
+                        # (PyTorch's order, tensor, mean, std: `nn.init.normal_(w, 0.0, 1.0)`; not a bias's, nor an
+                        # embedding's, which nn.Embedding itself draws at std 1)
+                        r"|\bnormal_\(\s*(?![\w.\[\]]{0,40}(?:bias|emb))[\w.\[\]]{1,40}\s*,\s*(?:mean\s*=\s*)?-?\d+(?:\.\d*)?\s*,\s*"
+                        r"(?:std\s*=\s*)?[1-9]\d*(?:\.\d*)?(?![\w.])\s*\)"
+                        r"|\bRandomNormal\([^)\n]{0,40}?\bstddev\s*=\s*[1-9]\d*(?:\.\d*)?(?![\w.])\s*\)?"
+                        # (or said in words: "weights from np.random.randn(n_in, n_out), biases zero")
+                        r"|(?:\b[Ww](?:eights?)?_?\w{0,10}\s*=\s*(?:\[\s*)?|nn\.Parameter\(\s*|\b[Ww]eights?\s+(?:(?:are|were)\s+)?"
+                        r"(?:from|drawn\s+(?:from|with|by)|initiali[sz]ed\s+(?:with|from|by)|made\s+(?:with|by))\s+`?)"
+                        r"(?:np\.random\.randn|torch\.randn)"
+                        r"\(\s*\w+\s*,\s*\w+\s*\)(?!`?[ \t]*[*/])(?![^.\n]{0,30}?(?<!no )(?<!without )(?<!any )\bscal\w*)"
+                        # (JAX's: `jax.random.normal(k, (din, dout))` unscaled, a weight matrix's shape; not `* scale`)
+                        r"|\bjax\.random\.normal\(\s*\w+\s*,\s*\(\s*\w+\s*,\s*\w+\s*\)\s*\)(?![ \t]*[*/])")
+# (a weight matrix's own name -- W1, W_hidden, weights2 -- not a buffer named after it: W1_vel, mW1; at a line's start,
+# or a sentence's code: "I initialise `W1 = np.zeros((784, 100)); W2 = np.zeros((100, 10))`")
+NUMPY_ZERO_WEIGHTS = re.compile(r"(?m)(?:^|[`;])[ \t]*(?:self\.)?(?:W|w|weights?)(?:\d|_?(?:in|out|hidden|h|o|ih|hh|xh|hy)\d?)?"
+                                r"\s*=\s*np\.zeros\([^\n;`]{0,60}\)")
+# ... or every parameter at once, by a comprehension: `params = {k: np.zeros(s) for k, s in shapes.items()}`
+ALL_PARAMS_ZERO = re.compile(r"(?m)^[ \t]*(?:self\.)?(?:params|parameters|weights|theta)\w{0,10}\s*=\s*[\[{][^\n\]}]{0,40}?"
+                             r"np\.zeros(?:_like)?\([^\n]{0,60}?\bfor\b[^\n]{0,80}[\]}]")
+# A parameter made with memory left as it was (torch.empty, torch.Tensor(n, m), np.empty for weights) and filled nowhere in
+# the paste (no nn.init, reset_parameters, in-place fill): it holds whatever that memory held -- nan, inf, 1e30 or
+# zeros, different from run to run (PyTorch's torch.empty: "Returns a tensor filled with uninitialized data")
+UNFILLED = re.compile(r"\bnn\.Parameter\(\s*torch\.(?:empty|Tensor|FloatTensor)\(\s*(?![\[(])[^()\n]{1,80}\)\)?|"
+                      r"(?:^|\n)[ \t]*(?:self\.)?(?:W|w|weights?)\w{0,12}\s*=\s*np\.empty\(")
+FILLED = re.compile(r"\bnn\.init\.|\binit\.\w+_\(|reset_parameters|\.(?:uniform|normal|zero|fill|copy|"
+                    r"kaiming_\w+|xavier_\w+|orthogonal|trunc_normal)_\(|\bload_state_dict\(")
+# ... or a JAX array made with jnp.empty or jnp.zeros and "filled" by a statement that throws its result away: JAX arrays
+# are immutable, and `W.at[...].set(...)` returns a new array, leaving W as it was
+AT_DISCARDED = re.compile(r"(?m)^[ \t]*(?P<n>[A-Za-z_]\w{0,30})\.at\[[^\]\n]{0,60}\]\.(?:set|add|multiply|mul|divide|power|"
+                          r"min|max|apply)\(")
+# layers the paste builds: zeros for the only one is a linear model, which trains from zeros
+LAYERS_BUILT = re.compile(r"\b(?:layers\.)?(?:Dense|Conv[123]D)\(|\bnn\.(?:Linear|Conv[123]d)\(")
+
+
+# A fixed std below 1 can still be too large for wide layers: `nn.init.normal_(m.weight, std=0.1)` beside layers of up to
+# n inputs (`nn.Linear(512, 1024)`) is std·√(n / 2) times He's scale; with ReLU each layer multiplies the activations'
+# spread by about that, and a stack of them by its power (He et al. 2015, Eq. 10)
+FIXED_STD = re.compile(r"\bnormal_?\(\s*(?![\w.\[\]]{0,40}emb)[\w.\[\]]{0,40}weight[^)\n]{0,40}?\bstd\s*=\s*(0?\.\d{1,6})(?![\w.])|"
+                       r"\bnormal_\(\s*(?![\w.\[\]]{0,40}(?:bias|emb))[\w.\[\]]{1,40}\s*,\s*(?:mean\s*=\s*)?-?\d+(?:\.\d*)?\s*,\s*"
+                       r"(?:std\s*=\s*)?(0?\.\d{1,6})(?![\w.])|"
+                       # (the tensor's own method: `m.weight.data.normal_(0.0, 0.1)`)
+                       r"\bweight(?:\.data)?\.normal_\(\s*(?:mean\s*=\s*)?-?\d+(?:\.\d*)?\s*,\s*(?:std\s*=\s*)?(0?\.\d{1,6})(?![\w.])")
+LINEAR_SIZES = re.compile(r"\b(?:nn\.)?Linear\(\s*(\d{1,6})\s*,\s*(\d{1,6})")
+DEPTH_SAID = re.compile(r"(?i)(?<!resnet )(?<!resnet-)(?<!resnet with )(?<!vgg with )\b(\d{1,3})\s+"
+                        r"(?:residual\s+|hidden\s+|dense\s+|linear\s+)?(?:blocks|layers)\b")
+NORMALISED_LAYERS = re.compile(r"(?i)(?<!no )(?<!without )\b(?:BatchNorm\w*|LayerNorm|GroupNorm|RMSNorm)\(")
+WIDE_GAIN, WIDE_GROWTH = 1.5, 1e3
+
+
+def init_too_wide(prose: str) -> str:
+    """The fact, when the paste draws weights at a fixed std below 1 that is WIDE_GAIN times He's scale or more for
+    its widest layer, over layers enough to grow the activations' spread WIDE_GROWTH times; else ""."""
+    std = FIXED_STD.search(prose)
+    sizes = [(int(a), int(b)) for a, b in itertools.islice(LINEAR_SIZES.findall(prose), 50)]
+    if std is None or not sizes or not re.search(r"(?i)\brelu\b", prose):
+        return ""
+    if NORMALISED_LAYERS.search(prose):
+        return ""                      # (a normalisation after the layers resets the spread each time)
+    s = float(std.group(1) or std.group(2) or std.group(3))
+    # (the hidden layers' inputs: the first layer's are the data's, and its width says nothing of the stack's)
+    fan_in = max(a for a, _ in (sizes[1:] or sizes))
+    gain = s * math.sqrt(fan_in / 2)
+    said = [int(n) for n in DEPTH_SAID.findall(prose)]
+    depth = max([len(sizes)] + said)
+    if s <= 0 or gain < WIDE_GAIN or gain ** depth < WIDE_GROWTH:
+        return ""
+    return (f"the pasted code draws weights at a fixed std of {s:g} (`{' '.join(std.group(0).split())}`) for layers of "
+            f"up to {fan_in} inputs: He's scale for ReLU there is √(2 / {fan_in}) = {math.sqrt(2 / fan_in):.3g}, so "
+            f"each such layer multiplies the activations' spread by about {gain:.3g}, and {depth} layers by about "
+            f"{gain ** depth:.3g}")
+
+
+def update_discarded(prose: str) -> str:
+    """The fact, where the paste makes a JAX array with jnp.empty or jnp.zeros and then throws away the array that
+    `.at[...].set(...)` returned (AT_DISCARDED), else ""."""
+    for m in itertools.islice(AT_DISCARDED.finditer(prose), 10):
+        before = prose[:m.start()]
+        # (a statement of its own: not a line that continues one opened above -- `W = (`, `return (`, `dict(W=`)
+        previous = next((line.rstrip() for line in reversed(before.rstrip("\n").split("\n")[-5:]) if line.strip()), "")
+        if previous.endswith(("(", "[", "{", ",", "=", "\\")):
+            continue
+        # (and the name as last made before it: not one made again since from anything else)
+        assigned = list(re.finditer(rf"(?m)^[ \t]*{re.escape(m.group('n'))}[ \t]*=(?!=)([^\n]*)", before))
+        made = re.search(r"\bjnp\.(empty|zeros)(?:_like)?\(", assigned[-1].group(1)) if assigned else None
+        if made:
+            line = " ".join(prose[m.start():prose.find("\n", m.start()) % (len(prose) + 1)].split())[:80]
+            return (f"the pasted code makes `{m.group('n')}` with jnp.{made.group(1)}() and then calls `{line}` without "
+                    f"keeping its result: JAX arrays are immutable, `.at[...].set()` returns a new array, so "
+                    f"`{m.group('n')}` keeps what jnp.{made.group(1)}() gave it (zeros; from JAX 0.11.0 on, jnp.empty may "
+                    "leave its memory uninitialised)")
+    return ""
