@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from trainwreck.diagnose import VALIDATION_NAN  # noqa: E402
 from trainwreck.logscan.layout import validation_rows  # noqa: E402
 from trainwreck.breaking_constructs import breaking_construct  # noqa: E402
-from trainwreck.paste_facts import scaled_said  # noqa: E402
+from trainwreck.input_scaling import scaled_said  # noqa: E402
 from trainwreck.wording import _fold, _prepared, loss_kind, lr_tried, no_warmup_said, sentences_only  # noqa: E402
 
 UNITS = ["file ", 'file "', "x/site-packages/a ", "a/dist-packages/b in f\n    12 x\n", "<ipython-input-",

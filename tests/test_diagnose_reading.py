@@ -1098,10 +1098,10 @@ def test_images_stacked_straight_from_imread_with_no_division_are_raw_pixels():
     scaled = diagnosis(said + code + "    X /= 255.\n")
     assert not any("no division by 255" in e for m in scaled.matches for e in m.evidence)
     # (code_review_s45 M2: a division at the end of the stack's own line; masks, which hold classes)
-    from trainwreck.paste_facts import _image_tensor_unscaled
-    assert not _image_tensor_unscaled("X = np.stack([cv2.imread(p, cv2.IMREAD_GRAYSCALE).flatten() for p in "
-                                      "sorted(train_paths)]).astype(np.float32) / 255.0\n")
-    assert not _image_tensor_unscaled("masks = np.stack([np.array(Image.open(p)) for p in mask_paths])\n")
+    from trainwreck.data_values import image_tensor_unscaled
+    assert not image_tensor_unscaled("X = np.stack([cv2.imread(p, cv2.IMREAD_GRAYSCALE).flatten() for p in "
+                                     "sorted(train_paths)]).astype(np.float32) / 255.0\n")
+    assert not image_tensor_unscaled("masks = np.stack([np.array(Image.open(p)) for p in mask_paths])\n")
 
 
 def test_a_keras_normalization_adapted_on_merged_tables_that_is_nan_before_training_is_a_nan_in_the_data():
@@ -1138,13 +1138,13 @@ def test_a_keras_normalization_adapted_on_merged_tables_that_is_nan_before_train
                             "layer", "fed them as they are")
     assert "frames-merged" in parts_of(no_layer) and "adapted-nan" not in parts_of(no_layer)
     # (code_review_s45b M4: the TF 2.3 tutorial's layers.experimental.preprocessing.Normalization too)
-    from trainwreck.paste_facts import KERAS_NORMALIZATION
+    from trainwreck.data_values import KERAS_NORMALIZATION
     assert KERAS_NORMALIZATION.search("normalizer = preprocessing.Normalization(axis=-1)")
     # (the same words without the layer and the merge: neither fact)
     plain = diagnosis("A small Keras MLP. The loss is nan from the very first batch.\n")
     assert not any(k in m.parts for m in plain.matches for k in ("adapted-nan", "frames-merged"))
     # (code_review_s45 M4: a branch or a model's weights merged are no tables)
-    from trainwreck.paste_facts import MERGED
+    from trainwreck.data_values import MERGED
     assert MERGED.search('df = sales.merge(weather, on="date", how="left")')
     for other in ("I merged the upstream branch into my fork and copied the new config files over",
                   "After merging the LoRA weights into the base model files", "The embedding tables are joined by the model",
@@ -1392,7 +1392,7 @@ def test_a_place_written_with_thousands_still_names_the_place():
 def test_features_said_scaled_in_an_aside_are_scaled_inputs():
     """"12 features (size, occupants, ..., all standardised with StandardScaler)": the inputs were scaled, so the entry
     about unnormalised inputs counts against itself; "(…, not scaled)" says nothing of the kind."""
-    from trainwreck.paste_facts import scaled_said
+    from trainwreck.input_scaling import scaled_said
     said = ("Predicting yearly gas use in kWh (2,000 to 30,000) from 9 features (floor area, occupants, insulation "
             "class, all standardised with StandardScaler), 3-layer MLP, MSE. The first epoch loss is about 2e8 and "
             "it does not learn.\n")
@@ -1417,7 +1417,7 @@ def test_features_said_scaled_in_an_aside_are_scaled_inputs():
 def test_values_said_to_lie_in_a_small_range_were_scaled(said, kind):
     """Values said to lie within a few units of 0 are what a scaling makes them: the fix of the unscaled entries is
     done. Raw pixels (0-255), a question, a denial, or one value are not."""
-    from trainwreck.paste_facts import scaled_said
+    from trainwreck.input_scaling import scaled_said
     assert kind in scaled_said(said)["scaled"], said
     for text in ("pixels in 0-255", "Are the inputs in [0, 1]?", "The features are not in [0, 1].", "x is 3",
                  "images are 224 x 224", "30 features, 2 classes",

@@ -838,7 +838,7 @@ def test_words_that_say_the_inputs_or_targets_were_scaled_count_against_forgetti
     targets = next(m for m in d.matches if m.entry.id == "WR-360") if any(
         m.entry.id == "WR-360" for m in d.matches) else None
     assert targets is None or targets.parts["scaled-targets"] < 0
-    from trainwreck.paste_facts import scaled_said
+    from trainwreck.input_scaling import scaled_said
 
     def said(text):
         out = scaled_said(text)
@@ -1547,7 +1547,7 @@ def test_a_saw_tooth_that_returns_again_and_again_is_no_early_spike():
 def test_inputs_said_unscaled_with_the_verb_itself_or_called_raw():
     """review_session30_broad c22 (p35): only "the inputs are not normalized" was read; "I didn't scale the
     features", "no scaling on the inputs", "I did not standardize anything" and "features are raw" were not."""
-    from trainwreck.paste_facts import scaled_said
+    from trainwreck.input_scaling import scaled_said
 
     for said in ("I didn't scale the features", "No scaling on the inputs.", "I did not standardize anything",
                  "Features are raw, in the thousands", "without rescaling the data",
@@ -2070,7 +2070,7 @@ def test_a_hand_written_bce_of_a_keras_output_or_of_one_minus_p_is_an_unguarded_
 def test_values_called_raw_before_their_name_are_unscaled():
     """"on raw features", "unnormalized inputs", "raw prices": the words say what was left unscaled, as "the features
     are raw" does."""
-    from trainwreck.paste_facts import scaled_said
+    from trainwreck.input_scaling import scaled_said
     assert scaled_said("Linear regression on raw features, lr 0.1")["unscaled"] == {"inputs": "raw features"}
     assert scaled_said("it sees unnormalized inputs and raw prices")["unscaled"] == {
         "inputs": "unnormalized inputs", "targets": "raw prices"}
@@ -2132,7 +2132,7 @@ def test_review_session32_final_misreadings_stay_fixed():
     holds a little code is still a sentence, and `probs = model(xb)` of a model that returns a softmax is a probability;
     g21: "my inputs are unnormalized"."""
     from trainwreck.breaking_constructs import breaking_construct
-    from trainwreck.paste_facts import scaled_said
+    from trainwreck.input_scaling import scaled_said
     from trainwreck.wording import loss_kind, sentences_only
     bars = "".join(f"epoch {e} loss {v}\n" for e, v in enumerate(("-45.1", "-310.2", "-1291.7", "-2904.4"), 1))
     bce = "criterion = nn.BCEWithLogitsLoss()\n"
@@ -2283,7 +2283,7 @@ def test_review_session33_changes_regressions_stay_fixed():
     climb that stayed; k16: "the lr shouldn't matter that much?" is a belief, and k04: "nothing else changed (same lr
     3e-4)" a rate kept, neither a lower rate that failed; k14: raw inputs share a classifier's enormous start (WR-330
     says its first loss is far above ln C); (review_session31 a15) "x_train is divided by 255" scales the inputs."""
-    from trainwreck.paste_facts import scaled_said
+    from trainwreck.input_scaling import scaled_said
 
     vae = "".join(f"Epoch {e}/8  beta={b:.2f}  loss={v}\n" for e, (b, v) in enumerate(
         zip((0, .25, .5, .75, 1, 1, 1, 1), ("48.72", "91.35", "108.40", "112.90", "114.60", "114.50", "114.30", "114.20")),
@@ -2316,7 +2316,7 @@ def test_review_session33_normalising_silent_inputs_and_the_gap_that_was_a_flowe
     """(review_session33_blind h14) a per-example normalisation by the std (`/ logmel.std()`) beside "silent
     recordings" or "`max()` is exactly 0.0" divides a constant by its zero std: WR-060's; (review_session33_changes k21)
     "a 6k-image flowers subset" holds no "lower": a validation loss going up is overfitting, not a gap."""
-    from trainwreck.paste_facts import ALL_ZERO_INPUT
+    from trainwreck.input_scaling import ALL_ZERO_INPUT
     from trainwreck.wording import normals_asked
 
     for said in ("they are silent (digital zero) recordings", "`wav.abs().max()` is exactly 0.0", "some all-zero images"):
@@ -2403,13 +2403,13 @@ def test_a_printed_describe_with_columns_on_very_different_scales_is_unnormalise
     """(review_session33_blind h33) pandas' describe() of the inputs, one column spanning 938,000 and another 1: features
     on very different scales, WR-330's printed fact; not columns of one scale, nor where the words say the inputs
     were scaled."""
-    from trainwreck.paste_facts import _scales_printed
+    from trainwreck.input_scaling import feature_scales_printed
 
     table = ("       annual_income  loan_amount    age  utilization\nmean    68412.55   14230.10  41.27  0.38\n"
              "min     12000.00    1000.00  21.00  0.00\nmax    950000.00   40000.00  79.00  1.00\n")
-    assert "9.38e+05 times less" in _scales_printed(table)
-    assert _scales_printed("min  0.0  0.1  0.2\nmax  1.0  3.0  5.0\n") == ""
-    assert _scales_printed("max  950000.0  1.0\nmin  12000.0  0.0\n") == ""          # (a max row before any min)
+    assert "9.38e+05 times less" in feature_scales_printed(table)
+    assert feature_scales_printed("min  0.0  0.1  0.2\nmax  1.0  3.0  5.0\n") == ""
+    assert feature_scales_printed("max  950000.0  1.0\nmin  12000.0  0.0\n") == ""          # (a max row before any min)
     keras = keras_epochs([412.33, 0.6021, 0.5990, 0.5989], [0.6412, 0.7129, 0.7134, 0.7134])
     assert first("Stuck at 71%, the share of repaid loans.\n" + keras + table) == "WR-330"
     assert "feature-scales" not in weighed_parts("I standardised the inputs with StandardScaler.\n" + keras + table,
@@ -2420,7 +2420,7 @@ def test_review_session33_final_scaled_inputs_said_as_a_note():
     """(review_session33_final m10) "Features standardized with StandardScaler, target is the year as is" scaled the
     inputs, not the targets (the object of a participle ends at its comma, and a subject needs no verb before it): the
     raw years are WR-360's, first; raw inputs do not share an enormous start the words say was not theirs (m18, m26)."""
-    from trainwreck.paste_facts import scaled_said
+    from trainwreck.input_scaling import scaled_said
 
     said = "Features standardized with StandardScaler, target is the year as is (1922-2011)."
     assert scaled_said(said) == {"scaled": {"inputs": "Features standardized"}, "unscaled": {}}
@@ -3719,7 +3719,7 @@ def test_review_session38_final_inputs_and_labels_shuffled_apart_are_not_covered
     assert not any("separate calls" in u for u in diagnosis(together + log).unweighed)
     # ... and scikit-learn's shuffle given one array a call, on one line or two (review_session41 i35); not
     # `shuffle(X, y)`, which keeps the pairs, nor one call alone
-    from trainwreck.paste_facts import shuffled_apart
+    from trainwreck.data_order import shuffled_apart
     assert shuffled_apart("from sklearn.utils import shuffle\nx_train, y_train = shuffle(imgs), shuffle(labels)\n") \
         == "shuffle(imgs) ... shuffle(labels)"
     assert shuffled_apart("X = shuffle(X)\ny = shuffle(y)\n") == "shuffle(X) ... shuffle(y)"
@@ -3787,7 +3787,7 @@ def test_a_regressions_climb_is_raw_features_second_face_unless_the_inputs_were_
     """WR-330's page shows a linear model on raw features climbing to inf under plain gradient descent (its
     also_trace): in a report that shows a regression, that climb counts a part for it; not where the words say the
     inputs went through a scaler ("The inputs go through StandardScaler")."""
-    from trainwreck.paste_facts import scaled_said
+    from trainwreck.input_scaling import scaled_said
 
     lines = "".join(f"iteration {i}: cost {v}\n" for i, v in enumerate(
         ["3.9123e+10", "6.1871e+14", "9.7845e+18", "1.5474e+23", "2.4471e+27", "3.8701e+31"]))
@@ -4215,7 +4215,7 @@ def test_predictions_named_in_a_sentence_are_no_loss_values():
 def test_what_the_pasted_code_scales_is_scaled():
     """`y_train = y_scaler.fit_transform(y[:split])` scales the targets and `X = (X - X.mean(0)) / X.std(0)` the inputs:
     held against the entries of forgetting to; `y = df.price.values` scales nothing."""
-    from trainwreck.paste_facts import scaled_said
+    from trainwreck.input_scaling import scaled_said
 
     code = ("x_scaler, y_scaler = MinMaxScaler(), MinMaxScaler()\nX_train = x_scaler.fit_transform(X[:split])\n"
             "y_train = y_scaler.fit_transform(y[:split])\n")
@@ -4290,7 +4290,7 @@ def test_an_unshuffled_training_loader_beside_a_saw_tooth_is_not_covered_and_a_p
     CSV's rows are the steps' own loss, so the two epoch lines are summaries, not the curve. Its saw-tooth, beside a
     training DataLoader built with no shuffle=True (PyTorch's default does not shuffle) over a folder per class, is
     a data-order bug no entry covers (review s40, i07)."""
-    from trainwreck.paste_facts import unshuffled_loader
+    from trainwreck.data_order import unshuffled_loader
 
     saw = [6.9, 0.8, 0.1, 0.03, 0.02, 0.02, 0.03, 0.02, 0.02, 0.03]
     rows = "".join(f"{500 + 4 * i},{saw[i % 10] * (1 + 0.01 * (i // 10))}\n" for i in range(40))
@@ -4691,7 +4691,8 @@ def test_review_session41_code_review_mends():
     half; "instead of" in another language is a later place only beside two numbers that say so; the skipped-steps
     answer needs a scaler or half precision shown; an exception's repr a log prints is the message."""
     from trainwreck.class_count import VOCAB
-    from trainwreck.paste_facts import pretrained_at_uniform, shuffled_apart
+    from trainwreck.data_order import shuffled_apart
+    from trainwreck.paste_facts import pretrained_at_uniform
     from trainwreck.validation_curve import accuracy_impossible
     from trainwreck.wording import lr_tried, normals_asked
 
@@ -5022,7 +5023,7 @@ def test_a_0_1_mask_through_totensor_and_a_printed_miou_at_half_are_labels_that_
     printed at 0.5000 at every epoch (a Keras `mean_io_u` is not read: MeanIoU reports 1.0 for such labels). Not a
     0/255 mask, which ToTensor scales to 0/1 as it should, nor one opened as mode "1"."""
     from trainwreck.one_class_iou import one_class_iou
-    from trainwreck.paste_facts import mask_to_tensor
+    from trainwreck.data_values import mask_to_tensor
 
     code = ("Masks are PNGs with values 0 and 1 (`np.unique(np.array(Image.open(m)))` -> `[0 1]`).\n"
             "tf = transforms.Compose([transforms.Resize((256, 256)), transforms.ToTensor()])\n"
@@ -5178,7 +5179,7 @@ def test_two_shuffled_loaders_of_inputs_and_labels_zipped_together_are_not_cover
     assert d.verdict == "unexplained" and not d.matches
     assert any(u.startswith("the paste iterates two shuffled DataLoaders together, one of its inputs and one of its "
                             "labels (`zip(x_loader, y_loader)`)") for u in d.unweighed)
-    from trainwreck.paste_facts import loaders_shuffled_apart
+    from trainwreck.data_order import loaders_shuffled_apart
     domains = code.replace("x_loader", "source_loader").replace("y_loader", "target_loader") \
         .replace("TensorDataset(feats)", "src_ds").replace("TensorDataset(targets)", "tgt_ds")
     assert loaders_shuffled_apart(domains) == ""
@@ -5221,7 +5222,7 @@ def test_the_masks_own_keras_generator_built_to_rescale_scales_them_like_images(
             "seg_gen = ImageDataGenerator(**aug)\n"
             "masks = seg_gen.flow_from_directory('train/masks', class_mode=None, seed=7)\n")
     said = "The binary masks are 0 and 1 (checked with np.unique). The predicted masks are empty, dice 0.00 every epoch.\n"
-    from trainwreck.paste_facts import mask_to_tensor
+    from trainwreck.data_values import mask_to_tensor
     assert mask_to_tensor(said + code) == "seg_gen = ImageDataGenerator(**aug)"
     d = diagnosis(said + code)
     assert d.matches[0].entry.id == "WR-320"
@@ -5275,7 +5276,7 @@ def test_a_horizontal_flip_beside_classes_that_tell_left_from_right_is_not_cover
     assert any(u.startswith("the paste flips its training images horizontally (`train_tf = T.Compose([T.RandomResized"
                             "Crop(224), T.RandomHorizontalFlip(p=0.5), T.ToTensor()])`) and its classes tell left from "
                             "right (arrow_left and arrow_right)") for u in d.unweighed)
-    from trainwreck.paste_facts import flip_swaps_classes
+    from trainwreck.data_order import flip_swaps_classes
     assert flip_swaps_classes(said + code.replace("T.RandomHorizontalFlip(p=0.5), ", "")) is None
     assert flip_swaps_classes(said.replace("arrow_left", "cat").replace("arrow_right", "dog") + code) is None
     # (a box's x_left and x_right, which a detector's flip moves with the picture, are no classes)
@@ -5349,7 +5350,7 @@ def test_a_keras_softmax_output_with_its_cross_entropy_said_in_words_is_the_expe
 
 
 def test_the_present_tense_says_what_the_pipeline_scales():
-    from trainwreck.paste_facts import scaled_said
+    from trainwreck.input_scaling import scaled_said
     assert scaled_said("I standardise the columns myself")["scaled"] == {"inputs": "standardise the columns myself"}
     assert scaled_said("we need to standardize the inputs") == {"scaled": {}, "unscaled": {}}
     assert scaled_said("should I normalize the features?") == {"scaled": {}, "unscaled": {}}
@@ -5471,7 +5472,8 @@ def test_review_s46_readings_stay_where_they_belong():
     from trainwreck.class_count import classes_named
     from trainwreck.data_checked import data_said_finite
     from trainwreck.breaking_constructs import breaking_construct
-    from trainwreck.paste_facts import _standardised_by_hand, uniform_start
+    from trainwreck.input_scaling import standardised_by_hand
+    from trainwreck.paste_facts import uniform_start
     from trainwreck.run_kind import linear_model
     from trainwreck.logscan import scan as scan_bytes
     # H8: a padding mask beside words that every sequence holds a token
@@ -5482,7 +5484,7 @@ def test_review_s46_readings_stay_where_they_belong():
     for text in ("I normalize the images manually by dividing by 255.", "I standardise the features manually as (x - mean) "
                  "/ (std + 1e-8).", "I wrote my own LayerNorm and normalize each token myself.",
                  "Someone suggested I should standardize the columns by hand, but I haven't yet."):
-        assert _standardised_by_hand(text) is None, text
+        assert standardised_by_hand(text) is None, text
     # H10: a linear model that says it has no hidden layers, or names an MLP it will try
     assert linear_model("Plain linear regression (no hidden layers) with SGD explodes to inf.")
     assert linear_model("Linear regression with SGD explodes; next I want to try an MLP.")
@@ -5790,7 +5792,7 @@ def test_a_fixed_std_below_one_that_is_too_large_for_wide_layers_is_a_large_init
 
 
 def test_inputs_said_to_have_a_standardisations_statistics_were_scaled():
-    from trainwreck.paste_facts import scaled_said
+    from trainwreck.input_scaling import scaled_said
     assert scaled_said("Inputs checked: no nan/inf, every column has mean ~0 and std ~1.")["scaled"] == {
         "inputs": "column has mean ~0 and std ~1"}
     for text in ("Do the inputs have mean 0 and std 1?", "I assumed the columns have mean 0 and std 1.",
@@ -5881,15 +5883,15 @@ def test_pytorchs_normal_init_with_no_std_and_a_binary_cross_entropy_that_starts
 def test_describe_transposed_with_columns_on_very_different_scales_is_unnormalised_inputs():
     """describe().T prints a row per feature under a header naming min and max: ranges of 5.4e5 beside 1.0 are features
     on very different scales, as the untransposed table's are; rows of one scale are not."""
-    from trainwreck.paste_facts import _scales_printed
+    from trainwreck.input_scaling import feature_scales_printed
     table = ("              mean          std          min          max\n"
              "DEPTH_MD   2184.14      997.09     136.08     5436.63\n"
              "X_LOC    485631.09    34812.23  426062.62   572632.93\n"
              "RHOB         2.289       0.244      0.720       3.454\n"
              "NPHI         0.312       0.111     -0.035       1.000\n")
-    assert "one column spans 1.466e+05, another 1.035" in _scales_printed(table)
+    assert "one column spans 1.466e+05, another 1.035" in feature_scales_printed(table)
     same = "      mean  std   min   max\na    0.1  1.0  -2.0  2.0\nb    0.0  1.0  -3.0  3.1\n"
-    assert _scales_printed(same) == ""
+    assert feature_scales_printed(same) == ""
 
 
 def test_a_forward_that_returns_a_sigmoid_with_a_comment_after_it_still_returns_probabilities():
@@ -5906,8 +5908,9 @@ def test_review_s47b_readings_stay_where_they_belong():
     """(code_review_s47b) each new reading, quiet on the text the second review showed it misread."""
     from trainwreck.curve_shape import unused_clip
     from trainwreck.breaking_constructs import breaking_construct
+    from trainwreck.input_scaling import scaled_said
     from trainwreck.loss_inputs import model_output
-    from trainwreck.paste_facts import clears, scaled_said
+    from trainwreck.paste_facts import clears
     from trainwreck.weight_init import init_too_wide, update_discarded
     from trainwreck.wording import lr_tried
     from trainwreck.logscan.dialects.tensorboard_csv import _other_tag
@@ -6001,7 +6004,8 @@ def test_review_s47c_readings_stay_where_they_belong():
     from trainwreck.curve_shape import unused_clip
     from trainwreck.logscan.dialects.tensorboard_csv import _other_tag
     from trainwreck.breaking_constructs import breaking_construct
-    from trainwreck.paste_facts import clears, scaled_said
+    from trainwreck.input_scaling import scaled_said
+    from trainwreck.paste_facts import clears
     from trainwreck.weight_init import init_too_wide
     from trainwreck.wording import lr_tried
 

@@ -9,7 +9,7 @@ from conftest import real_catalog, weighed_parts
 from trainwreck.diagnose import diagnose, message_finder
 from trainwreck.frozen_said import one_output_said, weights_frozen_said, weights_half
 from trainwreck.logscan import scan
-from trainwreck.paste_facts import scaled_said
+from trainwreck.input_scaling import scaled_said
 
 CATALOG = real_catalog()
 

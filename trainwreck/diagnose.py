@@ -31,12 +31,13 @@ from .logscan.numbers import to_float
 from .logscan.positions import counted_on, epoch_on, last_epoch, named_step, starts_again, step_number
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_scale_zero
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
+from .data_order import (flip_swaps_classes, listed_files_zipped_apart, loaders_shuffled_apart, shuffled_apart,
+                         unshuffled_loader)
 from .loss_inputs import NEGATIVE
-from .paste_facts import (RATE_CLIMB, RATE_VANISHED, accumulation_fix, copying_language_model, ctc_inf,
-                          decay_pulls_to_zero, flip_swaps_classes, listed_files_zipped_apart, loaders_shuffled_apart,
-                          module_replaced_after_optimizer, pretrained_at_uniform, shuffled_apart, summed_prints,
-                          uniform_start, unshuffled_loader)
+from .paste_facts import (RATE_CLIMB, RATE_VANISHED, accumulation_fix, decay_pulls_to_zero,
+                          module_replaced_after_optimizer, pretrained_at_uniform, summed_prints, uniform_start)
 from .run_kind import shown_frameworks
+from .sequence_losses import copying_language_model, ctc_inf
 from .weighing import (CODE_CONSTRUCTS, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
 from .wording import (BENIGN_OVERFLOW, RESTARTED, STUCK, UNIFORM_START, YES_NO, Normal, lr_tried, mostly_prose,

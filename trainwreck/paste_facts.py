@@ -19,8 +19,14 @@ from .class_count import UNIFORM_NEAR, at_uniform, classes_named, classes_or_voc
 from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, NOT_A_MEAN, PLATEAU_FALL, Signature, at_run_start,
                           clip_never_applied, fmt, same_batch_jumps)
 from .data_checked import data_said_finite
+from .data_values import (ADAPT_CALL, CLASSES_COUNTED, DIVIDED_255, DIVIDED_255_ITSELF, IMAGE_READER, INPUT_NAME,
+                          KERAS_NORMALIZATION, KERAS_UINT8, LABELS_REMAPPED, MASK_255, MASK_255_HANDLED, MAX_255,
+                          MERGED, MINUS_ONE_HANDLED, MINUS_ONE_LABELS, NOT_INPUT_NAME, dataset_data,
+                          image_tensor_unscaled, mask_to_tensor)
 from .exp_limits import exp_overflow
 from .frozen_said import one_output_said, weights_frozen_said
+from .input_scaling import (ALL_ZERO_INPUT, CONSTANT_FEATURE, DIVIDES_BY_STD, doubted, feature_scales_printed,
+                            standardised_by_hand)
 from .logscan import Evidence, dialects
 from .logscan.dialects import loss_unit
 from .loss_inputs import nll_of_probabilities
@@ -28,10 +34,9 @@ from .one_class_iou import one_class_iou
 from .run_kind import REGRESSION_SAID, SUMMED, absolute_loss, linear_model
 from .weight_init import (ALL_PARAMS_ZERO, CONSTANT_INIT_SAID, FILLED, LARGE_INIT, LAYERS_BUILT, NUMPY_ZERO_WEIGHTS,
                           UNFILLED, constant_kernel_init, init_too_wide, update_discarded)
-from .wording import (ADAPTIVE, BEFORE_TRAINING_NONFINITE, NO_WARMUP, UNDONE, WARMUP_NAMED, WARMUP_SET, denied_before,
-                      no_warmup_said, order_moved_it, rate_zero_failed, said_unnegated, says_not_learning,
-                      sentence_around, sentences_and_ends, sentences_only, timing_of, tokens, told,
-                      untrained_output_nonfinite)
+from .wording import (ADAPTIVE, BEFORE_TRAINING_NONFINITE, NO_WARMUP, WARMUP_NAMED, WARMUP_SET, denied_before,
+                      no_warmup_said, order_moved_it, rate_zero_failed, says_not_learning, sentence_around,
+                      sentences_and_ends, sentences_only, timing_of, tokens, told, untrained_output_nonfinite)
 
 ZERO_GRADIENT_WORDS, ACCURACY_WORDS = {"gradient", "exactly", "zero"}, {"accuracy", "improve"}
 # The entries whose phrases say every input gets one output (a dead or a symmetric network's face): half a printed
@@ -94,14 +99,6 @@ LAYER_ROW = re.compile(r"(?im)^[ \t]*(?:layer|block|layers?\.|blocks?\.)[ \t]*\[
                        r"(\d+(?:\.\d+)?(?:e[-+]?\d+)?)[ \t]*\r?$")
 GRADIENT_SAID = re.compile(r"(?i)\bgrad(?:ient)?s?\b|\.grad\b")
 DEPTH_DECADES, LAYER_ROWS = 4, 3
-# The inputs' statistics as pandas' describe() prints them: a `min` row and a `max` row of the same columns. Columns
-# whose ranges differ SCALE_SPREAD times or more, the widest past SCALE_WIDE, are features on very different scales:
-# a printed fact for the entries whose phrases say so, unless the words say the inputs were scaled (describe() of
-# the raw frame, before a scaler).
-SCALES_WORDS = {"feature", "different", "scale"}
-STAT_ROW = re.compile(r"(?m)^[ \t]*(min|max)[ \t]+((?:-?\d+(?:\.\d+)?(?:e[-+]?\d+)?[ \t]+){1,40}-?\d+(?:\.\d+)?"
-                      r"(?:e[-+]?\d+)?)[ \t]*\r?$", re.I)
-SCALE_SPREAD, SCALE_WIDE = 1e3, 1e3
 # the entries whose phrases say the loss jumps at one batch (same_batch_jumps' fact)
 ONE_BATCH_WORDS = {"jump", "batch"}
 # ... and those whose phrases say a lower rate only delays their failure (WR-260), for a report that says so
@@ -250,60 +247,6 @@ CLEARED_EACH_STEP = re.compile(r"(?m)^(?P<indent>[ \t]{1,40})(?![ \t#])[^\n]{0,2
                                r"(?:[^\n]*\n){0,6}?(?P=indent2)(?![ \t#])[^\n]{0,200}?(?:zero_grad\(|\.grad\s*=\s*None)")
 
 
-# What a report says was scaled already ("I standardised both X and y", "X is divided by 255"): the fix of the entries
-# whose phrases say it was forgotten, done -- half a printed fact against them; and what it says was not ("X is not
-# scaled", "I did not normalize the targets", "X but not y", "all features except the target"): half a fact for them.
-FORGOT_INPUTS, FORGOT_TARGETS = {"forgot", "normalise", "input"}, {"forgot", "normalise", "label"}
-# (or put through a scaler: "the inputs go through StandardScaler", "features passed through a MinMaxScaler")
-_SCALED = (r"(?:standardi[sz]ed|normali[sz]ed|rescaled|scaled|z-?scored|divided|"
-           # (the present tense says what the pipeline does: "I standardise the columns myself")
-           # (not a negated one, which UNSCALED_SAID quotes whole: "did not normalize the targets")
-           # (after "I" or "we", as a statement: PRESENT_DOUBTED leaves out a question, a plan or a condition)
-           r"(?:(?<=\bi )|(?<=\bwe )|(?<=\bi also )|(?<=\bi just )|(?<=\bi always )|(?<=\bwe also )|(?<=\bwe always ))"
-           r"(?:standardi[sz]e|normali[sz]e)\b|"
-           r"(?:go(?:es)?|went|gone|passed|pass(?:es)?|run|ran)\s+through\s+(?:a\s+|an\s+|the\s+|sklearn'?s?\s+)?\w*Scaler\b)")
-# (the object ends at a comma: "I standardized the inputs, targets are raw" scaled the inputs alone; and a subject
-# needs no verb before its participle, as a note writes it: "Features standardized with StandardScaler")
-SCALED = re.compile(r"\b" + _SCALED + r"\s+(?:both\s+|all\s+)?(?:the\s+|my\s+|our\s+)?(?P<what>[^.;:,\n]{1,40})"
-                    r"|\b(?P<passive>x(?:_[a-z]{1,10})?|y(?:_[a-z]{1,10})?|inputs?|features?|targets?|labels?|images?|"
-                    r"pixels?|prices?|outputs?|channels?|columns?|signals?)\s+(?:(?:is|are|was|were|have been|has been|got)\s+"
-                    r"(?P<neg>not\s+|n't\s+|never\s+)?)?(?:already\s+|all\s+)?" + _SCALED, re.I)
-# ... and what the words describe first, then say was not scaled: "target is yearly salary in dollars (30,000 to
-# 250,000), not scaled"
-# (the subject nearest before it, in the same clause of the sentence)
-UNSCALED_AFTER = re.compile(r",\s*(?:not\s+|never\s+|un)" + _SCALED + r"\b", re.I)
-SUBJECT_IS = re.compile(r"\b(?P<what>x|y|inputs?|features?|targets?|labels?|prices?|outputs?)\s+(?:is|are|was|were)\b", re.I)
-# ... and said not done with the verb itself ("I didn't scale the features", "no scaling on the inputs", "I did not
-# standardize anything"), or the values called raw ("the features are raw")
-UNSCALED_SAID = re.compile(r"\b(?:did(?:n't| not)|do(?:n't| not)|never|without|forgot(?:ten)? to|no)\s+(?:\w+\s+)?"
-                           r"(?:scal|normali[sz]|standardi[sz]|rescal)\w*\s+(?:of\s+|on\s+|for\s+)?(?:the\s+|my\s+|our\s+|any\s+)?"
-                           r"(?P<what>\w+)|\b(?P<subject>x|inputs?|features?|pixels?|images?|targets?|labels?|y|prices?)\s+"
-                           r"(?:are|is|were|was)\s+(?:still\s+|all\s+)?(?:raw|unscaled|unnormali[sz]ed|unstandardi[sz]ed|"
-                           # ("the features are used as they come", "inputs are fed as is")
-                           r"(?:used|fed|passed|left|kept|given)\s+(?:in\s+)?as[\s-](?:they\s+(?:come|are)|is))\b|"
-                           # ("on raw features", "unnormalized inputs")
-                           r"\b(?:raw|unscaled|unnormali[sz]ed|unstandardi[sz]ed)\s+(?P<raw>inputs?|features?|pixels?|"
-                           r"images?|targets?|prices?|columns?)\b", re.I)
-# A scaling the pasted code does: an array assigned a scaler's output (`y_train = y_scaler.fit_transform(...)`,
-# `X = StandardScaler().fit_transform(X)`), or its own standardisation or min-max (`X = (X - X.mean(0)) / X.std(0)`, `y =
-# (y - mu) / sd`, `X = X / 255.0` is the pixels' own, read elsewhere)
-SCALED_IN_CODE = re.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_]\w{0,20})[ \t]*=[ \t]*(?:[\w.]*[Ss]caler\w*(?:\(\))?\.(?:fit_)?"
-                            r"transform\(|\([ \t]*(?P=name)[ \t]*-[ \t]*[^()\n]{0,30}?(?:mean|mu|min)\w*"
-                            r"(?:[^()\n]|\([^()\n]{0,20}\)){0,20}\)[ \t]*/)")
-# (a split's name is its array's: x_train, X_val, y_test)
-SCALED_TARGETS = re.compile(r"\b(?:y(?:_[a-z]{1,10})?|targets?|labels?|outputs?|prices?)\b", re.I)
-SCALED_INPUTS = re.compile(r"\b(?:x(?:_[a-z]{1,10})?|inputs?|features?|images?|pixels?|data|columns?|channels?|signals?)\b", re.I)
-# a verb that a negation governs ("did not normalize", "haven't standardised", "forgot to scale" -- the last two
-# words before it)
-NEGATED = re.compile(r"(?:\bnot|\b\w+n't|\bnever|\bwithout|\bforgot(?:ten)?(?: to)?)\s+(?:\w+\s+)?$", re.I)
-# ... and where the object ends: a closing bracket, or a word that opens another phrase ("(already standardized
-# target) from 4 features", "normalized the targets with the training mean"): what follows is not what was scaled
-OBJECT_END = re.compile(r"[)\]]|\b(?:from|with|using|via|by|before|after|because|since|when|while|in|on|to|into|"
-                        r"then|so|for)\b", re.I)
-# ... and the part of an object that is left out ("X but not y", "all features except the target")
-EXCEPT = re.compile(r"\b(?:but not|except(?: for)?|apart from|other than|not)\b", re.I)
-
-
 PLAIN_SGD = re.compile(r"\bsgd\b|\bgradient descent\b", re.I)
 
 
@@ -316,42 +259,6 @@ RATE_CLIMBS = {"climb-then-nonfinite", "descent-then-climb", "climb-despite-clip
 # accuracy printed beside it reaches FLOOR_ACCURACY, is that failure's fingerprint -- a printed fact for the entries
 # whose phrases say the loss will not go below it. C is the class count whose floor is nearest below the loss (3 or
 # more: two classes' floor, 0.3133, is an ordinary loss at that accuracy).
-# What a paste shows of its data: labels set to -1 ("unlabelled rows set to y = -1"; not an `ignore_index=-1` the loss
-# is told about, nor rows filtered out with `!= -1`, nor the -1/+1 labels of a hinge loss), and, beside a run that
-# went wrong, an input whose largest value prints as 255 (`X_train.max()` -> 255, raw 8-bit pixels; not a mask's or a
-# target's, nor in a paste that scales the pixels) -- half a printed fact for the entries whose phrases say so.
-
-
-# A paste that divides by a standard deviation it computes (`/ X.std()`, `/ std`) and says a column holds one value
-# for every row: that column's standard deviation is 0 (or a rounding error's size), and (x - mean) / std is 0/0, nan
-# for every row, where the mean comes out exact (a whole-number constant: 3.0 every row), else the same +-1 on every
-# row -- a column that carries nothing either way. A printed fact
-# for the entries whose phrases say a constant feature has zero standard deviation. (scikit-learn's StandardScaler
-# divides such a column by 1 instead: only a division the paste writes.)
-CONSTANT_FEATURE_WORDS = {"constant", "deviation", "zero"}
-# ... or said in words: "I standardise the columns myself in numpy", "z-scored by hand", "divided by the std" (not with a
-# scaler, which guards a zero spread: scikit-learn's StandardScaler divides such a column by 1, Keras's Normalization by
-# at least 1e-7)
-# (a standardisation: to zero mean and unit deviation, not a division by 255 or a layer's own normalisation)
-STANDARDISED_BY_HAND = re.compile(r"\b(?:standardi[sz]\w*|z-?scor\w*)\b[^.;\n]{0,60}?\b(?:myself|by hand|"
-                                  r"manually|in (?:plain )?numpy|with numpy)\b|\b(?:myself|by hand|manually)\b[^.;\n]{0,30}?"
-                                  r"\b(?:standardi[sz]\w*|z-?scor\w*)\b|\bdivid\w* (?:it |them |each \w+ )?by "
-                                  r"(?:the |its |their |each \w+'s )?(?:std|standard deviation|sigma)\b", re.I)
-SCALER_NAMED = re.compile(r"(?i)\b\w*Scaler\b|\bNormalization\(|\bpreprocessing\.scale\b")
-# ... not where the same sentence guards the division or is about something else ("(std + 1e-8)", "/ 255", a layer
-# norm), nor a plan, advice or a denial just before it
-BY_HAND_GUARDED = re.compile(r"(?i)\+\s*(?:eps\w*|1e-\d+|0?\.0*1)\b|\b255\b|\b(?:layer|batch|group|instance|token)[ _-]?norm")
-BY_HAND_DOUBTED = re.compile(r"(?i)\b(?:" + UNDONE + r"|could|would|suggest\w*|advi[sc]\w*|not yet|if|maybe)\b|'ll\b")
-DIVIDES_BY_STD = re.compile(r"/\s*(?:\(\s*)?[\w.\[\]\"']{0,40}\.std\([^()\n]{0,20}\)(?!\s*\+)|/\s*(?:std|sigma|stdev|stds|sd)\b(?!\s*\+)")
-CONSTANT_FEATURE = re.compile(r"\b(?:(?:the )?same (?:value )?(?:for|in|across|on) (?:every|all|each) (?:rows?|samples?|examples?"
-                              r"|records?)|constant (?:columns?|features?)|(?:columns?|features?) (?:that|which) (?:are|is) "
-                              r"constant|zero variance|(?:std|standard deviation) (?:is|of|=|==) ?0(?![.\d]))\b", re.I)
-# ... or says that some inputs it normalises one by one are all zeros: a silent recording, a blank image (their std is
-# 0 and their mean exactly 0, so every value of them is 0/0)
-ALL_ZERO_INPUT = re.compile(r"\b(?:silent|all[ -]zeros?|all-zero|blank|(?:digital|pure) zeros?)\b[^.\n]{0,30}?"
-                            r"\b(?:clips?|"
-                            r"recordings?|audio|wavs?|images?|frames?|inputs?|samples?|examples?|utterances?)\b|"
-                            r"\bmax\(\)`?\s+(?:is|was|==|=)\s+(?:exactly\s+)?0(?:\.0+)?(?![.\d])", re.I)
 
 
 # An optimizer built on a module's parameters, and that module (or a part of it) replaced by a new one afterwards:
@@ -362,183 +269,6 @@ ALL_ZERO_INPUT = re.compile(r"\b(?:silent|all[ -]zeros?|all-zero|blank|(?:digita
 OPTIMIZER_ON = re.compile(r"(?m)^[ \t]*[\w.]+[ \t]*=[ \t]*[\w.]*\b(?:optim|optimizers?)\.[A-Za-z]\w{0,30}\([ \t]*"
                           r"(?P<module>[A-Za-z_]\w{0,40}(?:\.\w{1,40}){0,4})\.parameters\(\)")
 REPLACED = r"(?m)^[ \t]*(?P<target>{module}(?:\.\w{{1,40}}|\[\d{{1,4}}\]){{0,4}})[ \t]*=[ \t]*(?![=\s])[^\n]{{1,200}}"
-
-
-# The inputs and the labels shuffled by two separate calls (`np.random.shuffle(X)` then `np.random.shuffle(y)`, or
-# `random.shuffle`): each call draws its own permutation, so the rows and their labels no longer match -- every label
-# is another row's, and the model can learn no better than the class frequencies. No entry covers it: a bug of the
-# data's wiring. (Not one permutation applied to both, `idx = np.random.permutation(n)`, nor sklearn's `shuffle(X, y)`,
-# which shuffles them together.)
-SHUFFLED_APART = re.compile(r"(?m)^[ \t]*(?:np\.random|numpy\.random|random|rng)\.shuffle\([ \t]*(?P<a>[A-Za-z_][\w.\[\]]{0,40})"
-                            r"[ \t]*\)[ \t]*(?:#[^\n]*)?\n(?:[^\n]*\n){0,3}?[ \t]*(?:np\.random|numpy\.random|random|rng)"
-                            r"\.shuffle\([ \t]*(?P<b>[A-Za-z_][\w.\[\]]{0,40})[ \t]*\)")
-
-
-# ... or by scikit-learn's `shuffle` given one array a call (`x, y = shuffle(imgs), shuffle(labels)`, or a line each):
-# with no random_state each call draws its own permutation (`shuffle(X, y)` keeps them together)
-PAIR_INPUT = re.compile(r"(?:x|inputs?|features?|images?|imgs?|data|samples?|sequences?|texts?)(?:_\w{1,10})?")
-PAIR_LABEL = re.compile(r"(?:y|labels?|lbls?|targets?|classes|gt)(?:_\w{1,10})?")
-ONE_ARRAY_SHUFFLE = re.compile(r"(?<![\w.])(?:sklearn\.utils\.)?shuffle\([ \t]*(?P<a>[A-Za-z_][\w.\[\]]{0,40})[ \t]*\)")
-
-
-def shuffled_apart(prose: str) -> str:
-    """The two calls, quoted, where the paste shuffles two arrays (its inputs and its labels) by separate calls; ''."""
-    code = code_of(prose)
-    m = SHUFFLED_APART.search(code)
-    if m and m.group("a") != m.group("b"):
-        return " ... ".join(" ".join(line.split()) for line in (m.group(0).split("\n")[0], m.group(0).split("\n")[-1]))
-    calls = list(itertools.islice(ONE_ARRAY_SHUFFLE.finditer(code), 20))
-    for a, b in zip(calls, calls[1:]):
-        # (an input's name and a label's: two lists of files shuffled each on its own are no pair broken)
-        names = {a.group("a").lower(), b.group("a").lower()}
-        if a.group("a") != b.group("a") and code.count("\n", a.end(), b.start()) <= 3 \
-                and any(PAIR_INPUT.fullmatch(n) for n in names) and any(PAIR_LABEL.fullmatch(n) for n in names):
-            return f"{a.group(0)} ... {b.group(0)}"
-    return ""
-
-
-# A training DataLoader built without shuffle=True: PyTorch's DataLoader keeps the dataset's order unless told to
-# shuffle (its `shuffle` argument defaults to False), so a dataset listed class by class gives batches of one class in
-# turn. Not a loader given a sampler (which sets the order itself), nor one named for validation or testing.
-LOADER_CALL = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,40})[ \t]*=[ \t]*(?:torch\.utils\.data\.)?DataLoader\("
-                         r"(?P<args>[^()]{0,400}(?:\([^()]{0,80}\)[^()]{0,400}){0,4})\)")
-SHUFFLED_ARG = re.compile(r"\bshuffle[ \t]*=[ \t]*(?!False\b)\w|\b(?:batch_)?sampler[ \t]*=")
-NOT_TRAINING_LOADER = re.compile(r"(?i)val|valid|test|eval|dev")
-
-
-# ... or by two shuffled DataLoaders, one of the inputs and one of the labels, iterated together (`zip(img_loader,
-# lbl_loader)`): each loader's sampler draws its own permutation every epoch. By the loaders' names, or the one array each
-# one's dataset wraps (`TensorDataset(X)`, `TensorDataset(y)`): not two loaders of whole examples (a labelled and an
-# unlabelled one, a source and a target domain), which are zipped on purpose.
-LOADER_STEM = re.compile(r"(?i)_?(?:data_?)?(?:loader|dl|iter)$")
-ONE_ARRAY_DATASET = re.compile(r"^\s*(?:torch\.utils\.data\.)?TensorDataset\(\s*(?P<a>[A-Za-z_]\w{0,40})\s*\)")
-ZIPPED = re.compile(r"\bzip\(\s*(?P<a>[A-Za-z_]\w{0,40})\s*,\s*(?P<b>[A-Za-z_]\w{0,40})\s*\)")
-
-
-def loaders_shuffled_apart(prose: str) -> str:
-    """The zip, quoted, where the paste iterates two shuffled DataLoaders together, one of its inputs and one of its
-    labels; ''."""
-    if "zip(" not in prose:
-        return ""
-    code = code_of(prose)
-    roles = {}
-    for m in itertools.islice(LOADER_CALL.finditer(code), 20):
-        # (nor loaders given one seeded generator each, which draw the same order: `generator=g`)
-        if not SHUFFLED_ARG.search(m.group("args")) or "sampler" in m.group("args") or "generator" in m.group("args"):
-            continue
-        one = ONE_ARRAY_DATASET.match(m.group("args"))
-        names = [LOADER_STEM.sub("", m.group("name"))] + ([one.group("a")] if one else [])
-        role = {"input" for n in names if PAIR_INPUT.fullmatch(n.lower())} | \
-               {"label" for n in names if PAIR_LABEL.fullmatch(n.lower())}
-        if len(role) == 1:
-            roles[m.group("name")] = role.pop()
-    for z in itertools.islice(ZIPPED.finditer(code), 20):
-        if {roles.get(z.group("a")), roles.get(z.group("b"))} == {"input", "label"}:
-            return z.group(0)
-    return ""
-
-
-# ... or tf.data's list of files, which shuffles the names by default ("the default behavior of this method is to
-# return filenames in a non-deterministic random shuffled order", tf.data.Dataset.list_files; a seed only makes that
-# order repeatable), zipped with a dataset of labels made in another order (`Dataset.zip((files.map(load), labels))`):
-# each image is paired with another file's label. Not with shuffle=False.
-LIST_FILES = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,40})[ \t]*=[ \t]*(?:tf\.data\.)?Dataset\.list_files\("
-                        r"(?P<args>[^()\n]{0,200}(?:\([^()\n]{0,80}\)[^()\n]{0,200}){0,3})\)")
-DATASET_ZIP = re.compile(r"\bDataset\.zip\(\s*\(?(?P<args>[^\n]{0,200})")
-
-
-def listed_files_zipped_apart(prose: str) -> str:
-    """The zip, quoted, where the paste zips a `Dataset.list_files` left to shuffle with another dataset; ''."""
-    if "list_files(" not in prose:
-        return ""
-    code = code_of(prose)
-    names = [m.group("name") for m in itertools.islice(LIST_FILES.finditer(code), 10)
-             if not re.search(r"\bshuffle\s*=\s*False\b|^[^,]*,\s*False\b", m.group("args"))]
-    for z in itertools.islice(DATASET_ZIP.finditer(code), 10):
-        used = set(re.findall(r"[A-Za-z_]\w*", z.group("args")))
-        if any(n in used for n in names):
-            return " ".join(z.group(0).split())[:120]
-    return ""
-
-
-# A language model (GPT, decoder-only, causal, next-token) whose training loss fell to near 0 while its generations
-# repeat or make no sense, and whose validation loss (where it is given) is near 0 too: no model gets near 0 on text
-# it has not seen (about two thirds of a nat per character at best, more per word or subword), so each position sees
-# the token it is asked for -- targets that are the inputs unshifted, or a mask that lets a position look ahead -- and
-# the model learns to copy, which it cannot do when it generates. Not covered. (A model that memorised a small
-# training set gets near 0 on it too, but its validation loss stays high: not this.)
-LANGUAGE_MODEL = re.compile(r"(?i)\bgpt\w*|\blanguage[ -]models?\b|\bdecoder[ -]only\b|\bcausal\b|\bnext[ -]token\b|"
-                            r"\bautoregressive\b|\bchar-?rnn\b|(?-i:\bLMs?\b)")
-GENERATION_BAD = re.compile(r"(?i)\b(?:generat\w*|samples?|sampling|completions?)\b[^.\n]{0,120}?\b(?:repeat\w*|garbage|"
-                            r"gibberish|nonsense|(?:the )?same (?:token|word|character|letter)s?|copies|copying)\b")
-# (a number after the word loss, not another quantity's named right before it: not "loss with lr 0.001 stays at 3.4")
-NEAR_ZERO_SAID = re.compile(r"(?i)\bloss\w*\b[^.\n]{0,40}?(?:\b(?:almost|nearly|basically|practically|close to|near) "
-                            r"(?:0(?:\.0+)?|zero)\b|(?<![\d.])(?<!lr )(?<!lr=)(?<!rate )(?<!decay )(?<!dropout )(?<!wd )"
-                            r"(?<!eps )(?<!scale )(?<!scale=)(?<!momentum )(?<!temperature )0?\.0[0-4]\d*(?![\d.]))")
-VALIDATION_LOSS = re.compile(r"(?i)\b(?:val(?:idation)?|eval|test)[ _]?loss\w*\b(?:[^.\n]|\.(?!\d)){0,30}?(?<![\d.])(\d+\.\d+)")
-COPYING_LOSS = 0.05          # nats per token: far below any text's entropy
-
-
-# A CTC loss that is inf (nn.CTCLoss, ctc_loss, Keras's ctc_batch_cost): no alignment of the targets fits the frames
-# the model outputs for them -- CTC needs a frame per target label, and one more for the blank between two adjacent
-# repeated labels -- so the target's probability is 0 and its negative log is inf; "Infinite losses mainly occur when
-# the inputs are too short to be aligned to the targets" (torch.nn.CTCLoss, zero_infinity). Not covered.
-CTC_NAMED = re.compile(r"(?i)\bctc(?:_?loss|_batch_cost)?(?![a-z])")
-# (the loss's own inf, said in one clause or printed: not zero_infinity's name, nor a gradient's or half precision's inf)
-CTC_LOSS_INF = re.compile(r"(?i)\bloss\w*\b[^.;,\n]{0,40}?\b(?:inf|infinite|infinity)\b|\b(?:inf|infinite)\s+loss")
-CTC_ELSEWHERE = re.compile(r"(?i)zero_infinity\s*=\s*True|\bexplod\w*|\boverflow\w*|\bfp16\b|\bfloat16\b|\bautocast\b|\bamp\b|"
-                           r"\bgrad\w*\b[^.;\n]{0,30}\binf\b")
-
-
-def ctc_inf(ev: Evidence) -> str:
-    """The CTC loss named in the paste (quoted), where the paste's loss itself is inf (printed, or said of the loss), and
-    nothing says zero_infinity is on or the inf is an explosion's or half precision's; or ''."""
-    named = CTC_NAMED.search(ev.prose)
-    if not named or CTC_ELSEWHERE.search(ev.prose):
-        return ""
-    printed_inf = ev.first_nonfinite_value is not None and math.isinf(ev.first_nonfinite_value)
-    said = next((m for m in CTC_LOSS_INF.finditer(ev.prose) if said_unnegated(m.group(0), {"inf"})), None)
-    return named.group(0) if printed_inf or said else ""
-
-
-def copying_language_model(ev: Evidence) -> str:
-    """The words that say a language model's loss went to near 0 while its generations are bad (quoted), or ''."""
-    said = GENERATION_BAD.search(ev.prose)
-    if not said or not LANGUAGE_MODEL.search(ev.prose) or ev.first_nonfinite is not None:
-        return ""
-    # (memorised, not copied: a validation loss said or printed far above it)
-    if any(float(m.group(1)) > 10 * COPYING_LOSS for m in itertools.islice(VALIDATION_LOSS.finditer(ev.prose), 10)):
-        return ""
-    if (ev.low is not None and 0 <= ev.low <= COPYING_LOSS) or NEAR_ZERO_SAID.search(ev.prose):
-        return " ".join(said.group(0).split())[:100]
-    return ""
-
-
-# A horizontal flip among the training augmentations (torchvision's RandomHorizontalFlip, Albumentations' HorizontalFlip,
-# Keras's RandomFlip("horizontal") and ImageDataGenerator(horizontal_flip=True), tf.image's random_flip_left_right)
-# beside classes that tell left from right (`point_left` and `point_right`, "left/right"): a flipped picture of one is
-# a picture of the other under the first one's label, so half the flips teach the wrong class -- not covered.
-HORIZONTAL_FLIP = re.compile(r"\bRandomHorizontalFlip\(|\bHorizontalFlip\(|\bRandomFlip\(\s*(?:mode\s*=\s*)?['\"]horizontal"
-                             r"|\bhorizontal_flip\s*=\s*True\b|\brandom_flip_left_right\(")
-LEFT_RIGHT = re.compile(r"(?i)(?<![\w-])(?P<a>(?:\w{1,20}[_-])?left(?:[_-]\w{1,20})?)\s*(?:/|,|\band\b|\bvs\.?|\bor\b)\s*"
-                        r"(?P<b>(?:\w{1,20}[_-])?right(?:[_-]\w{1,20})?)(?![\w-])")
-CLASSES_LINE = re.compile(r"(?i)class|label|categor|confus")
-LEFT_RIGHT_NAMED = re.compile(r"(?i)(?<![\w-])(?P<a>\w{1,20}[_-]left|left[_-]\w{1,20})(?![\w-])[^\n]{0,200}?"
-                              r"(?<![\w-])(?P<b>\w{1,20}[_-]right|right[_-]\w{1,20})(?![\w-])")
-
-
-def flip_swaps_classes(prose: str) -> tuple[str, str] | None:
-    """(the flip, quoted, and the two classes) where the paste flips its training images horizontally and names classes
-    that tell left from right; or None."""
-    code = code_of(prose)
-    flip = HORIZONTAL_FLIP.search(code)
-    # (named as classes, on a line that says so: not a box's `x_left` and `x_right`, which a detector's flip moves too)
-    pair = next((m for pattern in (LEFT_RIGHT_NAMED, LEFT_RIGHT) for m in itertools.islice(pattern.finditer(prose), 10)
-                 if CLASSES_LINE.search(line_from(prose, prose.rfind("\n", 0, m.start()) + 1))), None) if flip else None
-    if not pair:
-        return None
-    return line_from(code, code.rfind("\n", 0, flip.start()) + 1).rstrip(",")[:100], \
-        f"{pair.group('a')} and {pair.group('b')}"
 
 
 # An SGD or AdamW optimizer built with a weight decay whose pull on each weight per step, the rate times the decay, is
@@ -562,15 +292,6 @@ def decay_pulls_to_zero(prose: str) -> str:
         if rate and decay and float(decay.group(1)) >= DECAY_MIN \
                 and float(rate.group(1)) * float(decay.group(1)) >= DECAY_PER_STEP:
             return " ".join(m.group(0).split())
-    return ""
-
-
-def unshuffled_loader(prose: str) -> str:
-    """The call, shortened, where the paste builds its training DataLoader without shuffling it; ''."""
-    for m in LOADER_CALL.finditer(code_of(prose)):
-        if not NOT_TRAINING_LOADER.search(m.group("name")) and not SHUFFLED_ARG.search(m.group("args")):
-            call = " ".join(m.group(0).split())
-            return call if len(call) <= 120 else call[:117] + "..."
     return ""
 
 
@@ -643,116 +364,6 @@ def norms_below_clip(ev: Evidence) -> str:
             f"\"{' '.join(m.group(0).split())}\": below the threshold, so the clip never shortened an update")
 
 
-UNLABELLED_WORDS, RAW_PIXEL_WORDS = {"unlabell", "mark"}, {"raw", "pixel"}
-# A class count taken as the number of distinct labels (`num_classes = len(np.unique(y_train))`, `y.nunique()`,
-# `len(set(labels))`), with no map of the labels onto 0..C-1 anywhere (LabelEncoder, np.unique's return_inverse,
-# factorize, cat.codes, searchsorted, a dict of them)
-CLASSES_COUNTED = re.compile(r"\b(?:num_classes|n_classes|num_labels|n_labels|classes|nclass\w*)\s*=\s*"
-                             r"(?:len\(\s*(?:np\.unique|set|torch\.unique|jnp\.unique)\(\s*[\w.\[\]\"']{1,40}\s*\)\s*\)|"
-                             r"[\w.\[\]\"']{1,40}\.nunique\(\))")
-LABELS_REMAPPED = re.compile(r"LabelEncoder|return_inverse|factorize|\.cat\.codes|searchsorted|"
-                             r"\{\s*\w+\s*:\s*\w+\s+for\s+\w+\s*,\s*\w+\s+in\s+enumerate\(")
-MINUS_ONE_LABELS = re.compile(r"\b(?:y|labels?|targets?)\s*(?:\[[^\]\n]{0,30}\]\s*)?=\s*-1\b(?!\s*(?:and|or|,|/)\s*\+?1\b)|"
-                              r"\bset (?:the |their |its |those |these )?(?:y|labels?|targets?) (?:to|as) -1\b", re.I)
-MINUS_ONE_HANDLED = re.compile(r"ignore_index\s*=\s*-1|!=\s*-1|>=\s*0\b|-1\s*(?:and|or|,|/)\s*\+?1\b|\{-1,\s*\+?1\}|"
-                               r"hinge", re.I)
-# Segmentation masks said to hold 255 (0 and 255, [0, 255], "255 for the foreground"): a class index no C-class
-# cross-entropy takes, a BCE or Dice target past 1. Half a printed fact for the entries whose phrases say the label
-# masks' foreground is 255 -- unless the paste divides them, thresholds them, or tells the loss to ignore 255 (Pascal
-# VOC marks its object borders 255 on purpose, with ignore_index=255).
-MASK_255_WORDS = {"foreground", "label"}
-# A 0/1 mask put through torchvision's ToTensor, alone or in the images' Compose (`tf(mask)` where `tf =
-# transforms.Compose([..., transforms.ToTensor()])`, `TF.to_tensor(mask)`): it divides an 8-bit picture by 255
-# (to_tensor, torchvision v0.20.0), so the mask comes out 0 and 0.0039 -- WR-320's fourth face. Only where the paste
-# says the mask holds 0 and 1 (a 0/255 mask is what ToTensor expects), and not one opened as mode "1" (multiplied by
-# 255 first), nor one the paste multiplies back or reads without ToTensor.
-MASK_SCALED_WORDS = {"mask", "divid", "image"}
-MASK_NAME = r"(?<!\w)\w{0,20}(?:mask|label|target|seg|gt|lbl)\w{0,20}(?!\w)"
-TO_TENSOR_NAMED = re.compile(r"(?m)^[ \t]*(?:self\.)?(?P<name>\w+)[ \t]*=[ \t]*(?:transforms|T|tv\.transforms)\."
-                             r"(?:Compose\(\[[^\]]{0,300}?ToTensor\(\)|ToTensor\(\))")
-TO_TENSOR_DIRECT = re.compile(rf"(?i)\b(?:TF|F|functional)\.to_tensor\([ \t]*{MASK_NAME}[ \t]*\)|"
-                              rf"\b(?:transforms|T)\.ToTensor\(\)\([ \t]*{MASK_NAME}[ \t]*\)")
-MASK_01 = re.compile(r"(?i)(?:mask|maske|m[áa]scara|masque|maschera|маск|掩码|掩膜|マスク|마스크)[^\n]{0,100}?"
-                     r"(?:\[[ \t]*0[ \t,]+1[ \t]*\]|(?<![\d.])0[ \t]*(?:/|and|und|y|et|e|и|和|与|か)[ \t]*1(?![\d.]))")
-MASK_RESCUED = re.compile(r"\*[ \t]*255|convert\([ \t]*['\"]1['\"][ \t]*\)|PILToTensor|pil_to_tensor")
-# ... or a Keras ImageDataGenerator of the masks' own (named for them: `mask_datagen`) built with `rescale`, directly or
-# through the images' arguments (`ImageDataGenerator(**data_gen_args)`, `data_gen_args = dict(rescale=1./255, ...)`):
-# it multiplies every batch it standardizes (keras/src/legacy/preprocessing/image.py L1251-L1252 at v3.15.1)
-KERAS_MASK_GENERATOR = re.compile(rf"(?m)^[ \t]*(?:self\.)?(?P<name>{MASK_NAME})[ \t]*=[ \t]*(?:[\w.]{{0,40}}\.)?"
-                                  r"ImageDataGenerator\((?P<args>[^\n]{0,300})\)")
-
-
-def mask_to_tensor(prose: str) -> str:
-    """The call, quoted, that puts a mask the paste says holds 0 and 1 through ToTensor, or the masks' own Keras
-    generator built to rescale (see MASK_SCALED_WORDS); or ''."""
-    if not MASK_01.search(prose) or MASK_RESCUED.search(prose) or MASK_255.search(prose):
-        return ""
-    if direct := TO_TENSOR_DIRECT.search(prose):
-        return direct.group(0)
-    for t in itertools.islice(TO_TENSOR_NAMED.finditer(prose), 10):
-        call = re.search(rf"(?i)(?<![\w.])(?:self\.)?{re.escape(t.group('name'))}\([ \t]*{MASK_NAME}[ \t]*\)", prose)
-        if call:
-            return call.group(0)
-    for g in itertools.islice(KERAS_MASK_GENERATOR.finditer(prose), 5):
-        args = g.group("args")
-        spread = re.search(r"\*\*[ \t]*(\w+)", args)
-        given = spread and re.search(rf"(?m)^[ \t]*{re.escape(spread.group(1))}[ \t]*=[ \t]*(?:dict\(|\{{)[^\n]{{0,400}}?"
-                                     r"\brescale\b", prose)
-        if re.search(r"\brescale[ \t]*=", args) or given:
-            return " ".join(g.group(0).split())
-    return ""
-# A two-class mean IoU at 0.5: the entries whose phrases say so (one_class_iou.py)
-ONE_CLASS_IOU_WORDS = {"iou", "foreground"}
-MASK_255 = re.compile(r"\b(?:(?:binary |segmentation |seg |label |gt |ground[ -]?truth )?masks?|ground[ -]?truths?|gt)\b"
-                      r"[^.;!?\n]{0,60}?(?:\b0 *(?:and|or|,|/|-|to) *255\b|\[ *0 *, *255 *\]|\b255 (?:for|as|is|=)"
-                      r"|\b(?:values?|pixels?) (?:of |are |is )?255\b)", re.I)
-MASK_255_HANDLED = re.compile(r"/ *255|ignore_index *= *255|\b(?:divided|divide|scaled|normali[sz]ed) (?:them |it |the "
-                              r"masks? )?by 255|> *(?:0|127|128)\b|\bthreshold\w*|\b(?:void|ignore[ds]?)\b", re.I)
-MAX_255 = re.compile(r"(?P<name>\b[A-Za-z_][\w\[\]'\".]{0,40})\.max\(\)[^\n]{0,80}?(?:\n[^\n]{0,80}?)?(?<![\d.])255"
-                     r"(?:\.0*)?(?![\d.]|\.\d)")
-INPUT_NAME = re.compile(r"(?i)\bx\b|x_|_x\b|inputs?|images?|imgs?|pixels?|features?|data")
-NOT_INPUT_NAME = re.compile(r"(?i)mask|label|target|seg|gt|\by\b|\by_")
-# ... or images loaded with Keras's load_data() for a dataset whose pixels it returns as uint8 from 0 to 255 (the
-# docstrings of keras/src/datasets/mnist.py, fashion_mnist.py, cifar10.py and cifar100.py at v3.6.0), never scaled
-KERAS_UINT8 = re.compile(r"\b(?P<name>mnist|fashion_mnist|cifar10|cifar100)\.load_data\(")
-# ... or taken from a torchvision dataset's `.data`, which holds its pixels as stored, uint8 from 0 to 255 (MNIST and its
-# kin a tensor, CIFAR and SVHN an array): the transform that would scale them (ToTensor) runs only when the dataset is
-# indexed, never on `.data`
-TORCHVISION_UINT8 = re.compile(r"(?P<var>\b[A-Za-z_]\w{0,30})\s*=\s*(?:torchvision\.)?datasets\.(?P<name>MNIST|FashionMNIST|"
-                               r"KMNIST|EMNIST|QMNIST|CIFAR10|CIFAR100|SVHN)\(")
-# ... or read by an image reader that gives 8-bit pixels (OpenCV's imread, PIL's Image.open, imageio's and scikit-image's
-# imread -- not Matplotlib's, which gives a PNG as floats in [0, 1]) and made a tensor as they are: `x =
-# torch.tensor(img, dtype=torch.float32)`, with no division of that image or that tensor by 255 in the paste
-IMAGE_READER = re.compile(r"\bcv2\.imread\b|\bImage\.open\b|\bimageio\.(?:v\d\.)?imread\b|\b(?:skimage\.)?io\.imread\b|"
-                          r"\b(?:with|using|via|through|by) (?:opencv|cv2)\b", re.I)
-IMAGE_TENSOR = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,30})\s*=\s*torch\.(?:tensor|from_numpy|as_tensor|FloatTensor)\(\s*"
-                          r"(?:np\.(?:array|asarray)\(\s*)?(?P<src>\b(?:img|image|im|frame|pic|photo|pixels)\w{0,10})\b")
-# A Keras preprocessing Normalization layer adapted on the data (`norm.adapt(X_train)`), beside a run nan from its first
-# step: the layer cannot divide by zero (max(sqrt(variance), 1e-7), normalization.py at v3.15.1), so a nan in the data
-# it adapted on is what makes its statistics nan -- WR-310's Keras face. (Not BatchNormalization, LayerNormalization...)
-KERAS_NORMALIZATION = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,40})\s*=\s*(?:\w+\.){0,5}(?<![A-Za-z])Normalization\(")
-ADAPT_CALL = r"\b%s\.adapt\([^()\n]{0,60}(?:\([^()\n]{0,30}\)[^()\n]{0,20})?\)"
-INPUT_NAN_WORDS = {"nan", "input", "data"}   # ("nan values in the input data")
-# Tables merged or joined into the training data, in words or in pandas' calls ("I merged the CSV exports of 14
-# stations with pandas", `df = sales.merge(weather, on="date", how="left")`): a row whose key has no match in the other
-# table gets nan in that table's columns, as do the columns one of several concatenated frames lacks -- beside a nan,
-# half a printed fact for the entries whose phrases say the input data holds a nan.
-_DATA_TABLES = r"(?:pandas|data ?frames?|dfs?|(?<!embedding )(?<!lookup )(?<!hash )tables?|csvs?|exports?|spreadsheets?|" \
-               r"excel (?:sheets?|files?))"
-# (not a branch, a commit or a model's weights merged: "I merged the upstream branch", "merging the LoRA weights")
-_NOT_TABLES = r"(?:(?!\b(?:branch\w*|commits?|weights?|adapters?|lora|checkpoints?|models?|upstream|fork|repo\w*|pr)\b)[^.;!?\n])"
-MERGED = re.compile(r"\b(?:pd|pandas)\.(?:merge|concat)\(|\.merge\([^)\n]{0,80}\b(?:on|how|left_on|right_on)\s*=|"
-                    r"\.join\([^)\n]{0,80}\bon\s*=|\b(?:merg|join)(?:e|ed|ing)\b" + _NOT_TABLES + r"{0,60}?\b" + _DATA_TABLES
-                    + r"\b|\b" + _DATA_TABLES + r"\b" + _NOT_TABLES + r"{0,40}?\b(?:merg|join)(?:e|ed|ing)\b", re.I)
-# ... or an array stacked straight from the reader's calls: `X = np.stack([cv2.imread(p, 0).flatten() for p in paths])`
-IMAGE_STACK = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,30})\s*=\s*(?:np|numpy|torch|jnp)\.(?:stack|array|asarray|vstack|"
-                         r"concatenate|tensor|as_tensor)\(\s*\[[^\]\n]{0,120}?(?:\bcv2\.imread|\bImage\.open|"
-                         r"\bimageio\.(?:v\d\.)?imread|\bio\.imread)\(")
-NOT_PIXELS = re.compile(r"(?i)(?:^|_)(?:masks?|labels?|targets?|seg\w*|gts?|anno\w*|truths?)(?:_|$)")
-# (a division or a rescaling the paste writes itself; or, for pixels it reads through a pipeline, a ToTensor there)
-_DIVIDED = r"/=?\s*(?:255|127\.5)\b|convert_image_dtype|Rescaling|rescale|normali[sz]"
-DIVIDED_255_ITSELF = re.compile(_DIVIDED)
-DIVIDED_255 = re.compile(_DIVIDED + r"|ToTensor")
 FLOOR_WORDS = {"class", "below"}
 FLOOR_NEAR, FLOOR_ACCURACY, FLOOR_CLASSES, FLOOR_TAIL = 0.02, 0.9, range(3, 1001), 3
 FLOOR_ACCURACY_SURE = 0.95
@@ -776,125 +387,6 @@ def grads_said_zero(prose: str) -> re.Match | None:
                  if not NONE_OF_THEM.search(prose, max(0, m.start() - 60), m.start())), None)
 
 
-SCALED_ASIDE = re.compile(r"(?i)\b(?:features?|inputs?|columns?)\s*\((?:[^()\n]{0,160}?[,;]\s*)?(?:all\s+|each\s+)?"
-                          r"(?:standardi[sz]ed|normali[sz]ed|scaled|min-?max(?:ed| scaled)?)\b[^()\n]{0,60}\)")
-
-
-# ... and values said to lie in a small range already, as a range ("inputs are in [0, 1]", "in the range 0-1",
-# "targets between -2 and 2", "range from 0 to 1") or a set of values ("features already -1/0/1"): what a scaling makes
-# them -- not "pixels in 0-255", whose values are past RANGE_SCALED, nor numbers of something else ("2 to 3 times
-# larger", "3 to 4 per batch", "4.5 and 3.2 million")
-_SMALL = r"[-+]?(?:\d{1,12}(?:\.\d{1,12})?|\.\d{1,12})"
-SCALED_RANGE = re.compile(
-    r"(?i)\b(?P<what>x(?:_[a-z]{1,10})?|y(?:_[a-z]{1,10})?|inputs?|features?|pixels?|images?|data|columns?|targets?)\s+"
-    r"(?:(?:are|is|were|was|lie|all|already|both|now|range|ranges|ranging)\s+){0,3}(?P<range>"
-    r"(?:(?:in|within)\s+(?:the\s+range\s+(?:of\s+)?)?)?[\[(]\s*" + _SMALL + r"\s*,\s*" + _SMALL + r"\s*[\])]|"
-    r"(?:in|within)\s+the\s+range\s+(?:of\s+)?" + _SMALL + r"\s*(?:-|–|to|\.\.)\s*" + _SMALL + r"|"
-    r"between\s+" + _SMALL + r"\s+and\s+" + _SMALL + r"|from\s+" + _SMALL + r"\s+to\s+" + _SMALL + r"|"
-    r"already\s+" + _SMALL + r"(?:\s*/\s*" + _SMALL + r"){1,3})"
-    r"(?!\d|\.\d|\s*(?:times|orders?|per\b|millions?|thousands?|billions?|k\b|kg|kilo\w*|grams?|met(?:er|re)s?|"
-    r"seconds?|standard|std|sd\b|%|x\b|apart|larger|smaller|bigger|higher|lower|more|less|of\b))")
-RANGE_SCALED = 5.0
-# ... or their statistics said to be a standardisation's: "every column has mean ~0 and std ~1"
-UNIT_STATS = re.compile(r"(?i)\b(?P<what>x(?:_[a-z]{1,10})?|inputs?|features?|columns?|data)\s+(?:\w+\s+){0,2}?(?:has|have|had|"
-                        r"with|at|is|are)\s+(?:a\s+)?mean\s+(?:of\s+)?(?:~|about\s+|around\s+|≈\s*)?0(?:\.0+)?\s*(?:and|,|/)\s*"
-                        r"(?:an?\s+)?(?:std|sd|standard deviation|variance|var)\s+(?:of\s+)?(?:~|about\s+|around\s+|≈\s*)?1(?:\.0+)?\b")
-# (not assumed, expected or unchecked; not a state that is gone, nor one said of some columns only)
-RANGE_DOUBTED = re.compile(r"(?i)\b(?:assum\w*|expect\w*|suppos\w*|think|thought|hope\w*|not sure|should|"
-                           r"(?:didn't|did not|haven't|have not|never) (?:check|verif)\w*)\b")
-RANGE_TAKEN_BACK = re.compile(r"(?i)\b(?:before|previously|originally|earlier|used to|but|except|for some|others?)\b")
-
-
-# A sentence that asks, plans or sets a condition: "Do we normalize the inputs?", "I will normalize them later", "if I
-# normalize the inputs the loss goes nan"
-PRESENT_DOUBTED = re.compile(r"(?i)\b(?:if|unless|will|would|should|could|later|maybe|perhaps|whether|do|does|can|"
-                             r"where|why|how)\b|'ll\b")
-
-
-def _doubted(prose: str, at: int) -> bool:
-    """Is the sentence around this place a question, or does it plan or set a condition (PRESENT_DOUBTED)?"""
-    start, end = sentence_around(prose, at, at, stops=".!?\n")
-    return prose[end:end + 1] == "?" or bool(PRESENT_DOUBTED.search(prose, start, end))
-
-
-def scaled_said(prose: str) -> dict[str, dict[str, str]]:
-    """What the words say was scaled already ("scaled") and what they say was not ("unscaled"): "inputs" and
-    "targets", each with the words that say it."""
-    out: dict[str, dict[str, str]] = {"scaled": {}, "unscaled": {}}
-    for m in SCALED.finditer(prose):
-        said = " ".join(m.group(0).split())
-        if re.match(r"(?i)(?:standardi[sz]e|normali[sz]e)\b", m.group(0)) and _doubted(prose, m.start()):
-            continue
-        if m.group("passive"):
-            parts = {"unscaled" if m.group("neg") else "scaled": m.group("passive")}
-        else:
-            # what was scaled opens the object ("both X and y", "the price by ..."), not a word further on ("by zero
-            # in my data"); a part after "but not", "except" is what was left out
-            end = OBJECT_END.search(m.group("what"))
-            upto = m.start("what") + end.start() if end else m.end()
-            said = " ".join(prose[m.start():upto].split())
-            obj = " ".join(prose[m.start("what"):upto].split()[:6])
-            kept, *left = EXCEPT.split(obj, 1)
-            window = prose[max(0, m.start() - 40):m.start()]
-            negated = NEGATED.search(window)
-            if negated:
-                said = " ".join((window[negated.start():] + prose[m.start():upto]).split())
-            parts = {"unscaled" if negated else "scaled": " ".join(kept.split()[:4])}
-            if left and not negated:
-                parts["unscaled"] = " ".join(left[0].split()[:4])
-        for sense, what in parts.items():
-            for kind, pattern in (("targets", SCALED_TARGETS), ("inputs", SCALED_INPUTS)):
-                if what and pattern.search(what):
-                    out[sense].setdefault(kind, said)
-    for m in UNSCALED_AFTER.finditer(prose):
-        before = prose[max(0, m.start() - 80):m.start()]
-        before = re.split(r"[.;:\n]", before)[-1]
-        subject = list(SUBJECT_IS.finditer(before))
-        if not subject:
-            continue
-        for kind, pattern in (("targets", SCALED_TARGETS), ("inputs", SCALED_INPUTS)):
-            if pattern.search(subject[-1].group("what")):
-                out["unscaled"].setdefault(kind, " ".join((before[subject[-1].start():] + m.group(0)).split()))
-    for m in UNSCALED_SAID.finditer(prose):
-        what = m.group("what") or m.group("subject") or m.group("raw")
-        what = "inputs" if re.fullmatch(r"(?i)anything|everything|data", what) else what
-        for kind, pattern in (("targets", SCALED_TARGETS), ("inputs", SCALED_INPUTS)):
-            if pattern.search(what):
-                out["unscaled"].setdefault(kind, " ".join(m.group(0).split()))
-    # ... and what an aside about the features says of all of them: "12 features (house size, occupants, ..., all
-    # standardised with StandardScaler)"
-    for m in itertools.islice(SCALED_ASIDE.finditer(prose), 5):
-        out["scaled"].setdefault("inputs", " ".join(m.group(0).split())[:100])
-    for m in itertools.islice(SCALED_RANGE.finditer(prose), 5):
-        values = [abs(float(v)) for v in re.findall(r"\d{0,12}\.?\d{1,12}", m.group("range"))]
-        start, end = sentence_around(prose, m.start(), m.end(), stops=".!?;\n")
-        if values and max(values) <= RANGE_SCALED and not _doubted(prose, m.start()) \
-                and not RANGE_DOUBTED.search(prose, start, m.start()) and not RANGE_TAKEN_BACK.search(prose, m.end(), end):
-            for kind, pattern in (("targets", SCALED_TARGETS), ("inputs", SCALED_INPUTS)):
-                if pattern.fullmatch(m.group("what")) or pattern.fullmatch(m.group("what").split("_")[0]):
-                    out["scaled"].setdefault(kind, " ".join(m.group(0).split()))
-    for m in itertools.islice(UNIT_STATS.finditer(prose), 5):
-        _start, end = sentence_around(prose, m.start(), m.end(), stops=".!?;\n")
-        # (not of the targets, "every column of y", nor a set said to be another than the one trained on)
-        if not _doubted(prose, m.start()) and not RANGE_DOUBTED.search(prose, max(0, m.start() - 60), m.start()) \
-                and not re.search(r"(?i)\bof\s+(?:the\s+)?(?:y|targets?|labels?)\b", m.group(0)) \
-                and not re.search(r"(?i)\b(?:synthetic|toy)\b", prose[_start:end]) \
-                and not RANGE_TAKEN_BACK.search(prose, m.end(), end):
-            out["scaled"].setdefault("inputs", " ".join(m.group(0).split()))
-    # ... and what the pasted code scales: `y_train = y_scaler.fit_transform(y[:split])`, `X = (X - X.mean(0)) / X.std(0)`
-    for m in SCALED_IN_CODE.finditer(prose):
-        end = prose.find("\n", m.end())
-        line = " ".join(prose[m.start():end if end >= 0 else len(prose)].split())
-        line = line if len(line) <= 80 else line[:77] + "..."
-        for kind, pattern in (("targets", SCALED_TARGETS), ("inputs", SCALED_INPUTS)):
-            if pattern.fullmatch(m.group("name")) or pattern.fullmatch(m.group("name").split("_")[0]):
-                out["scaled"].setdefault(kind, line)
-    for kind in list(out["scaled"]):             # said both ways: the words do not decide
-        if kind in out["unscaled"]:
-            del out["scaled"][kind], out["unscaled"][kind]
-    return out
-
-
 def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str,
                    scaled: dict[str, dict[str, str]], unjudged: bool = False,
                    sentences: str | None = None) -> dict[str, str]:
@@ -916,7 +408,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     if moved:
         out["order-moved"] = (f"the report says the place it broke moved when the data's order changed (\"{moved}\"): "
                               "a batch of the data brings it, wherever the order puts that batch")
-    scales = _scales_printed(ev.prose) if "inputs" not in scaled["scaled"] else ""
+    scales = feature_scales_printed(ev.prose) if "inputs" not in scaled["scaled"] else ""
     if scales:
         out["feature-scales"] = scales
     shrinking = _gradients_shrink_to_the_input(ev.prose)
@@ -1136,11 +628,11 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
             out["raw-pixels"] = (f"the paste loads {loaded.group('name')} with Keras's load_data(), whose pixels are "
                                  "uint8 from 0 to 255, and scales them nowhere: raw 8-bit pixel values, fed as they are")
         # (the dataset's own ToTensor does not touch `.data`: only a division or a rescaling of the paste's own counts)
-        elif (raw := _dataset_data(ev.prose)) and not DIVIDED_255_ITSELF.search(ev.prose):
+        elif (raw := dataset_data(ev.prose)) and not DIVIDED_255_ITSELF.search(ev.prose):
             out["raw-pixels"] = (f"the paste takes its images from torchvision's {raw[0]} as `{raw[1]}.data`, its pixels "
                                  "as stored, uint8 from 0 to 255 (the dataset's transform runs only when it is indexed), "
                                  "and scales them nowhere: raw 8-bit pixel values, fed as they are")
-        elif (reader := IMAGE_READER.search(ev.prose)) and (made := _image_tensor_unscaled(ev.prose)):
+        elif (reader := IMAGE_READER.search(ev.prose)) and (made := image_tensor_unscaled(ev.prose)):
             # (OpenCV's imread with no flag always gives 8-bit pixels; the others give a file's own depth: a 16-bit
             # greyscale PNG or TIFF as uint16, up to 65535)
             name = reader.group(0).split()[-1]          # ("with OpenCV": the library the words name)
@@ -1205,8 +697,8 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                 "zeros (a one-hot category absent from the split) or of small whole numbers (for a "
                                 "value such as 0.1, rounding can leave the same +-1 or +-inf in every row instead); one "
                                 "such column makes every output nan")
-    elif not divides and (by_hand := _standardised_by_hand(ev.prose)) and _broken_from_start(ev, sig, words,
-                                                                                             first_printed=True):
+    elif not divides and (by_hand := standardised_by_hand(ev.prose)) and _broken_from_start(ev, sig, words,
+                                                                                            first_printed=True):
         out["std-unguarded"] = (f"the report says it standardises the inputs by hand (\"{' '.join(by_hand.group(0).split())}"
                                 "\"), and the loss is not finite from its first value: a column whose values are all equal "
                                 "has a standard deviation of 0, and (x - mean) / std is then 0/0, nan in every row of it "
@@ -1224,46 +716,6 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     return out
 
 
-def _dataset_data(prose: str) -> tuple[str, str] | None:
-    """(the dataset, its variable) where the paste builds a torchvision image dataset and reads its `.data`; or None."""
-    for m in itertools.islice(TORCHVISION_UINT8.finditer(prose), 5):
-        if re.search(rf"\b{re.escape(m.group('var'))}\.data\b", prose[m.end():]):
-            return m.group("name"), m.group("var")
-    return None
-
-
-def _image_tensor_unscaled(prose: str) -> str:
-    """The line that makes a tensor of an image as it was read (IMAGE_TENSOR), or an array of the images as they were
-    read (IMAGE_STACK), when neither that image nor that tensor
-    is divided by 255 anywhere in the paste (an aside on another pipeline's ToTensor() does not scale this one); or
-    ""."""
-    for m in itertools.chain(IMAGE_TENSOR.finditer(prose), IMAGE_STACK.finditer(prose)):
-        # (a stack's own line may end in its division, `...).astype(np.float32) / 255.0`; masks and labels read as
-        # pictures hold classes, not pixels)
-        if "src" not in m.groupdict() and (NOT_PIXELS.search(m.group("name"))
-                                           or re.search(r"/=?\s*(?:255|127\.5)\b", line_from(prose, m.start()))):
-            continue
-        names = "|".join(re.escape(n) for n in {m.group("name"), m.groupdict().get("src") or m.group("name")})
-        if not re.search(rf"\b(?:{names})\b[^\n]{{0,60}}?(?:/=?\s*(?:255|127\.5)\b|\.div_?\(\s*255)", prose):
-            return line_from(prose, m.start())[:100]
-    return ""
-
-
-def _standardised_by_hand(prose: str) -> re.Match | None:
-    """The words that say the inputs are standardised by hand (STANDARDISED_BY_HAND), in a sentence that guards no
-    division and is no plan or denial, in a paste that names no scaler; or None."""
-    if SCALER_NAMED.search(prose):
-        return None
-    text = told(prose)
-    for m in itertools.islice(STANDARDISED_BY_HAND.finditer(text), 5):
-        start, end = sentence_around(text, m.start(), m.end())
-        sentence = text[start:end]
-        if not (BY_HAND_GUARDED.search(sentence) or BY_HAND_DOUBTED.search(text, start, m.start())
-                or NEGATED.search(text[max(0, m.start() - 40):m.start()])):
-            return m
-    return None
-
-
 def _broken_from_start(ev: Evidence, sig: Signature, words: list[str], first_printed: bool = False) -> bool:
     """Is the loss not finite from the first step: the curve's signature, or, with no curve, words that say a nan or
     an inf and say it showed at the start ("nan from the very first batch", "the first loss printed is nan")? With
@@ -1272,59 +724,6 @@ def _broken_from_start(ev: Evidence, sig: Signature, words: list[str], first_pri
     return sig.name == "nonfinite-from-start" or (ev.count == 0 and bool({"nan", "inf"} & set(words))
                                                  and "start" in timing_of(words)) or (
         first_printed and ev.first_nonfinite == 0 and ev.count > 0 and at_run_start(ev))
-
-
-# ... or describe().T, a column per statistic and a row per feature: a header naming min and max, then rows of a name and
-# as many numbers
-# (a header is short: bounded, a line of many "min" words is tried once at its start, not rescanned from each)
-STAT_HEADER = re.compile(r"(?im)^[ \t]*(?:\w+[ \t]+){0,4}?min\b[^\n]{0,80}?\bmax\b[ \t]*\r?$")
-_STAT_NUMBER = r"-?\d{1,15}(?:\.\d{1,12})?(?:e[-+]?\d{1,3})?"
-FEATURE_ROW = re.compile(r"(?m)^[ \t]*[A-Za-z_][\w.\-/]{0,40}((?:[ \t]+" + _STAT_NUMBER + r"){2,12})[ \t]*\r?$")
-
-
-def _transposed_min_max(prose: str) -> tuple[list[float], list[float]]:
-    """The min and max of each feature row under a header that names min and max (describe().T), or two empty lists."""
-    header = STAT_HEADER.search(prose)
-    if header is None:
-        return [], []
-    names = header.group(0).split()
-    where_min, where_max = names.index("min"), names.index("max")
-    low, high = [], []
-    for line in itertools.islice(prose[header.end():].lstrip("\n").split("\n"), 200):
-        m = FEATURE_ROW.match(line)
-        if m is None:
-            break
-        values = [float(v) for v in m.group(1).split()]
-        if len(values) != len(names):
-            break
-        low.append(values[where_min])
-        high.append(values[where_max])
-    return low, high
-
-
-def _scales_printed(prose: str) -> str:
-    """The fact, when the paste prints a `min` row and then a `max` row over the same columns (describe()) whose
-    ranges differ SCALE_SPREAD times or more and reach SCALE_WIDE, else ""."""
-    rows: dict[str, list[float]] = {}
-    for m in itertools.islice(STAT_ROW.finditer(prose), 20):
-        name = m.group(1).lower()
-        if name == "max" and "min" not in rows:
-            continue
-        rows[name] = [float(v) for v in m.group(2).split()]
-        if name == "max":
-            break
-    low, high = rows.get("min"), rows.get("max")
-    if not (low and high and len(low) == len(high) >= 2):
-        low, high = _transposed_min_max(prose)
-        if len(low) < 2:
-            return ""
-    ranges = [b - a for a, b in zip(low, high)]
-    widest, narrowest = max(ranges), min((r for r in ranges if r > 0), default=0)
-    if not (narrowest and widest >= SCALE_WIDE and widest >= SCALE_SPREAD * narrowest):
-        return ""
-    return (f"the paste prints its inputs' ranges (their min and max): one column spans {fmt(widest)}, another "
-            f"{fmt(narrowest)}, {widest / narrowest:.3g} times less -- features on very different scales, if they are "
-            "fed as printed")
 
 
 # ... or the two ends said in a sentence of gradients: "3.1e-09 for the first Dense and 0.27 for the last one", "the
@@ -1588,7 +987,7 @@ def _regression_start_said(prose: str) -> tuple[float, str] | None:
         # (the words must say it did not learn, or that the loss is still enormous later in the same sentence: a
         # regression in dollars may start at 4e10 and learn; and not another run's number, "in the tutorial")
         still = re.search(r"\bstill\b[^.;\n]{0,20}?(\d+(?:\.\d+)?(?:e\+?\d{1,3})?)(?!\w|\.\d)", text[m.end():m.end() + 120])
-        if value >= ENORMOUS_START and not _doubted(text, m.start()) \
+        if value >= ENORMOUS_START and not doubted(text, m.start()) \
                 and not re.search(r"\b(?:not|never)\b|n't\b", m.group(0)) and not JUMP_NOT_SEEN.search(sentence) \
                 and not re.search(r"(?i)\b(?:tutorial|example|their|copied)\b", sentence) \
                 and (says_not_learning(prose) or (still and float(still.group(1)) >= ENORMOUS_START)):
@@ -1609,7 +1008,7 @@ def start_far_above_uniform(prose: str) -> str:
     uniform = math.log(classes)
     text = told(prose)
     for m in itertools.islice(START_LOSS_SAID.finditer(text), 5):
-        if _doubted(text, m.start()) or re.search(r"(?:\bnot|n't)\b[^.\n]{0,15}$", text[max(0, m.start() - 20):m.start()]) \
+        if doubted(text, m.start()) or re.search(r"(?:\bnot|n't)\b[^.\n]{0,15}$", text[max(0, m.start() - 20):m.start()]) \
                 or re.search(r"\b(?:not|never)\b|n't\b", m.group(0)):
             continue
         value = float(next(g for g in m.groups() if g))

@@ -1,0 +1,153 @@
+"""What the paste shows of its data's values: labels set to -1 or counted as their distinct values with no map onto
+0..C-1, masks that hold 255 or come out of ToTensor as 0 and 0.0039, raw 8-bit pixels fed as they are, and tables
+merged (or a Keras Normalization adapted) where a nan gets in.
+
+Mostly labels and pixels outside the range the loss or the model expects (WR-320's and WR-330's faces): values the
+paste prints or the code makes plain, which the curve alone cannot tell apart from other causes.
+"""
+from __future__ import annotations
+
+import itertools
+import re
+
+from .breaking_constructs import line_from
+
+# What a paste shows of its data: labels set to -1 ("unlabelled rows set to y = -1"; not an `ignore_index=-1` the loss
+# is told about, nor rows filtered out with `!= -1`, nor the -1/+1 labels of a hinge loss), and, beside a run that
+# went wrong, an input whose largest value prints as 255 (`X_train.max()` -> 255, raw 8-bit pixels; not a mask's or a
+# target's, nor in a paste that scales the pixels) -- half a printed fact for the entries whose phrases say so.
+UNLABELLED_WORDS, RAW_PIXEL_WORDS = {"unlabell", "mark"}, {"raw", "pixel"}
+# A class count taken as the number of distinct labels (`num_classes = len(np.unique(y_train))`, `y.nunique()`,
+# `len(set(labels))`), with no map of the labels onto 0..C-1 anywhere (LabelEncoder, np.unique's return_inverse,
+# factorize, cat.codes, searchsorted, a dict of them)
+CLASSES_COUNTED = re.compile(r"\b(?:num_classes|n_classes|num_labels|n_labels|classes|nclass\w*)\s*=\s*"
+                             r"(?:len\(\s*(?:np\.unique|set|torch\.unique|jnp\.unique)\(\s*[\w.\[\]\"']{1,40}\s*\)\s*\)|"
+                             r"[\w.\[\]\"']{1,40}\.nunique\(\))")
+LABELS_REMAPPED = re.compile(r"LabelEncoder|return_inverse|factorize|\.cat\.codes|searchsorted|"
+                             r"\{\s*\w+\s*:\s*\w+\s+for\s+\w+\s*,\s*\w+\s+in\s+enumerate\(")
+MINUS_ONE_LABELS = re.compile(r"\b(?:y|labels?|targets?)\s*(?:\[[^\]\n]{0,30}\]\s*)?=\s*-1\b(?!\s*(?:and|or|,|/)\s*\+?1\b)|"
+                              r"\bset (?:the |their |its |those |these )?(?:y|labels?|targets?) (?:to|as) -1\b", re.I)
+MINUS_ONE_HANDLED = re.compile(r"ignore_index\s*=\s*-1|!=\s*-1|>=\s*0\b|-1\s*(?:and|or|,|/)\s*\+?1\b|\{-1,\s*\+?1\}|"
+                               r"hinge", re.I)
+# Segmentation masks said to hold 255 (0 and 255, [0, 255], "255 for the foreground"): a class index no C-class
+# cross-entropy takes, a BCE or Dice target past 1. Half a printed fact for the entries whose phrases say the label
+# masks' foreground is 255 -- unless the paste divides them, thresholds them, or tells the loss to ignore 255 (Pascal
+# VOC marks its object borders 255 on purpose, with ignore_index=255).
+MASK_255_WORDS = {"foreground", "label"}
+# A 0/1 mask put through torchvision's ToTensor, alone or in the images' Compose (`tf(mask)` where `tf =
+# transforms.Compose([..., transforms.ToTensor()])`, `TF.to_tensor(mask)`): it divides an 8-bit picture by 255
+# (to_tensor, torchvision v0.20.0), so the mask comes out 0 and 0.0039 -- WR-320's fourth face. Only where the paste
+# says the mask holds 0 and 1 (a 0/255 mask is what ToTensor expects), and not one opened as mode "1" (multiplied by
+# 255 first), nor one the paste multiplies back or reads without ToTensor.
+MASK_SCALED_WORDS = {"mask", "divid", "image"}
+MASK_NAME = r"(?<!\w)\w{0,20}(?:mask|label|target|seg|gt|lbl)\w{0,20}(?!\w)"
+TO_TENSOR_NAMED = re.compile(r"(?m)^[ \t]*(?:self\.)?(?P<name>\w+)[ \t]*=[ \t]*(?:transforms|T|tv\.transforms)\."
+                             r"(?:Compose\(\[[^\]]{0,300}?ToTensor\(\)|ToTensor\(\))")
+TO_TENSOR_DIRECT = re.compile(rf"(?i)\b(?:TF|F|functional)\.to_tensor\([ \t]*{MASK_NAME}[ \t]*\)|"
+                              rf"\b(?:transforms|T)\.ToTensor\(\)\([ \t]*{MASK_NAME}[ \t]*\)")
+MASK_01 = re.compile(r"(?i)(?:mask|maske|m[áa]scara|masque|maschera|маск|掩码|掩膜|マスク|마스크)[^\n]{0,100}?"
+                     r"(?:\[[ \t]*0[ \t,]+1[ \t]*\]|(?<![\d.])0[ \t]*(?:/|and|und|y|et|e|и|和|与|か)[ \t]*1(?![\d.]))")
+MASK_RESCUED = re.compile(r"\*[ \t]*255|convert\([ \t]*['\"]1['\"][ \t]*\)|PILToTensor|pil_to_tensor")
+# ... or a Keras ImageDataGenerator of the masks' own (named for them: `mask_datagen`) built with `rescale`, directly or
+# through the images' arguments (`ImageDataGenerator(**data_gen_args)`, `data_gen_args = dict(rescale=1./255, ...)`):
+# it multiplies every batch it standardizes (keras/src/legacy/preprocessing/image.py L1251-L1252 at v3.15.1)
+KERAS_MASK_GENERATOR = re.compile(rf"(?m)^[ \t]*(?:self\.)?(?P<name>{MASK_NAME})[ \t]*=[ \t]*(?:[\w.]{{0,40}}\.)?"
+                                  r"ImageDataGenerator\((?P<args>[^\n]{0,300})\)")
+
+
+def mask_to_tensor(prose: str) -> str:
+    """The call, quoted, that puts a mask the paste says holds 0 and 1 through ToTensor, or the masks' own Keras
+    generator built to rescale (see MASK_SCALED_WORDS); or ''."""
+    if not MASK_01.search(prose) or MASK_RESCUED.search(prose) or MASK_255.search(prose):
+        return ""
+    if direct := TO_TENSOR_DIRECT.search(prose):
+        return direct.group(0)
+    for t in itertools.islice(TO_TENSOR_NAMED.finditer(prose), 10):
+        call = re.search(rf"(?i)(?<![\w.])(?:self\.)?{re.escape(t.group('name'))}\([ \t]*{MASK_NAME}[ \t]*\)", prose)
+        if call:
+            return call.group(0)
+    for g in itertools.islice(KERAS_MASK_GENERATOR.finditer(prose), 5):
+        args = g.group("args")
+        spread = re.search(r"\*\*[ \t]*(\w+)", args)
+        given = spread and re.search(rf"(?m)^[ \t]*{re.escape(spread.group(1))}[ \t]*=[ \t]*(?:dict\(|\{{)[^\n]{{0,400}}?"
+                                     r"\brescale\b", prose)
+        if re.search(r"\brescale[ \t]*=", args) or given:
+            return " ".join(g.group(0).split())
+    return ""
+# A two-class mean IoU at 0.5: the entries whose phrases say so (one_class_iou.py)
+ONE_CLASS_IOU_WORDS = {"iou", "foreground"}
+MASK_255 = re.compile(r"\b(?:(?:binary |segmentation |seg |label |gt |ground[ -]?truth )?masks?|ground[ -]?truths?|gt)\b"
+                      r"[^.;!?\n]{0,60}?(?:\b0 *(?:and|or|,|/|-|to) *255\b|\[ *0 *, *255 *\]|\b255 (?:for|as|is|=)"
+                      r"|\b(?:values?|pixels?) (?:of |are |is )?255\b)", re.I)
+MASK_255_HANDLED = re.compile(r"/ *255|ignore_index *= *255|\b(?:divided|divide|scaled|normali[sz]ed) (?:them |it |the "
+                              r"masks? )?by 255|> *(?:0|127|128)\b|\bthreshold\w*|\b(?:void|ignore[ds]?)\b", re.I)
+MAX_255 = re.compile(r"(?P<name>\b[A-Za-z_][\w\[\]'\".]{0,40})\.max\(\)[^\n]{0,80}?(?:\n[^\n]{0,80}?)?(?<![\d.])255"
+                     r"(?:\.0*)?(?![\d.]|\.\d)")
+INPUT_NAME = re.compile(r"(?i)\bx\b|x_|_x\b|inputs?|images?|imgs?|pixels?|features?|data")
+NOT_INPUT_NAME = re.compile(r"(?i)mask|label|target|seg|gt|\by\b|\by_")
+# ... or images loaded with Keras's load_data() for a dataset whose pixels it returns as uint8 from 0 to 255 (the
+# docstrings of keras/src/datasets/mnist.py, fashion_mnist.py, cifar10.py and cifar100.py at v3.6.0), never scaled
+KERAS_UINT8 = re.compile(r"\b(?P<name>mnist|fashion_mnist|cifar10|cifar100)\.load_data\(")
+# ... or taken from a torchvision dataset's `.data`, which holds its pixels as stored, uint8 from 0 to 255 (MNIST and its
+# kin a tensor, CIFAR and SVHN an array): the transform that would scale them (ToTensor) runs only when the dataset is
+# indexed, never on `.data`
+TORCHVISION_UINT8 = re.compile(r"(?P<var>\b[A-Za-z_]\w{0,30})\s*=\s*(?:torchvision\.)?datasets\.(?P<name>MNIST|FashionMNIST|"
+                               r"KMNIST|EMNIST|QMNIST|CIFAR10|CIFAR100|SVHN)\(")
+# ... or read by an image reader that gives 8-bit pixels (OpenCV's imread, PIL's Image.open, imageio's and scikit-image's
+# imread -- not Matplotlib's, which gives a PNG as floats in [0, 1]) and made a tensor as they are: `x =
+# torch.tensor(img, dtype=torch.float32)`, with no division of that image or that tensor by 255 in the paste
+IMAGE_READER = re.compile(r"\bcv2\.imread\b|\bImage\.open\b|\bimageio\.(?:v\d\.)?imread\b|\b(?:skimage\.)?io\.imread\b|"
+                          r"\b(?:with|using|via|through|by) (?:opencv|cv2)\b", re.I)
+IMAGE_TENSOR = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,30})\s*=\s*torch\.(?:tensor|from_numpy|as_tensor|FloatTensor)\(\s*"
+                          r"(?:np\.(?:array|asarray)\(\s*)?(?P<src>\b(?:img|image|im|frame|pic|photo|pixels)\w{0,10})\b")
+# A Keras preprocessing Normalization layer adapted on the data (`norm.adapt(X_train)`), beside a run nan from its first
+# step: the layer cannot divide by zero (max(sqrt(variance), 1e-7), normalization.py at v3.15.1), so a nan in the data
+# it adapted on is what makes its statistics nan -- WR-310's Keras face. (Not BatchNormalization, LayerNormalization...)
+KERAS_NORMALIZATION = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,40})\s*=\s*(?:\w+\.){0,5}(?<![A-Za-z])Normalization\(")
+ADAPT_CALL = r"\b%s\.adapt\([^()\n]{0,60}(?:\([^()\n]{0,30}\)[^()\n]{0,20})?\)"
+INPUT_NAN_WORDS = {"nan", "input", "data"}   # ("nan values in the input data")
+# Tables merged or joined into the training data, in words or in pandas' calls ("I merged the CSV exports of 14
+# stations with pandas", `df = sales.merge(weather, on="date", how="left")`): a row whose key has no match in the other
+# table gets nan in that table's columns, as do the columns one of several concatenated frames lacks -- beside a nan,
+# half a printed fact for the entries whose phrases say the input data holds a nan.
+_DATA_TABLES = r"(?:pandas|data ?frames?|dfs?|(?<!embedding )(?<!lookup )(?<!hash )tables?|csvs?|exports?|spreadsheets?|" \
+               r"excel (?:sheets?|files?))"
+# (not a branch, a commit or a model's weights merged: "I merged the upstream branch", "merging the LoRA weights")
+_NOT_TABLES = r"(?:(?!\b(?:branch\w*|commits?|weights?|adapters?|lora|checkpoints?|models?|upstream|fork|repo\w*|pr)\b)[^.;!?\n])"
+MERGED = re.compile(r"\b(?:pd|pandas)\.(?:merge|concat)\(|\.merge\([^)\n]{0,80}\b(?:on|how|left_on|right_on)\s*=|"
+                    r"\.join\([^)\n]{0,80}\bon\s*=|\b(?:merg|join)(?:e|ed|ing)\b" + _NOT_TABLES + r"{0,60}?\b" + _DATA_TABLES
+                    + r"\b|\b" + _DATA_TABLES + r"\b" + _NOT_TABLES + r"{0,40}?\b(?:merg|join)(?:e|ed|ing)\b", re.I)
+# ... or an array stacked straight from the reader's calls: `X = np.stack([cv2.imread(p, 0).flatten() for p in paths])`
+IMAGE_STACK = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,30})\s*=\s*(?:np|numpy|torch|jnp)\.(?:stack|array|asarray|vstack|"
+                         r"concatenate|tensor|as_tensor)\(\s*\[[^\]\n]{0,120}?(?:\bcv2\.imread|\bImage\.open|"
+                         r"\bimageio\.(?:v\d\.)?imread|\bio\.imread)\(")
+NOT_PIXELS = re.compile(r"(?i)(?:^|_)(?:masks?|labels?|targets?|seg\w*|gts?|anno\w*|truths?)(?:_|$)")
+# (a division or a rescaling the paste writes itself; or, for pixels it reads through a pipeline, a ToTensor there)
+_DIVIDED = r"/=?\s*(?:255|127\.5)\b|convert_image_dtype|Rescaling|rescale|normali[sz]"
+DIVIDED_255_ITSELF = re.compile(_DIVIDED)
+DIVIDED_255 = re.compile(_DIVIDED + r"|ToTensor")
+
+
+def dataset_data(prose: str) -> tuple[str, str] | None:
+    """(the dataset, its variable) where the paste builds a torchvision image dataset and reads its `.data`; or None."""
+    for m in itertools.islice(TORCHVISION_UINT8.finditer(prose), 5):
+        if re.search(rf"\b{re.escape(m.group('var'))}\.data\b", prose[m.end():]):
+            return m.group("name"), m.group("var")
+    return None
+
+
+def image_tensor_unscaled(prose: str) -> str:
+    """The line that makes a tensor of an image as it was read (IMAGE_TENSOR), or an array of the images as they were
+    read (IMAGE_STACK), when neither that image nor that tensor
+    is divided by 255 anywhere in the paste (an aside on another pipeline's ToTensor() does not scale this one); or
+    ""."""
+    for m in itertools.chain(IMAGE_TENSOR.finditer(prose), IMAGE_STACK.finditer(prose)):
+        # (a stack's own line may end in its division, `...).astype(np.float32) / 255.0`; masks and labels read as
+        # pictures hold classes, not pixels)
+        if "src" not in m.groupdict() and (NOT_PIXELS.search(m.group("name"))
+                                           or re.search(r"/=?\s*(?:255|127\.5)\b", line_from(prose, m.start()))):
+            continue
+        names = "|".join(re.escape(n) for n in {m.group("name"), m.groupdict().get("src") or m.group("name")})
+        if not re.search(rf"\b(?:{names})\b[^\n]{{0,60}}?(?:/=?\s*(?:255|127\.5)\b|\.div_?\(\s*255)", prose):
+            return line_from(prose, m.start())[:100]
+    return ""

@@ -1,0 +1,292 @@
+"""What the words, the printed statistics and a few lines of code say of the inputs' and the targets' scale: scaled
+already or not (scaled_said), features on very different scales in a describe() table, and a standardisation written
+by hand that divides by a standard deviation of 0.
+
+The words decide what the fix of a forgotten scaling is worth: said done, it counts against the entries that say it
+was forgotten; said not done, for them; said both ways, neither.
+"""
+from __future__ import annotations
+
+import itertools
+import re
+
+from .curve_shape import fmt
+from .wording import UNDONE, sentence_around, told
+
+# What a report says was scaled already ("I standardised both X and y", "X is divided by 255"): the fix of the entries
+# whose phrases say it was forgotten, done -- half a printed fact against them; and what it says was not ("X is not
+# scaled", "I did not normalize the targets", "X but not y", "all features except the target"): half a fact for them.
+FORGOT_INPUTS, FORGOT_TARGETS = {"forgot", "normalise", "input"}, {"forgot", "normalise", "label"}
+# (or put through a scaler: "the inputs go through StandardScaler", "features passed through a MinMaxScaler")
+_SCALED = (r"(?:standardi[sz]ed|normali[sz]ed|rescaled|scaled|z-?scored|divided|"
+           # (the present tense says what the pipeline does: "I standardise the columns myself")
+           # (not a negated one, which UNSCALED_SAID quotes whole: "did not normalize the targets")
+           # (after "I" or "we", as a statement: PRESENT_DOUBTED leaves out a question, a plan or a condition)
+           r"(?:(?<=\bi )|(?<=\bwe )|(?<=\bi also )|(?<=\bi just )|(?<=\bi always )|(?<=\bwe also )|(?<=\bwe always ))"
+           r"(?:standardi[sz]e|normali[sz]e)\b|"
+           r"(?:go(?:es)?|went|gone|passed|pass(?:es)?|run|ran)\s+through\s+(?:a\s+|an\s+|the\s+|sklearn'?s?\s+)?\w*Scaler\b)")
+# (the object ends at a comma: "I standardized the inputs, targets are raw" scaled the inputs alone; and a subject
+# needs no verb before its participle, as a note writes it: "Features standardized with StandardScaler")
+SCALED = re.compile(r"\b" + _SCALED + r"\s+(?:both\s+|all\s+)?(?:the\s+|my\s+|our\s+)?(?P<what>[^.;:,\n]{1,40})"
+                    r"|\b(?P<passive>x(?:_[a-z]{1,10})?|y(?:_[a-z]{1,10})?|inputs?|features?|targets?|labels?|images?|"
+                    r"pixels?|prices?|outputs?|channels?|columns?|signals?)\s+(?:(?:is|are|was|were|have been|has been|got)\s+"
+                    r"(?P<neg>not\s+|n't\s+|never\s+)?)?(?:already\s+|all\s+)?" + _SCALED, re.I)
+# ... and what the words describe first, then say was not scaled: "target is yearly salary in dollars (30,000 to
+# 250,000), not scaled"
+# (the subject nearest before it, in the same clause of the sentence)
+UNSCALED_AFTER = re.compile(r",\s*(?:not\s+|never\s+|un)" + _SCALED + r"\b", re.I)
+SUBJECT_IS = re.compile(r"\b(?P<what>x|y|inputs?|features?|targets?|labels?|prices?|outputs?)\s+(?:is|are|was|were)\b", re.I)
+# ... and said not done with the verb itself ("I didn't scale the features", "no scaling on the inputs", "I did not
+# standardize anything"), or the values called raw ("the features are raw")
+UNSCALED_SAID = re.compile(r"\b(?:did(?:n't| not)|do(?:n't| not)|never|without|forgot(?:ten)? to|no)\s+(?:\w+\s+)?"
+                           r"(?:scal|normali[sz]|standardi[sz]|rescal)\w*\s+(?:of\s+|on\s+|for\s+)?(?:the\s+|my\s+|our\s+|any\s+)?"
+                           r"(?P<what>\w+)|\b(?P<subject>x|inputs?|features?|pixels?|images?|targets?|labels?|y|prices?)\s+"
+                           r"(?:are|is|were|was)\s+(?:still\s+|all\s+)?(?:raw|unscaled|unnormali[sz]ed|unstandardi[sz]ed|"
+                           # ("the features are used as they come", "inputs are fed as is")
+                           r"(?:used|fed|passed|left|kept|given)\s+(?:in\s+)?as[\s-](?:they\s+(?:come|are)|is))\b|"
+                           # ("on raw features", "unnormalized inputs")
+                           r"\b(?:raw|unscaled|unnormali[sz]ed|unstandardi[sz]ed)\s+(?P<raw>inputs?|features?|pixels?|"
+                           r"images?|targets?|prices?|columns?)\b", re.I)
+# A scaling the pasted code does: an array assigned a scaler's output (`y_train = y_scaler.fit_transform(...)`,
+# `X = StandardScaler().fit_transform(X)`), or its own standardisation or min-max (`X = (X - X.mean(0)) / X.std(0)`, `y =
+# (y - mu) / sd`, `X = X / 255.0` is the pixels' own, read elsewhere)
+SCALED_IN_CODE = re.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_]\w{0,20})[ \t]*=[ \t]*(?:[\w.]*[Ss]caler\w*(?:\(\))?\.(?:fit_)?"
+                            r"transform\(|\([ \t]*(?P=name)[ \t]*-[ \t]*[^()\n]{0,30}?(?:mean|mu|min)\w*"
+                            r"(?:[^()\n]|\([^()\n]{0,20}\)){0,20}\)[ \t]*/)")
+# (a split's name is its array's: x_train, X_val, y_test)
+SCALED_TARGETS = re.compile(r"\b(?:y(?:_[a-z]{1,10})?|targets?|labels?|outputs?|prices?)\b", re.I)
+SCALED_INPUTS = re.compile(r"\b(?:x(?:_[a-z]{1,10})?|inputs?|features?|images?|pixels?|data|columns?|channels?|signals?)\b", re.I)
+# a verb that a negation governs ("did not normalize", "haven't standardised", "forgot to scale" -- the last two
+# words before it)
+NEGATED = re.compile(r"(?:\bnot|\b\w+n't|\bnever|\bwithout|\bforgot(?:ten)?(?: to)?)\s+(?:\w+\s+)?$", re.I)
+# ... and where the object ends: a closing bracket, or a word that opens another phrase ("(already standardized
+# target) from 4 features", "normalized the targets with the training mean"): what follows is not what was scaled
+OBJECT_END = re.compile(r"[)\]]|\b(?:from|with|using|via|by|before|after|because|since|when|while|in|on|to|into|"
+                        r"then|so|for)\b", re.I)
+# ... and the part of an object that is left out ("X but not y", "all features except the target")
+EXCEPT = re.compile(r"\b(?:but not|except(?: for)?|apart from|other than|not)\b", re.I)
+SCALED_ASIDE = re.compile(r"(?i)\b(?:features?|inputs?|columns?)\s*\((?:[^()\n]{0,160}?[,;]\s*)?(?:all\s+|each\s+)?"
+                          r"(?:standardi[sz]ed|normali[sz]ed|scaled|min-?max(?:ed| scaled)?)\b[^()\n]{0,60}\)")
+
+
+# ... and values said to lie in a small range already, as a range ("inputs are in [0, 1]", "in the range 0-1",
+# "targets between -2 and 2", "range from 0 to 1") or a set of values ("features already -1/0/1"): what a scaling makes
+# them -- not "pixels in 0-255", whose values are past RANGE_SCALED, nor numbers of something else ("2 to 3 times
+# larger", "3 to 4 per batch", "4.5 and 3.2 million")
+_SMALL = r"[-+]?(?:\d{1,12}(?:\.\d{1,12})?|\.\d{1,12})"
+SCALED_RANGE = re.compile(
+    r"(?i)\b(?P<what>x(?:_[a-z]{1,10})?|y(?:_[a-z]{1,10})?|inputs?|features?|pixels?|images?|data|columns?|targets?)\s+"
+    r"(?:(?:are|is|were|was|lie|all|already|both|now|range|ranges|ranging)\s+){0,3}(?P<range>"
+    r"(?:(?:in|within)\s+(?:the\s+range\s+(?:of\s+)?)?)?[\[(]\s*" + _SMALL + r"\s*,\s*" + _SMALL + r"\s*[\])]|"
+    r"(?:in|within)\s+the\s+range\s+(?:of\s+)?" + _SMALL + r"\s*(?:-|–|to|\.\.)\s*" + _SMALL + r"|"
+    r"between\s+" + _SMALL + r"\s+and\s+" + _SMALL + r"|from\s+" + _SMALL + r"\s+to\s+" + _SMALL + r"|"
+    r"already\s+" + _SMALL + r"(?:\s*/\s*" + _SMALL + r"){1,3})"
+    r"(?!\d|\.\d|\s*(?:times|orders?|per\b|millions?|thousands?|billions?|k\b|kg|kilo\w*|grams?|met(?:er|re)s?|"
+    r"seconds?|standard|std|sd\b|%|x\b|apart|larger|smaller|bigger|higher|lower|more|less|of\b))")
+RANGE_SCALED = 5.0
+# ... or their statistics said to be a standardisation's: "every column has mean ~0 and std ~1"
+UNIT_STATS = re.compile(r"(?i)\b(?P<what>x(?:_[a-z]{1,10})?|inputs?|features?|columns?|data)\s+(?:\w+\s+){0,2}?(?:has|have|had|"
+                        r"with|at|is|are)\s+(?:a\s+)?mean\s+(?:of\s+)?(?:~|about\s+|around\s+|≈\s*)?0(?:\.0+)?\s*(?:and|,|/)\s*"
+                        r"(?:an?\s+)?(?:std|sd|standard deviation|variance|var)\s+(?:of\s+)?(?:~|about\s+|around\s+|≈\s*)?1(?:\.0+)?\b")
+# (not assumed, expected or unchecked; not a state that is gone, nor one said of some columns only)
+RANGE_DOUBTED = re.compile(r"(?i)\b(?:assum\w*|expect\w*|suppos\w*|think|thought|hope\w*|not sure|should|"
+                           r"(?:didn't|did not|haven't|have not|never) (?:check|verif)\w*)\b")
+RANGE_TAKEN_BACK = re.compile(r"(?i)\b(?:before|previously|originally|earlier|used to|but|except|for some|others?)\b")
+
+
+# A sentence that asks, plans or sets a condition: "Do we normalize the inputs?", "I will normalize them later", "if I
+# normalize the inputs the loss goes nan"
+PRESENT_DOUBTED = re.compile(r"(?i)\b(?:if|unless|will|would|should|could|later|maybe|perhaps|whether|do|does|can|"
+                             r"where|why|how)\b|'ll\b")
+
+
+def doubted(prose: str, at: int) -> bool:
+    """Is the sentence around this place a question, or does it plan or set a condition (PRESENT_DOUBTED)?"""
+    start, end = sentence_around(prose, at, at, stops=".!?\n")
+    return prose[end:end + 1] == "?" or bool(PRESENT_DOUBTED.search(prose, start, end))
+
+
+def scaled_said(prose: str) -> dict[str, dict[str, str]]:
+    """What the words say was scaled already ("scaled") and what they say was not ("unscaled"): "inputs" and
+    "targets", each with the words that say it."""
+    out: dict[str, dict[str, str]] = {"scaled": {}, "unscaled": {}}
+    for m in SCALED.finditer(prose):
+        said = " ".join(m.group(0).split())
+        if re.match(r"(?i)(?:standardi[sz]e|normali[sz]e)\b", m.group(0)) and doubted(prose, m.start()):
+            continue
+        if m.group("passive"):
+            parts = {"unscaled" if m.group("neg") else "scaled": m.group("passive")}
+        else:
+            # what was scaled opens the object ("both X and y", "the price by ..."), not a word further on ("by zero
+            # in my data"); a part after "but not", "except" is what was left out
+            end = OBJECT_END.search(m.group("what"))
+            upto = m.start("what") + end.start() if end else m.end()
+            said = " ".join(prose[m.start():upto].split())
+            obj = " ".join(prose[m.start("what"):upto].split()[:6])
+            kept, *left = EXCEPT.split(obj, 1)
+            window = prose[max(0, m.start() - 40):m.start()]
+            negated = NEGATED.search(window)
+            if negated:
+                said = " ".join((window[negated.start():] + prose[m.start():upto]).split())
+            parts = {"unscaled" if negated else "scaled": " ".join(kept.split()[:4])}
+            if left and not negated:
+                parts["unscaled"] = " ".join(left[0].split()[:4])
+        for sense, what in parts.items():
+            for kind, pattern in (("targets", SCALED_TARGETS), ("inputs", SCALED_INPUTS)):
+                if what and pattern.search(what):
+                    out[sense].setdefault(kind, said)
+    for m in UNSCALED_AFTER.finditer(prose):
+        before = prose[max(0, m.start() - 80):m.start()]
+        before = re.split(r"[.;:\n]", before)[-1]
+        subject = list(SUBJECT_IS.finditer(before))
+        if not subject:
+            continue
+        for kind, pattern in (("targets", SCALED_TARGETS), ("inputs", SCALED_INPUTS)):
+            if pattern.search(subject[-1].group("what")):
+                out["unscaled"].setdefault(kind, " ".join((before[subject[-1].start():] + m.group(0)).split()))
+    for m in UNSCALED_SAID.finditer(prose):
+        what = m.group("what") or m.group("subject") or m.group("raw")
+        what = "inputs" if re.fullmatch(r"(?i)anything|everything|data", what) else what
+        for kind, pattern in (("targets", SCALED_TARGETS), ("inputs", SCALED_INPUTS)):
+            if pattern.search(what):
+                out["unscaled"].setdefault(kind, " ".join(m.group(0).split()))
+    # ... and what an aside about the features says of all of them: "12 features (house size, occupants, ..., all
+    # standardised with StandardScaler)"
+    for m in itertools.islice(SCALED_ASIDE.finditer(prose), 5):
+        out["scaled"].setdefault("inputs", " ".join(m.group(0).split())[:100])
+    for m in itertools.islice(SCALED_RANGE.finditer(prose), 5):
+        values = [abs(float(v)) for v in re.findall(r"\d{0,12}\.?\d{1,12}", m.group("range"))]
+        start, end = sentence_around(prose, m.start(), m.end(), stops=".!?;\n")
+        if values and max(values) <= RANGE_SCALED and not doubted(prose, m.start()) \
+                and not RANGE_DOUBTED.search(prose, start, m.start()) and not RANGE_TAKEN_BACK.search(prose, m.end(), end):
+            for kind, pattern in (("targets", SCALED_TARGETS), ("inputs", SCALED_INPUTS)):
+                if pattern.fullmatch(m.group("what")) or pattern.fullmatch(m.group("what").split("_")[0]):
+                    out["scaled"].setdefault(kind, " ".join(m.group(0).split()))
+    for m in itertools.islice(UNIT_STATS.finditer(prose), 5):
+        _start, end = sentence_around(prose, m.start(), m.end(), stops=".!?;\n")
+        # (not of the targets, "every column of y", nor a set said to be another than the one trained on)
+        if not doubted(prose, m.start()) and not RANGE_DOUBTED.search(prose, max(0, m.start() - 60), m.start()) \
+                and not re.search(r"(?i)\bof\s+(?:the\s+)?(?:y|targets?|labels?)\b", m.group(0)) \
+                and not re.search(r"(?i)\b(?:synthetic|toy)\b", prose[_start:end]) \
+                and not RANGE_TAKEN_BACK.search(prose, m.end(), end):
+            out["scaled"].setdefault("inputs", " ".join(m.group(0).split()))
+    # ... and what the pasted code scales: `y_train = y_scaler.fit_transform(y[:split])`, `X = (X - X.mean(0)) / X.std(0)`
+    for m in SCALED_IN_CODE.finditer(prose):
+        end = prose.find("\n", m.end())
+        line = " ".join(prose[m.start():end if end >= 0 else len(prose)].split())
+        line = line if len(line) <= 80 else line[:77] + "..."
+        for kind, pattern in (("targets", SCALED_TARGETS), ("inputs", SCALED_INPUTS)):
+            if pattern.fullmatch(m.group("name")) or pattern.fullmatch(m.group("name").split("_")[0]):
+                out["scaled"].setdefault(kind, line)
+    for kind in list(out["scaled"]):             # said both ways: the words do not decide
+        if kind in out["unscaled"]:
+            del out["scaled"][kind], out["unscaled"][kind]
+    return out
+
+
+# The inputs' statistics as pandas' describe() prints them: a `min` row and a `max` row of the same columns. Columns
+# whose ranges differ SCALE_SPREAD times or more, the widest past SCALE_WIDE, are features on very different scales:
+# a printed fact for the entries whose phrases say so, unless the words say the inputs were scaled (describe() of
+# the raw frame, before a scaler).
+SCALES_WORDS = {"feature", "different", "scale"}
+STAT_ROW = re.compile(r"(?m)^[ \t]*(min|max)[ \t]+((?:-?\d+(?:\.\d+)?(?:e[-+]?\d+)?[ \t]+){1,40}-?\d+(?:\.\d+)?"
+                      r"(?:e[-+]?\d+)?)[ \t]*\r?$", re.I)
+SCALE_SPREAD, SCALE_WIDE = 1e3, 1e3
+# ... or describe().T, a column per statistic and a row per feature: a header naming min and max, then rows of a name and
+# as many numbers
+# (a header is short: bounded, a line of many "min" words is tried once at its start, not rescanned from each)
+STAT_HEADER = re.compile(r"(?im)^[ \t]*(?:\w+[ \t]+){0,4}?min\b[^\n]{0,80}?\bmax\b[ \t]*\r?$")
+_STAT_NUMBER = r"-?\d{1,15}(?:\.\d{1,12})?(?:e[-+]?\d{1,3})?"
+FEATURE_ROW = re.compile(r"(?m)^[ \t]*[A-Za-z_][\w.\-/]{0,40}((?:[ \t]+" + _STAT_NUMBER + r"){2,12})[ \t]*\r?$")
+
+
+def _transposed_min_max(prose: str) -> tuple[list[float], list[float]]:
+    """The min and max of each feature row under a header that names min and max (describe().T), or two empty lists."""
+    header = STAT_HEADER.search(prose)
+    if header is None:
+        return [], []
+    names = header.group(0).split()
+    where_min, where_max = names.index("min"), names.index("max")
+    low, high = [], []
+    for line in itertools.islice(prose[header.end():].lstrip("\n").split("\n"), 200):
+        m = FEATURE_ROW.match(line)
+        if m is None:
+            break
+        values = [float(v) for v in m.group(1).split()]
+        if len(values) != len(names):
+            break
+        low.append(values[where_min])
+        high.append(values[where_max])
+    return low, high
+
+
+def feature_scales_printed(prose: str) -> str:
+    """The fact, when the paste prints a `min` row and then a `max` row over the same columns (describe()) whose
+    ranges differ SCALE_SPREAD times or more and reach SCALE_WIDE, else ""."""
+    rows: dict[str, list[float]] = {}
+    for m in itertools.islice(STAT_ROW.finditer(prose), 20):
+        name = m.group(1).lower()
+        if name == "max" and "min" not in rows:
+            continue
+        rows[name] = [float(v) for v in m.group(2).split()]
+        if name == "max":
+            break
+    low, high = rows.get("min"), rows.get("max")
+    if not (low and high and len(low) == len(high) >= 2):
+        low, high = _transposed_min_max(prose)
+        if len(low) < 2:
+            return ""
+    ranges = [b - a for a, b in zip(low, high)]
+    widest, narrowest = max(ranges), min((r for r in ranges if r > 0), default=0)
+    if not (narrowest and widest >= SCALE_WIDE and widest >= SCALE_SPREAD * narrowest):
+        return ""
+    return (f"the paste prints its inputs' ranges (their min and max): one column spans {fmt(widest)}, another "
+            f"{fmt(narrowest)}, {widest / narrowest:.3g} times less -- features on very different scales, if they are "
+            "fed as printed")
+
+
+# A paste that divides by a standard deviation it computes (`/ X.std()`, `/ std`) and says a column holds one value
+# for every row: that column's standard deviation is 0 (or a rounding error's size), and (x - mean) / std is 0/0, nan
+# for every row, where the mean comes out exact (a whole-number constant: 3.0 every row), else the same +-1 on every
+# row -- a column that carries nothing either way. A printed fact
+# for the entries whose phrases say a constant feature has zero standard deviation. (scikit-learn's StandardScaler
+# divides such a column by 1 instead: only a division the paste writes.)
+CONSTANT_FEATURE_WORDS = {"constant", "deviation", "zero"}
+# ... or said in words: "I standardise the columns myself in numpy", "z-scored by hand", "divided by the std" (not with a
+# scaler, which guards a zero spread: scikit-learn's StandardScaler divides such a column by 1, Keras's Normalization by
+# at least 1e-7)
+# (a standardisation: to zero mean and unit deviation, not a division by 255 or a layer's own normalisation)
+STANDARDISED_BY_HAND = re.compile(r"\b(?:standardi[sz]\w*|z-?scor\w*)\b[^.;\n]{0,60}?\b(?:myself|by hand|"
+                                  r"manually|in (?:plain )?numpy|with numpy)\b|\b(?:myself|by hand|manually)\b[^.;\n]{0,30}?"
+                                  r"\b(?:standardi[sz]\w*|z-?scor\w*)\b|\bdivid\w* (?:it |them |each \w+ )?by "
+                                  r"(?:the |its |their |each \w+'s )?(?:std|standard deviation|sigma)\b", re.I)
+SCALER_NAMED = re.compile(r"(?i)\b\w*Scaler\b|\bNormalization\(|\bpreprocessing\.scale\b")
+# ... not where the same sentence guards the division or is about something else ("(std + 1e-8)", "/ 255", a layer
+# norm), nor a plan, advice or a denial just before it
+BY_HAND_GUARDED = re.compile(r"(?i)\+\s*(?:eps\w*|1e-\d+|0?\.0*1)\b|\b255\b|\b(?:layer|batch|group|instance|token)[ _-]?norm")
+BY_HAND_DOUBTED = re.compile(r"(?i)\b(?:" + UNDONE + r"|could|would|suggest\w*|advi[sc]\w*|not yet|if|maybe)\b|'ll\b")
+DIVIDES_BY_STD = re.compile(r"/\s*(?:\(\s*)?[\w.\[\]\"']{0,40}\.std\([^()\n]{0,20}\)(?!\s*\+)|/\s*(?:std|sigma|stdev|stds|sd)\b(?!\s*\+)")
+CONSTANT_FEATURE = re.compile(r"\b(?:(?:the )?same (?:value )?(?:for|in|across|on) (?:every|all|each) (?:rows?|samples?|examples?"
+                              r"|records?)|constant (?:columns?|features?)|(?:columns?|features?) (?:that|which) (?:are|is) "
+                              r"constant|zero variance|(?:std|standard deviation) (?:is|of|=|==) ?0(?![.\d]))\b", re.I)
+# ... or says that some inputs it normalises one by one are all zeros: a silent recording, a blank image (their std is
+# 0 and their mean exactly 0, so every value of them is 0/0)
+ALL_ZERO_INPUT = re.compile(r"\b(?:silent|all[ -]zeros?|all-zero|blank|(?:digital|pure) zeros?)\b[^.\n]{0,30}?"
+                            r"\b(?:clips?|"
+                            r"recordings?|audio|wavs?|images?|frames?|inputs?|samples?|examples?|utterances?)\b|"
+                            r"\bmax\(\)`?\s+(?:is|was|==|=)\s+(?:exactly\s+)?0(?:\.0+)?(?![.\d])", re.I)
+
+
+def standardised_by_hand(prose: str) -> re.Match | None:
+    """The words that say the inputs are standardised by hand (STANDARDISED_BY_HAND), in a sentence that guards no
+    division and is no plan or denial, in a paste that names no scaler; or None."""
+    if SCALER_NAMED.search(prose):
+        return None
+    text = told(prose)
+    for m in itertools.islice(STANDARDISED_BY_HAND.finditer(text), 5):
+        start, end = sentence_around(text, m.start(), m.end())
+        sentence = text[start:end]
+        if not (BY_HAND_GUARDED.search(sentence) or BY_HAND_DOUBTED.search(text, start, m.start())
+                or NEGATED.search(text[max(0, m.start() - 40):m.start()])):
+            return m
+    return None
