@@ -203,10 +203,11 @@ def cross_validate(bench: Bench, k: int) -> dict:
 
 ENGINE = ("trainwreck/diagnose.py", "trainwreck/weighing.py", "trainwreck/paste_facts.py",
           "trainwreck/breaking_constructs.py", "trainwreck/data_order.py", "trainwreck/data_values.py",
-          "trainwreck/exp_limits.py", "trainwreck/input_scaling.py", "trainwreck/loss_inputs.py",
-          "trainwreck/run_kind.py", "trainwreck/sequence_losses.py", "trainwreck/weight_init.py",
-          "trainwreck/curve_shape.py", "trainwreck/wording.py", "trainwreck/watch_rule.py", "bench/diagnose_devset.py",
-          "bench/diagnose_tuning.py")
+          "trainwreck/exp_limits.py", "trainwreck/gradient_clearing.py", "trainwreck/gradient_norms.py",
+          "trainwreck/input_scaling.py", "trainwreck/loss_inputs.py", "trainwreck/loss_scale.py",
+          "trainwreck/optimizer_setup.py", "trainwreck/run_kind.py", "trainwreck/sequence_losses.py",
+          "trainwreck/weight_init.py", "trainwreck/curve_shape.py", "trainwreck/wording.py", "trainwreck/watch_rule.py",
+          "bench/diagnose_devset.py", "bench/diagnose_tuning.py")
 
 
 def fingerprint(catalog, cases_path: Path) -> str:

@@ -84,7 +84,7 @@ def test_overflow_messages_beside_a_printed_scale_that_rose_again_are_no_evidenc
     assert "messages" not in parts
     assert any(a.startswith("the loss scale printed beside the loss went down to 64 and rose again to 256, and the "
                             "loss stayed finite") for a in against)
-    from trainwreck.paste_facts import scale_recovered
+    from trainwreck.loss_scale import scale_recovered
     assert scale_recovered(FAIRSEQ) and not scale_recovered(FAIRSEQ.replace("loss_scale=256", "loss_scale=64")
                                                                   .replace("loss_scale=128", "loss_scale=64"))
     held = diagnosis(FAIRSEQ.replace("loss_scale=256", "loss_scale=64").replace("loss_scale=128", "loss_scale=64"))

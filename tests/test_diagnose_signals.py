@@ -720,7 +720,7 @@ def test_only_a_rate_on_the_loss_line_is_read_and_not_a_configurations_other_rat
 
 
 def test_the_page_states_the_rate_facts_thresholds_and_weight():
-    from trainwreck.paste_facts import RATE_CLIMB, RATE_NEAR_PEAK
+    from trainwreck.optimizer_setup import RATE_CLIMB, RATE_NEAR_PEAK
     from trainwreck.weighing import W_SAID_HALF
 
     page = " ".join((ROOT / "docs" / "diagnose.md").read_text(encoding="utf-8").split())
@@ -996,7 +996,7 @@ def test_gradient_accumulation_with_undivided_losses_is_the_accumulating_entry_w
     """(review_session36_final f36) A loop that steps once every k micro-batches and divides no loss by k steps SGD with k
     times the mean gradient: k times the rate. The climb is that construct's face: the accumulating entry comes first,
     with the fix its page gives for accumulation on purpose (divide by k), not its first one."""
-    from trainwreck.paste_facts import accumulated_undivided
+    from trainwreck.gradient_clearing import accumulated_undivided
 
     loop = ("optimizer = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)\n"
             "for step, (x, y) in enumerate(loader):\n    loss = loss_fn(model(x), y)\n    loss.backward()\n"
@@ -1038,7 +1038,7 @@ def test_gradient_accumulation_with_undivided_losses_is_the_accumulating_entry_w
 def test_gradients_cleared_once_before_the_batch_loop_are_the_accumulating_entry():
     """(review_session37_blind q12) `optimizer.zero_grad()` once per epoch, before a batch loop that calls backward() and
     step() on every batch: every step carries all the gradients before it in the epoch. The climb is its face."""
-    from trainwreck.paste_facts import cleared_outside
+    from trainwreck.gradient_clearing import cleared_outside
 
     loop = ("for epoch in range(20):\n    opt.zero_grad()\n    for xb, yb in loader:\n        out = net(xb)\n"
             "        loss = F.cross_entropy(out, yb)\n        loss.backward()\n        opt.step()\n")
@@ -1183,7 +1183,7 @@ def test_a_paste_that_compares_a_broken_run_with_a_working_one_reads_the_broken_
                          + broken, "WR-260")["cleared"] == -1.0
     once = "optimizer.zero_grad()\nfor x, y in loader:\n    loss.backward()\n    optimizer.step()\n"
     assert not any("cleared" in m.parts for m in diagnosis(once + broken).matches)
-    from trainwreck.paste_facts import CLEARED_EACH_STEP
+    from trainwreck.gradient_clearing import CLEARED_EACH_STEP
     assert CLEARED_EACH_STEP.search(loop) and not CLEARED_EACH_STEP.search(once)
     after = "for x, y in loader:\n        loss.backward()\n        optimizer.step()\n        optimizer.zero_grad()\n"
     assert CLEARED_EACH_STEP.search(after)
@@ -1251,7 +1251,7 @@ def test_the_later_reviews_regressions_stay_fixed():
     which the new "right after the first update" timing had put first (b07); a commented-out zero_grad() clears
     nothing (p_c06w); "it only slows things down" is no failure put off (p_f06); a validation loss that "goes up and
     down" is no overfitting (p_o07)."""
-    from trainwreck.paste_facts import CLEARED_EACH_STEP
+    from trainwreck.gradient_clearing import CLEARED_EACH_STEP
     from trainwreck.wording import half_precision_denied, normals_asked
 
     steps = "".join(f"step {k}: loss {v}\n" for k, v in enumerate(["0.6934", "nan", "nan", "nan", "nan"]))
@@ -1681,7 +1681,7 @@ def test_half_precision_beside_gradients_said_to_be_zero_is_its_quiet_face():
     """review_session30_broad c06: `model.half()`, SGD with no GradScaler, the loss stops at 0.70 where float32 reached
     0.12, "a lot of the first-layer weight grads are exactly 0.0": WR-040's quiet face (float16 underflows gradients below
     about 6e-08 to zero) was "no known failure"."""
-    from trainwreck.paste_facts import GRADS_ZERO_SAID
+    from trainwreck.gradient_norms import GRADS_ZERO_SAID
 
     text = ("After model = model.half(), no GradScaler, the loss stops improving:\n"
             "epoch 0  mse 0.9824\nepoch 5  mse 0.7315\nepoch 10 mse 0.7002\nepoch 15 mse 0.6997\nepoch 20 mse 0.6997\n"
@@ -1689,7 +1689,7 @@ def test_half_precision_beside_gradients_said_to_be_zero_is_its_quiet_face():
     d = diagnosis(text)
     assert d.matches and d.matches[0].entry.id == "WR-040" and weighed_parts(text, "WR-040")["flushed"] == 1.0
     assert not GRADS_ZERO_SAID.search("the grads are 0.03 on average") and not GRADS_ZERO_SAID.search("gradient is 0.5")
-    from trainwreck.paste_facts import grads_said_zero
+    from trainwreck.gradient_norms import grads_said_zero
     assert grads_said_zero("in float16 0.0% of the first layer's gradients are 0") is None   # (its Fix tab's output)
     assert "flushed" not in weighed_parts(text.replace("model.half()", "model.float()"), "WR-040")
 
@@ -2363,7 +2363,7 @@ def test_gradient_norms_that_shrink_by_orders_toward_the_input_are_the_first_lay
     """(review_session33_blind h07) gradient norms printed layer by layer, 3.1e-10 at layer 0 to 1.2e-02 at layer 11
     (7.6 orders of magnitude) under words of gradients: WR-120's "first layers get no gradient in a deep sigmoid
     network"; norms within a few orders, rows not under words of gradients, or layers out of order are not."""
-    from trainwreck.paste_facts import _gradients_shrink_to_the_input as shrink
+    from trainwreck.gradient_norms import gradients_shrink_to_the_input as shrink
 
     rows = "layer  0  3.1e-10\nlayer  3  7.8e-08\nlayer  6  1.9e-06\nlayer  9  5.2e-05\nlayer 11  1.2e-02\n"
     said = "I printed the gradient norm of each Linear's weight after the first backward:\n\n"
@@ -2378,7 +2378,7 @@ def test_gradient_norms_that_shrink_by_orders_toward_the_input_are_the_first_lay
 def test_the_first_and_last_layers_gradient_norms_said_in_a_sentence_are_the_first_layers_starved():
     """The two ends said in words ("3.1e-09 for the first Dense and 0.27 for the last one") are the same fact as the rows
     printed; not the first and the last epochs, not a sentence that names no layer, and not ends within a few orders."""
-    from trainwreck.paste_facts import _gradients_shrink_to_the_input as shrink
+    from trainwreck.gradient_norms import gradients_shrink_to_the_input as shrink
 
     assert "7.94 orders of magnitude smaller at the first layer" in shrink(
         "When I print the gradient norm of each layer after one batch I get 3.1e-09 for the first Dense and 0.27 for "
@@ -3319,7 +3319,7 @@ def test_an_optimizer_built_before_its_module_was_replaced_is_a_failure_no_entry
     whole = diagnosis(code.replace("model.fc.parameters()", "model.parameters()") + said)
     assert any("the rest of the model still trains unless it is frozen" in u for u in whole.unweighed)
     # built after the change, or a tensor's data assigned, or beside a nan: read as before
-    from trainwreck.paste_facts import module_replaced_after_optimizer as replaced
+    from trainwreck.optimizer_setup import module_replaced_after_optimizer as replaced
     assert replaced(code.replace("optimizer = torch.optim.Adam(model.fc.parameters(), lr=1e-3)\nmodel.fc = nn.Linear"
                                  "(2048, 5)", "model.fc = nn.Linear(2048, 5)\noptimizer = torch.optim.Adam("
                                  "model.fc.parameters(), lr=1e-3)")) is None
@@ -3406,7 +3406,7 @@ def test_gradient_norms_said_below_the_clipping_threshold_mean_the_clip_never_en
     # a norm said above the threshold is a clip that acts; no threshold stated, nothing to compare
     assert "clip-unengaged" not in weighed_parts(text.replace("between 2.5 and 61", "between 2.5 and 6100"), "WR-240")
     assert "clip-unengaged" not in weighed_parts(text.replace("max_norm=5000", "max_norm=args.clip"), "WR-240")
-    from trainwreck.paste_facts import NORMS_SAID
+    from trainwreck.gradient_norms import NORMS_SAID
     assert [g for g in NORMS_SAID.search("grad norm is about 12.5 each step").groups() if g] == ["12.5"]
 
 
@@ -3414,7 +3414,7 @@ def test_an_adaptive_optimiser_built_with_a_rate_of_a_tenth_or_more_points_to_th
     """review_session35_blind q21 (Keras `Adam(learning_rate=0.5)` copied from an SGD tutorial): Adam moves each
     weight by about the rate whatever the gradient, so 0.5 is hundreds of times its default. Half a printed fact for
     WR-220, beside a run that went wrong; not at 3e-4, not for SGD at 0.5, not in a healthy run."""
-    from trainwreck.paste_facts import high_adaptive_rate
+    from trainwreck.optimizer_setup import high_adaptive_rate
 
     code = ("model = nn.Sequential(nn.Linear(20, 64), nn.ReLU(), nn.Linear(64, 1))\n"
             "opt = torch.optim.Adam(model.parameters(), lr=0.3)\nloss_fn = nn.BCEWithLogitsLoss()\n")
@@ -3537,7 +3537,7 @@ def test_review_session38_blind_a_zero_grad_named_and_never_called_clears_nothin
     """(review_session38_blind h21) `optimizer.zero_grad` without brackets looks the method up and throws it away:
     the gradients pile up as if it were not there. "Then does the same thing later" at a lower rate is a failure put
     off, the tell of gradients that pile up; and a put-off counts for the log of zero only where a nan came."""
-    from trainwreck.paste_facts import clears
+    from trainwreck.gradient_clearing import clears
 
     loop = ("for epoch in range(14):\n    for xb, yb in loader:\n        optimizer.zero_grad\n"
             "        loss = criterion(model(xb).squeeze(1), yb)\n        loss.backward()\n        optimizer.step()\n")
@@ -4364,7 +4364,7 @@ def test_a_sentence_that_says_where_a_call_goes_is_no_loop_that_never_clears():
     """"The clip is `clip_grad_norm_(...)` right after loss.backward(), before optimizer.step()" tells where one
     call goes; it is no pasted loop, and says nothing of clearing (review s40, i06); a loop on one line,
     `loss.backward(); opt.step()`, still is."""
-    from trainwreck.paste_facts import BACKWARD_STEP
+    from trainwreck.gradient_clearing import BACKWARD_STEP
 
     assert not BACKWARD_STEP.search("The clip is `clip_grad_norm_(model.parameters(), 5.0)` right after "
                                     "loss.backward(), before optimizer.step().")
@@ -4811,7 +4811,7 @@ def test_a_clip_after_the_step_beside_a_curve_that_is_no_climb_is_still_the_uncl
 def test_a_loop_line_ending_in_a_comment_still_clears_outside_it():
     """(s42 i34) `optimizer.zero_grad()` once before `for i, (x, y) in enumerate(train_loader):        # 938 batches`:
     the comment after the loop's colon had hidden the loop, and a climb to inf was WR-220 named with confidence."""
-    from trainwreck.paste_facts import cleared_outside
+    from trainwreck.gradient_clearing import cleared_outside
 
     code = ("for epoch in range(20):\n    model.train()\n    optimizer.zero_grad()\n"
             "    for i, (x, y) in enumerate(train_loader):        # batch 64, 938 batches\n"
@@ -5297,7 +5297,7 @@ def test_a_weight_decay_that_pulls_the_weights_to_zero_beside_a_run_that_does_no
     assert d.verdict == "unexplained" and not d.matches
     assert any(u.startswith("the paste builds its optimizer with a weight decay that pulls every weight toward zero")
                for u in d.unweighed)
-    from trainwreck.paste_facts import decay_pulls_to_zero
+    from trainwreck.optimizer_setup import decay_pulls_to_zero
     assert decay_pulls_to_zero(code) == "SGD(model.parameters(), lr=0.05, momentum=0.9, weight_decay=0.5)"
     assert decay_pulls_to_zero(code.replace("weight_decay=0.5", "weight_decay=5e-4")) == ""
     assert decay_pulls_to_zero(code.replace("SGD", "Adam")) == ""
@@ -5635,7 +5635,7 @@ def test_a_jump_to_several_times_the_start_within_the_first_steps_said_in_words_
 def test_keras_mixed_float16_in_a_gradient_tape_loop_with_no_loss_scale_is_wr040s_underflow():
     """compile() wraps the optimizer in a LossScaleOptimizer under mixed_float16 (its auto_scale_loss, trainer.py at
     v3.15.1); a tf.GradientTape loop of the paste's own does not, unless it wraps it itself."""
-    from trainwreck.paste_facts import keras_loop_unscaled
+    from trainwreck.loss_scale import keras_loop_unscaled
     text = ("Super-resolution CNN, Keras 3 on TF, MSE, Adam 1e-4, a custom training loop with tf.GradientTape. With "
             "keras.mixed_precision.set_global_policy(\"mixed_float16\") the PSNR stops improving after a few epochs; "
             "without that line it keeps improving. Nothing is nan.")
@@ -5908,9 +5908,9 @@ def test_review_s47b_readings_stay_where_they_belong():
     """(code_review_s47b) each new reading, quiet on the text the second review showed it misread."""
     from trainwreck.curve_shape import unused_clip
     from trainwreck.breaking_constructs import breaking_construct
+    from trainwreck.gradient_clearing import clears
     from trainwreck.input_scaling import scaled_said
     from trainwreck.loss_inputs import model_output
-    from trainwreck.paste_facts import clears
     from trainwreck.weight_init import init_too_wide, update_discarded
     from trainwreck.wording import lr_tried
     from trainwreck.logscan.dialects.tensorboard_csv import _other_tag
@@ -6004,8 +6004,8 @@ def test_review_s47c_readings_stay_where_they_belong():
     from trainwreck.curve_shape import unused_clip
     from trainwreck.logscan.dialects.tensorboard_csv import _other_tag
     from trainwreck.breaking_constructs import breaking_construct
+    from trainwreck.gradient_clearing import clears
     from trainwreck.input_scaling import scaled_said
-    from trainwreck.paste_facts import clears
     from trainwreck.weight_init import init_too_wide
     from trainwreck.wording import lr_tried
 

@@ -33,9 +33,10 @@ from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_s
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .data_order import (flip_swaps_classes, listed_files_zipped_apart, loaders_shuffled_apart, shuffled_apart,
                          unshuffled_loader)
+from .gradient_clearing import accumulation_fix, summed_prints
 from .loss_inputs import NEGATIVE
-from .paste_facts import (RATE_CLIMB, RATE_VANISHED, accumulation_fix, decay_pulls_to_zero,
-                          module_replaced_after_optimizer, pretrained_at_uniform, summed_prints, uniform_start)
+from .optimizer_setup import RATE_CLIMB, RATE_VANISHED, decay_pulls_to_zero, module_replaced_after_optimizer
+from .paste_facts import pretrained_at_uniform, uniform_start
 from .run_kind import shown_frameworks
 from .sequence_losses import copying_language_model, ctc_inf
 from .weighing import (CODE_CONSTRUCTS, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,

@@ -14,7 +14,7 @@ import math
 import re
 import statistics
 
-from .breaking_constructs import MASKED_INF, breaking_construct, code_of, line_from, token_counts
+from .breaking_constructs import MASKED_INF, breaking_construct, code_of, token_counts
 from .class_count import UNIFORM_NEAR, at_uniform, classes_named, classes_or_vocabulary, vocabulary_named
 from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, NOT_A_MEAN, PLATEAU_FALL, Signature, at_run_start,
                           clip_never_applied, fmt, same_batch_jumps)
@@ -25,12 +25,17 @@ from .data_values import (ADAPT_CALL, CLASSES_COUNTED, DIVIDED_255, DIVIDED_255_
                           image_tensor_unscaled, mask_to_tensor)
 from .exp_limits import exp_overflow
 from .frozen_said import one_output_said, weights_frozen_said
+from .gradient_clearing import (ACCUMULATES, BACKWARD_STEP, GRAD_REQ_ADD, UNCALLED, accumulated_undivided,
+                                cleared_outside, clears)
+from .gradient_norms import gradients_shrink_to_the_input, grads_said_zero, norms_below_clip
 from .input_scaling import (ALL_ZERO_INPUT, CONSTANT_FEATURE, DIVIDES_BY_STD, doubted, feature_scales_printed,
                             standardised_by_hand)
 from .logscan import Evidence, dialects
 from .logscan.dialects import loss_unit
 from .loss_inputs import nll_of_probabilities
+from .loss_scale import SCALES_MIN, SCALE_COLLAPSE, keras_loop_unscaled, scales_printed
 from .one_class_iou import one_class_iou
+from .optimizer_setup import PLAIN_SGD, RATE_CLIMBS, high_adaptive_rate, rate_rose
 from .run_kind import REGRESSION_SAID, SUMMED, absolute_loss, linear_model
 from .weight_init import (ALL_PARAMS_ZERO, CONSTANT_INIT_SAID, FILLED, LARGE_INIT, LAYERS_BUILT, NUMPY_ZERO_WEIGHTS,
                           UNFILLED, constant_kernel_init, init_too_wide, update_discarded)
@@ -43,15 +48,6 @@ ZERO_GRADIENT_WORDS, ACCURACY_WORDS = {"gradient", "exactly", "zero"}, {"accurac
 # fact for words that say so (frozen_said)
 ONE_OUTPUT_WORDS = {"output", "input"}
 SIGMOID_ZERO_WORDS = {"sigmoidzero"}
-# A learning rate printed beside the loss that rose (a warmup, a warm restart, a range test) through the climb,
-# from where the loss was lowest to the climb's end: half a printed fact for the entries whose phrases say a raised
-# rate diverges, and half against the special cases of the rate's curve (PART_OF), whose own causes grow the
-# steps at a fixed rate -- a rate the log shows rising is the plain reading of steps that grow.
-RATE_RAISED_WORDS = {"lr", "rais"}
-# The entries whose phrases say the gradients were never cleared (`optimizer.zero_grad()` forgotten): a log printed
-# by a tool whose trainer clears them each step (Dialect.clears_gradients) counts as much as a declared message
-# against them.
-UNCLEARED_WORDS = {"zero", "grad", "optimizer"}
 # The entries whose phrases say a model's output is nan from the start (a layer never initialised, weights that blow
 # the forward pass up): for a report whose words say an untrained model's output is nan
 # (wording.untrained_output_nonfinite), half a printed fact.
@@ -62,43 +58,6 @@ NO_WARMUP_WORDS = {"without", "warmup"}
 # The entries whose phrases say the failure is there at a learning rate of zero: for a report whose words say so
 # (wording.rate_zero_failed), beside a run that went wrong, half a printed fact.
 RATE_ZERO_WORDS = {"lr", "zero"}
-# A dynamic loss scale printed beside the loss (`scale 3.2768e+04`, `loss_scale: 128`, `'loss scale': 1.0`) that fell
-# to 0, or to SCALE_COLLAPSE of its first value or less: a scaler halves its scale and skips the step each time the
-# gradients hold an inf or a nan, so a scale that kept falling skipped step after step -- the half-precision run
-# overflows on every step, and its weights never change. A printed fact for the entries whose title names half
-# precision. (PyTorch's GradScaler has no floor, fairseq's and DeepSpeed's stop at a minimum: either way.)
-SCALE_PRINTED = re.compile(r"(?i)(?<![\w.])(?:loss[ _])?scale['\"]?[ \t]*(?:[:=|][ \t]*)?(\d+(?:\.\d*)?(?:e[-+]?\d+)?)(?![\w.])")
-SCALE_COLLAPSE, SCALES_MIN = 2.0 ** -20, 3
-
-
-def scales_printed(prose: str) -> tuple[float, ...]:
-    """The dynamic loss scales the paste prints beside its loss (SCALE_PRINTED), in order."""
-    return tuple(float(m.group(1)) for m in itertools.islice(SCALE_PRINTED.finditer(prose), 400))
-
-
-def scale_recovered(prose: str) -> str:
-    """Where the paste prints a dynamic loss scale SCALES_MIN times or more that, after its lowest value, rose again
-    to twice that or more by its last: the words that say so, else "". A scaler doubles its scale only after a run of
-    steps with no overflow (GradScaler's growth_interval, 2000; fairseq's scale_window), so a scale that rose again
-    found one that holds: the steps it skipped before were its calibration, not a run overflowing step after step."""
-    scales = scales_printed(prose)
-    if len(scales) < SCALES_MIN:
-        return ""
-    low = min(range(len(scales)), key=scales.__getitem__)
-    if low == len(scales) - 1 or scales[-1] < 2 * scales[low] or scales[low] <= 0:
-        return ""
-    return f"the loss scale printed beside the loss went down to {fmt(scales[low])} and rose again to {fmt(scales[-1])}"
-
-
-# Gradient norms printed layer by layer (`layer 0  3.1e-10` ... `layer 11  1.2e-02`, under words that say they are
-# gradients), DEPTH_DECADES orders of magnitude smaller at the first layer than at the last: the backward pass shrinks
-# through every layer it crosses (a sigmoid's slope is at most 1/4), and the first layers get next to no gradient. A
-# printed fact for the entries whose phrases say the first layers get no gradient.
-FIRST_LAYERS_WORDS = {"layer", "gradient", "deep"}
-LAYER_ROW = re.compile(r"(?im)^[ \t]*(?:layer|block|layers?\.|blocks?\.)[ \t]*\[?(\d{1,3})\]?[^\n\d]{0,40}?"
-                       r"(\d+(?:\.\d+)?(?:e[-+]?\d+)?)[ \t]*\r?$")
-GRADIENT_SAID = re.compile(r"(?i)\bgrad(?:ient)?s?\b|\.grad\b")
-DEPTH_DECADES, LAYER_ROWS = 4, 3
 # the entries whose phrases say the loss jumps at one batch (same_batch_jumps' fact)
 ONE_BATCH_WORDS = {"jump", "batch"}
 # ... and those whose phrases say a lower rate only delays their failure (WR-260), for a report that says so
@@ -110,258 +69,13 @@ RATE_PROOF_WORDS = {"lower", "lr", "move", "step"}
 # ... and those whose phrases say the step moves when the data is shuffled otherwise (wording.order_moved_it): half a
 # printed fact for them where the report says so
 ORDER_BOUND_WORDS = {"shuffl", "move", "step"}
-# ... and a pasted PyTorch loop that calls backward() and then step() within a few lines and clears the gradients
-# nowhere in the paste (no zero_grad, no `.grad = None`, no `.zero_()`), beside a run that went wrong: half a printed
-# fact for them (a paste may leave out the line that clears them: a fact, not a verdict).
-# (on one line too, as a loop quoted in a sentence is: `loss.backward(); opt.step()`; and Lightning's manual
-# optimisation, `self.manual_backward(loss)`, which leaves the clearing to the user's own opt.zero_grad())
-BACKWARD_STEP = re.compile(r"(?:\.backward\(\)|\bmanual_backward\([^()\n]{0,80}\))"
-                           # (on its line, after a semicolon: a sentence that says where a call goes, "right
-                           # after loss.backward(), before optimizer.step()", is no loop)
-                           r"(?:[ \t]*;[^\n]{0,200}?\.step\(\)|[^\n]*\n(?:[^\n]*\n){0,6}?[^\n]*(?:\.step\(\)|"
-                           # (or an update written by hand from each parameter's .grad: `p.data -= lr * p.grad`,
-                           # `w.sub_(lr * w.grad)`, as micrograd-style engines and from-scratch loops do)
-                           r"(?:-=|\.sub_\(|\.add_\()[^\n]{0,120}?\.grad\b))")
-GRAD_REQ_ADD = re.compile(r"\bgrad_req\s*=\s*['\"]add['\"]")
-CLEARED = re.compile(r"zero_grad|\.grad\s*=\s*None|\.zero_\(\)|set_to_none|clear_grad|cleargrads|"
-                     # (by hand: `p.grad = 0.0`, `p.grad.data = torch.zeros_like(...)`, `p.grad.fill_(0)`, `p.grad *= 0`,
-                     # `p.grad[:] = 0`, MXNet's `p.grad()[:] = 0`)
-                     r"\.grad(?:\(\))?(?:\.data)?\s*=\s*(?:0(?:\.0+)?(?![\d.])|(?:torch|np|jnp|nd|mx\.nd)\.zeros)|"
-                     r"\.grad(?:\.data)?\.fill_\(\s*0(?:\.0+)?\s*\)|\.grad(?:\.data)?\s*\*=\s*0(?:\.0+)?(?![\d.])|"
-                     r"\.grad(?:\(\))?(?:\.data)?\[\s*(?::|\.\.\.)\s*\]\s*=\s*0(?:\.0+)?(?![\d.])")
-# ... and a statement that names the method without calling it (`optimizer.zero_grad`, no brackets) evaluates the
-# bound method and throws it away: it clears nothing (a sentence that names zero_grad still says it is called)
-UNCALLED = re.compile(r"(?m)^[ \t]*(?:self\.)?\w+(?:\.\w+)*\.zero_grad[ \t]*(?:#[^\n]*)?$")
 
 
-def clears(code: str) -> bool:
-    """Does the paste clear the gradients anywhere (CLEARED), leaving out a zero_grad named and never called?"""
-    return bool(CLEARED.search(UNCALLED.sub("", code) if "zero_grad" in code else code))
-
-
-# ... or a loop that clears them once, before an inner loop that calls backward() and step() on every batch and clears
-# nothing (`optimizer.zero_grad()` once per epoch): every step in that loop carries the gradients of all the ones before
-CLEARED_OUTSIDE = re.compile(r"(?m)^(?P<ind>[ \t]{0,40})(?![ \t#])[^\n]{0,200}?(?:zero_grad\(|\.grad\s*=\s*None)[^\n]*\n"
-                             # (the loop's line may end in a comment: `for i, (x, y) in enumerate(loader):  # 938`)
-                             r"(?:(?P=ind)(?![ \t])[^\n]*\n){0,3}?(?P=ind)(?P<loop>for\b[^\n#]{0,200}:)[ \t]*(?:#[^\n]*)?\n"
-                             r"(?P<body>(?:(?P=ind)[ \t]+[^\n]*\n|[ \t]*\n){1,40})")
-
-
-def cleared_outside(prose: str) -> str:
-    """The inner loop, quoted, where the gradients are cleared only before it (CLEARED_OUTSIDE), else ''."""
-    for m in itertools.islice(CLEARED_OUTSIDE.finditer(prose if prose.endswith("\n") else prose + "\n"), 20):
-        body = m.group("body")
-        if ".backward(" in body and re.search(r"\.step\(", body) and not clears(body):
-            return m.group("loop")
-    return ""
-
-
-CLIP_LATE_WORDS = {"clip", "optimizer", "step"}       # (the entries whose phrases say a clip after the step)
-
-
-# Gradient accumulation written by hand: the optimizer steps only inside an `if ... % k == 0:` block (the lines between
-# indented under it), after a backward() above it. Each backward() adds a micro-batch's gradient, so k of them sum to k
-# times the mean unless each loss was divided by k first -- by that count's own name or number (`loss / accum_steps`,
-# `loss /= 16`). (Accelerate's accelerator.backward() divides by the count it was given itself.)
-# (each run of spaces follows a token it needs: two runs side by side with only an optional bracket between them would
-# try every split of a long run)
-ACCUMULATES = re.compile(r"(?m)^(?P<ind>[ \t]{0,40})if\b[^\n]{0,120}?%[ \t]*(?:\([ \t]*)?(?P<k>[A-Za-z_][\w.]{0,60}|\d{1,5})"
-                         r"[ \t]*(?:\)[ \t]*)?==[ \t]*0\b[^\n]{0,80}:[ \t]*(?:#[^\n]*)?\n(?:(?P=ind)[ \t]+[^\n]*\n){0,4}?"
-                         r"(?P=ind)[ \t]+(?P<step>[^\n]{0,200}?\.step\([^\n]*)")
-DIVIDES_ITSELF = re.compile(r"\baccelerator\.backward\(|\bscale_loss\(")
-
-
-# A running loss printed as a sum: the loop adds each batch's loss to a name (`running_loss += loss.item()`), prints
-# that name every n batches inside an `if i % n == r:` block with no division by n, and sets it back to 0. Each print
-# is then the sum of n losses, not their mean (PyTorch's CIFAR-10 tutorial divides: `running_loss / 2000`) -- and with
-# r = 0 the first print, after batch 0, holds that one batch alone, so the second comes out about n times the first.
-ADDS_LOSS = re.compile(r"(?m)^[ \t]{0,40}(?P<acc>[A-Za-z_]\w{0,40})[ \t]*\+=[ \t]*(?P<what>[^\n]{0,80})$")
-PRINTS_EVERY = re.compile(r"(?m)^(?P<ind>[ \t]{0,40})if\b[^\n]{0,80}?%[ \t]*(?P<n>\d{1,6})[ \t]*==[ \t]*(?P<r>\d{1,6})"
-                          r"[^\n]{0,40}:[ \t]*\n(?:(?P=ind)[ \t]+[^\n]*\n){0,3}?(?P=ind)[ \t]+(?P<print>[^\n]{0,40}?"
-                          r"\bprint\([^\n]*)")
-
-
-def summed_prints(prose: str) -> tuple[str, int, bool] | None:
-    """(the name, n, whether the first print holds one batch alone) where a pasted loop prints a running loss as the
-    sum of the n batches since the last print (ADDS_LOSS, PRINTS_EVERY), else None."""
-    for add in itertools.islice(ADDS_LOSS.finditer(prose), 20):
-        acc, what = add.group("acc"), add.group("what")
-        if not re.search(r"\bloss\w*\b", what) or "/" in what:
-            continue        # (a mean added)
-        reset = re.compile(r"[ \t]+" + re.escape(acc) + r"[ \t]*=[ \t]*0(?:\.0*)?[ \t]*$")
-        for every in itertools.islice(PRINTS_EVERY.finditer(prose), 20):
-            n, r, shown = int(every.group("n")), int(every.group("r")), every.group("print")
-            # (set back to 0 in the same block, after each print: else each print sums every batch since the epoch
-            # began, not the last n)
-            block = itertools.takewhile(lambda line: line.startswith(every.group("ind")) and line[len(every.group(
-                "ind")):][:1] in (" ", "\t"), prose[every.end():].split("\n")[1:8])
-            if n >= 2 and r in (0, n - 1) and re.search(r"\b" + re.escape(acc) + r"\b", shown) \
-                    and "/" not in shown and any(reset.match(line) for line in block):
-                return acc, n, r == 0
-    return None
-
-
-def accumulation_fix(prose: str) -> str:
-    """The first step of the fix where the paste accumulates gradients undivided (accumulated_undivided): the entry's own
-    for accumulation on purpose, in the paste's names."""
-    k = accumulated_undivided(prose)
-    count = k if k.isdigit() else f"`{k}`"
-    return (f"Divide each micro-batch's loss by {count} before backward() (`loss = loss / {k}`), so that the {count} "
-            "gradients sum to their mean (if the micro-batches differ in size, weight each loss by its share of the "
-            "examples instead), step after the last of them and clear the gradients (`optimizer.zero_grad()`) right "
-            "after the step; keep the learning rate that trained with the whole batch.")
-
-
-# A learning rate said or printed to have fallen to 1e-10 or below ("the lr is 1e-14 after epoch 1", `lr: 1.0e-27`): no
-# step moves a weight at that rate, whatever the gradients.
-# (the first number after the rate's name: "lr 0.1, weight decay 1e-10" names no such rate)
-RATE_VANISHED = re.compile(r"\b(?:lr|learning[ _]rate|\[['\"]lr['\"]\])\b[^.\n\d]{0,80}?(?<![\w.])(?P<rate>\d(?:\.\d+)?[eE]-"
-                           r"(?:1\d|[2-9]\d|\d{3}))(?![\w.])")
-
-
-
-@functools.lru_cache(maxsize=4)      # (asked by the facts and by the fix the entry gets)
-def accumulated_undivided(prose: str) -> str:
-    """The accumulation count, quoted, where a pasted loop sums micro-batch gradients by hand without dividing each
-    loss by that count (ACCUMULATES); '' where it does not, or divides."""
-    if DIVIDES_ITSELF.search(prose):
-        return ""
-    for m in itertools.islice(ACCUMULATES.finditer(prose), 20):
-        if "optimizer" not in m.group("step").lower() and not re.search(r"\b(?:opt\w*|scaler)\.step\(", m.group("step")):
-            continue            # (a scheduler's step every k batches is no accumulation)
-        if ".backward(" not in prose[:m.start()]:
-            continue
-        # (a loss divided by the count: on a line that assigns a loss or calls backward() -- not a floor division,
-        # `len(loader) // accum_steps`, a count of steps, nor a printed mean, `running / accum_steps`)
-        divided = re.compile(r"(?m)^(?=[^\n]*(?:\bloss\w*[ \t]*/?=|\.backward\())[^\n]*?(?<!/)/=?[ \t]*(?:\([ \t]*)?"
-                             r"(?:float\()?" + re.escape(m.group("k")) + r"(?![\w.])")
-        if not divided.search(prose):
-            return m.group("k")
-    return ""
-# ... and a loop body that clears them every step: the clearing call and backward() at one indentation inside a
-# block, a few lines apart (a zero_grad() before the loop, at a lesser indentation, clears them once: WR-260's bug)
-# (each part bounded: a line of thousands of spaces must not make the search quadratic)
-CLEARED_EACH_STEP = re.compile(r"(?m)^(?P<indent>[ \t]{1,40})(?![ \t#])[^\n]{0,200}?(?:zero_grad\(|\.grad\s*=\s*None)[^\n]*\n"
-                               r"(?:[^\n]*\n){0,6}?(?P=indent)(?![ \t])[^\n]{0,200}?\.backward\(|"
-                               r"^(?P<indent2>[ \t]{1,40})(?![ \t])[^\n]{0,200}?\.backward\([^\n]*\n"
-                               r"(?:[^\n]*\n){0,6}?(?P=indent2)(?![ \t#])[^\n]{0,200}?(?:zero_grad\(|\.grad\s*=\s*None)")
-
-
-PLAIN_SGD = re.compile(r"\bsgd\b|\bgradient descent\b", re.I)
-
-
-RATE_CLIMB = 1.25              # the rate at the climb's end this many times the one at the loss's lowest,
-RATE_NEAR_PEAK = 0.9           # ... and this near the highest it reached in the climb
-RATE_CLIMBS = {"climb-then-nonfinite", "descent-then-climb", "climb-despite-clipping", "climbing",
-               "climbed-and-stayed"}
 # A cross-entropy computed on outputs that already went through a softmax cannot go below log(1 + (C - 1)/e) for C
 # classes (WR-130: 1.4612 for ten): a loss that ends within FLOOR_NEAR above that floor, never below it, while the
 # accuracy printed beside it reaches FLOOR_ACCURACY, is that failure's fingerprint -- a printed fact for the entries
 # whose phrases say the loss will not go below it. C is the class count whose floor is nearest below the loss (3 or
 # more: two classes' floor, 0.3133, is an ordinary loss at that accuracy).
-
-
-# An optimizer built on a module's parameters, and that module (or a part of it) replaced by a new one afterwards:
-# `optimizer = torch.optim.Adam(model.fc.parameters())` then `model.fc = nn.Linear(2048, 5)`. The optimizer holds
-# the old module's tensors (parameters() is read when the optimizer is built), so step() never touches the new
-# layer's: it keeps its initial weights, and with everything else frozen nothing learns -- the loss stays about where
-# the untrained head puts it. No entry covers it: a bug of the wiring, not of the numbers.
-OPTIMIZER_ON = re.compile(r"(?m)^[ \t]*[\w.]+[ \t]*=[ \t]*[\w.]*\b(?:optim|optimizers?)\.[A-Za-z]\w{0,30}\([ \t]*"
-                          r"(?P<module>[A-Za-z_]\w{0,40}(?:\.\w{1,40}){0,4})\.parameters\(\)")
-REPLACED = r"(?m)^[ \t]*(?P<target>{module}(?:\.\w{{1,40}}|\[\d{{1,4}}\]){{0,4}})[ \t]*=[ \t]*(?![=\s])[^\n]{{1,200}}"
-
-
-# An SGD or AdamW optimizer built with a weight decay whose pull on each weight per step, the rate times the decay, is
-# DECAY_PER_STEP or more, twenty times SGD's usual 0.1 x 5e-4: PyTorch's SGD adds decay x weight to the gradient, so
-# the step takes rate x decay x weight off it (more under momentum), and AdamW and Keras's optimizers subtract rate x
-# decay x weight directly; the weights go to zero whatever the gradient does, and a classifier's loss settles where a
-# model of zero weights puts it, ln C for C balanced classes -- not covered. (Not Adam's or RMSprop's coupled decay,
-# whose term the adaptive denominator rescales.) Only a decay of DECAY_MIN or more: a high rate times the usual decay is
-# a rate that is too high.
-OPTIMIZER_CALL = re.compile(r"\b(?:SGD|AdamW)\("
-                            r"(?P<args>[^()\n]{0,300}(?:\([^()\n]{0,80}\)[^()\n]{0,300}){0,4})\)")
-RATE_ARG = re.compile(r"\b(?:lr|learning_rate)\s*=\s*(\d+(?:\.\d*)?(?:e-?\d+)?)\b")
-DECAY_ARG = re.compile(r"\bweight_decay\s*=\s*(\d+(?:\.\d*)?(?:e-?\d+)?)\b")
-DECAY_PER_STEP, DECAY_MIN = 1e-3, 0.1
-
-
-def decay_pulls_to_zero(prose: str) -> str:
-    """The optimizer's call, quoted, where its rate times its weight decay is DECAY_PER_STEP or more; or ''."""
-    for m in itertools.islice(OPTIMIZER_CALL.finditer(code_of(prose)), 10):
-        rate, decay = RATE_ARG.search(m.group("args")), DECAY_ARG.search(m.group("args"))
-        if rate and decay and float(decay.group(1)) >= DECAY_MIN \
-                and float(rate.group(1)) * float(decay.group(1)) >= DECAY_PER_STEP:
-            return " ".join(m.group(0).split())
-    return ""
-
-
-def module_replaced_after_optimizer(prose: str) -> tuple[str, bool] | None:
-    """An optimizer built on a module's parameters and that module (or a part of it) replaced later in the paste: the
-    two lines, as "`optimizer = ...` ... `model.fc = ...`", and whether the optimizer was built on the replaced module
-    alone (then it trains nothing); or None."""
-    code = code_of(prose)
-    for m in OPTIMIZER_ON.finditer(code):
-        later = re.compile(REPLACED.format(module=re.escape(m.group("module")))).search(code, m.end())
-        # (a new module, not a number or a tensor's data: `model.fc = nn.Linear(...)`, `model.head = Head()`)
-        if later and re.search(r"=[ \t]*[\w.]*[A-Z]\w*\(", later.group(0)):
-            return (f"`{line_from(code, m.start())[:120]}` ... `{' '.join(later.group(0).split())[:120]}`",
-                    later.group("target") == m.group("module"))
-    return None
-
-
-# An adaptive optimiser built with a rate of 0.1 or more (`keras.optimizers.Adam(learning_rate=0.5)`,
-# `optim.Adam(model.parameters(), lr=0.3)`): Adam's step for each weight is set by the rate, not by its gradient's size:
-# up to about the rate (Kingma & Ba 2015, section 2.1: |step| is bounded by about the rate, and near it while a gradient
-# keeps its sign; a fraction of it, about 0.2x, once the gradient is mostly noise; RMSprop, with no bias correction,
-# starts larger, 10x in PyTorch at step 1), so at 0.5 a weight moves by up to about 0.5 a step, hundreds of times the
-# defaults (1e-3 for Adam in PyTorch and Keras; 2e-3 for Adamax and NAdam; 1e-2 for PyTorch's RMSprop;
-# review factcheck_session35 measured these). Half a printed fact, beside a run that went wrong, for the entries whose phrases
-# say the rate is too high.
-HIGH_ADAPTIVE_WORDS = {"lr", "high"}
-HIGH_ADAPTIVE_RATE = re.compile(r"\b(?P<opt>Adam|AdamW|Adamax|NAdam|Nadam|RMSprop)\((?:[^()\n]|\(\))"
-                                r"{0,200}?\b(?:learning_rate|lr)[ \t]*=[ \t]*(?P<rate>(?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?)"
-                                r"(?![\w.])")
-HIGH_ADAPTIVE_AT = 0.1
-# Each one's default rate in PyTorch (its documentation of torch.optim), the larger of the two frameworks' (Keras 3's
-# are all 1e-3)
-ADAPTIVE_DEFAULTS = {"adam": 1e-3, "adamw": 1e-3, "adamax": 2e-3, "nadam": 2e-3, "rmsprop": 1e-2}
-
-
-def high_adaptive_rate(prose: str) -> str:
-    m = next((m for m in HIGH_ADAPTIVE_RATE.finditer(prose) if float(m.group("rate")) >= HIGH_ADAPTIVE_AT), None)
-    if m is None:
-        return ""
-    opt, rate = m.group("opt"), m.group("rate")
-    default = ADAPTIVE_DEFAULTS[opt.lower()]
-    return (f"the paste builds {opt} with a learning rate of {rate} (`{' '.join(m.group(0).split())}`): an adaptive "
-            f"optimiser's step for each weight is set by the rate, not the gradient's size (up to about the rate, "
-            f"and near it while a gradient keeps its sign), so {rate} is "
-            f"{float(rate) / default:.3g} times {opt}'s default rate ({default:g} in PyTorch; Keras's is no larger) "
-            "and pushes the outputs to the extremes")
-
-
-# Gradient norms the words give ("the total norm clip_grad_norm_ returns is between 3 and 40", "grad norm is about
-# 12"), to set beside the clipping threshold the paste states (Evidence.clip_at): every one below it, the clip never
-# shortened an update. A printed fact for the entries whose phrases say the norm never reaches the threshold.
-CLIP_UNENGAGED_WORDS = {"gradnorm", "threshold"}
-_NORM_NUMBER = r"(\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?![\w.])"
-NORMS_SAID = re.compile(r"\b(?:grad(?:ient)?s?[ _]?norms?|total[ _]norms?|norms?)\b[^.\n]{0,80}?\b(?:between|from)[ \t]+"
-                        + _NORM_NUMBER + r"[ \t]*(?:and|to|-|\u2013)[ \t]*" + _NORM_NUMBER + r"|"
-                        r"\b(?:grad(?:ient)?s?[ _]?norms?|total[ _]norms?)\b[^.\n]{0,40}?\b(?:is|was|are|were|of|around|"
-                        r"about|at most|below|under|never above)[ \t]+~?[ \t]?" + _NORM_NUMBER, re.I)
-
-
-def norms_below_clip(ev: Evidence) -> str:
-    """The clipping threshold the paste states and the gradient norms its words give, when every one is below it."""
-    if ev.clip_at is None or ev.clip_at <= 0:
-        return ""
-    said = [(m, [float(g) for g in m.groups() if g is not None]) for m in NORMS_SAID.finditer(ev.prose)]
-    said = [(m, values) for m, values in said if values]
-    if not said or max(max(values) for _m, values in said) >= ev.clip_at:
-        return ""
-    m = said[0][0]
-    return (f"the paste clips the gradient norm at {fmt(ev.clip_at)}, and its words give the norm as "
-            f"\"{' '.join(m.group(0).split())}\": below the threshold, so the clip never shortened an update")
 
 
 FLOOR_WORDS = {"class", "below"}
@@ -373,18 +87,6 @@ FLOOR_ACCURACY_SURE = 0.95
 # words of a loss with more in it than a cross-entropy, which sits above its floor by design
 FLOOR_HIDDEN = re.compile(r"label[ _-]?smooth\w*|distill\w*|\bkd\b|mixup|cutmix|regulari[sz]\w*|\bl2\(|weight[ _]decay "
                           r"in the loss|auxiliary loss|\+ *(?:(?:\d+(?:\.\d*)?|\.\d*) *)?\* *\w+[ _]loss", re.I)
-
-
-# Gradients said to be exactly zero ("the grads are exactly 0.0", "gradients = 0", "grad norm is zero")
-GRADS_ZERO_SAID = re.compile(r"\bgrad(?:ient)?s?\b(?:[ \t]+norms?)?[^.\n]{0,60}?\b(?:are|is|were|was|=|==|equal(?:s| to)?|"
-                             r"print(?:s|ed)?(?: as)?)[ \t]+(?:all[ \t]+)?(?:exactly[ \t]+)?(?:0(?:\.0+)?|zero)(?!\.?\d)", re.I)
-# ... not where a share of them is said to be 0% ("0.0% of the first layer's gradients are 0": none)
-NONE_OF_THEM = re.compile(r"(?:^|[\s(])0(?:\.0+)?\s*%[^.\n]*$")
-
-
-def grads_said_zero(prose: str) -> re.Match | None:
-    return next((m for m in GRADS_ZERO_SAID.finditer(prose)
-                 if not NONE_OF_THEM.search(prose, max(0, m.start() - 60), m.start())), None)
 
 
 def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str,
@@ -411,7 +113,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     scales = feature_scales_printed(ev.prose) if "inputs" not in scaled["scaled"] else ""
     if scales:
         out["feature-scales"] = scales
-    shrinking = _gradients_shrink_to_the_input(ev.prose)
+    shrinking = gradients_shrink_to_the_input(ev.prose)
     if shrinking:
         out["first-layers"] = shrinking
     # A regression's squared error is about the targets' mean square while the outputs are still near 0: a first
@@ -582,7 +284,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         out["weights-frozen"] = (f"the report says the weights do not change (\"{frozen}\"): they got no update at "
                                  "all, which a gradient of exactly 0 gives (dead units, weights that start at zero), or a "
                                  "step too small for the weights' precision")
-    rose = _rate_rose(ev, sig)
+    rose = rate_rose(ev, sig)
     if rose:
         out["rate-rose"] = rose
     first = statistics.median(ev.accuracy_head) if ev.accuracy_head else None
@@ -726,70 +428,6 @@ def _broken_from_start(ev: Evidence, sig: Signature, words: list[str], first_pri
         first_printed and ev.first_nonfinite == 0 and ev.count > 0 and at_run_start(ev))
 
 
-# ... or the two ends said in a sentence of gradients: "3.1e-09 for the first Dense and 0.27 for the last one", "the
-# first layer's gradient norm is 1e-8, the last layer's 0.3"
-_NUMBER = r"(\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?![\w.])"
-_END = r"(first|earliest|lowest|bottom|input|last|final|top|output)"
-VALUE_FOR_END = re.compile(r"(?i)" + _NUMBER + r"\s+(?:for|in|at|on|of)\s+(?:the\s+)?" + _END + r"\b")
-END_HAS_VALUE = re.compile(r"(?i)\b" + _END + r"\b(?:\s+[\w']+){0,4}?\s*(?:is|was|are|were|:|=|gets?|got|has|had|of)"
-                           r"\s*(?:about\s+|around\s+|~\s*)?" + _NUMBER)
-# (nor another quantity set per layer -- learning rates, dropout, a clip's norm, weight decay -- nor a supposition: "if
-# the first layer's gradient were 1e-9 ...")
-OTHER_PER_LAYER = re.compile(r"(?i)\b(?:learning[ -]rates?|lrs?|dropout|clip\w*|max[ _]norm|weight[ _]decay|rates?)\b")
-SUPPOSED = re.compile(r"(?i)\b(?:if|were|would|could|should|expect\w*|suppos\w*)\b")
-# ("of the last one 0.27": the end's noun, then its value)
-END_NOUN_VALUE = re.compile(r"(?i)\b" + _END + r"\s+(?:one|layer(?:'s)?|dense|conv\w*|block|linear)\s+(?:about\s+|~\s*)?"
-                            + _NUMBER)
-INPUT_END = {"first", "earliest", "lowest", "bottom", "input"}
-# (of layers: not the first and the last epochs or steps of the run)
-LAYERS_NAMED = re.compile(r"(?i)\b(?:layers?|dense|conv\w*|blocks?|linear)\b")
-ENDS_IN_TIME = re.compile(r"(?i)\b(?:first|last|final)\s+(?:few\s+|\d+\s+)?(?:epochs?|steps?|iterations?|iters?|batch(?:es)?|"
-                          r"updates?|runs?)\b")
-
-
-def _gradients_shrink_said(prose: str) -> tuple[float, float, str] | None:
-    """The first and the last layer's gradient norms, said in one sentence of gradients, and the sentence's words."""
-    for m in itertools.islice(GRADIENT_SAID.finditer(prose), 20):
-        start, end = sentence_around(prose, m.start(), m.end(), stops=".;\n")
-        sentence = prose[start:end]
-        if not LAYERS_NAMED.search(sentence) or ENDS_IN_TIME.search(sentence) or OTHER_PER_LAYER.search(sentence) \
-                or sentence.rstrip().endswith("?") or SUPPOSED.search(sentence):
-            continue
-        ends: dict[bool, float] = {}
-        for v in itertools.chain(((x.group(2), x.group(1)) for x in VALUE_FOR_END.finditer(sentence)),
-                                 ((x.group(1), x.group(2)) for x in END_HAS_VALUE.finditer(sentence)),
-                                 ((x.group(1), x.group(2)) for x in END_NOUN_VALUE.finditer(sentence))):
-            ends.setdefault(v[0].lower() in INPUT_END, float(v[1]))
-        if len(ends) == 2:
-            return ends[True], ends[False], " ".join(sentence.split())[:160]
-    return None
-
-
-def _gradients_shrink_to_the_input(prose: str) -> str:
-    """The fact, when the paste prints LAYER_ROWS or more gradient norms by layer (one block of rows under words of
-    gradients), or says the first and the last layer's, and the first layer's is DEPTH_DECADES orders of magnitude
-    below the last's, else ""."""
-    rows = [(int(m.group(1)), float(m.group(2)), m.start()) for m in itertools.islice(LAYER_ROW.finditer(prose), 200)]
-    if len(rows) < LAYER_ROWS or not GRADIENT_SAID.search(prose[max(0, rows[0][2] - 300):rows[0][2]]):
-        said = _gradients_shrink_said(prose)
-        if said and 0 < said[0] and 10 ** DEPTH_DECADES * said[0] <= said[1]:
-            return (f"the report gives the first layer's gradient as {fmt(said[0])} and the last layer's as "
-                    f"{fmt(said[1])} (\"{said[2]}\"): {math.log10(said[1] / said[0]):.3g} orders of magnitude smaller "
-                    "at the first layer, which gets next to no gradient (the backward pass shrinks through each layer "
-                    "it crosses, as through sigmoids, whose slope is at most 1/4)")
-        return ""
-    layers = [n for n, _, _ in rows]
-    if layers != sorted(set(layers)):
-        return ""                       # (one block, each layer once, in order: not two runs' rows)
-    first, last = rows[0][1], rows[-1][1]
-    if not (0 < first and last > 0 and last >= 10 ** DEPTH_DECADES * first):
-        return ""
-    return (f"the paste prints gradient norms layer by layer, {fmt(first)} at layer {layers[0]} and {fmt(last)} at layer "
-            f"{layers[-1]}: {math.log10(last / first):.3g} orders of magnitude smaller at the first layer, which gets "
-            "next to no gradient (the backward pass shrinks through each layer it crosses, as through sigmoids, whose slope "
-            "is at most 1/4)")
-
-
 def _floor_of(classes: int) -> float:
     """The lowest a cross-entropy reaches over C classes on outputs already softmaxed: log(1 + (C - 1)/e)."""
     return math.log(1 + (classes - 1) / math.e)
@@ -914,24 +552,6 @@ START_LOSS_SAID = re.compile(r"(?i)\b(?:initial|first|starting|very first|untrai
 # (a cross-entropy the paste names, or a classifier; not a regression's or a summed loss, whose start is not ln C)
 CROSS_ENTROPY_NAMED = re.compile(r"(?i)\bcross[- _]?entropy\w*|crossentropy\w*|\bb?ce\b|\bbce\w*|\bnll\w*|\blog[- ]?loss\b|"
                                  r"\bclassif\w+")
-
-
-# Keras's mixed_float16 policy in a loop of the paste's own (tf.GradientTape) that wraps no optimizer in a
-# LossScaleOptimizer: compile() adds the loss scale (its auto_scale_loss), a custom loop does not (WR-040's Keras part)
-MIXED_FLOAT16_SET = re.compile(r"(?:set_global_policy|set_dtype_policy|Policy)\(\s*['\"]mixed_float16['\"]")
-CUSTOM_LOOP = re.compile(r"\bGradientTape\b")
-LOSS_SCALED = re.compile(r"\bLossScaleOptimizer\b|\bget_scaled_loss\b|\bscale_loss\b")
-# (the optimizer compile() wrapped: stepped by fit(), or by a loop that steps the model's own)
-FIT_STEPS = re.compile(r"\.fit\(|\b(?:self|model)\.optimizer\.(?:apply_gradients|apply)\(")
-
-
-def keras_loop_unscaled(prose: str) -> str:
-    """The policy's words, when the paste sets mixed_float16 and trains in a GradientTape loop with no loss scale; or ""."""
-    policy, loop = MIXED_FLOAT16_SET.search(prose), CUSTOM_LOOP.search(prose)
-    if policy and loop and not LOSS_SCALED.search(prose) and not FIT_STEPS.search(prose) \
-            and not denied_before(prose, loop.start(), reach=80):
-        return policy.group(0)
-    return ""
 
 
 # The loss said to jump to several times its start within the first steps, WR-250's face, with both numbers: "the MSE
@@ -1116,33 +736,3 @@ def pretrained_at_uniform(ev: Evidence) -> tuple[str, str] | None:
         "learned (a tokenizer other than the model's own: the same vocabulary size, other ids) or its weights did not "
         "load (the warning that some weights were newly initialized). No entry covers this: load the tokenizer from "
         "the model's own checkpoint, and check the untouched model's loss on a few batches before training")
-
-
-def trainer_clears(ev: Evidence) -> str:
-    """How the tool that printed the log clears the gradients every step, when the paste shows that tool ran the
-    steps (its own bar) and no step written by hand; or ""."""
-    trainer = dialects.named(ev.dialect)
-    if trainer is None or not trainer.clears_gradients or (
-            trainer.clears_shown_by is not None and not trainer.clears_shown_by.search(ev.prose)) or (
-            trainer.clears_unless is not None and trainer.clears_unless.search(ev.prose)):
-        return ""
-    return f"the log is printed by {trainer.name.removesuffix(' log')}, whose trainer {trainer.clears_gradients}"
-
-
-def _rate_rose(ev: Evidence, sig: Signature) -> str:
-    """The learning rate printed beside the loss, when it rose through the climb (from where the loss was lowest
-    to the climb's end, and is still near the highest it reached); or ""."""
-    if sig.name not in RATE_CLIMBS or ev.low_pos is None:
-        return ""
-    end = (ev.first_nonfinite if ev.first_nonfinite is not None else ev.count) - 1
-    last, low = ev.at(end), ev.low_pos
-    if last is None or last.rate is None or low.rate is None:
-        return ""
-    # a rate that had stopped rising before the loss turned (a warmup long over) says nothing of the climb, nor one
-    # that peaked and fell back through it (a warmup, then a decay the loss climbed all along)
-    during = [p.rate for p in ev.head_at + ev.before_at if low.line <= p.line <= last.line and p.rate is not None]
-    if not (last.rate > 0 and last.rate >= RATE_CLIMB * low.rate and last.rate >= RATE_NEAR_PEAK * max(during)):
-        return ""
-    return (f"the learning rate printed beside the loss rose from {low.rate:g} ({ev.where(ev.low_at)}), where the "
-            f"loss was lowest ({fmt(ev.low)}), to {last.rate:g} ({ev.where(end)}): the loss climbed as the rate rose "
-            "(a warmup, a restart or a range test raises the rate on purpose)")

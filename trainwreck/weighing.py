@@ -19,17 +19,18 @@ from .breaking_constructs import LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, PAIRWI
 from .data_values import (INPUT_NAN_WORDS, MASK_255_WORDS, MASK_SCALED_WORDS, ONE_CLASS_IOU_WORDS, RAW_PIXEL_WORDS,
                           UNLABELLED_WORDS)
 from .exp_limits import EXP_OVERFLOW_WORDS
+from .gradient_clearing import CLEARED_EACH_STEP, UNCLEARED_WORDS, trainer_clears
+from .gradient_norms import CLIP_LATE_WORDS, CLIP_UNENGAGED_WORDS, FIRST_LAYERS_WORDS, grads_said_zero
 from .input_scaling import CONSTANT_FEATURE_WORDS, FORGOT_INPUTS, FORGOT_TARGETS, SCALES_WORDS, scaled_said
 from .loss_inputs import (DENSE, FROM_LOGITS, KERAS_CROSSENTROPY, KERAS_NAMED, KERAS_OUTPUT, KERAS_PAIRING_SAID,
                           OTHER_BACKEND, PROBABILITY_LOSS_WORDS, TF_BACKEND, TORCH_LOGITS_LOSS, impossible_negative,
                           model_output, negative_shown)
-from .paste_facts import (ACCURACY_WORDS, CLEARED_EACH_STEP, CLIP_LATE_WORDS, CLIP_UNENGAGED_WORDS, FIRST_LAYERS_WORDS,
-                          FLOOR_WORDS, HIGH_ADAPTIVE_WORDS, NO_WARMUP_WORDS, ONE_BATCH_WORDS, ONE_OUTPUT_WORDS,
-                          ORDER_BOUND_WORDS, PUT_OFF_WORDS, RATE_CLIMBS, RATE_PROOF_WORDS, RATE_RAISED_WORDS,
-                          RATE_ZERO_WORDS, SIGMOID_ZERO_WORDS, START_HIGH_WORDS, UNCLEARED_WORDS,
-                          UNTRAINED_OUTPUT_WORDS, ZERO_GRADIENT_WORDS, accuracy_rose_said, early_jump_said,
-                          grads_said_zero, printed_facts, scale_recovered, start_far_above_uniform, trainer_clears,
-                          values_chosen)
+from .loss_scale import scale_recovered
+from .optimizer_setup import HIGH_ADAPTIVE_WORDS, RATE_CLIMBS, RATE_RAISED_WORDS
+from .paste_facts import (ACCURACY_WORDS, FLOOR_WORDS, NO_WARMUP_WORDS, ONE_BATCH_WORDS, ONE_OUTPUT_WORDS,
+                          ORDER_BOUND_WORDS, PUT_OFF_WORDS, RATE_PROOF_WORDS, RATE_ZERO_WORDS, SIGMOID_ZERO_WORDS,
+                          START_HIGH_WORDS, UNTRAINED_OUTPUT_WORDS, ZERO_GRADIENT_WORDS, accuracy_rose_said,
+                          early_jump_said, printed_facts, start_far_above_uniform, values_chosen)
 from .run_kind import REGRESSION_WORDS, classifier_shown, regressor_shown, shown_frameworks
 from .weight_init import LARGE_INIT_WORDS, ZERO_INIT_WORDS
 from .frozen_said import one_output_said, weights_frozen_said, weights_half

@@ -1,0 +1,155 @@
+"""Gradients cleared, or summed on purpose or by accident: a loop that calls backward() and step() and clears them
+nowhere (or only before its inner loop, or names zero_grad without calling it), gradients accumulated over
+micro-batches with no loss divided by their count, a running loss printed as a sum, and the trainers that clear them
+for the user.
+
+Each backward() adds to what the gradients hold: how the paste clears them decides whether a step takes one batch's
+gradient or the sum of many.
+"""
+from __future__ import annotations
+
+import functools
+import itertools
+import re
+
+from .logscan import Evidence, dialects
+
+# The entries whose phrases say the gradients were never cleared (`optimizer.zero_grad()` forgotten): a log printed
+# by a tool whose trainer clears them each step (Dialect.clears_gradients) counts as much as a declared message
+# against them.
+UNCLEARED_WORDS = {"zero", "grad", "optimizer"}
+# ... and a pasted PyTorch loop that calls backward() and then step() within a few lines and clears the gradients
+# nowhere in the paste (no zero_grad, no `.grad = None`, no `.zero_()`), beside a run that went wrong: half a printed
+# fact for them (a paste may leave out the line that clears them: a fact, not a verdict).
+# (on one line too, as a loop quoted in a sentence is: `loss.backward(); opt.step()`; and Lightning's manual
+# optimisation, `self.manual_backward(loss)`, which leaves the clearing to the user's own opt.zero_grad())
+BACKWARD_STEP = re.compile(r"(?:\.backward\(\)|\bmanual_backward\([^()\n]{0,80}\))"
+                           # (on its line, after a semicolon: a sentence that says where a call goes, "right
+                           # after loss.backward(), before optimizer.step()", is no loop)
+                           r"(?:[ \t]*;[^\n]{0,200}?\.step\(\)|[^\n]*\n(?:[^\n]*\n){0,6}?[^\n]*(?:\.step\(\)|"
+                           # (or an update written by hand from each parameter's .grad: `p.data -= lr * p.grad`,
+                           # `w.sub_(lr * w.grad)`, as micrograd-style engines and from-scratch loops do)
+                           r"(?:-=|\.sub_\(|\.add_\()[^\n]{0,120}?\.grad\b))")
+GRAD_REQ_ADD = re.compile(r"\bgrad_req\s*=\s*['\"]add['\"]")
+CLEARED = re.compile(r"zero_grad|\.grad\s*=\s*None|\.zero_\(\)|set_to_none|clear_grad|cleargrads|"
+                     # (by hand: `p.grad = 0.0`, `p.grad.data = torch.zeros_like(...)`, `p.grad.fill_(0)`, `p.grad *= 0`,
+                     # `p.grad[:] = 0`, MXNet's `p.grad()[:] = 0`)
+                     r"\.grad(?:\(\))?(?:\.data)?\s*=\s*(?:0(?:\.0+)?(?![\d.])|(?:torch|np|jnp|nd|mx\.nd)\.zeros)|"
+                     r"\.grad(?:\.data)?\.fill_\(\s*0(?:\.0+)?\s*\)|\.grad(?:\.data)?\s*\*=\s*0(?:\.0+)?(?![\d.])|"
+                     r"\.grad(?:\(\))?(?:\.data)?\[\s*(?::|\.\.\.)\s*\]\s*=\s*0(?:\.0+)?(?![\d.])")
+# ... and a statement that names the method without calling it (`optimizer.zero_grad`, no brackets) evaluates the
+# bound method and throws it away: it clears nothing (a sentence that names zero_grad still says it is called)
+UNCALLED = re.compile(r"(?m)^[ \t]*(?:self\.)?\w+(?:\.\w+)*\.zero_grad[ \t]*(?:#[^\n]*)?$")
+
+
+def clears(code: str) -> bool:
+    """Does the paste clear the gradients anywhere (CLEARED), leaving out a zero_grad named and never called?"""
+    return bool(CLEARED.search(UNCALLED.sub("", code) if "zero_grad" in code else code))
+
+
+# ... or a loop that clears them once, before an inner loop that calls backward() and step() on every batch and clears
+# nothing (`optimizer.zero_grad()` once per epoch): every step in that loop carries the gradients of all the ones before
+CLEARED_OUTSIDE = re.compile(r"(?m)^(?P<ind>[ \t]{0,40})(?![ \t#])[^\n]{0,200}?(?:zero_grad\(|\.grad\s*=\s*None)[^\n]*\n"
+                             # (the loop's line may end in a comment: `for i, (x, y) in enumerate(loader):  # 938`)
+                             r"(?:(?P=ind)(?![ \t])[^\n]*\n){0,3}?(?P=ind)(?P<loop>for\b[^\n#]{0,200}:)[ \t]*(?:#[^\n]*)?\n"
+                             r"(?P<body>(?:(?P=ind)[ \t]+[^\n]*\n|[ \t]*\n){1,40})")
+
+
+def cleared_outside(prose: str) -> str:
+    """The inner loop, quoted, where the gradients are cleared only before it (CLEARED_OUTSIDE), else ''."""
+    for m in itertools.islice(CLEARED_OUTSIDE.finditer(prose if prose.endswith("\n") else prose + "\n"), 20):
+        body = m.group("body")
+        if ".backward(" in body and re.search(r"\.step\(", body) and not clears(body):
+            return m.group("loop")
+    return ""
+
+
+# Gradient accumulation written by hand: the optimizer steps only inside an `if ... % k == 0:` block (the lines between
+# indented under it), after a backward() above it. Each backward() adds a micro-batch's gradient, so k of them sum to k
+# times the mean unless each loss was divided by k first -- by that count's own name or number (`loss / accum_steps`,
+# `loss /= 16`). (Accelerate's accelerator.backward() divides by the count it was given itself.)
+# (each run of spaces follows a token it needs: two runs side by side with only an optional bracket between them would
+# try every split of a long run)
+ACCUMULATES = re.compile(r"(?m)^(?P<ind>[ \t]{0,40})if\b[^\n]{0,120}?%[ \t]*(?:\([ \t]*)?(?P<k>[A-Za-z_][\w.]{0,60}|\d{1,5})"
+                         r"[ \t]*(?:\)[ \t]*)?==[ \t]*0\b[^\n]{0,80}:[ \t]*(?:#[^\n]*)?\n(?:(?P=ind)[ \t]+[^\n]*\n){0,4}?"
+                         r"(?P=ind)[ \t]+(?P<step>[^\n]{0,200}?\.step\([^\n]*)")
+DIVIDES_ITSELF = re.compile(r"\baccelerator\.backward\(|\bscale_loss\(")
+
+
+# A running loss printed as a sum: the loop adds each batch's loss to a name (`running_loss += loss.item()`), prints
+# that name every n batches inside an `if i % n == r:` block with no division by n, and sets it back to 0. Each print
+# is then the sum of n losses, not their mean (PyTorch's CIFAR-10 tutorial divides: `running_loss / 2000`) -- and with
+# r = 0 the first print, after batch 0, holds that one batch alone, so the second comes out about n times the first.
+ADDS_LOSS = re.compile(r"(?m)^[ \t]{0,40}(?P<acc>[A-Za-z_]\w{0,40})[ \t]*\+=[ \t]*(?P<what>[^\n]{0,80})$")
+PRINTS_EVERY = re.compile(r"(?m)^(?P<ind>[ \t]{0,40})if\b[^\n]{0,80}?%[ \t]*(?P<n>\d{1,6})[ \t]*==[ \t]*(?P<r>\d{1,6})"
+                          r"[^\n]{0,40}:[ \t]*\n(?:(?P=ind)[ \t]+[^\n]*\n){0,3}?(?P=ind)[ \t]+(?P<print>[^\n]{0,40}?"
+                          r"\bprint\([^\n]*)")
+
+
+def summed_prints(prose: str) -> tuple[str, int, bool] | None:
+    """(the name, n, whether the first print holds one batch alone) where a pasted loop prints a running loss as the
+    sum of the n batches since the last print (ADDS_LOSS, PRINTS_EVERY), else None."""
+    for add in itertools.islice(ADDS_LOSS.finditer(prose), 20):
+        acc, what = add.group("acc"), add.group("what")
+        if not re.search(r"\bloss\w*\b", what) or "/" in what:
+            continue        # (a mean added)
+        reset = re.compile(r"[ \t]+" + re.escape(acc) + r"[ \t]*=[ \t]*0(?:\.0*)?[ \t]*$")
+        for every in itertools.islice(PRINTS_EVERY.finditer(prose), 20):
+            n, r, shown = int(every.group("n")), int(every.group("r")), every.group("print")
+            # (set back to 0 in the same block, after each print: else each print sums every batch since the epoch
+            # began, not the last n)
+            block = itertools.takewhile(lambda line: line.startswith(every.group("ind")) and line[len(every.group(
+                "ind")):][:1] in (" ", "\t"), prose[every.end():].split("\n")[1:8])
+            if n >= 2 and r in (0, n - 1) and re.search(r"\b" + re.escape(acc) + r"\b", shown) \
+                    and "/" not in shown and any(reset.match(line) for line in block):
+                return acc, n, r == 0
+    return None
+
+
+def accumulation_fix(prose: str) -> str:
+    """The first step of the fix where the paste accumulates gradients undivided (accumulated_undivided): the entry's own
+    for accumulation on purpose, in the paste's names."""
+    k = accumulated_undivided(prose)
+    count = k if k.isdigit() else f"`{k}`"
+    return (f"Divide each micro-batch's loss by {count} before backward() (`loss = loss / {k}`), so that the {count} "
+            "gradients sum to their mean (if the micro-batches differ in size, weight each loss by its share of the "
+            "examples instead), step after the last of them and clear the gradients (`optimizer.zero_grad()`) right "
+            "after the step; keep the learning rate that trained with the whole batch.")
+
+
+@functools.lru_cache(maxsize=4)      # (asked by the facts and by the fix the entry gets)
+def accumulated_undivided(prose: str) -> str:
+    """The accumulation count, quoted, where a pasted loop sums micro-batch gradients by hand without dividing each
+    loss by that count (ACCUMULATES); '' where it does not, or divides."""
+    if DIVIDES_ITSELF.search(prose):
+        return ""
+    for m in itertools.islice(ACCUMULATES.finditer(prose), 20):
+        if "optimizer" not in m.group("step").lower() and not re.search(r"\b(?:opt\w*|scaler)\.step\(", m.group("step")):
+            continue            # (a scheduler's step every k batches is no accumulation)
+        if ".backward(" not in prose[:m.start()]:
+            continue
+        # (a loss divided by the count: on a line that assigns a loss or calls backward() -- not a floor division,
+        # `len(loader) // accum_steps`, a count of steps, nor a printed mean, `running / accum_steps`)
+        divided = re.compile(r"(?m)^(?=[^\n]*(?:\bloss\w*[ \t]*/?=|\.backward\())[^\n]*?(?<!/)/=?[ \t]*(?:\([ \t]*)?"
+                             r"(?:float\()?" + re.escape(m.group("k")) + r"(?![\w.])")
+        if not divided.search(prose):
+            return m.group("k")
+    return ""
+# ... and a loop body that clears them every step: the clearing call and backward() at one indentation inside a
+# block, a few lines apart (a zero_grad() before the loop, at a lesser indentation, clears them once: WR-260's bug)
+# (each part bounded: a line of thousands of spaces must not make the search quadratic)
+CLEARED_EACH_STEP = re.compile(r"(?m)^(?P<indent>[ \t]{1,40})(?![ \t#])[^\n]{0,200}?(?:zero_grad\(|\.grad\s*=\s*None)[^\n]*\n"
+                               r"(?:[^\n]*\n){0,6}?(?P=indent)(?![ \t])[^\n]{0,200}?\.backward\(|"
+                               r"^(?P<indent2>[ \t]{1,40})(?![ \t])[^\n]{0,200}?\.backward\([^\n]*\n"
+                               r"(?:[^\n]*\n){0,6}?(?P=indent2)(?![ \t#])[^\n]{0,200}?(?:zero_grad\(|\.grad\s*=\s*None)")
+
+
+def trainer_clears(ev: Evidence) -> str:
+    """How the tool that printed the log clears the gradients every step, when the paste shows that tool ran the
+    steps (its own bar) and no step written by hand; or ""."""
+    trainer = dialects.named(ev.dialect)
+    if trainer is None or not trainer.clears_gradients or (
+            trainer.clears_shown_by is not None and not trainer.clears_shown_by.search(ev.prose)) or (
+            trainer.clears_unless is not None and trainer.clears_unless.search(ev.prose)):
+        return ""
+    return f"the log is printed by {trainer.name.removesuffix(' log')}, whose trainer {trainer.clears_gradients}"

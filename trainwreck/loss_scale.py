@@ -1,0 +1,56 @@
+"""Half precision's loss scale: a dynamic scale printed beside the loss that collapsed (step after step overflowed
+and was skipped) or rose again (the first skips were its calibration), and Keras's mixed_float16 policy in a loop of
+the paste's own that scales no loss at all.
+"""
+from __future__ import annotations
+
+import itertools
+import re
+
+from .curve_shape import fmt
+from .wording import denied_before
+
+# A dynamic loss scale printed beside the loss (`scale 3.2768e+04`, `loss_scale: 128`, `'loss scale': 1.0`) that fell
+# to 0, or to SCALE_COLLAPSE of its first value or less: a scaler halves its scale and skips the step each time the
+# gradients hold an inf or a nan, so a scale that kept falling skipped step after step -- the half-precision run
+# overflows on every step, and its weights never change. A printed fact for the entries whose title names half
+# precision. (PyTorch's GradScaler has no floor, fairseq's and DeepSpeed's stop at a minimum: either way.)
+SCALE_PRINTED = re.compile(r"(?i)(?<![\w.])(?:loss[ _])?scale['\"]?[ \t]*(?:[:=|][ \t]*)?(\d+(?:\.\d*)?(?:e[-+]?\d+)?)(?![\w.])")
+SCALE_COLLAPSE, SCALES_MIN = 2.0 ** -20, 3
+
+
+def scales_printed(prose: str) -> tuple[float, ...]:
+    """The dynamic loss scales the paste prints beside its loss (SCALE_PRINTED), in order."""
+    return tuple(float(m.group(1)) for m in itertools.islice(SCALE_PRINTED.finditer(prose), 400))
+
+
+def scale_recovered(prose: str) -> str:
+    """Where the paste prints a dynamic loss scale SCALES_MIN times or more that, after its lowest value, rose again
+    to twice that or more by its last: the words that say so, else "". A scaler doubles its scale only after a run of
+    steps with no overflow (GradScaler's growth_interval, 2000; fairseq's scale_window), so a scale that rose again
+    found one that holds: the steps it skipped before were its calibration, not a run overflowing step after step."""
+    scales = scales_printed(prose)
+    if len(scales) < SCALES_MIN:
+        return ""
+    low = min(range(len(scales)), key=scales.__getitem__)
+    if low == len(scales) - 1 or scales[-1] < 2 * scales[low] or scales[low] <= 0:
+        return ""
+    return f"the loss scale printed beside the loss went down to {fmt(scales[low])} and rose again to {fmt(scales[-1])}"
+
+
+# Keras's mixed_float16 policy in a loop of the paste's own (tf.GradientTape) that wraps no optimizer in a
+# LossScaleOptimizer: compile() adds the loss scale (its auto_scale_loss), a custom loop does not (WR-040's Keras part)
+MIXED_FLOAT16_SET = re.compile(r"(?:set_global_policy|set_dtype_policy|Policy)\(\s*['\"]mixed_float16['\"]")
+CUSTOM_LOOP = re.compile(r"\bGradientTape\b")
+LOSS_SCALED = re.compile(r"\bLossScaleOptimizer\b|\bget_scaled_loss\b|\bscale_loss\b")
+# (the optimizer compile() wrapped: stepped by fit(), or by a loop that steps the model's own)
+FIT_STEPS = re.compile(r"\.fit\(|\b(?:self|model)\.optimizer\.(?:apply_gradients|apply)\(")
+
+
+def keras_loop_unscaled(prose: str) -> str:
+    """The policy's words, when the paste sets mixed_float16 and trains in a GradientTape loop with no loss scale; or ""."""
+    policy, loop = MIXED_FLOAT16_SET.search(prose), CUSTOM_LOOP.search(prose)
+    if policy and loop and not LOSS_SCALED.search(prose) and not FIT_STEPS.search(prose) \
+            and not denied_before(prose, loop.start(), reach=80):
+        return policy.group(0)
+    return ""

@@ -1,0 +1,128 @@
+"""How the optimizer is built and driven: a learning rate printed rising through a climb, or fallen to nothing; an
+adaptive optimiser built with a rate far past its default; a weight decay that pulls every weight to zero; and a
+module replaced after the optimizer was built on its parameters, so that the new one never trains.
+"""
+from __future__ import annotations
+
+import itertools
+import re
+
+from .breaking_constructs import code_of, line_from
+from .curve_shape import Signature, fmt
+from .logscan import Evidence
+
+# A learning rate printed beside the loss that rose (a warmup, a warm restart, a range test) through the climb,
+# from where the loss was lowest to the climb's end: half a printed fact for the entries whose phrases say a raised
+# rate diverges, and half against the special cases of the rate's curve (PART_OF), whose own causes grow the
+# steps at a fixed rate -- a rate the log shows rising is the plain reading of steps that grow.
+RATE_RAISED_WORDS = {"lr", "rais"}
+RATE_CLIMB = 1.25              # the rate at the climb's end this many times the one at the loss's lowest,
+RATE_NEAR_PEAK = 0.9           # ... and this near the highest it reached in the climb
+RATE_CLIMBS = {"climb-then-nonfinite", "descent-then-climb", "climb-despite-clipping", "climbing",
+               "climbed-and-stayed"}
+
+
+def rate_rose(ev: Evidence, sig: Signature) -> str:
+    """The learning rate printed beside the loss, when it rose through the climb (from where the loss was lowest
+    to the climb's end, and is still near the highest it reached); or ""."""
+    if sig.name not in RATE_CLIMBS or ev.low_pos is None:
+        return ""
+    end = (ev.first_nonfinite if ev.first_nonfinite is not None else ev.count) - 1
+    last, low = ev.at(end), ev.low_pos
+    if last is None or last.rate is None or low.rate is None:
+        return ""
+    # a rate that had stopped rising before the loss turned (a warmup long over) says nothing of the climb, nor one
+    # that peaked and fell back through it (a warmup, then a decay the loss climbed all along)
+    during = [p.rate for p in ev.head_at + ev.before_at if low.line <= p.line <= last.line and p.rate is not None]
+    if not (last.rate > 0 and last.rate >= RATE_CLIMB * low.rate and last.rate >= RATE_NEAR_PEAK * max(during)):
+        return ""
+    return (f"the learning rate printed beside the loss rose from {low.rate:g} ({ev.where(ev.low_at)}), where the "
+            f"loss was lowest ({fmt(ev.low)}), to {last.rate:g} ({ev.where(end)}): the loss climbed as the rate rose "
+            "(a warmup, a restart or a range test raises the rate on purpose)")
+
+
+# A learning rate said or printed to have fallen to 1e-10 or below ("the lr is 1e-14 after epoch 1", `lr: 1.0e-27`): no
+# step moves a weight at that rate, whatever the gradients.
+# (the first number after the rate's name: "lr 0.1, weight decay 1e-10" names no such rate)
+RATE_VANISHED = re.compile(r"\b(?:lr|learning[ _]rate|\[['\"]lr['\"]\])\b[^.\n\d]{0,80}?(?<![\w.])(?P<rate>\d(?:\.\d+)?[eE]-"
+                           r"(?:1\d|[2-9]\d|\d{3}))(?![\w.])")
+
+
+# An adaptive optimiser built with a rate of 0.1 or more (`keras.optimizers.Adam(learning_rate=0.5)`,
+# `optim.Adam(model.parameters(), lr=0.3)`): Adam's step for each weight is set by the rate, not by its gradient's size:
+# up to about the rate (Kingma & Ba 2015, section 2.1: |step| is bounded by about the rate, and near it while a gradient
+# keeps its sign; a fraction of it, about 0.2x, once the gradient is mostly noise; RMSprop, with no bias correction,
+# starts larger, 10x in PyTorch at step 1), so at 0.5 a weight moves by up to about 0.5 a step, hundreds of times the
+# defaults (1e-3 for Adam in PyTorch and Keras; 2e-3 for Adamax and NAdam; 1e-2 for PyTorch's RMSprop;
+# review factcheck_session35 measured these). Half a printed fact, beside a run that went wrong, for the entries whose phrases
+# say the rate is too high.
+HIGH_ADAPTIVE_WORDS = {"lr", "high"}
+HIGH_ADAPTIVE_RATE = re.compile(r"\b(?P<opt>Adam|AdamW|Adamax|NAdam|Nadam|RMSprop)\((?:[^()\n]|\(\))"
+                                r"{0,200}?\b(?:learning_rate|lr)[ \t]*=[ \t]*(?P<rate>(?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?)"
+                                r"(?![\w.])")
+HIGH_ADAPTIVE_AT = 0.1
+# Each one's default rate in PyTorch (its documentation of torch.optim), the larger of the two frameworks' (Keras 3's
+# are all 1e-3)
+ADAPTIVE_DEFAULTS = {"adam": 1e-3, "adamw": 1e-3, "adamax": 2e-3, "nadam": 2e-3, "rmsprop": 1e-2}
+PLAIN_SGD = re.compile(r"\bsgd\b|\bgradient descent\b", re.I)
+
+
+def high_adaptive_rate(prose: str) -> str:
+    m = next((m for m in HIGH_ADAPTIVE_RATE.finditer(prose) if float(m.group("rate")) >= HIGH_ADAPTIVE_AT), None)
+    if m is None:
+        return ""
+    opt, rate = m.group("opt"), m.group("rate")
+    default = ADAPTIVE_DEFAULTS[opt.lower()]
+    return (f"the paste builds {opt} with a learning rate of {rate} (`{' '.join(m.group(0).split())}`): an adaptive "
+            f"optimiser's step for each weight is set by the rate, not the gradient's size (up to about the rate, "
+            f"and near it while a gradient keeps its sign), so {rate} is "
+            f"{float(rate) / default:.3g} times {opt}'s default rate ({default:g} in PyTorch; Keras's is no larger) "
+            "and pushes the outputs to the extremes")
+
+
+# An SGD or AdamW optimizer built with a weight decay whose pull on each weight per step, the rate times the decay, is
+# DECAY_PER_STEP or more, twenty times SGD's usual 0.1 x 5e-4: PyTorch's SGD adds decay x weight to the gradient, so
+# the step takes rate x decay x weight off it (more under momentum), and AdamW and Keras's optimizers subtract rate x
+# decay x weight directly; the weights go to zero whatever the gradient does, and a classifier's loss settles where a
+# model of zero weights puts it, ln C for C balanced classes -- not covered. (Not Adam's or RMSprop's coupled decay,
+# whose term the adaptive denominator rescales.) Only a decay of DECAY_MIN or more: a high rate times the usual decay is
+# a rate that is too high.
+OPTIMIZER_CALL = re.compile(r"\b(?:SGD|AdamW)\("
+                            r"(?P<args>[^()\n]{0,300}(?:\([^()\n]{0,80}\)[^()\n]{0,300}){0,4})\)")
+RATE_ARG = re.compile(r"\b(?:lr|learning_rate)\s*=\s*(\d+(?:\.\d*)?(?:e-?\d+)?)\b")
+DECAY_ARG = re.compile(r"\bweight_decay\s*=\s*(\d+(?:\.\d*)?(?:e-?\d+)?)\b")
+DECAY_PER_STEP, DECAY_MIN = 1e-3, 0.1
+
+
+def decay_pulls_to_zero(prose: str) -> str:
+    """The optimizer's call, quoted, where its rate times its weight decay is DECAY_PER_STEP or more; or ''."""
+    for m in itertools.islice(OPTIMIZER_CALL.finditer(code_of(prose)), 10):
+        rate, decay = RATE_ARG.search(m.group("args")), DECAY_ARG.search(m.group("args"))
+        if rate and decay and float(decay.group(1)) >= DECAY_MIN \
+                and float(rate.group(1)) * float(decay.group(1)) >= DECAY_PER_STEP:
+            return " ".join(m.group(0).split())
+    return ""
+
+
+# An optimizer built on a module's parameters, and that module (or a part of it) replaced by a new one afterwards:
+# `optimizer = torch.optim.Adam(model.fc.parameters())` then `model.fc = nn.Linear(2048, 5)`. The optimizer holds
+# the old module's tensors (parameters() is read when the optimizer is built), so step() never touches the new
+# layer's: it keeps its initial weights, and with everything else frozen nothing learns -- the loss stays about where
+# the untrained head puts it. No entry covers it: a bug of the wiring, not of the numbers.
+OPTIMIZER_ON = re.compile(r"(?m)^[ \t]*[\w.]+[ \t]*=[ \t]*[\w.]*\b(?:optim|optimizers?)\.[A-Za-z]\w{0,30}\([ \t]*"
+                          r"(?P<module>[A-Za-z_]\w{0,40}(?:\.\w{1,40}){0,4})\.parameters\(\)")
+REPLACED = r"(?m)^[ \t]*(?P<target>{module}(?:\.\w{{1,40}}|\[\d{{1,4}}\]){{0,4}})[ \t]*=[ \t]*(?![=\s])[^\n]{{1,200}}"
+
+
+def module_replaced_after_optimizer(prose: str) -> tuple[str, bool] | None:
+    """An optimizer built on a module's parameters and that module (or a part of it) replaced later in the paste: the
+    two lines, as "`optimizer = ...` ... `model.fc = ...`", and whether the optimizer was built on the replaced module
+    alone (then it trains nothing); or None."""
+    code = code_of(prose)
+    for m in OPTIMIZER_ON.finditer(code):
+        later = re.compile(REPLACED.format(module=re.escape(m.group("module")))).search(code, m.end())
+        # (a new module, not a number or a tensor's data: `model.fc = nn.Linear(...)`, `model.head = Head()`)
+        if later and re.search(r"=[ \t]*[\w.]*[A-Z]\w*\(", later.group(0)):
+            return (f"`{line_from(code, m.start())[:120]}` ... `{' '.join(later.group(0).split())[:120]}`",
+                    later.group("target") == m.group("module"))
+    return None
