@@ -206,8 +206,9 @@ ENGINE = ("trainwreck/diagnose.py", "trainwreck/weighing.py", "trainwreck/paste_
           "trainwreck/exp_limits.py", "trainwreck/gradient_clearing.py", "trainwreck/gradient_norms.py",
           "trainwreck/input_scaling.py", "trainwreck/loss_inputs.py", "trainwreck/loss_scale.py",
           "trainwreck/optimizer_setup.py", "trainwreck/run_kind.py", "trainwreck/sequence_losses.py",
-          "trainwreck/weight_init.py", "trainwreck/curve_shape.py", "trainwreck/wording.py", "trainwreck/watch_rule.py",
-          "bench/diagnose_devset.py", "bench/diagnose_tuning.py")
+          "trainwreck/softmax_floor.py", "trainwreck/start_loss.py", "trainwreck/weight_init.py",
+          "trainwreck/curve_shape.py", "trainwreck/wording.py", "trainwreck/watch_rule.py", "bench/diagnose_devset.py",
+          "bench/diagnose_tuning.py")
 
 
 def fingerprint(catalog, cases_path: Path) -> str:

@@ -1332,7 +1332,7 @@ def test_a_loss_said_to_stay_just_above_the_softmax_twice_floor_beside_a_high_ac
     """"Stuck around 1.47" for 10 kinds of defects at 99% accuracy: log(1 + 9/e) = 1.4612 is the lowest a
     cross-entropy reaches on outputs that already went through a softmax -- said in words as the log shows it. Not at a
     loss of 0.35, nor at an accuracy of 40%."""
-    from trainwreck.paste_facts import softmax_floor_said
+    from trainwreck.softmax_floor import softmax_floor_said
     said = ("Loss stuck around 1.47 but accuracy is 99%\nClassifying 10 types of fabric defects with a small CNN and "
             "nn.CrossEntropyLoss; it was 2.30 at the start.\n")
     fact = softmax_floor_said(said)

@@ -903,7 +903,7 @@ def test_the_floor_at_an_accuracy_counts_what_a_misclassified_example_costs_at_l
     floor, is within 2% of the floor at its accuracy, 1.4736 (review_session29_broad item 27: "no known failure")."""
     import numpy as np
 
-    from trainwreck.paste_facts import _floor_at, _floor_of, _wrong_floor_of
+    from trainwreck.softmax_floor import _floor_at, _floor_of, _wrong_floor_of
 
     rng = np.random.default_rng(0)
     for classes in (3, 10, 100):
@@ -4437,7 +4437,7 @@ def test_a_keras_sigmoid_output_told_from_logits_is_the_two_class_pairing():
 def test_label_smoothing_asked_about_or_denied_does_not_hide_the_softmax_floor():
     """"Is label smoothing on by default somewhere? I never set it." asks, and does not add a term that lifts the loss
     off the floor: the floor is still read (review s40b, i23); label smoothing said as used still hides it."""
-    from trainwreck.paste_facts import _floor_hidden
+    from trainwreck.softmax_floor import _floor_hidden
 
     assert not _floor_hidden("Is label smoothing on by default somewhere? I never set it.")
     assert not _floor_hidden("criterion = nn.CrossEntropyLoss(label_smoothing=0.0)")
@@ -4692,7 +4692,7 @@ def test_review_session41_code_review_mends():
     answer needs a scaler or half precision shown; an exception's repr a log prints is the message."""
     from trainwreck.class_count import VOCAB
     from trainwreck.data_order import shuffled_apart
-    from trainwreck.paste_facts import pretrained_at_uniform
+    from trainwreck.start_loss import pretrained_at_uniform
     from trainwreck.validation_curve import accuracy_impossible
     from trainwreck.wording import lr_tried, normals_asked
 
@@ -5473,8 +5473,8 @@ def test_review_s46_readings_stay_where_they_belong():
     from trainwreck.data_checked import data_said_finite
     from trainwreck.breaking_constructs import breaking_construct
     from trainwreck.input_scaling import standardised_by_hand
-    from trainwreck.paste_facts import uniform_start
     from trainwreck.run_kind import linear_model
+    from trainwreck.start_loss import uniform_start
     from trainwreck.logscan import scan as scan_bytes
     # H8: a padding mask beside words that every sequence holds a token
     said_full = ("nn.TransformerEncoder called with src_key_padding_mask=(ids == PAD). Every title has at least 3 real "
@@ -5529,8 +5529,9 @@ def test_review_s46b_readings_stay_where_they_belong():
     from trainwreck.data_checked import data_said_finite
     from trainwreck.frozen_said import one_output_said, weights_half
     from trainwreck.breaking_constructs import _none_empty_said
-    from trainwreck.paste_facts import accuracy_rose_said, start_far_above_uniform
     from trainwreck.run_kind import linear_model
+    from trainwreck.softmax_floor import accuracy_rose_said
+    from trainwreck.start_loss import start_far_above_uniform
     from trainwreck.wording import normals_asked
     # N1: "initial" of another noun, a first stretch, a question, a regression, a denial
     for text in ("ResNet on CIFAR-10, initial learning rate 1e-3, loss 9.0 at epoch 20.",
@@ -5579,8 +5580,8 @@ def test_review_s46c_readings_stay_where_they_belong():
     """(review_session46c H1-H5, M1, M2, M4) each reading, quiet on the sentence the third review showed it misread."""
     from trainwreck.frozen_said import one_output_said, weights_frozen_said
     from trainwreck.breaking_constructs import _none_empty_said
-    from trainwreck.paste_facts import start_far_above_uniform
     from trainwreck.run_kind import linear_model
+    from trainwreck.start_loss import start_far_above_uniform
     from trainwreck.wording import GAN_BROKEN, RETURN_FELL, never_recovered_said, normals_asked
     assert one_output_said("Every event gets the same anomaly score.") == "every event gets the same anomaly score"
     for text in ("A naive model that always predicts class 0 gets 95%.", "Every sample gets the same label smoothing.",
@@ -5610,7 +5611,7 @@ def test_a_jump_to_several_times_the_start_within_the_first_steps_said_in_words_
     """WR-250's symptom said with its numbers ("starts at 0.38, shoots up to about 1.9 within the first ~20 steps") is
     the no-warmup fact, and a failure said; not a rise of less than twice the start, nor with plain SGD, nor beside a
     warmup the paste sets, nor asked."""
-    from trainwreck.paste_facts import early_jump_said
+    from trainwreck.start_loss import early_jump_said
     text = ("Transformer policy, my own loop, AdamW(lr=1e-3). The MSE starts at 0.38, shoots up to about 1.9 within the "
             "first ~20 steps and only gets back under 0.38 around step 600. The final score is far below the paper's.")
     assert early_jump_said(text) == "mse starts at 0.38, shoots up to about 1.9 within the first ~20 steps"
@@ -5846,7 +5847,7 @@ def test_a_lower_rate_that_looks_the_same_just_stretched_out_put_the_failure_off
 def test_a_softmax_floor_said_with_rounded_numbers_beside_a_high_accuracy():
     """"Train acc 0.97 but the loss won't go below ~0.95" for 5 varieties: log(1 + 4/e) = 0.9048, and a value in words
     is rounded, so beside an accuracy of 95% or more it may sit up to 6% above the floor; below 95%, 2%."""
-    from trainwreck.paste_facts import softmax_floor_said
+    from trainwreck.softmax_floor import softmax_floor_said
     text = ("ResNet-18 on rice images, 5 varieties, CrossEntropyLoss: train acc 0.97 but the loss won't go below ~0.95.")
     assert "log(1 + (C - 1)/e) = 0.9048 for C = 5 classes" in softmax_floor_said(text)
     assert softmax_floor_said(text.replace("acc 0.97", "acc 0.92")) == ""

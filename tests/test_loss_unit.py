@@ -52,7 +52,7 @@ def test_the_same_numbers_read_as_nats_are_no_uniform_start():
 def test_a_fine_tuned_model_at_a_uniform_guess_in_bits_is_read():
     """Fine-tuning that starts at log2 V bits starts at a uniform guess: in nats that start (12.96) would be 2.5
     above ln 7992 = 8.99, far past where the reading stops."""
-    from trainwreck.paste_facts import pretrained_at_uniform
+    from trainwreck.start_loss import pretrained_at_uniform
 
     text = ("Fine-tuning a pretrained model on my si-en data\n"
             + BITS_LOG.read_text().replace("--lr-scheduler fixed", "--lr-scheduler inverse_sqrt --warmup-updates 4000"))

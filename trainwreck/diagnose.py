@@ -36,9 +36,9 @@ from .data_order import (flip_swaps_classes, listed_files_zipped_apart, loaders_
 from .gradient_clearing import accumulation_fix, summed_prints
 from .loss_inputs import NEGATIVE
 from .optimizer_setup import RATE_CLIMB, RATE_VANISHED, decay_pulls_to_zero, module_replaced_after_optimizer
-from .paste_facts import pretrained_at_uniform, uniform_start
 from .run_kind import shown_frameworks
 from .sequence_losses import copying_language_model, ctc_inf
+from .start_loss import pretrained_at_uniform, uniform_start
 from .weighing import (CODE_CONSTRUCTS, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
 from .wording import (BENIGN_OVERFLOW, RESTARTED, STUCK, UNIFORM_START, YES_NO, Normal, lr_tried, mostly_prose,

@@ -1,23 +1,21 @@
-"""Facts of a paste besides its curve: what its code and words show of the run (a model that returns
-probabilities to a loss that wants logits, weights set to zero, a number past exp's limit, inputs said not
-scaled, a regression's enormous first loss...), and the columns printed beside the loss (gradient norms, an
+"""Facts of a paste besides its curve, gathered (printed_facts): what its code and words show of the run (a model
+that returns probabilities to a loss that wants logits, weights set to zero, a number past exp's limit, inputs said
+not scaled, a regression's enormous first loss...), and the columns printed beside the loss (gradient norms, an
 accuracy, a learning rate).
 
-Each fact goes to the entries whose own phrases say so (the *_WORDS sets: weighing.py finds them in the
-catalogue); none is a verdict on its own.
+Each kind of reading has a module of its own, named for what it reads (breaking_constructs, input_scaling,
+softmax_floor, gradient_clearing, ...); printed_facts asks them and words each fact. Each fact goes to the entries
+whose own phrases say so (the *_WORDS sets: weighing.py finds them in the catalogue); none is a verdict on its own.
 """
 from __future__ import annotations
 
-import functools
-import itertools
 import math
 import re
 import statistics
 
 from .breaking_constructs import MASKED_INF, breaking_construct, code_of, token_counts
-from .class_count import UNIFORM_NEAR, at_uniform, classes_named, classes_or_vocabulary, vocabulary_named
-from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, NOT_A_MEAN, PLATEAU_FALL, Signature, at_run_start,
-                          clip_never_applied, fmt, same_batch_jumps)
+from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, NOT_A_MEAN, Signature, at_run_start, clip_never_applied, fmt,
+                          same_batch_jumps)
 from .data_checked import data_said_finite
 from .data_values import (ADAPT_CALL, CLASSES_COUNTED, DIVIDED_255, DIVIDED_255_ITSELF, IMAGE_READER, INPUT_NAME,
                           KERAS_NORMALIZATION, KERAS_UINT8, LABELS_REMAPPED, MASK_255, MASK_255_HANDLED, MAX_255,
@@ -28,20 +26,21 @@ from .frozen_said import one_output_said, weights_frozen_said
 from .gradient_clearing import (ACCUMULATES, BACKWARD_STEP, GRAD_REQ_ADD, UNCALLED, accumulated_undivided,
                                 cleared_outside, clears)
 from .gradient_norms import gradients_shrink_to_the_input, grads_said_zero, norms_below_clip
-from .input_scaling import (ALL_ZERO_INPUT, CONSTANT_FEATURE, DIVIDES_BY_STD, doubted, feature_scales_printed,
+from .input_scaling import (ALL_ZERO_INPUT, CONSTANT_FEATURE, DIVIDES_BY_STD, feature_scales_printed,
                             standardised_by_hand)
 from .logscan import Evidence, dialects
-from .logscan.dialects import loss_unit
 from .loss_inputs import nll_of_probabilities
 from .loss_scale import SCALES_MIN, SCALE_COLLAPSE, keras_loop_unscaled, scales_printed
 from .one_class_iou import one_class_iou
 from .optimizer_setup import PLAIN_SGD, RATE_CLIMBS, high_adaptive_rate, rate_rose
-from .run_kind import REGRESSION_SAID, SUMMED, absolute_loss, linear_model
+from .run_kind import SUMMED, absolute_loss, linear_model
+from .softmax_floor import FLOOR_TAIL, accuracy_rose_said, softmax_floor, softmax_floor_said
+from .start_loss import early_jump_said, regression_start_said, start_far_above_uniform
 from .weight_init import (ALL_PARAMS_ZERO, CONSTANT_INIT_SAID, FILLED, LARGE_INIT, LAYERS_BUILT, NUMPY_ZERO_WEIGHTS,
                           UNFILLED, constant_kernel_init, init_too_wide, update_discarded)
-from .wording import (ADAPTIVE, BEFORE_TRAINING_NONFINITE, NO_WARMUP, WARMUP_NAMED, WARMUP_SET, denied_before,
-                      no_warmup_said, order_moved_it, rate_zero_failed, says_not_learning, sentence_around,
-                      sentences_and_ends, sentences_only, timing_of, tokens, told, untrained_output_nonfinite)
+from .wording import (ADAPTIVE, BEFORE_TRAINING_NONFINITE, WARMUP_SET, denied_before, no_warmup_said, order_moved_it,
+                      rate_zero_failed, says_not_learning, sentences_only, timing_of, tokens,
+                      untrained_output_nonfinite)
 
 ZERO_GRADIENT_WORDS, ACCURACY_WORDS = {"gradient", "exactly", "zero"}, {"accuracy", "improve"}
 # The entries whose phrases say every input gets one output (a dead or a symmetric network's face): half a printed
@@ -69,24 +68,6 @@ RATE_PROOF_WORDS = {"lower", "lr", "move", "step"}
 # ... and those whose phrases say the step moves when the data is shuffled otherwise (wording.order_moved_it): half a
 # printed fact for them where the report says so
 ORDER_BOUND_WORDS = {"shuffl", "move", "step"}
-
-
-# A cross-entropy computed on outputs that already went through a softmax cannot go below log(1 + (C - 1)/e) for C
-# classes (WR-130: 1.4612 for ten): a loss that ends within FLOOR_NEAR above that floor, never below it, while the
-# accuracy printed beside it reaches FLOOR_ACCURACY, is that failure's fingerprint -- a printed fact for the entries
-# whose phrases say the loss will not go below it. C is the class count whose floor is nearest below the loss (3 or
-# more: two classes' floor, 0.3133, is an ordinary loss at that accuracy).
-
-
-FLOOR_WORDS = {"class", "below"}
-FLOOR_NEAR, FLOOR_ACCURACY, FLOOR_CLASSES, FLOOR_TAIL = 0.02, 0.9, range(3, 1001), 3
-FLOOR_ACCURACY_SURE = 0.95
-# (the class count the paste names, class_count; with none named, the count whose floor lies nearest below the loss
-# counts only when the first loss sat near its ln C -- a fresh classifier's loss, and where a softmax applied twice
-# starts -- above the floor's half-way)
-# words of a loss with more in it than a cross-entropy, which sits above its floor by design
-FLOOR_HIDDEN = re.compile(r"label[ _-]?smooth\w*|distill\w*|\bkd\b|mixup|cutmix|regulari[sz]\w*|\bl2\(|weight[ _]decay "
-                          r"in the loss|auxiliary loss|\+ *(?:(?:\d+(?:\.\d*)?|\.\d*) *)?\* *\w+[ _]loss", re.I)
 
 
 def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str,
@@ -159,7 +140,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     # ... and, with no loss printed, a regression's first loss said in words and enormous ("the MSE starts at 3.1e7")
     elif regressor and not ev.count and not SUMMED.search(ev.prose) and not NOT_A_MEAN.search(ev.prose) \
             and "targets" not in scaled["scaled"] and "inputs" not in scaled["unscaled"] \
-            and (said := _regression_start_said(ev.prose)):
+            and (said := regression_start_said(ev.prose)):
         value, quoted = said
         size = (f"an absolute error that large takes errors of about {fmt(value)}" if absolute_loss(ev.prose)
                 else f"a squared error that large takes errors of about {fmt(math.sqrt(value))} (its root)")
@@ -291,7 +272,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     last = statistics.median(ev.accuracy_tail) if ev.accuracy_tail else None
     # (the accuracy where the loss ended: the median of the last three printed -- a short log's tail reaches back to
     # its first epochs)
-    floor = _softmax_floor(ev, statistics.median(ev.accuracy_tail[-FLOOR_TAIL:]) if ev.accuracy_tail else None) \
+    floor = softmax_floor(ev, statistics.median(ev.accuracy_tail[-FLOOR_TAIL:]) if ev.accuracy_tail else None) \
         or (softmax_floor_said(ev.prose) if ev.count < 3 or values_chosen(ev) else "")
     if floor:
         out["softmax-floor"] = floor
@@ -428,311 +409,7 @@ def _broken_from_start(ev: Evidence, sig: Signature, words: list[str], first_pri
         first_printed and ev.first_nonfinite == 0 and ev.count > 0 and at_run_start(ev))
 
 
-def _floor_of(classes: int) -> float:
-    """The lowest a cross-entropy reaches over C classes on outputs already softmaxed: log(1 + (C - 1)/e)."""
-    return math.log(1 + (classes - 1) / math.e)
-
-
-def _wrong_floor_of(classes: int) -> float:
-    """The lowest it reaches on an example the model gets wrong: a softmaxed output p whose largest entry is not the
-    true class's costs log(sum exp p) - p_true, least at a tie, p_true = p_other = 1/2 (the loss falls as the tie
-    grows, and spreading mass to the other classes only raises it): log(2 sqrt(e) + C - 2) - 1/2."""
-    return math.log(2 * math.sqrt(math.e) + classes - 2) - 0.5
-
-
-def _floor_at(classes: int, share: float) -> float:
-    """The lowest mean loss over examples of which this share is classified right."""
-    return share * _floor_of(classes) + (1 - share) * _wrong_floor_of(classes)
-
-
-# (not one asked about or denied: "Is label smoothing on by default somewhere? I never set it.", "there is no label
-# smoothing", `label_smoothing=0.0`)
-FLOOR_NOT_HIDDEN = re.compile(r"(?i)\b(?:no|not|never|without)\b|n't\b|label_smoothing\s*=\s*0(?:\.0*)?(?![\d.])")
-
-
-def _floor_hidden(prose: str) -> bool:
-    """Does the paste add to its loss a term that lifts it off the floor (FLOOR_HIDDEN), said as done? (A denial just
-    before the term, or a smoothing of 0, takes it back; one elsewhere in the sentence -- "the loss won't go below" --
-    does not.)"""
-    return any(end != "?" and any(not FLOOR_NOT_HIDDEN.search(sentence[max(0, m.start() - 30):m.end() + 12])
-                                  for m in itertools.islice(FLOOR_HIDDEN.finditer(sentence), 5))
-               for sentence, end in sentences_and_ends(prose))
-
-
-# ... or said in words: where the loss stays ("stuck around 1.47", "never goes below ~1.47") beside an accuracy said
-# high ("train accuracy gets to 99.2%") and the classes named, the loss within FLOOR_NEAR above their floor
-LOSS_STAYS = re.compile(r"(?i)\bloss\b[^.\n\d]{0,60}?\b(?:never (?:goes|gets|drops?|falls?) (?:below|under)|stuck (?:at|around|near)|"
-                        r"stays? (?:at|around|near)|plateaus? (?:at|around)|sits? (?:at|around)|won'?t go below)\s*~?\s*"
-                        r"(\d+\.\d+)")
-ACCURACY_SAID = re.compile(r"(?i)\bacc(?:uracy)?\b[^.\n\d]{0,30}?(?:(\d{2}(?:\.\d+)?)\s*%|\b(0\.9\d*)\b)")
-
-
 def values_chosen(ev: Evidence) -> bool:
     """Are the loss values ones a reporter chose to give in sentences (a dialect whose values are chosen), not a log?"""
     dialect = dialects.named(ev.dialect)
     return dialect is not None and dialect.chosen
-
-
-def softmax_floor_said(prose: str) -> str:
-    """The fact, where the words put the loss just above a softmax-twice floor for the classes they name, beside an
-    accuracy they say is high; or ""."""
-    stays, accuracy, named = LOSS_STAYS.search(prose), ACCURACY_SAID.search(prose), classes_named(prose)
-    if not (stays and accuracy and named) or _floor_hidden(prose):
-        return ""
-    share = float(accuracy.group(1)) / 100 if accuracy.group(1) else float(accuracy.group(2))
-    classes, why = named
-    floor, level = _floor_of(classes), float(stays.group(1))
-    # (a value in words is rounded, "~0.95": beside an accuracy of FLOOR_ACCURACY_SURE or more, at which a cross-entropy
-    # on logits is far below any such floor, three times the margin)
-    near = FLOOR_NEAR * (3 if share >= FLOOR_ACCURACY_SURE else 1)
-    if share < FLOOR_ACCURACY or classes < FLOOR_CLASSES.start or not floor <= level <= (1 + near) * floor:
-        return ""
-    return (f"the report says the loss stays at {stays.group(1)} (\"{' '.join(stays.group(0).split())}\") beside an "
-            f"accuracy of {accuracy.group(1) or accuracy.group(2)}{'%' if accuracy.group(1) else ''}, just above "
-            f"log(1 + (C - 1)/e) = {floor:.4f} for C = {classes} classes ({why}): the lowest a cross-entropy can go "
-            "on outputs that already went through a softmax")
-
-
-def _softmax_floor(ev: Evidence, accuracy: float | None) -> str:
-    """The fact that the loss ended just above a softmax-twice floor while the accuracy was high, or ""."""
-    if accuracy is None or ev.first_nonfinite is not None or ev.low is None or ev.count < 3:
-        return ""
-    share = accuracy / 100 if ev.accuracy_percent or accuracy > 1 else accuracy
-    if share < FLOOR_ACCURACY or _floor_hidden(ev.prose):
-        return ""
-    named = classes_named(ev.prose)
-    if named is not None:
-        classes, why = named
-        floor = _floor_of(classes)
-        if classes < FLOOR_CLASSES.start or floor > ev.low:
-            return ""
-    else:
-        below = [(c, f) for c in FLOOR_CLASSES if (f := _floor_of(c)) <= ev.low]
-        if not below:
-            return ""
-        classes, floor = below[-1]
-        start = math.log(classes)
-        if not floor + (start - floor) / 2 <= ev.head[0] <= (1 + FLOOR_NEAR) * start:
-            return ""
-        why = (f"the count whose floor lies nearest below the loss, and near whose ln C, {start:.4f}, the loss "
-               f"started ({fmt(ev.head[0])})")
-    shown = ev.accuracy_tail[-1]      # the accuracy beside the last loss: the share its mean is over
-    bound = _floor_at(classes, min(1.0, shown / 100 if ev.accuracy_percent or shown > 1 else shown))
-    if ev.last > (1 + FLOOR_NEAR) * bound:
-        return ""
-    at = (f"; at that accuracy no lower than {bound:.4f}, as each example it gets wrong costs at least "
-          f"log(2√e + C - 2) - 1/2 = {_wrong_floor_of(classes):.4f}" if bound - floor >= 0.0005 else "")
-    return (f"the loss ends at {fmt(ev.last)} ({ev.where(ev.count - 1)}), never below log(1 + (C - 1)/e) = "
-            f"{floor:.4f} for C = {classes} classes ({why}), beside an accuracy of {fmt(shown)}"
-            f"{'%' if ev.accuracy_percent else ''}: the lowest a cross-entropy can go on outputs that already went "
-            f"through a softmax{at}")
-
-
-# The loss the words give for the model before any update ("at step 0, before any update, the mean BCE is about 4.7",
-# "the initial loss is 9.8"), START_HIGH times ln C or more for the classes the paste names: an untrained classifier
-# whose C logits have a spread s scores about ln C + (1 - 1/C) s^2 / 2 for s up to about 1 (a sigmoid's one logit: ln 2
-# + s^2 / 8), near ln C at a standard initialisation on inputs of unit scale; three times ln C takes logits spread
-# over several units (about 5 for a sigmoid's, where the loss grows as 0.4 s), outputs
-# confidently wrong from the start -- weights drawn too large, or inputs far from unit scale. Half a printed fact for
-# the entries whose phrases say the loss is huge before any training, or far above ln C at the start.
-START_HIGH = 3.0
-START_HIGH_WORDS = {"loss", "large"}
-# (the words that make a loss the untrained model's: "the initial loss", "the first loss", "the loss at step 0", "before
-# any update ... the loss" -- not a first of something else, "initial learning rate", "the first 100 steps")
-_LOSS_WORD = r"(?:loss|bce|cross[- ]?entropy|nll)"
-_NUMBER_ENDS = r"(\d+(?:\.\d+)?)(?!\d|\.\d|[eE][-+]?\d)"
-START_LOSS_SAID = re.compile(r"(?i)\b(?:initial|first|starting|very first|untrained)\s+(?:training\s+|mean\s+|average\s+)?"
-                             + _LOSS_WORD + r"\b(?!\s+(?:spikes?|jumps?|drops?|explosion|nan|curve))[^.?!\n\d]{0,20}?"
-                             + _NUMBER_ENDS +
-                             r"|\b(?:at (?:step|iteration|iter) 0|before (?:any|the first) (?:update|optimi[sz]er step|"
-                             r"training step)|at initiali[sz]ation)\b,?\s+(?:(?!\b(?:lr|learning rate|steps?|epochs?)\b)"
-                             r"[^.?!\n\d]){0,30}?\b" + _LOSS_WORD + r"\b[^.?!\n\d]{0,20}?" + _NUMBER_ENDS +
-                             r"|\b" + _LOSS_WORD + r"\b[^.?!\n\d]{0,20}?" + _NUMBER_ENDS + r"\s+(?:at (?:step|iteration|iter) 0|"
-                             r"before (?:any|the first) update)\b")
-# (a cross-entropy the paste names, or a classifier; not a regression's or a summed loss, whose start is not ln C)
-CROSS_ENTROPY_NAMED = re.compile(r"(?i)\bcross[- _]?entropy\w*|crossentropy\w*|\bb?ce\b|\bbce\w*|\bnll\w*|\blog[- ]?loss\b|"
-                                 r"\bclassif\w+")
-
-
-# The loss said to jump to several times its start within the first steps, WR-250's face, with both numbers: "the MSE
-# starts at 0.38, shoots up to about 1.9 within the first ~20 steps"
-EARLY_JUMP = re.compile(
-    r"(?i)\b(?:loss|mse|mae|nll|ppl|perplexity|cost|error)\b(?:(?!\b(?:acc\w*|lr|learning rate|reward|return|norm)\b)"
-    r"[^.;\n]){0,30}?\b(?:starts?|started|begins?|began|is|was)\s+(?:at|around|from)\s+(?:about\s+|around\s+|~\s*)?"
-    r"(\d{1,12}(?:\.\d{1,12})?|\.\d{1,12})(?![\w.])[^.;\n]{0,40}?\b(?:shoots?|shot|jumps?|jumped|spikes?|spiked|climbs?|"
-    r"climbed|goes|went|rises?|rose|blows?|blew)\s+(?:up\s+)?(?:to\s+)?(?:about\s+|around\s+|almost\s+|~\s*)?"
-    r"(\d{1,12}(?:\.\d{1,12})?|\.\d{1,12})(?![\w.])"
-    r"[^.;\n]{0,20}?\b(?:within|in|during|over)\s+the\s+(?:very\s+)?(?:first|initial)\s+(?:~\s*|about\s+)?"
-    r"(?:\d+\s+|few\s+|couple\s+of\s+)?(?:steps?|iterations?|iters?|updates?|batches)\b")
-EARLY_JUMP_TIMES = 2.0
-# (denied, or another run's: "didn't jump", "in the paper", "like in the tutorial")
-# (asked whether it happens -- "Does the loss usually start at 0.4 and shoot up ...?" -- not why it did: "..., any idea
-# why?")
-JUMP_ASKED = re.compile(r"(?i)^\s*(?:does|do|did|is|are|was|should|can|could|would|will|might|may)\b|\b(?:if|whether)\b")
-JUMP_NOT_SEEN = re.compile(r"(?i)\b(?:not|never|didn't|doesn't|don't|isn't|wasn't|paper|tutorial|expected|supposed|"
-                           r"should|usually|normally)\b")
-
-
-@functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)
-def early_jump_said(prose: str) -> str:
-    """The words that say the loss jumped to EARLY_JUMP_TIMES its start or more within the first steps; or ""."""
-    if PLAIN_SGD.search(prose) and not ADAPTIVE.search(prose):
-        return ""                      # (plain SGD's first step is as large as its gradient makes it: no warmup's face)
-    if WARMUP_NAMED.search(prose) and not NO_WARMUP.search(prose):
-        return ""                      # (a warmup the paste names: its early jump is no missing warmup's)
-    text = told(prose)
-    for m in itertools.islice(EARLY_JUMP.finditer(text), 5):
-        start, top = float(m.group(1)), float(m.group(2))
-        sentence = text[slice(*sentence_around(text, m.start(), m.end(), stops=".;\n"))]
-        if 0 < start and top >= EARLY_JUMP_TIMES * start and not JUMP_NOT_SEEN.search(sentence) \
-                and not (sentence.rstrip().endswith("?") and JUMP_ASKED.search(sentence)):
-            return " ".join(m.group(0).split())
-    return ""
-
-
-# A regression's first loss said in words, in any notation ("the MSE starts at 3.1e7", "initial loss was 2.4e+09")
-REGRESSION_START_SAID = re.compile(
-    r"(?i)\b(?:loss|mse|mae|rmse|squared error)\b[^.;\n]{0,20}?\b(?:starts?|started|begins?|began)\s+(?:at|around|from)\s+"
-    r"(?:about\s+|around\s+|~\s*)?(\d{1,12}(?:\.\d{1,12})?(?:e\+?\d{1,3})?)(?!\w|\.\d)|"
-    r"\b(?:initial|first|starting)\s+(?:training\s+)?(?:loss|mse|mae|rmse)\s*(?:is|was|of|:|=)\s*(?:about\s+|~\s*)?"
-    r"(\d{1,12}(?:\.\d{1,12})?(?:e\+?\d{1,3})?)(?!\w|\.\d)")
-
-
-def _regression_start_said(prose: str) -> tuple[float, str] | None:
-    """The first loss the words give, when it is ENORMOUS_START or more and told (not asked, planned or denied)."""
-    text = told(prose)
-    for m in itertools.islice(REGRESSION_START_SAID.finditer(text), 5):
-        value = float(m.group(1) or m.group(2))
-        sentence = text[slice(*sentence_around(text, m.start(), m.end(), stops=".;\n"))]
-        # (the words must say it did not learn, or that the loss is still enormous later in the same sentence: a
-        # regression in dollars may start at 4e10 and learn; and not another run's number, "in the tutorial")
-        still = re.search(r"\bstill\b[^.;\n]{0,20}?(\d+(?:\.\d+)?(?:e\+?\d{1,3})?)(?!\w|\.\d)", text[m.end():m.end() + 120])
-        if value >= ENORMOUS_START and not doubted(text, m.start()) \
-                and not re.search(r"\b(?:not|never)\b|n't\b", m.group(0)) and not JUMP_NOT_SEEN.search(sentence) \
-                and not re.search(r"(?i)\b(?:tutorial|example|their|copied)\b", sentence) \
-                and (says_not_learning(prose) or (still and float(still.group(1)) >= ENORMOUS_START)):
-            return value, " ".join(m.group(0).split())
-    return None
-
-
-@functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)
-def start_far_above_uniform(prose: str) -> str:
-    """The fact, when the words give the untrained model's loss START_HIGH times ln C or more for the classes the
-    paste names; or ""."""
-    named = classes_named(prose)
-    # (a class count the paste gives, not one a sigmoid's name implies; a cross-entropy, not a sum or a regression)
-    if named is None or named[0] < 2 or "sigmoid" in named[1].lower() or not CROSS_ENTROPY_NAMED.search(prose) \
-            or REGRESSION_SAID.search(prose) or SUMMED.search(prose):
-        return ""
-    classes, how = named
-    uniform = math.log(classes)
-    text = told(prose)
-    for m in itertools.islice(START_LOSS_SAID.finditer(text), 5):
-        if doubted(text, m.start()) or re.search(r"(?:\bnot|n't)\b[^.\n]{0,15}$", text[max(0, m.start() - 20):m.start()]) \
-                or re.search(r"\b(?:not|never)\b|n't\b", m.group(0)):
-            continue
-        value = float(next(g for g in m.groups() if g))
-        if value >= START_HIGH * uniform:
-            return (f"the report gives the loss before any update as {fmt(value)} (\"{' '.join(m.group(0).split())}"
-                    f"\"), {value / uniform:.2g} times ln {classes} = {uniform:.4g}, a uniform guess over the {classes} "
-                    f"classes ({how}): an untrained "
-                    "classifier starts near ln C when its weights are at a standard scale and its inputs at unit "
-                    "scale; this far above it, its outputs are confidently wrong from the start -- weights drawn too "
-                    "large, or inputs far from unit scale")
-    return ""
-
-
-# An accuracy said to climb beside a loss said to barely move ("validation accuracy climbs normally to 71% ... the
-# training loss ... hardly changes", "accuracy goes up but the loss barely goes down"): the model learns and the loss
-# cannot show it -- half a printed fact for the entries whose phrases say so (a softmax's probabilities handed to a
-# loss that applies its own: WR-130), as the printed accuracy's rise is a whole one
-ACCURACY_CLIMBS_SAID = re.compile(r"(?i)\bacc(?:uracy)?\b(?:[^.;\n?]|\.\d){0,40}?\b(?:climbs?|climbing|goes up|went up|going up|"
-                                  r"improves?|improving|improved|rises?|rising|rose|increases?|increasing|increased|"
-                                  r"reaches|reached|gets? to|got to)\b")
-LOSS_BARELY_SAID = re.compile(r"(?i)\bloss\b(?:[^.;\n?]|\.\d){0,80}?\b(?:barely|hardly|only slightly|almost not|not really)\s+"
-                              r"(?:moves?|moving|changes?|changing|goes down|going down|decreases?|decreasing|falls?|drops?)\b|"
-                              r"\bloss\b(?:[^.;\n?]|\.\d){0,60}?\bonly (?:at|down to) \d+(?:\.\d+)?\b")
-
-
-# (a sentence of another run, a condition or a wish; a loss of the validation rows, which overfitting keeps flat)
-ROSE_ELSEWHERE = re.compile(r"(?i)\b(?:if|hope|want|would|old|before|previous\w*|used to|last time)\b|"
-                            r"\b(?:val\w*|validation|test|eval\w*)[ _-]?loss\b")
-
-
-@functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)
-def accuracy_rose_said(prose: str) -> str:
-    """The words of one told sentence that say the accuracy climbs while the loss barely moves, quoted; or "" (not
-    denied, "the accuracy doesn't improve"; not of another run, a condition, a wish, or the validation loss)."""
-    for sentence, end in sentences_and_ends(told(prose)):
-        rose, barely = ACCURACY_CLIMBS_SAID.search(sentence), LOSS_BARELY_SAID.search(sentence)
-        if not (rose and barely) or end == "?" or ROSE_ELSEWHERE.search(sentence) \
-                or re.search(r"(?:n't|\bnot|\bnever)\b", rose.group(0)):
-            continue
-        return f"{' '.join(rose.group(0).split())} ... {' '.join(barely.group(0).split())}"
-    return ""
-
-
-VOCABULARY_MIN = 1000          # a vocabulary, not a class count
-# A first loss the words give ("the very first loss is 10.37", "Initial loss 2.3026", "loss is 2.3026 at step 0").
-FIRST_LOSS_SAID = re.compile(r"(?i)\b(?:(?:very )?first|initial|starting)\b[^.?!\n]{0,30}?\bloss(?:es)?\b[^.?!\n\d]{0,15}?"
-                             r"(\d+\.\d+)|\bloss (?:is|was|of) (\d+\.\d+) at (?:step|iteration|iter|epoch) [01]\b|"
-                             r"\bloss (?:starts|started|begins|began) (?:at|around|near) (\d+\.\d+)")
-# ... and a later loss the words give ("after 500 epochs it's 1.0852", "still 2.30 after 20 epochs"): near the first
-# (within PLATEAU_FALL of it), the run stayed where it started -- ln C is where a healthy run starts, not where it stays
-LATER_LOSS_SAID = re.compile(r"(?i)\bafter\s+\d[\d,]*\s+(?:epochs?|steps?|iterations?|iters?|batches|updates)\b"
-                             r"[^.?!\n\d]{0,20}?(\d+\.\d+)|\bstill\s+(?:at\s+|around\s+|about\s+|~\s*)?(\d+\.\d+)")
-
-
-def uniform_start(ev: Evidence) -> str:
-    """The words' first loss, when it is ln C for the classes the paste names (a vocabulary's tokens too): a fresh
-    classifier's uniform guess, where a healthy run starts -- as "what it says", or ""."""
-    said = FIRST_LOSS_SAID.search(ev.prose)
-    if said is None:
-        return ""
-    first = float(next(g for g in said.groups() if g))
-    named = classes_or_vocabulary(ev.prose)
-    per_unit, _unit, log = loss_unit(ev.dialect)        # (fairseq prints bits: log2 V is its uniform guess)
-    if named is None or not at_uniform(first * per_unit, named[0]):
-        return ""
-    classes, how = named
-    if any(abs(float(v) - first) <= PLATEAU_FALL * first
-           for m in LATER_LOSS_SAID.finditer(ev.prose, said.end()) for v in m.groups() if v):
-        return ""
-    return (f"the first loss the report gives, {first:g}, is {log} {classes} = {math.log(classes) / per_unit:.4g} "
-            f"({how.removeprefix('the paste says ')})")
-
-
-# A pretrained language model fine-tuned (its checkpoint loaded: `from_pretrained(`, "fine-tuning", LoRA), whose first
-# loss is ln V for the vocabulary the paste names, or above: the uniform guess of a model that knows nothing of the
-# tokens. A pretrained model starts far below it on text like its own; at it, the tokens it sees are not the ones it
-# learned (another tokenizer with the same vocabulary size), or its weights did not load. Not a run from scratch, whose
-# start that is.
-# (a model's checkpoint loaded -- `AutoModelForCausalLM.from_pretrained(`, not a tokenizer's -- or fine-tuning said;
-# a first loss within UNIFORM_ABOVE nats above ln V: far above it the start is broken some other way, a scale or a
-# precision)
-PRETRAINED = re.compile(r"(?i)\b\w*(?:model|lm|net)\w*\.from_pretrained\(|\bfine-?tun\w*|\bpre-?trained (?:model|weights|"
-                        r"checkpoint)|\blora\b|\bpeft\b")
-FROM_SCRATCH = re.compile(r"(?i)\bfrom scratch\b|\bpre-?training\b|\brandom(?:ly)? init\w*")
-UNIFORM_ABOVE = 1.5
-
-
-def pretrained_at_uniform(ev: Evidence) -> tuple[str, str] | None:
-    """(what shows the model pretrained, why) when a fine-tuned language model's first loss is a uniform guess; or None."""
-    if not ev.count or not math.isfinite(ev.head[0]) or not at_run_start(ev) or FROM_SCRATCH.search(ev.prose):
-        return None
-    shown, vocab = PRETRAINED.search(ev.prose), vocabulary_named(ev.prose)
-    if shown is None or vocab is None:
-        return None
-    size, said = vocab
-    per_unit, _unit, log = loss_unit(ev.dialect)        # (fairseq prints bits: log2 V is its uniform guess)
-    first = ev.head[0] * per_unit
-    if size < VOCABULARY_MIN or not (1 - UNIFORM_NEAR) * math.log(size) <= first <= math.log(size) + UNIFORM_ABOVE:
-        return None
-    return shown.group(0), (
-        f"the run fine-tunes a pretrained model (`{shown.group(0)}`), and its first loss, {fmt(ev.head[0])} "
-        f"({ev.where(0)}), is {log} {size} = {math.log(size) / per_unit:.4g} or more for the vocabulary the paste names "
-        f"({said}): a uniform guess, what a model that knows nothing of the tokens scores. A pretrained "
-        "language model starts far below it on text like its own; at it, the tokens it is handed are not the ones it "
-        "learned (a tokenizer other than the model's own: the same vocabulary size, other ids) or its weights did not "
-        "load (the warning that some weights were newly initialized). No entry covers this: load the tokenizer from "
-        "the model's own checkpoint, and check the untouched model's loss on a few batches before training")

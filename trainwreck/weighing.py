@@ -27,11 +27,12 @@ from .loss_inputs import (DENSE, FROM_LOGITS, KERAS_CROSSENTROPY, KERAS_NAMED, K
                           model_output, negative_shown)
 from .loss_scale import scale_recovered
 from .optimizer_setup import HIGH_ADAPTIVE_WORDS, RATE_CLIMBS, RATE_RAISED_WORDS
-from .paste_facts import (ACCURACY_WORDS, FLOOR_WORDS, NO_WARMUP_WORDS, ONE_BATCH_WORDS, ONE_OUTPUT_WORDS,
-                          ORDER_BOUND_WORDS, PUT_OFF_WORDS, RATE_PROOF_WORDS, RATE_ZERO_WORDS, SIGMOID_ZERO_WORDS,
-                          START_HIGH_WORDS, UNTRAINED_OUTPUT_WORDS, ZERO_GRADIENT_WORDS, accuracy_rose_said,
-                          early_jump_said, printed_facts, start_far_above_uniform, values_chosen)
+from .paste_facts import (ACCURACY_WORDS, NO_WARMUP_WORDS, ONE_BATCH_WORDS, ONE_OUTPUT_WORDS, ORDER_BOUND_WORDS,
+                          PUT_OFF_WORDS, RATE_PROOF_WORDS, RATE_ZERO_WORDS, SIGMOID_ZERO_WORDS, UNTRAINED_OUTPUT_WORDS,
+                          ZERO_GRADIENT_WORDS, printed_facts, values_chosen)
 from .run_kind import REGRESSION_WORDS, classifier_shown, regressor_shown, shown_frameworks
+from .softmax_floor import FLOOR_WORDS, accuracy_rose_said
+from .start_loss import START_HIGH_WORDS, early_jump_said, start_far_above_uniform
 from .weight_init import LARGE_INIT_WORDS, ZERO_INIT_WORDS
 from .frozen_said import one_output_said, weights_frozen_said, weights_half
 from .safe_text import shown

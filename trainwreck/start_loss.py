@@ -1,0 +1,202 @@
+"""The loss at the run's start as the words give it, set against ln C, the uniform guess over the C classes the paste
+names: far above it (weights or inputs at the wrong scale), at it (where a fresh classifier starts; a pretrained
+language model at ln V learned nothing of these tokens), jumping to several times its start within the first steps
+(no warmup), or a regression's enormous first loss.
+
+A value in words is rounded, and may be asked about, planned or another run's: each reading takes only a sentence
+that tells it.
+"""
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+import re
+
+from .class_count import UNIFORM_NEAR, at_uniform, classes_named, classes_or_vocabulary, vocabulary_named
+from .curve_shape import ENORMOUS_START, PLATEAU_FALL, at_run_start, fmt
+from .input_scaling import doubted
+from .logscan import Evidence
+from .logscan.dialects import loss_unit
+from .optimizer_setup import PLAIN_SGD
+from .run_kind import REGRESSION_SAID, SUMMED
+from .wording import ADAPTIVE, NO_WARMUP, WARMUP_NAMED, says_not_learning, sentence_around, told
+
+# The loss the words give for the model before any update ("at step 0, before any update, the mean BCE is about 4.7",
+# "the initial loss is 9.8"), START_HIGH times ln C or more for the classes the paste names: an untrained classifier
+# whose C logits have a spread s scores about ln C + (1 - 1/C) s^2 / 2 for s up to about 1 (a sigmoid's one logit: ln 2
+# + s^2 / 8), near ln C at a standard initialisation on inputs of unit scale; three times ln C takes logits spread
+# over several units (about 5 for a sigmoid's, where the loss grows as 0.4 s), outputs
+# confidently wrong from the start -- weights drawn too large, or inputs far from unit scale. Half a printed fact for
+# the entries whose phrases say the loss is huge before any training, or far above ln C at the start.
+START_HIGH = 3.0
+START_HIGH_WORDS = {"loss", "large"}
+# (the words that make a loss the untrained model's: "the initial loss", "the first loss", "the loss at step 0", "before
+# any update ... the loss" -- not a first of something else, "initial learning rate", "the first 100 steps")
+_LOSS_WORD = r"(?:loss|bce|cross[- ]?entropy|nll)"
+_NUMBER_ENDS = r"(\d+(?:\.\d+)?)(?!\d|\.\d|[eE][-+]?\d)"
+START_LOSS_SAID = re.compile(r"(?i)\b(?:initial|first|starting|very first|untrained)\s+(?:training\s+|mean\s+|average\s+)?"
+                             + _LOSS_WORD + r"\b(?!\s+(?:spikes?|jumps?|drops?|explosion|nan|curve))[^.?!\n\d]{0,20}?"
+                             + _NUMBER_ENDS +
+                             r"|\b(?:at (?:step|iteration|iter) 0|before (?:any|the first) (?:update|optimi[sz]er step|"
+                             r"training step)|at initiali[sz]ation)\b,?\s+(?:(?!\b(?:lr|learning rate|steps?|epochs?)\b)"
+                             r"[^.?!\n\d]){0,30}?\b" + _LOSS_WORD + r"\b[^.?!\n\d]{0,20}?" + _NUMBER_ENDS +
+                             r"|\b" + _LOSS_WORD + r"\b[^.?!\n\d]{0,20}?" + _NUMBER_ENDS + r"\s+(?:at (?:step|iteration|iter) 0|"
+                             r"before (?:any|the first) update)\b")
+# (a cross-entropy the paste names, or a classifier; not a regression's or a summed loss, whose start is not ln C)
+CROSS_ENTROPY_NAMED = re.compile(r"(?i)\bcross[- _]?entropy\w*|crossentropy\w*|\bb?ce\b|\bbce\w*|\bnll\w*|\blog[- ]?loss\b|"
+                                 r"\bclassif\w+")
+
+
+@functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)
+def start_far_above_uniform(prose: str) -> str:
+    """The fact, when the words give the untrained model's loss START_HIGH times ln C or more for the classes the
+    paste names; or ""."""
+    named = classes_named(prose)
+    # (a class count the paste gives, not one a sigmoid's name implies; a cross-entropy, not a sum or a regression)
+    if named is None or named[0] < 2 or "sigmoid" in named[1].lower() or not CROSS_ENTROPY_NAMED.search(prose) \
+            or REGRESSION_SAID.search(prose) or SUMMED.search(prose):
+        return ""
+    classes, how = named
+    uniform = math.log(classes)
+    text = told(prose)
+    for m in itertools.islice(START_LOSS_SAID.finditer(text), 5):
+        if doubted(text, m.start()) or re.search(r"(?:\bnot|n't)\b[^.\n]{0,15}$", text[max(0, m.start() - 20):m.start()]) \
+                or re.search(r"\b(?:not|never)\b|n't\b", m.group(0)):
+            continue
+        value = float(next(g for g in m.groups() if g))
+        if value >= START_HIGH * uniform:
+            return (f"the report gives the loss before any update as {fmt(value)} (\"{' '.join(m.group(0).split())}"
+                    f"\"), {value / uniform:.2g} times ln {classes} = {uniform:.4g}, a uniform guess over the {classes} "
+                    f"classes ({how}): an untrained "
+                    "classifier starts near ln C when its weights are at a standard scale and its inputs at unit "
+                    "scale; this far above it, its outputs are confidently wrong from the start -- weights drawn too "
+                    "large, or inputs far from unit scale")
+    return ""
+
+
+VOCABULARY_MIN = 1000          # a vocabulary, not a class count
+# A first loss the words give ("the very first loss is 10.37", "Initial loss 2.3026", "loss is 2.3026 at step 0").
+FIRST_LOSS_SAID = re.compile(r"(?i)\b(?:(?:very )?first|initial|starting)\b[^.?!\n]{0,30}?\bloss(?:es)?\b[^.?!\n\d]{0,15}?"
+                             r"(\d+\.\d+)|\bloss (?:is|was|of) (\d+\.\d+) at (?:step|iteration|iter|epoch) [01]\b|"
+                             r"\bloss (?:starts|started|begins|began) (?:at|around|near) (\d+\.\d+)")
+# ... and a later loss the words give ("after 500 epochs it's 1.0852", "still 2.30 after 20 epochs"): near the first
+# (within PLATEAU_FALL of it), the run stayed where it started -- ln C is where a healthy run starts, not where it stays
+LATER_LOSS_SAID = re.compile(r"(?i)\bafter\s+\d[\d,]*\s+(?:epochs?|steps?|iterations?|iters?|batches|updates)\b"
+                             r"[^.?!\n\d]{0,20}?(\d+\.\d+)|\bstill\s+(?:at\s+|around\s+|about\s+|~\s*)?(\d+\.\d+)")
+
+
+def uniform_start(ev: Evidence) -> str:
+    """The words' first loss, when it is ln C for the classes the paste names (a vocabulary's tokens too): a fresh
+    classifier's uniform guess, where a healthy run starts -- as "what it says", or ""."""
+    said = FIRST_LOSS_SAID.search(ev.prose)
+    if said is None:
+        return ""
+    first = float(next(g for g in said.groups() if g))
+    named = classes_or_vocabulary(ev.prose)
+    per_unit, _unit, log = loss_unit(ev.dialect)        # (fairseq prints bits: log2 V is its uniform guess)
+    if named is None or not at_uniform(first * per_unit, named[0]):
+        return ""
+    classes, how = named
+    if any(abs(float(v) - first) <= PLATEAU_FALL * first
+           for m in LATER_LOSS_SAID.finditer(ev.prose, said.end()) for v in m.groups() if v):
+        return ""
+    return (f"the first loss the report gives, {first:g}, is {log} {classes} = {math.log(classes) / per_unit:.4g} "
+            f"({how.removeprefix('the paste says ')})")
+
+
+# A pretrained language model fine-tuned (its checkpoint loaded: `from_pretrained(`, "fine-tuning", LoRA), whose first
+# loss is ln V for the vocabulary the paste names, or above: the uniform guess of a model that knows nothing of the
+# tokens. A pretrained model starts far below it on text like its own; at it, the tokens it sees are not the ones it
+# learned (another tokenizer with the same vocabulary size), or its weights did not load. Not a run from scratch, whose
+# start that is.
+# (a model's checkpoint loaded -- `AutoModelForCausalLM.from_pretrained(`, not a tokenizer's -- or fine-tuning said;
+# a first loss within UNIFORM_ABOVE nats above ln V: far above it the start is broken some other way, a scale or a
+# precision)
+PRETRAINED = re.compile(r"(?i)\b\w*(?:model|lm|net)\w*\.from_pretrained\(|\bfine-?tun\w*|\bpre-?trained (?:model|weights|"
+                        r"checkpoint)|\blora\b|\bpeft\b")
+FROM_SCRATCH = re.compile(r"(?i)\bfrom scratch\b|\bpre-?training\b|\brandom(?:ly)? init\w*")
+UNIFORM_ABOVE = 1.5
+
+
+def pretrained_at_uniform(ev: Evidence) -> tuple[str, str] | None:
+    """(what shows the model pretrained, why) when a fine-tuned language model's first loss is a uniform guess; or None."""
+    if not ev.count or not math.isfinite(ev.head[0]) or not at_run_start(ev) or FROM_SCRATCH.search(ev.prose):
+        return None
+    shown, vocab = PRETRAINED.search(ev.prose), vocabulary_named(ev.prose)
+    if shown is None or vocab is None:
+        return None
+    size, said = vocab
+    per_unit, _unit, log = loss_unit(ev.dialect)        # (fairseq prints bits: log2 V is its uniform guess)
+    first = ev.head[0] * per_unit
+    if size < VOCABULARY_MIN or not (1 - UNIFORM_NEAR) * math.log(size) <= first <= math.log(size) + UNIFORM_ABOVE:
+        return None
+    return shown.group(0), (
+        f"the run fine-tunes a pretrained model (`{shown.group(0)}`), and its first loss, {fmt(ev.head[0])} "
+        f"({ev.where(0)}), is {log} {size} = {math.log(size) / per_unit:.4g} or more for the vocabulary the paste names "
+        f"({said}): a uniform guess, what a model that knows nothing of the tokens scores. A pretrained "
+        "language model starts far below it on text like its own; at it, the tokens it is handed are not the ones it "
+        "learned (a tokenizer other than the model's own: the same vocabulary size, other ids) or its weights did not "
+        "load (the warning that some weights were newly initialized). No entry covers this: load the tokenizer from "
+        "the model's own checkpoint, and check the untouched model's loss on a few batches before training")
+
+
+# The loss said to jump to several times its start within the first steps, WR-250's face, with both numbers: "the MSE
+# starts at 0.38, shoots up to about 1.9 within the first ~20 steps"
+EARLY_JUMP = re.compile(
+    r"(?i)\b(?:loss|mse|mae|nll|ppl|perplexity|cost|error)\b(?:(?!\b(?:acc\w*|lr|learning rate|reward|return|norm)\b)"
+    r"[^.;\n]){0,30}?\b(?:starts?|started|begins?|began|is|was)\s+(?:at|around|from)\s+(?:about\s+|around\s+|~\s*)?"
+    r"(\d{1,12}(?:\.\d{1,12})?|\.\d{1,12})(?![\w.])[^.;\n]{0,40}?\b(?:shoots?|shot|jumps?|jumped|spikes?|spiked|climbs?|"
+    r"climbed|goes|went|rises?|rose|blows?|blew)\s+(?:up\s+)?(?:to\s+)?(?:about\s+|around\s+|almost\s+|~\s*)?"
+    r"(\d{1,12}(?:\.\d{1,12})?|\.\d{1,12})(?![\w.])"
+    r"[^.;\n]{0,20}?\b(?:within|in|during|over)\s+the\s+(?:very\s+)?(?:first|initial)\s+(?:~\s*|about\s+)?"
+    r"(?:\d+\s+|few\s+|couple\s+of\s+)?(?:steps?|iterations?|iters?|updates?|batches)\b")
+EARLY_JUMP_TIMES = 2.0
+# (denied, or another run's: "didn't jump", "in the paper", "like in the tutorial")
+# (asked whether it happens -- "Does the loss usually start at 0.4 and shoot up ...?" -- not why it did: "..., any idea
+# why?")
+JUMP_ASKED = re.compile(r"(?i)^\s*(?:does|do|did|is|are|was|should|can|could|would|will|might|may)\b|\b(?:if|whether)\b")
+JUMP_NOT_SEEN = re.compile(r"(?i)\b(?:not|never|didn't|doesn't|don't|isn't|wasn't|paper|tutorial|expected|supposed|"
+                           r"should|usually|normally)\b")
+
+
+@functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)
+def early_jump_said(prose: str) -> str:
+    """The words that say the loss jumped to EARLY_JUMP_TIMES its start or more within the first steps; or ""."""
+    if PLAIN_SGD.search(prose) and not ADAPTIVE.search(prose):
+        return ""                      # (plain SGD's first step is as large as its gradient makes it: no warmup's face)
+    if WARMUP_NAMED.search(prose) and not NO_WARMUP.search(prose):
+        return ""                      # (a warmup the paste names: its early jump is no missing warmup's)
+    text = told(prose)
+    for m in itertools.islice(EARLY_JUMP.finditer(text), 5):
+        start, top = float(m.group(1)), float(m.group(2))
+        sentence = text[slice(*sentence_around(text, m.start(), m.end(), stops=".;\n"))]
+        if 0 < start and top >= EARLY_JUMP_TIMES * start and not JUMP_NOT_SEEN.search(sentence) \
+                and not (sentence.rstrip().endswith("?") and JUMP_ASKED.search(sentence)):
+            return " ".join(m.group(0).split())
+    return ""
+
+
+# A regression's first loss said in words, in any notation ("the MSE starts at 3.1e7", "initial loss was 2.4e+09")
+REGRESSION_START_SAID = re.compile(
+    r"(?i)\b(?:loss|mse|mae|rmse|squared error)\b[^.;\n]{0,20}?\b(?:starts?|started|begins?|began)\s+(?:at|around|from)\s+"
+    r"(?:about\s+|around\s+|~\s*)?(\d{1,12}(?:\.\d{1,12})?(?:e\+?\d{1,3})?)(?!\w|\.\d)|"
+    r"\b(?:initial|first|starting)\s+(?:training\s+)?(?:loss|mse|mae|rmse)\s*(?:is|was|of|:|=)\s*(?:about\s+|~\s*)?"
+    r"(\d{1,12}(?:\.\d{1,12})?(?:e\+?\d{1,3})?)(?!\w|\.\d)")
+
+
+def regression_start_said(prose: str) -> tuple[float, str] | None:
+    """The first loss the words give, when it is ENORMOUS_START or more and told (not asked, planned or denied)."""
+    text = told(prose)
+    for m in itertools.islice(REGRESSION_START_SAID.finditer(text), 5):
+        value = float(m.group(1) or m.group(2))
+        sentence = text[slice(*sentence_around(text, m.start(), m.end(), stops=".;\n"))]
+        # (the words must say it did not learn, or that the loss is still enormous later in the same sentence: a
+        # regression in dollars may start at 4e10 and learn; and not another run's number, "in the tutorial")
+        still = re.search(r"\bstill\b[^.;\n]{0,20}?(\d+(?:\.\d+)?(?:e\+?\d{1,3})?)(?!\w|\.\d)", text[m.end():m.end() + 120])
+        if value >= ENORMOUS_START and not doubted(text, m.start()) \
+                and not re.search(r"\b(?:not|never)\b|n't\b", m.group(0)) and not JUMP_NOT_SEEN.search(sentence) \
+                and not re.search(r"(?i)\b(?:tutorial|example|their|copied)\b", sentence) \
+                and (says_not_learning(prose) or (still and float(still.group(1)) >= ENORMOUS_START)):
+            return value, " ".join(m.group(0).split())
+    return None
