@@ -656,6 +656,19 @@ def test_prose_and_arguments_are_no_cost_and_no_j():
     assert scan(io.BytesIO(b"Namespace(J=2, L=8, batch_size=64)\nRuntimeError: CUDA out of memory.\n"), "r").count == 0
 
 
+def test_a_total_is_the_loss_only_with_decimals_and_only_without_a_loss_key():
+    """A loss printed in parts is read from its total; a counter named total in pasted code is not a loss, and a log
+    that prints a plain loss keeps it."""
+    parts = "".join(f"step {s} | total {t} | mel {t / 4:.4f} | dur {t / 3:.4f}\n" for s, t in ((0, 4.3817), (10, 3.1204),
+                                                                                            (20, 8.9461)))
+    ev = scan(io.BytesIO(parts.encode()), "r", message_finder(CATALOG))
+    assert ev.count == 3 and ev.head[:3] == [4.3817, 3.1204, 8.9461] and str(ev.last_at) == "step 20"
+    code = b"    total = 0\n    for x, y in loader:\n        total += criterion(model(x), y)\n    return total / len(loader)\n"
+    assert scan(io.BytesIO(code), "r").count == 0
+    both = "".join(f"step {s} total {t} loss {t / 2}\n" for s, t in ((0, 4.5), (1, 3.5), (2, 2.5)))
+    assert scan(io.BytesIO(both.encode()), "r").head[:3] == [2.25, 1.75, 1.25]
+
+
 def test_a_warning_python_has_no_source_for_echoes_nothing():
     """`<stdin>` has no source line to echo: the indented line after its warning is the program's (it lost the first
     nan, epoch 41)."""
