@@ -259,11 +259,27 @@ def test_nothing_to_go_on_asks_for_the_loss_values():
      "why is there nan during training?", "nan in a Darknet Region line with no objects"),
     ("Region Avg IOU: -nan, Class: -nan, Obj: -nan, No Obj: 0.003210, Avg Recall: -nan,  count: 0\n"
      "is this nan a problem?", "nan in a Darknet Region line with no objects"),
+    (" Average Precision  (AP) @[ IoU=0.50:0.95 | area= small | maxDets=100 ] = -1.000\n"
+     " Average Precision  (AP) @[ IoU=0.50:0.95 | area=medium | maxDets=100 ] = 0.402\n"
+     "My satellite ship detector gets -1 for small objects. Is the evaluation broken?",
+     "COCO evaluation's -1 (detectron2's nan) for an area range with no objects"),
+    ("| AP | AP50 | APs |\n| 61.2 | 88.0 | nan |\nSome metrics cannot be computed and is shown as NaN.\n"
+     "Did my training go wrong?", "COCO evaluation's -1 (detectron2's nan) for an area range with no objects"),
+    ("coco/bbox_mAP: 0.5530  coco/bbox_mAP_s: -1.0000  coco/bbox_mAP_m: 0.4100\nwhy is AP_s negative?",
+     "COCO evaluation's -1 (detectron2's nan) for an area range with no objects"),
 ])
 def test_normal_behaviour_is_answered_as_normal(report, name):
     d = diagnosis(report)
     assert d.verdict == "normal" and d.normal[0].name == name
     assert d.ask
+
+
+def test_a_coco_minus_one_beside_a_loss_that_went_nan_is_no_answer():
+    """The -1 of an empty area range explains the -1, not a training loss that went nan beside it."""
+    d = diagnosis(" Average Precision  (AP) @[ IoU=0.50:0.95 | area= small | maxDets=100 ] = -1.000\n"
+                  "iter 100 loss 1.21\niter 200 loss 5.83\niter 300 loss nan\niter 400 loss nan\n"
+                  "And after the third epoch the loss is nan. Is -1 a problem too?")
+    assert d.verdict != "normal" and d.matches
 
 
 def test_a_training_run_at_the_rate_a_finder_suggested_is_no_finders_sweep():

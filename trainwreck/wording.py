@@ -1893,6 +1893,23 @@ NORMALS = OBJECTIVES + (
            "(https://github.com/AlexeyAB/darknet/blob/61307b664f3c19e001699b80ed21c0817cbb67a3/README.md)",
            "the iteration lines (`1234: 2.31, 2.45 avg loss, ...`) and the `No Obj` values: whether any is nan",
            frozenset({"nan"})),
+    Normal("COCO evaluation's -1 (detectron2's nan) for an area range with no objects",
+           # (COCOeval's own summary line at -1.000, detectron2's note and its table's nan, mmdetection's bbox_mAP_s)
+           re.compile(r"\barea\s*=\s*(?:small|medium|large)\s*\|\s*maxdets\s*=\s*\d+\s*\]\s*=\s*-1\.000\b|"
+                      r"some metrics cannot be computed and is shown as nan|"
+                      r"\b(?:bbox|segm)_map_[sml]\b\s*[:=]\s*-1\.0+\b"),
+           "COCOeval starts every precision and recall at -1 (https://github.com/cocodataset/cocoapi/blob/"
+           "8c9bcc3cf640524c4c20a9c40e89cb6a2f2fa0e9/PythonAPI/pycocotools/cocoeval.py#L334), leaves a setting with no "
+           "ground-truth object there (#L373), and its summary averages only the values above -1, printing -1 when "
+           "there are none (#L452-L455). An area range is measured on each annotation's `area` field, small being under "
+           "32 x 32 = 1024 (#L509): a -1.000 for small means no ground-truth object of the evaluated split is that "
+           "small, in the units the annotations were written in -- nothing to measure, not a fault of training. "
+           "detectron2 shows such a -1 as nan and logs \"Some metrics cannot be computed and is shown as NaN.\" "
+           "(https://github.com/facebookresearch/detectron2/blob/v0.6/detectron2/evaluation/coco_evaluation.py#L337-L344); "
+           "the other APs are the ones to read",
+           "how many ground-truth annotations of the evaluated split have an `area` under 1024 (32 x 32); with none, "
+           "the -1 is expected",
+           frozenset({"nan"})),
 )
 
 
