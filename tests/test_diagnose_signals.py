@@ -6043,3 +6043,83 @@ def test_review_s47c_readings_stay_where_they_belong():
     assert unused_clip("Earlier I used Adam(clipnorm=1.0) and it also went nan; now I clip by hand:\n"
                        "clipped, gnorm = tf.clip_by_global_norm(grads, 1.0)\n"
                        "optimizer.apply_gradients(zip(grads, model.trainable_variables))\n")
+
+
+# ---- session 48: readings of held-out sets s65/s66, each written as its general form -------------------------------
+
+def test_one_constant_for_every_weight_in_mxnet_paddle_or_pytorch_is_a_symmetric_start():
+    """MXNet's initialize() hands its one initialiser to every parameter, weights too; Paddle names a weight's own in
+    weight_attr; PyTorch's constant_ and fill_ at any value but 1 (a BatchNorm's scale)."""
+    from trainwreck.paste_facts import constant_kernel_init
+
+    for code in ("net.initialize(init.Constant(0.01))", "net.initialize(mx.init.One())",
+                 "nn.Linear(4, 8, weight_attr=paddle.ParamAttr(initializer=nn.initializer.Constant(0.05)))",
+                 "nn.init.constant_(m.weight, 0.01)", "m.weight.data.fill_(0.5)", "nn.init.ones_(layer.weight)"):
+        assert constant_kernel_init(code), code
+    for code in ("net.initialize(init.Xavier())", "nn.init.constant_(m.weight, 1)", "m.weight.data.fill_(1.0)",
+                 "nn.Linear(4, 8, bias_attr=paddle.ParamAttr(initializer=nn.initializer.Constant(0.0)))",
+                 "nn.init.constant_(m.bias, 0.01)"):
+        assert not constant_kernel_init(code), code
+
+
+def test_a_constant_column_denied_is_none():
+    log = "".join(f"epoch {e}  loss {v}\n" for e, v in enumerate((1.93, 1.47, 1.40, 1.36, 1.35, 1.35)))
+    code = "X = (X - X.mean(0)) / X.std(0)\n"
+    stuck = "It stops at ~44% accuracy.\n"
+    assert "constant-feature" in weighed_parts(stuck + code + "Two columns are constant columns.\n" + log, "WR-060")
+    assert "constant-feature" not in weighed_parts(stuck + code + "(no nan, no constant columns)\n" + log, "WR-060")
+
+
+def test_words_that_an_accuracy_stops_short_say_it_does_not_learn():
+    from trainwreck.wording import says_not_learning
+
+    for said in ("The MLP stops at ~44% accuracy", "accuracy tops out at 61 %", "it stalled at about 30%"):
+        assert says_not_learning(said), said
+    assert not says_not_learning("it stops at epoch 40") and not says_not_learning("Does it stop at 44%?")
+
+
+def test_tensorflow_normal_weights_with_no_stddev_draw_at_one():
+    """tf.random_normal / tf.random.normal / truncated_normal default to stddev=1.0: a weight drawn so for a layer of
+    n inputs is √(n/2) times He's scale. A bias (one dimension) is no weight; a stddev given is read elsewhere."""
+    from trainwreck.paste_facts import LARGE_INIT
+
+    for code in ("'wc1': tf.Variable(tf.random_normal([5, 5, 1, 32])),", "W = tf.Variable(tf.random.normal([784, 256]))",
+                 "w2 = tf.Variable(tf.truncated_normal([256, 10]))\n"):
+        assert LARGE_INIT.search(code), code
+    for code in ("'bc1': tf.Variable(tf.random_normal([32])),", "tf.Variable(tf.random_normal([784, 256], stddev=0.01))",
+                 "tf.Variable(tf.truncated_normal([256, 10], stddev=0.1))"):
+        assert not LARGE_INIT.search(code), code
+
+
+def test_inputs_normalised_by_a_named_mean_and_std_are_scaled():
+    from trainwreck.paste_facts import scaled_said
+
+    for said in ("Dataset is 224x224 with ImageNet mean/std normalisation.",
+                 "Images are normalised with the model's pretrained_cfg mean/std.", "per-channel mean and std of the train set"):
+        assert "inputs" in scaled_said(said)["scaled"], said
+    for said in ("I did not use the ImageNet mean/std.", "Should I use ImageNet mean/std?", "the mean/std of the loss"):
+        assert "inputs" not in scaled_said(said)["scaled"], said
+
+
+def test_an_output_said_enormous_before_any_update_points_at_what_the_pass_starts_from():
+    """No step has been taken: weights drawn too wide (WR-120) or raw inputs (WR-330), not a learning rate; with the
+    inputs said normalised, the init."""
+    from trainwreck.wording import untrained_output_enormous
+
+    report = ("VGG-style CNN written from a course handout, no BatchNorm, pixels scaled to [0, 1].\n"
+              "I printed the logits of the very first batch before calling fit: they are around 3e8.\n"
+              "step 10 - loss: 913467392.0000 - acc: 0.0100\nstep 20 - loss: nan - acc: 0.0100\n")
+    assert untrained_output_enormous(report)
+    assert weighed_parts(report, "WR-120")["untrained-output-enormous"] > 0
+    d = diagnosis(report)
+    assert d.matches[0].entry.id == "WR-120"
+    for not_it in ("the logits before training are not huge", "after training the logits are 1e9",
+                   "before training the logits are around 3.1"):
+        assert not untrained_output_enormous(not_it), not_it
+
+
+def test_a_batchnorm_said_absent_is_no_word_for_a_normalisation_that_divides():
+    from trainwreck.wording import tokens
+
+    assert "batchnorm" not in tokens("VGG-16 written by hand, no BatchNorm, SGD")
+    assert "batchnorm" in tokens("a BatchNorm after each conv")

@@ -26,7 +26,8 @@ from .logscan.dialects import loss_unit
 from .one_class_iou import one_class_iou
 from .wording import (ADAPTIVE, NO_WARMUP, UNDONE, WARMUP_NAMED, denied_before, sentence_around, told, BEFORE_TRAINING_NONFINITE, LOSS_BUILT, MINUS_SCORE, NORMALS, WARMUP_SET, loss_kind, said_unnegated, no_warmup_said, order_moved_it,
                       rate_zero_failed, says_not_learning,
-                      score_out_of_range, sentences_and_ends, sentences_only, timing_of, tokens, untrained_output_nonfinite)
+                      score_out_of_range, sentences_and_ends, sentences_only, timing_of, tokens, untrained_output_enormous,
+                      untrained_output_nonfinite)
 
 ZERO_GRADIENT_WORDS, ACCURACY_WORDS = {"gradient", "exactly", "zero"}, {"accuracy", "improve"}
 # The entries whose phrases say every input gets one output (a dead or a symmetric network's face): half a printed
@@ -843,9 +844,17 @@ ZERO_INIT = re.compile(r"kernel_initializer\s*=\s*['\"](?:zeros|ones)['\"]|\bini
                        # a BatchNorm's gamma at 1 is no kernel)
                        r"kernel_initializer\s*=\s*(?:(?:tf\.)?keras\.)?(?:initializers\.)?(?:Constant|Ones)\(|"
                        r"kernel_initializer\s*=\s*(?:tf\.)?constant_initializer\(|"
-                       r"\bnn\.init\.zeros_\(\s*[\w.\[\]]{0,40}weight\s*\)|"
-                       r"\bnn\.init\.constant_\(\s*[\w.\[\]]{0,40}weight\s*,\s*0(?:\.0*)?\s*\)|"
-                       r"\.weight(?:\.data)?\.(?:fill_\(\s*0(?:\.0*)?\s*\)|zero_\(\))|"
+                       r"\bnn\.init\.(?:zeros_|ones_)\(\s*[\w.\[\]]{0,40}weight\s*\)|"
+                       # (any one value, not only 0: `nn.init.constant_(m.weight, 0.01)`, `m.weight.data.fill_(0.5)`; but not
+                       # 1, a BatchNorm's scale as ResNet-style init loops set it: `nn.init.constant_(m.weight, 1)`)
+                       r"\bnn\.init\.constant_\(\s*[\w.\[\]]{0,40}weight\s*,\s*(?:val\s*=\s*)?(?!1(?:\.0*)?\s*\))"
+                       r"-?(?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?\s*\)|"
+                       r"\.weight(?:\.data)?\.(?:fill_\(\s*(?!1(?:\.0*)?\s*\))-?(?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?\s*\)|zero_\(\))|"
+                       # (MXNet Gluon's initialize() sets every parameter of the network with the one initialiser it is
+                       # given, weights too: `net.initialize(init.Constant(0.01))`; Paddle's weight_attr names a
+                       # weight's own: `weight_attr=paddle.ParamAttr(initializer=nn.initializer.Constant(0.0))`)
+                       r"\.initialize\(\s*(?:init\s*=\s*)?(?:mx\.)?init(?:ializer)?\.(?:Constant|One|Zero)\(|"
+                       r"\bweight_attr\s*=\s*[^\n]{0,60}?\binitializer\.(?:Constant|Ones|Zeros)\(|"
                        # (Flax's and Haiku's: `kernel_init=nn.initializers.zeros_init()`, `w_init=hk.initializers.Constant(0)`)
                        r"[(,]\s*(?:kernel|w)_init\s*=\s*(?:[\w.]{0,30}\.)?(?:initializers\.)?(?:zeros(?:_init)?\(?|ones(?:_init)?\(?|"
                        r"constant(?:_init)?\(|Constant\()")
@@ -1182,7 +1191,11 @@ LARGE_INIT = re.compile(r"\bnormal_?\(\s*[\w.\[\]]{0,40}weight[^)\n]{0,40}?\bstd
                         r"(?:np\.random\.randn|torch\.randn)"
                         r"\(\s*\w+\s*,\s*\w+\s*\)(?!`?[ \t]*[*/])(?![^.\n]{0,30}?(?<!no )(?<!without )(?<!any )\bscal\w*)"
                         # (JAX's: `jax.random.normal(k, (din, dout))` unscaled, a weight matrix's shape; not `* scale`)
-                        r"|\bjax\.random\.normal\(\s*\w+\s*,\s*\(\s*\w+\s*,\s*\w+\s*\)\s*\)(?![ \t]*[*/])")
+                        r"|\bjax\.random\.normal\(\s*\w+\s*,\s*\(\s*\w+\s*,\s*\w+\s*\)\s*\)(?![ \t]*[*/])"
+                        # (TensorFlow's, with no stddev, which is 1.0 by default: `tf.Variable(tf.random_normal([5, 5, 1,
+                        # 32]))`, a shape of two dimensions or more -- a weight's, not a bias's)
+                        r"|\btf\.Variable\(\s*tf\.(?:compat\.v1\.)?(?:random_normal|random\.normal|truncated_normal|"
+                        r"random\.truncated_normal)\(\s*\[[^\]\n,]{1,30},[^\]\n]{1,60}\]\s*\)\s*[,)]")
 # (a weight matrix's own name -- W1, W_hidden, weights2 -- not a buffer named after it: W1_vel, mW1; at a line's start,
 # or a sentence's code: "I initialise `W1 = np.zeros((784, 100)); W2 = np.zeros((100, 10))`")
 NUMPY_ZERO_WEIGHTS = re.compile(r"(?m)(?:^|[`;])[ \t]*(?:self\.)?(?:W|w|weights?)(?:\d|_?(?:in|out|hidden|h|o|ih|hh|xh|hy)\d?)?"
@@ -1425,6 +1438,12 @@ def _doubted(prose: str, at: int) -> bool:
     return prose[end:end + 1] == "?" or bool(PRESENT_DOUBTED.search(prose, start, end))
 
 
+# (the pair named: ImageNet's, the dataset's, a checkpoint's own; "mean/std normalisation" and "normalised with ... mean/std")
+MEAN_STD_NORMALISED = re.compile(r"(?i)\b(?:imagenet|dataset'?s?|model'?s|pretrained(?:_cfg)?|per[- ]channel|channel[- ]?wise|"
+                                 r"global|train(?:ing)?(?: set'?s?)?)\s+mean\s*(?:/|and|&)\s*std\b|"
+                                 r"\bmean\s*/\s*std\s+normali[sz]\w*|\bnormali[sz](?:ed|es|ing)\s+(?:\w+\s+){0,4}?mean\s*/\s*std\b")
+
+
 def scaled_said(prose: str) -> dict[str, dict[str, str]]:
     """What the words say was scaled already ("scaled") and what they say was not ("unscaled"): "inputs" and
     "targets", each with the words that say it."""
@@ -1489,6 +1508,12 @@ def scaled_said(prose: str) -> dict[str, dict[str, str]]:
                 and not re.search(r"(?i)\b(?:synthetic|toy)\b", prose[_start:end]) \
                 and not RANGE_TAKEN_BACK.search(prose, m.end(), end):
             out["scaled"].setdefault("inputs", " ".join(m.group(0).split()))
+    # ... and inputs standardised by a mean and std named as a pair: "224x224 with ImageNet mean/std normalisation",
+    # "normalised with the model's pretrained_cfg mean/std"
+    for m in itertools.islice(MEAN_STD_NORMALISED.finditer(prose), 5):
+        if not _doubted(prose, m.start()) and not denied_before(prose, m.start(), 20):
+            out["scaled"].setdefault("inputs", " ".join(m.group(0).split()))
+            break
     # ... and what the pasted code scales: `y_train = y_scaler.fit_transform(y[:split])`, `X = (X - X.mean(0)) / X.std(0)`
     for m in SCALED_IN_CODE.finditer(prose):
         end = prose.find("\n", m.end())
@@ -1618,6 +1643,12 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                    "step: the weights (and buffers) it starts from, the inputs it is given, or an "
                                    "operation inside it that turns finite values into nan (a softmax over a fully "
                                    "masked row, 0/0, the log or square root of a negative, a float16 overflow)")
+    enormous = untrained_output_enormous(ev.prose)
+    if enormous:
+        out["untrained-output-enormous"] = (f"the report says the output is enormous before any update (\"{enormous}\"): "
+                                            "no step has been taken, so no learning rate made it so; what the forward "
+                                            "pass starts from did -- weights drawn too wide for their fan-in, or "
+                                            "inputs on their raw scale")
     merged = MERGED.search(ev.prose) if ev.first_nonfinite is not None or "nan" in words else None
     if merged:
         out["frames-merged"] = (f"the report merges tables into its data (\"{' '.join(merged.group(0).split())}\"): a row "
@@ -1819,7 +1850,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                              "multiplies the activations' spread by about √(n / 2)")
     elif went_wrong and (wide := _init_too_wide(ev.prose)):
         out["large-init"] = wide
-    divides, constant = DIVIDES_BY_STD.search(ev.prose), CONSTANT_FEATURE.search(ev.prose)
+    # (a constant column denied is none: "no nan, no constant columns")
+    divides = DIVIDES_BY_STD.search(ev.prose)
+    constant = next((m for m in itertools.islice(CONSTANT_FEATURE.finditer(ev.prose), 10)
+                     if not denied_before(ev.prose, m.start(), 12)), None)
     zeros = ALL_ZERO_INPUT.search(ev.prose) if divides and not constant else None
     said = (f"says a column is constant (\"{' '.join(constant.group(0).split())}\"): that column's" if constant else
             f"says some inputs are all zeros (\"{' '.join(zeros.group(0).split())}\"): what is made from them value by "

@@ -381,8 +381,9 @@ def _folded_many(texts: list[str]) -> list[str]:
 # A symptom or a condition that the text rules out ("there are no nan values in my data", "I am not
 # using fp16 or amp") is not evidence of it: these tokens are dropped when one of the four words before
 # them, in the same clause, is a negator. A negated remedy ("no warmup", "without an epsilon")
-# keeps its token: its absence is the failure the entry describes.
-RULED_OUT = frozenset("nan inf overflow underflow fp16 bf16 negative divzero".split())
+# keeps its token: its absence is the failure the entry describes. ("No BatchNorm" is a layer that is not there to
+# divide by a zero variance.)
+RULED_OUT = frozenset("nan inf overflow underflow fp16 bf16 negative divzero batchnorm".split())
 # ... and these only right after the negator ("no climb", "does not increase", "doesn't diverge"): they are often
 # the second half of a contrast ("does not converge and increases", "without warmup it explodes")
 RULED_OUT_NEXT = frozenset({"climb", "diverge"})
@@ -551,7 +552,10 @@ NOT_LEARNING = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|di
                           r"tokens?)\b|"
                           r"\b(?:barely|hardly)\s+(?:learn\w*|improv\w*|decreas\w*|mov\w*|chang\w*|go(?:es)? down)\b|"
                           # (an accuracy that falls short: "only reaches ~35% on MNIST", "only gets 60 %")
-                          r"\bonly\s+(?:reach|get|hit|achiev)\w*\s+(?:about\s+|around\s+|~\s?)?\d{1,2}(?:\.\d+)?\s?%", re.I)
+                          r"\bonly\s+(?:reach|get|hit|achiev)\w*\s+(?:about\s+|around\s+|~\s?)?\d{1,2}(?:\.\d+)?\s?%|"
+                          # (or an accuracy that stops short: "stops at ~44% accuracy", "tops out at 61%")
+                          r"\b(?:stops?|stopped|stalls?|stalled|tops?\s+out|topped\s+out|maxes\s+out|maxed\s+out)\s+at\s+"
+                          r"(?:about\s+|around\s+|~\s?)?\d{1,2}(?:\.\d+)?\s?%", re.I)
 # ... and in the languages reports come in most after English: "não aprende", "no converge", "n'apprend pas", "lernt
 # nicht", "non scende", "не обучается", "不收敛", "学習しない", "학습이 안 돼", "öğrenmiyor", "không hội tụ"
 NOT_LEARNING_FOREIGN = re.compile(
@@ -691,6 +695,28 @@ def untrained_output_nonfinite(text: str) -> str:
         if said is None or not said_unnegated(said.group(0), {"nan", "inf"}):
             return ""
     return " ".join(said.group(0).split())
+
+
+# ... or said to be enormous before any training: "I printed the logits of the very first batch before calling fit: their
+# absolute values are around 1e9", "at initialisation the activations of the last layer are in the millions". A forward
+# pass no update has touched is that large because of what it starts from (weights drawn too wide, inputs on their raw
+# scale), not because of the learning rate. (A number of 1e4 or more, or words of that size; not "large".)
+_UNTRAINED_WIDE = (r"(?:before (?:any )?(?:training|(?:calling\s+)?(?:model\.)?fit(?:ting|\(\))?|the first (?:update|step|epoch)|"
+                   r"updating)|at init(?:iali[sz]ation)?|(?:of|for|on) the (?:very )?first (?:batch|forward pass))\b")
+_ENORMOUS = (r"(?:\b\d+(?:\.\d+)?e\+?0*(?:[4-9]|[1-9]\d)\b|\b10\^\d{1,3}\b|\b(?:millions|billions|trillions|huge|enormous|"
+             r"astronomical|gigantic)\b)")
+BEFORE_TRAINING_ENORMOUS = re.compile(
+    r"\b(?:outputs?|logits|activations?|predictions?)\b" + _CALM + r"{0,40}?\b" + _UNTRAINED_WIDE + _CALM + r"{0,60}?"
+    + _ENORMOUS + r"|\b" + _UNTRAINED_WIDE + r",?\s+" + _CALM + r"{0,40}?\b(?:outputs?|logits|activations?|predictions?)\b"
+    + _CALM + r"{0,40}?" + _ENORMOUS, re.I)
+
+
+def untrained_output_enormous(text: str) -> str:
+    """The words that say an untrained model's output is enormous (BEFORE_TRAINING_ENORMOUS), not denied, or ""."""
+    for m in itertools.islice(BEFORE_TRAINING_ENORMOUS.finditer(text), 5):
+        if not re.search(r"(?i)\b(?:not|no|never|nor)\b|n't\b", m.group(0)) and not denied_before(text, m.start(), 20):
+            return " ".join(m.group(0).split())
+    return ""
 
 
 # Words that the loss fell, or the run trained well, before it broke.
