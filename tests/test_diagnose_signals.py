@@ -6123,3 +6123,21 @@ def test_a_batchnorm_said_absent_is_no_word_for_a_normalisation_that_divides():
 
     assert "batchnorm" not in tokens("VGG-16 written by hand, no BatchNorm, SGD")
     assert "batchnorm" in tokens("a BatchNorm after each conv")
+
+
+def test_a_loss_said_to_go_from_one_value_to_another_is_two_values():
+    ev = scan(io.BytesIO(b"After 300 epochs the loss only went from 1.79 to 1.09 and accuracy is 0.97.\n"), "r",
+              message_finder(CATALOG))
+    assert ev.count == 2 and ev.head[:2] == [1.79, 1.09]
+    for not_two in (b"The loss is 1.79, accuracy 0.97.\n", b"The loss is 1.79 and the lr 0.01.\n",
+                    b"lr from 0.1 to 0.01 and the loss is 1.2\n"):
+        assert scan(io.BytesIO(not_two), "r", message_finder(CATALOG)).count == 0, not_two
+
+
+def test_a_flux_chain_that_ends_in_softmax_beside_logitcrossentropy_hands_over_probabilities():
+    code = ("model = Chain(Dense(20 => 32, relu), Dense(32 => 4), softmax)\n"
+            "loss(m, x, y) = Flux.logitcrossentropy(m(x), y)\n")
+    words = "Accuracy is 0.96 but the loss only went from 1.39 to 0.79 in 200 epochs. Why so slow?\n"
+    assert weighed_parts(words + code, "WR-130")["pairing"] > 0
+    assert "pairing" not in weighed_parts(words + code.replace(", softmax)", ")"), "WR-130")
+    assert "pairing" not in weighed_parts(words + code.replace("logitcrossentropy", "crossentropy"), "WR-130")
