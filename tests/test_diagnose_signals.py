@@ -6130,7 +6130,7 @@ def test_a_loss_said_to_go_from_one_value_to_another_is_two_values():
               message_finder(CATALOG))
     assert ev.count == 2 and ev.head[:2] == [1.79, 1.09]
     for not_two in (b"The loss is 1.79, accuracy 0.97.\n", b"The loss is 1.79 and the lr 0.01.\n",
-                    b"lr from 0.1 to 0.01 and the loss is 1.2\n"):
+                    b"lr from 0.1 to 0.01 and the loss is 1.2\n", b"The TD loss creeps up from 0.002 to 0.02.\n"):
         assert scan(io.BytesIO(not_two), "r", message_finder(CATALOG)).count == 0, not_two
 
 

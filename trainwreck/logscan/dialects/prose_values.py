@@ -187,9 +187,18 @@ def _values(data: bytes, start: int) -> tuple[list[tuple[int, bytes, str | None]
         gap_from, skipped, place = m.end(), 0, None
         if number.lower().startswith(b"nan"):
             break       # (what a sentence says after its nan is not the run's next value: "nan at step ~200")
-    # (or two, a start and an end the words pair: "the loss creeps from 1.79 to 1.09", "went from 2.3 down to 0.7")
-    pair = len(run) == 2 and FROM_TO.fullmatch(data, start, run[1][0]) is not None
+    # (or two, a start and an end the words pair: "the loss creeps from 1.79 to 1.09", "went from 2.3 down to 0.7" -- a
+    # fall: two values that rise are no curve to judge a climb by, "creeps up from 0.002 to 0.02 over 4M steps")
+    pair = len(run) == 2 and FROM_TO.fullmatch(data, start, run[1][0]) is not None and _fell(run[0][1], run[1][1])
     return (run if len(run) >= MIN_RUN or pair else []), "sentence"
+
+
+def _fell(first: bytes, second: bytes) -> bool:
+    try:
+        a, b = float(first), float(second)
+    except ValueError:
+        return False
+    return b < a
 
 
 def _chars(data: bytes, start: int, end: int) -> int:
