@@ -6141,3 +6141,15 @@ def test_a_flux_chain_that_ends_in_softmax_beside_logitcrossentropy_hands_over_p
     assert weighed_parts(words + code, "WR-130")["pairing"] > 0
     assert "pairing" not in weighed_parts(words + code.replace(", softmax)", ")"), "WR-130")
     assert "pairing" not in weighed_parts(words + code.replace("logitcrossentropy", "crossentropy"), "WR-130")
+
+
+def test_left_padding_under_a_causal_mask_is_a_fully_masked_row_in_every_batch():
+    report = ("Sales forecaster: short series are left-padded to 90 days. nn.TransformerEncoder(layer, 3) called with "
+              "mask=nn.Transformer.generate_square_subsequent_mask(90) and src_key_padding_mask=pad. The loss is nan "
+              "after a few steps.\n")
+    parts = weighed_parts(report, "WR-070")
+    assert parts["left-padded-causal"] > 0 and parts["masked-inf"] > 0
+    assert diagnosis(report).matches[0].entry.id == "WR-070"
+    for not_it in (report.replace("left-padded", "right-padded"), report.replace("are left-padded", "are not left-padded"),
+                   report.replace("mask=nn.Transformer.generate_square_subsequent_mask(90) and ", "")):
+        assert "left-padded-causal" not in weighed_parts(not_it, "WR-070"), not_it

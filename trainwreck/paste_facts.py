@@ -652,6 +652,20 @@ def _exp_in_a_ratio(code: str) -> re.Match | None:
 # cleaning", "its whole mask row is True"): a query with every key masked (WR-070's page: nn.MultiheadAttention with
 # its default need_weights=True gives it a nan output)
 PADDING_MASK = re.compile(r"\bkey_padding_mask\b|\bsrc_key_padding_mask\b")
+# ... and sequences padded on the left under a causal mask: "left-padded with zeros to 120 steps",
+# `padding_side="left"`, Keras's `padding="pre"`; beside `generate_square_subsequent_mask`, `is_causal=True`, a causal
+# or look-ahead mask (WR-070's own case)
+LEFT_PADDED = re.compile(r"(?i)\bleft[- ]?pad(?:s|ded|ding)?\b|\bpadd(?:ed|ing)\s+(?:on|at|to|from)\s+the\s+left\b|"
+                         r"\bpadding_side\s*=\s*['\"]left['\"]|\bpadding\s*=\s*['\"]pre['\"]|\bpre-padd(?:ed|ing)\b")
+CAUSAL_MASK = re.compile(r"(?i)\bgenerate_square_subsequent_mask\b|\bis_causal\s*=\s*True\b|\bcausal\b|"
+                         r"\bsubsequent[_ ]mask\b|\blook-?ahead mask\b")
+
+
+def _left_padded_causal(prose: str) -> str:
+    """The words that pad on the left, where the paste also builds a causal mask; else ""."""
+    left = next((m for m in itertools.islice(LEFT_PADDED.finditer(prose), 5) if not denied_before(prose, m.start(), 20)),
+                None)
+    return " ".join(left.group(0).split()) if left and CAUSAL_MASK.search(prose) else ""
 ALL_PADDING = re.compile(r"\b(?:length|len)(?: of)? 0\b|\bzero[- ]length\b|\bempty (?:sequences?|reviews?|texts?|strings?|"
                          r"sentences?|inputs?|rows?)\b|\b(?:sequences?|reviews?|texts?|inputs?)\b[^.\n]{0,30}\bempty\b|"
                          r"\b(?:whole|entire|every|all)\b[^.\n]{0,20}\bmask(?:\w*)?\b[^.\n]{0,20}\b(?:row|rows)?\b[^.\n]{0,10}"
@@ -722,6 +736,13 @@ def breaking_construct(prose: str) -> dict[str, str]:
         out["masked-inf"] = (f"the pasted code fills masked scores with -inf (`{' '.join(prose[m.start():m.end()].split())}`):"
                              " a row whose every position is masked is all -inf, and its softmax is exp(-inf - (-inf)) "
                              "= nan")
+    elif (mask := PADDING_MASK.search(prose)) and (left := _left_padded_causal(prose)):
+        out["masked-inf"] = (f"the paste masks padding keys (`{mask.group(0)}`) and pads its sequences on the left under a "
+                             f"causal mask (\"{left}\"): the first query of a left-padded row may look only at itself and "
+                             "the positions before it, all padding, so every key it may see is masked -- in "
+                             "every batch that holds such a row -- and nn.MultiheadAttention gives it a nan output")
+        out["left-padded-causal"] = ("so the fully masked row is there in every batch that holds a left-padded sequence, "
+                                     "not only in a rare one with an empty sequence")
     elif (mask := PADDING_MASK.search(prose)) and ((empty := ALL_PADDING.search(prose))
                                                    or (counts := _token_counts(prose))[0]
                                                    or not counts[1] and not _none_empty_said(prose)):
