@@ -6153,3 +6153,13 @@ def test_left_padding_under_a_causal_mask_is_a_fully_masked_row_in_every_batch()
     for not_it in (report.replace("left-padded", "right-padded"), report.replace("are left-padded", "are not left-padded"),
                    report.replace("mask=nn.Transformer.generate_square_subsequent_mask(90) and ", "")):
         assert "left-padded-causal" not in weighed_parts(not_it, "WR-070"), not_it
+
+
+def test_a_jump_that_recovers_to_exactly_where_it_started_is_the_warmup_less_spike():
+    """A loss said to go 0.70 at the start to 4.8 within 25 steps and back to 0.7: recovered to where it started (not
+    below it), the spike of Adam's first steps at a constant rate."""
+    report = ("Keras transformer on ECG series, Adam(1e-3) constant, no warmup. The loss goes 0.70 at step 0, then 4.8 "
+              "at step 25, then 0.7 at step 300, and the final accuracy is well below the paper's.\n")
+    d = diagnosis(report)
+    assert d.matches and d.matches[0].entry.id == "WR-250"
+    assert "ended at 0.7, where it started" in " ".join(d.matches[0].evidence)
