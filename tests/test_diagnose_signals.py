@@ -6163,3 +6163,16 @@ def test_a_jump_that_recovers_to_exactly_where_it_started_is_the_warmup_less_spi
     d = diagnosis(report)
     assert d.matches and d.matches[0].entry.id == "WR-250"
     assert "ended at 0.7, where it started" in " ".join(d.matches[0].evidence)
+
+
+def test_a_hand_written_log_of_a_probability_in_paddle_mxnet_or_julia_is_unguarded():
+    from trainwreck.paste_facts import breaking_construct
+
+    for code in ("prob = F.sigmoid(self.fc(x))\nloss = -(y * paddle.log(prob) + (1 - y) * paddle.log(1 - prob)).mean()\n",
+                 "loss(m, x, y) = -mean(y .* log.(ŷ) .+ (1 .- y) .* log.(1 .- ŷ))\n",
+                 "p = nd.sigmoid(out)\nloss = -(y * nd.log(p)).mean()\n"):
+        assert "log-unguarded" in breaking_construct(code), code
+    for code in ("loss = -(y * paddle.log(prob + 1e-7)).mean()\nprob = F.sigmoid(z)\n",
+                 "loss(m, x, y) = -mean(y .* log.(ŷ .+ 1f-7) .+ (1 .- y) .* log.(1 .- ŷ .+ 1f-7))\n",
+                 "price_log = paddle.log(price)\n"):
+        assert "log-unguarded" not in breaking_construct(code), code

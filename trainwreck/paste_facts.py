@@ -482,16 +482,18 @@ MASKED_INF = re.compile(r"\bmasked_fill_?\([^\n]{0,120}?,\s*" + _NEG_INF + r"\s*
 #   the same way); not a log of a name the paste does not show to be a probability (`np.log(p)` of prices).
 LOG_OF_ZERO_WORDS = {"log", "epsilon"}
 # (a call of a library's function, and its argument: one level of brackets inside it at most)
-_LIBRARY = r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp|math|K|ops|keras\.ops)\.)?"
+# (Paddle's and MXNet's too, and Julia's broadcast log, `log.(ŷ)`)
+_LIBRARY = r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp|math|K|ops|keras\.ops|paddle|mx\.nd|mx\.np|nd)\.)?"
 _ARGUMENT = r"(?P<arg>[^()\n]{0,80}(?:\([^()\n]{0,80}\)[^()\n]{0,40})?)\)"
-_LOG_OPEN = _LIBRARY + r"log\(\s*"
+_LOG_OPEN = _LIBRARY + r"log\.?\(\s*"
 LOG_CALL = re.compile(_LOG_OPEN + _ARGUMENT)
 # A term times the log of itself, or of itself over another, written by hand: `t * torch.log(t / p)`, `p * np.log(p)`
 # (a KL divergence, an entropy) -- not xlogy, and not with anything added inside the log
 XLOGX = re.compile(r"(?<![\w.])(?P<a>[A-Za-z_]\w{0,30}(?:\[[^\]\n]{0,20}\])?)\s*\*\s*(?:torch\.|np\.|jnp\.|tf\.math\.|math\.)?"
                    r"log\(\s*(?P=a)\s*(?:/\s*[A-Za-z_][\w.]{0,30}(?:\[[^\]\n]{0,20}\])?\s*)?\)")
 PROBABILITY_ARG = re.compile(r"\b(?:sigmoid|softmax)\b|^(?:probs?|probabilit\w*)$", re.I)
-NAME_ARG = re.compile(r"^(?P<minus>1(?:\.0*)?\s*-\s*)?(?P<name>[A-Za-z_]\w{0,30})$")
+# (a name in any script, Julia's `ŷ` too, and Julia's broadcast minus, `1 .- ŷ`)
+NAME_ARG = re.compile(r"^(?P<minus>1(?:\.0*)?\s*\.?-\s*)?(?P<name>(?!\d)\w{1,31})$")
 KERAS_ACTIVATION = re.compile(r"\bactivation\s*=\s*['\"](\w+)['\"]")
 # the model's last layer, whose activation is the output's: a Dense (linear unless it names one) or an Activation
 KERAS_LAYER = re.compile(r"\bDense\([^\n]{0,160}|\bActivation\(\s*['\"](?P<activation>\w+)['\"]")
