@@ -6176,3 +6176,17 @@ def test_a_hand_written_log_of_a_probability_in_paddle_mxnet_or_julia_is_unguard
                  "loss(m, x, y) = -mean(y .* log.(ŷ .+ 1f-7) .+ (1 .- y) .* log.(1 .- ŷ .+ 1f-7))\n",
                  "price_log = paddle.log(price)\n"):
         assert "log-unguarded" not in breaking_construct(code), code
+
+
+def test_a_report_from_julia_mxnet_or_paddle_expects_no_numpy_warning():
+    """NumPy's warnings are missing only from a run that could have printed them: a Flux, MXNet or Paddle run never
+    would, so their absence is no evidence against the NumPy-declaring entries."""
+    from trainwreck.paste_facts import shown_frameworks
+
+    nan = "Train loss goes 0.41, 0.22, 0.17, 0.09 and then NaN for every epoch after.\n"
+    for framework, said in (("julia", "Julia 1.10, Flux 0.14, my own BCE.\n"), ("mxnet", "MXNet 1.9 Gluon MLP.\n"),
+                            ("paddle", "PaddlePaddle 2.5 on one V100.\n")):
+        ev = scan(io.BytesIO((said + nan).encode()), "r", message_finder(CATALOG))
+        assert framework in shown_frameworks(ev), said
+        assert "messages" not in weighed_parts(said + nan, "WR-030"), said
+    assert weighed_parts("A small MLP on my laptop.\n" + nan, "WR-030").get("messages", 0) < 0
