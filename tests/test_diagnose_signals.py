@@ -6190,3 +6190,14 @@ def test_a_report_from_julia_mxnet_or_paddle_expects_no_numpy_warning():
         assert framework in shown_frameworks(ev), said
         assert "messages" not in weighed_parts(said + nan, "WR-030"), said
     assert weighed_parts("A small MLP on my laptop.\n" + nan, "WR-030").get("messages", 0) < 0
+
+
+def test_tensorflow_1_weight_variables_of_zeros_are_a_zero_start():
+    code = "W1 = tf.Variable(tf.zeros([784, 1024]))\nb1 = tf.Variable(tf.zeros([1024]))\nW2 = tf.Variable(tf.zeros([1024, 10]))\n"
+    log = "".join(f"Minibatch loss at step {s}: {v}\n" for s, v in ((0, "2.302585"), (500, "2.303412"), (1000, "2.301977"),
+                                                                   (1500, "2.302881")))
+    words = "With a hidden layer it is stuck at 10% accuracy.\n"
+    assert "zero-init" in weighed_parts(words + code + log, "WR-110")
+    one = "W = tf.Variable(tf.zeros([784, 10]))\nb = tf.Variable(tf.zeros([10]))\n"     # logistic regression: fine
+    assert "zero-init" not in weighed_parts(words + one + log, "WR-110")
+    assert "zero-init" not in weighed_parts(words + code.replace("tf.zeros([784, 1024])", "tf.truncated_normal([784, 1024], stddev=0.03)").replace("tf.zeros([1024, 10])", "tf.truncated_normal([1024, 10], stddev=0.03)") + log, "WR-110")

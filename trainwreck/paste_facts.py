@@ -1227,8 +1227,10 @@ LARGE_INIT = re.compile(r"\bnormal_?\(\s*[\w.\[\]]{0,40}weight[^)\n]{0,40}?\bstd
                         r"random\.truncated_normal)\(\s*\[[^\]\n,]{1,30},[^\]\n]{1,60}\]\s*\)\s*[,)]")
 # (a weight matrix's own name -- W1, W_hidden, weights2 -- not a buffer named after it: W1_vel, mW1; at a line's start,
 # or a sentence's code: "I initialise `W1 = np.zeros((784, 100)); W2 = np.zeros((100, 10))`")
+# (or a TensorFlow 1 variable of zeros of two dimensions or more: `W1 = tf.Variable(tf.zeros([784, 1024]))`)
 NUMPY_ZERO_WEIGHTS = re.compile(r"(?m)(?:^|[`;])[ \t]*(?:self\.)?(?:W|w|weights?)(?:\d|_?(?:in|out|hidden|h|o|ih|hh|xh|hy)\d?)?"
-                                r"\s*=\s*np\.zeros\([^\n;`]{0,60}\)")
+                                r"\s*=\s*(?:np\.zeros\([^\n;`]{0,60}\)|tf\.Variable\(\s*tf\.zeros\(\s*\[[^\]\n,]{1,30},[^\]\n]{1,60}\]"
+                                r"[^\n;`]{0,30}\))")
 # ... or every parameter at once, by a comprehension: `params = {k: np.zeros(s) for k, s in shapes.items()}`
 ALL_PARAMS_ZERO = re.compile(r"(?m)^[ \t]*(?:self\.)?(?:params|parameters|weights|theta)\w{0,10}\s*=\s*[\[{][^\n\]}]{0,40}?"
                              r"np\.zeros(?:_like)?\([^\n]{0,60}?\bfor\b[^\n]{0,80}[\]}]")
