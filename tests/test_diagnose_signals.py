@@ -6201,3 +6201,15 @@ def test_tensorflow_1_weight_variables_of_zeros_are_a_zero_start():
     one = "W = tf.Variable(tf.zeros([784, 10]))\nb = tf.Variable(tf.zeros([10]))\n"     # logistic regression: fine
     assert "zero-init" not in weighed_parts(words + one + log, "WR-110")
     assert "zero-init" not in weighed_parts(words + code.replace("tf.zeros([784, 1024])", "tf.truncated_normal([784, 1024], stddev=0.03)").replace("tf.zeros([1024, 10])", "tf.truncated_normal([1024, 10], stddev=0.03)") + log, "WR-110")
+
+
+def test_r_scale_divides_by_each_columns_standard_deviation():
+    from trainwreck.paste_facts import DIVIDES_BY_STD
+
+    assert DIVIDES_BY_STD.search("x <- scale(as.matrix(df[, cols]))")
+    assert not DIVIDES_BY_STD.search("x <- scale(as.matrix(df[, cols]), scale = FALSE)")
+    assert not DIVIDES_BY_STD.search("img = scale(img, 0.5)")            # (not R's: no `<-`)
+    report = ("R keras, loss is NaN from the first epoch.\nx <- scale(as.matrix(tickets[, cols]))\n"
+              "Epoch 1/20\n300/300 [====] - 2s - loss: nan - accuracy: 0.8794\n"
+              "Epoch 2/20\n300/300 [====] - 1s - loss: nan - accuracy: 0.8802\n")
+    assert "std-unguarded" in weighed_parts(report, "WR-060")
