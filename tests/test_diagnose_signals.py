@@ -6213,3 +6213,14 @@ def test_r_scale_divides_by_each_columns_standard_deviation():
               "Epoch 1/20\n300/300 [====] - 2s - loss: nan - accuracy: 0.8794\n"
               "Epoch 2/20\n300/300 [====] - 1s - loss: nan - accuracy: 0.8802\n")
     assert "std-unguarded" in weighed_parts(report, "WR-060")
+
+
+def test_masked_scores_said_filled_with_minus_infinity_before_a_softmax():
+    from trainwreck.paste_facts import breaking_construct
+
+    said = ("Each entity is an attention-weighted average of its mention tokens: positions that are not mentions are "
+            "filled with float('-inf'), then softmax. Some batches give nan from the first epoch.")
+    assert "masked-inf" in breaking_construct(said)
+    for not_it in (said.replace("float('-inf')", "-1e4"), said.replace("then softmax", "then a mean"),
+                   "I fill the masked positions with -1e9 instead of -inf, then softmax."):
+        assert "masked-inf" not in breaking_construct(not_it), not_it

@@ -654,6 +654,11 @@ def _exp_in_a_ratio(code: str) -> re.Match | None:
 # cleaning", "its whole mask row is True"): a query with every key masked (WR-070's page: nn.MultiheadAttention with
 # its default need_weights=True gives it a nan output)
 PADDING_MASK = re.compile(r"\bkey_padding_mask\b|\bsrc_key_padding_mask\b")
+# ... or said in words: "positions that are not mentions filled with float('-inf'), then softmax", "masked logits are
+# set to -inf" (not a denial, "instead of -inf", "rather than -inf")
+MASKED_INF_SAID = re.compile(r"(?i)\b(?:fill(?:ed|s|ing)?|set|sets|setting|mask(?:ed|s|ing)?|replac(?:ed|es|ing))\b"
+                             r"(?:(?!\b(?:instead|rather|not)\b)[^.;\n]){0,60}?\b(?:with|to|by)\s+`?(?:float\(\s*['\"]-inf(?:inity)?['\"]\s*\)|"
+                             r"-\s?inf(?:inity)?\b|-∞|negative infinity|minus infinity)")
 # ... and sequences padded on the left under a causal mask: "left-padded with zeros to 120 steps",
 # `padding_side="left"`, Keras's `padding="pre"`; beside `generate_square_subsequent_mask`, `is_causal=True`, a causal
 # or look-ahead mask (WR-070's own case)
@@ -738,6 +743,10 @@ def breaking_construct(prose: str) -> dict[str, str]:
         out["masked-inf"] = (f"the pasted code fills masked scores with -inf (`{' '.join(prose[m.start():m.end()].split())}`):"
                              " a row whose every position is masked is all -inf, and its softmax is exp(-inf - (-inf)) "
                              "= nan")
+    elif (said := MASKED_INF_SAID.search(prose)) and re.search(r"(?i)\bsoftmax\b", prose):
+        out["masked-inf"] = (f"the report fills masked scores with -inf before a softmax (\"{' '.join(said.group(0).split())}"
+                             "\"): a row whose every position is masked is all -inf, and its softmax is "
+                             "exp(-inf - (-inf)) = nan")
     elif (mask := PADDING_MASK.search(prose)) and (left := _left_padded_causal(prose)):
         out["masked-inf"] = (f"the paste masks padding keys (`{mask.group(0)}`) and pads its sequences on the left under a "
                              f"causal mask (\"{left}\"): the first query of a left-padded row may look only at itself and "
