@@ -259,11 +259,27 @@ def test_nothing_to_go_on_asks_for_the_loss_values():
      "why is there nan during training?", "nan in a Darknet Region line with no objects"),
     ("Region Avg IOU: -nan, Class: -nan, Obj: -nan, No Obj: 0.003210, Avg Recall: -nan,  count: 0\n"
      "is this nan a problem?", "nan in a Darknet Region line with no objects"),
+    (" Average Precision  (AP) @[ IoU=0.50:0.95 | area= small | maxDets=100 ] = -1.000\n"
+     " Average Precision  (AP) @[ IoU=0.50:0.95 | area=medium | maxDets=100 ] = 0.402\n"
+     "My satellite ship detector gets -1 for small objects. Is the evaluation broken?",
+     "COCO evaluation's -1 (detectron2's nan) for an area range with no objects"),
+    ("| AP | AP50 | APs |\n| 61.2 | 88.0 | nan |\nSome metrics cannot be computed and is shown as NaN.\n"
+     "Did my training go wrong?", "COCO evaluation's -1 (detectron2's nan) for an area range with no objects"),
+    ("coco/bbox_mAP: 0.5530  coco/bbox_mAP_s: -1.0000  coco/bbox_mAP_m: 0.4100\nwhy is AP_s negative?",
+     "COCO evaluation's -1 (detectron2's nan) for an area range with no objects"),
 ])
 def test_normal_behaviour_is_answered_as_normal(report, name):
     d = diagnosis(report)
     assert d.verdict == "normal" and d.normal[0].name == name
     assert d.ask
+
+
+def test_a_coco_minus_one_beside_a_loss_that_went_nan_is_no_answer():
+    """The -1 of an empty area range explains the -1, not a training loss that went nan beside it."""
+    d = diagnosis(" Average Precision  (AP) @[ IoU=0.50:0.95 | area= small | maxDets=100 ] = -1.000\n"
+                  "iter 100 loss 1.21\niter 200 loss 5.83\niter 300 loss nan\niter 400 loss nan\n"
+                  "And after the third epoch the loss is nan. Is -1 a problem too?")
+    assert d.verdict != "normal" and d.matches
 
 
 def test_a_training_run_at_the_rate_a_finder_suggested_is_no_finders_sweep():
@@ -654,6 +670,19 @@ def test_the_new_keys_read_the_training_value_only(text, count, last):
 def test_prose_and_arguments_are_no_cost_and_no_j():
     assert scan(io.BytesIO(b"Every attempt cost 40 GPU hours before it blew up.\n"), "r").count == 0
     assert scan(io.BytesIO(b"Namespace(J=2, L=8, batch_size=64)\nRuntimeError: CUDA out of memory.\n"), "r").count == 0
+
+
+def test_a_total_is_the_loss_only_with_decimals_and_only_without_a_loss_key():
+    """A loss printed in parts is read from its total; a counter named total in pasted code is not a loss, and a log
+    that prints a plain loss keeps it."""
+    parts = "".join(f"step {s} | total {t} | mel {t / 4:.4f} | dur {t / 3:.4f}\n" for s, t in ((0, 4.3817), (10, 3.1204),
+                                                                                            (20, 8.9461)))
+    ev = scan(io.BytesIO(parts.encode()), "r", message_finder(CATALOG))
+    assert ev.count == 3 and ev.head[:3] == [4.3817, 3.1204, 8.9461] and str(ev.last_at) == "step 20"
+    code = b"    total = 0\n    for x, y in loader:\n        total += criterion(model(x), y)\n    return total / len(loader)\n"
+    assert scan(io.BytesIO(code), "r").count == 0
+    both = "".join(f"step {s} total {t} loss {t / 2}\n" for s, t in ((0, 4.5), (1, 3.5), (2, 2.5)))
+    assert scan(io.BytesIO(both.encode()), "r").head[:3] == [2.25, 1.75, 1.25]
 
 
 def test_a_warning_python_has_no_source_for_echoes_nothing():

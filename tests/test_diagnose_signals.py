@@ -6059,3 +6059,184 @@ def test_review_s47c_readings_stay_where_they_belong():
     assert unused_clip("Earlier I used Adam(clipnorm=1.0) and it also went nan; now I clip by hand:\n"
                        "clipped, gnorm = tf.clip_by_global_norm(grads, 1.0)\n"
                        "optimizer.apply_gradients(zip(grads, model.trainable_variables))\n")
+
+
+# ---- session 48: readings of held-out sets s65/s66, each written as its general form -------------------------------
+
+def test_one_constant_for_every_weight_in_mxnet_paddle_or_pytorch_is_a_symmetric_start():
+    """MXNet's initialize() hands its one initialiser to every parameter, weights too; Paddle names a weight's own in
+    weight_attr; PyTorch's constant_ and fill_ at any value but 1 (a BatchNorm's scale)."""
+    from trainwreck.weight_init import constant_kernel_init
+
+    for code in ("net.initialize(init.Constant(0.01))", "net.initialize(mx.init.One())",
+                 "nn.Linear(4, 8, weight_attr=paddle.ParamAttr(initializer=nn.initializer.Constant(0.05)))",
+                 "nn.init.constant_(m.weight, 0.01)", "m.weight.data.fill_(0.5)", "nn.init.ones_(layer.weight)"):
+        assert constant_kernel_init(code), code
+    for code in ("net.initialize(init.Xavier())", "nn.init.constant_(m.weight, 1)", "m.weight.data.fill_(1.0)",
+                 "nn.Linear(4, 8, bias_attr=paddle.ParamAttr(initializer=nn.initializer.Constant(0.0)))",
+                 "nn.init.constant_(m.bias, 0.01)"):
+        assert not constant_kernel_init(code), code
+
+
+def test_a_constant_column_denied_is_none():
+    log = "".join(f"epoch {e}  loss {v}\n" for e, v in enumerate((1.93, 1.47, 1.40, 1.36, 1.35, 1.35)))
+    code = "X = (X - X.mean(0)) / X.std(0)\n"
+    stuck = "It stops at ~44% accuracy.\n"
+    assert "constant-feature" in weighed_parts(stuck + code + "Two columns are constant columns.\n" + log, "WR-060")
+    assert "constant-feature" not in weighed_parts(stuck + code + "(no nan, no constant columns)\n" + log, "WR-060")
+
+
+def test_words_that_an_accuracy_stops_short_say_it_does_not_learn():
+    from trainwreck.wording import says_not_learning
+
+    for said in ("The MLP stops at ~44% accuracy", "accuracy tops out at 61 %", "it stalled at about 30%"):
+        assert says_not_learning(said), said
+    assert not says_not_learning("it stops at epoch 40") and not says_not_learning("Does it stop at 44%?")
+
+
+def test_tensorflow_normal_weights_with_no_stddev_draw_at_one():
+    """tf.random_normal / tf.random.normal / truncated_normal default to stddev=1.0: a weight drawn so for a layer of
+    n inputs is √(n/2) times He's scale. A bias (one dimension) is no weight; a stddev given is read elsewhere."""
+    from trainwreck.weight_init import LARGE_INIT
+
+    for code in ("'wc1': tf.Variable(tf.random_normal([5, 5, 1, 32])),", "W = tf.Variable(tf.random.normal([784, 256]))",
+                 "w2 = tf.Variable(tf.truncated_normal([256, 10]))\n"):
+        assert LARGE_INIT.search(code), code
+    for code in ("'bc1': tf.Variable(tf.random_normal([32])),", "tf.Variable(tf.random_normal([784, 256], stddev=0.01))",
+                 "tf.Variable(tf.truncated_normal([256, 10], stddev=0.1))"):
+        assert not LARGE_INIT.search(code), code
+
+
+def test_inputs_normalised_by_a_named_mean_and_std_are_scaled():
+    from trainwreck.input_scaling import scaled_said
+
+    for said in ("Dataset is 224x224 with ImageNet mean/std normalisation.",
+                 "Images are normalised with the model's pretrained_cfg mean/std.", "per-channel mean and std of the train set"):
+        assert "inputs" in scaled_said(said)["scaled"], said
+    for said in ("I did not use the ImageNet mean/std.", "Should I use ImageNet mean/std?", "the mean/std of the loss"):
+        assert "inputs" not in scaled_said(said)["scaled"], said
+
+
+def test_an_output_said_enormous_before_any_update_points_at_what_the_pass_starts_from():
+    """No step has been taken: weights drawn too wide (WR-120) or raw inputs (WR-330), not a learning rate; with the
+    inputs said normalised, the init."""
+    from trainwreck.wording import untrained_output_enormous
+
+    report = ("VGG-style CNN written from a course handout, no BatchNorm, pixels scaled to [0, 1].\n"
+              "I printed the logits of the very first batch before calling fit: they are around 3e8.\n"
+              "step 10 - loss: 913467392.0000 - acc: 0.0100\nstep 20 - loss: nan - acc: 0.0100\n")
+    assert untrained_output_enormous(report)
+    assert weighed_parts(report, "WR-120")["untrained-output-enormous"] > 0
+    d = diagnosis(report)
+    assert d.matches[0].entry.id == "WR-120"
+    for not_it in ("the logits before training are not huge", "after training the logits are 1e9",
+                   "before training the logits are around 3.1"):
+        assert not untrained_output_enormous(not_it), not_it
+
+
+def test_a_batchnorm_said_absent_is_no_word_for_a_normalisation_that_divides():
+    from trainwreck.wording import tokens
+
+    assert "batchnorm" not in tokens("VGG-16 written by hand, no BatchNorm, SGD")
+    assert "batchnorm" in tokens("a BatchNorm after each conv")
+
+
+def test_a_loss_said_to_go_from_one_value_to_another_is_two_values():
+    ev = scan(io.BytesIO(b"After 300 epochs the loss only went from 1.79 to 1.09 and accuracy is 0.97.\n"), "r",
+              message_finder(CATALOG))
+    assert ev.count == 2 and ev.head[:2] == [1.79, 1.09]
+    for not_two in (b"The loss is 1.79, accuracy 0.97.\n", b"The loss is 1.79 and the lr 0.01.\n",
+                    b"lr from 0.1 to 0.01 and the loss is 1.2\n", b"The TD loss creeps up from 0.002 to 0.02.\n"):
+        assert scan(io.BytesIO(not_two), "r", message_finder(CATALOG)).count == 0, not_two
+
+
+def test_a_flux_chain_that_ends_in_softmax_beside_logitcrossentropy_hands_over_probabilities():
+    code = ("model = Chain(Dense(20 => 32, relu), Dense(32 => 4), softmax)\n"
+            "loss(m, x, y) = Flux.logitcrossentropy(m(x), y)\n")
+    words = "Accuracy is 0.96 but the loss only went from 1.39 to 0.79 in 200 epochs. Why so slow?\n"
+    assert weighed_parts(words + code, "WR-130")["pairing"] > 0
+    assert "pairing" not in weighed_parts(words + code.replace(", softmax)", ")"), "WR-130")
+    assert "pairing" not in weighed_parts(words + code.replace("logitcrossentropy", "crossentropy"), "WR-130")
+
+
+def test_left_padding_under_a_causal_mask_is_a_fully_masked_row_in_every_batch():
+    report = ("Sales forecaster: short series are left-padded to 90 days. nn.TransformerEncoder(layer, 3) called with "
+              "mask=nn.Transformer.generate_square_subsequent_mask(90) and src_key_padding_mask=pad. The loss is nan "
+              "after a few steps.\n")
+    parts = weighed_parts(report, "WR-070")
+    assert parts["left-padded-causal"] > 0 and parts["masked-inf"] > 0
+    assert diagnosis(report).matches[0].entry.id == "WR-070"
+    for not_it in (report.replace("left-padded", "right-padded"), report.replace("are left-padded", "are not left-padded"),
+                   report.replace("mask=nn.Transformer.generate_square_subsequent_mask(90) and ", "")):
+        assert "left-padded-causal" not in weighed_parts(not_it, "WR-070"), not_it
+
+
+def test_a_jump_that_recovers_to_exactly_where_it_started_is_the_warmup_less_spike():
+    """A loss said to go 0.70 at the start to 4.8 within 25 steps and back to 0.7: recovered to where it started (not
+    below it), the spike of Adam's first steps at a constant rate."""
+    report = ("Keras transformer on ECG series, Adam(1e-3) constant, no warmup. The loss goes 0.70 at step 0, then 4.8 "
+              "at step 25, then 0.7 at step 300, and the final accuracy is well below the paper's.\n")
+    d = diagnosis(report)
+    assert d.matches and d.matches[0].entry.id == "WR-250"
+    assert "ended at 0.7, where it started" in " ".join(d.matches[0].evidence)
+
+
+def test_a_hand_written_log_of_a_probability_in_paddle_mxnet_or_julia_is_unguarded():
+    from trainwreck.breaking_constructs import breaking_construct
+
+    for code in ("prob = F.sigmoid(self.fc(x))\nloss = -(y * paddle.log(prob) + (1 - y) * paddle.log(1 - prob)).mean()\n",
+                 "loss(m, x, y) = -mean(y .* log.(ŷ) .+ (1 .- y) .* log.(1 .- ŷ))\n",
+                 "p = nd.sigmoid(out)\nloss = -(y * nd.log(p)).mean()\n"):
+        assert "log-unguarded" in breaking_construct(code), code
+    for code in ("loss = -(y * paddle.log(prob + 1e-7)).mean()\nprob = F.sigmoid(z)\n",
+                 "loss(m, x, y) = -mean(y .* log.(ŷ .+ 1f-7) .+ (1 .- y) .* log.(1 .- ŷ .+ 1f-7))\n",
+                 "price_log = paddle.log(price)\n"):
+        assert "log-unguarded" not in breaking_construct(code), code
+
+
+def test_a_report_from_julia_mxnet_or_paddle_expects_no_numpy_warning():
+    """NumPy's warnings are missing only from a run that could have printed them: a Flux, MXNet or Paddle run never
+    would, so their absence is no evidence against the NumPy-declaring entries."""
+    from trainwreck.run_kind import shown_frameworks
+
+    nan = "Train loss goes 0.41, 0.22, 0.17, 0.09 and then NaN for every epoch after.\n"
+    for framework, said in (("julia", "Julia 1.10, Flux 0.14, my own BCE.\n"), ("mxnet", "MXNet 1.9 Gluon MLP.\n"),
+                            ("paddle", "PaddlePaddle 2.5 on one V100.\n")):
+        ev = scan(io.BytesIO((said + nan).encode()), "r", message_finder(CATALOG))
+        assert framework in shown_frameworks(ev), said
+        assert "messages" not in weighed_parts(said + nan, "WR-030"), said
+    assert weighed_parts("A small MLP on my laptop.\n" + nan, "WR-030").get("messages", 0) < 0
+
+
+def test_tensorflow_1_weight_variables_of_zeros_are_a_zero_start():
+    code = "W1 = tf.Variable(tf.zeros([784, 1024]))\nb1 = tf.Variable(tf.zeros([1024]))\nW2 = tf.Variable(tf.zeros([1024, 10]))\n"
+    log = "".join(f"Minibatch loss at step {s}: {v}\n" for s, v in ((0, "2.302585"), (500, "2.303412"), (1000, "2.301977"),
+                                                                   (1500, "2.302881")))
+    words = "With a hidden layer it is stuck at 10% accuracy.\n"
+    assert "zero-init" in weighed_parts(words + code + log, "WR-110")
+    one = "W = tf.Variable(tf.zeros([784, 10]))\nb = tf.Variable(tf.zeros([10]))\n"     # logistic regression: fine
+    assert "zero-init" not in weighed_parts(words + one + log, "WR-110")
+    assert "zero-init" not in weighed_parts(words + code.replace("tf.zeros([784, 1024])", "tf.truncated_normal([784, 1024], stddev=0.03)").replace("tf.zeros([1024, 10])", "tf.truncated_normal([1024, 10], stddev=0.03)") + log, "WR-110")
+
+
+def test_r_scale_divides_by_each_columns_standard_deviation():
+    from trainwreck.input_scaling import DIVIDES_BY_STD
+
+    assert DIVIDES_BY_STD.search("x <- scale(as.matrix(df[, cols]))")
+    assert not DIVIDES_BY_STD.search("x <- scale(as.matrix(df[, cols]), scale = FALSE)")
+    assert not DIVIDES_BY_STD.search("img = scale(img, 0.5)")            # (not R's: no `<-`)
+    report = ("R keras, loss is NaN from the first epoch.\nx <- scale(as.matrix(tickets[, cols]))\n"
+              "Epoch 1/20\n300/300 [====] - 2s - loss: nan - accuracy: 0.8794\n"
+              "Epoch 2/20\n300/300 [====] - 1s - loss: nan - accuracy: 0.8802\n")
+    assert "std-unguarded" in weighed_parts(report, "WR-060")
+
+
+def test_masked_scores_said_filled_with_minus_infinity_before_a_softmax():
+    from trainwreck.breaking_constructs import breaking_construct
+
+    said = ("Each entity is an attention-weighted average of its mention tokens: positions that are not mentions are "
+            "filled with float('-inf'), then softmax. Some batches give nan from the first epoch.")
+    assert "masked-inf" in breaking_construct(said)
+    for not_it in (said.replace("float('-inf')", "-1e4"), said.replace("then softmax", "then a mean"),
+                   "I fill the masked positions with -1e9 instead of -inf, then softmax."):
+        assert "masked-inf" not in breaking_construct(not_it), not_it

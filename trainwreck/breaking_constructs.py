@@ -12,7 +12,7 @@ import itertools
 import re
 
 from .loss_inputs import model_output
-from .wording import UNDONE
+from .wording import UNDONE, denied_before
 
 # Three constructs of pasted code that break at one value, each the construct an entry's Why section names, beside a
 # run whose loss went nan or inf (in its values or its words); half a printed fact each for the entries whose phrases
@@ -37,16 +37,18 @@ MASKED_INF = re.compile(r"\bmasked_fill_?\([^\n]{0,120}?,\s*" + _NEG_INF + r"\s*
 #   the same way); not a log of a name the paste does not show to be a probability (`np.log(p)` of prices).
 LOG_OF_ZERO_WORDS = {"log", "epsilon"}
 # (a call of a library's function, and its argument: one level of brackets inside it at most)
-_LIBRARY = r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp|math|K|ops|keras\.ops)\.)?"
+# (Paddle's and MXNet's too, and Julia's broadcast log, `log.(ŷ)`)
+_LIBRARY = r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp|math|K|ops|keras\.ops|paddle|mx\.nd|mx\.np|nd)\.)?"
 _ARGUMENT = r"(?P<arg>[^()\n]{0,80}(?:\([^()\n]{0,80}\)[^()\n]{0,40})?)\)"
-_LOG_OPEN = _LIBRARY + r"log\(\s*"
+_LOG_OPEN = _LIBRARY + r"log\.?\(\s*"
 LOG_CALL = re.compile(_LOG_OPEN + _ARGUMENT)
 # A term times the log of itself, or of itself over another, written by hand: `t * torch.log(t / p)`, `p * np.log(p)`
 # (a KL divergence, an entropy) -- not xlogy, and not with anything added inside the log
 XLOGX = re.compile(r"(?<![\w.])(?P<a>[A-Za-z_]\w{0,30}(?:\[[^\]\n]{0,20}\])?)\s*\*\s*(?:torch\.|np\.|jnp\.|tf\.math\.|math\.)?"
                    r"log\(\s*(?P=a)\s*(?:/\s*[A-Za-z_][\w.]{0,30}(?:\[[^\]\n]{0,20}\])?\s*)?\)")
 PROBABILITY_ARG = re.compile(r"\b(?:sigmoid|softmax)\b|^(?:probs?|probabilit\w*)$", re.I)
-NAME_ARG = re.compile(r"^(?P<minus>1(?:\.0*)?\s*-\s*)?(?P<name>[A-Za-z_]\w{0,30})$")
+# (a name in any script, Julia's `ŷ` too, and Julia's broadcast minus, `1 .- ŷ`)
+NAME_ARG = re.compile(r"^(?P<minus>1(?:\.0*)?\s*\.?-\s*)?(?P<name>(?!\d)\w{1,31})$")
 KERAS_ACTIVATION = re.compile(r"\bactivation\s*=\s*['\"](\w+)['\"]")
 # the model's last layer, whose activation is the output's: a Dense (linear unless it names one) or an Activation
 KERAS_LAYER = re.compile(r"\bDense\([^\n]{0,160}|\bActivation\(\s*['\"](?P<activation>\w+)['\"]")
@@ -216,6 +218,27 @@ def _exp_in_a_ratio(code: str) -> re.Match | None:
 # cleaning", "its whole mask row is True"): a query with every key masked (WR-070's page: nn.MultiheadAttention with
 # its default need_weights=True gives it a nan output)
 PADDING_MASK = re.compile(r"\bkey_padding_mask\b|\bsrc_key_padding_mask\b")
+# ... or said in words: "positions that are not mentions filled with float('-inf'), then softmax", "masked logits are
+# set to -inf" (not a denial, "instead of -inf", "rather than -inf")
+MASKED_INF_SAID = re.compile(r"(?i)\b(?:fill(?:ed|s|ing)?|set|sets|setting|mask(?:ed|s|ing)?|replac(?:ed|es|ing))\b"
+                             r"(?:(?!\b(?:instead|rather|not)\b)[^.;\n]){0,60}?\b(?:with|to|by)\s+`?(?:float\(\s*['\"]-inf(?:inity)?['\"]\s*\)|"
+                             r"-\s?inf(?:inity)?\b|-∞|negative infinity|minus infinity)")
+# ... and sequences padded on the left under a causal mask: "left-padded with zeros to 120 steps",
+# `padding_side="left"`, Keras's `padding="pre"`; beside `generate_square_subsequent_mask`, `is_causal=True`, a causal
+# or look-ahead mask (WR-070's own case)
+LEFT_PADDED = re.compile(r"(?i)\bleft[- ]?pad(?:s|ded|ding)?\b|\bpadd(?:ed|ing)\s+(?:on|at|to|from)\s+the\s+left\b|"
+                         r"\bpadding_side\s*=\s*['\"]left['\"]|\bpadding\s*=\s*['\"]pre['\"]|\bpre-padd(?:ed|ing)\b")
+CAUSAL_MASK = re.compile(r"(?i)\bgenerate_square_subsequent_mask\b|\bis_causal\s*=\s*True\b|\bcausal\b|"
+                         r"\bsubsequent[_ ]mask\b|\blook-?ahead mask\b")
+
+
+def _left_padded_causal(prose: str) -> str:
+    """The words that pad on the left, where the paste also builds a causal mask; else ""."""
+    left = next((m for m in itertools.islice(LEFT_PADDED.finditer(prose), 5) if not denied_before(prose, m.start(), 20)),
+                None)
+    return " ".join(left.group(0).split()) if left and CAUSAL_MASK.search(prose) else ""
+
+
 ALL_PADDING = re.compile(r"\b(?:length|len)(?: of)? 0\b|\bzero[- ]length\b|\bempty (?:sequences?|reviews?|texts?|strings?|"
                          r"sentences?|inputs?|rows?)\b|\b(?:sequences?|reviews?|texts?|inputs?)\b[^.\n]{0,30}\bempty\b|"
                          r"\b(?:whole|entire|every|all)\b[^.\n]{0,20}\bmask(?:\w*)?\b[^.\n]{0,20}\b(?:row|rows)?\b[^.\n]{0,10}"
@@ -286,6 +309,17 @@ def breaking_construct(prose: str) -> dict[str, str]:
         out["masked-inf"] = (f"the pasted code fills masked scores with -inf (`{' '.join(prose[m.start():m.end()].split())}`):"
                              " a row whose every position is masked is all -inf, and its softmax is exp(-inf - (-inf)) "
                              "= nan")
+    elif (said := MASKED_INF_SAID.search(prose)) and re.search(r"(?i)\bsoftmax\b", prose):
+        out["masked-inf"] = (f"the report fills masked scores with -inf before a softmax (\"{' '.join(said.group(0).split())}"
+                             "\"): a row whose every position is masked is all -inf, and its softmax is "
+                             "exp(-inf - (-inf)) = nan")
+    elif (mask := PADDING_MASK.search(prose)) and (left := _left_padded_causal(prose)):
+        out["masked-inf"] = (f"the paste masks padding keys (`{mask.group(0)}`) and pads its sequences on the left under a "
+                             f"causal mask (\"{left}\"): the first query of a left-padded row may look only at itself and "
+                             "the positions before it, all padding, so every key it may see is masked -- in "
+                             "every batch that holds such a row -- and nn.MultiheadAttention gives it a nan output")
+        out["left-padded-causal"] = ("so the fully masked row is there in every batch that holds a left-padded sequence, "
+                                     "not only in a rare one with an empty sequence")
     elif (mask := PADDING_MASK.search(prose)) and ((empty := ALL_PADDING.search(prose))
                                                    or (counts := token_counts(prose))[0]
                                                    or not counts[1] and not _none_empty_said(prose)):

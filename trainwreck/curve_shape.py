@@ -533,7 +533,7 @@ def _signature(ev: Evidence) -> Signature:
     # that are each a whole epoch: an epoch's mean has averaged such a spike away, and its rise is something else
     # (augmentation switched on, a new loss term).
     # (from the run's start, as far as the log numbers it: a jump in the middle of epoch 3 is no first step's)
-    if early and early[0] > 0 and ev.last < early[0] and at_run_start(ev):
+    if early and early[0] > 0 and ev.last <= early[0] and at_run_start(ev):
         # (said in words, where the paste sets no warmup of its own; or printed: the log's own rate, the same from
         # its first step, beside an adaptive optimizer -- what the log shows outranks words of another run's settings)
         no_warmup = ((no_warmup_said(ev.prose) if not WARMUP_SET.search(ev.prose) else "") or _rate_flat_from_start(ev)
@@ -560,7 +560,7 @@ def _signature(ev: Evidence) -> Signature:
                 return sig("spike-then-recover",
                            [f"the loss jumped from {fmt(early[0])} at {at(0)} to {fmt(early[peak])} at {at(peak)} "
                             f"(x{early[peak] / early[0]:.2g}){said}, then recovered and ended at {fmt(ev.last)}, "
-                            "below where it started"])
+                            + ("below where it started" if ev.last < early[0] else "where it started")])
     end_rises = _rises_before(ev.before)
     swings = recurring_swings(ev)
     # (not the last of a saw-tooth's jumps, no higher than the ones it came back down from: a swing, not a climb)

@@ -11,7 +11,7 @@ import itertools
 import re
 
 from .curve_shape import fmt
-from .wording import UNDONE, sentence_around, told
+from .wording import UNDONE, denied_before, sentence_around, told
 
 # What a report says was scaled already ("I standardised both X and y", "X is divided by 255"): the fix of the entries
 # whose phrases say it was forgotten, done -- half a printed fact against them; and what it says was not ("X is not
@@ -106,6 +106,12 @@ def doubted(prose: str, at: int) -> bool:
     return prose[end:end + 1] == "?" or bool(PRESENT_DOUBTED.search(prose, start, end))
 
 
+# (the pair named: ImageNet's, the dataset's, a checkpoint's own; "mean/std normalisation" and "normalised with ... mean/std")
+MEAN_STD_NORMALISED = re.compile(r"(?i)\b(?:imagenet|dataset'?s?|model'?s|pretrained(?:_cfg)?|per[- ]channel|channel[- ]?wise|"
+                                 r"global|train(?:ing)?(?: set'?s?)?)\s+mean\s*(?:/|and|&)\s*std\b|"
+                                 r"\bmean\s*/\s*std\s+normali[sz]\w*|\bnormali[sz](?:ed|es|ing)\s+(?:\w+\s+){0,4}?mean\s*/\s*std\b")
+
+
 def scaled_said(prose: str) -> dict[str, dict[str, str]]:
     """What the words say was scaled already ("scaled") and what they say was not ("unscaled"): "inputs" and
     "targets", each with the words that say it."""
@@ -170,6 +176,12 @@ def scaled_said(prose: str) -> dict[str, dict[str, str]]:
                 and not re.search(r"(?i)\b(?:synthetic|toy)\b", prose[_start:end]) \
                 and not RANGE_TAKEN_BACK.search(prose, m.end(), end):
             out["scaled"].setdefault("inputs", " ".join(m.group(0).split()))
+    # ... and inputs standardised by a mean and std named as a pair: "224x224 with ImageNet mean/std normalisation",
+    # "normalised with the model's pretrained_cfg mean/std"
+    for m in itertools.islice(MEAN_STD_NORMALISED.finditer(prose), 5):
+        if not doubted(prose, m.start()) and not denied_before(prose, m.start(), 20):
+            out["scaled"].setdefault("inputs", " ".join(m.group(0).split()))
+            break
     # ... and what the pasted code scales: `y_train = y_scaler.fit_transform(y[:split])`, `X = (X - X.mean(0)) / X.std(0)`
     for m in SCALED_IN_CODE.finditer(prose):
         end = prose.find("\n", m.end())
@@ -265,7 +277,10 @@ SCALER_NAMED = re.compile(r"(?i)\b\w*Scaler\b|\bNormalization\(|\bpreprocessing\
 # norm), nor a plan, advice or a denial just before it
 BY_HAND_GUARDED = re.compile(r"(?i)\+\s*(?:eps\w*|1e-\d+|0?\.0*1)\b|\b255\b|\b(?:layer|batch|group|instance|token)[ _-]?norm")
 BY_HAND_DOUBTED = re.compile(r"(?i)\b(?:" + UNDONE + r"|could|would|suggest\w*|advi[sc]\w*|not yet|if|maybe)\b|'ll\b")
-DIVIDES_BY_STD = re.compile(r"/\s*(?:\(\s*)?[\w.\[\]\"']{0,40}\.std\([^()\n]{0,20}\)(?!\s*\+)|/\s*(?:std|sigma|stdev|stds|sd)\b(?!\s*\+)")
+# (or R's scale(), which divides each column by its standard deviation, NaN for a constant one: `x <- scale(x)`; not
+# with scale = FALSE)
+DIVIDES_BY_STD = re.compile(r"/\s*(?:\(\s*)?[\w.\[\]\"']{0,40}\.std\([^()\n]{0,20}\)(?!\s*\+)|/\s*(?:std|sigma|stdev|stds|sd)\b(?!\s*\+)|"
+                            r"<-\s*scale\((?![^\n]{0,120}\bscale\s*=\s*(?:FALSE|F)\b)(?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\)){0,120}\)")
 CONSTANT_FEATURE = re.compile(r"\b(?:(?:the )?same (?:value )?(?:for|in|across|on) (?:every|all|each) (?:rows?|samples?|examples?"
                               r"|records?)|constant (?:columns?|features?)|(?:columns?|features?) (?:that|which) (?:are|is) "
                               r"constant|zero variance|(?:std|standard deviation) (?:is|of|=|==) ?0(?![.\d]))\b", re.I)

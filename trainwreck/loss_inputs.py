@@ -75,7 +75,11 @@ TORCH_PROBABILITY_OUT = re.compile(r"\breturn\s+(?:torch\.|F\.|nn\.functional\.|
                                    # in a Sequential's middle, nor assigned to a name, which may be a hidden layer's)
                                    r"(?<![\w.(,=])(?<![(,=] )nn\.(?:Sigmoid|Softmax)\([^()\n]{0,20}\)(?![ \t]*,)(?![ \t]*\n[ \t]*nn\.)|"
                                    # (or the last of the layers a sentence chains with arrows, "Linear(128,10) → Softmax")
-                                   r"(?:→|->|=>)[ \t]*(?:nn\.)?(?:Sigmoid|Softmax)\b(?:\([^()\n]{0,20}\))?(?![ \t]*(?:→|->|=>))",
+                                   r"(?:→|->|=>)[ \t]*(?:nn\.)?(?:Sigmoid|Softmax)\b(?:\([^()\n]{0,20}\))?(?![ \t]*(?:→|->|=>))|"
+                                   # (or a Julia Flux Chain whose last layer is the function: `Chain(Dense(32 => 6),
+                                   # softmax)`, `Chain(..., σ)`)
+                                   r"\bChain\((?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*,[ \t]*(?:NNlib\.|Flux\.)?"
+                                   r"(?:softmax|sigmoid|σ)[ \t]*\)",
                                    re.M)
 ARROW = ("→", "->", "=>")
 # (named in a sentence too: "training uses nn.CrossEntropyLoss")
@@ -83,7 +87,9 @@ TORCH_LOGITS_LOSS = re.compile(r"\b(?:nn\.)?(?:BCEWithLogitsLoss|CrossEntropyLos
                                r"binary_cross_entropy_with_logits)\(|"
                                # (optax's losses take logits too)
                                r"\boptax\.(?:losses\.)?(?:softmax_cross_entropy(?:_with_integer_labels)?|"
-                               r"sigmoid_binary_cross_entropy)\b")
+                               r"sigmoid_binary_cross_entropy)\b|"
+                               # (and Flux's, whose logit versions apply their own softmax or sigmoid)
+                               r"\blogit(?:binary)?crossentropy\(")
 
 
 RETURNS_OWN_MODULE = re.compile(r"(?m)\breturn\s+self\.(\w+)\((?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\)"
@@ -120,7 +126,8 @@ def model_output(prose: str) -> re.Match | None:
             if found.group(0).startswith("return") and re.search(r"forward|__call__", prose[
                     prose.rfind("\n", 0, found.start()) + 1:found.start()]):
                 return found
-    return next((m for m in TORCH_PROBABILITY_OUT.finditer(prose) if m.group(0).startswith(("nn.", *ARROW))), None)
+    return next((m for m in TORCH_PROBABILITY_OUT.finditer(prose) if m.group(0).startswith(("nn.", "Chain(", *ARROW))),
+                None)
 
 
 # PyTorch's NLL loss takes log-probabilities and returns minus the label's (nn.NLLLoss, F.nll_loss); handed a

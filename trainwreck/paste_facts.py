@@ -9,6 +9,7 @@ whose own phrases say so (the *_WORDS sets: weighing.py finds them in the catalo
 """
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import statistics
@@ -40,7 +41,7 @@ from .weight_init import (ALL_PARAMS_ZERO, CONSTANT_INIT_SAID, FILLED, LARGE_INI
                           UNFILLED, constant_kernel_init, init_too_wide, update_discarded)
 from .wording import (ADAPTIVE, BEFORE_TRAINING_NONFINITE, WARMUP_SET, denied_before, no_warmup_said, order_moved_it,
                       rate_zero_failed, says_not_learning, sentences_only, timing_of, tokens,
-                      untrained_output_nonfinite)
+                      untrained_output_enormous, untrained_output_nonfinite)
 
 ZERO_GRADIENT_WORDS, ACCURACY_WORDS = {"gradient", "exactly", "zero"}, {"accuracy", "improve"}
 # The entries whose phrases say every input gets one output (a dead or a symmetric network's face): half a printed
@@ -158,6 +159,12 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                    "step: the weights (and buffers) it starts from, the inputs it is given, or an "
                                    "operation inside it that turns finite values into nan (a softmax over a fully "
                                    "masked row, 0/0, the log or square root of a negative, a float16 overflow)")
+    enormous = untrained_output_enormous(ev.prose)
+    if enormous:
+        out["untrained-output-enormous"] = (f"the report says the output is enormous before any update (\"{enormous}\"): "
+                                            "no step has been taken, so no learning rate made it so; what the forward "
+                                            "pass starts from did -- weights drawn too wide for their fan-in, or "
+                                            "inputs on their raw scale")
     merged = MERGED.search(ev.prose) if ev.first_nonfinite is not None or "nan" in words else None
     if merged:
         out["frames-merged"] = (f"the report merges tables into its data (\"{' '.join(merged.group(0).split())}\"): a row "
@@ -359,7 +366,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                              "multiplies the activations' spread by about √(n / 2)")
     elif went_wrong and (wide := init_too_wide(ev.prose)):
         out["large-init"] = wide
-    divides, constant = DIVIDES_BY_STD.search(ev.prose), CONSTANT_FEATURE.search(ev.prose)
+    # (a constant column denied is none: "no nan, no constant columns")
+    divides = DIVIDES_BY_STD.search(ev.prose)
+    constant = next((m for m in itertools.islice(CONSTANT_FEATURE.finditer(ev.prose), 10)
+                     if not denied_before(ev.prose, m.start(), 12)), None)
     zeros = ALL_ZERO_INPUT.search(ev.prose) if divides and not constant else None
     said = (f"says a column is constant (\"{' '.join(constant.group(0).split())}\"): that column's" if constant else
             f"says some inputs are all zeros (\"{' '.join(zeros.group(0).split())}\"): what is made from them value by "

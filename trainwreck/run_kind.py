@@ -111,7 +111,12 @@ NAMED_FRAMEWORK = [(re.compile(r"(?i:\b(?:py)?torch\b|\bfastai\b|\blightning\b)|
                                r"mse_loss|nll_loss|binary_cross_entropy\w*)\(|\.masked_fill_?\(|"
                                r"\bclip_grad_(?:norm|value)_\b|\bTensorDataset\b|\.parameters\(\)"), "pytorch"),
                    (re.compile(r"\btensorflow\b|\btf\.|\bkeras\b|\blayers\.Dense\(", re.I), "tensorflow"),
-                   (re.compile(r"\bjax\b|\bjnp\.|\bflax\b|\boptax\.", re.I), "jax")]
+                   (re.compile(r"\bjax\b|\bjnp\.|\bflax\b|\boptax\.", re.I), "jax"),
+                   # (and frameworks the catalogue declares no message of: shown, they say NumPy's warnings were never
+                   # going to be printed -- Julia's Flux, MXNet, PaddlePaddle)
+                   (re.compile(r"(?i:\bjulia\b)|\busing Flux\b|\bFlux(?:\.|\s+v?\d)"), "julia"),
+                   (re.compile(r"(?i:\bmxnet\b|\bgluon\b)|\bmx\.(?:nd|np|gluon|init)\b"), "mxnet"),
+                   (re.compile(r"(?i:\bpaddle(?:paddle|nlp|detection|seg|speech|ocr)?\b)"), "paddle")]
 
 
 # A framework named to say it is not used: "no PyTorch or TensorFlow", "without Keras", "instead of torch".

@@ -217,6 +217,8 @@ class Weigher:
         self.mask_scaled = self._saying(MASK_SCALED_WORDS)
         self.clip_late = self._saying(CLIP_LATE_WORDS)
         self.large_init = self._saying(LARGE_INIT_WORDS)
+        # (an untrained forward pass said to be enormous: weights drawn too wide, or inputs left raw)
+        self.enormous_output = self.large_init | self._saying(FORGOT_INPUTS)
         self.no_warmup = self._saying(NO_WARMUP_WORDS)
         self.rate_zero = self._saying(RATE_ZERO_WORDS)
         self.put_off = self._saying(PUT_OFF_WORDS)
@@ -758,6 +760,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("exp-overflow", w.exp_overflow, W_SAID_HALF),
                                     ("exp-overflow-printed", w.exp_overflow, W_PRINTED),
                                     ("masked-inf", w.masked_softmax, W_SAID_HALF),
+                                    ("left-padded-causal", w.masked_softmax, W_SAID_HALF),
                                     ("masked-row-printed", w.masked_softmax, W_PRINTED),
                                     ("log-unguarded", w.log_of_zero, W_SAID_HALF),
                                     ("exp-unshifted", w.exp_overflow, W_SAID_HALF),
@@ -770,6 +773,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("unfilled-init", w.zero_init, W_PRINTED),
                                     ("update-discarded", w.zero_init, W_PRINTED),
                                     ("large-init", w.large_init, W_SAID_HALF),
+                                    ("untrained-output-enormous", w.enormous_output, W_SAID_HALF),
                                     ("no-warmup", w.no_warmup, W_SAID_HALF),
                                     ("early-jump", w.no_warmup, W_SAID_HALF),
                                     ("loop-unscaled", w.precision, W_SAID_HALF),

@@ -19,9 +19,17 @@ ZERO_INIT = re.compile(r"kernel_initializer\s*=\s*['\"](?:zeros|ones)['\"]|\bini
                        # a BatchNorm's gamma at 1 is no kernel)
                        r"kernel_initializer\s*=\s*(?:(?:tf\.)?keras\.)?(?:initializers\.)?(?:Constant|Ones)\(|"
                        r"kernel_initializer\s*=\s*(?:tf\.)?constant_initializer\(|"
-                       r"\bnn\.init\.zeros_\(\s*[\w.\[\]]{0,40}weight\s*\)|"
-                       r"\bnn\.init\.constant_\(\s*[\w.\[\]]{0,40}weight\s*,\s*0(?:\.0*)?\s*\)|"
-                       r"\.weight(?:\.data)?\.(?:fill_\(\s*0(?:\.0*)?\s*\)|zero_\(\))|"
+                       r"\bnn\.init\.(?:zeros_|ones_)\(\s*[\w.\[\]]{0,40}weight\s*\)|"
+                       # (any one value, not only 0: `nn.init.constant_(m.weight, 0.01)`, `m.weight.data.fill_(0.5)`; but not
+                       # 1, a BatchNorm's scale as ResNet-style init loops set it: `nn.init.constant_(m.weight, 1)`)
+                       r"\bnn\.init\.constant_\(\s*[\w.\[\]]{0,40}weight\s*,\s*(?:val\s*=\s*)?(?!1(?:\.0*)?\s*\))"
+                       r"-?(?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?\s*\)|"
+                       r"\.weight(?:\.data)?\.(?:fill_\(\s*(?!1(?:\.0*)?\s*\))-?(?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?\s*\)|zero_\(\))|"
+                       # (MXNet Gluon's initialize() sets every parameter of the network with the one initialiser it is
+                       # given, weights too: `net.initialize(init.Constant(0.01))`; Paddle's weight_attr names a
+                       # weight's own: `weight_attr=paddle.ParamAttr(initializer=nn.initializer.Constant(0.0))`)
+                       r"\.initialize\(\s*(?:init\s*=\s*)?(?:mx\.)?init(?:ializer)?\.(?:Constant|One|Zero)\(|"
+                       r"\bweight_attr\s*=\s*[^\n]{0,60}?\binitializer\.(?:Constant|Ones|Zeros)\(|"
                        # (Flax's and Haiku's: `kernel_init=nn.initializers.zeros_init()`, `w_init=hk.initializers.Constant(0)`)
                        r"[(,]\s*(?:kernel|w)_init\s*=\s*(?:[\w.]{0,30}\.)?(?:initializers\.)?(?:zeros(?:_init)?\(?|ones(?:_init)?\(?|"
                        r"constant(?:_init)?\(|Constant\()")
@@ -67,11 +75,17 @@ LARGE_INIT = re.compile(r"\bnormal_?\(\s*[\w.\[\]]{0,40}weight[^)\n]{0,40}?\bstd
                         r"(?:np\.random\.randn|torch\.randn)"
                         r"\(\s*\w+\s*,\s*\w+\s*\)(?!`?[ \t]*[*/])(?![^.\n]{0,30}?(?<!no )(?<!without )(?<!any )\bscal\w*)"
                         # (JAX's: `jax.random.normal(k, (din, dout))` unscaled, a weight matrix's shape; not `* scale`)
-                        r"|\bjax\.random\.normal\(\s*\w+\s*,\s*\(\s*\w+\s*,\s*\w+\s*\)\s*\)(?![ \t]*[*/])")
+                        r"|\bjax\.random\.normal\(\s*\w+\s*,\s*\(\s*\w+\s*,\s*\w+\s*\)\s*\)(?![ \t]*[*/])"
+                        # (TensorFlow's, with no stddev, which is 1.0 by default: `tf.Variable(tf.random_normal([5, 5, 1,
+                        # 32]))`, a shape of two dimensions or more -- a weight's, not a bias's)
+                        r"|\btf\.Variable\(\s*tf\.(?:compat\.v1\.)?(?:random_normal|random\.normal|truncated_normal|"
+                        r"random\.truncated_normal)\(\s*\[[^\]\n,]{1,30},[^\]\n]{1,60}\]\s*\)\s*[,)]")
 # (a weight matrix's own name -- W1, W_hidden, weights2 -- not a buffer named after it: W1_vel, mW1; at a line's start,
 # or a sentence's code: "I initialise `W1 = np.zeros((784, 100)); W2 = np.zeros((100, 10))`")
+# (or a TensorFlow 1 variable of zeros of two dimensions or more: `W1 = tf.Variable(tf.zeros([784, 1024]))`)
 NUMPY_ZERO_WEIGHTS = re.compile(r"(?m)(?:^|[`;])[ \t]*(?:self\.)?(?:W|w|weights?)(?:\d|_?(?:in|out|hidden|h|o|ih|hh|xh|hy)\d?)?"
-                                r"\s*=\s*np\.zeros\([^\n;`]{0,60}\)")
+                                r"\s*=\s*(?:np\.zeros\([^\n;`]{0,60}\)|tf\.Variable\(\s*tf\.zeros\(\s*\[[^\]\n,]{1,30},[^\]\n]{1,60}\]"
+                                r"[^\n;`]{0,30}\))")
 # ... or every parameter at once, by a comprehension: `params = {k: np.zeros(s) for k, s in shapes.items()}`
 ALL_PARAMS_ZERO = re.compile(r"(?m)^[ \t]*(?:self\.)?(?:params|parameters|weights|theta)\w{0,10}\s*=\s*[\[{][^\n\]}]{0,40}?"
                              r"np\.zeros(?:_like)?\([^\n]{0,60}?\bfor\b[^\n]{0,80}[\]}]")

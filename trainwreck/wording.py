@@ -381,8 +381,9 @@ def _folded_many(texts: list[str]) -> list[str]:
 # A symptom or a condition that the text rules out ("there are no nan values in my data", "I am not
 # using fp16 or amp") is not evidence of it: these tokens are dropped when one of the four words before
 # them, in the same clause, is a negator. A negated remedy ("no warmup", "without an epsilon")
-# keeps its token: its absence is the failure the entry describes.
-RULED_OUT = frozenset("nan inf overflow underflow fp16 bf16 negative divzero".split())
+# keeps its token: its absence is the failure the entry describes. ("No BatchNorm" is a layer that is not there to
+# divide by a zero variance.)
+RULED_OUT = frozenset("nan inf overflow underflow fp16 bf16 negative divzero batchnorm".split())
 # ... and these only right after the negator ("no climb", "does not increase", "doesn't diverge"): they are often
 # the second half of a contrast ("does not converge and increases", "without warmup it explodes")
 RULED_OUT_NEXT = frozenset({"climb", "diverge"})
@@ -551,7 +552,10 @@ NOT_LEARNING = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|di
                           r"tokens?)\b|"
                           r"\b(?:barely|hardly)\s+(?:learn\w*|improv\w*|decreas\w*|mov\w*|chang\w*|go(?:es)? down)\b|"
                           # (an accuracy that falls short: "only reaches ~35% on MNIST", "only gets 60 %")
-                          r"\bonly\s+(?:reach|get|hit|achiev)\w*\s+(?:about\s+|around\s+|~\s?)?\d{1,2}(?:\.\d+)?\s?%", re.I)
+                          r"\bonly\s+(?:reach|get|hit|achiev)\w*\s+(?:about\s+|around\s+|~\s?)?\d{1,2}(?:\.\d+)?\s?%|"
+                          # (or an accuracy that stops short: "stops at ~44% accuracy", "tops out at 61%")
+                          r"\b(?:stops?|stopped|stalls?|stalled|tops?\s+out|topped\s+out|maxes\s+out|maxed\s+out)\s+at\s+"
+                          r"(?:about\s+|around\s+|~\s?)?\d{1,2}(?:\.\d+)?\s?%", re.I)
 # ... and in the languages reports come in most after English: "não aprende", "no converge", "n'apprend pas", "lernt
 # nicht", "non scende", "не обучается", "不收敛", "学習しない", "학습이 안 돼", "öğrenmiyor", "không hội tụ"
 NOT_LEARNING_FOREIGN = re.compile(
@@ -691,6 +695,28 @@ def untrained_output_nonfinite(text: str) -> str:
         if said is None or not said_unnegated(said.group(0), {"nan", "inf"}):
             return ""
     return " ".join(said.group(0).split())
+
+
+# ... or said to be enormous before any training: "I printed the logits of the very first batch before calling fit: their
+# absolute values are around 1e9", "at initialisation the activations of the last layer are in the millions". A forward
+# pass no update has touched is that large because of what it starts from (weights drawn too wide, inputs on their raw
+# scale), not because of the learning rate. (A number of 1e4 or more, or words of that size; not "large".)
+_UNTRAINED_WIDE = (r"(?:before (?:any )?(?:training|(?:calling\s+)?(?:model\.)?fit(?:ting|\(\))?|the first (?:update|step|epoch)|"
+                   r"updating)|at init(?:iali[sz]ation)?|(?:of|for|on) the (?:very )?first (?:batch|forward pass))\b")
+_ENORMOUS = (r"(?:\b\d+(?:\.\d+)?e\+?0*(?:[4-9]|[1-9]\d)\b|\b10\^\d{1,3}\b|\b(?:millions|billions|trillions|huge|enormous|"
+             r"astronomical|gigantic)\b)")
+BEFORE_TRAINING_ENORMOUS = re.compile(
+    r"\b(?:outputs?|logits|activations?|predictions?)\b" + _CALM + r"{0,40}?\b" + _UNTRAINED_WIDE + _CALM + r"{0,60}?"
+    + _ENORMOUS + r"|\b" + _UNTRAINED_WIDE + r",?\s+" + _CALM + r"{0,40}?\b(?:outputs?|logits|activations?|predictions?)\b"
+    + _CALM + r"{0,40}?" + _ENORMOUS, re.I)
+
+
+def untrained_output_enormous(text: str) -> str:
+    """The words that say an untrained model's output is enormous (BEFORE_TRAINING_ENORMOUS), not denied, or ""."""
+    for m in itertools.islice(BEFORE_TRAINING_ENORMOUS.finditer(text), 5):
+        if not re.search(r"(?i)\b(?:not|no|never|nor)\b|n't\b", m.group(0)) and not denied_before(text, m.start(), 20):
+            return " ".join(m.group(0).split())
+    return ""
 
 
 # Words that the loss fell, or the run trained well, before it broke.
@@ -1892,6 +1918,23 @@ NORMALS = OBJECTIVES + (
            "field, means the outputs are nan; the AlexeyAB fork's README gives the rule for the avg field "
            "(https://github.com/AlexeyAB/darknet/blob/61307b664f3c19e001699b80ed21c0817cbb67a3/README.md)",
            "the iteration lines (`1234: 2.31, 2.45 avg loss, ...`) and the `No Obj` values: whether any is nan",
+           frozenset({"nan"})),
+    Normal("COCO evaluation's -1 (detectron2's nan) for an area range with no objects",
+           # (COCOeval's own summary line at -1.000, detectron2's note and its table's nan, mmdetection's bbox_mAP_s)
+           re.compile(r"\barea\s*=\s*(?:small|medium|large)\s*\|\s*maxdets\s*=\s*\d+\s*\]\s*=\s*-1\.000\b|"
+                      r"some metrics cannot be computed and is shown as nan|"
+                      r"\b(?:bbox|segm)_map_[sml]\b\s*[:=]\s*-1\.0+\b"),
+           "COCOeval starts every precision and recall at -1 (https://github.com/cocodataset/cocoapi/blob/"
+           "8c9bcc3cf640524c4c20a9c40e89cb6a2f2fa0e9/PythonAPI/pycocotools/cocoeval.py#L334), leaves a setting with no "
+           "ground-truth object there (#L373), and its summary averages only the values above -1, printing -1 when "
+           "there are none (#L452-L455). An area range is measured on each annotation's `area` field, small being under "
+           "32 x 32 = 1024 (#L509): a -1.000 for small means no ground-truth object of the evaluated split is that "
+           "small, in the units the annotations were written in -- nothing to measure, not a fault of training. "
+           "detectron2 shows such a -1 as nan and logs \"Some metrics cannot be computed and is shown as NaN.\" "
+           "(https://github.com/facebookresearch/detectron2/blob/v0.6/detectron2/evaluation/coco_evaluation.py#L337-L344); "
+           "the other APs are the ones to read",
+           "how many ground-truth annotations of the evaluated split have an `area` under 1024 (32 x 32); with none, "
+           "the -1 is expected",
            frozenset({"nan"})),
 )
 

@@ -48,6 +48,9 @@ class Dialect:
     # its values are the few a reporter chose to give (a sentence's), not all the run printed: words that say the run
     # went nan or does not learn say what they leave out
     chosen: bool = False
+    # list mode: the fewest values that make the format detected (a sentence's own reading decides which two are a run:
+    # "went from 1.79 to 1.09")
+    fewest: int = 3
     # the base of the logarithm its loss is printed in: a cross-entropy in nats (e) unless the tool says otherwise
     loss_base: float = math.e
 

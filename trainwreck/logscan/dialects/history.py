@@ -103,7 +103,7 @@ def _lists(data: bytes):
 def detected(first: bytes, dialect: Dialect = DIALECT) -> bool:
     """Does the start of a log hold a history: MIN_VALUES values in its lists, the last of which may be
     open where the start ends (a long list closes past it)? (Or in the lists of another dialect of lists.)"""
-    return len(dialect.items(first)) >= MIN_VALUES
+    return len(dialect.items(first)) >= min(MIN_VALUES, dialect.fewest)
 
 
 def refused(data: bytes, most: int = 3) -> list[str]:

@@ -1,5 +1,5 @@
 """Any log that prints its loss after a key: `loss: 0.70`, `loss=0.70`, `'loss': 0.7`, `"loss": 0.7`,
-`Loss 0.7`, `cost 0.7`, `loss=tensor(0.69, grad_fn=<NllLossBackward0>)`, with the epoch or step numbers the
+`Loss 0.7`, `cost 0.7`, a loss in parts' `total 4.38`, `loss=tensor(0.69, grad_fn=<NllLossBackward0>)`, with the epoch or step numbers the
 loop printed beside it (`Epoch [9/10], Step [100/600], Loss: nan`, `step 1100 loss inf`).
 """
 from . import Dialect, loss_table
@@ -12,7 +12,10 @@ from . import Dialect, loss_table
 # argument).
 _OWN = rb"(?<![\w.])(?:[Tt]rain(?:ing)?_)?"
 _NOT_PROSE = rb"(?![ \t]*(?:[:=][ \t]*)?\d+[ \t]+[A-Za-z]+[ \t]+[A-Za-z])"
+# ... or, last, the total of a loss printed in parts (`total 4.38 | mel 1.03 | dur 1.48`), with a value that has decimals
+# or is not finite: `total = 0` in a pasted loop, or a count, is no loss.
+_DECIMAL = rb"(?=[ \t]{0,8}[:=]?[ \t]{0,8}[-+]?(?:\d+\.\d|\d+(?:\.\d*)?[eE][-+]?\d|nan|inf))"
 DIALECT = Dialect("lines with a loss key", None, refused_by=loss_table.pasted,
                   keys=(b"loss", b"Loss", b"LOSS", _OWN + rb"(?:[Cc]ost|COST)" + _NOT_PROSE,
                         _OWN + rb"(?:nll|NLL)" + _NOT_PROSE, rb"(?:^|(?<=[ \t|]))J(?=[ \t]+=[ \t]+)",
-                        _OWN + rb"(?:mse|MSE)" + _NOT_PROSE))
+                        _OWN + rb"(?:mse|MSE)" + _NOT_PROSE, _OWN + rb"(?:[Tt]otal|TOTAL)" + _DECIMAL))

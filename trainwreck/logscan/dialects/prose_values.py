@@ -105,6 +105,9 @@ TOKEN = re.compile(
 # DENIED_ELSEWHERE: "ni nan", "keine NaN", "没有nan", "NaN нет")
 DENIED = re.compile(rb"(?i)\b(?:no|not|never|without|nor|isn't|wasn't|aren't)\b[^.;\n]{0,20}$")
 MIN_RUN = 3
+# ... but two make a run where the words give them as where it went from and to, with nothing between but a direction
+FROM_TO = re.compile(rb"(?i)[^\d.;\n]{0,40}?\bfrom[ \t]+(?:about[ \t]+|around[ \t]+|~[ \t]?)?" + NUMBER +
+                     rb"[ \t]+(?:(?:all[ \t]+the[ \t]+way[ \t]+)?(?:down|up)[ \t]+)?to[ \t]+(?:about[ \t]+|around[ \t]+|~[ \t]?)?")
 
 
 def _denied_elsewhere(data: bytes, start: int, at: int, end: int) -> bool:
@@ -184,7 +187,18 @@ def _values(data: bytes, start: int) -> tuple[list[tuple[int, bytes, str | None]
         gap_from, skipped, place = m.end(), 0, None
         if number.lower().startswith(b"nan"):
             break       # (what a sentence says after its nan is not the run's next value: "nan at step ~200")
-    return (run if len(run) >= MIN_RUN else []), "sentence"
+    # (or two, a start and an end the words pair: "the loss creeps from 1.79 to 1.09", "went from 2.3 down to 0.7" -- a
+    # fall: two values that rise are no curve to judge a climb by, "creeps up from 0.002 to 0.02 over 4M steps")
+    pair = len(run) == 2 and FROM_TO.fullmatch(data, start, run[1][0]) is not None and _fell(run[0][1], run[1][1])
+    return (run if len(run) >= MIN_RUN or pair else []), "sentence"
+
+
+def _fell(first: bytes, second: bytes) -> bool:
+    try:
+        a, b = float(first), float(second)
+    except ValueError:
+        return False
+    return b < a
 
 
 def _chars(data: bytes, start: int, end: int) -> int:
@@ -224,4 +238,5 @@ def _is_nan(number: bytes) -> bool:
 
 
 # (no look of its own to detect it by: a sentence with the word loss is no sign of one; its values are)
-DIALECT = Dialect("loss values given in a sentence", None, mode="list", items=items, whole_text=True, chosen=True)
+DIALECT = Dialect("loss values given in a sentence", None, mode="list", items=items, whole_text=True, chosen=True,
+                  fewest=2)
