@@ -2,7 +2,7 @@
 non-finite value from the start...), as the signature an entry declares, with the facts that make it.
 
 Only the numbers are read here, and where the log located them; what the paste's words and code say is
-paste_facts.py's, and weighing it against each entry is weighing.py's.
+paste_facts.py's (and the modules it gathers from), and weighing it against each entry is weighing.py's.
 """
 from __future__ import annotations
 

@@ -254,7 +254,7 @@ SUM_RATIO = 3.0
 
 def _as_means(ev: Evidence) -> tuple[Evidence, str]:
     """The evidence read as means, where the pasted loop prints a running loss as a sum of the n batches since its last
-    print (paste_facts.summed_prints), with the sentence that says so; else the evidence as it is and ''. Only when its
+    print (gradient_clearing.summed_prints), with the sentence that says so; else the evidence as it is and ''. Only when its
     own numbers agree: a first print of one batch alone (`i % n == 0` prints after batch 0) must come out about n times
     smaller than the next."""
     found = summed_prints(ev.prose) if ev.count <= KEEP and ev.count >= 2 and ev.first_nonfinite is None else None

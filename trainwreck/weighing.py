@@ -53,7 +53,7 @@ WHEN_OF_TRACE = {"nonfinite-from-start": {"start"}, "plateau-from-start": {"star
                  "spike-then-recover": {"early"}, "climb-then-nonfinite": {"early", "later"},
                  "climb-despite-clipping": {"early", "later"}, "descent-then-nonfinite": {"later"},
                  "descent-then-climb": {"later"}, "stall-after-drop": {"later"}}
-# The facts that are constructs of the pasted code (paste_facts.breaking_construct): suspects, which order the
+# The facts that are constructs of the pasted code (breaking_constructs.breaking_construct): suspects, which order the
 # candidates but never name one on their own (diagnose._decide), nor count beside a message another entry declares
 CODE_CONSTRUCTS = ("masked-inf", "log-unguarded", "exp-unshifted", "sqrt-at-zero", "std-unguarded")
 # Signatures defined by when the loss breaks rather than by a shape: an entry whose Symptom

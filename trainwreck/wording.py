@@ -1569,7 +1569,8 @@ def words_for(terms: list[str], sentences: str, most: int = 4) -> list[str]:
 
 
 # The optimisers whose step does not grow with the gradient (Adam and its kin divide each gradient by its own running
-# size): paste_facts' readings of raw targets and accumulated gradients, curve_shape's warmup-less first steps
+# size): paste_facts' facts of raw targets and of accumulated gradients, start_loss's early jump, and curve_shape's
+# warmup-less first steps
 ADAPTIVE = re.compile(r"\b(?:adam\w*|rmsprop|adagrad|adadelta|adafactor|lamb|lion)\b", re.I)
 
 
@@ -1955,10 +1956,10 @@ BENIGN_OVERFLOW = Normal(
 
 
 # Asked about, in words: a first loss that is ln C for the C classes (or a vocabulary's C tokens) the report names
-# (paste_facts.uniform_start) -- the uniform guess a fresh classifier makes.
+# (start_loss.uniform_start) -- the uniform guess a fresh classifier makes.
 UNIFORM_START = Normal(
     "a first loss of ln C",
-    re.compile(r"(?!)"),        # (not asked by a pattern: diagnose asks paste_facts.uniform_start)
+    re.compile(r"(?!)"),        # (not asked by a pattern: diagnose asks start_loss.uniform_start)
     "a fresh classifier's first cross-entropy is near ln C for C classes (ln 10 = 2.3026; ln 32000 = 10.37 for a "
     "32,000-token vocabulary): its outputs start near equal, and the uniform guess costs ln C on every example; it is "
     "where a healthy run starts, not a sign that anything is broken, and what matters is that the loss falls from it",
