@@ -23,8 +23,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 import diagnose_devset as devset  # noqa: E402
 
 from trainwreck import weighing as engine  # noqa: E402
+from trainwreck.thesaurus import THESAURUS, _COMPILED, tokens  # noqa: E402
+from trainwreck.timing_words import WHEN  # noqa: E402
 from trainwreck.validate import check  # noqa: E402
-from trainwreck.wording import _COMPILED, THESAURUS, WHEN, tokens  # noqa: E402
 
 
 def _labels(cases: list[dict]) -> str:

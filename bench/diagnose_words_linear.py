@@ -32,7 +32,9 @@ from trainwreck.diagnose import VALIDATION_NAN  # noqa: E402
 from trainwreck.logscan.layout import validation_rows  # noqa: E402
 from trainwreck.breaking_constructs import breaking_construct  # noqa: E402
 from trainwreck.input_scaling import scaled_said  # noqa: E402
-from trainwreck.wording import _fold, _prepared, loss_kind, lr_tried, no_warmup_said, sentences_only  # noqa: E402
+from trainwreck.sentences import sentences_only  # noqa: E402
+from trainwreck.thesaurus import _fold, _prepared  # noqa: E402
+from trainwreck.wording import loss_kind, lr_tried, no_warmup_said  # noqa: E402
 
 UNITS = ["file ", 'file "', "x/site-packages/a ", "a/dist-packages/b in f\n    12 x\n", "<ipython-input-",
          "cell in[", "error ", " ", "\t", "runtime error ", "--> 12 ", " in \n 1 ", "val_loss", "val_loss ",

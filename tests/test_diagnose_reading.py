@@ -199,7 +199,8 @@ def test_pytorch_code_in_the_paste_shows_pytorch_and_the_ask_quotes_only_ops_the
 def test_a_report_that_says_when_it_went_nan_is_not_asked_for_the_values_that_would_say_it():
     """"nan at the very first iteration", "the very first printed loss is already nan": the report said what the
     first values would show (review_session27_words K8); it is asked what tells the candidates apart by cause."""
-    from trainwreck.wording import timing_of, tokens
+    from trainwreck.thesaurus import tokens
+    from trainwreck.timing_words import timing_of
 
     setup = (" I initialise all Linear layers of a 50-layer ReLU network with nn.init.normal_(m.weight, std=1.0). "
              "With the default init it trains.")
@@ -223,7 +224,7 @@ def test_a_division_by_zero_in_the_cost_is_asked_about_up_to_its_first_inf():
     d = diagnosis("divide by zero in my cost from np.log")
     assert d.matches[0].entry.id == "WR-030" and "before the first nan or inf" in d.ask
     # Python's exception says it too, split at its capitals before the words are folded
-    from trainwreck.wording import tokens
+    from trainwreck.thesaurus import tokens
     assert tokens("ZeroDivisionError") == ["divzero"]
 
 
@@ -524,7 +525,7 @@ def test_a_message_counts_most_for_the_entry_it_is_about():
     """The entry whose own (first) message it is counts twice in its share: NumPy's log-of-zero warning is
     WR-030's, which WR-020 and others print only as a consequence; and the warning's class (RuntimeWarning) is
     Python's word, not the reporter's (WR-020's page says a sigmoid's overflow only warns)."""
-    from trainwreck.wording import tokens
+    from trainwreck.thesaurus import tokens
 
     d = diagnosis("train.py:41: RuntimeWarning: divide by zero encountered in log\n")
     assert tokens(d.evidence.prose) == ["py", "divzero", "encounter", "log"]
@@ -926,7 +927,7 @@ def test_a_count_of_epochs_after_up_to_is_no_loss_value_and_a_nan_denied_in_anot
     for said in ("dann ohne Vorwarnung nan", "sem aviso nan", "then the sin output is nan", "on my SEM images then nan"):
         assert diagnosis(f"The loss went 1.9, 0.7, 0.21, {said}.\n").evidence.first_nonfinite == 3, said
     assert diagnosis("The loss climbs up to 45, then up to 3000, then nan.\n").evidence.head[:2] == [45.0, 3000.0]
-    from trainwreck.wording import said_unnegated
+    from trainwreck.sentences import said_unnegated
     assert not said_unnegated("no hay ningun error ni nan", {"nan"}) and said_unnegated("y luego nan", {"nan"})
 
 
@@ -994,7 +995,8 @@ def test_words_that_the_loss_fell_and_then_broke_make_the_jump_the_first_suspect
     jump = next(m for m in first if m.entry.trace == "descent-then-nonfinite")
     assert jump.parts["prior"] == pytest.approx(2 * rate.parts["prior"], abs=0.002)   # (parts are rounded to 3 places)
     assert any("the first suspect for a loss that fell and then turned nan" in e for e in jump.evidence)
-    from trainwreck.wording import fell_then_broke, tokens
+    from trainwreck.thesaurus import tokens
+    from trainwreck.wording import fell_then_broke
     changed = "The loss turns nan after a few epochs. If I remove the augmentation it trains fine."
     assert not fell_then_broke(changed, tokens(changed))
     # (code_review_s45 M1: a changed run, another quantity's fall, a blow-up)
@@ -1020,7 +1022,7 @@ def test_code_the_reporter_wrote_is_hand_written():
     """"My own implementation of the cross entropy", "I implemented the CRF layer myself", "a custom loss" meet the
     catalogue's "hand-written" (WR-030's title, WR-020's softmax written by hand); "trained from scratch" does not,
     and a focal loss is a cross-entropy."""
-    from trainwreck.wording import tokens
+    from trainwreck.thesaurus import tokens
     assert tokens("my own implementation of the cross entropy")[0] == "handwritten"
     assert tokens("I implemented the CRF layer myself") == ["handwritten", "crf", "layer"]
     # (code_review_s45b M5: a data loader written by oneself is no loss; a focal loss with its gamma in brackets is)
@@ -1374,7 +1376,7 @@ def test_a_loss_said_to_stay_just_above_the_softmax_twice_floor_beside_a_high_ac
 
 
 def test_a_layer_written_by_me_is_hand_written():
-    from trainwreck.wording import tokens
+    from trainwreck.thesaurus import tokens
     assert tokens("The CRF layer is written by me following a tutorial")[:3] == ["crf", "layer", "handwritten"]
 
 
@@ -1475,7 +1477,7 @@ def test_inputs_said_to_be_in_a_small_range_count_against_the_unnormalised_input
 
 def test_a_negation_just_before_a_place_in_its_sentence_denies_it():
     """One reading of "denied just before", shared by the data check, the loop, the finder and the iteration limit."""
-    from trainwreck.wording import denied_before
+    from trainwreck.sentences import denied_before
     text = "I don't use a custom loop with tf.GradientTape. No nan. The loss diverges."
     assert denied_before(text, text.index("GradientTape"), reach=80)          # (a dot between names ends nothing)
     assert not denied_before(text, text.index("diverges"))                    # (a sentence's end does)

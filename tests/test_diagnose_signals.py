@@ -9,8 +9,9 @@ from conftest import ROOT, real_catalog, weighed_parts
 from trainwreck.diagnose import diagnose, message_finder
 from trainwreck.diagnose_report import report
 from trainwreck.logscan import scan
+from trainwreck.thesaurus import tokens, when
 from trainwreck.weight_init import LARGE_INIT
-from trainwreck.wording import lr_tried, rate_zero_failed, tokens, when
+from trainwreck.wording import lr_tried, rate_zero_failed
 
 CATALOG = real_catalog()
 
@@ -395,18 +396,19 @@ def test_a_magnitude_in_prose_is_in_the_thousands_but_a_count_or_a_time_is_not()
 def test_the_catalogue_folded_in_one_pass_gives_each_text_its_own_tokens():
     # the weigher folds every entry's texts in one pass of each thesaurus pattern over them all;
     # a pattern that matched across two texts, or a text holding the separator, would show here
-    from trainwreck.wording import FIELDS, _field, tokens_many
+    from trainwreck.thesaurus import tokens_many
+    from trainwreck.wording import FIELDS, _field
 
     entries = real_catalog().sorted_entries()
     texts = [_field(e, name) for e in entries for name in [*FIELDS, "Why it happens", "Fix"]]
     texts += [p for e in entries for p in e.phrases]
     texts += ["ends in a NaN", "starts with 1,000", "after 3 epochs", "step", "> 5"]
     assert len(texts) > 250
-    from trainwreck import wording
+    from trainwreck import thesaurus
 
-    before = wording._folded.cache_info()
+    before = thesaurus.fold_text.cache_info()
     together = tokens_many(texts)
-    after = wording._folded.cache_info()
+    after = thesaurus.fold_text.cache_info()
     assert (after.hits, after.misses) == (before.hits, before.misses), "folded one by one, not in one pass"
     assert together == [tokens(t) for t in texts]
     # pairs that would fold differently joined: a timing phrase, a magnitude before a count, `step > N`
@@ -579,7 +581,7 @@ def test_anomaly_modes_own_words_around_the_forward_call_are_not_the_reporters()
 def test_a_batch_or_step_number_in_words_says_when_and_a_log_field_does_not():
     """"around batch 1300", "fine for 1200 batches" say after a while (review_session27_logs W10); a log's own
     field `token_in_epoch: 0` is no "in epoch 0"."""
-    from trainwreck.wording import timing_of
+    from trainwreck.timing_words import timing_of
 
     for text in ("Loss becomes nan around batch 1300.", "The loss is fine for 1200 batches, then nan.",
                  "and then it is nan around step 1800", "it went nan at epoch 3"):
@@ -1307,7 +1309,8 @@ def test_half_precision_switched_on_beside_a_nonfinite_curve_is_a_suspect():
     its first epoch left WR-040 out of the candidates: its words count for little beside a curve, and the prior
     that puts it first is given to words-only reports. Shown switched on, it counts as much as a fact said; not a
     bare "half", nor bfloat16, nor where a declared message says more, nor for a run that never broke."""
-    from trainwreck.wording import half_precision_shown, tokens
+    from trainwreck.thesaurus import tokens
+    from trainwreck.wording import half_precision_shown
 
     epochs = "".join(f"Epoch {e}/20 - loss: nan - acc: 0.0000\n" for e in range(1, 6))
     on = "AMP: running Automatic Mixed Precision (AMP) checks...\nAMP: checks passed\n"
@@ -1638,7 +1641,8 @@ def test_candidates_about_even_are_said_to_be():
 
 def test_the_session30_changes_review_regressions_stay_fixed():
     """review_session30_changes: each fact this session added fired where it should not."""
-    from trainwreck.wording import half_precision_shown, tokens
+    from trainwreck.thesaurus import tokens
+    from trainwreck.wording import half_precision_shown
 
     iterations = "".join(f"iter {i} cost {34657.36 * 0.99 ** i:.2f}\n" for i in range(12))
     for words in ("numpy logistic regression, the loss is the sum of the per-example cross-entropies",   # a47
@@ -2133,7 +2137,8 @@ def test_review_session32_final_misreadings_stay_fixed():
     g21: "my inputs are unnormalized"."""
     from trainwreck.breaking_constructs import breaking_construct
     from trainwreck.input_scaling import scaled_said
-    from trainwreck.wording import loss_kind, sentences_only
+    from trainwreck.sentences import sentences_only
+    from trainwreck.wording import loss_kind
     bars = "".join(f"epoch {e} loss {v}\n" for e, v in enumerate(("-45.1", "-310.2", "-1291.7", "-2904.4"), 1))
     bce = "criterion = nn.BCEWithLogitsLoss()\n"
     d = diagnosis(bce + bars + "np.unique(mask) prints [  0 255]\n")
@@ -2250,7 +2255,8 @@ def test_review_session33_words_of_a_rate_and_a_precision_tried():
     """(review_session33_blind h29) "lowering lr from 1e-4 to 1e-5 changed nothing" is a lower rate that did not help;
     (h08) "the same script without the .half() calls goes down" is the run tried in full precision, and it helped: a
     dot inside a name (`x.half()`, `torch.float16`) ends no sentence."""
-    from trainwreck.wording import precision_tried, sentences_and_ends
+    from trainwreck.sentences import sentences_and_ends
+    from trainwreck.wording import precision_tried
 
     for said in ("Lowering lr from 1e-4 to 1e-5 changed nothing.", "I lowered the lr to 1e-5 and it made no difference.",
                  "Reducing the lr had no effect."):
@@ -2447,7 +2453,7 @@ def test_an_nll_loss_handed_a_softmax_goes_below_zero_with_valid_labels():
 def test_a_nan_said_not_to_happen_is_no_nan():
     """(review_session33_final m11) "no NaNs", "I never get any NaN", "GradScaler is there to avoid NaN/inf": half
     precision switched on is not held up as a suspect "in a run whose loss turned nan or inf"."""
-    from trainwreck.wording import said_unnegated
+    from trainwreck.sentences import said_unnegated
 
     for said in ("AMP trains much worse than fp32, no NaNs", "I never get any NaN", "it is only there to avoid NaN/inf"):
         assert not said_unnegated(said, {"nan", "inf"}), said
@@ -2709,7 +2715,7 @@ def test_a_nan_denied_in_another_language_is_no_nan():
     """(review_session36_final f15) Korean and Japanese deny after the word ("nan은 안 뜹니다", "NaNは出ません"), Chinese,
     Russian, German, French, Spanish and Portuguese before it; English's rule looks only before it. And a nan written
     against another script's letters ("NaNになります", "nan이") is a nan: no ASCII word boundary is needed."""
-    from trainwreck.wording import said_unnegated
+    from trainwreck.sentences import said_unnegated
 
     for denied in ("nan은 안 뜹니다", "NaN이 없습니다", "NaNは出ません", "NaNにはならない", "没有出现nan", "нет nan",
                    "keine NaN", "pas de nan", "sin nan", "sem NaN",
@@ -3924,7 +3930,8 @@ def test_a_parameter_made_from_memory_never_filled_counts_for_never_initialised_
 def test_chinese_first_batch_and_a_rate_of_zero_say_when_and_rule_out_the_rate():
     """"第一个 batch 的 loss 就是 nan" is from the start; "学习率设成 0 也是一样" is a rate of 0 that fails the same way:
     the forward pass from the initial weights, or the data."""
-    from trainwreck.wording import lr_tried, rate_zero_failed, when
+    from trainwreck.thesaurus import when
+    from trainwreck.wording import lr_tried, rate_zero_failed
 
     assert "start" in when("换上去之后，第一个 batch 的 loss 就是 nan")
     assert rate_zero_failed("学习率设成 0 也是一样，所以不是优化器的问题。") == "学习率设成 0 也是一样"
@@ -3939,7 +3946,8 @@ def test_a_russian_report_gives_its_values_steps_and_denials():
     of them included) are places, the words between values are counted in letters, not bytes; "NaN нигде нет" denies
     a nan; "оставил постоянный lr" and "выкинул шедулер" are a run with no warmup."""
     from trainwreck.logscan import scan_text
-    from trainwreck.wording import DENIED_ELSEWHERE, no_warmup_said
+    from trainwreck.thesaurus import DENIED_ELSEWHERE
+    from trainwreck.wording import no_warmup_said
 
     text = ("Теперь картина такая: шаг 0 — лосс 9.21, на 3–5 шаге уже 26–28, потом он потихоньку спускается, "
             "к 200 шагу около 7, а к концу эпохи 4.1.")
@@ -4187,7 +4195,7 @@ def test_the_header_names_no_format_that_gave_no_value():
 
 def test_a_score_that_climbs_is_no_climbing_loss():
     """"while accuracy climbs normally" is learning: not the climb of a loss (the rate's words)."""
-    from trainwreck.wording import tokens
+    from trainwreck.thesaurus import tokens
 
     assert "climb" not in tokens("The loss crawls down while accuracy climbs normally.")
     assert "climb" in tokens("The val acc goes up but the loss also goes up.")
@@ -6135,7 +6143,7 @@ def test_an_output_said_enormous_before_any_update_points_at_what_the_pass_start
 
 
 def test_a_batchnorm_said_absent_is_no_word_for_a_normalisation_that_divides():
-    from trainwreck.wording import tokens
+    from trainwreck.thesaurus import tokens
 
     assert "batchnorm" not in tokens("VGG-16 written by hand, no BatchNorm, SGD")
     assert "batchnorm" in tokens("a BatchNorm after each conv")

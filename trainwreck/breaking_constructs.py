@@ -12,7 +12,7 @@ import itertools
 import re
 
 from .loss_inputs import model_output
-from .wording import UNDONE, denied_before
+from .sentences import UNDONE, denied_before
 
 # Three constructs of pasted code that break at one value, each the construct an entry's Why section names, beside a
 # run whose loss went nan or inf (in its values or its words); half a printed fact each for the entries whose phrases

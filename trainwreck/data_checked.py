@@ -12,7 +12,7 @@ import functools
 import itertools
 import re
 
-from .wording import UNDONE, told
+from .sentences import UNDONE, told
 
 # (what holds the data: inputs, targets, batches, files of it)
 _DATA = (r"(?:x|y|z|x_\w+|y_\w+|data|dataset|inputs?|features?|batch(?:es)?|images?|labels?|targets?|csvs?|columns?|"

@@ -41,8 +41,11 @@ from .sequence_losses import copying_language_model, ctc_inf
 from .start_loss import pretrained_at_uniform, uniform_start
 from .weighing import (CODE_CONSTRUCTS, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
-from .wording import (BENIGN_OVERFLOW, RESTARTED, STUCK, UNIFORM_START, YES_NO, Normal, lr_tried, mostly_prose,
-                      normals_asked, rate_zero_failed, restarts_said, says_failure, says_not_learning, timing_of, tokens, untrained_output_nonfinite)
+from .sentences import YES_NO, mostly_prose
+from .thesaurus import tokens
+from .timing_words import timing_of
+from .wording import (BENIGN_OVERFLOW, Normal, RESTARTED, STUCK, UNIFORM_START, lr_tried, normals_asked,
+                      rate_zero_failed, restarts_said, says_failure, says_not_learning, untrained_output_nonfinite)
 
 # What a caller of the engine needs comes from here: the finder the scan takes, the diagnosis, the curve's signature.
 __all__ = ["Diagnosis", "Match", "diagnose", "message_finder", "signature_of", "weigher"]

@@ -17,7 +17,8 @@ from .breaking_constructs import EXP_OF, STABLE_SAID, breaking_construct, code_o
 from .curve_shape import fmt
 from .logscan import Evidence
 from .run_kind import shown_frameworks
-from .wording import sentences_and_ends, sentences_only, tokens
+from .sentences import sentences_and_ends, sentences_only
+from .thesaurus import tokens
 
 # A number handed to exp, or to a softmax written by hand, past what exp can return: exp(x) overflows above
 # log(largest float), 709.78 in float64 (NumPy's default) and 88.72 in float32 (PyTorch's, TensorFlow's and JAX's).

@@ -16,7 +16,7 @@ import functools
 import itertools
 import re
 
-from .wording import sentence_around, told
+from .sentences import sentence_around, told
 
 # (the things a model is fed one at a time, and what it gives back for each)
 # (any noun after "every" but the run's own units and the model's parts: "for every transaction", not "every epoch")

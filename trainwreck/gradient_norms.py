@@ -10,7 +10,7 @@ import re
 
 from .curve_shape import fmt
 from .logscan import Evidence
-from .wording import sentence_around
+from .sentences import sentence_around
 
 # Gradient norms printed layer by layer (`layer 0  3.1e-10` ... `layer 11  1.2e-02`, under words that say they are
 # gradients), DEPTH_DECADES orders of magnitude smaller at the first layer than at the last: the backward pass shrinks

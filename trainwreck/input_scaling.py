@@ -11,7 +11,7 @@ import itertools
 import re
 
 from .curve_shape import fmt
-from .wording import UNDONE, denied_before, sentence_around, told
+from .sentences import UNDONE, denied_before, sentence_around, told
 
 # What a report says was scaled already ("I standardised both X and y", "X is divided by 255"): the fix of the entries
 # whose phrases say it was forgotten, done -- half a printed fact against them; and what it says was not ("X is not

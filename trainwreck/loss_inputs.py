@@ -12,7 +12,8 @@ import re
 
 from .curve_shape import fmt
 from .logscan import Evidence
-from .wording import MINUS_SCORE, NORMALS, loss_kind, score_out_of_range, sentences_and_ends
+from .sentences import sentences_and_ends
+from .wording import MINUS_SCORE, NORMALS, loss_kind, score_out_of_range
 
 # The entries whose phrases say a softmax's output reaches a cross-entropy (WR-130): no regression's failure
 PROBABILITY_LOSS_WORDS = {"softmax", "cross", "entropy"}

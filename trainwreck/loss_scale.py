@@ -8,7 +8,7 @@ import itertools
 import re
 
 from .curve_shape import fmt
-from .wording import denied_before
+from .sentences import denied_before
 
 # A dynamic loss scale printed beside the loss (`scale 3.2768e+04`, `loss_scale: 128`, `'loss scale': 1.0`) that fell
 # to 0, or to SCALE_COLLAPSE of its first value or less: a scaler halves its scale and skips the step each time the

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from .class_count import classes_named
-from .wording import sentences_and_ends
+from .sentences import sentences_and_ends
 
 # (a word of its own or an identifier's part: `val_mean_io_u`, `miou`, `IoU_score`)
 IOU_NAME = (r"(?:m(?:ean)?[ _-]?io[ _-]?u|io[ _-]?u(?:[ _-]?score)?|jaccard(?:[ _-](?:index|score|coef\w*))?|"

@@ -35,13 +35,15 @@ from .loss_scale import SCALES_MIN, SCALE_COLLAPSE, keras_loop_unscaled, scales_
 from .one_class_iou import one_class_iou
 from .optimizer_setup import PLAIN_SGD, RATE_CLIMBS, high_adaptive_rate, rate_rose
 from .run_kind import SUMMED, absolute_loss, linear_model
+from .sentences import denied_before, sentences_only
 from .softmax_floor import FLOOR_TAIL, accuracy_rose_said, softmax_floor, softmax_floor_said
 from .start_loss import early_jump_said, regression_start_said, start_far_above_uniform
+from .thesaurus import tokens
+from .timing_words import timing_of
 from .weight_init import (ALL_PARAMS_ZERO, CONSTANT_INIT_SAID, FILLED, LARGE_INIT, LAYERS_BUILT, NUMPY_ZERO_WEIGHTS,
                           UNFILLED, constant_kernel_init, init_too_wide, update_discarded)
-from .wording import (ADAPTIVE, BEFORE_TRAINING_NONFINITE, WARMUP_SET, denied_before, no_warmup_said, order_moved_it,
-                      rate_zero_failed, says_not_learning, sentences_only, timing_of, tokens,
-                      untrained_output_enormous, untrained_output_nonfinite)
+from .wording import (ADAPTIVE, BEFORE_TRAINING_NONFINITE, WARMUP_SET, no_warmup_said, order_moved_it, rate_zero_failed,
+                      says_not_learning, untrained_output_enormous, untrained_output_nonfinite)
 
 ZERO_GRADIENT_WORDS, ACCURACY_WORDS = {"gradient", "exactly", "zero"}, {"accuracy", "improve"}
 # The entries whose phrases say every input gets one output (a dead or a symmetric network's face): half a printed

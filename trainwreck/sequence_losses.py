@@ -9,7 +9,7 @@ import math
 import re
 
 from .logscan import Evidence
-from .wording import said_unnegated
+from .sentences import said_unnegated
 
 # A language model (GPT, decoder-only, causal, next-token) whose training loss fell to near 0 while its generations
 # repeat or make no sense, and whose validation loss (where it is given) is near 0 too: no model gets near 0 on text

@@ -13,7 +13,7 @@ import re
 from .class_count import classes_named
 from .curve_shape import fmt
 from .logscan import Evidence
-from .wording import sentences_and_ends, told
+from .sentences import sentences_and_ends, told
 
 # A cross-entropy computed on outputs that already went through a softmax cannot go below log(1 + (C - 1)/e) for C
 # classes (WR-130: 1.4612 for ten): a loss that ends within FLOOR_NEAR above that floor, never below it, while the

@@ -1,11 +1,10 @@
 """Plain words: what a report says in sentences, matched against what entries say about themselves.
 
 Most people who ask for help paste a sentence, a traceback and a few lines, not
-a clean log. This module reads such text three ways:
+a clean log. Its words are folded into tokens first (thesaurus.py, with the
+timing words of timing_words.py), and read a sentence at a time
+(sentences.py). This module reads them further:
 
-- **vocabulary**: a small thesaurus folds the many ways of writing one idea
-  (fp16 / float16 / half / amp; nan / NaN / -nan; lr / learning rate) into one
-  token, and timing phrases into `when_start`, `when_early` or `when_later`;
 - **similarity**: each entry is a document made of its title, summary,
   phrases, declared messages and Symptom and Where-it-shows-up sections; the
   report is scored against each with Okapi BM25 (Robertson and Zaragoza, 2009).
@@ -27,393 +26,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .entry import Entry
-
-# Texts folded together are joined by NUL (_folded_many): neither a word character nor whitespace
-# (\x1c-\x1f are whitespace to `\s`); no pattern of the thesaurus has a wildcard or a negated class that
-# could match it, and the one replacement that reads around its match (_half_output) stops at it.
-_APART = "\x00"
-# The model's output said to be 0.5 ("the outputs are all 0.5", "predicts 0.5 for everything"): what a
-# sigmoid gives for an input of exactly 0, as a last layer whose weights and bias are all zero is handed
-# for every example. Only a 0.5 said of the outputs counts, not a threshold, a rate or a metric at 0.5.
-_OUTPUT_BEFORE = re.compile(r"\b(?:outputs?|predict\w*|probabilit(?:y|ies)|sigmoid\w*|generat\w*)\b[^.,;:!?\n]{0,40}$")
-_NOT_OUTPUT = re.compile(r"\b(?:thresh\w*|cut-?off|dropout|lr|learning rate|momentum|accuracy|acc|iou|dice|scores?"
-                         r"|weight decay|ratio|rate|above|below|over|under|greater|less|more|exceed\w*)\b|[<>]")
-
-
-def _half_output(m: re.Match) -> str:
-    # only its own text: texts folded together (_folded_many) stand side by side in m.string
-    before = m.string[max(0, m.start() - 60):m.start()].rsplit(_APART, 1)[-1]
-    after = m.string[m.end():m.end() + 20].split(_APART, 1)[0]
-    near = before[-30:] + " " + after.split(".")[0]
-    if _OUTPUT_BEFORE.search(before) and not _NOT_OUTPUT.search(near):
-        return " sigmoidzero "
-    return m.group(0)
-
-
-# (pattern, token): one idea, many spellings. Applied to lower-cased text, longest phrases first.
-THESAURUS = [
-    # a traceback's frame lines are Python's words, and their paths (venv, lib, site-packages) the machine's;
-    # the code lines under them and the function names stay -- but a frame in an installed library (its
-    # function and its code line: Apex's "out_scale/grads_have_scale") is the library's, not the reporter's
-    (r'\bfile "[^"\n]*(?:site|dist)-packages[^"\n]*", line \d+, in [^\n]*(?:\n[ \t]+[^\n]*)?', " "),
-    (r'(?m)^[a-z0-9 .\t]{0,80}?(?:error|exception)[ \t]{1,60}traceback \(most recent call last\)|\btraceback \(most recent call last\):?|\bfile "[^"\n]*", line \d+(?:, in\b)?', " "),
-    # the same in IPython and Colab: a frame is `path in function(...)` (IPython 7) or `File path:492, in
-    # function(...)` (IPython 8), followed by its numbered code lines (`    490 ...`, `--> 492 ...`); a frame
-    # of the reporter's own cell is `<ipython-input-12-...> in <cell line: 4>()` or `Cell In[12], line 8`
-    (r'(?m)^[ \t]*(?:file )?[^\n"<]{0,300}?(?:site|dist)-packages[/\\][^\n]{0,300}? in [^\n]*(?:\n-*>?[ \t]*\d+\b[^\n]*)*',
-     " "),
-    (r'<ipython-input-[^>\n]{0,80}>(?: in <[^>\n]{0,80}>\(\))?|\bcell in ?\[\d*\], line \d+|\bfile [^\n"]{1,400}?:\d+, in\b', " "),
-    # anomaly mode's own words around the forward call it quotes (torch/autograd/graph.py: "Traceback of forward
-    # call that caused the error:", and the engine call PyTorch's source line carries with its comment)
-    # (text as prepared: identifiers split at their underscores)
-    (r"\btraceback of forward call that caused the error:?|\b(?:return )?variable\. execution engine\.run backward\("
-     r"[^\n]{0,200}|\(triggered internally at [^\n()]{0,200}python anomaly mode\.cpp:\d+\.?\)", " "),
-    # Apex's calls say mixed precision is on; their "initialize" is not the weights' initialisation
-    (r"\b(?:amp\.(?:initiali[sz]e|scale[ _]loss)|fp16|float16|half[- ]precision|mixed[- ]precision|amp|autocast|16-bit"
-     r"|precision[ =]+16|o[12]|loss[ _-]?scal\w*|grad[ _-]?scaler)\b", " fp16 "),
-    # (not half of something: "half the lr", "half of the data", "half an epoch", "half the batch size")
-    (r"\bhalf\b(?!\s+(?:the|of|an?|as|my|its|their|that|this|these|those|way|time|hours?|epochs?|size|its))", " fp16 "),
-    (r"\b(?:bf16|bfloat16)\b", " bf16 "),
-    (r"\b(?:learning[ _-]?rates?|lr|step[ -]size)\b", " lr "),
-    (r"\bwarm[ _-]?up\w*|\bburn[ _-]?in\b", " warmup "),
-    # handwriting, what MNIST's digits are: no code of anyone's
-    (r"\bhand[ -]?written (?=(?:\w+ )?(?:digits?|characters?|letters?|numerals?|text|notes?|words?|signatures?)\b)",
-     " handwriting "),
-    # code the reporter wrote, not a library's: "hand-written", "my own implementation of the focal loss", "I implemented
-    # the CRF layer myself", "a custom loss" (not "from scratch": that is training without pretrained weights)
-    (r"\bhand[ -]?(?:written|rolled|coded|made)\b|\bwritten by (?:hand|me|us|myself)\b|\bby hand\b"
-     r"|\b(?:my|our|his|her|their) own (?:implementation|version)\b"
-     r"|\b(?:my|our|his|her|their) own(?= (?!(?:data\w*|training|validation|test|custom)\b)(?:\w+ )?"
-     r"(?:loss(?:es)?|layers?|softmax|sigmoid|activations?)\b)"
-     r"|\bcustom(?= (?:\w+ )?(?:loss(?:es)?|layers?|objectives?|activations?|softmax)\b)", " handwritten "),
-    # (what was written must be a loss, a layer or an algorithm of the model's: not "I wrote the data loader myself")
-    (r"\b(?:implemented|wrote|written|coded) ((?:the|a|my) (?:\w+(?:'s)? ){0,2}(?:loss|layer|softmax|sigmoid|activation|"
-     r"attention|partition function|forward algorithm|crf|normali[sz]ation|cross entropy)\w*(?: \w+)?) (?:myself|ourselves)\b",
-     r" handwritten \1 "),
-    # a focal loss is a cross-entropy, each term weighted by (1 - p)^gamma (Lin et al., 2017) -- not a library's named
-    # with it, a call or a bracket after it (torchvision's sigmoid_focal_loss, Keras's FocalCrossentropy compute it from
-    # the logits, stably)
-    (r"(?<!sigmoid )\bfocal loss\b(?![^.\n]{0,40}?\b(?:sigmoid focal|torchvision|focal ?cross ?entropy|tfa|kornia|"
-     r"segmentation models)\b)", " focal cross entropy loss "),
-    (r"\b(?:batch[ _-]?size|batchsize|bs)(?: of| is| was)? *(?:=|:)? *(?:1|one)\b|\b(?:one|a single|1) (?:example|sample"
-     r"|image)s? (?:per|in a|in each|in the) batch\b|\bbatch(?:es)? (?:of|with|holds|has) (?:1|one|a single)\b", " batchone "),
-    (r"\b(?:batch[ _-]?size|batchsize|bs)\b", " batchsize "),
-    (r"\b(?:num(?:ber)?[ _-]?(?:of[ _-])?class(?:es)?|n_classes|class[ _-]?count|classes count)\b", " numclasses "),
-    # the gradient's norm: not the norm a normalisation divides by. Printed as a field beside the loss
-    # (HF Trainer's 'grad_norm': 1.2, fairseq's gnorm 1.2, MMEngine's grad_norm: 1.2) it is the log's
-    # vocabulary, not a description, and says nothing of which failure (the scanner reads its value);
-    # said in words ("the gradient norm explodes") it is the gradients'.
-    (r"\b(?:grad(?:ient)?s? ?norms?|gnorm|total ?norm)\b(?:\([^)]*\))?['\"]?[ \t]*(?:[:=][ \t]*)?"
-     r"(?=[-+]?(?:\d|\.\d|nan\b|inf\b))", " "),
-    (r"\b(?:grad(?:ient)?s?(?:['’]s)? ?norms?|gnorm|total ?norm|norms? of (?:the )?grad(?:ient)?s?)\b", " gradnorm "),
-    (r"\b(?:batch[ _-]?norm\w*|bn)\b", " batchnorm "),
-    (r"\badamw\b", " adam "),      # (Adam with its weight decay decoupled: Adam's first steps all the same)
-    (r"\brelus\b", " relu "),      # (the stemmer keeps a plural's "us")
-    (r"\bmiou\b", " mean iou "),
-    (r"\b(?:normali[sz]\w*|standardi[sz]\w*|unscaled|rescal\w*|min[ -]?max\w*|scal(?:e|ed|ing) (?:the )?"
-     r"(?:inputs?|features?|data|targets?))\b", " normalise "),
-    (r"\b(?:initiali[sz]\w*|init|uninitiali[sz]\w*)\b", " init "),
-    (r"\b(?:datasets?|data ?sets?|data|dataloaders?|data loaders?)\b", " data "),
-    # (a segmentation's masks are its labels: "a binary mask" is no attention mask)
-    (r"\b(?:(?:binary|segmentation|seg|ground[ -]?truth|gt|label|target)[ _-]masks?|labels?|targets?|"
-     r"ground[ -]?truths?|gt|masks|mask (?:values?|images?)|annotations?|class ids?)\b", " label "),
-    # ... and so are their pixels: "masks whose pixel values are 0 and 255" says what the labels hold, not the inputs
-    (r"\b(label|mask) ([^.;!?\n]{0,40}?)\bpixels?(?: values?)?\b", r" label \2 label "),
-    (r"\b(?:diverg\w*|explod\w*|blows? up|blew up|blowing up)\b", " diverge "),
-    # (a score that climbs is learning, not a loss's climb: "accuracy climbs normally", "the AUC goes up")
-    (r"\b(accuracy|acc|val_acc|auc|f1|score|iou|dice|precision|recall|map|bleu)\b((?:\s+\w+){0,2}?)\s+"
-     r"(?:climb\w*|increas\w*|go(?:es)? up|going up|ris(?:es|ing)|rose)\b", r" \1\2 improves "),
-    # "increase" of the loss, not "increase the batch size" (a remedy, or a change the report made)
-    (r"\b(?:bigger and bigger|larger and larger|keeps? (?:growing|increasing|rising)|climb\w*"
-     r"|increas\w*(?! +(?:(?:the|my|our|its|this|that) +)?(?:batch\w*|lr|learning|number|num|size|dropout|weight decay"
-     r"|model|hidden|layers?|width|depth|capacity|memory|workers?|resolution|image size)\b)"
-     r"|go(?:es)? up|going up|gets? bigger|getting bigger|(?:becom\w*|became|gets?|getting|grow\w*) (?:very |too |so )?"
-     r"(?:large|big|huge))\b", " climb "),
-    (r"\b(?:very large|too large|so large|huge|enormous)\b", " large "),
-    # a magnitude written with thousands separators, or in words, is "in the thousands" (not a count
-    # of steps, examples or parameters, nor a time's milliseconds, 17:13:30,133)
-    (r"(?<![\d:.,])\b\d{1,3}(?:,\d{3})+\b(?!\s*(?:steps?|iter\w*|epochs?|images?|samples?|examples?|batch\w*|rows?|records?"
-     r"|params?|parameters?|points?|files?|classes?|tokens?|words?))|\b(?:thousands|millions|billions)\b",
-     " thousand "),
-    (r"\b(?:exp|exponential\w*|logsumexp)\b", " exp "),
-    # an output printed as 0.5 (see _half_output)
-    (r"(?<![\w.])0?\.50*(?!\d|\.\d)", _half_output),
-    # a loss or an output that does not move: the plateau's signature said in words
-    (r"\b(?:(?:stays?|stayed|remains?|remained|stuck at|all|always|is always) (?:the )?(?:same|constant)|stuck"
-     r"|(?:doesn'?t|does not|don'?t|do not|won'?t|will not|never|not) (?:go(?:ing)? down|decreas\w*|improv\w*)"
-     r"|always (?:equals?|equal to|gives?|outputs?|predicts?))\b", " stuck "),
-    # a failure that comes and goes: a bad batch's mark
-    (r"\b(?:sometimes?|occasionally|randomly|at random|from time to time|intermittent\w*|(?:every )?now and then"
-     r"|(?:every )?once in a while|every so often)\b",
-     " intermittent "),
-    (r"\b(?:np|torch|tf|math|jnp)\.log\b|\blog\(|\blog of\b|\blogarithm\w*", " logfn "),
-    # the framework a report names is where the reader met the failure, not which failure it is: every
-    # entry covers each one (TensorFlow and PyTorch arrive here split at their capitals; after logfn,
-    # so that torch.log keeps its meaning, and torch.empty its "empty")
-    (r"\b(?:tensor ?flow|py ?torch|torch|tf|keras|jax|flax)\b", " "),
-    (r"\b(?:divi(?:de|sion) by zero|zero ?division ?error|division by zero)\b", " divzero "),
-    # the exception NumPy's errstate(raise), JAX's debug_nans and Detectron2 raise: the message after it says
-    # what; its "floating" is no float overflow
-    (r"\bfloating ?point ?error\b", " "),
-    # the class of a warning or an exception printed before its message (RuntimeWarning:, ValueError:) is
-    # Python's word; the message after it says what. Only the classes that name no failure of their own:
-    # OverflowError keeps its overflow (after divzero, which a ZeroDivisionError keeps), an error stays an
-    # error, and a reporter's own "reconstruction error:" keeps its word
-    (r"\b(?:runtime|user|deprecation|future|resource|pending deprecation|syntax) ?warning:", " "),
-    (r"\b(?:runtime|value|type|index|key|attribute|assertion|name|lookup|system|cuda|invalid ?argument"
-     r"|not ?implemented) ?(?:error|exception):", " error "),
-    # a negative of something other than the loss ("negative samples", "510 negatives per positive", "false
-    # negatives", "the negative class") says nothing went below zero
-    # (not "the loss dips into the negatives": values below zero)
-    # (a count starts where no digit or comma is before it: tried at each digit of "1,1,1,..." it was quadratic)
-    (r"(?<![\d,])\d[\d,]*\s+negatives\b|\b(?:false|hard|true|easy) negatives?\b"
-     r"|\bnegatives?(?=\s*(?:samples?|class\w*|examples?|pairs?|labels?|instances?|sampl\w*|mining|per)\b)", " negsample "),
-    (r"\b(?:negative|-ve)\b", " negative "),
-    (r"\b(?:overflow\w*)\b", " overflow "),
-    (r"\b(?:underflow\w*)\b", " underflow "),
-    (r"-?\bnan(?:s)?\b|\bnot a number\b", " nan "),
-    (r"\b(?:inf|infinity|infinite|infs)\b", " inf "),
-    # val_loss, val/loss, eval_loss, val acc: the validation split's metrics (identifiers are split at _
-    # before this). A bare "val" says validation or value: it is a stop word, which also keeps a report's
-    # "val" from matching the variable input_val in an entry's declared assertion.
-    (r"\b(?:e?val)(?=[ /.-]+(?:loss|acc|accuracy|set|split|data|dice|iou|map|error|mae|mse|rmse|auc|f1|ppl|top\d*"
-     r"|metric\w*|score\w*)\b)", " validation "),
-    (r"\b(?:epochs?)\b", " epoch "),
-    (r"\b(?:steps?|iterations?|iters?|batches)\b", " step "),
-]
-# "always nan", "always shows nan": a verb of being or printing between. Not one of change ("always becomes
-# nan" says nothing of when), nor of a result ("I always get nan" says every run fails; "log(0) always
-# gives -inf" is a rule of arithmetic).
-_SHOWS = r"(?:is|are|was|were|shows?|showed|showing|outputs?|outputting|prints?|printed|printing|reads?)"
-_NONFINITE_AHEAD = r"-?(?:nan|inf|infinite|infinity)s?\b"
-# A step counted from 0 up to this is right after the first updates (the words' "within the first ten steps", a
-# check's stop at iteration 3); past it, the run trained a while.
-EARLY_STEPS = 10
-
-
-def _step_timing(m: re.Match) -> str:
-    """The timing a step number in words gives: "at batch 0" the start, "around step 5" right after the first
-    updates, "around batch 1300" or "fine for 1200 batches" after a while."""
-    count = (m.group(1) or m.group(2)).replace(",", "")
-    n = int(count[:-1]) * 1000 if count.endswith("k") else int(count)
-    return " when_start " if n == 0 else " when_early " if n <= EARLY_STEPS else " when_later "
-
-
-# A step the words say was fine ("the loss at iteration 0 is fine but ...") is not when the failure showed.
-_FINE_THERE = r"(?![^.,;\n]{0,12}\b(?:is|was|looks|seems|looked|seemed) (?:\w+ )?(?:fine|ok|okay|normal|finite|good|healthy)\b)"
-
-# A step named after a finite value quoted at it ("it was decreasing nicely: 1.92 at step 0") places that value, not
-# the failure (a nan or inf named there does: "nan at step 0"; so does an enormous one, "3.7e+21 at step 0", and a
-# count is no value: "in epoch 3 at step 4500")
-_NO_VALUE_BEFORE = "".join(rf"(?<!\d\.\d{{{k}}} )" for k in range(1, 7))
-
-# When the failure shows: before any update, right after the first ones, or after a while.
-WHEN = [
-    (r"\b(?:from the (?:very )?(?:start|beginning|first \w+)|at the (?:very )?(?:start|beginning)|first forward pass"
-     r"|(?:at|on|in) the (?:very )?first (?:batch|step|iteration|epoch|forward)|from (?:step|epoch|iteration)[ =:]+0\b"
-     # (or an enormous number: "the very first printed loss is 193847216504832.0000")
-     r"|the (?:very )?first (?:printed |logged |reported )?loss (?:value )?(?:is|was) +(?:already +)?"
-     r"(?=-?(?:nan|inf)\b|\d{7}|\d(?:\.\d+)?e\+?0?(?:[6-9]|[1-9]\d))"
-     r"|" + _NO_VALUE_BEFORE + r"(?:at|in) (?:step|epoch|iteration)[ =]+0\b" + _FINE_THERE +
-     r"|right away|immediately|before (?:any|the first|a single) (?:update|step)|when (?:the )?training starts"
-     # (the first step said to break: "first step already blows up", "the very first batch is already nan")
-     r"|(?:the )?(?:very )?first (?:batch|step|iteration|update|forward(?: pass)?) +(?:already +|immediately +)?"
-     r"(?=blows? up|explodes?|diverges?|(?:is|gives?|returns?|goes|turns) +(?:already +)?(?:nan|inf)\b)"
-     # ... and in the other languages reports come in: "desde la iteración 0", "dès le début", "von Anfang an",
-     # "desde o início", "fin dall'inizio", "с самого начала", "从第一轮", "一开始就", "最初から", "처음부터"
-     r"|desde (?:el |la |o |a )?(?:principio|inicio|início|comienzo|começo|primer\w*|iteraci[oó]n 0|paso 0|"
-     r"itera[cç][aã]o 0|[eé]poca 0)|d[eè]s (?:le |la )?(?:d[eé]but|d[eé]part|premi[eè]re?)|depuis le d[eé]but"
-     r"|von (?:anfang|beginn) an|gleich (?:am|zu) (?:anfang|beginn)|ab (?:dem )?(?:ersten|schritt 0|iteration 0)"
-     r"|(?:fin )?dall'inizio|dal prim\w*|с самого начала|с первой|с нулевой)\b"
-     r"|从第一|一开始|从一开始|最初から|처음부터"
-     # ("第一个 batch 的 loss 就是 nan": the first batch, step or iteration)
-     r"|第一个\s*(?:batch|step|iteration|iter|批次?)|第一(?:步|批|次迭代)",
-     " when_start "),
-    # a step's number said in words: its size says when (_step_timing)
-    (_NO_VALUE_BEFORE + r"\b(?:at|around|about|near|from) (?:step|iteration|iter|batch|update)[ =:]*(\d{1,3}(?:,\d{3})+|\d+)\b"
-     r"(?![,.]\d)"
-     r"(?! of)" + _FINE_THERE + r"|\b(?:fine|ok|okay|well|normally|good|great|nicely|smoothly|perfectly|healthy) for (?:the first )?(?:about |around |roughly )?"
-     r"(\d{1,3}(?:,\d{3})+k?|\d+k?) (?:steps?|iterations?|iters?|batches|updates)\b", _step_timing),
-    (r"\b(?:after (?:the )?(?:first|1st|one|a single) (?:\w+ )?(?:step|update|iteration|batch)|within the first"
-     r"|(?:in|after|during) the (?:very )?first (?:few |couple of |~?\d{1,3} )?(?:steps|iterations|batches|updates)"
-     r"|first (?:few|ten) (?:steps|iterations|batches))\b", " when_early "),
-    (r"\b(?:after (?:about |around |roughly |~ ?)?(?:\d[\d,.]*k?|some|several|a few|a number of|many|a couple of"
-     r"|a while|hours|two|three|\w+ (?:thousand|hundred)) ?(?:training )?(?:steps?|iterations?|iters?|epochs?"
-     r"|batches|updates|hours|minutes|of training)?|after a while|suddenly"
-     r"|(?:at|around|about|near) epoch[ =:]*(?:[2-9]|[1-9]\d+)\b"
-     r"|(?:fine|ok|okay|well|normally|good|great|nicely|smoothly|perfectly|healthy) for (?:the first )?(?:about |around |roughly )?[1-9][\d,.]*k? "
-     r"epochs?"
-     r"|(?:epoch|step|iteration)\s*>\s*\d+|later in training|during training|in the middle of training"
-     r"|(?:around|about) (?:the )?\d+(?:st|nd|rd|th)? (?:epoch|step|iteration)"
-     r"|(?:after|since) (?:the )?(?:epoch|step|iteration)[ =:#]*[1-9]\d*|from (?:epoch|step|iteration)[ =:#]*"
-     r"(?:[2-9]|[1-9]\d+)|(?:after|in|during|since) the (?:\d+(?:st|nd|rd|th)|second|third|fourth|fifth|tenth)"
-     r" (?:epoch|step|iteration))\b",
-     " when_later "),
-    # "always nan", "constantly infinite": every value the reader saw, so from the start -- unless the
-    # text says when it began or what came first (_tokens_of_folded lets SEQUENCE win), or "not always"
-    # (NOT_ALWAYS)
-    (r"\b(?:always|constantly)(?= +(?:" + _SHOWS + r" +)?" + _NONFINITE_AHEAD + ")", " when_every "),
-]
-# Words that put the nan after something else ("fine for 20 epochs, then always nan", "since epoch 3"):
-# with one of them "always" no longer means from the first value.
-SEQUENCE = re.compile(r"\b(?:then|after|since|later|until|once|for\s+\d+\s+(?:epochs?|steps?|iterations?))\b")
-TIMING = "when_"                 # the tokens WHEN folds to
-_ALWAYS_TOKEN = WHEN[-1][1].strip()
-# "not always nan", "isn't always NaN": some values were finite. Folded before the timing, into the mark
-# of a failure that comes and goes, so that neither the timing nor the negation takes the nan away.
-NOT_ALWAYS = (r"(?:\bnot|\b\w+n['’´`]t|\b(?:is|was|are|were|do|does|did|has|have|had|ca|wo|could|would|should)nt)"
-              r"\b +always +(?:" + _SHOWS + r" +)?(?=" + _NONFINITE_AHEAD + ")", " intermittent ")
-_COMPILED = [(re.compile(p), t) for p, t in [NOT_ALWAYS] + WHEN + THESAURUS]
-WORD = re.compile(r"[a-z][a-z0-9_]+")
-# Words of a sentence about anything, and of any bug report: they say nothing about which failure it is.
-# (The verbs of producing -- produce, generate, yield -- are among them while no entry is about a data
-# generator; revisit them when one is.)
-STOP = frozenset("""a an the and or but if then else of to in on at by for with from as is are was were be been being
-this that these those it its it's i my me we our you your he she they them their there here have has had do does did
-not no so too very can could would should will just than into out up down over under again about after before when
-while which what who whom why how all any both each few more most other some such only own same also get gets got getting
-one two three like use using used run running ran code model training train trained please help thanks thank anyone
-know issue problem question see seems seem still even though because try tried trying work works worked working find
-found display displayed wrong go goes going went where print printed printing really new don doesn didn isn wasn
-make made set change changed want need think way time thing things well good lot much many something anything
-every ever never always sometimes now already yet able let look looks looked show shows shown give gives given take
-took come came call called keep kept happen happens happened cause causes caused reason fix fixed solve solved
-hi hello dear sir regards thanks everyone could someone anybody idea ideas suggestion suggestions
-become becomes became becoming value values first kind
-produce produces produced producing generate generates generated generating yield yields yielded yielding
-through throughout around among inside within per via upon until till once must thus hence although
-whereas whatever whichever anyway therefore towards toward despite unlike val""".split())
-
-
-def stem(word: str) -> str:
-    """A light stemmer: plurals and the common verb endings, so values/value and
-    diverged/diverging meet."""
-    if len(word) <= 4:
-        return word
-    if word.endswith("ies"):
-        return word[:-3] + "y"
-    if word.endswith("sses"):
-        return word[:-2]
-    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        word = word[:-1]
-    for suffix in ("ing", "ed"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            return word[:-len(suffix)]
-    return word
-
-
-# An identifier is cut before a capital that follows two small letters or digits ("CrossEntropy", "useAMP",
-# "LeakyReLU"), or one small letter that starts it before a capitalised word ("xTrain", "nEpochs"); not inside an
-# abbreviation written in mixed case, a capital, one small letter, capitals ("ReLU", "IoU", "LoRA"), which a report
-# writes as "relu", "iou", "lora" too. (An all-capital run is left whole, as before: "MSELoss", "RMSprop"; a NaN inside
-# a name is folded by NONFINITE_INSIDE.)
-CAMEL = re.compile(r"(?<=[a-z0-9]{2})(?=[A-Z])|(?<=\b[a-z])(?=[A-Z][a-z]{2})|_")
-NONFINITE_INSIDE = re.compile(r"(?<=[a-z])NaN(?=[A-Z]|\b)")
-# NaN, NaNs and -nan are one word whatever their case: folded before identifiers are split at
-# their capitals, which would cut NaN into "Na N".
-# (bounded by ASCII letters and digits only: a nan beside the letters of another script, "NaNになります", "nan이", is one)
-NONFINITE = re.compile(r"-?(?<![A-Za-z0-9_])(?:nan|NaN|NAN|Nan)s?(?![A-Za-z0-9_])")
-
-
-# A nan or an inf denied in another language, whose negator English's word-before rule does not see: after the word in
-# Korean, Japanese, Russian and Turkish ("nan은 안 뜹니다", "NaNは出ません", "NaN нет", "NaN yok"), before it in Chinese,
-# Russian, German, French, Spanish, Portuguese, Dutch, Italian, Polish and the Scandinavian languages ("没有出现nan",
-# "нет nan", "keine NaN", "pas de nan", "sin nan", "ni nan", "sem nan", "geen NaN", "nessun NaN", "brak NaN", "ingen NaN").
-# Read as English's "no nan".
-DENIED_ELSEWHERE = re.compile(
-    # (the verb may come after another noun and its particle: "NaNも警告も出ていません", "nan도 경고도 없습니다")
-    r"(?i)(?<![a-z])(?:nan|inf)s?[ \t]{0,2}[은는이가도를はがもに]{0,2}(?:[^\n。．.!?！？、，,]{0,12}?[은는이가도를はがもに])?[ \t]{0,3}"
-    r"(?:안|않|없|못|(?:出|で|なら|なり|あり|発生し)\w{0,3}?(?:ません|ない|なかった)|(?<=[ \t])(?:(?:нигде|никогда|ни разу)[ \t]+)?(?:нет|не|yok|yoktu|nahi|nahin|nahii?n?|nhi)\b"
-    # (not a nan that does not go away: "NaN не исчезает", "NaN nahi ja raha", "NaN yok olmuyor")
-    r"(?![ \t]+(?:исчез|пропада|уход|ухо|ja\b|jaa|jata|jaata|ol|gitm)))|"
-    r"(?:没有|沒有|没|不会|不會|无|無|(?<![\w])(?:нет|без|не|ni|keine?n?|pas de|jamais de|aucune?|sans|sin|sem|não|nao|geen|nessun[oa]?|niente|brak|żadn\w*|"
-    r"nie ma|nie (?:jest|są|było|był[oa]?|pojawia się)|ningún|ningun[oa]?|ninguna|nenhuma?|tidak(?: ada)?|tak ada|tanpa|bukan|"
-    r"không(?: có| bị)?|není|žádn\w*|ingen|hiç|no hay|no tengo|não há|não tem|non ci sono|non c'è|non ho|"
-    r"n'y a pas de|n'ai pas de|es gibt keine?n?))[ \t]{0,3}"
-    r"(?:出现|出現|任何|ни одного|any)?[ \t]{0,2}(?:nan|inf)s?(?![a-z])|"
-    # ... and English's own from further away than a clause's four words: "nothing in the data is nan", "none of the
-    # inputs are inf"
-    r"\b(?:nothing[ \t]+(?:in|of|from)|none[ \t]+of|nothing(?=[ \t]+(?:is|was|are|were)\b))\b"
-    r"(?:(?!\b(?:and|but|so|then|while|yet)\b)[^.;:,!?\n]){0,30}?"
-    r"\b(?:is|are|was|were|turns?|turned|becomes?|became)[ \t]+(?:a[ \t]+)?"
-    r"(?:nan|inf)s?(?![a-z])")
-
-
-_NAN_OR_INF = re.compile(r"(?i)(?<![a-z])(?:nan|inf)s?(?![a-z])")
-
-
-def _denied(m: re.Match) -> str:
-    """The denial with its nan read as English's "no nan" (the words around it kept: "none of the inputs are")."""
-    return _NAN_OR_INF.sub(" no nan ", m.group(0), count=1)
-
-
-def _prepared(text: str) -> str:
-    text = NONFINITE_INSIDE.sub(" NaN ", text)       # ("TerminateOnNaN")
-    return " " + CAMEL.sub(" ", NONFINITE.sub(" nan ", DENIED_ELSEWHERE.sub(_denied, text))).lower() + " "
-
-
-def _fold(text: str, patterns: list = _COMPILED) -> str:
-    for pattern, token in patterns:
-        text = pattern.sub(token, text)
-    return text
-
-
-@functools.lru_cache(maxsize=8)     # one report is folded for its tokens, its failure words and its tried remedies
-def _folded(text: str) -> str:
-    """Lower-cased text with identifiers split (ExpBackward, loss_rcnn_bbox) and the thesaurus and
-    timing phrases folded into their tokens."""
-    return _fold(_prepared(text))
-
-
-
-
-def _folded_many(texts: list[str]) -> list[str]:
-    """_folded of each text, with the thesaurus run once over all of them: the catalogue's 500 or so
-    texts (phrases, titles, sections) fold in one pass of each pattern instead of 500, which is most
-    of the time `trainwreck diagnose` spends before it reads a log. A text holding the separator, or a
-    pattern that swallowed one (a thesaurus edited later), makes each text fold alone."""
-    if any(_APART in t for t in texts):
-        return [_folded(t) for t in texts]
-    parts = _fold(_APART.join(_prepared(t) for t in texts)).split(_APART)
-    return parts if len(parts) == len(texts) else [_folded(t) for t in texts]
-
-
-# A symptom or a condition that the text rules out ("there are no nan values in my data", "I am not
-# using fp16 or amp") is not evidence of it: these tokens are dropped when one of the four words before
-# them, in the same clause, is a negator. A negated remedy ("no warmup", "without an epsilon")
-# keeps its token: its absence is the failure the entry describes. ("No BatchNorm" is a layer that is not there to
-# divide by a zero variance.)
-RULED_OUT = frozenset("nan inf overflow underflow fp16 bf16 negative divzero batchnorm".split())
-# ... and these only right after the negator ("no climb", "does not increase", "doesn't diverge"): they are often
-# the second half of a contrast ("does not converge and increases", "without warmup it explodes")
-RULED_OUT_NEXT = frozenset({"climb", "diverge"})
-_NEGATING = frozenset("no not never without nor none don doesn didn isn wasn aren weren won".split())
-CLAUSE = re.compile(r"[.,;:!?()\n]")
-
-
-# "Without fp16 it trains fine", "without amp, the loss goes down": a contrast that names what breaks the run,
-# not a denial that it is used. Its "without" negates nothing.
-# (the subject, when named, takes its own space after it: two optional runs of spaces side by side split a long run
-# every way, and "without" before 16 kB of spaces took 250 s)
-WITHOUT_IT_WORKS = re.compile(r"\bwithout\b(?=[^.;:!?\n]{1,40}?[\s,)]\s*(?:(?:it|the model|the net\w*|training|the run|"
-                              r"everything|all)\s+)?(?:works?|trains?|runs?|converges?|is fine)\b"
-                              # (not when the same sentence goes on to break: "without amp it trains, then nan")
-                              r"(?![^.;!?\n]{0,160}?\b(?:nan|inf|diverg\w*|explod\w*|blow\w*)\b))")
-
-
-# Half precision switched off in a setting's words: "fp16=False", "fp16: false", "fp16 turned off" (folded).
-# Not in a contrast that says the run works so ("with fp16=False everything trains fine": fp16 breaks it).
-HALF_OFF = re.compile(r"\bfp16\b(?=\s*(?:=|:)\s*(?:false|0|no)\b|\s+(?:(?:is|was)\s+)?(?:turned|switched)\s+off\b|"
-                      r"\s+(?:is\s+|was\s+)?(?:off|disabled)\b)"
-                      r"(?![^.;!?\n]{0,60}?\b(?:works?|trains? (?:fine|well|ok)|runs? fine|converges?|is fine)\b)")
+from .sentences import denied_before, negated, said_unnegated, sentences_and_ends, told
+from .thesaurus import fold_text, tokens_many, tokens_of_folded
+from .timing_words import TIMING
 
 
 def half_precision_denied(text: str, words: list[str] | None = None) -> bool:
     """Do the words name half precision only to say it is not used ("not using fp16", "fp16=False")? (`words`: the
     text's tokens, when the caller has them already)"""
-    folded = _folded(text)
+    folded = fold_text(text)
     return re.search(r"\bfp16\b", folded) is not None and "fp16" not in (
-        _tokens_of_folded(folded) if words is None else words)
+        tokens_of_folded(folded) if words is None else words)
 
 
 # Half precision shown switched on, in words or code a reader can quote back: a flag, a mode, a scaler, a cast.
@@ -444,50 +67,6 @@ def half_precision_shown(text: str, words: list[str]) -> str:
         return ""
     m = HALF_SHOWN.search(text)
     return " ".join(m.group(0).split()) if m else ""
-
-
-# Words that may stand between a negator and what it denies: "does not seem to diverge", "never actually blows up".
-_SOFTENERS = frozenset("seem seems seemed really actually even ever quite to".split())
-
-
-def _denied_next(words: list[str], i: int) -> bool:
-    """Is words[i] denied by a negator right before it, past softeners only?"""
-    j = i - 1
-    while j >= 0 and words[j] in _SOFTENERS and i - j <= 3:
-        j -= 1
-    return j >= 0 and words[j] in _NEGATING
-
-
-def tokens(text: str) -> list[str]:
-    """Canonical tokens of a text: folded (see _folded), then words without stop words, lightly stemmed;
-    symptoms the text rules out are left out (see RULED_OUT)."""
-    return list(_tokens_of(text))
-
-
-@functools.lru_cache(maxsize=16)
-def _tokens_of(text: str) -> tuple[str, ...]:
-    # a report's text is folded by several readers of one diagnosis: 32 kB of a log's start cost 45 ms each time
-    return tuple(_tokens_of_folded(_folded(text)))
-
-
-def tokens_many(texts: list[str]) -> list[list[str]]:
-    """tokens() of each text, folded together (see _folded_many)."""
-    return [_tokens_of_folded(f) for f in _folded_many(texts)]
-
-
-def _tokens_of_folded(folded: str) -> list[str]:
-    folded = HALF_OFF.sub(" ", WITHOUT_IT_WORKS.sub("with", folded))
-    out = []
-    for clause in CLAUSE.split(folded):
-        words = WORD.findall(clause)
-        out += [stem(w) for i, w in enumerate(words)
-                if w not in STOP and not (w in RULED_OUT and _NEGATING & set(words[max(0, i - 4):i]))
-                and not (w in RULED_OUT_NEXT and _denied_next(words, i))]
-    if _ALWAYS_TOKEN in out:       # from the start only where nothing else says when
-        stated = SEQUENCE.search(folded) or any(t.startswith(TIMING) and t != _ALWAYS_TOKEN for t in out)
-        out = [t for t in out if t != _ALWAYS_TOKEN] if stated else \
-            ["when_start" if t == _ALWAYS_TOKEN else t for t in out]
-    return out
 
 
 # Words that say something went wrong. A report with none of them (and no message, and no
@@ -573,48 +152,6 @@ NOT_LEARNING_FOREIGN = re.compile(
 NOT_THIS_RUN = re.compile(r"\b(?:val(?:_\w+)?|valid(?:ation)?(?:_\w+)?|test|eval\w*)\b", re.I)
 
 
-# A sentence's end, kept by a split: a full stop (not a decimal point), a semicolon, a line's end, "!" or "?"
-SENTENCE_ENDS = re.compile(r"(\.(?![\w(])|[;\n!?])")   # (a dot between words is a name's: `x.half()`, `torch.float16`)
-
-
-@functools.lru_cache(maxsize=8)
-def _stop_pattern(stops: str) -> re.Pattern:
-    return re.compile("[" + re.escape(stops.replace(".", "")) + "]" + (r"|\.(?!\w)" if "." in stops else ""))
-
-
-# The words of a thing not done but planned, advised or denied ("I should check", "I will normalize", "I haven't
-# checked"), which the readings of a check or a step the report says it made leave out (each adds its own doubts)
-UNDONE = r"should|will|going to|plan\w*|want to|haven'?t|have not|didn'?t|did not"
-
-
-# A negation in the words just before a place, within its sentence (a dot between words, `tf.GradientTape`, ends none):
-# "no nan", "I do not use grad_req='add'", "I don't use a custom loop with tf.GradientTape"
-# (a dot right before the place is a name's too: the window ends there, so its lookahead cannot see the letter after)
-NEGATION_BEFORE = re.compile(r"(?i)(?:\b(?:no|not|never|without|nor)\b|n't\b)(?:[^.!?;\n]|\.(?=\w))*\.?$")
-
-
-def denied_before(text: str, at: int, reach: int = 30) -> bool:
-    """Is what stands at text[at:] denied by a negation within `reach` characters before it, in its sentence?"""
-    return NEGATION_BEFORE.search(text, max(0, at - reach), at) is not None
-
-
-def sentence_around(text: str, start: int, end: int, reach: int = 300, stops: str = ".;\n") -> tuple[int, int]:
-    """Where the sentence that holds text[start:end] begins and ends, looked for within `reach` characters of it (a
-    text with no sentence end must not make each match read all of it): the stops are its ends -- a full stop only
-    where no digit or letter follows it ("lr 0.1", `df.isna` end nothing)."""
-    low, high = max(0, start - reach), min(len(text), end + reach)
-    stop = _stop_pattern(stops)
-    begin = max((m.end() for m in stop.finditer(text, low, start)), default=low)
-    after = stop.search(text, end, high)
-    return begin, after.start() if after else high
-
-
-def sentences_and_ends(text: str) -> list[tuple[str, str]]:
-    """The text's sentences, each with the mark that ends it ("?" for a question; "" for the last)."""
-    parts = SENTENCE_ENDS.split(text)
-    return list(zip(parts[::2], parts[1::2] + [""]))
-
-
 # A line a paragraph was wrapped at: it ends in a word or a comma, and the next goes on in lower case or with a number
 # ("... and then it just sits at\n1.3520 until epoch 500")
 WRAPPED = re.compile(r"(?<=[\w,])[ \t]*\n(?=[a-z0-9])")
@@ -635,25 +172,6 @@ def _clause_of(sentence: str, m: re.Match) -> str:
     start = max(sentence.rfind(",", 0, m.start()), sentence.rfind(";", 0, m.start())) + 1
     ends = [i for i in (sentence.find(",", m.end()), sentence.find(";", m.end())) if i >= 0]
     return sentence[start:min(ends) if ends else len(sentence)]
-
-
-NEGATORS = frozenset("no not nothing none never without nor".split())
-
-
-# ... and the verbs that keep a thing away ("GradScaler is there to avoid NaN/inf")
-KEPT_AWAY = NEGATORS | {"avoid", "avoids", "avoiding", "prevent", "prevents", "preventing"}
-
-
-def _negated(words: list[str], i: int, negators: frozenset = NEGATORS) -> bool:
-    """Is the i-th word denied by a negator among the three words before it?"""
-    return bool(negators & set(words[max(0, i - 3):i]))
-
-
-def said_unnegated(text: str, wanted: set[str]) -> bool:
-    """Does the text say one of these words (folded) with no negator among the three words before it ("no NaNs", "I
-    never get any NaN", "to avoid NaN/inf")?"""
-    words = re.findall(r"[a-z_']+", _folded(text))
-    return any(word in wanted and not _negated(words, i, KEPT_AWAY) for i, word in enumerate(words))
 
 
 # A model's output said to be nan or inf in a report that names no training at all (no loss, epoch, step, optimizer,
@@ -758,28 +276,15 @@ def fell_then_broke(text: str, words: list[str]) -> bool:
     return False
 
 
-# A yes/no question ("Is fp16 broken?", "Are these messages a problem?", "..., is my model diverging?") asks
-# whether something failed; it does not say it did (a "why" question does: "why is my loss nan?"), though a nan it
-# names was printed.
-# (also after a title's dash or colon: "'gradient overflow detected' NOTE lines - is my training broken?")
-YES_NO = re.compile(r"(?:^|(?<=[.!?\n,;:\-\u2013\u2014]))[ \t]*(?:is|are|am|was|were|do|does|did|should|could|can|will|would|has|have"
-                    r"|may|might)\b[^.!?\n]{0,400}\?")
-
-
-def told(text: str) -> str:
-    """The text, lowercased, with its yes/no questions left out: what it tells, not what it asks."""
-    return YES_NO.sub(" ", text.lower())
-
-
 def says_failure(text: str, ignore: frozenset = frozenset()) -> bool:
     """Does the report say anything went wrong (not only ask whether it did, or say it did not:
     "nothing overflowed", "no nan")? Words in `ignore` (folded) are not counted."""
-    text = _folded(text)
+    text = fold_text(text)
     words = re.findall(r"[a-z_']+", text)
     for i, word in enumerate(words):
         if word in ignore:
             continue
-        if (word in FAILURE_WORDS or word.startswith(FAILURE_ROOTS)) and not _negated(words, i):
+        if (word in FAILURE_WORDS or word.startswith(FAILURE_ROOTS)) and not negated(words, i):
             return True
     return bool(STUCK.search(text))
 
@@ -1041,7 +546,7 @@ def _later_instead(raw: str, start: int, places: _Places) -> bool:
     "instead" (PLACE_INSTEAD) than every place of that unit the rest of the text names?"""
     if "instead" not in raw.lower():
         return False
-    folded = _folded(raw)
+    folded = fold_text(raw)
     if not (re.search(r"\blr\b", folded) and (RAN_BADLY.search(folded) or BROKE.search(raw))) or PLANNED.search(raw):
         return False
     for m in PLACE_INSTEAD.finditer(raw):
@@ -1063,11 +568,11 @@ def _same_later(text: str) -> bool:
     it, name for that a place later than every place of that unit the rest of the text names? ("nan by iteration ~400
     at lr 0.005 ... With lr 0.0005 the same thing happens, just around iteration 3000": put off.) Not a question, a
     plan, or "not the same"."""
-    folded_text = _folded(text)
+    folded_text = fold_text(text)
     rates = [float(r.group(1)) for r in itertools.islice(RATE_NAMED.finditer(folded_text), 20)]
     places = None
     for raw, end, start, _stop in _sentence_spans(text):
-        folded = _folded(raw)
+        folded = fold_text(raw)
         named = RATE_NAMED.search(folded)
         if end == "?" or PLANNED.search(raw) or not named or not re.search(r"(?<!not )(?<!not the )\bsame\b", raw, re.I):
             continue
@@ -1094,7 +599,7 @@ def _same_first(text: str, folded_text: str) -> bool:
     for raw, end in sentences_and_ends(text):
         if "same" not in raw.lower():
             continue
-        folded = _folded(raw)
+        folded = fold_text(raw)
         m = SAME_FIRST.search(folded)
         if m and end != "?" and not PLANNED.search(raw) and not REPORTERS_PLAN.search(raw) \
                 and not re.search(r"\bnot\s+(?:the\s+)?$", folded[:m.start()]):
@@ -1111,7 +616,7 @@ def _said_instead(raw: str) -> bool:
                 ((m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4)) for m in INSTEAD.finditer(raw)))
     if not later or PLANNED.search(raw):
         return False
-    folded = _folded(raw)
+    folded = fold_text(raw)
     rate = RATE_NAMED.search(folded) or (re.search(r"\blr\b", folded) and RATE_TRIED.search(raw))
     return bool(rate and (RAN_BADLY.search(folded) or BROKE.search(raw) or SAME_AS_BEFORE.search(folded))
                 and not RAN_WELL.search(folded)
@@ -1239,7 +744,7 @@ def lr_tried(text: str) -> str:
         return "failed"
     if foreign := _lower_rate_foreign(text):
         return foreign
-    folded = _folded(text)
+    folded = fold_text(text)
     if PUT_OFF_LR.search(folded):
         # (a lower rate still that cured it says more: "3e-3 only puts the nan off, 3e-4 trains fine" is a rate too
         # high, which a low enough rate cures; gradients that pile up break at every rate)
@@ -1264,7 +769,7 @@ def lr_tried(text: str) -> str:
     if compared:
         return compared
     # (not a question: "is it normal that lr 0.01 goes nan a few steps later than lr 0.1?")
-    said = folded if "?" not in text else _folded("".join(raw + end for raw, end in sentences_and_ends(text) if end != "?"))
+    said = folded if "?" not in text else fold_text("".join(raw + end for raw, end in sentences_and_ends(text) if end != "?"))
     if any(_said_later(sentence) for sentence in SENTENCE.split(said)):
         return "delayed"
     return "delayed" if _instead_said(text, folded) else ""
@@ -1281,7 +786,7 @@ def _instead_said(text: str, folded: str) -> bool:
 def lr_tried_unmoved(text: str) -> bool:
     """Does the lower rate that did not help (TRIED_LR) say the failure stayed the same ("I re-ran with lr 1e-4 and
     it's the same")? Then it did not move: no sign of a failure that a lower rate only puts off."""
-    m = TRIED_LR.search(_folded(text))
+    m = TRIED_LR.search(fold_text(text))
     return bool(m and re.search(r"\b(?:same|identical)\b", m.group(0)))
 
 
@@ -1291,7 +796,7 @@ def lr_tried_same_place(text: str) -> bool:
     Or one that says it still broke at a place the text names elsewhere too ("at step 1830 bang" ... "lr 0.05 -> still
     jumps at step 1830")."""
     text = _tried_items(text)
-    folded = _folded(text)
+    folded = fold_text(text)
     m = TRIED_LR.search(folded)
     if m and _still_at_named_place(text):
         return True
@@ -1319,7 +824,7 @@ def _still_at_named_place(text: str) -> bool:
     the text names too, as the place it broke."""
     places = None
     for sentence, _end, start, stop in _sentence_spans(text):
-        if not PLACE_AT.search(sentence) or not re.search(r"\blr\b", _folded(sentence)):
+        if not PLACE_AT.search(sentence) or not re.search(r"\blr\b", fold_text(sentence)):
             continue
         places = _places(text) if places is None else places
         for m in PLACE_AT.finditer(sentence):
@@ -1396,7 +901,7 @@ def precision_tried(text: str) -> tuple[str, str]:
     for sentence, end in sentences_and_ends(text):
         if end == "?" or not PRECISION_WORD.search(sentence):
             continue
-        folded = _folded(sentence)
+        folded = fold_text(sentence)
         if not FULL_PRECISION.search(folded) or HEARSAY.search(folded) or LIKE_FULL.search(folded):
             continue
         full, half, other = [], [], []
@@ -1415,17 +920,6 @@ def precision_tried(text: str) -> tuple[str, str]:
     if len(said) != 1:              # both, or neither: the text does not say which
         return "", ""
     return next(iter(said.items()))
-
-
-def when(text: str) -> set[str]:
-    """Which of start / early / later the text says the failure showed at: the timing tokens it would fold
-    to, without the thesaurus (which never makes or takes one; the catalogue's Symptom sections are long)."""
-    return timing_of(_tokens_of_folded(_fold(_prepared(text), _COMPILED[:len(WHEN) + 1])))
-
-
-def timing_of(words: list[str]) -> set[str]:
-    """start / early / later, from a text's tokens."""
-    return {w[len(TIMING):] for w in words if w.startswith(TIMING)}
 
 
 # ---- the entries as documents ----------------------------------------------------------------
@@ -1513,44 +1007,8 @@ class Library:
 REPORT_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]{1,40}")
 
 
-# A line of code or of a log rather than of the reporter's sentences: a call (a name right before its bracket), an
-# assignment, brackets or braces, or an indented block (a sentence's "(as here)" or "; and" is prose)
-_CODE_START = r"^(?:[ \t]{4}|\t|>>>|\$ )"          # indented, a prompt's
-CODE_LINE = re.compile(r"\w\(|=|[{}\[\]]|" + _CODE_START)
-CODE_START = re.compile(_CODE_START)
 KEYWORDS = frozenset("return def class import from lambda self none true false with as for while if else elif in not "
                      "and or print".split())
-
-
-# A line that holds a little code among many words is a sentence ("When I lowered the lr to 1e-4 the nan appears at
-# epoch 31", "NaN with log(softmax) + nll_loss once the model gets good"): PROSE_WORDS words or more, PROSE_SHARE of
-# its tokens or more. Words are letters only, not a name called or assigned (`log(`, `lr=`), nor a dotted one.
-PROSE_WORDS, PROSE_SHARE = 8, 0.7
-_TOKEN = re.compile(r"\S+")
-# (one run of letters, then maybe an apostrophe's: two runs that may split one word backtrack over every split, a
-# 32 kB token took 18 s)
-_PROSE_WORD = re.compile(r"[A-Za-z][a-z]*(?:'[a-z]*)?[,.;:!?]?")
-
-
-def mostly_prose(line: str) -> bool:
-    """Is the line a sentence of the report's (most of its tokens words), not code or a log's line?"""
-    if CODE_START.match(line):
-        return False
-    tokens = _TOKEN.findall(line)
-    words = sum(1 for t in tokens if _PROSE_WORD.fullmatch(t))
-    return words >= PROSE_WORDS and words >= PROSE_SHARE * len(tokens)
-
-
-def sentences_only(text: str) -> str:
-    """The lines of the text that are the reporter's sentences: not code, not a log's lines, not inside ``` fences."""
-    out, fenced = [], False
-    for line in text.split("\n"):
-        if line.lstrip().startswith("```"):
-            fenced = not fenced
-            continue
-        if not fenced and (not CODE_LINE.search(line) or mostly_prose(line)):
-            out.append(line)
-    return "\n".join(out)
 
 
 def words_for(terms: list[str], sentences: str, most: int = 4) -> list[str]:

@@ -112,7 +112,7 @@ FROM_TO = re.compile(rb"(?i)[^\d.;\n]{0,40}?\bfrom[ \t]+(?:about[ \t]+|around[ \
 
 def _denied_elsewhere(data: bytes, start: int, at: int, end: int) -> bool:
     """Is the nan at data[at:end] one that another language's words deny, before it or after it?"""
-    from ...wording import DENIED_ELSEWHERE     # (the words' module: one list of those negators for both readings)
+    from ...thesaurus import DENIED_ELSEWHERE     # (the words' module: one list of those negators for both readings)
     lead = max(start, at - 60)
     window = data[lead:end + 40].decode("utf-8", "replace")
     nan_at = len(data[lead:at].decode("utf-8", "replace"))
