@@ -1,6 +1,6 @@
 """Which development cases each piece of wording fires on: a check against rules that key on one case.
 
-For every thesaurus pattern (trainwreck.wording.THESAURUS and WHEN) it lists the cases whose text
+For every thesaurus pattern (trainwreck.thesaurus.THESAURUS and timing_words.WHEN) it lists the cases whose text
 the pattern matches, with their labels. For every phrase in the entries' `symptoms.phrases` it
 lists the cases that hold all of the phrase's content words (after folding), and the cases whose
 rank for their own cause changes when the phrase is taken out of its entry. A pattern or phrase

@@ -207,7 +207,8 @@ ENGINE = ("trainwreck/diagnose.py", "trainwreck/weighing.py", "trainwreck/paste_
           "trainwreck/optimizer_setup.py", "trainwreck/run_kind.py", "trainwreck/sequence_losses.py",
           "trainwreck/softmax_floor.py", "trainwreck/start_loss.py", "trainwreck/weight_init.py",
           "trainwreck/curve_shape.py", "trainwreck/wording.py", "trainwreck/thesaurus.py", "trainwreck/timing_words.py",
-          "trainwreck/sentences.py", "trainwreck/watch_rule.py", "bench/diagnose_devset.py", "bench/diagnose_tuning.py")
+          "trainwreck/sentences.py", "trainwreck/run_said.py", "trainwreck/rate_tried.py", "trainwreck/precision_said.py",
+          "trainwreck/watch_rule.py", "bench/diagnose_devset.py", "bench/diagnose_tuning.py")
 
 
 def fingerprint(catalog, cases_path: Path) -> str:

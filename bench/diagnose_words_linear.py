@@ -1,6 +1,6 @@
 """The patterns `diagnose` runs over a report's words stay linear on hostile text.
 
-A pasted report's start (up to 32 kB, reader.PROSE) goes through the thesaurus (wording.py), the
+A pasted report's start (up to 32 kB, reader.PROSE) goes through the thesaurus (thesaurus.py), the
 validation-loss search (diagnose.VALIDATION_NAN, layout.validation_rows) and the readings of its words and code
 (the loss named, a rate tried, its sentences, what was scaled, the constructs that break at one value). A pattern that backtracks over a run of spaces or of
 repeated words costs the square of its length: 32 kB of spaces after `val_loss` once took 89 s. Each
@@ -32,9 +32,11 @@ from trainwreck.diagnose import VALIDATION_NAN  # noqa: E402
 from trainwreck.logscan.layout import validation_rows  # noqa: E402
 from trainwreck.breaking_constructs import breaking_construct  # noqa: E402
 from trainwreck.input_scaling import scaled_said  # noqa: E402
+from trainwreck.rate_tried import lr_tried  # noqa: E402
+from trainwreck.run_said import loss_kind  # noqa: E402
 from trainwreck.sentences import sentences_only  # noqa: E402
 from trainwreck.thesaurus import _fold, _prepared  # noqa: E402
-from trainwreck.wording import loss_kind, lr_tried, no_warmup_said  # noqa: E402
+from trainwreck.wording import no_warmup_said  # noqa: E402
 
 UNITS = ["file ", 'file "', "x/site-packages/a ", "a/dist-packages/b in f\n    12 x\n", "<ipython-input-",
          "cell in[", "error ", " ", "\t", "runtime error ", "--> 12 ", " in \n 1 ", "val_loss", "val_loss ",

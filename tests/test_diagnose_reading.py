@@ -861,7 +861,7 @@ def test_a_csv_numbered_by_epoch_and_step_is_quoted_by_both_and_a_rate_that_brok
     "epoch 0" for every row of the epoch (review_session41 i36). And "re-running with lr 1e-3 instead of 3e-3: the jump
     is in exactly the same place" is a lower rate that broke at the same place: the rate named, then what it replaced,
     then what it did."""
-    from trainwreck.wording import lr_tried, lr_tried_same_place
+    from trainwreck.rate_tried import lr_tried, lr_tried_same_place
 
     rows = [(0, 49, "0.6712"), (0, 99, "0.5934"), (0, 149, "0.5121"), (0, 199, "0.4488"), (0, 249, "0.4102"),
             (0, 299, "0.3826"), (0, 349, "0.3618"), (0, 399, "0.3497"), (0, 449, "0.3380"), (0, 499, "0.3291"),
@@ -934,7 +934,7 @@ def test_a_count_of_epochs_after_up_to_is_no_loss_value_and_a_nan_denied_in_anot
 def test_a_loss_named_for_an_overlap_score_is_no_score():
     """Darknet prints `iou_loss = 1.239811` (a CIoU loss reaches 2 and more); a Dice loss is 1 minus the score: neither
     is an overlap score outside [0, 1], which the labels entry takes as targets out of range. `IoU: 1.3` still is."""
-    from trainwreck.wording import SCORE
+    from trainwreck.run_said import SCORE
     assert not SCORE.search("class_loss = 0.413207, iou_loss = 1.239811, total_loss = 1.653018")
     assert not SCORE.search("dice_coef_loss: 1.07") and not SCORE.search("dice loss 1.2")
     assert SCORE.search("mean IoU: 1.3") and SCORE.search("dice score 1.2")
@@ -996,7 +996,7 @@ def test_words_that_the_loss_fell_and_then_broke_make_the_jump_the_first_suspect
     assert jump.parts["prior"] == pytest.approx(2 * rate.parts["prior"], abs=0.002)   # (parts are rounded to 3 places)
     assert any("the first suspect for a loss that fell and then turned nan" in e for e in jump.evidence)
     from trainwreck.thesaurus import tokens
-    from trainwreck.wording import fell_then_broke
+    from trainwreck.run_said import fell_then_broke
     changed = "The loss turns nan after a few epochs. If I remove the augmentation it trains fine."
     assert not fell_then_broke(changed, tokens(changed))
     # (code_review_s45 M1: a changed run, another quantity's fall, a blow-up)
@@ -1043,7 +1043,7 @@ def test_code_the_reporter_wrote_is_hand_written():
 def test_a_jump_the_loss_never_comes_back_from_is_a_failure():
     """"Jumps to 900 at step 3000 and never goes back down", "never recovers": something went wrong, though no nan
     and no value the scan reads say so -- not 'nothing found'."""
-    from trainwreck.wording import says_failure
+    from trainwreck.run_said import says_failure
     for said in ("the loss jumps to 900 at step 3000 and never goes back down", "it spikes and never recovers",
                  "the loss doesn't come back down after the jump"):
         assert says_failure(said), said
@@ -1147,7 +1147,7 @@ def test_a_keras_normalization_adapted_on_merged_tables_that_is_nan_before_train
     assert d.matches[0].entry.id == "WR-310"
     parts = {m.entry.id: m.parts for m in d.matches}
     assert parts["WR-310"]["adapted-nan"] > 0 and parts["WR-310"]["frames-merged"] > 0
-    from trainwreck.wording import untrained_output_nonfinite
+    from trainwreck.run_said import untrained_output_nonfinite
     assert untrained_output_nonfinite(said) == "predict(X_train[:3]) before training already returns nan"
     assert not untrained_output_nonfinite("Before training the outputs are not nan, after one step they are nan.")
     # (code_review_s45 H3: a nan after training started is no untrained output's)
@@ -1202,7 +1202,7 @@ def test_against_a_zero_variance_and_raw_targets_when_keras_normalization_is_nan
 def test_a_lower_rate_that_broke_at_the_same_batch_is_said_with_the_batch():
     """"With lr 1e-4 it turns nan at exactly the same batch (412)": a lower rate tried, and the same place -- read
     through the folded text, whose tokens are spaced apart."""
-    from trainwreck.wording import lr_tried, lr_tried_same_place
+    from trainwreck.rate_tried import lr_tried, lr_tried_same_place
     said = "The loss is nan at batch 412. With lr 1e-4 it turns nan at exactly the same batch (412)."
     assert lr_tried(said) == "failed" and lr_tried_same_place(said)
     # (code_review_s45 H2: a lower rate that fixed the run, on the same batch of data, did not fail)
@@ -1305,7 +1305,7 @@ def test_a_climb_said_in_words_beside_three_values_from_a_sentence_is_not_health
 def test_a_rate_tried_instead_of_another_with_the_nan_still_at_the_same_iteration_did_not_move_it():
     """"I tried lr 1e-4 instead of 1e-3 and the nan is still at 7412", beside "at iteration 7412": a lower rate tried,
     the failure where it was -- the failures that break where they are met come first."""
-    from trainwreck.wording import lr_tried, lr_tried_same_place
+    from trainwreck.rate_tried import lr_tried, lr_tried_same_place
     said = ("Crowd counting, MSE on density maps. The loss goes down fine, then at iteration 7412 it is nan and stays "
             "nan, with a fixed seed always at 7412. I tried lr 1e-4 instead of 1e-3 and the nan is still at 7412.")
     assert lr_tried(said) == "failed" and lr_tried_same_place(said)
@@ -1317,7 +1317,7 @@ def test_a_rate_tried_instead_of_another_with_the_nan_still_at_the_same_iteratio
 def test_a_lower_rate_that_only_pushed_the_nan_later_is_put_off():
     """"Lowering the lr only pushes it a few epochs later": the rate puts the failure off, the face of a log of zero
     that a confident model reaches sooner or later."""
-    from trainwreck.wording import lr_tried
+    from trainwreck.rate_tried import lr_tried
     assert lr_tried("Lowering the lr only pushes it a few epochs later.") == "delayed"
     assert lr_tried("I push it to the cluster later with a lower lr.") != "delayed"
     d = diagnosis("U-Net for road cracks with my own weighted BCE plus dice loss. Dice 0.91 at epoch 20 and the loss "
@@ -1415,7 +1415,7 @@ def test_exps_multiplied_into_a_running_product_beside_an_inf_are_wr020s():
 def test_a_place_written_with_thousands_still_names_the_place():
     """"The nan is still at 7,412" beside "at iteration 7,412": the same place, read as written (folding makes
     "7,412" a word of thousands)."""
-    from trainwreck.wording import lr_tried_same_place
+    from trainwreck.rate_tried import lr_tried_same_place
     assert lr_tried_same_place("The nan is at iteration 7,412. I tried lr 1e-4 instead of 1e-3 and the nan is still "
                                "at 7,412.")
 

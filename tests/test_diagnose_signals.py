@@ -9,9 +9,9 @@ from conftest import ROOT, real_catalog, weighed_parts
 from trainwreck.diagnose import diagnose, message_finder
 from trainwreck.diagnose_report import report
 from trainwreck.logscan import scan
+from trainwreck.rate_tried import lr_tried, rate_zero_failed
 from trainwreck.thesaurus import tokens, when
 from trainwreck.weight_init import LARGE_INIT
-from trainwreck.wording import lr_tried, rate_zero_failed
 
 CATALOG = real_catalog()
 
@@ -69,7 +69,7 @@ def test_the_rate_said_not_to_matter_before_it_is_named_and_rates_straight_after
     learning rate" is a rate that did not help, at the same place, though the rate comes after "no matter"; so is "I
     tried Adam 1e-4 and 1e-5, SGD ...: always the same spot" (a rate straight after the optimizer's name; "always the
     same" is folded to "stuck"). A question about it, or a rate that worked, is not."""
-    from trainwreck.wording import lr_tried_same_place
+    from trainwreck.rate_tried import lr_tried_same_place
 
     for said in ("loss goes nan at exactly the same batch every run, no matter the learning rate",
                  "I tried Adam 1e-4 and 1e-5, SGD, a smaller network: always the same spot in the data."):
@@ -642,7 +642,7 @@ def test_a_suspect_takes_its_timing_from_the_values_when_the_words_give_none():
 def test_a_class_that_names_a_failure_keeps_it_and_a_crash_stays_a_failure():
     """Only the classes that name no failure of their own are dropped: OverflowError keeps its overflow, an
     error stays an error, and a reporter's own word before "error:" stays theirs."""
-    from trainwreck.wording import says_failure
+    from trainwreck.run_said import says_failure
 
     assert "overflow" in tokens("OverflowError: math range error")
     assert "reconstruction" in tokens("my reconstruction error: 0.5 and rising")
@@ -1254,7 +1254,8 @@ def test_the_later_reviews_regressions_stay_fixed():
     nothing (p_c06w); "it only slows things down" is no failure put off (p_f06); a validation loss that "goes up and
     down" is no overfitting (p_o07)."""
     from trainwreck.gradient_clearing import CLEARED_EACH_STEP
-    from trainwreck.wording import half_precision_denied, normals_asked
+    from trainwreck.precision_said import half_precision_denied
+    from trainwreck.wording import normals_asked
 
     steps = "".join(f"step {k}: loss {v}\n" for k, v in enumerate(["0.6934", "nan", "nan", "nan", "nan"]))
     for off in ("Even with fp16 turned off (fp16=False, everything float32) my loss is nan right after the first step.",
@@ -1310,7 +1311,7 @@ def test_half_precision_switched_on_beside_a_nonfinite_curve_is_a_suspect():
     that puts it first is given to words-only reports. Shown switched on, it counts as much as a fact said; not a
     bare "half", nor bfloat16, nor where a declared message says more, nor for a run that never broke."""
     from trainwreck.thesaurus import tokens
-    from trainwreck.wording import half_precision_shown
+    from trainwreck.precision_said import half_precision_shown
 
     epochs = "".join(f"Epoch {e}/20 - loss: nan - acc: 0.0000\n" for e in range(1, 6))
     on = "AMP: running Automatic Mixed Precision (AMP) checks...\nAMP: checks passed\n"
@@ -1402,7 +1403,8 @@ def test_a_negative_of_something_else_is_no_loss_below_zero():
     """review_session30_broad h08, c24, p40, p41: "510 negatives per positive", "512 negative samples", "false
     negatives", "the negative class" made a healthy log WR-320's ("the loss goes below zero: impossible with valid
     targets") or the negative-loss normal. Only the word tied to the loss says it went below zero."""
-    from trainwreck.wording import NEGATIVE_SAID, says_failure
+    from trainwreck.run_said import says_failure
+    from trainwreck.wording import NEGATIVE_SAID
 
     fell = "".join(f"epoch {e} loss {0.69 * 0.9 ** e:.4f}\n" for e in range(12))
     for other in ("InfoNCE with 510 negatives per positive, is the loss too high?",
@@ -1642,7 +1644,7 @@ def test_candidates_about_even_are_said_to_be():
 def test_the_session30_changes_review_regressions_stay_fixed():
     """review_session30_changes: each fact this session added fired where it should not."""
     from trainwreck.thesaurus import tokens
-    from trainwreck.wording import half_precision_shown
+    from trainwreck.precision_said import half_precision_shown
 
     iterations = "".join(f"iter {i} cost {34657.36 * 0.99 ** i:.2f}\n" for i in range(12))
     for words in ("numpy logistic regression, the loss is the sum of the per-example cross-entropies",   # a47
@@ -1778,7 +1780,7 @@ HALF_RUN = ("Fine-tuning with the Trainer, fp16=True on a T4.\n"
 def test_full_precision_that_works_is_the_precision_entries_own_check():
     """WR-040's Confirm it runs the same thing in float32: a report that did, and saw it train, has done the check --
     a printed fact's worth for the precision entry, beside a curve whose shape (a descent, then nan) is others'."""
-    from trainwreck.wording import precision_tried
+    from trainwreck.precision_said import precision_tried
     assert precision_tried("With fp16=False the same script trains fine.")[0] == "helped"
     assert precision_tried("The exact same model in float32 runs without any problem, it just works.")[0] == "helped"
     assert precision_tried("Turning off AMP fixes it.")[0] == "helped"
@@ -2138,7 +2140,7 @@ def test_review_session32_final_misreadings_stay_fixed():
     from trainwreck.breaking_constructs import breaking_construct
     from trainwreck.input_scaling import scaled_said
     from trainwreck.sentences import sentences_only
-    from trainwreck.wording import loss_kind
+    from trainwreck.run_said import loss_kind
     bars = "".join(f"epoch {e} loss {v}\n" for e, v in enumerate(("-45.1", "-310.2", "-1291.7", "-2904.4"), 1))
     bce = "criterion = nn.BCEWithLogitsLoss()\n"
     d = diagnosis(bce + bars + "np.unique(mask) prints [  0 255]\n")
@@ -2256,7 +2258,7 @@ def test_review_session33_words_of_a_rate_and_a_precision_tried():
     (h08) "the same script without the .half() calls goes down" is the run tried in full precision, and it helped: a
     dot inside a name (`x.half()`, `torch.float16`) ends no sentence."""
     from trainwreck.sentences import sentences_and_ends
-    from trainwreck.wording import precision_tried
+    from trainwreck.precision_said import precision_tried
 
     for said in ("Lowering lr from 1e-4 to 1e-5 changed nothing.", "I lowered the lr to 1e-5 and it made no difference.",
                  "Reducing the lr had no effect."):
@@ -2873,7 +2875,7 @@ def test_trained_well_for_some_epochs_then_nan_is_later():
 
 
 def test_without_the_two_half_calls_the_run_trains_is_full_precision_that_helped():
-    from trainwreck.wording import precision_tried
+    from trainwreck.precision_said import precision_tried
 
     said = "Without the two .half() calls the same loop trains (2.30 -> 0.4 in one epoch)."
     assert precision_tried(said) == ("helped", said[:-1])
@@ -3095,7 +3097,7 @@ def test_values_from_sentences_beside_words_that_say_the_run_is_stuck_are_not_a_
     """(review_session36_final f13) Ten values a sentence gives, and "Loss stuck at exactly the same value for 270
     epochs": the words say what the chosen values leave out, and the ask is for the values as the run printed them.
     ("the same value" is no validation score: `val\\w*` had taken "value" for one.)"""
-    from trainwreck.wording import says_not_learning
+    from trainwreck.run_said import says_not_learning
 
     title = "Loss stuck at exactly the same value for 270 epochs, all predictions identical\n\n"
     assert says_not_learning(title) and not says_not_learning("the val loss is stuck at 0.7")
@@ -3140,7 +3142,7 @@ def test_a_masked_fill_with_minus_inf_beside_a_fall_then_nan_counts_whole_for_th
 
 
 def test_the_same_failure_at_a_learning_rate_of_zero_is_the_forward_pass_from_the_initial_weights():
-    from trainwreck.wording import rate_zero_failed
+    from trainwreck.rate_tried import rate_zero_failed
 
     said = "With lr = 0.0 the output is exactly the same (nan at epoch 0)."
     assert rate_zero_failed(said) == "lr = 0.0 the output is exactly the same" and lr_tried(said) == "failed"
@@ -3247,7 +3249,7 @@ def test_weights_set_to_one_constant_by_a_named_keras_initializer_or_in_a_senten
 
 
 def test_words_that_a_loss_does_not_move_or_an_accuracy_falls_short_say_it_does_not_learn():
-    from trainwreck.wording import says_not_learning
+    from trainwreck.run_said import says_not_learning
 
     for said in ("the loss never moves again", "the loss does not move from 0.6931",
                  "Keras MLP only reaches ~35% on MNIST", "it only gets 40 % accuracy"):
@@ -3599,7 +3601,7 @@ def test_review_session38_blind_a_constant_initialisation_said_in_words():
     """(review_session38_blind h08) "My init_weights() sets every Linear weight to 0.05" starts every unit of a layer
     equal, as the code that does it would; "then it just sits at 1.3520 until epoch 500", over a paragraph's wrapped
     line, says the run does not learn."""
-    from trainwreck.wording import says_not_learning
+    from trainwreck.run_said import says_not_learning
 
     assert says_not_learning("The loss goes 1.3863 at epoch 0, 1.3521 at epoch 30 and then it just sits at\n"
                              "1.3520 until epoch 500.")
@@ -3691,7 +3693,7 @@ def test_review_session38_final_a_vanished_rate_beside_a_flat_curve_is_not_cover
     """(review_session38_final f35) A printed rate of 1e-14 and below beside a loss that stayed flat is the schedule
     that stopped the training (StepLR stepped per batch): not covered, whether the words say it stopped learning
     ("stops improving after the first epoch") or only the curve shows it."""
-    from trainwreck.wording import says_not_learning
+    from trainwreck.run_said import says_not_learning
 
     assert says_not_learning("CIFAR-10 training stops improving after the first epoch.")
     log = "".join(f"epoch {e:2d} | lr {r} | train loss {v} | val acc 0.3010\n" for e, r, v in (
@@ -3739,7 +3741,7 @@ def test_review_session38_last_readings():
     "lr=0,01" is no learning rate of 0."""
     from trainwreck.logscan.decimals import writes_decimal_commas
     from trainwreck.logscan.dialects.prose_values import SENTENCE_END, items
-    from trainwreck.wording import rate_zero_failed
+    from trainwreck.rate_tried import rate_zero_failed
 
     russian = ("Лосс по эпохам:\nэпоха 1 — 1,0986\nэпоха 2 — 1,0848\nэпоха 5 — 1,0640\nэпоха 10 — 1,0551\n"
                "эпоха 20 — 1,0531\nНормы градиентов у W1 и W2 ровно 0.0.\n")
@@ -3812,7 +3814,7 @@ def test_a_lower_rate_that_broke_at_the_same_place_names_the_failures_that_do_no
     """"At lr 3e-5 it is exactly the same step, 4210": the failure did not move with the rate at all -- a bad batch
     breaks where it is met. WR-310 (whose phrases say a lower rate does not move the step) gets the whole weight of
     a rate tried and is among the candidates beside a climb that stayed up; "the same seed" is no such report."""
-    from trainwreck.wording import lr_tried, lr_tried_same_place
+    from trainwreck.rate_tried import lr_tried, lr_tried_same_place
 
     said = "With lr 3e-5 it is exactly the same step, 4210."
     assert lr_tried(said) == "failed" and lr_tried_same_place(said)
@@ -3887,7 +3889,7 @@ def test_a_lower_rate_that_moved_the_nan_later_puts_it_off_and_names_gradients_n
     """"only moved the nan to around update 2100", "it takes longer but goes nan at epoch 23 instead": put off, the
     tell of gradients that pile up. Beside a loop that clears them nowhere and a climb, that is WR-260's face, named
     ahead of the rate (not "each epoch takes longer", which says nothing of the failure)."""
-    from trainwreck.wording import lr_tried
+    from trainwreck.rate_tried import lr_tried
 
     assert lr_tried("Lowering lr from 0.05 to 0.01 only moved the nan to around update 2100.") == "delayed"
     assert lr_tried("I tried lr=0.001: it takes longer but goes nan at epoch 23 instead.") == "delayed"
@@ -3931,7 +3933,7 @@ def test_chinese_first_batch_and_a_rate_of_zero_say_when_and_rule_out_the_rate()
     """"第一个 batch 的 loss 就是 nan" is from the start; "学习率设成 0 也是一样" is a rate of 0 that fails the same way:
     the forward pass from the initial weights, or the data."""
     from trainwreck.thesaurus import when
-    from trainwreck.wording import lr_tried, rate_zero_failed
+    from trainwreck.rate_tried import lr_tried, rate_zero_failed
 
     assert "start" in when("换上去之后，第一个 batch 的 loss 就是 nan")
     assert rate_zero_failed("学习率设成 0 也是一样，所以不是优化器的问题。") == "学习率设成 0 也是一样"
@@ -4030,7 +4032,7 @@ def test_weights_zeroed_by_a_comprehension_and_gradients_said_zero_name_zero_ini
 def test_an_optimizer_built_with_a_rate_of_zero_and_jaxs_unscaled_normal_name_the_initialisation():
     """`optax.adam(0.0)` giving the same loss is a rate of 0 that fails the same way; `jax.random.normal(k, (din,
     dout))` draws weights with a standard deviation of 1."""
-    from trainwreck.wording import rate_zero_failed
+    from trainwreck.rate_tried import rate_zero_failed
 
     assert rate_zero_failed("I ran it with `optax.adam(0.0)` and the step-0 loss is the same 4.7712e+12.") == \
         "optax.adam(0.0) and the step-0 loss is the same"
@@ -4254,7 +4256,7 @@ def test_when_an_entry_shows_is_told_by_its_own_words_not_by_its_snippets_measur
 def test_a_loss_said_to_stay_where_it_got_or_a_model_with_one_answer_does_not_learn():
     """"Drops to 2.25 and then stays there for 30 epochs", "predicts 'cat' for every image": a run that does not
     learn, said in words beside too few values to judge; the code's raw pixels are then read for it (review s40)."""
-    from trainwreck.wording import says_not_learning
+    from trainwreck.run_said import says_not_learning
 
     assert says_not_learning("it drops to ~2.25 and then stays there for 30 epochs")
     assert says_not_learning("the model predicts 'cat' for every image")
@@ -4276,7 +4278,8 @@ def test_a_place_that_moves_with_the_data_order_and_stays_with_the_rate_is_a_bad
     ("I tried SGD at 0.01 and 0.001 and it's always step 2210") and moves when the data is shuffled otherwise
     ("with a reshuffled loader it blows up at a different step"). Each is read; together they name WR-310
     (review s40, i20 and i34)."""
-    from trainwreck.wording import lr_tried_same_place, order_moved_it
+    from trainwreck.rate_tried import lr_tried_same_place
+    from trainwreck.run_said import order_moved_it
 
     rates = "I tried SGD at 0.01 and 0.001 and it's always step 2210."
     order = "With a reshuffled loader it blows up at a different step every run."
@@ -4393,7 +4396,7 @@ def test_the_same_pattern_later_instead_at_a_lower_rate_puts_the_failure_off():
 def test_a_command_run_with_a_rate_of_zero_above_a_nonfinite_loss_is_a_rate_of_zero():
     """`$ python train.py --lr 0.0` above `loss inf` is the run at a rate of 0, failed: no update made it (review
     s40, i18: a sentence that ends "apparently not??" had hidden it as a question)."""
-    from trainwreck.wording import rate_zero_failed
+    from trainwreck.rate_tried import rate_zero_failed
 
     shown = "$ python train.py --layers 10 --lr 0.0 --epochs 2\nepoch 0  loss inf\nepoch 1  loss inf\n"
     assert rate_zero_failed(shown) == "--lr 0.0" and lr_tried(shown) == "failed"
@@ -4702,7 +4705,8 @@ def test_review_session41_code_review_mends():
     from trainwreck.data_order import shuffled_apart
     from trainwreck.start_loss import pretrained_at_uniform
     from trainwreck.validation_curve import accuracy_impossible
-    from trainwreck.wording import lr_tried, normals_asked
+    from trainwreck.rate_tried import lr_tried
+    from trainwreck.wording import normals_asked
 
     def ev(text):
         return diagnosis(text).evidence
@@ -4741,7 +4745,7 @@ def test_a_rate_halved_is_a_lower_rate_tried():
     """(review_session41b i31) "Halving the lr: still step 413 with seed 3" is a lower rate that broke at the same
     place; "halving the lr fixed it" one that helped; a batch size halved is no rate."""
     assert lr_tried("Halving the lr: still step 413 with seed 3, just a smaller aftermath.") == "failed"
-    from trainwreck.wording import lr_tried_same_place
+    from trainwreck.rate_tried import lr_tried_same_place
     assert lr_tried_same_place("Halving the lr: still step 413 with seed 3, just a smaller aftermath.")
     assert lr_tried("Halving the lr fixed it.") == "helped"
     assert lr_tried("I halved the batch size and it trains.") == ""
@@ -4751,7 +4755,7 @@ def test_a_loss_said_to_stop_beside_a_validation_score_in_the_same_sentence_stil
     """(review_session40b i08, read again) "The loss goes down for the first ~100 steps and then completely stops moving
     at ~1.92, val acc stuck at 32%": the clause that says the loss stopped is the run's, the validation score's is
     another; the whole sentence had been passed over for its "val acc", and three epoch means called healthy."""
-    from trainwreck.wording import says_not_learning
+    from trainwreck.run_said import says_not_learning
     said = "The loss goes down for the first ~100 steps and then completely stops moving at ~1.92, val acc stuck at 32%."
     assert says_not_learning(said)
     assert not says_not_learning("My training is fine, but val accuracy is stuck at 50%.")
@@ -4833,7 +4837,7 @@ def test_the_loss_the_code_builds_decides_its_kind_over_a_loss_named_in_the_word
     """(s42 i27) A GaussianNLLLoss run whose report quotes someone's rule that a negative cross-entropy means bad labels:
     the loss the code builds is a likelihood, which goes below zero when the predicted variance is small -- normal, not
     WR-320's impossible negative."""
-    from trainwreck.wording import loss_kind
+    from trainwreck.run_said import loss_kind
 
     assert loss_kind("crit = nn.GaussianNLLLoss()\nsomeone said a negative cross entropy means the labels are bad") \
         == "likelihood"
@@ -4854,7 +4858,7 @@ def test_a_list_under_what_i_tried_is_tried_and_a_place_it_still_broke_at_is_the
     at step 1830", where the report's log jumps at step 1830 too, is a lower rate that broke at the same place; "- lr
     0.001: same shape ... explodes around batch 800 instead", beside a log that stops at batch 550, put it off (not "the
     same": no help). A value at a place ("loss at batch 150 is 0.55") is no place it broke."""
-    from trainwreck.wording import lr_tried_same_place
+    from trainwreck.rate_tried import lr_tried_same_place
 
     log = "step,loss\n0,0.69\n1820,0.50\n1830,1.34\n2000,1.30\n"
     same = "it jumps at step 1830 and never recovers.\n\nWhat I tried:\n- lr 0.05 -> still jumps at step 1830\n- seed 1\n"
@@ -4958,7 +4962,7 @@ def test_one_enormous_summary_loss_of_a_regression_said_not_to_learn_in_another_
     1 at worst; 6.5e6 takes errors of about 2550, the targets' own size: raw targets, from one value where the words
     say the run never learnt (it had needed three). Words of not learning are read in other languages too; not an
     English "no" that denies something else."""
-    from trainwreck.wording import says_not_learning
+    from trainwreck.run_said import says_not_learning
 
     for said in ("Meu modelo simplesmente não aprende.", "el modelo no aprende nada", "der Loss sinkt nicht",
                  "loss 一直不下降", "ロスが下がらない", "лосс не падает", "손실이 안 떨어져요", "la loss non scende"):
@@ -5057,7 +5061,7 @@ def test_the_code_reviews_false_readings_stay_false():
     a question and a 19-class mIoU are no labels that lost their foreground."""
     from trainwreck.curve_shape import late_clip
     from trainwreck.one_class_iou import one_class_iou
-    from trainwreck.wording import loss_kind, says_not_learning
+    from trainwreck.run_said import loss_kind, says_not_learning
 
     loop = ("for epoch in range(300):\n    loss = criterion(model(X), y)\n    loss.backward()\n    optimizer.step()\n"
             "    norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)\n    optimizer.zero_grad()\n")
@@ -5103,7 +5107,7 @@ def test_a_minus_inf_fill_beside_a_printed_token_count_of_zero_is_the_row_shown_
     that holds a 0 (a page empty after boilerplate stripping): the fully masked row is shown, not only suspected -- a
     printed fact's whole weight. And "bf16 autocast" names no float16: bfloat16 has float32's range, so the half
     precision entry is not the first suspect it had been, "about even" with the right one."""
-    from trainwreck.wording import bf16_only
+    from trainwreck.precision_said import bf16_only
 
     assert bf16_only("AdamW 2e-5, bf16 autocast") and not bf16_only("fp16 autocast") and not bf16_only("bf16 or fp16?")
     text = ("train_loss goes nan at a random step. An encoder + attention pooling, AdamW 2e-5, bf16 autocast.\n\n"
@@ -5455,7 +5459,7 @@ def test_an_accuracy_said_to_climb_on_a_loss_said_to_barely_move_is_no_normal_st
     "I'm worried it won't recover.",                                         # a fear
 ])
 def test_never_came_back_said_of_something_else_leaves_a_recovering_bump_alone(words):
-    from trainwreck.wording import never_recovered_said
+    from trainwreck.run_said import never_recovered_said
     assert never_recovered_said(words) == ""
     assert never_recovered_said("The loss jumps at step 1600 and never recovers.") == "never recovers"
 
@@ -5590,7 +5594,8 @@ def test_review_s46c_readings_stay_where_they_belong():
     from trainwreck.breaking_constructs import _none_empty_said
     from trainwreck.run_kind import linear_model
     from trainwreck.start_loss import start_far_above_uniform
-    from trainwreck.wording import GAN_BROKEN, RETURN_FELL, never_recovered_said, normals_asked
+    from trainwreck.run_said import never_recovered_said
+    from trainwreck.wording import GAN_BROKEN, RETURN_FELL, normals_asked
     assert one_output_said("Every event gets the same anomaly score.") == "every event gets the same anomaly score"
     for text in ("A naive model that always predicts class 0 gets 95%.", "Every sample gets the same label smoothing.",
                  "Every sample gets the same score threshold.",
@@ -5847,7 +5852,7 @@ def test_mxnets_grad_req_add_with_no_zero_grad_is_gradients_that_pile_up():
 
 
 def test_a_lower_rate_that_looks_the_same_just_stretched_out_put_the_failure_off():
-    from trainwreck.wording import lr_tried
+    from trainwreck.rate_tried import lr_tried
     assert lr_tried("With learning_rate 0.001 it looks the same, just stretched out: nan in epoch 7.") == "delayed"
     assert lr_tried("With lr 0.001 it looks the same.") == "failed"
 
@@ -5921,7 +5926,7 @@ def test_review_s47b_readings_stay_where_they_belong():
     from trainwreck.input_scaling import scaled_said
     from trainwreck.loss_inputs import model_output
     from trainwreck.weight_init import init_too_wide, update_discarded
-    from trainwreck.wording import lr_tried
+    from trainwreck.rate_tried import lr_tried
     from trainwreck.logscan.dialects.tensorboard_csv import _other_tag
     # H1: the ConvergenceWarning beside a model said not to have learned is no normal answer
     warned = ("MLPClassifier(max_iter=300) warns: ConvergenceWarning: Stochastic Optimizer: Maximum iterations (300) "
@@ -6016,7 +6021,7 @@ def test_review_s47c_readings_stay_where_they_belong():
     from trainwreck.gradient_clearing import clears
     from trainwreck.input_scaling import scaled_said
     from trainwreck.weight_init import init_too_wide
-    from trainwreck.wording import lr_tried
+    from trainwreck.rate_tried import lr_tried
 
     def normal_names(text):
         d = diagnosis(text)
@@ -6095,7 +6100,7 @@ def test_a_constant_column_denied_is_none():
 
 
 def test_words_that_an_accuracy_stops_short_say_it_does_not_learn():
-    from trainwreck.wording import says_not_learning
+    from trainwreck.run_said import says_not_learning
 
     for said in ("The MLP stops at ~44% accuracy", "accuracy tops out at 61 %", "it stalled at about 30%"):
         assert says_not_learning(said), said
@@ -6128,7 +6133,7 @@ def test_inputs_normalised_by_a_named_mean_and_std_are_scaled():
 def test_an_output_said_enormous_before_any_update_points_at_what_the_pass_starts_from():
     """No step has been taken: weights drawn too wide (WR-120) or raw inputs (WR-330), not a learning rate; with the
     inputs said normalised, the init."""
-    from trainwreck.wording import untrained_output_enormous
+    from trainwreck.run_said import untrained_output_enormous
 
     report = ("VGG-style CNN written from a course handout, no BatchNorm, pixels scaled to [0, 1].\n"
               "I printed the logits of the very first batch before calling fit: they are around 3e8.\n"

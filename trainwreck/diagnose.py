@@ -41,11 +41,12 @@ from .sequence_losses import copying_language_model, ctc_inf
 from .start_loss import pretrained_at_uniform, uniform_start
 from .weighing import (CODE_CONSTRUCTS, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
+from .rate_tried import lr_tried, rate_zero_failed
+from .run_said import STUCK, says_failure, says_not_learning, untrained_output_nonfinite
 from .sentences import YES_NO, mostly_prose
 from .thesaurus import tokens
 from .timing_words import timing_of
-from .wording import (BENIGN_OVERFLOW, Normal, RESTARTED, STUCK, UNIFORM_START, lr_tried, normals_asked,
-                      rate_zero_failed, restarts_said, says_failure, says_not_learning, untrained_output_nonfinite)
+from .wording import BENIGN_OVERFLOW, Normal, RESTARTED, UNIFORM_START, normals_asked, restarts_said
 
 # What a caller of the engine needs comes from here: the finder the scan takes, the diagnosis, the curve's signature.
 __all__ = ["Diagnosis", "Match", "diagnose", "message_finder", "signature_of", "weigher"]

@@ -12,8 +12,9 @@ import re
 
 from .curve_shape import fmt
 from .logscan import Evidence
+from .run_said import MINUS_SCORE, loss_kind, score_out_of_range
 from .sentences import sentences_and_ends
-from .wording import MINUS_SCORE, NORMALS, loss_kind, score_out_of_range
+from .wording import NORMALS
 
 # The entries whose phrases say a softmax's output reaches a cross-entropy (WR-130): no regression's failure
 PROBABILITY_LOSS_WORDS = {"softmax", "cross", "entropy"}
@@ -161,7 +162,7 @@ TARGETS_0_255 = re.compile(r"(?:array|tensor)\(\[\s*0\.?\s*,\s*255\.?\s*\]|\[\s*
                            r"\b0\s*(?:and|or|/)\s*255\b")
 TARGET_WORDS = re.compile(r"\b(?:masks?|labels?|targets?|ground[ -]?truth|gt|y)\b", re.I)
 # ... not where the paste brings them to 0/1 (divided by 255, thresholded), nor beside a loss written as minus an
-# overlap score (wording.MINUS_SCORE), which goes below zero whatever the targets
+# overlap score (run_said.MINUS_SCORE), which goes below zero whatever the targets
 TARGETS_MADE_BINARY = re.compile(r"/=?\s*255\b|>=?\s*\d+|\bthreshold\w*|\bbinari[sz]\w*", re.I)
 
 

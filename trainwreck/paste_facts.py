@@ -34,7 +34,10 @@ from .loss_inputs import nll_of_probabilities
 from .loss_scale import SCALES_MIN, SCALE_COLLAPSE, keras_loop_unscaled, scales_printed
 from .one_class_iou import one_class_iou
 from .optimizer_setup import PLAIN_SGD, RATE_CLIMBS, high_adaptive_rate, rate_rose
+from .rate_tried import rate_zero_failed
 from .run_kind import SUMMED, absolute_loss, linear_model
+from .run_said import (BEFORE_TRAINING_NONFINITE, order_moved_it, says_not_learning, untrained_output_enormous,
+                       untrained_output_nonfinite)
 from .sentences import denied_before, sentences_only
 from .softmax_floor import FLOOR_TAIL, accuracy_rose_said, softmax_floor, softmax_floor_said
 from .start_loss import early_jump_said, regression_start_said, start_far_above_uniform
@@ -42,8 +45,7 @@ from .thesaurus import tokens
 from .timing_words import timing_of
 from .weight_init import (ALL_PARAMS_ZERO, CONSTANT_INIT_SAID, FILLED, LARGE_INIT, LAYERS_BUILT, NUMPY_ZERO_WEIGHTS,
                           UNFILLED, constant_kernel_init, init_too_wide, update_discarded)
-from .wording import (ADAPTIVE, BEFORE_TRAINING_NONFINITE, WARMUP_SET, no_warmup_said, order_moved_it, rate_zero_failed,
-                      says_not_learning, untrained_output_enormous, untrained_output_nonfinite)
+from .wording import ADAPTIVE, WARMUP_SET, no_warmup_said
 
 ZERO_GRADIENT_WORDS, ACCURACY_WORDS = {"gradient", "exactly", "zero"}, {"accuracy", "improve"}
 # The entries whose phrases say every input gets one output (a dead or a symmetric network's face): half a printed
@@ -52,13 +54,13 @@ ONE_OUTPUT_WORDS = {"output", "input"}
 SIGMOID_ZERO_WORDS = {"sigmoidzero"}
 # The entries whose phrases say a model's output is nan from the start (a layer never initialised, weights that blow
 # the forward pass up): for a report whose words say an untrained model's output is nan
-# (wording.untrained_output_nonfinite), half a printed fact.
+# (run_said.untrained_output_nonfinite), half a printed fact.
 UNTRAINED_OUTPUT_WORDS = {"output", "nan", "when_start"}
 # The entries whose phrases say the run had no learning-rate warmup: for a report whose words say so (no warmup, a
 # constant rate from step 0, the schedule removed) beside a run that went wrong, half a printed fact.
 NO_WARMUP_WORDS = {"without", "warmup"}
 # The entries whose phrases say the failure is there at a learning rate of zero: for a report whose words say so
-# (wording.rate_zero_failed), beside a run that went wrong, half a printed fact.
+# (rate_tried.rate_zero_failed), beside a run that went wrong, half a printed fact.
 RATE_ZERO_WORDS = {"lr", "zero"}
 # the entries whose phrases say the loss jumps at one batch (same_batch_jumps' fact)
 ONE_BATCH_WORDS = {"jump", "batch"}
@@ -68,7 +70,7 @@ PUT_OFF_WORDS = {"lr", "delay"}
 # it is met, whatever the rate): a lower rate that did not help is evidence for them, one that put the failure off
 # evidence against.
 RATE_PROOF_WORDS = {"lower", "lr", "move", "step"}
-# ... and those whose phrases say the step moves when the data is shuffled otherwise (wording.order_moved_it): half a
+# ... and those whose phrases say the step moves when the data is shuffled otherwise (run_said.order_moved_it): half a
 # printed fact for them where the report says so
 ORDER_BOUND_WORDS = {"shuffl", "move", "step"}
 

@@ -11,9 +11,9 @@ import functools
 import re
 
 from .logscan import Evidence
+from .run_said import LOSS_BUILT
 from .sentences import told
 from .weight_init import LAYERS_BUILT
-from .wording import LOSS_BUILT
 
 # The entries whose phrases are about regression targets: a report of a classifier (a softmax or a cross-entropy
 # named, an accuracy printed beside the loss) and of no regression counts as much as a declared message against them

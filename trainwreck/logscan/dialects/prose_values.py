@@ -101,7 +101,7 @@ TOKEN = re.compile(
     rb"|(?P<value>(?:(?<![\w.\-/+,])|(?<=\d-)|(?<=\d\xe2\x80\x93)|(?<=[^\d],))~?[ \t]*" + NUMBER + rb")(?![\w]|\.\d|/\d|,\d|-(?:[A-Za-z]|[\x80-\xff]))"
     # a digit of something else (a date, a version, a shape): it breaks the values as another number does
     rb"|(?P<digit>\d)")
-# a nan the words deny: "no nan", "not nan", "never inf", "without nan" (and in other languages, wording's
+# a nan the words deny: "no nan", "not nan", "never inf", "without nan" (and in other languages, thesaurus's
 # DENIED_ELSEWHERE: "ni nan", "keine NaN", "没有nan", "NaN нет")
 DENIED = re.compile(rb"(?i)\b(?:no|not|never|without|nor|isn't|wasn't|aren't)\b[^.;\n]{0,20}$")
 MIN_RUN = 3

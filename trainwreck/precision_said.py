@@ -1,0 +1,113 @@
+"""Half precision in a report's words and code: shown switched on (a flag, a mode, a scaler, a cast), named only to
+be denied ("fp16=False", "not using amp"), bfloat16 alone (float32's range), and a run the reporter moved to full
+precision, and what came of it (WR-040's own check).
+"""
+from __future__ import annotations
+
+import re
+
+from .rate_tried import RAN_BADLY, RAN_WELL
+from .sentences import sentences_and_ends
+from .thesaurus import fold_text, tokens_of_folded
+
+
+def half_precision_denied(text: str, words: list[str] | None = None) -> bool:
+    """Do the words name half precision only to say it is not used ("not using fp16", "fp16=False")? (`words`: the
+    text's tokens, when the caller has them already)"""
+    folded = fold_text(text)
+    return re.search(r"\bfp16\b", folded) is not None and "fp16" not in (
+        tokens_of_folded(folded) if words is None else words)
+
+
+# Half precision shown switched on, in words or code a reader can quote back: a flag, a mode, a scaler, a cast.
+# Not a bare "half" ("the second half of training"), "O1" or "16-bit" alone, and not bfloat16, whose range is
+# float32's (it does not overflow where float16 does).
+# (Apex's, fairseq's and DeepSpeed's scalers name themselves in what they print)
+SCALER_SHOWN = re.compile(r"(?i)gradient overflow|skipping step|loss scale|overflow! rank|scaler")
+HALF_SHOWN = re.compile(r"(?i)(?<![\w-])(?:--)?(?:fp16|float16|half[- ]precision|mixed[- ]precision|autocast"
+                        r"|grad[ _-]?scaler|loss[ _-]?scal(?:e|er|ing)|precision[ =:\"']{1,4}16(?:-mixed)?"
+                        r"|opt_level[ =:\"']{1,4}O[123])(?![\w-])|\.half\(\)"
+                        # (amp as its acronym or an API, not a column or a variable called amp)
+                        r"|(?<![\w-])(?-i:AMP)(?![\w-])|(?:torch\.(?:cuda\.)?|apex\.)amp\b|(?<![\w-])(?:--|use_)amp\b"
+                        r"|\bamp\s*=\s*True\b")
+# bfloat16 has float32's range: a report that names it, and no float16 as such, computes in no half that overflows
+BF16_ONLY = re.compile(r"(?i)\b(?:bf16|bfloat16)\b")
+FP16_NAMED = re.compile(r"(?i)(?<![\w-])(?:fp16|float16|\.half\(\))|(?<![\w-])--fp16\b")
+
+
+def bf16_only(text: str) -> bool:
+    """Does the text name bfloat16 and no float16 as such? (Its half precision has float32's range.)"""
+    return bool(BF16_ONLY.search(text)) and not FP16_NAMED.search(text)
+
+
+def half_precision_shown(text: str, words: list[str]) -> str:
+    """What in the report shows half precision switched on (quoted as written), or "" -- also when its words
+    name it only to deny it (`words`: the text's tokens, whose fp16 a negator has already dropped)."""
+    if "fp16" not in words or bf16_only(text):
+        return ""
+    m = HALF_SHOWN.search(text)
+    return " ".join(m.group(0).split()) if m else ""
+
+
+# A precision the reporter switched, as WR-040's own check does: "fp16=False trains fine", "the same model in float32
+# runs fine", "without AMP it converges" (full precision helped), or "fp32 is also nan", "with amp disabled: still nan"
+# (it did not: a comparison said -- "I cast X to float32 and the loss is nan" says nothing of half precision). Read a
+# sentence at a time, folded (every spelling of half precision is "fp16" there), clause by clause: a sentence that
+# names full precision said to go well, and no clause of it said to break ("in fp32 I get no nan warnings, the loss
+# just explodes"), and half precision, where a clause names it, said to break ("fp32 works, but so does fp16 with a
+# lower lr" is no evidence). Not in a question, a comment, words of hearsay or of a plan ("someone said bf16 fixes it", "should I
+# try fp32?"), nor of a cast of the data ("converting the targets to float32 fixes the dtype error"). bfloat16
+# counts as full precision here: it has float32's range (8 exponent bits), so it cures float16's overflow and
+# underflow, though not its precision.
+FULL_PRECISION = re.compile(r"\b(?:fp32|float32|full precision|single precision|fp64|float64|bf16)\b|"
+                            r"\b(?:without|no|disabl\w*|turn\w* off|switch\w* off|remov\w*)\s+(?:the\s+|those\s+|these\s+)?"
+                            r"(?:(?:two|both|three|all|\d)\s+)?(?:\.\s*)?fp16\b|"
+                            r"\bfp16\s*(?:=\s*false|off\b|disabled|removed)")
+PRECISION_WORD = re.compile(r"(?i)fp32|float|precision|fp64|bf16|bfloat|fp16|amp|half|autocast")
+NO_NAN = re.compile(r"\bno\s+nan\b")
+ALSO = re.compile(r"\b(?:also|still|same|too|even|either|as well)\b")
+FIXED = re.compile(r"\b(?:fix(?:es|ed)?|solves?|solved|goes away|went away|disappear(?:s|ed)?)\b")
+NOT_WELL = re.compile(r"(?:\bnot|n't|\bnever|\bno longer)\s+(?:\w+\s+){0,2}?(?:converg|work|train|learn|help|fix|solv)")
+HEARSAY = re.compile(r"\b(?:said|says|suggest\w*|recommend\w*|according|heard|read that|should|would|might|could|"
+                     r"maybe|perhaps|try|trying|cast\w*|convert\w*|astype|dtype)\b")
+# A run compared with a full-precision one ("matches my fp32 run", "the same as in float32"): no run was moved out of
+# half precision to see what changes -- the two agree.
+LIKE_FULL = re.compile(r"\b(?:match\w*|same as|identical to|just like|as (?:good|well|fast) as|equal to|close to|"
+                       r"tracks?|follows?)\s+(?:(?:my|the|a|an|our)\s+)?(?:fp32|float32|full precision|single precision)")
+PRECISION_CLAUSE = re.compile(r",|\bbut\b|\bwhile\b|\bwhereas\b")
+
+
+def _clause_went(clause: str) -> str:
+    """"well" / "badly" / "" for one clause of folded text."""
+    bad = bool(RAN_BADLY.search(NO_NAN.sub(" ", clause)) or NOT_WELL.search(clause))
+    good = not bad and bool(RAN_WELL.search(clause) or FIXED.search(clause) or NO_NAN.search(clause))
+    return "badly" if bad else "well" if good else ""
+
+
+def precision_tried(text: str) -> tuple[str, str]:
+    """("helped" or "failed", the sentence that says so, as written) when the text says the run was tried in full
+    precision, else ("", "")."""
+    said = {}
+    text = re.sub(r"#[^\n]*", " ", text)                  # (a comment is the code's, not the report's)
+    for sentence, end in sentences_and_ends(text):
+        if end == "?" or not PRECISION_WORD.search(sentence):
+            continue
+        folded = fold_text(sentence)
+        if not FULL_PRECISION.search(folded) or HEARSAY.search(folded) or LIKE_FULL.search(folded):
+            continue
+        full, half, other = [], [], []
+        for clause in PRECISION_CLAUSE.split(folded):
+            went = _clause_went(clause)
+            if FULL_PRECISION.search(clause):
+                full.append(went)
+            elif re.search(r"\bfp16\b", clause):
+                half.append(went)
+            else:
+                other.append(went)
+        if "well" in full + other and "badly" not in full + other and all(h == "badly" for h in half):
+            said.setdefault("helped", " ".join(sentence.split()))
+        elif "badly" in full + other and "well" not in full and ALSO.search(folded):
+            said.setdefault("failed", " ".join(sentence.split()))
+    if len(said) != 1:              # both, or neither: the text does not say which
+        return "", ""
+    return next(iter(said.items()))

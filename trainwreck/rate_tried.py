@@ -1,0 +1,497 @@
+"""A lower learning rate the report says it tried, and what came of it: no help ("failed": the same, or at the same
+place), the failure only put off ("delayed", WR-260's tell), or cured ("helped") -- said in English or in the other
+languages reports come in, in a list under "what I tried:", as two rates compared, or as an optimizer's default that
+worked; and a rate of 0 said to fail the same way, which no update can explain.
+"""
+from __future__ import annotations
+
+import functools
+import itertools
+import re
+from dataclasses import dataclass
+
+from .sentences import sentences_and_ends
+from .thesaurus import fold_text
+
+
+# A remedy the reporter already tried: lowering the learning rate did not help (evidence against a
+# rate that is too high), or did (evidence for it). Read on folded text, where "lr" stands for
+# every spelling of the learning rate.
+_NO_EFFECT = (r"(?:n'?t|not|never|no longer) (?:help|work|chang|solve|fix|matter)\w*|no matter|\bstill\b|\bsame\b|"
+              r"\bchang\w*\s+nothing\b|\b(?:did|does|do)\s+nothing\b|\bnothing\s+changed\b|"
+              r"\b(?:made|makes|make)\s+no\s+difference\b|\bno\s+(?:difference|effect)\b|"
+              # ("always the same spot", which folding has made "stuck spot")
+              r"\bstuck\s+(?:step|epoch|iteration|iter|batch|place|point|spot)\b|"
+              # (the place it broke, named again: "it's always batch 118", "again at step ~1450")
+              r"\b(?:always|again)\s+(?:at\s+)?(?:the\s+)?(?:step|epoch|iteration|iter|batch)\s+~?\d")
+# ... or only put it off: "only delays it", "just makes it blow up later", "takes longer to explode" (WR-260's tell)
+_PUT_OFF = (r"\b(?:only|just|merely) (?:delay|postpone)\w*|\b(?:only|just|merely)\s+stretched\s+out\b|\b(?:only|just|merely) makes? it [\w ]{0,20}?(?:later|more "
+            r"slowly|slower)\b|"
+            # (folded text: a token's spaces doubled)
+            r"takes? longer to|\b(?:only|just|merely)\s+takes?\s+longer\b|"
+            r"\bdelay(?:s|ed)?\s+(?:it|the\s+(?:nan|inf|blow-?up|explosion|divergence|problem))\b|"
+            # "it takes longer but goes nan at epoch 23" (not "each epoch takes longer": the failure follows)
+            r"takes? longer\b[^.;\n]{0,30}?\b(?:nan|inf|diverg\w*|blows?\s+up|explod\w*)\b|"
+            # "just moves the nan to epoch 14", "shifts the blow-up later"
+            r"\b(?:moves?|moved|shifts?|shifted|pushe[sd]|push)\s+(?:it|the\s+(?:nan|inf|blow-?up|explosion|divergence|"
+            r"problem))\s+(?:to\s+(?:a\s+)?later|later|back|(?:to\s+)?when_later|to\s+(?:epoch|step|iteration|batch))\b|"
+            # "only pushes it a few epochs later", "just moves it 2k steps later" (the count of steps folded or not)
+            r"\b(?:moves?|moved|shifts?|shifted|pushe[sd]|push)\s+it\s+(?:\w+\s+){0,3}?(?:later|back)\b")
+# (a run again at a rate it names: "I re-ran with lr 1e-4 instead of 1e-3 and it's the same"; not "re-ran with the
+# same lr and another seed")
+_TRIED = (r"(?:(?<!nothing )(?<!nothing else )(?:chang|reduc|lower|decreas|smaller|tried|trying|even with|halv)\w*"
+          r"[^.;\n]{0,25}?\blr\b|"     # (not "nothing else changed (same lr 3e-4)": a rate kept, not one tried)
+          r"(?:re-?ran|re-?run|ran it again|retri|retrain)\w*[^.;\n]{0,25}?(?:(?<!same )\blr\b\s*(?:(?:=|:|of|to|at)\s*)?\.?\d|"
+          # (folded: a token's spaces are doubled)
+          r"\b(?:half|a\s+(?:tenth|third|quarter)\s+of|(?:a\s+)?lower|(?:a\s+)?smaller|reduced|\d+x\s+(?:smaller|lower))"
+          r"\s+(?:the\s+)?lr\b)|"
+          # (or rates below 1 an optimizer was tried with: "I tried Adam with 1e-3, 1e-4 and 1e-5")
+          # (or straight after its name: "I tried Adam 1e-4 and 1e-5")
+          r"\b(?:tried|trying|re-?ran|ran)\s+(?:it\s+)?(?:(?:adam\w*|sgd|rmsprop|adagrad|adafactor|lamb|lion)\s+)?"
+          r"(?:with|at)\s+(?:an?\s+)?(?=\d(?:\.\d+)?e-\d|0?\.\d)|"
+          r"\b(?:tried|trying)\s+(?:adam\w*|sgd|rmsprop|adagrad|adafactor|lamb|lion)\s+(?=\d(?:\.\d+)?e-\d|0?\.0*\d))"
+          # (up to what it did, past the rate it replaced: "with lr 1e-3 instead of 3e-3: the jump is in exactly the same
+          # place")
+          r"(?:\s*[\w.-]{0,8}\s+instead\s+of\s+\.?\d[\w.-]{0,8})?(?:[^.;\n]|\.\d){0,40}?")
+# (not a belief about the rate: "the lr shouldn't matter that much?")
+# ... or, further on in the same sentence, "still" and the failure itself ("I lowered the lr from 1e-3 to 1e-4 and added
+# clip_grad_norm_(model.parameters(), 1.0) -- still nan at exactly 1,247": a dotted name is no sentence's end)
+_STILL_BROKE = (r"(?:(?<!nothing )(?<!nothing else )(?:chang|reduc|lower|decreas|smaller|tried|trying|even with|halv)\w*"
+                r"[^.;\n]{0,25}?\blr\b)(?:[^.;\n]|\.(?=\w)){0,120}?\bstill\s+(?:nan|inf|diverge|climb)\b")
+# ... or a run at another rate that the words say did the same: "With lr 1e-4 it is exactly the same step, 713", "at lr
+# 1e-5 same thing" (the same story, not "the same seed")
+_SAME_AT = (r"\b(?:with|at|using)\s+(?:an?\s+|the\s+same\s+(?:seed|data|batch\s+size)\s+and\s+)?lr\b\s*(?:(?:=|:|of)\s*)?\.?\d(?:[^.;\n]|\.\d){0,50}?(?:\bit(?:'s|\s+is|\s+was|\s+looks|\s+looked)?\s+"
+            r"(?:exactly\s+|just\s+|precisely\s+)?the\s+same\b(?:\s+(?:step|epoch|iteration|iter|batch|place|point)\b)?|\bsame\s+(?:thing|result|story|behaviou?r|step|epoch|"
+            r"iteration|curve|place|point)\b|\bidentical\b|"
+            # (a batch or an iteration only as the place it broke: numbered, "the same batch (412)", or after a nan in
+            # the clause -- not "on the same batch of data it trains fine")
+            r"\b(?:nan|inf|break\w*|broke|dies|died|jumps?|jumped)\b[^.;\n]{0,30}?\bsame\s+(?:batch|iter)\b|"
+            r"\bsame\s+(?:batch|iter)\b\s*\(?\s*~?\d|"
+            r"\bagain\s+at\s+(?:the\s+)?(?:step|epoch|iteration|iter|batch)\s+~?\d|"
+            # ("the nan is still at 7412": the place it broke, numbered, again)
+            r"\b(?:nan|inf)\b[^.;\n]{0,20}?\bstill\s+at\s+(?:(?:the\s+)?(?:step|epoch|iteration|iter|batch)\s+)?~?\d)")
+# ... or the sameness said first: "same with lr 1e-7", "the same thing at lr=1e-5" (not "the same lr", a rate kept)
+_SAME_FIRST = (r"\bsame\s+(?:thing\s+|story\s+|result\s+|behaviou?r\s+|again\s+)?(?:with|at|using|for)\s+(?:an?\s+)?"
+               r"lr\b\s*(?:(?:=|:|of)\s*)?\.?\d")
+SAME_FIRST = re.compile(_SAME_FIRST)
+TRIED_LR = re.compile(_STILL_BROKE + r"|" + _SAME_AT + r"|" + _TRIED + r"(?:" + _NO_EFFECT + r")|"
+                      r"\blr\b[^.;\n]{0,15}?(?<!should)(?<!would)(?<!could)(?<!must)"
+                      r"(?<!might)(?:no matter|(?:n'?t|not|never) (?:help|matter))|"
+                      # (the rate said not to matter before it is named: "nan at the same batch every run, no matter
+                      # the learning rate", "regardless of the lr")
+                      r"\b(?:no matter|regardless of|irrespective of|independent(?:ly)? of|whatever)\s+"
+                      r"(?:(?:what|which|the|my|of)\s+){0,2}lr\b(?!\s*\?)"
+                      # (the rate, not its finder, its schedule or its warmup: "whatever the lr finder suggested")
+                      r"(?!\s*(?:finder|range|schedul\w*|warm-?up|decay|policy|test)\b)")
+PUT_OFF_LR = re.compile(_TRIED + r"(?:" + _PUT_OFF + r")")
+PUT_OFF = re.compile(_PUT_OFF)
+LOWER_LR_HELPS = re.compile(r"(?:reduc|lower|decreas|smaller|halv)\w*[^.;\n]{0,25}?\blr\b(?:[^.;\n]|\.\d){0,20}?"
+                            r"(?<!n't )(?<!not )(?:help|fix|solv|work)\w*|(?:reduc|lower|decreas|smaller|halv)\w*[^.;\n]{0,25}?\blr\b"
+                            r"(?:[^.;\n]|\.\d){0,20}?(?<!n't )(?<!not )\b(?:trains?\s+(?:fine|well|normally)|is\s+fine|goes\s+away"
+                            r"|disappears?|converges?)\b")
+# Two rates the report compares: "nan after 2 epochs with lr 0.1. With lr 0.01 it trains fine". A sentence that
+# names one rate and says the run broke, another that names a lower one and says it ran well: a lower rate helped
+# (and a lower rate that broke beside a higher that ran well: it did not).
+RATE_NAMED = re.compile(r"\blr\b\s*(?:(?:=|:|of|to|at|is|was)\s*)?((?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?)(?![\w.])")
+SENTENCE = re.compile(r"\.(?!\d)|[;\n!?]|\bbut\b|\bwhile\b|\bwhereas\b")
+RAN_WELL = re.compile(r"\b(?:fine|works?|worked|stable|converges?|converged|trains? (?:well|normally|ok)|no nan|"
+                      r"learns?|goes down|decreases)\b|"
+                      # ("the same loop trains (2.30 -> 0.4)": trains, said of the run, with nothing after it)
+                      r"\btrains?(?= *(?:$|\(|[.,;!]))")
+RAN_BADLY = re.compile(r"\b(?:nan|inf|diverg\w*|explod\w*|blows? up|climb\w*)\b")
+
+
+def _rates_compared(folded: str) -> str:
+    """"helped" / "failed" / "" from rates named in sentences that say how the run went."""
+    well, badly = [], []
+    for sentence in SENTENCE.split(folded):
+        rates = [float(m.group(1)) for m in RATE_NAMED.finditer(sentence)]
+        if len(rates) != 1 or rates[0] <= 0:
+            continue
+        bad, good = bool(RAN_BADLY.search(sentence)), bool(RAN_WELL.search(sentence))
+        if bad != good:
+            (badly if bad else well).append(rates[0])
+    if well and badly:
+        if max(well) < min(badly):
+            return "helped"
+        if min(well) > max(badly):
+            return "failed"
+    return ""
+
+
+# ... or a sentence that names a rate and says the run broke the same way, only later: "lr=0.001 does the exact same
+# thing, just later" -- a failure or "the same" said in it, nothing said to go well, and no plan or notice of the
+# reporter's ("I'll tune it only later", "I only noticed later that the lr was 10"); read after a lower rate said to
+# help, which says more (bounded: a line of many "just"s must not make the search quadratic)
+LATER = re.compile(r"\b(?:just|only|merely|simply)\s+(?:[\w-]{1,20}\s+){0,4}?later\b|"
+                   # ("then does the same thing later")
+                   r"\bsame\s+(?:(?:thing|pattern|blow-?up|explosion)\s*)?later\b|"
+                   # ("lr=1e-6: same, nan a few batches later": the failure, some steps later -- folded, batches are
+                   # steps)
+                   r"\b(?:nan|inf|diverge)\s+(?:a\s+(?:few|couple(?:\s+of)?)\s+|\d{1,6}\s+)?(?:more\s+)?"
+                   r"(?:step|epoch|iteration)s?\s+later\b")
+# ... or "also blows up, just in epoch 11 instead": the later place named, the earlier left to the sentence before --
+# with the failure said in it ("the same final loss, it just reaches it at epoch 40 instead" is a slower success)
+LATER_INSTEAD = re.compile(r"\b(?:just|only|merely|simply)\s+(?:[\w-]{1,20}\s+){0,4}?instead\b(?!\s+of)")
+# ... or names the later place: "it falls apart at epoch 19 instead of 8", "after 40 steps instead of 10"
+_COUNTER = r"(?:epoch|step|iteration|iter|batch)"
+INSTEAD = re.compile(r"\b" + _COUNTER + r"\s*(\d+)\s+instead\s+of\s+(?:" + _COUNTER + r"\s*)?(\d+)\b|"
+                     r"\b(\d+)\s+" + _COUNTER + r"s?\s+instead\s+of\s+(\d+)\b")
+# (a rate named as the one tried, beside the lr's name but not after it: "lr was too high so I tried 1e-3"; a rate
+# is below 1, and a number after another setting, "weight decay 0.05", is none)
+RATE_TRIED = re.compile(r"\b(?:tried|trying|try|with|using|to|at)\s+(?:an?\s+|the\s+)?(?:lr\s+(?:of\s+)?)?"
+                        r"(?:\d(?:\.\d+)?e-\d+|0?\.\d+)(?![\w.])", re.I)
+# a failure in words the folded ones do not hold; a question or a plan
+BROKE = re.compile(r"\b(?:falls?|fell)\s+apart\b|\b(?:dies|died|dying|breaks?|broke|collapses?|collapsed|crash\w*)\b",
+                   re.I)
+# ("it's the same pattern", "the same thing happens": the failure said again, in the words of the sentence that moved it)
+SAME_AS_BEFORE = re.compile(r"\bsame\s+(?:pattern|thing|story|behaviou?r|curve|problem)\b")
+PLANNED = re.compile(r"\?|\b(?:should|could|would|might|maybe|perhaps|if i|wonder\w*)\b", re.I)
+SAME_FAILURE = re.compile(r"\bsame\b|" + RAN_BADLY.pattern)
+REPORTERS_OWN = re.compile(r"\bi(?:'ll| will| would| noticed| realized| realised| found| added| tune)\b|\bfor now\b|\btune\b")
+
+
+def _said_later(sentence: str) -> bool:
+    return bool(RATE_NAMED.search(sentence) and (LATER.search(sentence) and SAME_FAILURE.search(sentence)
+                                                 or LATER_INSTEAD.search(sentence) and RAN_BADLY.search(sentence))
+                and not RAN_WELL.search(sentence) and not REPORTERS_OWN.search(sentence))
+
+
+# ... or at a place the sentence names with "instead" and no earlier one, later than every place of that unit the rest
+# of the text names (the log's): "lr 0.001: same shape, it explodes around batch 800 instead", beside a log that stops
+# at batch 550
+PLACE_INSTEAD = re.compile(r"\b(?:at|around|near|by)\s+(?:the\s+)?(step|epoch|iteration|iter|batch)\s+~?(\d[\d,]*)"
+                           r"\s+instead\b(?!\s+of)", re.I)
+
+
+PLACE_NAMED = re.compile(r"(?i)\b(step|epoch|iteration|iter|batch)\s+~?(\d[\d,]{0,12})")
+
+
+def _sentence_spans(text: str) -> list[tuple[str, str, int, int]]:
+    """Each sentence of sentences_and_ends with the mark that ends it, and where it starts and ends in the text."""
+    out, at = [], 0
+    for sentence, end in sentences_and_ends(text):
+        out.append((sentence, end, at, at + len(sentence)))
+        at += len(sentence) + len(end)
+    return out
+
+
+@dataclass(frozen=True)
+class _Places:
+    """The places a text names ("step 1830", "batch 550"), computed once per text: by unit, largest number first, with
+    where each is; and for each unit and number, the first and last place it is named."""
+    largest: dict[str, list[tuple[int, int]]]
+    span: dict[tuple[str, int], tuple[int, int]]
+
+    def largest_outside(self, unit: str, start: int, end: int) -> int | None:
+        """The largest number of this unit named outside [start, end)."""
+        return next((n for n, pos in self.largest.get(unit, []) if not start <= pos < end), None)
+
+    def named_outside(self, unit: str, n: int, start: int, end: int) -> bool:
+        first, last = self.span.get((unit, n), (start, start))
+        return first < start or last >= end
+
+
+def _places(text: str) -> _Places:
+    largest: dict[str, list[tuple[int, int]]] = {}
+    span: dict[tuple[str, int], tuple[int, int]] = {}
+    for m in PLACE_NAMED.finditer(text):
+        unit, n = m.group(1).lower(), int(m.group(2).replace(",", "") or 0)
+        largest.setdefault(unit, []).append((n, m.start()))
+        first, _last = span.get((unit, n), (m.start(), m.start()))
+        span[(unit, n)] = (first, m.start())
+    return _Places({u: sorted(v, reverse=True) for u, v in largest.items()}, span)
+
+
+def _later_instead(raw: str, start: int, places: _Places) -> bool:
+    """Does a sentence (raw, at start in the text) that names a rate and a failure say it came at a later place
+    "instead" (PLACE_INSTEAD) than every place of that unit the rest of the text names?"""
+    if "instead" not in raw.lower():
+        return False
+    folded = fold_text(raw)
+    if not (re.search(r"\blr\b", folded) and (RAN_BADLY.search(folded) or BROKE.search(raw))) or PLANNED.search(raw):
+        return False
+    for m in PLACE_INSTEAD.finditer(raw):
+        unit, n = m.group(1).lower(), int(m.group(2).replace(",", ""))
+        other = places.largest_outside(unit, start, start + len(raw))
+        if other is not None and n > other:
+            return True
+    return False
+
+
+# A place a sentence names for its failure, beside "the same" it says of a rate it tried: "with lr 0.0005 the same thing
+# happens, just around iteration 3000" (not "still nan after step 2000": where it stayed, not where it broke)
+PLACE_OF_SAME = re.compile(r"(?<!still )(?<!still nan )\b(?:at|around|near|by|about)\s+(?:the\s+)?(?:~\s?)?"
+                           r"(step|epoch|iteration|iter|batch)\s+~?(\d[\d,]{0,12})\b", re.I)
+
+
+def _same_later(text: str) -> bool:
+    """Does a told sentence that names a rate lower than another one the text names, and says the same happened at
+    it, name for that a place later than every place of that unit the rest of the text names? ("nan by iteration ~400
+    at lr 0.005 ... With lr 0.0005 the same thing happens, just around iteration 3000": put off.) Not a question, a
+    plan, or "not the same"."""
+    folded_text = fold_text(text)
+    rates = [float(r.group(1)) for r in itertools.islice(RATE_NAMED.finditer(folded_text), 20)]
+    places = None
+    for raw, end, start, _stop in _sentence_spans(text):
+        folded = fold_text(raw)
+        named = RATE_NAMED.search(folded)
+        if end == "?" or PLANNED.search(raw) or not named or not re.search(r"(?<!not )(?<!not the )\bsame\b", raw, re.I):
+            continue
+        if not any(float(named.group(1)) < other for other in rates):
+            continue
+        places = _places(text) if places is None else places
+        for m in itertools.islice(PLACE_OF_SAME.finditer(raw), 5):
+            unit, n = m.group(1).lower(), int(m.group(2).replace(",", ""))
+            other = places.largest_outside(unit, start, start + len(raw))
+            if other is not None and n > other:
+                return True
+    return False
+
+
+# (a run the reporter means to make: "I'll try the same with lr 1e-5 tomorrow", "going to try")
+REPORTERS_PLAN = re.compile(r"(?i)\b(?:i'll|i will|we'll|we will|going to|plan to|want to|tomorrow|next (?:i|we|time))\b")
+
+
+def _same_first(text: str, folded_text: str) -> bool:
+    """Does a told sentence say the same happened at a rate it names, sameness first ("same with lr 1e-7")? Not a
+    question, a plan, or "not the same"."""
+    if not SAME_FIRST.search(folded_text):
+        return False
+    for raw, end in sentences_and_ends(text):
+        if "same" not in raw.lower():
+            continue
+        folded = fold_text(raw)
+        m = SAME_FIRST.search(folded)
+        if m and end != "?" and not PLANNED.search(raw) and not REPORTERS_PLAN.search(raw) \
+                and not re.search(r"\bnot\s+(?:the\s+)?$", folded[:m.start()]):
+            return True
+    return False
+
+
+def _said_instead(raw: str) -> bool:
+    """Does a sentence (as written: folding turns "at epoch 19" into a timing token) say the run broke at a later
+    epoch or step "instead of" an earlier one, at a rate it names as tried ("lr=1e-4", "I tried 1e-3")? A failure
+    said in it ("the same final loss ... at epoch 40 instead of 12" is a slower success), and no question or plan
+    ("should I try lr 1e-4 so the nan shows up at epoch 30 instead of 5?")."""
+    later = any(int(now) > int(before) for now, before in
+                ((m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4)) for m in INSTEAD.finditer(raw)))
+    if not later or PLANNED.search(raw):
+        return False
+    folded = fold_text(raw)
+    rate = RATE_NAMED.search(folded) or (re.search(r"\blr\b", folded) and RATE_TRIED.search(raw))
+    return bool(rate and (RAN_BADLY.search(folded) or BROKE.search(raw) or SAME_AS_BEFORE.search(folded))
+                and not RAN_WELL.search(folded)
+                and not REPORTERS_OWN.search(folded))
+
+
+# ... or the optimizer's default rate said to work, in a paste that sets a rate above every optimizer's default (0.01:
+# Keras's SGD and PyTorch's RMSprop; 1e-3 for Adam and most others): "with RMSprop's default 0.001 the same model gets
+# 91%", "with the default Adam() it reached 0.87" -- a lower rate helped. Not a default of something else ("the
+# default glorot_uniform"), nor one that broke too, nor a question or a plan.
+_OPTIMIZER_NAME = r"(?:adam|adamw|sgd|rmsprop|adagrad|nadam|adamax)"
+DEFAULT_RATE = re.compile(r"\bdefault\s+(?:[\w'()]{1,20}\s+){0,2}?(?:lr|rate|optimi[sz]er|" + _OPTIMIZER_NAME
+                          + r"(?:\(\))?(?!\w))|\b" + _OPTIMIZER_NAME + r"'s\s+default\b")
+WENT_WELL = re.compile(RAN_WELL.pattern + r"|\b(?:gets?|got|reach\w*|hits?)\s+(?:to\s+)?(?:\d+(?:\.\d+)?\s*%|0?\.\d+)")
+ABOVE_EVERY_DEFAULT = 0.01
+
+
+def _default_rate_worked(folded: str) -> bool:
+    if not any(float(m.group(1)) > ABOVE_EVERY_DEFAULT for m in RATE_NAMED.finditer(folded)):
+        return False
+    return any(DEFAULT_RATE.search(sentence) and WENT_WELL.search(sentence) and not RAN_BADLY.search(sentence)
+               and not PLANNED.search(sentence) for sentence in SENTENCE.split(folded))
+
+
+# A learning rate of 0 said to fail the same way ("With lr = 0.0 the output is exactly the same (nan at epoch 0)",
+# "with lr=0 the first loss is the same 20869.67"): no update moved the weights, so the forward pass from the
+# initial weights, or the data, made the failure -- the lowest rate tried, and it did not help.
+RATE_ZERO = re.compile(r"\b(?:lr|learning[ _-]?rate)\s*(?:(?:=|:|of|to|at|is|set to)\s*)?0(?:\.0*)?(?![\d.]|e-|,\d)"
+                       r"(?:[^.;\n]|\.\d){0,80}?\b(?:same|still|also|too|even|again|nan|inf)\b|"
+                       # ("even with lr=0 it prints 1.9e14 on every step": what follows is what it still did)
+                       r"\beven\s+(?:with|at|using)\s+(?:an?\s+)?(?:lr|learning[ _-]?rate)\s*(?:(?:=|:|of)\s*)?0(?:\.0*)?"
+                       r"(?![\d.]|e-|,\d)|"
+                       # (and an optimizer built with a rate of 0: "I ran it with `optax.adam(0.0)` and the step-0 loss is
+                       # the same")
+                       r"\b(?:optax\.|optim\.|optimizers\.)?(?:adam\w*|sgd|rmsprop|adagrad|lamb|lion)\((?:[^()\n]{0,40},\s*)?"
+                       r"(?:lr\s*=\s*|learning_rate\s*=\s*)?0(?:\.0*)?\s*\)(?:[^.;\n]|\.\d){0,80}?"
+                       r"\b(?:same|still|also|too|even|again|nan|inf)\b|"
+                       # (and in Chinese: "学习率设成 0 也是一样", "lr=0 也还是 nan")
+                       r"(?:学习率|\blr\b)\s*(?:(?:设成|设为|设置为|改成|调成|=|为)\s*)?0(?:\.0*)?(?![\d.]|e-)"
+                       r"[^。！？!?\n]{0,12}?(?:也是一样|也一样|还是一样|一样|也是\s*nan|还是\s*nan|也\s*nan)", re.I)
+
+
+# ... or a command the paste ran with a rate of 0 (`$ python mlp.py --lr 0.0 --epochs 3`), and a loss printed nan or
+# inf below it: the run it shows failed with no update
+ZERO_RATE_COMMAND = re.compile(r"(?m)^[ \t]*(?:[$%>#][ \t]*)?(?:python3?|torchrun|accelerate[ \t]+launch|deepspeed)\b"
+                               r"[^\n]{0,300}?(?P<flag>--(?:lr|learning[-_]rate)(?:[ \t]+|=)0(?:\.0*)?)(?![\d.]|e-)")
+NONFINITE_LOSS_BELOW = re.compile(r"(?i)\b(?:loss|cost)\b[^\n]{0,20}?(?<![\w.])[-+]?(?:nan|inf)\b")
+
+
+def rate_zero_failed(text: str) -> str:
+    """The words that say the run fails the same way at a learning rate of 0 (RATE_ZERO), or the command it ran with a
+    rate of 0 above a loss printed nan or inf (ZERO_RATE_COMMAND), or ""."""
+    ran = ZERO_RATE_COMMAND.search(text)
+    if ran and NONFINITE_LOSS_BELOW.search(text, ran.end()):
+        return ran.group("flag")
+    m = RATE_ZERO.search(text)
+    if m is None:
+        return ""
+    # (in a question or a plan it is a check not yet run: "should I try lr=0 to see if it is the same?")
+    start = max(text.rfind(c, 0, m.start()) for c in ".?!\n") + 1
+    ends = [i for i in (text.find(c, m.end()) for c in ".?!\n") if i >= 0]
+    sentence = text[start:min(ends) + 1 if ends else len(text)]
+    return "" if PLANNED.search(sentence) else " ".join(m.group(0).replace("`", "").split())
+
+
+# ... and in the other languages reports come in (many on PaddlePaddle's and OpenMMLab's trackers in Chinese: "减小学习率
+# 也不行", lowering the rate does not help either), the rate lowered and what it did, in one sentence: "Уменьшил lr в 5
+# раз (0.01) — то же самое, только позже" (the same, only later: put off), "mit kleinerer Lernrate passiert dasselbe"
+# (the same: no help), "j'ai baissé le lr, ça ne change rien", "bajé el learning rate y sigue igual", "降低学习率后只是
+# 推迟了" (only put off). The rate's word and a verb or adjective of lowering, either first.
+_LR_WORD = (r"(?:\blr\b|learning[ _-]?rate|学习率|скорост\w*\s+обучения|\blernrate\w*|taux\s+d['’]apprentissage|"
+            r"tasa\s+de\s+aprendizaje|taxa\s+de\s+aprendizado)")
+_LOWERED = (r"(?:уменьш\w*|сниз\w*|сниж\w*|пониз\w*|понижа\w*|verringer\w*|reduzier\w*|gesenkt|senk\w*|verkleiner\w*|"
+            r"kleiner\w*|niedriger\w*|baiss\w*|rédui\w*|diminu\w*|plus\s+petit\w*|plus\s+faible|baj\w*|reduj\w*|"
+            r"reduc\w*|disminu\w*|menor|reduz\w*|baix\w*|减小|降低|调小|减少|调低|改小|下调)")
+LOWER_LR_FOREIGN = re.compile(r"(?:" + _LOWERED + r"[^.!?。！？\n]{0,25}?" + _LR_WORD + r"|" + _LR_WORD
+                              + r"[^.!?。！？\n]{0,25}?" + _LOWERED + r")(?P<rest>(?:[^.!?。！？\n]|\.\d){0,120})", re.I)
+_LATER_FOREIGN = re.compile(r"позже|отсроч\w*|später|plus\s+tard|más\s+tarde|mais\s+tarde|更晚|推迟|延后|晚一些|晚了", re.I)
+# ... or at a later place instead of the earlier one: "pasa lo mismo, solo que en la época 7 en vez de la 3" (a number,
+# the word, a smaller number; the word alone, "the same step instead of the usual one", is not)
+_INSTEAD_FOREIGN = re.compile(r"(\d{1,7})\D{0,20}?(?:вместо|(?:an)?statt\b|au\s+lieu\s+d\w*|en\s+(?:vez|lugar)\s+de|"
+                              r"em\s+vez\s+de|而不是)\D{0,12}?(\d{1,7})", re.I)
+_SAME_FOREIGN = re.compile(r"то\s+же\s+самое|тоже\s+самое|не\s+помог\w*|без\s+изменений|вс[её]\s+равно|"
+                           r"(?:hilft|half|hat)\s+nicht|nicht\s+geholfen|dasselbe|das\s+gleiche|trotzdem|"
+                           r"n['’](?:aide|a\s+pas\s+aidé|y\s+fait)|ne\s+change\s+rien|rien\s+ne\s+change|pareil|la\s+même\s+chose|"
+                           r"no\s+ayud\w*|lo\s+mismo|sigue\s+igual|não\s+ajud\w*|o\s+mesmo|mesma\s+coisa|"
+                           r"也不行|不行|没用|没有用|无效|不管用|还是|依然|仍然|依旧", re.I)
+
+
+def _lower_rate_foreign(text: str) -> str:
+    """"delayed" or "failed" for a lower rate tried in words of another language (LOWER_LR_FOREIGN), else ""."""
+    for m in itertools.islice(LOWER_LR_FOREIGN.finditer(text), 20):
+        instead = _INSTEAD_FOREIGN.search(m.group(0))
+        if _LATER_FOREIGN.search(m.group(0)) or (instead and int(instead.group(1)) > int(instead.group(2))):
+            return "delayed"
+        if _SAME_FOREIGN.search(m.group(0)):
+            return "failed"
+    return ""
+
+
+# A list under a header that says it holds what was tried ("What I tried:", "Things I've tried so far:", "I tried:"):
+# each item is a thing tried, though it does not say so ("- lr 0.05 -> still jumps at step 1830")
+TRIED_HEADER = re.compile(r"(?im)^[ \t]*(?:(?:what|things?)[ \t]+)?(?:(?:i|we)(?:'ve|[ \t]+have)?[ \t]+)?"
+                          r"(?:already[ \t]+)?tried(?:[ \t]+so[ \t]+far)?[ \t]*:[ \t]*$")
+LIST_ITEM = re.compile(r"(?m)^([ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]+)")
+
+
+def _tried_items(text: str) -> str:
+    """The text with each item of a list under a "what I tried:" header said to be tried (TRIED_HEADER)."""
+    header = TRIED_HEADER.search(text)
+    if not header:
+        return text
+    rest = text[header.end():]
+    end = re.search(r"\n[ \t]*\n(?![ \t]*(?:[-*•]|\d{1,2}[.)])[ \t])", rest)    # (the list ends at a paragraph)
+    items, after = (rest[:end.start()], rest[end.start():]) if end else (rest, "")
+    return text[:header.end()] + LIST_ITEM.sub(r"\1I tried ", items) + after
+
+
+@functools.lru_cache(maxsize=8)          # (asked by the context and by the curve's reading of the same text)
+def lr_tried(text: str) -> str:
+    """"failed" when the text says a lower learning rate did not help (a rate of 0 included), "delayed" when it only
+    put the failure off, "helped" when it did, else ""."""
+    text = _tried_items(text)
+    if rate_zero_failed(text):
+        return "failed"
+    if foreign := _lower_rate_foreign(text):
+        return foreign
+    folded = fold_text(text)
+    if PUT_OFF_LR.search(folded):
+        # (a lower rate still that cured it says more: "3e-3 only puts the nan off, 3e-4 trains fine" is a rate too
+        # high, which a low enough rate cures; gradients that pile up break at every rate)
+        return "helped" if LOWER_LR_HELPS.search(folded) or _rates_compared(folded) == "helped" else "delayed"
+    tried = TRIED_LR.search(folded) or (SAME_FIRST.search(folded) if _same_first(text, folded) else None)
+    if tried:
+        # (unless the same sentences say it broke later instead: "with lr=0.001 it's the same pattern, it just
+        # starts going crazy around step 600 instead of 80" puts it off; or that it only took longer: "same with lr
+        # 1e-4, it just takes longer")
+        rest = re.split(r"\.(?!\d)|[;\n]", folded[tried.end():], maxsplit=1)[0]
+        # (not "each epoch just takes longer": a time per epoch, not the failure put off)
+        put_off = PUT_OFF.search(rest) and not re.search(r"\b(?:each|every|per)\s+(?:epoch|step|batch|iteration)\b", rest)
+        # (the same only at first: "it looks the same for two epochs, then it trains fine and reaches 91%")
+        if re.search(r"\bthen\b[^.;\n]{0,40}?\b(?:trains?\s+(?:fine|well|normally)|converges?|works|recovers|"
+                     r"reach(?:es)?\s+\d{1,3}(?:\.\d+)?\s*%)", rest) \
+                and not re.search(r"\b(?:nan|inf|diverg\w*|explod\w*|never|not|n't|either)\b", rest):
+            return "helped"
+        return "delayed" if _instead_said(text, folded) or put_off or _same_later(text) else "failed"
+    if LOWER_LR_HELPS.search(folded) or _default_rate_worked(folded):
+        return "helped"
+    compared = _rates_compared(folded)
+    if compared:
+        return compared
+    # (not a question: "is it normal that lr 0.01 goes nan a few steps later than lr 0.1?")
+    said = folded if "?" not in text else fold_text("".join(raw + end for raw, end in sentences_and_ends(text) if end != "?"))
+    if any(_said_later(sentence) for sentence in SENTENCE.split(said)):
+        return "delayed"
+    return "delayed" if _instead_said(text, folded) else ""
+
+
+def _instead_said(text: str, folded: str) -> bool:
+    if "instead" not in folded:
+        return False
+    places = _places(text)
+    return any(_said_instead(raw + end) or _later_instead(raw, start, places)
+               for raw, end, start, _stop in _sentence_spans(text))
+
+
+def lr_tried_unmoved(text: str) -> bool:
+    """Does the lower rate that did not help (TRIED_LR) say the failure stayed the same ("I re-ran with lr 1e-4 and
+    it's the same")? Then it did not move: no sign of a failure that a lower rate only puts off."""
+    m = TRIED_LR.search(fold_text(text))
+    return bool(m and re.search(r"\b(?:same|identical)\b", m.group(0)))
+
+
+def lr_tried_same_place(text: str) -> bool:
+    """Does the lower rate that did not help say the run broke at the same place ("With lr 1e-4 it is exactly the same
+    step, 713", "lowered the lr, same epoch")? A failure that does not move with the rate at all, not one put off.
+    Or one that says it still broke at a place the text names elsewhere too ("at step 1830 bang" ... "lr 0.05 -> still
+    jumps at step 1830")."""
+    text = _tried_items(text)
+    folded = fold_text(text)
+    m = TRIED_LR.search(folded)
+    if m and _still_at_named_place(text):
+        return True
+    # (the match stops at its first "same"; the place is said after it, in the same sentence: "the jump is in exactly the
+    # same place")
+    # (or before it, in its own sentence: "nan at exactly the same batch every run, no matter the lr")
+    begin = max((e.end() for e in re.finditer(r"\.(?!\d)|[;\n]", folded[:m.start()])), default=0) if m else 0
+    said = folded[begin:m.end() + len(re.split(r"[.;\n]", folded[m.end():m.end() + 20], maxsplit=1)[0])] if m else ""
+         # ("the nan is still at 7412", beside "at iteration 7412": the place the text names)
+    return bool(m and re.search(r"\b(?:same|stuck)\s+(?:step|epoch|iteration|iter|batch|place|point|spot)\b|"
+                                r"\b(?:always|again|still)\s+(?:at\s+)?(?:the\s+)?(?:step|epoch|iteration|iter|batch)\s+~?\d",
+                                said))
+
+
+# (the place said right after "still" or "again", in the same clause: "still jumps at step 1830"; not "loss at batch 150
+# is 0.55", a value at a place)
+# (or the number alone, "the nan is still at 7,412", where the text names that number as a place elsewhere)
+PLACE_AT = re.compile(r"\b(?:still|again)\b[^.;,\n]{0,30}?\b(?:at|around|near)\s+(?:the\s+)?"
+                      r"(?:(step|epoch|iteration|iter|batch)\s+)?~?(\d{1,3}(?:,\d{3})+|\d+)(?![\d.,]\d)", re.I)
+PLACE_UNITS = ("step", "epoch", "iteration", "iter", "batch")
+
+
+def _still_at_named_place(text: str) -> bool:
+    """A sentence that names a rate and says the run still (or again) broke at a place -- step 1830 -- that the rest of
+    the text names too, as the place it broke."""
+    places = None
+    for sentence, _end, start, stop in _sentence_spans(text):
+        if not PLACE_AT.search(sentence) or not re.search(r"\blr\b", fold_text(sentence)):
+            continue
+        places = _places(text) if places is None else places
+        for m in PLACE_AT.finditer(sentence):
+            n = int(m.group(2).replace(",", ""))
+            if any(places.named_outside(unit, n, start, stop) for unit in
+                   ((m.group(1).lower(),) if m.group(1) else PLACE_UNITS)):
+                return True
+    return False

@@ -1,0 +1,317 @@
+"""What a report's words say of its run: that something went wrong (not only asked whether it did), that it does
+not learn, that the loss never came back from a jump, that an untrained model's output is already nan or enormous,
+that the loss fell and then broke, that the place it broke moved with the data's order; and what kind of loss it is
+(one that cannot go below zero, or a likelihood that can), with an overlap score printed outside [0, 1].
+"""
+from __future__ import annotations
+
+import functools
+import itertools
+import re
+
+from .sentences import denied_before, negated, said_unnegated, sentences_and_ends, told
+from .thesaurus import fold_text
+
+
+# Words that say something went wrong. A report with none of them (and no message, and no
+# broken curve) asks about a run that may be fine: it gets no failure candidates. Tokens of the
+# thesaurus match whole; the other words by their start, so collapsed, crashing and failed count.
+FAILURE_WORDS = frozenset("nan inf diverge climb overflow underflow negative divzero sigmoidzero".split())
+FAILURE_ROOTS = ("error", "exception", "explod", "crash", "collaps", "stuck", "plateau", "fail", "broke",
+                 "garbage", "terminat", "abort")
+# A jump the loss never came back from ("jumps to 2600 and never goes back down", "never recovers", "it never gets back
+# to 0.03"): back, down or to where it was -- not "does not go back up", a loss that stayed low, nor "back to the initial
+# value"; nor "I didn't go back to the old rate", a change the reporter did not make
+NEVER_RECOVERED = re.compile(
+    r"(?<!\bi )(?<!\bwe )\b(?:won'?t|doesn'?t|does not|didn'?t|did not|never|not) (?:go(?:es)?|went|come|comes|"
+    r"came|gets?|got) back\b(?!\s+(?:up|to (?:the )?(?:initial|start\w*|beginning|old|previous version)|to this))"
+    r"|\b(?:won'?t|doesn'?t|does not|didn'?t|did not|never) recover\w*")
+# ... said of this run's loss: not in a condition, a fear or a plan ("if it doesn't come back I'll lower the lr", "I'm
+# worried it won't recover"), not of a metric or another run ("the accuracy never went back below 90%", "in my second
+# run the spikes never came back"), nor of what stayed away (a spike, a nan, "back below" a bound)
+NOT_THE_LOSS_RECOVERING = re.compile(r"\b(?:if|unless|worried|afraid|fear|might|may|will|would|could|should|hope)\b|'ll\b|"
+                                     r"\b(?:acc\w*|val(?:idation)?|val_\w+|f1|iou|auc|bleu|reward\w*|returns?|metric\w*|score)\b|"
+                                     r"\b(?:second|other|another|next|new|previous|first) run\b|\bwith clipping\b|"
+                                     r"\b(?:spikes?|nans?|infs?|problem|issue|error)\s+(?:(?:have|has|had)\s+)?(?:never|not|"
+                                     r"didn'?t|don'?t|won'?t|doesn'?t)\b|\bback (?:below|above|under|over)\b")
+
+
+def never_recovered_said(prose: str) -> str:
+    """The words that this run's loss never came back from a jump (NEVER_RECOVERED), in a sentence that tells it of the
+    loss (NOT_THE_LOSS_RECOVERING), as written (lowercased); or ""."""
+    for sentence, end in sentences_and_ends(told(prose)):
+        m = NEVER_RECOVERED.search(sentence)
+        if m and end != "?" and not NOT_THE_LOSS_RECOVERING.search(sentence):
+            return m.group(0)
+    return ""
+
+
+STUCK = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|never|not|no longer|stop(?:s|ped)?)"
+                    r" (?:go(?:ing)? down|decreas\w*|improv\w*|learn\w*|converg\w*|drop\w*)"
+                    r"|(?:all|always|stays?|stayed|remains?|remained|stuck at) (?:the )?(?:same|constant)"
+                    r"|\balways (?:equals?|equal to|gives?|outputs?|predicts?)\b"
+                    r"|\b(?:training|run|process) (?:stops|stopped|dies|died|hangs)\b|\bstops? training\b|"
+                    + NEVER_RECOVERED.pattern)
+
+
+# Words that a run does not learn ("doesn't learn at all", "accuracy stuck at 10%", "the loss plateaus"), said as a
+# statement of this run now: not in a question ("is it stuck?"), of the past ("I was stuck on this for days"), of
+# the validation or test scores, of a speed ("not decreasing as fast as in the paper"), nor a run that hangs.
+NOT_LEARNING = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|never|not|no longer|stopped|stops)\s+"
+                          r"(?:go(?:ing)? down|decreas\w*|improv\w*|learn\w*|converg\w*|drop\w*|"
+                          # (the loss's moving, not a tensor's: "I did not move the model to the GPU")
+                          r"mov(?:e|es|ed|ing)\b(?!\s+(?:the|my|it|them|this|that|to|onto|data|model|tensors?|"
+                          r"everything|anything)\b))\b"
+                          r"(?!\s+(?:as|so)\s+(?:fast|quickly|much|well))|"
+                          r"(?<!was )(?<!were )(?<!been )\b(?:stuck|plateau\w*|flat ?lines?|never learns?)\b|"
+                          # (a value it keeps for a long stretch: "then it just sits at 1.3520 until epoch 500")
+                          r"\b(?:sits?|sat|sitting)\s+at\s+(?:~\s?)?\d+(?:\.\d+)?\s+(?:until|till|for|through)\b|"
+                          # (or keeps where it got to: "drops to ~1.60 and then sits there for 40 epochs")
+                          r"\b(?:sits?|sat|sitting|stays?|stayed|staying)\s+there\s+(?:for|until|till|through)\b|"
+                          # (a model that gives one answer whatever it is shown: "it predicts dandelion for every
+                          # image", "predicts the same class for all inputs")
+                          r"\bpredict(?:s|ed|ing)?\s+(?:[\w'\"-]+\s+){0,3}?(?:for|on)\s+(?:every|each|all)\s+(?:the\s+|single\s+)?"
+                          r"(?:images?|inputs?|samples?|examples?|photos?|pictures?|rows?|instances?|sentences?|"
+                          r"tokens?)\b|"
+                          r"\b(?:barely|hardly)\s+(?:learn\w*|improv\w*|decreas\w*|mov\w*|chang\w*|go(?:es)? down)\b|"
+                          # (an accuracy that falls short: "only reaches ~35% on MNIST", "only gets 60 %")
+                          r"\bonly\s+(?:reach|get|hit|achiev)\w*\s+(?:about\s+|around\s+|~\s?)?\d{1,2}(?:\.\d+)?\s?%|"
+                          # (or an accuracy that stops short: "stops at ~44% accuracy", "tops out at 61%")
+                          r"\b(?:stops?|stopped|stalls?|stalled|tops?\s+out|topped\s+out|maxes\s+out|maxed\s+out)\s+at\s+"
+                          r"(?:about\s+|around\s+|~\s?)?\d{1,2}(?:\.\d+)?\s?%", re.I)
+# ... and in the languages reports come in most after English: "não aprende", "no converge", "n'apprend pas", "lernt
+# nicht", "non scende", "не обучается", "不收敛", "学習しない", "학습이 안 돼", "öğrenmiyor", "không hội tụ"
+NOT_LEARNING_FOREIGN = re.compile(
+    r"(?i)\b(?:não|nao)\s+(?:está\s+|esta\s+)?(?:aprende\w*|converge\w*|diminui\w*|cai|caindo|desce|melhora\w*)\b|"
+    r"\bno\s+(?:está\s+|esta\s+)?(?:aprende|aprendiendo|converge|baja|bajando|disminuye|mejora)\b|"
+    r"\bnon\s+(?:sta\s+)?(?:impara|imparando|converge|scende|diminuisce|migliora)\b|"
+    r"\bse\s+estanc\w*|\bestancad\w*|\bstagna(?:no|nte|ting|tes)?\b(?<!stagnation)|\bristagn\w*|"
+    r"\bn'(?:apprend|converge|diminue|baisse)\w*\s+pas\b|\bne\s+(?:converge|diminue|baisse)\w*\s+pas\b|"
+    r"\b(?:lernt|konvergiert|sinkt|fällt)\s+nicht\b|"
+    r"(?<!\w)не\s+(?:обуча\w*|уч\w*|сход\w*|пада\w*|уменьша\w*|снижа\w*)|(?<!\w)застр\w*|"
+    r"不收敛|不收斂|不下降|降不下去|学不到|不学习|不學習|卡在|学習しない|学習が進まない|収束しない|下がらない|"
+    r"학습이\s*(?:안|되지)|수렴하지\s*않|(?:안|않)\s*떨어|떨어지지\s*않|"
+    r"\b(?:öğrenmiyor|düşmüyor|yakınsamıyor)\b|\bkhông\s+(?:học|hội tụ|giảm)")
+# (val_loss, val_acc, valid, validation: not "value", which `val\w*` took -- "the same value for 270 epochs")
+NOT_THIS_RUN = re.compile(r"\b(?:val(?:_\w+)?|valid(?:ation)?(?:_\w+)?|test|eval\w*)\b", re.I)
+
+
+# A line a paragraph was wrapped at: it ends in a word or a comma, and the next goes on in lower case or with a number
+# ("... and then it just sits at\n1.3520 until epoch 500")
+WRAPPED = re.compile(r"(?<=[\w,])[ \t]*\n(?=[a-z0-9])")
+
+
+def says_not_learning(text: str) -> bool:
+    """Does the text state that the run does not learn (NOT_LEARNING), outside questions and validation scores?
+    (A paragraph's wrapped lines are one sentence here.)"""
+    return any(end != "?" and any(not NOT_THIS_RUN.search(_clause_of(sentence, m))
+                                  for pattern in (NOT_LEARNING, NOT_LEARNING_FOREIGN)
+                                  for m in itertools.islice(pattern.finditer(sentence), 10))
+               for sentence, end in sentences_and_ends(WRAPPED.sub(" ", text)))
+
+
+def _clause_of(sentence: str, m: re.Match) -> str:
+    """The clause of the sentence that holds the match, between commas or semicolons: "the loss ... completely stops
+    moving at ~1.92, val acc stuck at 32%" says the training loss stopped, whatever the validation score does."""
+    start = max(sentence.rfind(",", 0, m.start()), sentence.rfind(";", 0, m.start())) + 1
+    ends = [i for i in (sentence.find(",", m.end()), sentence.find(";", m.end())) if i >= 0]
+    return sentence[start:min(ends) if ends else len(sentence)]
+
+
+# A model's output said to be nan or inf in a report that names no training at all (no loss, epoch, step, optimizer,
+# gradient, learning rate) nor a trained model (pretrained, a checkpoint, inference), nor a nan that comes and goes:
+# a forward pass of a model that has not been trained, so the failure is there before the first update ("all NaNs
+# as output" after swapping a layer in). When the words say nothing else of when, that is when. (Not an op's output:
+# a softmax's or an attention's nan names its own mechanism.)
+OUTPUT_NONFINITE = re.compile(r"(?<!softmax )(?<!sigmoid )(?<!attention )(?<!exp )(?<!log )(?<!norm )"
+                              r"\b(?:outputs?|predictions?|logits|activations?)\b(?:[^.;!?\n]|\.(?=\w)){0,60}?"
+                              r"\b(?:nan|inf)s?\b|\b(?:nan|inf)s?\b[^.;!?\n]{0,20}?\b(?:as|in the|for the|in its) "
+                              r"(?:outputs?|predictions?|logits)\b", re.I)
+TRAINING_NAMED = re.compile(r"\b(?:train\w*|pre-?train\w*|epochs?|iter\w*|steps?|loss\w*|learn\w*|lr|optimi[sz]\w*"
+                            r"|fit\w*|converg\w*|backward|backprop\w*|gradients?|grads?|updates?|checkpoints?|ckpt"
+                            r"|inference|fine-?tun\w*|batch\w*"
+                            # (a nan that comes and goes comes from what changes: the batches, the steps)
+                            r"|sometimes|occasionally|frequently|often|randomly|intermittent\w*|at times)\b", re.I)
+
+
+# ... or said outright to be so before any training, in a report that trains too: "even model.predict(X[:5]) before
+# training returns nan", "before the first update the outputs are already nan". Not "before the first epoch finishes"
+# (that is during it), and not across a contrast or a later time ("before training they are fine, but later nan",
+# "... become nan after epoch 2").
+_UNTRAINED = r"before (?:any )?(?:training|fit(?:ting)?|the first (?:update|step)|updating)\b"
+_OUTPUT = r"\b(?:predict\w*|outputs?|forward(?: pass)?|logits)\b"
+_CALM = r"(?:(?!\b(?:but|after|later|then|finite|fine|ok|okay|normal|and)\b)(?:[^.;!?\n,]|\.(?=\w)))"
+_NAN_NOW = r"\b(?:nan|inf)s?\b(?!\s+(?:only\s+)?(?:after|from|since)\b)"
+BEFORE_TRAINING_NONFINITE = re.compile(
+    _OUTPUT + _CALM + r"{0,40}?\b" + _UNTRAINED + _CALM + r"{0,25}?" + _NAN_NOW
+    + r"|\b" + _UNTRAINED + r",?\s+" + _CALM + r"{0,30}?" + _OUTPUT + _CALM + r"{0,25}?" + _NAN_NOW, re.I)
+
+
+@functools.lru_cache(maxsize=4)        # (asked by the facts, the context and the deciding question of one report)
+def untrained_output_nonfinite(text: str) -> str:
+    """The words that say an untrained model's output is nan or inf (OUTPUT_NONFINITE in a report that names no
+    training, BEFORE_TRAINING_NONFINITE in any), or ""."""
+    said = OUTPUT_NONFINITE.search(text)
+    if said is None or TRAINING_NAMED.search(text) or not said_unnegated(said.group(0), {"nan", "inf"}):
+        said = BEFORE_TRAINING_NONFINITE.search(text)
+        if said is None or not said_unnegated(said.group(0), {"nan", "inf"}):
+            return ""
+    return " ".join(said.group(0).split())
+
+
+# ... or said to be enormous before any training: "I printed the logits of the very first batch before calling fit: their
+# absolute values are around 1e9", "at initialisation the activations of the last layer are in the millions". A forward
+# pass no update has touched is that large because of what it starts from (weights drawn too wide, inputs on their raw
+# scale), not because of the learning rate. (A number of 1e4 or more, or words of that size; not "large".)
+_UNTRAINED_WIDE = (r"(?:before (?:any )?(?:training|(?:calling\s+)?(?:model\.)?fit(?:ting|\(\))?|the first (?:update|step|epoch)|"
+                   r"updating)|at init(?:iali[sz]ation)?|(?:of|for|on) the (?:very )?first (?:batch|forward pass))\b")
+_ENORMOUS = (r"(?:\b\d+(?:\.\d+)?e\+?0*(?:[4-9]|[1-9]\d)\b|\b10\^\d{1,3}\b|\b(?:millions|billions|trillions|huge|enormous|"
+             r"astronomical|gigantic)\b)")
+BEFORE_TRAINING_ENORMOUS = re.compile(
+    r"\b(?:outputs?|logits|activations?|predictions?)\b" + _CALM + r"{0,40}?\b" + _UNTRAINED_WIDE + _CALM + r"{0,60}?"
+    + _ENORMOUS + r"|\b" + _UNTRAINED_WIDE + r",?\s+" + _CALM + r"{0,40}?\b(?:outputs?|logits|activations?|predictions?)\b"
+    + _CALM + r"{0,40}?" + _ENORMOUS, re.I)
+
+
+def untrained_output_enormous(text: str) -> str:
+    """The words that say an untrained model's output is enormous (BEFORE_TRAINING_ENORMOUS), not denied, or ""."""
+    for m in itertools.islice(BEFORE_TRAINING_ENORMOUS.finditer(text), 5):
+        if not re.search(r"(?i)\b(?:not|no|never|nor)\b|n't\b", m.group(0)) and not denied_before(text, m.start(), 20):
+            return " ".join(m.group(0).split())
+    return ""
+
+
+# Words that the loss fell, or the run trained well, before it broke.
+FELL_SAID = re.compile(r"\b(?:goes|went|going|came|comes)\s+down\b|\bdecreas\w*|\bfalling\b|\bfell\b|"
+                       r"\btrain\w*\s+(?:well|fine|nicely|normally|great)\b|\b(?:fine|well|nicely|normally)\s+for\b",
+                       re.I)
+
+
+# A clause that describes a changed run, not this one: "if I drop the long sentences it trains fine", "with lr 1e-4 it
+# trains fine", "when I remove the augmentation it works", "in fp32 it trains fine" (not "after warmup the loss goes
+# down", "at first it decreases": this run)
+CHANGED_RUN = re.compile(r"(?i)^\s*(?:but\s+|and\s+)?(?:(?:if|unless|whenever)\b|(?:when|once|with|without|using|after)\s+"
+                         r"(?:i|we|you)\b|with(?:out)?\s+(?:a\s+|the\s+)?(?:lower|smaller|higher|bigger|different|other|old|"
+                         r"new|lr|fp32|fp16|bf16|amp|float32)\b|(?:in|on)\s+(?:fp32|fp16|bf16|float32|cpu|gpu|tf|tensorflow|"
+                         r"pytorch|keras|jax)\b|last\s+(?:week|time|month))")
+# ... and a fall that is not the loss's: "I decreased the batch size", "the accuracy goes down" (a clause that names the
+# loss is the loss's)
+NOT_THE_LOSS = re.compile(r"\b(?:i|we|you)\s+(?:\w+\s+)?$|\b(?:accuracy|acc|auc|f1|score|iou|dice|lr|learning rate|"
+                          r"batch size|memory|speed|throughput|gradients?|grad norm)\b", re.I)
+def fell_then_broke(text: str, words: list[str]) -> bool:
+    """Do the words tell the shape of a loss that fell (or a run that trained well) and then went nan or inf, and
+    nowhere that it climbed or blew up ("goes down nicely for 11 epochs, and then in epoch 12 it prints nan")? The fall
+    is said before a nan, of this run (not a changed one's, CHANGED_RUN) and of the loss (not NOT_THE_LOSS)."""
+    if not {"nan", "inf"} & set(words) or {"climb", "diverge"} & set(words) \
+            or re.search(r"(?i)\bspikes?\b|\bspiked\b|\bshoots? up\b|\bshot up\b", text):
+        return False
+    # (the last nan found once: a fall after it is said of no nan)
+    last_nan = max((n.start() for n in re.finditer(r"(?i)\b(?:nan|inf|infinity)\b", text)), default=-1)
+    for m in FELL_SAID.finditer(text):
+        if m.end() > last_nan:
+            break
+        # (the clause is the text since the last stop, colon or comma before the fall; bounded, so many falls in a long
+        # text each look back a little way only)
+        window = text[max(0, m.start() - 200):m.start()]
+        clause = window[max(window.rfind(c) for c in ".;:!?\n,") + 1:]
+        if CHANGED_RUN.search(clause) or (NOT_THE_LOSS.search(clause) and not re.search(r"(?i)\bloss", clause)):
+            continue
+        return True
+    return False
+
+
+def says_failure(text: str, ignore: frozenset = frozenset()) -> bool:
+    """Does the report say anything went wrong (not only ask whether it did, or say it did not:
+    "nothing overflowed", "no nan")? Words in `ignore` (folded) are not counted."""
+    text = fold_text(text)
+    words = re.findall(r"[a-z_']+", text)
+    for i, word in enumerate(words):
+        if word in ignore:
+            continue
+        if (word in FAILURE_WORDS or word.startswith(FAILURE_ROOTS)) and not negated(words, i):
+            return True
+    return bool(STUCK.search(text))
+
+
+# Losses that cannot go below zero when the targets are valid (cross-entropy, BCE, an overlap loss
+# 1 - Dice, a squared error), against likelihoods of continuous data, which can. A bare "NLL" is
+# either (PyTorch's NLLLoss is cross-entropy on log-probabilities), so it decides nothing.
+BOUNDED_LOSS = re.compile(r"\b(?:b?ce(?:loss\w*)?|bce_?with_?logits\w*|binary[ _-]?cross[ _-]?entropy|(?:sparse[ _-]?|categorical[ _-]?)*"
+                          r"cross[ _-]?entropy\w*|crossentropy\w*|dice\w*|iou\w*|jaccard\w*|focal\w*|mse\w*|mean[ _-]"
+                          r"squared|l1[ _-]?loss|smooth[ _-]?l1\w*|huber\w*|hinge\w*|softmax\w*)\b", re.I)
+LIKELIHOOD = re.compile(r"likelihood|log[ _-]?prob|\blog[ _-]?p\b|densit(?:y|ies)|\bflows?\b|\belbo\b|gaussian|mixture"
+                        # (and a Wasserstein critic's, negative by construction; not a WGAN switched away from)
+                        r"|variational|\bkl\b|(?<!from )(?<!instead of )(?<!not a )(?<!not )(?<!not using )(?<!no )"
+                        r"(?<!don't use )(?<!do not use )(?<!without )(?<!non-)"
+                        r"\bwgan\w*|(?<!from )(?<!not )wasserstein", re.I)
+# An overlap score is in [0, 1] whatever the model predicts, as long as the targets are: a Dice or
+# IoU printed outside that range means the targets are not (a 0/255 mask gives a Dice above 1).
+# (not a loss named for the score, `iou_loss = 1.2398`, `dice_coef_loss: 1.07`, "dice coefficient loss": a GIoU loss
+# reaches 2 and a CIoU loss more, and a Dice loss is 1 minus the score)
+SCORE = re.compile(r"\b(?:dice|iou|jaccard|dsc)(?![a-z_ ]{0,16}loss)[a-z_ ]{0,20}?[:=\s-]\s*(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)"
+                   r"(?![\d.%])", re.I)
+
+
+# A loss written as minus an overlap score (`return -(2 * inter + s) / (...)`, `bce - dice_coef`): below zero by design,
+# whatever the targets; not one minus it (`1 - dice`), which stays at or above zero.
+# (one run of blanks between the minus and what it negates: two, around an optional bracket, backtrack over a long run
+# of spaces quadratically)
+MINUS_SCORE = re.compile(r"(?<![\d.])(?<![\d.] )-[ \t]*(?:\([ \t]*)?(?:\d+(?:\.\d*)?[ \t]*\*[ \t]*)?"
+                         r"(?:dice|iou|jaccard|inter(?:section)?)\w*", re.I)
+
+
+# The loss the pasted code builds as the one it trains on, as PyTorch, Keras and optax spell it: assigned to a name
+# that says so (`criterion = nn.GaussianNLLLoss()`, `loss_fn = keras.losses.BinaryCrossentropy(`, `loss =
+# F.mse_loss(`), or compiled (`loss="binary_crossentropy"`) -- what this run computes, before a loss named in the words:
+# a report may quote what another loss does ("someone said a negative cross-entropy means bad labels"). Not a loss
+# built as a metric (`mae_fn = nn.L1Loss()`), nor one in a comment; where two disagree, the words decide.
+LOSS_BUILT = re.compile(r"(?im)^[ \t]*(?:self\.)?(?:crit\w{0,20}|\w{0,20}loss\w{0,20}|objective)[ \t]*=[ \t]*"
+                        r"(?:torch\.)?(?:nn|F|functional|(?:keras\.|tf\.keras\.)?losses|optax)\.(\w+)[ \t]*\(|"
+                        r"\bcompile\([^\n]*?\bloss[ \t]*=[ \t]*['\"](\w+)['\"]")
+
+
+def loss_kind(text: str) -> str:
+    """"bounded" (a loss that cannot go below zero), "likelihood" (one that can), or "" (not said). The loss the code
+    builds decides where it says; else the text's words."""
+    kinds = {_kind_of(a or b) for a, b in LOSS_BUILT.findall(text)} - {""}
+    if len(kinds) == 1:
+        return kinds.pop()
+    return _kind_of(text)
+
+
+def _kind_of(text: str) -> str:
+    bounded, likelihood = BOUNDED_LOSS.search(text), LIKELIHOOD.search(text) or MINUS_SCORE.search(text)
+    if bounded and not likelihood:
+        return "bounded"
+    return "likelihood" if likelihood and not bounded else ""
+
+
+def score_out_of_range(text: str) -> str:
+    """The first Dice / IoU value printed outside [0, 1], as written, or ""."""
+    for m in SCORE.finditer(text):
+        if not 0.0 <= float(m.group(1)) <= 1.0:
+            return m.group(0).strip()
+    return ""
+
+
+# The place the run breaks said to move when the data's order changed ("with shuffle=True it dies at a different batch
+# each run", "with another shuffle seed the jump happens at step 820 instead"): a failure that one batch of the data
+# brings, met wherever the order puts that batch. The order's own words only: a seed alone changes the first weights
+# too. Not a question, nor a sentence that says it broke at the same place again.
+ORDER_CHANGED = re.compile(r"\b(?:re-?)?shuffl\w*|\bdata\s+order\b|\border\s+of\s+the\s+(?:data|samples|examples|"
+                           r"batches|rows)\b", re.I)
+PLACE_MOVED = re.compile(r"\b(?:a\s+)?(?:different|another|other)\s+(?:step|batch|epoch|iteration|iter|place|point|spot)\b|"
+                         r"\bat\s+(?:step|batch|epoch|iteration|iter)\s+~?\d[\d,]*\s+instead\b|"
+                         r"\b(?:moves?|moved|shifts?|shifted)\s+(?:it|the\s+\w+\s+)?(?:to|around|elsewhere|with)\b|\belsewhere\b",
+                         re.I)
+SAME_PLACE = re.compile(r"\b(?:same|still|again)\b|\b(?:not|never|n't)\s+(?:move|change|shift)", re.I)
+
+
+def order_moved_it(text: str) -> str:
+    """The sentence (its words, shortened) that says the place the run broke moved with the data's order, or ""."""
+    for sentence, end in sentences_and_ends(text):
+        if end != "?" and ORDER_CHANGED.search(sentence) and PLACE_MOVED.search(sentence) \
+                and not SAME_PLACE.search(sentence):
+            said = " ".join(sentence.split())
+            return said if len(said) <= 120 else said[:117] + "..."
+    return ""
