@@ -181,11 +181,11 @@ def page_with(r: dict, page: str) -> str:
 
 
 def compare_rank_bm25(catalog) -> str:
-    """The same scores with rank_bm25's BM25Okapi in place of wording.Library's own formula."""
+    """The same scores with rank_bm25's BM25Okapi in place of entry_documents.Library's own formula."""
     import time
 
     import trainwreck.weighing as engine
-    from trainwreck.wording import Library
+    from trainwreck.entry_documents import Library
 
     start = time.perf_counter()
     from rank_bm25 import BM25Okapi

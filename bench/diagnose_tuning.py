@@ -206,8 +206,9 @@ ENGINE = ("trainwreck/diagnose.py", "trainwreck/weighing.py", "trainwreck/paste_
           "trainwreck/input_scaling.py", "trainwreck/loss_inputs.py", "trainwreck/loss_scale.py",
           "trainwreck/optimizer_setup.py", "trainwreck/run_kind.py", "trainwreck/sequence_losses.py",
           "trainwreck/softmax_floor.py", "trainwreck/start_loss.py", "trainwreck/weight_init.py",
-          "trainwreck/curve_shape.py", "trainwreck/wording.py", "trainwreck/thesaurus.py", "trainwreck/timing_words.py",
-          "trainwreck/sentences.py", "trainwreck/run_said.py", "trainwreck/rate_tried.py", "trainwreck/precision_said.py",
+          "trainwreck/curve_shape.py", "trainwreck/thesaurus.py", "trainwreck/timing_words.py", "trainwreck/sentences.py",
+          "trainwreck/run_said.py", "trainwreck/rate_tried.py", "trainwreck/precision_said.py",
+          "trainwreck/entry_documents.py", "trainwreck/schedule_said.py", "trainwreck/normals.py",
           "trainwreck/watch_rule.py", "bench/diagnose_devset.py", "bench/diagnose_tuning.py")
 
 

@@ -34,9 +34,9 @@ from trainwreck.breaking_constructs import breaking_construct  # noqa: E402
 from trainwreck.input_scaling import scaled_said  # noqa: E402
 from trainwreck.rate_tried import lr_tried  # noqa: E402
 from trainwreck.run_said import loss_kind  # noqa: E402
+from trainwreck.schedule_said import no_warmup_said  # noqa: E402
 from trainwreck.sentences import sentences_only  # noqa: E402
 from trainwreck.thesaurus import _fold, _prepared  # noqa: E402
-from trainwreck.wording import no_warmup_said  # noqa: E402
 
 UNITS = ["file ", 'file "', "x/site-packages/a ", "a/dist-packages/b in f\n    12 x\n", "<ipython-input-",
          "cell in[", "error ", " ", "\t", "runtime error ", "--> 12 ", " in \n 1 ", "val_loss", "val_loss ",

@@ -805,7 +805,7 @@ def test_a_validation_loss_that_rises_while_training_falls_is_answered_as_overfi
     d = diagnosis(words)
     assert d.verdict == "normal" and d.normal[0].name.startswith("overfitting")
     assert any(n.name.startswith("a gap") for n in d.normal)
-    from trainwreck.wording import normals_asked
+    from trainwreck.normals import normals_asked
     for other in ("with the default Adam() it gets 87% val accuracy. Why would a bigger lr be worse?",
                   "at epoch 14 train loss and val acc got much worse, and two epochs later it's back (better than before)"):
         assert not any(n.name.startswith("a gap") for n in normals_asked(other)), other
@@ -1330,7 +1330,7 @@ def test_jumps_that_recover_where_a_cosine_schedules_warm_restarts_fall_are_the_
     """A cosine schedule named, and the loss said to jump and recover at epochs 11 and 31: counted from 1, 31 - 1 is
     three times 11 - 1, where SGDR's restarts fall for a first period of 10 that doubles -- the schedule at work, not a
     failure. Epochs that fit no restart (11 and 26) are not read so; nor is a nan."""
-    from trainwreck.wording import restarts_said
+    from trainwreck.schedule_said import restarts_said
     said = ("Fine-tuning a ViT with AdamW and a cosine schedule copied from a forked notebook. At epoch 11 the train and "
             "val loss suddenly jump up, then it recovers within a few epochs. Exactly the same happens again at epoch "
             "31, and again it recovers. I'm worried it will blow up at some point.\n")

@@ -397,7 +397,7 @@ def test_the_catalogue_folded_in_one_pass_gives_each_text_its_own_tokens():
     # the weigher folds every entry's texts in one pass of each thesaurus pattern over them all;
     # a pattern that matched across two texts, or a text holding the separator, would show here
     from trainwreck.thesaurus import tokens_many
-    from trainwreck.wording import FIELDS, _field
+    from trainwreck.entry_documents import FIELDS, _field
 
     entries = real_catalog().sorted_entries()
     texts = [_field(e, name) for e in entries for name in [*FIELDS, "Why it happens", "Fix"]]
@@ -599,7 +599,7 @@ def test_a_declared_message_says_nothing_of_when_the_failure_shows():
     training" fold to the later-timing token, which must not make WR-060 a match for every report that
     says when its loss broke. No entry's messages carry a timing token into its document; their other
     words still count."""
-    from trainwreck.wording import documents
+    from trainwreck.entry_documents import documents
 
     assert "when_later" in tokens("batch_norm eps must be positive during training, but got 0.0")
     messages = documents(CATALOG.sorted_entries(), {"messages": 1.0})
@@ -624,7 +624,7 @@ def test_a_sections_wrapped_lines_are_one_paragraph_and_its_blank_lines_still_pa
     training" (WR-020's later timing hangs on it), while a blank line still ends a clause."""
     import dataclasses
 
-    from trainwreck.wording import section
+    from trainwreck.entry_documents import section
 
     entry = dataclasses.replace(CATALOG.entries["WR-020"], sections={"Symptom": "weights grow during\ntraining.\n\nNext"})
     assert section(entry, "Symptom") == "weights grow during training.\n\nNext"
@@ -1255,7 +1255,7 @@ def test_the_later_reviews_regressions_stay_fixed():
     down" is no overfitting (p_o07)."""
     from trainwreck.gradient_clearing import CLEARED_EACH_STEP
     from trainwreck.precision_said import half_precision_denied
-    from trainwreck.wording import normals_asked
+    from trainwreck.normals import normals_asked
 
     steps = "".join(f"step {k}: loss {v}\n" for k, v in enumerate(["0.6934", "nan", "nan", "nan", "nan"]))
     for off in ("Even with fp16 turned off (fp16=False, everything float32) my loss is nan right after the first step.",
@@ -1404,7 +1404,7 @@ def test_a_negative_of_something_else_is_no_loss_below_zero():
     negatives", "the negative class" made a healthy log WR-320's ("the loss goes below zero: impossible with valid
     targets") or the negative-loss normal. Only the word tied to the loss says it went below zero."""
     from trainwreck.run_said import says_failure
-    from trainwreck.wording import NEGATIVE_SAID
+    from trainwreck.normals import NEGATIVE_SAID
 
     fell = "".join(f"epoch {e} loss {0.69 * 0.9 ** e:.4f}\n" for e in range(12))
     for other in ("InfoNCE with 510 negatives per positive, is the loss too high?",
@@ -1948,7 +1948,7 @@ def test_code_that_breaks_at_one_value_is_a_fact_beside_a_nan():
 def test_the_words_that_match_an_entry_are_shown():
     """"the report's words match how this entry describes the failure" said nothing a reader could check: which
     words (review_session31_broad class 7)."""
-    from trainwreck.wording import words_for
+    from trainwreck.entry_documents import words_for
     assert words_for(["padd", "attention", "diverge"], "Attention is nan for padded sequences; it blows up") == \
         ["padded", "attention"]                 # (a thesaurus term made from other words has no word of the report's)
     d = diagnosis("Attention output is nan for padded sequences, from the first batch that has one.")
@@ -2196,7 +2196,7 @@ def test_review_session33_blind_misreadings_stay_fixed():
     beside an accuracy that never moved, was broken (its fall was no learning); the optimizer's default rate said to
     work, in a paste that set a rate above every default, is a lower rate that helped."""
     from trainwreck.curve_shape import signature_of
-    from trainwreck.wording import normals_asked
+    from trainwreck.normals import normals_asked
 
     assert not any(n.name.startswith("overfitting") for n in
                    normals_asked("val accuracy stuck at ~50% while val loss keeps dropping"))
@@ -2325,7 +2325,7 @@ def test_review_session33_normalising_silent_inputs_and_the_gap_that_was_a_flowe
     recordings" or "`max()` is exactly 0.0" divides a constant by its zero std: WR-060's; (review_session33_changes k21)
     "a 6k-image flowers subset" holds no "lower": a validation loss going up is overfitting, not a gap."""
     from trainwreck.input_scaling import ALL_ZERO_INPUT
-    from trainwreck.wording import normals_asked
+    from trainwreck.normals import normals_asked
 
     for said in ("they are silent (digital zero) recordings", "`wav.abs().max()` is exactly 0.0", "some all-zero images"):
         assert ALL_ZERO_INPUT.search(said), said
@@ -2647,7 +2647,7 @@ def test_review_session37_blind_opencv_said_in_words_and_no_gap_between_equal_cu
     """(review_session37_blind q18) Images loaded "with OpenCV" and made a tensor with `.float()` and no division are
     raw pixels (cv2.imread gives 8-bit ones), the code quoted as the sentence quotes it; and "train and validation
     accuracy 10.0%. Every image gets the same prediction" says no gap between the curves."""
-    from trainwreck.wording import normals_asked
+    from trainwreck.normals import normals_asked
 
     report_ = ("CNN stuck at 10% accuracy on CIFAR-10\nI load the images myself with OpenCV and do `x = torch.from_numpy(img).permute(2, 0, 1).float()`, then "
                "batch them. Cross-entropy, SGD. The first batch loss is 41.7, by batch 50 it's 2.31, and then it reads "
@@ -3659,7 +3659,7 @@ def test_review_session38_final_readings():
     """(review_session38_final f07, f20, f25) A constant rate said in Chinese; `float("inf")` in the pasted code is
     no inf the words report; "just makes it climb more slowly" is a failure put off; and what the reporter only read
     ("I read that overflow means the loss is exploding") reports nothing of this run."""
-    from trainwreck.wording import no_warmup_said
+    from trainwreck.schedule_said import no_warmup_said
 
     for said in ("没有用学习率调度器，lr 一直是常数。", "学習率は一定です。"):
         assert no_warmup_said(said), said
@@ -3831,7 +3831,7 @@ def test_a_lower_rate_that_broke_at_the_same_place_names_the_failures_that_do_no
 def test_a_warmup_said_taken_out_is_no_warmup():
     """"dropped `--lr-warmup-fraction .01`", "I removed the lr warmup", "--warmup-steps 0": the run had none, so a jump
     to twice the first loss that recovers is the no-warmup spike."""
-    from trainwreck.wording import no_warmup_said
+    from trainwreck.schedule_said import no_warmup_said
 
     for said in ("I dropped `--lr-warmup-fraction .01` from the script", "I removed the lr warmup",
                  "commented out the warmup scheduler", "launched with --warmup-steps 0 and lr 3e-4"):
@@ -3949,7 +3949,7 @@ def test_a_russian_report_gives_its_values_steps_and_denials():
     a nan; "оставил постоянный lr" and "выкинул шедулер" are a run with no warmup."""
     from trainwreck.logscan import scan_text
     from trainwreck.thesaurus import DENIED_ELSEWHERE
-    from trainwreck.wording import no_warmup_said
+    from trainwreck.schedule_said import no_warmup_said
 
     text = ("Теперь картина такая: шаг 0 — лосс 9.21, на 3–5 шаге уже 26–28, потом он потихоньку спускается, "
             "к 200 шагу около 7, а к концу эпохи 4.1.")
@@ -4243,7 +4243,7 @@ def test_when_an_entry_shows_is_told_by_its_own_words_not_by_its_snippets_measur
     the failure shows at. Read as one, it had a report of a nan "after training for a while" told that it
     "showed after training for a while, as this failure does" for a spike in the first steps (review s39c, i14)."""
     from trainwreck.weighing import Weigher
-    from trainwreck.wording import section
+    from trainwreck.entry_documents import section
 
     snippet_part = next(p for p in section(CATALOG.entries["WR-250"], "Symptom").split("\n\n")
                         if p.startswith("In the snippet"))
@@ -4706,7 +4706,7 @@ def test_review_session41_code_review_mends():
     from trainwreck.start_loss import pretrained_at_uniform
     from trainwreck.validation_curve import accuracy_impossible
     from trainwreck.rate_tried import lr_tried
-    from trainwreck.wording import normals_asked
+    from trainwreck.normals import normals_asked
 
     def ev(text):
         return diagnosis(text).evidence
@@ -5544,7 +5544,7 @@ def test_review_s46b_readings_stay_where_they_belong():
     from trainwreck.run_kind import linear_model
     from trainwreck.softmax_floor import accuracy_rose_said
     from trainwreck.start_loss import start_far_above_uniform
-    from trainwreck.wording import normals_asked
+    from trainwreck.normals import normals_asked
     # N1: "initial" of another noun, a first stretch, a question, a regression, a denial
     for text in ("ResNet on CIFAR-10, initial learning rate 1e-3, loss 9.0 at epoch 20.",
                  "CIFAR-10, cross-entropy. In the first 100 steps the loss climbs to 12 and then nan.",
@@ -5595,7 +5595,7 @@ def test_review_s46c_readings_stay_where_they_belong():
     from trainwreck.run_kind import linear_model
     from trainwreck.start_loss import start_far_above_uniform
     from trainwreck.run_said import never_recovered_said
-    from trainwreck.wording import GAN_BROKEN, RETURN_FELL, normals_asked
+    from trainwreck.normals import GAN_BROKEN, RETURN_FELL, normals_asked
     assert one_output_said("Every event gets the same anomaly score.") == "every event gets the same anomaly score"
     for text in ("A naive model that always predicts class 0 gets 95%.", "Every sample gets the same label smoothing.",
                  "Every sample gets the same score threshold.",

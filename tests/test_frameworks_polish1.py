@@ -179,7 +179,7 @@ def test_a_hand_written_kl_is_nan_at_a_zero_target_and_xlogy_and_kl_div_are_not(
 def test_sklearns_convergence_warning_is_the_one_the_iteration_limit_normal_quotes_at_its_cited_line():
     """The normal answer for scikit-learn's ConvergenceWarning quotes it and cites _multilayer_perceptron.py#L786-L787 at
     1.9.1: fit() on a problem still improving at max_iter warns exactly that, and the installed 1.9.1 has it there."""
-    from trainwreck.wording import NORMALS
+    from trainwreck.normals import NORMALS
     normal = next(n for n in NORMALS if n.name == "an optimizer stopped at its iteration limit")
     out = run("sklearn", """
         import json, warnings, sklearn
@@ -203,7 +203,7 @@ def test_sklearns_convergence_warning_is_the_one_the_iteration_limit_normal_quot
 def test_sklearns_regressor_loss_is_half_the_mse_plus_its_penalty_at_the_lines_the_normal_cites():
     """The normal answer says MLPRegressor's loss_ is 0.5 * MSE (_base.py#L187-L189 at 1.9.1) plus 0.5 * alpha * sum(w^2)
     / n (_multilayer_perceptron.py#L361): with alpha=0, 2 * loss_ of a last iterate equals the MSE of that model."""
-    from trainwreck.wording import NORMALS
+    from trainwreck.normals import NORMALS
     normal = next(n for n in NORMALS if n.name.startswith("scikit-learn's squared-error loss_"))
     out = run("sklearn", """
         import json, numpy as np
@@ -223,7 +223,7 @@ def test_sklearns_regressor_loss_is_half_the_mse_plus_its_penalty_at_the_lines_t
 
 
 def test_pytorchs_read_only_array_warning_is_the_one_the_normal_quotes_at_its_cited_line():
-    from trainwreck.wording import NORMALS
+    from trainwreck.normals import NORMALS
     normal = next(n for n in NORMALS if n.name == "PyTorch's warning on a read-only NumPy array")
     out = run("torch", """
         import json, warnings, numpy as np, torch

@@ -22,9 +22,9 @@ from .logscan.dialects import loss_unit
 from .logscan.positions import epoch_number, step_number
 from .plural import counted
 from .run_said import never_recovered_said
+from .schedule_said import ADAPTIVE, WARMUP_SET, no_warmup_said
 from .sentences import said_unnegated, sentences_only
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
-from .wording import ADAPTIVE, WARMUP_SET, no_warmup_said
 
 # A pasted loop that clips the gradients after the optimizer's step (backward(), step(), then clip_grad_norm_ with no
 # backward() between) never clips an update: the step used the gradients unclipped, and the next zero_grad() clears

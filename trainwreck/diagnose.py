@@ -3,7 +3,7 @@
 Four kinds of evidence are weighed for each entry: the shape of the loss curve
 against the entry's declared signature, the messages found against the ones it
 declares, the report's plain words against what the entry says about itself
-(wording.py), and when the failure showed (from the first value, after the
+(entry_documents.py), and when the failure showed (from the first value, after the
 first updates, after a while) against when the entry's signature shows it.
 An entry is named only when the evidence is specific and no other entry comes
 close; otherwise the answer is "cannot tell yet", with the candidates and the
@@ -41,12 +41,13 @@ from .sequence_losses import copying_language_model, ctc_inf
 from .start_loss import pretrained_at_uniform, uniform_start
 from .weighing import (CODE_CONSTRUCTS, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
+from .normals import BENIGN_OVERFLOW, Normal, RESTARTED, UNIFORM_START, normals_asked
 from .rate_tried import lr_tried, rate_zero_failed
 from .run_said import STUCK, says_failure, says_not_learning, untrained_output_nonfinite
+from .schedule_said import restarts_said
 from .sentences import YES_NO, mostly_prose
 from .thesaurus import tokens
 from .timing_words import timing_of
-from .wording import BENIGN_OVERFLOW, Normal, RESTARTED, UNIFORM_START, normals_asked, restarts_said
 
 # What a caller of the engine needs comes from here: the finder the scan takes, the diagnosis, the curve's signature.
 __all__ = ["Diagnosis", "Match", "diagnose", "message_finder", "signature_of", "weigher"]

@@ -12,9 +12,9 @@ import re
 
 from .curve_shape import fmt
 from .logscan import Evidence
+from .normals import NORMALS
 from .run_said import MINUS_SCORE, loss_kind, score_out_of_range
 from .sentences import sentences_and_ends
-from .wording import NORMALS
 
 # The entries whose phrases say a softmax's output reaches a cross-entropy (WR-130): no regression's failure
 PROBABILITY_LOSS_WORDS = {"softmax", "cross", "entropy"}

@@ -38,6 +38,7 @@ from .rate_tried import rate_zero_failed
 from .run_kind import SUMMED, absolute_loss, linear_model
 from .run_said import (BEFORE_TRAINING_NONFINITE, order_moved_it, says_not_learning, untrained_output_enormous,
                        untrained_output_nonfinite)
+from .schedule_said import ADAPTIVE, WARMUP_SET, no_warmup_said
 from .sentences import denied_before, sentences_only
 from .softmax_floor import FLOOR_TAIL, accuracy_rose_said, softmax_floor, softmax_floor_said
 from .start_loss import early_jump_said, regression_start_said, start_far_above_uniform
@@ -45,7 +46,6 @@ from .thesaurus import tokens
 from .timing_words import timing_of
 from .weight_init import (ALL_PARAMS_ZERO, CONSTANT_INIT_SAID, FILLED, LARGE_INIT, LAYERS_BUILT, NUMPY_ZERO_WEIGHTS,
                           UNFILLED, constant_kernel_init, init_too_wide, update_discarded)
-from .wording import ADAPTIVE, WARMUP_SET, no_warmup_said
 
 ZERO_GRADIENT_WORDS, ACCURACY_WORDS = {"gradient", "exactly", "zero"}, {"accuracy", "improve"}
 # The entries whose phrases say every input gets one output (a dead or a symmetric network's face): half a printed

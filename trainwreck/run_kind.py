@@ -39,7 +39,7 @@ ABSOLUTE_LOSS = re.compile(r"\bloss\s*=\s*['\"](?:mae|mean_absolute_error|huber\
 SUMMED = re.compile(r"reduction\s*=\s*['\"]sum['\"]|size_average\s*=\s*False|\bsum(?:med)? (?:of|over) (?:the |all )?"
                     r"(?:per[- ]\w+ )?(?:\w+ )?(?:losses|errors|examples|samples|pixels|cross-?entropies)|\b(?:the )?sum,? not "
                     r"the mean|\bsummed\b|np\.sum\(|tf\.reduce_sum\(", re.I)
-# A model with no hidden layer (with wording.ADAPTIVE, the optimisers whose step does not grow with the gradient:
+# A model with no hidden layer (with schedule_said.ADAPTIVE, the optimisers whose step does not grow with the gradient:
 # printed_facts' raw targets that climbed)
 LINEAR_MODEL = re.compile(r"\blinear[ _-]?regression\b|\bLinearRegression\b|\bSGDRegressor\b", re.I)
 SQUARED_BUILT = re.compile(r"(?i)mse|mean_?squared")

@@ -21,8 +21,8 @@ from .logscan.dialects import loss_unit
 from .optimizer_setup import PLAIN_SGD
 from .run_kind import REGRESSION_SAID, SUMMED
 from .run_said import says_not_learning
+from .schedule_said import ADAPTIVE, NO_WARMUP, WARMUP_NAMED
 from .sentences import sentence_around, told
-from .wording import ADAPTIVE, NO_WARMUP, WARMUP_NAMED
 
 # The loss the words give for the model before any update ("at step 0, before any update, the mean BCE is about 4.7",
 # "the initial loss is 9.8"), START_HIGH times ln C or more for the classes the paste names: an untrained classifier

@@ -36,6 +36,8 @@ from .start_loss import START_HIGH_WORDS, early_jump_said, start_far_above_unifo
 from .weight_init import LARGE_INIT_WORDS, ZERO_INIT_WORDS
 from .frozen_said import one_output_said, weights_frozen_said, weights_half
 from .safe_text import shown
+from .entry_documents import FIELDS, Library, section, words_for
+from .normals import normal_ruled_out
 from .precision_said import bf16_only, half_precision_denied, half_precision_shown, precision_tried
 from .rate_tried import lr_tried, lr_tried_same_place, lr_tried_unmoved
 from .run_said import (BEFORE_TRAINING_NONFINITE, fell_then_broke, loss_kind, says_failure, says_not_learning,
@@ -43,7 +45,6 @@ from .run_said import (BEFORE_TRAINING_NONFINITE, fell_then_broke, loss_kind, sa
 from .sentences import said_unnegated, sentences_only, told
 from .thesaurus import tokens, tokens_many, when
 from .timing_words import EARLY_STEPS, timing_of
-from .wording import FIELDS, Library, normal_ruled_out, section, words_for
 
 # Signatures that are a special or early case of another: entries declaring the
 # general one get part credit (a climb still finite may be WR-220 caught early;

@@ -1,191 +1,19 @@
-"""Plain words: what a report says in sentences, matched against what entries say about themselves.
-
-Most people who ask for help paste a sentence, a traceback and a few lines, not
-a clean log. Its words are folded into tokens first (thesaurus.py, with the
-timing words of timing_words.py), read a sentence at a time (sentences.py),
-and read for what they say of the run (run_said.py, rate_tried.py,
-precision_said.py). This module reads them further:
-
-- **similarity**: each entry is a document made of its title, summary,
-  phrases, declared messages and Symptom and Where-it-shows-up sections; the
-  report is scored against each with Okapi BM25 (Robertson and Zaragoza, 2009).
-  The catalogue is tens of documents, so the formula is computed here directly
-  (see docs/diagnose.md for the comparison with rank_bm25 that chose this);
-- **things that are normal**: questions about behaviour that is expected (a
-  negative log-likelihood, a skipped step under dynamic loss scaling, a gap
-  between training and validation loss, spikes in a falling curve) are
-  answered as such rather than matched to a failure.
+"""Things that are normal: questions about behaviour that is expected (a negative log-likelihood, a skipped step
+under dynamic loss scaling, a gap between training and validation loss, spikes in a falling curve, a GAN's losses
+that do not fall) are answered as such rather than matched to a failure -- unless the words say the run went wrong
+the way the explanation itself names as the exception (each Normal's unless).
 """
 from __future__ import annotations
 
 import itertools
-import math
 import re
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .entry import Entry
 from .precision_said import HALF_SHOWN, SCALER_SHOWN
-from .run_said import STUCK, says_not_learning
-from .sentences import denied_before, said_unnegated
-from .thesaurus import tokens_many
-from .timing_words import TIMING
-
-
-# ---- the entries as documents ----------------------------------------------------------------
-
-# How much each part of an entry counts in its document: the phrases are written as the words
-# people use for the failure; the title and summary name it; the sections explain it, and their
-# incidental words (a snippet's numbers, the names of other entries' failures) pull the match
-# around, so they count for less.
-FIELDS = {"title": 2.0, "summary": 2.0, "phrases": 3.0, "messages": 1.0, "Symptom": 1.0, "Where it shows up": 1.0}
-
-
-_WRAP = re.compile(r"(?<!\n)\n(?!\n)")
-
-
-def section(entry: Entry, name: str) -> str:
-    """A section of an entry as prose: the lines a paragraph is wrapped at joined (a phrase such as "during
-    training" can be cut by the wrap; a line break in a log is a clause's end, one in Markdown is not)."""
-    return _WRAP.sub(" ", entry.sections.get(name, ""))
-
-
-def _field(entry: Entry, name: str) -> str:
-    if name == "title":
-        return entry.title
-    if name == "summary":
-        return entry.summary
-    if name == "phrases":
-        return " . ".join(entry.phrases)
-    if name == "messages":
-        return " . ".join(m.shown for m in entry.messages)
-    return section(entry, name)
-
-
-def documents(entries: list[Entry], fields: dict[str, float] | None = None) -> dict[str, Counter]:
-    """Each entry's words, each counted with the weight of the part it is in."""
-    weighted = [(name, weight) for name, weight in (fields or FIELDS).items() if weight]
-    texts = [_field(e, name) for e in entries for name, _ in weighted]
-    folded = iter(tokens_many(texts))
-    out: dict[str, Counter] = {}
-    for e in entries:
-        counts = out[e.id] = Counter()
-        for name, weight in weighted:
-            for token in next(folded):
-                # a message's words say what the framework printed, not when the failure shows: PyTorch's
-                # "batch_norm eps must be positive during training" is no sign of a failure that comes later
-                if not (name == "messages" and token.startswith(TIMING)):
-                    counts[token] += weight
-    return out
-
-
-class Library:
-    """BM25 over the entries' documents (term frequencies may be weighted)."""
-
-    K1, B = 1.2, 0.75
-
-    def __init__(self, docs: dict[str, Counter]):
-        self.ids = list(docs)
-        self.tf = {i: Counter(d) for i, d in docs.items()}
-        self.length = {i: sum(d.values()) for i, d in self.tf.items()}
-        self.mean = sum(self.length.values()) / max(len(docs), 1)
-        df = Counter(t for d in self.tf.values() for t in d)
-        n = len(docs)
-        self.idf = {t: math.log(1 + (n - f + 0.5) / (f + 0.5)) for t, f in df.items()}
-
-    @classmethod
-    def of(cls, entries: list[Entry], fields: dict[str, float] | None = None) -> Library:
-        return cls(documents(entries, fields))
-
-    def scores(self, query: list[str]) -> dict[str, float]:
-        terms = [t for t in set(query) if t in self.idf]
-        out = {}
-        for i in self.ids:
-            tf, norm = self.tf[i], self.K1 * (1 - self.B + self.B * self.length[i] / self.mean)
-            out[i] = sum(self.idf[t] * tf[t] * (self.K1 + 1) / (tf[t] + norm) for t in terms if tf[t])
-        return out
-
-    def shared(self, query: list[str], entry_id: str) -> list[str]:
-        """The query's terms that the entry's document holds, the ones that add most to its score first."""
-        tf, norm = self.tf[entry_id], self.K1 * (1 - self.B + self.B * self.length[entry_id] / self.mean)
-        terms = [t for t in set(query) if t in self.idf and tf[t]]
-        return sorted(terms, key=lambda t: (-self.idf[t] * tf[t] / (tf[t] + norm), t))
-
-
-# A word of the report, for a term it folds to (a term is a word's stem: "padd" for "padded"): the first word that
-# starts with it. Terms the thesaurus made from other words ("diverge" from "blows up") have none, and are not shown.
-REPORT_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]{1,40}")
-
-
-KEYWORDS = frozenset("return def class import from lambda self none true false with as for while if else elif in not "
-                     "and or print".split())
-
-
-def words_for(terms: list[str], sentences: str, most: int = 4) -> list[str]:
-    """The report's own words for these terms (as written, lower-cased), in the terms' order, at most `most`: from its
-    sentences (sentences_only: not its code), and never a keyword of Python's."""
-    found: dict[str, str] = {}
-    wanted = [t for t in terms if t.isalpha() and len(t) >= 3 and t not in KEYWORDS]
-    for m in REPORT_WORD.finditer(sentences):
-        word = m.group(0).lower()
-        for t in wanted:
-            if t not in found and word.startswith(t):
-                found[t] = word
-        if len(found) == len(wanted):
-            break
-    return [found[t] for t in wanted if t in found][:most]
-
-
-# The optimisers whose step does not grow with the gradient (Adam and its kin divide each gradient by its own running
-# size): paste_facts' facts of raw targets and of accumulated gradients, start_loss's early jump, and curve_shape's
-# warmup-less first steps
-ADAPTIVE = re.compile(r"\b(?:adam\w*|rmsprop|adagrad|adadelta|adafactor|lamb|lion)\b", re.I)
-
-
-# ---- things that are normal ----------------------------------------------------------------
-
-# A run said to have no warmup ("no warmup", "warmup_steps=0")
-# ... or its warmup said taken out ("dropped `--lr-warmup-fraction .01`", "I removed the warmup", "commented out the
-# warmup scheduler"), or a flag's warmup set to 0 with a space ("--warmup-steps 0")
-NO_WARMUP = re.compile(r"\b(?:no|without|w/o|zero)\s+(?:lr\s+|learning[ -]rate\s+)?warm-?up\b|"
-                       r"\bwarm-?up(?:_steps|_ratio|_iters?|_epochs)?\s*[=:]\s*0(?:\.0+)?(?!\.?\d)|"
-                       r"\b(?:dropped|removed|disabled|deleted|commented\s+out|turned\s+off|switched\s+off|took\s+out|"
-                       r"got\s+rid\s+of)\s+(?:the\s+|my\s+|our\s+|any\s+|all\s+)?(?:lr\s+|learning[ -]rate\s+)?[`'\"]?(?:--?)?[\w.-]{0,20}?"
-                       r"warm-?up\b|"
-                       r"--[\w-]{0,20}?warm-?up[\w-]{0,30}\s+0(?:\.0+)?(?![.\d])", re.I)
-# ... or a rate said to be constant from the start, or the schedule said dropped ("constant AdamW lr=5e-4", "I removed
-# the LR scheduler"), in a paste that does not name a warmup at all
-CONSTANT_RATE = re.compile(r"\bconstant\s+(?:[\w-]{1,20}\s+){0,2}?(?:lr|learning[ -]rate)\b|"
-                           r"\b(?:lr|learning[ -]rate)\s+(?:is\s+|was\s+|stays\s+|kept\s+)?constant\b|"
-                           # (and in the languages that write the word after the rate: "lr costante 1e-3", "lr
-                           # constante", "lr konstant")
-                           r"\blr\s+(?:costante|constante|konstant|konstante[nr]?|stał[ay]|sabit)\b|"
-                           # (Chinese and Japanese: "lr 一直是常数", "没有用学习率调度器", "学習率は一定")
-                           # (一定 only in Japanese, after は and not before a negation: in Chinese it is "must")
-                           r"(?:lr|学习率)\s*(?:(?:一直|始终)\s*)?(?:(?:是|为)\s*)?(?:常数|固定|不变)|"
-                           r"学習率は\s*(?:一定|固定)(?!\s*(?:では|じゃ)(?:ない|ありません))|"
-                           r"(?:没有|没用|未使用|不用)(?:用)?\s*(?:学习率\s*)?(?:调度器|scheduler)|"
-                           # (Russian: "оставил постоянный lr", "выкинул шедулер")
-                           r"постоянн\w*\s+(?:lr|learning[ -]rate|скорост\w*\s+обучения)\b|"
-                           r"(?:выкинул|убрал|удалил|отключил|без)\w*\s+(?:\w+\s+)?(?:шедулер|scheduler|планировщик)\w*|"
-                           r"\b(?:dropped|removed|without|no)\s+(?:the\s+|any\s+)?(?:lr\s+|learning[ -]rate\s+)?"
-                           r"(?:scheduler|schedule)\b", re.I)
-WARMUP_NAMED = re.compile(r"warm-?up", re.I)
-# ... unless the paste sets a warmup of its own ("warmup_steps=500", "1000 warmup steps"): the words of no warmup are
-# another run's
-# (also inside a name: HF's `num_warmup_steps=1000`)
-WARMUP_SET = re.compile(r"(?<![a-z])warm-?up(?:_steps|_ratio|_iters?|_epochs)?\s*[=:]\s*(?:0*[1-9]\d*|0?\.0*[1-9])|"
-                        r"\b\d[\d,]* warm-?up steps|\bwarm-?up (?:over|of) (?:the first )?\d", re.I)
-
-
-def no_warmup_said(text: str) -> str:
-    """How the words say the run had no warmup (" in a run the report says had no warmup"), or ""."""
-    if NO_WARMUP.search(text):
-        return " in a run the report says had no warmup"
-    if CONSTANT_RATE.search(text) and not WARMUP_NAMED.search(text):
-        return " in a run the report says kept one rate from its start (no warmup)"
-    return ""
+from .run_said import says_not_learning
+from .schedule_said import no_warmup_said
+from .sentences import denied_before
 
 
 @dataclass(frozen=True)
@@ -545,38 +373,6 @@ RESTARTED = Normal(
     "it comes back down as the rate decays; a rise that comes only with such a jump and recovers is the schedule at "
     "work, not a failure",
     "the learning rate and the loss around each rise: whether every rise comes with a jump of the rate and recovers")
-
-
-# ... or said in words: a cosine schedule with warm restarts named (SGDR, Loshchilov & Hutter 2017: the rate starts again
-# at its top every T_i epochs, T_i = T_0 * T_mult^i), and the loss said to jump and recover at two epochs or more that
-# fall where its restarts do -- the second at 2x (T_mult = 1) or 3x (T_mult = 2) the first, counted from 0 or from 1
-# ("at epoch 11 ... and again at 31": T_0 = 10, T_mult = 2)
-COSINE_SAID = re.compile(r"(?i)\bcosine[ _-]?(?:anneal\w*|schedul\w*|lr|decay|with restarts)|cosineannealing\w*|"
-                         r"warm[ _-]?restarts?|\bsgdr\b|\bcosine\b(?=[^.\n]{0,60}\b(?:schedul\w*|lr|learning rate)\b)|"
-                         r"\b(?:schedul\w*|lr|learning rate)\b[^.\n]{0,60}\bcosine\b(?! similarity)")
-NO_RESTARTS = re.compile(r"(?i)\b(?:no|without)\s+(?:warm\s+)?restarts?\b|\bt_max\s*=")
-RECOVERED_SAID = re.compile(r"(?i)(?<!never )(?<!not )(?<!n't )(?<!partly )(?<!partially )(?<!fully )"
-                            r"\b(?:recover(?:s|ed|ing)?|comes? back down|came back down)\b")
-_JUMP = r"(?:jump\w*|spike\w*|ris(?:es|ing)|shoots? up|goes up|went up)"
-JUMP_AT = re.compile(r"(?i)\bloss\w*\b[^.;\n]{0,40}?\b" + _JUMP + r"\b[^.;\n]{0,60}?\bepochs? (\d{1,4})\b|"
-                     r"\bat epochs? (\d{1,4})\b[^.;\n]{0,60}?\bloss\w*\b[^.;\n]{0,30}?\b" + _JUMP + r"\b")
-AGAIN_AT = re.compile(r"(?i)\bagain at (?:epoch )?(\d{1,4})\b|\band (?:again )?at epoch (\d{1,4})\b")
-
-
-def restarts_said(text: str) -> str:
-    """The epochs, when the words name a cosine schedule (with warm restarts, or one whose restarts they do not deny)
-    and say the loss jumped and recovered at epochs that fit its restarts; else ""."""
-    if not COSINE_SAID.search(text) or NO_RESTARTS.search(text) or not RECOVERED_SAID.search(text) \
-            or said_unnegated(text, {"nan", "inf"}) or STUCK.search(text.lower()):
-        return ""
-    epochs = sorted({int(g) for m in itertools.islice(JUMP_AT.finditer(text), 10) for g in m.groups() if g}
-                    | {int(g) for m in itertools.islice(AGAIN_AT.finditer(text), 10) for g in m.groups() if g})
-    for first, second in itertools.combinations(epochs, 2):
-        for base in (0, 1):
-            period = first - base
-            if period >= 2 and second - base in (2 * period, 3 * period):
-                return f"epochs {first} and {second}"
-    return ""
 
 
 def normals_asked(text: str) -> list[Normal]:
