@@ -6240,3 +6240,16 @@ def test_masked_scores_said_filled_with_minus_infinity_before_a_softmax():
     for not_it in (said.replace("float('-inf')", "-1e4"), said.replace("then softmax", "then a mean"),
                    "I fill the masked positions with -1e9 instead of -inf, then softmax."):
         assert "masked-inf" not in breaking_construct(not_it), not_it
+
+
+def test_a_class_count_set_below_the_one_the_words_give_leaves_labels_past_the_last_logit():
+    from trainwreck.data_values import classes_short
+
+    report = ("Tickets in 14 categories, TextCNN in TF 1.14 on a P100.\nclass TCNNConfig(object):\n    num_classes = 13\n"
+              "Iter:      0, Train Loss:    2.6, Train Acc:   7.81%\nIter:    100, Train Loss:    nan, Train Acc:  20.31%\n"
+              "Iter:    200, Train Loss:    nan, Train Acc:  17.19%\n")
+    assert classes_short(report)[2:] == (14, 13)
+    assert weighed_parts(report, "WR-320")["classes-short"] > 0
+    for not_it in (report.replace("num_classes = 13", "num_classes = 14"), report.replace("14 categories", "12 categories"),
+                   report + "We also tried 20 categories.\n"):
+        assert classes_short(not_it) is None, not_it
