@@ -6253,3 +6253,14 @@ def test_a_class_count_set_below_the_one_the_words_give_leaves_labels_past_the_l
     for not_it in (report.replace("num_classes = 13", "num_classes = 14"), report.replace("14 categories", "12 categories"),
                    report + "We also tried 20 categories.\n"):
         assert classes_short(not_it) is None, not_it
+
+
+def test_targets_given_in_a_range_of_hundreds_or_more_are_in_their_raw_units():
+    from trainwreck.input_scaling import scaled_said
+
+    for said in ("y_train is the measured irradiance in W/m2 (0 to about 1000).",
+                 "The target, daily sales, ranges from 2,000 to 90,000."):
+        assert "targets" in scaled_said(said)["unscaled"], said
+    for said in ("labels 0 to 999 (ImageNet classes)", "targets scaled to 0 to 1", "y is in [0, 1]",
+                 "y_train standardised, originally 0 to 1000", "the target is between 0.2 and 0.9"):
+        assert "targets" not in scaled_said(said)["unscaled"], said
