@@ -6145,8 +6145,11 @@ def test_a_loss_said_to_go_from_one_value_to_another_is_two_values():
     ev = scan(io.BytesIO(b"After 300 epochs the loss only went from 1.79 to 1.09 and accuracy is 0.97.\n"), "r",
               message_finder(CATALOG))
     assert ev.count == 2 and ev.head[:2] == [1.79, 1.09]
+    ev = scan(io.BytesIO(b"The loss is 1.79 after the first epoch and 1.672 after the last.\n"), "r", message_finder(CATALOG))
+    assert ev.count == 2 and ev.head[:2] == [1.79, 1.672]
     for not_two in (b"The loss is 1.79, accuracy 0.97.\n", b"The loss is 1.79 and the lr 0.01.\n",
-                    b"lr from 0.1 to 0.01 and the loss is 1.2\n", b"The TD loss creeps up from 0.002 to 0.02.\n"):
+                    b"lr from 0.1 to 0.01 and the loss is 1.2\n", b"The TD loss creeps up from 0.002 to 0.02.\n",
+                    b"The loss is 1.2 after the first epoch and 1.9 after the last.\n"):
         assert scan(io.BytesIO(not_two), "r", message_finder(CATALOG)).count == 0, not_two
 
 
