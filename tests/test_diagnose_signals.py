@@ -6267,3 +6267,17 @@ def test_targets_given_in_a_range_of_hundreds_or_more_are_in_their_raw_units():
     for said in ("labels 0 to 999 (ImageNet classes)", "targets scaled to 0 to 1", "y is in [0, 1]",
                  "y_train standardised, originally 0 to 1000", "the target is between 0.2 and 0.9"):
         assert "targets" not in scaled_said(said)["unscaled"], said
+
+
+def test_a_printed_column_that_grows_past_exps_limit_on_the_row_of_the_first_inf_is_an_overflow():
+    rows = [(500, "0.91", "3.1"), (1000, "0.38", "41.0"), (1500, "-0.41", "80.2"), (2000, "-0.52", "87.9"),
+            (2500, "inf", "90.3"), (3000, "nan", "nan")]
+    log = "".join(f"step {s}  nll {v}  conc_max {c}\n" for s, v, c in rows)
+    report = "JAX von Mises head, optax.adam(1e-3). Then one inf and nan from there on.\n" + log
+    parts = weighed_parts(report, "WR-020")
+    assert parts.get("exp-overflow-printed", 0) > 0
+    assert diagnosis(report).matches[0].entry.id == "WR-020"
+    # an accuracy that passes 88.72 by chance, a column that had not grown to it, or NumPy's float64 limit not reached
+    for not_it in (report.replace("conc_max", "acc"), report.replace("80.2", "95.0"),
+                   report.replace("JAX von Mises head, optax.adam(1e-3)", "NumPy von Mises head, float64")):
+        assert "exp-overflow-printed" not in weighed_parts(not_it, "WR-020"), not_it
