@@ -43,6 +43,8 @@ ONE_OUTPUT = re.compile(
     # (an output or a score the model gives: not "the same label smoothing", "the same score threshold")
     r"|\b" + _EVERY + r" " + _INPUTS + r" gets? (?:exactly |basically |practically )?the same (?:[\w-]+ )?(?:"
     + _OUTPUT_SUBJECT + r"|scores?(?!\s+(?:threshold|cutoff|function)))\b"
+    # "argmax is Other_Faults for every plate", "the argmax of the logits is 3 for all samples"
+    r"|\bargmax\b[^.;\n]{0,30}?\b(?:is|was)\s+(?:always\s+)?[\w'-]+\s+(?:for|on) " + _EVERY + r" " + _INPUTS + r"\b"
     # "it always predicts class 1"
     r"|\balways (?:predicts?|outputs?|returns?|picks?) (?:class|label) \d+\b"
     # "it predicts class 3 for every image"
