@@ -2425,7 +2425,7 @@ def test_review_session33_final_scaled_inputs_said_as_a_note():
     said = "Features standardized with StandardScaler, target is the year as is (1922-2011)."
     # (and the years' range, 1922-2011, reads as targets in their raw units)
     assert scaled_said(said) == {"scaled": {"inputs": "Features standardized"},
-                                 "unscaled": {"targets": "target is the year as is (1922-2011"}}
+                                 "unscaled": {"targets": "target is the year as is (1922-2011)"}}
     assert scaled_said("I standardized the inputs, targets are raw")["scaled"] == {"inputs": "standardized the inputs"}
     keras = keras_epochs([2842.1, 0.6712, 0.6660, 0.6659], [0.6801, 0.7120, 0.7134, 0.7134])
     assert "start" not in weighed_parts("The inputs are standardized.\n" + keras, "WR-330")

@@ -90,7 +90,7 @@ RANGE_SCALED = 5.0
 TARGET_RANGE = re.compile(r"(?i)\b(?:y(?:_train|_tr)?|targets?|target variable)\b(?:(?!\b(?:x|inputs?|features?|labels?|"
                           r"classes|scaled|standardi[sz]ed|normali[sz]ed)\b)[^.;\n]){0,80}?\(?\b(?:from\s+)?"
                           r"(-?\d[\d,]*(?:\.\d+)?)\s*(?:to|-|–)\s*(?:about\s+|around\s+|roughly\s+|~\s?)?(-?\d[\d,]*(?:\.\d+)?)\b"
-                          r"(?!\s*(?:%|epochs?|steps?|classes|days?|years?\b))")
+                          r"(?!\s*(?:%|epochs?|steps?|classes|days?|years?\b))\)?")
 RANGE_RAW = 100.0
 # ... or their statistics said to be a standardisation's: "every column has mean ~0 and std ~1"
 UNIT_STATS = re.compile(r"(?i)\b(?P<what>x(?:_[a-z]{1,10})?|inputs?|features?|columns?|data)\s+(?:\w+\s+){0,2}?(?:has|have|had|"
