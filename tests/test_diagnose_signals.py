@@ -6283,3 +6283,17 @@ def test_a_printed_column_that_grows_past_exps_limit_on_the_row_of_the_first_inf
     for not_it in (report.replace("conc_max", "acc"), report.replace("80.2", "95.0"),
                    report.replace("JAX von Mises head, optax.adam(1e-3)", "NumPy von Mises head, float64")):
         assert "exp-overflow-printed" not in weighed_parts(not_it, "WR-020"), not_it
+
+
+def test_a_hugging_face_trainer_steps_with_adamw_unless_told_otherwise():
+    """The Trainer's default optimizer is AdamW: its log's rate at its peak from the first step, beside a jump that
+    recovers, is the warmup-less spike though the paste names no Adam; a run set to plain SGD is not."""
+    rows = [(2.4469, 2.9999e-4, 0.01), (4.8127, 2.9967e-4, 0.02), (6.8934, 2.9927e-4, 0.03), (6.4402, 2.9870e-4, 0.04),
+            (5.7719, 2.9796e-4, 0.05), (3.0521, 2.7147e-4, 0.2), (2.2318, 3.27e-9, 1.0)]
+    log = "".join(f"{{'loss': {v}, 'grad_norm': 2.5, 'learning_rate': {lr}, 'epoch': {e}}}\n" for v, lr, e in rows)
+    report = "Fine-tuning a 410m model with the Trainer, learning_rate=3e-4, cosine, no nan.\n" + log
+    d = diagnosis(report)
+    assert d.matches and d.matches[0].entry.id == "WR-250"
+    assert "learning rate at its highest" in " ".join(d.matches[0].evidence)
+    sgd = diagnosis(report.replace("cosine,", 'cosine, optim="sgd",'))
+    assert not sgd.matches or sgd.matches[0].entry.id != "WR-250"

@@ -18,7 +18,7 @@ from .ceilings import ceiling_fact
 from .class_count import at_uniform, classes_named, classes_or_vocabulary
 from .entry import TRACES
 from .logscan import KEEP, Evidence
-from .logscan.dialects import loss_unit
+from .logscan.dialects import loss_unit, named as dialect_named
 from .logscan.positions import epoch_number, step_number
 from .plural import counted
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
@@ -1215,12 +1215,25 @@ def _optimizer_named(built: re.Match) -> str:
     return built.group(0).rstrip("( ").split(".")[-1]
 
 
+# (an optimizer other than the tool's default, named as its setting: `optim="sgd"`, `--optim adafactor` is adaptive too)
+OPTIM_SET_PLAIN = re.compile(r"(?i)\boptim\w*['\"]?\s*[=:]?\s*['\"]?(?:sgd|lomo|schedule_free_sgd)\b")
+
+
+def _adaptive(ev: Evidence) -> bool:
+    """Does the run step with an adaptive optimizer: one the paste names, or its tool's default where it names no plain
+    one?"""
+    if ADAPTIVE.search(ev.prose):
+        return True
+    dialect = dialect_named(ev.dialect)
+    return bool(dialect and dialect.adaptive_default) and not OPTIM_SET_PLAIN.search(ev.prose)
+
+
 def _rate_flat_from_start(ev: Evidence) -> str:
     """" in a run whose log prints ..." where the rate printed beside each of the first values, from the run's first
     step, is one and the same, or falls and never rises (a decay from step 0: Hugging Face's linear schedule with
     warmup_steps=0) -- no warmup, which raises it -- beside an adaptive optimizer; or ""."""
     rates = [p.rate for p in ev.head_at[:SPIKE_WINDOW]]
-    if len(rates) < 3 or None in rates or not rates[0] > 0 or not at_run_start(ev) or not ADAPTIVE.search(ev.prose) \
+    if len(rates) < 3 or None in rates or not rates[0] > 0 or not at_run_start(ev) or not _adaptive(ev) \
             or any(later > earlier for earlier, later in zip(rates, rates[1:])):
         return ""
     if len(set(rates)) == 1:
