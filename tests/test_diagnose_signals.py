@@ -6297,3 +6297,14 @@ def test_a_hugging_face_trainer_steps_with_adamw_unless_told_otherwise():
     assert "learning rate at its highest" in " ".join(d.matches[0].evidence)
     sgd = diagnosis(report.replace("cosine,", 'cosine, optim="sgd",'))
     assert not sgd.matches or sgd.matches[0].entry.id != "WR-250"
+
+
+def test_a_clip_of_each_element_above_every_printed_element_never_engaged():
+    epochs = [("1.3611", "0.0388"), ("1.2492", "0.2114"), ("6.9025", "0.7260"), ("nan", "nan")]
+    log = "".join(f"Epoch {e}/30\n3488/3488 ━━━━━━━━━━━━━━━━━━━━ 58s 17ms/step - accuracy: 0.3 - loss: {v}\n"
+                  f"probe batch: max |grad| = {g}\n" for e, (v, g) in enumerate(epochs, 1))
+    code = "opt = keras.optimizers.SGD(learning_rate=0.2, momentum=0.9, clipvalue=1.0)\n"
+    d = diagnosis(code + log)
+    assert d.signature.name == "climb-despite-clipping" and d.matches[0].entry.id == "WR-240"
+    for not_it in (code.replace("clipvalue=1.0", "clipvalue=0.5") + log, code.replace(", clipvalue=1.0", "") + log):
+        assert diagnosis(not_it).signature.name != "climb-despite-clipping", not_it

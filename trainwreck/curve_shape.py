@@ -94,6 +94,30 @@ def unused_clip(prose: str) -> tuple[str, str] | None:
     return None
 
 
+# A clip of each element (Keras's clipvalue=, PyTorch's clip_grad_value_(params, v)) beside the largest gradient
+# element the paste prints or says ("max |grad| = 0.0388", "the largest gradient value is 0.7"): every one below the
+# value, the clip never touched an element -- WR-240's element-wise form.
+_CLIP_NUMBER = r"(\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?![\w.])"
+CLIP_VALUE = re.compile(r"\bclipvalue\s*=\s*" + _CLIP_NUMBER + r"|\bclip_grad_value_\([^,()\n]{1,80},\s*(?:clip_value\s*=\s*)?"
+                        + _CLIP_NUMBER)
+ELEMENT_MAX = re.compile(r"(?i)\b(?:max(?:imum)?|largest)\s*(?:\|\s*grad(?:ient)?s?\s*\||abs(?:olute)?\s+grad(?:ient)?s?|"
+                         r"grad(?:ient)?\s+(?:element|value|entry)s?)\s*(?:=|:|is|was|of)?\s*" + _CLIP_NUMBER)
+
+
+def values_below_clip(prose: str) -> str:
+    """The fact, where the paste clips each gradient element at a value and the largest elements it prints or says
+    (two or more) are all below it; else ""."""
+    clip = CLIP_VALUE.search(prose)
+    if clip is None:
+        return ""
+    at = float(clip.group(1) or clip.group(2))
+    seen = [float(m.group(1)) for m in itertools.islice(ELEMENT_MAX.finditer(prose), 200)]
+    if at <= 0 or len(seen) < 2 or max(seen) >= at:
+        return ""
+    return (f"clipping each gradient element at {fmt(at)} (`{' '.join(clip.group(0).split())}`) never engaged: the "
+            f"largest element the paste prints is {fmt(max(seen))} at most ({len(seen)} values)")
+
+
 def clip_never_applied(prose: str) -> tuple[str, str] | None:
     """A clip the pasted code does that no update uses: after the optimizer's step, or into a name never applied."""
     return late_clip(prose) or unused_clip(prose)
@@ -408,6 +432,8 @@ def _signature(ev: Evidence) -> Signature:
             return sig("climb-despite-clipping", facts + [
                 f"gradient clipping at {ev.clip_at:g} never engaged: the largest gradient norm {during} "
                 f"was {fmt(ev.grad_max_before)}"])
+        if never := values_below_clip(ev.prose):
+            return sig("climb-despite-clipping", facts + [never])
         late = clip_never_applied(ev.prose)
         if late:
             out = sig("climb-despite-clipping", facts + [late[0]])
