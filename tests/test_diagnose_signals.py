@@ -6308,3 +6308,16 @@ def test_a_clip_of_each_element_above_every_printed_element_never_engaged():
     assert d.signature.name == "climb-despite-clipping" and d.matches[0].entry.id == "WR-240"
     for not_it in (code.replace("clipvalue=1.0", "clipvalue=0.5") + log, code.replace(", clipvalue=1.0", "") + log):
         assert diagnosis(not_it).signature.name != "climb-despite-clipping", not_it
+
+
+def test_keras_initializer_strings_named_first_and_one_row_of_outputs_for_every_input():
+    from trainwreck.frozen_said import one_output_said
+    from trainwreck.weight_init import constant_kernel_init
+
+    code = ('init = "zeros"\nlayers.Dense(128, activation="relu", kernel_initializer=init),\n'
+            'layers.Dense(3, activation="softmax", kernel_initializer=init),\n')
+    assert constant_kernel_init(code)
+    assert not constant_kernel_init(code.replace("kernel_initializer=init", "bias_initializer=init"))
+    assert not constant_kernel_init('init = "he_normal"\nlayers.Dense(8, kernel_initializer=init)\n')
+    assert one_output_said("model.predict(X_va) gives [0.3213, 0.1794, 0.4993] for every single row.")
+    assert not one_output_said("Does model.predict(X_va) give [0.3, 0.2, 0.5] for every row?")

@@ -37,7 +37,8 @@ ONE_OUTPUT = re.compile(
     # "the output is 0.2649 for every single row", "predicts 0.5 for all inputs"
     # (a value said of the model's output or its call: not "df.isna().sum() is 0 for every column")
     r"|(?:\b(?:gives?|outputs?|returns?|predicts?)|(?:\b" + _OUTPUT_SUBJECT + r"|\b(?:\w+\.){0,3}(?:model|predict|forward|net)\w*\([^()\n]{0,30}\)\)?)\s+(?:is|are|was|were))"
-    r"\s+(?:exactly\s+|always\s+)?[-+]?\d*\.?\d+(?:e-?\d+)?\s+(?:for|on) "
+    # (or a row of them: "model.predict(X) gives [0.3213, 0.1794, 0.4993] for every single row")
+    r"\s+(?:exactly\s+|always\s+)?(?:[-+]?\d*\.?\d+(?:e-?\d+)?|\[[-+\d.,\se]{3,120}\])\s+(?:for|on) "
     + _EVERY + r" " + _INPUTS + r"\b"
     # "every row gets the same softmax output"
     # (an output or a score the model gives: not "the same label smoothing", "the same score threshold")
