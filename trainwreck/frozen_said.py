@@ -135,6 +135,24 @@ def _first_told(pattern: re.Pattern, prose: str) -> str:
     return ""
 
 
+# A wider network said to give the same result: "changing the hidden size doesn't change anything", "making the
+# layers 256 wide or adding a layer gives the same numbers". Units that start equal stay equal, so any number of them
+# computes what one does (a start at zero or at one constant), and a layer of dead units passes nothing on however
+# wide: width that changes nothing is that network's face. (The width named: a rate that changes nothing is no such
+# thing.)
+_WIDTH = r"(?:hidden[ _-]?(?:size|units?|dim\w*|layer size)|width|(?:more |the )?(?:units|neurons)|\d+ (?:units )?wide|wider|n_hidden)"
+_SAME = (r"(?:(?:doesn'?t|does not|didn'?t|did not|won'?t|never)\s+(?:change|help|matter|make (?:any|a) difference)\w*"
+         r"(?:\s+(?:anything|a thing))?|(?:gives?|gave|give|yields?|produces?|ends?|end|ended)\s+(?:exactly\s+|just\s+)?"
+         r"(?:the\s+)?same\s+(?:numbers|results?|loss|accuracy|values?|curve)|makes? no difference|no difference)")
+WIDTH_CHANGES_NOTHING = re.compile(r"(?i)\b(?:chang\w*|increas\w*|doubl\w*|rais\w*|making|made|tried|trying|bigger|"
+                                   r"larger|more)\b[^.;\n]{0,40}?\b" + _WIDTH + r"\b[^.;\n]{0,80}?\b" + _SAME)
+
+
+def width_changes_nothing_said(prose: str) -> str:
+    """The words that say a wider network gives the same result, as written (lowercased); or ""."""
+    return _first_told(WIDTH_CHANGES_NOTHING, prose)
+
+
 @functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)
 def one_output_said(prose: str) -> str:
     """The words that say the model gives one output for every input, as written (lowercased); or ""."""

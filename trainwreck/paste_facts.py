@@ -23,7 +23,7 @@ from .data_values import (ADAPT_CALL, CLASSES_COUNTED, classes_short, DIVIDED_25
                           MERGED, MINUS_ONE_HANDLED, MINUS_ONE_LABELS, NOT_INPUT_NAME, dataset_data,
                           image_tensor_unscaled, mask_to_tensor)
 from .exp_limits import exp_overflow
-from .frozen_said import one_output_said, weights_frozen_said
+from .frozen_said import one_output_said, weights_frozen_said, width_changes_nothing_said
 from .gradient_clearing import (ACCUMULATES, BACKWARD_STEP, GRAD_REQ_ADD, UNCALLED, accumulated_undivided,
                                 cleared_outside, clears)
 from .gradient_norms import gradients_shrink_to_the_input, grads_said_zero, norms_below_clip
@@ -268,6 +268,11 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                              "hidden units are all dead, or whose weights all start at zero, passes nothing of its "
                              "input on, and its output is one constant, the one that scores best over the data (a "
                              "classifier's base rate, a regression's mean target)")
+    if went_wrong and (wide := width_changes_nothing_said(ev.prose)):
+        out["width-no-effect"] = (f"the report says a wider network gives the same result (\"{wide}\"): units that start "
+                                  "equal get equal gradients and stay equal, so any number of them computes what one "
+                                  "does (weights that start at zero or at one constant), and dead units pass nothing "
+                                  "on however many there are")
     if went_wrong and (frozen := weights_frozen_said(ev.prose)):
         out["weights-frozen"] = (f"the report says the weights do not change (\"{frozen}\"): they got no update at "
                                  "all, which a gradient of exactly 0 gives (dead units, weights that start at zero), or a "

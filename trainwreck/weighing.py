@@ -742,6 +742,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                        "whatever the rate")
     for fact, declarers, weight in (("zero-gradient", w.zero_gradient, W_PRINTED),
                                     ("one-output", w.one_output, W_SAID_HALF),
+                                    ("width-no-effect", w.zero_init, W_SAID_HALF),
                                     ("weights-frozen", w.zero_gradient, W_SAID_HALF),
                                     ("start-high", w.start_high, W_SAID_HALF),
                                     ("accuracy-rose-said", w.accuracy_rises, W_SAID_HALF),
