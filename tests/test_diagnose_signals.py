@@ -2431,7 +2431,9 @@ def test_review_session33_final_scaled_inputs_said_as_a_note():
     from trainwreck.input_scaling import scaled_said
 
     said = "Features standardized with StandardScaler, target is the year as is (1922-2011)."
-    assert scaled_said(said) == {"scaled": {"inputs": "Features standardized"}, "unscaled": {}}
+    # (and the years' range, 1922-2011, reads as targets in their raw units)
+    assert scaled_said(said) == {"scaled": {"inputs": "Features standardized"},
+                                 "unscaled": {"targets": "target is the year as is (1922-2011)"}}
     assert scaled_said("I standardized the inputs, targets are raw")["scaled"] == {"inputs": "standardized the inputs"}
     keras = keras_epochs([2842.1, 0.6712, 0.6660, 0.6659], [0.6801, 0.7120, 0.7134, 0.7134])
     assert "start" not in weighed_parts("The inputs are standardized.\n" + keras, "WR-330")
@@ -6158,8 +6160,11 @@ def test_a_loss_said_to_go_from_one_value_to_another_is_two_values():
     ev = scan(io.BytesIO(b"After 300 epochs the loss only went from 1.79 to 1.09 and accuracy is 0.97.\n"), "r",
               message_finder(CATALOG))
     assert ev.count == 2 and ev.head[:2] == [1.79, 1.09]
+    ev = scan(io.BytesIO(b"The loss is 1.79 after the first epoch and 1.672 after the last.\n"), "r", message_finder(CATALOG))
+    assert ev.count == 2 and ev.head[:2] == [1.79, 1.672]
     for not_two in (b"The loss is 1.79, accuracy 0.97.\n", b"The loss is 1.79 and the lr 0.01.\n",
-                    b"lr from 0.1 to 0.01 and the loss is 1.2\n", b"The TD loss creeps up from 0.002 to 0.02.\n"):
+                    b"lr from 0.1 to 0.01 and the loss is 1.2\n", b"The TD loss creeps up from 0.002 to 0.02.\n",
+                    b"The loss is 1.2 after the first epoch and 1.9 after the last.\n"):
         assert scan(io.BytesIO(not_two), "r", message_finder(CATALOG)).count == 0, not_two
 
 
@@ -6253,3 +6258,79 @@ def test_masked_scores_said_filled_with_minus_infinity_before_a_softmax():
     for not_it in (said.replace("float('-inf')", "-1e4"), said.replace("then softmax", "then a mean"),
                    "I fill the masked positions with -1e9 instead of -inf, then softmax."):
         assert "masked-inf" not in breaking_construct(not_it), not_it
+
+
+def test_a_class_count_set_below_the_one_the_words_give_leaves_labels_past_the_last_logit():
+    from trainwreck.data_values import classes_short
+
+    report = ("Tickets in 14 categories, TextCNN in TF 1.14 on a P100.\nclass TCNNConfig(object):\n    num_classes = 13\n"
+              "Iter:      0, Train Loss:    2.6, Train Acc:   7.81%\nIter:    100, Train Loss:    nan, Train Acc:  20.31%\n"
+              "Iter:    200, Train Loss:    nan, Train Acc:  17.19%\n")
+    assert classes_short(report)[2:] == (14, 13)
+    assert weighed_parts(report, "WR-320")["classes-short"] > 0
+    for not_it in (report.replace("num_classes = 13", "num_classes = 14"), report.replace("14 categories", "12 categories"),
+                   report + "We also tried 20 categories.\n"):
+        assert classes_short(not_it) is None, not_it
+
+
+def test_targets_given_in_a_range_of_hundreds_or_more_are_in_their_raw_units():
+    from trainwreck.input_scaling import scaled_said
+
+    for said in ("y_train is the measured irradiance in W/m2 (0 to about 1000).",
+                 "The target, daily sales, ranges from 2,000 to 90,000."):
+        assert "targets" in scaled_said(said)["unscaled"], said
+    for said in ("labels 0 to 999 (ImageNet classes)", "targets scaled to 0 to 1", "y is in [0, 1]",
+                 "y_train standardised, originally 0 to 1000", "the target is between 0.2 and 0.9"):
+        assert "targets" not in scaled_said(said)["unscaled"], said
+
+
+def test_a_printed_column_that_grows_past_exps_limit_on_the_row_of_the_first_inf_is_an_overflow():
+    rows = [(500, "0.91", "3.1"), (1000, "0.38", "41.0"), (1500, "-0.41", "80.2"), (2000, "-0.52", "87.9"),
+            (2500, "inf", "90.3"), (3000, "nan", "nan")]
+    log = "".join(f"step {s}  nll {v}  conc_max {c}\n" for s, v, c in rows)
+    report = "JAX von Mises head, optax.adam(1e-3). Then one inf and nan from there on.\n" + log
+    parts = weighed_parts(report, "WR-020")
+    assert parts.get("exp-overflow-printed", 0) > 0
+    assert diagnosis(report).matches[0].entry.id == "WR-020"
+    # an accuracy that passes 88.72 by chance, a column that had not grown to it, or NumPy's float64 limit not reached
+    for not_it in (report.replace("conc_max", "acc"), report.replace("80.2", "95.0"),
+                   report.replace("JAX von Mises head, optax.adam(1e-3)", "NumPy von Mises head, float64")):
+        assert "exp-overflow-printed" not in weighed_parts(not_it, "WR-020"), not_it
+
+
+def test_a_hugging_face_trainer_steps_with_adamw_unless_told_otherwise():
+    """The Trainer's default optimizer is AdamW: its log's rate at its peak from the first step, beside a jump that
+    recovers, is the warmup-less spike though the paste names no Adam; a run set to plain SGD is not."""
+    rows = [(2.4469, 2.9999e-4, 0.01), (4.8127, 2.9967e-4, 0.02), (6.8934, 2.9927e-4, 0.03), (6.4402, 2.9870e-4, 0.04),
+            (5.7719, 2.9796e-4, 0.05), (3.0521, 2.7147e-4, 0.2), (2.2318, 3.27e-9, 1.0)]
+    log = "".join(f"{{'loss': {v}, 'grad_norm': 2.5, 'learning_rate': {lr}, 'epoch': {e}}}\n" for v, lr, e in rows)
+    report = "Fine-tuning a 410m model with the Trainer, learning_rate=3e-4, cosine, no nan.\n" + log
+    d = diagnosis(report)
+    assert d.matches and d.matches[0].entry.id == "WR-250"
+    assert "learning rate at its highest" in " ".join(d.matches[0].evidence)
+    sgd = diagnosis(report.replace("cosine,", 'cosine, optim="sgd",'))
+    assert not sgd.matches or sgd.matches[0].entry.id != "WR-250"
+
+
+def test_a_clip_of_each_element_above_every_printed_element_never_engaged():
+    epochs = [("1.3611", "0.0388"), ("1.2492", "0.2114"), ("6.9025", "0.7260"), ("nan", "nan")]
+    log = "".join(f"Epoch {e}/30\n3488/3488 ━━━━━━━━━━━━━━━━━━━━ 58s 17ms/step - accuracy: 0.3 - loss: {v}\n"
+                  f"probe batch: max |grad| = {g}\n" for e, (v, g) in enumerate(epochs, 1))
+    code = "opt = keras.optimizers.SGD(learning_rate=0.2, momentum=0.9, clipvalue=1.0)\n"
+    d = diagnosis(code + log)
+    assert d.signature.name == "climb-despite-clipping" and d.matches[0].entry.id == "WR-240"
+    for not_it in (code.replace("clipvalue=1.0", "clipvalue=0.5") + log, code.replace(", clipvalue=1.0", "") + log):
+        assert diagnosis(not_it).signature.name != "climb-despite-clipping", not_it
+
+
+def test_keras_initializer_strings_named_first_and_one_row_of_outputs_for_every_input():
+    from trainwreck.frozen_said import one_output_said
+    from trainwreck.weight_init import constant_kernel_init
+
+    code = ('init = "zeros"\nlayers.Dense(128, activation="relu", kernel_initializer=init),\n'
+            'layers.Dense(3, activation="softmax", kernel_initializer=init),\n')
+    assert constant_kernel_init(code)
+    assert not constant_kernel_init(code.replace("kernel_initializer=init", "bias_initializer=init"))
+    assert not constant_kernel_init('init = "he_normal"\nlayers.Dense(8, kernel_initializer=init)\n')
+    assert one_output_said("model.predict(X_va) gives [0.3213, 0.1794, 0.4993] for every single row.")
+    assert not one_output_said("Does model.predict(X_va) give [0.3, 0.2, 0.5] for every row?")

@@ -202,3 +202,24 @@ def test_one_output_for_every_input_or_frozen_weights_are_never_answered_normal(
                  "I will compare the weights at epoch 8 and epoch 30: identical would mean a bug.",
                  "With an untrained model, the network gives the same output for every input, of course."):
         assert diagnosis(text + said).verdict == "normal", said
+
+
+def test_an_argmax_said_to_be_one_value_for_every_input_is_one_output():
+    from trainwreck.frozen_said import one_output_said
+
+    for said in ("argmax is Other_Faults for every plate.", "The argmax of the logits is 3 for all samples."):
+        assert one_output_said(said), said
+    for not_it in ("Is the argmax correct for every sample?", "The argmax is not 3 for every sample.",
+                   "The argmax differs for every sample."):
+        assert not one_output_said(not_it), not_it
+
+
+def test_a_wider_network_said_to_give_the_same_result_is_read():
+    from trainwreck.frozen_said import width_changes_nothing_said
+
+    for said in ("Changing the hidden size or the learning rate doesn't change anything.",
+                 "Making the layers 256 wide or adding a third hidden layer gives the same numbers to two decimals."):
+        assert width_changes_nothing_said(said), said
+    for not_it in ("Changing the learning rate doesn't change anything.", "Does changing the hidden size change anything?",
+                   "Increasing the hidden size helped a lot.", "A wider net would not change anything, I think."):
+        assert not width_changes_nothing_said(not_it), not_it

@@ -18,7 +18,7 @@ from .ceilings import ceiling_fact
 from .class_count import at_uniform, classes_named, classes_or_vocabulary
 from .entry import TRACES
 from .logscan import KEEP, Evidence
-from .logscan.dialects import loss_unit
+from .logscan.dialects import loss_unit, named as dialect_named
 from .logscan.positions import epoch_number, step_number
 from .plural import counted
 from .run_said import never_recovered_said
@@ -94,6 +94,30 @@ def unused_clip(prose: str) -> tuple[str, str] | None:
                     f"Apply the clipped gradients: `apply_gradients(zip({out}, ...))`; then check, as the entry's fix "
                     "says, how many steps it clips.")
     return None
+
+
+# A clip of each element (Keras's clipvalue=, PyTorch's clip_grad_value_(params, v)) beside the largest gradient
+# element the paste prints or says ("max |grad| = 0.0388", "the largest gradient value is 0.7"): every one below the
+# value, the clip never touched an element -- WR-240's element-wise form.
+_CLIP_NUMBER = r"(\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?![\w.])"
+CLIP_VALUE = re.compile(r"\bclipvalue\s*=\s*" + _CLIP_NUMBER + r"|\bclip_grad_value_\([^,()\n]{1,80},\s*(?:clip_value\s*=\s*)?"
+                        + _CLIP_NUMBER)
+ELEMENT_MAX = re.compile(r"(?i)\b(?:max(?:imum)?|largest)\s*(?:\|\s*grad(?:ient)?s?\s*\||abs(?:olute)?\s+grad(?:ient)?s?|"
+                         r"grad(?:ient)?\s+(?:element|value|entry)s?)\s*(?:=|:|is|was|of)?\s*" + _CLIP_NUMBER)
+
+
+def values_below_clip(prose: str) -> str:
+    """The fact, where the paste clips each gradient element at a value and the largest elements it prints or says
+    (two or more) are all below it; else ""."""
+    clip = CLIP_VALUE.search(prose)
+    if clip is None:
+        return ""
+    at = float(clip.group(1) or clip.group(2))
+    seen = [float(m.group(1)) for m in itertools.islice(ELEMENT_MAX.finditer(prose), 200)]
+    if at <= 0 or len(seen) < 2 or max(seen) >= at:
+        return ""
+    return (f"clipping each gradient element at {fmt(at)} (`{' '.join(clip.group(0).split())}`) never engaged: the "
+            f"largest element the paste prints is {fmt(max(seen))} at most ({len(seen)} values)")
 
 
 def clip_never_applied(prose: str) -> tuple[str, str] | None:
@@ -410,6 +434,8 @@ def _signature(ev: Evidence) -> Signature:
             return sig("climb-despite-clipping", facts + [
                 f"gradient clipping at {ev.clip_at:g} never engaged: the largest gradient norm {during} "
                 f"was {fmt(ev.grad_max_before)}"])
+        if never := values_below_clip(ev.prose):
+            return sig("climb-despite-clipping", facts + [never])
         late = clip_never_applied(ev.prose)
         if late:
             out = sig("climb-despite-clipping", facts + [late[0]])
@@ -1217,12 +1243,25 @@ def _optimizer_named(built: re.Match) -> str:
     return built.group(0).rstrip("( ").split(".")[-1]
 
 
+# (an optimizer other than the tool's default, named as its setting: `optim="sgd"`, `--optim adafactor` is adaptive too)
+OPTIM_SET_PLAIN = re.compile(r"(?i)\boptim\w*['\"]?\s*[=:]?\s*['\"]?(?:sgd|lomo|schedule_free_sgd)\b")
+
+
+def _adaptive(ev: Evidence) -> bool:
+    """Does the run step with an adaptive optimizer: one the paste names, or its tool's default where it names no plain
+    one?"""
+    if ADAPTIVE.search(ev.prose):
+        return True
+    dialect = dialect_named(ev.dialect)
+    return bool(dialect and dialect.adaptive_default) and not OPTIM_SET_PLAIN.search(ev.prose)
+
+
 def _rate_flat_from_start(ev: Evidence) -> str:
     """" in a run whose log prints ..." where the rate printed beside each of the first values, from the run's first
     step, is one and the same, or falls and never rises (a decay from step 0: Hugging Face's linear schedule with
     warmup_steps=0) -- no warmup, which raises it -- beside an adaptive optimizer; or ""."""
     rates = [p.rate for p in ev.head_at[:SPIKE_WINDOW]]
-    if len(rates) < 3 or None in rates or not rates[0] > 0 or not at_run_start(ev) or not ADAPTIVE.search(ev.prose) \
+    if len(rates) < 3 or None in rates or not rates[0] > 0 or not at_run_start(ev) or not _adaptive(ev) \
             or any(later > earlier for earlier, later in zip(rates, rates[1:])):
         return ""
     if len(set(rates)) == 1:

@@ -23,6 +23,27 @@ UNLABELLED_WORDS, RAW_PIXEL_WORDS = {"unlabell", "mark"}, {"raw", "pixel"}
 CLASSES_COUNTED = re.compile(r"\b(?:num_classes|n_classes|num_labels|n_labels|classes|nclass\w*)\s*=\s*"
                              r"(?:len\(\s*(?:np\.unique|set|torch\.unique|jnp\.unique)\(\s*[\w.\[\]\"']{1,40}\s*\)\s*\)|"
                              r"[\w.\[\]\"']{1,40}\.nunique\(\))")
+# ... or a class count set in the code below the one the words give: "14 categories" beside `num_classes = 13` -- the
+# label 13 is past the last logit (WR-320's phrase: num_classes one smaller than the number of labels)
+CLASSES_SAID = re.compile(r"(?i)\b(\d{1,4})[ -](?:classes|categories|varieties|species|breeds|genres|intents|"
+                          r"(?:fault |defect |activity |relation )?types)\b|\b(\d{1,4})-class\b")
+CLASSES_SET = re.compile(r"(?i)\b(?:num_classes|n_classes|nb_classes|num_class|class_num|nclasses|num_labels|n_labels|"
+                         r"output_classes|number_of_classes)\s*[:=]\s*(\d{1,4})\b")
+
+
+def classes_short(prose: str) -> tuple[str, str, int, int] | None:
+    """The words that give a class count and the code that sets a smaller one (each as written, and the two counts),
+    when the paste gives each once; or None."""
+    said = {int(m.group(1) or m.group(2)): m for m in itertools.islice(CLASSES_SAID.finditer(prose), 10)}
+    set_ = {int(m.group(1)): m for m in itertools.islice(CLASSES_SET.finditer(prose), 10)}
+    if len(said) != 1 or len(set_) != 1:
+        return None                    # (several counts given: a report of two tasks, or of runs tried; no one pair)
+    (n_said, m_said), (n_set, m_set) = next(iter(said.items())), next(iter(set_.items()))
+    if not 2 <= n_set < n_said:
+        return None
+    return " ".join(m_said.group(0).split()), " ".join(m_set.group(0).split()), n_said, n_set
+
+
 LABELS_REMAPPED = re.compile(r"LabelEncoder|return_inverse|factorize|\.cat\.codes|searchsorted|"
                              r"\{\s*\w+\s*:\s*\w+\s+for\s+\w+\s*,\s*\w+\s+in\s+enumerate\(")
 MINUS_ONE_LABELS = re.compile(r"\b(?:y|labels?|targets?)\s*(?:\[[^\]\n]{0,30}\]\s*)?=\s*-1\b(?!\s*(?:and|or|,|/)\s*\+?1\b)|"

@@ -69,7 +69,8 @@ SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one
               "full-precision", "masked-inf", "log-unguarded", "exp-unshifted", "sqrt-at-zero", "same-batch",
               "first-layers", "feature-scales", "nll-of-probabilities", "clip-unengaged",
               "adaptive-rate-high", "std-unguarded", "one-output", "weights-frozen", "rounded-away", "start-high", "accuracy-rose-said",
-              "early-jump", "loop-unscaled", "update-discarded", "raw-targets-said", "classes-counted")
+              "early-jump", "loop-unscaled", "update-discarded", "raw-targets-said", "classes-counted", "classes-short",
+              "left-padded-causal", "untrained-output-enormous", "width-no-effect")
 SPECIFIC = ("curve", "messages", "start", "negative", "zero-gradient", "accuracy-rose", "sigmoid-zero", "rate-rose",
             "softmax-floor")
 # ... of which these are shared by every entry of the curve's shape: past the first three, they list no one
@@ -846,7 +847,8 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     # an accuracy that climbs on a loss that barely moves, one output for every input, weights that never change --
     # though words alone name no entry with confidence)
     unlike_normal = any(m.parts.get(k, 0) > 0 for m in d.matches
-                        for k in ("start-high", "accuracy-rose-said", "one-output", "weights-frozen", "early-jump"))
+                        for k in ("start-high", "accuracy-rose-said", "one-output", "weights-frozen", "early-jump",
+                                  "width-no-effect"))
     if d.normal and not failure_shown and not specific and not unlike_normal \
             and not _says_more_than(d.normal, d.evidence.prose) \
             and not _stopped_learning(d):

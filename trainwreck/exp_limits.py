@@ -65,6 +65,45 @@ MAX_SUBTRACTED = re.compile(r"(?i)-\s*[\w.]+\.(?:max|amax)\(|\bsubtract\w*\s+(?:
 EXP_INPUT_WORDS = re.compile(r"(?i)logit|similarit|\bsims?\b|\bscores?\b|\bexp\b|softmax|\btau\b|temperature")
 
 
+# A number printed beside the loss that passes exp's limit on the very row where the loss first turns inf, having grown
+# to it: `kappa_max 84.9` on the row before, `kappa_max 90.6` beside the inf -- what the loss takes an exp of (a
+# concentration, a scale, a logit) under a name of its own. Not a score, a time, a rate or a
+# count, whose values may pass 88.72 by chance (an accuracy of 88.2% then 89.0%).
+PRINTED_COLUMN = re.compile(r"(?<![\w.])([A-Za-z][\w/.|]{0,30}?)[ \t]*[:=]?[ \t]+(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?![\w.%])",
+                            re.I)
+NOT_AN_EXP_INPUT = re.compile(r"(?i)acc|%|f1|map|iou|auc|bleu|rouge|ppl|perplex|time|sec|ms$|speed|mem|lr|rate|step|"
+                              r"epoch|iter|batch|loss|nll|cost|err|val|eta|it/s|grad|norm|count|size|tokens|samples|deg")
+
+
+def _columns(line: str) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for m in itertools.islice(PRINTED_COLUMN.finditer(line), 40):
+        out.setdefault(m.group(1), float(m.group(2)))
+    return out
+
+
+def column_past_limit(ev: Evidence, dtype: str) -> str:
+    """The fact, where a column printed beside the loss grew past exp's limit in this dtype on the row where the loss
+    first turned inf; else ""."""
+    if ev.first_nonfinite is None or ev.first_nonfinite_value != math.inf or ev.first_nonfinite < 2:
+        return ""
+    rows = [ev.at(ev.first_nonfinite - k) for k in (2, 1, 0)]
+    lines = ev.prose.split("\n")
+    if any(p is None or not 0 < p.line <= len(lines) for p in rows) or len({p.line for p in rows}) < 3:
+        return ""
+    before2, before, at = (_columns(lines[p.line - 1]) for p in rows)
+    limit = EXP_LIMITS[dtype]
+    for key, now in at.items():
+        if NOT_AN_EXP_INPUT.search(key) or key not in before or key not in before2:
+            continue
+        if before2[key] <= before[key] < limit <= now:
+            return (f"the run prints `{key}` beside the loss: {fmt(before[key])} at {ev.where(ev.first_nonfinite - 1)}, "
+                    f"then {fmt(now)} at {ev.where(ev.first_nonfinite)}, the row where the loss first turns inf -- it "
+                    f"grew past {limit:.2f}, the largest x whose exp {dtype} can hold, exactly there: the loss most "
+                    "likely takes an exp of it, or of something computed through one, and that exp overflows")
+    return ""
+
+
 def exp_overflow(ev: Evidence) -> tuple[str, bool]:
     """The first call in the paste that hands exp (or a hand-written softmax) a number past what exp can return, as
     a fact, or "": past float64's limit always, past float32's only where the paste computes in float32 (a
@@ -110,6 +149,9 @@ def exp_overflow(ev: Evidence) -> tuple[str, bool]:
                     return (f"the report says what its exp takes reaches {m.group(1)} (\"{said}\"), and its exp "
                             f"takes it as it is: exp({m.group(1)}) is past the largest {dtype} (exp overflows above "
                             f"{EXP_LIMITS[dtype]:.2f}), so inf / inf is nan"), False
+    # (or a column the run prints that grew past the limit on the row of the first inf)
+    if column := column_past_limit(ev, "float32" if wide else "float64"):
+        return column, True
     # (or the words: a hand-written exp of cosine similarities divided by a temperature the report names -- a cosine
     # is at most 1, so that exp takes up to 1/T, past float32's limit for any T below 1/88.72, about 0.0113)
     if "handwritten" in tokens(ev.prose) and HAND_EXP.search(sentences_only(ev.prose)) and COSINE_SAID.search(ev.prose) \

@@ -37,12 +37,15 @@ ONE_OUTPUT = re.compile(
     # "the output is 0.2649 for every single row", "predicts 0.5 for all inputs"
     # (a value said of the model's output or its call: not "df.isna().sum() is 0 for every column")
     r"|(?:\b(?:gives?|outputs?|returns?|predicts?)|(?:\b" + _OUTPUT_SUBJECT + r"|\b(?:\w+\.){0,3}(?:model|predict|forward|net)\w*\([^()\n]{0,30}\)\)?)\s+(?:is|are|was|were))"
-    r"\s+(?:exactly\s+|always\s+)?[-+]?\d*\.?\d+(?:e-?\d+)?\s+(?:for|on) "
+    # (or a row of them: "model.predict(X) gives [0.3213, 0.1794, 0.4993] for every single row")
+    r"\s+(?:exactly\s+|always\s+)?(?:[-+]?\d*\.?\d+(?:e-?\d+)?|\[[-+\d.,\se]{3,120}\])\s+(?:for|on) "
     + _EVERY + r" " + _INPUTS + r"\b"
     # "every row gets the same softmax output"
     # (an output or a score the model gives: not "the same label smoothing", "the same score threshold")
     r"|\b" + _EVERY + r" " + _INPUTS + r" gets? (?:exactly |basically |practically )?the same (?:[\w-]+ )?(?:"
     + _OUTPUT_SUBJECT + r"|scores?(?!\s+(?:threshold|cutoff|function)))\b"
+    # "argmax is Other_Faults for every plate", "the argmax of the logits is 3 for all samples"
+    r"|\bargmax\b[^.;\n]{0,30}?\b(?:is|was)\s+(?:always\s+)?[\w'-]+\s+(?:for|on) " + _EVERY + r" " + _INPUTS + r"\b"
     # "it always predicts class 1"
     r"|\balways (?:predicts?|outputs?|returns?|picks?) (?:class|label) \d+\b"
     # "it predicts class 3 for every image"
@@ -130,6 +133,24 @@ def _first_told(pattern: re.Pattern, prose: str) -> str:
                 or _TAKEN_BACK_AFTER.search(text, m.end(), end) or text[m.end():m.end() + 3].lstrip().startswith("?")):
             return " ".join(m.group(0).split())
     return ""
+
+
+# A wider network said to give the same result: "changing the hidden size doesn't change anything", "making the
+# layers 256 wide or adding a layer gives the same numbers". Units that start equal stay equal, so any number of them
+# computes what one does (a start at zero or at one constant), and a layer of dead units passes nothing on however
+# wide: width that changes nothing is that network's face. (The width named: a rate that changes nothing is no such
+# thing.)
+_WIDTH = r"(?:hidden[ _-]?(?:size|units?|dim\w*|layer size)|width|(?:more |the )?(?:units|neurons)|\d+ (?:units )?wide|wider|n_hidden)"
+_SAME = (r"(?:(?:doesn'?t|does not|didn'?t|did not|won'?t|never)\s+(?:change|help|matter|make (?:any|a) difference)\w*"
+         r"(?:\s+(?:anything|a thing))?|(?:gives?|gave|give|yields?|produces?|ends?|end|ended)\s+(?:exactly\s+|just\s+)?"
+         r"(?:the\s+)?same\s+(?:numbers|results?|loss|accuracy|values?|curve)|makes? no difference|no difference)")
+WIDTH_CHANGES_NOTHING = re.compile(r"(?i)\b(?:chang\w*|increas\w*|doubl\w*|rais\w*|making|made|tried|trying|bigger|"
+                                   r"larger|more)\b[^.;\n]{0,40}?\b" + _WIDTH + r"\b[^.;\n]{0,80}?\b" + _SAME)
+
+
+def width_changes_nothing_said(prose: str) -> str:
+    """The words that say a wider network gives the same result, as written (lowercased); or ""."""
+    return _first_told(WIDTH_CHANGES_NOTHING, prose)
 
 
 @functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)

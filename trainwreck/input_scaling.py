@@ -84,6 +84,14 @@ SCALED_RANGE = re.compile(
     r"(?!\d|\.\d|\s*(?:times|orders?|per\b|millions?|thousands?|billions?|k\b|kg|kilo\w*|grams?|met(?:er|re)s?|"
     r"seconds?|standard|std|sd\b|%|x\b|apart|larger|smaller|bigger|higher|lower|more|less|of\b))")
 RANGE_SCALED = 5.0
+# ... and the targets given in a range far from a scaled one, in the units they were measured in: "y_train is the measured
+# GHI in W/m2 (0 to about 1000)", "the target, yearly sales, ranges from 2,000 to 90,000" (a regression's; not a class
+# id's, "labels 0 to 999")
+TARGET_RANGE = re.compile(r"(?i)\b(?:y(?:_train|_tr)?|targets?|target variable)\b(?:(?!\b(?:x|inputs?|features?|labels?|"
+                          r"classes|scaled|standardi[sz]ed|normali[sz]ed)\b)[^.;\n]){0,80}?\(?\b(?:from\s+)?"
+                          r"(-?\d[\d,]*(?:\.\d+)?)\s*(?:to|-|–)\s*(?:about\s+|around\s+|roughly\s+|~\s?)?(-?\d[\d,]*(?:\.\d+)?)\b"
+                          r"(?!\s*(?:%|epochs?|steps?|classes|days?|years?\b))\)?")
+RANGE_RAW = 100.0
 # ... or their statistics said to be a standardisation's: "every column has mean ~0 and std ~1"
 UNIT_STATS = re.compile(r"(?i)\b(?P<what>x(?:_[a-z]{1,10})?|inputs?|features?|columns?|data)\s+(?:\w+\s+){0,2}?(?:has|have|had|"
                         r"with|at|is|are)\s+(?:a\s+)?mean\s+(?:of\s+)?(?:~|about\s+|around\s+|≈\s*)?0(?:\.0+)?\s*(?:and|,|/)\s*"
@@ -190,6 +198,11 @@ def scaled_said(prose: str) -> dict[str, dict[str, str]]:
         for kind, pattern in (("targets", SCALED_TARGETS), ("inputs", SCALED_INPUTS)):
             if pattern.fullmatch(m.group("name")) or pattern.fullmatch(m.group("name").split("_")[0]):
                 out["scaled"].setdefault(kind, line)
+    for m in itertools.islice(TARGET_RANGE.finditer(prose), 5):
+        low, high = (float(v.replace(",", "")) for v in m.groups())
+        if max(abs(low), abs(high)) >= RANGE_RAW and high > low and not doubted(prose, m.start()):
+            out["unscaled"].setdefault("targets", " ".join(m.group(0).split()))
+            break
     for kind in list(out["scaled"]):             # said both ways: the words do not decide
         if kind in out["unscaled"]:
             del out["scaled"][kind], out["unscaled"][kind]

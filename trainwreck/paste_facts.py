@@ -18,12 +18,12 @@ from .breaking_constructs import MASKED_INF, breaking_construct, code_of, token_
 from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, NOT_A_MEAN, Signature, at_run_start, clip_never_applied, fmt,
                           same_batch_jumps)
 from .data_checked import data_said_finite
-from .data_values import (ADAPT_CALL, CLASSES_COUNTED, DIVIDED_255, DIVIDED_255_ITSELF, IMAGE_READER, INPUT_NAME,
+from .data_values import (ADAPT_CALL, CLASSES_COUNTED, classes_short, DIVIDED_255, DIVIDED_255_ITSELF, IMAGE_READER, INPUT_NAME,
                           KERAS_NORMALIZATION, KERAS_UINT8, LABELS_REMAPPED, MASK_255, MASK_255_HANDLED, MAX_255,
                           MERGED, MINUS_ONE_HANDLED, MINUS_ONE_LABELS, NOT_INPUT_NAME, dataset_data,
                           image_tensor_unscaled, mask_to_tensor)
 from .exp_limits import exp_overflow
-from .frozen_said import one_output_said, weights_frozen_said
+from .frozen_said import one_output_said, weights_frozen_said, width_changes_nothing_said
 from .gradient_clearing import (ACCUMULATES, BACKWARD_STEP, GRAD_REQ_ADD, UNCALLED, accumulated_undivided,
                                 cleared_outside, clears)
 from .gradient_norms import gradients_shrink_to_the_input, grads_said_zero, norms_below_clip
@@ -272,6 +272,11 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                              "hidden units are all dead, or whose weights all start at zero, passes nothing of its "
                              "input on, and its output is one constant, the one that scores best over the data (a "
                              "classifier's base rate, a regression's mean target)")
+    if went_wrong and (wide := width_changes_nothing_said(ev.prose)):
+        out["width-no-effect"] = (f"the report says a wider network gives the same result (\"{wide}\"): units that start "
+                                  "equal get equal gradients and stay equal, so any number of them computes what one "
+                                  "does (weights that start at zero or at one constant), and dead units pass nothing "
+                                  "on however many there are")
     if went_wrong and (frozen := weights_frozen_said(ev.prose)):
         out["weights-frozen"] = (f"the report says the weights do not change (\"{frozen}\"): they got no update at "
                                  "all, which a gradient of exactly 0 gives (dead units, weights that start at zero), or a "
@@ -292,6 +297,14 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                   f"(`{' '.join(counted.group(0).split())}`) and maps no label onto 0..C-1: labels that "
                                   "skip a value (0..24 with 9 missing) leave the largest past C - 1, a label the loss "
                                   "cannot take (optax's integer-label cross-entropy gives its row nan; PyTorch's raises)")
+    if went_wrong and (short := classes_short(ev.prose)):
+        said, set_, n_said, n_set = short
+        out["classes-short"] = (f"the report gives {n_said} classes (\"{said}\") and the code builds {n_set} outputs "
+                                f"(`{set_}`): a label of {n_set} or more is past the last logit, one the loss cannot take "
+                                f"-- PyTorch's cross-entropy raises `Target {n_set} is out of bounds.` on a CPU (a "
+                                "device-side assertion on a GPU), and TensorFlow's sparse cross-entropy returns nan for "
+                                "that row on a GPU (it raises only on a CPU: https://github.com/tensorflow/tensorflow/"
+                                "blob/r2.2/tensorflow/python/ops/nn_ops.py#L3542-L3591)")
     # (labels at -1 go wrong beside a falling loss too: NumPy's indexing trains those rows towards the last class)
     if (m := MINUS_ONE_LABELS.search(ev.prose)) and not MINUS_ONE_HANDLED.search(ev.prose):
         out["minus-one-labels"] = (f"the report sets labels to -1 (`{' '.join(m.group(0).split())}`): a label no "

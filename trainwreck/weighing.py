@@ -747,6 +747,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                        "whatever the rate")
     for fact, declarers, weight in (("zero-gradient", w.zero_gradient, W_PRINTED),
                                     ("one-output", w.one_output, W_SAID_HALF),
+                                    ("width-no-effect", w.zero_init, W_SAID_HALF),
                                     ("weights-frozen", w.zero_gradient, W_SAID_HALF),
                                     ("start-high", w.start_high, W_SAID_HALF),
                                     ("accuracy-rose-said", w.accuracy_rises, W_SAID_HALF),
@@ -758,6 +759,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("softmax-floor", w.softmax_floor, W_PRINTED),
                                     ("minus-one-labels", w.unlabelled, W_SAID_HALF),
                                     ("classes-counted", w.unlabelled, W_SAID_HALF),
+                                    ("classes-short", w.unlabelled, W_SAID_HALF),
                                     ("mask-255", w.mask_255, W_SAID_HALF),
                                     ("one-class-iou", w.one_class_iou, W_SAID_HALF),
                                     ("mask-scaled", w.mask_scaled, W_SAID_HALF),

@@ -35,8 +35,9 @@ ZERO_INIT = re.compile(r"kernel_initializer\s*=\s*['\"](?:zeros|ones)['\"]|\bini
                        r"constant(?:_init)?\(|Constant\()")
 # ... or named first and handed to a kernel by its name (`init = keras.initializers.Constant(0.01)`, then
 # `Dense(128, kernel_initializer=init)`)
-NAMED_CONSTANT_INIT = re.compile(r"\b(?P<name>[A-Za-z_]\w{0,30})\s*=\s*(?:(?:tf\.)?keras\.)?initializers\."
-                                 r"(?:Constant|Ones|Zeros)\(")
+# (or as Keras's string for it: `init = "zeros"`)
+NAMED_CONSTANT_INIT = re.compile(r"\b(?P<name>[A-Za-z_]\w{0,30})\s*=\s*(?:(?:(?:tf\.)?keras\.)?initializers\."
+                                 r"(?:Constant|Ones|Zeros)\(|['\"](?:zeros|ones)['\"](?![\w.]))")
 # ... or said in a sentence: "it sets every Linear weight to 0.05", "I initialise all the weights to zero" (not a bias
 # alone, nor a weight decay or a weight of the loss)
 CONSTANT_INIT_SAID = re.compile(r"\b(?:sets?|setting|initiali[sz](?:e|es|ed|ing)|init(?:s|ed)?|fill(?:s|ed)?)\s+"

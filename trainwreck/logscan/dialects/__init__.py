@@ -48,6 +48,9 @@ class Dialect:
     # its values are the few a reporter chose to give (a sentence's), not all the run printed: words that say the run
     # went nan or does not learn say what they leave out
     chosen: bool = False
+    # the optimizer the tool's trainer builds when the paste names none, where it is an adaptive one (its step set by
+    # the rate, not the gradient's size), with its source ("" when the tool has no default or it is plain SGD)
+    adaptive_default: str = ""
     # list mode: the fewest values that make the format detected (a sentence's own reading decides which two are a run:
     # "went from 1.79 to 1.09")
     fewest: int = 3

@@ -16,4 +16,7 @@ from . import Dialect
 
 DIALECT = Dialect("Hugging Face Trainer", re.compile(rb"\{'loss': |'learning_rate': "), keys=(b"'loss'",),
                   framework="transformers", rewrite=hidden.unhide,
-                  clears_gradients="zeroes the gradients after every optimizer step")
+                  clears_gradients="zeroes the gradients after every optimizer step",
+                  # (TrainingArguments.optim defaults to "adamw_torch", "adamw_torch_fused" from torch 2.8:
+                  # https://github.com/huggingface/transformers/blob/00349ae87eddc872ffa21a8a54f264375a0056a8/src/transformers/training_args.py)
+                  adaptive_default="AdamW, the Trainer's default optimizer (TrainingArguments.optim)")

@@ -108,6 +108,9 @@ MIN_RUN = 3
 # ... but two make a run where the words give them as where it went from and to, with nothing between but a direction
 FROM_TO = re.compile(rb"(?i)[^\d.;\n]{0,40}?\bfrom[ \t]+(?:about[ \t]+|around[ \t]+|~[ \t]?)?" + NUMBER +
                      rb"[ \t]+(?:(?:all[ \t]+the[ \t]+way[ \t]+)?(?:down|up)[ \t]+)?to[ \t]+(?:about[ \t]+|around[ \t]+|~[ \t]?)?")
+# ... or as its first and its last: "the loss is 1.79 after the first epoch and 1.672 after the last"
+FIRST_LAST = re.compile(rb"(?i)[^\d.;\n]{0,40}?" + NUMBER + rb"[ \t]+(?:after|at|in)[ \t]+the[ \t]+first[ \t]+"
+                        rb"(?:epoch|step|iteration|batch)[ \t]+and[ \t]+(?:about[ \t]+|~[ \t]?)?")
 
 
 def _denied_elsewhere(data: bytes, start: int, at: int, end: int) -> bool:
@@ -189,7 +192,8 @@ def _values(data: bytes, start: int) -> tuple[list[tuple[int, bytes, str | None]
             break       # (what a sentence says after its nan is not the run's next value: "nan at step ~200")
     # (or two, a start and an end the words pair: "the loss creeps from 1.79 to 1.09", "went from 2.3 down to 0.7" -- a
     # fall: two values that rise are no curve to judge a climb by, "creeps up from 0.002 to 0.02 over 4M steps")
-    pair = len(run) == 2 and FROM_TO.fullmatch(data, start, run[1][0]) is not None and _fell(run[0][1], run[1][1])
+    pair = len(run) == 2 and (FROM_TO.fullmatch(data, start, run[1][0]) is not None
+                              or FIRST_LAST.fullmatch(data, start, run[1][0]) is not None) and _fell(run[0][1], run[1][1])
     return (run if len(run) >= MIN_RUN or pair else []), "sentence"
 
 
