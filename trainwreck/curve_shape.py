@@ -103,7 +103,7 @@ _CLIP_NUMBER = r"(\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?![\w.])"
 CLIP_VALUE = re.compile(r"\bclipvalue\s*=\s*" + _CLIP_NUMBER + r"|\bclip_grad_value_\([^,()\n]{1,80},\s*(?:clip_value\s*=\s*)?"
                         + _CLIP_NUMBER)
 ELEMENT_MAX = re.compile(r"(?i)\b(?:max(?:imum)?|largest)\s*(?:\|\s*grad(?:ient)?s?\s*\||abs(?:olute)?\s+grad(?:ient)?s?|"
-                         r"grad(?:ient)?\s+(?:element|value|entry)s?)\s*(?:=|:|is|was|of)?\s*" + _CLIP_NUMBER)
+                         r"grad(?:ient)?\s+(?:element|value|entry)s?)\s*(?:(?:=|:|is|was|of)\s*)?" + _CLIP_NUMBER)
 
 
 def values_below_clip(prose: str) -> str:
