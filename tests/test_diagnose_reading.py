@@ -268,6 +268,17 @@ def test_nothing_to_go_on_asks_for_the_loss_values():
      "Did my training go wrong?", "COCO evaluation's -1 (detectron2's nan) for an area range with no objects"),
     ("coco/bbox_mAP: 0.5530  coco/bbox_mAP_s: -1.0000  coco/bbox_mAP_m: 0.4100\nwhy is AP_s negative?",
      "COCO evaluation's -1 (detectron2's nan) for an area range with no objects"),
+    ("Validation: 12/40 [00:30<01:10]WARNING ⚠️ NMS time limit 2.400s exceeded\nThe warning is on most batches of epoch 1. "
+     "Is training broken?", "YOLO's \"NMS time limit exceeded\" while an untrained detector is validated"),
+    ("Dense(64, kernel_regularizer=regularizers.l2(1e-3)). evaluate() gives 0.71 but log_loss on predict() is 0.22. "
+     "Which is right?", "Keras's reported loss, which includes the weight penalties"),
+    ("I added class_weight={0: 0.5, 1: 40} and now the training loss is much higher than before. Did I break it?",
+     "a training loss that rose once class weights were added"),
+    ("model.summary() ends with Non-trainable params: 512 (2.00 KB) but I never froze anything. Is a layer not learning?",
+     "Keras's non-trainable parameters, which are BatchNormalization's moving statistics"),
+    ("DDPM on 64x64 flowers with diffusers: the loss is flat around 0.05 after the first hour and jumps between 0.01 "
+     "and 0.2 on every step, but samples improve. Is it learning?",
+     "a diffusion model's per-step loss, which is mostly the noise level it drew"),
 ])
 def test_normal_behaviour_is_answered_as_normal(report, name):
     d = diagnosis(report)
@@ -281,6 +292,27 @@ def test_a_coco_minus_one_beside_a_loss_that_went_nan_is_no_answer():
                   "iter 100 loss 1.21\niter 200 loss 5.83\niter 300 loss nan\niter 400 loss nan\n"
                   "And after the third epoch the loss is nan. Is -1 a problem too?")
     assert d.verdict != "normal" and d.matches
+
+
+def test_the_tool_answers_stay_in_their_place():
+    """Lightning's summary table and a model frozen on purpose are no Keras BatchNorm count; a regularizer with no
+    hand-computed loss beside it asks nothing; a diffusion run whose loss went nan is broken; a rate lowered is no class
+    weight."""
+    lightning = "11.2 M    Non-trainable params\nI unfreeze the backbone at epoch 5 but nothing changes."
+    assert all(not n.name.startswith("Keras's non-trainable") for n in diagnosis(lightning).normal)
+    frozen = "Non-trainable params: 11,200,000 after I froze the backbone. Unfreezing later changes nothing."
+    assert all(not n.name.startswith("Keras's non-trainable") for n in diagnosis(frozen).normal)
+    nan = ("DDPM with diffusers: the loss is flat at 0.05 and then nan from step 3000.\n"
+           + "".join(f"step {s} loss {v}\n" for s, v in ((1000, 0.05), (2000, 0.06), (3000, "nan"), (4000, "nan"))))
+    assert diagnosis(nan).verdict != "normal"
+    assert all(not n.name.startswith("a training loss that rose once class")
+               for n in diagnosis("I lowered the lr and now the training loss is higher.").normal)
+
+
+def test_an_ap_or_map_with_its_threshold_is_no_loss_value():
+    ev = scan(io.BytesIO(b"The training losses go down, and mAP50 goes 0.013 -> 0.21 -> 0.47 -> 0.55.\n"), "r",
+              message_finder(CATALOG))
+    assert ev.count == 0
 
 
 def test_a_training_run_at_the_rate_a_finder_suggested_is_no_finders_sweep():

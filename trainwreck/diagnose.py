@@ -297,8 +297,11 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
     c = context_of(ev, w, sig, weights, zero)
     # a question about normal behaviour is answered beside a curve too, when the curve shows no failure
     # (beside a curve, by their own words: a bare "is it normal?" asks about something the curve does not show)
+    # (and beside any finite curve, an answer that one step's loss is noise: what it explains is that curve)
     normals = (normals_asked(ev.prose) if c.words_count else
-               normals_asked(BARE_ASK.sub(" ", ev.prose)) if sig.name == "healthy" and ev.size <= PASTED else [])
+               normals_asked(BARE_ASK.sub(" ", ev.prose)) if sig.name == "healthy" and ev.size <= PASTED else
+               [n for n in normals_asked(ev.prose) if n.explains_noise]
+               if ev.first_nonfinite is None and ev.size <= PASTED else [])
     if ev.low is not None and ev.low < 0 and not any(n.name == NEGATIVE.name for n in normals):
         normals.insert(0, NEGATIVE)      # the values themselves go below zero
     if c.impossible_negative:            # a loss below zero that this loss cannot reach is not normal
@@ -849,7 +852,10 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     unlike_normal = any(m.parts.get(k, 0) > 0 for m in d.matches
                         for k in ("start-high", "accuracy-rose-said", "one-output", "weights-frozen", "early-jump",
                                   "width-no-effect"))
-    if d.normal and not failure_shown and not specific and not unlike_normal \
+    # (a normal whose answer is that one step's loss is noise accounts for a rise among finite values)
+    noise = bool(d.normal) and d.normal[0].explains_noise and d.evidence.first_nonfinite is None and not declared \
+        and not impossible and not floored and not d.signature.enormous_start
+    if d.normal and (noise or not failure_shown and not specific) and not unlike_normal \
             and not _says_more_than(d.normal, d.evidence.prose) \
             and not _stopped_learning(d):
         d.verdict, d.ask = "normal", d.normal[0].decide

@@ -27,6 +27,8 @@ class Normal:
     falls: bool = False        # its answer is that the loss falls: no answer beside a loss that did not
     # not the answer where the words say this (the spikes of a run said to have no warmup are its signature)
     unless: Callable[[str], str] | None = None
+    # its answer is that the loss of one step is mostly noise: a rise among finite values is that noise, not a climb
+    explains_noise: bool = False
 
 
 # The loss said to go below zero: the word tied to the loss ("a negative loss", "NLL is negative", "the loss keeps
@@ -165,7 +167,78 @@ def _training_broke_said(text: str) -> str:
     return ""
 
 
-NORMALS = OBJECTIVES + (
+FROZEN_SAID = re.compile(r"(?i)\b(?:un)?(?:freez\w*|froze\w*)\b|\btrainable\s*=\s*False\b|\brequires_grad(?:_\(\s*False|\s*=\s*False)")
+
+
+def _frozen_said(text: str) -> str:
+    """Words or code that freeze part of the model (not denied: "I never froze anything")."""
+    return next((m.group(0) for m in itertools.islice(FROZEN_SAID.finditer(text), 10)
+                 if not denied_before(text, m.start(), 25)), "")
+
+
+# What a tool prints, or a number it reports, that looks like a fault and is not: each answers a question asked about
+# it, with the tool's own source. Before the generic answers (a large start, a gap between training and validation):
+# they name the tool, and explain more.
+TOOL_ANSWERS = (
+    Normal("YOLO's \"NMS time limit exceeded\" while an untrained detector is validated",
+           re.compile(r"\bnms time limit \d+(?:\.\d+)?s exceeded"),
+           "ultralytics gives non-maximum suppression 2 s plus 0.05 s per image of the batch (`time_limit = 2.0 + "
+           "max_time_img * bs`), then stops and warns \"NMS time limit ... exceeded\" (non_max_suppression in "
+           "https://github.com/ultralytics/ultralytics/blob/7d4fe9cb7d452e69875abb3fd0836257184cd339/ultralytics/utils/ops.py). "
+           "Validation keeps boxes down to a very low confidence, and a detector in its first epochs is unsure "
+           "everywhere: many boxes, a slow NMS. The images of that batch left unprocessed get no boxes, so the early "
+           "mAP reads a little low; training is untouched, and the warning goes once the model is confident",
+           "whether the warning fades over the epochs while the losses fall and the mAP rises"),
+    Normal("Keras's reported loss, which includes the weight penalties",
+           # (a regularizer named, beside a reported loss said to stay above one computed by hand or never to go low)
+           re.compile(r"(?s)(?=.*\b(?:kernel_regularizer|bias_regularizer|activity_regularizer|regularizers\.l[12]\w*|"
+                      r"add_loss)\b)(?=.*\b(?:log_loss|by hand|myself|own computation|computed (?:it )?manually|"
+                      r"never gets below|never goes below)\b)"),
+           "Keras adds the losses its layers hold -- the kernel_regularizer penalties among them -- to the compiled loss "
+           "in compute_loss, in fit() and in evaluate() alike "
+           "(https://github.com/keras-team/keras/blob/v3.15.1/keras/src/trainers/trainer.py#L390-L391; a layer's losses "
+           "include its weight regularization: https://github.com/keras-team/keras/blob/v3.15.1/keras/src/layers/"
+           "layer.py#L1312-L1321). The loss it prints is the cross-entropy plus the penalty, and stays above the "
+           "cross-entropy computed from predict() by the size of the penalty: that gap is no error",
+           "sum(model.losses) beside the gap between the reported loss and the one computed from predict(): they "
+           "should match"),
+    Normal("a training loss that rose once class weights were added",
+           re.compile(r"(?s)(?=.*\b(?:class_weights?|class weights?|pos_weight|sample_weights?)\b)"
+                      r"(?=.*\bloss\w*\b[^.?\n]{0,100}?\b(?:went up|goes up|increas\w*|rose|higher|larger|bigger|"
+                      r"worse|jumped)\b)"),
+           "a class weight multiplies each example's loss by its class's weight, so the loss reported is another "
+           "quantity than the unweighted one: the rare class, the one the model gets wrong most, now counts many times "
+           "more, and the number rises while the model may be better at what the weights ask for (the rare class's "
+           "recall). Keras applies class_weight during training only "
+           "(https://github.com/keras-team/keras/blob/v3.15.1/keras/src/trainers/trainer.py#L653-L655): its val_loss "
+           "is unweighted, so a training loss above the validation loss is expected with them",
+           "the unweighted loss of both models on the same data, and the metric the weights are there for (the rare "
+           "class's recall and precision)"),
+    Normal("Keras's non-trainable parameters, which are BatchNormalization's moving statistics",
+           # (Keras's summary line, `Non-trainable params: 1,920 (7.50 KB)`: not Lightning's table, `11.2 M  Non-trainable
+           # params`, nor a model the words freeze on purpose)
+           re.compile(r"\bnon-trainable params:"),
+           "a BatchNormalization layer keeps a moving mean and a moving variance for each channel, updated as running "
+           "averages in training mode and not by gradients, so Keras counts them as non-trainable "
+           "(https://github.com/keras-team/keras/blob/v3.15.1/keras/src/layers/normalization/batch_normalization.py#L61-L62, "
+           "created with trainable=False at #L262-L274): nothing was frozen",
+           "twice the channels of every BatchNormalization layer, summed: it should equal the non-trainable count",
+           unless=_frozen_said),
+    Normal("a diffusion model's per-step loss, which is mostly the noise level it drew",
+           re.compile(r"(?s)(?=.*\b(?:diffusion|ddpm|ddim|denoising|noise[_ ]pred\w*|diffusers)\b)"
+                      r"(?=.*(?<![a-z])loss\w*\b[^.?\n]{0,80}?\b(?:flat|noisy|jumps?|jumping|bounc\w+|fluctuat\w+|"
+                      r"(?:doesn'?t|does not|never|not)\s+(?:go(?:es)?\s+down|decreas\w*|improv\w*|drop\w*)))"),
+           "a diffusion model trains on a noise level drawn at random for each example (DDPM draws the timestep "
+           "uniformly and regresses the noise that was added: Ho et al. 2020, Algorithm 1), and how hard that is "
+           "depends mostly on the draw, so one step's loss moves by an order of magnitude with the timesteps its batch "
+           "got, and its average over a fine-tune that starts from a pretrained model barely moves: what the model "
+           "learns is small next to that spread. Judge it by samples from fixed prompts and seeds",
+           "samples from the same prompts and seeds at several checkpoints, or the loss averaged per timestep",
+           explains_noise=True),
+)
+
+
+NORMALS = OBJECTIVES + TOOL_ANSWERS + (
     Normal("negative loss", NEGATIVE_SAID,
            "a negative loss is normal when the loss is a negative log-likelihood of continuous data (a density can "
            "exceed 1) or minus a score such as Dice; it is impossible for cross-entropy or BCE whose targets lie "

@@ -90,7 +90,7 @@ TOKEN = re.compile(
     rb"|(?P<other>(?<![\w])(?i:(?:val(?:idation)?|valid|test|eval)[_ ](?:loss|acc\w*)|"
     # (an averaged score, "micro-F1 reaches 0.87", "macro_f1", "mIoU": not a name whose digits make it a word)
     rb"(?:micro|macro|weighted|samples)[-_ ]?(?:f1|f-?score|precision|recall|auc|acc\w*)|miou|predict\w*|lr|learning[ \t]rate|rate|momentum|batch[ \t_]size|bs|weight[ \t_]decay|wd|dropout|"
-    rb"eps(?:ilon)?|acc(?:uracy)?|top-?[15]|f1|iou|dice|auc|map|bleu|ppl|perplexity|grad(?:ient)?s?[ \t_]norms?|"
+    rb"eps(?:ilon)?|acc(?:uracy)?|top-?[15]|f1|iou|dice|auc|map(?:@?\d{2}(?:[-:.]\d{2})?)?|ap\d{2}(?:[-:.]\d{2})?|bleu|ppl|perplexity|grad(?:ient)?s?[ \t_]norms?|"
     rb"norms?|clip\w*|t_max|warmup\w*|temperature|seed|beta\d?|gamma|alpha|score|reward|loss(?:es)?)(?![\w]))"
     # a name with digits in it (ResNet-50, fp16, ViT-S/16, B0): a word
     rb"|(?P<name>(?<![\w.])[A-Za-z_][\w\-/]*\d[\w\-/]*)"
