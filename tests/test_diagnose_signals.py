@@ -6334,3 +6334,20 @@ def test_keras_initializer_strings_named_first_and_one_row_of_outputs_for_every_
     assert not constant_kernel_init('init = "he_normal"\nlayers.Dense(8, kernel_initializer=init)\n')
     assert one_output_said("model.predict(X_va) gives [0.3213, 0.1794, 0.4993] for every single row.")
     assert not one_output_said("Does model.predict(X_va) give [0.3, 0.2, 0.5] for every row?")
+
+
+def test_a_start_said_huge_that_a_rate_of_zero_keeps_is_no_large_start_that_falls():
+    """"The loss at the very first step is in the hundreds of thousands ... setting the learning rate to zero gives
+    exactly the same first loss": the forward pass, not a step, and the generic answer (a large start that falls) is
+    not given where the words say it does not learn or a rate of zero changes nothing."""
+    from trainwreck.rate_tried import rate_zero_failed
+    from trainwreck.run_said import says_not_learning
+
+    report = ("My own JAX MLP, eight relu layers, standardized features. The loss at the very first step is already "
+              "huge, in the hundreds of thousands, and the accuracy never gets above chance. Setting the learning rate "
+              "to zero gives exactly the same first loss.")
+    assert rate_zero_failed(report) and says_not_learning(report)
+    d = diagnosis(report)
+    assert d.verdict != "normal" and d.matches and d.matches[0].entry.id == "WR-120"
+    assert not says_not_learning("Is the accuracy stuck at chance?")
+    assert diagnosis("My loss is huge at the start, is it normal?").verdict == "normal"

@@ -308,6 +308,9 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
         normals = [n for n in normals if n.name != NEGATIVE.name]
     if ev.count >= 3 and ev.first_nonfinite is None and ev.last > (1 - PLATEAU_FALL) * ev.head[0]:
         normals = [n for n in normals if not n.falls]   # an answer that the loss falls, beside one that did not
+    elif ev.count < 3 and any(n.falls for n in normals) and rate_zero_failed(ev.prose):
+        # (... or beside words that a rate of 0 gives the same: a start no update made, and none unmakes)
+        normals = [n for n in normals if not n.falls]
     if _benign_overflow(ev, sig):
         normals.insert(0, BENIGN_OVERFLOW)
     # a first loss the words give that is ln C, in a report that asks: the uniform guess a healthy run starts from

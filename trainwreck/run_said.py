@@ -78,7 +78,12 @@ NOT_LEARNING = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|di
                           r"\bonly\s+(?:reach|get|hit|achiev)\w*\s+(?:about\s+|around\s+|~\s?)?\d{1,2}(?:\.\d+)?\s?%|"
                           # (or an accuracy that stops short: "stops at ~44% accuracy", "tops out at 61%")
                           r"\b(?:stops?|stopped|stalls?|stalled|tops?\s+out|topped\s+out|maxes\s+out|maxed\s+out)\s+at\s+"
-                          r"(?:about\s+|around\s+|~\s?)?\d{1,2}(?:\.\d+)?\s?%", re.I)
+                          r"(?:about\s+|around\s+|~\s?)?\d{1,2}(?:\.\d+)?\s?%|"
+                          # (or no better than guessing: "the accuracy never gets above chance", "stays at chance level")
+                          r"\b(?:never|not|doesn'?t|does not|didn'?t|did not)\s+(?:gets?|goes?|rises?|climbs?|moves?)\s+"
+                          r"(?:above|past|beyond|over)\s+(?:chance|random|guessing)\b|"
+                          r"\b(?:stuck|stays?|stayed|sits?|sat|remains?|remained)\s+at\s+(?:chance|random)(?:\s+level)?\b",
+                          re.I)
 # ... and in the languages reports come in most after English: "não aprende", "no converge", "n'apprend pas", "lernt
 # nicht", "non scende", "не обучается", "不收敛", "学習しない", "학습이 안 돼", "öğrenmiyor", "không hội tụ"
 NOT_LEARNING_FOREIGN = re.compile(

@@ -39,7 +39,7 @@ from .safe_text import shown
 from .entry_documents import FIELDS, Library, section, words_for
 from .normals import normal_ruled_out
 from .precision_said import bf16_only, half_precision_denied, half_precision_shown, precision_tried
-from .rate_tried import lr_tried, lr_tried_same_place, lr_tried_unmoved
+from .rate_tried import lr_tried, lr_tried_same_place, lr_tried_unmoved, rate_zero_failed
 from .run_said import (BEFORE_TRAINING_NONFINITE, fell_then_broke, loss_kind, says_failure, says_not_learning,
                        untrained_output_nonfinite)
 from .sentences import said_unnegated, sentences_only, told
@@ -463,7 +463,9 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
                     # (or the network said to no longer respond: one output for every input, weights that never change)
                     or bool(unresponsive)
                     or bool(start_far_above_uniform(ev.prose)) or bool(accuracy_rose_said(ev.prose))
-                    or bool(early_jump_said(ev.prose)))
+                    or bool(early_jump_said(ev.prose))
+                    # (or a failure to learn said in words, or the same failure at a learning rate of 0)
+                    or says_not_learning(ev.prose) or bool(rate_zero_failed(ev.prose)))
     said_when = timing_of(words) if words_count else set()
     # (words of a start, "it turns nan somewhere in epoch 0", beside a log whose loss was still finite at a step it
     # numbers past the first updates, `1187/2890`, name the epoch, not the first steps: the log says when)
