@@ -6351,3 +6351,21 @@ def test_a_start_said_huge_that_a_rate_of_zero_keeps_is_no_large_start_that_fall
     assert d.verdict != "normal" and d.matches and d.matches[0].entry.id == "WR-120"
     assert not says_not_learning("Is the accuracy stuck at chance?")
     assert diagnosis("My loss is huge at the start, is it normal?").verdict == "normal"
+
+
+def test_a_log_of_exps_added_by_hand_is_an_unshifted_exp():
+    """A soft minimum written as log(exp(-a/g) + exp(-b/g) + exp(-c/g)): float32's exp is 0 below about -104, so costs
+    past 104 g make every term 0 and the log -inf (and past 88.7 on the other side, inf)."""
+    import numpy as np
+
+    from trainwreck.breaking_constructs import breaking_construct
+
+    with np.errstate(over="ignore"):
+        assert np.exp(np.float32(-103.9)) > 0 and np.exp(np.float32(-104.0)) == 0 and np.exp(np.float32(88.8)) == np.inf
+    code = "def softmin3(a, b, c, g):\n    return -g * torch.log(torch.exp(-a / g) + torch.exp(-b / g) + torch.exp(-c / g))\n"
+    assert "exp-unshifted" in breaking_construct(code)
+    # (shifted by the largest first, as a log-sum-exp is; or no sum of exps inside the log)
+    shifted = code.replace("-a / g", "(m_max - a) / g").replace("-b / g", "(m_max - b) / g").replace("-c / g",
+                                                                                                  "(m_max - c) / g")
+    assert "exp-unshifted" not in breaking_construct(shifted)
+    assert "exp-unshifted" not in breaking_construct("y = torch.log(torch.exp(a) * 2)\n")

@@ -181,6 +181,9 @@ def _guarded_before(name: str, code: str) -> bool:
                re.finditer(r"(?<![\w.])" + re.escape(name) + r"\s*(?:=(?!=)|\+=)([^\n]{0,160})", code))
 
 
+LOG_OF_ADDED_EXPS = re.compile(r"(?<![\w.])(?:\w+\.)?log\(\s*(?:\w+\.)*exp\([^\n]{0,200}?\+\s*(?:\w+\.)*exp\(")
+
+
 def _exp_in_a_ratio(code: str) -> re.Match | None:
     """The first exp call of the code (see EXP_OF) whose result a sum of exps divides or a log takes, its input
     unshifted.
@@ -197,6 +200,10 @@ def _exp_in_a_ratio(code: str) -> re.Match | None:
             continue        # (the line a Python warning echoes: when it was printed, the message's own reading says)
         # (a mean of exps is a sum of them over n: `log(mean(exp(r * s)))` is a log-sum-exp less log n)
         if ("sum(" in line or "mean(" in line) and ("/" in line or re.search(r"(?<![\w.])(?:\w+\.)?log\(", line)):
+            return m
+        # (or added up by hand inside a log: `torch.log(torch.exp(-a / g) + torch.exp(-b / g) + torch.exp(-c / g))`, a
+        # soft minimum)
+        if LOG_OF_ADDED_EXPS.search(line):
             return m
         # (a name made with it: divided by later, when it is the sum; divided by its own sum, when it is the exps)
         made = re.match(r"\s*(?P<name>[A-Za-z_]\w{0,30})\s*=(?!=)", line)
@@ -369,7 +376,8 @@ def breaking_construct(prose: str) -> dict[str, str]:
         out["exp-unshifted"] = (f"the pasted code sums (or averages) exps into a ratio or a log with nothing subtracted "
                                 f"from their "
                                 f"input (`{' '.join(prose[m.start():m.end()].split())}`): an input past about 88.7 in "
-                                "float32 (709.8 in float64) makes exp inf, and inf / inf is nan")
+                                "float32 (709.8 in float64) makes exp inf, and inf / inf is nan; inputs all below about "
+                                "-104 (-745) make every exp 0, and the log of their sum -inf")
     m = EXP_PRODUCT.search(code) if "exp-unshifted" not in out and not STABLE_SAID.search(code) else None
     if m:
         out["exp-unshifted"] = (f"the pasted code multiplies exps into a running product "
