@@ -6369,3 +6369,22 @@ def test_a_log_of_exps_added_by_hand_is_an_unshifted_exp():
                                                                                                   "(m_max - c) / g")
     assert "exp-unshifted" not in breaking_construct(shifted)
     assert "exp-unshifted" not in breaking_construct("y = torch.log(torch.exp(a) * 2)\n")
+
+
+def test_a_degree_raised_to_minus_a_half_with_no_self_loops_is_a_division_by_zero():
+    import numpy as np
+
+    from trainwreck.breaking_constructs import inverse_of_sum
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        deg = np.array([2.0, 0.0], dtype=np.float32)
+        d = deg ** -0.5
+        assert np.isinf(d[1]) and np.isnan(d[1] * np.float32(0.0))      # the mechanism: inf, then inf * 0 = nan
+    code = "def gcn_norm(A):\n    deg = A.sum(dim=1)\n    d = deg.pow(-0.5)\n    return torch.diag(d) @ A @ torch.diag(d)\n"
+    assert inverse_of_sum(code) == "deg.pow(-0.5)"
+    report = "Hand-written GCN: loss is nan from the first step.\n" + code
+    assert weighed_parts(report, "WR-060")["inverse-unguarded"] > 0
+    for guarded in (code.replace("A.sum(dim=1)", "A.sum(dim=1) + 1e-6"), code.replace("A.sum(dim=1)", "A.sum(dim=1).clamp(min=1)"),
+                    "A = A + torch.eye(n)\n" + code, code.replace("    return", "    d[torch.isinf(d)] = 0\n    return")):
+        assert inverse_of_sum(guarded) == "", guarded
+    assert "inverse-unguarded" not in weighed_parts("GCN trains fine, loss 0.4 then 0.2.\n" + code, "WR-060")

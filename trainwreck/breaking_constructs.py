@@ -181,6 +181,34 @@ def _guarded_before(name: str, code: str) -> bool:
                re.finditer(r"(?<![\w.])" + re.escape(name) + r"\s*(?:=(?!=)|\+=)([^\n]{0,160})", code))
 
 
+# - A sum raised to a negative power, or under a reciprocal square root, with nothing to keep it off 0: a graph's
+#   `deg = A.sum(1); d = deg.pow(-0.5)` (the D^-1/2 A D^-1/2 of a GCN written by hand), `1 / torch.sqrt(counts)`. A node
+#   with no edge (no self-loop added) or an empty bag sums to 0, 0 ** -0.5 is inf, and the inf times the zeros of its
+#   row and column is nan. Not with an eps or a clamp in the sum, nor where the paste adds self-loops (an identity) or
+#   replaces the infs.
+NEGATIVE_POWER = re.compile(r"(?<![\w.])(?P<n>[A-Za-z_]\w{0,30})\s*(?:\.pow\(\s*-\s*(?:0?\.5|1(?:\.0*)?)\s*\)|"
+                            r"\*\*\s*\(?\s*-\s*(?:0?\.5|1(?:\.0*)?)\s*\)?)|"
+                            r"\b(?:torch|jnp|np|tf\.math|lax)\.rsqrt\(\s*(?P<r>[A-Za-z_]\w{0,30})\s*\)|"
+                            r"(?<![\w.])1(?:\.0*)?\s*/\s*(?:torch|jnp|np|tf\.math|math)\.sqrt\(\s*(?P<s>[A-Za-z_]\w{0,30})\s*\)")
+INVERSE_GUARDED = re.compile(r"\beye\(|\bidentity\(|add_self_loops|self[_ -]loops?|isinf|masked_fill|nan_to_num|"
+                             r"\[\s*\w+\s*==\s*0\s*\]|==\s*float\(\s*['\"]inf|\binf\b\s*\]\s*=", re.I)
+
+
+def inverse_of_sum(prose: str) -> str:
+    """The code that raises a sum to a negative power with nothing to keep it off 0 (NEGATIVE_POWER), as written; or
+    ""."""
+    code = code_of(prose)
+    if INVERSE_GUARDED.search(code):
+        return ""
+    for m in itertools.islice(NEGATIVE_POWER.finditer(code), 10):
+        name = m.group("n") or m.group("r") or m.group("s")
+        made = re.search(r"(?m)^[ \t]*" + re.escape(name) + r"\s*=(?!=)([^\n]{0,120})", code[:m.start()])
+        if made and re.search(r"\.sum\(|\bsum\(|\bdegree\(|\.count_nonzero\(", made.group(1)) \
+                and not GUARDED.search(made.group(1)):
+            return " ".join(m.group(0).split())
+    return ""
+
+
 LOG_OF_ADDED_EXPS = re.compile(r"(?<![\w.])(?:\w+\.)?log\(\s*(?:\w+\.)*exp\([^\n]{0,200}?\+\s*(?:\w+\.)*exp\(")
 
 

@@ -14,7 +14,7 @@ import math
 import re
 import statistics
 
-from .breaking_constructs import MASKED_INF, breaking_construct, code_of, token_counts
+from .breaking_constructs import MASKED_INF, breaking_construct, code_of, inverse_of_sum, token_counts
 from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, NOT_A_MEAN, Signature, at_run_start, clip_never_applied, fmt,
                           same_batch_jumps)
 from .data_checked import data_said_finite
@@ -414,6 +414,11 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                 "has a standard deviation of 0, and (x - mean) / std is then 0/0, nan in every row of it "
                                 "-- one such column (a sensor that never moved, a one-hot category absent from the split) "
                                 "makes every output nan, unless the division adds a small constant")
+    if (inverse := inverse_of_sum(ev.prose)) and _broken_from_start(ev, sig, words, first_printed=True):
+        out["inverse-unguarded"] = (f"the pasted code raises a sum to a negative power with nothing to keep it off 0 "
+                                    f"(`{inverse}`), and the loss is not finite from the first step: a row that sums to "
+                                    "0 -- a node with no edge and no self-loop, an empty bag -- gives 0 ** -0.5 = inf, "
+                                    "and inf times the zeros of its row is nan, in every output it reaches")
     if sig.name == "plateau-from-start" and first is not None and last is not None:
         # a percentage when printed with % or when both are above 1; both at most 1 without %, a
         # fraction; one of each cannot be read

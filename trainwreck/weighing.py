@@ -60,7 +60,7 @@ WHEN_OF_TRACE = {"nonfinite-from-start": {"start"}, "plateau-from-start": {"star
                  "descent-then-climb": {"later"}, "stall-after-drop": {"later"}}
 # The facts that are constructs of the pasted code (breaking_constructs.breaking_construct): suspects, which order the
 # candidates but never name one on their own (diagnose._decide), nor count beside a message another entry declares
-CODE_CONSTRUCTS = ("masked-inf", "log-unguarded", "exp-unshifted", "sqrt-at-zero", "std-unguarded")
+CODE_CONSTRUCTS = ("masked-inf", "log-unguarded", "exp-unshifted", "sqrt-at-zero", "std-unguarded", "inverse-unguarded")
 # Signatures defined by when the loss breaks rather than by a shape: an entry whose Symptom
 # says it can break then too is compatible with them.
 TIMED = {"nonfinite-from-start"}
@@ -778,6 +778,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("raw-targets-said", w.regression, W_SAID_HALF),
                                     ("constant-feature", w.constant_feature, W_PRINTED),
                                     ("std-unguarded", w.constant_feature, W_SAID_HALF),
+                                    ("inverse-unguarded", w.constant_feature, W_SAID_HALF),
                                     ("zero-init", w.zero_init, W_SAID_HALF),
                                     ("unfilled-init", w.zero_init, W_PRINTED),
                                     ("update-discarded", w.zero_init, W_PRINTED),
