@@ -6388,3 +6388,17 @@ def test_a_degree_raised_to_minus_a_half_with_no_self_loops_is_a_division_by_zer
                     "A = A + torch.eye(n)\n" + code, code.replace("    return", "    d[torch.isinf(d)] = 0\n    return")):
         assert inverse_of_sum(guarded) == "", guarded
     assert "inverse-unguarded" not in weighed_parts("GCN trains fine, loss 0.4 then 0.2.\n" + code, "WR-060")
+
+
+def test_attention_to_strictly_earlier_positions_masks_the_first_one_entirely():
+    from trainwreck.breaking_constructs import breaking_construct
+
+    said = ("I added an nn.MultiheadAttention layer where each stop can only look at the stops before it, so it can't "
+            "peek at its own delay. The loss is nan from the very first batch.")
+    assert "first-query-masked" in breaking_construct(said)
+    assert weighed_parts(said, "WR-070")["first-query-masked"] > 0
+    code = "mask = torch.triu(torch.ones(T, T), diagonal=0).bool()\nout, _ = attn(x, x, x, attn_mask=mask)\n"
+    assert "first-query-masked" in breaking_construct(code + "loss is nan\n")
+    for not_it in (code.replace("diagonal=0", "diagonal=1"), said.replace("stops before it", "stops up to it"),
+                   "Each customer can only look at the items before it in the list. The loss is nan."):
+        assert "first-query-masked" not in breaking_construct(not_it), not_it

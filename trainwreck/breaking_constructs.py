@@ -267,6 +267,25 @@ CAUSAL_MASK = re.compile(r"(?i)\bgenerate_square_subsequent_mask\b|\bis_causal\s
                          r"\bsubsequent[_ ]mask\b|\blook-?ahead mask\b")
 
 
+# ... or a mask that keeps each position from itself as well as from the future: "each stop can only look at the stops
+# before it", "strictly earlier positions", `torch.triu(torch.ones(T, T), diagonal=0)` as the mask (the diagonal
+# masked too) -- the first position then sees nothing, in every sequence
+STRICTLY_EARLIER = re.compile(r"(?i)\b(?:can|could|may|should)\s+only\s+(?:look|attend|see)\s+(?:at\s+|to\s+)?(?:the\s+)?"
+                              r"(?:\w+\s+){0,2}?(?:strictly\s+)?(?:before|preceding|earlier than|prior to)\s+(?:it|itself|them|"
+                              r"the current one)\b|\bstrictly\s+(?:earlier|previous|preceding|past|prior)\s+(?:\w+\s+)?"
+                              r"(?:positions?|tokens?|steps?|stops?|frames?|items?|events?)\b|"
+                              r"\btriu\(\s*torch\.ones\([^()\n]{1,40}\)\s*,\s*diagonal\s*=\s*0\s*\)")
+ATTENTION_SAID = re.compile(r"(?i)\battention\b|\bMultiheadAttention\b|\battn\b|\bsoftmax\b|\btransformer\b")
+
+
+def _first_query_masked(prose: str) -> str:
+    """The words or code that keep each position from itself as well as from the future, in a paste about attention;
+    else ""."""
+    m = next((m for m in itertools.islice(STRICTLY_EARLIER.finditer(prose), 5)
+              if not denied_before(prose, m.start(), 20)), None)
+    return " ".join(m.group(0).split()) if m and ATTENTION_SAID.search(prose) else ""
+
+
 def _left_padded_causal(prose: str) -> str:
     """The words that pad on the left, where the paste also builds a causal mask; else ""."""
     left = next((m for m in itertools.islice(LEFT_PADDED.finditer(prose), 5) if not denied_before(prose, m.start(), 20)),
@@ -344,6 +363,12 @@ def breaking_construct(prose: str) -> dict[str, str]:
         out["masked-inf"] = (f"the pasted code fills masked scores with -inf (`{' '.join(prose[m.start():m.end()].split())}`):"
                              " a row whose every position is masked is all -inf, and its softmax is exp(-inf - (-inf)) "
                              "= nan")
+    elif (first := _first_query_masked(prose)):
+        out["masked-inf"] = (f"the paste lets each position attend only to positions strictly before it (\"{first}\"): "
+                             "the first position has none, so its every key is masked, the softmax of an all -inf "
+                             "row is nan, and it is in every sequence, from the first batch")
+        out["first-query-masked"] = ("so the fully masked row is the first position of every sequence, not a rare "
+                                     "empty one")
     elif (said := MASKED_INF_SAID.search(prose)) and re.search(r"(?i)\bsoftmax\b", prose):
         out["masked-inf"] = (f"the report fills masked scores with -inf before a softmax (\"{' '.join(said.group(0).split())}"
                              "\"): a row whose every position is masked is all -inf, and its softmax is "

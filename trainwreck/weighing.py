@@ -770,6 +770,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("exp-overflow-printed", w.exp_overflow, W_PRINTED),
                                     ("masked-inf", w.masked_softmax, W_SAID_HALF),
                                     ("left-padded-causal", w.masked_softmax, W_SAID_HALF),
+                                    ("first-query-masked", w.masked_softmax, W_SAID_HALF),
                                     ("masked-row-printed", w.masked_softmax, W_PRINTED),
                                     ("log-unguarded", w.log_of_zero, W_SAID_HALF),
                                     ("exp-unshifted", w.exp_overflow, W_SAID_HALF),
