@@ -12,7 +12,7 @@ import itertools
 import re
 
 from .loss_inputs import model_output
-from .sentences import UNDONE, denied_before
+from .sentences import UNDONE, denied_before, sentence_around
 
 # Three constructs of pasted code that break at one value, each the construct an entry's Why section names, beside a
 # run whose loss went nan or inf (in its values or its words); half a printed fact each for the entries whose phrases
@@ -268,22 +268,30 @@ CAUSAL_MASK = re.compile(r"(?i)\bgenerate_square_subsequent_mask\b|\bis_causal\s
 
 
 # ... or a mask that keeps each position from itself as well as from the future: "each stop can only look at the stops
-# before it", "strictly earlier positions", `torch.triu(torch.ones(T, T), diagonal=0)` as the mask (the diagonal
-# masked too) -- the first position then sees nothing, in every sequence
-STRICTLY_EARLIER = re.compile(r"(?i)\b(?:can|could|may|should)\s+only\s+(?:look|attend|see)\s+(?:at\s+|to\s+)?(?:the\s+)?"
-                              r"(?:\w+\s+){0,2}?(?:strictly\s+)?(?:before|preceding|earlier than|prior to)\s+(?:it|itself|them|"
-                              r"the current one)\b|\bstrictly\s+(?:earlier|previous|preceding|past|prior)\s+(?:\w+\s+)?"
+# before it, so it can't peek at its own delay", "attends to strictly earlier positions" -- the first position then
+# sees nothing, in every sequence. Not the ordinary causal mask said loosely ("only the tokens before it and itself"):
+# "only ... before it" counts only where the same sentence keeps the position from itself.
+STRICTLY_EARLIER = re.compile(r"(?i)\bstrictly\s+(?:earlier|previous|preceding|past|prior)\s+(?:\w+\s+)?"
                               r"(?:positions?|tokens?|steps?|stops?|frames?|items?|events?)\b|"
-                              r"\btriu\(\s*torch\.ones\([^()\n]{1,40}\)\s*,\s*diagonal\s*=\s*0\s*\)")
+                              r"\b(?:can|could|may|should)\s+only\s+(?:look|attend|see)\s+(?:at\s+|to\s+)?(?:the\s+)?"
+                              r"(?:\w+\s+){0,2}?(?:before|preceding|earlier than|prior to)\s+(?:it|them)\b"
+                              r"(?!\s*(?:,\s*)?(?:and|or|plus|including)\s+(?:it)?self)")
+NOT_ITSELF = re.compile(r"(?i)\b(?:can'?t|cannot|can not|not|never)\s+(?:see|peek\s+at|look\s+at|attend\s+to)\s+"
+                        r"(?:its|their)\s+own\b|\b(?:not|excluding|without)\s+(?:it)?self\b|\bnot\s+(?:at\s+)?itself\b")
 ATTENTION_SAID = re.compile(r"(?i)\battention\b|\bMultiheadAttention\b|\battn\b|\bsoftmax\b|\btransformer\b")
 
 
 def _first_query_masked(prose: str) -> str:
-    """The words or code that keep each position from itself as well as from the future, in a paste about attention;
-    else ""."""
-    m = next((m for m in itertools.islice(STRICTLY_EARLIER.finditer(prose), 5)
-              if not denied_before(prose, m.start(), 20)), None)
-    return " ".join(m.group(0).split()) if m and ATTENTION_SAID.search(prose) else ""
+    """The words that keep each position from itself as well as from the future, in a paste about attention; else
+    ""."""
+    for m in itertools.islice(STRICTLY_EARLIER.finditer(prose), 5):
+        start, end = sentence_around(prose, m.start(), m.end(), stops=".;\n")
+        if denied_before(prose, m.start(), 20) or not (m.group(0).lower().startswith("strictly")
+                                                        or NOT_ITSELF.search(prose, start, end)):
+            continue
+        if ATTENTION_SAID.search(prose):
+            return " ".join(m.group(0).split())
+    return ""
 
 
 def _left_padded_causal(prose: str) -> str:
@@ -365,8 +373,8 @@ def breaking_construct(prose: str) -> dict[str, str]:
                              "= nan")
     elif (first := _first_query_masked(prose)):
         out["masked-inf"] = (f"the paste lets each position attend only to positions strictly before it (\"{first}\"): "
-                             "the first position has none, so its every key is masked, the softmax of an all -inf "
-                             "row is nan, and it is in every sequence, from the first batch")
+                             "the first position has none, so its every key is masked, and the softmax of an all -inf "
+                             "row is nan -- in every sequence")
         out["first-query-masked"] = ("so the fully masked row is the first position of every sequence, not a rare "
                                      "empty one")
     elif (said := MASKED_INF_SAID.search(prose)) and re.search(r"(?i)\bsoftmax\b", prose):
@@ -430,7 +438,8 @@ def breaking_construct(prose: str) -> dict[str, str]:
                                 f"from their "
                                 f"input (`{' '.join(prose[m.start():m.end()].split())}`): an input past about 88.7 in "
                                 "float32 (709.8 in float64) makes exp inf, and inf / inf is nan; inputs all below about "
-                                "-104 (-745) make every exp 0, and the log of their sum -inf")
+                                "-104 (-745; -87 where subnormals are flushed) make every exp 0, and the log of their "
+                                "sum -inf")
     m = EXP_PRODUCT.search(code) if "exp-unshifted" not in out and not STABLE_SAID.search(code) else None
     if m:
         out["exp-unshifted"] = (f"the pasted code multiplies exps into a running product "

@@ -100,7 +100,7 @@ def unused_clip(prose: str) -> tuple[str, str] | None:
 # element the paste prints or says ("max |grad| = 0.0388", "the largest gradient value is 0.7"): every one below the
 # value, the clip never touched an element -- WR-240's element-wise form.
 _CLIP_NUMBER = r"(\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?![\w.])"
-CLIP_VALUE = re.compile(r"\bclipvalue\s*=\s*" + _CLIP_NUMBER + r"|\bclip_grad_value_\([^,()\n]{1,80},\s*(?:clip_value\s*=\s*)?"
+CLIP_VALUE = re.compile(r"\bclipvalue\s*=\s*" + _CLIP_NUMBER + r"|\bclip_grad_value_\((?:[^,()\n]|\([^()\n]*\)){1,80},\s*(?:clip_value\s*=\s*)?"
                         + _CLIP_NUMBER)
 ELEMENT_MAX = re.compile(r"(?i)\b(?:max(?:imum)?|largest)\s*(?:\|\s*grad(?:ient)?s?\s*\||abs(?:olute)?\s+grad(?:ient)?s?|"
                          r"grad(?:ient)?\s+(?:element|value|entry)s?)\s*(?:(?:=|:|is|was|of)\s*)?" + _CLIP_NUMBER)
@@ -1244,7 +1244,9 @@ def _optimizer_named(built: re.Match) -> str:
 
 
 # (an optimizer other than the tool's default, named as its setting: `optim="sgd"`, `--optim adafactor` is adaptive too)
-OPTIM_SET_PLAIN = re.compile(r"(?i)\boptim\w*['\"]?\s*[=:]?\s*['\"]?(?:sgd|lomo|schedule_free_sgd)\b")
+OPTIM_SET_PLAIN = re.compile(r"(?i)\boptim\w*['\"]?\s*[=:]?\s*['\"]?(?:sgd|lomo|schedule_free_sgd)\b|"
+                             # (or built by hand and handed over: `optimizers=(torch.optim.SGD(...), None)`)
+                             r"\boptim(?:izers)?\.SGD\(|\boptimizers\s*=\s*\(\s*SGD\(")
 
 
 def _adaptive(ev: Evidence) -> bool:

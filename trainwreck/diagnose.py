@@ -854,11 +854,12 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     # an accuracy that climbs on a loss that barely moves, one output for every input, weights that never change --
     # though words alone name no entry with confidence)
     unlike_normal = any(m.parts.get(k, 0) > 0 for m in d.matches
-                        for k in ("start-high", "accuracy-rose-said", "one-output", "weights-frozen", "early-jump",
-                                  "width-no-effect"))
+                        for k in ("start-high", "accuracy-rose-said", "one-output", "weights-frozen", "early-jump"))
     # (a normal whose answer is that one step's loss is noise accounts for a rise among finite values)
+    # (not a curve that ends at its highest: a climb that kept going is no noise)
     noise = bool(d.normal) and d.normal[0].explains_noise and d.evidence.first_nonfinite is None and not declared \
-        and not impossible and not floored and not d.signature.enormous_start
+        and not impossible and not floored and not d.signature.enormous_start \
+        and d.evidence.high is not None and d.evidence.last < d.evidence.high
     if d.normal and (noise or not failure_shown and not specific) and not unlike_normal \
             and not _says_more_than(d.normal, d.evidence.prose) \
             and not _stopped_learning(d):

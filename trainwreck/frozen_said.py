@@ -141,9 +141,10 @@ def _first_told(pattern: re.Pattern, prose: str) -> str:
 # wide: width that changes nothing is that network's face. (The width named: a rate that changes nothing is no such
 # thing.)
 _WIDTH = r"(?:hidden[ _-]?(?:size|units?|dim\w*|layer size)|width|(?:more |the )?(?:units|neurons)|\d+ (?:units )?wide|wider|n_hidden)"
-_SAME = (r"(?:(?:doesn'?t|does not|didn'?t|did not|won'?t|never)\s+(?:change|help|matter|make (?:any|a) difference)\w*"
-         r"(?:\s+(?:anything|a thing))?|(?:gives?|gave|give|yields?|produces?|ends?|end|ended)\s+(?:exactly\s+|just\s+)?"
-         r"(?:the\s+)?same\s+(?:numbers|results?|loss|accuracy|values?|curve)|makes? no difference|no difference)")
+# (the same numbers, not "doesn't help": a model that does no better is no evidence of units that stay equal)
+_SAME = (r"(?:(?:doesn'?t|does not|didn'?t|did not|won'?t|never)\s+change\s+(?:anything|a thing)|"
+         r"(?:gives?|gave|give|yields?|produces?|ends?|end|ended)\s+(?:exactly\s+|just\s+)?"
+         r"(?:the\s+)?(?:exact\s+)?same\s+(?:numbers|results?|loss|accuracy|values?|curve))")
 WIDTH_CHANGES_NOTHING = re.compile(r"(?i)\b(?:chang\w*|increas\w*|doubl\w*|rais\w*|making|made|tried|trying|bigger|"
                                    r"larger|more)\b[^.;\n]{0,40}?\b" + _WIDTH + r"\b[^.;\n]{0,80}?\b" + _SAME)
 

@@ -92,6 +92,9 @@ TARGET_RANGE = re.compile(r"(?i)\b(?:y(?:_train|_tr)?|targets?|target variable)\
                           r"(-?\d[\d,]*(?:\.\d+)?)\s*(?:to|-|–)\s*(?:about\s+|around\s+|roughly\s+|~\s?)?(-?\d[\d,]*(?:\.\d+)?)\b"
                           r"(?!\s*(?:%|epochs?|steps?|classes|days?|years?\b))\)?")
 RANGE_RAW = 100.0
+# (not a length, "target sequence length 128-512 tokens", nor a range the sentence then scales)
+TARGET_NOT_RAW = re.compile(r"(?i)\b(?:length|len|tokens?|words?|chars?|characters?|pixels?|px|frames?|seq\w*|"
+                            r"scal\w*|standardi[sz]\w*|normali[sz]\w*|log1p|log-transform\w*|MinMax\w*|divid\w*)\b")
 # ... or their statistics said to be a standardisation's: "every column has mean ~0 and std ~1"
 UNIT_STATS = re.compile(r"(?i)\b(?P<what>x(?:_[a-z]{1,10})?|inputs?|features?|columns?|data)\s+(?:\w+\s+){0,2}?(?:has|have|had|"
                         r"with|at|is|are)\s+(?:a\s+)?mean\s+(?:of\s+)?(?:~|about\s+|around\s+|≈\s*)?0(?:\.0+)?\s*(?:and|,|/)\s*"
@@ -200,7 +203,9 @@ def scaled_said(prose: str) -> dict[str, dict[str, str]]:
                 out["scaled"].setdefault(kind, line)
     for m in itertools.islice(TARGET_RANGE.finditer(prose), 5):
         low, high = (float(v.replace(",", "")) for v in m.groups())
-        if max(abs(low), abs(high)) >= RANGE_RAW and high > low and not doubted(prose, m.start()):
+        _start, end = sentence_around(prose, m.start(), m.end(), stops=".!?;\n")
+        if max(abs(low), abs(high)) >= RANGE_RAW and high > low and not doubted(prose, m.start()) \
+                and not TARGET_NOT_RAW.search(prose, m.start(), end):
             out["unscaled"].setdefault("targets", " ".join(m.group(0).split()))
             break
     for kind in list(out["scaled"]):             # said both ways: the words do not decide

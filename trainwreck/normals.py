@@ -167,7 +167,39 @@ def _training_broke_said(text: str) -> str:
     return ""
 
 
-FROZEN_SAID = re.compile(r"(?i)\b(?:un)?(?:freez\w*|froze\w*)\b|\btrainable\s*=\s*False\b|\brequires_grad(?:_\(\s*False|\s*=\s*False)")
+# (a diffusion run said to be broken beyond its loss's noise: samples of noise, or a model trained from scratch, whose
+# loss does fall a long way)
+DIFFUSION_BROKEN = re.compile(r"(?i)\b(?:samples?|images?|outputs?|generations?)\s+(?:are|is|look|looks|stay|stays)\s+"
+                              r"(?:like\s+)?(?:pure\s+|just\s+|only\s+|static\s+)?(?:noise|garbage|static|black|blank|grey|gray)\b|"
+                              r"\bfrom\s+scratch\b")
+
+
+# (every area at -1, `area=   all` too, or detectron2's "No predictions from the model!": no ground truth or no
+# prediction was evaluated at all -- a pipeline's fault, not an empty range)
+NOTHING_EVALUATED = re.compile(r"(?i)\barea\s*=\s*all\s*\|[^\n]{0,40}\]\s*=\s*-1\.000\b|no predictions from the model!|"
+                               r"\bbbox_map\b\s*[:=]\s*-1\.0+\b")
+
+
+def _no_ground_truth_at_all(text: str) -> str:
+    nothing = NOTHING_EVALUATED.search(text)
+    return nothing.group(0) if nothing else ""
+
+
+def _nonfinite_said(text: str) -> str:
+    """Words that the loss went nan or inf, or diverged (not denied)."""
+    said = next((m for m in itertools.islice(re.finditer(r"(?i)\b(?:nan|inf|diverg\w*|explod\w*)\b", text), 10)
+                 if not denied_before(text, m.start(), 15)), None)
+    return said.group(0) if said else ""
+
+
+def _diffusion_broken_said(text: str) -> str:
+    broken = DIFFUSION_BROKEN.search(text)
+    return broken.group(0) if broken else ""
+
+
+FROZEN_SAID = re.compile(r"(?i)\b(?:un)?(?:freez\w*|froze\w*)\b|\btrainable\s*=\s*False\b|\brequires_grad(?:_\(\s*False|\s*=\s*False)|"
+                         r"\bnot\s+trainable\b|\bnon-trainable\s+(?:layers?|base|backbone)\b|\bbase_model\b|"
+                         r"\bpretrained\s+(?:base|backbone)\b|\binclude_top\s*=\s*False\b|\bhub\.KerasLayer\b")
 
 
 def _frozen_said(text: str) -> str:
@@ -192,14 +224,15 @@ TOOL_ANSWERS = (
     Normal("Keras's reported loss, which includes the weight penalties",
            # (a regularizer named, beside a reported loss said to stay above one computed by hand or never to go low)
            re.compile(r"(?s)(?=.*\b(?:kernel_regularizer|bias_regularizer|activity_regularizer|regularizers\.l[12]\w*|"
-                      r"add_loss)\b)(?=.*\b(?:log_loss|by hand|myself|own computation|computed (?:it )?manually|"
+                      r"add_loss)\b)(?=.*\b(?:log_loss|from predict\(\)|on predict\(\)|computed (?:it )?manually|"
                       r"never gets below|never goes below)\b)"),
            "Keras adds the losses its layers hold -- the kernel_regularizer penalties among them -- to the compiled loss "
            "in compute_loss, in fit() and in evaluate() alike "
            "(https://github.com/keras-team/keras/blob/v3.15.1/keras/src/trainers/trainer.py#L390-L391; a layer's losses "
            "include its weight regularization: https://github.com/keras-team/keras/blob/v3.15.1/keras/src/layers/"
            "layer.py#L1312-L1321). The loss it prints is the cross-entropy plus the penalty, and stays above the "
-           "cross-entropy computed from predict() by the size of the penalty: that gap is no error",
+           "cross-entropy computed from predict() by about the size of the penalty in evaluate() (fit()'s printed loss "
+           "is besides a mean over the epoch, with dropout on)",
            "sum(model.losses) beside the gap between the reported loss and the one computed from predict(): they "
            "should match"),
     Normal("a training loss that rose once class weights were added",
@@ -209,32 +242,33 @@ TOOL_ANSWERS = (
            "a class weight multiplies each example's loss by its class's weight, so the loss reported is another "
            "quantity than the unweighted one: the rare class, the one the model gets wrong most, now counts many times "
            "more, and the number rises while the model may be better at what the weights ask for (the rare class's "
-           "recall). Keras applies class_weight during training only "
-           "(https://github.com/keras-team/keras/blob/v3.15.1/keras/src/trainers/trainer.py#L653-L655): its val_loss "
-           "is unweighted, so a training loss above the validation loss is expected with them",
+           "recall); with a large weight on the rare class, the weighted mean is higher. Keras applies class_weight "
+           "during training only (https://github.com/keras-team/keras/blob/v3.15.1/keras/src/trainers/trainer.py#L653-L655): "
+           "its val_loss is unweighted, and the two are not comparable",
            "the unweighted loss of both models on the same data, and the metric the weights are there for (the rare "
-           "class's recall and precision)"),
+           "class's recall and precision)",
+           unless=_nonfinite_said),
     Normal("Keras's non-trainable parameters, which are BatchNormalization's moving statistics",
            # (Keras's summary line, `Non-trainable params: 1,920 (7.50 KB)`: not Lightning's table, `11.2 M  Non-trainable
            # params`, nor a model the words freeze on purpose)
-           re.compile(r"\bnon-trainable params:"),
+           re.compile(r"\bnon-trainable params:\s*(?!0\b)\d"),
            "a BatchNormalization layer keeps a moving mean and a moving variance for each channel, updated as running "
            "averages in training mode and not by gradients, so Keras counts them as non-trainable "
            "(https://github.com/keras-team/keras/blob/v3.15.1/keras/src/layers/normalization/batch_normalization.py#L61-L62, "
-           "created with trainable=False at #L262-L274): nothing was frozen",
+           "created with trainable=False at #L262-L274): where no layer was frozen, that is what they are (a "
+           "Normalization layer's statistics count there too)",
            "twice the channels of every BatchNormalization layer, summed: it should equal the non-trainable count",
            unless=_frozen_said),
     Normal("a diffusion model's per-step loss, which is mostly the noise level it drew",
            re.compile(r"(?s)(?=.*\b(?:diffusion|ddpm|ddim|denoising|noise[_ ]pred\w*|diffusers)\b)"
-                      r"(?=.*(?<![a-z])loss\w*\b[^.?\n]{0,80}?\b(?:flat|noisy|jumps?|jumping|bounc\w+|fluctuat\w+|"
-                      r"(?:doesn'?t|does not|never|not)\s+(?:go(?:es)?\s+down|decreas\w*|improv\w*|drop\w*)))"),
+                      r"(?=.*(?<![a-z])loss\w*\b[^.?\n]{0,80}?\b(?:flat|noisy|jumps?|jumping|bounc\w+|fluctuat\w+))"),
            "a diffusion model trains on a noise level drawn at random for each example (DDPM draws the timestep "
            "uniformly and regresses the noise that was added: Ho et al. 2020, Algorithm 1), and how hard that is "
            "depends mostly on the draw, so one step's loss moves by an order of magnitude with the timesteps its batch "
            "got, and its average over a fine-tune that starts from a pretrained model barely moves: what the model "
            "learns is small next to that spread. Judge it by samples from fixed prompts and seeds",
            "samples from the same prompts and seeds at several checkpoints, or the loss averaged per timestep",
-           explains_noise=True),
+           explains_noise=True, unless=_diffusion_broken_said),
 )
 
 
@@ -406,7 +440,7 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            "the other APs are the ones to read",
            "how many ground-truth annotations of the evaluated split have an `area` under 1024 (32 x 32); with none, "
            "the -1 is expected",
-           frozenset({"nan"})),
+           frozenset({"nan"}), unless=_no_ground_truth_at_all),
 )
 
 

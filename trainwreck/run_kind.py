@@ -117,7 +117,7 @@ NAMED_FRAMEWORK = [(re.compile(r"(?i:\b(?:py)?torch\b|\bfastai\b|\blightning\b)|
                    # going to be printed -- Julia's Flux, MXNet, PaddlePaddle)
                    (re.compile(r"(?i:\bjulia\b)|\busing Flux\b|\bFlux(?:\.|\s+v?\d)"), "julia"),
                    (re.compile(r"(?i:\bmxnet\b|\bgluon\b)|\bmx\.(?:nd|np|gluon|init)\b"), "mxnet"),
-                   (re.compile(r"(?i:\bpaddle(?:paddle|nlp|detection|seg|speech|ocr)?\b)"), "paddle")]
+                   (re.compile(r"\bPaddle(?:Paddle|NLP|Detection|Seg|Speech|OCR)\b|\b(?:import paddle|paddle\.\w)|\bpaddle\s+v?\d+\.\d|(?i:\bpaddlepaddle\b)"), "paddle")]
 
 
 # A framework named to say it is not used: "no PyTorch or TensorFlow", "without Keras", "instead of torch".

@@ -19,17 +19,18 @@ ZERO_INIT = re.compile(r"kernel_initializer\s*=\s*['\"](?:zeros|ones)['\"]|\bini
                        # a BatchNorm's gamma at 1 is no kernel)
                        r"kernel_initializer\s*=\s*(?:(?:tf\.)?keras\.)?(?:initializers\.)?(?:Constant|Ones)\(|"
                        r"kernel_initializer\s*=\s*(?:tf\.)?constant_initializer\(|"
-                       r"\bnn\.init\.(?:zeros_|ones_)\(\s*[\w.\[\]]{0,40}weight\s*\)|"
+                       r"\bnn\.init\.zeros_\(\s*[\w.\[\]]{0,40}weight\s*\)|"
                        # (any one value, not only 0: `nn.init.constant_(m.weight, 0.01)`, `m.weight.data.fill_(0.5)`; but not
                        # 1, a BatchNorm's scale as ResNet-style init loops set it: `nn.init.constant_(m.weight, 1)`)
                        r"\bnn\.init\.constant_\(\s*[\w.\[\]]{0,40}weight\s*,\s*(?:val\s*=\s*)?(?!1(?:\.0*)?\s*\))"
                        r"-?(?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?\s*\)|"
                        r"\.weight(?:\.data)?\.(?:fill_\(\s*(?!1(?:\.0*)?\s*\))-?(?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?\s*\)|zero_\(\))|"
-                       # (MXNet Gluon's initialize() sets every parameter of the network with the one initialiser it is
-                       # given, weights too: `net.initialize(init.Constant(0.01))`; Paddle's weight_attr names a
-                       # weight's own: `weight_attr=paddle.ParamAttr(initializer=nn.initializer.Constant(0.0))`)
+                       # (MXNet Gluon's initialize() sets every weight that has no initialiser of its own with the one
+                       # it is given -- biases, gamma and beta keep theirs: `net.initialize(init.Constant(0.01))`;
+                       # Paddle's weight_attr names a weight's own, `weight_attr=paddle.ParamAttr(initializer=
+                       # nn.initializer.Constant(0.0))` -- not 1, a norm layer's scale)
                        r"\.initialize\(\s*(?:init\s*=\s*)?(?:mx\.)?init(?:ializer)?\.(?:Constant|One|Zero)\(|"
-                       r"\bweight_attr\s*=\s*[^\n]{0,60}?\binitializer\.(?:Constant|Ones|Zeros)\(|"
+                       r"\bweight_attr\s*=\s*[^\n]{0,60}?\binitializer\.(?:Constant\((?!\s*(?:value\s*=\s*)?1(?:\.0*)?\s*\))|Zeros\()|"
                        # (Flax's and Haiku's: `kernel_init=nn.initializers.zeros_init()`, `w_init=hk.initializers.Constant(0)`)
                        r"[(,]\s*(?:kernel|w)_init\s*=\s*(?:[\w.]{0,30}\.)?(?:initializers\.)?(?:zeros(?:_init)?\(?|ones(?:_init)?\(?|"
                        r"constant(?:_init)?\(|Constant\()")
