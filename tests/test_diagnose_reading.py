@@ -292,6 +292,10 @@ def test_a_coco_minus_one_beside_a_loss_that_went_nan_is_no_answer():
                   "iter 100 loss 1.21\niter 200 loss 5.83\niter 300 loss nan\niter 400 loss nan\n"
                   "And after the third epoch the loss is nan. Is -1 a problem too?")
     assert d.verdict != "normal" and d.matches
+    # (the same -1 asked about alone is answered: it is the nan beside it that takes the answer away)
+    alone = diagnosis(" Average Precision  (AP) @[ IoU=0.50:0.95 | area= small | maxDets=100 ] = -1.000\n"
+                      "Is -1 a problem?")
+    assert alone.verdict == "normal" and alone.normal[0].name.startswith("COCO evaluation")
 
 
 def test_the_tool_answers_stay_in_their_place():

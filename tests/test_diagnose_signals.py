@@ -6184,11 +6184,11 @@ def test_left_padding_under_a_causal_mask_is_a_fully_masked_row_in_every_batch()
               "mask=nn.Transformer.generate_square_subsequent_mask(90) and src_key_padding_mask=pad. The loss is nan "
               "after a few steps.\n")
     parts = weighed_parts(report, "WR-070")
-    assert parts["left-padded-causal"] > 0 and parts["masked-inf"] > 0
+    assert parts["masked-row-every-batch"] > 0 and parts["masked-inf"] > 0
     assert diagnosis(report).matches[0].entry.id == "WR-070"
     for not_it in (report.replace("left-padded", "right-padded"), report.replace("are left-padded", "are not left-padded"),
                    report.replace("mask=nn.Transformer.generate_square_subsequent_mask(90) and ", "")):
-        assert "left-padded-causal" not in weighed_parts(not_it, "WR-070"), not_it
+        assert "masked-row-every-batch" not in weighed_parts(not_it, "WR-070"), not_it
 
 
 def test_a_jump_that_recovers_to_exactly_where_it_started_is_the_warmup_less_spike():
@@ -6397,9 +6397,10 @@ def test_attention_to_strictly_earlier_positions_masks_the_first_one_entirely():
 
     said = ("I added an nn.MultiheadAttention layer where each stop can only look at the stops before it, so it can't "
             "peek at its own delay. The loss is nan from the very first batch.")
-    assert "first-query-masked" in breaking_construct(said)
-    assert weighed_parts(said, "WR-070")["first-query-masked"] > 0
-    assert "first-query-masked" in breaking_construct("A transformer whose tokens attend to strictly earlier positions. "
+    assert "masked-row-every-batch" in breaking_construct(said)
+    assert "strictly before it" in breaking_construct(said)["masked-inf"]
+    assert weighed_parts(said, "WR-070")["masked-row-every-batch"] > 0
+    assert "masked-row-every-batch" in breaking_construct("A transformer whose tokens attend to strictly earlier positions. "
                                                       "The loss is nan.")
     # (the ordinary causal mask said loosely: each token sees the ones before it and itself)
     for not_it in (said.replace("stops before it", "stops up to it"),
@@ -6407,7 +6408,7 @@ def test_attention_to_strictly_earlier_positions_masks_the_first_one_entirely():
                    "My decoder uses a causal mask, so each token can only attend to the tokens before it and itself. "
                    "The loss is nan after 500 steps.",
                    "Each customer can only look at the items before it in the list. The loss is nan."):
-        assert "first-query-masked" not in breaking_construct(not_it), not_it
+        assert "masked-row-every-batch" not in breaking_construct(not_it), not_it
 
 
 def test_code_review_s48_mends():

@@ -375,8 +375,8 @@ def breaking_construct(prose: str) -> dict[str, str]:
         out["masked-inf"] = (f"the paste lets each position attend only to positions strictly before it (\"{first}\"): "
                              "the first position has none, so its every key is masked, and the softmax of an all -inf "
                              "row is nan -- in every sequence")
-        out["first-query-masked"] = ("so the fully masked row is the first position of every sequence, not a rare "
-                                     "empty one")
+        out["masked-row-every-batch"] = ("so the fully masked row is the first position of every sequence, not a "
+                                         "rare empty one")
     elif (said := MASKED_INF_SAID.search(prose)) and re.search(r"(?i)\bsoftmax\b", prose):
         out["masked-inf"] = (f"the report fills masked scores with -inf before a softmax (\"{' '.join(said.group(0).split())}"
                              "\"): a row whose every position is masked is all -inf, and its softmax is "
@@ -386,8 +386,8 @@ def breaking_construct(prose: str) -> dict[str, str]:
                              f"causal mask (\"{left}\"): the first query of a left-padded row may look only at itself and "
                              "the positions before it, all padding, so every key it may see is masked -- in "
                              "every batch that holds such a row -- and nn.MultiheadAttention gives it a nan output")
-        out["left-padded-causal"] = ("so the fully masked row is there in every batch that holds a left-padded sequence, "
-                                     "not only in a rare one with an empty sequence")
+        out["masked-row-every-batch"] = ("so the fully masked row is there in every batch that holds a left-padded "
+                                         "sequence, not only in a rare one with an empty sequence")
     elif (mask := PADDING_MASK.search(prose)) and ((empty := ALL_PADDING.search(prose))
                                                    or (counts := token_counts(prose))[0]
                                                    or not counts[1] and not _none_empty_said(prose)):

@@ -22,7 +22,7 @@ from .logscan.dialects import loss_unit, named as dialect_named
 from .logscan.positions import epoch_number, step_number
 from .plural import counted
 from .run_said import never_recovered_said
-from .schedule_said import ADAPTIVE, WARMUP_SET, no_warmup_said
+from .schedule_said import ADAPTIVE, PLAIN_SGD, WARMUP_SET, no_warmup_said
 from .sentences import said_unnegated, sentences_only
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
 
@@ -1243,19 +1243,13 @@ def _optimizer_named(built: re.Match) -> str:
     return built.group(0).rstrip("( ").split(".")[-1]
 
 
-# (an optimizer other than the tool's default, named as its setting: `optim="sgd"`, `--optim adafactor` is adaptive too)
-OPTIM_SET_PLAIN = re.compile(r"(?i)\boptim\w*['\"]?\s*[=:]?\s*['\"]?(?:sgd|lomo|schedule_free_sgd)\b|"
-                             # (or built by hand and handed over: `optimizers=(torch.optim.SGD(...), None)`)
-                             r"\boptim(?:izers)?\.SGD\(|\boptimizers\s*=\s*\(\s*SGD\(")
-
-
 def _adaptive(ev: Evidence) -> bool:
     """Does the run step with an adaptive optimizer: one the paste names, or its tool's default where it names no plain
     one?"""
     if ADAPTIVE.search(ev.prose):
         return True
     dialect = dialect_named(ev.dialect)
-    return bool(dialect and dialect.adaptive_default) and not OPTIM_SET_PLAIN.search(ev.prose)
+    return bool(dialect and dialect.adaptive_default) and not PLAIN_SGD.search(ev.prose)
 
 
 def _rate_flat_from_start(ev: Evidence) -> str:

@@ -11,6 +11,7 @@ import itertools
 import re
 
 from .breaking_constructs import line_from
+from .class_count import CLASS_COUNT
 
 # What a paste shows of its data: labels set to -1 ("unlabelled rows set to y = -1"; not an `ignore_index=-1` the loss
 # is told about, nor rows filtered out with `!= -1`, nor the -1/+1 labels of a hinge loss), and, beside a run that
@@ -25,8 +26,6 @@ CLASSES_COUNTED = re.compile(r"\b(?:num_classes|n_classes|num_labels|n_labels|cl
                              r"[\w.\[\]\"']{1,40}\.nunique\(\))")
 # ... or a class count set in the code below the one the words give: "14 categories" beside `num_classes = 13` -- the
 # label 13 is past the last logit (WR-320's phrase: num_classes one smaller than the number of labels)
-CLASSES_SAID = re.compile(r"(?i)\b(\d{1,4})[ -](?:classes|categories|varieties|species|breeds|genres|intents|"
-                          r"(?:fault |defect |activity |relation )?types)\b|\b(\d{1,4})-class\b")
 CLASSES_SET = re.compile(r"(?i)\b(?:num_classes|n_classes|nb_classes|num_class|class_num|nclasses|num_labels|n_labels|"
                          r"output_classes|number_of_classes)\s*[:=]\s*(\d{1,4})\b")
 
@@ -34,7 +33,10 @@ CLASSES_SET = re.compile(r"(?i)\b(?:num_classes|n_classes|nb_classes|num_class|c
 def classes_short(prose: str) -> tuple[str, str, int, int] | None:
     """The words that give a class count and the code that sets a smaller one (each as written, and the two counts),
     when the paste gives each once; or None."""
-    said = {int(m.group(1) or m.group(2)): m for m in itertools.islice(CLASSES_SAID.finditer(prose), 10)}
+    # (class_count's CLASS_COUNT, the words' counts only: not its `num_classes = N` nor a softmax Dense's N, which are
+    # the code's)
+    said = {int(n): m for m in itertools.islice(CLASS_COUNT.finditer(prose), 10)
+            if (n := m.group(1) or m.group(2) or m.group(4) or m.group(5))}
     set_ = {int(m.group(1)): m for m in itertools.islice(CLASSES_SET.finditer(prose), 10)}
     if len(said) != 1 or len(set_) != 1:
         return None                    # (several counts given: a report of two tasks, or of runs tried; no one pair)

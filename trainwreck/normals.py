@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from .precision_said import HALF_SHOWN, SCALER_SHOWN
 from .run_said import says_not_learning
 from .schedule_said import no_warmup_said
-from .sentences import denied_before
+from .sentences import denied_before, said_unnegated
 
 
 @dataclass(frozen=True)
@@ -55,10 +55,11 @@ HUGE_LOSS = (r"\bloss\w*\b[^.\n\d]{0,20}?(?:\bis|=|:|\bto|\breach\w*|\bof)\s*~?"
              r"-?\d+(?:\.\d+)?e\+?0*(?:[6-9]|[1-9]\d+)\b(?!\s*(?:iterations?|iters?|steps?|epochs?|samples?|frames?|"
              r"transitions?|timesteps?|updates?|tokens?))")
 # (the samples said to be noise or all alike, as their predicate: not "with less noise")
-GAN_BROKEN = re.compile(r"(?i)\b(?:samples?|images?|outputs?|generations?)\s+(?:are|is|look|looks|stay|stays|remain|remains|"
-                        r"turn)\s+(?:like\s+)?(?:pure\s+|just\s+|all\s+|only\s+)?(?:noise|black|blank|identical|"
-                        r"the same(?!\s+(?:size|shape|resolution|format|dimensions?|way|as))|garbage|grey|gray)\b|"
-                        r"\bmode collapse\b|\bcollapsed\b|" + HUGE_LOSS)
+# (a generative model's samples said to be noise or all alike: the GAN's broken face, the diffusion model's too)
+SAMPLES_BROKEN = (r"\b(?:samples?|images?|outputs?|generations?)\s+(?:are|is|look|looks|stay|stays|remain|remains|"
+                  r"turn)\s+(?:like\s+)?(?:pure\s+|just\s+|all\s+|only\s+|static\s+)?(?:noise|static|black|blank|"
+                  r"identical|the same(?!\s+(?:size|shape|resolution|format|dimensions?|way|as))|garbage|grey|gray)\b")
+GAN_BROKEN = re.compile(r"(?i)" + SAMPLES_BROKEN + r"|\bmode collapse\b|\bcollapsed\b|" + HUGE_LOSS)
 # (the return the subject of the fall, no other quantity between: not "the return goes up and the entropy drops")
 RETURN_FELL = re.compile(r"(?i)\b(?:returns?|rewards?|scores?)\b(?:(?!\b(?:entropy|loss|lr|kl|and|while|but|whereas)\b)"
                          r"[^.\n]){0,40}\b(?:collaps\w*|drops?|dropped|dropping|falls?|fell|falling|decreas\w*|goes down|"
@@ -169,9 +170,7 @@ def _training_broke_said(text: str) -> str:
 
 # (a diffusion run said to be broken beyond its loss's noise: samples of noise, or a model trained from scratch, whose
 # loss does fall a long way)
-DIFFUSION_BROKEN = re.compile(r"(?i)\b(?:samples?|images?|outputs?|generations?)\s+(?:are|is|look|looks|stay|stays)\s+"
-                              r"(?:like\s+)?(?:pure\s+|just\s+|only\s+|static\s+)?(?:noise|garbage|static|black|blank|grey|gray)\b|"
-                              r"\bfrom\s+scratch\b")
+DIFFUSION_BROKEN = re.compile(r"(?i)" + SAMPLES_BROKEN + r"|\bfrom\s+scratch\b")
 
 
 # (every area at -1, `area=   all` too, or detectron2's "No predictions from the model!": no ground truth or no
@@ -186,10 +185,8 @@ def _no_ground_truth_at_all(text: str) -> str:
 
 
 def _nonfinite_said(text: str) -> str:
-    """Words that the loss went nan or inf, or diverged (not denied)."""
-    said = next((m for m in itertools.islice(re.finditer(r"(?i)\b(?:nan|inf|diverg\w*|explod\w*)\b", text), 10)
-                 if not denied_before(text, m.start(), 15)), None)
-    return said.group(0) if said else ""
+    """Words that the loss went nan or inf, or diverged (not denied); or ""."""
+    return "nan, inf or divergence" if said_unnegated(text, {"nan", "inf", "diverge"}) else ""
 
 
 def _diffusion_broken_said(text: str) -> str:

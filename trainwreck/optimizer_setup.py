@@ -64,7 +64,6 @@ HIGH_ADAPTIVE_AT = 0.1
 # Each one's default rate in PyTorch (its documentation of torch.optim), the larger of the two frameworks' (Keras 3's
 # are all 1e-3)
 ADAPTIVE_DEFAULTS = {"adam": 1e-3, "adamw": 1e-3, "adamax": 2e-3, "nadam": 2e-3, "rmsprop": 1e-2}
-PLAIN_SGD = re.compile(r"\bsgd\b|\bgradient descent\b", re.I)
 
 
 def high_adaptive_rate(prose: str) -> str:

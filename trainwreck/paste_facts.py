@@ -33,12 +33,12 @@ from .logscan import Evidence, dialects
 from .loss_inputs import nll_of_probabilities
 from .loss_scale import SCALES_MIN, SCALE_COLLAPSE, keras_loop_unscaled, scales_printed
 from .one_class_iou import one_class_iou
-from .optimizer_setup import PLAIN_SGD, RATE_CLIMBS, high_adaptive_rate, rate_rose
+from .optimizer_setup import RATE_CLIMBS, high_adaptive_rate, rate_rose
 from .rate_tried import rate_zero_failed
 from .run_kind import SUMMED, absolute_loss, linear_model
 from .run_said import (BEFORE_TRAINING_NONFINITE, order_moved_it, says_not_learning, untrained_output_enormous,
                        untrained_output_nonfinite)
-from .schedule_said import ADAPTIVE, WARMUP_SET, no_warmup_said
+from .schedule_said import ADAPTIVE, PLAIN_SGD, WARMUP_SET, no_warmup_said
 from .sentences import denied_before, sentences_only
 from .softmax_floor import FLOOR_TAIL, accuracy_rose_said, softmax_floor, softmax_floor_said
 from .start_loss import early_jump_said, regression_start_said, start_far_above_uniform

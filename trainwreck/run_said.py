@@ -168,8 +168,8 @@ def untrained_output_nonfinite(text: str) -> str:
 # absolute values are around 1e9", "at initialisation the activations of the last layer are in the millions". A forward
 # pass no update has touched is that large because of what it starts from (weights drawn too wide, inputs on their raw
 # scale), not because of the learning rate. (A number of 1e4 or more, or words of that size; not "large".)
-_UNTRAINED_WIDE = (r"(?:before (?:any )?(?:training|(?:calling\s+)?(?:model\.)?fit(?:ting|\(\))?|the first (?:update|step|epoch)|"
-                   r"updating)|at init(?:iali[sz]ation)?|(?:of|for|on) the (?:very )?first (?:batch|forward pass))\b")
+_UNTRAINED_WIDE = (r"(?:" + _UNTRAINED + r"|before calling (?:model\.)?fit\b|at init(?:iali[sz]ation)?\b|"
+                   r"(?:of|for|on) the (?:very )?first (?:batch|forward pass)\b)")
 _ENORMOUS = (r"(?:\b\d+(?:\.\d+)?e\+?0*(?:[4-9]|[1-9]\d)\b|\b10\^\d{1,3}\b|\b(?:millions|billions|trillions|huge|enormous|"
              r"astronomical|gigantic)\b)")
 BEFORE_TRAINING_ENORMOUS = re.compile(

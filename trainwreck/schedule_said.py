@@ -15,6 +15,8 @@ from .sentences import said_unnegated
 # size): paste_facts' facts of raw targets and of accumulated gradients, start_loss's early jump, and curve_shape's
 # warmup-less first steps
 ADAPTIVE = re.compile(r"\b(?:adam\w*|rmsprop|adagrad|adadelta|adafactor|lamb|lion)\b", re.I)
+# ... and plain SGD named (`optim="sgd"`, `torch.optim.SGD(`, "gradient descent"), whose step grows with the gradient
+PLAIN_SGD = re.compile(r"\bsgd\b|\bgradient descent\b", re.I)
 
 
 # A run said to have no warmup ("no warmup", "warmup_steps=0")

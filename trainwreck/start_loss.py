@@ -18,10 +18,9 @@ from .curve_shape import ENORMOUS_START, PLATEAU_FALL, at_run_start, fmt
 from .input_scaling import doubted
 from .logscan import Evidence
 from .logscan.dialects import loss_unit
-from .optimizer_setup import PLAIN_SGD
 from .run_kind import REGRESSION_SAID, SUMMED
 from .run_said import says_not_learning
-from .schedule_said import ADAPTIVE, NO_WARMUP, WARMUP_NAMED
+from .schedule_said import ADAPTIVE, NO_WARMUP, PLAIN_SGD, WARMUP_NAMED
 from .sentences import sentence_around, told
 
 # The loss the words give for the model before any update ("at step 0, before any update, the mean BCE is about 4.7",

@@ -222,8 +222,6 @@ class Weigher:
         self.mask_scaled = self._saying(MASK_SCALED_WORDS)
         self.clip_late = self._saying(CLIP_LATE_WORDS)
         self.large_init = self._saying(LARGE_INIT_WORDS)
-        # (an untrained forward pass said to be enormous: weights drawn too wide, or inputs left raw)
-        self.enormous_output = self.large_init | self._saying(FORGOT_INPUTS)
         self.no_warmup = self._saying(NO_WARMUP_WORDS)
         self.rate_zero = self._saying(RATE_ZERO_WORDS)
         self.put_off = self._saying(PUT_OFF_WORDS)
@@ -240,6 +238,8 @@ class Weigher:
         self.high_adaptive = self._saying(HIGH_ADAPTIVE_WORDS)
         self.from_start = {e.id for e in self.entries if e.trace == "nonfinite-from-start"}
         self.forgot_scaling = {"inputs": self._saying(FORGOT_INPUTS), "targets": self._saying(FORGOT_TARGETS)}
+        # (an untrained forward pass said to be enormous: weights drawn too wide, or inputs left raw)
+        self.enormous_output = self.large_init | self.forgot_scaling["inputs"]
         # the entries whose title names half precision
         self.precision = {e.id for e, title in zip(self.entries, tokens_many([e.title for e in self.entries]))
                           if "fp16" in title}
@@ -769,8 +769,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("exp-overflow", w.exp_overflow, W_SAID_HALF),
                                     ("exp-overflow-printed", w.exp_overflow, W_PRINTED),
                                     ("masked-inf", w.masked_softmax, W_SAID_HALF),
-                                    ("left-padded-causal", w.masked_softmax, W_SAID_HALF),
-                                    ("first-query-masked", w.masked_softmax, W_SAID_HALF),
+                                    ("masked-row-every-batch", w.masked_softmax, W_SAID_HALF),
                                     ("masked-row-printed", w.masked_softmax, W_PRINTED),
                                     ("log-unguarded", w.log_of_zero, W_SAID_HALF),
                                     ("exp-unshifted", w.exp_overflow, W_SAID_HALF),
