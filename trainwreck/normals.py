@@ -220,7 +220,7 @@ TOOL_ANSWERS = (
            "whether the warning fades over the epochs while the losses fall and the mAP rises"),
     Normal("Keras's reported loss, which includes the weight penalties",
            # (a regularizer named, beside a reported loss said to stay above one computed by hand or never to go low)
-           re.compile(r"(?s)(?=.*\b(?:kernel_regularizer|bias_regularizer|activity_regularizer|regularizers\.l[12]\w*|"
+           re.compile(r"(?s)\A(?=.*\b(?:kernel_regularizer|bias_regularizer|activity_regularizer|regularizers\.l[12]\w*|"
                       r"add_loss)\b)(?=.*\b(?:log_loss|from predict\(\)|on predict\(\)|computed (?:it )?manually|"
                       r"never gets below|never goes below)\b)"),
            "Keras adds the losses its layers hold -- the kernel_regularizer penalties among them -- to the compiled loss "
@@ -233,7 +233,7 @@ TOOL_ANSWERS = (
            "sum(model.losses) beside the gap between the reported loss and the one computed from predict(): they "
            "should match"),
     Normal("a training loss that rose once class weights were added",
-           re.compile(r"(?s)(?=.*\b(?:class_weights?|class weights?|pos_weight|sample_weights?)\b)"
+           re.compile(r"(?s)\A(?=.*\b(?:class_weights?|class weights?|pos_weight|sample_weights?)\b)"
                       r"(?=.*\bloss\w*\b[^.?\n]{0,100}?\b(?:went up|goes up|increas\w*|rose|higher|larger|bigger|"
                       r"worse|jumped)\b)"),
            "a class weight multiplies each example's loss by its class's weight, so the loss reported is another "
@@ -257,7 +257,7 @@ TOOL_ANSWERS = (
            "twice the channels of every BatchNormalization layer, summed: it should equal the non-trainable count",
            unless=_frozen_said),
     Normal("a diffusion model's per-step loss, which is mostly the noise level it drew",
-           re.compile(r"(?s)(?=.*\b(?:diffusion|ddpm|ddim|denoising|noise[_ ]pred\w*|diffusers)\b)"
+           re.compile(r"(?s)\A(?=.*\b(?:diffusion|ddpm|ddim|denoising|noise[_ ]pred\w*|diffusers)\b)"
                       r"(?=.*(?<![a-z])loss\w*\b[^.?\n]{0,80}?\b(?:flat|noisy|jumps?|jumping|bounc\w+|fluctuat\w+))"),
            "a diffusion model trains on a noise level drawn at random for each example (DDPM draws the timestep "
            "uniformly and regresses the noise that was added: Ho et al. 2020, Algorithm 1), and how hard that is "
