@@ -251,3 +251,18 @@ def test_the_cifar_tutorials_epoch_and_mini_batch_pair_is_its_numbering():
     assert not starts_again(at[0], at[1]) and starts_again(at[1], at[2])
     # a list that opens a line is no numbering when its second number is not closed by the bracket
     assert str(scan_text("[1, 2, 3] loss: 0.5\n").head_at[0]) == "line 1"
+
+
+def test_a_bars_share_done_is_not_its_step_or_epoch():
+    """diffusers' `Steps:   2%|▏ | 100/6000 [...]` is step 100 of 6000, not step 2 (every row of such a bar was quoted
+    at its percentage, and a climb's steps were counted between percentages); an outer `Epoch:  33%|` bar is not
+    epoch 33."""
+    bar = "".join(f"Steps: {100 * s // 6000:3d}%|{'█' * (s // 600):<10}| {s}/6000 [01:38<1:36:24,  1.02it/s, "
+                  f"lr=0.0001, step_loss={v}]\n" for s, v in [(100, 0.0187), (600, 0.412), (1500, "nan")])
+    ev = scan_text(bar)
+    assert [str(p) for p in ev.head_at] == ["[100/6000]", "[600/6000]", "[1500/6000]"]
+    outer = "Epoch:  33%|███▎      | 1/3 [00:41<01:22, 41.20s/it, loss=0.52]\n"
+    assert ev.head_at[0].epoch is None and scan_text(outer).head_at[0].epoch is None
+    # a number that is a step's or an epoch's, followed by its own bar, is still read
+    assert str(scan_text("Epoch 3:  50%|█████     | 50/100 [00:01<00:01, 40.00it/s, loss=4.21]\n").head_at[0]) \
+        == "epoch 3 [50/100]"
