@@ -3261,6 +3261,21 @@ def test_words_that_a_loss_does_not_move_or_an_accuracy_falls_short_say_it_does_
         assert not says_not_learning(other), other
 
 
+def test_a_loss_said_to_be_flat_or_not_to_change_does_not_learn():
+    """review s74/18 and s73/14: "it flattened out and hasn't changed in the last 40 epochs" and "the loss is flat from the
+    very first epoch" said nothing had gone wrong, and their reports named no candidate."""
+    from trainwreck.run_said import says_not_learning
+
+    for said in ("it flattened out and hasn't changed in the last 40 epochs", "the loss is flat from the very first epoch",
+                 "the loss curve looks completely flat", "the training loss no longer changes"):
+        assert says_not_learning(said), said
+    # a change the reporter did not make, a row of a matrix, a loss that changes little on its way down
+    for other in ("I haven't changed anything in the code", "Row 0 of my embedding never changes during training",
+                  "the loss hasn't changed much since epoch 3, it is nearly converged", "it never changed the lr",
+                  "the loss was flat?"):
+        assert not says_not_learning(other), other
+
+
 def test_after_about_n_iterations_with_a_tilde_says_when():
     assert when("J goes up at every iteration until it is inf after ~60 iterations") == {"later"}
     assert when("inf after ~ 3 epochs") == {"later"}

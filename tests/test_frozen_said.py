@@ -7,7 +7,7 @@ import pytest
 
 from conftest import real_catalog, weighed_parts
 from trainwreck.diagnose import diagnose, message_finder
-from trainwreck.frozen_said import one_output_said, weights_frozen_said, weights_half
+from trainwreck.frozen_said import dead_units_said, one_output_said, weights_frozen_said, weights_half
 from trainwreck.logscan import scan
 from trainwreck.input_scaling import scaled_said
 
@@ -223,3 +223,47 @@ def test_a_wider_network_said_to_give_the_same_result_is_read():
     for not_it in ("Changing the learning rate doesn't change anything.", "Does changing the hidden size change anything?",
                    "Increasing the hidden size helped a lot.", "A wider net would not change anything, I think."):
         assert not width_changes_nothing_said(not_it), not_it
+
+
+@pytest.mark.parametrize("text, said", [
+    ("My relus are dead.", "relus are dead"),
+    ("When I looked at the hidden layers, nearly all units output zero no matter which comment goes in.",
+     "all units output zero no matter"),
+    ("80% of the neurons output 0 for every input.", "80% of the neurons output 0 for every"),
+    ("The activations after the second ReLU are all zero.", "activations after the second relu are all zero"),
+    ("Most of the hidden units are always zero for every image.", "most of the hidden units are always zero for every"),
+])
+def test_dead_units_are_read(text, said):
+    assert dead_units_said(text) == said
+
+
+@pytest.mark.parametrize("text", [
+    "I suspect dying relus.",                                   # a guess
+    "Could it be dead relus?",                                  # asked
+    "Are most of my ReLU neurons dead?",                        # asked
+    "I used a leaky relu to avoid dead units.",                 # kept away
+    "There are no dead relus, I checked.",                      # counted absent
+    "All the outputs are zero.",                                # the output, not the hidden units
+    "More than half of the activations after each ReLU are exactly zero.",   # a sparse layer: zero for some inputs
+])
+def test_dead_units_are_not_read_where_they_are_not_told(text):
+    assert dead_units_said(text) == ""
+
+
+# Words only: a ReLU network seen dead. Before, it named nothing ("no known failure found"): no sentence said that the
+# run failed in words the scanner knew, "flattened out and hasn't changed" and "units output zero" among them.
+# (words of when it went wrong are left out: "in the first epoch" would weigh for the entries that break at the start)
+DEAD = ("Two-layer ReLU classifier on frozen sentence embeddings, plain SGD at 1.0. The loss jumped a few times, then "
+        "it flattened out and hasn't changed in the last 40 epochs. Every comment gets the same "
+        "class now. Looking at the hidden layers, nearly all units output zero no matter which comment goes in.")
+
+
+def test_dead_units_said_name_wr140_first():
+    d = diagnosis(DEAD)
+    assert d.verdict == "uncertain" and ids(DEAD)[0] == "WR-140"
+    assert weighed_parts(DEAD, "WR-140")["dead-units"] > 0
+    assert any("hidden units are dead or give 0 for every input" in e for e in d.matches[0].evidence)
+    # the same words of a sparse layer that works name nothing dead
+    sparse = DEAD.replace("nearly all units output zero no matter which comment goes in",
+                          "about half of the activations are zero")
+    assert weighed_parts(sparse, "WR-140").get("dead-units", 0) == 0

@@ -122,14 +122,15 @@ def weights_half(prose: str) -> re.Match | None:
     return None
 
 
-def _first_told(pattern: re.Pattern, prose: str) -> str:
-    """The first match of the pattern in what the text tells (not asks), not denied just before it nor taken back
-    after it in its sentence; or ""."""
+def _first_told(pattern: re.Pattern, prose: str, denied: re.Pattern | None = None) -> str:
+    """The first match of the pattern in what the text tells (not asks), not denied just before it (_DENIED_BEFORE,
+    or the pattern's own `denied`) nor taken back after it in its sentence; or ""."""
     text = told(prose)
     for m in itertools.islice(pattern.finditer(text), 20):
         _start, end = sentence_around(text, m.start(), m.end(), stops=".;\n")
         # (nor asked: "Weights before and after a step at epoch 8: identical?")
         if not (_DENIED_BEFORE.search(text, max(0, m.start() - 40), m.start())
+                or denied is not None and denied.search(text, max(0, m.start() - 40), m.start())
                 or _TAKEN_BACK_AFTER.search(text, m.end(), end) or text[m.end():m.end() + 3].lstrip().startswith("?")):
             return " ".join(m.group(0).split())
     return ""
@@ -152,6 +153,33 @@ WIDTH_CHANGES_NOTHING = re.compile(r"(?i)\b(?:chang\w*|increas\w*|doubl\w*|rais\
 def width_changes_nothing_said(prose: str) -> str:
     """The words that say a wider network gives the same result, as written (lowercased); or ""."""
     return _first_told(WIDTH_CHANGES_NOTHING, prose)
+
+
+# Hidden units said to be dead, or seen at zero for every input: "dead ReLUs", "dying relu", "most neurons are dead",
+# "nearly all units output zero no matter which comment goes in", "the activations after the ReLU are all zero". A
+# ReLU whose pre-activation is at or below 0 for every input outputs 0 and gets no gradient, so nothing revives it: the
+# observation WR-140 is named for. (Seen, not feared: a guess, "I suspect dying relus", or a question is denied by
+# _first_told.)
+_UNITS = r"(?:relus?|relu (?:units?|neurons?|activations?)|(?:hidden |the |my )?(?:units?|neurons?|activations?))"
+_ZERO_FOR_ALL = (r"(?:output|outputs|give|gives|return|returns|are|is|stay|stays|were)\s+(?:all\s+|exactly\s+|always\s+"
+                 r"|just\s+)*(?:0(?:\.0+)?|zeros?)\b(?:\s+(?:for|on)\s+(?:every|each|all|any)\b|\s+no matter\b|"
+                 r"\s+regardless\b|\s+whatever\b|\s+for all inputs\b)")
+DEAD_UNITS = re.compile(
+    r"(?i)\b(?:dead|dying|died)\s+(?:relus?|relu (?:units?|neurons?)|units?|neurons?)\b|\bdying[ -]relu\b|"
+    r"\b(?:relus?|units?|neurons?)\s+(?:are|were|have|had)\s+(?:all\s+|mostly\s+|already\s+)?(?:dead|died)\b|"
+    r"\b(?:nearly|almost|most|all|many|half|\d{1,3}\s?%)\s+(?:of\s+)?(?:the\s+|my\s+)?(?:hidden\s+)?"
+    + _UNITS + r"\s+(?:\w+\s+){0,3}?" + _ZERO_FOR_ALL + r"|"
+    r"\bactivations?\s+(?:after|of)\s+(?:the\s+)?(?:\w+\s+){0,2}?relus?\s+(?:are|is|were)\s+(?:all\s+|always\s+)+(?:0|zeros?)\b")
+
+
+# ... not ones kept away or counted absent: "leaky relu to avoid dead units", "there are no dead relus"
+_DEAD_DENIED = re.compile(r"(?i)\b(?:no|avoid\w*|prevent\w*|without|against|fewer|less|any|zero)\s+(?:\w+\s+){0,2}$")
+
+
+def dead_units_said(prose: str) -> str:
+    """The words that say the network's hidden units are dead, or output 0 for every input, as written (lowercased);
+    or ""."""
+    return _first_told(DEAD_UNITS, prose, _DEAD_DENIED)
 
 
 @functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)

@@ -23,7 +23,7 @@ from .data_values import (ADAPT_CALL, CLASSES_COUNTED, classes_short, DIVIDED_25
                           MERGED, MINUS_ONE_HANDLED, MINUS_ONE_LABELS, NOT_INPUT_NAME, dataset_data,
                           image_tensor_unscaled, mask_to_tensor)
 from .exp_limits import exp_overflow
-from .frozen_said import one_output_said, weights_frozen_said, width_changes_nothing_said
+from .frozen_said import dead_units_said, one_output_said, weights_frozen_said, width_changes_nothing_said
 from .gradient_clearing import (ACCUMULATES, BACKWARD_STEP, GRAD_REQ_ADD, UNCALLED, accumulated_undivided,
                                 cleared_outside, clears)
 from .gradient_norms import gradients_shrink_to_the_input, grads_said_zero, norms_below_clip
@@ -51,6 +51,9 @@ ZERO_GRADIENT_WORDS, ACCURACY_WORDS = {"gradient", "exactly", "zero"}, {"accurac
 # The entries whose phrases say every input gets one output (a dead or a symmetric network's face): half a printed
 # fact for words that say so (frozen_said)
 ONE_OUTPUT_WORDS = {"output", "input"}
+# The entries whose phrases say ReLU units output zero: for words that say the hidden units are dead or give 0 for
+# every input (frozen_said.dead_units_said), half a printed fact
+DEAD_UNITS_WORDS = {"relu", "unit", "zero"}
 SIGMOID_ZERO_WORDS = {"sigmoidzero"}
 # The entries whose phrases say a model's output is nan from the start (a layer never initialised, weights that blow
 # the forward pass up): for a report whose words say an untrained model's output is nan
@@ -272,6 +275,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                              "hidden units are all dead, or whose weights all start at zero, passes nothing of its "
                              "input on, and its output is one constant, the one that scores best over the data (a "
                              "classifier's base rate, a regression's mean target)")
+    if went_wrong and (dead := dead_units_said(ev.prose)):
+        out["dead-units"] = (f"the report says the hidden units are dead or give 0 for every input (\"{dead}\"): a ReLU "
+                             "whose input is at or below 0 for every example outputs 0 and gets a gradient of 0, so no "
+                             "update brings it back")
     if went_wrong and (wide := width_changes_nothing_said(ev.prose)):
         out["width-no-effect"] = (f"the report says a wider network gives the same result (\"{wide}\"): units that start "
                                   "equal get equal gradients and stay equal, so any number of them computes what one "

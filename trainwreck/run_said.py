@@ -64,6 +64,15 @@ NOT_LEARNING = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|di
                           r"everything|anything)\b))\b"
                           r"(?!\s+(?:as|so)\s+(?:fast|quickly|much|well))|"
                           r"(?<!was )(?<!were )(?<!been )\b(?:stuck|plateau\w*|flat ?lines?|never learns?)\b|"
+                          # (the loss said to be flat, or said not to change: "the loss is flat from the very first
+                          # epoch", "it hasn't changed in the last 40 epochs" -- not a change the reporter did not make,
+                          # "I haven't changed anything", nor a loss that did not change much on the way down)
+                          r"\bloss(?:es)?\s+(?:curve\s+)?(?:is|are|stays?|stayed|remains?|remained|looks?|went|goes|"
+                          r"becomes?|became)\s+(?:completely\s+|totally\s+|just\s+|basically\s+|almost\s+)?flat\b|"
+                          # (said of the loss or of "it": not a row of a matrix, nor an accuracy, that never changes)
+                          r"\b(?:loss(?:es)?|it)\b(?:\s+[\w']+){0,4}?\s+(?:has\s*n[o']t|have\s*n[o']t|does\s*n[o']t|do\s*n[o']t|"
+                          r"did\s*n[o']t|never|no\s+longer)\s+(?:really\s+|even\s+)?chang(?:e|es|ed|ing)\b"
+                          r"(?!\s+(?:anything|something|the|my|a|an|any|it|this|that|them|much|to)\b)|"
                           # (a value it keeps for a long stretch: "then it just sits at 1.3520 until epoch 500")
                           r"\b(?:sits?|sat|sitting)\s+at\s+(?:~\s?)?\d+(?:\.\d+)?\s+(?:until|till|for|through)\b|"
                           # (or keeps where it got to: "drops to ~1.60 and then sits there for 40 epochs")

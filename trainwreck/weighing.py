@@ -27,14 +27,14 @@ from .loss_inputs import (DENSE, FROM_LOGITS, KERAS_CROSSENTROPY, KERAS_NAMED, K
                           model_output, negative_shown)
 from .loss_scale import scale_recovered
 from .optimizer_setup import HIGH_ADAPTIVE_WORDS, RATE_CLIMBS, RATE_RAISED_WORDS
-from .paste_facts import (ACCURACY_WORDS, NO_WARMUP_WORDS, ONE_BATCH_WORDS, ONE_OUTPUT_WORDS, ORDER_BOUND_WORDS,
-                          PUT_OFF_WORDS, RATE_PROOF_WORDS, RATE_ZERO_WORDS, SIGMOID_ZERO_WORDS, UNTRAINED_OUTPUT_WORDS,
+from .paste_facts import (ACCURACY_WORDS, DEAD_UNITS_WORDS, NO_WARMUP_WORDS, ONE_BATCH_WORDS, ONE_OUTPUT_WORDS,
+                          ORDER_BOUND_WORDS, PUT_OFF_WORDS, RATE_PROOF_WORDS, RATE_ZERO_WORDS, SIGMOID_ZERO_WORDS, UNTRAINED_OUTPUT_WORDS,
                           ZERO_GRADIENT_WORDS, printed_facts, values_chosen)
 from .run_kind import REGRESSION_WORDS, classifier_shown, regressor_shown, shown_frameworks
 from .softmax_floor import FLOOR_WORDS, accuracy_rose_said
 from .start_loss import START_HIGH_WORDS, early_jump_said, start_far_above_uniform
 from .weight_init import LARGE_INIT_WORDS, ZERO_INIT_WORDS
-from .frozen_said import one_output_said, weights_frozen_said, weights_half
+from .frozen_said import dead_units_said, one_output_said, weights_frozen_said, weights_half
 from .safe_text import shown
 from .entry_documents import FIELDS, Library, section, words_for
 from .normals import normal_ruled_out
@@ -212,6 +212,7 @@ class Weigher:
         self.constant_feature = self._saying(CONSTANT_FEATURE_WORDS)
         self.zero_init = self._saying(ZERO_INIT_WORDS)
         self.one_output = self._saying(ONE_OUTPUT_WORDS)
+        self.dead_units = self._saying(DEAD_UNITS_WORDS)
         self.sigmoid_zero = self._saying(SIGMOID_ZERO_WORDS)
         self.rate_raised = self._saying(RATE_RAISED_WORDS)
         self.uncleared = self._saying(UNCLEARED_WORDS)
@@ -439,7 +440,8 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
     # (values from sentences, however many, are the ones the reporter chose to give: words that say the run is stuck
     # or went nan say what they leave out -- "from epoch 24 on it prints 0.6687 every single epoch")
     said = values_chosen(ev)
-    unresponsive = one_output_said(ev.prose) or weights_frozen_said(ev.prose)     # (a network said to respond no more)
+    # (a network said to respond no more: one output for every input, weights that never change, units dead)
+    unresponsive = one_output_said(ev.prose) or weights_frozen_said(ev.prose) or dead_units_said(ev.prose)
     unjudged = sig.name == "healthy" and ev.count >= 2 and (
         ev.count < SHAPE_MIN and says_not_learning(ev.prose)
         and ev.last >= (1 - PLATEAU_FALL) * ev.head[min(len(ev.head) - 1, ev.count // 2)]
@@ -749,6 +751,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                        "whatever the rate")
     for fact, declarers, weight in (("zero-gradient", w.zero_gradient, W_PRINTED),
                                     ("one-output", w.one_output, W_SAID_HALF),
+                                    ("dead-units", w.dead_units, W_SAID_HALF),
                                     ("width-no-effect", w.zero_init, W_SAID_HALF),
                                     ("weights-frozen", w.zero_gradient, W_SAID_HALF),
                                     ("start-high", w.start_high, W_SAID_HALF),
