@@ -5884,6 +5884,21 @@ def test_a_softmax_floor_said_with_rounded_numbers_beside_a_high_accuracy():
     assert softmax_floor_said(text.replace("~0.95", "~0.99")) == ""
 
 
+def test_a_value_said_to_one_decimal_stands_for_what_it_rounds_from_and_a_class_count_in_words_counts():
+    """review s73/21: "three classes per pixel", and the loss "sits at about 0.6" at 95% pixel accuracy: log(1 + 2/e) =
+    0.5514, and 0.6 said to one decimal is anything from 0.55 to 0.65. Before, neither the count in words nor the value
+    after "about" was read. Said to two decimals (0.60), it is 8.8% above the floor: too far."""
+    from trainwreck.class_count import classes_named
+    from trainwreck.softmax_floor import softmax_floor_said
+    text = ("U-Net in Flax, three classes per pixel. The loss hardly goes down and then sits at about 0.6 for the rest "
+            "of training, although the pixel accuracy on validation is already 95%.")
+    assert "log(1 + (C - 1)/e) = 0.5514 for C = 3 classes" in softmax_floor_said(text)
+    assert softmax_floor_said(text.replace("0.6 ", "0.60 ")) == ""
+    assert softmax_floor_said(text.replace("0.6 ", "0.7 ")) == ""
+    assert classes_named("a twelve-way classifier") == (12, "the paste says `twelve-way`")
+    assert classes_named("one of the classes") is None and classes_named("the two losses") is None
+
+
 def test_julias_broadcast_exp_in_a_softmax_written_by_hand_is_the_unshifted_exp():
     """Julia's `exp.(s) ./ sum(exp.(s))` is a softmax by hand with nothing subtracted: WR-020's construct, as NumPy's
     is; with the maximum subtracted (`s .- maximum(s)`) it is not."""

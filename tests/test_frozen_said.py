@@ -29,6 +29,8 @@ def ids(text: str) -> list[str]:
     ("It predicts the same class for everything I feed it.", "predicts the same class for everything"),
     ("model.predict gives practically the same value for every flow.",
      "predict gives practically the same value for every"),
+    ("Now every photo comes out as cloudy.", "every photo comes out as"),
+    ("All the test images are classified as cat.", "all the test images are classified as"),
 ])
 def test_one_output_for_every_input_is_read(text, said):
     assert one_output_said(text) == said
@@ -46,6 +48,10 @@ def test_one_output_for_every_input_is_read(text, said):
     "The model returns one value for each sample, shape (N, 1).",          # a shape
     "The labels are 0 for every background pixel.",                        # the labels, not an output
     "The timestamp column gives the same value for every row.",            # a column, not the model
+    "Every prediction comes out as a tiny number close to zero.",          # an output's value, not one class
+    "Nearly every old crop is predicted as one of the new classes.",       # several classes
+    "Every epoch comes out as 0.69.",                                      # a loss, not an input's class
+    "All images are labelled as positive in the csv.",                     # the data's labels
 ])
 def test_one_output_is_not_read_where_it_is_not_told(text):
     assert one_output_said(text) == ""

@@ -25,11 +25,19 @@ VOCAB = re.compile(r"(?i)(?<![\d,])\b(\d{1,3}(?:,\d{3})+|\d+)(k)?[ -](?:(?:token
                    r"vocab\w*")
 
 
+# ... or in words: "three classes per pixel", "a five-way classifier", "twelve categories"
+NUMBER_WORDS = {w: n for n, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen "
+                                           "fourteen fifteen sixteen seventeen eighteen nineteen twenty".split())}
+CLASS_WORDS = re.compile(r"(?i)\b(" + "|".join(list(NUMBER_WORDS)[2:]) + r")[ -](?:classes|categories|way|labels)\b")
+
+
 def classes_named(prose: str) -> tuple[int, str] | None:
     """The class count the paste names, and how it names it; or None."""
     counted = CLASS_COUNT.search(prose)
     if counted:
         return int(next(g for g in counted.groups() if g)), f"the paste says `{counted.group(0)}`"
+    if worded := CLASS_WORDS.search(prose):
+        return NUMBER_WORDS[worded.group(1).lower()], f"the paste says `{worded.group(0)}`"
     for pattern, classes in CLASSES_NAMED:
         if m := pattern.search(prose):
             return classes, f"the paste names {m.group(0)}"

@@ -46,6 +46,11 @@ ONE_OUTPUT = re.compile(
     + _OUTPUT_SUBJECT + r"|scores?(?!\s+(?:threshold|cutoff|function)))\b"
     # "argmax is Other_Faults for every plate", "the argmax of the logits is 3 for all samples"
     r"|\bargmax\b[^.;\n]{0,30}?\b(?:is|was)\s+(?:always\s+)?[\w'-]+\s+(?:for|on) " + _EVERY + r" " + _INPUTS + r"\b"
+    # "now every photo comes out as cloudy", "all the images are classified as cat", "everything is predicted as 0"
+    # (what the model makes of them: not "labelled as", which the data may say)
+    # (an input's, not an output's: "every prediction comes out as a tiny number" gives no class; nor "as one of" several)
+    r"|\b(?:(?:every|each|all)(?: (?:of )?(?:the|my|our))?(?: (?!" + _OUTPUTS + r"\b)" + _INPUTS + r"){1,2}?|everything) "
+    r"(?:now )?(?:comes? out as|(?:is|are|gets?|get) (?:classified|predicted) as)\b(?! (?:one|any) of\b)"
     # "it always predicts class 1"
     r"|\balways (?:predicts?|outputs?|returns?|picks?) (?:class|label) \d+\b"
     # "it predicts class 3 for every image"

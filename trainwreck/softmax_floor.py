@@ -65,7 +65,9 @@ def _floor_hidden(prose: str) -> bool:
 # ... or said in words: where the loss stays ("stuck around 1.47", "never goes below ~1.47") beside an accuracy said
 # high ("train accuracy gets to 99.2%") and the classes named, the loss within FLOOR_NEAR above their floor
 LOSS_STAYS = re.compile(r"(?i)\bloss\b[^.\n\d]{0,60}?\b(?:never (?:goes|gets|drops?|falls?) (?:below|under)|stuck (?:at|around|near)|"
-                        r"stays? (?:at|around|near)|plateaus? (?:at|around)|sits? (?:at|around)|won'?t go below)\s*~?\s*"
+                        r"stays? (?:at|around|near)|plateaus? (?:at|around)|sits? (?:at|around)|won'?t go below)"
+                        # (a value said roughly: "sits at about 0.6")
+                        r"(?:\s+(?:about|roughly|approximately))?\s*~?\s*"
                         r"(\d+\.\d+)")
 ACCURACY_SAID = re.compile(r"(?i)\bacc(?:uracy)?\b[^.\n\d]{0,30}?(?:(\d{2}(?:\.\d+)?)\s*%|\b(0\.9\d*)\b)")
 
@@ -80,9 +82,12 @@ def softmax_floor_said(prose: str) -> str:
     classes, why = named
     floor, level = _floor_of(classes), float(stays.group(1))
     # (a value in words is rounded, "~0.95": beside an accuracy of FLOOR_ACCURACY_SURE or more, at which a cross-entropy
-    # on logits is far below any such floor, three times the margin)
+    # on logits is far below any such floor, three times the margin; and it stands for any value it rounds from, "0.6"
+    # for 0.55 to 0.65)
     near = FLOOR_NEAR * (3 if share >= FLOOR_ACCURACY_SURE else 1)
-    if share < FLOOR_ACCURACY or classes < FLOOR_CLASSES.start or not floor <= level <= (1 + near) * floor:
+    rounding = 0.5 * 10 ** -len(stays.group(1).partition(".")[2])
+    if share < FLOOR_ACCURACY or classes < FLOOR_CLASSES.start \
+            or not floor <= level + rounding or not level - rounding <= (1 + near) * floor:
         return ""
     return (f"the report says the loss stays at {stays.group(1)} (\"{' '.join(stays.group(0).split())}\") beside an "
             f"accuracy of {accuracy.group(1) or accuracy.group(2)}{'%' if accuracy.group(1) else ''}, just above "
