@@ -279,11 +279,29 @@ def test_nothing_to_go_on_asks_for_the_loss_values():
     ("DDPM on 64x64 flowers with diffusers: the loss is flat around 0.05 after the first hour and jumps between 0.01 "
      "and 0.2 on every step, but samples improve. Is it learning?",
      "a diffusion model's per-step loss, which is mostly the noise level it drew"),
+    ("transformer.py:385: UserWarning: enable_nested_tensor is True, but self.use_nested_tensor is False because "
+     "encoder_layer.norm_first was True\n  warnings.warn(\nIs my src_key_padding_mask ignored now?",
+     "PyTorch's \"enable_nested_tensor is True, but self.use_nested_tensor is False\" warning"),
+    ("epoch 2 | val_cer 0.691 | val_wer 1.173\nHow can the WER be 117%? Is jiwer broken?", "a word error rate above 100%"),
+    ("My Dice is about 0.80 but my IoU only about 0.67 on the same predictions. Is one metric broken?",
+     "a Dice score and an IoU that differ, for the same predictions"),
 ])
 def test_normal_behaviour_is_answered_as_normal(report, name):
     d = diagnosis(report)
     assert d.verdict == "normal" and d.normal[0].name == name
     assert d.ask
+
+
+def test_a_dice_and_an_iou_are_answered_only_where_the_iou_is_the_one_the_dice_allows():
+    """IoU = Dice / (2 - Dice) for one mask, and averaged over images the mean IoU lies between the mean Dice put through
+    it and the mean Dice (the formula is convex): 0.80 allows 0.667 up to 0.80, each read with the rounding it was
+    written with. An IoU outside that range is no pair of the same predictions' scores."""
+    from trainwreck.normals import _dice_iou_apart
+    assert _dice_iou_apart("Dice 0.80, IoU 0.67") == "" and _dice_iou_apart("dice 80%, mIoU 75%") == ""
+    assert _dice_iou_apart("Dice 0.80, IoU 0.60") and _dice_iou_apart("Dice 0.80, IoU 0.85")
+    assert _dice_iou_apart("the Dice loss and the IoU look fine")
+    d = diagnosis("My Dice is about 0.80 but my IoU only about 0.50 on the same predictions. Is one metric broken?")
+    assert d.verdict != "normal" or d.normal[0].name != "a Dice score and an IoU that differ, for the same predictions"
 
 
 def test_a_coco_minus_one_beside_a_loss_that_went_nan_is_no_answer():

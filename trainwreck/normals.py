@@ -205,6 +205,34 @@ def _frozen_said(text: str) -> str:
                  if not denied_before(text, m.start(), 25)), "")
 
 
+# A Dice and an IoU the words give for the same predictions ("my Dice comes out at about 0.80 but my IoU only at about
+# 0.67"), as fractions or percentages
+_DICE_SAID = re.compile(r"(?i)\bdice\b[^.\n\d]{0,40}?(?<![\d.])(\d{1,3}(?:\.\d+)?\s?%|0?\.\d+|1\.0*)(?![\d.])")
+_IOU_SAID = re.compile(r"(?i)\b(?:m?iou|jaccard)\b[^.\n\d]{0,40}?(?<![\d.])(\d{1,3}(?:\.\d+)?\s?%|0?\.\d+|1\.0*)(?![\d.])")
+
+
+def _fraction(said: str) -> tuple[float, float]:
+    """A score as written, as a fraction, and the half-width of the rounding it was written with."""
+    percent = said.rstrip().endswith("%")
+    number = said.rstrip("% ").strip()
+    half = 0.5 * 10 ** -len(number.partition(".")[2])
+    return (float(number) / 100, half / 100) if percent else (float(number), half)
+
+
+def _dice_iou_apart(text: str) -> str:
+    """Why a Dice and an IoU the words give are not the same predictions' (not both given, or out of the range one
+    Dice allows the IoU), or "" when they are: for one pair of masks IoU = Dice / (2 - Dice); averaged over images, the
+    mean IoU lies between the mean Dice put through that formula (which is convex: Jensen) and the mean Dice itself."""
+    dice, iou = _DICE_SAID.search(text), _IOU_SAID.search(text)
+    if not (dice and iou):
+        return "no Dice and IoU given"
+    (d, d_half), (j, j_half) = _fraction(dice.group(1)), _fraction(iou.group(1))
+    if not 0 < d <= 1 or not 0 < j <= 1:
+        return "a score out of range"
+    low = (d - d_half) / (2 - (d - d_half))
+    return "" if low - j_half <= j <= d + d_half + j_half else "an IoU that one Dice does not allow"
+
+
 # What a tool prints, or a number it reports, that looks like a fault and is not: each answers a question asked about
 # it, with the tool's own source. Before the generic answers (a large start, a gap between training and validation):
 # they name the tool, and explain more.
@@ -266,6 +294,39 @@ TOOL_ANSWERS = (
            "learns is small next to that spread. Judge it by samples from fixed prompts and seeds",
            "samples from the same prompts and seeds at several checkpoints, or the loss averaged per timestep",
            explains_noise=True, unless=_diffusion_broken_said),
+    Normal("PyTorch's \"enable_nested_tensor is True, but self.use_nested_tensor is False\" warning",
+           re.compile(r"\benable_nested_tensor is true, but self\.use_nested_tensor is false\b"),
+           "nn.TransformerEncoder warns so when it is built, where one of its layers rules out the fast path that packs a "
+           "padded batch into a nested tensor (norm_first=True is one such reason: "
+           "https://github.com/pytorch/pytorch/blob/v2.13.0/torch/nn/modules/"
+           "transformer.py#L398-L403). That path only makes inference faster: forward takes it only with "
+           "the first layer out of training mode and no gradient wanted (#L462-L467, #L521-L525), and where it does not, "
+           "it hands src_key_padding_mask to every layer as given (#L449, #L542). The padding is masked either way; "
+           "what the warning costs is speed at inference",
+           "the attention weights of one layer for a padded batch (its self_attn called with the same mask and "
+           "need_weights=True): the padding positions should get a weight of 0",
+           unless=_nonfinite_said),
+    Normal("a word error rate above 100%",
+           re.compile(r"\b(?:wer|cer|word error rate|character error rate)\b[^.?\n]{0,40}?(?:\b(?:above|over|more than|"
+                      r"greater than|exceeds?|exceeding|higher than)\s+(?:100\s?%|1(?:\.0+)?\b)|(?<![\d.])(?:1\d\d|[2-9]\d\d)"
+                      r"(?:\.\d+)?\s?%)"),
+           "jiwer counts the word error rate as (S + D + I) / (H + S + D) "
+           "(https://github.com/jitsi/jiwer/blob/v4.0.0/src/jiwer/process.py#L247): substitutions, deletions and "
+           "insertions over the words of the reference. Insertions have no bound, so a hypothesis with more words than "
+           "its reference -- a young model that splits words apart -- makes more errors than the reference has words, "
+           "and the rate passes 100%; the character error rate is the same count over characters. Early in training "
+           "that is common, and the loss and the CER falling say the model learns",
+           "the CER and the loss over the next epochs, and the hypotheses' length against the references': the WER "
+           "comes below 100% as the insertions go",
+           unless=_nonfinite_said),
+    Normal("a Dice score and an IoU that differ, for the same predictions",
+           re.compile(r"(?s)\A(?=.*\bdice\b)(?=.*\b(?:m?iou|jaccard)\b)"),
+           "for one predicted mask and its target, Dice = 2|A∩B| / (|A| + |B|) and IoU = |A∩B| / |A∪B| are tied: "
+           "IoU = Dice / (2 - Dice), so a Dice of 0.80 is an IoU of 0.667, and the IoU is never above the Dice. "
+           "Averaged over images, the mean IoU lies between the mean Dice put through that formula and the mean Dice "
+           "itself (the formula is convex). The two numbers given fall in that range: the metrics agree with each other",
+           "each image's Dice put through IoU = Dice / (2 - Dice) and averaged: it should give the IoU reported",
+           unless=lambda text: _dice_iou_apart(text) or _nonfinite_said(text)),
 )
 
 
