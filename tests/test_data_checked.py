@@ -62,6 +62,20 @@ def test_data_said_clean_counts_half_against_the_broken_batch():
     assert checked is None or any("checked for nan and inf and found clean" in a for a in checked.against)
 
 
+def test_a_check_of_the_inputs_alone_counts_a_quarter_against_the_broken_batch():
+    """review s74/03: "I checked the features: no nan or inf anywhere" beside an MSE whose backward returned nan -- the
+    targets were never said to be checked, and a nan among them makes the loss nan as surely. Half the check, so half
+    the weight it has against WR-310 when the targets are checked too."""
+    from trainwreck.data_checked import inputs_only
+    inputs = FELL_THEN_NAN + "I checked the features: no nan or inf anywhere."
+    assert weighed_parts(inputs, "WR-310")["data-finite"] == -0.5
+    checked = next((m for m in diagnosis(inputs).matches if m.entry.id == "WR-310"), None)
+    assert checked is None or any("the targets were not said to be checked" in a for a in checked.against)
+    assert inputs_only("np.isfinite(X).all() is True") and inputs_only("the images contain no nan")
+    assert not inputs_only("no nan or inf in x or y") and not inputs_only("no nan in the dataset")
+    assert not inputs_only("the inputs and the labels have no nans")
+
+
 def test_a_padding_mask_is_the_masked_rows_construct_even_where_no_sequence_is_said_empty():
     text = ("Loss becomes nan after a few hundred steps\n\nSession model: each user's last clicks, padded with 0 to 30, "
             "go through nn.TransformerEncoder with src_key_padding_mask=(clicks == 0). The loss is fine (0.69 to "

@@ -81,3 +81,16 @@ def data_said_finite(prose: str) -> str:
                 or TAKEN_BACK.search(after) or OF_THE_RUN.search(after) or asked):
             return " ".join(m.group(0).split())
     return ""
+
+
+# A check whose words name the inputs alone ("checked the features: no nan", "the images contain no nan"): a nan or an
+# inf in the targets (a label file, a score averaged over no ratings) passes it, and makes the loss nan as surely
+INPUTS_NAMED = re.compile(r"(?i)\b(?:x|x_\w+|inputs?|features?|images?|pixels|frames?|clips|audio|waveforms?|"
+                          r"spectrograms?|embeddings?|signals|texts?|sentences?|tokens?|scans?|volumes?|point clouds?)\b")
+TARGETS_NAMED = re.compile(r"(?i)\b(?:y|y_\w+|labels?|targets?|annotations?|ground truth|gt|scores?|outputs?|data|"
+                           r"dataset|everything|both|all of it|x and y|csvs?|files?|rows?|columns?)\b")
+
+
+def inputs_only(checked: str) -> bool:
+    """Do the words of a check (data_said_finite's) name the inputs and nothing that holds the targets?"""
+    return bool(INPUTS_NAMED.search(checked)) and not TARGETS_NAMED.search(checked)

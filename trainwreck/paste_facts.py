@@ -17,7 +17,7 @@ import statistics
 from .breaking_constructs import MASKED_INF, breaking_construct, code_of, inverse_of_sum, token_counts
 from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, NOT_A_MEAN, Signature, at_run_start, clip_never_applied, fmt,
                           same_batch_jumps)
-from .data_checked import data_said_finite
+from .data_checked import data_said_finite, inputs_only
 from .data_values import (ADAPT_CALL, CLASSES_COUNTED, classes_short, DIVIDED_255, DIVIDED_255_ITSELF, IMAGE_READER, INPUT_NAME,
                           KERAS_NORMALIZATION, KERAS_UINT8, LABELS_REMAPPED, MASK_255, MASK_255_HANDLED, MAX_255,
                           MERGED, MINUS_ONE_HANDLED, MINUS_ONE_LABELS, NOT_INPUT_NAME, dataset_data,
@@ -269,7 +269,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     if went_wrong and (clean := data_said_finite(ev.prose)):
         out["data-finite"] = (f"the report says the data was checked for nan and inf and found clean (\"{clean}\"): "
                               "the first check for a broken batch, done -- though a value in the wrong units, a corrupt "
-                              "label or an empty sequence is finite, and passes it")
+                              "label or an empty sequence is finite, and passes it") if not inputs_only(clean) else (
+            f"the report says the inputs were checked for nan and inf and found clean (\"{clean}\"): half the first "
+            "check for a broken batch -- the targets were not said to be checked, and a nan among them makes the loss "
+            "nan as surely")
     if went_wrong and (one := one_output_said(ev.prose)):
         out["one-output"] = (f"the report says the model gives one output for every input (\"{one}\"): a network whose "
                              "hidden units are all dead, or whose weights all start at zero, passes nothing of its "

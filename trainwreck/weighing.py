@@ -16,6 +16,7 @@ from .logscan import Evidence, MessageFinder
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY
 from .logscan.stops import names_no_cause
 from .breaking_constructs import LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, PAIRWISE, SINGULAR_SLOPE_WORDS
+from .data_checked import data_said_finite, inputs_only
 from .data_values import (INPUT_NAN_WORDS, MASK_255_WORDS, MASK_SCALED_WORDS, ONE_CLASS_IOU_WORDS, RAW_PIXEL_WORDS,
                           UNLABELLED_WORDS)
 from .exp_limits import EXP_OVERFLOW_WORDS
@@ -826,8 +827,9 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                        "of the standard deviation and 1e-7: a column that never varies comes out 0, not nan")
     # (the data said checked for nan and inf and found clean: the broken batch's first check, done -- half against it,
     # as a finite value can still be broken)
+    # (a quarter where the check named the inputs alone: the targets were not said to be checked)
     if "data-finite" in c.printed and entry.id in w.input_nan:
-        parts["data-finite"] = -W_SAID_HALF
+        parts["data-finite"] = -W_SAID_HALF / (2 if inputs_only(data_said_finite(c.ev.prose)) else 1)
         against.append(c.printed["data-finite"])
     # (an untrained model's output is its forward pass alone: targets in their raw units enter only the loss, and cannot
     # make it nan)
