@@ -6292,6 +6292,23 @@ def test_masked_scores_said_filled_with_minus_infinity_before_a_softmax():
         assert "masked-inf" not in breaking_construct(not_it), not_it
 
 
+def test_attention_kept_to_the_positions_a_condition_selects_is_the_masked_row_construct():
+    """review s74/10: "I only let it attend to the frames that my voice activity detector marks as speech", beside a
+    nan now and then: a clip with no speech has every frame masked. Before, WR-070 came third, behind WR-310 and WR-050;
+    attention to a part of the sequence named with no condition is no mask."""
+    from trainwreck.breaking_constructs import breaking_construct
+
+    said = ("Speaker ID in PyTorch: attention pooling over frames, and I only let it attend to the frames that my voice "
+            "activity detector marks as speech. Most of the time training is fine, but every now and then one batch "
+            "gives a nan loss and after that everything is nan.")
+    assert "masked-inf" in breaking_construct(said) and "masked-row-every-batch" not in breaking_construct(said)
+    assert weighed_parts(said, "WR-070")["masked-inf"] > 0
+    d = diagnosis(said)
+    assert d.matches[0].entry.id == "WR-070"
+    for not_it in ("The model attends to the tokens of the whole sentence.", "It attends to the frames in order."):
+        assert "masked-inf" not in breaking_construct(not_it), not_it
+
+
 def test_a_class_count_set_below_the_one_the_words_give_leaves_labels_past_the_last_logit():
     from trainwreck.data_values import classes_short
 

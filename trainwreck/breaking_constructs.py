@@ -258,6 +258,13 @@ PADDING_MASK = re.compile(r"\bkey_padding_mask\b|\bsrc_key_padding_mask\b")
 MASKED_INF_SAID = re.compile(r"(?i)\b(?:fill(?:ed|s|ing)?|set|sets|setting|mask(?:ed|s|ing)?|replac(?:ed|es|ing))\b"
                              r"(?:(?!\b(?:instead|rather|not)\b)[^.;\n]){0,60}?\b(?:with|to|by)\s+`?(?:float\(\s*['\"]-inf(?:inity)?['\"]\s*\)|"
                              r"-\s?inf(?:inity)?\b|-∞|negative infinity|minus infinity)")
+# ... or attention said to be kept to the positions a condition selects: "I only let it attend to the frames that my
+# voice activity detector marks as speech", "each query attends only to the nodes whose distance is under 5 km" -- a
+# sequence in which the condition selects none has every key masked
+ATTEND_SELECTED = re.compile(r"(?i)\battend(?:s|ing)?\s+(?:only\s+)?to\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:frames?|tokens?|"
+                             r"positions?|steps?|patch(?:es)?|nodes?|items?|regions?|words?|segments?|keys?|events?|"
+                             r"neighbou?rs?|points?)\s+(?:that|which|where|whose|marked|flagged|selected|detected|"
+                             r"labell?ed)\b")
 # ... and sequences padded on the left under a causal mask: "left-padded with zeros to 120 steps",
 # `padding_side="left"`, Keras's `padding="pre"`; beside `generate_square_subsequent_mask`, `is_causal=True`, a causal
 # or look-ahead mask (WR-070's own case)
@@ -381,6 +388,10 @@ def breaking_construct(prose: str) -> dict[str, str]:
         out["masked-inf"] = (f"the report fills masked scores with -inf before a softmax (\"{' '.join(said.group(0).split())}"
                              "\"): a row whose every position is masked is all -inf, and its softmax is "
                              "exp(-inf - (-inf)) = nan")
+    elif (kept := ATTEND_SELECTED.search(prose)) and not denied_before(prose, kept.start(), 40):
+        out["masked-inf"] = (f"the report keeps attention to the positions a condition selects (\"{' '.join(kept.group(0).split())}"
+                             "\"): a sequence in which it selects none has every key masked, and the softmax of an all "
+                             "-inf row is nan -- in the batches that hold such a sequence")
     elif (mask := PADDING_MASK.search(prose)) and (left := _left_padded_causal(prose)):
         out["masked-inf"] = (f"the paste masks padding keys (`{mask.group(0)}`) and pads its sequences on the left under a "
                              f"causal mask (\"{left}\"): the first query of a left-padded row may look only at itself and "
