@@ -1537,3 +1537,21 @@ def test_a_negation_just_before_a_place_in_its_sentence_denies_it():
     assert not denied_before(text, text.index("diverges"))                    # (a sentence's end does)
     assert denied_before("the loss is not nan", len("the loss is not "))
     assert not denied_before("not at all: x is fine, and the nan is there", len("not at all: x is fine, and the "))
+
+
+def test_inputs_listed_in_two_units_of_measure_are_unscaled_unless_said_scaled():
+    """review s74/02: "features I extract myself for each clip: mean pitch in Hz, speaking rate, the longest pause in
+    milliseconds" -- raw quantities, each on its unit's scale -- beside sigmoid hidden units and one output for every
+    clip, named WR-110 before WR-330. One unit, or units said of the run rather than of the inputs, say nothing; a
+    scaling said elsewhere leaves the words undecided."""
+    from trainwreck.input_scaling import scaled_said
+    said = ("Stutter detection from features I extract myself for each clip: mean pitch in Hz, speaking rate, the "
+            "longest pause in milliseconds, energy. Two sigmoid hidden layers in Keras. From the first epoch the "
+            "accuracy stays at the share of the bigger class and every clip gets the same predicted probability.")
+    assert scaled_said(said)["unscaled"]["inputs"] == ("features I extract myself for each clip: mean pitch in Hz, "
+                                                       "speaking rate, the longest pause in milliseconds")
+    assert weighed_parts(said, "WR-330")["unscaled-inputs"] > 0 and diagnosis(said).matches[0].entry.id == "WR-330"
+    assert "inputs" not in scaled_said(said.replace(" in milliseconds", ""))["unscaled"]
+    assert "inputs" not in scaled_said("Training took 3 hours in total, 20 minutes in days of GPU time.")["unscaled"]
+    both = said + " All features are standardised with a StandardScaler."
+    assert "inputs" not in scaled_said(both)["unscaled"] and "inputs" not in scaled_said(both)["scaled"]

@@ -123,6 +123,28 @@ MEAN_STD_NORMALISED = re.compile(r"(?i)\b(?:imagenet|dataset'?s?|model'?s|pretra
                                  r"\bmean\s*/\s*std\s+normali[sz]\w*|\bnormali[sz](?:ed|es|ing)\s+(?:\w+\s+){0,4}?mean\s*/\s*std\b")
 
 
+# Features the words list in two or more units of measure ("mean pitch in Hz, ... the longest pause in milliseconds",
+# "income in dollars, age in years"): raw quantities, each on its own unit's scale -- unscaled inputs, unless the words
+# say elsewhere that they were scaled (then said both ways, the words decide nothing)
+_UNIT = (r"(?:hz|khz|mhz|milliseconds|ms|seconds|minutes|hours|days|years|kilograms|kg|grams|tonnes|kilometres|"
+         r"kilometers|km|metres|meters|centimetres|centimeters|cm|millimetres|millimeters|mm|dollars|usd|euros|eur|"
+         r"degrees|celsius|fahrenheit|kelvin|pascals|kpa|hpa|volts|watts|kw|kwh|decibels|db|rpm|mph|bytes|mb|gb)")
+IN_UNITS = re.compile(r"(?i)\bin\s+(" + _UNIT + r")\b")
+FEATURES_NAMED = re.compile(r"(?i)\b(?:features?|inputs?|columns?|variables?|predictors?|attributes?|measurements)\b")
+
+
+def features_in_units(prose: str) -> str:
+    """The sentence's words that list the inputs in two or more units of measure, or ""."""
+    for sentence in itertools.islice(re.finditer(r"[^.!?\n]{1,400}", prose), 200):
+        text = sentence.group(0)
+        found = list(itertools.islice(IN_UNITS.finditer(text), 20))
+        named = FEATURES_NAMED.search(text)
+        if len({m.group(1).lower() for m in found}) >= 2 and named and not doubted(prose, sentence.start()):
+            start, end = min(named.start(), found[0].start()), max(named.end(), found[-1].end())
+            return " ".join(text[start:end].split())[:160]
+    return ""
+
+
 def scaled_said(prose: str) -> dict[str, dict[str, str]]:
     """What the words say was scaled already ("scaled") and what they say was not ("unscaled"): "inputs" and
     "targets", each with the words that say it."""
@@ -208,6 +230,8 @@ def scaled_said(prose: str) -> dict[str, dict[str, str]]:
                 and not TARGET_NOT_RAW.search(prose, m.start(), end):
             out["unscaled"].setdefault("targets", " ".join(m.group(0).split()))
             break
+    if units := features_in_units(prose):
+        out["unscaled"].setdefault("inputs", units)
     for kind in list(out["scaled"]):             # said both ways: the words do not decide
         if kind in out["unscaled"]:
             del out["scaled"][kind], out["unscaled"][kind]
