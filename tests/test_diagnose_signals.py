@@ -3261,6 +3261,19 @@ def test_words_that_a_loss_does_not_move_or_an_accuracy_falls_short_say_it_does_
         assert not says_not_learning(other), other
 
 
+def test_a_validation_score_named_before_an_aside_is_not_the_runs_learning():
+    """review s73/19: "the validation accuracy, computed on one centre clip per video, topped out at 71%" said the run
+    did not learn (the verb's clause, after the aside, names no subject), and a question about test-time averaging got
+    three candidates. The subject named earlier in the sentence decides; where the clause names its own, it does."""
+    from trainwreck.run_said import says_not_learning
+
+    assert not says_not_learning("During training the validation accuracy, computed on one centre clip per video, "
+                                 "topped out at 71%.")
+    assert not says_not_learning("The val loss, averaged over 3 runs, is stuck at 0.7.")
+    assert says_not_learning("The training loss, which I print every epoch, is stuck at 0.7.")
+    assert says_not_learning("The val loss is fine, the training loss is stuck at 0.7.")
+
+
 def test_a_loss_said_to_be_flat_or_not_to_change_does_not_learn():
     """review s74/18 and s73/14: "it flattened out and hasn't changed in the last 40 epochs" and "the loss is flat from the
     very first epoch" said nothing had gone wrong, and their reports named no candidate."""

@@ -118,10 +118,27 @@ WRAPPED = re.compile(r"(?<=[\w,])[ \t]*\n(?=[a-z0-9])")
 def says_not_learning(text: str) -> bool:
     """Does the text state that the run does not learn (NOT_LEARNING), outside questions and validation scores?
     (A paragraph's wrapped lines are one sentence here.)"""
-    return any(end != "?" and any(not NOT_THIS_RUN.search(_clause_of(sentence, m))
+    return any(end != "?" and any(not NOT_THIS_RUN.search(_clause_of(sentence, m)) and not _subject_elsewhere(sentence, m)
                                   for pattern in (NOT_LEARNING, NOT_LEARNING_FOREIGN)
                                   for m in itertools.islice(pattern.finditer(sentence), 10))
                for sentence, end in sentences_and_ends(WRAPPED.sub(" ", text)))
+
+
+# What a score's verb is said of: the loss, an accuracy, a metric
+_SUBJECT = re.compile(r"(?i)\b(?:loss\w*|acc(?:uracy)?|error|scores?|metrics?|f1|auc|map|iou|dice|wer|cer|bleu|perplexity|"
+                      r"ppl|reward|it)\b")
+
+
+def _subject_elsewhere(sentence: str, m: re.Match) -> bool:
+    """Is the clause's verb said of a validation score named earlier in the sentence, across an aside: "the validation
+    accuracy, computed on one centre clip per video, topped out at 71%"? (Only where the clause names no subject.)"""
+    clause = _clause_of(sentence, m)
+    if _SUBJECT.search(sentence, sentence.find(clause), m.start()) if clause in sentence else True:
+        return False
+    subject = None
+    for subject in _SUBJECT.finditer(sentence, 0, m.start()):
+        pass
+    return subject is not None and bool(NOT_THIS_RUN.search(sentence, max(0, subject.start() - 20), subject.end()))
 
 
 def _clause_of(sentence: str, m: re.Match) -> str:
