@@ -3280,6 +3280,7 @@ def test_a_loss_said_to_be_flat_or_not_to_change_does_not_learn():
     from trainwreck.run_said import says_not_learning
 
     for said in ("it flattened out and hasn't changed in the last 40 epochs", "the loss is flat from the very first epoch",
+                 "Own GCN: loss flat after ~30 epochs",
                  "the loss curve looks completely flat", "the training loss no longer changes"):
         assert says_not_learning(said), said
     # a change the reporter did not make, a row of a matrix, a loss that changes little on its way down

@@ -28,9 +28,15 @@ def ids(text: str) -> list[str]:
     ("Every forecast is identical, a flat line at the mean.", "every forecast is identical"),
     ("It predicts the same class for everything I feed it.", "predicts the same class for everything"),
     ("model.predict gives practically the same value for every flow.",
-     "predict gives practically the same value for every"),
+     "predict gives practically the same value for every flow"),
     ("Now every photo comes out as cloudy.", "every photo comes out as"),
     ("All the test images are classified as cat.", "all the test images are classified as"),
+    ("predict() now returns the same band gap for every compound.",
+     "predict() now returns the same band gap for every compound"),
+    ("The actor outputs exactly the same joint velocities whatever the observation is.",
+     "actor outputs exactly the same joint velocities whatever"),
+    ("Own GCN: loss flat after 30 epochs, every user predicted as the same country",
+     "every user predicted as the same"),
 ])
 def test_one_output_for_every_input_is_read(text, said):
     assert one_output_said(text) == said
@@ -52,6 +58,9 @@ def test_one_output_for_every_input_is_read(text, said):
     "Nearly every old crop is predicted as one of the new classes.",       # several classes
     "Every epoch comes out as 0.69.",                                      # a loss, not an input's class
     "All images are labelled as positive in the csv.",                     # the data's labels
+    "It gives the same results regardless of the learning rate.",          # a setting, not an input
+    "It gives the same loss no matter what I try.",                        # a run's number
+    "The generator gives the same picture for every noise vector.",        # a GAN's mode collapse, not covered
 ])
 def test_one_output_is_not_read_where_it_is_not_told(text):
     assert one_output_said(text) == ""

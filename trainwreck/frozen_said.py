@@ -22,7 +22,8 @@ from .sentences import sentence_around, told
 # (any noun after "every" but the run's own units and the model's parts: "for every transaction", not "every epoch")
 _INPUTS = (r"(?!(?:epochs?|steps?|iterations?|iters?|batch(?:es)?|runs?|seeds?|class(?:es)?|folds?|layers?|units?|"
            r"neurons?|times?|gpus?|checkpoints?|configs?|settings?|columns?|features?|dim(?:ension)?s?|variables?|"
-           r"channels?)\b)[a-z][\w-]*")
+           # (nor a generator's noise: one picture for every noise vector is a GAN's mode collapse, not covered)
+           r"channels?|noises?|latents?|z)\b)[a-z][\w-]*")
 _OUTPUTS = (r"(?:probabilit(?:y|ies)|predictions?|outputs?|class(?:es)?|labels?|answers?|reconstructions?|results?|"
             r"scores?|logits?|forecasts?|masks?|embeddings?)")
 # (a subject that is the model's output: not "the labels are 0 for every background pixel")
@@ -51,6 +52,22 @@ ONE_OUTPUT = re.compile(
     # (an input's, not an output's: "every prediction comes out as a tiny number" gives no class; nor "as one of" several)
     r"|\b(?:(?:every|each|all)(?: (?:of )?(?:the|my|our))?(?: (?!" + _OUTPUTS + r"\b)" + _INPUTS + r"){1,2}?|everything) "
     r"(?:now )?(?:comes? out as|(?:is|are|gets?|get) (?:classified|predicted) as)\b(?! (?:one|any) of\b)"
+    # "predict() returns the same band gap for every compound", "the actor outputs exactly the same joint velocities
+    # whatever the observation is": the same anything the model gives, for every input or whatever it is shown
+    # (said of the model, not of a column: "the timestamp column gives the same value for every row"; and a value per
+    # input, not a run's number: "the same loss no matter what I try" -- an output noun is the first form's)
+    r"|\b(?:model|network|net|predict\w*(?:\(\))?|it|actor|policy|generator|classifier|regressor|head|decoder|agent)\s+"
+    r"(?:(?!(?:would|could|should|will|might|may|must|not|never)\b)\w+\s+){0,2}?"
+    r"(?:returns?|predicts?|gives?|outputs?|produces?)\s+(?:exactly\s+|basically\s+|practically\s+|always\s+)?"
+    r"the same\s+(?!(?:loss\w*|accuracy|errors?|metrics?|numbers|curves?|scores?|" + _OUTPUTS + r")\b)(?:[\w-]+\s+){0,2}?"
+    r"(?:(?:for|on|to)\s+" + _EVERY + r"\s+" + _INPUTS + r"\b|"
+    # (whatever the input is, not whatever the reporter sets: "the same results regardless of the learning rate")
+    r"(?:whatever|regardless of|no matter)\s+(?!(?:what\s+|which\s+)?(?:the\s+|my\s+|i\s+)?(?:learning|lr\b|seeds?\b|"
+    r"optimi|batch|settings?\b|hyper|epochs?\b|configs?\b|init|models?\b|architectures?\b|numbers?\b|sizes?\b|"
+    r"rates?\b|how\b|do\b|try|tried|change|use)))"
+    # "every user predicted as the same country" (a title's, with no verb)
+    r"|\b(?:every|each|all)(?: (?:of )?(?:the|my|our))?(?: (?!" + _OUTPUTS + r"\b)" + _INPUTS + r"){1,2}? (?:is |are )?"
+    r"(?:classified|predicted) as the same\b"
     # "it always predicts class 1"
     r"|\balways (?:predicts?|outputs?|returns?|picks?) (?:class|label) \d+\b"
     # "it predicts class 3 for every image"

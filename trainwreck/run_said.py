@@ -67,8 +67,9 @@ NOT_LEARNING = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|di
                           # (the loss said to be flat, or said not to change: "the loss is flat from the very first
                           # epoch", "it hasn't changed in the last 40 epochs" -- not a change the reporter did not make,
                           # "I haven't changed anything", nor a loss that did not change much on the way down)
-                          r"\bloss(?:es)?\s+(?:curve\s+)?(?:is|are|stays?|stayed|remains?|remained|looks?|went|goes|"
-                          r"becomes?|became)\s+(?:completely\s+|totally\s+|just\s+|basically\s+|almost\s+)?flat\b|"
+                          # (a title's, with no verb: "loss flat after ~30 epochs")
+                          r"\bloss(?:es)?\s+(?:curve\s+)?(?:(?:is|are|stays?|stayed|remains?|remained|looks?|went|goes|"
+                          r"becomes?|became)\s+)?(?:completely\s+|totally\s+|just\s+|basically\s+|almost\s+)?flat\b|"
                           # (said of the loss or of "it": not a row of a matrix, nor an accuracy, that never changes)
                           r"\b(?:loss(?:es)?|it)\b(?:\s+[\w']+){0,4}?\s+(?:has\s*n[o']t|have\s*n[o']t|does\s*n[o']t|do\s*n[o']t|"
                           r"did\s*n[o']t|never|no\s+longer)\s+(?:really\s+|even\s+)?chang(?:e|es|ed|ing)\b"
