@@ -1368,6 +1368,18 @@ def test_a_rate_tried_instead_of_another_with_the_nan_still_at_the_same_iteratio
     assert not lr_tried_same_place("With lr 1e-4 the loss is still at 0.7.")
 
 
+def test_a_lower_rate_after_which_it_still_happens_just_later_is_put_off():
+    """review s75/01: "If I lower the learning rate it still happens, just later" was read as a lower rate that failed
+    (its "still"), which weighs for the entries the rate does not move; it only put the failure off, WR-260's tell. And
+    "with learning rate 0.01 it gets further before it goes up" (s76/06) is the same said otherwise."""
+    from trainwreck.rate_tried import lr_tried
+    assert lr_tried("If I lower the learning rate it still happens, just later.") == "delayed"
+    assert lr_tried("With learning rate 0.01 it gets further before it goes up, but it still goes up.") == "delayed"
+    assert lr_tried("I lowered the lr and it still happens.") == "failed"
+    assert lr_tried("I lowered the lr and it still happens, I will look at it later.") == "failed"
+    assert lr_tried("With lr 0.01 the loss still goes nan at the same step.") == "failed"
+
+
 def test_a_lower_rate_that_only_pushed_the_nan_later_is_put_off():
     """"Lowering the lr only pushes it a few epochs later": the rate puts the failure off, the face of a log of zero
     that a confident model reaches sooner or later."""

@@ -3261,6 +3261,29 @@ def test_words_that_a_loss_does_not_move_or_an_accuracy_falls_short_say_it_does_
         assert not says_not_learning(other), other
 
 
+def test_a_numpy_gradient_buffer_summed_into_and_reset_only_outside_the_loop_is_never_cleared():
+    """review s76/06: `gW = np.zeros_like(W)` before the batch loop, `gW += ...` and `W -= lr * gW` inside it: each
+    step applies the sum of every gradient so far -- WR-260 written by hand. Reset inside the loop, or summed over the
+    batches and applied once after it (full-batch descent), it is not."""
+    from trainwreck.gradient_clearing import numpy_buffer_never_reset
+
+    loop = ("W = np.zeros((36, 6)); b = np.zeros(6)\ngW = np.zeros_like(W); gb = np.zeros_like(b)\n"
+            "for epoch in range(50):\n    for xb, yb in batches(X, Y, 64):\n        P = softmax(xb @ W + b)\n"
+            "        gW += xb.T @ (P - yb) / len(xb)\n        gb += (P - yb).mean(axis=0)\n"
+            "        W -= lr * gW\n        b -= lr * gb\n")
+    assert numpy_buffer_never_reset(loop) == "gW += xb.T @ (P - yb) / len(xb)"
+    curve = "".join(f"epoch {e}  loss {v}\n" for e, v in [(1, 1.45), (2, 0.98), (3, 1.19), (4, 1.66), (6, 2.69),
+                                                            (10, 3.52), (20, 3.58), (30, 4.44), (40, 6.35), (46, "nan")])
+    assert weighed_parts(loop + curve, "WR-260")["never-cleared"] == 1.0
+    reset = loop.replace("        P = softmax", "        gW[:] = 0; gb[:] = 0\n        P = softmax")
+    assert numpy_buffer_never_reset(reset.replace("gW[:] = 0; gb[:] = 0", "gW = np.zeros_like(W)")) == "gb += (P - yb).mean(axis=0)"
+    assert numpy_buffer_never_reset(reset.replace("gW[:] = 0; gb[:] = 0", "gW[:] = 0\n        gb[:] = 0")) == ""
+    full_batch = ("for epoch in range(50):\n    gW = np.zeros_like(W)\n    for xb, yb in batches(X, Y, 64):\n"
+                  "        gW += xb.T @ (softmax(xb @ W) - yb)\n    W -= lr * gW / len(X)\n")
+    assert numpy_buffer_never_reset(full_batch) == ""
+    assert numpy_buffer_never_reset(loop + "loss.backward()\n") == ""       # a framework's gradients: not this reading
+
+
 def test_a_validation_score_named_before_an_aside_is_not_the_runs_learning():
     """review s73/19: "the validation accuracy, computed on one centre clip per video, topped out at 71%" said the run
     did not learn (the verb's clause, after the aside, names no subject), and a question about test-time averaging got

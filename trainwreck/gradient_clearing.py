@@ -12,6 +12,7 @@ import functools
 import itertools
 import re
 
+from .breaking_constructs import code_of
 from .logscan import Evidence, dialects
 
 # The entries whose phrases say the gradients were never cleared (`optimizer.zero_grad()` forgotten): a log printed
@@ -153,3 +154,43 @@ def trainer_clears(ev: Evidence) -> str:
             trainer.clears_unless is not None and trainer.clears_unless.search(ev.prose)):
         return ""
     return f"the log is printed by {trainer.name.removesuffix(' log')}, whose trainer {trainer.clears_gradients}"
+
+
+# A gradient buffer written by hand (NumPy, a course's loop) that sums into itself inside the loop that steps the
+# weights with it, and is set to zero only outside that loop: `gW = np.zeros_like(W)` before `for xb, yb in ...:`,
+# then `gW += xb.T @ (P - yb)` and `W -= lr * gW` on every batch. Each step applies the sum of every gradient since the
+# reset -- WR-260 with no framework. (A buffer summed over the batches and applied once after the inner loop is
+# full-batch gradient descent, not this; nor one reset inside the loop.)
+_ADDS_INTO = re.compile(r"^(?P<ind>[ \t]*)(?P<g>[A-Za-z_]\w{0,40})(?P<key>\[[^\]\n]{1,40}\])?[ \t]*\+=")
+_LOOP = re.compile(r"^(?P<ind>[ \t]*)(?:for|while)\b")
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
+def numpy_buffer_never_reset(prose: str) -> str:
+    """The `+=` line of a hand-written gradient buffer that is never reset inside the loop that steps the weights with
+    it, or ""."""
+    if ".backward(" in prose:
+        return ""                       # (a framework's gradients: BACKWARD_STEP's reading)
+    lines = code_of(prose).split("\n")
+    for i, line in enumerate(lines[:2000]):
+        m = _ADDS_INTO.match(line)
+        if not m or not re.search(r"(?i)grad|\bd[A-Z_a-z]|^g", m.group("g")):
+            continue
+        name = re.escape(m.group("g")) + (re.escape(m.group("key")) if m.group("key") else "")
+        loop = next((j for j in range(i - 1, max(-1, i - 60), -1) if _LOOP.match(lines[j])
+                     and _indent(lines[j]) < _indent(line)), None)
+        if loop is None:
+            continue
+        end = loop + 1
+        while end < len(lines) and (not lines[end].strip() or _indent(lines[end]) > _indent(lines[loop])):
+            end += 1
+        body = lines[loop + 1:end]
+        steps = re.compile(r"[-+]=[ \t]*[^\n]*\b" + name + r"(?![\w\[])|=[ \t]*\w[\w.\[\]\"']*[ \t]*-[^\n]*\b" + name + r"(?![\w\[])")
+        reset = re.compile(r"^[ \t]*" + name + r"[ \t]*(?:=(?!=)|\*=[ \t]*0\b)|\b" + name + r"(?:\[:\]|\[\.\.\.\])[ \t]*=[ \t]*0|\b"
+                           + name + r"\.fill\([ \t]*0")
+        if any(steps.search(b) and not _ADDS_INTO.match(b) for b in body) and not any(reset.search(b) for b in body):
+            return line.strip()
+    return ""

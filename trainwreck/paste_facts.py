@@ -25,7 +25,7 @@ from .data_values import (ADAPT_CALL, CLASSES_COUNTED, classes_short, DIVIDED_25
 from .exp_limits import exp_overflow
 from .frozen_said import dead_units_said, one_output_said, weights_frozen_said, width_changes_nothing_said
 from .gradient_clearing import (ACCUMULATES, BACKWARD_STEP, GRAD_REQ_ADD, UNCALLED, accumulated_undivided,
-                                cleared_outside, clears)
+                                cleared_outside, clears, numpy_buffer_never_reset)
 from .gradient_norms import gradients_shrink_to_the_input, grads_said_zero, norms_below_clip
 from .input_scaling import (ALL_ZERO_INPUT, CONSTANT_FEATURE, DIVIDES_BY_STD, feature_scales_printed,
                             standardised_by_hand)
@@ -230,6 +230,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                 "gradients are cleared nowhere in the paste" if uncalled else
                                 f"the pasted loop calls backward() and {steps} and clears the gradients nowhere in the "
                                 "paste (no zero_grad(), no `.grad = None`, no `.grad = 0`)")
+    elif went_wrong and (summed := numpy_buffer_never_reset(ev.prose)):
+        out["never-cleared"] = (f"the pasted loop sums each batch's gradient into its buffer (`{summed}`) and steps the "
+                                "weights with it on every batch, but sets the buffer to zero only outside that loop: "
+                                "each step applies the sum of every gradient since then")
     # (SGD's step, with momentum or without, grows with the gradient; Adam's, AdamW's, RMSprop's and Adagrad's divide
     # each gradient by its own running size, so a sum k times the mean steps about as the mean does -- with eps/k, and
     # a coupled weight decay k times weaker; factcheck_session37 item 1: RAdam's first steps and Adadelta are not so)

@@ -29,6 +29,9 @@ _PUT_OFF = (r"\b(?:only|just|merely) (?:delay|postpone)\w*|\b(?:only|just|merely
             r"slowly|slower)\b|"
             # (folded text: a token's spaces doubled)
             r"takes? longer to|\b(?:only|just|merely)\s+takes?\s+longer\b|"
+            # "with 0.01 it gets further before it goes up", "it takes longer before it blows up"
+            r"\b(?:gets?|got|goes|went|runs?|ran|lasts?|lasted|takes?|took)\s+(?:a\s+bit\s+|a\s+little\s+|much\s+|a\s+lot\s+)?"
+            r"(?:further|farther|longer)\s+before\b|"
             r"\bdelay(?:s|ed)?\s+(?:it|the\s+(?:nan|inf|blow-?up|explosion|divergence|problem))\b|"
             # "it takes longer but goes nan at epoch 23" (not "each epoch takes longer": the failure follows)
             r"takes? longer\b[^.;\n]{0,30}?\b(?:nan|inf|diverg\w*|blows?\s+up|explod\w*)\b|"
@@ -147,13 +150,16 @@ BROKE = re.compile(r"\b(?:falls?|fell)\s+apart\b|\b(?:dies|died|dying|breaks?|br
 # ("it's the same pattern", "the same thing happens": the failure said again, in the words of the sentence that moved it)
 SAME_AS_BEFORE = re.compile(r"\bsame\s+(?:pattern|thing|story|behaviou?r|curve|problem)\b")
 PLANNED = re.compile(r"\?|\b(?:should|could|would|might|maybe|perhaps|if i|wonder\w*)\b", re.I)
-SAME_FAILURE = re.compile(r"\bsame\b|" + RAN_BADLY.pattern)
+# (or said to happen still: "it still happens, just later")
+SAME_FAILURE = re.compile(r"\bsame\b|\bstill\s+(?:happens|occurs|comes|shows\s+up)\b|" + RAN_BADLY.pattern)
 REPORTERS_OWN = re.compile(r"\bi(?:'ll| will| would| noticed| realized| realised| found| added| tune)\b|\bfor now\b|\btune\b")
 
 
 def _said_later(sentence: str) -> bool:
+    # (or put off in other words: "with learning rate 0.01 it gets further before it goes up")
     return bool(RATE_NAMED.search(sentence) and (LATER.search(sentence) and SAME_FAILURE.search(sentence)
-                                                 or LATER_INSTEAD.search(sentence) and RAN_BADLY.search(sentence))
+                                                 or LATER_INSTEAD.search(sentence) and RAN_BADLY.search(sentence)
+                                                 or PUT_OFF.search(sentence) and RAN_BADLY.search(sentence))
                 and not RAN_WELL.search(sentence) and not REPORTERS_OWN.search(sentence))
 
 
@@ -425,7 +431,9 @@ def lr_tried(text: str) -> str:
                      r"reach(?:es)?\s+\d{1,3}(?:\.\d+)?\s*%)", rest) \
                 and not re.search(r"\b(?:nan|inf|diverg\w*|explod\w*|never|not|n't|either)\b", rest):
             return "helped"
-        return "delayed" if _instead_said(text, folded) or put_off or _same_later(text) else "failed"
+        # (or "it still happens, just later": the match took the "still", the rest has the "later")
+        later = LATER.search(rest) and SAME_FAILURE.search(tried.group(0) + rest)
+        return "delayed" if _instead_said(text, folded) or put_off or later or _same_later(text) else "failed"
     if LOWER_LR_HELPS.search(folded) or _default_rate_worked(folded):
         return "helped"
     compared = _rates_compared(folded)
