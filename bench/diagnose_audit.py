@@ -23,8 +23,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import diagnose_devset as devset  # noqa: E402
 
 from trainwreck import weighing as engine  # noqa: E402
-from trainwreck.thesaurus import NOT_ALWAYS, THESAURUS, _COMPILED, tokens  # noqa: E402
-from trainwreck.timing_words import WHEN  # noqa: E402
+from trainwreck.thesaurus import FOLDS, _COMPILED, tokens  # noqa: E402
 from trainwreck.validate import check  # noqa: E402
 
 
@@ -34,7 +33,7 @@ def _labels(cases: list[dict]) -> str:
 
 def patterns(cases: list[dict], single: bool) -> None:
     print("## thesaurus and timing patterns: cases matched")
-    for (pattern, token), (source, _) in zip(_COMPILED, [NOT_ALWAYS] + WHEN + THESAURUS, strict=True):
+    for (pattern, token), (source, _) in zip(_COMPILED, FOLDS, strict=True):
         # (a token may be a function that words its replacement: named by the function)
         token = getattr(token, "__name__", token)
         hits = [c for c in cases if pattern.search(" " + c["input"].lower() + " ")]

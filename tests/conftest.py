@@ -59,9 +59,8 @@ def real_catalog():
     return check(ROOT / "catalog")[0]
 
 
-def weighed_parts(text: str, entry_id: str) -> dict[str, float]:
-    """The parts of one entry's score for a report, weighed as diagnose weighs it, whether or not the entry is among the
-    candidates shown (an assertion on a part must not pass because the entry was left out)."""
+def context_of(text: str):
+    """What diagnose reads in a report before it weighs any entry (its printed facts among them)."""
     import io
 
     from trainwreck import diagnose as engine
@@ -69,9 +68,16 @@ def weighed_parts(text: str, entry_id: str) -> dict[str, float]:
 
     catalog = real_catalog()
     ev = engine._one_run(scan(io.BytesIO(text.encode()), "report", engine.message_finder(catalog)))
-    w = engine.weigher(catalog)
-    c = engine.context_of(ev, w, engine.signature_of(ev), engine.WEIGHTS)
-    return engine.weigh(catalog.entries[entry_id], c, w, engine.WEIGHTS)[0]
+    return engine.context_of(ev, engine.weigher(catalog), engine.signature_of(ev), engine.WEIGHTS)
+
+
+def weighed_parts(text: str, entry_id: str) -> dict[str, float]:
+    """The parts of one entry's score for a report, weighed as diagnose weighs it, whether or not the entry is among the
+    candidates shown (an assertion on a part must not pass because the entry was left out)."""
+    from trainwreck import diagnose as engine
+
+    catalog = real_catalog()
+    return engine.weigh(catalog.entries[entry_id], context_of(text), engine.weigher(catalog), engine.WEIGHTS)[0]
 
 
 @functools.lru_cache(maxsize=64)

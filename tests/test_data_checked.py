@@ -67,13 +67,17 @@ def test_a_check_of_the_inputs_alone_counts_a_quarter_against_the_broken_batch()
     targets were never said to be checked, and a nan among them makes the loss nan as surely. Half the check, so half
     the weight it has against WR-310 when the targets are checked too."""
     from trainwreck.data_checked import inputs_only
+    from conftest import context_of
     inputs = FELL_THEN_NAN + "I checked the features: no nan or inf anywhere."
     assert weighed_parts(inputs, "WR-310")["data-finite"] == -0.5
-    checked = next((m for m in diagnosis(inputs).matches if m.entry.id == "WR-310"), None)
-    assert checked is None or any("the targets were not said to be checked" in a for a in checked.against)
+    assert "the targets were not said to be checked" in context_of(inputs).printed["data-finite"]
+    both = inputs + " I also checked the targets: no nan."          # (a second check, of the targets)
+    assert weighed_parts(both, "WR-310")["data-finite"] == -1.0
+    assert "the targets were not said to be checked" not in context_of(both).printed["data-finite"]
     assert inputs_only("np.isfinite(X).all() is True") and inputs_only("the images contain no nan")
     assert not inputs_only("no nan or inf in x or y") and not inputs_only("no nan in the dataset")
     assert not inputs_only("the inputs and the labels have no nans")
+    assert not inputs_only("The images and masks contain no nan.")       # a segmentation's targets
 
 
 def test_a_padding_mask_is_the_masked_rows_construct_even_where_no_sequence_is_said_empty():

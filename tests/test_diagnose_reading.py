@@ -299,9 +299,28 @@ def test_a_dice_and_an_iou_are_answered_only_where_the_iou_is_the_one_the_dice_a
     from trainwreck.normals import _dice_iou_apart
     assert _dice_iou_apart("Dice 0.80, IoU 0.67") == "" and _dice_iou_apart("dice 80%, mIoU 75%") == ""
     assert _dice_iou_apart("Dice 0.80, IoU 0.60") and _dice_iou_apart("Dice 0.80, IoU 0.85")
-    assert _dice_iou_apart("the Dice loss and the IoU look fine")
-    d = diagnosis("My Dice is about 0.80 but my IoU only about 0.50 on the same predictions. Is one metric broken?")
-    assert d.verdict != "normal" or d.normal[0].name != "a Dice score and an IoU that differ, for the same predictions"
+    from trainwreck.normals import normals_asked
+    answer = "a Dice score and an IoU that differ, for the same predictions"
+
+    def answered(text: str) -> bool:
+        return any(n.name == answer for n in normals_asked(text))
+    assert answered("My Dice is about 0.80 but my IoU only about 0.67 on the same predictions. Is one metric broken?")
+    assert not answered("My Dice is about 0.80 but my IoU only about 0.50 on the same predictions. Is one metric broken?")
+    # (no numbers; a Dice loss, one minus the score; a run that does not improve, whose question is the run)
+    assert not answered("I train a U-Net with Dice loss and track IoU. How many epochs should I train?")
+    assert not answered("My Dice loss is 0.80 but my IoU is 0.67, is that consistent?")
+    assert not answered("Validation Dice 0.31 and IoU 0.19 but it does not improve at all after epoch 2. What is wrong?")
+
+
+def test_a_wer_is_answered_above_100_percent_not_at_it():
+    """Exactly 100% is every word deleted -- a CTC model that outputs only blanks -- and a fall from 100% is progress:
+    neither is the insertions' WER above 100%."""
+    from trainwreck.normals import normals_asked
+    answer = "a word error rate above 100%"
+    assert any(n.name == answer for n in normals_asked("how can the wer be 117%? is jiwer broken?"))
+    for text in ("The WER is stuck at 100% for the whole run and the model outputs only blanks. Any idea?",
+                 "WER went from 100% to 38% in ten epochs. Is it overfitting?"):
+        assert not any(n.name == answer for n in normals_asked(text.lower())), text
 
 
 def test_a_coco_minus_one_beside_a_loss_that_went_nan_is_no_answer():
@@ -1566,4 +1585,8 @@ def test_inputs_listed_in_two_units_of_measure_are_unscaled_unless_said_scaled()
     assert "inputs" not in scaled_said(said.replace(" in milliseconds", ""))["unscaled"]
     assert "inputs" not in scaled_said("Training took 3 hours in total, 20 minutes in days of GPU time.")["unscaled"]
     both = said + " All features are standardised with a StandardScaler."
-    assert "inputs" not in scaled_said(both)["unscaled"] and "inputs" not in scaled_said(both)["scaled"]
+    assert "inputs" not in scaled_said(both)["unscaled"] and "inputs" in scaled_said(both)["scaled"]
+    # (a scaling said in the same sentence, in words the scaling patterns may not hold; units of the run, not inputs)
+    assert "inputs" not in scaled_said("The features (age in years, income in dollars, tenure in days) are z-scored "
+                                       "before training.")["unscaled"]
+    assert "inputs" not in scaled_said("I log the step time in ms and the GPU memory in MB for each input batch.")["unscaled"]

@@ -3302,13 +3302,15 @@ def test_a_loss_said_to_be_flat_or_not_to_change_does_not_learn():
     very first epoch" said nothing had gone wrong, and their reports named no candidate."""
     from trainwreck.run_said import says_not_learning
 
-    for said in ("it flattened out and hasn't changed in the last 40 epochs", "the loss is flat from the very first epoch",
+    for said in ("the loss jumped a few times, then it flattened out and hasn't changed in the last 40 epochs",
+                 "the loss is flat from the very first epoch",
                  "Own GCN: loss flat after ~30 epochs",
                  "the loss curve looks completely flat", "the training loss no longer changes"):
         assert says_not_learning(said), said
     # a change the reporter did not make, a row of a matrix, a loss that changes little on its way down
     for other in ("I haven't changed anything in the code", "Row 0 of my embedding never changes during training",
                   "the loss hasn't changed much since epoch 3, it is nearly converged", "it never changed the lr",
+                  "The seed is fixed so it never changes between runs.",
                   "the loss was flat?"):
         assert not says_not_learning(other), other
 
@@ -5934,6 +5936,9 @@ def test_a_value_said_to_one_decimal_stands_for_what_it_rounds_from_and_a_class_
     assert softmax_floor_said(text.replace("0.6 ", "0.7 ")) == ""
     assert classes_named("a twelve-way classifier") == (12, "the paste says `twelve-way`")
     assert classes_named("one of the classes") is None and classes_named("the two losses") is None
+    # (a split or an augmentation said "-way", labels an image carries: no class count; a dataset's count is surer)
+    assert classes_named("two-way data augmentation") is None and classes_named("each image has two labels") is None
+    assert classes_named("ResNet-50 on CIFAR-100 with a three-way split of the data.")[0] == 100
 
 
 def test_julias_broadcast_exp_in_a_softmax_written_by_hand_is_the_unshifted_exp():
@@ -6342,7 +6347,9 @@ def test_attention_kept_to_the_positions_a_condition_selects_is_the_masked_row_c
     assert weighed_parts(said, "WR-070")["masked-inf"] > 0
     d = diagnosis(said)
     assert d.matches[0].entry.id == "WR-070"
-    for not_it in ("The model attends to the tokens of the whole sentence.", "It attends to the frames in order."):
+    for not_it in ("The model attends to the tokens of the whole sentence.", "It attends to the frames in order.",
+                   "In the decoder each token attends only to the tokens that came before it.",   # causal: keeps itself
+                   "The model attends to the words that carry sentiment."):
         assert "masked-inf" not in breaking_construct(not_it), not_it
 
 

@@ -29,8 +29,8 @@ def ids(text: str) -> list[str]:
     ("It predicts the same class for everything I feed it.", "predicts the same class for everything"),
     ("model.predict gives practically the same value for every flow.",
      "predict gives practically the same value for every flow"),
-    ("Now every photo comes out as cloudy.", "every photo comes out as"),
-    ("All the test images are classified as cat.", "all the test images are classified as"),
+    ("Now every photo comes out as cloudy.", "every photo comes out as cloudy"),
+    ("All the test images are classified as cat.", "all the test images are classified as cat"),
     ("predict() now returns the same band gap for every compound.",
      "predict() now returns the same band gap for every compound"),
     ("The actor outputs exactly the same joint velocities whatever the observation is.",
@@ -61,6 +61,10 @@ def test_one_output_for_every_input_is_read(text, said):
     "It gives the same results regardless of the learning rate.",          # a setting, not an input
     "It gives the same loss no matter what I try.",                        # a run's number
     "The generator gives the same picture for every noise vector.",        # a GAN's mode collapse, not covered
+    "Each review is classified as positive or negative.",                   # the task, not an output
+    "Every tweet is classified as positive, negative or neutral.",
+    "Every image is classified as the correct class.",
+    "Once it is nan every knee is predicted as grade 0.",                   # a nan's argmax, not a network's one output
 ])
 def test_one_output_is_not_read_where_it_is_not_told(text):
     assert one_output_said(text) == ""
@@ -260,6 +264,12 @@ def test_dead_units_are_read(text, said):
     "There are no dead relus, I checked.",                      # counted absent
     "All the outputs are zero.",                                # the output, not the hidden units
     "More than half of the activations after each ReLU are exactly zero.",   # a sparse layer: zero for some inputs
+    "I checked for dead neurons and found none.",               # looked for, not seen
+    "None of the units are dead.",
+    "Dead relus are not the problem here.",                     # the noun alone, not an observation
+    "We switched to leaky relu because dead relus were a problem before.",
+    "The dying ReLU problem is well known, but here the loss is nan.",
+    "I fixed the dead units issue by lowering the lr.",
 ])
 def test_dead_units_are_not_read_where_they_are_not_told(text):
     assert dead_units_said(text) == ""

@@ -261,10 +261,13 @@ MASKED_INF_SAID = re.compile(r"(?i)\b(?:fill(?:ed|s|ing)?|set|sets|setting|mask(
 # ... or attention said to be kept to the positions a condition selects: "I only let it attend to the frames that my
 # voice activity detector marks as speech", "each query attends only to the nodes whose distance is under 5 km" -- a
 # sequence in which the condition selects none has every key masked
-ATTEND_SELECTED = re.compile(r"(?i)\battend(?:s|ing)?\s+(?:only\s+)?to\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:frames?|tokens?|"
+# (a condition that can select none: not a causal mask's "the tokens that came before it", which always keeps the
+# position itself, nor a description of what a model learned to look at, "the words that carry sentiment")
+ATTEND_SELECTED = re.compile(r"(?i)\battend(?:s|ed|ing)?\s+(?:only\s+)?to\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:frames?|tokens?|"
                              r"positions?|steps?|patch(?:es)?|nodes?|items?|regions?|words?|segments?|keys?|events?|"
-                             r"neighbou?rs?|points?)\s+(?:that|which|where|whose|marked|flagged|selected|detected|"
-                             r"labell?ed)\b")
+                             r"neighbou?rs?|points?)\s+(?:(?:that|which|where|whose)\b(?!\s+(?:came|come|comes|precede\w*|"
+                             r"are\s+before|were\s+before|appear\w*\s+earlier|carry|carries|matter\w*|it\s+needs)\b)|"
+                             r"(?:marked|flagged|selected|detected|labell?ed)\b)")
 # ... and sequences padded on the left under a causal mask: "left-padded with zeros to 120 steps",
 # `padding_side="left"`, Keras's `padding="pre"`; beside `generate_square_subsequent_mask`, `is_causal=True`, a causal
 # or look-ahead mask (WR-070's own case)

@@ -28,7 +28,11 @@ VOCAB = re.compile(r"(?i)(?<![\d,])\b(\d{1,3}(?:,\d{3})+|\d+)(k)?[ -](?:(?:token
 # ... or in words: "three classes per pixel", "a five-way classifier", "twelve categories"
 NUMBER_WORDS = {w: n for n, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen "
                                            "fourteen fifteen sixteen seventeen eighteen nineteen twenty".split())}
-CLASS_WORDS = re.compile(r"(?i)\b(" + "|".join(list(NUMBER_WORDS)[2:]) + r")[ -](?:classes|categories|way|labels)\b")
+# (not a split or a pairing said "-way", "a two-way split", nor "two labels" an image carries: "-way" only before a
+# classifier's words; and after the datasets, whose count is surer)
+COUNTING_WORDS = list(NUMBER_WORDS)[2:]
+CLASS_WORDS = re.compile(r"(?i)\b(" + "|".join(COUNTING_WORDS) + r")(?:[ -](?:classes|categories)\b|-way\s+"
+                         r"(?=(?:[\w-]+\s+)?(?:classif\w*|softmax|problem|task|output)\b))")
 
 
 def classes_named(prose: str) -> tuple[int, str] | None:
@@ -36,9 +40,13 @@ def classes_named(prose: str) -> tuple[int, str] | None:
     counted = CLASS_COUNT.search(prose)
     if counted:
         return int(next(g for g in counted.groups() if g)), f"the paste says `{counted.group(0)}`"
+    # (a dataset's count, then one in words, then "binary" or a sigmoid, the weakest: a sigmoid may be a multi-label's)
+    for pattern, classes in CLASSES_NAMED[:-1]:
+        if m := pattern.search(prose):
+            return classes, f"the paste names {m.group(0)}"
     if worded := CLASS_WORDS.search(prose):
-        return NUMBER_WORDS[worded.group(1).lower()], f"the paste says `{worded.group(0)}`"
-    for pattern, classes in CLASSES_NAMED:
+        return NUMBER_WORDS[worded.group(1).lower()], f"the paste says `{' '.join(worded.group(0).split())}`"
+    for pattern, classes in CLASSES_NAMED[-1:]:
         if m := pattern.search(prose):
             return classes, f"the paste names {m.group(0)}"
     return None

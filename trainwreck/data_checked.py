@@ -88,9 +88,20 @@ def data_said_finite(prose: str) -> str:
 INPUTS_NAMED = re.compile(r"(?i)\b(?:x|x_\w+|inputs?|features?|images?|pixels|frames?|clips|audio|waveforms?|"
                           r"spectrograms?|embeddings?|signals|texts?|sentences?|tokens?|scans?|volumes?|point clouds?)\b")
 TARGETS_NAMED = re.compile(r"(?i)\b(?:y|y_\w+|labels?|targets?|annotations?|ground truth|gt|scores?|outputs?|data|"
-                           r"dataset|everything|both|all of it|x and y|csvs?|files?|rows?|columns?)\b")
+                           r"dataset|everything|both|all of it|x and y|csvs?|files?|rows?|columns?|masks?|boxes|"
+                           r"bounding boxes|transcripts?|captions?|keypoints?|depths?)\b")
 
 
-def inputs_only(checked: str) -> bool:
-    """Do the words of a check (data_said_finite's) name the inputs and nothing that holds the targets?"""
-    return bool(INPUTS_NAMED.search(checked)) and not TARGETS_NAMED.search(checked)
+def _sentence_end(text: str, at: int) -> int:
+    end = text.find(".", at)
+    return min(end if end >= 0 else len(text), at + 60)
+
+
+def inputs_only(prose: str) -> bool:
+    """Do the words of the paste's checks for nan and inf (data_said_finite's, each sentence that holds one) name the
+    inputs, and none of them anything that holds the targets?"""
+    text = told(prose)
+    # (each from its clause's start: "All audio files load, and I checked the features: no nan" checked the features)
+    checks = [text[max(text.rfind(".", 0, m.start()), text.rfind(",", 0, m.start())) + 1:_sentence_end(text, m.end())]
+              for m in itertools.islice(DATA_FINITE.finditer(text), 10)]
+    return any(INPUTS_NAMED.search(c) for c in checks) and not any(TARGETS_NAMED.search(c) for c in checks)

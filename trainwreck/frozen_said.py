@@ -51,7 +51,10 @@ ONE_OUTPUT = re.compile(
     # (what the model makes of them: not "labelled as", which the data may say)
     # (an input's, not an output's: "every prediction comes out as a tiny number" gives no class; nor "as one of" several)
     r"|\b(?:(?:every|each|all)(?: (?:of )?(?:the|my|our))?(?: (?!" + _OUTPUTS + r"\b)" + _INPUTS + r"){1,2}?|everything) "
-    r"(?:now )?(?:comes? out as|(?:is|are|gets?|get) (?:classified|predicted) as)\b(?! (?:one|any) of\b)"
+    # (one class after "as", where the clause ends: not "as positive or negative", a task's, nor "as expected")
+    r"(?:now )?(?:comes? out as|(?:is|are|gets?|get) (?:classified|predicted) as)\s+(?!(?:one|any|either|expected|"
+    r"correct|their|the correct|the right|belonging)\b)['\"]?(?:class\s+)?[\w'-]+(?:\s+[\w'-]+)?['\"]?"
+    r"(?=\s*(?:[.;,!?\n)]|now\b|$))(?!\s*,\s*[\w'-]+(?:\s*,\s*[\w'-]+){0,8},?\s+(?:or|and)\b)"
     # "predict() returns the same band gap for every compound", "the actor outputs exactly the same joint velocities
     # whatever the observation is": the same anything the model gives, for every input or whatever it is shown
     # (said of the model, not of a column: "the timestamp column gives the same value for every row"; and a value per
@@ -186,16 +189,18 @@ _UNITS = r"(?:relus?|relu (?:units?|neurons?|activations?)|(?:hidden |the |my )?
 _ZERO_FOR_ALL = (r"(?:output|outputs|give|gives|return|returns|are|is|stay|stays|were)\s+(?:all\s+|exactly\s+|always\s+"
                  r"|just\s+)*(?:0(?:\.0+)?|zeros?)\b(?:\s+(?:for|on)\s+(?:every|each|all|any)\b|\s+no matter\b|"
                  r"\s+regardless\b|\s+whatever\b|\s+for all inputs\b)")
+# (said as seen -- "the units are dead", "they output zero for every input" -- not the noun alone, "dead relus", which a
+# denial, a problem fixed before or the textbook's "dying ReLU problem" says as often)
 DEAD_UNITS = re.compile(
-    r"(?i)\b(?:dead|dying|died)\s+(?:relus?|relu (?:units?|neurons?)|units?|neurons?)\b|\bdying[ -]relu\b|"
-    r"\b(?:relus?|units?|neurons?)\s+(?:are|were|have|had)\s+(?:all\s+|mostly\s+|already\s+)?(?:dead|died)\b|"
+    r"(?i)\b(?:relus?|units?|neurons?)\s+(?:are|were|have|had)\s+(?:all\s+|mostly\s+|already\s+)?(?:dead|died)\b|"
     r"\b(?:nearly|almost|most|all|many|half|\d{1,3}\s?%)\s+(?:of\s+)?(?:the\s+|my\s+)?(?:hidden\s+)?"
     + _UNITS + r"\s+(?:\w+\s+){0,3}?" + _ZERO_FOR_ALL + r"|"
     r"\bactivations?\s+(?:after|of)\s+(?:the\s+)?(?:\w+\s+){0,2}?relus?\s+(?:are|is|were)\s+(?:all\s+|always\s+)+(?:0|zeros?)\b")
 
 
 # ... not ones kept away or counted absent: "leaky relu to avoid dead units", "there are no dead relus"
-_DEAD_DENIED = re.compile(r"(?i)\b(?:no|avoid\w*|prevent\w*|without|against|fewer|less|any|zero)\s+(?:\w+\s+){0,2}$")
+_DEAD_DENIED = re.compile(r"(?i)\b(?:no|none\s+of|avoid\w*|prevent\w*|without|against|fewer|less|any|zero|"
+                          r"check(?:ed|ing)?\s+for|look(?:ed|ing)?\s+for|rul(?:e|ed)\s+out|fixed|because)\s+(?:\w+\s+){0,3}$")
 
 
 def dead_units_said(prose: str) -> str:
@@ -204,10 +209,15 @@ def dead_units_said(prose: str) -> str:
     return _first_told(DEAD_UNITS, prose, _DEAD_DENIED)
 
 
+# (one output that a nan made, said just after it: "once it is nan every knee is predicted as grade 0" -- the argmax of
+# a row of nans is its first index)
+_AFTER_NONFINITE = re.compile(r"(?i)\b(?:nan|nans|inf)\b[^.;\n]{0,40}$")
+
+
 @functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)
 def one_output_said(prose: str) -> str:
     """The words that say the model gives one output for every input, as written (lowercased); or ""."""
-    return _first_told(ONE_OUTPUT, prose)
+    return _first_told(ONE_OUTPUT, prose, _AFTER_NONFINITE)
 
 
 @functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)

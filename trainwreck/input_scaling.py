@@ -130,7 +130,13 @@ _UNIT = (r"(?:hz|khz|mhz|milliseconds|ms|seconds|minutes|hours|days|years|kilogr
          r"kilometers|km|metres|meters|centimetres|centimeters|cm|millimetres|millimeters|mm|dollars|usd|euros|eur|"
          r"degrees|celsius|fahrenheit|kelvin|pascals|kpa|hpa|volts|watts|kw|kwh|decibels|db|rpm|mph|bytes|mb|gb)")
 IN_UNITS = re.compile(r"(?i)\bin\s+(" + _UNIT + r")\b")
-FEATURES_NAMED = re.compile(r"(?i)\b(?:features?|inputs?|columns?|variables?|predictors?|attributes?|measurements)\b")
+# (the inputs as the list's subject: "features ...: pitch in Hz", "the features (age in years, ...)", "inputs are ...")
+FEATURES_NAMED = re.compile(r"(?i)\b(?:features?|inputs?|columns?|variables?|predictors?|attributes?|measurements)\b"
+                            r"(?=[^.;\n]{0,40}?(?::|\(|\b(?:are|include|includes|including)\b))")
+# (a scaling said in the sentence, in words scaled_said's patterns may not hold: "... are standardised with a
+# StandardScaler", "I min-max scale them")
+SCALING_WORDS = re.compile(r"(?i)\bstandardi[sz]\w*|\bnormali[sz]\w*|\bz-?scor\w*|\bscal(?:ed|er|es|ing)\b|\bmin-?max\b|"
+                           r"\bdivided by\b")
 
 
 def features_in_units(prose: str) -> str:
@@ -139,7 +145,8 @@ def features_in_units(prose: str) -> str:
         text = sentence.group(0)
         found = list(itertools.islice(IN_UNITS.finditer(text), 20))
         named = FEATURES_NAMED.search(text)
-        if len({m.group(1).lower() for m in found}) >= 2 and named and not doubted(prose, sentence.start()):
+        if len({m.group(1).lower() for m in found}) >= 2 and named and not doubted(prose, sentence.start()) \
+                and not SCALING_WORDS.search(text):
             start, end = min(named.start(), found[0].start()), max(named.end(), found[-1].end())
             return " ".join(text[start:end].split())[:160]
     return ""
@@ -230,7 +237,8 @@ def scaled_said(prose: str) -> dict[str, dict[str, str]]:
                 and not TARGET_NOT_RAW.search(prose, m.start(), end):
             out["unscaled"].setdefault("targets", " ".join(m.group(0).split()))
             break
-    if units := features_in_units(prose):
+    # (and not where the paste says elsewhere, in any words, that it scales: "I min-max scale them to [0, 1]")
+    if (units := features_in_units(prose)) and not SCALING_WORDS.search(prose):
         out["unscaled"].setdefault("inputs", units)
     for kind in list(out["scaled"]):             # said both ways: the words do not decide
         if kind in out["unscaled"]:

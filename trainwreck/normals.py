@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from .precision_said import HALF_SHOWN, SCALER_SHOWN
 from .run_said import says_not_learning
 from .schedule_said import no_warmup_said
-from .sentences import denied_before, said_unnegated
+from .sentences import denied_before, rounding_of, said_unnegated
 
 
 @dataclass(frozen=True)
@@ -189,6 +189,11 @@ def _nonfinite_said(text: str) -> str:
     return "nan, inf or divergence" if said_unnegated(text, {"nan", "inf", "diverge"}) else ""
 
 
+def _not_learning_said(text: str) -> str:
+    """Words that the run does not learn (run_said.says_not_learning); or ""."""
+    return "not learning" if says_not_learning(text) else ""
+
+
 def _diffusion_broken_said(text: str) -> str:
     broken = DIFFUSION_BROKEN.search(text)
     return broken.group(0) if broken else ""
@@ -207,16 +212,19 @@ def _frozen_said(text: str) -> str:
 
 # A Dice and an IoU the words give for the same predictions ("my Dice comes out at about 0.80 but my IoU only at about
 # 0.67"), as fractions or percentages
-_DICE_SAID = re.compile(r"(?i)\bdice\b[^.\n\d]{0,40}?(?<![\d.])(\d{1,3}(?:\.\d+)?\s?%|0?\.\d+|1\.0*)(?![\d.])")
+# (a Dice score, not a Dice loss, one minus it; nor the threshold it was taken at, "Dice@0.5")
+_DICE_SAID = re.compile(r"(?i)\bdice\b(?!\s*(?:_|-)?(?:loss|coefficient loss|@))[^.\n\d]{0,40}?(?<![\d.])(\d{1,3}(?:\.\d+)?\s?%|0?\.\d+|1\.0*)(?![\d.])")
 _IOU_SAID = re.compile(r"(?i)\b(?:m?iou|jaccard)\b[^.\n\d]{0,40}?(?<![\d.])(\d{1,3}(?:\.\d+)?\s?%|0?\.\d+|1\.0*)(?![\d.])")
+
+
+# A score said not to improve, of training or of validation: the question is then the run, not the two metrics
+_SCORE_STUCK = re.compile(r"(?i)\b(?:not|n't|never)\s+(?:\w+\s+)?improv\w*|\bstuck\b|\bplateau\w*")
 
 
 def _fraction(said: str) -> tuple[float, float]:
     """A score as written, as a fraction, and the half-width of the rounding it was written with."""
-    percent = said.rstrip().endswith("%")
-    number = said.rstrip("% ").strip()
-    half = 0.5 * 10 ** -len(number.partition(".")[2])
-    return (float(number) / 100, half / 100) if percent else (float(number), half)
+    percent, number = said.rstrip().endswith("%"), said.rstrip("% ").strip()
+    return (float(number) / 100, rounding_of(number) / 100) if percent else (float(number), rounding_of(number))
 
 
 def _dice_iou_apart(text: str) -> str:
@@ -225,7 +233,7 @@ def _dice_iou_apart(text: str) -> str:
     mean IoU lies between the mean Dice put through that formula (which is convex: Jensen) and the mean Dice itself."""
     dice, iou = _DICE_SAID.search(text), _IOU_SAID.search(text)
     if not (dice and iou):
-        return "no Dice and IoU given"
+        return ""                       # (the question needs both: its pattern asks for them)
     (d, d_half), (j, j_half) = _fraction(dice.group(1)), _fraction(iou.group(1))
     if not 0 < d <= 1 or not 0 < j <= 1:
         return "a score out of range"
@@ -307,9 +315,11 @@ TOOL_ANSWERS = (
            "need_weights=True): the padding positions should get a weight of 0",
            unless=_nonfinite_said),
     Normal("a word error rate above 100%",
+           # (above 100%, not at it: a WER of exactly 100% is every word deleted, a model that outputs nothing; nor a
+           # fall "from 100%")
            re.compile(r"\b(?:wer|cer|word error rate|character error rate)\b[^.?\n]{0,40}?(?:\b(?:above|over|more than|"
-                      r"greater than|exceeds?|exceeding|higher than)\s+(?:100\s?%|1(?:\.0+)?\b)|(?<![\d.])(?:1\d\d|[2-9]\d\d)"
-                      r"(?:\.\d+)?\s?%)"),
+                      r"greater than|exceeds?|exceeding|higher than)\s+(?:100\s?%|1(?:\.0+)?\b)|(?<!from )(?<![\d.])"
+                      r"(?:10[1-9]|1[1-9]\d|[2-9]\d\d)(?:\.\d+)?\s?%|(?<!from )(?<![\d.])100\.\d*[1-9]\d*\s?%)"),
            "jiwer counts the word error rate as (S + D + I) / (H + S + D) "
            "(https://github.com/jitsi/jiwer/blob/v4.0.0/src/jiwer/process.py#L247): substitutions, deletions and "
            "insertions over the words of the reference. Insertions have no bound, so a hypothesis with more words than "
@@ -318,15 +328,22 @@ TOOL_ANSWERS = (
            "that is common, and the loss and the CER falling say the model learns",
            "the CER and the loss over the next epochs, and the hypotheses' length against the references': the WER "
            "comes below 100% as the insertions go",
-           unless=_nonfinite_said),
+           unless=lambda text: _nonfinite_said(text) or _not_learning_said(text)),
     Normal("a Dice score and an IoU that differ, for the same predictions",
-           re.compile(r"(?s)\A(?=.*\bdice\b)(?=.*\b(?:m?iou|jaccard)\b)"),
+           # (both given as numbers, and asked about; a Dice loss is not the score)
+           re.compile(r"(?s)\A(?=.*\bdice\b(?!\s*[_-]?(?:loss|@))[^.\n\d]{0,40}\d)(?=.*\b(?:m?iou|jaccard)\b[^.\n\d]{0,40}\d)"
+                      # (and the two set against each other: "but my IoU only", "much closer", "why do they differ")
+                      r"(?=.*\b(?:but|while|whereas|differ\w*|closer|mismatch\w*|inconsisten\w*|lower than|higher than|"
+                      r"gap|only)\b)(?=.*\?)"),
            "for one predicted mask and its target, Dice = 2|A∩B| / (|A| + |B|) and IoU = |A∩B| / |A∪B| are tied: "
            "IoU = Dice / (2 - Dice), so a Dice of 0.80 is an IoU of 0.667, and the IoU is never above the Dice. "
            "Averaged over images, the mean IoU lies between the mean Dice put through that formula and the mean Dice "
-           "itself (the formula is convex). The two numbers given fall in that range: the metrics agree with each other",
+           "itself (the formula is convex). The two numbers given fall in that range: they are consistent with each "
+           "other (a mean IoU taken per class over the whole split, Hugging Face evaluate's mean_iou, is a third "
+           "average again, and need not sit in that range)",
            "each image's Dice put through IoU = Dice / (2 - Dice) and averaged: it should give the IoU reported",
-           unless=lambda text: _dice_iou_apart(text) or _nonfinite_said(text)),
+           unless=lambda text: _dice_iou_apart(text) or _nonfinite_said(text) or _not_learning_said(text)
+           or _SCORE_STUCK.search(text) is not None),
 )
 
 

@@ -273,7 +273,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     if went_wrong and (clean := data_said_finite(ev.prose)):
         out["data-finite"] = (f"the report says the data was checked for nan and inf and found clean (\"{clean}\"): "
                               "the first check for a broken batch, done -- though a value in the wrong units, a corrupt "
-                              "label or an empty sequence is finite, and passes it") if not inputs_only(clean) else (
+                              "label or an empty sequence is finite, and passes it") if not inputs_only(ev.prose) else (
             f"the report says the inputs were checked for nan and inf and found clean (\"{clean}\"): half the first "
             "check for a broken batch -- the targets were not said to be checked, and a nan among them makes the loss "
             "nan as surely")
@@ -285,7 +285,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     if went_wrong and (dead := dead_units_said(ev.prose)):
         out["dead-units"] = (f"the report says the hidden units are dead or give 0 for every input (\"{dead}\"): a ReLU "
                              "whose input is at or below 0 for every example outputs 0 and gets a gradient of 0, so no "
-                             "update brings it back")
+                             "update to its own weights brings it back")
     if went_wrong and (wide := width_changes_nothing_said(ev.prose)):
         out["width-no-effect"] = (f"the report says a wider network gives the same result (\"{wide}\"): units that start "
                                   "equal get equal gradients and stay equal, so any number of them computes what one "

@@ -71,9 +71,11 @@ NOT_LEARNING = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|di
                           r"\bloss(?:es)?\s+(?:curve\s+)?(?:(?:is|are|stays?|stayed|remains?|remained|looks?|went|goes|"
                           r"becomes?|became)\s+)?(?:completely\s+|totally\s+|just\s+|basically\s+|almost\s+)?flat\b|"
                           # (said of the loss or of "it": not a row of a matrix, nor an accuracy, that never changes)
-                          r"\b(?:loss(?:es)?|it)\b(?:\s+[\w']+){0,4}?\s+(?:has\s*n[o']t|have\s*n[o']t|does\s*n[o']t|do\s*n[o']t|"
-                          r"did\s*n[o']t|never|no\s+longer)\s+(?:really\s+|even\s+)?chang(?:e|es|ed|ing)\b"
-                          r"(?!\s+(?:anything|something|the|my|a|an|any|it|this|that|them|much|to)\b)|"
+                          # ("it" only after the loss named in the sentence: "the seed is fixed so it never changes" is not)
+                          r"\bloss(?:es)?\b(?:[^.?!\n]{0,80}?\bit\b)?(?:\s+[\w']+){0,4}?\s+(?:has\s*n[o']?t|have\s*n[o']?t|"
+                          r"does\s*n[o']?t|do\s*n[o']?t|did\s*n[o']?t|never|no\s+longer)\s+(?:really\s+|even\s+)?"
+                          r"chang(?:e|es|ed|ing)\b"
+                          r"(?!\s+(?:anything|something|the|my|a|an|any|it|its|this|that|them|much|to|between|across)\b)|"
                           # (a value it keeps for a long stretch: "then it just sits at 1.3520 until epoch 500")
                           r"\b(?:sits?|sat|sitting)\s+at\s+(?:~\s?)?\d+(?:\.\d+)?\s+(?:until|till|for|through)\b|"
                           # (or keeps where it got to: "drops to ~1.60 and then sits there for 40 epochs")

@@ -120,3 +120,8 @@ def sentences_only(text: str) -> str:
         if not fenced and (not CODE_LINE.search(line) or mostly_prose(line)):
             out.append(line)
     return "\n".join(out)
+
+
+def rounding_of(written: str) -> float:
+    """Half the last place a number is written to: "0.6" stands for 0.55 to 0.65 (0.05), "0.60" for 0.595 to 0.605."""
+    return 0.5 * 10 ** -len(written.strip().rstrip("%").strip().partition(".")[2])

@@ -13,7 +13,7 @@ import re
 from .class_count import classes_named
 from .curve_shape import fmt
 from .logscan import Evidence
-from .sentences import sentences_and_ends, told
+from .sentences import rounding_of, sentences_and_ends, told
 
 # A cross-entropy computed on outputs that already went through a softmax cannot go below log(1 + (C - 1)/e) for C
 # classes (WR-130: 1.4612 for ten): a loss that ends within FLOOR_NEAR above that floor, never below it, while the
@@ -67,7 +67,7 @@ def _floor_hidden(prose: str) -> bool:
 LOSS_STAYS = re.compile(r"(?i)\bloss\b[^.\n\d]{0,60}?\b(?:never (?:goes|gets|drops?|falls?) (?:below|under)|stuck (?:at|around|near)|"
                         r"stays? (?:at|around|near)|plateaus? (?:at|around)|sits? (?:at|around)|won'?t go below)"
                         # (a value said roughly: "sits at about 0.6")
-                        r"(?:\s+(?:about|roughly|approximately))?\s*~?\s*"
+                        r"(?:\s+(?:about|roughly|approximately))?\s*(?:~\s*)?"
                         r"(\d+\.\d+)")
 ACCURACY_SAID = re.compile(r"(?i)\bacc(?:uracy)?\b[^.\n\d]{0,30}?(?:(\d{2}(?:\.\d+)?)\s*%|\b(0\.9\d*)\b)")
 
@@ -85,12 +85,13 @@ def softmax_floor_said(prose: str) -> str:
     # on logits is far below any such floor, three times the margin; and it stands for any value it rounds from, "0.6"
     # for 0.55 to 0.65)
     near = FLOOR_NEAR * (3 if share >= FLOOR_ACCURACY_SURE else 1)
-    rounding = 0.5 * 10 ** -len(stays.group(1).partition(".")[2])
+    rounding = rounding_of(stays.group(1))
     if share < FLOOR_ACCURACY or classes < FLOOR_CLASSES.start \
             or not floor <= level + rounding or not level - rounding <= (1 + near) * floor:
         return ""
+    where = "just above" if level >= floor else f"which, written to {rounding:g} either way, reaches"
     return (f"the report says the loss stays at {stays.group(1)} (\"{' '.join(stays.group(0).split())}\") beside an "
-            f"accuracy of {accuracy.group(1) or accuracy.group(2)}{'%' if accuracy.group(1) else ''}, just above "
+            f"accuracy of {accuracy.group(1) or accuracy.group(2)}{'%' if accuracy.group(1) else ''}, {where} "
             f"log(1 + (C - 1)/e) = {floor:.4f} for C = {classes} classes ({why}): the lowest a cross-entropy can go "
             "on outputs that already went through a softmax")
 

@@ -169,7 +169,8 @@ THESAURUS = [
 ]
 
 
-_COMPILED = [(re.compile(p), t) for p, t in [NOT_ALWAYS] + WHEN + THESAURUS]
+FOLDS = [NOT_ALWAYS] + WHEN + THESAURUS          # (pattern, token) in the order _fold applies them
+_COMPILED = [(re.compile(p), t) for p, t in FOLDS]
 WORD = re.compile(r"[a-z][a-z0-9_]+")
 # Words of a sentence about anything, and of any bug report: they say nothing about which failure it is.
 # (The verbs of producing -- produce, generate, yield -- are among them while no entry is about a data

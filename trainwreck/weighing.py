@@ -16,7 +16,7 @@ from .logscan import Evidence, MessageFinder
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY
 from .logscan.stops import names_no_cause
 from .breaking_constructs import LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, PAIRWISE, SINGULAR_SLOPE_WORDS
-from .data_checked import data_said_finite, inputs_only
+from .data_checked import inputs_only
 from .data_values import (INPUT_NAN_WORDS, MASK_255_WORDS, MASK_SCALED_WORDS, ONE_CLASS_IOU_WORDS, RAW_PIXEL_WORDS,
                           UNLABELLED_WORDS)
 from .exp_limits import EXP_OVERFLOW_WORDS
@@ -463,7 +463,8 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
     impossible = impossible_negative(ev, words)
     said_failure = (said_nonfinite or sig.name in TRACES or sig.name in UNFINISHED or bool(ev.messages)
                     or says_failure(ev.prose) or bool(impossible) or normal_ruled_out(ev.prose)
-                    # (or the network said to no longer respond: one output for every input, weights that never change)
+                    # (or the network said to no longer respond: one output for every input, weights that never change,
+                    # units dead)
                     or bool(unresponsive)
                     or bool(start_far_above_uniform(ev.prose)) or bool(accuracy_rose_said(ev.prose))
                     or bool(early_jump_said(ev.prose))
@@ -829,7 +830,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     # as a finite value can still be broken)
     # (a quarter where the check named the inputs alone: the targets were not said to be checked)
     if "data-finite" in c.printed and entry.id in w.input_nan:
-        parts["data-finite"] = -W_SAID_HALF / (2 if inputs_only(data_said_finite(c.ev.prose)) else 1)
+        parts["data-finite"] = -W_SAID_HALF / (2 if inputs_only(c.ev.prose) else 1)
         against.append(c.printed["data-finite"])
     # (an untrained model's output is its forward pass alone: targets in their raw units enter only the loss, and cannot
     # make it nan)
