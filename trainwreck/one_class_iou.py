@@ -42,7 +42,7 @@ SAID = re.compile(rf"(?i)(?<![a-z])(?:{IOU_NAME})(?![a-z])[^.;!?\n]{{0,40}}?\b(?
 # `val_mIoU 0.5000`, `miou=0.500` printed at every epoch by a metric of the paste's own -- not Keras's `mean_io_u`,
 # which reports 1.0 for such labels and near 0.5 more often means MeanIoU was given probabilities
 # (with a colon or spaces: `iou=0.5` is a setting, as a YOLO command passes it; not an `iou_loss`)
-PRINTED = re.compile(rf"(?i)(?<![a-z])(?:val_?|train_?)?(?:{IOU_NAME})(?!\w{{0,20}}loss)\w{{0,20}}[ \t]*:?[ \t]*"
+PRINTED = re.compile(rf"(?i)(?<![a-z])(?:val_?|train_?)?(?:{IOU_NAME})(?!\w{{0,20}}loss)\w{{0,20}}[ \t]*(?::[ \t]*)?"
                      r"((?:0?\.\d+|[01](?:\.\d+)?))(?![\d.])")
 KERAS = re.compile(r"(?i)mean_io_u")
 PRINTED_MIN = 3           # printed this many times, every one at 0.5: not one epoch's value

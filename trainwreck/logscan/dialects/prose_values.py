@@ -67,7 +67,7 @@ TOKEN = re.compile(
     # ... and the last of the places a value was printed at: "0.4127 at every epoch up to 300" (not "climbs up to 45")
     rb"|(?<![\w])(?i:epochs?|steps?|iterations?|iters?|batch(?:es)?)[ \t]+(?i:up[ \t]+to)[ \t]+~?\d+(?![\w.])"
     # ... or a change, not a value: "crawling down by ~0.005 per epoch", "drops 0.01 each step"
-    rb"|(?<![\w])(?i:by)[ \t]+~?[ \t]*" + NUMBER + rb"|~?" + NUMBER + rb"[ \t]+(?i:per|each|every|a)[ \t]+"
+    rb"|(?<![\w])(?i:by)[ \t]+(?:~[ \t]*)?" + NUMBER + rb"|~?" + NUMBER + rb"[ \t]+(?i:per|each|every|a)[ \t]+"
     rb"(?i:epoch|step|iteration|iter|batch|update)\b"
     # ... or a range the loss moves in, not two of its values in turn: "wobbles between 1.8 and 3.1", "entre 1,8 y 3,1"
     rb"|(?P<range>(?<![\w])(?i:between|entre|zwischen|tra|fra|\xd0\xbc\xd0\xb5\xd0\xb6\xd0\xb4\xd1\x83)[ \t]+~?" + NUMBER + rb"[ \t]+"
@@ -149,7 +149,7 @@ OTHER_SUBJECT = re.compile(rb"(?i)[ \t](?:\xe2\x80\x94|\xe2\x80\x93|--?)[ \t]+(?
 RISING_PAIR = re.compile(rb"(?<![\w.\-/+,])(\d+(?:\.\d+)?)[ \t]?(?:-|\xe2\x80\x93)[ \t]?(\d+(?:\.\d+)?)"
                          rb"(?![\w.]|[ \t]?(?:-|\xe2\x80\x93)[ \t]?\d)")
 SITS_BEFORE = re.compile(rb"(?i)(?:\(|\b(?:is|are|was|were|stays?|stayed|sits?|hovers?|hovered|ranges?|fluctuates?|"
-                         rb"oscillates?|normal|fine|usually|typically|mostly)\b)[ \t]*~?[ \t]*$")
+                         rb"oscillates?|normal|fine|usually|typically|mostly)\b)[ \t]*(?:~[ \t]*)?$")
 
 
 def _values(data: bytes, start: int) -> tuple[list[tuple[int, bytes, str | None]], str]:
