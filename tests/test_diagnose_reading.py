@@ -1590,3 +1590,34 @@ def test_inputs_listed_in_two_units_of_measure_are_unscaled_unless_said_scaled()
     assert "inputs" not in scaled_said("The features (age in years, income in dollars, tenure in days) are z-scored "
                                        "before training.")["unscaled"]
     assert "inputs" not in scaled_said("I log the step time in ms and the GPU memory in MB for each input batch.")["unscaled"]
+
+
+def test_autocast_switched_off_that_trains_to_the_end_is_full_precision_helping():
+    """review s76/18: "The same script with autocast switched off trains to the end without any problem" said nothing
+    (not "switched off" after the precision's name, nor "to the end without any problem" as running well); it says the
+    float32 run is fine, WR-040's tell."""
+    from trainwreck.precision_said import precision_tried
+    said = "The same script with autocast switched off trains to the end without any problem."
+    assert precision_tried(said)[0] == "helped"
+    assert precision_tried("With autocast turned off it still goes nan.")[0] == "failed"
+    report = ("Transformer on telemetry, torch.autocast with float16 and a GradScaler. From around step 1,500 the loss "
+              "prints nan and never comes back. " + said)
+    assert diagnosis(report).matches[0].entry.id == "WR-040"
+
+
+def test_a_mean_and_std_named_as_a_pair_is_no_division_and_one_nan_said_late_is_not_the_start():
+    """review s75/08: "standardised with the training mean/std" was read as code dividing by a std with nothing added,
+    and the one nan the words give ("then in epoch 31 the printed loss is nan", after a smooth fall) as a loss broken
+    from the first step -- a fact that said so, against the report's own words."""
+    from trainwreck.input_scaling import DIVIDES_BY_STD
+    assert not DIVIDES_BY_STD.search("64 features, standardised with the training mean/std, ~310k events")
+    assert DIVIDES_BY_STD.search("x = (x - mean) / std") and DIVIDES_BY_STD.search("z = x / sd")
+    report = ("Loss nan after ~30 epochs\n\nPlain JAX MLP, 64 features standardised with the training mean/std. The loss "
+              "goes down smoothly (1.38 at the start, 0.21 by epoch 25), then in epoch 31 the printed loss is nan and "
+              "stays nan.")
+    assert "std-unguarded" not in weighed_parts(report, "WR-060")
+    by_hand = report.replace("standardised with the training mean/std", "which I standardise myself")
+    assert "std-unguarded" not in weighed_parts(by_hand, "WR-060")
+    assert "std-unguarded" in weighed_parts(by_hand.replace("Loss nan after ~30 epochs", "Loss nan at once").replace(
+        "goes down smoothly (1.38 at the start, 0.21 by epoch 25), then in epoch 31 the", "is nan from the very first "
+        "batch: the"), "WR-060")

@@ -329,7 +329,8 @@ BY_HAND_GUARDED = re.compile(r"(?i)\+\s*(?:eps\w*|1e-\d+|0?\.0*1)\b|\b255\b|\b(?
 BY_HAND_DOUBTED = re.compile(r"(?i)\b(?:" + UNDONE + r"|could|would|suggest\w*|advi[sc]\w*|not yet|if|maybe)\b|'ll\b")
 # (or R's scale(), which divides each column by its standard deviation, NaN for a constant one: `x <- scale(x)`; not
 # with scale = FALSE)
-DIVIDES_BY_STD = re.compile(r"/\s*(?:\(\s*)?[\w.\[\]\"']{0,40}\.std\([^()\n]{0,20}\)(?!\s*\+)|/\s*(?:std|sigma|stdev|stds|sd)\b(?!\s*\+)|"
+# (not the pair a normalisation is named by, "standardised with the training mean/std")
+DIVIDES_BY_STD = re.compile(r"/\s*(?:\(\s*)?[\w.\[\]\"']{0,40}\.std\([^()\n]{0,20}\)(?!\s*\+)|(?<!mean)(?<!mean )/\s*(?:std|sigma|stdev|stds|sd)\b(?!\s*\+)|"
                             r"<-\s*scale\((?![^\n]{0,120}\bscale\s*=\s*(?:FALSE|F)\b)(?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\)){0,120}\)")
 CONSTANT_FEATURE = re.compile(r"\b(?:(?:the )?same (?:value )?(?:for|in|across|on) (?:every|all|each) (?:rows?|samples?|examples?"
                               r"|records?)|constant (?:columns?|features?)|(?:columns?|features?) (?:that|which) (?:are|is) "

@@ -450,9 +450,13 @@ def _broken_from_start(ev: Evidence, sig: Signature, words: list[str], first_pri
     an inf and say it showed at the start ("nan from the very first batch", "the first loss printed is nan")? With
     `first_printed`, also a first value printed non-finite at the run's start, whatever it averages ("the very first
     epoch already prints loss: nan"): for a construct that breaks at the first forward pass, that is its face too."""
+    # (not where the words also say it came after training had run: "the loss goes down smoothly (1.38 at the start ...),
+    # then in epoch 31 the printed loss is nan" -- the start is a value's, the nan is later)
+    when = timing_of(words)
     return sig.name == "nonfinite-from-start" or (ev.count == 0 and bool({"nan", "inf"} & set(words))
-                                                 and "start" in timing_of(words)) or (
-        first_printed and ev.first_nonfinite == 0 and ev.count > 0 and at_run_start(ev))
+                                                 and "start" in when and "later" not in when) or (
+        first_printed and ev.first_nonfinite == 0 and ev.count > 0 and at_run_start(ev)
+        and not (ev.count == 1 and "later" in when))
 
 
 def values_chosen(ev: Evidence) -> bool:

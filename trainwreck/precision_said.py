@@ -62,7 +62,8 @@ def half_precision_shown(text: str, words: list[str]) -> str:
 FULL_PRECISION = re.compile(r"\b(?:fp32|float32|full precision|single precision|fp64|float64|bf16)\b|"
                             r"\b(?:without|no|disabl\w*|turn\w* off|switch\w* off|remov\w*)\s+(?:the\s+|those\s+|these\s+)?"
                             r"(?:(?:two|both|three|all|\d)\s+)?(?:\.\s*)?fp16\b|"
-                            r"\bfp16\s*(?:=\s*false|off\b|disabled|removed)")
+                            # ("with autocast switched off", folded to fp16)
+                            r"\bfp16\s*(?:=\s*false|off\b|disabled|removed|(?:switched|turned|taken)\s+off\b)")
 PRECISION_WORD = re.compile(r"(?i)fp32|float|precision|fp64|bf16|bfloat|fp16|amp|half|autocast")
 NO_NAN = re.compile(r"\bno\s+nan\b")
 ALSO = re.compile(r"\b(?:also|still|same|too|even|either|as well)\b")
