@@ -6543,3 +6543,18 @@ def test_code_review_s48_mends():
                          b"{'loss': 2.4, 'learning_rate': 0.1, 'epoch': 0.01}\n{'loss': 6.8, 'learning_rate': 0.1, "
                          b"'epoch': 0.02}\n"), "r", message_finder(CATALOG))
     assert not _adaptive(ev)
+
+
+def test_a_loss_said_to_take_a_log_by_hand_beside_a_sigmoid_is_the_unguarded_log():
+    """review s76/02: "the losses are written by hand from the formulas in the original GAN paper with tf.math.log, and
+    the discriminator ends in a sigmoid", then nan after 20 epochs: WR-030's construct said in words, with no code
+    shown (it came second, behind the rate). Not with an epsilon or logits said, nor a log that is no loss's."""
+    from trainwreck.breaking_constructs import breaking_construct, log_by_hand_said
+
+    said = ("Simple GAN in Keras. The losses are written by hand from the formulas in the original GAN paper with "
+            "tf.math.log, and the discriminator ends in a sigmoid. For 20 epochs the samples get better, then the "
+            "discriminator loss prints nan.")
+    assert "log-unguarded" in breaking_construct(said) and weighed_parts(said, "WR-030")["log-unguarded"] > 0
+    assert diagnosis(said).matches[0].entry.id == "WR-030"
+    assert log_by_hand_said(said.replace("tf.math.log", "tf.math.log(p + 1e-7)")) == ""
+    assert log_by_hand_said("I wrote a log parser for the run; the model uses a sigmoid and its loss is nan.") == ""

@@ -372,6 +372,28 @@ def _xlogx_guarded(m: re.Match, code: str) -> bool:
         or line.rstrip().endswith("?") or bool(name and _guarded_before(name.group("name"), code))
 
 
+# A loss said to be written by hand with a log ("the losses are written by hand ... with tf.math.log", "I implemented
+# the cross-entropy myself with torch.log"), beside a sigmoid or a softmax the paste names, and nothing said that keeps
+# the log off 0 (WR-030's construct, in words)
+LOG_BY_HAND = re.compile(r"(?i)\b(?:wrote|written|write|implemented|implement|coded|hand-?written|by hand)\b[^.;\n]{0,80}?"
+                         r"(?:\b(?:tf\.math\.log|tf\.log|torch\.log|np\.log|jnp\.log|log\(|the logs? of)\b)")
+LOG_KEPT_OFF_ZERO = re.compile(r"(?i)\beps\w*\b|\bclip\w*|\bclamp\w*|\b1e-\d|\blog_?softmax\b|\blogsigmoid\b|\blogits?\b|"
+                               r"\bfrom_logits\b|\bwith_logits\b")
+
+
+def log_by_hand_said(prose: str) -> str:
+    """The words that say the loss takes a log by hand beside a sigmoid or a softmax, with nothing said to keep the log
+    off 0; or ""."""
+    m = LOG_BY_HAND.search(prose)
+    # (a loss's log: the sentence names a loss, not "a log parser")
+    start, end = sentence_around(prose, m.start(), m.end()) if m else (0, 0)
+    if m is None or not re.search(r"(?i)\b(?:loss\w*|cost|objective|cross-?entropy|bce|likelihood|nll)\b", prose[start:end]) \
+            or not re.search(r"(?i)\b(?:sigmoid|softmax)\b", prose) or LOG_KEPT_OFF_ZERO.search(prose) \
+            or denied_before(prose, m.start(), 30):
+        return ""
+    return " ".join(m.group(0).split())
+
+
 @functools.lru_cache(maxsize=4)      # (asked by the printed facts and by the overflow a printed logit shows; read only)
 def breaking_construct(prose: str) -> dict[str, str]:
     """The constructs of pasted code that break at one value (see MASKED_INF, LOG_CALL, EXP_OF, SQRT_CALL), as facts."""
@@ -446,6 +468,13 @@ def breaking_construct(prose: str) -> dict[str, str]:
                                 "does: where that term is exactly 0, log(0) is -inf and 0 * -inf is nan, though the "
                                 "term's limit is 0 (torch.xlogy(t, t) - t * log_softmax(z), or F.kl_div on log-probabilities, takes "
                                 "0 * log 0 as 0, value and gradient)")
+    # (or said in words, with no code shown: "the losses are written by hand from the formulas in the GAN paper with
+    # tf.math.log, and the discriminator ends in a sigmoid")
+    if "log-unguarded" not in out and (said := log_by_hand_said(prose)):
+        out["log-unguarded"] = (f"the report says its loss takes a log by hand (\"{said}\") of a sigmoid's or a softmax's "
+                                "output, and names nothing that keeps it off 0 (an epsilon, a clip, a loss on logits): "
+                                "a probability that rounds to 0 -- a float32 sigmoid of about -88 or less, or 1 - p for p "
+                                "that rounds to 1 -- makes it -inf")
     m = _exp_in_a_ratio(code) if not STABLE_SAID.search(code) else None
     if m:
         out["exp-unshifted"] = (f"the pasted code sums (or averages) exps into a ratio or a log with nothing subtracted "
