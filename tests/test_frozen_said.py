@@ -292,3 +292,16 @@ def test_dead_units_said_name_wr140_first():
     sparse = DEAD.replace("nearly all units output zero no matter which comment goes in",
                           "about half of the activations are zero")
     assert weighed_parts(sparse, "WR-140").get("dead-units", 0) == 0
+
+
+def test_hidden_units_said_to_be_copies_of_each_other_are_the_symmetric_start():
+    """review s75/18: "all the hidden units give exactly the same number as each other" in a NumPy net that does not
+    learn: units that start equal stay equal, WR-110's face (it came second, behind WR-330)."""
+    from trainwreck.frozen_said import units_alike_said
+    said = ("Variable star classifier in plain numpy doesn't learn. The loss drops a tiny bit in the first epochs and "
+            "then just sits there. When I printed the hidden layer activations, all the hidden units give exactly the "
+            "same number as each other.")
+    assert units_alike_said(said) and weighed_parts(said, "WR-110")["units-alike"] > 0
+    assert ids(said)[0] == "WR-110"
+    assert units_alike_said("The hidden units are different from each other.") == ""
+    assert units_alike_said("The inputs are the same as each other.") == ""

@@ -214,6 +214,20 @@ def dead_units_said(prose: str) -> str:
 _AFTER_NONFINITE = re.compile(r"(?i)\b(?:nan|nans|inf)\b[^.;\n]{0,40}$")
 
 
+# Hidden units said to be copies of each other: "all the hidden units give exactly the same number as each other",
+# "every neuron in the layer has the same activation". Units that start equal get equal gradients and stay equal
+# (weights started at zero or at one constant, WR-110): the layer computes what one unit does.
+UNITS_ALIKE = re.compile(r"(?i)\b(?:hidden\s+)?(?:units|neurons|activations)\b[^.;\n]{0,40}?\b(?:gives?|outputs?|are|have|has|"
+                         r"show)\s+(?:exactly\s+|all\s+)?(?:the\s+)?same\s+(?:[\w-]+\s+){0,2}?as\s+each\s+other\b|"
+                         r"\b(?:hidden\s+)?(?:units|neurons)\b[^.;\n]{0,30}?\b(?:are|look|stay|remain)\s+(?:exactly\s+|all\s+)?"
+                         r"(?:identical|copies)\s+(?:to|of)\s+(?:each\s+other|one\s+another)\b")
+
+
+def units_alike_said(prose: str) -> str:
+    """The words that say the hidden units are copies of each other, as written (lowercased); or ""."""
+    return _first_told(UNITS_ALIKE, prose)
+
+
 @functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)
 def one_output_said(prose: str) -> str:
     """The words that say the model gives one output for every input, as written (lowercased); or ""."""

@@ -23,7 +23,8 @@ from .data_values import (ADAPT_CALL, CLASSES_COUNTED, classes_short, DIVIDED_25
                           MERGED, MINUS_ONE_HANDLED, MINUS_ONE_LABELS, NOT_INPUT_NAME, dataset_data,
                           image_tensor_unscaled, mask_to_tensor)
 from .exp_limits import exp_overflow
-from .frozen_said import dead_units_said, one_output_said, weights_frozen_said, width_changes_nothing_said
+from .frozen_said import (dead_units_said, one_output_said, units_alike_said, weights_frozen_said,
+                          width_changes_nothing_said)
 from .gradient_clearing import (ACCUMULATES, BACKWARD_STEP, GRAD_REQ_ADD, UNCALLED, accumulated_undivided,
                                 cleared_outside, clears, numpy_buffer_never_reset)
 from .gradient_norms import gradients_shrink_to_the_input, grads_said_zero, norms_below_clip
@@ -286,6 +287,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         out["dead-units"] = (f"the report says the hidden units are dead or give 0 for every input (\"{dead}\"): a ReLU "
                              "whose input is at or below 0 for every example outputs 0 and gets a gradient of 0, so no "
                              "update to its own weights brings it back")
+    if went_wrong and (alike := units_alike_said(ev.prose)):
+        out["units-alike"] = (f"the report says the hidden units are copies of each other (\"{alike}\"): units that "
+                              "start equal get equal gradients and stay equal, so the layer computes what one unit does "
+                              "(weights started at zero or at one constant)")
     if went_wrong and (wide := width_changes_nothing_said(ev.prose)):
         out["width-no-effect"] = (f"the report says a wider network gives the same result (\"{wide}\"): units that start "
                                   "equal get equal gradients and stay equal, so any number of them computes what one "

@@ -755,6 +755,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("one-output", w.one_output, W_SAID_HALF),
                                     ("dead-units", w.dead_units, W_SAID_HALF),
                                     ("width-no-effect", w.zero_init, W_SAID_HALF),
+                                    ("units-alike", w.zero_init, W_SAID_HALF),
                                     ("weights-frozen", w.zero_gradient, W_SAID_HALF),
                                     ("start-high", w.start_high, W_SAID_HALF),
                                     ("accuracy-rose-said", w.accuracy_rises, W_SAID_HALF),
