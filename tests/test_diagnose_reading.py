@@ -1621,3 +1621,21 @@ def test_a_mean_and_std_named_as_a_pair_is_no_division_and_one_nan_said_late_is_
     assert "std-unguarded" in weighed_parts(by_hand.replace("Loss nan after ~30 epochs", "Loss nan at once").replace(
         "goes down smoothly (1.38 at the start, 0.21 by epoch 25), then in epoch 31 the", "is nan from the very first "
         "batch: the"), "WR-060")
+
+
+def test_raw_quantities_named_by_what_they_count_are_units_and_an_agent_that_picks_the_same_gives_one_output():
+    """review s75/16 and s76/22: "four accelerometer channels (the logger gives them as ADC counts) plus the spindle
+    speed in rpm", "the observation is ... CO2 in ppm, ... the current time as a Unix timestamp": raw quantities on
+    their own scales; and "the agent picks practically the same setpoints whatever the state is" is one output."""
+    from trainwreck.frozen_said import one_output_said
+    from trainwreck.input_scaling import scaled_said
+    logger = ("Keras MLP with tanh layers on the readings from our milling machine's logger: four accelerometer channels "
+              "(the logger gives them as ADC counts) plus the spindle speed in rpm, five classes.")
+    assert "inputs" in scaled_said(logger)["unscaled"]
+    hvac = ("PPO on our HVAC simulator. The observation is the zone temperatures, CO2 in ppm, the electricity price and "
+            "the current time as a Unix timestamp. After 2 million steps the reward is the same as at the start, and the "
+            "agent picks practically the same setpoints whatever the state is.")
+    assert "inputs" in scaled_said(hvac)["unscaled"]
+    assert one_output_said(hvac) == "agent picks practically the same setpoints whatever"
+    assert diagnosis(hvac).matches[0].entry.id == "WR-330"
+    assert "inputs" not in scaled_said(logger.replace(" plus the spindle speed in rpm", ""))["unscaled"]

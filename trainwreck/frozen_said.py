@@ -61,7 +61,7 @@ ONE_OUTPUT = re.compile(
     # input, not a run's number: "the same loss no matter what I try" -- an output noun is the first form's)
     r"|\b(?:model|network|net|predict\w*(?:\(\))?|it|actor|policy|generator|classifier|regressor|head|decoder|agent)\s+"
     r"(?:(?!(?:would|could|should|will|might|may|must|not|never)\b)\w+\s+){0,2}?"
-    r"(?:returns?|predicts?|gives?|outputs?|produces?)\s+(?:exactly\s+|basically\s+|practically\s+|always\s+)?"
+    r"(?:returns?|predicts?|gives?|outputs?|produces?|picks?|chooses?|selects?)\s+(?:exactly\s+|basically\s+|practically\s+|always\s+)?"
     r"the same\s+(?!(?:loss\w*|accuracy|errors?|metrics?|numbers|curves?|scores?|" + _OUTPUTS + r")\b)(?:[\w-]+\s+){0,2}?"
     r"(?:(?:for|on|to)\s+" + _EVERY + r"\s+" + _INPUTS + r"\b|"
     # (whatever the input is, not whatever the reporter sets: "the same results regardless of the learning rate")

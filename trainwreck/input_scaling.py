@@ -128,11 +128,13 @@ MEAN_STD_NORMALISED = re.compile(r"(?i)\b(?:imagenet|dataset'?s?|model'?s|pretra
 # say elsewhere that they were scaled (then said both ways, the words decide nothing)
 _UNIT = (r"(?:hz|khz|mhz|milliseconds|ms|seconds|minutes|hours|days|years|kilograms|kg|grams|tonnes|kilometres|"
          r"kilometers|km|metres|meters|centimetres|centimeters|cm|millimetres|millimeters|mm|dollars|usd|euros|eur|"
-         r"degrees|celsius|fahrenheit|kelvin|pascals|kpa|hpa|volts|watts|kw|kwh|decibels|db|rpm|mph|bytes|mb|gb)")
-IN_UNITS = re.compile(r"(?i)\bin\s+(" + _UNIT + r")\b")
+         r"degrees|celsius|fahrenheit|kelvin|pascals|kpa|hpa|volts|watts|kw|kwh|decibels|db|rpm|mph|bytes|mb|gb|ppm)")
+# (or a raw quantity named by what it counts: "the logger gives them as ADC counts", "the time as a Unix timestamp")
+IN_UNITS = re.compile(r"(?i)\bin\s+(" + _UNIT + r")\b|\b(adc\s+counts|raw\s+counts|unix\s+(?:timestamps?|time)|epoch\s+seconds)\b")
 # (the inputs as the list's subject: "features ...: pitch in Hz", "the features (age in years, ...)", "inputs are ...")
-FEATURES_NAMED = re.compile(r"(?i)\b(?:features?|inputs?|columns?|variables?|predictors?|attributes?|measurements)\b"
-                            r"(?=[^.;\n]{0,40}?(?::|\(|\b(?:are|include|includes|including)\b))")
+FEATURES_NAMED = re.compile(r"(?i)\b(?:features?|inputs?|columns?|variables?|predictors?|attributes?|measurements|"
+                            r"observations?|readings|sensor\s+values)\b"
+                            r"(?=[^.;\n]{0,40}?(?::|\(|\b(?:are|is|include|includes|including|consists?\s+of)\b))")
 # (a scaling said in the sentence, in words scaled_said's patterns may not hold: "... are standardised with a
 # StandardScaler", "I min-max scale them")
 SCALING_WORDS = re.compile(r"(?i)\bstandardi[sz]\w*|\bnormali[sz]\w*|\bz-?scor\w*|\bscal(?:ed|er|es|ing)\b|\bmin-?max\b|"
@@ -145,7 +147,7 @@ def features_in_units(prose: str) -> str:
         text = sentence.group(0)
         found = list(itertools.islice(IN_UNITS.finditer(text), 20))
         named = FEATURES_NAMED.search(text)
-        if len({m.group(1).lower() for m in found}) >= 2 and named and not doubted(prose, sentence.start()) \
+        if len({(m.group(1) or m.group(2)).lower() for m in found}) >= 2 and named and not doubted(prose, sentence.start()) \
                 and not SCALING_WORDS.search(text):
             start, end = min(named.start(), found[0].start()), max(named.end(), found[-1].end())
             return " ".join(text[start:end].split())[:160]
