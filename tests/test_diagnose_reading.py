@@ -285,6 +285,11 @@ def test_nothing_to_go_on_asks_for_the_loss_values():
     ("epoch 2 | val_cer 0.691 | val_wer 1.173\nHow can the WER be 117%? Is jiwer broken?", "a word error rate above 100%"),
     ("My Dice is about 0.80 but my IoU only about 0.67 on the same predictions. Is one metric broken?",
      "a Dice score and an IoU that differ, for the same predictions"),
+    ("PPO from CleanRL on CartPole-v1: the return climbs at first, then every episode returns exactly 500.0 and it "
+     "never goes higher. Is the agent stuck in a local optimum?", "CartPole-v1's return of 500, the most an episode can give"),
+    ("LSTM forecaster, everything standardised, the target included. The validation MSE is 0.03, but converted back to "
+     "degrees the MAE is about 1 degree. Is something wrong with my training?",
+     "a loss on standardised targets, which is in units of their variance"),
 ])
 def test_normal_behaviour_is_answered_as_normal(report, name):
     d = diagnosis(report)
@@ -1639,3 +1644,19 @@ def test_raw_quantities_named_by_what_they_count_are_units_and_an_agent_that_pic
     assert one_output_said(hvac) == "agent picks practically the same setpoints whatever"
     assert diagnosis(hvac).matches[0].entry.id == "WR-330"
     assert "inputs" not in scaled_said(logger.replace(" plus the spindle speed in rpm", ""))["unscaled"]
+
+
+def test_a_cox_loss_that_barely_falls_and_grows_with_the_batch_is_answered_beside_its_curve():
+    """review s75/11: DeepSurv's negative Cox partial log-likelihood, computed per mini-batch, about ln 8 = 2.08 higher at
+    batch 512 than at 64, and falling 5% over 60 epochs while the C-index rose: the curve read "never learned"
+    (plateau from the start) and named three entries. A Cox loss sums over the batch's risk set: it grows with the
+    batch and stays far from 0. Not where the loss went nan."""
+    log = ("DeepSurv: the loss is much higher with a bigger batch. The loss is the negative Cox partial log-likelihood "
+           "computed within each mini-batch.\nbatch_size=512\n" + "".join(
+               f"epoch {e:>2}  train_loss {v}  val_cindex {c}\n" for e, v, c in
+               [(1, 5.2261, 0.652), (10, 5.0112, 0.721), (30, 4.9706, 0.734), (60, 4.9571, 0.735)]))
+    d = diagnosis(log)
+    assert d.signature.name == "plateau-from-start"
+    assert d.verdict == "normal" and d.normal[0].name.startswith("a Cox partial likelihood")
+    broken = log.replace("4.9571", "nan")
+    assert diagnosis(broken).verdict != "normal"

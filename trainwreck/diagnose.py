@@ -301,7 +301,8 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
     # (and beside any finite curve, an answer that one step's loss is noise: what it explains is that curve)
     normals = (normals_asked(ev.prose) if c.words_count else
                normals_asked(BARE_ASK.sub(" ", ev.prose)) if sig.name == "healthy" and ev.size <= PASTED else
-               [n for n in normals_asked(ev.prose) if n.explains_noise]
+               [n for n in normals_asked(ev.prose)
+                if n.explains_noise or n.explains_plateau and sig.name == "plateau-from-start"]
                if ev.first_nonfinite is None and ev.size <= PASTED else [])
     if ev.low is not None and ev.low < 0 and not any(n.name == NEGATIVE.name for n in normals):
         normals.insert(0, NEGATIVE)      # the values themselves go below zero
@@ -860,7 +861,10 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     noise = bool(d.normal) and d.normal[0].explains_noise and d.evidence.first_nonfinite is None and not declared \
         and not impossible and not floored and not d.signature.enormous_start \
         and d.evidence.high is not None and d.evidence.last < d.evidence.high
-    if d.normal and (noise or not failure_shown and not specific) and not unlike_normal \
+    # (a normal whose answer is that its loss stays high while the model learns accounts for a curve that barely fell)
+    plateau = bool(d.normal) and d.normal[0].explains_plateau and d.signature.name == "plateau-from-start" \
+        and d.evidence.first_nonfinite is None and not declared
+    if d.normal and (noise or plateau or not failure_shown and not specific) and not unlike_normal \
             and not _says_more_than(d.normal, d.evidence.prose) \
             and not _stopped_learning(d):
         d.verdict, d.ask = "normal", d.normal[0].decide

@@ -29,6 +29,8 @@ class Normal:
     unless: Callable[[str], str] | None = None
     # its answer is that the loss of one step is mostly noise: a rise among finite values is that noise, not a climb
     explains_noise: bool = False
+    # its answer is that this loss stays high while the model learns: a curve that barely falls from its start is that
+    explains_plateau: bool = False
 
 
 # The loss said to go below zero: the word tied to the loss ("a negative loss", "NLL is negative", "the loss keeps
@@ -328,6 +330,42 @@ TOOL_ANSWERS = (
            "that is common, and the loss and the CER falling say the model learns",
            "the CER and the loss over the next epochs, and the hypotheses' length against the references': the WER "
            "comes below 100% as the insertions go",
+           unless=lambda text: _nonfinite_said(text) or _not_learning_said(text)),
+    Normal("CartPole-v1's return of 500, the most an episode can give",
+           re.compile(r"(?s)\A(?=.*\bcart-?pole\b)(?=.*(?<![\d.])500(?:\.0+)?(?![\d.]))(?=.*\b(?:returns?|rewards?|"
+                      r"scores?)\b)(?=.*\b(?:never|stuck|plateau\w*|higher|above|past|beyond|cap\w*|limit\w*|max\w*)\b)"),
+           "Gymnasium registers CartPole-v1 with max_episode_steps=500 (https://github.com/Farama-Foundation/Gymnasium/"
+           "blob/v1.3.0/gymnasium/envs/__init__.py#L26-L32; v0 with 200) and gives a reward of +1 for every step "
+           "(cartpole.py#L58-L59 there), so the time limit truncates every episode at 500 steps and a return of 500 "
+           "is the most there is: an agent that returns it on every episode has solved the task (its reward threshold "
+           "is 475), and no setting takes it higher",
+           "the episode length: 500 steps, ended by truncation (the time limit), not by termination (the pole falling)",
+           # (the return that climbed to it, and is stuck there, is the question)
+           frozenset({"climb", "stuck"})),
+    Normal("a Cox partial likelihood computed over the batch, which grows with the batch size and stays far from 0",
+           re.compile(r"(?s)\A(?=.*\b(?:cox|partial (?:log-?)?likelihood|deepsurv)\b)(?=.*\bbatch(?:[ _-]?size)?\b)"
+                      r"(?=.*\bloss\w*\b[^?\n]{0,120}?\b(?:higher|larger|bigger|greater|grows?|increas\w*)\b)"),
+           "a Cox partial likelihood computed within a mini-batch compares each event with the batch's own risk set, the "
+           "samples still at risk at its time (DeepSurv's loss: Katzman et al. 2018, BMC Medical Research Methodology "
+           "18:24, Eq. 4): the log of a sum over that set is in the loss, so the same model's loss grows by about the "
+           "log of the batch sizes' ratio, ln(512 / 64) = 2.08, and stays far from 0 however well it ranks -- a fall "
+           "of a few percent from the first epoch is what learning looks like there. Compare the runs by the "
+           "concordance index computed on the whole validation set, not by the loss",
+           "the difference between the two runs' losses against ln of the ratio of their batch sizes, and the validation "
+           "C-index of both",
+           explains_plateau=True),
+    Normal("a loss on standardised targets, which is in units of their variance",
+           re.compile(r"(?s)\A(?=.*(?:\b(?:targets?|y|labels?|outputs?)\b[^.\n]{0,60}?\b(?:standardi[sz]\w*|normali[sz]\w*|"
+                      r"z-?scor\w*|scaled)\b|\b(?:standardi[sz]\w*|normali[sz]\w*|z-?scor\w*|scaled)\b[^.\n]{0,60}?\b(?:targets?|"
+                      r"target included|y)\b))(?=.*\b(?:convert\w*|back to|original (?:units|scale)|inverse_transform|"
+                      r"de-?normali[sz]\w*|un-?scal\w*|rescal\w*)\b)(?=.*\b(?:mse|mae|rmse|error)\b)(?=.*\?)"),
+           "a mean squared error on a standardised target is in units of the target's variance: its square root is the "
+           "root-mean-squared error in standard deviations, so an MSE of 0.03 is an RMSE of 0.17 standard deviations, "
+           "and in the original units the error is that times the target's standard deviation (0.17 x 6.5 degrees = "
+           "1.1 degrees); a mean absolute error is a little smaller than the RMSE (about 0.8 of it for normal errors). A "
+           "small loss on the scaled target and an error of a few units in the original one are the same number",
+           "the target's standard deviation on the training split: the square root of the MSE times it should be close "
+           "to the RMSE in the original units",
            unless=lambda text: _nonfinite_said(text) or _not_learning_said(text)),
     Normal("a Dice score and an IoU that differ, for the same predictions",
            # (both given as numbers, and asked about; a Dice loss is not the score)
