@@ -1660,3 +1660,50 @@ def test_a_cox_loss_that_barely_falls_and_grows_with_the_batch_is_answered_besid
     assert d.verdict == "normal" and d.normal[0].name.startswith("a Cox partial likelihood")
     broken = log.replace("4.9571", "nan")
     assert diagnosis(broken).verdict != "normal"
+
+
+def test_the_cartpole_cox_and_standardised_target_answers_are_not_given_to_runs_that_broke():
+    """review s49b H1-H3: each answer was given to reports of broken runs -- a CartPole return stuck at 10 "after 500
+    episodes", a Cox loss flat at a C-index of 0.5, a target "never normalized" with a huge MSE."""
+    from trainwreck.normals import normals_asked
+
+    def answered(text: str, start: str) -> bool:
+        return any(n.name.startswith(start) for n in normals_asked(text))
+    cartpole = "CartPole-v1's return of 500"
+    assert answered("PPO on CartPole-v1: every episode returns exactly 500.0 and it never goes higher. Why?", cartpole)
+    for broken in ("DQN on CartPole-v1: after 500 episodes the reward is stuck around 10 and never goes above 20.",
+                   "PPO on CartPole-v1 reaches a return of 500, then the return collapses to about 10 and never recovers.",
+                   "DQN on CartPole with batch size 500, rewards stuck at 9.4 and it never improves.",
+                   "CartPole-v0: the reward never goes above 200, even with a return of 500 elsewhere."):
+        assert not answered(broken, cartpole), broken
+    cox = "a Cox partial likelihood"
+    two = "DeepSurv, negative Cox partial log-likelihood: with batch_size=512 the loss is higher than with batch_size=64."
+    assert answered(two, cox)
+    assert not answered("DeepSurv: the loss is higher with a big batch, batch_size=512.", cox)      # one size: no comparison
+    assert not answered(two + " The C-index stays at 0.50 the whole time.", cox)
+    scaled = "a loss on standardised targets"
+    ok = ("Everything standardised, the target included. Validation MSE 0.03, but converted back to degrees the MAE is "
+          "about 1 degree. Why?")
+    assert answered(ok, scaled)
+    assert not answered(ok.replace("MSE 0.03", "MSE 0.98"), scaled)
+    assert not answered("The targets y were never normalized. The MSE is huge, 250000. How do I convert the error back "
+                        "to the original units?", scaled)
+
+
+def test_a_cox_loss_that_did_not_move_at_all_is_not_the_plateau_it_explains():
+    """A plateau the Cox answer explains fell a little (2% or more); a loss flat to the fourth decimal did not learn."""
+    log = ("DeepSurv: with batch_size=512 the loss is much higher than with batch_size=64. The loss is the negative Cox "
+           "partial log-likelihood computed within each mini-batch.\n" + "".join(
+               f"epoch {e:>2}  train_loss {v}\n" for e, v in [(1, 5.2261), (10, 5.2260), (30, 5.2259), (60, 5.2261)]))
+    assert diagnosis(log).verdict != "normal"
+
+
+def test_units_of_the_runs_own_measurements_are_not_the_inputs_and_finished_runs_do_not_cancel_put_off():
+    """review s49b M1, M3: "I log the time per epoch in minutes and the GPU memory in GB" beside "the input is ..." is
+    no list of raw inputs; and "it runs without problems for 20 epochs, then the same nan, just later" only put the
+    failure off (the words of a run that went well had been taken from the full-precision reading)."""
+    from trainwreck.input_scaling import scaled_said
+    from trainwreck.rate_tried import lr_tried
+    assert "inputs" not in scaled_said("ResNet-50 on chest X-rays. The input is one 512x512 crop per study, and I log "
+                                       "the time per epoch in minutes and the GPU memory in GB.")["unscaled"]
+    assert lr_tried("With lr=0.001 it runs without problems for 20 epochs, then the same nan, just later.") == "delayed"

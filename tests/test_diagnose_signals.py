@@ -3282,6 +3282,9 @@ def test_a_numpy_gradient_buffer_summed_into_and_reset_only_outside_the_loop_is_
                   "        gW += xb.T @ (softmax(xb @ W) - yb)\n    W -= lr * gW / len(X)\n")
     assert numpy_buffer_never_reset(full_batch) == ""
     assert numpy_buffer_never_reset(loop + "loss.backward()\n") == ""       # a framework's gradients: not this reading
+    adagrad = ("grad_sq = np.zeros_like(W)\nfor xb, yb in batches:\n    dW = xb.T @ (P - yb)\n    grad_sq += dW ** 2\n"
+               "    W -= lr * dW / (np.sqrt(grad_sq) + 1e-8)\n")
+    assert numpy_buffer_never_reset(adagrad) == ""                          # AdaGrad's running sum of squares
 
 
 def test_a_validation_score_named_before_an_aside_is_not_the_runs_learning():
@@ -6558,3 +6561,7 @@ def test_a_loss_said_to_take_a_log_by_hand_beside_a_sigmoid_is_the_unguarded_log
     assert diagnosis(said).matches[0].entry.id == "WR-030"
     assert log_by_hand_said(said.replace("tf.math.log", "tf.math.log(p + 1e-7)")) == ""
     assert log_by_hand_said("I wrote a log parser for the run; the model uses a sigmoid and its loss is nan.") == ""
+    # (an lr of 1e-4 or a gradient clipping is no guard of the log; a loss on logits is)
+    assert log_by_hand_said(said + " Adam with lr 1e-4 and gradient clipping at 1.0.")
+    assert log_by_hand_said(said + " The loss is computed with from_logits=True.") == ""
+    assert log_by_hand_said("I've written the logs of the last run below, the loss goes nan; sigmoid output.") == ""

@@ -304,4 +304,6 @@ def test_hidden_units_said_to_be_copies_of_each_other_are_the_symmetric_start():
     assert units_alike_said(said) and weighed_parts(said, "WR-110")["units-alike"] > 0
     assert ids(said)[0] == "WR-110"
     assert units_alike_said("The hidden units are different from each other.") == ""
+    assert units_alike_said("I checked whether the hidden neurons are identical to each other and they aren't.") == ""
+    assert units_alike_said("The hidden units do not have the same value as each other.") == ""
     assert units_alike_said("The inputs are the same as each other.") == ""

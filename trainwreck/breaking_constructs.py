@@ -376,9 +376,11 @@ def _xlogx_guarded(m: re.Match, code: str) -> bool:
 # the cross-entropy myself with torch.log"), beside a sigmoid or a softmax the paste names, and nothing said that keeps
 # the log off 0 (WR-030's construct, in words)
 LOG_BY_HAND = re.compile(r"(?i)\b(?:wrote|written|write|implemented|implement|coded|hand-?written|by hand)\b[^.;\n]{0,80}?"
-                         r"(?:\b(?:tf\.math\.log|tf\.log|torch\.log|np\.log|jnp\.log|log\(|the logs? of)\b)")
-LOG_KEPT_OFF_ZERO = re.compile(r"(?i)\beps\w*\b|\bclip\w*|\bclamp\w*|\b1e-\d|\blog_?softmax\b|\blogsigmoid\b|\blogits?\b|"
-                               r"\bfrom_logits\b|\bwith_logits\b")
+                         r"(?:\b(?:tf\.math\.log|tf\.log|torch\.log|np\.log|jnp\.log|log\(|the log of)\b)")
+# (said of the log: in its sentence, or a loss on logits anywhere -- not an lr of 1e-4, a gradient clipping, nor the
+# logits a sigmoid is taken of)
+LOG_KEPT_OFF_ZERO = re.compile(r"(?i)\beps\w*\b|\bclip\w*|\bclamp\w*|\b1e-\d|\blog_?softmax\b|\blogsigmoid\b")
+LOSS_ON_LOGITS = re.compile(r"(?i)\bfrom_logits\s*=\s*true\b|\bwith_logits\b|\bon\s+(?:the\s+)?logits\b")
 
 
 def log_by_hand_said(prose: str) -> str:
@@ -388,7 +390,8 @@ def log_by_hand_said(prose: str) -> str:
     # (a loss's log: the sentence names a loss, not "a log parser")
     start, end = sentence_around(prose, m.start(), m.end()) if m else (0, 0)
     if m is None or not re.search(r"(?i)\b(?:loss\w*|cost|objective|cross-?entropy|bce|likelihood|nll)\b", prose[start:end]) \
-            or not re.search(r"(?i)\b(?:sigmoid|softmax)\b", prose) or LOG_KEPT_OFF_ZERO.search(prose) \
+            or not re.search(r"(?i)\b(?:sigmoid|softmax)\b", prose) or LOG_KEPT_OFF_ZERO.search(prose, start, end) \
+            or LOSS_ON_LOGITS.search(prose) \
             or denied_before(prose, m.start(), 30):
         return ""
     return " ".join(m.group(0).split())

@@ -419,6 +419,10 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
     return d
 
 
+# A curve that fell by this share of its first value or more has moved (a plateau a normal answer explains must have).
+PLATEAU_MOVED = 0.02
+
+
 # A rise of the loss this large from one printed value to the next is one to account for.
 NOTABLE_RISE = 1.1
 
@@ -862,8 +866,9 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
         and not impossible and not floored and not d.signature.enormous_start \
         and d.evidence.high is not None and d.evidence.last < d.evidence.high
     # (a normal whose answer is that its loss stays high while the model learns accounts for a curve that barely fell)
+    # (a curve that fell, if by little: one that did not move at all is no model learning)
     plateau = bool(d.normal) and d.normal[0].explains_plateau and d.signature.name == "plateau-from-start" \
-        and d.evidence.first_nonfinite is None and not declared
+        and d.evidence.first_nonfinite is None and not declared and d.evidence.last < (1 - PLATEAU_MOVED) * d.evidence.head[0]
     if d.normal and (noise or plateau or not failure_shown and not specific) and not unlike_normal \
             and not _says_more_than(d.normal, d.evidence.prose) \
             and not _stopped_learning(d):

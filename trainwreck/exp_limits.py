@@ -69,7 +69,7 @@ EXP_INPUT_WORDS = re.compile(r"(?i)logit|similarit|\bsims?\b|\bscores?\b|\bexp\b
 # to it: `kappa_max 84.9` on the row before, `kappa_max 90.6` beside the inf -- what the loss takes an exp of (a
 # concentration, a scale, a logit) under a name of its own. Not a score, a time, a rate or a
 # count, whose values may pass 88.72 by chance (an accuracy of 88.2% then 89.0%).
-PRINTED_COLUMN = re.compile(r"(?<![\w.])([A-Za-z][\w/.|]{0,30}?)[ \t]*[:=]?[ \t]+(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?![\w.%])",
+PRINTED_COLUMN = re.compile(r"(?<![\w.])([A-Za-z][\w/.|]{0,30}?)(?:[ \t]*[:=])?[ \t]+(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?![\w.%])",
                             re.I)
 NOT_AN_EXP_INPUT = re.compile(r"(?i)acc|%|f1|map|iou|auc|bleu|rouge|ppl|perplex|time|sec|ms$|speed|mem|lr|rate|step|"
                               r"epoch|iter|batch|loss|nll|cost|err|val|eta|it/s|grad|norm|count|size|tokens|samples|deg")

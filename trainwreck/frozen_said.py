@@ -100,7 +100,8 @@ _DENIED_BEFORE = re.compile(r"(?:\b(?:not|never|no longer|instead of|rather than
 # that differ by class ("0 for every negative sample and 1 for every positive one": a perfect classifier)
 _TAKEN_BACK_AFTER = re.compile(r"(?i)\bnow (?:it |that )?(?:works|learns|trains|is fine)\b|\bis gone\b|\bwhat i want\b|"
                                r"\bas (?:expected|it should)\b|\bwhich is expected\b|\bfixed\b|\bof course\b|"
-                               r"\b(?:would|could|might) (?:mean|be|indicate)\b|"
+                               r"\b(?:would|could|might) (?:mean|be|indicate)\b|\band (?:they|it) (?:aren'?t|are not|"
+                               r"weren'?t|were not|isn'?t|is not)\b|"
                                r"\b\d*\.?\d+ for (?:every|each|all) \w+")
 
 # The words that the weights did not change: "they are bit-identical", "the weights are unchanged after 100 epochs",
@@ -217,7 +218,8 @@ _AFTER_NONFINITE = re.compile(r"(?i)\b(?:nan|nans|inf)\b[^.;\n]{0,40}$")
 # Hidden units said to be copies of each other: "all the hidden units give exactly the same number as each other",
 # "every neuron in the layer has the same activation". Units that start equal get equal gradients and stay equal
 # (weights started at zero or at one constant, WR-110): the layer computes what one unit does.
-UNITS_ALIKE = re.compile(r"(?i)\b(?:hidden\s+)?(?:units|neurons|activations)\b[^.;\n]{0,40}?\b(?:gives?|outputs?|are|have|has|"
+UNITS_ALIKE = re.compile(r"(?i)\b(?:hidden\s+)?(?:units|neurons|activations)\b(?:(?!\b(?:not|never|whether|if)\b|n't)[^.;\n]){0,40}?"
+                         r"\b(?:gives?|outputs?|are|have|has|"
                          r"show)\s+(?:exactly\s+|all\s+)?(?:the\s+)?same\s+(?:[\w-]+\s+){0,2}?as\s+each\s+other\b|"
                          r"\b(?:hidden\s+)?(?:units|neurons)\b[^.;\n]{0,30}?\b(?:are|look|stay|remain)\s+(?:exactly\s+|all\s+)?"
                          r"(?:identical|copies)\s+(?:to|of)\s+(?:each\s+other|one\s+another)\b")

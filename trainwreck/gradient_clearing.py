@@ -179,6 +179,9 @@ def numpy_buffer_never_reset(prose: str) -> str:
         m = _ADDS_INTO.match(line)
         if not m or not re.search(r"(?i)grad|\bd[A-Z_a-z]|^g", m.group("g")):
             continue
+        # (a sum of squares is an adaptive optimiser's running statistic, AdaGrad's `grad_sq += dW ** 2`, not a buffer)
+        if re.search(r"(?i)\*\*\s*2\b|\bnp\.square\(|\b(\w+)\s*\*\s*\1\b|sq|square", line[m.end():] + m.group("g")):
+            continue
         name = re.escape(m.group("g")) + (re.escape(m.group("key")) if m.group("key") else "")
         loop = next((j for j in range(i - 1, max(-1, i - 60), -1) if _LOOP.match(lines[j])
                      and _indent(lines[j]) < _indent(line)), None)

@@ -141,12 +141,18 @@ SCALING_WORDS = re.compile(r"(?i)\bstandardi[sz]\w*|\bnormali[sz]\w*|\bz-?scor\w
                            r"\bdivided by\b")
 
 
+_RUN_MEASURED = re.compile(r"(?i)\bi\s+(?:log|record|report|measure|track|print)\w*\b|\b(?:time\s+per|step\s+time|epoch\s+time|"
+                           r"wall[- ]?(?:clock|time)|memory|throughput|latency|duration)\b[^,;]{0,15}$")
+
+
 def features_in_units(prose: str) -> str:
     """The sentence's words that list the inputs in two or more units of measure, or ""."""
     for sentence in itertools.islice(re.finditer(r"[^.!?\n]{1,400}", prose), 200):
         text = sentence.group(0)
         found = list(itertools.islice(IN_UNITS.finditer(text), 20))
         named = FEATURES_NAMED.search(text)
+        # (not the run's own measurements: "I log the time per epoch in minutes and the GPU memory in GB")
+        found = [m for m in found if not _RUN_MEASURED.search(text, max(0, m.start() - 40), m.start())]
         if len({(m.group(1) or m.group(2)).lower() for m in found}) >= 2 and named and not doubted(prose, sentence.start()) \
                 and not SCALING_WORDS.search(text):
             start, end = min(named.start(), found[0].start()), max(named.end(), found[-1].end())

@@ -219,6 +219,48 @@ _DICE_SAID = re.compile(r"(?i)\bdice\b(?!\s*(?:_|-)?(?:loss|coefficient loss|@))
 _IOU_SAID = re.compile(r"(?i)\b(?:m?iou|jaccard)\b[^.\n\d]{0,40}?(?<![\d.])(\d{1,3}(?:\.\d+)?\s?%|0?\.\d+|1\.0*)(?![\d.])")
 
 
+# Two batch sizes the words give ("batch_size=64 ... batch_size=512"), or a bigger or smaller batch said; a C-index said
+# to sit at chance (0.5) or to fall
+_BATCH_SIZE = re.compile(r"(?i)\bbatch[ _-]?size\s*(?:(?:=|:|of|is)\s*)?(\d{1,6})\b")
+_BATCH_CHANGED = re.compile(r"(?i)\b(?:bigger|larger|smaller|greater)\s+batch")
+_CINDEX_CHANCE = re.compile(r"(?i)\bc-?index\b[^.\n\d]{0,30}?\b0?\.5(?:0\d?)?(?![\d])|\bc-?index\b[^.\n]{0,40}?\b(?:falls?|fell|drops?|"
+                            r"dropped|decreas\w*|stays?\s+at\s+(?:chance|0?\.5))\b")
+
+
+def _cox_unless(text: str) -> str:
+    """Why the Cox answer is not the one: no two batch sizes compared, a C-index at chance or falling, the run said
+    not to learn or to go nan; or ""."""
+    sizes = {m.group(1) for m in itertools.islice(_BATCH_SIZE.finditer(text), 20)}
+    if len(sizes) < 2 and not _BATCH_CHANGED.search(text):
+        return "no two batch sizes compared"
+    return ("a C-index at chance or falling" if _CINDEX_CHANCE.search(text) else "") or _nonfinite_said(text) \
+        or _not_learning_said(text)
+
+
+# A scaling the words deny ("the target is not scaled", "never normalized"), an MSE on the scaled target too large for
+# a model that learned (0.5 and more: under half the variance explained), or one said to match the mean's
+_SCALING_DENIED = re.compile(r"(?i)\b(?:not|never|n't|without|un)[ -]?(?:\w+\s+){0,2}?(?:standardi[sz]|normali[sz]|scal|z-?scor)\w*")
+_MSE_SAID = re.compile(r"(?i)\bmse\b[^.\n\d]{0,40}?(?<![\d.])(\d*\.?\d+(?:e[-+]?\d+)?)")
+_MEAN_PREDICTOR = re.compile(r"(?i)\b(?:same\s+as\s+(?:always\s+)?predicting\s+the\s+mean|all\s+the\s+same|"
+                             r"predictions?\s+(?:are|is)\s+(?:all\s+)?(?:the\s+same|constant))\b")
+
+
+def _scaled_target_unless(text: str) -> str:
+    if _SCALING_DENIED.search(text):
+        return "a scaling denied"
+    mse = _MSE_SAID.search(text)
+    if mse and float(mse.group(1)) >= 0.5:
+        return "an MSE on the scaled target too large for a model that learned"
+    return ("predictions that are the mean's" if _MEAN_PREDICTOR.search(text) else "") or _nonfinite_said(text) \
+        or _not_learning_said(text)
+
+
+# A return said to fall from its best, or to sit below the task's threshold: a run that got worse is the question then
+_RETURN_FELL = re.compile(r"(?i)\b(?:collaps\w*|drops?|dropped|falls?|fell|decreas\w*|degrad\w*|unlearn\w*)\b|"
+                          r"\b(?:returns?|rewards?|scores?)\b[^.\n]{0,40}?\b(?:around|about|at|of|~)\s*(?:[1-9]\d?|[1-3]\d\d|4[0-6]\d)"
+                          r"(?:\.\d+)?\b(?!\s*(?:k|episodes?|steps?))")
+
+
 # A score said not to improve, of training or of validation: the question is then the run, not the two metrics
 _SCORE_STUCK = re.compile(r"(?i)\b(?:not|n't|never)\s+(?:\w+\s+)?improv\w*|\bstuck\b|\bplateau\w*")
 
@@ -332,16 +374,20 @@ TOOL_ANSWERS = (
            "comes below 100% as the insertions go",
            unless=lambda text: _nonfinite_said(text) or _not_learning_said(text)),
     Normal("CartPole-v1's return of 500, the most an episode can give",
-           re.compile(r"(?s)\A(?=.*\bcart-?pole\b)(?=.*(?<![\d.])500(?:\.0+)?(?![\d.]))(?=.*\b(?:returns?|rewards?|"
-                      r"scores?)\b)(?=.*\b(?:never|stuck|plateau\w*|higher|above|past|beyond|cap\w*|limit\w*|max\w*)\b)"),
+           # (v1, and 500 the return's own value: not "after 500 episodes", "batch size 500")
+           re.compile(r"(?s)\A(?=.*\bcart-?pole-v1\b|(?!.*\bcart-?pole-v0\b).*\bcart-?pole\b)"
+                      r"(?=.*\b(?:returns?|rewards?|scores?)\b[^.\n\d]{0,40}?(?<![\d.])500(?:\.0+)?(?![\d.])(?!\s*(?:episodes?|"
+                      r"steps?|iterations?|updates?)\b))"
+                      r"(?=.*\b(?:never|plateau\w*|higher|above|past|beyond|cap\w*|limit\w*|max\w*)\b)"),
            "Gymnasium registers CartPole-v1 with max_episode_steps=500 (https://github.com/Farama-Foundation/Gymnasium/"
            "blob/v1.3.0/gymnasium/envs/__init__.py#L26-L32; v0 with 200) and gives a reward of +1 for every step "
            "(cartpole.py#L58-L59 there), so the time limit truncates every episode at 500 steps and a return of 500 "
            "is the most there is: an agent that returns it on every episode has solved the task (its reward threshold "
-           "is 475), and no setting takes it higher",
+           "is 475), and no setting of the agent takes it higher",
            "the episode length: 500 steps, ended by truncation (the time limit), not by termination (the pole falling)",
-           # (the return that climbed to it, and is stuck there, is the question)
-           frozenset({"climb", "stuck"})),
+           # (the return that climbed to it is the question)
+           frozenset({"climb"}),
+           unless=lambda text: _nonfinite_said(text) or _RETURN_FELL.search(text) is not None),
     Normal("a Cox partial likelihood computed over the batch, which grows with the batch size and stays far from 0",
            re.compile(r"(?s)\A(?=.*\b(?:cox|partial (?:log-?)?likelihood|deepsurv)\b)(?=.*\bbatch(?:[ _-]?size)?\b)"
                       r"(?=.*\bloss\w*\b[^?\n]{0,120}?\b(?:higher|larger|bigger|greater|grows?|increas\w*)\b)"),
@@ -353,6 +399,7 @@ TOOL_ANSWERS = (
            "concordance index computed on the whole validation set, not by the loss",
            "the difference between the two runs' losses against ln of the ratio of their batch sizes, and the validation "
            "C-index of both",
+           unless=lambda text: _cox_unless(text),
            explains_plateau=True),
     Normal("a loss on standardised targets, which is in units of their variance",
            re.compile(r"(?s)\A(?=.*(?:\b(?:targets?|y|labels?|outputs?)\b[^.\n]{0,60}?\b(?:standardi[sz]\w*|normali[sz]\w*|"
@@ -366,7 +413,7 @@ TOOL_ANSWERS = (
            "small loss on the scaled target and an error of a few units in the original one are the same number",
            "the target's standard deviation on the training split: the square root of the MSE times it should be close "
            "to the RMSE in the original units",
-           unless=lambda text: _nonfinite_said(text) or _not_learning_said(text)),
+           unless=lambda text: _scaled_target_unless(text)),
     Normal("a Dice score and an IoU that differ, for the same predictions",
            # (both given as numbers, and asked about; a Dice loss is not the score)
            re.compile(r"(?s)\A(?=.*\bdice\b(?!\s*[_-]?(?:loss|@))[^.\n\d]{0,40}\d)(?=.*\b(?:m?iou|jaccard)\b[^.\n\d]{0,40}\d)"

@@ -37,7 +37,7 @@ from .one_class_iou import one_class_iou
 from .optimizer_setup import RATE_CLIMBS, high_adaptive_rate, rate_rose
 from .rate_tried import rate_zero_failed
 from .run_kind import SUMMED, absolute_loss, linear_model
-from .run_said import (BEFORE_TRAINING_NONFINITE, order_moved_it, says_not_learning, untrained_output_enormous,
+from .run_said import (BEFORE_TRAINING_NONFINITE, fell_then_broke, order_moved_it, says_not_learning, untrained_output_enormous,
                        untrained_output_nonfinite)
 from .schedule_said import ADAPTIVE, PLAIN_SGD, WARMUP_SET, no_warmup_said
 from .sentences import denied_before, sentences_only
@@ -455,13 +455,14 @@ def _broken_from_start(ev: Evidence, sig: Signature, words: list[str], first_pri
     an inf and say it showed at the start ("nan from the very first batch", "the first loss printed is nan")? With
     `first_printed`, also a first value printed non-finite at the run's start, whatever it averages ("the very first
     epoch already prints loss: nan"): for a construct that breaks at the first forward pass, that is its face too."""
-    # (not where the words also say it came after training had run: "the loss goes down smoothly (1.38 at the start ...),
-    # then in epoch 31 the printed loss is nan" -- the start is a value's, the nan is later)
-    when = timing_of(words)
-    return sig.name == "nonfinite-from-start" or (ev.count == 0 and bool({"nan", "inf"} & set(words))
-                                                 and "start" in when and "later" not in when) or (
-        first_printed and ev.first_nonfinite == 0 and ev.count > 0 and at_run_start(ev)
-        and not (ev.count == 1 and "later" in when))
+    # (not where the words tell a loss that fell and then broke: "the loss goes down smoothly (1.38 at the start ...),
+    # then in epoch 31 the printed loss is nan" -- the start is a value's, the nan came after training had run)
+    if sig.name == "nonfinite-from-start":
+        return True
+    if ev.count <= 1 and fell_then_broke(ev.prose, words):
+        return False
+    return (ev.count == 0 and bool({"nan", "inf"} & set(words)) and "start" in timing_of(words)) or (
+        first_printed and ev.first_nonfinite == 0 and ev.count > 0 and at_run_start(ev))
 
 
 def values_chosen(ev: Evidence) -> bool:

@@ -78,10 +78,17 @@ LIKE_FULL = re.compile(r"\b(?:match\w*|same as|identical to|just like|as (?:good
 PRECISION_CLAUSE = re.compile(r",|\bbut\b|\bwhile\b|\bwhereas\b")
 
 
+# (a run in full precision said to go well in the words of a finished run: "trains to the end without any problem" --
+# not "trains to the end of epoch 5, then blows up", which RAN_BADLY reads)
+RAN_TO_THE_END = re.compile(r"\b(?:trains?|runs?|ran|trained)\s+to\s+(?:the\s+end|completion)\b(?!\s+of\b)|"
+                            r"\bwithout\s+(?:any\s+)?(?:problems?|issues?|trouble)\b")
+
+
 def _clause_went(clause: str) -> str:
     """"well" / "badly" / "" for one clause of folded text."""
     bad = bool(RAN_BADLY.search(NO_NAN.sub(" ", clause)) or NOT_WELL.search(clause))
-    good = not bad and bool(RAN_WELL.search(clause) or FIXED.search(clause) or NO_NAN.search(clause))
+    good = not bad and bool(RAN_WELL.search(clause) or RAN_TO_THE_END.search(clause) or FIXED.search(clause)
+                            or NO_NAN.search(clause))
     return "badly" if bad else "well" if good else ""
 
 

@@ -98,8 +98,7 @@ LOWER_LR_HELPS = re.compile(r"(?:reduc|lower|decreas|smaller|halv)\w*[^.;\n]{0,2
 RATE_NAMED = re.compile(r"\blr\b\s*(?:(?:=|:|of|to|at|is|was)\s*)?((?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?)(?![\w.])")
 SENTENCE = re.compile(r"\.(?!\d)|[;\n!?]|\bbut\b|\bwhile\b|\bwhereas\b")
 RAN_WELL = re.compile(r"\b(?:fine|works?|worked|stable|converges?|converged|trains? (?:well|normally|ok)|no nan|"
-                      r"learns?|goes down|decreases|trains? to the end|runs? to (?:the end|completion)|"
-                      r"without (?:any )?(?:problems?|issues?|trouble))\b|"
+                      r"learns?|goes down|decreases)\b|"
                       # ("the same loop trains (2.30 -> 0.4)": trains, said of the run, with nothing after it)
                       r"\btrains?(?= *(?:$|\(|[.,;!]))")
 RAN_BADLY = re.compile(r"\b(?:nan|inf|diverg\w*|explod\w*|blows? up|climb\w*)\b")

@@ -14,7 +14,7 @@ from .logscan.numbers import NUMBER, to_float
 def _validation_key(quantity: bytes) -> re.Pattern:
     """A validation quantity under its own key: Keras's `val_loss: 0.5534`, `'eval_loss': 0.61`, `val_loss=0.58`, a
     table's `val_loss 0.6914` (not `best_val_loss`, a running best, nor `val_loss_std`)."""
-    return re.compile(rb"(?i)(?<![\w])(?:val(?:idation)?|valid|eval)[_ ]" + quantity + rb"['\"]?[ \t]*[:=]?[ \t]*("
+    return re.compile(rb"(?i)(?<![\w])(?:val(?:idation)?|valid|eval)[_ ]" + quantity + rb"['\"]?[ \t]*(?:[:=][ \t]*)?("
                       + NUMBER + rb")(?![\w.])")
 
 

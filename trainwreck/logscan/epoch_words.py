@@ -19,7 +19,7 @@ _CYRILLIC = rb"(?:\xd1\x8d|\xd0\xad|\xd0\xb5|\xd0\x95)\xd0\xbf\xd0\xbe\xd1\x85(?
 _CJK = (rb"\xec\x97\x90\xed\x8f\xad|\xec\x97\x90\xed\x8f\xac\xed\x81\xac|"
         rb"\xe3\x82\xa8\xe3\x83\x9d\xe3\x83\x83\xe3\x82\xaf")
 FOREIGN_EPOCH = re.compile(rb"(?<![A-Za-z\x80-\xff])(?:" + _LATIN + rb"|" + _CYRILLIC + rb"|" + _CJK
-                           + rb")(?![A-Za-z])(?=[ \t]*[#\[(]?[ \t]*\d)")
+                           + rb")(?![A-Za-z])(?=[ \t]*(?:[#\[(][ \t]*)?\d)")
 
 
 def _epoch(m: re.Match) -> bytes:
