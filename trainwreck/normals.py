@@ -394,7 +394,8 @@ TOOL_ANSWERS = (
            "a Cox partial likelihood computed within a mini-batch compares each event with the batch's own risk set, the "
            "samples still at risk at its time (DeepSurv's loss: Katzman et al. 2018, BMC Medical Research Methodology "
            "18:24, Eq. 4): the log of a sum over that set is in the loss, so the same model's loss grows by about the "
-           "log of the batch sizes' ratio, ln(512 / 64) = 2.08, and stays far from 0 however well it ranks -- a fall "
+           "log of the batch sizes' ratio where it is averaged over the events (from 64 to 512, for example, by ln 8 = "
+           "2.08), and stays far from 0 while the model ranks well -- a fall "
            "of a few percent from the first epoch is what learning looks like there. Compare the runs by the "
            "concordance index computed on the whole validation set, not by the loss",
            "the difference between the two runs' losses against ln of the ratio of their batch sizes, and the validation "
@@ -407,9 +408,9 @@ TOOL_ANSWERS = (
                       r"target included|y)\b))(?=.*\b(?:convert\w*|back to|original (?:units|scale)|inverse_transform|"
                       r"de-?normali[sz]\w*|un-?scal\w*|rescal\w*)\b)(?=.*\b(?:mse|mae|rmse|error)\b)(?=.*\?)"),
            "a mean squared error on a standardised target is in units of the target's variance: its square root is the "
-           "root-mean-squared error in standard deviations, so an MSE of 0.03 is an RMSE of 0.17 standard deviations, "
-           "and in the original units the error is that times the target's standard deviation (0.17 x 6.5 degrees = "
-           "1.1 degrees); a mean absolute error is a little smaller than the RMSE (about 0.8 of it for normal errors). A "
+           "root-mean-squared error in standard deviations (an MSE of 0.03, for example, is an RMSE of 0.17 standard "
+           "deviations), and in the original units the error is that times the target's standard deviation (for a "
+           "standard deviation of 6.5 degrees, 0.17 x 6.5 = 1.1 degrees); a mean absolute error is a little smaller than the RMSE (about 0.8 of it for normal errors). A "
            "small loss on the scaled target and an error of a few units in the original one are the same number",
            "the target's standard deviation on the training split: the square root of the MSE times it should be close "
            "to the RMSE in the original units",
