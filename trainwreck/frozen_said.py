@@ -215,8 +215,8 @@ def dead_units_said(prose: str) -> str:
 _AFTER_NONFINITE = re.compile(r"(?i)\b(?:nan|nans|inf)\b[^.;\n]{0,40}$")
 
 
-# Hidden units said to be copies of each other: "all the hidden units give exactly the same number as each other",
-# "every neuron in the layer has the same activation". Units that start equal get equal gradients and stay equal
+# Hidden units said to be copies of each other: "all the hidden units give exactly the same number as each other", "the
+# neurons are identical to each other". Units that start equal get equal gradients and stay equal
 # (weights started at zero or at one constant, WR-110): the layer computes what one unit does.
 UNITS_ALIKE = re.compile(r"(?i)\b(?:hidden\s+)?(?:units|neurons|activations)\b(?:(?!\b(?:not|never|whether|if)\b|n't)[^.;\n]){0,40}?"
                          r"\b(?:gives?|outputs?|are|have|has|"
