@@ -61,6 +61,7 @@ def test_one_output_for_every_input_is_read(text, said):
     "It gives the same results regardless of the learning rate.",          # a setting, not an input
     "It gives the same loss no matter what I try.",                        # a run's number
     "The generator gives the same picture for every noise vector.",        # a GAN's mode collapse, not covered
+    "I tune with Optuna, and it picks the same learning rate for every trial.",   # a search's trials, not inputs
     "Each review is classified as positive or negative.",                   # the task, not an output
     "Every tweet is classified as positive, negative or neutral.",
     "Every image is classified as the correct class.",

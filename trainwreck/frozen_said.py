@@ -23,7 +23,7 @@ from .sentences import sentence_around, told
 _INPUTS = (r"(?!(?:epochs?|steps?|iterations?|iters?|batch(?:es)?|runs?|seeds?|class(?:es)?|folds?|layers?|units?|"
            r"neurons?|times?|gpus?|checkpoints?|configs?|settings?|columns?|features?|dim(?:ension)?s?|variables?|"
            # (nor a generator's noise: one picture for every noise vector is a GAN's mode collapse, not covered)
-           r"channels?|noises?|latents?|z)\b)[a-z][\w-]*")
+           r"channels?|noises?|latents?|z|trials?)\b)[a-z][\w-]*")
 _OUTPUTS = (r"(?:probabilit(?:y|ies)|predictions?|outputs?|class(?:es)?|labels?|answers?|reconstructions?|results?|"
             r"scores?|logits?|forecasts?|masks?|embeddings?)")
 # (a subject that is the model's output: not "the labels are 0 for every background pixel")
