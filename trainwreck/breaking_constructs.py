@@ -117,6 +117,7 @@ def line_from(text: str, start: int) -> str:
     return " ".join(text[start:end].split())
 
 
+@functools.lru_cache(maxsize=4)      # (asked by every reading of the paste's code; read only)
 def code_of(prose: str) -> str:
     """The paste with what is not code blanked (same length, lines kept): comments (`#`, `//`), docstrings and other
     triple-quoted strings."""

@@ -12,7 +12,7 @@ import functools
 import itertools
 import re
 
-from .sentences import UNDONE, told
+from .sentences import UNDONE, sentence_around, told
 
 # (what holds the data: inputs, targets, batches, files of it)
 _DATA = (r"(?:x|y|z|x_\w+|y_\w+|data|dataset|inputs?|features?|batch(?:es)?|images?|labels?|targets?|csvs?|columns?|"
@@ -92,16 +92,14 @@ TARGETS_NAMED = re.compile(r"(?i)\b(?:y|y_\w+|labels?|targets?|annotations?|grou
                            r"bounding boxes|transcripts?|captions?|keypoints?|depths?)\b")
 
 
-def _sentence_end(text: str, at: int) -> int:
-    end = text.find(".", at)
-    return min(end if end >= 0 else len(text), at + 60)
-
-
+@functools.lru_cache(maxsize=4)      # (asked by the printed facts and by each entry weighed; read only)
 def inputs_only(prose: str) -> bool:
     """Do the words of the paste's checks for nan and inf (data_said_finite's, each sentence that holds one) name the
     inputs, and none of them anything that holds the targets?"""
     text = told(prose)
-    # (each from its clause's start: "All audio files load, and I checked the features: no nan" checked the features)
-    checks = [text[max(text.rfind(".", 0, m.start()), text.rfind(",", 0, m.start())) + 1:_sentence_end(text, m.end())]
+    # (each from its clause's start -- "All audio files load, and I checked the features: no nan" checked the features
+    # -- to its sentence's end, at most 60 characters on)
+    checks = [text[sentence_around(text, m.start(), m.end(), stops=".,;\n")[0]:
+                   sentence_around(text, m.start(), m.end(), reach=60)[1]]
               for m in itertools.islice(DATA_FINITE.finditer(text), 10)]
     return any(INPUTS_NAMED.search(c) for c in checks) and not any(TARGETS_NAMED.search(c) for c in checks)

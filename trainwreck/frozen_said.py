@@ -204,6 +204,7 @@ _DEAD_DENIED = re.compile(r"(?i)\b(?:no|none\s+of|avoid\w*|prevent\w*|without|ag
                           r"check(?:ed|ing)?\s+for|look(?:ed|ing)?\s+for|rul(?:e|ed)\s+out|fixed|because)\s+(?:\w+\s+){0,3}$")
 
 
+@functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)
 def dead_units_said(prose: str) -> str:
     """The words that say the network's hidden units are dead, or output 0 for every input, as written (lowercased);
     or ""."""

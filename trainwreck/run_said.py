@@ -121,7 +121,7 @@ WRAPPED = re.compile(r"(?<=[\w,])[ \t]*\n(?=[a-z0-9])")
 def says_not_learning(text: str) -> bool:
     """Does the text state that the run does not learn (NOT_LEARNING), outside questions and validation scores?
     (A paragraph's wrapped lines are one sentence here.)"""
-    return any(end != "?" and any(not NOT_THIS_RUN.search(_clause_of(sentence, m)) and not _subject_elsewhere(sentence, m)
+    return any(end != "?" and any(_said_of_this_run(sentence, m)
                                   for pattern in (NOT_LEARNING, NOT_LEARNING_FOREIGN)
                                   for m in itertools.islice(pattern.finditer(sentence), 10))
                for sentence, end in sentences_and_ends(WRAPPED.sub(" ", text)))
@@ -132,24 +132,27 @@ _SUBJECT = re.compile(r"(?i)\b(?:loss\w*|acc(?:uracy)?|error|scores?|metrics?|f1
                       r"ppl|reward|it)\b")
 
 
-def _subject_elsewhere(sentence: str, m: re.Match) -> bool:
-    """Is the clause's verb said of a validation score named earlier in the sentence, across an aside: "the validation
-    accuracy, computed on one centre clip per video, topped out at 71%"? (Only where the clause names no subject.)"""
-    clause = _clause_of(sentence, m)
-    if _SUBJECT.search(sentence, sentence.find(clause), m.start()) if clause in sentence else True:
+def _said_of_this_run(sentence: str, m: re.Match) -> bool:
+    """Is the match said of this run's training, not of a validation or test score? Its clause decides -- "the loss ...
+    completely stops moving at ~1.92, val acc stuck at 32%" says the training loss stopped -- and, where the clause
+    names no subject, the subject named last before it in the sentence, across an aside: "the validation accuracy,
+    computed on one centre clip per video, topped out at 71%"."""
+    start, end = _clause_span(sentence, m)
+    if NOT_THIS_RUN.search(sentence, start, end):
         return False
+    if _SUBJECT.search(sentence, start, m.start()):
+        return True
     subject = None
     for subject in _SUBJECT.finditer(sentence, 0, m.start()):
         pass
-    return subject is not None and bool(NOT_THIS_RUN.search(sentence, max(0, subject.start() - 20), subject.end()))
+    return subject is None or not NOT_THIS_RUN.search(sentence, max(0, subject.start() - 20), subject.end())
 
 
-def _clause_of(sentence: str, m: re.Match) -> str:
-    """The clause of the sentence that holds the match, between commas or semicolons: "the loss ... completely stops
-    moving at ~1.92, val acc stuck at 32%" says the training loss stopped, whatever the validation score does."""
+def _clause_span(sentence: str, m: re.Match) -> tuple[int, int]:
+    """Where the clause of the sentence that holds the match begins and ends, between commas or semicolons."""
     start = max(sentence.rfind(",", 0, m.start()), sentence.rfind(";", 0, m.start())) + 1
     ends = [i for i in (sentence.find(",", m.end()), sentence.find(";", m.end())) if i >= 0]
-    return sentence[start:min(ends) if ends else len(sentence)]
+    return start, min(ends) if ends else len(sentence)
 
 
 # A model's output said to be nan or inf in a report that names no training at all (no loss, epoch, step, optimizer,
