@@ -266,3 +266,15 @@ def test_a_bars_share_done_is_not_its_step_or_epoch():
     # a number that is a step's or an epoch's, followed by its own bar, is still read
     assert str(scan_text("Epoch 3:  50%|█████     | 50/100 [00:01<00:01, 40.00it/s, loss=4.21]\n").head_at[0]) \
         == "epoch 3 [50/100]"
+
+
+def test_an_epoch_a_sentence_speaks_of_is_no_header_for_the_lines_below():
+    """(s82/15) "The first version went nan late in epoch 1" above a step-numbered log put "epoch 1" on every step the
+    log printed ("epoch 1, step 3000"), an index the log never printed. An epoch after a preposition is a sentence's;
+    a header's epoch (`Epoch 2`, `Starting epoch 2`) still numbers the lines below it."""
+    log = "step 500 loss 0.51\nstep 1000 loss 0.49\nstep 1500 loss nan\n"
+    for said in ("The first version went nan late in epoch 1, so I added clipping.\n",
+                 "After epoch 22 it never recovered.\n", "It was fine until the epoch 3 checkpoint.\n"):
+        assert [str(p) for p in scan_text(said + log).head_at] == ["step 500", "step 1000", "step 1500"], said
+    for header in ("Epoch 2\n", "Starting epoch 2\n", "=== epoch 2 ===\n"):
+        assert [str(p) for p in scan_text(header + log).head_at][0] == "epoch 2, step 500", header

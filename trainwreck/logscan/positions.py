@@ -89,14 +89,21 @@ def epoch_on(line: bytes) -> str | None:
     return epoch_text(m) if m else None
 
 
+# An epoch a sentence speaks of ("it went nan late in epoch 1", "after epoch 22 it ..."), after a preposition on its
+# line: no header the lines below it were printed under.
+SPOKEN_OF = re.compile(rb"(?i)(?<![A-Za-z])(?:in|at|after|during|around|until|till|before|since|by|from|past|through|of)"
+                       rb"[ \t]+(?:the[ \t]+)?$")
+
+
 def last_epoch(data: bytes, end: int, start: int = 0) -> str | None:
-    """The last epoch marker in data[start:end], searched backwards."""
+    """The last epoch marker in data[start:end], searched backwards (not one a sentence speaks of: SPOKEN_OF)."""
     best = None
     for hint in EPOCH_HINTS:
         pos = end
         while (pos := data.rfind(hint, max(start, best.start() if best else 0), pos)) >= 1:
             m = EPOCH.match(data, pos - 1)                      # the E or e is the byte before
-            if m is not None:
+            if m is not None and not SPOKEN_OF.search(data, max(data.rfind(b"\n", 0, m.start()) + 1,
+                                                                  m.start() - 24), m.start()):
                 best = m
                 break
     return epoch_text(best) if best else None
