@@ -290,6 +290,9 @@ def test_nothing_to_go_on_asks_for_the_loss_values():
     ("LSTM forecaster, everything standardised, the target included. The validation MSE is 0.03, but converted back to "
      "degrees the MAE is about 1 degree. Is something wrong with my training?",
      "a loss on standardised targets, which is in units of their variance"),
+    ("nnUNetv2_train 102 3d_fullres 0\n2024-11-18 09:43:47.118204: train_loss -0.6904\n"
+     "2024-11-18 09:43:47.118917: val_loss -0.6521\nMy Dice loss used to stay between 0 and 1. Why is the nnU-Net "
+     "loss negative, are my labels broken?", "nnU-Net's loss, the cross-entropy plus minus the soft Dice, which goes below zero"),
 ])
 def test_normal_behaviour_is_answered_as_normal(report, name):
     d = diagnosis(report)
@@ -1707,3 +1710,16 @@ def test_units_of_the_runs_own_measurements_are_not_the_inputs_and_finished_runs
     assert "inputs" not in scaled_said("ResNet-50 on chest X-rays. The input is one 512x512 crop per study, and I log "
                                        "the time per epoch in minutes and the GPU memory in GB.")["unscaled"]
     assert lr_tried("With lr=0.001 it runs without problems for 20 epochs, then the same nan, just later.") == "delayed"
+
+
+def test_nnunets_negative_loss_is_its_minus_dice_and_not_labels_the_loss_cannot_take():
+    """(s79/19) nnU-Net's loss is the cross-entropy plus minus the soft Dice, below zero by design: a Dice loss said
+    elsewhere to stay in [0, 1] no longer makes its negative values labels the loss cannot take (WR-320 was named with
+    confidence). Not the answer beside a nan, and a Dice loss below zero with no nnU-Net is still impossible."""
+    from trainwreck.run_said import loss_kind
+    said = "My previous Dice loss always stayed between 0 and 1, but with nnU-Net the train_loss is negative."
+    assert loss_kind(said) == "" and loss_kind(said.replace("with nnU-Net ", "")) == "bounded"
+    d = diagnosis("nnU-Net v2: train_loss -0.69, val_loss -0.65, pseudo dice 0.88. " + said + " What is wrong?")
+    assert d.verdict == "normal" and d.normal[0].name.startswith("nnU-Net's loss")
+    assert diagnosis("nnU-Net v2: the train_loss went negative and then became nan at epoch 12. What is wrong?"
+                     ).verdict != "normal"

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .precision_said import HALF_SHOWN, SCALER_SHOWN
-from .run_said import says_not_learning
+from .run_said import MINUS_SCORE_TRAINER, says_not_learning
 from .schedule_said import no_warmup_said
 from .sentences import denied_before, rounding_of, said_unnegated
 
@@ -415,6 +415,19 @@ TOOL_ANSWERS = (
            "the target's standard deviation on the training split: the square root of the MSE times it should be close "
            "to the RMSE in the original units",
            unless=lambda text: _scaled_target_unless(text)),
+    Normal("nnU-Net's loss, the cross-entropy plus minus the soft Dice, which goes below zero",
+           # (nnU-Net named, and its loss said or printed below zero: `train_loss -0.6904`)
+           re.compile(r"(?s)\A(?=.*" + MINUS_SCORE_TRAINER.pattern + r")(?=.*(?:" + NEGATIVE_SAID.pattern
+                      + r"|\b(?:train|val)_loss\s*:?\s*-\d*\.?\d))", re.I),
+           "nnU-Net trains on the cross-entropy plus the soft Dice with its sign flipped: its soft Dice loss returns "
+           "-dc (https://github.com/MIC-DKFZ/nnUNet/blob/v2.8.1/nnunetv2/training/loss/dice.py#L119), DC_and_CE_loss "
+           "adds it to the cross-entropy with weights of 1 (compound_losses.py#L55, nnUNetTrainer.py#L444-L446 there), "
+           "and the deep-supervision weights are scaled to sum to 1 (nnUNetTrainer.py#L466). The cross-entropy is at "
+           "least 0 and the soft Dice at most 1, so the loss goes as low as -1, crosses zero once the Dice outgrows the "
+           "cross-entropy, and the lower it goes the better: a loss of -L means a soft Dice of at least L (its weighted "
+           "mean over the deep-supervision outputs)",
+           "the pseudo Dice nnU-Net prints beside the loss each epoch: it should rise as the loss falls below zero",
+           unless=lambda text: _nonfinite_said(text) or _not_learning_said(text)),
     Normal("a Dice score and an IoU that differ, for the same predictions",
            # (both given as numbers, and asked about; a Dice loss is not the score)
            re.compile(r"(?s)\A(?=.*\bdice\b(?!\s*[_-]?(?:loss|@))[^.\n\d]{0,40}\d)(?=.*\b(?:m?iou|jaccard)\b[^.\n\d]{0,40}\d)"

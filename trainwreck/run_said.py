@@ -295,6 +295,9 @@ SCORE = re.compile(r"\b(?:dice|iou|jaccard|dsc)(?![a-z_ ]{0,16}loss)[a-z_ ]{0,20
 # of spaces quadratically)
 MINUS_SCORE = re.compile(r"(?<![\d.])(?<![\d.] )-[ \t]*(?:\([ \t]*)?(?:\d+(?:\.\d*)?[ \t]*\*[ \t]*)?"
                          r"(?:dice|iou|jaccard|inter(?:section)?)\w*", re.I)
+# A trainer whose default loss adds minus the soft Dice to the cross-entropy: nnU-Net (normals' answer cites its code),
+# named as its users write it (`nnU-Net`, `nnUNetv2_train`, `nnUNetTrainer`)
+MINUS_SCORE_TRAINER = re.compile(r"\bnnu-?net\w*", re.I)
 
 
 # The loss the pasted code builds as the one it trains on, as PyTorch, Keras and optax spell it: assigned to a name
@@ -317,7 +320,8 @@ def loss_kind(text: str) -> str:
 
 
 def _kind_of(text: str) -> str:
-    bounded, likelihood = BOUNDED_LOSS.search(text), LIKELIHOOD.search(text) or MINUS_SCORE.search(text)
+    bounded = BOUNDED_LOSS.search(text)
+    likelihood = LIKELIHOOD.search(text) or MINUS_SCORE.search(text) or MINUS_SCORE_TRAINER.search(text)
     if bounded and not likelihood:
         return "bounded"
     return "likelihood" if likelihood and not bounded else ""
