@@ -4857,7 +4857,7 @@ def test_a_clip_after_the_step_beside_a_curve_that_is_no_climb_is_still_the_uncl
     that recovered it was WR-250 named with confidence. Whatever broke the run, the clip never touched it: WR-240's
     third form, its curve whatever the unclipped run shows, and the same fix as beside a climb. A scheduler's step, or
     a loop that clips before its step, is no late clip."""
-    from trainwreck.curve_shape import late_clip
+    from trainwreck.clip_unused import late_clip
 
     late = ("for epoch in range(300):\n    logits = model(X)\n    loss = criterion(logits, y)\n    loss.backward()\n"
             "    optimizer.step()\n    norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)\n"
@@ -5118,7 +5118,7 @@ def test_the_code_reviews_false_readings_stay_false():
     in a comment, says nothing of the trained loss's kind. "whatever the lr finder suggested" is no rate tried. English
     "no convergence problems" is no report of a run that does not learn. An IoU bound, a matcher's IoU, a value it left,
     a question and a 19-class mIoU are no labels that lost their foreground."""
-    from trainwreck.curve_shape import late_clip
+    from trainwreck.clip_unused import late_clip
     from trainwreck.one_class_iou import one_class_iou
     from trainwreck.run_said import loss_kind, says_not_learning
 
@@ -5203,7 +5203,8 @@ def test_the_second_code_reviews_false_readings_stay_false():
     percentage of a split is no label share; a class weight normalised by its sum outside a traceback is no softmax;
     YOLO's `iou=0.5` and an `iou_loss` are no mean IoU; a commented step is no step, and a clip under an `if` after the
     step is late; a uniform start's jump in a batch of 4, or beside Adam only named, is no updates' doing."""
-    from trainwreck.curve_shape import _constant_output, late_clip
+    from trainwreck.clip_unused import late_clip
+    from trainwreck.curve_shape import _constant_output
     from trainwreck.logscan.dialects.count_value import _holds_the_loss
     from trainwreck.logscan.layout import table_column
     from trainwreck.one_class_iou import one_class_iou
@@ -5737,7 +5738,7 @@ TF_STEP = ("class M(keras.Model):\n    def train_step(self, data):\n        x, y
 def test_a_clip_whose_result_the_update_never_uses_is_clipping_that_does_not_clip():
     """TensorFlow's clips return new tensors: clipped into `clipped` and `grads` applied, the update is unclipped, as a
     clip after PyTorch's step() is. Not where the clipped name is applied, nor where only the words name it."""
-    from trainwreck.curve_shape import unused_clip
+    from trainwreck.clip_unused import unused_clip
     fact, fix = unused_clip(TF_STEP)
     assert "clips into `clipped`" in fact and "applies `grads`" in fact
     assert fix.startswith("Apply the clipped gradients: `apply_gradients(zip(clipped, ...))`")
@@ -5751,6 +5752,56 @@ def test_a_clip_whose_result_the_update_never_uses_is_clipping_that_does_not_cli
     d = diagnosis(TF_STEP + log)
     assert d.matches[0].entry.id == "WR-240" and d.matches[0].fix.startswith("Apply the clipped gradients")
     assert diagnosis(TF_STEP.replace("zip(grads,", "zip(clipped,") + log).matches[0].entry.id != "WR-240"
+
+
+def test_a_tensorflow_clip_called_for_nothing_is_clipping_that_does_not_clip():
+    """(s80/16) `tf.clip_by_global_norm(gradients, 1.0)` as a statement of its own keeps nothing it returns, and
+    TensorFlow's clips change no tensor in place: the update applies the gradients unclipped, WR-240's form. Not a
+    clip whose result is kept or returned, not one the optimizer does itself, not a sentence that names the call."""
+    from trainwreck.clip_unused import discarded_clip
+    bare = TF_STEP.replace("clipped, gnorm = tf.clip_by_global_norm(grads, 1.0)", "tf.clip_by_global_norm(grads, 1.0)")
+    fact, fix = discarded_clip(bare)
+    assert "calls `tf.clip_by_global_norm(grads, 1.0)` as a statement of its own" in fact
+    assert fix.startswith("Keep what the clip returns and apply that")
+    assert discarded_clip(TF_STEP) is None
+    assert discarded_clip(bare.replace("        tf.clip_by_global_norm", "        return tf.clip_by_global_norm")) is None
+    assert discarded_clip("opt = keras.optimizers.Adam(1e-3, global_clipnorm=1.0)\n" + bare) is None
+    assert discarded_clip("tf.clip_by_global_norm(grads, 1.0) did not help, the loss still went nan\n") is None
+    log = "".join(f"Epoch {e}/30\n2074/2074 - 66ms/step - loss: {v}\n" for e, v in
+                  enumerate(["0.3318", "0.2406", "0.2527", "0.6843", "3.9120", "nan"], 1))
+    d = diagnosis(bare + log)
+    assert d.matches[0].entry.id == "WR-240" and d.matches[0].fix.startswith("Keep what the clip returns")
+    assert diagnosis(TF_STEP.replace("zip(grads,", "zip(clipped,") + log).matches[0].entry.id != "WR-240"
+
+
+def test_a_clip_handed_the_generator_the_optimizer_used_up_clips_nothing():
+    """(s82/15) `params = model.parameters()` is a generator; the optimizer's constructor lists it, so
+    clip_grad_norm_(params, ...) afterwards finds no tensors, clips nothing and returns 0: WR-240's form. Not a list
+    of the parameters, not a name bound again before the clip, not a clip given model.parameters() itself."""
+    from trainwreck.clip_unused import spent_clip
+    loop = ("params = model.parameters()\noptimizer = torch.optim.SGD(params, lr=0.05, momentum=0.9)\n"
+            "for step, batch in enumerate(loader):\n    optimizer.zero_grad()\n    loss = model(batch).mean()\n"
+            "    loss.backward()\n    gn = torch.nn.utils.clip_grad_norm_(params, max_norm=1.0)\n"
+            "    optimizer.step()\n")
+    fact, fix = spent_clip(loop)
+    assert "`params = model.parameters()` is a generator" in fact and fact.endswith("returns a norm of 0")
+    assert "`params = list(model.parameters())`" in fix
+    assert spent_clip(loop.replace("model.parameters()", "list(model.parameters())")) is None
+    assert spent_clip(loop.replace("for step,", "params = list(model.parameters())\nfor step,")) is None
+    assert spent_clip(loop.replace("clip_grad_norm_(params,", "clip_grad_norm_(model.parameters(),")) is None
+    assert spent_clip(loop.replace("params = model.parameters()",
+                                   "params = filter(lambda p: p.requires_grad, model.parameters())"))
+    assert spent_clip(loop.replace("SGD(params,", "AdamW(params=params,"))
+    log = "".join(f"step {s:5d} loss {v} grad_norm 0.0000\n" for s, v in
+                  [(0, "1.3862"), (500, "0.5127"), (1000, "0.4873"), (1500, "0.5312"), (2000, "1.9046"),
+                   (2500, "23.7718"), (3000, "nan")])
+    d = diagnosis(loop + log)
+    assert d.matches[0].entry.id == "WR-240" and d.matches[0].fix.startswith("Give the clip the parameters themselves")
+    # (the norms printed, all 0 and below the threshold, say the clip never engaged either way: without them)
+    plain = log.replace(" grad_norm 0.0000", "")
+    assert diagnosis(loop + plain).matches[0].entry.id == "WR-240"
+    assert diagnosis(loop.replace("model.parameters()", "list(model.parameters())") + plain).matches[0].entry.id \
+        != "WR-240"
 
 
 def test_a_loop_that_updates_each_weight_from_its_grad_by_hand_and_never_clears_it_piles_the_gradients_up():
@@ -5997,7 +6048,7 @@ def test_a_forward_that_returns_a_sigmoid_with_a_comment_after_it_still_returns_
 
 def test_review_s47b_readings_stay_where_they_belong():
     """(code_review_s47b) each new reading, quiet on the text the second review showed it misread."""
-    from trainwreck.curve_shape import unused_clip
+    from trainwreck.clip_unused import unused_clip
     from trainwreck.breaking_constructs import breaking_construct
     from trainwreck.gradient_clearing import clears
     from trainwreck.input_scaling import scaled_said
@@ -6092,7 +6143,7 @@ def test_a_class_count_taken_as_the_number_of_distinct_labels_with_no_remap_is_a
 
 def test_review_s47c_readings_stay_where_they_belong():
     """(code_review_s47c) the mends of the second review, held to the third review's examples both ways."""
-    from trainwreck.curve_shape import unused_clip
+    from trainwreck.clip_unused import unused_clip
     from trainwreck.logscan.dialects.tensorboard_csv import _other_tag
     from trainwreck.breaking_constructs import breaking_construct
     from trainwreck.gradient_clearing import clears

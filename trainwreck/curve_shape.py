@@ -7,7 +7,6 @@ paste_facts.py's (and the modules it gathers from), and weighing it against each
 from __future__ import annotations
 
 import decimal
-import functools
 import itertools
 import math
 import re
@@ -16,6 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from .ceilings import ceiling_fact
 from .class_count import at_uniform, classes_named, classes_or_vocabulary
+from .clip_unused import clip_never_applied
 from .entry import TRACES
 from .logscan import KEEP, Evidence
 from .logscan.dialects import loss_unit, named as dialect_named
@@ -25,76 +25,6 @@ from .run_said import never_recovered_said
 from .schedule_said import ADAPTIVE, PLAIN_SGD, WARMUP_SET, no_warmup_said
 from .sentences import said_unnegated, sentences_only
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
-
-# A pasted loop that clips the gradients after the optimizer's step (backward(), step(), then clip_grad_norm_ with no
-# backward() between) never clips an update: the step used the gradients unclipped, and the next zero_grad() clears
-# the clipped ones. A climb beside it is a climb despite clipping. (A scheduler's step is not the update: backward,
-# clip, step, scheduler.step is the right order.)
-CLIP_AFTER_STEP = re.compile(r"\.backward\([^\n]*\n(?:[^\n]*\n){0,8}?[^\n]{0,200}?(?<!scheduler)(?<!sched)\.step\("
-                             r"[^\n]*\n(?:(?![^\n]{0,200}?\.backward\()[^\n]*\n){0,4}?[^\n]{0,200}?"
-                             r"(?P<clip>clip_grad_(?:norm|value)_?)\(")
-
-
-
-# Not a clip to infinity, which only measures the norm (`clip_grad_norm_(ps, float("inf"))`), nor one on a line of
-# its own comment; and the step before it is an optimizer's (its object named for one, or a GradScaler's), on the
-# same block's indentation -- not an EMA's or a scheduler's, nor the end of one loop before the clip that starts the
-# next
-MEASURES_ONLY = re.compile(r"(?i)clip_grad_(?:norm|value)_?\([^\n]*?\b(?:float\(\s*['\"]inf['\"]\s*\)|(?:math|np|torch)\.inf)")
-OPTIMIZER_STEPPED = re.compile(r"(?i)\b(?:\w*opt\w*|scaler|trainer|accelerator)\.step\(")
-
-
-@functools.lru_cache(maxsize=4)      # (asked by the curve's reading, the paste's facts and the answer's fix)
-def late_clip(prose: str) -> tuple[str, str] | None:
-    """Where the pasted loop clips after the optimizer's step (CLIP_AFTER_STEP): what that says, and the fix."""
-    late = next((m for m in itertools.islice(CLIP_AFTER_STEP.finditer(prose), 10) if _clips_late(prose, m)), None)
-    if not late:
-        return None
-    # (zero_grad() each step then clears what was clipped before the next backward(), or, called before the clip,
-    # leaves it nothing to clip; without it the clipped gradients carry into the next step)
-    cleared = (", and zero_grad() cleared the clipped ones (or, called before the clip, left it nothing to clip) before "
-               "the next backward()") if "zero_grad" in prose else ""
-    clip = late.group("clip")
-    return (f"gradient clipping never shortened an update: the pasted loop clips after the optimizer's step() "
-            f"(`{clip}...`), so each update used the gradients unclipped{cleared} (the clip belongs between "
-            "backward() and step())",
-            f"Move the `{clip}()` call between backward() and step() (with gradient accumulation, after the last "
-            "backward() before step(); with a GradScaler, after scaler.unscale_(optimizer)), so that step() uses the "
-            "clipped gradients; then check, as the entry's fix says, how many steps it clips.")
-
-
-# ... or one whose result the update never uses: TensorFlow's clips return new tensors (`clipped, norm =
-# tf.clip_by_global_norm(grads, 1.0)`), and a loop that then applies `grads` applies the unclipped ones
-CLIP_RETURNED = re.compile(r"(?m)^[ \t]*(?P<out>[A-Za-z_]\w*)(?:[ \t]*,[ \t]*[A-Za-z_]\w*)?[ \t]*=[ \t]*"
-                           r"(?:tf\.clip_by_global_norm\([ \t]*(?P<src>[A-Za-z_]\w*)|"
-                           r"\[[ \t]*tf\.clip_by_(?:norm|value)\([^\n\]]*\bfor[ \t]+\w+[ \t]+in[ \t]+(?P<each>[A-Za-z_]\w*))")
-# (an optimizer the code builds with a clip of its own: an assignment, not a sentence about an earlier run)
-OPTIMIZER_CLIPS = re.compile(r"(?m)^[ \t]*[\w.]+[ \t]*=[ \t]*[\w.]*\([^\n]*\b(?:global_clipnorm|clipnorm|clipvalue)\s*=\s*\d")
-APPLIED = r"apply_gradients\(\s*(?:grads_and_vars\s*=\s*)?(?:list\()?zip\(\s*%s\b"
-
-
-@functools.lru_cache(maxsize=4)      # (asked by the curve's reading, the paste's facts and the answer's fix)
-def unused_clip(prose: str) -> tuple[str, str] | None:
-    """Where the pasted code clips into a new name and applies the unclipped gradients (CLIP_RETURNED): what that says,
-    and the fix."""
-    if OPTIMIZER_CLIPS.search(prose):
-        return None                    # (the optimizer clips itself: a clip by hand beside it only measures the norm)
-    for m in itertools.islice(CLIP_RETURNED.finditer(prose), 10):
-        src, out = m.group("src") or m.group("each"), m.group("out")
-        if out.startswith("_"):
-            continue                   # (a name thrown away on purpose: the clip was called for its norm)
-        rest = prose[m.end():]
-        # (used in a later line of code -- indented, or an assignment or a call -- not in the report's words: "the
-        # clipped run")
-        code = "\n".join(x for x in rest.split("\n")[1:] if x[:1] in " \t" or "=" in x or "(" in x)
-        if src != out and re.search(APPLIED % re.escape(src), rest) and not re.search(rf"\b{re.escape(out)}\b", code):
-            line = " ".join(m.group(0).split())
-            return (f"gradient clipping never shortened an update: the pasted code clips into `{out}` (`{line}...`) and "
-                    f"applies `{src}`, the gradients as they were, and `{out}` is used nowhere after",
-                    f"Apply the clipped gradients: `apply_gradients(zip({out}, ...))`; then check, as the entry's fix "
-                    "says, how many steps it clips.")
-    return None
-
 
 # A clip of each element (Keras's clipvalue=, PyTorch's clip_grad_value_(params, v)) beside the largest gradient
 # element the paste prints or says ("max |grad| = 0.0388", "the largest gradient value is 0.7"): every one below the
@@ -118,26 +48,6 @@ def values_below_clip(prose: str) -> str:
         return ""
     return (f"clipping each gradient element at {fmt(at)} (`{' '.join(clip.group(0).split())}`) never engaged: the "
             f"largest element the paste prints is {fmt(max(seen))} at most ({len(seen)} values)")
-
-
-def clip_never_applied(prose: str) -> tuple[str, str] | None:
-    """A clip the pasted code does that no update uses: after the optimizer's step, or into a name never applied."""
-    return late_clip(prose) or unused_clip(prose)
-
-
-def _clips_late(prose: str, m: re.Match) -> bool:
-    lines = prose[m.start():m.end()].split("\n")
-    clip_line = lines[-1] if lines else ""
-    full_clip = prose[m.start() + len(prose[m.start():m.end()]) - len(clip_line):].split("\n", 1)[0]
-    # (the optimizer's own step, not a scheduler's before it nor one in a comment; the clip on its block or under an
-    # `if` of it, with no line between that leaves the block)
-    steps = [k for k, x in enumerate(lines[1:-1], 1) if OPTIMIZER_STEPPED.search(x) and not x.lstrip().startswith("#")]
-    if not steps or clip_line.lstrip().startswith("#") or MEASURES_ONLY.search(full_clip):
-        return False
-    step_line = lines[steps[0]]
-    indent = len(step_line) - len(step_line.lstrip())
-    return len(clip_line) - len(clip_line.lstrip()) >= indent and all(
-        len(x) - len(x.lstrip()) >= indent for x in lines[steps[0] + 1:-1] if x.strip())
 
 
 # Shape of the curve just before a blow-up: it counts as a climb after this many
@@ -427,8 +337,14 @@ def _signature(ev: Evidence) -> Signature:
         return Signature(name, facts + _hidden_note(ev), warn_index, warn_at)
 
     def despite_clipping(facts: list[str], during: str = "before the blow-up") -> Signature | None:
-        """A climb beside a clip that never shortened a step: a threshold the printed norms never reached, or a clip
-        the loop calls after the optimizer's step."""
+        """A climb beside a clip that never shortened a step: a clip the pasted code does that no update uses (after
+        the optimizer's step, or over no gradients: its printed norms say nothing then), or a threshold the printed
+        norms never reached."""
+        late = clip_never_applied(ev.prose)
+        if late:
+            out = sig("climb-despite-clipping", facts + [late[0]])
+            out.fix = late[1]
+            return out
         if ev.clip_at is not None and ev.grad_paired and ev.grad_max_before is not None \
                 and ev.grad_max_before <= ev.clip_at:
             return sig("climb-despite-clipping", facts + [
@@ -436,11 +352,6 @@ def _signature(ev: Evidence) -> Signature:
                 f"was {fmt(ev.grad_max_before)}"])
         if never := values_below_clip(ev.prose):
             return sig("climb-despite-clipping", facts + [never])
-        late = clip_never_applied(ev.prose)
-        if late:
-            out = sig("climb-despite-clipping", facts + [late[0]])
-            out.fix = late[1]
-            return out
         return None
 
     if t is not None:

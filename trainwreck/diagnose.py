@@ -17,8 +17,9 @@ import re
 from dataclasses import dataclass, field, replace
 
 from .catalog import Catalog
+from .clip_unused import clip_never_applied
 from .curve_shape import (FLAT, PLATEAU_FALL, SHAPE_MIN, SWINGS, UNFINISHED, Signature, at_run_start, fmt, recurring_swings,
-                          clip_never_applied, signature_of)
+                          signature_of)
 from .entry import TRACES, Entry
 from .fix_steps import SENTENCE_END, first_fix_step, fix_item
 from . import validation_curve

@@ -14,8 +14,9 @@ import math
 import re
 import statistics
 
+from .clip_unused import clip_never_applied
 from .breaking_constructs import MASKED_INF, breaking_construct, code_of, inverse_of_sum, token_counts
-from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, NOT_A_MEAN, Signature, at_run_start, clip_never_applied, fmt,
+from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, NOT_A_MEAN, Signature, at_run_start, fmt,
                           same_batch_jumps)
 from .data_checked import data_said_finite, inputs_only
 from .data_values import (ADAPT_CALL, CLASSES_COUNTED, classes_short, DIVIDED_255, DIVIDED_255_ITSELF, IMAGE_READER, INPUT_NAME,

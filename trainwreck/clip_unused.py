@@ -1,0 +1,156 @@
+"""Gradient clips the pasted code does that no update uses: called after the optimizer's step, clipped into a name
+that is never applied, called for a result nobody keeps, or handed a generator something has already used up.
+
+Each reading gives what the paste shows (a fact for the evidence) and the fix for that form; WR-240 explains them.
+"""
+from __future__ import annotations
+
+import functools
+import itertools
+import re
+
+# A pasted loop that clips the gradients after the optimizer's step (backward(), step(), then clip_grad_norm_ with no
+# backward() between) never clips an update: the step used the gradients unclipped, and the next zero_grad() clears
+# the clipped ones. A climb beside it is a climb despite clipping. (A scheduler's step is not the update: backward,
+# clip, step, scheduler.step is the right order.)
+CLIP_AFTER_STEP = re.compile(r"\.backward\([^\n]*\n(?:[^\n]*\n){0,8}?[^\n]{0,200}?(?<!scheduler)(?<!sched)\.step\("
+                             r"[^\n]*\n(?:(?![^\n]{0,200}?\.backward\()[^\n]*\n){0,4}?[^\n]{0,200}?"
+                             r"(?P<clip>clip_grad_(?:norm|value)_?)\(")
+
+
+
+# Not a clip to infinity, which only measures the norm (`clip_grad_norm_(ps, float("inf"))`), nor one on a line of
+# its own comment; and the step before it is an optimizer's (its object named for one, or a GradScaler's), on the
+# same block's indentation -- not an EMA's or a scheduler's, nor the end of one loop before the clip that starts the
+# next
+MEASURES_ONLY = re.compile(r"(?i)clip_grad_(?:norm|value)_?\([^\n]*?\b(?:float\(\s*['\"]inf['\"]\s*\)|(?:math|np|torch)\.inf)")
+OPTIMIZER_STEPPED = re.compile(r"(?i)\b(?:\w*opt\w*|scaler|trainer|accelerator)\.step\(")
+
+
+@functools.lru_cache(maxsize=4)      # (asked by the curve's reading, the paste's facts and the answer's fix)
+def late_clip(prose: str) -> tuple[str, str] | None:
+    """Where the pasted loop clips after the optimizer's step (CLIP_AFTER_STEP): what that says, and the fix."""
+    late = next((m for m in itertools.islice(CLIP_AFTER_STEP.finditer(prose), 10) if _clips_late(prose, m)), None)
+    if not late:
+        return None
+    # (zero_grad() each step then clears what was clipped before the next backward(), or, called before the clip,
+    # leaves it nothing to clip; without it the clipped gradients carry into the next step)
+    cleared = (", and zero_grad() cleared the clipped ones (or, called before the clip, left it nothing to clip) before "
+               "the next backward()") if "zero_grad" in prose else ""
+    clip = late.group("clip")
+    return (f"gradient clipping never shortened an update: the pasted loop clips after the optimizer's step() "
+            f"(`{clip}...`), so each update used the gradients unclipped{cleared} (the clip belongs between "
+            "backward() and step())",
+            f"Move the `{clip}()` call between backward() and step() (with gradient accumulation, after the last "
+            "backward() before step(); with a GradScaler, after scaler.unscale_(optimizer)), so that step() uses the "
+            "clipped gradients; then check, as the entry's fix says, how many steps it clips.")
+
+
+# ... or one whose result the update never uses: TensorFlow's clips return new tensors (`clipped, norm =
+# tf.clip_by_global_norm(grads, 1.0)`), and a loop that then applies `grads` applies the unclipped ones
+CLIP_RETURNED = re.compile(r"(?m)^[ \t]*(?P<out>[A-Za-z_]\w*)(?:[ \t]*,[ \t]*[A-Za-z_]\w*)?[ \t]*=[ \t]*"
+                           r"(?:tf\.clip_by_global_norm\([ \t]*(?P<src>[A-Za-z_]\w*)|"
+                           r"\[[ \t]*tf\.clip_by_(?:norm|value)\([^\n\]]*\bfor[ \t]+\w+[ \t]+in[ \t]+(?P<each>[A-Za-z_]\w*))")
+# (an optimizer the code builds with a clip of its own: an assignment, not a sentence about an earlier run)
+OPTIMIZER_CLIPS = re.compile(r"(?m)^[ \t]*[\w.]+[ \t]*=[ \t]*[\w.]*\([^\n]*\b(?:global_clipnorm|clipnorm|clipvalue)\s*=\s*\d")
+APPLIED = r"apply_gradients\(\s*(?:grads_and_vars\s*=\s*)?(?:list\()?zip\(\s*%s\b"
+
+
+@functools.lru_cache(maxsize=4)      # (asked by the curve's reading, the paste's facts and the answer's fix)
+def unused_clip(prose: str) -> tuple[str, str] | None:
+    """Where the pasted code clips into a new name and applies the unclipped gradients (CLIP_RETURNED): what that says,
+    and the fix."""
+    if OPTIMIZER_CLIPS.search(prose):
+        return None                    # (the optimizer clips itself: a clip by hand beside it only measures the norm)
+    for m in itertools.islice(CLIP_RETURNED.finditer(prose), 10):
+        src, out = m.group("src") or m.group("each"), m.group("out")
+        if out.startswith("_"):
+            continue                   # (a name thrown away on purpose: the clip was called for its norm)
+        rest = prose[m.end():]
+        # (used in a later line of code -- indented, or an assignment or a call -- not in the report's words: "the
+        # clipped run")
+        code = "\n".join(x for x in rest.split("\n")[1:] if x[:1] in " \t" or "=" in x or "(" in x)
+        if src != out and re.search(APPLIED % re.escape(src), rest) and not re.search(rf"\b{re.escape(out)}\b", code):
+            line = " ".join(m.group(0).split())
+            return (f"gradient clipping never shortened an update: the pasted code clips into `{out}` (`{line}...`) and "
+                    f"applies `{src}`, the gradients as they were, and `{out}` is used nowhere after",
+                    f"Apply the clipped gradients: `apply_gradients(zip({out}, ...))`; then check, as the entry's fix "
+                    "says, how many steps it clips.")
+    return None
+
+
+
+
+
+def _clips_late(prose: str, m: re.Match) -> bool:
+    lines = prose[m.start():m.end()].split("\n")
+    clip_line = lines[-1] if lines else ""
+    full_clip = prose[m.start() + len(prose[m.start():m.end()]) - len(clip_line):].split("\n", 1)[0]
+    # (the optimizer's own step, not a scheduler's before it nor one in a comment; the clip on its block or under an
+    # `if` of it, with no line between that leaves the block)
+    steps = [k for k, x in enumerate(lines[1:-1], 1) if OPTIMIZER_STEPPED.search(x) and not x.lstrip().startswith("#")]
+    if not steps or clip_line.lstrip().startswith("#") or MEASURES_ONLY.search(full_clip):
+        return False
+    step_line = lines[steps[0]]
+    indent = len(step_line) - len(step_line.lstrip())
+    return len(clip_line) - len(clip_line.lstrip()) >= indent and all(
+        len(x) - len(x.lstrip()) >= indent for x in lines[steps[0] + 1:-1] if x.strip())
+
+
+# ... or one whose result nobody keeps: TensorFlow's clips change no tensor in place, so a clip called as a statement
+# of its own (`tf.clip_by_global_norm(grads, 1.0)` with nothing before it on its line, the whole line a call) leaves
+# the gradients as they were
+CLIP_DISCARDED = re.compile(r"(?m)^[ \t]*(?P<call>tf\.clip_by_(?:global_norm|norm|value)\([^\n]*\))[ \t]*(?:#[^\n]*)?$")
+
+
+def discarded_clip(prose: str) -> tuple[str, str] | None:
+    """Where the pasted code calls a TensorFlow clip and keeps nothing it returns (CLIP_DISCARDED): what that says,
+    and the fix."""
+    if OPTIMIZER_CLIPS.search(prose):
+        return None                    # (the optimizer clips itself)
+    m = CLIP_DISCARDED.search(prose)
+    if m is None:
+        return None
+    call = " ".join(m.group("call").split())
+    return (f"gradient clipping never shortened an update: the pasted code calls `{call}` as a statement of its own "
+            "and keeps nothing it returns; TensorFlow's clips return new tensors and change none in place, so the "
+            "update applies the gradients unclipped",
+            "Keep what the clip returns and apply that: `grads, _ = tf.clip_by_global_norm(grads, threshold)`, then "
+            "`apply_gradients(zip(grads, ...))`; then check, as the entry's fix says, how many steps it clips.")
+
+
+# ... or one handed nothing: model.parameters() returns a generator, which the optimizer's constructor lists
+# (torch/optim/optimizer.py at v2.13.0: `param_groups = list(params)`), so a clip_grad_norm_ given the same name
+# afterwards finds no tensors, clips nothing and returns a norm of 0 (at v2.13.0 it also warns that the generator is
+# empty). The name bound to the generator itself (not to a list of it), given to an optimizer's constructor, then to
+# the clip, and not bound again between.
+PARAMETERS_BOUND = re.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_]\w*)[ \t]*=[ \t]*(?:[\w.]+\.parameters\(\)|"
+                              r"filter\([^\n]*\.parameters\(\)\))[ \t]*(?:#[^\n]*)?$")
+OPTIMIZER_BUILT = r"\b(?:optim\.)?[A-Z]\w*\(\s*(?:params\s*=\s*)?%s\b"
+NORM_CLIPPED = r"\bclip_grad_norm_\(\s*(?:parameters\s*=\s*)?%s\b"
+
+
+def spent_clip(prose: str) -> tuple[str, str] | None:
+    """Where the pasted code gives clip_grad_norm_ the generator of parameters its optimizer already used up: what
+    that says, and the fix."""
+    for bound in itertools.islice(PARAMETERS_BOUND.finditer(prose), 5):
+        name = re.escape(bound.group("name"))
+        rest = prose[bound.end():]
+        built = re.search(OPTIMIZER_BUILT % name, rest)
+        clipped = re.search(NORM_CLIPPED % name, rest[built.end():]) if built else None
+        if clipped is None or re.search(rf"(?m)^[ \t]*{name}[ \t]*=", rest[:built.end() + clipped.start()]):
+            continue
+        given = " ".join(bound.group(0).split())
+        return (f"gradient clipping never shortened an update: `{given}` is a generator, the optimizer's constructor "
+                f"used it up, and `clip_grad_norm_({bound.group('name')}, ...)` finds no tensors: it clips nothing and "
+                "returns a norm of 0",
+                f"Give the clip the parameters themselves: `clip_grad_norm_(model.parameters(), max_norm)`, or bind a "
+                f"list once (`{bound.group('name')} = list(model.parameters())`) for the optimizer and the clip; then "
+                "check, as the entry's fix says, how many steps it clips.")
+    return None
+
+
+def clip_never_applied(prose: str) -> tuple[str, str] | None:
+    """A clip the pasted code does that no update uses: after the optimizer's step, into a name never applied, for a
+    result nobody keeps, or over a used-up generator."""
+    return late_clip(prose) or unused_clip(prose) or discarded_clip(prose) or spent_clip(prose)
