@@ -6616,3 +6616,27 @@ def test_a_loss_said_to_take_a_log_by_hand_beside_a_sigmoid_is_the_unguarded_log
     assert log_by_hand_said(said + " Adam with lr 1e-4 and gradient clipping at 1.0.")
     assert log_by_hand_said(said + " The loss is computed with from_logits=True.") == ""
     assert log_by_hand_said("I've written the logs of the last run below, the loss goes nan; sigmoid output.") == ""
+
+
+def test_a_language_models_start_far_above_ln_of_its_vocabulary_is_a_broken_start():
+    """(s80/20) A byte-level model (vocabulary 256) whose loss is 64 at step 0 starts at 12 times ln 256: the report's
+    first loss set against ln V as a classifier's is against ln C. The vocabulary said "is the 256 byte values", and
+    a bits-per-character beside the loss makes it a cross-entropy. Such a start is no health: the weights the paste
+    draws at std 1 are read beside it, and it names the entries of a broken start, not a regression's."""
+    from trainwreck.class_count import vocabulary_named
+    from trainwreck.start_loss import start_far_above_uniform
+    assert vocabulary_named("so the vocabulary is the 256 byte values")[0] == 256
+    assert vocabulary_named("the vocab size is 32000")[0] == 32000
+    said = "Byte-level transformer, so the vocabulary is the 256 byte values. loss ~64 at step 0, bpc 92."
+    assert "12 times ln 256" in start_far_above_uniform(said)
+    assert start_far_above_uniform(said.replace(", bpc 92", "")) == ""            # (no cross-entropy named or shown)
+    assert start_far_above_uniform(said.replace("~64", "~5.6")) == ""             # (at ln 256: a fresh model's start)
+    code = "emb = jax.random.normal(k_emb, (256, 512))\nlogits = final_ln(h) @ emb.T\n"
+    log = "".join(f"step {s:5d} | loss {v} | bpc {float(v) / 0.6931:.2f}\n" for s, v in
+                  [(0, "63.8127"), (250, "47.2265"), (500, "18.9042"), (1000, "5.1175"), (2000, "2.3390"),
+                   (10000, "1.3466"), (30000, "1.1933")])
+    d = diagnosis(said + "\n" + code + log)
+    assert d.matches[0].entry.id == "WR-120" and "WR-360" not in [m.entry.id for m in d.matches[:3]]
+    assert weighed_parts(said + "\n" + code + log, "WR-120").get("large-init", 0) > 0
+    # (the same curve with no start said far above ln V: a loss that falls from a high start is no failure)
+    assert diagnosis(code + log).verdict == "healthy"

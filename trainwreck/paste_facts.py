@@ -88,7 +88,8 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     scaled, scaled_said; `unjudged`: a curve too short to judge, beside words that say the run went wrong; `sentences`:
     the report's own sentences, sentences_only, when the caller has them already)"""
     out = {}
-    went_wrong = sig.name != "healthy" or unjudged or bool(sig.enormous_start)     # (an enormous start is no health)
+    # (an enormous start is no health, nor is a start the words give far above ln C)
+    went_wrong = sig.name != "healthy" or unjudged or bool(sig.enormous_start) or bool(start_far_above_uniform(ev.prose))
     handed = nll_of_probabilities(ev)
     if handed:
         out["nll-of-probabilities"] = handed

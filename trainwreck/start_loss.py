@@ -44,17 +44,19 @@ START_LOSS_SAID = re.compile(r"(?i)\b(?:initial|first|starting|very first|untrai
                              r"[^.?!\n\d]){0,30}?\b" + _LOSS_WORD + r"\b[^.?!\n\d]{0,20}?" + _NUMBER_ENDS +
                              r"|\b" + _LOSS_WORD + r"\b[^.?!\n\d]{0,20}?" + _NUMBER_ENDS + r"\s+(?:at (?:step|iteration|iter) 0|"
                              r"before (?:any|the first) update)\b")
-# (a cross-entropy the paste names, or a classifier; not a regression's or a summed loss, whose start is not ln C)
+# (a cross-entropy the paste names, or a classifier; not a regression's or a summed loss, whose start is not ln C; or
+# a language model's measure of its cross-entropy, bits per character or perplexity, whose loss it is)
 CROSS_ENTROPY_NAMED = re.compile(r"(?i)\bcross[- _]?entropy\w*|crossentropy\w*|\bb?ce\b|\bbce\w*|\bnll\w*|\blog[- ]?loss\b|"
-                                 r"\bclassif\w+")
+                                 r"\bclassif\w+|\bbpc\b|\bbits?[ -]per[ -](?:char\w*|byte|token)|\bperplexit\w*|\bppl\b")
 
 
 @functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)
 def start_far_above_uniform(prose: str) -> str:
     """The fact, when the words give the untrained model's loss START_HIGH times ln C or more for the classes the
     paste names; or ""."""
-    named = classes_named(prose)
-    # (a class count the paste gives, not one a sigmoid's name implies; a cross-entropy, not a sum or a regression)
+    named = classes_or_vocabulary(prose)
+    # (a class count or a vocabulary the paste gives, not one a sigmoid's name implies; a cross-entropy, not a sum or a
+    # regression)
     if named is None or named[0] < 2 or "sigmoid" in named[1].lower() or not CROSS_ENTROPY_NAMED.search(prose) \
             or REGRESSION_SAID.search(prose) or SUMMED.search(prose):
         return ""

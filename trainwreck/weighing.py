@@ -233,7 +233,8 @@ class Weigher:
         self.probabilities = self._saying(PROBABILITY_LOSS_WORDS)
         self.enormous_first = self._saying(ENORMOUS_FIRST_WORDS)
         self.one_batch = self._saying(ONE_BATCH_WORDS)
-        self.start_high = self._saying(START_HIGH_WORDS) | self.enormous_first
+        # (a classifier's start far above ln C: not a regression's entry, whose huge first loss is a squared error)
+        self.start_high = (self._saying(START_HIGH_WORDS) | self.enormous_first) - self.regression
         self.first_layers = self._saying(FIRST_LAYERS_WORDS)
         self.feature_scales = self._saying(SCALES_WORDS)
         self.clip_unengaged = self._saying(CLIP_UNENGAGED_WORDS)
