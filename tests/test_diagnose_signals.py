@@ -6640,3 +6640,25 @@ def test_a_language_models_start_far_above_ln_of_its_vocabulary_is_a_broken_star
     assert weighed_parts(said + "\n" + code + log, "WR-120").get("large-init", 0) > 0
     # (the same curve with no start said far above ln V: a loss that falls from a high start is no failure)
     assert diagnosis(code + log).verdict == "healthy"
+
+
+def test_a_jump_in_the_first_steps_said_with_no_start_and_then_back_down_is_no_warmups_face():
+    """(s82/09) "In the first few dozen steps the loss jumps up to around 15 before it slowly comes back down" has no
+    number for the start, but says the jump came early and recovered: WR-250's face, and not the spikes-in-a-falling-
+    curve normal that the same words ("jumps up") would otherwise get. Not a jump that did not come back, nor one at
+    a later point, nor one asked about, nor beside a warmup or under plain SGD."""
+    from trainwreck.start_loss import early_jump_back_said
+    said = ("BERT4Rec from a fresh BertConfig with AdamW. In the first few dozen steps the loss jumps up to around 15 "
+            "before it slowly comes back down over the next few hundred steps. Is that jump normal for transformers?")
+    assert early_jump_back_said(said).startswith("in the first few dozen steps the loss jumps up")
+    for other in (said.replace("before it slowly comes back down", "and then it is nan"),
+                  said.replace("In the first few dozen steps", "After epoch 3"),
+                  said.replace("AdamW.", "AdamW and a 1,000-step linear warmup."),
+                  said.replace("with AdamW", "with plain SGD"),
+                  "Does the loss jump up in the first steps and then come back down?"):
+        assert early_jump_back_said(other) == "", other
+    assert early_jump_back_said("At the very start the loss shoots way up, then it recovers. Adam, lr 1e-3.")
+    d = diagnosis(said)
+    assert d.verdict != "normal" and d.matches[0].entry.id == "WR-250"
+    # (spikes in a curve that falls, said with no early jump, are still answered as normal)
+    assert diagnosis("The loss jumps up now and then but trends down over the epochs. Is it normal?").verdict == "normal"

@@ -14,6 +14,7 @@ from .precision_said import HALF_SHOWN, SCALER_SHOWN
 from .run_said import MINUS_SCORE_TRAINER, says_not_learning
 from .schedule_said import no_warmup_said
 from .sentences import denied_before, rounding_of, said_unnegated
+from .start_loss import early_jump_back_said, early_jump_said
 
 
 @dataclass(frozen=True)
@@ -522,7 +523,8 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            "in the first steps that then recovers is the no-warmup signature instead",
            "the loss values: where the spikes are and whether the curve still trends down",
            falls=True,        # (its answer is a curve that trends down: not beside values that did not fall)
-           unless=no_warmup_said),
+           # (nor where the words give that signature: no warmup, or a jump in the first steps)
+           unless=lambda text: no_warmup_said(text) or early_jump_said(text) or early_jump_back_said(text)),
     Normal("a large loss at the start",
            re.compile(r"loss (?:is|was|looks) (?:so |very |too )?(?:big|large|huge|high)|(?:big|large|huge|high) "
                       r"loss|(?:starts?|starting|begins?) (?:so |this |that |very |too |really )?(?:big|large|huge|high)"

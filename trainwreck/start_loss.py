@@ -180,6 +180,35 @@ def early_jump_said(prose: str) -> str:
     return ""
 
 
+# ... or said with no number for its start, where the same sentence says it came back down: a jump in the first steps
+# that recovers, WR-250's face, not a divergence ("in the first few dozen steps the loss jumps up to around 15 before it
+# slowly comes back down")
+EARLY_STEPS = re.compile(r"(?i)\b(?:within|in|during|over|for)\s+the\s+(?:very\s+)?(?:first|initial)\s+(?:~\s*|about\s+)?"
+                         r"(?:\d+\s+|few\s+(?:dozen\s+|hundred\s+)?|couple\s+(?:of\s+)?)?(?:steps?|iterations?|iters?|updates?|"
+                         r"batches)\b|\bat\s+the\s+(?:very\s+)?(?:start|beginning)\b")
+JUMPED_UP = re.compile(r"(?i)\b(?:loss|mse|mae|nll|ppl|perplexity|cost)\b(?:(?!\b(?:acc\w*|lr|learning rate|reward|return|"
+                       r"norm)\b)[^.;\n]){0,30}?\b(?:shoots?|shot|jumps?|jumped|spikes?|spiked|blows?|blew)\s+(?:way\s+)?up\b")
+CAME_BACK = re.compile(r"(?i)\b(?:comes?|came|goes|went|drops?|dropped|falls?|fell|settles?|settled)\s+(?:slowly\s+)?"
+                       r"(?:back\s+)?down\b|\brecover(?:s|ed|ing)?\b|\bback\s+down\b")
+
+
+@functools.lru_cache(maxsize=4)      # (asked by the context, the printed facts and the normals of the same text)
+def early_jump_back_said(prose: str) -> str:
+    """The sentence that says the loss jumped up within the first steps and came back down (with no number for its
+    start: early_jump_said reads the one with both); or ""."""
+    if PLAIN_SGD.search(prose) and not ADAPTIVE.search(prose):
+        return ""                      # (as early_jump_said: no warmup's face under plain SGD, nor beside a warmup)
+    if WARMUP_NAMED.search(prose) and not NO_WARMUP.search(prose):
+        return ""
+    text = told(prose)
+    for m in itertools.islice(JUMPED_UP.finditer(text), 5):
+        sentence = text[slice(*sentence_around(text, m.start(), m.end(), stops=".;\n"))]
+        if EARLY_STEPS.search(sentence) and CAME_BACK.search(sentence) and not JUMP_NOT_SEEN.search(sentence) \
+                and not (sentence.rstrip().endswith("?") and JUMP_ASKED.search(sentence)):
+            return " ".join(sentence.split())
+    return ""
+
+
 # A regression's first loss said in words, in any notation ("the MSE starts at 3.1e7", "initial loss was 2.4e+09")
 REGRESSION_START_SAID = re.compile(
     r"(?i)\b(?:loss|mse|mae|rmse|squared error)\b[^.;\n]{0,20}?\b(?:starts?|started|begins?|began)\s+(?:at|around|from)\s+"
