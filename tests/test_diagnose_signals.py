@@ -6662,3 +6662,30 @@ def test_a_jump_in_the_first_steps_said_with_no_start_and_then_back_down_is_no_w
     assert d.verdict != "normal" and d.matches[0].entry.id == "WR-250"
     # (spikes in a curve that falls, said with no early jump, are still answered as normal)
     assert diagnosis("The loss jumps up now and then but trends down over the epochs. Is it normal?").verdict == "normal"
+
+
+def test_one_output_alike_units_a_moved_break_and_a_jump_that_stays_said_in_more_ways():
+    """(s79/01, 02, 07) General ways of saying what earlier readings knew: "every photo gets the same box" and "the
+    predicted mask is the same blurry oval for every X-ray" (one output); "the 32 feature maps of the first conv layer,
+    they are all exactly the same picture" (units alike); "the same step whatever learning rate I use, and a different
+    step when I change the shuffle seed" (the break moved with the order, read clause by clause); "it jumps way up and
+    stays high" (a jump never recovered). Each with the sentences it must leave alone."""
+    from trainwreck.frozen_said import one_output_said, units_alike_said
+    from trainwreck.run_said import never_recovered_said, order_moved_it
+    assert one_output_said("Now every photo gets the same box, roughly in the middle of the picture.") \
+        == "every photo gets the same box"
+    assert one_output_said("The predicted mask is the same blurry oval for every X-ray, even on the training images.")
+    for text in ("Every image gets the same augmentation.", "Every sample gets the same weight in the loss.",
+                 "The predicted mask is the same size as the input for every image? It should be."):
+        assert one_output_said(text) == "", text
+    assert units_alike_said("When I plot the 32 feature maps of the first conv layer, they are all exactly the same "
+                            "picture.")
+    for text in ("The filters are the same size as in the paper.", "The channels are the same as in the original code.",
+                 "The feature maps are not all the same."):
+        assert units_alike_said(text) == "", text
+    both = "It is the same step whatever learning rate I use, and a different step when I change the shuffle seed."
+    assert order_moved_it(both) == "and a different step when I change the shuffle seed"
+    assert order_moved_it("With another shuffle seed it still breaks at the same step.") == ""
+    assert never_recovered_said("At one step it jumps way up and stays high for the rest of training.")
+    for text in ("The accuracy jumps up and stays high.", "The loss jumps up and then comes back down."):
+        assert never_recovered_said(text) == "", text

@@ -41,10 +41,14 @@ ONE_OUTPUT = re.compile(
     # (or a row of them: "model.predict(X) gives [0.3213, 0.1794, 0.4993] for every single row")
     r"\s+(?:exactly\s+|always\s+)?(?:[-+]?\d*\.?\d+(?:e-?\d+)?|\[[-+\d.,\se]{3,120}\])\s+(?:for|on) "
     + _EVERY + r" " + _INPUTS + r"\b"
-    # "every row gets the same softmax output"
+    # "every row gets the same softmax output", "every photo gets the same box"
     # (an output or a score the model gives: not "the same label smoothing", "the same score threshold")
     r"|\b" + _EVERY + r" " + _INPUTS + r" gets? (?:exactly |basically |practically )?the same (?:[\w-]+ )?(?:"
-    + _OUTPUT_SUBJECT + r"|scores?(?!\s+(?:threshold|cutoff|function)))\b"
+    + _OUTPUT_SUBJECT + r"|(?:bounding )?box(?:es)?|captions?|transcri\w+|translations?|"
+    r"scores?(?!\s+(?:threshold|cutoff|function)))\b"
+    # "the predicted mask is the same blurry oval for every X-ray": a prediction said the same thing for every input
+    r"|\b(?:predicted|output)\s+[\w-]+\s+(?:is|are|was|were)\s+(?:always\s+|exactly\s+)?the same\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:for|on) " + _EVERY + r" " + _INPUTS + r"\b"
     # "argmax is Other_Faults for every plate", "the argmax of the logits is 3 for all samples"
     r"|\bargmax\b[^.;\n]{0,30}?\b(?:is|was)\s+(?:always\s+)?[\w'-]+\s+(?:for|on) " + _EVERY + r" " + _INPUTS + r"\b"
     # "now every photo comes out as cloudy", "all the images are classified as cat", "everything is predicted as 0"
@@ -223,7 +227,12 @@ UNITS_ALIKE = re.compile(r"(?i)\b(?:hidden\s+)?(?:units|neurons|activations)\b(?
                          r"\b(?:gives?|outputs?|are|have|has|"
                          r"show)\s+(?:exactly\s+|all\s+)?(?:the\s+)?same\s+(?:[\w-]+\s+){0,2}?as\s+each\s+other\b|"
                          r"\b(?:hidden\s+)?(?:units|neurons)\b[^.;\n]{0,30}?\b(?:are|look|stay|remain)\s+(?:exactly\s+|all\s+)?"
-                         r"(?:identical|copies)\s+(?:to|of)\s+(?:each\s+other|one\s+another)\b")
+                         r"(?:identical|copies)\s+(?:to|of)\s+(?:each\s+other|one\s+another)\b|"
+                         # "the 32 feature maps of the first conv layer, they are all exactly the same picture": a layer's
+                         # maps or units all alike, the clause ending there (not "the same size as", "the same as in")
+                         r"\b(?:feature\s+maps|filters|kernels|channels|(?:hidden\s+)?units|neurons)\b"
+                         r"(?:(?!\b(?:not|never|whether|if)\b|n't)[^.;\n]){0,40}?\b(?:are|look|were|stay|remain)\s+(?:all\s+)?"
+                         r"(?:exactly\s+)?(?:the\s+same|identical)(?:\s+(?:picture|image|map|pattern|thing))?(?=\s*(?:[.;,!\n]|$))")
 
 
 def units_alike_said(prose: str) -> str:

@@ -25,7 +25,10 @@ FAILURE_ROOTS = ("error", "exception", "explod", "crash", "collaps", "stuck", "p
 NEVER_RECOVERED = re.compile(
     r"(?<!\bi )(?<!\bwe )\b(?:won'?t|doesn'?t|does not|didn'?t|did not|never|not) (?:go(?:es)?|went|come|comes|"
     r"came|gets?|got) back\b(?!\s+(?:up|to (?:the )?(?:initial|start\w*|beginning|old|previous version)|to this))"
-    r"|\b(?:won'?t|doesn'?t|does not|didn'?t|did not|never) recover\w*")
+    r"|\b(?:won'?t|doesn'?t|does not|didn'?t|did not|never) recover\w*"
+    # ("at one step it jumps way up and stays high for the rest of training": a jump that stays)
+    r"|\b(?:jumps?|jumped|shoots?|shot|spikes?|spiked)\s+(?:way\s+)?up\b[^.;\n]{0,20}?\b(?:and|then)\s+(?:it\s+)?"
+    r"(?:stays?|stayed|remains?|remained)\s+(?:high|up|there|elevated)\b")
 # ... said of this run's loss: not in a condition, a fear or a plan ("if it doesn't come back I'll lower the lr", "I'm
 # worried it won't recover"), not of a metric or another run ("the accuracy never went back below 90%", "in my second
 # run the spikes never came back"), nor of what stayed away (a spike, a nan, "back below" a bound)
@@ -348,11 +351,18 @@ PLACE_MOVED = re.compile(r"\b(?:a\s+)?(?:different|another|other)\s+(?:step|batc
 SAME_PLACE = re.compile(r"\b(?:same|still|again)\b|\b(?:not|never|n't)\s+(?:move|change|shift)", re.I)
 
 
+# (each clause on its own: "the same step whatever learning rate I use, and a different step when I change the shuffle
+# seed" says the rate left it in place and the order moved it)
+CLAUSES = re.compile(r",\s*(?=(?:and|but|while|whereas|yet)\b)|;")
+
+
 def order_moved_it(text: str) -> str:
-    """The sentence (its words, shortened) that says the place the run broke moved with the data's order, or ""."""
+    """The clause (its words, shortened) that says the place the run broke moved with the data's order, or ""."""
     for sentence, end in sentences_and_ends(text):
-        if end != "?" and ORDER_CHANGED.search(sentence) and PLACE_MOVED.search(sentence) \
-                and not SAME_PLACE.search(sentence):
-            said = " ".join(sentence.split())
-            return said if len(said) <= 120 else said[:117] + "..."
+        if end == "?":
+            continue
+        for clause in CLAUSES.split(sentence):
+            if ORDER_CHANGED.search(clause) and PLACE_MOVED.search(clause) and not SAME_PLACE.search(clause):
+                said = " ".join(clause.split())
+                return said if len(said) <= 120 else said[:117] + "..."
     return ""
