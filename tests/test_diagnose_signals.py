@@ -5724,6 +5724,13 @@ def test_keras_mixed_float16_in_a_gradient_tape_loop_with_no_loss_scale_is_wr040
     assert keras_loop_unscaled(text + " self.optimizer.apply_gradients(zip(grads, self.trainable_variables))") == ""
     assert keras_loop_unscaled(text.replace("a custom training loop with", "I don't use a custom loop with")) == ""
     assert "WR-040" in [m.entry.id for m in diagnosis(text).matches]
+    # (s79/15: the policy said in words, "I set the mixed_float16 policy", and quoted as words; not denied)
+    said = ("Keras U-Net with my own training loop (GradientTape and Adam). I set the mixed_float16 policy so that "
+            "bigger tiles fit. The loss drops for a while and then goes flat at a level that is clearly bad.")
+    assert keras_loop_unscaled(said) == "set the mixed_float16 policy"
+    assert "(\"set the mixed_float16 policy\")" in " ".join(diagnosis(said).matches[0].evidence)
+    assert keras_loop_unscaled(said.replace("I set the mixed_float16 policy", "I did not set the mixed_float16 policy")) \
+        == ""
 
 
 

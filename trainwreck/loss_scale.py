@@ -40,7 +40,10 @@ def scale_recovered(prose: str) -> str:
 
 # Keras's mixed_float16 policy in a loop of the paste's own (tf.GradientTape) that wraps no optimizer in a
 # LossScaleOptimizer: compile() adds the loss scale (its auto_scale_loss), a custom loop does not (WR-040's Keras part)
-MIXED_FLOAT16_SET = re.compile(r"(?:set_global_policy|set_dtype_policy|Policy)\(\s*['\"]mixed_float16['\"]")
+MIXED_FLOAT16_SET = re.compile(r"(?:set_global_policy|set_dtype_policy|Policy)\(\s*['\"]mixed_float16['\"]|"
+                               # (or in words: "I set the mixed_float16 policy so that bigger tiles fit")
+                               r"\b(?:set|use|used|using|enabled?|turned on|switched on|with)\s+(?:the\s+)?[`'\"]?"
+                               r"mixed_float16\b[`'\"]?(?:\s+(?:policy|precision))?")
 CUSTOM_LOOP = re.compile(r"\bGradientTape\b")
 LOSS_SCALED = re.compile(r"\bLossScaleOptimizer\b|\bget_scaled_loss\b|\bscale_loss\b")
 # (the optimizer compile() wrapped: stepped by fit(), or by a loop that steps the model's own)
@@ -51,6 +54,6 @@ def keras_loop_unscaled(prose: str) -> str:
     """The policy's words, when the paste sets mixed_float16 and trains in a GradientTape loop with no loss scale; or ""."""
     policy, loop = MIXED_FLOAT16_SET.search(prose), CUSTOM_LOOP.search(prose)
     if policy and loop and not LOSS_SCALED.search(prose) and not FIT_STEPS.search(prose) \
-            and not denied_before(prose, loop.start(), reach=80):
+            and not denied_before(prose, loop.start(), reach=80) and not denied_before(prose, policy.start(), reach=40):
         return policy.group(0)
     return ""

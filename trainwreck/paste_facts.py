@@ -205,7 +205,8 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         out["rate-zero"] = (f"the report says the failure is there at a learning rate of 0 (\"{zero}\"): no update "
                             "moved the weights, so the forward pass from the initial weights, or the data, made it")
     if went_wrong and (policy := keras_loop_unscaled(ev.prose)):
-        out["loop-unscaled"] = (f"the paste sets Keras's mixed_float16 policy (`{policy})`) and trains in its own "
+        shown = f"`{policy})`" if policy.endswith(("'", '"')) else f"\"{policy}\""       # (code, or the words')
+        out["loop-unscaled"] = (f"the paste sets Keras's mixed_float16 policy ({shown}) and trains in its own "
                                 "tf.GradientTape loop with no LossScaleOptimizer: compile() wraps the optimizer in one, "
                                 "a custom loop does not, so float16 gradients below about 6e-08 flush to 0 unscaled")
     # (not beside the spike that says it already: curve_shape's no-warmup jump)
