@@ -6696,3 +6696,16 @@ def test_one_output_alike_units_a_moved_break_and_a_jump_that_stays_said_in_more
     assert never_recovered_said("At one step it jumps way up and stays high for the rest of training.")
     for text in ("The accuracy jumps up and stays high.", "The loss jumps up and then comes back down."):
         assert never_recovered_said(text) == "", text
+
+
+def test_an_optimizer_built_with_its_rate_names_the_rate_and_a_stop_at_the_same_batch_is_the_same_place():
+    """(s80/09) "With Adam(1e-4) it stops at exactly the same batch as with 1e-3 for the same seed": the optimizer's
+    first argument is its rate (the optimizer's name stays a word of the text), and a run that stops, terminates or
+    crashes at the same batch broke at the same place. Not an optimizer given its parameters first."""
+    from trainwreck.thesaurus import fold_text
+    from trainwreck.rate_tried import lr_tried, lr_tried_same_place
+    folded = fold_text("With Adam(1e-4) it stops; SGD(0.01); Adam(params)")
+    assert " adam  lr  1e-4" in folded and " sgd  lr  0.01" in folded and "adam(params)" in folded
+    said = "With Adam(1e-4) it stops at exactly the same batch as with 1e-3 for the same seed."
+    assert lr_tried(said) == "failed" and lr_tried_same_place(said)
+    assert lr_tried(said.replace("Adam(1e-4)", "Adam(model.parameters())")) == ""

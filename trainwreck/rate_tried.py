@@ -63,12 +63,14 @@ _STILL_BROKE = (r"(?:(?<!nothing )(?<!nothing else )(?:chang|reduc|lower|decreas
                 r"[^.;\n]{0,25}?\blr\b)(?:[^.;\n]|\.(?=\w)){0,120}?\bstill\s+(?:nan|inf|diverge|climb)\b")
 # ... or a run at another rate that the words say did the same: "With lr 1e-4 it is exactly the same step, 713", "at lr
 # 1e-5 same thing" (the same story, not "the same seed")
-_SAME_AT = (r"\b(?:with|at|using)\s+(?:an?\s+|the\s+same\s+(?:seed|data|batch\s+size)\s+and\s+)?lr\b\s*(?:(?:=|:|of)\s*)?\.?\d(?:[^.;\n]|\.\d){0,50}?(?:\bit(?:'s|\s+is|\s+was|\s+looks|\s+looked)?\s+"
+_SAME_AT = (r"\b(?:with|at|using)\s+(?:an?\s+|the\s+same\s+(?:seed|data|batch\s+size)\s+and\s+|(?:adam|sgd|rmsprop|adagrad|"
+            r"adadelta|nadam|lion|adafactor)\s+)?lr\b\s*(?:(?:=|:|of)\s*)?\.?\d(?:[^.;\n]|\.\d){0,50}?(?:\bit(?:'s|\s+is|\s+was|\s+looks|\s+looked)?\s+"
             r"(?:exactly\s+|just\s+|precisely\s+)?the\s+same\b(?:\s+(?:step|epoch|iteration|iter|batch|place|point)\b)?|\bsame\s+(?:thing|result|story|behaviou?r|step|epoch|"
             r"iteration|curve|place|point)\b|\bidentical\b|"
             # (a batch or an iteration only as the place it broke: numbered, "the same batch (412)", or after a nan in
             # the clause -- not "on the same batch of data it trains fine")
-            r"\b(?:nan|inf|break\w*|broke|dies|died|jumps?|jumped)\b[^.;\n]{0,30}?\bsame\s+(?:batch|iter)\b|"
+            r"\b(?:nan|inf|break\w*|broke|dies|died|jumps?|jumped|stops?|stopped|terminat\w*|crash\w*|fails?|failed)\b"
+            r"[^.;\n]{0,30}?\bsame\s+(?:batch|iter)\b|"
             r"\bsame\s+(?:batch|iter)\b\s*\(?\s*~?\d|"
             r"\bagain\s+at\s+(?:the\s+)?(?:step|epoch|iteration|iter|batch)\s+~?\d|"
             # ("the nan is still at 7412": the place it broke, numbered, again)

@@ -60,6 +60,11 @@ THESAURUS = [
     # (not half of something: "half the lr", "half of the data", "half an epoch", "half the batch size")
     (r"\bhalf\b(?!\s+(?:the|of|an?|as|my|its|their|that|this|these|those|way|time|hours?|epochs?|size|its))", " fp16 "),
     (r"\b(?:bf16|bfloat16)\b", " bf16 "),
+    # (an optimizer built with its rate as the first argument names the rate: "with Adam(1e-4) it stops at the same
+    # batch")
+    # (the bracket only: the optimizer's name stays a word of the text)
+    (r"(?:(?<=\badam)|(?<=\badamw)|(?<=\bsgd)|(?<=\brmsprop)|(?<=\badagrad)|(?<=\badadelta)|(?<=\bnadam)|(?<=\blion)|"
+     r"(?<=\badafactor))\(\s*(?=\d|\.\d)", " lr "),
     (r"\b(?:learning[ _-]?rates?|lr|step[ -]size)\b", " lr "),
     (r"\bwarm[ _-]?up\w*|\bburn[ _-]?in\b", " warmup "),
     # handwriting, what MNIST's digits are: no code of anyone's
