@@ -6709,3 +6709,19 @@ def test_an_optimizer_built_with_its_rate_names_the_rate_and_a_stop_at_the_same_
     said = "With Adam(1e-4) it stops at exactly the same batch as with 1e-3 for the same seed."
     assert lr_tried(said) == "failed" and lr_tried_same_place(said)
     assert lr_tried(said.replace("Adam(1e-4)", "Adam(model.parameters())")) == ""
+
+
+def test_a_regressions_loss_said_in_number_words_is_read_as_its_value():
+    """(s80/10) "The loss is about a billion from the first epoch on and hardly goes down", a regression with mean
+    squared error: 1e9 in number words is the first loss the words give, and its root, about 3e4, the errors in the
+    targets' raw units. Not where the run is not said to stall, nor a count of rows in millions."""
+    from trainwreck.start_loss import regression_start_said
+    said = ("Salary from job ads, TF-IDF into a Keras MLP, mean squared error, Adam. The loss is about a billion from the "
+            "first epoch on and hardly goes down.")
+    assert regression_start_said(said) == (1e9, "loss is about a billion")
+    assert regression_start_said(said.replace("about a billion", "in the millions"))[0] == 1e6
+    assert regression_start_said(said.replace("about a billion", "2.5 million"))[0] == 2.5e6
+    assert regression_start_said(said.replace(" and hardly goes down", ", then it falls to 0.3")) is None
+    assert regression_start_said("The dataset has 2 million rows; mean squared error. The loss hardly goes down.") is None
+    assert weighed_parts(said, "WR-360").get("raw-targets-said", 0) > 0
+    assert diagnosis(said).matches[0].entry.id == "WR-360"

@@ -214,14 +214,25 @@ REGRESSION_START_SAID = re.compile(
     r"(?i)\b(?:loss|mse|mae|rmse|squared error)\b[^.;\n]{0,20}?\b(?:starts?|started|begins?|began)\s+(?:at|around|from)\s+"
     r"(?:about\s+|around\s+|~\s*)?(\d{1,12}(?:\.\d{1,12})?(?:e\+?\d{1,3})?)(?!\w|\.\d)|"
     r"\b(?:initial|first|starting)\s+(?:training\s+)?(?:loss|mse|mae|rmse)\s*(?:is|was|of|:|=)\s*(?:about\s+|~\s*)?"
-    r"(\d{1,12}(?:\.\d{1,12})?(?:e\+?\d{1,3})?)(?!\w|\.\d)")
+    r"(\d{1,12}(?:\.\d{1,12})?(?:e\+?\d{1,3})?)(?!\w|\.\d)|"
+    # (or in number words, from the start: "the loss is about a billion from the first epoch on", "the MSE starts in the
+    # millions")
+    r"\b(?:loss|mse|mae|rmse|squared error)\b[^.;\n\d]{0,20}?\b(?:is|was|sits|stays|stayed|starts?|started|begins?|began)\s+"
+    r"(?:at\s+|in\s+)?(?:about\s+|around\s+|roughly\s+|~\s*)?(?:(a|one|\d{1,3}(?:\.\d{1,3})?)\s+(million|billion|trillion)\b|"
+    r"the\s+(millions|billions|trillions)\b)")
+NUMBER_WORDS_SCALE = {"million": 1e6, "billion": 1e9, "trillion": 1e12}
 
 
 def regression_start_said(prose: str) -> tuple[float, str] | None:
     """The first loss the words give, when it is ENORMOUS_START or more and told (not asked, planned or denied)."""
     text = told(prose)
     for m in itertools.islice(REGRESSION_START_SAID.finditer(text), 5):
-        value = float(m.group(1) or m.group(2))
+        if m.group(4):
+            value = (1.0 if m.group(3) in ("a", "one") else float(m.group(3))) * NUMBER_WORDS_SCALE[m.group(4).lower()]
+        elif m.group(5):
+            value = NUMBER_WORDS_SCALE[m.group(5).lower()[:-1]]
+        else:
+            value = float(m.group(1) or m.group(2))
         sentence = text[slice(*sentence_around(text, m.start(), m.end(), stops=".;\n"))]
         # (the words must say it did not learn, or that the loss is still enormous later in the same sentence: a
         # regression in dollars may start at 4e10 and learn; and not another run's number, "in the tutorial")
