@@ -6725,3 +6725,14 @@ def test_a_regressions_loss_said_in_number_words_is_read_as_its_value():
     assert regression_start_said("The dataset has 2 million rows; mean squared error. The loss hardly goes down.") is None
     assert weighed_parts(said, "WR-360").get("raw-targets-said", 0) > 0
     assert diagnosis(said).matches[0].entry.id == "WR-360"
+
+
+def test_a_lower_rate_whose_failure_came_in_a_later_epoch_only_put_it_off():
+    """(s80/22) "With lr 0.075 the same thing happens, only in epoch 8", where the rest of the text puts the failure at
+    epoch 6 and 7: the lower rate put it off (WR-030's page: a lower rate only delays the rounding to 0). A place said
+    "in" counts as one said "at" or "around"; an earlier one does not."""
+    from trainwreck.rate_tried import lr_tried
+    text = ("Adagrad with lr 0.15 and batch 16.\nepoch 6 | step 6200 | loss inf\nepoch 7 | step 6600 | loss nan\n"
+            "With lr 0.075 the same thing happens, only in epoch 8.")
+    assert lr_tried(text) == "delayed"
+    assert lr_tried(text.replace("only in epoch 8", "only in epoch 3")) != "delayed"

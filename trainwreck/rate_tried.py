@@ -228,8 +228,9 @@ def _later_instead(raw: str, start: int, places: _Places) -> bool:
 
 
 # A place a sentence names for its failure, beside "the same" it says of a rate it tried: "with lr 0.0005 the same thing
-# happens, just around iteration 3000" (not "still nan after step 2000": where it stayed, not where it broke)
-PLACE_OF_SAME = re.compile(r"(?<!still )(?<!still nan )\b(?:at|around|near|by|about)\s+(?:the\s+)?(?:~\s?)?"
+# happens, just around iteration 3000", "the same thing happens, only in epoch 8" (not "still nan after step 2000":
+# where it stayed, not where it broke)
+PLACE_OF_SAME = re.compile(r"(?<!still )(?<!still nan )\b(?:at|around|near|by|about|in)\s+(?:the\s+)?(?:~\s?)?"
                            r"(step|epoch|iteration|iter|batch)\s+~?(\d[\d,]{0,12})\b", re.I)
 
 
