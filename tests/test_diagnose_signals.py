@@ -6736,3 +6736,20 @@ def test_a_lower_rate_whose_failure_came_in_a_later_epoch_only_put_it_off():
             "With lr 0.075 the same thing happens, only in epoch 8.")
     assert lr_tried(text) == "delayed"
     assert lr_tried(text.replace("only in epoch 8", "only in epoch 3")) != "delayed"
+
+
+def test_dead_channels_a_jump_far_above_and_one_output_after_another_clauses_denial():
+    """(s81/12, s81/15) A conv layer's units are its channels: "a lot of the channels in the first conv layers output
+    zero for every sample" says units dead. "The loss shoots far above where it started" is a jump up. And a denial
+    in the clause before ("the loss doesn't move and every window gets exactly the same probability") denies the move,
+    not the one output."""
+    from trainwreck.frozen_said import dead_units_said, one_output_said
+    from trainwreck.start_loss import early_jump_back_said
+    assert dead_units_said("When I looked inside, a lot of the channels in the first conv layers output zero for every "
+                           "sample.")
+    assert dead_units_said("We added BatchNorm to avoid a lot of the channels output zero for every sample.") == ""
+    assert early_jump_back_said("Adam at 3e-3. Within the first few dozen steps the loss shoots far above where it "
+                                "started, then it comes back down during the first epoch.")
+    said = "From the first epoch on the loss doesn't move and every window gets exactly the same probability."
+    assert one_output_said(said) == "every window gets exactly the same probability"
+    assert one_output_said("It is not true that every window gets exactly the same probability.") == ""

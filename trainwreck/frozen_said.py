@@ -99,7 +99,9 @@ _DENIED_BEFORE = re.compile(r"(?:\b(?:not|never|no longer|instead of|rather than
                             r"wish|hope|if|thought|think|suspect\w*|expect\w*|supposed|baseline|dummy|used to|"
                             r"before the fix|at first|earlier|previously|constant predictor|model that|predictor|"
                             r"classifier that|naive|majority|trivial|in theory)\b|n't\b)"
-                            r"[^.;\n]{0,40}$", re.I)
+                            # (in the same clause: "the loss doesn't move and every window gets exactly the same
+                            # probability" denies the move, not the one output)
+                            r"(?:(?!\b(?:and|but|while|whereas)\b)[^.;\n]){0,40}$", re.I)
 # ... or taken back after it, in its sentence: a state that is gone ("now it works"), one that is wanted, or outputs
 # that differ by class ("0 for every negative sample and 1 for every positive one": a perfect classifier)
 _TAKEN_BACK_AFTER = re.compile(r"(?i)\bnow (?:it |that )?(?:works|learns|trains|is fine)\b|\bis gone\b|\bwhat i want\b|"
@@ -190,7 +192,9 @@ def width_changes_nothing_said(prose: str) -> str:
 # ReLU whose pre-activation is at or below 0 for every input outputs 0 and gets no gradient, so nothing revives it: the
 # observation WR-140 is named for. (Seen, not feared: a guess, "I suspect dying relus", or a question is denied by
 # _first_told.)
-_UNITS = r"(?:relus?|relu (?:units?|neurons?|activations?)|(?:hidden |the |my )?(?:units?|neurons?|activations?))"
+# (a conv layer's units are its channels, filters or feature maps)
+_UNITS = (r"(?:relus?|relu (?:units?|neurons?|activations?)|(?:hidden |the |my )?(?:units?|neurons?|activations?|channels?|"
+          r"filters?|feature maps?))")
 _ZERO_FOR_ALL = (r"(?:output|outputs|give|gives|return|returns|are|is|stay|stays|were)\s+(?:all\s+|exactly\s+|always\s+"
                  r"|just\s+)*(?:0(?:\.0+)?|zeros?)\b(?:\s+(?:for|on)\s+(?:every|each|all|any)\b|\s+no matter\b|"
                  r"\s+regardless\b|\s+whatever\b|\s+for all inputs\b)")
@@ -198,8 +202,8 @@ _ZERO_FOR_ALL = (r"(?:output|outputs|give|gives|return|returns|are|is|stay|stays
 # denial, a problem fixed before or the textbook's "dying ReLU problem" says as often)
 DEAD_UNITS = re.compile(
     r"(?i)\b(?:relus?|units?|neurons?)\s+(?:are|were|have|had)\s+(?:all\s+|mostly\s+|already\s+)?(?:dead|died)\b|"
-    r"\b(?:nearly|almost|most|all|many|half|\d{1,3}\s?%)\s+(?:of\s+)?(?:the\s+|my\s+)?(?:hidden\s+)?"
-    + _UNITS + r"\s+(?:\w+\s+){0,3}?" + _ZERO_FOR_ALL + r"|"
+    r"\b(?:nearly|almost|most|all|many|half|a lot|lots|a third|a quarter|\d{1,3}\s?%)\s+(?:of\s+)?(?:the\s+|my\s+)?(?:hidden\s+)?"
+    + _UNITS + r"\s+(?:\w+\s+){0,5}?" + _ZERO_FOR_ALL + r"|"
     r"\bactivations?\s+(?:after|of)\s+(?:the\s+)?(?:\w+\s+){0,2}?relus?\s+(?:are|is|were)\s+(?:all\s+|always\s+)+(?:0|zeros?)\b")
 
 

@@ -187,7 +187,7 @@ EARLY_STEPS = re.compile(r"(?i)\b(?:within|in|during|over|for)\s+the\s+(?:very\s
                          r"(?:\d+\s+|few\s+(?:dozen\s+|hundred\s+)?|couple\s+(?:of\s+)?)?(?:steps?|iterations?|iters?|updates?|"
                          r"batches)\b|\bat\s+the\s+(?:very\s+)?(?:start|beginning)\b")
 JUMPED_UP = re.compile(r"(?i)\b(?:loss|mse|mae|nll|ppl|perplexity|cost)\b(?:(?!\b(?:acc\w*|lr|learning rate|reward|return|"
-                       r"norm)\b)[^.;\n]){0,30}?\b(?:shoots?|shot|jumps?|jumped|spikes?|spiked|blows?|blew)\s+(?:way\s+)?up\b")
+                       r"norm)\b)[^.;\n]){0,30}?\b(?:shoots?|shot|jumps?|jumped|spikes?|spiked|blows?|blew)\s+(?:way\s+|far\s+)?(?:up|above)\b")
 CAME_BACK = re.compile(r"(?i)\b(?:comes?|came|goes|went|drops?|dropped|falls?|fell|settles?|settled)\s+(?:slowly\s+)?"
                        r"(?:back\s+)?down\b|\brecover(?:s|ed|ing)?\b|\bback\s+down\b")
 
