@@ -293,6 +293,8 @@ def test_nothing_to_go_on_asks_for_the_loss_values():
     ("nnUNetv2_train 102 3d_fullres 0\n2024-11-18 09:43:47.118204: train_loss -0.6904\n"
      "2024-11-18 09:43:47.118917: val_loss -0.6521\nMy Dice loss used to stay between 0 and 1. Why is the nnU-Net "
      "loss negative, are my labels broken?", "nnU-Net's loss, the cross-entropy plus minus the soft Dice, which goes below zero"),
+    ("LSTM forecasting hourly PV output; the forecasts follow the measured curves closely and the MAE is small, but the "
+     "MAPE on the test set is 3400%. What is broken?", "a MAPE of hundreds or thousands of percent beside small errors"),
 ])
 def test_normal_behaviour_is_answered_as_normal(report, name):
     d = diagnosis(report)
@@ -1722,4 +1724,19 @@ def test_nnunets_negative_loss_is_its_minus_dice_and_not_labels_the_loss_cannot_
     d = diagnosis("nnU-Net v2: train_loss -0.69, val_loss -0.65, pseudo dice 0.88. " + said + " What is wrong?")
     assert d.verdict == "normal" and d.normal[0].name.startswith("nnU-Net's loss")
     assert diagnosis("nnU-Net v2: the train_loss went negative and then became nan at epoch 12. What is wrong?"
+                     ).verdict != "normal"
+
+
+def test_a_huge_mape_is_answered_only_beside_errors_said_small():
+    """(s81/16) A MAPE in the thousands of percent is the near-zero targets' doing where the errors are said small or
+    the forecasts said to follow the truth; a MAPE of 12%, or a huge one beside a model said not to learn, is not."""
+    from trainwreck.normals import normals_asked
+    answer = "a MAPE of hundreds or thousands of percent beside small errors"
+
+    def answered(text: str) -> bool:
+        return any(n.name == answer for n in normals_asked(text))
+    assert answered("The forecasts track the truth closely, yet the MAPE comes out at several thousand percent.")
+    assert not answered("The forecasts track the truth closely and the MAPE is 12%. Can it go lower?")
+    assert not answered("The MAPE is 3400% and the MAE is large too: the forecasts are flat lines.")
+    assert diagnosis("The MAE is small but the MAPE is 3400%, and the loss is stuck from the first epoch. Why?"
                      ).verdict != "normal"

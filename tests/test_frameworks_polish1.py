@@ -285,3 +285,24 @@ def test_default_layer_initialisers_are_fan_in_in_pytorch_and_fan_average_in_ker
         print(json.dumps({"init": type(layer.kernel_initializer).__name__, "mode": layer.kernel_initializer.mode}))
     """)
     assert keras_out == {"init": "GlorotUniform", "mode": "fan_avg"}
+
+
+def test_sklearns_mape_divides_by_the_true_value_at_the_lines_the_normal_cites():
+    """The MAPE normal cites _regression.py#L496 (the division by max(|y_true|, eps)) and its docstring's warning at
+    #L463-L464, at 1.9.1: a target of 0.001 with an error of 0.05 makes a MAPE of 25 (2500%) for two points whose
+    absolute errors are both 0.05."""
+    from trainwreck.normals import NORMALS
+    normal = next(n for n in NORMALS if n.name.startswith("a MAPE of hundreds"))
+    out = run("sklearn", """
+        import json
+        from sklearn.metrics import mean_absolute_percentage_error, mean_absolute_error
+        y, p = [10.0, 0.001], [10.05, 0.051]
+        print(json.dumps({"mape": mean_absolute_percentage_error(y, p), "mae": mean_absolute_error(y, p)}))
+    """)
+    assert round(out["mape"], 4) == 25.0025 and round(out["mae"], 6) == 0.05
+    assert source_line("sklearn", "sklearn/metrics/_regression.py", 496).strip() == \
+        "mape = xp.abs(y_pred - y_true) / xp.maximum(y_true_abs, epsilon)"
+    warned = " ".join(source_line("sklearn", "sklearn/metrics/_regression.py", n).strip() for n in (463, 464))
+    assert "especially if some `y_true` values are very close to zero" in warned
+    assert "especially if some `y_true` values are very close to" in normal.explanation
+    assert "_regression.py#L496" in normal.explanation and "#L463-L464" in normal.explanation

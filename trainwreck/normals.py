@@ -429,6 +429,23 @@ TOOL_ANSWERS = (
            "mean over the deep-supervision outputs)",
            "the pseudo Dice nnU-Net prints beside the loss each epoch: it should rise as the loss falls below zero",
            unless=lambda text: _nonfinite_said(text) or _not_learning_said(text)),
+    Normal("a MAPE of hundreds or thousands of percent beside small errors",
+           # (the MAPE named, a value of 100% or more or "thousands of percent", and the errors said small or the
+           # forecasts said to follow the truth)
+           re.compile(r"(?s)\A(?=.*(?:\bmape\b|mean absolute percentage error))"
+                      r"(?=.*(?:\b(?:thousands?|hundreds?) of percent|\bseveral thousand\b|(?<![\d.])[1-9]\d{2,}(?:[.,]\d+)?\s?%))"
+                      r"(?=.*(?:\b(?:mae|rmse|mse|errors?)\b[^.\n]{0,60}?\b(?:small|low|tiny|fine|good)\b|"
+                      r"\b(?:follow|track|match)\w*\b[^.\n]{0,40}?\b(?:closely|well|nicely)\b))"),
+           "the MAPE divides each error by its true value -- scikit-learn's is |y_pred - y_true| / max(|y_true|, eps) "
+           "(https://github.com/scikit-learn/scikit-learn/blob/1.9.1/sklearn/metrics/_regression.py#L496), whose "
+           "docstring warns that it can be arbitrarily large \"especially if some `y_true` values are very close to "
+           "zero\" (#L463-L464 there). A few targets near zero (a solar plant at dawn and dusk, a sales count of 0 or 1) "
+           "make their terms enormous however small their errors, and the mean follows them. A small MAE beside such "
+           "a MAPE says the model is fine and the measure is not: report the MAE, or the sum of absolute errors over "
+           "the sum of the targets (WAPE), or the MAPE over targets above a stated floor",
+           "the MAPE with the targets below a small floor left out, beside the sum of absolute errors over the sum of "
+           "the targets: both should be modest if the model is fine",
+           unless=lambda text: _nonfinite_said(text) or _not_learning_said(text)),
     Normal("a Dice score and an IoU that differ, for the same predictions",
            # (both given as numbers, and asked about; a Dice loss is not the score)
            re.compile(r"(?s)\A(?=.*\bdice\b(?!\s*[_-]?(?:loss|@))[^.\n\d]{0,40}\d)(?=.*\b(?:m?iou|jaccard)\b[^.\n\d]{0,40}\d)"
