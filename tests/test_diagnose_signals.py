@@ -6753,3 +6753,25 @@ def test_dead_channels_a_jump_far_above_and_one_output_after_another_clauses_den
     said = "From the first epoch on the loss doesn't move and every window gets exactly the same probability."
     assert one_output_said(said) == "every window gets exactly the same probability"
     assert one_output_said("It is not true that every window gets exactly the same probability.") == ""
+
+
+def test_each_item_standardised_by_its_own_unguarded_std_is_wr060_wherever_the_nan_comes():
+    """(s82/19) `amt = (amt - amt.mean()) / amt.std(unbiased=False)`, "each window with that window's own
+    statistics": a window of equal amounts is 0/0, at whichever batch first holds one (WR-060's "Statistics of one
+    item"), so its nan at step 3 counts for WR-060, its timing no mark against it. Not with an epsilon added, not a
+    column's statistics with no item said, not with no nan."""
+    from trainwreck.input_scaling import PER_ITEM
+    code = ("The Dataset rescales the amounts of each window with that window's own statistics:\n"
+            "amt = (amt - amt.mean()) / amt.std(unbiased=False)\n")
+    log = "".join(f"Epoch 0:   0%|          | {s}/6150 [00:00<16:40,  6.15it/s, v_num=11, train_loss={v}]\n"
+                  for s, v in [(1, "0.83"), (2, "0.811"), (3, "nan"), (4, "nan"), (5, "nan")])
+    parts = weighed_parts(code + log, "WR-060")
+    assert parts.get("item-std-unguarded", 0) > 0 and parts.get("when", 0) >= 0
+    # (beside a bad batch's jump to nan, whose curve is a bad batch's too: among the first three)
+    assert "WR-060" in [m.entry.id for m in diagnosis(code + log).matches[:3]]
+    assert "item-std-unguarded" not in weighed_parts(code.replace("amt.std(unbiased=False)",
+                                                                  "(amt.std(unbiased=False) + 1e-6)") + log, "WR-060")
+    assert "item-std-unguarded" not in weighed_parts(code.replace("with that window's own statistics",
+                                                                  "with the training set's statistics") + log, "WR-060")
+    assert "item-std-unguarded" not in weighed_parts(code + log.replace("nan", "0.52"), "WR-060")
+    assert PER_ITEM.search("per-sample normalisation") and not PER_ITEM.search("per-sample size of 16")

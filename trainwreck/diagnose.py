@@ -72,7 +72,7 @@ SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one
               "adaptive-rate-high", "std-unguarded", "one-output", "weights-frozen", "rounded-away", "start-high", "accuracy-rose-said",
               "early-jump", "loop-unscaled", "update-discarded", "raw-targets-said", "classes-counted", "classes-short",
               "masked-row-every-batch", "untrained-output-enormous", "width-no-effect", "inverse-unguarded",
-              "dead-units", "units-alike")
+              "dead-units", "units-alike", "item-std-unguarded")
 SPECIFIC = ("curve", "messages", "start", "negative", "zero-gradient", "accuracy-rose", "sigmoid-zero", "rate-rose",
             "softmax-floor")
 # ... of which these are shared by every entry of the curve's shape: past the first three, they list no one

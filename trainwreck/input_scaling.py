@@ -351,6 +351,15 @@ ALL_ZERO_INPUT = re.compile(r"\b(?:silent|all[ -]zeros?|all-zero|blank|(?:digita
                             r"\bmax\(\)`?\s+(?:is|was|==|=)\s+(?:exactly\s+)?0(?:\.0+)?(?![.\d])", re.I)
 
 
+# Each item standardised with its own statistics: a window, a sequence or a clip by its own mean and std ("rescales the
+# amounts of each window with that window's own statistics", "per-sample normalisation", a Dataset's __getitem__): an
+# item whose values are all equal is 0/0, at whichever batch first holds one (WR-060's page)
+PER_ITEM = re.compile(r"(?i)\b(?:its|their|that \w+'s|each \w+'s|every \w+'s) own (?:mean|statistics|stats|std|standard "
+                      r"deviation|min and max|normali[sz]ation)\b|\bper[- ](?:window|sample|sequence|clip|image|series|"
+                      r"example|utterance|recording|segment|item|patch|instance)\b(?![- ](?:size|count|length|rate)\b)|"
+                      r"\bdef __getitem__\b")
+
+
 def standardised_by_hand(prose: str) -> re.Match | None:
     """The words that say the inputs are standardised by hand (STANDARDISED_BY_HAND), in a sentence that guards no
     division and is no plan or denial, in a paste that names no scaler; or None."""

@@ -61,7 +61,8 @@ WHEN_OF_TRACE = {"nonfinite-from-start": {"start"}, "plateau-from-start": {"star
                  "descent-then-climb": {"later"}, "stall-after-drop": {"later"}}
 # The facts that are constructs of the pasted code (breaking_constructs.breaking_construct): suspects, which order the
 # candidates but never name one on their own (diagnose._decide), nor count beside a message another entry declares
-CODE_CONSTRUCTS = ("masked-inf", "log-unguarded", "exp-unshifted", "sqrt-at-zero", "std-unguarded", "inverse-unguarded")
+CODE_CONSTRUCTS = ("masked-inf", "log-unguarded", "exp-unshifted", "sqrt-at-zero", "std-unguarded", "inverse-unguarded",
+                   "item-std-unguarded")
 # Signatures defined by when the loss breaks rather than by a shape: an entry whose Symptom
 # says it can break then too is compatible with them.
 TIMED = {"nonfinite-from-start"}
@@ -645,6 +646,10 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     if sig.jumped and entry.id in w.one_batch:
         curve = max(curve, W_PART)
         against[:] = [a for a in against if not a.startswith(CURVE_AGAINST)]
+    # (each item standardised by its own std, unguarded: the nan comes at whichever batch first holds an item of equal
+    # values -- a finite curve that turns non-finite is that face, WR-060's page's "Statistics of one item")
+    if "item-std-unguarded" in c.printed and entry.id in w.constant_feature and sig.name in NONFINITE_TRACES:
+        curve = max(curve, W_PART / 2)
     if curve:
         parts["curve"] = curve
         evidence += [f for f in sig.facts if f != sig.enormous_start]
@@ -706,6 +711,8 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     entry_when = w.timing[entry.id]
     if "sqrt-at-zero" in c.printed and entry.id in w.singular_slope and PAIRWISE.search(ev.prose):
         entry_when = entry_when | {"start"}      # (a pairwise distance's zero diagonal: from the first step)
+    if "item-std-unguarded" in c.printed and entry.id in w.constant_feature:
+        entry_when = entry_when | {"early", "later"}     # (each item by its own std: wherever the first constant one is)
     told = c.said_when or (WHEN_OF_TRACE.get(sig.name, set()) if ev.count >= 2 and not sig.first_epoch else set())
     if told and entry_when and not special:
         if told & entry_when:
@@ -785,6 +792,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("raw-targets-said", w.regression, W_SAID_HALF),
                                     ("constant-feature", w.constant_feature, W_PRINTED),
                                     ("std-unguarded", w.constant_feature, W_SAID_HALF),
+                                    ("item-std-unguarded", w.constant_feature, W_SAID_HALF),
                                     ("inverse-unguarded", w.constant_feature, W_SAID_HALF),
                                     ("zero-init", w.zero_init, W_SAID_HALF),
                                     ("unfilled-init", w.zero_init, W_PRINTED),
