@@ -1719,8 +1719,8 @@ def test_nnunets_negative_loss_is_its_minus_dice_and_not_labels_the_loss_cannot_
     elsewhere to stay in [0, 1] no longer makes its negative values labels the loss cannot take (WR-320 was named with
     confidence). Not the answer beside a nan, and a Dice loss below zero with no nnU-Net is still impossible."""
     from trainwreck.run_said import loss_kind
-    said = "My previous Dice loss always stayed between 0 and 1, but with nnU-Net the train_loss is negative."
-    assert loss_kind(said) == "" and loss_kind(said.replace("with nnU-Net ", "")) == "bounded"
+    said = "My previous Dice loss always stayed between 0 and 1, but the nnU-Net train_loss is negative."
+    assert loss_kind(said) == "" and loss_kind(said.replace("the nnU-Net train_loss", "my loss")) == "bounded"
     d = diagnosis("nnU-Net v2: train_loss -0.69, val_loss -0.65, pseudo dice 0.88. " + said + " What is wrong?")
     assert d.verdict == "normal" and d.normal[0].name.startswith("nnU-Net's loss")
     assert diagnosis("nnU-Net v2: the train_loss went negative and then became nan at epoch 12. What is wrong?"

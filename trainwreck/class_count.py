@@ -55,7 +55,7 @@ def classes_named(prose: str) -> tuple[int, str] | None:
 # ... or after the word: "vocab 8000 SentencePiece", "vocab_size=32000", "vocabulary size: 50,257", "the vocabulary is
 # the 256 byte values"
 VOCAB_AFTER = re.compile(r"(?i)\bvocab(?:ulary)?(?:[ _-]?size)?\b[ \t]{0,3}(?:[=:][ \t]{0,3}|of[ \t]+|is[ \t]+(?:the[ \t]+)?)?"
-                         r"(\d{1,3}(?:,\d{3})+|\d+)(k)?(?![\w]|[.,]\d)")
+                         r"(\d{1,3}(?:,\d{3})+|\d+)(k)?(?![\w]|[.,]\d)(?![ \t]+times\b)")
 
 
 # ... or as fairseq's tasks print their dictionaries when they load them: `[de] dictionary: 8848 types`, the source's

@@ -98,9 +98,12 @@ def _clips_late(prose: str, m: re.Match) -> bool:
 
 
 # ... or one whose result nobody keeps: TensorFlow's clips change no tensor in place, so a clip called as a statement
-# of its own (`tf.clip_by_global_norm(grads, 1.0)` with nothing before it on its line, the whole line a call) leaves
-# the gradients as they were
-CLIP_DISCARDED = re.compile(r"(?m)^[ \t]*(?P<call>tf\.clip_by_(?:global_norm|norm|value)\([^\n]*\))[ \t]*(?:#[^\n]*)?$")
+# of its own (`tf.clip_by_global_norm(grads, 1.0)` with nothing before it on its line, the whole line one balanced call
+# on gradients) leaves the gradients as they were -- not a line that continues a call above it, nor a clip of a
+# prediction (`tf.clip_by_value(y_pred, 1e-7, 1 - 1e-7)`)
+CLIP_DISCARDED = re.compile(r"(?m)^[ \t]*(?P<call>tf\.clip_by_(?:global_norm|norm|value)\([ \t]*(?:\w*grad\w*|g)\b"
+                            r"(?:[^()\n]|\([^()\n]*\))*\))[ \t]*(?:#[^\n]*)?$")
+CONTINUES = re.compile(r"[(\[,\\][ \t]*(?:#[^\n]*)?$")
 
 
 def discarded_clip(prose: str) -> tuple[str, str] | None:
@@ -108,7 +111,8 @@ def discarded_clip(prose: str) -> tuple[str, str] | None:
     and the fix."""
     if OPTIMIZER_CLIPS.search(prose):
         return None                    # (the optimizer clips itself)
-    m = CLIP_DISCARDED.search(prose)
+    m = next((m for m in itertools.islice(CLIP_DISCARDED.finditer(prose), 10)
+              if not CONTINUES.search(prose[:m.start()].rstrip("\n").rsplit("\n", 1)[-1])), None)
     if m is None:
         return None
     call = " ".join(m.group("call").split())
@@ -137,13 +141,17 @@ def spent_clip(prose: str) -> tuple[str, str] | None:
         name = re.escape(bound.group("name"))
         rest = prose[bound.end():]
         built = re.search(OPTIMIZER_BUILT % name, rest)
-        clipped = re.search(NORM_CLIPPED % name, rest[built.end():]) if built else None
-        if clipped is None or re.search(rf"(?m)^[ \t]*{name}[ \t]*=", rest[:built.end() + clipped.start()]):
+        # (a clip on a line of code, not a comment's; with the name not bound again between, nor a function's parameter)
+        clipped = next((c for c in re.finditer(NORM_CLIPPED % name, rest[built.end():])
+                        if not rest[built.end():][:c.start()].rsplit("\n", 1)[-1].lstrip().startswith("#")),
+                       None) if built else None
+        between = rest[:built.end() + clipped.start()] if clipped else ""
+        if clipped is None or re.search(rf"(?m)^[ \t]*{name}[ \t]*=|\bdef\s+\w+\([^)]*\b{name}\b", between):
             continue
         given = " ".join(bound.group(0).split())
-        return (f"gradient clipping never shortened an update: `{given}` is a generator, the optimizer's constructor "
-                f"used it up, and `clip_grad_norm_({bound.group('name')}, ...)` finds no tensors: it clips nothing and "
-                "returns a norm of 0",
+        return (f"gradient clipping never shortened an update: `{given}` can be iterated only once, the optimizer's "
+                f"constructor used it up, and `clip_grad_norm_({bound.group('name')}, ...)` finds no tensors: it clips "
+                "nothing and returns a norm of 0",
                 f"Give the clip the parameters themselves: `clip_grad_norm_(model.parameters(), max_norm)`, or bind a "
                 f"list once (`{bound.group('name')} = list(model.parameters())`) for the optimizer and the clip; then "
                 "check, as the entry's fix says, how many steps it clips.")

@@ -29,6 +29,8 @@ _OUTPUTS = (r"(?:probabilit(?:y|ies)|predictions?|outputs?|class(?:es)?|labels?|
 # (a subject that is the model's output: not "the labels are 0 for every background pixel")
 _OUTPUT_SUBJECT = r"(?:probabilit(?:y|ies)|predictions?|outputs?|reconstructions?|logits?|forecasts?)"
 _EVERY = r"(?:every|each|all|any)(?: single| one)?(?: (?:of )?(?:the|my|our))?"
+# (what a tensor's form is, not its values)
+_SHAPE = r"(?:shapes?|sizes?|resolutions?|dimensions?|dims?|lengths?|dtypes?|formats?|types?)\b"
 # The words that the model gives one output for every input (told: not a question's). Not a column that holds one value
 # for every row (a constant feature says "the same value for every row", which names no output): an output noun, or a
 # value the model is said to give.
@@ -47,8 +49,9 @@ ONE_OUTPUT = re.compile(
     + _OUTPUT_SUBJECT + r"|(?:bounding )?box(?:es)?|captions?|transcri\w+|translations?|"
     r"scores?(?!\s+(?:threshold|cutoff|function)))\b"
     # "the predicted mask is the same blurry oval for every X-ray": a prediction said the same thing for every input
-    r"|\b(?:predicted|output)\s+[\w-]+\s+(?:is|are|was|were)\s+(?:always\s+|exactly\s+)?the same\s+(?:[\w-]+\s+){0,3}?"
-    r"(?:for|on) " + _EVERY + r" " + _INPUTS + r"\b"
+    # (a value, not its shape: "the output shape is the same for every image", "the same size for every image")
+    r"|\b(?:predicted|output)\s+(?!" + _SHAPE + r")[\w-]+\s+(?:is|are|was|were)\s+(?:always\s+|exactly\s+)?the same\s+"
+    r"(?:(?!" + _SHAPE + r")[\w-]+\s+){0,3}?(?:for|on) " + _EVERY + r" " + _INPUTS + r"\b"
     # "argmax is Other_Faults for every plate", "the argmax of the logits is 3 for all samples"
     r"|\bargmax\b[^.;\n]{0,30}?\b(?:is|was)\s+(?:always\s+)?[\w'-]+\s+(?:for|on) " + _EVERY + r" " + _INPUTS + r"\b"
     # "now every photo comes out as cloudy", "all the images are classified as cat", "everything is predicted as 0"
@@ -92,16 +95,17 @@ ONE_OUTPUT = re.compile(
     r"any)\w*\b|(?:one|a single)\s+(?:class|value|label)\s+(?:whatever|regardless)\b)", re.I)
 # A denial, a contrast, a wish, a guess or a baseline just before ("it doesn't predict the same class for every input",
 # "a dead network would return the same value", "I want it to give the same output", "my dummy baseline predicts 0.3")
-_DENIED_BEFORE = re.compile(r"(?:\b(?:not|never|no longer|instead of|rather than|unlike|would|should|could|will|want\w*|"
+_DENIED_BEFORE = re.compile(r"(?:\b(?:instead of|rather than|unlike|would|should|could|will|want\w*|"
                             # (a plan, "I will compare the weights ...: identical would mean a bug"; a network not yet
                             # trained, whose one output is no failure)
                             r"untrained|before training|at initiali[sz]ation|"
                             r"wish|hope|if|thought|think|suspect\w*|expect\w*|supposed|baseline|dummy|used to|"
                             r"before the fix|at first|earlier|previously|constant predictor|model that|predictor|"
-                            r"classifier that|naive|majority|trivial|in theory)\b|n't\b)"
-                            # (in the same clause: "the loss doesn't move and every window gets exactly the same
-                            # probability" denies the move, not the one output)
-                            r"(?:(?!\b(?:and|but|while|whereas)\b)[^.;\n]){0,40}$", re.I)
+                            r"classifier that|naive|majority|trivial|in theory)\b[^.;\n]{0,40}$|"
+                            # (a negation in the same clause: "the loss doesn't move and every window gets exactly the
+                            # same probability" denies the move, not the one output -- where an "if" or a "would"
+                            # above reaches across the "and")
+                            r"(?:\b(?:not|never|no longer)\b|n't\b)(?:(?!\b(?:and|but|while|whereas)\b)[^.;\n]){0,40}$)", re.I)
 # ... or taken back after it, in its sentence: a state that is gone ("now it works"), one that is wanted, or outputs
 # that differ by class ("0 for every negative sample and 1 for every positive one": a perfect classifier)
 _TAKEN_BACK_AFTER = re.compile(r"(?i)\bnow (?:it |that )?(?:works|learns|trains|is fine)\b|\bis gone\b|\bwhat i want\b|"
@@ -194,7 +198,7 @@ def width_changes_nothing_said(prose: str) -> str:
 # _first_told.)
 # (a conv layer's units are its channels, filters or feature maps)
 _UNITS = (r"(?:relus?|relu (?:units?|neurons?|activations?)|(?:hidden |the |my )?(?:units?|neurons?|activations?|channels?|"
-          r"filters?|feature maps?))")
+          r"filters?|feature maps?)(?!\s+(?:of|in)\s+(?:the\s+|my\s+|our\s+)?(?:input|data|image|recording|signal)))")
 _ZERO_FOR_ALL = (r"(?:output|outputs|give|gives|return|returns|are|is|stay|stays|were)\s+(?:all\s+|exactly\s+|always\s+"
                  r"|just\s+)*(?:0(?:\.0+)?|zeros?)\b(?:\s+(?:for|on)\s+(?:every|each|all|any)\b|\s+no matter\b|"
                  r"\s+regardless\b|\s+whatever\b|\s+for all inputs\b)")
@@ -234,8 +238,10 @@ UNITS_ALIKE = re.compile(r"(?i)\b(?:hidden\s+)?(?:units|neurons|activations)\b(?
                          r"(?:identical|copies)\s+(?:to|of)\s+(?:each\s+other|one\s+another)\b|"
                          # "the 32 feature maps of the first conv layer, they are all exactly the same picture": a layer's
                          # maps or units all alike, the clause ending there (not "the same size as", "the same as in")
+                         # (not a setting compared, "hidden units and dropout are the same", nor a before and after,
+                         # "the filters before and after training are identical")
                          r"\b(?:feature\s+maps|filters|kernels|channels|(?:hidden\s+)?units|neurons)\b"
-                         r"(?:(?!\b(?:not|never|whether|if)\b|n't)[^.;\n]){0,40}?\b(?:are|look|were|stay|remain)\s+(?:all\s+)?"
+                         r"(?:(?!\b(?:not|never|whether|if|and|before|after|as|paper)\b|n't)[^.;\n]){0,40}?\b(?:are|look|were|stay|remain)\s+(?:all\s+)?"
                          r"(?:exactly\s+)?(?:the\s+same|identical)(?:\s+(?:picture|image|map|pattern|thing))?(?=\s*(?:[.;,!\n]|$))")
 
 

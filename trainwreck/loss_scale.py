@@ -8,7 +8,7 @@ import itertools
 import re
 
 from .curve_shape import fmt
-from .sentences import denied_before
+from .sentences import denied_before, told
 
 # A dynamic loss scale printed beside the loss (`scale 3.2768e+04`, `loss_scale: 128`, `'loss scale': 1.0`) that fell
 # to 0, or to SCALE_COLLAPSE of its first value or less: a scaler halves its scale and skips the step each time the
@@ -40,10 +40,13 @@ def scale_recovered(prose: str) -> str:
 
 # Keras's mixed_float16 policy in a loop of the paste's own (tf.GradientTape) that wraps no optimizer in a
 # LossScaleOptimizer: compile() adds the loss scale (its auto_scale_loss), a custom loop does not (WR-040's Keras part)
-MIXED_FLOAT16_SET = re.compile(r"(?:set_global_policy|set_dtype_policy|Policy)\(\s*['\"]mixed_float16['\"]|"
-                               # (or in words: "I set the mixed_float16 policy so that bigger tiles fit")
-                               r"\b(?:set|use|used|using|enabled?|turned on|switched on|with)\s+(?:the\s+)?[`'\"]?"
-                               r"mixed_float16\b[`'\"]?(?:\s+(?:policy|precision))?")
+MIXED_FLOAT16_SET = re.compile(r"(?:set_global_policy|set_dtype_policy|Policy)\(\s*['\"]mixed_float16['\"]")
+# ... or in words: "I set the mixed_float16 policy so that bigger tiles fit" -- told, not a question, a plan or a thought
+# ("would using the mixed_float16 policy help?", "I thought about using mixed_float16")
+MIXED_FLOAT16_SAID = re.compile(r"(?i)\b(?:set|use|used|using|enabled?|turned on|switched on|with)\s+(?:the\s+)?[`'\"]?"
+                                r"mixed_float16\b[`'\"]?(?:\s+(?:policy|precision))?")
+NOT_DONE = re.compile(r"(?i)\b(?:thought|think|thinking|consider\w*|would|could|should|might|may|plan\w*|want\w*|will|"
+                      r"whether|if|maybe|perhaps|about)\b[^.;\n]{0,40}$")
 CUSTOM_LOOP = re.compile(r"\bGradientTape\b")
 LOSS_SCALED = re.compile(r"\bLossScaleOptimizer\b|\bget_scaled_loss\b|\bscale_loss\b")
 # (the optimizer compile() wrapped: stepped by fit(), or by a loop that steps the model's own)
@@ -52,8 +55,15 @@ FIT_STEPS = re.compile(r"\.fit\(|\b(?:self|model)\.optimizer\.(?:apply_gradients
 
 def keras_loop_unscaled(prose: str) -> str:
     """The policy's words, when the paste sets mixed_float16 and trains in a GradientTape loop with no loss scale; or ""."""
-    policy, loop = MIXED_FLOAT16_SET.search(prose), CUSTOM_LOOP.search(prose)
+    policy, loop = MIXED_FLOAT16_SET.search(prose) or _policy_said(prose), CUSTOM_LOOP.search(prose)
     if policy and loop and not LOSS_SCALED.search(prose) and not FIT_STEPS.search(prose) \
             and not denied_before(prose, loop.start(), reach=80) and not denied_before(prose, policy.start(), reach=40):
         return policy.group(0)
     return ""
+
+
+def _policy_said(prose: str) -> re.Match | None:
+    """The words that tell the mixed_float16 policy was set (MIXED_FLOAT16_SAID, not NOT_DONE before it); or None."""
+    text = told(prose)
+    return next((m for m in itertools.islice(MIXED_FLOAT16_SAID.finditer(text), 5)
+                 if not NOT_DONE.search(text, max(0, m.start() - 40), m.start())), None)

@@ -418,7 +418,7 @@ TOOL_ANSWERS = (
            unless=lambda text: _scaled_target_unless(text)),
     Normal("nnU-Net's loss, the cross-entropy plus minus the soft Dice, which goes below zero",
            # (nnU-Net named, and its loss said or printed below zero: `train_loss -0.6904`)
-           re.compile(r"(?s)\A(?=.*" + MINUS_SCORE_TRAINER.pattern + r")(?=.*(?:" + NEGATIVE_SAID.pattern
+           re.compile(r"(?s)\A(?=.*(?:" + MINUS_SCORE_TRAINER.pattern + r"))(?=.*(?:" + NEGATIVE_SAID.pattern
                       + r"|\b(?:train|val)_loss\s*:?\s*-\d*\.?\d))", re.I),
            "nnU-Net trains on the cross-entropy plus the soft Dice with its sign flipped: its soft Dice loss returns "
            "-dc (https://github.com/MIC-DKFZ/nnUNet/blob/v2.8.1/nnunetv2/training/loss/dice.py#L119), DC_and_CE_loss "
@@ -432,16 +432,21 @@ TOOL_ANSWERS = (
     Normal("a MAPE of hundreds or thousands of percent beside small errors",
            # (the MAPE named, a value of 100% or more or "thousands of percent", and the errors said small or the
            # forecasts said to follow the truth)
-           re.compile(r"(?s)\A(?=.*(?:\bmape\b|mean absolute percentage error))"
-                      r"(?=.*(?:\b(?:thousands?|hundreds?) of percent|\bseveral thousand\b|(?<![\d.])[1-9]\d{2,}(?:[.,]\d+)?\s?%))"
-                      r"(?=.*(?:\b(?:mae|rmse|mse|errors?)\b[^.\n]{0,60}?\b(?:small|low|tiny|fine|good)\b|"
-                      r"\b(?:follow|track|match)\w*\b[^.\n]{0,40}?\b(?:closely|well|nicely)\b))"),
+           # (the value the MAPE's own: 100 or more, with a % or without -- Keras logs it in percent, scikit-learn as a
+           # fraction, and 100 is huge either way; the errors said small with no negation between)
+           re.compile(r"(?s)\A(?=.*(?:\bmape\b|mean[ _]absolute[ _]percentage[ _]error)[^.\n\d]{0,40}?"
+                      r"(?:(?<![\d.])[1-9]\d{2,}(?:[.,]\d+)?(?![\d.,]*\s*(?:samples|rows|points|hours|days|steps|epochs)\b)|"
+                      r"\b(?:several |a few )?(?:thousands?|hundreds?) (?:of )?percent\b|\bseveral thousand\b))"
+                      r"(?=.*(?:\b(?:mae|rmse|mse|errors?)\b(?:(?!\b(?:not|never|no)\b|n't\b)[^.\n]){0,60}?\b(?:small|low|tiny|fine|good)\b|"
+                      r"(?<!n't )(?<!not )(?<!never )\b(?:follow|track|match)\w*\b(?:(?!\bnot\b)[^.\n]){0,40}?\b(?:closely|well|nicely)\b))"),
            "the MAPE divides each error by its true value -- scikit-learn's is |y_pred - y_true| / max(|y_true|, eps) "
-           "(https://github.com/scikit-learn/scikit-learn/blob/1.9.1/sklearn/metrics/_regression.py#L496), whose "
-           "docstring warns that it can be arbitrarily large \"especially if some `y_true` values are very close to "
-           "zero\" (#L463-L464 there). A few targets near zero (a solar plant at dawn and dusk, a sales count of 0 or 1) "
+           "(https://github.com/scikit-learn/scikit-learn/blob/1.9.1/sklearn/metrics/_regression.py#L496; its docstring "
+           "warns that \"bad predictions can lead to arbitrarily large MAPE values, especially if some `y_true` values "
+           "are very close to zero\", #L463-L464 there). Divided by a true value near zero, even a small error is a "
+           "huge share of it: a few targets near zero (a solar plant at dawn and dusk, a sales count of 0 or 1) "
            "make their terms enormous however small their errors, and the mean follows them. A small MAE beside such "
-           "a MAPE says the model is fine and the measure is not: report the MAE, or the sum of absolute errors over "
+           "a MAPE says the errors are small and the measure is what blew up: report the MAE, or the sum of absolute "
+           "errors over "
            "the sum of the targets (WAPE), or the MAPE over targets above a stated floor",
            "the MAPE with the targets below a small floor left out, beside the sum of absolute errors over the sum of "
            "the targets: both should be modest if the model is fine",

@@ -27,8 +27,8 @@ NEVER_RECOVERED = re.compile(
     r"came|gets?|got) back\b(?!\s+(?:up|to (?:the )?(?:initial|start\w*|beginning|old|previous version)|to this))"
     r"|\b(?:won'?t|doesn'?t|does not|didn'?t|did not|never) recover\w*"
     # ("at one step it jumps way up and stays high for the rest of training": a jump that stays)
-    r"|\b(?:jumps?|jumped|shoots?|shot|spikes?|spiked)\s+(?:way\s+)?up\b[^.;\n]{0,20}?\b(?:and|then)\s+(?:it\s+)?"
-    r"(?:stays?|stayed|remains?|remained)\s+(?:high|up|there|elevated)\b")
+    r"|\b(?:loss\w*|it)\b[^.;\n]{0,40}?\b(?:jumps?|jumped|shoots?|shot|spikes?|spiked)\s+(?:way\s+)?up\b[^.;\n]{0,20}?"
+    r"\b(?:and|then)\s+(?:it\s+)?(?:stays?|stayed|remains?|remained)\s+(?:high|up|there|elevated)\b")
 # ... said of this run's loss: not in a condition, a fear or a plan ("if it doesn't come back I'll lower the lr", "I'm
 # worried it won't recover"), not of a metric or another run ("the accuracy never went back below 90%", "in my second
 # run the spikes never came back"), nor of what stayed away (a spike, a nan, "back below" a bound)
@@ -298,9 +298,11 @@ SCORE = re.compile(r"\b(?:dice|iou|jaccard|dsc)(?![a-z_ ]{0,16}loss)[a-z_ ]{0,20
 # of spaces quadratically)
 MINUS_SCORE = re.compile(r"(?<![\d.])(?<![\d.] )-[ \t]*(?:\([ \t]*)?(?:\d+(?:\.\d*)?[ \t]*\*[ \t]*)?"
                          r"(?:dice|iou|jaccard|inter(?:section)?)\w*", re.I)
-# A trainer whose default loss adds minus the soft Dice to the cross-entropy: nnU-Net (normals' answer cites its code),
-# named as its users write it (`nnU-Net`, `nnUNetv2_train`, `nnUNetTrainer`)
-MINUS_SCORE_TRAINER = re.compile(r"\bnnu-?net\w*", re.I)
+# A run of a trainer whose default loss adds minus the soft Dice to the cross-entropy: nnU-Net (normals' answer cites its
+# code) -- its command or trainer class, its log's pseudo Dice, or its loss named as its own ("nnU-Net's loss", "the
+# nnU-Net loss"); not the name alone ("I tried nnU-Net first; now my own model's BCE loss is negative")
+MINUS_SCORE_TRAINER = re.compile(r"\bnnUNetv[12]_\w+|\bnnUNetTrainer\w*|\bnew best EMA pseudo Dice\b|"
+                                 r"\b(?:the\s+)?nnu-?net(?:'s|\s+v?[12](?:\.\d+)*:?)?\s+(?:train(?:ing)?[ _])?loss\b", re.I)
 
 
 # The loss the pasted code builds as the one it trains on, as PyTorch, Keras and optax spell it: assigned to a name
@@ -361,7 +363,7 @@ def order_moved_it(text: str) -> str:
     for sentence, end in sentences_and_ends(text):
         if end == "?":
             continue
-        for clause in CLAUSES.split(sentence):
+        for clause in [sentence] + (CLAUSES.split(sentence) if SAME_PLACE.search(sentence) else []):
             if ORDER_CHANGED.search(clause) and PLACE_MOVED.search(clause) and not SAME_PLACE.search(clause):
                 said = " ".join(clause.split())
                 return said if len(said) <= 120 else said[:117] + "..."

@@ -54,8 +54,8 @@ CROSS_ENTROPY_NAMED = re.compile(r"(?i)\bcross[- _]?entropy\w*|crossentropy\w*|\
 def start_far_above_uniform(prose: str) -> str:
     """The fact, when the words give the untrained model's loss START_HIGH times ln C or more for the classes the
     paste names; or ""."""
-    named = classes_or_vocabulary(prose)
-    # (a class count or a vocabulary the paste gives, not one a sigmoid's name implies; a cross-entropy, not a sum or a
+    named = classes_named(prose) or vocabulary_named(prose)
+    # (a class count or else a vocabulary the paste gives, not one a sigmoid's name implies; a cross-entropy, not a sum or a
     # regression)
     if named is None or named[0] < 2 or "sigmoid" in named[1].lower() or not CROSS_ENTROPY_NAMED.search(prose) \
             or REGRESSION_SAID.search(prose) or SUMMED.search(prose):
@@ -185,7 +185,8 @@ def early_jump_said(prose: str) -> str:
 # slowly comes back down")
 EARLY_STEPS = re.compile(r"(?i)\b(?:within|in|during|over|for)\s+the\s+(?:very\s+)?(?:first|initial)\s+(?:~\s*|about\s+)?"
                          r"(?:\d+\s+|few\s+(?:dozen\s+|hundred\s+)?|couple\s+(?:of\s+)?)?(?:steps?|iterations?|iters?|updates?|"
-                         r"batches)\b|\bat\s+the\s+(?:very\s+)?(?:start|beginning)\b")
+                         r"batches)\b|(?<!was )(?<!were )(?<!is )(?<!than )(?<!as )(?<!from )(?<!of )"
+                         r"\bat\s+the\s+(?:very\s+)?(?:start|beginning)\b")
 JUMPED_UP = re.compile(r"(?i)\b(?:loss|mse|mae|nll|ppl|perplexity|cost)\b(?:(?!\b(?:acc\w*|lr|learning rate|reward|return|"
                        r"norm)\b)[^.;\n]){0,30}?\b(?:shoots?|shot|jumps?|jumped|spikes?|spiked|blows?|blew)\s+(?:way\s+|far\s+)?(?:up|above)\b")
 CAME_BACK = re.compile(r"(?i)\b(?:comes?|came|goes|went|drops?|dropped|falls?|fell|settles?|settled)\s+(?:slowly\s+)?"
@@ -218,8 +219,8 @@ REGRESSION_START_SAID = re.compile(
     # (or in number words, from the start: "the loss is about a billion from the first epoch on", "the MSE starts in the
     # millions")
     r"\b(?:loss|mse|mae|rmse|squared error)\b[^.;\n\d]{0,20}?\b(?:is|was|sits|stays|stayed|starts?|started|begins?|began)\s+"
-    r"(?:at\s+|in\s+)?(?:about\s+|around\s+|roughly\s+|~\s*)?(?:(a|one|\d{1,3}(?:\.\d{1,3})?)\s+(million|billion|trillion)\b|"
-    r"the\s+(millions|billions|trillions)\b)")
+    r"(?:at\s+|in\s+)?(?:about\s+|around\s+|roughly\s+|~\s*)?(?:(a|one|\d{1,3}(?:\.\d{1,3})?)\s+(million|billion|trillion)\b"
+    r"(?!\s+times\b)|the\s+(millions|billions|trillions)\b)")
 NUMBER_WORDS_SCALE = {"million": 1e6, "billion": 1e9, "trillion": 1e12}
 
 

@@ -89,10 +89,21 @@ def epoch_on(line: bytes) -> str | None:
     return epoch_text(m) if m else None
 
 
-# An epoch a sentence speaks of ("it went nan late in epoch 1", "after epoch 22 it ..."), after a preposition on its
-# line: no header the lines below it were printed under.
+# An epoch a sentence speaks of ("it went nan late in epoch 1", "after epoch 22 it ..."), after a preposition, on a line
+# of SENTENCE_WORDS words or more: no header the lines below it were printed under (a header's line is short: Keras's
+# custom-loop guide prints "Start of epoch 0")
 SPOKEN_OF = re.compile(rb"(?i)(?<![A-Za-z])(?:in|at|after|during|around|until|till|before|since|by|from|past|through|of)"
                        rb"[ \t]+(?:the[ \t]+)?$")
+WORD = re.compile(rb"[A-Za-z]{2,}")
+SENTENCE_WORDS = 5
+
+
+def _spoken_of(data: bytes, m: re.Match) -> bool:
+    start = data.rfind(b"\n", 0, m.start()) + 1
+    if not SPOKEN_OF.search(data, max(start, m.start() - 24), m.start()):
+        return False
+    end = data.find(b"\n", m.start())
+    return len(WORD.findall(data, start, end if end >= 0 else len(data))) >= SENTENCE_WORDS
 
 
 def last_epoch(data: bytes, end: int, start: int = 0) -> str | None:
@@ -102,8 +113,7 @@ def last_epoch(data: bytes, end: int, start: int = 0) -> str | None:
         pos = end
         while (pos := data.rfind(hint, max(start, best.start() if best else 0), pos)) >= 1:
             m = EPOCH.match(data, pos - 1)                      # the E or e is the byte before
-            if m is not None and not SPOKEN_OF.search(data, max(data.rfind(b"\n", 0, m.start()) + 1,
-                                                                  m.start() - 24), m.start()):
+            if m is not None and not _spoken_of(data, m):
                 best = m
                 break
     return epoch_text(best) if best else None
