@@ -295,6 +295,9 @@ def test_nothing_to_go_on_asks_for_the_loss_values():
      "loss negative, are my labels broken?", "nnU-Net's loss, the cross-entropy plus minus the soft Dice, which goes below zero"),
     ("LSTM forecasting hourly PV output; the forecasts follow the measured curves closely and the MAE is small, but the "
      "MAPE on the test set is 3400%. What is broken?", "a MAPE of hundreds or thousands of percent beside small errors"),
+    ("Push model, only about 2% of notifications get opened. The log loss goes from 0.10 to 0.09 and then hardly "
+     "changes, it learned almost nothing? The validation AUC is higher than our logistic regression's.",
+     "a log loss on rare positives, which starts near the base rate's entropy and has little room to fall"),
 ])
 def test_normal_behaviour_is_answered_as_normal(report, name):
     d = diagnosis(report)
@@ -1740,3 +1743,22 @@ def test_a_huge_mape_is_answered_only_beside_errors_said_small():
     assert not answered("The MAPE is 3400% and the MAE is large too: the forecasts are flat lines.")
     assert diagnosis("The MAE is small but the MAPE is 3400%, and the loss is stuck from the first epoch. Why?"
                      ).verdict != "normal"
+
+
+def test_a_rare_positives_log_loss_that_barely_falls_is_answered_beside_a_ranking_measure_that_rises():
+    """(s82/16) A log loss on rare positives starts near the base rate's entropy (0.098 at 2%) and has little room to
+    fall; answered where the positives are said rare, the loss said to barely move and a ranking measure said to rise.
+    Not beside an AUC at chance, nor for a balanced problem, nor with no ranking measure."""
+    import math
+    from trainwreck.normals import normals_asked
+    assert round(-0.02 * math.log(0.02) - 0.98 * math.log(0.98), 3) == 0.098
+    answer = "a log loss on rare positives"
+
+    def answered(text: str) -> bool:
+        return any(n.name.startswith(answer) for n in normals_asked(text.lower()))
+    said = ("Only a small share of users click. The BCE loss barely moves from 0.10, but the AUC is higher than the "
+            "baseline's.")
+    assert answered(said)
+    assert not answered(said.replace("the AUC is higher than the baseline's", "the AUC is 0.50"))
+    assert not answered(said.replace("Only a small share of users click.", "Half the users click."))
+    assert not answered(said.replace(", but the AUC is higher than the baseline's", ""))

@@ -222,6 +222,7 @@ _IOU_SAID = re.compile(r"(?i)\b(?:m?iou|jaccard)\b[^.\n\d]{0,40}?(?<![\d.])(\d{1
 
 # Two batch sizes the words give ("batch_size=64 ... batch_size=512"), or a bigger or smaller batch said; a C-index said
 # to sit at chance (0.5) or to fall
+_AUC_AT_CHANCE = re.compile(r"(?i)\bauc\b[^.\n\d]{0,30}?(?<![\d.])0?\.50?\d?(?![\d])|\bauc\b[^.\n]{0,30}?\bchance\b")
 _BATCH_SIZE = re.compile(r"(?i)\bbatch[ _-]?size\s*(?:(?:=|:|of|is)\s*)?(\d{1,6})\b")
 _BATCH_CHANGED = re.compile(r"(?i)\b(?:bigger|larger|smaller|greater)\s+batch")
 _CINDEX_CHANCE = re.compile(r"(?i)\bc-?index\b[^.\n\d]{0,30}?\b0?\.5(?:0\d?)?(?![\d])|\bc-?index\b[^.\n]{0,40}?\b(?:falls?|fell|drops?|"
@@ -429,6 +430,27 @@ TOOL_ANSWERS = (
            "mean over the deep-supervision outputs)",
            "the pseudo Dice nnU-Net prints beside the loss each epoch: it should rise as the loss falls below zero",
            unless=lambda text: _nonfinite_said(text) or _not_learning_said(text)),
+    Normal("a log loss on rare positives, which starts near the base rate's entropy and has little room to fall",
+           # (a binary log loss, positives said rare, the loss said to barely move, and a ranking measure said to be
+           # above a baseline or to rise)
+           re.compile(r"(?s)\A(?=.*\b(?:log[ _-]?loss|logloss|bce\w*|binary[ _]cross[ _-]?entropy\w*)\b)"
+                      r"(?=.*(?:\b(?:a\s+)?(?:small|tiny|low)\s+(?:share|fraction|percentage|proportion)\b|\brare\b|"
+                      r"\bimbalanc\w*|\b(?:only|about|around|under|below)\s+\d(?:\.\d+)?\s?%\s+(?:of\s+)?(?:\w+\s+){0,3}?"
+                      r"(?:are\s+|is\s+|get\s+|gets\s+)?(?:positive|opened|click\w*|convert\w*|fraud\w*|churn\w*|buy\w*)))"
+                      r"(?=.*\b(?:barely|hardly|only slightly|almost nothing|very little|little)\b)"
+                      r"(?=.*\b(?:auc|pr-?auc|average precision|ndcg|recall@\d+)\b[^.\n]{0,60}?\b(?:higher|above|better|"
+                      r"beats?|improv\w*|goes up|rises?|rising)\b)"),
+           "with a share p of positives, the best a model can do knowing nothing of each example is to predict p for "
+           "all of them, and its log loss is then the entropy of that base rate, -p ln p - (1 - p) ln(1 - p): 0.098 "
+           "at p = 2%, 0.056 at 1% -- not ln 2 = 0.693, where a balanced problem starts. A model with a bias reaches "
+           "that within its first steps, and all its features can win is the distance from there to 0, small in "
+           "absolute terms: at p = 2%, a fall from 0.10 to 0.09 is a tenth of all there is to win. That is why click "
+           "models are judged by the log loss divided by the base rate's entropy (the normalised entropy of He et al. "
+           "2014, Practical Lessons from Predicting Clicks on Ads at Facebook, section 2) or by a ranking measure "
+           "such as the AUC",
+           "the share of positives p in the training data, -p ln p - (1 - p) ln(1 - p) against the first and the last "
+           "loss, and the validation AUC",
+           unless=lambda text: _nonfinite_said(text) or (m.group(0) if (m := _AUC_AT_CHANCE.search(text)) else "")),
     Normal("a MAPE of hundreds or thousands of percent beside small errors",
            # (the MAPE named, a value of 100% or more or "thousands of percent", and the errors said small or the
            # forecasts said to follow the truth)
