@@ -298,6 +298,9 @@ def test_nothing_to_go_on_asks_for_the_loss_values():
     ("Push model, only about 2% of notifications get opened. The log loss goes from 0.10 to 0.09 and then hardly "
      "changes, it learned almost nothing? The validation AUC is higher than our logistic regression's.",
      "a log loss on rare positives, which starts near the base rate's entropy and has little room to fall"),
+    ("ULMFiT with fastai and fit_one_cycle. When I plot the schedule, the learning rate goes up during the first part "
+     "of training instead of down. Validation accuracy is 91%. Did I set something up backwards?",
+     "fastai's fit_one_cycle, whose rate rises before it falls"),
 ])
 def test_normal_behaviour_is_answered_as_normal(report, name):
     d = diagnosis(report)
@@ -1762,3 +1765,15 @@ def test_a_rare_positives_log_loss_that_barely_falls_is_answered_beside_a_rankin
     assert not answered(said.replace("the AUC is higher than the baseline's", "the AUC is 0.50"))
     assert not answered(said.replace("Only a small share of users click.", "Half the users click."))
     assert not answered(said.replace(", but the AUC is higher than the baseline's", ""))
+
+
+def test_a_one_cycle_rate_that_rises_is_answered_but_not_beside_a_nan_or_without_the_schedule_named():
+    """(s79/20) fit_one_cycle raises the rate for its first pct_start of the steps (the 1cycle policy): a rate said to
+    go up is that warmup. Not where the run went nan, nor where no one-cycle schedule is named."""
+    from trainwreck.normals import normals_asked
+    answer = "fastai's fit_one_cycle"
+    said = "fastai, fit_one_cycle: the learning rate goes up during the first part of training. Is that backwards?"
+    assert any(n.name.startswith(answer) for n in normals_asked(said.lower()))
+    assert not any(n.name.startswith(answer) for n in normals_asked(said.replace("fastai, fit_one_cycle", "My own "
+                                                                                 "scheduler").lower()))
+    assert diagnosis(said + " The loss is nan from epoch 2.").verdict != "normal"

@@ -451,6 +451,23 @@ TOOL_ANSWERS = (
            "the share of positives p in the training data, -p ln p - (1 - p) ln(1 - p) against the first and the last "
            "loss, and the validation AUC",
            unless=lambda text: _nonfinite_said(text) or (m.group(0) if (m := _AUC_AT_CHANCE.search(text)) else "")),
+    Normal("fastai's fit_one_cycle, whose rate rises before it falls",
+           # (the one-cycle schedule named, and the rate said to go up)
+           re.compile(r"(?s)\A(?=.*(?:\bfit_one_cycle\b|\bone[- ]?cycle\b|\b1cycle\b))"
+                      r"(?=.*\b(?:lr|learning rate)\b[^.\n]{0,60}?\b(?:goes|went|going)\s+up\b|.*\b(?:lr|learning rate)\b"
+                      r"[^.\n]{0,60}?\b(?:rises|rose|increases|increased|climbs|climbed)\b)"),
+           "fit_one_cycle follows the 1cycle policy (Smith 2018, A disciplined approach to neural network "
+           "hyper-parameters, arXiv:1803.09820): over the first pct_start of the steps (0.25 by default) it raises the "
+           "rate by a cosine from lr_max/div (div=25) to lr_max, then anneals it by a cosine to lr_max/div_final "
+           "(div_final=1e5), and moves momentum the opposite way by the same two cosines "
+           "(https://github.com/fastai/fastai/blob/0a049e8a90b86d70860f68072698245a1ee787ca/fastai/callback/"
+           "schedule.py, fit_one_cycle). A rate that rises first is that schedule's warmup, not a setting turned "
+           "backwards",
+           "learn.recorder.plot_sched(): the rate should peak at lr_max about pct_start of the way through and end "
+           "far below it, momentum at its lowest where the rate peaks",
+           # (the rate that goes up is the question)
+           frozenset({"climb"}),
+           unless=lambda text: _nonfinite_said(text) or _not_learning_said(text)),
     Normal("a MAPE of hundreds or thousands of percent beside small errors",
            # (the MAPE named, a value of 100% or more or "thousands of percent", and the errors said small or the
            # forecasts said to follow the truth)
