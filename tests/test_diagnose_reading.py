@@ -301,6 +301,8 @@ def test_nothing_to_go_on_asks_for_the_loss_values():
     ("ULMFiT with fastai and fit_one_cycle. When I plot the schedule, the learning rate goes up during the first part "
      "of training instead of down. Validation accuracy is 91%. Did I set something up backwards?",
      "fastai's fit_one_cycle, whose rate rises before it falls"),
+    ("BiLSTM POS tagger, 95% token accuracy on the test set, but only around half of the sentences have every tag "
+     "right. Is something broken?", "a sentence accuracy far below the token accuracy"),
 ])
 def test_normal_behaviour_is_answered_as_normal(report, name):
     d = diagnosis(report)
@@ -1777,3 +1779,19 @@ def test_a_one_cycle_rate_that_rises_is_answered_but_not_beside_a_nan_or_without
     assert not any(n.name.startswith(answer) for n in normals_asked(said.replace("fastai, fit_one_cycle", "My own "
                                                                                  "scheduler").lower()))
     assert diagnosis(said + " The loss is nan from epoch 2.").verdict != "normal"
+
+
+def test_a_sentence_accuracy_is_about_the_token_accuracy_to_the_power_of_the_length():
+    """(s80/17) Independent errors leave a^n of the sentences right (0.95^12 = 0.54); errors gathered in some sentences
+    leave more right, never fewer (Jensen: the mean of (1 - e)^n is at least (1 - mean e)^n). Answered where a token
+    accuracy and a lower sentence share are given; not for a token accuracy alone."""
+    import numpy as np
+    from trainwreck.normals import normals_asked
+    assert round(0.95 ** 12, 2) == 0.54 and round(0.95 ** 20, 2) == 0.36
+    rng = np.random.default_rng(0)
+    gathered = rng.choice([0.0, 0.1], size=100_000)          # (mean error rate 0.05, held by half the sentences)
+    assert np.mean((1 - gathered) ** 12) > 0.95 ** 12
+    answer = "a sentence accuracy far below the token accuracy"
+    said = "NER tagger: 97% token accuracy, but the exact match over sentences is only 61%. Why?"
+    assert any(n.name == answer for n in normals_asked(said.lower()))
+    assert not any(n.name == answer for n in normals_asked("NER tagger: 97% token accuracy. Can it go higher?"))

@@ -468,6 +468,18 @@ TOOL_ANSWERS = (
            # (the rate that goes up is the question)
            frozenset({"climb"}),
            unless=lambda text: _nonfinite_said(text) or _not_learning_said(text)),
+    Normal("a sentence accuracy far below the token accuracy",
+           # (a token's accuracy given, and the share of whole sentences said lower)
+           re.compile(r"(?s)\A(?=.*\b(?:token|tag|word|per-token|character|char)[- ]?(?:level\s+)?accuracy\b)"
+                      r"(?=.*\b(?:sentences?|sequences?|utterances?|exact[- ]match)\b[^.\n]{0,80}?(?:\bhalf\b|\bonly\b|\blower\b|"
+                      r"\bfew\b|(?<![\d.])\d{1,2}(?:\.\d+)?\s?%)|.*\b(?:only\s+)?(?:about\s+|around\s+)?(?:half|a third|\d{1,2}\s?%)"
+                      r"\s+(?:of\s+)?(?:the\s+)?(?:sentences?|sequences?|utterances?)\b)"),
+           "a sentence counts as right only when every one of its tokens is: with a token accuracy a and n tokens, "
+           "errors falling independently would leave a^n of the sentences right -- 0.95^12 = 0.54, 0.95^20 = 0.36 -- "
+           "so 95% of the tokens and about half of the sentences go together for sentences of a dozen tokens. Errors "
+           "that gather in the hard sentences leave more sentences right than that, not fewer",
+           "the test set's mean sentence length n, and the token accuracy to the power n beside the sentence accuracy",
+           unless=lambda text: _nonfinite_said(text) or _not_learning_said(text)),
     Normal("a MAPE of hundreds or thousands of percent beside small errors",
            # (the MAPE named, a value of 100% or more or "thousands of percent", and the errors said small or the
            # forecasts said to follow the truth)
