@@ -5740,6 +5740,9 @@ TF_STEP = ("class M(keras.Model):\n    def train_step(self, data):\n        x, y
            "        clipped, gnorm = tf.clip_by_global_norm(grads, 1.0)\n"
            "        self.optimizer.apply_gradients(zip(grads, self.trainable_variables))\n"
            "        return {'loss': loss}\n")
+# (a Keras log of the climb such a step makes: the curve beside it)
+TF_CLIMB = "".join(f"Epoch {e}/30\n2074/2074 - 66ms/step - loss: {v}\n" for e, v in
+                   enumerate(["0.3318", "0.2406", "0.2527", "0.6843", "3.9120", "nan"], 1))
 
 
 def test_a_clip_whose_result_the_update_never_uses_is_clipping_that_does_not_clip():
@@ -5754,8 +5757,7 @@ def test_a_clip_whose_result_the_update_never_uses_is_clipping_that_does_not_cli
                            "clipped = [tf.clip_by_norm(g, 1.0) for g in grads]")
     assert unused_clip(each) and unused_clip(each.replace("zip(grads,", "zip(clipped,")) is None
     assert unused_clip(TF_STEP + "\nThe clipped run diverges too.\n")           # (the words' "clipped" is no use of it)
-    log = "".join(f"Epoch {e}/30\n2074/2074 - 66ms/step - loss: {v}\n" for e, v in
-                  enumerate(["0.3318", "0.2406", "0.2527", "0.6843", "3.9120", "nan"], 1))
+    log = TF_CLIMB
     d = diagnosis(TF_STEP + log)
     assert d.matches[0].entry.id == "WR-240" and d.matches[0].fix.startswith("Apply the clipped gradients")
     assert diagnosis(TF_STEP.replace("zip(grads,", "zip(clipped,") + log).matches[0].entry.id != "WR-240"
@@ -5774,8 +5776,7 @@ def test_a_tensorflow_clip_called_for_nothing_is_clipping_that_does_not_clip():
     assert discarded_clip(bare.replace("        tf.clip_by_global_norm", "        return tf.clip_by_global_norm")) is None
     assert discarded_clip("opt = keras.optimizers.Adam(1e-3, global_clipnorm=1.0)\n" + bare) is None
     assert discarded_clip("tf.clip_by_global_norm(grads, 1.0) did not help, the loss still went nan\n") is None
-    log = "".join(f"Epoch {e}/30\n2074/2074 - 66ms/step - loss: {v}\n" for e, v in
-                  enumerate(["0.3318", "0.2406", "0.2527", "0.6843", "3.9120", "nan"], 1))
+    log = TF_CLIMB
     d = diagnosis(bare + log)
     assert d.matches[0].entry.id == "WR-240" and d.matches[0].fix.startswith("Keep what the clip returns")
     assert diagnosis(TF_STEP.replace("zip(grads,", "zip(clipped,") + log).matches[0].entry.id != "WR-240"
