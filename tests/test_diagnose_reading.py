@@ -297,7 +297,7 @@ def test_nothing_to_go_on_asks_for_the_loss_values():
      "MAPE on the test set is 3400%. What is broken?", "a MAPE of hundreds or thousands of percent beside small errors"),
     ("Push model, only about 2% of notifications get opened. The log loss goes from 0.10 to 0.09 and then hardly "
      "changes, it learned almost nothing? The validation AUC is higher than our logistic regression's.",
-     "a log loss on rare positives, which starts near the base rate's entropy and has little room to fall"),
+     "a log loss on rare positives, which sits near the base rate's entropy and has little room to fall"),
     ("ULMFiT with fastai and fit_one_cycle. When I plot the schedule, the learning rate goes up during the first part "
      "of training instead of down. Validation accuracy is 91%. Did I set something up backwards?",
      "fastai's fit_one_cycle, whose rate rises before it falls"),
@@ -1795,3 +1795,48 @@ def test_a_sentence_accuracy_is_about_the_token_accuracy_to_the_power_of_the_len
     said = "NER tagger: 97% token accuracy, but the exact match over sentences is only 61%. Why?"
     assert any(n.name == answer for n in normals_asked(said.lower()))
     assert not any(n.name == answer for n in normals_asked("NER tagger: 97% token accuracy. Can it go higher?"))
+
+
+def test_code_review_s50b_normals_stay_where_they_belong():
+    """(code_review_s50b, items 1-10) Each late normal and reading, quiet where the second review showed a real failure
+    answered as normal or a reading out of place, and still answered where it is told."""
+    from trainwreck.normals import normals_asked
+    from trainwreck.input_scaling import DIVIDES_BY_STD, per_item
+
+    def names(text: str) -> list[str]:
+        return [n.name for n in normals_asked(text.lower())]
+    # 1: a loss far above any rare class's entropy is no base rate's
+    assert not any(n.startswith("a log loss on rare") for n in names(
+        "Fraud model, only 1% of transactions are fraud. The BCE loss hardly changes, it stays around 0.70 from epoch 1 "
+        "to 30, but the validation AUC rises to 0.80."))
+    # 2, 15: a loss that climbs with the one-cycle rate; fastai's schedule replaced
+    assert not any(n.startswith("fastai") for n in names(
+        "fit_one_cycle(20, lr_max=1): the learning rate goes up in the first 5 epochs and the loss goes from 0.6 to 8.2."))
+    assert not any(n.startswith("fastai") for n in names(
+        "I replaced fit_one_cycle with fit_flat_cos, and now the learning rate still goes up."))
+    assert any(n.startswith("fastai") for n in names(
+        "fit_one_cycle: the learning rate goes up in the first epochs and the loss goes from 2.3 to 0.4. Backwards?"))
+    # 3, 14: a sentence share too low for any plausible length; no sentence share at all
+    assert not any(n.startswith("a sentence accuracy") for n in names(
+        "My NER model reports 99% token accuracy but only 5% of sentences are fully correct, and the sentences are about "
+        "10 tokens long."))
+    assert not any(n.startswith("a sentence accuracy") for n in names(
+        "Word accuracy 94% on the validation set; the model was trained on sequences of 512 only. Is 94% good?"))
+    # 4, 6, 7: a MAPE of exactly 100% beside zero predictions; a year; targets said far from zero
+    for text in ("MAPE 100% on the validation set, MAE looks fine at 0.02. The predictions are all zero.",
+                 "My MAPE on the 2024 test set is 35%, much worse than the 8% in the paper, although the MAE is low.",
+                 "Sales forecasting, MAPE 3000%, targets are all in the thousands, none near zero. The MAE is small."):
+        assert not any(n.startswith("a MAPE") for n in names(text)), text
+    assert any(n.startswith("a MAPE") for n in names(
+        "loss: 0.0213 - mean_absolute_percentage_error: 3412.5. The MAE is small and the forecasts follow the measured "
+        "curve closely."))
+    # 5: nnU-Net's loss not used
+    for text in ("Instead of the nnU-Net loss I wrote my own BCE, and the loss goes below zero.",
+                 "I am not using the nnU-Net loss, and the loss goes below zero."):
+        assert not any(n.startswith("nnU-Net") for n in names(text)), text
+    # 8: the per-item words near the division, not any __getitem__
+    code = "class D(Dataset):\n    def __getitem__(self, i):\n        x = self.x[i]\n" + "        pass\n" * 80 + \
+           "X = (X - X.mean(axis=0)) / X.std(axis=0)\n"
+    assert per_item(code, DIVIDES_BY_STD.search(code)) is None
+    said = "Each sequence is z-scored with its mean and std:\nx = (x - x.mean()) / x.std()\n"
+    assert per_item(said, DIVIDES_BY_STD.search(said))

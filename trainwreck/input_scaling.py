@@ -352,12 +352,21 @@ ALL_ZERO_INPUT = re.compile(r"\b(?:silent|all[ -]zeros?|all-zero|blank|(?:digita
 
 
 # Each item standardised with its own statistics: a window, a sequence or a clip by its own mean and std ("rescales the
-# amounts of each window with that window's own statistics", "per-sample normalisation", a Dataset's __getitem__): an
-# item whose values are all equal is 0/0, at whichever batch first holds one (WR-060's page)
+# amounts of each window with that window's own statistics", "each sequence is z-scored with its mean and std"): an
+# item whose values are all equal has a std of 0, at whichever batch first holds one (WR-060's page). Said near the
+# division itself (PER_ITEM_REACH): not any Dataset's __getitem__, nor a "per-sample loss" elsewhere.
 PER_ITEM = re.compile(r"(?i)\b(?:its|their|that \w+'s|each \w+'s|every \w+'s) own (?:mean|statistics|stats|std|standard "
-                      r"deviation|min and max|normali[sz]ation)\b|\bper[- ](?:window|sample|sequence|clip|image|series|"
-                      r"example|utterance|recording|segment|item|patch|instance)\b(?![- ](?:size|count|length|rate)\b)|"
-                      r"\bdef __getitem__\b")
+                      r"deviation|min and max|normali[sz]ation)\b|\b(?:with|by|using) (?:its|their) (?:own )?mean and "
+                      r"(?:std|standard deviation)\b|\bper[- ](?:window|sample|sequence|clip|series|utterance|recording|"
+                      r"segment|instance) (?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*|scaling)\b")
+PER_ITEM_REACH = 300
+
+
+def per_item(prose: str, division: re.Match) -> re.Match | None:
+    """The words that the division standardises each item by its own statistics, within PER_ITEM_REACH characters of
+    it; or None."""
+    return next((m for m in itertools.islice(PER_ITEM.finditer(prose), 10)
+                 if abs(m.start() - division.start()) <= PER_ITEM_REACH), None)
 
 
 def standardised_by_hand(prose: str) -> re.Match | None:

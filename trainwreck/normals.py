@@ -6,6 +6,7 @@ the way the explanation itself names as the exception (each Normal's unless).
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -222,6 +223,61 @@ _IOU_SAID = re.compile(r"(?i)\b(?:m?iou|jaccard)\b[^.\n\d]{0,40}?(?<![\d.])(\d{1
 
 # Two batch sizes the words give ("batch_size=64 ... batch_size=512"), or a bigger or smaller batch said; a C-index said
 # to sit at chance (0.5) or to fall
+_LOSS_SAID = re.compile(r"(?i)\b(?:log[ _-]?loss|logloss|bce\w*|loss)\b[^.\n\d]{0,40}?(?<![\d.])(\d*\.\d+|\d+)(?![\d.])"
+                        r"(?:[^.\n\d]{0,12}?(?:to|and|-)\s*(\d*\.\d+|\d+)(?![\d.]))?")
+RARE_ENTROPY_MAX = 0.35
+
+
+def _loss_above_rare(text: str) -> str:
+    """The loss values said, when none is given or one is RARE_ENTROPY_MAX or more (no rare class's entropy); else ""."""
+    said = [float(v) for m in itertools.islice(_LOSS_SAID.finditer(text), 20) for v in m.groups() if v]
+    return "" if said and max(said) < RARE_ENTROPY_MAX else "no loss of a rare class's size"
+
+
+_WENT_WRONG_WITH_IT = re.compile(r"(?i)\bloss\w*\b[^.\n]{0,40}?\b(?:goes|went)\s+up\b|\bloss\w*\b[^.\n]{0,40}?\b(?:rises?|rose|"
+                                 r"climbs?|climbed|increas\w*|jumps?|jumped|explod\w*)\b|\bacc\w*\b[^.\n]{0,40}?\b(?:falls?|"
+                                 r"fell|drops?|dropped|decreas\w*)\b|\bloss\w*\b[^.\n\d]{0,20}?\bfrom\s+(\d*\.?\d+)\s+to\s+"
+                                 r"(?:about\s+)?(\d*\.?\d+)")
+
+
+def _went_wrong_with_it(text: str) -> str:
+    """Words that a loss climbed ("the loss goes from 0.6 to 8.2") or an accuracy fell, as written; or ""."""
+    for m in itertools.islice(_WENT_WRONG_WITH_IT.finditer(text), 10):
+        if m.group(1) is None or float(m.group(2)) > float(m.group(1)):
+            return m.group(0)
+    return ""
+_TOKEN_ACCURACY = re.compile(r"(?i)(?<![\d.])(\d{2}(?:\.\d+)?)\s?%\s+(?:token|tag|word|per-token|character|char)[- ]?(?:level\s+)?"
+                             r"accuracy\b|\b(?:token|tag|word|per-token|character|char)[- ]?(?:level\s+)?accuracy\b[^.\n\d]{0,30}?"
+                             r"(?<![\d.])(\d{2}(?:\.\d+)?)\s?%")
+_SENTENCE_SHARE = re.compile(r"(?i)\b(?:about\s+|around\s+|roughly\s+)?(half|a third|a quarter|(?<![\d.])\d{1,2}(?:\.\d+)?\s?%)"
+                             r"\s+(?:of\s+)?(?:the\s+)?(?:sentences?|sequences?|utterances?)\b|\b(?:sentences?|sequences?|"
+                             r"utterances?|exact[- ]match)\b[^.\n\d]{0,60}?(?<![\d.])(half|a third|a quarter|\d{1,2}(?:\.\d+)?\s?%)")
+_SHARE_WORDS = {"half": 0.5, "a third": 1 / 3, "a quarter": 0.25}
+_LENGTH_SAID = re.compile(r"(?i)\b(?:about|around|roughly|of|average(?:\s+of)?|mean(?:\s+of)?)\s+(\d{1,3})\s+(?:tokens|words)\b")
+SENTENCE_LENGTH_MAX = 60
+
+
+def _sentences_unlikely(text: str) -> str:
+    """Where the token accuracy a and the sentence share s are both given but s is too low for a^n at any plausible
+    length n (ln s / ln a above twice the length said, or above SENTENCE_LENGTH_MAX tokens): the words; or "" when
+    a^n can explain it. No answer without both numbers."""
+    token, share = _TOKEN_ACCURACY.search(text), _SENTENCE_SHARE.search(text)
+    if token is None or share is None:
+        return "no token accuracy and sentence share to set against each other"
+    a = float(token.group(1) or token.group(2)) / 100
+    said = (share.group(1) or share.group(2)).lower()
+    s = _SHARE_WORDS.get(said) or float(said.rstrip("% ").strip()) / 100
+    if not 0 < s < a < 1:
+        return "no sentence share below the token accuracy"
+    n = math.log(s) / math.log(a)
+    length = _LENGTH_SAID.search(text)
+    limit = 2 * int(length.group(1)) if length else SENTENCE_LENGTH_MAX
+    return f"a sentence share of {said} needs sentences of {n:.0f} tokens at {a:.0%}" if n > limit else ""
+
+
+_NO_TARGET_NEAR_ZERO = re.compile(r"(?i)\b(?:none|no\s+(?:targets?|values?|actuals?))\b[^.\n]{0,20}?\bnear\s+(?:zero|0)\b|"
+                                  r"\ball\s+in\s+the\s+(?:hundreds|thousands|millions)\b|\bpredictions?\s+(?:are\s+)?(?:all\s+)?"
+                                  r"(?:zero|0)\b")
 _AUC_AT_CHANCE = re.compile(r"(?i)\bauc\b[^.\n\d]{0,30}?(?<![\d.])0?\.50?\d?(?![\d])|\bauc\b[^.\n]{0,30}?\bchance\b")
 _BATCH_SIZE = re.compile(r"(?i)\bbatch[ _-]?size\s*(?:(?:=|:|of|is)\s*)?(\d{1,6})\b")
 _BATCH_CHANGED = re.compile(r"(?i)\b(?:bigger|larger|smaller|greater)\s+batch")
@@ -430,7 +486,7 @@ TOOL_ANSWERS = (
            "mean over the deep-supervision outputs)",
            "the pseudo Dice nnU-Net prints beside the loss each epoch: it should rise as the loss falls below zero",
            unless=lambda text: _nonfinite_said(text) or _not_learning_said(text)),
-    Normal("a log loss on rare positives, which starts near the base rate's entropy and has little room to fall",
+    Normal("a log loss on rare positives, which sits near the base rate's entropy and has little room to fall",
            # (a binary log loss, positives said rare, the loss said to barely move, and a ranking measure said to be
            # above a baseline or to rise)
            re.compile(r"(?s)\A(?=.*\b(?:log[ _-]?loss|logloss|bce\w*|binary[ _]cross[ _-]?entropy\w*)\b)"
@@ -442,18 +498,21 @@ TOOL_ANSWERS = (
                       r"beats?|improv\w*|goes up|rises?|rising)\b)"),
            "with a share p of positives, the best a model can do knowing nothing of each example is to predict p for "
            "all of them, and its log loss is then the entropy of that base rate, -p ln p - (1 - p) ln(1 - p): 0.098 "
-           "at p = 2%, 0.056 at 1% -- not ln 2 = 0.693, where a balanced problem starts. A model with a bias reaches "
-           "that within its first steps, and all its features can win is the distance from there to 0, small in "
+           "at p = 2%, 0.056 at 1% -- not ln 2 = 0.693, where a balanced problem starts. Once a model has learned that "
+           "base rate (its bias), all its features can win is the distance from there to 0, small in "
            "absolute terms: at p = 2%, a fall from 0.10 to 0.09 is a tenth of all there is to win. That is why click "
            "models are judged by the log loss divided by the base rate's entropy (the normalised entropy of He et al. "
            "2014, Practical Lessons from Predicting Clicks on Ads at Facebook, section 2) or by a ranking measure "
            "such as the AUC",
            "the share of positives p in the training data, -p ln p - (1 - p) ln(1 - p) against the first and the last "
            "loss, and the validation AUC",
-           unless=lambda text: _nonfinite_said(text) or (m.group(0) if (m := _AUC_AT_CHANCE.search(text)) else "")),
+           # (and only where the loss values said are all of a rare class's size: a loss of 0.70 on 1% positives is
+           # no base rate's entropy, which is below 0.33 up to 10% positives)
+           unless=lambda text: _nonfinite_said(text) or (m.group(0) if (m := _AUC_AT_CHANCE.search(text)) else "")
+           or _loss_above_rare(text)),
     Normal("fastai's fit_one_cycle, whose rate rises before it falls",
            # (the one-cycle schedule named, and the rate said to go up)
-           re.compile(r"(?s)\A(?=.*(?:\bfit_one_cycle\b|\bone[- ]?cycle\b|\b1cycle\b))"
+           re.compile(r"(?s)\A(?=.*(?<!replaced )(?<!instead of )(?<!switched from )(?<!not )\bfit_one_cycle\b)"
                       r"(?=.*\b(?:lr|learning rate)\b[^.\n]{0,60}?\b(?:goes|went|going)\s+up\b|.*\b(?:lr|learning rate)\b"
                       r"[^.\n]{0,60}?\b(?:rises|rose|increases|increased|climbs|climbed)\b)"),
            "fit_one_cycle follows the 1cycle policy (Smith 2018, A disciplined approach to neural network "
@@ -465,29 +524,30 @@ TOOL_ANSWERS = (
            "backwards",
            "learn.recorder.plot_sched(): the rate should peak at lr_max about pct_start of the way through and end "
            "far below it, momentum at its lowest where the rate peaks",
-           # (the rate that goes up is the question)
+           # (the rate that goes up is the question -- not a loss that climbs with it, or an accuracy that falls: a
+           # peak rate too high, WR-220)
            frozenset({"climb"}),
-           unless=lambda text: _nonfinite_said(text) or _not_learning_said(text)),
+           unless=lambda text: _nonfinite_said(text) or _not_learning_said(text)
+           or _went_wrong_with_it(text)),
     Normal("a sentence accuracy far below the token accuracy",
-           # (a token's accuracy given, and the share of whole sentences said lower)
+           # (a token accuracy and a share of whole sentences right, both given: _sentences_unlikely checks them)
            re.compile(r"(?s)\A(?=.*\b(?:token|tag|word|per-token|character|char)[- ]?(?:level\s+)?accuracy\b)"
-                      r"(?=.*\b(?:sentences?|sequences?|utterances?|exact[- ]match)\b[^.\n]{0,80}?(?:\bhalf\b|\bonly\b|\blower\b|"
-                      r"\bfew\b|(?<![\d.])\d{1,2}(?:\.\d+)?\s?%)|.*\b(?:only\s+)?(?:about\s+|around\s+)?(?:half|a third|\d{1,2}\s?%)"
-                      r"\s+(?:of\s+)?(?:the\s+)?(?:sentences?|sequences?|utterances?)\b)"),
+                      r"(?=.*(?:\b(?:sentences?|sequences?|utterances?|exact[- ]match)\b|\bhalf\b))"),
            "a sentence counts as right only when every one of its tokens is: with a token accuracy a and n tokens, "
            "errors falling independently would leave a^n of the sentences right -- 0.95^12 = 0.54, 0.95^20 = 0.36 -- "
            "so 95% of the tokens and about half of the sentences go together for sentences of a dozen tokens. Errors "
-           "that gather in the hard sentences leave more sentences right than that, not fewer",
+           "that gather in the hard sentences, and sentences of unequal length, leave more sentences right than a^n "
+           "at the mean length, not fewer",
            "the test set's mean sentence length n, and the token accuracy to the power n beside the sentence accuracy",
-           unless=lambda text: _nonfinite_said(text) or _not_learning_said(text)),
+           unless=lambda text: _nonfinite_said(text) or _not_learning_said(text) or _sentences_unlikely(text)),
     Normal("a MAPE of hundreds or thousands of percent beside small errors",
            # (the MAPE named, a value of 100% or more or "thousands of percent", and the errors said small or the
            # forecasts said to follow the truth)
            # (the value the MAPE's own: 100 or more, with a % or without -- Keras logs it in percent, scikit-learn as a
            # fraction, and 100 is huge either way; the errors said small with no negation between)
-           re.compile(r"(?s)\A(?=.*(?:\bmape\b|mean[ _]absolute[ _]percentage[ _]error)[^.\n\d]{0,40}?"
-                      r"(?:(?<![\d.])[1-9]\d{2,}(?:[.,]\d+)?(?![\d.,]*\s*(?:samples|rows|points|hours|days|steps|epochs)\b)|"
-                      r"\b(?:several |a few )?(?:thousands?|hundreds?) (?:of )?percent\b|\bseveral thousand\b))"
+           re.compile(r"(?s)\A(?=.*(?:\bmape\b|mean[ _]absolute[ _]percentage[ _]error)(?:\s*[:=]\s*(?!100(?:\.0+)?(?![\d.]))"
+                      r"[1-9]\d{2,}+(?:\.\d+)?(?!\d|\.\d)|[^.\n\d]{0,40}?(?<![\d.])(?!100(?:\.0+)?\s?%)[1-9]\d{2,}+(?:[.,]\d+)?\s?%|"
+                      r"[^.\n]{0,40}?\b(?:several |a few )?(?:thousands?|hundreds?) (?:of )?percent\b|[^.\n]{0,40}?\bseveral thousand\b))"
                       r"(?=.*(?:\b(?:mae|rmse|mse|errors?)\b(?:(?!\b(?:not|never|no)\b|n't\b)[^.\n]){0,60}?\b(?:small|low|tiny|fine|good)\b|"
                       r"(?<!n't )(?<!not )(?<!never )\b(?:follow|track|match)\w*\b(?:(?!\bnot\b)[^.\n]){0,40}?\b(?:closely|well|nicely)\b))"),
            "the MAPE divides each error by its true value -- scikit-learn's is |y_pred - y_true| / max(|y_true|, eps) "
@@ -501,7 +561,9 @@ TOOL_ANSWERS = (
            "the sum of the targets (WAPE), or the MAPE over targets above a stated floor",
            "the MAPE with the targets below a small floor left out, beside the sum of absolute errors over the sum of "
            "the targets: both should be modest if the model is fine",
-           unless=lambda text: _nonfinite_said(text) or _not_learning_said(text)),
+           # (not where the targets are said to be far from zero, nor the predictions all zero)
+           unless=lambda text: _nonfinite_said(text) or _not_learning_said(text)
+           or (m.group(0) if (m := _NO_TARGET_NEAR_ZERO.search(text)) else "")),
     Normal("a Dice score and an IoU that differ, for the same predictions",
            # (both given as numbers, and asked about; a Dice loss is not the score)
            re.compile(r"(?s)\A(?=.*\bdice\b(?!\s*[_-]?(?:loss|@))[^.\n\d]{0,40}\d)(?=.*\b(?:m?iou|jaccard)\b[^.\n\d]{0,40}\d)"

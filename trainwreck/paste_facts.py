@@ -29,7 +29,7 @@ from .frozen_said import (dead_units_said, one_output_said, units_alike_said, we
 from .gradient_clearing import (ACCUMULATES, BACKWARD_STEP, GRAD_REQ_ADD, UNCALLED, accumulated_undivided,
                                 cleared_outside, clears, numpy_buffer_never_reset)
 from .gradient_norms import gradients_shrink_to_the_input, grads_said_zero, norms_below_clip
-from .input_scaling import (ALL_ZERO_INPUT, CONSTANT_FEATURE, DIVIDES_BY_STD, PER_ITEM, feature_scales_printed,
+from .input_scaling import (ALL_ZERO_INPUT, CONSTANT_FEATURE, DIVIDES_BY_STD, per_item, feature_scales_printed,
                             standardised_by_hand)
 from .logscan import Evidence, dialects
 from .loss_inputs import nll_of_probabilities
@@ -435,13 +435,14 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                 "value such as 0.1, rounding can leave the same +-1 or +-inf in every row instead); one "
                                 "such column makes every output nan")
     elif divides and went_wrong and (ev.first_nonfinite is not None or {"nan", "inf"} & set(words)) \
-            and (item := PER_ITEM.search(ev.prose)):
+            and (item := per_item(ev.prose, divides)):
         # (each item by its own statistics: the nan comes wherever the first item of equal values does)
         out["item-std-unguarded"] = (f"the pasted code divides by a standard deviation with nothing added to it "
                                 f"(`{' '.join(divides.group(0).split())}`), item by item (\"{' '.join(item.group(0).split())}"
                                 "\"): an item whose values are all equal has a standard deviation of 0, and (x - mean) / "
-                                "std is then 0/0, nan in every value of it -- at whichever batch first holds such an "
-                                "item, not at the first step")
+                                "std is then 0/0, nan wherever its mean comes out exact (a window of zeros, or of one "
+                                "whole number), +-1 or +-inf from rounding otherwise -- at whichever batch first holds "
+                                "such an item, not necessarily at the first step")
     elif not divides and (by_hand := standardised_by_hand(ev.prose)) and _broken_from_start(ev, sig, words,
                                                                                             first_printed=True):
         out["std-unguarded"] = (f"the report says it standardises the inputs by hand (\"{' '.join(by_hand.group(0).split())}"

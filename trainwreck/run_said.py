@@ -302,7 +302,9 @@ MINUS_SCORE = re.compile(r"(?<![\d.])(?<![\d.] )-[ \t]*(?:\([ \t]*)?(?:\d+(?:\.\
 # code) -- its command or trainer class, its log's pseudo Dice, or its loss named as its own ("nnU-Net's loss", "the
 # nnU-Net loss"); not the name alone ("I tried nnU-Net first; now my own model's BCE loss is negative")
 MINUS_SCORE_TRAINER = re.compile(r"\bnnUNetv[12]_\w+|\bnnUNetTrainer\w*|\bnew best EMA pseudo Dice\b|"
-                                 r"\b(?:the\s+)?nnu-?net(?:'s|\s+v?[12](?:\.\d+)*:?)?\s+(?:train(?:ing)?[ _])?loss\b", re.I)
+                                 r"(?<!instead of )(?<!instead of the )(?<!not using )(?<!not using the )(?<!not )(?<!not the )"
+                                 r"(?<!without )(?<!without the )(?<!replaced )(?<!replaced the )\b(?:the\s+)?nnu-?net(?:'s|\s+v?[12](?:\.\d+)*:?)?\s+(?:train(?:ing)?[ _])?loss\b",
+                                 re.I)
 
 
 # The loss the pasted code builds as the one it trains on, as PyTorch, Keras and optax spell it: assigned to a name

@@ -6,6 +6,7 @@ times per block, never once per line.
 """
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, replace
 
@@ -103,7 +104,9 @@ def _spoken_of(data: bytes, m: re.Match) -> bool:
     if not SPOKEN_OF.search(data, max(start, m.start() - 24), m.start()):
         return False
     end = data.find(b"\n", m.start())
-    return len(WORD.findall(data, start, end if end >= 0 else len(data))) >= SENTENCE_WORDS
+    # (counted up to SENTENCE_WORDS only: a long line of epochs is read once, not once per epoch on it)
+    words = WORD.finditer(data, start, end if end >= 0 else len(data))
+    return sum(1 for _ in itertools.islice(words, SENTENCE_WORDS)) >= SENTENCE_WORDS
 
 
 def last_epoch(data: bytes, end: int, start: int = 0) -> str | None:
