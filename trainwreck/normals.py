@@ -518,7 +518,7 @@ TOOL_ANSWERS = (
            "fit_one_cycle follows the 1cycle policy (Smith 2018, A disciplined approach to neural network "
            "hyper-parameters, arXiv:1803.09820): over the first pct_start of the steps (0.25 by default) it raises the "
            "rate by a cosine from lr_max/div (div=25) to lr_max, then anneals it by a cosine to lr_max/div_final "
-           "(div_final=1e5), and moves momentum the opposite way by the same two cosines "
+           "(div_final=1e5), and moves momentum through the Learner's moms by the same two cosines "
            "(https://github.com/fastai/fastai/blob/0a049e8a90b86d70860f68072698245a1ee787ca/fastai/callback/"
            "schedule.py, fit_one_cycle). A rate that rises first is that schedule's warmup, not a setting turned "
            "backwards",
@@ -541,10 +541,10 @@ TOOL_ANSWERS = (
            "the test set's mean sentence length n, and the token accuracy to the power n beside the sentence accuracy",
            unless=lambda text: _nonfinite_said(text) or _not_learning_said(text) or _sentences_unlikely(text)),
     Normal("a MAPE of hundreds or thousands of percent beside small errors",
-           # (the MAPE named, a value of 100% or more or "thousands of percent", and the errors said small or the
-           # forecasts said to follow the truth)
-           # (the value the MAPE's own: 100 or more, with a % or without -- Keras logs it in percent, scikit-learn as a
-           # fraction, and 100 is huge either way; the errors said small with no negation between)
+           # (the MAPE named with a value of its own above 100 -- with a % or after its name's `:`, as Keras logs it in
+           # percent; scikit-learn's fraction above 100 is huger still -- or "thousands of percent", not exactly 100%,
+           # every prediction 0; and the errors said small, with no negation between, or the forecasts said to follow
+           # the truth)
            re.compile(r"(?s)\A(?=.*(?:\bmape\b|mean[ _]absolute[ _]percentage[ _]error)(?:\s*[:=]\s*(?!100(?:\.0+)?(?![\d.]))"
                       r"[1-9]\d{2,}+(?:\.\d+)?(?!\d|\.\d)|[^.\n\d]{0,40}?(?<![\d.])(?!100(?:\.0+)?\s?%)[1-9]\d{2,}+(?:[.,]\d+)?\s?%|"
                       r"[^.\n]{0,40}?\b(?:several |a few )?(?:thousands?|hundreds?) (?:of )?percent\b|[^.\n]{0,40}?\bseveral thousand\b))"
@@ -557,8 +557,7 @@ TOOL_ANSWERS = (
            "huge share of it: a few targets near zero (a solar plant at dawn and dusk, a sales count of 0 or 1) "
            "make their terms enormous however small their errors, and the mean follows them. A small MAE beside such "
            "a MAPE says the errors are small and the measure is what blew up: report the MAE, or the sum of absolute "
-           "errors over "
-           "the sum of the targets (WAPE), or the MAPE over targets above a stated floor",
+           "errors over the sum of the targets (WAPE), or the MAPE over targets above a stated floor",
            "the MAPE with the targets below a small floor left out, beside the sum of absolute errors over the sum of "
            "the targets: both should be modest if the model is fine",
            # (not where the targets are said to be far from zero, nor the predictions all zero)

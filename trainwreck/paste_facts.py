@@ -29,7 +29,7 @@ from .frozen_said import (dead_units_said, one_output_said, units_alike_said, we
 from .gradient_clearing import (ACCUMULATES, BACKWARD_STEP, GRAD_REQ_ADD, UNCALLED, accumulated_undivided,
                                 cleared_outside, clears, numpy_buffer_never_reset)
 from .gradient_norms import gradients_shrink_to_the_input, grads_said_zero, norms_below_clip
-from .input_scaling import (ALL_ZERO_INPUT, CONSTANT_FEATURE, DIVIDES_BY_STD, per_item, feature_scales_printed,
+from .input_scaling import (ALL_ZERO_INPUT, CONSTANT_FEATURE, DIVIDES_BY_STD, feature_scales_printed, per_item,
                             standardised_by_hand)
 from .logscan import Evidence, dialects
 from .loss_inputs import nll_of_probabilities
