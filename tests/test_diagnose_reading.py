@@ -303,6 +303,11 @@ def test_nothing_to_go_on_asks_for_the_loss_values():
      "fastai's fit_one_cycle, whose rate rises before it falls"),
     ("BiLSTM POS tagger, 95% token accuracy on the test set, but only around half of the sentences have every tag "
      "right. Is something broken?", "a sentence accuracy far below the token accuracy"),
+    ("_utils.py:223: UserWarning: Arguments other than a weight enum or `None` for 'weights' are deprecated since 0.13 "
+     "and may be removed in the future. The current behavior is equivalent to passing "
+     "`weights=ResNet50_Weights.IMAGENET1K_V1`. You can also use `weights=ResNet50_Weights.DEFAULT` to get the most "
+     "up-to-date weights.\nAre the ImageNet weights actually loaded?",
+     "torchvision's `pretrained` deprecation warning, which names the weights it loads"),
 ])
 def test_normal_behaviour_is_answered_as_normal(report, name):
     d = diagnosis(report)
@@ -1840,3 +1845,14 @@ def test_code_review_s50b_normals_stay_where_they_belong():
     assert per_item(code, DIVIDES_BY_STD.search(code)) is None
     said = "Each sequence is z-scored with its mean and std:\nx = (x - x.mean()) / x.std()\n"
     assert per_item(said, DIVIDES_BY_STD.search(said))
+
+
+def test_torchvisions_pretrained_warning_is_answered_only_where_it_names_weights():
+    """(s79/10) The warning's last sentence names what handle_legacy_interface loaded: a weights enum is the pretrained
+    weights; `weights=None` (pretrained=False) is none, and no answer."""
+    from trainwreck.normals import normals_asked
+    answer = "torchvision's `pretrained` deprecation warning"
+    said = ("UserWarning: Arguments other than a weight enum or `None` for 'weights' are deprecated since 0.13 and may "
+            "be removed in the future. The current behavior is equivalent to passing `weights=%s`. Is it loaded?")
+    assert any(n.name.startswith(answer) for n in normals_asked((said % "ResNet18_Weights.IMAGENET1K_V1").lower()))
+    assert not any(n.name.startswith(answer) for n in normals_asked((said % "None").lower()))

@@ -416,6 +416,20 @@ TOOL_ANSWERS = (
            "the attention weights of one layer for a padded batch (its self_attn called with the same mask and "
            "need_weights=True): the padding positions should get a weight of 0",
            unless=_nonfinite_said),
+    Normal("torchvision's `pretrained` deprecation warning, which names the weights it loads",
+           # (the warning's last sentence naming a weights enum, not `weights=None`)
+           re.compile(r"(?i)the current behavior is equivalent to passing `weights=\w+_weights\.\w+`"),
+           "torchvision 0.13 and later still read `pretrained=True`: handle_legacy_interface turns it into the weights "
+           "enum the builder names, warns, and builds the model with those weights "
+           "(https://github.com/pytorch/vision/blob/v0.16.0/torchvision/models/_utils.py#L200-L226; for resnet50 the "
+           "enum is ResNet50_Weights.IMAGENET1K_V1, resnet.py#L735 there). The warning's last sentence names the "
+           "weights that were loaded: the pretrained ImageNet weights are in the model. `weights=...DEFAULT` may name "
+           "newer ones (ResNet50's DEFAULT is IMAGENET1K_V2, resnet.py#L396); only `weights=None` in that sentence "
+           "would mean no pretrained weights",
+           "the sentence \"The current behavior is equivalent to passing `weights=...`\" in the warning: a weights enum "
+           "there is what was loaded",
+           unless=lambda text: _nonfinite_said(text) or _not_learning_said(text)
+           or (m.group(0) if (m := re.search(r"(?i)equivalent to passing `weights=none`", text)) else "")),
     Normal("a word error rate above 100%",
            # (above 100%, not at it: a WER of exactly 100% is every word deleted, a model that outputs nothing; nor a
            # fall "from 100%")
