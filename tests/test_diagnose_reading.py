@@ -1772,6 +1772,11 @@ def test_a_rare_positives_log_loss_that_barely_falls_is_answered_beside_a_rankin
     assert not answered(said.replace("the AUC is higher than the baseline's", "the AUC is 0.50"))
     assert not answered(said.replace("Only a small share of users click.", "Half the users click."))
     assert not answered(said.replace(", but the AUC is higher than the baseline's", ""))
+    # (code_review_s50b item 13: a rate of one digit's percent said so; a PR-AUC of 0.5 is no chance level)
+    assert answered("The positive rate is 2%. The BCE loss barely falls, from 0.099 to 0.097, while the validation AUC "
+                    "improves from 0.71 to 0.79.")
+    assert answered("Click-through rate is 0.8%. The log loss barely moves from 0.047, but the AUC beats the baseline; "
+                    "PR-AUC is 0.5.")
 
 
 def test_a_one_cycle_rate_that_rises_is_answered_but_not_beside_a_nan_or_without_the_schedule_named():

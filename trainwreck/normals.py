@@ -278,7 +278,9 @@ def _sentences_unlikely(text: str) -> str:
 _NO_TARGET_NEAR_ZERO = re.compile(r"(?i)\b(?:none|no\s+(?:targets?|values?|actuals?))\b[^.\n]{0,20}?\bnear\s+(?:zero|0)\b|"
                                   r"\ball\s+in\s+the\s+(?:hundreds|thousands|millions)\b|\bpredictions?\s+(?:are\s+)?(?:all\s+)?"
                                   r"(?:zero|0)\b")
-_AUC_AT_CHANCE = re.compile(r"(?i)\bauc\b[^.\n\d]{0,30}?(?<![\d.])0?\.50?\d?(?![\d])|\bauc\b[^.\n]{0,30}?\bchance\b")
+# (a ROC AUC at 0.5; a PR-AUC's chance is the base rate, not 0.5)
+_AUC_AT_CHANCE = re.compile(r"(?i)(?<!pr-)(?<!pr )\bauc\b[^.\n\d]{0,30}?(?<![\d.])0?\.50?\d?(?![\d])|(?<!pr-)(?<!pr )\bauc\b"
+                            r"[^.\n]{0,30}?\bchance\b")
 _BATCH_SIZE = re.compile(r"(?i)\bbatch[ _-]?size\s*(?:(?:=|:|of|is)\s*)?(\d{1,6})\b")
 _BATCH_CHANGED = re.compile(r"(?i)\b(?:bigger|larger|smaller|greater)\s+batch")
 _CINDEX_CHANCE = re.compile(r"(?i)\bc-?index\b[^.\n\d]{0,30}?\b0?\.5(?:0\d?)?(?![\d])|\bc-?index\b[^.\n]{0,40}?\b(?:falls?|fell|drops?|"
@@ -506,7 +508,10 @@ TOOL_ANSWERS = (
            re.compile(r"(?s)\A(?=.*\b(?:log[ _-]?loss|logloss|bce\w*|binary[ _]cross[ _-]?entropy\w*)\b)"
                       r"(?=.*(?:\b(?:a\s+)?(?:small|tiny|low)\s+(?:share|fraction|percentage|proportion)\b|\brare\b|"
                       r"\bimbalanc\w*|\b(?:only|about|around|under|below)\s+\d(?:\.\d+)?\s?%\s+(?:of\s+)?(?:\w+\s+){0,3}?"
-                      r"(?:are\s+|is\s+|get\s+|gets\s+)?(?:positive|opened|click\w*|convert\w*|fraud\w*|churn\w*|buy\w*)))"
+                      r"(?:are\s+|is\s+|get\s+|gets\s+)?(?:positive|opened|click\w*|convert\w*|fraud\w*|churn\w*|buy\w*)|"
+                      # ("the positive rate is 2%", "click-through rate is 0.8%": a rate of one digit's percent)
+                      r"\b(?:positive|click[- ]?through|conversion|fraud|churn|open|base)\s+rate\s+(?:is\s+|of\s+|=\s*|:\s*)?"
+                      r"(?:about\s+|around\s+|~\s*)?(?<![\d.])\d(?:\.\d+)?\s?%))"
                       r"(?=.*\b(?:barely|hardly|only slightly|almost nothing|very little|little)\b)"
                       r"(?=.*\b(?:auc|pr-?auc|average precision|ndcg|recall@\d+)\b[^.\n]{0,60}?\b(?:higher|above|better|"
                       r"beats?|improv\w*|goes up|rises?|rising)\b)"),
