@@ -27,7 +27,6 @@ MEASURES_ONLY = re.compile(r"(?i)clip_grad_(?:norm|value)_?\([^\n]*?\b(?:float\(
 OPTIMIZER_STEPPED = re.compile(r"(?i)\b(?:\w*opt\w*|scaler|trainer|accelerator)\.step\(")
 
 
-@functools.lru_cache(maxsize=4)      # (asked by the curve's reading, the paste's facts and the answer's fix)
 def late_clip(prose: str) -> tuple[str, str] | None:
     """Where the pasted loop clips after the optimizer's step (CLIP_AFTER_STEP): what that says, and the fix."""
     late = next((m for m in itertools.islice(CLIP_AFTER_STEP.finditer(prose), 10) if _clips_late(prose, m)), None)
@@ -56,7 +55,6 @@ OPTIMIZER_CLIPS = re.compile(r"(?m)^[ \t]*[\w.]+[ \t]*=[ \t]*[\w.]*\([^\n]*\b(?:
 APPLIED = r"apply_gradients\(\s*(?:grads_and_vars\s*=\s*)?(?:list\()?zip\(\s*%s\b"
 
 
-@functools.lru_cache(maxsize=4)      # (asked by the curve's reading, the paste's facts and the answer's fix)
 def unused_clip(prose: str) -> tuple[str, str] | None:
     """Where the pasted code clips into a new name and applies the unclipped gradients (CLIP_RETURNED): what that says,
     and the fix."""
@@ -158,6 +156,7 @@ def spent_clip(prose: str) -> tuple[str, str] | None:
     return None
 
 
+@functools.lru_cache(maxsize=4)      # (asked by the curve's reading, the paste's facts and the answer's fix)
 def clip_never_applied(prose: str) -> tuple[str, str] | None:
     """A clip the pasted code does that no update uses: after the optimizer's step, into a name never applied, for a
     result nobody keeps, or over a used-up generator."""

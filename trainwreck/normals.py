@@ -64,6 +64,9 @@ SAMPLES_BROKEN = (r"\b(?:samples?|images?|outputs?|generations?)\s+(?:are|is|loo
                   r"turn)\s+(?:like\s+)?(?:pure\s+|just\s+|all\s+|only\s+|static\s+)?(?:noise|static|black|blank|"
                   r"identical|the same(?!\s+(?:size|shape|resolution|format|dimensions?|way|as))|garbage|grey|gray)\b")
 GAN_BROKEN = re.compile(r"(?i)" + SAMPLES_BROKEN + r"|\bmode collapse\b|\bcollapsed\b|" + HUGE_LOSS)
+HUGE_LOSS_SAID = re.compile(HUGE_LOSS, re.I)
+# torchvision's deprecation warning naming no weights: `pretrained=False` passed on as `weights=None`
+NO_WEIGHTS_PASSED = re.compile(r"(?i)equivalent to passing `weights=none`")
 # (the return the subject of the fall, no other quantity between: not "the return goes up and the entropy drops")
 RETURN_FELL = re.compile(r"(?i)\b(?:returns?|rewards?|scores?)\b(?:(?!\b(?:entropy|loss|lr|kl|and|while|but|whereas)\b)"
                          r"[^.\n]){0,40}\b(?:collaps\w*|drops?|dropped|dropping|falls?|fell|falling|decreas\w*|goes down|"
@@ -193,6 +196,12 @@ def _nonfinite_said(text: str) -> str:
     return "nan, inf or divergence" if said_unnegated(text, {"nan", "inf", "diverge"}) else ""
 
 
+def _found(pattern: re.Pattern, text: str) -> str:
+    """The words of the pattern's first match in the text, as an `unless` gives its reason; or ""."""
+    m = pattern.search(text)
+    return m.group(0) if m else ""
+
+
 def _not_learning_said(text: str) -> str:
     """Words that the run does not learn (run_said.says_not_learning); or ""."""
     return "not learning" if says_not_learning(text) else ""
@@ -221,8 +230,8 @@ _DICE_SAID = re.compile(r"(?i)\bdice\b(?!\s*(?:_|-)?(?:loss|coefficient loss|@))
 _IOU_SAID = re.compile(r"(?i)\b(?:m?iou|jaccard)\b[^.\n\d]{0,40}?(?<![\d.])(\d{1,3}(?:\.\d+)?\s?%|0?\.\d+|1\.0*)(?![\d.])")
 
 
-# Two batch sizes the words give ("batch_size=64 ... batch_size=512"), or a bigger or smaller batch said; a C-index said
-# to sit at chance (0.5) or to fall
+# Loss values the words give ("the BCE loss barely falls, from 0.099 to 0.097"): a rare class's log loss is below
+# RARE_ENTROPY_MAX
 _LOSS_SAID = re.compile(r"(?i)\b(?:log[ _-]?loss|logloss|bce\w*|loss)\b[^.\n\d]{0,40}?(?<![\d.])(\d*\.\d+|\d+)(?![\d.])"
                         r"(?:[^.\n\d]{0,12}?(?:to|and|-)\s*(\d*\.\d+|\d+)(?![\d.]))?")
 RARE_ENTROPY_MAX = 0.35
@@ -246,6 +255,10 @@ def _went_wrong_with_it(text: str) -> str:
         if m.group(1) is None or float(m.group(2)) > float(m.group(1)):
             return m.group(0)
     return ""
+
+
+# A token accuracy and a share of whole sentences right, as the words give them ("95% token accuracy", "only around
+# half of the sentences"), and a sentence length said
 _TOKEN_ACCURACY = re.compile(r"(?i)(?<![\d.])(\d{2}(?:\.\d+)?)\s?%\s+(?:token|tag|word|per-token|character|char)[- ]?(?:level\s+)?"
                              r"accuracy\b|\b(?:token|tag|word|per-token|character|char)[- ]?(?:level\s+)?accuracy\b[^.\n\d]{0,30}?"
                              r"(?<![\d.])(\d{2}(?:\.\d+)?)\s?%")
@@ -275,12 +288,15 @@ def _sentences_unlikely(text: str) -> str:
     return f"a sentence share of {said} needs sentences of {n:.0f} tokens at {a:.0%}" if n > limit else ""
 
 
+# Targets said far from zero, or every prediction 0: no near-zero target blew the MAPE up
 _NO_TARGET_NEAR_ZERO = re.compile(r"(?i)\b(?:none|no\s+(?:targets?|values?|actuals?))\b[^.\n]{0,20}?\bnear\s+(?:zero|0)\b|"
                                   r"\ball\s+in\s+the\s+(?:hundreds|thousands|millions)\b|\bpredictions?\s+(?:are\s+)?(?:all\s+)?"
                                   r"(?:zero|0)\b")
 # (a ROC AUC at 0.5; a PR-AUC's chance is the base rate, not 0.5)
 _AUC_AT_CHANCE = re.compile(r"(?i)(?<!pr-)(?<!pr )\bauc\b[^.\n\d]{0,30}?(?<![\d.])0?\.50?\d?(?![\d])|(?<!pr-)(?<!pr )\bauc\b"
                             r"[^.\n]{0,30}?\bchance\b")
+# Two batch sizes the words give ("batch_size=64 ... batch_size=512"), or a bigger or smaller batch said; a C-index said
+# to sit at chance (0.5) or to fall
 _BATCH_SIZE = re.compile(r"(?i)\bbatch[ _-]?size\s*(?:(?:=|:|of|is)\s*)?(\d{1,6})\b")
 _BATCH_CHANGED = re.compile(r"(?i)\b(?:bigger|larger|smaller|greater)\s+batch")
 _CINDEX_CHANCE = re.compile(r"(?i)\bc-?index\b[^.\n\d]{0,30}?\b0?\.5(?:0\d?)?(?![\d])|\bc-?index\b[^.\n]{0,40}?\b(?:falls?|fell|drops?|"
@@ -431,7 +447,7 @@ TOOL_ANSWERS = (
            "the sentence \"The current behavior is equivalent to passing `weights=...`\" in the warning: a weights enum "
            "there is what was loaded",
            unless=lambda text: _nonfinite_said(text) or _not_learning_said(text)
-           or (m.group(0) if (m := re.search(r"(?i)equivalent to passing `weights=none`", text)) else "")),
+           or _found(NO_WEIGHTS_PASSED, text)),
     Normal("a word error rate above 100%",
            # (above 100%, not at it: a WER of exactly 100% is every word deleted, a model that outputs nothing; nor a
            # fall "from 100%")
@@ -527,7 +543,7 @@ TOOL_ANSWERS = (
            "loss, and the validation AUC",
            # (and only where the loss values said are all of a rare class's size: a loss of 0.70 on 1% positives is
            # no base rate's entropy, which is below 0.33 up to 10% positives)
-           unless=lambda text: _nonfinite_said(text) or (m.group(0) if (m := _AUC_AT_CHANCE.search(text)) else "")
+           unless=lambda text: _nonfinite_said(text) or _found(_AUC_AT_CHANCE, text)
            or _loss_above_rare(text)),
     Normal("fastai's fit_one_cycle, whose rate rises before it falls",
            # (the one-cycle schedule named, and the rate said to go up)
@@ -581,7 +597,7 @@ TOOL_ANSWERS = (
            "the targets: both should be modest if the model is fine",
            # (not where the targets are said to be far from zero, nor the predictions all zero)
            unless=lambda text: _nonfinite_said(text) or _not_learning_said(text)
-           or (m.group(0) if (m := _NO_TARGET_NEAR_ZERO.search(text)) else "")),
+           or _found(_NO_TARGET_NEAR_ZERO, text)),
     Normal("a Dice score and an IoU that differ, for the same predictions",
            # (both given as numbers, and asked about; a Dice loss is not the score)
            re.compile(r"(?s)\A(?=.*\bdice\b(?!\s*[_-]?(?:loss|@))[^.\n\d]{0,40}\d)(?=.*\b(?:m?iou|jaccard)\b[^.\n\d]{0,40}\d)"
@@ -607,7 +623,7 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            "in [0, 1], where it means the targets do not (masks of 0/255, labels past the last class)",
            "the loss function you use and the range of your targets (for example 0/1 or 0/255 masks)",
            # (not one of -1e6 or beyond: a likelihood or a critic that grew without bound)
-           unless=lambda text: (m.group(0) if (m := re.search(HUGE_LOSS, text, re.I)) else "")),
+           unless=lambda text: _found(HUGE_LOSS_SAID, text)),
     Normal("skipped steps under dynamic loss scaling",
            re.compile(r"gradient overflow\.?\s+skipping step|overflow! rank|gradient overflow detected|"
                       r"reducing loss scale|skipping step|gradients? overflow|"

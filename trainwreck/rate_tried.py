@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from .sentences import sentences_and_ends
-from .thesaurus import fold_text
+from .thesaurus import OPTIMIZER_NAMES, fold_text
 
 
 # A remedy the reporter already tried: lowering the learning rate did not help (evidence against a
@@ -63,8 +63,8 @@ _STILL_BROKE = (r"(?:(?<!nothing )(?<!nothing else )(?:chang|reduc|lower|decreas
                 r"[^.;\n]{0,25}?\blr\b)(?:[^.;\n]|\.(?=\w)){0,120}?\bstill\s+(?:nan|inf|diverge|climb)\b")
 # ... or a run at another rate that the words say did the same: "With lr 1e-4 it is exactly the same step, 713", "at lr
 # 1e-5 same thing" (the same story, not "the same seed")
-_SAME_AT = (r"\b(?:with|at|using)\s+(?:an?\s+|the\s+same\s+(?:seed|data|batch\s+size)\s+and\s+|(?:adam|sgd|rmsprop|adagrad|"
-            r"adadelta|nadam|lion|adafactor)\s+)?lr\b\s*(?:(?:=|:|of)\s*)?\.?\d(?:[^.;\n]|\.\d){0,50}?(?:\bit(?:'s|\s+is|\s+was|\s+looks|\s+looked)?\s+"
+_SAME_AT = (r"\b(?:with|at|using)\s+(?:an?\s+|the\s+same\s+(?:seed|data|batch\s+size)\s+and\s+|(?:"
+            + "|".join(OPTIMIZER_NAMES) + r")\s+)?lr\b\s*(?:(?:=|:|of)\s*)?\.?\d(?:[^.;\n]|\.\d){0,50}?(?:\bit(?:'s|\s+is|\s+was|\s+looks|\s+looked)?\s+"
             r"(?:exactly\s+|just\s+|precisely\s+)?the\s+same\b(?:\s+(?:step|epoch|iteration|iter|batch|place|point)\b)?|\bsame\s+(?:thing|result|story|behaviou?r|step|epoch|"
             r"iteration|curve|place|point)\b|\bidentical\b|"
             # (a batch or an iteration only as the place it broke: numbered, "the same batch (412)", or after a nan in

@@ -36,6 +36,8 @@ def _half_output(m: re.Match) -> str:
     return m.group(0)
 
 
+# Optimizers whose constructor may take the rate as its first argument (`Adam(1e-4)`), as the folded text spells them
+OPTIMIZER_NAMES = ("adam", "adamw", "sgd", "rmsprop", "adagrad", "adadelta", "nadam", "lion", "adafactor")
 # (pattern, token): one idea, many spellings. Applied to lower-cased text, longest phrases first.
 THESAURUS = [
     # a traceback's frame lines are Python's words, and their paths (venv, lib, site-packages) the machine's;
@@ -63,8 +65,7 @@ THESAURUS = [
     # (an optimizer built with its rate as the first argument names the rate: "with Adam(1e-4) it stops at the same
     # batch")
     # (the bracket only: the optimizer's name stays a word of the text)
-    (r"(?:(?<=\badam)|(?<=\badamw)|(?<=\bsgd)|(?<=\brmsprop)|(?<=\badagrad)|(?<=\badadelta)|(?<=\bnadam)|(?<=\blion)|"
-     r"(?<=\badafactor))\(\s*(?=\d|\.\d)", " lr "),
+    (r"(?:" + "|".join(rf"(?<=\b{name})" for name in OPTIMIZER_NAMES) + r")\(\s*(?=\d|\.\d)", " lr "),
     (r"\b(?:learning[ _-]?rates?|lr|step[ -]size)\b", " lr "),
     (r"\bwarm[ _-]?up\w*|\bburn[ _-]?in\b", " warmup "),
     # handwriting, what MNIST's digits are: no code of anyone's
