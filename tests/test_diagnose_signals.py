@@ -6838,3 +6838,24 @@ def test_code_review_s50_readings_stay_where_they_belong():
     assert order_moved_it("When I reshuffle the data, and keep everything else fixed, it breaks at a different step.")
     # 15: a ratio is no size
     assert vocabulary_named("Our vocabulary is 4 times larger than GPT-2's.") is None
+
+
+def test_an_item_of_equal_values_standardised_by_itself_is_nan_only_where_its_mean_is_exact():
+    """WR-060's "Statistics of one item": a float32 window of equal values has a std of 0 and gives 0/0 = nan where
+    its mean comes out exact (zeros, a whole number), and about +-1 in every value where rounding leaves the mean a
+    hair off (9.99 seven times) -- never a finite, meaningful value either way."""
+    import warnings
+    import numpy as np
+    from conftest import assert_entry_says
+
+    def standardised(value: float) -> np.ndarray:
+        x = np.full(7, value, dtype=np.float32)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return (x - x.mean()) / x.std()
+    for exact in (0.0, 3.0):
+        assert np.isnan(standardised(exact)).all()
+    rounded = standardised(9.99)
+    assert np.isfinite(rounded).all() and np.allclose(np.abs(rounded), 1.0)
+    assert_entry_says("WR-060", ["0/0, nan, wherever its mean comes out exact", "about ±1 in every value, from rounding",
+                                 "not necessarily at the first step"])

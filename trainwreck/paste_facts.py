@@ -441,8 +441,8 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                 f"(`{' '.join(divides.group(0).split())}`), item by item (\"{' '.join(item.group(0).split())}"
                                 "\"): an item whose values are all equal has a standard deviation of 0, and (x - mean) / "
                                 "std is then 0/0, nan wherever its mean comes out exact (a window of zeros, or of one "
-                                "whole number), +-1 or +-inf from rounding otherwise -- at whichever batch first holds "
-                                "such an item, not necessarily at the first step")
+                                "whole number), about +-1 in every value from rounding otherwise -- at whichever batch "
+                                "first holds such an item, not necessarily at the first step")
     elif not divides and (by_hand := standardised_by_hand(ev.prose)) and _broken_from_start(ev, sig, words,
                                                                                             first_printed=True):
         out["std-unguarded"] = (f"the report says it standardises the inputs by hand (\"{' '.join(by_hand.group(0).split())}"
