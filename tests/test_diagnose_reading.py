@@ -11,8 +11,14 @@ from trainwreck import diagnose_report
 from trainwreck.diagnose import diagnose, first_fix_step, message_finder
 from trainwreck.entry import Message
 from trainwreck.logscan import scan
+from trainwreck.normals import normals_asked
 
 CATALOG = real_catalog()
+
+
+def answered(text: str, start: str) -> bool:
+    """Is a normal whose name starts with `start` given for the text (normals_asked, as diagnose asks it)?"""
+    return any(n.name.startswith(start) for n in normals_asked(text))
 ANOMALY = Message("Function '{}' returned nan values in its {}th output.", "pytorch",
                   "https://github.com/pytorch/pytorch/blob/v2.5.1/torch/csrc/autograd/engine.cpp",
                   "Function 'LogSoftmaxBackward0' returned nan values in its 0th output.")
@@ -322,17 +328,14 @@ def test_a_dice_and_an_iou_are_answered_only_where_the_iou_is_the_one_the_dice_a
     from trainwreck.normals import _dice_iou_apart
     assert _dice_iou_apart("Dice 0.80, IoU 0.67") == "" and _dice_iou_apart("dice 80%, mIoU 75%") == ""
     assert _dice_iou_apart("Dice 0.80, IoU 0.60") and _dice_iou_apart("Dice 0.80, IoU 0.85")
-    from trainwreck.normals import normals_asked
     answer = "a Dice score and an IoU that differ, for the same predictions"
 
-    def answered(text: str) -> bool:
-        return any(n.name == answer for n in normals_asked(text))
-    assert answered("My Dice is about 0.80 but my IoU only about 0.67 on the same predictions. Is one metric broken?")
-    assert not answered("My Dice is about 0.80 but my IoU only about 0.50 on the same predictions. Is one metric broken?")
+    assert answered("My Dice is about 0.80 but my IoU only about 0.67 on the same predictions. Is one metric broken?", answer)
+    assert not answered("My Dice is about 0.80 but my IoU only about 0.50 on the same predictions. Is one metric broken?", answer)
     # (no numbers; a Dice loss, one minus the score; a run that does not improve, whose question is the run)
-    assert not answered("I train a U-Net with Dice loss and track IoU. How many epochs should I train?")
-    assert not answered("My Dice loss is 0.80 but my IoU is 0.67, is that consistent?")
-    assert not answered("Validation Dice 0.31 and IoU 0.19 but it does not improve at all after epoch 2. What is wrong?")
+    assert not answered("I train a U-Net with Dice loss and track IoU. How many epochs should I train?", answer)
+    assert not answered("My Dice loss is 0.80 but my IoU is 0.67, is that consistent?", answer)
+    assert not answered("Validation Dice 0.31 and IoU 0.19 but it does not improve at all after epoch 2. What is wrong?", answer)
 
 
 def test_a_wer_is_answered_above_100_percent_not_at_it():
@@ -1683,10 +1686,7 @@ def test_a_cox_loss_that_barely_falls_and_grows_with_the_batch_is_answered_besid
 def test_the_cartpole_cox_and_standardised_target_answers_are_not_given_to_runs_that_broke():
     """review s49b H1-H3: each answer was given to reports of broken runs -- a CartPole return stuck at 10 "after 500
     episodes", a Cox loss flat at a C-index of 0.5, a target "never normalized" with a huge MSE."""
-    from trainwreck.normals import normals_asked
 
-    def answered(text: str, start: str) -> bool:
-        return any(n.name.startswith(start) for n in normals_asked(text))
     cartpole = "CartPole-v1's return of 500"
     assert answered("PPO on CartPole-v1: every episode returns exactly 500.0 and it never goes higher. Why?", cartpole)
     for broken in ("DQN on CartPole-v1: after 500 episodes the reward is stuck around 10 and never goes above 20.",
@@ -1743,14 +1743,11 @@ def test_nnunets_negative_loss_is_its_minus_dice_and_not_labels_the_loss_cannot_
 def test_a_huge_mape_is_answered_only_beside_errors_said_small():
     """(s81/16) A MAPE in the thousands of percent is the near-zero targets' doing where the errors are said small or
     the forecasts said to follow the truth; a MAPE of 12%, or a huge one beside a model said not to learn, is not."""
-    from trainwreck.normals import normals_asked
     answer = "a MAPE of hundreds or thousands of percent beside small errors"
 
-    def answered(text: str) -> bool:
-        return any(n.name == answer for n in normals_asked(text))
-    assert answered("The forecasts track the truth closely, yet the MAPE comes out at several thousand percent.")
-    assert not answered("The forecasts track the truth closely and the MAPE is 12%. Can it go lower?")
-    assert not answered("The MAPE is 3400% and the MAE is large too: the forecasts are flat lines.")
+    assert answered("The forecasts track the truth closely, yet the MAPE comes out at several thousand percent.", answer)
+    assert not answered("The forecasts track the truth closely and the MAPE is 12%. Can it go lower?", answer)
+    assert not answered("The MAPE is 3400% and the MAE is large too: the forecasts are flat lines.", answer)
     assert diagnosis("The MAE is small but the MAPE is 3400%, and the loss is stuck from the first epoch. Why?"
                      ).verdict != "normal"
 
@@ -1760,23 +1757,19 @@ def test_a_rare_positives_log_loss_that_barely_falls_is_answered_beside_a_rankin
     fall; answered where the positives are said rare, the loss said to barely move and a ranking measure said to rise.
     Not beside an AUC at chance, nor for a balanced problem, nor with no ranking measure."""
     import math
-    from trainwreck.normals import normals_asked
     assert round(-0.02 * math.log(0.02) - 0.98 * math.log(0.98), 3) == 0.098
     answer = "a log loss on rare positives"
-
-    def answered(text: str) -> bool:
-        return any(n.name.startswith(answer) for n in normals_asked(text.lower()))
     said = ("Only a small share of users click. The BCE loss barely moves from 0.10, but the AUC is higher than the "
             "baseline's.")
-    assert answered(said)
-    assert not answered(said.replace("the AUC is higher than the baseline's", "the AUC is 0.50"))
-    assert not answered(said.replace("Only a small share of users click.", "Half the users click."))
-    assert not answered(said.replace(", but the AUC is higher than the baseline's", ""))
+    assert answered(said, answer)
+    assert not answered(said.replace("the AUC is higher than the baseline's", "the AUC is 0.50"), answer)
+    assert not answered(said.replace("Only a small share of users click.", "Half the users click."), answer)
+    assert not answered(said.replace(", but the AUC is higher than the baseline's", ""), answer)
     # (code_review_s50b item 13: a rate of one digit's percent said so; a PR-AUC of 0.5 is no chance level)
     assert answered("The positive rate is 2%. The BCE loss barely falls, from 0.099 to 0.097, while the validation AUC "
-                    "improves from 0.71 to 0.79.")
+                    "improves from 0.71 to 0.79.", answer)
     assert answered("Click-through rate is 0.8%. The log loss barely moves from 0.047, but the AUC beats the baseline; "
-                    "PR-AUC is 0.5.")
+                    "PR-AUC is 0.5.", answer)
 
 
 def test_a_one_cycle_rate_that_rises_is_answered_but_not_beside_a_nan_or_without_the_schedule_named():
