@@ -121,6 +121,7 @@ NOT_THIS_RUN = re.compile(r"\b(?:val(?:_\w+)?|valid(?:ation)?(?:_\w+)?|test|eval
 WRAPPED = re.compile(r"(?<=[\w,])[ \t]*\n(?=[a-z0-9])")
 
 
+@functools.lru_cache(maxsize=8)      # (asked of the same text by the normals' unless, the weighing and the facts)
 def says_not_learning(text: str) -> bool:
     """Does the text state that the run does not learn (NOT_LEARNING), outside questions and validation scores?
     (A paragraph's wrapped lines are one sentence here.)"""
