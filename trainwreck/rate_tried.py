@@ -13,6 +13,10 @@ from dataclasses import dataclass
 from .sentences import sentences_and_ends
 from .thesaurus import OPTIMIZER_NAMES, fold_text
 
+# (an optimizer's name, one list for every reading here: thesaurus.OPTIMIZER_NAMES, Adam's family by its stem --
+# adamw, adamax, adam8bit)
+_OPTIMIZER = r"(?:adam\w*|" + "|".join(n for n in OPTIMIZER_NAMES if not n.startswith("adam")) + ")"
+
 
 # A remedy the reporter already tried: lowering the learning rate did not help (evidence against a
 # rate that is too high), or did (evidence for it). Read on folded text, where "lr" stands for
@@ -50,9 +54,9 @@ _TRIED = (r"(?:(?<!nothing )(?<!nothing else )(?:chang|reduc|lower|decreas|small
           r"\s+(?:the\s+)?lr\b)|"
           # (or rates below 1 an optimizer was tried with: "I tried Adam with 1e-3, 1e-4 and 1e-5")
           # (or straight after its name: "I tried Adam 1e-4 and 1e-5")
-          r"\b(?:tried|trying|re-?ran|ran)\s+(?:it\s+)?(?:(?:adam\w*|sgd|rmsprop|adagrad|adafactor|lamb|lion)\s+)?"
+          r"\b(?:tried|trying|re-?ran|ran)\s+(?:it\s+)?(?:" + _OPTIMIZER + r"\s+)?"
           r"(?:with|at)\s+(?:an?\s+)?(?=\d(?:\.\d+)?e-\d|0?\.\d)|"
-          r"\b(?:tried|trying)\s+(?:adam\w*|sgd|rmsprop|adagrad|adafactor|lamb|lion)\s+(?=\d(?:\.\d+)?e-\d|0?\.0*\d))"
+          r"\b(?:tried|trying)\s+" + _OPTIMIZER + r"\s+(?=\d(?:\.\d+)?e-\d|0?\.0*\d))"
           # (up to what it did, past the rate it replaced: "with lr 1e-3 instead of 3e-3: the jump is in exactly the same
           # place")
           r"(?:\s*[\w.-]{0,8}\s+instead\s+of\s+\.?\d[\w.-]{0,8})?(?:[^.;\n]|\.\d){0,40}?")
@@ -63,8 +67,8 @@ _STILL_BROKE = (r"(?:(?<!nothing )(?<!nothing else )(?:chang|reduc|lower|decreas
                 r"[^.;\n]{0,25}?\blr\b)(?:[^.;\n]|\.(?=\w)){0,120}?\bstill\s+(?:nan|inf|diverge|climb)\b")
 # ... or a run at another rate that the words say did the same: "With lr 1e-4 it is exactly the same step, 713", "at lr
 # 1e-5 same thing" (the same story, not "the same seed")
-_SAME_AT = (r"\b(?:with|at|using)\s+(?:an?\s+|the\s+same\s+(?:seed|data|batch\s+size)\s+and\s+|(?:"
-            + "|".join(OPTIMIZER_NAMES) + r")\s+)?lr\b\s*(?:(?:=|:|of)\s*)?\.?\d(?:[^.;\n]|\.\d){0,50}?(?:\bit(?:'s|\s+is|\s+was|\s+looks|\s+looked)?\s+"
+_SAME_AT = (r"\b(?:with|at|using)\s+(?:an?\s+|the\s+same\s+(?:seed|data|batch\s+size)\s+and\s+|"
+            + _OPTIMIZER + r"\s+)?lr\b\s*(?:(?:=|:|of)\s*)?\.?\d(?:[^.;\n]|\.\d){0,50}?(?:\bit(?:'s|\s+is|\s+was|\s+looks|\s+looked)?\s+"
             r"(?:exactly\s+|just\s+|precisely\s+)?the\s+same\b(?:\s+(?:step|epoch|iteration|iter|batch|place|point)\b)?|\bsame\s+(?:thing|result|story|behaviou?r|step|epoch|"
             r"iteration|curve|place|point)\b|\bidentical\b|"
             # (a batch or an iteration only as the place it broke: numbered, "the same batch (412)", or after a nan in
@@ -298,9 +302,8 @@ def _said_instead(raw: str) -> bool:
 # Keras's SGD and PyTorch's RMSprop; 1e-3 for Adam and most others): "with RMSprop's default 0.001 the same model gets
 # 91%", "with the default Adam() it reached 0.87" -- a lower rate helped. Not a default of something else ("the
 # default glorot_uniform"), nor one that broke too, nor a question or a plan.
-_OPTIMIZER_NAME = r"(?:adam|adamw|sgd|rmsprop|adagrad|nadam|adamax)"
-DEFAULT_RATE = re.compile(r"\bdefault\s+(?:[\w'()]{1,20}\s+){0,2}?(?:lr|rate|optimi[sz]er|" + _OPTIMIZER_NAME
-                          + r"(?:\(\))?(?!\w))|\b" + _OPTIMIZER_NAME + r"'s\s+default\b")
+DEFAULT_RATE = re.compile(r"\bdefault\s+(?:[\w'()]{1,20}\s+){0,2}?(?:lr|rate|optimi[sz]er|" + _OPTIMIZER
+                          + r"(?:\(\))?(?!\w))|\b" + _OPTIMIZER + r"'s\s+default\b")
 WENT_WELL = re.compile(RAN_WELL.pattern + r"|\b(?:gets?|got|reach\w*|hits?)\s+(?:to\s+)?(?:\d+(?:\.\d+)?\s*%|0?\.\d+)")
 ABOVE_EVERY_DEFAULT = 0.01
 
@@ -323,7 +326,7 @@ RATE_ZERO = re.compile(r"\b(?:lr|learning[ _-]?rate)\s*(?:(?:=|:|of|to|at|is|set
                        r"(?![\d.]|e-|,\d)|"
                        # (and an optimizer built with a rate of 0: "I ran it with `optax.adam(0.0)` and the step-0 loss is
                        # the same")
-                       r"\b(?:optax\.|optim\.|optimizers\.)?(?:adam\w*|sgd|rmsprop|adagrad|lamb|lion)\((?:[^()\n]{0,40},\s*)?"
+                       r"\b(?:optax\.|optim\.|optimizers\.)?" + _OPTIMIZER + r"\((?:[^()\n]{0,40},\s*)?"
                        r"(?:lr\s*=\s*|learning_rate\s*=\s*)?0(?:\.0*)?\s*\)(?:[^.;\n]|\.\d){0,80}?"
                        r"\b(?:same|still|also|too|even|again|nan|inf)\b|"
                        # (and in Chinese: "学习率设成 0 也是一样", "lr=0 也还是 nan")

@@ -37,7 +37,8 @@ def _half_output(m: re.Match) -> str:
 
 
 # Optimizers whose constructor may take the rate as its first argument (`Adam(1e-4)`), as the folded text spells them
-OPTIMIZER_NAMES = ("adam", "adamw", "sgd", "rmsprop", "adagrad", "adadelta", "nadam", "lion", "adafactor")
+OPTIMIZER_NAMES = ("adam", "adamw", "adamax", "sgd", "rmsprop", "adagrad", "adadelta", "nadam", "lion", "lamb",
+                   "adafactor")
 # (pattern, token): one idea, many spellings. Applied to lower-cased text, longest phrases first.
 THESAURUS = [
     # a traceback's frame lines are Python's words, and their paths (venv, lib, site-packages) the machine's;
