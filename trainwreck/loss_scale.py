@@ -45,7 +45,7 @@ MIXED_FLOAT16_SET = re.compile(r"(?:set_global_policy|set_dtype_policy|Policy)\(
 # ("would using the mixed_float16 policy help?", "I thought about using mixed_float16")
 MIXED_FLOAT16_SAID = re.compile(r"(?i)\b(?:set|use|used|using|enabled?|turned on|switched on|with)\s+(?:the\s+)?[`'\"]?"
                                 r"mixed_float16\b[`'\"]?(?:\s+(?:policy|precision))?")
-NOT_DONE = re.compile(r"(?i)\b(?:thought|think|thinking|consider\w*|would|could|should|might|may|plan\w*|want\w*|will|"
+POLICY_NOT_DONE = re.compile(r"(?i)\b(?:thought|think|thinking|consider\w*|would|could|should|might|may|plan\w*|want\w*|will|"
                       r"whether|if|maybe|perhaps|about)\b[^.;\n]{0,40}$")
 CUSTOM_LOOP = re.compile(r"\bGradientTape\b")
 LOSS_SCALED = re.compile(r"\bLossScaleOptimizer\b|\bget_scaled_loss\b|\bscale_loss\b")
@@ -55,15 +55,22 @@ FIT_STEPS = re.compile(r"\.fit\(|\b(?:self|model)\.optimizer\.(?:apply_gradients
 
 def keras_loop_unscaled(prose: str) -> str:
     """The policy's words, when the paste sets mixed_float16 and trains in a GradientTape loop with no loss scale; or ""."""
-    policy, loop = MIXED_FLOAT16_SET.search(prose) or _policy_said(prose), CUSTOM_LOOP.search(prose)
-    if policy and loop and not LOSS_SCALED.search(prose) and not FIT_STEPS.search(prose) \
-            and not denied_before(prose, loop.start(), reach=80) and not denied_before(prose, policy.start(), reach=40):
-        return policy.group(0)
-    return ""
+    loop = CUSTOM_LOOP.search(prose)
+    if loop is None or LOSS_SCALED.search(prose) or FIT_STEPS.search(prose) or denied_before(prose, loop.start(), reach=80):
+        return ""
+    # (the code's call, not denied before it; or the words' -- a match on the told text, whose plans and denials
+    # _policy_said has judged there: its offsets are not the prose's)
+    code = MIXED_FLOAT16_SET.search(prose)
+    if code and not denied_before(prose, code.start(), reach=40):
+        return code.group(0)
+    said = _policy_said(prose)
+    return said.group(0) if said else ""
 
 
 def _policy_said(prose: str) -> re.Match | None:
-    """The words that tell the mixed_float16 policy was set (MIXED_FLOAT16_SAID, not NOT_DONE before it); or None."""
+    """The words that tell the mixed_float16 policy was set (MIXED_FLOAT16_SAID, not POLICY_NOT_DONE or a denial before
+    it, judged on the told text whose offsets the match holds); or None."""
     text = told(prose)
     return next((m for m in itertools.islice(MIXED_FLOAT16_SAID.finditer(text), 5)
-                 if not NOT_DONE.search(text, max(0, m.start() - 40), m.start())), None)
+                 if not POLICY_NOT_DONE.search(text, max(0, m.start() - 40), m.start())
+                 and not denied_before(text, m.start(), reach=40)), None)
