@@ -153,8 +153,7 @@ def features_in_units(prose: str) -> str:
         named = FEATURES_NAMED.search(text)
         # (not the run's own measurements: "I log the time per epoch in minutes and the GPU memory in GB")
         found = [m for m in found if not _RUN_MEASURED.search(text, max(0, m.start() - 40), m.start())]
-        if len({(m.group(1) or m.group(2)).lower() for m in found}) >= 2 and named and not doubted(prose, sentence.start()) \
-                and not SCALING_WORDS.search(text):
+        if len({(m.group(1) or m.group(2)).lower() for m in found}) >= 2 and named and not doubted(prose, sentence.start()):
             start, end = min(named.start(), found[0].start()), max(named.end(), found[-1].end())
             return " ".join(text[start:end].split())[:160]
     return ""
@@ -246,7 +245,7 @@ def scaled_said(prose: str) -> dict[str, dict[str, str]]:
             out["unscaled"].setdefault("targets", " ".join(m.group(0).split()))
             break
     # (and not where the paste says elsewhere, in any words, that it scales: "I min-max scale them to [0, 1]")
-    if (units := features_in_units(prose)) and not SCALING_WORDS.search(prose):
+    if not SCALING_WORDS.search(prose) and (units := features_in_units(prose)):
         out["unscaled"].setdefault("inputs", units)
     for kind in list(out["scaled"]):             # said both ways: the words do not decide
         if kind in out["unscaled"]:
