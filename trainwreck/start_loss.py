@@ -163,13 +163,18 @@ JUMP_NOT_SEEN = re.compile(r"(?i)\b(?:not|never|didn't|doesn't|don't|isn't|wasn'
                            r"should|usually|normally)\b")
 
 
+def _warmup_missing_can_show(prose: str) -> bool:
+    """Can an early jump be a missing warmup's face here? Not under plain SGD, whose first step is as large as its
+    gradient makes it, nor beside a warmup the paste names."""
+    return not (PLAIN_SGD.search(prose) and not ADAPTIVE.search(prose)) \
+        and not (WARMUP_NAMED.search(prose) and not NO_WARMUP.search(prose))
+
+
 @functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)
 def early_jump_said(prose: str) -> str:
     """The words that say the loss jumped to EARLY_JUMP_TIMES its start or more within the first steps; or ""."""
-    if PLAIN_SGD.search(prose) and not ADAPTIVE.search(prose):
-        return ""                      # (plain SGD's first step is as large as its gradient makes it: no warmup's face)
-    if WARMUP_NAMED.search(prose) and not NO_WARMUP.search(prose):
-        return ""                      # (a warmup the paste names: its early jump is no missing warmup's)
+    if not _warmup_missing_can_show(prose):
+        return ""
     text = told(prose)
     for m in itertools.islice(EARLY_JUMP.finditer(text), 5):
         start, top = float(m.group(1)), float(m.group(2))
@@ -197,9 +202,7 @@ CAME_BACK = re.compile(r"(?i)\b(?:comes?|came|goes|went|drops?|dropped|falls?|fe
 def early_jump_back_said(prose: str) -> str:
     """The sentence that says the loss jumped up within the first steps and came back down (with no number for its
     start: early_jump_said reads the one with both); or ""."""
-    if PLAIN_SGD.search(prose) and not ADAPTIVE.search(prose):
-        return ""                      # (as early_jump_said: no warmup's face under plain SGD, nor beside a warmup)
-    if WARMUP_NAMED.search(prose) and not NO_WARMUP.search(prose):
+    if not _warmup_missing_can_show(prose):
         return ""
     text = told(prose)
     for m in itertools.islice(JUMPED_UP.finditer(text), 5):
