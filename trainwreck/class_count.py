@@ -8,9 +8,10 @@ import math
 import re
 
 # (ImageNet's 1000 not where it names a pretrained backbone or weights, whose head may have any count)
-CLASSES_NAMED = [(re.compile(r"\bcifar-?100\b", re.I), 100), (re.compile(r"\b(?:cifar-?10|mnist|svhn|fashion-?mnist|stl-?10)\b",
-                  re.I), 10), (re.compile(r"\bimagenet\b(?![ -]?(?:pre-?trained|backbone|weights))", re.I), 1000),
-                 (re.compile(r"\bbinary\b|\bsigmoid\b", re.I), 2)]
+DATASETS_NAMED = [(re.compile(r"\bcifar-?100\b", re.I), 100), (re.compile(r"\b(?:cifar-?10|mnist|svhn|fashion-?mnist|stl-?10)\b",
+                   re.I), 10), (re.compile(r"\bimagenet\b(?![ -]?(?:pre-?trained|backbone|weights))", re.I), 1000)]
+# ("binary" or a sigmoid is the weakest name of a count, read last: a sigmoid may be a multi-label's)
+BINARY_NAMED = re.compile(r"\bbinary\b|\bsigmoid\b", re.I)
 CLASS_COUNT = re.compile(r"\b(\d{1,4})[ -](?:classes|categories|way|varieties|species|breeds|genres)\b|(?<!top-)(?<!top )\b(\d{1,4})-class\s+(?:[\w-]+\s+)?"
                          r"(?:classifier|classification|problem|task|model|dataset|segmentation|head|output)\b|num_classes\s*=\s*(\d{1,4})|"
                          # ("classifying 10 types of PCB defects": kinds a classifier tells apart)
@@ -40,15 +41,14 @@ def classes_named(prose: str) -> tuple[int, str] | None:
     counted = CLASS_COUNT.search(prose)
     if counted:
         return int(next(g for g in counted.groups() if g)), f"the paste says `{counted.group(0)}`"
-    # (a dataset's count, then one in words, then "binary" or a sigmoid, the weakest: a sigmoid may be a multi-label's)
-    for pattern, classes in CLASSES_NAMED[:-1]:
+    # (a dataset's count, then one in words, then "binary" or a sigmoid)
+    for pattern, classes in DATASETS_NAMED:
         if m := pattern.search(prose):
             return classes, f"the paste names {m.group(0)}"
     if worded := CLASS_WORDS.search(prose):
         return NUMBER_WORDS[worded.group(1).lower()], f"the paste says `{' '.join(worded.group(0).split())}`"
-    for pattern, classes in CLASSES_NAMED[-1:]:
-        if m := pattern.search(prose):
-            return classes, f"the paste names {m.group(0)}"
+    if m := BINARY_NAMED.search(prose):
+        return 2, f"the paste names {m.group(0)}"
     return None
 
 
