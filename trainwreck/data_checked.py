@@ -66,10 +66,12 @@ OF_THE_RUN = re.compile(r"(?i)^\s*(?:in|inside|of)\s+(?:the\s+|my\s+)?(?:hidden 
                         r"gradients?|weights|loss\w*|model)\b")
 
 
-@functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)
-def data_said_finite(prose: str) -> str:
-    """The words that say the data was checked for nan and inf and found clean, as written (lowercased); or ""."""
+@functools.lru_cache(maxsize=4)      # (asked by the context, the printed facts and inputs_only; read only)
+def _checks_accepted(prose: str) -> tuple[tuple[str, str], ...]:
+    """Each check for nan and inf the words say was done on the data and found clean: its words, and its clause (from
+    the clause's start to its sentence's end, at most 60 characters on), in the told, lowercased text."""
     text = told(prose)
+    accepted = []
     for m in itertools.islice(DATA_FINITE.finditer(text), 10):
         # (the sentence's words before it: a dot between words, `df.isna`, ends none)
         clause = re.split(r"\.(?!\w)|[;\n]", text[max(0, m.start() - 60):m.start() + 1])[-1]
@@ -79,8 +81,17 @@ def data_said_finite(prose: str) -> str:
         asked = text[m.end():m.end() + len(after) + 1].rstrip().endswith("?")
         if not (PARTIAL.search(clause + " " + m.group(0)) or NOT_DONE.search(clause) or NOT_DONE.search(m.group(0))
                 or TAKEN_BACK.search(after) or OF_THE_RUN.search(after) or asked):
-            return " ".join(m.group(0).split())
-    return ""
+            # ("All audio files load, and I checked the features: no nan" checked the features)
+            whole = text[sentence_around(text, m.start(), m.end(), stops=".,;\n")[0]:
+                         sentence_around(text, m.start(), m.end(), reach=60)[1]]
+            accepted.append((" ".join(m.group(0).split()), whole))
+    return tuple(accepted)
+
+
+def data_said_finite(prose: str) -> str:
+    """The words that say the data was checked for nan and inf and found clean, as written (lowercased); or ""."""
+    accepted = _checks_accepted(prose)
+    return accepted[0][0] if accepted else ""
 
 
 # A check whose words name the inputs alone ("checked the features: no nan", "the images contain no nan"): a nan or an
@@ -92,14 +103,8 @@ TARGETS_NAMED = re.compile(r"(?i)\b(?:y|y_\w+|labels?|targets?|annotations?|grou
                            r"bounding boxes|transcripts?|captions?|keypoints?|depths?)\b")
 
 
-@functools.lru_cache(maxsize=4)      # (asked by the printed facts and by each entry weighed; read only)
 def inputs_only(prose: str) -> bool:
-    """Do the words of the paste's checks for nan and inf (data_said_finite's, each sentence that holds one) name the
-    inputs, and none of them anything that holds the targets?"""
-    text = told(prose)
-    # (each from its clause's start -- "All audio files load, and I checked the features: no nan" checked the features
-    # -- to its sentence's end, at most 60 characters on)
-    checks = [text[sentence_around(text, m.start(), m.end(), stops=".,;\n")[0]:
-                   sentence_around(text, m.start(), m.end(), reach=60)[1]]
-              for m in itertools.islice(DATA_FINITE.finditer(text), 10)]
+    """Do the paste's checks for nan and inf that were done (data_said_finite's, each one it accepts) name the inputs,
+    and none of them anything that holds the targets?"""
+    checks = [whole for _, whole in _checks_accepted(prose)]
     return any(INPUTS_NAMED.search(c) for c in checks) and not any(TARGETS_NAMED.search(c) for c in checks)
