@@ -43,7 +43,7 @@ from .run_said import (BEFORE_TRAINING_NONFINITE, fell_then_broke, order_moved_i
 from .schedule_said import ADAPTIVE, PLAIN_SGD, WARMUP_SET, no_warmup_said
 from .sentences import denied_before, sentences_only
 from .softmax_floor import FLOOR_TAIL, accuracy_rose_said, softmax_floor, softmax_floor_said
-from .start_loss import early_jump_back_said, early_jump_said, regression_start_said, start_far_above_uniform
+from .start_loss import early_jump_seen, regression_start_said, start_far_above_uniform
 from .thesaurus import tokens
 from .timing_words import timing_of
 from .weight_init import (ALL_PARAMS_ZERO, CONSTANT_INIT_SAID, FILLED, LARGE_INIT, LAYERS_BUILT, NUMPY_ZERO_WEIGHTS,
@@ -210,15 +210,9 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                 "tf.GradientTape loop with no LossScaleOptimizer: compile() wraps the optimizer in one, "
                                 "a custom loop does not, so float16 gradients below about 6e-08 flush to 0 unscaled")
     # (not beside the spike that says it already: curve_shape's no-warmup jump)
-    if sig.name != "spike-then-recover" and (jump := early_jump_said(ev.prose)) and not WARMUP_SET.search(ev.prose):
-        out["early-jump"] = (f"the report says the loss jumped to several times its start within the first steps "
-                             f"(\"{jump}\"): without warmup, Adam's first step moves every parameter by about the full "
-                             "learning rate, however small its gradient")
-    elif sig.name != "spike-then-recover" and (jump := early_jump_back_said(ev.prose)) \
-            and not WARMUP_SET.search(ev.prose):
-        out["early-jump"] = (f"the report says the loss jumped up within the first steps and came back down "
-                             f"(\"{jump}\"): without warmup, Adam's first step moves every parameter by about the full "
-                             "learning rate, however small its gradient")
+    if sig.name != "spike-then-recover" and (seen := early_jump_seen(ev.prose)) and not WARMUP_SET.search(ev.prose):
+        out["early-jump"] = (f"the report says the loss {seen[1]} (\"{seen[0]}\"): without warmup, Adam's first step "
+                             "moves every parameter by about the full learning rate, however small its gradient")
     elif went_wrong and sig.name != "spike-then-recover" and (kept := no_warmup_said(ev.prose)) \
             and not WARMUP_SET.search(ev.prose):
         out["no-warmup"] = (f"it went wrong{kept}: without warmup, Adam's first step moves every parameter by about the "

@@ -213,6 +213,17 @@ def early_jump_back_said(prose: str) -> str:
     return ""
 
 
+
+def early_jump_seen(prose: str) -> tuple[str, str] | None:
+    """The words that say the loss jumped within the first steps, and what they say of it: a jump to EARLY_JUMP_TIMES
+    its start or more (early_jump_said), or one up and back down (early_jump_back_said); or None."""
+    if jump := early_jump_said(prose):
+        return jump, "jumped to several times its start within the first steps"
+    if jump := early_jump_back_said(prose):
+        return jump, "jumped up within the first steps and came back down"
+    return None
+
+
 # A regression's first loss said in words, in any notation ("the MSE starts at 3.1e7", "initial loss was 2.4e+09")
 REGRESSION_START_SAID = re.compile(
     r"(?i)\b(?:loss|mse|mae|rmse|squared error)\b[^.;\n]{0,20}?\b(?:starts?|started|begins?|began)\s+(?:at|around|from)\s+"

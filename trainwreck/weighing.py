@@ -33,7 +33,7 @@ from .paste_facts import (ACCURACY_WORDS, DEAD_UNITS_WORDS, NO_WARMUP_WORDS, ONE
                           ZERO_GRADIENT_WORDS, printed_facts, values_chosen)
 from .run_kind import REGRESSION_WORDS, classifier_shown, regressor_shown, shown_frameworks
 from .softmax_floor import FLOOR_WORDS, accuracy_rose_said
-from .start_loss import START_HIGH_WORDS, early_jump_back_said, early_jump_said, start_far_above_uniform
+from .start_loss import START_HIGH_WORDS, early_jump_seen, start_far_above_uniform
 from .weight_init import LARGE_INIT_WORDS, ZERO_INIT_WORDS
 from .frozen_said import dead_units_said, one_output_said, weights_frozen_said, weights_half
 from .safe_text import shown
@@ -469,7 +469,7 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
                     # units dead)
                     or bool(unresponsive)
                     or bool(start_far_above_uniform(ev.prose)) or bool(accuracy_rose_said(ev.prose))
-                    or bool(early_jump_said(ev.prose)) or bool(early_jump_back_said(ev.prose))
+                    or early_jump_seen(ev.prose) is not None
                     # (or a failure to learn said in words, or the same failure at a learning rate of 0)
                     or says_not_learning(ev.prose) or bool(rate_zero_failed(ev.prose)))
     said_when = timing_of(words) if words_count else set()
