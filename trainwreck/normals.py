@@ -11,11 +11,12 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .one_class_iou import IOU_NAME
 from .precision_said import HALF_SHOWN, SCALER_SHOWN
 from .run_said import MINUS_SCORE_TRAINER, says_not_learning
 from .schedule_said import no_warmup_said
 from .sentences import denied_before, rounding_of, said_unnegated
-from .start_loss import early_jump_back_said, early_jump_said
+from .start_loss import early_jump_seen
 
 
 @dataclass(frozen=True)
@@ -68,9 +69,10 @@ HUGE_LOSS_SAID = re.compile(HUGE_LOSS, re.I)
 # torchvision's deprecation warning naming no weights: `pretrained=False` passed on as `weights=None`
 NO_WEIGHTS_PASSED = re.compile(r"(?i)equivalent to passing `weights=none`")
 # (the return the subject of the fall, no other quantity between: not "the return goes up and the entropy drops")
+FALL_VERBS = r"collaps\w*|drops?|dropped|dropping|falls?|fell|falling|decreas\w*"
 RETURN_FELL = re.compile(r"(?i)\b(?:returns?|rewards?|scores?)\b(?:(?!\b(?:entropy|loss|lr|kl|and|while|but|whereas)\b)"
-                         r"[^.\n]){0,40}\b(?:collaps\w*|drops?|dropped|dropping|falls?|fell|falling|decreas\w*|goes down|"
-                         r"went down|stuck|never improv\w*)\b(?!\s+(?:at first|initially|early|in the beginning))|" + HUGE_LOSS)
+                         rf"[^.\n]){{0,40}}\b(?:{FALL_VERBS}|goes down|went down|stuck|never improv\w*)\b"
+                         r"(?!\s+(?:at first|initially|early|in the beginning))|" + HUGE_LOSS)
 # a KL weight said not to move ("a fixed beta of 4", "no annealing")
 BETA_FIXED = re.compile(r"(?i)\b(?:fixed|constant)\s+(?:beta|β|kl[ _-]?weight)\b|\bno (?:kl )?anneal\w*|"
                         r"\b(?:beta|β)\b[^.\n]{0,20}\b(?:fixed|constant)\b")
@@ -227,7 +229,7 @@ def _frozen_said(text: str) -> str:
 # 0.67"), as fractions or percentages
 # (a Dice score, not a Dice loss, one minus it; nor the threshold it was taken at, "Dice@0.5")
 _DICE_SAID = re.compile(r"(?i)\bdice\b(?!\s*(?:_|-)?(?:loss|coefficient loss|@))[^.\n\d]{0,40}?(?<![\d.])(\d{1,3}(?:\.\d+)?\s?%|0?\.\d+|1\.0*)(?![\d.])")
-_IOU_SAID = re.compile(r"(?i)\b(?:m?iou|jaccard)\b[^.\n\d]{0,40}?(?<![\d.])(\d{1,3}(?:\.\d+)?\s?%|0?\.\d+|1\.0*)(?![\d.])")
+_IOU_SAID = re.compile(rf"(?i)(?<![a-z])(?:{IOU_NAME})(?![a-z])[^.\n\d]{{0,40}}?(?<![\d.])(\d{{1,3}}(?:\.\d+)?\s?%|0?\.\d+|1\.0*)(?![\d.])")
 
 
 # Loss values the words give ("the BCE loss barely falls, from 0.099 to 0.097"): a rare class's log loss is below
@@ -332,7 +334,8 @@ def _scaled_target_unless(text: str) -> str:
 
 
 # A return said to fall from its best, or to sit below the task's threshold: a run that got worse is the question then
-_RETURN_FELL = re.compile(r"(?i)\b(?:collaps\w*|drops?|dropped|falls?|fell|decreas\w*|degrad\w*|unlearn\w*)\b|"
+# (any fall, whatever its subject: "then it drops back"; or a return said to sit below the 475 that solves it)
+_FELL_OR_LOW = re.compile(rf"(?i)\b(?:{FALL_VERBS}|degrad\w*|unlearn\w*)\b|"
                           r"\b(?:returns?|rewards?|scores?)\b[^.\n]{0,40}?\b(?:around|about|at|of|~)\s*(?:[1-9]\d?|[1-3]\d\d|4[0-6]\d)"
                           r"(?:\.\d+)?\b(?!\s*(?:k|episodes?|steps?))")
 
@@ -477,7 +480,7 @@ TOOL_ANSWERS = (
            "the episode length: 500 steps, ended by truncation (the time limit), not by termination (the pole falling)",
            # (the return that climbed to it is the question)
            frozenset({"climb"}),
-           unless=lambda text: _nonfinite_said(text) or _RETURN_FELL.search(text) is not None),
+           unless=lambda text: _nonfinite_said(text) or _FELL_OR_LOW.search(text) is not None),
     Normal("a Cox partial likelihood computed over the batch, which grows with the batch size and stays far from 0",
            re.compile(r"(?s)\A(?=.*\b(?:cox|partial (?:log-?)?likelihood|deepsurv)\b)(?=.*\bbatch(?:[ _-]?size)?\b)"
                       r"(?=.*\bloss\w*\b[^?\n]{0,120}?\b(?:higher|larger|bigger|greater|grows?|increas\w*)\b)"),
@@ -600,7 +603,8 @@ TOOL_ANSWERS = (
            or _found(_NO_TARGET_NEAR_ZERO, text)),
     Normal("a Dice score and an IoU that differ, for the same predictions",
            # (both given as numbers, and asked about; a Dice loss is not the score)
-           re.compile(r"(?s)\A(?=.*\bdice\b(?!\s*[_-]?(?:loss|@))[^.\n\d]{0,40}\d)(?=.*\b(?:m?iou|jaccard)\b[^.\n\d]{0,40}\d)"
+           re.compile(r"(?s)\A(?=.*\bdice\b(?!\s*[_-]?(?:loss|@))[^.\n\d]{0,40}\d)"
+                      rf"(?=.*(?<![a-z])(?:{IOU_NAME})(?![a-z])[^.\n\d]{{0,40}}\d)"
                       # (and the two set against each other: "but my IoU only", "much closer", "why do they differ")
                       r"(?=.*\b(?:but|while|whereas|differ\w*|closer|mismatch\w*|inconsisten\w*|lower than|higher than|"
                       r"gap|only)\b)(?=.*\?)"),
@@ -693,7 +697,7 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            "the loss values: where the spikes are and whether the curve still trends down",
            falls=True,        # (its answer is a curve that trends down: not beside values that did not fall)
            # (nor where the words give that signature: no warmup, or a jump in the first steps)
-           unless=lambda text: no_warmup_said(text) or early_jump_said(text) or early_jump_back_said(text)),
+           unless=lambda text: no_warmup_said(text) or early_jump_seen(text) is not None),
     Normal("a large loss at the start",
            re.compile(r"loss (?:is|was|looks) (?:so |very |too )?(?:big|large|huge|high)|(?:big|large|huge|high) "
                       r"loss|(?:starts?|starting|begins?) (?:so |this |that |very |too |really )?(?:big|large|huge|high)"
