@@ -78,6 +78,9 @@ def test_a_check_of_the_inputs_alone_counts_a_quarter_against_the_broken_batch()
     assert not inputs_only("no nan or inf in x or y") and not inputs_only("no nan in the dataset")
     assert not inputs_only("the inputs and the labels have no nans")
     assert not inputs_only("The images and masks contain no nan.")       # a segmentation's targets
+    # (a check of the targets only planned was not done: the inputs' is still the only one)
+    assert inputs_only("The images have no nan. I should check that the labels have no nan too.")
+    assert inputs_only("I checked the images: no nan. I should check whether the labels have no nan too.")
 
 
 def test_a_padding_mask_is_the_masked_rows_construct_even_where_no_sequence_is_said_empty():
