@@ -3058,6 +3058,11 @@ def test_a_sentences_values_between_words_of_any_language_and_the_numbers_that_a
     assert read("Loss at step 0 is 4.61, step 1 is 4.9, at step 3 it's 31.7, then it is ~4.5 by step 200.") == \
         [4.61, 4.9, 31.7, 4.5]
     assert read("loss is 0.5 after 3 epochs, 0.4 after 5 and 0.3 after 10") == [0.5, 0.4, 0.3]
+    # ("up to" a number below the value before it is where something else went -- an LR finder's rate -- and a rise
+    # "up to" a larger one is the loss's)
+    assert read("In the plot the loss is flat at ~2.49 up to about 1e-4, falls to ~1.28, then climbs to 5.1 and "
+                "6.0.") == [2.49, 1.28, 5.1, 6.0]
+    assert read("the loss goes 2.3, 2.5 up to 9.1") == [2.3, 2.5, 9.1]
     assert read("my loss with ResNet-50 in fp16 is 0.7, 0.6, 0.5") == [0.7, 0.6, 0.5]
     assert read("The loss drops from 4.61 to 4.12 over the first ~60 batches and then sits at about 4.05.") == \
         [4.61, 4.12, 4.05]

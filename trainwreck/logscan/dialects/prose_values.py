@@ -152,6 +152,11 @@ SITS_BEFORE = re.compile(rb"(?i)(?:\(|\b(?:is|are|was|were|stays?|stayed|sits?|h
                          rb"oscillates?|normal|fine|usually|typically|mostly)\b)[ \t]*(?:~[ \t]*)?$")
 
 
+
+# "Up to" a number below the value before it is no rise of the loss to it, but where something else went: "flat at
+# ~2.49 up to about 1e-4" (an LR finder's rate, the plot's other axis)
+UP_TO = re.compile(rb"(?i)\bup[ \t]+to[ \t]+(?:about[ \t]+|around[ \t]+|roughly[ \t]+)?~?[ \t]*$")
+
 def _values(data: bytes, start: int) -> tuple[list[tuple[int, bytes, str | None]], str]:
     """The values after a loss word that ends at `start`, with the epoch printed beside each (EPOCH_PLACE), if any:
     the first run of them, kept where it is MIN_RUN long; and what holds them, "sentence" or "list"."""
@@ -179,6 +184,9 @@ def _values(data: bytes, start: int) -> tuple[list[tuple[int, bytes, str | None]
                 or OTHER_SUBJECT.search(data, gap_from, m.start()):
             break
         number = m.group("value").lstrip(b"~ \t")
+        if run and UP_TO.search(data, gap_from, m.start()) and _fell(run[-1][1], number):
+            skipped += _chars(data, m.start(), m.end())       # (a bound of something else's: read on past it)
+            continue
         if not number[-1:].isdigit() and (DENIED.search(data, gap_from, m.start())
                                           or _denied_elsewhere(data, gap_from, m.start(), m.end())):
             break       # "no nan": not a value, and the sentence says no more of them
