@@ -314,6 +314,9 @@ def test_nothing_to_go_on_asks_for_the_loss_values():
      "`weights=ResNet50_Weights.IMAGENET1K_V1`. You can also use `weights=ResNet50_Weights.DEFAULT` to get the most "
      "up-to-date weights.\nAre the ImageNet weights actually loaded?",
      "torchvision's `pretrained` deprecation warning, which names the weights it loads"),
+    ("Same seed (torch.manual_seed(0)), same data, two runs on one A100: the losses agree for a few hundred steps, then "
+     "differ in the 4th decimal, and the final accuracies are 91.2% and 91.5%. Where is the hidden randomness?",
+     "runs with the same seed that differ a little on a GPU"),
 ])
 def test_normal_behaviour_is_answered_as_normal(report, name):
     d = diagnosis(report)
@@ -1854,3 +1857,26 @@ def test_torchvisions_pretrained_warning_is_answered_only_where_it_names_weights
             "be removed in the future. The current behavior is equivalent to passing `weights=%s`. Is it loaded?")
     assert any(n.name.startswith(answer) for n in normals_asked((said % "ResNet18_Weights.IMAGENET1K_V1").lower()))
     assert not any(n.name.startswith(answer) for n in normals_asked((said % "None").lower()))
+
+
+def test_runs_that_differ_a_little_on_a_gpu_are_answered_only_where_neither_broke():
+    """A seed fixes the random numbers, not the order in which a GPU's parallel additions land; float addition is not
+    associative, so the same numbers added in another order differ in their last bits -- the mechanism, checked here
+    in float32 -- and training carries the difference on. Not the answer where a run broke, or the two ended far
+    apart."""
+    import numpy as np
+    values = np.random.default_rng(0).standard_normal(4096).astype(np.float32)
+    forward = np.float32(0)
+    for v in values:
+        forward += v
+    backward = np.float32(0)
+    for v in values[::-1]:
+        backward += v
+    assert forward != backward and abs(forward - backward) < 1e-4 * np.abs(values).sum()
+    gpu = "runs with the same seed that differ a little on a GPU"
+    said = "Fixed seed, JAX on a V100 with jax.random.PRNGKey(0): two runs differ after step 100. Is my code wrong?"
+    assert answered(said, gpu)
+    assert not answered(said.replace("V100", "laptop CPU"), gpu)                   # (no GPU)
+    assert not answered("Two runs on a GPU differ after step 100. Is my code wrong?", gpu)       # (no seed said)
+    assert not answered(said + " One run diverges to nan at step 900.", gpu)
+    assert not answered("Same seed on a GPU, but the two runs give completely different accuracies. Bug?", gpu)

@@ -3063,6 +3063,9 @@ def test_a_sentences_values_between_words_of_any_language_and_the_numbers_that_a
     assert read("In the plot the loss is flat at ~2.49 up to about 1e-4, falls to ~1.28, then climbs to 5.1 and "
                 "6.0.") == [2.49, 1.28, 5.1, 6.0]
     assert read("the loss goes 2.3, 2.5 up to 9.1") == [2.3, 2.5, 9.1]
+    # (a difference "by about 0.02" is a change, not a value; "0.8731 vs 0.8914" sets two runs side by side)
+    assert read("by step 3000 the loss differs by about 0.02 (0.8731 vs 0.8914) between the two runs") == []
+    assert read("the loss goes 0.9, 0.7, 0.5 vs 0.6 in the other run") == [0.9, 0.7, 0.5]
     assert read("my loss with ResNet-50 in fp16 is 0.7, 0.6, 0.5") == [0.7, 0.6, 0.5]
     assert read("The loss drops from 4.61 to 4.12 over the first ~60 batches and then sits at about 4.05.") == \
         [4.61, 4.12, 4.05]

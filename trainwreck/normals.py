@@ -340,6 +340,13 @@ _FELL_OR_LOW = re.compile(rf"(?i)\b(?:{FALL_VERBS}|degrad\w*|unlearn\w*)\b|"
                           r"(?:\.\d+)?\b(?!\s*(?:k|episodes?|steps?))")
 
 
+# Two runs said to end far apart -- "completely different", one learning and the other not -- more than a drift of the
+# last bits grows to in a healthy run
+_RUNS_FAR_APART = re.compile(r"(?i)\b(?:completely|totally|wildly|hugely|very|vastly|drastically|massively)\s+"
+                             r"(?:different|differ\w*)\b|\bhuge (?:difference|gap)\b|\bone (?:of them|run)\b[^.\n]{0,40}?"
+                             r"\b(?:fails?|failed|diverg\w*|collaps\w*|never learns?|doesn't learn)\b")
+
+
 # A score said not to improve, of training or of validation: the question is then the run, not the two metrics
 _SCORE_STUCK = re.compile(r"(?i)\b(?:not|n't|never)\s+(?:\w+\s+)?improv\w*|\bstuck\b|\bplateau\w*")
 
@@ -731,6 +738,29 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            "its loss_ and loss_curve_ are about half of mean_squared_error on the same rows (a little more, by the "
            "penalty), by definition; the model is the one fit() trained",
            "2 * reg.loss_ beside mean_squared_error(y_train, reg.predict(X_train)): equal, up to the small L2 term"),
+    Normal("runs with the same seed that differ a little on a GPU",
+           # (a seed said fixed, a GPU, and the runs said to differ: all three)
+           re.compile(r"(?s)\A(?=.*(?:\b(?:same|fixed|identical|set|fixing|setting)\s+(?:(?:the|all|random|rng|every)\s+)?"
+                      r"seeds?\b|\bseeded\b|\bmanual_seed\b|\bprngkey\(\d+\)|\bset_seed\b|\bseed_everything\b))"
+                      r"(?=.*\b(?:gpus?|cuda|cudnn|a100|v100|h100|a6000|t4|rtx\s?\d+|nvidia)\b)"
+                      r"(?=.*\b(?:differ\w*|different|diverge from each other|not (?:the same|identical|bit-?identical|"
+                      r"reproducible|deterministic)|non-?deterministic|don't match|do not match|doesn't match|vary|varies|"
+                      r"not reproduc\w*)\b)"),
+           "a seed fixes the random numbers, not the order of the additions: on a GPU, operations that add in parallel "
+           "(atomicAdd in index_add_, scatter_add_ and the backward of embedding_bag, ctc_loss and many pooling layers) "
+           "and cuDNN's convolution algorithms, which its benchmark may pick differently from run to run, add in an "
+           "order that can change between runs. Floating-point addition is not associative, so the last bits differ, "
+           "and each step of training feeds them into the next, so two runs drift apart by more over time -- PyTorch "
+           "says so for releases, platforms and CPU against GPU \"even when using identical seeds\", and lists these "
+           "sources (https://pytorch.org/docs/2.4/notes/randomness.html). A small drift and final scores within noise "
+           "of each other are this, not a bug. torch.use_deterministic_algorithms(True) with "
+           "torch.backends.cudnn.benchmark = False (PyTorch), tf.config.experimental.enable_op_determinism() "
+           "(TensorFlow: https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/python/framework/config.py#L932-L933) and XLA_FLAGS=--xla_gpu_deterministic_ops=true (JAX's XLA, which the JAX maintainers name for "
+           "its autotuned kernels and atomic reductions: https://github.com/google/jax/discussions/10674) remove it, "
+           "at some cost in speed",
+           "the same two runs on the CPU, or on the GPU with deterministic algorithms on: identical there, the drift "
+           "is the GPU's order of additions",
+           unless=lambda text: _nonfinite_said(text) or _not_learning_said(text) or _found(_RUNS_FAR_APART, text)),
     Normal("PyTorch's warning on a read-only NumPy array",
            re.compile(r"the given numpy array is not writable"),
            "torch.from_numpy and torch.as_tensor share memory with the array they are given, and a read-only array "

@@ -67,7 +67,7 @@ TOKEN = re.compile(
     # ... and the last of the places a value was printed at: "0.4127 at every epoch up to 300" (not "climbs up to 45")
     rb"|(?<![\w])(?i:epochs?|steps?|iterations?|iters?|batch(?:es)?)[ \t]+(?i:up[ \t]+to)[ \t]+~?\d+(?![\w.])"
     # ... or a change, not a value: "crawling down by ~0.005 per epoch", "drops 0.01 each step"
-    rb"|(?<![\w])(?i:by)[ \t]+(?:~[ \t]*)?" + NUMBER + rb"|~?" + NUMBER + rb"[ \t]+(?i:per|each|every|a)[ \t]+"
+    rb"|(?<![\w])(?i:by)[ \t]+(?:(?i:about|around|roughly|approximately|only|just)[ \t]+)?(?:~[ \t]*)?" + NUMBER + rb"|~?" + NUMBER + rb"[ \t]+(?i:per|each|every|a)[ \t]+"
     rb"(?i:epoch|step|iteration|iter|batch|update)\b"
     # ... or a range the loss moves in, not two of its values in turn: "wobbles between 1.8 and 3.1", "entre 1,8 y 3,1"
     rb"|(?P<range>(?<![\w])(?i:between|entre|zwischen|tra|fra|\xd0\xbc\xd0\xb5\xd0\xb6\xd0\xb4\xd1\x83)[ \t]+~?" + NUMBER + rb"[ \t]+"
@@ -139,7 +139,9 @@ AFTER = re.compile(rb"[ \t]*\([ \t]*(?i:epoche?|\xc3\xa9poque|\xc3\xa9poca)[ \t]
 # A dash and then another subject, "6.18 at iter 2000 -- my cifar runs start around 2.3": the values after it are
 # another run's (a dash between the values themselves, "0.69 -- 0.61 -- nan", or before "then", goes on)
 OTHER_SUBJECT = re.compile(rb"(?i)[ \t](?:\xe2\x80\x94|\xe2\x80\x93|--?)[ \t]+(?:my|our|their|your|his|her|another|other|"
-                           rb"the[ \t]+other|(?:for|in)[ \t]+comparison|compared|whereas|while)\b")
+                           rb"the[ \t]+other|(?:for|in)[ \t]+comparison|compared|whereas|while)\b"
+                           # (and "0.8731 vs 0.8914": two runs' values set side by side, not one run's in turn)
+                           rb"|\b(?:vs\.?|versus)[ \t]*$")
 
 
 # Two numbers joined by a dash, rising, and no third after them, where the words say the loss sits there -- in
