@@ -5741,6 +5741,32 @@ def test_keras_mixed_float16_in_a_gradient_tape_loop_with_no_loss_scale_is_wr040
         == ""
 
 
+def test_pytorch_autocast_to_float16_with_no_gradscaler_is_wr040s_underflow():
+    """Under torch.autocast to float16 the backward pass of each float16 op gives float16 gradients, and those below
+    2^-24 flush to 0 unless a GradScaler scales the loss first (PyTorch's AMP notes; checked in
+    test_frameworks_autocast_unscaled). Beside gradients said to be exactly 0, the code shows what makes them so."""
+    from trainwreck.loss_scale import torch_autocast_unscaled
+    loop = ("for x, y in loader:\n    with torch.autocast(device_type=\"cuda\", dtype=torch.float16):\n"
+            "        loss = F.cross_entropy(model(x), y)\n    loss.backward()\n    opt.step()\n    opt.zero_grad()\n")
+    assert torch_autocast_unscaled(loop) == 'autocast(device_type="cuda", dtype=torch.float16)'
+    assert torch_autocast_unscaled("with torch.cuda.amp.autocast():\n    loss = f(x)\nloss.backward()") == \
+        "cuda.amp.autocast()"
+    for scaled in (loop.replace("loss.backward()", "scaler.scale(loss).backward()"),          # (a scaler)
+                   loop.replace("torch.float16", "torch.bfloat16"),                             # (no scaler needed)
+                   loop.replace('device_type=\"cuda\", dtype=torch.float16', '\"cpu\"'),      # (bfloat16 on a CPU)
+                   loop.replace("loss.backward()", "print(loss)")):                             # (no backward)
+        assert torch_autocast_unscaled(scaled) == "", scaled
+    text = ("Transformer LM, mixed precision to fit on a T4:\n" + loop + "It trains at first, then stops improving "
+            "after a few thousand steps, while the fp32 run keeps going. About a third of the .grad entries of the "
+            "first layers are exactly 0.0 in the fp16 run.")
+    assert weighed_parts(text, "WR-040")["loop-unscaled"] > 0
+    assert weighed_parts(text, "WR-040")["flushed"] == weighed_parts(text, "WR-140")["zero-gradient"]
+    assert diagnosis(text).matches[0].entry.id == "WR-040"
+    scaled = text.replace("loss.backward()", "scaler.scale(loss).backward()")
+    assert "loop-unscaled" not in weighed_parts(scaled, "WR-040")
+    assert weighed_parts(scaled, "WR-040")["flushed"] < weighed_parts(scaled, "WR-140")["zero-gradient"]
+
+
 
 TF_STEP = ("class M(keras.Model):\n    def train_step(self, data):\n        x, y = data\n"
            "        with tf.GradientTape() as tape:\n            loss = self.compute_loss(y=y, y_pred=self(x, training=True))\n"

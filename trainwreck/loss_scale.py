@@ -74,3 +74,27 @@ def _policy_said(prose: str) -> re.Match | None:
     return next((m for m in itertools.islice(MIXED_FLOAT16_SAID.finditer(text), 5)
                  if not POLICY_NOT_DONE.search(text, max(0, m.start() - 40), m.start())
                  and not denied_before(text, m.start(), reach=40)), None)
+
+
+# PyTorch's autocast to float16 in the paste's code, with no GradScaler: the backward pass of each op that ran in float16
+# gives float16 gradients, and those below 2^-24 flush to 0 with nothing printed (WR-040's PyTorch part). Named with
+# its dtype, or torch.cuda.amp.autocast() / autocast("cuda") with none (float16 is CUDA's default; a CPU autocast's is
+# bfloat16, which needs no scaler).
+AUTOCAST_HALF = re.compile(r"\bautocast\((?:(?!\))[^\n]){0,80}?\bdtype\s*=\s*torch\.(?:float16|half)\b|"
+                           r"\bcuda\.amp\.autocast\((?![^)\n]{0,80}?\b(?:dtype|enabled)\s*=)|"
+                           r"\bautocast\(\s*(?:device_type\s*=\s*)?['\"]cuda['\"]\s*\)")
+BACKWARD_CALLED = re.compile(r"\.backward\(")
+# (a scaler anywhere, or a precision that needs none: bfloat16 named in the code or the words)
+TORCH_SCALED = re.compile(r"(?i)\bgradscaler\b|\bscaler\b|\bscale_loss\b|\bbf16\b|\bbfloat16\b|\bloss_scale\w*")
+
+
+def torch_autocast_unscaled(prose: str) -> str:
+    """The autocast call, when the paste runs PyTorch's autocast to float16 and calls backward() with no GradScaler;
+    or ""."""
+    cast = AUTOCAST_HALF.search(prose)
+    if cast is None or not BACKWARD_CALLED.search(prose) or TORCH_SCALED.search(prose) \
+            or denied_before(prose, cast.start(), reach=40):
+        return ""
+    # (the call shown whole, to its closing bracket on the same line)
+    whole = re.match(r"[^)\n]{0,60}\)", prose[cast.end():])
+    return cast.group(0) + whole.group(0) if whole and not cast.group(0).endswith(")") else cast.group(0)

@@ -33,12 +33,12 @@ from .input_scaling import (ALL_ZERO_INPUT, CONSTANT_FEATURE, DIVIDES_BY_STD, fe
                             standardised_by_hand)
 from .logscan import Evidence, dialects
 from .loss_inputs import nll_of_probabilities
-from .loss_scale import SCALES_MIN, SCALE_COLLAPSE, keras_loop_unscaled, scales_printed
+from .loss_scale import SCALES_MIN, SCALE_COLLAPSE, keras_loop_unscaled, scales_printed, torch_autocast_unscaled
 from .one_class_iou import one_class_iou
 from .optimizer_setup import RATE_CLIMBS, high_adaptive_rate, rate_rose
 from .rate_tried import rate_zero_failed
 from .run_kind import SUMMED, absolute_loss, linear_model
-from .run_said import (BEFORE_TRAINING_NONFINITE, fell_then_broke, order_moved_it, says_not_learning, untrained_output_enormous,
+from .run_said import (BEFORE_TRAINING_NONFINITE, fell_then_broke, order_moved_it, says_failure, says_not_learning, untrained_output_enormous,
                        untrained_output_nonfinite)
 from .schedule_said import ADAPTIVE, PLAIN_SGD, WARMUP_SET, no_warmup_said
 from .sentences import denied_before, sentences_only
@@ -209,6 +209,12 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         out["loop-unscaled"] = (f"the paste sets Keras's mixed_float16 policy ({shown}) and trains in its own "
                                 "tf.GradientTape loop with no LossScaleOptimizer: compile() wraps the optimizer in one, "
                                 "a custom loop does not, so float16 gradients below about 6e-08 flush to 0 unscaled")
+    # (with no values to judge, the words' failure: "then basically stops", "stalls")
+    elif (went_wrong or ev.count == 0 and (says_not_learning(ev.prose) or says_failure(ev.prose))) \
+            and (cast := torch_autocast_unscaled(ev.prose)):
+        out["loop-unscaled"] = (f"the paste runs PyTorch's autocast to float16 (`{cast}`) and calls backward() with no "
+                                "GradScaler: each op that ran in float16 gives float16 gradients, and those below about "
+                                "6e-08 flush to 0 unscaled")
     # (not beside the spike that says it already: curve_shape's no-warmup jump)
     if sig.name != "spike-then-recover" and (seen := early_jump_seen(ev.prose)) and not WARMUP_SET.search(ev.prose):
         out["early-jump"] = (f"the report says the loss {seen[1]} (\"{seen[0]}\"): without warmup, Adam's first step "

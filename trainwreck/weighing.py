@@ -885,8 +885,10 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     # ... and its quiet face: gradients said to be exactly 0 in a run computing in half precision (float16 holds no
     # magnitude below about 6e-08, 2**-24: smaller ones underflow, and those under about 3e-08 round to 0), whatever
     # the curve
+    # (as much as a printed zero where the paste's code shows float16 gradients with no loss scale: the flush is then
+    # what its backward does, not only what half precision can do)
     elif c.half_shown and entry.id in w.precision and (zero := grads_said_zero(ev.prose)):
-        parts["flushed"] = W_SAID_HALF
+        parts["flushed"] = W_PRINTED if "loop-unscaled" in c.printed else W_SAID_HALF
         evidence.append(f"the report shows half precision switched on (`{c.half_shown}`) and says the gradients are "
                         f"0 (\"{' '.join(zero.group(0).split())}\"): float16 holds no magnitude below about 6e-08, and "
                         "gradients under about 3e-08 round to 0")
