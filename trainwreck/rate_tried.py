@@ -319,7 +319,9 @@ def _default_rate_worked(folded: str) -> bool:
 # "with lr=0 the first loss is the same 20869.67", "setting the learning rate to zero gives exactly the same first
 # loss"): no update moved the weights, so the forward pass from the
 # initial weights, or the data, made the failure -- the lowest rate tried, and it did not help.
-RATE_ZERO = re.compile(r"\b(?:lr|learning[ _-]?rate)\s*(?:(?:=|:|of|to|at|is|set to)\s*)?(?:0(?:\.0*)?(?![\d.]|e-|,\d)|zero\b)"
+# (and both of an actor-critic's: "with both learning rates set to 0 the first critic loss is still about 4e9")
+RATE_ZERO = re.compile(r"\b(?:lrs?|learning[ _-]?rates?)\s*(?:(?:=|:|of|to|at|is|are|(?:were\s+|are\s+)?set\s+(?:to|at))\s*)?"
+                       r"(?:0(?:\.0*)?(?![\d.]|e-|,\d)|zero\b)"
                        r"(?:[^.;\n]|\.\d){0,80}?\b(?:same|still|also|too|even|again|nan|inf)\b|"
                        # ("even with lr=0 it prints 1.9e14 on every step": what follows is what it still did)
                        r"\beven\s+(?:with|at|using)\s+(?:an?\s+)?(?:lr|learning[ _-]?rate)\s*(?:(?:=|:|of)\s*)?0(?:\.0*)?"

@@ -729,7 +729,11 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     rate_family = entry.trace == RATE or PART_OF.get(entry.trace) == RATE
     # (a failure whose face is a nan or an inf is put off only where one came: a climb a lower rate delays is not it)
     put_off = entry.id in w.put_off and (entry.trace not in NONFINITE_FACES or c.said_nonfinite_value)
-    if c.lr_tried == "failed" and rate_family:
+    if c.lr_tried == "failed" and rate_family and "rate-zero" in c.printed:
+        # (twice: at a rate of 0 no update ran, so what broke there no rate made)
+        parts["tried"] = -2 * W_TRIED
+        against.append("the report says the failure is there at a learning rate of 0, with no update made")
+    elif c.lr_tried == "failed" and rate_family:
         parts["tried"] = -W_TRIED
         against.append("the report says a lower learning rate did not help")
     elif c.lr_tried == "helped" and rate_family:
