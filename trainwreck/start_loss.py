@@ -234,7 +234,7 @@ REGRESSION_START_SAID = re.compile(
     # millions")
     r"\b(?:loss|mse|mae|rmse|squared error)\b[^.;\n\d]{0,20}?\b(?:is|was|sits|stays|stayed|starts?|started|begins?|began)\s+"
     r"(?:at\s+|in\s+)?(?:about\s+|around\s+|roughly\s+|~\s*)?(?:(a|one|\d{1,3}(?:\.\d{1,3})?)\s+(million|billion|trillion)\b"
-    r"(?!\s+times\b)|the\s+(millions|billions|trillions)\b)")
+    r"(?!\s+times\b)|the\s+(?:tens\s+of\s+|hundreds\s+of\s+)?(millions|billions|trillions)\b)")
 NUMBER_WORDS_SCALE = {"million": 1e6, "billion": 1e9, "trillion": 1e12}
 
 
@@ -245,16 +245,21 @@ def regression_start_said(prose: str) -> tuple[float, str] | None:
         if m.group(4):
             value = (1.0 if m.group(3) in ("a", "one") else float(m.group(3))) * NUMBER_WORDS_SCALE[m.group(4).lower()]
         elif m.group(5):
-            value = NUMBER_WORDS_SCALE[m.group(5).lower()[:-1]]
+            # ("in the tens of millions": ten of them at the least)
+            value = NUMBER_WORDS_SCALE[m.group(5).lower()[:-1]] * (10 if " tens " in m.group(0).lower() else
+                                                                  100 if " hundreds " in m.group(0).lower() else 1)
         else:
             value = float(m.group(1) or m.group(2))
         sentence = text[slice(*sentence_around(text, m.start(), m.end(), stops=".;\n"))]
         # (the words must say it did not learn, or that the loss is still enormous later in the same sentence: a
         # regression in dollars may start at 4e10 and learn; and not another run's number, "in the tutorial")
-        still = re.search(r"\bstill\b[^.;\n]{0,20}?(\d+(?:\.\d+)?(?:e\+?\d{1,3})?)(?!\w|\.\d)", text[m.end():m.end() + 120])
+        # (in digits, or in number words: "still in the millions")
+        still = re.search(r"\bstill\b[^.;\n]{0,20}?(?:(\d+(?:\.\d+)?(?:e\+?\d{1,3})?)(?!\w|\.\d)|"
+                          r"\b(?:(?:a|one|\d+)\s+)?(million|billion|trillion)s?\b)", text[m.end():m.end() + 120])
         if value >= ENORMOUS_START and not doubted(text, m.start()) \
                 and not re.search(r"\b(?:not|never)\b|n't\b", m.group(0)) and not JUMP_NOT_SEEN.search(sentence) \
                 and not re.search(r"(?i)\b(?:tutorial|example|their|copied)\b", sentence) \
-                and (says_not_learning(prose) or (still and float(still.group(1)) >= ENORMOUS_START)):
+                and (says_not_learning(prose) or (still and (still.group(2) is not None
+                                                             or float(still.group(1)) >= ENORMOUS_START))):
             return value, " ".join(m.group(0).split())
     return None
