@@ -36,7 +36,8 @@ _SHAPE = r"(?:shapes?|sizes?|resolutions?|dimensions?|dims?|lengths?|dtypes?|for
 # value the model is said to give.
 ONE_OUTPUT = re.compile(
     # "the same probability for every customer", "the same prediction for all the images"
-    r"\bsame " + _OUTPUTS + r" (?:for|on|to|across) " + _EVERY + r" " + _INPUTS + r"\b"
+    # (a word may name what they are of: "exactly the same action probabilities in every situation")
+    r"\bsame (?:[\w-]+ )?" + _OUTPUTS + r" (?:for|on|to|across|in) " + _EVERY + r" " + _INPUTS + r"\b"
     # "the output is 0.2649 for every single row", "predicts 0.5 for all inputs"
     # (a value said of the model's output or its call: not "df.isna().sum() is 0 for every column")
     r"|(?:\b(?:gives?|outputs?|returns?|predicts?)|(?:\b" + _OUTPUT_SUBJECT + r"|\b(?:\w+\.){0,3}(?:model|predict|forward|net)\w*\([^()\n]{0,30}\)\)?)\s+(?:is|are|was|were))"
@@ -68,7 +69,7 @@ ONE_OUTPUT = re.compile(
     # input, not a run's number: "the same loss no matter what I try" -- an output noun is the first form's)
     r"|\b(?:model|network|net|predict\w*(?:\(\))?|it|actor|policy|generator|classifier|regressor|head|decoder|agent)\s+"
     r"(?:(?!(?:would|could|should|will|might|may|must|not|never)\b)\w+\s+){0,2}?"
-    r"(?:returns?|predicts?|gives?|outputs?|produces?|picks?|chooses?|selects?)\s+(?:exactly\s+|basically\s+|practically\s+|always\s+)?"
+    r"(?:returns?|predicts?|gives?|outputs?|produces?|prints?|picks?|chooses?|selects?)\s+(?:exactly\s+|basically\s+|practically\s+|always\s+)?"
     r"the same\s+(?!(?:loss\w*|accuracy|errors?|metrics?|numbers|curves?|scores?|" + _OUTPUTS + r")\b)(?:[\w-]+\s+){0,2}?"
     r"(?:(?:for|on|to)\s+" + _EVERY + r"\s+" + _INPUTS + r"\b|"
     # (whatever the input is, not whatever the reporter sets: "the same results regardless of the learning rate")
