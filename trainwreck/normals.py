@@ -84,9 +84,16 @@ def _gan_unless(text: str) -> str:
     return broken.group(0) if broken else ""
 
 
+# A policy trained towards a search's move distribution (AlphaZero, MuZero): its policy loss is a cross-entropy against
+# the MCTS visit counts (Silver et al. 2017, "Mastering the game of Go without human knowledge", Eq. 1), which does
+# measure the network's agreement with the search -- no policy-gradient surrogate
+SEARCH_TARGETS = re.compile(r"(?i)\b(?:alpha-?zero|alpha-?go zero|mu-?zero|mcts|monte[ -]carlo tree search|visit counts?)\b")
+
+
 def _rl_unless(text: str) -> str:
-    """Not where the words say the return fell, or give a loss grown past any bound."""
-    fell = RETURN_FELL.search(text)
+    """Not where the words say the return fell, or give a loss grown past any bound, or train a policy towards a
+    search's moves."""
+    fell = RETURN_FELL.search(text) or SEARCH_TARGETS.search(text)
     return fell.group(0) if fell else ""
 
 
