@@ -1880,3 +1880,64 @@ def test_runs_that_differ_a_little_on_a_gpu_are_answered_only_where_neither_brok
     assert not answered("Two runs on a GPU differ after step 100. Is my code wrong?", gpu)       # (no seed said)
     assert not answered(said + " One run diverges to nan at step 900.", gpu)
     assert not answered("Same seed on a GPU, but the two runs give completely different accuracies. Bug?", gpu)
+
+
+def test_a_failure_at_a_learning_rate_of_zero_counts_twice_against_the_rate():
+    """"Both learning rates set to 0" (an actor's and a critic's) is a rate of 0 too; at a rate of 0 no update ran, so
+    what broke there no rate made -- twice the weight of a lower rate that did not help."""
+    from trainwreck.rate_tried import rate_zero_failed
+    said = "TD3 from scratch. With both learning rates set to 0 the first critic loss is still about 3e8."
+    assert rate_zero_failed(said).startswith("learning rates set to 0")
+    log = "".join(f"upd {n} critic_loss {v}\n" for n, v in ((1, "3.1e+08"), (100, "2.9e+08"), (1000, "4.4e+10"),
+                                                           (5000, "7.2e+13"), (9000, "inf"), (9100, "nan")))
+    assert weighed_parts(log + said, "WR-220")["tried"] == -2.0
+    assert weighed_parts(log + "TD3 from scratch. Lowering the learning rate did not help.", "WR-220")["tried"] == -1.0
+    assert diagnosis(log + said).matches[0].entry.id == "WR-120"
+
+
+def test_a_regression_start_in_number_words_reads_tens_and_hundreds_of_millions():
+    """"Starts in the tens of millions and is still in the millions": ten million at the least, and still enormous --
+    a regression loss in its targets' units, not a start that then fell."""
+    from trainwreck.start_loss import regression_start_said
+    assert regression_start_said("The MSE starts in the tens of millions and is still in the millions at the end.") \
+        == (1e7, "mse starts in the tens of millions")
+    assert regression_start_said("The loss starts in the hundreds of billions, still a billion after 40 epochs.")[0] \
+        == 1e11
+    assert regression_start_said("The loss starts in the tens of millions and then drops to 0.3.") is None
+
+
+def test_one_output_read_with_a_word_for_what_the_outputs_are_of():
+    from trainwreck.frozen_said import one_output_said
+    assert one_output_said("The agent gives exactly the same action probabilities in every state I try.")
+    assert one_output_said("The value head prints the same number for every state.")
+    for other in ("the same class in every batch", "the same loss in every epoch", "it prints the same loss for "
+                  "every epoch", "the model gives the same results in every run"):
+        assert not one_output_said(other), other
+
+
+def test_a_policy_trained_towards_a_search_is_no_policy_gradient_loss():
+    """AlphaZero's policy loss is a cross-entropy against MCTS's visit counts, which measures agreement with the
+    search: the policy-gradient answer (a surrogate near 0 by construction) is not its."""
+    rl = "a reinforcement-learning loss"
+    assert answered("PPO on Atari: the policy loss hovers around 0 and goes negative. Is it learning?", rl)
+    assert not answered("AlphaZero-style self-play for Othello: the policy loss only falls from 2.1 to 1.9 though the "
+                        "network's moves match MCTS more and more. Why so little?", rl)
+
+
+def test_a_run_without_the_scaling_that_did_not_fail_is_no_unscaled_input():
+    """"Trained on the unstandardised inputs it does not give nan" tells of a second run, fine without the scaling; the
+    run in question is standardised -- by hand, "the mean and std of each column, computed and standardised with" --
+    which a constant column turns into 0/0."""
+    from trainwreck.input_scaling import scaled_said, standardised_by_hand
+    assert scaled_said("The same net trained on the unstandardised inputs does not give nan.")["unscaled"] == {}
+    assert scaled_said("The net is trained on unstandardised inputs and the loss is huge.")["unscaled"]
+    assert standardised_by_hand("I compute the mean and std of every feature on the train split and standardise "
+                                "with them.")
+    assert not standardised_by_hand("I compute the mean and std of every feature to print them.")
+    bar = "".join(f"Epoch 0:  {p}%| {n}/500 [00:0{k}<00:40, 10.1it/s, v_num=3, train_loss=nan]\n"
+                  for k, (p, n) in enumerate(((4, 20), (40, 200), (80, 400))))
+    text = ("Lightning, MSE on 30 sensor columns. I compute the mean and std of every column on the training frames "
+            "and standardise with them. train_loss is nan from the first step:\n" + bar +
+            "The same model on the unstandardised columns does not give nan.")
+    assert "std-unguarded" in weighed_parts(text, "WR-060")
+    assert diagnosis(text).matches[0].entry.id == "WR-060"

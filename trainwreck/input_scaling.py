@@ -47,6 +47,8 @@ UNSCALED_SAID = re.compile(r"\b(?:did(?:n't| not)|do(?:n't| not)|never|without|f
                            # ("on raw features", "unnormalized inputs")
                            r"\b(?:raw|unscaled|unnormali[sz]ed|unstandardi[sz]ed)\s+(?P<raw>inputs?|features?|pixels?|"
                            r"images?|targets?|prices?|columns?)\b", re.I)
+UNSCALED_RUN_FINE = re.compile(r"(?i)\b(?:does(?:n't| not)|did(?:n't| not)|never)\s+(?:\w+\s+){0,2}?(?:nan|inf|diverg\w*|"
+                               r"blows?\s+up|explod\w*)\b|\b(?:works?|worked|trains?\s+fine|runs?\s+fine)\b")
 # A scaling the pasted code does: an array assigned a scaler's output (`y_train = y_scaler.fit_transform(...)`,
 # `X = StandardScaler().fit_transform(X)`), or its own standardisation or min-max (`X = (X - X.mean(0)) / X.std(0)`, `y =
 # (y - mu) / sd`, `X = X / 255.0` is the pixels' own, read elsewhere)
@@ -198,6 +200,10 @@ def scaled_said(prose: str) -> dict[str, dict[str, str]]:
             if pattern.search(subject[-1].group("what")):
                 out["unscaled"].setdefault(kind, " ".join((before[subject[-1].start():] + m.group(0)).split()))
     for m in UNSCALED_SAID.finditer(prose):
+        # (not a run said to have gone well without the scaling: "trained on the unstandardised inputs it does not
+        # give nan" says the scaling came with the failure)
+        if UNSCALED_RUN_FINE.search(prose, m.end(), sentence_around(prose, m.start(), m.end(), stops=".!?;\n")[1]):
+            continue
         what = m.group("what") or m.group("subject") or m.group("raw")
         what = "inputs" if re.fullmatch(r"(?i)anything|everything|data", what) else what
         for kind, pattern in (("targets", SCALED_TARGETS), ("inputs", SCALED_INPUTS)):
@@ -325,7 +331,11 @@ CONSTANT_FEATURE_WORDS = {"constant", "deviation", "zero"}
 # scaler, which guards a zero spread: scikit-learn's StandardScaler divides such a column by 1, Keras's Normalization by
 # at least 1e-7)
 # (a standardisation: to zero mean and unit deviation, not a division by 255 or a layer's own normalisation)
-STANDARDISED_BY_HAND = re.compile(r"\b(?:standardi[sz]\w*|z-?scor\w*)\b[^.;\n]{0,60}?\b(?:myself|by hand|"
+# (or its statistics said computed, and the inputs standardised with them: "I compute the mean and std of each input
+# column over all training frames and standardise with them")
+STANDARDISED_BY_HAND = re.compile(r"\b(?:comput\w*|calculat\w*)\s+(?:the\s+)?means?\s+and\s+(?:the\s+)?(?:std|stds|"
+                                  r"standard deviations?)\b[^.;\n]{0,80}?\b(?:standardi[sz]\w*|z-?scor\w*)\b|"
+                                  r"\b(?:standardi[sz]\w*|z-?scor\w*)\b[^.;\n]{0,60}?\b(?:myself|by hand|"
                                   r"manually|in (?:plain )?numpy|with numpy)\b|\b(?:myself|by hand|manually)\b[^.;\n]{0,30}?"
                                   r"\b(?:standardi[sz]\w*|z-?scor\w*)\b|\bdivid\w* (?:it |them |each \w+ )?by "
                                   r"(?:the |its |their |each \w+'s )?(?:std|standard deviation|sigma)\b", re.I)

@@ -478,8 +478,10 @@ def _broken_from_start(ev: Evidence, sig: Signature, words: list[str], first_pri
         return True
     if ev.count <= 1 and fell_then_broke(ev.prose, words):
         return False
+    # (a first print later in the first epoch -- a progress bar's at batch 12 -- is the start where the words say so:
+    # "train_loss=nan from the first step")
     return (ev.count == 0 and bool({"nan", "inf"} & set(words)) and "start" in timing_of(words)) or (
-        first_printed and ev.first_nonfinite == 0 and ev.count > 0 and at_run_start(ev))
+        first_printed and ev.first_nonfinite == 0 and ev.count > 0 and (at_run_start(ev) or "start" in timing_of(words)))
 
 
 def values_chosen(ev: Evidence) -> bool:
