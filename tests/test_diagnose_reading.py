@@ -1941,3 +1941,18 @@ def test_a_run_without_the_scaling_that_did_not_fail_is_no_unscaled_input():
             "The same model on the unstandardised columns does not give nan.")
     assert "std-unguarded" in weighed_parts(text, "WR-060")
     assert diagnosis(text).matches[0].entry.id == "WR-060"
+
+
+def test_each_item_standardised_on_its_own_and_one_loss_value_at_every_epoch():
+    """"Standardises each window on its own" is each item by its own statistics (a flat window's std is 0, at whichever
+    batch draws one); "the loss prints 2.302585 at every epoch" is a loss that never moves -- not a change "by 0.01
+    each epoch", nor a count of prints."""
+    from trainwreck.input_scaling import PER_ITEM
+    from trainwreck.run_said import says_not_learning
+    assert PER_ITEM.search("the Dataset normalizes every clip separately") and PER_ITEM.search(
+        "__getitem__ standardises each window on its own")
+    assert not PER_ITEM.search("the Dataset returns each window on its own")
+    assert says_not_learning("The loss prints 2.302585 at every single epoch.")
+    assert says_not_learning("the loss is 0.6931 every epoch")
+    assert not says_not_learning("the loss drops by 0.01 each epoch")
+    assert not says_not_learning("I print the loss 10 times each epoch")

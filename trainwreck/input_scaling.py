@@ -367,7 +367,10 @@ ALL_ZERO_INPUT = re.compile(r"\b(?:silent|all[ -]zeros?|all-zero|blank|(?:digita
 PER_ITEM = re.compile(r"(?i)\b(?:its|their|that \w+'s|each \w+'s|every \w+'s) own (?:mean|statistics|stats|std|standard "
                       r"deviation|min and max|normali[sz]ation)\b|\b(?:with|by|using) (?:its|their) (?:own )?mean and "
                       r"(?:std|standard deviation)\b|\bper[- ](?:window|sample|sequence|clip|series|utterance|recording|"
-                      r"segment|instance) (?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*|scaling)\b")
+                      r"segment|instance) (?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*|scaling)\b|"
+                      # ("standardises each window on its own", "normalizes every image separately")
+                      r"\b(?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*) (?:each|every) \w+ (?:on its own|by itself|"
+                      r"separately|individually|independently)\b")
 PER_ITEM_REACH = 300
 
 

@@ -79,6 +79,10 @@ NOT_LEARNING = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|di
                           r"does\s*n[o']?t|do\s*n[o']?t|did\s*n[o']?t|never|no\s+longer)\s+(?:really\s+|even\s+)?"
                           r"chang(?:e|es|ed|ing)\b"
                           r"(?!\s+(?:anything|something|the|my|a|an|any|it|its|this|that|them|much|to|between|across)\b)|"
+                          # (one value at every epoch: "the loss prints 1.791759 at every single epoch" -- not a change
+                          # by so much each epoch)
+                          r"\bloss(?:es)?\b[^.?!\n\d]{0,30}?(?<!\bby )(?<!\bby ~)(?<![\d.])\d+(?:\.\d+)?\s+(?:at\s+|in\s+|on\s+|"
+                          r"for\s+)?(?:every|each)\s+(?:single\s+)?(?:epoch|step|iteration|batch|update)s?\b|"
                           # (a value it keeps for a long stretch: "then it just sits at 1.3520 until epoch 500")
                           r"\b(?:sits?|sat|sitting)\s+at\s+(?:~\s?)?\d+(?:\.\d+)?\s+(?:until|till|for|through)\b|"
                           # (or keeps where it got to: "drops to ~1.60 and then sits there for 40 epochs")
