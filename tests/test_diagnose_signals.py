@@ -6893,3 +6893,21 @@ def test_an_item_of_equal_values_standardised_by_itself_is_nan_only_where_its_me
     assert np.isfinite(rounded).all() and np.allclose(np.abs(rounded), 1.0)
     assert_entry_says("WR-060", ["0/0, nan, wherever its mean comes out exact", "about ±1 in every value, from rounding",
                                  "not necessarily at the first step"])
+
+
+def test_a_spike_that_recovers_under_plain_sgd_is_the_rates_not_a_missing_warmups():
+    """WR-250's jump is Adam's first steps, each about the full rate whatever the gradient; plain SGD's first steps are
+    as large as their gradients make them. Under SGD a jump that comes back down is a step too large for the starting
+    curvature (the catapult phase, Lewkowycz et al. 2020): the rate's, on the edge. A schedule named before "warmup"
+    is a warmup removed too ("I removed the LinearLR warmup")."""
+    from trainwreck.schedule_said import NO_WARMUP
+    log = "".join(f"step {n} loss {v}\n" for n, v in enumerate((2.3026, 11.84, 9.13, 6.41, 4.10, 2.95, 2.41, 2.29,
+                                                                 2.10, 1.95, 1.80, 1.62)))
+    sgd = "MLP, 10 classes, torch.optim.SGD(lr=0.5), no scheduler.\n" + log
+    adam = "MLP, 10 classes, torch.optim.Adam(lr=3e-3), no scheduler, no warmup.\n" + log
+    assert weighed_parts(adam, "WR-250")["curve"] == 3.0
+    assert weighed_parts(sgd, "WR-250").get("curve", 0.0) == 0.0
+    assert weighed_parts(sgd, "WR-220")["curve"] == 1.5 and weighed_parts(adam, "WR-220")["curve"] < 0
+    assert diagnosis(sgd).matches[0].entry.id == "WR-220" and diagnosis(adam).matches[0].entry.id == "WR-250"
+    assert NO_WARMUP.search("I removed the LinearLR warmup from the old script")
+    assert NO_WARMUP.search("dropped --lr-warmup-fraction .01") and not NO_WARMUP.search("I kept the warmup")

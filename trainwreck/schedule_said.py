@@ -25,8 +25,9 @@ PLAIN_SGD = re.compile(r"\bsgd\b|\bgradient descent\b", re.I)
 NO_WARMUP = re.compile(r"\b(?:no|without|w/o|zero)\s+(?:lr\s+|learning[ -]rate\s+)?warm-?up\b|"
                        r"\bwarm-?up(?:_steps|_ratio|_iters?|_epochs)?\s*[=:]\s*0(?:\.0+)?(?!\.?\d)|"
                        r"\b(?:dropped|removed|disabled|deleted|commented\s+out|turned\s+off|switched\s+off|took\s+out|"
-                       r"got\s+rid\s+of)\s+(?:the\s+|my\s+|our\s+|any\s+|all\s+)?(?:lr\s+|learning[ -]rate\s+)?[`'\"]?(?:--?)?[\w.-]{0,20}?"
-                       r"warm-?up\b|"
+                       r"got\s+rid\s+of)\s+(?:the\s+|my\s+|our\s+|any\s+|all\s+)?(?:lr\s+|learning[ -]rate\s+)?[`'\"]?(?:--?)?"
+                       # (a schedule's name before it: "removed the LinearLR warmup")
+                       r"[\w.-]{0,20}?\s?warm-?up\b|"
                        r"--[\w-]{0,20}?warm-?up[\w-]{0,30}\s+0(?:\.0+)?(?![.\d])", re.I)
 # ... or a rate said to be constant from the start, or the schedule said dropped ("constant AdamW lr=5e-4", "I removed
 # the LR scheduler"), in a paste that does not name a warmup at all

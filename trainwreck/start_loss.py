@@ -163,11 +163,16 @@ JUMP_NOT_SEEN = re.compile(r"(?i)\b(?:not|never|didn't|doesn't|don't|isn't|wasn'
                            r"should|usually|normally)\b")
 
 
+def plain_sgd_only(prose: str) -> bool:
+    """Does the paste name plain SGD and no adaptive optimizer? SGD's first step is as large as its gradient makes it:
+    not Adam's, about the full rate whatever the gradient (WR-250)."""
+    return bool(PLAIN_SGD.search(prose)) and not ADAPTIVE.search(prose)
+
+
 def _warmup_missing_can_show(prose: str) -> bool:
-    """Can an early jump be a missing warmup's face here? Not under plain SGD, whose first step is as large as its
-    gradient makes it, nor beside a warmup the paste names."""
-    return not (PLAIN_SGD.search(prose) and not ADAPTIVE.search(prose)) \
-        and not (WARMUP_NAMED.search(prose) and not NO_WARMUP.search(prose))
+    """Can an early jump the words tell be a missing warmup's face here? Not under plain SGD, nor beside a warmup the
+    paste names."""
+    return not plain_sgd_only(prose) and not (WARMUP_NAMED.search(prose) and not NO_WARMUP.search(prose))
 
 
 @functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)

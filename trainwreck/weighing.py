@@ -33,7 +33,7 @@ from .paste_facts import (ACCURACY_WORDS, DEAD_UNITS_WORDS, NO_WARMUP_WORDS, ONE
                           ZERO_GRADIENT_WORDS, printed_facts, values_chosen)
 from .run_kind import REGRESSION_WORDS, classifier_shown, regressor_shown, shown_frameworks
 from .softmax_floor import FLOOR_WORDS, accuracy_rose_said
-from .start_loss import START_HIGH_WORDS, early_jump_seen, start_far_above_uniform
+from .start_loss import START_HIGH_WORDS, early_jump_seen, plain_sgd_only, start_far_above_uniform
 from .weight_init import LARGE_INIT_WORDS, ZERO_INIT_WORDS
 from .frozen_said import dead_units_said, one_output_said, weights_frozen_said, weights_half
 from .safe_text import shown
@@ -618,7 +618,19 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     evidence: list[str] = []
     against: list[str] = []
     shown_when = WHEN_OF_TRACE.get(sig.name, set())
-    if sig.name == entry.trace:      # several entries with one signature share what it says
+    if sig.name == entry.trace == "spike-then-recover" and plain_sgd_only(ev.prose):
+        # (a spike that recovered is no missing warmup's under plain SGD, whose first steps are as large as their
+        # gradients make them and no larger: not the Adam steps WR-250 explains)
+        curve = 0.0
+        against.append("the paste trains with plain SGD: the jump is not an adaptive optimizer's first steps taken at "
+                       "the full rate")
+    elif sig.name == "spike-then-recover" and entry.trace == RATE and plain_sgd_only(ev.prose):
+        # (... but under plain SGD a jump after the first updates that comes back down is a step too large for the
+        # curvature at the start, which the climb out of it then lowers: the catapult phase of a rate above 2 over the
+        # largest curvature and below a bound where it diverges (4 over it in their solvable model; Lewkowycz et al.
+        # 2020, arXiv:2003.02218) -- a rate too high, on the edge)
+        curve = W_PART
+    elif sig.name == entry.trace:      # several entries with one signature share what it says
         curve = (W_PART if sig.weak else W_CURVE) / math.sqrt(w.trace_count.get(entry.trace, 1))
     elif PART_OF.get(sig.name) == entry.trace:
         curve = W_GENERAL if w.trace_count.get(sig.name) else W_PART
