@@ -6911,3 +6911,20 @@ def test_a_spike_that_recovers_under_plain_sgd_is_the_rates_not_a_missing_warmup
     assert diagnosis(sgd).matches[0].entry.id == "WR-220" and diagnosis(adam).matches[0].entry.id == "WR-250"
     assert NO_WARMUP.search("I removed the LinearLR warmup from the old script")
     assert NO_WARMUP.search("dropped --lr-warmup-fraction .01") and not NO_WARMUP.search("I kept the warmup")
+
+
+def test_a_density_models_bits_per_dim_are_its_loss_and_a_rate_said_alone_is_constant():
+    """`step 3 bpd 14.55` is a flow's NLL in bits per dimension, read as the loss (`val bpd` is not the training one);
+    "Adam with lr 1e-3" and nothing in the paste naming a schedule or a warmup is a rate the run had from its first
+    step, so a jump to 1.5x the start in the first steps that comes back down is WR-250's face."""
+    from trainwreck.logscan import scan_text
+    steps = (0, 1, 3, 6, 10, 20, 50, 200, 2000)
+    log = "".join(f"step {n:5d}   bpd {v}\n" for n, v in zip(steps, (8.913, 9.874, 14.551, 21.062, 17.388, 9.719,
+                                                                       6.204, 4.985, 4.277)))
+    log += "epoch  50   val bpd 3.962\n"
+    assert scan_text(log).before == [8.913, 9.874, 14.551, 21.062, 17.388, 9.719, 6.204, 4.985, 4.277]
+    said = "RealNVP on 32x32 faces, Adam with lr 1e-3, batch 128.\n" + log
+    d = diagnosis(said)
+    assert d.matches[0].entry.id == "WR-250"
+    assert "under Adam at a rate of 1e-3, with no schedule or warmup named" in d.matches[0].evidence[0]
+    assert diagnosis(said.replace("batch 128", "batch 128, cosine schedule")).signature.name != "spike-then-recover"

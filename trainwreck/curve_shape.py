@@ -476,7 +476,7 @@ def _signature(ev: Evidence) -> Signature:
         # (said in words, where the paste sets no warmup of its own; or printed: the log's own rate, the same from
         # its first step, beside an adaptive optimizer -- what the log shows outranks words of another run's settings)
         no_warmup = ((no_warmup_said(ev.prose) if not WARMUP_SET.search(ev.prose) else "") or _rate_flat_from_start(ev)
-                     or _loop_without_schedule(ev.prose))
+                     or _loop_without_schedule(ev.prose) or _rate_said_without_schedule(ev.prose))
         jump, uniform = _no_warmup_jump(ev, early[0])
         # (or, from a uniform start under an adaptive optimizer, with no words of it: a model that outputs a uniform
         # guess scores ln C on every batch, whatever it holds, so a nat above it in the first steps is no batch's
@@ -1147,6 +1147,21 @@ def _loop_without_schedule(prose: str) -> str:
     if not built or ".backward(" not in prose or not re.search(r"\.step\(", prose) or SCHEDULED.search(prose):
         return ""
     return f" in a pasted loop that steps {_optimizer_named(built)} with no scheduler or warmup anywhere in the paste"
+
+
+# ... or said in words, with its rate ("Adam with lr 1e-3", "AdamW 3e-4"), where nothing in the paste names a schedule or
+# a warmup: a rate given as one number is the run's from its first step
+ADAPTIVE_RATE_SAID = re.compile(r"(?i)\b(adamw?|adamax|nadam|radam|rmsprop|adagrad|adafactor|lion|lamb)\b[^.;\n\d]{0,25}?"
+                                r"(?<![\w.])(\d(?:\.\d+)?e-\d{1,2}|0\.0*[1-9]\d*)(?![\w.])")
+
+
+def _rate_said_without_schedule(prose: str) -> str:
+    """" under Adam at 0.001 ..." where the words give an adaptive optimizer's rate as one number and the paste names
+    no scheduler or warmup anywhere; or ""."""
+    said = ADAPTIVE_RATE_SAID.search(prose)
+    if not said or SCHEDULED.search(prose):
+        return ""
+    return f" under {said.group(1)} at a rate of {said.group(2)}, with no schedule or warmup named anywhere in the paste"
 
 
 def _optimizer_named(built: re.Match) -> str:

@@ -5,7 +5,7 @@ loop printed beside it (`Epoch [9/10], Step [100/600], Loss: nan`, `step 1100 lo
 from . import Dialect, loss_table
 
 # With no loss key, the cost: what courses and hand-written loops call the quantity gradient descent lowers; or
-# the negative log-likelihood, `nll`, as density models print it; or `J = 0.5`, the cost as courses write it; or a
+# the negative log-likelihood, `nll` or in bits per dimension `bpd`, as density models print it; or `J = 0.5`, the cost as courses write it; or a
 # regression's `mse`. Each is a word of its own, or the training one (`train_mse`): not the end of `val_cost`,
 # `test_nll`, `rmse` (the validation words and the masks are written for `loss`); not a whole number followed by
 # words, as prose has it ("cost 40 GPU hours"); and `J` only as `J = 0.5`, with spaces (`Namespace(J=2, ...)` is an
@@ -17,5 +17,8 @@ _NOT_PROSE = rb"(?![ \t]*(?:[:=][ \t]*)?\d+[ \t]+[A-Za-z]+[ \t]+[A-Za-z])"
 _DECIMAL = rb"(?=[ \t]{0,8}[:=]?[ \t]{0,8}[-+]?(?:\d+\.\d|\d+(?:\.\d*)?[eE][-+]?\d|nan|inf))"
 DIALECT = Dialect("lines with a loss key", None, refused_by=loss_table.pasted,
                   keys=(b"loss", b"Loss", b"LOSS", _OWN + rb"(?:[Cc]ost|COST)" + _NOT_PROSE,
-                        _OWN + rb"(?:nll|NLL)" + _NOT_PROSE, rb"(?:^|(?<=[ \t|]))J(?=[ \t]+=[ \t]+)",
+                        _OWN + rb"(?:nll|NLL)" + _NOT_PROSE,
+                        # (a flow's or an image model's NLL in bits per dimension, not the validation's: `val bpd`)
+                        _OWN + rb"(?<![Vv]al[ _])(?<![Tt]est[ _])(?:bpd|BPD|bits/dim|bits_per_dim)" + _NOT_PROSE,
+                        rb"(?:^|(?<=[ \t|]))J(?=[ \t]+=[ \t]+)",
                         _OWN + rb"(?:mse|MSE)" + _NOT_PROSE, _OWN + rb"(?:[Tt]otal|TOTAL)" + _DECIMAL))
