@@ -138,9 +138,13 @@ def softmax_floor(ev: Evidence, accuracy: float | None) -> str:
 ACCURACY_CLIMBS_SAID = re.compile(r"(?i)\bacc(?:uracy)?\b(?:[^.;\n?]|\.\d){0,40}?\b(?:climbs?|climbing|goes up|went up|going up|"
                                   r"improves?|improving|improved|rises?|rising|rose|increases?|increasing|increased|"
                                   r"reaches|reached|gets? to|got to)\b")
-LOSS_BARELY_SAID = re.compile(r"(?i)\bloss\b(?:[^.;\n?]|\.\d){0,80}?\b(?:barely|hardly|only slightly|almost not|not really)\s+"
-                              r"(?:moves?|moving|changes?|changing|goes down|going down|decreases?|decreasing|falls?|drops?)\b|"
-                              r"\bloss\b(?:[^.;\n?]|\.\d){0,60}?\bonly (?:at|down to) \d+(?:\.\d+)?\b")
+# (the loss by its name or the cross-entropy's; "only creeping down" and "crawls down" barely move it too)
+_LOSS_NAMED = r"\b(?:loss|cross[- ]?entropy|nll)\b"
+LOSS_BARELY_SAID = re.compile(r"(?i)" + _LOSS_NAMED + r"(?:[^.;\n?]|\.\d){0,80}?\b(?:barely|hardly|only slightly|almost not|"
+                              r"not really)\s+(?:moves?|moving|changes?|changing|goes down|going down|decreases?|decreasing|"
+                              r"falls?|drops?)\b|"
+                              + _LOSS_NAMED + r"(?:[^.;\n?]|\.\d){0,80}?\b(?:only\s+)?(?:creep\w*|crawl\w*)\s+down\b|"
+                              + _LOSS_NAMED + r"(?:[^.;\n?]|\.\d){0,60}?\bonly (?:at|down to) \d+(?:\.\d+)?\b")
 
 
 # (a sentence of another run, a condition or a wish; a loss of the validation rows, which overfitting keeps flat)
@@ -152,10 +156,15 @@ ROSE_ELSEWHERE = re.compile(r"(?i)\b(?:if|hope|want|would|old|before|previous\w*
 def accuracy_rose_said(prose: str) -> str:
     """The words of one told sentence that say the accuracy climbs while the loss barely moves, quoted; or "" (not
     denied, "the accuracy doesn't improve"; not of another run, a condition, a wish, or the validation loss)."""
-    for sentence, end in sentences_and_ends(told(prose)):
-        rose, barely = ACCURACY_CLIMBS_SAID.search(sentence), LOSS_BARELY_SAID.search(sentence)
-        if not (rose and barely) or end == "?" or ROSE_ELSEWHERE.search(sentence) \
-                or re.search(r"(?:n't|\bnot|\bnever)\b", rose.group(0)):
+    # (in one sentence, or in two side by side: "the cross-entropy is only creeping down. The accuracy keeps going up
+    # though.")
+    said = list(sentences_and_ends(told(prose)))
+    for i, (sentence, end) in enumerate(said):
+        if end == "?":
             continue
-        return f"{' '.join(rose.group(0).split())} ... {' '.join(barely.group(0).split())}"
+        for pair in (sentence, *((said[i - 1][0] + " " + sentence,) if i and said[i - 1][1] != "?" else ())):
+            rose, barely = ACCURACY_CLIMBS_SAID.search(pair), LOSS_BARELY_SAID.search(pair)
+            if not (rose and barely) or ROSE_ELSEWHERE.search(pair) or re.search(r"(?:n't|\bnot|\bnever)\b", rose.group(0)):
+                continue
+            return f"{' '.join(rose.group(0).split())} ... {' '.join(barely.group(0).split())}"
     return ""
