@@ -314,6 +314,12 @@ def test_nothing_to_go_on_asks_for_the_loss_values():
      "`weights=ResNet50_Weights.IMAGENET1K_V1`. You can also use `weights=ResNet50_Weights.DEFAULT` to get the most "
      "up-to-date weights.\nAre the ImageNet weights actually loaded?",
      "torchvision's `pretrained` deprecation warning, which names the weights it loads"),
+    ("SB3 PPO with target_kl=0.01 on my drone env prints \"Early stopping at step 2 due to reaching max kl: 0.02\" "
+     "after most rollouts, while ep_rew_mean climbs from -300 to 150. Is training being stopped?",
+     "Stable-Baselines3 PPO's early stop on the KL, which ends one update's epochs, not training"),
+    ("My SAC on a 7-joint arm logs log_prob of the sampled actions around +6, and the entropy is negative. How can "
+     "a log probability be positive? The arm does reach the targets.",
+     "a positive log-probability of a continuous action, which is a log-density"),
     ("Same seed (torch.manual_seed(0)), same data, two runs on one A100: the losses agree for a few hundred steps, then "
      "differ in the 4th decimal, and the final accuracies are 91.2% and 91.5%. Where is the hidden randomness?",
      "runs with the same seed that differ a little on a GPU"),
@@ -1956,3 +1962,32 @@ def test_each_item_standardised_on_its_own_and_one_loss_value_at_every_epoch():
     assert says_not_learning("the loss is 0.6931 every epoch")
     assert not says_not_learning("the loss drops by 0.01 each epoch")
     assert not says_not_learning("I print the loss 10 times each epoch")
+
+
+def test_a_positive_log_probability_is_answered_only_for_a_continuous_policy_that_learns():
+    """A density above 1 has a positive log: a Gaussian narrower than 1/sqrt(2 pi) is above 1 at its mean (checked
+    here), and SAC aims the entropy at minus the number of action dimensions. Not for a discrete policy's
+    log-probability, which is at most 0, nor where the return fell or a value went nan."""
+    import numpy as np
+    sigma = np.array([0.39, 0.41])
+    peak = 1 / (sigma * np.sqrt(2 * np.pi))
+    assert peak[0] > 1 > peak[1]
+    density = "a positive log-probability of a continuous action"
+    said = "SAC with a tanh-squashed Gaussian: the logged log_prob is positive, about +5. Is it broken?"
+    assert answered(said, density)
+    assert not answered("DQN on Atari with a softmax over 18 actions: the log_prob is positive. Bug?", density)
+    assert not answered(said + " Also the return collapses after 200k steps.", density)
+    assert not answered(said + " Then the critic loss goes nan.", density)
+
+
+def test_an_accuracy_that_climbs_beside_a_loss_that_creeps_is_read_across_two_sentences():
+    """"The cross-entropy is still above 4.9 and only creeping down. The accuracy keeps going up though." -- the
+    cross-entropy by its name, "creeping down" as barely moving, and the two told side by side; not across a
+    question, nor beside an accuracy that does not climb."""
+    from trainwreck.softmax_floor import accuracy_rose_said
+    assert accuracy_rose_said("The cross-entropy is still above 4.9 and only creeping down. The accuracy keeps going "
+                              "up though.")
+    assert accuracy_rose_said("Accuracy goes up. The loss barely moves.")
+    assert not accuracy_rose_said("Accuracy goes up. Why? The loss barely moves.")
+    assert not accuracy_rose_said("The loss barely moves. The accuracy is stuck at 10%.")
+    assert not accuracy_rose_said("Does the accuracy go up? The loss barely moves.")

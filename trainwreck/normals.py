@@ -136,6 +136,38 @@ OBJECTIVES = (
            "network that moves), so it may rise for the whole run. The mean episodic return is the measure",
            "the mean episodic return over training (and the entropy, the approximate KL and the clip fraction)",
            frozenset({"negative", "climb", "diverge"}), unless=_rl_unless),
+    Normal("Stable-Baselines3 PPO's early stop on the KL, which ends one update's epochs, not training",
+           # (its own line, which only a set target_kl prints)
+           re.compile(r"early stopping at step \d+ due to reaching max kl: \d"),
+           "with target_kl set, Stable-Baselines3's PPO computes an approximate KL between the policy that collected "
+           "the rollout and the one being updated on every minibatch, and once it passes 1.5 * target_kl it prints "
+           "this line and stops the remaining optimisation epochs on that rollout "
+           "(https://github.com/DLR-RM/stable-baselines3/blob/v2.3.2/stable_baselines3/ppo/ppo.py#L262-L286; the step "
+           "it prints is the epoch's index). The updates already made are kept, and the next rollout is collected "
+           "and trained on as usual: a cap on how far one update moves the policy, which is what target_kl asks for",
+           "ep_rew_mean over the run, and train/approx_kl beside 1.5 * target_kl: stops on most rollouts with the "
+           "return rising are the cap at work",
+           # (a return that climbs is the run's progress, said beside it)
+           frozenset({"climb"}), unless=_rl_unless),
+    Normal("a positive log-probability of a continuous action, which is a log-density",
+           # (a log-probability, or a log_prob, said to be positive -- or an entropy said to be negative -- beside a
+           # continuous policy's words)
+           re.compile(r"(?s)\A(?=.*\b(?:continuous|gaussian|normal distribution|tanh|squash\w*|sac|td3|ppo|mujoco|"
+                      r"joints?|torques?|velocit\w*)\b)(?=.*(?:\blog[ _-]?probs?\b|\blog[ _-]?probabilit\w+|\blog_pi\b)"
+                      r"[^.?\n]{0,60}?\b(?:is|are|was|were|becomes?|goes|gets)?\s*(?:positive|above (?:zero|0)|"
+                      r"greater than (?:zero|0)|> ?0)\b|.*\bpositive log[ _-]?(?:probs?|probabilit\w+)\b)"),
+           "for a continuous action, log_prob returns the log of a probability density, not of a probability: a "
+           "density is above 1 wherever the distribution is narrower than width 1 -- a Gaussian with standard "
+           "deviation below 1/sqrt(2 pi) = 0.40 is above 1 at its mean -- so its log is positive there, and the "
+           "differential entropy of such a policy is negative. A tanh squashing onto (-1, 1) concentrates it further. "
+           "SAC's automatic temperature even aims the entropy at a negative target, minus the number of action "
+           "dimensions (Stable-Baselines3's SAC sets target_entropy = -prod(action_space.shape): "
+           "https://github.com/DLR-RM/stable-baselines3/blob/v2.3.2/stable_baselines3/sac/sac.py#L166-L168), so a "
+           "log-probability of about +dim per action is where it is meant to settle",
+           "the policy's standard deviations (or the entropy against the target entropy) and the return: a policy "
+           "that narrows as the return climbs is learning",
+           frozenset({"negative"}),
+           unless=lambda text: _nonfinite_said(text) or _rl_unless(text) or _not_learning_said(text)),
     Normal("a VAE's total loss under a KL weight that rises",
            # (a VAE named, and its KL weight said to be annealed or printed beside the KL: not a distillation's KL with a
            # learning-rate warmup, nor a diffusion model's beta schedule)
