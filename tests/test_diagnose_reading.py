@@ -1991,3 +1991,19 @@ def test_an_accuracy_that_climbs_beside_a_loss_that_creeps_is_read_across_two_se
     assert not accuracy_rose_said("Accuracy goes up. Why? The loss barely moves.")
     assert not accuracy_rose_said("The loss barely moves. The accuracy is stuck at 10%.")
     assert not accuracy_rose_said("Does the accuracy go up? The loss barely moves.")
+
+
+def test_a_failure_said_to_come_before_any_update_is_no_rates():
+    """"No update has happened yet at that point, so the weights are still the initial ones": no rate has acted, as at
+    a rate of 0 -- twice against the rate entries, and the forward pass from the initial weights or the data the
+    suspects. Not asked, nor planned."""
+    from trainwreck.rate_tried import broke_before_update, lr_tried
+    said = ("My A2C crashes with a ValueError from Categorical after 40 env steps. No update has happened yet at that "
+            "point, so the weights are still the initial ones.")
+    assert broke_before_update(said) == "No update has happened yet"
+    assert lr_tried(said) == "failed"
+    assert weighed_parts(said, "WR-220")["tried"] == -2.0
+    assert "rate-zero" in weighed_parts(said, "WR-120")
+    assert broke_before_update("It is nan before the first optimizer step.")
+    assert not broke_before_update("Has no update happened yet at that point?")
+    assert not broke_before_update("Maybe no update has happened yet, I should check.")

@@ -36,7 +36,7 @@ from .loss_inputs import nll_of_probabilities
 from .loss_scale import SCALES_MIN, SCALE_COLLAPSE, keras_loop_unscaled, scales_printed, torch_autocast_unscaled
 from .one_class_iou import one_class_iou
 from .optimizer_setup import RATE_CLIMBS, high_adaptive_rate, rate_rose
-from .rate_tried import rate_zero_failed
+from .rate_tried import broke_before_update, rate_zero_failed
 from .run_kind import SUMMED, absolute_loss, linear_model
 from .run_said import (BEFORE_TRAINING_NONFINITE, fell_then_broke, order_moved_it, says_failure, says_not_learning, untrained_output_enormous,
                        untrained_output_nonfinite)
@@ -201,17 +201,20 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         out["adaptive-rate-high"] = high
     if went_wrong and (below := norms_below_clip(ev)):
         out["clip-unengaged"] = below
+    # (with no values to judge, the words' failure: "then basically stops", "stalls", "a ValueError")
+    told_wrong = went_wrong or ev.count == 0 and (says_not_learning(ev.prose) or says_failure(ev.prose))
     if went_wrong and (zero := rate_zero_failed(ev.prose)):
         out["rate-zero"] = (f"the report says the failure is there at a learning rate of 0 (\"{zero}\"): no update "
                             "moved the weights, so the forward pass from the initial weights, or the data, made it")
+    elif told_wrong and (before := broke_before_update(ev.prose)):
+        out["rate-zero"] = (f"the report says it broke before any update (\"{before}\"): no update had moved the "
+                            "weights, so the forward pass from the initial weights, or the data, made it")
     if went_wrong and (policy := keras_loop_unscaled(ev.prose)):
         shown = f"`{policy})`" if policy.endswith(("'", '"')) else f"\"{policy}\""       # (code, or the words')
         out["loop-unscaled"] = (f"the paste sets Keras's mixed_float16 policy ({shown}) and trains in its own "
                                 "tf.GradientTape loop with no LossScaleOptimizer: compile() wraps the optimizer in one, "
                                 "a custom loop does not, so float16 gradients below about 6e-08 flush to 0 unscaled")
-    # (with no values to judge, the words' failure: "then basically stops", "stalls")
-    elif (went_wrong or ev.count == 0 and (says_not_learning(ev.prose) or says_failure(ev.prose))) \
-            and (cast := torch_autocast_unscaled(ev.prose)):
+    elif told_wrong and (cast := torch_autocast_unscaled(ev.prose)):
         out["loop-unscaled"] = (f"the paste runs PyTorch's autocast to float16 (`{cast}`) and calls backward() with no "
                                 "GradScaler: each op that ran in float16 gives float16 gradients, and those below about "
                                 "6e-08 flush to 0 unscaled")

@@ -359,6 +359,26 @@ def rate_zero_failed(text: str) -> str:
     return "" if PLANNED.search(sentence) else " ".join(m.group(0).replace("`", "").split())
 
 
+# ... or the failure said to come before any update was made ("No PPO update has happened yet at that point, so the
+# weights are still the initial ones", "it is nan before the first optimizer step"): no rate has acted yet either
+NO_UPDATE_YET = re.compile(r"(?i)\bno (?:\w+ )?(?:updates?|optimi[sz]er steps?|gradient steps?|training steps?) "
+                           r"(?:has|had|have) (?:happened|been (?:done|made|taken|run)|run)(?: yet)?\b|"
+                           r"\b(?:weights|parameters) (?:are|were) still the initial ones\b|"
+                           r"\b(?:happens|breaks|fails|crashes|is nan|are nan|goes nan)\s+(?:already\s+)?before "
+                           r"(?:any|the first) (?:\w+ )?(?:updates?|optimi[sz]er steps?|gradient steps?)\b")
+
+
+def broke_before_update(text: str) -> str:
+    """The words that say the failure came before any update (NO_UPDATE_YET), not in a question or a plan; or ""."""
+    for m in itertools.islice(NO_UPDATE_YET.finditer(text), 5):
+        start = max(text.rfind(c, 0, m.start()) for c in ".?!\n") + 1
+        ends = [i for i in (text.find(c, m.end()) for c in ".?!\n") if i >= 0]
+        end = min(ends) if ends else len(text)
+        if not (text[end:end + 1] == "?" or PLANNED.search(text[start:end])):
+            return " ".join(m.group(0).split())
+    return ""
+
+
 # ... and in the other languages reports come in (many on PaddlePaddle's and OpenMMLab's trackers in Chinese: "减小学习率
 # 也不行", lowering the rate does not help either), the rate lowered and what it did, in one sentence: "Уменьшил lr в 5
 # раз (0.01) — то же самое, только позже" (the same, only later: put off), "mit kleinerer Lernrate passiert dasselbe"
@@ -417,7 +437,7 @@ def lr_tried(text: str) -> str:
     """"failed" when the text says a lower learning rate did not help (a rate of 0 included), "delayed" when it only
     put the failure off, "helped" when it did, else ""."""
     text = _tried_items(text)
-    if rate_zero_failed(text):
+    if rate_zero_failed(text) or broke_before_update(text):
         return "failed"
     if foreign := _lower_rate_foreign(text):
         return foreign
