@@ -2007,3 +2007,12 @@ def test_a_failure_said_to_come_before_any_update_is_no_rates():
     assert broke_before_update("It is nan before the first optimizer step.")
     assert not broke_before_update("Has no update happened yet at that point?")
     assert not broke_before_update("Maybe no update has happened yet, I should check.")
+
+
+def test_a_lower_rate_that_broke_at_the_same_numbered_step_is_read():
+    """"With lr 1e-4 and seed 42 it is still step 1356": a run at another rate that broke at the same place -- the rate
+    left it where it was, so a batch of the data is the suspect."""
+    from trainwreck.rate_tried import lr_tried, lr_tried_same_place
+    said = ("Adam 1e-3: with seed 42 the first nan is at step 1356. With lr 1e-4 and seed 42 it is still step 1356.")
+    assert lr_tried(said) == "failed" and lr_tried_same_place(said)
+    assert lr_tried("Adam 1e-3: the first nan is at step 1356. With lr 1e-4 it trains fine.") != "failed"
