@@ -2016,3 +2016,18 @@ def test_a_lower_rate_that_broke_at_the_same_numbered_step_is_read():
     said = ("Adam 1e-3: with seed 42 the first nan is at step 1356. With lr 1e-4 and seed 42 it is still step 1356.")
     assert lr_tried(said) == "failed" and lr_tried_same_place(said)
     assert lr_tried("Adam 1e-3: the first nan is at step 1356. With lr 1e-4 it trains fine.") != "failed"
+
+
+def test_exps_divided_by_their_sum_and_a_cross_entropy_logged_by_hand_are_read_in_words():
+    """Words of a construct, with no code shown: "weights exp(-E/kT) divided by their sum" is a softmax by hand with
+    nothing subtracted (exp-unshifted, WR-020's); "a binary cross-entropy I wrote out myself with ops.log" takes the
+    log of a probability by hand (log-unguarded, WR-030's) -- Keras 3's ops.log, and a cross-entropy's own words, as
+    much as a sigmoid's. Not where the words subtract the max or name a logsumexp."""
+    from trainwreck.breaking_constructs import breaking_construct, log_by_hand_said
+    boltzmann = "The prediction is the Boltzmann average of the pose energies (weights exp(-E/kT) divided by their sum)."
+    assert "exp-unshifted" in breaking_construct(boltzmann)
+    assert "exp-unshifted" not in breaking_construct(boltzmann + " I subtract the max first.")
+    assert "exp-unshifted" in breaking_construct("I take the exp of each score divided by the sum of the exps.")
+    assert log_by_hand_said("The stop-token loss is a binary cross-entropy I wrote out myself with ops.log.")
+    assert not log_by_hand_said("The stop-token loss is a binary cross-entropy I wrote out myself with ops.log and an "
+                                "epsilon of 1e-7.")

@@ -79,6 +79,11 @@ EXP_CALLS_READ = 50
 # (the log-sum-exp *trick* is the shift; "log-sum-exp pooling" names an operation, shifted or not)
 STABLE_SAID = re.compile(r"\b(?:logsumexp|log_softmax|log-sum-exp trick|subtract(?:ing|s)? the max\w*|max subtraction|"
                          r"stable softmax)\b", re.I)
+# ... or said in words: exps divided by their sum by hand ("weights exp(-E/kT) divided by their sum", "exp of each
+#   score divided by the sum of the exps"), nothing said subtracted from their inputs
+EXP_RATIO_SAID = re.compile(r"(?i)\bexp\s*\([^()\n]{1,40}\)\s*(?:divided by|over|normali[sz]ed by)\s+(?:their|the|its)\s+"
+                            r"(?:sum|total)\b|\bexp(?:s|onentials?)?\s+of\s+(?:each|every|the)\s+\w+\s+divided by\s+the\s+"
+                            r"sum\s+of\s+(?:the\s+|all\s+)?exp\w*\b")
 # - A square root with nothing added under it (`torch.sqrt(((a - b) ** 2).sum(1))`), a JAX, TensorFlow or Keras norm
 #   (`jnp.linalg.norm(a - b)`; Keras's on the JAX or TensorFlow backend), or a where that picks a sqrt or a log on one
 #   branch (`where(s > 0, sqrt(s), 0)`, `where(y > 0, y * log(y), 0)`): fine in value at 0, but the slope of sqrt
@@ -377,7 +382,8 @@ def _xlogx_guarded(m: re.Match, code: str) -> bool:
 # the cross-entropy myself with torch.log"), beside a sigmoid or a softmax the paste names, and nothing said that keeps
 # the log off 0 (WR-030's construct, in words)
 LOG_BY_HAND = re.compile(r"(?i)\b(?:wrote|written|write|implemented|implement|coded|hand-?written|by hand)\b[^.;\n]{0,80}?"
-                         r"(?:\b(?:tf\.math\.log|tf\.log|torch\.log|np\.log|jnp\.log|log\(|the log of)\b)")
+                         r"(?:\b(?:tf\.math\.log|tf\.log|torch\.log|np\.log|jnp\.log|(?:keras\.)?ops\.log|K\.log|log\(|"
+                         r"the log of)\b)")
 # (said of the log: in its sentence, or a loss on logits anywhere -- not an lr of 1e-4, a gradient clipping, nor the
 # logits a sigmoid is taken of)
 LOG_KEPT_OFF_ZERO = re.compile(r"(?i)\beps\w*\b|\bclip\w*|\bclamp\w*|\b1e-\d|\blog_?softmax\b|\blogsigmoid\b")
@@ -385,13 +391,14 @@ LOSS_ON_LOGITS = re.compile(r"(?i)\bfrom_logits\s*=\s*true\b|\bwith_logits\b|\bo
 
 
 def log_by_hand_said(prose: str) -> str:
-    """The words that say the loss takes a log by hand beside a sigmoid or a softmax, with nothing said to keep the log
-    off 0; or ""."""
+    """The words that say the loss takes a log by hand beside a sigmoid, a softmax or a cross-entropy (which takes the
+    log of a probability), with nothing said to keep the log off 0; or ""."""
     m = LOG_BY_HAND.search(prose)
     # (a loss's log: the sentence names a loss, not "a log parser")
     start, end = sentence_around(prose, m.start(), m.end()) if m else (0, 0)
     if m is None or not re.search(r"(?i)\b(?:loss\w*|cost|objective|cross-?entropy|bce|likelihood|nll)\b", prose[start:end]) \
-            or not re.search(r"(?i)\b(?:sigmoid|softmax)\b", prose) or LOG_KEPT_OFF_ZERO.search(prose, start, end) \
+            or not re.search(r"(?i)\b(?:sigmoid|softmax|(?:binary\s+)?cross[- ]?entropy|bce)\b", prose) \
+            or LOG_KEPT_OFF_ZERO.search(prose, start, end) \
             or LOSS_ON_LOGITS.search(prose) \
             or denied_before(prose, m.start(), 30):
         return ""
@@ -487,6 +494,11 @@ def breaking_construct(prose: str) -> dict[str, str]:
                                 "float32 (709.8 in float64) makes exp inf, and inf / inf is nan; inputs all below about "
                                 "-104 (-745; -87 where subnormals are flushed) make every exp 0, and the log of their "
                                 "sum -inf")
+    said = EXP_RATIO_SAID.search(prose) if "exp-unshifted" not in out and not STABLE_SAID.search(prose) else None
+    if said:
+        out["exp-unshifted"] = (f"the report says it divides exps by their sum by hand (\"{' '.join(said.group(0).split())}"
+                                "\") and names nothing subtracted from their inputs (the largest, or a logsumexp): an "
+                                "input past about 88.7 in float32 (709.8 in float64) makes exp inf, and inf / inf is nan")
     m = EXP_PRODUCT.search(code) if "exp-unshifted" not in out and not STABLE_SAID.search(code) else None
     if m:
         out["exp-unshifted"] = (f"the pasted code multiplies exps into a running product "
