@@ -2031,3 +2031,13 @@ def test_exps_divided_by_their_sum_and_a_cross_entropy_logged_by_hand_are_read_i
     assert log_by_hand_said("The stop-token loss is a binary cross-entropy I wrote out myself with ops.log.")
     assert not log_by_hand_said("The stop-token loss is a binary cross-entropy I wrote out myself with ops.log and an "
                                 "epsilon of 1e-7.")
+
+
+def test_a_scale_printed_per_network_is_a_loss_scale():
+    """A GAN with a GradScaler per network prints `d_scale` and `g_scale`: each a loss scale, and one halved at every
+    step is every step overflowing. Not a CLIP model's `logit_scale`, nor an init's."""
+    from trainwreck.loss_scale import scales_printed
+    log = "".join(f"iter {i} | d nan | g nan | d_scale {2.0 ** (15 - i)} | g_scale {2.0 ** (15 - i)}\n" for i in range(31))
+    assert scales_printed(log)[:4] == (32768.0, 32768.0, 16384.0, 16384.0) and len(scales_printed(log)) == 62
+    assert scales_printed("step 10 logit_scale 100.0 init_scale 2.0") == ()
+    assert "scale-collapse" in weighed_parts("autocast float16 with a GradScaler per network.\n" + log, "WR-040")

@@ -15,7 +15,9 @@ from .sentences import denied_before, told
 # gradients hold an inf or a nan, so a scale that kept falling skipped step after step -- the half-precision run
 # overflows on every step, and its weights never change. A printed fact for the entries whose title names half
 # precision. (PyTorch's GradScaler has no floor, fairseq's and DeepSpeed's stop at a minimum: either way.)
-SCALE_PRINTED = re.compile(r"(?i)(?<![\w.])(?:loss[ _])?scale['\"]?[ \t]*(?:[:=|][ \t]*)?(\d+(?:\.\d*)?(?:e[-+]?\d+)?)(?![\w.])")
+# (also one per network, a GAN's `d_scale` and `g_scale`, or a gradient scaler's `grad_scale`: not a logit's scale or an
+# init's)
+SCALE_PRINTED = re.compile(r"(?i)(?<![\w.])(?:(?:d|g|disc|gen|grad|amp)_)?(?:loss[ _])?scale['\"]?[ \t]*(?:[:=|][ \t]*)?(\d+(?:\.\d*)?(?:e[-+]?\d+)?)(?![\w.])")
 SCALE_COLLAPSE, SCALES_MIN = 2.0 ** -20, 3
 
 
