@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from conftest import ROOT, real_catalog, weighed_parts
+from conftest import ROOT, context_of, real_catalog, weighed_parts
 from trainwreck.diagnose import diagnose, message_finder
 from trainwreck.diagnose_report import report
 from trainwreck.logscan import scan
@@ -6928,3 +6928,16 @@ def test_a_density_models_bits_per_dim_are_its_loss_and_a_rate_said_alone_is_con
     assert d.matches[0].entry.id == "WR-250"
     assert "under Adam at a rate of 1e-3, with no schedule or warmup named" in d.matches[0].evidence[0]
     assert diagnosis(said.replace("batch 128", "batch 128, cosine schedule")).signature.name != "spike-then-recover"
+
+
+def test_a_gans_own_train_step_under_mixed_float16_scales_no_loss():
+    """compile() wraps the one optimizer it is given; a GAN that overrides train_step steps two of its own (keras.io's
+    DCGAN hands d_optimizer and g_optimizer to its own compile), so under mixed_float16 neither scales its loss. Not a
+    model that overrides train_step with no GAN's optimizers in sight, nor one that wraps them."""
+    from trainwreck.loss_scale import keras_loop_unscaled
+    said = ("I took the Keras DCGAN example, the one that overrides train_step, and added "
+            "keras.mixed_precision.set_global_policy(\"mixed_float16\"). The samples stop improving after epoch 2.")
+    assert keras_loop_unscaled(said) == 'set_global_policy("mixed_float16"'
+    assert "own loop" in context_of(said).printed["loop-unscaled"]
+    assert keras_loop_unscaled(said.replace("DCGAN example", "image classifier")) == ""
+    assert keras_loop_unscaled(said + " I wrap d_optimizer in a LossScaleOptimizer.") == ""

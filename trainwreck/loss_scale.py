@@ -50,6 +50,11 @@ MIXED_FLOAT16_SAID = re.compile(r"(?i)\b(?:set|use|used|using|enabled?|turned on
 POLICY_NOT_DONE = re.compile(r"(?i)\b(?:thought|think|thinking|consider\w*|would|could|should|might|may|plan\w*|want\w*|will|"
                       r"whether|if|maybe|perhaps|about)\b[^.;\n]{0,40}$")
 CUSTOM_LOOP = re.compile(r"\bGradientTape\b")
+# ... or a GAN's overridden train_step ("the Keras DCGAN example, the one that overrides train_step"): compile() takes
+# one optimizer and a GAN steps two of its own (keras.io's DCGAN passes d_optimizer and g_optimizer to its own compile,
+# which calls super().compile() with none), so neither is wrapped
+GAN_TRAIN_STEP = re.compile(r"(?i)(?=[\s\S]*\b(?:overrid\w*|custom|own)\s+(?:the\s+|a\s+)?`?train_step\b)"
+                            r"(?=[\s\S]*\b(?:d_optimizer|g_optimizer|dcgan|wgan\w*|gans?|discriminator)\b)")
 LOSS_SCALED = re.compile(r"\bLossScaleOptimizer\b|\bget_scaled_loss\b|\bscale_loss\b")
 # (the optimizer compile() wrapped: stepped by fit(), or by a loop that steps the model's own)
 FIT_STEPS = re.compile(r"\.fit\(|\b(?:self|model)\.optimizer\.(?:apply_gradients|apply)\(")
@@ -57,7 +62,7 @@ FIT_STEPS = re.compile(r"\.fit\(|\b(?:self|model)\.optimizer\.(?:apply_gradients
 
 def keras_loop_unscaled(prose: str) -> str:
     """The policy's words, when the paste sets mixed_float16 and trains in a GradientTape loop with no loss scale; or ""."""
-    loop = CUSTOM_LOOP.search(prose)
+    loop = CUSTOM_LOOP.search(prose) or GAN_TRAIN_STEP.match(prose)
     if loop is None or LOSS_SCALED.search(prose) or FIT_STEPS.search(prose) or denied_before(prose, loop.start(), reach=80):
         return ""
     # (the code's call, not denied before it; or the words' -- a match on the told text, whose plans and denials

@@ -211,9 +211,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                             "weights, so the forward pass from the initial weights, or the data, made it")
     if went_wrong and (policy := keras_loop_unscaled(ev.prose)):
         shown = f"`{policy})`" if policy.endswith(("'", '"')) else f"\"{policy}\""       # (code, or the words')
-        out["loop-unscaled"] = (f"the paste sets Keras's mixed_float16 policy ({shown}) and trains in its own "
-                                "tf.GradientTape loop with no LossScaleOptimizer: compile() wraps the optimizer in one, "
-                                "a custom loop does not, so float16 gradients below about 6e-08 flush to 0 unscaled")
+        out["loop-unscaled"] = (f"the paste sets Keras's mixed_float16 policy ({shown}) and trains in its own loop "
+                                "(a tf.GradientTape, or a GAN's own train_step and optimizers) with no LossScaleOptimizer: "
+                                "compile() wraps the optimizer it is given in one, a custom loop's are not, so float16 "
+                                "gradients below about 6e-08 flush to 0 unscaled")
     elif told_wrong and (cast := torch_autocast_unscaled(ev.prose)):
         out["loop-unscaled"] = (f"the paste runs PyTorch's autocast to float16 (`{cast}`) and calls backward() with no "
                                 "GradScaler: each op that ran in float16 gives float16 gradients, and those below about "
