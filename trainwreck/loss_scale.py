@@ -52,7 +52,8 @@ POLICY_NOT_DONE = re.compile(r"(?i)\b(?:thought|think|thinking|consider\w*|would
 CUSTOM_LOOP = re.compile(r"\bGradientTape\b")
 # ... or a GAN's overridden train_step ("the Keras DCGAN example, the one that overrides train_step"): compile() takes
 # one optimizer and a GAN steps two of its own (keras.io's DCGAN passes d_optimizer and g_optimizer to its own compile,
-# which calls super().compile() with none), so neither is wrapped
+# which calls super().compile() with none: examples/generative/dcgan_overriding_train_step.py in keras-team/keras-io at
+# 0d5f327), so neither is wrapped
 GAN_TRAIN_STEP = re.compile(r"(?i)(?=[\s\S]*\b(?:overrid\w*|custom|own)\s+(?:the\s+|a\s+)?`?train_step\b)"
                             r"(?=[\s\S]*\b(?:d_optimizer|g_optimizer|dcgan|wgan\w*|gans?|discriminator)\b)")
 LOSS_SCALED = re.compile(r"\bLossScaleOptimizer\b|\bget_scaled_loss\b|\bscale_loss\b")
