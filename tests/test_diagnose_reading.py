@@ -320,6 +320,9 @@ def test_nothing_to_go_on_asks_for_the_loss_values():
     ("My SAC on a 7-joint arm logs log_prob of the sampled actions around +6, and the entropy is negative. How can "
      "a log probability be positive? The arm does reach the targets.",
      "a positive log-probability of a continuous action, which is a log-density"),
+    ("StyleGAN2-ADA on 1,500 photos of teapots: the augment value in the log keeps increasing, 0.31 now. Are my images "
+     "bad? The FID goes down every snapshot.",
+     "StyleGAN2-ADA's augmentation probability, which rises while the discriminator overfits"),
     ("Same seed (torch.manual_seed(0)), same data, two runs on one A100: the losses agree for a few hundred steps, then "
      "differ in the 4th decimal, and the final accuracies are 91.2% and 91.5%. Where is the hidden randomness?",
      "runs with the same seed that differ a little on a GPU"),
@@ -2041,3 +2044,11 @@ def test_a_scale_printed_per_network_is_a_loss_scale():
     assert scales_printed(log)[:4] == (32768.0, 32768.0, 16384.0, 16384.0) and len(scales_printed(log)) == 62
     assert scales_printed("step 10 logit_scale 100.0 init_scale 2.0") == ()
     assert "scale-collapse" in weighed_parts("autocast float16 with a GradScaler per network.\n" + log, "WR-040")
+
+
+def test_adas_rising_augment_is_answered_only_while_the_fid_improves():
+    ada = "StyleGAN2-ADA's augmentation probability"
+    said = "StyleGAN2-ADA on 2k watch photos: augment keeps climbing, now 0.6. Is something wrong?"
+    assert answered(said, ada)
+    assert not answered(said + " The FID got worse over the last snapshots.", ada)
+    assert not answered("Keras ImageDataGenerator: the augment step is slow and the loss keeps climbing.", ada)

@@ -168,6 +168,23 @@ OBJECTIVES = (
            "that narrows as the return climbs is learning",
            frozenset({"negative"}),
            unless=lambda text: _nonfinite_said(text) or _rl_unless(text) or _not_learning_said(text)),
+    Normal("StyleGAN2-ADA's augmentation probability, which rises while the discriminator overfits",
+           # (ADA named, and its `augment` value said to rise)
+           re.compile(r"(?s)\A(?=.*(?:\bstylegan[23]?-?ada\b|\bstylegan3\b|\bada\b|adaptive (?:discriminator )?augment\w*))"
+                      r"(?=.*\baugment\w*\b[^.?\n]{0,60}?\b(?:climb\w*|rising|rises|rose|increas\w*|goes up|went up|"
+                      r"grow\w*|keeps going up|higher)\b)"),
+           "ADA sets the probability p of every augmentation from how sure the discriminator is of the real images: "
+           "every 4 minibatches it moves p by the batch size times 4 over 500,000 images, up while r_t = "
+           "E[sign(D(real))] is above its target of 0.6 -- the discriminator overfitting the training set -- and down "
+           "below it (Karras et al. 2020, Training Generative Adversarial Networks with Limited Data, "
+           "arXiv:2006.06676, section 3; \"Execute ADA heuristic\" in https://github.com/NVlabs/stylegan2-ada-pytorch/"
+           "blob/0e9b616cebaf8043a684462df624a10b5fc6f11b/training/training_loop.py). p starts at 0, and the fewer "
+           "the images, the sooner the discriminator overfits and the higher p climbs: a rising augment on a few "
+           "thousand images is the heuristic doing its work, and the FID is the measure of the run",
+           "the FID over the snapshots: falling while augment rises is ADA at work; augment near 1 with the FID "
+           "rising is overfitting beyond what augmentation holds back",
+           frozenset({"climb"}),
+           unless=lambda text: _nonfinite_said(text) or _found(_FID_WORSE, text)),
     Normal("a VAE's total loss under a KL weight that rises",
            # (a VAE named, and its KL weight said to be annealed or printed beside the KL: not a distillation's KL with a
            # learning-rate warmup, nor a diffusion model's beta schedule)
@@ -384,6 +401,11 @@ _FELL_OR_LOW = re.compile(rf"(?i)\b(?:{FALL_VERBS}|degrad\w*|unlearn\w*)\b|"
 _RUNS_FAR_APART = re.compile(r"(?i)\b(?:completely|totally|wildly|hugely|very|vastly|drastically|massively)\s+"
                              r"(?:different|differ\w*)\b|\bhuge (?:difference|gap)\b|\bone (?:of them|run)\b[^.\n]{0,40}?"
                              r"\b(?:fails?|failed|diverg\w*|collaps\w*|never learns?|doesn't learn)\b")
+
+
+# An FID said to get worse, or to stop improving
+_FID_WORSE = re.compile(r"(?i)\bfid\b[^.\n]{0,40}?\b(?:rises|rising|rose|increas\w*|goes up|went up|gets? worse|got worse|"
+                        r"worsen\w*|climb\w*|stuck|plateau\w*|stopped improving|not improving|no longer improv\w*)\b")
 
 
 # A score said not to improve, of training or of validation: the question is then the run, not the two metrics
