@@ -323,6 +323,9 @@ def test_nothing_to_go_on_asks_for_the_loss_values():
     ("StyleGAN2-ADA on 1,500 photos of teapots: the augment value in the log keeps increasing, 0.31 now. Are my images "
      "bad? The FID goes down every snapshot.",
      "StyleGAN2-ADA's augmentation probability, which rises while the discriminator overfits"),
+    ("SAC for a gripper that has to reach a cup; an episode ends when the gripper reaches the cup or after 500 steps. "
+     "The mean episode length keeps going down while the return keeps going up. Is the agent dying early?",
+     "episodes that get shorter as the return rises, where reaching the goal ends an episode"),
     ("Same seed (torch.manual_seed(0)), same data, two runs on one A100: the losses agree for a few hundred steps, then "
      "differ in the 4th decimal, and the final accuracies are 91.2% and 91.5%. Where is the hidden randomness?",
      "runs with the same seed that differ a little on a GPU"),
@@ -2052,3 +2055,14 @@ def test_adas_rising_augment_is_answered_only_while_the_fid_improves():
     assert answered(said, ada)
     assert not answered(said + " The FID got worse over the last snapshots.", ada)
     assert not answered("Keras ImageDataGenerator: the augment step is slow and the loss keeps climbing.", ada)
+
+
+def test_shorter_episodes_are_answered_only_where_success_ends_them_and_the_return_rises():
+    short = "episodes that get shorter as the return rises"
+    said = ("PPO on a maze; an episode ends when the agent reaches the exit. Episode length decreases and the reward "
+            "increases. Why?")
+    assert answered(said, short)
+    assert not answered(said.replace("the reward increases", "the reward decreases"), short)
+    assert not answered(said.replace("an episode ends when the agent reaches the exit", "episodes last 1000 steps"),
+                        short)
+    assert not answered(said + " Later the return collapses to -200.", short)

@@ -185,6 +185,26 @@ OBJECTIVES = (
            "rising is overfitting beyond what augmentation holds back",
            frozenset({"climb"}),
            unless=lambda text: _nonfinite_said(text) or _found(_FID_WORSE, text)),
+    Normal("episodes that get shorter as the return rises, where reaching the goal ends an episode",
+           # (the episode length said to fall, the return or reward said to rise, and an episode said to end on
+           # success: touching, reaching, a goal)
+           re.compile(r"(?s)\A(?=.*\bepisode\w*\s+(?:length|len|duration)s?\b[^.?\n]{0,60}?\b(?:goes down|going down|"
+                      r"went down|decreas\w*|drops?|dropping|dropped|shrinks?|shrinking|falls?|falling|fell|shorter)\b|"
+                      r".*\b(?:episodes?|ep_len\w*)\b[^.?\n]{0,40}?\b(?:get|got|getting|are|become|becoming)\s+shorter\b)"
+                      r"(?=.*\b(?:rewards?|returns?|ep_rew\w*)\b[^.?\n]{0,60}?\b(?:goes up|going up|went up|ris\w*|rose|"
+                      r"increas\w*|climb\w*|improv\w*|grow\w*)\b)"
+                      r"(?=.*\b(?:ends?|ended|ending|terminat\w*|done|finish\w*)\b[^.?\n]{0,60}?\b(?:when|once|if|as soon as|"
+                      r"on)\b[^.?\n]{0,60}?\b(?:touch\w*|reach\w*|goal|target|success\w*|arriv\w*|solv\w*|lands?|"
+                      r"grasp\w*|picks?)\b)"),
+           "an episode that ends when the task is done -- the goal reached, the target touched -- ends sooner the "
+           "sooner the agent does it: a policy that succeeds faster makes the mean episode length fall while the "
+           "return rises (with a per-step penalty or a discount, finishing sooner is itself what is rewarded). A "
+           "length that falls because the agent fails early (falls over, leaves the arena) comes with a return that "
+           "falls too",
+           "the share of episodes that end in success (terminated at the goal, not truncated by the time limit) "
+           "beside the mean length: rising together with the return is learning",
+           # (the return's climb is the run's progress, said beside it)
+           frozenset({"climb"}), unless=lambda text: _nonfinite_said(text) or _rl_unless(text)),
     Normal("a VAE's total loss under a KL weight that rises",
            # (a VAE named, and its KL weight said to be annealed or printed beside the KL: not a distillation's KL with a
            # learning-rate warmup, nor a diffusion model's beta schedule)
