@@ -1899,11 +1899,15 @@ def test_a_failure_at_a_learning_rate_of_zero_counts_twice_against_the_rate():
     what broke there no rate made -- twice the weight of a lower rate that did not help."""
     from trainwreck.rate_tried import rate_zero_failed
     said = "TD3 from scratch. With both learning rates set to 0 the first critic loss is still about 3e8."
-    assert rate_zero_failed(said).startswith("learning rates set to 0")
+    assert rate_zero_failed(said).startswith("both learning rates set to 0")
     log = "".join(f"upd {n} critic_loss {v}\n" for n, v in ((1, "3.1e+08"), (100, "2.9e+08"), (1000, "4.4e+10"),
                                                            (5000, "7.2e+13"), (9000, "inf"), (9100, "nan")))
-    assert weighed_parts(log + said, "WR-220")["tried"] == -2.0
-    assert weighed_parts(log + "TD3 from scratch. Lowering the learning rate did not help.", "WR-220")["tried"] == -1.0
+    from trainwreck.weighing import W_TRIED
+    assert weighed_parts(log + said, "WR-220")["tried"] == -2 * W_TRIED
+    assert weighed_parts(log + "TD3 from scratch. Lowering the learning rate did not help.", "WR-220")["tried"] == -W_TRIED
+    # (one group's rate at 0 leaves the others': no run at a rate of 0)
+    frozen = "The backbone learning rates were set to 0 to freeze it, but the head still diverges to nan."
+    assert not rate_zero_failed(frozen) and weighed_parts(log + frozen, "WR-220").get("tried", 0) != -2 * W_TRIED
     assert diagnosis(log + said).matches[0].entry.id == "WR-120"
 
 
@@ -2008,7 +2012,8 @@ def test_a_failure_said_to_come_before_any_update_is_no_rates():
             "point, so the weights are still the initial ones.")
     assert broke_before_update(said) == "No update has happened yet"
     assert lr_tried(said) == "failed"
-    assert weighed_parts(said, "WR-220")["tried"] == -2.0
+    from trainwreck.weighing import W_TRIED
+    assert weighed_parts(said, "WR-220")["tried"] == -2 * W_TRIED
     assert "rate-zero" in weighed_parts(said, "WR-120")
     assert broke_before_update("It is nan before the first optimizer step.")
     assert not broke_before_update("Has no update happened yet at that point?")

@@ -1,9 +1,11 @@
 """Opt-in: WR-040's autocast to float16 with no GradScaler, checked in the real PyTorch (2.13.0 here).
 
-A Linear layer whose float32 weight gradients all lie below 2^-24 gets a weight gradient of exactly 0 under
-torch.autocast(dtype=torch.float16): the matmul's backward runs in float16 and flushes them, and nothing is printed.
-The same loss scaled by a GradScaler's 2^16 before backward() keeps them. Runs only with TRAINWRECK_FRAMEWORK_TESTS=1,
-in the scratch interpreters (tests/framework_runner.py).
+A one-weight Linear layer, its input chosen so that the float32 weight gradient g * a takes a value in each band of
+float16's bottom end, with the gradient of the output (2^-10) and the input both plain float16 numbers: under
+torch.autocast(dtype=torch.float16) the weight gradient is computed in float16, so one below 2^-25 comes out as exactly
+0, one between 2^-25 and 2^-24 as 2^-24 (the smallest subnormal), one above as itself -- with nothing printed. The same
+loss scaled by 2^16 before backward() keeps the smallest. Runs only with TRAINWRECK_FRAMEWORK_TESTS=1, in the scratch
+interpreters (tests/framework_runner.py).
 """
 from conftest import assert_entry_says
 from framework_runner import OPT_IN, run
@@ -11,28 +13,28 @@ from framework_runner import OPT_IN, run
 pytestmark = OPT_IN
 
 
-def test_autocast_to_float16_flushes_small_weight_gradients_to_zero_and_a_scaled_loss_keeps_them():
+def test_autocast_to_float16_rounds_weight_gradients_under_2_to_the_minus_25_to_zero():
     out = run("torch", """
         import json, warnings, torch
-        torch.manual_seed(0)
-        layer = torch.nn.Linear(64, 64)
-        x = torch.randn(32, 64)
-        grads = {}
+        rows = []
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            for name, cast, scale in (("float32", False, 1.0), ("autocast", True, 1.0), ("scaled", True, 2.0 ** 16)):
-                layer.zero_grad()
-                with torch.autocast("cpu", dtype=torch.float16, enabled=cast):
-                    loss = layer(x).float().pow(2).mean() * 1e-6
-                (loss * scale).backward()
-                g = layer.weight.grad / scale
-                grads[name] = {"zero": float((g == 0).float().mean()), "max": float(g.abs().max()),
-                               "dtype": str(layer.weight.grad.dtype)}
-        print(json.dumps({"grads": grads, "warned": len(caught)}))
+            for exponent in (-26.0, -24.5, -20.0):
+                for scale in (1.0, 2.0 ** 16):
+                    layer = torch.nn.Linear(1, 1, bias=False)
+                    g = 2.0 ** -10
+                    with torch.autocast("cpu", dtype=torch.float16):
+                        out = layer(torch.tensor([[2.0 ** exponent / g]]))
+                    ((out.float() * g).sum() * scale).backward()
+                    rows.append([exponent, scale, str(out.dtype), layer.weight.grad.item() / scale])
+        print(json.dumps({"rows": rows, "warned": len(caught)}))
     """)
-    g = out["grads"]
-    assert 0 < g["float32"]["max"] < 2.0 ** -24 and g["float32"]["zero"] == 0.0       # (all below float16's least)
-    assert g["autocast"]["zero"] == 1.0 and g["autocast"]["dtype"] == "torch.float32"   # (flushed, then cast back)
-    assert g["scaled"]["zero"] < 0.01 and out["warned"] == 0                            # (kept by the scale; silent)
+    got = {(e, s): (dtype, grad) for e, s, dtype, grad in out["rows"]}
+    assert all(dtype == "torch.float16" for dtype, _ in got.values()) and out["warned"] == 0
+    assert got[(-26.0, 1.0)][1] == 0.0                        # (under 2^-25: 0)
+    assert got[(-24.5, 1.0)][1] == 2.0 ** -24                 # (between: the smallest subnormal)
+    assert got[(-20.0, 1.0)][1] == 2.0 ** -20                 # (above: itself)
+    assert got[(-26.0, 2.0 ** 16)][1] == 2.0 ** -26           # (a scaled loss keeps it)
     assert_entry_says("WR-040", ["Under torch.autocast with dtype=torch.float16 and no GradScaler, nothing is printed",
-                                 "gets a weight gradient of exactly 0 under autocast (checked on PyTorch 2.13.0, CPU)"])
+                                 "gets a weight gradient of exactly 0 where its float32 gradient is below 2⁻²⁵ (about "
+                                 "3e-08), and 2⁻²⁴ where it is between the two (checked on PyTorch 2.13.0, CPU)."])

@@ -1157,9 +1157,10 @@ ADAPTIVE_RATE_SAID = re.compile(r"(?i)\b(adamw?|adamax|nadam|radam|rmsprop|adagr
 
 def _rate_said_without_schedule(prose: str) -> str:
     """" under Adam at 0.001 ..." where the words give an adaptive optimizer's rate as one number and the paste names
-    no scheduler or warmup anywhere; or ""."""
+    no scheduler or warmup anywhere, nor a batch of a few examples; or ""."""
     said = ADAPTIVE_RATE_SAID.search(prose)
-    if not said or SCHEDULED.search(prose):
+    # (nor beside a batch of a few examples, whose mean loss jumps that much from one batch to the next)
+    if not said or SCHEDULED.search(prose) or _small_batch(prose):
         return ""
     return f" under {said.group(1)} at a rate of {said.group(2)}, with no schedule or warmup named anywhere in the paste"
 

@@ -47,8 +47,10 @@ UNSCALED_SAID = re.compile(r"\b(?:did(?:n't| not)|do(?:n't| not)|never|without|f
                            # ("on raw features", "unnormalized inputs")
                            r"\b(?:raw|unscaled|unnormali[sz]ed|unstandardi[sz]ed)\s+(?P<raw>inputs?|features?|pixels?|"
                            r"images?|targets?|prices?|columns?)\b", re.I)
-UNSCALED_RUN_FINE = re.compile(r"(?i)\b(?:does(?:n't| not)|did(?:n't| not)|never)\s+(?:\w+\s+){0,2}?(?:nan|inf|diverg\w*|"
-                               r"blows?\s+up|explod\w*)\b|\b(?:works?|worked|trains?\s+fine|runs?\s+fine)\b")
+UNSCALED_RUN_FINE = re.compile(r"(?i)\b(?:does(?:n't| not)|did(?:n't| not)|never)\s+(?:\w+\s+){0,2}?(?:give\s+|go\s+|get\s+)?"
+                               r"(?:nan|inf)\b|\b(?:trains?|runs?|ran|trained)\s+(?:fine|normally|without\s+(?:a\s+)?nan)\b"
+                               # (not a fine run that then failed: "trains fine at first, then explodes")
+                               r"(?![^.;\n]{0,40}?\b(?:but|then|until|before)\b)")
 # A scaling the pasted code does: an array assigned a scaler's output (`y_train = y_scaler.fit_transform(...)`,
 # `X = StandardScaler().fit_transform(X)`), or its own standardisation or min-max (`X = (X - X.mean(0)) / X.std(0)`, `y =
 # (y - mu) / sd`, `X = X / 255.0` is the pixels' own, read elsewhere)
@@ -369,8 +371,10 @@ PER_ITEM = re.compile(r"(?i)\b(?:its|their|that \w+'s|each \w+'s|every \w+'s) ow
                       r"(?:std|standard deviation)\b|\bper[- ](?:window|sample|sequence|clip|series|utterance|recording|"
                       r"segment|instance) (?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*|scaling)\b|"
                       # ("standardises each window on its own", "normalizes every image separately")
-                      r"\b(?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*) (?:each|every) \w+ (?:on its own|by itself|"
-                      r"separately|individually|independently)\b")
+                      # (an item, not a feature, a column or a channel: those are scaled over the whole dataset)
+                      r"\b(?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*) (?:each|every) (?:window|sample|clip|image|"
+                      r"sequence|series|utterance|recording|segment|instance|example|signal|trace|spectrogram|read) "
+                      r"(?:on its own|by itself|separately|individually|independently)\b")
 PER_ITEM_REACH = 300
 
 

@@ -85,15 +85,20 @@ def _policy_said(prose: str) -> re.Match | None:
 
 
 # PyTorch's autocast to float16 in the paste's code, with no GradScaler: the backward pass of each op that ran in float16
-# gives float16 gradients, and those below 2^-24 flush to 0 with nothing printed (WR-040's PyTorch part). Named with
+# gives float16 gradients, and those under 2^-25 (about 3e-08) round to 0 with nothing printed (WR-040's PyTorch part). Named with
 # its dtype, or torch.cuda.amp.autocast() / autocast("cuda") with none (float16 is CUDA's default; a CPU autocast's is
 # bfloat16, which needs no scaler).
-AUTOCAST_HALF = re.compile(r"\bautocast\((?:(?!\))[^\n]){0,80}?\bdtype\s*=\s*torch\.(?:float16|half)\b|"
-                           r"\bcuda\.amp\.autocast\((?![^)\n]{0,80}?\b(?:dtype|enabled)\s*=)|"
-                           r"\bautocast\(\s*(?:device_type\s*=\s*)?['\"]cuda['\"]\s*\)")
+AUTOCAST_HALF = re.compile(r"\bautocast\((?:(?!\))[^\n]){0,80}?(?:\bdtype\s*=\s*|,\s*)torch\.(?:float16|half)\b|"
+                           r"\bcuda\.amp\.autocast\((?![^)\n]{0,80}?\bdtype\s*=)|"
+                           r"\bautocast\(\s*(?:device_type\s*=\s*)?['\"]cuda['\"]\s*\)|"
+                           # (a bare autocast() imported from torch.cuda.amp, whose default is float16)
+                           r"(?s:(?<=from torch\.cuda\.amp import ).*?\b)autocast\(\s*\)")
+# (switched off)
+AUTOCAST_OFF = re.compile(r"\benabled\s*=\s*False\b")
 BACKWARD_CALLED = re.compile(r"\.backward\(")
-# (a scaler anywhere, or a precision that needs none: bfloat16 named in the code or the words)
-TORCH_SCALED = re.compile(r"(?i)\bgradscaler\b|\bscaler\b|\bscale_loss\b|\bbf16\b|\bbfloat16\b|\bloss_scale\w*")
+# (a loss scaler, or a precision that needs none: bfloat16 in the code -- not scikit-learn's scaler.fit_transform)
+TORCH_SCALED = re.compile(r"(?i)\bgradscaler\b|\bscaler\.scale\(|\bscale_loss\b|\bloss_scale\w*|torch\.bfloat16\b|"
+                          r"\bbf16\s*=\s*true\b|['\"]bf16")
 
 
 def torch_autocast_unscaled(prose: str) -> str:
@@ -101,8 +106,11 @@ def torch_autocast_unscaled(prose: str) -> str:
     or ""."""
     cast = AUTOCAST_HALF.search(prose)
     if cast is None or not BACKWARD_CALLED.search(prose) or TORCH_SCALED.search(prose) \
+            or AUTOCAST_OFF.search(prose, cast.start(), prose.find("\n", cast.start()) % (len(prose) + 1)) \
             or denied_before(prose, cast.start(), reach=40):
         return ""
-    # (the call shown whole, to its closing bracket on the same line)
+    # (the call shown whole, to its closing bracket on the same line; the import's bare call as it is called)
+    if cast.group(0).endswith("autocast()") and "\n" in cast.group(0):
+        return "autocast()"
     whole = re.match(r"[^)\n]{0,60}\)", prose[cast.end():])
     return cast.group(0) + whole.group(0) if whole and not cast.group(0).endswith(")") else cast.group(0)

@@ -866,8 +866,9 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            "the loss and raises the rate exponentially by default): the blow-up at the end of the sweep is its "
            "purpose, not a fault of the model. "
            "Lightning's Tuner.lr_find stops when the smoothed loss passes early_stop_threshold (4.0) times its lowest "
-           "and then logs \"LR finder stopped early after N steps due to diverging loss.\" "
-           "(https://github.com/Lightning-AI/pytorch-lightning/blob/2.6.6/src/lightning/pytorch/tuner/lr_finder.py#L270, "
+           "and then logs \"LR finder stopped early after N steps due to diverging loss.\" -- a line it prints "
+           "whenever the search ran fewer than its num_training steps, whatever stopped it "
+           "(https://github.com/Lightning-AI/pytorch-lightning/blob/2.6.6/src/lightning/pytorch/tuner/lr_finder.py#L269-L270, "
            "the check at #L425-L430); the rate to train with is the one it suggests, well below where the loss turned",
            "the finder's loss-against-rate plot: flat, then falling, then shooting up at the high end; and a run at "
            "the suggested rate",

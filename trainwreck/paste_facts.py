@@ -214,11 +214,11 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         out["loop-unscaled"] = (f"the paste sets Keras's mixed_float16 policy ({shown}) and trains in its own loop "
                                 "(a tf.GradientTape, or a GAN's own train_step and optimizers) with no LossScaleOptimizer: "
                                 "compile() wraps the optimizer it is given in one, a custom loop's are not, so float16 "
-                                "gradients below about 6e-08 flush to 0 unscaled")
+                                "gradients under about 3e-08 round to 0 unscaled")
     elif told_wrong and (cast := torch_autocast_unscaled(ev.prose)):
         out["loop-unscaled"] = (f"the paste runs PyTorch's autocast to float16 (`{cast}`) and calls backward() with no "
-                                "GradScaler: each op that ran in float16 gives float16 gradients, and those below about "
-                                "6e-08 flush to 0 unscaled")
+                                "GradScaler: each op that ran in float16 gives float16 gradients, and those under about "
+                                "3e-08 round to 0 unscaled")
     # (not beside the spike that says it already: curve_shape's no-warmup jump)
     if sig.name != "spike-then-recover" and (seen := early_jump_seen(ev.prose)) and not WARMUP_SET.search(ev.prose):
         out["early-jump"] = (f"the report says the loss {seen[1]} (\"{seen[0]}\"): without warmup, Adam's first step "

@@ -321,8 +321,10 @@ def _default_rate_worked(folded: str) -> bool:
 # "with lr=0 the first loss is the same 20869.67", "setting the learning rate to zero gives exactly the same first
 # loss"): no update moved the weights, so the forward pass from the
 # initial weights, or the data, made the failure -- the lowest rate tried, and it did not help.
-# (and both of an actor-critic's: "with both learning rates set to 0 the first critic loss is still about 4e9")
-RATE_ZERO = re.compile(r"\b(?:lrs?|learning[ _-]?rates?)\s*(?:(?:=|:|of|to|at|is|are|(?:were\s+|are\s+)?set\s+(?:to|at))\s*)?"
+# (and both of an actor-critic's, or all of them: "with both learning rates set to 0 the first loss is still 3e8" --
+# not one group's, "the backbone learning rates were set to 0", which leaves the head's)
+RATE_ZERO = re.compile(r"(?:\b(?:lr|learning[ _-]?rate)|\b(?:both|all)\s+(?:the\s+|my\s+)?(?:lrs|learning[ _-]?rates))\s*"
+                       r"(?:(?:=|:|of|to|at|is|are|(?:were\s+|are\s+)?set\s+(?:to|at))\s*)?"
                        r"(?:0(?:\.0*)?(?![\d.]|e-|,\d)|zero\b)"
                        r"(?:[^.;\n]|\.\d){0,80}?\b(?:same|still|also|too|even|again|nan|inf)\b|"
                        # ("even with lr=0 it prints 1.9e14 on every step": what follows is what it still did)

@@ -81,8 +81,12 @@ NOT_LEARNING = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|di
                           r"(?!\s+(?:anything|something|the|my|a|an|any|it|its|this|that|them|much|to|between|across)\b)|"
                           # (one value at every epoch: "the loss prints 1.791759 at every single epoch" -- not a change
                           # by so much each epoch)
-                          r"\bloss(?:es)?\b[^.?!\n\d]{0,30}?(?<!\bby )(?<!\bby ~)(?<![\d.])\d+(?:\.\d+)?\s+(?:at\s+|in\s+|on\s+|"
-                          r"for\s+)?(?:every|each)\s+(?:single\s+)?(?:epoch|step|iteration|batch|update)s?\b|"
+                          # (a word of staying before the number, and none of change: "drops 0.01 every epoch" moves)
+                          r"\bloss(?:es)?\b(?:(?!\b(?:drops?|dropping|falls?|falling|decreas\w*|chang\w*|improv\w*|goes|"
+                          r"down|by|rises?|rising|increas\w*|climbs?)\b)[^.?!\n\d]){0,30}?\b(?:is|was|prints?|printed|"
+                          r"stays?|stayed|sits?|sat|remains?|remained|reads|shows|at)\s+(?:exactly\s+|always\s+|still\s+)?"
+                          r"(?:~\s?)?(?<![\d.])\d+(?:\.\d+)?\s+(?:at\s+|in\s+|on\s+|for\s+)?(?:every|each)\s+(?:single\s+)?"
+                          r"(?:epoch|step|iteration|batch|update)s?\b|"
                           # (a value it keeps for a long stretch: "then it just sits at 1.3520 until epoch 500")
                           r"\b(?:sits?|sat|sitting)\s+at\s+(?:~\s?)?\d+(?:\.\d+)?\s+(?:until|till|for|through)\b|"
                           # (or keeps where it got to: "drops to ~1.60 and then sits there for 40 epochs")
