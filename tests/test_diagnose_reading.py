@@ -2071,3 +2071,22 @@ def test_shorter_episodes_are_answered_only_where_success_ends_them_and_the_retu
     assert not answered(said.replace("an episode ends when the agent reaches the exit", "episodes last 1000 steps"),
                         short)
     assert not answered(said + " Later the return collapses to -200.", short)
+
+
+def test_the_s51_reviews_paraphrases_are_not_read_as_the_new_readings():
+    """code_review_s51 items 2-4: a failed unscaled run is still an unscaled one; a feature, a column or a channel
+    scaled on its own is scaled over the dataset, no item by its own statistics; a loss that moves by a step each
+    epoch is no constant loss."""
+    from trainwreck.input_scaling import PER_ITEM, scaled_said
+    from trainwreck.run_said import says_not_learning
+    for failed in ("I train on the raw features and it doesn't work: the loss is nan after 3 steps.",
+                   "On the raw features it works for MNIST but gives nan on my data.",
+                   "On the raw features training works at first, then explodes."):
+        assert scaled_said(failed)["unscaled"] == {"inputs": "raw features"}, failed
+    for dataset_wide in ("I standardize each feature independently with StandardScaler",
+                         "I normalize each channel separately with the ImageNet mean and std",
+                         "z-score every column separately using the training-set statistics"):
+        assert not PER_ITEM.search(dataset_wide), dataset_wide
+    for moving in ("the loss drops 0.01 every epoch", "the loss decreases about 0.05 each epoch",
+                   "the loss changes by about 0.01 each epoch"):
+        assert not says_not_learning(moving), moving
