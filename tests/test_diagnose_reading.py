@@ -1892,6 +1892,14 @@ def test_runs_that_differ_a_little_on_a_gpu_are_answered_only_where_neither_brok
     assert not answered("Two runs on a GPU differ after step 100. Is my code wrong?", gpu)       # (no seed said)
     assert not answered(said + " One run diverges to nan at step 900.", gpu)
     assert not answered("Same seed on a GPU, but the two runs give completely different accuracies. Bug?", gpu)
+    # (review s51 item 7: a paper's number is no second run; scores far apart; one run said, not two; other seed forms)
+    assert not answered("Fixed seed, on an RTX 3090: my accuracy differs from the paper's by 5 points. Why?", gpu)
+    assert not answered("Same seed on a V100, but the two runs differ a lot: 92% vs 61% accuracy.", gpu)
+    assert not answered("I set the seed to 42 and train on a T4, but my validation loss is different from my training "
+                        "loss.", gpu)
+    assert answered("With seed 42 on an A100 two runs differ after step 500. Why?", gpu)
+    assert answered("np.random.seed(0) and torch.cuda.manual_seed_all(0), on a T4, yet two runs differ in the 4th "
+                    "decimal.", gpu)
 
 
 def test_a_failure_at_a_learning_rate_of_zero_counts_twice_against_the_rate():

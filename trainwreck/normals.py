@@ -420,7 +420,24 @@ _FELL_OR_LOW = re.compile(rf"(?i)\b(?:{FALL_VERBS}|degrad\w*|unlearn\w*)\b|"
 # last bits grows to in a healthy run
 _RUNS_FAR_APART = re.compile(r"(?i)\b(?:completely|totally|wildly|hugely|very|vastly|drastically|massively)\s+"
                              r"(?:different|differ\w*)\b|\bhuge (?:difference|gap)\b|\bone (?:of them|run)\b[^.\n]{0,40}?"
-                             r"\b(?:fails?|failed|diverg\w*|collaps\w*|never learns?|doesn't learn)\b")
+                             r"\b(?:fails?|failed|diverg\w*|collaps\w*|never learns?|doesn't learn)\b|"
+                             r"\bdiffer\w*\s+(?:a lot|significantly|greatly|massively)\b|"
+                             # (or against a paper's number: that is no second run of the same setup)
+                             r"\b(?:the paper|paper's|reported|published)\b")
+# ... or two scores given that differ by two points or more: "92% vs 61%", "by 5 points"
+_SCORES_APART = re.compile(r"(?i)(\d{1,3}(?:\.\d+)?)\s?%\s*(?:vs\.?|versus|and|against)\s*(\d{1,3}(?:\.\d+)?)\s?%|"
+                           r"\bby\s+(?:about\s+|~\s?)?(\d{1,3}(?:\.\d+)?)\s*(?:percentage\s+)?points\b")
+
+
+def _runs_far_apart(text: str) -> str:
+    """The words that say two runs ended far apart (_RUNS_FAR_APART), or two scores two points apart or more; or ""."""
+    if far := _RUNS_FAR_APART.search(text):
+        return far.group(0)
+    for m in itertools.islice(_SCORES_APART.finditer(text), 10):
+        gap = abs(float(m.group(1)) - float(m.group(2))) if m.group(1) else float(m.group(3))
+        if gap >= 2:
+            return m.group(0)
+    return ""
 
 
 # An FID said to get worse, or to stop improving
@@ -820,28 +837,34 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            "penalty), by definition; the model is the one fit() trained",
            "2 * reg.loss_ beside mean_squared_error(y_train, reg.predict(X_train)): equal, up to the small L2 term"),
     Normal("runs with the same seed that differ a little on a GPU",
-           # (a seed said fixed, a GPU, and the runs said to differ: all three)
+           # (a seed said fixed, a GPU, two runs of one setup, and the runs said to differ: all four)
            re.compile(r"(?s)\A(?=.*(?:\b(?:same|fixed|identical|set|fixing|setting)\s+(?:(?:the|all|random|rng|every)\s+)?"
-                      r"seeds?\b|\bseeded\b|\bmanual_seed\b|\bprngkey\(\d+\)|\bset_seed\b|\bseed_everything\b))"
+                      r"seeds?\b|\bseeded\b|\bmanual_seed\w*|\.seed\(|\bprngkey\(\d+\)|\bset_seed\b|\bseed_everything\b|"
+                      r"\bseed\s*[=(]?\s*\d+))"
                       r"(?=.*\b(?:gpus?|cuda|cudnn|a100|v100|h100|a6000|t4|rtx\s?\d+|nvidia)\b)"
+                      r"(?=.*(?:\b(?:two|2|both|second|another|each|every|repeated)\s+(?:\w+\s+)?(?:runs?|trainings?|times)\b|"
+                      r"\bre-?r[au]n\w*|\brun[- ]to[- ]run\b|\bback[- ]to[- ]back\b|\btwice\b|\bbetween runs\b))"
                       r"(?=.*\b(?:differ\w*|different|diverge from each other|not (?:the same|identical|bit-?identical|"
                       r"reproducible|deterministic)|non-?deterministic|don't match|do not match|doesn't match|vary|varies|"
                       r"not reproduc\w*)\b)"),
            "a seed fixes the random numbers, not the order of the additions: on a GPU, operations that add in parallel "
-           "(atomicAdd in index_add_, scatter_add_ and the backward of embedding_bag, ctc_loss and many pooling layers) "
-           "and cuDNN's convolution algorithms, which its benchmark may pick differently from run to run, add in an "
-           "order that can change between runs. Floating-point addition is not associative, so the last bits differ, "
-           "and each step of training feeds them into the next, so two runs drift apart by more over time -- PyTorch "
-           "says so for releases, platforms and CPU against GPU \"even when using identical seeds\", and lists these "
-           "sources (https://pytorch.org/docs/2.4/notes/randomness.html). A small drift and final scores within noise "
-           "of each other are this, not a bug. torch.use_deterministic_algorithms(True) with "
-           "torch.backends.cudnn.benchmark = False (PyTorch), tf.config.experimental.enable_op_determinism() "
-           "(TensorFlow: https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/python/framework/config.py#L932-L933) and XLA_FLAGS=--xla_gpu_deterministic_ops=true (JAX's XLA, which the JAX maintainers name for "
-           "its autotuned kernels and atomic reductions: https://github.com/google/jax/discussions/10674) remove it, "
-           "at some cost in speed",
+           "(atomicAdd) and cuDNN's convolution algorithms, which its benchmark may pick differently from run to run, "
+           "add in an order that can change between runs. Floating-point addition is not associative, so the last bits "
+           "differ, and each step of training feeds them into the next, so two runs drift apart by more over time -- "
+           "PyTorch says so for releases, platforms and CPU against GPU \"even when using identical seeds\" "
+           "(https://pytorch.org/docs/2.4/notes/randomness.html; the ops that add by atomics, and those with no "
+           "deterministic kernel, are listed under https://docs.pytorch.org/docs/2.2/generated/"
+           "torch.use_deterministic_algorithms.html). A small drift and final scores within noise of each other are "
+           "this, not a bug. Most of it goes with torch.use_deterministic_algorithms(True), "
+           "torch.backends.cudnn.benchmark = False and CUBLAS_WORKSPACE_CONFIG=:4096:8 set before CUDA starts "
+           "(PyTorch: an op with no deterministic kernel then raises a RuntimeError), "
+           "tf.config.experimental.enable_op_determinism() (TensorFlow: "
+           "https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/python/framework/config.py#L932-L933) or "
+           "XLA_FLAGS=--xla_gpu_deterministic_ops=true (JAX's XLA, which the JAX maintainers name for its autotuned "
+           "kernels and atomic reductions: https://github.com/google/jax/discussions/10674), at some cost in speed",
            "the same two runs on the CPU, or on the GPU with deterministic algorithms on: identical there, the drift "
            "is the GPU's order of additions",
-           unless=lambda text: _nonfinite_said(text) or _not_learning_said(text) or _found(_RUNS_FAR_APART, text)),
+           unless=lambda text: _nonfinite_said(text) or _not_learning_said(text) or _runs_far_apart(text)),
     Normal("PyTorch's warning on a read-only NumPy array",
            re.compile(r"the given numpy array is not writable"),
            "torch.from_numpy and torch.as_tensor share memory with the array they are given, and a read-only array "
