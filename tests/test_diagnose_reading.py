@@ -2098,3 +2098,20 @@ def test_the_s51_reviews_paraphrases_are_not_read_as_the_new_readings():
     for moving in ("the loss drops 0.01 every epoch", "the loss decreases about 0.05 each epoch",
                    "the loss changes by about 0.01 each epoch"):
         assert not says_not_learning(moving), moving
+
+
+def test_a_warmup_named_after_a_preposition_is_none_removed_and_a_resumed_run_is_no_start():
+    """review s51 items 10-11: "the loss dropped after warmup" removes no warmup; and a nan printed first at epoch 41,
+    after a resume, is not from the start because the words say "at the start" of something else."""
+    from trainwreck.schedule_said import NO_WARMUP
+    assert NO_WARMUP.search("I removed the linear LR warmup") and NO_WARMUP.search("I removed the LinearLR warmup")
+    assert not NO_WARMUP.search("The loss dropped after warmup") and not NO_WARMUP.search(
+        "I dropped the learning rate after warmup")
+    bar = "".join(f"Epoch {{e}}:  {p}%| {n}/500 [00:0{k}<00:40, 10.1it/s, v_num=3, train_loss=nan]\n"
+                  for k, (p, n) in enumerate(((4, 20), (40, 200), (80, 400))))
+    words = ("Lightning, MSE on 30 sensor columns. I compute the mean and std of every column on the training frames "
+             "and standardise with them. ")
+    resumed = words + "The run was fine at the start; after resuming from the epoch 40 checkpoint the loss is nan:\n"
+    assert "std-unguarded" not in weighed_parts(resumed + bar.format(e=41), "WR-060")
+    assert "std-unguarded" in weighed_parts(words + "train_loss is nan from the first step:\n" + bar.format(e=0),
+                                            "WR-060")

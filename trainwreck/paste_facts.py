@@ -32,6 +32,7 @@ from .gradient_norms import gradients_shrink_to_the_input, grads_said_zero, norm
 from .input_scaling import (ALL_ZERO_INPUT, CONSTANT_FEATURE, DIVIDES_BY_STD, feature_scales_printed, per_item,
                             standardised_by_hand)
 from .logscan import Evidence, dialects
+from .logscan.positions import epoch_number
 from .loss_inputs import nll_of_probabilities
 from .loss_scale import SCALES_MIN, SCALE_COLLAPSE, keras_loop_unscaled, scales_printed, torch_autocast_unscaled
 from .one_class_iou import one_class_iou
@@ -482,10 +483,24 @@ def _broken_from_start(ev: Evidence, sig: Signature, words: list[str], first_pri
         return True
     if ev.count <= 1 and fell_then_broke(ev.prose, words):
         return False
-    # (a first print later in the first epoch -- a progress bar's at batch 12 -- is the start where the words say so:
-    # "train_loss=nan from the first step")
+    # (a first print later in the first epoch -- a progress bar's at batch 12 -- is the start where the words tie the
+    # nan to it, "train_loss=nan from the first step"; not a run resumed at epoch 41)
     return (ev.count == 0 and bool({"nan", "inf"} & set(words)) and "start" in timing_of(words)) or (
-        first_printed and ev.first_nonfinite == 0 and ev.count > 0 and (at_run_start(ev) or "start" in timing_of(words)))
+        first_printed and ev.first_nonfinite == 0 and ev.count > 0
+        and (at_run_start(ev) or (NAN_FROM_START.search(ev.prose) is not None and _in_first_epoch(ev))))
+
+
+# A nan said to be there from the start: "nan from the first step", "from the very first batch it is nan"
+NAN_FROM_START = re.compile(r"(?i)\b(?:nan|inf)\w*\b[^.;\n]{0,40}?\b(?:from|since|at|on|in)\s+(?:the\s+)?(?:very\s+)?"
+                            r"(?:first|start|beginning)\b|\b(?:from|since)\s+(?:the\s+)?(?:very\s+)?(?:first|start|beginning)"
+                            r"\b[^.;\n]{0,40}?\b(?:nan|inf)\b")
+
+
+def _in_first_epoch(ev: Evidence) -> bool:
+    """Is the first value printed in the run's first epoch, as far as the log numbers its epochs (unnumbered: yes)?"""
+    pos = ev.at(0)
+    number = epoch_number(pos) if pos is not None else None
+    return number is None or float(number) <= 1
 
 
 def values_chosen(ev: Evidence) -> bool:

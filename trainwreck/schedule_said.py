@@ -26,8 +26,10 @@ NO_WARMUP = re.compile(r"\b(?:no|without|w/o|zero)\s+(?:lr\s+|learning[ -]rate\s
                        r"\bwarm-?up(?:_steps|_ratio|_iters?|_epochs)?\s*[=:]\s*0(?:\.0+)?(?!\.?\d)|"
                        r"\b(?:dropped|removed|disabled|deleted|commented\s+out|turned\s+off|switched\s+off|took\s+out|"
                        r"got\s+rid\s+of)\s+(?:the\s+|my\s+|our\s+|any\s+|all\s+)?(?:lr\s+|learning[ -]rate\s+)?[`'\"]?(?:--?)?"
-                       # (a schedule's name before it: "removed the LinearLR warmup")
-                       r"[\w.-]{0,20}?\s?warm-?up\b|"
+                       # (a schedule's name before it, a word or two: "removed the LinearLR warmup", "the linear LR
+                       # warmup" -- not a preposition, "the loss dropped after warmup")
+                       r"(?:(?!(?:after|before|during|post|until|past|since|at|in|on|to|by|with|from|of)\b)[\w.-]{1,20}?"
+                       r"\s?){0,2}?warm-?up\b|"
                        r"--[\w-]{0,20}?warm-?up[\w-]{0,30}\s+0(?:\.0+)?(?![.\d])", re.I)
 # ... or a rate said to be constant from the start, or the schedule said dropped ("constant AdamW lr=5e-4", "I removed
 # the LR scheduler"), in a paste that does not name a warmup at all
