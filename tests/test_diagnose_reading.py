@@ -2115,3 +2115,18 @@ def test_a_warmup_named_after_a_preposition_is_none_removed_and_a_resumed_run_is
     assert "std-unguarded" not in weighed_parts(resumed + bar.format(e=41), "WR-060")
     assert "std-unguarded" in weighed_parts(words + "train_loss is nan from the first step:\n" + bar.format(e=0),
                                             "WR-060")
+
+
+def test_the_s51_reviews_minor_readings_hold():
+    """review s51 items 12-14: one run's values set against each other by epoch are its curve; "still a million rows"
+    is no loss; MCTS named as a plan leaves a PPO loss its answer; the same shape for every input is no one output."""
+    from trainwreck.frozen_said import one_output_said
+    from trainwreck.logscan import scan_text
+    from trainwreck.start_loss import regression_start_said
+    assert scan_text("the training loss is 0.69 at epoch 1 vs 0.45 at epoch 5 vs 0.31 at epoch 10").head == \
+        [0.69, 0.45, 0.31]
+    assert regression_start_said("The MSE starts in the tens of millions and falls to 12.5 by epoch 30, still a million "
+                                 "rows to go through though.") is None
+    assert answered("PPO on Atari: the policy loss hovers around 0 and goes negative. (Next I want to try MCTS.) Is it "
+                    "learning?", "a reinforcement-learning loss")
+    assert not one_output_said("the model prints the same shape for every input")

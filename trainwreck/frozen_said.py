@@ -70,7 +70,8 @@ ONE_OUTPUT = re.compile(
     r"|\b(?:model|network|net|predict\w*(?:\(\))?|it|actor|policy|generator|classifier|regressor|head|decoder|agent)\s+"
     r"(?:(?!(?:would|could|should|will|might|may|must|not|never)\b)\w+\s+){0,2}?"
     r"(?:returns?|predicts?|gives?|outputs?|produces?|prints?|picks?|chooses?|selects?)\s+(?:exactly\s+|basically\s+|practically\s+|always\s+)?"
-    r"the same\s+(?!(?:loss\w*|accuracy|errors?|metrics?|numbers|curves?|scores?|" + _OUTPUTS + r")\b)(?:[\w-]+\s+){0,2}?"
+    r"the same\s+(?!(?:loss\w*|accuracy|errors?|metrics?|numbers|curves?|scores?|shapes?|sizes?|warnings?|dtypes?|"
+    + _OUTPUTS + r")\b)(?:[\w-]+\s+){0,2}?"
     r"(?:(?:for|on|to)\s+" + _EVERY + r"\s+" + _INPUTS + r"\b|"
     # (whatever the input is, not whatever the reporter sets: "the same results regardless of the learning rate")
     r"(?:whatever|regardless of|no matter)\s+(?!(?:what\s+|which\s+)?(?:the\s+|my\s+|i\s+)?(?:learning|lr\b|seeds?\b|"

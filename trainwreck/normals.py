@@ -86,14 +86,19 @@ def _gan_unless(text: str) -> str:
 
 # A policy trained towards a search's move distribution (AlphaZero, MuZero): its policy loss is a cross-entropy against
 # the MCTS visit counts (Silver et al. 2017, "Mastering the game of Go without human knowledge", Eq. 1), which does
-# measure the network's agreement with the search -- no policy-gradient surrogate
-SEARCH_TARGETS = re.compile(r"(?i)\b(?:alpha-?zero|alpha-?go zero|mu-?zero|mcts|monte[ -]carlo tree search|visit counts?)\b")
+# measure the network's agreement with the search, and falls no lower than the visit counts' own entropy -- no
+# policy-gradient surrogate
+# (the family by its names; a search's words only in a sentence of the policy trained on it -- not "next I want to try
+# MCTS")
+SEARCH_TRAINED = re.compile(r"(?i)\b(?:alpha-?zero|alpha-?go zero|mu-?zero)\b|"
+                            r"\bpolicy\b[^.!?\n]{0,80}?\b(?:mcts|monte[ -]carlo tree search|visit counts?)\b|"
+                            r"\b(?:mcts|monte[ -]carlo tree search|visit counts?)\b[^.!?\n]{0,80}?\bpolicy\b")
 
 
 def _rl_unless(text: str) -> str:
     """Not where the words say the return fell, or give a loss grown past any bound, or train a policy towards a
-    search's moves."""
-    fell = RETURN_FELL.search(text) or SEARCH_TARGETS.search(text)
+    search's moves (a cross-entropy against the visit counts, whose floor is their entropy)."""
+    fell = RETURN_FELL.search(text) or SEARCH_TRAINED.search(text)
     return fell.group(0) if fell else ""
 
 

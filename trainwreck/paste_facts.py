@@ -203,7 +203,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     if went_wrong and (below := norms_below_clip(ev)):
         out["clip-unengaged"] = below
     # (with no values to judge, the words' failure: "then basically stops", "stalls", "a ValueError")
-    told_wrong = went_wrong or ev.count == 0 and (says_not_learning(ev.prose) or says_failure(ev.prose))
+    told_wrong = went_wrong or (ev.count == 0 and (says_not_learning(ev.prose) or says_failure(ev.prose)))
     if went_wrong and (zero := rate_zero_failed(ev.prose)):
         out["rate-zero"] = (f"the report says the failure is there at a learning rate of 0 (\"{zero}\"): no update "
                             "moved the weights, so the forward pass from the initial weights, or the data, made it")
@@ -222,7 +222,9 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                 "3e-08 round to 0 unscaled")
     # (not beside the spike that says it already: curve_shape's no-warmup jump)
     if sig.name != "spike-then-recover" and (seen := early_jump_seen(ev.prose)) and not WARMUP_SET.search(ev.prose):
-        out["early-jump"] = (f"the report says the loss {seen[1]} (\"{seen[0]}\"): without warmup, Adam's first step "
+        what = ("jumped up within the first steps and came back down" if seen.back_down else
+                "jumped to several times its start within the first steps")
+        out["early-jump"] = (f"the report says the loss {what} (\"{seen.words}\"): without warmup, Adam's first step "
                              "moves every parameter by about the full learning rate, however small its gradient")
     elif went_wrong and sig.name != "spike-then-recover" and (kept := no_warmup_said(ev.prose)) \
             and not WARMUP_SET.search(ev.prose):

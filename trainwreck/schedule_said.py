@@ -19,6 +19,12 @@ ADAPTIVE = re.compile(r"\b(?:adam\w*|rmsprop|adagrad|adadelta|adafactor|lamb|lio
 PLAIN_SGD = re.compile(r"\bsgd\b|\bgradient descent\b", re.I)
 
 
+
+def plain_sgd_only(prose: str) -> bool:
+    """Does the paste name plain SGD and no adaptive optimizer? SGD's first step is as large as its gradient makes it:
+    not Adam's, about the full rate whatever the gradient (WR-250)."""
+    return bool(PLAIN_SGD.search(prose)) and not ADAPTIVE.search(prose)
+
 # A run said to have no warmup ("no warmup", "warmup_steps=0")
 # ... or its warmup said taken out ("dropped `--lr-warmup-fraction .01`", "I removed the warmup", "commented out the
 # warmup scheduler"), or a flag's warmup set to 0 with a space ("--warmup-steps 0")

@@ -12,6 +12,7 @@ import functools
 import itertools
 import math
 import re
+from typing import NamedTuple
 
 from .class_count import UNIFORM_NEAR, at_uniform, classes_named, classes_or_vocabulary, vocabulary_named
 from .curve_shape import ENORMOUS_START, PLATEAU_FALL, at_run_start, fmt
@@ -20,7 +21,7 @@ from .logscan import Evidence
 from .logscan.dialects import loss_unit
 from .run_kind import REGRESSION_SAID, SUMMED
 from .run_said import says_not_learning
-from .schedule_said import ADAPTIVE, NO_WARMUP, PLAIN_SGD, WARMUP_NAMED
+from .schedule_said import NO_WARMUP, WARMUP_NAMED, plain_sgd_only
 from .sentences import sentence_around, told
 
 # The loss the words give for the model before any update ("at step 0, before any update, the mean BCE is about 4.7",
@@ -163,12 +164,6 @@ JUMP_NOT_SEEN = re.compile(r"(?i)\b(?:not|never|didn't|doesn't|don't|isn't|wasn'
                            r"should|usually|normally)\b")
 
 
-def plain_sgd_only(prose: str) -> bool:
-    """Does the paste name plain SGD and no adaptive optimizer? SGD's first step is as large as its gradient makes it:
-    not Adam's, about the full rate whatever the gradient (WR-250)."""
-    return bool(PLAIN_SGD.search(prose)) and not ADAPTIVE.search(prose)
-
-
 def _warmup_missing_can_show(prose: str) -> bool:
     """Can an early jump the words tell be a missing warmup's face here? Not under plain SGD, nor beside a warmup the
     paste names."""
@@ -219,13 +214,18 @@ def early_jump_back_said(prose: str) -> str:
 
 
 
-def early_jump_seen(prose: str) -> tuple[str, str] | None:
-    """The words that say the loss jumped within the first steps, and what they say of it: a jump to EARLY_JUMP_TIMES
-    its start or more (early_jump_said), or one up and back down (early_jump_back_said); or None."""
+class EarlyJump(NamedTuple):
+    words: str          # the words that say it, as written (lowercased)
+    back_down: bool     # said to come back down, with no number for its start (early_jump_back_said)
+
+
+def early_jump_seen(prose: str) -> EarlyJump | None:
+    """The words that say the loss jumped within the first steps: to EARLY_JUMP_TIMES its start or more
+    (early_jump_said), or up and back down (early_jump_back_said); or None."""
     if jump := early_jump_said(prose):
-        return jump, "jumped to several times its start within the first steps"
+        return EarlyJump(jump, back_down=False)
     if jump := early_jump_back_said(prose):
-        return jump, "jumped up within the first steps and came back down"
+        return EarlyJump(jump, back_down=True)
     return None
 
 
@@ -239,7 +239,7 @@ REGRESSION_START_SAID = re.compile(
     # millions")
     r"\b(?:loss|mse|mae|rmse|squared error)\b[^.;\n\d]{0,20}?\b(?:is|was|sits|stays|stayed|starts?|started|begins?|began)\s+"
     r"(?:at\s+|in\s+)?(?:about\s+|around\s+|roughly\s+|~\s*)?(?:(a|one|\d{1,3}(?:\.\d{1,3})?)\s+(million|billion|trillion)\b"
-    r"(?!\s+times\b)|the\s+(?:tens\s+of\s+|hundreds\s+of\s+)?(millions|billions|trillions)\b)")
+    r"(?!\s+times\b)|the\s+(?:(?P<many>tens|hundreds)\s+of\s+)?(millions|billions|trillions)\b)")
 NUMBER_WORDS_SCALE = {"million": 1e6, "billion": 1e9, "trillion": 1e12}
 
 
@@ -249,22 +249,25 @@ def regression_start_said(prose: str) -> tuple[float, str] | None:
     for m in itertools.islice(REGRESSION_START_SAID.finditer(text), 5):
         if m.group(4):
             value = (1.0 if m.group(3) in ("a", "one") else float(m.group(3))) * NUMBER_WORDS_SCALE[m.group(4).lower()]
-        elif m.group(5):
+        elif m.group(6):
             # ("in the tens of millions": ten of them at the least)
-            value = NUMBER_WORDS_SCALE[m.group(5).lower()[:-1]] * (10 if " tens " in m.group(0).lower() else
-                                                                  100 if " hundreds " in m.group(0).lower() else 1)
+            value = NUMBER_WORDS_SCALE[m.group(6).lower()[:-1]] * {"tens": 10, "hundreds": 100}.get(
+                (m.group("many") or "").lower(), 1)
         else:
             value = float(m.group(1) or m.group(2))
         sentence = text[slice(*sentence_around(text, m.start(), m.end(), stops=".;\n"))]
         # (the words must say it did not learn, or that the loss is still enormous later in the same sentence: a
         # regression in dollars may start at 4e10 and learn; and not another run's number, "in the tutorial")
         # (in digits, or in number words: "still in the millions")
-        still = re.search(r"\bstill\b[^.;\n]{0,20}?(?:(\d+(?:\.\d+)?(?:e\+?\d{1,3})?)(?!\w|\.\d)|"
-                          r"\b(?:(?:a|one|\d+)\s+)?(million|billion|trillion)s?\b)", text[m.end():m.end() + 120])
+        # (in digits, or in number words right after "still" with no noun after them: not "still a million rows")
+        after = text[m.end():m.end() + 120]
+        still = re.search(r"\bstill\s+(?:(?:at|in|around|about|over|above)\s+)?(?:the\s+)?(?:~\s?)?(?:(?:a|one|\d+)\s+)?"
+                          r"(million|billion|trillion)s?\b(?!\s+(?!after|at|by|when|and|or|but|in|on|of)[a-z])", after) \
+            or re.search(r"\bstill\b[^.;\n]{0,20}?(\d+(?:\.\d+)?(?:e\+?\d{1,3})?)(?!\w|\.\d)", after)
         if value >= ENORMOUS_START and not doubted(text, m.start()) \
                 and not re.search(r"\b(?:not|never)\b|n't\b", m.group(0)) and not JUMP_NOT_SEEN.search(sentence) \
                 and not re.search(r"(?i)\b(?:tutorial|example|their|copied)\b", sentence) \
-                and (says_not_learning(prose) or (still and (still.group(2) is not None
+                and (says_not_learning(prose) or (still and (not still.group(1)[0].isdigit()
                                                              or float(still.group(1)) >= ENORMOUS_START))):
             return value, " ".join(m.group(0).split())
     return None

@@ -33,7 +33,8 @@ from .paste_facts import (ACCURACY_WORDS, DEAD_UNITS_WORDS, NO_WARMUP_WORDS, ONE
                           ZERO_GRADIENT_WORDS, printed_facts, values_chosen)
 from .run_kind import REGRESSION_WORDS, classifier_shown, regressor_shown, shown_frameworks
 from .softmax_floor import FLOOR_WORDS, accuracy_rose_said
-from .start_loss import START_HIGH_WORDS, early_jump_seen, plain_sgd_only, start_far_above_uniform
+from .schedule_said import plain_sgd_only
+from .start_loss import START_HIGH_WORDS, early_jump_seen, start_far_above_uniform
 from .weight_init import LARGE_INIT_WORDS, ZERO_INIT_WORDS
 from .frozen_said import dead_units_said, one_output_said, weights_frozen_said, weights_half
 from .safe_text import shown

@@ -139,9 +139,12 @@ AFTER = re.compile(rb"[ \t]*\([ \t]*(?i:epoche?|\xc3\xa9poque|\xc3\xa9poca)[ \t]
 # A dash and then another subject, "6.18 at iter 2000 -- my cifar runs start around 2.3": the values after it are
 # another run's (a dash between the values themselves, "0.69 -- 0.61 -- nan", or before "then", goes on)
 OTHER_SUBJECT = re.compile(rb"(?i)[ \t](?:\xe2\x80\x94|\xe2\x80\x93|--?)[ \t]+(?:my|our|their|your|his|her|another|other|"
-                           rb"the[ \t]+other|(?:for|in)[ \t]+comparison|compared|whereas|while)\b"
-                           # (and "0.8731 vs 0.8914": two runs' values set side by side, not one run's in turn)
-                           rb"|\b(?:vs\.?|versus)[ \t]*$")
+                           rb"the[ \t]+other|(?:for|in)[ \t]+comparison|compared|whereas|while)\b")
+# ... and "0.8731 vs 0.8914": two runs' values set side by side, not one run's in turn -- where the sentence names the
+# runs ("between the two runs", "with another seed"), not one run's epochs set against each other ("0.69 at epoch 1 vs
+# 0.45 at epoch 5")
+VERSUS = re.compile(rb"(?i)\b(?:vs\.?|versus)[ \t]*$")
+RUNS_NAMED = re.compile(rb"(?i)\b(?:runs?|seeds?|baseline|models?|other|two|both|between)\b")
 
 
 # Two numbers joined by a dash, rising, and no third after them, where the words say the loss sits there -- in
@@ -183,7 +186,8 @@ def _values(data: bytes, start: int) -> tuple[list[tuple[int, bytes, str | None]
             place = m if kind == "place" else None
             continue
         if kind != "value" or _chars(data, gap_from, m.start()) - skipped > GAP \
-                or OTHER_SUBJECT.search(data, gap_from, m.start()):
+                or OTHER_SUBJECT.search(data, gap_from, m.start()) \
+                or (VERSUS.search(data, gap_from, m.start()) and RUNS_NAMED.search(data, start, stop)):
             break
         number = m.group("value").lstrip(b"~ \t")
         if run and UP_TO.search(data, gap_from, m.start()) and _fell(run[-1][1], number):
