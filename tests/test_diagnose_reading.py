@@ -2130,3 +2130,13 @@ def test_the_s51_reviews_minor_readings_hold():
     assert answered("PPO on Atari: the policy loss hovers around 0 and goes negative. (Next I want to try MCTS.) Is it "
                     "learning?", "a reinforcement-learning loss")
     assert not one_output_said("the model prints the same shape for every input")
+
+
+def test_a_failure_only_asked_about_is_no_failure_said():
+    """"Is my data broken?" asks; it says nothing went wrong. A report whose only failure words are in yes/no questions,
+    beside a run said to go well, is left alone -- not "cannot tell yet" with candidates its words barely match."""
+    asked = ("Hundreds of parser warnings while building my graphs: is my data broken? Training afterwards looks "
+             "normal to me: train loss 0.63 -> 0.29 over 60 epochs, val ROC-AUC 0.86. Should I worry?")
+    assert diagnosis(asked).verdict not in ("failure", "uncertain")
+    told = asked.replace("is my data broken?", "my data is broken.")
+    assert diagnosis(told).verdict in ("failure", "uncertain")

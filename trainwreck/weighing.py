@@ -465,7 +465,7 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
                 hits[i].append((SAME_AS, ev.messages[zero]))
     impossible = impossible_negative(ev, words)
     said_failure = (said_nonfinite or sig.name in TRACES or sig.name in UNFINISHED or bool(ev.messages)
-                    or says_failure(ev.prose) or bool(impossible) or normal_ruled_out(ev.prose)
+                    or says_failure(told(ev.prose)) or bool(impossible) or normal_ruled_out(ev.prose)
                     # (or the network said to no longer respond: one output for every input, weights that never change,
                     # units dead)
                     or bool(unresponsive)
