@@ -81,9 +81,15 @@ STABLE_SAID = re.compile(r"\b(?:logsumexp|log_softmax|log-sum-exp trick|subtract
                          r"stable softmax)\b", re.I)
 # ... or said in words: exps divided by their sum by hand ("weights exp(-E/kT) divided by their sum", "exp of each
 #   score divided by the sum of the exps"), nothing said subtracted from their inputs
-EXP_RATIO_SAID = re.compile(r"(?i)\bexp\s*\([^()\n]{1,40}\)\s*(?:divided by|over|normali[sz]ed by)\s+(?:their|the|its)\s+"
+EXP_RATIO_SAID = re.compile(r"(?i)\bexp\s*\((?:[^()\n]|\([^()\n]{0,20}\)){1,40}\)\s*(?:divided by|over|normali[sz]ed by)\s+"
+                            r"(?:their|the|its)\s+"
                             r"(?:sum|total)\b|\bexp(?:s|onentials?)?\s+of\s+(?:each|every|the)\s+\w+\s+divided by\s+the\s+"
                             r"sum\s+of\s+(?:the\s+|all\s+)?exp\w*\b")
+# ... not where the words say the inputs are shifted ("after subtracting the minimum energy", "relative to the lowest")
+#   or name a library's softmax, which shifts them itself
+SHIFT_SAID = re.compile(r"(?i)\bsubtract\w*\s+(?:the\s+)?(?:max\w*|min\w*|lowest|largest|highest)\b|"
+                        r"\brelative to the (?:lowest|largest|highest|min\w*|max\w*)\b|"
+                        r"\b(?:nn\.|F\.|torch\.|tf\.nn\.|jax\.nn\.|scipy\.special\.)softmax\b")
 # - A square root with nothing added under it (`torch.sqrt(((a - b) ** 2).sum(1))`), a JAX, TensorFlow or Keras norm
 #   (`jnp.linalg.norm(a - b)`; Keras's on the JAX or TensorFlow backend), or a where that picks a sqrt or a log on one
 #   branch (`where(s > 0, sqrt(s), 0)`, `where(y > 0, y * log(y), 0)`): fine in value at 0, but the slope of sqrt
@@ -494,7 +500,8 @@ def breaking_construct(prose: str) -> dict[str, str]:
                                 "float32 (709.8 in float64) makes exp inf, and inf / inf is nan; inputs all below about "
                                 "-104 (-745; -87 where subnormals are flushed) make every exp 0, and the log of their "
                                 "sum -inf")
-    said = EXP_RATIO_SAID.search(prose) if "exp-unshifted" not in out and not STABLE_SAID.search(prose) else None
+    said = EXP_RATIO_SAID.search(prose) if "exp-unshifted" not in out and not STABLE_SAID.search(prose) \
+        and not SHIFT_SAID.search(prose) else None
     if said:
         out["exp-unshifted"] = (f"the report says it divides exps by their sum by hand (\"{' '.join(said.group(0).split())}"
                                 "\") and names nothing subtracted from their inputs (the largest, or a logsumexp): an "

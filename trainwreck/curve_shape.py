@@ -1151,8 +1151,15 @@ def _loop_without_schedule(prose: str) -> str:
 
 # ... or said in words, with its rate ("Adam with lr 1e-3", "AdamW 3e-4"), where nothing in the paste names a schedule or
 # a warmup: a rate given as one number is the run's from its first step
-ADAPTIVE_RATE_SAID = re.compile(r"(?i)\b(adamw?|adamax|nadam|radam|rmsprop|adagrad|adafactor|lion|lamb)\b[^.;\n\d]{0,25}?"
+# (the rate right after the name, or after "lr"/"learning rate" -- not another setting's number: "weight decay 0.01",
+# "betas 0.9, 0.999", "dropout 0.1")
+ADAPTIVE_RATE_SAID = re.compile(r"(?i)\b(" + ADAPTIVE.pattern.removeprefix(r"\b(?:").removesuffix(r")\b") + r")\b"
+                                r"(?:\s*\(\s*|\s+with\s+(?:an?\s+)?|\s*,\s*|\s+at\s+|\s+)"
+                                r"(?:(?:lr|learning[ _]rate)(?:\s*[=:]\s*|\s+(?:of|at)\s+|\s+))?"
                                 r"(?<![\w.])(\d(?:\.\d+)?e-\d{1,2}|0\.0*[1-9]\d*)(?![\w.])")
+# (a decay of the rate said in words: a schedule too)
+RATE_DECAY_SAID = re.compile(r"(?i)\b(?:lr|learning[ _]rate)\b[^.\n]{0,30}?\bdecay|\bdecay(?:ed|s)?\s+(?:by|every)\b|"
+                             r"\b(?:steplr|multisteplr|exponentiallr|reducelronplateau)\b")
 
 
 def _rate_said_without_schedule(prose: str) -> str:
@@ -1160,7 +1167,7 @@ def _rate_said_without_schedule(prose: str) -> str:
     no scheduler or warmup anywhere, nor a batch of a few examples; or ""."""
     said = ADAPTIVE_RATE_SAID.search(prose)
     # (nor beside a batch of a few examples, whose mean loss jumps that much from one batch to the next)
-    if not said or SCHEDULED.search(prose) or _small_batch(prose):
+    if not said or SCHEDULED.search(prose) or RATE_DECAY_SAID.search(prose) or _small_batch(prose):
         return ""
     return f" under {said.group(1)} at a rate of {said.group(2)}, with no schedule or warmup named anywhere in the paste"
 

@@ -47,10 +47,12 @@ UNSCALED_SAID = re.compile(r"\b(?:did(?:n't| not)|do(?:n't| not)|never|without|f
                            # ("on raw features", "unnormalized inputs")
                            r"\b(?:raw|unscaled|unnormali[sz]ed|unstandardi[sz]ed)\s+(?P<raw>inputs?|features?|pixels?|"
                            r"images?|targets?|prices?|columns?)\b", re.I)
-UNSCALED_RUN_FINE = re.compile(r"(?i)\b(?:does(?:n't| not)|did(?:n't| not)|never)\s+(?:\w+\s+){0,2}?(?:give\s+|go\s+|get\s+)?"
-                               r"(?:nan|inf)\b|\b(?:trains?|runs?|ran|trained)\s+(?:fine|normally|without\s+(?:a\s+)?nan)\b"
-                               # (not a fine run that then failed: "trains fine at first, then explodes")
-                               r"(?![^.;\n]{0,40}?\b(?:but|then|until|before)\b)")
+UNSCALED_RUN_FINE = re.compile(r"(?i)(?:\b(?:does(?:n't| not)|did(?:n't| not)|never)\s+(?:\w+\s+){0,2}?(?:give\s+|go\s+|get\s+)?"
+                               r"(?:nan|inf)\b|\b(?:trains?|runs?|ran|trained)\s+(?:fine|normally|without\s+(?:a\s+)?nan)\b)"
+                               # (not a fine run that then failed, or fine only for a while or somewhere: "for the first 10
+                               # epochs, then it exploded", "at first", "only on the GPU")
+                               r"(?![^.\n]{0,60}?\b(?:but|then|until|before|now|at first|first \d+|for (?:about )?\d+|only on|"
+                               r"at epoch)\b)")
 # A scaling the pasted code does: an array assigned a scaler's output (`y_train = y_scaler.fit_transform(...)`,
 # `X = StandardScaler().fit_transform(X)`), or its own standardisation or min-max (`X = (X - X.mean(0)) / X.std(0)`, `y =
 # (y - mu) / sd`, `X = X / 255.0` is the pixels' own, read elsewhere)
@@ -378,11 +380,19 @@ PER_ITEM = re.compile(r"(?i)\b(?:its|their|that \w+'s|each \w+'s|every \w+'s) ow
 PER_ITEM_REACH = 300
 
 
+# (statistics of the whole dataset named in the same sentence: "each image separately with the dataset mean and std")
+DATASET_STATS = re.compile(r"(?i)\b(?:dataset|global|training[- ]set|train[- ]set|imagenet|precomputed|pre-computed)(?:'s)?\s+"
+                           r"(?:mean|std|statistics|stats|normali[sz]ation)\b|\b(?:mean|std|statistics|stats)\b[^.\n]{0,30}?"
+                           r"\b(?:over|of|from|on)\s+the\s+(?:whole\s+|entire\s+|full\s+)?(?:dataset|training set|train set)\b|"
+                           r"\bcomputed once\b")
+
+
 def per_item(prose: str, division: re.Match) -> re.Match | None:
     """The words that the division standardises each item by its own statistics, within PER_ITEM_REACH characters of
-    it; or None."""
+    it, in a sentence that names no dataset-wide statistics; or None."""
     return next((m for m in itertools.islice(PER_ITEM.finditer(prose), 10)
-                 if abs(m.start() - division.start()) <= PER_ITEM_REACH), None)
+                 if abs(m.start() - division.start()) <= PER_ITEM_REACH
+                 and not DATASET_STATS.search(prose, *sentence_around(prose, m.start(), m.end()))), None)
 
 
 def standardised_by_hand(prose: str) -> re.Match | None:

@@ -54,8 +54,8 @@ CUSTOM_LOOP = re.compile(r"\bGradientTape\b")
 # one optimizer and a GAN steps two of its own (keras.io's DCGAN passes d_optimizer and g_optimizer to its own compile,
 # which calls super().compile() with none: examples/generative/dcgan_overriding_train_step.py in keras-team/keras-io at
 # 0d5f327), so neither is wrapped
-GAN_TRAIN_STEP = re.compile(r"(?i)(?=[\s\S]*\b(?:overrid\w*|custom|own)\s+(?:the\s+|a\s+)?`?train_step\b)"
-                            r"(?=[\s\S]*\b(?:d_optimizer|g_optimizer|dcgan|wgan\w*|gans?|discriminator)\b)")
+GAN_TRAIN_STEP = re.compile(r"(?i)\b(?:overrid\w*|custom|own)\s+(?:the\s+|a\s+)?`?train_step\b")
+GAN_NAMED = re.compile(r"(?i)\b(?:d_optimizer|g_optimizer|dcgan|wgan\w*|gans?|discriminator)\b")
 LOSS_SCALED = re.compile(r"\bLossScaleOptimizer\b|\bget_scaled_loss\b|\bscale_loss\b")
 # (the optimizer compile() wrapped: stepped by fit(), or by a loop that steps the model's own)
 FIT_STEPS = re.compile(r"\.fit\(|\b(?:self|model)\.optimizer\.(?:apply_gradients|apply)\(")
@@ -63,8 +63,9 @@ FIT_STEPS = re.compile(r"\.fit\(|\b(?:self|model)\.optimizer\.(?:apply_gradients
 
 def keras_loop_unscaled(prose: str) -> str:
     """The policy's words, when the paste sets mixed_float16 and trains in a GradientTape loop with no loss scale; or ""."""
-    loop = CUSTOM_LOOP.search(prose) or GAN_TRAIN_STEP.match(prose)
-    if loop is None or LOSS_SCALED.search(prose) or FIT_STEPS.search(prose) or denied_before(prose, loop.start(), reach=80):
+    loop = CUSTOM_LOOP.search(prose) or (GAN_TRAIN_STEP.search(prose) if GAN_NAMED.search(prose) else None)
+    if loop is None or LOSS_SCALED.search(prose) or FIT_STEPS.search(prose) or denied_before(prose, loop.start(), reach=80) \
+            or POLICY_NOT_DONE.search(prose, max(0, loop.start() - 40), loop.start()):
         return ""
     # (the code's call, not denied before it; or the words' -- a match on the told text, whose plans and denials
     # _policy_said has judged there: its offsets are not the prose's)
@@ -90,11 +91,12 @@ def _policy_said(prose: str) -> re.Match | None:
 # bfloat16, which needs no scaler).
 AUTOCAST_HALF = re.compile(r"\bautocast\((?:(?!\))[^\n]){0,80}?(?:\bdtype\s*=\s*|,\s*)torch\.(?:float16|half)\b|"
                            r"\bcuda\.amp\.autocast\((?![^)\n]{0,80}?\bdtype\s*=)|"
-                           r"\bautocast\(\s*(?:device_type\s*=\s*)?['\"]cuda['\"]\s*\)|"
-                           # (a bare autocast() imported from torch.cuda.amp, whose default is float16)
-                           r"(?s:(?<=from torch\.cuda\.amp import ).*?\b)autocast\(\s*\)")
-# (switched off)
-AUTOCAST_OFF = re.compile(r"\benabled\s*=\s*False\b")
+                           r"\bautocast\(\s*(?:device_type\s*=\s*)?['\"]cuda['\"]\s*\)")
+# ... or a bare autocast() after an import of it from torch.cuda.amp, whose default is float16 (found once, then the call)
+CUDA_AMP_IMPORT = re.compile(r"\bfrom torch\.cuda\.amp import\b[^\n]{0,200}?\bautocast\b")
+BARE_AUTOCAST = re.compile(r"(?<![\w.])autocast\(\s*\)")
+# (AMP switched off in the call, or by a flag: not float16 then, or not always)
+AUTOCAST_OFF = re.compile(r"\benabled\s*=\s*(?!True\b)")
 BACKWARD_CALLED = re.compile(r"\.backward\(")
 # (a loss scaler, or a precision that needs none: bfloat16 in the code -- not scikit-learn's scaler.fit_transform)
 TORCH_SCALED = re.compile(r"(?i)\bgradscaler\b|\bscaler\.scale\(|\bscale_loss\b|\bloss_scale\w*|torch\.bfloat16\b|"
@@ -105,12 +107,12 @@ def torch_autocast_unscaled(prose: str) -> str:
     """The autocast call, when the paste runs PyTorch's autocast to float16 and calls backward() with no GradScaler;
     or ""."""
     cast = AUTOCAST_HALF.search(prose)
+    if cast is None and (imported := CUDA_AMP_IMPORT.search(prose)):
+        cast = BARE_AUTOCAST.search(prose, imported.end())
     if cast is None or not BACKWARD_CALLED.search(prose) or TORCH_SCALED.search(prose) \
-            or AUTOCAST_OFF.search(prose, cast.start(), prose.find("\n", cast.start()) % (len(prose) + 1)) \
             or denied_before(prose, cast.start(), reach=40):
         return ""
-    # (the call shown whole, to its closing bracket on the same line; the import's bare call as it is called)
-    if cast.group(0).endswith("autocast()") and "\n" in cast.group(0):
-        return "autocast()"
-    whole = re.match(r"[^)\n]{0,60}\)", prose[cast.end():])
-    return cast.group(0) + whole.group(0) if whole and not cast.group(0).endswith(")") else cast.group(0)
+    # (the call shown whole, to its closing bracket, over lines if it wraps)
+    whole = cast.group(0) if cast.group(0).endswith(")") else \
+        cast.group(0) + (m.group(0) if (m := re.match(r"[^()]{0,200}\)", prose[cast.end():])) else "")
+    return "" if AUTOCAST_OFF.search(whole) else " ".join(whole.split())

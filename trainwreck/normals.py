@@ -142,7 +142,7 @@ OBJECTIVES = (
            "the mean episodic return over training (and the entropy, the approximate KL and the clip fraction)",
            frozenset({"negative", "climb", "diverge"}), unless=_rl_unless),
     Normal("Stable-Baselines3 PPO's early stop on the KL, which ends one update's epochs, not training",
-           # (its own line, which only a set target_kl prints)
+           # (its own line, which only a set target_kl prints, and only with verbose >= 1)
            re.compile(r"early stopping at step \d+ due to reaching max kl: \d"),
            "with target_kl set, Stable-Baselines3's PPO computes an approximate KL between the policy that collected "
            "the rollout and the one being updated on every minibatch, and once it passes 1.5 * target_kl it prints "
@@ -152,19 +152,23 @@ OBJECTIVES = (
            "and trained on as usual: a cap on how far one update moves the policy, which is what target_kl asks for",
            "ep_rew_mean over the run, and train/approx_kl beside 1.5 * target_kl: stops on most rollouts with the "
            "return rising are the cap at work",
-           # (a return that climbs is the run's progress, said beside it)
-           frozenset({"climb"}), unless=_rl_unless),
+           # (a return that climbs is the run's progress, said beside it; not a run said not to learn, where a stop at
+           # the first epoch of every rollout is a rate too high for target_kl, or a target too small)
+           frozenset({"climb"}), unless=lambda text: _rl_unless(text) or _not_learning_said(text)),
     Normal("a positive log-probability of a continuous action, which is a log-density",
            # (a log-probability, or a log_prob, said to be positive -- or an entropy said to be negative -- beside a
            # continuous policy's words)
-           re.compile(r"(?s)\A(?=.*\b(?:continuous|gaussian|normal distribution|tanh|squash\w*|sac|td3|ppo|mujoco|"
-                      r"joints?|torques?|velocit\w*)\b)(?=.*(?:\blog[ _-]?probs?\b|\blog[ _-]?probabilit\w+|\blog_pi\b)"
-                      r"[^.?\n]{0,60}?\b(?:is|are|was|were|becomes?|goes|gets)?\s*(?:positive|above (?:zero|0)|"
+           # (not a discrete policy's, whose log-probability above 0 would be a probability above 1: a bug)
+           re.compile(r"(?s)\A(?=.*\b(?:continuous|gaussian|normal distribution|tanh|squash\w*|sac|td3|mujoco|"
+                      r"joints?|torques?)\b)(?!.*\b(?:categorical|discrete|softmax|atari|cartpole|dqn|multinomial)\b)"
+                      r"(?=.*(?:\blog[ _-]?probs?\b|\blog[ _-]?probabilit\w+|\blog_pi\b)"
+                      r"[^.?\n]{0,60}?\b(?:is|are|was|were|becomes?|goes|gets)?\s*(?<!not )(?<!never )(?:positive|above (?:zero|0)|"
                       r"greater than (?:zero|0)|> ?0)\b|.*\bpositive log[ _-]?(?:probs?|probabilit\w+)\b)"),
            "for a continuous action, log_prob returns the log of a probability density, not of a probability: a "
-           "density is above 1 wherever the distribution is narrower than width 1 -- a Gaussian with standard "
-           "deviation below 1/sqrt(2 pi) = 0.40 is above 1 at its mean -- so its log is positive there, and the "
-           "differential entropy of such a policy is negative. A tanh squashing onto (-1, 1) concentrates it further. "
+           "density is above 1 wherever the distribution is narrow enough -- a Gaussian with standard deviation below "
+           "1/sqrt(2 pi) = 0.40 is above 1 at its mean -- so its log is positive there, and below 1/sqrt(2 pi e) = "
+           "0.24 its differential entropy is negative, and the mean log_prob of its own samples (minus that entropy) "
+           "positive. A tanh squashing onto (-1, 1) concentrates it further. "
            "SAC's automatic temperature even aims the entropy at a negative target, minus the number of action "
            "dimensions (Stable-Baselines3's SAC sets target_entropy = -prod(action_space.shape): "
            "https://github.com/DLR-RM/stable-baselines3/blob/v2.3.2/stable_baselines3/sac/sac.py#L166-L168), so a "
@@ -189,7 +193,7 @@ OBJECTIVES = (
            "the FID over the snapshots: falling while augment rises is ADA at work; augment near 1 with the FID "
            "rising is overfitting beyond what augmentation holds back",
            frozenset({"climb"}),
-           unless=lambda text: _nonfinite_said(text) or _found(_FID_WORSE, text)),
+           unless=lambda text: _nonfinite_said(text) or _found(_FID_WORSE, text) or _fid_rose(text) or _gan_unless(text)),
     Normal("episodes that get shorter as the return rises, where reaching the goal ends an episode",
            # (the episode length said to fall, the return or reward said to rise, and an episode said to end on
            # success: touching, reaching, a goal)
@@ -200,12 +204,14 @@ OBJECTIVES = (
                       r"increas\w*|climb\w*|improv\w*|grow\w*)\b)"
                       r"(?=.*\b(?:ends?|ended|ending|terminat\w*|done|finish\w*)\b[^.?\n]{0,60}?\b(?:when|once|if|as soon as|"
                       r"on)\b[^.?\n]{0,60}?\b(?:touch\w*|reach\w*|goal|target|success\w*|arriv\w*|solv\w*|lands?|"
-                      r"grasp\w*|picks?)\b)"),
+                      r"grasp\w*|picks?)\b(?!\s+(?:the\s+)?(?:\d[\w-]*\s+)?(?:time|step|max\w*|limit\w*)\b))"
+                      # (nor where no episode is said to succeed)
+                      r"(?!.*\bsuccess(?:\s+rate)?\b[^.?\n]{0,20}?\b(?:is|of|at|stays?)?\s*0\s?%)"),
            "an episode that ends when the task is done -- the goal reached, the target touched -- ends sooner the "
            "sooner the agent does it: a policy that succeeds faster makes the mean episode length fall while the "
-           "return rises (with a per-step penalty or a discount, finishing sooner is itself what is rewarded). A "
-           "length that falls because the agent fails early (falls over, leaves the arena) comes with a return that "
-           "falls too",
+           "return rises (with a per-step penalty or a discount, finishing sooner is itself what is rewarded). An "
+           "agent can also end its episodes sooner by failing sooner -- under a per-step penalty that too raises the "
+           "return -- so the share of episodes that end at the goal is what tells the two apart",
            "the share of episodes that end in success (terminated at the goal, not truncated by the time limit) "
            "beside the mean length: rising together with the return is learning",
            # (the return's climb is the run's progress, said beside it)
@@ -428,9 +434,12 @@ _RUNS_FAR_APART = re.compile(r"(?i)\b(?:completely|totally|wildly|hugely|very|va
                              r"\b(?:fails?|failed|diverg\w*|collaps\w*|never learns?|doesn't learn)\b|"
                              r"\bdiffer\w*\s+(?:a lot|significantly|greatly|massively)\b|"
                              # (or against a paper's number: that is no second run of the same setup)
-                             r"\b(?:the paper|paper's|reported|published)\b")
+                             r"\b(?:from|than|to|vs\.?|versus)\s+(?:the\s+)?(?:paper|reported|published)\w*\b")
+# (two runs seeded differently are no same seed: "one with seed=0 and one with seed=1")
+_SEEDS_NAMED = re.compile(r"(?i)\bseed(?:\s*[=(:]\s*|\s+)(\d+)")
 # ... or two scores given that differ by two points or more: "92% vs 61%", "by 5 points"
-_SCORES_APART = re.compile(r"(?i)(\d{1,3}(?:\.\d+)?)\s?%\s*(?:vs\.?|versus|and|against)\s*(\d{1,3}(?:\.\d+)?)\s?%|"
+_SCORES_APART = re.compile(r"(?i)(?<![\d.])(\d{1,3}(?:\.\d+)?|0?\.\d+)\s?(%?)(?:\s*\)?)\s*(?:vs\.?|versus|and|against|"
+                           r"and the other(?: \w+)?|,? the other(?: \w+)?)\s*(\d{1,3}(?:\.\d+)?|0?\.\d+)\s?(%?)(?!\d|\.\d)|"
                            r"\bby\s+(?:about\s+|~\s?)?(\d{1,3}(?:\.\d+)?)\s*(?:percentage\s+)?points\b")
 
 
@@ -438,8 +447,15 @@ def _runs_far_apart(text: str) -> str:
     """The words that say two runs ended far apart (_RUNS_FAR_APART), or two scores two points apart or more; or ""."""
     if far := _RUNS_FAR_APART.search(text):
         return far.group(0)
+    if len({m.group(1) for m in itertools.islice(_SEEDS_NAMED.finditer(text), 10)}) > 1:
+        return "two seeds"
     for m in itertools.islice(_SCORES_APART.finditer(text), 10):
-        gap = abs(float(m.group(1)) - float(m.group(2))) if m.group(1) else float(m.group(3))
+        if m.group(5):
+            gap = float(m.group(5))
+        else:
+            # (a fraction in points of a percent: 0.912 and 0.614 are 29.8 points apart)
+            a, b = (float(m.group(i)) * (1 if m.group(i + 1) or float(m.group(i)) > 1 else 100) for i in (1, 3))
+            gap = abs(a - b)
         if gap >= 2:
             return m.group(0)
     return ""
@@ -448,6 +464,15 @@ def _runs_far_apart(text: str) -> str:
 # An FID said to get worse, or to stop improving
 _FID_WORSE = re.compile(r"(?i)\bfid\b[^.\n]{0,40}?\b(?:rises|rising|rose|increas\w*|goes up|went up|gets? worse|got worse|"
                         r"worsen\w*|climb\w*|stuck|plateau\w*|stopped improving|not improving|no longer improv\w*)\b")
+
+
+# An FID said in numbers to have risen: "the FID went from 40 to 75"
+_FID_FROM_TO = re.compile(r"(?i)\bfid\b[^.\n\d]{0,30}?\bfrom\s+(\d+(?:\.\d+)?)\s+(?:up\s+)?to\s+(\d+(?:\.\d+)?)")
+
+
+def _fid_rose(text: str) -> str:
+    m = _FID_FROM_TO.search(text)
+    return m.group(0) if m and float(m.group(2)) > float(m.group(1)) else ""
 
 
 # A score said not to improve, of training or of validation: the question is then the run, not the two metrics
@@ -845,10 +870,11 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            # (a seed said fixed, a GPU, two runs of one setup, and the runs said to differ: all four)
            re.compile(r"(?s)\A(?=.*(?:\b(?:same|fixed|identical|set|fixing|setting)\s+(?:(?:the|all|random|rng|every)\s+)?"
                       r"seeds?\b|\bseeded\b|\bmanual_seed\w*|\.seed\(|\bprngkey\(\d+\)|\bset_seed\b|\bseed_everything\b|"
-                      r"\bseed\s*[=(]?\s*\d+))"
+                      r"\bseed(?:\s*[=(]\s*|\s+)\d+))"
                       r"(?=.*\b(?:gpus?|cuda|cudnn|a100|v100|h100|a6000|t4|rtx\s?\d+|nvidia)\b)"
-                      r"(?=.*(?:\b(?:two|2|both|second|another|each|every|repeated)\s+(?:\w+\s+)?(?:runs?|trainings?|times)\b|"
-                      r"\bre-?r[au]n\w*|\brun[- ]to[- ]run\b|\bback[- ]to[- ]back\b|\btwice\b|\bbetween runs\b))"
+                      r"(?=.*(?:\b(?:two|2|both|second|another|repeated)\s+(?:\w+\s+)?(?:runs?|trainings?|times)\b|"
+                      r"\bre-?r[au]n\w*|\brun[- ]to[- ]run\b|\bback[- ]to[- ]back\b|\btwice\b|\bbetween runs\b|"
+                      r"\ba second time\b|\bfrom one run to the next\b|\b(?:run|ran) (?:it|the script|the same \w+) again\b))"
                       r"(?=.*\b(?:differ\w*|different|diverge from each other|not (?:the same|identical|bit-?identical|"
                       r"reproducible|deterministic)|non-?deterministic|don't match|do not match|doesn't match|vary|varies|"
                       r"not reproduc\w*)\b)"),

@@ -32,7 +32,7 @@ from .gradient_norms import gradients_shrink_to_the_input, grads_said_zero, norm
 from .input_scaling import (ALL_ZERO_INPUT, CONSTANT_FEATURE, DIVIDES_BY_STD, feature_scales_printed, per_item,
                             standardised_by_hand)
 from .logscan import Evidence, dialects
-from .logscan.positions import epoch_number
+from .logscan.positions import epoch_number, step_number
 from .loss_inputs import nll_of_probabilities
 from .loss_scale import SCALES_MIN, SCALE_COLLAPSE, keras_loop_unscaled, scales_printed, torch_autocast_unscaled
 from .one_class_iou import one_class_iou
@@ -207,8 +207,8 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     if went_wrong and (zero := rate_zero_failed(ev.prose)):
         out["rate-zero"] = (f"the report says the failure is there at a learning rate of 0 (\"{zero}\"): no update "
                             "moved the weights, so the forward pass from the initial weights, or the data, made it")
-    elif told_wrong and (before := broke_before_update(ev.prose)):
-        out["rate-zero"] = (f"the report says it broke before any update (\"{before}\"): no update had moved the "
+    elif told_wrong and (ev.count == 0 or ev.first_nonfinite == 0) and (before := broke_before_update(ev.prose)):
+        out["before-update"] = (f"the report says it broke before any update (\"{before}\"): no update had moved the "
                             "weights, so the forward pass from the initial weights, or the data, made it")
     if went_wrong and (policy := keras_loop_unscaled(ev.prose)):
         shown = f"`{policy})`" if policy.endswith(("'", '"')) else f"\"{policy}\""       # (code, or the words')
@@ -493,16 +493,22 @@ def _broken_from_start(ev: Evidence, sig: Signature, words: list[str], first_pri
 
 
 # A nan said to be there from the start: "nan from the first step", "from the very first batch it is nan"
-NAN_FROM_START = re.compile(r"(?i)\b(?:nan|inf)\w*\b[^.;\n]{0,40}?\b(?:from|since|at|on|in)\s+(?:the\s+)?(?:very\s+)?"
+NAN_FROM_START = re.compile(r"(?i)\b(?:nan|inf)\b[^.;\n]{0,40}?\b(?:from|since|at|on|in)\s+(?:the\s+)?(?:very\s+)?"
                             r"(?:first|start|beginning)\b|\b(?:from|since)\s+(?:the\s+)?(?:very\s+)?(?:first|start|beginning)"
                             r"\b[^.;\n]{0,40}?\b(?:nan|inf)\b")
 
 
 def _in_first_epoch(ev: Evidence) -> bool:
-    """Is the first value printed in the run's first epoch, as far as the log numbers its epochs (unnumbered: yes)?"""
+    """Is the first value printed in the run's first epoch (and, where the log numbers steps, within its first
+    FIRST_STEPS), as far as the log numbers them?"""
     pos = ev.at(0)
-    number = epoch_number(pos) if pos is not None else None
-    return number is None or float(number) <= 1
+    if pos is None:
+        return True
+    epoch, step = epoch_number(pos), step_number(pos)
+    return (epoch is None or float(epoch) <= 1) and (step is None or step <= FIRST_STEPS)
+
+
+FIRST_STEPS = 1000
 
 
 def values_chosen(ev: Evidence) -> bool:

@@ -347,6 +347,13 @@ ZERO_RATE_COMMAND = re.compile(r"(?m)^[ \t]*(?:[$%>#][ \t]*)?(?:python3?|torchru
 NONFINITE_LOSS_BELOW = re.compile(r"(?i)\b(?:loss|cost)\b[^\n]{0,20}?(?<![\w.])[-+]?(?:nan|inf)\b")
 
 
+# One parameter group's rate: "the backbone lr is 0", "the encoder's learning rate to 0", "lr=0 for the embedding
+# layer", "0 for the backbone, 1e-3 for the head"
+ONE_GROUP = re.compile(r"(?i)\b(?:backbone|encoder|embedding|frozen|first \w+|\w+ layers?|\w+'s)\s+(?:lr|learning[ _-]?rate)\b|"
+                       r"\b(?:lr|learning[ _-]?rate)s?\b[^.;\n]{0,20}?\bfor\s+(?:the\s+)?(?:backbone|encoder|embedding|"
+                       r"frozen|\w+\s+layers?|first\s+\w+)\b|\bbut the \w+\b")
+
+
 def rate_zero_failed(text: str) -> str:
     """The words that say the run fails the same way at a learning rate of 0 (RATE_ZERO), or the command it ran with a
     rate of 0 above a loss printed nan or inf (ZERO_RATE_COMMAND), or ""."""
@@ -356,11 +363,11 @@ def rate_zero_failed(text: str) -> str:
     m = RATE_ZERO.search(text)
     if m is None:
         return ""
-    # (in a question or a plan it is a check not yet run: "should I try lr=0 to see if it is the same?")
-    start = max(text.rfind(c, 0, m.start()) for c in ".?!\n") + 1
-    ends = [i for i in (text.find(c, m.end()) for c in ".?!\n") if i >= 0]
-    sentence = text[start:min(ends) + 1 if ends else len(text)]
-    return "" if PLANNED.search(sentence) else " ".join(m.group(0).replace("`", "").split())
+    # (in a question or a plan it is a check not yet run: "should I try lr=0 to see if it is the same?"; nor one
+    # group's rate, "the backbone lr is 0 to freeze it", which leaves the others')
+    start, end = _sentence_of(text, m)
+    sentence = text[start:end + 1]
+    return "" if PLANNED.search(sentence) or ONE_GROUP.search(sentence) else " ".join(m.group(0).replace("`", "").split())
 
 
 # ... or the failure said to come before any update was made ("No PPO update has happened yet at that point, so the
@@ -372,13 +379,23 @@ NO_UPDATE_YET = re.compile(r"(?i)\bno (?:\w+ )?(?:updates?|optimi[sz]er steps?|g
                            r"(?:any|the first) (?:\w+ )?(?:updates?|optimi[sz]er steps?|gradient steps?)\b")
 
 
+# (not of a part kept still on purpose: "the frozen encoder's weights are still the initial ones")
+PART_KEPT = re.compile(r"(?i)\b(?:frozen|freez\w*|requires_grad|backbone|encoder|embeddings?|pretrained|of the \w+)\b")
+
+
+def _sentence_of(text: str, m: re.Match) -> tuple[int, int]:
+    """Where the sentence that holds the match begins and ends (at . ? ! or a line's end)."""
+    start = max(text.rfind(c, 0, m.start()) for c in ".?!\n") + 1
+    ends = [i for i in (text.find(c, m.end()) for c in ".?!\n") if i >= 0]
+    return start, min(ends) if ends else len(text)
+
+
 def broke_before_update(text: str) -> str:
-    """The words that say the failure came before any update (NO_UPDATE_YET), not in a question or a plan; or ""."""
+    """The words that say the failure came before any update (NO_UPDATE_YET), not in a question or a plan, nor of a
+    part kept still; or ""."""
     for m in itertools.islice(NO_UPDATE_YET.finditer(text), 5):
-        start = max(text.rfind(c, 0, m.start()) for c in ".?!\n") + 1
-        ends = [i for i in (text.find(c, m.end()) for c in ".?!\n") if i >= 0]
-        end = min(ends) if ends else len(text)
-        if not (text[end:end + 1] == "?" or PLANNED.search(text[start:end])):
+        start, end = _sentence_of(text, m)
+        if not (text[end:end + 1] == "?" or PLANNED.search(text[start:end]) or PART_KEPT.search(text[start:end])):
             return " ".join(m.group(0).split())
     return ""
 

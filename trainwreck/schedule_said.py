@@ -34,7 +34,8 @@ NO_WARMUP = re.compile(r"\b(?:no|without|w/o|zero)\s+(?:lr\s+|learning[ -]rate\s
                        r"got\s+rid\s+of)\s+(?:the\s+|my\s+|our\s+|any\s+|all\s+)?(?:lr\s+|learning[ -]rate\s+)?[`'\"]?(?:--?)?"
                        # (a schedule's name before it, a word or two: "removed the LinearLR warmup", "the linear LR
                        # warmup" -- not a preposition, "the loss dropped after warmup")
-                       r"(?:(?!(?:after|before|during|post|until|past|since|at|in|on|to|by|with|from|of)\b)[\w.-]{1,20}?"
+                       r"(?:(?!(?:after|before|during|post|until|past|since|at|in|on|to|by|with|from|of|and|or|but|so|as|while|"
+                       r"once|when|then|still|is|was|the)\b)[\w.-]{1,20}?"
                        r"\s?){0,2}?warm-?up\b|"
                        r"--[\w-]{0,20}?warm-?up[\w-]{0,30}\s+0(?:\.0+)?(?![.\d])", re.I)
 # ... or a rate said to be constant from the start, or the schedule said dropped ("constant AdamW lr=5e-4", "I removed

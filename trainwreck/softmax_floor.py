@@ -152,6 +152,11 @@ ROSE_ELSEWHERE = re.compile(r"(?i)\b(?:if|hope|want|would|old|before|previous\w*
                             r"\b(?:val\w*|validation|test|eval\w*)[ _-]?loss\b")
 
 
+MOVED_ON = re.compile(r"(?i)^\s*(?:then|after|afterwards|later|from\s+(?:epoch|step)|since)\b|\b(?:loss|cross[- ]?entropy)\b"
+                      r"[^.;\n]{0,40}?\b(?:drops?|dropped|falls?|fell|decreas\w*|goes down|went down)\b")
+CAME_BACK = re.compile(r"(?i)\b(?:once|back (?:at|to)|again at)\b")
+
+
 @functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)
 def accuracy_rose_said(prose: str) -> str:
     """The words of one told sentence that say the accuracy climbs while the loss barely moves, quoted; or "" (not
@@ -162,9 +167,13 @@ def accuracy_rose_said(prose: str) -> str:
     for i, (sentence, end) in enumerate(said):
         if end == "?":
             continue
-        for pair in (sentence, *((said[i - 1][0] + " " + sentence,) if i and said[i - 1][1] != "?" else ())):
+        # (not a second sentence that moves on -- "From epoch 6 on it drops to 0.9 and the accuracy goes up" tells a
+        # plateau that ended -- nor an accuracy that rose once and came back)
+        later = (said[i - 1][0] + " " + sentence,) if i and said[i - 1][1] != "?" and not MOVED_ON.search(sentence) else ()
+        for pair in (sentence, *later):
             rose, barely = ACCURACY_CLIMBS_SAID.search(pair), LOSS_BARELY_SAID.search(pair)
-            if not (rose and barely) or ROSE_ELSEWHERE.search(pair) or re.search(r"(?:n't|\bnot|\bnever)\b", rose.group(0)):
+            if not (rose and barely) or ROSE_ELSEWHERE.search(pair) or re.search(r"(?:n't|\bnot|\bnever)\b", rose.group(0)) \
+                    or CAME_BACK.search(pair, rose.end()):
                 continue
             return f"{' '.join(rose.group(0).split())} ... {' '.join(barely.group(0).split())}"
     return ""

@@ -743,10 +743,11 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     rate_family = entry.trace == RATE or PART_OF.get(entry.trace) == RATE
     # (a failure whose face is a nan or an inf is put off only where one came: a climb a lower rate delays is not it)
     put_off = entry.id in w.put_off and (entry.trace not in NONFINITE_FACES or c.said_nonfinite_value)
-    if c.lr_tried == "failed" and rate_family and "rate-zero" in c.printed:
-        # (twice: at a rate of 0 no update ran, so what broke there no rate made)
+    if c.lr_tried == "failed" and rate_family and ("rate-zero" in c.printed or "before-update" in c.printed):
+        # (twice: at a rate of 0, or before the first update, no update ran, so what broke there no rate made)
         parts["tried"] = -2 * W_TRIED
-        against.append("the report says the failure is there at a learning rate of 0, with no update made")
+        against.append("the report says the failure is there at a learning rate of 0, with no update made"
+                       if "rate-zero" in c.printed else "the report says it broke before any update was made")
     elif c.lr_tried == "failed" and rate_family:
         parts["tried"] = -W_TRIED
         against.append("the report says a lower learning rate did not help")
@@ -821,6 +822,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("early-jump", w.no_warmup, W_SAID_HALF),
                                     ("loop-unscaled", w.precision, W_SAID_HALF),
                                     ("rate-zero", w.rate_zero, W_SAID_HALF),
+                                    ("before-update", w.rate_zero, W_SAID_HALF),
                                     ("scale-collapse", w.precision, W_PRINTED),
                                     ("never-cleared", w.uncleared, W_SAID_HALF),
                                     ("accumulated-undivided", w.uncleared, W_SAID_HALF),

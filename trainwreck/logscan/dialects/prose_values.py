@@ -144,7 +144,12 @@ OTHER_SUBJECT = re.compile(rb"(?i)[ \t](?:\xe2\x80\x94|\xe2\x80\x93|--?)[ \t]+(?
 # runs ("between the two runs", "with another seed"), not one run's epochs set against each other ("0.69 at epoch 1 vs
 # 0.45 at epoch 5")
 VERSUS = re.compile(rb"(?i)\b(?:vs\.?|versus)[ \t]*$")
-RUNS_NAMED = re.compile(rb"(?i)\b(?:runs?|seeds?|baseline|models?|other|two|both|between)\b")
+# (a value's epoch said right after it in words: "0.45 at epoch 5")
+EPOCH_AFTER = re.compile(rb"(?i)[ \t]+(?:at|in|after)[ \t]+(?:the[ \t]+)?(?:epoch|step|iteration)[ \t]*\d")
+
+
+def _epoch_after(data: bytes, end: int, stop: int) -> bool:
+    return EPOCH_AFTER.match(data, end, stop) is not None
 
 
 # Two numbers joined by a dash, rising, and no third after them, where the words say the loss sits there -- in
@@ -186,9 +191,9 @@ def _values(data: bytes, start: int) -> tuple[list[tuple[int, bytes, str | None]
             place = m if kind == "place" else None
             continue
         if kind != "value" or _chars(data, gap_from, m.start()) - skipped > GAP \
-                or OTHER_SUBJECT.search(data, gap_from, m.start()) \
-                or (VERSUS.search(data, gap_from, m.start()) and RUNS_NAMED.search(data, start, stop)):
+                or OTHER_SUBJECT.search(data, gap_from, m.start()):
             break
+        versus = VERSUS.search(data, gap_from, m.start()) is not None
         number = m.group("value").lstrip(b"~ \t")
         if run and UP_TO.search(data, gap_from, m.start()) and _fell(run[-1][1], number):
             skipped += _chars(data, m.start(), m.end())       # (a bound of something else's: read on past it)
@@ -200,7 +205,12 @@ def _values(data: bytes, start: int) -> tuple[list[tuple[int, bytes, str | None]
         before = EPOCH_PLACE.search(place.group(0)) if place is not None and TIGHT_BEFORE.fullmatch(
             data, place.end(), offset) else None
         after = AFTER.match(data, m.end(), stop)
-        run.append((offset, number, epoch_text(before) if before else epoch_text(after) if after else None))
+        epoch = epoch_text(before) if before else epoch_text(after) if after else None
+        # (past "vs" only from one epoch's value to another's: "0.69 at epoch 1 vs 0.45 at epoch 5" is one run's curve)
+        if versus and not (run and (run[-1][2] or _epoch_after(data, run[-1][0] + len(run[-1][1]), stop))
+                           and (epoch or _epoch_after(data, m.end(), stop))):
+            break
+        run.append((offset, number, epoch))
         gap_from, skipped, place = m.end(), 0, None
         if number.lower().startswith(b"nan"):
             break       # (what a sentence says after its nan is not the run's next value: "nan at step ~200")
