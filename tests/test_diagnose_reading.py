@@ -2196,6 +2196,9 @@ def test_the_s51b_reviews_paraphrases_are_not_read_as_the_new_readings():
     # 13: a plateau that then ended
     assert accuracy_rose_said("For 5 epochs the cross-entropy barely moves. From epoch 6 on it drops to 0.9 and the "
                               "accuracy goes up to 72%.") == ""
+    # (and a search only planned, in the policy's sentence)
+    assert answered("PPO on Atari: the policy loss hovers around 0 and goes negative. (Next I want to try MCTS to "
+                    "improve the policy.) Is it learning?", "a reinforcement-learning loss")
     # 14: a shift said in other words, or a library's softmax
     assert "exp-unshifted" not in breaking_construct("weights exp(-E/kT) divided by their sum, after subtracting the "
                                                      "minimum energy")

@@ -98,8 +98,13 @@ SEARCH_TRAINED = re.compile(r"(?i)\b(?:alpha-?zero|alpha-?go zero|mu-?zero)\b|"
 def _rl_unless(text: str) -> str:
     """Not where the words say the return fell, or give a loss grown past any bound, or train a policy towards a
     search's moves (a cross-entropy against the visit counts, whose floor is their entropy)."""
-    fell = RETURN_FELL.search(text) or SEARCH_TRAINED.search(text)
+    fell = RETURN_FELL.search(text) or next((m for m in itertools.islice(SEARCH_TRAINED.finditer(text), 5)
+                                             if not _PLANNED.search(text, max(0, m.start() - 40), m.end())), None)
     return fell.group(0) if fell else ""
+
+
+# (a search only planned: "next I want to try MCTS to improve the policy")
+_PLANNED = re.compile(r"(?i)\b(?:want to|plan(?:ning)? to|going to|will|might|maybe|next|try|trying)\b")
 
 
 def _vae_unless(text: str) -> str:
