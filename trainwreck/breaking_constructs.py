@@ -79,7 +79,7 @@ EXP_CALLS_READ = 50
 # (the log-sum-exp *trick* is the shift; "log-sum-exp pooling" names an operation, shifted or not)
 STABLE_SAID = re.compile(r"\b(?:logsumexp|log_softmax|log-sum-exp trick|subtract(?:ing|s)? the max\w*|max subtraction|"
                          r"stable softmax)\b", re.I)
-# ... or said in words: exps divided by their sum by hand ("weights exp(-E/kT) divided by their sum", "exp of each
+# ... or said in words: exps divided by their sum by hand ("the weights are exp(-F/T) divided by their sum", "exp of each
 #   score divided by the sum of the exps"), nothing said subtracted from their inputs
 EXP_RATIO_SAID = re.compile(r"(?i)\bexp\s*\((?:[^()\n]|\([^()\n]{0,20}\)){1,40}\)\s*(?:divided by|over|normali[sz]ed by)\s+"
                             r"(?:their|the|its)\s+"

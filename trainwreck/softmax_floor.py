@@ -161,8 +161,8 @@ CAME_BACK = re.compile(r"(?i)\b(?:once|back (?:at|to)|again at)\b")
 def accuracy_rose_said(prose: str) -> str:
     """The words of one told sentence that say the accuracy climbs while the loss barely moves, quoted; or "" (not
     denied, "the accuracy doesn't improve"; not of another run, a condition, a wish, or the validation loss)."""
-    # (in one sentence, or in two side by side: "the cross-entropy is only creeping down. The accuracy keeps going up
-    # though.")
+    # (in one sentence, or in two side by side: "the NLL only crawls down. Top-1 accuracy improves every
+    # epoch.")
     said = list(sentences_and_ends(told(prose)))
     for i, (sentence, end) in enumerate(said):
         if end == "?":

@@ -140,9 +140,8 @@ AFTER = re.compile(rb"[ \t]*\([ \t]*(?i:epoche?|\xc3\xa9poque|\xc3\xa9poca)[ \t]
 # another run's (a dash between the values themselves, "0.69 -- 0.61 -- nan", or before "then", goes on)
 OTHER_SUBJECT = re.compile(rb"(?i)[ \t](?:\xe2\x80\x94|\xe2\x80\x93|--?)[ \t]+(?:my|our|their|your|his|her|another|other|"
                            rb"the[ \t]+other|(?:for|in)[ \t]+comparison|compared|whereas|while)\b")
-# ... and "0.8731 vs 0.8914": two runs' values set side by side, not one run's in turn -- where the sentence names the
-# runs ("between the two runs", "with another seed"), not one run's epochs set against each other ("0.69 at epoch 1 vs
-# 0.45 at epoch 5")
+# ... and "0.412 vs 0.437": two runs' values set side by side (two optimizers, two precisions), not one run's in turn --
+# except from one epoch's value to another's: "0.69 at epoch 1 vs 0.45 at epoch 5" is one run's curve
 VERSUS = re.compile(rb"(?i)\b(?:vs\.?|versus)[ \t]*$")
 # (a value's epoch said right after it in words: "0.45 at epoch 5")
 EPOCH_AFTER = re.compile(rb"(?i)[ \t]+(?:at|in|after)[ \t]+(?:the[ \t]+)?(?:epoch|step|iteration)[ \t]*\d")
@@ -164,7 +163,7 @@ SITS_BEFORE = re.compile(rb"(?i)(?:\(|\b(?:is|are|was|were|stays?|stayed|sits?|h
 
 
 # "Up to" a number below the value before it is no rise of the loss to it, but where something else went: "flat at
-# ~2.49 up to about 1e-4" (an LR finder's rate, the plot's other axis)
+# ~3.1 up to about 3e-5" (an LR finder's rate, the plot's other axis)
 UP_TO = re.compile(rb"(?i)\bup[ \t]+to[ \t]+(?:about[ \t]+|around[ \t]+|roughly[ \t]+)?~?[ \t]*$")
 
 def _values(data: bytes, start: int) -> tuple[list[tuple[int, bytes, str | None]], str]:
