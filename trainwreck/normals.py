@@ -15,7 +15,7 @@ from .one_class_iou import IOU_NAME
 from .precision_said import HALF_SHOWN, SCALER_SHOWN
 from .run_said import MINUS_SCORE_TRAINER, says_not_learning
 from .schedule_said import no_warmup_said
-from .sentences import denied_before, rounding_of, said_unnegated
+from .sentences import UNDONE, denied_before, rounding_of, said_unnegated
 from .start_loss import early_jump_seen
 
 
@@ -104,7 +104,7 @@ def _rl_unless(text: str) -> str:
 
 
 # (a search only planned: "next I want to try MCTS to improve the policy")
-_PLANNED = re.compile(r"(?i)\b(?:want to|plan(?:ning)? to|going to|will|might|maybe|next|try|trying)\b")
+_PLANNED = re.compile(rf"(?i)\b(?:{UNDONE}|might|maybe|next|try|trying)\b")
 
 
 def _vae_unless(text: str) -> str:

@@ -42,7 +42,7 @@ from .run_kind import SUMMED, absolute_loss, linear_model
 from .run_said import (BEFORE_TRAINING_NONFINITE, fell_then_broke, order_moved_it, says_failure, says_not_learning, untrained_output_enormous,
                        untrained_output_nonfinite)
 from .schedule_said import ADAPTIVE, PLAIN_SGD, WARMUP_SET, no_warmup_said
-from .sentences import denied_before, sentences_only
+from .sentences import denied_before, sentences_only, told
 from .softmax_floor import FLOOR_TAIL, accuracy_rose_said, softmax_floor, softmax_floor_said
 from .start_loss import early_jump_seen, regression_start_said, start_far_above_uniform
 from .thesaurus import tokens
@@ -79,6 +79,10 @@ RATE_PROOF_WORDS = {"lower", "lr", "move", "step"}
 # ... and those whose phrases say the step moves when the data is shuffled otherwise (run_said.order_moved_it): half a
 # printed fact for them where the report says so
 ORDER_BOUND_WORDS = {"shuffl", "move", "step"}
+
+# (the end of the facts of a failure with no update, and of float16 gradients left unscaled)
+NO_UPDATE_MADE_IT = "no update had moved the weights, so the forward pass from the initial weights, or the data, made it"
+UNSCALED_ROUND = "float16 gradients under about 3e-08 (2^-25) round to 0 unscaled"
 
 
 def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str,
@@ -203,23 +207,22 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     if went_wrong and (below := norms_below_clip(ev)):
         out["clip-unengaged"] = below
     # (with no values to judge, the words' failure: "then basically stops", "stalls", "a ValueError")
-    told_wrong = went_wrong or (ev.count == 0 and (says_not_learning(ev.prose) or says_failure(ev.prose)))
+    # (not in a yes/no question only, as the weighing reads it: "is my data broken?" says nothing broke)
+    told_wrong = went_wrong or (ev.count == 0 and (says_not_learning(ev.prose) or says_failure(told(ev.prose))))
     if went_wrong and (zero := rate_zero_failed(ev.prose)):
-        out["rate-zero"] = (f"the report says the failure is there at a learning rate of 0 (\"{zero}\"): no update "
-                            "moved the weights, so the forward pass from the initial weights, or the data, made it")
+        out["rate-zero"] = (f"the report says the failure is there at a learning rate of 0 (\"{zero}\"): "
+                            + NO_UPDATE_MADE_IT)
     elif told_wrong and (ev.count == 0 or ev.first_nonfinite == 0) and (before := broke_before_update(ev.prose)):
-        out["before-update"] = (f"the report says it broke before any update (\"{before}\"): no update had moved the "
-                            "weights, so the forward pass from the initial weights, or the data, made it")
+        out["before-update"] = f"the report says it broke before any update (\"{before}\"): " + NO_UPDATE_MADE_IT
     if went_wrong and (policy := keras_loop_unscaled(ev.prose)):
         shown = f"`{policy})`" if policy.endswith(("'", '"')) else f"\"{policy}\""       # (code, or the words')
         out["loop-unscaled"] = (f"the paste sets Keras's mixed_float16 policy ({shown}) and trains in its own loop "
                                 "(a tf.GradientTape, or a GAN's own train_step and optimizers) with no LossScaleOptimizer: "
-                                "compile() wraps the optimizer it is given in one, a custom loop's are not, so float16 "
-                                "gradients under about 3e-08 round to 0 unscaled")
+                                "compile() wraps the optimizer it is given in one, a custom loop's are not, so "
+                                + UNSCALED_ROUND)
     elif told_wrong and (cast := torch_autocast_unscaled(ev.prose)):
         out["loop-unscaled"] = (f"the paste runs PyTorch's autocast to float16 (`{cast}`) and calls backward() with no "
-                                "GradScaler: each op that ran in float16 gives float16 gradients, and those under about "
-                                "3e-08 round to 0 unscaled")
+                                "GradScaler: each op that ran in float16 gives float16 gradients, and " + UNSCALED_ROUND)
     # (not beside the spike that says it already: curve_shape's no-warmup jump)
     if sig.name != "spike-then-recover" and (seen := early_jump_seen(ev.prose)) and not WARMUP_SET.search(ev.prose):
         what = ("jumped up within the first steps and came back down" if seen.back_down else

@@ -10,7 +10,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from .sentences import sentences_and_ends
+from .sentences import sentence_around, sentences_and_ends
 from .thesaurus import OPTIMIZER_NAMES, fold_text
 
 # (an optimizer's name, one list for every reading here: thesaurus.OPTIMIZER_NAMES, Adam's family by its stem --
@@ -365,8 +365,11 @@ def rate_zero_failed(text: str) -> str:
         return ""
     # (in a question or a plan it is a check not yet run: "should I try lr=0 to see if it is the same?"; nor one
     # group's rate, "the backbone lr is 0 to freeze it", which leaves the others')
-    start, end = _sentence_of(text, m)
-    sentence = text[start:end + 1]
+    # (its bounds at any dot, a decimal one too: "even with lr=0 it prints 1.9e14 ..., so it can't be the optimizer??"
+    # reports a run, and the question after the number asks something else)
+    start = max(text.rfind(c, 0, m.start()) for c in ".?!\n") + 1
+    ends = [i for i in (text.find(c, m.end()) for c in ".?!\n") if i >= 0]
+    sentence = text[start:min(ends) + 1 if ends else len(text)]
     return "" if PLANNED.search(sentence) or ONE_GROUP.search(sentence) else " ".join(m.group(0).replace("`", "").split())
 
 
@@ -383,18 +386,11 @@ NO_UPDATE_YET = re.compile(r"(?i)\bno (?:\w+ )?(?:updates?|optimi[sz]er steps?|g
 PART_KEPT = re.compile(r"(?i)\b(?:frozen|freez\w*|requires_grad|backbone|encoder|embeddings?|pretrained|of the \w+)\b")
 
 
-def _sentence_of(text: str, m: re.Match) -> tuple[int, int]:
-    """Where the sentence that holds the match begins and ends (at . ? ! or a line's end)."""
-    start = max(text.rfind(c, 0, m.start()) for c in ".?!\n") + 1
-    ends = [i for i in (text.find(c, m.end()) for c in ".?!\n") if i >= 0]
-    return start, min(ends) if ends else len(text)
-
-
 def broke_before_update(text: str) -> str:
     """The words that say the failure came before any update (NO_UPDATE_YET), not in a question or a plan, nor of a
     part kept still; or ""."""
     for m in itertools.islice(NO_UPDATE_YET.finditer(text), 5):
-        start, end = _sentence_of(text, m)
+        start, end = sentence_around(text, m.start(), m.end(), stops=".?!\n")
         if not (text[end:end + 1] == "?" or PLANNED.search(text[start:end]) or PART_KEPT.search(text[start:end])):
             return " ".join(m.group(0).split())
     return ""

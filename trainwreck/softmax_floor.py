@@ -154,7 +154,7 @@ ROSE_ELSEWHERE = re.compile(r"(?i)\b(?:if|hope|want|would|old|before|previous\w*
 
 MOVED_ON = re.compile(r"(?i)^\s*(?:then|after|afterwards|later|from\s+(?:epoch|step)|since)\b|\b(?:loss|cross[- ]?entropy)\b"
                       r"[^.;\n]{0,40}?\b(?:drops?|dropped|falls?|fell|decreas\w*|goes down|went down)\b")
-CAME_BACK = re.compile(r"(?i)\b(?:once|back (?:at|to)|again at)\b")
+ROSE_ONCE = re.compile(r"(?i)\b(?:once|back (?:at|to)|again at)\b")
 
 
 @functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)
@@ -173,7 +173,7 @@ def accuracy_rose_said(prose: str) -> str:
         for pair in (sentence, *later):
             rose, barely = ACCURACY_CLIMBS_SAID.search(pair), LOSS_BARELY_SAID.search(pair)
             if not (rose and barely) or ROSE_ELSEWHERE.search(pair) or re.search(r"(?:n't|\bnot|\bnever)\b", rose.group(0)) \
-                    or CAME_BACK.search(pair, rose.end()):
+                    or ROSE_ONCE.search(pair, rose.end()):
                 continue
             return f"{' '.join(rose.group(0).split())} ... {' '.join(barely.group(0).split())}"
     return ""
