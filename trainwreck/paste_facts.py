@@ -39,10 +39,10 @@ from .one_class_iou import one_class_iou
 from .optimizer_setup import RATE_CLIMBS, high_adaptive_rate, rate_rose
 from .rate_tried import broke_before_update, rate_zero_failed
 from .run_kind import SUMMED, absolute_loss, linear_model
-from .run_said import (BEFORE_TRAINING_NONFINITE, fell_then_broke, order_moved_it, says_failure, says_not_learning, untrained_output_enormous,
+from .run_said import (BEFORE_TRAINING_NONFINITE, fell_then_broke, order_moved_it, says_not_learning, untrained_output_enormous,
                        untrained_output_nonfinite)
 from .schedule_said import ADAPTIVE, PLAIN_SGD, WARMUP_SET, no_warmup_said
-from .sentences import denied_before, sentences_only, told
+from .sentences import denied_before, sentences_only
 from .softmax_floor import FLOOR_TAIL, accuracy_rose_said, softmax_floor, softmax_floor_said
 from .start_loss import early_jump_seen, regression_start_said, start_far_above_uniform
 from .thesaurus import tokens
@@ -207,12 +207,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     if went_wrong and (below := norms_below_clip(ev)):
         out["clip-unengaged"] = below
     # (with no values to judge, the words' failure: "then basically stops", "stalls", "a ValueError")
-    # (not in a yes/no question only, as the weighing reads it: "is my data broken?" says nothing broke)
-    told_wrong = went_wrong or (ev.count == 0 and (says_not_learning(ev.prose) or says_failure(told(ev.prose))))
     if went_wrong and (zero := rate_zero_failed(ev.prose)):
         out["rate-zero"] = (f"the report says the failure is there at a learning rate of 0 (\"{zero}\"): "
                             + NO_UPDATE_MADE_IT)
-    elif told_wrong and (ev.count == 0 or ev.first_nonfinite == 0) and (before := broke_before_update(ev.prose)):
+    elif went_wrong and (ev.count == 0 or ev.first_nonfinite == 0) and (before := broke_before_update(ev.prose)):
         out["before-update"] = f"the report says it broke before any update (\"{before}\"): " + NO_UPDATE_MADE_IT
     if went_wrong and (policy := keras_loop_unscaled(ev.prose)):
         shown = f"`{policy})`" if policy.endswith(("'", '"')) else f"\"{policy}\""       # (code, or the words')
@@ -220,7 +218,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                 "(a tf.GradientTape, or a GAN's own train_step and optimizers) with no LossScaleOptimizer: "
                                 "compile() wraps the optimizer it is given in one, a custom loop's are not, so "
                                 + UNSCALED_ROUND)
-    elif told_wrong and (cast := torch_autocast_unscaled(ev.prose)):
+    elif went_wrong and (cast := torch_autocast_unscaled(ev.prose)):
         out["loop-unscaled"] = (f"the paste runs PyTorch's autocast to float16 (`{cast}`) and calls backward() with no "
                                 "GradScaler: each op that ran in float16 gives float16 gradients, and " + UNSCALED_ROUND)
     # (not beside the spike that says it already: curve_shape's no-warmup jump)
