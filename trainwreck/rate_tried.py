@@ -29,8 +29,14 @@ _NO_EFFECT = (r"(?:n'?t|not|never|no longer) (?:help|work|chang|solve|fix|matter
               # (the place it broke, named again: "it's always batch 118", "again at step ~1450")
               r"\b(?:always|again)\s+(?:at\s+)?(?:the\s+)?(?:step|epoch|iteration|iter|batch)\s+~?\d")
 # ... or only put it off: "only delays it", "just makes it blow up later", "takes longer to explode" (WR-260's tell)
-_PUT_OFF = (r"\b(?:only|just|merely) (?:delay|postpone)\w*|\b(?:only|just|merely)\s+stretched\s+out\b|\b(?:only|just|merely) makes? it [\w ]{0,20}?(?:later|more "
+_PUT_OFF = (r"\b(?:only|just|merely) (?:delay|postpone)\w*|\b(?:only|just|merely)\s+stretched\s+out\b|\b(?:only|just|merely) makes? it [\w ]{0,30}?(?:later|more "
             r"slowly|slower)\b|"
+            # "it only takes more epochs before it blows up", "just takes a few more steps to go nan"
+            r"\btakes?\s+(?:a\s+few\s+|many\s+|a\s+lot\s+|a\s+couple\s+)?more\s+(?:epoch|step|iteration|iter|batch|update)s?\s+"
+            r"(?:before|to|until)\b|"
+            # "it takes longer but ends the same way" (the failure said as the same, after the time the run took; not
+            # "each epoch takes longer")
+            r"\b(?:it|that)\s+(?:just\s+|only\s+)?takes?\s+longer\b[^.;\n]{0,40}?\bsame\s+(?:way|thing|end|result|story)\b|"
             # (folded text: a token's spaces doubled)
             r"takes? longer to|\b(?:only|just|merely)\s+takes?\s+longer\b|"
             # "with 0.01 it gets further before it goes up", "it takes longer before it blows up"
@@ -41,17 +47,22 @@ _PUT_OFF = (r"\b(?:only|just|merely) (?:delay|postpone)\w*|\b(?:only|just|merely
             r"takes? longer\b[^.;\n]{0,30}?\b(?:nan|inf|diverg\w*|blows?\s+up|explod\w*)\b|"
             # "just moves the nan to epoch 14", "shifts the blow-up later"
             r"\b(?:moves?|moved|shifts?|shifted|pushe[sd]|push)\s+(?:it|the\s+(?:nan|inf|blow-?up|explosion|divergence|"
-            r"problem))\s+(?:to\s+(?:a\s+)?later|later|back|(?:to\s+)?when_later|to\s+(?:epoch|step|iteration|batch))\b|"
+            r"problem|(?:[\w-]+\s+)?point|turn))\s+(?:to\s+(?:a\s+)?later|later|back|(?:to\s+)?when_later|to\s+(?:epoch|step|iteration|batch))\b|"
             # "only pushes it a few epochs later", "just moves it 2k steps later" (the count of steps folded or not)
             r"\b(?:moves?|moved|shifts?|shifted|pushe[sd]|push)\s+it\s+(?:\w+\s+){0,3}?(?:later|back)\b")
 # (a run again at a rate it names: "I re-ran with lr 1e-4 instead of 1e-3 and it's the same"; not "re-ran with the
 # same lr and another seed")
-_TRIED = (r"(?:(?<!nothing )(?<!nothing else )(?:chang|reduc|lower|decreas|smaller|tried|trying|even with|halv)\w*"
+_TRIED = (r"(?:(?<!nothing )(?<!nothing else )(?:chang|reduc|lower|decreas|smaller|tried|trying|even with|halv|divid)\w*"
           r"[^.;\n]{0,25}?\blr\b|"     # (not "nothing else changed (same lr 3e-4)": a rate kept, not one tried)
           r"(?:re-?ran|re-?run|ran it again|retri|retrain)\w*[^.;\n]{0,25}?(?:(?<!same )\blr\b\s*(?:(?:=|:|of|to|at)\s*)?\.?\d|"
           # (folded: a token's spaces are doubled)
           r"\b(?:half|a\s+(?:tenth|third|quarter)\s+of|(?:a\s+)?lower|(?:a\s+)?smaller|reduced|\d+x\s+(?:smaller|lower))"
           r"\s+(?:the\s+)?lr\b)|"
+          # (the comparison after the rate: "with a lr ten times smaller", "at an lr 10x lower"; "if I make the lr
+          # smaller")
+          r"\b(?:make|made|making|set|setting)\s+(?:the\s+|my\s+)?lr\s+(?:a\s+(?:bit|lot)\s+|much\s+|even\s+)?(?:smaller|lower)\b|"
+          r"\b(?:with|at|using)\s+(?:an?\s+|the\s+)?lr\s+(?:\d+(?:\.\d+)?\s*x|(?:\d+|two|three|four|five|ten|a\s+hundred|"
+          r"hundred)\s+times)\s+(?:smaller|lower)\b|"
           # (or rates below 1 an optimizer was tried with: "I tried Adam with 1e-3, 1e-4 and 1e-5")
           # (or straight after its name: "I tried Adam 1e-4 and 1e-5")
           r"\b(?:tried|trying|re-?ran|ran)\s+(?:it\s+)?(?:" + _OPTIMIZER + r"\s+)?"
