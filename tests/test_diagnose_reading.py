@@ -1452,6 +1452,30 @@ def test_a_lower_rate_that_only_pushed_the_nan_later_is_put_off():
     assert any("only put the failure off" in e for e in d.matches[0].evidence)
 
 
+def test_a_lower_rate_put_off_in_other_words():
+    """The comparison said after the rate ("with a learning rate five times lower"), the delay as more epochs before the
+    failure, as a turning point pushed later, as a run that took longer and ended the same way, or as a few more words
+    between "only makes it" and "later": each a lower rate that only put the failure off."""
+    from trainwreck.rate_tried import lr_tried
+    for said in ("With a learning rate five times lower it is exactly the same, only later.",
+                 "At an lr 10x lower the curve does the same thing, just later.",
+                 "When I make the learning rate smaller it only takes a few more steps before it goes nan.",
+                 "A lower learning rate just pushes the turning point later.",
+                 "With a 4x smaller learning rate it takes longer but ends the same way.",
+                 "Dividing the learning rate by ten only makes it go wrong some more epochs later."):
+        assert lr_tried(said) == "delayed", said
+    # (a lower rate that cured it, a rate made larger, a time per epoch, and a point moved that is no failure)
+    assert lr_tried("With a learning rate ten times smaller it trains fine.") != "delayed"
+    assert lr_tried("When I make the learning rate larger it only takes a few more steps before it goes nan.") != "delayed"
+    assert lr_tried("With a lower learning rate each epoch takes longer but the loss is the same thing.") != "delayed"
+    assert lr_tried("With a lower learning rate I moved the checkpoint later.") != "delayed"
+    d = diagnosis("My own PyTorch loop for a 1D CNN on vibration data: the loss falls fast at first, then swings up and "
+                  "down more and more and is nan in epoch 4. With a learning rate ten times smaller it does the same "
+                  "thing, only later.\n")
+    assert d.matches[0].entry.id == "WR-260"
+    assert any("only put the failure off" in e for e in d.matches[0].evidence)
+
+
 def test_jumps_that_recover_where_a_cosine_schedules_warm_restarts_fall_are_the_schedule():
     """A cosine schedule named, and the loss said to jump and recover at epochs 11 and 31: counted from 1, 31 - 1 is
     three times 11 - 1, where SGDR's restarts fall for a first period of 10 that doubles -- the schedule at work, not a
@@ -2203,3 +2227,26 @@ def test_the_s51b_reviews_paraphrases_are_not_read_as_the_new_readings():
     assert "exp-unshifted" not in breaking_construct("weights exp(-E/kT) divided by their sum, after subtracting the "
                                                      "minimum energy")
     assert "exp-unshifted" in breaking_construct("attention weights exp(q.k/sqrt(d)) divided by their sum")
+
+
+def test_a_loss_said_to_fall_faster_than_its_reference_and_then_turn_is_the_summed_gradients_start():
+    """A loss that outran the run it copies and then turned back up, into swings or to nan: an update built from every
+    gradient since the last clearing pushes further than a correct one's, WR-260's own start (half a printed fact).
+    Not a speed, a question, a validation curve, a run changed on purpose, nor a fast fall that never turned."""
+    from trainwreck.run_said import faster_start_said
+    for said in ("My port to Flax learns faster than the original Keras model for two epochs. Then the loss climbs "
+                 "back and is nan by epoch 5.",
+                 "The loss goes down more quickly than in the paper's curves, then it oscillates harder and harder.",
+                 "Accuracy reaches 90% quicker than my labmate's copy of the notebook, but after that the loss turns "
+                 "around and creeps back up."):
+        assert faster_start_said(said), said
+    for said in ("Each epoch runs faster than before and the loss is nan at epoch 3.",
+                 "Why does the loss fall faster than the reference and then go up?",
+                 "The loss falls faster than the baseline and ends at 0.12. The validation loss climbs after epoch 9.",
+                 "With a higher learning rate it drops faster than the reference, then diverges.",
+                 "The loss falls faster than in the reference run and keeps falling to 0.08."):
+        assert not faster_start_said(said), said
+    d = diagnosis("Seq2seq chemistry model in my own loop: the loss drops faster than the reference implementation "
+                  "for the first thousand steps, then drifts back up and wanders.\n")
+    assert d.matches[0].entry.id == "WR-260"
+    assert any("fell faster than the run it is compared with" in e for e in d.matches[0].evidence)

@@ -761,3 +761,25 @@ def test_a_tensorboard_export_introduced_as_another_tag_is_not_read_as_the_loss(
         assert _other_tag(text.encode()) is other, said
         ev = scan(io.BytesIO(text.encode()), "report")
         assert (ev.count == 0) is other, said
+
+
+def test_a_slow_climb_back_from_the_lowest_that_ends_below_the_first_value_climbed_and_stayed():
+    """2.21, 1.55, 1.32, 1.25, then back up at most prints to 1.97: still below the first value, but 1.6x its lowest and
+    near its highest since -- a loss that learned and lost it again, not a fall. A loop pasted beside it (a `return`
+    statement) and a Keras data generator named in words are no RL return nor GAN generator, whose logged losses may
+    grow in a healthy run; an episode return named is one."""
+    values = [2.2137, 1.5518, 1.3204, 1.2461, 1.3987, 1.6815, 1.9402, 1.8127, 2.1036, 1.9748]
+    code = "def step(params, batch):\n    loss, g = grad_fn(params, batch)\n    return params, loss\n"
+
+    def sig(prose):
+        return signature_of(scan(io.BytesIO((log_of(values) + prose).encode()), "log"))
+
+    for prose in ("", code, "Batches come from a data generator that reads the shards.\n"):
+        s = sig(prose)
+        assert s.name == "climbed-and-stayed", prose
+        assert s.facts[0].startswith("the loss fell to 1.246 (epoch 3), then climbed back: it rose at 4 of the 6 "
+                                     "values after its lowest and ends at 1.975 (epoch 9), 1.58x its lowest")
+    assert sig("This is the critic's loss while the mean episode return grows.\n").name == "healthy"
+    # (a climb back to under RECOVERED times the lowest, or one that came well down from its peak, is no climb that stayed)
+    assert signature(values[:4] + [1.30, 1.38, 1.45, 1.41, 1.52, 1.55]).name == "healthy"
+    assert signature(values[:-1] + [1.30]).name == "healthy"

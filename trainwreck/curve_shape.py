@@ -542,6 +542,17 @@ def _signature(ev: Evidence) -> Signature:
             f"its first value {fmt(ev.head[0])} ({at(0)}) and {ev.last / low:.3g}x its lowest, {fmt(low)} "
             f"({ev.where(ev.low_at)}), with no nan or inf to stop it; {seen} (some logged losses grow in a healthy "
             "run: a GAN's generator loss, a value loss regressing returns that grow)"])
+    # (nor a slow climb from its lowest, back above RECOVERED times it, that ends near its peak though still below the
+    # first value: 2.21, ..., 1.25, 1.40, 1.68, 1.94, 1.81, 2.10, 1.97 -- a loss that learned, then lost it again)
+    back = slow or (_slow_climb(ev) if not grows else None)
+    if (back and not swung and low > 0 and ev.last >= RECOVERED * low
+            and ev.last >= NEAR_PEAK * max(ev.before[ev.low_at - ev.before_start:]) and at_run_start(ev)
+            and not _words_say_nonfinite(ev)):
+        return sig("climbed-and-stayed", [
+            f"the loss fell to {fmt(low)} ({ev.where(ev.low_at)}), then climbed back: it rose at {back[0]} of the "
+            f"{back[1]} values after its lowest and ends at {fmt(ev.last)} ({at(ev.count - 1)}), {ev.last / low:.3g}x "
+            "its lowest and near its highest since, with no nan or inf to stop it (some logged losses grow in a "
+            "healthy run: a GAN's generator loss, a value loss regressing returns that grow)"])
     # (not where the words say the run went nan or inf: values a sentence chose, "~4.3, then 5, 7, 12...", may stop
     # short of it)
     if (not grows and not swung and ev.count >= NEVER_BELOW_MIN and not ev.before_start and ev.head[0] > 0
@@ -626,8 +637,11 @@ def _signature(ev: Evidence) -> Signature:
 # while its KL weight (beta) is annealed up from 0, a term whose weight is ramped up (a consistency loss, a domain-
 # adversarial lambda), a curriculum or scheduled sampling that makes the task harder. A slow climb, or one that only
 # doubled, is not read as one in a run that names them (a fast climb, which the watch sees, still is).
-GROWS_WHEN_HEALTHY = re.compile(r"\b(?:gan|dcgan|wgan|generator|discriminator|g_loss|loss_?g|d_loss|loss_?d|g loss|"
-                                r"d loss|reward|returns?|q[ _-]?values?|dqn|ppo|critic|actor|td[ _-]?error|"
+# (an RL return named as one -- not a function's `return` nor "it returns nan" -- and a GAN's generator, not a data or
+# batch generator)
+GROWS_WHEN_HEALTHY = re.compile(r"\b(?:gan|dcgan|wgan|(?<!data )(?<!batch )generator|discriminator|g_loss|loss_?g|d_loss|loss_?d|g loss|"
+                                r"d loss|reward|(?:episodes?|episodic|discounted|mean|average|expected|cumulative)[ _-]?returns?|"
+                                r"q[ _-]?values?|dqn|ppo|critic|actor|td[ _-]?error|"
                                 r"kl[ _-]?(?:anneal\w*|warm-?up|weight|beta)|beta[ _-]?(?:anneal\w*|warm-?up|schedule)|"
                                 r"anneal\w* (?:the )?(?:kl|beta)|curriculum|scheduled sampling|domain[ -]adversarial|dann|"
                                 r"gradient reversal|consistency (?:weight|loss)|ramp(?:ed|s|ing)? up)\b", re.I)

@@ -39,8 +39,8 @@ from .one_class_iou import one_class_iou
 from .optimizer_setup import RATE_CLIMBS, high_adaptive_rate, rate_rose
 from .rate_tried import broke_before_update, rate_zero_failed
 from .run_kind import SUMMED, absolute_loss, linear_model
-from .run_said import (BEFORE_TRAINING_NONFINITE, fell_then_broke, order_moved_it, says_not_learning, untrained_output_enormous,
-                       untrained_output_nonfinite)
+from .run_said import (BEFORE_TRAINING_NONFINITE, faster_start_said, fell_then_broke, order_moved_it, says_not_learning,
+                       untrained_output_enormous, untrained_output_nonfinite)
 from .schedule_said import ADAPTIVE, PLAIN_SGD, WARMUP_SET, no_warmup_said
 from .sentences import denied_before, sentences_only
 from .softmax_floor import FLOOR_TAIL, accuracy_rose_said, softmax_floor, softmax_floor_said
@@ -72,6 +72,9 @@ RATE_ZERO_WORDS = {"lr", "zero"}
 ONE_BATCH_WORDS = {"jump", "batch"}
 # ... and those whose phrases say a lower rate only delays their failure (WR-260), for a report that says so
 PUT_OFF_WORDS = {"lr", "delay"}
+# ... and those whose phrases say the loss falls fast and then comes back up (WR-260's start): for a report that says
+# its loss fell faster than the run it is compared with and then turned (run_said.faster_start_said), half a printed fact
+FASTER_START_WORDS = {"fast", "back"}
 # The entries whose phrases say a lower rate does not move the step where the loss breaks (a bad batch breaks where
 # it is met, whatever the rate): a lower rate that did not help is evidence for them, one that put the failure off
 # evidence against.
@@ -285,6 +288,11 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     if "accuracy-rose" not in out and (rose := accuracy_rose_said(ev.prose)):
         out["accuracy-rose-said"] = (f"the report says the accuracy climbs while the loss barely moves (\"{rose}\"): "
                                      "the model learns and the loss cannot show it")
+    if fast := faster_start_said(ev.prose):
+        out["faster-start"] = (f"the report says the loss fell faster than the run it is compared with, then turned "
+                               f"(\"{fast}\"): an update built from the sum of every gradient "
+                               "since the last clearing keeps pushing the way the earlier ones pointed, further than a "
+                               "correct run's, so it outruns that run at first and then overshoots")
     if start_high := start_far_above_uniform(ev.prose):
         out["start-high"] = start_high
     if went_wrong and (clean := data_said_finite(ev.prose)):

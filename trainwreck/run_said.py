@@ -9,6 +9,7 @@ import functools
 import itertools
 import re
 
+from .safe_text import shown
 from .sentences import denied_before, negated, said_unnegated, sentences_and_ends, told
 from .thesaurus import fold_text
 
@@ -268,6 +269,39 @@ def fell_then_broke(text: str, words: list[str]) -> bool:
         return True
     return False
 
+
+
+# A loss said to fall faster than a run it is compared with -- the reference run, the tutorial, a port's original, a
+# friend's copy of the exercise -- and then to turn: back up, into swings, to nan. An update built from the sum of every
+# gradient since the last clearing keeps pushing the way the earlier ones pointed, further than a correct run's, so it
+# outruns the run it copies at first and then overshoots (WR-260's own start). The learning said in the sentence of the
+# comparison (not "each epoch runs faster than before": a speed), the turn in the sentences after it, of this run's
+# training (not a validation score's), and neither said of a changed run ("with a higher lr it drops faster than...").
+FASTER_THAN = re.compile(r"(?i)\b(?:faster|quicker|more\s+quickly|more\s+rapidly)\s+than\b")
+LEARNING = re.compile(r"(?i)\b(?:loss\w*|learn\w*|drops?|dropped|dropping|falls?|fell|falling|decreas\w*|goes\s+down|went\s+down|"
+                      r"converg\w*|improv\w*|accuracy|gets?\s+to|got\s+to|reach\w*)\b")
+SPEED = re.compile(r"(?i)\b(?:seconds?|minutes?|hours?|it/s|per\s+(?:epoch|step|second|batch)|wall|throughput|runs?\s+faster|"
+                   r"epochs?\s+(?:are|is|run|take))\b")
+TURNED = re.compile(r"(?i)\b(?:back\s+up|goes\s+up|went\s+up|going\s+up|climb\w*|creep\w*\s+(?:back\s+)?up|turns?\s+(?:a)?round|"
+                    r"turned\s+(?:a)?round|worse|swing\w*|zig-?zag\w*|oscillat\w*|jump\w*\s+around|nan|inf|diverg\w*|"
+                    r"explod\w*|blows?\s+up|blew\s+up|wander\w*)")
+TURN_SPAN, QUOTED = 400, 160
+
+
+def faster_start_said(text: str) -> str:
+    """The sentence that says the loss fell faster than a run it is compared with and then turned (FASTER_THAN, TURNED),
+    else ''."""
+    said = list(sentences_and_ends(WRAPPED.sub(" ", text)))
+    for i, (sentence, end) in enumerate(said[:200]):
+        m = FASTER_THAN.search(sentence)
+        if not m or end == "?" or not LEARNING.search(sentence) or SPEED.search(sentence) \
+                or CHANGED_RUN.search(sentence[:m.start()]) or NOT_THIS_RUN.search(sentence[:m.start()]):
+            continue
+        after = (sentence[m.end():] + " " + " ".join(s for s, _ in said[i + 1:i + 3]))[:TURN_SPAN]
+        turn = TURNED.search(after)
+        if turn and not NOT_THIS_RUN.search(after[:turn.start()][-60:]):
+            return shown(" ".join(sentence.split()), QUOTED, quote=False)
+    return ""
 
 def says_failure(text: str, ignore: frozenset = frozenset()) -> bool:
     """Does the report say anything went wrong (not only ask whether it did, or say it did not:
