@@ -2250,3 +2250,26 @@ def test_a_loss_said_to_fall_faster_than_its_reference_and_then_turn_is_the_summ
                   "for the first thousand steps, then drifts back up and wanders.\n")
     assert d.matches[0].entry.id == "WR-260"
     assert any("fell faster than the run it is compared with" in e for e in d.matches[0].evidence)
+
+
+def test_autocast_to_float16_said_in_words_with_no_scaler_named_is_the_unscaled_loop():
+    """"I wrapped the forward pass in torch.autocast with float16", in a report that names no GradScaler, no loss scale
+    and no bfloat16: float16 gradients unscaled, half a printed fact for the half-precision entry, as the same loop
+    pasted as code is. Not where a scaler or bfloat16 is named, nor where the words deny it."""
+    from trainwreck.loss_scale import autocast_unscaled_said
+    assert autocast_unscaled_said("To save memory I run the forward pass and the loss under torch.autocast with "
+                                  "float16.") == "torch.autocast with float16"
+    assert autocast_unscaled_said('I added `torch.autocast("cuda", dtype=torch.float16)` around the model call.') \
+        == 'torch.autocast("cuda", dtype=torch.float16)'
+    assert autocast_unscaled_said("Since I switched to fp16 autocast the loss stops falling.") == "fp16 autocast"
+    for said in ("I use torch.autocast with float16 and a GradScaler.",
+                 "torch.autocast with float16; the scaler's scale is printed each epoch.",
+                 "The forward pass runs under autocast with bfloat16 (not fp16).",
+                 "Without torch.autocast to float16 the run was fine, so I left it out.",
+                 "Should I use torch.autocast with float16?"):
+        assert autocast_unscaled_said(said) == "", said
+    d = diagnosis("3D U-Net for dose maps. I put the forward pass and the MSE loss inside torch.autocast with float16 "
+                  "to fit the volumes, and now the loss stops going down after two epochs, four times higher than in "
+                  "float32. No nan, no warning.\n")
+    assert d.matches[0].entry.id == "WR-040"
+    assert any("names no GradScaler" in e and "round to 0" in e for e in d.matches[0].evidence)

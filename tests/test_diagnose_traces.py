@@ -783,3 +783,43 @@ def test_a_slow_climb_back_from_the_lowest_that_ends_below_the_first_value_climb
     # (a climb back to under RECOVERED times the lowest, or one that came well down from its peak, is no climb that stayed)
     assert signature(values[:4] + [1.30, 1.38, 1.45, 1.41, 1.52, 1.55]).name == "healthy"
     assert signature(values[:-1] + [1.30]).name == "healthy"
+
+
+def test_a_decaying_schedule_with_no_warmup_named_starts_at_its_top_rate():
+    """"AdamW, cosine decay from 3e-4 to 0", with no warmup named anywhere: the schedule's first step is at its top rate,
+    so a jump of NO_WARMUP_JUMP times the first loss in the first steps that recovers is the no-warmup spike. Not where
+    a warmup is named, nor under plain SGD."""
+    values = [4.1, 5.0, 6.9, 7.3, 6.2, 5.1, 4.0, 3.4, 2.9, 2.5, 2.2]
+    said = "ViT fine-tune, AdamW, cosine decay from 3e-4 to 0 over the run.\n"
+
+    def sig(prose):
+        log = "".join(f"step {20 * i} loss {v}\n" for i, v in enumerate(values))
+        return signature_of(scan(io.BytesIO((prose + log).encode()), "log"))
+
+    s = sig(said)
+    assert s.name == "spike-then-recover"
+    assert 'under AdamW, with a decaying schedule ("cosine decay") that starts at its top rate' in s.facts[0]
+    assert sig(said.replace("cosine decay", "500 warmup steps, then cosine decay")).name == "healthy"
+    assert sig(said.replace("AdamW", "SGD with momentum")).name == "healthy"
+    assert max(values[:3]) < 3.0 * values[0]         # (a jump too small to be a spike without the schedule's words)
+
+
+def test_an_early_jump_said_as_a_multiple_or_from_one_number_to_another():
+    """"In the first dozen or so steps the loss roughly triples, then it slowly comes back down"; "the loss goes from
+    about 10 to more than 20 in the first few steps, then it comes back down": the jump said without the word. A rise
+    from one number to another less than twice it is no jump."""
+    from trainwreck.start_loss import early_jump_back_said
+    assert early_jump_back_said("In the first dozen or so steps the loss roughly triples, then it slowly comes back "
+                                "down. AdamW.")
+    assert early_jump_back_said("In the first few steps the loss goes from about 10 to more than 20, then it comes "
+                                "back down.")
+    assert not early_jump_back_said("In the first few steps the loss goes from about 10 to 13, then it comes back "
+                                    "down.")
+    assert not early_jump_back_said("In the first few steps the loss triples, then it comes back down. Plain SGD.")
+
+
+def test_a_tokenizers_size_is_the_vocabulary():
+    from trainwreck.class_count import vocabulary_named
+    assert vocabulary_named("a BPE tokenizer with 4096 tokens trained on the corpus")[0] == 4096
+    assert vocabulary_named("our SentencePiece tokenizer of 32k pieces")[0] == 32000
+    assert vocabulary_named("the tokenizer splits it into 512 tokens per sequence") is None

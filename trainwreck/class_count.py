@@ -58,6 +58,11 @@ VOCAB_AFTER = re.compile(r"(?i)\bvocab(?:ulary)?(?:[ _-]?size)?\b[ \t]{0,3}(?:[=
                          r"(\d{1,3}(?:,\d{3})+|\d+)(k)?(?![\w]|[.,]\d)(?![ \t]+times\b)")
 
 
+# ... or a tokenizer's size: "a BPE tokenizer with 4096 tokens", "our tokenizer of 32k pieces"
+TOKENIZER_SIZE = re.compile(r"(?i)\btokeni[sz]er\b[^.;\n]{0,30}?\b(?:with|of)\s+(\d{1,3}(?:,\d{3})+|\d+)(k)?\s+"
+                            r"(?:tokens|pieces|subwords|word ?pieces|entries)\b")
+
+
 # ... or as fairseq's tasks print their dictionaries when they load them: `[de] dictionary: 8848 types`, the source's
 # then the target's (fairseq/tasks/translation.py at v0.12.2, `setup_task`): the decoder predicts the target's, the last
 DICTIONARY_TYPES = re.compile(r"\bdictionary: (\d{1,7}) types\b")
@@ -65,7 +70,7 @@ DICTIONARY_TYPES = re.compile(r"\bdictionary: (\d{1,7}) types\b")
 
 def vocabulary_named(prose: str) -> tuple[int, str] | None:
     """The vocabulary's size the paste gives (a language model's classes), and how it gives it; or None."""
-    vocab = VOCAB.search(prose) or VOCAB_AFTER.search(prose)
+    vocab = VOCAB.search(prose) or VOCAB_AFTER.search(prose) or TOKENIZER_SIZE.search(prose)
     if vocab:
         return int(vocab.group(1).replace(",", "")) * (1000 if vocab.group(2) else 1), f"`{vocab.group(0)}`"
     printed = (list(itertools.islice(DICTIONARY_TYPES.finditer(prose), 8)) or [None])[-1]

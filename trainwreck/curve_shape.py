@@ -22,7 +22,7 @@ from .logscan.dialects import loss_unit, named as dialect_named
 from .logscan.positions import epoch_number, step_number
 from .plural import counted
 from .run_said import never_recovered_said
-from .schedule_said import ADAPTIVE, PLAIN_SGD, WARMUP_SET, no_warmup_said
+from .schedule_said import ADAPTIVE, COSINE_SAID, PLAIN_SGD, WARMUP_NAMED, WARMUP_SET, no_warmup_said
 from .sentences import said_unnegated, sentences_only
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
 
@@ -476,7 +476,8 @@ def _signature(ev: Evidence) -> Signature:
         # (said in words, where the paste sets no warmup of its own; or printed: the log's own rate, the same from
         # its first step, beside an adaptive optimizer -- what the log shows outranks words of another run's settings)
         no_warmup = ((no_warmup_said(ev.prose) if not WARMUP_SET.search(ev.prose) else "") or _rate_flat_from_start(ev)
-                     or _loop_without_schedule(ev.prose) or _rate_said_without_schedule(ev.prose))
+                     or _loop_without_schedule(ev.prose) or _rate_said_without_schedule(ev.prose)
+                     or _decay_from_the_top(ev.prose))
         jump, uniform = _no_warmup_jump(ev, early[0])
         # (or, from a uniform start under an adaptive optimizer, with no words of it: a model that outputs a uniform
         # guess scores ln C on every batch, whatever it holds, so a nat above it in the first steps is no batch's
@@ -1184,6 +1185,21 @@ def _rate_said_without_schedule(prose: str) -> str:
     if not said or SCHEDULED.search(prose) or RATE_DECAY_SAID.search(prose) or _small_batch(prose):
         return ""
     return f" under {said.group(1)} at a rate of {said.group(2)}, with no schedule or warmup named anywhere in the paste"
+
+
+# ... or a decaying schedule named beside an adaptive optimizer, in a paste that names no warmup anywhere: "AdamW,
+# cosine decay from 1e-4 to 0". A cosine or step decay without a warmup of its own takes its first step at its top rate
+# (CosineAnnealingLR, optax.cosine_decay_schedule, Keras's CosineDecay with its warmup_steps left at 0): the no-warmup
+# setting, said with the schedule
+def _decay_from_the_top(prose: str) -> str:
+    """" under AdamW, whose cosine schedule ..." where the words name an adaptive optimizer and a decaying schedule, and
+    nothing in the paste names a warmup, nor a batch of a few examples; or ""."""
+    named = ADAPTIVE.search(prose)
+    decay = COSINE_SAID.search(prose) or RATE_DECAY_SAID.search(prose)
+    if not named or not decay or WARMUP_NAMED.search(prose) or _small_batch(prose):
+        return ""
+    return (f" under {named.group(0)}, with a decaying schedule (\"{' '.join(decay.group(0).split())}\") that starts at "
+            "its top rate and no warmup named anywhere in the paste")
 
 
 def _optimizer_named(built: re.Match) -> str:

@@ -8,7 +8,7 @@ import itertools
 import re
 
 from .curve_shape import fmt
-from .sentences import denied_before, told
+from .sentences import denied_before, sentence_around, told
 
 # A dynamic loss scale printed beside the loss (`scale 3.2768e+04`, `loss_scale: 128`, `'loss scale': 1.0`) that fell
 # to 0, or to SCALE_COLLAPSE of its first value or less: a scaler halves its scale and skips the step each time the
@@ -116,3 +116,28 @@ def torch_autocast_unscaled(prose: str) -> str:
     whole = cast.group(0) if cast.group(0).endswith(")") else \
         cast.group(0) + (m.group(0) if (m := re.match(r"[^()]{0,200}\)", prose[cast.end():])) else "")
     return "" if AUTOCAST_OFF.search(whole) else " ".join(whole.split())
+
+
+# ... or said in words, with no code to read: "I wrapped the forward pass and the loss in torch.autocast with float16",
+# "fp16 autocast" -- in a report that names no scaler of any kind (a GradScaler, "the scaler", a loss scale) nor
+# bfloat16, which needs none. Said of the reporter's run: not in a question, nor after "without" or "no" ("without
+# autocast it is fine" is the other run).
+AUTOCAST_SAID = re.compile(r"(?i)\b(?:torch\.)?autocast\b(?:[^.;\n]|\.(?=\w)){0,60}?\b(?:float16|fp16|half)\b|"
+                           r"\b(?:float16|fp16)\s+autocast\b")
+SCALER_NAMED = re.compile(r"(?i)\bscaler\b|\bloss[ _-]?scal\w*|\bbf16\b|\bbfloat16\b")
+
+
+def autocast_unscaled_said(prose: str) -> str:
+    """The words that say the run computes under PyTorch's autocast to float16, in a report that names no loss scaler
+    (AUTOCAST_SAID, SCALER_NAMED); or ""."""
+    if TORCH_SCALED.search(prose) or SCALER_NAMED.search(prose):
+        return ""
+    text = told(prose)
+    for m in itertools.islice(AUTOCAST_SAID.finditer(text), 10):
+        _begin, end = sentence_around(text, m.start(), m.end(), stops=".;\n?")
+        if not denied_before(text, m.start(), reach=40) and not text[end:end + 1] == "?":
+            # (a call quoted in the words, shown to its closing bracket: `torch.autocast("cuda", dtype=torch.float16)`)
+            said = m.group(0) + (c.group(0) if m.group(0).count("(") > m.group(0).count(")")
+                                 and (c := re.match(r"[^()\n]{0,40}\)", text[m.end():])) else "")
+            return " ".join(said.split())
+    return ""

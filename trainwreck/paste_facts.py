@@ -34,7 +34,8 @@ from .input_scaling import (ALL_ZERO_INPUT, CONSTANT_FEATURE, DIVIDES_BY_STD, fe
 from .logscan import Evidence, dialects
 from .logscan.positions import epoch_number, step_number
 from .loss_inputs import nll_of_probabilities
-from .loss_scale import SCALES_MIN, SCALE_COLLAPSE, keras_loop_unscaled, scales_printed, torch_autocast_unscaled
+from .loss_scale import (SCALES_MIN, SCALE_COLLAPSE, autocast_unscaled_said, keras_loop_unscaled, scales_printed,
+                         torch_autocast_unscaled)
 from .one_class_iou import one_class_iou
 from .optimizer_setup import RATE_CLIMBS, high_adaptive_rate, rate_rose
 from .rate_tried import broke_before_update, rate_zero_failed
@@ -224,6 +225,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     elif went_wrong and (cast := torch_autocast_unscaled(ev.prose)):
         out["loop-unscaled"] = (f"the paste runs PyTorch's autocast to float16 (`{cast}`) and calls backward() with no "
                                 "GradScaler: each op that ran in float16 gives float16 gradients, and " + UNSCALED_ROUND)
+    elif went_wrong and (said := autocast_unscaled_said(ev.prose)):
+        out["loop-unscaled"] = (f"the report says the run computes under PyTorch's autocast to float16 (\"{said}\") and "
+                                "names no GradScaler: each op that ran in float16 gives float16 gradients, and "
+                                + UNSCALED_ROUND)
     # (not beside the spike that says it already: curve_shape's no-warmup jump)
     if sig.name != "spike-then-recover" and (seen := early_jump_seen(ev.prose)) and not WARMUP_SET.search(ev.prose):
         what = ("jumped up within the first steps and came back down" if seen.back_down else
