@@ -2273,3 +2273,45 @@ def test_autocast_to_float16_said_in_words_with_no_scaler_named_is_the_unscaled_
                   "float32. No nan, no warning.\n")
     assert d.matches[0].entry.id == "WR-040"
     assert any("names no GradScaler" in e and "round to 0" in e for e in d.matches[0].evidence)
+
+
+def test_each_item_scaled_by_its_own_statistics_said_in_words():
+    """"Each frame is scaled to 0..1 using its own minimum and maximum", "every snapshot is normalised on its own", with
+    no code to show the division, beside a nan: an item whose values are all equal has a range and a standard deviation
+    of 0, so 0/0 at whichever batch first holds one (half a printed fact for WR-060). Not the dataset's statistics, not
+    denied, and not after a whole epoch of finite losses, which every item has passed through once."""
+    from trainwreck.input_scaling import per_item_said
+    assert per_item_said("Each frame is scaled to 0..1 using its own minimum and maximum.")
+    assert per_item_said("Every snapshot is normalised on its own before the model sees it.")
+    assert per_item_said("Each clip gets standardized separately.")
+    assert not per_item_said("Each frame is normalised with the dataset mean and std, not its own mean and std.")
+    assert not per_item_said("I do not scale each image separately.")
+    # (the code shows the division, guarded: what it does is read from the code, not the words)
+    assert not per_item_said("Each clip gets standardized separately:\nx = (x - x.mean()) / (x.std() + 1e-6)\n")
+    said = ("Seismic picking CNN: every trace is normalised on its own, and the loss is nan from the second batch on. "
+            "The files have no nan.\n")
+    d = diagnosis(said)
+    assert d.matches[0].entry.id == "WR-060"
+    assert any("scaled by its own statistics" in e and "range (max - min) of 0" in e for e in d.matches[0].evidence)
+    later = said + "".join(f"Epoch {e}/10 - loss: {v}\n" for e, v in ((1, 0.91), (2, 0.74), (3, "nan")))
+    assert not any("scaled by its own statistics" in e for m in diagnosis(later).matches for e in m.evidence)
+
+
+def test_a_loss_said_to_jump_and_then_freeze_at_one_value_is_the_dead_units_stall():
+    """"The loss spikes twice, and since then it is 0.4121 at every single epoch": a step that threw the loss up can push
+    ReLU units below zero for every input, and a layer of dead units gives one output whatever the input (half a printed
+    fact for WR-140). The jump said before the freeze; not asked, not a freeze before the jump, nor a jump alone."""
+    from trainwreck.frozen_said import froze_after_jumps_said
+    for said in ("The loss spikes twice, and since then it is 0.4121 at every single epoch.",
+                 "There were a few jumps early on. Since then the loss has not changed at all.",
+                 "It shot up at epoch 3 and now prints exactly the same value every epoch, to the last digit."):
+        assert froze_after_jumps_said(said), said
+    for said in ("The loss jumps around a lot and does not go down.",
+                 "The loss was frozen at 0.69 for ten epochs, then it jumped and trained normally.",
+                 "If the loss jumps, does it stay at the same value every epoch afterwards?"):
+        assert not froze_after_jumps_said(said), said
+    d = diagnosis("Gesture classifier, small MLP with ReLU layers, plain SGD. The loss went down for two epochs with a "
+                  "couple of jumps, and after that it shows the exact same number every epoch. Every sample gets the "
+                  "same class.\n")
+    assert d.matches[0].entry.id == "WR-140"
+    assert any("jumped and then froze at one value" in e for e in d.matches[0].evidence)

@@ -273,3 +273,32 @@ def weights_frozen_said(prose: str) -> str:
             continue
         return " ".join(m.group(0).split())
     return ""
+
+
+# The loss said to jump and then to freeze at one value: "the loss jumps up a couple of times, and after that it is
+# 0.6753 at every single epoch", "two big bumps, and since then it shows the exact same number every epoch". A step
+# large enough to throw the loss up can push ReLU units below zero for every input; dead, they get no gradient, and
+# once a layer's units are all dead the output is one constant whatever the input (WR-140's stall after spikes). The
+# jump said first, the freeze after it, within a sentence or the next; neither denied nor asked.
+_JUMPED = r"\b(?:jump\w*|spik\w*|bumps?|shoots?\s+up|shot\s+up|blips?)\b"
+_FROZE = (r"(?:\b(?:exact(?:ly)?\s+)?(?:the\s+)?(?:exact\s+)?same\s+(?:value|number|loss)\b[^.;\n]{0,30}?\b(?:every|each|all|"
+          r"to\s+the\s+last\s+digit)\b|\bat\s+every\s+(?:single\s+)?(?:epoch|step|iteration)\b|"
+          r"\b(?:has\s*n[o']t|has\s+not|have\s*n[o']t|never|does\s*n[o']t|did\s*n[o']t)\s+(?:changed|moved|change|move)\s+"
+          r"(?:at\s+all|since|again|a\s+bit)\b|\b(?:frozen|stuck)\s+at\b|\bto\s+the\s+last\s+digit\b)")
+JUMPED, FROZE = re.compile(r"(?i)" + _JUMPED), re.compile(r"(?i)" + _FROZE)
+JUMP_REACH = 200
+_ASKED_BETWEEN = re.compile(r"\?|\b(?:if|whether)\b")
+
+
+def froze_after_jumps_said(prose: str) -> str:
+    """The words that say the loss jumped and then froze at one value (a jump within JUMP_REACH characters before the
+    freeze, nothing asked between), as written (lowercased); or "". (Each freeze looks back a bounded way: linear.)"""
+    text = told(prose)
+    for froze in itertools.islice(FROZE.finditer(text), 20):
+        low = max(0, froze.start() - JUMP_REACH)
+        jump = next((m for m in JUMPED.finditer(text, low, froze.start())
+                     if not _ASKED_BETWEEN.search(text, m.start(), froze.end())), None)
+        if jump and not _DENIED_BEFORE.search(text, max(0, jump.start() - 40), jump.start()) \
+                and not text[froze.end():froze.end() + 3].lstrip().startswith("?"):
+            return " ".join(text[jump.start():froze.end()].split())
+    return ""

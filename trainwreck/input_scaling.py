@@ -368,8 +368,13 @@ ALL_ZERO_INPUT = re.compile(r"\b(?:silent|all[ -]zeros?|all-zero|blank|(?:digita
 # amounts of each window with that window's own statistics", "each sequence is z-scored with its mean and std"): an
 # item whose values are all equal has a std of 0, at whichever batch first holds one (WR-060's page). Said near the
 # division itself (PER_ITEM_REACH): not any Dataset's __getitem__, nor a "per-sample loss" elsewhere.
+_ITEMS = (r"(?:window|sample|clip|image|sequence|series|utterance|recording|segment|instance|example|signal|trace|"
+          r"spectrogram|read|frame|snapshot|patch|tile|volume|scan|slice)s?")
 PER_ITEM = re.compile(r"(?i)\b(?:its|their|that \w+'s|each \w+'s|every \w+'s) own (?:mean|statistics|stats|std|standard "
-                      r"deviation|min and max|normali[sz]ation)\b|\b(?:with|by|using) (?:its|their) (?:own )?mean and "
+                      r"deviation|min and max|min(?:imum)? and max(?:imum)?|range|normali[sz]ation)\b|"
+                      # ("every snapshot is normalised on its own", "each frame gets rescaled separately")
+                      r"\b(?:each|every) " + _ITEMS + r"\b[^.;\n]{0,30}?\b(?:is|are|gets?|was|were)\s+(?:re)?(?:normali[sz]\w*|"
+                      r"standardi[sz]\w*|z-?scor\w*|scaled)\s+(?:on its own|by itself|separately|individually|independently)\b|\b(?:with|by|using) (?:its|their) (?:own )?mean and "
                       r"(?:std|standard deviation)\b|\bper[- ](?:window|sample|sequence|clip|series|utterance|recording|"
                       r"segment|instance) (?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*|scaling)\b|"
                       # ("standardises each window on its own", "normalizes every image separately")
@@ -393,6 +398,26 @@ def per_item(prose: str, division: re.Match) -> re.Match | None:
     return next((m for m in itertools.islice(PER_ITEM.finditer(prose), 10)
                  if abs(m.start() - division.start()) <= PER_ITEM_REACH
                  and not DATASET_STATS.search(prose, *sentence_around(prose, m.start(), m.end()))), None)
+
+
+# (a division by a spread that the paste shows as code, guarded or not: `x = (x - x.mean()) / (x.std() + 1e-6)`, `(f -
+# f.min()) / (f.max() - f.min() + eps)` -- the code says what the division does, not the words)
+DIVISION_SHOWN = re.compile(r"(?im)^[^\n]{0,200}=[^\n]{0,200}/[^\n]{0,80}?(?:\bstd|\bsigma\b|\bstdev|\.max\(|\bmax\b|\bptp\b|"
+                            r"\beps\b|\d+e-\d+)")
+
+
+def per_item_said(prose: str) -> re.Match | None:
+    """The words that say each item is scaled by its own statistics (PER_ITEM), told (not asked, not denied just before
+    it), in a sentence that names no dataset-wide statistics, in a paste whose code shows no such division (guarded or
+    not); or None."""
+    if DIVISION_SHOWN.search(prose):
+        return None
+    text = told(prose)
+    for m in itertools.islice(PER_ITEM.finditer(text), 10):
+        if not (DATASET_STATS.search(text, *sentence_around(text, m.start(), m.end()))
+                or NEGATED.search(text[max(0, m.start() - 40):m.start()])):
+            return m
+    return None
 
 
 def standardised_by_hand(prose: str) -> re.Match | None:

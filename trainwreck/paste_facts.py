@@ -24,13 +24,13 @@ from .data_values import (ADAPT_CALL, CLASSES_COUNTED, classes_short, DIVIDED_25
                           MERGED, MINUS_ONE_HANDLED, MINUS_ONE_LABELS, NOT_INPUT_NAME, dataset_data,
                           image_tensor_unscaled, mask_to_tensor)
 from .exp_limits import exp_overflow
-from .frozen_said import (dead_units_said, one_output_said, units_alike_said, weights_frozen_said,
+from .frozen_said import (dead_units_said, froze_after_jumps_said, one_output_said, units_alike_said, weights_frozen_said,
                           width_changes_nothing_said)
 from .gradient_clearing import (ACCUMULATES, BACKWARD_STEP, GRAD_REQ_ADD, UNCALLED, accumulated_undivided,
                                 cleared_outside, clears, numpy_buffer_never_reset)
 from .gradient_norms import gradients_shrink_to_the_input, grads_said_zero, norms_below_clip
 from .input_scaling import (ALL_ZERO_INPUT, CONSTANT_FEATURE, DIVIDES_BY_STD, feature_scales_printed, per_item,
-                            standardised_by_hand)
+                            per_item_said, standardised_by_hand)
 from .logscan import Evidence, dialects
 from .logscan.positions import epoch_number, step_number
 from .loss_inputs import nll_of_probabilities
@@ -73,6 +73,9 @@ RATE_ZERO_WORDS = {"lr", "zero"}
 ONE_BATCH_WORDS = {"jump", "batch"}
 # ... and those whose phrases say a lower rate only delays their failure (WR-260), for a report that says so
 PUT_OFF_WORDS = {"lr", "delay"}
+# ... and those whose phrases say the training stalled after loss spikes (WR-140): for a report that says its loss
+# jumped and then froze at one value (frozen_said.froze_after_jumps_said), half a printed fact
+JUMP_FROZEN_WORDS = {"stall", "spike"}
 # ... and those whose phrases say the loss falls fast and then comes back up (WR-260's start): for a report that says
 # its loss fell faster than the run it is compared with and then turned (run_said.faster_start_said), half a printed fact
 FASTER_START_WORDS = {"fast", "back"}
@@ -87,6 +90,12 @@ ORDER_BOUND_WORDS = {"shuffl", "move", "step"}
 # (the end of the facts of a failure with no update, and of float16 gradients left unscaled)
 NO_UPDATE_MADE_IT = "no update had moved the weights, so the forward pass from the initial weights, or the data, made it"
 UNSCALED_ROUND = "float16 gradients under about 3e-08 (2^-25) round to 0 unscaled"
+
+
+def _whole_epoch_finite(ev: Evidence) -> bool:
+    """Do the finite losses before any non-finite one span two epochs or more (a whole epoch trained finite)?"""
+    finite = ev.count if ev.first_nonfinite is None else ev.first_nonfinite
+    return len({epoch_number(p) for i in range(min(finite, 400)) if (p := ev.at(i)) is not None} - {None}) >= 2
 
 
 def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str,
@@ -293,6 +302,11 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     if "accuracy-rose" not in out and (rose := accuracy_rose_said(ev.prose)):
         out["accuracy-rose-said"] = (f"the report says the accuracy climbs while the loss barely moves (\"{rose}\"): "
                                      "the model learns and the loss cannot show it")
+    if went_wrong and (froze := froze_after_jumps_said(ev.prose)):
+        out["froze-after-jumps"] = (f"the report says the loss jumped and then froze at one value (\"{froze}\"): a step "
+                                    "large enough to throw the loss up can push ReLU units below zero for every input, "
+                                    "where they get no gradient; once a layer's units are all dead, the output is one "
+                                    "constant whatever the input, and the loss stays at that constant's")
     if fast := faster_start_said(ev.prose):
         out["faster-start"] = (f"the report says the loss fell faster than the run it is compared with, then turned "
                                f"(\"{fast}\"): an update built from the sum of every gradient "
@@ -464,6 +478,15 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                 "std is then 0/0, nan wherever its mean comes out exact (a window of zeros, or of one "
                                 "whole number), about +-1 in every value from rounding otherwise -- at whichever batch "
                                 "first holds such an item, not necessarily at the first step")
+    elif not divides and went_wrong and (ev.first_nonfinite is not None or {"nan", "inf"} & set(words)) \
+            and not _whole_epoch_finite(ev) and (item := per_item_said(ev.prose)):
+        # (said in words, with no code to show the division: a range (max - min) is 0 as surely as a std; not after a
+        # whole epoch of finite losses, which every item has passed through once)
+        out["item-std-unguarded"] = (f"the report says each item is scaled by its own statistics (\"{' '.join(item.group(0).split())}"
+                                     "\"): an item whose values are all equal has a standard deviation of 0 and a range "
+                                     "(max - min) of 0, and dividing by either gives 0/0, nan -- at whichever batch first "
+                                     "holds such an item (a blank frame, a window of zeros), not necessarily at the "
+                                     "first step")
     elif not divides and (by_hand := standardised_by_hand(ev.prose)) and _broken_from_start(ev, sig, words,
                                                                                             first_printed=True):
         out["std-unguarded"] = (f"the report says it standardises the inputs by hand (\"{' '.join(by_hand.group(0).split())}"

@@ -28,7 +28,7 @@ from .loss_inputs import (DENSE, FROM_LOGITS, KERAS_CROSSENTROPY, KERAS_NAMED, K
                           model_output, negative_shown)
 from .loss_scale import scale_recovered
 from .optimizer_setup import HIGH_ADAPTIVE_WORDS, RATE_CLIMBS, RATE_RAISED_WORDS
-from .paste_facts import (ACCURACY_WORDS, DEAD_UNITS_WORDS, FASTER_START_WORDS, NO_WARMUP_WORDS, ONE_BATCH_WORDS, ONE_OUTPUT_WORDS,
+from .paste_facts import (ACCURACY_WORDS, DEAD_UNITS_WORDS, FASTER_START_WORDS, JUMP_FROZEN_WORDS, NO_WARMUP_WORDS, ONE_BATCH_WORDS, ONE_OUTPUT_WORDS,
                           ORDER_BOUND_WORDS, PUT_OFF_WORDS, RATE_PROOF_WORDS, RATE_ZERO_WORDS, SIGMOID_ZERO_WORDS, UNTRAINED_OUTPUT_WORDS,
                           ZERO_GRADIENT_WORDS, printed_facts, values_chosen)
 from .run_kind import REGRESSION_WORDS, classifier_shown, regressor_shown, shown_frameworks
@@ -230,6 +230,7 @@ class Weigher:
         self.rate_zero = self._saying(RATE_ZERO_WORDS)
         self.put_off = self._saying(PUT_OFF_WORDS)
         self.faster_start = self._saying(FASTER_START_WORDS)
+        self.jump_frozen = self._saying(JUMP_FROZEN_WORDS)
         self.rate_proof = self._saying(RATE_PROOF_WORDS)
         self.order_bound = self._saying(ORDER_BOUND_WORDS)
         self.regression = self._saying(REGRESSION_WORDS)
@@ -788,6 +789,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("start-high", w.start_high, W_SAID_HALF),
                                     ("accuracy-rose-said", w.accuracy_rises, W_SAID_HALF),
                                     ("faster-start", w.faster_start, W_SAID_HALF),
+                                    ("froze-after-jumps", w.jump_frozen, W_SAID_HALF),
                                     ("accuracy-rose", w.accuracy_rises, W_PRINTED),
                                     ("sigmoid-zero", w.sigmoid_zero, W_SAID_HALF),
                                     ("untrained-output", w.untrained_output, W_SAID_HALF),
