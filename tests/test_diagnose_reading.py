@@ -2315,3 +2315,29 @@ def test_a_loss_said_to_jump_and_then_freeze_at_one_value_is_the_dead_units_stal
                   "same class.\n")
     assert d.matches[0].entry.id == "WR-140"
     assert any("jumped and then froze at one value" in e for e in d.matches[0].evidence)
+
+
+def test_a_score_that_climbs_beside_a_loss_floor_and_a_model_said_to_end_in_probabilities():
+    """"Validation AUC climbs to 0.9 but the loss won't go below 0.69", "it gets 97% accuracy, but the loss never goes
+    below about 0.6": a score that climbs beside a loss stopped at a floor, the face of probabilities handed to a loss
+    that applies its own sigmoid or softmax (half a printed fact for WR-130). And the model said to end in one ("an MLP
+    that ends in nn.Sigmoid()", segmentation_models_pytorch's activation set to softmax2d) beside a loss that takes
+    logits: the pairing, as a pasted model's. Not denied, not the validation loss, nor a Keras pairing."""
+    from trainwreck.softmax_floor import accuracy_rose_said
+    from trainwreck.loss_inputs import model_ends_said
+    assert accuracy_rose_said("Validation AUC climbs to 0.9 but the loss won't go below 0.69.")
+    assert accuracy_rose_said("It gets 97% accuracy on the test set, but the training loss never goes below about 0.6.")
+    assert accuracy_rose_said("mIoU keeps climbing, the loss flattens out around 1.0 and never goes lower.")
+    assert not accuracy_rose_said("The accuracy climbs and the validation loss never goes below 0.4.")
+    assert not accuracy_rose_said("The accuracy doesn't improve and the loss never goes below 2.3.")
+    assert model_ends_said("A small MLP that ends in nn.Sigmoid(), trained with BCEWithLogitsLoss.")
+    assert model_ends_said("Unet with activation set to softmax2d.")
+    assert not model_ends_said("The model does not end with a softmax.")
+    d = diagnosis("Spam filter: bag of words into an MLP that ends in nn.Sigmoid(), trained with nn.BCEWithLogitsLoss. "
+                  "Test accuracy is 97%, but the training loss never goes below about 0.62.\n")
+    assert d.matches[0].entry.id == "WR-130"
+    assert any('the report says the model ends in probabilities ("ends in nn.sigmoid()")' in e
+               and "`nn.BCEWithLogitsLoss`" in e for e in d.matches[0].evidence)
+    keras = diagnosis("Keras model whose last Dense layer has activation='softmax', loss categorical_crossentropy. "
+                      "Accuracy climbs to 90% but the loss never goes below 0.9.\n")
+    assert not any("ends in probabilities" in e for m in keras.matches for e in m.evidence)

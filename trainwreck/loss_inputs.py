@@ -8,13 +8,14 @@ it (a loss below zero here; a floor it cannot go below, softmax_floor).
 """
 from __future__ import annotations
 
+import itertools
 import re
 
 from .curve_shape import fmt
 from .logscan import Evidence
 from .normals import NORMALS
 from .run_said import MINUS_SCORE, loss_kind, score_out_of_range
-from .sentences import sentences_and_ends
+from .sentences import denied_before, sentences_and_ends, told
 
 # The entries whose phrases say a softmax's output reaches a cross-entropy (WR-130): no regression's failure
 PROBABILITY_LOSS_WORDS = {"softmax", "cross", "entropy"}
@@ -96,6 +97,21 @@ TORCH_LOGITS_LOSS = re.compile(r"\b(?:nn\.)?(?:BCEWithLogitsLoss|CrossEntropyLos
 
 RETURNS_OWN_MODULE = re.compile(r"(?m)\breturn\s+self\.(\w+)\((?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\)"
                                 r"(?=[ \t]*(?:#[^\n]*)?$)")
+
+
+# ... or said in words: "an MLP that ends in nn.Sigmoid()", "the network ends with a softmax", segmentation_models_pytorch's
+# "activation set to softmax2d" (applied in its forward)
+# (the model's end, not a softmax somewhere in it: "ends with nn.Softmax in attention")
+MODEL_ENDS_SAID = re.compile(r"(?i)\b(?:ends?|ending|ended)\s+(?:in|with)\s+(?:an?\s+)?`?(?:torch\.)?(?:nn\.)?(?:sigmoid|softmax)"
+                             r"(?:2d)?\b(?>(?:\([^()\n]{0,20}\))?)(?!`?\s+(?:in|inside|within)\b)|"
+                             r"\bactivation\s*(?:=|set\s+to|is)\s*['\"]?(?:softmax2d|softmax|sigmoid)\b")
+
+
+def model_ends_said(prose: str) -> re.Match | None:
+    """The words that say the model ends in a sigmoid or a softmax (MODEL_ENDS_SAID), told and not denied; or None."""
+    text = told(prose)
+    return next((m for m in itertools.islice(MODEL_ENDS_SAID.finditer(text), 10)
+                 if not denied_before(text, m.start(), reach=30)), None)
 
 
 def model_output(prose: str) -> re.Match | None:

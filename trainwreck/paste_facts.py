@@ -300,7 +300,8 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         out["zero-gradient"] = (f"the report says the gradients are exactly 0 (\"{' '.join(zero.group(0).split())}\"): "
                                 "no gradient reaches those weights")
     if "accuracy-rose" not in out and (rose := accuracy_rose_said(ev.prose)):
-        out["accuracy-rose-said"] = (f"the report says the accuracy climbs while the loss barely moves (\"{rose}\"): "
+        out["accuracy-rose-said"] = (f"the report says the accuracy (or the AUC, the IoU) climbs while the loss barely "
+                                     f"moves or stops at a floor (\"{rose}\"): "
                                      "the model learns and the loss cannot show it")
     if went_wrong and (froze := froze_after_jumps_said(ev.prose)):
         out["froze-after-jumps"] = (f"the report says the loss jumped and then froze at one value (\"{froze}\"): a step "

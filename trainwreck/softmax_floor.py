@@ -135,16 +135,25 @@ def softmax_floor(ev: Evidence, accuracy: float | None) -> str:
 # training loss ... hardly changes", "accuracy goes up but the loss barely goes down"): the model learns and the loss
 # cannot show it -- half a printed fact for the entries whose phrases say so (a softmax's probabilities handed to a
 # loss that applies its own: WR-130), as the printed accuracy's rise is a whole one
-ACCURACY_CLIMBS_SAID = re.compile(r"(?i)\bacc(?:uracy)?\b(?:[^.;\n?]|\.\d){0,40}?\b(?:climbs?|climbing|goes up|went up|going up|"
+# (or a ranking's or an overlap's score: "validation AUC climbs to 0.93", "mIoU keeps climbing"; or the accuracy reached,
+# "it gets 98% accuracy")
+ACCURACY_CLIMBS_SAID = re.compile(r"(?i)\b(?:acc(?:uracy)?|auc|auroc|roc[ -]auc|m?iou|f1)\b(?:[^.;\n?]|\.\d){0,40}?\b(?:climbs?|"
+                                  r"climbing|goes up|went up|going up|"
                                   r"improves?|improving|improved|rises?|rising|rose|increases?|increasing|increased|"
-                                  r"reaches|reached|gets? to|got to)\b")
+                                  r"reaches|reached|gets? to|got to)\b|"
+                                  r"\b(?:gets?|got|reach(?:es|ed)?|hits?)\s+(?:about\s+|around\s+|over\s+)?\d{2,3}(?:\.\d+)?\s*%\s+"
+                                  r"(?:accuracy|acc)\b")
 # (the loss by its name or the cross-entropy's; "only creeping down" and "crawls down" barely move it too)
 _LOSS_NAMED = r"\b(?:loss|cross[- ]?entropy|nll)\b"
 LOSS_BARELY_SAID = re.compile(r"(?i)" + _LOSS_NAMED + r"(?:[^.;\n?]|\.\d){0,80}?\b(?:barely|hardly|only slightly|almost not|"
                               r"not really)\s+(?:moves?|moving|changes?|changing|goes down|going down|decreases?|decreasing|"
                               r"falls?|drops?)\b|"
                               + _LOSS_NAMED + r"(?:[^.;\n?]|\.\d){0,80}?\b(?:only\s+)?(?:creep\w*|crawl\w*)\s+down\b|"
-                              + _LOSS_NAMED + r"(?:[^.;\n?]|\.\d){0,60}?\bonly (?:at|down to) \d+(?:\.\d+)?\b")
+                              + _LOSS_NAMED + r"(?:[^.;\n?]|\.\d){0,60}?\bonly (?:at|down to) \d+(?:\.\d+)?\b|"
+                              # (a floor: "never goes below about 0.64", "won't go below roughly 1.0", "flattens out a
+                              # bit under 1 and never goes lower")
+                              + _LOSS_NAMED + r"(?:[^.;\n?]|\.\d){0,60}?\b(?:won'?t|doesn'?t|does not|do not|don'?t|never|"
+                              r"can'?t|cannot)\s+(?:go(?:es)?|gets?|falls?|drops?|comes?)\s+(?:down\s+)?(?:below|under|lower)\b")
 
 
 # (a sentence of another run, a condition or a wish; a loss of the validation rows, which overfitting keeps flat)
@@ -159,8 +168,9 @@ ROSE_ONCE = re.compile(r"(?i)\b(?:once|back (?:at|to)|again at)\b")
 
 @functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)
 def accuracy_rose_said(prose: str) -> str:
-    """The words of one told sentence that say the accuracy climbs while the loss barely moves, quoted; or "" (not
-    denied, "the accuracy doesn't improve"; not of another run, a condition, a wish, or the validation loss)."""
+    """The words of one told sentence that say the accuracy climbs while the loss barely moves or stops at a floor,
+    quoted; or "" (not denied, "the accuracy doesn't improve"; not of another run, a condition, a wish, or the validation
+    loss)."""
     # (in one sentence, or in two side by side: "the NLL only crawls down. Top-1 accuracy improves every
     # epoch.")
     said = list(sentences_and_ends(told(prose)))

@@ -25,7 +25,7 @@ from .gradient_norms import CLIP_LATE_WORDS, CLIP_UNENGAGED_WORDS, FIRST_LAYERS_
 from .input_scaling import CONSTANT_FEATURE_WORDS, FORGOT_INPUTS, FORGOT_TARGETS, SCALES_WORDS, scaled_said
 from .loss_inputs import (DENSE, FROM_LOGITS, KERAS_CROSSENTROPY, KERAS_NAMED, KERAS_OUTPUT, KERAS_PAIRING_SAID,
                           OTHER_BACKEND, PROBABILITY_LOSS_WORDS, TF_BACKEND, TORCH_LOGITS_LOSS, impossible_negative,
-                          model_output, negative_shown)
+                          MODEL_ENDS_SAID, model_ends_said, model_output, negative_shown)
 from .loss_scale import scale_recovered
 from .optimizer_setup import HIGH_ADAPTIVE_WORDS, RATE_CLIMBS, RATE_RAISED_WORDS
 from .paste_facts import (ACCURACY_WORDS, DEAD_UNITS_WORDS, FASTER_START_WORDS, JUMP_FROZEN_WORDS, NO_WARMUP_WORDS, ONE_BATCH_WORDS, ONE_OUTPUT_WORDS,
@@ -955,7 +955,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         against.append(f"the report says its Keras model has a {act} output and {keras_loss} "
                        f"(\"{' '.join(said.group(0).split())}\"): the pairing Keras expects (its cross-entropy takes "
                        "probabilities unless told from_logits=True)")
-    elif entry.id in w.probabilities and (out := model_output(ev.prose)) \
+    elif entry.id in w.probabilities and (out := model_output(ev.prose) or model_ends_said(ev.prose)) \
             and (loss := TORCH_LOGITS_LOSS.search(ev.prose)):
         parts["pairing"] = W_SAID_HALF
         # (handed to cross_entropy, probabilities raise nothing: the messages this entry declares are the other
@@ -965,10 +965,12 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
             parts["messages"] = parts.get("messages", 0.0) + W_MISSING
             if not parts["messages"]:
                 del parts["messages"]
-        returned = " ".join(out.group(0).split()).rstrip("`")
-        evidence.append(f"the pasted model outputs probabilities (`{returned}`) and its loss, "
-                        f"`{loss.group(0).rstrip('(')}`, applies its own sigmoid or softmax: probabilities handed over as "
-                        "logits")
+        returned = " ".join(out.group(0).split()).strip("`")
+        # (said in words, quoted as the words are: lowercased)
+        shown_as = (f"the report says the model ends in probabilities (\"{returned}\")" if out.re is MODEL_ENDS_SAID
+                    else f"the pasted model outputs probabilities (`{returned}`)")
+        evidence.append(f"{shown_as} and its loss, `{loss.group(0).rstrip('(')}`, applies its own sigmoid or softmax: "
+                        "probabilities handed over as logits")
     if c.regressor and entry.id in w.probabilities:
         parts["task"] = -W_PRINTED
         against.append(f"{c.regressor}: a regression's run, and a regression hands its loss no probabilities")
