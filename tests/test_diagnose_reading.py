@@ -2341,3 +2341,40 @@ def test_a_score_that_climbs_beside_a_loss_floor_and_a_model_said_to_end_in_prob
     keras = diagnosis("Keras model whose last Dense layer has activation='softmax', loss categorical_crossentropy. "
                       "Accuracy climbs to 90% but the loss never goes below 0.9.\n")
     assert not any("ends in probabilities" in e for m in keras.matches for e in m.evidence)
+
+
+def test_inputs_read_in_the_files_raw_units_with_no_scaling_said():
+    """scipy's wavfile.read gives 16-bit PCM as int16 (-32768 to 32767), a 16-bit image holds up to 65535, rasterio
+    gives a raster's stored numbers: read so, with nothing anywhere said of scaling them, beside a run that went wrong,
+    they are inputs of that size fed as they are (half a printed fact for WR-330). Not where any scaling is said, nor
+    where features are computed from the samples."""
+    from trainwreck.data_values import raw_units_read
+    assert raw_units_read("I load the 16-bit PNG depth frames with OpenCV and make float tensors.")[1] \
+        == "a 16-bit image's values, 0 to 65535"
+    assert "int16" in raw_units_read("Read with scipy.io.wavfile.read, padded to 1 s, fed to a Conv1D.")[1]
+    assert raw_units_read("The bands come from rasterio, stacked into a float32 array.")
+    assert raw_units_read("Read with scipy.io.wavfile.read and divided by 32768.") is None
+    assert raw_units_read("rasterio reads the bands and I normalise each band with its mean and std.") is None
+    assert raw_units_read("I read the wav with wavfile.read and compute MFCCs from it.") is None
+    d = diagnosis("Box segmentation from a top-down depth camera: 16-bit PNGs in millimetres, loaded with OpenCV into "
+                  "float tensors. From the first epoch the loss sits at one value and every pixel is background.\n")
+    assert d.matches[0].entry.id == "WR-330"
+    assert any("as the file stores them (a 16-bit image's values, 0 to 65535)" in e for e in d.matches[0].evidence)
+
+
+def test_one_class_said_in_quotes_and_a_model_that_learned_its_training_data():
+    """"every single sample is predicted "none"", "predicts "no break" for everything": one output for every input, the
+    class quoted. Beside a training accuracy said to be 90% or more it weighs for no entry: a network that learned its
+    training data passes its input on, so one class at test time is no dead or symmetric network's face -- though no
+    normal run gives it either."""
+    from trainwreck.frozen_said import one_output_said, one_output_untrained
+    assert one_output_said('On validation every single sample is predicted "none".')
+    assert one_output_said('The model predicts "no fault" for everything.')
+    assert not one_output_said('All images are predicted "cat" or "dog" at random.')
+    high = ('Training accuracy is 0.97, but on the test set it predicts "urban" for all images.',
+            'The batch accuracy in the training loop is 98%; at test time every image is predicted as "forest".')
+    for said in high:
+        assert one_output_said(said) and not one_output_untrained(said), said
+    assert one_output_untrained('Training accuracy stays at 0.31 and it predicts "urban" for all images.')
+    d = diagnosis("TF 1.15 CNN on land-use tiles. " + high[0] + "\n")
+    assert d.verdict != "normal" and not any(m.parts.get("one-output") for m in d.matches)

@@ -12,6 +12,7 @@ import re
 
 from .breaking_constructs import line_from
 from .class_count import CLASS_COUNT
+from .sentences import denied_before, told
 
 # What a paste shows of its data: labels set to -1 ("unlabelled rows set to y = -1"; not an `ignore_index=-1` the loss
 # is told about, nor rows filtered out with `!= -1`, nor the -1/+1 labels of a hinge loss), and, beside a run that
@@ -121,6 +122,35 @@ TORCHVISION_UINT8 = re.compile(r"(?P<var>\b[A-Za-z_]\w{0,30})\s*=\s*(?:torchvisi
 # torch.tensor(img, dtype=torch.float32)`, with no division of that image or that tensor by 255 in the paste
 IMAGE_READER = re.compile(r"\bcv2\.imread\b|\bImage\.open\b|\bimageio\.(?:v\d\.)?imread\b|\b(?:skimage\.)?io\.imread\b|"
                           r"\b(?:with|using|via|through|by) (?:opencv|cv2)\b", re.I)
+# Readers said to give the values as the file stores them, in units far from 1: scipy's wavfile.read (16-bit PCM as
+# int16, -32768 to 32767), a 16-bit image (0 to 65535), rasterio's bands (a raster's stored values: Sentinel-2 L2A keeps
+# reflectance times 10000). Said in a report that says nothing anywhere of scaling or normalising, beside a run that went
+# wrong: inputs of that size, fed as they are (WR-330's face, half a printed fact).
+RAW_UNITS_READER = re.compile(r"(?i)\b(?:scipy\.io\.)?wavfile\.read\b|\b16-?bit\s+(?:pngs?|tiffs?|tifs?|images?|frames?|"
+                              r"depth\s+(?:maps?|frames?|images?))\b|\brasterio\b")
+SCALING_SAID = re.compile(r"(?i)normali[sz]|standardi[sz]|z-?scor|\bscal(?:e|ed|es|ing|er)\b|rescal|min-?max|\.div_?\(|"
+                          r"divid|/=?\s*(?:255|127\.5|32767|32768|65535|1000|10000|2\s*\*\*\s*15)\b|\bmean\s+and\s+(?:std|standard)|"
+                          r"(?:batch|layer|instance|group)[ _-]?norm|\bnormalization\b|"
+                          # (features computed from the samples: not raw samples then)
+                          r"\b(?:comput|extract|convert|turn|mak|tak|us)\w*[^.\n]{0,30}?\b(?:mfccs?|(?:mel[ -])?spectrograms?)\b")
+
+
+def raw_units_read(prose: str) -> tuple[str, str] | None:
+    """The reader as the words name it and the range it gives, when they say the inputs are read with one that gives
+    the file's raw units (RAW_UNITS_READER) and say nothing anywhere of scaling them (SCALING_SAID); or None."""
+    if SCALING_SAID.search(prose):
+        return None
+    text = told(prose)
+    m = RAW_UNITS_READER.search(text)
+    if not m or denied_before(text, m.start(), reach=30):
+        return None
+    said = " ".join(m.group(0).split())
+    units = ("16-bit PCM samples as int16, -32768 to 32767" if "wavfile" in said else
+             "a raster's stored numbers: Sentinel-2 L2A, for one, keeps reflectance times 10000" if "rasterio" in said
+             else "a 16-bit image's values, 0 to 65535")
+    return said, units
+
+
 IMAGE_TENSOR = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,30})\s*=\s*torch\.(?:tensor|from_numpy|as_tensor|FloatTensor)\(\s*"
                           r"(?:np\.(?:array|asarray)\(\s*)?(?P<src>\b(?:img|image|im|frame|pic|photo|pixels)\w{0,10})\b")
 # A Keras preprocessing Normalization layer adapted on the data (`norm.adapt(X_train)`), beside a run nan from its first

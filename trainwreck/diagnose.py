@@ -34,6 +34,7 @@ from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_s
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .data_order import (flip_swaps_classes, listed_files_zipped_apart, loaders_shuffled_apart, shuffled_apart,
                          unshuffled_loader)
+from .frozen_said import one_output_said
 from .gradient_clearing import accumulation_fix, summed_prints
 from .loss_inputs import NEGATIVE
 from .optimizer_setup import RATE_CLIMB, RATE_VANISHED, decay_pulls_to_zero, module_replaced_after_optimizer
@@ -860,9 +861,11 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     # (nor normal where the words give what no normal run does -- the untrained model's loss far above a uniform guess,
     # an accuracy that climbs on a loss that barely moves, one output for every input, weights that never change --
     # though words alone name no entry with confidence)
+    # (one output for every input beside a training accuracy of 90% or more weighs for no entry, but no normal run
+    # gives it either)
     unlike_normal = any(m.parts.get(k, 0) > 0 for m in d.matches
                         for k in ("start-high", "accuracy-rose-said", "one-output", "weights-frozen", "early-jump",
-                                  "faster-start", "froze-after-jumps"))
+                                  "faster-start", "froze-after-jumps")) or bool(one_output_said(d.evidence.prose))
     # (a normal whose answer is that one step's loss is noise accounts for a rise among finite values)
     # (not a curve that ends at its highest: a climb that kept going is no noise)
     noise = bool(d.normal) and d.normal[0].explains_noise and d.evidence.first_nonfinite is None and not declared \

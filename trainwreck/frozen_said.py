@@ -58,9 +58,10 @@ ONE_OUTPUT = re.compile(
     # "now every photo comes out as cloudy", "all the images are classified as cat", "everything is predicted as 0"
     # (what the model makes of them: not "labelled as", which the data may say)
     # (an input's, not an output's: "every prediction comes out as a tiny number" gives no class; nor "as one of" several)
-    r"|\b(?:(?:every|each|all)(?: (?:of )?(?:the|my|our))?(?: (?!" + _OUTPUTS + r"\b)" + _INPUTS + r"){1,2}?|everything) "
+    # ("every single sample is predicted "none"": the class quoted, with no "as")
+    r"|\b(?:(?:every|each|all)(?: single)?(?: (?:of )?(?:the|my|our))?(?: (?!" + _OUTPUTS + r"\b)" + _INPUTS + r"){1,2}?|everything) "
     # (one class after "as", where the clause ends: not "as positive or negative", a task's, nor "as expected")
-    r"(?:now )?(?:comes? out as|(?:is|are|gets?|get) (?:classified|predicted) as)\s+(?!(?:one|any|either|expected|"
+    r"(?:now )?(?:comes? out as|(?:is|are|gets?|get) (?:classified|predicted)(?: as|(?=\s+['\"])))\s+(?!(?:one|any|either|expected|"
     r"correct|their|the correct|the right|belonging)\b)['\"]?(?:class\s+)?[\w'-]+(?:\s+[\w'-]+)?['\"]?"
     r"(?=\s*(?:[.;,!?\n)]|now\b|$))(?!\s*,\s*[\w'-]+(?:\s*,\s*[\w'-]+){0,8},?\s+(?:or|and)\b)"
     # "predict() returns the same band gap for every compound", "the actor outputs exactly the same joint velocities
@@ -80,6 +81,8 @@ ONE_OUTPUT = re.compile(
     # "every user predicted as the same country" (a title's, with no verb)
     r"|\b(?:every|each|all)(?: (?:of )?(?:the|my|our))?(?: (?!" + _OUTPUTS + r"\b)" + _INPUTS + r"){1,2}? (?:is |are )?"
     r"(?:classified|predicted) as the same\b"
+    # "predicts "no break" for everything": one class, quoted, for every input
+    r"|\bpredicts?\s+['\"][\w' -]{1,30}['\"]\s+(?:for|on)\s+(?:everything|every\w*|all\b)"
     # "it always predicts class 1"
     r"|\balways (?:predicts?|outputs?|returns?|picks?) (?:class|label) \d+\b"
     # "it predicts class 3 for every image"
@@ -252,10 +255,25 @@ def units_alike_said(prose: str) -> str:
     return _first_told(UNITS_ALIKE, prose)
 
 
+# A training accuracy said to be 90% or more ("the batch accuracy in the training loop is 0.97"): a network that learned
+# its training data passes its input on, so one output for every input elsewhere (at test time) is no dead or
+# symmetric network's face
+_HIGH = r"(?:0?\.9\d*|9\d(?:\.\d+)?\s*%|1\.0+\b|100\s*%)"
+TRAINING_ACCURACY_HIGH = re.compile(r"(?i)\btrain\w*\s+(?:\w+\s+){0,2}?acc(?:uracy)?\b[^.\n]{0,20}?" + _HIGH + r"|"
+                          r"\bacc(?:uracy)?\s+(?:in|on|of)\s+(?:the\s+)?train\w*(?:\s+\w+){0,2}?\s+(?:is|was|of|at|reaches|"
+                          r"reached)\s+(?:about\s+|around\s+)?" + _HIGH)
+
+
 @functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)
 def one_output_said(prose: str) -> str:
     """The words that say the model gives one output for every input, as written (lowercased); or ""."""
     return _first_told(ONE_OUTPUT, prose, _AFTER_NONFINITE)
+
+
+def one_output_untrained(prose: str) -> str:
+    """one_output_said, in a report that says no training accuracy of 90% or more (TRAINING_ACCURACY_HIGH): the face
+    of a network that passes nothing of its input on; or ""."""
+    return "" if TRAINING_ACCURACY_HIGH.search(prose) else one_output_said(prose)
 
 
 @functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)

@@ -22,9 +22,9 @@ from .data_checked import data_said_finite, inputs_only
 from .data_values import (ADAPT_CALL, CLASSES_COUNTED, classes_short, DIVIDED_255, DIVIDED_255_ITSELF, IMAGE_READER, INPUT_NAME,
                           KERAS_NORMALIZATION, KERAS_UINT8, LABELS_REMAPPED, MASK_255, MASK_255_HANDLED, MAX_255,
                           MERGED, MINUS_ONE_HANDLED, MINUS_ONE_LABELS, NOT_INPUT_NAME, dataset_data,
-                          image_tensor_unscaled, mask_to_tensor)
+                          image_tensor_unscaled, mask_to_tensor, raw_units_read)
 from .exp_limits import exp_overflow
-from .frozen_said import (dead_units_said, froze_after_jumps_said, one_output_said, units_alike_said, weights_frozen_said,
+from .frozen_said import (dead_units_said, froze_after_jumps_said, one_output_untrained, units_alike_said, weights_frozen_said,
                           width_changes_nothing_said)
 from .gradient_clearing import (ACCUMULATES, BACKWARD_STEP, GRAD_REQ_ADD, UNCALLED, accumulated_undivided,
                                 cleared_outside, clears, numpy_buffer_never_reset)
@@ -322,7 +322,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
             f"the report says the inputs were checked for nan and inf and found clean (\"{clean}\"): half the first "
             "check for a broken batch -- the targets were not said to be checked, and a nan among them makes the loss "
             "nan as surely")
-    if went_wrong and (one := one_output_said(ev.prose)):
+    if went_wrong and (one := one_output_untrained(ev.prose)):
         out["one-output"] = (f"the report says the model gives one output for every input (\"{one}\"): a network whose "
                              "hidden units are all dead, or whose weights all start at zero, passes nothing of its "
                              "input on, and its output is one constant, the one that scores best over the data (a "
@@ -410,6 +410,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                      "pixels in the file's own range: 0 to 255 for 8-bit images, up to 65535 for 16-bit ones")
             out["raw-pixels"] = (f"the paste reads images with {name} ({depth}) and builds its inputs from them "
                                  f"with no division by 255 (`{made}`): raw pixel values, fed as they are")
+        elif read := raw_units_read(ev.prose):
+            out["raw-pixels"] = (f"the report says it reads its inputs with {read[0]}, which gives the values as the "
+                                 f"file stores them ({read[1]}), and says nothing of scaling them: inputs of that size, "
+                                 "fed as they are")
     overflow, printed = exp_overflow(ev)
     if overflow:
         # (a logit the run printed past exp's limit is the run's own number: a printed fact's whole weight)

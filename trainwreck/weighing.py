@@ -36,7 +36,7 @@ from .softmax_floor import FLOOR_WORDS, accuracy_rose_said
 from .schedule_said import plain_sgd_only
 from .start_loss import START_HIGH_WORDS, early_jump_seen, start_far_above_uniform
 from .weight_init import LARGE_INIT_WORDS, ZERO_INIT_WORDS
-from .frozen_said import dead_units_said, one_output_said, weights_frozen_said, weights_half
+from .frozen_said import dead_units_said, one_output_untrained, weights_frozen_said, weights_half
 from .safe_text import shown
 from .entry_documents import FIELDS, Library, section, words_for
 from .normals import normal_ruled_out
@@ -447,7 +447,7 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
     # or went nan say what they leave out -- "from epoch 24 on it prints 0.6687 every single epoch")
     said = values_chosen(ev)
     # (a network said to respond no more: one output for every input, weights that never change, units dead)
-    unresponsive = one_output_said(ev.prose) or weights_frozen_said(ev.prose) or dead_units_said(ev.prose)
+    unresponsive = one_output_untrained(ev.prose) or weights_frozen_said(ev.prose) or dead_units_said(ev.prose)
     unjudged = sig.name == "healthy" and ev.count >= 2 and (
         ev.count < SHAPE_MIN and says_not_learning(ev.prose)
         and ev.last >= (1 - PLATEAU_FALL) * ev.head[min(len(ev.head) - 1, ev.count // 2)]
