@@ -2378,3 +2378,68 @@ def test_one_class_said_in_quotes_and_a_model_that_learned_its_training_data():
     assert one_output_untrained('Training accuracy stays at 0.31 and it predicts "urban" for all images.')
     d = diagnosis("TF 1.15 CNN on land-use tiles. " + high[0] + "\n")
     assert d.verdict != "normal" and not any(m.parts.get("one-output") for m in d.matches)
+
+
+def test_code_review_s52_readings_stay_where_they_belong():
+    """(code_review_s52) Each reading of this session, quiet on what the review showed it misread -- a slower cure, a
+    question, another setting compared, a denied turn, a scaler denied or added by a tool, a length cut to -- and still
+    read where it is told."""
+    import time
+    from trainwreck.rate_tried import lr_tried
+    from trainwreck.run_said import faster_start_said
+    from trainwreck.loss_scale import autocast_unscaled_said
+    from trainwreck.start_loss import early_jump_back_said
+    from trainwreck.class_count import vocabulary_named
+    # 1-5: a slower cure, a point that is no failure's, another word's "divid", a question: not put off
+    for said in ("With a learning rate ten times smaller it takes more epochs to converge, but it never goes nan.",
+                 "I reduced the learning rate to 1e-4 and it takes longer but reaches the same result, 0.93 F1.",
+                 "With the lr 10x lower it takes longer to train but ends in the same place as the paper.",
+                 "I lowered the lr and pushed the decay point later, and now it trains fine.",
+                 "Would making the learning rate smaller only delay it?"):
+        assert lr_tried(said) != "delayed", said
+    assert lr_tried("Using individual learning rates per layer the loss is still nan.") == ""
+    assert lr_tried("Dividing the learning rate by 10 fixes it.") == "helped"
+    assert lr_tried("I made the learning rate smaller and that fixed it.") == "helped"
+    # 6: more counts, a multiplier, an order of magnitude
+    for said in ("I lowered the lr to 1e-4 and it takes 3 more epochs before it blows up.",
+                 "I made the learning rate 10x smaller and it only takes a few more epochs before it goes nan.",
+                 "With a learning rate an order of magnitude lower it does the same thing, only later."):
+        assert lr_tried(said) == "delayed", said
+    # 7: linear on a long run of spaces after the rate
+    start = time.perf_counter()
+    lr_tried("dividing lr" + " " * 20000)
+    assert time.perf_counter() - start < 0.5
+    # 8-9: a run of reference, a turn not denied, of the training loss
+    for said in ("With Adam the loss drops faster than with SGD, then it oscillates a bit.",
+                 "Training loss decreases faster than the val loss. After epoch 10 the gap gets worse.",
+                 "The loss falls faster than the reference and keeps falling to 0.08. I never see it go back up.",
+                 "My port learns faster than the original and I see no nan or inf anywhere.",
+                 "The loss falls faster than the reference and ends lower, but the final accuracy is worse.",
+                 "The loss falls faster than the reference, and inference is faster too."):
+        assert not faster_start_said(said), said
+    for said in ("The loss decreases faster than in the reference implementation, then it increases again.",
+                 "My loss drops way faster than the tutorial's for 3 epochs, then it shoots up.",
+                 "The loss falls faster than the original per epoch for the first 5 epochs, then it climbs back up."):
+        assert faster_start_said(said), said
+    log = "".join(f"Epoch {n}/300 - loss: {2.0 - n / 200:.4f}\n" for n in range(1, 261))
+    assert faster_start_said(log + "It fell faster than the tutorial's run, then it climbed back up.")
+    # 14: a scaler denied is the fact; a tool that scales on its own, a run taken out or another's, are not
+    assert autocast_unscaled_said("Forward pass under torch.autocast with float16, no GradScaler, no loss scaling.")
+    assert autocast_unscaled_said("I wrapped the model call in torch.cuda.amp.autocast() to save memory.") \
+        == "cuda.amp.autocast()"
+    for said in ("I fine-tune with the HF Trainer and fp16=True, so the forward runs under autocast in fp16.",
+                 'Lightning Trainer with precision="16-mixed", i.e. autocast to float16.',
+                 "Keras model with the mixed_float16 policy; its layers autocast their inputs to float16.",
+                 "I removed torch.autocast with float16 and it still fails the same way.",
+                 "The original repo trains with torch.autocast and fp16; I train in float32.",
+                 "Since I enabled torch.autocast the epoch time was cut in half, but the loss stalls."):
+        assert autocast_unscaled_said(said) == "", said
+    # 15-16: each epoch's start is no run's start; a jump from one number to another, said with other verbs
+    assert not early_jump_back_said("At the start of every epoch the loss doubles and then comes back down. AdamW.")
+    assert early_jump_back_said("In the first 1k steps the loss jumps from 2.3 to 9, then comes back down.")
+    assert early_jump_back_said("In the first couple dozen steps the loss goes from .5 to 1.4, then it recovers.")
+    # 17: a length the tokenizer cuts to is no vocabulary
+    for said in ("I call the tokenizer with a max length of 128 tokens.", "we run the tokenizer with 512 tokens per "
+                 "sequence", "the tokenizer truncates each sequence of 512 tokens"):
+        assert vocabulary_named(said) is None, said
+    assert vocabulary_named("the GPT-2 tokenizer (50257 tokens)")[0] == 50257

@@ -819,7 +819,41 @@ def test_an_early_jump_said_as_a_multiple_or_from_one_number_to_another():
 
 
 def test_a_tokenizers_size_is_the_vocabulary():
+    """"A BPE tokenizer with 4096 tokens" is a language model's vocabulary, the classes its uniform start is ln of; the
+    tokens it splits a sequence into are not."""
     from trainwreck.class_count import vocabulary_named
     assert vocabulary_named("a BPE tokenizer with 4096 tokens trained on the corpus")[0] == 4096
     assert vocabulary_named("our SentencePiece tokenizer of 32k pieces")[0] == 32000
     assert vocabulary_named("the tokenizer splits it into 512 tokens per sequence") is None
+
+
+def test_code_review_s52_curves_stay_where_they_belong():
+    """(code_review_s52) The slow climb back is no validation curve's U, nor a plateau after one low batch, nor a climb
+    that came well down from its top; a plural RL "returns" and rewards still grow in a healthy run, a torch.Generator's
+    seed is no GAN; a schedule that raises the rate first (OneCycleLR, a ramp, timm's train.py, a printed rate that
+    climbs) or a cosine similarity is no decay from the top rate, and a batch of a few examples vetoes it."""
+    values = [2.2137, 1.5518, 1.3204, 1.2461, 1.3987, 1.6815, 1.9402, 1.8127, 2.1036, 1.9748]
+
+    def curve(prose, vals=values, rate=None):
+        log = "".join(f"step {20 * i} loss {v}" + (f" lr {rate[i]}" if rate else "") + "\n" for i, v in enumerate(vals))
+        return signature_of(scan(io.BytesIO((prose + log).encode()), "log")).name
+
+    assert curve("") == "climbed-and-stayed"
+    assert curve("These are the validation losses; the training loss keeps falling to 0.05. Is this overfitting?\n") \
+        == "healthy"
+    assert curve("", [2.0, 1.6, 1.3, 0.62, 0.95, 0.97, 1.01, 0.99, 1.02, 1.04]) == "healthy"
+    assert curve("", values[:-2] + [2.4, 1.95]) == "healthy"        # (1.56x its lowest, but well down from 2.4)
+    assert curve("Value loss of my A2C agent while the returns keep growing.\n") == "healthy"
+    assert curve("The mean episode return grows.\n") == "healthy"
+    assert curve("loader = DataLoader(ds, generator=torch.Generator().manual_seed(42))\n") == "climbed-and-stayed"
+    jump = [4.1, 5.0, 6.9, 7.3, 6.2, 5.1, 4.0, 3.4, 2.9, 2.5, 2.2]
+    said = "ViT fine-tune, AdamW, cosine decay from 3e-4 to 0 over the run.\n"
+    assert curve(said, jump) == "spike-then-recover" and curve("ViT fine-tune, AdamW.\n", jump) == "healthy"
+    for other in ("AdamW with OneCycleLR (cosine annealing), max_lr 3e-4.\n",
+                  "AdamW; the lr ramps up linearly for 1000 steps, then cosine decay to 0.\n",
+                  "Adam with cosine similarity loss and a cosine schedule.\n",
+                  "ViT fine-tune with timm's train.py: AdamW, cosine schedule.\n",
+                  said.replace("over the run", "over the run, batch size 4")):
+        assert curve(other, jump) == "healthy", other
+    rising = [0.0, 3e-5, 6e-5, 9e-5, 1.2e-4, 1.5e-4, 1.8e-4, 2.1e-4, 2.4e-4, 2.7e-4, 3e-4]
+    assert curve(said, jump, rising) == "healthy"

@@ -477,7 +477,7 @@ def _signature(ev: Evidence) -> Signature:
         # its first step, beside an adaptive optimizer -- what the log shows outranks words of another run's settings)
         no_warmup = ((no_warmup_said(ev.prose) if not WARMUP_SET.search(ev.prose) else "") or _rate_flat_from_start(ev)
                      or _loop_without_schedule(ev.prose) or _rate_said_without_schedule(ev.prose)
-                     or _decay_from_the_top(ev.prose))
+                     or _decay_from_the_top(ev.prose, ev))
         jump, uniform = _no_warmup_jump(ev, early[0])
         # (or, from a uniform start under an adaptive optimizer, with no words of it: a model that outputs a uniform
         # guess scores ln C on every batch, whatever it holds, so a nat above it in the first steps is no batch's
@@ -541,19 +541,20 @@ def _signature(ev: Evidence) -> Signature:
         return sig("climbed-and-stayed", [
             f"the loss climbed and did not come back down: it ends at {fmt(ev.last)} ({at(ev.count - 1)}), above "
             f"its first value {fmt(ev.head[0])} ({at(0)}) and {ev.last / low:.3g}x its lowest, {fmt(low)} "
-            f"({ev.where(ev.low_at)}), with no nan or inf to stop it; {seen} (some logged losses grow in a healthy "
-            "run: a GAN's generator loss, a value loss regressing returns that grow)"])
+            f"({ev.where(ev.low_at)}), with no nan or inf to stop it; {seen} {GROWS_NOTE}"])
     # (nor a slow climb from its lowest, back above RECOVERED times it, that ends near its peak though still below the
     # first value: 2.21, ..., 1.25, 1.40, 1.68, 1.94, 1.81, 2.10, 1.97 -- a loss that learned, then lost it again)
+    # (climbed by degrees, not a jump off one low batch onto a plateau: 1.3, 0.62, 0.95, 0.97, 1.01, 1.04; nor where the
+    # words say the values are a validation loss, or overfitting, or that the training loss keeps falling)
     back = slow or (_slow_climb(ev) if not grows else None)
-    if (back and not swung and low > 0 and ev.last >= RECOVERED * low
-            and ev.last >= NEAR_PEAK * max(ev.before[ev.low_at - ev.before_start:]) and at_run_start(ev)
-            and not _words_say_nonfinite(ev)):
+    since = ev.before[ev.low_at - ev.before_start:] if back else []
+    if (back and not swung and low > 0 and ev.last >= RECOVERED * low and ev.last >= NEAR_PEAK * max(since)
+            and since[1] - low < GRADUAL_SHARE * (ev.last - low) and at_run_start(ev)
+            and not _words_say_nonfinite(ev) and not NOT_TRAINING.search(f"{ev.loss_named[0]} {ev.prose}")):
         return sig("climbed-and-stayed", [
             f"the loss fell to {fmt(low)} ({ev.where(ev.low_at)}), then climbed back: it rose at {back[0]} of the "
             f"{back[1]} values after its lowest and ends at {fmt(ev.last)} ({at(ev.count - 1)}), {ev.last / low:.3g}x "
-            "its lowest and near its highest since, with no nan or inf to stop it (some logged losses grow in a "
-            "healthy run: a GAN's generator loss, a value loss regressing returns that grow)"])
+            f"its lowest and near its highest since, with no nan or inf to stop it {GROWS_NOTE}"])
     # (not where the words say the run went nan or inf: values a sentence chose, "~4.3, then 5, 7, 12...", may stop
     # short of it)
     if (not grows and not swung and ev.count >= NEVER_BELOW_MIN and not ev.before_start and ev.head[0] > 0
@@ -562,8 +563,7 @@ def _signature(ev: Evidence) -> Signature:
         return sig("climbed-and-stayed", [
             f"the loss never went below its first value, {fmt(ev.head[0])} ({at(0)}): it rose as high as "
             f"{fmt(ev.high)} and ends at {fmt(ev.last)} ({at(ev.count - 1)}), {ev.last / ev.head[0]:.3g}x where it "
-            "started, with no nan or inf to stop it (some logged losses grow in a healthy run: a GAN's generator "
-            "loss, a value loss regressing returns that grow)"])
+            f"started, with no nan or inf to stop it {GROWS_NOTE}"])
     # (nor one that fell, climbed back and ends at twice its first value and three times its lowest, however far below
     # its peak: 1.57, ..., 0.84, ..., 8.08, ..., 3.44 -- a swing that grows, not a bump it recovered from; in a log longer
     # than the values kept before its end too: its first, lowest, highest and last are the whole run's)
@@ -575,8 +575,7 @@ def _signature(ev: Evidence) -> Signature:
             f"the loss fell to {fmt(low)} ({ev.where(ev.low_at)}), " + (jump or f"climbed back as high as {fmt(ev.high)}, ")
             + f"and ends at {fmt(ev.last)} ({at(ev.count - 1)}): {ev.last / ev.head[0]:.3g}x its first "
             f"value, {fmt(ev.head[0])} ({at(0)}), and {ev.last / low:.3g}x its lowest, with no nan or inf to stop it "
-            "(some logged losses grow in a healthy run: a GAN's generator loss, a value loss regressing returns that "
-            "grow)"])
+            + GROWS_NOTE])
         out.jumped = bool(jump)
         return out
     settled = _settled_above(ev) if warn_index is not None else None
@@ -634,14 +633,27 @@ def _signature(ev: Evidence) -> Signature:
     return sig("healthy", [f"{ev.count} loss values, all finite: {moved}" + bump + unjudged])
 
 
+# (said beside a climb that stayed: the losses GROWS_WHEN_HEALTHY names)
+GROWS_NOTE = ("(some logged losses grow in a healthy run: a GAN's generator loss, a value loss regressing returns that "
+              "grow)")
+# (a climb back that rose by degrees: the first value after the lowest holds less than this share of the whole rise)
+GRADUAL_SHARE = 0.5
+# (values the words call a validation or test loss, or beside words of overfitting or of a training loss that keeps
+# falling: a validation curve's U is no failure)
+NOT_TRAINING = re.compile(r"(?i)\boverfit\w*|\btrain\w*\s+loss\w*\b[^.\n]{0,40}?\b(?:keeps?|kept|is|still)\s+(?:on\s+)?"
+                          r"(?:falling|decreasing|going\s+down|dropping)|\b(?:these|those)\s+(?:are\s+)?(?:the\s+|my\s+)?"
+                          r"(?:val\w*|validation|test|eval\w*|held-?out)[ _-]?loss|^\s*(?:val|eval|test)")
 # Losses that grow in a healthy run: a GAN's generator, a value loss regressing returns that grow, a VAE's loss
 # while its KL weight (beta) is annealed up from 0, a term whose weight is ramped up (a consistency loss, a domain-
 # adversarial lambda), a curriculum or scheduled sampling that makes the task harder. A slow climb, or one that only
 # doubled, is not read as one in a run that names them (a fast climb, which the watch sees, still is).
-# (an RL return named as one -- not a function's `return` nor "it returns nan" -- and a GAN's generator, not a data or
-# batch generator)
-GROWS_WHEN_HEALTHY = re.compile(r"\b(?:gan|dcgan|wgan|(?<!data )(?<!batch )generator|discriminator|g_loss|loss_?g|d_loss|loss_?d|g loss|"
-                                r"d loss|reward|(?:episodes?|episodic|discounted|mean|average|expected|cumulative)[ _-]?returns?|"
+# (an RL return named as one -- "the returns grow", "episode return" -- not a function's `return` statement nor "it
+# returns nan"; and a GAN's generator, not a data or batch generator, a Python generator or torch.Generator's seed)
+GROWS_WHEN_HEALTHY = re.compile(r"\b(?:gan|dcgan|wgan|(?<!data )(?<!batch )(?<!python )(?<!\.)generator(?!\s*=|\(\))|discriminator|"
+                                r"g_loss|loss_?g|d_loss|loss_?d|g loss|d loss|rewards?|"
+                                r"(?:episodes?|episodic|discounted|mean|average|expected|cumulative|total)[ _-]?returns?|"
+                                r"(?<!it )(?<!function )(?<!which )(?<!that )(?<!^)returns(?!\s+(?:nan|inf|none|a|an|the|0|\w+\())|"
+                                r"a2c|a3c|sac|td3|value[ _]loss|policy[ _]loss|"
                                 r"q[ _-]?values?|dqn|ppo|critic|actor|td[ _-]?error|"
                                 r"kl[ _-]?(?:anneal\w*|warm-?up|weight|beta)|beta[ _-]?(?:anneal\w*|warm-?up|schedule)|"
                                 r"anneal\w* (?:the )?(?:kl|beta)|curriculum|scheduled sampling|domain[ -]adversarial|dann|"
@@ -1173,7 +1185,9 @@ ADAPTIVE_RATE_SAID = re.compile(r"(?i)\b(" + ADAPTIVE.pattern.removeprefix(r"\b(
                                 r"(?:(?:lr|learning[ _]rate)(?:\s*[=:]\s*|\s+(?:of|at)\s+|\s+))?"
                                 r"(?<![\w.])(\d(?:\.\d+)?e-\d{1,2}|0\.0*[1-9]\d*)(?![\w.])")
 # (a decay of the rate said in words: a schedule too)
-RATE_DECAY_SAID = re.compile(r"(?i)\b(?:lr|learning[ _]rate)\b[^.\n]{0,30}?\bdecay|\bdecay(?:ed|s)?\s+(?:by|every)\b|"
+# (not weight decay: "lr 3e-4, weight decay 0.05" names no schedule)
+RATE_DECAY_SAID = re.compile(r"(?i)\b(?:lr|learning[ _]rate)\b[^.\n]{0,30}?(?<!weight )(?<!weight_)(?<!weight-)\bdecay|"
+                             r"(?<!weight )(?<!weight_)(?<!weight-)\bdecay(?:ed|s)?\s+(?:by|every)\b|"
                              r"\b(?:steplr|multisteplr|exponentiallr|reducelronplateau)\b")
 
 
@@ -1187,16 +1201,29 @@ def _rate_said_without_schedule(prose: str) -> str:
     return f" under {said.group(1)} at a rate of {said.group(2)}, with no schedule or warmup named anywhere in the paste"
 
 
+# (schedules that raise the rate first whatever their words: OneCycleLR from max_lr / div_factor over pct_start of the
+# run, a ramp said in other words, timm's train.py, whose --warmup-epochs is on by default)
+RISES_FIRST = re.compile(r"(?i)one-?cycle|ramp\w*\s+(?:it\s+)?up|linear(?:ly)?\s+(?:ramp|increas)|\btimm\b[^.\n]{0,40}?\btrain\.py\b|"
+                         r"\btrain\.py\b[^.\n]{0,40}?\btimm\b|cosine\s+(?:similarity|distance|embedding|loss)")
+
+
+def _rate_rises_first(ev: Evidence) -> bool:
+    """Does the log print a learning rate that rises over its first values (a warmup the log shows)?"""
+    rates = [p.rate for p in ev.head_at[:SPIKE_WINDOW] if p.rate is not None]
+    return any(later > earlier for earlier, later in zip(rates, rates[1:]))
+
+
 # ... or a decaying schedule named beside an adaptive optimizer, in a paste that names no warmup anywhere: "AdamW,
 # cosine decay from 1e-4 to 0". A cosine or step decay without a warmup of its own takes its first step at its top rate
 # (CosineAnnealingLR, optax.cosine_decay_schedule, Keras's CosineDecay with its warmup_steps left at 0): the no-warmup
 # setting, said with the schedule
-def _decay_from_the_top(prose: str) -> str:
+def _decay_from_the_top(prose: str, ev: Evidence | None = None) -> str:
     """" under AdamW, whose cosine schedule ..." where the words name an adaptive optimizer and a decaying schedule, and
     nothing in the paste names a warmup, nor a batch of a few examples; or ""."""
     named = ADAPTIVE.search(prose)
     decay = COSINE_SAID.search(prose) or RATE_DECAY_SAID.search(prose)
-    if not named or not decay or WARMUP_NAMED.search(prose) or _small_batch(prose):
+    if not named or not decay or WARMUP_NAMED.search(prose) or RISES_FIRST.search(prose) or _small_batch(prose) \
+            or " similarity" in decay.group(0).lower() or (ev is not None and _rate_rises_first(ev)):
         return ""
     return (f" under {named.group(0)}, with a decaying schedule (\"{' '.join(decay.group(0).split())}\") that starts at "
             "its top rate and no warmup named anywhere in the paste")

@@ -112,32 +112,50 @@ def torch_autocast_unscaled(prose: str) -> str:
     if cast is None or not BACKWARD_CALLED.search(prose) or TORCH_SCALED.search(prose) \
             or denied_before(prose, cast.start(), reach=40):
         return ""
-    # (the call shown whole, to its closing bracket, over lines if it wraps)
-    whole = cast.group(0) if cast.group(0).endswith(")") else \
-        cast.group(0) + (m.group(0) if (m := re.match(r"[^()]{0,200}\)", prose[cast.end():])) else "")
+    whole = call_closed(prose, cast)
     return "" if AUTOCAST_OFF.search(whole) else " ".join(whole.split())
 
 
+def call_closed(text: str, m: re.Match) -> str:
+    """The match, shown to its call's closing bracket where it opens one and stops short of it (over lines, if the call
+    wraps): `torch.autocast("cuda", dtype=torch.float16` is shown with its `)`."""
+    said = m.group(0)
+    if said.count("(") <= said.count(")"):
+        return said
+    closing = re.match(r"[^()]{0,200}\)", text[m.end():m.end() + 201])
+    return said + (closing.group(0) if closing else "")
+
+
 # ... or said in words, with no code to read: "I wrapped the forward pass and the loss in torch.autocast with float16",
-# "fp16 autocast" -- in a report that names no scaler of any kind (a GradScaler, "the scaler", a loss scale) nor
-# bfloat16, which needs none. Said of the reporter's run: not in a question, nor after "without" or "no" ("without
-# autocast it is fine" is the other run).
-AUTOCAST_SAID = re.compile(r"(?i)\b(?:torch\.)?autocast\b(?:[^.;\n]|\.(?=\w)){0,60}?\b(?:float16|fp16|half)\b|"
-                           r"\b(?:float16|fp16)\s+autocast\b")
-SCALER_NAMED = re.compile(r"(?i)\bscaler\b|\bloss[ _-]?scal\w*|\bbf16\b|\bbfloat16\b")
+# "fp16 autocast", "torch.cuda.amp.autocast()" (float16 by default on CUDA) -- in a report that names no scaler of any
+# kind (a GradScaler, "the scaler", a loss scale) unless to deny it ("no GradScaler" is the fact itself), nor bfloat16,
+# which needs none, nor a tool that scales on its own (the Hugging Face Trainer's fp16=True, Lightning's "16-mixed",
+# Accelerate's mixed_precision, DeepSpeed, Keras's mixed_float16 policy, whose compile() wraps the optimizer). Said of
+# the reporter's run: not in a question, nor after "without" or "no", nor taken out ("I removed torch.autocast"), nor
+# another run's ("the original repo uses autocast").
+AUTOCAST_SAID = re.compile(r"(?i)\b(?:torch\.)?autocast\b(?:[^.;\n]|\.(?=\w)){0,60}?\b(?:float16|fp16|half(?=[\s-]+precision)|(?<!in )(?<!by )half)\b(?!\s+(?:the|an?)\b)|"
+                           r"\b(?:float16|fp16)\s+autocast\b|\bcuda\.amp\.autocast\(\s*\)|\bamp\s+autocast\b")
+SCALER_NAMED = re.compile(r"(?i)\b(?:grad)?scaler\b|\bloss[ _-]?scal\w*")
+HALF_UNNEEDED = re.compile(r"(?i)\bbf16\b|\bbfloat16\b|\btrainer\b|\blightning\b|\baccelerate\b|\bmixed_precision\b|"
+                           r"\bprecision\s*=|\bfp16\s*=\s*true\b|\bmixed_float16\b|\bkeras\b|\bdeepspeed\b")
+AUTOCAST_UNDONE = re.compile(r"(?i)\b(?:removed|remove|took\s+out|take\s+out|dropped|disabled|turned\s+off|switched\s+off|"
+                             r"original|paper|repo|reference|tutorial)\b|\bis\s+off\b|enabled\s*=\s*false")
+
+
+def _scaler_denied(text: str) -> bool:
+    """Is every scaler the (lowercased) text names denied just before it ("no GradScaler", "I don't use a scaler")?"""
+    return all(denied_before(text, m.start(), reach=25) for m in itertools.islice(SCALER_NAMED.finditer(text), 20))
 
 
 def autocast_unscaled_said(prose: str) -> str:
     """The words that say the run computes under PyTorch's autocast to float16, in a report that names no loss scaler
-    (AUTOCAST_SAID, SCALER_NAMED); or ""."""
-    if TORCH_SCALED.search(prose) or SCALER_NAMED.search(prose):
-        return ""
+    but to deny it, nor a precision or a tool that needs none (AUTOCAST_SAID, SCALER_NAMED, HALF_UNNEEDED); or ""."""
     text = told(prose)
+    if HALF_UNNEEDED.search(prose) or not _scaler_denied(text) or "scale_loss" in text:
+        return ""
     for m in itertools.islice(AUTOCAST_SAID.finditer(text), 10):
-        _begin, end = sentence_around(text, m.start(), m.end(), stops=".;\n?")
-        if not denied_before(text, m.start(), reach=40) and not text[end:end + 1] == "?":
-            # (a call quoted in the words, shown to its closing bracket: `torch.autocast("cuda", dtype=torch.float16)`)
-            said = m.group(0) + (c.group(0) if m.group(0).count("(") > m.group(0).count(")")
-                                 and (c := re.match(r"[^()\n]{0,40}\)", text[m.end():])) else "")
-            return " ".join(said.split())
+        begin, end = sentence_around(text, m.start(), m.end(), stops=".;\n?")
+        if denied_before(text, m.start(), reach=40) or text[end:end + 1] == "?" or AUTOCAST_UNDONE.search(text, begin, end):
+            continue
+        return " ".join(call_closed(text, m).split())
     return ""

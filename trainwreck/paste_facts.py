@@ -310,9 +310,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                     "constant whatever the input, and the loss stays at that constant's")
     if fast := faster_start_said(ev.prose):
         out["faster-start"] = (f"the report says the loss fell faster than the run it is compared with, then turned "
-                               f"(\"{fast}\"): an update built from the sum of every gradient "
-                               "since the last clearing keeps pushing the way the earlier ones pointed, further than a "
-                               "correct run's, so it outruns that run at first and then overshoots")
+                               f"(\"{fast}\"): with plain SGD or momentum, a buffer that sums every gradient since the "
+                               "last clearing makes each step longer than a correct run's while the gradients agree, so it "
+                               "outruns that run at first and then overshoots (under Adam the step is normalised, and the "
+                               "tell is the climb back); a rate effectively higher than the reference's starts the same way")
     if start_high := start_far_above_uniform(ev.prose):
         out["start-high"] = start_high
     if went_wrong and (clean := data_said_finite(ev.prose)):

@@ -28,17 +28,29 @@ _NO_EFFECT = (r"(?:n'?t|not|never|no longer) (?:help|work|chang|solve|fix|matter
               r"\bstuck\s+(?:step|epoch|iteration|iter|batch|place|point|spot)\b|"
               # (the place it broke, named again: "it's always batch 118", "again at step ~1450")
               r"\b(?:always|again)\s+(?:at\s+)?(?:the\s+)?(?:step|epoch|iteration|iter|batch)\s+~?\d")
+# The verbs of a rate made lower ("lowered", "halving", "dividing the lr by 10"), after a word's start: not
+# "individual learning rates"
+_LOWERED_VERB = r"\b(?:chang|reduc|lower|decreas|smaller|halv|divid)\w*"
+# (the rate said made smaller after it too: "I made the learning rate smaller and that fixed it")
+_MADE_SMALLER = (r"\b(?:make|made|making|set|setting)\s+(?:the\s+|my\s+)?lr\s+(?:a\s+(?:bit|lot)\s+|much\s+|even\s+|"
+                 r"\d+(?:\.\d+)?\s*x\s+|\w+\s+times\s+|an?\s+order\s+of\s+magnitude\s+)?(?:smaller|lower)\b")
+# ... and the failure a rate only put off, after "before", "to" or "until": "before it goes nan", "to blow up" (not "to
+# converge": a slower cure)
+_FAILURE_AFTER = (r"(?:before|to|until)\s+(?:it\s+|the\s+(?:loss\s+|run\s+)?)?(?:goes\s+|turns\s+|becomes\s+|go\s+|turn\s+)?"
+                  r"(?:nan|inf|diverge|blows?\s+up|blow\s+up|explod\w*|breaks?|crash\w*|wrong|fall\s+apart|falls\s+apart)\b")
 # ... or only put it off: "only delays it", "just makes it blow up later", "takes longer to explode" (WR-260's tell)
 _PUT_OFF = (r"\b(?:only|just|merely) (?:delay|postpone)\w*|\b(?:only|just|merely)\s+stretched\s+out\b|\b(?:only|just|merely) makes? it [\w ]{0,30}?(?:later|more "
             r"slowly|slower)\b|"
             # "it only takes more epochs before it blows up", "just takes a few more steps to go nan"
-            r"\btakes?\s+(?:a\s+few\s+|many\s+|a\s+lot\s+|a\s+couple\s+)?more\s+(?:epoch|step|iteration|iter|batch|update)s?\s+"
-            r"(?:before|to|until)\b|"
+            r"\btakes?\s+(?:a\s+few\s+|many\s+|a\s+lot\s+|a\s+couple(?:\s+of)?\s+|several\s+|some\s+|\d+\s+|two\s+|three\s+)?"
+            r"more\s+(?:epoch|step|iteration|iter|batch|update)s?\s+" + _FAILURE_AFTER + r"|"
             # "it takes longer but ends the same way" (the failure said as the same, after the time the run took; not
             # "each epoch takes longer")
-            r"\b(?:it|that)\s+(?:just\s+|only\s+)?takes?\s+longer\b[^.;\n]{0,40}?\bsame\s+(?:way|thing|end|result|story)\b|"
+            # (not a slower cure: "takes longer but reaches the same result")
+            r"\b(?:it|that)\s+(?:just\s+|only\s+)?takes?\s+longer\b(?:(?!\b(?:reach\w*|gets?\s+to|converg\w*|accuracy|f1|"
+            r"result|score)\b)[^.;\n]){0,40}?\bsame\s+(?:way|thing|story)\b|"
             # (folded text: a token's spaces doubled)
-            r"takes? longer to|\b(?:only|just|merely)\s+takes?\s+longer\b|"
+            r"takes? longer\s+" + _FAILURE_AFTER + r"|\b(?:only|just|merely)\s+takes?\s+longer\b|"
             # "with 0.01 it gets further before it goes up", "it takes longer before it blows up"
             r"\b(?:gets?|got|goes|went|runs?|ran|lasts?|lasted|takes?|took)\s+(?:a\s+bit\s+|a\s+little\s+|much\s+|a\s+lot\s+)?"
             r"(?:further|farther|longer)\s+before\b|"
@@ -47,12 +59,12 @@ _PUT_OFF = (r"\b(?:only|just|merely) (?:delay|postpone)\w*|\b(?:only|just|merely
             r"takes? longer\b[^.;\n]{0,30}?\b(?:nan|inf|diverg\w*|blows?\s+up|explod\w*)\b|"
             # "just moves the nan to epoch 14", "shifts the blow-up later"
             r"\b(?:moves?|moved|shifts?|shifted|pushe[sd]|push)\s+(?:it|the\s+(?:nan|inf|blow-?up|explosion|divergence|"
-            r"problem|(?:[\w-]+\s+)?point|turn))\s+(?:to\s+(?:a\s+)?later|later|back|(?:to\s+)?when_later|to\s+(?:epoch|step|iteration|batch))\b|"
+            r"problem|(?:breaking|turning|failure|tipping)\s+point|turn))\s+(?:to\s+(?:a\s+)?later|later|back|(?:to\s+)?when_later|to\s+(?:epoch|step|iteration|batch))\b|"
             # "only pushes it a few epochs later", "just moves it 2k steps later" (the count of steps folded or not)
             r"\b(?:moves?|moved|shifts?|shifted|pushe[sd]|push)\s+it\s+(?:\w+\s+){0,3}?(?:later|back)\b")
 # (a run again at a rate it names: "I re-ran with lr 1e-4 instead of 1e-3 and it's the same"; not "re-ran with the
 # same lr and another seed")
-_TRIED = (r"(?:(?<!nothing )(?<!nothing else )(?:chang|reduc|lower|decreas|smaller|tried|trying|even with|halv|divid)\w*"
+_TRIED = (r"(?:(?<!nothing )(?<!nothing else )(?:" + _LOWERED_VERB + r"|\b(?:tried|trying|even with)\b)"
           r"[^.;\n]{0,25}?\blr\b|"     # (not "nothing else changed (same lr 3e-4)": a rate kept, not one tried)
           r"(?:re-?ran|re-?run|ran it again|retri|retrain)\w*[^.;\n]{0,25}?(?:(?<!same )\blr\b\s*(?:(?:=|:|of|to|at)\s*)?\.?\d|"
           # (folded: a token's spaces are doubled)
@@ -60,9 +72,9 @@ _TRIED = (r"(?:(?<!nothing )(?<!nothing else )(?:chang|reduc|lower|decreas|small
           r"\s+(?:the\s+)?lr\b)|"
           # (the comparison after the rate: "with a lr ten times smaller", "at an lr 10x lower"; "if I make the lr
           # smaller")
-          r"\b(?:make|made|making|set|setting)\s+(?:the\s+|my\s+)?lr\s+(?:a\s+(?:bit|lot)\s+|much\s+|even\s+)?(?:smaller|lower)\b|"
+          + _MADE_SMALLER + r"|"
           r"\b(?:with|at|using)\s+(?:an?\s+|the\s+)?lr\s+(?:\d+(?:\.\d+)?\s*x|(?:\d+|two|three|four|five|ten|a\s+hundred|"
-          r"hundred)\s+times)\s+(?:smaller|lower)\b|"
+          r"hundred)\s+times|an?\s+order\s+of\s+magnitude|by\s+a\s+factor\s+of\s+\d+)\s+(?:smaller|lower)\b|"
           # (or rates below 1 an optimizer was tried with: "I tried Adam with 1e-3, 1e-4 and 1e-5")
           # (or straight after its name: "I tried Adam 1e-4 and 1e-5")
           r"\b(?:tried|trying|re-?ran|ran)\s+(?:it\s+)?(?:" + _OPTIMIZER + r"\s+)?"
@@ -70,11 +82,12 @@ _TRIED = (r"(?:(?<!nothing )(?<!nothing else )(?:chang|reduc|lower|decreas|small
           r"\b(?:tried|trying)\s+" + _OPTIMIZER + r"\s+(?=\d(?:\.\d+)?e-\d|0?\.0*\d))"
           # (up to what it did, past the rate it replaced: "with lr 1e-3 instead of 3e-3: the jump is in exactly the same
           # place")
-          r"(?:\s*[\w.-]{0,8}\s+instead\s+of\s+\.?\d[\w.-]{0,8})?(?:[^.;\n]|\.\d){0,40}?")
+          # (each run of spaces after a token it needs: one split of a long run, not every one)
+          r"(?:(?:\s+(?:[\w.-]{1,8}\s+)?|[\w.-]{1,8}\s+)instead\s+of\s+\.?\d[\w.-]{0,8})?(?:[^.;\n]|\.\d){0,40}?")
 # (not a belief about the rate: "the lr shouldn't matter that much?")
 # ... or, further on in the same sentence, "still" and the failure itself ("I lowered the lr from 1e-3 to 1e-4 and added
 # clip_grad_norm_(model.parameters(), 1.0) -- still nan at exactly 1,247": a dotted name is no sentence's end)
-_STILL_BROKE = (r"(?:(?<!nothing )(?<!nothing else )(?:chang|reduc|lower|decreas|smaller|tried|trying|even with|halv)\w*"
+_STILL_BROKE = (r"(?:(?<!nothing )(?<!nothing else )(?:" + _LOWERED_VERB + r"|\b(?:tried|trying|even with)\b)"
                 r"[^.;\n]{0,25}?\blr\b)(?:[^.;\n]|\.(?=\w)){0,120}?\bstill\s+(?:nan|inf|diverge|climb)\b")
 # ... or a run at another rate that the words say did the same: "With lr 1e-4 it is exactly the same step, 713", "at lr
 # 1e-5 same thing" (the same story, not "the same seed")
@@ -107,8 +120,8 @@ TRIED_LR = re.compile(_STILL_BROKE + r"|" + _SAME_AT + r"|" + _TRIED + r"(?:" + 
                       r"(?!\s*(?:finder|range|schedul\w*|warm-?up|decay|policy|test)\b)")
 PUT_OFF_LR = re.compile(_TRIED + r"(?:" + _PUT_OFF + r")")
 PUT_OFF = re.compile(_PUT_OFF)
-LOWER_LR_HELPS = re.compile(r"(?:reduc|lower|decreas|smaller|halv)\w*[^.;\n]{0,25}?\blr\b(?:[^.;\n]|\.\d){0,20}?"
-                            r"(?<!n't )(?<!not )(?:help|fix|solv|work)\w*|(?:reduc|lower|decreas|smaller|halv)\w*[^.;\n]{0,25}?\blr\b"
+LOWER_LR_HELPS = re.compile(r"(?:" + _LOWERED_VERB + r"[^.;\n]{0,25}?\blr\b|" + _MADE_SMALLER + r")(?:[^.;\n]|\.\d){0,20}?"
+                            r"(?<!n't )(?<!not )(?:help|fix|solv|work)\w*|" + _LOWERED_VERB + r"[^.;\n]{0,25}?\blr\b"
                             r"(?:[^.;\n]|\.\d){0,20}?(?<!n't )(?<!not )\b(?:trains?\s+(?:fine|well|normally)|is\s+fine|goes\s+away"
                             r"|disappears?|converges?)\b")
 # Two rates the report compares: "nan after 2 epochs with lr 0.1. With lr 0.01 it trains fine". A sentence that
@@ -470,7 +483,12 @@ def lr_tried(text: str) -> str:
     if foreign := _lower_rate_foreign(text):
         return foreign
     folded = fold_text(text)
-    if PUT_OFF_LR.search(folded):
+    # (not a question nor a plan: "would a lower rate only delay it?", "I'll try a smaller lr to see if it only
+    # delays it")
+    told_folded = folded if "?" not in text else fold_text("".join(raw + end for raw, end in sentences_and_ends(text)
+                                                                   if end != "?"))
+    put_off_said = PUT_OFF_LR.search(told_folded)
+    if put_off_said and not REPORTERS_PLAN.search(told_folded, max(0, put_off_said.start() - 60), put_off_said.end()):
         # (a lower rate still that cured it says more: "3e-3 only puts the nan off, 3e-4 trains fine" is a rate too
         # high, which a low enough rate cures; gradients that pile up break at every rate)
         return "helped" if LOWER_LR_HELPS.search(folded) or _rates_compared(folded) == "helped" else "delayed"
@@ -496,8 +514,7 @@ def lr_tried(text: str) -> str:
     if compared:
         return compared
     # (not a question: "is it normal that lr 0.01 goes nan a few steps later than lr 0.1?")
-    said = folded if "?" not in text else fold_text("".join(raw + end for raw, end in sentences_and_ends(text) if end != "?"))
-    if any(_said_later(sentence) for sentence in SENTENCE.split(said)):
+    if any(_said_later(sentence) for sentence in SENTENCE.split(told_folded)):
         return "delayed"
     return "delayed" if _instead_said(text, folded) else ""
 

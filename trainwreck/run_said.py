@@ -10,7 +10,7 @@ import itertools
 import re
 
 from .safe_text import shown
-from .sentences import denied_before, negated, said_unnegated, sentences_and_ends, told
+from .sentences import denied_before, negated, said_unnegated, sentence_around, sentences_and_ends, told
 from .thesaurus import fold_text
 
 
@@ -270,38 +270,51 @@ def fell_then_broke(text: str, words: list[str]) -> bool:
     return False
 
 
-
 # A loss said to fall faster than a run it is compared with -- the reference run, the tutorial, a port's original, a
-# friend's copy of the exercise -- and then to turn: back up, into swings, to nan. An update built from the sum of every
-# gradient since the last clearing keeps pushing the way the earlier ones pointed, further than a correct run's, so it
-# outruns the run it copies at first and then overshoots (WR-260's own start). The learning said in the sentence of the
-# comparison (not "each epoch runs faster than before": a speed), the turn in the sentences after it, of this run's
-# training (not a validation score's), and neither said of a changed run ("with a higher lr it drops faster than...").
+# friend's copy of the exercise -- and then to turn: back up, into swings, to nan. With plain SGD or momentum, a buffer
+# that sums every gradient since the last clearing makes each step longer than a correct run's while the gradients
+# agree, so it outruns the run it copies at first and then overshoots (WR-260's own start); under Adam the step is
+# normalised, and the tell is the climb back. The comparison is with a run of reference, or what the reporter expected
+# (not "faster than with SGD", another setting of the reporter's); the learning said in its sentence (not "each epoch
+# runs faster": a speed); the turn in the sentences after it, not denied ("I never see it go back up"), of this run's
+# training (not a validation score's); and neither said of a changed run ("with a higher lr it drops faster than...").
 FASTER_THAN = re.compile(r"(?i)\b(?:faster|quicker|more\s+quickly|more\s+rapidly)\s+than\b")
+REFERENCE = re.compile(r"(?i)\s+(?:in\s+|with\s+|on\s+|for\s+|from\s+)?(?:the\s+|my\s+|our\s+|an?\s+|his\s+|her\s+|their\s+|"
+                       r"\w+'s\s+)?(?:[\w'-]+\s+){0,3}?(?:reference|original|paper'?s?|tutorial'?s?|baseline|official|repo\w*|"
+                       r"notebook|copy|port|implementation|version|example|run|logs?|curves?|anything|code|script)\b|"
+                       # (or what the reporter expected, where a turn follows that is not denied)
+                       r"\s+(?:i\s+|we\s+)?(?:had\s+)?expected\b")
 LEARNING = re.compile(r"(?i)\b(?:loss\w*|learn\w*|drops?|dropped|dropping|falls?|fell|falling|decreas\w*|goes\s+down|went\s+down|"
                       r"converg\w*|improv\w*|accuracy|gets?\s+to|got\s+to|reach\w*)\b")
-SPEED = re.compile(r"(?i)\b(?:seconds?|minutes?|hours?|it/s|per\s+(?:epoch|step|second|batch)|wall|throughput|runs?\s+faster|"
+SPEED = re.compile(r"(?i)\b(?:seconds?|minutes?|hours?|it/s|per\s+second|wall|throughput|runs?\s+faster|"
                    r"epochs?\s+(?:are|is|run|take))\b")
 TURNED = re.compile(r"(?i)\b(?:back\s+up|goes\s+up|went\s+up|going\s+up|climb\w*|creep\w*\s+(?:back\s+)?up|turns?\s+(?:a)?round|"
-                    r"turned\s+(?:a)?round|worse|swing\w*|zig-?zag\w*|oscillat\w*|jump\w*\s+around|nan|inf|diverg\w*|"
-                    r"explod\w*|blows?\s+up|blew\s+up|wander\w*)")
+                    r"turned\s+(?:a)?round|(?:loss|it)\s+(?:gets?|got|getting|is|was)\s+worse|swing\w*|zig-?zag\w*|oscillat\w*|"
+                    r"jump\w*\s+around|nan|inf|diverg\w*|explod\w*|blows?\s+up|blew\s+up|wander\w*|increas\w*|ris(?:es|ing)|rose|"
+                    r"shoots?\s+up|shot\s+up|spik\w*)\b")
+# (a turn denied in its clause: "I never see it go back up", "no nan or inf anywhere")
+TURN_DENIED = re.compile(r"(?i)(?:\b(?:no|not|never|nothing|without|neither|nor)\b|n't\b)[^.;,\n]{0,30}$")
 TURN_SPAN, QUOTED = 400, 160
 
 
 def faster_start_said(text: str) -> str:
-    """The sentence that says the loss fell faster than a run it is compared with and then turned (FASTER_THAN, TURNED),
-    else ''."""
-    said = list(sentences_and_ends(WRAPPED.sub(" ", text)))
-    for i, (sentence, end) in enumerate(said[:200]):
-        m = FASTER_THAN.search(sentence)
-        if not m or end == "?" or not LEARNING.search(sentence) or SPEED.search(sentence) \
-                or CHANGED_RUN.search(sentence[:m.start()]) or NOT_THIS_RUN.search(sentence[:m.start()]):
+    """The sentence that says the loss fell faster than a run it is compared with and then turned (FASTER_THAN,
+    REFERENCE, TURNED), else ''."""
+    text = WRAPPED.sub(" ", text)
+    for m in itertools.islice(FASTER_THAN.finditer(text), 20):
+        begin, end = sentence_around(text, m.start(), m.end(), stops=".;\n?!")
+        sentence = text[begin:end]
+        at = m.start() - begin
+        if text[end:end + 1] == "?" or not REFERENCE.match(text, m.end()) or not LEARNING.search(sentence) \
+                or SPEED.search(sentence) or CHANGED_RUN.search(sentence[:at]) or NOT_THIS_RUN.search(sentence[:at]) \
+                or NOT_THIS_RUN.search(text, m.end(), min(end, m.end() + 40)):
             continue
-        after = (sentence[m.end():] + " " + " ".join(s for s, _ in said[i + 1:i + 3]))[:TURN_SPAN]
-        turn = TURNED.search(after)
+        after = text[m.end():m.end() + TURN_SPAN]
+        turn = next((t for t in TURNED.finditer(after) if not TURN_DENIED.search(after[:t.start()])), None)
         if turn and not NOT_THIS_RUN.search(after[:turn.start()][-60:]):
             return shown(" ".join(sentence.split()), QUOTED, quote=False)
     return ""
+
 
 def says_failure(text: str, ignore: frozenset = frozenset()) -> bool:
     """Does the report say anything went wrong (not only ask whether it did, or say it did not:

@@ -189,16 +189,19 @@ def early_jump_said(prose: str) -> str:
 # that recovers, WR-250's face, not a divergence ("in the first few dozen steps the loss jumps up to around 15 before it
 # slowly comes back down")
 EARLY_STEPS = re.compile(r"(?i)\b(?:within|in|during|over|for)\s+the\s+(?:very\s+)?(?:first|initial)\s+(?:~\s*|about\s+)?"
-                         r"(?:\d+\s+|few\s+(?:dozen\s+|hundred\s+)?|couple\s+(?:of\s+)?|dozen\s+(?:or\s+so\s+)?)?(?:steps?|iterations?|iters?|updates?|"
+                         r"(?:\d+k?\s+(?:or\s+so\s+)?|few\s+(?:dozen\s+|hundred\s+)?|couple\s+(?:of\s+)?(?:dozen\s+)?|dozen\s+(?:or\s+so\s+)?)?(?:steps?|iterations?|iters?|updates?|"
                          r"batches)\b|(?<!was )(?<!were )(?<!is )(?<!than )(?<!as )(?<!from )(?<!of )"
-                         r"\bat\s+the\s+(?:very\s+)?(?:start|beginning)\b")
+                         # (the run's start, not each epoch's: "at the start of every epoch the loss doubles")
+                         r"\bat\s+the\s+(?:very\s+)?(?:start|beginning)\b(?!\s+of\s+(?:each|every|an?|the\s+next|a\s+new)\s+"
+                         r"(?:epoch|batch|episode|shard|file|cycle))")
 JUMPED_UP = re.compile(r"(?i)\b(?:loss|mse|mae|nll|ppl|perplexity|cost)\b(?:(?!\b(?:acc\w*|lr|learning rate|reward|return|"
                        r"norm)\b)[^.;\n]){0,30}?\b(?:(?:shoots?|shot|jumps?|jumped|spikes?|spiked|blows?|blew)\s+(?:way\s+|far\s+)?(?:up|above)\b|"
                        # ("roughly triples", "more than doubles"; "goes from about 10 to more than 20", the second
                        # number EARLY_JUMP_TIMES the first or more: checked where it is read)
                        r"(?:roughly\s+|about\s+|nearly\s+|more\s+than\s+)?(?:doubles|doubled|triples|tripled|quadruples|quadrupled)\b|"
-                       r"(?:goes|went|rises?|rose|climbs?|climbed)\s+from\s+(?:about\s+|around\s+|~\s*)?(?P<a>\d+(?:\.\d+)?)\s+to\s+"
-                       r"(?:more\s+than\s+|over\s+|about\s+|around\s+|almost\s+|~\s*)?(?P<b>\d+(?:\.\d+)?)(?![\w.]))")
+                       r"(?:goes|went|rises?|rose|climbs?|climbed|jumps?|jumped|shoots?|shot|spikes?|spiked|increases?|increased)"
+                       r"\s+from\s+(?:about\s+|around\s+|~\s*)?(?P<a>\d+(?:\.\d+)?|\.\d+)\s+to\s+"
+                       r"(?:more\s+than\s+|over\s+|about\s+|around\s+|almost\s+|~\s*)?(?P<b>\d+(?:\.\d+)?|\.\d+)(?![\w.]))")
 CAME_BACK = re.compile(r"(?i)\b(?:comes?|came|goes|went|drops?|dropped|falls?|fell|settles?|settled)\s+(?:slowly\s+)?"
                        r"(?:back\s+)?down\b|\brecover(?:s|ed|ing)?\b|\bback\s+down\b")
 
