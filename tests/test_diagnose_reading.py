@@ -2443,3 +2443,12 @@ def test_code_review_s52_readings_stay_where_they_belong():
                  "sequence", "the tokenizer truncates each sequence of 512 tokens"):
         assert vocabulary_named(said) is None, said
     assert vocabulary_named("the GPT-2 tokenizer (50257 tokens)")[0] == 50257
+
+
+def test_spikes_in_a_curve_said_not_to_fall_are_not_the_normal_noise():
+    """"The loss doesn't go down, it jumps up and down from batch to batch": the normal answer for spikes is a curve that
+    trends down, which the words deny; asked beside a curve said to fall, it is still given."""
+    assert not answered("Keras LSTM on tweets, Adam. The loss doesn't go down, it jumps up and down from batch to batch "
+                        "and some epochs end higher than the first one.", "spikes in a falling")
+    assert answered("Keras LSTM on tweets, Adam. The loss goes down overall but jumps up now and then from batch to "
+                    "batch; is that a problem?", "spikes in a falling")

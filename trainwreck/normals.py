@@ -836,8 +836,9 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            "in the first steps that then recovers is the no-warmup signature instead",
            "the loss values: where the spikes are and whether the curve still trends down",
            falls=True,        # (its answer is a curve that trends down: not beside values that did not fall)
-           # (nor where the words give that signature: no warmup, or a jump in the first steps)
-           unless=lambda text: no_warmup_said(text) or early_jump_seen(text) is not None),
+           # (nor where the words give that signature: no warmup, or a jump in the first steps; nor where they say the
+           # loss does not go down at all, which no falling curve is)
+           unless=lambda text: no_warmup_said(text) or early_jump_seen(text) is not None or says_not_learning(text)),
     Normal("a large loss at the start",
            re.compile(r"loss (?:is|was|looks) (?:so |very |too )?(?:big|large|huge|high)|(?:big|large|huge|high) "
                       r"loss|(?:starts?|starting|begins?) (?:so |this |that |very |too |really )?(?:big|large|huge|high)"
