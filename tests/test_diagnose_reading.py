@@ -2336,7 +2336,7 @@ def test_a_score_that_climbs_beside_a_loss_floor_and_a_model_said_to_end_in_prob
     d = diagnosis("Spam filter: bag of words into an MLP that ends in nn.Sigmoid(), trained with nn.BCEWithLogitsLoss. "
                   "Test accuracy is 97%, but the training loss never goes below about 0.62.\n")
     assert d.matches[0].entry.id == "WR-130"
-    assert any('the report says the model ends in probabilities ("ends in nn.sigmoid()")' in e
+    assert any('the report says the model ends in probabilities ("mlp that ends in nn.sigmoid()")' in e
                and "`nn.BCEWithLogitsLoss`" in e for e in d.matches[0].evidence)
     keras = diagnosis("Keras model whose last Dense layer has activation='softmax', loss categorical_crossentropy. "
                       "Accuracy climbs to 90% but the loss never goes below 0.9.\n")
@@ -2350,7 +2350,7 @@ def test_inputs_read_in_the_files_raw_units_with_no_scaling_said():
     where features are computed from the samples."""
     from trainwreck.data_values import raw_units_read
     assert raw_units_read("I load the 16-bit PNG depth frames with OpenCV and make float tensors.")[1] \
-        == "a 16-bit image's values, 0 to 65535"
+        .startswith("a 16-bit image's values, up to 65535 where it is read at its own depth")
     assert "int16" in raw_units_read("Read with scipy.io.wavfile.read, padded to 1 s, fed to a Conv1D.")[1]
     assert raw_units_read("The bands come from rasterio, stacked into a float32 array.")
     assert raw_units_read("Read with scipy.io.wavfile.read and divided by 32768.") is None
@@ -2359,7 +2359,7 @@ def test_inputs_read_in_the_files_raw_units_with_no_scaling_said():
     d = diagnosis("Box segmentation from a top-down depth camera: 16-bit PNGs in millimetres, loaded with OpenCV into "
                   "float tensors. From the first epoch the loss sits at one value and every pixel is background.\n")
     assert d.matches[0].entry.id == "WR-330"
-    assert any("as the file stores them (a 16-bit image's values, 0 to 65535)" in e for e in d.matches[0].evidence)
+    assert any("as the file stores them (a 16-bit image's values, up to 65535" in e for e in d.matches[0].evidence)
 
 
 def test_one_class_said_in_quotes_and_a_model_that_learned_its_training_data():
@@ -2443,6 +2443,29 @@ def test_code_review_s52_readings_stay_where_they_belong():
                  "sequence", "the tokenizer truncates each sequence of 512 tokens"):
         assert vocabulary_named(said) is None, said
     assert vocabulary_named("the GPT-2 tokenizer (50257 tokens)")[0] == 50257
+    # (code_review_s52b) a spike at each epoch's start, a value logged at every step, a rate frozen; a chance accuracy
+    # and a bound; a rise said of the accuracy, the reporter's own setting; a hidden layer's activation; a guarded
+    # division shown; a function that returns something
+    from trainwreck.frozen_said import TRAINING_ACCURACY_HIGH, froze_after_jumps_said
+    from trainwreck.loss_inputs import model_ends_said
+    from trainwreck.input_scaling import per_item_said
+    from trainwreck.curve_shape import GROWS_WHEN_HEALTHY
+    for said in ("The loss spikes at every epoch boundary.", "The training loss is spiky. I log it at every step.",
+                 "There is a big spike around step 4000. The learning rate is frozen at 1e-5 after that.",
+                 "No spikes, it just sits frozen at 0.69.",
+                 "It jumps between 0.01 and 0.2 on every step."):
+        assert not froze_after_jumps_said(said), said
+    for said in ("Training accuracy is stuck at 10.9%.", "training accuracy never goes above 0.9"):
+        assert not TRAINING_ACCURACY_HIGH.search(said), said
+    assert not faster_start_said("The loss falls faster than the reference, then the accuracy increases.")
+    assert not faster_start_said("The loss falls faster than my SGD run, then it climbs.")
+    assert not model_ends_said("Hidden layers: activation is sigmoid, BCEWithLogitsLoss.")
+    assert not model_ends_said("The attention ends with a softmax over the keys.")
+    assert not per_item_said("Each clip gets standardized separately:\n    x /= x.std() + 1e-6\n")
+    assert not GROWS_WHEN_HEALTHY.search("My model returns logits")
+    start = time.perf_counter()
+    per_item_said("The loss is nan. Each frame is scaled on its own.\n" + ("=" * 200 + "/" * 280 + "\n") * 200)
+    assert time.perf_counter() - start < 0.5
 
 
 def test_spikes_in_a_curve_said_not_to_fall_are_not_the_normal_noise():

@@ -652,7 +652,7 @@ NOT_TRAINING = re.compile(r"(?i)\boverfit\w*|\btrain\w*\s+loss\w*\b[^.\n]{0,40}?
 GROWS_WHEN_HEALTHY = re.compile(r"\b(?:gan|dcgan|wgan|(?<!data )(?<!batch )(?<!python )(?<!\.)generator(?!\s*=|\(\))|discriminator|"
                                 r"g_loss|loss_?g|d_loss|loss_?d|g loss|d loss|rewards?|"
                                 r"(?:episodes?|episodic|discounted|mean|average|expected|cumulative|total)[ _-]?returns?|"
-                                r"(?<!it )(?<!function )(?<!which )(?<!that )(?<!^)returns(?!\s+(?:nan|inf|none|a|an|the|0|\w+\())|"
+                                r"\breturns\s+(?:go\s+up|grow\w*|increas\w*|ris\w*|keep\s+(?:growing|rising|increasing))|"
                                 r"a2c|a3c|sac|td3|value[ _]loss|policy[ _]loss|"
                                 r"q[ _-]?values?|dqn|ppo|critic|actor|td[ _-]?error|"
                                 r"kl[ _-]?(?:anneal\w*|warm-?up|weight|beta)|beta[ _-]?(?:anneal\w*|warm-?up|schedule)|"

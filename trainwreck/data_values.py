@@ -147,7 +147,8 @@ def raw_units_read(prose: str) -> tuple[str, str] | None:
     said = " ".join(m.group(0).split())
     units = ("16-bit PCM samples as int16, -32768 to 32767" if "wavfile" in said else
              "a raster's stored numbers: Sentinel-2 L2A, for one, keeps reflectance times 10000" if "rasterio" in said
-             else "a 16-bit image's values, 0 to 65535")
+             else "a 16-bit image's values, up to 65535 where it is read at its own depth -- OpenCV's imread gives 8 "
+             "bits unless told IMREAD_UNCHANGED or IMREAD_ANYDEPTH")
     return said, units
 
 

@@ -16,7 +16,7 @@ import functools
 import itertools
 import re
 
-from .sentences import sentence_around, told
+from .sentences import denied_before, sentence_around, told
 
 # (the things a model is fed one at a time, and what it gives back for each)
 # (any noun after "every" but the run's own units and the model's parts: "for every transaction", not "every epoch")
@@ -258,8 +258,10 @@ def units_alike_said(prose: str) -> str:
 # A training accuracy said to be 90% or more ("the batch accuracy in the training loop is 0.97"): a network that learned
 # its training data passes its input on, so one output for every input elsewhere (at test time) is no dead or
 # symmetric network's face
-_HIGH = r"(?:0?\.9\d*|9\d(?:\.\d+)?\s*%|1\.0+\b|100\s*%)"
-TRAINING_ACCURACY_HIGH = re.compile(r"(?i)\btrain\w*\s+(?:\w+\s+){0,2}?acc(?:uracy)?\b[^.\n]{0,20}?" + _HIGH + r"|"
+_HIGH = r"(?<![\d.])(?:0?\.9\d*|9\d(?:\.\d+)?\s*%|1\.0+\b|100\s*%)(?![\d.])"
+# (not a bound or a wish: "never goes above 0.9", "0.95 would be fine")
+_NO_BOUND = r"(?:(?!\b(?:above|over|below|under|would|should|expect\w*|paper|want\w*)\b)[^.\n]){0,20}?"
+TRAINING_ACCURACY_HIGH = re.compile(r"(?i)\btrain\w*\s+(?:\w+\s+){0,2}?acc(?:uracy)?\b" + _NO_BOUND + _HIGH + r"(?!\s+would)|"
                           r"\bacc(?:uracy)?\s+(?:in|on|of)\s+(?:the\s+)?train\w*(?:\s+\w+){0,2}?\s+(?:is|was|of|at|reaches|"
                           r"reached)\s+(?:about\s+|around\s+)?" + _HIGH)
 
@@ -298,11 +300,17 @@ def weights_frozen_said(prose: str) -> str:
 # large enough to throw the loss up can push ReLU units below zero for every input; dead, they get no gradient, and
 # once a layer's units are all dead the output is one constant whatever the input (WR-140's stall after spikes). The
 # jump said first, the freeze after it, within a sentence or the next; neither denied nor asked.
-_JUMPED = r"\b(?:jump\w*|spik\w*|bumps?|shoots?\s+up|shot\s+up|blips?)\b"
+# (not at each epoch's start: "spikes at every epoch boundary" is the data's order)
+_JUMPED = r"\b(?:jump\w*|spik\w*|bumps?|shoots?\s+up|shot\s+up|blips?)\b(?!\s+(?:at|on)\s+(?:every|each)\b)"
+# (a value said again at every epoch, not "I log it at every step"; frozen or stuck said of the loss or "it", not of a
+# rate or a backbone)
 _FROZE = (r"(?:\b(?:exact(?:ly)?\s+)?(?:the\s+)?(?:exact\s+)?same\s+(?:value|number|loss)\b[^.;\n]{0,30}?\b(?:every|each|all|"
-          r"to\s+the\s+last\s+digit)\b|\bat\s+every\s+(?:single\s+)?(?:epoch|step|iteration)\b|"
+          r"to\s+the\s+last\s+digit)\b|\b(?:is|stays?|prints?|shows?|reads?|exactly)\s+\d*\.\d+\s+(?:at|for|on)\s+every\s+"
+          r"(?:single\s+)?(?:epoch|step|iteration|batch)\b|"
+          r"\bidentical\s+(?:at\s+|for\s+)?every\s+(?:epoch|step|iteration|batch)\b|"
           r"\b(?:has\s*n[o']t|has\s+not|have\s*n[o']t|never|does\s*n[o']t|did\s*n[o']t)\s+(?:changed|moved|change|move)\s+"
-          r"(?:at\s+all|since|again|a\s+bit)\b|\b(?:frozen|stuck)\s+at\b|\bto\s+the\s+last\s+digit\b)")
+          r"(?:at\s+all|since|again|a\s+bit)\b|\b(?:loss|it)\s+(?:\w+\s+){0,2}?(?:frozen|stuck)\s+at\b|"
+          r"\bto\s+the\s+last\s+digit\b)")
 JUMPED, FROZE = re.compile(r"(?i)" + _JUMPED), re.compile(r"(?i)" + _FROZE)
 JUMP_REACH = 200
 _ASKED_BETWEEN = re.compile(r"\?|\b(?:if|whether)\b")
@@ -317,6 +325,7 @@ def froze_after_jumps_said(prose: str) -> str:
         jump = next((m for m in JUMPED.finditer(text, low, froze.start())
                      if not _ASKED_BETWEEN.search(text, m.start(), froze.end())), None)
         if jump and not _DENIED_BEFORE.search(text, max(0, jump.start() - 40), jump.start()) \
+                and not denied_before(text, jump.start(), reach=15) \
                 and not text[froze.end():froze.end() + 3].lstrip().startswith("?"):
             return " ".join(text[jump.start():froze.end()].split())
     return ""

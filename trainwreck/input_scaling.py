@@ -402,7 +402,8 @@ def per_item(prose: str, division: re.Match) -> re.Match | None:
 
 # (a division by a spread that the paste shows as code, guarded or not: `x = (x - x.mean()) / (x.std() + 1e-6)`, `(f -
 # f.min()) / (f.max() - f.min() + eps)` -- the code says what the division does, not the words)
-DIVISION_SHOWN = re.compile(r"(?im)^[^\n]{0,200}=[^\n]{0,200}/[^\n]{0,80}?(?:\bstd|\bsigma\b|\bstdev|\.max\(|\bmax\b|\bptp\b|"
+# (each `/` scans to the next one at most: linear on a line of slashes)
+DIVISION_SHOWN = re.compile(r"(?i)(?:/=?|\.div_?\()[^\n/]{0,80}?(?:\bstd|\bsigma\b|\bstdev|\.max\(|\bmax\b|\bptp\b|"
                             r"\beps\b|\d+e-\d+)")
 
 

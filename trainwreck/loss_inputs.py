@@ -102,9 +102,13 @@ RETURNS_OWN_MODULE = re.compile(r"(?m)\breturn\s+self\.(\w+)\((?:[^()\n]|\((?:[^
 # ... or said in words: "an MLP that ends in nn.Sigmoid()", "the network ends with a softmax", segmentation_models_pytorch's
 # "activation set to softmax2d" (applied in its forward)
 # (the model's end, not a softmax somewhere in it: "ends with nn.Softmax in attention")
-MODEL_ENDS_SAID = re.compile(r"(?i)\b(?:ends?|ending|ended)\s+(?:in|with)\s+(?:an?\s+)?`?(?:torch\.)?(?:nn\.)?(?:sigmoid|softmax)"
+MODEL_ENDS_SAID = re.compile(r"(?i)\b(?:model|network|net|mlp|cnn|head|classifier|unet|decoder|it|that|which)\s+"
+                             r"(?:(?!(?:not|never|no)\b)\w+\s+){0,2}?"
+                             r"(?:ends?|ending)\s+(?:in|with)\s+(?:an?\s+)?`?(?:torch\.)?(?:nn\.)?(?:sigmoid|softmax)"
                              r"(?:2d)?\b(?>(?:\([^()\n]{0,20}\))?)(?!`?\s+(?:in|inside|within)\b)|"
-                             r"\bactivation\s*(?:=|set\s+to|is)\s*['\"]?(?:softmax2d|softmax|sigmoid)\b")
+                             # (the output's activation: smp's `activation` argument, or one said to be the last)
+                             r"\bactivation\s*(?:=|set\s+to)\s*['\"]?softmax2d\b|"
+                             r"\b(?:final|last|output)\s+activation\s*(?:=|is|set\s+to)\s*['\"]?(?:softmax2d|softmax|sigmoid)\b")
 
 
 def model_ends_said(prose: str) -> re.Match | None:

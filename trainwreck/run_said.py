@@ -280,7 +280,8 @@ def fell_then_broke(text: str, words: list[str]) -> bool:
 # training (not a validation score's); and neither said of a changed run ("with a higher lr it drops faster than...").
 FASTER_THAN = re.compile(r"(?i)\b(?:faster|quicker|more\s+quickly|more\s+rapidly)\s+than\b")
 REFERENCE = re.compile(r"(?i)\s+(?:in\s+|with\s+|on\s+|for\s+|from\s+)?(?:the\s+|my\s+|our\s+|an?\s+|his\s+|her\s+|their\s+|"
-                       r"\w+'s\s+)?(?:[\w'-]+\s+){0,3}?(?:reference|original|paper'?s?|tutorial'?s?|baseline|official|repo\w*|"
+                       r"\w+'s\s+)?(?:(?!(?:sgd|adam\w*|rmsprop|lr|batch|with|without|smaller|larger|higher|lower)\b)[\w'-]+\s+){0,3}?"
+                       r"(?:reference|original|paper'?s?|tutorial'?s?|baseline|official|repo\w*|"
                        r"notebook|copy|port|implementation|version|example|run|logs?|curves?|anything|code|script)\b|"
                        # (or what the reporter expected, where a turn follows that is not denied)
                        r"\s+(?:i\s+|we\s+)?(?:had\s+)?expected\b")
@@ -290,8 +291,9 @@ SPEED = re.compile(r"(?i)\b(?:seconds?|minutes?|hours?|it/s|per\s+second|wall|th
                    r"epochs?\s+(?:are|is|run|take))\b")
 TURNED = re.compile(r"(?i)\b(?:back\s+up|goes\s+up|went\s+up|going\s+up|climb\w*|creep\w*\s+(?:back\s+)?up|turns?\s+(?:a)?round|"
                     r"turned\s+(?:a)?round|(?:loss|it)\s+(?:gets?|got|getting|is|was)\s+worse|swing\w*|zig-?zag\w*|oscillat\w*|"
-                    r"jump\w*\s+around|nan|inf|diverg\w*|explod\w*|blows?\s+up|blew\s+up|wander\w*|increas\w*|ris(?:es|ing)|rose|"
-                    r"shoots?\s+up|shot\s+up|spik\w*)\b")
+                    r"jump\w*\s+around|nan|inf|diverg\w*|explod\w*|blows?\s+up|blew\s+up|wander\w*|"
+                    # (a rise said of the loss or "it": not "the accuracy increases", "the lr rises")
+                    r"(?:loss\w*|it)\s+(?:\w+\s+){0,2}?(?:increas\w*|ris(?:es|ing)|rose|shoots?\s+up|shot\s+up|spik\w*))\b")
 # (a turn denied in its clause: "I never see it go back up", "no nan or inf anywhere")
 TURN_DENIED = re.compile(r"(?i)(?:\b(?:no|not|never|nothing|without|neither|nor)\b|n't\b)[^.;,\n]{0,30}$")
 TURN_SPAN, QUOTED = 400, 160

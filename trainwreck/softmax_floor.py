@@ -141,7 +141,8 @@ ACCURACY_CLIMBS_SAID = re.compile(r"(?i)\b(?:acc(?:uracy)?|auc|auroc|roc[ -]auc|
                                   r"climbing|goes up|went up|going up|"
                                   r"improves?|improving|improved|rises?|rising|rose|increases?|increasing|increased|"
                                   r"reaches|reached|gets? to|got to)\b|"
-                                  r"\b(?:gets?|got|reach(?:es|ed)?|hits?)\s+(?:about\s+|around\s+|over\s+)?\d{2,3}(?:\.\d+)?\s*%\s+"
+                                  # (a high one, not chance: "gets 10% accuracy" is no model that learns)
+                                  r"\b(?:gets?|got|reach(?:es|ed)?|hits?)\s+(?:about\s+|around\s+|over\s+)?(?:[89]\d|100)(?:\.\d+)?\s*%\s+"
                                   r"(?:accuracy|acc)\b")
 # (the loss by its name or the cross-entropy's; "only creeping down" and "crawls down" barely move it too)
 _LOSS_NAMED = r"\b(?:loss|cross[- ]?entropy|nll)\b"
