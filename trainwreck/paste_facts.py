@@ -489,10 +489,11 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         # (said in words, with no code to show the division: a range (max - min) is 0 as surely as a std; not after a
         # whole epoch of finite losses, which every item has passed through once)
         out["item-std-unguarded"] = (f"the report says each item is scaled by its own statistics (\"{' '.join(item.group(0).split())}"
-                                     "\"): an item whose values are all equal has a standard deviation of 0 and a range "
-                                     "(max - min) of 0, and dividing by either gives 0/0, nan -- at whichever batch first "
-                                     "holds such an item (a blank frame, a window of zeros), not necessarily at the "
-                                     "first step")
+                                     "\"): an item whose values are all equal has a range (max - min) of 0 and a "
+                                     "standard deviation of 0, or a rounding's worth above it -- 0/0, nan, where the "
+                                     "difference comes out exact (a window of zeros, or of one whole number), about +-1 "
+                                     "from rounding otherwise -- at whichever batch first holds such an item (a blank "
+                                     "frame), not necessarily at the first step")
     elif not divides and (by_hand := standardised_by_hand(ev.prose)) and _broken_from_start(ev, sig, words,
                                                                                             first_printed=True):
         out["std-unguarded"] = (f"the report says it standardises the inputs by hand (\"{' '.join(by_hand.group(0).split())}"
