@@ -58,7 +58,7 @@ ONE_OUTPUT = re.compile(
     # "now every photo comes out as cloudy", "all the images are classified as cat", "everything is predicted as 0"
     # (what the model makes of them: not "labelled as", which the data may say)
     # (an input's, not an output's: "every prediction comes out as a tiny number" gives no class; nor "as one of" several)
-    # ("every single sample is predicted "none"": the class quoted, with no "as")
+    # ("every single row is predicted "stable"": the class quoted, with no "as")
     r"|\b(?:(?:every|each|all)(?: single)?(?: (?:of )?(?:the|my|our))?(?: (?!" + _OUTPUTS + r"\b)" + _INPUTS + r"){1,2}?|everything) "
     # (one class after "as", where the clause ends: not "as positive or negative", a task's, nor "as expected")
     r"(?:now )?(?:comes? out as|(?:is|are|gets?|get) (?:classified|predicted)(?: as|(?=\s+['\"])))\s+(?!(?:one|any|either|expected|"
@@ -81,7 +81,7 @@ ONE_OUTPUT = re.compile(
     # "every user predicted as the same country" (a title's, with no verb)
     r"|\b(?:every|each|all)(?: (?:of )?(?:the|my|our))?(?: (?!" + _OUTPUTS + r"\b)" + _INPUTS + r"){1,2}? (?:is |are )?"
     r"(?:classified|predicted) as the same\b"
-    # "predicts "no break" for everything": one class, quoted, for every input
+    # "predicts "no leak" for everything": one class, quoted, for every input
     r"|\bpredicts?\s+['\"][\w' -]{1,30}['\"]\s+(?:for|on)\s+(?:everything|every\w*|all\b)"
     # "it always predicts class 1"
     r"|\balways (?:predicts?|outputs?|returns?|picks?) (?:class|label) \d+\b"
@@ -255,7 +255,7 @@ def units_alike_said(prose: str) -> str:
     return _first_told(UNITS_ALIKE, prose)
 
 
-# A training accuracy said to be 90% or more ("the batch accuracy in the training loop is 0.97"): a network that learned
+# A training accuracy said to be 90% or more ("the accuracy on the training set reaches 0.96"): a network that learned
 # its training data passes its input on, so one output for every input elsewhere (at test time) is no dead or
 # symmetric network's face
 _HIGH = r"(?<![\d.])(?:0?\.9\d*|9\d(?:\.\d+)?\s*%|1\.0+\b|100\s*%)(?![\d.])"
@@ -295,8 +295,8 @@ def weights_frozen_said(prose: str) -> str:
     return ""
 
 
-# The loss said to jump and then to freeze at one value: "the loss jumps up a couple of times, and after that it is
-# 0.6753 at every single epoch", "two big bumps, and since then it shows the exact same number every epoch". A step
+# The loss said to jump and then to freeze at one value: "it shot up twice in epoch 2, and from then on it reads 1.0986 at
+# every epoch", "after a few jumps the cross-entropy has not moved at all". A step
 # large enough to throw the loss up can push ReLU units below zero for every input; dead, they get no gradient, and
 # once a layer's units are all dead the output is one constant whatever the input (WR-140's stall after spikes). The
 # jump said first, the freeze after it, within a sentence or the next; neither denied nor asked.

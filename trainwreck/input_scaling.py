@@ -372,7 +372,7 @@ _ITEMS = (r"(?:window|sample|clip|image|sequence|series|utterance|recording|segm
           r"spectrogram|read|frame|snapshot|patch|tile|volume|scan|slice)s?")
 PER_ITEM = re.compile(r"(?i)\b(?:its|their|that \w+'s|each \w+'s|every \w+'s) own (?:mean|statistics|stats|std|standard "
                       r"deviation|min and max|min(?:imum)? and max(?:imum)?|range|normali[sz]ation)\b|"
-                      # ("every snapshot is normalised on its own", "each frame gets rescaled separately")
+                      # ("every spectrogram is normalised on its own", "each tile gets rescaled separately")
                       r"\b(?:each|every) " + _ITEMS + r"\b[^.;\n]{0,30}?\b(?:is|are|gets?|was|were)\s+(?:re)?(?:normali[sz]\w*|"
                       r"standardi[sz]\w*|z-?scor\w*|scaled)\s+(?:on its own|by itself|separately|individually|independently)\b|\b(?:with|by|using) (?:its|their) (?:own )?mean and "
                       r"(?:std|standard deviation)\b|\bper[- ](?:window|sample|sequence|clip|series|utterance|recording|"

@@ -99,8 +99,8 @@ RETURNS_OWN_MODULE = re.compile(r"(?m)\breturn\s+self\.(\w+)\((?:[^()\n]|\((?:[^
                                 r"(?=[ \t]*(?:#[^\n]*)?$)")
 
 
-# ... or said in words: "an MLP that ends in nn.Sigmoid()", "the network ends with a softmax", segmentation_models_pytorch's
-# "activation set to softmax2d" (applied in its forward)
+# ... or said in words: "my classifier ends with nn.Softmax(dim=1)", "the network ends with a sigmoid",
+# segmentation_models_pytorch's `activation="softmax2d"` (applied in its forward)
 # (the model's end, not a softmax somewhere in it: "ends with nn.Softmax in attention")
 MODEL_ENDS_SAID = re.compile(r"(?i)\b(?:model|network|net|mlp|cnn|head|classifier|unet|decoder|it|that|which)\s+"
                              r"(?:(?!(?:not|never|no)\b)\w+\s+){0,2}?"

@@ -126,7 +126,7 @@ def call_closed(text: str, m: re.Match) -> str:
     return said + (closing.group(0) if closing else "")
 
 
-# ... or said in words, with no code to read: "I wrapped the forward pass and the loss in torch.autocast with float16",
+# ... or said in words, with no code to read: "the model and the criterion run inside torch.autocast in float16",
 # "fp16 autocast", "torch.cuda.amp.autocast()" (float16 by default on CUDA) -- in a report that names no scaler of any
 # kind (a GradScaler, "the scaler", a loss scale) unless to deny it ("no GradScaler" is the fact itself), nor bfloat16,
 # which needs none, nor a tool that scales on its own (the Hugging Face Trainer's fp16=True, Lightning's "16-mixed",

@@ -271,7 +271,7 @@ def fell_then_broke(text: str, words: list[str]) -> bool:
 
 
 # A loss said to fall faster than a run it is compared with -- the reference run, the tutorial, a port's original, a
-# friend's copy of the exercise -- and then to turn: back up, into swings, to nan. With plain SGD or momentum, a buffer
+# classmate's notebook -- and then to turn: back up, into swings, to nan. With plain SGD or momentum, a buffer
 # that sums every gradient since the last clearing makes each step longer than a correct run's while the gradients
 # agree, so it outruns the run it copies at first and then overshoots (WR-260's own start); under Adam the step is
 # normalised, and the tell is the climb back. The comparison is with a run of reference, or what the reporter expected

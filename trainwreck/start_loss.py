@@ -196,7 +196,7 @@ EARLY_STEPS = re.compile(r"(?i)\b(?:within|in|during|over|for)\s+the\s+(?:very\s
                          r"(?:epoch|batch|episode|shard|file|cycle))")
 JUMPED_UP = re.compile(r"(?i)\b(?:loss|mse|mae|nll|ppl|perplexity|cost)\b(?:(?!\b(?:acc\w*|lr|learning rate|reward|return|"
                        r"norm)\b)[^.;\n]){0,30}?\b(?:(?:shoots?|shot|jumps?|jumped|spikes?|spiked|blows?|blew)\s+(?:way\s+|far\s+)?(?:up|above)\b|"
-                       # ("roughly triples", "more than doubles"; "goes from about 10 to more than 20", the second
+                       # ("nearly quadruples", "more than doubles"; "rises from about 3 to over 8", the second
                        # number EARLY_JUMP_TIMES the first or more: checked where it is read)
                        r"(?:roughly\s+|about\s+|nearly\s+|more\s+than\s+)?(?:doubles|doubled|triples|tripled|quadruples|quadrupled)\b|"
                        r"(?:goes|went|rises?|rose|climbs?|climbed|jumps?|jumped|shoots?|shot|spikes?|spiked|increases?|increased)"
