@@ -2285,7 +2285,7 @@ def test_each_item_scaled_by_its_own_statistics_said_in_words():
     assert per_item_said("Every snapshot is normalised on its own before the model sees it.")
     assert per_item_said("Each clip gets standardized separately.")
     assert not per_item_said("Each frame is normalised with the dataset mean and std, not its own mean and std.")
-    assert not per_item_said("I do not scale each image separately.")
+    assert not per_item_said("I do not normalise each image separately.")
     # (the code shows the division, guarded: what it does is read from the code, not the words)
     assert not per_item_said("Each clip gets standardized separately:\nx = (x - x.mean()) / (x.std() + 1e-6)\n")
     said = ("Seismic picking CNN: every trace is normalised on its own, and the loss is nan from the second batch on. "
@@ -2308,7 +2308,7 @@ def test_a_loss_said_to_jump_and_then_freeze_at_one_value_is_the_dead_units_stal
         assert froze_after_jumps_said(said), said
     for said in ("The loss jumps around a lot and does not go down.",
                  "The loss was frozen at 0.69 for ten epochs, then it jumped and trained normally.",
-                 "If the loss jumps, does it stay at the same value every epoch afterwards?"):
+                 "Why does the loss jump and then stay at the same value every epoch?"):
         assert not froze_after_jumps_said(said), said
     d = diagnosis("Gesture classifier, small MLP with ReLU layers, plain SGD. The loss went down for two epochs with a "
                   "couple of jumps, and after that it shows the exact same number every epoch. Every sample gets the "

@@ -477,7 +477,7 @@ def _signature(ev: Evidence) -> Signature:
         # its first step, beside an adaptive optimizer -- what the log shows outranks words of another run's settings)
         no_warmup = ((no_warmup_said(ev.prose) if not WARMUP_SET.search(ev.prose) else "") or _rate_flat_from_start(ev)
                      or _loop_without_schedule(ev.prose) or _rate_said_without_schedule(ev.prose)
-                     or _decay_from_the_top(ev.prose, ev))
+                     or _decay_from_the_top(ev))
         jump, uniform = _no_warmup_jump(ev, early[0])
         # (or, from a uniform start under an adaptive optimizer, with no words of it: a model that outputs a uniform
         # guess scores ln C on every batch, whatever it holds, so a nat above it in the first steps is no batch's
@@ -1217,13 +1217,15 @@ def _rate_rises_first(ev: Evidence) -> bool:
 # cosine decay from 1e-4 to 0". A cosine or step decay without a warmup of its own takes its first step at its top rate
 # (CosineAnnealingLR, optax.cosine_decay_schedule, Keras's CosineDecay with its warmup_steps left at 0): the no-warmup
 # setting, said with the schedule
-def _decay_from_the_top(prose: str, ev: Evidence | None = None) -> str:
+def _decay_from_the_top(ev: Evidence) -> str:
     """" under AdamW, whose cosine schedule ..." where the words name an adaptive optimizer and a decaying schedule, and
-    nothing in the paste names a warmup, nor a batch of a few examples; or ""."""
+    nothing in the paste names a warmup, a schedule that raises the rate first (RISES_FIRST) or a batch of a few
+    examples, and the log prints no rate that rises over its first values; or ""."""
+    prose = ev.prose
     named = ADAPTIVE.search(prose)
     decay = COSINE_SAID.search(prose) or RATE_DECAY_SAID.search(prose)
     if not named or not decay or WARMUP_NAMED.search(prose) or RISES_FIRST.search(prose) or _small_batch(prose) \
-            or " similarity" in decay.group(0).lower() or (ev is not None and _rate_rises_first(ev)):
+            or " similarity" in decay.group(0).lower() or _rate_rises_first(ev):
         return ""
     return (f" under {named.group(0)}, with a decaying schedule (\"{' '.join(decay.group(0).split())}\") that starts at "
             "its top rate and no warmup named anywhere in the paste")

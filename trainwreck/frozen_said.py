@@ -326,6 +326,6 @@ def froze_after_jumps_said(prose: str) -> str:
                      if not _ASKED_BETWEEN.search(text, m.start(), froze.end())), None)
         if jump and not _DENIED_BEFORE.search(text, max(0, jump.start() - 40), jump.start()) \
                 and not denied_before(text, jump.start(), reach=15) \
-                and not text[froze.end():froze.end() + 3].lstrip().startswith("?"):
+                and text[sentence_around(text, froze.start(), froze.end(), stops=".;\n?!")[1]:][:1] != "?":
             return " ".join(text[jump.start():froze.end()].split())
     return ""

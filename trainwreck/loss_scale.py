@@ -135,7 +135,7 @@ def call_closed(text: str, m: re.Match) -> str:
 # another run's ("the original repo uses autocast").
 AUTOCAST_SAID = re.compile(r"(?i)\b(?:torch\.)?autocast\b(?:[^.;\n]|\.(?=\w)){0,60}?\b(?:float16|fp16|half(?=[\s-]+precision)|(?<!in )(?<!by )half)\b(?!\s+(?:the|an?)\b)|"
                            r"\b(?:float16|fp16)\s+autocast\b|\bcuda\.amp\.autocast\(\s*\)|\bamp\s+autocast\b")
-SCALER_NAMED = re.compile(r"(?i)\b(?:grad)?scaler\b|\bloss[ _-]?scal\w*")
+SCALER_NAMED = re.compile(r"(?i)\b(?:grad)?scaler\b|\bloss[ _-]?scal\w*|\bscale_loss\b")
 HALF_UNNEEDED = re.compile(r"(?i)\bbf16\b|\bbfloat16\b|\btrainer\b|\blightning\b|\baccelerate\b|\bmixed_precision\b|"
                            r"\bprecision\s*=|\bfp16\s*=\s*true\b|\bmixed_float16\b|\bkeras\b|\bdeepspeed\b")
 AUTOCAST_UNDONE = re.compile(r"(?i)\b(?:removed|remove|took\s+out|take\s+out|dropped|disabled|turned\s+off|switched\s+off|"
@@ -151,7 +151,7 @@ def autocast_unscaled_said(prose: str) -> str:
     """The words that say the run computes under PyTorch's autocast to float16, in a report that names no loss scaler
     but to deny it, nor a precision or a tool that needs none (AUTOCAST_SAID, SCALER_NAMED, HALF_UNNEEDED); or ""."""
     text = told(prose)
-    if HALF_UNNEEDED.search(prose) or not _scaler_denied(text) or "scale_loss" in text:
+    if HALF_UNNEEDED.search(prose) or not _scaler_denied(text):
         return ""
     for m in itertools.islice(AUTOCAST_SAID.finditer(text), 10):
         begin, end = sentence_around(text, m.start(), m.end(), stops=".;\n?")

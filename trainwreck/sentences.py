@@ -79,6 +79,7 @@ YES_NO = re.compile(r"(?:^|(?<=[.!?\n,;:\-\u2013\u2014]))[ \t]*(?:is|are|am|was|
                     r"|may|might)\b[^.!?\n]{0,400}\?")
 
 
+@functools.lru_cache(maxsize=8)      # (asked of one report's text by many readings: computed once)
 def told(text: str) -> str:
     """The text, lowercased, with its yes/no questions left out: what it tells, not what it asks."""
     return YES_NO.sub(" ", text.lower())
