@@ -89,3 +89,14 @@ def test_overflow_messages_beside_a_printed_scale_that_rose_again_are_no_evidenc
                                                                   .replace("loss_scale=128", "loss_scale=64"))
     held = diagnosis(FAIRSEQ.replace("loss_scale=256", "loss_scale=64").replace("loss_scale=128", "loss_scale=64"))
     assert held.matches and held.matches[0].entry.id == "WR-040"
+
+
+def test_the_reporters_own_trainer_class_scales_nothing():
+    """(code_review_s52b #19) A Trainer the reporter wrote is no library Trainer that scales the loss itself: autocast to
+    float16 said beside "my own Trainer class" is still read. The Hugging Face Trainer still vetoes it."""
+    from trainwreck.loss_scale import autocast_unscaled_said
+
+    said = "The forward pass runs under torch.autocast with float16"
+    assert autocast_unscaled_said(f"{said}, inside my own Trainer class.")
+    assert autocast_unscaled_said(f"{said}.\nclass Trainer:\n    def step(self): ...")
+    assert not autocast_unscaled_said(f"{said}, through the Hugging Face Trainer.")

@@ -2436,11 +2436,15 @@ def test_code_review_s52_readings_stay_where_they_belong():
         assert autocast_unscaled_said(said) == "", said
     # 15-16: each epoch's start is no run's start; a jump from one number to another, said with other verbs
     assert not early_jump_back_said("At the start of every epoch the loss doubles and then comes back down. AdamW.")
+    # (code_review_s52b #20: a word may qualify the epoch)
+    assert not early_jump_back_said("At the start of each training epoch the loss doubles, then comes back down.")
     assert early_jump_back_said("In the first 1k steps the loss jumps from 2.3 to 9, then comes back down.")
     assert early_jump_back_said("In the first couple dozen steps the loss goes from .5 to 1.4, then it recovers.")
     # 17: a length the tokenizer cuts to is no vocabulary
     for said in ("I call the tokenizer with a max length of 128 tokens.", "we run the tokenizer with 512 tokens per "
-                 "sequence", "the tokenizer truncates each sequence of 512 tokens"):
+                 "sequence", "the tokenizer truncates each sequence of 512 tokens",
+                 # (code_review_s52b #21)
+                 "the tokenizer (64 tokens max) pads every caption", "the tokenizer with 77 tokens at most"):
         assert vocabulary_named(said) is None, said
     assert vocabulary_named("the GPT-2 tokenizer (50257 tokens)")[0] == 50257
     # (code_review_s52b) a spike at each epoch's start, a value logged at every step, a rate frozen; a chance accuracy
@@ -2475,3 +2479,27 @@ def test_spikes_in_a_curve_said_not_to_fall_are_not_the_normal_noise():
                         "and some epochs end higher than the first one.", "spikes in a falling")
     assert answered("Keras LSTM on tweets, Adam. The loss goes down overall but jumps up now and then from batch to "
                     "batch; is that a problem?", "spikes in a falling")
+
+
+def test_a_resize_or_a_normalisation_layer_is_no_item_scaled_by_its_own_statistics():
+    """(code_review_s52b #3) "scaled individually to 224x224" is a resize, and a LayerNorm or InstanceNorm scales each
+    item by its own statistics by design: neither says the inputs were. Values scaled separately still are."""
+    from trainwreck.input_scaling import per_item_said
+
+    assert not per_item_said("Each image is scaled individually to 224x224 before batching.")
+    assert not per_item_said("Each sample is normalized independently by a LayerNorm at the input.")
+    assert not per_item_said("Every sequence is normalised separately by the InstanceNorm layer.")
+    assert per_item_said("Each window is scaled separately to zero mean and unit variance.")
+    assert per_item_said("Each image is scaled individually, to 0..1.")
+
+
+def test_a_reader_of_raw_units_is_read_for_the_inputs_it_reads_as_they_are():
+    """(code_review_s52b #12) rasterio reading the label rasters alone, or 16-bit files said to be converted to 8 bits or
+    JPEG, say nothing of inputs fed in raw units. The bands, or 16-bit depth maps beside masks, still do."""
+    from trainwreck.data_values import raw_units_read
+
+    assert raw_units_read("The label rasters are read with rasterio and the loss is nan.") is None
+    assert raw_units_read("The scans are 16-bit TIFFs converted to JPEG before training.") is None
+    assert raw_units_read("The inputs are 16-bit PNGs, exported as uint8 first.") is None
+    assert raw_units_read("I read the Sentinel bands and the label rasters with rasterio.")[0] == "rasterio"
+    assert raw_units_read("The 16-bit depth maps and the masks are both read as they are.")[0] == "16-bit depth maps"

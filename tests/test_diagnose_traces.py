@@ -857,3 +857,35 @@ def test_code_review_s52_curves_stay_where_they_belong():
         assert curve(other, jump) == "healthy", other
     rising = [0.0, 3e-5, 6e-5, 9e-5, 1.2e-4, 1.5e-4, 1.8e-4, 2.1e-4, 2.4e-4, 2.7e-4, 3e-4]
     assert curve(said, jump, rising) == "healthy"
+
+
+def test_a_loss_that_ramps_up_is_no_schedule_that_ramps_the_rate():
+    """(code_review_s52b #18) "the loss ramps up" is the failure, said; it is neither a warmup that vetoes the decay from
+    the top rate nor a weight ramped up by design that makes a climb healthy. A ramp of the rate or a weight still is."""
+    from trainwreck.curve_shape import ramped_up
+
+    assert ramped_up("AdamW; the lr ramps up linearly for 1000 steps.")
+    assert ramped_up("The consistency weight is ramped up from 0 over 3 epochs.")
+    assert not ramped_up("After epoch 3 the loss ramps up and never comes back.")
+    assert not ramped_up("The lr is 3e-4. After epoch 3 the training loss slowly ramps up.")
+    jump = [4.1, 5.0, 6.9, 7.3, 6.2, 5.1, 4.0, 3.4, 2.9, 2.5, 2.2]
+    said = "ViT fine-tune, AdamW, cosine decay from 3e-4 to 0 over the run. The loss ramps up at the start.\n"
+    log = "".join(f"step {20 * i} loss {v}\n" for i, v in enumerate(jump))
+    assert signature_of(scan(io.BytesIO((said + log).encode()), "log")).name == "spike-then-recover"
+    doubled = "".join(f"epoch {e} loss {v}\n" for e, v in enumerate(("0.52", "0.61", "1.15", "1.21", "1.22"), 1))
+    climbed = signature_of(scan(io.BytesIO(("The loss ramps up from epoch 2.\n" + doubled).encode()), "log")).name
+    assert climbed == "climbed-and-stayed"
+
+
+def test_a_slow_climb_back_is_read_beside_a_check_that_overfits_one_batch_but_not_in_a_validation_curve():
+    """(code_review_s52b #17) "I can't even overfit a single batch" is a check of the training, no overfitting of the run,
+    so the slow climb back is still read beside it; "here is my val loss" calls the values a validation curve."""
+    values = [2.2137, 1.5518, 1.3204, 1.2461, 1.3987, 1.6815, 1.9402, 1.8127, 2.1036, 1.9748]
+    log = "".join(f"step {20 * i} loss {v}\n" for i, v in enumerate(values))
+
+    def curve(prose):
+        return signature_of(scan(io.BytesIO((prose + log).encode()), "log")).name
+
+    assert curve("I can't even overfit a single batch with this model.\n") == "climbed-and-stayed"
+    assert curve("Here is my val loss:\n") == "healthy"
+    assert curve("The model seems to overfit after epoch 3.\n") == "healthy"

@@ -60,10 +60,10 @@ VOCAB_AFTER = re.compile(r"(?i)\bvocab(?:ulary)?(?:[ _-]?size)?\b[ \t]{0,3}(?:[=
 
 # ... or a tokenizer's size: "a BPE tokenizer with 4096 tokens", "our tokenizer of 32k pieces"
 # (a size of the tokenizer's, not a length it cuts to: "the tokenizer with a max length of 128 tokens", "512 tokens per
-# sequence")
+# sequence", "(64 tokens max)")
 TOKENIZER_SIZE = re.compile(r"(?i)(?<!output of the )(?<!output of )\btokeni[sz]er\b(?:(?!\b(?:max\w*|length|len|sequences?|seq|context|window|pad\w*|truncat\w*|"
                             r"batch\w*|each|per|of)\b)[^.;\n]){0,30}?(?:\b(?:with|of)\s+|\(\s*)(\d{1,3}(?:,\d{3})+|\d+)(k)?\s+"
-                            r"(?:tokens|pieces|subwords|word ?pieces|entries)\b(?!\s+(?:per|each|long|of\s+context))")
+                            r"(?:tokens|pieces|subwords|word ?pieces|entries)\b(?!\s+(?:per|each|long|of\s+context|max\w*|at\s+most))")
 
 
 # ... or as fairseq's tasks print their dictionaries when they load them: `[de] dictionary: 8848 types`, the source's

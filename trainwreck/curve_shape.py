@@ -528,7 +528,7 @@ def _signature(ev: Evidence) -> Signature:
         # (a climb of several steps, not yet non-finite, beside a clip that never engaged is the clip's face too)
         return despite_clipping(facts, "printed") or sig("climbing", facts)
     low = ev.low if ev.low is not None else ev.head[0]
-    grows = GROWS_WHEN_HEALTHY.search(f"{ev.loss_named[0]} {ev.prose}")
+    grows = grows_when_healthy(f"{ev.loss_named[0]} {ev.prose}")
     slow = _slow_climb(ev) if warn_index is None and not grows else None
     held = _held_above_start(ev) if warn_index is None and slow is None and not grows else 0
     if ((warn_index is not None or slow or held) and not swung and low > 0 and ev.last > ev.head[0]
@@ -640,9 +640,13 @@ GROWS_NOTE = ("(some logged losses grow in a healthy run: a GAN's generator loss
 GRADUAL_SHARE = 0.5
 # (values the words call a validation or test loss, or beside words of overfitting or of a training loss that keeps
 # falling: a validation curve's U is no failure)
-NOT_TRAINING = re.compile(r"(?i)\boverfit\w*|\btrain\w*\s+loss\w*\b[^.\n]{0,40}?\b(?:keeps?|kept|is|still)\s+(?:on\s+)?"
-                          r"(?:falling|decreasing|going\s+down|dropping)|\b(?:these|those)\s+(?:are\s+)?(?:the\s+|my\s+)?"
-                          r"(?:val\w*|validation|test|eval\w*|held-?out)[ _-]?loss|^\s*(?:val|eval|test)")
+# (overfitting said of the run, not the check that a model can overfit one batch: "I can't even overfit a single batch";
+# and the values shown called a validation loss: "these are the validation losses", "here is my val loss")
+NOT_TRAINING = re.compile(r"(?i)(?<!try to )(?<!trying to )(?<!tried to )(?<!able to )(?<!even )(?<!can't )(?<!cannot )(?<!not )\boverfit\w*(?!\s+(?:on\s+)?(?:a|one|the|"
+                          r"this)\s+(?:single\s+|small\s+|tiny\s+|few\s+)?(?:batch|sample|example|subset|image))|"
+                          r"\btrain\w*\s+loss\w*\b[^.\n]{0,40}?\b(?:keeps?|kept|is|still)\s+(?:on\s+)?"
+                          r"(?:falling|decreasing|going\s+down|dropping)|\b(?:these|those|here\s+(?:is|are)|this\s+is|below\s+(?:is|are))"
+                          r"\s+(?:are\s+)?(?:the\s+|my\s+)?(?:val\w*|validation|test|eval\w*|held-?out)[ _-]?loss|^\s*(?:val|eval|test)")
 # Losses that grow in a healthy run: a GAN's generator, a value loss regressing returns that grow, a VAE's loss
 # while its KL weight (beta) is annealed up from 0, a term whose weight is ramped up (a consistency loss, a domain-
 # adversarial lambda), a curriculum or scheduled sampling that makes the task harder. A slow climb, or one that only
@@ -657,7 +661,28 @@ GROWS_WHEN_HEALTHY = re.compile(r"\b(?:gan|dcgan|wgan|(?<!data )(?<!batch )(?<!p
                                 r"q[ _-]?values?|dqn|ppo|critic|actor|td[ _-]?error|"
                                 r"kl[ _-]?(?:anneal\w*|warm-?up|weight|beta)|beta[ _-]?(?:anneal\w*|warm-?up|schedule)|"
                                 r"anneal\w* (?:the )?(?:kl|beta)|curriculum|scheduled sampling|domain[ -]adversarial|dann|"
-                                r"gradient reversal|consistency (?:weight|loss)|ramp(?:ed|s|ing)? up)\b", re.I)
+                                r"gradient reversal|consistency (?:weight|loss))\b", re.I)
+# A ramp up is of a weight or a rate ("the consistency weight is ramped up", "the lr ramps up linearly"); where the
+# nearest thing named before it is the loss itself ("the loss ramps up after epoch 3") it is the failure, not a schedule.
+RAMP_UP = re.compile(r"(?i)\bramp(?:ed|s|ing)?\s+(?:it\s+)?up\b")
+_RAMP_SUBJECT = re.compile(r"(?i)\b(?:(?P<loss>loss(?:es)?|error|perplexity|ppl|nans?)|lr|rate|weight|lambda|beta|alpha|"
+                           r"coefficient|warm-?up|schedul\w*)\b")
+
+
+def ramped_up(prose: str) -> re.Match | None:
+    """The first ramp up (RAMP_UP) of something other than the loss, within the 60 characters of its sentence before
+    it; or None."""
+    for m in itertools.islice(RAMP_UP.finditer(prose), 10):
+        start = max(prose.rfind("\n", 0, m.start()), prose.rfind(". ", 0, m.start()), m.start() - 60)
+        subjects = list(_RAMP_SUBJECT.finditer(prose, max(start, 0), m.start()))
+        if not subjects or not subjects[-1].group("loss"):
+            return m
+    return None
+
+
+def grows_when_healthy(text: str) -> bool:
+    """Does the text name a loss that grows in a healthy run (GROWS_WHEN_HEALTHY), or a weight ramped up?"""
+    return bool(GROWS_WHEN_HEALTHY.search(text) or ramped_up(text))
 # A climb too slow for the watch (rises of a few percent a print): it still counts as a climb that stayed when
 # it runs over SLOW_VALUES values or more after the lowest and most of them (SLOW_SHARE) are rises.
 SLOW_VALUES, SLOW_SHARE = 5, 2 / 3
@@ -1202,8 +1227,8 @@ def _rate_said_without_schedule(prose: str) -> str:
 
 
 # (schedules that raise the rate first whatever their words: OneCycleLR from max_lr / div_factor over pct_start of the
-# run, a ramp said in other words, timm's train.py, whose --warmup-epochs is on by default)
-RISES_FIRST = re.compile(r"(?i)one-?cycle|ramp\w*\s+(?:it\s+)?up|linear(?:ly)?\s+(?:ramp|increas)|\btimm\b[^.\n]{0,40}?\btrain\.py\b|"
+# run, a ramp up of the rate said in other words (ramped_up), timm's train.py, whose --warmup-epochs is on by default)
+RISES_FIRST = re.compile(r"(?i)one-?cycle|linear(?:ly)?\s+(?:ramp|increas)|\btimm\b[^.\n]{0,40}?\btrain\.py\b|"
                          r"\btrain\.py\b[^.\n]{0,40}?\btimm\b|cosine\s+(?:similarity|distance|embedding|loss)")
 
 
@@ -1224,7 +1249,7 @@ def _decay_from_the_top(ev: Evidence) -> str:
     prose = ev.prose
     named = ADAPTIVE.search(prose)
     decay = COSINE_SAID.search(prose) or RATE_DECAY_SAID.search(prose)
-    if not named or not decay or WARMUP_NAMED.search(prose) or RISES_FIRST.search(prose) or _small_batch(prose) \
+    if not named or not decay or WARMUP_NAMED.search(prose) or RISES_FIRST.search(prose) or ramped_up(prose) or _small_batch(prose) \
             or " similarity" in decay.group(0).lower() or _rate_rises_first(ev):
         return ""
     return (f" under {named.group(0)}, with a decaying schedule (\"{' '.join(decay.group(0).split())}\") that starts at "

@@ -12,7 +12,7 @@ import re
 
 from .breaking_constructs import line_from
 from .class_count import CLASS_COUNT
-from .sentences import denied_before, told
+from .sentences import denied_before, sentence_around, told
 
 # What a paste shows of its data: labels set to -1 ("unlabelled rows set to y = -1"; not an `ignore_index=-1` the loss
 # is told about, nor rows filtered out with `!= -1`, nor the -1/+1 labels of a hinge loss), and, beside a run that
@@ -135,6 +135,22 @@ SCALING_SAID = re.compile(r"(?i)normali[sz]|standardi[sz]|z-?scor|\bscal(?:e|ed|
                           r"\b(?:comput|extract|convert|turn|mak|tak|us)\w*[^.\n]{0,30}?\b(?:mfccs?|(?:mel[ -])?spectrograms?)\b")
 
 
+# (not where the same sentence says the files were made 8-bit -- "16-bit TIFFs converted to JPEG" -- nor that what the
+# reader reads is the labels alone: "the label rasters are read with rasterio")
+MADE_EIGHT_BIT = re.compile(r"(?i)\b(?:convert\w*|sav\w*|export\w*|downsampl\w*|reduc\w*)\b[^.;\n]{0,40}?\b(?:to|as|into)\s+"
+                            r"(?:8-?bit|jpe?g|uint8)\b")
+LABELS_NAMED = re.compile(r"(?i)\b(?:labels?|masks?|annotations?|ground[ -]truth|targets?)\b")
+INPUTS_NAMED = re.compile(r"(?i)\b(?:images?|inputs?|bands?|features?|imagery|scenes?|tiles?|audio|waveforms?|signals?|"
+                          r"samples?|frames?)\b")
+
+
+def _not_the_inputs_raw(sentence: str, reader: str) -> bool:
+    """Does the reader's sentence say the files were made 8-bit, or that rasterio read labels and no inputs? (A 16-bit
+    image, frame or depth map names the inputs itself.)"""
+    return bool(MADE_EIGHT_BIT.search(sentence) or ("rasterio" in reader.lower() and LABELS_NAMED.search(sentence)
+                                                    and not INPUTS_NAMED.search(sentence)))
+
+
 def raw_units_read(prose: str) -> tuple[str, str] | None:
     """The reader as the words name it and the range it gives, when they say the inputs are read with one that gives
     the file's raw units (RAW_UNITS_READER) and say nothing anywhere of scaling them (SCALING_SAID); or None."""
@@ -142,7 +158,8 @@ def raw_units_read(prose: str) -> tuple[str, str] | None:
         return None
     text = told(prose)
     m = RAW_UNITS_READER.search(text)
-    if not m or denied_before(text, m.start(), reach=30):
+    if not m or denied_before(text, m.start(), reach=30) \
+            or _not_the_inputs_raw(text[slice(*sentence_around(text, m.start(), m.end()))], m.group(0)):
         return None
     said = " ".join(m.group(0).split())
     units = ("16-bit PCM samples as int16, -32768 to 32767" if "wavfile" in said else

@@ -374,7 +374,9 @@ PER_ITEM = re.compile(r"(?i)\b(?:its|their|that \w+'s|each \w+'s|every \w+'s) ow
                       r"deviation|min and max|min(?:imum)? and max(?:imum)?|range|normali[sz]ation)\b|"
                       # ("every spectrogram is normalised on its own", "each tile gets rescaled separately")
                       r"\b(?:each|every) " + _ITEMS + r"\b[^.;\n]{0,30}?\b(?:is|are|gets?|was|were)\s+(?:re)?(?:normali[sz]\w*|"
-                      r"standardi[sz]\w*|z-?scor\w*|scaled)\s+(?:on its own|by itself|separately|individually|independently)\b|\b(?:with|by|using) (?:its|their) (?:own )?mean and "
+                      r"standardi[sz]\w*|z-?scor\w*|scaled)\s+(?:on its own|by itself|separately|individually|independently)\b"
+                      # (a size is a resize, not a scaling of values: "each image is scaled individually to 224x224")
+                      r"(?!\s+(?:to|into)\s+\d)|\b(?:with|by|using) (?:its|their) (?:own )?mean and "
                       r"(?:std|standard deviation)\b|\bper[- ](?:window|sample|sequence|clip|series|utterance|recording|"
                       r"segment|instance) (?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*|scaling)\b|"
                       # ("standardises each window on its own", "normalizes every image separately")
@@ -392,12 +394,23 @@ DATASET_STATS = re.compile(r"(?i)\b(?:dataset|global|training[- ]set|train[- ]se
                            r"\bcomputed once\b")
 
 
+# (a normalisation layer of the model scales each item by its own statistics by design, and after a learned
+# affine: "each sample is normalised independently by a LayerNorm" says nothing of the inputs)
+NORM_LAYER = re.compile(r"(?i)\b(?:layer|instance|group)[ _-]?norm\w*")
+
+
+def _whole_set_or_layer(text: str, m: re.Match) -> bool:
+    """Whether the sentence around m names dataset-wide statistics or a normalisation layer."""
+    start, end = sentence_around(text, m.start(), m.end())
+    return bool(DATASET_STATS.search(text, start, end) or NORM_LAYER.search(text, start, end))
+
+
 def per_item(prose: str, division: re.Match) -> re.Match | None:
     """The words that the division standardises each item by its own statistics, within PER_ITEM_REACH characters of
     it, in a sentence that names no dataset-wide statistics; or None."""
     return next((m for m in itertools.islice(PER_ITEM.finditer(prose), 10)
                  if abs(m.start() - division.start()) <= PER_ITEM_REACH
-                 and not DATASET_STATS.search(prose, *sentence_around(prose, m.start(), m.end()))), None)
+                 and not _whole_set_or_layer(prose, m)), None)
 
 
 # (a division by a spread that the paste shows as code, guarded or not: `x = (x - x.mean()) / (x.std() + 1e-6)`, `(f -
@@ -415,8 +428,7 @@ def per_item_said(prose: str) -> re.Match | None:
         return None
     text = told(prose)
     for m in itertools.islice(PER_ITEM.finditer(text), 10):
-        if not (DATASET_STATS.search(text, *sentence_around(text, m.start(), m.end()))
-                or NEGATED.search(text[max(0, m.start() - 40):m.start()])):
+        if not (_whole_set_or_layer(text, m) or NEGATED.search(text[max(0, m.start() - 40):m.start()])):
             return m
     return None
 

@@ -136,7 +136,8 @@ def call_closed(text: str, m: re.Match) -> str:
 AUTOCAST_SAID = re.compile(r"(?i)\b(?:torch\.)?autocast\b(?:[^.;\n]|\.(?=\w)){0,60}?\b(?:float16|fp16|half(?=[\s-]+precision)|(?<!in )(?<!by )half)\b(?!\s+(?:the|an?)\b)|"
                            r"\b(?:float16|fp16)\s+autocast\b|\bcuda\.amp\.autocast\(\s*\)|\bamp\s+autocast\b")
 SCALER_NAMED = re.compile(r"(?i)\b(?:grad)?scaler\b|\bloss[ _-]?scal\w*|\bscale_loss\b")
-HALF_UNNEEDED = re.compile(r"(?i)\bbf16\b|\bbfloat16\b|\btrainer\b|\blightning\b|\baccelerate\b|\bmixed_precision\b|"
+# (the Trainer of a library, not one of the reporter's own: "my own Trainer class", `class Trainer:`)
+HALF_UNNEEDED = re.compile(r"(?i)\bbf16\b|\bbfloat16\b|(?<!own )(?<!custom )(?<!class )(?<!my )(?<!simple )\btrainer\b|\blightning\b|\baccelerate\b|\bmixed_precision\b|"
                            r"\bprecision\s*=|\bfp16\s*=\s*true\b|\bmixed_float16\b|\bkeras\b|\bdeepspeed\b")
 AUTOCAST_UNDONE = re.compile(r"(?i)\b(?:removed|remove|took\s+out|take\s+out|dropped|disabled|turned\s+off|switched\s+off|"
                              r"original|paper|repo|reference|tutorial)\b|\bis\s+off\b|enabled\s*=\s*false")

@@ -193,7 +193,8 @@ EARLY_STEPS = re.compile(r"(?i)\b(?:within|in|during|over|for)\s+the\s+(?:very\s
                          r"batches)\b|(?<!was )(?<!were )(?<!is )(?<!than )(?<!as )(?<!from )(?<!of )"
                          # (the run's start, not each epoch's: "at the start of every epoch the loss doubles")
                          r"\bat\s+the\s+(?:very\s+)?(?:start|beginning)\b(?!\s+of\s+(?:each|every|an?|the\s+next|a\s+new)\s+"
-                         r"(?:epoch|batch|episode|shard|file|cycle))")
+                         # (a word may qualify the epoch: "each training epoch", "every new epoch")
+                         r"(?:[\w-]+\s+)?(?:epoch|batch|episode|shard|file|cycle))")
 JUMPED_UP = re.compile(r"(?i)\b(?:loss|mse|mae|nll|ppl|perplexity|cost)\b(?:(?!\b(?:acc\w*|lr|learning rate|reward|return|"
                        r"norm)\b)[^.;\n]){0,30}?\b(?:(?:shoots?|shot|jumps?|jumped|spikes?|spiked|blows?|blew)\s+(?:way\s+|far\s+)?(?:up|above)\b|"
                        # ("nearly quadruples", "more than doubles"; "rises from about 3 to over 8", the second
