@@ -2503,3 +2503,94 @@ def test_a_reader_of_raw_units_is_read_for_the_inputs_it_reads_as_they_are():
     assert raw_units_read("The inputs are 16-bit PNGs, exported as uint8 first.") is None
     assert raw_units_read("I read the Sentinel bands and the label rasters with rasterio.")[0] == "rasterio"
     assert raw_units_read("The 16-bit depth maps and the masks are both read as they are.")[0] == "16-bit depth maps"
+
+
+def test_the_uniform_guess_worked_out_names_the_class_count():
+    """A report that works out the uniform guess's loss, "ln(500) = 6.2", names its 500 classes: the log's value beside
+    it must be ln K, within 5%, so that no other logarithm reads as one. The benchmarks whose names carry their counts
+    name them too."""
+    from trainwreck.class_count import classes_named
+
+    assert classes_named("The start should be near ln(500) = 6.2 for a fresh model.")[0] == 500
+    assert classes_named("I expected -log(1/20) ≈ 3.0 at step 0.")[0] == 20
+    assert classes_named("log(10) = 1 in base ten, as we all know.") is None
+    assert classes_named("eps keeps it finite: np.log(1e-8) = -18.4") is None
+    assert classes_named("PointNet++ on ModelNet40, 1024 points each.")[0] == 40
+    assert classes_named("ResNet-18 on Tiny ImageNet at 64x64.")[0] == 200
+    # the words' first loss far above it is read as outputs broken from the start: weights or inputs
+    said = ("Dot-product retrieval with 200 candidates per query, cross entropy over them; I expected the first loss "
+            "near ln(200) = 5.3, but the first loss is 640 before any update.\n")
+    d = diagnosis(said)
+    shown = [m.entry.id for m in d.matches if any("ln 200 = 5.298" in e for e in m.evidence)]
+    assert {"WR-120", "WR-330"} <= set(shown) and shown[0] == d.matches[0].entry.id
+    assert not diagnosis(said.replace("ln(200) = 5.3", "a small number")).matches
+
+
+def test_two_embedding_tables_started_at_zero_and_multiplied_never_move():
+    """The gradient of each factor of a product is the other factor: two embedding tables started at zero and multiplied
+    never move, however healthy the curve (the bias learns the base rate). One zero table alone, or two that are not
+    multiplied, train."""
+    keras = ("u = layers.Embedding(n_users, 16, embeddings_initializer='zeros')(user)\n"
+             "v = layers.Embedding(n_items, 16, embeddings_initializer='zeros')(item)\n"
+             "score = layers.Dot(axes=1)([layers.Flatten()(u), layers.Flatten()(v)])\n")
+    curve = "".join(f"Epoch {e}/5\n100/100 - 1s - loss: {v:.4f}\n" for e, v in enumerate((0.69, 0.52, 0.51, 0.51), 1))
+    d = diagnosis(keras + curve)
+    assert d.matches and d.matches[0].entry.id == "WR-110"
+    assert "two embedding tables at zero" in " ".join(d.matches[0].evidence)
+    one = keras.replace("v = layers.Embedding(n_items, 16, embeddings_initializer='zeros')", "v = layers.Embedding(n_items, 16)")
+    apart = keras.replace("layers.Dot(axes=1)", "layers.Concatenate()")
+    for text in (one, apart):
+        assert not any("embedding tables" in e for m in diagnosis(text + curve).matches for e in m.evidence)
+
+
+def test_a_forward_said_just_above_its_last_lines_is_read_as_the_model_output():
+    """"Last lines of my forward:" and then the lines: the model returns what they return, here a softmax handed to
+    CrossEntropyLoss. A softmax returned by a helper the words do not call forward is not the model's."""
+    from trainwreck.loss_inputs import model_output
+
+    said = "Last lines of my forward:\n\n    h = self.drop(self.fc2(h))\n    return torch.softmax(self.fc3(h), dim=-1)\n"
+    assert model_output(said).group(0).startswith("return torch.softmax")
+    assert model_output("A helper for the attention:\n\n    return torch.softmax(scores, dim=-1)\n") is None
+
+
+def test_an_smp_model_built_with_an_output_activation_returns_probabilities():
+    """segmentation_models_pytorch applies a constructor's `activation` in its head's forward: beside BCEWithLogitsLoss
+    that is probabilities handed over as logits. An activation outside the constructor's call is not its."""
+    from trainwreck.loss_inputs import model_output
+
+    built = 'net = smp.FPN(encoder_name="efficientnet-b0", classes=3,\n              activation="softmax2d")\n'
+    assert model_output(built).group(0) == 'activation="softmax2d"'
+    assert model_output('net = smp.FPN(classes=1)\nhead = Head(activation="sigmoid")\n') is None
+    d = diagnosis(built.replace("softmax2d", "sigmoid").replace("classes=3", "classes=1")
+                  + "loss_fn = nn.BCEWithLogitsLoss()\nThe loss stops at 0.66 while the IoU improves.\n")
+    assert d.matches[0].entry.id == "WR-130"
+
+
+def test_an_overlap_score_is_a_value_not_a_count_said_after_it():
+    """"The Dice keeps improving for 25 more epochs" gives no Dice of 25; "Dice: 1.87" is one outside [0, 1]."""
+    from trainwreck.run_said import score_out_of_range
+
+    assert score_out_of_range("The Dice keeps improving for 25 more epochs.") == ""
+    assert score_out_of_range("the IoU rises over 12+ epochs") == ""
+    assert score_out_of_range("val Dice: 1.87") == "Dice: 1.87"
+
+
+def test_imagenet_statistics_or_weights_do_not_make_a_regression_a_classifier():
+    """A backbone's inputs normalised with ImageNet's statistics, or its weights, say nothing of the task: a network
+    that regresses four numbers with an MSE is a regression's run."""
+    from trainwreck.run_kind import CLASSIFIER
+
+    assert not CLASSIFIER.search("Images are normalized with the ImageNet mean/std.")
+    assert not CLASSIFIER.search("an ImageNet-pretrained ResNet-50 regressing age")
+    assert CLASSIFIER.search("fine-tuning on ImageNet")
+
+
+def test_a_list_of_tries_whose_header_ends_a_sentence_line_is_read_as_tried():
+    """"... and it stays nan. Things I tried:" and a list: each item was tried, though the header does not start its
+    line."""
+    from trainwreck.rate_tried import lr_tried_same_place
+
+    text = ("It is nan from step 5300 on, every time. Things I tried:\n- lr 3e-5 instead of 3e-4: nan at the same "
+            "step\n- a smaller batch\n")
+    assert lr_tried_same_place(text)
+    assert not lr_tried_same_place(text.replace("Things I tried:", "Things I will try next:"))

@@ -6953,3 +6953,18 @@ def test_a_gans_own_train_step_under_mixed_float16_scales_no_loss():
     assert "own loop" in context_of(said).printed["loop-unscaled"]
     assert keras_loop_unscaled(said.replace("DCGAN example", "image classifier")) == ""
     assert keras_loop_unscaled(said + " I wrap d_optimizer in a LossScaleOptimizer.") == ""
+
+
+def test_a_short_log_that_climbs_beside_words_that_say_so_is_no_healthy_run():
+    """Four values that end 1.5x above the first, beside "the loss keeps going up": too few for a shape, but the words
+    and the values agree, so the run is not answered as healthy. Not where the loss grows in a healthy run (a GAN's
+    generator), nor a validation curve, nor where the values fell."""
+    log = "".join(f"it {1000 * i}: loss={v}\n" for i, v in enumerate((0.41, 0.47, 0.55, 0.62), 1))
+    said = "The loss keeps going up as training goes on.\n"
+    d = diagnosis(said + log)
+    assert d.verdict == "uncertain" and "WR-220" in [m.entry.id for m in d.matches]
+    assert not diagnosis(log).matches
+    assert not diagnosis("My DCGAN generator loss keeps going up.\n" + log).matches
+    assert not diagnosis("Here is my val loss; it keeps going up.\n" + log).matches
+    fell = "".join(f"it {1000 * i}: loss={v}\n" for i, v in enumerate((0.62, 0.55, 0.47, 0.41), 1))
+    assert not diagnosis(said + fell).matches

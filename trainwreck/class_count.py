@@ -8,8 +8,12 @@ import math
 import re
 
 # (ImageNet's 1000 not where it names a pretrained backbone or weights, whose head may have any count)
+# (and the benchmarks whose names carry their class counts: ModelNet40, Food-101, Places365, Tiny ImageNet's 200)
 DATASETS_NAMED = [(re.compile(r"\bcifar-?100\b", re.I), 100), (re.compile(r"\b(?:cifar-?10|mnist|svhn|fashion-?mnist|stl-?10)\b",
-                   re.I), 10), (re.compile(r"\bimagenet\b(?![ -]?(?:pre-?trained|backbone|weights))", re.I), 1000)]
+                   re.I), 10), (re.compile(r"\bmodelnet-?40\b", re.I), 40), (re.compile(r"\bmodelnet-?10\b", re.I), 10),
+                  (re.compile(r"\bfood-?101\b", re.I), 101), (re.compile(r"\bplaces-?365\b", re.I), 365),
+                  (re.compile(r"\btiny[- ]?imagenet\b", re.I), 200),
+                  (re.compile(r"\bimagenet\b(?![ -]?(?:pre-?trained|backbone|weights))", re.I), 1000)]
 # ("binary" or a sigmoid is the weakest name of a count, read last: a sigmoid may be a multi-label's)
 BINARY_NAMED = re.compile(r"\bbinary\b|\bsigmoid\b", re.I)
 CLASS_COUNT = re.compile(r"\b(\d{1,4})[ -](?:classes|categories|way|varieties|species|breeds|genres)\b|(?<!top-)(?<!top )\b(\d{1,4})-class\s+(?:[\w-]+\s+)?"
@@ -36,11 +40,22 @@ CLASS_WORDS = re.compile(r"(?i)\b(" + "|".join(COUNTING_WORDS) + r")(?:[ -](?:cl
                          r"(?=(?:[\w-]+\s+)?(?:classif\w*|softmax|problem|task|output)\b))")
 
 
+# ... or as the uniform guess's loss worked out: "I expected about ln(1024) = 6.9", "-log(1/10) ≈ 2.30" -- a natural
+# log of a count, with its value beside it (within UNIFORM_SAID_NEAR of ln K, so that no other log reads as one)
+UNIFORM_SAID = re.compile(r"(?i)(?:-\s*)?\b(?:ln|log)\s*\(\s*(?:1\s*/\s*)?(\d{1,6})\s*\)\s*(?:=|≈|~|is|of)\s*(?:about\s+|~\s*)?"
+                          r"(\d+(?:\.\d+)?)(?![\d.])")
+UNIFORM_SAID_NEAR = 0.05
+
+
 def classes_named(prose: str) -> tuple[int, str] | None:
     """The class count the paste names, and how it names it; or None."""
     counted = CLASS_COUNT.search(prose)
     if counted:
         return int(next(g for g in counted.groups() if g)), f"the paste says `{counted.group(0)}`"
+    for worked in itertools.islice(UNIFORM_SAID.finditer(prose), 5):
+        classes = int(worked.group(1))
+        if classes >= 2 and abs(float(worked.group(2)) - math.log(classes)) <= UNIFORM_SAID_NEAR * math.log(classes):
+            return classes, f"the paste works out `{' '.join(worked.group(0).split())}`"
     # (a dataset's count, then one in words, then "binary" or a sigmoid)
     for pattern, classes in DATASETS_NAMED:
         if m := pattern.search(prose):

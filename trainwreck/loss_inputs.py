@@ -118,6 +118,26 @@ def model_ends_said(prose: str) -> re.Match | None:
                  if not denied_before(text, m.start(), reach=30)), None)
 
 
+FORWARD_SAID_REACH, FORWARD_SAID_LINES = 400, 6
+# ... or a segmentation_models_pytorch model built with an output activation (`smp.Unet(..., activation="sigmoid")`):
+# its segmentation head applies it in forward(), so the model returns probabilities
+SMP_BUILT = re.compile(r"\bsmp\.\w+\(")
+SMP_ACTIVATION = re.compile(r"\bactivation\s*=\s*['\"](?:sigmoid|softmax2d|softmax|logsoftmax)['\"]")
+SMP_CALL_REACH = 600
+
+
+def _smp_activation(prose: str) -> re.Match | None:
+    """The output activation an smp model's constructor is given, within its call; or None."""
+    for built in itertools.islice(SMP_BUILT.finditer(prose), 5):
+        depth, end = 1, built.end()
+        while depth and end < min(len(prose), built.end() + SMP_CALL_REACH):
+            depth += {"(": 1, ")": -1}.get(prose[end], 0)
+            end += 1
+        if (found := SMP_ACTIVATION.search(prose, built.end(), end)) is not None:
+            return found
+    return None
+
+
 def model_output(prose: str) -> re.Match | None:
     """The pasted model's probabilities as its output: a Sequential that ends in nn.Sigmoid() or nn.Softmax(), or what
     the last forward() pasted returns (its block: to the next `def` or `class` at its indentation or less), or, with no
@@ -144,12 +164,13 @@ def model_output(prose: str) -> re.Match | None:
                                 prose):
             return called
     else:       # no forward() pasted: one a sentence quotes ("the model's forward ends with `return self.softmax(...)`")
+        # (or one that the lines just above it say are forward's: "end of forward():", then its last lines)
         for found in TORCH_PROBABILITY_OUT.finditer(prose):
-            if found.group(0).startswith("return") and re.search(r"forward|__call__", prose[
-                    prose.rfind("\n", 0, found.start()) + 1:found.start()]):
+            if found.group(0).startswith("return") and re.search(r"forward|__call__", "\n".join(
+                    prose[max(0, found.start() - FORWARD_SAID_REACH):found.start()].split("\n")[-FORWARD_SAID_LINES:])):
                 return found
     return next((m for m in TORCH_PROBABILITY_OUT.finditer(prose) if m.group(0).startswith(("nn.", "Chain(", *ARROW))),
-                None)
+                None) or _smp_activation(prose)
 
 
 # PyTorch's NLL loss takes log-probabilities and returns minus the label's (nn.NLLLoss, F.nll_loss); handed a

@@ -49,7 +49,8 @@ from .start_loss import early_jump_seen, regression_start_said, start_far_above_
 from .thesaurus import tokens
 from .timing_words import timing_of
 from .weight_init import (ALL_PARAMS_ZERO, CONSTANT_INIT_SAID, FILLED, LARGE_INIT, LAYERS_BUILT, NUMPY_ZERO_WEIGHTS,
-                          UNFILLED, constant_kernel_init, init_too_wide, update_discarded)
+                          UNFILLED, constant_kernel_init, init_too_wide, update_discarded,
+                          zero_tables_multiplied)
 
 ZERO_GRADIENT_WORDS, ACCURACY_WORDS = {"gradient", "exactly", "zero"}, {"accuracy", "improve"}
 # The entries whose phrases say every input gets one output (a dead or a symmetric network's face): half a printed
@@ -438,6 +439,12 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                             "that layer starts equal, and units that start equal, with equal weights after them, get "
                             "equal gradients and stay copies of each other (after a random layer they drift apart "
                             "only slowly)")
+    # (two factors at zero never move, whatever the loss does: the output's bias still learns the base rate, so the
+    # curve may look healthy)
+    elif tables := zero_tables_multiplied(ev.prose):
+        out["zero-init"] = (f"the pasted code starts two embedding tables at zero (`{' '.join(tables.group(0).split())}` "
+                            "for the second) and multiplies their vectors together: the gradient of each factor of a "
+                            "product is the other factor, 0, so neither table ever moves from zero")
     if went_wrong and (unfilled := UNFILLED.search(ev.prose)) and not FILLED.search(ev.prose):
         out["unfilled-init"] = (f"the pasted code makes a parameter from memory it never fills "
                                 f"(`{' '.join(unfilled.group(0).split())}`, and no init call in the paste): it holds "

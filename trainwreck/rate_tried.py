@@ -457,7 +457,8 @@ def _lower_rate_foreign(text: str) -> str:
 
 # A list under a header that says it holds what was tried ("What I tried:", "Things I've tried so far:", "I tried:"):
 # each item is a thing tried, though it does not say so ("- lr 0.05 -> still jumps at step 1830")
-TRIED_HEADER = re.compile(r"(?im)^[ \t]*(?:(?:what|things?)[ \t]+)?(?:(?:i|we)(?:'ve|[ \t]+have)?[ \t]+)?"
+# (on a line of its own, or ending a line after a sentence: "... has nan weights. What I tried:")
+TRIED_HEADER = re.compile(r"(?im)(?:^[ \t]*|(?<=[.!?])[ \t]+)(?:(?:what|things?)[ \t]+)?(?:(?:i|we)(?:'ve|[ \t]+have)?[ \t]+)?"
                           r"(?:already[ \t]+)?tried(?:[ \t]+so[ \t]+far)?[ \t]*:[ \t]*$")
 LIST_ITEM = re.compile(r"(?m)^([ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]+)")
 

@@ -346,8 +346,10 @@ LIKELIHOOD = re.compile(r"likelihood|log[ _-]?prob|\blog[ _-]?p\b|densit(?:y|ies
 # IoU printed outside that range means the targets are not (a 0/255 mask gives a Dice above 1).
 # (not a loss named for the score, `iou_loss = 1.2398`, `dice_coef_loss: 1.07`, "dice coefficient loss": a GIoU loss
 # reaches 2 and a CIoU loss more, and a Dice loss is 1 minus the score)
+# (a value, not a count said after the score's name: "the IoU still improves for 30+ epochs", "Dice over 40 scans")
 SCORE = re.compile(r"\b(?:dice|iou|jaccard|dsc)(?![a-z_ ]{0,16}loss)[a-z_ ]{0,20}?[:=\s-]\s*(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)"
-                   r"(?![\d.%])", re.I)
+                   r"(?![\d.%+])(?!\s*(?:more\s+)?(?:epochs?|steps?|iterations?|iters?|batches|images?|scans?|samples?|"
+                   r"volumes?|cases?|classes|pixels?|px)\b)", re.I)
 
 
 # A loss written as minus an overlap score (`return -(2 * inter + s) / (...)`, `bce - dice_coef`): below zero by design,

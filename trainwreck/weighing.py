@@ -10,7 +10,8 @@ import re
 from dataclasses import dataclass
 
 from .catalog import Catalog
-from .curve_shape import ENORMOUS_FIRST_WORDS, PLATEAU_FALL, SHAPE_MIN, UNFINISHED, Signature
+from .curve_shape import (ENORMOUS_FIRST_WORDS, NOT_TRAINING, PLATEAU_FALL, SHAPE_MIN, UNFINISHED, Signature,
+                          grows_when_healthy)
 from .entry import TRACES, Entry, template_pattern
 from .logscan import Evidence, MessageFinder
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY
@@ -47,6 +48,9 @@ from .run_said import (BEFORE_TRAINING_NONFINITE, fell_then_broke, loss_kind, sa
 from .sentences import said_unnegated, sentences_only, told
 from .thesaurus import tokens, tokens_many, when
 from .timing_words import EARLY_STEPS, timing_of
+
+# A short log that ends this many times its first value has risen, for words that say it climbs
+SAID_CLIMB_RISE = 1.3
 
 # Signatures that are a special or early case of another: entries declaring the
 # general one get part credit (a climb still finite may be WR-220 caught early;
@@ -459,7 +463,13 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
                      or ev.count < SHAPE_MIN and _other_script(ev.prose))
         # (or words of a network that no longer responds -- one output for every input, weights that never change --
         # beside a short curve: a fall in its first values is the output's bias finding the base rate)
-        or ev.count < SHAPE_MIN and bool(unresponsive))
+        or ev.count < SHAPE_MIN and bool(unresponsive)
+        # (or a short log that ends well above where it started, beside words that say the loss climbs: too few values
+        # for a shape, but the words and the values agree)
+        # (not a loss that grows in a healthy run, nor a validation curve)
+        or ev.count < SHAPE_MIN and ev.head[0] > 0 and ev.last >= SAID_CLIMB_RISE * ev.head[0]
+        and said_unnegated(told(ev.prose), {"climb", "diverge"})
+        and not grows_when_healthy(f"{ev.loss_named[0]} {ev.prose}") and not NOT_TRAINING.search(f"{ev.loss_named[0]} {ev.prose}"))
     hits = {e.id: _declared_hits(w.weighed[e.id], ev.messages) for e in w.entries}
     if zero is not None:                               # Apex's scale at zero: the scaler out of range
         for i in w.declarers.get(SAME_AS, []):

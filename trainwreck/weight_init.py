@@ -46,6 +46,22 @@ CONSTANT_INIT_SAID = re.compile(r"\b(?:sets?|setting|initiali[sz](?:e|es|ed|ing)
                                 r"(?:to|with|=|at)\s+(?:the\s+same\s+value|(?:0?\.\d+|\d+(?:\.\d+)?|zeros?|ones?)\b)", re.I)
 
 
+# ... or two embedding tables started at zero whose vectors the paste multiplies together (a dot product, an element-wise
+# product: matrix factorisation's user and item factors, `embeddings_initializer="zeros"`, Flax's `embedding_init=
+# zeros_init()`): the gradient of each factor is the other, 0, so neither ever moves -- one table alone, before a layer
+# of random weights, trains (ViT's position table may start at zero)
+ZERO_TABLE = re.compile(r"\bembeddings?_init(?:ializer)?\s*=\s*(?:['\"]zeros['\"]|(?:[\w.]{0,30}\.)?(?:Zeros\(|zeros(?:_init)?\b))")
+FACTORS_MULTIPLIED = re.compile(r"(?i)\bMultiply\(|\bDot\(|\bdot[ -]?products?\b|\.dot\(|\btensordot\b|\beinsum\b|"
+                                r"\bmatmul\b|\bbmm\(|\.mul\(|\breduce_sum\(\s*\w+\s*\*")
+
+
+def zero_tables_multiplied(prose: str) -> re.Match | None:
+    """The second embedding table the paste starts at zero (ZERO_TABLE), where it multiplies vectors together
+    (FACTORS_MULTIPLIED); or None."""
+    tables = list(itertools.islice(ZERO_TABLE.finditer(prose), 2))
+    return tables[1] if len(tables) == 2 and FACTORS_MULTIPLIED.search(prose) else None
+
+
 def constant_kernel_init(prose: str) -> re.Match | None:
     """Where the paste sets a kernel's weights to one value (ZERO_INIT), or names such an initialiser and hands it to a
     kernel (NAMED_CONSTANT_INIT)."""
