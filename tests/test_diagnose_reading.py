@@ -2594,3 +2594,16 @@ def test_a_list_of_tries_whose_header_ends_a_sentence_line_is_read_as_tried():
             "step\n- a smaller batch\n")
     assert lr_tried_same_place(text)
     assert not lr_tried_same_place(text.replace("Things I tried:", "Things I will try next:"))
+
+
+def test_the_largest_value_of_what_the_code_hands_exp_printed_past_its_limit():
+    """A paste whose code takes `jnp.exp(log_scale - 0.5)` and that prints "max(log_scale) = 90.2" hands exp 89.7, past
+    float32's 88.72: an overflow the run's own numbers show. Below the limit once the shift is taken off, or a name
+    the code does not exp, it is not."""
+    from trainwreck.exp_limits import printed_exp_input
+
+    code = "    scale = jnp.exp(log_scale - 0.5)\n"
+    assert "exp(89.7) is past the largest float32" in printed_exp_input(code + "max(log_scale) = 90.2\n", "float32")
+    assert printed_exp_input(code + "max(log_scale) = 89.0\n", "float32") == ""
+    assert printed_exp_input(code + "max(offset) = 95.0\n", "float32") == ""
+    assert printed_exp_input("    s = np.exp(z)\nz.max() = 712.5\n", "float64").startswith("the paste prints the largest z")

@@ -47,6 +47,31 @@ PRINTED_LOGIT = re.compile(r"(?i)\b(?:max(?:imum)?[ _]logits?|largest[ _]logits?
                            r"[ \t]*(?:(?:[:=]|is|was|of|reached|reaches)[ \t]*)?(\d+(?:\.\d+)?)(?!\d|\.\d)")
 
 
+# ... or the largest value of a name the paste's own code hands exp, printed ("max(raw_score) = 93.4", `s.max()` ...
+# `= 90.1`, "the maximum of raw_score was 95"): exp of it, less what the call subtracts (`jnp.exp(raw_score - 2.0)`),
+# overflows past the limit. A name's value, printed: the run's own number.
+EXP_OF_NAME = re.compile(r"(?<![\w.])(?:(?:np|numpy|math|torch|jnp|tf\.math|tf)\.)?exp\(\s*(?P<name>[A-Za-z_]\w{0,30})\s*"
+                         r"(?:(?P<op>[-+])\s*(?P<c>\d+(?:\.\d+)?)\s*)?\)")
+_MAX_OF = (r"(?:\bmax\(\s*{n}\s*\)|(?<![\w.]){n}\.max\(\)|\b(?:max(?:imum)?|largest)\s+(?:of\s+)?(?:the\s+)?`?{n}`?)"
+           r"\s*(?:=|:|is|was|reaches|reached|of)\s*(\d+(?:\.\d+)?)(?![\d.])")
+
+
+def printed_exp_input(prose: str, dtype: str) -> str:
+    """The fact, when the paste prints the largest value of a name its code hands exp (EXP_OF_NAME), past the limit
+    once what the call subtracts is taken off; or ""."""
+    for call in itertools.islice(EXP_OF_NAME.finditer(prose), 10):
+        name = call.group("name")
+        shift = float(call.group("c") or 0) * (-1 if call.group("op") == "-" else 1)
+        for m in itertools.islice(re.finditer(_MAX_OF.format(n=re.escape(name)), prose), 5):
+            x = float(m.group(1)) + shift
+            if x > EXP_LIMITS[dtype]:
+                return (f"the paste prints the largest {name} as {m.group(1)} (`{' '.join(m.group(0).split())}`), and "
+                        f"its code hands exp {name} (`{' '.join(call.group(0).split())}`): exp({fmt(x)}) is past the "
+                        f"largest {dtype} (exp overflows above {EXP_LIMITS[dtype]:.2f}) -- inf, and inf times 0 or "
+                        "inf / inf is nan")
+    return ""
+
+
 SELF_NORMALISED = re.compile(r"(?m)^[ \t]*File \"[^\"\n]{1,300}\", line \d+[^\n]*\n[^\n]{0,80}?(?<![\w.])(?P<n>[A-Za-z_]\w{0,20})"
                              r"[ \t]*/[ \t]*(?:\(?[ \t]*)(?P=n)\.sum\(")
 SAID_BOUND = re.compile(r"(?i)\b(?:at most|up to|as (?:large|high|big) as|a maximum of|max(?:imum)? of|reach(?:es|ed)?)"
@@ -152,6 +177,8 @@ def exp_overflow(ev: Evidence) -> tuple[str, bool]:
     # (or a column the run prints that grew past the limit on the row of the first inf)
     if column := column_past_limit(ev, "float32" if wide else "float64"):
         return column, True
+    if printed := printed_exp_input(ev.prose, "float32" if wide else "float64"):
+        return printed, True
     # (or the words: a hand-written exp of cosine similarities divided by a temperature the report names -- a cosine
     # is at most 1, so that exp takes up to 1/T, past float32's limit for any T below 1/88.72, about 0.0113)
     if "handwritten" in tokens(ev.prose) and HAND_EXP.search(sentences_only(ev.prose)) and COSINE_SAID.search(ev.prose) \
