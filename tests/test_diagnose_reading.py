@@ -2607,3 +2607,45 @@ def test_the_largest_value_of_what_the_code_hands_exp_printed_past_its_limit():
     assert printed_exp_input(code + "max(log_scale) = 89.0\n", "float32") == ""
     assert printed_exp_input(code + "max(offset) = 95.0\n", "float32") == ""
     assert printed_exp_input("    s = np.exp(z)\nz.max() = 712.5\n", "float64").startswith("the paste prints the largest z")
+
+
+def test_a_division_on_a_where_branch_and_a_sqrt_of_a_clamp_at_zero_break_the_backward_pass():
+    """`where(n > 0, s / n, 0)` still differentiates s / n where n is 0 (slope 1 / 0), and `sqrt(clamp(w, min=0))` meets
+    sqrt's infinite slope wherever the clamp clips, which the clamp's backward multiplies by 0: nan either way. A clamp
+    at an eps is a guard, and a where whose divisor was made safe by an inner where is WR-050's own fix."""
+    from trainwreck.breaking_constructs import breaking_construct
+
+    assert "division on one branch of a where" in breaking_construct(
+        "    r = torch.where(n > 0, s / n, torch.zeros_like(s))\n")["sqrt-at-zero"]
+    assert "square root that can meet 0" in breaking_construct(
+        "    side = torch.sqrt(torch.clamp(raw_side, min=0))\n")["sqrt-at-zero"]
+    assert "sqrt-at-zero" in breaking_construct("    d = torch.sqrt(F.relu(v))\n")
+    assert "sqrt-at-zero" not in breaking_construct("    side = torch.sqrt(torch.clamp(raw_side, min=1e-6))\n")
+    assert "sqrt-at-zero" not in breaking_construct(
+        "    safe = torch.where(n > 0, n, torch.ones_like(n))\n    r = torch.where(n > 0, s / safe, 0.0)\n")
+
+
+def test_half_precision_named_as_hearsay_beside_a_run_in_float32_is_no_half_precision():
+    """"I read that bf16 and AMP have problems here, but I'm training in float32" names no half precision of this run;
+    "I read that AMP overflows; I train with AMP" does."""
+    from trainwreck.precision_said import half_precision_hearsay, half_precision_shown
+    from trainwreck.thesaurus import tokens
+
+    said = "I read that AMP has problems with this layer, but I'm training in float32."
+    assert half_precision_hearsay(said) and half_precision_shown(said, tokens(said)) == ""
+    other = "I read that AMP can overflow here; I train with AMP and a GradScaler."
+    assert not half_precision_hearsay(other) and half_precision_shown(other, tokens(other)) == "AMP"
+    d = diagnosis(said + "\nThe loss is nan after the first update.\n")
+    assert not any("names half precision" in e for m in d.matches for e in m.evidence)
+
+
+def test_a_group_scaled_by_its_own_statistics_is_read_as_one_item():
+    """"z-score the readings per station", "divide by the patient's std": a group that holds one value, or equal ones,
+    divides by a std of 0 (pandas' is nan for one value). Per feature or per channel is the whole dataset's scaling."""
+    from trainwreck.input_scaling import per_item_said
+
+    assert per_item_said("I z-score the readings per station before training.")
+    assert per_item_said("For each visit we subtract the mean and divide by the patient's std.")
+    assert per_item_said("Per-user normalization of the ratings, then the autoencoder.")
+    assert not per_item_said("I standardise the inputs per feature with the training mean and std.")
+    assert not per_item_said("Normalization per channel, as usual.")

@@ -100,10 +100,16 @@ SHIFT_SAID = re.compile(r"(?i)\bsubtract\w*\s+(?:the\s+)?(?:max\w*|min\w*|lowest
 SINGULAR_SLOPE_WORDS = {"sqrt", "gradient"}
 # (a sqrt of what can be 0: a sum of squares, a difference, a variance -- not of a size, `np.sqrt(d_k)`, nor of an
 # init's scale, `np.sqrt(2 / fan_in)`)
-DIFFERENCE = re.compile(r"\w\s*-\s*[\w(]|\*\*\s*2|\bpow\(|\bsum\(|\bsquare\(|\bvar\(|\bmean\(|\bdot\(|@")
+# (or of what is clamped at exactly 0, or put through a ReLU: `sqrt(clamp(w, min=0))` meets 0 wherever the clamp clips,
+# and there the clamp's backward multiplies sqrt's inf slope by 0 -- a clamp at 0 is no guard, as one at an eps is)
+AT_ZERO = re.compile(r"\bclamp(?:_min)?\([^()\n]{0,80}?(?:\bmin\s*=\s*|,\s*)0(?:\.0*)?(?![\w.])|\brelu\(")
+DIFFERENCE = re.compile(r"\w\s*-\s*[\w(]|\*\*\s*2|\bpow\(|\bsum\(|\bsquare\(|\bvar\(|\bmean\(|\bdot\(|@|"
+                        + AT_ZERO.pattern)
 SQRT_CALL = re.compile(r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp)\.)?(?<!math\.)sqrt\(\s*(?P<arg>(?:[^()\n]|\((?:"
                        r"[^()\n]|\([^()\n]{0,60}\)){0,80}\)){0,120})\)|(?P<norm>\b(?:jnp\.linalg|tf|keras\.ops|ops)\.norm\()|"
-                       r"(?P<where>\bwhere\([^\n]{0,80}?,[^,\n]{0,40}?\b(?:sqrt|log)\()(?![^\n]{0,80}where\()"
+                       # (or a division on the branch: `where(n > 0, s / n, 0)`, whose slope in s, 1 / n, is inf at n = 0)
+                       r"(?P<where>\bwhere\([^\n]{0,80}?,[^,\n]{0,40}?(?:\b(?:sqrt|log)\(|[\w)\]]\s*/(?![/=])))"
+                       r"(?![^\n]{0,80}where\()"
                        r"\s*(?P<inner>[\w.]{1,40})?")
 # ... and a tensor's own sqrt method on a squared difference (`((a - b) ** 2).sum(-1).sqrt()`): the line before it, with
 # no eps added by a method either (`.add(1e-8)`)
@@ -523,9 +529,9 @@ def breaking_construct(prose: str) -> dict[str, str]:
               m.group("where") and not (m.group("inner") and re.search(r"(?<![\w.])" + re.escape(m.group("inner"))
                                                                           + r"\s*=[^=\n][^\n]{0,120}?where\(", code)))
               or m.group("norm") or (m.group("arg") is not None and DIFFERENCE.search(m.group("arg"))
-                                     and not GUARDED.search(m.group("arg")))), None)
+                                     and not GUARDED.search(AT_ZERO.sub("", m.group("arg"))))), None)
     method = None if m else next((s for s in itertools.islice(SQRT_METHOD.finditer(code), 50)
-                                  if DIFFERENCE.search(s.group("line")) and not GUARDED.search(s.group("line"))
+                                  if DIFFERENCE.search(s.group("line")) and not GUARDED.search(AT_ZERO.sub("", s.group("line")))
                                   and not ADDED.search(s.group("line"))), None)
     if method:
         shown = " ".join(prose[method.start("line"):method.end()].split()).split("=", 1)[-1].strip()
@@ -534,8 +540,9 @@ def breaking_construct(prose: str) -> dict[str, str]:
     if m:
         shown = " ".join(prose[m.start():m.end()].split())
         out["sqrt-at-zero"] = (
-            f"the pasted code picks a log or a square root on one branch of a where (`{shown}`): the branch not taken "
-            "is still differentiated, and at 0 its slope is inf, and inf * 0 is nan" if m.group("where") else
+            f"the pasted code picks a log, a square root or a division on one branch of a where (`{shown}`): the "
+            "branch not taken is still differentiated, and where its input (or divisor) is 0 its slope is inf, and "
+            "inf * 0 is nan" if m.group("where") else
             f"the pasted code takes a norm that can meet a zero vector (`{shown}`): its gradient there is x / ||x|| "
             "= 0/0, nan, as JAX and TensorFlow compute it (PyTorch's vector norm returns 0 there)" if m.group("norm")
             else

@@ -370,6 +370,8 @@ ALL_ZERO_INPUT = re.compile(r"\b(?:silent|all[ -]zeros?|all-zero|blank|(?:digita
 # division itself (PER_ITEM_REACH): not any Dataset's __getitem__, nor a "per-sample loss" elsewhere.
 _ITEMS = (r"(?:window|sample|clip|image|sequence|series|utterance|recording|segment|instance|example|signal|trace|"
           r"spectrogram|read|frame|snapshot|patch|tile|volume|scan|slice)s?")
+_GROUPS = (r"(?:user|patient|subject|customer|station|sensor|speaker|session|store|product|basin|stock|ticker|asset|"
+           r"participant|device|site|well|household|account|driver)s?")
 PER_ITEM = re.compile(r"(?i)\b(?:its|their|that \w+'s|each \w+'s|every \w+'s) own (?:mean|statistics|stats|std|standard "
                       r"deviation|min and max|min(?:imum)? and max(?:imum)?|range|normali[sz]ation)\b|"
                       # ("every spectrogram is normalised on its own", "each tile gets rescaled separately")
@@ -383,7 +385,13 @@ PER_ITEM = re.compile(r"(?i)\b(?:its|their|that \w+'s|each \w+'s|every \w+'s) ow
                       # (an item, not a feature, a column or a channel: those are scaled over the whole dataset)
                       r"\b(?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*) (?:each|every) (?:window|sample|clip|image|"
                       r"sequence|series|utterance|recording|segment|instance|example|signal|trace|spectrogram|read) "
-                      r"(?:on its own|by itself|separately|individually|independently)\b")
+                      r"(?:on its own|by itself|separately|individually|independently)\b|"
+                      # ... or a group's own statistics, where a group (a user, a patient, a station) may hold one value
+                      # or all-equal ones: "normalise the ratings per user", "divide by the user's std"
+                      r"\b(?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*)\b[^.;\n]{0,30}?\bper[- ]" + _GROUPS + r"\b|"
+                      r"\bper[- ]" + _GROUPS + r" (?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*|scaling)\b|"
+                      r"\bdivid\w*\s+(?:it\s+|them\s+|\w+\s+)?by\s+(?:the|each|every)\s+\w+'s\s+(?:own\s+)?(?:std|standard "
+                      r"deviation|sd|range)\b")
 PER_ITEM_REACH = 300
 
 

@@ -495,8 +495,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
             and not _whole_epoch_finite(ev) and (item := per_item_said(ev.prose)):
         # (said in words, with no code to show the division: a range (max - min) is 0 as surely as a std; not after a
         # whole epoch of finite losses, which every item has passed through once)
-        out["item-std-unguarded"] = (f"the report says each item is scaled by its own statistics (\"{' '.join(item.group(0).split())}"
-                                     "\"): an item whose values are all equal has a range (max - min) of 0 and a "
+        out["item-std-unguarded"] = (f"the report says each item (or group) is scaled by its own statistics "
+                                     f"(\"{' '.join(item.group(0).split())}\"): an item or a group whose values are all "
+                                     "equal (a group of one value too, whose std pandas, dividing by n - 1, makes nan "
+                                     "outright) has a range (max - min) of 0 and a "
                                      "standard deviation of 0, or a rounding's worth above it -- 0/0, nan, where the "
                                      "difference comes out exact (a window of zeros, or of one whole number), about +-1 "
                                      "from rounding otherwise -- at whichever batch first holds such an item (a blank "

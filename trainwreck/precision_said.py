@@ -4,10 +4,11 @@ precision, and what came of it (WR-040's own check).
 """
 from __future__ import annotations
 
+import itertools
 import re
 
 from .rate_tried import RAN_BADLY, RAN_WELL
-from .sentences import sentences_and_ends
+from .sentences import sentence_around, sentences_and_ends
 from .thesaurus import fold_text, tokens_of_folded
 
 
@@ -40,13 +41,34 @@ def bf16_only(text: str) -> bool:
     return bool(BF16_ONLY.search(text)) and not FP16_NAMED.search(text)
 
 
+# (a sentence that names half precision as what others say of it and says this run is in full precision: "I read that
+# it has issues with AMP, but I'm running in fp32")
+HEARSAY = re.compile(r"(?i)\b(?:i\s+(?:have\s+|'ve\s+)?read|i\s+(?:have\s+|'ve\s+)?heard|someone\s+said|people\s+say|"
+                     r"apparently|supposedly)\b")
+RUN_IN_FULL = re.compile(r"(?i)\b(?:running|run|training|trained|train|i'?m|i\s+am|we'?re|we\s+are|everything\s+is|"
+                         r"all\s+is)\b[^.;\n]{0,20}?\b(?:in|with|on)\s+(?:fp32|float32|full\s+precision|single\s+precision)\b")
+
+
 def half_precision_shown(text: str, words: list[str]) -> str:
     """What in the report shows half precision switched on (quoted as written), or "" -- also when its words
-    name it only to deny it (`words`: the text's tokens, whose fp16 a negator has already dropped)."""
+    name it only to deny it (`words`: the text's tokens, whose fp16 a negator has already dropped), or as hearsay in a
+    sentence that says this run is in full precision."""
     if "fp16" not in words or bf16_only(text):
         return ""
-    m = HALF_SHOWN.search(text)
+    m = next((m for m in itertools.islice(HALF_SHOWN.finditer(text), 10) if not _hearsay(text, m)), None)
     return " ".join(m.group(0).split()) if m else ""
+
+
+def _hearsay(text: str, m: re.Match) -> bool:
+    """Is this naming of half precision what others say of it, in a sentence that says this run is in full precision?"""
+    start, end = sentence_around(text, m.start(), m.end())
+    return bool(HEARSAY.search(text, start, m.start()) and RUN_IN_FULL.search(text, start, end))
+
+
+def half_precision_hearsay(text: str) -> bool:
+    """Does the text name half precision only as hearsay beside words that this run is in full precision?"""
+    named = list(itertools.islice(HALF_SHOWN.finditer(text), 10))
+    return bool(named) and all(_hearsay(text, m) for m in named)
 
 
 # A precision the reporter switched, as WR-040's own check does: "fp16=False trains fine", "the same model in float32

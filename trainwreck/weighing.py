@@ -41,7 +41,8 @@ from .frozen_said import dead_units_said, one_output_untrained, weights_frozen_s
 from .safe_text import shown
 from .entry_documents import FIELDS, Library, section, words_for
 from .normals import normal_ruled_out
-from .precision_said import bf16_only, half_precision_denied, half_precision_shown, precision_tried
+from .precision_said import (bf16_only, half_precision_denied, half_precision_hearsay, half_precision_shown,
+                             precision_tried)
 from .rate_tried import lr_tried, lr_tried_same_place, lr_tried_unmoved, rate_zero_failed
 from .run_said import (BEFORE_TRAINING_NONFINITE, fell_then_broke, loss_kind, says_failure, says_not_learning,
                        untrained_output_nonfinite)
@@ -504,7 +505,7 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
                     min(1.0, top / weights.bm_full), said_nonfinite, said_nonfinite_value, said_failure, hits,
                     lr_tried(ev.prose), precision_tried(ev.prose), unjudged, impossible,
                     bool(impossible) or (negative_shown(ev, words) and loss_kind(ev.prose) != "likelihood"),
-                    "fp16" in words and not bf16_only(ev.prose), printed_facts(ev, sig, words, regressor, scaled, unjudged, sentences), trainer_clears(ev), classifier_shown(ev),
+                    "fp16" in words and not bf16_only(ev.prose) and not half_precision_hearsay(ev.prose), printed_facts(ev, sig, words, regressor, scaled, unjudged, sentences), trainer_clears(ev), classifier_shown(ev),
                     regressor, half_precision_denied(ev.prose, words), half_precision_shown(ev.prose, words),
                     scaled,
                     tuple((seen[1], key) for key, seen in ev.messages.items() if NUMPY_INF.match(seen[2])), words, sentences,
