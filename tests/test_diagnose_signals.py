@@ -6968,3 +6968,26 @@ def test_a_short_log_that_climbs_beside_words_that_say_so_is_no_healthy_run():
     assert not diagnosis("Here is my val loss; it keeps going up.\n" + log).matches
     fell = "".join(f"it {1000 * i}: loss={v}\n" for i, v in enumerate((0.62, 0.55, 0.47, 0.41), 1))
     assert not diagnosis(said + fell).matches
+
+
+def test_a_score_said_to_rise_is_no_climb_of_a_failure_beside_a_normal_answer():
+    """"The val accuracy keeps going up" is progress: beside a question about a spiky loss, the answer is the normal
+    one, and an entry whose only support is the words' overlap is no closest entry. A loss said to climb still says
+    more than spikes."""
+    said = ("The per-step loss jumps around a lot between batches of rays, but the eval PSNR keeps going up and the "
+            "renders look fine. Is training unstable?\n")
+    d = diagnosis(said)
+    assert d.verdict == "normal" and d.normal[0].name == "spikes in a falling curve"
+    assert d.matches == []
+    assert diagnosis(said.replace("the eval PSNR keeps going up", "the loss keeps going up")).verdict != "normal"
+
+
+def test_a_loss_switched_away_from_does_not_bound_the_one_in_use():
+    """"Switched from MSE to a Gaussian NLL" names a likelihood, whose loss may go below zero; MSE is the loss left
+    behind. Named as the loss in use, it still bounds it."""
+    from trainwreck.run_said import loss_kind
+
+    assert loss_kind("I switched the head from MSE to nn.GaussianNLLLoss; it is better than the old MSE head.") \
+        == "likelihood"
+    assert loss_kind("The head is trained with MSE plus a Gaussian prior term.") == ""
+    assert loss_kind("The head is trained with MSE.") == "bounded"

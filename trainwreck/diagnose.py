@@ -79,6 +79,8 @@ SPECIFIC = ("curve", "messages", "start", "negative", "zero-gradient", "accuracy
             "softmax-floor")
 # ... of which these are shared by every entry of the curve's shape: past the first three, they list no one
 SHARED = ("curve", "start")
+# The parts of a score that the words' overlap with an entry and the report's timing give, and nothing else
+WORDS_ONLY = frozenset({"words", "prior", "when"})
 
 
 @dataclass
@@ -785,10 +787,17 @@ def _reported(prose: str) -> str:
     return WORRY.sub(" ", HEARSAY.sub(" ", prose.lower()))
 
 
+# A score whose rise is progress, said to rise: "the validation PSNR keeps going up", "AUC improves every epoch" -- no
+# climb of a failure
+SCORE_RISES = re.compile(r"(?i)\b(?:acc\w*|psnr|ssim|auc|m?iou|dice|bleu|rouge\w*|f1|m?ap|recall|precision|rewards?|returns?|"
+                         r"r2|hit\s*rate|ndcg\w*)\b[^.;,\n]{0,30}?\b(?:keeps?\s+|is\s+|are\s+|still\s+|steadily\s+)*"
+                         r"(?:going\s+up|goes\s+up|went\s+up|ris(?:es|ing|e)|rose|climb\w*|increas\w*|improv\w*|grow\w*)\b")
+
+
 def _rest_of(normals: list[Normal], prose: str, keep_questions: bool = True) -> str:
     """The words with what the normal behaviours asked about taken out (and the yes/no questions, unless kept, and
-    what the reporter only read or heard, or fears)."""
-    rest = _reported(prose)
+    what the reporter only read or heard, or fears, and a score said to rise)."""
+    rest = SCORE_RISES.sub(" ", _reported(prose))
     rest = rest if keep_questions else YES_NO.sub(" ", rest)
     for n in normals:
         rest = n.asked.sub(" ", rest)
@@ -882,7 +891,9 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
         # (a check of the loss values that the log already gave, SHAPE_MIN or more of them, is the one just made)
         if d.ask.startswith("the loss values") and d.evidence.count >= SHAPE_MIN:
             d.ask = ""
-        d.matches = d.matches[:CANDIDATES]
+        # (beside a normal answer, only an entry with evidence beyond the words' overlap and the timing is a closest
+        # entry: the words that asked about a normal behaviour overlap some entry's description whatever it is)
+        d.matches = [m for m in d.matches if any(v > 0 for k, v in m.parts.items() if k not in WORDS_ONLY)][:CANDIDATES]
         if d.normal[0].name in GAP_NORMALS:
             d.trend = validation_curve.trend(d.evidence.prose)
         return

@@ -386,8 +386,14 @@ def loss_kind(text: str) -> str:
     return _kind_of(text)
 
 
+# (a loss switched away from is not the run's: "from MSE to GaussianNLLLoss", "better than the old MSE head")
+SWITCHED_FROM = re.compile(r"(?i)(?:\bfrom|\binstead\s+of|\bold|\bprevious|\boriginal|\breplac\w+|\bthan)\s+"
+                           r"(?:the\s+|an?\s+|my\s+|our\s+)?$")
+
+
 def _kind_of(text: str) -> str:
-    bounded = BOUNDED_LOSS.search(text)
+    bounded = next((m for m in itertools.islice(BOUNDED_LOSS.finditer(text), 20)
+                    if not SWITCHED_FROM.search(text[max(0, m.start() - 25):m.start()])), None)
     likelihood = LIKELIHOOD.search(text) or MINUS_SCORE.search(text) or MINUS_SCORE_TRAINER.search(text)
     if bounded and not likelihood:
         return "bounded"
