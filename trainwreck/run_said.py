@@ -387,7 +387,7 @@ def loss_kind(text: str) -> str:
 
 
 # (a loss switched away from is not the run's: "from MSE to GaussianNLLLoss", "better than the old MSE head")
-SWITCHED_FROM = re.compile(r"(?i)(?:\bfrom|\binstead\s+of|\bold|\bprevious|\boriginal|\breplac\w+|\bthan)\s+"
+SWITCHED_FROM = re.compile(r"(?i)(?:\bfrom|\binstead\s+of|\bold|\breplac\w+|\bthan)\s+"
                            r"(?:the\s+|an?\s+|my\s+|our\s+)?$")
 
 
