@@ -2503,6 +2503,9 @@ def test_a_reader_of_raw_units_is_read_for_the_inputs_it_reads_as_they_are():
     assert raw_units_read("The inputs are 16-bit PNGs, exported as uint8 first.") is None
     assert raw_units_read("I read the Sentinel bands and the label rasters with rasterio.")[0] == "rasterio"
     assert raw_units_read("The 16-bit depth maps and the masks are both read as they are.")[0] == "16-bit depth maps"
+    # (review s53 #11: what the run writes is not what it reads; a DEM beside the labels is an input)
+    assert raw_units_read("I read the bands with rasterio and save the predictions as JPEG.")[0] == "rasterio"
+    assert raw_units_read("rasterio reads the label raster and the DEM.")[0] == "rasterio"
 
 
 def test_the_uniform_guess_worked_out_names_the_class_count():
@@ -2517,6 +2520,12 @@ def test_the_uniform_guess_worked_out_names_the_class_count():
     assert classes_named("eps keeps it finite: np.log(1e-8) = -18.4") is None
     assert classes_named("PointNet++ on ModelNet40, 1024 points each.")[0] == 40
     assert classes_named("ResNet-18 on Tiny ImageNet at 64x64.")[0] == 200
+    # (review s53 #8, #12: a logarithm worked out for something else, or a dataset a backbone borrows from, is none)
+    assert classes_named("logit_scale is clamped at ln(100) = 4.605, as in the paper; the first loss is 19.7.") is None
+    assert classes_named("The discriminator loss sits at log(4) = 1.386, the equilibrium.") is None
+    for borrowed in ("ResNet-18 pretrained on Places365, fine-tuned on my room photos.", "Food-101 weights, then my dishes",
+                     "Images are normalized with the ImageNet mean/std.", "ResNet50(weights='imagenet', include_top=False)"):
+        assert classes_named(borrowed) is None, borrowed
     # the words' first loss far above it is read as outputs broken from the start: weights or inputs
     said = ("Dot-product retrieval with 200 candidates per query, cross entropy over them; I expected the first loss "
             "near ln(200) = 5.3, but the first loss is 640 before any update.\n")
@@ -2528,19 +2537,28 @@ def test_the_uniform_guess_worked_out_names_the_class_count():
 
 def test_two_embedding_tables_started_at_zero_and_multiplied_never_move():
     """The gradient of each factor of a product is the other factor: two embedding tables started at zero and multiplied
-    never move, however healthy the curve (the bias learns the base rate). One zero table alone, or two that are not
-    multiplied, train."""
+    never move, however healthy the curve (the output layer's bias learns the base rate). One zero table alone, two
+    that are added, or a zero table beside the product but not in it, train."""
     keras = ("u = layers.Embedding(n_users, 16, embeddings_initializer='zeros')(user)\n"
              "v = layers.Embedding(n_items, 16, embeddings_initializer='zeros')(item)\n"
-             "score = layers.Dot(axes=1)([layers.Flatten()(u), layers.Flatten()(v)])\n")
+             "score = layers.Dot(axes=1)([layers.Flatten()(u), layers.Flatten()(v)])\n"
+             "out = layers.Dense(1, activation='sigmoid')(score)\n")
     curve = "".join(f"Epoch {e}/5\n100/100 - 1s - loss: {v:.4f}\n" for e, v in enumerate((0.69, 0.52, 0.51, 0.51), 1))
     d = diagnosis(keras + curve)
     assert d.matches and d.matches[0].entry.id == "WR-110"
     assert "two embedding tables at zero" in " ".join(d.matches[0].evidence)
     one = keras.replace("v = layers.Embedding(n_items, 16, embeddings_initializer='zeros')", "v = layers.Embedding(n_items, 16)")
     apart = keras.replace("layers.Dot(axes=1)", "layers.Concatenate()")
-    for text in (one, apart):
-        assert not any("embedding tables" in e for m in diagnosis(text + curve).matches for e in m.evidence)
+    added = ("tok = layers.Embedding(V, 64)(ids)\npos = layers.Embedding(512, 64, embeddings_initializer='zeros')(p)\n"
+             "seg = layers.Embedding(2, 64, embeddings_initializer='zeros')(s)\nx = tok + pos + seg\n"
+             "w = tf.matmul(q, k, transpose_b=True)\n")
+    beside = ("    self.user = nn.Embed(nu, 32, embedding_init=nn.initializers.zeros)\n"
+              "    self.bias = nn.Embed(nu, 1, embedding_init=nn.initializers.zeros)\n    self.item = nn.Embed(ni, 32)\n"
+              "    return jnp.einsum('bd,bd->b', self.user(u), self.item(i)) + self.bias(u)[:, 0]\n")
+    for text in (one, apart, added, beside):
+        assert not any("embedding tables" in e for m in diagnosis(text + curve).matches for e in m.evidence), text
+    both = beside.replace("self.item = nn.Embed(ni, 32)", "self.item = nn.Embed(ni, 32, embedding_init=nn.initializers.zeros)")
+    assert any("embedding tables" in e for m in diagnosis(both + curve).matches for e in m.evidence)
 
 
 def test_a_forward_said_just_above_its_last_lines_is_read_as_the_model_output():
@@ -2551,6 +2569,10 @@ def test_a_forward_said_just_above_its_last_lines_is_read_as_the_model_output():
     said = "Last lines of my forward:\n\n    h = self.drop(self.fc2(h))\n    return torch.softmax(self.fc3(h), dim=-1)\n"
     assert model_output(said).group(0).startswith("return torch.softmax")
     assert model_output("A helper for the attention:\n\n    return torch.softmax(scores, dim=-1)\n") is None
+    # (review s53 #4: a helper forward calls, or a def between the words and the return, is not forward's end)
+    assert model_output("My forward is long; this is the attention helper it calls:\n\n"
+                        "    scores = q @ k.transpose(-2, -1)\n    return torch.softmax(scores, dim=-1)\n") is None
+    assert model_output("In forward() I call this:\n\ndef pick(s):\n    return torch.softmax(s, dim=-1)\n") is None
 
 
 def test_an_smp_model_built_with_an_output_activation_returns_probabilities():
@@ -2561,6 +2583,9 @@ def test_an_smp_model_built_with_an_output_activation_returns_probabilities():
     built = 'net = smp.FPN(encoder_name="efficientnet-b0", classes=3,\n              activation="softmax2d")\n'
     assert model_output(built).group(0) == 'activation="softmax2d"'
     assert model_output('net = smp.FPN(classes=1)\nhead = Head(activation="sigmoid")\n') is None
+    # (review s53 #5: the classification head's activation, and a log-softmax a cross-entropy takes as logits)
+    assert model_output('net = smp.Unet("resnet34", classes=1,\n    aux_params=dict(classes=1, activation="sigmoid"))\n') is None
+    assert model_output('net = smp.Unet("resnet34", classes=5, activation="logsoftmax")\n') is None
     d = diagnosis(built.replace("softmax2d", "sigmoid").replace("classes=3", "classes=1")
                   + "loss_fn = nn.BCEWithLogitsLoss()\nThe loss stops at 0.66 while the IoU improves.\n")
     assert d.matches[0].entry.id == "WR-130"
@@ -2607,22 +2632,34 @@ def test_the_largest_value_of_what_the_code_hands_exp_printed_past_its_limit():
     assert printed_exp_input(code + "max(log_scale) = 89.0\n", "float32") == ""
     assert printed_exp_input(code + "max(offset) = 95.0\n", "float32") == ""
     assert printed_exp_input("    s = np.exp(z)\nz.max() = 712.5\n", "float64").startswith("the paste prints the largest z")
+    # (review s53 #1: a count after the name is no value of it; math.exp computes in float64 and raises instead)
+    assert printed_exp_input(code + "I log the largest log_scale of 1000 batches: 12.3.\n", "float32") == ""
+    assert printed_exp_input("    ppl = math.exp(loss)\nthe largest loss was 120\n", "float32") == ""
+    # (and only beside a run that went non-finite, or words that say so)
+    healthy = code + "max(log_scale) = 90.2, and the loss is fine:\nstep 1 loss 0.9\nstep 2 loss 0.8\nstep 3 loss 0.7\n"
+    assert not any("largest log_scale" in e for m in diagnosis(healthy).matches for e in m.evidence)
+    broken = healthy.replace("step 3 loss 0.7", "step 3 loss nan")
+    assert any("largest log_scale" in e for m in diagnosis(broken).matches for e in m.evidence)
 
 
-def test_a_division_on_a_where_branch_and_a_sqrt_of_a_clamp_at_zero_break_the_backward_pass():
-    """`where(n > 0, s / n, 0)` still differentiates s / n where n is 0 (slope 1 / 0), and `sqrt(clamp(w, min=0))` meets
-    sqrt's infinite slope wherever the clamp clips, which the clamp's backward multiplies by 0: nan either way. A clamp
-    at an eps is a guard, and a where whose divisor was made safe by an inner where is WR-050's own fix."""
+def test_a_division_on_a_where_branch_and_a_sqrt_of_a_multiplying_clip_at_zero_break_the_backward_pass():
+    """`where(n > 0, s / n, 0)` still differentiates s / n where n is 0 (slope 1 / 0), and `sqrt(jnp.maximum(w, 0))`
+    meets sqrt's infinite slope wherever the maximum clips, which JAX's JVP of max multiplies by 0 (as TensorFlow's
+    ReluGrad does): nan either way. PyTorch's clamp and relu select in their backward, so a clamp at 0 is the guard it
+    looks like there, as one at an eps is anywhere; and a where whose divisor was made safe by an inner where is WR-050's
+    own fix."""
     from trainwreck.breaking_constructs import breaking_construct
 
     assert "division on one branch of a where" in breaking_construct(
         "    r = torch.where(n > 0, s / n, torch.zeros_like(s))\n")["sqrt-at-zero"]
     assert "square root that can meet 0" in breaking_construct(
-        "    side = torch.sqrt(torch.clamp(raw_side, min=0))\n")["sqrt-at-zero"]
-    assert "sqrt-at-zero" in breaking_construct("    d = torch.sqrt(F.relu(v))\n")
-    assert "sqrt-at-zero" not in breaking_construct("    side = torch.sqrt(torch.clamp(raw_side, min=1e-6))\n")
-    assert "sqrt-at-zero" not in breaking_construct(
-        "    safe = torch.where(n > 0, n, torch.ones_like(n))\n    r = torch.where(n > 0, s / safe, 0.0)\n")
+        "    side = jnp.sqrt(jnp.maximum(raw_side, 0.0))\n")["sqrt-at-zero"]
+    assert "sqrt-at-zero" in breaking_construct("    d = tf.sqrt(tf.nn.relu(v))\n")
+    assert "sqrt-at-zero" in breaking_construct("    d = jnp.sqrt(jnp.clip(v, 0, 10))\n")
+    for guarded in ("    side = torch.sqrt(torch.clamp(raw_side, min=0))\n", "    d = torch.sqrt(F.relu(v))\n",
+                    "    d = jnp.sqrt(jnp.clip(v, 0.5, 10))\n", "    side = jnp.sqrt(jnp.maximum(raw_side, 1e-6))\n",
+                    "    safe = torch.where(n > 0, n, torch.ones_like(n))\n    r = torch.where(n > 0, s / safe, 0.0)\n"):
+        assert "sqrt-at-zero" not in breaking_construct(guarded), guarded
 
 
 def test_half_precision_named_as_hearsay_beside_a_run_in_float32_is_no_half_precision():

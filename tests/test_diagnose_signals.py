@@ -6966,6 +6966,9 @@ def test_a_short_log_that_climbs_beside_words_that_say_so_is_no_healthy_run():
     assert not diagnosis(log).matches
     assert not diagnosis("My DCGAN generator loss keeps going up.\n" + log).matches
     assert not diagnosis("Here is my val loss; it keeps going up.\n" + log).matches
+    # (review s53 #9: a climb said to have come back down, or to belong to the warmup, is no climb of the run)
+    assert not diagnosis("During the warmup the loss climbs a little, then it falls for the rest of the run.\n"
+                         + log).matches
     fell = "".join(f"it {1000 * i}: loss={v}\n" for i, v in enumerate((0.62, 0.55, 0.47, 0.41), 1))
     assert not diagnosis(said + fell).matches
 

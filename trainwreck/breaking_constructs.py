@@ -100,9 +100,14 @@ SHIFT_SAID = re.compile(r"(?i)\bsubtract\w*\s+(?:the\s+)?(?:max\w*|min\w*|lowest
 SINGULAR_SLOPE_WORDS = {"sqrt", "gradient"}
 # (a sqrt of what can be 0: a sum of squares, a difference, a variance -- not of a size, `np.sqrt(d_k)`, nor of an
 # init's scale, `np.sqrt(2 / fan_in)`)
-# (or of what is clamped at exactly 0, or put through a ReLU: `sqrt(clamp(w, min=0))` meets 0 wherever the clamp clips,
-# and there the clamp's backward multiplies sqrt's inf slope by 0 -- a clamp at 0 is no guard, as one at an eps is)
-AT_ZERO = re.compile(r"\bclamp(?:_min)?\([^()\n]{0,80}?(?:\bmin\s*=\s*|,\s*)0(?:\.0*)?(?![\w.])|\brelu\(")
+# (or of what a backward that multiplies clips at 0: JAX's jnp.maximum(x, 0) and jnp.clip(x, 0, ...), whose JVP is
+# g * (x == max) (lax.py, `ad.defjvp2(max_p, lambda g, ans, x, y: mul(g, _balanced_eq(x, ans, y)), ...)`), and
+# TensorFlow's tf.nn.relu, whose ReluGrad is `gradients * (features > 0)` (relu_op_functor.h): where they clip, sqrt's
+# infinite slope at 0 meets that 0, and inf * 0 is nan. Not PyTorch's clamp or relu, nor jax.nn.relu: their backward
+# selects (`where(self >= min, grad, 0)`), so a clipped input gets a gradient of 0 -- for them a clamp at 0 is the
+# guard it looks like)
+AT_ZERO = re.compile(r"\bjnp\.(?:maximum\([^()\n]{0,80}?,\s*0(?:\.0*)?\s*\)|clip\([^()\n]{0,80}?(?:,\s*|\b(?:a_)?min\s*=\s*)"
+                     r"0(?:\.0*)?(?![\w.]))|\btf\.nn\.relu\(")
 DIFFERENCE = re.compile(r"\w\s*-\s*[\w(]|\*\*\s*2|\bpow\(|\bsum\(|\bsquare\(|\bvar\(|\bmean\(|\bdot\(|@|"
                         + AT_ZERO.pattern)
 SQRT_CALL = re.compile(r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp)\.)?(?<!math\.)sqrt\(\s*(?P<arg>(?:[^()\n]|\((?:"

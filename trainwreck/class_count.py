@@ -7,13 +7,26 @@ import itertools
 import math
 import re
 
-# (ImageNet's 1000 not where it names a pretrained backbone or weights, whose head may have any count)
+from .sentences import sentence_around
+
+# A dataset named as the task, not as what a backbone was pretrained on or whose statistics or weights it borrows
+# ("ImageNet-pretrained", "weights='imagenet'", "pretrained on Places365", "the ImageNet mean/std"): a head fine-tuned
+# from it may have any count, and a regression may normalise its images with ImageNet's statistics
+_BORROWED_BEFORE = r"(?<!weights=')(?<!weights=\")(?<!pretrained on )(?<!pre-trained on )(?<!trained on )"
+_BORROWED_AFTER = (r"(?![ _-]?(?:1k|21k|22k)?(?:'s)?[ _-]?(?:mean|std|stats|statistics|normali\w*|pre-?trained|weights|backbone|"
+                   r"init\w*|checkpoint)\b)")
+
+
+def as_task(name: str) -> str:
+    """The dataset's name as a pattern that names it as the task (see _BORROWED_BEFORE, _BORROWED_AFTER)."""
+    return _BORROWED_BEFORE + r"\b(?:" + name + r")\b" + _BORROWED_AFTER
+
+
 # (and the benchmarks whose names carry their class counts: ModelNet40, Food-101, Places365, Tiny ImageNet's 200)
-DATASETS_NAMED = [(re.compile(r"\bcifar-?100\b", re.I), 100), (re.compile(r"\b(?:cifar-?10|mnist|svhn|fashion-?mnist|stl-?10)\b",
-                   re.I), 10), (re.compile(r"\bmodelnet-?40\b", re.I), 40), (re.compile(r"\bmodelnet-?10\b", re.I), 10),
-                  (re.compile(r"\bfood-?101\b", re.I), 101), (re.compile(r"\bplaces-?365\b", re.I), 365),
-                  (re.compile(r"\btiny[- ]?imagenet\b", re.I), 200),
-                  (re.compile(r"\bimagenet\b(?![ -]?(?:pre-?trained|backbone|weights))", re.I), 1000)]
+DATASETS_NAMED = [(re.compile(as_task(name), re.I), count) for name, count in (
+    (r"cifar-?100", 100), (r"cifar-?10|mnist|svhn|fashion-?mnist|stl-?10", 10), (r"modelnet-?40", 40),
+    (r"modelnet-?10", 10), (r"food-?101", 101), (r"places-?365", 365), (r"tiny[- ]?imagenet", 200),
+    (r"(?<!tiny )(?<!tiny-)imagenet", 1000))]
 # ("binary" or a sigmoid is the weakest name of a count, read last: a sigmoid may be a multi-label's)
 BINARY_NAMED = re.compile(r"\bbinary\b|\bsigmoid\b", re.I)
 CLASS_COUNT = re.compile(r"\b(\d{1,4})[ -](?:classes|categories|way|varieties|species|breeds|genres)\b|(?<!top-)(?<!top )\b(\d{1,4})-class\s+(?:[\w-]+\s+)?"
@@ -45,6 +58,12 @@ CLASS_WORDS = re.compile(r"(?i)\b(" + "|".join(COUNTING_WORDS) + r")(?:[ -](?:cl
 UNIFORM_SAID = re.compile(r"(?i)(?:-\s*)?\b(?:ln|log)\s*\(\s*(?:1\s*/\s*)?(\d{1,6})\s*\)\s*(?:=|≈|~|is|of)\s*(?:about\s+|~\s*)?"
                           r"(\d+(?:\.\d+)?)(?![\d.])")
 UNIFORM_SAID_NEAR = 0.05
+# ... said of where a loss starts or a guess scores, in its sentence ("I expected the first loss near ln(10) = 2.30",
+# "chance is -log(1/20) = 3.0"), not of a clamp or a temperature ("logit_scale is clamped at ln(100) = 4.605") nor of
+# an equilibrium or an entropy
+UNIFORM_CONTEXT = re.compile(r"(?i)\b(?:expect\w*|should|initial\w*|first|start\w*|begin\w*|chance|uniform\w*|random(?:ly)?|"
+                             r"guess\w*|untrained|fresh|step\s+0|before\s+(?:any|the\s+first)\s+update)\b")
+UNIFORM_REFUSED = re.compile(r"(?i)\b(?:logit_scale|temperature|clamp\w*|clip\w*|equilibrium|entropy)\b")
 
 
 def classes_named(prose: str) -> tuple[int, str] | None:
@@ -54,7 +73,9 @@ def classes_named(prose: str) -> tuple[int, str] | None:
         return int(next(g for g in counted.groups() if g)), f"the paste says `{counted.group(0)}`"
     for worked in itertools.islice(UNIFORM_SAID.finditer(prose), 5):
         classes = int(worked.group(1))
-        if classes >= 2 and abs(float(worked.group(2)) - math.log(classes)) <= UNIFORM_SAID_NEAR * math.log(classes):
+        sentence = prose[slice(*sentence_around(prose, worked.start(), worked.end(), stops=";\n"))]
+        if classes >= 2 and abs(float(worked.group(2)) - math.log(classes)) <= UNIFORM_SAID_NEAR * math.log(classes) \
+                and UNIFORM_CONTEXT.search(sentence) and not UNIFORM_REFUSED.search(sentence):
             return classes, f"the paste works out `{' '.join(worked.group(0).split())}`"
     # (a dataset's count, then one in words, then "binary" or a sigmoid)
     for pattern, classes in DATASETS_NAMED:

@@ -638,12 +638,13 @@ GROWS_NOTE = ("(some logged losses grow in a healthy run: a GAN's generator loss
               "grow)")
 # (a climb back that rose by degrees: the first value after the lowest holds less than this share of the whole rise)
 GRADUAL_SHARE = 0.5
-# (values the words call a validation or test loss, or beside words of overfitting or of a training loss that keeps
-# falling: a validation curve's U is no failure)
-# (overfitting said of the run, not the check that a model can overfit one batch: "I can't even overfit a single batch";
-# and the values shown called a validation loss: "these are the validation losses", "here is my val loss")
-NOT_TRAINING = re.compile(r"(?i)(?<!try to )(?<!trying to )(?<!tried to )(?<!able to )(?<!even )(?<!can't )(?<!cannot )(?<!not )\boverfit\w*(?!\s+(?:on\s+)?(?:a|one|the|"
-                          r"this)\s+(?:single\s+|small\s+|tiny\s+|few\s+)?(?:batch|sample|example|subset|image))|"
+# (values the words call a validation or test loss -- "these are the validation losses", "here is my val loss" -- or
+# beside words of the run's overfitting, not of the check that a model can overfit one batch ("I can't even overfit a
+# single batch", "overfitting one batch works"), or of a training loss that keeps falling: a validation curve's U is no
+# failure)
+NOT_TRAINING = re.compile(r"(?i)(?<!try to )(?<!trying to )(?<!tried to )(?<!able to )(?<!even )(?<!can't )(?<!cannot )"
+                          r"(?<!not )\boverfit(?:s|ted|ting)?\b(?!\s+(?:on\s+)?(?:a|one|the|this)\s+(?:single\s+|small\s+|"
+                          r"tiny\s+|few\s+)?(?:batch|sample|example|subset|image))|"
                           r"\btrain\w*\s+loss\w*\b[^.\n]{0,40}?\b(?:keeps?|kept|is|still)\s+(?:on\s+)?"
                           r"(?:falling|decreasing|going\s+down|dropping)|\b(?:these|those|here\s+(?:is|are)|this\s+is|below\s+(?:is|are))"
                           r"\s+(?:are\s+)?(?:the\s+|my\s+)?(?:val\w*|validation|test|eval\w*|held-?out)[ _-]?loss|^\s*(?:val|eval|test)")
@@ -665,16 +666,20 @@ GROWS_WHEN_HEALTHY = re.compile(r"\b(?:gan|dcgan|wgan|(?<!data )(?<!batch )(?<!p
 # A ramp up is of a weight or a rate ("the consistency weight is ramped up", "the lr ramps up linearly"); where the
 # nearest thing named before it is the loss itself ("the loss ramps up after epoch 3") it is the failure, not a schedule.
 RAMP_UP = re.compile(r"(?i)\bramp(?:ed|s|ing)?\s+(?:it\s+)?up\b")
-_RAMP_SUBJECT = re.compile(r"(?i)\b(?:(?P<loss>loss(?:es)?|error|perplexity|ppl|nans?)|lr|rate|weight|lambda|beta|alpha|"
-                           r"coefficient|warm-?up|schedul\w*)\b")
+_RAMP_SUBJECT = re.compile(r"(?i)\b(?:(?P<loss>loss(?:es)?|error(?:\s+rate)?|perplexity|ppl|nans?)|lr|rate|weight|lambda|"
+                           r"beta|alpha|coefficient|warm-?up|schedul\w*)\b")
+_PRONOUN = re.compile(r"(?i)\b(?:it|this|that)\b")
 
 
 def ramped_up(prose: str) -> re.Match | None:
-    """The first ramp up (RAMP_UP) of something other than the loss, within the 60 characters of its sentence before
-    it; or None."""
+    """The first ramp up (RAMP_UP) of something other than the loss, named last within the 60 characters of its
+    sentence before it -- or, where the sentence names nothing but a pronoun ("Then it ramps up"), in the sentence
+    before; or None."""
     for m in itertools.islice(RAMP_UP.finditer(prose), 10):
-        start = max(prose.rfind("\n", 0, m.start()), prose.rfind(". ", 0, m.start()), m.start() - 60)
-        subjects = list(_RAMP_SUBJECT.finditer(prose, max(start, 0), m.start()))
+        start = max(0, prose.rfind("\n", 0, m.start()), prose.rfind(". ", 0, m.start()), m.start() - 60)
+        subjects = list(_RAMP_SUBJECT.finditer(prose, start, m.start()))
+        if not subjects and _PRONOUN.search(prose, start, m.start()):
+            subjects = list(_RAMP_SUBJECT.finditer(prose, max(0, start - 200), start))
         if not subjects or not subjects[-1].group("loss"):
             return m
     return None

@@ -137,11 +137,13 @@ SCALING_SAID = re.compile(r"(?i)normali[sz]|standardi[sz]|z-?scor|\bscal(?:e|ed|
 
 # (not where the same sentence says the files were made 8-bit -- "16-bit TIFFs converted to JPEG" -- nor that what the
 # reader reads is the labels alone: "the label rasters are read with rasterio")
-MADE_EIGHT_BIT = re.compile(r"(?i)\b(?:convert\w*|sav\w*|export\w*|downsampl\w*|reduc\w*)\b[^.;\n]{0,40}?\b(?:to|as|into)\s+"
+# (the files read, not what the run writes: "save the predictions as JPEG")
+MADE_EIGHT_BIT = re.compile(r"(?i)\b(?:convert\w*|sav\w*|export\w*|downsampl\w*|reduc\w*)\b(?:(?!\b(?:predict\w*|outputs?|"
+                            r"results?|renders?|visuali[sz]\w*|plots?|figures?)\b)[^.;\n]){0,40}?\b(?:to|as|into)\s+"
                             r"(?:8-?bit|jpe?g|uint8)\b")
 LABELS_NAMED = re.compile(r"(?i)\b(?:labels?|masks?|annotations?|ground[ -]truth|targets?)\b")
 INPUTS_NAMED = re.compile(r"(?i)\b(?:images?|inputs?|bands?|features?|imagery|scenes?|tiles?|audio|waveforms?|signals?|"
-                          r"samples?|frames?)\b")
+                          r"samples?|frames?|dems?|elevation|stacks?|channels?|x)\b")
 
 
 def _not_the_inputs_raw(sentence: str, reader: str) -> bool:

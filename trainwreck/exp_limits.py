@@ -17,7 +17,7 @@ from .breaking_constructs import EXP_OF, STABLE_SAID, breaking_construct, code_o
 from .curve_shape import fmt
 from .logscan import Evidence
 from .run_kind import shown_frameworks
-from .sentences import sentences_and_ends, sentences_only
+from .sentences import said_unnegated, sentences_and_ends, sentences_only
 from .thesaurus import tokens
 
 # A number handed to exp, or to a softmax written by hand, past what exp can return: exp(x) overflows above
@@ -50,10 +50,13 @@ PRINTED_LOGIT = re.compile(r"(?i)\b(?:max(?:imum)?[ _]logits?|largest[ _]logits?
 # ... or the largest value of a name the paste's own code hands exp, printed ("max(raw_score) = 93.4", `s.max()` ...
 # `= 90.1`, "the maximum of raw_score was 95"): exp of it, less what the call subtracts (`jnp.exp(raw_score - 2.0)`),
 # overflows past the limit. A name's value, printed: the run's own number.
-EXP_OF_NAME = re.compile(r"(?<![\w.])(?:(?:np|numpy|math|torch|jnp|tf\.math|tf)\.)?exp\(\s*(?P<name>[A-Za-z_]\w{0,30})\s*"
+# (a tensor library's exp, or a bare one: not math.exp, which takes a Python float, computes in float64 and raises
+# OverflowError rather than return inf)
+EXP_OF_NAME = re.compile(r"(?<![\w.])(?:(?:np|numpy|torch|jnp|tf\.math|tf)\.)?exp\(\s*(?P<name>[A-Za-z_]\w{0,30})\s*"
                          r"(?:(?P<op>[-+])\s*(?P<c>\d+(?:\.\d+)?)\s*)?\)")
+# (the value said of the name, not a count after it: "the largest z of 1000 batches")
 _MAX_OF = (r"(?:\bmax\(\s*{n}\s*\)|(?<![\w.]){n}\.max\(\)|\b(?:max(?:imum)?|largest)\s+(?:of\s+)?(?:the\s+)?`?{n}`?)"
-           r"\s*(?:=|:|is|was|reaches|reached|of)\s*(\d+(?:\.\d+)?)(?![\d.])")
+           r"\s*(?:=|:|is|was|reaches|reached)\s*(\d+(?:\.\d+)?)(?![\d.])")
 
 
 def printed_exp_input(prose: str, dtype: str) -> str:
@@ -177,7 +180,9 @@ def exp_overflow(ev: Evidence) -> tuple[str, bool]:
     # (or a column the run prints that grew past the limit on the row of the first inf)
     if column := column_past_limit(ev, "float32" if wide else "float64"):
         return column, True
-    if printed := printed_exp_input(ev.prose, "float32" if wide else "float64"):
+    # (beside a run that went non-finite, or words that say it did: a large value of a healthy run's is no overflow)
+    if (ev.first_nonfinite is not None or said_unnegated(ev.prose, {"nan", "inf"})) \
+            and (printed := printed_exp_input(ev.prose, "float32" if wide else "float64")):
         return printed, True
     # (or the words: a hand-written exp of cosine similarities divided by a temperature the report names -- a cosine
     # is at most 1, so that exp takes up to 1/T, past float32's limit for any T below 1/88.72, about 0.0113)

@@ -101,11 +101,12 @@ RETURNS_OWN_MODULE = re.compile(r"(?m)\breturn\s+self\.(\w+)\((?:[^()\n]|\((?:[^
 
 # ... or said in words: "my classifier ends with nn.Softmax(dim=1)", "the network ends with a sigmoid",
 # segmentation_models_pytorch's `activation="softmax2d"` (applied in its forward)
-# (the model's end, not a softmax somewhere in it: "ends with nn.Softmax in attention")
+# (the model's end, not a softmax somewhere in it: "ends with nn.Softmax in attention"; its call's brackets are taken
+# whole, or the match stops short of them and the lookahead sees the bracket -- an atomic group needs Python 3.11)
 MODEL_ENDS_SAID = re.compile(r"(?i)\b(?:model|network|net|mlp|cnn|head|classifier|unet|decoder|it|that|which)\s+"
                              r"(?:(?!(?:not|never|no)\b)\w+\s+){0,2}?"
                              r"(?:ends?|ending)\s+(?:in|with)\s+(?:an?\s+)?`?(?:torch\.)?(?:nn\.)?(?:sigmoid|softmax)"
-                             r"(?:2d)?\b(?>(?:\([^()\n]{0,20}\))?)(?!`?\s+(?:in|inside|within)\b)|"
+                             r"(?:2d)?\b(?:\([^()\n]{0,20}\))?(?!\(|`?\s+(?:in|inside|within)\b)|"
                              # (the output's activation: smp's `activation` argument, or one said to be the last)
                              r"\bactivation\s*(?:=|set\s+to)\s*['\"]?softmax2d\b|"
                              r"\b(?:final|last|output)\s+activation\s*(?:=|is|set\s+to)\s*['\"]?(?:softmax2d|softmax|sigmoid)\b")
@@ -118,11 +119,32 @@ def model_ends_said(prose: str) -> re.Match | None:
                  if not denied_before(text, m.start(), reach=30)), None)
 
 
-FORWARD_SAID_REACH, FORWARD_SAID_LINES = 400, 6
+# (the line that opens a block of code names forward and ends in a colon: "end of forward():", "my forward:"; not a
+# helper's, an attention's or a gate's that forward calls)
+FORWARD_HEADER = re.compile(r"(?i)\b(?:forward|__call__)\b(?:\(\s*\))?[^.\n]{0,40}?:\s*$")
+NOT_FORWARDS = re.compile(r"(?i)\b(?:helper|attention|gate|calls?|called)\b")
+FORWARD_SAID_LINES = 12
+
+
+def _block_said_forward(prose: str, at: int) -> bool:
+    """Is the indented block that holds `at` opened by a line that says it is forward's (FORWARD_HEADER), with no `def`
+    of another function between them?"""
+    above = prose[:prose.rfind("\n", 0, at) + 1].split("\n")[:-1]
+    for line in reversed(above[-FORWARD_SAID_LINES:]):
+        if not line.strip():
+            continue
+        if line[:1] in " \t":
+            if re.match(r"\s*(?:async\s+)?def\s", line):
+                return False
+            continue
+        return bool(FORWARD_HEADER.search(line)) and not NOT_FORWARDS.search(line)
+    return False
 # ... or a segmentation_models_pytorch model built with an output activation (`smp.Unet(..., activation="sigmoid")`):
-# its segmentation head applies it in forward(), so the model returns probabilities
+# its segmentation head applies it in forward() (since smp 0.1; before, only predict() did), so the model returns
+# probabilities. Not "logsoftmax", whose log-probabilities a cross-entropy takes as it takes logits (a log-softmax of
+# them is unchanged), nor an activation inside `aux_params=dict(...)`, the classification head's
 SMP_BUILT = re.compile(r"\bsmp\.\w+\(")
-SMP_ACTIVATION = re.compile(r"\bactivation\s*=\s*['\"](?:sigmoid|softmax2d|softmax|logsoftmax)['\"]")
+SMP_ACTIVATION = re.compile(r"\bactivation\s*=\s*['\"](?:sigmoid|softmax2d|softmax)['\"]")
 SMP_CALL_REACH = 600
 
 
@@ -133,8 +155,10 @@ def _smp_activation(prose: str) -> re.Match | None:
         while depth and end < min(len(prose), built.end() + SMP_CALL_REACH):
             depth += {"(": 1, ")": -1}.get(prose[end], 0)
             end += 1
-        if (found := SMP_ACTIVATION.search(prose, built.end(), end)) is not None:
-            return found
+        for found in SMP_ACTIVATION.finditer(prose, built.end(), end):
+            inside = prose[built.end():found.start()]
+            if inside.count("(") == inside.count(")"):        # (the constructor's own argument, not a nested one's)
+                return found
     return None
 
 
@@ -164,10 +188,10 @@ def model_output(prose: str) -> re.Match | None:
                                 prose):
             return called
     else:       # no forward() pasted: one a sentence quotes ("the model's forward ends with `return self.softmax(...)`")
-        # (or one that the lines just above it say are forward's: "end of forward():", then its last lines)
+        # (or one whose block the line just above it says is forward's: "end of forward():", then its last lines)
         for found in TORCH_PROBABILITY_OUT.finditer(prose):
-            if found.group(0).startswith("return") and re.search(r"forward|__call__", "\n".join(
-                    prose[max(0, found.start() - FORWARD_SAID_REACH):found.start()].split("\n")[-FORWARD_SAID_LINES:])):
+            if found.group(0).startswith("return") and (re.search(r"forward|__call__", prose[
+                    prose.rfind("\n", 0, found.start()) + 1:found.start()]) or _block_said_forward(prose, found.start())):
                 return found
     return next((m for m in TORCH_PROBABILITY_OUT.finditer(prose) if m.group(0).startswith(("nn.", "Chain(", *ARROW))),
                 None) or _smp_activation(prose)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import re
 
+from .class_count import as_task
 from .logscan import Evidence
 from .run_said import LOSS_BUILT
 from .sentences import told
@@ -20,11 +21,10 @@ from .weight_init import LAYERS_BUILT
 # -- a classifier has no targets in raw units to leave unscaled.
 REGRESSION_WORDS = {"regression", "label"}
 # (not the word "accuracy": a regression compiled with metrics=['accuracy'] prints one, at 0)
-# (ImageNet as a task, not as its statistics or its weights, which any backbone's inputs or start may borrow: "normalized
-# with the ImageNet mean/std", "ImageNet-pretrained")
+# (a dataset as the task, not as its statistics or its weights, which any backbone's inputs or start may borrow:
+# "normalized with the ImageNet mean/std", "ImageNet-pretrained", `weights="imagenet"`)
 CLASSIFIER = re.compile(r"\b(?:softmax|log_?softmax|cross[ _-]?entropy\w*|crossentropy\w*|nll_?loss|classifier|"
-                        r"top-?[15]|mnist|cifar-?\d*|imagenet(?![ _-]?(?:mean|std|stats|statistics|normali\w*|pre-?trained|"
-                        r"weights|backbone|init\w*)\b))\b", re.I)
+                        r"top-?[15])\b|" + as_task(r"mnist|cifar-?\d*|imagenet"), re.I)
 # ... a regression: its words, or one output unit (`Dense(1)`, `Linear(64, 1)`: a classifier has one per class, or
 # one sigmoid for two)
 REGRESSOR = re.compile(r"\b(?:(?<!logistic )(?<!logistic-)regress\w*|mse\w*|mean[ _-]squared|squared[ _-]error|l[12][ _-]?loss|mae|targets? in)\b|"

@@ -140,6 +140,23 @@ def says_not_learning(text: str) -> bool:
                for sentence, end in sentences_and_ends(WRAPPED.sub(" ", text)))
 
 
+# The loss said to climb, in a sentence that does not say it then came back down or that it climbed only in the warmup:
+# "the loss keeps going up", "it increases every epoch" -- not "during warmup the loss climbs a little, then it falls"
+LOSS_CLIMBS = re.compile(r"(?i)\b(?:loss\w*|it|cost|error)\b[^.;\n]{0,40}?\b(?:keeps?\s+|kept\s+|is\s+|starts?\s+|started\s+)?"
+                         r"(?:going\s+up|goes\s+up|went\s+up|climb\w*|increas\w*|ris(?:es|ing)|rose|grow\w*|explod\w*|"
+                         r"diverg\w*|blows?\s+up|blew\s+up)\b")
+CAME_DOWN_AFTER = re.compile(r"(?i)\b(?:fall\w*|fell|drops?|dropped|comes?\s+(?:back\s+)?down|came\s+(?:back\s+)?down|"
+                             r"decreas\w*|recover\w*|settles?|settled)\b|\bwarm-?up\b")
+
+
+def loss_climb_said(text: str) -> bool:
+    """Does a sentence the text tells (a yes/no question asks) say the loss climbs (LOSS_CLIMBS), not denied, with no
+    word in it that it came back down or climbed only in a warmup (CAME_DOWN_AFTER)?"""
+    return any((m := LOSS_CLIMBS.search(sentence)) and not re.search(r"\b(?:not|never|no\s+longer)\b|n't\b", m.group(0))
+               and not CAME_DOWN_AFTER.search(sentence)
+               for sentence, _end in itertools.islice(sentences_and_ends(told(text)), 200))
+
+
 # What a score's verb is said of: the loss, an accuracy, a metric
 _SUBJECT = re.compile(r"(?i)\b(?:loss\w*|acc(?:uracy)?|error|scores?|metrics?|f1|auc|map|iou|dice|wer|cer|bleu|perplexity|"
                       r"ppl|reward|it)\b")

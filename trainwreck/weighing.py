@@ -44,8 +44,8 @@ from .normals import normal_ruled_out
 from .precision_said import (bf16_only, half_precision_denied, half_precision_hearsay, half_precision_shown,
                              precision_tried)
 from .rate_tried import lr_tried, lr_tried_same_place, lr_tried_unmoved, rate_zero_failed
-from .run_said import (BEFORE_TRAINING_NONFINITE, fell_then_broke, loss_kind, says_failure, says_not_learning,
-                       untrained_output_nonfinite)
+from .run_said import (BEFORE_TRAINING_NONFINITE, fell_then_broke, loss_climb_said, loss_kind, says_failure,
+                       says_not_learning, untrained_output_nonfinite)
 from .sentences import said_unnegated, sentences_only, told
 from .thesaurus import tokens, tokens_many, when
 from .timing_words import EARLY_STEPS, timing_of
@@ -469,7 +469,7 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
         # for a shape, but the words and the values agree)
         # (not a loss that grows in a healthy run, nor a validation curve)
         or ev.count < SHAPE_MIN and ev.head[0] > 0 and ev.last >= SAID_CLIMB_RISE * ev.head[0]
-        and said_unnegated(told(ev.prose), {"climb", "diverge"})
+        and loss_climb_said(ev.prose)
         and not grows_when_healthy(f"{ev.loss_named[0]} {ev.prose}") and not NOT_TRAINING.search(f"{ev.loss_named[0]} {ev.prose}"))
     hits = {e.id: _declared_hits(w.weighed[e.id], ev.messages) for e in w.entries}
     if zero is not None:                               # Apex's scale at zero: the scaler out of range

@@ -48,18 +48,65 @@ CONSTANT_INIT_SAID = re.compile(r"\b(?:sets?|setting|initiali[sz](?:e|es|ed|ing)
 
 # ... or two embedding tables started at zero whose vectors the paste multiplies together (a dot product, an element-wise
 # product: matrix factorisation's user and item factors, `embeddings_initializer="zeros"`, Flax's `embedding_init=
-# zeros_init()`): the gradient of each factor is the other, 0, so neither ever moves -- one table alone, before a layer
-# of random weights, trains (ViT's position table may start at zero)
+# zeros_init()`): the gradient of each factor of a product is the other factor, 0, so neither ever moves. The two
+# tables' names (or names made from them) must be the product's operands, on one line: tables started at zero and
+# added (a position table beside a token table) take the upstream gradient and train, and so does one zero table
+# multiplied by a random one (ViT's class token starts at zero).
 ZERO_TABLE = re.compile(r"\bembeddings?_init(?:ializer)?\s*=\s*(?:['\"]zeros['\"]|(?:[\w.]{0,30}\.)?(?:Zeros\(|zeros(?:_init)?\b))")
-FACTORS_MULTIPLIED = re.compile(r"(?i)\bMultiply\(|\bDot\(|\bdot[ -]?products?\b|\.dot\(|\btensordot\b|\beinsum\b|"
-                                r"\bmatmul\b|\bbmm\(|\.mul\(|\breduce_sum\(\s*\w+\s*\*")
+# (a product's call, whose arguments are its operands -- a Keras layer's in the call after it -- or a binary `*` or `@`,
+# whose operands are the names beside it)
+PRODUCT_CALL = re.compile(r"(?i)\b(?:Multiply|Dot)\(|(?:\.dot|\btensordot|\beinsum|\bmatmul|\bbmm|\.mul)\s*\(")
+PRODUCT_OP = re.compile(r"(?P<left>[\w.]+(?:\([^()\n]{0,60}\))?(?:\[[^\[\]\n]{0,30}\])?)\s*[*@]\s*"
+                        r"(?P<right>[\w.]+(?:\([^()\n]{0,60}\))?)")
+ASSIGNED = re.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_][\w.]{0,40})\s*=\s*(?P<rhs>[^\n]{1,400})")
+
+
+def _named(name: str, text: str) -> bool:
+    return re.search(r"(?<![\w.])" + re.escape(name) + r"(?!\w)", text) is not None
 
 
 def zero_tables_multiplied(prose: str) -> re.Match | None:
-    """The second embedding table the paste starts at zero (ZERO_TABLE), where it multiplies vectors together
-    (FACTORS_MULTIPLIED); or None."""
-    tables = list(itertools.islice(ZERO_TABLE.finditer(prose), 2))
-    return tables[1] if len(tables) == 2 and FACTORS_MULTIPLIED.search(prose) else None
+    """The second embedding table the paste starts at zero (ZERO_TABLE), where a line multiplies (FACTORS_MULTIPLIED)
+    operands made from two such tables; or None."""
+    assigned = list(itertools.islice(ASSIGNED.finditer(prose), 400))
+    tables = {m.group("name"): (m.group("name"), z) for m in assigned if (z := ZERO_TABLE.search(m.group("rhs")))}
+    if len(tables) < 2:
+        return None
+    for m in assigned:           # (one step of names made from them: `u = self.user(users)`)
+        made_from = {t for n, t in tables.items() if n != m.group("name") and _named(n, m.group("rhs"))}
+        if m.group("name") not in tables and len(made_from) == 1 and len(tables) < 40:
+            tables[m.group("name")] = made_from.pop()
+    for line in itertools.islice(prose.splitlines(), 5000):
+        for operands in _products(line):
+            found = {t for n, t in tables.items() if _named(n, operands)}
+            if len({name for name, _z in found}) >= 2:
+                return sorted(found, key=lambda t: t[1].start())[-1][1]
+    return None
+
+
+def _products(line: str):
+    """The operands of each product on the line, as text: a product call's arguments (a Keras layer's, in the call
+    after it), or the two names beside a `*` or `@`."""
+    for m in itertools.islice(PRODUCT_CALL.finditer(line), 10):
+        args = _bracketed(line, m.end() - 1)
+        if args is not None and m.group(0).lstrip(".")[:1].isupper():      # (Dot(axes=1)([a, b]): the layer's call)
+            args = _bracketed(line, m.end() + len(args) + 1)
+        if args:
+            yield args
+    for m in itertools.islice(PRODUCT_OP.finditer(line), 10):
+        yield f"{m.group('left')} {m.group('right')}"
+
+
+def _bracketed(line: str, at: int) -> str | None:
+    """What the bracket opened at `at` holds, to its closing bracket on the line; or None."""
+    if at >= len(line) or line[at] != "(":
+        return None
+    depth = 0
+    for i in range(at, min(len(line), at + 400)):
+        depth += {"(": 1, ")": -1}.get(line[i], 0)
+        if depth == 0:
+            return line[at + 1:i]
+    return None
 
 
 def constant_kernel_init(prose: str) -> re.Match | None:
