@@ -2686,3 +2686,30 @@ def test_a_group_scaled_by_its_own_statistics_is_read_as_one_item():
     assert per_item_said("Per-user normalization of the ratings, then the autoencoder.")
     assert not per_item_said("I standardise the inputs per feature with the training mean and std.")
     assert not per_item_said("Normalization per channel, as usual.")
+
+
+def test_a_name_the_code_makes_with_an_exp_said_to_be_inf_is_exps_overflow():
+    """`rate = torch.exp(raw[:, 0]) * base` and "rate.max() is inf": exp's own overflow, beside a run that went nan. Not
+    denied ("rate is not inf"), nor an inf said of another name."""
+    from trainwreck.exp_limits import exp_output_inf
+
+    code = "    rate = torch.exp(raw[:, 0]) * base\n"
+    assert "makes rate with an exp" in exp_output_inf(code + "In the saved batch rate.max() is inf.\n")
+    assert exp_output_inf(code + "rate is not inf, I checked.\n") == ""
+    assert exp_output_inf(code + "the loss is inf\n") == ""
+    d = diagnosis(code + "it 100 | loss 0.41\nit 200 | loss 0.39\nit 300 | loss nan\nrate.max() is inf for that batch.\n")
+    assert d.matches[0].entry.id == "WR-020"
+
+
+def test_an_attention_mask_thresholded_from_a_prediction_can_mask_a_whole_row():
+    """A masked-attention decoder's mask, `mask_pred.sigmoid() < 0.5`, handed to attention: a query whose predicted mask
+    is empty masks every key, and MultiheadAttention's row is nan. Not where the paste un-masks such rows, as
+    Mask2Former's decoder does, nor a thresholded mask that attention is never handed."""
+    from trainwreck.breaking_constructs import breaking_construct
+
+    code = ("    keep = (m_pred.sigmoid().flatten(2)\n            .repeat(1, heads, 1, 1) < 0.5).detach()\n"
+            "    out = self.xattn(q, mem, mem, attn_mask=keep)[0]\n")
+    assert "thresholding a prediction" in breaking_construct(code)["masked-inf"]
+    guarded = code.replace("    out =", "    keep[torch.where(keep.sum(-1) == keep.shape[-1])] = False\n    out =")
+    assert "masked-inf" not in breaking_construct(guarded)
+    assert "masked-inf" not in breaking_construct(code.replace("attn_mask=keep", "need_weights=False"))

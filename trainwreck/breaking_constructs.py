@@ -281,6 +281,27 @@ PADDING_MASK = re.compile(r"\bkey_padding_mask\b|\bsrc_key_padding_mask\b")
 MASKED_INF_SAID = re.compile(r"(?i)\b(?:fill(?:ed|s|ing)?|set|sets|setting|mask(?:ed|s|ing)?|replac(?:ed|es|ing))\b"
                              r"(?:(?!\b(?:instead|rather|not)\b)[^.;\n]){0,60}?\b(?:with|to|by)\s+`?(?:float\(\s*['\"]-inf(?:inity)?['\"]\s*\)|"
                              r"-\s?inf(?:inity)?\b|-∞|negative infinity|minus infinity)")
+# ... or an attention mask made by thresholding a prediction (`attn_mask = mask_logits.sigmoid() < 0.5`, a masked-
+# attention decoder's) and handed to attention: a query whose prediction is empty has every key masked, and
+# nn.MultiheadAttention gives its row a nan. Mask2Former's decoder un-masks such rows before each layer
+# (`attn_mask[torch.where(attn_mask.sum(-1) == attn_mask.shape[-1])] = False`, "if a mask is all True (all
+# background), then set it all False"); not where the paste does the same.
+THRESHOLD_MASK = re.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_]\w{0,40})\s*=\s*(?:[^\n]|\n[ \t]+(?=[.)])){0,300}?[<>]=?\s*"
+                            r"(?:0?\.\d+|self\.\w*thresh\w*|\w*thresh\w*)\b")
+MASK_HANDED = r"\b(?:attn_mask|memory_mask|cross_attn_mask|mask)\s*=\s*{n}\b"
+ROWS_UNMASKED = r"\b{n}\s*\[[^\n]{{0,80}}?\.(?:sum\(\s*-1\s*\)\s*==|all\(\s*(?:dim\s*=\s*)?-1\s*\))"
+
+
+def threshold_attention_mask(code: str) -> re.Match | None:
+    """A mask the code makes by thresholding a prediction and hands to attention, with no line that un-masks its fully
+    masked rows (THRESHOLD_MASK); or None."""
+    for m in itertools.islice(THRESHOLD_MASK.finditer(code), 30):
+        name = re.escape(m.group("name"))
+        if re.search(MASK_HANDED.format(n=name), code) and not re.search(ROWS_UNMASKED.format(n=name), code):
+            return m
+    return None
+
+
 # ... or attention said to be kept to the positions a condition selects: "I only let it attend to the frames that my
 # voice activity detector marks as speech", "each query attends only to the nodes whose distance is under 5 km" -- a
 # sequence in which the condition selects none has every key masked
@@ -441,6 +462,12 @@ def breaking_construct(prose: str) -> dict[str, str]:
         out["masked-inf"] = (f"the report fills masked scores with -inf before a softmax (\"{' '.join(said.group(0).split())}"
                              "\"): a row whose every position is masked is all -inf, and its softmax is "
                              "exp(-inf - (-inf)) = nan")
+    elif thresholded := threshold_attention_mask(code):
+        shown = " ".join(prose[thresholded.start():thresholded.end()].split())
+        out["masked-inf"] = (f"the pasted code makes an attention mask by thresholding a prediction (`{shown}`) and hands "
+                             "it to attention with nothing that un-masks a row masked whole: a query whose prediction is "
+                             "empty has every key masked, and nn.MultiheadAttention gives its row a nan (Mask2Former's "
+                             "decoder sets such rows back to False before each layer)")
     elif (kept := ATTEND_SELECTED.search(prose)) and not denied_before(prose, kept.start(), 40):
         out["masked-inf"] = (f"the report keeps attention to the positions a condition selects (\"{' '.join(kept.group(0).split())}"
                              "\"): a sequence in which it selects none has every key masked, and the softmax of an all "

@@ -73,7 +73,7 @@ def classes_named(prose: str) -> tuple[int, str] | None:
         return int(next(g for g in counted.groups() if g)), f"the paste says `{counted.group(0)}`"
     for worked in itertools.islice(UNIFORM_SAID.finditer(prose), 5):
         classes = int(worked.group(1))
-        sentence = prose[slice(*sentence_around(prose, worked.start(), worked.end(), stops=";\n"))]
+        sentence = prose[slice(*sentence_around(prose, worked.start(), worked.end()))]
         if classes >= 2 and abs(float(worked.group(2)) - math.log(classes)) <= UNIFORM_SAID_NEAR * math.log(classes) \
                 and UNIFORM_CONTEXT.search(sentence) and not UNIFORM_REFUSED.search(sentence):
             return classes, f"the paste works out `{' '.join(worked.group(0).split())}`"

@@ -59,6 +59,27 @@ _MAX_OF = (r"(?:\bmax\(\s*{n}\s*\)|(?<![\w.]){n}\.max\(\)|\b(?:max(?:imum)?|larg
            r"\s*(?:=|:|is|was|reaches|reached)\s*(\d+(?:\.\d+)?)(?![\d.])")
 
 
+# ... or a name the code makes with an exp (`scale = torch.exp(raw[:, 2:4]) * anchors`) said or printed to be inf
+# ("scale.max() is inf", "`scale` contains inf"): exp's own overflow, past 88.72 in float32 (709.78 in float64)
+EXP_ASSIGNED = re.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_]\w{0,30})\s*=\s*[^\n=]{0,40}?(?<![\w.])(?:(?:np|numpy|torch|jnp|"
+                          r"tf\.math|tf)\.)exp\(")
+_INF_OF = (r"(?<![\w.])`?{n}(?:\.max\(\))?`?\s*(?:is|was|==?|:|contains|contained|has|had|holds|becomes|became|goes\s+to|"
+           r"went\s+to)\s+(?:an?\s+|some\s+|all\s+)?(?:\+?inf\b|infinity\b|infinite\b)")
+
+
+def exp_output_inf(prose: str) -> str:
+    """The fact, when a name the code makes with an exp (EXP_ASSIGNED) is said or printed to be inf; or ""."""
+    for made in itertools.islice(EXP_ASSIGNED.finditer(prose), 10):
+        name = made.group("name")
+        said = re.search(_INF_OF.format(n=re.escape(name)), prose, re.I)
+        if said and not re.search(r"(?:\bnot|n't|\bnever|\bno)\s+$", prose[max(0, said.start() - 12):said.start()]):
+            line = " ".join(prose[made.start():prose.find("\n", made.start()) if "\n" in prose[made.start():] else None].split())
+            return (f"the report says \"{' '.join(said.group(0).split())}\", and its code makes {name} with an exp "
+                    f"(`{line}`): exp returns inf past {EXP_LIMITS['float32']:.2f} in float32 ({EXP_LIMITS['float64']:.2f} in "
+                    "float64) -- an overflow, and the inf becomes nan in what follows (inf - inf, 0 * inf, inf / inf)")
+    return ""
+
+
 def printed_exp_input(prose: str, dtype: str) -> str:
     """The fact, when the paste prints the largest value of a name its code hands exp (EXP_OF_NAME), past the limit
     once what the call subtracts is taken off; or ""."""
@@ -181,9 +202,9 @@ def exp_overflow(ev: Evidence) -> tuple[str, bool]:
     if column := column_past_limit(ev, "float32" if wide else "float64"):
         return column, True
     # (beside a run that went non-finite, or words that say it did: a large value of a healthy run's is no overflow)
-    if (ev.first_nonfinite is not None or said_unnegated(ev.prose, {"nan", "inf"})) \
-            and (printed := printed_exp_input(ev.prose, "float32" if wide else "float64")):
-        return printed, True
+    if ev.first_nonfinite is not None or said_unnegated(ev.prose, {"nan", "inf"}):
+        if printed := printed_exp_input(ev.prose, "float32" if wide else "float64") or exp_output_inf(ev.prose):
+            return printed, True
     # (or the words: a hand-written exp of cosine similarities divided by a temperature the report names -- a cosine
     # is at most 1, so that exp takes up to 1/T, past float32's limit for any T below 1/88.72, about 0.0113)
     if "handwritten" in tokens(ev.prose) and HAND_EXP.search(sentences_only(ev.prose)) and COSINE_SAID.search(ev.prose) \
