@@ -895,3 +895,18 @@ def test_a_slow_climb_back_is_read_beside_a_check_that_overfits_one_batch_but_no
     assert curve("It overfits a small subset in 50 steps; on the full data it climbs back.\n") == "climbed-and-stayed"
     assert curve("Here is my val loss:\n") == "healthy"
     assert curve("The model seems to overfit after epoch 3.\n") == "healthy"
+
+
+def test_a_loss_set_to_sum_over_the_batch_is_large_by_construction():
+    """TensorFlow Recommenders' Retrieval task sums its cross-entropy over the batch by default (Reduction.SUM), as does
+    a loss built with reduction="sum": 4096 x ln 3706 is 33,600 at the start, no enormous start. Unset, the same numbers
+    are one."""
+    log = "".join(f"Epoch {e}/4\n220/220 - 15s - loss: {v}\n" for e, v in enumerate((32917.5, 30544.1, 29710.9, 29214.6), 1))
+
+    def enormous(prose):
+        return bool(signature_of(scan(io.BytesIO((prose + log).encode()), "log")).enormous_start)
+
+    assert enormous("Two-tower retrieval on MovieLens, batch 4096.\n")
+    assert not enormous("Two-tower retrieval on MovieLens, batch 4096, task = tfrs.tasks.Retrieval(metrics=m).\n")
+    assert not enormous("loss_fn = keras.losses.CategoricalCrossentropy(reduction=keras.losses.Reduction.SUM)\n")
+    assert enormous("loss_fn = keras.losses.CategoricalCrossentropy(reduction=keras.losses.Reduction.SUM_OVER_BATCH_SIZE)\n")

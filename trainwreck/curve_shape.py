@@ -82,7 +82,15 @@ ENORMOUS_MEAN_CE = 100.0
 ENORMOUS_PER_CLASS = 10.0
 CROSS_ENTROPY = re.compile(r"(?i)cross[ _-]?entropy|crossentropy|\bnll_?loss\b|\bF\.nll_loss\b")
 BINARY_CE = re.compile(r"\bBCE(?:WithLogits)?Loss\b|\bbinary_cross_entropy(?:_with_logits)?\b|\bsigmoid_binary_cross_entropy\b")
-NOT_A_MEAN = re.compile(r"reduce_sum|\.sum\(|reduction\s*=\s*['\"]sum['\"]|\badd_loss\b|regularizer", re.I)
+# (and Keras's Reduction.SUM, which TensorFlow Recommenders' Retrieval task takes by default: its loss is
+# `CategoricalCrossentropy(from_logits=True, reduction=tf.keras.losses.Reduction.SUM)` unless given one,
+# tensorflow_recommenders/tasks/retrieval.py)
+SUM_REDUCED = r"reduction\s*=\s*(?:tf\.keras\.losses\.|keras\.losses\.)?Reduction\.SUM\b(?!_)|\btfrs\.tasks\.Retrieval\b"
+NOT_A_MEAN = re.compile(r"reduce_sum|\.sum\(|reduction\s*=\s*['\"]sum['\"]|\badd_loss\b|regularizer|" + SUM_REDUCED, re.I)
+# ... and where the loss itself is set to sum over the batch, ENORMOUS_SUMMED is the bound: a cross-entropy near ln K
+# summed over a batch of thousands is tens of thousands at the start (4096 x ln 3706 = 33,600), large by construction
+LOSS_SUMMED = re.compile(r"reduction\s*=\s*['\"]sum['\"]|size_average\s*=\s*False|" + SUM_REDUCED, re.I)
+ENORMOUS_SUMMED = 1e7
 # The entries that say, in a phrase of their own, that their first loss is far above ln K (WR-330's raw inputs) share
 # the enormous start with those broken from the start
 ENORMOUS_FIRST_WORDS = {"loss", "far", "above", "ln"}
@@ -253,7 +261,7 @@ def signature_of(ev: Evidence) -> Signature:
     stuck = _accuracy_stuck(ev)
     halved = first is not None and ev.low is not None and ev.low <= first / 2
     one_then_broken = out.name == "few-values" and ev.count >= 2 and ev.first_nonfinite == 1
-    limit = ENORMOUS_MEAN_CE if mean_ce else ENORMOUS_START
+    limit = ENORMOUS_MEAN_CE if mean_ce else ENORMOUS_SUMMED if LOSS_SUMMED.search(ev.prose) else ENORMOUS_START
     # (ten times ln K for the K classes the paste names, where it prints an accuracy beside a mean cross-entropy it
     # says it computes: the bound ENORMOUS_MEAN_CE takes for any K, at this K -- 23.0 for ten)
     named = classes_named(ev.prose) if _accuracy_printed(ev) and CROSS_ENTROPY.search(ev.prose) \

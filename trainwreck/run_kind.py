@@ -11,6 +11,7 @@ import functools
 import re
 
 from .class_count import as_task
+from .curve_shape import SUM_REDUCED
 from .logscan import Evidence
 from .run_said import LOSS_BUILT
 from .sentences import told
@@ -41,7 +42,7 @@ ABSOLUTE_LOSS = re.compile(r"\bloss\s*=\s*['\"](?:mae|mean_absolute_error|huber\
 # a loss summed over the examples (or the pixels) instead of averaged: enormous whatever the targets' units
 SUMMED = re.compile(r"reduction\s*=\s*['\"]sum['\"]|size_average\s*=\s*False|\bsum(?:med)? (?:of|over) (?:the |all )?"
                     r"(?:per[- ]\w+ )?(?:\w+ )?(?:losses|errors|examples|samples|pixels|cross-?entropies)|\b(?:the )?sum,? not "
-                    r"the mean|\bsummed\b|np\.sum\(|tf\.reduce_sum\(", re.I)
+                    r"the mean|\bsummed\b|np\.sum\(|tf\.reduce_sum\(|" + SUM_REDUCED, re.I)
 # A model with no hidden layer (with schedule_said.ADAPTIVE, the optimisers whose step does not grow with the gradient:
 # printed_facts' raw targets that climbed)
 LINEAR_MODEL = re.compile(r"\blinear[ _-]?regression\b|\bLinearRegression\b|\bSGDRegressor\b", re.I)
