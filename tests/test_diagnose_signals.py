@@ -6994,3 +6994,14 @@ def test_a_loss_switched_away_from_does_not_bound_the_one_in_use():
         == "likelihood"
     assert loss_kind("The head is trained with MSE plus a Gaussian prior term.") == ""
     assert loss_kind("The head is trained with MSE.") == "bounded"
+
+
+def test_a_rate_tried_with_the_failure_still_at_the_place_it_broke_with_no_at():
+    """"lr 3e-5 -> still epoch 2, batch 118", beside the place the run broke named elsewhere: a rate that did not move
+    the failure, though no verb says it was tried. Not where the place differs from the one it broke at."""
+    said = ("It goes nan at epoch 2, batch 118 every time with seed 0.\nThings I checked:\n"
+            "- lr 3e-5 -> still epoch 2, batch 118\n- clipping at 1.0 -> no change\n")
+    assert lr_tried(said) == "failed"
+    from trainwreck.rate_tried import lr_tried_same_place
+    assert lr_tried_same_place(said)
+    assert not lr_tried_same_place(said.replace("still epoch 2, batch 118", "still epoch 5, batch 40"))

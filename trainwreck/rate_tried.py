@@ -511,6 +511,9 @@ def lr_tried(text: str) -> str:
         return "delayed" if _instead_said(text, folded) or put_off or later or _same_later(text) else "failed"
     if LOWER_LR_HELPS.search(folded) or _default_rate_worked(folded):
         return "helped"
+    # (a rate and "still" at the place it broke, the place named elsewhere too: "lr 1e-4 -> still epoch 3 batch 503")
+    if _still_at_named_place(text):
+        return "failed"
     compared = _rates_compared(folded)
     if compared:
         return compared
@@ -543,7 +546,7 @@ def lr_tried_same_place(text: str) -> bool:
     text = _tried_items(text)
     folded = fold_text(text)
     m = TRIED_LR.search(folded)
-    if m and _still_at_named_place(text):
+    if _still_at_named_place(text):       # (a rate and "still" at the place it broke: a try, however worded)
         return True
     # (the match stops at its first "same"; the place is said after it, in the same sentence: "the jump is in exactly the
     # same place")
@@ -559,8 +562,10 @@ def lr_tried_same_place(text: str) -> bool:
 # (the place said right after "still" or "again", in the same clause: "still jumps at step 1830"; not "loss at batch 150
 # is 0.55", a value at a place)
 # (or the number alone, "the nan is still at 7,412", where the text names that number as a place elsewhere)
-PLACE_AT = re.compile(r"\b(?:still|again)\b[^.;,\n]{0,30}?\b(?:at|around|near)\s+(?:the\s+)?"
-                      r"(?:(step|epoch|iteration|iter|batch)\s+)?~?(\d{1,3}(?:,\d{3})+|\d+)(?![\d.,]\d)", re.I)
+# (or the place with no "at", its unit named: "lr 1e-4 -> still epoch 3, batch 503")
+PLACE_AT = re.compile(r"\b(?:still|again)\b[^.;,\n]{0,30}?\b(?:(?:at|around|near)\s+(?:the\s+)?"
+                      r"(?:(?P<unit>step|epoch|iteration|iter|batch)\s+)?|(?:in\s+)?(?P<named>step|epoch|iteration|iter|batch)\s+)"
+                      r"~?(?P<n>\d{1,3}(?:,\d{3})+|\d+)(?![\d.,]\d)", re.I)
 PLACE_UNITS = ("step", "epoch", "iteration", "iter", "batch")
 
 
@@ -573,8 +578,7 @@ def _still_at_named_place(text: str) -> bool:
             continue
         places = _places(text) if places is None else places
         for m in PLACE_AT.finditer(sentence):
-            n = int(m.group(2).replace(",", ""))
-            if any(places.named_outside(unit, n, start, stop) for unit in
-                   ((m.group(1).lower(),) if m.group(1) else PLACE_UNITS)):
+            n, unit = int(m.group("n").replace(",", "")), m.group("unit") or m.group("named")
+            if any(places.named_outside(u, n, start, stop) for u in ((unit.lower(),) if unit else PLACE_UNITS)):
                 return True
     return False
