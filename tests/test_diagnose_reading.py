@@ -2506,6 +2506,7 @@ def test_a_reader_of_raw_units_is_read_for_the_inputs_it_reads_as_they_are():
     # (review s53 #11: what the run writes is not what it reads; a DEM beside the labels is an input)
     assert raw_units_read("I read the bands with rasterio and save the predictions as JPEG.")[0] == "rasterio"
     assert raw_units_read("rasterio reads the label raster and the DEM.")[0] == "rasterio"
+    assert raw_units_read("rasterio reads the single-channel label masks, 512 x 512 each.") is None
 
 
 def test_the_uniform_guess_worked_out_names_the_class_count():
@@ -2523,6 +2524,10 @@ def test_the_uniform_guess_worked_out_names_the_class_count():
     # (review s53 #8, #12: a logarithm worked out for something else, or a dataset a backbone borrows from, is none)
     assert classes_named("logit_scale is clamped at ln(100) = 4.605, as in the paper; the first loss is 19.7.") is None
     assert classes_named("The discriminator loss sits at log(4) = 1.386, the equilibrium.") is None
+    # (review s53b #5, #10: a cross-entropy is no refused entropy, a value may end its sentence, trained on is the task)
+    assert classes_named("With cross-entropy the first loss should be ln(10) = 2.30, but it starts at 14.")[0] == 10
+    assert classes_named("I expected the first loss to be ln(20) = 3.00.")[0] == 20
+    assert classes_named("A small CNN trained on CIFAR-10 with SGD.")[0] == 10
     for borrowed in ("ResNet-18 pretrained on Places365, fine-tuned on my room photos.", "Food-101 weights, then my dishes",
                      "Images are normalized with the ImageNet mean/std.", "ResNet50(weights='imagenet', include_top=False)"):
         assert classes_named(borrowed) is None, borrowed
@@ -2530,6 +2535,8 @@ def test_the_uniform_guess_worked_out_names_the_class_count():
     said = ("Dot-product retrieval with 200 candidates per query, cross entropy over them; I expected the first loss "
             "near ln(200) = 5.3, but the first loss is 640 before any update.\n")
     d = diagnosis(said)
+    # (review s53b #15: the loss is the number the words give, not the one inside the logarithm beside it)
+    assert any('the loss before any update as 640 ("first loss is 640")' in e for m in d.matches for e in m.evidence)
     shown = [m.entry.id for m in d.matches if any("ln 200 = 5.298" in e for e in m.evidence)]
     assert {"WR-120", "WR-330"} <= set(shown) and shown[0] == d.matches[0].entry.id
     assert not diagnosis(said.replace("ln(200) = 5.3", "a small number")).matches
@@ -2573,6 +2580,11 @@ def test_a_forward_said_just_above_its_last_lines_is_read_as_the_model_output():
     assert model_output("My forward is long; this is the attention helper it calls:\n\n"
                         "    scores = q @ k.transpose(-2, -1)\n    return torch.softmax(scores, dim=-1)\n") is None
     assert model_output("In forward() I call this:\n\ndef pick(s):\n    return torch.softmax(s, dim=-1)\n") is None
+    # (review s53b #9: in a Markdown fence, indented or not, the header is the line above the fence)
+    for fenced in ("Last lines of my forward:\n```python\n        h = self.fc2(h)\n        return torch.softmax(h, dim=-1)\n```\n",
+                   "Last lines of my forward:\n```\nh = self.fc2(h)\nreturn torch.softmax(h, dim=-1)\n```\n"):
+        assert model_output(fenced) is not None, fenced
+    assert model_output("The attention helper:\n```\nreturn torch.softmax(s, dim=-1)\n```\n") is None
 
 
 def test_an_smp_model_built_with_an_output_activation_returns_probabilities():
@@ -2642,23 +2654,37 @@ def test_the_largest_value_of_what_the_code_hands_exp_printed_past_its_limit():
     assert any("largest log_scale" in e for m in diagnosis(broken).matches for e in m.evidence)
 
 
-def test_a_division_on_a_where_branch_and_a_sqrt_of_a_multiplying_clip_at_zero_break_the_backward_pass():
-    """`where(n > 0, s / n, 0)` still differentiates s / n where n is 0 (slope 1 / 0), and `sqrt(jnp.maximum(w, 0))`
-    meets sqrt's infinite slope wherever the maximum clips, which JAX's JVP of max multiplies by 0 (as TensorFlow's
-    ReluGrad does): nan either way. PyTorch's clamp and relu select in their backward, so a clamp at 0 is the guard it
-    looks like there, as one at an eps is anywhere; and a where whose divisor was made safe by an inner where is WR-050's
-    own fix."""
+def test_a_division_on_a_where_branch_and_a_sqrt_of_a_clip_at_zero_break_the_backward_pass():
+    """`where(n > 0, s / n, 0)` still differentiates s / n where n is 0 (slope 1 / 0); `sqrt(jnp.maximum(w, 0))` meets
+    sqrt's infinite slope wherever the maximum clips, which JAX's JVP of max multiplies by 0 (as TensorFlow's ReluGrad
+    does); and a clamp at exactly 0 keeps the gradient of an input of exactly 0, as a sum of squared differences is on a
+    pairwise matrix's diagonal: nan each time. Elsewhere PyTorch's clamp and relu select, a divisor the condition does
+    not test, a number, or one kept off 0 breaks nothing, nor does NumPy's where, and an inner where that made the
+    divisor safe is WR-050's own fix."""
     from trainwreck.breaking_constructs import breaking_construct
 
     assert "division on one branch of a where" in breaking_construct(
         "    r = torch.where(n > 0, s / n, torch.zeros_like(s))\n")["sqrt-at-zero"]
+    assert "division on one branch of a where" in breaking_construct(
+        "    wet = obs > thr\n    rel = torch.where(wet, (pred - obs).abs() / obs, 0.0)\n")["sqrt-at-zero"]
     assert "square root that can meet 0" in breaking_construct(
         "    side = jnp.sqrt(jnp.maximum(raw_side, 0.0))\n")["sqrt-at-zero"]
-    assert "sqrt-at-zero" in breaking_construct("    d = tf.sqrt(tf.nn.relu(v))\n")
-    assert "sqrt-at-zero" in breaking_construct("    d = jnp.sqrt(jnp.clip(v, 0, 10))\n")
+    for read in ("    d = tf.sqrt(tf.nn.relu(v))\n", "    d = jnp.sqrt(jnp.clip(v, 0, 10))\n",
+                 "    d = jnp.sqrt(jnp.maximum(0.0, d2))\n",
+                 "    dist = torch.sqrt(torch.clamp(((a - b) ** 2).sum(-1), min=0))\n",
+                 "    dist = tf.sqrt(tf.maximum(tf.reduce_sum(tf.square(a - b), -1), 0.0))\n"):
+        assert "sqrt-at-zero" in breaking_construct(read), read
     for guarded in ("    side = torch.sqrt(torch.clamp(raw_side, min=0))\n", "    d = torch.sqrt(F.relu(v))\n",
-                    "    d = jnp.sqrt(jnp.clip(v, 0.5, 10))\n", "    side = jnp.sqrt(jnp.maximum(raw_side, 1e-6))\n",
-                    "    safe = torch.where(n > 0, n, torch.ones_like(n))\n    r = torch.where(n > 0, s / safe, 0.0)\n"):
+                    "    d = jnp.sqrt(jnp.clip(v, 0.5, 10))\n", "    d = jnp.sqrt(jnp.clip(v, -10, 0))\n",
+                    "    side = jnp.sqrt(jnp.maximum(raw_side, 1e-6))\n",
+                    "    dist = torch.sqrt(torch.clamp(((a - b) ** 2).sum(-1), min=1e-12))\n",
+                    "    safe = torch.where(n > 0, n, torch.ones_like(n))\n    r = torch.where(n > 0, s / safe, 0.0)\n",
+                    "    img = torch.where(mask, img / 255.0, torch.zeros_like(img))\n",
+                    "    lr = jnp.where(step < warmup, base_lr * step / warmup, base_lr)\n",
+                    "    l = torch.where(diff < beta, 0.5 * diff ** 2 / beta, diff - 0.5 * beta)\n",
+                    "    frac = np.where(total > 0, hits / total, 0.0)\n",
+                    "    r = torch.where(n > 0, s / n.clamp(min=1), 0.0)\n",
+                    "    out = torch.where(valid, pred, target) / scale\n"):
         assert "sqrt-at-zero" not in breaking_construct(guarded), guarded
 
 
@@ -2686,6 +2712,7 @@ def test_a_group_scaled_by_its_own_statistics_is_read_as_one_item():
     assert per_item_said("Per-user normalization of the ratings, then the autoencoder.")
     assert not per_item_said("I standardise the inputs per feature with the training mean and std.")
     assert not per_item_said("Normalization per channel, as usual.")
+    assert not per_item_said("Each column: subtract its mean and divide by the feature's standard deviation.")
 
 
 def test_a_name_the_code_makes_with_an_exp_said_to_be_inf_is_exps_overflow():
@@ -2695,7 +2722,10 @@ def test_a_name_the_code_makes_with_an_exp_said_to_be_inf_is_exps_overflow():
 
     code = "    rate = torch.exp(raw[:, 0]) * base\n"
     assert "makes rate with an exp" in exp_output_inf(code + "In the saved batch rate.max() is inf.\n")
-    assert exp_output_inf(code + "rate is not inf, I checked.\n") == ""
+    assert exp_output_inf(code + "I checked whether rate is inf: it never is.\n") == ""
+    # (review s53b #3: an exp's inverse is its underflow, and a perplexity's inf is the loss's doing)
+    assert exp_output_inf("    precision = 1.0 / torch.exp(log_var)\nprecision is inf\n") == ""
+    assert exp_output_inf("    ppl = torch.exp(eval_loss)\nppl is inf, then the loss is nan\n") == ""
     assert exp_output_inf(code + "the loss is inf\n") == ""
     d = diagnosis(code + "it 100 | loss 0.41\nit 200 | loss 0.39\nit 300 | loss nan\nrate.max() is inf for that batch.\n")
     assert d.matches[0].entry.id == "WR-020"
@@ -2710,6 +2740,31 @@ def test_an_attention_mask_thresholded_from_a_prediction_can_mask_a_whole_row():
     code = ("    keep = (m_pred.sigmoid().flatten(2)\n            .repeat(1, heads, 1, 1) < 0.5).detach()\n"
             "    out = self.xattn(q, mem, mem, attn_mask=keep)[0]\n")
     assert "thresholding a prediction" in breaking_construct(code)["masked-inf"]
-    guarded = code.replace("    out =", "    keep[torch.where(keep.sum(-1) == keep.shape[-1])] = False\n    out =")
-    assert "masked-inf" not in breaking_construct(guarded)
+    for guard in ("    keep[torch.where(keep.sum(-1) == keep.shape[-1])] = False\n",
+                  "    keep[keep.sum(dim=-1) == keep.shape[-1]] = False\n", "    keep = keep & ~keep.all(-1, keepdim=True)\n"):
+        assert "masked-inf" not in breaking_construct(code.replace("    out =", guard + "    out =")), guard
     assert "masked-inf" not in breaking_construct(code.replace("attn_mask=keep", "need_weights=False"))
+    # (review s53b #2: a loss's confidence mask, a random mask, a finite bias, a distance, and SDPA's mask are none)
+    for other in ("    mask = (max_probs > 0.95).float()\n    l = masked_ce(logits_u, targets_u, mask=mask)\n",
+                  "    mask = torch.rand(B, N) < 0.75\n    z = self.encoder(x, attn_mask=mask)\n",
+                  "    bias = (m_pred.sigmoid() < 0.5).float() * -1e4\n    o = attn(q, k, v, attn_mask=bias)\n",
+                  "    near = dist > self.radius_thresh\n    o = attn(q, k, v, attn_mask=near)\n",
+                  "    keep = m_pred.sigmoid() < 0.5\n    o = F.scaled_dot_product_attention(q, k, v, attn_mask=keep)\n"):
+        assert "masked-inf" not in breaking_construct(other), other
+
+
+def test_review_s53b_a_long_run_of_word_characters_and_a_softmax_with_long_arguments():
+    """(review s53b #14) A product's operands are bounded from the start: a 40 kB line of letters beside two zero tables
+    took a minute when each position ran to the line's end. (#13c) A softmax module given its arguments in full is
+    still the model's end."""
+    import time
+
+    from trainwreck.loss_inputs import model_ends_said
+    from trainwreck.weight_init import zero_tables_multiplied
+
+    tables = ("u = layers.Embedding(9, 4, embeddings_initializer='zeros')(a)\n"
+              "v = layers.Embedding(9, 4, embeddings_initializer='zeros')(b)\n")
+    start = time.perf_counter()
+    zero_tables_multiplied(tables + "x" * 40_000 + "\n")
+    assert time.perf_counter() - start < 0.5
+    assert model_ends_said("The network ends with nn.Softmax(dim=-1, dtype=torch.float32) and I use CrossEntropyLoss.")

@@ -6969,6 +6969,12 @@ def test_a_short_log_that_climbs_beside_words_that_say_so_is_no_healthy_run():
     # (review s53 #9: a climb said to have come back down, or to belong to the warmup, is no climb of the run)
     assert not diagnosis("During the warmup the loss climbs a little, then it falls for the rest of the run.\n"
                          + log).matches
+    # (review s53b #6: a fall before the climb, a fall denied, or the rate's drop, leaves it a climb)
+    for climbed in ("The loss fell to 0.40 at first, and since then it keeps increasing.\n",
+                    "The loss keeps going up, it never comes back down.\n",
+                    "It drops the learning rate at epoch 30 but the loss keeps rising.\n",
+                    "It doesn't learn, the loss keeps going up.\n"):
+        assert diagnosis(climbed + log).matches, climbed
     fell = "".join(f"it {1000 * i}: loss={v}\n" for i, v in enumerate((0.62, 0.55, 0.47, 0.41), 1))
     assert not diagnosis(said + fell).matches
 
@@ -6983,6 +6989,9 @@ def test_a_score_said_to_rise_is_no_climb_of_a_failure_beside_a_normal_answer():
     assert d.verdict == "normal" and d.normal[0].name == "spikes in a falling curve"
     assert d.matches == []
     assert diagnosis(said.replace("the eval PSNR keeps going up", "the loss keeps going up")).verdict != "normal"
+    # (review s53b #7: "mixed precision" is no score, nor a loss's clause a score's)
+    assert diagnosis("The per-step loss jumps around between batches. Since I turned on mixed precision the loss keeps "
+                     "going up. Is training unstable?\n").verdict != "normal"
 
 
 def test_a_loss_switched_away_from_does_not_bound_the_one_in_use():
@@ -6994,6 +7003,8 @@ def test_a_loss_switched_away_from_does_not_bound_the_one_in_use():
         == "likelihood"
     assert loss_kind("The head is trained with MSE plus a Gaussian prior term.") == ""
     assert loss_kind("The head is trained with MSE.") == "bounded"
+    # (review s53b #8: computed from a loss is not switched from it)
+    assert loss_kind("The loss is computed from the MSE between prediction and target.") == "bounded"
 
 
 def test_a_rate_tried_with_the_failure_still_at_the_place_it_broke_with_no_at():

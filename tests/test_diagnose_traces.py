@@ -872,6 +872,7 @@ def test_a_loss_that_ramps_up_is_no_schedule_that_ramps_the_rate():
     assert not ramped_up("The training loss is fine for two epochs. Then it ramps up and never comes back.")
     assert not ramped_up("The error rate ramps up after epoch 5.")
     assert ramped_up("I use a warmup. It ramps up over 500 steps.")
+    assert not ramped_up("The loss is fine for 3 epochs at a constant lr. Then it ramps up and never comes back.")
     jump = [4.1, 5.0, 6.9, 7.3, 6.2, 5.1, 4.0, 3.4, 2.9, 2.5, 2.2]
     said = "ViT fine-tune, AdamW, cosine decay from 3e-4 to 0 over the run. The loss ramps up at the start.\n"
     log = "".join(f"step {20 * i} loss {v}\n" for i, v in enumerate(jump))
@@ -893,6 +894,7 @@ def test_a_slow_climb_back_is_read_beside_a_check_that_overfits_one_batch_but_no
     assert curve("I can't even overfit a single batch with this model.\n") == "climbed-and-stayed"
     assert curve("Overfitting one batch works fine, but the full run climbs back.\n") == "climbed-and-stayed"
     assert curve("It overfits a small subset in 50 steps; on the full data it climbs back.\n") == "climbed-and-stayed"
+    assert curve("It can overfit 32 images in 100 steps, but the full run climbs back.\n") == "climbed-and-stayed"
     assert curve("Here is my val loss:\n") == "healthy"
     assert curve("The model seems to overfit after epoch 3.\n") == "healthy"
 

@@ -103,19 +103,76 @@ SINGULAR_SLOPE_WORDS = {"sqrt", "gradient"}
 # (or of what a backward that multiplies clips at 0: JAX's jnp.maximum(x, 0) and jnp.clip(x, 0, ...), whose JVP is
 # g * (x == max) (lax.py, `ad.defjvp2(max_p, lambda g, ans, x, y: mul(g, _balanced_eq(x, ans, y)), ...)`), and
 # TensorFlow's tf.nn.relu, whose ReluGrad is `gradients * (features > 0)` (relu_op_functor.h): where they clip, sqrt's
-# infinite slope at 0 meets that 0, and inf * 0 is nan. Not PyTorch's clamp or relu, nor jax.nn.relu: their backward
-# selects (`where(self >= min, grad, 0)`), so a clipped input gets a gradient of 0 -- for them a clamp at 0 is the
-# guard it looks like)
-AT_ZERO = re.compile(r"\bjnp\.(?:maximum\([^()\n]{0,80}?,\s*0(?:\.0*)?\s*\)|clip\([^()\n]{0,80}?(?:,\s*|\b(?:a_)?min\s*=\s*)"
-                     r"0(?:\.0*)?(?![\w.]))|\btf\.nn\.relu\(")
+# infinite slope at 0 meets that 0, and inf * 0 is nan, whatever they clip. PyTorch's clamp and relu, jax.nn.relu and
+# tf.maximum select instead, so a clipped input's gradient is 0 -- but a clamp or a maximum at 0 keeps `x >= 0` and
+# passes sqrt's inf where its input is exactly 0, as a sum of squared differences is on a pairwise matrix's diagonal:
+# a clip at exactly 0 is no guard (ZERO_CLIP), only an eps is)
+_FIRST_ARG = r"(?:[^,()\n]|\((?:[^()\n]|\([^()\n]{0,60}\)){0,120}\)){1,160}"
+_ZERO = r"0(?:\.0*)?(?![\w.])"
+AT_ZERO = re.compile(r"\bjnp\.(?:maximum\(\s*(?:" + _FIRST_ARG + r",\s*" + _ZERO + r"|" + _ZERO + r"\s*,)|clip\(\s*"
+                     + _FIRST_ARG + r",\s*(?:a_)?(?:min\s*=\s*)?" + _ZERO + r")|\btf\.nn\.relu\(")
+ZERO_CLIP = re.compile(r"\b(?:clamp(?:_min)?|clip|maximum)\(\s*(?:" + _FIRST_ARG + r",\s*(?:(?:a_)?min\s*=\s*)?" + _ZERO
+                       + r"|" + _ZERO + r"\s*,)")
 DIFFERENCE = re.compile(r"\w\s*-\s*[\w(]|\*\*\s*2|\bpow\(|\bsum\(|\bsquare\(|\bvar\(|\bmean\(|\bdot\(|@|"
                         + AT_ZERO.pattern)
+# (three levels of brackets inside it: `sqrt(clamp(((a - b) ** 2).sum(-1), min=0))`)
 SQRT_CALL = re.compile(r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp)\.)?(?<!math\.)sqrt\(\s*(?P<arg>(?:[^()\n]|\((?:"
-                       r"[^()\n]|\([^()\n]{0,60}\)){0,80}\)){0,120})\)|(?P<norm>\b(?:jnp\.linalg|tf|keras\.ops|ops)\.norm\()|"
-                       # (or a division on the branch: `where(n > 0, s / n, 0)`, whose slope in s, 1 / n, is inf at n = 0)
-                       r"(?P<where>\bwhere\([^\n]{0,80}?,[^,\n]{0,40}?(?:\b(?:sqrt|log)\(|[\w)\]]\s*/(?![/=])))"
+                       r"[^()\n]|\((?:[^()\n]|\([^()\n]{0,60}\)){0,60}\)){0,80}\)){0,120})\)|(?P<norm>\b(?:jnp\.linalg|tf|keras\.ops|ops)\.norm\()|"
+                       r"(?P<where>\bwhere\([^\n]{0,80}?,[^,\n]{0,40}?\b(?:sqrt|log)\()"
                        r"(?![^\n]{0,80}where\()"
                        r"\s*(?P<inner>[\w.]{1,40})?")
+# ... or a division on one branch of a framework's where whose condition keeps the divisor off 0 in value only
+# (`torch.where(n > 0, s / n, 0)`): the branch not taken is still differentiated, and its slope 1 / n is inf where n is
+# 0, times the 0 the where sends it: nan. The divisor a name the condition tests, not a number (`img / 255.0`), nor one
+# kept off 0 by a clamp or an eps, nor one an inner where made safe first (WR-050's own fix); not NumPy's where, which
+# no gradient goes through.
+WHERE_CALL = re.compile(r"(?<![\w.])(?:(?:torch|jnp|tf|tf\.experimental\.numpy)\.)?where\(")
+# (the condition keeps the divisor off 0: it compares the divisor with 0, a small number or a threshold -- `n > 0`,
+# `obs > thr`, `0 < n` -- itself, or through a name it was assigned to, `wet = obs > thr`; not `diff < beta`, which
+# tests the numerator against a constant divisor)
+_OFF_ZERO = r"(?:-?\d+(?:\.\d+)?(?:e-?\d+)?|\w*(?:eps|thr|thresh|tol|min)\w*|self\.\w+)"
+DIVIDED_BY = re.compile(r"(?<![/*])/(?![/=])\s*(?P<den>[A-Za-z_][\w.]{0,40}(?:\[[^\[\]\n]{0,30}\])?)(?!\s*(?:\.|\+|\())")
+
+
+def _arguments(text: str, at: int) -> list[str] | None:
+    """The top-level arguments of the call whose bracket opens at `at`, on its line; or None."""
+    depth, args, start = 0, [], at + 1
+    for i in range(at, min(len(text), at + 400)):
+        c = text[i]
+        if c == "\n":
+            return None
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                return args + [text[start:i]]
+        elif c == "," and depth == 1:
+            args.append(text[start:i])
+            start = i + 1
+    return None
+
+
+def where_division(code: str) -> str:
+    """The where call (as written, to its end) that picks a division on a branch by a name its condition tests; or ""."""
+    for m in itertools.islice(WHERE_CALL.finditer(code), 50):
+        args = _arguments(code, m.end() - 1)
+        if not args or len(args) != 3:
+            continue
+        condition = args[0] + "".join(
+            f" {a.group(1)}" for name in re.findall(r"[A-Za-z_]\w{0,40}", args[0])[:5]
+            if (a := re.search(r"(?m)^[ \t]*" + re.escape(name) + r"\s*=\s*([^=\n][^\n]{0,120})", code)))
+        for branch in args[1:]:
+            for d in DIVIDED_BY.finditer(branch):
+                base = re.escape(d.group("den").split("[")[0].split(".")[-1])
+                made_safe = re.search(r"(?<![\w.])" + base + r"\s*=[^=\n][^\n]{0,120}?where\(", code)
+                tested = re.search(r"(?<![\w.])" + base + r"\s*(?:>=?|!=)\s*" + _OFF_ZERO + r"(?![\w.])|(?<![\w.])"
+                                   + _OFF_ZERO + r"\s*(?:<=?|!=)\s*" + base + r"(?!\w)", condition)
+                if tested and not made_safe:
+                    return " ".join(code[m.start():m.end() + sum(len(a) + 1 for a in args)].split())
+    return ""
+
+
 # ... and a tensor's own sqrt method on a squared difference (`((a - b) ** 2).sum(-1).sqrt()`): the line before it, with
 # no eps added by a method either (`.add(1e-8)`)
 SQRT_METHOD = re.compile(r"(?m)^(?P<line>[^\n]{0,200}?)\.sqrt\(\s*\)")
@@ -282,22 +339,29 @@ MASKED_INF_SAID = re.compile(r"(?i)\b(?:fill(?:ed|s|ing)?|set|sets|setting|mask(
                              r"(?:(?!\b(?:instead|rather|not)\b)[^.;\n]){0,60}?\b(?:with|to|by)\s+`?(?:float\(\s*['\"]-inf(?:inity)?['\"]\s*\)|"
                              r"-\s?inf(?:inity)?\b|-∞|negative infinity|minus infinity)")
 # ... or an attention mask made by thresholding a prediction (`attn_mask = mask_logits.sigmoid() < 0.5`, a masked-
-# attention decoder's) and handed to attention: a query whose prediction is empty has every key masked, and
-# nn.MultiheadAttention gives its row a nan. Mask2Former's decoder un-masks such rows before each layer
-# (`attn_mask[torch.where(attn_mask.sum(-1) == attn_mask.shape[-1])] = False`, "if a mask is all True (all
-# background), then set it all False"); not where the paste does the same.
-THRESHOLD_MASK = re.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_]\w{0,40})\s*=\s*(?:[^\n]|\n[ \t]+(?=[.)])){0,300}?[<>]=?\s*"
-                            r"(?:0?\.\d+|self\.\w*thresh\w*|\w*thresh\w*)\b")
-MASK_HANDED = r"\b(?:attn_mask|memory_mask|cross_attn_mask|mask)\s*=\s*{n}\b"
-ROWS_UNMASKED = r"\b{n}\s*\[[^\n]{{0,80}}?\.(?:sum\(\s*-1\s*\)\s*==|all\(\s*(?:dim\s*=\s*)?-1\s*\))"
+# attention decoder's) and handed to attention as its attn_mask: a query whose prediction is empty has every key
+# masked, and nn.MultiheadAttention gives its row a nan with its default need_weights=True (scaled_dot_product_attention,
+# which need_weights=False calls, gives 0 there from PyTorch 2.5, and takes True as "attend": not read for it).
+# Mask2Former's decoder un-masks such rows before each layer (`attn_mask[torch.where(attn_mask.sum(-1) ==
+# attn_mask.shape[-1])] = False`, "if a mask is all True (all background), then set it all False"); not where the paste
+# does the same in any spelling, nor a mask made a finite bias (`.float() * -1e4`), whose full row is only uniform.
+THRESHOLD_MASK = re.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_]\w{0,40})\s*=\s*(?P<rhs>(?:[^\n]|\n[ \t]+(?=[.)])){0,300}?"
+                            r"[<>]=?\s*(?:0?\.\d+|self\.\w*thresh\w*|\w*thresh\w*)\b[^\n]{0,60})")
+PREDICTED = re.compile(r"\b(?:sigmoid|softmax)\(|\.(?:sigmoid|softmax)\(|\w*(?:pred|logit|mask_embed)\w*")
+MASK_HANDED = r"\b(?:attn_mask|memory_mask|cross_attn_mask)\s*=\s*{n}\b"
+ROWS_UNMASKED = (r"\b{n}\b[^\n]{{0,80}}?\.(?:sum\(\s*(?:dim\s*=\s*)?-1\s*\)\s*==|all\(\s*(?:dim\s*=\s*)?-1)|"
+                 r"~\s*{n}\.all\(")
 
 
 def threshold_attention_mask(code: str) -> re.Match | None:
-    """A mask the code makes by thresholding a prediction and hands to attention, with no line that un-masks its fully
-    masked rows (THRESHOLD_MASK); or None."""
+    """A mask the code makes by thresholding a prediction and hands to attention as its attn_mask, with no line that
+    un-masks its fully masked rows (THRESHOLD_MASK); or None."""
     for m in itertools.islice(THRESHOLD_MASK.finditer(code), 30):
         name = re.escape(m.group("name"))
-        if re.search(MASK_HANDED.format(n=name), code) and not re.search(ROWS_UNMASKED.format(n=name), code):
+        handed = re.search(r"(?m)^[^\n]*" + MASK_HANDED.format(n=name), code)
+        if handed and "scaled_dot_product_attention" not in handed.group(0) and PREDICTED.search(m.group("rhs")) \
+                and not re.search(r"\.float\(\)|\*\s*-", m.group("rhs")) \
+                and not re.search(ROWS_UNMASKED.format(n=name), code):
             return m
     return None
 
@@ -463,11 +527,11 @@ def breaking_construct(prose: str) -> dict[str, str]:
                              "\"): a row whose every position is masked is all -inf, and its softmax is "
                              "exp(-inf - (-inf)) = nan")
     elif thresholded := threshold_attention_mask(code):
-        shown = " ".join(prose[thresholded.start():thresholded.end()].split())
+        shown = " ".join(prose[thresholded.start():thresholded.end("rhs")].split())
         out["masked-inf"] = (f"the pasted code makes an attention mask by thresholding a prediction (`{shown}`) and hands "
                              "it to attention with nothing that un-masks a row masked whole: a query whose prediction is "
-                             "empty has every key masked, and nn.MultiheadAttention gives its row a nan (Mask2Former's "
-                             "decoder sets such rows back to False before each layer)")
+                             "empty has every key masked, and nn.MultiheadAttention, with its default need_weights=True, "
+                             "gives its row a nan (Mask2Former's decoder sets such rows back to False before each layer)")
     elif (kept := ATTEND_SELECTED.search(prose)) and not denied_before(prose, kept.start(), 40):
         out["masked-inf"] = (f"the report keeps attention to the positions a condition selects (\"{' '.join(kept.group(0).split())}"
                              "\"): a sequence in which it selects none has every key masked, and the softmax of an all "
@@ -561,10 +625,14 @@ def breaking_construct(prose: str) -> dict[str, str]:
               m.group("where") and not (m.group("inner") and re.search(r"(?<![\w.])" + re.escape(m.group("inner"))
                                                                           + r"\s*=[^=\n][^\n]{0,120}?where\(", code)))
               or m.group("norm") or (m.group("arg") is not None and DIFFERENCE.search(m.group("arg"))
-                                     and not GUARDED.search(AT_ZERO.sub("", m.group("arg"))))), None)
+                                     and not GUARDED.search(ZERO_CLIP.sub("", m.group("arg"))))), None)
     method = None if m else next((s for s in itertools.islice(SQRT_METHOD.finditer(code), 50)
-                                  if DIFFERENCE.search(s.group("line")) and not GUARDED.search(AT_ZERO.sub("", s.group("line")))
+                                  if DIFFERENCE.search(s.group("line")) and not GUARDED.search(ZERO_CLIP.sub("", s.group("line")))
                                   and not ADDED.search(s.group("line"))), None)
+    if not m and not method and (divided := where_division(code)):
+        out["sqrt-at-zero"] = (f"the pasted code picks a division on one branch of a where whose condition tests the "
+                               f"divisor (`{divided}`): the branch not taken is still differentiated, and where the "
+                               "divisor is 0 its slope, 1 over it, is inf, and inf * 0 is nan")
     if method:
         shown = " ".join(prose[method.start("line"):method.end()].split()).split("=", 1)[-1].strip()
         out["sqrt-at-zero"] = (f"the pasted code takes a square root that can meet 0 (`{shown}`): its slope there is "
@@ -572,9 +640,8 @@ def breaking_construct(prose: str) -> dict[str, str]:
     if m:
         shown = " ".join(prose[m.start():m.end()].split())
         out["sqrt-at-zero"] = (
-            f"the pasted code picks a log, a square root or a division on one branch of a where (`{shown}`): the "
-            "branch not taken is still differentiated, and where its input (or divisor) is 0 its slope is inf, and "
-            "inf * 0 is nan" if m.group("where") else
+            f"the pasted code picks a log or a square root on one branch of a where (`{shown}`): the branch not taken "
+            "is still differentiated, and at 0 its slope is inf, and inf * 0 is nan" if m.group("where") else
             f"the pasted code takes a norm that can meet a zero vector (`{shown}`): its gradient there is x / ||x|| "
             "= 0/0, nan, as JAX and TensorFlow compute it (PyTorch's vector norm returns 0 there)" if m.group("norm")
             else

@@ -12,7 +12,7 @@ from .sentences import sentence_around
 # A dataset named as the task, not as what a backbone was pretrained on or whose statistics or weights it borrows
 # ("ImageNet-pretrained", "weights='imagenet'", "pretrained on Places365", "the ImageNet mean/std"): a head fine-tuned
 # from it may have any count, and a regression may normalise its images with ImageNet's statistics
-_BORROWED_BEFORE = r"(?<!weights=')(?<!weights=\")(?<!pretrained on )(?<!pre-trained on )(?<!trained on )"
+_BORROWED_BEFORE = r"(?<!weights=')(?<!weights=\")(?<!pretrained on )(?<!pre-trained on )"
 _BORROWED_AFTER = (r"(?![ _-]?(?:1k|21k|22k)?(?:'s)?[ _-]?(?:mean|std|stats|statistics|normali\w*|pre-?trained|weights|backbone|"
                    r"init\w*|checkpoint)\b)")
 
@@ -56,14 +56,14 @@ CLASS_WORDS = re.compile(r"(?i)\b(" + "|".join(COUNTING_WORDS) + r")(?:[ -](?:cl
 # ... or as the uniform guess's loss worked out: "I expected about ln(1024) = 6.9", "-log(1/10) ≈ 2.30" -- a natural
 # log of a count, with its value beside it (within UNIFORM_SAID_NEAR of ln K, so that no other log reads as one)
 UNIFORM_SAID = re.compile(r"(?i)(?:-\s*)?\b(?:ln|log)\s*\(\s*(?:1\s*/\s*)?(\d{1,6})\s*\)\s*(?:=|≈|~|is|of)\s*(?:about\s+|~\s*)?"
-                          r"(\d+(?:\.\d+)?)(?![\d.])")
+                          r"(\d+(?:\.\d+)?)(?!\d|\.\d)")
 UNIFORM_SAID_NEAR = 0.05
 # ... said of where a loss starts or a guess scores, in its sentence ("I expected the first loss near ln(10) = 2.30",
 # "chance is -log(1/20) = 3.0"), not of a clamp or a temperature ("logit_scale is clamped at ln(100) = 4.605") nor of
 # an equilibrium or an entropy
 UNIFORM_CONTEXT = re.compile(r"(?i)\b(?:expect\w*|should|initial\w*|first|start\w*|begin\w*|chance|uniform\w*|random(?:ly)?|"
                              r"guess\w*|untrained|fresh|step\s+0|before\s+(?:any|the\s+first)\s+update)\b")
-UNIFORM_REFUSED = re.compile(r"(?i)\b(?:logit_scale|temperature|clamp\w*|clip\w*|equilibrium|entropy)\b")
+UNIFORM_REFUSED = re.compile(r"(?i)\b(?:logit_scale|temperature|clamp\w*|clip\w*|equilibrium)\b|(?<!cross[- ])(?<!cross)\bentropy\b")
 
 
 def classes_named(prose: str) -> tuple[int, str] | None:

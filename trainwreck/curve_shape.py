@@ -651,8 +651,8 @@ GRADUAL_SHARE = 0.5
 # single batch", "overfitting one batch works"), or of a training loss that keeps falling: a validation curve's U is no
 # failure)
 NOT_TRAINING = re.compile(r"(?i)(?<!try to )(?<!trying to )(?<!tried to )(?<!able to )(?<!even )(?<!can't )(?<!cannot )"
-                          r"(?<!not )\boverfit(?:s|ted|ting)?\b(?!\s+(?:on\s+)?(?:a|one|the|this)\s+(?:single\s+|small\s+|"
-                          r"tiny\s+|few\s+)?(?:batch|sample|example|subset|image))|"
+                          r"(?<!not )\boverfit(?:s|ted|ting)?\b(?!\s+(?:on\s+|to\s+)?(?:a|one|the|this|\d+)\s+(?:single\s+|small\s+|"
+                          r"tiny\s+|few\s+|handful\s+of\s+|couple\s+of\s+)?(?:batch|sample|example|subset|image|imgs?)\w*)|"
                           r"\btrain\w*\s+loss\w*\b[^.\n]{0,40}?\b(?:keeps?|kept|is|still)\s+(?:on\s+)?"
                           r"(?:falling|decreasing|going\s+down|dropping)|\b(?:these|those|here\s+(?:is|are)|this\s+is|below\s+(?:is|are))"
                           r"\s+(?:are\s+)?(?:the\s+|my\s+)?(?:val\w*|validation|test|eval\w*|held-?out)[ _-]?loss|^\s*(?:val|eval|test)")
@@ -681,13 +681,16 @@ _PRONOUN = re.compile(r"(?i)\b(?:it|this|that)\b")
 
 def ramped_up(prose: str) -> re.Match | None:
     """The first ramp up (RAMP_UP) of something other than the loss, named last within the 60 characters of its
-    sentence before it -- or, where the sentence names nothing but a pronoun ("Then it ramps up"), in the sentence
-    before; or None."""
+    sentence before it -- or, where the sentence names nothing but a pronoun ("Then it ramps up"), named first in the
+    sentence before; or None."""
     for m in itertools.islice(RAMP_UP.finditer(prose), 10):
         start = max(0, prose.rfind("\n", 0, m.start()), prose.rfind(". ", 0, m.start()), m.start() - 60)
         subjects = list(_RAMP_SUBJECT.finditer(prose, start, m.start()))
         if not subjects and _PRONOUN.search(prose, start, m.start()):
-            subjects = list(_RAMP_SUBJECT.finditer(prose, max(0, start - 200), start))
+            # (the sentence before's subject, the first thing it names: "The loss is fine at a constant lr. Then it
+            # ramps up" is the loss's)
+            before = max(0, prose.rfind("\n", 0, max(0, start - 1)), prose.rfind(". ", 0, max(0, start - 2)), start - 200)
+            subjects = list(itertools.islice(_RAMP_SUBJECT.finditer(prose, before, start), 1))
         if not subjects or not subjects[-1].group("loss"):
             return m
     return None

@@ -143,7 +143,7 @@ MADE_EIGHT_BIT = re.compile(r"(?i)\b(?:convert\w*|sav\w*|export\w*|downsampl\w*|
                             r"(?:8-?bit|jpe?g|uint8)\b")
 LABELS_NAMED = re.compile(r"(?i)\b(?:labels?|masks?|annotations?|ground[ -]truth|targets?)\b")
 INPUTS_NAMED = re.compile(r"(?i)\b(?:images?|inputs?|bands?|features?|imagery|scenes?|tiles?|audio|waveforms?|signals?|"
-                          r"samples?|frames?|dems?|elevation|stacks?|channels?|x)\b")
+                          r"samples?|frames?|dems?|elevation|stacks?)\b")
 
 
 def _not_the_inputs_raw(sentence: str, reader: str) -> bool:

@@ -789,8 +789,11 @@ def _reported(prose: str) -> str:
 
 # A score whose rise is progress, said to rise: "the validation PSNR keeps going up", "AUC improves every epoch" -- no
 # climb of a failure
-SCORE_RISES = re.compile(r"(?i)\b(?:acc\w*|psnr|ssim|auc|m?iou|dice|bleu|rouge\w*|f1|m?ap|recall|precision|rewards?|returns?|"
-                         r"r2|hit\s*rate|ndcg\w*)\b[^.;,\n]{0,30}?\b(?:keeps?\s+|is\s+|are\s+|still\s+|steadily\s+)*"
+# (a score's own clause: no loss or "it" between the score and the rise, not "mixed precision" or "returns nan", and
+# mAP as it is written)
+SCORE_RISES = re.compile(r"(?i)\b(?:acc\w*|psnr|ssim|auc|m?iou|dice|bleu|rouge\w*|f1|(?-i:m?AP)|recall|"
+                         r"(?<!mixed )(?<!half )(?<!full )(?<!single )(?<!double )precision|rewards?|returns?(?!\s+(?:nan|inf|none))|"
+                         r"r2|hit\s*rate|ndcg\w*)\b(?:(?!\b(?:loss\w*|it)\b)[^.;,\n]){0,30}?\b(?:keeps?\s+|is\s+|are\s+|still\s+|steadily\s+)*"
                          r"(?:going\s+up|goes\s+up|went\s+up|ris(?:es|ing|e)|rose|climb\w*|increas\w*|improv\w*|grow\w*)\b")
 
 

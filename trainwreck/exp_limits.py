@@ -17,7 +17,7 @@ from .breaking_constructs import EXP_OF, STABLE_SAID, breaking_construct, code_o
 from .curve_shape import fmt
 from .logscan import Evidence
 from .run_kind import shown_frameworks
-from .sentences import said_unnegated, sentences_and_ends, sentences_only
+from .sentences import said_unnegated, sentence_around, sentences_and_ends, sentences_only
 from .thesaurus import tokens
 
 # A number handed to exp, or to a softmax written by hand, past what exp can return: exp(x) overflows above
@@ -61,18 +61,22 @@ _MAX_OF = (r"(?:\bmax\(\s*{n}\s*\)|(?<![\w.]){n}\.max\(\)|\b(?:max(?:imum)?|larg
 
 # ... or a name the code makes with an exp (`scale = torch.exp(raw[:, 2:4]) * anchors`) said or printed to be inf
 # ("scale.max() is inf", "`scale` contains inf"): exp's own overflow, past 88.72 in float32 (709.78 in float64)
-EXP_ASSIGNED = re.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_]\w{0,30})\s*=\s*[^\n=]{0,40}?(?<![\w.])(?:(?:np|numpy|torch|jnp|"
-                          r"tf\.math|tf)\.)exp\(")
+# (the exp the whole right-hand side, or its first factor -- not `1.0 / torch.exp(log_var)`, whose inf is exp's
+# underflow to 0 -- and not a metric computed from the loss, a perplexity, whose inf is the loss's doing)
+EXP_ASSIGNED = re.compile(r"(?m)^[ \t]*(?P<name>(?!(?:ppl|perplexity)\b)[A-Za-z_]\w{0,30})\s*=\s*\(?\s*"
+                          r"(?:(?:np|numpy|torch|jnp|tf\.math|tf)\.)exp\(")
 _INF_OF = (r"(?<![\w.])`?{n}(?:\.max\(\))?`?\s*(?:is|was|==?|:|contains|contained|has|had|holds|becomes|became|goes\s+to|"
            r"went\s+to)\s+(?:an?\s+|some\s+|all\s+)?(?:\+?inf\b|infinity\b|infinite\b)")
+_DENIED = re.compile(r"(?i)\b(?:not|never|no|whether|if)\b|n't\b")
 
 
 def exp_output_inf(prose: str) -> str:
-    """The fact, when a name the code makes with an exp (EXP_ASSIGNED) is said or printed to be inf; or ""."""
+    """The fact, when a name the code makes with an exp (EXP_ASSIGNED) is said or printed to be inf, and its sentence
+    neither denies nor asks it ("I checked whether std is inf: it never is"); or ""."""
     for made in itertools.islice(EXP_ASSIGNED.finditer(prose), 10):
         name = made.group("name")
         said = re.search(_INF_OF.format(n=re.escape(name)), prose, re.I)
-        if said and not re.search(r"(?:\bnot|n't|\bnever|\bno)\s+$", prose[max(0, said.start() - 12):said.start()]):
+        if said and not _DENIED.search(prose, *sentence_around(prose, said.start(), said.end(), stops=".;\n?")):
             line = " ".join(prose[made.start():prose.find("\n", made.start()) if "\n" in prose[made.start():] else None].split())
             return (f"the report says \"{' '.join(said.group(0).split())}\", and its code makes {name} with an exp "
                     f"(`{line}`): exp returns inf past {EXP_LIMITS['float32']:.2f} in float32 ({EXP_LIMITS['float64']:.2f} in "

@@ -390,7 +390,9 @@ PER_ITEM = re.compile(r"(?i)\b(?:its|their|that \w+'s|each \w+'s|every \w+'s) ow
                       # or all-equal ones: "normalise the ratings per user", "divide by the user's std"
                       r"\b(?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*)\b[^.;\n]{0,30}?\bper[- ]" + _GROUPS + r"\b|"
                       r"\bper[- ]" + _GROUPS + r" (?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*|scaling)\b|"
-                      r"\bdivid\w*\s+(?:it\s+|them\s+|\w+\s+)?by\s+(?:the|each|every)\s+\w+'s\s+(?:own\s+)?(?:std|standard "
+                      r"\bdivid\w*\s+(?:it\s+|them\s+|\w+\s+)?by\s+(?:the|each|every)\s+"
+                      # (a group's, not a feature's, a column's or a channel's: those are the whole dataset's)
+                      r"(?!(?:feature|column|channel|variable|dataset|band|input)'s)\w+'s\s+(?:own\s+)?(?:std|standard "
                       r"deviation|sd|range)\b")
 PER_ITEM_REACH = 300
 

@@ -106,7 +106,7 @@ RETURNS_OWN_MODULE = re.compile(r"(?m)\breturn\s+self\.(\w+)\((?:[^()\n]|\((?:[^
 MODEL_ENDS_SAID = re.compile(r"(?i)\b(?:model|network|net|mlp|cnn|head|classifier|unet|decoder|it|that|which)\s+"
                              r"(?:(?!(?:not|never|no)\b)\w+\s+){0,2}?"
                              r"(?:ends?|ending)\s+(?:in|with)\s+(?:an?\s+)?`?(?:torch\.)?(?:nn\.)?(?:sigmoid|softmax)"
-                             r"(?:2d)?\b(?:\([^()\n]{0,20}\))?(?!\(|`?\s+(?:in|inside|within)\b)|"
+                             r"(?:2d)?\b(?:\([^()\n]{0,60}\))?(?!\(|`?\s+(?:in|inside|within)\b)|"
                              # (the output's activation: smp's `activation` argument, or one said to be the last)
                              r"\bactivation\s*(?:=|set\s+to)\s*['\"]?softmax2d\b|"
                              r"\b(?:final|last|output)\s+activation\s*(?:=|is|set\s+to)\s*['\"]?(?:softmax2d|softmax|sigmoid)\b")
@@ -124,21 +124,28 @@ def model_ends_said(prose: str) -> re.Match | None:
 FORWARD_HEADER = re.compile(r"(?i)\b(?:forward|__call__)\b(?:\(\s*\))?[^.\n]{0,40}?:\s*$")
 NOT_FORWARDS = re.compile(r"(?i)\b(?:helper|attention|gate|calls?|called)\b")
 FORWARD_SAID_LINES = 12
+FENCE = re.compile(r"[ \t]*(?:```|~~~)")
 
 
 def _block_said_forward(prose: str, at: int) -> bool:
-    """Is the indented block that holds `at` opened by a line that says it is forward's (FORWARD_HEADER), with no `def`
-    of another function between them?"""
+    """Is the block of code that holds `at` -- its indented lines, or the lines of the Markdown fence it is in -- opened
+    by a line that says it is forward's (FORWARD_HEADER), with no `def` of another function between them?"""
     above = prose[:prose.rfind("\n", 0, at) + 1].split("\n")[:-1]
+    fenced = sum(1 for line in above if FENCE.match(line)) % 2 == 1      # (the return inside a fence)
     for line in reversed(above[-FORWARD_SAID_LINES:]):
         if not line.strip():
             continue
-        if line[:1] in " \t":
+        if FENCE.match(line):
+            fenced = False              # (the fence's opening line: the header is the line above it)
+            continue
+        if fenced or line[:1] in " \t":
             if re.match(r"\s*(?:async\s+)?def\s", line):
                 return False
             continue
         return bool(FORWARD_HEADER.search(line)) and not NOT_FORWARDS.search(line)
     return False
+
+
 # ... or a segmentation_models_pytorch model built with an output activation (`smp.Unet(..., activation="sigmoid")`):
 # its segmentation head applies it in forward() (since smp 0.1; before, only predict() did), so the model returns
 # probabilities. Not "logsoftmax", whose log-probabilities a cross-entropy takes as it takes logits (a log-softmax of

@@ -497,12 +497,12 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         # whole epoch of finite losses, which every item has passed through once)
         out["item-std-unguarded"] = (f"the report says each item (or group) is scaled by its own statistics "
                                      f"(\"{' '.join(item.group(0).split())}\"): an item or a group whose values are all "
-                                     "equal (a group of one value too, whose std pandas, dividing by n - 1, makes nan "
-                                     "outright) has a range (max - min) of 0 and a "
-                                     "standard deviation of 0, or a rounding's worth above it -- 0/0, nan, where the "
-                                     "difference comes out exact (a window of zeros, or of one whole number), about +-1 "
-                                     "from rounding otherwise -- at whichever batch first holds such an item (a blank "
-                                     "frame), not necessarily at the first step")
+                                     "equal has a range (max - min) of 0 and a "
+                                     "standard deviation of 0, or a rounding's worth above it (and a group of one value "
+                                     "has no std at all where it is divided by n - 1, as pandas' is: nan outright) -- "
+                                     "0/0, nan, where the difference comes out exact (a window of zeros, or of one whole "
+                                     "number), about +-1 from rounding otherwise -- at whichever batch first holds such "
+                                     "an item (a blank frame), not necessarily at the first step")
     elif not divides and (by_hand := standardised_by_hand(ev.prose)) and _broken_from_start(ev, sig, words,
                                                                                             first_printed=True):
         out["std-unguarded"] = (f"the report says it standardises the inputs by hand (\"{' '.join(by_hand.group(0).split())}"

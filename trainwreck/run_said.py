@@ -145,16 +145,29 @@ def says_not_learning(text: str) -> bool:
 LOSS_CLIMBS = re.compile(r"(?i)\b(?:loss\w*|it|cost|error)\b[^.;\n]{0,40}?\b(?:keeps?\s+|kept\s+|is\s+|starts?\s+|started\s+)?"
                          r"(?:going\s+up|goes\s+up|went\s+up|climb\w*|increas\w*|ris(?:es|ing)|rose|grow\w*|explod\w*|"
                          r"diverg\w*|blows?\s+up|blew\s+up)\b")
-CAME_DOWN_AFTER = re.compile(r"(?i)\b(?:fall\w*|fell|drops?|dropped|comes?\s+(?:back\s+)?down|came\s+(?:back\s+)?down|"
-                             r"decreas\w*|recover\w*|settles?|settled)\b|\bwarm-?up\b")
+# (a fall said after the climb, not denied -- "it never comes back down" -- nor the rate's, "drops the learning rate";
+# or the climb said to be the warmup's: "during the warmup the loss climbs")
+CAME_DOWN_AFTER = re.compile(r"(?i)(?<!never )(?<!not )(?<!n't )\b(?:fall\w*|fell|drops?|dropped|comes?\s+(?:back\s+)?down|"
+                             r"came\s+(?:back\s+)?down|decreas\w*|recover\w*|settles?|settled)\b(?!\s+(?:the\s+)?(?:lr|learning\s+rate))")
+IN_WARMUP = re.compile(r"(?i)\b(?:during|in|within|while)\s+(?:the\s+)?(?:lr\s+)?warm-?up\b")
 
 
 def loss_climb_said(text: str) -> bool:
     """Does a sentence the text tells (a yes/no question asks) say the loss climbs (LOSS_CLIMBS), not denied, with no
-    word in it that it came back down or climbed only in a warmup (CAME_DOWN_AFTER)?"""
-    return any((m := LOSS_CLIMBS.search(sentence)) and not re.search(r"\b(?:not|never|no\s+longer)\b|n't\b", m.group(0))
-               and not CAME_DOWN_AFTER.search(sentence)
-               for sentence, _end in itertools.islice(sentences_and_ends(told(text)), 200))
+    word after it that it came back down, nor that it climbed in a warmup (CAME_DOWN_AFTER, IN_WARMUP)?"""
+    for sentence, _end in itertools.islice(sentences_and_ends(told(text)), 200):
+        if IN_WARMUP.search(sentence):
+            continue
+        pos = 0
+        for _ in range(10):     # (each subject tried in turn: "It doesn't learn, the loss keeps going up")
+            m = LOSS_CLIMBS.search(sentence, pos)
+            if m is None:
+                break
+            denied = re.search(r"\b(?:not|never|no\s+longer)\b|n't\b", m.group(0))
+            if not denied and not CAME_DOWN_AFTER.search(sentence, m.end()):
+                return True
+            pos = m.start() + 1
+    return False
 
 
 # What a score's verb is said of: the loss, an accuracy, a metric
@@ -403,14 +416,15 @@ def loss_kind(text: str) -> str:
     return _kind_of(text)
 
 
-# (a loss switched away from is not the run's: "from MSE to GaussianNLLLoss", "better than the old MSE head")
-SWITCHED_FROM = re.compile(r"(?i)(?:\bfrom|\binstead\s+of|\bold|\breplac\w+|\bthan)\s+"
-                           r"(?:the\s+|an?\s+|my\s+|our\s+)?$")
+# (a loss switched away from is not the run's: "switched the head from MSE to GaussianNLLLoss", "better than the old MSE
+# head" -- a verb of switching before its "from", so that "computed from the MSE" is still the run's)
+SWITCHED_FROM = re.compile(r"(?i)(?:\b(?:switch\w*|mov\w*|chang\w*|went|go(?:ing|ne)?|migrat\w*)\s+(?:[\w-]+\s+){0,6}?from|"
+                           r"\binstead\s+of|\bold|\breplac\w+|\bthan)\s+(?:the\s+|an?\s+|my\s+|our\s+)?$")
 
 
 def _kind_of(text: str) -> str:
     bounded = next((m for m in itertools.islice(BOUNDED_LOSS.finditer(text), 20)
-                    if not SWITCHED_FROM.search(text[max(0, m.start() - 25):m.start()])), None)
+                    if not SWITCHED_FROM.search(text[max(0, m.start() - 80):m.start()])), None)
     likelihood = LIKELIHOOD.search(text) or MINUS_SCORE.search(text) or MINUS_SCORE_TRAINER.search(text)
     if bounded and not likelihood:
         return "bounded"

@@ -37,13 +37,14 @@ START_HIGH_WORDS = {"loss", "large"}
 # any update ... the loss" -- not a first of something else, "initial learning rate", "the first 100 steps")
 _LOSS_WORD = r"(?:loss|bce|cross[- ]?entropy|nll)"
 _NUMBER_ENDS = r"(\d+(?:\.\d+)?)(?!\d|\.\d|[eE][-+]?\d)"
+# (the number the loss is, not one inside a logarithm beside it: "the first loss near ln(200) = 5.3 is 640")
 START_LOSS_SAID = re.compile(r"(?i)\b(?:initial|first|starting|very first|untrained)\s+(?:training\s+|mean\s+|average\s+)?"
-                             + _LOSS_WORD + r"\b(?!\s+(?:spikes?|jumps?|drops?|explosion|nan|curve))[^.?!\n\d]{0,20}?"
+                             + _LOSS_WORD + r"\b(?!\s+(?:spikes?|jumps?|drops?|explosion|nan|curve))[^.?!\n\d(]{0,20}?"
                              + _NUMBER_ENDS +
                              r"|\b(?:at (?:step|iteration|iter) 0|before (?:any|the first) (?:update|optimi[sz]er step|"
                              r"training step)|at initiali[sz]ation)\b,?\s+(?:(?!\b(?:lr|learning rate|steps?|epochs?)\b)"
-                             r"[^.?!\n\d]){0,30}?\b" + _LOSS_WORD + r"\b[^.?!\n\d]{0,20}?" + _NUMBER_ENDS +
-                             r"|\b" + _LOSS_WORD + r"\b[^.?!\n\d]{0,20}?" + _NUMBER_ENDS + r"\s+(?:at (?:step|iteration|iter) 0|"
+                             r"[^.?!\n\d]){0,30}?\b" + _LOSS_WORD + r"\b[^.?!\n\d(]{0,20}?" + _NUMBER_ENDS +
+                             r"|\b" + _LOSS_WORD + r"\b[^.?!\n\d(]{0,20}?" + _NUMBER_ENDS + r"\s+(?:at (?:step|iteration|iter) 0|"
                              r"before (?:any|the first) update)\b")
 # (a cross-entropy the paste names, or a classifier; not a regression's or a summed loss, whose start is not ln C; or
 # a language model's measure of its cross-entropy, bits per character or perplexity, whose loss it is)

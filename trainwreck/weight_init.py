@@ -51,13 +51,13 @@ CONSTANT_INIT_SAID = re.compile(r"\b(?:sets?|setting|initiali[sz](?:e|es|ed|ing)
 # zeros_init()`): the gradient of each factor of a product is the other factor, 0, so neither ever moves. The two
 # tables' names (or names made from them) must be the product's operands, on one line: tables started at zero and
 # added (a position table beside a token table) take the upstream gradient and train, and so does one zero table
-# multiplied by a random one (ViT's class token starts at zero).
+# multiplied by a random one -- or one zero parameter beside random ones (ViT's class token starts at zero).
 ZERO_TABLE = re.compile(r"\bembeddings?_init(?:ializer)?\s*=\s*(?:['\"]zeros['\"]|(?:[\w.]{0,30}\.)?(?:Zeros\(|zeros(?:_init)?\b))")
 # (a product's call, whose arguments are its operands -- a Keras layer's in the call after it -- or a binary `*` or `@`,
 # whose operands are the names beside it)
 PRODUCT_CALL = re.compile(r"(?i)\b(?:Multiply|Dot)\(|(?:\.dot|\btensordot|\beinsum|\bmatmul|\bbmm|\.mul)\s*\(")
-PRODUCT_OP = re.compile(r"(?P<left>[\w.]+(?:\([^()\n]{0,60}\))?(?:\[[^\[\]\n]{0,30}\])?)\s*[*@]\s*"
-                        r"(?P<right>[\w.]+(?:\([^()\n]{0,60}\))?)")
+PRODUCT_OP = re.compile(r"(?<![\w.])(?P<left>[\w.]{1,60}(?:\([^()\n]{0,60}\))?(?:\[[^\[\]\n]{0,30}\])?)\s*[*@]\s*"
+                        r"(?P<right>[\w.]{1,60}(?:\([^()\n]{0,60}\))?)")
 ASSIGNED = re.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_][\w.]{0,40})\s*=\s*(?P<rhs>[^\n]{1,400})")
 
 

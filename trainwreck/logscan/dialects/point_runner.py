@@ -1,5 +1,6 @@
 """The training runner of Point-MAE, Point-BERT and the point-cloud projects built on their code (the PoinTr
-family), which prints every 20th batch, and each epoch's mean over all its batches, as a list of quoted numbers:
+family), which prints every 20th batch (PoinTr's every 100th), and each epoch's mean over all its batches, as a list of
+quoted numbers:
 
     [Epoch 0/300][Batch 1/820] BatchTime = 1.204 (s) DataTime = 0.611 (s) Losses = ['172.4511'] lr = 0.001000
     [Training] EPOCH: 0 EpochTime = 201.773 (s) Losses = ['94.1206'] lr = 0.001000
