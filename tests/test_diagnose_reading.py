@@ -2768,3 +2768,16 @@ def test_review_s53b_a_long_run_of_word_characters_and_a_softmax_with_long_argum
     zero_tables_multiplied(tables + "x" * 40_000 + "\n")
     assert time.perf_counter() - start < 0.5
     assert model_ends_said("The network ends with nn.Softmax(dim=-1, dtype=torch.float32) and I use CrossEntropyLoss.")
+
+
+def test_a_loss_said_to_stay_just_above_the_softmax_twice_floor_at_the_accuracy_said():
+    """Below 90% accuracy the floor is the lowest mean loss at that accuracy: each right example costs at least
+    log(1 + (C - 1)/e), each wrong one at least a tie's. 5 classes at 70%: 1.0354; "stays at about 1.06" is just above
+    it, where a model on logits this accurate scores far lower. Below the floor, or far above it, is no such loss."""
+    from trainwreck.softmax_floor import softmax_floor_said
+
+    said = "A 5-class classifier with nn.CrossEntropyLoss: the loss stays at about {} while the accuracy is 0.70."
+    assert "just above 1.0354" in softmax_floor_said(said.format("1.06"))
+    for level in ("0.62", "1.30"):
+        assert softmax_floor_said(said.format(level)) == "", level
+    assert softmax_floor_said(said.format("1.06").replace("0.70", "0.40")) == ""

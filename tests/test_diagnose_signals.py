@@ -4994,8 +4994,9 @@ def test_raw_targets_beside_a_pasted_network_and_a_lower_rate_that_went_nan_a_fe
     d = diagnosis(text)
     targets = d.matches[0]
     assert targets.entry.id == "WR-360" and targets.parts["raw-targets"] > 0
-    rate = next(m for m in d.matches if m.entry.id == "WR-220")
-    assert rate.parts["tried"] < 0
+    # (the lower rate that only put it off counts against the rate, and the climb from a start already enormous on raw
+    # targets counts half for it: nothing is left to name it)
+    assert "WR-220" not in [m.entry.id for m in d.matches]
     # (a linear model named with no network built: its climb is still its rate's)
     linear = text.replace("layers.Dense(64, activation=\"relu\"),\n    layers.Dense(64, activation=\"relu\"), ", "")
     lone = diagnosis(linear.replace("- lr=1e-6: same, nan a few batches later\n", ""))
@@ -7016,3 +7017,17 @@ def test_a_rate_tried_with_the_failure_still_at_the_place_it_broke_with_no_at():
     from trainwreck.rate_tried import lr_tried_same_place
     assert lr_tried_same_place(said)
     assert not lr_tried_same_place(said.replace("still epoch 2, batch 118", "still epoch 5, batch 40"))
+
+
+def test_a_climb_from_an_enormous_start_on_raw_regression_targets_counts_half_for_the_rate():
+    """A regression's MSE that starts at 4.1e9 on targets in dollars and climbs to inf under SGD: a rate too high alone
+    starts from an ordinary loss, so the climb is the raw targets' second face and counts half for the rate -- said
+    against it. With targets said to be scaled, the climb is the rate's whole."""
+    log = "".join(f"step {50 * i}  loss {v}\n" for i, v in enumerate(("4.1e+09", "8.8e+10", "2.3e+15", "inf", "nan")))
+    said = "MLP regression on house prices, nn.MSELoss(), SGD momentum 0.9, lr 1e-3; the target is the price in dollars.\n"
+    d = diagnosis(said + log)
+    rate = next(m for m in d.matches if m.entry.id == "WR-220")
+    assert d.matches[0].entry.id == "WR-360"
+    assert any("the climb counts half here" in a for a in rate.against)
+    scaled = diagnosis(said.replace("the target is the price in dollars", "the targets are standardised") + log)
+    assert not any("the climb counts half here" in a for m in scaled.matches for a in m.against)

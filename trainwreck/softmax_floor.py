@@ -64,12 +64,16 @@ def _floor_hidden(prose: str) -> bool:
 
 # ... or said in words: where the loss stays ("stuck around 1.47", "never goes below ~1.47") beside an accuracy said
 # high ("train accuracy gets to 99.2%") and the classes named, the loss within FLOOR_NEAR above their floor
-LOSS_STAYS = re.compile(r"(?i)\bloss\b[^.\n\d]{0,60}?\b(?:never (?:goes|gets|drops?|falls?) (?:below|under)|stuck (?:at|around|near)|"
-                        r"stays? (?:at|around|near)|plateaus? (?:at|around)|sits? (?:at|around)|won'?t go below)"
+LOSS_STAYS = re.compile(r"(?i)\b\w*loss\b[^.\n\d]{0,60}?\b(?:never (?:goes|gets|drops?|falls?) (?:below|under)|stuck (?:at|around|near)|"
+                        r"stays? (?:at|around|near)|plateaus? (?:at|around)|sits? (?:at|around)|won'?t go below|"
+                        r"flattens? (?:out )?(?:at|around|near))"
                         # (a value said roughly: "sits at about 0.6")
                         r"(?:\s+(?:about|roughly|approximately))?\s*(?:~\s*)?"
                         r"(\d+\.\d+)")
-ACCURACY_SAID = re.compile(r"(?i)\bacc(?:uracy)?\b[^.\n\d]{0,30}?(?:(\d{2}(?:\.\d+)?)\s*%|\b(0\.9\d*)\b)")
+ACCURACY_SAID = re.compile(r"(?i)\bacc(?:uracy)?\b[^.\n\d]{0,30}?(?:(\d{2}(?:\.\d+)?)\s*%|\b(0\.\d+)\b)")
+# Below FLOOR_ACCURACY, the floor is the lowest mean loss at the accuracy said (_floor_at: the examples it gets wrong
+# each cost at least a tie's loss), down to FLOOR_SHARE_MIN; a loss said within FLOOR_AT_NEAR above it
+FLOOR_SHARE_MIN, FLOOR_AT_NEAR = 0.5, 0.05
 
 
 def softmax_floor_said(prose: str) -> str:
@@ -86,14 +90,23 @@ def softmax_floor_said(prose: str) -> str:
     # for 0.55 to 0.65)
     near = FLOOR_NEAR * (3 if share >= FLOOR_ACCURACY_SURE else 1)
     rounding = rounding_of(stays.group(1))
+    said = (f"the report says the loss stays at {stays.group(1)} (\"{' '.join(stays.group(0).split())}\") beside an "
+            f"accuracy of {accuracy.group(1) or accuracy.group(2)}{'%' if accuracy.group(1) else ''}")
+    if share < FLOOR_ACCURACY and FLOOR_SHARE_MIN <= share and classes >= FLOOR_CLASSES.start:
+        # (at a lower accuracy, the floor at that accuracy: the wrong examples' share of it is higher)
+        at = _floor_at(classes, share)
+        if at <= level + rounding and level - rounding <= (1 + FLOOR_AT_NEAR) * at:
+            return (f"{said}, just above {at:.4f}, the lowest mean cross-entropy at that accuracy over C = {classes} "
+                    f"classes ({why}) on outputs that already went through a softmax (each right example costs at "
+                    f"least log(1 + (C - 1)/e) = {floor:.4f}, each wrong one at least a tie's "
+                    f"{_wrong_floor_of(classes):.4f}); on logits a model this accurate scores far lower")
+        return ""
     if share < FLOOR_ACCURACY or classes < FLOOR_CLASSES.start \
             or not floor <= level + rounding or not level - rounding <= (1 + near) * floor:
         return ""
     where = "just above" if level >= floor else f"which, written to {rounding:g} either way, reaches"
-    return (f"the report says the loss stays at {stays.group(1)} (\"{' '.join(stays.group(0).split())}\") beside an "
-            f"accuracy of {accuracy.group(1) or accuracy.group(2)}{'%' if accuracy.group(1) else ''}, {where} "
-            f"log(1 + (C - 1)/e) = {floor:.4f} for C = {classes} classes ({why}): the lowest a cross-entropy can go "
-            "on outputs that already went through a softmax")
+    return (f"{said}, {where} log(1 + (C - 1)/e) = {floor:.4f} for C = {classes} classes ({why}): the lowest a "
+            "cross-entropy can go on outputs that already went through a softmax")
 
 
 def softmax_floor(ev: Evidence, accuracy: float | None) -> str:

@@ -677,6 +677,13 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     # values -- a finite curve that turns non-finite is that face, WR-060's page's "Statistics of one item")
     if "item-std-unguarded" in c.printed and entry.id in w.constant_feature and sig.name in NONFINITE_TRACES:
         curve = max(curve, W_PART / 2)
+    # (a climb from a first loss already enormous, on a regression whose targets the words leave in their raw units: a
+    # rate too high alone starts from an ordinary loss, and a rate that suits unit-scale targets diverges on raw ones --
+    # the climb is the raw targets' second face, so the rate's own reading of it counts half)
+    if curve and entry.trace == RATE and "raw-targets" in c.printed and sig.enormous_start:
+        curve /= 2
+        against.append("the climb starts from a first loss already enormous, on a regression whose targets are in their "
+                       "raw units: a rate too high alone starts from an ordinary loss, so the climb counts half here")
     if curve:
         parts["curve"] = curve
         evidence += [f for f in sig.facts if f != sig.enormous_start]
