@@ -2781,3 +2781,38 @@ def test_a_loss_said_to_stay_just_above_the_softmax_twice_floor_at_the_accuracy_
     for level in ("0.62", "1.30"):
         assert softmax_floor_said(said.format(level)) == "", level
     assert softmax_floor_said(said.format("1.06").replace("0.70", "0.40")) == ""
+
+
+def test_a_start_said_far_above_the_one_expected_is_a_model_broken_before_any_update():
+    """"The loss starts at 48 instead of ~2.3": the reporter gives the fresh model's start beside the one the run shows,
+    20 times it -- outputs confidently wrong from the start. Not three times or less, not a regression's, not a sum."""
+    from trainwreck.start_loss import start_above_expected
+
+    assert "21 times the 2.3 it expected" in start_above_expected("My loss starts at 48 instead of ~2.3 after the refactor.")
+    assert start_above_expected("The loss starts at 6.1 instead of ~2.3 after the refactor.") == ""
+    assert start_above_expected("The MSE loss starts at 480 instead of 2.3.") == ""
+    assert start_above_expected("With reduction='sum' the loss starts at 480 instead of 2.3.") == ""
+    d = diagnosis("My loss starts at 48 instead of ~2.3 after the refactor.\nstep 0 loss 48.1\nstep 100 loss 9.2\n"
+                  "step 200 loss 3.1\n")
+    assert d.matches and d.matches[0].entry.id in ("WR-120", "WR-330")
+
+
+def test_words_that_the_model_returns_probabilities_beside_a_loss_that_takes_logits():
+    """"The network outputs class probabilities" beside CrossEntropyLoss: probabilities handed over as logits. Not
+    log-probabilities, which a cross-entropy takes as it takes logits, nor a denial. Cora's 7 classes are named by it."""
+    from trainwreck.class_count import classes_named
+    from trainwreck.loss_inputs import model_ends_said
+
+    assert model_ends_said("The network outputs class probabilities, and I train with nn.CrossEntropyLoss().")
+    assert not model_ends_said("The model returns log-probabilities from log_softmax.")
+    assert not model_ends_said("The model does not return probabilities.")
+    assert classes_named("GCN on Cora, two layers.")[0] == 7
+
+
+def test_a_rate_of_zero_said_to_leave_the_failure_there_before_any_update():
+    """"with lr=0 the first steps print 7.41, 7.40, 7.42, so it is there before any update": the failure needs no
+    update, a rate of 0 that did not help."""
+    from trainwreck.rate_tried import rate_zero_failed
+
+    assert rate_zero_failed("As a check, with lr=0 the first steps print 7.41, 7.40, 7.42, so it is there before any update.")
+    assert rate_zero_failed("With lr=0 the loss falls, so it is the updates.") == ""

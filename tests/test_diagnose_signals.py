@@ -7031,3 +7031,17 @@ def test_a_climb_from_an_enormous_start_on_raw_regression_targets_counts_half_fo
     assert any("the climb counts half here" in a for a in rate.against)
     scaled = diagnosis(said.replace("the target is the price in dollars", "the targets are standardised") + log)
     assert not any("the climb counts half here" in a for m in scaled.matches for a in m.against)
+
+
+def test_gradients_cleared_only_once_per_epoch_are_read_beside_words_that_the_loss_climbs_back():
+    """`optimizer.zero_grad()` before the batch loop and none in it: every step carries the gradients since the epoch
+    began. A curve too short to judge, beside words that the loss climbs back up, is a run that went wrong, and the
+    construct is read there; beside a falling curve and no such words, it is not."""
+    code = ("for epoch in range(10):\n    optimizer.zero_grad()\n    for x, y in loader:\n"
+            "        loss = F.cross_entropy(model(x), y)\n        loss.backward()\n        optimizer.step()\n")
+    log = "".join(f"step {20 * i} loss {v}\n" for i, v in enumerate((2.3, 1.9, 1.6, 1.45, 1.38)))
+    assert not diagnosis(code + log).matches
+    d = diagnosis("The loss drops for a while, then slowly goes back up within every epoch.\n" + code + log)
+    assert d.matches and d.matches[0].entry.id == "WR-260"
+    cleared = code.replace("        loss.backward()", "        optimizer.zero_grad()\n        loss.backward()")
+    assert not any("clears the gradients only before" in e for m in diagnosis(cleared + log).matches for e in m.evidence)

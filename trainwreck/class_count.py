@@ -22,11 +22,12 @@ def as_task(name: str) -> str:
     return _BORROWED_BEFORE + r"\b(?:" + name + r")\b" + _BORROWED_AFTER
 
 
-# (and the benchmarks whose names carry their class counts: ModelNet40, Food-101, Places365, Tiny ImageNet's 200)
+# (and the benchmarks whose names carry their class counts: ModelNet40, Food-101, Places365, Tiny ImageNet's 200;
+# and the citation graphs' node classes: Cora's 7, CiteSeer's 6, PubMed's 3)
 DATASETS_NAMED = [(re.compile(as_task(name), re.I), count) for name, count in (
     (r"cifar-?100", 100), (r"cifar-?10|mnist|svhn|fashion-?mnist|stl-?10", 10), (r"modelnet-?40", 40),
     (r"modelnet-?10", 10), (r"food-?101", 101), (r"places-?365", 365), (r"tiny[- ]?imagenet", 200),
-    (r"(?<!tiny )(?<!tiny-)imagenet", 1000))]
+    (r"(?<!tiny )(?<!tiny-)imagenet", 1000), (r"cora", 7), (r"citeseer", 6), (r"pubmed", 3))]
 # ("binary" or a sigmoid is the weakest name of a count, read last: a sigmoid may be a multi-label's)
 BINARY_NAMED = re.compile(r"\bbinary\b|\bsigmoid\b", re.I)
 CLASS_COUNT = re.compile(r"\b(\d{1,4})[ -](?:classes|categories|way|varieties|species|breeds|genres)\b|(?<!top-)(?<!top )\b(\d{1,4})-class\s+(?:[\w-]+\s+)?"

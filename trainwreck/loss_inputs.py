@@ -109,7 +109,12 @@ MODEL_ENDS_SAID = re.compile(r"(?i)\b(?:model|network|net|mlp|cnn|head|classifie
                              r"(?:2d)?\b(?:\([^()\n]{0,60}\))?(?!\(|`?\s+(?:in|inside|within)\b)|"
                              # (the output's activation: smp's `activation` argument, or one said to be the last)
                              r"\bactivation\s*(?:=|set\s+to)\s*['\"]?softmax2d\b|"
-                             r"\b(?:final|last|output)\s+activation\s*(?:=|is|set\s+to)\s*['\"]?(?:softmax2d|softmax|sigmoid)\b")
+                             r"\b(?:final|last|output)\s+activation\s*(?:=|is|set\s+to)\s*['\"]?(?:softmax2d|softmax|sigmoid)\b|"
+                             # (or the model said to return probabilities: "the model returns class probabilities" --
+                             # not log-probabilities, which a cross-entropy takes as it takes logits)
+                             r"\b(?:model|network|net|classifier|forward(?:\(\))?)\s+(?:(?!(?:not|never|no)\b)\w+\s+){0,3}?"
+                             r"(?:returns?|outputs?|produces?)\s+(?:the\s+)?(?:class\s+|softmax\s+|predicted\s+)?"
+                             r"probabilit(?:y|ies)\b")
 
 
 def model_ends_said(prose: str) -> re.Match | None:

@@ -40,12 +40,12 @@ from .one_class_iou import one_class_iou
 from .optimizer_setup import RATE_CLIMBS, high_adaptive_rate, rate_rose
 from .rate_tried import broke_before_update, rate_zero_failed
 from .run_kind import SUMMED, absolute_loss, linear_model
-from .run_said import (BEFORE_TRAINING_NONFINITE, faster_start_said, fell_then_broke, order_moved_it, says_not_learning,
-                       untrained_output_enormous, untrained_output_nonfinite)
+from .run_said import (BEFORE_TRAINING_NONFINITE, faster_start_said, fell_then_broke, loss_climb_said, order_moved_it,
+                       says_not_learning, untrained_output_enormous, untrained_output_nonfinite)
 from .schedule_said import ADAPTIVE, PLAIN_SGD, WARMUP_SET, no_warmup_said
 from .sentences import denied_before, sentences_only
 from .softmax_floor import FLOOR_TAIL, accuracy_rose_said, softmax_floor, softmax_floor_said
-from .start_loss import early_jump_seen, regression_start_said, start_far_above_uniform
+from .start_loss import early_jump_seen, regression_start_said, start_above_expected, start_far_above_uniform
 from .thesaurus import tokens
 from .timing_words import timing_of
 from .weight_init import (ALL_PARAMS_ZERO, CONSTANT_INIT_SAID, FILLED, LARGE_INIT, LAYERS_BUILT, NUMPY_ZERO_WEIGHTS,
@@ -108,7 +108,9 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     the report's own sentences, sentences_only, when the caller has them already)"""
     out = {}
     # (an enormous start is no health, nor is a start the words give far above ln C)
-    went_wrong = sig.name != "healthy" or unjudged or bool(sig.enormous_start) or bool(start_far_above_uniform(ev.prose))
+    # (or words that the loss climbs: "it drops quickly, then slowly climbs back up every epoch")
+    went_wrong = sig.name != "healthy" or unjudged or bool(sig.enormous_start) or bool(start_far_above_uniform(ev.prose)) \
+        or bool(start_above_expected(ev.prose)) or loss_climb_said(ev.prose)
     handed = nll_of_probabilities(ev)
     if handed:
         out["nll-of-probabilities"] = handed
@@ -315,7 +317,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                "last clearing makes each step longer than a correct run's while the gradients agree, so it "
                                "outruns that run at first and then overshoots (under Adam the step is normalised, and the "
                                "tell is the climb back); a rate effectively higher than the reference's starts the same way")
-    if start_high := start_far_above_uniform(ev.prose):
+    if start_high := start_far_above_uniform(ev.prose) or start_above_expected(ev.prose):
         out["start-high"] = start_high
     if went_wrong and (clean := data_said_finite(ev.prose)):
         out["data-finite"] = (f"the report says the data was checked for nan and inf and found clean (\"{clean}\"): "

@@ -350,7 +350,10 @@ def _default_rate_worked(folded: str) -> bool:
 RATE_ZERO = re.compile(r"(?:\b(?:lr|learning[ _-]?rate)|\b(?:both|all)\s+(?:the\s+|my\s+)?(?:lrs|learning[ _-]?rates))\s*"
                        r"(?:(?:=|:|of|to|at|is|are|(?:were\s+|are\s+)?set\s+(?:to|at))\s*)?"
                        r"(?:0(?:\.0*)?(?![\d.]|e-|,\d)|zero\b)"
-                       r"(?:[^.;\n]|\.\d){0,80}?\b(?:same|still|also|too|even|again|nan|inf)\b|"
+                       # (or said to be there before any update: "with lr=0 it prints 12.6 too, so it's there before any
+                       # update")
+                       r"(?:[^.;\n]|\.\d){0,80}?\b(?:same|still|also|too|even|again|nan|inf|before\s+(?:any|the\s+first)\s+"
+                       r"update)\b|"
                        # ("even with lr=0 it prints 1.9e14 on every step": what follows is what it still did)
                        r"\beven\s+(?:with|at|using)\s+(?:an?\s+)?(?:lr|learning[ _-]?rate)\s*(?:(?:=|:|of)\s*)?0(?:\.0*)?"
                        r"(?![\d.]|e-|,\d)|"

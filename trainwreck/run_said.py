@@ -144,7 +144,8 @@ def says_not_learning(text: str) -> bool:
 # "the loss keeps going up", "it increases every epoch" -- not "during warmup the loss climbs a little, then it falls"
 LOSS_CLIMBS = re.compile(r"(?i)\b(?:loss\w*|it|cost|error)\b[^.;\n]{0,40}?\b(?:keeps?\s+|kept\s+|is\s+|starts?\s+|started\s+)?"
                          r"(?:going\s+up|goes\s+up|went\s+up|climb\w*|increas\w*|ris(?:es|ing)|rose|grow\w*|explod\w*|"
-                         r"diverg\w*|blows?\s+up|blew\s+up)\b")
+                         r"diverg\w*|blows?\s+up|blew\s+up|(?:goes\s+|going\s+|went\s+|comes\s+|came\s+)?back\s+up|"
+                         r"gets?\s+worse|getting\s+worse)\b")
 # (a fall said after the climb, not denied -- "it never comes back down" -- nor the rate's, "drops the learning rate";
 # or the climb said to be the warmup's: "during the warmup the loss climbs")
 CAME_DOWN_AFTER = re.compile(r"(?i)(?<!never )(?<!not )(?<!n't )\b(?:fall\w*|fell|drops?|dropped|comes?\s+(?:back\s+)?down|"

@@ -80,6 +80,30 @@ def start_far_above_uniform(prose: str) -> str:
     return ""
 
 
+# ... or the start said beside the one the reporter expected, the fresh model's: "the loss starts at ~121 instead of
+# ~11", "it begins at 12.6 instead of about 0.69" -- START_HIGH times it or more, and no regression's or sum's
+START_VS_EXPECTED = re.compile(r"(?i)\b(?:loss\w*|it|bce|nll|cross[- ]?entropy)\b[^.?!\n\d]{0,30}?\b(?:starts?|started|begins?|"
+                               r"began)\s+(?:at\s+|around\s+|near\s+)?(?:~\s*|about\s+|around\s+)?(?P<start>\d+(?:\.\d+)?)"
+                               r"(?!\d|\.\d)\s+instead\s+of\s+(?:the\s+)?(?:~\s*|about\s+|around\s+|roughly\s+)?"
+                               r"(?P<expected>\d+(?:\.\d+)?)(?!\d|\.\d)")
+
+
+def start_above_expected(prose: str) -> str:
+    """The fact, when the words give the loss a run starts at, START_HIGH times or more the start they say they
+    expected (START_VS_EXPECTED), told, in a paste of no regression or summed loss; or ""."""
+    if REGRESSION_SAID.search(prose) or SUMMED.search(prose):
+        return ""
+    m = START_VS_EXPECTED.search(told(prose))
+    if not m:
+        return ""
+    start, expected = float(m.group("start")), float(m.group("expected"))
+    if expected <= 0 or start < START_HIGH * expected:
+        return ""
+    return (f"the report says the loss starts at {m.group('start')}, {start / expected:.2g} times the {m.group('expected')} it "
+            f"expected (\"{' '.join(m.group(0).split())}\"), the fresh model's start: this far above it, its outputs are "
+            "confidently wrong from the start -- weights drawn too large, or inputs far from unit scale")
+
+
 VOCABULARY_MIN = 1000          # a vocabulary, not a class count
 # A first loss the words give ("the very first loss is 10.37", "Initial loss 2.3026", "loss is 2.3026 at step 0").
 FIRST_LOSS_SAID = re.compile(r"(?i)\b(?:(?:very )?first|initial|starting)\b[^.?!\n]{0,30}?\bloss(?:es)?\b[^.?!\n\d]{0,15}?"
