@@ -7045,3 +7045,10 @@ def test_gradients_cleared_only_once_per_epoch_are_read_beside_words_that_the_lo
     assert d.matches and d.matches[0].entry.id == "WR-260"
     cleared = code.replace("        loss.backward()", "        optimizer.zero_grad()\n        loss.backward()")
     assert not any("clears the gradients only before" in e for m in diagnosis(cleared + log).matches for e in m.evidence)
+
+
+def test_a_lower_rate_that_gets_further_before_the_failure_only_puts_it_off():
+    """"With lr=3e-5 it gets further, nan at epoch 31": the failure came later, the same -- put off. Not where the lower
+    rate got further and trained well."""
+    assert lr_tried("With lr=3e-5 it gets further, nan at epoch 31, same shape.") == "delayed"
+    assert lr_tried("With lr=3e-5 it gets further and trains fine.") != "delayed"

@@ -912,3 +912,14 @@ def test_a_loss_set_to_sum_over_the_batch_is_large_by_construction():
     assert not enormous("Two-tower retrieval on MovieLens, batch 4096, task = tfrs.tasks.Retrieval(metrics=m).\n")
     assert not enormous("loss_fn = keras.losses.CategoricalCrossentropy(reduction=keras.losses.Reduction.SUM)\n")
     assert enormous("loss_fn = keras.losses.CategoricalCrossentropy(reduction=keras.losses.Reduction.SUM_OVER_BATCH_SIZE)\n")
+
+
+def test_a_loss_below_zero_has_no_ratio_to_climb_by():
+    """A critic's loss is below zero: -2.41 then -2.35 and nan is no jump "x inf", and a rise is told as a difference."""
+    log = "".join(f"it {100 * i} loss_C {v}\n" for i, v in enumerate(("-2.52", "-2.47", "-2.41", "-2.35", "nan")))
+    sig = signature_of(scan(io.BytesIO(log.encode()), "log"))
+    facts = " ".join(sig.facts)
+    assert "xinf" not in facts and "x-" not in facts and "from -2.52 at it 0 to -2.35 at it 300, by 0.17 in all" in facts
+    # (and one rise, too small to be a jump, below zero is none: -1.77 then -1.71 is no rise of x0.96)
+    one = "it 0 loss_C -1.772\nit 50 loss_C -1.708\nit 100 loss_C nan\n"
+    assert "x0.96" not in " ".join(signature_of(scan(io.BytesIO(one.encode()), "log")).facts)

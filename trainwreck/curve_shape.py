@@ -394,11 +394,14 @@ def _signature(ev: Evidence) -> Signature:
             return sig("nonfinite-from-start", [f"the first loss ({fmt(finite[0])}) is over {ENORMOUS:g}x "
                                                 f"{shown}: no healthy start; {ending}"])
         rises = _rises_before(ev.before)
-        if rises >= SHAPE_RISES or (rises == 1 and ev.before[-1] >= SHAPE_RATIO * ev.before[-2]):
+        # (one rise is a jump by a ratio, which a loss below zero -- a critic's, a likelihood's -- has none of: -1.77 to
+        # -1.71 is no jump)
+        if rises >= SHAPE_RISES or (rises == 1 and ev.before[-2] > 0 and ev.before[-1] >= SHAPE_RATIO * ev.before[-2]):
             start = len(ev.before) - 1 - rises
             a, b = ev.before[start], ev.before[-1]
             growth = (b / a) ** (1 / rises) if a > 0 else math.inf
-            rate = f"about x{growth:.3g} each time" if rises > 1 else f"x{growth:.3g}"
+            rate = (f"by {fmt(b - a)} in all" if a <= 0 else
+                    f"about x{growth:.3g} each time" if rises > 1 else f"x{growth:.3g}")
             # (rises that differ -- x1.2 then x3.5e9 -- have no size "each time": their mean, and how far they range)
             steps_up = [y / x for x, y in zip(ev.before[start:-1], ev.before[start + 1:]) if x > 0]
             if a > 0 and steps_up and max(steps_up) > UNEVEN_RISES * min(steps_up):
@@ -462,7 +465,9 @@ def _signature(ev: Evidence) -> Signature:
             last_two = f"{fmt(ev.before[-2])} and {fmt(ev.before[-1])}, both at {at(t - 1)}"
             moved = f"was printed twice for its last step before the nan ({last_two})"
         else:
-            moved = (f"rose only once at the end, by x{ev.before[-1] / ev.before[-2]:.3g} ({last_two})" if rises
+            by = (f"x{ev.before[-1] / ev.before[-2]:.3g}" if ev.before[-2] > 0 else
+                  f"{fmt(ev.before[-1] - ev.before[-2])}")     # (a ratio of values below zero says nothing)
+            moved = (f"rose only once at the end, by {by} ({last_two})" if rises
                      else f"was not rising at the end ({last_two})")
         return sig("descent-then-nonfinite", [f"the loss {moved}{then}: {ending}"])
     stall = _stall(ev)

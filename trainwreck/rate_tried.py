@@ -54,6 +54,9 @@ _PUT_OFF = (r"\b(?:only|just|merely) (?:delay|postpone)\w*|\b(?:only|just|merely
             # "with 0.01 it gets further before it goes up", "it takes longer before it blows up"
             r"\b(?:gets?|got|goes|went|runs?|ran|lasts?|lasted|takes?|took)\s+(?:a\s+bit\s+|a\s+little\s+|much\s+|a\s+lot\s+)?"
             r"(?:further|farther|longer)\s+before\b|"
+            # "with lr=1e-4 it gets further, nan at epoch 23" (the failure said after it, in its clause's sentence)
+            r"\b(?:gets?|got|goes|went|runs?|ran|lasts?|lasted)\s+(?:a\s+bit\s+|a\s+little\s+|much\s+|a\s+lot\s+)?"
+            r"(?:further|farther|longer)\b(?=[^.;\n]{0,40}?\b(?:nan|inf|diverg\w*|explod\w*|blows?\s+up|blew\s+up)\b)|"
             r"\bdelay(?:s|ed)?\s+(?:it|the\s+(?:nan|inf|blow-?up|explosion|divergence|problem))\b|"
             # "it takes longer but goes nan at epoch 23" (not "each epoch takes longer": the failure follows)
             r"takes? longer\b[^.;\n]{0,30}?\b(?:nan|inf|diverg\w*|blows?\s+up|explod\w*)\b|"
