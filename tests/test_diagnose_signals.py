@@ -7052,3 +7052,15 @@ def test_a_lower_rate_that_gets_further_before_the_failure_only_puts_it_off():
     rate got further and trained well."""
     assert lr_tried("With lr=3e-5 it gets further, nan at epoch 31, same shape.") == "delayed"
     assert lr_tried("With lr=3e-5 it gets further and trains fine.") != "delayed"
+
+
+def test_a_rate_dropped_with_the_failure_still_at_a_bare_count_the_log_gives():
+    """"Dropped the lr to 1e-6: still nan at 4180", beside a progress bar's `4180/30000`: a lower rate that broke at
+    the same place, the count bare. A count under 50, or one the rest of the text does not give, is no place."""
+    from trainwreck.rate_tried import lr_tried_same_place
+
+    bar = "Steps: 14%| 4179/30000 [1:09:40, loss=0.071]\nSteps: 14%| 4180/30000 [1:09:41, loss=nan]\n"
+    said = "Dropped the lr to 1e-6: still nan at 4180.\n"
+    assert lr_tried(said) == "failed" and lr_tried_same_place(bar + said)
+    assert not lr_tried_same_place(bar + said.replace("4180", "5120"))
+    assert not lr_tried_same_place("It breaks at 12 sometimes.\nDropped the lr to 1e-6: still nan at 12.\n")

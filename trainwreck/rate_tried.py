@@ -30,7 +30,7 @@ _NO_EFFECT = (r"(?:n'?t|not|never|no longer) (?:help|work|chang|solve|fix|matter
               r"\b(?:always|again)\s+(?:at\s+)?(?:the\s+)?(?:step|epoch|iteration|iter|batch)\s+~?\d")
 # The verbs of a rate made lower ("lowered", "halving", "dividing the lr by 10"), after a word's start: not
 # "individual learning rates"
-_LOWERED_VERB = r"\b(?:chang|reduc|lower|decreas|smaller|halv|divid)\w*"
+_LOWERED_VERB = r"\b(?:chang|reduc|lower|decreas|smaller|halv|divid|dropp?(?=ed|ing|\b)|cut|shr[iu]nk)\w*"
 # (the rate said made smaller after it too: "I made the learning rate smaller and that fixed it")
 _MADE_SMALLER = (r"\b(?:make|made|making|set|setting)\s+(?:the\s+|my\s+)?lr\s+(?:a\s+(?:bit|lot)\s+|much\s+|even\s+|"
                  r"\d+(?:\.\d+)?\s*x\s+|\w+\s+times\s+|an?\s+order\s+of\s+magnitude\s+)?(?:smaller|lower)\b")
@@ -573,6 +573,7 @@ PLACE_AT = re.compile(r"\b(?:still|again)\b[^.;,\n]{0,30}?\b(?:(?:at|around|near
                       r"(?:(?P<unit>step|epoch|iteration|iter|batch)\s+)?|(?:in\s+)?(?P<named>step|epoch|iteration|iter|batch)\s+)"
                       r"~?(?P<n>\d{1,3}(?:,\d{3})+|\d+)(?![\d.,]\d)", re.I)
 PLACE_UNITS = ("step", "epoch", "iteration", "iter", "batch")
+PLACE_BARE_MIN = 50
 
 
 def _still_at_named_place(text: str) -> bool:
@@ -586,5 +587,10 @@ def _still_at_named_place(text: str) -> bool:
         for m in PLACE_AT.finditer(sentence):
             n, unit = int(m.group("n").replace(",", "")), m.group("unit") or m.group("named")
             if any(places.named_outside(u, n, start, stop) for u in ((unit.lower(),) if unit else PLACE_UNITS)):
+                return True
+            # (or a bare count, PLACE_BARE_MIN or more, that the rest of the text gives too -- a progress bar's
+            # `2613/20000`, "nan at 2613 again": "lr 2e-6: still nan at 2613")
+            if not unit and n >= PLACE_BARE_MIN and (re.search(r"(?<![\d.,])" + str(n) + r"(?![\d]|\.\d)", text[:start])
+                                                     or re.search(r"(?<![\d.,])" + str(n) + r"(?![\d]|\.\d)", text[stop:])):
                 return True
     return False
