@@ -7064,3 +7064,15 @@ def test_a_rate_dropped_with_the_failure_still_at_a_bare_count_the_log_gives():
     assert lr_tried(said) == "failed" and lr_tried_same_place(bar + said)
     assert not lr_tried_same_place(bar + said.replace("4180", "5120"))
     assert not lr_tried_same_place("It breaks at 12 sometimes.\nDropped the lr to 1e-6: still nan at 12.\n")
+
+
+def test_a_construct_of_one_face_is_not_held_against_by_another_faces_messages():
+    """A degree raised to -0.5 in a PyTorch paste, nan from the first epoch: the division by zero in a normalisation.
+    PyTorch prints that entry's BatchNorm messages unasked, but only where BatchNorm broke -- their absence is no
+    evidence against a hand-written degree normalisation."""
+    code = ("    deg = adj.sum(dim=1)\n    dinv = deg.pow(-0.5)\n    a_hat = dinv.view(-1, 1) * adj * dinv.view(1, -1)\n"
+            "    out = a_hat @ self.lin(torch.relu(x))\n")
+    log = "".join(f"epoch {e}  loss nan  acc 0.1429\n" for e in range(4))
+    d = diagnosis("My GCN written with dense matrices, PyTorch:\n" + code + log)
+    top = d.matches[0]
+    assert top.entry.id == "WR-060" and "none of the messages this failure prints are in the log" not in top.against

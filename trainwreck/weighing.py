@@ -1020,6 +1020,14 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         parts["negative"] = W_NEGATIVE if c.impossible_negative else W_NEGATIVE / 2
         evidence.append(c.impossible_negative or "the loss goes below zero: if it is cross-entropy, BCE or "
                         "1 - Dice, that is impossible with valid targets")
+    # (a construct of the pasted code that breaks the way this entry says -- a degree raised to -0.5, a division by an
+    # unguarded std -- is one face of it, and the messages of its other faces (BatchNorm's, for a normalisation) are
+    # no evidence against that face: they would print only where that other face broke)
+    if MISSING_SAID in against and any(parts.get(k, 0) > 0 for k in CODE_CONSTRUCTS):
+        against.remove(MISSING_SAID)
+        parts["messages"] = parts.get("messages", 0.0) + W_MISSING
+        if not parts["messages"]:
+            del parts["messages"]
     return parts, evidence, against
 
 
