@@ -2644,6 +2644,8 @@ def test_the_largest_value_of_what_the_code_hands_exp_printed_past_its_limit():
     assert printed_exp_input(code + "max(log_scale) = 89.0\n", "float32") == ""
     assert printed_exp_input(code + "max(offset) = 95.0\n", "float32") == ""
     assert printed_exp_input("    s = np.exp(z)\nz.max() = 712.5\n", "float64").startswith("the paste prints the largest z")
+    # (the tensor's own method too)
+    assert "exp(93.7) is past the largest float32" in printed_exp_input("    v = logvar.exp()\nlogvar.max() = 93.7\n", "float32")
     # (review s53 #1: a count after the name is no value of it; math.exp computes in float64 and raises instead)
     assert printed_exp_input(code + "I log the largest log_scale of 1000 batches: 12.3.\n", "float32") == ""
     assert printed_exp_input("    ppl = math.exp(loss)\nthe largest loss was 120\n", "float32") == ""
@@ -2722,6 +2724,7 @@ def test_a_name_the_code_makes_with_an_exp_said_to_be_inf_is_exps_overflow():
 
     code = "    rate = torch.exp(raw[:, 0]) * base\n"
     assert "makes rate with an exp" in exp_output_inf(code + "In the saved batch rate.max() is inf.\n")
+    assert "makes var with an exp" in exp_output_inf("    var = logvar.exp()\nvar is inf on that batch\n")
     assert exp_output_inf(code + "I checked whether rate is inf: it never is.\n") == ""
     # (review s53b #3: an exp's inverse is its underflow, and a perplexity's inf is the loss's doing)
     assert exp_output_inf("    precision = 1.0 / torch.exp(log_var)\nprecision is inf\n") == ""

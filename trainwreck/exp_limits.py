@@ -52,8 +52,9 @@ PRINTED_LOGIT = re.compile(r"(?i)\b(?:max(?:imum)?[ _]logits?|largest[ _]logits?
 # overflows past the limit. A name's value, printed: the run's own number.
 # (a tensor library's exp, or a bare one: not math.exp, which takes a Python float, computes in float64 and raises
 # OverflowError rather than return inf)
+# (or the tensor's own method: `logvar.exp()`)
 EXP_OF_NAME = re.compile(r"(?<![\w.])(?:(?:np|numpy|torch|jnp|tf\.math|tf)\.)?exp\(\s*(?P<name>[A-Za-z_]\w{0,30})\s*"
-                         r"(?:(?P<op>[-+])\s*(?P<c>\d+(?:\.\d+)?)\s*)?\)")
+                         r"(?:(?P<op>[-+])\s*(?P<c>\d+(?:\.\d+)?)\s*)?\)|(?<![\w.])(?P<method>[A-Za-z_]\w{0,30})\.exp\(\s*\)")
 # (the value said of the name, not a count after it: "the largest z of 1000 batches")
 _MAX_OF = (r"(?:\bmax\(\s*{n}\s*\)|(?<![\w.]){n}\.max\(\)|\b(?:max(?:imum)?|largest)\s+(?:of\s+)?(?:the\s+)?`?{n}`?)"
            r"\s*(?:=|:|is|was|reaches|reached)\s*(\d+(?:\.\d+)?)(?![\d.])")
@@ -64,7 +65,7 @@ _MAX_OF = (r"(?:\bmax\(\s*{n}\s*\)|(?<![\w.]){n}\.max\(\)|\b(?:max(?:imum)?|larg
 # (the exp the whole right-hand side, or its first factor -- not `1.0 / torch.exp(log_var)`, whose inf is exp's
 # underflow to 0 -- and not a metric computed from the loss, a perplexity, whose inf is the loss's doing)
 EXP_ASSIGNED = re.compile(r"(?m)^[ \t]*(?P<name>(?!(?:ppl|perplexity)\b)[A-Za-z_]\w{0,30})\s*=\s*\(?\s*"
-                          r"(?:(?:np|numpy|torch|jnp|tf\.math|tf)\.)exp\(")
+                          r"(?:(?:np|numpy|torch|jnp|tf\.math|tf)\.exp\(|[A-Za-z_]\w{0,30}\.exp\(\s*\))")
 _INF_OF = (r"(?<![\w.])`?{n}(?:\.max\(\))?`?\s*(?:is|was|==?|:|contains|contained|has|had|holds|becomes|became|goes\s+to|"
            r"went\s+to)\s+(?:an?\s+|some\s+|all\s+)?(?:\+?inf\b|infinity\b|infinite\b)")
 _DENIED = re.compile(r"(?i)\b(?:not|never|no|whether|if)\b|n't\b")
@@ -88,7 +89,7 @@ def printed_exp_input(prose: str, dtype: str) -> str:
     """The fact, when the paste prints the largest value of a name its code hands exp (EXP_OF_NAME), past the limit
     once what the call subtracts is taken off; or ""."""
     for call in itertools.islice(EXP_OF_NAME.finditer(prose), 10):
-        name = call.group("name")
+        name = call.group("name") or call.group("method")
         shift = float(call.group("c") or 0) * (-1 if call.group("op") == "-" else 1)
         for m in itertools.islice(re.finditer(_MAX_OF.format(n=re.escape(name)), prose), 5):
             x = float(m.group(1)) + shift
