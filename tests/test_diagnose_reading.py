@@ -2776,7 +2776,7 @@ def test_review_s53b_a_long_run_of_word_characters_and_a_softmax_with_long_argum
 def test_a_loss_said_to_stay_just_above_the_softmax_twice_floor_at_the_accuracy_said():
     """Below 90% accuracy the floor is the lowest mean loss at that accuracy: each right example costs at least
     log(1 + (C - 1)/e), each wrong one at least a tie's. 5 classes at 70%: 1.0354; "stays at about 1.06" is just above
-    it, where a model on logits this accurate scores far lower. Below the floor, or far above it, is no such loss."""
+    it. Below the floor, or far above it, is no such loss."""
     from trainwreck.softmax_floor import softmax_floor_said
 
     said = "A 5-class classifier with nn.CrossEntropyLoss: the loss stays at about {} while the accuracy is 0.70."
@@ -2819,3 +2819,34 @@ def test_a_rate_of_zero_said_to_leave_the_failure_there_before_any_update():
 
     assert rate_zero_failed("As a check, with lr=0 the first steps print 7.41, 7.40, 7.42, so it is there before any update.")
     assert rate_zero_failed("With lr=0 the loss falls, so it is the updates.") == ""
+
+
+def test_review_s53c_readings_stay_where_they_belong():
+    """(code_review_s53c) A validation loss beside a validation accuracy is no softmax floor; a start compared with a
+    resumed, loaded or reference run's, or one at ln C, is no broken start; a model said to return probabilities at
+    inference, or beside a loss on the logits, is no pairing; a perplexity by any name is no exp's overflow; a
+    schedule's where and NumPy's where differentiate nothing; Cora-Full and PubMed's abstracts name no citation graph."""
+    from trainwreck.breaking_constructs import breaking_construct
+    from trainwreck.class_count import classes_named
+    from trainwreck.exp_limits import exp_output_inf
+    from trainwreck.loss_inputs import model_ends_said
+    from trainwreck.softmax_floor import softmax_floor_said
+    from trainwreck.start_loss import start_above_expected
+
+    assert softmax_floor_said("ResNet-18 on CIFAR-10 with nn.CrossEntropyLoss. The validation loss flattens at 1.62 "
+                              "while validation accuracy is 72%.") == ""
+    assert softmax_floor_said("Small CNN, 10 classes: the loss plateaus at 1.72 and accuracy is 52%.") == ""
+    for said in ("When I resume from the checkpoint, the loss starts at 4.5 instead of 0.9 where it left off.",
+                 "After loading the pretrained weights the loss starts at 2.3 instead of 0.3 like in the original repo.",
+                 "On my 2-class task the loss starts at 0.7 instead of 0.05."):
+        assert start_above_expected(said) == "", said
+    assert model_ends_said("At inference the model returns probabilities through a softmax in predict().") is None
+    assert model_ends_said("CrossEntropyLoss on the raw logits; the model returns class probabilities.") is None
+    assert exp_output_inf("    val_ppl = torch.exp(loss)\nval_ppl is inf, then the loss is nan\n") == ""
+    assert exp_output_inf("    ratio = torch.exp(logp_loss)\nratio is inf\n") == ""
+    assert "sqrt-at-zero" not in breaking_construct(
+        "    return jnp.where(step < warmup, peak * step / warmup, peak * jnp.sqrt(warmup / step))\n")
+    assert "sqrt-at-zero" not in breaking_construct("    frac = np.where(x > 0, np.log(x), 0.0)\n")
+    assert classes_named("GCN on Cora-Full with two layers.") is None
+    assert classes_named("SciBERT fine-tuned on PubMed 20k RCT") is None
+    assert classes_named("GCN on PubMed, two layers")[0] == 3

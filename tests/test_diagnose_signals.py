@@ -7076,3 +7076,40 @@ def test_a_construct_of_one_face_is_not_held_against_by_another_faces_messages()
     d = diagnosis("My GCN written with dense matrices, PyTorch:\n" + code + log)
     top = d.matches[0]
     assert top.entry.id == "WR-060" and "none of the messages this failure prints are in the log" not in top.against
+
+
+def test_review_s53c_rates_climbs_and_sums():
+    """(code_review_s53c) A lower rate that got further with no nan fixed the run; a run "still in epoch 3, no nan so
+    far" is still going; a rate of 0 used to look at the start is no failure kept; a climb beside an accuracy that
+    drops is a climb, and "it gets worse" of the lr is none; a Retrieval task given its own loss is no sum."""
+    import io as _io
+
+    from trainwreck.curve_shape import signature_of
+    from trainwreck.rate_tried import lr_tried_same_place
+    from trainwreck.run_said import loss_climb_said
+
+    assert lr_tried("With lr=1e-4 it gets further, no nan after 50 epochs.") != "delayed"
+    said = ("At lr 1e-3 the loss goes nan in epoch 3, batch 503. I restarted with lr 1e-4 and it is still in epoch 3, "
+            "no nan so far.")
+    assert not lr_tried_same_place(said)
+    assert rate_zero_failed("I set lr=0 to look at the loss before any update: it is 2.30, as expected.") == ""
+    assert loss_climb_said("The loss keeps going up and the accuracy drops.")
+    assert loss_climb_said("In the warmup phase everything is fine, but afterwards the loss keeps going up.")
+    assert not loss_climb_said("If I lower the lr it gets worse.")
+    log = "".join(f"Epoch {e}/4\n220/220 - 15s - loss: {v}\n" for e, v in enumerate((52917.5, 50544.1, 49710.9,
+                                                                                     49214.6), 1))
+    own = "task = tfrs.tasks.Retrieval(loss=tf.keras.losses.CategoricalCrossentropy(from_logits=True))\n"
+    assert signature_of(scan(_io.BytesIO((own + log).encode()), "log")).enormous_start
+
+
+def test_review_s53c_a_loss_below_zero_that_jumps_far_is_a_climb():
+    """(code_review_s53c #3) A critic at -1.80 that jumps to 5.3e6 and goes nan has jumped, by a difference far larger
+    than its own scale; a 7% rise below zero is a mild climb, as its positive mirror is."""
+    import io as _io
+
+    from trainwreck.curve_shape import signature_of
+
+    jump = "".join(f"it {100 * i} loss_C {v}\n" for i, v in enumerate(("-1.92", "-1.81", "-1.77", "-1.80", "5.3e+06", "nan")))
+    assert signature_of(scan(_io.BytesIO(jump.encode()), "log")).name == "climb-then-nonfinite"
+    mild = "".join(f"it {100 * i} loss_C {v}\n" for i, v in enumerate(("-2.52", "-2.47", "-2.41", "-2.35", "nan")))
+    assert signature_of(scan(_io.BytesIO(mild.encode()), "log")).weak

@@ -118,7 +118,11 @@ DIFFERENCE = re.compile(r"\w\s*-\s*[\w(]|\*\*\s*2|\bpow\(|\bsum\(|\bsquare\(|\bv
 # (three levels of brackets inside it: `sqrt(clamp(((a - b) ** 2).sum(-1), min=0))`)
 SQRT_CALL = re.compile(r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp)\.)?(?<!math\.)sqrt\(\s*(?P<arg>(?:[^()\n]|\((?:"
                        r"[^()\n]|\((?:[^()\n]|\([^()\n]{0,60}\)){0,60}\)){0,80}\)){0,120})\)|(?P<norm>\b(?:jnp\.linalg|tf|keras\.ops|ops)\.norm\()|"
-                       r"(?P<where>\bwhere\([^\n]{0,80}?,[^,\n]{0,40}?\b(?:sqrt|log)\()"
+                       # (a framework's where, not NumPy's, which no gradient goes through; nor a schedule's, whose
+                       # step is never differentiated: `where(step < warmup, ..., sqrt(warmup / step))`)
+                       r"(?P<where>(?<![\w.])(?:(?:torch|jnp|tf|tf\.experimental\.numpy)\.)?where\("
+                       r"(?!\s*(?:step|epoch|it|iteration|t)\s*[<>])[^\n]{0,80}?,"
+                       r"[^,\n]{0,40}?\b(?:sqrt|log)\()"
                        r"(?![^\n]{0,80}where\()"
                        r"\s*(?P<inner>[\w.]{1,40})?")
 # ... or a division on one branch of a framework's where whose condition keeps the divisor off 0 in value only

@@ -24,10 +24,14 @@ def as_task(name: str) -> str:
 
 # (and the benchmarks whose names carry their class counts: ModelNet40, Food-101, Places365, Tiny ImageNet's 200;
 # and the citation graphs' node classes: Cora's 7, CiteSeer's 6, PubMed's 3)
-DATASETS_NAMED = [(re.compile(as_task(name), re.I), count) for name, count in (
-    (r"cifar-?100", 100), (r"cifar-?10|mnist|svhn|fashion-?mnist|stl-?10", 10), (r"modelnet-?40", 40),
-    (r"modelnet-?10", 10), (r"food-?101", 101), (r"places-?365", 365), (r"tiny[- ]?imagenet", 200),
-    (r"(?<!tiny )(?<!tiny-)imagenet", 1000), (r"cora", 7), (r"citeseer", 6), (r"pubmed", 3))]
+# (CiteSeer and PubMed name the citation graphs' classes only in a paste about a graph: PubMed's abstracts are other
+# tasks)
+GRAPH_NAMED = re.compile(r"(?i)\b(?:gcn|gat|gnn|graph\w*|node\w*|planetoid|pyg|torch_geometric|dgl)\b")
+DATASETS_NAMED = [(re.compile(as_task(name), re.I), count, needs) for name, count, needs in (
+    (r"cifar-?100", 100, None), (r"cifar-?10|mnist|svhn|fashion-?mnist|stl-?10", 10, None), (r"modelnet-?40", 40, None),
+    (r"modelnet-?10", 10, None), (r"food-?101", 101, None), (r"places-?365", 365, None), (r"tiny[- ]?imagenet", 200, None),
+    (r"(?<!tiny )(?<!tiny-)imagenet", 1000, None), (r"cora(?![ _-]?full)", 7, None), (r"citeseer", 6, GRAPH_NAMED),
+    (r"pubmed(?![ _-]?(?:\d+k|rct|abstracts?|qa))", 3, GRAPH_NAMED))]
 # ("binary" or a sigmoid is the weakest name of a count, read last: a sigmoid may be a multi-label's)
 BINARY_NAMED = re.compile(r"\bbinary\b|\bsigmoid\b", re.I)
 CLASS_COUNT = re.compile(r"\b(\d{1,4})[ -](?:classes|categories|way|varieties|species|breeds|genres)\b|(?<!top-)(?<!top )\b(\d{1,4})-class\s+(?:[\w-]+\s+)?"
@@ -79,8 +83,8 @@ def classes_named(prose: str) -> tuple[int, str] | None:
                 and UNIFORM_CONTEXT.search(sentence) and not UNIFORM_REFUSED.search(sentence):
             return classes, f"the paste works out `{' '.join(worked.group(0).split())}`"
     # (a dataset's count, then one in words, then "binary" or a sigmoid)
-    for pattern, classes in DATASETS_NAMED:
-        if m := pattern.search(prose):
+    for pattern, classes, needs in DATASETS_NAMED:
+        if (m := pattern.search(prose)) and (needs is None or needs.search(prose)):
             return classes, f"the paste names {m.group(0)}"
     if worded := CLASS_WORDS.search(prose):
         return NUMBER_WORDS[worded.group(1).lower()], f"the paste says `{' '.join(worded.group(0).split())}`"

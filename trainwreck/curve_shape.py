@@ -84,11 +84,13 @@ CROSS_ENTROPY = re.compile(r"(?i)cross[ _-]?entropy|crossentropy|\bnll_?loss\b|\
 BINARY_CE = re.compile(r"\bBCE(?:WithLogits)?Loss\b|\bbinary_cross_entropy(?:_with_logits)?\b|\bsigmoid_binary_cross_entropy\b")
 # (and Keras's Reduction.SUM, which TensorFlow Recommenders' Retrieval task takes by default: its loss is
 # `CategoricalCrossentropy(from_logits=True, reduction=tf.keras.losses.Reduction.SUM)` unless given one,
-# tensorflow_recommenders/tasks/retrieval.py)
-SUM_REDUCED = r"reduction\s*=\s*(?:tf\.keras\.losses\.|keras\.losses\.)?Reduction\.SUM\b(?!_)|\btfrs\.tasks\.Retrieval\b"
+# tensorflow_recommenders/tasks/retrieval.py -- a Retrieval built with no `loss=` of its own)
+SUM_REDUCED = (r"reduction\s*=\s*(?:tf\.keras\.losses\.|keras\.losses\.)?Reduction\.SUM\b(?!_)|"
+               r"\btfrs\.tasks\.Retrieval\b(?!\((?:[^()\n]|\([^()\n]{0,80}\)){0,200}?\bloss\s*=)")
 NOT_A_MEAN = re.compile(r"reduce_sum|\.sum\(|reduction\s*=\s*['\"]sum['\"]|\badd_loss\b|regularizer|" + SUM_REDUCED, re.I)
 # ... and where the loss itself is set to sum over the batch, ENORMOUS_SUMMED is the bound: a cross-entropy near ln K
-# summed over a batch of thousands is tens of thousands at the start (4096 x ln 3706 = 33,600), large by construction
+# summed over a batch of thousands is tens of thousands at the start (an in-batch softmax over 4,096 candidates: 4096 x
+# ln 4096, about 34,000), large by construction
 LOSS_SUMMED = re.compile(r"reduction\s*=\s*['\"]sum['\"]|size_average\s*=\s*False|" + SUM_REDUCED, re.I)
 ENORMOUS_SUMMED = 1e7
 # The entries that say, in a phrase of their own, that their first loss is far above ln K (WR-330's raw inputs) share
@@ -243,6 +245,15 @@ def _settled_spike(values: list[float], height: float, ratio: float = SPIKE_RATI
     return len(starts) == 1 or (1 < len(starts) < SWINGS and len(values) - 1 - starts[-1] >= starts[-1] - starts[0])
 
 
+def _jumped(a: float, b: float, earlier: list[float]) -> bool:
+    """Is one rise from a to b a jump: SHAPE_RATIO times a, or, from a value at or below zero, a difference of
+    SHAPE_RATIO - 1 times the larger of |a| and the spread of the values before it?"""
+    if a > 0:
+        return b >= SHAPE_RATIO * a
+    scale = max(abs(a), (max(earlier) - min(earlier)) if earlier else 0.0)
+    return scale > 0 and b - a >= (SHAPE_RATIO - 1) * scale
+
+
 def _rises_before(values: list[float]) -> int:
     n = 0
     while n + 1 < len(values) and values[-1 - n] > values[-2 - n]:
@@ -394,9 +405,9 @@ def _signature(ev: Evidence) -> Signature:
             return sig("nonfinite-from-start", [f"the first loss ({fmt(finite[0])}) is over {ENORMOUS:g}x "
                                                 f"{shown}: no healthy start; {ending}"])
         rises = _rises_before(ev.before)
-        # (one rise is a jump by a ratio, which a loss below zero -- a critic's, a likelihood's -- has none of: -1.77 to
-        # -1.71 is no jump)
-        if rises >= SHAPE_RISES or (rises == 1 and ev.before[-2] > 0 and ev.before[-1] >= SHAPE_RATIO * ev.before[-2]):
+        # (one rise is a jump by a ratio; from a loss at or below zero -- a critic's, a likelihood's -- by a difference
+        # that size against the loss's own scale: -1.77 to -1.71 is no jump, -1.80 to 5e6 is one)
+        if rises >= SHAPE_RISES or (rises == 1 and _jumped(ev.before[-2], ev.before[-1], ev.before[:-1])):
             start = len(ev.before) - 1 - rises
             a, b = ev.before[start], ev.before[-1]
             growth = (b / a) ** (1 / rises) if a > 0 else math.inf
@@ -426,9 +437,10 @@ def _signature(ev: Evidence) -> Signature:
             if clipped := despite_clipping(facts):
                 return clipped
             out = sig("descent-then-climb" if descent else "climb-then-nonfinite", facts)
-            if warn_index is None and b < WEAK_CLIMB * a:
+            if warn_index is None and (b < WEAK_CLIMB * a if a > 0 else b - a < (WEAK_CLIMB - 1) * abs(a)):
                 out.weak = True
-                facts.append(f"a mild climb (x{b / a:.2g} in all) that a loss watch would not have flagged")
+                facts.append(f"a mild climb ({f'x{b / a:.2g}' if a > 0 else f'by {fmt(b - a)}'} in all) that a loss "
+                             "watch would not have flagged")
             return out
         if t == 1:
             return sig("few-values", [f"one finite loss value ({fmt(ev.before[-1])} at {at(0)}), then {ending}: "

@@ -64,8 +64,9 @@ _MAX_OF = (r"(?:\bmax\(\s*{n}\s*\)|(?<![\w.]){n}\.max\(\)|\b(?:max(?:imum)?|larg
 # ("scale.max() is inf", "`scale` contains inf"): exp's own overflow, past 88.72 in float32 (709.78 in float64)
 # (the exp the whole right-hand side, or its first factor -- not `1.0 / torch.exp(log_var)`, whose inf is exp's
 # underflow to 0 -- and not a metric computed from the loss, a perplexity, whose inf is the loss's doing)
-EXP_ASSIGNED = re.compile(r"(?m)^[ \t]*(?P<name>(?!(?:ppl|perplexity)\b)[A-Za-z_]\w{0,30})\s*=\s*\(?\s*"
-                          r"(?:(?:np|numpy|torch|jnp|tf\.math|tf)\.exp\(|[A-Za-z_]\w{0,30}\.exp\(\s*\))")
+EXP_ASSIGNED = re.compile(r"(?m)^[ \t]*(?P<name>(?!\w*(?:ppl|perplexity)\b)[A-Za-z_]\w{0,30})\s*=\s*\(?\s*"
+                          r"(?:(?:np|numpy|torch|jnp|tf\.math|tf)\.exp\((?!\s*\w*loss\w*\s*\))|"
+                          r"(?!\w*loss\w*\.exp)[A-Za-z_]\w{0,30}\.exp\(\s*\))")
 _INF_OF = (r"(?<![\w.])`?{n}(?:\.max\(\))?`?\s*(?:is|was|==?|:|contains|contained|has|had|holds|becomes|became|goes\s+to|"
            r"went\s+to)\s+(?:an?\s+|some\s+|all\s+)?(?:\+?inf\b|infinity\b|infinite\b)")
 _DENIED = re.compile(r"(?i)\b(?:not|never|no|whether|if)\b|n't\b")

@@ -15,7 +15,7 @@ from .curve_shape import fmt
 from .logscan import Evidence
 from .normals import NORMALS
 from .run_said import MINUS_SCORE, loss_kind, score_out_of_range
-from .sentences import denied_before, sentences_and_ends, told
+from .sentences import denied_before, sentence_around, sentences_and_ends, told
 
 # The entries whose phrases say a softmax's output reaches a cross-entropy (WR-130): no regression's failure
 PROBABILITY_LOSS_WORDS = {"softmax", "cross", "entropy"}
@@ -117,11 +117,21 @@ MODEL_ENDS_SAID = re.compile(r"(?i)\b(?:model|network|net|mlp|cnn|head|classifie
                              r"probabilit(?:y|ies)\b")
 
 
+# (the model as trained, not at inference or in serving: "at inference the model returns probabilities"; nor where the
+# words say the loss gets the logits)
+NOT_TRAINED_OUTPUT = re.compile(r"(?i)\b(?:infer\w*|predict\w*|eval\w*|serv\w*|export\w*|deploy\w*|test\s+time)\b")
+LOSS_ON_LOGITS = re.compile(r"(?i)\bon\s+the\s+(?:raw\s+)?logits\b|from_logits\s*=\s*true")
+
+
 def model_ends_said(prose: str) -> re.Match | None:
-    """The words that say the model ends in a sigmoid or a softmax (MODEL_ENDS_SAID), told and not denied; or None."""
+    """The words that say the model ends in a sigmoid or a softmax (MODEL_ENDS_SAID), told and not denied, not of
+    inference nor beside words that the loss takes the logits; or None."""
     text = told(prose)
+    if LOSS_ON_LOGITS.search(text):
+        return None
     return next((m for m in itertools.islice(MODEL_ENDS_SAID.finditer(text), 10)
-                 if not denied_before(text, m.start(), reach=30)), None)
+                 if not denied_before(text, m.start(), reach=30)
+                 and not NOT_TRAINED_OUTPUT.search(text, *sentence_around(text, m.start(), m.end()))), None)
 
 
 # (the line that opens a block of code names forward and ends in a colon: "end of forward():", "my forward:"; not a

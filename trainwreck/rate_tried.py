@@ -56,7 +56,8 @@ _PUT_OFF = (r"\b(?:only|just|merely) (?:delay|postpone)\w*|\b(?:only|just|merely
             r"(?:further|farther|longer)\s+before\b|"
             # "with lr=1e-4 it gets further, nan at epoch 23" (the failure said after it, in its clause's sentence)
             r"\b(?:gets?|got|goes|went|runs?|ran|lasts?|lasted)\s+(?:a\s+bit\s+|a\s+little\s+|much\s+|a\s+lot\s+)?"
-            r"(?:further|farther|longer)\b(?=[^.;\n]{0,40}?\b(?:nan|inf|diverg\w*|explod\w*|blows?\s+up|blew\s+up)\b)|"
+            r"(?:further|farther|longer)\b(?!\s+(?:down|lower))(?=(?:(?!\b(?:no|not|never|without|any)\b|n't\b)[^.;\n]){0,40}?"
+            r"\b(?:nan|inf|diverg\w*|explod\w*|blows?\s+up|blew\s+up)\b)|"
             r"\bdelay(?:s|ed)?\s+(?:it|the\s+(?:nan|inf|blow-?up|explosion|divergence|problem))\b|"
             # "it takes longer but goes nan at epoch 23" (not "each epoch takes longer": the failure follows)
             r"takes? longer\b[^.;\n]{0,30}?\b(?:nan|inf|diverg\w*|blows?\s+up|explod\w*)\b|"
@@ -354,9 +355,9 @@ RATE_ZERO = re.compile(r"(?:\b(?:lr|learning[ _-]?rate)|\b(?:both|all)\s+(?:the\
                        r"(?:(?:=|:|of|to|at|is|are|(?:were\s+|are\s+)?set\s+(?:to|at))\s*)?"
                        r"(?:0(?:\.0*)?(?![\d.]|e-|,\d)|zero\b)"
                        # (or said to be there before any update: "with lr=0 it prints 12.6 too, so it's there before any
-                       # update")
-                       r"(?:[^.;\n]|\.\d){0,80}?\b(?:same|still|also|too|even|again|nan|inf|before\s+(?:any|the\s+first)\s+"
-                       r"update)\b|"
+                       # update" -- not a rate of 0 used to look at the start, "lr=0 to see the loss before any update")
+                       r"(?:[^.;\n]|\.\d){0,80}?(?:\b(?:same|still|also|too|even|again|nan|inf)\b|"
+                       r"\b(?:it\s+is|it's|is|was)\s+(?:already\s+|still\s+)?there\s+before\s+(?:any|the\s+first)\s+update\b)|"
                        # ("even with lr=0 it prints 1.9e14 on every step": what follows is what it still did)
                        r"\beven\s+(?:with|at|using)\s+(?:an?\s+)?(?:lr|learning[ _-]?rate)\s*(?:(?:=|:|of)\s*)?0(?:\.0*)?"
                        r"(?![\d.]|e-|,\d)|"
@@ -568,10 +569,12 @@ def lr_tried_same_place(text: str) -> bool:
 # (the place said right after "still" or "again", in the same clause: "still jumps at step 1830"; not "loss at batch 150
 # is 0.55", a value at a place)
 # (or the number alone, "the nan is still at 7,412", where the text names that number as a place elsewhere)
-# (or the place with no "at", its unit named: "lr 1e-4 -> still epoch 3, batch 503")
-PLACE_AT = re.compile(r"\b(?:still|again)\b[^.;,\n]{0,30}?\b(?:(?:at|around|near)\s+(?:the\s+)?"
-                      r"(?:(?P<unit>step|epoch|iteration|iter|batch)\s+)?|(?:in\s+)?(?P<named>step|epoch|iteration|iter|batch)\s+)"
-                      r"~?(?P<n>\d{1,3}(?:,\d{3})+|\d+)(?![\d.,]\d)", re.I)
+# (or the place with no "at", its unit named, in a list's arrow or colon form: "lr 1e-4 -> still epoch 3, batch 503" --
+# not "it is still in epoch 3, no nan so far", a run still going)
+PLACE_AT = re.compile(r"\b(?:still|again)\b[^.;,\n]{0,30}?\b(?:at|around|near)\s+(?:the\s+)?"
+                      r"(?:(?P<unit>step|epoch|iteration|iter|batch)\s+)?~?(?P<n>\d{1,3}(?:,\d{3})+|\d+)(?![\d.,]\d)|"
+                      r"(?:->|→|:)\s*still\s+(?P<named>step|epoch|iteration|iter|batch)\s+~?(?P<n2>\d{1,3}(?:,\d{3})+|\d+)"
+                      r"(?![\d.,]\d)", re.I)
 PLACE_UNITS = ("step", "epoch", "iteration", "iter", "batch")
 PLACE_BARE_MIN = 50
 
@@ -581,11 +584,12 @@ def _still_at_named_place(text: str) -> bool:
     the text names too, as the place it broke."""
     places = None
     for sentence, _end, start, stop in _sentence_spans(text):
-        if not PLACE_AT.search(sentence) or not re.search(r"\blr\b", fold_text(sentence)):
+        if not PLACE_AT.search(sentence) or not re.search(r"\blr\b", fold_text(sentence)) \
+                or re.search(r"(?i)\bno\s+(?:nan|inf)\b|\bso\s+far\b|\byet\b|\bfine\b", sentence):
             continue
         places = _places(text) if places is None else places
         for m in PLACE_AT.finditer(sentence):
-            n, unit = int(m.group("n").replace(",", "")), m.group("unit") or m.group("named")
+            n, unit = int((m.group("n") or m.group("n2")).replace(",", "")), m.group("unit") or m.group("named")
             if any(places.named_outside(u, n, start, stop) for u in ((unit.lower(),) if unit else PLACE_UNITS)):
                 return True
             # (or a bare count, PLACE_BARE_MIN or more, that the rest of the text gives too -- a progress bar's

@@ -144,28 +144,34 @@ def says_not_learning(text: str) -> bool:
 # "the loss keeps going up", "it increases every epoch" -- not "during warmup the loss climbs a little, then it falls"
 LOSS_CLIMBS = re.compile(r"(?i)\b(?:loss\w*|it|cost|error)\b[^.;\n]{0,40}?\b(?:keeps?\s+|kept\s+|is\s+|starts?\s+|started\s+)?"
                          r"(?:going\s+up|goes\s+up|went\s+up|climb\w*|increas\w*|ris(?:es|ing)|rose|grow\w*|explod\w*|"
-                         r"diverg\w*|blows?\s+up|blew\s+up|(?:goes\s+|going\s+|went\s+|comes\s+|came\s+)?back\s+up|"
-                         r"gets?\s+worse|getting\s+worse)\b")
+                         r"diverg\w*|blows?\s+up|blew\s+up|(?:goes|going|went|comes|came|climbs?|climbed|shoots?|shot|then)\s+"
+                         r"back\s+up)\b")
 # (a fall said after the climb, not denied -- "it never comes back down" -- nor the rate's, "drops the learning rate";
 # or the climb said to be the warmup's: "during the warmup the loss climbs")
-CAME_DOWN_AFTER = re.compile(r"(?i)(?<!never )(?<!not )(?<!n't )\b(?:fall\w*|fell|drops?|dropped|comes?\s+(?:back\s+)?down|"
+CAME_DOWN_AFTER = re.compile(r"(?i)(?<!never )(?<!not )(?<!n't )(?<!ever )\b(?:fall\w*|fell|drops?|dropped|comes?\s+(?:back\s+)?down|"
                              r"came\s+(?:back\s+)?down|decreas\w*|recover\w*|settles?|settled)\b(?!\s+(?:the\s+)?(?:lr|learning\s+rate))")
-IN_WARMUP = re.compile(r"(?i)\b(?:during|in|within|while)\s+(?:the\s+)?(?:lr\s+)?warm-?up\b")
+# (the fall's subject, the nearest named before it: the loss's or "it"'s, not an accuracy's, a metric's or the rate's --
+# "the loss keeps going up and the accuracy drops" is a climb)
+_FALL_SUBJECT = re.compile(r"(?i)\b(?:(?P<loss>loss\w*|it|cost|error)|acc\w*|metric\w*|score\w*|auc|f1|lr|rate|psnr|iou|dice|"
+                           r"recall|precision|reward\w*)\b")
+IN_WARMUP = re.compile(r"(?i)\b(?:during|in|within|while)\s+(?:the\s+)?(?:lr\s+)?warm-?up\b(?:\s+(?:phase|period|steps?))?[^.;,\n]{0,60}")
 
 
 def loss_climb_said(text: str) -> bool:
     """Does a sentence the text tells (a yes/no question asks) say the loss climbs (LOSS_CLIMBS), not denied, with no
     word after it that it came back down, nor that it climbed in a warmup (CAME_DOWN_AFTER, IN_WARMUP)?"""
     for sentence, _end in itertools.islice(sentences_and_ends(told(text)), 200):
-        if IN_WARMUP.search(sentence):
-            continue
+        warmup = IN_WARMUP.search(sentence)
         pos = 0
         for _ in range(10):     # (each subject tried in turn: "It doesn't learn, the loss keeps going up")
             m = LOSS_CLIMBS.search(sentence, pos)
             if m is None:
                 break
             denied = re.search(r"\b(?:not|never|no\s+longer)\b|n't\b", m.group(0))
-            if not denied and not CAME_DOWN_AFTER.search(sentence, m.end()):
+            in_warmup = warmup is not None and warmup.start() <= m.start() < warmup.end()
+            came_down = any((s := list(_FALL_SUBJECT.finditer(sentence, max(m.end(), f.start() - 40), f.start())))
+                            and s[-1].group("loss") for f in CAME_DOWN_AFTER.finditer(sentence, m.end()))
+            if not denied and not in_warmup and not came_down:
                 return True
             pos = m.start() + 1
     return False

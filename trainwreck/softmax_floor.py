@@ -73,7 +73,9 @@ LOSS_STAYS = re.compile(r"(?i)\b\w*loss\b[^.\n\d]{0,60}?\b(?:never (?:goes|gets|
 ACCURACY_SAID = re.compile(r"(?i)\bacc(?:uracy)?\b[^.\n\d]{0,30}?(?:(\d{2}(?:\.\d+)?)\s*%|\b(0\.\d+)\b)")
 # Below FLOOR_ACCURACY, the floor is the lowest mean loss at the accuracy said (_floor_at: the examples it gets wrong
 # each cost at least a tie's loss), down to FLOOR_SHARE_MIN; a loss said within FLOOR_AT_NEAR above it
-FLOOR_SHARE_MIN, FLOOR_AT_NEAR = 0.5, 0.05
+FLOOR_SHARE_MIN, FLOOR_AT_NEAR = 0.7, 0.05
+# (a training loss beside a training accuracy: a validation loss of a model that overfits sits above any floor)
+HELD_OUT = re.compile(r"(?i)\b(?:val\w*|valid\w*|validation|test\w*|eval\w*|held[- ]?out|dev)\b[^.\n]{0,15}$")
 
 
 def softmax_floor_said(prose: str) -> str:
@@ -93,13 +95,16 @@ def softmax_floor_said(prose: str) -> str:
     said = (f"the report says the loss stays at {stays.group(1)} (\"{' '.join(stays.group(0).split())}\") beside an "
             f"accuracy of {accuracy.group(1) or accuracy.group(2)}{'%' if accuracy.group(1) else ''}")
     if share < FLOOR_ACCURACY and FLOOR_SHARE_MIN <= share and classes >= FLOOR_CLASSES.start:
-        # (at a lower accuracy, the floor at that accuracy: the wrong examples' share of it is higher)
+        # (at a lower accuracy, the floor at that accuracy: the wrong examples' share of it is higher -- a training
+        # loss beside a training accuracy only)
+        if any(HELD_OUT.search(prose[max(0, m.start() - 40):m.start()]) for m in (stays, accuracy)):
+            return ""
         at = _floor_at(classes, share)
         if at <= level + rounding and level - rounding <= (1 + FLOOR_AT_NEAR) * at:
             return (f"{said}, just above {at:.4f}, the lowest mean cross-entropy at that accuracy over C = {classes} "
                     f"classes ({why}) on outputs that already went through a softmax (each right example costs at "
                     f"least log(1 + (C - 1)/e) = {floor:.4f}, each wrong one at least a tie's "
-                    f"{_wrong_floor_of(classes):.4f}); on logits a model this accurate scores far lower")
+                    f"{_wrong_floor_of(classes):.4f})")
         return ""
     if share < FLOOR_ACCURACY or classes < FLOOR_CLASSES.start \
             or not floor <= level + rounding or not level - rounding <= (1 + near) * floor:

@@ -88,16 +88,24 @@ START_VS_EXPECTED = re.compile(r"(?i)\b(?:loss\w*|it|bce|nll|cross[- ]?entropy)\
                                r"(?P<expected>\d+(?:\.\d+)?)(?!\d|\.\d)")
 
 
+# (the start of a fresh model, not a resumed, loaded or reference run's: "starts at 4.5 instead of 0.9 where it left off")
+EXPECTED_ELSEWHERE = re.compile(r"(?i)\b(?:resum\w*|checkpoint\w*|pre-?trained|load\w*|left\s+off|original|old|reference|"
+                                r"paper|repo|tutorial|previous\w*|last\s+time|before\s+the\s+(?:update|upgrade|change))\b")
+
+
 def start_above_expected(prose: str) -> str:
     """The fact, when the words give the loss a run starts at, START_HIGH times or more the start they say they
     expected (START_VS_EXPECTED), told, in a paste of no regression or summed loss; or ""."""
     if REGRESSION_SAID.search(prose) or SUMMED.search(prose):
         return ""
-    m = START_VS_EXPECTED.search(told(prose))
-    if not m:
+    text = told(prose)
+    m = START_VS_EXPECTED.search(text)
+    if not m or EXPECTED_ELSEWHERE.search(text, *sentence_around(text, m.start(), m.end())):
         return ""
     start, expected = float(m.group("start")), float(m.group("expected"))
-    if expected <= 0 or start < START_HIGH * expected:
+    named = classes_or_vocabulary(prose)
+    # (a start at or below ln C for the classes named is the uniform guess itself, whatever was expected)
+    if expected <= 0 or start < START_HIGH * expected or (named and start <= (1 + UNIFORM_NEAR) * math.log(named[0])):
         return ""
     return (f"the report says the loss starts at {m.group('start')}, {start / expected:.2g} times the {m.group('expected')} it "
             f"expected (\"{' '.join(m.group(0).split())}\"), the fresh model's start: this far above it, its outputs are "
