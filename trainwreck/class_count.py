@@ -58,7 +58,7 @@ CLASS_WORDS = re.compile(r"(?i)\b(" + "|".join(COUNTING_WORDS) + r")(?:[ -](?:cl
                          r"(?=(?:[\w-]+\s+)?(?:classif\w*|softmax|problem|task|output)\b))")
 
 
-# ... or as the uniform guess's loss worked out: "I expected about ln(1024) = 6.9", "-log(1/10) ≈ 2.30" -- a natural
+# ... or as the uniform guess's loss worked out: "I expected about ln(500) = 6.2", "-log(1/10) ≈ 2.30" -- a natural
 # log of a count, with its value beside it (within UNIFORM_SAID_NEAR of ln K, so that no other log reads as one)
 UNIFORM_SAID = re.compile(r"(?i)(?:-\s*)?\b(?:ln|log)\s*\(\s*(?:1\s*/\s*)?(\d{1,6})\s*\)\s*(?:=|≈|~|is|of)\s*(?:about\s+|~\s*)?"
                           r"(\d+(?:\.\d+)?)(?!\d|\.\d)")

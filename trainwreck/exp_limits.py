@@ -60,8 +60,8 @@ _MAX_OF = (r"(?:\bmax\(\s*{n}\s*\)|(?<![\w.]){n}\.max\(\)|\b(?:max(?:imum)?|larg
            r"\s*(?:=|:|is|was|reaches|reached)\s*(\d+(?:\.\d+)?)(?![\d.])")
 
 
-# ... or a name the code makes with an exp (`scale = torch.exp(raw[:, 2:4]) * anchors`) said or printed to be inf
-# ("scale.max() is inf", "`scale` contains inf"): exp's own overflow, past 88.72 in float32 (709.78 in float64)
+# ... or a name the code makes with an exp (`rate = torch.exp(head_out[:, 0]) * base`) said or printed to be inf
+# ("rate.max() is inf", "`rate` contains inf"): exp's own overflow, past 88.72 in float32 (709.78 in float64)
 # (the exp the whole right-hand side, or its first factor -- not `1.0 / torch.exp(log_var)`, whose inf is exp's
 # underflow to 0 -- and not a metric computed from the loss, a perplexity, whose inf is the loss's doing)
 EXP_ASSIGNED = re.compile(r"(?m)^[ \t]*(?P<name>(?!\w*(?:ppl|perplexity)\b)[A-Za-z_]\w{0,30})\s*=\s*\(?\s*"

@@ -387,7 +387,7 @@ PER_ITEM = re.compile(r"(?i)\b(?:its|their|that \w+'s|each \w+'s|every \w+'s) ow
                       r"sequence|series|utterance|recording|segment|instance|example|signal|trace|spectrogram|read) "
                       r"(?:on its own|by itself|separately|individually|independently)\b|"
                       # ... or a group's own statistics, where a group (a user, a patient, a station) may hold one value
-                      # or all-equal ones: "normalise the ratings per user", "divide by the user's std"
+                      # or all-equal ones: "z-score the readings per station", "divide by the patient's std"
                       r"\b(?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*)\b[^.;\n]{0,30}?\bper[- ]" + _GROUPS + r"\b|"
                       r"\bper[- ]" + _GROUPS + r" (?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*|scaling)\b|"
                       r"\bdivid\w*\s+(?:it\s+|them\s+|\w+\s+)?by\s+(?:the|each|every)\s+"

@@ -134,7 +134,7 @@ def model_ends_said(prose: str) -> re.Match | None:
                  and not NOT_TRAINED_OUTPUT.search(text, *sentence_around(text, m.start(), m.end()))), None)
 
 
-# (the line that opens a block of code names forward and ends in a colon: "end of forward():", "my forward:"; not a
+# (the line that opens a block of code names forward and ends in a colon: "the last lines of my forward:", "forward():"; not a
 # helper's, an attention's or a gate's that forward calls)
 FORWARD_HEADER = re.compile(r"(?i)\b(?:forward|__call__)\b(?:\(\s*\))?[^.\n]{0,40}?:\s*$")
 NOT_FORWARDS = re.compile(r"(?i)\b(?:helper|attention|gate|calls?|called)\b")
@@ -210,7 +210,7 @@ def model_output(prose: str) -> re.Match | None:
                                 prose):
             return called
     else:       # no forward() pasted: one a sentence quotes ("the model's forward ends with `return self.softmax(...)`")
-        # (or one whose block the line just above it says is forward's: "end of forward():", then its last lines)
+        # (or one whose block the line just above it says is forward's: "the last lines of my forward:", then those lines)
         for found in TORCH_PROBABILITY_OUT.finditer(prose):
             if found.group(0).startswith("return") and (re.search(r"forward|__call__", prose[
                     prose.rfind("\n", 0, found.start()) + 1:found.start()]) or _block_said_forward(prose, found.start())):

@@ -108,7 +108,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     the report's own sentences, sentences_only, when the caller has them already)"""
     out = {}
     # (an enormous start is no health, nor is a start the words give far above ln C)
-    # (or words that the loss climbs: "it drops quickly, then slowly climbs back up every epoch")
+    # (or words that the loss climbs: "it falls for a while, then goes back up within each epoch")
     went_wrong = sig.name != "healthy" or unjudged or bool(sig.enormous_start) or bool(start_far_above_uniform(ev.prose)) \
         or bool(start_above_expected(ev.prose)) or loss_climb_said(ev.prose)
     handed = nll_of_probabilities(ev)

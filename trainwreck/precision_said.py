@@ -42,7 +42,7 @@ def bf16_only(text: str) -> bool:
 
 
 # (a sentence that names half precision as what others say of it and says this run is in full precision: "I read that
-# it has issues with AMP, but I'm running in fp32")
+# AMP has problems with this layer, but I'm training in float32")
 HEARSAY = re.compile(r"(?i)\b(?:i\s+(?:have\s+|'ve\s+)?read|i\s+(?:have\s+|'ve\s+)?heard|someone\s+said|people\s+say|"
                      r"apparently|supposedly)\b")
 RUN_IN_FULL = re.compile(r"(?i)\b(?:running|run|training|trained|train|i'?m|i\s+am|we'?re|we\s+are|everything\s+is|"

@@ -54,7 +54,7 @@ _PUT_OFF = (r"\b(?:only|just|merely) (?:delay|postpone)\w*|\b(?:only|just|merely
             # "with 0.01 it gets further before it goes up", "it takes longer before it blows up"
             r"\b(?:gets?|got|goes|went|runs?|ran|lasts?|lasted|takes?|took)\s+(?:a\s+bit\s+|a\s+little\s+|much\s+|a\s+lot\s+)?"
             r"(?:further|farther|longer)\s+before\b|"
-            # "with lr=1e-4 it gets further, nan at epoch 23" (the failure said after it, in its clause's sentence)
+            # "with lr=3e-5 it gets further, nan at epoch 31" (the failure said after it, in its clause's sentence)
             r"\b(?:gets?|got|goes|went|runs?|ran|lasts?|lasted)\s+(?:a\s+bit\s+|a\s+little\s+|much\s+|a\s+lot\s+)?"
             r"(?:further|farther|longer)\b(?!\s+(?:down|lower))(?=(?:(?!\b(?:no|not|never|without|any)\b|n't\b)[^.;\n]){0,40}?"
             r"\b(?:nan|inf|diverg\w*|explod\w*|blows?\s+up|blew\s+up)\b)|"
@@ -569,7 +569,7 @@ def lr_tried_same_place(text: str) -> bool:
 # (the place said right after "still" or "again", in the same clause: "still jumps at step 1830"; not "loss at batch 150
 # is 0.55", a value at a place)
 # (or the number alone, "the nan is still at 7,412", where the text names that number as a place elsewhere)
-# (or the place with no "at", its unit named, in a list's arrow or colon form: "lr 1e-4 -> still epoch 3, batch 503" --
+# (or the place with no "at", its unit named, in a list's arrow or colon form: "lr 3e-5 -> still epoch 2, batch 118" --
 # not "it is still in epoch 3, no nan so far", a run still going)
 PLACE_AT = re.compile(r"\b(?:still|again)\b[^.;,\n]{0,30}?\b(?:at|around|near)\s+(?:the\s+)?"
                       r"(?:(?P<unit>step|epoch|iteration|iter|batch)\s+)?~?(?P<n>\d{1,3}(?:,\d{3})+|\d+)(?![\d.,]\d)|"
@@ -593,7 +593,7 @@ def _still_at_named_place(text: str) -> bool:
             if any(places.named_outside(u, n, start, stop) for u in ((unit.lower(),) if unit else PLACE_UNITS)):
                 return True
             # (or a bare count, PLACE_BARE_MIN or more, that the rest of the text gives too -- a progress bar's
-            # `2613/20000`, "nan at 2613 again": "lr 2e-6: still nan at 2613")
+            # `4180/30000`: "lr 1e-6: still nan at 4180")
             if not unit and n >= PLACE_BARE_MIN and (re.search(r"(?<![\d.,])" + str(n) + r"(?![\d]|\.\d)", text[:start])
                                                      or re.search(r"(?<![\d.,])" + str(n) + r"(?![\d]|\.\d)", text[stop:])):
                 return True

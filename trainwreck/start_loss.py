@@ -80,8 +80,8 @@ def start_far_above_uniform(prose: str) -> str:
     return ""
 
 
-# ... or the start said beside the one the reporter expected, the fresh model's: "the loss starts at ~121 instead of
-# ~11", "it begins at 12.6 instead of about 0.69" -- START_HIGH times it or more, and no regression's or sum's
+# ... or the start said beside the one the reporter expected, the fresh model's: "the loss starts at 48 instead of
+# ~2.3", "it begins at 9.7 instead of about 0.69" -- START_HIGH times it or more, and no regression's or sum's
 START_VS_EXPECTED = re.compile(r"(?i)\b(?:loss\w*|it|bce|nll|cross[- ]?entropy)\b[^.?!\n\d]{0,30}?\b(?:starts?|started|begins?|"
                                r"began)\s+(?:at\s+|around\s+|near\s+)?(?:~\s*|about\s+|around\s+)?(?P<start>\d+(?:\.\d+)?)"
                                r"(?!\d|\.\d)\s+instead\s+of\s+(?:the\s+)?(?:~\s*|about\s+|around\s+|roughly\s+)?"
