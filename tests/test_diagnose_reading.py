@@ -2715,6 +2715,9 @@ def test_a_group_scaled_by_its_own_statistics_is_read_as_one_item():
     assert not per_item_said("I standardise the inputs per feature with the training mean and std.")
     assert not per_item_said("Normalization per channel, as usual.")
     assert not per_item_said("Each column: subtract its mean and divide by the feature's standard deviation.")
+    # (a group of samples standardised within itself, as group-relative advantages are: eight equal rewards have std 0)
+    assert per_item_said("The rewards are z-scored within each group of sampled answers.")
+    assert not per_item_said("Scores are normalized within each batch.")
 
 
 def test_a_name_the_code_makes_with_an_exp_said_to_be_inf_is_exps_overflow():

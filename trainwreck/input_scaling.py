@@ -371,7 +371,7 @@ ALL_ZERO_INPUT = re.compile(r"\b(?:silent|all[ -]zeros?|all-zero|blank|(?:digita
 _ITEMS = (r"(?:window|sample|clip|image|sequence|series|utterance|recording|segment|instance|example|signal|trace|"
           r"spectrogram|read|frame|snapshot|patch|tile|volume|scan|slice)s?")
 _GROUPS = (r"(?:user|patient|subject|customer|station|sensor|speaker|session|store|product|basin|stock|ticker|asset|"
-           r"participant|device|site|well|household|account|driver)s?")
+           r"participant|device|site|well|household|account|driver|group|prompt)s?")
 PER_ITEM = re.compile(r"(?i)\b(?:its|their|that \w+'s|each \w+'s|every \w+'s) own (?:mean|statistics|stats|std|standard "
                       r"deviation|min and max|min(?:imum)? and max(?:imum)?|range|normali[sz]ation)\b|"
                       # ("every spectrogram is normalised on its own", "each tile gets rescaled separately")
@@ -388,7 +388,8 @@ PER_ITEM = re.compile(r"(?i)\b(?:its|their|that \w+'s|each \w+'s|every \w+'s) ow
                       r"(?:on its own|by itself|separately|individually|independently)\b|"
                       # ... or a group's own statistics, where a group (a user, a patient, a station) may hold one value
                       # or all-equal ones: "z-score the readings per station", "divide by the patient's std"
-                      r"\b(?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*)\b[^.;\n]{0,30}?\bper[- ]" + _GROUPS + r"\b|"
+                      r"\b(?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*)\b[^.;\n]{0,30}?\b(?:per[- ]|(?:within|inside|in)\s+"
+                      r"(?:each|every)\s+)" + _GROUPS + r"\b|"
                       r"\bper[- ]" + _GROUPS + r" (?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*|scaling)\b|"
                       r"\bdivid\w*\s+(?:it\s+|them\s+|\w+\s+)?by\s+(?:the|each|every)\s+"
                       # (a group's, not a feature's, a column's or a channel's: those are the whole dataset's)
