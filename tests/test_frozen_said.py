@@ -308,3 +308,15 @@ def test_hidden_units_said_to_be_copies_of_each_other_are_the_symmetric_start():
     assert units_alike_said("I checked whether the hidden neurons are identical to each other and they aren't.") == ""
     assert units_alike_said("The hidden units do not have the same value as each other.") == ""
     assert units_alike_said("The inputs are the same as each other.") == ""
+
+
+def test_one_class_said_for_every_input_or_printed_as_the_argmax_unique_values():
+    """"Every sample gets the same class", or the argmax's unique values printed as one class
+    (`preds.argmax(-1).unique()` is `tensor([4])`): one output for every input. A label the data gives is not the
+    model's, and several classes printed are not one."""
+    from trainwreck.frozen_said import one_output_said
+
+    assert one_output_said("After epoch 5 every sample gets the same class.")
+    assert one_output_said("preds.argmax(-1).unique() is tensor([4])") == "argmax(-1).unique() is tensor([4])"
+    assert not one_output_said("Every image in that folder gets the same label when I load it.")
+    assert not one_output_said("preds.argmax(-1).unique() gives tensor([0, 3, 4])")

@@ -46,9 +46,12 @@ ONE_OUTPUT = re.compile(
     + _EVERY + r" " + _INPUTS + r"\b"
     # "every row gets the same softmax output", "every photo gets the same box"
     # (an output or a score the model gives: not "the same label smoothing", "the same score threshold")
+    # ("every node gets the same class": the class the model gives, which a label the data gives is not)
     r"|\b" + _EVERY + r" " + _INPUTS + r" gets? (?:exactly |basically |practically )?the same (?:[\w-]+ )?(?:"
-    + _OUTPUT_SUBJECT + r"|(?:bounding )?box(?:es)?|captions?|transcri\w+|translations?|"
+    + _OUTPUT_SUBJECT + r"|(?:bounding )?box(?:es)?|captions?|transcri\w+|translations?|class|category|"
     r"scores?(?!\s+(?:threshold|cutoff|function)))\b"
+    # (or printed: the argmax's unique values one class, `logits.argmax(1).unique()` is `tensor([2])`)
+    r"|\bargmax\([^()\n]{0,20}\)\.unique\(\)[^\n\[]{0,20}?tensor\(\[\s*\d+\s*\]\)?"
     # "the predicted mask is the same blurry oval for every X-ray": a prediction said the same thing for every input
     # (a value, not its shape: "the output shape is the same for every image", "the same size for every image")
     r"|\b(?:predicted|output)\s+(?!" + _SHAPE + r")[\w-]+\s+(?:is|are|was|were)\s+(?:always\s+|exactly\s+)?the same\s+"
