@@ -3,6 +3,7 @@ classes", `Dense(100, activation='softmax')`, "binary"), or a language model's v
 "32k-vocab"): a fresh classifier's loss starts at ln of it, the uniform guess."""
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
@@ -71,6 +72,7 @@ UNIFORM_CONTEXT = re.compile(r"(?i)\b(?:expect\w*|should|initial\w*|first|start\
 UNIFORM_REFUSED = re.compile(r"(?i)\b(?:logit_scale|temperature|clamp\w*|clip\w*|equilibrium)\b|(?<!cross[- ])(?<!cross)\bentropy\b")
 
 
+@functools.lru_cache(maxsize=8)      # (asked of one report's text by many readings: read once)
 def classes_named(prose: str) -> tuple[int, str] | None:
     """The class count the paste names, and how it names it; or None."""
     counted = CLASS_COUNT.search(prose)
@@ -112,6 +114,7 @@ TOKENIZER_SIZE = re.compile(r"(?i)(?<!output of the )(?<!output of )\btokeni[sz]
 DICTIONARY_TYPES = re.compile(r"\bdictionary: (\d{1,7}) types\b")
 
 
+@functools.lru_cache(maxsize=8)      # (the same)
 def vocabulary_named(prose: str) -> tuple[int, str] | None:
     """The vocabulary's size the paste gives (a language model's classes), and how it gives it; or None."""
     vocab = VOCAB.search(prose) or VOCAB_AFTER.search(prose) or TOKENIZER_SIZE.search(prose)

@@ -208,7 +208,9 @@ def exp_overflow(ev: Evidence) -> tuple[str, bool]:
     if column := column_past_limit(ev, "float32" if wide else "float64"):
         return column, True
     # (beside a run that went non-finite, or words that say it did: a large value of a healthy run's is no overflow)
-    if ev.first_nonfinite is not None or said_unnegated(ev.prose, {"nan", "inf"}):
+    # (looked for only where the code hands exp a name at all: the words' nan is read after)
+    if (EXP_OF_NAME.search(ev.prose) or EXP_ASSIGNED.search(ev.prose)) \
+            and (ev.first_nonfinite is not None or said_unnegated(ev.prose, {"nan", "inf"})):
         if printed := printed_exp_input(ev.prose, "float32" if wide else "float64") or exp_output_inf(ev.prose):
             return printed, True
     # (or the words: a hand-written exp of cosine similarities divided by a temperature the report names -- a cosine

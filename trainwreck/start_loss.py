@@ -93,6 +93,7 @@ EXPECTED_ELSEWHERE = re.compile(r"(?i)\b(?:resum\w*|checkpoint\w*|pre-?trained|l
                                 r"paper|repo|tutorial|previous\w*|last\s+time|before\s+the\s+(?:update|upgrade|change))\b")
 
 
+@functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)
 def start_above_expected(prose: str) -> str:
     """The fact, when the words give the loss a run starts at, START_HIGH times or more the start they say they
     expected (START_VS_EXPECTED), told, in a paste of no regression or summed loss; or ""."""
