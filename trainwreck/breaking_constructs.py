@@ -11,6 +11,7 @@ import functools
 import itertools
 import re
 
+from .brackets import arguments
 from .loss_inputs import model_output
 from .sentences import UNDONE, denied_before, sentence_around
 
@@ -138,34 +139,21 @@ _OFF_ZERO = r"(?:-?\d+(?:\.\d+)?(?:e-?\d+)?|\w*(?:eps|thr|thresh|tol|min)\w*|sel
 DIVIDED_BY = re.compile(r"(?<![/*])/(?![/=])\s*(?P<den>[A-Za-z_][\w.]{0,40}(?:\[[^\[\]\n]{0,30}\])?)(?!\s*(?:\.|\+|\())")
 
 
-def _arguments(text: str, at: int) -> list[str] | None:
-    """The top-level arguments of the call whose bracket opens at `at`, on its line; or None."""
-    depth, args, start = 0, [], at + 1
-    for i in range(at, min(len(text), at + 400)):
-        c = text[i]
-        if c == "\n":
-            return None
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-            if depth == 0:
-                return args + [text[start:i]]
-        elif c == "," and depth == 1:
-            args.append(text[start:i])
-            start = i + 1
-    return None
+def assignment(code: str, name: str) -> re.Match | None:
+    """The first line of the code that assigns the name, its right-hand side as group 1 (not a comparison, `==`); or
+    None."""
+    return re.search(r"(?m)^[ \t]*" + re.escape(name) + r"\s*=(?!=)\s*([^\n]{0,120})", code)
 
 
 def where_division(code: str) -> str:
     """The where call (as written, to its end) that picks a division on a branch by a name its condition tests; or ""."""
     for m in itertools.islice(WHERE_CALL.finditer(code), 50):
-        args = _arguments(code, m.end() - 1)
+        args = arguments(code, m.end() - 1)
         if not args or len(args) != 3:
             continue
         condition = args[0] + "".join(
             f" {a.group(1)}" for name in re.findall(r"[A-Za-z_]\w{0,40}", args[0])[:5]
-            if (a := re.search(r"(?m)^[ \t]*" + re.escape(name) + r"\s*=\s*([^=\n][^\n]{0,120})", code)))
+            if (a := assignment(code, name)))
         for branch in args[1:]:
             for d in DIVIDED_BY.finditer(branch):
                 base = re.escape(d.group("den").split("[")[0].split(".")[-1])
@@ -286,7 +274,7 @@ def inverse_of_sum(prose: str) -> str:
         return ""
     for m in itertools.islice(NEGATIVE_POWER.finditer(code), 10):
         name = m.group("n") or m.group("r") or m.group("s")
-        made = re.search(r"(?m)^[ \t]*" + re.escape(name) + r"\s*=(?!=)([^\n]{0,120})", code[:m.start()])
+        made = assignment(code[:m.start()], name)
         if made and re.search(r"\.sum\(|\bsum\(|\bdegree\(|\.count_nonzero\(", made.group(1)) \
                 and not GUARDED.search(made.group(1)):
             return " ".join(m.group(0).split())

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import re
 
+from .brackets import arguments
 from .curve_shape import fmt
 from .logscan import Evidence
 from .normals import NORMALS
@@ -173,14 +174,12 @@ SMP_CALL_REACH = 600
 def _smp_activation(prose: str) -> re.Match | None:
     """The output activation an smp model's constructor is given, within its call; or None."""
     for built in itertools.islice(SMP_BUILT.finditer(prose), 5):
-        depth, end = 1, built.end()
-        while depth and end < min(len(prose), built.end() + SMP_CALL_REACH):
-            depth += {"(": 1, ")": -1}.get(prose[end], 0)
-            end += 1
-        for found in SMP_ACTIVATION.finditer(prose, built.end(), end):
-            inside = prose[built.end():found.start()]
-            if inside.count("(") == inside.count(")"):        # (the constructor's own argument, not a nested one's)
+        start = built.end()
+        # (the constructor's own arguments, not a nested call's: `aux_params=dict(activation=...)`)
+        for arg in arguments(prose, built.end() - 1, SMP_CALL_REACH, across_lines=True) or []:
+            if (found := SMP_ACTIVATION.match(prose, start + len(arg) - len(arg.lstrip()))) is not None:
                 return found
+            start += len(arg) + 1
     return None
 
 

@@ -65,12 +65,6 @@ def _hearsay(text: str, m: re.Match) -> bool:
     return bool(HEARSAY.search(text, start, m.start()) and RUN_IN_FULL.search(text, start, end))
 
 
-def half_precision_hearsay(text: str) -> bool:
-    """Does the text name half precision only as hearsay beside words that this run is in full precision?"""
-    named = list(itertools.islice(HALF_SHOWN.finditer(text), 10))
-    return bool(named) and all(_hearsay(text, m) for m in named)
-
-
 # A precision the reporter switched, as WR-040's own check does: "fp16=False trains fine", "the same model in float32
 # runs fine", "without AMP it converges" (full precision helped), or "fp32 is also nan", "with amp disabled: still nan"
 # (it did not: a comparison said -- "I cast X to float32 and the loss is nan" says nothing of half precision). Read a

@@ -11,7 +11,7 @@ import functools
 import re
 
 from .class_count import as_task
-from .curve_shape import SUM_REDUCED
+from .curve_shape import LOSS_SUMMED
 from .logscan import Evidence
 from .run_said import LOSS_BUILT
 from .sentences import told
@@ -39,10 +39,11 @@ ABSOLUTE_LOSS = re.compile(r"\bloss\s*=\s*['\"](?:mae|mean_absolute_error|huber\
                            r"|\bF\.(?:l1_loss|smooth_l1_loss|huber_loss)\(|\blosses\.(?:MeanAbsoluteError|Huber)\("
                            r"|\b(?:mae|l1|mean absolute error|huber) loss\b|\bloss (?:is|was) (?:the |an? )?(?:mae|l1|mean absolute "
                            r"error|huber)\b", re.I)
-# a loss summed over the examples (or the pixels) instead of averaged: enormous whatever the targets' units
-SUMMED = re.compile(r"reduction\s*=\s*['\"]sum['\"]|size_average\s*=\s*False|\bsum(?:med)? (?:of|over) (?:the |all )?"
+# a loss summed over the examples (or the pixels) instead of averaged: enormous whatever the targets' units -- set so in
+# the code (curve_shape.LOSS_SUMMED) or said
+SUMMED = re.compile(LOSS_SUMMED.pattern + r"|\bsum(?:med)? (?:of|over) (?:the |all )?"
                     r"(?:per[- ]\w+ )?(?:\w+ )?(?:losses|errors|examples|samples|pixels|cross-?entropies)|\b(?:the )?sum,? not "
-                    r"the mean|\bsummed\b|np\.sum\(|tf\.reduce_sum\(|" + SUM_REDUCED, re.I)
+                    r"the mean|\bsummed\b|np\.sum\(|tf\.reduce_sum\(", re.I)
 # A model with no hidden layer (with schedule_said.ADAPTIVE, the optimisers whose step does not grow with the gradient:
 # printed_facts' raw targets that climbed)
 LINEAR_MODEL = re.compile(r"\blinear[ _-]?regression\b|\bLinearRegression\b|\bSGDRegressor\b", re.I)

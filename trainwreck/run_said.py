@@ -157,6 +157,7 @@ _FALL_SUBJECT = re.compile(r"(?i)\b(?:(?P<loss>loss\w*|it|cost|error)|acc\w*|met
 IN_WARMUP = re.compile(r"(?i)\b(?:during|in|within|while)\s+(?:the\s+)?(?:lr\s+)?warm-?up\b(?:\s+(?:phase|period|steps?))?[^.;,\n]{0,60}")
 
 
+@functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)
 def loss_climb_said(text: str) -> bool:
     """Does a sentence the text tells (a yes/no question asks) say the loss climbs (LOSS_CLIMBS), not denied, with no
     word after it that it came back down, nor that it climbed in a warmup (CAME_DOWN_AFTER, IN_WARMUP)?"""

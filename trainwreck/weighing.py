@@ -41,8 +41,7 @@ from .frozen_said import dead_units_said, one_output_untrained, weights_frozen_s
 from .safe_text import shown
 from .entry_documents import FIELDS, Library, section, words_for
 from .normals import normal_ruled_out
-from .precision_said import (bf16_only, half_precision_denied, half_precision_hearsay, half_precision_shown,
-                             precision_tried)
+from .precision_said import HALF_SHOWN, bf16_only, half_precision_denied, half_precision_shown, precision_tried
 from .rate_tried import lr_tried, lr_tried_same_place, lr_tried_unmoved, rate_zero_failed
 from .run_said import (BEFORE_TRAINING_NONFINITE, fell_then_broke, loss_climb_said, loss_kind, says_failure,
                        says_not_learning, untrained_output_nonfinite)
@@ -502,12 +501,16 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
         said_when, said_at = {"start"}, (f"in a forward pass before any update (\"{output}\"), "
                                          if BEFORE_TRAINING_NONFINITE.search(output) else
                                          f"in a forward pass of a model the report never trains (\"{output}\"), ")
+    # (half precision named only as hearsay beside words that the run is in float32 -- every naming of it found, none
+    # shown -- names none)
+    half_shown = half_precision_shown(ev.prose, words)
     return Context(ev, sig, words_count, said_when, said_at, bm,
                     min(1.0, top / weights.bm_full), said_nonfinite, said_nonfinite_value, said_failure, hits,
                     lr_tried(ev.prose), precision_tried(ev.prose), unjudged, impossible,
                     bool(impossible) or (negative_shown(ev, words) and loss_kind(ev.prose) != "likelihood"),
-                    "fp16" in words and not bf16_only(ev.prose) and not half_precision_hearsay(ev.prose), printed_facts(ev, sig, words, regressor, scaled, unjudged, sentences), trainer_clears(ev), classifier_shown(ev),
-                    regressor, half_precision_denied(ev.prose, words), half_precision_shown(ev.prose, words),
+                    "fp16" in words and not bf16_only(ev.prose) and bool(half_shown or not HALF_SHOWN.search(ev.prose)),
+                    printed_facts(ev, sig, words, regressor, scaled, unjudged, sentences), trainer_clears(ev),
+                    classifier_shown(ev), regressor, half_precision_denied(ev.prose, words), half_shown,
                     scaled,
                     tuple((seen[1], key) for key, seen in ev.messages.items() if NUMPY_INF.match(seen[2])), words, sentences,
                     words_count and fell_then_broke(sentences, words),
@@ -979,11 +982,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         parts["pairing"] = W_SAID_HALF
         # (handed to cross_entropy, probabilities raise nothing: the messages this entry declares are the other
         # pairing's, BCELoss's range check, so their absence says nothing here)
-        if MISSING_SAID in against:
-            against.remove(MISSING_SAID)
-            parts["messages"] = parts.get("messages", 0.0) + W_MISSING
-            if not parts["messages"]:
-                del parts["messages"]
+        _not_held_against(parts, against)
         returned = " ".join(out.group(0).split()).strip("`")
         # (said in words, quoted as the words are: lowercased)
         shown_as = (f"the report says the model ends in probabilities (\"{returned}\")" if out.re is MODEL_ENDS_SAID
@@ -1023,12 +1022,19 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     # (a construct of the pasted code that breaks the way this entry says -- a degree raised to -0.5, a division by an
     # unguarded std -- is one face of it, and the messages of its other faces (BatchNorm's, for a normalisation) are
     # no evidence against that face: they would print only where that other face broke)
-    if MISSING_SAID in against and any(parts.get(k, 0) > 0 for k in CODE_CONSTRUCTS):
+    if any(parts.get(k, 0) > 0 for k in CODE_CONSTRUCTS):
+        _not_held_against(parts, against)
+    return parts, evidence, against
+
+
+def _not_held_against(parts: dict[str, float], against: list[str]) -> None:
+    """Take back the absence of the entry's messages (MISSING_SAID), where what shows it is a face that prints none of
+    them."""
+    if MISSING_SAID in against:
         against.remove(MISSING_SAID)
         parts["messages"] = parts.get("messages", 0.0) + W_MISSING
         if not parts["messages"]:
             del parts["messages"]
-    return parts, evidence, against
 
 
 def _when_words(which: set[str]) -> str:

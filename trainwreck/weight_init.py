@@ -8,6 +8,7 @@ import itertools
 import math
 import re
 
+from .brackets import arguments
 
 # Weights set to zero (or one constant) in pasted code: Keras's kernel_initializer="zeros", PyTorch's nn.init.zeros_ or
 # constant_ or a weight's fill_(c) / zero_(), or two or more NumPy weight matrices made with np.zeros (W1 and W2: a
@@ -66,7 +67,7 @@ def _named(name: str, text: str) -> bool:
 
 
 def zero_tables_multiplied(prose: str) -> re.Match | None:
-    """The second embedding table the paste starts at zero (ZERO_TABLE), where a line multiplies (FACTORS_MULTIPLIED)
+    """The second embedding table the paste starts at zero (ZERO_TABLE), where a line multiplies (PRODUCT_CALL, PRODUCT_OP)
     operands made from two such tables; or None."""
     assigned = list(itertools.islice(ASSIGNED.finditer(prose), 400))
     tables = {m.group("name"): (m.group("name"), z) for m in assigned if (z := ZERO_TABLE.search(m.group("rhs")))}
@@ -88,25 +89,13 @@ def _products(line: str):
     """The operands of each product on the line, as text: a product call's arguments (a Keras layer's, in the call
     after it), or the two names beside a `*` or `@`."""
     for m in itertools.islice(PRODUCT_CALL.finditer(line), 10):
-        args = _bracketed(line, m.end() - 1)
+        args = arguments(line, m.end() - 1)
         if args is not None and m.group(0).lstrip(".")[:1].isupper():      # (Dot(axes=1)([a, b]): the layer's call)
-            args = _bracketed(line, m.end() + len(args) + 1)
+            args = arguments(line, m.end() + len(",".join(args)) + 1)
         if args:
-            yield args
+            yield ",".join(args)
     for m in itertools.islice(PRODUCT_OP.finditer(line), 10):
         yield f"{m.group('left')} {m.group('right')}"
-
-
-def _bracketed(line: str, at: int) -> str | None:
-    """What the bracket opened at `at` holds, to its closing bracket on the line; or None."""
-    if at >= len(line) or line[at] != "(":
-        return None
-    depth = 0
-    for i in range(at, min(len(line), at + 400)):
-        depth += {"(": 1, ")": -1}.get(line[i], 0)
-        if depth == 0:
-            return line[at + 1:i]
-    return None
 
 
 def constant_kernel_init(prose: str) -> re.Match | None:

@@ -21,8 +21,9 @@ from ..numbers import NUMBER
 
 # (`[^\n\[]`: nothing in a batch line between its `[Batch ...]` and its list opens a bracket, and a line of repeated
 # `[Batch` with no list is not rescanned from each one)
-LINE = re.compile(rb"\[Batch \d+/\d+\][^\n\[]*?\bLosses = \['(" + NUMBER + rb")'")
-LIST = re.compile(rb"(\[Batch \d+/\d+\][^\n\[]*?\bLosses = \[')([^'\n]{1,40})('(?:, '[^'\n]{1,40}'){1,8}\])")
+BATCH_LIST = rb"\[Batch \d+/\d+\][^\n\[]*?\bLosses = \['"
+LINE = re.compile(BATCH_LIST + rb"(" + NUMBER + rb")'")
+LIST = re.compile(rb"(" + BATCH_LIST + rb")([^'\n]{1,40})('(?:, '[^'\n]{1,40}'){1,8}\])")
 NONFINITE = re.compile(rb"'-?(?:nan|inf)'", re.I)
 
 
