@@ -33,6 +33,12 @@ _FINE_THERE = r"(?![^.,;\n]{0,12}\b(?:is|was|looks|seems|looked|seemed) (?:\w+ )
 # count is no value: "in epoch 3 at step 4500")
 _NO_VALUE_BEFORE = "".join(rf"(?<!\d\.\d{{{k}}} )" for k in range(1, 7))
 
+
+def _no_value_before(words: str) -> str:
+    """_NO_VALUE_BEFORE ahead of one of `words` (an alternation): the words are looked for first, as six lookbehinds
+    tried at every position of a report cost most of the time its words took to fold."""
+    return rf"(?=(?:{words}) ){_NO_VALUE_BEFORE}(?:{words}) "
+
 # When the failure shows: before any update, right after the first ones, or after a while.
 WHEN = [
     (r"\b(?:from the (?:very )?(?:start|beginning|first \w+)|at the (?:very )?(?:start|beginning)|first forward pass"
@@ -40,7 +46,7 @@ WHEN = [
      # (or an enormous number: "the very first printed loss is 193847216504832.0000")
      r"|the (?:very )?first (?:printed |logged |reported )?loss (?:value )?(?:is|was) +(?:already +)?"
      r"(?=-?(?:nan|inf)\b|\d{7}|\d(?:\.\d+)?e\+?0?(?:[6-9]|[1-9]\d))"
-     r"|" + _NO_VALUE_BEFORE + r"(?:at|in) (?:step|epoch|iteration)[ =]+0\b" + _FINE_THERE +
+     r"|" + _no_value_before("at|in") + r"(?:step|epoch|iteration)[ =]+0\b" + _FINE_THERE +
      r"|right away|immediately|before (?:any|the first|a single) (?:update|step)|when (?:the )?training starts"
      # (the first step said to break: "first step already blows up", "the very first batch is already nan")
      r"|(?:the )?(?:very )?first (?:batch|step|iteration|update|forward(?: pass)?) +(?:already +|immediately +)?"
@@ -56,7 +62,7 @@ WHEN = [
      r"|第一个\s*(?:batch|step|iteration|iter|批次?)|第一(?:步|批|次迭代)",
      " when_start "),
     # a step's number said in words: its size says when (_step_timing)
-    (_NO_VALUE_BEFORE + r"\b(?:at|around|about|near|from) (?:step|iteration|iter|batch|update)[ =:]*(\d{1,3}(?:,\d{3})+|\d+)\b"
+    (r"\b" + _no_value_before("at|around|about|near|from") + r"(?:step|iteration|iter|batch|update)[ =:]*(\d{1,3}(?:,\d{3})+|\d+)\b"
      r"(?![,.]\d)"
      r"(?! of)" + _FINE_THERE + r"|\b(?:fine|ok|okay|well|normally|good|great|nicely|smoothly|perfectly|healthy) for (?:the first )?(?:about |around |roughly )?"
      r"(\d{1,3}(?:,\d{3})+k?|\d+k?) (?:steps?|iterations?|iters?|batches|updates)\b", _step_timing),
