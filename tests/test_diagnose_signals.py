@@ -7113,3 +7113,16 @@ def test_review_s53c_a_loss_below_zero_that_jumps_far_is_a_climb():
     assert signature_of(scan(_io.BytesIO(jump.encode()), "log")).name == "climb-then-nonfinite"
     mild = "".join(f"it {100 * i} loss_C {v}\n" for i, v in enumerate(("-2.52", "-2.47", "-2.41", "-2.35", "nan")))
     assert signature_of(scan(_io.BytesIO(mild.encode()), "log")).weak
+
+
+def test_a_guess_of_overfitting_asked_does_not_make_a_climb_a_validation_curve():
+    """A training loss that halves, then climbs back for most of the prints after its low: "could this be overfitting?"
+    is the reporter's question about it, not words that the values are a validation loss. Said, it still is."""
+    from trainwreck.curve_shape import signature_of
+
+    values = (2.91, 2.30, 1.84, 1.52, 1.40, 1.47, 1.66, 1.61, 1.90, 2.28, 2.19, 2.61, 2.84)
+    log = "".join(f"iter {50 * (i + 1)}  loss {v}\n" for i, v in enumerate(values))
+    asked = log + "It learns fast at first and then turns around. Could this be overfitting already?\n"
+    said = log + "These are the validation losses; the model is overfitting.\n"
+    assert signature_of(scan(io.BytesIO(asked.encode()), "log")).name == "climbed-and-stayed"
+    assert signature_of(scan(io.BytesIO(said.encode()), "log")).name != "climbed-and-stayed"

@@ -23,7 +23,7 @@ from .logscan.positions import epoch_number, step_number
 from .plural import counted
 from .run_said import never_recovered_said
 from .schedule_said import ADAPTIVE, COSINE_SAID, PLAIN_SGD, WARMUP_NAMED, WARMUP_SET, no_warmup_said
-from .sentences import said_unnegated, sentences_only
+from .sentences import said_unnegated, sentences_only, told
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
 
 # A clip of each element (Keras's clipvalue=, PyTorch's clip_grad_value_(params, v)) beside the largest gradient
@@ -575,7 +575,7 @@ def _signature(ev: Evidence) -> Signature:
     since = ev.before[ev.low_at - ev.before_start:] if back else []
     if (back and not swung and low > 0 and ev.last >= RECOVERED * low and ev.last >= NEAR_PEAK * max(since)
             and since[1] - low < GRADUAL_SHARE * (ev.last - low) and at_run_start(ev)
-            and not _words_say_nonfinite(ev) and not NOT_TRAINING.search(f"{ev.loss_named[0]} {ev.prose}")):
+            and not _words_say_nonfinite(ev) and not not_training(ev)):
         return sig("climbed-and-stayed", [
             f"the loss fell to {fmt(low)} ({ev.where(ev.low_at)}), then climbed back: it rose at {back[0]} of the "
             f"{back[1]} values after its lowest and ends at {fmt(ev.last)} ({at(ev.count - 1)}), {ev.last / low:.3g}x "
@@ -673,6 +673,14 @@ NOT_TRAINING = re.compile(r"(?i)(?<!try to )(?<!trying to )(?<!tried to )(?<!abl
                           r"\btrain\w*\s+loss\w*\b[^.\n]{0,40}?\b(?:keeps?|kept|is|still)\s+(?:on\s+)?"
                           r"(?:falling|decreasing|going\s+down|dropping)|\b(?:these|those|here\s+(?:is|are)|this\s+is|below\s+(?:is|are))"
                           r"\s+(?:are\s+)?(?:the\s+|my\s+)?(?:val\w*|validation|test|eval\w*|held-?out)[ _-]?loss|^\s*(?:val|eval|test)")
+
+
+def not_training(ev: Evidence) -> bool:
+    """Do the loss's name or the words say the values are not a training loss (NOT_TRAINING)? What the words ask is
+    left out: "is it overfitting already?" is the reporter's guess about a loss that climbs, not a validation curve."""
+    return NOT_TRAINING.search(f"{ev.loss_named[0]} {told(ev.prose)}") is not None
+
+
 # Losses that grow in a healthy run: a GAN's generator, a value loss regressing returns that grow, a VAE's loss
 # while its KL weight (beta) is annealed up from 0, a term whose weight is ramped up (a consistency loss, a domain-
 # adversarial lambda), a curriculum or scheduled sampling that makes the task harder. A slow climb, or one that only

@@ -10,8 +10,8 @@ import re
 from dataclasses import dataclass
 
 from .catalog import Catalog
-from .curve_shape import (ENORMOUS_FIRST_WORDS, NOT_TRAINING, PLATEAU_FALL, SHAPE_MIN, UNFINISHED, Signature,
-                          grows_when_healthy)
+from .curve_shape import (ENORMOUS_FIRST_WORDS, PLATEAU_FALL, SHAPE_MIN, UNFINISHED, Signature,
+                          grows_when_healthy, not_training)
 from .entry import TRACES, Entry, template_pattern
 from .logscan import Evidence, MessageFinder
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY
@@ -469,7 +469,7 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
         # (not a loss that grows in a healthy run, nor a validation curve)
         or ev.count < SHAPE_MIN and ev.head[0] > 0 and ev.last >= SAID_CLIMB_RISE * ev.head[0]
         and loss_climb_said(ev.prose)
-        and not grows_when_healthy(f"{ev.loss_named[0]} {ev.prose}") and not NOT_TRAINING.search(f"{ev.loss_named[0]} {ev.prose}"))
+        and not grows_when_healthy(f"{ev.loss_named[0]} {ev.prose}") and not not_training(ev))
     hits = {e.id: _declared_hits(w.weighed[e.id], ev.messages) for e in w.entries}
     if zero is not None:                               # Apex's scale at zero: the scaler out of range
         for i in w.declarers.get(SAME_AS, []):
