@@ -7126,3 +7126,28 @@ def test_a_guess_of_overfitting_asked_does_not_make_a_climb_a_validation_curve()
     said = log + "These are the validation losses; the model is overfitting.\n"
     assert signature_of(scan(io.BytesIO(asked.encode()), "log")).name == "climbed-and-stayed"
     assert signature_of(scan(io.BytesIO(said.encode()), "log")).name != "climbed-and-stayed"
+
+
+def test_a_count_of_examples_printed_after_the_first_batch_is_the_runs_start():
+    """A loop that prints the examples seen after its first batch, then every k batches (`[512/...]`, `[3072/...]`):
+    its first print is the run's start, so a jump in its first values is read as one from the start; a paste that
+    begins at a later print is not, nor one whose prints come at no steady interval."""
+    from trainwreck.curve_shape import at_run_start
+
+    def ev_of(counts):
+        return scan(io.BytesIO("".join(f"Train Epoch: 0 [{n}/4096000 (0%)] Loss: 5.1\n" for n in counts).encode()), "log")
+
+    assert at_run_start(ev_of([512, 3072, 5632]))
+    assert not at_run_start(ev_of([3072, 5632, 8192]))
+    assert not at_run_start(ev_of([200, 4000, 4400]))          # prints picked out of a log, not every k
+
+
+def test_a_contrastive_run_takes_no_class_count_from_the_dataset_it_names():
+    """A contrastive loss's uniform guess is ln of the candidates it is shown, not of a dataset's classes: "ImageNet"
+    beside SimCLR or CLIP is its data or its zero-shot benchmark. Without them, ImageNet still names 1000 classes."""
+    from trainwreck.class_count import classes_named
+
+    assert classes_named("SimCLR on ImageNet, batch 256, the loss starts at 6.2") is None
+    assert classes_named("CLIP from scratch, zero-shot ImageNet top-1 is low") is None
+    assert classes_named("ResNet-50 on ImageNet from scratch, the loss starts at 6.9")[0] == 1000
+    assert classes_named("gradient clipping at 1.0, ImageNet, loss starts at 6.9")[0] == 1000

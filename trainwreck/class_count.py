@@ -33,6 +33,11 @@ DATASETS_NAMED = [(re.compile(as_task(name), re.I), count, needs) for name, coun
     (r"modelnet-?10", 10, None), (r"food-?101", 101, None), (r"places-?365", 365, None), (r"tiny[- ]?imagenet", 200, None),
     (r"(?<!tiny )(?<!tiny-)imagenet", 1000, None), (r"cora(?![ _-]?full)", 7, None), (r"citeseer", 6, GRAPH_NAMED),
     (r"pubmed(?![ _-]?(?:\d+k|rct|abstracts?|qa))", 3, GRAPH_NAMED))]
+# A contrastive objective's classes are the candidates it is shown (the batch's other items, a queue), not a dataset's:
+# its uniform guess scores ln of how many there are (InfoNCE, van den Oord et al. 2018; CLIP, Radford et al. 2021) --
+# the dataset a contrastive run names is its data or its zero-shot benchmark, not its loss's class count
+CONTRASTIVE_NAMED = re.compile(r"(?i)\b(?:contrastive|info[ _-]?nce|nt[ _-]?xent|simclr|moco(?:[ _-]?v\d)?|open_?clip|siglip)\b|"
+                               r"(?-i:\bCLIP\b)")
 # ("binary" or a sigmoid is the weakest name of a count, read last: a sigmoid may be a multi-label's)
 BINARY_NAMED = re.compile(r"\bbinary\b|\bsigmoid\b", re.I)
 CLASS_COUNT = re.compile(r"\b(\d{1,4})[ -](?:classes|categories|way|varieties|species|breeds|genres)\b|(?<!top-)(?<!top )\b(\d{1,4})-class\s+(?:[\w-]+\s+)?"
@@ -85,7 +90,7 @@ def classes_named(prose: str) -> tuple[int, str] | None:
                 and UNIFORM_CONTEXT.search(sentence) and not UNIFORM_REFUSED.search(sentence):
             return classes, f"the paste works out `{' '.join(worked.group(0).split())}`"
     # (a dataset's count, then one in words, then "binary" or a sigmoid)
-    for pattern, classes, needs in DATASETS_NAMED:
+    for pattern, classes, needs in DATASETS_NAMED if not CONTRASTIVE_NAMED.search(prose) else ():
         if (m := pattern.search(prose)) and (needs is None or needs.search(prose)):
             return classes, f"the paste names {m.group(0)}"
     if worded := CLASS_WORDS.search(prose):

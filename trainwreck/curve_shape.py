@@ -19,7 +19,7 @@ from .clip_unused import clip_never_applied
 from .entry import TRACES
 from .logscan import KEEP, Evidence
 from .logscan.dialects import loss_unit, named as dialect_named
-from .logscan.positions import epoch_number, step_number
+from .logscan.positions import count_number, epoch_number, step_number
 from .plural import counted
 from .run_said import never_recovered_said
 from .schedule_said import ADAPTIVE, COSINE_SAID, PLAIN_SGD, WARMUP_NAMED, WARMUP_SET, no_warmup_said
@@ -806,13 +806,14 @@ def _words_say_nonfinite(ev: Evidence) -> bool:
 def at_run_start(ev: Evidence) -> bool:
     """Is the first value the run's first, as far as the log's numbering says (unnumbered: assume so)? Numbered 0
     or 1; or, in the first epoch, the first print of a loop that prints every k steps: at step k (or k - 1, a count
-    from 0 printed when it reaches k - 1), with the next print at 2k (`Epoch [1/5], Step [100/600]`, then 200)."""
+    from 0 printed when it reaches k - 1), with the next print at 2k (`Epoch [1/5], Step [100/600]`, then 200); or
+    at fewer than k, with the next k later (examples seen after the first batch, then every k)."""
     pos = ev.at(0)
     if pos is None or not pos.numbered:
         return True
     if all(n <= 1 for n in _numbers_of(f"{pos.epoch or ''} {pos.step or ''}")):
         return True
-    step, nxt = step_number(pos), step_number(ev.at(1)) if ev.count > 1 else None
+    step, nxt = count_number(pos), count_number(ev.at(1)) if ev.count > 1 else None
     first_epoch = all(n <= 1 for n in _numbers_of(epoch_number(pos)))
     # (printed once an epoch at the same count, `[1, 12000]` then `[2, 12000]` from a tutorial loop changed to print at
     # an epoch's end: the first is the first epoch's)
@@ -822,7 +823,13 @@ def at_run_start(ev: Evidence) -> bool:
     if step is None or nxt is None or epoch_number(ev.at(1)) != epoch_number(pos) or not first_epoch:
         return False
     every = nxt - step
-    return every > 1 and step in (every, every - 1)
+    if every > 1 and step in (every, every - 1):
+        return True
+    # (or a count of examples seen, printed after the first batch and then every k batches: 1024, 6144, 11264 -- a
+    # first print below the interval between prints, which is a whole number of it, had no earlier print at that
+    # interval before it; where a third print is pasted, at the same interval: 200, 4000, 4400 are prints picked out)
+    third = count_number(ev.at(2)) if ev.count > 2 and ev.at(2) is not None else None
+    return 0 < step < every and every % step == 0 and (third is None or third - nxt == every)
 
 
 def _unprinted_before(ev: Evidence) -> bool:

@@ -226,6 +226,18 @@ def step_number(pos: Position) -> int | None:
     return int(m.group(2)) if m else None
 
 
+_BARE_COUNT = re.compile(r"\[(\d+)/\d+\]")
+
+
+def count_number(pos: Position) -> int | None:
+    """The step's count (step_number), or else a bare bracketed count with its total (`[6144/12800000]`, often of
+    examples seen rather than of steps: read only where a count's spacing matters, not its unit)."""
+    n = step_number(pos)
+    if n is None and (m := _BARE_COUNT.match(pos.step or "")):
+        return int(m.group(1))
+    return n
+
+
 def epoch_number(pos: Position) -> str | None:
     """The epoch's count as the position prints it (`epoch 3/10`: "3"; the CIFAR tutorial's `[3, 2000]`: "3")."""
     m = _EPOCH_NUMBER.match(pos.epoch or "") or _PAIR_NUMBERS.match(pos.step or "")
