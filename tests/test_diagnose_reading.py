@@ -2853,3 +2853,13 @@ def test_review_s53c_readings_stay_where_they_belong():
     assert classes_named("GCN on Cora-Full with two layers.") is None
     assert classes_named("SciBERT fine-tuned on PubMed 20k RCT") is None
     assert classes_named("GCN on PubMed, two layers")[0] == 3
+
+
+def test_a_model_said_to_return_a_sigmoids_call_ends_in_probabilities():
+    """"My forward returns torch.sigmoid(self.head(h)) so I can threshold it", beside BCEWithLogitsLoss: a model said
+    in words to return a sigmoid's call hands the loss probabilities, the call quoted whole; not one said not to."""
+    from trainwreck.loss_inputs import model_ends_said
+
+    said = model_ends_said("My forward returns torch.sigmoid(self.head(h)) so I can threshold it. Loss: BCEWithLogitsLoss.")
+    assert said is not None and said.group(0) == "forward returns torch.sigmoid(self.head(h))"
+    assert model_ends_said("The model never returns torch.sigmoid(x) in training, only logits.") is None

@@ -7151,3 +7151,25 @@ def test_a_contrastive_run_takes_no_class_count_from_the_dataset_it_names():
     assert classes_named("CLIP from scratch, zero-shot ImageNet top-1 is low") is None
     assert classes_named("ResNet-50 on ImageNet from scratch, the loss starts at 6.9")[0] == 1000
     assert classes_named("gradient clipping at 1.0, ImageNet, loss starts at 6.9")[0] == 1000
+
+
+def test_one_class_said_for_every_input_beside_a_long_curve_that_barely_fell_is_no_healthy_run():
+    """"It always predicts class 1", beside twelve losses that fell from ln 2 only to 0.62, about the entropy of a base
+    rate: a network that found the base rate and passes nothing of its input on, not a healthy run -- however many
+    values are pasted. A curve that fell to a fifth of its start learned its data: still healthy."""
+    from trainwreck.frozen_said import one_output_said
+
+    def verdict(values, words):
+        log = "".join(f"step {100 * (i + 1)}  loss {v}\n" for i, v in enumerate(values))
+        return diagnosis(log + words).verdict
+
+    slow = (0.693, 0.671, 0.688, 0.655, 0.662, 0.648, 0.651, 0.630, 0.646, 0.622, 0.641, 0.619)
+    words = "The classifier always predicts class 1 on the test set.\n"
+    assert verdict(slow, words) == "uncertain"
+    assert verdict(slow, "Test accuracy is 0.93.\n") == "healthy"
+    fell = tuple(round(0.693 * 0.86 ** i, 3) for i in range(12))
+    assert verdict(fell, words) == "healthy"
+    # (the one class quoted, or the commonest, is one output for every input too)
+    assert one_output_said("My classifier only ever predicts 'spam'.") == "only ever predicts 'spam'"
+    assert one_output_said("It always predicts the majority class.") == "always predicts the majority class"
+    assert one_output_said("A baseline that always predicts the majority class gets 81%.") == ""

@@ -115,7 +115,11 @@ MODEL_ENDS_SAID = re.compile(r"(?i)\b(?:model|network|net|mlp|cnn|head|classifie
                              # not log-probabilities, which a cross-entropy takes as it takes logits)
                              r"\b(?:model|network|net|classifier|forward(?:\(\))?)\s+(?:(?!(?:not|never|no)\b)\w+\s+){0,3}?"
                              r"(?:returns?|outputs?|produces?)\s+(?:the\s+)?(?:class\s+|softmax\s+|predicted\s+)?"
-                             r"probabilit(?:y|ies)\b")
+                             r"probabilit(?:y|ies)\b|"
+                             # (or said to return a sigmoid's or a softmax's call: "my forward returns
+                             # torch.sigmoid(self.fc(x)) so I can threshold it")
+                             r"\b(?:model|network|net|classifier|head|forward(?:\(\))?)\s+(?:(?!(?:not|never|no)\b)\w+\s+){0,2}?"
+                             r"(?:returns?|outputs?)\s+`?(?:torch\.|F\.|nn\.functional\.|jax\.nn\.)?(?:sigmoid|softmax)\((?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\)?")
 
 
 # (the model as trained, not at inference or in serving: "at inference the model returns probabilities"; nor where the
