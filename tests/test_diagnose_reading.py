@@ -2863,3 +2863,17 @@ def test_a_model_said_to_return_a_sigmoids_call_ends_in_probabilities():
     said = model_ends_said("My forward returns torch.sigmoid(self.head(h)) so I can threshold it. Loss: BCEWithLogitsLoss.")
     assert said is not None and said.group(0) == "forward returns torch.sigmoid(self.head(h))"
     assert model_ends_said("The model never returns torch.sigmoid(x) in training, only logits.") is None
+
+
+def test_a_normalisation_said_per_item_after_its_verb_is_item_by_item():
+    """"The loader z-scores per window" puts the item after the verb; a channel or a feature is no item (the whole
+    dataset's statistics scale it). Beside `x / x.std()` and a nan, it is the item-by-item division by zero."""
+    from conftest import context_of
+    from trainwreck.input_scaling import PER_ITEM
+
+    assert PER_ITEM.search("the loader z-scores per window") and PER_ITEM.search("it is normalized per image first")
+    assert not PER_ITEM.search("the images are normalised per channel") and not PER_ITEM.search("scaled per feature")
+    code = "    w = np.load(path)\n    w = (w - w.mean()) / w.std()\n"
+    log = "".join(f"iter {100 * i}  loss {v}\n" for i, v in enumerate(("1.61", "1.44", "1.39", "nan", "nan")))
+    d = context_of("My loader z-scores per window:\n" + code + log)
+    assert "item-std-unguarded" in d.printed

@@ -386,6 +386,8 @@ PER_ITEM = re.compile(r"(?i)\b(?:its|their|that \w+'s|each \w+'s|every \w+'s) ow
                       r"\b(?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*) (?:each|every) (?:window|sample|clip|image|"
                       r"sequence|series|utterance|recording|segment|instance|example|signal|trace|spectrogram|read) "
                       r"(?:on its own|by itself|separately|individually|independently)\b|"
+                      # ("the loader normalises per clip", "z-scored per window before the model")
+                      r"\b(?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*)\b[^.;\n]{0,30}?\bper[- ]" + _ITEMS + r"\b|"
                       # ... or a group's own statistics, where a group (a user, a patient, a station) may hold one value
                       # or all-equal ones: "z-score the readings per station", "divide by the patient's std"
                       r"\b(?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*)\b[^.;\n]{0,30}?\b(?:per[- ]|(?:within|inside|in)\s+"
