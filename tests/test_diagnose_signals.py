@@ -7173,3 +7173,19 @@ def test_one_class_said_for_every_input_beside_a_long_curve_that_barely_fell_is_
     assert one_output_said("My classifier only ever predicts 'spam'.") == "only ever predicts 'spam'"
     assert one_output_said("It always predicts the majority class.") == "always predicts the majority class"
     assert one_output_said("A baseline that always predicts the majority class gets 81%.") == ""
+
+
+def test_pytorchs_conditional_half_precision_messages_are_no_evidence_by_their_absence():
+    """PyTorch's native AMP skips an overflowing step in silence: the scheduler's warning needs a scheduler and a skipped
+    first step, the scaler's ValueError float16 weights. A Lightning run at 16-mixed that is nan from its first batch
+    and fine at 32 is not held against half precision for printing neither."""
+    from trainwreck.catalog import load
+
+    catalog = load(ROOT / "catalog")
+    pytorch = [m for m in catalog.entries["WR-040"].messages if m.origin == "pytorch"]
+    assert pytorch and all(m.opt_in for m in pytorch)
+    bar = "".join(f"Epoch 0:   {i}%|          | {i}/120 [00:0{i}<05:00,  0.40it/s, v_num=0, train_loss=nan]\n"
+                  for i in range(1, 4))
+    text = ("Trainer(precision=\"16-mixed\") on a V100; with precision=32 the same script trains fine.\n" + bar)
+    top = diagnosis(text).matches[0]
+    assert top.entry.id == "WR-040" and "none of the messages this failure prints are in the log" not in top.against
