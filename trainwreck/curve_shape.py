@@ -424,7 +424,10 @@ def _signature(ev: Evidence) -> Signature:
             gaps = {b2 - a2 for a2, b2 in zip(counts, counts[1:])} if None not in counts else set()
             if a > 0 and len(gaps) > 1 and min(gaps) > 0:
                 steps = counts[-1] - counts[0]
-                rate = f"about x{(b / a) ** (1 / steps):.3g} a step over {steps} steps, some of them not in the paste"
+                per_step = (b / a) ** (1 / steps)
+                # (a rise of a fraction of a percent a step is said in percent: "x1" would say it did not rise)
+                each = f"x{per_step:.3g}" if per_step >= 1.01 else f"+{100 * (per_step - 1):.2g}%"
+                rate = f"about {each} a step over {steps} steps, some of them not in the paste"
             times = "once" if rises == 1 else f"{rises} times in a row"
             facts = [f"the loss rose {times}, from {fmt(a)} at {at(ev.before_start + start)} "
                      f"to {fmt(b)} at {at(t - 1)}, {rate}; {ending}"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 import os
 import re
 
@@ -65,6 +66,7 @@ class _Reader:
         self.offset = offset             # bytes of the file before this stretch, for error messages
         self.header = layout.mode == "csv" and offset == 0
         self.accuracy_column: int | None = None     # a CSV file's training accuracy column (CSV_ACCURACY), if any
+        self.grad_column: int | None = None         # its gradient norm column (_csv_grad_column), if any
 
     def run(self, read, first_block: bytes = b"") -> Evidence:
         ev, carry = self.ev, b""
@@ -128,11 +130,15 @@ class _Reader:
                 _track_accuracy(ev, text, layout.pattern)
         elif layout.mode == "csv":
             header, self.header = self.header, False
+            already, start = ev.first_nonfinite is not None, ev.count
             self._values(Batch(csv_values(data, layout.column, header)), data, line0,
                          lambda start: _csv_rows(data, layout.column, header, start),
                          lambda start, end: len(csv_values(data[start:end], layout.column, header and not start)))
             if header:
                 self.accuracy_column = _csv_accuracy_column(data, layout.column)
+                self.grad_column = _csv_grad_column(data, layout.column)
+            if self.grad_column is not None and not already:
+                _track_csv_grads(ev, data, layout.column, self.grad_column, start)
             if self.accuracy_column is not None:
                 _track_csv_accuracy(ev, data, layout.column, self.accuracy_column)
         elif layout.mode == "column":
@@ -382,6 +388,35 @@ def _csv_accuracy_column(data: bytes, column: tuple) -> int | None:
         return None
     fields = [f.strip().strip(b"\"'").lower() for f in lines[column[2]].split(column[0])]
     return next((fields.index(name) for name in CSV_ACCURACY if name in fields), None)
+
+
+def _csv_grad_column(data: bytes, column: tuple) -> int | None:
+    """The column of a CSV file's or a table's header that names a gradient norm (`grad_norm`, `gnorm`, Lightning's
+    `grad_2.0_norm_total`), if any."""
+    lines = [line.strip() for line in data.split(b"\n", column[2] + 2) if line.strip()]
+    if len(lines) <= column[2]:
+        return None
+    fields = [f.strip().strip(b"\"'").lower() for f in lines[column[2]].split(column[0])]
+    return next((k for k, f in enumerate(fields) if b"gnorm" in f or (b"grad" in f and b"norm" in f)), None)
+
+
+def _track_csv_grads(ev: Evidence, data: bytes, column: tuple, at: int, start: int) -> None:
+    """The largest finite gradient norm of the rows before the first non-finite loss (as _track_grads), from the rows
+    that give a loss; a row with a loss and no number in that column leaves the norms unpaired."""
+    n = start
+    for line in data.split(b"\n"):
+        fields = line.split(column[0])
+        if row_value(fields, column) is None:
+            continue
+        if ev.first_nonfinite is not None and n >= ev.first_nonfinite:
+            return
+        n += 1
+        value = to_float(fields[at].strip()) if at < len(fields) else None
+        if value is None:
+            ev.grad_paired = False
+            return
+        if math.isfinite(value):
+            ev.grad_max_before = value if ev.grad_max_before is None else max(ev.grad_max_before, value)
 
 
 def _track_csv_accuracy(ev: Evidence, data: bytes, column: tuple, at: int) -> None:
