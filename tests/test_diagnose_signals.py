@@ -7189,3 +7189,16 @@ def test_pytorchs_conditional_half_precision_messages_are_no_evidence_by_their_a
     text = ("Trainer(precision=\"16-mixed\") on a V100; with precision=32 the same script trains fine.\n" + bar)
     top = diagnosis(text).matches[0]
     assert top.entry.id == "WR-040" and "none of the messages this failure prints are in the log" not in top.against
+
+
+def test_a_loss_that_is_minus_a_cosine_similarity_may_go_below_zero():
+    """SimSiam's loss and lightly's NegativeCosineSimilarity are minus a cosine: -1 when the views agree. A loss named
+    so that heads for -1 is the design, so labels out of range are no closest entry; BYOL's own 2 - 2cos is no such
+    loss, and a cosine similarity that is not negated says nothing."""
+    from trainwreck.run_said import loss_kind
+
+    assert loss_kind("criterion = NegativeCosineSimilarity()") == "likelihood"
+    assert loss_kind("loss = -F.cosine_similarity(p, z.detach()).mean()") == "likelihood"
+    assert loss_kind("sim = F.cosine_similarity(p, z) and the loss is cross-entropy") == "bounded"
+    d = diagnosis("My SimSiam run prints a negative loss that creeps towards -1. Is that broken?\n")
+    assert d.verdict == "normal" and not d.matches

@@ -763,7 +763,9 @@ TOOL_ANSWERS = (
 NORMALS = OBJECTIVES + TOOL_ANSWERS + (
     Normal("negative loss", NEGATIVE_SAID,
            "a negative loss is normal when the loss is a negative log-likelihood of continuous data (a density can "
-           "exceed 1) or minus a score such as Dice; it is impossible for cross-entropy or BCE whose targets lie "
+           "exceed 1) or minus a score such as Dice or a cosine similarity (SimSiam's loss, lightly's "
+           "NegativeCosineSimilarity: -1 when the two views agree); it is impossible for cross-entropy or BCE whose "
+           "targets lie "
            "in [0, 1], where it means the targets do not (masks of 0/255, labels past the last class)",
            "the loss function you use and the range of your targets (for example 0/1 or 0/255 masks)",
            # (not one of -1e6 or beyond: a likelihood or a critic that grew without bound)

@@ -396,6 +396,11 @@ SCORE = re.compile(r"\b(?:dice|iou|jaccard|dsc)(?![a-z_ ]{0,16}loss)[a-z_ ]{0,20
 # of spaces quadratically)
 MINUS_SCORE = re.compile(r"(?<![\d.])(?<![\d.] )-[ \t]*(?:\([ \t]*)?(?:\d+(?:\.\d*)?[ \t]*\*[ \t]*)?"
                          r"(?:dice|iou|jaccard|inter(?:section)?)\w*", re.I)
+# ... or minus a cosine similarity, in [-1, 1] and at -1 when the two views agree: SimSiam's D(p, z) = -cos(p, z) (Chen &
+# He 2021), lightly's NegativeCosineSimilarity (its BYOL and SimSiam examples train on it), `-F.cosine_similarity(p, z)`;
+# not BYOL's own 2 - 2 cos, which stays at or above zero
+MINUS_SIMILARITY = re.compile(r"\bnegative[ _-]?cosine[ _-]?similarity\b|\bNegativeCosineSimilarity\b|\bsimsiam\b|"
+                              r"(?<![\w.)\]])-[ \t]*(?:(?:F|torch\.nn\.functional|nn\.functional)\.)?cosine_similarity\(", re.I)
 # A run of a trainer whose default loss adds minus the soft Dice to the cross-entropy: nnU-Net (normals' answer cites its
 # code) -- its command or trainer class, its log's pseudo Dice, or its loss named as its own ("nnU-Net's loss", "the
 # nnU-Net loss"); not the name alone ("I tried nnU-Net first; now my own model's BCE loss is negative")
@@ -433,7 +438,8 @@ SWITCHED_FROM = re.compile(r"(?i)(?:\b(?:switch\w*|mov\w*|chang\w*|went|go(?:ing
 def _kind_of(text: str) -> str:
     bounded = next((m for m in itertools.islice(BOUNDED_LOSS.finditer(text), 20)
                     if not SWITCHED_FROM.search(text[max(0, m.start() - 80):m.start()])), None)
-    likelihood = LIKELIHOOD.search(text) or MINUS_SCORE.search(text) or MINUS_SCORE_TRAINER.search(text)
+    likelihood = (LIKELIHOOD.search(text) or MINUS_SCORE.search(text) or MINUS_SCORE_TRAINER.search(text)
+                  or MINUS_SIMILARITY.search(text))
     if bounded and not likelihood:
         return "bounded"
     return "likelihood" if likelihood and not bounded else ""
