@@ -7202,3 +7202,14 @@ def test_a_loss_that_is_minus_a_cosine_similarity_may_go_below_zero():
     assert loss_kind("sim = F.cosine_similarity(p, z) and the loss is cross-entropy") == "bounded"
     d = diagnosis("My SimSiam run prints a negative loss that creeps towards -1. Is that broken?\n")
     assert d.verdict == "normal" and not d.matches
+
+
+def test_the_same_place_said_to_break_every_run_is_one_token():
+    """"Nan at the same batch every run", "it jumps at iteration 880, every single time": a place tied to the data, as
+    the bad batch's own phrase says; not a step that merely comes with "every run" elsewhere in the clause."""
+    for said in ("the loss is nan at the same batch every run", "it jumps at iteration 880, every single time",
+                 "it breaks on exactly the same step each time"):
+        assert "samestep" in tokens(said), said
+    for said in ("I get nan at step 4000 and every run is slow", "it diverges at the same step as without clipping"):
+        assert "samestep" not in tokens(said), said
+    assert "samestep" in tokens(" ".join(real_catalog().entries["WR-310"].phrases))

@@ -39,6 +39,8 @@ def _half_output(m: re.Match) -> str:
 # Optimizers whose constructor may take the rate as its first argument (`Adam(1e-4)`), as the folded text spells them
 OPTIMIZER_NAMES = ("adam", "adamw", "adamax", "sgd", "rmsprop", "adagrad", "adadelta", "nadam", "lion", "lamb",
                    "adafactor")
+# (every run or every time, within the clause: "... every run", "..., every single time")
+_EVERY_RUN = r"[^.;\n]{0,30}?\b(?:every|each)\s+(?:single\s+)?(?:run|time)\b"
 # (pattern, token): one idea, many spellings. Applied to lower-cased text, longest phrases first.
 THESAURUS = [
     # a traceback's frame lines are Python's words, and their paths (venv, lib, site-packages) the machine's;
@@ -174,6 +176,10 @@ THESAURUS = [
     # "val" from matching the variable input_val in an entry's declared assertion.
     (r"\b(?:e?val)(?=[ /.-]+(?:loss|acc|accuracy|set|split|data|dice|iou|map|error|mae|mse|rmse|auc|f1|ppl|top\d*"
      r"|metric\w*|score\w*)\b)", " validation "),
+    # the same place said to break every run: "at the same step every run", "at batch 263, every single time" (its
+    # number already folded to when it is, above) -- a place tied to the data, which a run's seed does not move
+    (r"\b(?:at|on|in|from)\s+(?:exactly\s+)?the\s+same\s+(?:step|batch|iteration|iter|place|point|spot)\b(?=" + _EVERY_RUN +
+     r")|\bwhen_(?:early|later)\b(?=\s*,?\s*(?:every|each)\s+(?:single\s+)?(?:run|time)\b)", lambda m: f"{m.group(0)} samestep "),
     (r"\b(?:epochs?)\b", " epoch "),
     (r"\b(?:steps?|iterations?|iters?|batches)\b", " step "),
 ]
