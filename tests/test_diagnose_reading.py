@@ -2879,3 +2879,18 @@ def test_a_normalisation_said_per_item_after_its_verb_is_item_by_item():
     log = "".join(f"iter {100 * i}  loss {v}\n" for i, v in enumerate(("1.61", "1.44", "1.39", "nan", "nan")))
     d = context_of("My loader z-scores per window:\n" + code + log)
     assert "item-std-unguarded" in d.printed
+
+
+def test_frames_read_with_torchvision_io_and_never_scaled_are_raw_pixels():
+    """torchvision.io's readers give an 8-bit file's pixels as uint8 (read_video's frames, read_image): made float
+    and fed with no division by 255, they are raw pixel values, beside a network that gives one class for every
+    input; divided by 255, or normalised, they are not."""
+    from conftest import context_of
+
+    loader = ("    frames, _, _ = torchvision.io.read_video(path, pts_unit='sec')\n"
+              "    clip = frames.permute(3, 0, 1, 2).float()\n    return clip, label\n")
+    log = "".join(f"epoch {e}  loss {v}\n" for e, v in enumerate(("27.4", "3.93", "3.91", "3.91"), 1))
+    said = "It predicts the same class for every clip.\n"
+    assert "raw-pixels" in context_of(loader + log + said).printed
+    scaled = loader.replace(".float()", ".float() / 255.0")
+    assert "raw-pixels" not in context_of(scaled + log + said).printed
