@@ -7213,3 +7213,19 @@ def test_the_same_place_said_to_break_every_run_is_one_token():
     for said in ("I get nan at step 4000 and every run is slow", "it diverges at the same step as without clipping"):
         assert "samestep" not in tokens(said), said
     assert "samestep" in tokens(" ".join(real_catalog().entries["WR-310"].phrases))
+
+
+def test_a_masked_softmax_shown_in_the_code_is_bound_to_examples_as_a_bad_batch_is():
+    """Scores filled with -inf where a mask is off: a row with nothing to attend to is one example's (a sequence left
+    empty), so a place that moves with the shuffle, or stays put at a lower rate, is its face as much as a bad batch's.
+    Without the construct in the paste, those words stay the bad batch's alone."""
+    from trainwreck.run_said import order_moved_it
+
+    assert order_moved_it("Which step it breaks at depends on the shuffle seed.")
+    assert not order_moved_it("When it breaks does not depend on the shuffle seed.")
+    code = ("    att = att.masked_fill(~keep, float('-inf'))\n    w = torch.softmax(att, dim=-1)\n")
+    log = "".join(f"step {100 * i}  loss {v}\n" for i, v in enumerate(("1.92", "1.61", "1.47", "1.40", "nan", "nan")))
+    said = "With another shuffle seed it breaks at a different step.\n"
+    assert weighed_parts(code + log + said, "WR-070").get("order-moved", 0) > 0
+    assert weighed_parts(log + said, "WR-070").get("order-moved", 0) == 0
+    assert weighed_parts(log + said, "WR-310").get("order-moved", 0) > 0

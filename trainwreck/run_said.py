@@ -461,7 +461,10 @@ ORDER_CHANGED = re.compile(r"\b(?:re-?)?shuffl\w*|\bdata\s+order\b|\border\s+of\
                            r"batches|rows)\b", re.I)
 PLACE_MOVED = re.compile(r"\b(?:a\s+)?(?:different|another|other)\s+(?:step|batch|epoch|iteration|iter|place|point|spot)\b|"
                          r"\bat\s+(?:step|batch|epoch|iteration|iter)\s+~?\d[\d,]*\s+instead\b|"
-                         r"\b(?:moves?|moved|shifts?|shifted)\s+(?:it|the\s+\w+\s+)?(?:to|around|elsewhere|with)\b|\belsewhere\b",
+                         r"\b(?:moves?|moved|shifts?|shifted)\s+(?:it|the\s+\w+\s+)?(?:to|around|elsewhere|with)\b|\belsewhere\b|"
+                         # ("when it goes nan depends on the shuffling seed": the place is the order's doing)
+                         r"\b(?:when|where|which\s+(?:step|batch|epoch|iteration|iter))\b(?:(?!\b(?:not|never)\b|n't\b)[^.;\n]){0,40}?"
+                         r"\bdepends?\s+on\b",
                          re.I)
 SAME_PLACE = re.compile(r"\b(?:same|still|again)\b|\b(?:not|never|n't)\s+(?:move|change|shift)", re.I)
 

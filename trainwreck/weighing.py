@@ -791,11 +791,12 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         parts["tried"] = -W_TRIED
         against.append("the report says a lower learning rate only put the failure off: a rate too high is cured "
                        "by a lower one")
-    if c.lr_tried == "failed" and entry.id in w.rate_proof and lr_tried_same_place(c.ev.prose):
+    rate_proof, order_bound = w.rate_proof | _example_bound(c, w), w.order_bound | _example_bound(c, w)
+    if c.lr_tried == "failed" and entry.id in rate_proof and lr_tried_same_place(c.ev.prose):
         parts["tried"] = W_TRIED
         evidence.append("the report says a lower learning rate broke at the same place: this failure does not move "
                         "with the rate")
-    elif c.lr_tried == "failed" and entry.id in w.rate_proof:   # (half: "did not help" need not say it broke at the same step)
+    elif c.lr_tried == "failed" and entry.id in rate_proof:   # (half: "did not help" need not say it broke at the same step)
         parts["tried"] = W_TRIED / 2
         evidence.append("the report says a lower learning rate did not help: this failure does not move with the rate")
     elif (c.lr_tried == "failed" and put_off and not rate_family and _timing(c)[1] == "later"
@@ -804,7 +805,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         # its start or its first updates, which a lower rate would not have moved far)
         parts["tried"] = W_TRIED / 2
         evidence.append("the report says a lower learning rate did not help: a lower rate only puts this failure off")
-    elif c.lr_tried == "delayed" and entry.id in w.rate_proof:
+    elif c.lr_tried == "delayed" and entry.id in rate_proof:
         parts["tried"] = -W_TRIED
         against.append("the report says a lower learning rate put the failure off: this one breaks where it is met, "
                        "whatever the rate")
@@ -861,7 +862,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("cleared-outside", w.uncleared, W_SAID_HALF),
                                     ("rate-rose", w.rate_raised, W_SAID_HALF),
                                     ("same-batch", w.one_batch, W_PRINTED),
-                                    ("order-moved", w.order_bound, W_SAID_HALF),
+                                    ("order-moved", order_bound, W_SAID_HALF),
                                     ("first-layers", w.first_layers, W_PRINTED),
                                     ("feature-scales", w.feature_scales, W_PRINTED),
                                     ("nll-of-probabilities", w.probabilities, W_PRINTED),
@@ -1046,6 +1047,13 @@ def _not_held_against(parts: dict[str, float], against: list[str]) -> None:
 def _when_words(which: set[str]) -> str:
     return " and ".join({"start": "from the first values", "early": "right after the first updates",
                          "later": "after training for a while"}[k] for k in sorted(which))
+
+
+def _example_bound(c: Context, w: Weigher) -> set[str]:
+    """The entries whose failure the paste shows coming with particular examples, beside the data's own (order_bound,
+    rate_proof): where it fills masked scores with -inf, the masked softmax's -- a row with nothing to attend to is an
+    example's (a sequence left empty), met wherever the data's order puts it and whatever the rate."""
+    return w.masked_softmax if "masked-inf" in c.printed else set()
 
 
 def _missing_messages(messages: list, hits: list, ev: Evidence) -> str:
