@@ -2858,27 +2858,37 @@ def test_review_s53c_readings_stay_where_they_belong():
 
 
 def test_a_model_said_to_return_a_sigmoids_call_ends_in_probabilities():
-    """"My forward returns torch.sigmoid(self.head(h)) so I can threshold it", beside BCEWithLogitsLoss: a model said
-    in words to return a sigmoid's call hands the loss probabilities, the call quoted whole; not one said not to."""
+    """"The net outputs F.softmax(self.fc2(h), dim=1)" beside nn.CrossEntropyLoss: a model said in words to return a
+    softmax's or a sigmoid's call hands the loss probabilities, the call quoted whole. Not an attention head's or a
+    gate's softmax, nor a call whose result is used further, nor one said not to be returned."""
     from trainwreck.loss_inputs import model_ends_said
 
-    said = model_ends_said("My forward returns torch.sigmoid(self.head(h)) so I can threshold it. Loss: BCEWithLogitsLoss.")
-    assert said is not None and said.group(0) == "forward returns torch.sigmoid(self.head(h))"
-    assert model_ends_said("The model never returns torch.sigmoid(x) in training, only logits.") is None
+    said = model_ends_said("The net outputs F.softmax(self.fc2(h), dim=1); training uses nn.CrossEntropyLoss.")
+    assert said is not None and said.group(0) == "net outputs f.softmax(self.fc2(h), dim=1)"
+    assert model_ends_said("My forward returns self.sigmoid(self.proj(z)) and BCEWithLogitsLoss takes it.")
+    for text in ("The model never returns torch.sigmoid(x) in training, only logits.",
+                 "Each attention head returns softmax(q @ k.T / sqrt(d)) @ v, as in the paper.",
+                 "Our gating network returns softmax(self.router(x)) over the experts."):
+        assert model_ends_said(text) is None, text
 
 
 def test_a_normalisation_said_per_item_after_its_verb_is_item_by_item():
     """"The loader z-scores per window" puts the item after the verb; a channel or a feature is no item (the whole
-    dataset's statistics scale it). Beside `x / x.std()` and a nan, it is the item-by-item division by zero."""
+    dataset's statistics scale it), nor is a loss or a gradient normalised per item, nor a length. Beside `x / x.std()`
+    and a nan, it is the item-by-item division by zero -- not where the words ask about it or deny it."""
     from conftest import context_of
     from trainwreck.input_scaling import PER_ITEM
 
     assert PER_ITEM.search("the loader z-scores per window") and PER_ITEM.search("it is normalized per image first")
-    assert not PER_ITEM.search("the images are normalised per channel") and not PER_ITEM.search("scaled per feature")
+    for said in ("the images are normalised per channel", "z-scored per feature", "normalised per column",
+                 "the CTC loss is normalized per utterance length"):
+        assert not PER_ITEM.search(said), said
     code = "    w = np.load(path)\n    w = (w - w.mean()) / w.std()\n"
     log = "".join(f"iter {100 * i}  loss {v}\n" for i, v in enumerate(("1.61", "1.44", "1.39", "nan", "nan")))
-    d = context_of("My loader z-scores per window:\n" + code + log)
-    assert "item-std-unguarded" in d.printed
+    assert "item-std-unguarded" in context_of("My loader z-scores per window:\n" + code + log).printed
+    for said in ("I do not z-score per window, the loader does:\n",
+                 "Would it help to z-score per window instead? Right now the loader does:\n"):
+        assert "item-std-unguarded" not in context_of(said + code.replace("w.mean()) / w.std()", "mean) / std") + log).printed
 
 
 def test_frames_read_with_torchvision_io_and_never_scaled_are_raw_pixels():

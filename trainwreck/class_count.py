@@ -8,7 +8,7 @@ import itertools
 import math
 import re
 
-from .sentences import sentence_around
+from .sentences import denied_before, sentence_around
 
 # A dataset named as the task, not as what a backbone was pretrained on or whose statistics or weights it borrows
 # ("ImageNet-pretrained", "weights='imagenet'", "pretrained on Places365", "the ImageNet mean/std"): a head fine-tuned
@@ -34,10 +34,22 @@ DATASETS_NAMED = [(re.compile(as_task(name), re.I), count, needs) for name, coun
     (r"(?<!tiny )(?<!tiny-)imagenet", 1000, None), (r"cora(?![ _-]?full)", 7, None), (r"citeseer", 6, GRAPH_NAMED),
     (r"pubmed(?![ _-]?(?:\d+k|rct|abstracts?|qa))", 3, GRAPH_NAMED))]
 # A contrastive objective's classes are the candidates it is shown (the batch's other items, a queue), not a dataset's:
-# its uniform guess scores ln of how many there are (InfoNCE, van den Oord et al. 2018; CLIP, Radford et al. 2021) --
-# the dataset a contrastive run names is its data or its zero-shot benchmark, not its loss's class count
-CONTRASTIVE_NAMED = re.compile(r"(?i)\b(?:contrastive|info[ _-]?nce|nt[ _-]?xent|simclr|moco(?:[ _-]?v\d)?|open_?clip|siglip)\b|"
-                               r"(?-i:\bCLIP\b)")
+# InfoNCE's and NT-Xent's uniform guess scores ln of how many there are (van den Oord et al. 2018; CLIP, Radford et al.
+# 2021) -- the dataset a contrastive run names is its data or its zero-shot benchmark, not its loss's class count. Not
+# SigLIP's per-pair sigmoid, whose start is no ln of a count; not a clipping threshold ("GRAD CLIP 1.0").
+CONTRASTIVE_NAMED = re.compile(r"(?i)\b(?:contrastive|info[ _-]?nce|nt[ _-]?xent|simclr|moco(?:[ _-]?v\d)?|open[ _-]?clip\w*)\b|"
+                               r"(?-i:(?<!GRAD )(?<!GRAD_)\bCLIP\b(?![ _=:]*[\d.]))")
+# ... unless the sentence that names the dataset trains a classifier on it: a linear probe's or a fine-tuned head's
+# loss is a cross-entropy over the dataset's classes
+PROBED = re.compile(r"(?i)\blinear[ _-]?(?:probe|probing|eval\w*|classifier|head)\b|\bfine-?tun\w*|\bclassifier\b|\bhead\b")
+
+
+def _contrastive_data(prose: str, dataset: re.Match) -> bool:
+    """Is the dataset a contrastive run's data or benchmark (CONTRASTIVE_NAMED, not denied), not a probe's classes?"""
+    return any(not denied_before(prose, m.start(), reach=40) for m in itertools.islice(CONTRASTIVE_NAMED.finditer(prose), 5)) \
+        and not PROBED.search(prose, *sentence_around(prose, dataset.start(), dataset.end()))
+
+
 # ("binary" or a sigmoid is the weakest name of a count, read last: a sigmoid may be a multi-label's)
 BINARY_NAMED = re.compile(r"\bbinary\b|\bsigmoid\b", re.I)
 CLASS_COUNT = re.compile(r"\b(\d{1,4})[ -](?:classes|categories|way|varieties|species|breeds|genres)\b|(?<!top-)(?<!top )\b(\d{1,4})-class\s+(?:[\w-]+\s+)?"
@@ -90,8 +102,8 @@ def classes_named(prose: str) -> tuple[int, str] | None:
                 and UNIFORM_CONTEXT.search(sentence) and not UNIFORM_REFUSED.search(sentence):
             return classes, f"the paste works out `{' '.join(worked.group(0).split())}`"
     # (a dataset's count, then one in words, then "binary" or a sigmoid)
-    for pattern, classes, needs in DATASETS_NAMED if not CONTRASTIVE_NAMED.search(prose) else ():
-        if (m := pattern.search(prose)) and (needs is None or needs.search(prose)):
+    for pattern, classes, needs in DATASETS_NAMED:
+        if (m := pattern.search(prose)) and (needs is None or needs.search(prose)) and not _contrastive_data(prose, m):
             return classes, f"the paste names {m.group(0)}"
     if worded := CLASS_WORDS.search(prose):
         return NUMBER_WORDS[worded.group(1).lower()], f"the paste says `{' '.join(worded.group(0).split())}`"

@@ -365,7 +365,7 @@ def _signature(ev: Evidence) -> Signature:
             out.fix = late[1]
             return out
         if ev.clip_at is not None and ev.grad_paired and ev.grad_max_before is not None \
-                and ev.grad_max_before <= ev.clip_at:
+                and ev.grad_max_before < ev.clip_at:       # (a norm at the threshold is one the clip held there)
             return sig("climb-despite-clipping", facts + [
                 f"gradient clipping at {ev.clip_at:g} never engaged: the largest gradient norm {during} "
                 f"was {fmt(ev.grad_max_before)}"])
@@ -426,7 +426,8 @@ def _signature(ev: Evidence) -> Signature:
                 steps = counts[-1] - counts[0]
                 per_step = (b / a) ** (1 / steps)
                 # (a rise of a fraction of a percent a step is said in percent: "x1" would say it did not rise)
-                each = f"x{per_step:.3g}" if per_step >= 1.01 else f"+{100 * (per_step - 1):.2g}%"
+                each = (f"x{per_step:.3g}" if per_step >= 1.01 else f"+{100 * (per_step - 1):.2g}%"
+                        if per_step >= 1.0001 else "under +0.01%")
                 rate = f"about {each} a step over {steps} steps, some of them not in the paste"
             times = "once" if rises == 1 else f"{rises} times in a row"
             facts = [f"the loss rose {times}, from {fmt(a)} at {at(ev.before_start + start)} "
@@ -670,18 +671,20 @@ GRADUAL_SHARE = 0.5
 # beside words of the run's overfitting, not of the check that a model can overfit one batch ("I can't even overfit a
 # single batch", "overfitting one batch works"), or of a training loss that keeps falling: a validation curve's U is no
 # failure)
-NOT_TRAINING = re.compile(r"(?i)(?<!try to )(?<!trying to )(?<!tried to )(?<!able to )(?<!even )(?<!can't )(?<!cannot )"
-                          r"(?<!not )\boverfit(?:s|ted|ting)?\b(?!\s+(?:on\s+|to\s+)?(?:a|one|the|this|\d+)\s+(?:single\s+|small\s+|"
-                          r"tiny\s+|few\s+|handful\s+of\s+|couple\s+of\s+)?(?:batch|sample|example|subset|image|imgs?)\w*)|"
-                          r"\btrain\w*\s+loss\w*\b[^.\n]{0,40}?\b(?:keeps?|kept|is|still)\s+(?:on\s+)?"
+OVERFITTING_SAID = re.compile(r"(?i)(?<!try to )(?<!trying to )(?<!tried to )(?<!able to )(?<!even )(?<!can't )(?<!cannot )"
+                              r"(?<!not )\boverfit(?:s|ted|ting)?\b(?!\s+(?:on\s+|to\s+)?(?:a|one|the|this|\d+)\s+(?:single\s+|"
+                              r"small\s+|tiny\s+|few\s+|handful\s+of\s+|couple\s+of\s+)?(?:batch|sample|example|subset|image|imgs?)\w*)")
+NOT_TRAINING = re.compile(r"(?i)\btrain\w*\s+loss\w*\b[^.\n]{0,40}?\b(?:keeps?|kept|is|still)\s+(?:on\s+)?"
                           r"(?:falling|decreasing|going\s+down|dropping)|\b(?:these|those|here\s+(?:is|are)|this\s+is|below\s+(?:is|are))"
                           r"\s+(?:are\s+)?(?:the\s+|my\s+)?(?:val\w*|validation|test|eval\w*|held-?out)[ _-]?loss|^\s*(?:val|eval|test)")
 
 
 def not_training(ev: Evidence) -> bool:
-    """Do the loss's name or the words say the values are not a training loss (NOT_TRAINING)? What the words ask is
-    left out: "is it overfitting already?" is the reporter's guess about a loss that climbs, not a validation curve."""
-    return NOT_TRAINING.search(f"{ev.loss_named[0]} {told(ev.prose)}") is not None
+    """Do the loss's name or the words say the values are not a training loss (NOT_TRAINING), or say the run overfits
+    (OVERFITTING_SAID)? Overfitting asked about is left out -- "is it overfitting already?" is the reporter's guess
+    about a loss that climbs -- but what a question takes as given is not: "is it normal that the validation loss goes
+    up while the training loss keeps falling?" says which curve the values are."""
+    return bool(NOT_TRAINING.search(f"{ev.loss_named[0]} {ev.prose}") or OVERFITTING_SAID.search(told(ev.prose)))
 
 
 # Losses that grow in a healthy run: a GAN's generator, a value loss regressing returns that grow, a VAE's loss
@@ -810,13 +813,15 @@ def at_run_start(ev: Evidence) -> bool:
     """Is the first value the run's first, as far as the log's numbering says (unnumbered: assume so)? Numbered 0
     or 1; or, in the first epoch, the first print of a loop that prints every k steps: at step k (or k - 1, a count
     from 0 printed when it reaches k - 1), with the next print at 2k (`Epoch [1/5], Step [100/600]`, then 200); or
-    at fewer than k, with the next k later (examples seen after the first batch, then every k)."""
+    the first print of the examples seen (_examples_seen_from_start)."""
     pos = ev.at(0)
     if pos is None or not pos.numbered:
         return True
     if all(n <= 1 for n in _numbers_of(f"{pos.epoch or ''} {pos.step or ''}")):
         return True
-    step, nxt = count_number(pos), count_number(ev.at(1)) if ev.count > 1 else None
+    if _examples_seen_from_start(ev):
+        return True
+    step, nxt = step_number(pos), step_number(ev.at(1)) if ev.count > 1 else None
     first_epoch = all(n <= 1 for n in _numbers_of(epoch_number(pos)))
     # (printed once an epoch at the same count, `[1, 12000]` then `[2, 12000]` from a tutorial loop changed to print at
     # an epoch's end: the first is the first epoch's)
@@ -826,11 +831,22 @@ def at_run_start(ev: Evidence) -> bool:
     if step is None or nxt is None or epoch_number(ev.at(1)) != epoch_number(pos) or not first_epoch:
         return False
     every = nxt - step
-    if every > 1 and step in (every, every - 1):
-        return True
-    # (or a count of examples seen, printed after the first batch and then every k batches: 1024, 6144, 11264 -- a
-    # first print below the interval between prints, which is a whole number of it, had no earlier print at that
-    # interval before it; where a third print is pasted, at the same interval: 200, 4000, 4400 are prints picked out)
+    return every > 1 and step in (every, every - 1)
+
+
+def _examples_seen_from_start(ev: Evidence) -> bool:
+    """Is the first value the first print of a loop that counts the examples seen, in an epoch numbered 0, and prints
+    after its first batch and then every k batches (open_clip's `Train Epoch: 0 [1024/12800000 (0%)]`, then 6144,
+    11264)? A first print below the interval between prints, which is a whole number of it, had no earlier print at
+    that interval before it; where a third print is pasted, at the same interval (200, 4000, 4400 are prints picked
+    out). (In epoch 0 only: a loop that counts from 1, or prints at its count 0 as PyTorch's MNIST example does, is
+    read by its first print's own count.)"""
+    if ev.count < 2 or ev.at(1) is None or epoch_number(ev.at(0)) != "0" or epoch_number(ev.at(1)) != "0":
+        return False
+    step, nxt = count_number(ev.at(0)), count_number(ev.at(1))
+    if step is None or nxt is None:
+        return False
+    every = nxt - step
     third = count_number(ev.at(2)) if ev.count > 2 and ev.at(2) is not None else None
     return 0 < step < every and every % step == 0 and (third is None or third - nxt == every)
 
@@ -1337,6 +1353,13 @@ def _rate_flat_from_start(ev: Evidence) -> str:
         return ""
     return (f" in a run whose log prints the learning rate at its highest, {rates[0]:g}, at its first value and "
             f"falling from there ({rates[-1]:g} after {len(rates)} values): no warmup")
+
+
+def flat_tail(ev: Evidence) -> bool:
+    """Do the last SHAPE_MIN // 2 values (all above zero) lie within PLATEAU_FALL of their lowest: a loss that has
+    stopped moving, wherever it stopped?"""
+    tail = ev.before[-(SHAPE_MIN // 2):]
+    return len(tail) == SHAPE_MIN // 2 and min(tail) > 0 and _within(tail, PLATEAU_FALL)
 
 
 def _within(values: list[float], tolerance: float) -> bool:

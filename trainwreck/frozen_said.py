@@ -88,9 +88,10 @@ ONE_OUTPUT = re.compile(
     r"|\bpredicts?\s+['\"][\w' -]{1,30}['\"]\s+(?:for|on)\s+(?:everything|every\w*|all\b)"
     # "it always predicts class 1"
     r"|\balways (?:predicts?|outputs?|returns?|picks?) (?:class|label) \d+\b"
-    # "it only ever predicts "neutral"", "always predicts the majority class": one class, quoted or the commonest
-    r"|\b(?:only|always)\s+(?:ever\s+)?(?:predicts?|predicted|outputs?|returns?|picks?)\s+(?:['\"][\w' -]{1,30}['\"]|"
-    r"the\s+(?:majority|most\s+(?:common|frequent))\s+class\b)"
+    # "it only ever predicts 'spam'", "always predicts the majority class": one class, quoted or the commonest, for
+    # every input -- not for some ("always predicts 'positive' for sarcastic reviews")
+    r"|\b(?:only|always)\s+(?:ever\s+)?(?:predicts?|predicted)\s+(?:'[^'\n]{1,30}'|\"[^\"\n]{1,30}\"|"
+    r"the\s+(?:majority|most\s+(?:common|frequent))\s+class\b)(?!\s+(?:for|on|when|in|at|if|unless|with)\b)"
     # "it predicts class 3 for every image"
     r"|\b(?:predicts?|outputs?|returns?|picks?) (?:class|label) \d+ (?:for|on) " + _EVERY + r" " + _INPUTS + r"\b"
     # "every reconstruction is identical", "all predictions are exactly the same"

@@ -386,12 +386,12 @@ PER_ITEM = re.compile(r"(?i)\b(?:its|their|that \w+'s|each \w+'s|every \w+'s) ow
                       r"\b(?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*) (?:each|every) (?:window|sample|clip|image|"
                       r"sequence|series|utterance|recording|segment|instance|example|signal|trace|spectrogram|read) "
                       r"(?:on its own|by itself|separately|individually|independently)\b|"
-                      # ("the loader normalises per clip", "z-scored per window before the model")
-                      r"\b(?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*)\b[^.;\n]{0,30}?\bper[- ]" + _ITEMS + r"\b|"
                       # ... or a group's own statistics, where a group (a user, a patient, a station) may hold one value
-                      # or all-equal ones: "z-score the readings per station", "divide by the patient's std"
+                      # or all-equal ones: "z-score the readings per station", "divide by the patient's std"; or an
+                      # item's, its name after the verb ("z-scored per window before the model") -- not a length's
+                      # ("the loss normalised per utterance length")
                       r"\b(?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*)\b[^.;\n]{0,30}?\b(?:per[- ]|(?:within|inside|in)\s+"
-                      r"(?:each|every)\s+)" + _GROUPS + r"\b|"
+                      r"(?:each|every)\s+)(?:" + _GROUPS + r"|" + _ITEMS + r")\b(?![ -]+length)|"
                       r"\bper[- ]" + _GROUPS + r" (?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*|scaling)\b|"
                       r"\bdivid\w*\s+(?:it\s+|them\s+|\w+\s+)?by\s+(?:the|each|every)\s+"
                       # (a group's, not a feature's, a column's or a channel's: those are the whole dataset's)
@@ -418,12 +418,25 @@ def _whole_set_or_layer(text: str, m: re.Match) -> bool:
     return bool(DATASET_STATS.search(text, start, end) or NORM_LAYER.search(text, start, end))
 
 
+# (a loss or a gradient normalised per item is no input's scaling: "the CTC loss is normalised per utterance", DP-SGD's
+# "gradients clipped and normalised per sample")
+NOT_INPUTS_SCALED = re.compile(r"(?i)\b(?:loss\w*|gradients?|grads?)\b[^.;,\n]{0,30}$")
+
+
+def _per_item_told(text: str, m: re.Match) -> bool:
+    """Is the PER_ITEM match m a statement of the inputs' scaling: not in a question, not denied just before it, not of
+    a loss or a gradient, in a sentence that names no dataset-wide statistics or normalisation layer?"""
+    start, end = sentence_around(text, m.start(), m.end(), stops=".;\n?!")
+    return not (text[end:end + 1] == "?" or _whole_set_or_layer(text, m)
+                or NEGATED.search(text[max(0, m.start() - 40):m.start()])
+                or NOT_INPUTS_SCALED.search(text, max(start, m.start() - 40), m.start()))
+
+
 def per_item(prose: str, division: re.Match) -> re.Match | None:
     """The words that the division standardises each item by its own statistics, within PER_ITEM_REACH characters of
-    it, in a sentence that names no dataset-wide statistics; or None."""
+    it, told (_per_item_told); or None."""
     return next((m for m in itertools.islice(PER_ITEM.finditer(prose), 10)
-                 if abs(m.start() - division.start()) <= PER_ITEM_REACH
-                 and not _whole_set_or_layer(prose, m)), None)
+                 if abs(m.start() - division.start()) <= PER_ITEM_REACH and _per_item_told(prose, m)), None)
 
 
 # (a division by a spread that the paste shows as code, guarded or not: `x = (x - x.mean()) / (x.std() + 1e-6)`, `(f -
@@ -440,10 +453,7 @@ def per_item_said(prose: str) -> re.Match | None:
     if DIVISION_SHOWN.search(prose):
         return None
     text = told(prose)
-    for m in itertools.islice(PER_ITEM.finditer(text), 10):
-        if not (_whole_set_or_layer(text, m) or NEGATED.search(text[max(0, m.start() - 40):m.start()])):
-            return m
-    return None
+    return next((m for m in itertools.islice(PER_ITEM.finditer(text), 10) if _per_item_told(text, m)), None)
 
 
 def standardised_by_hand(prose: str) -> re.Match | None:

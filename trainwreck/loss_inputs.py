@@ -59,10 +59,11 @@ FROM_LOGITS = re.compile(r"(?m)^[ \t]*(?:[\w.]+\.compile\(|\w+\s*=)[^\n]*" + _KE
 # handed over as logits. (Not a softmax inside the model, as attention's: only what forward() returns, or what the
 # Sequential ends in; with several forward()s pasted, the last one's -- a model's own comes after its parts', and a
 # gate's or a helper's may return one.)
-TORCH_PROBABILITY_OUT = re.compile(r"\breturn\s+(?:torch\.|F\.|nn\.functional\.|self\.|jax\.nn\.|jnn\.|nn\.(?=[a-z]))?"
-                                   # (Flax's and JAX's functions too: `return nn.softmax(x)`, `jax.nn.sigmoid(...)`)
-                                   r"(?:sigmoid|softmax)\("
-                                   r"(?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\)"
+# A sigmoid's or a softmax's call, its brackets whole (two levels deep inside)
+# (Flax's and JAX's functions too: `nn.softmax(x)`, `jax.nn.sigmoid(...)`)
+_PROBABILITY_CALL = (r"(?:torch\.|F\.|(?:torch\.)?nn\.functional\.|self\.|jax\.nn\.|jnn\.|nn\.(?=[a-z]))?(?:sigmoid|softmax)\("
+                     r"(?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\)")
+TORCH_PROBABILITY_OUT = re.compile(r"\breturn\s+" + _PROBABILITY_CALL +
                                    # (a shape's methods after it change no value: `.squeeze(-1)`, `.view(-1)`)
                                    # (or quoted in a sentence, `return self.softmax(self.fc(x))`, its backtick ending it)
                                    # (and a comment after it: `return torch.sigmoid(self.head(x))  # probabilities`)
@@ -116,10 +117,11 @@ MODEL_ENDS_SAID = re.compile(r"(?i)\b(?:model|network|net|mlp|cnn|head|classifie
                              r"\b(?:model|network|net|classifier|forward(?:\(\))?)\s+(?:(?!(?:not|never|no)\b)\w+\s+){0,3}?"
                              r"(?:returns?|outputs?|produces?)\s+(?:the\s+)?(?:class\s+|softmax\s+|predicted\s+)?"
                              r"probabilit(?:y|ies)\b|"
-                             # (or said to return a sigmoid's or a softmax's call: "my forward returns
-                             # torch.sigmoid(self.fc(x)) so I can threshold it")
-                             r"\b(?:model|network|net|classifier|head|forward(?:\(\))?)\s+(?:(?!(?:not|never|no)\b)\w+\s+){0,2}?"
-                             r"(?:returns?|outputs?)\s+`?(?:torch\.|F\.|nn\.functional\.|jax\.nn\.)?(?:sigmoid|softmax)\((?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\)?")
+                             # (or said to return a sigmoid's or a softmax's call, whose result is not used further:
+                             # "the net outputs F.softmax(self.fc(h), dim=1) for the loss" -- the model's, not
+                             # an attention's or a gate's, which NOT_FORWARDS turns away in its sentence)
+                             r"\b(?:model|network|net|classifier|forward(?:\(\))?)\s+(?:(?!(?:not|never|no)\b)\w+\s+){0,2}?"
+                             r"(?:returns?|outputs?)\s+`?" + _PROBABILITY_CALL + r"(?!\s*[@*/+-])")
 
 
 # (the model as trained, not at inference or in serving: "at inference the model returns probabilities"; nor where the
@@ -136,13 +138,15 @@ def model_ends_said(prose: str) -> re.Match | None:
         return None
     return next((m for m in itertools.islice(MODEL_ENDS_SAID.finditer(text), 10)
                  if not denied_before(text, m.start(), reach=30)
-                 and not NOT_TRAINED_OUTPUT.search(text, *sentence_around(text, m.start(), m.end()))), None)
+                 and not NOT_TRAINED_OUTPUT.search(text, *sentence_around(text, m.start(), m.end()))
+                 and not (m.group(0).endswith(")") and NOT_FORWARDS.search(text, *sentence_around(text, m.start(), m.end())))),
+                None)
 
 
 # (the line that opens a block of code names forward and ends in a colon: "the last lines of my forward:", "forward():"; not a
 # helper's, an attention's or a gate's that forward calls)
 FORWARD_HEADER = re.compile(r"(?i)\b(?:forward|__call__)\b(?:\(\s*\))?[^.\n]{0,40}?:\s*$")
-NOT_FORWARDS = re.compile(r"(?i)\b(?:helper|attention|gate|calls?|called)\b")
+NOT_FORWARDS = re.compile(r"(?i)\b(?:helper|attention|gate|gating|router|calls?|called)\b")
 FORWARD_SAID_LINES = 12
 FENCE = re.compile(r"[ \t]*(?:```|~~~)")
 

@@ -60,9 +60,14 @@ THESAURUS = [
     (r"\btraceback of forward call that caused the error:?|\b(?:return )?variable\. execution engine\.run backward\("
      r"[^\n]{0,200}|\(triggered internally at [^\n()]{0,200}python anomaly mode\.cpp:\d+\.?\)", " "),
     # Apex's calls say mixed precision is on; their "initialize" is not the weights' initialisation
-    # (and Lightning's precision flags: `precision="16-mixed"`, "switched to 16-mixed"; not "bf16-mixed")
-    (r"\b(?:amp\.(?:initiali[sz]e|scale[ _]loss)|fp16|float16|half[- ]precision|mixed[- ]precision|amp|autocast|16[ -]?bit"
-     r"|precision[ =:]+['\"]?16(?:-mixed|-true)?|16-(?:mixed|true)|o[12]|loss[ _-]?scal\w*|grad[ _-]?scaler)\b", " fp16 "),
+    # (and the precision flags: Lightning's `precision="16-mixed"`, "switched to 16-mixed", a command's `--precision 16`;
+    # not "bf16-mixed", nor a metric, "precision: 16.7%")
+    # (16 bits of a float, not of a pixel or a sample: "16-bit floats", "16bit mixed precision"; not "16-bit TIFFs")
+    (r"\b(?:amp\.(?:initiali[sz]e|scale[ _]loss)|fp16|float16|half[- ]precision|mixed[- ]precision|amp|autocast"
+     r"|16[ -]?bit(?=[ -]+(?:floats?|floating|precision|mixed|amp|automatic|native|training|weights|half)\b)"
+     r"|o[12]|loss[ _-]?scal\w*|grad[ _-]?scaler)\b"
+     r"|\bprecision(?:\s*[=:]\s*|\s+)(?:(?P<q>['\"])16(?:-mixed|-true)?(?P=q)|16(?:-mixed|-true)?(?![\w.%]|\s*%))|\b16-(?:mixed|true)\b",
+     " fp16 "),
     # (not half of something: "half the lr", "half of the data", "half an epoch", "half the batch size")
     (r"\bhalf\b(?!\s+(?:the|of|an?|as|my|its|their|that|this|these|those|way|time|hours?|epochs?|size|its))", " fp16 "),
     (r"\b(?:bf16|bfloat16)\b", " bf16 "),

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from .catalog import Catalog
 from .curve_shape import (ENORMOUS_FIRST_WORDS, PLATEAU_FALL, SHAPE_MIN, UNFINISHED, Signature,
-                          grows_when_healthy, not_training)
+                          flat_tail, grows_when_healthy, not_training)
 from .entry import TRACES, Entry, template_pattern
 from .logscan import Evidence, MessageFinder
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY
@@ -51,9 +51,6 @@ from .timing_words import EARLY_STEPS, timing_of
 
 # A short log that ends this many times its first value has risen, for words that say it climbs
 SAID_CLIMB_RISE = 1.3
-# A curve of any length beside words of one output for every input stays unjudged while it ends at this share of its
-# first value or above
-UNRESPONSIVE_FALL = 0.5
 
 # Signatures that are a special or early case of another: entries declaring the
 # general one get part credit (a climb still finite may be WR-220 caught early;
@@ -466,10 +463,10 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
                      or ev.count < SHAPE_MIN and _other_script(ev.prose))
         # (or words of a network that no longer responds -- one output for every input, weights that never change --
         # beside a short curve: a fall in its first values is the output's bias finding the base rate; or beside a
-        # longer one that never fell to half its start: a network that learned that much passes its input on, and
-        # one that only found the base rate fell from ln C to the entropy of the classes' shares, 1.10 to 1.02 for
-        # shares of 0.48, 0.30 and 0.22)
-        or bool(unresponsive) and (ev.count < SHAPE_MIN or ev.head[0] > 0 and ev.last >= UNRESPONSIVE_FALL * ev.head[0])
+        # longer one whose end has stopped moving, however far it fell: one that only found the base rate fell from
+        # ln C to the entropy of the classes' shares, 1.10 to 1.05 for shares of 0.48, 0.30 and 0.22, and from ln 2
+        # to 0.098 for a 2% minority class)
+        or bool(unresponsive) and (ev.count < SHAPE_MIN or flat_tail(ev))
         # (or a short log that ends well above where it started, beside words that say the loss climbs: too few values
         # for a shape, but the words and the values agree)
         # (not a loss that grows in a healthy run, nor a validation curve)

@@ -137,7 +137,8 @@ class _Reader:
             if header:
                 self.accuracy_column = _csv_accuracy_column(data, layout.column)
                 self.grad_column = _csv_grad_column(data, layout.column)
-            if self.grad_column is not None and not already:
+            # (the norms matter only beside a clipping threshold: curve_shape's clip that never engaged)
+            if self.grad_column is not None and layout.clip_at is not None and not already:
                 _track_csv_grads(ev, data, layout.column, self.grad_column, start)
             if self.accuracy_column is not None:
                 _track_csv_accuracy(ev, data, layout.column, self.accuracy_column)
@@ -383,21 +384,32 @@ CSV_ACCURACY = (b"train_acc", b"train_accuracy", b"training_accuracy", b"accurac
 
 
 def _csv_accuracy_column(data: bytes, column: tuple) -> int | None:
+    fields = _csv_header_fields(data, column)
+    return next((fields.index(name) for name in CSV_ACCURACY if name in fields), None) if fields else None
+
+
+def _csv_header_fields(data: bytes, column: tuple) -> list[bytes] | None:
+    """The column names of a CSV file's or a table's header (lower-cased, unquoted), or None before it is read."""
     lines = [line.strip() for line in data.split(b"\n", column[2] + 2) if line.strip()]
     if len(lines) <= column[2]:
         return None
-    fields = [f.strip().strip(b"\"'").lower() for f in lines[column[2]].split(column[0])]
-    return next((fields.index(name) for name in CSV_ACCURACY if name in fields), None)
+    return [f.strip().strip(b"\"'").lower() for f in lines[column[2]].split(column[0])]
+
+
+# A header's total gradient norm: Lightning's grad_norm() total (`grad_2.0_norm_total`) first, else a plain name -- not a
+# parameter's own norm (`grad_2.0_norm/head.bias`, `grad_norm[fc1]`), nor a norm after clipping (`grad_norm_clipped`)
+GRAD_TOTAL_COLUMN = re.compile(rb"grad[\w.]*_norm_total")
+GRAD_COLUMN = re.compile(rb"grad_norm|gnorm|grad norm|total_grad_norm")
 
 
 def _csv_grad_column(data: bytes, column: tuple) -> int | None:
-    """The column of a CSV file's or a table's header that names a gradient norm (`grad_norm`, `gnorm`, Lightning's
-    `grad_2.0_norm_total`), if any."""
-    lines = [line.strip() for line in data.split(b"\n", column[2] + 2) if line.strip()]
-    if len(lines) <= column[2]:
-        return None
-    fields = [f.strip().strip(b"\"'").lower() for f in lines[column[2]].split(column[0])]
-    return next((k for k, f in enumerate(fields) if b"gnorm" in f or (b"grad" in f and b"norm" in f)), None)
+    """The column of the header that gives the total gradient norm (GRAD_TOTAL_COLUMN, else GRAD_COLUMN), if any."""
+    fields = _csv_header_fields(data, column)
+    for pattern in (GRAD_TOTAL_COLUMN, GRAD_COLUMN):
+        found = next((k for k, f in enumerate(fields or []) if pattern.fullmatch(f)), None)
+        if found is not None:
+            return found
+    return None
 
 
 def _track_csv_grads(ev: Evidence, data: bytes, column: tuple, at: int, start: int) -> None:
