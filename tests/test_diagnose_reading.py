@@ -2904,3 +2904,18 @@ def test_frames_read_with_torchvision_io_and_never_scaled_are_raw_pixels():
     assert "raw-pixels" in context_of(loader + log + said).printed
     scaled = loader.replace(".float()", ".float() / 255.0")
     assert "raw-pixels" not in context_of(scaled + log + said).printed
+
+
+def test_images_read_in_a_loop_and_made_floats_unscaled_are_raw_pixels():
+    """Pictures read one by one with an image reader, appended, and made a float array with nothing scaling them
+    anywhere in the paste are raw pixels; a division by 255, or a mask read the same way, is not."""
+    from trainwreck.data_values import read_and_made_float
+    from trainwreck.frozen_said import one_output_said
+
+    code = ("imgs = []\nfor f in files:\n    im = cv2.imread(f)\n    imgs.append(cv2.resize(im, (64, 64)))\n"
+            "imgs = np.asarray(imgs).astype('float32')\n")
+    assert read_and_made_float(code) == "im = cv2.imread(f)"
+    assert read_and_made_float(code.replace(".astype('float32')", ".astype('float32') / 255.0")) == ""
+    assert read_and_made_float(code.replace("im = cv2.imread(f)", "mask = cv2.imread(f)").replace("(im,", "(mask,")) == ""
+    # (an empty text for every input is one output too, as a recogniser gives it)
+    assert one_output_said("The transcriptions are '' for every crop.") == "transcriptions are '' for every crop"

@@ -204,6 +204,24 @@ DIVIDED_255_ITSELF = re.compile(_DIVIDED)
 DIVIDED_255 = re.compile(_DIVIDED + r"|ToTensor")
 
 
+# ... or read in a loop and made a float array with no scaling anywhere in the paste: `img = cv2.imread(p)`, appended,
+# then `X = np.array(X, dtype="float32")` -- the reader's own line names an image (not a mask or a label), and the
+# paste makes floats of what it read
+READ_INTO = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,30})\s*=\s*(?:cv2\.imread|Image\.open|imageio\.(?:v\d\.)?imread|"
+                       r"(?:skimage\.)?io\.imread)\(")
+MADE_FLOAT = re.compile(r"dtype\s*=\s*['\"]?(?:np\.|numpy\.|torch\.)?float(?:16|32|64)?\b|\.astype\(\s*['\"]?(?:np\.)?float|"
+                        r"\.float\(\)|\btf\.cast\([^()\n]{0,60}float")
+
+
+def read_and_made_float(prose: str) -> str:
+    """The reader's line, where the paste reads images (READ_INTO, not masks or labels), makes floats in its code
+    (MADE_FLOAT), and scales nothing anywhere (no division by 255, no normalising or rescaling said); or ""."""
+    if DIVIDED_255.search(prose) or SCALING_SAID.search(prose) or not MADE_FLOAT.search(prose):
+        return ""
+    read = next((m for m in READ_INTO.finditer(prose) if not NOT_PIXELS.search(m.group("name"))), None)
+    return line_from(prose, read.start())[:100].strip() if read else ""
+
+
 def dataset_data(prose: str) -> tuple[str, str] | None:
     """(the dataset, its variable) where the paste builds a torchvision image dataset and reads its `.data`; or None."""
     for m in itertools.islice(TORCHVISION_UINT8.finditer(prose), 5):

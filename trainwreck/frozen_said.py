@@ -27,7 +27,7 @@ _INPUTS = (r"(?!(?:epochs?|steps?|iterations?|iters?|batch(?:es)?|runs?|seeds?|c
 _OUTPUTS = (r"(?:probabilit(?:y|ies)|predictions?|outputs?|class(?:es)?|labels?|answers?|reconstructions?|results?|"
             r"scores?|logits?|forecasts?|masks?|embeddings?)")
 # (a subject that is the model's output: not "the labels are 0 for every background pixel")
-_OUTPUT_SUBJECT = r"(?:probabilit(?:y|ies)|predictions?|outputs?|reconstructions?|logits?|forecasts?)"
+_OUTPUT_SUBJECT = r"(?:probabilit(?:y|ies)|predictions?|outputs?|reconstructions?|logits?|forecasts?|transcriptions?|captions?)"
 _EVERY = r"(?:every|each|all|any)(?: single| one)?(?: (?:of )?(?:the|my|our))?"
 # (what a tensor's form is, not its values)
 _SHAPE = r"(?:shapes?|sizes?|resolutions?|dimensions?|dims?|lengths?|dtypes?|formats?|types?)\b"
@@ -42,7 +42,8 @@ ONE_OUTPUT = re.compile(
     # (a value said of the model's output or its call: not "df.isna().sum() is 0 for every column")
     r"|(?:\b(?:gives?|outputs?|returns?|predicts?)|(?:\b" + _OUTPUT_SUBJECT + r"|\b(?:\w+\.){0,3}(?:model|predict|forward|net)\w*\([^()\n]{0,30}\)\)?)\s+(?:is|are|was|were))"
     # (or a row of them: "model.predict(X) gives [0.3213, 0.1794, 0.4993] for every single row")
-    r"\s+(?:exactly\s+|always\s+)?(?:[-+]?\d*\.?\d+(?:e-?\d+)?|\[[-+\d.,\se]{3,120}\])\s+(?:for|on) "
+    # (or an empty text, a recogniser's or a decoder's one output: "the decoded predictions are "" for every image")
+    r"\s+(?:exactly\s+|always\s+)?(?:[-+]?\d*\.?\d+(?:e-?\d+)?|\[[-+\d.,\se]{3,120}\]|\"\"|''|empty(?:\s+strings?)?)\s+(?:for|on) "
     + _EVERY + r" " + _INPUTS + r"\b"
     # "every row gets the same softmax output", "every photo gets the same box"
     # (an output or a score the model gives: not "the same label smoothing", "the same score threshold")

@@ -22,7 +22,7 @@ from .data_checked import data_said_finite, inputs_only
 from .data_values import (ADAPT_CALL, CLASSES_COUNTED, classes_short, DIVIDED_255, DIVIDED_255_ITSELF, IMAGE_READER, INPUT_NAME,
                           KERAS_NORMALIZATION, KERAS_UINT8, LABELS_REMAPPED, MASK_255, MASK_255_HANDLED, MAX_255,
                           MERGED, MINUS_ONE_HANDLED, MINUS_ONE_LABELS, NOT_INPUT_NAME, TORCHVISION_IO, dataset_data,
-                          image_tensor_unscaled, mask_to_tensor, raw_units_read)
+                          image_tensor_unscaled, mask_to_tensor, raw_units_read, read_and_made_float)
 from .exp_limits import exp_overflow
 from .frozen_said import (dead_units_said, froze_after_jumps_said, one_output_untrained, units_alike_said, weights_frozen_said,
                           width_changes_nothing_said)
@@ -414,6 +414,9 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                      "pixels in the file's own range: 0 to 255 for 8-bit images, up to 65535 for 16-bit ones")
             out["raw-pixels"] = (f"the paste reads images with {name} ({depth}) and builds its inputs from them "
                                  f"with no division by 255 (`{made}`): raw pixel values, fed as they are")
+        elif made := read_and_made_float(ev.prose):
+            out["raw-pixels"] = (f"the paste reads its images (`{made}`) and makes floats of them with no division by "
+                                 "255 and no scaling anywhere: raw pixel values, fed as they are")
         elif (io_read := TORCHVISION_IO.search(ev.prose)) and not DIVIDED_255.search(ev.prose):
             out["raw-pixels"] = (f"the paste reads its inputs with torchvision's {io_read.group('fn')}, which gives an "
                                  "8-bit file's pixels as uint8, 0 to 255, and scales them nowhere: raw 8-bit pixel "
