@@ -7283,3 +7283,23 @@ def test_a_tables_gradient_norm_column_is_its_total_not_a_parameters_or_a_clippe
         "step train_loss grad_2.0_norm/head.bias grad_2.0_norm_total lr", under)
     clipped = [(s, v, min(t, 50) if t != "nan" else t, lr) for s, v, _p, t, lr in rows]
     assert "never engaged" not in facts("step train_loss grad_norm_clipped lr", clipped)
+
+
+def test_a_rise_past_a_uniform_guess_is_a_jump_from_a_first_value_already_below_it():
+    """A log that prints after its first updates starts below ln V; under Adam at a rate printed the same from its first
+    step, a rise to more than a nat above the uniform guess over the vocabulary the paste names ("24k joint BPE") is
+    the updates' doing, though it is under 1.5 times the first value. Not when the peak stays under ln V + 1."""
+    from trainwreck.class_count import vocabulary_named
+    from trainwreck.curve_shape import signature_of
+
+    assert vocabulary_named("Data: 1.1M pairs, 24k joint BPE.")[0] == 24000
+    assert vocabulary_named("a 16,000-piece SentencePiece model")[0] == 16000
+    assert vocabulary_named("trained for 24k steps with BPE dropout") is None
+
+    def sig(values):
+        log = "".join(f"step {25 * (i + 1)}  lr 0.0005  loss {v}\n" for i, v in enumerate(values))
+        return signature_of(scan(io.BytesIO(("Adam, 24k joint BPE.\n" + log).encode()), "log"))
+
+    jumped = sig((9.6, 13.2, 12.4, 9.9, 8.6, 7.7, 7.1, 6.8, 6.5, 6.3))     # ln 24000 = 10.09; 13.2 is 3.1 nats above
+    assert jumped.name == "spike-then-recover" and "3.1 nats above a uniform guess over 24000" in jumped.facts[0]
+    assert sig((9.6, 10.8, 10.3, 9.4, 8.6, 7.7, 7.1, 6.8, 6.5, 6.3)).name != "spike-then-recover"

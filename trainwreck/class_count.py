@@ -126,6 +126,10 @@ TOKENIZER_SIZE = re.compile(r"(?i)(?<!output of the )(?<!output of )\btokeni[sz]
                             r"(?:tokens|pieces|subwords|word ?pieces|entries)\b(?!\s+(?:per|each|long|of\s+context|max\w*|at\s+most))")
 
 
+# ... or a subword model's size said with its kind: "32k joint BPE", "a 16,000-piece SentencePiece model", "8k unigram"
+# (its merges too, which give it that many symbols less the characters it starts from; not a count of steps)
+SUBWORDS = re.compile(r"(?i)(?<![\d,])\b(\d{1,3}(?:,\d{3})+|\d+)(k)?[ -](?:(?:token|piece|merge|subword)s?[ -])?"
+                      r"(?:joint[ -]|shared[ -])?(?:bpe|sentencepiece|spm|wordpiece|unigram)\b")
 # ... or as fairseq's tasks print their dictionaries when they load them: `[de] dictionary: 8848 types`, the source's
 # then the target's (fairseq/tasks/translation.py at v0.12.2, `setup_task`): the decoder predicts the target's, the last
 DICTIONARY_TYPES = re.compile(r"\bdictionary: (\d{1,7}) types\b")
@@ -134,7 +138,7 @@ DICTIONARY_TYPES = re.compile(r"\bdictionary: (\d{1,7}) types\b")
 @functools.lru_cache(maxsize=8)      # (the same)
 def vocabulary_named(prose: str) -> tuple[int, str] | None:
     """The vocabulary's size the paste gives (a language model's classes), and how it gives it; or None."""
-    vocab = VOCAB.search(prose) or VOCAB_AFTER.search(prose) or TOKENIZER_SIZE.search(prose)
+    vocab = VOCAB.search(prose) or VOCAB_AFTER.search(prose) or TOKENIZER_SIZE.search(prose) or SUBWORDS.search(prose)
     if vocab:
         return int(vocab.group(1).replace(",", "")) * (1000 if vocab.group(2) else 1), f"`{vocab.group(0)}`"
     printed = (list(itertools.islice(DICTIONARY_TYPES.finditer(prose), 8)) or [None])[-1]

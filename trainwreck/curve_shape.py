@@ -222,19 +222,26 @@ def _small_batch(prose: str) -> int:
     return size if small and 0 < (size := int(small.group(1))) <= NOISY_BATCH else 0
 
 
-def _no_warmup_jump(ev: Evidence, first: float) -> tuple[float, int]:
+def _no_warmup_jump(ev: Evidence, first: float) -> tuple[float, int, bool]:
     """The rise over the first value that makes a jump in a run without warmup: NO_WARMUP_JUMP times it, or, where the
     first value is ln C for the classes or the vocabulary the paste names (a uniform guess: a cross-entropy at its
     start), UNIFORM_JUMP nats above it if that is less. The two agree at C = e^2, about 7.4; at ln 10 the nat is
     already a little less (1.43 times), at a 32k vocabulary's 10.37 far less: a jump to
-    13.9 is 1.34 times the start, and 3.5 nats: the model 33 times worse than a uniform guess on the true token
-    (and the class count where that made the lower one)"""
+    13.9 is 1.34 times the start, and 3.5 nats: the model 33 times worse than a uniform guess on the true token.
+    A first value already below ln C (a log that prints after its first updates) takes a rise to UNIFORM_JUMP nats
+    above the uniform guess, not above itself: worse than guessing is the updates' doing wherever the loss was.
+    (With the class count where that made the lower one, and whether the first value was the uniform guess itself.)"""
     named = classes_or_vocabulary(ev.prose)
     # (in nats, whatever unit the log prints: a ratio is the same in any; fairseq's bits are ln 2 nats each)
     first *= loss_unit(ev.dialect).per_unit
-    if named is None or not at_uniform(first, named[0]) or (first + UNIFORM_JUMP) / first >= NO_WARMUP_JUMP:
-        return NO_WARMUP_JUMP, 0
-    return (first + UNIFORM_JUMP) / first, named[0]
+    if named is None or not first > 0:
+        return NO_WARMUP_JUMP, 0, False
+    start = at_uniform(first, named[0])
+    below = not start and 0 < first < math.log(named[0])
+    ratio = (first + UNIFORM_JUMP) / first if start else (math.log(named[0]) + UNIFORM_JUMP) / first if below else 0
+    if not ratio or ratio >= NO_WARMUP_JUMP:
+        return NO_WARMUP_JUMP, 0, False
+    return ratio, named[0], start
 
 
 def _settled_spike(values: list[float], height: float, ratio: float = SPIKE_RATIO) -> bool:
@@ -507,7 +514,7 @@ def _signature(ev: Evidence) -> Signature:
         no_warmup = ((no_warmup_said(ev.prose) if not WARMUP_SET.search(ev.prose) else "") or _rate_flat_from_start(ev)
                      or _loop_without_schedule(ev.prose) or _rate_said_without_schedule(ev.prose)
                      or _decay_from_the_top(ev))
-        jump, uniform = _no_warmup_jump(ev, early[0])
+        jump, uniform, from_uniform = _no_warmup_jump(ev, early[0])
         # (or, from a uniform start under an adaptive optimizer, with no words of it: a model that outputs a uniform
         # guess scores ln C on every batch, whatever it holds, so a nat above it in the first steps is no batch's
         # noise but the updates' own doing -- unless the paste sets a warmup, which would have kept them small)
@@ -521,7 +528,9 @@ def _signature(ev: Evidence) -> Signature:
             if ratio == jump and uniform:
                 per_unit, unit, log = loss_unit(ev.dialect)
                 said = (f", {early[peak] - early[0]:.2g} {unit} above a start at {log} {uniform} = "
-                        f"{math.log(uniform) / per_unit:.4g}, a uniform guess,{said}")
+                        f"{math.log(uniform) / per_unit:.4g}, a uniform guess,{said}" if from_uniform else
+                        f", {early[peak] - math.log(uniform) / per_unit:.2g} {unit} above a uniform guess over {uniform} "
+                        f"({log} {uniform} = {math.log(uniform) / per_unit:.4g}),{said}")
             if early[peak] >= ratio * early[0] and _settled_spike(ev.head, early[peak] / 2, ratio):
                 froze = _frozen_after_jump(ev, peak)
                 if froze:
