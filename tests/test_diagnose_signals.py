@@ -7303,3 +7303,16 @@ def test_a_rise_past_a_uniform_guess_is_a_jump_from_a_first_value_already_below_
     jumped = sig((9.6, 13.2, 12.4, 9.9, 8.6, 7.7, 7.1, 6.8, 6.5, 6.3))     # ln 24000 = 10.09; 13.2 is 3.1 nats above
     assert jumped.name == "spike-then-recover" and "3.1 nats above a uniform guess over 24000" in jumped.facts[0]
     assert sig((9.6, 10.8, 10.3, 9.4, 8.6, 7.7, 7.1, 6.8, 6.5, 6.3)).name != "spike-then-recover"
+
+
+def test_a_sequence_models_negative_scores_are_log_probabilities():
+    """A beam search's scores below zero are log-probabilities, as fairseq-generate prints them (in base 2): normal,
+    with no labels-out-of-range entry beside it; "negative scores" of a generation are not a negative loss."""
+    from trainwreck.normals import normals_asked
+
+    text = ("My beam search gives sequences_scores like -0.41 and -1.37 for every hypothesis, all negative, while the "
+            "training loss was positive. Is the decoder broken?\n")
+    d = diagnosis(text)
+    assert d.verdict == "normal" and d.normal[0].name.startswith("a sequence model's scores") and not d.matches
+    assert not any(n.name == "negative loss" for n in normals_asked(text))
+    assert not any(n.name.startswith("a sequence model's") for n in normals_asked("My loss is negative, is that bad?"))

@@ -40,7 +40,7 @@ class Normal:
 # falling and goes below zero"), not a negative of something else ("510 negatives per positive", "negative samples",
 # "false negatives", "the negative class") nor the name of a loss ("negative log-likelihood").
 _NOT_OF_LOSS = r"(?!\s*(?:samples?|class\w*|examples?|pairs?|labels?|instances?|log\b|log[- ]likelihood|rate|weights?|sign|" \
-               r"slope|gradients?|sampl\w*|mining|per\b))"
+               r"slope|gradients?|sampl\w*|mining|per\b|scores?\b))"
 # (a dotted name between them does not end the sentence: "NLL loss (torch.nn.GaussianNLLLoss) is negative")
 NEGATIVE_SAID = re.compile(r"\bnegative (?:loss|nll|cost|values?|numbers?)\b|\b(?:loss|nll|cost|likelihood)\w*\b"
                            r"(?:[^.;!?\n]|\.(?=\w)){0,80}?(?:\bnegative\b" + _NOT_OF_LOSS + r"|\b(?:into|to) (?:the )?negatives?\b"
@@ -508,6 +508,18 @@ def _dice_iou_apart(text: str) -> str:
 # it, with the tool's own source. Before the generic answers (a large start, a gap between training and validation):
 # they name the tool, and explain more.
 TOOL_ANSWERS = (
+    # (asked of a sequence model's output: a generation, a beam search, a translation's hypotheses)
+    Normal("a sequence model's scores, which are log-probabilities",
+           re.compile(r"(?s)\A(?=.*(?:\bgenerat\w*|\bbeam\b|\bhypothes\w*|\bdecod\w*|\btranslat\w*|sequences_scores|"
+                      r"^[hp]-\d+\t))(?=.*(?:\bnegative\s+(?:[\w-]+\s+)?(?:scores?|log[- ]?probs?|logprobs?|"
+                      r"log[- ]?probabilit(?:y|ies))\b|(?:\b|_)(?:scores?|log[- ]?probs?|logprobs?|log[- ]?probabilit(?:y|ies))\b"
+                      r"(?:[^.;!?\n]|\.(?=\d)){0,60}?\b(?:(?:are|is)\s+(?:all\s+|always\s+)?|all\s+)negative\b))", re.M),
+           "a sequence model scores a hypothesis with the log of its probability (summed over its tokens, or per token): "
+           "the log of a number at most 1, so never above 0, and the nearer 0 the likelier. fairseq-generate prints them "
+           "in base 2, the H line's score and the P line's per-token scores both (`hypo[\"score\"] / math.log(2)`, "
+           "https://github.com/facebookresearch/fairseq/blob/v0.12.2/fairseq_cli/generate.py#L274-L295): a token's "
+           "-0.29 there is a probability of 2^-0.29 = 0.82",
+           "whether any score is above 0: a log-probability above 0 would be the bug"),
     Normal("YOLO's \"NMS time limit exceeded\" while an untrained detector is validated",
            re.compile(r"\bnms time limit \d+(?:\.\d+)?s exceeded"),
            "ultralytics gives non-maximum suppression 2 s plus 0.05 s per image of the batch (`time_limit = 2.0 + "
