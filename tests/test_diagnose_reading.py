@@ -2919,3 +2919,13 @@ def test_images_read_in_a_loop_and_made_floats_unscaled_are_raw_pixels():
     assert read_and_made_float(code.replace("im = cv2.imread(f)", "mask = cv2.imread(f)").replace("(im,", "(mask,")) == ""
     # (an empty text for every input is one output too, as a recogniser gives it)
     assert one_output_said("The transcriptions are '' for every crop.") == "transcriptions are '' for every crop"
+
+
+def test_a_term_times_a_bracket_that_opens_with_its_log_is_a_kl_by_hand():
+    """`q * (torch.log(q) - logp)`, a KL divergence written by hand, is a term times its own log: where the target
+    distribution holds an exact 0, 0 * -inf is nan. A term times another name's log is not."""
+    from trainwreck.breaking_constructs import XLOGX
+
+    assert XLOGX.search("kl = (q * (torch.log(q) - logp)).sum(-1)")
+    assert XLOGX.search("ent = -(p * np.log(p)).sum()")
+    assert not XLOGX.search("kl = q * (torch.log(r) - logp)")
