@@ -2867,8 +2867,9 @@ def test_a_model_said_to_return_a_sigmoids_call_ends_in_probabilities():
     assert said is not None and said.group(0) == "net outputs f.softmax(self.fc2(h), dim=1)"
     assert model_ends_said("My forward returns self.sigmoid(self.proj(z)) and BCEWithLogitsLoss takes it.")
     for text in ("The model never returns torch.sigmoid(x) in training, only logits.",
-                 "Each attention head returns softmax(q @ k.T / sqrt(d)) @ v, as in the paper.",
-                 "Our gating network returns softmax(self.router(x)) over the experts."):
+                 "My self-attention layer returns softmax(qk / 8) @ v for each of its heads.",
+                 "The gating network returns softmax(g(h)) to weight its four experts.",
+                 "A pointer network returns softmax(e) as weights over the input positions."):
         assert model_ends_said(text) is None, text
 
 
@@ -2881,13 +2882,13 @@ def test_a_normalisation_said_per_item_after_its_verb_is_item_by_item():
 
     assert PER_ITEM.search("the loader z-scores per window") and PER_ITEM.search("it is normalized per image first")
     for said in ("the images are normalised per channel", "z-scored per feature", "normalised per column",
-                 "the CTC loss is normalized per utterance length"):
+                 "the CTC loss is normalised per frame length"):
         assert not PER_ITEM.search(said), said
     code = "    w = np.load(path)\n    w = (w - w.mean()) / w.std()\n"
     log = "".join(f"iter {100 * i}  loss {v}\n" for i, v in enumerate(("1.61", "1.44", "1.39", "nan", "nan")))
     assert "item-std-unguarded" in context_of("My loader z-scores per window:\n" + code + log).printed
-    for said in ("I do not z-score per window, the loader does:\n",
-                 "Would it help to z-score per window instead? Right now the loader does:\n"):
+    for said in ("We don't standardise per window; the loader does this:\n",
+                 "Should I z-score per window instead? The loader currently does:\n"):
         assert "item-std-unguarded" not in context_of(said + code.replace("w.mean()) / w.std()", "mean) / std") + log).printed
 
 
@@ -2928,4 +2929,5 @@ def test_a_term_times_a_bracket_that_opens_with_its_log_is_a_kl_by_hand():
 
     assert XLOGX.search("kl = (q * (torch.log(q) - logp)).sum(-1)")
     assert XLOGX.search("ent = -(p * np.log(p)).sum()")
+    assert XLOGX.search("kl = (t * (t.log() - s.log())).sum(1)")       # (PyTorch's method form)
     assert not XLOGX.search("kl = q * (torch.log(r) - logp)")

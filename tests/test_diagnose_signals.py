@@ -7129,10 +7129,15 @@ def test_a_guess_of_overfitting_asked_does_not_make_a_climb_a_validation_curve()
 
     assert shape("Dropped fast, then back up. Am I overfitting after two epochs?\n") == "climbed-and-stayed"
     assert shape("My model is overfitting, I think.\n") != "climbed-and-stayed"
-    for asked in ("Is it normal that the validation loss goes up like this while the training loss keeps falling?",
-                  "Are these validation losses going up because the model is overfitting?",
-                  "Do you think it is overfitting, given the train loss is still dropping?"):
+    for asked in ("Why would the validation loss rise like that while the training loss keeps falling?",
+                  "Are these validation losses rising because of overfitting?",
+                  "Is this overfitting, given the training loss is still decreasing?"):
         assert shape(asked + "\n") != "climbed-and-stayed", asked
+    # (a question that asks whether the training loss still falls, or denies it, takes nothing as given)
+    for asked in ("Is my training loss still decreasing? No, it goes up from epoch 6.",
+                  "Shouldn't the training loss keep dropping? Mine goes up from epoch 6.",
+                  "The training loss kept falling until epoch 5, then it went up."):
+        assert shape(asked + "\n") == "climbed-and-stayed", asked
 
 
 def test_a_count_of_examples_printed_after_the_first_batch_is_the_runs_start():
@@ -7161,9 +7166,11 @@ def test_a_contrastive_run_takes_no_class_count_from_the_dataset_it_names():
 
     assert classes_named("MoCo v2 pretraining on CIFAR-10 with a queue of 4096 keys; the loss starts at 8.3") is None
     assert classes_named("Our InfoNCE run on ImageNet: the first loss is 5.5") is None
-    assert classes_named("Linear probe on CIFAR-10 over a frozen SimCLR encoder, the loss starts at 38")[0] == 10
+    assert classes_named("A linear probe over frozen MoCo features on CIFAR-100 starts at a loss of 29")[0] == 100
     assert classes_named("We are not doing contrastive learning, only a ResNet on CIFAR-100.")[0] == 100
-    assert classes_named("GRAD CLIP 1.0, ResNet-50 on ImageNet, loss starts at 6.9")[0] == 1000
+    assert classes_named("GRAD CLIP = 0.5 with a ResNet-101 on CIFAR-100, loss starts at 4.6")[0] == 100
+    # (a projection head is a contrastive run's own, no classifier: its dataset still names no count)
+    assert classes_named("SimCLR on STL-10 with a two-layer projection head, the NT-Xent loss starts at 6.2") is None
     assert classes_named("gradient clipping at 1.0, ImageNet, loss starts at 6.9")[0] == 1000
 
 
@@ -7181,18 +7188,20 @@ def test_one_class_said_for_every_input_beside_a_long_curve_that_barely_fell_is_
     words = "The classifier always predicts class 1 on the test set.\n"
     assert verdict(slow, words) == "uncertain"
     assert verdict(slow, "Test accuracy is 0.93.\n") == "healthy"
-    imbalanced = (0.693, 0.41, 0.24, 0.15, 0.11, 0.10, 0.099, 0.098, 0.099, 0.098, 0.098, 0.098)
-    assert verdict(imbalanced, "Fraud model, 2% positives: it always predicts the majority class.\n") != "healthy"
+    imbalanced = (0.693, 0.44, 0.28, 0.19, 0.15, 0.14, 0.136, 0.135, 0.136, 0.135, 0.135, 0.135)
+    assert verdict(imbalanced, "Churn model, 3% churners: it always predicts the majority class.\n") != "healthy"
     fell = tuple(round(0.693 * 0.86 ** i, 3) for i in range(12))
     assert verdict(fell, words) == "healthy"
     # (the one class quoted, or the commonest, is one output for every input too -- not a subset, nor another verb's)
     assert one_output_said("My classifier only ever predicts 'spam'.") == "only ever predicts 'spam'"
     assert one_output_said("It always predicts the majority class.") == "always predicts the majority class"
     for said in ("A baseline that always predicts the majority class gets 81%.",
-                 "It always predicts 'positive' for sarcastic reviews, otherwise it is fine.",
-                 "The collate_fn always returns 'input_ids' and 'attention_mask'.",
-                 "My model only returns 'logits' when I don't pass labels."):
+                 "It always predicts 'rain' for coastal stations and is fine elsewhere.",
+                 "The tokenizer always returns 'token_type_ids' too.",
+                 "The wrapper only returns 'loss' if labels are given.",
+                 "It only predicts 'B-PER' tags for most words.", "It always predicts 'cat' and 'owl' correctly."):
         assert one_output_said(said) == "", said
+    assert one_output_said("It always predicts 'spam' in every case.") == "always predicts 'spam'"
 
 
 def test_pytorchs_conditional_half_precision_messages_are_no_evidence_by_their_absence():
@@ -7255,11 +7264,13 @@ def test_a_masked_softmax_shown_in_the_code_is_bound_to_examples_as_a_bad_batch_
 def test_half_precision_flags_fold_and_bit_depths_and_metrics_do_not():
     """Lightning's precision flags and 16-bit floats are half precision; a 16-bit image or sample, a precision metric,
     and bfloat16's own flag are not."""
-    for said in ('Trainer(precision="16-mixed")', "switched to 16-mixed", "precision: 16", "precision='16-true'", "--precision 16",
+    for said in ('Trainer(precision="16-mixed")', "switched to 16-mixed", "trainer:\n  precision: 16\n",
+                 "precision='16-true'", "--precision 16", "Trainer(devices=2, precision=16)",
                  "trained with 16-bit floats", "Using 16bit Automatic Mixed Precision (AMP)"):
         assert "fp16" in tokens(said), said
-    for said in ("16-bit TIFFs of the scenes", "16 bit PCM wav files", "Precision: 16.7%, recall: 80%",
-                 "val precision: 16 %", 'precision="bf16-mixed"'):
+    for said in ("16-bit TIFFs of the scenes", "16-bit FLAC recordings", "16-bit training tiles",
+                 "Precision: 12.5%, recall: 64%", "test precision: 16 %", "precision: 16, recall: 9",
+                 "precision=16 recall=71", 'precision="bf16-mixed"'):
         assert "fp16" not in tokens(said), said
     assert "bf16" in tokens('precision="bf16-mixed"')
 
@@ -7270,18 +7281,18 @@ def test_a_tables_gradient_norm_column_is_its_total_not_a_parameters_or_a_clippe
     from trainwreck.curve_shape import signature_of
 
     def facts(header, rows):
-        text = "Trainer(gradient_clip_val=50)\n" + header + "\n" + "".join(" ".join(map(str, r)) + "\n" for r in rows)
+        text = "Trainer(gradient_clip_val=40)\n" + header + "\n" + "".join(" ".join(map(str, r)) + "\n" for r in rows)
         return " ".join(signature_of(scan(io.BytesIO(text.encode()), "log")).facts)
 
-    losses = (4.1, 2.7, 2.4, 2.6, 2.9, 3.2, 3.7, 4.2, "nan")
-    total = (3.5, 7.6, 10.3, 15.4, 24.5, 39.7, 60.2, 124.8, "nan")
-    rows = [(100 * i, v, round(t / 80, 3) if t != "nan" else "nan", t, 0.001)
+    losses = (3.8, 2.5, 2.2, 2.4, 2.7, 3.1, 3.5, 4.0, "nan")
+    total = (2.9, 6.1, 8.8, 13.0, 20.6, 33.1, 51.4, 97.2, "nan")
+    rows = [(50 * i, v, round(t / 60, 3) if t != "nan" else "nan", t, 0.002)
             for i, (v, t) in enumerate(zip(losses, total))]
-    assert "never engaged" not in facts("step train_loss grad_2.0_norm/head.bias grad_2.0_norm_total lr", rows)
+    header = "step train_loss grad_2.0_norm/fc.weight grad_2.0_norm_total lr"
+    assert "never engaged" not in facts(header, rows)
     under = [(s, v, p, t / 4 if t != "nan" else t, lr) for s, v, p, t, lr in rows]
-    assert "never engaged: the largest gradient norm before the blow-up was 31.2" in facts(
-        "step train_loss grad_2.0_norm/head.bias grad_2.0_norm_total lr", under)
-    clipped = [(s, v, min(t, 50) if t != "nan" else t, lr) for s, v, _p, t, lr in rows]
+    assert "never engaged: the largest gradient norm before the blow-up was 24.3" in facts(header, under)
+    clipped = [(s, v, min(t, 40) if t != "nan" else t, lr) for s, v, _p, t, lr in rows]
     assert "never engaged" not in facts("step train_loss grad_norm_clipped lr", clipped)
 
 
@@ -7292,17 +7303,24 @@ def test_a_rise_past_a_uniform_guess_is_a_jump_from_a_first_value_already_below_
     from trainwreck.class_count import vocabulary_named
     from trainwreck.curve_shape import signature_of
 
-    assert vocabulary_named("Data: 1.1M pairs, 24k joint BPE.")[0] == 24000
+    assert vocabulary_named("Corpus: 600k sentence pairs, 24k shared BPE.")[0] == 24000
     assert vocabulary_named("a 16,000-piece SentencePiece model")[0] == 16000
-    assert vocabulary_named("trained for 24k steps with BPE dropout") is None
+    for said in ("trained for 24k steps with BPE dropout", "the GPT-2 BPE tokenizer", "Llama 2 SentencePiece",
+                 "at step 4000 BPE merges were frozen", "sentencepiece v0.1.99"):
+        assert vocabulary_named(said) is None, said
 
     def sig(values):
         log = "".join(f"step {25 * (i + 1)}  lr 0.0005  loss {v}\n" for i, v in enumerate(values))
-        return signature_of(scan(io.BytesIO(("Adam, 24k joint BPE.\n" + log).encode()), "log"))
+        return signature_of(scan(io.BytesIO(("Adam, 24k shared BPE.\n" + log).encode()), "log"))
 
     jumped = sig((9.6, 13.2, 12.4, 9.9, 8.6, 7.7, 7.1, 6.8, 6.5, 6.3))     # ln 24000 = 10.09; 13.2 is 3.1 nats above
     assert jumped.name == "spike-then-recover" and "3.1 nats above a uniform guess over 24000" in jumped.facts[0]
     assert sig((9.6, 10.8, 10.3, 9.4, 8.6, 7.7, 7.1, 6.8, 6.5, 6.3)).name != "spike-then-recover"
+    # (with no rate printed and no words of warmup, an Adam the paste builds is no evidence from below ln V: a batch of
+    # rare tokens alone scores above ln V + 1 once the model has learned the tokens' frequencies)
+    built = "opt = torch.optim.Adam(net.parameters(), lr=3e-4)\n24k shared BPE.\n" + "".join(
+        f"step {25 * (i + 1)}  loss {v}\n" for i, v in enumerate((9.6, 13.2, 12.4, 9.9, 8.6, 7.7, 7.1, 6.8, 6.5, 6.3)))
+    assert signature_of(scan(io.BytesIO(built.encode()), "log")).name != "spike-then-recover"
 
 
 def test_a_sequence_models_negative_scores_are_log_probabilities():

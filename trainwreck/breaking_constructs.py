@@ -46,8 +46,9 @@ LOG_CALL = re.compile(_LOG_OPEN + _ARGUMENT)
 # A term times the log of itself, or of itself over another, written by hand: `t * torch.log(t / p)`, `p * np.log(p)`
 # (a KL divergence, an entropy) -- not xlogy, and not with anything added inside the log
 # (a term times its log, or times a bracket that opens with its log: `p * (torch.log(p) - log_q)`, a KL written by hand)
-XLOGX = re.compile(r"(?<![\w.])(?P<a>[A-Za-z_]\w{0,30}(?:\[[^\]\n]{0,20}\])?)\s*\*\s*(?:\(\s*)?(?:torch\.|np\.|jnp\.|tf\.math\.|math\.)?"
-                   r"log\(\s*(?P=a)\s*(?:/\s*[A-Za-z_][\w.]{0,30}(?:\[[^\]\n]{0,20}\])?\s*)?\)")
+# (and PyTorch's method form, `q * (q.log() - p.log())`)
+XLOGX = re.compile(r"(?<![\w.])(?P<a>[A-Za-z_]\w{0,30}(?:\[[^\]\n]{0,20}\])?)\s*\*\s*(?:\(\s*)?(?:(?:torch\.|np\.|jnp\.|tf\.math\.|math\.)?"
+                   r"log\(\s*(?P=a)\s*(?:/\s*[A-Za-z_][\w.]{0,30}(?:\[[^\]\n]{0,20}\])?\s*)?\)|(?P=a)\.log\(\))")
 PROBABILITY_ARG = re.compile(r"\b(?:sigmoid|softmax)\b|^(?:probs?|probabilit\w*)$", re.I)
 # (a name in any script, Julia's `ŷ` too, and Julia's broadcast minus, `1 .- ŷ`)
 NAME_ARG = re.compile(r"^(?P<minus>1(?:\.0*)?\s*\.?-\s*)?(?P<name>(?!\d)\w{1,31})$")

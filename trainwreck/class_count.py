@@ -38,10 +38,12 @@ DATASETS_NAMED = [(re.compile(as_task(name), re.I), count, needs) for name, coun
 # 2021) -- the dataset a contrastive run names is its data or its zero-shot benchmark, not its loss's class count. Not
 # SigLIP's per-pair sigmoid, whose start is no ln of a count; not a clipping threshold ("GRAD CLIP 1.0").
 CONTRASTIVE_NAMED = re.compile(r"(?i)\b(?:contrastive|info[ _-]?nce|nt[ _-]?xent|simclr|moco(?:[ _-]?v\d)?|open[ _-]?clip\w*)\b|"
-                               r"(?-i:(?<!GRAD )(?<!GRAD_)\bCLIP\b(?![ _=:]*[\d.]))")
+                               r"(?-i:(?<!GRAD )(?<!GRAD_)(?<!GRADIENT )(?<!NORM )\bCLIP\b)")
 # ... unless the sentence that names the dataset trains a classifier on it: a linear probe's or a fine-tuned head's
 # loss is a cross-entropy over the dataset's classes
-PROBED = re.compile(r"(?i)\blinear[ _-]?(?:probe|probing|eval\w*|classifier|head)\b|\bfine-?tun\w*|\bclassifier\b|\bhead\b")
+# (a classifier's head, not the projection head that defines SimCLR and MoCo v2)
+PROBED = re.compile(r"(?i)\blinear[ _-]?(?:probe|probing|eval\w*|classifier|head)\b|\bfine-?tun\w*|"
+                    r"\b(?:classification|classifier|softmax)[ _-]?head\b")
 
 
 def _contrastive_data(prose: str, dataset: re.Match) -> bool:
@@ -128,8 +130,11 @@ TOKENIZER_SIZE = re.compile(r"(?i)(?<!output of the )(?<!output of )\btokeni[sz]
 
 # ... or a subword model's size said with its kind: "32k joint BPE", "a 16,000-piece SentencePiece model", "8k unigram"
 # (its merges too, which give it that many symbols less the characters it starts from; not a count of steps)
-SUBWORDS = re.compile(r"(?i)(?<![\d,])\b(\d{1,3}(?:,\d{3})+|\d+)(k)?[ -](?:(?:token|piece|merge|subword)s?[ -])?"
-                      r"(?:joint[ -]|shared[ -])?(?:bpe|sentencepiece|spm|wordpiece|unigram)\b")
+# (a size: a thousand or more, or counted in k -- not a model's name or a version, "GPT-2 BPE", "v0.1.99 sentencepiece",
+# nor a count of models, "2 BPE models")
+SUBWORDS = re.compile(r"(?i)(?<![\w.,-])(?<!step )(?<!steps )(?<!iteration )(?<!epoch )(\d{1,3}(?:,\d{3})+|[1-9]\d{3,}|\d{1,4}(?=k))(k)?[ -]"
+                      r"(?:(?:token|piece|merge|subword)s?[ -])?(?:joint[ -]|shared[ -])?(?:bpe|sentencepiece|spm|wordpiece|unigram)"
+                      r"\b(?![ -](?:lms?|dropout|package|library|version))")
 # ... or as fairseq's tasks print their dictionaries when they load them: `[de] dictionary: 8848 types`, the source's
 # then the target's (fairseq/tasks/translation.py at v0.12.2, `setup_task`): the decoder predicts the target's, the last
 DICTIONARY_TYPES = re.compile(r"\bdictionary: (\d{1,7}) types\b")

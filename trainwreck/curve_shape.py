@@ -23,7 +23,7 @@ from .logscan.positions import count_number, epoch_number, step_number
 from .plural import counted
 from .run_said import never_recovered_said
 from .schedule_said import ADAPTIVE, COSINE_SAID, PLAIN_SGD, WARMUP_NAMED, WARMUP_SET, no_warmup_said
-from .sentences import said_unnegated, sentences_only, told
+from .sentences import said_unnegated, sentence_around, sentences_only, told
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
 
 # A clip of each element (Keras's clipvalue=, PyTorch's clip_grad_value_(params, v)) beside the largest gradient
@@ -229,7 +229,9 @@ def _no_warmup_jump(ev: Evidence, first: float) -> tuple[float, int, bool]:
     already a little less (1.43 times), at a 32k vocabulary's 10.37 far less: a jump to
     13.9 is 1.34 times the start, and 3.5 nats: the model 33 times worse than a uniform guess on the true token.
     A first value already below ln C (a log that prints after its first updates) takes a rise to UNIFORM_JUMP nats
-    above the uniform guess, not above itself: worse than guessing is the updates' doing wherever the loss was.
+    above the uniform guess, not above itself -- read only beside words or a printed rate that say the run had no
+    warmup: a model that has learned the tokens' frequencies gives a rare one far less than 1/C, so a batch of them
+    alone scores above ln C + 1 with no update at all (a bad batch's face).
     (With the class count where that made the lower one, and whether the first value was the uniform guess itself.)"""
     named = classes_or_vocabulary(ev.prose)
     # (in nats, whatever unit the log prints: a ratio is the same in any; fairseq's bits are ln 2 nats each)
@@ -518,7 +520,7 @@ def _signature(ev: Evidence) -> Signature:
         # (or, from a uniform start under an adaptive optimizer, with no words of it: a model that outputs a uniform
         # guess scores ln C on every batch, whatever it holds, so a nat above it in the first steps is no batch's
         # noise but the updates' own doing -- unless the paste sets a warmup, which would have kept them small)
-        built = ADAPTIVE_BUILT.search(ev.prose) if uniform and not no_warmup else None
+        built = ADAPTIVE_BUILT.search(ev.prose) if uniform and from_uniform and not no_warmup else None
         if built and not WARMUP_SET.search(ev.prose) and not _small_batch(ev.prose):
             no_warmup = (f" under {_optimizer_named(built)}, where a uniform guess scores {loss_unit(ev.dialect).log} {uniform} "
                          "on every batch and only the updates can raise it")
@@ -683,17 +685,36 @@ GRADUAL_SHARE = 0.5
 OVERFITTING_SAID = re.compile(r"(?i)(?<!try to )(?<!trying to )(?<!tried to )(?<!able to )(?<!even )(?<!can't )(?<!cannot )"
                               r"(?<!not )\boverfit(?:s|ted|ting)?\b(?!\s+(?:on\s+|to\s+)?(?:a|one|the|this|\d+)\s+(?:single\s+|"
                               r"small\s+|tiny\s+|few\s+|handful\s+of\s+|couple\s+of\s+)?(?:batch|sample|example|subset|image|imgs?)\w*)")
-NOT_TRAINING = re.compile(r"(?i)\btrain\w*\s+loss\w*\b[^.\n]{0,40}?\b(?:keeps?|kept|is|still)\s+(?:on\s+)?"
-                          r"(?:falling|decreasing|going\s+down|dropping)|\b(?:these|those|here\s+(?:is|are)|this\s+is|below\s+(?:is|are))"
+TRAIN_STILL_FALLING = re.compile(r"(?i)\btrain\w*\s+loss\w*\b[^.\n]{0,40}?\b(?:keeps?|kept|is|still)\s+(?:on\s+)?"
+                                 r"(?:falling|decreasing|going\s+down|dropping)")
+NOT_TRAINING = re.compile(r"(?i)\b(?:these|those|here\s+(?:is|are)|this\s+is|below\s+(?:is|are))"
                           r"\s+(?:are\s+)?(?:the\s+|my\s+)?(?:val\w*|validation|test|eval\w*|held-?out)[ _-]?loss|^\s*(?:val|eval|test)")
+# (what a question takes as given is said after a conjunction: "... goes up while the training loss keeps falling?")
+GIVEN = re.compile(r"(?i)\b(?:while|whereas|given(?:\s+that)?|since|although|though|but)\s+(?:the\s+|my\s+|our\s+)?$")
+
+
+def _training_still_falling(prose: str) -> bool:
+    """Do the words say the training loss keeps falling (TRAIN_STILL_FALLING): told, or given in a question's clause
+    after a conjunction -- not asked ("is my training loss still falling?"), not denied ("why isn't the training loss
+    still decreasing"), not said of a time that ended ("kept going down until epoch 5")?"""
+    for m in itertools.islice(TRAIN_STILL_FALLING.finditer(prose), 10):
+        if re.search(r"n't\b|\bnot\b|\bnever\b|\bno longer\b", m.group(0), re.I) or re.match(r"\s+until\b", prose[m.end():]):
+            continue
+        start, end = sentence_around(prose, m.start(), m.end(), stops=".;\n?!")
+        if prose[end:end + 1] == "?" and not GIVEN.search(prose, start, m.start()):
+            continue
+        return True
+    return False
 
 
 def not_training(ev: Evidence) -> bool:
-    """Do the loss's name or the words say the values are not a training loss (NOT_TRAINING), or say the run overfits
-    (OVERFITTING_SAID)? Overfitting asked about is left out -- "is it overfitting already?" is the reporter's guess
-    about a loss that climbs -- but what a question takes as given is not: "is it normal that the validation loss goes
-    up while the training loss keeps falling?" says which curve the values are."""
-    return bool(NOT_TRAINING.search(f"{ev.loss_named[0]} {ev.prose}") or OVERFITTING_SAID.search(told(ev.prose)))
+    """Do the loss's name or the words say the values are not a training loss (NOT_TRAINING), or that the training loss
+    keeps falling (_training_still_falling), or that the run overfits (OVERFITTING_SAID)? Overfitting asked about is
+    left out -- "is it overfitting already?" is the reporter's guess about a loss that climbs -- but what a question
+    takes as given is not: "is it normal that the validation loss goes up while the training loss keeps falling?" says
+    which curve the values are."""
+    return bool(NOT_TRAINING.search(f"{ev.loss_named[0]} {ev.prose}") or _training_still_falling(ev.prose)
+                or OVERFITTING_SAID.search(told(ev.prose)))
 
 
 # Losses that grow in a healthy run: a GAN's generator, a value loss regressing returns that grow, a VAE's loss

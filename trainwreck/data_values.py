@@ -120,8 +120,8 @@ TORCHVISION_UINT8 = re.compile(r"(?P<var>\b[A-Za-z_]\w{0,30})\s*=\s*(?:torchvisi
 # ... or read by an image reader that gives 8-bit pixels (OpenCV's imread, PIL's Image.open, imageio's and scikit-image's
 # imread -- not Matplotlib's, which gives a PNG as floats in [0, 1]) and made a tensor as they are: `x =
 # torch.tensor(img, dtype=torch.float32)`, with no division of that image or that tensor by 255 in the paste
-IMAGE_READER = re.compile(r"\bcv2\.imread\b|\bImage\.open\b|\bimageio\.(?:v\d\.)?imread\b|\b(?:skimage\.)?io\.imread\b|"
-                          r"\b(?:with|using|via|through|by) (?:opencv|cv2)\b", re.I)
+_READERS = r"(?:\bcv2\.imread|\bImage\.open|\bimageio\.(?:v\d\.)?imread|\b(?:skimage\.)?io\.imread)"
+IMAGE_READER = re.compile(_READERS + r"\b|\b(?:with|using|via|through|by) (?:opencv|cv2)\b", re.I)
 # ... or read with torchvision's own readers, which give an 8-bit file's pixels as a uint8 tensor, 0 to 255
 # (torchvision.io.read_video's frames, read_image, decode_image, decode_jpeg, decode_png): `.float()` keeps the range
 TORCHVISION_IO = re.compile(r"\b(?:torchvision\.)?io\.(?P<fn>read_video|read_image|decode_image|decode_jpeg|decode_png)\(")
@@ -195,31 +195,40 @@ MERGED = re.compile(r"\b(?:pd|pandas)\.(?:merge|concat)\(|\.merge\([^)\n]{0,80}\
                     + r"\b|\b" + _DATA_TABLES + r"\b" + _NOT_TABLES + r"{0,40}?\b(?:merg|join)(?:e|ed|ing)\b", re.I)
 # ... or an array stacked straight from the reader's calls: `X = np.stack([cv2.imread(p, 0).flatten() for p in paths])`
 IMAGE_STACK = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,30})\s*=\s*(?:np|numpy|torch|jnp)\.(?:stack|array|asarray|vstack|"
-                         r"concatenate|tensor|as_tensor)\(\s*\[[^\]\n]{0,120}?(?:\bcv2\.imread|\bImage\.open|"
-                         r"\bimageio\.(?:v\d\.)?imread|\bio\.imread)\(")
+                         r"concatenate|tensor|as_tensor)\(\s*\[[^\]\n]{0,120}?" + _READERS + r"\(")
 NOT_PIXELS = re.compile(r"(?i)(?:^|_)(?:masks?|labels?|targets?|seg\w*|gts?|anno\w*|truths?)(?:_|$)")
 # (a division or a rescaling the paste writes itself; or, for pixels it reads through a pipeline, a ToTensor there)
-_DIVIDED = r"/=?\s*(?:255|127\.5)\b|convert_image_dtype|Rescaling|rescale|normali[sz]"
+_DIVIDED = r"/=?\s*(?:255|127\.5)\b|convert_image_dtype|Rescaling|rescale|normali[sz]|\bto_tensor\("
 DIVIDED_255_ITSELF = re.compile(_DIVIDED)
 DIVIDED_255 = re.compile(_DIVIDED + r"|ToTensor")
 
 
-# ... or read in a loop and made a float array with no scaling anywhere in the paste: `img = cv2.imread(p)`, appended,
-# then `X = np.array(X, dtype="float32")` -- the reader's own line names an image (not a mask or a label), and the
-# paste makes floats of what it read
-READ_INTO = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,30})\s*=\s*(?:cv2\.imread|Image\.open|imageio\.(?:v\d\.)?imread|"
-                       r"(?:skimage\.)?io\.imread)\(")
+# ... or read in a loop and made a float array with no scaling anywhere in the paste: `im = cv2.imread(f)`, appended to a
+# list, the list made an array of float32 -- the reader's own line names an image (not a mask or a label), and the float
+# is made of that name or of the list it went into, on a line of its own; not where the image is handed to a transform
+# the paste does not show (`self.tf(img)`, an image processor), which may scale it
+READ_INTO = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,30})\s*=\s*" + _READERS + r"\(")
 MADE_FLOAT = re.compile(r"dtype\s*=\s*['\"]?(?:np\.|numpy\.|torch\.)?float(?:16|32|64)?\b|\.astype\(\s*['\"]?(?:np\.)?float|"
                         r"\.float\(\)|\btf\.cast\([^()\n]{0,60}float")
+TRANSFORMED = r"\b(?:\w*transform\w*|tfms?|tf|aug\w*|\w*processor|to_tensor|preprocess\w*)\("
 
 
 def read_and_made_float(prose: str) -> str:
-    """The reader's line, where the paste reads images (READ_INTO, not masks or labels), makes floats in its code
-    (MADE_FLOAT), and scales nothing anywhere (no division by 255, no normalising or rescaling said); or ""."""
-    if DIVIDED_255.search(prose) or SCALING_SAID.search(prose) or not MADE_FLOAT.search(prose):
+    """The reader's line, where the paste reads images (READ_INTO, not masks or labels), makes floats (MADE_FLOAT) of
+    the name it read into or of a list it appended that name to, hands the image to no transform, and scales nothing
+    anywhere (no division by 255, no normalising or rescaling said); or ""."""
+    if DIVIDED_255.search(prose) or SCALING_SAID.search(prose):
         return ""
-    read = next((m for m in READ_INTO.finditer(prose) if not NOT_PIXELS.search(m.group("name"))), None)
-    return line_from(prose, read.start())[:100].strip() if read else ""
+    for read in itertools.islice(READ_INTO.finditer(prose), 5):
+        name = read.group("name")
+        if NOT_PIXELS.search(name) or re.search(TRANSFORMED + r"[^()\n]{0,40}\b" + re.escape(name) + r"\b", prose):
+            continue
+        lists = {m.group(1) for m in re.finditer(r"\b([A-Za-z_]\w{0,30})\.append\([^\n]{0,80}\b" + re.escape(name) + r"\b",
+                                                prose)}
+        names = "|".join(re.escape(n) for n in {name} | lists)
+        if any(MADE_FLOAT.search(line) and re.search(rf"\b(?:{names})\b", line) for line in prose.splitlines()):
+            return line_from(prose, read.start())[:100].strip()
+    return ""
 
 
 def dataset_data(prose: str) -> tuple[str, str] | None:

@@ -42,14 +42,15 @@ ONE_OUTPUT = re.compile(
     # (a value said of the model's output or its call: not "df.isna().sum() is 0 for every column")
     r"|(?:\b(?:gives?|outputs?|returns?|predicts?)|(?:\b" + _OUTPUT_SUBJECT + r"|\b(?:\w+\.){0,3}(?:model|predict|forward|net)\w*\([^()\n]{0,30}\)\)?)\s+(?:is|are|was|were))"
     # (or a row of them: "model.predict(X) gives [0.3213, 0.1794, 0.4993] for every single row")
-    # (or an empty text, a recogniser's or a decoder's one output: "the decoded predictions are "" for every image")
-    r"\s+(?:exactly\s+|always\s+)?(?:[-+]?\d*\.?\d+(?:e-?\d+)?|\[[-+\d.,\se]{3,120}\]|\"\"|''|empty(?:\s+strings?)?)\s+(?:for|on) "
+    # (or an empty text, a recogniser's one output: "the transcriptions are '' for every crop" -- not "empty" alone,
+    # which of a detector's predictions means that nothing passed its threshold)
+    r"\s+(?:exactly\s+|always\s+)?(?:[-+]?\d*\.?\d+(?:e-?\d+)?|\[[-+\d.,\se]{3,120}\]|\"\"|''|empty\s+strings?)\s+(?:for|on) "
     + _EVERY + r" " + _INPUTS + r"\b"
     # "every row gets the same softmax output", "every photo gets the same box"
     # (an output or a score the model gives: not "the same label smoothing", "the same score threshold")
     # ("every node gets the same class": the class the model gives, which a label the data gives is not)
     r"|\b" + _EVERY + r" " + _INPUTS + r" gets? (?:exactly |basically |practically )?the same (?:[\w-]+ )?(?:"
-    + _OUTPUT_SUBJECT + r"|(?:bounding )?box(?:es)?|captions?|transcri\w+|translations?|class|category|"
+    + _OUTPUT_SUBJECT + r"|(?:bounding )?box(?:es)?|transcri\w+|translations?|class|category|"
     r"scores?(?!\s+(?:threshold|cutoff|function)))\b"
     # (or printed: the argmax's unique values one class, `logits.argmax(1).unique()` is `tensor([2])`)
     r"|\bargmax\([^()\n]{0,20}\)\.unique\(\)[^\n\[]{0,20}?tensor\(\[\s*\d+\s*\]\)?"
@@ -92,7 +93,9 @@ ONE_OUTPUT = re.compile(
     # "it only ever predicts 'spam'", "always predicts the majority class": one class, quoted or the commonest, for
     # every input -- not for some ("always predicts 'positive' for sarcastic reviews")
     r"|\b(?:only|always)\s+(?:ever\s+)?(?:predicts?|predicted)\s+(?:'[^'\n]{1,30}'|\"[^\"\n]{1,30}\"|"
-    r"the\s+(?:majority|most\s+(?:common|frequent))\s+class\b)(?!\s+(?:for|on|when|in|at|if|unless|with)\b)"
+    r"the\s+(?:majority|most\s+(?:common|frequent))\s+class\b)"
+    r"(?![^.;\n]{0,30}?\b(?:for|on|when|in|at|if|unless|with)\s+(?!(?:every|all|each|any)\b)\w)"
+    r"(?!\s*(?:,\s*)?(?:and|or)\s+['\"])(?![^.;\n]{0,20}?\bcorrectly\b)"
     # "it predicts class 3 for every image"
     r"|\b(?:predicts?|outputs?|returns?|picks?) (?:class|label) \d+ (?:for|on) " + _EVERY + r" " + _INPUTS + r"\b"
     # "every reconstruction is identical", "all predictions are exactly the same"

@@ -121,7 +121,8 @@ MODEL_ENDS_SAID = re.compile(r"(?i)\b(?:model|network|net|mlp|cnn|head|classifie
                              # "the net outputs F.softmax(self.fc(h), dim=1) for the loss" -- the model's, not
                              # an attention's or a gate's, which NOT_FORWARDS turns away in its sentence)
                              r"\b(?:model|network|net|classifier|forward(?:\(\))?)\s+(?:(?!(?:not|never|no)\b)\w+\s+){0,2}?"
-                             r"(?:returns?|outputs?)\s+`?" + _PROBABILITY_CALL + r"(?!\s*[@*/+-])")
+                             # (nor weights it hands on: "returns softmax(u) as weights over the inputs")
+                             r"(?:returns?|outputs?)\s+`?" + _PROBABILITY_CALL + r"(?!\s*[@*/+-])(?![^.;\n]{0,20}\b(?:as|over)\b)")
 
 
 # (the model as trained, not at inference or in serving: "at inference the model returns probabilities"; nor where the
@@ -146,7 +147,8 @@ def model_ends_said(prose: str) -> re.Match | None:
 # (the line that opens a block of code names forward and ends in a colon: "the last lines of my forward:", "forward():"; not a
 # helper's, an attention's or a gate's that forward calls)
 FORWARD_HEADER = re.compile(r"(?i)\b(?:forward|__call__)\b(?:\(\s*\))?[^.\n]{0,40}?:\s*$")
-NOT_FORWARDS = re.compile(r"(?i)\b(?:helper|attention|gate|gating|router|calls?|called)\b")
+NOT_FORWARDS = re.compile(r"(?i)\b(?:helper|attention|gate|gating|router|routing|experts?|moe|mixture|pointer|calls?|"
+                          r"called)\b")
 FORWARD_SAID_LINES = 12
 FENCE = re.compile(r"[ \t]*(?:```|~~~)")
 

@@ -508,18 +508,22 @@ def _dice_iou_apart(text: str) -> str:
 # it, with the tool's own source. Before the generic answers (a large start, a gap between training and validation):
 # they name the tool, and explain more.
 TOOL_ANSWERS = (
-    # (asked of a sequence model's output: a generation, a beam search, a translation's hypotheses)
+    # (asked of a sequence model's output: a generation, a beam search, a translation's hypotheses -- not of a critic's,
+    # a reward model's, an anomaly detector's or a metric's scores, which are no log-probabilities)
     Normal("a sequence model's scores, which are log-probabilities",
-           re.compile(r"(?s)\A(?=.*(?:\bgenerat\w*|\bbeam\b|\bhypothes\w*|\bdecod\w*|\btranslat\w*|sequences_scores|"
-                      r"^[hp]-\d+\t))(?=.*(?:\bnegative\s+(?:[\w-]+\s+)?(?:scores?|log[- ]?probs?|logprobs?|"
+           re.compile(r"(?s)\A(?=.*(?:\bbeam\b|\bhypothes\w*|sequences_scores|output_scores|\bgenerate\b|^[hp]-\d+\t|"
+                      r"\btranslations?\b))(?=.*(?:\bnegative\s+(?:[\w-]+\s+)?(?:scores?|log[- ]?probs?|logprobs?|"
                       r"log[- ]?probabilit(?:y|ies))\b|(?:\b|_)(?:scores?|log[- ]?probs?|logprobs?|log[- ]?probabilit(?:y|ies))\b"
                       r"(?:[^.;!?\n]|\.(?=\d)){0,60}?\b(?:(?:are|is)\s+(?:all\s+|always\s+)?|all\s+)negative\b))", re.M),
            "a sequence model scores a hypothesis with the log of its probability (summed over its tokens, or per token): "
            "the log of a number at most 1, so never above 0, and the nearer 0 the likelier. fairseq-generate prints them "
-           "in base 2, the H line's score and the P line's per-token scores both (`hypo[\"score\"] / math.log(2)`, "
+           "in base 2, the H line's score (its tokens' sum, divided by the length to a power, --lenpen) and the P "
+           "line's per-token scores (`hypo[\"score\"] / math.log(2)`, "
            "https://github.com/facebookresearch/fairseq/blob/v0.12.2/fairseq_cli/generate.py#L274-L295): a token's "
-           "-0.29 there is a probability of 2^-0.29 = 0.82",
-           "whether any score is above 0: a log-probability above 0 would be the bug"),
+           "-0.5 there is a probability of 2^-0.5 = 0.71",
+           "whether any score is above 0: a log-probability above 0 would be the bug",
+           unless=lambda text: re.search(r"(?i)\b(?:critic|discriminator|reward|anomal\w*|r2|r²|f1|bleu|rouge|"
+                                         r"silhouette|decision_function)\b[^.?!\n]{0,40}?\bscores?\b", text) is not None),
     Normal("YOLO's \"NMS time limit exceeded\" while an untrained detector is validated",
            re.compile(r"\bnms time limit \d+(?:\.\d+)?s exceeded"),
            "ultralytics gives non-maximum suppression 2 s plus 0.05 s per image of the batch (`time_limit = 2.0 + "

@@ -104,7 +104,7 @@ def start_above_expected(prose: str) -> str:
     if not m or EXPECTED_ELSEWHERE.search(text, *sentence_around(text, m.start(), m.end())):
         return ""
     start, expected = float(m.group("start")), float(m.group("expected"))
-    named = classes_or_vocabulary(prose)
+    named = classes_named(prose) or vocabulary_named(prose)     # (the classes where the paste names them)
     # (a start at or below ln C for the classes named is the uniform guess itself, whatever was expected)
     if expected <= 0 or start < START_HIGH * expected or (named and start <= (1 + UNIFORM_NEAR) * math.log(named[0])):
         return ""

@@ -64,9 +64,13 @@ THESAURUS = [
     # not "bf16-mixed", nor a metric, "precision: 16.7%")
     # (16 bits of a float, not of a pixel or a sample: "16-bit floats", "16bit mixed precision"; not "16-bit TIFFs")
     (r"\b(?:amp\.(?:initiali[sz]e|scale[ _]loss)|fp16|float16|half[- ]precision|mixed[- ]precision|amp|autocast"
-     r"|16[ -]?bit(?=[ -]+(?:floats?|floating|precision|mixed|amp|automatic|native|training|weights|half)\b)"
+     r"|16[ -]?bit(?=[ -]+(?:floats?|floating|precision|mixed|amp|automatic|native|weights|half)\b)"
      r"|o[12]|loss[ _-]?scal\w*|grad[ _-]?scaler)\b"
-     r"|\bprecision(?:\s*[=:]\s*|\s+)(?:(?P<q>['\"])16(?:-mixed|-true)?(?P=q)|16(?:-mixed|-true)?(?![\w.%]|\s*%))|\b16-(?:mixed|true)\b",
+     # (a bare 16 only as a flag or a setting: `--precision 16`, `precision=16)` in a call, a config line's
+     # `precision: 16`; not a metric printed beside others, "precision: 16, recall: 12")
+     r"|\bprecision\s*[=:]?\s*(?P<q>['\"])16(?:-mixed|-true)?(?P=q)|--precision[ =]16\b(?![\w.%])"
+     r"|\bprecision\s*=\s*16(?=\s*[,)]\s*(?!\w*\s*(?:recall|f1|acc\w*|top)))|(?m:^[ \t]*precision\s*:\s*16[ \t]*$)"
+     r"|\b16-(?:mixed|true)\b",
      " fp16 "),
     # (not half of something: "half the lr", "half of the data", "half an epoch", "half the batch size")
     (r"\bhalf\b(?!\s+(?:the|of|an?|as|my|its|their|that|this|these|those|way|time|hours?|epochs?|size|its))", " fp16 "),

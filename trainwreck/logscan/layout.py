@@ -569,5 +569,21 @@ def csv_values(data: bytes, column: tuple, skip_header: bool) -> list[bytes]:
     return [v for line in lines if (v := row_value(line.split(sep), column)) is not None]
 
 
+def csv_values_and(data: bytes, column: tuple, skip_header: bool, at: int) -> tuple[list[bytes], list[bytes | None]]:
+    """csv_values, and the field at `at` of each row that gives a loss (None where the row has no such field), in one
+    pass over the rows."""
+    sep, header_line = column[0], column[2]
+    lines = [line for line in data.split(b"\n") if line.strip()]
+    if skip_header:
+        lines = lines[header_line + 1:]
+    values, fields_at = [], []
+    for line in lines:
+        fields = line.split(sep)
+        if (v := row_value(fields, column)) is not None:
+            values.append(v)
+            fields_at.append(fields[at] if at < len(fields) else None)
+    return values, fields_at
+
+
 def column_values(data: bytes) -> list[bytes]:
     return [number for _, number in COLUMN.findall(data)]

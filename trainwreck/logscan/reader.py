@@ -18,7 +18,7 @@ from .decimals import with_decimal_points, writes_decimal_commas
 from .epoch_words import with_english_epochs, writes_foreign_epochs
 from .dialects import history
 from .evidence import ACCURACY_ENDS, Evidence, Track, merge
-from .layout import ACCURACY, Layout, column_values, csv_values, layout_of, mask, row_value
+from .layout import ACCURACY, Layout, column_values, csv_values, csv_values_and, layout_of, mask, row_value
 from .messages import DEFAULT, MessageFinder
 from .numbers import PIECE, Batch, alike, box_frameworks, to_float
 from .positions import Locator, Position, last_epoch
@@ -131,15 +131,21 @@ class _Reader:
         elif layout.mode == "csv":
             header, self.header = self.header, False
             already, start = ev.first_nonfinite is not None, ev.count
-            self._values(Batch(csv_values(data, layout.column, header)), data, line0,
-                         lambda start: _csv_rows(data, layout.column, header, start),
-                         lambda start, end: len(csv_values(data[start:end], layout.column, header and not start)))
             if header:
                 self.accuracy_column = _csv_accuracy_column(data, layout.column)
                 self.grad_column = _csv_grad_column(data, layout.column)
-            # (the norms matter only beside a clipping threshold: curve_shape's clip that never engaged)
+            # (the norms matter only beside a clipping threshold, curve_shape's clip that never engaged: read in the
+            # same pass over the rows as the losses)
+            grads = None
             if self.grad_column is not None and layout.clip_at is not None and not already:
-                _track_csv_grads(ev, data, layout.column, self.grad_column, start)
+                values, grads = csv_values_and(data, layout.column, header, self.grad_column)
+            else:
+                values = csv_values(data, layout.column, header)
+            self._values(Batch(values), data, line0,
+                         lambda start: _csv_rows(data, layout.column, header, start),
+                         lambda start, end: len(csv_values(data[start:end], layout.column, header and not start)))
+            if grads is not None:
+                _track_csv_grads(ev, grads, start)
             if self.accuracy_column is not None:
                 _track_csv_accuracy(ev, data, layout.column, self.accuracy_column)
         elif layout.mode == "column":
@@ -398,8 +404,8 @@ def _csv_header_fields(data: bytes, column: tuple) -> list[bytes] | None:
 
 # A header's total gradient norm: Lightning's grad_norm() total (`grad_2.0_norm_total`) first, else a plain name -- not a
 # parameter's own norm (`grad_2.0_norm/head.bias`, `grad_norm[fc1]`), nor a norm after clipping (`grad_norm_clipped`)
-GRAD_TOTAL_COLUMN = re.compile(rb"grad[\w.]*_norm_total")
-GRAD_COLUMN = re.compile(rb"grad_norm|gnorm|grad norm|total_grad_norm")
+GRAD_TOTAL_COLUMN = re.compile(rb"(?:train/)?grad[\w.]*_norm_total")
+GRAD_COLUMN = re.compile(rb"(?:train/)?(?:grad_norm|gnorm|grad norm|total_grad_norm|gradient_norm)")
 
 
 def _csv_grad_column(data: bytes, column: tuple) -> int | None:
@@ -412,18 +418,13 @@ def _csv_grad_column(data: bytes, column: tuple) -> int | None:
     return None
 
 
-def _track_csv_grads(ev: Evidence, data: bytes, column: tuple, at: int, start: int) -> None:
-    """The largest finite gradient norm of the rows before the first non-finite loss (as _track_grads), from the rows
-    that give a loss; a row with a loss and no number in that column leaves the norms unpaired."""
-    n = start
-    for line in data.split(b"\n"):
-        fields = line.split(column[0])
-        if row_value(fields, column) is None:
-            continue
-        if ev.first_nonfinite is not None and n >= ev.first_nonfinite:
-            return
-        n += 1
-        value = to_float(fields[at].strip()) if at < len(fields) else None
+def _track_csv_grads(ev: Evidence, grads: list[bytes | None], start: int) -> None:
+    """The largest finite gradient norm of the rows before the first non-finite loss (as _track_grads), from the norm
+    field of each row that gives a loss (csv_values_and); a row with a loss and no number there leaves the norms
+    unpaired."""
+    upto = ev.first_nonfinite - start if ev.first_nonfinite is not None else len(grads)
+    for field in grads[:upto]:
+        value = to_float(field.strip()) if field is not None else None
         if value is None:
             ev.grad_paired = False
             return
@@ -510,7 +511,8 @@ def _evidence(source: str, layout: Layout, first: bytes = b"") -> Evidence:
                   loss_named=layout.named,
                   # (a key other than the plain loss, read in its place, is no mean the tool vouches for)
                   mean_loss=layout.dialect.mean_loss if layout.mode != "none" and not layout.named[0] else "",
-                  clip_at=layout.clip_at)
+                  clip_at=layout.clip_at,
+                  accuracy_percent=layout.mode != "none" and layout.dialect.accuracy_percent)
     ev.show_framework(layout.dialect.framework if layout.mode != "none" else None)
     for origin in box_frameworks(first):
         ev.show_framework(origin)

@@ -56,6 +56,8 @@ class Dialect:
     fewest: int = 3
     # the base of the logarithm its loss is printed in: a cross-entropy in nats (e) unless the tool says otherwise
     loss_base: float = math.e
+    # its accuracy is a percentage with no % sign (OpenNMT-py's `acc: 3.1`): 0.9 there is under one percent
+    accuracy_percent: bool = False
 
 
 def named(name: str) -> Dialect | None:
