@@ -7334,3 +7334,17 @@ def test_a_sequence_models_negative_scores_are_log_probabilities():
     assert d.verdict == "normal" and d.normal[0].name.startswith("a sequence model's scores") and not d.matches
     assert not any(n.name == "negative loss" for n in normals_asked(text))
     assert not any(n.name.startswith("a sequence model's") for n in normals_asked("My loss is negative, is that bad?"))
+
+
+def test_opennmt_prints_its_accuracy_as_a_percentage_with_no_sign():
+    """OpenNMT-py's `acc: 0.4` is 0.4 percent: the dialect says so, so a stuck accuracy is judged in points of a
+    percentage, and a keyed log's bare 0.4 is still a share."""
+    from trainwreck.curve_shape import _accuracy_scale
+
+    def ev_of(line):
+        return scan(io.BytesIO("".join(line.format(i=i, a=0.3 + 0.1 * i) for i in range(6)).encode()), "log")
+
+    onmt = ev_of("[2024-05-01 10:00:00,000 INFO] Step {i}00/9000; acc: {a:.1f}; ppl: 90.0; xent: 4.5; lr: 0.00100;\n")
+    assert onmt.dialect == "OpenNMT-py" and onmt.accuracy_percent and _accuracy_scale(onmt) == 100
+    keyed = ev_of("step {i}00 loss 4.5 acc {a:.1f}\n")
+    assert not keyed.accuracy_percent and _accuracy_scale(keyed) == 1
