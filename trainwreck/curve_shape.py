@@ -866,8 +866,8 @@ def at_run_start(ev: Evidence) -> bool:
 
 def _examples_seen_from_start(ev: Evidence) -> bool:
     """Is the first value the first print of a loop that counts the examples seen, in an epoch numbered 0, and prints
-    after its first batch and then every k batches (open_clip's `Train Epoch: 0 [1024/12800000 (0%)]`, then 6144,
-    11264)? A first print below the interval between prints, which is a whole number of it, had no earlier print at
+    after its first batch and then every k batches (open_clip's `Train Epoch: 0 [2048/4096000 (0%)]`, then 12288,
+    22528)? A first print below the interval between prints, which is a whole number of it, had no earlier print at
     that interval before it; where a third print is pasted, at the same interval (200, 4000, 4400 are prints picked
     out). (In epoch 0 only: a loop that counts from 1, or prints at its count 0 as PyTorch's MNIST example does, is
     read by its first print's own count.)"""

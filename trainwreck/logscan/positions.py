@@ -230,7 +230,7 @@ _BARE_COUNT = re.compile(r"\[(\d+)/\d+\]")
 
 
 def count_number(pos: Position) -> int | None:
-    """The step's count (step_number), or else a bare bracketed count with its total (`[6144/12800000]`, often of
+    """The step's count (step_number), or else a bare bracketed count with its total (`[12288/4096000]`, often of
     examples seen rather than of steps: read only where a count's spacing matters, not its unit)."""
     n = step_number(pos)
     if n is None and (m := _BARE_COUNT.match(pos.step or "")):
