@@ -120,9 +120,9 @@ MODEL_ENDS_SAID = re.compile(r"(?i)\b(?:model|network|net|mlp|cnn|head|classifie
                              # (or said to return a sigmoid's or a softmax's call, whose result is not used further:
                              # "the net outputs F.softmax(self.fc(h), dim=1) for the loss" -- the model's, not
                              # an attention's or a gate's, which NOT_FORWARDS turns away in its sentence)
-                             r"\b(?:model|network|net|classifier|forward(?:\(\))?)\s+(?:(?!(?:not|never|no)\b)\w+\s+){0,2}?"
+                             r"(?P<call>\b(?:model|network|net|classifier|forward(?:\(\))?)\s+(?:(?!(?:not|never|no)\b)\w+\s+){0,2}?"
                              # (nor weights it hands on: "returns softmax(u) as weights over the inputs")
-                             r"(?:returns?|outputs?)\s+`?" + _PROBABILITY_CALL + r"(?!\s*[@*/+-])(?![^.;\n]{0,20}\b(?:as|over)\b)")
+                             r"(?:returns?|outputs?)\s+`?" + _PROBABILITY_CALL + r"(?!\s*[@*/+-])(?![^.;\n]{0,20}\b(?:as|over)\b))")
 
 
 # (the model as trained, not at inference or in serving: "at inference the model returns probabilities"; nor where the
@@ -137,11 +137,13 @@ def model_ends_said(prose: str) -> re.Match | None:
     text = told(prose)
     if LOSS_ON_LOGITS.search(text):
         return None
-    return next((m for m in itertools.islice(MODEL_ENDS_SAID.finditer(text), 10)
-                 if not denied_before(text, m.start(), reach=30)
-                 and not NOT_TRAINED_OUTPUT.search(text, *sentence_around(text, m.start(), m.end()))
-                 and not (m.group(0).endswith(")") and NOT_FORWARDS.search(text, *sentence_around(text, m.start(), m.end())))),
-                None)
+    for m in itertools.islice(MODEL_ENDS_SAID.finditer(text), 10):
+        sentence = sentence_around(text, m.start(), m.end())
+        # (a call said returned is an attention's, a gate's or a helper's where its sentence names one)
+        if not (denied_before(text, m.start(), reach=30) or NOT_TRAINED_OUTPUT.search(text, *sentence)
+                or m.group("call") and NOT_FORWARDS.search(text, *sentence)):
+            return m
+    return None
 
 
 # (the line that opens a block of code names forward and ends in a colon: "the last lines of my forward:", "forward():"; not a

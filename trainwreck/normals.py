@@ -507,6 +507,9 @@ def _dice_iou_apart(text: str) -> str:
 # What a tool prints, or a number it reports, that looks like a fault and is not: each answers a question asked about
 # it, with the tool's own source. Before the generic answers (a large start, a gap between training and validation):
 # they name the tool, and explain more.
+# (scores that are no log-probabilities: a critic's, a reward model's, an anomaly detector's, a metric's)
+NOT_LOG_PROB_SCORES = re.compile(r"(?i)\b(?:critic|discriminator|reward|anomal\w*|r2|r²|f1|bleu|rouge|silhouette|"
+                                 r"decision_function)\b[^.?!\n]{0,40}?\bscores?\b")
 TOOL_ANSWERS = (
     # (asked of a sequence model's output: a generation, a beam search, a translation's hypotheses -- not of a critic's,
     # a reward model's, an anomaly detector's or a metric's scores, which are no log-probabilities)
@@ -522,8 +525,7 @@ TOOL_ANSWERS = (
            "https://github.com/facebookresearch/fairseq/blob/v0.12.2/fairseq_cli/generate.py#L274-L295): a token's "
            "-0.5 there is a probability of 2^-0.5 = 0.71",
            "whether any score is above 0: a log-probability above 0 would be the bug",
-           unless=lambda text: re.search(r"(?i)\b(?:critic|discriminator|reward|anomal\w*|r2|r²|f1|bleu|rouge|"
-                                         r"silhouette|decision_function)\b[^.?!\n]{0,40}?\bscores?\b", text) is not None),
+           unless=lambda text: NOT_LOG_PROB_SCORES.search(text) is not None),
     Normal("YOLO's \"NMS time limit exceeded\" while an untrained detector is validated",
            re.compile(r"\bnms time limit \d+(?:\.\d+)?s exceeded"),
            "ultralytics gives non-maximum suppression 2 s plus 0.05 s per image of the batch (`time_limit = 2.0 + "

@@ -40,7 +40,8 @@ def _half_output(m: re.Match) -> str:
 OPTIMIZER_NAMES = ("adam", "adamw", "adamax", "sgd", "rmsprop", "adagrad", "adadelta", "nadam", "lion", "lamb",
                    "adafactor")
 # (every run or every time, within the clause: "... every run", "..., every single time")
-_EVERY_RUN = r"[^.;\n]{0,30}?\b(?:every|each)\s+(?:single\s+)?(?:run|time)\b"
+_EVERY_RUN_WORDS = r"(?:every|each)\s+(?:single\s+)?(?:run|time)\b"
+_EVERY_RUN = r"[^.;\n]{0,30}?\b" + _EVERY_RUN_WORDS
 # (pattern, token): one idea, many spellings. Applied to lower-cased text, longest phrases first.
 THESAURUS = [
     # a traceback's frame lines are Python's words, and their paths (venv, lib, site-packages) the machine's;
@@ -188,7 +189,7 @@ THESAURUS = [
     # the same place said to break every run: "at the same step every run", "at batch 263, every single time" (its
     # number already folded to when it is, above) -- a place tied to the data, which a run's seed does not move
     (r"\b(?:at|on|in|from)\s+(?:exactly\s+)?the\s+same\s+(?:step|batch|iteration|iter|place|point|spot)\b(?=" + _EVERY_RUN +
-     r")|\bwhen_(?:early|later)\b(?=\s*,?\s*(?:every|each)\s+(?:single\s+)?(?:run|time)\b)", lambda m: f"{m.group(0)} samestep "),
+     r")|\bwhen_(?:early|later)\b(?=\s*,?\s*" + _EVERY_RUN_WORDS + r")", lambda m: f"{m.group(0)} samestep "),
     (r"\b(?:epochs?)\b", " epoch "),
     (r"\b(?:steps?|iterations?|iters?|batches)\b", " step "),
 ]

@@ -788,12 +788,13 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         parts["tried"] = -W_TRIED
         against.append("the report says a lower learning rate only put the failure off: a rate too high is cured "
                        "by a lower one")
-    rate_proof, order_bound = w.rate_proof | _example_bound(c, w), w.order_bound | _example_bound(c, w)
-    if c.lr_tried == "failed" and entry.id in rate_proof and lr_tried_same_place(c.ev.prose):
+    bound = _example_bound(c, w)
+    rate_proof = entry.id in w.rate_proof or entry.id in bound
+    if c.lr_tried == "failed" and rate_proof and lr_tried_same_place(c.ev.prose):
         parts["tried"] = W_TRIED
         evidence.append("the report says a lower learning rate broke at the same place: this failure does not move "
                         "with the rate")
-    elif c.lr_tried == "failed" and entry.id in rate_proof:   # (half: "did not help" need not say it broke at the same step)
+    elif c.lr_tried == "failed" and rate_proof:   # (half: "did not help" need not say it broke at the same step)
         parts["tried"] = W_TRIED / 2
         evidence.append("the report says a lower learning rate did not help: this failure does not move with the rate")
     elif (c.lr_tried == "failed" and put_off and not rate_family and _timing(c)[1] == "later"
@@ -802,7 +803,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         # its start or its first updates, which a lower rate would not have moved far)
         parts["tried"] = W_TRIED / 2
         evidence.append("the report says a lower learning rate did not help: a lower rate only puts this failure off")
-    elif c.lr_tried == "delayed" and entry.id in rate_proof:
+    elif c.lr_tried == "delayed" and rate_proof:
         parts["tried"] = -W_TRIED
         against.append("the report says a lower learning rate put the failure off: this one breaks where it is met, "
                        "whatever the rate")
@@ -859,7 +860,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("cleared-outside", w.uncleared, W_SAID_HALF),
                                     ("rate-rose", w.rate_raised, W_SAID_HALF),
                                     ("same-batch", w.one_batch, W_PRINTED),
-                                    ("order-moved", order_bound, W_SAID_HALF),
+                                    ("order-moved", w.order_bound | bound, W_SAID_HALF),
                                     ("first-layers", w.first_layers, W_PRINTED),
                                     ("feature-scales", w.feature_scales, W_PRINTED),
                                     ("nll-of-probabilities", w.probabilities, W_PRINTED),

@@ -410,12 +410,9 @@ GRAD_COLUMN = re.compile(rb"(?:train/)?(?:grad_norm|gnorm|grad norm|total_grad_n
 
 def _csv_grad_column(data: bytes, column: tuple) -> int | None:
     """The column of the header that gives the total gradient norm (GRAD_TOTAL_COLUMN, else GRAD_COLUMN), if any."""
-    fields = _csv_header_fields(data, column)
-    for pattern in (GRAD_TOTAL_COLUMN, GRAD_COLUMN):
-        found = next((k for k, f in enumerate(fields or []) if pattern.fullmatch(f)), None)
-        if found is not None:
-            return found
-    return None
+    fields = _csv_header_fields(data, column) or []
+    return next((k for pattern in (GRAD_TOTAL_COLUMN, GRAD_COLUMN) for k, f in enumerate(fields) if pattern.fullmatch(f)),
+                None)
 
 
 def _track_csv_grads(ev: Evidence, grads: list[bytes | None], start: int) -> None:
