@@ -2871,6 +2871,8 @@ def test_a_model_said_to_return_a_sigmoids_call_ends_in_probabilities():
                  "The gating network returns softmax(g(h)) to weight its four experts.",
                  "A pointer network returns softmax(e) as weights over the input positions."):
         assert model_ends_said(text) is None, text
+    # (the attention's word turns away only a call said returned: a model said to end in a softmax still does)
+    assert model_ends_said("The classifier ends with nn.Softmax(dim=1), after two attention blocks.") is not None
 
 
 def test_a_normalisation_said_per_item_after_its_verb_is_item_by_item():
