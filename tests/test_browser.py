@@ -137,21 +137,32 @@ def entry_of(href: str) -> str:
     return href
 
 
-PAGES = ["", "WR-220/", "symptoms/", "modules/2.2/", "handouts/WR-120/"]
+PAGES = ["", "WR-220/", "symptoms/", "modules/2.2/", "handouts/WR-220/"]
 
 
-def test_pages_load_with_no_failed_or_outside_request(visit, served):
-    """Each page is read once its network has been quiet for 500 ms (Playwright's networkidle), so what
-    it fetches after the load event (the search index, fonts) is seen too. The pages are opened side by
-    side, so their quiet periods overlap instead of adding up."""
-    visits = [visit(served) for _ in PAGES]
-    for v, path in zip(visits, PAGES):
+@pytest.fixture(scope="module")
+def loaded(browser, served):
+    """Each page of PAGES opened in its own context and read once its network has been quiet for 500 ms
+    (Playwright's networkidle), so what it fetches after the load event (the search index, fonts) is seen
+    too: {path: (the visit, its requests and failures by then)}. The pages are opened side by side, so their
+    quiet periods overlap instead of adding up. The later tests use these pages rather than loading them
+    again (each load costs Chromium about a second of CPU); the requests they make come after the copies."""
+    visits = {path: Visit(browser, served) for path in PAGES}
+    for path, v in visits.items():
         v.page.goto(served + path, wait_until="commit")
-    for v, path in zip(visits, PAGES):
+    for v in visits.values():
         v.page.wait_for_load_state("networkidle")
-        assert v.failures == [], path
-        assert v.outside(served) == [], path
-        assert len(v.requests) > 3, path  # stylesheets and scripts really were loaded
+    yield {path: (v, list(v.requests), list(v.failures)) for path, v in visits.items()}
+    for v in visits.values():
+        v.close()
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_pages_load_with_no_failed_or_outside_request(loaded, served, path):
+    _, requests, failures = loaded[path]
+    assert failures == []
+    assert [u for u in requests if not u.startswith((served, "data:", "blob:"))] == []
+    assert len(requests) > 3  # stylesheets and scripts really were loaded
 
 
 def main_entry_of(message: str) -> str:
@@ -178,12 +189,9 @@ def scored(site):
 
 
 @pytest.fixture(scope="module")
-def home(browser, served):
-    """The home page, loaded once: the search tests type one query after another into its box
-    (each page load costs Chromium a second of CPU, most of it building the search index again)."""
-    v = Visit.of(browser, served, "")
-    yield v.page
-    v.close()
+def home(loaded):
+    """The home page, loaded once: the search tests type one query after another into its box."""
+    return loaded[""][0].page
 
 
 @pytest.mark.parametrize("message", UI_MESSAGES)
@@ -201,12 +209,10 @@ def test_search_by_id_and_title_words(home):
 
 
 @pytest.fixture(scope="module")
-def wr220(browser, served):
+def wr220(loaded):
     """WR-220's page, loaded once for the tests that each use a different part of it (its tabs, its
     answer, its figure) and change nothing another of them reads."""
-    v = Visit.of(browser, served, "WR-220/")
-    yield v
-    v.close()
+    return loaded["WR-220/"][0]
 
 
 def test_copy_button_copies_each_whole_program(wr220):
@@ -230,23 +236,13 @@ def test_strong_answer_hidden_until_opened(wr220):
     assert "overshoots" in text.inner_text()
 
 
-def test_module_page_lists_its_entries(visit, served):
-    v = visit(served)
-    v.page.goto(served + "modules/2.2/")
-    links = v.page.locator("article li a strong")
+def test_module_page_lists_its_entries(loaded):
+    page = loaded["modules/2.2/"][0].page          # no other test reads this page: it may leave it
+    links = page.locator("article li a strong")
     listed = [links.nth(i).inner_text() for i in range(links.count())]
     assert listed == [e.id for e in CATALOG.sorted_entries() if "2.2" in e.modules]
-    v.page.locator("article li a", has_text="WR-220").first.click()
-    v.page.wait_for_url("**/WR-220/")
-
-
-def test_dark_theme_toggle(visit, served):
-    v = visit(served)
-    v.page.goto(served + "WR-220/")
-    before = v.page.get_attribute("body", "data-md-color-scheme")
-    v.page.locator("label.md-header__button[title^='Switch to']").first.click()
-    after = v.page.get_attribute("body", "data-md-color-scheme")
-    assert {before, after} == {"default", "slate"}
+    page.locator("article li a", has_text="WR-220").first.click()
+    page.wait_for_url("**/WR-220/")
 
 
 def test_offline_build_from_file_url_with_search(visit, offline_site):
@@ -263,19 +259,24 @@ def test_offline_build_from_file_url_with_search(visit, offline_site):
 
 
 @pytest.fixture(scope="module")
-def printed(browser, served):
-    """A handout opened in print media and printed to A4, once per path: (its page, the text of each sheet)."""
-    opened = {}
+def printed(browser, served, loaded):
+    """A handout opened in print media and printed to A4, once per path: (its page, the text of each sheet).
+    A handout among the loaded pages is printed from there (no other test reads it)."""
+    opened, own = {}, []
 
     def get(path: str):
         if path not in opened:
-            v = Visit.of(browser, served, path)
+            if path in loaded:
+                v = loaded[path][0]
+            else:
+                v = Visit.of(browser, served, path)
+                own.append(v)
             opened[path] = (v, print_pdf(v.page))
         v, sheets = opened[path]
         return v.page, sheets
 
     yield get
-    for v, _ in opened.values():
+    for v in own:
         v.close()
 
 
@@ -291,16 +292,21 @@ def test_handout_prints_without_navigation(printed):
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_each_theme_shows_its_own_picture(browser, served, scheme):
+def test_each_theme_shows_its_own_picture_and_the_toggle_swaps_them(browser, served, scheme):
+    """The reader's own theme (the system's preference) picks the picture; the header's toggle switches
+    the page's palette and the picture with it."""
     context = browser.new_context(color_scheme=scheme)
     page = context.new_page()
     page.goto(served + "WR-220/", wait_until="load")       # the pictures are not lazy: loaded by then
-    light = page.locator("img[src*='WR-220-1-light.svg']")
-    dark = page.locator("img[src*='WR-220-1-dark.svg']")
-    assert light.is_visible() == (scheme == "light")
-    assert dark.is_visible() == (scheme == "dark")
-    shown = light if scheme == "light" else dark
-    assert page.evaluate("img => img.naturalWidth", shown.element_handle()) > 300  # it really loaded
+    pictures = {theme: page.locator(f"img[src*='WR-220-1-{theme}.svg']") for theme in ("light", "dark")}
+    other = "light" if scheme == "dark" else "dark"
+    assert pictures[scheme].is_visible() and not pictures[other].is_visible()
+    assert page.evaluate("img => img.naturalWidth", pictures[scheme].element_handle()) > 300  # it really loaded
+    before = page.get_attribute("body", "data-md-color-scheme")
+    page.locator("label.md-header__button[title^='Switch to']:visible").first.click()
+    after = page.get_attribute("body", "data-md-color-scheme")
+    assert {before, after} == {"default", "slate"}
+    assert pictures[other].is_visible() and not pictures[scheme].is_visible()
     context.close()
 
 
