@@ -40,6 +40,7 @@ from .loss_inputs import NEGATIVE
 from .optimizer_setup import RATE_CLIMB, RATE_VANISHED, decay_pulls_to_zero, module_replaced_after_optimizer
 from .run_kind import shown_frameworks
 from .sequence_losses import copying_language_model, ctc_inf
+from .split_gap import new_data_gap
 from .start_loss import pretrained_at_uniform, uniform_start
 from .weighing import (CODE_CONSTRUCTS, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
@@ -610,6 +611,18 @@ def _self_explained(ev: Evidence, c: Context, declared_found: set[str]) -> tuple
         for pattern, why in SELF_EXPLAINING:
             if pattern.search(example):
                 return example, f'message "{example[:160]}" (line {line}): {why}'
+    gap = new_data_gap(ev.prose) if c.sig.name not in TRACES and c.sig.name not in UNFINISHED else None
+    if gap:
+        high, new = gap
+        return new, (f"the report says the model scores well on its own held-out split (\"{high}\") and badly on new "
+                     f"data (\"{new}\"), with no nan or inf: the training did what it was asked, and the split did not "
+                     "measure what the new data ask. Most often its held-out examples are not independent of the training "
+                     "ones -- near-copies, overlapping crops or tiles, frames of one recording, slices of one patient, "
+                     "rows of one user on both sides of a random split (leakage), so the held-out score measures "
+                     "memory -- or the new data differ from all the split holds (another place, time, device or "
+                     "population). No entry covers this: split by the unit the new data come in (patient, recording, "
+                     "scene, period), remove near-copies before splitting, and keep a test set drawn the way the new "
+                     "data are")
     replaced = module_replaced_after_optimizer(ev.prose)
     if replaced:
         lines, alone = replaced
