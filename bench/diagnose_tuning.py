@@ -200,16 +200,33 @@ def cross_validate(bench: Bench, k: int) -> dict:
     return {**total, "chosen": chosen}
 
 
-ENGINE = ("trainwreck/diagnose.py", "trainwreck/weighing.py", "trainwreck/paste_facts.py",
-          "trainwreck/breaking_constructs.py", "trainwreck/data_order.py", "trainwreck/data_values.py",
-          "trainwreck/exp_limits.py", "trainwreck/gradient_clearing.py", "trainwreck/gradient_norms.py",
-          "trainwreck/input_scaling.py", "trainwreck/loss_inputs.py", "trainwreck/loss_scale.py",
-          "trainwreck/optimizer_setup.py", "trainwreck/run_kind.py", "trainwreck/sequence_losses.py",
-          "trainwreck/softmax_floor.py", "trainwreck/start_loss.py", "trainwreck/weight_init.py",
-          "trainwreck/curve_shape.py", "trainwreck/thesaurus.py", "trainwreck/timing_words.py", "trainwreck/sentences.py",
-          "trainwreck/run_said.py", "trainwreck/rate_tried.py", "trainwreck/precision_said.py",
-          "trainwreck/entry_documents.py", "trainwreck/schedule_said.py", "trainwreck/normals.py",
-          "trainwreck/watch_rule.py", "bench/diagnose_devset.py", "bench/diagnose_tuning.py")
+BENCHES = ("bench/diagnose_devset.py", "bench/diagnose_tuning.py")
+
+
+def engine_files() -> list[str]:
+    """The engine's source: every module of the package that trainwreck/diagnose.py imports, directly or through
+    another, found by reading their `from .x import` lines -- so a module added to the engine cannot be left out of the
+    fingerprint -- and the log scanner's whole package."""
+    import ast
+
+    package = ROOT / "trainwreck"
+    seen, todo = set(), [package / "diagnose.py", package / "__init__.py"]
+    while todo:
+        path = todo.pop()
+        if path in seen or not path.is_file():
+            continue
+        seen.add(path)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                base = path.parent
+                for _ in range(node.level - 1):
+                    base = base.parent
+                names = [node.module] if node.module else [alias.name for alias in node.names]
+                for name in names:
+                    target = base.joinpath(*name.split("."))
+                    todo += [target.with_suffix(".py"), target / "__init__.py"]
+    seen |= set((package / "logscan").rglob("*.py"))
+    return sorted(str(p.relative_to(ROOT)) for p in seen) + list(BENCHES)
 
 
 def fingerprint(catalog, cases_path: Path) -> str:
@@ -217,7 +234,7 @@ def fingerprint(catalog, cases_path: Path) -> str:
     scanner included), and the parts of each entry the engine reads. The snippets' outputs only
     decide whether a combination keeps the closed loop, which tests/test_tab_programs.py checks."""
     h = hashlib.sha256(cases_path.read_bytes())
-    for path in [*ENGINE, *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "trainwreck" / "logscan").rglob("*.py"))]:
+    for path in engine_files():
         h.update(path.encode() + (ROOT / path).read_bytes())
     for e in catalog.sorted_entries():
         read = [e.id, e.title, e.summary, e.status, e.trace, *e.phrases, *(m.text for m in e.messages),

@@ -296,18 +296,22 @@ def test_each_theme_shows_its_own_picture_and_the_toggle_swaps_them(browser, ser
     """The reader's own theme (the system's preference) picks the picture; the header's toggle switches
     the page's palette and the picture with it."""
     context = browser.new_context(color_scheme=scheme)
-    page = context.new_page()
-    page.goto(served + "WR-220/", wait_until="load")       # the pictures are not lazy: loaded by then
-    pictures = {theme: page.locator(f"img[src*='WR-220-1-{theme}.svg']") for theme in ("light", "dark")}
-    other = "light" if scheme == "dark" else "dark"
-    assert pictures[scheme].is_visible() and not pictures[other].is_visible()
-    assert page.evaluate("img => img.naturalWidth", pictures[scheme].element_handle()) > 300  # it really loaded
-    before = page.get_attribute("body", "data-md-color-scheme")
-    page.locator("label.md-header__button[title^='Switch to']:visible").first.click()
-    after = page.get_attribute("body", "data-md-color-scheme")
-    assert {before, after} == {"default", "slate"}
-    assert pictures[other].is_visible() and not pictures[scheme].is_visible()
-    context.close()
+    try:
+        page = context.new_page()
+        page.goto(served + "WR-220/", wait_until="load")       # the pictures are not lazy: loaded by then
+        pictures = {theme: page.locator(f"img[src*='WR-220-1-{theme}.svg']") for theme in ("light", "dark")}
+        other = "light" if scheme == "dark" else "dark"
+        assert pictures[scheme].is_visible(), f"the {scheme} picture is hidden under the {scheme} preference"
+        assert not pictures[other].is_visible(), f"the {other} picture shows under the {scheme} preference"
+        assert page.evaluate("img => img.naturalWidth", pictures[scheme].element_handle()) > 300  # it really loaded
+        before = page.get_attribute("body", "data-md-color-scheme")
+        page.locator("label.md-header__button[title^='Switch to']:visible").first.click()
+        after = page.get_attribute("body", "data-md-color-scheme")
+        assert {before, after} == {"default", "slate"}, (before, after)
+        assert pictures[other].is_visible(), f"after the toggle, the {other} picture is hidden"
+        assert not pictures[scheme].is_visible(), f"after the toggle, the {scheme} picture still shows"
+    finally:
+        context.close()
 
 
 def test_a_figure_opens_full_size_without_leaving_the_site(wr220, served):

@@ -1,56 +1,76 @@
 """A model that scores well on its own validation or test split and badly on new data.
 
-The training did what it was asked; the split did not measure what the new data ask of the model. No entry covers
-it (every entry is about training that goes wrong): diagnose.py says so in place of an entry.
+The split's score did not carry over to the new data: no entry covers that (every entry is about training that goes
+wrong), and diagnose.py says so in place of an entry.
 """
 from __future__ import annotations
 
 import re
 
+from .run_said import WRAPPED
+from .sentences import denied_before, sentences_and_ends
+
 # The split's own score said high: a share of 90% or more (or 0.9 or more) of a metric where higher is better, named
-# with its split ("test accuracy 98.7%", "eval mIoU 0.93", "97.9% validation accuracy", "val_f1: 0.95"), or words
-# that say the held-out figures are suspiciously good.
-_SPLIT = r"(?:val(?:idation)?|test|eval(?:uation)?|held[- ]?out|dev)(?:[ _-]?(?:set|split|data))?"
-_METRIC = (r"(?:acc(?:uracy)?|oa|overall[ _]accuracy|m?iou|mean[ _]iou|dice|f1(?:[ _-]?score)?|auc|auroc|roc[ _-]?auc|"
-           r"map|r2|kappa|precision|recall)")
-_HIGH = r"(?<![\d.])(?:9\d(?:\.\d+)?[ \t]?%|100(?:\.0+)?[ \t]?%|0?\.9\d*(?![\d%])|1\.0+(?![\d%]))"
+# with its split -- "test accuracy 98.7%", "eval mIoU 0.93", "accuracy on the test set: 96%", "97.9% validation
+# accuracy" -- or held-out figures said to be too good to be true. (A share written first must be a percentage and
+# the last number before the next clause: in "train acc 99% val acc 61%" the 99% is the training set's.)
+_SPLIT = (r"(?:val(?:idation)?|test|eval(?:uation)?|held[- ]?out|hold[- ]?out|dev)"
+          r"(?:[ _-]?(?:set|split|data))?")
+_METRIC = (r"(?:(?:top-?1[ _])?acc(?:uracy)?|oa|overall[ _]accuracy|m?iou|mean[ _]iou|dice|f1(?:[ _-]?score)?|auc|"
+           r"auroc|roc[ _-]?auc|map(?:@[\d.]+)?|r2|kappa)")
+_PERCENT_HIGH = r"(?<![\d.,])(?:9\d(?:\.\d+)?[ \t]?(?:%|percent\b)|100(?:\.0+)?[ \t]?%)"
+_HIGH = rf"(?:{_PERCENT_HIGH}|(?<![\d.,])(?:0?\.9\d*|1\.0+)(?![\d%]))"
 SPLIT_SCORES_HIGH = re.compile(
     rf"(?i)\b{_SPLIT}[ _]{_METRIC}\b['\"]?[^.\n\d]{{0,20}}?{_HIGH}"
-    rf"|{_HIGH}[ \t]+(?:on[ \t]+(?:the[ \t]+|its[ \t]+|our[ \t]+|my[ \t]+)?)?{_SPLIT}\b(?:[ _]{_METRIC}\b)?"
-    r"|\btoo good to be true\b")
+    rf"|\b{_METRIC}\b[ \t]+on[ \t]+(?:(?:the|its|our|my)[ \t]+)?{_SPLIT}\b[^.\n\d]{{0,6}}?{_HIGH}"
+    rf"|{_PERCENT_HIGH}[ \t]+(?:on[ \t]+(?:(?:the|its|our|my)[ \t]+)?)?{_SPLIT}\b(?:[ _]{_METRIC}\b)?(?![^.;\n\d]{{0,20}}\d)"
+    rf"|\b{_SPLIT}\b[^.\n]{{0,80}}?\btoo good to be true\b|\btoo good to be true\b[^.\n]{{0,80}}?\b{_SPLIT}\b")
 
-# New data, named as such ("on new tweets", "on 40 patients that came in later", "from a second, independent
-# recording", "on real-world photos"), in a sentence that says it went badly there: in words, or with a score 10 points
-# or more below the split's (a share, as 71% or 0.71).
-_NEW = (r"(?:new|unseen|fresh|real[- ]world|independent|external|later|recent|incoming|out[- ]of[- ]distribution|"
-        r"production|last (?:week|month|year)'s)")
-NEW_DATA = re.compile(rf"(?i)\b(?:on|from|for|with|to)[ \t]+(?:[\w',-]+[ \t]+){{0,4}}?{_NEW}\b")
-WENT_BADLY = re.compile(r"(?i)\b(?:garbage|bad|poor(?:ly)?|terrible|awful|worse|useless|fails?|failing|falls? apart|"
-                        r"collapses?|(?:much|far) (?:lower|worse)|near chance)\b")
-SHARE = re.compile(r"(?<![\d.])(?:(?P<percent>\d{1,3}(?:\.\d+)?)[ \t]?%|(?P<fraction>0?\.\d+)(?![\d%]))")
+# New data, named as such: an adjective of newness and a noun of data ("on new X-rays", "from a second, independent
+# recording", "on real-world photos", "on last week's tweets"), data that came later, or the model in production.
+_NEW = (r"(?:new|unseen|fresh|real[- ]world|real|independent|external|ood|out[- ]of[- ]distribution|incoming|live|"
+        r"other|another|different|second|later|recent|last (?:week|month|year)'s)")
+_DATA = (r"(?:data(?:set)?|images?|photos?|pictures?|samples?|examples?|patients?|users?|customers?|scans?|x-rays?|"
+         r"recordings?|cohorts?|sites?|hospitals?|clinics?|scenes?|tiles?|videos?|frames?|texts?|documents?|tweets?|"
+         r"sentences?|speakers?|subjects?|traffic|inputs?|slides?|cases?|trajector(?:y|ies)|sessions?|domains?|"
+         r"cameras?|devices?|records?|transactions?|molecules?|proteins?|cities|regions?|stations?|batch of data)")
+NEW_DATA = re.compile(rf"(?i)\b(?:on|from|for|with|to|in)[ \t]+(?:[\w',-]+[ \t]+){{0,3}}?{_NEW}[ \t]+"
+                      rf"(?:[\w'-]+[ \t]+){{0,2}}?{_DATA}\b|\b{_DATA}[ \t]+(?:that|which|who)[ \t]+came[ \t]+in[ \t]+later\b"
+                      r"|\bin production\b")
+# ... said to go badly there: in words that are not denied ("not bad", "no worse", "doesn't fail" say the opposite),
+# or with a score GAP or more below the split's. Ten points is far beyond the sampling error of a held-out score
+# (about 1.7 points for 90% on 300 examples), and a gap that size is what the new data's user meets.
+WENT_BADLY = re.compile(r"(?i)\b(?:garbage|bad(?:ly)?|poor(?:ly)?|terrible|awful|worse|useless|fails?|failing|"
+                        r"falls? apart|collapses?|(?:at|around|near) chance)\b")
+# (a share is a score only after a metric's name or a verb of scoring: not a learning rate, a loss, an error rate or
+# a time: "lr 0.0001", "the loss is 0.35", "0.5 s per image")
+SCORE = re.compile(rf"(?i)\b(?:{_METRIC}|gets?|got|getting|scores?|scored|scoring|reach(?:es|ed)?|drops? to|dropped to|"
+                   r"falls? to|fell to|only|just)\b[^.\n\d]{0,15}?"
+                   r"(?<![\d.,])(?:(?P<percent>\d{1,3}(?:\.\d+)?)[ \t]?(?:%|percent\b)|(?P<fraction>0?\.\d+|1\.0+)(?![\d%]))")
+SHARE = re.compile(r"(?<![\d.,])(?:(?P<percent>\d{1,3}(?:\.\d+)?)[ \t]?(?:%|percent\b)|(?P<fraction>0?\.\d+|1\.0+)(?![\d%]))")
 GAP = 0.1
-SENTENCE = re.compile(r"[^.!?\n]+(?:\.\d[^.!?\n]*)*")
-# (a question of what the model will do, with no result in it, says nothing went badly: "will it do well on new data?")
-HYPOTHETICAL = re.compile(r"(?i)\b(?:will|would|could|can|should|might)\b")
 
 
 def _share(m: re.Match) -> float:
     return float(m.group("percent")) / 100 if m.group("percent") else float(m.group("fraction"))
 
 
+def _badly(said: str) -> bool:
+    return any(not denied_before(said, m.start()) for m in WENT_BADLY.finditer(said))
+
+
 def new_data_gap(prose: str) -> tuple[str, str] | None:
     """(the split's high score, the sentence about new data), both quoted as the report says them, where the report says
-    its model scores high on its own held-out split and badly on new data; None otherwise."""
+    its model scores high on its own held-out split and badly on new data; None otherwise. A question counts only
+    with a score in it ("why would it get 58% on new X-rays?"): "will it fail on new data?" tells no result."""
     high = SPLIT_SCORES_HIGH.search(prose)
     if not high:
         return None
     top = max((_share(m) for m in SHARE.finditer(high.group(0))), default=None)
-    for sentence in SENTENCE.finditer(prose):
-        said = sentence.group(0)
+    for said, end in sentences_and_ends(WRAPPED.sub(" ", prose)):
         if not NEW_DATA.search(said):
             continue
-        lower = top is not None and any(round(top - _share(m), 9) >= GAP for m in SHARE.finditer(said))
-        asked = prose[sentence.end():sentence.end() + 1] == "?" and HYPOTHETICAL.search(said)
-        if (WENT_BADLY.search(said) or lower) and not asked:
+        lower = top is not None and any(round(top - _share(m), 9) >= GAP for m in SCORE.finditer(said))
+        if lower or (end != "?" and _badly(said)):
             return " ".join(high.group(0).split()), " ".join(said.split())[:160]
     return None
