@@ -44,10 +44,10 @@ WENT_BADLY = re.compile(r"(?i)\b(?:garbage|bad(?:ly)?|poor(?:ly)?|terrible|awful
                         r"falls? apart|collapses?|(?:at|around|near) chance)\b")
 # (a share is a score only after a metric's name or a verb of scoring: not a learning rate, a loss, an error rate or
 # a time: "lr 0.0001", "the loss is 0.35", "0.5 s per image")
+_SHARE = r"(?<![\d.,])(?:(?P<percent>\d{1,3}(?:\.\d+)?)[ \t]?(?:%|percent\b)|(?P<fraction>0?\.\d+|1\.0+)(?![\d%]))"
+SHARE = re.compile(_SHARE)
 SCORE = re.compile(rf"(?i)\b(?:{_METRIC}|gets?|got|getting|scores?|scored|scoring|reach(?:es|ed)?|drops? to|dropped to|"
-                   r"falls? to|fell to|only|just)\b[^.\n\d]{0,15}?"
-                   r"(?<![\d.,])(?:(?P<percent>\d{1,3}(?:\.\d+)?)[ \t]?(?:%|percent\b)|(?P<fraction>0?\.\d+|1\.0+)(?![\d%]))")
-SHARE = re.compile(r"(?<![\d.,])(?:(?P<percent>\d{1,3}(?:\.\d+)?)[ \t]?(?:%|percent\b)|(?P<fraction>0?\.\d+|1\.0+)(?![\d%]))")
+                   rf"falls? to|fell to|only|just)\b[^.\n\d]{{0,15}}?{_SHARE}")
 GAP = 0.1
 
 
