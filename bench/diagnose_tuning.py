@@ -206,11 +206,11 @@ BENCHES = ("bench/diagnose_devset.py", "bench/diagnose_tuning.py")
 def engine_files() -> list[str]:
     """The engine's source: every module of the package that trainwreck/diagnose.py imports, directly or through
     another, found by reading their `from .x import` lines -- so a module added to the engine cannot be left out of the
-    fingerprint -- and the log scanner's whole package."""
+    fingerprint -- and the log scanner's whole package, with what its modules import."""
     import ast
 
     package = ROOT / "trainwreck"
-    seen, todo = set(), [package / "diagnose.py", package / "__init__.py"]
+    seen, todo = set(), [package / "diagnose.py", package / "__init__.py", *(package / "logscan").rglob("*.py")]
     while todo:
         path = todo.pop()
         if path in seen or not path.is_file():
@@ -225,7 +225,6 @@ def engine_files() -> list[str]:
                 for name in names:
                     target = base.joinpath(*name.split("."))
                     todo += [target.with_suffix(".py"), target / "__init__.py"]
-    seen |= set((package / "logscan").rglob("*.py"))
     return sorted(str(p.relative_to(ROOT)) for p in seen) + list(BENCHES)
 
 

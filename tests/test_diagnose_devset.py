@@ -101,19 +101,3 @@ def test_the_tuning_table_is_up_to_date(results):
     assert f"| first candidate right | {bench._pct(results['top1'], results['covered'])} |" in table
     assert f"| right among the first three | {bench._pct(results['top3'], results['covered'])} |" in table
 
-
-def test_the_tuning_fingerprint_covers_every_module_diagnosing_imports():
-    """The table's fingerprint hashes the engine's source: every module of the package that importing the engine
-    loads (in a process of its own, so the test's other imports do not count) must be among its files."""
-    import subprocess
-    import sys
-
-    tuning = load_module(ROOT / "bench" / "diagnose_tuning.py", "diagnose_tuning")
-    loaded = subprocess.run(
-        [sys.executable, "-c", "import sys, trainwreck.diagnose; print('\\n'.join(m.__file__ for n, m in sys.modules.items() "
-                               "if n.startswith('trainwreck') and getattr(m, '__file__', None)))"],
-        cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
-    from pathlib import Path
-    files = set(tuning.engine_files())
-    missing = [f for f in loaded if str(Path(f).resolve().relative_to(ROOT)) not in files]
-    assert "trainwreck/split_gap.py" in files and missing == []

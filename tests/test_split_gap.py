@@ -34,7 +34,8 @@ def test_a_split_that_scores_high_and_new_data_that_score_low_are_not_covered(te
     assert d.verdict == "unexplained" and d.matches == []
     said = gap_said(d)
     assert '("Validation accuracy 96.4%")' in said and '("On new X-rays from a second hospital it gets 58%")' in said
-    assert "leakage" in said and "no entry covers that" in said and "the same pipeline" in said
+    assert "no entry covers that" in said and "the split may leak" in said
+    assert "send the held-out split through the pipeline the new data go through" in said
 
 
 @pytest.mark.parametrize("broken", [
@@ -43,7 +44,10 @@ def test_a_split_that_scores_high_and_new_data_that_score_low_are_not_covered(te
     # the same, told in words alone
     REPORT.replace("the loss fell smoothly", "then the loss kept climbing until it blew up"),
     REPORT.replace("the loss fell smoothly", "after that the loss is stuck at 0.41 and does not move"),
-], ids=["nan-said", "climb-printed", "climb-said", "stuck-said"])
+    REPORT.replace("the loss fell smoothly", "the gradients exploded in epoch 3"),
+    REPORT + "Traceback (most recent call last):\n  File \"infer.py\", line 12\nRuntimeError: CUDA error: an illegal memory "
+             "access was encountered\n",
+], ids=["nan-said", "climb-printed", "climb-said", "stuck-said", "exploded-said", "error-shown"])
 def test_a_report_whose_training_went_wrong_is_weighed_as_before(broken):
     """A nan, or a loss that climbs or does not learn, printed or said, is what the entries are about, whatever is said
     of new data."""
@@ -101,7 +105,15 @@ def test_a_gap_is_read_in_words_or_in_a_score_ten_points_lower(text, high, new):
     "Train accuracy 99.1%. On new X-rays from a second hospital it gets 58%.",
     # a question with no result in it
     "Validation accuracy 97%. How do I make sure it won't fail on new users?",
-    # "too good to be true" of the training loss
+    # a difference, or a figure near the split's beside a word of it
+    "Validation accuracy 96%. On new clinic data the accuracy drops by only 4%.",
+    "Validation accuracy 96%. On new users it is slightly worse, 94.5%.",
+    # supposed, asked with a modal verb, or trained on
+    "Validation accuracy 96%. On new users it would fail, I think.",
+    "Validation accuracy 96%. Will it get 62% on new patients?",
+    "Validation accuracy 96%. When I fine-tuned it on new scans the accuracy fell to 40%.",
+    # "too good to be true" of the training loss, beside the name of an evaluation script
+    "eval script says val acc 0.97. The training loss at 0.0001 seemed too good to be true. New data: bad.",
     "The training loss dropping to 0.001 seemed too good to be true. On new data it fails.",
     # new data named, nothing said of how the model did there
     "The model reaches 93% test accuracy. We will deploy it to production next week.",

@@ -510,6 +510,13 @@ TRAINED_WELL = re.compile(r"\btrain\w*(?: loss)?[^.\n]{0,30}?\b(?:looked|looks|w
                           r"\s+(?:from\s+)?\d", re.I)
 
 
+# (the new-data reading's own words of a bad result, which say nothing else went wrong -- and "negative", a sentiment's
+# class more often than a loss's sign where a model's scores are given; and an error a paste shows)
+GAP_WORDS = frozenset("garbage bad badly poor poorly terrible awful worse useless fail fails failing collapse collapses "
+                      "chance apart error errors negative".split())
+ERROR_SHOWN = re.compile(r"Traceback \(most recent call last\)|\b[A-Z]\w*(?:Error|Exception)\b|(?i:\bout of memory\b)")
+
+
 def _inference_only(ev: Evidence, words: list[str], declared_found: set[str], sig) -> bool:
     """Does the report say the model trained well and fails at inference: no nan or inf in its values or words, no
     message an entry declares, no curve gone wrong? The entries are about training that goes wrong."""
@@ -680,25 +687,27 @@ def _self_explained(ev: Evidence, c: Context, declared_found: set[str]) -> tuple
     untaught = pretrained_at_uniform(ev)
     if untaught:
         return untaught
-    # (last: what the pasted code shows is more specific than a story of new data; and only where no word says the loss
-    # went wrong, nor that the failure is at inference, which its own reading explains)
+    # (after the readings of the pasted code, which are more specific than a story of new data; and only where no word
+    # says anything went wrong but the new data's result -- a loss that climbed or does not learn, a divergence, an
+    # error -- nor that the failure is at inference, which its own reading explains)
     gap = new_data_gap(ev.prose) if (c.sig.name not in TRACES and c.sig.name not in UNFINISHED
                                      and not loss_climb_said(ev.prose) and not says_not_learning(ev.prose)
+                                     and not says_failure(ev.prose, GAP_WORDS) and not ERROR_SHOWN.search(ev.prose)
                                      and not _inference_only(ev, c.words, declared_found, c.sig)) else None
     if gap:
         high, new = gap
         return new, (f"the report says the model scores well on its own held-out split (\"{high}\") and badly on new "
-                     f"data (\"{new}\"), with no nan or inf and no word of a loss gone wrong: the split's score did not "
-                     "carry over, and no entry covers that (each is about training that goes wrong). Common causes: "
-                     "examples on the two sides of the split that are not independent (near-copies, overlapping tiles "
-                     "or crops, frames of one recording, slices of one patient), or a preprocessing step fitted before "
-                     "the split (leakage); new data unlike all the split holds (another site, time, device or "
-                     "population), where the model may lean on cues that hold only in the split's data; a pipeline "
-                     "that treats the new data differently (another normalisation, resize or tokenizer; the model not "
-                     "in eval mode); a validation set used for so many choices that its score flatters. Split by the "
-                     "unit the new data come in (patient, recording, site, period), fit every preprocessing step on "
-                     "the training part alone, send the new data through the same pipeline, and keep a test set drawn "
-                     "the way the new data are")
+                     f"data (\"{new}\"), and nothing else went wrong that it says or prints (no nan or inf, no loss "
+                     "that climbed or does not learn, no error): the split's score did not carry over, and no entry "
+                     "covers that (each is about training that goes wrong). First check: send the held-out split "
+                     "through the pipeline the new data go through; if its score drops there too, that pipeline "
+                     "differs (another normalisation, resize or tokenizer, the model not in eval mode, weights not "
+                     "all loaded). If it does not, the split may leak (near-copies, overlapping tiles or crops, frames "
+                     "of one recording or slices of one patient on both sides of it, features derived from the label "
+                     "or from the future), or the new data differ from all it holds (another site, time, device, "
+                     "population or class balance), where the model may lean on cues that hold only in the split's "
+                     "data. Split by the unit the new data come in (patient, recording, site, period), and keep a test "
+                     "set drawn the way the new data are")
     vanished = RATE_VANISHED.search(ev.prose)
     if vanished and (says_not_learning(ev.prose) or c.sig.name in ("plateau-from-start", "stall-after-drop")):
         said = " ".join(vanished.group(0).split())

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from .run_said import WRAPPED
-from .sentences import denied_before, sentences_and_ends
+from .sentences import sentences_and_ends
 
 # The split's own score said high: a share of 90% or more (or 0.9 or more) of a metric where higher is better, named
 # with its split -- "test accuracy 98.7%", "eval mIoU 0.93", "accuracy on the test set: 96%", "97.9% validation
@@ -18,13 +18,16 @@ _SPLIT = (r"(?:val(?:idation)?|test|eval(?:uation)?|held[- ]?out|hold[- ]?out|de
           r"(?:[ _-]?(?:set|split|data))?")
 _METRIC = (r"(?:(?:top-?1[ _])?acc(?:uracy)?|oa|overall[ _]accuracy|m?iou|mean[ _]iou|dice|f1(?:[ _-]?score)?|auc|"
            r"auroc|roc[ _-]?auc|map(?:@[\d.]+)?|r2|kappa)")
+# (what a split's figures are called where they are said to be too good: not "the eval script")
+_FIGURES = rf"(?:{_METRIC}|errors?|scores?|results?|numbers|figures|metrics?|mae|rmse)"
 _PERCENT_HIGH = r"(?<![\d.,])(?:9\d(?:\.\d+)?[ \t]?(?:%|percent\b)|100(?:\.0+)?[ \t]?%)"
 _HIGH = rf"(?:{_PERCENT_HIGH}|(?<![\d.,])(?:0?\.9\d*|1\.0+)(?![\d%]))"
 SPLIT_SCORES_HIGH = re.compile(
     rf"(?i)\b{_SPLIT}[ _]{_METRIC}\b['\"]?[^.\n\d]{{0,20}}?{_HIGH}"
     rf"|\b{_METRIC}\b[ \t]+on[ \t]+(?:(?:the|its|our|my)[ \t]+)?{_SPLIT}\b[^.\n\d]{{0,6}}?{_HIGH}"
     rf"|{_PERCENT_HIGH}[ \t]+(?:on[ \t]+(?:(?:the|its|our|my)[ \t]+)?)?{_SPLIT}\b(?:[ _]{_METRIC}\b)?(?![^.;\n\d]{{0,20}}\d)"
-    rf"|\b{_SPLIT}\b[^.\n]{{0,80}}?\btoo good to be true\b|\btoo good to be true\b[^.\n]{{0,80}}?\b{_SPLIT}\b")
+    rf"|\b{_SPLIT}[ _]{_FIGURES}\b[^.\n]{{0,60}}?\btoo good to be true\b"
+    rf"|\btoo good to be true\b[^.\n]{{0,60}}?\b{_SPLIT}[ _]{_FIGURES}\b")
 
 # New data, named as such: an adjective of newness and a noun of data ("on new X-rays", "from a second, independent
 # recording", "on real-world photos", "on last week's tweets"), data that came later, or the model in production.
@@ -37,8 +40,12 @@ _DATA = (r"(?:data(?:set)?|images?|photos?|pictures?|samples?|examples?|patients
 NEW_DATA = re.compile(rf"(?i)\b(?:on|from|for|with|to|in)[ \t]+(?:[\w',-]+[ \t]+){{0,3}}?{_NEW}[ \t]+"
                       rf"(?:[\w'-]+[ \t]+){{0,2}}?{_DATA}\b|\b{_DATA}[ \t]+(?:that|which|who)[ \t]+came[ \t]+in[ \t]+later\b"
                       r"|\bin production\b")
-# ... said to go badly there: in words that are not denied ("not bad", "no worse", "doesn't fail" say the opposite),
-# or with a score GAP or more below the split's. Ten points is far beyond the sampling error of a held-out score
+# (new data the model is trained on -- "fine-tuned on new scans", "retrained with fresh data" -- are a training run of
+# their own, which the entries are about)
+TRAINED_ON_NEW = re.compile(rf"(?i)\b(?:fine-?tun\w*|re-?train\w*|train\w*|continu\w* training)\s+(?:it\s+|the model\s+)?"
+                            rf"(?:on|with)\s+(?:[\w',-]+\s+){{0,3}}?{_NEW}\b")
+# ... said to go badly there: with a score GAP or more below the split's, or, where no score is given, in words that are
+# not denied nor only supposed ("not bad", "no worse", "doesn't fail", "would fail", "used to be bad" say no such thing). Ten points is far beyond the sampling error of a held-out score
 # (about 1.7 points for 90% on 300 examples), and a gap that size is what the new data's user meets.
 WENT_BADLY = re.compile(r"(?i)\b(?:garbage|bad(?:ly)?|poor(?:ly)?|terrible|awful|worse|useless|fails?|failing|"
                         r"falls? apart|collapses?|(?:at|around|near) chance)\b")
@@ -46,8 +53,13 @@ WENT_BADLY = re.compile(r"(?i)\b(?:garbage|bad(?:ly)?|poor(?:ly)?|terrible|awful
 # a time: "lr 0.0001", "the loss is 0.35", "0.5 s per image")
 _SHARE = r"(?<![\d.,])(?:(?P<percent>\d{1,3}(?:\.\d+)?)[ \t]?(?:%|percent\b)|(?P<fraction>0?\.\d+|1\.0+)(?![\d%]))"
 SHARE = re.compile(_SHARE)
+# (nor a difference: "drops by 4%", "3 points lower")
 SCORE = re.compile(rf"(?i)\b(?:{_METRIC}|gets?|got|getting|scores?|scored|scoring|reach(?:es|ed)?|drops? to|dropped to|"
-                   rf"falls? to|fell to|only|just)\b[^.\n\d]{{0,15}}?{_SHARE}")
+                   rf"falls? to|fell to)\b(?:(?!\bby\b)[^.\n\d]){{0,15}}?{_SHARE}"
+                   r"(?![ \t]*(?:lower|higher|more|less|points?|pp|worse|better)\b)")
+NOT_SO = re.compile(r"(?i)(?:\b(?:not|no|never|nothing|hardly|neither|nor|without|far from|would|could|might|may|"
+                    r"used to)\b|n't\b)[^.;,\n]{0,12}$")
+MODAL = re.compile(r"(?i)\b(?:will|would|could|can|should|might|may)\b|\bwon't\b")
 GAP = 0.1
 
 
@@ -56,21 +68,28 @@ def _share(m: re.Match) -> float:
 
 
 def _badly(said: str) -> bool:
-    return any(not denied_before(said, m.start()) for m in WENT_BADLY.finditer(said))
+    return any(not NOT_SO.search(said[:m.start()]) for m in WENT_BADLY.finditer(said))
 
 
 def new_data_gap(prose: str) -> tuple[str, str] | None:
     """(the split's high score, the sentence about new data), both quoted as the report says them, where the report says
     its model scores high on its own held-out split and badly on new data; None otherwise. A question counts only
-    with a score in it ("why would it get 58% on new X-rays?"): "will it fail on new data?" tells no result."""
+    with a score in it and no modal verb ("why does it get 58% on new X-rays?"): "will it fail on new data?", "will it
+    get 62% on new patients?" tell no result."""
     high = SPLIT_SCORES_HIGH.search(prose)
     if not high:
         return None
     top = max((_share(m) for m in SHARE.finditer(high.group(0))), default=None)
     for said, end in sentences_and_ends(WRAPPED.sub(" ", prose)):
-        if not NEW_DATA.search(said):
+        if not NEW_DATA.search(said) or TRAINED_ON_NEW.search(said) or (end == "?" and MODAL.search(said)):
             continue
-        lower = top is not None and any(round(top - _share(m), 9) >= GAP for m in SCORE.finditer(said))
-        if lower or (end != "?" and _badly(said)):
+        # (the new data's own scores: not the split's, which a sentence may set beside them)
+        scores = [_share(m) for m in SCORE.finditer(SPLIT_SCORES_HIGH.sub(" ", said))]
+        if scores:      # (a score given decides: "slightly worse, 94.5%" beside 96% is no gap)
+            if top is not None and any(round(top - score, 9) >= GAP for score in scores):
+                return " ".join(high.group(0).split()), " ".join(said.split())[:160]
+        # (words, unless a figure near the split's says the drop was small: "slightly worse, 94.5%" beside 96%)
+        elif end != "?" and _badly(said) and not (top is not None and any(
+                0 <= round(top - _share(m), 9) < GAP for m in SHARE.finditer(SPLIT_SCORES_HIGH.sub(" ", said)))):
             return " ".join(high.group(0).split()), " ".join(said.split())[:160]
     return None
