@@ -45,8 +45,9 @@ NEW_DATA = re.compile(rf"(?i)\b(?:on|from|for|with|to|in)[ \t]+(?:[\w',-]+[ \t]+
 TRAINED_ON_NEW = re.compile(rf"(?i)\b(?:fine-?tun\w*|re-?train\w*|train\w*|continu\w* training)\s+(?:it\s+|the model\s+)?"
                             rf"(?:on|with)\s+(?:[\w',-]+\s+){{0,3}}?{_NEW}\b")
 # ... said to go badly there: with a score GAP or more below the split's, or, where no score is given, in words that are
-# not denied nor only supposed ("not bad", "no worse", "doesn't fail", "would fail", "used to be bad" say no such thing). Ten points is far beyond the sampling error of a held-out score
-# (about 1.7 points for 90% on 300 examples), and a gap that size is what the new data's user meets.
+# not denied nor only supposed ("not bad", "no worse", "doesn't fail", "would fail", "used to be bad" say no such
+# thing). Ten points is far beyond the sampling error of a held-out score (about 1.7 points for 90% on 300 examples),
+# and a gap that size is what the new data's user meets.
 WENT_BADLY = re.compile(r"(?i)\b(?:garbage|bad(?:ly)?|poor(?:ly)?|terrible|awful|worse|useless|fails?|failing|"
                         r"falls? apart|collapses?|(?:at|around|near) chance)\b")
 # (a share is a score only after a metric's name or a verb of scoring: not a learning rate, a loss, an error rate or
@@ -83,13 +84,15 @@ def new_data_gap(prose: str) -> tuple[str, str] | None:
     for said, end in sentences_and_ends(WRAPPED.sub(" ", prose)):
         if not NEW_DATA.search(said) or TRAINED_ON_NEW.search(said) or (end == "?" and MODAL.search(said)):
             continue
-        # (the new data's own scores: not the split's, which a sentence may set beside them)
-        scores = [_share(m) for m in SCORE.finditer(SPLIT_SCORES_HIGH.sub(" ", said))]
-        if scores:      # (a score given decides: "slightly worse, 94.5%" beside 96% is no gap)
-            if top is not None and any(round(top - score, 9) >= GAP for score in scores):
-                return " ".join(high.group(0).split()), " ".join(said.split())[:160]
-        # (words, unless a figure near the split's says the drop was small: "slightly worse, 94.5%" beside 96%)
-        elif end != "?" and _badly(said) and not (top is not None and any(
-                0 <= round(top - _share(m), 9) < GAP for m in SHARE.finditer(SPLIT_SCORES_HIGH.sub(" ", said)))):
+        own = SPLIT_SCORES_HIGH.sub(" ", said)      # (the new data's figures: not the split's, set beside them)
+        scores = [_share(m) for m in SCORE.finditer(own)]
+        # (a score given decides; words decide only where no figure near the split's says the drop was small:
+        # "slightly worse, 94.5%" beside 96% is no gap)
+        if scores:
+            worse = top is not None and any(round(top - score, 9) >= GAP for score in scores)
+        else:
+            near = top is not None and any(0 <= round(top - _share(m), 9) < GAP for m in SHARE.finditer(own))
+            worse = end != "?" and _badly(said) and not near
+        if worse:
             return " ".join(high.group(0).split()), " ".join(said.split())[:160]
     return None
