@@ -219,6 +219,9 @@ def read_and_made_float(prose: str) -> str:
     anywhere (no division by 255, no normalising or rescaling said); or ""."""
     if DIVIDED_255.search(prose) or SCALING_SAID.search(prose):
         return ""
+    floats = [line for line in prose.splitlines() if MADE_FLOAT.search(line)]     # (once, for every image read)
+    if not floats:
+        return ""
     for read in itertools.islice(READ_INTO.finditer(prose), 5):
         name = read.group("name")
         if NOT_PIXELS.search(name) or re.search(TRANSFORMED + r"[^()\n]{0,40}\b" + re.escape(name) + r"\b", prose):
@@ -226,7 +229,7 @@ def read_and_made_float(prose: str) -> str:
         lists = {m.group(1) for m in re.finditer(r"\b([A-Za-z_]\w{0,30})\.append\([^\n]{0,80}\b" + re.escape(name) + r"\b",
                                                 prose)}
         names = "|".join(re.escape(n) for n in {name} | lists)
-        if any(MADE_FLOAT.search(line) and re.search(rf"\b(?:{names})\b", line) for line in prose.splitlines()):
+        if any(re.search(rf"\b(?:{names})\b", line) for line in floats):
             return line_from(prose, read.start())[:100].strip()
     return ""
 

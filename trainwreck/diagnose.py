@@ -384,7 +384,8 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
         matches = []                     # a run that hangs, with no loss gone wrong: not covered
         unweighed.append("the report describes a run that hangs or makes no progress, and no loss gone wrong (nan or "
                          "inf, a climb, a loss that does not learn): every entry is about one of those")
-    if _inference_only(ev, c.words, declared_found, sig):
+    at_inference = _inference_only(ev, c.words, declared_found, sig)
+    if at_inference:
         matches = []                     # a model that trained well, failing at inference: not covered
         unweighed.append("the report says the model trained well and fails at inference, with no nan or inf: the "
                          "entries are about training that goes wrong; a model that trained well and fails at inference "
@@ -396,7 +397,7 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
         matches = []                     # an error no entry declares, and nothing said of the loss: not covered
         unweighed.append("the report shows an error that no entry declares and says nothing of a loss gone wrong "
                          "(nan or inf, a climb, a loss that does not learn): every entry is about one of those")
-    own = _self_explained(ev, c, declared_found)
+    own = _self_explained(ev, c, declared_found, at_inference)
     if own:
         matches = []                     # a framework's warning that names a failure no entry covers: not covered
         unweighed = [own[1]] + [u for u in unweighed if own[0] not in u]
@@ -584,10 +585,11 @@ AT_CHANCE = ("the loss stays at the uniform guess (ln C for C balanced classes) 
              "share")
 
 
-def _self_explained(ev: Evidence, c: Context, declared_found: set[str]) -> tuple[str, str] | None:
+def _self_explained(ev: Evidence, c: Context, declared_found: set[str], at_inference: bool) -> tuple[str, str] | None:
     """(the message, why) when the paste holds a warning of SELF_EXPLAINING, or code that explains the run by itself
     (an optimizer built before the module it trains was replaced), no message an entry declares, and no nan or inf in
-    its values or words: that is the explanation, and it is not the catalogue's."""
+    its values or words: that is the explanation, and it is not the catalogue's. (`at_inference`: the report places
+    its failure at inference, _inference_only, which its own reading explains.)"""
     # (before the gate below: the -inf of its causal mask's code is no inf of the run)
     copying = copying_language_model(ev) if not declared_found and "nan" not in c.words else ""
     if copying:
@@ -693,7 +695,7 @@ def _self_explained(ev: Evidence, c: Context, declared_found: set[str]) -> tuple
     gap = new_data_gap(ev.prose) if (c.sig.name not in TRACES and c.sig.name not in UNFINISHED
                                      and not loss_climb_said(ev.prose) and not says_not_learning(ev.prose)
                                      and not says_failure(ev.prose, GAP_WORDS) and not ERROR_SHOWN.search(ev.prose)
-                                     and not _inference_only(ev, c.words, declared_found, c.sig)) else None
+                                     and not at_inference) else None
     if gap:
         high, new = gap
         return new, (f"the report says the model scores well on its own held-out split (\"{high}\") and badly on new "

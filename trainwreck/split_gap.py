@@ -58,6 +58,8 @@ SHARE = re.compile(_SHARE)
 SCORE = re.compile(rf"(?i)\b(?:{_METRIC}|gets?|got|getting|scores?|scored|scoring|reach(?:es|ed)?|drops? to|dropped to|"
                    rf"falls? to|fell to)\b(?:(?!\bby\b)[^.\n\d]){{0,15}}?{_SHARE}"
                    r"(?![ \t]*(?:lower|higher|more|less|points?|pp|worse|better)\b)")
+# (sentences.denied_before's negators, and those it leaves out that deny a result -- "hardly", "nothing", "far from" --
+# and the words that only suppose one, within the few words before it)
 NOT_SO = re.compile(r"(?i)(?:\b(?:not|no|never|nothing|hardly|neither|nor|without|far from|would|could|might|may|"
                     r"used to)\b|n't\b)[^.;,\n]{0,12}$")
 MODAL = re.compile(r"(?i)\b(?:will|would|could|can|should|might|may)\b|\bwon't\b")
