@@ -746,6 +746,25 @@ def test_per_step_losses_of_tiny_batches_that_end_below_their_high_are_noise():
     assert diagnose(scan(io.BytesIO(high.encode()), "report", None), CATALOG).signature.name == "climbing"
 
 
+def test_a_small_batchs_loss_that_climbed_and_holds_a_level_is_no_swing():
+    """A batch of 4 names noise, but noise moves the loss value to value: one that fell to 2.1, climbed to 3.6 and
+    then holds 3.4-3.5 for five values lost what it learned (a divergence that found a plateau), whatever the batch.
+    The same run, still swinging at its end, is a small batch's noise; and a validation loss that rose beside a training
+    loss that rose too is not called overfitting."""
+    from trainwreck.validation_curve import trend
+
+    train = [6.02, 4.71, 3.55, 2.64, 2.18, 2.10, 2.23, 2.61, 3.12, 3.58, 3.47, 3.41, 3.52, 3.44, 3.49]
+    log = "batch_size = 4\n" + "".join(f"it {100 * k} train loss {v}\n" for k, v in enumerate(train))
+    d = diagnose(scan(io.BytesIO(log.encode()), "report", None), CATALOG)
+    assert d.signature.name == "climbed-and-stayed"
+    assert d.signature.facts[0].startswith("the loss fell to 2.1 (it 500), then climbed back")
+    swinging = log.replace("3.41", "1.41").replace("3.49", "2.09")
+    assert diagnose(scan(io.BytesIO(swinging.encode()), "report", None), CATALOG).signature.name == "healthy"
+    val = "".join(f"val loss {v}\n" for v in (4.9, 3.1, 2.4, 2.9, 3.6))
+    assert "overfitting" in trend(val, rose_only=True, train_fell=True)
+    assert trend(val, rose_only=True, train_fell=True, train_rose=True) == ""
+
+
 def test_a_tensorboard_export_introduced_as_another_tag_is_not_read_as_the_loss():
     """The export does not name its tag; the line that introduces it may ("Validation accuracy, exported from
     TensorBoard (val/acc):"): an accuracy that climbs from 0.01 to 0.99 is no loss that climbs. Introduced as the loss,

@@ -547,12 +547,13 @@ def _signature(ev: Evidence) -> Signature:
     swung = swings >= SWINGS and len(ev.before) > 2 and ev.before[-1] <= max(ev.before[:-1])
     # (nor one last rise, to no higher than the loss has been in the run's second half, in a run of small batches: the
     # mean loss of 8 examples moves 20-fold from one batch to the next; a tqdm bar's `loss=` is its last batch's)
-    swung = swung or (_small_batch(ev.prose) and end_rises == 1 and len(ev.before) > 3
-                      and ev.before[-1] <= max(ev.before[len(ev.before) // 2:-1]))
+    # (unless its last values have settled, far above its lowest: a batch's noise moves the loss value to value, and
+    # does not hold it within a few percent for several values -- 4.66, ..., 7.65, 7.41, 7.30, 7.46, 7.39 climbed there)
+    noisy = _small_batch(ev.prose) and len(ev.before) > 3 and not _settled_above_low(ev.before)
+    swung = swung or (noisy and end_rises == 1 and ev.before[-1] <= max(ev.before[len(ev.before) // 2:-1]))
     # (nor, in such a run, a last value that is no new high after a fall: 0.31, 1.74, 0.52, 1.12, 0.08, 1.93, 0.64 is
     # the swing of 8 examples' mean, not a climb back that stayed)
-    swung = swung or (_small_batch(ev.prose) and end_rises == 0 and len(ev.before) > 3
-                      and ev.before[-1] <= max(ev.before[:-1]))
+    swung = swung or (noisy and end_rises == 0 and ev.before[-1] <= max(ev.before[:-1]))
     if end_rises and not swung and sustained_climb(ev.before[-1 - end_rises:]) is not None:   # the climb still going
         # (one rise of JUMP_TO_PEAK or more to the last value is a jump, not a climb of several steps: a batch that
         # broke it, or a step that overshot -- a bad batch's face as much as the rate's)
@@ -786,6 +787,20 @@ def _held_above_start(ev: Evidence) -> int:
     while held < len(ev.before) and ev.before[-1 - held] >= DOUBLED * first:
         held += 1
     return held if HELD_MIN <= held < len(ev.before) else 0
+
+
+# Values that have settled: the last LEVEL_MIN of them within LEVEL_SPREAD of their lowest (relative), all at
+# RECOVERED times the run's lowest or more.
+LEVEL_MIN, LEVEL_SPREAD = 4, 0.1
+
+
+def _settled_above_low(values: list[float]) -> bool:
+    """Whether the last LEVEL_MIN values hold one level, RECOVERED times the lowest before them or more."""
+    last = values[-LEVEL_MIN:]
+    earlier = values[:-LEVEL_MIN]
+    if len(last) < LEVEL_MIN or not earlier or min(earlier) <= 0:
+        return False
+    return max(last) <= (1 + LEVEL_SPREAD) * min(last) and min(last) >= RECOVERED * min(earlier)
 
 
 def _slow_climb(ev: Evidence) -> tuple[int, int] | None:

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field, replace
 
 from .catalog import Catalog
 from .clip_unused import clip_never_applied
-from .curve_shape import (FLAT, PLATEAU_FALL, SHAPE_MIN, SWINGS, UNFINISHED, Signature, at_run_start, fmt, recurring_swings,
-                          signature_of)
+from .curve_shape import (FLAT, PLATEAU_FALL, RECOVERED, SHAPE_MIN, SWINGS, UNFINISHED, Signature, at_run_start, fmt,
+                          recurring_swings, signature_of)
 from .entry import TRACES, Entry
 from .fix_steps import SENTENCE_END, first_fix_step, fix_item
 from . import validation_curve
@@ -959,7 +959,8 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
         # of the catalogue's)
         ev = d.evidence
         d.trend = validation_curve.accuracy_impossible(ev.prose) or validation_curve.trend(
-            ev.prose, rose_only=True, train_fell=ev.count >= 2 and ev.head[0] > 0 and ev.last < (1 - PLATEAU_FALL) * ev.head[0])
+            ev.prose, rose_only=True, train_fell=ev.count >= 2 and ev.head[0] > 0 and ev.last < (1 - PLATEAU_FALL) * ev.head[0],
+            train_rose=bool(ev.low and ev.low > 0 and ev.last >= RECOVERED * ev.low))
     elif unjudged:                     # too few values to judge, beside words that the run does not learn
         d.verdict = "no-evidence"
         d.ask = (f"at least {SHAPE_MIN} loss values from the start of the run (with the accuracy, if it prints one), "

@@ -49,9 +49,10 @@ def values(text: str, key: re.Pattern = VALIDATION_LOSS, columns: tuple[bytes, .
     return out
 
 
-def trend(text: str, rose_only: bool = False, train_fell: bool = False) -> str:
+def trend(text: str, rose_only: bool = False, train_fell: bool = False, train_rose: bool = False) -> str:
     """A sentence on the validation loss's course, or "" where it prints fewer than MIN_VALUES (with rose_only, only
-    where it rose from its lowest; train_fell: the training loss beside it fell)."""
+    where it rose from its lowest; train_fell: the training loss beside it fell; train_rose: it climbed back from its
+    lowest, so a validation loss that rose beside it is no overfitting, and is not called that)."""
     seen = values(text)
     if len(seen) < MIN_VALUES:
         return ""
@@ -68,7 +69,7 @@ def trend(text: str, rose_only: bool = False, train_fell: bool = False) -> str:
         return (f"the validation loss the log prints was lowest at its first value ({fmt(low)}) and rose since, to "
                 f"{fmt(seen[-1])} (value {n} of {n}): what the model learned carries nothing to rows it did not train "
                 "on -- what a model does that sees only a few rows, over and over, or rows unlike the validation ones")
-    if at < n and seen[-1] > ROSE * low:
+    if at < n and seen[-1] > ROSE * low and not train_rose:
         return (f"the validation loss the log prints was lowest at value {at} of {n} ({fmt(low)}) and rose since, "
                 f"to {fmt(seen[-1])}: that is overfitting; the weights of its lowest point are the ones to keep")
     return ""
