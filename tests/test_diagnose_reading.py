@@ -1527,6 +1527,21 @@ def test_a_loss_said_to_stay_just_above_the_softmax_twice_floor_beside_a_high_ac
     assert classes_named("We are classifying 7 kinds of birds")[0] == 7 and classes_named("7 kinds of people") is None
 
 
+def test_a_count_under_two_is_no_class_count():
+    """timm's `num_classes=0` takes a model's head off (a feature extractor): it counts no classes, and a log beside it
+    is read as any other (a uniform guess over 0 classes once raised a math domain error). A count of 2 or more later
+    in the paste is the one read; `num_classes=1` is one logit, not one class."""
+    from trainwreck.class_count import classes_named, classes_or_vocabulary
+    said = ('backbone = timm.create_model("efficientnet_b0", pretrained=True, num_classes=0)\n'
+            "head = nn.Linear(backbone.num_features, 5)\n" + "".join(f"step {50 * k} loss {v}\n" for k, v in
+                                                                   enumerate((1.61, 1.42, 1.20, 1.05))))
+    assert classes_or_vocabulary(said) is None
+    assert diagnosis(said).signature.facts[0].startswith("4 loss values, all finite: the loss fell from 1.61 to 1.05")
+    assert classes_named("num_classes=0, then a 12-class head")[0] == 12
+    assert classes_named("num_classes=1 with BCEWithLogitsLoss") is None
+    assert classes_or_vocabulary("vocab_size=0 (set later)") is None
+
+
 def test_a_layer_written_by_me_is_hand_written():
     from trainwreck.thesaurus import tokens
     assert tokens("The CRF layer is written by me following a tutorial")[:3] == ["crf", "layer", "handwritten"]

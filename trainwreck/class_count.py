@@ -94,9 +94,11 @@ UNIFORM_REFUSED = re.compile(r"(?i)\b(?:logit_scale|temperature|clamp\w*|clip\w*
 @functools.lru_cache(maxsize=8)      # (asked of one report's text by many readings: read once)
 def classes_named(prose: str) -> tuple[int, str] | None:
     """The class count the paste names, and how it names it; or None."""
-    counted = CLASS_COUNT.search(prose)
-    if counted:
-        return int(next(g for g in counted.groups() if g)), f"the paste says `{counted.group(0)}`"
+    # (a count under two is no count of classes: timm's `num_classes=0` takes the head off, and `num_classes=1` is one
+    # logit, a binary or a regression head)
+    for counted in itertools.islice(CLASS_COUNT.finditer(prose), 5):
+        if (classes := int(next(g for g in counted.groups() if g))) >= 2:
+            return classes, f"the paste says `{counted.group(0)}`"
     for worked in itertools.islice(UNIFORM_SAID.finditer(prose), 5):
         classes = int(worked.group(1))
         sentence = prose[slice(*sentence_around(prose, worked.start(), worked.end()))]
@@ -144,10 +146,10 @@ DICTIONARY_TYPES = re.compile(r"\bdictionary: (\d{1,7}) types\b")
 def vocabulary_named(prose: str) -> tuple[int, str] | None:
     """The vocabulary's size the paste gives (a language model's classes), and how it gives it; or None."""
     vocab = VOCAB.search(prose) or VOCAB_AFTER.search(prose) or TOKENIZER_SIZE.search(prose) or SUBWORDS.search(prose)
-    if vocab:
-        return int(vocab.group(1).replace(",", "")) * (1000 if vocab.group(2) else 1), f"`{vocab.group(0)}`"
+    if vocab and (size := int(vocab.group(1).replace(",", "")) * (1000 if vocab.group(2) else 1)) >= 2:
+        return size, f"`{vocab.group(0)}`"
     printed = (list(itertools.islice(DICTIONARY_TYPES.finditer(prose), 8)) or [None])[-1]
-    if printed:
+    if printed and int(printed.group(1)) >= 2:
         return int(printed.group(1)), f"`{printed.group(0)}`"
     return None
 
