@@ -765,6 +765,38 @@ def test_a_small_batchs_loss_that_climbed_and_holds_a_level_is_no_swing():
     assert trend(val, rose_only=True, train_fell=True, train_rose=True) == ""
 
 
+def test_a_loss_back_at_the_uniform_guess_after_it_had_learned_is_a_collapse():
+    """Ten classes: ln 10 = 2.303 is the cross-entropy of a uniform guess. A loss that fell to 1.41, jumped, and came
+    back down only to 2.30-2.31 gives every class the same probability again: it lost what it learned (a collapse), not
+    a spike it recovered from, though it ends below where it started. A loss that started at ln 10 and fell, or one
+    that came down to ln 10 from above and never below it, is no collapse."""
+    from trainwreck.curve_shape import LEARNED_BELOW_UNIFORM, signature_of
+    from trainwreck.logscan import scan_text
+
+    said = "CIFAR-10 style task, 10 classes, ResNet-18, SGD.\n"
+    values = [2.31, 1.92, 1.63, 1.41, 1.52, 4.87, 9.60, 3.75, 2.41, 2.306, 2.301, 2.304]
+    sig = signature_of(scan_text(said + "".join(f"epoch {k} loss {v}\n" for k, v in enumerate(values, 1))))
+    assert sig.name == "climbed-and-stayed"
+    assert sig.facts[0].startswith("the loss fell to 1.41 (epoch 4), below 2.303 -- ln 10, the loss of a uniform "
+                                   "guess over the 10 classes (the paste says `10 classes`) -- and rose back to it: "
+                                   "its last 3 values (epoch 10 to epoch 12) sit at that guess")
+    healthy = [2.31, 1.92, 1.63, 1.41, 1.30, 1.21, 1.15, 1.09, 1.05, 1.02, 0.99, 0.97]
+    assert signature_of(scan_text(said + "".join(f"epoch {k} loss {v}\n" for k, v in enumerate(healthy, 1)))).name \
+        == "healthy"
+    # (down to the guess from a high start, never below it: where a healthy run starts)
+    from_above = [9.1, 6.2, 4.0, 3.1, 2.6, 2.40, 2.33, 2.31, 2.305, 2.303]
+    assert "uniform guess" not in " ".join(signature_of(scan_text(said + "".join(
+        f"epoch {k} loss {v}\n" for k, v in enumerate(from_above, 1)))).facts)
+    # (below the guess by less than LEARNED_BELOW_UNIFORM: it had learned nothing to lose)
+    shallow = [2.31, 2.25, 2.12, 2.09, 2.15, 2.24, 2.30, 2.303, 2.301, 2.304]
+    assert min(shallow) > (1 - LEARNED_BELOW_UNIFORM) * 2.303
+    assert "uniform guess" not in " ".join(signature_of(scan_text(said + "".join(
+        f"epoch {k} loss {v}\n" for k, v in enumerate(shallow, 1)))).facts)
+    # (with no class count in the paste, the level is no known guess)
+    assert "uniform guess" not in " ".join(signature_of(scan_text("".join(
+        f"epoch {k} loss {v}\n" for k, v in enumerate(values, 1)))).facts)
+
+
 def test_a_tensorboard_export_introduced_as_another_tag_is_not_read_as_the_loss():
     """The export does not name its tag; the line that introduces it may ("Validation accuracy, exported from
     TensorBoard (val/acc):"): an accuracy that climbs from 0.01 to 0.99 is no loss that climbs. Introduced as the loss,

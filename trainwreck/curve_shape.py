@@ -14,7 +14,7 @@ import statistics
 from dataclasses import dataclass, field, replace
 
 from .ceilings import ceiling_fact
-from .class_count import at_uniform, classes_named, classes_or_vocabulary
+from .class_count import UNIFORM_NEAR, at_uniform, classes_named, classes_or_vocabulary
 from .clip_unused import clip_never_applied
 from .entry import TRACES
 from .logscan import KEEP, Evidence
@@ -501,6 +501,9 @@ def _signature(ev: Evidence) -> Signature:
         return sig(*frozen)
     if stall is None and (early_frozen := _frozen_early(ev)):
         return replace(sig(*early_frozen), weak=True)    # a few values: the shape, too faintly to name an entry alone
+    # (a loss back at the uniform guess after it had learned: no spike it recovered from, however it got there)
+    if (collapsed := _back_at_uniform(ev)) and not grows_when_healthy(f"{ev.loss_named[0]} {ev.prose}"):
+        return sig("climbed-and-stayed", [collapsed])
     early = ev.head[:SPIKE_WINDOW]
     peak = max(range(len(early)), key=early.__getitem__) if early else 0
     # A spike: SPIKE_RATIO times the first value; or, in a run the words say had no warmup (and that names no warmup of
@@ -1242,6 +1245,45 @@ def _jumped_above_start(ev: Evidence) -> str:
                     f"and stayed at {ABOVE_START:g}x where it started or more to the end ({fmt(ev.last)}, "
                     f"{ev.where(ev.count - 1)}): a healthy run does not go back above its untrained loss for good")
     return ""
+
+
+# A loss back at the uniform guess after it had been this share below it or more: the model had learned (a mean
+# cross-entropy of 0.9 ln C or less is no uniform guess), then lost it all
+LEARNED_BELOW_UNIFORM = 0.1
+# ... and this many of its last values at that guess (at_uniform)
+AT_UNIFORM_LAST = 2
+
+
+def _back_at_uniform(ev: Evidence) -> str:
+    """A loss that fell LEARNED_BELOW_UNIFORM or more below ln C, the cross-entropy of a uniform guess over the C
+    classes (or the vocabulary) the paste names, then rose, and whose last AT_UNIFORM_LAST values or more sit at ln C:
+    the model again gives every class the same probability, whatever the input -- what a run does once a step too large
+    has thrown its weights off, or killed the units before its output, and the output's bias is all it has left. No
+    noise lands a mean loss on ln C and holds it there. ('' otherwise, and for a loss still coming down to it from
+    above, which is where a healthy run starts.)"""
+    named = classes_or_vocabulary(ev.prose)
+    vals = ev.before
+    if named is None or ev.first_nonfinite is not None or len(vals) < AT_UNIFORM_LAST + 2:
+        return ""
+    per_unit = loss_unit(ev.dialect).per_unit
+    guess = math.log(named[0]) / per_unit
+    tail = vals[-AT_UNIFORM_LAST:]
+    n = len(tail)
+    while n < len(vals) - 1 and at_uniform(vals[-n - 1] * per_unit, named[0]):
+        n += 1
+    earlier = vals[:-n]
+    low_at = min(range(len(earlier)), key=earlier.__getitem__)
+    if not all(at_uniform(v * per_unit, named[0]) for v in tail) \
+            or not 0 < earlier[low_at] <= (1 - LEARNED_BELOW_UNIFORM) * guess:
+        return ""
+    where = ev.before_start
+    went = "was at" if where + low_at == 0 else "fell to"
+    return (f"the loss {went} {fmt(earlier[low_at])} ({ev.where(where + low_at)}), below {fmt(guess)} -- ln "
+            f"{named[0]}, the loss of a uniform guess over the {named[0]} classes ({named[1]}) -- and rose back to "
+            f"it: its last {counted(n, 'value')} ({ev.where(where + len(vals) - n)} to {ev.where(ev.count - 1)}) sit at "
+            f"that guess, within {UNIFORM_NEAR:.0%}. The model gives every class the same probability again, whatever "
+            "the input: it lost what it had learned, as when a step too large throws the weights off or kills the "
+            "units before the output, leaving the output's bias alone -- a collapse, not a recovery")
 
 
 def _settled_above(ev: Evidence) -> tuple[str, list[str]] | None:
