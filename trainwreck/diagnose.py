@@ -72,7 +72,7 @@ SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one
               "full-precision", "masked-inf", "log-unguarded", "exp-unshifted", "sqrt-at-zero", "same-batch",
               "first-layers", "feature-scales", "nll-of-probabilities", "clip-unengaged",
               "adaptive-rate-high", "std-unguarded", "one-output", "weights-frozen", "rounded-away", "start-high", "accuracy-rose-said",
-              "early-jump", "loop-unscaled", "update-discarded", "raw-targets-said", "classes-counted", "classes-short",
+              "early-jump", "loop-unscaled", "update-discarded", "raw-targets-said", "classes-counted", "classes-short", "labels-past-outputs",
               "masked-row-every-batch", "untrained-output-enormous", "width-no-effect", "inverse-unguarded",
               "dead-units", "units-alike", "item-std-unguarded", "faster-start",
               "froze-after-jumps")

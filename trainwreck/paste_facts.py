@@ -31,6 +31,7 @@ from .gradient_clearing import (ACCUMULATES, BACKWARD_STEP, GRAD_REQ_ADD, UNCALL
 from .gradient_norms import gradients_shrink_to_the_input, grads_said_zero, norms_below_clip
 from .input_scaling import (ALL_ZERO_INPUT, CONSTANT_FEATURE, DIVIDES_BY_STD, feature_scales_printed, per_item,
                             per_item_said, standardised_by_hand)
+from .labels_printed import PAST_LAST_LOGIT, labels_past_outputs
 from .logscan import Evidence, dialects
 from .logscan.positions import epoch_number, step_number
 from .loss_inputs import nll_of_probabilities
@@ -368,10 +369,9 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         said, set_, n_said, n_set = short
         out["classes-short"] = (f"the report gives {n_said} classes (\"{said}\") and the code builds {n_set} outputs "
                                 f"(`{set_}`): a label of {n_set} or more is past the last logit, one the loss cannot take "
-                                f"-- PyTorch's cross-entropy raises `Target {n_set} is out of bounds.` on a CPU (a "
-                                "device-side assertion on a GPU), and TensorFlow's sparse cross-entropy returns nan for "
-                                "that row on a GPU (it raises only on a CPU: https://github.com/tensorflow/tensorflow/"
-                                "blob/r2.2/tensorflow/python/ops/nn_ops.py#L3542-L3591)")
+                                "-- " + PAST_LAST_LOGIT.format(n=n_set))
+    if went_wrong and (past := labels_past_outputs(ev.prose)):
+        out["labels-past-outputs"] = past
     # (labels at -1 go wrong beside a falling loss too: NumPy's indexing trains those rows towards the last class)
     if (m := MINUS_ONE_LABELS.search(ev.prose)) and not MINUS_ONE_HANDLED.search(ev.prose):
         out["minus-one-labels"] = (f"the report sets labels to -1 (`{' '.join(m.group(0).split())}`): a label no "

@@ -1,0 +1,102 @@
+"""Labels as a paste prints them -- a pandas `value_counts()`, NumPy's or PyTorch's `unique`, a `Counter` or a `set`
+of them -- beside the number of outputs the model has: a label at that number or above is past the last logit (labels
+that run 1..C for C outputs, the commonest way to get there). WR-320's face, read from the paste's own numbers.
+"""
+from __future__ import annotations
+
+import itertools
+import re
+
+from .class_count import CLASS_COUNT, classes_named
+
+# A name that holds labels: `label`, `labels`, `y`, `y_train`, `target`, `df['class']`, `train_df.category`
+# (each part bounded, from a word's start: unbounded `\w*label\w*` backtracks quadratically along one long word)
+_LABEL_NAME = (r"(?<!\w)(?:\w{1,40}(?:\.|\[['\"]))?(?:y(?:_\w{1,30})?|\w{0,30}labels?\w{0,30}|\w{0,30}targets?\w{0,30}|"
+               r"class(?:es)?|category|categories)(?:['\"]\])?(?!\w)")
+# pandas' value_counts() as printed: a row per label, `<label>   <count>`, closed by `Name: <name>, dtype: int64`.
+# pandas 2 names the counts `count` and puts the column's name on a line of its own above the rows; pandas 1 names the
+# counts after the column (whatsnew v2.0.0, "value_counts sets the resulting name to count"). Found by its closing line
+# and read upwards from it: a pattern that starts at the rows would try every line of a table of number pairs.
+COUNTS_CLOSED = re.compile(r"(?m)^Name: (\w{1,40}), dtype: int\d+")
+VALUE_COUNT_ROWS = 64
+_ROW = re.compile(r"[ \t]*(-?\d{1,4})[ \t]+\d{1,9}[ \t]*")
+# ... or a call that lists the distinct labels, and what it printed on its own line below (within two lines):
+# `np.unique(y_train)` -> `array([1, 2, 3, 4, 5, 6])` or `[1 2 3 4 5 6]`, `torch.unique(labels)` -> `tensor([0, 1, 2])`,
+# `set(labels)` -> `{1, 2, 3}`, `Counter(labels)` -> `Counter({1: 403, 2: 501})`
+UNIQUE_CALL = re.compile(r"(?:np|numpy|torch|tf|jnp)\.unique\(\s*" + _LABEL_NAME + r"\s*[,)]|"
+                         r"\b(?:sorted\(\s*)?set\(\s*" + _LABEL_NAME + r"\s*\)|\bCounter\(\s*" + _LABEL_NAME + r"\s*\)|"
+                         r"\b" + _LABEL_NAME + r"\.unique\(\)")
+PRINTED_SET = re.compile(r"^[ \t]*(?:>>>[ \t]*)?(?:array\(|tensor\(|Counter\()?[\[{](?P<items>[-\d:, \t]{1,400})[\]}]\)?",
+                         re.M)
+# A label shifted onto 0..C-1 somewhere in the paste (`y - 1`, `labels -= 1`, `.sub(1)`), or mapped onto it
+SHIFTED = re.compile(r"\b" + _LABEL_NAME + r"\s*(?:-=\s*1\b|-\s*1\b)|\.sub_?\(\s*1\s*\)|LabelEncoder|return_inverse|"
+                     r"factorize|\.cat\.codes|searchsorted|\{\s*\w+\s*:\s*\w+\s+for\s+\w+\s*,\s*\w+\s+in\s+enumerate\(")
+# The number of outputs the code builds: `num_classes = 6`, `Dense(6, activation='softmax')`, `nn.Linear(512, 6)`
+# written as the head (`fc`, `head`, `classifier`, `out`)
+OUTPUTS_SET = re.compile(r"(?i)\b(?:num_classes|n_classes|nb_classes|num_class|class_num|nclasses|num_labels|n_labels|"
+                         r"output_classes|number_of_classes|num_outputs|n_outputs)\s*[:=]\s*(\d{1,4})\b|"
+                         r"\bDense\(\s*(\d{1,4})\s*,\s*activation\s*=\s*['\"]softmax['\"]\s*\)?|"
+                         r"\b(?:fc|head|classifier|out|output|logits)\w*\s*=\s*(?:nn|torch\.nn)\.Linear\(\s*[\w.]+\s*,\s*"
+                         r"(\d{1,4})\s*\)")
+# (as PyTorch and TensorFlow treat a label past the last logit)
+PAST_LAST_LOGIT = ("PyTorch's cross-entropy raises `Target {n} is out of bounds.` on a CPU (a device-side assertion on a "
+                   "GPU), and TensorFlow's sparse cross-entropy returns nan for that row on a GPU (it raises only on a "
+                   "CPU: https://github.com/tensorflow/tensorflow/blob/r2.2/tensorflow/python/ops/nn_ops.py#L3542-L3591)")
+
+
+def _printed_labels(prose: str) -> tuple[list[int], str] | None:
+    """The distinct labels the paste prints, and how it prints them; or None."""
+    for m in itertools.islice(COUNTS_CLOSED.finditer(prose), 5):
+        # (the rows are short: a window of them above the closing line, not the whole text before it)
+        lines = prose[max(0, m.start() - 80 * VALUE_COUNT_ROWS):m.start()].split("\n")[-VALUE_COUNT_ROWS - 2:-1]
+        labels = []
+        while lines and (row := _ROW.fullmatch(lines[-1])):
+            labels.append(int(row.group(1)))
+            lines.pop()
+        name = m.group(1)
+        # (pandas 2's counts name their column on the line above the rows; pandas 1's are named after it)
+        column = lines[-1].strip() if lines and name in ("count", "proportion") else name
+        if len(labels) >= 2 and re.fullmatch(_LABEL_NAME, column):
+            return sorted(set(labels)), f"`value_counts()` of `{column}`"
+    for m in itertools.islice(UNIQUE_CALL.finditer(prose), 5):
+        below = prose[m.end():].split("\n", 3)[1:3]
+        for line in below:
+            if (printed := PRINTED_SET.match(line)) is None:
+                continue
+            items = printed.group("items")
+            # (a Counter's or a dict's keys, before each colon; else the items themselves, by commas or spaces)
+            keys = re.findall(r"(-?\d+)\s*:", items) if ":" in items else re.findall(r"-?\d+", items)
+            if len(keys) >= 2:
+                return sorted({int(k) for k in keys}), f"`{' '.join(m.group(0).split())}`"
+    return None
+
+
+def _outputs(prose: str) -> tuple[int, str] | None:
+    """The model's number of outputs as the code sets it, or the class count the words give; or None where the code
+    sets two different ones."""
+    set_ = {int(next(g for g in m.groups() if g)): m.group(0) for m in itertools.islice(OUTPUTS_SET.finditer(prose), 10)}
+    if len(set_) == 1:
+        n, shown = next(iter(set_.items()))
+        return n, f"`{' '.join(shown.split())}`"
+    if not set_ and (named := classes_named(prose)) and CLASS_COUNT.search(prose):
+        return named[0], named[1].removeprefix("the paste says ")
+    return None
+
+
+def labels_past_outputs(prose: str) -> str:
+    """A sentence where the labels the paste prints reach the number of outputs the model has or more, with no shift
+    onto 0..C-1 in the paste; else ""."""
+    printed = _printed_labels(prose)
+    if printed is None or SHIFTED.search(prose):
+        return ""
+    labels, how = printed
+    outputs = _outputs(prose)
+    if outputs is None or outputs[0] < 2 or labels[-1] < outputs[0] or labels[0] < 0:
+        return ""
+    n, shown = outputs
+    run = (f"run from {labels[0]} to {labels[-1]}" if labels == list(range(labels[0], labels[-1] + 1)) else
+           f"are {', '.join(map(str, labels))}")
+    start = ": they start at 1, where the loss counts from 0" if labels[0] == 1 and labels[-1] == n else ""
+    return (f"the labels the paste prints ({how}) {run}, and the model has {n} outputs ({shown}){start} -- the loss "
+            f"takes a label as the index of its logit, 0 to {n - 1}, so a label of {n} is past the last one: "
+            + PAST_LAST_LOGIT.format(n=n))
