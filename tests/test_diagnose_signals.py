@@ -2071,6 +2071,14 @@ def test_a_hand_written_bce_of_a_keras_output_or_of_one_minus_p_is_an_unguarded_
                               "ll = -np.mean(np.sum(y * np.log(y_pred), axis=1))") == {}
     assert breaking_construct("def nll(y_true, y_pred):\n    return K.mean(y_pred - y_true * K.log(y_pred))\n"
                               "Dense(64, activation='sigmoid')\nDense(1, activation='exponential')") == {}
+    # a clamp guards only where it is called, or a name says it holds a clamped value: a name that only starts with
+    # "clip" guards nothing
+    by_hand = "p = {}\nloss = -(y * torch.log(p) + (1 - y) * torch.log(1 - p)).mean()\n"
+    assert set(breaking_construct(by_hand.format("clipwise_output"))) == {"log-unguarded"}
+    assert breaking_construct(by_hand.format("torch.clamp(clipwise_output, 1e-7, 1 - 1e-7)")) == {}
+    assert breaking_construct(by_hand.format("clipwise_output.clamp_(1e-7, 1 - 1e-7)")) == {}
+    assert breaking_construct(by_hand.format("tf.clip_by_value(out, 1e-7, 1 - 1e-7)")) == {}
+    assert breaking_construct(by_hand.format("probs_clipped")) == {}
 
 
 def test_values_called_raw_before_their_name_are_unscaled():

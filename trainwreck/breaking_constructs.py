@@ -56,7 +56,10 @@ KERAS_ACTIVATION = re.compile(r"\bactivation\s*=\s*['\"](\w+)['\"]")
 # the model's last layer, whose activation is the output's: a Dense (linear unless it names one) or an Activation
 KERAS_LAYER = re.compile(r"\bDense\([^\n]{0,160}|\bActivation\(\s*['\"](?P<activation>\w+)['\"]")
 KERAS_LOSS_DEF = re.compile(r"\bdef\s+\w+\(\s*y_true\s*,\s*y_pred\s*\)")
-GUARDED = re.compile(r"\+\s*(?:\w*eps\w*|(?:\d+(?:\.\d+)?|\.\d+)e-\d+|0?\.0*[1-9])|(?:(?<!\w)\w*eps\w*|(?<![\d.])(?:\d+(?:\.\d+)?|\.\d+)e-\d+)\s*\+|clamp|clip|"
+# (a clamp or a clip called, or a name said to hold a clamped value: not a name that only starts so, PANNs' own
+# `clipwise_output`, a sigmoid's)
+GUARDED = re.compile(r"\+\s*(?:\w*eps\w*|(?:\d+(?:\.\d+)?|\.\d+)e-\d+|0?\.0*[1-9])|(?:(?<!\w)\w*eps\w*|(?<![\d.])(?:\d+(?:\.\d+)?|\.\d+)e-\d+)\s*\+|"
+                     r"\b(?:clamp|clip)(?:_by_value|_min|_max|_)?\s*\(|clamped|clipped|"
                      r"\bmax\(|maximum", re.I)
 # - An exp whose result is divided by a sum of exps, or summed inside a log (a softmax or a log-sum-exp written by
 #   hand: `jnp.exp(s) / jnp.exp(s).sum(-1)`, `den = torch.exp(sim).sum(1)` then `num / den`,
