@@ -7242,6 +7242,23 @@ def test_a_loss_that_is_minus_a_cosine_similarity_may_go_below_zero():
     assert d.verdict == "normal" and not d.matches
 
 
+def test_a_loss_that_is_minus_a_signal_to_distortion_ratio_may_go_below_zero():
+    """Source separation trains on minus a ratio in decibels (negative SI-SDR or SI-SNR; asteroid's SingleSrcNegSDR):
+    unbounded below, and more negative as the separation improves. Labels out of range are no closest entry; an SDR
+    printed as a metric beside a cross-entropy says nothing of the loss."""
+    from trainwreck.run_said import loss_kind
+
+    for built in ("loss_func = SingleSrcNegSDR('sisdr')", "criterion = PairwiseNegSDR('snr')",
+                  "loss = singlesrc_neg_sisdr(est, ref).mean()", "we train with the SI-SNR loss as in Conv-TasNet",
+                  "the loss is negative SI-SDR"):
+        assert loss_kind(built) == "likelihood", built
+    assert loss_kind("criterion = nn.CrossEntropyLoss(); val SDR 7.1 dB") == "bounded"
+    d = diagnosis("Training a mask network with SingleSrcNegSDR('sisdr'): the loss goes from -2.1 to -11.4 over 20 "
+                  "epochs. A loss should not be negative, should it?\n")
+    assert d.verdict == "normal" and not d.matches
+    assert "minus a ratio in decibels, unbounded below" in d.normal[0].explanation
+
+
 def test_the_same_place_said_to_break_every_run_is_one_token():
     """"Nan at the same batch every run", "it jumps at iteration 880, every single time": a place tied to the data, as
     the bad batch's own phrase says; not a step that merely comes with "every run" elsewhere in the clause."""

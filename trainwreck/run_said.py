@@ -401,6 +401,10 @@ MINUS_SCORE = re.compile(r"(?<![\d.])(?<![\d.] )-[ \t]*(?:\([ \t]*)?(?:\d+(?:\.\
 # not BYOL's own 2 - 2 cos, which stays at or above zero
 MINUS_SIMILARITY = re.compile(r"\bnegative[ _-]?cosine[ _-]?similarity\b|\bNegativeCosineSimilarity\b|\bsimsiam\b|"
                               r"(?<![\w.)\]])-[ \t]*(?:(?:F|torch\.nn\.functional|nn\.functional)\.)?cosine_similarity\(", re.I)
+# ... or minus a signal-to-distortion (or signal-to-noise) ratio, in dB and unbounded below, as source separation trains
+# (Conv-TasNet's -SI-SNR; asteroid's SingleSrcNegSDR, PairwiseNegSDR, singlesrc_neg_sisdr): more negative is better
+MINUS_RATIO = re.compile(r"\b(?:SingleSrc|MultiSrc|Pairwise)NegSDR\b|\b(?:\w{0,20}_)?neg_?(?:si|sd)?s[dn]r\b|"
+                         r"\bneg(?:ative)?[ -](?:si|sd)?-?s[dn]r\b|\bsi-?s[dn]r[ _-]loss\b", re.I)
 # A run of a trainer whose default loss adds minus the soft Dice to the cross-entropy: nnU-Net (normals' answer cites its
 # code) -- its command or trainer class, its log's pseudo Dice, or its loss named as its own ("nnU-Net's loss", "the
 # nnU-Net loss"); not the name alone ("I tried nnU-Net first; now my own model's BCE loss is negative")
@@ -439,7 +443,7 @@ def _kind_of(text: str) -> str:
     bounded = next((m for m in itertools.islice(BOUNDED_LOSS.finditer(text), 20)
                     if not SWITCHED_FROM.search(text[max(0, m.start() - 80):m.start()])), None)
     likelihood = (LIKELIHOOD.search(text) or MINUS_SCORE.search(text) or MINUS_SCORE_TRAINER.search(text)
-                  or MINUS_SIMILARITY.search(text))
+                  or MINUS_SIMILARITY.search(text) or MINUS_RATIO.search(text))
     if bounded and not likelihood:
         return "bounded"
     return "likelihood" if likelihood and not bounded else ""
