@@ -3810,6 +3810,58 @@ def test_review_session38_final_inputs_and_labels_shuffled_apart_are_not_covered
         assert shuffled_apart(kept) == "", kept
 
 
+def test_one_of_a_row_aligned_pair_shuffled_alone_is_not_covered():
+    """Two arrays taken row by row together -- columns of one table, or one index into both -- keep each row with its
+    label until one of them is shuffled alone in place: a data bug no entry covers, said with the two lines. A label per
+    example beside a shuffled set of points (PointNet shuffles the points of a cloud on purpose) is no such pair, and
+    neither is a pair shuffled with one permutation."""
+    import numpy as np
+
+    from trainwreck.data_order import shuffled_alone
+
+    table = np.arange(12.0).reshape(6, 2)
+    rows, marks = table[:, :1], table[:, -1]
+    np.random.default_rng(1).shuffle(rows)
+    assert (rows[:, 0] + 1 != marks).any()          # the mechanism: the shuffled column's rows left the other's
+    code = ("def __getitem__(self, i):\n    arr = np.load(self.files[i])\n    feats, tags = arr[:, :8], arr[:, 8]\n"
+            "    np.random.shuffle(feats)\n    return feats, tags\n")
+    assert shuffled_alone(code) == "feats, tags = arr[:, :8], arr[:, 8] ... np.random.shuffle(feats)"
+    log = "".join(f"epoch {e} loss {v} acc 0.31\n" for e, v in enumerate(("1.386", "1.371", "1.369", "1.370", "1.368",
+                                                                          "1.369", "1.367", "1.368")))
+    d = diagnosis(code + log)
+    assert d.verdict == "unexplained" and not d.matches
+    assert any("shuffles one of them alone, in place (`feats, tags = arr[:, :8], arr[:, 8] ... np.random.shuffle(feats)`)"
+               in u for u in d.unweighed)
+    assert shuffled_alone("    pts, seg = pts[choice], seg[choice]\n    rng.shuffle(seg)\n") == \
+        "pts, seg = pts[choice], seg[choice] ... rng.shuffle(seg)"
+    for kept in ("    pts, label = cloud[:, :3], labels[i]\n    np.random.shuffle(pts)\n",          # (a label per cloud)
+                 "    a, b = x[i], y[j]\n    np.random.shuffle(a)\n",                              # (two indices)
+                 "    X, y = X[idx], y[idx]\n",                                                  # (no shuffle after)
+                 "    X, y = X[idx], y[idx]\n    np.random.shuffle(X)\n    np.random.shuffle(y)\n"):  # (shuffle_apart's)
+        assert shuffled_alone(kept) == "", kept
+
+
+def test_a_frame_of_inputs_shuffled_apart_from_the_labels_of_its_table_is_not_covered():
+    """`X = X.sample(frac=1)` after X was taken from a table whose labels are taken from it apart: the labels keep the
+    table's order. Not the whole table shuffled first, nor labels taken from the shuffled frame."""
+    from trainwreck.data_order import frame_sampled_alone
+
+    code = ("df = pd.read_csv('loans.csv')\nfeatures = df.drop(columns=['default'])\n"
+            "features = features.sample(frac=1.0, random_state=7)\nlabels = df['default'].to_numpy()\n")
+    assert frame_sampled_alone(code) == ("features = features.sample(frac=1.0, random_state=7) ... "
+                                         "labels = df['default'].to_numpy()")
+    log = "".join(f"Epoch {e}/20 - loss: {v} - accuracy: 0.61 - val_loss: 0.69 - val_accuracy: 0.50\n"
+                  for e, v in enumerate(("0.693", "0.690", "0.684", "0.676"), 1))
+    d = diagnosis(code + log)
+    assert d.verdict == "unexplained" and not d.matches
+    assert any("the paste shuffles the frame of its inputs and takes its labels from the table" in u for u in d.unweighed)
+    whole = code.replace("features = features.sample(frac=1.0, random_state=7)\n", "").replace(
+        "df = pd.read_csv('loans.csv')\n", "df = pd.read_csv('loans.csv').sample(frac=1)\n")
+    assert frame_sampled_alone(whole) == ""
+    popped = ("df = pd.read_csv('loans.csv')\nX = df.copy()\nX = X.sample(frac=1)\ny = X.pop('default')\n")
+    assert frame_sampled_alone(popped) == ""
+
+
 def test_review_session38_last_readings():
     """(review_session38_last g04, g07, g16) A report's decimal commas outnumber a value copied from a program's output
     ("ровно 0.0"); an ordinal's full stop ("1. epoch'un 418. adımında") is no value and no sentence's end; and

@@ -44,6 +44,69 @@ def shuffled_apart(prose: str) -> str:
     return ""
 
 
+# ... or one of two arrays made row by row together, shuffled alone in place: a pair taken from one array's columns
+# (`pts, seg = data[:, :3], data[:, -1]`) or by one index (`X, y = X[idx], y[idx]`) keeps each row with its label, until
+# `np.random.shuffle(pts)` permutes the rows of one of them. (A per-example label beside a shuffled set of points is
+# no such pair: it was not taken row by row with them.)
+_SUBSCRIPT = r"(?P<{0}>[A-Za-z_]\w{{0,40}})\[(?P<{1}>[^\]\n]{{1,40}})\](?:\.\w{{1,20}}\([^()\n]{{0,40}}\))*"
+ROWS_TOGETHER = re.compile(r"(?m)^[ \t]*(?P<a>[A-Za-z_]\w{0,40})[ \t]*,[ \t]*(?P<b>[A-Za-z_]\w{0,40})[ \t]*=[ \t]*"
+                           + _SUBSCRIPT.format("sa", "ia") + r"[ \t]*,[ \t]*" + _SUBSCRIPT.format("sb", "ib")
+                           + r"[ \t]*(?:#[^\n]*)?$")
+SHUFFLED_IN_PLACE = r"(?m)^[ \t]*(?:np\.random|numpy\.random|random|rng)\.shuffle\([ \t]*{}[ \t]*\)"
+
+
+def _rows_together(m: re.Match) -> bool:
+    """Are the pair's two subscripts row by row together: columns of one array, or one index array?"""
+    ia, ib = m.group("ia").replace(" ", ""), m.group("ib").replace(" ", "")
+    columns = m.group("sa") == m.group("sb") and ia.startswith((":,", "...,")) and ib.startswith((":,", "...,"))
+    return columns or (ia == ib and re.fullmatch(r"[A-Za-z_]\w{0,40}", ia) is not None)
+
+
+def shuffled_alone(prose: str) -> str:
+    """The pair's line and the shuffle, quoted, where the paste shuffles in place one of two arrays it made row by row
+    together, and not the other; ''."""
+    code = code_of(prose)
+    for m in itertools.islice(ROWS_TOGETHER.finditer(code), 20):
+        if not _rows_together(m):
+            continue
+        after = code[m.end():]
+        one = [(n, s) for n in (m.group("a"), m.group("b"))
+               if (s := re.search(SHUFFLED_IN_PLACE.format(re.escape(n)), after))]
+        if len(one) == 1:
+            shuffle = one[0][1]
+            return f"{' '.join(m.group(0).split())} ... {' '.join(shuffle.group(0).split())}"
+    return ""
+
+
+# ... or a pandas frame of the inputs shuffled (`X = X.sample(frac=1)`) after it was taken from a table whose labels
+# are taken apart from it (`y = train['target'].values`): the labels keep the table's order, the inputs do not.
+# (Not the whole table shuffled before both are taken from it, `df = df.sample(frac=1)`, nor labels taken from the
+# shuffled frame itself, `y = X.pop('target')`.)
+TAKEN_FROM = re.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_]\w{0,40})[ \t]*=[ \t]*(?P<src>[A-Za-z_]\w{0,40})"
+                        r"(?:\.(?:drop|pop|filter|copy)\(|\[|\.(?:iloc|loc)\[)")
+_SAMPLED = r"(?m)^[ \t]*{0}[ \t]*=[ \t]*{1}\.sample\([ \t]*frac[ \t]*=[ \t]*1(?:\.0*)?\b[^\n]{{0,80}}"
+FRAME_SAMPLED = re.compile(_SAMPLED.format(r"(?P<name>[A-Za-z_]\w{0,40})", "(?P=name)"))
+
+
+def frame_sampled_alone(prose: str) -> str:
+    """The two lines, quoted, where the paste shuffles a frame of its inputs taken from a table and takes its labels
+    from that table apart from it; ''."""
+    code = code_of(prose)
+    taken = list(itertools.islice(TAKEN_FROM.finditer(code), 40))
+    for shuffled in itertools.islice(FRAME_SAMPLED.finditer(code), 5):
+        name = shuffled.group("name")
+        source = next((t.group("src") for t in taken if t.group("name") == name and t.start() < shuffled.start()
+                       and t.group("src") != name), None)
+        if source is None:
+            continue
+        for label in taken:
+            if label.group("src") == source and label.group("name") != name \
+                    and PAIR_LABEL.fullmatch(label.group("name").lower()) \
+                    and not re.search(_SAMPLED.format(*[re.escape(label.group("name"))] * 2), code):
+                return f"{' '.join(shuffled.group(0).split())} ... {line_from(code, label.start()).strip()}"
+    return ""
+
+
 # A training DataLoader built without shuffle=True: PyTorch's DataLoader keeps the dataset's order unless told to
 # shuffle (its `shuffle` argument defaults to False), so a dataset listed class by class gives batches of one class in
 # turn. Not a loader given a sampler (which sets the order itself), nor one named for validation or testing.

@@ -32,8 +32,8 @@ from .logscan.numbers import to_float
 from .logscan.positions import counted_on, epoch_on, last_epoch, named_step, starts_again, step_number
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_scale_zero
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
-from .data_order import (flip_swaps_classes, listed_files_zipped_apart, loaders_shuffled_apart, shuffled_apart,
-                         unshuffled_loader)
+from .data_order import (flip_swaps_classes, frame_sampled_alone, listed_files_zipped_apart, loaders_shuffled_apart,
+                         shuffled_alone, shuffled_apart, unshuffled_loader)
 from .frozen_said import one_output_said
 from .gradient_clearing import accumulation_fix, summed_prints
 from .loss_inputs import NEGATIVE
@@ -642,6 +642,21 @@ def _self_explained(ev: Evidence, c: Context, declared_found: set[str], at_infer
                        "labels (slowly, and only a large one). No entry covers this data bug: shuffle "
                        "them together, with one permutation (`idx = np.random.permutation(len(X)); X, y = X[idx], "
                        "y[idx]`)")
+    alone = shuffled_alone(ev.prose)
+    if alone:
+        return alone, (f"the paste takes two arrays row by row together and then shuffles one of them alone, in place "
+                       f"(`{alone}`): its rows move and the other's stay, so each row is paired with another row's "
+                       f"label, which says nothing of it -- {AT_CHANCE}, whatever the model. No entry covers this data "
+                       "bug: shuffle the pair with one permutation (`idx = np.random.permutation(len(a)); a, b = a[idx], "
+                       "b[idx]`), or shuffle before taking them apart")
+    sampled = frame_sampled_alone(ev.prose)
+    if sampled:
+        return sampled, (f"the paste shuffles the frame of its inputs and takes its labels from the table in the "
+                         f"table's own order (`{sampled}`): the inputs' rows move and the labels' do not, so each row "
+                         f"is paired with another row's label, which says nothing of it -- {AT_CHANCE}; a training "
+                         "accuracy that still climbs is the model memorising those pairings. No entry covers this data "
+                         "bug: shuffle the whole table once, before taking the inputs and the labels from it "
+                         "(`train = train.sample(frac=1, random_state=SEED)`)")
     # (the settings below explain a run that does not learn, shown or said: not one whose loss fell beside an accuracy
     # that rose -- its zipped loaders paired their rows, its weight decay left it room)
     not_learning = c.sig.name != "healthy" or says_not_learning(ev.prose)
