@@ -8,6 +8,7 @@ import itertools
 import re
 
 from .class_count import CLASS_COUNT, classes_named
+from .data_values import CLASSES_SET, LABELS_REMAPPED
 
 # A name that holds labels: `label`, `labels`, `y`, `y_train`, `target`, `df['class']`, `train_df.category`
 # (each part bounded, from a word's start: unbounded `\w*label\w*` backtracks quadratically along one long word)
@@ -28,13 +29,11 @@ UNIQUE_CALL = re.compile(r"(?:np|numpy|torch|tf|jnp)\.unique\(\s*" + _LABEL_NAME
                          r"\b" + _LABEL_NAME + r"\.unique\(\)")
 PRINTED_SET = re.compile(r"^[ \t]*(?:>>>[ \t]*)?(?:array\(|tensor\(|Counter\()?[\[{](?P<items>[-\d:, \t]{1,400})[\]}]\)?",
                          re.M)
-# A label shifted onto 0..C-1 somewhere in the paste (`y - 1`, `labels -= 1`, `.sub(1)`), or mapped onto it
-SHIFTED = re.compile(r"\b" + _LABEL_NAME + r"\s*(?:-=\s*1\b|-\s*1\b)|\.sub_?\(\s*1\s*\)|LabelEncoder|return_inverse|"
-                     r"factorize|\.cat\.codes|searchsorted|\{\s*\w+\s*:\s*\w+\s+for\s+\w+\s*,\s*\w+\s+in\s+enumerate\(")
-# The number of outputs the code builds: `num_classes = 6`, `Dense(6, activation='softmax')`, `nn.Linear(512, 6)`
-# written as the head (`fc`, `head`, `classifier`, `out`)
-OUTPUTS_SET = re.compile(r"(?i)\b(?:num_classes|n_classes|nb_classes|num_class|class_num|nclasses|num_labels|n_labels|"
-                         r"output_classes|number_of_classes|num_outputs|n_outputs)\s*[:=]\s*(\d{1,4})\b|"
+# A label shifted onto 0..C-1 somewhere in the paste (`y - 1`, `labels -= 1`, `.sub(1)`); or mapped onto it, LABELS_REMAPPED
+SHIFTED = re.compile(r"\b" + _LABEL_NAME + r"\s*(?:-=\s*1\b|-\s*1\b)|\.sub_?\(\s*1\s*\)")
+# The number of outputs the code builds: `num_classes = 6` (CLASSES_SET), `num_outputs = 6`, `Dense(6,
+# activation='softmax')`, `nn.Linear(512, 6)` written as the head (`fc`, `head`, `classifier`, `out`)
+OUTPUTS_SET = re.compile(CLASSES_SET.pattern + r"|(?i:\b(?:num_outputs|n_outputs)\s*[:=]\s*(\d{1,4})\b)|"
                          r"\bDense\(\s*(\d{1,4})\s*,\s*activation\s*=\s*['\"]softmax['\"]\s*\)?|"
                          r"\b(?:fc|head|classifier|out|output|logits)\w*\s*=\s*(?:nn|torch\.nn)\.Linear\(\s*[\w.]+\s*,\s*"
                          r"(\d{1,4})\s*\)")
@@ -87,7 +86,7 @@ def labels_past_outputs(prose: str) -> str:
     """A sentence where the labels the paste prints reach the number of outputs the model has or more, with no shift
     onto 0..C-1 in the paste; else ""."""
     printed = _printed_labels(prose)
-    if printed is None or SHIFTED.search(prose):
+    if printed is None or SHIFTED.search(prose) or LABELS_REMAPPED.search(prose):
         return ""
     labels, how = printed
     outputs = _outputs(prose)
