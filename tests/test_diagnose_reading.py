@@ -1540,6 +1540,7 @@ def test_a_count_under_two_is_no_class_count():
     assert classes_named("num_classes=0, then a 12-class head")[0] == 12
     assert classes_named("num_classes=1 with BCEWithLogitsLoss") is None
     assert classes_or_vocabulary("vocab_size=0 (set later)") is None
+    assert classes_or_vocabulary("config.vocab_size = 0  # filled in later\nconfig.vocab_size = 32000\n")[0] == 32000
 
 
 def test_a_layer_written_by_me_is_hand_written():

@@ -2079,6 +2079,8 @@ def test_a_hand_written_bce_of_a_keras_output_or_of_one_minus_p_is_an_unguarded_
     assert breaking_construct(by_hand.format("clipwise_output.clamp_(1e-7, 1 - 1e-7)")) == {}
     assert breaking_construct(by_hand.format("tf.clip_by_value(out, 1e-7, 1 - 1e-7)")) == {}
     assert breaking_construct(by_hand.format("probs_clipped")) == {}
+    assert breaking_construct(by_hand.format("torch.softmax(z, 1).clamp_min_(1e-7)")) == {}
+    assert set(breaking_construct(by_hand.format("probs_unclamped"))) == {"log-unguarded"}
 
 
 def test_values_called_raw_before_their_name_are_unscaled():
@@ -3834,6 +3836,9 @@ def test_one_of_a_row_aligned_pair_shuffled_alone_is_not_covered():
                in u for u in d.unweighed)
     assert shuffled_alone("    pts, seg = pts[choice], seg[choice]\n    rng.shuffle(seg)\n") == \
         "pts, seg = pts[choice], seg[choice] ... rng.shuffle(seg)"
+    # (labels shuffled on purpose, as a sanity check the model cannot learn them, said on the line or above it)
+    assert shuffled_alone("X, y = data[:, :-1], data[:, -1]\n# sanity check: random labels should give chance\n"
+                          "np.random.shuffle(y)\n") == ""
     for kept in ("    pts, label = cloud[:, :3], labels[i]\n    np.random.shuffle(pts)\n",          # (a label per cloud)
                  "    a, b = x[i], y[j]\n    np.random.shuffle(a)\n",                              # (two indices)
                  "    X, y = X[idx], y[idx]\n",                                                  # (no shuffle after)
@@ -3860,6 +3865,10 @@ def test_a_frame_of_inputs_shuffled_apart_from_the_labels_of_its_table_is_not_co
     assert frame_sampled_alone(whole) == ""
     popped = ("df = pd.read_csv('loans.csv')\nX = df.copy()\nX = X.sample(frac=1)\ny = X.pop('default')\n")
     assert frame_sampled_alone(popped) == ""
+    # (labels brought into the shuffled frame's order through its index: pandas aligns them)
+    for realigned in ("labels = df.loc[features.index, 'default']\n", "labels = df['default'].reindex(features.index)\n",
+                      "labels = df['default']\nlabels = labels[features.index]\n"):
+        assert frame_sampled_alone(code.replace("labels = df['default'].to_numpy()\n", realigned)) == "", realigned
 
 
 def test_review_session38_last_readings():
@@ -7302,9 +7311,13 @@ def test_a_loss_that_is_minus_a_signal_to_distortion_ratio_may_go_below_zero():
 
     for built in ("loss_func = SingleSrcNegSDR('sisdr')", "criterion = PairwiseNegSDR('snr')",
                   "loss = singlesrc_neg_sisdr(est, ref).mean()", "we train with the SI-SNR loss as in Conv-TasNet",
-                  "the loss is negative SI-SDR"):
+                  "the loss is negative SI-SDR", "loss = -si_sdr(est, ref)", "class NegativeSISDR(_Loss):",
+                  "loss = si_snr_loss(est, ref)", "loss = -scale_invariant_signal_distortion_ratio(preds, target).mean()"):
         assert loss_kind(built) == "likelihood", built
     assert loss_kind("criterion = nn.CrossEntropyLoss(); val SDR 7.1 dB") == "bounded"
+    # (a negative ratio as a condition of the data is no loss)
+    for data in ("keyword spotting on clips at negative SNR", "we evaluate at negative SDR levels"):
+        assert loss_kind(data) == "", data
     d = diagnosis("Training a mask network with SingleSrcNegSDR('sisdr'): the loss goes from -2.1 to -11.4 over 20 "
                   "epochs. A loss should not be negative, should it?\n")
     assert d.verdict == "normal" and not d.matches

@@ -21,26 +21,55 @@ COUNTER = "Counter(labels)\nCounter({2: 310, 1: 250, 3: 198, 4: 77})\n"
 
 @pytest.mark.parametrize("printed", [PANDAS_1, PANDAS_2, NUMPY, PRINTED, TORCH, COUNTER])
 def test_labels_printed_one_to_c_for_c_outputs_are_past_the_last_logit(printed):
-    fact = labels_past_outputs(MODEL + printed)
+    fact, in_code = labels_past_outputs(MODEL + printed)
     assert "run from 1 to 4, and the model has 4 outputs (`Dense(4, activation='softmax')`): they start at 1" in fact
-    assert "0 to 3, so a label of 4 is past the last one" in fact and "`Target 4 is out of bounds.`" in fact
+    assert "0 to 3, so a label of 4 or more is past the last one" in fact and "`Target 4 is out of bounds.`" in fact
+    assert in_code
 
 
 def test_labels_that_fit_or_are_shifted_or_are_not_labels_are_not_read():
-    assert labels_past_outputs(MODEL + NUMPY.replace("1, 2, 3, 4", "0, 1, 2, 3")) == ""
-    assert labels_past_outputs(MODEL.replace("Dense(4", "Dense(5") + NUMPY) == ""
-    assert labels_past_outputs(MODEL + NUMPY + "y_train = y_train - 1\n") == ""
-    assert labels_past_outputs(MODEL + NUMPY.replace("y_train", "image_ids")) == ""
-    # (pandas 2's counts of a column it does not name, and pandas 1's of one that is no label)
-    assert labels_past_outputs(MODEL + PANDAS_2.replace("label\n1", "1")) == ""
-    assert labels_past_outputs(MODEL + PANDAS_1.replace("Name: label", "Name: age")) == ""
-    # (two output counts in the code: no one number of outputs)
-    assert labels_past_outputs(MODEL + "num_classes = 5\n" + NUMPY) == ""
+    for text in (MODEL + NUMPY.replace("1, 2, 3, 4", "0, 1, 2, 3"), MODEL.replace("Dense(4", "Dense(5") + NUMPY,
+                 MODEL + NUMPY.replace("y_train", "image_ids"),
+                 # (shifted or mapped onto 0..C-1 anywhere in the paste)
+                 MODEL + NUMPY + "y_train = y_train - 1\n", MODEL + NUMPY + "    return self.x[i], self.labels[i] - 1\n",
+                 MODEL + PANDAS_1 + "label = int(row['label']) - 1\n",
+                 MODEL + PANDAS_1 + "df['label'] = df['label'].map({1: 0, 2: 1, 3: 2, 4: 3})\n",
+                 MODEL + NUMPY + "y = [class_to_idx[c] for c in names]\n",
+                 # (pandas 2's counts of a column it does not name, and pandas 1's of one that is no label)
+                 MODEL + PANDAS_2.replace("label\n1", "1"), MODEL + PANDAS_1.replace("Name: label", "Name: age"),
+                 # (a count or a size of labels, or a coordinate, is no label)
+                 MODEL + ">>> np.unique(target_lengths)\n[5 7 9]\n", MODEL + "Counter(label_lengths)\nCounter({4: 10, 6: 2})\n",
+                 MODEL + ">>> np.unique(y_center)\narray([12, 40, 77])\n",
+                 # (two output counts in the code: no one number of outputs)
+                 MODEL + "num_classes = 5\n" + NUMPY):
+        assert labels_past_outputs(text) == ("", False), text
 
 
-def test_a_label_past_the_outputs_anywhere_in_the_set_is_read():
-    fact = labels_past_outputs("num_classes = 4\n" + ">>> np.unique(y)\narray([0, 1, 2, 5])\n")
+def test_a_label_past_the_outputs_anywhere_in_the_set_is_read_and_named_in_the_error():
+    fact, _ = labels_past_outputs("num_classes = 4\n" + ">>> np.unique(y)\narray([0, 1, 2, 5])\n")
     assert "are 0, 1, 2, 5, and the model has 4 outputs (`num_classes = 4`) -- the loss takes" in fact
+    assert "PyTorch's cross-entropy raises `Target 5 is out of bounds.`" in fact
+
+
+def test_a_label_the_loss_ignores_is_not_past_the_last_logit():
+    """Pascal VOC marks object borders 255 and trains with ignore_index=255: PyTorch skips that label before its bounds
+    check. The other labels are held to the outputs as before."""
+    voc = "criterion = nn.CrossEntropyLoss(ignore_index=255)\nmodel = deeplabv3_resnet50(num_classes=21)\n"
+    assert labels_past_outputs(voc + ">>> np.unique(label)\narray([  0,   1,  15, 255], dtype=uint8)\n") == ("", False)
+    fact, _ = labels_past_outputs(voc + ">>> np.unique(label)\narray([  0,   1,  21, 255], dtype=uint8)\n")
+    assert "are 0, 1, 21, and the model has 21 outputs" in fact
+
+
+def test_a_count_the_words_give_is_said_as_theirs_and_a_head_that_takes_every_label_wins():
+    """With no head count in the code, the words' "4 classes" is the count held to the labels -- said as the words',
+    and weighed as words (False); a head the code builds with room for every printed label is the model's."""
+    fact, in_code = labels_past_outputs("I have 4 classes.\n" + NUMPY)
+    assert "and the paste gives 4 classes (`4 classes`): they start at 1" in fact and not in_code
+    assert labels_past_outputs("I have 4 classes.\nhead = nn.Sequential(nn.Dropout(0.2), nn.Linear(512, 5))\n"
+                               + NUMPY) == ("", False)
+    # (timm's num_classes=0 takes a head off: no count of outputs beside the head built after it)
+    timm = 'backbone = timm.create_model("resnet50", pretrained=True, num_classes=0)\nhead = nn.Linear(2048, 4)\n'
+    assert labels_past_outputs(timm + "num_classes = 4\n" + NUMPY)[1]
 
 
 def test_the_fact_names_the_labels_entry_first_beside_a_nan_from_the_start():
@@ -50,3 +79,10 @@ def test_the_fact_names_the_labels_entry_first_beside_a_nan_from_the_start():
     d = diagnose(scan(io.BytesIO(report.encode()), "report", None), CATALOG)
     assert d.matches[0].entry.id == "WR-320"
     assert d.matches[0].parts["labels-past-outputs"] > 0
+    # (beside a class count the code sets short of the words', the label past the last logit is said once: from
+    # the printed labels)
+    short = ("I have 5 categories.\nnum_classes = 4\nmodel.add(Dense(num_classes, activation='softmax'))\n"
+             ">>> np.unique(y_train)\narray([0, 1, 2, 3, 4])\n" + report.split("\n", 1)[1].split(MODEL)[1].split(PANDAS_1)[1])
+    d = diagnose(scan(io.BytesIO(short.encode()), "report", None), CATALOG)
+    assert d.matches[0].entry.id == "WR-320"
+    assert "labels-past-outputs" in d.matches[0].parts and "classes-short" not in d.matches[0].parts

@@ -59,7 +59,7 @@ KERAS_LOSS_DEF = re.compile(r"\bdef\s+\w+\(\s*y_true\s*,\s*y_pred\s*\)")
 # (a clamp or a clip called, or a name said to hold a clamped value: not a name that only starts so, PANNs' own
 # `clipwise_output`, a sigmoid's)
 GUARDED = re.compile(r"\+\s*(?:\w*eps\w*|(?:\d+(?:\.\d+)?|\.\d+)e-\d+|0?\.0*[1-9])|(?:(?<!\w)\w*eps\w*|(?<![\d.])(?:\d+(?:\.\d+)?|\.\d+)e-\d+)\s*\+|"
-                     r"\b(?:clamp|clip)(?:_by_value|_min|_max|_)?\s*\(|clamped|clipped|"
+                     r"\b(?:clamp|clip)(?:_by_value|_min_?|_max_?|_)?\s*\(|(?<![A-Za-z])(?:clamped|clipped)|"
                      r"\bmax\(|maximum", re.I)
 # - An exp whose result is divided by a sum of exps, or summed inside a log (a softmax or a log-sum-exp written by
 #   hand: `jnp.exp(s) / jnp.exp(s).sum(-1)`, `den = torch.exp(sim).sum(1)` then `num / den`,

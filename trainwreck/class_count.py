@@ -145,9 +145,11 @@ DICTIONARY_TYPES = re.compile(r"\bdictionary: (\d{1,7}) types\b")
 @functools.lru_cache(maxsize=8)      # (the same)
 def vocabulary_named(prose: str) -> tuple[int, str] | None:
     """The vocabulary's size the paste gives (a language model's classes), and how it gives it; or None."""
-    vocab = VOCAB.search(prose) or VOCAB_AFTER.search(prose) or TOKENIZER_SIZE.search(prose) or SUBWORDS.search(prose)
-    if vocab and (size := int(vocab.group(1).replace(",", "")) * (1000 if vocab.group(2) else 1)) >= 2:
-        return size, f"`{vocab.group(0)}`"
+    # (the first size of two or more, in this order of the forms: a `vocab_size = 0` filled in later is none)
+    for pattern in (VOCAB, VOCAB_AFTER, TOKENIZER_SIZE, SUBWORDS):
+        for vocab in itertools.islice(pattern.finditer(prose), 5):
+            if (size := int(vocab.group(1).replace(",", "")) * (1000 if vocab.group(2) else 1)) >= 2:
+                return size, f"`{vocab.group(0)}`"
     printed = (list(itertools.islice(DICTIONARY_TYPES.finditer(prose), 8)) or [None])[-1]
     if printed and int(printed.group(1)) >= 2:
         return int(printed.group(1)), f"`{printed.group(0)}`"

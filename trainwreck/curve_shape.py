@@ -14,7 +14,7 @@ import statistics
 from dataclasses import dataclass, field, replace
 
 from .ceilings import ceiling_fact
-from .class_count import UNIFORM_NEAR, at_uniform, classes_named, classes_or_vocabulary
+from .class_count import UNIFORM_NEAR, at_uniform, classes_named, classes_or_vocabulary, vocabulary_named
 from .clip_unused import clip_never_applied
 from .entry import TRACES
 from .logscan import KEEP, Evidence
@@ -798,12 +798,13 @@ LEVEL_MIN, LEVEL_SPREAD = 4, 0.1
 
 
 def _settled_above_low(values: list[float]) -> bool:
-    """Whether the last LEVEL_MIN values hold one level, RECOVERED times the lowest before them or more."""
+    """Whether the last LEVEL_MIN values hold one level, RECOVERED times the lowest before them or more (the lowest
+    mean of a few values in a row: one lucky batch of a small batch's noise is no low)."""
     last = values[-LEVEL_MIN:]
     earlier = values[:-LEVEL_MIN]
     if len(last) < LEVEL_MIN or not earlier or min(earlier) <= 0:
         return False
-    return max(last) <= (1 + LEVEL_SPREAD) * min(last) and min(last) >= RECOVERED * min(earlier)
+    return max(last) <= (1 + LEVEL_SPREAD) * min(last) and min(last) >= RECOVERED * lowest_mean(earlier)[0]
 
 
 def _slow_climb(ev: Evidence) -> tuple[int, int] | None:
@@ -1247,43 +1248,71 @@ def _jumped_above_start(ev: Evidence) -> str:
     return ""
 
 
-# A loss back at the uniform guess after it had been this share below it or more: the model had learned (a mean
-# cross-entropy of 0.9 ln C or less is no uniform guess), then lost it all
-LEARNED_BELOW_UNIFORM = 0.1
-# ... and this many of its last values at that guess (at_uniform)
+# A loss back at the uniform guess after it had learned and then diverged: LOW_RUN values in a row whose mean is this
+# share below it or more (a mean cross-entropy of 0.9 ln C is no guess; one value that low may be a lucky batch), then a
+# climb to EXCURSION times the guess or more (a divergence: a small batch's noise around ln C swings by tens of
+# percent, not by half), then its last AT_UNIFORM_LAST values or more at the guess
+LEARNED_BELOW_UNIFORM, LOW_RUN, EXCURSION = 0.1, 3, 1.5
 AT_UNIFORM_LAST = 2
+# Only a mean cross-entropy over the classes the paste names sits at ln C for this reason: the paste shows a
+# classifier's loss or its accuracy, and no regression, no summed loss (a detector's total of its heads' losses)
+_CLASSIFIER_RUN = re.compile(r"(?i)classif\w*|cross[ _-]?entropy|crossentropy|nll_?loss|softmax|\baccuracy\b|\bacc\b|"
+                             r"top-?[15]\b|error_rate")
+_NOT_ONE_CROSS_ENTROPY = re.compile(r"(?i)(?<!logistic )regress\w*|\bmse\b|mean[ _-]squared|squared[ _-]error|"
+                                    r"\bl[12][ _-]?loss\b|\bmae\b|\btotal[ _]loss\b|\brpn\b|\broi\b|\bbbox\b|"
+                                    r"\bbox[ _]loss\b|\bsum of\b")
+
+
+def lowest_mean(values: list[float], k: int = LOW_RUN) -> tuple[float, int]:
+    """The lowest mean of k values in a row, and where its run starts: a low that one lucky batch cannot make."""
+    if len(values) < k:
+        return (sum(values) / len(values), 0) if values else (math.inf, 0)
+    run = sum(values[:k])
+    best, at = run, 0
+    for i in range(k, len(values)):
+        run += values[i] - values[i - k]
+        if run < best:
+            best, at = run, i - k + 1
+    return best / k, at
 
 
 def _back_at_uniform(ev: Evidence) -> str:
-    """A loss that fell LEARNED_BELOW_UNIFORM or more below ln C, the cross-entropy of a uniform guess over the C
-    classes (or the vocabulary) the paste names, then rose, and whose last AT_UNIFORM_LAST values or more sit at ln C:
-    the model again gives every class the same probability, whatever the input -- what a run does once a step too large
-    has thrown its weights off, or killed the units before its output, and the output's bias is all it has left. No
-    noise lands a mean loss on ln C and holds it there. ('' otherwise, and for a loss still coming down to it from
-    above, which is where a healthy run starts.)"""
+    """A classifier's loss that learned (LOW_RUN values in a row LEARNED_BELOW_UNIFORM or more below ln C, the
+    cross-entropy of a uniform guess over the C classes or the vocabulary the paste names), climbed to EXCURSION times
+    ln C or more, and came back down only to ln C, where its last AT_UNIFORM_LAST values or more sit: what a run does
+    once a step too large has thrown its weights off, or killed the units before its output -- the output's bias, all it
+    has left, scores about ln C on balanced classes. (A uniform output scores ln C; the converse need not hold, so this
+    says only that the loss is the guess's.) '' otherwise, and for a loss still coming down to ln C from above, where a
+    healthy run starts."""
     named = classes_or_vocabulary(ev.prose)
     vals = ev.before
-    if named is None or ev.first_nonfinite is not None or len(vals) < AT_UNIFORM_LAST + 2:
+    if named is None or ev.first_nonfinite is not None or len(vals) < LOW_RUN + AT_UNIFORM_LAST + 1:
         return ""
-    per_unit = loss_unit(ev.dialect).per_unit
+    vocabulary = vocabulary_named(ev.prose) is not None
+    if not (vocabulary or _CLASSIFIER_RUN.search(ev.prose) or _accuracy_printed(ev)) \
+            or _NOT_ONE_CROSS_ENTROPY.search(ev.prose) or NOT_A_MEAN.search(ev.prose) or LOSS_SUMMED.search(ev.prose):
+        return ""
+    per_unit, _unit, log = loss_unit(ev.dialect)
     guess = math.log(named[0]) / per_unit
-    tail = vals[-AT_UNIFORM_LAST:]
-    n = len(tail)
+    n = AT_UNIFORM_LAST
+    if not all(at_uniform(v * per_unit, named[0]) for v in vals[-n:]):
+        return ""
     while n < len(vals) - 1 and at_uniform(vals[-n - 1] * per_unit, named[0]):
         n += 1
     earlier = vals[:-n]
-    low_at = min(range(len(earlier)), key=earlier.__getitem__)
-    if not all(at_uniform(v * per_unit, named[0]) for v in tail) \
-            or not 0 < earlier[low_at] <= (1 - LEARNED_BELOW_UNIFORM) * guess:
+    low, low_at = lowest_mean(earlier)
+    peak = max(earlier[low_at:], default=0.0)
+    if not (0 < low <= (1 - LEARNED_BELOW_UNIFORM) * guess and peak >= EXCURSION * guess):
         return ""
     where = ev.before_start
-    went = "was at" if where + low_at == 0 else "fell to"
-    return (f"the loss {went} {fmt(earlier[low_at])} ({ev.where(where + low_at)}), below {fmt(guess)} -- ln "
-            f"{named[0]}, the loss of a uniform guess over the {named[0]} classes ({named[1]}) -- and rose back to "
-            f"it: its last {counted(n, 'value')} ({ev.where(where + len(vals) - n)} to {ev.where(ev.count - 1)}) sit at "
-            f"that guess, within {UNIFORM_NEAR:.0%}. The model gives every class the same probability again, whatever "
-            "the input: it lost what it had learned, as when a step too large throws the weights off or kills the "
-            "units before the output, leaving the output's bias alone -- a collapse, not a recovery")
+    over = (f"over the vocabulary's {named[0]} tokens" if vocabulary else f"over the {named[0]} classes")
+    return (f"the loss fell to a mean of {fmt(low)} over {LOW_RUN} values ({ev.where(where + low_at)} to "
+            f"{ev.where(where + low_at + LOW_RUN - 1)}), below {fmt(guess)} -- {log} {named[0]}, the loss of a uniform "
+            f"guess {over} ({named[1]}) -- then climbed to {fmt(peak)} and came back down only to that guess: its last "
+            f"{counted(n, 'value')} ({ev.where(where + len(vals) - n)} to {ev.where(ev.count - 1)}) sit at it, within "
+            f"{UNIFORM_NEAR:.0%}. Its loss is what a uniform guess scores, as if it had learned nothing of the input: "
+            "what it learned is lost, as when a step too large throws the weights off or kills the units before the "
+            "output -- a collapse, not a recovery")
 
 
 def _settled_above(ev: Evidence) -> tuple[str, list[str]] | None:

@@ -62,9 +62,15 @@ def _rows_together(m: re.Match) -> bool:
     return columns or (ia == ib and re.fullmatch(r"[A-Za-z_]\w{0,40}", ia) is not None)
 
 
+# (a shuffle of the labels on purpose: a sanity check that the model cannot learn random labels, a permutation test, a
+# baseline -- said on the shuffle's line or the one above it)
+ON_PURPOSE = re.compile(r"(?i)\bsanity\b|\brandom(?:ized|ised)?[ _-]labels?\b|\bpermutation[ _-]test|\bbaseline\b|"
+                        r"\bshould\s+(?:give|get|be)\s+(?:at\s+)?chance\b|\bnull\s+(?:model|distribution)\b")
+
+
 def shuffled_alone(prose: str) -> str:
     """The pair's line and the shuffle, quoted, where the paste shuffles in place one of two arrays it made row by row
-    together, and not the other; ''."""
+    together, and not the other (nor on purpose, ON_PURPOSE); ''."""
     code = code_of(prose)
     for m in itertools.islice(ROWS_TOGETHER.finditer(code), 20):
         if not _rows_together(m):
@@ -74,7 +80,13 @@ def shuffled_alone(prose: str) -> str:
                if (s := re.search(SHUFFLED_IN_PLACE.format(re.escape(n)), after))]
         if len(one) == 1:
             shuffle = one[0][1]
-            return f"{' '.join(m.group(0).split())} ... {' '.join(shuffle.group(0).split())}"
+            # (the shuffle's line and the one above it, comments kept: code_of keeps each character's place)
+            at = m.end() + shuffle.start()
+            line = prose.rfind("\n", 0, at) + 1
+            above = prose.rfind("\n", 0, max(0, line - 1)) + 1
+            end = prose.find("\n", at)
+            if not ON_PURPOSE.search(prose[above:end if end >= 0 else len(prose)]):
+                return f"{' '.join(m.group(0).split())} ... {' '.join(shuffle.group(0).split())}"
     return ""
 
 
@@ -86,6 +98,11 @@ TAKEN_FROM = re.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_]\w{0,40})[ \t]*=[ \t]*(?P
                         r"(?:\.(?:drop|pop|filter|copy)\(|\[|\.(?:iloc|loc)\[)")
 _SAMPLED = r"(?m)^[ \t]*{0}[ \t]*=[ \t]*{1}\.sample\([ \t]*frac[ \t]*=[ \t]*1(?:\.0*)?\b[^\n]{{0,80}}"
 FRAME_SAMPLED = re.compile(_SAMPLED.format(r"(?P<name>[A-Za-z_]\w{0,40})", "(?P=name)"))
+
+
+# (labels brought back into the shuffled frame's order through its index: `df.loc[X.index, 'y']`, `y.reindex(X.index)`,
+# `y[X.index]` -- pandas aligns on the index, and that is how the two are kept together)
+REALIGNED = r"(?:\.loc\[|\.reindex\(|\[)[ \t]*{0}\.index\b"
 
 
 def frame_sampled_alone(prose: str) -> str:
@@ -102,7 +119,8 @@ def frame_sampled_alone(prose: str) -> str:
         for label in taken:
             if label.group("src") == source and label.group("name") != name \
                     and PAIR_LABEL.fullmatch(label.group("name").lower()) \
-                    and not re.search(_SAMPLED.format(*[re.escape(label.group("name"))] * 2), code):
+                    and not re.search(_SAMPLED.format(*[re.escape(label.group("name"))] * 2), code) \
+                    and not re.search(REALIGNED.format(re.escape(name)), code):
                 return f"{' '.join(shuffled.group(0).split())} ... {line_from(code, label.start()).strip()}"
     return ""
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field, replace
 
 from .catalog import Catalog
 from .clip_unused import clip_never_applied
-from .curve_shape import (FLAT, PLATEAU_FALL, RECOVERED, SHAPE_MIN, SWINGS, UNFINISHED, Signature, at_run_start, fmt,
-                          recurring_swings, signature_of)
+from .curve_shape import (FLAT, LOW_RUN, PLATEAU_FALL, RECOVERED, SHAPE_MIN, SWINGS, UNFINISHED, Signature, at_run_start,
+                          fmt, lowest_mean, recurring_swings, signature_of)
 from .entry import TRACES, Entry
 from .fix_steps import SENTENCE_END, first_fix_step, fix_item
 from . import validation_curve
@@ -72,7 +72,7 @@ SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one
               "full-precision", "masked-inf", "log-unguarded", "exp-unshifted", "sqrt-at-zero", "same-batch",
               "first-layers", "feature-scales", "nll-of-probabilities", "clip-unengaged",
               "adaptive-rate-high", "std-unguarded", "one-output", "weights-frozen", "rounded-away", "start-high", "accuracy-rose-said",
-              "early-jump", "loop-unscaled", "update-discarded", "raw-targets-said", "classes-counted", "classes-short", "labels-past-outputs",
+              "early-jump", "loop-unscaled", "update-discarded", "raw-targets-said", "classes-counted", "classes-short", "labels-past-outputs", "labels-past-classes",
               "masked-row-every-batch", "untrained-output-enormous", "width-no-effect", "inverse-unguarded",
               "dead-units", "units-alike", "item-std-unguarded", "faster-start",
               "froze-after-jumps")
@@ -975,7 +975,7 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
         ev = d.evidence
         d.trend = validation_curve.accuracy_impossible(ev.prose) or validation_curve.trend(
             ev.prose, rose_only=True, train_fell=ev.count >= 2 and ev.head[0] > 0 and ev.last < (1 - PLATEAU_FALL) * ev.head[0],
-            train_rose=bool(ev.low and ev.low > 0 and ev.last >= RECOVERED * ev.low))
+            train_rose=_climbed_back(ev.before))
     elif unjudged:                     # too few values to judge, beside words that the run does not learn
         d.verdict = "no-evidence"
         d.ask = (f"at least {SHAPE_MIN} loss values from the start of the run (with the accuracy, if it prints one), "
@@ -988,6 +988,14 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
         d.ask = ("the loss values the run printed (from the first to the first nan, or the last ones) and "
                  "any warning or error above them")
         d.trend = validation_curve.accuracy_impossible(d.evidence.prose)
+
+
+def _climbed_back(values: list[float]) -> bool:
+    """Did the training loss climb back from its lowest: its last few values' mean RECOVERED times the lowest mean of as
+    many in a row, or more? (Means, not single values: a small batch's loss moves several-fold from one batch to the
+    next, while its trend falls.)"""
+    low = lowest_mean(values)[0]
+    return len(values) > LOW_RUN and low > 0 and sum(values[-LOW_RUN:]) / LOW_RUN >= RECOVERED * low
 
 
 # A question that names no behaviour ("is it normal?", "is it an error?").

@@ -10,10 +10,12 @@ import re
 from .class_count import CLASS_COUNT, classes_named
 from .data_values import CLASSES_SET, LABELS_REMAPPED
 
-# A name that holds labels: `label`, `labels`, `y`, `y_train`, `target`, `df['class']`, `train_df.category`
+# A name that holds labels: `label`, `labels`, `y`, `y_train`, `target`, `df['class']`, `train_df.category` -- not a
+# count or a size of them (`num_labels`, `target_lengths`, `label_counts`), nor a coordinate (`y_center`)
 # (each part bounded, from a word's start: unbounded `\w*label\w*` backtracks quadratically along one long word)
-_LABEL_NAME = (r"(?<!\w)(?:\w{1,40}(?:\.|\[['\"]))?(?:y(?:_\w{1,30})?|\w{0,30}labels?\w{0,30}|\w{0,30}targets?\w{0,30}|"
-               r"class(?:es)?|category|categories)(?:['\"]\])?(?!\w)")
+_SPLIT = r"(?:_(?:train|tr|trn|val|valid|va|test|te|tst|true|batch|all))?"
+_LABEL_NAME = (r"(?<!\w)(?:\w{1,40}(?:\.|\[['\"]))?(?!(?:num|n|max|min)_)(?:y" + _SPLIT + r"|(?:\w{0,30}_)?(?:labels?|targets?)"
+               r"(?:_(?!len|count|size|num|shape|dim|freq)[a-z]{1,12})?|class(?:es)?|category|categories)(?:['\"]\])?(?!\w)")
 # pandas' value_counts() as printed: a row per label, `<label>   <count>`, closed by `Name: <name>, dtype: int64`.
 # pandas 2 names the counts `count` and puts the column's name on a line of its own above the rows; pandas 1 names the
 # counts after the column (whatsnew v2.0.0, "value_counts sets the resulting name to count"). Found by its closing line
@@ -29,15 +31,24 @@ UNIQUE_CALL = re.compile(r"(?:np|numpy|torch|tf|jnp)\.unique\(\s*" + _LABEL_NAME
                          r"\b" + _LABEL_NAME + r"\.unique\(\)")
 PRINTED_SET = re.compile(r"^[ \t]*(?:>>>[ \t]*)?(?:array\(|tensor\(|Counter\()?[\[{](?P<items>[-\d:, \t]{1,400})[\]}]\)?",
                          re.M)
-# A label shifted onto 0..C-1 somewhere in the paste (`y - 1`, `labels -= 1`, `.sub(1)`); or mapped onto it, LABELS_REMAPPED
-SHIFTED = re.compile(r"\b" + _LABEL_NAME + r"\s*(?:-=\s*1\b|-\s*1\b)|\.sub_?\(\s*1\s*\)")
+# A label shifted onto 0..C-1 somewhere in the paste (`y - 1`, `labels -= 1`, `self.labels[i] - 1`, `int(row['label'])
+# - 1`, `.sub(1)`), mapped onto it by a dict (`df['label'].map({1: 0, 2: 1})`) or a lookup table (`class_to_idx`,
+# `label2id`); or by LABELS_REMAPPED's calls
+SHIFTED = re.compile(r"(?m)" + _LABEL_NAME + r"[^\n]{0,40}?(?:-=\s*1\b|-\s*1\b(?!\.\d))|\.sub_?\(\s*1\s*\)|"
+                     + _LABEL_NAME + r"[^\n]{0,40}?\.(?:map|replace)\(\s*\{|"
+                     r"\b(?:class_to_idx|class2idx|label2id|label_to_id|cat2label|label_map|labelmap)\b")
+# A label value the loss is told to skip (`ignore_index=255`, mmseg's `ignore_index`, `ignore_label`, Keras's
+# `ignore_class`): PyTorch passes over it before its bounds check (aten/src/ATen/native/LossNLL.cpp)
+IGNORED = re.compile(r"\b(?:ignore_index|ignore_label|ignore_class|ignore_value)\s*[:=]\s*(-?\d{1,6})\b")
+# A head the code builds, whatever the count it is said to take: `nn.Linear(512, 5)`, `Dense(5`
+HEAD_BUILT = re.compile(r"\bLinear\([^()\n]{0,60},\s*(?:out_features\s*=\s*)?(\d{1,5})\s*\)|\bDense\(\s*(\d{1,5})\b")
 # The number of outputs the code builds: `num_classes = 6` (CLASSES_SET), `num_outputs = 6`, `Dense(6,
 # activation='softmax')`, `nn.Linear(512, 6)` written as the head (`fc`, `head`, `classifier`, `out`)
 OUTPUTS_SET = re.compile(CLASSES_SET.pattern + r"|(?i:\b(?:num_outputs|n_outputs)\s*[:=]\s*(\d{1,4})\b)|"
                          r"\bDense\(\s*(\d{1,4})\s*,\s*activation\s*=\s*['\"]softmax['\"]\s*\)?|"
                          r"\b(?:fc|head|classifier|out|output|logits)\w*\s*=\s*(?:nn|torch\.nn)\.Linear\(\s*[\w.]+\s*,\s*"
                          r"(\d{1,4})\s*\)")
-# (as PyTorch and TensorFlow treat a label past the last logit)
+# (as PyTorch and TensorFlow treat a label past the last logit; {n}, the label)
 PAST_LAST_LOGIT = ("PyTorch's cross-entropy raises `Target {n} is out of bounds.` on a CPU (a device-side assertion on a "
                    "GPU), and TensorFlow's sparse cross-entropy returns nan for that row on a GPU (it raises only on a "
                    "CPU: https://github.com/tensorflow/tensorflow/blob/r2.2/tensorflow/python/ops/nn_ops.py#L3542-L3591)")
@@ -53,8 +64,9 @@ def _printed_labels(prose: str) -> tuple[list[int], str] | None:
             labels.append(int(row.group(1)))
             lines.pop()
         name = m.group(1)
-        # (pandas 2's counts name their column on the line above the rows; pandas 1's are named after it)
-        column = lines[-1].strip() if lines and name in ("count", "proportion") else name
+        # (pandas 2's counts name their column on the line above the rows; pandas 1's are named after it; proportions,
+        # `normalize=True`, print floats under `dtype: float64`, not read)
+        column = lines[-1].strip() if lines and name == "count" else name
         if len(labels) >= 2 and re.fullmatch(_LABEL_NAME, column):
             return sorted(set(labels)), f"`value_counts()` of `{column}`"
     for m in itertools.islice(UNIQUE_CALL.finditer(prose), 5):
@@ -70,32 +82,40 @@ def _printed_labels(prose: str) -> tuple[list[int], str] | None:
     return None
 
 
-def _outputs(prose: str) -> tuple[int, str] | None:
-    """The model's number of outputs as the code sets it, or the class count the words give; or None where the code
-    sets two different ones."""
-    set_ = {int(next(g for g in m.groups() if g)): m.group(0) for m in itertools.islice(OUTPUTS_SET.finditer(prose), 10)}
+def _outputs(prose: str) -> tuple[int, str, bool] | None:
+    """The model's number of outputs as the code sets it (and True), or the class count the words give (and False); or
+    None where the code sets two different ones. (A count under two is no head's: timm's `num_classes=0` takes it off.)"""
+    set_ = {n: m.group(0) for m in itertools.islice(OUTPUTS_SET.finditer(prose), 10)
+            if (n := int(next(g for g in m.groups() if g))) >= 2}
     if len(set_) == 1:
         n, shown = next(iter(set_.items()))
-        return n, f"`{' '.join(shown.split())}`"
+        return n, f"`{' '.join(shown.split())}`", True
     if not set_ and (named := classes_named(prose)) and CLASS_COUNT.search(prose):
-        return named[0], named[1].removeprefix("the paste says ")
+        return named[0], named[1].removeprefix("the paste says "), False
     return None
 
 
-def labels_past_outputs(prose: str) -> str:
+def labels_past_outputs(prose: str) -> tuple[str, bool]:
     """A sentence where the labels the paste prints reach the number of outputs the model has or more, with no shift
-    onto 0..C-1 in the paste; else ""."""
+    onto 0..C-1 in the paste and none of them a label the loss is told to ignore, and whether the code set that number
+    (True) or the words gave it as a count of classes (False); else ("", False)."""
     printed = _printed_labels(prose)
     if printed is None or SHIFTED.search(prose) or LABELS_REMAPPED.search(prose):
-        return ""
-    labels, how = printed
+        return "", False
+    ignored = {int(m.group(1)) for m in itertools.islice(IGNORED.finditer(prose), 5)}
+    labels = [v for v in printed[0] if v not in ignored]
     outputs = _outputs(prose)
-    if outputs is None or outputs[0] < 2 or labels[-1] < outputs[0] or labels[0] < 0:
-        return ""
-    n, shown = outputs
+    if outputs is None or len(labels) < 2 or labels[-1] < outputs[0] or labels[0] < 0:
+        return "", False
+    n, shown, in_code = outputs
+    # (the words' count is no head's: a head the code builds that takes every printed label is the model's)
+    if not in_code and any(int(next(g for g in m.groups() if g)) > labels[-1]
+                           for m in itertools.islice(HEAD_BUILT.finditer(prose), 10)):
+        return "", False
     run = (f"run from {labels[0]} to {labels[-1]}" if labels == list(range(labels[0], labels[-1] + 1)) else
            f"are {', '.join(map(str, labels))}")
     start = ": they start at 1, where the loss counts from 0" if labels[0] == 1 and labels[-1] == n else ""
-    return (f"the labels the paste prints ({how}) {run}, and the model has {n} outputs ({shown}){start} -- the loss "
-            f"takes a label as the index of its logit, 0 to {n - 1}, so a label of {n} is past the last one: "
-            + PAST_LAST_LOGIT.format(n=n))
+    model = f"the model has {n} outputs ({shown})" if in_code else f"the paste gives {n} classes ({shown})"
+    return (f"the labels the paste prints ({printed[1]}) {run}, and {model}{start} -- the loss takes a label as the "
+            f"index of its logit, 0 to {n - 1}, so a label of {n} or more is past the last one: "
+            + PAST_LAST_LOGIT.format(n=labels[-1])), in_code

@@ -365,13 +365,15 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                   f"(`{' '.join(counted.group(0).split())}`) and maps no label onto 0..C-1: labels that "
                                   "skip a value (0..24 with 9 missing) leave the largest past C - 1, a label the loss "
                                   "cannot take (optax's integer-label cross-entropy gives its row nan; PyTorch's raises)")
-    if went_wrong and (short := classes_short(ev.prose)):
+    # (a label past the last logit said once: the labels the paste prints, where it prints them, before the count the
+    # words give beside a smaller one the code sets)
+    if went_wrong and (past := labels_past_outputs(ev.prose))[0]:
+        out["labels-past-outputs" if past[1] else "labels-past-classes"] = past[0]
+    elif went_wrong and (short := classes_short(ev.prose)):
         said, set_, n_said, n_set = short
         out["classes-short"] = (f"the report gives {n_said} classes (\"{said}\") and the code builds {n_set} outputs "
                                 f"(`{set_}`): a label of {n_set} or more is past the last logit, one the loss cannot take "
                                 "-- " + PAST_LAST_LOGIT.format(n=n_set))
-    if went_wrong and (past := labels_past_outputs(ev.prose)):
-        out["labels-past-outputs"] = past
     # (labels at -1 go wrong beside a falling loss too: NumPy's indexing trains those rows towards the last class)
     if (m := MINUS_ONE_LABELS.search(ev.prose)) and not MINUS_ONE_HANDLED.search(ev.prose):
         out["minus-one-labels"] = (f"the report sets labels to -1 (`{' '.join(m.group(0).split())}`): a label no "

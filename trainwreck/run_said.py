@@ -403,8 +403,15 @@ MINUS_SIMILARITY = re.compile(r"\bnegative[ _-]?cosine[ _-]?similarity\b|\bNegat
                               r"(?<![\w.)\]])-[ \t]*(?:(?:F|torch\.nn\.functional|nn\.functional)\.)?cosine_similarity\(", re.I)
 # ... or minus a signal-to-distortion (or signal-to-noise) ratio, in dB and unbounded below, as source separation trains
 # (Conv-TasNet's -SI-SNR; asteroid's SingleSrcNegSDR, PairwiseNegSDR, singlesrc_neg_sisdr): more negative is better
-MINUS_RATIO = re.compile(r"\b(?:SingleSrc|MultiSrc|Pairwise)NegSDR\b|\b(?:\w{0,20}_)?neg_?(?:si|sd)?s[dn]r\b|"
-                         r"\bneg(?:ative)?[ -](?:si|sd)?-?s[dn]r\b|\bsi-?s[dn]r[ _-]loss\b", re.I)
+MINUS_RATIO = re.compile(r"\b(?:SingleSrc|MultiSrc|Pairwise)NegSDR\b|\bNeg(?:ative)?_?SI_?S[DN]R\b|"
+                         r"\b(?:\w{0,20}_)?neg_?(?:si|sd)?_?s[dn]r\b|\bsi[_-]?s[dn]r[ _-]?loss\b|"
+                         # (minus the ratio's function: `-si_sdr(est, ref)`, torchmetrics' functional form)
+                         r"(?<![\w.)\]])-[ \t]*(?:\w{1,20}\.)?(?:si_?s[dn]r|sd_?sdr|sdr|"
+                         r"scale_invariant_signal_(?:distortion|noise)_ratio)\(|"
+                         # (in words, only as the loss: "the loss is negative SI-SDR", "a negative SI-SNR loss" -- not a
+                         # data condition, "clips at negative SNR", "evaluated at negative SDR levels")
+                         r"\b(?:loss|objective|criterion)\b[^.\n]{0,30}?\bneg(?:ative)?[ -](?:si|sd)?-?s[dn]r\b|"
+                         r"\bneg(?:ative)?[ -](?:si|sd)?-?s[dn]r[ -](?:loss|objective)\b", re.I)
 # A run of a trainer whose default loss adds minus the soft Dice to the cross-entropy: nnU-Net (normals' answer cites its
 # code) -- its command or trainer class, its log's pseudo Dice, or its loss named as its own ("nnU-Net's loss", "the
 # nnU-Net loss"); not the name alone ("I tried nnU-Net first; now my own model's BCE loss is negative")

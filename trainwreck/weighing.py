@@ -827,6 +827,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("classes-counted", w.unlabelled, W_SAID_HALF),
                                     ("classes-short", w.unlabelled, W_SAID_HALF),
                                     ("labels-past-outputs", w.unlabelled, W_PRINTED),
+                                    ("labels-past-classes", w.unlabelled, W_SAID_HALF),
                                     ("mask-255", w.mask_255, W_SAID_HALF),
                                     ("one-class-iou", w.one_class_iou, W_SAID_HALF),
                                     ("mask-scaled", w.mask_scaled, W_SAID_HALF),
