@@ -5457,6 +5457,28 @@ def test_a_weight_decay_that_pulls_the_weights_to_zero_beside_a_run_that_does_no
     assert not any("weight decay" in u for u in diagnosis(code + learned).unweighed)
 
 
+def test_an_epoch_schedule_stepped_once_per_batch_beside_a_run_that_stops_learning_is_not_covered():
+    """A MultiStepLR written for epochs (milestones 30 and 60) but stepped in the loop over the loader: the milestones
+    pass within the first epoch, and the rate is 1% of itself from then on -- a wiring bug no entry covers, said with the
+    two lines. Stepped after the batch loop, or a schedule written per step (OneCycleLR), it is no such bug."""
+    code = ("optimizer = optim.SGD(net.parameters(), lr=0.1, momentum=0.9)\n"
+            "scheduler = optim.lr_scheduler.MultiStepLR(optimizer, milestones=[30, 60], gamma=0.1)\n"
+            "for epoch in range(90):\n    for images, labels in train_loader:\n        optimizer.zero_grad()\n"
+            "        criterion(net(images), labels).backward()\n        optimizer.step()\n        scheduler.step()\n")
+    log = "".join(f"epoch {e} loss {v} acc 0.41\n" for e, v in enumerate(("1.84", "1.62", "1.61", "1.61", "1.61", "1.61",
+                                                                          "1.61", "1.61", "1.61", "1.61"), 1))
+    d = diagnosis("The loss stops improving after the first epoch.\n" + code + log)
+    assert d.verdict == "unexplained" and not d.matches
+    assert any(u.startswith("the paste steps its learning-rate schedule once per batch (`scheduler = "
+                            "optim.lr_scheduler.MultiStepLR(optimizer, milestones=[30, 60], gamma=0.1) ... "
+                            "scheduler.step()`)") for u in d.unweighed)
+    from trainwreck.optimizer_setup import scheduler_stepped_per_batch
+    after = code.replace("        optimizer.step()\n        scheduler.step()\n", "        optimizer.step()\n    scheduler.step()\n")
+    assert scheduler_stepped_per_batch(after) == ""
+    assert scheduler_stepped_per_batch(code.replace("MultiStepLR(optimizer, milestones=[30, 60], gamma=0.1)",
+                                                    "OneCycleLR(optimizer, max_lr=0.1, total_steps=9000)")) == ""
+
+
 def test_a_jump_that_came_only_partly_back_is_a_failure_where_the_words_say_it_never_recovered():
     """A paste that shows the loss jump and come part of the way down, and words that say it never came back: the
     reporter saw the rest of the run. Without those words the same values are a bump still coming down."""

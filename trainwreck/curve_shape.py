@@ -1092,8 +1092,10 @@ FROZEN_SAID = re.compile(r"(?i)(?<![\w.])(?P<v>\d+\.\d+)[ \t]*(?:,[ \t]*)?(?:(?:
 
 
 # A quantity other than the loss named last before a number said frozen, in its clause: that number is its own.
+# (a gradient's norm too: "the global grad norm is ~0.9 every step")
 OTHER_SUBJECT = re.compile(r"(?i)\b(?:acc(?:uracy)?|iou|mean_io_u|miou|dice|f1|auc|map|precision|recall|score|metric|"
-                           r"perplexity|ppl|lr|learning rate)\b(?![^\n]{0,60}?\bloss\b)[^\n]{0,60}$")
+                           r"perplexity|ppl|lr|learning rate|grad(?:ient)?s?|grad_norm|norms?|weights?)\b"
+                           r"(?![^\n]{0,60}?\bloss\b)[^\n]{0,60}$")
 
 
 def _frozen_said(ev: Evidence) -> tuple[str, list[str]] | None:

@@ -1,6 +1,7 @@
 """How the optimizer is built and driven: a learning rate printed rising through a climb, or fallen to nothing; an
-adaptive optimiser built with a rate far past its default; a weight decay that pulls every weight to zero; and a
-module replaced after the optimizer was built on its parameters, so that the new one never trains.
+adaptive optimiser built with a rate far past its default; a weight decay that pulls every weight to zero; a schedule
+counted in epochs stepped once per batch; and a module replaced after the optimizer was built on its parameters, so
+that the new one never trains.
 """
 from __future__ import annotations
 
@@ -108,6 +109,40 @@ def decay_pulls_to_zero(prose: str) -> str:
 # the old module's tensors (parameters() is read when the optimizer is built), so step() never touches the new
 # layer's: it keeps its initial weights, and with everything else frozen nothing learns -- the loss stays about where
 # the untrained head puts it. No entry covers it: a bug of the wiring, not of the numbers.
+# A PyTorch schedule counted in epochs, stepped once per batch: `scheduler.step()` in the loop over the loader, beside
+# `optimizer.step()`, for a StepLR, MultiStepLR, ExponentialLR or CosineAnnealingLR the paste builds (their step_size,
+# milestones, gamma and T_max count calls of step(), meant as epochs in most recipes). Each batch is then an "epoch":
+# StepLR(step_size=60, gamma=0.2) has cut the rate by 0.2 ** 6 = 6.4e-5 within one CIFAR epoch of 391 batches, and the
+# loss freezes where it got to in the first few hundred steps. (Not OneCycleLR, LinearLR warmups, LambdaLR or the
+# transformers schedules, which are written per step; nor a loop whose scheduler is stepped outside the batch loop.)
+EPOCH_SCHEDULER = re.compile(r"(?m)^[ \t]*(?P<name>[\w.]{1,40})[ \t]*=[ \t]*(?:[A-Za-z_][\w.]{0,40}\.)?"
+                             r"(?P<kind>StepLR|MultiStepLR|ExponentialLR|CosineAnnealingLR)\((?P<args>[^()\n]{0,200})\)")
+_BATCH_LOOP = re.compile(r"(?m)^(?P<indent>[ \t]*)for[ \t]+[^\n]{1,80}?\bin[ \t]+(?:enumerate\([ \t]*)?(?:tqdm\([ \t]*)?"
+                         r"[\w.]{0,40}(?:loader|dl|batches)\w*\b[^\n]{0,80}:[ \t]*(?:#[^\n]*)?$")
+
+
+def scheduler_stepped_per_batch(prose: str) -> str:
+    """The scheduler's construction and its step, quoted, where the paste steps an epoch-counted schedule once per
+    batch (EPOCH_SCHEDULER); ''."""
+    code = code_of(prose)
+    built = EPOCH_SCHEDULER.search(code)
+    if built is None:
+        return ""
+    step = re.compile(r"(?m)^(?P<indent>[ \t]*)" + re.escape(built.group("name")) + r"\.step\(\)")
+    for loop in itertools.islice(_BATCH_LOOP.finditer(code), 10):
+        depth = len(loop.group("indent").expandtabs())
+        # (the loop's body: the lines after it indented deeper than it, up to the first that is not)
+        end = loop.end()
+        for line in re.finditer(r"(?m)^([ \t]*)(\S)[^\n]*$", code[loop.end():]):
+            if len(line.group(1).expandtabs()) <= depth:
+                break
+            end = loop.end() + line.end()
+        body = code[loop.end():end]
+        if (m := step.search(body)) and re.search(r"\b\w*optim\w*\.step\(\)", body):
+            return f"{' '.join(built.group(0).split())} ... {m.group(0).strip()}"
+    return ""
+
+
 OPTIMIZER_ON = re.compile(r"(?m)^[ \t]*[\w.]+[ \t]*=[ \t]*[\w.]*\b(?:optim|optimizers?)\.[A-Za-z]\w{0,30}\([ \t]*"
                           r"(?P<module>[A-Za-z_]\w{0,40}(?:\.\w{1,40}){0,4})\.parameters\(\)")
 REPLACED = r"(?m)^[ \t]*(?P<target>{module}(?:\.\w{{1,40}}|\[\d{{1,4}}\]){{0,4}})[ \t]*=[ \t]*(?![=\s])[^\n]{{1,200}}"
