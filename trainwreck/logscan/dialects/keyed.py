@@ -15,10 +15,10 @@ _NOT_PROSE = rb"(?![ \t]*(?:[:=][ \t]*)?\d+[ \t]+[A-Za-z]+[ \t]+[A-Za-z])"
 # ... or, last, the total of a loss printed in parts (`total 4.38 | mel 1.03 | dur 1.48`), with a value that has decimals
 # or is not finite: `total = 0` in a pasted loop, or a count, is no loss.
 _DECIMAL = rb"(?=[ \t]{0,8}[:=]?[ \t]{0,8}[-+]?(?:\d+\.\d|\d+(?:\.\d*)?[eE][-+]?\d|nan|inf))"
+NLL_KEY = _OWN + rb"(?:nll|NLL)" + _NOT_PROSE
+# (a flow's or an image model's NLL in bits per dimension, not the validation's: `val bpd`)
+BPD_KEY = _OWN + rb"(?<![Vv]al[ _])(?<![Tt]est[ _])(?:bpd|BPD|bits/dim|bits_per_dim)" + _NOT_PROSE
 DIALECT = Dialect("lines with a loss key", None, refused_by=loss_table.pasted,
-                  keys=(b"loss", b"Loss", b"LOSS", _OWN + rb"(?:[Cc]ost|COST)" + _NOT_PROSE,
-                        _OWN + rb"(?:nll|NLL)" + _NOT_PROSE,
-                        # (a flow's or an image model's NLL in bits per dimension, not the validation's: `val bpd`)
-                        _OWN + rb"(?<![Vv]al[ _])(?<![Tt]est[ _])(?:bpd|BPD|bits/dim|bits_per_dim)" + _NOT_PROSE,
+                  keys=(b"loss", b"Loss", b"LOSS", _OWN + rb"(?:[Cc]ost|COST)" + _NOT_PROSE, NLL_KEY, BPD_KEY,
                         rb"(?:^|(?<=[ \t|]))J(?=[ \t]+=[ \t]+)",
                         _OWN + rb"(?:mse|MSE)" + _NOT_PROSE, _OWN + rb"(?:[Tt]otal|TOTAL)" + _DECIMAL))
