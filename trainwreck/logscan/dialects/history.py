@@ -42,9 +42,11 @@ SCALAR_KEY = re.compile(rb"""['"](?!epoch|step|iter)\w+['"][ \t]*:[ \t]*[^\[\s{]
 # commas between, nothing else on the line): group 1 (the key's quote) is empty, as for an unquoted key
 BARE = re.compile(rb"(?im:^[ \t]*()((?:train(?:ing)?[ _])?loss(?:es)?(?:[ _]history| per epoch| curve| values)?)[ \t]*"
                   rb"[:=][ \t]*(" + NUMBER + rb"(?:[ \t]*,[ \t]*" + NUMBER + rb"){2,})[ \t]*\r?$)")
-# ... or a Python prompt's echo of the list's name (or a slice of it, `>>> losses[::400]`), the list on the lines below
-# it: `>>> losses` then `[np.float64(0.69), ...]` (group 1, the key's quote, is empty)
-REPL = re.compile(rb"(?m:^)>>>[ \t]*()((?:train(?:ing)?_)?loss(?:es)?(?:_history)?(?:\[[-\d:]{1,20}\])?)[ \t]*\r?\n[ \t]*"
+# ... or a Python prompt's echo of the list's name (or a slice of it, `>>> losses[::400]`; an attribute's, printed,
+# `>>> print(svi_result.losses[::2000])`), the list on the lines below it: `>>> losses` then `[np.float64(0.69), ...]`
+# (group 1, the key's quote, is empty)
+REPL = re.compile(rb"(?m:^)>>>[ \t]*(?:print\([ \t]*)?(?:[A-Za-z_]\w{0,30}\.){0,3}()"
+                  rb"((?:train(?:ing)?_)?loss(?:es)?(?:_history)?(?:\[[-\d:]{1,20}\])?)[ \t]*\)?[ \t]*\r?\n[ \t]*"
                   rb"\[([^\[\]]*)\]")
 FRAME = re.compile(rb'File "[^"\n]*", line \d+')
 MIN_VALUES = 3          # a history to detect holds this many values at least (one list per epoch: in all)
