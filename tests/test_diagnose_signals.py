@@ -6739,6 +6739,31 @@ def test_code_review_s48_mends():
     assert not _adaptive(ev)
 
 
+def test_a_keras_loss_that_logs_a_slice_of_a_linear_output_is_the_log_of_a_negative_number():
+    """A heteroscedastic loss that takes `scale = y_pred[:, 1:]` from a last Dense with no activation and logs it: a
+    linear output is negative for some inputs from the first forward pass, and its log is nan -- WR-030's raw-output
+    face, named first beside a nan from the first batch; its `/ scale` is then no data's standard deviation (WR-060's).
+    Not with a softplus on the last layer, nor a softplus between."""
+    import numpy as np
+
+    from trainwreck.breaking_constructs import breaking_construct
+
+    with np.errstate(invalid="ignore"):
+        assert np.isnan(np.log(np.float32(-0.3)))               # the mechanism: the log of a negative number
+    model = ("inputs = keras.Input(shape=(8,))\nh = layers.Dense(32, activation='tanh')(inputs)\n"
+             "out = layers.Dense(2)(h)\nmodel = keras.Model(inputs, out)\n")
+    loss = ("def hetero_nll(y_true, y_pred):\n    mean = y_pred[:, :1]\n    scale = y_pred[:, 1:]\n"
+            "    return tf.reduce_mean(tf.math.log(scale) + 0.5 * tf.square((y_true - mean) / scale))\n")
+    assert set(breaking_construct(model + loss)) == {"log-raw-output"}
+    log = "Epoch 1/50\n 1/40 [>.............................] - ETA: 9s - loss: nan\n"
+    d = diagnosis("My mean-and-variance net is nan at once.\n" + model + loss + log)
+    assert d.matches[0].entry.id == "WR-030" and d.matches[0].parts["log-raw-output"] > 0
+    assert not any(m.parts.get("std-unguarded") for m in d.matches)
+    assert breaking_construct(model.replace("Dense(2)", "Dense(2, activation='softplus')") + loss) == {}
+    softened = loss.replace("scale = y_pred[:, 1:]", "scale = tf.nn.softplus(y_pred[:, 1:]) + 1e-6")
+    assert breaking_construct(model + softened) == {}
+
+
 def test_a_loss_said_to_take_a_log_by_hand_beside_a_sigmoid_is_the_unguarded_log():
     """review s76/02: "the losses are written by hand from the formulas in the original GAN paper with tf.math.log, and
     the discriminator ends in a sigmoid", then nan after 20 epochs: WR-030's construct said in words, with no code

@@ -244,6 +244,29 @@ def _probability_named(arg: str, code: str, weighted: bool) -> bool:
                      code) is not None
 
 
+# ... or the log of a slice of a Keras model's raw output: `sigma = y_pred[:, 1:2]` then `tf.math.log(sigma)` in a loss
+# function beside a model whose last layer is a Dense with no activation (linear). A linear output is negative for some
+# inputs from the first forward pass, and the log of a negative number is nan (WR-030's raw-output face); a softplus or
+# an exp before the log keeps it positive, and `sigma` is then assigned from it, not from y_pred.
+RAW_SLICE = r"(?<![\w.]){0}\s*=\s*y_pred\s*\[[^\]\n]{{1,30}}\]\s*$"
+
+
+def raw_output_logged(code: str, arg: str) -> bool:
+    """Is the log's argument y_pred, or a name the loss function slices from it, beside a model whose last layer (the
+    last Dense or Activation pasted) is linear?"""
+    name = NAME_ARG.match(arg)
+    if not name or name.group("minus") or not KERAS_LOSS_DEF.search(code):
+        return False
+    n = name.group("name")
+    if n != "y_pred" and not re.search(RAW_SLICE.format(re.escape(n)), code, re.M):
+        return False
+    last = None
+    for last in KERAS_LAYER.finditer(code):
+        pass
+    return last is not None and not last.group("activation") and (KERAS_ACTIVATION.findall(last.group(0))
+                                                                   or ["linear"])[-1] == "linear"
+
+
 def _weighted(code: str, m: re.Match) -> bool:
     """Is the call multiplied by something: `(1 - y) * log(1 - p)`, `log(1 - p) * (1 - y)`, `np.multiply(np.log(1 - A2),
     1 - Y)`?"""
@@ -576,8 +599,18 @@ def breaking_construct(prose: str) -> dict[str, str]:
         out["log-unguarded"] = (f"the pasted code takes the log of a probability with nothing to keep it off 0 "
                                 f"(`{' '.join(prose[m.start():m.end()].split())}`): a probability that rounds to 0 makes "
                                 "it -inf")
+    m = next((m for m in LOG_CALL.finditer(code) if not GUARDED.search(m.group("arg"))
+              and raw_output_logged(code, m.group("arg").strip())
+              and not ((name := NAME_ARG.match(m.group("arg").strip())) and _guarded_before(name.group("name"), code))),
+             None) if "log-unguarded" not in out else None
+    if m:
+        out["log-raw-output"] = (f"the pasted loss takes the log of the model's raw output "
+                                f"(`{' '.join(prose[m.start():m.end()].split())}`, y_pred or a slice of it, and the last "
+                                "Dense has no activation): a linear layer's output is negative for some inputs from the "
+                                "first forward pass, and the log of a negative number is nan (a softplus, plus a small "
+                                "floor, keeps it positive)")
     m = next((m for m in XLOGX.finditer(code) if not on_a_where(m) and not _xlogx_guarded(m, code)), None) \
-        if "log-unguarded" not in out else None
+        if "log-unguarded" not in out and "log-raw-output" not in out else None
     if m:
         out["log-unguarded"] = (f"the pasted code takes a term times the log of itself by hand "
                                 f"(`{' '.join(prose[m.start():m.end()].split())}...`), as a KL divergence or an entropy "
@@ -586,7 +619,7 @@ def breaking_construct(prose: str) -> dict[str, str]:
                                 "0 * log 0 as 0, value and gradient)")
     # (or said in words, with no code shown: "the losses are written by hand from the formulas in the GAN paper with
     # tf.math.log, and the discriminator ends in a sigmoid")
-    if "log-unguarded" not in out and (said := log_by_hand_said(prose)):
+    if "log-unguarded" not in out and "log-raw-output" not in out and (said := log_by_hand_said(prose)):
         out["log-unguarded"] = (f"the report says its loss takes a log by hand (\"{said}\") of a sigmoid's or a softmax's "
                                 "output, and names nothing that keeps it off 0 (an epsilon, a clip, a loss on logits): "
                                 "a probability that rounds to 0 -- a float32 sigmoid of about -88 or less, or 1 - p for p "

@@ -15,7 +15,7 @@ import re
 import statistics
 
 from .clip_unused import clip_never_applied
-from .breaking_constructs import MASKED_INF, breaking_construct, code_of, inverse_of_sum, token_counts
+from .breaking_constructs import MASKED_INF, RAW_SLICE, breaking_construct, code_of, inverse_of_sum, token_counts
 from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, NOT_A_MEAN, Signature, at_run_start, fmt,
                           same_batch_jumps)
 from .data_checked import data_said_finite, inputs_only
@@ -471,6 +471,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         out["large-init"] = wide
     # (a constant column denied is none: "no nan, no constant columns")
     divides = DIVIDES_BY_STD.search(ev.prose)
+    # (not a scale the model outputs, a Gaussian NLL's `/ sigma` with sigma sliced from y_pred: no data's deviation)
+    if divides and (divisor := re.search(r"(\w+)\s*$", divides.group(0))) \
+            and re.search(RAW_SLICE.format(re.escape(divisor.group(1))), code_of(ev.prose), re.M):
+        divides = None
     constant = next((m for m in itertools.islice(CONSTANT_FEATURE.finditer(ev.prose), 10)
                      if not denied_before(ev.prose, m.start(), 12)), None)
     zeros = ALL_ZERO_INPUT.search(ev.prose) if divides and not constant else None

@@ -66,7 +66,7 @@ WHEN_OF_TRACE = {"nonfinite-from-start": {"start"}, "plateau-from-start": {"star
                  "descent-then-climb": {"later"}, "stall-after-drop": {"later"}}
 # The facts that are constructs of the pasted code (breaking_constructs.breaking_construct): suspects, which order the
 # candidates but never name one on their own (diagnose._decide), nor count beside a message another entry declares
-CODE_CONSTRUCTS = ("masked-inf", "log-unguarded", "exp-unshifted", "sqrt-at-zero", "std-unguarded", "inverse-unguarded",
+CODE_CONSTRUCTS = ("masked-inf", "log-unguarded", "log-raw-output", "exp-unshifted", "sqrt-at-zero", "std-unguarded", "inverse-unguarded",
                    "item-std-unguarded")
 # Signatures defined by when the loss breaks rather than by a shape: an entry whose Symptom
 # says it can break then too is compatible with them.
@@ -838,6 +838,9 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("masked-row-every-batch", w.masked_softmax, W_SAID_HALF),
                                     ("masked-row-printed", w.masked_softmax, W_PRINTED),
                                     ("log-unguarded", w.log_of_zero, W_SAID_HALF),
+                                    # (a linear output is negative for some inputs at once: a log of it breaks at
+                                    # the first batch, where a probability's rounds to 0 only at the extremes)
+                                    ("log-raw-output", w.log_of_zero, W_PRINTED),
                                     ("exp-unshifted", w.exp_overflow, W_SAID_HALF),
                                     ("sqrt-at-zero", w.singular_slope, W_SAID_HALF),
                                     ("raw-targets", w.regression, W_PRINTED),
