@@ -3812,6 +3812,16 @@ def test_review_session38_final_inputs_and_labels_shuffled_apart_are_not_covered
     assert shuffled_apart("X = shuffle(X)\ny = shuffle(y)\n") == "shuffle(X) ... shuffle(y)"
     for kept in ("X, y = shuffle(X, y)\n", "X = shuffle(X)\n", "X, y = shuffle(X, y, random_state=0)\n"):
         assert shuffled_apart(kept) == "", kept
+    # ... and permuted apart: NumPy's permutation called once per array, or JAX's with two keys; not JAX's with one
+    # key (the same permutation of arrays of one length), nor one index applied to both
+    assert shuffled_apart("kx, ky = jax.random.split(key)\nreturn jax.random.permutation(kx, imgs), "
+                          "jax.random.permutation(ky, labels)\n") == \
+        "jax.random.permutation(kx, imgs) ... jax.random.permutation(ky, labels)"
+    assert shuffled_apart("X = np.random.permutation(X)\ny = np.random.permutation(y)\n") == \
+        "np.random.permutation(X) ... np.random.permutation(y)"
+    for kept in ("Xs = jax.random.permutation(k, X)\nys = jax.random.permutation(k, y)\n",
+                 "idx = jax.random.permutation(key, n)\nX, y = X[idx], y[idx]\n"):
+        assert shuffled_apart(kept) == "", kept
 
 
 def test_one_of_a_row_aligned_pair_shuffled_alone_is_not_covered():

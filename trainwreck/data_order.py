@@ -28,9 +28,30 @@ PAIR_LABEL = re.compile(r"(?:y|labels?|lbls?|targets?|classes|gt)(?:_\w{1,10})?"
 ONE_ARRAY_SHUFFLE = re.compile(r"(?<![\w.])(?:sklearn\.utils\.)?shuffle\([ \t]*(?P<a>[A-Za-z_][\w.\[\]]{0,40})[ \t]*\)")
 
 
+# ... or permuted by two calls that draw their own order: NumPy's `np.random.permutation(X)` and `(y)`, or JAX's
+# `jax.random.permutation(kx, X)` and `(ky, y)` with two keys (with one key and arrays of one length, JAX draws the same
+# permutation twice: the pairs hold)
+PERMUTED = re.compile(r"(?<![\w.])(?:(?:np|numpy|jax|jnp)\.)?random\.permutation\([ \t]*(?:(?P<key>[A-Za-z_][\w.\[\]]{0,40})"
+                      r"[ \t]*,[ \t]*)?(?P<a>[A-Za-z_][\w.\[\]]{0,40})[ \t]*\)")
+
+
+def _permuted_apart(code: str) -> str:
+    """The two permutation calls, quoted, of an input and a label drawn apart (PERMUTED); ''."""
+    calls = list(itertools.islice(PERMUTED.finditer(code), 20))
+    for a, b in zip(calls, calls[1:]):
+        names = {a.group("a").lower().split(".")[-1], b.group("a").lower().split(".")[-1]}
+        if a.group("a") != b.group("a") and code.count("\n", a.end(), b.start()) <= 3 \
+                and (a.group("key") is None or a.group("key") != b.group("key")) \
+                and any(PAIR_INPUT.fullmatch(n) for n in names) and any(PAIR_LABEL.fullmatch(n) for n in names):
+            return f"{a.group(0)} ... {b.group(0)}"
+    return ""
+
+
 def shuffled_apart(prose: str) -> str:
     """The two calls, quoted, where the paste shuffles two arrays (its inputs and its labels) by separate calls; ''."""
     code = code_of(prose)
+    if permuted := _permuted_apart(code):
+        return permuted
     m = SHUFFLED_APART.search(code)
     if m and m.group("a") != m.group("b"):
         return " ... ".join(" ".join(line.split()) for line in (m.group(0).split("\n")[0], m.group(0).split("\n")[-1]))
