@@ -6776,6 +6776,31 @@ def test_a_keras_loss_that_logs_a_slice_of_a_linear_output_is_the_log_of_a_negat
     assert breaking_construct(model + softened) == {}
 
 
+def test_a_distribution_built_on_probabilities_as_its_logits_is_the_probabilities_entry():
+    """`dist.Categorical(logits=p)` with p a softmax's output: the distribution normalises its logits with its own
+    log-softmax, so probabilities in [0, 1] come out nearly uniform and the likelihood stays near ln C (while the argmax
+    keeps the accuracy): WR-130's face, as a pairing of the code. Not logits given as logits, nor probs given as probs."""
+    import numpy as np
+
+    z = np.array([6.0] + [0.0] * 9)                                         # ten classes, one confident logit
+    p = np.exp(z) / np.exp(z).sum()                                          # its softmax: 0.94 on the first
+    renormalised = np.exp(p) / np.exp(p).sum()                               # what logits=p makes of it
+    assert p.max() > 0.9 and renormalised.max() < 0.25 and renormalised.argmax() == p.argmax()
+    code = ("        probs = torch.sigmoid(self.head(h))\n"
+            "        numpyro.sample('y', dist.Bernoulli(logits=probs), obs=y)\n")
+    said = "ELBO stuck near 0.69 per point though the accuracy is 95%. Loss / N: 0.693, 0.690, 0.688, 0.687.\n"
+    d = diagnosis(said + code)
+    top = d.matches[0]
+    assert top.entry.id == "WR-130" and top.parts["pairing"] > 0
+    assert any("(`Bernoulli(logits=probs)`, where `probs = torch.sigmoid(self.head(h))`)" in e for e in top.evidence)
+    from trainwreck.loss_inputs import distribution_on_probabilities
+    assert distribution_on_probabilities("dist.Categorical(logits=F.softmax(z, -1))") == \
+        "`Categorical(logits=F.softmax(z, -1))`"
+    for kept in ("dist.Categorical(logits=self.out(h))", "logits = self.out(h)\ndist.Categorical(logits=logits)",
+                 "probs = F.softmax(z, -1)\ndist.Categorical(probs=probs)"):
+        assert distribution_on_probabilities(kept) == "", kept
+
+
 def test_a_loss_said_to_take_a_log_by_hand_beside_a_sigmoid_is_the_unguarded_log():
     """review s76/02: "the losses are written by hand from the formulas in the original GAN paper with tf.math.log, and
     the discriminator ends in a sigmoid", then nan after 20 epochs: WR-030's construct said in words, with no code

@@ -97,6 +97,29 @@ TORCH_LOGITS_LOSS = re.compile(r"\b(?:nn\.)?(?:BCEWithLogitsLoss|CrossEntropyLos
                                r"\blogit(?:binary)?crossentropy\(")
 
 
+# ... or a distribution built on probabilities given as its logits (`dist.Categorical(logits=F.softmax(z, -1))`, or a
+# name the paste assigns from a softmax or a sigmoid): torch.distributions, Pyro, NumPyro and TFP take `logits` as
+# unnormalised log-probabilities and normalise them with their own log-softmax (log-sigmoid for a Bernoulli), so
+# probabilities in [0, 1] come out nearly uniform -- the likelihood sits near ln C while the argmax, and the accuracy,
+# can still be right
+DIST_ON_LOGITS = re.compile(r"\b(?:Categorical|OneHotCategorical|Bernoulli|Binomial|Multinomial)\w{0,20}\([^()\n]{0,60}?"
+                            r"\blogits[ \t]*=[ \t]*(?P<arg>" + _PROBABILITY_CALL + r"|[A-Za-z_]\w{0,30}\b)")
+
+
+def distribution_on_probabilities(prose: str) -> str:
+    """The distribution's construction, quoted in backticks (and the line that makes its logits a softmax's or a
+    sigmoid's), where the paste hands a distribution probabilities as its logits; ''."""
+    for m in itertools.islice(DIST_ON_LOGITS.finditer(prose), 10):
+        arg, built = m.group("arg"), f"`{' '.join(m.group(0).split())})`"
+        if "(" in arg:
+            return built
+        made = re.search(r"(?m)^[ \t]*(" + re.escape(arg) + r"[ \t]*=[ \t]*[^\n]{0,80}?\b(?:sigmoid|softmax)\([^\n]{0,80})$",
+                         prose)
+        if made:
+            return f"{built}, where `{' '.join(made.group(1).split())}`"
+    return ""
+
+
 RETURNS_OWN_MODULE = re.compile(r"(?m)\breturn\s+self\.(\w+)\((?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\)"
                                 r"(?=[ \t]*(?:#[^\n]*)?$)")
 

@@ -26,7 +26,8 @@ from .gradient_norms import CLIP_LATE_WORDS, CLIP_UNENGAGED_WORDS, FIRST_LAYERS_
 from .input_scaling import CONSTANT_FEATURE_WORDS, FORGOT_INPUTS, FORGOT_TARGETS, SCALES_WORDS, scaled_said
 from .loss_inputs import (DENSE, FROM_LOGITS, KERAS_CROSSENTROPY, KERAS_NAMED, KERAS_OUTPUT, KERAS_PAIRING_SAID,
                           OTHER_BACKEND, PROBABILITY_LOSS_WORDS, TF_BACKEND, TORCH_LOGITS_LOSS, impossible_negative,
-                          MODEL_ENDS_SAID, model_ends_said, model_output, negative_shown)
+                          MODEL_ENDS_SAID, distribution_on_probabilities, model_ends_said, model_output,
+                          negative_shown)
 from .loss_scale import scale_recovered
 from .optimizer_setup import HIGH_ADAPTIVE_WORDS, RATE_CLIMBS, RATE_RAISED_WORDS
 from .paste_facts import (ACCURACY_WORDS, DEAD_UNITS_WORDS, FASTER_START_WORDS, JUMP_FROZEN_WORDS, NO_WARMUP_WORDS, ONE_BATCH_WORDS, ONE_OUTPUT_WORDS,
@@ -999,6 +1000,13 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                     else f"the pasted model outputs probabilities (`{returned}`)")
         evidence.append(f"{shown_as} and its loss, `{loss.group(0).rstrip('(')}`, applies its own sigmoid or softmax: "
                         "probabilities handed over as logits")
+    elif entry.id in w.probabilities and (handed := distribution_on_probabilities(ev.prose)):
+        parts["pairing"] = W_SAID_HALF
+        _not_held_against(parts, against)
+        evidence.append(f"the paste builds a distribution on probabilities given as its logits ({handed}): it "
+                        "normalises its logits with its own log-softmax (log-sigmoid for a Bernoulli), so outputs in "
+                        "[0, 1] come out nearly uniform and the likelihood stays near ln C, while the argmax, and the "
+                        "accuracy, can still be right")
     if c.regressor and entry.id in w.probabilities:
         parts["task"] = -W_PRINTED
         against.append(f"{c.regressor}: a regression's run, and a regression hands its loss no probabilities")
