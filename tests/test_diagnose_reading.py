@@ -1695,6 +1695,10 @@ def test_a_mean_and_std_named_as_a_pair_is_no_division_and_one_nan_said_late_is_
     from trainwreck.input_scaling import DIVIDES_BY_STD
     assert not DIVIDES_BY_STD.search("64 features, standardised with the training mean/std, ~310k events")
     assert DIVIDES_BY_STD.search("x = (x - mean) / std") and DIVIDES_BY_STD.search("z = x / sd")
+    # (the root of a variance with nothing added inside it, a weight standardisation's written by hand; not with its eps)
+    assert DIVIDES_BY_STD.search("w = (w - mean) / torch.sqrt(var)") and DIVIDES_BY_STD.search("y = x * torch.rsqrt(var)")
+    assert not DIVIDES_BY_STD.search("w = (w - mean) / torch.sqrt(var + 1e-5)")
+    assert not DIVIDES_BY_STD.search("y = x * torch.rsqrt(var + self.eps)")
     report = ("Loss nan after ~30 epochs\n\nPlain JAX MLP, 64 features standardised with the training mean/std. The loss "
               "goes down smoothly (1.38 at the start, 0.21 by epoch 25), then in epoch 31 the printed loss is nan and "
               "stays nan.")

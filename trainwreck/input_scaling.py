@@ -351,7 +351,11 @@ BY_HAND_DOUBTED = re.compile(r"(?i)\b(?:" + UNDONE + r"|could|would|suggest\w*|a
 # (or R's scale(), which divides each column by its standard deviation, NaN for a constant one: `x <- scale(x)`; not
 # with scale = FALSE)
 # (not the pair a normalisation is named by, "standardised with the training mean/std")
+# (or the root of a variance with nothing added inside it, `/ torch.sqrt(var)`, `* torch.rsqrt(var)`: a weight
+# standardisation's or a normalisation's written by hand)
 DIVIDES_BY_STD = re.compile(r"/\s*(?:\(\s*)?[\w.\[\]\"']{0,40}\.std\([^()\n]{0,20}\)(?!\s*\+)|(?<!mean)(?<!mean )/\s*(?:std|sigma|stdev|stds|sd)\b(?!\s*\+)|"
+                            r"/\s*(?:torch|np|numpy|jnp|tf\.math|math)\.sqrt\(\s*\w{0,20}var\w{0,20}\s*\)|"
+                            r"\*\s*(?:torch|jnp|tf\.math|jax\.lax|lax)\.rsqrt\(\s*\w{0,20}var\w{0,20}\s*\)|"
                             r"<-\s*scale\((?![^\n]{0,120}\bscale\s*=\s*(?:FALSE|F)\b)(?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\)){0,120}\)")
 CONSTANT_FEATURE = re.compile(r"\b(?:(?:the )?same (?:value )?(?:for|in|across|on) (?:every|all|each) (?:rows?|samples?|examples?"
                               r"|records?)|constant (?:columns?|features?)|(?:columns?|features?) (?:that|which) (?:are|is) "
