@@ -3480,6 +3480,27 @@ def test_an_exp_of_a_layers_raw_output_beside_an_inf_points_to_float_overflow():
             "Count regression goes inf at epoch 4.\n" + code.replace("torch.exp(self.body(x))", other) + log, "WR-020")
 
 
+def test_an_exp_of_a_piece_of_a_layers_raw_output_is_the_same_unbounded_exp():
+    """An affine coupling's scale taken as a chunk of its conditioner's output (`h = self.cond(x_a)`, `log_s, b =
+    h.chunk(2, dim=1)`, then `torch.exp(log_s)`), or a VAE's `mu, logvar = self.enc(x).chunk(2, -1)` then
+    `torch.exp(0.5 * logvar)`... the same unbounded output through exp: WR-020's face. Not where the name is bounded
+    on any line (the coupling's usual tanh)."""
+    from trainwreck.breaking_constructs import breaking_construct
+
+    coupling = ("    def forward(self, x_a, x_b):\n        h = self.cond(x_a)\n        log_s, b = h.chunk(2, dim=1)\n"
+                "        y_b = x_b * torch.exp(log_s) + b\n        return y_b, log_s.sum(1)\n")
+    assert "(`torch.exp(log_s)`)" in breaking_construct(coupling)["exp-unshifted"]
+    vae = "        mu, logvar = self.enc(x).chunk(2, -1)\n        std = torch.exp(logvar)\n"
+    assert "(`torch.exp(logvar)`)" in breaking_construct(vae)["exp-unshifted"]
+    bounded = coupling.replace("        y_b =", "        log_s = 2.0 * torch.tanh(log_s)\n        y_b =")
+    assert "exp-unshifted" not in breaking_construct(bounded)
+    assert "exp-unshifted" not in breaking_construct("        log_s = self.log_scale\n        y = x * torch.exp(log_s)\n")
+    log = "".join(f"iter {500 * k} | train nll {v}\n" for k, v in enumerate(("61.28", "19.04", "14.89", "13.02", "inf",
+                                                                             "nan")))
+    d = diagnosis("My flow's nll goes inf after a few thousand iterations.\n" + coupling + log)
+    assert d.matches[0].entry.id == "WR-020" and d.matches[0].parts["exp-unshifted"] > 0
+
+
 def test_gradient_norms_said_below_the_clipping_threshold_mean_the_clip_never_engaged():
     """review_session35_blind q10: `clip_grad_norm_(..., max_norm=1e4)` beside words that the norms were between 3
     and 40 is a clip that never shortened an update (WR-240); it was third, behind the rate and a bad batch."""

@@ -76,6 +76,43 @@ SHIFTED = re.compile(r"max|logsumexp|log_softmax", re.I)
 #   parameter's exp (`torch.exp(self.log_scale)`).
 EXP_OF_OUTPUT = re.compile(_LIBRARY + r"exp\(\s*(?:self\.\w+|\w*(?:net|model|layer|linear|fc|dense|head|decoder|mlp)\w*)"
                            r"\s*\([^()\n]{0,80}\)\s*\)", re.I)
+# ... or of a name the code makes from such an output, directly or as a piece of it (`h = self.nn(x_id)`, then `s, t =
+# h.chunk(2, dim=1)` and `torch.exp(s)`, an affine coupling's scale; `mu, logvar = self.enc(x).chunk(2, -1)`): the
+# same unbounded output. Not where any assignment of the name bounds it (a tanh, a clamp, a softplus, a sigmoid: a
+# coupling's usual `s = torch.tanh(s)`).
+_LAYER_CALL = r"(?:self\.\w+|\w*(?:net|model|layer|linear|fc|dense|head|decoder|encoder|enc|dec|mlp|conditioner)\w*)\s*\("
+BOUNDED = re.compile(r"tanh|clamp|clip|softplus|sigmoid|\bsin\(|\bcos\(", re.I)
+
+
+def _assignments(name: str, code: str) -> list[str]:
+    """The right-hand sides the code assigns to `name`, alone or in a tuple (`s, t = ...`)."""
+    return [m.group(1) for m in itertools.islice(re.finditer(
+        r"(?m)^[ \t]*(?:[A-Za-z_]\w{0,30}[ \t]*,[ \t]*){0,4}" + re.escape(name)
+        + r"(?:[ \t]*,[ \t]*[A-Za-z_]\w{0,30}){0,4}[ \t]*=(?!=)[ \t]*([^\n]{1,160})$", code), 10)]
+
+
+def exp_of_layer_piece(code: str) -> re.Match | None:
+    """The exp of a name made from a layer's raw output, directly or as a chunk of it, never bounded; or None."""
+    for m in itertools.islice(EXP_OF.finditer(code), EXP_CALLS_READ):
+        name = NAME_ARG.match(m.group("arg").strip())
+        if not name or name.group("minus"):
+            continue
+        made = _assignments(name.group("name"), code)
+        if not made or any(BOUNDED.search(rhs) for rhs in made):
+            continue
+        for rhs in made:
+            if re.match(_LAYER_CALL, rhs):
+                return m
+            # (a chunk or a split of a name that is itself a layer's output)
+            piece = re.match(r"([A-Za-z_]\w{0,30})\.(?:chunk|split|unbind)\(|(?:torch\.)?(?:chunk|split)\(\s*([A-Za-z_]\w{0,30})",
+                             rhs)
+            source = piece and (piece.group(1) or piece.group(2))
+            if source and any(re.match(_LAYER_CALL, r) for r in _assignments(source, code)) \
+                    and not any(BOUNDED.search(r) for r in _assignments(source, code)):
+                return m
+    return None
+
+
 # ... or multiplies exps into a running product over a sequence, a forward algorithm in probability space (`alpha =
 # (alpha @ jnp.exp(trans)) * jnp.exp(emissions[t])`, `alpha *= np.exp(scores[t])`): each step multiplies in another
 # exponential, so the product grows (or shrinks) exponentially with the sequence's length -- WR-020's CRF/HMM face.
@@ -645,7 +682,8 @@ def breaking_construct(prose: str) -> dict[str, str]:
                                 "exponential, so the product grows or shrinks exponentially with the sequence's length "
                                 "and leaves float32's range on the longest ones (a forward algorithm in log space, with "
                                 "logsumexp, stays finite)")
-    m = EXP_OF_OUTPUT.search(code) if "exp-unshifted" not in out and not STABLE_SAID.search(code) else None
+    m = (EXP_OF_OUTPUT.search(code) or exp_of_layer_piece(code)) if "exp-unshifted" not in out \
+        and not STABLE_SAID.search(code) else None
     if m:
         out["exp-unshifted"] = (f"the pasted code puts a layer's raw output through exp "
                                 f"(`{' '.join(prose[m.start():m.end()].split())}`): nothing bounds a layer's "
