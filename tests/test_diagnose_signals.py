@@ -6602,6 +6602,18 @@ def test_targets_given_in_a_range_of_hundreds_or_more_are_in_their_raw_units():
     for said in ("labels 0 to 999 (ImageNet classes)", "targets scaled to 0 to 1", "y is in [0, 1]",
                  "y_train standardised, originally 0 to 1000", "the target is between 0.2 and 0.9"):
         assert "targets" not in scaled_said(said)["unscaled"], said
+    # ... or printed by pandas' describe() of the targets: a mean or a spread of 100 or more
+    described = (">>> y_train.describe()\ncount     8000.000000\nmean      3412.551200\nstd       1190.200315\n"
+                 "min        120.000000\nmax       9020.000000\nName: sales, dtype: float64\n")
+    assert scaled_said(described)["unscaled"]["targets"] == "`y_train.describe()`: mean 3.41e+03, std 1.19e+03"
+    scaled = described.replace("3412.551200", "0.000000").replace("1190.200315", "1.000000")
+    assert "targets" not in scaled_said(scaled)["unscaled"]
+    assert "targets" not in scaled_said(described.replace("y_train.describe()", "X_train['age'].describe()"))["unscaled"]
+    d = diagnosis("My regression predicts about the same small number for every row.\n" + described
+                  + "".join(f"Epoch {e}/20 - loss: {v}\n" for e, v in enumerate(("1.33e7", "4.1e6", "1.9e6"), 1)))
+    assert d.matches[0].entry.id == "WR-360"
+    assert any("the paste prints the targets' statistics (`y_train.describe()`: mean 3.41e+03, std 1.19e+03)" in e
+               for e in d.matches[0].evidence)
 
 
 def test_a_printed_column_that_grows_past_exps_limit_on_the_row_of_the_first_inf_is_an_overflow():

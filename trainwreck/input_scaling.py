@@ -254,6 +254,8 @@ def scaled_said(prose: str) -> dict[str, dict[str, str]]:
                 and not TARGET_NOT_RAW.search(prose, m.start(), end):
             out["unscaled"].setdefault("targets", " ".join(m.group(0).split()))
             break
+    if "targets" not in out["unscaled"] and (described := targets_described(prose)):
+        out["unscaled"]["targets"] = described
     # (and not where the paste says elsewhere, in any words, that it scales: "I min-max scale them to [0, 1]")
     if not SCALING_WORDS.search(prose) and (units := features_in_units(prose)):
         out["unscaled"].setdefault("inputs", units)
@@ -261,6 +263,29 @@ def scaled_said(prose: str) -> dict[str, dict[str, str]]:
         if kind in out["unscaled"]:
             del out["scaled"][kind], out["unscaled"][kind]
     return out
+
+
+# The targets' statistics as pandas' describe() prints them (`y_train.describe()`, then its `mean` and `std` rows within
+# the next dozen lines): a mean or a spread of RANGE_RAW or more is a target in its own units, unscaled
+TARGETS_DESCRIBED = re.compile(r"(?i)\b(?:y(?:_train|_tr|_all)?|targets?|\w{0,30}\[['\"]\w{1,40}['\"]\])\.describe\(\)")
+STAT_VALUE = r"(?m)^[ \t]*{}[ \t]+(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)[ \t]*\r?$"
+
+
+def targets_described(prose: str) -> str:
+    """`name.describe(): mean M, std S`, where the paste prints its targets' statistics and they are far from a
+    scaled target's (a mean or a std of RANGE_RAW or more); else ''."""
+    m = TARGETS_DESCRIBED.search(prose)
+    if m is None or not re.match(r"(?i)y\b|y_|targets?\b", m.group(0)) and not re.search(
+            r"(?i)\b(?:target|price|value|label|y)\w*['\"]\]", m.group(0)):
+        return ""
+    block = "\n".join(prose[m.end():].split("\n")[1:14])
+    mean, std = (re.search(STAT_VALUE.format(stat), block) for stat in ("mean", "std"))
+    if mean is None or std is None:
+        return ""
+    mu, sigma = float(mean.group(1)), float(std.group(1))
+    if max(abs(mu), sigma) < RANGE_RAW:
+        return ""
+    return f"`{m.group(0)}`: mean {mu:.3g}, std {sigma:.3g}"
 
 
 # The inputs' statistics as pandas' describe() prints them: a `min` row and a `max` row of the same columns. Columns

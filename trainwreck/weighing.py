@@ -1021,7 +1021,9 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     for kind, said in c.scaled["unscaled"].items():
         if entry.id in w.forgot_scaling[kind]:
             parts[f"unscaled-{kind}"] = W_SAID_HALF
-            evidence.append(f"the report says the {kind} were not scaled (\"{said}\")")
+            # (or prints their statistics, pandas' describe(), far from a scaled target's)
+            evidence.append(f"the paste prints the {kind}' statistics ({said}): {kind} in their own units, not scaled"
+                            if ".describe()" in said else f"the report says the {kind} were not scaled (\"{said}\")")
     if not c.trainer_clears and entry.id in w.uncleared and CLEARED_EACH_STEP.search(ev.prose):
         parts["cleared"] = -W_SAID_HALF
         against.append("the pasted loop clears the gradients beside backward(), in the same block: every step")
