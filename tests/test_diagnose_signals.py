@@ -5492,11 +5492,13 @@ def test_a_weight_decay_that_pulls_the_weights_to_zero_beside_a_run_that_does_no
 
 def test_an_epoch_schedule_stepped_once_per_batch_beside_a_run_that_stops_learning_is_not_covered():
     """A MultiStepLR written for epochs (milestones 30 and 60) but stepped in the loop over the loader: the milestones
-    pass within the first epoch, and the rate is 1% of itself from then on -- a wiring bug no entry covers, said with the
-    two lines. Stepped after the batch loop, or a schedule written per step (OneCycleLR), it is no such bug."""
+    pass within the first epoch, and the rate is 0.1 ** 2 = 1% of itself from then on -- a wiring bug no entry covers,
+    said with the two lines and the schedule's own arithmetic. Not stepped after the batch loop or under a condition of
+    the last batch, not lengths given in batches, not a cycling cosine, not a schedule written per step (OneCycleLR), and
+    not beside a loss that climbs, which a vanishing rate cannot explain."""
     code = ("optimizer = optim.SGD(net.parameters(), lr=0.1, momentum=0.9)\n"
             "scheduler = optim.lr_scheduler.MultiStepLR(optimizer, milestones=[30, 60], gamma=0.1)\n"
-            "for epoch in range(90):\n    for images, labels in train_loader:\n        optimizer.zero_grad()\n"
+            "for epoch in range(90):\n    for i, (images, labels) in enumerate(train_loader):\n        optimizer.zero_grad()\n"
             "        criterion(net(images), labels).backward()\n        optimizer.step()\n        scheduler.step()\n")
     log = "".join(f"epoch {e} loss {v} acc 0.41\n" for e, v in enumerate(("1.84", "1.62", "1.61", "1.61", "1.61", "1.61",
                                                                           "1.61", "1.61", "1.61", "1.61"), 1))
@@ -5504,12 +5506,25 @@ def test_an_epoch_schedule_stepped_once_per_batch_beside_a_run_that_stops_learni
     assert d.verdict == "unexplained" and not d.matches
     assert any(u.startswith("the paste steps its learning-rate schedule once per batch (`scheduler = "
                             "optim.lr_scheduler.MultiStepLR(optimizer, milestones=[30, 60], gamma=0.1) ... "
-                            "scheduler.step()`)") for u in d.unweighed)
+                            "scheduler.step()`)") and "its milestones, 30, 60, are passed by the 60th batch, and the "
+                            "rate is then 0.1 ** 2 = 0.01 times the first" in u for u in d.unweighed)
     from trainwreck.optimizer_setup import scheduler_stepped_per_batch
-    after = code.replace("        optimizer.step()\n        scheduler.step()\n", "        optimizer.step()\n    scheduler.step()\n")
-    assert scheduler_stepped_per_batch(after) == ""
     assert scheduler_stepped_per_batch(code.replace("MultiStepLR(optimizer, milestones=[30, 60], gamma=0.1)",
-                                                    "OneCycleLR(optimizer, max_lr=0.1, total_steps=9000)")) == ""
+                                                    "StepLR(optimizer, step_size=60, gamma=0.2)"))[1] == \
+        "it multiplies the rate by gamma = 0.2 every 60 calls, so 300 batches in it is 0.2 ** 5 = 0.00032 times the first rate"
+    for kept in (code.replace("        optimizer.step()\n        scheduler.step()\n",
+                              "        optimizer.step()\n    scheduler.step()\n"),
+                 code.replace("        scheduler.step()\n",
+                              "        if i == len(train_loader) - 1:\n            scheduler.step()\n"),
+                 code.replace("milestones=[30, 60]", "milestones=[30000, 60000]"),
+                 code.replace("MultiStepLR(optimizer, milestones=[30, 60], gamma=0.1)", "ExponentialLR(optimizer, gamma=0.99995)"),
+                 code.replace("MultiStepLR(optimizer, milestones=[30, 60], gamma=0.1)", "CosineAnnealingLR(optimizer, T_max=200)"),
+                 code.replace("MultiStepLR(optimizer, milestones=[30, 60], gamma=0.1)",
+                              "OneCycleLR(optimizer, max_lr=0.1, total_steps=9000)")):
+        assert scheduler_stepped_per_batch(kept) == ("", ""), kept
+    climbing = "".join(f"epoch {e} loss {v}\n" for e, v in enumerate(("1.84", "1.52", "1.41", "1.62", "1.95", "2.41",
+                                                                      "3.12", "4.05", "5.20", "6.81"), 1))
+    assert not any("once per batch" in u for u in diagnosis("My loss goes up.\n" + code + climbing).unweighed)
 
 
 def test_a_jump_that_came_only_partly_back_is_a_failure_where_the_words_say_it_never_recovered():

@@ -684,16 +684,18 @@ def _self_explained(ev: Evidence, c: Context, declared_found: set[str], at_infer
                        "and a classifier's loss settles where a model of zero weights puts it (ln C for C balanced "
                        "classes, every output alike). No entry covers this setting: a weight decay of 1e-4 to 5e-4 "
                        "for SGD, about 0.01 to 0.1 for AdamW")
-    per_batch = scheduler_stepped_per_batch(ev.prose) if not_learning else ""
+    # (a rate the schedule drove to nothing explains a loss that stopped moving, not one that climbs)
+    stopped = not_learning and c.sig.name not in UNFINISHED and c.sig.name not in (
+        "climb-then-nonfinite", "descent-then-climb", "climb-despite-clipping", "spike-then-recover")
+    per_batch, done = scheduler_stepped_per_batch(ev.prose) if stopped else ("", "")
     if per_batch:
         return per_batch, (f"the paste steps its learning-rate schedule once per batch (`{per_batch}`), inside the loop "
-                           "over the loader, and the schedule counts its step_size, milestones or T_max in calls of "
-                           "step(): written for epochs, it runs through them once per batch -- a StepLR of step_size=60 "
-                           "and gamma=0.2 has multiplied the rate by 0.2 ** 6 = 6.4e-5 within one epoch of 391 batches (its rate is "
-                           "the first rate times gamma ** (steps // step_size)). The "
-                           "rate is near 0 after the first few hundred steps, and the loss stops where it got to. No "
-                           "entry covers this wiring bug: call scheduler.step() once per epoch, after the batch loop (or "
-                           "give the schedule its lengths in batches)")
+                           "over the loader, and the schedule counts its lengths in calls of step(): written for "
+                           f"epochs, it runs through them once per batch -- {done}. The rate is down to that within the "
+                           "first few hundred batches, and the loss stops where it got to. No entry covers this wiring "
+                           "bug: call "
+                           "scheduler.step() once per epoch, after the batch loop (or give the schedule its lengths in "
+                           "batches)")
     flipped = flip_swaps_classes(ev.prose)
     if flipped:
         return flipped[0], (f"the paste flips its training images horizontally (`{flipped[0]}`) and its classes tell "

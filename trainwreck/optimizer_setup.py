@@ -1,6 +1,6 @@
 """How the optimizer is built and driven: a learning rate printed rising through a climb, or fallen to nothing; an
 adaptive optimiser built with a rate far past its default; a weight decay that pulls every weight to zero; a schedule
-counted in epochs stepped once per batch; and a module replaced after the optimizer was built on its parameters, so
+with epoch-sized lengths stepped once per batch; and a module replaced after the optimizer was built on its parameters, so
 that the new one never trains.
 """
 from __future__ import annotations
@@ -104,45 +104,77 @@ def decay_pulls_to_zero(prose: str) -> str:
     return ""
 
 
+# A PyTorch schedule counted in epochs, stepped once per batch: `scheduler.step()` in the loop over the loader, beside
+# the optimizer's step, for a StepLR, MultiStepLR or ExponentialLR the paste builds with epoch-sized lengths (a
+# step_size or milestones of EPOCH_SIZED or fewer, written as numbers; a gamma of ExponentialLR of 0.99 or less): each
+# call of step() counts one more "epoch" (torch/optim/lr_scheduler.py: `last_epoch += 1` at every step()), so the
+# schedule runs through its epochs once per batch. StepLR's rate is the first times gamma ** (calls // step_size),
+# MultiStepLR's gamma ** (the milestones passed), ExponentialLR's gamma ** calls. Not lengths given in batches (`T_max=
+# epochs * len(loader)`, milestones in the thousands), nor a step() under a condition in the loop (once per epoch), nor
+# CosineAnnealingLR, whose rate cycles back up with period 2 T_max rather than falling to nothing, nor OneCycleLR, the
+# warmups, LambdaLR or the transformers schedules, written per step.
+EPOCH_SCHEDULER = re.compile(r"(?m)^[ \t]*(?P<name>[\w.]{1,40})[ \t]*=[ \t]*(?:[A-Za-z_][\w.]{0,40}\.)?"
+                             r"(?P<kind>StepLR|MultiStepLR|ExponentialLR)\((?P<args>[^()\n]{0,200})\)")
+EPOCH_SIZED, DECAYING_GAMMA = 300, 0.99
+_BATCH_LOOP = re.compile(r"(?m)^(?P<indent>[ \t]*)for[ \t]+[^\n]{1,80}?\bin[ \t]+(?:enumerate\([ \t]*)?(?:tqdm\([ \t]*)?"
+                         r"[\w.]{0,40}(?:loader|dl|batches)\w*\b[^\n]{0,80}:[ \t]*(?:#[^\n]*)?$")
+_OPTIMIZER_STEP = re.compile(r"\b\w*(?:optim|opt)\w*\.step\(\)|\bscaler\.step\(")
+
+
+def _epoch_lengths(kind: str, args: str) -> str:
+    """What the schedule does to the rate over its calls, from its own lengths, where they are epoch-sized; else ''."""
+    gamma = re.search(r"\bgamma\s*=\s*(\d*\.?\d+(?:e-?\d+)?)", args)
+    g = float(gamma.group(1)) if gamma else (0.1 if kind != "ExponentialLR" else None)
+    if kind == "StepLR":
+        size = re.search(r"\bstep_size\s*=\s*(\d+)\b|^\s*\w+\s*,\s*(\d+)\b", args)
+        n = int(next(v for v in size.groups() if v)) if size else None
+        if n is None or n > EPOCH_SIZED:
+            return ""
+        return (f"it multiplies the rate by gamma = {g:g} every {n} calls, so {EPOCH_SIZED} batches in it is "
+                f"{g:g} ** {EPOCH_SIZED // n} = {g ** (EPOCH_SIZED // n):.2g} times the first rate")
+    if kind == "MultiStepLR":
+        listed = re.search(r"\bmilestones\s*=\s*\[([\d,\s]+)\]|^\s*\w+\s*,\s*\[([\d,\s]+)\]", args)
+        stones = [int(v) for v in re.findall(r"\d+", next(v for v in listed.groups() if v))] if listed else []
+        if not stones or max(stones) > EPOCH_SIZED:
+            return ""
+        return (f"its milestones, {', '.join(map(str, stones))}, are passed by the {max(stones)}th batch, and the rate "
+                f"is then {g:g} ** {len(stones)} = {g ** len(stones):.2g} times the first")
+    if g is None or g > DECAYING_GAMMA:
+        return ""
+    return f"it multiplies the rate by gamma = {g:g} at every call, so {EPOCH_SIZED} batches in it is {g ** EPOCH_SIZED:.2g} times the first"
+
+
+def scheduler_stepped_per_batch(prose: str) -> tuple[str, str]:
+    """The scheduler's construction and its step, quoted, and what its lengths do to the rate, where the paste steps an
+    epoch-counted schedule once per batch (EPOCH_SCHEDULER); else ('', '')."""
+    code = code_of(prose)
+    built = EPOCH_SCHEDULER.search(code)
+    done = _epoch_lengths(built.group("kind"), built.group("args")) if built else ""
+    if not done:
+        return "", ""
+    step = re.compile(r"(?m)^(?P<indent>[ \t]*)" + re.escape(built.group("name")) + r"\.step\(\)")
+    for loop in itertools.islice(_BATCH_LOOP.finditer(code), 10):
+        depth = len(loop.group("indent").expandtabs())
+        # (the loop's body: the lines after it indented deeper than it, up to the first that is not)
+        end, body_indent = loop.end(), None
+        for line in re.finditer(r"(?m)^([ \t]*)(\S)[^\n]*$", code[loop.end():]):
+            if len(line.group(1).expandtabs()) <= depth:
+                break
+            body_indent = len(line.group(1).expandtabs()) if body_indent is None else body_indent
+            end = loop.end() + line.end()
+        body = code[loop.end():end]
+        m = step.search(body)
+        # (stepped at the body's own depth, every batch: not under an `if` of the last batch)
+        if m and len(m.group("indent").expandtabs()) == body_indent and _OPTIMIZER_STEP.search(body):
+            return f"{' '.join(built.group(0).split())} ... {m.group(0).strip()}", done
+    return "", ""
+
+
 # An optimizer built on a module's parameters, and that module (or a part of it) replaced by a new one afterwards:
 # `optimizer = torch.optim.Adam(model.fc.parameters())` then `model.fc = nn.Linear(2048, 5)`. The optimizer holds
 # the old module's tensors (parameters() is read when the optimizer is built), so step() never touches the new
 # layer's: it keeps its initial weights, and with everything else frozen nothing learns -- the loss stays about where
 # the untrained head puts it. No entry covers it: a bug of the wiring, not of the numbers.
-# A PyTorch schedule counted in epochs, stepped once per batch: `scheduler.step()` in the loop over the loader, beside
-# `optimizer.step()`, for a StepLR, MultiStepLR, ExponentialLR or CosineAnnealingLR the paste builds (their step_size,
-# milestones, gamma and T_max count calls of step(), meant as epochs in most recipes). Each batch is then an "epoch":
-# StepLR(step_size=60, gamma=0.2) has cut the rate by 0.2 ** 6 = 6.4e-5 within one CIFAR epoch of 391 batches, and the
-# loss freezes where it got to in the first few hundred steps. (Not OneCycleLR, LinearLR warmups, LambdaLR or the
-# transformers schedules, which are written per step; nor a loop whose scheduler is stepped outside the batch loop.)
-EPOCH_SCHEDULER = re.compile(r"(?m)^[ \t]*(?P<name>[\w.]{1,40})[ \t]*=[ \t]*(?:[A-Za-z_][\w.]{0,40}\.)?"
-                             r"(?P<kind>StepLR|MultiStepLR|ExponentialLR|CosineAnnealingLR)\((?P<args>[^()\n]{0,200})\)")
-_BATCH_LOOP = re.compile(r"(?m)^(?P<indent>[ \t]*)for[ \t]+[^\n]{1,80}?\bin[ \t]+(?:enumerate\([ \t]*)?(?:tqdm\([ \t]*)?"
-                         r"[\w.]{0,40}(?:loader|dl|batches)\w*\b[^\n]{0,80}:[ \t]*(?:#[^\n]*)?$")
-
-
-def scheduler_stepped_per_batch(prose: str) -> str:
-    """The scheduler's construction and its step, quoted, where the paste steps an epoch-counted schedule once per
-    batch (EPOCH_SCHEDULER); ''."""
-    code = code_of(prose)
-    built = EPOCH_SCHEDULER.search(code)
-    if built is None:
-        return ""
-    step = re.compile(r"(?m)^(?P<indent>[ \t]*)" + re.escape(built.group("name")) + r"\.step\(\)")
-    for loop in itertools.islice(_BATCH_LOOP.finditer(code), 10):
-        depth = len(loop.group("indent").expandtabs())
-        # (the loop's body: the lines after it indented deeper than it, up to the first that is not)
-        end = loop.end()
-        for line in re.finditer(r"(?m)^([ \t]*)(\S)[^\n]*$", code[loop.end():]):
-            if len(line.group(1).expandtabs()) <= depth:
-                break
-            end = loop.end() + line.end()
-        body = code[loop.end():end]
-        if (m := step.search(body)) and re.search(r"\b\w*optim\w*\.step\(\)", body):
-            return f"{' '.join(built.group(0).split())} ... {m.group(0).strip()}"
-    return ""
-
-
 OPTIMIZER_ON = re.compile(r"(?m)^[ \t]*[\w.]+[ \t]*=[ \t]*[\w.]*\b(?:optim|optimizers?)\.[A-Za-z]\w{0,30}\([ \t]*"
                           r"(?P<module>[A-Za-z_]\w{0,40}(?:\.\w{1,40}){0,4})\.parameters\(\)")
 REPLACED = r"(?m)^[ \t]*(?P<target>{module}(?:\.\w{{1,40}}|\[\d{{1,4}}\]){{0,4}})[ \t]*=[ \t]*(?![=\s])[^\n]{{1,200}}"
