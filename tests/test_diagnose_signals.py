@@ -2644,6 +2644,13 @@ def test_review_session37_blind_prose_readings():
     assert ('the loss froze: the report says it printed 0.6803 again and again ("0.6803 at every single epoch"), after '
             "it had moved") in d.signature.facts[0]
     assert diagnosis("Loss: 0.70\nLoss: 0.74\nLoss: 0.61, acc 0.5\n").evidence.dialect != "loss values given in a sentence"
+    # ... a gradient's norm said again and again is not the loss's; a batch norm or a clipping named in passing is no
+    # other subject (review s56b, 13)
+    curve = "".join(f"epoch {e} loss {v}\n" for e, v in enumerate(("0.693", "0.671", "0.640", "0.622", "0.618"), 1))
+    for said, frozen in (("The global grad norm is 0.6109 every step.", False),
+                         ("Since I added batch norm it prints 0.6109 every single epoch.", True),
+                         ("With gradient clipping on, it prints 0.6109 every single epoch.", True)):
+        assert (diagnosis(curve + said).signature.name == "stall-after-drop") == frozen, said
     # ... each value maybe with its place (review_session37_blind q14)
     placed = diagnosis("Prices as they are, MSE. Epoch 0 loss: 3.9e10, epoch 1: 2.2e12, epoch 2: 7.5e19, epoch 3: inf.")
     assert placed.evidence.count == 4 and placed.evidence.first_nonfinite == 3
@@ -6800,9 +6807,9 @@ def test_code_review_s48_mends():
 
 
 def test_a_keras_loss_that_logs_a_slice_of_a_linear_output_is_the_log_of_a_negative_number():
-    """A heteroscedastic loss that takes `scale = y_pred[:, 1:]` from a last Dense with no activation and logs it: a
+    """A heteroscedastic loss that takes `sigma = y_pred[:, 1:]` from a last Dense with no activation and logs it: a
     linear output is negative for some inputs from the first forward pass, and its log is nan -- WR-030's raw-output
-    face, named first beside a nan from the first batch; its `/ scale` is then no data's standard deviation (WR-060's).
+    face, named first beside a nan from the first batch; its `/ sigma` is then no data's standard deviation (WR-060's).
     Not with a softplus on the last layer, nor a softplus between."""
     import numpy as np
 
@@ -6812,16 +6819,41 @@ def test_a_keras_loss_that_logs_a_slice_of_a_linear_output_is_the_log_of_a_negat
         assert np.isnan(np.log(np.float32(-0.3)))               # the mechanism: the log of a negative number
     model = ("inputs = keras.Input(shape=(8,))\nh = layers.Dense(32, activation='tanh')(inputs)\n"
              "out = layers.Dense(2)(h)\nmodel = keras.Model(inputs, out)\n")
-    loss = ("def hetero_nll(y_true, y_pred):\n    mean = y_pred[:, :1]\n    scale = y_pred[:, 1:]\n"
-            "    return tf.reduce_mean(tf.math.log(scale) + 0.5 * tf.square((y_true - mean) / scale))\n")
+    loss = ("def hetero_nll(y_true, y_pred):\n    mean = y_pred[:, :1]\n    sigma = y_pred[:, 1:]\n"
+            "    return tf.reduce_mean(tf.math.log(sigma) + 0.5 * tf.square((y_true - mean) / sigma))\n")
     assert set(breaking_construct(model + loss)) == {"log-raw-output"}
     log = "Epoch 1/50\n 1/40 [>.............................] - ETA: 9s - loss: nan\n"
     d = diagnosis("My mean-and-variance net is nan at once.\n" + model + loss + log)
     assert d.matches[0].entry.id == "WR-030" and d.matches[0].parts["log-raw-output"] > 0
     assert not any(m.parts.get("std-unguarded") for m in d.matches)
+    # (review s56b, 10) ... while a data standardisation beside it is still read
+    data = "X_train = (X_train - X_train.mean(axis=0)) / X_train.std(axis=0)\nOne of my feature columns is constant.\n"
+    softplus = model.replace("Dense(2)", "Dense(2, activation='softplus')")
+    d = diagnosis("nan at once.\n" + softplus + loss + data + log)
+    top = next(m for m in d.matches if m.entry.id == "WR-060")
+    assert top.parts.get("std-unguarded", 0) > 0
+    assert any("(`/ X_train.std(axis=0)`)" in e for e in top.evidence), top.evidence
     assert breaking_construct(model.replace("Dense(2)", "Dense(2, activation='softplus')") + loss) == {}
-    softened = loss.replace("scale = y_pred[:, 1:]", "scale = tf.nn.softplus(y_pred[:, 1:]) + 1e-6")
+    softened = loss.replace("sigma = y_pred[:, 1:]", "sigma = tf.nn.softplus(y_pred[:, 1:]) + 1e-6")
     assert breaking_construct(model + softened) == {}
+    # (review s56b, 7) a slice made positive on a line of its own, a callable or a multi-line activation, a layer after
+    # the last Dense, heads concatenated: none of these logs a linear output
+    again = loss.replace("    sigma = y_pred[:, 1:]\n", "    sigma = y_pred[:, 1:]\n    sigma = tf.nn.softplus(sigma)\n")
+    for other in (model + again, model.replace("Dense(2)", "Dense(2, activation=tf.nn.softplus)") + loss,
+                  model.replace("Dense(2)", "Dense(\n    2,\n    activation='softplus',\n)") + loss,
+                  model.replace("model = keras.Model", "out = layers.Softmax()(out)\nmodel = keras.Model") + loss,
+                  model.replace("out = layers.Dense(2)(h)", "mu = layers.Dense(1)(h)\ns = layers.Dense(1, activation='softplus')"
+                                "(h)\nout = layers.Concatenate()([mu, s])") + loss):
+        assert "log-raw-output" not in breaking_construct(other), other
+    # (review s56b, 8) beside a run that trained for epochs before its nan, the construct is not weighed: it breaks at
+    # the first forward pass, so what ran is not what was pasted
+    late = "".join(f"Epoch {e}/50\n40/40 [==============================] - 1s - loss: {v}\n"
+                   for e, v in enumerate(("2.31", "1.84", "1.52", "1.30", "1.12", "0.98", "nan"), 1))
+    assert not any(m.parts.get("log-raw-output") for m in diagnosis(model + loss + late).matches)
+    # (review s56b, 9) what keeps it positive follows what it is: a probability a hand-written cross-entropy takes
+    bce = "def bce(y_true, y_pred):\n    return -tf.reduce_mean(y_true * tf.math.log(y_pred))\n"
+    assert "a sigmoid or a softmax on the output, or a loss on logits" in breaking_construct(model + bce)["log-raw-output"]
+    assert "a softplus, plus a small floor" in breaking_construct(model + loss)["log-raw-output"]
 
 
 def test_a_distribution_built_on_probabilities_as_its_logits_is_the_probabilities_entry():
@@ -7447,8 +7479,9 @@ def test_a_loss_that_is_minus_a_signal_to_distortion_ratio_may_go_below_zero():
                   "loss = si_snr_loss(est, ref)", "loss = -scale_invariant_signal_distortion_ratio(preds, target).mean()"):
         assert loss_kind(built) == "likelihood", built
     assert loss_kind("criterion = nn.CrossEntropyLoss(); val SDR 7.1 dB") == "bounded"
-    # (a negative ratio as a condition of the data is no loss)
-    for data in ("keyword spotting on clips at negative SNR", "we evaluate at negative SDR levels"):
+    # (a negative ratio as a condition of the data is no loss, beside the word loss too)
+    for data in ("keyword spotting on clips at negative SNR", "we evaluate at negative SDR levels",
+                 "The loss on clips at negative SNR goes below zero.", "CTC loss, trained on speech at negative SNR"):
         assert loss_kind(data) == "", data
     d = diagnosis("Training a mask network with SingleSrcNegSDR('sisdr'): the loss goes from -2.1 to -11.4 over 20 "
                   "epochs. A loss should not be negative, should it?\n")

@@ -806,6 +806,9 @@ def test_a_loss_back_at_the_uniform_guess_after_it_had_learned_is_a_collapse():
     healthy = [2.31, 1.92, 1.63, 1.41, 1.30, 1.21, 1.15, 1.09, 1.05, 1.02, 0.99, 0.97]
     assert "uniform guess" not in facts(said, healthy)
     assert "uniform guess" not in facts(said, [9.1, 6.2, 4.0, 3.1, 2.6, 2.40, 2.33, 2.31, 2.305, 2.303])
+    # (or straight back to the guess and pinned there, with no climb above it: a unit gone dead)
+    pinned = [2.31, 1.8, 1.52, 1.31, 1.2, 1.15, 1.12, 2.302, 2.304, 2.301, 2.303, 2.302, 2.303]
+    assert "went back to that guess: its last 6 values (epoch 8 to epoch 13) sit at it" in facts(said, pinned)
     # (noise of batches of 4 around the guess, a dip and no divergence)
     noisy = [2.31, 2.12, 1.95, 2.40, 1.82, 2.21, 2.55, 1.90, 2.08, 2.37, 1.86, 2.24, 2.29, 2.32]
     assert "uniform guess" not in facts("batch_size = 4, 10 classes, cross-entropy\n", noisy)

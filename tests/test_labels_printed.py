@@ -35,6 +35,7 @@ def test_labels_that_fit_or_are_shifted_or_are_not_labels_are_not_read():
                  MODEL + PANDAS_1 + "label = int(row['label']) - 1\n",
                  MODEL + PANDAS_1 + "df['label'] = df['label'].map({1: 0, 2: 1, 3: 2, 4: 3})\n",
                  MODEL + NUMPY + "y = [class_to_idx[c] for c in names]\n",
+                 MODEL + NUMPY + "label = int(row['label']) - 1\n",
                  # (pandas 2's counts of a column it does not name, and pandas 1's of one that is no label)
                  MODEL + PANDAS_2.replace("label\n1", "1"), MODEL + PANDAS_1.replace("Name: label", "Name: age"),
                  # (a count or a size of labels, or a coordinate, is no label)
@@ -43,6 +44,12 @@ def test_labels_that_fit_or_are_shifted_or_are_not_labels_are_not_read():
                  # (two output counts in the code: no one number of outputs)
                  MODEL + "num_classes = 5\n" + NUMPY):
         assert labels_past_outputs(text) == ("", False), text
+
+
+def test_a_negative_index_or_a_shapes_minus_one_is_no_shift_of_the_labels():
+    for line in ("loss = criterion(out.view(-1, 4), labels.view(-1))", "X, y = data[:, :-1], data[:, -1]",
+                 "labels = torch.tensor(labels).unsqueeze(-1)"):
+        assert labels_past_outputs(MODEL + NUMPY + line + "\n")[0], line
 
 
 def test_a_label_past_the_outputs_anywhere_in_the_set_is_read_and_named_in_the_error():
@@ -67,6 +74,12 @@ def test_a_count_the_words_give_is_said_as_theirs_and_a_head_that_takes_every_la
     assert "and the paste gives 4 classes (`4 classes`): they start at 1" in fact and not in_code
     assert labels_past_outputs("I have 4 classes.\nhead = nn.Sequential(nn.Dropout(0.2), nn.Linear(512, 5))\n"
                                + NUMPY) == ("", False)
+    # (the last layer built is the head: a hidden layer before it, wider than the labels, is not; review s56b, 17)
+    assert labels_past_outputs("I have 4 classes.\nself.fc1 = nn.Linear(784, 128)\nself.fc2 = nn.Linear(128, n_cls)\n"
+                               + NUMPY)[0]
+    # (labels under any name of y's that is no coordinate or prediction: y_encoded, Keras tutorials' Y_train)
+    for name in ("y_encoded", "Y_train"):
+        assert labels_past_outputs(MODEL + NUMPY.replace("y_train", name))[0], name
     # (timm's num_classes=0 takes a head off: no count of outputs beside the head built after it)
     timm = 'backbone = timm.create_model("resnet50", pretrained=True, num_classes=0)\nhead = nn.Linear(2048, 4)\n'
     assert labels_past_outputs(timm + "num_classes = 4\n" + NUMPY)[1]

@@ -266,13 +266,8 @@ def _probability_named(arg: str, code: str, weighted: bool) -> bool:
     # (not a log(alpha) - log(1. - alpha) of a schedule's constants: the two terms of no cross-entropy)
     if m.group("minus") and weighted and log_call_of(name).search(code):
         return True
-    if name == "y_pred" and KERAS_LOSS_DEF.search(code):
-        last = None
-        for last in KERAS_LAYER.finditer(code):
-            pass
-        if last is not None and (last.group("activation") or
-                                 (KERAS_ACTIVATION.findall(last.group(0)) or ["linear"])[-1]) in ("sigmoid", "softmax"):
-            return True
+    if name == "y_pred" and KERAS_LOSS_DEF.search(code) and keras_output_activation(code) in ("sigmoid", "softmax"):
+        return True
     # (`probs = model(xb)` beside a pasted PyTorch model that returns a sigmoid's or a softmax's output)
     if re.search(r"(?<![\w.])" + re.escape(name) + r"\s*=\s*(?:self\.)?\w*(?:model|net)\w*\(", code, re.I) \
             and model_output(code):
@@ -281,27 +276,65 @@ def _probability_named(arg: str, code: str, weighted: bool) -> bool:
                      code) is not None
 
 
-# ... or the log of a slice of a Keras model's raw output: `sigma = y_pred[:, 1:2]` then `tf.math.log(sigma)` in a loss
-# function beside a model whose last layer is a Dense with no activation (linear). A linear output is negative for some
-# inputs from the first forward pass, and the log of a negative number is nan (WR-030's raw-output face); a softplus or
-# an exp before the log keeps it positive, and `sigma` is then assigned from it, not from y_pred.
-RAW_SLICE = r"(?<![\w.]){0}\s*=\s*y_pred\s*\[[^\]\n]{{1,30}}\]\s*$"
+# The Keras model's output layer as the paste builds it: the last Dense (over its lines: `Dense(\n 2,\n ...)`) or
+# Activation pasted, or a layer after the last Dense that transforms its output (Softmax, ReLU, a Lambda, TFP's
+# DistributionLambda)
+_KERAS_AFTER_DENSE = re.compile(r"\b(?:Softmax|ReLU|LeakyReLU|ELU|Lambda|DistributionLambda|IndependentNormal|"
+                                r"MixtureNormal)\(")
 
 
-def raw_output_logged(code: str, arg: str) -> bool:
-    """Is the log's argument y_pred, or a name the loss function slices from it, beside a model whose last layer (the
-    last Dense or Activation pasted) is linear?"""
-    name = NAME_ARG.match(arg)
-    if not name or name.group("minus") or not KERAS_LOSS_DEF.search(code):
-        return False
-    n = name.group("name")
-    if n != "y_pred" and not re.search(RAW_SLICE.format(re.escape(n)), code, re.M):
-        return False
+@functools.lru_cache(maxsize=8)
+def keras_output_activation(code: str) -> str | None:
+    """The activation of the pasted Keras model's output layer: `linear` for a last Dense with none (or with a
+    callable, not read: `other`), its name for an Activation or a Dense that names one, `other` for a layer after the
+    last Dense that transforms it; None where no Dense or Activation is pasted."""
     last = None
     for last in KERAS_LAYER.finditer(code):
         pass
-    return last is not None and not last.group("activation") and (KERAS_ACTIVATION.findall(last.group(0))
-                                                                   or ["linear"])[-1] == "linear"
+    if last is None:
+        return None
+    if last.group("activation"):
+        return last.group("activation")
+    listed = arguments(code, last.start() + len("Dense"), across_lines=True)
+    call = ", ".join(listed) if listed else last.group(0)
+    if _KERAS_AFTER_DENSE.search(code, last.end()):
+        return "other"
+    if re.search(r"\bactivation\s*=\s*(?!['\"]|None\b)", call):
+        return "other"
+    return (KERAS_ACTIVATION.findall(call) or ["linear"])[-1]
+
+
+# ... or the log of y_pred, or of a slice of it, in a Keras loss function beside a model whose output layer is linear
+# (`sigma = y_pred[:, 1:2]` then `tf.math.log(sigma)`, a last Dense with no activation): a linear output is negative for
+# some inputs from the first forward pass, and the log of a negative number is nan (WR-030's raw-output face). Not a
+# slice reassigned before the log (`sigma = tf.nn.softplus(sigma)`), nor a model of several heads concatenated.
+RAW_SLICE = re.compile(r"(?m)(?<![\w.])(?P<name>[A-Za-z_]\w{0,30})\s*=\s*y_pred\s*\[[^\]\n]{1,30}\]\s*$")
+
+
+@functools.lru_cache(maxsize=8)
+def y_pred_slices(code: str) -> dict[str, int]:
+    """The names a Keras loss function slices from y_pred (and y_pred itself), each with where its slice ends; {}
+    where no loss function of (y_true, y_pred) is pasted."""
+    if not KERAS_LOSS_DEF.search(code):
+        return {}
+    return {"y_pred": 0, **{m.group("name"): m.end() for m in itertools.islice(RAW_SLICE.finditer(code), 20)}}
+
+
+def sliced_from_y_pred(code: str) -> dict[str, int]:
+    """y_pred_slices, where the model's output layer is linear and no heads are concatenated; else {}."""
+    return y_pred_slices(code) if keras_output_activation(code) == "linear" and "Concatenate" not in code else {}
+
+
+def raw_output_logged(code: str, m: re.Match) -> bool:
+    """Is the log's argument y_pred, or a name sliced from it (sliced_from_y_pred), not reassigned between its slice and
+    the log?"""
+    name = NAME_ARG.match(m.group("arg").strip())
+    sliced = sliced_from_y_pred(code)
+    if not name or name.group("minus") or name.group("name") not in sliced:
+        return False
+    n = name.group("name")
+    again = re.compile(r"(?m)^[ \t]*" + re.escape(n) + r"\s*(?:=(?!=)|\+=|\*=)")
+    return n == "y_pred" or again.search(code, sliced[n], m.start()) is None
 
 
 def _weighted(code: str, m: re.Match) -> bool:
@@ -636,16 +669,18 @@ def breaking_construct(prose: str) -> dict[str, str]:
         out["log-unguarded"] = (f"the pasted code takes the log of a probability with nothing to keep it off 0 "
                                 f"(`{' '.join(prose[m.start():m.end()].split())}`): a probability that rounds to 0 makes "
                                 "it -inf")
-    m = next((m for m in LOG_CALL.finditer(code) if not GUARDED.search(m.group("arg"))
-              and raw_output_logged(code, m.group("arg").strip())
-              and not ((name := NAME_ARG.match(m.group("arg").strip())) and _guarded_before(name.group("name"), code))),
-             None) if "log-unguarded" not in out else None
+    m = next((m for m in itertools.islice(LOG_CALL.finditer(code), EXP_CALLS_READ) if not GUARDED.search(m.group("arg"))
+              and raw_output_logged(code, m)), None) if "log-unguarded" not in out and sliced_from_y_pred(code) else None
     if m:
+        # (what keeps it positive depends on what it is: a probability a cross-entropy takes, `1 - y_pred` or times the
+        # labels, wants a sigmoid or a softmax; a scale or a rate, a softplus)
+        probability = re.search(r"\b1\.?0*\s*-\s*y_pred\b|\by_true\s*\*\s*(?:[\w.]+\.)?log\(", code) is not None
+        keep = ("a sigmoid or a softmax on the output, or a loss on logits, keeps it a probability" if probability else
+                "a softplus, plus a small floor, keeps it positive")
         out["log-raw-output"] = (f"the pasted loss takes the log of the model's raw output "
                                 f"(`{' '.join(prose[m.start():m.end()].split())}`, y_pred or a slice of it, and the last "
                                 "Dense has no activation): a linear layer's output is negative for some inputs from the "
-                                "first forward pass, and the log of a negative number is nan (a softplus, plus a small "
-                                "floor, keeps it positive)")
+                                f"first forward pass, and the log of a negative number is nan ({keep})")
     m = next((m for m in XLOGX.finditer(code) if not on_a_where(m) and not _xlogx_guarded(m, code)), None) \
         if "log-unguarded" not in out and "log-raw-output" not in out else None
     if m:

@@ -1092,9 +1092,9 @@ FROZEN_SAID = re.compile(r"(?i)(?<![\w.])(?P<v>\d+\.\d+)[ \t]*(?:,[ \t]*)?(?:(?:
 
 
 # A quantity other than the loss named last before a number said frozen, in its clause: that number is its own.
-# (a gradient's norm too: "the global grad norm is ~0.9 every step")
+# (a gradient's norm too, "the global grad norm is ~0.9 every step": not a batch norm or a clipping named in passing)
 OTHER_SUBJECT = re.compile(r"(?i)\b(?:acc(?:uracy)?|iou|mean_io_u|miou|dice|f1|auc|map|precision|recall|score|metric|"
-                           r"perplexity|ppl|lr|learning rate|grad(?:ient)?s?|grad_norm|norms?|weights?)\b"
+                           r"perplexity|ppl|lr|learning rate|grad(?:ient)?[ _]?norms?|gnorm|global[ _]norm|weight[ _]norm)\b"
                            r"(?![^\n]{0,60}?\bloss\b)[^\n]{0,60}$")
 
 
@@ -1256,6 +1256,9 @@ def _jumped_above_start(ev: Evidence) -> str:
 # percent, not by half), then its last AT_UNIFORM_LAST values or more at the guess
 LEARNED_BELOW_UNIFORM, LOW_RUN, EXCURSION = 0.1, 3, 1.5
 AT_UNIFORM_LAST = 2
+# ... or, with no such climb, a loss pinned to the guess: LEVEL_MIN values or more within PINNED of ln C (a unit gone
+# dead sends it straight there and holds it; a small batch's noise around ln C moves by tens of percent)
+PINNED = 0.005
 # Only a mean cross-entropy over the classes the paste names sits at ln C for this reason: the paste shows a
 # classifier's loss or its accuracy, and no regression, no summed loss (a detector's total of its heads' losses)
 _CLASSIFIER_RUN = re.compile(r"(?i)classif\w*|cross[ _-]?entropy|crossentropy|nll_?loss|softmax|\baccuracy\b|\bacc\b|"
@@ -1281,7 +1284,8 @@ def lowest_mean(values: list[float], k: int = LOW_RUN) -> tuple[float, int]:
 def _back_at_uniform(ev: Evidence) -> str:
     """A classifier's loss that learned (LOW_RUN values in a row LEARNED_BELOW_UNIFORM or more below ln C, the
     cross-entropy of a uniform guess over the C classes or the vocabulary the paste names), climbed to EXCURSION times
-    ln C or more, and came back down only to ln C, where its last AT_UNIFORM_LAST values or more sit: what a run does
+    ln C or more, and came back down only to ln C, where its last AT_UNIFORM_LAST values or more sit -- or, with no such
+    climb, went straight back to ln C and is pinned there (LEVEL_MIN values within PINNED of it): what a run does
     once a step too large has thrown its weights off, or killed the units before its output -- the output's bias, all it
     has left, scores about ln C on balanced classes. (A uniform output scores ln C; the converse need not hold, so this
     says only that the loss is the guess's.) '' otherwise, and for a loss still coming down to ln C from above, where a
@@ -1304,13 +1308,16 @@ def _back_at_uniform(ev: Evidence) -> str:
     earlier = vals[:-n]
     low, low_at = lowest_mean(earlier)
     peak = max(earlier[low_at:], default=0.0)
-    if not (0 < low <= (1 - LEARNED_BELOW_UNIFORM) * guess and peak >= EXCURSION * guess):
+    pinned = n >= LEVEL_MIN and all(abs(v - guess) <= PINNED * guess for v in vals[-n:])
+    if not (0 < low <= (1 - LEARNED_BELOW_UNIFORM) * guess and (peak >= EXCURSION * guess or pinned)):
         return ""
     where = ev.before_start
     over = (f"over the vocabulary's {named[0]} tokens" if vocabulary else f"over the {named[0]} classes")
     return (f"the loss fell to a mean of {fmt(low)} over {LOW_RUN} values ({ev.where(where + low_at)} to "
             f"{ev.where(where + low_at + LOW_RUN - 1)}), below {fmt(guess)} -- {log} {named[0]}, the loss of a uniform "
-            f"guess {over} ({named[1]}) -- then climbed to {fmt(peak)} and came back down only to that guess: its last "
+            f"guess {over} ({named[1]}) -- then "
+            + (f"climbed to {fmt(peak)} and came back down only to that guess" if peak >= EXCURSION * guess else
+               "went back to that guess") + ": its last "
             f"{counted(n, 'value')} ({ev.where(where + len(vals) - n)} to {ev.where(ev.count - 1)}) sit at it, within "
             f"{UNIFORM_NEAR:.0%}. Its loss is what a uniform guess scores, as if it had learned nothing of the input: "
             "what it learned is lost, as when a step too large throws the weights off or kills the units before the "

@@ -13,8 +13,8 @@ from .data_values import CLASSES_SET, LABELS_REMAPPED
 # A name that holds labels: `label`, `labels`, `y`, `y_train`, `target`, `df['class']`, `train_df.category` -- not a
 # count or a size of them (`num_labels`, `target_lengths`, `label_counts`), nor a coordinate (`y_center`)
 # (each part bounded, from a word's start: unbounded `\w*label\w*` backtracks quadratically along one long word)
-_SPLIT = r"(?:_(?:train|tr|trn|val|valid|va|test|te|tst|true|batch|all))?"
-_LABEL_NAME = (r"(?<!\w)(?:\w{1,40}(?:\.|\[['\"]))?(?!(?:num|n|max|min)_)(?:y" + _SPLIT + r"|(?:\w{0,30}_)?(?:labels?|targets?)"
+_Y_SUFFIX = r"(?:_(?!(?:center|centre|min|max|pos|coord|offset|pred|hat|score|prob|logit|len|size)\w{0,20}\b)\w{1,20})?"
+_LABEL_NAME = (r"(?<!\w)(?:\w{1,40}(?:\.|\[['\"]))?(?!(?:num|n|max|min)_)(?:[yY]" + _Y_SUFFIX + r"|(?:\w{0,30}_)?(?:labels?|targets?)"
                r"(?:_(?!len|count|size|num|shape|dim|freq)[a-z]{1,12})?|class(?:es)?|category|categories)(?:['\"]\])?(?!\w)")
 # pandas' value_counts() as printed: a row per label, `<label>   <count>`, closed by `Name: <name>, dtype: int64`.
 # pandas 2 names the counts `count` and puts the column's name on a line of its own above the rows; pandas 1 names the
@@ -34,20 +34,21 @@ PRINTED_SET = re.compile(r"^[ \t]*(?:>>>[ \t]*)?(?:array\(|tensor\(|Counter\()?[
 # A label shifted onto 0..C-1 somewhere in the paste (`y - 1`, `labels -= 1`, `self.labels[i] - 1`, `int(row['label'])
 # - 1`, `.sub(1)`), mapped onto it by a dict (`df['label'].map({1: 0, 2: 1})`) or a lookup table (`class_to_idx`,
 # `label2id`); or by LABELS_REMAPPED's calls
-SHIFTED = re.compile(r"(?m)" + _LABEL_NAME + r"[^\n]{0,40}?(?:-=\s*1\b|-\s*1\b(?!\.\d))|\.sub_?\(\s*1\s*\)|"
+# (a binary minus, after an operand -- a name, a bracket, a call's close -- not a negative index or a shape's -1:
+# `labels.view(-1)`, `data[:, -1]`)
+SHIFTED = re.compile(r"(?m)" + _LABEL_NAME + r"(?:[^\n]{0,40}?[\w)\]])?[ \t]*(?:-=[ \t]*1\b|-[ \t]*1\b(?!\.\d))|"
+                     r"\.sub_?\(\s*1\s*\)|"
                      + _LABEL_NAME + r"[^\n]{0,40}?\.(?:map|replace)\(\s*\{|"
                      r"\b(?:class_to_idx|class2idx|label2id|label_to_id|cat2label|label_map|labelmap)\b")
 # A label value the loss is told to skip (`ignore_index=255`, mmseg's `ignore_index`, `ignore_label`, Keras's
 # `ignore_class`): PyTorch passes over it before its bounds check (aten/src/ATen/native/LossNLL.cpp)
 IGNORED = re.compile(r"\b(?:ignore_index|ignore_label|ignore_class|ignore_value)\s*[:=]\s*(-?\d{1,6})\b")
 # A head the code builds, whatever the count it is said to take: `nn.Linear(512, 5)`, `Dense(5`
-HEAD_BUILT = re.compile(r"\bLinear\([^()\n]{0,60},\s*(?:out_features\s*=\s*)?(\d{1,5})\s*\)|\bDense\(\s*(\d{1,5})\b")
+HEAD_BUILT = re.compile(r"\bLinear\([^()\n]{0,60},\s*(?:out_features\s*=\s*)?(\w{1,30})\s*\)|\bDense\(\s*(\w{1,30})\b")
 # The number of outputs the code builds: `num_classes = 6` (CLASSES_SET), `num_outputs = 6`, `Dense(6,
-# activation='softmax')`, `nn.Linear(512, 6)` written as the head (`fc`, `head`, `classifier`, `out`)
+# activation='softmax')`; or the last linear layer's, HEAD_BUILT
 OUTPUTS_SET = re.compile(CLASSES_SET.pattern + r"|(?i:\b(?:num_outputs|n_outputs)\s*[:=]\s*(\d{1,4})\b)|"
-                         r"\bDense\(\s*(\d{1,4})\s*,\s*activation\s*=\s*['\"]softmax['\"]\s*\)?|"
-                         r"\b(?:fc|head|classifier|out|output|logits)\w*\s*=\s*(?:nn|torch\.nn)\.Linear\(\s*[\w.]+\s*,\s*"
-                         r"(\d{1,4})\s*\)")
+                         r"\bDense\(\s*(\d{1,4})\s*,\s*activation\s*=\s*['\"]softmax['\"]\s*\)?")
 # (as PyTorch and TensorFlow treat a label past the last logit; {n}, the label)
 PAST_LAST_LOGIT = ("PyTorch's cross-entropy raises `Target {n} is out of bounds.` on a CPU (a device-side assertion on a "
                    "GPU), and TensorFlow's sparse cross-entropy returns nan for that row on a GPU (it raises only on a "
@@ -87,6 +88,11 @@ def _outputs(prose: str) -> tuple[int, str, bool] | None:
     None where the code sets two different ones. (A count under two is no head's: timm's `num_classes=0` takes it off.)"""
     set_ = {n: m.group(0) for m in itertools.islice(OUTPUTS_SET.finditer(prose), 10)
             if (n := int(next(g for g in m.groups() if g))) >= 2}
+    # (or the last linear layer the code builds, the head, where it gives its size as a number: not a hidden one)
+    heads = list(itertools.islice(HEAD_BUILT.finditer(prose), 20))
+    last = next((g for g in heads[-1].groups() if g), "") if heads else ""
+    if not set_ and heads and heads[-1].group(0).startswith("Linear") and last.isdigit() and int(last) >= 2:
+        set_ = {int(last): heads[-1].group(0)}
     if len(set_) == 1:
         n, shown = next(iter(set_.items()))
         return n, f"`{' '.join(shown.split())}`", True
@@ -108,9 +114,11 @@ def labels_past_outputs(prose: str) -> tuple[str, bool]:
     if outputs is None or len(labels) < 2 or labels[-1] < outputs[0] or labels[0] < 0:
         return "", False
     n, shown, in_code = outputs
-    # (the words' count is no head's: a head the code builds that takes every printed label is the model's)
-    if not in_code and any(int(next(g for g in m.groups() if g)) > labels[-1]
-                           for m in itertools.islice(HEAD_BUILT.finditer(prose), 10)):
+    # (the words' count is no head's: the last layer the code builds, where it takes every printed label, is the model's
+    # -- not a hidden layer before it, `fc1 = nn.Linear(784, 128)`)
+    heads = list(itertools.islice(HEAD_BUILT.finditer(prose), 20))
+    last = next((g for g in heads[-1].groups() if g), "") if heads else ""
+    if not in_code and last.isdigit() and int(last) > labels[-1]:
         return "", False
     run = (f"run from {labels[0]} to {labels[-1]}" if labels == list(range(labels[0], labels[-1] + 1)) else
            f"are {', '.join(map(str, labels))}")

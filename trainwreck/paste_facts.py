@@ -15,7 +15,8 @@ import re
 import statistics
 
 from .clip_unused import clip_never_applied
-from .breaking_constructs import MASKED_INF, RAW_SLICE, breaking_construct, code_of, inverse_of_sum, token_counts
+from .breaking_constructs import (MASKED_INF, breaking_construct, code_of, inverse_of_sum, token_counts,
+                                  y_pred_slices)
 from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, NOT_A_MEAN, Signature, at_run_start, fmt,
                           same_batch_jumps)
 from .data_checked import data_said_finite, inputs_only
@@ -435,6 +436,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     if ev.first_nonfinite is not None or {"nan", "inf"} & set(tokens(
             sentences_only(ev.prose) if sentences is None else sentences)):
         out.update(breaking_construct(ev.prose))
+        # (a log of a linear output breaks at the first forward pass: beside a run that trained before its nan, what
+        # ran is not what was pasted, or the nan has another cause)
+        if "log-raw-output" in out and not _broken_from_start(ev, sig, words, first_printed=True):
+            del out["log-raw-output"]
         # (and the -inf fill beside a printed count of unmasked tokens that holds a 0: the row it breaks on, shown)
         if "masked-inf" in out and MASKED_INF.search(code_of(ev.prose)) and (printed := token_counts(ev.prose)[0]):
             out["masked-row-printed"] = (f"the paste prints a sequence with no unmasked token (`{printed}` holds a 0) "
@@ -470,11 +475,11 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     elif went_wrong and (wide := init_too_wide(ev.prose)):
         out["large-init"] = wide
     # (a constant column denied is none: "no nan, no constant columns")
-    divides = DIVIDES_BY_STD.search(ev.prose)
-    # (not a scale the model outputs, a Gaussian NLL's `/ sigma` with sigma sliced from y_pred: no data's deviation)
-    if divides and (divisor := re.search(r"(\w+)\s*$", divides.group(0))) \
-            and re.search(RAW_SLICE.format(re.escape(divisor.group(1))), code_of(ev.prose), re.M):
-        divides = None
+    # (not a scale the model outputs, a Gaussian NLL's `/ sigma` with sigma sliced from y_pred: no data's deviation --
+    # the first division by one that is not)
+    sliced = y_pred_slices(code_of(ev.prose))
+    divides = next((m for m in itertools.islice(DIVIDES_BY_STD.finditer(ev.prose), 10)
+                    if (re.findall(r"\w+", m.group(0)) or [""])[-1] not in sliced), None)
     constant = next((m for m in itertools.islice(CONSTANT_FEATURE.finditer(ev.prose), 10)
                      if not denied_before(ev.prose, m.start(), 12)), None)
     zeros = ALL_ZERO_INPUT.search(ev.prose) if divides and not constant else None

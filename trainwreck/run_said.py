@@ -410,7 +410,9 @@ MINUS_RATIO = re.compile(r"\b(?:SingleSrc|MultiSrc|Pairwise)NegSDR\b|\bNeg(?:ati
                          r"scale_invariant_signal_(?:distortion|noise)_ratio)\(|"
                          # (in words, only as the loss: "the loss is negative SI-SDR", "a negative SI-SNR loss" -- not a
                          # data condition, "clips at negative SNR", "evaluated at negative SDR levels")
-                         r"\b(?:loss|objective|criterion)\b[^.\n]{0,30}?\bneg(?:ative)?[ -](?:si|sd)?-?s[dn]r\b|"
+                         r"\b(?:loss|objective|criterion)\b[^.\n]{0,30}?(?<!\bat )(?<!\bunder )(?<!\bin )(?<!\bwith )"
+                         r"(?<!\bof )(?<!\bfor )\bneg(?:ative)?[ -](?:si|sd)?-?s[dn]r\b(?![ -](?:db|conditions?|levels?|"
+                         r"mixtures?|clips?|data|noise))|"
                          r"\bneg(?:ative)?[ -](?:si|sd)?-?s[dn]r[ -](?:loss|objective)\b", re.I)
 # A run of a trainer whose default loss adds minus the soft Dice to the cross-entropy: nnU-Net (normals' answer cites its
 # code) -- its command or trainer class, its log's pseudo Dice, or its loss named as its own ("nnU-Net's loss", "the

@@ -15,9 +15,18 @@ _NOT_PROSE = rb"(?![ \t]*(?:[:=][ \t]*)?\d+[ \t]+[A-Za-z]+[ \t]+[A-Za-z])"
 # ... or, last, the total of a loss printed in parts (`total 4.38 | mel 1.03 | dur 1.48`), with a value that has decimals
 # or is not finite: `total = 0` in a pasted loop, or a count, is no loss.
 _DECIMAL = rb"(?=[ \t]{0,8}[:=]?[ \t]{0,8}[-+]?(?:\d+\.\d|\d+(?:\.\d*)?[eE][-+]?\d|nan|inf))"
-NLL_KEY = _OWN + rb"(?:nll|NLL)" + _NOT_PROSE
-# (a flow's or an image model's NLL in bits per dimension, not the validation's: `val bpd`)
-BPD_KEY = _OWN + rb"(?<![Vv]al[ _])(?<![Tt]est[ _])(?:bpd|BPD|bits/dim|bits_per_dim)" + _NOT_PROSE
+def nll_key(per_step: bool = False) -> bytes:
+    """The key of a density model's NLL (with `per_step`, Lightning's `_step` name of it too: `train_nll_step`)."""
+    return _OWN + rb"(?:nll|NLL)" + (rb"(?:_step)?" if per_step else b"") + _NOT_PROSE
+
+
+def bpd_key(per_step: bool = False) -> bytes:
+    """... and of its NLL in bits per dimension, a flow's or an image model's, not the validation's (`val bpd`)."""
+    return (_OWN + rb"(?<![Vv]al[ _])(?<![Tt]est[ _])(?:bpd|BPD|bits/dim|bits_per_dim)" + (rb"(?:_step)?" if per_step
+                                                                                          else b"") + _NOT_PROSE)
+
+
+NLL_KEY, BPD_KEY = nll_key(), bpd_key()
 DIALECT = Dialect("lines with a loss key", None, refused_by=loss_table.pasted,
                   keys=(b"loss", b"Loss", b"LOSS", _OWN + rb"(?:[Cc]ost|COST)" + _NOT_PROSE, NLL_KEY, BPD_KEY,
                         rb"(?:^|(?<=[ \t|]))J(?=[ \t]+=[ \t]+)",

@@ -15,12 +15,13 @@ and divides the loss by `accumulate_grad_batches` (same file, L80-L83); manual o
 import re
 
 from . import Dialect
-from .keyed import BPD_KEY, NLL_KEY
+from .keyed import bpd_key, nll_key
 
 # A hand-made tqdm loop can print the same `Epoch 3: 50%|`; Lightning's bar also shows the logger's version.
 DIALECT = Dialect("PyTorch Lightning progress bar", re.compile(rb"Epoch \d+:\s+\d+%\|[^\n\r]*v_num="),
                   # (or, with no loss logged, a density model's own: `train_bpd`, `train_nll`)
-                  keys=(b"loss_step", b"loss", b"Loss", BPD_KEY, NLL_KEY), framework="lightning",
+                  keys=(b"loss_step", b"loss", b"Loss", bpd_key(per_step=True), nll_key(per_step=True)),
+                  framework="lightning",
                   clears_gradients="zeroes the gradients every step under automatic optimization",
                   clears_unless=re.compile(r"automatic_optimization\s*=\s*False|manual[ _]optimi[sz]ation|manual_backward",
                                            re.I))
