@@ -693,9 +693,8 @@ def _self_explained(ev: Evidence, c: Context, declared_found: set[str], at_infer
                            "over the loader, and the schedule counts its lengths in calls of step(): written for "
                            f"epochs, it runs through them once per batch -- {done}. The rate is down to that within the "
                            "first few hundred batches, and the loss stops where it got to. No entry covers this wiring "
-                           "bug: call "
-                           "scheduler.step() once per epoch, after the batch loop (or give the schedule its lengths in "
-                           "batches)")
+                           "bug: call scheduler.step() once per epoch, after the batch loop (or give the schedule its "
+                           "lengths in batches)")
     flipped = flip_swaps_classes(ev.prose)
     if flipped:
         return flipped[0], (f"the paste flips its training images horizontally (`{flipped[0]}`) and its classes tell "
