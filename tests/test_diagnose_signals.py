@@ -5525,6 +5525,8 @@ def test_an_epoch_schedule_stepped_once_per_batch_beside_a_run_that_stops_learni
                               "        if i == len(train_loader) - 1:\n            scheduler.step()\n"),
                  code.replace("milestones=[30, 60]", "milestones=[30000, 60000]"),
                  code.replace("MultiStepLR(optimizer, milestones=[30, 60], gamma=0.1)", "ExponentialLR(optimizer, gamma=0.99995)"),
+                 # (a schedule that leaves the rate above a tenth of itself by then: it still trains)
+                 code.replace("gamma=0.1)", "gamma=0.5)"),
                  code.replace("MultiStepLR(optimizer, milestones=[30, 60], gamma=0.1)", "CosineAnnealingLR(optimizer, T_max=200)"),
                  code.replace("MultiStepLR(optimizer, milestones=[30, 60], gamma=0.1)",
                               "OneCycleLR(optimizer, max_lr=0.1, total_steps=9000)")):
@@ -6826,6 +6828,10 @@ def test_a_keras_loss_that_logs_a_slice_of_a_linear_output_is_the_log_of_a_negat
     d = diagnosis("My mean-and-variance net is nan at once.\n" + model + loss + log)
     assert d.matches[0].entry.id == "WR-030" and d.matches[0].parts["log-raw-output"] > 0
     assert not any(m.parts.get("std-unguarded") for m in d.matches)
+    # (y_pred clipped before its log is kept off 0; review s56c)
+    clipped = ("def nll(y_true, y_pred):\n    y_pred = tf.clip_by_value(y_pred, 1e-7, 1.0)\n"
+               "    return -tf.reduce_mean(y_true * tf.math.log(y_pred))\n")
+    assert "log-raw-output" not in breaking_construct(model + clipped)
     # (review s56b, 10) ... while a data standardisation beside it is still read
     data = "X_train = (X_train - X_train.mean(axis=0)) / X_train.std(axis=0)\nOne of my feature columns is constant.\n"
     softplus = model.replace("Dense(2)", "Dense(2, activation='softplus')")

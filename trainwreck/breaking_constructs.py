@@ -311,6 +311,9 @@ def keras_output_activation(code: str) -> str | None:
 RAW_SLICE = re.compile(r"(?m)(?<![\w.])(?P<name>[A-Za-z_]\w{0,30})\s*=\s*y_pred\s*\[[^\]\n]{1,30}\]\s*$")
 
 
+HEADS_JOINED = re.compile(r"(?i)\bconcatenate\(|\btf\.concat\(|\bops\.concatenate\(")
+
+
 @functools.lru_cache(maxsize=8)
 def y_pred_slices(code: str) -> dict[str, int]:
     """The names a Keras loss function slices from y_pred (and y_pred itself), each with where its slice ends; {}
@@ -322,7 +325,7 @@ def y_pred_slices(code: str) -> dict[str, int]:
 
 def sliced_from_y_pred(code: str) -> dict[str, int]:
     """y_pred_slices, where the model's output layer is linear and no heads are concatenated; else {}."""
-    return y_pred_slices(code) if keras_output_activation(code) == "linear" and "Concatenate" not in code else {}
+    return y_pred_slices(code) if keras_output_activation(code) == "linear" and not HEADS_JOINED.search(code) else {}
 
 
 def raw_output_logged(code: str, m: re.Match) -> bool:
@@ -334,7 +337,7 @@ def raw_output_logged(code: str, m: re.Match) -> bool:
         return False
     n = name.group("name")
     again = re.compile(r"(?m)^[ \t]*" + re.escape(n) + r"\s*(?:=(?!=)|\+=|\*=)")
-    return n == "y_pred" or again.search(code, sliced[n], m.start()) is None
+    return again.search(code, sliced[n], m.start()) is None     # (y_pred clipped first, `y_pred = K.clip(...)`: kept off 0)
 
 
 def _weighted(code: str, m: re.Match) -> bool:

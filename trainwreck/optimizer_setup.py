@@ -116,6 +116,9 @@ def decay_pulls_to_zero(prose: str) -> str:
 EPOCH_SCHEDULER = re.compile(r"(?m)^[ \t]*(?P<name>[\w.]{1,40})[ \t]*=[ \t]*(?:[A-Za-z_][\w.]{0,40}\.)?"
                              r"(?P<kind>StepLR|MultiStepLR|ExponentialLR)\((?P<args>[^()\n]{0,200})\)")
 EPOCH_SIZED, DECAYING_GAMMA = 300, 0.99
+# (said only where the schedule has taken the rate to a tenth of itself or less within those batches: one at a quarter
+# of its rate still trains)
+VANISHED_BY = 0.1
 _BATCH_LOOP = re.compile(r"(?m)^(?P<indent>[ \t]*)for[ \t]+[^\n]{1,80}?\bin[ \t]+(?:enumerate\([ \t]*)?(?:tqdm\([ \t]*)?"
                          r"[\w.]{0,40}(?:loader|dl|batches)\w*\b[^\n]{0,80}:[ \t]*(?:#[^\n]*)?$")
 _OPTIMIZER_STEP = re.compile(r"\b\w*(?:optim|opt)\w*\.step\(\)|\bscaler\.step\(")
@@ -128,18 +131,18 @@ def _epoch_lengths(kind: str, args: str) -> str:
     if kind == "StepLR":
         size = re.search(r"\bstep_size\s*=\s*(\d+)\b|^\s*\w+\s*,\s*(\d+)\b", args)
         n = int(next(v for v in size.groups() if v)) if size else None
-        if n is None or n > EPOCH_SIZED:
+        if n is None or n > EPOCH_SIZED or g ** (EPOCH_SIZED // n) > VANISHED_BY:
             return ""
         return (f"it multiplies the rate by gamma = {g:g} every {n} calls, so {EPOCH_SIZED} batches in it is "
                 f"{g:g} ** {EPOCH_SIZED // n} = {g ** (EPOCH_SIZED // n):.2g} times the first rate")
     if kind == "MultiStepLR":
         listed = re.search(r"\bmilestones\s*=\s*\[([\d,\s]+)\]|^\s*\w+\s*,\s*\[([\d,\s]+)\]", args)
         stones = [int(v) for v in re.findall(r"\d+", next(v for v in listed.groups() if v))] if listed else []
-        if not stones or max(stones) > EPOCH_SIZED:
+        if not stones or max(stones) > EPOCH_SIZED or g ** len(stones) > VANISHED_BY:
             return ""
         return (f"its milestones, {', '.join(map(str, stones))}, are passed by the {max(stones)}th batch, and the rate "
                 f"is then {g:g} ** {len(stones)} = {g ** len(stones):.2g} times the first")
-    if g is None or g > DECAYING_GAMMA:
+    if g is None or g > DECAYING_GAMMA or g ** EPOCH_SIZED > VANISHED_BY:
         return ""
     return f"it multiplies the rate by gamma = {g:g} at every call, so {EPOCH_SIZED} batches in it is {g ** EPOCH_SIZED:.2g} times the first"
 
