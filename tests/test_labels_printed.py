@@ -77,6 +77,11 @@ def test_a_count_the_words_give_is_said_as_theirs_and_a_head_that_takes_every_la
     # (the last layer built is the head: a hidden layer before it, wider than the labels, is not; review s56b, 17)
     assert labels_past_outputs("I have 4 classes.\nself.fc1 = nn.Linear(784, 128)\nself.fc2 = nn.Linear(128, n_cls)\n"
                                + NUMPY)[0]
+    # (with no count set, the last linear layer's size is the outputs', a number in the code: review s56c, 8b)
+    seq = "model = nn.Sequential(nn.Linear(784, 128), nn.ReLU(), nn.Linear(128, 4))\n"
+    fact, in_code = labels_past_outputs(seq + NUMPY)
+    assert in_code and "the model has 4 outputs (`Linear(128, 4)`)" in fact
+    assert labels_past_outputs(seq.replace("nn.Linear(128, 4))", "nn.Linear(128, n_out))") + NUMPY) == ("", False)
     # (labels under any name of y's that is no coordinate or prediction: y_encoded, Keras tutorials' Y_train)
     for name in ("y_encoded", "Y_train"):
         assert labels_past_outputs(MODEL + NUMPY.replace("y_train", name))[0], name

@@ -1094,7 +1094,8 @@ FROZEN_SAID = re.compile(r"(?i)(?<![\w.])(?P<v>\d+\.\d+)[ \t]*(?:,[ \t]*)?(?:(?:
 # A quantity other than the loss named last before a number said frozen, in its clause: that number is its own.
 # (a gradient's norm too, "the global grad norm is ~0.9 every step": not a batch norm or a clipping named in passing)
 OTHER_SUBJECT = re.compile(r"(?i)\b(?:acc(?:uracy)?|iou|mean_io_u|miou|dice|f1|auc|map|precision|recall|score|metric|"
-                           r"perplexity|ppl|lr|learning rate|grad(?:ient)?[ _]?norms?|gnorm|global[ _]norm|weight[ _]norm)\b"
+                           r"perplexity|ppl|lr|learning rate|grad(?:ient)?s?[ _-]?norms?|total[ _]norm|gnorm|global[ _]norm|"
+                           r"weight[ _]norm|(?:grad(?:ient)?s|weights?)(?=(?:\s+of\s+[\w ]{1,30}?)?\s+(?:is|are|=|:)\s))\b"
                            r"(?![^\n]{0,60}?\bloss\b)[^\n]{0,60}$")
 
 

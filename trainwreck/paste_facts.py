@@ -477,9 +477,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     # (a constant column denied is none: "no nan, no constant columns")
     # (not a scale the model outputs, a Gaussian NLL's `/ sigma` with sigma sliced from y_pred: no data's deviation --
     # the first division by one that is not)
-    sliced = y_pred_slices(code_of(ev.prose))
+    sliced, body = y_pred_slices(code_of(ev.prose)), _loss_def_body(ev.prose)
     divides = next((m for m in itertools.islice(DIVIDES_BY_STD.finditer(ev.prose), 10)
-                    if (re.findall(r"\w+", m.group(0)) or [""])[-1] not in sliced), None)
+                    if not ((re.findall(r"\w+", m.group(0)) or [""])[-1] in sliced and body[0] <= m.start() < body[1])),
+                   None)
     constant = next((m for m in itertools.islice(CONSTANT_FEATURE.finditer(ev.prose), 10)
                      if not denied_before(ev.prose, m.start(), 12)), None)
     zeros = ALL_ZERO_INPUT.search(ev.prose) if divides and not constant else None
@@ -545,6 +546,16 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                     f"and the last {len(ev.accuracy_tail)} printed) while the loss barely "
                                     "moved: the model learns, and the loss does not show it")
     return out
+
+
+def _loss_def_body(prose: str) -> tuple[int, int]:
+    """Where the pasted Keras loss function of (y_true, y_pred) runs, from its def to the first line at its indentation
+    or less; (0, 0) where none is pasted."""
+    m = re.search(r"(?m)^([ \t]*)def\s+\w+\(\s*y_true\s*,\s*y_pred\s*\)", prose)
+    if m is None:
+        return 0, 0
+    end = re.compile(r"(?m)^[ \t]{0,%d}\S" % len(m.group(1))).search(prose, prose.find("\n", m.end()) + 1)
+    return m.start(), end.start() if end and prose.find("\n", m.end()) >= 0 else len(prose)
 
 
 def _broken_from_start(ev: Evidence, sig: Signature, words: list[str], first_printed: bool = False) -> bool:

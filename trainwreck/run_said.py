@@ -411,7 +411,7 @@ MINUS_RATIO = re.compile(r"\b(?:SingleSrc|MultiSrc|Pairwise)NegSDR\b|\bNeg(?:ati
                          # (in words, only as the loss: "the loss is negative SI-SDR", "a negative SI-SNR loss" -- not a
                          # data condition, "clips at negative SNR", "evaluated at negative SDR levels")
                          r"\b(?:loss|objective|criterion)\b[^.\n]{0,30}?(?<!\bat )(?<!\bunder )(?<!\bin )(?<!\bwith )"
-                         r"(?<!\bof )(?<!\bfor )\bneg(?:ative)?[ -](?:si|sd)?-?s[dn]r\b(?![ -](?:db|conditions?|levels?|"
+                         r"\bneg(?:ative)?[ -](?:si|sd)?-?s[dn]r\b(?![ -](?:conditions?|levels?|"
                          r"mixtures?|clips?|data|noise))|"
                          r"\bneg(?:ative)?[ -](?:si|sd)?-?s[dn]r[ -](?:loss|objective)\b", re.I)
 # A run of a trainer whose default loss adds minus the soft Dice to the cross-entropy: nnU-Net (normals' answer cites its

@@ -45,11 +45,11 @@ BARE = re.compile(rb"(?im:^[ \t]*()((?:train(?:ing)?[ _])?loss(?:es)?(?:[ _]hist
 # ... or a Python prompt's echo of the list's name (or a slice of it, `>>> losses[::400]`; an attribute's, printed,
 # `>>> print(svi_result.losses[::2000])`), the list on the lines below it: `>>> losses` then `[np.float64(0.69), ...]`
 # (group 1, the key's quote, is empty). Not a model's or a layer's `losses`: Keras keeps its add_loss and regularisation
-# terms there, one per layer, no curve.
+# terms there, one per layer, no curve (nor any list of TensorFlow's or Keras's boxed tensors, whatever holds it).
 REPL = re.compile(rb"(?m:^)>>>[ \t]*(?:print\([ \t]*)?(?!(?:model|self|layer|net|encoder|decoder)\w{0,20}\.)"
                   rb"(?:[A-Za-z_]\w{0,30}\.){0,3}()"
                   rb"((?:train(?:ing)?_)?loss(?:es)?(?:_history)?(?:\[[-\d:]{1,20}\])?)[ \t]*\)?[ \t]*\r?\n[ \t]*"
-                  rb"\[([^\[\]]*)\]")
+                  rb"\[(?![ \t]*<(?:tf\.Tensor|KerasTensor|KerasVariable))([^\[\]]*)\]")
 FRAME = re.compile(rb'File "[^"\n]*", line \d+')
 MIN_VALUES = 3          # a history to detect holds this many values at least (one list per epoch: in all)
 
