@@ -91,16 +91,16 @@ def test_a_count_the_words_give_is_said_as_theirs_and_a_head_that_takes_every_la
 
 
 def test_the_fact_names_the_labels_entry_first_beside_a_nan_from_the_start():
-    report = ("Accuracy is 0 and the loss is nan from the first epoch.\n" + MODEL + PANDAS_1
-              + "".join(f"Epoch {k}/10\n50/50 [==============================] - 9s - loss: nan - accuracy: 0.0000\n"
-                        for k in (1, 2, 3)))
+    epochs = "".join(f"Epoch {k}/10\n50/50 [==============================] - 9s - loss: nan - accuracy: 0.0000\n"
+                     for k in (1, 2, 3))
+    report = "Accuracy is 0 and the loss is nan from the first epoch.\n" + MODEL + PANDAS_1 + epochs
     d = diagnose(scan(io.BytesIO(report.encode()), "report", None), CATALOG)
     assert d.matches[0].entry.id == "WR-320"
     assert d.matches[0].parts["labels-past-outputs"] > 0
     # (beside a class count the code sets short of the words', the label past the last logit is said once: from
     # the printed labels)
     short = ("I have 5 categories.\nnum_classes = 4\nmodel.add(Dense(num_classes, activation='softmax'))\n"
-             ">>> np.unique(y_train)\narray([0, 1, 2, 3, 4])\n" + report.split("\n", 1)[1].split(MODEL)[1].split(PANDAS_1)[1])
+             ">>> np.unique(y_train)\narray([0, 1, 2, 3, 4])\n" + epochs)
     d = diagnose(scan(io.BytesIO(short.encode()), "report", None), CATALOG)
     assert d.matches[0].entry.id == "WR-320"
     assert "labels-past-outputs" in d.matches[0].parts and "classes-short" not in d.matches[0].parts
