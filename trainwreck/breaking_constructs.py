@@ -74,13 +74,14 @@ SHIFTED = re.compile(r"max|logsumexp|log_softmax", re.I)
 #   rate or a scale, a VAE's `torch.exp(self.log_var(h))`): nothing bounds a layer's output, and one past about 88.7 in
 #   float32 makes the prediction inf (softplus, or a clamp of the input, bounds it). Not a clamped input, nor a
 #   parameter's exp (`torch.exp(self.log_scale)`).
-EXP_OF_OUTPUT = re.compile(_LIBRARY + r"exp\(\s*(?:self\.\w+|\w*(?:net|model|layer|linear|fc|dense|head|decoder|mlp)\w*)"
+_LAYER_NAMES = r"net|model|layer|linear|fc|dense|head|decoder|mlp"
+EXP_OF_OUTPUT = re.compile(_LIBRARY + r"exp\(\s*(?:self\.\w+|\w*(?:" + _LAYER_NAMES + r")\w*)"
                            r"\s*\([^()\n]{0,80}\)\s*\)", re.I)
 # ... or of a name the code makes from such an output, directly or as a piece of it (`h = self.nn(x_id)`, then `s, t =
 # h.chunk(2, dim=1)` and `torch.exp(s)`, an affine coupling's scale; `mu, logvar = self.enc(x).chunk(2, -1)`): the
 # same unbounded output. Not where any assignment of the name bounds it (a tanh, a clamp, a softplus, a sigmoid: a
 # coupling's usual `s = torch.tanh(s)`).
-_LAYER_CALL = r"(?:self\.\w+|\w*(?:net|model|layer|linear|fc|dense|head|decoder|encoder|enc|dec|mlp|conditioner)\w*)\s*\("
+_LAYER_CALL = r"(?:self\.\w+|\w*(?:" + _LAYER_NAMES + r"|encoder|enc|dec|conditioner)\w*)\s*\("
 BOUNDED = re.compile(r"tanh|clamp|clip|softplus|sigmoid|\bsin\(|\bcos\(", re.I)
 
 
@@ -106,9 +107,8 @@ def exp_of_layer_piece(code: str) -> re.Match | None:
             # (a chunk or a split of a name that is itself a layer's output)
             piece = re.match(r"([A-Za-z_]\w{0,30})\.(?:chunk|split|unbind)\(|(?:torch\.)?(?:chunk|split)\(\s*([A-Za-z_]\w{0,30})",
                              rhs)
-            source = piece and (piece.group(1) or piece.group(2))
-            if source and any(re.match(_LAYER_CALL, r) for r in _assignments(source, code)) \
-                    and not any(BOUNDED.search(r) for r in _assignments(source, code)):
+            source = _assignments(piece.group(1) or piece.group(2), code) if piece else []
+            if any(re.match(_LAYER_CALL, r) for r in source) and not any(BOUNDED.search(r) for r in source):
                 return m
     return None
 
@@ -323,16 +323,28 @@ def y_pred_slices(code: str) -> dict[str, int]:
     return {"y_pred": 0, **{m.group("name"): m.end() for m in itertools.islice(RAW_SLICE.finditer(code), 20)}}
 
 
+def loss_def_body(text: str) -> tuple[int, int]:
+    """Where the pasted Keras loss function of (y_true, y_pred) runs (KERAS_LOSS_DEF), from its def to the first line
+    at its indentation or less; (0, 0) where none is pasted."""
+    m = KERAS_LOSS_DEF.search(text)
+    if m is None:
+        return 0, 0
+    start = text.rfind("\n", 0, m.start()) + 1
+    indent = len(text[start:m.start()]) - len(text[start:m.start()].lstrip(" \t"))
+    line_end = text.find("\n", m.end())
+    end = re.compile(r"(?m)^[ \t]{0,%d}\S" % indent).search(text, line_end + 1) if line_end >= 0 else None
+    return start, end.start() if end else len(text)
+
+
 def sliced_from_y_pred(code: str) -> dict[str, int]:
     """y_pred_slices, where the model's output layer is linear and no heads are concatenated; else {}."""
     return y_pred_slices(code) if keras_output_activation(code) == "linear" and not HEADS_JOINED.search(code) else {}
 
 
-def raw_output_logged(code: str, m: re.Match) -> bool:
-    """Is the log's argument y_pred, or a name sliced from it (sliced_from_y_pred), not reassigned between its slice and
-    the log?"""
+def raw_output_logged(code: str, m: re.Match, sliced: dict[str, int]) -> bool:
+    """Is the log's argument y_pred, or a name sliced from it (`sliced`: sliced_from_y_pred), not reassigned between
+    its slice and the log?"""
     name = NAME_ARG.match(m.group("arg").strip())
-    sliced = sliced_from_y_pred(code)
     if not name or name.group("minus") or name.group("name") not in sliced:
         return False
     n = name.group("name")
@@ -672,8 +684,9 @@ def breaking_construct(prose: str) -> dict[str, str]:
         out["log-unguarded"] = (f"the pasted code takes the log of a probability with nothing to keep it off 0 "
                                 f"(`{' '.join(prose[m.start():m.end()].split())}`): a probability that rounds to 0 makes "
                                 "it -inf")
+    sliced = sliced_from_y_pred(code) if "log-unguarded" not in out else {}
     m = next((m for m in itertools.islice(LOG_CALL.finditer(code), EXP_CALLS_READ) if not GUARDED.search(m.group("arg"))
-              and raw_output_logged(code, m)), None) if "log-unguarded" not in out and sliced_from_y_pred(code) else None
+              and raw_output_logged(code, m, sliced)), None) if sliced else None
     if m:
         # (what keeps it positive depends on what it is: a probability a cross-entropy takes, `1 - y_pred` or times the
         # labels, wants a sigmoid or a softmax; a scale or a rate, a softplus)

@@ -15,8 +15,8 @@ import re
 import statistics
 
 from .clip_unused import clip_never_applied
-from .breaking_constructs import (MASKED_INF, breaking_construct, code_of, inverse_of_sum, token_counts,
-                                  y_pred_slices)
+from .breaking_constructs import (MASKED_INF, breaking_construct, code_of, inverse_of_sum, loss_def_body,
+                                  token_counts, y_pred_slices)
 from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, NOT_A_MEAN, Signature, at_run_start, fmt,
                           same_batch_jumps)
 from .data_checked import data_said_finite, inputs_only
@@ -477,7 +477,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     # (a constant column denied is none: "no nan, no constant columns")
     # (not a scale the model outputs, a Gaussian NLL's `/ sigma` with sigma sliced from y_pred: no data's deviation --
     # the first division by one that is not)
-    sliced, body = y_pred_slices(code_of(ev.prose)), _loss_def_body(ev.prose)
+    sliced, body = y_pred_slices(code_of(ev.prose)), loss_def_body(ev.prose)
     divides = next((m for m in itertools.islice(DIVIDES_BY_STD.finditer(ev.prose), 10)
                     if not ((re.findall(r"\w+", m.group(0)) or [""])[-1] in sliced and body[0] <= m.start() < body[1])),
                    None)
@@ -546,16 +546,6 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                     f"and the last {len(ev.accuracy_tail)} printed) while the loss barely "
                                     "moved: the model learns, and the loss does not show it")
     return out
-
-
-def _loss_def_body(prose: str) -> tuple[int, int]:
-    """Where the pasted Keras loss function of (y_true, y_pred) runs, from its def to the first line at its indentation
-    or less; (0, 0) where none is pasted."""
-    m = re.search(r"(?m)^([ \t]*)def\s+\w+\(\s*y_true\s*,\s*y_pred\s*\)", prose)
-    if m is None:
-        return 0, 0
-    end = re.compile(r"(?m)^[ \t]{0,%d}\S" % len(m.group(1))).search(prose, prose.find("\n", m.end()) + 1)
-    return m.start(), end.start() if end and prose.find("\n", m.end()) >= 0 else len(prose)
 
 
 def _broken_from_start(ev: Evidence, sig: Signature, words: list[str], first_printed: bool = False) -> bool:
