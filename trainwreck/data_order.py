@@ -96,13 +96,12 @@ def shuffled_alone(prose: str) -> str:
     for m in itertools.islice(ROWS_TOGETHER.finditer(code), 20):
         if not _rows_together(m):
             continue
-        after = code[m.end():]
-        one = [(n, s) for n in (m.group("a"), m.group("b"))
-               if (s := re.search(SHUFFLED_IN_PLACE.format(re.escape(n)), after))]
+        one = [s for n in (m.group("a"), m.group("b"))
+               if (s := re.compile(SHUFFLED_IN_PLACE.format(re.escape(n))).search(code, m.end()))]
         if len(one) == 1:
-            shuffle = one[0][1]
+            shuffle = one[0]
             # (the shuffle's line and the one above it, comments kept: code_of keeps each character's place)
-            at = m.end() + shuffle.start()
+            at = shuffle.start()
             line = prose.rfind("\n", 0, at) + 1
             above = prose.rfind("\n", 0, max(0, line - 1)) + 1
             end = prose.find("\n", at)

@@ -83,16 +83,25 @@ def _printed_labels(prose: str) -> tuple[list[int], str] | None:
     return None
 
 
-def _outputs(prose: str) -> tuple[int, str, bool] | None:
+def _last_head(prose: str) -> re.Match | None:
+    """The last linear layer the code builds (HEAD_BUILT): the head, where the paste builds one."""
+    heads = list(itertools.islice(HEAD_BUILT.finditer(prose), 20))
+    return heads[-1] if heads else None
+
+
+def _head_size(head: re.Match | None) -> str:
+    return next((g for g in head.groups() if g), "") if head else ""
+
+
+def _outputs(prose: str, head: re.Match | None) -> tuple[int, str, bool] | None:
     """The model's number of outputs as the code sets it (and True), or the class count the words give (and False); or
     None where the code sets two different ones. (A count under two is no head's: timm's `num_classes=0` takes it off.)"""
     set_ = {n: m.group(0) for m in itertools.islice(OUTPUTS_SET.finditer(prose), 10)
             if (n := int(next(g for g in m.groups() if g))) >= 2}
     # (or the last linear layer the code builds, the head, where it gives its size as a number: not a hidden one)
-    heads = list(itertools.islice(HEAD_BUILT.finditer(prose), 20))
-    last = next((g for g in heads[-1].groups() if g), "") if heads else ""
-    if not set_ and heads and heads[-1].group(0).startswith("Linear") and last.isdigit() and int(last) >= 2:
-        set_ = {int(last): heads[-1].group(0)}
+    size = _head_size(head)
+    if not set_ and head and head.group(0).startswith("Linear") and size.isdigit() and int(size) >= 2:
+        set_ = {int(size): head.group(0)}
     if len(set_) == 1:
         n, shown = next(iter(set_.items()))
         return n, f"`{' '.join(shown.split())}`", True
@@ -110,15 +119,15 @@ def labels_past_outputs(prose: str) -> tuple[str, bool]:
         return "", False
     ignored = {int(m.group(1)) for m in itertools.islice(IGNORED.finditer(prose), 5)}
     labels = [v for v in printed[0] if v not in ignored]
-    outputs = _outputs(prose)
+    head = _last_head(prose)
+    outputs = _outputs(prose, head)
     if outputs is None or len(labels) < 2 or labels[-1] < outputs[0] or labels[0] < 0:
         return "", False
     n, shown, in_code = outputs
     # (the words' count is no head's: the last layer the code builds, where it takes every printed label, is the model's
     # -- not a hidden layer before it, `fc1 = nn.Linear(784, 128)`)
-    heads = list(itertools.islice(HEAD_BUILT.finditer(prose), 20))
-    last = next((g for g in heads[-1].groups() if g), "") if heads else ""
-    if not in_code and last.isdigit() and int(last) > labels[-1]:
+    size = _head_size(head)
+    if not in_code and size.isdigit() and int(size) > labels[-1]:
         return "", False
     run = (f"run from {labels[0]} to {labels[-1]}" if labels == list(range(labels[0], labels[-1] + 1)) else
            f"are {', '.join(map(str, labels))}")
