@@ -1261,7 +1261,9 @@ AT_UNIFORM_LAST = 2
 # dead sends it straight there and holds it; a small batch's noise around ln C moves by tens of percent)
 PINNED = 0.005
 # Only a mean cross-entropy over the classes the paste names sits at ln C for this reason: the paste shows a
-# classifier's loss or its accuracy, and no regression, no summed loss (a detector's total of its heads' losses)
+# classifier's loss or its accuracy, and no regression, no summed loss (a detector's total of its heads' losses). (Not
+# run_kind's CLASSIFIER and REGRESSOR: that module reads this one's constants, and they ask other things -- a Dense(1),
+# a "price".)
 _CLASSIFIER_RUN = re.compile(r"(?i)classif\w*|cross[ _-]?entropy|crossentropy|nll_?loss|softmax|\baccuracy\b|\bacc\b|"
                              r"top-?[15]\b|error_rate")
 _NOT_ONE_CROSS_ENTROPY = re.compile(r"(?i)(?<!logistic )regress\w*|\bmse\b|mean[ _-]squared|squared[ _-]error|"

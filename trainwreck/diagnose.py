@@ -37,8 +37,8 @@ from .data_order import (flip_swaps_classes, frame_sampled_alone, listed_files_z
 from .frozen_said import one_output_said
 from .gradient_clearing import accumulation_fix, summed_prints
 from .loss_inputs import NEGATIVE
-from .optimizer_setup import (RATE_CLIMB, RATE_VANISHED, decay_pulls_to_zero, module_replaced_after_optimizer,
-                              scheduler_stepped_per_batch)
+from .optimizer_setup import (RATE_CLIMB, RATE_CLIMBS, RATE_VANISHED, decay_pulls_to_zero,
+                              module_replaced_after_optimizer, scheduler_stepped_per_batch)
 from .run_kind import shown_frameworks
 from .sequence_losses import copying_language_model, ctc_inf
 from .split_gap import new_data_gap
@@ -685,8 +685,7 @@ def _self_explained(ev: Evidence, c: Context, declared_found: set[str], at_infer
                        "classes, every output alike). No entry covers this setting: a weight decay of 1e-4 to 5e-4 "
                        "for SGD, about 0.01 to 0.1 for AdamW")
     # (a rate the schedule drove to nothing explains a loss that stopped moving, not one that climbs)
-    stopped = not_learning and c.sig.name not in UNFINISHED and c.sig.name not in (
-        "climb-then-nonfinite", "descent-then-climb", "climb-despite-clipping", "spike-then-recover")
+    stopped = not_learning and c.sig.name not in {*RATE_CLIMBS, *UNFINISHED, "spike-then-recover"}
     per_batch, done = scheduler_stepped_per_batch(ev.prose) if stopped else ("", "")
     if per_batch:
         return per_batch, (f"the paste steps its learning-rate schedule once per batch (`{per_batch}`), inside the loop "
