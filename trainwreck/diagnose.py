@@ -43,7 +43,7 @@ from .run_kind import shown_frameworks
 from .sequence_losses import copying_language_model, ctc_inf
 from .split_gap import new_data_gap
 from .start_loss import pretrained_at_uniform, uniform_start
-from .weighing import (CODE_CONSTRUCTS, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
+from .weighing import (CODE_CONSTRUCTS, HANDED_BELOW_ZERO, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
 from .normals import BENIGN_OVERFLOW, Normal, RESTARTED, UNIFORM_START, normals_asked
 from .rate_tried import lr_tried, rate_zero_failed
@@ -71,7 +71,7 @@ SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one
               "never-cleared", "accumulated-undivided", "cleared-outside", "pairing", "exp-overflow", "exp-overflow-printed", "masked-row-printed", "raw-targets", "constant-feature", "zero-init", "large-init",
               "flushed", "scale-collapse",
               "full-precision", "masked-inf", "log-unguarded", "log-raw-output", "exp-unshifted", "sqrt-at-zero", "same-batch",
-              "first-layers", "feature-scales", "nll-of-probabilities", "clip-unengaged",
+              "first-layers", "feature-scales", "nll-of-probabilities", "ctc-not-log-probabilities", "clip-unengaged",
               "adaptive-rate-high", "std-unguarded", "one-output", "weights-frozen", "rounded-away", "start-high", "accuracy-rose-said",
               "early-jump", "loop-unscaled", "update-discarded", "raw-targets-said", "classes-counted", "classes-short", "labels-past-outputs", "labels-past-classes",
               "masked-row-every-batch", "untrained-output-enormous", "width-no-effect", "inverse-unguarded",
@@ -313,7 +313,8 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
                if ev.first_nonfinite is None and ev.size <= PASTED else [])
     if ev.low is not None and ev.low < 0 and not any(n.name == NEGATIVE.name for n in normals):
         normals.insert(0, NEGATIVE)      # the values themselves go below zero
-    if c.impossible_negative:            # a loss below zero that this loss cannot reach is not normal
+    # a loss below zero that this loss cannot reach is not normal: with these targets, or with what it was handed
+    if c.impossible_negative or HANDED_BELOW_ZERO & c.printed.keys():
         normals = [n for n in normals if n.name != NEGATIVE.name]
     if ev.count >= 3 and ev.first_nonfinite is None and ev.last > (1 - PLATEAU_FALL) * ev.head[0]:
         normals = [n for n in normals if not n.falls]   # an answer that the loss falls, beside one that did not

@@ -1,7 +1,7 @@
 """What a loss is handed that it does not take: probabilities where it wants logits (a Keras softmax or sigmoid
 output beside a cross-entropy, a PyTorch model that returns a sigmoid's or a softmax's output beside a loss that
-applies its own, an NLL loss handed a softmax's probabilities), or binary targets of 0 and 255; and, from these, why
-a loss below zero cannot be normal (impossible_negative).
+applies its own, an NLL loss handed a softmax's probabilities, a CTC loss handed what are not log-probabilities), or
+binary targets of 0 and 255; and, from these, why a loss below zero cannot be normal (impossible_negative).
 
 They are WR-130's and WR-320's faces in the code: a loss handed the wrong thing still runs, and only its values show
 it (a loss below zero here; a floor it cannot go below, softmax_floor).
@@ -17,6 +17,7 @@ from .logscan import Evidence
 from .normals import NORMALS
 from .run_said import MINUS_SCORE, loss_kind, score_out_of_range
 from .sentences import denied_before, sentence_around, sentences_and_ends, told
+from .sequence_losses import CTC_NAMED
 
 # The entries whose phrases say a softmax's output reaches a cross-entropy (WR-130): no regression's failure
 PROBABILITY_LOSS_WORDS = {"softmax", "cross", "entropy"}
@@ -271,6 +272,25 @@ def nll_of_probabilities(ev: Evidence) -> str:
             "label's, so handed probabilities it returns minus the label's probability, between -1 and 0")
 
 
+# A CTC loss is minus the log of the summed probability of the target's alignments to the frames, so it is at or
+# above zero whenever it is handed what it takes: log-probabilities for PyTorch's CTCLoss (its docstring's Shape,
+# Log_probs: "The logarithmized probabilities of the outputs (e.g. obtained with
+# :func:`torch.nn.functional.log_softmax`).", torch/nn/modules/loss.py), a softmax's probabilities for Keras's
+# ctc_batch_cost (which takes their log itself). Below zero, the frames' values were not log-probabilities (raw logits,
+# or probabilities, whose exps sum past 1): the loss was handed what it does not take, as an NLL loss handed
+# probabilities is (WR-130's page).
+def ctc_below_zero(ev: Evidence, words: list[str]) -> str:
+    """The fact, when a CTC loss named in the paste goes below zero (printed, or said), else ""."""
+    named = CTC_NAMED.search(ev.prose)
+    if named is None or not negative_shown(ev, words):
+        return ""
+    low = f", to {fmt(ev.low)}," if ev.low is not None and ev.low < 0 else ""
+    return (f"the loss goes below zero{low} beside a CTC loss (`{named.group(0)}`): CTC is minus the log of the summed "
+            "probability of the target's alignments, never below zero when it is handed log-probabilities (a "
+            "log_softmax over the classes at each frame, as PyTorch's CTCLoss takes them); below zero, what reached it "
+            "were not log-probabilities (raw logits, or probabilities), whose exps can sum past 1")
+
+
 NEGATIVE = next(n for n in NORMALS if n.name == "negative loss")
 
 
@@ -297,7 +317,7 @@ def _targets_0_255(prose: str) -> str:
 
 def impossible_negative(ev: Evidence, words: list[str]) -> str:
     """Why a loss below zero in this report cannot be normal, or "" when it can (or none is reported)."""
-    if nll_of_probabilities(ev):
+    if nll_of_probabilities(ev) or ctc_below_zero(ev, words):
         return ""               # (below zero with valid labels: the loss was handed what it does not take)
     out_of_range = score_out_of_range(ev.prose)
     if out_of_range:

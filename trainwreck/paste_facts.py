@@ -35,7 +35,7 @@ from .input_scaling import (ALL_ZERO_INPUT, CONSTANT_FEATURE, DIVIDES_BY_STD, fe
 from .labels_printed import PAST_LAST_LOGIT, labels_past_outputs
 from .logscan import Evidence, dialects
 from .logscan.positions import epoch_number, step_number
-from .loss_inputs import nll_of_probabilities
+from .loss_inputs import ctc_below_zero, nll_of_probabilities
 from .loss_scale import (SCALES_MIN, SCALE_COLLAPSE, autocast_unscaled_said, keras_loop_unscaled, scales_printed,
                          torch_autocast_unscaled)
 from .one_class_iou import one_class_iou
@@ -116,6 +116,9 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     handed = nll_of_probabilities(ev)
     if handed:
         out["nll-of-probabilities"] = handed
+    handed = ctc_below_zero(ev, words)
+    if handed:
+        out["ctc-not-log-probabilities"] = handed
     again = same_batch_jumps(ev)
     if again:
         out["same-batch"] = again

@@ -130,6 +130,9 @@ W_TRIED = 1.0
 # valid targets), or an overlap score outside [0, 1]: the entries that say they explain a
 # negative loss (the word in their phrases) get this much.
 W_NEGATIVE = 2.0
+# Facts of the paste that a loss below zero was handed what it does not take (paste_facts): that, not the targets, takes
+# it below zero
+HANDED_BELOW_ZERO = frozenset({"nll-of-probabilities", "ctc-not-log-probabilities"})
 # Facts the log prints beside the loss that one failure produces, worth as much as a declared
 # message: every gradient norm exactly 0 (no gradient reaches the weights: the entries whose own
 # phrases say the gradients are exactly zero), and an accuracy that rises while the loss stays flat
@@ -870,6 +873,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("first-layers", w.first_layers, W_PRINTED),
                                     ("feature-scales", w.feature_scales, W_PRINTED),
                                     ("nll-of-probabilities", w.probabilities, W_PRINTED),
+                                    ("ctc-not-log-probabilities", w.probabilities, W_PRINTED),
                                     ("clip-unengaged", w.clip_unengaged, W_PRINTED),
                                     ("clip-after-step", w.clip_late, W_PRINTED),
                                     ("adaptive-rate-high", w.high_adaptive, W_SAID_HALF)):
@@ -1035,7 +1039,8 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         parts["rate-rose"] = -W_SAID_HALF
         against.append("the learning rate the log prints rose through the climb: that alone grows the steps, with "
                        "no cause of this entry's")
-    if c.negative and entry.id in w.negative:
+    # (not where the paste shows what the loss was handed made it so: its targets are then no suspect of it)
+    if c.negative and entry.id in w.negative and not HANDED_BELOW_ZERO & c.printed.keys():
         parts["negative"] = W_NEGATIVE if c.impossible_negative else W_NEGATIVE / 2
         evidence.append(c.impossible_negative or "the loss goes below zero: if it is cross-entropy, BCE or "
                         "1 - Dice, that is impossible with valid targets")

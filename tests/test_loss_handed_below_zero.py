@@ -1,0 +1,74 @@
+"""A loss below zero that the loss's own inputs explain: a CTC loss handed values that are not log-probabilities, an
+NLL loss handed a softmax's probabilities. Not normal, and not the targets' fault (WR-130, not WR-320)."""
+import io
+import itertools
+
+import numpy as np
+import pytest
+
+from conftest import real_catalog, weighed_parts
+from trainwreck.diagnose import diagnose
+from trainwreck.logscan import scan
+
+CATALOG = real_catalog()
+
+CURVE = "".join(f"epoch {e} loss {v}\n" for e, v in enumerate(("3.412", "1.207", "0.318", "-0.544", "-1.872"), 1))
+CTC_PRINTED = "Training a CRNN on plates with nn.CTCLoss(blank=0), and after a few epochs:\n" + CURVE
+CTC_SAID = "My CTC loss is negative and keeps going down, and the predictions are garbage."
+
+
+def diagnosis(text: str):
+    return diagnose(scan(io.BytesIO(text.encode()), "report", None), CATALOG)
+
+
+def ctc_loss(log_probs: np.ndarray, target: tuple[int, ...], blank: int = 0) -> float:
+    """CTC's loss by its definition: minus the log of the summed exp of the frames' values over every path that
+    collapses to the target (repeats merged, then blanks dropped). Every path of a few frames is enumerated."""
+    total = 0.0
+    frames, classes = log_probs.shape
+    for path in itertools.product(range(classes), repeat=frames):
+        merged = [c for i, c in enumerate(path) if i == 0 or c != path[i - 1]]
+        if tuple(c for c in merged if c != blank) == target:
+            total += np.exp(log_probs[np.arange(frames), path].sum())
+    return -np.log(total)
+
+
+def test_ctc_is_at_or_above_zero_on_log_probabilities_and_below_it_on_anything_else():
+    """The mechanism the reading states: the summed probability of some of the paths is at most 1 when each frame's
+    values are log-probabilities; handed raw logits or probabilities, the exps can sum past 1."""
+    rng = np.random.default_rng(0)
+    logits = rng.normal(0, 3, size=(5, 3))
+    log_probs = logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
+    probs = np.exp(log_probs)
+    assert ctc_loss(log_probs, (1, 2)) > 0
+    assert ctc_loss(probs, (1, 2)) < 0          # every frame's exps sum past 1: e^p > 1 for each p in (0, 1)
+    assert ctc_loss(logits + 3, (1, 2)) < 0
+
+
+@pytest.mark.parametrize("text", [CTC_PRINTED, CTC_SAID, CTC_SAID + " Is that normal?"])
+def test_a_ctc_loss_below_zero_is_the_loss_handed_what_it_does_not_take(text):
+    d = diagnosis(text)
+    assert d.verdict != "normal" and d.matches[0].entry.id == "WR-130"
+    evidence = d.matches[0].evidence[0]
+    assert "beside a CTC loss" in evidence and "never below zero when it is handed log-probabilities" in evidence
+    # (its targets are no suspect of it: WR-320 gets nothing for the loss below zero)
+    assert "negative" not in weighed_parts(text, "WR-320")
+
+
+def test_the_lowest_value_is_quoted_and_a_ctc_loss_at_or_above_zero_is_not_read():
+    assert "goes below zero, to -1.872, beside a CTC loss (`CTCLoss`)" in diagnosis(CTC_PRINTED).matches[0].evidence[0]
+    above = CTC_PRINTED.replace("-0.544", "0.144").replace("-1.872", "0.072")
+    assert "ctc-not-log-probabilities" not in weighed_parts(above, "WR-130")
+    # (nor a loss below zero where no CTC loss is named)
+    assert "ctc-not-log-probabilities" not in weighed_parts(CTC_PRINTED.replace("nn.CTCLoss(blank=0)", "my loss"),
+                                                            "WR-130")
+
+
+def test_an_nll_loss_handed_probabilities_is_not_answered_as_normal_when_asked():
+    """The NLL loss's face of the same reading was weighed, but a question about the negative loss was still answered
+    "looks normal" beside it."""
+    model = ("class Net(nn.Module):\n    def forward(self, x):\n        return F.softmax(self.fc(x), dim=1)\n"
+             "criterion = nn.NLLLoss()\n")
+    rows = "".join(f"epoch {e} loss {v}\n" for e, v in enumerate(("-0.112", "-0.254", "-0.431", "-0.602"), 1))
+    d = diagnosis("My loss is negative, is that normal?\n" + model + rows)
+    assert d.verdict != "normal" and d.matches[0].entry.id == "WR-130"
