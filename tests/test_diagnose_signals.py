@@ -5538,6 +5538,29 @@ def test_an_epoch_schedule_stepped_once_per_batch_beside_a_run_that_stops_learni
     assert not any("once per batch" in u for u in diagnosis("My loss goes up.\n" + code + climbing).unweighed)
 
 
+def test_an_epoch_schedule_is_read_by_place_as_well_as_by_name_and_stepped_inside_a_with_block():
+    """(review s56c) The schedule's gamma given by place, `StepLR(optimizer, 30, 0.5)`, is 0.5, not the default 0.1;
+    ExponentialLR's only argument is its gamma; a gamma the call does not spell as a number is not guessed. A step
+    inside `with` blocks (Accelerate's accumulate, an autocast) runs every batch; one under an `if` does not."""
+    from trainwreck.optimizer_setup import scheduler_stepped_per_batch
+
+    code = ("scheduler = StepLR(optimizer, 30, 0.5)\nfor epoch in range(90):\n    for x, y in train_loader:\n"
+            "        with accelerator.accumulate(model):\n            accelerator.backward(criterion(model(x), y))\n"
+            "            optimizer.step()\n            scheduler.step()\n")
+    assert scheduler_stepped_per_batch(code) == (
+        "scheduler = StepLR(optimizer, 30, 0.5) ... scheduler.step()",
+        "it multiplies the rate by gamma = 0.5 every 30 calls, so 300 batches in it is 0.5 ** 10 = 0.00098 times the "
+        "first rate")
+    assert scheduler_stepped_per_batch(code.replace("StepLR(optimizer, 30, 0.5)", "ExponentialLR(optimizer, 0.95)"))[1] \
+        == "it multiplies the rate by gamma = 0.95 at every call, so 300 batches in it is 2.1e-07 times the first"
+    assert scheduler_stepped_per_batch(code.replace("StepLR(optimizer, 30, 0.5)", "MultiStepLR(optimizer, [30, 60], 0.2)"
+                                                    ))[1].endswith("the rate is then 0.2 ** 2 = 0.04 times the first")
+    for kept in (code.replace("0.5)", "0.9)"),              # (0.9 ** 10 = 0.35 of the rate: it still trains)
+                 code.replace("0.5)", "gamma=args.gamma)"),
+                 code.replace("with accelerator.accumulate(model):", "if step % 4 == 0:")):
+        assert scheduler_stepped_per_batch(kept) == ("", ""), kept
+
+
 def test_a_jump_that_came_only_partly_back_is_a_failure_where_the_words_say_it_never_recovered():
     """A paste that shows the loss jump and come part of the way down, and words that say it never came back: the
     reporter saw the rest of the run. Without those words the same values are a bump still coming down."""

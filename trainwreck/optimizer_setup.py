@@ -5,6 +5,7 @@ that the new one never trains.
 """
 from __future__ import annotations
 
+import ast
 import itertools
 import re
 
@@ -124,25 +125,46 @@ _BATCH_LOOP = re.compile(r"(?m)^(?P<indent>[ \t]*)for[ \t]+[^\n]{1,80}?\bin[ \t]
 _OPTIMIZER_STEP = re.compile(r"\b\w*(?:optim|opt)\w*\.step\(\)|\bscaler\.step\(")
 
 
+# Each schedule's arguments after the optimizer, in the order its signature takes them positionally
+# (torch/optim/lr_scheduler.py: StepLR(optimizer, step_size, gamma=0.1), MultiStepLR(optimizer, milestones, gamma=0.1),
+# ExponentialLR(optimizer, gamma)), and gamma's default where it has one.
+SCHEDULE_PARAMETERS = {"StepLR": ("step_size", "gamma"), "MultiStepLR": ("milestones", "gamma"),
+                       "ExponentialLR": ("gamma",)}
+DEFAULT_GAMMA = {"StepLR": 0.1, "MultiStepLR": 0.1}
+
+
+def _schedule_arguments(kind: str, args: str) -> dict[str, object]:
+    """The schedule's lengths and gamma as its call gives them, by name or by place; {} where the call cannot be read
+    (a name, an expression: not a literal)."""
+    try:
+        call = ast.parse(f"f({args})", mode="eval").body
+        given = {name: ast.literal_eval(value) for name, value in zip(SCHEDULE_PARAMETERS[kind], call.args[1:])}
+        given.update((k.arg, ast.literal_eval(k.value)) for k in call.keywords if k.arg in SCHEDULE_PARAMETERS[kind])
+    except (SyntaxError, ValueError, TypeError):
+        return {}
+    return given
+
+
 def _epoch_lengths(kind: str, args: str) -> str:
     """What the schedule does to the rate over its calls, from its own lengths, where they are epoch-sized; else ''."""
-    gamma = re.search(r"\bgamma\s*=\s*(\d*\.?\d+(?:e-?\d+)?)", args)
-    g = float(gamma.group(1)) if gamma else (0.1 if kind != "ExponentialLR" else None)
+    given = _schedule_arguments(kind, args)
+    g = given.get("gamma", DEFAULT_GAMMA.get(kind))
+    if not isinstance(g, (int, float)) or not 0 < g < 1:
+        return ""
     if kind == "StepLR":
-        size = re.search(r"\bstep_size\s*=\s*(\d+)\b|^\s*\w+\s*,\s*(\d+)\b", args)
-        n = int(next(v for v in size.groups() if v)) if size else None
-        if n is None or n > EPOCH_SIZED or g ** (EPOCH_SIZED // n) > VANISHED_BY:
+        n = given.get("step_size")
+        if not isinstance(n, int) or not 0 < n <= EPOCH_SIZED or g ** (EPOCH_SIZED // n) > VANISHED_BY:
             return ""
         return (f"it multiplies the rate by gamma = {g:g} every {n} calls, so {EPOCH_SIZED} batches in it is "
                 f"{g:g} ** {EPOCH_SIZED // n} = {g ** (EPOCH_SIZED // n):.2g} times the first rate")
     if kind == "MultiStepLR":
-        listed = re.search(r"\bmilestones\s*=\s*\[([\d,\s]+)\]|^\s*\w+\s*,\s*\[([\d,\s]+)\]", args)
-        stones = [int(v) for v in re.findall(r"\d+", next(v for v in listed.groups() if v))] if listed else []
-        if not stones or max(stones) > EPOCH_SIZED or g ** len(stones) > VANISHED_BY:
+        stones = given.get("milestones")
+        if not isinstance(stones, (list, tuple)) or not stones or not all(isinstance(v, int) for v in stones) \
+                or max(stones) > EPOCH_SIZED or g ** len(stones) > VANISHED_BY:
             return ""
         return (f"its milestones, {', '.join(map(str, stones))}, are passed by the {max(stones)}th batch, and the rate "
                 f"is then {g:g} ** {len(stones)} = {g ** len(stones):.2g} times the first")
-    if g is None or g > DECAYING_GAMMA or g ** EPOCH_SIZED > VANISHED_BY:
+    if g > DECAYING_GAMMA or g ** EPOCH_SIZED > VANISHED_BY:
         return ""
     return f"it multiplies the rate by gamma = {g:g} at every call, so {EPOCH_SIZED} batches in it is {g ** EPOCH_SIZED:.2g} times the first"
 
@@ -167,10 +189,27 @@ def scheduler_stepped_per_batch(prose: str) -> tuple[str, str]:
             end = loop.end() + line.end()
         body = code[loop.end():end]
         m = step.search(body)
-        # (stepped at the body's own depth, every batch: not under an `if` of the last batch)
-        if m and len(m.group("indent").expandtabs()) == body_indent and _OPTIMIZER_STEP.search(body):
+        # (stepped every batch: at the body's own depth, or inside `with` blocks only -- an autocast, Accelerate's
+        # accumulate -- not under an `if` of the last batch)
+        if m and body_indent is not None and _every_batch(body, m.start("indent"), body_indent) \
+                and _OPTIMIZER_STEP.search(body):
             return f"{' '.join(built.group(0).split())} ... {m.group(0).strip()}", done
     return "", ""
+
+
+def _every_batch(body: str, at: int, body_indent: int) -> bool:
+    """Does the line starting at `at` run on every pass of the body: at its own depth, or with only `with` headers
+    between it and that depth?"""
+    depth = len(re.match(r"[ \t]*", body[at:]).group(0).expandtabs())
+    for line in reversed(body[:at].splitlines()):
+        if depth <= body_indent:
+            break
+        indent = len(re.match(r"[ \t]*", line).group(0).expandtabs())
+        if line.strip() and indent < depth:
+            if not re.match(r"[ \t]*(?:async[ \t]+)?with\b", line):
+                return False
+            depth = indent
+    return depth == body_indent
 
 
 # An optimizer built on a module's parameters, and that module (or a part of it) replaced by a new one afterwards:
