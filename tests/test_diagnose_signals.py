@@ -3,6 +3,7 @@ realistic report, and stays quiet on a nearby one where it must not fire."""
 import io
 import math
 
+import numpy as np
 import pytest
 
 from conftest import ROOT, context_of, real_catalog, weighed_parts
@@ -7525,6 +7526,29 @@ def test_a_loss_that_is_minus_a_signal_to_distortion_ratio_may_go_below_zero():
                   "epochs. A loss should not be negative, should it?\n")
     assert d.verdict == "normal" and not d.matches
     assert "minus a ratio in decibels, unbounded below" in d.normal[0].explanation
+
+
+def test_an_image_restoration_loss_that_is_minus_the_psnr_may_go_below_zero():
+    """HINet's and NAFNet's PSNRLoss is 10 log10 of the mean squared error (10 / ln 10 times its log), which is minus
+    the PSNR of images in [0, 1]: about -30 to -40 as a denoiser trains. NAFNet's own training configs use it (its
+    NAFSSR configs an MSE); a PSNR printed as a metric says nothing of the loss."""
+    from trainwreck.run_said import loss_kind
+
+    rng = np.random.default_rng(0)
+    clean = rng.uniform(0, 1, (3, 16, 16))
+    noisy = np.clip(clean + rng.normal(0, 0.03, clean.shape), 0, 1)
+    mse = ((noisy - clean) ** 2).mean()
+    assert 10 / np.log(10) * np.log(mse) == pytest.approx(-10 * np.log10(1.0 / mse)) and -10 * np.log10(1 / mse) < -25
+    for built in ("pixel_opt:\n    type: PSNRLoss\n    loss_weight: 1", "self.cri_pix = PSNRLoss()",
+                  "options/train/SIDD/NAFNet-width32.yml", "loss = -psnr(out, gt)", "we train on a PSNR loss"):
+        assert loss_kind(built) == "likelihood", built
+    for bounded in ("NAFSSR-T_x4.yml with pixel_opt MSELoss", "criterion = nn.L1Loss(); val psnr 30.1"):
+        assert loss_kind(bounded) == "bounded", bounded
+    log = "".join(f"2024-01-08 09:{10 + i}:52,339 INFO: [train..][epoch:  0, iter:{200 * (i + 1):8,d}, lr:(1.000e-03,)] "
+                  f"[eta: 3 days, 2:31:06, time (data): 0.671 (0.012)] l_pix: {v} \n"
+                  for i, v in enumerate(("-2.8817e+01", "-3.1406e+01", "-3.0992e+01", "-3.3751e+01")))
+    d = diagnosis("Training NAFNet-width32 on SIDD: the loss is negative and keeps going down, is that normal?\n" + log)
+    assert d.verdict == "normal" and not d.matches and "NAFNet's PSNRLoss" in d.normal[0].explanation
 
 
 def test_the_same_place_said_to_break_every_run_is_one_token():

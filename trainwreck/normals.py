@@ -783,7 +783,8 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            "a negative loss is normal when the loss is a negative log-likelihood of continuous data (a density can "
            "exceed 1) or minus a score such as Dice or a cosine similarity (SimSiam's loss, lightly's "
            "NegativeCosineSimilarity: -1 when the two views agree), or minus a ratio in decibels, unbounded below "
-           "(source separation's negative SI-SDR or SI-SNR); it is impossible for cross-entropy or BCE whose "
+           "(source separation's negative SI-SDR or SI-SNR, image restoration's PSNR loss, NAFNet's PSNRLoss: 10 "
+           "log10 of the mean squared error, minus the PSNR); it is impossible for cross-entropy or BCE whose "
            "targets lie "
            "in [0, 1], where it means the targets do not (masks of 0/255, labels past the last class)",
            "the loss function you use and the range of your targets (for example 0/1 or 0/255 masks)",

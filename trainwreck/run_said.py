@@ -413,7 +413,12 @@ MINUS_RATIO = re.compile(r"\b(?:SingleSrc|MultiSrc|Pairwise)NegSDR\b|\bNeg(?:ati
                          r"\b(?:loss|objective|criterion)\b[^.\n]{0,30}?(?<!\bat )(?<!\bunder )(?<!\bin )(?<!\bwith )"
                          r"\bneg(?:ative)?[ -](?:si|sd)?-?s[dn]r\b(?![ -](?:conditions?|levels?|"
                          r"mixtures?|clips?|data|noise))|"
-                         r"\bneg(?:ative)?[ -](?:si|sd)?-?s[dn]r[ -](?:loss|objective)\b", re.I)
+                         r"\bneg(?:ative)?[ -](?:si|sd)?-?s[dn]r[ -](?:loss|objective)\b|"
+                         # (... or image restoration's PSNR loss, 10 log10 of the mean squared error: minus the PSNR of
+                         # images in [0, 1] -- HINet's and NAFNet's PSNRLoss, basicsr/models/losses/losses.py in NAFNet's
+                         # repository at 2b4af71, the pixel loss of its NAFNet and Baseline training configs there)
+                         r"\bPSNR_?Loss\b|\bpsnr[ _-]loss\b|\bNAFNet\b(?![ _-]?SSR)|"
+                         r"(?<![\w.)\]])-[ \t]*(?:\w{1,20}\.)?(?:peak_signal_noise_ratio|psnr)\(", re.I)
 # A run of a trainer whose default loss adds minus the soft Dice to the cross-entropy: nnU-Net (normals' answer cites its
 # code) -- its command or trainer class, its log's pseudo Dice, or its loss named as its own ("nnU-Net's loss", "the
 # nnU-Net loss"); not the name alone ("I tried nnU-Net first; now my own model's BCE loss is negative")
