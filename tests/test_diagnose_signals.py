@@ -1701,6 +1701,23 @@ def test_half_precision_beside_gradients_said_to_be_zero_is_its_quiet_face():
     assert "flushed" not in weighed_parts(text.replace("model.half()", "model.float()"), "WR-040")
 
 
+def test_gradients_said_to_be_exactly_zero_are_a_failure_said_in_words():
+    """A report with no loss values that says its gradients are exactly 0 after a colon ("I printed grad norms per layer:
+    exactly 0.0") says its network cannot learn: the zero gradient's entries are candidates, not "no known failure".
+    Not gradients of layers frozen on purpose."""
+    from trainwreck.gradient_norms import grads_said_zero
+
+    said = ("My residual net's validation PSNR is the same at every validation since iteration 0. I printed grad norms "
+            "per layer: exactly 0.0 for every conv weight and bias. I use my own init function.")
+    assert grads_said_zero(said).group(0) == "grad norms per layer: exactly 0.0"
+    d = diagnosis(said)
+    assert d.verdict != "no-evidence" and d.matches[0].entry.id == "WR-110"
+    assert any("the report says the gradients are exactly 0" in e for e in d.matches[0].evidence)
+    for frozen in ("The frozen backbone's grad norms: exactly 0.0, as I set requires_grad=False.",
+                   "Grads of the embedding are 0 as expected, since it is frozen."):
+        assert grads_said_zero(frozen) is None, frozen
+
+
 def test_the_later_session30_reviews_regressions_stay_fixed():
     """review_session30_later: a raw-price run under Adam that fell 26% keeps its fact (b22); the last forward()
     pasted is the model's (b26), a shape method after its sigmoid changes nothing (b27); "retrained with half the lr"

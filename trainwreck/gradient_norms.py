@@ -85,16 +85,21 @@ def gradients_shrink_to_the_input(prose: str) -> str:
             "is at most 1/4)")
 
 
-# Gradients said to be exactly zero ("the grads are exactly 0.0", "gradients = 0", "grad norm is zero")
-GRADS_ZERO_SAID = re.compile(r"\bgrad(?:ient)?s?\b(?:[ \t]+norms?)?[^.\n]{0,60}?\b(?:are|is|were|was|=|==|equal(?:s| to)?|"
-                             r"print(?:s|ed)?(?: as)?)[ \t]+(?:all[ \t]+)?(?:exactly[ \t]+)?(?:0(?:\.0+)?|zero)(?!\.?\d)", re.I)
-# ... not where a share of them is said to be 0% ("0.0% of the first layer's gradients are 0": none)
+# Gradients said to be exactly zero ("the grads are exactly 0.0", "gradients = 0", "grad norm is zero", "I printed grad
+# norms per layer: exactly 0.0")
+GRADS_ZERO_SAID = re.compile(r"\bgrad(?:ient)?s?\b(?:[ \t]+norms?)?[^.\n]{0,60}?(?:\b(?:are|is|were|was|=|==|equal(?:s| to)?|"
+                             r"print(?:s|ed)?(?: as)?)|:)[ \t]+(?:all[ \t]+)?(?:exactly[ \t]+)?(?:0(?:\.0+)?|zero)(?!\.?\d)",
+                             re.I)
+# ... not where a share of them is said to be 0% ("0.0% of the first layer's gradients are 0": none), nor of layers
+# frozen on purpose ("the frozen backbone's grads are 0, as expected")
 NONE_OF_THEM = re.compile(r"(?:^|[\s(])0(?:\.0+)?\s*%[^.\n]*$")
+FROZEN_ON_PURPOSE = re.compile(r"(?i)\bfro(?:zen|ze)\b|\bfreez\w*|requires_grad\s*=\s*False|\bas expected\b")
 
 
 def grads_said_zero(prose: str) -> re.Match | None:
     return next((m for m in GRADS_ZERO_SAID.finditer(prose)
-                 if not NONE_OF_THEM.search(prose, max(0, m.start() - 60), m.start())), None)
+                 if not NONE_OF_THEM.search(prose, max(0, m.start() - 60), m.start())
+                 and not FROZEN_ON_PURPOSE.search(prose, *sentence_around(prose, m.start(), m.end()))), None)
 
 
 # Gradient norms the words give ("the total norm clip_grad_norm_ returns is between 3 and 40", "grad norm is about

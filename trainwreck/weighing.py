@@ -492,7 +492,9 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
                     or bool(accuracy_rose_said(ev.prose))
                     or early_jump_seen(ev.prose) is not None
                     # (or a failure to learn said in words, or the same failure at a learning rate of 0)
-                    or says_not_learning(ev.prose) or bool(rate_zero_failed(ev.prose)))
+                    or says_not_learning(ev.prose) or bool(rate_zero_failed(ev.prose))
+                    # (or gradients said to be exactly 0, not of layers frozen on purpose: nothing they reach learns)
+                    or grads_said_zero(ev.prose) is not None)
     said_when = timing_of(words) if words_count else set()
     # (words of a start, "it turns nan somewhere in epoch 0", beside a log whose loss was still finite at a step it
     # numbers past the first updates, `1187/2890`, name the epoch, not the first steps: the log says when)
