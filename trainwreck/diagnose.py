@@ -932,10 +932,10 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     # an accuracy that climbs on a loss that barely moves, one output for every input, weights that never change --
     # though words alone name no entry with confidence)
     # (one output for every input beside a training accuracy of 90% or more weighs for no entry, but no normal run
-    # gives it either)
+    # gives it either; nor does a pasted model whose sigmoid or softmax output goes to a loss that applies its own)
     unlike_normal = any(m.parts.get(k, 0) > 0 for m in d.matches
                         for k in ("start-high", "accuracy-rose-said", "one-output", "weights-frozen", "early-jump",
-                                  "faster-start", "froze-after-jumps")) or bool(one_output_said(d.evidence.prose))
+                                  "faster-start", "froze-after-jumps", "pairing")) or bool(one_output_said(d.evidence.prose))
     # (a normal whose answer is that one step's loss is noise accounts for a rise among finite values)
     # (not a curve that ends at its highest: a climb that kept going is no noise)
     noise = bool(d.normal) and d.normal[0].explains_noise and d.evidence.first_nonfinite is None and not declared \

@@ -95,7 +95,10 @@ TORCH_LOGITS_LOSS = re.compile(r"\b(?:nn\.)?(?:BCEWithLogitsLoss|CrossEntropyLos
                                r"\boptax\.(?:losses\.)?(?:softmax_cross_entropy(?:_with_integer_labels)?|"
                                r"sigmoid_binary_cross_entropy)\b|"
                                # (and Flux's, whose logit versions apply their own softmax or sigmoid)
-                               r"\blogit(?:binary)?crossentropy\(")
+                               r"\blogit(?:binary)?crossentropy\(|"
+                               # (and a GAN's vanilla loss in BasicSR, whose GANLoss builds nn.BCEWithLogitsLoss for
+                               # it -- basicsr/losses/gan_loss.py at v1.4.2 -- as the GANLoss classes copied from it do)
+                               r"\bgan_type\s*[:=]\s*['\"]?vanilla\b")
 
 
 # ... or a distribution built on probabilities given as its logits (`dist.Categorical(logits=F.softmax(z, -1))`, or a

@@ -1,5 +1,7 @@
-"""A loss below zero that the loss's own inputs explain: a CTC loss handed values that are not log-probabilities, an
-NLL loss handed a softmax's probabilities. Not normal, and not the targets' fault (WR-130, not WR-320)."""
+"""What a loss is handed that it does not take, and what that makes of a question whether the run is normal: a CTC
+loss handed values that are not log-probabilities, an NLL loss handed a softmax's probabilities (a loss below zero
+that is not normal, and not the targets' fault: WR-130, not WR-320), a GAN's discriminator that ends in a sigmoid
+before a loss that applies its own."""
 import io
 import itertools
 
@@ -72,3 +74,17 @@ def test_an_nll_loss_handed_probabilities_is_not_answered_as_normal_when_asked()
     rows = "".join(f"epoch {e} loss {v}\n" for e, v in enumerate(("-0.112", "-0.254", "-0.431", "-0.602"), 1))
     d = diagnosis("My loss is negative, is that normal?\n" + model + rows)
     assert d.verdict != "normal" and d.matches[0].entry.id == "WR-130"
+
+
+def test_a_gan_discriminator_ending_in_a_sigmoid_before_a_vanilla_gan_loss_is_not_answered_normal():
+    """BasicSR's GANLoss builds nn.BCEWithLogitsLoss for `gan_type: vanilla`; a discriminator that ends in nn.Sigmoid()
+    hands it probabilities as logits. A question whether the GAN's losses are normal is then not answered "looks
+    normal": the pairing is a bug no normal run has. The same discriminator with an LSGAN loss is no such pairing."""
+    head = ("gan_opt:\n  type: GANLoss\n  gan_type: vanilla\n  loss_weight: !!float 5e-3\n"
+            "self.classifier = nn.Sequential(\n    nn.Linear(8192, 100), nn.LeakyReLU(0.2, True),\n"
+            "    nn.Linear(100, 1), nn.Sigmoid())\n")
+    asked = "My SRGAN's discriminator losses never move. Is that normal for a GAN?\n"
+    d = diagnosis(asked + head)
+    assert d.verdict != "normal" and d.matches[0].entry.id == "WR-130"
+    assert any("its loss, `gan_type: vanilla`, applies its own sigmoid or softmax" in e for e in d.matches[0].evidence)
+    assert "pairing" not in weighed_parts(asked + head.replace("vanilla", "lsgan"), "WR-130")
