@@ -2525,6 +2525,19 @@ def test_a_sqrt_method_on_a_squared_difference_is_the_square_root_that_can_meet_
         assert "sqrt-at-zero" not in breaking_construct(guarded), guarded
 
 
+def test_a_keras_backend_sqrt_of_a_squared_difference_is_the_square_root_that_can_meet_zero():
+    """A Siamese distance written with Keras's backend, `K.sqrt(K.sum(K.square(x - y), axis=1))`, is 0 for two
+    identical inputs, as torch.sqrt of the same is; not with K.epsilon() as its floor, nor keras.ops' with one added."""
+    from trainwreck.breaking_constructs import breaking_construct
+
+    for bare in ("    return K.sqrt(K.sum(K.square(x - y), axis=1, keepdims=True))\n",
+                 "d = keras.ops.sqrt(keras.ops.sum(keras.ops.square(a - b), axis=-1))\n"):
+        assert "sqrt-at-zero" in breaking_construct(bare), bare
+    for guarded in ("    return K.sqrt(K.maximum(K.sum(K.square(x - y), axis=1, keepdims=True), K.epsilon()))\n",
+                    "d = keras.ops.sqrt(keras.ops.sum(keras.ops.square(a - b), axis=-1) + 1e-7)\n"):
+        assert "sqrt-at-zero" not in breaking_construct(guarded), guarded
+
+
 def test_spikes_are_answered_as_noise_only_beside_a_curve_that_trends_down():
     """(review_session33_final m32) the answer "isolated spikes in a curve that trends down are mini-batch noise" is
     not given beside values that did not fall (a paste of the spikes alone, ~4990 each epoch over a loss of 0.002);

@@ -158,8 +158,10 @@ ZERO_CLIP = re.compile(r"\b(?:clamp(?:_min)?|clip|maximum)\(\s*(?:" + _FIRST_ARG
                        + r"|" + _ZERO + r"\s*,)")
 DIFFERENCE = re.compile(r"\w\s*-\s*[\w(]|\*\*\s*2|\bpow\(|\bsum\(|\bsquare\(|\bvar\(|\bmean\(|\bdot\(|@|"
                         + AT_ZERO.pattern)
-# (three levels of brackets inside it: `sqrt(clamp(((a - b) ** 2).sum(-1), min=0))`)
-SQRT_CALL = re.compile(r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp)\.)?(?<!math\.)sqrt\(\s*(?P<arg>(?:[^()\n]|\((?:"
+# (three levels of brackets inside it: `sqrt(clamp(((a - b) ** 2).sum(-1), min=0))`; Keras's backend and ops too:
+# `K.sqrt(K.sum(K.square(x - y), axis=1))`, a Siamese distance written with its backend)
+SQRT_CALL = re.compile(r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp|K|backend|keras\.ops|ops|tf\.keras\.backend)\.)?"
+                       r"(?<!math\.)sqrt\(\s*(?P<arg>(?:[^()\n]|\((?:"
                        r"[^()\n]|\((?:[^()\n]|\([^()\n]{0,60}\)){0,60}\)){0,80}\)){0,120})\)|(?P<norm>\b(?:jnp\.linalg|tf|keras\.ops|ops)\.norm\()|"
                        # (a framework's where, not NumPy's, which no gradient goes through; nor a schedule's, whose
                        # step is never differentiated: `where(step < warmup, ..., sqrt(warmup / step))`)
