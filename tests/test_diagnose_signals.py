@@ -7587,7 +7587,12 @@ def test_the_same_place_said_to_break_every_run_is_one_token():
     for said in ("the loss is nan at the same batch every run", "it jumps at iteration 880, every single time",
                  "it breaks on exactly the same step each time"):
         assert "samestep" in tokens(said), said
-    for said in ("I get nan at step 4000 and every run is slow", "it diverges at the same step as without clipping"):
+    # (or of several runs another way: always, for a given seed, all the rates tried)
+    for said in ("always at the exact same iteration for a given seed", "it breaks at the same step for each seed",
+                 "1e-3, 1e-4 and 1e-5 all die at exactly the same iteration"):
+        assert "samestep" in tokens(said), said
+    for said in ("I get nan at step 4000 and every run is slow", "it diverges at the same step as without clipping",
+                 "the lr warmup always ends at the step I set"):
         assert "samestep" not in tokens(said), said
     assert "samestep" in tokens(" ".join(real_catalog().entries["WR-310"].phrases))
 

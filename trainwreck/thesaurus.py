@@ -42,6 +42,7 @@ OPTIMIZER_NAMES = ("adam", "adamw", "adamax", "sgd", "rmsprop", "adagrad", "adad
 # (every run or every time, within the clause: "... every run", "..., every single time")
 _EVERY_RUN_WORDS = r"(?:every|each)\s+(?:single\s+)?(?:run|time)\b"
 _EVERY_RUN = r"[^.;\n]{0,30}?\b" + _EVERY_RUN_WORDS
+_SAME_PLACE = r"(?:exactly\s+)?the\s+(?:exact\s+)?same\s+(?:step|batch|iteration|iter|place|point|spot)\b"
 # (pattern, token): one idea, many spellings. Applied to lower-cased text, longest phrases first.
 THESAURUS = [
     # a traceback's frame lines are Python's words, and their paths (venv, lib, site-packages) the machine's;
@@ -188,8 +189,11 @@ THESAURUS = [
      r"|metric\w*|score\w*)\b)", " validation "),
     # the same place said to break every run: "at the same step every run", "at batch 263, every single time" (its
     # number already folded to when it is, above) -- a place tied to the data, which a run's seed does not move
-    (r"\b(?:at|on|in|from)\s+(?:exactly\s+)?the\s+same\s+(?:step|batch|iteration|iter|place|point|spot)\b(?=" + _EVERY_RUN +
-     r")|\bwhen_(?:early|later)\b(?=\s*,?\s*" + _EVERY_RUN_WORDS + r")", lambda m: f"{m.group(0)} samestep "),
+    # (or said so of several runs another way: "always at the exact same iteration", "at the same iteration for a given
+    # seed", "1e-3, 1e-4 and 1e-5 all die at exactly the same iteration")
+    (r"\b(?:at|on|in|from)\s+" + _SAME_PLACE + r"(?=" + _EVERY_RUN + r"|\s+for\s+(?:a|each|any)\s+(?:given\s+|fixed\s+)?seed\b)"
+     r"|\b(?:always|all\b[^.;\n]{0,30}?)\s+(?:at|on|in)\s+" + _SAME_PLACE +
+     r"|\bwhen_(?:early|later)\b(?=\s*,?\s*" + _EVERY_RUN_WORDS + r")", lambda m: f"{m.group(0)} samestep "),
     (r"\b(?:epochs?)\b", " epoch "),
     (r"\b(?:steps?|iterations?|iters?|batches)\b", " step "),
 ]
