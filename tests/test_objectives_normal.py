@@ -69,3 +69,19 @@ def test_the_ppo_surrogate_starts_each_update_at_the_mean_advantage():
     ratio = np.ones_like(adv)
     surrogate = np.minimum(ratio * adv, np.clip(ratio, 0.8, 1.2) * adv).mean()
     assert abs(surrogate) < 1e-9
+
+
+def test_a_super_resolution_psnr_that_falls_once_a_gan_stage_starts_is_the_perception_distortion_trade_off():
+    """A PSNR-oriented model fine-tuned with a GAN and a perceptual loss loses PSNR while its images get sharper (Blau and
+    Michaeli 2018; SRGAN's own paper): normal, checked with a perceptual measure. Not where the run went nan, nor a
+    pixel loss's PSNR that falls, which no trade-off explains."""
+    said = ("SRGAN stage after my SRResNet (MSE) pretraining: as soon as the adversarial loss and the VGG loss are on, "
+            "validation PSNR drops from 31.9 to 29.6 dB and stays there, although the textures look better. Bug?")
+    d = diagnosis(said)
+    assert d.verdict == "normal" and not d.matches
+    assert d.normal[0].name == "a super-resolution model's PSNR, which falls once a GAN or perceptual loss trains it"
+    assert "arXiv:1711.06077" in d.normal[0].explanation and "LPIPS" in d.normal[0].decide
+    for broken in (said.replace("although the textures look better", "then the loss turns nan"),
+                   "My EDSR with an L1 loss: validation PSNR drops from 31.9 to 29.6 dB after epoch 40. Bug?"):
+        assert diagnosis(broken).verdict != "normal" or not diagnosis(broken).normal[0].name.startswith(
+            "a super-resolution"), broken

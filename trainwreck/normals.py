@@ -113,6 +113,23 @@ def _vae_unless(text: str) -> str:
 
 
 OBJECTIVES = (
+    # (first: a GAN's stage whose PSNR is asked about is answered by what PSNR measures, not by what its losses do)
+    Normal("a super-resolution model's PSNR, which falls once a GAN or perceptual loss trains it",
+           # (a GAN's or a perceptual loss's stage named, beside a PSNR or SSIM said to fall: not a pixel loss's run)
+           re.compile(r"(?is)\A(?=.*\b(?:(?:real-?)?esrgan|srgan|gan|adversarial|perceptual|vgg\w*\s*loss|l_g_gan|l_percep|"
+                      r"lpips|gan_opt|perceptual_opt)\b)(?=.*\b(?:psnr|ssim)\b[^.?!\n]{0,80}?\b(?:drops?|dropped|falls?|fell|"
+                      r"decreas\w*|lower|worse|goes down|went down)\b)"),
+           "PSNR and SSIM score the distance of each pixel from the ground truth, which a pixel loss (L1, MSE) lowers "
+           "directly, by predicting the mean of the sharp images a blurry input could come from -- a smooth image. A "
+           "GAN's and a perceptual loss ask instead for an image that looks like a real one, with its textures, which "
+           "sit off that mean: the pixel distance grows while the images look sharper. No method can be best at both "
+           "(Blau and Michaeli, The Perception-Distortion Tradeoff, CVPR 2018, arXiv:1711.06077), and SRGAN's own "
+           "paper reports its GAN model below its MSE-trained SRResNet in PSNR and above it in mean opinion score "
+           "(Ledig et al., CVPR 2017, arXiv:1609.04802): a PSNR that drops when the GAN stage starts, and stays "
+           "there, is that trade-off",
+           "a perceptual measure beside the PSNR (LPIPS, or NIQE as the PIRM challenge scored it) for the PSNR model "
+           "and the GAN model: it should improve as the PSNR falls",
+           unless=lambda text: _nonfinite_said(text) or _not_learning_said(text)),
     Normal("a GAN's losses, which do not fall",
            # (a critic's loss only beside a GAN named: an actor-critic has one too)
            re.compile(r"\b(?:loss_?[dg]|[dg]_loss|errd\w*|errg\w*|(?:discriminator|generator)(?:'s)? loss(?:es)?|"
