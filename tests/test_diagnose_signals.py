@@ -7453,7 +7453,9 @@ def test_a_count_of_examples_printed_after_the_first_batch_is_the_runs_start():
                     "log")
 
     assert at_run_start(ev_of([512, 3072, 5632]))
+    assert at_run_start(ev_of([2048, 4096, 6144]))            # (printed every batch: k = 1)
     assert not at_run_start(ev_of([3072, 5632, 8192]))
+    assert not at_run_start(ev_of([4096, 6144, 8192]))
     assert not at_run_start(ev_of([200, 4000, 4400]))          # prints picked out of a log, not every k
     assert not at_run_start(ev_of([512, 51712, 102912], epoch=1))
     assert not at_run_start(ev_of([640, 1280, 1920], epoch=1, total=60000))

@@ -886,8 +886,8 @@ def at_run_start(ev: Evidence) -> bool:
 def _examples_seen_from_start(ev: Evidence) -> bool:
     """Is the first value the first print of a loop that counts the examples seen, in an epoch numbered 0, and prints
     after its first batch and then every k batches (open_clip's `Train Epoch: 0 [2048/4096000 (0%)]`, then 12288,
-    22528)? A first print below the interval between prints, which is a whole number of it, had no earlier print at
-    that interval before it; where a third print is pasted, at the same interval (200, 4000, 4400 are prints picked
+    22528; every batch, k = 1: 2048, 4096)? A first print at or below the interval between prints, which is a whole
+    number of it, had no earlier print at that interval before it; where a third print is pasted, at the same interval (200, 4000, 4400 are prints picked
     out). (In epoch 0 only: a loop that counts from 1, or prints at its count 0 as PyTorch's MNIST example does, is
     read by its first print's own count.)"""
     if ev.count < 2 or ev.at(1) is None or epoch_number(ev.at(0)) != "0" or epoch_number(ev.at(1)) != "0":
@@ -897,7 +897,7 @@ def _examples_seen_from_start(ev: Evidence) -> bool:
         return False
     every = nxt - step
     third = count_number(ev.at(2)) if ev.count > 2 and ev.at(2) is not None else None
-    return 0 < step < every and every % step == 0 and (third is None or third - nxt == every)
+    return 0 < step <= every and every % step == 0 and (third is None or third - nxt == every)
 
 
 def _unprinted_before(ev: Evidence) -> bool:
