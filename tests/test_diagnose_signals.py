@@ -5120,6 +5120,30 @@ def test_a_bound_the_words_give_for_what_an_unshifted_exp_takes_is_its_overflow(
         assert not any(m.parts.get("exp-overflow") for m in d.matches), other
 
 
+def test_an_exp_of_unit_vectors_products_over_a_temperature_the_code_sets_is_its_overflow():
+    """A hand-written InfoNCE whose code normalises both towers and takes `torch.exp(img @ txt.t() / tau)` with
+    `tau=0.01`: a cosine is at most 1, so exp takes up to 100, past float32's 88.72 once a pair's cosine passes 0.887.
+    Not with a temperature of 0.07 (1/0.07 = 14.3), nor without the normalisation, nor with the row's max taken off."""
+    from trainwreck.exp_limits import EXP_LIMITS
+
+    assert EXP_LIMITS["float32"] * 0.01 == pytest.approx(0.8872, abs=1e-4)
+    code = ("def info_nce(img, txt, tau=0.01):\n    img = F.normalize(img, dim=-1)\n    txt = F.normalize(txt, dim=-1)\n"
+            "    sim = torch.exp(img @ txt.t() / tau)\n    pos = sim.diag()\n"
+            "    return -torch.log(pos / sim.sum(dim=1)).mean()\n")
+    log = "".join(f"step {100 * i} loss {v}\n" for i, v in enumerate(("4.91", "4.22", "3.51", "2.97", "nan", "nan")))
+    d = diagnosis(code + log)
+    assert d.matches[0].entry.id == "WR-020"
+    assert any("divided by a temperature of 0.01 (`torch.exp(img @ txt.t() / tau)`, `tau=0.01`)" in e
+               and "up to 1/0.01 = 100, past the largest float32" in e and "cosine passes 0.887" in e
+               for e in d.matches[0].evidence)
+    for safe in (code.replace("tau=0.01", "tau=0.07"), code.replace("F.normalize(img, dim=-1)", "img").replace(
+                 "F.normalize(txt, dim=-1)", "txt"),
+                 code.replace("torch.exp(img @ txt.t() / tau)", "img @ txt.t() / tau\n    sim = torch.exp(sim - sim.max(dim=1, "
+                                                                 "keepdim=True).values)")):
+        assert not any("a product of vectors it normalises" in e for m in diagnosis(safe + log).matches
+                       for e in m.evidence), safe
+
+
 def test_raw_targets_beside_a_pasted_network_and_a_lower_rate_that_went_nan_a_few_batches_later():
     """(s42 i20) House prices as MSE targets, a Keras MLP under SGD, the first batch's loss 3.8e10, then inf: targets
     in raw units (WR-360's climb, the residual scaling the Hessian). "a linear regression gets ~21000", a baseline the

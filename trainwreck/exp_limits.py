@@ -117,6 +117,11 @@ TEMPERATURE_SAID = re.compile(r"(?i)(?<!gumbel )(?<!ema )(?<!polyak )(?<!update 
 # (the max taken off before the exp, said in words or code: "sim - sim.max(dim=1, keepdim=True)", "subtract each row's max")
 MAX_SUBTRACTED = re.compile(r"(?i)-\s*[\w.]+\.(?:max|amax)\(|\bsubtract\w*\s+(?:the\s+|each\s+)?(?:row'?s?\s+)?max\w*|"
                             r"\bgumbel\b")
+# (vectors normalised to unit length in code, and an exp whose argument ends divided by a name)
+UNIT_NORMALISED = re.compile(r"(?<![\w.])(?:F|nn\.functional|torch\.nn\.functional|tf\.math|tf\.nn|keras\.ops|ops|K)\."
+                             r"(?:normalize|l2_normalize)\(")
+EXP_OVER_TEMPERATURE = re.compile(r"(?<![\w.])(?:torch|np|jnp|tf|tf\.math|keras\.ops|K)\.exp\((?P<arg>[^\n]{0,120}?)"
+                                  r"/\s*(?:self\.)?(?P<t>[A-Za-z_]\w{0,30})\s*\)")
 EXP_INPUT_WORDS = re.compile(r"(?i)logit|similarit|\bsims?\b|\bscores?\b|\bexp\b|softmax|\btau\b|temperature")
 
 
@@ -225,4 +230,19 @@ def exp_overflow(ev: Evidence) -> tuple[str, bool]:
                         f"temperature of {m.group(1)} (\"{' '.join(m.group(0).split())}\"): a cosine is at most 1, so "
                         f"that exp takes up to 1/{m.group(1)} = {fmt(1 / t)}, past the largest {dtype} (exp overflows "
                         f"above {EXP_LIMITS[dtype]:.2f}): a pair that matches well overflows, and inf / inf is nan"), False
+    # (or the code: an exp of a product divided by a temperature the code sets below 1/88.72, beside vectors the code
+    # normalises to unit length -- `sim = torch.exp(img @ txt.t() / tau)` with `tau=0.01` after F.normalize)
+    code = code_of(ev.prose)
+    if UNIT_NORMALISED.search(code) and not MAX_SUBTRACTED.search(ev.prose):
+        dtype = "float64" if re.search(r"(?i)\bfloat64\b|\bdouble\b", ev.prose) or not wide else "float32"
+        for m in itertools.islice(EXP_OVER_TEMPERATURE.finditer(code), 5):
+            name = m.group("t")
+            set_to = re.search(r"(?<![\w.])" + re.escape(name) + r"\s*(?::\s*float\s*)?=\s*(\d*\.\d+|\d+(?:\.\d+)?e-\d+)(?![\d.])",
+                               code)
+            if set_to and 0 < (t := float(set_to.group(1))) and 1 / t > EXP_LIMITS[dtype]:
+                return (f"the pasted code takes an exp of a product of vectors it normalises to unit length, divided by "
+                        f"a temperature of {set_to.group(1)} (`{' '.join(m.group(0).split())}`, `{set_to.group(0)}`): a "
+                        f"cosine is at most 1, so that exp takes up to 1/{set_to.group(1)} = {fmt(1 / t)}, past the "
+                        f"largest {dtype} (exp overflows above {EXP_LIMITS[dtype]:.2f}) once a pair's cosine passes "
+                        f"{EXP_LIMITS[dtype] * t:.3g}: inf / inf is nan"), False
     return "", False
