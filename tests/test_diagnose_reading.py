@@ -2260,13 +2260,17 @@ def test_a_loss_said_to_fall_faster_than_its_reference_and_then_turn_is_the_summ
                  "back and is nan by epoch 5.",
                  "The loss goes down more quickly than in the paper's curves, then it oscillates harder and harder.",
                  "Accuracy reaches 90% quicker than my labmate's copy of the notebook, but after that the loss turns "
-                 "around and creeps back up."):
+                 "around and creeps back up.",
+                 # (the same model elsewhere is a run of reference too: a port's twin)
+                 "At first the loss drops much faster than the same model did in TensorFlow, then it swings harder "
+                 "until nan."):
         assert faster_start_said(said), said
     for said in ("Each epoch runs faster than before and the loss is nan at epoch 3.",
                  "Why does the loss fall faster than the reference and then go up?",
                  "The loss falls faster than the baseline and ends at 0.12. The validation loss climbs after epoch 9.",
                  "With a higher learning rate it drops faster than the reference, then diverges.",
-                 "The loss falls faster than in the reference run and keeps falling to 0.08."):
+                 "The loss falls faster than in the reference run and keeps falling to 0.08.",
+                 "The loss falls faster than with the same model at batch 16, and then diverges."):
         assert not faster_start_said(said), said
     d = diagnosis("Seq2seq chemistry model in my own loop: the loss drops faster than the reference implementation "
                   "for the first thousand steps, then drifts back up and wanders.\n")

@@ -322,7 +322,9 @@ REFERENCE = re.compile(r"(?i)\s+(?:in\s+|with\s+|on\s+|for\s+|from\s+)?(?:the\s+
                        r"(?:reference|original|paper'?s?|tutorial'?s?|baseline|official|repo\w*|"
                        r"notebook|copy|port|implementation|version|example|run|logs?|curves?|anything|code|script)\b|"
                        # (or what the reporter expected, where a turn follows that is not denied)
-                       r"\s+(?:i\s+|we\s+)?(?:had\s+)?expected\b")
+                       r"\s+(?:i\s+|we\s+)?(?:had\s+)?expected\b|"
+                       # (or the same model elsewhere, a port's twin: "faster than the same model did in Keras")
+                       r"\s+(?:the\s+|my\s+|our\s+)?same\s+(?:model|network|net|architecture|code|setup)\b")
 LEARNING = re.compile(r"(?i)\b(?:loss\w*|learn\w*|drops?|dropped|dropping|falls?|fell|falling|decreas\w*|goes\s+down|went\s+down|"
                       r"converg\w*|improv\w*|accuracy|gets?\s+to|got\s+to|reach\w*)\b")
 SPEED = re.compile(r"(?i)\b(?:seconds?|minutes?|hours?|it/s|per\s+second|wall|throughput|runs?\s+faster|"
