@@ -2829,6 +2829,24 @@ def test_a_start_said_far_above_the_one_expected_is_a_model_broken_before_any_up
     assert d.matches and d.matches[0].entry.id in ("WR-120", "WR-330")
 
 
+def test_the_start_the_words_expected_beside_the_first_value_the_log_prints_at_the_runs_start():
+    """"I expected about 104 at the start (25 * ln 65)" beside `iter 0, loss: 1391.72`: the reporter's own count of a
+    fresh model's summed loss, and the log's first value 13 times it. Not a first value printed later in the run, nor
+    three times or less, nor a summed loss whose expected start is not worked out as one."""
+    from trainwreck.start_loss import start_above_expected
+
+    said = "The loss is summed over 25 characters, vocab 65, so I expected about 104 at the start (25 * ln 65).\n"
+    log = "".join(f"iter {i}, loss: {v}\n" for i, v in ((0, "1391.72"), (100, "1244.08"), (200, "1318.55")))
+    assert "the log's first loss is 1392, 13 times the 104 it expected" in start_above_expected(said, 1391.72)
+    assert start_above_expected(said, 290.0) == "" and start_above_expected(said) == ""
+    assert start_above_expected(said.replace(" (25 * ln 65)", ""), 1391.72) == ""
+    d = diagnosis(said + log)
+    assert d.matches[0].entry.id in ("WR-120", "WR-330")      # (weights too large or inputs far from unit scale)
+    assert any("the log's first loss is 1392" in e for e in d.matches[0].evidence)
+    later = log.replace("iter 0,", "iter 3000,").replace("iter 100,", "iter 3100,").replace("iter 200,", "iter 3200,")
+    assert not any("the log's first loss" in e for m in diagnosis(said + later).matches for e in m.evidence)
+
+
 def test_words_that_the_model_returns_probabilities_beside_a_loss_that_takes_logits():
     """"The network outputs class probabilities" beside CrossEntropyLoss: probabilities handed over as logits. Not
     log-probabilities, which a cross-entropy takes as it takes logits, nor a denial. Cora's 7 classes are named by it."""

@@ -47,7 +47,7 @@ from .run_said import (BEFORE_TRAINING_NONFINITE, faster_start_said, fell_then_b
 from .schedule_said import ADAPTIVE, PLAIN_SGD, WARMUP_SET, no_warmup_said
 from .sentences import denied_before, sentences_only
 from .softmax_floor import FLOOR_TAIL, accuracy_rose_said, softmax_floor, softmax_floor_said
-from .start_loss import early_jump_seen, regression_start_said, start_above_expected, start_far_above_uniform
+from .start_loss import early_jump_seen, regression_start_said, run_start_value, start_above_expected, start_far_above_uniform
 from .thesaurus import tokens
 from .timing_words import timing_of
 from .weight_init import (ALL_PARAMS_ZERO, CONSTANT_INIT_SAID, FILLED, LARGE_INIT, LAYERS_BUILT, NUMPY_ZERO_WEIGHTS,
@@ -112,7 +112,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     # (an enormous start is no health, nor is a start the words give far above ln C)
     # (or words that the loss climbs: "it falls for a while, then goes back up within each epoch")
     went_wrong = sig.name != "healthy" or unjudged or bool(sig.enormous_start) or bool(start_far_above_uniform(ev.prose)) \
-        or bool(start_above_expected(ev.prose)) or loss_climb_said(ev.prose)
+        or bool(start_above_expected(ev.prose, run_start_value(ev))) or loss_climb_said(ev.prose)
     handed = nll_of_probabilities(ev)
     if handed:
         out["nll-of-probabilities"] = handed
@@ -322,7 +322,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                "last clearing makes each step longer than a correct run's while the gradients agree, so it "
                                "outruns that run at first and then overshoots (under Adam the step is normalised, and the "
                                "tell is the climb back); a rate effectively higher than the reference's starts the same way")
-    if start_high := start_far_above_uniform(ev.prose) or start_above_expected(ev.prose):
+    if start_high := start_far_above_uniform(ev.prose) or start_above_expected(ev.prose, run_start_value(ev)):
         out["start-high"] = start_high
     if went_wrong and (clean := data_said_finite(ev.prose)):
         out["data-finite"] = (f"the report says the data was checked for nan and inf and found clean (\"{clean}\"): "

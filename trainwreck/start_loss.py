@@ -93,22 +93,44 @@ EXPECTED_ELSEWHERE = re.compile(r"(?i)\b(?:resum\w*|checkpoint\w*|pre-?trained|l
                                 r"paper|repo|tutorial|previous\w*|last\s+time|before\s+the\s+(?:update|upgrade|change))\b")
 
 
+# ... or only the start they expected ("I expected about 104 at the start (25 * ln 65)"), beside the first value the log
+# prints at the run's start: the reporter's own count of what a fresh model scores, a sum of per-token losses included
+# when they work it out as one ("25 * ln 65")
+EXPECTED_AT_START = re.compile(r"(?i)\bexpect\w*\s+(?:a\s+(?:first\s+|initial\s+|starting\s+)?loss\s+of\s+)?"
+                               r"(?:about\s+|around\s+|roughly\s+|~\s*)?(?P<expected>\d+(?:\.\d+)?)(?!\d|\.\d)\s+"
+                               r"(?:at\s+the\s+(?:very\s+)?(?:start|beginning)|(?:at|for|on)\s+the\s+first\s+(?:iteration|step|batch|"
+                               r"epoch)|initially)\b")
+WORKED_OUT_SUM = re.compile(r"\d+\s*[*x\u00d7]\s*(?:ln|log)\b")
+
+
+def run_start_value(ev: Evidence) -> float | None:
+    """The log's first loss value where it is the run's first (at_run_start), else None."""
+    return ev.head[0] if ev.count and at_run_start(ev) else None
+
+
 @functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)
-def start_above_expected(prose: str) -> str:
+def start_above_expected(prose: str, printed_start: float | None = None) -> str:
     """The fact, when the words give the loss a run starts at, START_HIGH times or more the start they say they
-    expected (START_VS_EXPECTED), told, in a paste of no regression or summed loss; or ""."""
-    if REGRESSION_SAID.search(prose) or SUMMED.search(prose):
+    expected (START_VS_EXPECTED), told, in a paste of no regression or summed loss; or, with `printed_start` (the
+    log's first value, at the run's start), only the start they expected (EXPECTED_AT_START); or ""."""
+    if REGRESSION_SAID.search(prose):
         return ""
     text = told(prose)
-    m = START_VS_EXPECTED.search(text)
+    m = START_VS_EXPECTED.search(text) if not SUMMED.search(prose) else None
+    if m is None and printed_start is not None and (said := EXPECTED_AT_START.search(text)) \
+            and (not SUMMED.search(prose) or WORKED_OUT_SUM.search(text, *sentence_around(text, said.start(), said.end()))):
+        m = said
     if not m or EXPECTED_ELSEWHERE.search(text, *sentence_around(text, m.start(), m.end())):
         return ""
-    start, expected = float(m.group("start")), float(m.group("expected"))
+    start = float(m.group("start")) if m.re is START_VS_EXPECTED else printed_start
+    expected = float(m.group("expected"))
     named = classes_named(prose) or vocabulary_named(prose)     # (the classes where the paste names them)
     # (a start at or below ln C for the classes named is the uniform guess itself, whatever was expected)
     if expected <= 0 or start < START_HIGH * expected or (named and start <= (1 + UNIFORM_NEAR) * math.log(named[0])):
         return ""
-    return (f"the report says the loss starts at {m.group('start')}, {start / expected:.2g} times the {m.group('expected')} it "
+    said = (f"the report says the loss starts at {m.group('start')}" if m.re is START_VS_EXPECTED else
+            f"the log's first loss is {fmt(start)}")
+    return (f"{said}, {start / expected:.2g} times the {m.group('expected')} it "
             f"expected (\"{' '.join(m.group(0).split())}\"), the fresh model's start: this far above it, its outputs are "
             "confidently wrong from the start -- weights drawn too large, or inputs far from unit scale")
 
