@@ -7389,6 +7389,11 @@ def test_a_rate_dropped_with_the_failure_still_at_a_bare_count_the_log_gives():
     assert lr_tried(said) == "failed" and lr_tried_same_place(bar + said)
     assert not lr_tried_same_place(bar + said.replace("4180", "5120"))
     assert not lr_tried_same_place("It breaks at 12 sometimes.\nDropped the lr to 1e-6: still nan at 12.\n")
+    # ("again" after the place, the step's word before it: the bar's bare count is the same place; an epoch's is not)
+    tried = "Things I tried:\n- lr 2e-5 -> 5e-6: nan at iteration 4180 again\n"
+    assert lr_tried(bar + tried) == "failed" and lr_tried_same_place(bar + tried)
+    assert not lr_tried_same_place(bar + tried.replace("iteration 4180", "epoch 4180"))
+    assert not lr_tried_same_place(bar + tried.replace("4180", "5120"))
 
 
 def test_a_construct_of_one_face_is_not_held_against_by_another_faces_messages():

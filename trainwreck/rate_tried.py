@@ -574,7 +574,10 @@ def lr_tried_same_place(text: str) -> bool:
 PLACE_AT = re.compile(r"\b(?:still|again)\b[^.;,\n]{0,30}?\b(?:at|around|near)\s+(?:the\s+)?"
                       r"(?:(?P<unit>step|epoch|iteration|iter|batch)\s+)?~?(?P<n>\d{1,3}(?:,\d{3})+|\d+)(?![\d.,]\d)|"
                       r"(?:->|→|:)\s*still\s+(?P<named>step|epoch|iteration|iter|batch)\s+~?(?P<n2>\d{1,3}(?:,\d{3})+|\d+)"
-                      r"(?![\d.,]\d)", re.I)
+                      r"(?![\d.,]\d)|"
+                      # (or "again" after the place: "lr 2e-5 -> 5e-6: nan at iteration 2377 again")
+                      r"\b(?:at|around|near)\s+(?:the\s+)?(?:(?P<unit3>step|epoch|iteration|iter|batch)\s+)?~?"
+                      r"(?P<n3>\d{1,3}(?:,\d{3})+|\d+)(?![\d.,]\d)\s+again\b", re.I)
 PLACE_UNITS = ("step", "epoch", "iteration", "iter", "batch")
 PLACE_BARE_MIN = 50
 
@@ -589,12 +592,13 @@ def _still_at_named_place(text: str) -> bool:
             continue
         places = _places(text) if places is None else places
         for m in PLACE_AT.finditer(sentence):
-            n, unit = int((m.group("n") or m.group("n2")).replace(",", "")), m.group("unit") or m.group("named")
+            n = int((m.group("n") or m.group("n2") or m.group("n3")).replace(",", ""))
+            unit = m.group("unit") or m.group("named") or m.group("unit3")
             if any(places.named_outside(u, n, start, stop) for u in ((unit.lower(),) if unit else PLACE_UNITS)):
                 return True
             # (or a bare count, PLACE_BARE_MIN or more, that the rest of the text gives too -- a progress bar's
-            # `4180/30000`: "lr 1e-6: still nan at 4180")
-            if not unit and n >= PLACE_BARE_MIN and (re.search(r"(?<![\d.,])" + str(n) + r"(?![\d]|\.\d)", text[:start])
+            # `4180/30000`: "lr 1e-6: still nan at 4180", "nan at iteration 4180 again": a step's count, not an epoch's)
+            if (not unit or unit.lower() != "epoch") and n >= PLACE_BARE_MIN and (re.search(r"(?<![\d.,])" + str(n) + r"(?![\d]|\.\d)", text[:start])
                                                      or re.search(r"(?<![\d.,])" + str(n) + r"(?![\d]|\.\d)", text[stop:])):
                 return True
     return False
