@@ -2949,6 +2949,15 @@ def test_frames_read_with_torchvision_io_and_never_scaled_are_raw_pixels():
     assert "raw-pixels" in context_of(loader + log + said).printed
     scaled = loader.replace(".float()", ".float() / 255.0")
     assert "raw-pixels" not in context_of(scaled + log + said).printed
+    # (TensorFlow's decoders give uint8 too, and are named as TensorFlow's; tf.image.resize keeps 0 to 255, while
+    # convert_image_dtype scales to [0, 1])
+    tf_read = ("def load_image(path):\n    img = tf.io.decode_jpeg(tf.io.read_file(path), channels=3)\n"
+               "    return tf.image.resize(img, (128, 128))\n")
+    fact = context_of(tf_read + log + said).printed["raw-pixels"]
+    assert fact.startswith("the paste reads its inputs with TensorFlow's tf.io.decode_jpeg") and "torchvision" not in fact
+    converted = tf_read.replace("    return tf.image.resize(", "    img = tf.image.convert_image_dtype(img, tf.float32)\n"
+                                                             "    return tf.image.resize(")
+    assert "raw-pixels" not in context_of(converted + log + said).printed
 
 
 def test_images_read_in_a_loop_and_made_floats_unscaled_are_raw_pixels():

@@ -123,8 +123,11 @@ TORCHVISION_UINT8 = re.compile(r"(?P<var>\b[A-Za-z_]\w{0,30})\s*=\s*(?:torchvisi
 _READERS = r"(?:\bcv2\.imread|\bImage\.open|\bimageio\.(?:v\d\.)?imread|\b(?:skimage\.)?io\.imread)"
 IMAGE_READER = re.compile(_READERS + r"\b|\b(?:with|using|via|through|by) (?:opencv|cv2)\b", re.I)
 # ... or read with torchvision's own readers, which give an 8-bit file's pixels as a uint8 tensor, 0 to 255
-# (torchvision.io.read_video's frames, read_image, decode_image, decode_jpeg, decode_png): `.float()` keeps the range
-TORCHVISION_IO = re.compile(r"\b(?:torchvision\.)?io\.(?P<fn>read_video|read_image|decode_image|decode_jpeg|decode_png)\(")
+# (torchvision.io.read_video's frames, read_image, decode_image, decode_jpeg, decode_png): `.float()` keeps the range;
+# or TensorFlow's decoders (tf.io.decode_jpeg, decode_png, decode_image, also under tf.image), uint8 as well, which
+# tf.image.resize turns to float32 in the same 0 to 255 (tf.image.convert_image_dtype is what scales them to [0, 1])
+TORCHVISION_IO = re.compile(r"(?:(?P<tf>\btf\.(?:io|image)\.)|(?<![\w.])(?:torchvision\.)?io\.)"
+                            r"(?P<fn>read_video|read_image|decode_image|decode_jpeg|decode_png)\(")
 # Readers said to give the values as the file stores them, in units far from 1: scipy's wavfile.read (16-bit PCM as
 # int16, -32768 to 32767), a 16-bit image (0 to 65535), rasterio's bands (a raster's stored values: Sentinel-2 L2A keeps
 # reflectance times 10000). Said in a report that says nothing anywhere of scaling or normalising, beside a run that went

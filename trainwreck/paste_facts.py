@@ -424,7 +424,9 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
             out["raw-pixels"] = (f"the paste reads its images (`{made}`) and makes floats of them with no division by "
                                  "255 and no scaling anywhere: raw pixel values, fed as they are")
         elif (io_read := TORCHVISION_IO.search(ev.prose)) and not DIVIDED_255.search(ev.prose):
-            out["raw-pixels"] = (f"the paste reads its inputs with torchvision's {io_read.group('fn')}, which gives an "
+            reader = (f"TensorFlow's {io_read.group('tf')}{io_read.group('fn')}" if io_read.group("tf") else
+                      f"torchvision's {io_read.group('fn')}")
+            out["raw-pixels"] = (f"the paste reads its inputs with {reader}, which gives an "
                                  "8-bit file's pixels as uint8, 0 to 255, and scales them nowhere: raw 8-bit pixel "
                                  "values, fed as they are")
         elif read := raw_units_read(ev.prose):
