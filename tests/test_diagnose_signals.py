@@ -5593,6 +5593,31 @@ def test_an_epoch_schedule_stepped_once_per_batch_beside_a_run_that_stops_learni
     assert not any("once per batch" in u for u in diagnosis("My loss goes up.\n" + code + climbing).unweighed)
 
 
+def test_a_module_unfrozen_by_an_attribute_after_every_parameter_was_frozen_is_not_covered():
+    """`model.encoder.requires_grad = True` after a loop froze every parameter: a module has no requires_grad flag, so
+    the assignment is a new Python attribute and the encoder stays frozen -- a wiring bug no entry covers, said with the
+    line and its method. A parameter's own flag (`model.cls_token`), the method itself, a module set before anything
+    was frozen, or a run that learns, are not."""
+    from trainwreck.optimizer_setup import module_unfrozen_by_attribute
+
+    code = ("model = ViTForImageClassification.from_pretrained(name)\nfor p in model.parameters():\n"
+            "    p.requires_grad = False\nmodel.classifier.requires_grad = True\n"
+            "optimizer = torch.optim.Adam([p for p in model.parameters() if p.requires_grad], lr=1e-3)\n")
+    log = "".join(f"epoch {e} loss {v}\n" for e, v in enumerate(("2.31", "2.30", "2.30", "2.30", "2.30", "2.30"), 1))
+    said = "The loss does not go down at all.\n"
+    d = diagnosis(said + code + log)
+    assert d.verdict == "unexplained" and not d.matches
+    assert any(u.startswith("the paste freezes every parameter and then sets requires_grad on a module "
+                            "(`model.classifier.requires_grad = True`)") and "`model.classifier.requires_grad_(True)`" in u
+               for u in d.unweighed)
+    for kept in (code.replace("model.classifier.requires_grad = True", "model.classifier.requires_grad_(True)"),
+                 code.replace("model.classifier.requires_grad", "model.cls_token.requires_grad"),
+                 code.replace("    p.requires_grad = False\n", "    pass\n")):
+        assert module_unfrozen_by_attribute(kept) == "", kept
+    learned = "".join(f"epoch {e} loss {v}\n" for e, v in enumerate(("2.31", "1.40", "0.90", "0.61", "0.45", "0.38"), 1))
+    assert not any("sets requires_grad on a module" in u for u in diagnosis(code + learned).unweighed)
+
+
 def test_an_epoch_schedule_is_read_by_place_as_well_as_by_name_and_stepped_inside_a_with_block():
     """(review s56c) The schedule's gamma given by place, `StepLR(optimizer, 30, 0.5)`, is 0.5, not the default 0.1;
     ExponentialLR's only argument is its gamma; a gamma the call does not spell as a number is not guessed. A step

@@ -38,7 +38,8 @@ from .frozen_said import one_output_said
 from .gradient_clearing import accumulation_fix, summed_prints
 from .loss_inputs import NEGATIVE
 from .optimizer_setup import (RATE_CLIMB, RATE_CLIMBS, RATE_VANISHED, decay_pulls_to_zero,
-                              module_replaced_after_optimizer, scheduler_stepped_per_batch)
+                              module_replaced_after_optimizer, module_unfrozen_by_attribute,
+                              scheduler_stepped_per_batch)
 from .run_kind import shown_frameworks
 from .sequence_losses import copying_language_model, ctc_inf
 from .split_gap import new_data_gap
@@ -677,6 +678,15 @@ def _self_explained(ev: Evidence, c: Context, declared_found: set[str], at_infer
                         f"nothing of it -- {AT_CHANCE}, whatever the model. No entry covers this data bug: "
                         "take each label from its own file's path inside the map, or list the files with "
                         "shuffle=False and build the labels from that same list")
+    unfrozen = module_unfrozen_by_attribute(ev.prose) if not_learning else ""
+    if unfrozen:
+        return unfrozen, (f"the paste freezes every parameter and then sets requires_grad on a module (`{unfrozen}`): "
+                          "requires_grad is a tensor's flag, and a module has none -- the assignment makes a new Python "
+                          "attribute on the module and changes none of its parameters, which stay frozen, so that "
+                          "module never trains and the loss moves only as far as what really was unfrozen can move "
+                          "it. No entry covers this: unfreeze the module with its method, "
+                          f"`{unfrozen.split('.requires_grad')[0]}.requires_grad_(True)`, and count the trainable "
+                          "parameters again")
     decay = decay_pulls_to_zero(ev.prose) if not_learning else ""
     if decay:
         return decay, (f"the paste builds its optimizer with a weight decay that pulls every weight toward zero by "

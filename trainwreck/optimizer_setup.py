@@ -1,7 +1,7 @@
 """How the optimizer is built and driven: a learning rate printed rising through a climb, or fallen to nothing; an
 adaptive optimiser built with a rate far past its default; a weight decay that pulls every weight to zero; a schedule
-with epoch-sized lengths stepped once per batch; and a module replaced after the optimizer was built on its parameters, so
-that the new one never trains.
+with epoch-sized lengths stepped once per batch; a module replaced after the optimizer was built on its parameters, so
+that the new one never trains; and a module unfrozen by an attribute that no parameter reads.
 """
 from __future__ import annotations
 
@@ -234,3 +234,30 @@ def module_replaced_after_optimizer(prose: str) -> tuple[str, bool] | None:
             return (f"`{line_from(code, m.start())[:120]}` ... `{' '.join(later.group(0).split())[:120]}`",
                     later.group("target") == m.group("module"))
     return None
+
+
+# A module "unfrozen" by setting an attribute on it, after the paste froze every parameter: `model.qformer.requires_grad
+# = True`. requires_grad is a tensor's flag; an nn.Module has none (its method is requires_grad_()), so the assignment
+# makes a new Python attribute on the module (Module.__setattr__ stores a value that is no Parameter, Module or buffer
+# as a plain attribute) and no parameter of it changes: they stay frozen, and only what really was unfrozen trains.
+# The name a module's, by the words models use for their parts -- not a parameter's (`model.query_tokens`,
+# `self.cls_token`, `layer.weight`), whose flag the same assignment does set. Not covered.
+FROZE_ALL = re.compile(r"(?m)^[ \t]*for[ \t]+(?P<p>\w+)[ \t]+in[ \t]+[\w.]+\.parameters\(\)[ \t]*:[ \t]*(?:\n[ \t]+)?"
+                       r"(?P=p)\.requires_grad[ \t]*=[ \t]*False\b|\b[\w.]+\.requires_grad_\([ \t]*False[ \t]*\)")
+MODULE_FLAG_SET = re.compile(r"(?m)^[ \t]*(?P<path>(?:self\.)?[A-Za-z_]\w*(?:\.\w+)*\.(?P<last>\w+))\.requires_grad[ \t]*="
+                             r"[ \t]*True\b[^\n]*")
+MODULE_WORDS = re.compile(r"(?i)^(?:\w*(?:encoder|decoder|backbone|former|projection|proj|classifier|model|transformer|"
+                          r"net|layers?|blocks?|heads?|adapter|features|stem|neck|mlp|attn|attention|lstm|gru|rnn|conv)\d*|"
+                          r"fc\d*|visual|vision|text|bert|vit|resnet\d*|lora\w*)$")
+
+
+def module_unfrozen_by_attribute(prose: str) -> str:
+    """The line that sets requires_grad = True on a module by attribute, after the paste froze every parameter; or
+    ''."""
+    code = code_of(prose)
+    froze = FROZE_ALL.search(code)
+    if froze is None:
+        return ""
+    m = next((m for m in MODULE_FLAG_SET.finditer(code, froze.end()) if MODULE_WORDS.match(m.group("last"))), None)
+    return " ".join(m.group(0).split()) if m else ""
+
