@@ -2984,3 +2984,15 @@ def test_a_term_times_a_bracket_that_opens_with_its_log_is_a_kl_by_hand():
     assert XLOGX.search("ent = -(p * np.log(p)).sum()")
     assert XLOGX.search("kl = (t * (t.log() - s.log())).sum(1)")       # (PyTorch's method form)
     assert not XLOGX.search("kl = q * (torch.log(r) - logp)")
+
+
+def test_an_error_column_is_a_loss_only_in_a_table_numbered_by_its_run():
+    """A CSV with no loss column reads a regression's `mse` or an image model's `l1` as its loss where the rows are a
+    run's, numbered by epoch or step; a table of each layer's `l1` and `l2` norms is no curve."""
+    from trainwreck.logscan.layout import csv_column
+
+    run = b"epoch,train_l1,val_l1\n0,0.091,0.095\n1,0.074,0.080\n2,0.069,0.072\n"
+    layers = b"layer,l1,l2,max_abs\nconv1.weight,12.41,0.93,0.41\nfc.weight,inf,inf,inf\n"
+    assert csv_column(run, (b"train_l1", b"l1"))[1] == 1
+    assert csv_column(layers, (b"train_l1", b"l1")) is None
+    assert diagnosis(layers.decode()).evidence.count == 0

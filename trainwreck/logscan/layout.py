@@ -375,6 +375,11 @@ def _drop_mask(layout: Layout, first: bytes, masked: bytes, found: re.Match, key
         layout.literal = before + layout.literal if layout.literal is not None else None
 
 
+# A column named for an error rather than a loss (a regression's `mse`, an image model's `l1`) is the loss's only in a
+# table of a run, numbered by its epoch or step: a table of layers' `l1` and `l2` norms is no curve.
+ERROR_COLUMNS = frozenset({b"mse", b"train_mse", b"l1", b"train_l1"})
+
+
 def csv_column(first: bytes, names: tuple[bytes, ...] = CSV_NAMES) -> tuple | None:
     """(separator, loss column, header line, numbering column or -1, its name, "", the step's column or -1 beside an
     epoch's) of a CSV log whose loss column has one of these names (lower case): its header among the first lines, or
@@ -388,6 +393,8 @@ def csv_column(first: bytes, names: tuple[bytes, ...] = CSV_NAMES) -> tuple | No
                 for name in names:
                     if name in fields:
                         numbering = next((n for n in (b"epoch", b"step", b"iteration") if n in fields), None)
+                        if numbering is None and name in ERROR_COLUMNS:
+                            continue
                         # (Lightning's metrics.csv numbers each row by both: `epoch,step,train_loss`)
                         step = next((fields.index(n) for n in (b"step", b"iteration") if n in fields
                                      and numbering == b"epoch"), -1)

@@ -91,11 +91,12 @@ TOKEN = re.compile(
     # (an averaged score, "micro-F1 reaches 0.87", "macro_f1", "mIoU": not a name whose digits make it a word)
     rb"(?:micro|macro|weighted|samples)[-_ ]?(?:f1|f-?score|precision|recall|auc|acc\w*)|miou|predict\w*|lr|learning[ \t]rate|rate|momentum|batch[ \t_]size|bs|weight[ \t_]decay|wd|dropout|"
     rb"eps(?:ilon)?|acc(?:uracy)?|top-?[15]|f1|iou|dice|auc|map(?:@?\d{2}(?:[-:.]\d{2})?)?|ap\d{2}(?:[-:.]\d{2})?|bleu|ppl|perplexity|grad(?:ient)?s?[ \t_]norms?|"
-    rb"norms?|clip\w*|t_max|warmup\w*|temperature|seed|beta\d?|gamma|alpha|score|reward|loss(?:es)?|"
-    # (a setting's number: a margin's, a scale's, an image's size, a dimension; and an optimizer's name before its rate,
-    # "Adam 1e-4")
-    rb"margin|scale|(?:image|input|crop|patch)?[ \t_]?size|resiz\w*|resolution|dim(?:ension)?s?|"
-    rb"adam\w*|sgd|rmsprop|adagrad|lamb|lars|lion)(?![\w]))"
+    rb"norms?|clip\w*|t_max|warmup\w*|temperature|seed|beta\d?|gamma|alpha|score|reward|loss(?:es)?)(?![\w]))"
+    # a setting's number, the word right before it: a margin's, a scale's, an image's size, a dimension, an optimizer's
+    # rate ("margin 0.2", "resized to 224", "AdamW 3e-4") -- a number of its own, skipped; the word alone is no setting
+    rb"|(?P<setting>(?<![\w])(?i:margin|scale|(?:image|input|crop|patch)[ \t_]?size|size|resiz\w*|resolution|"
+    rb"dim(?:ension)?s?|adam\w*|sgd|rmsprop|adagrad|lamb|lars|lion)[ \t]*(?:[:=][ \t]*|(?i:to|of|at)[ \t]+)?~?[ \t]*"
+    + NUMBER + rb"(?![\w.]))"
     # a name with digits in it (ResNet-50, fp16, ViT-S/16, B0): a word
     rb"|(?P<name>(?<![\w.])[A-Za-z_][\w\-/]*\d[\w\-/]*)"
     # a value: a number, a nan or an inf, maybe "about" (~); not a name's digits (ResNet-50, fp16, 1e-3's parts)
@@ -191,7 +192,7 @@ def _values(data: bytes, start: int) -> tuple[list[tuple[int, bytes, str | None]
         kind = m.lastgroup
         if kind == "value" and any(a <= m.start() < b for a, b in rising):
             kind = "range"
-        if kind in ("place", "count", "name", "aside", "code", "range"):
+        if kind in ("place", "count", "name", "aside", "code", "range", "setting"):
             skipped += _chars(data, m.start(), m.end())       # (words of their own: not counted in the gap)
             place = m if kind == "place" else None
             continue
