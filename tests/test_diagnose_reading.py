@@ -2270,7 +2270,9 @@ def test_a_loss_said_to_fall_faster_than_its_reference_and_then_turn_is_the_summ
                  "The loss falls faster than the baseline and ends at 0.12. The validation loss climbs after epoch 9.",
                  "With a higher learning rate it drops faster than the reference, then diverges.",
                  "The loss falls faster than in the reference run and keeps falling to 0.08.",
-                 "The loss falls faster than with the same model at batch 16, and then diverges."):
+                 "The loss falls faster than with the same model at batch 16, and then diverges.",
+                 "At lr 1e-2 the loss drops faster than the same model at lr 1e-3, then it swings up to nan.",
+                 "The loss falls faster than the same network trained with SGD, then diverges."):
         assert not faster_start_said(said), said
     d = diagnosis("Seq2seq chemistry model in my own loop: the loss drops faster than the reference implementation "
                   "for the first thousand steps, then drifts back up and wanders.\n")
@@ -2843,6 +2845,9 @@ def test_the_start_the_words_expected_beside_the_first_value_the_log_prints_at_t
     d = diagnosis(said + log)
     assert d.matches[0].entry.id in ("WR-120", "WR-330")      # (weights too large or inputs far from unit scale)
     assert any("the log's first loss is 1392" in e for e in d.matches[0].evidence)
+    # (a first value that is nan is no start to set beside the expected one: nan from the start is its own reading)
+    nan_start = log.replace("1391.72", "nan")
+    assert not any("the log's first loss" in e for m in diagnosis(said + nan_start).matches for e in m.evidence)
     later = log.replace("iter 0,", "iter 3000,").replace("iter 100,", "iter 3100,").replace("iter 200,", "iter 3200,")
     assert not any("the log's first loss" in e for m in diagnosis(said + later).matches for e in m.evidence)
 

@@ -64,6 +64,23 @@ def test_the_lowest_value_is_quoted_and_a_ctc_loss_at_or_above_zero_is_not_read(
     # (nor a loss below zero where no CTC loss is named)
     assert "ctc-not-log-probabilities" not in weighed_parts(CTC_PRINTED.replace("nn.CTCLoss(blank=0)", "my loss"),
                                                             "WR-130")
+    # (nor one said never to go below zero, nor beside the log_softmax that makes the frames log-probabilities, nor
+    # Keras's ctc_batch_cost, whose TensorFlow ctc_loss applies its own softmax: a negative total there is a term added)
+    for kept in ("My nn.CTCLoss is stuck at 0.81 and never goes negative.",
+                 CTC_PRINTED.replace("nn.CTCLoss(blank=0)", "nn.CTCLoss(blank=0) after F.log_softmax(logits, 2)"),
+                 CTC_PRINTED.replace("nn.CTCLoss(blank=0)", "keras.backend.ctc_batch_cost plus a length penalty")):
+        assert "ctc-not-log-probabilities" not in weighed_parts(kept, "WR-130"), kept
+
+
+def test_the_first_step_of_the_fix_is_the_log_softmax_these_losses_take():
+    """WR-130's first step, hand the loss the logits, is the wrong one for a loss that takes log-probabilities: the CTC
+    and the NLL loss get a log_softmax."""
+    assert diagnosis(CTC_PRINTED).matches[0].fix.startswith("Put a log_softmax over the classes between the model's "
+                                                            "output and the CTC loss")
+    model = ("class Net(nn.Module):\n    def forward(self, x):\n        return F.softmax(self.fc(x), dim=1)\n"
+             "criterion = nn.NLLLoss()\n")
+    rows = "".join(f"epoch {e} loss {v}\n" for e, v in enumerate(("-0.112", "-0.254", "-0.431", "-0.602"), 1))
+    assert "which is what nn.NLLLoss takes" in diagnosis(model + rows).matches[0].fix
 
 
 def test_an_nll_loss_handed_probabilities_is_not_answered_as_normal_when_asked():
@@ -88,3 +105,14 @@ def test_a_gan_discriminator_ending_in_a_sigmoid_before_a_vanilla_gan_loss_is_no
     assert d.verdict != "normal" and d.matches[0].entry.id == "WR-130"
     assert any("its loss, `gan_type: vanilla`, applies its own sigmoid or softmax" in e for e in d.matches[0].evidence)
     assert "pairing" not in weighed_parts(asked + head.replace("vanilla", "lsgan"), "WR-130")
+    # (a generator that ends in a sigmoid makes an image in [0, 1]: the GAN's loss is never applied to it)
+    generator = ("gan_opt:\n  type: GANLoss\n  gan_type: vanilla\nclass Generator(nn.Module):\n"
+                 "    def __init__(self):\n        super().__init__()\n        self.body = nn.Sequential(\n"
+                 "            nn.Conv2d(64, 3, 3, padding=1), nn.Sigmoid())\n")
+    d = diagnosis(asked + generator)
+    assert d.verdict == "normal" and d.normal[0].name == "a GAN's losses, which do not fall"
+    assert "pairing" not in weighed_parts(asked + generator, "WR-130")
+    # (a seq2seq model's "generator", OpenNMT's output layer, is no GAN's: its softmax before a cross-entropy pairs)
+    seq2seq = ("class Generator(nn.Module):\n    def forward(self, x):\n        return F.softmax(self.proj(x), dim=-1)\n"
+               "criterion = nn.CrossEntropyLoss(ignore_index=pad)\n")
+    assert weighed_parts("My NMT model's loss barely moves.\n" + seq2seq, "WR-130")["pairing"] > 0

@@ -58,7 +58,9 @@ KERAS_LAYER = re.compile(r"\bDense\([^\n]{0,160}|\bActivation\(\s*['\"](?P<activ
 KERAS_LOSS_DEF = re.compile(r"\bdef\s+\w+\(\s*y_true\s*,\s*y_pred\s*\)")
 # (a clamp or a clip called, or a name said to hold a clamped value: not a name that only starts so, PANNs' own
 # `clipwise_output`, a sigmoid's)
-GUARDED = re.compile(r"\+\s*(?:\w*eps\w*|(?:\d+(?:\.\d+)?|\.\d+)e-\d+|0?\.0*[1-9])|(?:(?<!\w)\w*eps\w*|(?<![\d.])(?:\d+(?:\.\d+)?|\.\d+)e-\d+)\s*\+|"
+# (an eps by any name, dotted or called: `+ eps`, `+ self.eps`, `+ K.epsilon()`, `+ keras.backend.epsilon()`)
+GUARDED = re.compile(r"\+\s*(?:(?:[\w.]+\.)?\w*eps\w*(?:\(\))?|(?:\d+(?:\.\d+)?|\.\d+)e-\d+|0?\.0*[1-9])|"
+                     r"(?:(?<!\w)(?:[\w.]+\.)?\w*eps\w*(?:\(\))?|(?<![\d.])(?:\d+(?:\.\d+)?|\.\d+)e-\d+)\s*\+|"
                      r"\b(?:clamp|clip)(?:_by_value|_min_?|_max_?|_)?\s*\(|(?<![A-Za-z])(?:clamped|clipped)|"
                      r"\bmax\(|maximum", re.I)
 # - An exp whose result is divided by a sum of exps, or summed inside a log (a softmax or a log-sum-exp written by
@@ -160,7 +162,8 @@ DIFFERENCE = re.compile(r"\w\s*-\s*[\w(]|\*\*\s*2|\bpow\(|\bsum\(|\bsquare\(|\bv
                         + AT_ZERO.pattern)
 # (three levels of brackets inside it: `sqrt(clamp(((a - b) ** 2).sum(-1), min=0))`; Keras's backend and ops too:
 # `K.sqrt(K.sum(K.square(x - y), axis=1))`, a Siamese distance written with its backend)
-SQRT_CALL = re.compile(r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp|K|backend|keras\.ops|ops|tf\.keras\.backend)\.)?"
+SQRT_CALL = re.compile(r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp|K|backend|keras\.ops|ops|tf\.keras\.backend|"
+                       r"keras\.backend|tf\.keras\.ops)\.)?"
                        r"(?<!math\.)sqrt\(\s*(?P<arg>(?:[^()\n]|\((?:"
                        r"[^()\n]|\((?:[^()\n]|\([^()\n]{0,60}\)){0,60}\)){0,80}\)){0,120})\)|(?P<norm>\b(?:jnp\.linalg|tf|keras\.ops|ops)\.norm\()|"
                        # (a framework's where, not NumPy's, which no gradient goes through; nor a schedule's, whose

@@ -36,7 +36,7 @@ from .data_order import (flip_swaps_classes, frame_sampled_alone, listed_files_z
                          shuffled_alone, shuffled_apart, unshuffled_loader)
 from .frozen_said import one_output_said
 from .gradient_clearing import accumulation_fix, summed_prints
-from .loss_inputs import NEGATIVE
+from .loss_inputs import HANDED_FIX, NEGATIVE
 from .optimizer_setup import (RATE_CLIMB, RATE_CLIMBS, RATE_VANISHED, decay_pulls_to_zero,
                               module_replaced_after_optimizer, module_unfrozen_by_attribute,
                               scheduler_stepped_per_batch)
@@ -371,6 +371,8 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
                 fix = clip_never_applied(ev.prose)[1]
             if parts.get("accumulated-undivided", 0) > 0:       # (the entry's second fix: accumulation on purpose)
                 fix = accumulation_fix(ev.prose)
+            # (a loss that takes log-probabilities handed something else: its own first step, not the logits')
+            fix = next((HANDED_FIX[k] for k in HANDED_FIX if parts.get(k, 0) > 0), fix)
             matches.append(Match(entry, round(score, 3), evidence, against, fix,
                                  {k: round(v, 3) for k, v in parts.items()}))
     matches.sort(key=lambda m: (-m.score, m.entry.id))

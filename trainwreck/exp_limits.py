@@ -117,11 +117,14 @@ TEMPERATURE_SAID = re.compile(r"(?i)(?<!gumbel )(?<!ema )(?<!polyak )(?<!update 
 # (the max taken off before the exp, said in words or code: "sim - sim.max(dim=1, keepdim=True)", "subtract each row's max")
 MAX_SUBTRACTED = re.compile(r"(?i)-\s*[\w.]+\.(?:max|amax)\(|\bsubtract\w*\s+(?:the\s+|each\s+)?(?:row'?s?\s+)?max\w*|"
                             r"\bgumbel\b")
-# (vectors normalised to unit length in code, and an exp whose argument ends divided by a name)
+# (vectors the code normalises to unit length: a product of two of them is a cosine, at most 1; CLIP's own `x / x.norm(`)
 UNIT_NORMALISED = re.compile(r"(?<![\w.])(?:F|nn\.functional|torch\.nn\.functional|tf\.math|tf\.nn|keras\.ops|ops|K)\."
-                             r"(?:normalize|l2_normalize)\(")
-EXP_OVER_TEMPERATURE = re.compile(r"(?<![\w.])(?:torch|np|jnp|tf|tf\.math|keras\.ops|K)\.exp\((?P<arg>[^\n]{0,120}?)"
-                                  r"/\s*(?:self\.)?(?P<t>[A-Za-z_]\w{0,30})\s*\)")
+                             r"(?:normalize|l2_normalize)\(|\b(\w+)\s*/\s*\1\.norm\(|/=\s*\w+\.norm\(")
+# (the argument a product of vectors -- `@`, matmul, mm, bmm, einsum, a cosine similarity -- with no minus in front: a
+# Gaussian kernel's `exp(-d2 / sigma)` is at most 1)
+EXP_OVER_TEMPERATURE = re.compile(r"(?<![\w.])(?:torch|np|jnp|tf|tf\.math|keras\.ops|K)\.exp\((?!\s*-)"
+                                  r"(?P<arg>[^\n]{0,120}?(?:@|\bmatmul\(|\bmm\(|\bbmm\(|\beinsum\(|cosine_similarity\()"
+                                  r"[^\n]{0,120}?)/\s*(?:self\.)?(?P<t>[A-Za-z_]\w{0,30})\s*\)")
 EXP_INPUT_WORDS = re.compile(r"(?i)logit|similarit|\bsims?\b|\bscores?\b|\bexp\b|softmax|\btau\b|temperature")
 
 

@@ -87,13 +87,19 @@ def gradients_shrink_to_the_input(prose: str) -> str:
 
 # Gradients said to be exactly zero ("the grads are exactly 0.0", "gradients = 0", "grad norm is zero", "I printed grad
 # norms per layer: exactly 0.0")
-GRADS_ZERO_SAID = re.compile(r"\bgrad(?:ient)?s?\b(?:[ \t]+norms?)?[^.\n]{0,60}?(?:\b(?:are|is|were|was|=|==|equal(?:s| to)?|"
-                             r"print(?:s|ed)?(?: as)?)|:)[ \t]+(?:all[ \t]+)?(?:exactly[ \t]+)?(?:0(?:\.0+)?|zero)(?!\.?\d)",
-                             re.I)
+# (after a colon, only the norms themselves, with at most "per layer" or "for every layer" between: "gradients: 0 NaNs",
+# "Gradient clipping: 0", "gradient accumulation steps: 0" are counts and settings; nor a count of something, "0 nan")
+GRADS_ZERO_SAID = re.compile(r"\bgrad(?:ient)?s?\b(?:[ \t]+norms?)?(?:[^.\n]{0,60}?\b(?:are|is|were|was|=|==|equal(?:s| to)?|"
+                             r"print(?:s|ed)?(?: as)?)|[ \t]+norms?(?:[ \t]+(?:per|for|of)[ \t]+(?:every[ \t]+|each[ \t]+)?"
+                             r"(?:layer|parameter|param)s?)?[ \t]*:)[ \t]+(?:all[ \t]+)?(?:exactly[ \t]+)?(?:0(?:\.0+)?|zero)"
+                             r"(?!\.?\d)(?![ \t]*(?:nan|inf|none|%)\w*)", re.I)
 # ... not where a share of them is said to be 0% ("0.0% of the first layer's gradients are 0": none), nor of layers
 # frozen on purpose ("the frozen backbone's grads are 0, as expected")
 NONE_OF_THEM = re.compile(r"(?:^|[\s(])0(?:\.0+)?\s*%[^.\n]*$")
-FROZEN_ON_PURPOSE = re.compile(r"(?i)\bfro(?:zen|ze)\b|\bfreez\w*|requires_grad\s*=\s*False|\bas expected\b")
+FROZEN_ON_PURPOSE = re.compile(r"(?i)\b(?:frozen|froze)\s+(?:the\s+|my\s+|its\s+)?(?:backbone|encoder|decoder|layers?|"
+                               r"embeddings?|weights|base|body|stem|parts?|bert|vit|resnet)\b|\b(?:backbone|encoder|"
+                               r"decoder|layers?|embeddings?|weights|base|body|stem)\s+(?:is\s+|are\s+)?frozen\b|"
+                               r"\bfreez\w*|requires_grad\s*=\s*False|(?<!\bnot )\bas expected\b")
 
 
 def grads_said_zero(prose: str) -> re.Match | None:

@@ -222,6 +222,38 @@ def _smp_activation(prose: str) -> re.Match | None:
     return None
 
 
+# A GAN's paste: its loss is applied to the discriminator's output, not to the generator's image (which ends in a sigmoid
+# or a tanh to be an image), so only a discriminator's sigmoid pairs with it
+# (a GAN by its own words: not a "generator" alone, which names a seq2seq model's output layer in OpenNMT)
+GAN_NAMED = re.compile(r"(?i)\bgan_type\b|\bGANLoss\b|\bdiscriminator\b|\bnet_?D\b|\b\w*gan\b")
+DISCRIMINATOR_NAME = re.compile(r"(?i)disc|critic|^net_?d$|^d$|^D_")
+
+
+NETWORK_WORD = re.compile(r"(?i)\b(?:(?P<d>discriminator|critic|net_?D)|generator|net_?G)\b")
+
+
+def output_of_generator(prose: str, shown: str) -> bool:
+    """In a GAN's paste, is the output `shown` (as model_output found it) the generator's: the class it ends, or the name
+    it is built under, names the generator; or, naming neither network, the nearest network the text names before it
+    is the generator?"""
+    if not GAN_NAMED.search(prose):
+        return False
+    before = prose[:max(prose.rfind(shown), 0)]
+    owner = None
+    for owner in re.finditer(r"(?m)^[ \t]*class\s+(\w+)|^[ \t]*(?:self\.)?(\w+)\s*=\s*(?:torch\.)?nn\.Sequential\(",
+                             before):
+        pass
+    name = (owner.group(1) or owner.group(2)) if owner else ""
+    if DISCRIMINATOR_NAME.search(name):
+        return False
+    if re.search(r"(?i)gen|^net_?g$|^g$", name):
+        return True
+    nearest = None
+    for nearest in NETWORK_WORD.finditer(before):
+        pass
+    return nearest is not None and nearest.group("d") is None
+
+
 def model_output(prose: str) -> re.Match | None:
     """The pasted model's probabilities as its output: a Sequential that ends in nn.Sigmoid() or nn.Softmax(), or what
     the last forward() pasted returns (its block: to the next `def` or `class` at its indentation or less), or, with no
@@ -282,16 +314,43 @@ def nll_of_probabilities(ev: Evidence) -> str:
 # ctc_batch_cost (which takes their log itself). Below zero, the frames' values were not log-probabilities (raw logits,
 # or probabilities, whose exps sum past 1): the loss was handed what it does not take, as an NLL loss handed
 # probabilities is (WR-130's page).
+# (PyTorch's CTC only: Keras's ctc_batch_cost takes a softmax's probabilities, logs them and hands them to TensorFlow's
+# ctc_loss, which applies its own softmax, so neither goes below zero whatever it is handed -- a negative total there is
+# a term added to it; nor where the paste shows the log_softmax that makes the frames log-probabilities)
+CTC_ELSEWHERE = re.compile(r"(?i)\bctc_batch_cost\b|\btf\.(?:compat\.v1\.)?nn\.ctc_loss\b|\bkeras\b|\btensorflow\b|"
+                           r"\blog_softmax\b|\bLogSoftmax\b")
+# (a loss below zero said, not denied: "never goes negative" is no loss below zero)
+NEGATIVE_DENIED = re.compile(r"(?i)\b(?:never|not|no)\b|n't\b")
+
+
 def ctc_below_zero(ev: Evidence, words: list[str]) -> str:
-    """The fact, when a CTC loss named in the paste goes below zero (printed, or said), else ""."""
+    """The fact, when a PyTorch CTC loss named in the paste goes below zero (printed, or said), else ""."""
     named = CTC_NAMED.search(ev.prose)
-    if named is None or not negative_shown(ev, words):
+    if named is None or CTC_ELSEWHERE.search(ev.prose):
+        return ""
+    printed = ev.low is not None and ev.low < 0
+    said = None if printed else next((m for m in itertools.islice(NEGATIVE.asked.finditer(ev.prose), 5)
+                                      if not NEGATIVE_DENIED.search(m.group(0))
+                                      and not denied_before(ev.prose, m.start())), None)
+    if not printed and said is None:
         return ""
     low = f", to {fmt(ev.low)}," if ev.low is not None and ev.low < 0 else ""
     return (f"the loss goes below zero{low} beside a CTC loss (`{named.group(0)}`): CTC is minus the log of the summed "
             "probability of the target's alignments, never below zero when it is handed log-probabilities (a "
             "log_softmax over the classes at each frame, as PyTorch's CTCLoss takes them); below zero, what reached it "
             "were not log-probabilities (raw logits, or probabilities), whose exps can sum past 1")
+
+
+# The first step of the fix for what the loss was handed, where it is not WR-130's usual one (hand the loss the logits):
+# the NLL loss and the CTC loss take log-probabilities
+HANDED_FIX = {
+    "nll-of-probabilities": "Make the model end in a log_softmax instead of a softmax (`F.log_softmax(x, dim=1)`), "
+                            "which is what nn.NLLLoss takes, or drop the softmax and train on the logits with "
+                            "nn.CrossEntropyLoss.",
+    "ctc-not-log-probabilities": "Put a log_softmax over the classes between the model's output and the CTC loss "
+                                 "(`log_probs = F.log_softmax(logits, dim=-1)`): nn.CTCLoss takes log-probabilities "
+                                 "and uses them as they are.",
+}
 
 
 NEGATIVE = next(n for n in NORMALS if n.name == "negative loss")

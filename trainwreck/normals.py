@@ -112,13 +112,29 @@ def _vae_unless(text: str) -> str:
     return fixed.group(0) if fixed else ""
 
 
+# A GAN's or a perceptual loss's stage of an image model, named (ESRGAN, a GAN loss, a VGG loss, BasicSR's options)
+_GAN_STAGE = (r"\b(?:(?:real-?)?esrgan|srgan|gan|adversarial|perceptual|vgg\w*\s*loss|l_g_gan|l_percep|lpips|gan_opt|"
+              r"perceptual_opt)\b")
+# ... said as not in use: denied ("no GAN", "without the perceptual loss"), or dropped ("tried a GAN first but dropped
+# it")
+GAN_STAGE_DROPPED = re.compile(r"(?i)" + _GAN_STAGE + r"[^.;\n]{0,30}?\b(?:dropped|removed|disabled|turned off|switched off)\b")
+# ... and outputs said to be broken, which no trade-off makes: artifacts, a colour cast
+ARTIFACTS_SAID = re.compile(r"(?i)\bartifacts?\b|\bartefacts?\b|\bcheckerboard\b|\bcolou?r\s+(?:cast|shift)\b")
+
+
+def _gan_stage_in_use(text: str) -> bool:
+    """Is a GAN's or a perceptual loss's stage named and not denied or said to be dropped?"""
+    return any(not denied_before(text, m.start()) and not GAN_STAGE_DROPPED.match(text, m.start())
+               for m in itertools.islice(re.finditer(r"(?i)" + _GAN_STAGE, text), 10))
+
+
 OBJECTIVES = (
     # (first: a GAN's stage whose PSNR is asked about is answered by what PSNR measures, not by what its losses do)
     Normal("a super-resolution model's PSNR, which falls once a GAN or perceptual loss trains it",
            # (a GAN's or a perceptual loss's stage named, beside a PSNR or SSIM said to fall: not a pixel loss's run)
-           re.compile(r"(?is)\A(?=.*\b(?:(?:real-?)?esrgan|srgan|gan|adversarial|perceptual|vgg\w*\s*loss|l_g_gan|l_percep|"
-                      r"lpips|gan_opt|perceptual_opt)\b)(?=.*\b(?:psnr|ssim)\b[^.?!\n]{0,80}?\b(?:drops?|dropped|falls?|fell|"
-                      r"decreas\w*|lower|worse|goes down|went down)\b)"),
+           # (the fall the PSNR's own: no other subject joined between them, "PSNR improves and l_g_gan falls")
+           re.compile(r"(?is)\A(?=.*" + _GAN_STAGE + r")(?=.*\b(?:psnr|ssim)\b(?:(?!\b(?:and|but|while|whereas)\b)"
+                      r"[^.?!\n]){0,80}?\b(?:drops?|dropped|falls?|fell|decreas\w*|lower|worse|goes down|went down)\b)"),
            "PSNR and SSIM score the distance of each pixel from the ground truth, which a pixel loss (L1, MSE) lowers "
            "directly, by predicting the mean of the sharp images a blurry input could come from -- a smooth image. A "
            "GAN's and a perceptual loss ask instead for an image that looks like a real one, with its textures, which "
@@ -127,9 +143,10 @@ OBJECTIVES = (
            "paper reports its GAN model below its MSE-trained SRResNet in PSNR and above it in mean opinion score "
            "(Ledig et al., CVPR 2017, arXiv:1609.04802): a PSNR that drops when the GAN stage starts, and stays "
            "there, is that trade-off",
-           "a perceptual measure beside the PSNR (LPIPS, or NIQE as the PIRM challenge scored it) for the PSNR model "
-           "and the GAN model: it should improve as the PSNR falls",
-           unless=lambda text: _nonfinite_said(text) or _not_learning_said(text)),
+           "a perceptual measure beside the PSNR (LPIPS, or the Perceptual Index of Ma's score and NIQE that the "
+           "PIRM-SR challenge scored) for the PSNR model and the GAN model: it should improve as the PSNR falls",
+           unless=lambda text: _nonfinite_said(text) or _not_learning_said(text) or not _gan_stage_in_use(text)
+           or ARTIFACTS_SAID.search(text) is not None),
     Normal("a GAN's losses, which do not fall",
            # (a critic's loss only beside a GAN named: an actor-critic has one too)
            re.compile(r"\b(?:loss_?[dg]|[dg]_loss|errd\w*|errg\w*|(?:discriminator|generator)(?:'s)? loss(?:es)?|"
@@ -800,8 +817,9 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            "a negative loss is normal when the loss is a negative log-likelihood of continuous data (a density can "
            "exceed 1) or minus a score such as Dice or a cosine similarity (SimSiam's loss, lightly's "
            "NegativeCosineSimilarity: -1 when the two views agree), or minus a ratio in decibels, unbounded below "
-           "(source separation's negative SI-SDR or SI-SNR, image restoration's PSNR loss, NAFNet's PSNRLoss: 10 "
-           "log10 of the mean squared error, minus the PSNR); it is impossible for cross-entropy or BCE whose "
+           "(source separation's negative SI-SDR or SI-SNR; image restoration's PSNR loss, NAFNet's PSNRLoss: 10 "
+           "log10 of the mean squared error, minus the PSNR, bounded only by the small number added inside its log, "
+           "-80 for NAFNet's 1e-8); it is impossible for cross-entropy or BCE whose "
            "targets lie "
            "in [0, 1], where it means the targets do not (masks of 0/255, labels past the last class)",
            "the loss function you use and the range of your targets (for example 0/1 or 0/255 masks)",

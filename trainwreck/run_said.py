@@ -323,8 +323,11 @@ REFERENCE = re.compile(r"(?i)\s+(?:in\s+|with\s+|on\s+|for\s+|from\s+)?(?:the\s+
                        r"notebook|copy|port|implementation|version|example|run|logs?|curves?|anything|code|script)\b|"
                        # (or what the reporter expected, where a turn follows that is not denied)
                        r"\s+(?:i\s+|we\s+)?(?:had\s+)?expected\b|"
-                       # (or the same model elsewhere, a port's twin: "faster than the same model did in Keras")
-                       r"\s+(?:the\s+|my\s+|our\s+)?same\s+(?:model|network|net|architecture|code|setup)\b")
+                       # (or the same model in another framework or place, a port's twin: "faster than the same model
+                       # did in Keras" -- not the same model at another setting of the reporter's, "at lr 0.01")
+                       r"\s+(?:the\s+|my\s+|our\s+)?same\s+(?:model|network|net|architecture|code|setup)\s+"
+                       r"(?:(?:did|does|do|trained|ran|runs)\s+)?(?:in|on|under)\s+(?:the\s+)?(?:keras|tensorflow|tf|"
+                       r"pytorch|torch|jax|flax|paper|repo\w*|original|reference|tutorial|notebook)\b")
 LEARNING = re.compile(r"(?i)\b(?:loss\w*|learn\w*|drops?|dropped|dropping|falls?|fell|falling|decreas\w*|goes\s+down|went\s+down|"
                       r"converg\w*|improv\w*|accuracy|gets?\s+to|got\s+to|reach\w*)\b")
 SPEED = re.compile(r"(?i)\b(?:seconds?|minutes?|hours?|it/s|per\s+second|wall|throughput|runs?\s+faster|"
@@ -418,9 +421,12 @@ MINUS_RATIO = re.compile(r"\b(?:SingleSrc|MultiSrc|Pairwise)NegSDR\b|\bNeg(?:ati
                          r"\bneg(?:ative)?[ -](?:si|sd)?-?s[dn]r[ -](?:loss|objective)\b|"
                          # (... or image restoration's PSNR loss, 10 log10 of the mean squared error: minus the PSNR of
                          # images in [0, 1] -- HINet's and NAFNet's PSNRLoss, basicsr/models/losses/losses.py in NAFNet's
-                         # repository at 2b4af71, the pixel loss of its NAFNet and Baseline training configs there)
-                         r"\bPSNR_?Loss\b|\bpsnr[ _-]loss\b|\bNAFNet\b(?![ _-]?SSR)|"
-                         r"(?<![\w.)\]])-[ \t]*(?:\w{1,20}\.)?(?:peak_signal_noise_ratio|psnr)\(", re.I)
+                         # repository at 2b4af71; its 1e-8 inside the log bounds it at -80)
+                         r"\bPSNR_?Loss\b|\bpsnr[ _-]loss\b|"
+                         r"\bloss\w*\s*=\s*-[ \t]*(?:\w{1,20}\.)?(?:peak_signal_noise_ratio|psnr)\(", re.I)
+# ... and, more weakly, NAFNet's own training configs (its SIDD, GoPro and REDS ones; its NAFSSR ones an MSE), which
+# train on that PSNRLoss: the model's name says the loss only where no other loss is named
+MINUS_RATIO_MODEL = re.compile(r"\bNAFNet\b(?![ _-]?SSR)")
 # A run of a trainer whose default loss adds minus the soft Dice to the cross-entropy: nnU-Net (normals' answer cites its
 # code) -- its command or trainer class, its log's pseudo Dice, or its loss named as its own ("nnU-Net's loss", "the
 # nnU-Net loss"); not the name alone ("I tried nnU-Net first; now my own model's BCE loss is negative")
@@ -462,7 +468,7 @@ def _kind_of(text: str) -> str:
                   or MINUS_SIMILARITY.search(text) or MINUS_RATIO.search(text))
     if bounded and not likelihood:
         return "bounded"
-    return "likelihood" if likelihood and not bounded else ""
+    return "likelihood" if (likelihood or MINUS_RATIO_MODEL.search(text)) and not bounded else ""
 
 
 def score_out_of_range(text: str) -> str:

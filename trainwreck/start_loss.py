@@ -104,8 +104,8 @@ WORKED_OUT_SUM = re.compile(r"\d+\s*[*x\u00d7]\s*(?:ln|log)\b")
 
 
 def run_start_value(ev: Evidence) -> float | None:
-    """The log's first loss value where it is the run's first (at_run_start), else None."""
-    return ev.head[0] if ev.count and at_run_start(ev) else None
+    """The log's first loss value where it is the run's first (at_run_start) and finite, else None."""
+    return ev.head[0] if ev.count and math.isfinite(ev.head[0]) and at_run_start(ev) else None
 
 
 @functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)

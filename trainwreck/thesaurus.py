@@ -189,10 +189,13 @@ THESAURUS = [
      r"|metric\w*|score\w*)\b)", " validation "),
     # the same place said to break every run: "at the same step every run", "at batch 263, every single time" (its
     # number already folded to when it is, above) -- a place tied to the data, which a run's seed does not move
-    # (or said so of several runs another way: "always at the exact same iteration", "at the same iteration for a given
-    # seed", "1e-3, 1e-4 and 1e-5 all die at exactly the same iteration")
-    (r"\b(?:at|on|in|from)\s+" + _SAME_PLACE + r"(?=" + _EVERY_RUN + r"|\s+for\s+(?:a|each|any)\s+(?:given\s+|fixed\s+)?seed\b)"
-     r"|\b(?:always|all\b[^.;\n]{0,30}?)\s+(?:at|on|in)\s+" + _SAME_PLACE +
+    # (or said of several runs that all broke there: "1e-3, 1e-4 and 1e-5 all die at exactly the same iteration" -- not
+    # one seed's run replayed, which breaks where it broke whatever the cause, nor runs that merely log or warm up there)
+    # ("always at the same step" says every run, as "every run" does -- but not of one seed's run: "for a given seed")
+    (r"\b(?:at|on|in|from)\s+" + _SAME_PLACE + r"(?=" + _EVERY_RUN + r")"
+     r"|\balways\s+(?:at|on|in)\s+" + _SAME_PLACE + r"(?!\s+for\s+(?:a|each|any|one)\s+(?:given\s+|fixed\s+)?seed)"
+     r"|\ball\b[^.;\n]{0,30}?\b(?:die[sd]?|diverge[sd]?|break|broke|blow\s+up|blew\s+up|crash(?:es|ed)?|fail(?:s|ed)?|"
+     r"(?:go|goes|went|turn|turns|turned)\s+nan)\s+(?:at|on|in)\s+" + _SAME_PLACE +
      r"|\bwhen_(?:early|later)\b(?=\s*,?\s*" + _EVERY_RUN_WORDS + r")", lambda m: f"{m.group(0)} samestep "),
     (r"\b(?:epochs?)\b", " epoch "),
     (r"\b(?:steps?|iterations?|iters?|batches)\b", " step "),

@@ -26,7 +26,7 @@ from .gradient_norms import CLIP_LATE_WORDS, CLIP_UNENGAGED_WORDS, FIRST_LAYERS_
 from .input_scaling import CONSTANT_FEATURE_WORDS, FORGOT_INPUTS, FORGOT_TARGETS, SCALES_WORDS, scaled_said
 from .loss_inputs import (DENSE, FROM_LOGITS, KERAS_CROSSENTROPY, KERAS_NAMED, KERAS_OUTPUT, KERAS_PAIRING_SAID,
                           OTHER_BACKEND, PROBABILITY_LOSS_WORDS, TF_BACKEND, TORCH_LOGITS_LOSS, impossible_negative,
-                          MODEL_ENDS_SAID, distribution_on_probabilities, model_ends_said, model_output,
+                          MODEL_ENDS_SAID, distribution_on_probabilities, model_ends_said, model_output, output_of_generator,
                           negative_shown)
 from .loss_scale import scale_recovered
 from .optimizer_setup import HIGH_ADAPTIVE_WORDS, RATE_CLIMBS, RATE_RAISED_WORDS
@@ -995,7 +995,8 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                        f"(\"{' '.join(said.group(0).split())}\"): the pairing Keras expects (its cross-entropy takes "
                        "probabilities unless told from_logits=True)")
     elif entry.id in w.probabilities and (out := model_output(ev.prose) or model_ends_said(ev.prose)) \
-            and (loss := TORCH_LOGITS_LOSS.search(ev.prose)):
+            and (loss := TORCH_LOGITS_LOSS.search(ev.prose)) \
+            and not (out.re is not MODEL_ENDS_SAID and output_of_generator(ev.prose, out.group(0))):
         parts["pairing"] = W_SAID_HALF
         # (handed to cross_entropy, probabilities raise nothing: the messages this entry declares are the other
         # pairing's, BCELoss's range check, so their absence says nothing here)
