@@ -5638,12 +5638,13 @@ def test_a_module_unfrozen_by_an_attribute_after_every_parameter_was_frozen_is_n
 def test_an_epoch_schedule_is_read_by_place_as_well_as_by_name_and_stepped_inside_a_with_block():
     """(review s56c) The schedule's gamma given by place, `StepLR(optimizer, 30, 0.5)`, is 0.5, not the default 0.1;
     ExponentialLR's only argument is its gamma; a gamma the call does not spell as a number is not guessed. A step
-    inside `with` blocks (Accelerate's accumulate, an autocast) runs every batch; one under an `if` does not."""
+    inside `with` blocks (an autocast) runs every batch; one under an `if` does not, nor one inside Accelerate's
+    accumulate, where a prepared scheduler steps only when the gradients sync."""
     from trainwreck.optimizer_setup import scheduler_stepped_per_batch
 
     code = ("scheduler = StepLR(optimizer, 30, 0.5)\nfor epoch in range(90):\n    for x, y in train_loader:\n"
-            "        with accelerator.accumulate(model):\n            accelerator.backward(criterion(model(x), y))\n"
-            "            optimizer.step()\n            scheduler.step()\n")
+            "        with torch.autocast('cuda'):\n            scaler.scale(criterion(model(x), y)).backward()\n"
+            "            scaler.step(optimizer)\n            scheduler.step()\n")
     assert scheduler_stepped_per_batch(code) == (
         "scheduler = StepLR(optimizer, 30, 0.5) ... scheduler.step()",
         "it multiplies the rate by gamma = 0.5 every 30 calls, so 300 batches in it is 0.5 ** 10 = 0.00098 times the "
@@ -5654,7 +5655,8 @@ def test_an_epoch_schedule_is_read_by_place_as_well_as_by_name_and_stepped_insid
                                                     ))[1].endswith("the rate is then 0.2 ** 2 = 0.04 times the first")
     for kept in (code.replace("0.5)", "0.9)"),              # (0.9 ** 10 = 0.35 of the rate: it still trains)
                  code.replace("0.5)", "gamma=args.gamma)"),
-                 code.replace("with accelerator.accumulate(model):", "if step % 4 == 0:")):
+                 code.replace("with torch.autocast('cuda'):", "if step % 4 == 0:"),
+                 code.replace("with torch.autocast('cuda'):", "with accelerator.accumulate(model):")):
         assert scheduler_stepped_per_batch(kept) == ("", ""), kept
 
 

@@ -221,11 +221,12 @@ def exp_overflow(ev: Evidence) -> tuple[str, bool]:
             and (ev.first_nonfinite is not None or said_unnegated(ev.prose, {"nan", "inf"})):
         if printed := printed_exp_input(ev.prose, "float32" if wide else "float64") or exp_output_inf(ev.prose):
             return printed, True
+    # (a cosine over a temperature: in float64 only where the paste says so or shows no framework)
+    dtype = "float64" if re.search(r"(?i)\bfloat64\b|\bdouble\b", ev.prose) or not wide else "float32"
     # (or the words: a hand-written exp of cosine similarities divided by a temperature the report names -- a cosine
     # is at most 1, so that exp takes up to 1/T, past float32's limit for any T below 1/88.72, about 0.0113)
     if "handwritten" in tokens(ev.prose) and HAND_EXP.search(sentences_only(ev.prose)) and COSINE_SAID.search(ev.prose) \
             and not MAX_SUBTRACTED.search(ev.prose):
-        dtype = "float64" if re.search(r"(?i)\bfloat64\b|\bdouble\b", ev.prose) or not wide else "float32"
         for m in itertools.islice(TEMPERATURE_SAID.finditer(ev.prose), 5):
             t = float(m.group(1))
             if 0 < t and 1 / t > EXP_LIMITS[dtype]:
@@ -237,7 +238,6 @@ def exp_overflow(ev: Evidence) -> tuple[str, bool]:
     # normalises to unit length -- `sim = torch.exp(img @ txt.t() / tau)` with `tau=0.01` after F.normalize)
     code = code_of(ev.prose)
     if UNIT_NORMALISED.search(code) and not MAX_SUBTRACTED.search(ev.prose):
-        dtype = "float64" if re.search(r"(?i)\bfloat64\b|\bdouble\b", ev.prose) or not wide else "float32"
         for m in itertools.islice(EXP_OVER_TEMPERATURE.finditer(code), 5):
             name = m.group("t")
             set_to = re.search(r"(?<![\w.])" + re.escape(name) + r"\s*(?::\s*float\s*)?=\s*(\d*\.\d+|\d+(?:\.\d+)?e-\d+)(?![\d.])",

@@ -189,8 +189,8 @@ def scheduler_stepped_per_batch(prose: str) -> tuple[str, str]:
             end = loop.end() + line.end()
         body = code[loop.end():end]
         m = step.search(body)
-        # (stepped every batch: at the body's own depth, or inside `with` blocks only -- an autocast, Accelerate's
-        # accumulate -- not under an `if` of the last batch)
+        # (stepped every batch: at the body's own depth, or inside `with` blocks only -- an autocast, a no_grad -- not
+        # under an `if` of the last batch)
         if m and body_indent is not None and _every_batch(body, m.start("indent"), body_indent) \
                 and _OPTIMIZER_STEP.search(body):
             return f"{' '.join(built.group(0).split())} ... {m.group(0).strip()}", done
@@ -206,7 +206,9 @@ def _every_batch(body: str, at: int, body_indent: int) -> bool:
             break
         indent = len(re.match(r"[ \t]*", line).group(0).expandtabs())
         if line.strip() and indent < depth:
-            if not re.match(r"[ \t]*(?:async[ \t]+)?with\b", line):
+            # (not Accelerate's accumulate: a prepared scheduler steps there only when the gradients sync, once per k
+            # batches, and once per process -- not once per batch)
+            if not re.match(r"[ \t]*(?:async[ \t]+)?with\b", line) or re.search(r"\.accumulate\(", line):
                 return False
             depth = indent
     return depth == body_indent

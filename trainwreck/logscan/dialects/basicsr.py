@@ -14,6 +14,7 @@ import re
 
 from . import Dialect
 
-DIALECT = Dialect("BasicSR", re.compile(rb"\]\[epoch:\s*\d+, iter:\s*[\d,]+, lr:\("),
+# (the experiment's name in front is dropped by some forks, and an iteration-based runner prints no epoch)
+DIALECT = Dialect("BasicSR", re.compile(rb"(?:\]|^|INFO: )\[(?:epoch:\s*\d+, )?[Ii]ter:\s*[\d,]+, lr:\(", re.M),
                   keys=(b"l_pix", b"l_g_pix", b"l_total", b"loss"), framework="pytorch",
                   clears_gradients="zeroes the gradients before every forward pass")
