@@ -2963,6 +2963,12 @@ def test_frames_read_with_torchvision_io_and_never_scaled_are_raw_pixels():
     converted = tf_read.replace("    return tf.image.resize(", "    img = tf.image.convert_image_dtype(img, tf.float32)\n"
                                                              "    return tf.image.resize(")
     assert "raw-pixels" not in context_of(converted + log + said).printed
+    # (nor beside Keras's preprocess_input, nor a decoder told to give floats, which scales them to [0, 1))
+    for scaled in (tf_read.replace("    return tf.image.resize(img, (128, 128))",
+                                   "    return preprocess_input(tf.image.resize(img, (128, 128)))"),
+                   tf_read.replace("tf.io.decode_jpeg(tf.io.read_file(path), channels=3)",
+                                   "tf.io.decode_image(tf.io.read_file(path), channels=3, dtype=tf.float32)")):
+        assert "raw-pixels" not in context_of(scaled + log + said).printed, scaled
 
 
 def test_images_read_in_a_loop_and_made_floats_unscaled_are_raw_pixels():
@@ -3000,4 +3006,6 @@ def test_an_error_column_is_a_loss_only_in_a_table_numbered_by_its_run():
     layers = b"layer,l1,l2,max_abs\nconv1.weight,12.41,0.93,0.41\nfc.weight,inf,inf,inf\n"
     assert csv_column(run, (b"train_l1", b"l1"))[1] == 1
     assert csv_column(layers, (b"train_l1", b"l1")) is None
+    for numbered in (b"iter,l1\n100,0.091\n200,0.074\n", b"global_step,mse\n1,0.91\n2,0.84\n"):
+        assert csv_column(numbered, (b"train_l1", b"l1", b"mse")) is not None, numbered
     assert diagnosis(layers.decode()).evidence.count == 0

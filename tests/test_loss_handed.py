@@ -58,7 +58,7 @@ def test_a_ctc_loss_below_zero_is_the_loss_handed_what_it_does_not_take(text):
 
 
 def test_the_lowest_value_is_quoted_and_a_ctc_loss_at_or_above_zero_is_not_read():
-    assert "goes below zero, to -1.872, beside a CTC loss (`CTCLoss`)" in diagnosis(CTC_PRINTED).matches[0].evidence[0]
+    assert "goes below zero, to -1.872, beside a CTC loss (`nn.CTCLoss`)" in diagnosis(CTC_PRINTED).matches[0].evidence[0]
     above = CTC_PRINTED.replace("-0.544", "0.144").replace("-1.872", "0.072")
     assert "ctc-not-log-probabilities" not in weighed_parts(above, "WR-130")
     # (nor a loss below zero where no CTC loss is named)
@@ -70,6 +70,14 @@ def test_the_lowest_value_is_quoted_and_a_ctc_loss_at_or_above_zero_is_not_read(
                  CTC_PRINTED.replace("nn.CTCLoss(blank=0)", "nn.CTCLoss(blank=0) after F.log_softmax(logits, 2)"),
                  CTC_PRINTED.replace("nn.CTCLoss(blank=0)", "keras.backend.ctc_batch_cost plus a length penalty")):
         assert "ctc-not-log-probabilities" not in weighed_parts(kept, "WR-130"), kept
+    # (PyTorch's CTC by its own name, whatever else the paste names: a port from Keras, TensorFlow's startup line; a
+    # log_softmax over another axis than the classes' leaves the frames no log-probabilities)
+    for shown in (CTC_PRINTED.replace("Training a CRNN", "I ported the Keras OCR example to PyTorch: training a CRNN"),
+                  CTC_PRINTED.replace("nn.CTCLoss(blank=0)", "nn.CTCLoss(blank=0) after F.log_softmax(out, dim=1)")):
+        assert "ctc-not-log-probabilities" in weighed_parts(shown, "WR-130"), shown
+    # (and a CTC loss said never to go below zero is not answered as a negative loss)
+    never = diagnosis("My nn.CTCLoss is stuck at 0.81 and never goes negative, is that normal?")
+    assert not (never.verdict == "normal" and never.normal[0].name == "negative loss")
 
 
 def test_the_first_step_of_the_fix_is_the_log_softmax_these_losses_take():
@@ -116,3 +124,24 @@ def test_a_gan_discriminator_ending_in_a_sigmoid_before_a_vanilla_gan_loss_is_no
     seq2seq = ("class Generator(nn.Module):\n    def forward(self, x):\n        return F.softmax(self.proj(x), dim=-1)\n"
                "criterion = nn.CrossEntropyLoss(ignore_index=pad)\n")
     assert weighed_parts("My NMT model's loss barely moves.\n" + seq2seq, "WR-130")["pairing"] > 0
+    # (nor is a paste a GAN's for a word that ends in "gan", nor for PyTorch's random-number Generator)
+    organs = ("Multi-organ segmentation: the loss barely moves.\n"
+              "train, val = random_split(ds, [0.9, 0.1], generator=torch.Generator().manual_seed(42))\n"
+              "class SegNet(nn.Module):\n    def forward(self, x):\n        return torch.sigmoid(self.unet(x))\n"
+              "criterion = nn.BCEWithLogitsLoss()\n")
+    assert weighed_parts(organs, "WR-130")["pairing"] > 0
+    # (both networks pasted, each ending in a sigmoid: the discriminator's pairs, wherever the generator's is)
+    both = ("My GAN's discriminator loss never moves.\nclass Discriminator(nn.Module):\n    def __init__(self):\n"
+            "        self.net = nn.Sequential(nn.Linear(784, 256), nn.LeakyReLU(0.2), nn.Linear(256, 1), nn.Sigmoid())\n"
+            "class Generator(nn.Module):\n    def __init__(self):\n"
+            "        self.net = nn.Sequential(nn.Linear(100, 784), nn.Sigmoid())\ncriterion = nn.BCEWithLogitsLoss()\n")
+    assert weighed_parts(both, "WR-130")["pairing"] > 0
+
+
+def test_a_loss_below_zero_said_is_read_unless_the_saying_denies_it():
+    """"It never goes negative" and "not a negative loss" deny it; "I don't know why my loss is negative" says it."""
+    from trainwreck.loss_inputs import negative_said
+
+    assert negative_said("I don't know why my loss is negative. And it has a very large absolute value.")
+    for denied in ("The loss is stuck at 0.81 and never goes negative.", "It is not a negative loss, it is 0.3."):
+        assert negative_said(denied) is None, denied

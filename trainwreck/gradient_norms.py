@@ -99,7 +99,9 @@ NONE_OF_THEM = re.compile(r"(?:^|[\s(])0(?:\.0+)?\s*%[^.\n]*$")
 FROZEN_ON_PURPOSE = re.compile(r"(?i)\b(?:frozen|froze)\s+(?:the\s+|my\s+|its\s+)?(?:backbone|encoder|decoder|layers?|"
                                r"embeddings?|weights|base|body|stem|parts?|bert|vit|resnet)\b|\b(?:backbone|encoder|"
                                r"decoder|layers?|embeddings?|weights|base|body|stem)\s+(?:is\s+|are\s+)?frozen\b|"
-                               r"\bfreez\w*|requires_grad\s*=\s*False|(?<!\bnot )\bas expected\b")
+                               r"\bfreez\w*|requires_grad\s*=\s*False|(?<!\bnot )\bas expected\b|"
+                               r"\bfrozen\s+(?:on\s+purpose|deliberately|by\s+design)\b|\bfroze\s+(?:it|them)\b|"
+                               r"\bfrozen\s+(?:\w+\s+){0,2}(?:tower|encoder|backbone|model)\b")
 
 
 def grads_said_zero(prose: str) -> re.Match | None:

@@ -224,21 +224,28 @@ def _smp_activation(prose: str) -> re.Match | None:
 
 # A GAN's paste: its loss is applied to the discriminator's output, not to the generator's image (which ends in a sigmoid
 # or a tanh to be an image), so only a discriminator's sigmoid pairs with it
-# (a GAN by its own words: not a "generator" alone, which names a seq2seq model's output layer in OpenNMT)
-GAN_NAMED = re.compile(r"(?i)\bgan_type\b|\bGANLoss\b|\bdiscriminator\b|\bnet_?D\b|\b\w*gan\b")
+# (a GAN by its own words: not a "generator" alone, which names a seq2seq model's output layer in OpenNMT, nor a word
+# that ends in "gan", "began", "organ")
+GAN_NAMED = re.compile(r"(?i)\bgan_type\b|\bGANLoss\b|\bdiscriminator\b|\bnet_?D\b|\b(?:gans?|dcgan|wgan\w*|lsgan|"
+                       r"cyclegan|stylegan\w*|srgan|esrgan|pix2pix|biggan|progan)\b")
 DISCRIMINATOR_NAME = re.compile(r"(?i)disc|critic|^net_?d$|^d$|^D_")
-
-
-NETWORK_WORD = re.compile(r"(?i)\b(?:(?P<d>discriminator|critic|net_?D)|generator|net_?G)\b")
+GENERATOR_NAME = re.compile(r"(?i)^(?:net_?g|g|gen|generator)$|generator|^gen_|_gen$")
+# (not PyTorch's random-number Generator, `generator=torch.Generator()`)
+NETWORK_WORD = re.compile(r"(?i)(?<!torch\.)(?<!\.)\b(?:(?P<d>discriminator|critic|net_?D)|generator|net_?G)\b(?!\s*=)")
 
 
 def output_of_generator(prose: str, shown: str) -> bool:
-    """In a GAN's paste, is the output `shown` (as model_output found it) the generator's: the class it ends, or the name
-    it is built under, names the generator; or, naming neither network, the nearest network the text names before it
-    is the generator?"""
+    """In a GAN's paste, is the output `shown` (as model_output found it) the generator's wherever the paste writes it:
+    the class it ends, or the name it is built under, names the generator; or, naming neither network, the nearest
+    network the text names before it is the generator? (A discriminator that ends the same way is one written so.)"""
     if not GAN_NAMED.search(prose):
         return False
-    before = prose[:max(prose.rfind(shown), 0)]
+    places = [m.start() for m in re.finditer(re.escape(shown), prose)] or [0]
+    return all(_generator_at(prose[:at]) for at in places)
+
+
+def _generator_at(before: str) -> bool:
+    """Is the network whose code ends where `before` ends the generator (see output_of_generator)?"""
     owner = None
     for owner in re.finditer(r"(?m)^[ \t]*class\s+(\w+)|^[ \t]*(?:self\.)?(\w+)\s*=\s*(?:torch\.)?nn\.Sequential\(",
                              before):
@@ -246,7 +253,7 @@ def output_of_generator(prose: str, shown: str) -> bool:
     name = (owner.group(1) or owner.group(2)) if owner else ""
     if DISCRIMINATOR_NAME.search(name):
         return False
-    if re.search(r"(?i)gen|^net_?g$|^g$", name):
+    if GENERATOR_NAME.search(name):
         return True
     nearest = None
     for nearest in NETWORK_WORD.finditer(before):
@@ -317,22 +324,30 @@ def nll_of_probabilities(ev: Evidence) -> str:
 # (PyTorch's CTC only: Keras's ctc_batch_cost takes a softmax's probabilities, logs them and hands them to TensorFlow's
 # ctc_loss, which applies its own softmax, so neither goes below zero whatever it is handed -- a negative total there is
 # a term added to it; nor where the paste shows the log_softmax that makes the frames log-probabilities)
-CTC_ELSEWHERE = re.compile(r"(?i)\bctc_batch_cost\b|\btf\.(?:compat\.v1\.)?nn\.ctc_loss\b|\bkeras\b|\btensorflow\b|"
-                           r"\blog_softmax\b|\bLogSoftmax\b")
+# (PyTorch's by its own name whatever else the paste names; a bare "CTC" where Keras or TensorFlow's CTC is not named)
+TORCH_CTC = re.compile(r"\b(?:nn\.)?CTCLoss\b|\b(?:F|functional|torch)\.ctc_loss\b")
+TF_CTC = re.compile(r"(?i)\bctc_batch_cost\b|\btf\.(?:compat\.v1\.)?nn\.ctc_loss\b|\bkeras\.(?:ops|losses)\.ctc\w*")
+# (a log_softmax over the classes, the last axis of PyTorch's (T, N, C): the frames are log-probabilities then)
+LOG_SOFTMAX_OVER_CLASSES = re.compile(r"\blog_softmax\([^()\n]{0,80}?(?:dim\s*=\s*(?:-1|2)|,\s*(?:-1|2)\s*)\)|"
+                                      r"\bLogSoftmax\(\s*(?:dim\s*=\s*)?(?:-1|2)\s*\)")
 # (a loss below zero said, not denied: "never goes negative" is no loss below zero)
 NEGATIVE_DENIED = re.compile(r"(?i)\b(?:never|not|no)\b|n't\b")
 
 
+def negative_said(prose: str) -> re.Match | None:
+    """Words that the loss went below zero, not denied ("never goes negative")."""
+    return next((m for m in itertools.islice(NEGATIVE.asked.finditer(prose), 5)
+                 # (a denial inside the saying, or right before it -- "not a negative loss"; not "I don't know why my
+                 # loss is negative", which says it is)
+                 if not NEGATIVE_DENIED.search(m.group(0)) and not denied_before(prose, m.start(), reach=10)), None)
+
+
 def ctc_below_zero(ev: Evidence, words: list[str]) -> str:
     """The fact, when a PyTorch CTC loss named in the paste goes below zero (printed, or said), else ""."""
-    named = CTC_NAMED.search(ev.prose)
-    if named is None or CTC_ELSEWHERE.search(ev.prose):
+    named = TORCH_CTC.search(ev.prose) or (CTC_NAMED.search(ev.prose) if not TF_CTC.search(ev.prose) else None)
+    if named is None or LOG_SOFTMAX_OVER_CLASSES.search(ev.prose):
         return ""
-    printed = ev.low is not None and ev.low < 0
-    said = None if printed else next((m for m in itertools.islice(NEGATIVE.asked.finditer(ev.prose), 5)
-                                      if not NEGATIVE_DENIED.search(m.group(0))
-                                      and not denied_before(ev.prose, m.start())), None)
-    if not printed and said is None:
+    if not (ev.low is not None and ev.low < 0) and negative_said(ev.prose) is None:
         return ""
     low = f", to {fmt(ev.low)}," if ev.low is not None and ev.low < 0 else ""
     return (f"the loss goes below zero{low} beside a CTC loss (`{named.group(0)}`): CTC is minus the log of the summed "
@@ -396,5 +411,5 @@ def impossible_negative(ev: Evidence, words: list[str]) -> str:
 
 
 def negative_shown(ev: Evidence, words: list[str]) -> bool:
-    """Do the values, or the words, say the loss went below zero?"""
-    return (ev.low is not None and ev.low < 0) or bool(NEGATIVE.asked.search(ev.prose))
+    """Do the values, or the words (not denied), say the loss went below zero?"""
+    return (ev.low is not None and ev.low < 0) or negative_said(ev.prose) is not None

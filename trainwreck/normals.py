@@ -319,6 +319,13 @@ def _no_ground_truth_at_all(text: str) -> str:
     return nothing.group(0) if nothing else ""
 
 
+def _negative_denied(text: str) -> bool:
+    """Does every saying of a loss below zero deny it ("never goes negative", "is not negative")?"""
+    said = list(itertools.islice(NEGATIVE_SAID.finditer(text), 5))
+    return bool(said) and all(re.search(r"(?i)\b(?:never|not|no)\b|n't\b", m.group(0))
+                              or denied_before(text, m.start(), reach=10) for m in said)
+
+
 def _nonfinite_said(text: str) -> str:
     """Words that the loss went nan or inf, or diverged (not denied); or ""."""
     return "nan, inf or divergence" if said_unnegated(text, {"nan", "inf", "diverge"}) else ""
@@ -823,8 +830,9 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            "targets lie "
            "in [0, 1], where it means the targets do not (masks of 0/255, labels past the last class)",
            "the loss function you use and the range of your targets (for example 0/1 or 0/255 masks)",
-           # (not one of -1e6 or beyond: a likelihood or a critic that grew without bound)
-           unless=lambda text: _found(HUGE_LOSS_SAID, text)),
+           # (not one of -1e6 or beyond: a likelihood or a critic that grew without bound; nor where every saying of it
+           # denies it, "it never goes negative")
+           unless=lambda text: _found(HUGE_LOSS_SAID, text) or _negative_denied(text)),
     Normal("skipped steps under dynamic loss scaling",
            re.compile(r"gradient overflow\.?\s+skipping step|overflow! rank|gradient overflow detected|"
                       r"reducing loss scale|skipping step|gradients? overflow|"

@@ -189,8 +189,9 @@ def scheduler_stepped_per_batch(prose: str) -> tuple[str, str]:
             end = loop.end() + line.end()
         body = code[loop.end():end]
         m = step.search(body)
-        # (stepped every batch: at the body's own depth, or inside `with` blocks only -- an autocast, a no_grad -- not
-        # under an `if` of the last batch)
+        # (stepped every batch: at the body's own depth, or inside `with` blocks only -- an autocast, Accelerate's
+        # accumulate, which steps a prepared scheduler at every synchronised step -- not under an `if` of the last
+        # batch)
         if m and body_indent is not None and _every_batch(body, m.start("indent"), body_indent) \
                 and _OPTIMIZER_STEP.search(body):
             return f"{' '.join(built.group(0).split())} ... {m.group(0).strip()}", done
@@ -206,9 +207,7 @@ def _every_batch(body: str, at: int, body_indent: int) -> bool:
             break
         indent = len(re.match(r"[ \t]*", line).group(0).expandtabs())
         if line.strip() and indent < depth:
-            # (not Accelerate's accumulate: a prepared scheduler steps there only when the gradients sync, once per k
-            # batches, and once per process -- not once per batch)
-            if not re.match(r"[ \t]*(?:async[ \t]+)?with\b", line) or re.search(r"\.accumulate\(", line):
+            if not re.match(r"[ \t]*(?:async[ \t]+)?with\b", line):
                 return False
             depth = indent
     return depth == body_indent
@@ -244,22 +243,27 @@ def module_replaced_after_optimizer(prose: str) -> tuple[str, bool] | None:
 # as a plain attribute) and no parameter of it changes: they stay frozen, and only what really was unfrozen trains.
 # The name a module's, by the words models use for their parts -- not a parameter's (`model.query_tokens`,
 # `self.cls_token`, `layer.weight`), whose flag the same assignment does set. Not covered.
-FROZE_ALL = re.compile(r"(?m)^[ \t]*for[ \t]+(?P<p>\w+)[ \t]+in[ \t]+[\w.]+\.parameters\(\)[ \t]*:[ \t]*(?:\n[ \t]+)?"
-                       r"(?P=p)\.requires_grad[ \t]*=[ \t]*False\b|\b[\w.]+\.requires_grad_\([ \t]*False[ \t]*\)")
+# (the whole model frozen, by a loop over its own parameters or its method: its name bare, `model`, not a part's)
+FROZE_ALL = re.compile(r"(?m)^[ \t]*for[ \t]+(?P<p>\w+)[ \t]+in[ \t]+(?P<root>(?:self\.)?\w+)\.parameters\(\)[ \t]*:[ \t]*"
+                       r"(?:\n[ \t]+)?(?P=p)\.requires_grad[ \t]*=[ \t]*False\b|"
+                       r"^[ \t]*(?P<root2>(?:self\.)?\w+)\.requires_grad_\([ \t]*False[ \t]*\)")
 MODULE_FLAG_SET = re.compile(r"(?m)^[ \t]*(?P<path>(?:self\.)?[A-Za-z_]\w*(?:\.\w+)*\.(?P<last>\w+))\.requires_grad[ \t]*="
                              r"[ \t]*True\b[^\n]*")
-MODULE_WORDS = re.compile(r"(?i)^(?:\w*(?:encoder|decoder|backbone|former|projection|proj|classifier|model|transformer|"
+# (the words models name their parts by; not a projection, which CLIP keeps as a parameter (`text_projection`,
+# `visual.proj`), nor loralib's `lora_A`, a parameter too: their own flag the same line does set)
+MODULE_WORDS = re.compile(r"(?i)^(?:\w*(?:encoder|decoder|backbone|former|classifier|model|transformer|"
                           r"net|layers?|blocks?|heads?|adapter|features|stem|neck|mlp|attn|attention|lstm|gru|rnn|conv)\d*|"
-                          r"fc\d*|visual|vision|text|bert|vit|resnet\d*|lora\w*)$")
+                          r"fc\d*|visual|vision|bert|vit|resnet\d*)$")
 
 
 def module_unfrozen_by_attribute(prose: str) -> str:
-    """The line that sets requires_grad = True on a module by attribute, after the paste froze every parameter; or
-    ''."""
+    """The line that sets requires_grad = True by attribute on a module of the model the paste froze whole; or ''."""
     code = code_of(prose)
     froze = FROZE_ALL.search(code)
     if froze is None:
         return ""
-    m = next((m for m in MODULE_FLAG_SET.finditer(code, froze.end()) if MODULE_WORDS.match(m.group("last"))), None)
+    root = froze.group("root") or froze.group("root2")
+    m = next((m for m in MODULE_FLAG_SET.finditer(code, froze.end()) if MODULE_WORDS.match(m.group("last"))
+              and m.group("path").startswith(root + ".")), None)
     return " ".join(m.group(0).split()) if m else ""
 

@@ -598,7 +598,9 @@ def _still_at_named_place(text: str) -> bool:
                 return True
             # (or a bare count, PLACE_BARE_MIN or more, that the rest of the text gives too -- a progress bar's
             # `4180/30000`: "lr 1e-6: still nan at 4180", "nan at iteration 4180 again": a step's count, not an epoch's)
-            if (not unit or unit.lower() != "epoch") and n >= PLACE_BARE_MIN and (re.search(r"(?<![\d.,])" + str(n) + r"(?![\d]|\.\d)", text[:start])
-                                                     or re.search(r"(?<![\d.,])" + str(n) + r"(?![\d]|\.\d)", text[stop:])):
+            # (a count as a count prints: not a size's side, `512x512`, nor a shape's)
+            bare = r"(?<![\d.,x\u00d7])" + str(n) + r"(?![\d]|\.\d|\s*[x\u00d7]\s*\d)"
+            if (not unit or unit.lower() != "epoch") and n >= PLACE_BARE_MIN and (re.search(bare, text[:start])
+                                                                                 or re.search(bare, text[stop:])):
                 return True
     return False

@@ -379,7 +379,9 @@ def says_failure(text: str, ignore: frozenset = frozenset()) -> bool:
 # either (PyTorch's NLLLoss is cross-entropy on log-probabilities), so it decides nothing.
 BOUNDED_LOSS = re.compile(r"\b(?:b?ce(?:loss\w*)?|bce_?with_?logits\w*|binary[ _-]?cross[ _-]?entropy|(?:sparse[ _-]?|categorical[ _-]?)*"
                           r"cross[ _-]?entropy\w*|crossentropy\w*|dice\w*|iou\w*|jaccard\w*|focal\w*|mse\w*|mean[ _-]"
-                          r"squared|l1[ _-]?loss|smooth[ _-]?l1\w*|huber\w*|hinge\w*|softmax\w*)\b", re.I)
+                          r"squared|l1[ _-]?loss|smooth[ _-]?l1\w*|huber\w*|hinge\w*|softmax\w*|"
+                          # (and CTC, minus the log of a sum of path probabilities: at or above zero handed what it takes)
+                          r"ctc(?:_?loss|_batch_cost)?|charbonnier\w*)\b", re.I)
 LIKELIHOOD = re.compile(r"likelihood|log[ _-]?prob|\blog[ _-]?p\b|densit(?:y|ies)|\bflows?\b|\belbo\b|gaussian|mixture"
                         # (and a Wasserstein critic's, negative by construction; not a WGAN switched away from)
                         r"|variational|\bkl\b|(?<!from )(?<!instead of )(?<!not a )(?<!not )(?<!not using )(?<!no )"

@@ -195,7 +195,7 @@ THESAURUS = [
     (r"\b(?:at|on|in|from)\s+" + _SAME_PLACE + r"(?=" + _EVERY_RUN + r")"
      r"|\balways\s+(?:at|on|in)\s+" + _SAME_PLACE + r"(?!\s+for\s+(?:a|each|any|one)\s+(?:given\s+|fixed\s+)?seed)"
      r"|\ball\b[^.;\n]{0,30}?\b(?:die[sd]?|diverge[sd]?|break|broke|blow\s+up|blew\s+up|crash(?:es|ed)?|fail(?:s|ed)?|"
-     r"(?:go|goes|went|turn|turns|turned)\s+nan)\s+(?:at|on|in)\s+" + _SAME_PLACE +
+     r"(?:go|goes|went|turn|turns|turned|hit|hits|reach|reached)\s+(?:a\s+)?nan)\s+(?:at|on|in)\s+" + _SAME_PLACE +
      r"|\bwhen_(?:early|later)\b(?=\s*,?\s*" + _EVERY_RUN_WORDS + r")", lambda m: f"{m.group(0)} samestep "),
     (r"\b(?:epochs?)\b", " epoch "),
     (r"\b(?:steps?|iterations?|iters?|batches)\b", " step "),

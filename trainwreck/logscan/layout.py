@@ -378,6 +378,7 @@ def _drop_mask(layout: Layout, first: bytes, masked: bytes, found: re.Match, key
 # A column named for an error rather than a loss (a regression's `mse`, an image model's `l1`) is the loss's only in a
 # table of a run, numbered by its epoch or step: a table of layers' `l1` and `l2` norms is no curve.
 ERROR_COLUMNS = frozenset({b"mse", b"train_mse", b"l1", b"train_l1"})
+RUN_COLUMNS = frozenset({b"epoch", b"step", b"iteration", b"iter", b"it", b"global_step", b"batch", b"update", b"n_iter"})
 
 
 def csv_column(first: bytes, names: tuple[bytes, ...] = CSV_NAMES) -> tuple | None:
@@ -393,7 +394,7 @@ def csv_column(first: bytes, names: tuple[bytes, ...] = CSV_NAMES) -> tuple | No
                 for name in names:
                     if name in fields:
                         numbering = next((n for n in (b"epoch", b"step", b"iteration") if n in fields), None)
-                        if numbering is None and name in ERROR_COLUMNS:
+                        if name in ERROR_COLUMNS and not RUN_COLUMNS & set(fields):
                             continue
                         # (Lightning's metrics.csv numbers each row by both: `epoch,step,train_loss`)
                         step = next((fields.index(n) for n in (b"step", b"iteration") if n in fields
