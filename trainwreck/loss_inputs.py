@@ -317,14 +317,13 @@ def nll_of_probabilities(ev: Evidence) -> str:
 # A CTC loss is minus the log of the summed probability of the target's alignments to the frames, so it is at or
 # above zero whenever it is handed what it takes: log-probabilities for PyTorch's CTCLoss (its docstring's Shape,
 # Log_probs: "The logarithmized probabilities of the outputs (e.g. obtained with
-# :func:`torch.nn.functional.log_softmax`).", torch/nn/modules/loss.py), a softmax's probabilities for Keras's
-# ctc_batch_cost (which takes their log itself). Below zero, the frames' values were not log-probabilities (raw logits,
-# or probabilities, whose exps sum past 1): the loss was handed what it does not take, as an NLL loss handed
-# probabilities is (WR-130's page).
-# (PyTorch's CTC only: Keras's ctc_batch_cost takes a softmax's probabilities, logs them and hands them to TensorFlow's
-# ctc_loss, which applies its own softmax, so neither goes below zero whatever it is handed -- a negative total there is
-# a term added to it; nor where the paste shows the log_softmax that makes the frames log-probabilities)
-# (PyTorch's by its own name whatever else the paste names; a bare "CTC" where Keras or TensorFlow's CTC is not named)
+# :func:`torch.nn.functional.log_softmax`).", torch/nn/modules/loss.py). Below zero, the frames' values were not
+# log-probabilities (raw logits, or probabilities, whose exps sum past 1): the loss was handed what it does not take,
+# as an NLL loss handed probabilities is (WR-130's page).
+# (PyTorch's CTC only, by its own name whatever else the paste names, or a bare "CTC": Keras's ctc_batch_cost takes a
+# softmax's probabilities, logs them and hands them to TensorFlow's ctc_loss, which applies its own softmax, so neither
+# goes below zero whatever it is handed -- a negative total there is a term added to it; nor where the paste shows the
+# log_softmax over the classes that makes the frames log-probabilities)
 TORCH_CTC = re.compile(r"\b(?:nn\.)?CTCLoss\b|\b(?:F|functional|torch)\.ctc_loss\b")
 TF_CTC = re.compile(r"(?i)\bctc_batch_cost\b|\btf\.(?:compat\.v1\.)?nn\.ctc_loss\b|\bkeras\.(?:ops|losses)\.ctc\w*")
 # (a log_softmax over the classes, the last axis of PyTorch's (T, N, C): the frames are log-probabilities then)

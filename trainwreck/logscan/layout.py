@@ -376,7 +376,7 @@ def _drop_mask(layout: Layout, first: bytes, masked: bytes, found: re.Match, key
 
 
 # A column named for an error rather than a loss (a regression's `mse`, an image model's `l1`) is the loss's only in a
-# table of a run, numbered by its epoch or step: a table of layers' `l1` and `l2` norms is no curve.
+# table of a run, numbered by its epoch, step or iteration: a table of layers' `l1` and `l2` norms is no curve.
 ERROR_COLUMNS = frozenset({b"mse", b"train_mse", b"l1", b"train_l1"})
 RUN_COLUMNS = frozenset({b"epoch", b"step", b"iteration", b"iter", b"it", b"global_step", b"batch", b"update", b"n_iter"})
 
