@@ -133,7 +133,10 @@ OBJECTIVES = (
     Normal("a super-resolution model's PSNR, which falls once a GAN or perceptual loss trains it",
            # (a GAN's or a perceptual loss's stage named, beside a PSNR or SSIM said to fall: not a pixel loss's run)
            # (the fall the PSNR's own: no other subject joined between them, "PSNR improves and l_g_gan falls")
-           re.compile(r"(?is)\A(?=.*" + _GAN_STAGE + r")(?=.*\b(?:psnr|ssim)\b(?:(?!\b(?:and|but|while|whereas)\b)"
+           # (not another loss's or score's joined to it: "PSNR improves and l_g_gan falls"; a dataset's may be, "PSNR on
+           # Set5 and Set14 drops")
+           re.compile(r"(?is)\A(?=.*" + _GAN_STAGE + r")(?=.*\b(?:psnr|ssim)\b(?:(?!\b(?:and|but|while|whereas)\s+"
+                      r"(?:the\s+|its\s+)?(?:l_\w+|\w*loss\w*|lpips|ssim|psnr|fid|niqe|it|the\s+\w+\s+loss)\b|\b(?:but|while|whereas)\b)"
                       r"[^.?!\n]){0,80}?\b(?:drops?|dropped|falls?|fell|decreas\w*|lower|worse|goes down|went down)\b)"),
            "PSNR and SSIM score the distance of each pixel from the ground truth, which a pixel loss (L1, MSE) lowers "
            "directly, by predicting the mean of the sharp images a blurry input could come from -- a smooth image. A "
