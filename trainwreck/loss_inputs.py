@@ -14,7 +14,7 @@ import re
 from .brackets import arguments
 from .curve_shape import fmt
 from .logscan import Evidence
-from .normals import NORMALS
+from .normals import NORMALS, negative_said
 from .run_said import MINUS_SCORE, loss_kind, score_out_of_range
 from .sentences import denied_before, sentence_around, sentences_and_ends, told
 from .sequence_losses import CTC_NAMED
@@ -329,19 +329,7 @@ TF_CTC = re.compile(r"(?i)\bctc_batch_cost\b|\btf\.(?:compat\.v1\.)?nn\.ctc_loss
 # (a log_softmax over the classes, the last axis of PyTorch's (T, N, C): the frames are log-probabilities then)
 LOG_SOFTMAX_OVER_CLASSES = re.compile(r"\blog_softmax\([^()\n]{0,80}?(?:dim\s*=\s*(?:-1|2)|,\s*(?:-1|2)\s*)\)|"
                                       r"\bLogSoftmax\(\s*(?:dim\s*=\s*)?(?:-1|2)\s*\)")
-# (a loss below zero said, not denied: "never goes negative" is no loss below zero)
-NEGATIVE_DENIED = re.compile(r"(?i)\b(?:never|not|no)\b|n't\b")
-
-
-def negative_said(prose: str) -> re.Match | None:
-    """Words that the loss went below zero, not denied ("never goes negative")."""
-    return next((m for m in itertools.islice(NEGATIVE.asked.finditer(prose), 5)
-                 # (a denial inside the saying, or right before it -- "not a negative loss"; not "I don't know why my
-                 # loss is negative", which says it is)
-                 if not NEGATIVE_DENIED.search(m.group(0)) and not denied_before(prose, m.start(), reach=10)), None)
-
-
-def ctc_below_zero(ev: Evidence, words: list[str]) -> str:
+def ctc_below_zero(ev: Evidence) -> str:
     """The fact, when a PyTorch CTC loss named in the paste goes below zero (printed, or said), else ""."""
     named = TORCH_CTC.search(ev.prose) or (CTC_NAMED.search(ev.prose) if not TF_CTC.search(ev.prose) else None)
     if named is None or LOG_SOFTMAX_OVER_CLASSES.search(ev.prose):
@@ -391,10 +379,12 @@ def _targets_0_255(prose: str) -> str:
                  if TARGET_WORDS.search(sentence) for m in TARGETS_0_255.finditer(sentence)), "")
 
 
-def impossible_negative(ev: Evidence, words: list[str]) -> str:
-    """Why a loss below zero in this report cannot be normal, or "" when it can (or none is reported)."""
-    if nll_of_probabilities(ev) or ctc_below_zero(ev, words):
-        return ""               # (below zero with valid labels: the loss was handed what it does not take)
+def impossible_negative(ev: Evidence, words: list[str], handed: bool = False) -> str:
+    """Why a loss below zero in this report cannot be normal, or "" when it can (or none is reported). (`handed`: the
+    paste's facts show the loss was handed what it does not take -- nll_of_probabilities, ctc_below_zero -- which, not
+    the targets, takes it below zero)"""
+    if handed:
+        return ""
     out_of_range = score_out_of_range(ev.prose)
     if out_of_range:
         return f"an overlap score outside [0, 1] (`{out_of_range}`): the targets are not in [0, 1]"

@@ -322,11 +322,20 @@ def _no_ground_truth_at_all(text: str) -> str:
     return nothing.group(0) if nothing else ""
 
 
+# (a loss below zero said, not denied: "never goes negative", "it is not a negative loss" -- a denial inside the saying,
+# or right before it; not "I don't know why my loss is negative", which says it is)
+NEGATIVE_DENIED = re.compile(r"(?i)\b(?:never|not|no)\b|n't\b")
+
+
+def negative_said(text: str) -> re.Match | None:
+    """The first words that say the loss went below zero (NEGATIVE_SAID) and do not deny it; or None."""
+    return next((m for m in itertools.islice(NEGATIVE_SAID.finditer(text), 5)
+                 if not NEGATIVE_DENIED.search(m.group(0)) and not denied_before(text, m.start(), reach=10)), None)
+
+
 def _negative_denied(text: str) -> bool:
     """Does every saying of a loss below zero deny it ("never goes negative", "is not negative")?"""
-    said = list(itertools.islice(NEGATIVE_SAID.finditer(text), 5))
-    return bool(said) and all(re.search(r"(?i)\b(?:never|not|no)\b|n't\b", m.group(0))
-                              or denied_before(text, m.start(), reach=10) for m in said)
+    return NEGATIVE_SAID.search(text) is not None and negative_said(text) is None
 
 
 def _nonfinite_said(text: str) -> str:

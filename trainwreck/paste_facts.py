@@ -116,7 +116,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     handed = nll_of_probabilities(ev)
     if handed:
         out["nll-of-probabilities"] = handed
-    handed = ctc_below_zero(ev, words)
+    handed = ctc_below_zero(ev)
     if handed:
         out["ctc-not-log-probabilities"] = handed
     again = same_batch_jumps(ev)

@@ -482,7 +482,9 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
         for i in w.declarers.get(SAME_AS, []):
             if not any(t == SAME_AS for t, _ in hits[i]):
                 hits[i].append((SAME_AS, ev.messages[zero]))
-    impossible = impossible_negative(ev, words)
+    regressor, scaled = regressor_shown(ev), scaled_said(ev.prose)
+    printed = printed_facts(ev, sig, words, regressor, scaled, unjudged, sentences)
+    impossible = impossible_negative(ev, words, handed=bool(HANDED_BELOW_ZERO & printed.keys()))
     said_failure = (said_nonfinite or sig.name in TRACES or sig.name in UNFINISHED or bool(ev.messages)
                     or says_failure(told(ev.prose)) or bool(impossible) or normal_ruled_out(ev.prose)
                     # (or the network said to no longer respond: one output for every input, weights that never change,
@@ -500,7 +502,6 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
     # numbers past the first updates, `1187/2890`, name the epoch, not the first steps: the log says when)
     if "start" in said_when and (finite_to := _finite_through(ev)) is not None and finite_to > EARLY_STEPS:
         said_when = (said_when - {"start"}) or {"later"}
-    regressor, scaled = regressor_shown(ev), scaled_said(ev.prose)
     stopped = ev.first_nonfinite_at.step if ev.hidden_note and ev.first_nonfinite_at is not None else None
     said_at = ""
     if words_count and not said_when and stopped:      # a check's stop names its step: "at iteration 460" says when
@@ -518,7 +519,7 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
                     lr_tried(ev.prose), precision_tried(ev.prose), unjudged, impossible,
                     bool(impossible) or (negative_shown(ev, words) and loss_kind(ev.prose) != "likelihood"),
                     "fp16" in words and not bf16_only(ev.prose) and bool(half_shown or not HALF_SHOWN.search(ev.prose)),
-                    printed_facts(ev, sig, words, regressor, scaled, unjudged, sentences), trainer_clears(ev),
+                    printed, trainer_clears(ev),
                     classifier_shown(ev), regressor, half_precision_denied(ev.prose, words), half_shown,
                     scaled,
                     tuple((seen[1], key) for key, seen in ev.messages.items() if NUMPY_INF.match(seen[2])), words, sentences,
