@@ -2343,7 +2343,7 @@ def test_review_session33_changes_regressions_stay_fixed():
     assert lr_tried("I thought RMSprop adapts the step size by itself so the lr shouldn't matter that much?") == ""
     assert lr_tried("Nothing else changed (same lr 3e-4, same batch).") == ""
     assert scaled_said("x_train is divided by 255 and y is one-hot.") == {"scaled": {"inputs": "x_train is divided"},
-                                                                          "unscaled": {}}
+                                                                          "unscaled": {}, "printed": {}}
     raw = keras_epochs([2842.1, 0.6712, 0.6660, 0.6659], [0.6801, 0.7120, 0.7134, 0.7134])
     assert "start" in weighed_parts("BCE from_logits on income and loan amount, unscaled.\n" + raw, "WR-330")
 
@@ -2472,7 +2472,7 @@ def test_review_session33_final_scaled_inputs_said_as_a_note():
     said = "Features standardized with StandardScaler, target is the year as is (1922-2011)."
     # (and the years' range, 1922-2011, reads as targets in their raw units)
     assert scaled_said(said) == {"scaled": {"inputs": "Features standardized"},
-                                 "unscaled": {"targets": "target is the year as is (1922-2011)"}}
+                                 "unscaled": {"targets": "target is the year as is (1922-2011)"}, "printed": {}}
     assert scaled_said("I standardized the inputs, targets are raw")["scaled"] == {"inputs": "standardized the inputs"}
     keras = keras_epochs([2842.1, 0.6712, 0.6660, 0.6659], [0.6801, 0.7120, 0.7134, 0.7134])
     assert "start" not in weighed_parts("The inputs are standardized.\n" + keras, "WR-330")
@@ -5710,8 +5710,8 @@ def test_a_keras_softmax_output_with_its_cross_entropy_said_in_words_is_the_expe
 def test_the_present_tense_says_what_the_pipeline_scales():
     from trainwreck.input_scaling import scaled_said
     assert scaled_said("I standardise the columns myself")["scaled"] == {"inputs": "standardise the columns myself"}
-    assert scaled_said("we need to standardize the inputs") == {"scaled": {}, "unscaled": {}}
-    assert scaled_said("should I normalize the features?") == {"scaled": {}, "unscaled": {}}
+    assert scaled_said("we need to standardize the inputs") == {"scaled": {}, "unscaled": {}, "printed": {}}
+    assert scaled_said("should I normalize the features?") == {"scaled": {}, "unscaled": {}, "printed": {}}
     for doubted in ("Do we normalize the inputs? I am not sure.", "I will normalize the features later, for now they "
                     "are raw.", "If I normalize the inputs the loss goes nan.", "Unless I normalize the inputs, it explodes."):
         assert scaled_said(doubted)["scaled"] == {}, doubted
@@ -6758,6 +6758,9 @@ def test_targets_given_in_a_range_of_hundreds_or_more_are_in_their_raw_units():
     described = (">>> y_train.describe()\ncount     8000.000000\nmean      3412.551200\nstd       1190.200315\n"
                  "min        120.000000\nmax       9020.000000\nName: sales, dtype: float64\n")
     assert scaled_said(described)["unscaled"]["targets"] == "`y_train.describe()`: mean 3.41e+03, std 1.19e+03"
+    # (printed, not said: the evidence says so, where words would be quoted as words)
+    assert scaled_said(described)["printed"] == {"targets": "`y_train.describe()`: mean 3.41e+03, std 1.19e+03"}
+    assert scaled_said("The targets are not scaled.")["printed"] == {}
     scaled = described.replace("3412.551200", "0.000000").replace("1190.200315", "1.000000")
     assert "targets" not in scaled_said(scaled)["unscaled"]
     assert "targets" not in scaled_said(described.replace("y_train.describe()", "X_train['age'].describe()"))["unscaled"]

@@ -167,8 +167,9 @@ def features_in_units(prose: str) -> str:
 
 def scaled_said(prose: str) -> dict[str, dict[str, str]]:
     """What the words say was scaled already ("scaled") and what they say was not ("unscaled"): "inputs" and
-    "targets", each with the words that say it."""
-    out: dict[str, dict[str, str]] = {"scaled": {}, "unscaled": {}}
+    "targets", each with the words that say it; and, of the unscaled, those the paste prints rather than says
+    ("printed": their statistics, pandas' describe())."""
+    out: dict[str, dict[str, str]] = {"scaled": {}, "unscaled": {}, "printed": {}}
     for m in SCALED.finditer(prose):
         said = " ".join(m.group(0).split())
         if re.match(r"(?i)(?:standardi[sz]e|normali[sz]e)\b", m.group(0)) and doubted(prose, m.start()):
@@ -255,13 +256,14 @@ def scaled_said(prose: str) -> dict[str, dict[str, str]]:
             out["unscaled"].setdefault("targets", " ".join(m.group(0).split()))
             break
     if "targets" not in out["unscaled"] and (described := targets_described(prose)):
-        out["unscaled"]["targets"] = described
+        out["unscaled"]["targets"] = out["printed"]["targets"] = described
     # (and not where the paste says elsewhere, in any words, that it scales: "I min-max scale them to [0, 1]")
     if not SCALING_WORDS.search(prose) and (units := features_in_units(prose)):
         out["unscaled"].setdefault("inputs", units)
     for kind in list(out["scaled"]):             # said both ways: the words do not decide
         if kind in out["unscaled"]:
             del out["scaled"][kind], out["unscaled"][kind]
+            out["printed"].pop(kind, None)
     return out
 
 

@@ -1031,7 +1031,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
             parts[f"unscaled-{kind}"] = W_SAID_HALF
             # (or prints their statistics, pandas' describe(), far from a scaled target's)
             evidence.append(f"the paste prints the {kind}' statistics ({said}): {kind} in their own units, not scaled"
-                            if ".describe()" in said else f"the report says the {kind} were not scaled (\"{said}\")")
+                            if kind in c.scaled["printed"] else f"the report says the {kind} were not scaled (\"{said}\")")
     if not c.trainer_clears and entry.id in w.uncleared and CLEARED_EACH_STEP.search(ev.prose):
         parts["cleared"] = -W_SAID_HALF
         against.append("the pasted loop clears the gradients beside backward(), in the same block: every step")
