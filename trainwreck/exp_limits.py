@@ -167,6 +167,12 @@ def column_past_limit(ev: Evidence, dtype: str) -> str:
     return ""
 
 
+def _cosine_over(temperature: str, dtype: str) -> str:
+    """What an exp of a cosine divided by a temperature can reach, against the largest number of the type."""
+    return (f"a cosine is at most 1, so that exp takes up to 1/{temperature} = {fmt(1 / float(temperature))}, past the "
+            f"largest {dtype} (exp overflows above {EXP_LIMITS[dtype]:.2f})")
+
+
 def exp_overflow(ev: Evidence) -> tuple[str, bool]:
     """The first call in the paste that hands exp (or a hand-written softmax) a number past what exp can return, as
     a fact, or "": past float64's limit always, past float32's only where the paste computes in float32 (a
@@ -231,9 +237,8 @@ def exp_overflow(ev: Evidence) -> tuple[str, bool]:
             t = float(m.group(1))
             if 0 < t and 1 / t > EXP_LIMITS[dtype]:
                 return (f"the report computes its loss by hand with an exp of cosine similarities divided by a "
-                        f"temperature of {m.group(1)} (\"{' '.join(m.group(0).split())}\"): a cosine is at most 1, so "
-                        f"that exp takes up to 1/{m.group(1)} = {fmt(1 / t)}, past the largest {dtype} (exp overflows "
-                        f"above {EXP_LIMITS[dtype]:.2f}): a pair that matches well overflows, and inf / inf is nan"), False
+                        f"temperature of {m.group(1)} (\"{' '.join(m.group(0).split())}\"): "
+                        f"{_cosine_over(m.group(1), dtype)}: a pair that matches well overflows, and inf / inf is nan"), False
     # (or the code: an exp of a product divided by a temperature the code sets below 1/88.72, beside vectors the code
     # normalises to unit length -- `sim = torch.exp(img @ txt.t() / tau)` with `tau=0.01` after F.normalize)
     code = code_of(ev.prose)
@@ -244,8 +249,7 @@ def exp_overflow(ev: Evidence) -> tuple[str, bool]:
                                code)
             if set_to and 0 < (t := float(set_to.group(1))) and 1 / t > EXP_LIMITS[dtype]:
                 return (f"the pasted code takes an exp of a product of vectors it normalises to unit length, divided by "
-                        f"a temperature of {set_to.group(1)} (`{' '.join(m.group(0).split())}`, `{set_to.group(0)}`): a "
-                        f"cosine is at most 1, so that exp takes up to 1/{set_to.group(1)} = {fmt(1 / t)}, past the "
-                        f"largest {dtype} (exp overflows above {EXP_LIMITS[dtype]:.2f}) once a pair's cosine passes "
+                        f"a temperature of {set_to.group(1)} (`{' '.join(m.group(0).split())}`, `{set_to.group(0)}`): "
+                        f"{_cosine_over(set_to.group(1), dtype)} once a pair's cosine passes "
                         f"{EXP_LIMITS[dtype] * t:.3g}: inf / inf is nan"), False
     return "", False
