@@ -59,6 +59,23 @@ def real_catalog():
     return check(ROOT / "catalog")[0]
 
 
+@functools.lru_cache(maxsize=1)
+def _real_messages():
+    from trainwreck.diagnose import message_finder
+
+    return message_finder(real_catalog())
+
+
+def diagnosis(text: str):
+    """What diagnose makes of a report pasted as text, against the real catalogue and the messages it declares."""
+    import io
+
+    from trainwreck.diagnose import diagnose
+    from trainwreck.logscan import scan
+
+    return diagnose(scan(io.BytesIO(text.encode()), "report", _real_messages()), real_catalog())
+
+
 def context_of(text: str):
     """What diagnose reads in a report before it weighs any entry (its printed facts among them)."""
     import io

@@ -1,19 +1,10 @@
 """Words that the data was searched for nan and inf and found clean (trainwreck/data_checked.py): the broken batch's
 first check, done, counts half against it -- only where the whole data was checked, and never for the run's own nan."""
-import io
 
 import pytest
 
-from conftest import real_catalog, weighed_parts
+from conftest import diagnosis, weighed_parts
 from trainwreck.data_checked import data_said_finite
-from trainwreck.diagnose import diagnose, message_finder
-from trainwreck.logscan import scan
-
-CATALOG = real_catalog()
-
-
-def diagnosis(text: str):
-    return diagnose(scan(io.BytesIO(text.encode()), "report", message_finder(CATALOG)), CATALOG)
 
 
 @pytest.mark.parametrize("text, said", [

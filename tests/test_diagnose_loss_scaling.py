@@ -1,15 +1,8 @@
 """A loss scaler's messages beside a run that is fine: the skips it calibrates with, said as normal, not WR-040."""
-import io
 
-from conftest import real_catalog
-from trainwreck.diagnose import diagnose, message_finder
-from trainwreck.logscan import scan
+from conftest import diagnosis, real_catalog
 
 CATALOG = real_catalog()
-
-
-def diagnosis(text: str):
-    return diagnose(scan(io.BytesIO(text.encode()), "report", message_finder(CATALOG)), CATALOG)
 
 
 WARNING = ("/usr/lib/python3.12/site-packages/torch/optim/lr_scheduler.py:198: UserWarning: Detected call of "

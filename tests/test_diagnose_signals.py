@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from conftest import ROOT, context_of, real_catalog, weighed_parts
+from conftest import context_of, diagnosis, real_catalog, ROOT, weighed_parts
 from trainwreck.diagnose import diagnose, message_finder
 from trainwreck.diagnose_report import report
 from trainwreck.logscan import scan
@@ -15,10 +15,6 @@ from trainwreck.thesaurus import tokens, when
 from trainwreck.weight_init import LARGE_INIT
 
 CATALOG = real_catalog()
-
-
-def diagnosis(text: str):
-    return diagnose(scan(io.BytesIO(text.encode()), "report", message_finder(CATALOG)), CATALOG)
 
 
 def first(text: str) -> str:
@@ -4459,7 +4455,6 @@ def test_what_the_pasted_code_scales_is_scaled():
     assert "scaled-targets" in weighed_parts(code + "model.compile(loss='mse')\nthe loss is nan at batch 611\n", "WR-360")
 
 
-
 def test_when_an_entry_shows_is_told_by_its_own_words_not_by_its_snippets_measurements():
     """WR-250's Symptom reports its snippet's run ("after 40 steps it is still 2.218"): a measurement, not a time
     the failure shows at. Read as one, it had a report of a nan "after training for a while" told that it
@@ -6048,7 +6043,6 @@ def test_pytorch_autocast_to_float16_with_no_gradscaler_is_wr040s_underflow():
     scaled = text.replace("loss.backward()", "scaler.scale(loss).backward()")
     assert "loop-unscaled" not in weighed_parts(scaled, "WR-040")
     assert weighed_parts(scaled, "WR-040")["flushed"] < weighed_parts(scaled, "WR-140")["zero-gradient"]
-
 
 
 TF_STEP = ("class M(keras.Model):\n    def train_step(self, data):\n        x, y = data\n"

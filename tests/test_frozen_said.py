@@ -1,21 +1,12 @@
 """Words that say the network no longer responds: one output for every input, weights that never change
 (trainwreck/frozen_said.py). Each names the entries whose failure looks so, and only where it is told, not asked,
 denied, or said of something else."""
-import io
 
 import pytest
 
-from conftest import real_catalog, weighed_parts
-from trainwreck.diagnose import diagnose, message_finder
+from conftest import diagnosis, weighed_parts
 from trainwreck.frozen_said import dead_units_said, one_output_said, weights_frozen_said, weights_half
-from trainwreck.logscan import scan
 from trainwreck.input_scaling import scaled_said
-
-CATALOG = real_catalog()
-
-
-def diagnosis(text: str):
-    return diagnose(scan(io.BytesIO(text.encode()), "report", message_finder(CATALOG)), CATALOG)
 
 
 def ids(text: str) -> list[str]:

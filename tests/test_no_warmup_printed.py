@@ -1,19 +1,11 @@
 """A rate the log prints beside each loss says whether the run warmed up: a warmup raises it from near zero, so a rate
 at its highest from the first value printed -- constant, or decaying from there -- had none."""
-import io
 import re
 from pathlib import Path
 
-from conftest import real_catalog
-from trainwreck.diagnose import diagnose, message_finder
-from trainwreck.logscan import scan
+from conftest import diagnosis
 
-CATALOG = real_catalog()
 DECAY = (Path(__file__).parent / "logs" / "hf_trainer" / "decay_from_step_zero_spike.log").read_text()
-
-
-def diagnosis(text: str):
-    return diagnose(scan(io.BytesIO(text.encode()), "report", message_finder(CATALOG)), CATALOG)
 
 
 def with_rates(text: str, rates: list[float]) -> str:

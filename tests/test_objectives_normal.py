@@ -1,19 +1,10 @@
 """Objectives a healthy run does not drive down to a floor -- a GAN's two losses, a reinforcement-learning loss (a policy's, a value's), a VAE's total
 under a rising KL weight -- asked about as if they should fall: normal, with the quantity that does measure progress;
 and a failure all the same where the run printed one."""
-import io
 
 import pytest
 
-from conftest import real_catalog
-from trainwreck.diagnose import diagnose, message_finder
-from trainwreck.logscan import scan
-
-CATALOG = real_catalog()
-
-
-def diagnosis(text: str):
-    return diagnose(scan(io.BytesIO(text.encode()), "report", message_finder(CATALOG)), CATALOG)
+from conftest import diagnosis
 
 
 GAN = ("WGAN-GP losses never converge\n\nTraining a WGAN-GP on 128x128 flower photos. After 40 epochs the critic loss "

@@ -1,20 +1,11 @@
 """A model that scores well on its own held-out split and badly on new data is no training failure: diagnose says it
 is not covered, says why (a split that leaks, new data unlike the split, a pipeline that differs), and names no entry --
 but only where nothing says the training itself went wrong."""
-import io
 
 import pytest
 
-from conftest import real_catalog
-from trainwreck.diagnose import diagnose, message_finder
-from trainwreck.logscan import scan
+from conftest import diagnosis
 from trainwreck.split_gap import new_data_gap
-
-CATALOG = real_catalog()
-
-
-def diagnosis(text: str):
-    return diagnose(scan(io.BytesIO(text.encode()), "report", message_finder(CATALOG)), CATALOG)
 
 
 def gap_said(d) -> str | None:

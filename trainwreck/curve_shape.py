@@ -21,7 +21,7 @@ from .logscan import KEEP, Evidence
 from .logscan.dialects import loss_unit, named as dialect_named
 from .logscan.positions import count_number, epoch_number, step_number
 from .plural import counted
-from .run_said import never_recovered_said
+from .run_said import BATCH_SIZE, never_recovered_said
 from .schedule_said import ADAPTIVE, COSINE_SAID, PLAIN_SGD, WARMUP_NAMED, WARMUP_SET, no_warmup_said
 from .sentences import said_unnegated, sentence_around, sentences_only, told
 from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
@@ -53,10 +53,12 @@ def values_below_clip(prose: str) -> str:
 # Shape of the curve just before a blow-up: it counts as a climb after this many
 # rises, or after one rise of at least this factor.
 SHAPE_RISES, SHAPE_RATIO = 2, 1.5
-# A batch size the paste sets or says (`batch_size=8`, "batch size 16", "--batch-size 4"): up to NOISY_BATCH examples, a
-# batch's mean loss swings by several times from one batch to the next in a healthy run
-SMALL_BATCH = re.compile(r"(?i)\bbatch[_ -]?size\b['\"]?\s*(?:(?:[=:]|of|is|was)\s*)?(\d{1,6})\b")
+# A batch size the paste sets (run_said.BATCH_SIZE) of up to NOISY_BATCH examples: a batch's mean loss swings by
+# several times from one batch to the next in a healthy run
 NOISY_BATCH = 16
+# Where such a run started: the highest of its first NOISY_START values (its first value is one batch's, as noisy as
+# the rest)
+NOISY_START = 3
 # Rises whose largest is this many times their smallest are told as a range around their mean, not "each time".
 UNEVEN_RISES = 3.0
 # A first value this many times the values right after it (the median of the next ENORMOUS_NEXT) is
@@ -218,7 +220,7 @@ def _whole_epochs(ev: Evidence, n: int) -> bool:
 
 def _small_batch(prose: str) -> int:
     """The batch size the paste sets, where it is NOISY_BATCH or fewer; else 0."""
-    small = SMALL_BATCH.search(prose)
+    small = BATCH_SIZE.search(prose)
     return size if small and 0 < (size := int(small.group(1))) <= NOISY_BATCH else 0
 
 
@@ -552,7 +554,11 @@ def _signature(ev: Evidence) -> Signature:
     # mean loss of 8 examples moves 20-fold from one batch to the next; a tqdm bar's `loss=` is its last batch's)
     # (unless its last values have settled, far above its lowest: a batch's noise moves the loss value to value, and
     # does not hold it within a few percent for several values -- 4.66, ..., 7.65, 7.41, 7.30, 7.46, 7.39 climbed there)
-    noisy = _small_batch(ev.prose) and len(ev.before) > 3 and not _settled_above_low(ev.before)
+    # (nor back above where the run started, the highest of its first NOISY_START values: noise moves around the level
+    # the loss has learned, and only a run in trouble returns above an untrained model's loss -- the loss watch's own
+    # reading; 1.62, 1.39, 1.44, 2.91, 6.31, 7.88, 7.12, 6.98, 6.96 on batches of 4 climbed)
+    noisy = (_small_batch(ev.prose) and len(ev.before) > 3 and not _settled_above_low(ev.before)
+             and ev.before[-1] <= max(ev.head[:NOISY_START]))
     swung = swung or (noisy and end_rises == 1 and ev.before[-1] <= max(ev.before[len(ev.before) // 2:-1]))
     # (nor, in such a run, a last value that is no new high after a fall: 0.31, 1.74, 0.52, 1.12, 0.08, 1.93, 0.64 is
     # the swing of 8 examples' mean, not a climb back that stayed)

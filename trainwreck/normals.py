@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .one_class_iou import IOU_NAME
 from .precision_said import HALF_SHOWN, SCALER_SHOWN
-from .run_said import MINUS_SCORE_TRAINER, says_not_learning
+from .run_said import BATCH_SIZE, MINUS_SCORE_TRAINER, says_not_learning
 from .schedule_said import no_warmup_said
 from .sentences import UNDONE, denied_before, rounding_of, said_unnegated
 from .start_loss import early_jump_seen
@@ -442,9 +442,8 @@ _NO_TARGET_NEAR_ZERO = re.compile(r"(?i)\b(?:none|no\s+(?:targets?|values?|actua
 # (a ROC AUC at 0.5; a PR-AUC's chance is the base rate, not 0.5)
 _AUC_AT_CHANCE = re.compile(r"(?i)(?<!pr-)(?<!pr )\bauc\b[^.\n\d]{0,30}?(?<![\d.])0?\.50?\d?(?![\d])|(?<!pr-)(?<!pr )\bauc\b"
                             r"[^.\n]{0,30}?\bchance\b")
-# Two batch sizes the words give ("batch_size=64 ... batch_size=512"), or a bigger or smaller batch said; a C-index said
-# to sit at chance (0.5) or to fall
-_BATCH_SIZE = re.compile(r"(?i)\bbatch[ _-]?size\s*(?:(?:=|:|of|is)\s*)?(\d{1,6})\b")
+# Two batch sizes the words give (run_said.BATCH_SIZE: "batch_size=64 ... batch_size=512"), or a bigger or smaller batch
+# said; a C-index said to sit at chance (0.5) or to fall
 _BATCH_CHANGED = re.compile(r"(?i)\b(?:bigger|larger|smaller|greater)\s+batch")
 _CINDEX_CHANCE = re.compile(r"(?i)\bc-?index\b[^.\n\d]{0,30}?\b0?\.5(?:0\d?)?(?![\d])|\bc-?index\b[^.\n]{0,40}?\b(?:falls?|fell|drops?|"
                             r"dropped|decreas\w*|stays?\s+at\s+(?:chance|0?\.5))\b")
@@ -453,7 +452,7 @@ _CINDEX_CHANCE = re.compile(r"(?i)\bc-?index\b[^.\n\d]{0,30}?\b0?\.5(?:0\d?)?(?!
 def _cox_unless(text: str) -> str:
     """Why the Cox answer is not the one: no two batch sizes compared, a C-index at chance or falling, the run said
     not to learn or to go nan; or ""."""
-    sizes = {m.group(1) for m in itertools.islice(_BATCH_SIZE.finditer(text), 20)}
+    sizes = {m.group(1) for m in itertools.islice(BATCH_SIZE.finditer(text), 20)}
     if len(sizes) < 2 and not _BATCH_CHANGED.search(text):
         return "no two batch sizes compared"
     return ("a C-index at chance or falling" if _CINDEX_CHANCE.search(text) else "") or _nonfinite_said(text) \

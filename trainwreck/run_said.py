@@ -10,6 +10,12 @@ import itertools
 import re
 
 from .safe_text import shown
+
+# A batch size the paste sets or says: `batch_size=8`, "batch size 16", "--batch-size 4", "minibatch size 32", and a
+# framework's prefixed names, `per_device_train_batch_size=8` (Hugging Face), `train_micro_batch_size_per_gpu: 4`
+# (DeepSpeed). Not an evaluation's batch, which trains nothing.
+BATCH_SIZE = re.compile(r"(?i)(?<![A-Za-z])(?<!eval_)(?<!val_)(?<!valid_)(?<!test_)(?:mini[ -]?|micro[_ -]?)?batch[_ -]?size"
+                        r"(?:_per_(?:gpu|device))?\b['\"]?\s*(?:(?:[=:]|of|is|was)\s*)?(\d{1,6})\b")
 from .sentences import denied_before, negated, said_unnegated, sentence_around, sentences_and_ends, told
 from .thesaurus import fold_text
 

@@ -86,11 +86,12 @@ TOKEN = re.compile(
     rb"|(?P<aside>\((?![^()\n]{0,160}?(?:\d\.\d|(?i:nan|inf)))[^()\n]{0,160}\))"
     # ... and what brackets or backticks hold (an index, a shape, a line of code): not the run's values either
     rb"|(?P<code>\[[^\[\]\n]{0,80}\]|`[^`\n]{0,80}`)"
-    # a number that is another quantity's, or another loss named: the values end there
+    # a number that is another quantity's, or another loss named: the values end there (a metric's too: "val force RMSE
+    # went 61 -> 38" after the loss's own values)
     rb"|(?P<other>(?<![\w])(?i:(?:val(?:idation)?|valid|test|eval)[_ ](?:loss|acc\w*)|"
     # (an averaged score, "micro-F1 reaches 0.87", "macro_f1", "mIoU": not a name whose digits make it a word)
     rb"(?:micro|macro|weighted|samples)[-_ ]?(?:f1|f-?score|precision|recall|auc|acc\w*)|miou|predict\w*|lr|learning[ \t]rate|rate|momentum|batch[ \t_]size|bs|weight[ \t_]decay|wd|dropout|"
-    rb"eps(?:ilon)?|acc(?:uracy)?|top-?[15]|f1|iou|dice|auc|map(?:@?\d{2}(?:[-:.]\d{2})?)?|ap\d{2}(?:[-:.]\d{2})?|bleu|ppl|perplexity|grad(?:ient)?s?[ \t_]norms?|"
+    rb"eps(?:ilon)?|acc(?:uracy)?|top-?[15]|f1|iou|dice|auc|rmse|psnr|ssim|fid|[wc]er|map(?:@?\d{2}(?:[-:.]\d{2})?)?|ap\d{2}(?:[-:.]\d{2})?|bleu|ppl|perplexity|grad(?:ient)?s?[ \t_]norms?|"
     rb"norms?|clip\w*|t_max|warmup\w*|temperature|seed|beta\d?|gamma|alpha|score|reward|loss(?:es)?)(?![\w]))"
     # a setting's number, the word right before it: a margin's, a scale's, an image's size, a dimension, an optimizer's
     # rate ("margin 0.2", "resized to 224", "AdamW 3e-4") -- a number of its own, skipped; the word alone is no setting
