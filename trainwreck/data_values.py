@@ -126,6 +126,17 @@ IMAGE_READER = re.compile(_READERS + r"\b|\b(?:with|using|via|through|by) (?:ope
 # (torchvision.io.read_video's frames, read_image, decode_image, decode_jpeg, decode_png): `.float()` keeps the range;
 # or TensorFlow's decoders (tf.io.decode_jpeg, decode_png, decode_image, also under tf.image), uint8 as well, which
 # tf.image.resize turns to float32 in the same 0 to 255 (tf.image.convert_image_dtype is what scales them to [0, 1])
+# ... or loaded by Keras's image_dataset_from_directory, whose TensorFlow reader decodes each file and resizes it
+# (tf.image.decode_image, then tf.image.resize: float32 in the same 0 to 255) and scales nothing (_load_image_tf in
+# keras/src/utils/image_dataset_utils.py); its examples add a Rescaling layer for that. (The set the run trains on: not
+# one named for validation or testing alone, `val_ds = ...`, whose pixels say nothing of what was trained.)
+KERAS_DIRECTORY = re.compile(r"(?P<name>\b[A-Za-z_][\w, ]{0,40}?)\s*=\s*(?:[\w.]+\.)?image_dataset_from_directory\(")
+EVALUATION_SET = re.compile(r"(?i)\A(?:val|valid|validation|test|eval|dev)(?:_|\b)")
+# ... read only where the paste shows the Keras model's own layers (which would hold the Rescaling), and names no model
+# of keras.applications, some of which take 0 to 255 and scale inside (EfficientNet, ConvNeXt, RegNet)
+KERAS_LAYERS_SHOWN = re.compile(r"\blayers\.(?:Conv\w*|Dense|Input|InputLayer)\(")
+KERAS_APPLICATION = re.compile(r"(?i)\bapplications\.|\b(?:efficientnet\w*|convnext\w*|regnet\w*|resnet\w*|densenet\w*|"
+                               r"mobilenet\w*|vgg\d+|xception|inception\w*|nasnet\w*)\b")
 TORCHVISION_IO = re.compile(r"(?:(?P<tf>\btf\.(?:io|image)\.)|(?<![\w.])(?:torchvision\.)?io\.)"
                             r"(?P<fn>read_video|read_image|decode_image|decode_jpeg|decode_png)\(")
 # Readers said to give the values as the file stores them, in units far from 1: scipy's wavfile.read (16-bit PCM as
@@ -206,6 +217,14 @@ _DIVIDED = (r"/=?\s*(?:255|127\.5)\b|convert_image_dtype|Rescaling|rescale|norma
             r"preprocess_input|per_image_standardization|decode_image\((?:[^()\n]|\([^()\n]{0,60}\)){0,120}?float32")
 DIVIDED_255_ITSELF = re.compile(_DIVIDED)
 DIVIDED_255 = re.compile(_DIVIDED + r"|ToTensor")
+
+
+def keras_directory_unscaled(prose: str) -> bool:
+    """Does the paste train on images loaded by image_dataset_from_directory (KERAS_DIRECTORY), scale them nowhere, and
+    show the model's own layers with no keras.applications model named?"""
+    return (any(not EVALUATION_SET.match(m.group("name").strip()) for m in KERAS_DIRECTORY.finditer(prose))
+            and not DIVIDED_255.search(prose) and KERAS_LAYERS_SHOWN.search(prose) is not None
+            and not KERAS_APPLICATION.search(prose))
 
 
 # ... or read in a loop and made a float array with no scaling anywhere in the paste: `im = cv2.imread(f)`, appended to a

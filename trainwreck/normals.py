@@ -61,9 +61,17 @@ HUGE_LOSS = (r"\bloss\w*\b[^.\n\d]{0,20}?(?:\bis|=|:|\bto|\breach\w*|\bof)\s*~?"
              r"transitions?|timesteps?|updates?|tokens?))")
 # (the samples said to be noise or all alike, as their predicate: not "with less noise")
 # (a generative model's samples said to be noise or all alike: the GAN's broken face, the diffusion model's too)
+# (or the generator said to make nothing else: "the generator only produces noise"; a colour before the noise too,
+# "the images are still colored noise")
 SAMPLES_BROKEN = (r"\b(?:samples?|images?|outputs?|generations?)\s+(?:are|is|look|looks|stay|stays|remain|remains|"
-                  r"turn)\s+(?:like\s+)?(?:pure\s+|just\s+|all\s+|only\s+|static\s+)?(?:noise|static|black|blank|"
-                  r"identical|the same(?!\s+(?:size|shape|resolution|format|dimensions?|way|as))|garbage|grey|gray)\b")
+                  r"turn)\s+(?:still\s+)?(?:like\s+)?(?:pure\s+|just\s+|all\s+|only\s+|static\s+)?"
+                  r"(?:(?:colou?red|random|gr[ae]y|white)\s+)?(?:noise|static|black|blank|"
+                  r"identical|the same(?!\s+(?:size|shape|resolution|format|dimensions?|way|as))|garbage|grey|gray)\b|"
+                  r"\b(?:generator|g)\s+(?:only\s+|still\s+|just\s+)*(?:produces?|generates?|outputs?|makes?|gives?)\s+"
+                  r"(?:only\s+|just\s+|pure\s+)*(?:(?:colou?red|random|gr[ae]y|white)\s+)?(?:noise|static|garbage)\b")
+# a GAN by its family's names: GAN, DCGAN, WGAN-GP, LSGAN, CycleGAN, StyleGAN2, BigGAN, pix2pix (not a word that ends
+# in "gan", an organ's or a slogan's)
+GAN_FAMILY = r"(?:cycle|style|big|dc|ls|sn|sa|star|pro|info|ac|c|w)?gan(?:s|\d\w*|-\w+)?|pix2pix\w*"
 GAN_BROKEN = re.compile(r"(?i)" + SAMPLES_BROKEN + r"|\bmode collapse\b|\bcollapsed\b|" + HUGE_LOSS)
 HUGE_LOSS_SAID = re.compile(HUGE_LOSS, re.I)
 # torchvision's deprecation warning naming no weights: `pretrained=False` passed on as `weights=None`
@@ -78,10 +86,36 @@ BETA_FIXED = re.compile(r"(?i)\b(?:fixed|constant)\s+(?:beta|β|kl[ _-]?weight)\
                         r"\b(?:beta|β)\b[^.\n]{0,20}\b(?:fixed|constant)\b")
 
 
-def _gan_unless(text: str) -> str:
-    """Not a GAN's game where the words say its samples broke, or give a loss grown past any bound."""
+# The discriminator won, the failure the GAN's answer names: its loss said to go to about 0 ("d_loss goes to ~0"), or
+# printed at DISCRIMINATOR_WON or less at its last print (`d_loss: 8.8102e-08`): a cross-entropy, a least-squares or a
+# hinge loss of a discriminator that tells every real sample from every generated one. Not a Wasserstein critic's,
+# whose loss near 0 is the opposite, a critic that tells them apart by nothing.
+_D_LOSS = r"\b(?:d_loss|loss_d|errd|d[ _]total|(?:discriminator|d)(?:'s)? loss)"
+D_LOSS_AT_ZERO = re.compile(r"(?i)" + _D_LOSS + r"\b[^.\n\d]{0,30}?\b(?:goes|went|go|drops?|dropped|falls?|fell|"
+                            r"collaps\w*|is|stays?|stayed|stuck|sits?|near|to|at)\b[^.\n\d]{0,12}?(?:~\s*)?0(?:\.0+)?"
+                            r"(?![.\d])")
+D_LOSS_PRINTED = re.compile(r"(?i)" + _D_LOSS + r"\b\s*[:=]\s*(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)")
+DISCRIMINATOR_WON = 1e-3
+NEGATED_WITHIN = re.compile(r"(?i)\b(?:never|not|no longer)\b|n't\b")
+CRITIC = re.compile(r"(?i)\bw-?gan|\bwasserstein|\bcritic\b")
+
+
+def _discriminator_won(text: str) -> str:
+    """The words or the last printed discriminator loss that say the discriminator won, or ""."""
+    if CRITIC.search(text):
+        return ""
+    said = D_LOSS_AT_ZERO.search(text)
+    if said and not denied_before(text, said.start()) and not NEGATED_WITHIN.search(said.group(0)):
+        return said.group(0)
+    printed = list(itertools.islice(D_LOSS_PRINTED.finditer(text), 10000))
+    return printed[-1].group(0) if printed and 0 <= float(printed[-1].group(1)) <= DISCRIMINATOR_WON else ""
+
+
+def gan_failure_said(text: str) -> str:
+    """What the words or the printed losses say of a GAN that broke: its samples broke, a loss grew past any bound, or
+    its discriminator won; or "". (The failures the GAN's answer names: never its game.)"""
     broken = GAN_BROKEN.search(text)
-    return broken.group(0) if broken else ""
+    return broken.group(0) if broken else _discriminator_won(text)
 
 
 # A policy trained towards a search's move distribution (AlphaZero, MuZero): its policy loss is a cross-entropy against
@@ -152,10 +186,13 @@ OBJECTIVES = (
            or ARTIFACTS_SAID.search(text) is not None),
     Normal("a GAN's losses, which do not fall",
            # (a critic's loss only beside a GAN named: an actor-critic has one too)
+           # (and the family by its members' names, "CycleGAN losses", "StyleGAN2 loss"; and the losses CycleGAN's and
+           # pix2pix's own repository prints, `D_A: 0.214 G_A: 0.331`, `G_GAN: 1.02 G_L1: 9.8 D_real: 0.41 D_fake: 0.38`)
            re.compile(r"\b(?:loss_?[dg]|[dg]_loss|errd\w*|errg\w*|(?:discriminator|generator)(?:'s)? loss(?:es)?|"
-                      r"(?:gan|dcgan|wgan\w*|adversarial) loss(?:es)?|loss(?:es)? of (?:the )?(?:discriminator|generator))\b|"
-                      r"\b(?:gan|dcgan|wgan\w*|generator)\b[\s\S]{0,2000}?\bcritic(?:'s)? loss\b|"
-                      r"\bcritic(?:'s)? loss\b[\s\S]{0,2000}?\b(?:gan|dcgan|wgan\w*|generator)\b"),
+                      r"(?:" + GAN_FAMILY + r"|adversarial) loss(?:es)?|loss(?:es)? of (?:the )?(?:discriminator|generator))\b|"
+                      r"\b(?:d_(?:a|b|real|fake)|g_(?:a|b|gan|l1)):\s*\d|"
+                      r"\b(?:" + GAN_FAMILY + r"|generator)\b[\s\S]{0,2000}?\bcritic(?:'s)? loss\b|"
+                      r"\bcritic(?:'s)? loss\b[\s\S]{0,2000}?\b(?:" + GAN_FAMILY + r"|generator)\b"),
            "a GAN's two losses score a game, not a fit: each network's loss depends on the other network, which keeps "
            "improving, so neither falls to a floor -- they rise and fall around a balance for the whole run "
            "(Goodfellow, NIPS 2016 Tutorial: Generative Adversarial Networks, arXiv:1701.00160, on training as a search "
@@ -168,7 +205,7 @@ OBJECTIVES = (
            "samples from one fixed noise batch over the epochs, and both losses: finite, and the discriminator's not "
            "stuck near 0",
            # (a Wasserstein critic's loss is negative by construction)
-           frozenset({"climb", "stuck", "negative"}), unless=_gan_unless),
+           frozenset({"climb", "stuck", "negative"}), unless=gan_failure_said),
     Normal("a reinforcement-learning loss, which says nothing of progress",
            # (the losses of RL by their names -- not a ValueError, a CLIP loss, "to reinforce robustness")
            re.compile(r"\b(?:policy|actor|pg|surrogate)[ _-]?(?:loss|objective)(?:es)?\b|\b(?:value|critic|td|q)[ _-]"
@@ -235,7 +272,7 @@ OBJECTIVES = (
            "the FID over the snapshots: falling while augment rises is ADA at work; augment near 1 with the FID "
            "rising is overfitting beyond what augmentation holds back",
            frozenset({"climb"}),
-           unless=lambda text: _nonfinite_said(text) or _found(_FID_WORSE, text) or _fid_rose(text) or _gan_unless(text)),
+           unless=lambda text: _nonfinite_said(text) or _found(_FID_WORSE, text) or _fid_rose(text) or gan_failure_said(text)),
     Normal("episodes that get shorter as the return rises, where reaching the goal ends an episode",
            # (the episode length said to fall, the return or reward said to rise, and an episode said to end on
            # success: touching, reaching, a goal)

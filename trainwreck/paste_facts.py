@@ -23,7 +23,8 @@ from .data_checked import data_said_finite, inputs_only
 from .data_values import (ADAPT_CALL, CLASSES_COUNTED, classes_short, DIVIDED_255, DIVIDED_255_ITSELF, IMAGE_READER, INPUT_NAME,
                           KERAS_NORMALIZATION, KERAS_UINT8, LABELS_REMAPPED, MASK_255, MASK_255_HANDLED, MAX_255,
                           MERGED, MINUS_ONE_HANDLED, MINUS_ONE_LABELS, NOT_INPUT_NAME, TORCHVISION_IO, dataset_data,
-                          image_tensor_unscaled, mask_to_tensor, raw_units_read, read_and_made_float)
+                          image_tensor_unscaled, keras_directory_unscaled, mask_to_tensor, raw_units_read,
+                          read_and_made_float)
 from .exp_limits import exp_overflow
 from .frozen_said import (dead_units_said, froze_after_jumps_said, one_output_untrained, units_alike_said, weights_frozen_said,
                           width_changes_nothing_said)
@@ -38,6 +39,7 @@ from .logscan.positions import epoch_number, step_number
 from .loss_inputs import ctc_below_zero, nll_of_probabilities
 from .loss_scale import (SCALES_MIN, SCALE_COLLAPSE, autocast_unscaled_said, keras_loop_unscaled, scales_printed,
                          torch_autocast_unscaled)
+from .normals import gan_failure_said
 from .one_class_iou import one_class_iou
 from .optimizer_setup import RATE_CLIMBS, high_adaptive_rate, rate_rose
 from .rate_tried import broke_before_update, rate_zero_failed
@@ -111,8 +113,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     out = {}
     # (an enormous start is no health, nor is a start the words give far above ln C)
     # (or words that the loss climbs: "it falls for a while, then goes back up within each epoch")
+    # (or a GAN said or printed to have broken: a discriminator's loss that fell to 0 is the failure, not a healthy fall)
     went_wrong = sig.name != "healthy" or unjudged or bool(sig.enormous_start) or bool(start_far_above_uniform(ev.prose)) \
-        or bool(start_above_expected(ev.prose, run_start_value(ev))) or loss_climb_said(ev.prose)
+        or bool(start_above_expected(ev.prose, run_start_value(ev))) or loss_climb_said(ev.prose) \
+        or bool(gan_failure_said(ev.prose))
     handed = nll_of_probabilities(ev)
     if handed:
         out["nll-of-probabilities"] = handed
@@ -429,6 +433,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
             out["raw-pixels"] = (f"the paste reads its inputs with {reader}, which gives an "
                                  "8-bit file's pixels as uint8, 0 to 255, and scales them nowhere: raw 8-bit pixel "
                                  "values, fed as they are")
+        elif keras_directory_unscaled(ev.prose):
+            out["raw-pixels"] = ("the paste loads its images with Keras's image_dataset_from_directory, which decodes "
+                                 "and resizes them to floats from 0 to 255 and scales nothing, and scales them nowhere "
+                                 "itself: raw pixel values, fed as they are")
         elif read := raw_units_read(ev.prose):
             out["raw-pixels"] = (f"the report says it reads its inputs with {read[0]}, which gives the values as the "
                                  f"file stores them ({read[1]}), and says nothing of scaling them: inputs of that size, "
