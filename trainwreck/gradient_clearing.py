@@ -74,6 +74,12 @@ def cleared_outside(prose: str) -> str:
 ACCUMULATES = re.compile(r"(?m)^(?P<ind>[ \t]{0,40})if\b[^\n]{0,120}?%[ \t]*(?:\([ \t]*)?(?P<k>[A-Za-z_][\w.]{0,60}|\d{1,5})"
                          r"[ \t]*(?:\)[ \t]*)?==[ \t]*0\b[^\n]{0,80}:[ \t]*(?:#[^\n]*)?\n(?:(?P=ind)[ \t]+[^\n]*\n){0,4}?"
                          r"(?P=ind)[ \t]+(?P<step>[^\n]{0,200}?\.step\([^\n]*)")
+# ... or under a flag the loop sets from that test first, `sync = (i + 1) % args.accum == 0` and then `if sync:` (as a
+# DDP loop does, to skip the all-reduce with `no_sync()` on the other micro-batches)
+ACCUMULATES_BY_FLAG = re.compile(r"(?m)^[ \t]{0,40}(?P<flag>[A-Za-z_]\w{0,40})[ \t]*=[^=\n][^\n]{0,80}?%[ \t]*(?:\([ \t]*)?"
+                                 r"(?P<k>[A-Za-z_][\w.]{0,60}|\d{1,5})[ \t]*(?:\)[ \t]*)?==[ \t]*0\b[^\n]*\n"
+                                 r"(?:[^\n]*\n){0,30}?(?P<ind>[ \t]{0,40})if[ \t]+(?P=flag)[ \t]*:[ \t]*(?:#[^\n]*)?\n"
+                                 r"(?:(?P=ind)[ \t]+[^\n]*\n){0,4}?(?P=ind)[ \t]+(?P<step>[^\n]{0,200}?\.step\([^\n]*)")
 DIVIDES_ITSELF = re.compile(r"\baccelerator\.backward\(|\bscale_loss\(")
 
 
@@ -121,13 +127,15 @@ def accumulation_fix(prose: str) -> str:
 @functools.lru_cache(maxsize=4)      # (asked by the facts and by the fix the entry gets)
 def accumulated_undivided(prose: str) -> str:
     """The accumulation count, quoted, where a pasted loop sums micro-batch gradients by hand without dividing each
-    loss by that count (ACCUMULATES); '' where it does not, or divides."""
+    loss by that count (ACCUMULATES, ACCUMULATES_BY_FLAG); '' where it does not, or divides."""
     if DIVIDES_ITSELF.search(prose):
         return ""
-    for m in itertools.islice(ACCUMULATES.finditer(prose), 20):
+    for m in itertools.chain(itertools.islice(ACCUMULATES.finditer(prose), 20),
+                             itertools.islice(ACCUMULATES_BY_FLAG.finditer(prose), 20)):
         if "optimizer" not in m.group("step").lower() and not re.search(r"\b(?:opt\w*|scaler)\.step\(", m.group("step")):
             continue            # (a scheduler's step every k batches is no accumulation)
-        if ".backward(" not in prose[:m.start()]:
+        # (backward() above the block that steps: above the `if` that tests the flag, not inside it)
+        if ".backward(" not in prose[:m.start("ind") if m.re is ACCUMULATES_BY_FLAG else m.start()]:
             continue
         # (a loss divided by the count: on a line that assigns a loss or calls backward() -- not a floor division,
         # `len(loader) // accum_steps`, a count of steps, nor a printed mean, `running / accum_steps`)
