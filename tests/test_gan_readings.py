@@ -1,6 +1,8 @@
 """A GAN's losses named by the family's members and printed by CycleGAN's and pix2pix's repository; the failures the
 GAN's answer names, said or printed (a discriminator that won, a generator that makes only noise), which take that
 answer away; and Keras's image_dataset_from_directory, whose pixels come out from 0 to 255."""
+import math
+
 import pytest
 
 from conftest import diagnosis
@@ -82,3 +84,68 @@ def test_a_discriminator_that_won_takes_the_games_answer_away_and_a_dataset_of_r
                   report.replace("dataset = keras", "val_ds = keras")):
         assert not keras_directory_unscaled(other)
         assert "WR-330" not in [m.entry.id for m in diagnosis(other).matches][:1]
+
+
+def dcgan_lines(rows) -> str:
+    """Lines as PyTorch's DCGAN example prints them (tabs, as its tutorial does)."""
+    return "".join(f"[{e}/25][{i}/219]\tLoss_D: {d}\tLoss_G: {g}\tD(x): {x}\tD(G(z)): {z1} / {z2}\n"
+                   for e, i, d, g, x, z1, z2 in rows)
+
+
+# a discriminator that ends in a sigmoid, its probabilities handed to BCEWithLogitsLoss: Loss_G stays between
+# log(1 + e^-D(G(z))) and ln 2 however sure the discriminator is
+TWICE = [(0, 0, "1.4421", "0.4765", "0.5032", "0.4963", "0.4941"), (0, 50, "1.1490", "0.6135", "0.8096", "0.1772", "0.1671"),
+         (0, 100, "1.0597", "0.6652", "0.9288", "0.0641", "0.0574"), (1, 0, "1.0199", "0.6861", "0.9820", "0.0149", "0.0144"),
+         (4, 100, "1.0147", "0.6887", "0.9911", "0.0095", "0.0092")]
+
+
+def test_a_generators_loss_no_bce_of_the_printed_outputs_can_give_is_a_sigmoid_handed_to_a_loss_that_applies_its_own():
+    """Loss_G 0.6887 beside D(G(z)) 0.0092: a BCE of those outputs against the real label is at least -log 0.0092 =
+    4.69 (Jensen), and log(1 + e^-0.0092) = 0.6886 is what BCEWithLogitsLoss gives a probability of 0.0092 (the mean
+    of it over the batch a little more, Jensen again). On every
+    line whose D(G(z)) is 0.4 or less the loss sits in that window: WR-130, named, and not the game's answer. The same
+    lines with a BCE's own values are no such fact; nor are two lines alone."""
+    from trainwreck.loss_inputs import sigmoid_twice_printed
+
+    report = ("DCGAN from the tutorial on flowers, criterion nn.BCEWithLogitsLoss instead of nn.BCELoss. The samples are "
+              "brown blobs and Loss_G never gets above 0.7. Is that normal for a GAN?\n" + dcgan_lines(TWICE))
+    fact = sigmoid_twice_printed(report)
+    assert "print Loss_G 0.6887 beside D(G(z)) 0.0092" in fact and "-log 0.0092 = 4.69" in fact
+    assert "on all 4 lines whose D(G(z)) is 0.4 or less" in fact and "(0.6886 here)" in fact
+    d = diagnosis(report)
+    assert (d.verdict, d.matches[0].entry.id) == ("failure", "WR-130")
+    assert d.matches[0].parts["sigmoid-twice-printed"] > 0
+    # a BCE of the same outputs: Loss_G at -log D(G(z)) or above
+    honest = [(e, i, dd, f"{-math.log(float(z2)) + 0.05:.4f}", x, z1, z2) for e, i, dd, g, x, z1, z2 in TWICE]
+    assert sigmoid_twice_printed(dcgan_lines(honest)) == ""
+    assert sigmoid_twice_printed(dcgan_lines(TWICE[-2:])) == ""
+    # (the lines whose D(G(z)) is near 0.5 tell nothing apart, and are not counted either way)
+    assert sigmoid_twice_printed(dcgan_lines(TWICE[:1] * 5)) == ""
+
+
+def test_a_loss_class_named_in_a_sentence_is_no_key_and_the_log_below_it_is_read():
+    """"nn.BCEWithLogitsLoss instead of nn.BCELoss" names two loss classes, not keys the log prints: the DCGAN lines
+    below the sentence are read, by a key the log prints values after."""
+    from trainwreck.logscan import scan_text
+
+    ev = scan_text("The criterion is nn.BCEWithLogitsLoss instead of nn.BCELoss, and Loss_D never goes below 1.0.\n"
+                   + dcgan_lines(TWICE))
+    assert ev.count == 5 and ev.loss_named[0] in ("Loss_D", "Loss_G")
+
+
+def test_a_loss_that_reaches_bcelosss_clamp_again_and_again_is_no_swing():
+    """PyTorch's BCELoss clamps each log at -100, so a mean of exactly 100.0000 is a batch every one of whose examples
+    got a probability of 0 for its label: an inf, printed as the clamp. A discriminator's loss that reaches it three
+    times between its swings is the rate's face, not a batch-to-batch swing; reached once, it is not read so."""
+    rows = [(0, 0, "1.6213", "9.8312", "0.5437", "0.5912", "0.0001"), (0, 50, "0.0008", "47.3109", "0.9993", "0.0000", "0.0000"),
+            (0, 100, "38.1442", "0.0000", "0.0000", "0.9715", "1.0000"), (0, 150, "2.0917", "14.5522", "0.6120", "0.4203", "0.0000"),
+            (0, 200, "0.0000", "63.9110", "1.0000", "0.0000", "0.0000"), (0, 250, "12.8803", "0.9841", "0.0153", "0.0008", "0.4137"),
+            (1, 0, "100.0000", "0.0000", "1.0000", "1.0000", "1.0000"), (1, 50, "100.0000", "0.0000", "1.0000", "1.0000", "1.0000"),
+            (1, 100, "0.0000", "100.0000", "1.0000", "0.0000", "0.0000"), (1, 150, "100.0000", "0.0000", "1.0000", "1.0000", "1.0000")]
+    report = "DCGAN with nn.BCELoss, Adam lr 0.005: D and G keep swapping who wins.\n" + dcgan_lines(rows)
+    d = diagnosis(report)
+    fact = " ".join(d.signature.facts)
+    assert "the loss reached 100, the most PyTorch's BCELoss can print, at 3 of its 10 values" in fact
+    assert d.matches[0].entry.id == "WR-220"
+    once = dcgan_lines(rows[:7] + [(1, 50, "0.5000", "2.0000", "0.7", "0.3", "0.3")] * 3)
+    assert "reached 100" not in " ".join(diagnosis("DCGAN with nn.BCELoss.\n" + once).signature.facts)

@@ -65,8 +65,16 @@ CEILINGS = (
 )
 
 
+# ... and a loss that reached the ceiling CEILING_HITS times or more, never above it, even where it came back down in
+# between: each of those values is a batch whose every example hit the clamp -- an inf, printed as the clamp -- which
+# no healthy run prints even once (a GAN's discriminator swinging between 0 and BCELoss's 100: its outputs pushed to
+# the extremes, first one way, then the other)
+CEILING_HITS = 2
+
+
 def ceiling_fact(ev: Evidence) -> str:
-    """The fact, when the loss sits at a ceiling at the end of the run (its last two values, never above it), or ""."""
+    """The fact, when the loss sits at a ceiling at the end of the run (its last two values, never above it), or reached
+    it CEILING_HITS times, or ""."""
     tail = [v for v in ev.before if v == v and abs(v) != float("inf")]
     if len(tail) < 2 or ev.last is None or ev.high is None:
         return ""
@@ -78,6 +86,10 @@ def ceiling_fact(ev: Evidence) -> str:
             continue
         if all(_near(v, c.value, DIGITS) for v in tail[-2:]):
             return (f"the loss sits at {c.value:g}, the most {c.tool} can print: {c.why}; {c.meaning}")
+        hits = sum(_near(v, c.value, DIGITS) for v in tail)
+        if hits >= CEILING_HITS:
+            return (f"the loss reached {c.value:g}, the most {c.tool} can print, at {hits} of its {len(tail)} values: "
+                    f"{c.why}; each time, on every example of a batch, {c.meaning}")
         if wrong is not None and MOSTLY_WRONG <= wrong < 1:
             level = wrong * c.value
             if _near(ev.last, level, FRACTION_DIGITS) and sum(_near(v, level, FRACTION_DIGITS) for v in tail[-3:]) == 3:

@@ -72,7 +72,8 @@ SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one
               "never-cleared", "accumulated-undivided", "cleared-outside", "pairing", "exp-overflow", "exp-overflow-printed", "masked-row-printed", "raw-targets", "constant-feature", "zero-init", "large-init",
               "flushed", "scale-collapse",
               "full-precision", "masked-inf", "log-unguarded", "log-raw-output", "exp-unshifted", "sqrt-at-zero", "same-batch",
-              "first-layers", "feature-scales", "nll-of-probabilities", "ctc-not-log-probabilities", "clip-unengaged",
+              "first-layers", "feature-scales", "nll-of-probabilities", "ctc-not-log-probabilities", "sigmoid-twice-printed",
+              "clip-unengaged",
               "adaptive-rate-high", "std-unguarded", "one-output", "weights-frozen", "rounded-away", "start-high", "accuracy-rose-said",
               "early-jump", "loop-unscaled", "update-discarded", "raw-targets-said", "classes-counted", "classes-short", "labels-past-outputs", "labels-past-classes",
               "masked-row-every-batch", "untrained-output-enormous", "width-no-effect", "inverse-unguarded",
@@ -936,7 +937,8 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     faint = d.signature.weak and d.evidence.first_nonfinite is None
     # (or a loss floored at the bound a softmax taken twice puts it at, beside the accuracy printed with it: the log's
     # own numbers, held to arithmetic, show a failure no normal behaviour makes)
-    floored = top is not None and top.parts.get("softmax-floor", 0) > 0
+    # (or a generator's loss that no BCE of the discriminator's printed outputs can give: the same arithmetic)
+    floored = top is not None and (top.parts.get("softmax-floor", 0) > 0 or top.parts.get("sigmoid-twice-printed", 0) > 0)
     # (and an enormous start, which no normal behaviour makes: a high start that falls has fallen out of it)
     specific = (d.signature.name in TRACES and not faint) or declared or impossible or floored \
         or bool(d.signature.enormous_start)
@@ -947,7 +949,8 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     # gives it either; nor does a pasted model whose sigmoid or softmax output goes to a loss that applies its own)
     unlike_normal = any(m.parts.get(k, 0) > 0 for m in d.matches
                         for k in ("start-high", "accuracy-rose-said", "one-output", "weights-frozen", "early-jump",
-                                  "faster-start", "froze-after-jumps", "pairing")) or bool(one_output_said(d.evidence.prose))
+                                  "faster-start", "froze-after-jumps", "pairing", "sigmoid-twice-printed")) \
+        or bool(one_output_said(d.evidence.prose))
     # (a normal whose answer is that one step's loss is noise accounts for a rise among finite values)
     # (not a curve that ends at its highest: a climb that kept going is no noise)
     noise = bool(d.normal) and d.normal[0].explains_noise and d.evidence.first_nonfinite is None and not declared \

@@ -9,12 +9,14 @@ it (a loss below zero here; a floor it cannot go below, softmax_floor).
 from __future__ import annotations
 
 import itertools
+import math
 import re
 
 from .brackets import arguments
 from .curve_shape import fmt
 from .logscan import Evidence
 from .normals import NORMALS, negative_said
+from .plural import counted
 from .run_said import MINUS_SCORE, loss_kind, score_out_of_range
 from .sentences import denied_before, sentence_around, sentences_and_ends, told
 from .sequence_losses import CTC_NAMED
@@ -312,6 +314,37 @@ def nll_of_probabilities(ev: Evidence) -> str:
     return (f"the loss goes below zero, to {fmt(ev.low)}, beside `{loss.group(0).rstrip('(')}` and a model that outputs "
             f"a softmax (`{' '.join(out.group(0).split())}`): the NLL loss takes log-probabilities and returns minus the "
             "label's, so handed probabilities it returns minus the label's probability, between -1 and 0")
+
+
+# The PyTorch DCGAN example's line, which its tutorial and many GANs copy: `Loss_D: 1.0116 Loss_G: 0.6903 D(x): 0.9941
+# D(G(z)): 0.0062 / 0.0060` (pytorch/examples dcgan/main.py). The number after the slash is the mean of the
+# discriminator's outputs on the batch the generator's loss was computed on, against the real label. A BCE of those
+# outputs, handed as probabilities, is at least -log of their mean (Jensen: -log is convex), above ln 2 once that mean
+# is below 0.5; a loss that applies its own sigmoid to them (BCEWithLogitsLoss) gives log(1 + e^-p) instead, at least
+# log(1 + e^-mean) (Jensen again) and never above ln 2 whatever the discriminator says. A Loss_G in that window on
+# every line whose D(G(z)) is SIGMOID_TWICE_BELOW or less -- SIGMOID_TWICE_LINES of them at least -- is the pairing,
+# printed: a sigmoid's output fed to a loss that applies its own (WR-130).
+DCGAN_LINE = re.compile(r"Loss_G:\s*(?P<g>-?\d+(?:\.\d+)?)\s+D\(x\):\s*\d+(?:\.\d+)?\s+D\(G\(z\)\):\s*\d+(?:\.\d+)?\s*/\s*"
+                        r"(?P<z>\d+(?:\.\d+)?)")
+SIGMOID_TWICE_BELOW, SIGMOID_TWICE_LINES = 0.4, 3
+PRINTED_HALF_PLACE = 5e-5       # half the last place of a number printed with %.4f
+
+
+def sigmoid_twice_printed(prose: str) -> str:
+    """The fact, where DCGAN's lines print a generator's loss that no BCE of the printed outputs can give and a BCE
+    with its own sigmoid does (DCGAN_LINE), else ""."""
+    lines = [(float(m.group("g")), float(m.group("z"))) for m in itertools.islice(DCGAN_LINE.finditer(prose), 5000)]
+    told = [(g, z) for g, z in lines if 0 < z <= SIGMOID_TWICE_BELOW]
+    window = [(g, z) for g, z in told
+              if math.log1p(math.exp(-z)) - PRINTED_HALF_PLACE <= g <= math.log(2) + PRINTED_HALF_PLACE]
+    if len(told) < SIGMOID_TWICE_LINES or len(window) < len(told):
+        return ""
+    g, z = window[-1]
+    return (f"the DCGAN lines print Loss_G {g:.4f} beside D(G(z)) {z:.4f}: a BCE of the discriminator's probabilities "
+            f"against the real label is at least -log {z:.4f} = {-math.log(z):.3g} (-log of their mean: Jensen), and "
+            f"on all {counted(len(window), 'line')} whose D(G(z)) is {SIGMOID_TWICE_BELOW:g} or less the loss sits between "
+            f"log(1 + e^-D(G(z))) ({math.log1p(math.exp(-z)):.4f} here) and ln 2, where a loss that applies its own "
+            "sigmoid to probabilities puts it: a discriminator that ends in a sigmoid, handed to BCEWithLogitsLoss")
 
 
 # A CTC loss is minus the log of the summed probability of the target's alignments to the frames, so it is at or

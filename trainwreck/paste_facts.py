@@ -36,7 +36,7 @@ from .input_scaling import (ALL_ZERO_INPUT, CONSTANT_FEATURE, DIVIDES_BY_STD, fe
 from .labels_printed import PAST_LAST_LOGIT, labels_past_outputs
 from .logscan import Evidence, dialects
 from .logscan.positions import epoch_number, step_number
-from .loss_inputs import ctc_below_zero, nll_of_probabilities
+from .loss_inputs import ctc_below_zero, nll_of_probabilities, sigmoid_twice_printed
 from .loss_scale import (SCALES_MIN, SCALE_COLLAPSE, autocast_unscaled_said, keras_loop_unscaled, scales_printed,
                          torch_autocast_unscaled)
 from .normals import gan_failure_said
@@ -123,6 +123,9 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     handed = ctc_below_zero(ev)
     if handed:
         out["ctc-not-log-probabilities"] = handed
+    handed = sigmoid_twice_printed(ev.prose)
+    if handed:
+        out["sigmoid-twice-printed"] = handed
     again = same_batch_jumps(ev)
     if again:
         out["same-batch"] = again

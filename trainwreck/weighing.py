@@ -877,6 +877,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("feature-scales", w.feature_scales, W_PRINTED),
                                     ("nll-of-probabilities", w.probabilities, W_PRINTED),
                                     ("ctc-not-log-probabilities", w.probabilities, W_PRINTED),
+                                    ("sigmoid-twice-printed", w.probabilities, W_PRINTED),
                                     ("clip-unengaged", w.clip_unengaged, W_PRINTED),
                                     ("clip-after-step", w.clip_late, W_PRINTED),
                                     ("adaptive-rate-high", w.high_adaptive, W_SAID_HALF)):

@@ -247,9 +247,11 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
             return Layout(dialect, "list", **base)
         elif dialect.mode == "column" and _one_per_line(first):
             return Layout(dialect, "column", **base)
-    # no plain loss key: a total of parts (`total_loss`), else the first key of its own (`genloss`, `Loss_D`)
-    key = next((k for k in others if TOTAL.search(k)), None) or (prefixed[0] if prefixed else None) or _first_own(
-        training[:PREFIX_WINDOW])
+    # no plain loss key: a total of parts (`total_loss`), else the first key of its own (`genloss`, `Loss_D`) -- one the
+    # log prints a value after, not a loss class a sentence names (`nn.BCEWithLogitsLoss instead of nn.BCELoss`)
+    key = next((k for k in others if TOTAL.search(k)), None) or next(
+        (k for k in prefixed if _own_key(k, spelled).search(training, 0, PREFIX_WINDOW)), None) or _first_own(
+        training[:PREFIX_WINDOW], spelled)
     if key is not None:     # read in the format the log was recognised as (a Lightning bar's `loss/train=`)
         base["others"] = [k for k in others if k != key]
         return Layout(detected or keyed_dialect.DIALECT, "key", _own_key(key, spelled),
@@ -257,11 +259,12 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
     return Layout(mode="none", **base)
 
 
-def _first_own(window: bytes) -> bytes | None:
-    """The first loss of its own named after the word or before it (`Loss_D`, `d_loss`), if any."""
+def _first_own(window: bytes, spelled: dict) -> bytes | None:
+    """The first loss of its own named after the word or before it (`Loss_D`, `d_loss`) that the log prints a value
+    after, if any (not one a sentence names above the log: "Loss_D never goes below ~1.01")."""
     for pattern in (SUFFIXED, UNDERSCORED):
         for m in pattern.finditer(window):
-            if not NOT_OWN.search(m.group(0)):
+            if not NOT_OWN.search(m.group(0)) and _own_key(m.group(0), spelled).search(window):
                 return m.group(0)
     return None
 
