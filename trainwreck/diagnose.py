@@ -914,8 +914,9 @@ NORMAL_THAT = re.compile(r"\b(?:is|are)\s+(?:it|this|that)\s+(?:normal|expected|
 # The normal verdicts whose question is overfitting: the validation loss's course answers it (validation_curve)
 GAP_NORMALS = ("overfitting: a validation loss that rises while the training loss falls",
                "a gap between training and validation loss")
-# Words of a judgement rather than of a value printed: in a yes/no question they ask, and report nothing.
-ASKED_ONLY = frozenset({"diverge"})
+# Words of a judgement rather than of a value printed: in a yes/no question they ask, and report nothing ("is my model
+# diverging?", "did something overflow in the all-reduce?").
+ASKED_ONLY = frozenset({"diverge", "overflow"})
 
 
 def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_counts: bool,

@@ -163,6 +163,24 @@ def _gan_stage_in_use(text: str) -> bool:
 
 
 OBJECTIVES = (
+    Normal("nan in a W&B history export for a metric not logged at that step",
+           # (first of all: a nan asked about that is a missing value, whatever model logged it)
+           # (the run's history pulled with the API, `run.history()` or `scan_history()`, or exported from W&B)
+           re.compile(r"\b(?:run\.history\(|scan_history\(|history\(\)|(?:wandb|w&b)(?:'s)? (?:export|history|csv|api)|"
+                      r"export(?:ed)? (?:\w+ )?from (?:wandb|w&b))[\s\S]{0,1500}?\bnan\b|"
+                      r"\bnan\b[\s\S]{0,1500}?\b(?:run\.history\(|scan_history\()"),
+           "each call to W&B's log is a step of its own unless it is given the step (\"Each call to `wandb.Run.log()` is "
+           "a new `step` by default.\", https://docs.wandb.ai/models/track/log), and the history the API returns is a "
+           "pandas table with a row per step and a column per key: a key not logged at a step is missing there, and "
+           "pandas shows a missing number as NaN. Two metrics logged by two calls (a discriminator's loss after its step "
+           "and a generator's after its own, say) fill alternate rows, each NaN where the other was logged -- no loss "
+           "went nan. Log them in one call (`wandb.log({\"d_loss\": d, \"g_loss\": g})`), or pass the same `step=`, "
+           "or drop the missing rows per column (`df[\"d_loss\"].dropna()`)",
+           "the history per metric with its missing rows dropped, and the run's own printed losses: whether any value "
+           "is nan where the metric was logged",
+           frozenset({"nan"}),
+           # (not beside a loss the run itself printed as nan, or charts said to show it)
+           unless=lambda text: _found(_NAN_SHOWN_ELSEWHERE, text)),
     # (first: a GAN's stage whose PSNR is asked about is answered by what PSNR measures, not by what its losses do)
     Normal("a super-resolution model's PSNR, which falls once a GAN or perceptual loss trains it",
            # (a GAN's or a perceptual loss's stage named, beside a PSNR or SSIM said to fall: not a pixel loss's run)
@@ -373,6 +391,11 @@ def negative_said(text: str) -> re.Match | None:
 def _negative_denied(text: str) -> bool:
     """Does every saying of a loss below zero deny it ("never goes negative", "is not negative")?"""
     return NEGATIVE_SAID.search(text) is not None and negative_said(text) is None
+
+
+# a nan the run printed itself (`loss: nan`, `loss=nan`) or its charts said to show, beside a history export's NaN
+_NAN_SHOWN_ELSEWHERE = re.compile(r"(?i)\bloss\w*\s*[:=]\s*nan\b|\b(?:charts?|ui|dashboard|panels?)\b[^.\n]{0,30}?"
+                                  r"\b(?:shows?|showing)\b[^.\n]{0,20}?\bnan\b")
 
 
 def _nonfinite_said(text: str) -> str:

@@ -1,0 +1,39 @@
+"""Questions about a behaviour that is expected: a NaN in a W&B history export that is a metric not logged at that
+step, and a negative likelihood asked about beside a judgement asked in a question ("did something overflow?")."""
+from conftest import diagnosis
+
+WANDB = ("wandb export shows NaN for recon_loss and kl_loss in half the rows. Are my losses going nan?\n"
+         "```python\napi = wandb.Api()\nrun = api.run(\"lab/vae-mnist/1a2b3c4d\")\ndf = run.history()\n"
+         "print(df[[\"_step\", \"recon_loss\", \"kl_loss\"]].head(6))\n```\n"
+         "```\n   _step  recon_loss   kl_loss\n0      0  212.4451       NaN\n1      1       NaN  3.204417\n"
+         "2      2  198.7302       NaN\n3      3       NaN  3.891266\n4      4  187.0145       NaN\n5      5       NaN  4.100873\n```\n"
+         "I call wandb.log({\"recon_loss\": recon.item()}) and then wandb.log({\"kl_loss\": kl.item()}) in the loop.")
+HISTORY_NAN = "nan in a W&B history export for a metric not logged at that step"
+
+
+def test_a_nan_in_a_wandb_history_export_is_a_metric_not_logged_at_that_step():
+    """Each wandb.log call is a step of its own by default, and the history is a pandas table with a column per key:
+    a key not logged at a step is missing there, shown as NaN. Answered as that, not as a loss that went nan -- unless
+    the run printed a nan loss itself, or its charts are said to show one."""
+    d = diagnosis(WANDB)
+    assert (d.verdict, d.normal[0].name, d.matches) == ("normal", HISTORY_NAN, [])
+    assert "Each call to `wandb.Run.log()` is a new `step` by default." in d.normal[0].explanation
+    for broken in (WANDB + "\nThe terminal printed loss: nan at step 12 too.",
+                   WANDB + "\nThe W&B charts show nan as well."):
+        assert HISTORY_NAN not in [n.name for n in diagnosis(broken).normal]
+    # (a nan with no history export named is no such answer)
+    assert HISTORY_NAN not in [n.name for n in diagnosis("my recon_loss goes nan after 3 epochs").normal]
+
+
+def test_a_judgement_asked_in_a_yes_no_question_reports_nothing_beside_a_negative_likelihood():
+    """"Did something overflow in the all-reduce?" asks; it reports no overflow. Beside a normalizing flow's -log_prob
+    below zero, the answer is the negative likelihood's. Said as a fact, "the loss overflowed to inf", it still
+    reports one."""
+    asked = ("My normalizing flow trained with DDP on 8 GPUs has a training loss of -1.84 and it keeps going further "
+             "negative. The loss is just -log_prob(x).mean(). How can a loss be negative, did something overflow or "
+             "get summed wrong in the all-reduce?")
+    d = diagnosis(asked)
+    assert (d.verdict, d.normal[0].name) == ("normal", "negative loss")
+    told = asked.replace("did something overflow or get summed wrong in the all-reduce?",
+                         "then the loss overflowed to inf at step 900.")
+    assert diagnosis(told).verdict != "normal"
