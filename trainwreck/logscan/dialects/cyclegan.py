@@ -1,0 +1,22 @@
+"""The training log of junyanz's pytorch-CycleGAN-and-pix2pix (CycleGAN, pix2pix and the models built on its code):
+`(epoch: 2, iters: 2300, time: 0.047, data: 0.002) G_GAN: 1.207 G_L1: 17.904 D_real: 0.361 D_fake: 0.412 `, written
+by `Visualizer.print_current_losses` (util/visualizer.py at 003efc4: `'(epoch: %d, iters: %d, time: %.3f, data:
+%.3f) '`, then each loss of the model's `loss_names` as `'%s: %.3f '`). `iters` counts the examples seen in the epoch
+and starts again at 0 with each epoch.
+
+No total is printed. The losses read are the reconstruction terms, which fall in a run that learns as a fit's loss
+does, while a GAN's adversarial terms play a game and never settle: pix2pix's `G_L1` (the L1 to the target, times
+lambda_L1, 100 by default) and CycleGAN's `cycle_A` (the cycle-consistency L1, times lambda_A, 10 by default); else
+the first loss of the line.
+
+Each model's `optimize_parameters` zeroes the gradients of the network it steps before its backward pass
+(models/pix2pix_model.py at 032e884: `self.optimizer_D.zero_grad()` before `self.backward_D()`,
+`self.optimizer_G.zero_grad()` before `self.backward_G()`; models/cycle_gan_model.py does the same for its two pairs).
+"""
+import re
+
+from . import Dialect
+
+DIALECT = Dialect("pytorch-CycleGAN-and-pix2pix", re.compile(rb"(?m)^\(epoch: \d+, iters: \d+, time: -?[\d.]+, data: "),
+                  keys=(rb"G_L1", rb"cycle_A", rb"D_A", rb"G_GAN"), framework="pytorch",
+                  clears_gradients="zeroes the gradients of each network before its backward pass")
