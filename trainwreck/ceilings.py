@@ -62,6 +62,16 @@ CEILINGS = (
             "the model gives the true class a probability of exactly 0 in float32: its outputs are pushed to the "
             "extremes, confidently wrong",
             framework="pytorch", named=re.compile(r"\bBCE ?Loss\b|binary_cross_entropy\b|BinaryCrossEntropyBackward", re.I)),
+    Ceiling(80.0, "Asteroid's negative SI-SDR",
+            "it returns -10 log10(SDR + 1e-8), and the SDR is 0 for an estimate that is silent or constant (the "
+            "zero-mean step turns a constant into silence): the projection on the target and the residual are both 0, "
+            "so the ratio is 0 and the loss -10 log10(1e-8) = 80; its gradient there is 0 too, the ratio growing only as the "
+            "square of the estimate "
+            "(https://github.com/asteroid-team/asteroid/blob/0850a80c65396b439a613e72b471175c9e08b2d4/asteroid/losses/"
+            "sdr.py, PairwiseNegSDR and its EPS of 1e-8)",
+            "the model outputs silence (or a constant): a mask whose units all output 0 -- a ReLU mask pushed below "
+            "zero for every input -- or outputs that went to 0",
+            framework="pytorch", named=re.compile(r"\basteroid\b|PairwiseNegSDR|\bneg_sisdr\b|pairwise_neg_s", re.I)),
 )
 
 

@@ -313,8 +313,11 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
                [n for n in normals_asked(ev.prose)
                 if n.explains_noise or n.explains_plateau and sig.name == "plateau-from-start"]
                if ev.first_nonfinite is None and ev.size <= PASTED else [])
-    if ev.low is not None and ev.low < 0 and not any(n.name == NEGATIVE.name for n in normals):
-        normals.insert(0, NEGATIVE)      # the values themselves go below zero
+    # the values themselves go below zero: their sign is answered -- not where the words say the run does not learn or
+    # its loss climbs, which a loss below zero does not explain (a negative SI-SNR that got worse is a failure still)
+    if ev.low is not None and ev.low < 0 and not any(n.name == NEGATIVE.name for n in normals) \
+            and not says_not_learning(ev.prose) and not loss_climb_said(ev.prose):
+        normals.insert(0, NEGATIVE)
     # a loss below zero that this loss cannot reach is not normal: with these targets, or with what it was handed
     if c.impossible_negative or HANDED_BELOW_ZERO & c.printed.keys():
         normals = [n for n in normals if n.name != NEGATIVE.name]

@@ -151,7 +151,7 @@ def says_not_learning(text: str) -> bool:
 LOSS_CLIMBS = re.compile(r"(?i)\b(?:loss\w*|it|cost|error)\b[^.;\n]{0,40}?\b(?:keeps?\s+|kept\s+|is\s+|starts?\s+|started\s+)?"
                          r"(?:going\s+up|goes\s+up|went\s+up|climb\w*|increas\w*|ris(?:es|ing)|rose|grow\w*|explod\w*|"
                          r"diverg\w*|blows?\s+up|blew\s+up|(?:goes|going|went|comes|came|climbs?|climbed|shoots?|shot|then)\s+"
-                         r"back\s+up)\b")
+                         r"back\s+up|(?:gets?|got|getting|becomes?|became)\s+worse)\b")
 # (a fall said after the climb, not denied -- "it never comes back down" -- nor the rate's, "drops the learning rate";
 # or the climb said to be the warmup's: "during the warmup the loss climbs")
 CAME_DOWN_AFTER = re.compile(r"(?i)(?<!never )(?<!not )(?<!n't )(?<!ever )\b(?:fall\w*|fell|drops?|dropped|comes?\s+(?:back\s+)?down|"
@@ -433,8 +433,11 @@ MINUS_RATIO = re.compile(r"\b(?:SingleSrc|MultiSrc|Pairwise)NegSDR\b|\bNeg(?:ati
                          r"\bPSNR_?Loss\b|\bpsnr[ _-]loss\b|"
                          r"\bloss\w*\s*=\s*-[ \t]*(?:\w{1,20}\.)?(?:peak_signal_noise_ratio|psnr)\(", re.I)
 # ... and, more weakly, NAFNet's own training configs (its SIDD, GoPro and REDS ones; its NAFSSR ones an MSE), which
-# train on that PSNRLoss: the model's name says the loss only where no other loss is named
-MINUS_RATIO_MODEL = re.compile(r"\bNAFNet\b(?![ _-]?SSR)")
+# train on that PSNRLoss; and the separation models whose papers train them on minus the SI-SNR, Conv-TasNet (Luo and
+# Mesgarani 2019, arXiv:1809.07454), DPRNN (Luo et al. 2020, arXiv:1910.06379), SepFormer (Subakan et al. 2021,
+# arXiv:2010.13154) and DCCRN (Hu et al. 2020, arXiv:2008.00264): the model's name says the loss only where no other
+# loss is named
+MINUS_RATIO_MODEL = re.compile(r"\bNAFNet\b(?![ _-]?SSR)|\bConv-?TasNet\b|\bDPRNN\b|\bSepFormer\b|\bDCCRN\b", re.I)
 # A run of a trainer whose default loss adds minus the soft Dice to the cross-entropy: nnU-Net (normals' answer cites its
 # code) -- its command or trainer class, its log's pseudo Dice, or its loss named as its own ("nnU-Net's loss", "the
 # nnU-Net loss"); not the name alone ("I tried nnU-Net first; now my own model's BCE loss is negative")
