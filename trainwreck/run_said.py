@@ -151,7 +151,9 @@ def says_not_learning(text: str) -> bool:
 LOSS_CLIMBS = re.compile(r"(?i)\b(?:loss\w*|it|cost|error)\b[^.;\n]{0,40}?\b(?:keeps?\s+|kept\s+|is\s+|starts?\s+|started\s+)?"
                          r"(?:going\s+up|goes\s+up|went\s+up|climb\w*|increas\w*|ris(?:es|ing)|rose|grow\w*|explod\w*|"
                          r"diverg\w*|blows?\s+up|blew\s+up|(?:goes|going|went|comes|came|climbs?|climbed|shoots?|shot|then)\s+"
-                         r"back\s+up|(?:gets?|got|getting|becomes?|became)\s+worse)\b")
+                         r"back\s+up)\b|"
+                         # (a loss that "gets worse" is one that climbs; "it gets worse" may be the run's result at a rate)
+                         r"\b(?:loss\w*|cost)\b[^.;\n]{0,40}?\b(?:gets?|got|getting|becomes?|became)\s+worse\b")
 # (a fall said after the climb, not denied -- "it never comes back down" -- nor the rate's, "drops the learning rate";
 # or the climb said to be the warmup's: "during the warmup the loss climbs")
 CAME_DOWN_AFTER = re.compile(r"(?i)(?<!never )(?<!not )(?<!n't )(?<!ever )\b(?:fall\w*|fell|drops?|dropped|comes?\s+(?:back\s+)?down|"
