@@ -145,3 +145,27 @@ def test_a_loss_below_zero_said_is_read_unless_the_saying_denies_it():
     assert negative_said("I don't know why my loss is negative. And it has a very large absolute value.")
     for denied in ("The loss is stuck at 0.81 and never goes negative.", "It is not a negative loss, it is 0.3."):
         assert negative_said(denied) is None, denied
+
+
+def test_a_softmax_set_to_a_name_and_that_name_handed_to_cross_entropy_is_the_pairing():
+    """A forward that returns a softmax beside another output (`return prob, depth`) has no single return the model
+    reading takes; the name does flow: `prob = torch.softmax(logits, dim=1)`, then `F.cross_entropy(prob, bin_idx)`.
+    The loss applies its own log-softmax to probabilities (WR-130). A softmax kept for the depth while the loss gets the
+    logits is no pairing. The log's `train_ce` column is the classifier's cross-entropy, read as its loss."""
+    from trainwreck.loss_inputs import probabilities_handed
+
+    code = ("    logits = self.head(feat)\n    prob = torch.softmax(logits, dim=1)\n"
+            "    depth = (prob * self.bins.view(1, -1, 1, 1)).sum(1, keepdim=True)\n    return prob, depth\n\n"
+            "prob, depth = model(img)\nloss = F.cross_entropy(prob, bin_idx, ignore_index=-1)\n")
+    log = "".join(f"ep {e:2d}  train_ce {v}  val_abs_rel {a}\n" for e, v, a in (
+        (1, "4.1103", "0.284"), (2, "3.8917", "0.201"), (3, "3.6742", "0.163"), (4, "3.5261", "0.142"),
+        (6, "3.4019", "0.128"), (8, "3.3417", "0.119"), (12, "3.2960", "0.112"), (16, "3.2811", "0.108")))
+    assert probabilities_handed(code).group("name") == "prob"
+    d = diagnosis("Depth as 64-bin classification, the CE won't go below 3.3:\n" + code + log)
+    assert d.evidence.count == 8 and d.evidence.head[0] == 4.1103
+    top = d.matches[0]
+    assert top.entry.id == "WR-130" and top.parts["pairing"] > 0
+    assert "hands its loss `prob`, a softmax's or a sigmoid's output (`prob = torch.softmax(logits, dim=1)`)" \
+        in " ".join(top.evidence)
+    on_logits = code.replace("F.cross_entropy(prob,", "F.cross_entropy(logits,")
+    assert probabilities_handed(on_logits) is None

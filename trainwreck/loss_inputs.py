@@ -298,6 +298,25 @@ def model_output(prose: str) -> re.Match | None:
                 None) or _smp_activation(prose)
 
 
+# ... or, where the pasted forward returns several things, the name the paste sets to a softmax's or a sigmoid's
+# output handed to a loss that applies its own as its first argument: `prob = torch.softmax(logits, dim=1)` in the
+# model, `loss = F.cross_entropy(prob, bin_idx)` in the step (a name's flow through the paste, not its types: the
+# same name set to a softmax and handed to the loss)
+PROBABILITY_NAMED = re.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_]\w{0,30})\s*=\s*" + _PROBABILITY_CALL)
+LOGITS_LOSS_CALL = r"(?:\bF\.(?:cross_entropy|binary_cross_entropy_with_logits)|\b(?:nn\.)?(?:CrossEntropyLoss|BCEWithLogitsLoss)\([^()\n]*\)|\b(?:criterion|loss_fn|loss_func|ce)\b)\(\s*%s\b"
+
+
+def probabilities_handed(prose: str) -> re.Match | None:
+    """The assignment of a softmax's or a sigmoid's output to a name that a logits loss is then handed first
+    (PROBABILITY_NAMED, LOGITS_LOSS_CALL), where the paste names such a loss; or None."""
+    if not TORCH_LOGITS_LOSS.search(prose):
+        return None
+    for m in itertools.islice(PROBABILITY_NAMED.finditer(prose), 20):
+        if re.search(LOGITS_LOSS_CALL % re.escape(m.group("name")), prose[m.end():]):
+            return m
+    return None
+
+
 # PyTorch's NLL loss takes log-probabilities and returns minus the label's (nn.NLLLoss, F.nll_loss); handed a
 # softmax's probabilities it returns minus the label's probability, between -1 and 0, whatever the labels: a negative
 # loss that falls towards -1 as the model learns (WR-130's page, its snippet's -0.0960 at epoch 0).

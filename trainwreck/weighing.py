@@ -26,8 +26,8 @@ from .gradient_norms import CLIP_LATE_WORDS, CLIP_UNENGAGED_WORDS, FIRST_LAYERS_
 from .input_scaling import CONSTANT_FEATURE_WORDS, FORGOT_INPUTS, FORGOT_TARGETS, SCALES_WORDS, scaled_said
 from .loss_inputs import (DENSE, FROM_LOGITS, KERAS_CROSSENTROPY, KERAS_NAMED, KERAS_OUTPUT, KERAS_PAIRING_SAID,
                           OTHER_BACKEND, PROBABILITY_LOSS_WORDS, TF_BACKEND, TORCH_LOGITS_LOSS, impossible_negative,
-                          MODEL_ENDS_SAID, distribution_on_probabilities, model_ends_said, model_output, output_of_generator,
-                          negative_shown)
+                          MODEL_ENDS_SAID, PROBABILITY_NAMED, distribution_on_probabilities, model_ends_said, model_output,
+                          output_of_generator, negative_shown, probabilities_handed)
 from .loss_scale import scale_recovered
 from .optimizer_setup import HIGH_ADAPTIVE_WORDS, RATE_CLIMBS, RATE_RAISED_WORDS
 from .paste_facts import (ACCURACY_WORDS, DEAD_UNITS_WORDS, FASTER_START_WORDS, JUMP_FROZEN_WORDS, NO_WARMUP_WORDS, ONE_BATCH_WORDS, ONE_OUTPUT_WORDS,
@@ -996,7 +996,8 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         against.append(f"the report says its Keras model has a {act} output and {keras_loss} "
                        f"(\"{' '.join(said.group(0).split())}\"): the pairing Keras expects (its cross-entropy takes "
                        "probabilities unless told from_logits=True)")
-    elif entry.id in w.probabilities and (out := model_output(ev.prose) or model_ends_said(ev.prose)) \
+    elif entry.id in w.probabilities and (out := model_output(ev.prose) or model_ends_said(ev.prose)
+                                          or probabilities_handed(ev.prose)) \
             and (loss := TORCH_LOGITS_LOSS.search(ev.prose)) \
             and not (out.re is not MODEL_ENDS_SAID and output_of_generator(ev.prose, out.group(0))):
         parts["pairing"] = W_SAID_HALF
@@ -1006,6 +1007,8 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         returned = " ".join(out.group(0).split()).strip("`")
         # (said in words, quoted as the words are: lowercased)
         shown_as = (f"the report says the model ends in probabilities (\"{returned}\")" if out.re is MODEL_ENDS_SAID
+                    else f"the paste hands its loss `{out.group('name')}`, a softmax's or a sigmoid's output "
+                    f"(`{returned}`)," if out.re is PROBABILITY_NAMED
                     else f"the pasted model outputs probabilities (`{returned}`)")
         evidence.append(f"{shown_as} and its loss, `{loss.group(0).rstrip('(')}`, applies its own sigmoid or softmax: "
                         "probabilities handed over as logits")

@@ -6,7 +6,8 @@ from . import Dialect, loss_table
 
 # With no loss key, the cost: what courses and hand-written loops call the quantity gradient descent lowers; or
 # the negative log-likelihood, `nll` or in bits per dimension `bpd`, as density models print it; or `J = 0.5`, the cost as courses write it; or a
-# regression's `mse`, or its `l1` (image restoration's usual loss), after a total of parts or an autoencoder's `recon`.
+# regression's `mse`, or its `l1` (image restoration's usual loss), after a total of parts or an autoencoder's `recon`;
+# or a classifier's `ce` (`train_ce 4.1103`).
 # Each is a word of its own, or the training one (`train_mse`): not the end of `val_cost`,
 # `test_nll`, `rmse` (the validation words and the masks are written for `loss`); not a whole number followed by
 # words, as prose has it ("cost 40 GPU hours"); and `J` only as `J = 0.5`, with spaces (`Namespace(J=2, ...)` is an
@@ -36,4 +37,6 @@ DIALECT = Dialect("lines with a loss key", None, refused_by=loss_table.pasted,
                         # (an autoencoder's reconstruction before an l1 beside it, which is its sparsity penalty:
                         # `recon 0.21 | l1 412.7`)
                         _OWN + rb"(?:recon|RECON)(?:struction)?(?:_loss)?" + _DECIMAL,
-                        _OWN + rb"(?:mse|MSE)" + _NOT_PROSE, _OWN + rb"(?:l1|L1)" + _NOT_PROSE))
+                        _OWN + rb"(?:mse|MSE)" + _NOT_PROSE, _OWN + rb"(?:l1|L1)" + _NOT_PROSE,
+                        # (and, last, a classifier's cross-entropy by its short name, `train_ce 4.1103`, with decimals)
+                        _OWN + rb"(?:ce|CE|xent)" + _DECIMAL))
