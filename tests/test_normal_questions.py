@@ -37,3 +37,21 @@ def test_a_judgement_asked_in_a_yes_no_question_reports_nothing_beside_a_negativ
     told = asked.replace("did something overflow or get summed wrong in the all-reduce?",
                          "then the loss overflowed to inf at step 900.")
     assert diagnosis(told).verdict != "normal"
+
+
+MONO = ("Is my Monodepth2 model completely off in scale?\n"
+        "-> Evaluating\n   Mono evaluation - using median scaling\n Scaling ratios | med: 28.914 | std: 0.084\n\n"
+        "   abs_rel |   sq_rel |     rmse | rmse_log |       a1 |       a2 |       a3 | \n"
+        "&   0.118  &   0.921  &   4.910  &   0.195  &   0.871  &   0.958  &   0.980  \\\\\n\n-> Done!\n"
+        "The depth has to be multiplied by 29 to match the LiDAR?")
+
+
+def test_monodepth2s_median_scaling_ratio_is_the_scale_a_monocular_model_cannot_know():
+    """A model trained on monocular video has no scale; monodepth2's mono evaluation multiplies each prediction by
+    the ratio of medians and prints them. A median of 29 with a std of 0.084 is that scale, answered as normal; a
+    std of 0.35 is a scale that drifts between images, and is not."""
+    name = "Monodepth2's median scaling of a model trained on monocular video"
+    d = diagnosis(MONO)
+    assert (d.verdict, d.normal[0].name) == ("normal", name)
+    assert "ratio = np.median(gt_depth) / np.median(pred_depth)" in d.normal[0].explanation
+    assert name not in [n.name for n in diagnosis(MONO.replace("std: 0.084", "std: 0.351")).normal]
