@@ -247,11 +247,12 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
             return Layout(dialect, "list", **base)
         elif dialect.mode == "column" and _one_per_line(first):
             return Layout(dialect, "column", **base)
-    # no plain loss key: a total of parts (`total_loss`), else the first key of its own (`genloss`, `Loss_D`) -- one the
-    # log prints a value after, not a loss class a sentence names (`nn.BCEWithLogitsLoss instead of nn.BCELoss`)
+    # no plain loss key: a total of parts (`total_loss`), else the first key of its own: a word that ends in the loss's
+    # (`genloss`) where the log prints a value after it -- not a loss class a sentence names, `nn.BCEWithLogitsLoss
+    # instead of nn.BCELoss` -- else one named after the word or before it (`Loss_D`, `d_loss`)
     key = next((k for k in others if TOTAL.search(k)), None) or next(
         (k for k in prefixed if _own_key(k, spelled).search(training, 0, PREFIX_WINDOW)), None) or _first_own(
-        training[:PREFIX_WINDOW], spelled)
+        training[:PREFIX_WINDOW])
     if key is not None:     # read in the format the log was recognised as (a Lightning bar's `loss/train=`)
         base["others"] = [k for k in others if k != key]
         return Layout(detected or keyed_dialect.DIALECT, "key", _own_key(key, spelled),
@@ -259,12 +260,11 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
     return Layout(mode="none", **base)
 
 
-def _first_own(window: bytes, spelled: dict) -> bytes | None:
-    """The first loss of its own named after the word or before it (`Loss_D`, `d_loss`) that the log prints a value
-    after, if any (not one a sentence names above the log: "Loss_D never goes below ~1.01")."""
+def _first_own(window: bytes) -> bytes | None:
+    """The first loss of its own named after the word or before it (`Loss_D`, `d_loss`), if any."""
     for pattern in (SUFFIXED, UNDERSCORED):
         for m in pattern.finditer(window):
-            if not NOT_OWN.search(m.group(0)) and _own_key(m.group(0), spelled).search(window):
+            if not NOT_OWN.search(m.group(0)):
                 return m.group(0)
     return None
 
