@@ -50,12 +50,21 @@ def test_a_cyclegan_log_at_batch_size_one_is_answered_as_the_games_noise():
 @pytest.mark.parametrize("text, said", [
     ("d_loss goes to ~0 in the first epoch", "d_loss goes to ~0"),
     ("the discriminator loss drops to 0 almost at once", "discriminator loss drops to 0"),
-    ("d_loss: 0.0148 - g_loss: 7.9912\nd_loss: 8.8102e-08 - g_loss: 20.3396", "d_loss: 8.8102e-08"),
-    ("Loss_D: 0.0004\tLoss_G: 9.61", "Loss_D: 0.0004"),
+    ("1250/1250 - 51s - d_loss: 1.2431e-04 - g_loss: 12.4408\n1250/1250 - 51s - d_loss: 8.8102e-08 - g_loss: 20.3396",
+     "d_loss: 8.8102e-08"),
+    ("[3/25][0/219]\tLoss_D: 0.0007\tLoss_G: 8.92\n[3/25][50/219]\tLoss_D: 0.0004\tLoss_G: 9.61", "Loss_D: 0.0004"),
+    ("the discriminator loss goes to zero after 2 epochs", "discriminator loss goes to zero"),
+    ("I switched from WGAN-GP to the standard BCE loss, and now d_loss goes to ~0", "d_loss goes to ~0"),
     ("the generator only produces noise", "generator only produces noise"),
     ("the images are still colored noise after 4 epochs", "images are still colored noise"),
     # (not a discriminator still in the game, a denial, or a Wasserstein critic, whose loss near 0 is no win)
-    ("d_loss: 0.0148\nd_loss: 0.6931", ""),
+    ("- d_loss: 0.0148\n- d_loss: 0.6931", ""),
+    # (one low print is one batch; a code line's accumulator is no print; a counter after "at" is a place; noise said
+    # of the first epoch, as expected, is no sample broken)
+    ("- d_loss: 0.3104\n- d_loss: 0.0001", ""),
+    ("- d_loss: 0.3104\n- d_loss: 0.2981\n    d_loss = 0.0", ""),
+    ("The D loss at epoch 0 was 1.39 and it settles near 1.2", ""),
+    ("In the first epoch the generator only produces noise, as expected; by epoch 6 the faces look good", ""),
     ("the discriminator loss never goes to 0", ""),
     ("WGAN-GP, the critic's d_loss: 0.0002", ""),
 ])
@@ -103,24 +112,29 @@ def test_a_generators_loss_no_bce_of_the_printed_outputs_can_give_is_a_sigmoid_h
     """Loss_G 0.6887 beside D(G(z)) 0.0092: a BCE of those outputs against the real label is at least -log 0.0092 =
     4.69 (Jensen), and log(1 + e^-0.0092) = 0.6886 is what BCEWithLogitsLoss gives a probability of 0.0092 (the mean
     of it over the batch a little more, Jensen again). On every
-    line whose D(G(z)) is 0.4 or less the loss sits in that window: WR-130, named, and not the game's answer. The same
-    lines with a BCE's own values are no such fact; nor are two lines alone."""
+    line whose D(G(z)) is 0.15 or less the loss sits in that window: WR-130 first, and not the game's answer. The same
+    lines with a BCE's own values are no such fact; nor are two lines alone; nor lines that print a logit (a D(x) below
+    0: BCEWithLogitsLoss on logits is right), nor an LSGAN's MSELoss, whose (1 - z)^2 lands below ln 2 too."""
     from trainwreck.loss_inputs import sigmoid_twice_printed
 
     report = ("DCGAN from the tutorial on flowers, criterion nn.BCEWithLogitsLoss instead of nn.BCELoss. The samples are "
               "brown blobs and Loss_G never gets above 0.7. Is that normal for a GAN?\n" + dcgan_lines(TWICE))
     fact = sigmoid_twice_printed(report)
     assert "print Loss_G 0.6887 beside D(G(z)) 0.0092" in fact and "-log 0.0092 = 4.69" in fact
-    assert "on all 4 lines whose D(G(z)) is 0.4 or less" in fact and "(0.6886 here)" in fact
+    assert "on all 3 lines whose D(G(z)) is 0.15 or less" in fact and "(0.6886 here)" in fact
     d = diagnosis(report)
-    assert (d.verdict, d.matches[0].entry.id) == ("failure", "WR-130")
+    assert d.matches[0].entry.id == "WR-130" and d.verdict in ("failure", "uncertain")
+    assert d.verdict != "normal"
     assert d.matches[0].parts["sigmoid-twice-printed"] > 0
     # a BCE of the same outputs: Loss_G at -log D(G(z)) or above
     honest = [(e, i, dd, f"{-math.log(float(z2)) + 0.05:.4f}", x, z1, z2) for e, i, dd, g, x, z1, z2 in TWICE]
     assert sigmoid_twice_printed(dcgan_lines(honest)) == ""
     assert sigmoid_twice_printed(dcgan_lines(TWICE[-2:])) == ""
-    # (the lines whose D(G(z)) is near 0.5 tell nothing apart, and are not counted either way)
-    assert sigmoid_twice_printed(dcgan_lines(TWICE[:1] * 5)) == ""
+    # (the lines whose D(G(z)) is above 0.15 tell nothing apart, and are not counted either way)
+    assert sigmoid_twice_printed(dcgan_lines(TWICE[:2] * 5)) == ""
+    logits = TWICE[:-1] + [(4, 100, "1.3862", "0.6912", "-0.0532", "-0.0210", "0.0092")]
+    assert sigmoid_twice_printed(dcgan_lines(logits)) == ""
+    assert sigmoid_twice_printed("LSGAN with nn.MSELoss on the tutorial's discriminator\n" + dcgan_lines(TWICE)) == ""
 
 
 def test_a_loss_class_named_in_a_sentence_is_no_key_and_the_log_below_it_is_read():

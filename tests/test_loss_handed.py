@@ -165,7 +165,13 @@ def test_a_softmax_set_to_a_name_and_that_name_handed_to_cross_entropy_is_the_pa
     assert d.evidence.count == 8 and d.evidence.head[0] == 4.1103
     top = d.matches[0]
     assert top.entry.id == "WR-130" and top.parts["pairing"] > 0
-    assert "hands its loss `prob`, a softmax's or a sigmoid's output (`prob = torch.softmax(logits, dim=1)`)" \
-        in " ".join(top.evidence)
+    assert ("the paste sets `prob` to a softmax's or a sigmoid's output (`prob = torch.softmax(logits, dim=1)`) and its "
+            "loss, `F.cross_entropy`, applies its own") in " ".join(top.evidence)
     on_logits = code.replace("F.cross_entropy(prob,", "F.cross_entropy(logits,")
     assert probabilities_handed(on_logits) is None
+    # a criterion the code sets to a logits loss is one; one set to BCELoss, which takes probabilities, is not -- nor is
+    # a logits loss only a sentence names
+    bce = ("criterion = nn.BCELoss()\nfor x, y in loader:\n    probs = torch.sigmoid(model(x))\n"
+           "    loss = criterion(probs, y)\nShould I switch to nn.BCEWithLogitsLoss for stability?\n")
+    assert probabilities_handed(bce) is None
+    assert probabilities_handed(bce.replace("nn.BCELoss()", "nn.BCEWithLogitsLoss()")).group("name") == "probs"

@@ -54,6 +54,8 @@ def test_monodepth2s_median_scaling_ratio_is_the_scale_a_monocular_model_cannot_
     d = diagnosis(MONO)
     assert (d.verdict, d.normal[0].name) == ("normal", name)
     assert "ratio = np.median(gt_depth) / np.median(pred_depth)" in d.normal[0].explanation
+    poor = MONO.replace("&   0.118  &   0.921  &   4.910  &   0.195  &   0.871", "&   0.452  &   5.104  &   9.877  &   0.610  &   0.312")
+    assert name not in [n.name for n in diagnosis(poor).normal]      # (the scale explains a ratio, not an abs_rel of 0.45)
     drifts = MONO.replace("std: 0.084", "std: 0.351")
     assert name not in [n.name for n in diagnosis(drifts).normal]
     from trainwreck.normals import normal_ruled_out

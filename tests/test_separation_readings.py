@@ -20,6 +20,10 @@ def test_a_loss_below_zero_is_answered_only_where_the_report_asks_nothing_else()
         ["1.922", "-2.815", "-4.107", "-3.390", "-1.544", "-4.611", "-5.902", "-4.088", "-2.017", "0.355", "-4.95"]))
     worse = "DPRNN on Libri2Mix: the loss gets worse towards the end of every epoch.\n" + log
     assert loss_climb_said(worse)
+    for other in ("the loss goes down nicely but the accuracy gets worse every epoch",
+                  "training loss keeps falling while val accuracy gets worse",
+                  "the loss is fine, it's the generated audio that gets worse"):
+        assert not loss_climb_said(other), other
     assert NEGATIVE not in [n.name for n in diagnosis(worse).normal]
     stuck = "Conv-TasNet is not converging on wsj0-2mix.\n" + log
     assert NEGATIVE not in [n.name for n in diagnosis(stuck).normal]

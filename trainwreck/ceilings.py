@@ -25,7 +25,7 @@ class Ceiling:
     why: str                        # the clamp, with its source
     meaning: str                    # what sitting there says about the run
     framework: str | None = None    # shown only when the log shows this framework (ORIGINS key) ...
-    named: re.Pattern | None = None  # ... or names the loss
+    named: re.Pattern | None = None  # ... or names the loss (with no framework: only where it names it)
 
 
 CEILINGS = (
@@ -71,7 +71,7 @@ CEILINGS = (
             "sdr.py, PairwiseNegSDR and its EPS of 1e-8)",
             "the model outputs silence (or a constant): a mask whose units all output 0 -- a ReLU mask pushed below "
             "zero for every input -- or outputs that went to 0",
-            framework="pytorch", named=re.compile(r"\basteroid\b|PairwiseNegSDR|\bneg_sisdr\b|pairwise_neg_s", re.I)),
+            named=re.compile(r"\basteroid\b|PairwiseNegSDR|\b(?:pairwise|nosrc|singlesrc|nonpit)_neg_s[di]sdr\b", re.I)),
 )
 
 
@@ -92,14 +92,16 @@ def ceiling_fact(ev: Evidence) -> str:
     for c in CEILINGS:
         if ev.high > c.value * (1 + DIGITS):
             continue                                    # a clamped loss never goes above its ceiling
-        if c.framework and c.framework not in ev.frameworks and not c.named.search(ev.prose):
+        # (shown only where the log shows its framework or names the loss; with no framework, only where named)
+        if c.named is not None and not c.named.search(ev.prose) and (c.framework is None
+                                                                    or c.framework not in ev.frameworks):
             continue
         if all(_near(v, c.value, DIGITS) for v in tail[-2:]):
             return (f"the loss sits at {c.value:g}, the most {c.tool} can print: {c.why}; {c.meaning}")
         hits = sum(_near(v, c.value, DIGITS) for v in tail)
         if hits >= CEILING_HITS:
             return (f"the loss reached {c.value:g}, the most {c.tool} can print, at {hits} of its {len(tail)} values: "
-                    f"{c.why}; each time, on every example of a batch, {c.meaning}")
+                    f"{c.why}; each time, on every example the value averages, {c.meaning}")
         if wrong is not None and MOSTLY_WRONG <= wrong < 1:
             level = wrong * c.value
             if _near(ev.last, level, FRACTION_DIGITS) and sum(_near(v, level, FRACTION_DIGITS) for v in tail[-3:]) == 3:

@@ -56,6 +56,11 @@ SHAPE_RISES, SHAPE_RATIO = 2, 1.5
 # A batch size the paste sets (run_said.BATCH_SIZE) of up to NOISY_BATCH examples: a batch's mean loss swings by
 # several times from one batch to the next in a healthy run
 NOISY_BATCH = 16
+# ... times what each printed value averages over besides one batch: micro-batches accumulated into a step, and a Hugging
+# Face Trainer's steps between logs (its TrainingArguments' logging_steps, 500 by default)
+ACCUMULATION_STEPS = re.compile(r"(?i)\b(?:gradient_)?accum\w*[_ ]steps\b['\"]?\s*[=:]\s*(\d{1,5})\b")
+LOGGING_STEPS = re.compile(r"(?i)\blogging_steps\b['\"]?\s*[=:]\s*(\d{1,6})\b")
+HF_LOGGING_STEPS = 500
 # Where such a run started: the highest of its first NOISY_START values (its first value is one batch's, as noisy as
 # the rest)
 NOISY_START = 3
@@ -219,9 +224,18 @@ def _whole_epochs(ev: Evidence, n: int) -> bool:
 
 
 def _small_batch(prose: str) -> int:
-    """The batch size the paste sets, where it is NOISY_BATCH or fewer; else 0."""
+    """The batch size the paste sets, where the examples each printed value averages are NOISY_BATCH or fewer; else 0.
+    A value averages the batch times the micro-batches accumulated into one step (`gradient_accumulation_steps`), and,
+    in a Hugging Face Trainer's log, times the steps between logs (`logging_steps`, 500 where its arguments are shown
+    without it: the Trainer logs the mean loss since its last log)."""
     small = BATCH_SIZE.search(prose)
-    return size if small and 0 < (size := int(small.group(1))) <= NOISY_BATCH else 0
+    if not small or not 0 < (size := int(small.group(1))) <= NOISY_BATCH:
+        return 0
+    accumulated = ACCUMULATION_STEPS.search(prose)
+    logged = LOGGING_STEPS.search(prose)
+    averaged = size * (int(accumulated.group(1)) if accumulated else 1) * (
+        int(logged.group(1)) if logged else HF_LOGGING_STEPS if "per_device" in small.group(0) else 1)
+    return size if averaged <= NOISY_BATCH else 0
 
 
 def _no_warmup_jump(ev: Evidence, first: float) -> tuple[float, int, bool]:
@@ -556,7 +570,7 @@ def _signature(ev: Evidence) -> Signature:
     # does not hold it within a few percent for several values -- 4.66, ..., 7.65, 7.41, 7.30, 7.46, 7.39 climbed there)
     # (nor back above where the run started, the highest of its first NOISY_START values: noise moves around the level
     # the loss has learned, and only a run in trouble returns above an untrained model's loss -- the loss watch's own
-    # reading; 1.62, 1.39, 1.44, 2.91, 6.31, 7.88, 7.12, 6.98, 6.96 on batches of 4 climbed)
+    # reading; 1.58, 1.39, 1.45, 2.93, 6.29, 7.86, 7.15, 6.99, 6.97 on batches of 4 climbed)
     noisy = (_small_batch(ev.prose) and len(ev.before) > 3 and not _settled_above_low(ev.before)
              and ev.before[-1] <= max(ev.head[:NOISY_START]))
     swung = swung or (noisy and end_rises == 1 and ev.before[-1] <= max(ev.before[len(ev.before) // 2:-1]))

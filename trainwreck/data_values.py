@@ -130,7 +130,7 @@ IMAGE_READER = re.compile(_READERS + r"\b|\b(?:with|using|via|through|by) (?:ope
 # (tf.image.decode_image, then tf.image.resize: float32 in the same 0 to 255) and scales nothing (_load_image_tf in
 # keras/src/utils/image_dataset_utils.py); its examples add a Rescaling layer for that. (The set the run trains on: not
 # one named for validation or testing alone, `val_ds = ...`, whose pixels say nothing of what was trained.)
-KERAS_DIRECTORY = re.compile(r"(?P<name>\b[A-Za-z_][\w, ]{0,40}?)\s*=\s*(?:[\w.]+\.)?image_dataset_from_directory\(")
+KERAS_DIRECTORY = re.compile(r"\(?(?P<name>\b[A-Za-z_][\w, ]{0,40}?)\)?\s*=\s*(?:[\w.]+\.)?image_dataset_from_directory\(")
 EVALUATION_SET = re.compile(r"(?i)\A(?:val|valid|validation|test|eval|dev)(?:_|\b)")
 # ... read only where the paste shows the Keras model's own layers (which would hold the Rescaling), and names no model
 # of keras.applications, some of which take 0 to 255 and scale inside (EfficientNet, ConvNeXt, RegNet)

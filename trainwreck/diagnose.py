@@ -941,8 +941,7 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     faint = d.signature.weak and d.evidence.first_nonfinite is None
     # (or a loss floored at the bound a softmax taken twice puts it at, beside the accuracy printed with it: the log's
     # own numbers, held to arithmetic, show a failure no normal behaviour makes)
-    # (or a generator's loss that no BCE of the discriminator's printed outputs can give: the same arithmetic)
-    floored = top is not None and (top.parts.get("softmax-floor", 0) > 0 or top.parts.get("sigmoid-twice-printed", 0) > 0)
+    floored = top is not None and top.parts.get("softmax-floor", 0) > 0
     # (and an enormous start, which no normal behaviour makes: a high start that falls has fallen out of it)
     specific = (d.signature.name in TRACES and not faint) or declared or impossible or floored \
         or bool(d.signature.enormous_start)

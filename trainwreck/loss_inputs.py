@@ -298,23 +298,31 @@ def model_output(prose: str) -> re.Match | None:
                 None) or _smp_activation(prose)
 
 
-# ... or, where the pasted forward returns several things, the name the paste sets to a softmax's or a sigmoid's
-# output handed to a loss that applies its own as its first argument: `prob = torch.softmax(logits, dim=1)` in the
-# model, `loss = F.cross_entropy(prob, bin_idx)` in the step (a name's flow through the paste, not its types: the
-# same name set to a softmax and handed to the loss)
+# ... or the name the paste sets to a softmax's or a sigmoid's output, handed first to a loss that applies its own:
+# `prob = torch.softmax(logits, dim=1)` in the model, `loss = F.cross_entropy(prob, bin_idx)` in the step (a name's flow
+# through the code, not its types). The loss called is one of those by name, or a name the code sets to one
+# (`criterion = nn.CrossEntropyLoss()`); a sentence's "should I switch to BCEWithLogitsLoss?" calls nothing.
 PROBABILITY_NAMED = re.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_]\w{0,30})\s*=\s*" + _PROBABILITY_CALL)
-LOGITS_LOSS_CALL = r"(?:\bF\.(?:cross_entropy|binary_cross_entropy_with_logits)|\b(?:nn\.)?(?:CrossEntropyLoss|BCEWithLogitsLoss)\([^()\n]*\)|\b(?:criterion|loss_fn|loss_func|ce)\b)\(\s*%s\b"
+_LOGITS_CLASS = r"(?:nn\.)?(?:CrossEntropyLoss|BCEWithLogitsLoss)"
+LOGITS_LOSS_SET = re.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_]\w{0,30})\s*=\s*" + _LOGITS_CLASS + r"\(")
 
 
 def probabilities_handed(prose: str) -> re.Match | None:
     """The assignment of a softmax's or a sigmoid's output to a name that a logits loss is then handed first
-    (PROBABILITY_NAMED, LOGITS_LOSS_CALL), where the paste names such a loss; or None."""
-    if not TORCH_LOGITS_LOSS.search(prose):
-        return None
-    for m in itertools.islice(PROBABILITY_NAMED.finditer(prose), 20):
-        if re.search(LOGITS_LOSS_CALL % re.escape(m.group("name")), prose[m.end():]):
-            return m
-    return None
+    (PROBABILITY_NAMED; the loss by name or a name set to it, LOGITS_LOSS_SET); or None."""
+    return next((m for m in itertools.islice(PROBABILITY_NAMED.finditer(prose), 20)
+                 if logits_loss_handed(prose, m)), None)
+
+
+def logits_loss_handed(code: str, set_at: re.Match) -> str:
+    """The loss that applies its own softmax or sigmoid that the code hands the name `set_at` sets, after it, as it is
+    called, or ""."""
+    name = set_at.group("name")
+    named = {m.group("name") for m in itertools.islice(LOGITS_LOSS_SET.finditer(code), 20)}
+    callee = r"F\.(?:cross_entropy|binary_cross_entropy_with_logits)|" + _LOGITS_CLASS + r"\([^()\n]*\)" + (
+        "|" + "|".join(re.escape(n) for n in sorted(named)) if named else "")
+    called = re.compile(r"(?<![\w.])(?P<loss>" + callee + r")\(\s*" + re.escape(name) + r"\b").search(code, set_at.end())
+    return called.group("loss") if called else ""
 
 
 # PyTorch's NLL loss takes log-probabilities and returns minus the label's (nn.NLLLoss, F.nll_loss); handed a
@@ -341,29 +349,39 @@ def nll_of_probabilities(ev: Evidence) -> str:
 # outputs, handed as probabilities, is at least -log of their mean (Jensen: -log is convex), above ln 2 once that mean
 # is below 0.5; a loss that applies its own sigmoid to them (BCEWithLogitsLoss) gives log(1 + e^-p) instead, at least
 # log(1 + e^-mean) (Jensen again) and never above ln 2 whatever the discriminator says. A Loss_G in that window on
-# every line whose D(G(z)) is SIGMOID_TWICE_BELOW or less -- SIGMOID_TWICE_LINES of them at least -- is the pairing,
-# printed: a sigmoid's output fed to a loss that applies its own (WR-130).
-DCGAN_LINE = re.compile(r"Loss_G:\s*(?P<g>-?\d+(?:\.\d+)?)\s+D\(x\):\s*\d+(?:\.\d+)?\s+D\(G\(z\)\):\s*\d+(?:\.\d+)?\s*/\s*"
-                        r"(?P<z>\d+(?:\.\d+)?)")
-SIGMOID_TWICE_BELOW, SIGMOID_TWICE_LINES = 0.4, 3
+# every line whose D(G(z)) is SIGMOID_TWICE_BELOW or less -- SIGMOID_TWICE_LINES of them at least -- is consistent with
+# the pairing only: the window is where it lands, not proof. So it is refused where anything else explains it:
+# - a D(x) or D(G(z)) below 0 or above 1 on any line: the outputs printed are logits, and BCEWithLogitsLoss on logits
+#   is the right pairing (its loss near ln 2 at a mean logit near 0);
+# - another loss or no sigmoid named: an LSGAN's MSELoss, a hinge loss, "logits", a sigmoid said removed;
+# - a D(G(z)) above 0.15, where an MSE against 1, (1 - z)^2, is itself below ln 2 and would land there too.
+_SIGNED = r"-?\d+(?:\.\d+)?"
+DCGAN_LINE = re.compile(r"Loss_G:\s*(?P<g>" + _SIGNED + r")\s+D\(x\):\s*(?P<x>" + _SIGNED + r")\s+D\(G\(z\)\):\s*"
+                        r"(?P<z1>" + _SIGNED + r")\s*/\s*(?P<z>" + _SIGNED + r")")
+SIGMOID_TWICE_BELOW, SIGMOID_TWICE_LINES = 0.15, 3
 PRINTED_HALF_PLACE = 5e-5       # half the last place of a number printed with %.4f
+OTHER_GAN_LOSS = re.compile(r"(?i)\bMSELoss\b|\bmse_loss\b|\blsgan\b|least[ -]squares|\bhinge\b|\blogits?\b|"
+                            r"(?:remov\w*|dropp\w*|without|no)\s+(?:the\s+)?(?:final\s+|last\s+)?(?:nn\.)?sigmoid")
 
 
 def sigmoid_twice_printed(prose: str) -> str:
     """The fact, where DCGAN's lines print a generator's loss that no BCE of the printed outputs can give and a BCE
-    with its own sigmoid does (DCGAN_LINE), else ""."""
-    lines = [(float(m.group("g")), float(m.group("z"))) for m in itertools.islice(DCGAN_LINE.finditer(prose), 5000)]
-    told = [(g, z) for g, z in lines if 0 < z <= SIGMOID_TWICE_BELOW]
-    window = [(g, z) for g, z in told
+    with its own sigmoid does (DCGAN_LINE), and nothing else explains it, else ""."""
+    lines = [m for m in itertools.islice(DCGAN_LINE.finditer(prose), 5000)]
+    if any(not 0 <= float(m.group(k)) <= 1 for m in lines for k in ("x", "z1", "z")) or OTHER_GAN_LOSS.search(prose):
+        return ""
+    sure = [(float(m.group("g")), float(m.group("z"))) for m in lines if 0 < float(m.group("z")) <= SIGMOID_TWICE_BELOW]
+    window = [(g, z) for g, z in sure
               if math.log1p(math.exp(-z)) - PRINTED_HALF_PLACE <= g <= math.log(2) + PRINTED_HALF_PLACE]
-    if len(told) < SIGMOID_TWICE_LINES or len(window) < len(told):
+    if len(sure) < SIGMOID_TWICE_LINES or len(window) < len(sure):
         return ""
     g, z = window[-1]
     return (f"the DCGAN lines print Loss_G {g:.4f} beside D(G(z)) {z:.4f}: a BCE of the discriminator's probabilities "
             f"against the real label is at least -log {z:.4f} = {-math.log(z):.3g} (-log of their mean: Jensen), and "
-            f"on all {counted(len(window), 'line')} whose D(G(z)) is {SIGMOID_TWICE_BELOW:g} or less the loss sits between "
-            f"log(1 + e^-D(G(z))) ({math.log1p(math.exp(-z)):.4f} here) and ln 2, where a loss that applies its own "
-            "sigmoid to probabilities puts it: a discriminator that ends in a sigmoid, handed to BCEWithLogitsLoss")
+            f"on all {counted(len(window), 'line')} whose D(G(z)) is {SIGMOID_TWICE_BELOW:g} or less the loss sits "
+            f"between log(1 + e^-D(G(z))) ({math.log1p(math.exp(-z)):.4f} here) and ln 2, where a loss that applies its "
+            "own sigmoid to probabilities puts it: consistent with a discriminator that ends in a sigmoid, handed to "
+            "BCEWithLogitsLoss")
 
 
 # A CTC loss is minus the log of the summed probability of the target's alignments to the frames, so it is at or

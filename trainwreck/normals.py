@@ -15,7 +15,7 @@ from .one_class_iou import IOU_NAME
 from .precision_said import HALF_SHOWN, SCALER_SHOWN
 from .run_said import BATCH_SIZE, MINUS_SCORE_TRAINER, says_not_learning
 from .schedule_said import no_warmup_said
-from .sentences import UNDONE, denied_before, rounding_of, said_unnegated
+from .sentences import UNDONE, denied_before, rounding_of, said_unnegated, sentence_around, told
 from .start_loss import early_jump_seen
 
 
@@ -68,7 +68,8 @@ SAMPLES_BROKEN = (r"\b(?:samples?|images?|outputs?|generations?)\s+(?:are|is|loo
                   r"(?:(?:colou?red|random|gr[ae]y|white)\s+)?(?:noise|static|black|blank|"
                   r"identical|the same(?!\s+(?:size|shape|resolution|format|dimensions?|way|as))|garbage|grey|gray)\b|"
                   r"\b(?:generator|g)\s+(?:only\s+|still\s+|just\s+)*(?:produces?|generates?|outputs?|makes?|gives?)\s+"
-                  r"(?:only\s+|just\s+|pure\s+)*(?:(?:colou?red|random|gr[ae]y|white)\s+)?(?:noise|static|garbage)\b")
+                  r"(?:only\s+|just\s+|pure\s+)*(?:(?:colou?red|random|gr[ae]y|white)\s+)?(?:noise|static|garbage)\b"
+                  r"")
 # a GAN by its family's names: GAN, DCGAN, WGAN-GP, LSGAN, CycleGAN, StyleGAN2, BigGAN, pix2pix (not a word that ends
 # in "gan", an organ's or a slogan's)
 GAN_FAMILY = r"(?:cycle|style|big|dc|ls|sn|sa|star|pro|info|ac|c|w)?gan(?:s|\d\w*|-\w+)?|pix2pix\w*"
@@ -86,35 +87,52 @@ BETA_FIXED = re.compile(r"(?i)\b(?:fixed|constant)\s+(?:beta|β|kl[ _-]?weight)\
                         r"\b(?:beta|β)\b[^.\n]{0,20}\b(?:fixed|constant)\b")
 
 
-# The discriminator won, the failure the GAN's answer names: its loss said to go to about 0 ("d_loss goes to ~0"), or
-# printed at DISCRIMINATOR_WON or less at its last print (`d_loss: 8.8102e-08`): a cross-entropy, a least-squares or a
+# The discriminator won, the failure the GAN's answer names: its loss said to go to about 0 ("d_loss goes to ~0",
+# "the discriminator loss goes to zero"), or printed at DISCRIMINATOR_WON or less at its last two prints (`d_loss:
+# 8.8102e-08`, in a log's line: not a code line's accumulator, `d_loss = 0.0`): a cross-entropy, a least-squares or a
 # hinge loss of a discriminator that tells every real sample from every generated one. Not a Wasserstein critic's,
-# whose loss near 0 is the opposite, a critic that tells them apart by nothing.
+# whose loss near 0 is the opposite, a critic that tells them apart by nothing -- one in use, not one switched away
+# from ("switched from WGAN-GP to the BCE loss").
 _D_LOSS = r"\b(?:d_loss|loss_d|errd|d[ _]total|(?:discriminator|d)(?:'s)? loss)"
+# (a counter after "at" is a place, not the loss's level: "the D loss at epoch 0 was 1.39")
 D_LOSS_AT_ZERO = re.compile(r"(?i)" + _D_LOSS + r"\b[^.\n\d]{0,30}?\b(?:goes|went|go|drops?|dropped|falls?|fell|"
-                            r"collaps\w*|is|stays?|stayed|stuck|sits?|near|to|at)\b[^.\n\d]{0,12}?(?:~\s*)?0(?:\.0+)?"
-                            r"(?![.\d])")
+                            r"collaps\w*|is|stays?|stayed|stuck|sits?|near|to|at|reach\w*|becom\w*|became|approach\w*|"
+                            r"converg\w*)\b(?![ \t]+(?:epoch|step|iter\w*|batch|the start)\b)[^.\n\d]{0,12}?"
+                            r"(?:(?:~\s*)?0(?:\.0+)?(?![.\d])|\bzero\b)")
 D_LOSS_PRINTED = re.compile(r"(?i)" + _D_LOSS + r"\b\s*[:=]\s*(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)")
-DISCRIMINATOR_WON = 1e-3
+DISCRIMINATOR_WON, WON_PRINTS = 1e-3, 2
 NEGATED_WITHIN = re.compile(r"(?i)\b(?:never|not|no longer)\b|n't\b")
-CRITIC = re.compile(r"(?i)\bw-?gan|\bwasserstein|\bcritic\b")
+CRITIC = re.compile(r"(?i)(?<!from )(?<!instead of )(?<!not )(?<!no )(?<!than )(?<!replaced )"
+                    r"(?:\bw-?gan|\bwasserstein|\bcritic\b)(?![\w-]*\s+(?:to|with|for)\s+(?:the\s+)?(?:standard|bce|vanilla|"
+                    r"ns|non-saturating|hinge|lsgan))")
 
 
 def _discriminator_won(text: str) -> str:
-    """The words or the last printed discriminator loss that say the discriminator won, or ""."""
+    """The words or the last printed discriminator losses that say the discriminator won, or ""."""
     if CRITIC.search(text):
         return ""
     said = D_LOSS_AT_ZERO.search(text)
     if said and not denied_before(text, said.start()) and not NEGATED_WITHIN.search(said.group(0)):
         return said.group(0)
-    printed = list(itertools.islice(D_LOSS_PRINTED.finditer(text), 10000))
-    return printed[-1].group(0) if printed and 0 <= float(printed[-1].group(1)) <= DISCRIMINATOR_WON else ""
+    # (in a log's line: the key after something else on its line, not a code line that sets a name)
+    printed = [m for m in itertools.islice(D_LOSS_PRINTED.finditer(text), 10000)
+               if text[text.rfind("\n", 0, m.start()) + 1:m.start()].strip()]
+    last = printed[-WON_PRINTS:]
+    return last[-1].group(0) if len(last) == WON_PRINTS and all(0 <= float(m.group(1)) <= DISCRIMINATOR_WON
+                                                                  for m in last) else ""
+
+
+# A sentence that places what it says at the start, as expected there: "in the first epoch the generator only produces
+# noise, as expected" is no sample broken
+AT_THE_START = re.compile(r"(?i)\b(?:at first|initially|as expected|in the beginning|at the start|"
+                          r"(?:in|during|for) the first (?:\w+ )?(?:epochs?|steps?|iterations?|minutes?))\b")
 
 
 def gan_failure_said(text: str) -> str:
     """What the words or the printed losses say of a GAN that broke: its samples broke, a loss grew past any bound, or
     its discriminator won; or "". (The failures the GAN's answer names: never its game.)"""
-    broken = GAN_BROKEN.search(text)
+    broken = next((m for m in itertools.islice(GAN_BROKEN.finditer(text), 20)
+                   if not AT_THE_START.search(text[slice(*sentence_around(text, m.start(), m.end()))])), None)
     return broken.group(0) if broken else _discriminator_won(text)
 
 
@@ -162,13 +180,47 @@ def _gan_stage_in_use(text: str) -> bool:
                for m in itertools.islice(re.finditer(r"(?i)" + _GAN_STAGE, text), 10))
 
 
+# Monodepth2's metrics row under its header (`abs_rel | sq_rel | rmse | rmse_log | a1 | a2 | a3`, then `& 0.116 & ...`):
+# an abs_rel above POOR_ABS_REL or an a1 below POOR_A1 is a model far from a trained one (its paper's mono model:
+# abs_rel 0.115, a1 0.877 on the Eigen split; Godard et al. 2019, Table 1)
+DEPTH_METRICS = re.compile(r"abs_rel[^\n]*\n[ \t]*&[ \t]*([\d.]+)[ \t]*&[ \t]*[\d.]+[ \t]*&[ \t]*[\d.]+[ \t]*&[ \t]*[\d.]+"
+                           r"[ \t]*&[ \t]*([\d.]+)")
+POOR_ABS_REL, POOR_A1 = 0.2, 0.7
+
+
+def _depth_metrics_poor(text: str) -> str:
+    """The metrics row, where it is far from a trained model's; else ""."""
+    row = DEPTH_METRICS.search(text)
+    return (f"abs_rel {row.group(1)}, a1 {row.group(2)}" if row and (float(row.group(1)) > POOR_ABS_REL
+                                                                  or float(row.group(2)) < POOR_A1) else "")
+
+
+# A nan the run printed itself (`loss: nan`, `loss=nan`), said in a statement to come ("the loss went to nan after
+# step 3000", "stays nan"), or its charts said to show, beside a history export's NaN: a nan, not a gap
+_NAN_SHOWN_ELSEWHERE = re.compile(r"(?i)\bloss\w*\s*[:=]\s*nan\b|\b(?:charts?|ui|dashboard|panels?)\b[^.\n]{0,30}?"
+                                  r"\b(?:shows?|showing)\b[^.\n]{0,20}?\bnan\b|"
+                                  r"\b(?:go(?:es|ing)?|went|turn(?:s|ed|ing)?|stay(?:s|ed|ing)?|becom(?:es|ing)|became)\s+"
+                                  r"(?:to\s+)?nan\b|\bnan\s+(?:after|from|since)\s+(?:step|epoch|iter)")
+# The gaps' cause shown: two wandb.log calls or more, each with keys the other lacks (`wandb.log({"d_loss": ...})`, then
+# `wandb.log({"g_loss": ...})`) -- without it, a column of NaN is as likely a loss that went nan
+WANDB_LOG_KEYS = re.compile(r"\b(?:wandb|run)\.log\(\s*\{([^{}\n]{1,300})\}")
+
+
+def _logged_apart(text: str) -> str:
+    """"" where the paste shows two log calls whose keys differ (the gaps' cause), else why the answer does not hold."""
+    keys = {frozenset(re.findall(r"[\"']([^\"']+)[\"']\s*:", m.group(1)))
+            for m in itertools.islice(WANDB_LOG_KEYS.finditer(text), 50)}
+    return "" if len(keys - {frozenset()}) >= 2 else "no two log calls with keys of their own shown"
+
+
 OBJECTIVES = (
     Normal("nan in a W&B history export for a metric not logged at that step",
            # (first of all: a nan asked about that is a missing value, whatever model logged it)
-           # (the run's history pulled with the API, `run.history()` or `scan_history()`, or exported from W&B)
-           re.compile(r"\b(?:run\.history\(|scan_history\(|history\(\)|(?:wandb|w&b)(?:'s)? (?:export|history|csv|api)|"
+           # (the run's history pulled with the API, `run.history()`, or exported from W&B -- answered only where the
+           # paste shows what makes the gaps: two log calls with keys of their own, _logged_apart)
+           re.compile(r"\b(?:run\.history\(|(?:wandb|w&b)(?:'s)? (?:export|csv)|"
                       r"export(?:ed)? (?:\w+ )?from (?:wandb|w&b))[\s\S]{0,1500}?\bnan\b|"
-                      r"\bnan\b[\s\S]{0,1500}?\b(?:run\.history\(|scan_history\()"),
+                      r"\bnan\b[\s\S]{0,1500}?\brun\.history\("),
            "each call to W&B's log is a step of its own unless it is given the step (\"Each call to `wandb.Run.log()` is "
            "a new `step` by default.\", https://docs.wandb.ai/models/track/log), and the history the API returns is a "
            "pandas table with a row per step and a column per key: a key not logged at a step is missing there, and "
@@ -179,8 +231,8 @@ OBJECTIVES = (
            "the history per metric with its missing rows dropped, and the run's own printed losses: whether any value "
            "is nan where the metric was logged",
            frozenset({"nan"}),
-           # (not beside a loss the run itself printed as nan, or charts said to show it)
-           unless=lambda text: _found(_NAN_SHOWN_ELSEWHERE, text)),
+           # (not beside a loss the run itself printed as nan, or said to go nan, or charts said to show it)
+           unless=lambda text: _found(_NAN_SHOWN_ELSEWHERE, told(text)) or _logged_apart(text)),
     # (first: a GAN's stage whose PSNR is asked about is answered by what PSNR measures, not by what its losses do)
     Normal("a super-resolution model's PSNR, which falls once a GAN or perceptual loss trains it",
            # (a GAN's or a perceptual loss's stage named, beside a PSNR or SSIM said to fall: not a pixel loss's run)
@@ -391,11 +443,6 @@ def negative_said(text: str) -> re.Match | None:
 def _negative_denied(text: str) -> bool:
     """Does every saying of a loss below zero deny it ("never goes negative", "is not negative")?"""
     return NEGATIVE_SAID.search(text) is not None and negative_said(text) is None
-
-
-# a nan the run printed itself (`loss: nan`, `loss=nan`) or its charts said to show, beside a history export's NaN
-_NAN_SHOWN_ELSEWHERE = re.compile(r"(?i)\bloss\w*\s*[:=]\s*nan\b|\b(?:charts?|ui|dashboard|panels?)\b[^.\n]{0,30}?"
-                                  r"\b(?:shows?|showing)\b[^.\n]{0,20}?\bnan\b")
 
 
 def _nonfinite_said(text: str) -> str:
@@ -1086,7 +1133,10 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            "A median ratio of 30 is that unknown scale, not an error; a std of a few hundredths says the scale is the "
            "same from image to image, which is what the published numbers assume",
            "the std of the scaling ratios (a few hundredths is usual; a large one means the scale drifts between "
-           "images) and the metrics after scaling beside the published ones"),
+           "images) and the metrics after scaling beside the published ones",
+           # (not beside metrics far from a trained model's, printed on the row under their header: the scale explains a
+           # ratio, not an abs_rel of 0.45)
+           unless=lambda text: _depth_metrics_poor(text)),
     Normal("nan in a Darknet Region line with no objects",
            re.compile(r"region (?:\d+ )?avg \(?iou: -?nan[^\n]*count: 0\b"),
            "a Darknet `Region` line with `count: 0` divides its IOU, Class, Obj and recall sums by that count of "

@@ -10,14 +10,16 @@ import itertools
 import re
 
 from .safe_text import shown
+from .sentences import denied_before, negated, said_unnegated, sentence_around, sentences_and_ends, told
+from .thesaurus import fold_text
 
 # A batch size the paste sets or says: `batch_size=8`, "batch size 16", "--batch-size 4", "minibatch size 32", and a
 # framework's prefixed names, `per_device_train_batch_size=8` (Hugging Face), `train_micro_batch_size_per_gpu: 4`
-# (DeepSpeed). Not an evaluation's batch, which trains nothing.
-BATCH_SIZE = re.compile(r"(?i)(?<![A-Za-z])(?<!eval_)(?<!val_)(?<!valid_)(?<!test_)(?:mini[ -]?|micro[_ -]?)?batch[_ -]?size"
+# (DeepSpeed). Not an evaluation's batch, which trains nothing ("eval batch size 2", `per_device_eval_batch_size`,
+# `test_batch_size`), nor a bound (`max_batch_size`).
+BATCH_SIZE = re.compile(r"(?i)(?<![A-Za-z])(?<!eval[_ ])(?<!val[_ ])(?<!valid[_ ])(?<!test[_ ])(?<!dev[_ ])(?<!predict_)"
+                        r"(?<!max_)(?:mini[ -]?|micro[_ -]?)?batch[_ -]?size"
                         r"(?:_per_(?:gpu|device))?\b['\"]?\s*(?:(?:[=:]|of|is|was)\s*)?(\d{1,6})\b")
-from .sentences import denied_before, negated, said_unnegated, sentence_around, sentences_and_ends, told
-from .thesaurus import fold_text
 
 
 # Words that say something went wrong. A report with none of them (and no message, and no
@@ -152,8 +154,10 @@ LOSS_CLIMBS = re.compile(r"(?i)\b(?:loss\w*|it|cost|error)\b[^.;\n]{0,40}?\b(?:k
                          r"(?:going\s+up|goes\s+up|went\s+up|climb\w*|increas\w*|ris(?:es|ing)|rose|grow\w*|explod\w*|"
                          r"diverg\w*|blows?\s+up|blew\s+up|(?:goes|going|went|comes|came|climbs?|climbed|shoots?|shot|then)\s+"
                          r"back\s+up)\b|"
-                         # (a loss that "gets worse" is one that climbs; "it gets worse" may be the run's result at a rate)
-                         r"\b(?:loss\w*|cost)\b[^.;\n]{0,40}?\b(?:gets?|got|getting|becomes?|became)\s+worse\b")
+                         # (a loss that "gets worse" is one that climbs -- the loss's own verb, a word or two after
+                         # it, not another subject's: "the loss falls but the accuracy gets worse"; "it gets worse" may
+                         # be the run's result at a rate)
+                         r"\b(?:loss\w*|cost)\s+(?:\w+\s+){0,2}?(?:gets?|got|getting|becomes?|became)\s+worse\b")
 # (a fall said after the climb, not denied -- "it never comes back down" -- nor the rate's, "drops the learning rate";
 # or the climb said to be the warmup's: "during the warmup the loss climbs")
 CAME_DOWN_AFTER = re.compile(r"(?i)(?<!never )(?<!not )(?<!n't )(?<!ever )\b(?:fall\w*|fell|drops?|dropped|comes?\s+(?:back\s+)?down|"

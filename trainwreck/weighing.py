@@ -27,7 +27,8 @@ from .input_scaling import CONSTANT_FEATURE_WORDS, FORGOT_INPUTS, FORGOT_TARGETS
 from .loss_inputs import (DENSE, FROM_LOGITS, KERAS_CROSSENTROPY, KERAS_NAMED, KERAS_OUTPUT, KERAS_PAIRING_SAID,
                           OTHER_BACKEND, PROBABILITY_LOSS_WORDS, TF_BACKEND, TORCH_LOGITS_LOSS, impossible_negative,
                           MODEL_ENDS_SAID, PROBABILITY_NAMED, distribution_on_probabilities, model_ends_said, model_output,
-                          output_of_generator, negative_shown, probabilities_handed)
+                          output_of_generator, negative_shown, probabilities_handed,
+                          logits_loss_handed)
 from .loss_scale import scale_recovered
 from .optimizer_setup import HIGH_ADAPTIVE_WORDS, RATE_CLIMBS, RATE_RAISED_WORDS
 from .paste_facts import (ACCURACY_WORDS, DEAD_UNITS_WORDS, FASTER_START_WORDS, JUMP_FROZEN_WORDS, NO_WARMUP_WORDS, ONE_BATCH_WORDS, ONE_OUTPUT_WORDS,
@@ -1007,11 +1008,12 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         returned = " ".join(out.group(0).split()).strip("`")
         # (said in words, quoted as the words are: lowercased)
         shown_as = (f"the report says the model ends in probabilities (\"{returned}\")" if out.re is MODEL_ENDS_SAID
-                    else f"the paste hands its loss `{out.group('name')}`, a softmax's or a sigmoid's output "
-                    f"(`{returned}`)," if out.re is PROBABILITY_NAMED
-                    else f"the pasted model outputs probabilities (`{returned}`)")
-        evidence.append(f"{shown_as} and its loss, `{loss.group(0).rstrip('(')}`, applies its own sigmoid or softmax: "
-                        "probabilities handed over as logits")
+                    else f"the paste sets `{out.group('name')}` to a softmax's or a sigmoid's output (`{returned}`)"
+                    if out.re is PROBABILITY_NAMED else f"the pasted model outputs probabilities (`{returned}`)")
+        # (the loss handed that name, as the code calls it; else the one the paste names)
+        called = logits_loss_handed(ev.prose, out) if out.re is PROBABILITY_NAMED else ""
+        evidence.append(f"{shown_as} and its loss, `{called or loss.group(0).rstrip('(')}`, applies its own sigmoid or "
+                        "softmax: probabilities handed over as logits")
     elif entry.id in w.probabilities and (handed := distribution_on_probabilities(ev.prose)):
         parts["pairing"] = W_SAID_HALF
         _not_held_against(parts, against)

@@ -7,9 +7,10 @@ and starts again at 0 with each epoch.
 No total is printed. The losses read are the reconstruction terms, which fall in a run that learns as a fit's loss
 does, while a GAN's adversarial terms play a game and never settle: pix2pix's `G_L1` (the L1 to the target, times
 lambda_L1, 100 by default) and CycleGAN's `cycle_A` (the cycle-consistency L1, times lambda_A, 10 by default); else
-the first loss of the line.
+CycleGAN's `D_A` or pix2pix's `G_GAN`. (Another model's `loss_names` is read by the keyed reading, if at all.)
 
-Each model's `optimize_parameters` zeroes the gradients of the network it steps before its backward pass
+Each model's `optimize_parameters` zeroes the gradients of the network it steps before its backward pass, where the
+paste shows no model's own
 (models/pix2pix_model.py at 032e884: `self.optimizer_D.zero_grad()` before `self.backward_D()`,
 `self.optimizer_G.zero_grad()` before `self.backward_G()`; models/cycle_gan_model.py does the same for its two pairs).
 """
@@ -19,4 +20,6 @@ from . import Dialect
 
 DIALECT = Dialect("pytorch-CycleGAN-and-pix2pix", re.compile(rb"(?m)^\(epoch: \d+, iters: \d+, time: -?[\d.]+, data: "),
                   keys=(rb"G_L1", rb"cycle_A", rb"D_A", rb"G_GAN"), framework="pytorch",
-                  clears_gradients="zeroes the gradients of each network before its backward pass")
+                  clears_gradients="zeroes the gradients of each network before its backward pass",
+                  # (not where the paste shows a model's own step: each model of the repository writes its own)
+                  clears_unless=re.compile(r"\bdef (?:optimize_parameters|backward_[GD]\w*)\b"))
