@@ -144,7 +144,7 @@ def test_a_loss_class_named_in_a_sentence_is_no_key_and_the_log_below_it_is_read
 
     ev = scan_text("The criterion is nn.BCEWithLogitsLoss instead of nn.BCELoss, and Loss_D never goes below 1.0.\n"
                    + dcgan_lines(TWICE))
-    assert ev.count == 5 and ev.loss_named[0] in ("Loss_D", "Loss_G")
+    assert ev.count == 5 and ev.loss_named == ("Loss_D", "own") and ev.head[0] == 1.4421
 
 
 def test_a_loss_that_reaches_bcelosss_clamp_again_and_again_is_no_swing():
@@ -163,3 +163,18 @@ def test_a_loss_that_reaches_bcelosss_clamp_again_and_again_is_no_swing():
     assert d.matches[0].entry.id == "WR-220"
     once = dcgan_lines(rows[:7] + [(1, 50, "0.5000", "2.0000", "0.7", "0.3", "0.3")] * 3)
     assert "reached 100" not in " ".join(diagnosis("DCGAN with nn.BCELoss.\n" + once).signature.facts)
+
+
+def test_a_cyclegan_log_beside_a_models_own_optimize_parameters_is_no_trainer_that_clears_the_gradients():
+    """The repository's models each write their own optimize_parameters: pasted, it is a step written by hand, which
+    can leave gradients to pile up, and the log's format says nothing against that."""
+    from trainwreck.gradient_clearing import trainer_clears
+    from trainwreck.logscan import scan_text
+
+    log = "".join(f"(epoch: 1, iters: {100 * k}, time: 0.047, data: 0.002) G_GAN: 1.1 G_L1: {30 - k:.3f} D_real: 0.6 "
+                  f"D_fake: 0.5 \n" for k in range(1, 6))
+    assert trainer_clears(scan_text(log)).startswith("the log is printed by pytorch-CycleGAN-and-pix2pix")
+    own = ("    def optimize_parameters(self):\n        self.forward()\n        self.backward_D()\n"
+           "        self.optimizer_D.step()\n")
+    assert trainer_clears(scan_text(own + log)) == ""
+

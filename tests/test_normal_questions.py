@@ -21,6 +21,12 @@ def test_a_nan_in_a_wandb_history_export_is_a_metric_not_logged_at_that_step():
     for broken in (WANDB + "\nThe terminal printed loss: nan at step 12 too.",
                    WANDB + "\nThe W&B charts show nan as well."):
         assert HISTORY_NAN not in [n.name for n in diagnosis(broken).normal]
+    # (nor where the words say the loss went nan and no two log calls show what made the gaps)
+    said = "My wandb history shows the loss going to nan after step 3000 and staying there. Adam lr 1e-3, fp16. Why?"
+    assert HISTORY_NAN not in [n.name for n in diagnosis(said).normal]
+    one_call = WANDB.replace('I call wandb.log({"recon_loss": recon.item()}) and then wandb.log({"kl_loss": kl.item()})',
+                             'I call wandb.log({"recon_loss": recon.item(), "kl_loss": kl.item()})')
+    assert HISTORY_NAN not in [n.name for n in diagnosis(one_call).normal]
     # (a nan with no history export named is no such answer)
     assert HISTORY_NAN not in [n.name for n in diagnosis("my recon_loss goes nan after 3 epochs").normal]
 

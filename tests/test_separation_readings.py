@@ -53,6 +53,8 @@ def test_asteroids_negative_si_sdr_stops_at_80_where_the_estimate_is_silent():
     rng = np.random.default_rng(0)
     target = rng.standard_normal(8000)
     assert asteroid_loss(np.zeros(8000), target) == 80.0
+    from trainwreck.ceilings import CEILINGS
+    assert next(c.value for c in CEILINGS if c.tool.startswith("Asteroid")) == asteroid_loss(np.zeros(8000), target)
     assert asteroid_loss(np.full(8000, 0.3), target) == 80.0
     assert max(asteroid_loss(rng.standard_normal(8000), target) for _ in range(20)) < 80.0
     # (a good estimate is far below: half the target plus noise 1e-3 its size scores 10 log10(0.25 / 1e-6) = 54 dB)
