@@ -36,6 +36,8 @@ def test_swings_of_batches_of_8_set_by_the_trainers_own_name_are_noise_not_a_jum
         assert d.verdict == "uncertain"
         assert "jumped in one step from 0.0049" in " ".join(d.signature.facts)
     assert diagnosis(HF_NOISE.replace("logging_steps=1)", "logging_steps=10)")).verdict == "uncertain"
+    # (and the Trainer's arguments shown without logging_steps: its default, 500 steps a value)
+    assert diagnosis(HF_NOISE.replace(", logging_steps=1)", ")")).verdict == "uncertain"
 
 
 def test_a_small_batchs_loss_back_above_where_the_run_started_is_no_noise():

@@ -52,6 +52,9 @@ def test_a_cyclegan_log_at_batch_size_one_is_answered_as_the_games_noise():
     ("the discriminator loss drops to 0 almost at once", "discriminator loss drops to 0"),
     ("1250/1250 - 51s - d_loss: 1.2431e-04 - g_loss: 12.4408\n1250/1250 - 51s - d_loss: 8.8102e-08 - g_loss: 20.3396",
      "d_loss: 8.8102e-08"),
+    ("d_loss: 0.0004 g_loss: 10.9530\nd_loss: 0.0001 g_loss: 12.0744", "d_loss: 0.0001"),
+    ("At first the samples looked like faces, but now the generator only produces noise.", "generator only produces noise"),
+    ("Initially it trained fine, but after epoch 20 the generator only produces noise.", "generator only produces noise"),
     ("[3/25][0/219]\tLoss_D: 0.0007\tLoss_G: 8.92\n[3/25][50/219]\tLoss_D: 0.0004\tLoss_G: 9.61", "Loss_D: 0.0004"),
     ("the discriminator loss goes to zero after 2 epochs", "discriminator loss goes to zero"),
     ("I switched from WGAN-GP to the standard BCE loss, and now d_loss goes to ~0", "d_loss goes to ~0"),
@@ -65,6 +68,9 @@ def test_a_cyclegan_log_at_batch_size_one_is_answered_as_the_games_noise():
     ("- d_loss: 0.3104\n- d_loss: 0.2981\n    d_loss = 0.0", ""),
     ("The D loss at epoch 0 was 1.39 and it settles near 1.2", ""),
     ("In the first epoch the generator only produces noise, as expected; by epoch 6 the faces look good", ""),
+    ("In epoch 1 the generator outputs noise, by epoch 10 it makes digits", ""),
+    ("The d_loss stays far from zero and oscillates around 0.6", ""),
+    ("I train a WGAN-GP with the standard DCGAN architecture. d_loss goes to ~0 after a few epochs", ""),
     ("the discriminator loss never goes to 0", ""),
     ("WGAN-GP, the critic's d_loss: 0.0002", ""),
 ])
@@ -135,6 +141,9 @@ def test_a_generators_loss_no_bce_of_the_printed_outputs_can_give_is_a_sigmoid_h
     logits = TWICE[:-1] + [(4, 100, "1.3862", "0.6912", "-0.0532", "-0.0210", "0.0092")]
     assert sigmoid_twice_printed(dcgan_lines(logits)) == ""
     assert sigmoid_twice_printed("LSGAN with nn.MSELoss on the tutorial's discriminator\n" + dcgan_lines(TWICE)) == ""
+    # (a discriminator near its balance prints small means on both sides; the failure's saturates, D(x) near 1)
+    balanced = [(e, i, d, g, "0.2214", z1, z) for e, i, d, g, x, z1, z in TWICE]
+    assert sigmoid_twice_printed(dcgan_lines(balanced)) == ""
 
 
 def test_a_loss_class_named_in_a_sentence_is_no_key_and_the_log_below_it_is_read():

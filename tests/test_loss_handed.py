@@ -175,3 +175,9 @@ def test_a_softmax_set_to_a_name_and_that_name_handed_to_cross_entropy_is_the_pa
            "    loss = criterion(probs, y)\nShould I switch to nn.BCEWithLogitsLoss for stability?\n")
     assert probabilities_handed(bce) is None
     assert probabilities_handed(bce.replace("nn.BCELoss()", "nn.BCEWithLogitsLoss()")).group("name") == "probs"
+    # (a criterion the module keeps, or the class by its whole path)
+    kept = ("class Net(nn.Module):\n    def __init__(self):\n        self.criterion = nn.CrossEntropyLoss()\n"
+            "    def step(self, x, y):\n        prob = torch.softmax(self.head(x), dim=1)\n"
+            "        return self.criterion(prob, y)\n")
+    assert probabilities_handed(kept).group("name") == "prob"
+    assert probabilities_handed(bce.replace("nn.BCELoss()", "torch.nn.BCEWithLogitsLoss()")).group("name") == "probs"

@@ -27,6 +27,12 @@ def test_a_nan_in_a_wandb_history_export_is_a_metric_not_logged_at_that_step():
     one_call = WANDB.replace('I call wandb.log({"recon_loss": recon.item()}) and then wandb.log({"kl_loss": kl.item()})',
                              'I call wandb.log({"recon_loss": recon.item(), "kl_loss": kl.item()})')
     assert HISTORY_NAN not in [n.name for n in diagnosis(one_call).normal]
+    # (two calls that share a key log it on every row: no gaps to show as NaN there)
+    shared = WANDB.replace('wandb.log({"kl_loss": kl.item()})', 'wandb.log({"recon_loss": recon.item(), "kl_loss": kl.item()})')
+    assert HISTORY_NAN not in [n.name for n in diagnosis(shared).normal]
+    for told in ("\nIn the terminal the loss is NaN too from then on.", "\nThe console shows NaN loss after epoch 3.",
+                 "\nloss=tensor(nan, device='cuda:0')"):
+        assert HISTORY_NAN not in [n.name for n in diagnosis(WANDB + told).normal], told
     # (a nan with no history export named is no such answer)
     assert HISTORY_NAN not in [n.name for n in diagnosis("my recon_loss goes nan after 3 epochs").normal]
 

@@ -58,8 +58,8 @@ SHAPE_RISES, SHAPE_RATIO = 2, 1.5
 NOISY_BATCH = 16
 # ... times what each printed value averages over besides one batch: micro-batches accumulated into a step, and a Hugging
 # Face Trainer's steps between logs (its TrainingArguments' logging_steps, 500 by default)
-ACCUMULATION_STEPS = re.compile(r"(?i)\b(?:gradient_)?accum\w*[_ ]steps\b['\"]?\s*[=:]\s*(\d{1,5})\b")
-LOGGING_STEPS = re.compile(r"(?i)\blogging_steps\b['\"]?\s*[=:]\s*(\d{1,6})\b")
+ACCUMULATION_STEPS = re.compile(r"(?i)accum\w*[_ ]steps\b['\"]?(?:\s*[=:]\s*|\s+)(\d{1,5})\b")
+LOGGING_STEPS = re.compile(r"(?i)\blogging_steps\b['\"]?(?:\s*[=:]\s*|\s+)(\d{1,6})\b")
 HF_LOGGING_STEPS = 500
 # Where such a run started: the highest of its first NOISY_START values (its first value is one batch's, as noisy as
 # the rest)
@@ -233,8 +233,10 @@ def _small_batch(prose: str) -> int:
         return 0
     accumulated = ACCUMULATION_STEPS.search(prose)
     logged = LOGGING_STEPS.search(prose)
+    # (the Trainer's own name for the batch, just before the match: `per_device_train_batch_size`)
+    trainer = "per_device" in prose[max(0, small.start() - 20):small.start()]
     averaged = size * (int(accumulated.group(1)) if accumulated else 1) * (
-        int(logged.group(1)) if logged else HF_LOGGING_STEPS if "per_device" in small.group(0) else 1)
+        int(logged.group(1)) if logged else HF_LOGGING_STEPS if trainer else 1)
     return size if averaged <= NOISY_BATCH else 0
 
 

@@ -303,8 +303,8 @@ def model_output(prose: str) -> re.Match | None:
 # through the code, not its types). The loss called is one of those by name, or a name the code sets to one
 # (`criterion = nn.CrossEntropyLoss()`); a sentence's "should I switch to BCEWithLogitsLoss?" calls nothing.
 PROBABILITY_NAMED = re.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_]\w{0,30})\s*=\s*" + _PROBABILITY_CALL)
-_LOGITS_CLASS = r"(?:nn\.)?(?:CrossEntropyLoss|BCEWithLogitsLoss)"
-LOGITS_LOSS_SET = re.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_]\w{0,30})\s*=\s*" + _LOGITS_CLASS + r"\(")
+_LOGITS_CLASS = r"(?:(?:torch\.)?nn\.)?(?:CrossEntropyLoss|BCEWithLogitsLoss)"
+LOGITS_LOSS_SET = re.compile(r"(?m)^[ \t]*(?P<name>(?:self\.)?[A-Za-z_]\w{0,30})\s*=\s*" + _LOGITS_CLASS + r"\(")
 
 
 def probabilities_handed(prose: str) -> re.Match | None:
@@ -319,7 +319,8 @@ def logits_loss_handed(code: str, set_at: re.Match) -> str:
     called, or ""."""
     name = set_at.group("name")
     named = {m.group("name") for m in itertools.islice(LOGITS_LOSS_SET.finditer(code), 20)}
-    callee = r"F\.(?:cross_entropy|binary_cross_entropy_with_logits)|" + _LOGITS_CLASS + r"\([^()\n]*\)" + (
+    callee = r"(?:F|(?:torch\.)?nn\.functional)\.(?:cross_entropy|binary_cross_entropy_with_logits)|" + _LOGITS_CLASS + \
+        r"\([^()\n]*\)" + (
         "|" + "|".join(re.escape(n) for n in sorted(named)) if named else "")
     called = re.compile(r"(?<![\w.])(?P<loss>" + callee + r")\(\s*" + re.escape(name) + r"\b").search(code, set_at.end())
     return called.group("loss") if called else ""
@@ -354,11 +355,13 @@ def nll_of_probabilities(ev: Evidence) -> str:
 # - a D(x) or D(G(z)) below 0 or above 1 on any line: the outputs printed are logits, and BCEWithLogitsLoss on logits
 #   is the right pairing (its loss near ln 2 at a mean logit near 0);
 # - another loss or no sigmoid named: an LSGAN's MSELoss, a hinge loss, "logits", a sigmoid said removed;
-# - a D(G(z)) above 0.15, where an MSE against 1, (1 - z)^2, is itself below ln 2 and would land there too.
+# - a D(G(z)) above 0.15, where an MSE against 1, (1 - z)^2, is itself below ln 2 and would land there too;
+# - a D(x) below SIGMOID_TWICE_SURE on a line counted: the failure's discriminator saturates, its D(x) near 1 while its
+#   D(G(z)) nears 0 -- a logits discriminator near its balance prints small means on both, in the same window.
 _SIGNED = r"-?\d+(?:\.\d+)?"
 DCGAN_LINE = re.compile(r"Loss_G:\s*(?P<g>" + _SIGNED + r")\s+D\(x\):\s*(?P<x>" + _SIGNED + r")\s+D\(G\(z\)\):\s*"
                         r"(?P<z1>" + _SIGNED + r")\s*/\s*(?P<z>" + _SIGNED + r")")
-SIGMOID_TWICE_BELOW, SIGMOID_TWICE_LINES = 0.15, 3
+SIGMOID_TWICE_BELOW, SIGMOID_TWICE_LINES, SIGMOID_TWICE_SURE = 0.15, 3, 0.8
 PRINTED_HALF_PLACE = 5e-5       # half the last place of a number printed with %.4f
 OTHER_GAN_LOSS = re.compile(r"(?i)\bMSELoss\b|\bmse_loss\b|\blsgan\b|least[ -]squares|\bhinge\b|\blogits?\b|"
                             r"(?:remov\w*|dropp\w*|without|no)\s+(?:the\s+)?(?:final\s+|last\s+)?(?:nn\.)?sigmoid")
@@ -370,7 +373,10 @@ def sigmoid_twice_printed(prose: str) -> str:
     lines = [m for m in itertools.islice(DCGAN_LINE.finditer(prose), 5000)]
     if any(not 0 <= float(m.group(k)) <= 1 for m in lines for k in ("x", "z1", "z")) or OTHER_GAN_LOSS.search(prose):
         return ""
-    sure = [(float(m.group("g")), float(m.group("z"))) for m in lines if 0 < float(m.group("z")) <= SIGMOID_TWICE_BELOW]
+    counted_lines = [m for m in lines if 0 < float(m.group("z")) <= SIGMOID_TWICE_BELOW]
+    if any(float(m.group("x")) < SIGMOID_TWICE_SURE for m in counted_lines):
+        return ""
+    sure = [(float(m.group("g")), float(m.group("z"))) for m in counted_lines]
     window = [(g, z) for g, z in sure
               if math.log1p(math.exp(-z)) - PRINTED_HALF_PLACE <= g <= math.log(2) + PRINTED_HALF_PLACE]
     if len(sure) < SIGMOID_TWICE_LINES or len(window) < len(sure):

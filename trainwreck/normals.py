@@ -68,8 +68,7 @@ SAMPLES_BROKEN = (r"\b(?:samples?|images?|outputs?|generations?)\s+(?:are|is|loo
                   r"(?:(?:colou?red|random|gr[ae]y|white)\s+)?(?:noise|static|black|blank|"
                   r"identical|the same(?!\s+(?:size|shape|resolution|format|dimensions?|way|as))|garbage|grey|gray)\b|"
                   r"\b(?:generator|g)\s+(?:only\s+|still\s+|just\s+)*(?:produces?|generates?|outputs?|makes?|gives?)\s+"
-                  r"(?:only\s+|just\s+|pure\s+)*(?:(?:colou?red|random|gr[ae]y|white)\s+)?(?:noise|static|garbage)\b"
-                  r"")
+                  r"(?:only\s+|just\s+|pure\s+)*(?:(?:colou?red|random|gr[ae]y|white)\s+)?(?:noise|static|garbage)\b")
 # a GAN by its family's names: GAN, DCGAN, WGAN-GP, LSGAN, CycleGAN, StyleGAN2, BigGAN, pix2pix (not a word that ends
 # in "gan", an organ's or a slogan's)
 GAN_FAMILY = r"(?:cycle|style|big|dc|ls|sn|sa|star|pro|info|ac|c|w)?gan(?:s|\d\w*|-\w+)?|pix2pix\w*"
@@ -97,13 +96,16 @@ _D_LOSS = r"\b(?:d_loss|loss_d|errd|d[ _]total|(?:discriminator|d)(?:'s)? loss)"
 # (a counter after "at" is a place, not the loss's level: "the D loss at epoch 0 was 1.39")
 D_LOSS_AT_ZERO = re.compile(r"(?i)" + _D_LOSS + r"\b[^.\n\d]{0,30}?\b(?:goes|went|go|drops?|dropped|falls?|fell|"
                             r"collaps\w*|is|stays?|stayed|stuck|sits?|near|to|at|reach\w*|becom\w*|became|approach\w*|"
-                            r"converg\w*)\b(?![ \t]+(?:epoch|step|iter\w*|batch|the start)\b)[^.\n\d]{0,12}?"
-                            r"(?:(?:~\s*)?0(?:\.0+)?(?![.\d])|\bzero\b)")
+                            r"converg\w*)\b(?![ \t]+(?:epoch|step|iter\w*|batch|the start)\b)"
+                            # (only words that bring it nearer between: not "stays far from zero", "well above 0")
+                            r"[ \t]*(?:(?:close|near|almost|nearly|about|down|to|basically|practically|exactly|right|"
+                            r"all the way)[ \t]+)*(?:(?:~\s*)?0(?:\.0+)?(?![.\d])|zero\b)")
 D_LOSS_PRINTED = re.compile(r"(?i)" + _D_LOSS + r"\b\s*[:=]\s*(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)")
 DISCRIMINATOR_WON, WON_PRINTS = 1e-3, 2
+ASSIGNED = re.compile(r"\s=\s")
 NEGATED_WITHIN = re.compile(r"(?i)\b(?:never|not|no longer)\b|n't\b")
 CRITIC = re.compile(r"(?i)(?<!from )(?<!instead of )(?<!not )(?<!no )(?<!than )(?<!replaced )"
-                    r"(?:\bw-?gan|\bwasserstein|\bcritic\b)(?![\w-]*\s+(?:to|with|for)\s+(?:the\s+)?(?:standard|bce|vanilla|"
+                    r"(?:\bw-?gan|\bwasserstein|\bcritic\b)(?![\w-]*\s+to\s+(?:the\s+)?(?:standard|bce|vanilla|"
                     r"ns|non-saturating|hinge|lsgan))")
 
 
@@ -114,9 +116,9 @@ def _discriminator_won(text: str) -> str:
     said = D_LOSS_AT_ZERO.search(text)
     if said and not denied_before(text, said.start()) and not NEGATED_WITHIN.search(said.group(0)):
         return said.group(0)
-    # (in a log's line: the key after something else on its line, not a code line that sets a name)
+    # (printed, not a code line that sets a name: `d_loss = 0.0` first on its line, spaces around its `=`)
     printed = [m for m in itertools.islice(D_LOSS_PRINTED.finditer(text), 10000)
-               if text[text.rfind("\n", 0, m.start()) + 1:m.start()].strip()]
+               if not (ASSIGNED.search(m.group(0)) and not text[text.rfind("\n", 0, m.start()) + 1:m.start()].strip())]
     last = printed[-WON_PRINTS:]
     return last[-1].group(0) if len(last) == WON_PRINTS and all(0 <= float(m.group(1)) <= DISCRIMINATOR_WON
                                                                   for m in last) else ""
@@ -124,15 +126,30 @@ def _discriminator_won(text: str) -> str:
 
 # A sentence that places what it says at the start, as expected there: "in the first epoch the generator only produces
 # noise, as expected" is no sample broken
-AT_THE_START = re.compile(r"(?i)\b(?:at first|initially|as expected|in the beginning|at the start|"
-                          r"(?:in|during|for) the first (?:\w+ )?(?:epochs?|steps?|iterations?|minutes?))\b")
+AT_THE_START = re.compile(r"(?i)\b(?:at first|initially|as expected|in the beginning|at the start|early on|"
+                          r"in epoch [01]|(?:in|during|for) the first (?:\w+ )?(?:epochs?|steps?|iterations?|batches|"
+                          r"minutes?))\b")
+# ... where nothing between the start's words and the noise moves the time on ("at first ..., but now the generator only
+# produces noise"), and the paste says the samples improved later ("by epoch 6 the faces look good")
+LATER_TIME = re.compile(r"(?i)\b(?:but|now|later|still|then|after|since|until)\b")
+IMPROVED_LATER = re.compile(r"(?i)\b(?:by|after|from|since)\s+(?:epoch|step|iteration|iter)\s*\d+\b[^.\n]{0,60}?\b(?:look\w*|"
+                            r"good|better|improv\w*|sharp\w*|realistic|recogni[sz]\w*|faces?|digits?|makes?)\b")
+
+
+def _noise_at_the_start(text: str, m: re.Match) -> bool:
+    """Is the broken samples' clause said of the run's start, as expected there, with a later improvement said?"""
+    start, _end = sentence_around(text, m.start(), m.end())
+    before = text[start:m.start()]
+    said = list(AT_THE_START.finditer(before)) or list(AT_THE_START.finditer(text, m.end(), min(len(text), m.end() + 40)))
+    if not said or (said[-1].end() <= len(before) and LATER_TIME.search(before, said[-1].end())):
+        return False
+    return IMPROVED_LATER.search(text, m.end()) is not None
 
 
 def gan_failure_said(text: str) -> str:
     """What the words or the printed losses say of a GAN that broke: its samples broke, a loss grew past any bound, or
     its discriminator won; or "". (The failures the GAN's answer names: never its game.)"""
-    broken = next((m for m in itertools.islice(GAN_BROKEN.finditer(text), 20)
-                   if not AT_THE_START.search(text[slice(*sentence_around(text, m.start(), m.end()))])), None)
+    broken = next((m for m in itertools.islice(GAN_BROKEN.finditer(text), 20) if not _noise_at_the_start(text, m)), None)
     return broken.group(0) if broken else _discriminator_won(text)
 
 
@@ -197,7 +214,8 @@ def _depth_metrics_poor(text: str) -> str:
 
 # A nan the run printed itself (`loss: nan`, `loss=nan`), said in a statement to come ("the loss went to nan after
 # step 3000", "stays nan"), or its charts said to show, beside a history export's NaN: a nan, not a gap
-_NAN_SHOWN_ELSEWHERE = re.compile(r"(?i)\bloss\w*\s*[:=]\s*nan\b|\b(?:charts?|ui|dashboard|panels?)\b[^.\n]{0,30}?"
+_NAN_SHOWN_ELSEWHERE = re.compile(r"(?i)\bloss\w*\s*[:=]\s*(?:tensor\()?nan\b|\bloss\w*\s+(?:is|was|are|were)\s+(?:\w+\s+)?nan\b|"
+                                  r"\bnan\s+loss|\b(?:charts?|ui|dashboard|panels?)\b[^.\n]{0,30}?"
                                   r"\b(?:shows?|showing)\b[^.\n]{0,20}?\bnan\b|"
                                   r"\b(?:go(?:es|ing)?|went|turn(?:s|ed|ing)?|stay(?:s|ed|ing)?|becom(?:es|ing)|became)\s+"
                                   r"(?:to\s+)?nan\b|\bnan\s+(?:after|from|since)\s+(?:step|epoch|iter)")
@@ -208,9 +226,11 @@ WANDB_LOG_KEYS = re.compile(r"\b(?:wandb|run)\.log\(\s*\{([^{}\n]{1,300})\}")
 
 def _logged_apart(text: str) -> str:
     """"" where the paste shows two log calls whose keys differ (the gaps' cause), else why the answer does not hold."""
-    keys = {frozenset(re.findall(r"[\"']([^\"']+)[\"']\s*:", m.group(1)))
-            for m in itertools.islice(WANDB_LOG_KEYS.finditer(text), 50)}
-    return "" if len(keys - {frozenset()}) >= 2 else "no two log calls with keys of their own shown"
+    keys = [frozenset(re.findall(r"[\"']([^\"']+)[\"']\s*:", m.group(1)))
+            for m in itertools.islice(WANDB_LOG_KEYS.finditer(text), 50)]
+    # (keys of their own: two calls that share no key -- a key logged by every call has no gaps to show as NaN)
+    apart = any(a and b and not a & b for a, b in itertools.combinations(keys, 2))
+    return "" if apart else "no two log calls with keys of their own shown"
 
 
 OBJECTIVES = (
