@@ -26,9 +26,8 @@ from .gradient_norms import CLIP_LATE_WORDS, CLIP_UNENGAGED_WORDS, FIRST_LAYERS_
 from .input_scaling import CONSTANT_FEATURE_WORDS, FORGOT_INPUTS, FORGOT_TARGETS, SCALES_WORDS, scaled_said
 from .loss_inputs import (DENSE, FROM_LOGITS, KERAS_CROSSENTROPY, KERAS_NAMED, KERAS_OUTPUT, KERAS_PAIRING_SAID,
                           OTHER_BACKEND, PROBABILITY_LOSS_WORDS, TF_BACKEND, TORCH_LOGITS_LOSS, impossible_negative,
-                          MODEL_ENDS_SAID, PROBABILITY_NAMED, distribution_on_probabilities, model_ends_said, model_output,
-                          output_of_generator, negative_shown, probabilities_handed,
-                          logits_loss_handed)
+                          MODEL_ENDS_SAID, PROBABILITY_NAMED, distribution_on_probabilities, logits_loss_handed,
+                          model_ends_said, model_output, output_of_generator, negative_shown, probabilities_handed)
 from .loss_scale import scale_recovered
 from .optimizer_setup import HIGH_ADAPTIVE_WORDS, RATE_CLIMBS, RATE_RAISED_WORDS
 from .paste_facts import (ACCURACY_WORDS, DEAD_UNITS_WORDS, FASTER_START_WORDS, JUMP_FROZEN_WORDS, NO_WARMUP_WORDS, ONE_BATCH_WORDS, ONE_OUTPUT_WORDS,
