@@ -219,25 +219,25 @@ _NAN_SHOWN_ELSEWHERE = re.compile(r"(?i)\bloss\w*\s*[:=]\s*(?:tensor\()?nan\b|\b
                                   r"\b(?:shows?|showing)\b[^.\n]{0,20}?\bnan\b|"
                                   r"\b(?:go(?:es|ing)?|went|turn(?:s|ed|ing)?|stay(?:s|ed|ing)?|becom(?:es|ing)|became)\s+"
                                   r"(?:to\s+)?nan\b|\bnan\s+(?:after|from|since)\s+(?:step|epoch|iter)")
-# The gaps' cause shown: two wandb.log calls or more, each with keys the other lacks (`wandb.log({"d_loss": ...})`, then
-# `wandb.log({"g_loss": ...})`) -- without it, a column of NaN is as likely a loss that went nan
+# The gaps' cause shown: two wandb.log calls that share no key (`wandb.log({"d_loss": ...})`, then
+# `wandb.log({"g_loss": ...})`) -- without them, a column of NaN is as likely a loss that went nan
 WANDB_LOG_KEYS = re.compile(r"\b(?:wandb|run)\.log\(\s*\{([^{}\n]{1,300})\}")
 
 
 def _logged_apart(text: str) -> str:
-    """"" where the paste shows two log calls whose keys differ (the gaps' cause), else why the answer does not hold."""
+    """"" where the paste shows two log calls that share no key (the gaps' cause), else why the answer does not hold."""
     keys = [frozenset(re.findall(r"[\"']([^\"']+)[\"']\s*:", m.group(1)))
             for m in itertools.islice(WANDB_LOG_KEYS.finditer(text), 50)]
     # (keys of their own: two calls that share no key -- a key logged by every call has no gaps to show as NaN)
     apart = any(a and b and not a & b for a, b in itertools.combinations(keys, 2))
-    return "" if apart else "no two log calls with keys of their own shown"
+    return "" if apart else "no two log calls that share no key shown"
 
 
 OBJECTIVES = (
     Normal("nan in a W&B history export for a metric not logged at that step",
            # (first of all: a nan asked about that is a missing value, whatever model logged it)
            # (the run's history pulled with the API, `run.history()`, or exported from W&B -- answered only where the
-           # paste shows what makes the gaps: two log calls with keys of their own, _logged_apart)
+           # paste shows what makes the gaps: two log calls that share no key, _logged_apart)
            re.compile(r"\b(?:run\.history\(|(?:wandb|w&b)(?:'s)? (?:export|csv)|"
                       r"export(?:ed)? (?:\w+ )?from (?:wandb|w&b))[\s\S]{0,1500}?\bnan\b|"
                       r"\bnan\b[\s\S]{0,1500}?\brun\.history\("),
