@@ -13,7 +13,7 @@ HF_NOISE = ("Fine-tuning roberta-base on a binary sentiment set, TrainingArgumen
 
 
 def test_a_batch_size_is_read_under_a_frameworks_prefixed_name_and_not_an_evaluations():
-    said = {text: (m.group(1) if (m := BATCH_SIZE.search(text)) else None) for text in (
+    said = {text: (m.group("size") if (m := BATCH_SIZE.search(text)) else None) for text in (
         "per_device_train_batch_size=8", "train_micro_batch_size_per_gpu: 4", "minibatch size 32", "--batch-size 4",
         '"batch_size": 16', "per_device_eval_batch_size=8", "eval_batch_size: 2", "databatch_size=3")}
     assert said == {"per_device_train_batch_size=8": "8", "train_micro_batch_size_per_gpu: 4": "4",

@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from conftest import diagnosis
+from conftest import context_of, diagnosis
 from trainwreck.data_values import keras_directory_unscaled
 from trainwreck.normals import gan_failure_said, normals_asked
 
@@ -98,7 +98,9 @@ def test_a_discriminator_that_won_takes_the_games_answer_away_and_a_dataset_of_r
                                  "1/127.5, offset=-1)(x))"),
                   report.replace("dataset = keras", "val_ds = keras")):
         assert not keras_directory_unscaled(other)
+        assert "raw-pixels" not in context_of(other).printed
         assert "WR-330" not in [m.entry.id for m in diagnosis(other).matches][:1]
+    assert "image_dataset_from_directory" in context_of(report).printed["raw-pixels"]
 
 
 def dcgan_lines(rows) -> str:

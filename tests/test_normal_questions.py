@@ -24,6 +24,8 @@ def test_a_nan_in_a_wandb_history_export_is_a_metric_not_logged_at_that_step():
     # (nor where the words say the loss went nan and no two log calls show what made the gaps)
     said = "My wandb history shows the loss going to nan after step 3000 and staying there. Adam lr 1e-3, fp16. Why?"
     assert HISTORY_NAN not in [n.name for n in diagnosis(said).normal]
+    # (the words alone take it away too, beside the export and the two calls that would otherwise answer it)
+    assert HISTORY_NAN not in [n.name for n in diagnosis(WANDB + "\nSince step 3000 the loss went to nan.").normal]
     one_call = WANDB.replace('I call wandb.log({"recon_loss": recon.item()}) and then wandb.log({"kl_loss": kl.item()})',
                              'I call wandb.log({"recon_loss": recon.item(), "kl_loss": kl.item()})')
     assert HISTORY_NAN not in [n.name for n in diagnosis(one_call).normal]

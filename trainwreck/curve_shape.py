@@ -229,14 +229,12 @@ def _small_batch(prose: str) -> int:
     in a Hugging Face Trainer's log, times the steps between logs (`logging_steps`, 500 where its arguments are shown
     without it: the Trainer logs the mean loss since its last log)."""
     small = BATCH_SIZE.search(prose)
-    if not small or not 0 < (size := int(small.group(1))) <= NOISY_BATCH:
+    if not small or not 0 < (size := int(small.group("size"))) <= NOISY_BATCH:
         return 0
     accumulated = ACCUMULATION_STEPS.search(prose)
     logged = LOGGING_STEPS.search(prose)
-    # (the Trainer's own name for the batch, just before the match: `per_device_train_batch_size`)
-    trainer = "per_device" in prose[max(0, small.start() - 20):small.start()]
     averaged = size * (int(accumulated.group(1)) if accumulated else 1) * (
-        int(logged.group(1)) if logged else HF_LOGGING_STEPS if trainer else 1)
+        int(logged.group(1)) if logged else HF_LOGGING_STEPS if small.group("trainer") else 1)
     return size if averaged <= NOISY_BATCH else 0
 
 

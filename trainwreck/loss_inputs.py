@@ -15,7 +15,7 @@ import re
 from .brackets import arguments
 from .curve_shape import fmt
 from .logscan import Evidence
-from .normals import NORMALS, negative_said
+from .normals import GAN_FAMILY, NORMALS, negative_said
 from .plural import counted
 from .run_said import MINUS_SCORE, loss_kind, score_out_of_range
 from .sentences import denied_before, sentence_around, sentences_and_ends, told
@@ -228,8 +228,7 @@ def _smp_activation(prose: str) -> re.Match | None:
 # or a tanh to be an image), so only a discriminator's sigmoid pairs with it
 # (a GAN by its own words: not a "generator" alone, which names a seq2seq model's output layer in OpenNMT, nor a word
 # that ends in "gan", "began", "organ")
-GAN_NAMED = re.compile(r"(?i)\bgan_type\b|\bGANLoss\b|\bdiscriminator\b|\bnet_?D\b|\b(?:gans?|dcgan|wgan\w*|lsgan|"
-                       r"cyclegan|stylegan\w*|srgan|esrgan|pix2pix|biggan|progan)\b")
+GAN_NAMED = re.compile(r"(?i)\bgan_type\b|\bGANLoss\b|\bdiscriminator\b|\bnet_?D\b|\b(?:" + GAN_FAMILY + r")\b")
 DISCRIMINATOR_NAME = re.compile(r"(?i)disc|critic|^net_?d$|^d$|^D_")
 GENERATOR_NAME = re.compile(r"(?i)^(?:net_?g|g|gen|generator)$|generator|^gen_|_gen$")
 # (not PyTorch's random-number Generator, `generator=torch.Generator()`)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .one_class_iou import IOU_NAME
 from .precision_said import HALF_SHOWN, SCALER_SHOWN
-from .run_said import BATCH_SIZE, MINUS_SCORE_TRAINER, says_not_learning
+from .run_said import BATCH_SIZE, MINUS_SCORE_TRAINER, NOT_IN_USE, WGAN_IN_USE, says_not_learning
 from .schedule_said import no_warmup_said
 from .sentences import UNDONE, denied_before, rounding_of, said_unnegated, sentence_around, told
 from .start_loss import early_jump_seen
@@ -69,9 +69,9 @@ SAMPLES_BROKEN = (r"\b(?:samples?|images?|outputs?|generations?)\s+(?:are|is|loo
                   r"identical|the same(?!\s+(?:size|shape|resolution|format|dimensions?|way|as))|garbage|grey|gray)\b|"
                   r"\b(?:generator|g)\s+(?:only\s+|still\s+|just\s+)*(?:produces?|generates?|outputs?|makes?|gives?)\s+"
                   r"(?:only\s+|just\s+|pure\s+)*(?:(?:colou?red|random|gr[ae]y|white)\s+)?(?:noise|static|garbage)\b")
-# a GAN by its family's names: GAN, DCGAN, WGAN-GP, LSGAN, CycleGAN, StyleGAN2, BigGAN, pix2pix (not a word that ends
-# in "gan", an organ's or a slogan's)
-GAN_FAMILY = r"(?:cycle|style|big|dc|ls|sn|sa|star|pro|info|ac|c|w)?gan(?:s|\d\w*|-\w+)?|pix2pix\w*"
+# a GAN by its family's names: GAN, DCGAN, WGAN-GP, LSGAN, CycleGAN, StyleGAN2, BigGAN, SRGAN, ESRGAN, pix2pix (not a
+# word that ends in "gan", an organ's or a slogan's)
+GAN_FAMILY = r"(?:cycle|style|big|dc|ls|sn|sa|star|pro|info|ac|esr|sr|c|w)?gan(?:s|\d\w*|[-_]\w+)?|pix2pix\w*"
 GAN_BROKEN = re.compile(r"(?i)" + SAMPLES_BROKEN + r"|\bmode collapse\b|\bcollapsed\b|" + HUGE_LOSS)
 HUGE_LOSS_SAID = re.compile(HUGE_LOSS, re.I)
 # torchvision's deprecation warning naming no weights: `pretrained=False` passed on as `weights=None`
@@ -104,9 +104,7 @@ D_LOSS_PRINTED = re.compile(r"(?i)" + _D_LOSS + r"\b\s*[:=]\s*(-?\d+(?:\.\d+)?(?
 DISCRIMINATOR_WON, WON_PRINTS = 1e-3, 2
 ASSIGNED = re.compile(r"\s=\s")
 NEGATED_WITHIN = re.compile(r"(?i)\b(?:never|not|no longer)\b|n't\b")
-CRITIC = re.compile(r"(?i)(?<!from )(?<!instead of )(?<!not )(?<!no )(?<!than )(?<!replaced )"
-                    r"(?:\bw-?gan|\bwasserstein|\bcritic\b)(?![\w-]*\s+to\s+(?:the\s+)?(?:standard|bce|vanilla|"
-                    r"ns|non-saturating|hinge|lsgan))")
+CRITIC = re.compile(r"(?i)" + WGAN_IN_USE + r"|" + NOT_IN_USE + r"\bcritic\b")
 
 
 def _discriminator_won(text: str) -> str:
@@ -579,7 +577,7 @@ _CINDEX_CHANCE = re.compile(r"(?i)\bc-?index\b[^.\n\d]{0,30}?\b0?\.5(?:0\d?)?(?!
 def _cox_unless(text: str) -> str:
     """Why the Cox answer is not the one: no two batch sizes compared, a C-index at chance or falling, the run said
     not to learn or to go nan; or ""."""
-    sizes = {m.group(1) for m in itertools.islice(BATCH_SIZE.finditer(text), 20)}
+    sizes = {m.group("size") for m in itertools.islice(BATCH_SIZE.finditer(text), 20)}
     if len(sizes) < 2 and not _BATCH_CHANGED.search(text):
         return "no two batch sizes compared"
     return ("a C-index at chance or falling" if _CINDEX_CHANCE.search(text) else "") or _nonfinite_said(text) \

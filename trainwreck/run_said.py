@@ -17,9 +17,10 @@ from .thesaurus import fold_text
 # framework's prefixed names, `per_device_train_batch_size=8` (Hugging Face), `train_micro_batch_size_per_gpu: 4`
 # (DeepSpeed). Not an evaluation's batch, which trains nothing ("eval batch size 2", `per_device_eval_batch_size`,
 # `test_batch_size`), nor a bound (`max_batch_size`).
-BATCH_SIZE = re.compile(r"(?i)(?<![A-Za-z])(?<!eval[_ ])(?<!val[_ ])(?<!valid[_ ])(?<!test[_ ])(?<!dev[_ ])(?<!predict_)"
-                        r"(?<!max_)(?:mini[ -]?|micro[_ -]?)?batch[_ -]?size"
-                        r"(?:_per_(?:gpu|device))?\b['\"]?\s*(?:(?:[=:]|of|is|was)\s*)?(\d{1,6})\b")
+# (the Trainer's own name kept apart, group `trainer`: its log averages more than one batch, curve_shape._small_batch)
+BATCH_SIZE = re.compile(r"(?i)(?<![A-Za-z])(?P<trainer>per_device_train_)?(?<!eval[_ ])(?<!val[_ ])(?<!valid[_ ])"
+                        r"(?<!test[_ ])(?<!dev[_ ])(?<!predict_)(?<!max_)(?:mini[ -]?|micro[_ -]?)?batch[_ -]?size"
+                        r"(?:_per_(?:gpu|device))?\b['\"]?\s*(?:(?:[=:]|of|is|was)\s*)?(?P<size>\d{1,6})\b")
 
 
 # Words that say something went wrong. A report with none of them (and no message, and no
@@ -394,11 +395,15 @@ BOUNDED_LOSS = re.compile(r"\b(?:b?ce(?:loss\w*)?|bce_?with_?logits\w*|binary[ _
                           r"squared|l1[ _-]?loss|smooth[ _-]?l1\w*|huber\w*|hinge\w*|softmax\w*|"
                           # (and CTC, minus the log of a sum of path probabilities: at or above zero handed what it takes)
                           r"ctc(?:_?loss|_batch_cost)?|charbonnier\w*)\b", re.I)
+# A Wasserstein GAN in use: not one switched away from, denied, or left for another loss ("switched from WGAN-GP to the
+# standard BCE loss"); NOT_IN_USE, the words before a name that say it is not the run's
+NOT_IN_USE = (r"(?<!from )(?<!instead of )(?<!not a )(?<!not )(?<!not using )(?<!no )(?<!don't use )(?<!do not use )"
+               r"(?<!without )(?<!non-)(?<!than )(?<!replaced )")
+WGAN_IN_USE = (NOT_IN_USE + r"(?:\bw-?gan\w*|\bwasserstein)(?![\w-]*\s+to\s+(?:the\s+)?(?:standard|bce|vanilla|ns|"
+               r"non-saturating|hinge|lsgan))")
 LIKELIHOOD = re.compile(r"likelihood|log[ _-]?prob|\blog[ _-]?p\b|densit(?:y|ies)|\bflows?\b|\belbo\b|gaussian|mixture"
-                        # (and a Wasserstein critic's, negative by construction; not a WGAN switched away from)
-                        r"|variational|\bkl\b|(?<!from )(?<!instead of )(?<!not a )(?<!not )(?<!not using )(?<!no )"
-                        r"(?<!don't use )(?<!do not use )(?<!without )(?<!non-)"
-                        r"\bwgan\w*|(?<!from )(?<!not )wasserstein", re.I)
+                        # (and a Wasserstein critic's, negative by construction)
+                        r"|variational|\bkl\b|" + WGAN_IN_USE, re.I)
 # An overlap score is in [0, 1] whatever the model predicts, as long as the targets are: a Dice or
 # IoU printed outside that range means the targets are not (a 0/255 mask gives a Dice above 1).
 # (not a loss named for the score, `iou_loss = 1.2398`, `dice_coef_loss: 1.07`, "dice coefficient loss": a GIoU loss
