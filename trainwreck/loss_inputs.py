@@ -8,6 +8,7 @@ it (a loss below zero here; a floor it cannot go below, softmax_floor).
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
@@ -306,6 +307,7 @@ _LOGITS_CLASS = r"(?:(?:torch\.)?nn\.)?(?:CrossEntropyLoss|BCEWithLogitsLoss)"
 LOGITS_LOSS_SET = re.compile(r"(?m)^[ \t]*(?P<name>(?:self\.)?[A-Za-z_]\w{0,30})\s*=\s*" + _LOGITS_CLASS + r"\(")
 
 
+@functools.lru_cache(maxsize=4)      # (asked by the facts and by the evidence the entry gets)
 def probabilities_handed(prose: str) -> re.Match | None:
     """The assignment of a softmax's or a sigmoid's output to a name that a logits loss is then handed first
     (PROBABILITY_NAMED; the loss by name or a name set to it, LOGITS_LOSS_SET); or None."""
@@ -313,15 +315,20 @@ def probabilities_handed(prose: str) -> re.Match | None:
                  if logits_loss_handed(prose, m)), None)
 
 
+@functools.lru_cache(maxsize=4)
+def _logits_losses(code: str) -> str:
+    """The pattern of a logits loss's call in this code: the functional ones, a class called as it is built, or a name
+    the code sets to one."""
+    named = sorted({m.group("name") for m in itertools.islice(LOGITS_LOSS_SET.finditer(code), 20)})
+    return (r"(?:F|(?:torch\.)?nn\.functional)\.(?:cross_entropy|binary_cross_entropy_with_logits)|" + _LOGITS_CLASS
+            + r"\([^()\n]*\)" + "".join("|" + re.escape(n) for n in named))
+
+
 def logits_loss_handed(code: str, set_at: re.Match) -> str:
     """The loss that applies its own softmax or sigmoid that the code hands the name `set_at` sets, after it, as it is
     called, or ""."""
-    name = set_at.group("name")
-    named = {m.group("name") for m in itertools.islice(LOGITS_LOSS_SET.finditer(code), 20)}
-    callee = r"(?:F|(?:torch\.)?nn\.functional)\.(?:cross_entropy|binary_cross_entropy_with_logits)|" + _LOGITS_CLASS + \
-        r"\([^()\n]*\)" + (
-        "|" + "|".join(re.escape(n) for n in sorted(named)) if named else "")
-    called = re.compile(r"(?<![\w.])(?P<loss>" + callee + r")\(\s*" + re.escape(name) + r"\b").search(code, set_at.end())
+    called = re.compile(r"(?<![\w.])(?P<loss>" + _logits_losses(code) + r")\(\s*" + re.escape(set_at.group("name"))
+                        + r"\b").search(code, set_at.end())
     return called.group("loss") if called else ""
 
 
@@ -369,21 +376,20 @@ OTHER_GAN_LOSS = re.compile(r"(?i)\bMSELoss\b|\bmse_loss\b|\blsgan\b|least[ -]sq
 def sigmoid_twice_printed(prose: str) -> str:
     """The fact, where DCGAN's lines print a generator's loss that no BCE of the printed outputs can give and a BCE
     with its own sigmoid does (DCGAN_LINE), and nothing else explains it, else ""."""
-    lines = [m for m in itertools.islice(DCGAN_LINE.finditer(prose), 5000)]
+    lines = list(itertools.islice(DCGAN_LINE.finditer(prose), 5000))
     if any(not 0 <= float(m.group(k)) <= 1 for m in lines for k in ("x", "z1", "z")) or OTHER_GAN_LOSS.search(prose):
         return ""
-    counted_lines = [m for m in lines if 0 < float(m.group("z")) <= SIGMOID_TWICE_BELOW]
-    if any(float(m.group("x")) < SIGMOID_TWICE_SURE for m in counted_lines):
+    sure = [(float(m.group("g")), float(m.group("z"))) for m in lines if 0 < float(m.group("z")) <= SIGMOID_TWICE_BELOW
+            and float(m.group("x")) >= SIGMOID_TWICE_SURE]
+    counted_lines = sum(0 < float(m.group("z")) <= SIGMOID_TWICE_BELOW for m in lines)
+    # (every line counted saturated, in the window, and enough of them)
+    if len(sure) < max(SIGMOID_TWICE_LINES, counted_lines) or not all(
+            math.log1p(math.exp(-z)) - PRINTED_HALF_PLACE <= g <= math.log(2) + PRINTED_HALF_PLACE for g, z in sure):
         return ""
-    sure = [(float(m.group("g")), float(m.group("z"))) for m in counted_lines]
-    window = [(g, z) for g, z in sure
-              if math.log1p(math.exp(-z)) - PRINTED_HALF_PLACE <= g <= math.log(2) + PRINTED_HALF_PLACE]
-    if len(sure) < SIGMOID_TWICE_LINES or len(window) < len(sure):
-        return ""
-    g, z = window[-1]
+    g, z = sure[-1]
     return (f"the DCGAN lines print Loss_G {g:.4f} beside D(G(z)) {z:.4f}: a BCE of the discriminator's probabilities "
             f"against the real label is at least -log {z:.4f} = {-math.log(z):.3g} (-log of their mean: Jensen), and "
-            f"on all {counted(len(window), 'line')} whose D(G(z)) is {SIGMOID_TWICE_BELOW:g} or less the loss sits "
+            f"on all {counted(len(sure), 'line')} whose D(G(z)) is {SIGMOID_TWICE_BELOW:g} or less the loss sits "
             f"between log(1 + e^-D(G(z))) ({math.log1p(math.exp(-z)):.4f} here) and ln 2, where a loss that applies its "
             "own sigmoid to probabilities puts it: consistent with a discriminator that ends in a sigmoid, handed to "
             "BCEWithLogitsLoss")
