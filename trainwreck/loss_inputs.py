@@ -307,7 +307,7 @@ _LOGITS_CLASS = r"(?:(?:torch\.)?nn\.)?(?:CrossEntropyLoss|BCEWithLogitsLoss)"
 LOGITS_LOSS_SET = re.compile(r"(?m)^[ \t]*(?P<name>(?:self\.)?[A-Za-z_]\w{0,30})\s*=\s*" + _LOGITS_CLASS + r"\(")
 
 
-@functools.lru_cache(maxsize=4)      # (asked by the facts and by the evidence the entry gets)
+@functools.lru_cache(maxsize=4)      # (asked once for each entry whose phrases say probabilities reach the loss)
 def probabilities_handed(prose: str) -> re.Match | None:
     """The assignment of a softmax's or a sigmoid's output to a name that a logits loss is then handed first
     (PROBABILITY_NAMED; the loss by name or a name set to it, LOGITS_LOSS_SET); or None."""
