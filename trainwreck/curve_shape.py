@@ -893,8 +893,9 @@ def at_run_start(ev: Evidence) -> bool:
     step, nxt = step_number(pos), step_number(ev.at(1)) if ev.count > 1 else None
     first_epoch = all(n <= 1 for n in _numbers_of(epoch_number(pos)))
     # (printed once an epoch at the same count, `[1, 12000]` then `[2, 12000]` from a tutorial loop changed to print at
-    # an epoch's end: the first is the first epoch's)
-    if step is not None and step == nxt and first_epoch and epoch_number(pos) is not None and \
+    # an epoch's end, or at the steps counted since the run's start, `epoch: 1, steps: 1785` then `epoch: 2, steps:
+    # 3570` in SpeechBrain's train_log: the first is the first epoch's)
+    if step is not None and nxt in (step, 2 * step) and first_epoch and epoch_number(pos) is not None and \
             epoch_number(ev.at(1)) == str(int(float(epoch_number(pos))) + 1):
         return True
     if step is None or nxt is None or epoch_number(ev.at(1)) != epoch_number(pos) or not first_epoch:

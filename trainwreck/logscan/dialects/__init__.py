@@ -84,10 +84,10 @@ def loss_unit(name: str) -> LossUnit:
 
 from . import (basicsr, caffe, column, cost_after, count_value, csv_table, cyclegan, darknet, deepxde, edsr, fairseq,  # noqa: E402
                hf_trainer, history, keras, keyed, lightning, loss_table, megatron, openmmlab, opennmt, point_runner, prose_values,
-               step_value, tensorboard_csv, tqdm_bar, train_val, wandb_summary)
+               speechbrain, step_value, tensorboard_csv, tqdm_bar, train_val, wandb_summary)
 
 ORDER: tuple[Dialect, ...] = (keras.DIALECT, lightning.DIALECT, hf_trainer.DIALECT, wandb_summary.DIALECT,
-                              fairseq.DIALECT, megatron.DIALECT, openmmlab.DIALECT, basicsr.DIALECT, edsr.DIALECT, cyclegan.DIALECT,
+                              fairseq.DIALECT, megatron.DIALECT, openmmlab.DIALECT, basicsr.DIALECT, edsr.DIALECT, cyclegan.DIALECT, speechbrain.DIALECT,
                               opennmt.DIALECT, point_runner.DIALECT,
                               caffe.DIALECT, darknet.DIALECT, deepxde.DIALECT, tqdm_bar.DIALECT, cost_after.DIALECT,
                               step_value.DIALECT, train_val.DIALECT, keyed.DIALECT, history.DIALECT,
