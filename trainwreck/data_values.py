@@ -207,6 +207,27 @@ _NOT_TABLES = r"(?:(?!\b(?:branch\w*|commits?|weights?|adapters?|lora|checkpoint
 MERGED = re.compile(r"\b(?:pd|pandas)\.(?:merge|concat)\(|\.merge\([^)\n]{0,80}\b(?:on|how|left_on|right_on)\s*=|"
                     r"\.join\([^)\n]{0,80}\bon\s*=|\b(?:merg|join)(?:e|ed|ing)\b" + _NOT_TABLES + r"{0,60}?\b" + _DATA_TABLES
                     + r"\b|\b" + _DATA_TABLES + r"\b" + _NOT_TABLES + r"{0,40}?\b(?:merg|join)(?:e|ed|ing)\b", re.I)
+# ... or a table read with pandas and nothing in the paste that handles a missing value: read_csv reads an empty field
+# (and NA, NULL, n/a, nan...) as nan by default (its `na_values`, `keep_default_na`), and a nan left in a feature makes
+# the loss of every batch that holds its row nan -- beside a nan, half a printed fact for the same entries.
+TABLE_READ = re.compile(r"\b(?:pd|pandas)\.read_(?:csv|excel|table|parquet|json|feather|fwf|sql\w*)\(")
+MISSING_HANDLED = re.compile(r"\b(?:fillna|dropna|isna|isnull|notna|notnull|interpolate|nan_to_num|ffill|bfill|na_values|"
+                             r"keep_default_na|isnan|nanmean|nanmedian)\b|\w*Imputer\b")
+
+
+# ... and the features taken from a table's columns (`X = df[['Age', 'Fare']]`, `x = torch.tensor(df.drop('y',
+# axis=1).values)`, `features = data.iloc[:, :-1]`): not a table of file names and labels beside images read from disk
+FEATURES_FROM_TABLE = re.compile(r"(?m)^[ \t]*(?:self\.)?(?:X|x|features?|inputs?)\w{0,12}\s*=\s*(?:[\w.]{1,30}\(\s*)?"
+                                 r"[A-Za-z_]\w{0,30}(?:\[\[|\.drop\(|\.iloc\[|\.loc\[|\.values\b|\.to_numpy\()")
+
+
+def table_read_missing_unhandled(prose: str) -> str:
+    """The pandas call that reads the data, where the features are a table's columns and nothing in the paste fills,
+    drops or tests for a missing value; or ""."""
+    read = TABLE_READ.search(prose)
+    return read.group(0)[:-1] if read and FEATURES_FROM_TABLE.search(prose) and not MISSING_HANDLED.search(prose) else ""
+
+
 # ... or an array stacked straight from the reader's calls: `X = np.stack([cv2.imread(p, 0).flatten() for p in paths])`
 IMAGE_STACK = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,30})\s*=\s*(?:np|numpy|torch|jnp)\.(?:stack|array|asarray|vstack|"
                          r"concatenate|tensor|as_tensor)\(\s*\[[^\]\n]{0,120}?" + _READERS + r"\(")

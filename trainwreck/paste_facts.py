@@ -23,7 +23,7 @@ from .data_checked import data_said_finite, inputs_only
 from .data_values import (ADAPT_CALL, CLASSES_COUNTED, classes_short, DIVIDED_255, DIVIDED_255_ITSELF, IMAGE_READER, INPUT_NAME,
                           KERAS_NORMALIZATION, KERAS_UINT8, LABELS_REMAPPED, MASK_255, MASK_255_HANDLED, MAX_255,
                           MERGED, MINUS_ONE_HANDLED, MINUS_ONE_LABELS, NOT_INPUT_NAME, TORCHVISION_IO, dataset_data,
-                          image_tensor_unscaled, keras_directory_unscaled, mask_to_tensor, raw_units_read,
+                          image_tensor_unscaled, keras_directory_unscaled, mask_to_tensor, raw_units_read, table_read_missing_unhandled,
                           read_and_made_float)
 from .exp_limits import exp_overflow
 from .frozen_said import (dead_units_said, froze_after_jumps_said, one_output_untrained, units_alike_said, weights_frozen_said,
@@ -54,7 +54,7 @@ from .thesaurus import tokens
 from .timing_words import timing_of
 from .weight_init import (ALL_PARAMS_ZERO, CONSTANT_INIT_SAID, FILLED, LARGE_INIT, LAYERS_BUILT, NUMPY_ZERO_WEIGHTS,
                           UNFILLED, constant_kernel_init, init_too_wide, update_discarded,
-                          zero_tables_multiplied)
+                          zero_tables_multiplied, zeros_loaded)
 
 ZERO_GRADIENT_WORDS, ACCURACY_WORDS = {"gradient", "exactly", "zero"}, {"accuracy", "improve"}
 # The entries whose phrases say every input gets one output (a dead or a symmetric network's face): half a printed
@@ -214,6 +214,12 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                 "whose key has no match in the other table gets nan in that table's columns (pandas "
                                 "fills what a merge or a concatenation leaves empty with nan), and one nan in a "
                                 "feature makes the loss of every batch it is in nan")
+    read = table_read_missing_unhandled(ev.prose) if ev.first_nonfinite is not None or "nan" in words else ""
+    if read and not merged:
+        out["table-nan-unhandled"] = (f"the paste reads its data with `{read}()` and nothing in it fills, drops or looks "
+                                      "for a missing value: pandas gives a missing value as nan (read_csv and read_excel "
+                                      "read an empty field, NA, NULL or n/a so by default), and one nan in a feature "
+                                      "makes the loss of every batch it is in nan")
     if (layer := KERAS_NORMALIZATION.search(ev.prose)) \
             and (adapt := re.search(ADAPT_CALL % re.escape(layer.group("name")), ev.prose)) \
             and (untrained or _broken_from_start(ev, sig, words)):
@@ -462,7 +468,8 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                          "beside its -inf fill: that row of scores is all -inf, and its softmax nan")
     numpy = list(NUMPY_ZERO_WEIGHTS.finditer(ev.prose))
     keras_torch = constant_kernel_init(ev.prose) if len(LAYERS_BUILT.findall(ev.prose)) >= 2 else None
-    zeros = keras_torch or (numpy[1] if len(numpy) >= 2 else None) or ALL_PARAMS_ZERO.search(ev.prose)
+    zeros = keras_torch or (numpy[1] if len(numpy) >= 2 else None) or ALL_PARAMS_ZERO.search(ev.prose) \
+        or zeros_loaded(ev.prose)
     said = None if zeros is not None else CONSTANT_INIT_SAID.search(ev.prose)
     if (zeros is not None or said is not None) and went_wrong:
         shown_as = (f"the pasted code sets weights to one value (`{' '.join(zeros.group(0).split())}`)" if zeros else

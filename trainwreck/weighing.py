@@ -829,6 +829,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("untrained-output", w.untrained_output, W_SAID_HALF),
                                     ("adapted-nan", w.input_nan, W_SAID_HALF),
                                     ("frames-merged", w.input_nan, W_SAID_HALF),
+                                    ("table-nan-unhandled", w.input_nan, W_SAID_HALF),
                                     ("softmax-floor", w.softmax_floor, W_PRINTED),
                                     ("minus-one-labels", w.unlabelled, W_SAID_HALF),
                                     ("classes-counted", w.unlabelled, W_SAID_HALF),

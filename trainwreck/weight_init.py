@@ -124,10 +124,13 @@ LARGE_INIT = re.compile(r"\bnormal_?\(\s*[\w.\[\]]{0,40}weight[^)\n]{0,40}?\bstd
                         r"(?:std\s*=\s*)?[1-9]\d*(?:\.\d*)?(?![\w.])\s*\)"
                         r"|\bRandomNormal\([^)\n]{0,40}?\bstddev\s*=\s*[1-9]\d*(?:\.\d*)?(?![\w.])\s*\)?"
                         # (or said in words: "weights from np.random.randn(n_in, n_out), biases zero")
+                        # (or each layer's in a loop, in a dict, as the deeplearning.ai course names them:
+                        # `parameters['W' + str(l)] = np.random.randn(layer_dims[l], layer_dims[l-1])`)
                         r"|(?:\b[Ww](?:eights?)?_?\w{0,10}\s*=\s*(?:\[\s*)?|nn\.Parameter\(\s*|\b[Ww]eights?\s+(?:(?:are|were)\s+)?"
-                        r"(?:from|drawn\s+(?:from|with|by)|initiali[sz]ed\s+(?:with|from|by)|made\s+(?:with|by))\s+`?)"
+                        r"(?:from|drawn\s+(?:from|with|by)|initiali[sz]ed\s+(?:with|from|by)|made\s+(?:with|by))\s+`?|"
+                        r"\b(?:params|parameters)\w{0,10}\[\s*(?:['\"]W['\"]\s*\+\s*str\(\s*\w+\s*\)|f['\"]W\{\w+\}['\"])\s*\]\s*=\s*)"
                         r"(?:np\.random\.randn|torch\.randn)"
-                        r"\(\s*\w+\s*,\s*\w+\s*\)(?!`?[ \t]*[*/])(?![^.\n]{0,30}?(?<!no )(?<!without )(?<!any )\bscal\w*)"
+                        r"\(\s*(?:\w+|\w+\[\w+(?:\s*-\s*1)?\])\s*,\s*(?:\w+|\w+\[\w+(?:\s*-\s*1)?\])\s*\)(?!`?[ \t]*[*/])(?![^.\n]{0,30}?(?<!no )(?<!without )(?<!any )\bscal\w*)"
                         # (JAX's: `jax.random.normal(k, (din, dout))` unscaled, a weight matrix's shape; not `* scale`)
                         r"|\bjax\.random\.normal\(\s*\w+\s*,\s*\(\s*\w+\s*,\s*\w+\s*\)\s*\)(?![ \t]*[*/])"
                         # (TensorFlow's, with no stddev, which is 1.0 by default: `tf.Variable(tf.random_normal([5, 5, 1,
@@ -140,9 +143,27 @@ LARGE_INIT = re.compile(r"\bnormal_?\(\s*[\w.\[\]]{0,40}weight[^)\n]{0,40}?\bstd
 NUMPY_ZERO_WEIGHTS = re.compile(r"(?m)(?:^|[`;])[ \t]*(?:self\.)?(?:W|w|weights?)(?:\d|_?(?:in|out|hidden|h|o|ih|hh|xh|hy)\d?)?"
                                 r"\s*=\s*(?:np\.zeros\([^\n;`]{0,60}\)|tf\.Variable\(\s*tf\.zeros\(\s*\[[^\]\n,]{1,30},[^\]\n]{1,60}\]"
                                 r"[^\n;`]{0,30}\))")
-# ... or every parameter at once, by a comprehension: `params = {k: np.zeros(s) for k, s in shapes.items()}`
+# ... or every parameter at once, by a comprehension: `params = {k: np.zeros(s) for k, s in shapes.items()}`; or every
+# layer's weight matrix in a loop over the layers, each named from the loop's count, as the deeplearning.ai course's
+# `initialize_parameters_zeros` builds them: `parameters['W' + str(l)] = np.zeros((layers_dims[l], layers_dims[l-1]))`
 ALL_PARAMS_ZERO = re.compile(r"(?m)^[ \t]*(?:self\.)?(?:params|parameters|weights|theta)\w{0,10}\s*=\s*[\[{][^\n\]}]{0,40}?"
-                             r"np\.zeros(?:_like)?\([^\n]{0,60}?\bfor\b[^\n]{0,80}[\]}]")
+                             r"np\.zeros(?:_like)?\([^\n]{0,60}?\bfor\b[^\n]{0,80}[\]}]|"
+                             r"^[ \t]*(?:self\.)?(?:params|parameters|weights)\w{0,10}\[\s*(?:['\"]W['\"]\s*\+\s*str\(\s*\w+\s*\)|"
+                             r"f['\"]W\{\w+\}['\"])\s*\]\s*=\s*np\.zeros\(")
+# ... or a list of zeros made in the shape of each of a model's weights and loaded into a model as its weights: Flower's
+# `initial_parameters=ndarrays_to_parameters(zeros)`, Keras's `model.set_weights(zeros)`, PyTorch's `load_state_dict` --
+# not zeros kept beside the weights (gradient sums, momentum buffers), which nothing loads
+ZERO_LIST = re.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_]\w{0,30})\s*=\s*\[\s*(?:np|numpy|torch|jnp)\.zeros(?:_like)?\("
+                       r"[^\n]{0,80}?\bfor\b[^\n]{0,120}\]")
+LOADS_WEIGHTS = r"(?:\binitial_parameters\s*=|\.set_weights\(|\bset_parameters\(|\.load_state_dict\()[^\n]{0,80}?(?<![\w.])%s(?!\w)"
+
+
+def zeros_loaded(prose: str) -> re.Match | None:
+    """The list of zeros the paste loads into a model as its weights (ZERO_LIST, LOADS_WEIGHTS); or None."""
+    return next((m for m in itertools.islice(ZERO_LIST.finditer(prose), 20)
+                 if re.search(LOADS_WEIGHTS % re.escape(m.group("name")), prose)), None)
+
+
 # A parameter made with memory left as it was (torch.empty, torch.Tensor(n, m), np.empty for weights) and filled nowhere in
 # the paste (no nn.init, reset_parameters, in-place fill): it holds whatever that memory held -- nan, inf, 1e30 or
 # zeros, different from run to run (PyTorch's torch.empty: "Returns a tensor filled with uninitialized data")
