@@ -307,11 +307,12 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
     c = context_of(ev, w, sig, weights, zero)
     # a question about normal behaviour is answered beside a curve too, when the curve shows no failure
     # (beside a curve, by their own words: a bare "is it normal?" asks about something the curve does not show)
-    # (and beside any finite curve, an answer that one step's loss is noise: what it explains is that curve)
+    # (and beside any finite curve, an answer that one step's loss is noise, or that it is made to climb: what it
+    # explains is that curve)
     normals = (normals_asked(ev.prose) if c.words_count else
                normals_asked(BARE_ASK.sub(" ", ev.prose)) if sig.name == "healthy" and ev.size <= PASTED else
                [n for n in normals_asked(ev.prose)
-                if n.explains_noise or n.explains_plateau and sig.name == "plateau-from-start"]
+                if n.explains_noise or n.explains_climb or n.explains_plateau and sig.name == "plateau-from-start"]
                if ev.first_nonfinite is None and ev.size <= PASTED else [])
     # the values themselves go below zero: their sign is answered -- not where the words say the run does not learn or
     # its loss climbs, which a loss below zero does not explain (a negative SI-SNR that got worse is a failure still)
@@ -963,7 +964,11 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     # (a curve that fell, if by little: one that did not move at all is no model learning)
     plateau = bool(d.normal) and d.normal[0].explains_plateau and d.signature.name == "plateau-from-start" \
         and d.evidence.first_nonfinite is None and not declared and d.evidence.last < (1 - PLATEAU_MOVED) * d.evidence.head[0]
-    if d.normal and (noise or plateau or not failure_shown and not specific) and not unlike_normal \
+    # (a normal whose answer is that the loss is made to climb -- a learning-rate finder's sweep -- accounts for a climb
+    # among finite values)
+    climb = bool(d.normal) and d.normal[0].explains_climb and d.evidence.first_nonfinite is None and not declared \
+        and not impossible and not floored and not d.signature.enormous_start
+    if d.normal and (noise or plateau or climb or not failure_shown and not specific) and not unlike_normal \
             and not _says_more_than(d.normal, d.evidence.prose) \
             and not _stopped_learning(d):
         d.verdict, d.ask = "normal", d.normal[0].decide

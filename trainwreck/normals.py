@@ -34,6 +34,8 @@ class Normal:
     explains_noise: bool = False
     # its answer is that this loss stays high while the model learns: a curve that barely falls from its start is that
     explains_plateau: bool = False
+    # its answer is that the loss is made to climb (a learning-rate finder's sweep): a rise among finite values is that
+    explains_climb: bool = False
 
 
 # The loss said to go below zero: the word tied to the loss ("a negative loss", "NLL is negative", "the loss keeps
@@ -474,6 +476,11 @@ def _found(pattern: re.Pattern, text: str) -> str:
     return m.group(0) if m else ""
 
 
+# A perplexity said to rise, which no learning model's does (its loss rises with it)
+_PERPLEXITY_ROSE = re.compile(r"(?i)\b(?:perplexity|ppl)\w*\b[^.\n]{0,40}?\b(?:ris(?:es|ing)|rose|increas\w*|climb\w*|"
+                              r"goes up|went up|grows?|grew)\b")
+
+
 def _not_learning_said(text: str) -> str:
     """Words that the run does not learn (run_said.says_not_learning); or ""."""
     return "not learning" if says_not_learning(text) else ""
@@ -598,8 +605,9 @@ def _scaled_target_unless(text: str) -> str:
     mse = _MSE_SAID.search(text)
     if mse and float(mse.group(1)) >= 0.5:
         return "an MSE on the scaled target too large for a model that learned"
+    # (nor beside a loss said to go below zero, which no squared or absolute error does: another loss, a likelihood's)
     return ("predictions that are the mean's" if _MEAN_PREDICTOR.search(text) else "") or _nonfinite_said(text) \
-        or _not_learning_said(text)
+        or _not_learning_said(text) or ("a loss below zero" if negative_said(text) else "")
 
 
 # A return said to fall from its best, or to sit below the task's threshold: a run that got worse is the question then
@@ -801,6 +809,26 @@ TOOL_ANSWERS = (
            "the CER and the loss over the next epochs, and the hypotheses' length against the references': the WER "
            "comes below 100% as the insertions go",
            unless=lambda text: _nonfinite_said(text) or _not_learning_said(text)),
+    Normal("a perplexity, the exponential of the loss, in the thousands at the start",
+           # (a perplexity given as a number of three digits or more, in a report that asks about it)
+           # (`eval_perplexity 10019.73`, "perplexity around 10,000": not a percentage)
+           re.compile(r"(?si)\A(?=.*(?<![a-z])(?:perplexity|ppl)\w*\b[^.\n\d]{0,30}?(?<![\d.,])(?:[1-9]\d{0,2}(?:,\d{3})+|"
+                      r"[1-9]\d{2,})(?:\.\d+)?(?![\d.,]*\s*%))"
+                      # (and asked about: a question that names it, not a log's `ppl=` beside a question of another thing)
+                      r"(?=.*(?<![a-z])(?:perplexity|ppl)\b[^.?!\n]*\?)"),
+           "a perplexity is the exponential of the mean cross-entropy per token (\"the exponentiated average negative "
+           "log-likelihood of a sequence\", https://huggingface.co/docs/transformers/perplexity): e^loss for a loss in "
+           "nats, 2^loss for one in bits, as fairseq prints its loss and ppl (utils.get_perplexity, base=2, at v0.12.2). "
+           "A model that guesses uniformly over V tokens has a perplexity of V whatever the base, a loss of ln V nats or "
+           "log2 V bits: 10,000 for a 10,000-token vocabulary, where the loss is 9.21 nats. So thousands at the start and "
+           "hundreds later are a language model learning, and the exponential makes small changes of the loss large "
+           "ones of the perplexity (a loss 0.1 nats lower is a perplexity 9.5% lower)",
+           "the loss behind it, the log of each perplexity (base 2 for fairseq's bits): it should start near the log "
+           "of V and fall",
+           frozenset({"diverge", "overflow"}),
+           # (not beside a nan or an inf said: a divergence is the question it answers)
+           unless=lambda text: ("nan or inf" if said_unnegated(text, {"nan", "inf"}) else "") or _not_learning_said(text)
+           or _found(_PERPLEXITY_ROSE, text)),
     Normal("CartPole-v1's return of 500, the most an episode can give",
            # (v1, and 500 the return's own value: not "after 500 episodes", "batch size 500")
            re.compile(r"(?s)\A(?=.*\bcart-?pole-v1\b|(?!.*\bcart-?pole-v0\b).*\bcart-?pole\b)"
@@ -1021,6 +1049,11 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
                       r"\btrain\w*[ _-]?acc(?:uracy)?\b[^.\n]{0,40}?\b(?:(?:100|9\d)(?:\.\d+)?\s*%|1\.0\b|0\.9\d*\b)[^\n]{0,120}?"
                       r"\bval(?:idation)?[ _-]?acc(?:uracy)?\b|"
                       r"\b(?:just|only|simply|merely)\s+memori[sz](?:e|es|ing)\s+(?:the\s+)?train(?:ing)?\s+(?:set|data)\b|"
+                      # (or the held-out accuracy said to level off while the training one keeps rising: "test accuracy
+                      # gets to 88.5% and then wobbles, while train accuracy keeps climbing to ~96%")
+                      r"\b(?:val(?:idation)?|test)[ _-]?acc(?:uracy)?\b[^\n]{0,160}?\bwhile\s+(?:the\s+)?train(?:ing)?[ _-]?"
+                      r"acc(?:uracy)?\b[^.\n]{0,20}?\b(?:keeps?\s+(?:climbing|rising|going\s+up|improving)|climbs|rises|"
+                      r"goes\s+up)\b|"
                       # (within one sentence: "train and validation accuracy 10.0%. Every image gets the same
                       # prediction" says no gap)
                       r"(?:fit|train\w*)(?:[^.\n]|\.\d){0,40}(?:evaluate|validation)(?:[^.\n]|\.\d){0,40}(?:same|differ)"),
@@ -1117,9 +1150,12 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
     Normal("a learning-rate finder's sweep, which ends in divergence by design",
            # (Lightning's message, or a range test, an lr finder named beside a loss said to diverge or shoot up)
            # (the sweep's own end -- Lightning's line -- or the finder's plot or curve said to shoot up)
+           # (fastai v1's own line at the sweep's end, its braces as printed: the string is no f-string; lower case, as
+           # normals_asked reads the text)
            re.compile(r"lr finder stopped early after \d+ steps due to diverging loss|"
+                      r"lr finder is complete, type \{learner_name\}\.recorder\.plot\(\) to see the graph|"
                       r"\b(?:lr[ _]?find(?:er)?|learning[ -]rate finder|lr range test|learning[ -]rate range test)\b"
-                      r"[^.\n?]{0,40}?\b(?:plot|curve|sweep|ended|ends?|stopped|stops)\b[^.\n?]{0,60}?"
+                      r"[^.\n?]{0,40}?\b(?:plot|curve|sweep|ended|ends?|stopped|stops|shows?|showed)\b[^.\n?]{0,60}?"
                       r"\b(?:diverg\w*|shoots? up|blows? up|explod\w*)\b(?![^.\n]{0,60}\?)"),
            "a learning-rate range test raises the rate step by step, over one short run, from far too small to far too "
            "large, and reads where training stops improving and starts to fall apart (Smith, Cyclical Learning Rates "
@@ -1130,12 +1166,19 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            "and then logs \"LR finder stopped early after N steps due to diverging loss.\" -- a line it prints "
            "whenever the search ran fewer than its num_training steps, whatever stopped it "
            "(https://github.com/Lightning-AI/pytorch-lightning/blob/2.6.6/src/lightning/pytorch/tuner/lr_finder.py#L269-L270, "
-           "the check at #L425-L430); the rate to train with is the one it suggests, well below where the loss turned",
+           "the check at #L425-L430); the rate to train with is the one it suggests, well below where the loss turned. "
+           "fastai v1's LRFinder stops at 4 times the lowest smoothed loss, or at a nan, skips validation "
+           "(`return {'skip_validate': True}`), so its table prints `#na#` -- not available, no number at all -- for "
+           "the validation loss and the metrics, and ends with \"LR Finder is complete, type "
+           "{learner_name}.recorder.plot() to see the graph.\" "
+           "(https://github.com/fastai/fastai1/blob/1.0.63/fastai/callbacks/lr_finder.py#L23-L43, and "
+           "Recorder.format_stats, fastai/basic_train.py#L503 there: `'#na#' if stat is None`)",
            "the finder's loss-against-rate plot: flat, then falling, then shooting up at the high end; and a run at "
            "the suggested rate",
-           frozenset({"diverge", "climb"}),
+           # (a nan too: fastai's sweep stops at one)
+           frozenset({"diverge", "climb", "nan"}),
            # (not beside a training run said to break: at the rate the finder suggested, or any other)
-           unless=_training_broke_said),
+           unless=_training_broke_said, explains_climb=True),
     Normal("Monodepth2's median scaling of a model trained on monocular video",
            # (the ratios' spread under a fifth of their median: a scale that drifts from image to image is no answer, and
            # no failure of training either -- not asked, so not ruled out)
