@@ -1,0 +1,233 @@
+"""What course homework and small projects paste: the deeplearning.ai course's weights set in a loop over the layers
+(zeros, or drawn at a standard deviation of 1), a table read with pandas with no missing value handled, one sigmoid
+output (a binary classifier, no regression), a model's weights loaded as zeros, an LR finder's sweep (fastai's and
+Lightning's), a held-out accuracy that levels off while the training one climbs, a perplexity in the thousands; and
+SpeechBrain's train_log."""
+import math
+
+import pytest
+
+from conftest import context_of, diagnosis
+from trainwreck.curve_shape import at_run_start
+from trainwreck.data_values import table_read_missing_unhandled
+from trainwreck.normals import normals_asked
+from trainwreck.run_said import loss_kind
+from trainwreck.weight_init import ALL_PARAMS_ZERO, LARGE_INIT, zeros_loaded
+
+COST = "".join(f"Cost after iteration {k * 100}: {c}\n" for k, c in enumerate((0.6931, 0.6912, 0.6889, 0.6871)))
+
+
+def facts(text: str) -> dict:
+    return context_of(text).printed
+
+
+# --- weights set in a loop over the layers, each named from the loop's count ---
+
+@pytest.mark.parametrize("line", [
+    "    parameters['W' + str(l)] = np.zeros((layers_dims[l], layers_dims[l-1]))",
+    '    params["W" + str(i)] = np.zeros((sizes[i], sizes[i - 1]))',
+    '    params[f"W{l}"] = np.zeros((dims[l], dims[l-1]))',
+])
+def test_every_layers_weights_zeroed_in_a_loop_is_a_zero_init(line):
+    text = ("My 3-layer numpy net: the cost barely moves and it predicts 0 for every image. Init:\n"
+            "for l in range(1, L):\n" + line
+            + "\n    parameters['b' + str(l)] = np.zeros((layers_dims[l], 1))\n" + COST)
+    assert ALL_PARAMS_ZERO.search(text)
+    assert "zero-init" in facts(text)
+    assert diagnosis(text).matches[0].entry.id == "WR-110"
+
+
+def test_only_the_biases_zeroed_in_the_loop_is_no_zero_init():
+    text = ("for l in range(1, L):\n    parameters['W' + str(l)] = np.random.randn(dims[l], dims[l-1]) * 0.01\n"
+            "    parameters['b' + str(l)] = np.zeros((dims[l], 1))\n" + COST)
+    assert not ALL_PARAMS_ZERO.search(text)
+    assert "zero-init" not in facts(text)
+
+
+@pytest.mark.parametrize("line, wide", [
+    ("    parameters['W' + str(l)] = np.random.randn(layer_dims[l], layer_dims[l-1])", True),
+    ('    params[f"W{l}"] = np.random.randn(dims[l], dims[l - 1])', True),
+    # (scaled down: the course's own He initialisation, and its 0.01)
+    ("    parameters['W' + str(l)] = np.random.randn(layer_dims[l], layer_dims[l-1]) * np.sqrt(2 / layer_dims[l-1])",
+     False),
+    ("    parameters['W' + str(l)] = np.random.randn(layer_dims[l], layer_dims[l-1]) * 0.01", False),
+])
+def test_each_layers_weights_drawn_at_std_1_in_a_loop_are_read_as_too_wide(line, wide):
+    assert bool(LARGE_INIT.search("for l in range(1, L):\n" + line + "\n")) is wide
+
+
+# --- a table read with pandas, and no missing value handled ---
+
+TITANIC_LIKE = """df = pd.read_csv("passengers.csv")
+X = df[["pclass", "age", "fare", "siblings"]].values
+y = df["survived"].values
+model.fit(X, y, epochs=10)
+Epoch 1/10
+28/28 [==============================] - 1s 4ms/step - loss: nan - accuracy: 0.6162
+Epoch 2/10
+28/28 [==============================] - 0s 2ms/step - loss: nan - accuracy: 0.6162
+"""
+
+
+def test_a_table_read_with_nothing_for_its_missing_values_weighs_for_the_bad_batch_beside_a_nan():
+    assert table_read_missing_unhandled(TITANIC_LIKE) == "pd.read_csv"
+    said = facts(TITANIC_LIKE)["table-nan-unhandled"]
+    assert "pd.read_csv()" in said and "nan" in said
+    d = diagnosis(TITANIC_LIKE)
+    assert d.matches[0].entry.id == "WR-310"
+    assert any("pd.read_csv()" in e for e in d.matches[0].evidence)
+
+
+@pytest.mark.parametrize("handled", ['df = df.dropna()\n', 'df["age"] = df["age"].fillna(df["age"].median())\n',
+                                     "X = SimpleImputer().fit_transform(X)\n", "print(df.isna().sum())\n"])
+def test_missing_values_filled_dropped_or_looked_for_are_handled(handled):
+    text = TITANIC_LIKE.replace("y = df", handled + "y = df", 1)
+    assert table_read_missing_unhandled(text) == ""
+    assert "table-nan-unhandled" not in facts(text)
+
+
+def test_a_table_of_file_names_beside_images_read_from_disk_is_not_the_features():
+    text = ('df = pd.read_csv("labels.txt", sep=" ", names=["file", "label"])\n'
+            "ds = tf.data.Dataset.from_tensor_slices((df.file.values, df.label.values)).map(load_image)\n"
+            + TITANIC_LIKE.split("model.fit", 1)[1])
+    assert table_read_missing_unhandled(text) == ""
+
+
+def test_the_table_is_no_suspect_of_a_run_that_did_not_go_nan():
+    text = TITANIC_LIKE.replace("loss: nan", "loss: 0.5123")
+    assert "table-nan-unhandled" not in facts(text)
+
+
+# --- one output unit: a regression's, unless it is one sigmoid ---
+
+def test_one_sigmoid_output_is_a_binary_classifier_and_no_regression():
+    sigmoid = "model.add(layers.Dense(1, activation='sigmoid'))\nmodel.compile(loss='binary_crossentropy')\n"
+    linear = "model.add(layers.Dense(1))\nmodel.compile(loss='mse')\n"
+    assert context_of(sigmoid + TITANIC_LIKE.split("model.fit", 1)[1]).classifier
+    assert not context_of(linear).classifier
+
+
+# --- a model's weights loaded as zeros ---
+
+@pytest.mark.parametrize("code", [
+    "zeros = [np.zeros_like(w) for w in model.get_weights()]\nmodel.set_weights(zeros)\n",
+    "start = [np.zeros(p.shape) for p in net.parameters()]\n"
+    "strategy = FedAvg(initial_parameters=ndarrays_to_parameters(start))\n",
+])
+def test_a_list_of_zeros_loaded_as_the_models_weights_is_a_zero_init(code):
+    text = "The global model stays at 10% accuracy and loss 2.30 for 40 rounds.\n" + code
+    assert zeros_loaded(text)
+    assert "zero-init" in facts(text)
+
+
+def test_zeros_kept_beside_the_weights_and_never_loaded_are_no_init():
+    text = ("The loss stays at 2.30 for 40 epochs.\n"
+            "grad_sums = [np.zeros_like(w) for w in model.get_weights()]\nmodel.set_weights(new_weights)\n")
+    assert zeros_loaded(text) is None
+
+
+# --- a learning-rate finder's sweep ---
+
+FINDER = "a learning-rate finder's sweep, which ends in divergence by design"
+FASTAI_FINDER = """learn.lr_find()
+epoch\ttrain_loss\tvalid_loss\taccuracy\ttime
+0\t#na#\t00:31
+LR Finder is complete, type {learner_name}.recorder.plot() to see the graph.
+"""
+
+
+def test_fastais_finder_line_asks_about_the_sweep():
+    assert FINDER in [n.name for n in normals_asked(FASTAI_FINDER + "Is #na# a nan? Is my data broken?")]
+
+
+def test_a_sweep_whose_plot_climbs_is_answered_as_the_sweep_even_with_the_climb_read_as_values():
+    text = (FASTAI_FINDER + "Why does lr_find show the loss exploding? The plot is flat at 2.4, then falls to 1.1, "
+            "then climbs to 3.5, 6.2 and 9.8 at the right end.")
+    d = diagnosis(text)
+    assert d.signature.name != "healthy"       # (the values read climb: the sweep's own end)
+    assert d.verdict == "normal" and d.normal[0].name == FINDER
+    assert "#na#" in d.normal[0].explanation and "skip_validate" in d.normal[0].explanation
+
+
+def test_a_training_run_said_to_break_after_the_finder_is_not_the_sweep():
+    text = (FASTAI_FINDER + "Why does lr_find show the loss exploding? I then trained at the suggested rate and "
+            "the training loss went to nan in epoch 2.")
+    assert FINDER not in [n.name for n in diagnosis(text).normal]
+
+
+# --- a held-out accuracy that levels off while the training accuracy climbs ---
+
+GAP = "a gap between training and validation loss"
+
+
+@pytest.mark.parametrize("text, gap", [
+    ("Test accuracy reaches 91% by epoch 6 and stays there, while training accuracy keeps climbing to 99%. Is my "
+     "test loader wrong?", True),
+    ("Validation accuracy is flat around 0.72 while the train accuracy rises every epoch. Bug?", True),
+    # (both said to level off: no gap said)
+    ("Test accuracy stays at 91% and so does training accuracy. Bug?", False),
+])
+def test_a_held_out_accuracy_that_levels_off_while_the_training_one_climbs_is_the_gap(text, gap):
+    assert (GAP in [n.name for n in normals_asked(text)]) is gap
+
+
+# --- a loss on standardised targets, not beside a loss below zero ---
+
+def test_the_scaled_target_answer_is_not_given_for_a_loss_said_to_go_negative():
+    asked = ("My targets are standardised, and I convert predictions back with inverse_transform: RMSE 12.4 in the "
+             "original units. Is the loss {} right?")
+    scaled = "a loss on standardised targets, which is in units of their variance"
+    assert scaled in [n.name for n in normals_asked(asked.format("of 0.031"))]
+    assert scaled not in [n.name for n in normals_asked(asked.format("going negative, -0.42,"))]
+
+
+# --- a perplexity in the thousands ---
+
+PERPLEXITY = "a perplexity, the exponential of the loss, in the thousands at the start"
+
+
+@pytest.mark.parametrize("text, asked", [
+    ("My LSTM language model's perplexity is 31,980 after the first epoch and 412 after ten. Why is the perplexity "
+     "so huge?", True),
+    ("val_ppl 2210.4 at step 500, 380.2 at step 5000. Is a ppl in the thousands broken?", True),
+    # (a ppl printed by the log beside a question of something else)
+    ("Is the loss scale warning a problem?\n| epoch 001 | loss 11.02 | ppl 2076.3 | loss_scale 64", False),
+    # (said to rise, or beside a nan)
+    ("The validation perplexity rises from 180 to 2400 after epoch 3. Is the perplexity overfitting?", False),
+    ("Perplexity 5000 and then the loss is nan. Why is the perplexity so high?", False),
+    ("Perplexity is 45. Is the perplexity ok?", False),
+])
+def test_a_perplexity_in_the_hundreds_or_thousands_asked_about_is_answered(text, asked):
+    assert (PERPLEXITY in [n.name for n in normals_asked(text)]) is asked
+
+
+def test_the_perplexity_answer_holds_its_arithmetic():
+    explanation = next(n for n in __import__("trainwreck.normals", fromlist=["NORMALS"]).NORMALS
+                       if n.name == PERPLEXITY).explanation
+    # e^(ln V) = V: a uniform guess over 10,000 tokens is a loss of 9.21 nats; 0.1 nats lower is e^-0.1 = 0.905
+    assert f"{math.log(10000):.2f} nats" in explanation
+    assert f"{100 * (1 - math.exp(-0.1)):.1f}% lower" in explanation
+
+
+# --- SpeechBrain's train_log ---
+
+def speechbrain_log(values, key="loss"):
+    return "".join(f"epoch: {e}, lr: 1.00e+00, steps: {412 * e}, optimizer: Adam - train {key}: {v} - valid {key}: {v}\n"
+                   for e, v in enumerate(values, 1))
+
+
+def test_an_epochs_summary_at_the_steps_counted_since_the_start_starts_at_the_runs_start():
+    ev = context_of(speechbrain_log(["2.31", "1.64", "1.22", "9.91e-01"])).ev
+    assert ev.dialect == "SpeechBrain train_log"
+    assert ev.at(0).epoch == "epoch 1" and ev.at(0).step == "step 412"
+    assert at_run_start(ev)
+    # (a count that does not double between epoch 1 and epoch 2 is no count from the start)
+    assert not at_run_start(context_of(speechbrain_log(["2.31", "1.64"]).replace("steps: 824", "steps: 900")).ev)
+
+
+def test_the_separation_recipes_si_snr_is_their_loss_and_may_go_below_zero():
+    text = speechbrain_log(["1.87", "-2.96e+00", "-6.13e+00", "-8.47e+00", "-9.93e+00"], key="si-snr")
+    assert loss_kind(text) == "likelihood"
+    d = diagnosis(text)
+    assert d.verdict == "normal" and "WR-320" not in [m.entry.id for m in d.matches]
+    assert loss_kind(speechbrain_log(["1.87", "-2.96e+00"])) == ""       # (a `loss` key says nothing of its sign)
