@@ -231,3 +231,13 @@ def test_the_separation_recipes_si_snr_is_their_loss_and_may_go_below_zero():
     d = diagnosis(text)
     assert d.verdict == "normal" and "WR-320" not in [m.entry.id for m in d.matches]
     assert loss_kind(speechbrain_log(["1.87", "-2.96e+00"])) == ""       # (a `loss` key says nothing of its sign)
+
+
+def test_weights_drawn_at_std_1_weigh_whole_beside_a_loss_broken_from_its_first_value():
+    from conftest import weighed_parts
+
+    code = ("W1 = np.random.randn(3072, 256)\nW2 = np.random.randn(256, 10)\n")
+    broken = code + "".join(f"Cost after iteration {k * 100}: nan\n" for k in range(5))
+    later = code + "".join(f"Cost after iteration {k * 100}: {c}\n"
+                           for k, c in enumerate(("2.3026", "2.1190", "1.9854", "1.8807", "nan")))
+    assert weighed_parts(broken, "WR-120")["large-init"] == 2 * weighed_parts(later, "WR-120")["large-init"] > 0

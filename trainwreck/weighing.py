@@ -894,8 +894,11 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
             # non-finite loss its construct stands where their curve's part stands, a printed fact's whole weight)
             # (so does one whose second face, shown by its page in a narrower setting, is the curve's shape: that
             # curve gives it no points of its own -- a masked row met mid-run, beside a fall then a nan)
+            # (and weights drawn too wide, beside a loss non-finite from its first value: before any update only the
+            # forward pass from the initial weights made it so, which is what such weights break -- a whole weight)
             parts[fact] = W_PRINTED if fact in CODE_CONSTRUCTS and (entry.trace == "none" or (
-                c.sig.name == entry.also_trace and c.sig.name != entry.trace)) else weight
+                c.sig.name == entry.also_trace and c.sig.name != entry.trace)) or (
+                fact == "large-init" and c.sig.name == "nonfinite-from-start") else weight
             evidence.append(c.printed[fact])
     # (Keras's Normalization divides by at least 1e-7: a column that never varies cannot make it nan)
     if "adapted-nan" in c.printed and entry.id in w.constant_feature:
