@@ -2,7 +2,7 @@
 (zeros, or drawn at a standard deviation of 1), a table read with pandas with no missing value handled, one sigmoid
 output (a binary classifier, no regression), a model's weights loaded as zeros, an LR finder's sweep (fastai's and
 Lightning's), a held-out accuracy that levels off while the training one climbs, a perplexity in the thousands; and
-SpeechBrain's train_log."""
+SpeechBrain's train_log; and a loss with a name of its own printed beside the plain loss (a part of it)."""
 import math
 
 import pytest
@@ -129,20 +129,36 @@ def test_zeros_kept_beside_the_weights_and_never_loaded_are_no_init():
 # --- a learning-rate finder's sweep ---
 
 FINDER = "a learning-rate finder's sweep, which ends in divergence by design"
+# (fastai v1's table while its finder runs: the smoothed training loss, `#na#` for the validation loss it skips, and no
+# metric -- Recorder.format_stats zips the names with [epoch, smooth_loss, None])
 FASTAI_FINDER = """learn.lr_find()
 epoch\ttrain_loss\tvalid_loss\taccuracy\ttime
-0\t#na#\t00:31
+0\t3.402117\t#na#\t00:31
 LR Finder is complete, type {learner_name}.recorder.plot() to see the graph.
 """
 
 
-def test_fastais_finder_line_asks_about_the_sweep():
-    assert FINDER in [n.name for n in normals_asked(FASTAI_FINDER + "Is #na# a nan? Is my data broken?")]
+def test_the_finders_closing_line_asks_nothing_by_itself_and_its_plot_said_to_explode_does():
+    assert FINDER not in [n.name for n in normals_asked(FASTAI_FINDER + "Is #na# a nan? Is my data broken?")]
+    assert FINDER in [n.name for n in normals_asked(FASTAI_FINDER + "lr_find shows the loss exploding at the end. OK?")]
+
+
+CLIMBING_FIT = "learn.fit_one_cycle(4, 1e-2)\n" + "".join(
+    f"{e}\t{t}\t{v}\t0.5{e}\t00:40\n" for e, (t, v) in enumerate((("0.612", "0.58"), ("1.904", "2.1"),
+                                                                  ("7.315", "8.0"), ("24.08", "26.3"))))
+FLAT_AFTER_LIGHTNING = "LR finder stopped early after 61 steps due to diverging loss.\n" + "".join(
+    f"Epoch {e}: 100%|##########| 469/469 [00:09<00:00, train_loss=2.3026]\n" for e in range(7))
+
+
+@pytest.mark.parametrize("text", [FASTAI_FINDER + "lr_find shows the loss exploding at the end. OK?\n" + CLIMBING_FIT,
+                                  FLAT_AFTER_LIGHTNING])
+def test_a_training_log_after_the_finder_is_not_the_sweep(text):
+    assert diagnosis(text).verdict != "normal"
 
 
 def test_a_sweep_whose_plot_climbs_is_answered_as_the_sweep_even_with_the_climb_read_as_values():
-    text = (FASTAI_FINDER + "Why does lr_find show the loss exploding? The plot is flat at 2.4, then falls to 1.1, "
-            "then climbs to 3.5, 6.2 and 9.8 at the right end.")
+    text = (FASTAI_FINDER + "lr_find shows the loss exploding: the plot is flat at 2.4, then falls to 1.1, then climbs "
+            "to 3.5, 6.2 and 9.8 at the right end. Is that a problem?")
     d = diagnosis(text)
     assert d.signature.name != "healthy"       # (the values read climb: the sweep's own end)
     assert d.verdict == "normal" and d.normal[0].name == FINDER
@@ -241,3 +257,107 @@ def test_weights_drawn_at_std_1_weigh_whole_beside_a_loss_broken_from_its_first_
     later = code + "".join(f"Cost after iteration {k * 100}: {c}\n"
                            for k, c in enumerate(("2.3026", "2.1190", "1.9854", "1.8807", "nan")))
     assert weighed_parts(broken, "WR-120")["large-init"] == 2 * weighed_parts(later, "WR-120")["large-init"] > 0
+
+
+# --- what the readings above must leave alone ---
+
+def test_a_hand_written_epoch_line_is_no_speechbrain_log_and_keeps_its_loops_gradients_in_question():
+    loop = ("for x, y in loader:\n    loss = crit(model(x), y)\n    loss.backward()\n    opt.step()\n")
+    hand = "".join(f"epoch: {e} - train acc: 0.{30 + e} - train loss: {2.1 - 0.1 * e:.4f} - val loss: 2.2\n"
+                   for e in range(1, 9))
+    ev = context_of(loop + hand).ev
+    assert ev.dialect != "SpeechBrain train_log"
+    # (SpeechBrain's own shape, with a loop of the paste's own: that loop, not the Brain's, made the steps)
+    brain = speechbrain_log(["2.31", "1.64", "1.22", "9.91e-01"])
+    assert context_of(brain).trainer_clears
+    assert not context_of(loop + brain).trainer_clears
+
+
+def test_a_table_with_missing_values_is_no_suspect_of_a_nan_after_finite_epochs_nor_where_none_are_said():
+    late = TITANIC_LIKE.split("Epoch 1/10", 1)[0] + "".join(
+        f"Epoch {e}/12\n28/28 [==============================] - 0s 2ms/step - loss: {v} - accuracy: 0.7{e % 10}\n"
+        for e, v in enumerate(("0.6710", "0.5902", "0.5411", "0.5170", "0.5012", "0.4934", "nan", "nan"), 1))
+    assert "table-nan-unhandled" not in facts(late)
+    assert "table-nan-unhandled" not in facts(TITANIC_LIKE + "\nI checked the file: there are no missing values.")
+
+
+def test_zeros_a_buffer_holds_and_an_update_adds_to_the_weights_are_no_init():
+    momentum = ("velocity = [np.zeros_like(w) for w in model.get_weights()]\n"
+                "model.set_weights([w + v for w, v in zip(model.get_weights(), velocity)])\n")
+    assert zeros_loaded("The loss stays at 2.30.\n" + momentum) is None
+
+
+def test_an_init_function_defined_beside_others_and_never_used_is_not_the_runs():
+    code = ("def init_zeros(dims):\n    params = {}\n    for l in range(1, len(dims)):\n"
+            "        params['W' + str(l)] = np.zeros((dims[l], dims[l - 1]))\n    return params\n\n"
+            "def init_he(dims):\n    params = {}\n    for l in range(1, len(dims)):\n"
+            "        params['W' + str(l)] = np.random.randn(dims[l], dims[l - 1]) * np.sqrt(2 / dims[l - 1])\n"
+            "    return params\n\n")
+    climbing = "".join(f"Cost after iteration {k * 100}: {c}\n" for k, c in enumerate(("0.69", "2.4", "11.8", "nan")))
+    assert "zero-init" not in facts(code + "params = init_he(dims)\n" + climbing)
+    assert "zero-init" in facts(code + "params = init_zeros(dims)\n" + climbing)
+    # (one init function alone, shown without its call, is the run's)
+    assert "zero-init" in facts(code.split("def init_he", 1)[0] + climbing)
+
+
+@pytest.mark.parametrize("line, wide", [
+    ("    parameters['W' + str(l)] = np.random.randn(layers_dims[l], layers_dims[l-1]) * 10", True),
+    ('    parameters["W" + str(l + 1)] = np.random.randn(dims[l + 1], dims[l])', True),
+    ("    parameters['W' + str(l)] = np.random.randn(layers_dims[l], layers_dims[l-1]) / 10", False),
+])
+def test_a_draw_scaled_up_is_still_too_wide_and_the_next_layers_key_is_read(line, wide):
+    assert bool(LARGE_INIT.search("for l in range(L):\n" + line + "\n")) is wide
+
+
+@pytest.mark.parametrize("text", [
+    "Perplexity is now 30,000, up from 45 at epoch 3. Why is the perplexity this high?",
+    "The ppl shot up to 4000 after I resumed. Is the perplexity broken?",
+    "Perplexity at step 1000 is 35. Is the perplexity fine?",
+    "A character model over a vocabulary of 65 characters: perplexity 180 after 10 epochs. Is that perplexity ok?",
+    "I fine-tuned from_pretrained('gpt2') and its perplexity is 250. Why is the perplexity so high?",
+])
+def test_a_perplexity_that_rose_is_a_count_sits_above_the_vocabulary_or_belongs_to_a_fine_tune_is_not_answered(text):
+    assert PERPLEXITY not in [n.name for n in normals_asked(text)]
+
+
+def test_a_perplexity_answer_needs_a_loss_that_fell():
+    asked = "Why is the ppl in the thousands?\n"
+    rising = "".join(f"| epoch {e:03d} | loss {v} | ppl {2 ** float(v):.2f}\n" for e, v in
+                     enumerate(("9.81", "10.6", "11.9", "13.2", "14.5"), 1))
+    falling = "".join(f"| epoch {e:03d} | loss {v} | ppl {2 ** float(v):.2f}\n" for e, v in
+                      enumerate(("13.2", "11.4", "10.1", "9.3", "8.8"), 1))
+    assert PERPLEXITY not in [n.name for n in diagnosis(asked + rising).normal]
+    assert diagnosis(asked + falling).normal[0].name == PERPLEXITY
+
+
+def test_standardised_targets_said_to_hold_negative_values_keep_the_scaled_target_answer():
+    text = ("My targets are standardised with StandardScaler, so they have negative values, and I convert back with "
+            "inverse_transform: RMSE 11.9 in the original units. Is the loss of 0.031 right?")
+    assert "a loss on standardised targets, which is in units of their variance" in [n.name for n in normals_asked(text)]
+
+
+@pytest.mark.parametrize("text", [
+    "The validation accuracy climbs nicely while the train accuracy rises too. Bug?",
+    "Test accuracy stuck at 91%. Later, while the training accuracy keeps climbing, the loss goes nan. Bug?",
+])
+def test_both_accuracies_rising_or_a_level_off_in_another_sentence_is_no_gap(text):
+    assert GAP not in [n.name for n in normals_asked(text)]
+
+
+def test_one_sigmoid_unit_is_read_through_nested_calls_but_not_from_a_comment():
+    from trainwreck.run_kind import REGRESSOR
+
+    assert not REGRESSOR.search("layers.Dense(1, kernel_initializer=GlorotUniform(), activation='sigmoid')")
+    assert REGRESSOR.search("layers.Dense(1, activation='linear')  # no sigmoid here")
+
+
+# --- a loss with a name of its own beside the plain loss on one line ---
+
+def test_a_named_loss_beside_the_plain_loss_on_its_line_is_a_part_not_a_second_value():
+    from trainwreck.logscan.layout import named_parts
+
+    assert named_parts(b"step 10 loss: 2.31, ce loss: 1.90, kl loss: 0.41\n") == [b"ce loss", b"kl loss"]
+    # (not a column of a log before the plain loss, nor a name with no plain loss beside it: a GAN's pair)
+    assert named_parts(b"Speed 4410.62 samples/sec   Loss 41.2093   LearningRate 0.0499\n") == []
+    assert named_parts(b"[D loss: 0.61] [G loss: 0.93]\n") == []
+    assert named_parts(b"loss: 2.31 (the train loss falls)\n") == []

@@ -211,8 +211,9 @@ MERGED = re.compile(r"\b(?:pd|pandas)\.(?:merge|concat)\(|\.merge\([^)\n]{0,80}\
 # (and NA, NULL, n/a, nan...) as nan by default (its `na_values`, `keep_default_na`), and a nan left in a feature makes
 # the loss of every batch that holds its row nan -- beside a nan, half a printed fact for the same entries.
 TABLE_READ = re.compile(r"\b(?:pd|pandas)\.read_(?:csv|excel|table|parquet|json|feather|fwf|sql\w*)\(")
+# (scikit-learn's imputers by their names: a bare `\w*Imputer` tries every start of a long run of letters)
 MISSING_HANDLED = re.compile(r"\b(?:fillna|dropna|isna|isnull|notna|notnull|interpolate|nan_to_num|ffill|bfill|na_values|"
-                             r"keep_default_na|isnan|nanmean|nanmedian)\b|\w*Imputer\b")
+                             r"keep_default_na|isnan|nanmean|nanmedian|(?:Simple|KNN|Iterative|Missing)?Imputer)\b")
 
 
 # ... and the features taken from a table's columns (`X = df[['Age', 'Fare']]`, `x = torch.tensor(df.drop('y',

@@ -25,6 +25,7 @@ from .fix_steps import SENTENCE_END, first_fix_step, fix_item
 from . import validation_curve
 from .logscan import KEEP, Evidence
 from .logscan.evidence import only, with_values, without_first
+from .logscan.dialects.prose_values import DIALECT as SENTENCE_VALUES
 from .logscan.hidden import with_hidden
 from .logscan.layout import validation_rows
 from .logscan.messages import WARNING
@@ -307,12 +308,13 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
     c = context_of(ev, w, sig, weights, zero)
     # a question about normal behaviour is answered beside a curve too, when the curve shows no failure
     # (beside a curve, by their own words: a bare "is it normal?" asks about something the curve does not show)
-    # (and beside any finite curve, an answer that one step's loss is noise, or that it is made to climb: what it
-    # explains is that curve)
+    # (and beside any finite curve, an answer that one step's loss is noise, or, beside the values a sentence gives for
+    # a finder's plot, that the loss is made to climb: what it explains is that curve)
     normals = (normals_asked(ev.prose) if c.words_count else
                normals_asked(BARE_ASK.sub(" ", ev.prose)) if sig.name == "healthy" and ev.size <= PASTED else
                [n for n in normals_asked(ev.prose)
-                if n.explains_noise or n.explains_climb or n.explains_plateau and sig.name == "plateau-from-start"]
+                if n.explains_noise or n.explains_climb and _sweep_values(ev)
+                or n.explains_plateau and sig.name == "plateau-from-start"]
                if ev.first_nonfinite is None and ev.size <= PASTED else [])
     # the values themselves go below zero: their sign is answered -- not where the words say the run does not learn or
     # its loss climbs, which a loss below zero does not explain (a negative SI-SNR that got worse is a failure still)
@@ -893,6 +895,11 @@ def _stopped_learning(d: Diagnosis) -> bool:
         and says_not_learning(_rest_of(d.normal, ev.prose, keep_questions=False))
 
 
+def _sweep_values(ev: Evidence) -> bool:
+    """Are the loss values a sentence's (the values a report gives for a plot it describes), not a log's?"""
+    return ev.dialect == SENTENCE_VALUES.name
+
+
 def _says_more_than(normals: list[Normal], prose: str) -> bool:
     """Do the words, the normal behaviours asked about taken out, still say the run broke? "My loss is huge from
     the first epoch and then becomes nan" asks about a large start, and reports a nan; so does "Is it normal that
@@ -965,9 +972,11 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     plateau = bool(d.normal) and d.normal[0].explains_plateau and d.signature.name == "plateau-from-start" \
         and d.evidence.first_nonfinite is None and not declared and d.evidence.last < (1 - PLATEAU_MOVED) * d.evidence.head[0]
     # (a normal whose answer is that the loss is made to climb -- a learning-rate finder's sweep -- accounts for a climb
-    # among finite values)
-    climb = bool(d.normal) and d.normal[0].explains_climb and d.evidence.first_nonfinite is None and not declared \
-        and not impossible and not floored and not d.signature.enormous_start
+    # among finite values that ends at its highest, where the values are a sentence's about that sweep: a log's are a
+    # training run's, whatever finder ran before it)
+    climb = bool(d.normal) and d.normal[0].explains_climb and _sweep_values(d.evidence) \
+        and d.evidence.first_nonfinite is None and not declared and not impossible and not floored \
+        and not d.signature.enormous_start and d.evidence.high is not None and d.evidence.last >= d.evidence.high
     if d.normal and (noise or plateau or climb or not failure_shown and not specific) and not unlike_normal \
             and not _says_more_than(d.normal, d.evidence.prose) \
             and not _stopped_learning(d):

@@ -11,12 +11,13 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .class_count import vocabulary_named
 from .one_class_iou import IOU_NAME
 from .precision_said import HALF_SHOWN, SCALER_SHOWN
 from .run_said import BATCH_SIZE, MINUS_SCORE_TRAINER, NOT_IN_USE, WGAN_IN_USE, says_not_learning
 from .schedule_said import no_warmup_said
 from .sentences import UNDONE, denied_before, rounding_of, said_unnegated, sentence_around, told
-from .start_loss import early_jump_seen
+from .start_loss import PRETRAINED, early_jump_seen
 
 
 @dataclass(frozen=True)
@@ -477,8 +478,43 @@ def _found(pattern: re.Pattern, text: str) -> str:
 
 
 # A perplexity said to rise, which no learning model's does (its loss rises with it)
+# A perplexity the words give: the name, then a number of three digits or more, not a count or a percentage
+_PERPLEXITY_GIVEN = (r"(?<![a-z])(?:perplexity|ppl)\w*\b[^.\n\d]{0,30}?(?<![\d.,])(?<!step )(?<!steps )(?<!epoch )"
+                     r"(?<!iteration )(?<!iter )(?<!round )(?<!batch )(?<!layer )(?<!update )"
+                     r"(?:[1-9]\d{0,2}(?:,\d{3})+|[1-9]\d{2,})(?:\.\d+)?(?![\d.,]*\s*%)")
+# (the numbers on a line that names it: a perplexity each, but counts -- "at round 5", "after 10 epochs" -- and
+# fractions, an accuracy's, which no perplexity is: it is at least 1)
+_PERPLEXITY_LINE = re.compile(r"(?im)^[^\n]*(?<![a-z])(?:perplexity|ppl)[^\n]*")
+_LINE_NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w.,%])")
+COUNT_BEFORE = re.compile(r"(?i)\b(?:steps?|epochs?|iter(?:ation)?s?|rounds?|batch(?:es)?|layers?|updates?|after|at|of)"
+                          r"\s*(?:#\s*)?$")
+COUNT_AFTER = re.compile(r"(?i)\s*(?:steps?|epochs?|iter\w*|rounds?|batch(?:es)?|updates?|tokens?|characters?|k\b)")
+# ... said to rise, as a statement: "rises", "shot up", "up from 45", "jumped to 4000"; "exploding" only where its
+# sentence asks nothing ("why is the perplexity exploding?" asks what the numbers show)
 _PERPLEXITY_ROSE = re.compile(r"(?i)\b(?:perplexity|ppl)\w*\b[^.\n]{0,40}?\b(?:ris(?:es|ing)|rose|increas\w*|climb\w*|"
-                              r"goes up|went up|grows?|grew)\b")
+                              r"goes up|went up|grows?|grew|shot up|shoots? up|jump\w*|spik\w*|blew up|blows? up|up from|"
+                              r"explod\w*(?![^.\n?]*\?))")
+
+
+def _perplexity_unless(text: str) -> str:
+    """Why the perplexity the words give is no fresh model's course: said or shown to rise, beside a nan or an inf, a
+    run said not to learn, a model fine-tuned from a pretrained one (which starts far below V), or a perplexity that
+    never came below the vocabulary's size, worse than a uniform guess; or ""."""
+    if rose := _found(_PERPLEXITY_ROSE, text):
+        return rose
+    if said_unnegated(text, {"nan", "inf"}):
+        return "nan or inf"
+    if PRETRAINED.search(text):
+        return "a pretrained model"
+    given = [float(m.group(0).replace(",", "")) for line in itertools.islice(_PERPLEXITY_LINE.finditer(text), 40)
+             for m in itertools.islice(_LINE_NUMBER.finditer(line.group(0)), 20)
+             if not COUNT_BEFORE.search(line.group(0), max(0, m.start() - 12), m.start())
+             and not COUNT_AFTER.match(line.group(0), m.end())]
+    given = [g for g in given if g >= 1]
+    vocabulary = vocabulary_named(text)
+    if given and vocabulary and min(given) > vocabulary[0]:
+        return f"a perplexity above the vocabulary's {vocabulary[0]}"
+    return _not_learning_said(text)
 
 
 def _not_learning_said(text: str) -> str:
@@ -599,15 +635,21 @@ _MEAN_PREDICTOR = re.compile(r"(?i)\b(?:same\s+as\s+(?:always\s+)?predicting\s+t
                              r"predictions?\s+(?:are|is)\s+(?:all\s+)?(?:the\s+same|constant))\b")
 
 
+# The loss itself said to go below zero ("the loss goes negative", "a negative loss", "loss of -0.42"), not denied
+_LOSS_BELOW_ZERO = re.compile(r"(?i)\bnegative\s+(?:loss|nll|cost)\b|\b(?:loss|nll|cost)\b(?:(?!\b(?:not|never|no)\b)"
+                              r"[^.\n]){0,40}?(?:\bnegative\b|\bbelow\s+zero\b|\bless\s+than\s+zero\b|(?<![\w.])-\d)")
+
+
 def _scaled_target_unless(text: str) -> str:
     if _SCALING_DENIED.search(text):
         return "a scaling denied"
     mse = _MSE_SAID.search(text)
     if mse and float(mse.group(1)) >= 0.5:
         return "an MSE on the scaled target too large for a model that learned"
-    # (nor beside a loss said to go below zero, which no squared or absolute error does: another loss, a likelihood's)
+    # (nor beside a loss said to go below zero, which no squared or absolute error does: another loss, a likelihood's --
+    # the loss's own sign, not the negative values standardised targets have)
     return ("predictions that are the mean's" if _MEAN_PREDICTOR.search(text) else "") or _nonfinite_said(text) \
-        or _not_learning_said(text) or ("a loss below zero" if negative_said(text) else "")
+        or _not_learning_said(text) or _found(_LOSS_BELOW_ZERO, text)
 
 
 # A return said to fall from its best, or to sit below the task's threshold: a run that got worse is the question then
@@ -810,25 +852,22 @@ TOOL_ANSWERS = (
            "comes below 100% as the insertions go",
            unless=lambda text: _nonfinite_said(text) or _not_learning_said(text)),
     Normal("a perplexity, the exponential of the loss, in the thousands at the start",
-           # (a perplexity given as a number of three digits or more, in a report that asks about it)
-           # (`eval_perplexity 10019.73`, "perplexity around 10,000": not a percentage)
-           re.compile(r"(?si)\A(?=.*(?<![a-z])(?:perplexity|ppl)\w*\b[^.\n\d]{0,30}?(?<![\d.,])(?:[1-9]\d{0,2}(?:,\d{3})+|"
-                      r"[1-9]\d{2,})(?:\.\d+)?(?![\d.,]*\s*%))"
-                      # (and asked about: a question that names it, not a log's `ppl=` beside a question of another thing)
-                      r"(?=.*(?<![a-z])(?:perplexity|ppl)\b[^.?!\n]*\?)"),
+           # (a perplexity given as a number of three digits or more -- `eval_perplexity 10019.73`, "perplexity around
+           # 10,000"; not a percentage, nor a count after it, "perplexity at step 1000 is 35" -- in a report that asks
+           # about it: a question that names it, not a log's `ppl=` beside a question of another thing)
+           re.compile(r"(?si)\A(?=.*" + _PERPLEXITY_GIVEN + r")(?=.*(?<![a-z])(?:perplexity|ppl)\b[^.?!\n]*\?)"),
            "a perplexity is the exponential of the mean cross-entropy per token (\"the exponentiated average negative "
            "log-likelihood of a sequence\", https://huggingface.co/docs/transformers/perplexity): e^loss for a loss in "
            "nats, 2^loss for one in bits, as fairseq prints its loss and ppl (utils.get_perplexity, base=2, at v0.12.2). "
            "A model that guesses uniformly over V tokens has a perplexity of V whatever the base, a loss of ln V nats or "
            "log2 V bits: 10,000 for a 10,000-token vocabulary, where the loss is 9.21 nats. So thousands at the start and "
-           "hundreds later are a language model learning, and the exponential makes small changes of the loss large "
-           "ones of the perplexity (a loss 0.1 nats lower is a perplexity 9.5% lower)",
+           "hundreds later are a language model learning from scratch, and the exponential makes small changes of the "
+           "loss large ones of the perplexity (a loss 0.1 nats lower is a perplexity 9.5% lower)",
            "the loss behind it, the log of each perplexity (base 2 for fairseq's bits): it should start near the log "
            "of V and fall",
            frozenset({"diverge", "overflow"}),
-           # (not beside a nan or an inf said: a divergence is the question it answers)
-           unless=lambda text: ("nan or inf" if said_unnegated(text, {"nan", "inf"}) else "") or _not_learning_said(text)
-           or _found(_PERPLEXITY_ROSE, text)),
+           falls=True,        # (its answer is a perplexity that falls: not beside loss values that did not)
+           unless=_perplexity_unless),
     Normal("CartPole-v1's return of 500, the most an episode can give",
            # (v1, and 500 the return's own value: not "after 500 episodes", "batch size 500")
            re.compile(r"(?s)\A(?=.*\bcart-?pole-v1\b|(?!.*\bcart-?pole-v0\b).*\bcart-?pole\b)"
@@ -1049,11 +1088,12 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
                       r"\btrain\w*[ _-]?acc(?:uracy)?\b[^.\n]{0,40}?\b(?:(?:100|9\d)(?:\.\d+)?\s*%|1\.0\b|0\.9\d*\b)[^\n]{0,120}?"
                       r"\bval(?:idation)?[ _-]?acc(?:uracy)?\b|"
                       r"\b(?:just|only|simply|merely)\s+memori[sz](?:e|es|ing)\s+(?:the\s+)?train(?:ing)?\s+(?:set|data)\b|"
-                      # (or the held-out accuracy said to level off while the training one keeps rising: "test accuracy
-                      # gets to 88.5% and then wobbles, while train accuracy keeps climbing to ~96%")
-                      r"\b(?:val(?:idation)?|test)[ _-]?acc(?:uracy)?\b[^\n]{0,160}?\bwhile\s+(?:the\s+)?train(?:ing)?[ _-]?"
-                      r"acc(?:uracy)?\b[^.\n]{0,20}?\b(?:keeps?\s+(?:climbing|rising|going\s+up|improving)|climbs|rises|"
-                      r"goes\s+up)\b|"
+                      # (or the held-out accuracy said to level off while the training one keeps rising, in one sentence:
+                      # "the test accuracy sits at 91% from epoch 6 on, while the training accuracy keeps rising")
+                      r"\b(?:val(?:idation)?|test)[ _-]?acc(?:uracy)?\b(?:[^.\n]|\.\d){0,80}?\b(?:stays?|stayed|sits?|"
+                      r"stuck|plateau\w*|flat|wobbl\w*|hovers?|stall\w*|levels?\s+off|stops?\s+(?:improving|rising))\b"
+                      r"(?:[^.\n]|\.\d){0,80}?\bwhile\s+(?:the\s+)?train(?:ing)?[ _-]?acc(?:uracy)?\b[^.\n]{0,20}?"
+                      r"\b(?:keeps?\s+(?:climbing|rising|going\s+up|improving)|climbs|rises|goes\s+up)\b|"
                       # (within one sentence: "train and validation accuracy 10.0%. Every image gets the same
                       # prediction" says no gap)
                       r"(?:fit|train\w*)(?:[^.\n]|\.\d){0,40}(?:evaluate|validation)(?:[^.\n]|\.\d){0,40}(?:same|differ)"),
@@ -1150,10 +1190,7 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
     Normal("a learning-rate finder's sweep, which ends in divergence by design",
            # (Lightning's message, or a range test, an lr finder named beside a loss said to diverge or shoot up)
            # (the sweep's own end -- Lightning's line -- or the finder's plot or curve said to shoot up)
-           # (fastai v1's own line at the sweep's end, its braces as printed: the string is no f-string; lower case, as
-           # normals_asked reads the text)
            re.compile(r"lr finder stopped early after \d+ steps due to diverging loss|"
-                      r"lr finder is complete, type \{learner_name\}\.recorder\.plot\(\) to see the graph|"
                       r"\b(?:lr[ _]?find(?:er)?|learning[ -]rate finder|lr range test|learning[ -]rate range test)\b"
                       r"[^.\n?]{0,40}?\b(?:plot|curve|sweep|ended|ends?|stopped|stops|shows?|showed)\b[^.\n?]{0,60}?"
                       r"\b(?:diverg\w*|shoots? up|blows? up|explod\w*)\b(?![^.\n]{0,60}\?)"),
@@ -1169,7 +1206,7 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            "the check at #L425-L430); the rate to train with is the one it suggests, well below where the loss turned. "
            "fastai v1's LRFinder stops at 4 times the lowest smoothed loss, or at a nan, skips validation "
            "(`return {'skip_validate': True}`), so its table prints `#na#` -- not available, no number at all -- for "
-           "the validation loss and the metrics, and ends with \"LR Finder is complete, type "
+           "the validation loss (and no metric), and ends with \"LR Finder is complete, type "
            "{learner_name}.recorder.plot() to see the graph.\" "
            "(https://github.com/fastai/fastai1/blob/1.0.63/fastai/callbacks/lr_finder.py#L23-L43, and "
            "Recorder.format_stats, fastai/basic_train.py#L503 there: `'#na#' if stat is None`)",

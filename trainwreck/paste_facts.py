@@ -54,7 +54,7 @@ from .thesaurus import tokens
 from .timing_words import timing_of
 from .weight_init import (ALL_PARAMS_ZERO, CONSTANT_INIT_SAID, FILLED, LARGE_INIT, LAYERS_BUILT, NUMPY_ZERO_WEIGHTS,
                           UNFILLED, constant_kernel_init, init_too_wide, update_discarded,
-                          zero_tables_multiplied, zeros_loaded)
+                          weights_set_by, zero_tables_multiplied, zeros_loaded)
 
 ZERO_GRADIENT_WORDS, ACCURACY_WORDS = {"gradient", "exactly", "zero"}, {"accuracy", "improve"}
 # The entries whose phrases say every input gets one output (a dead or a symmetric network's face): half a printed
@@ -214,8 +214,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                 "whose key has no match in the other table gets nan in that table's columns (pandas "
                                 "fills what a merge or a concatenation leaves empty with nan), and one nan in a "
                                 "feature makes the loss of every batch it is in nan")
-    read = table_read_missing_unhandled(ev.prose) if ev.first_nonfinite is not None or "nan" in words else ""
-    if read and not merged:
+    # (from the run's first values only: an epoch visits every row, so a nan in a column makes the first epoch's loss nan
+    # -- one that came after finite epochs is another's; and not where the words say the data has no missing value)
+    read = table_read_missing_unhandled(ev.prose) if _broken_from_start(ev, sig, words, first_printed=True) else ""
+    if read and not merged and not data_said_finite(ev.prose):
         out["table-nan-unhandled"] = (f"the paste reads its data with `{read}()` and nothing in it fills, drops or looks "
                                       "for a missing value: pandas gives a missing value as nan (read_csv and read_excel "
                                       "read an empty field, NA, NULL or n/a so by default), and one nan in a feature "
@@ -468,7 +470,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                          "beside its -inf fill: that row of scores is all -inf, and its softmax nan")
     numpy = list(NUMPY_ZERO_WEIGHTS.finditer(ev.prose))
     keras_torch = constant_kernel_init(ev.prose) if len(LAYERS_BUILT.findall(ev.prose)) >= 2 else None
-    zeros = keras_torch or (numpy[1] if len(numpy) >= 2 else None) or ALL_PARAMS_ZERO.search(ev.prose) \
+    zeros = keras_torch or (numpy[1] if len(numpy) >= 2 else None) or weights_set_by(ALL_PARAMS_ZERO, ev.prose) \
         or zeros_loaded(ev.prose)
     said = None if zeros is not None else CONSTANT_INIT_SAID.search(ev.prose)
     if (zeros is not None or said is not None) and went_wrong:
@@ -490,7 +492,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                 "whatever that memory held -- nan, inf, huge numbers or zeros, different on each run")
     if went_wrong and (kept := update_discarded(ev.prose)):
         out["update-discarded"] = kept
-    if went_wrong and (large := LARGE_INIT.search(ev.prose)):
+    if went_wrong and (large := weights_set_by(LARGE_INIT, ev.prose)):
         out["large-init"] = (f"the pasted code draws weights with a standard deviation of 1 or more "
                              f"(`{' '.join(large.group(0).split())}`): He's scale, √(2 / fan_in), is below 1 for any "
                              "layer of more than two inputs, and with ReLU each layer of n inputs at that spread "

@@ -27,9 +27,9 @@ REGRESSION_WORDS = {"regression", "label"}
 CLASSIFIER = re.compile(r"\b(?:softmax|log_?softmax|cross[ _-]?entropy\w*|crossentropy\w*|nll_?loss|classifier|"
                         r"top-?[15])\b|" + as_task(r"mnist|cifar-?\d*|imagenet"), re.I)
 # ... a regression: its words, or one output unit (`Dense(1)`, `Linear(64, 1)`: a classifier has one per class, or
-# one sigmoid for two -- not a `Dense(1, activation='sigmoid')`, that one sigmoid)
+# one sigmoid for two -- not a `Dense(1, activation='sigmoid')`, that one sigmoid, on its line before any comment)
 REGRESSOR = re.compile(r"\b(?:(?<!logistic )(?<!logistic-)regress\w*|mse\w*|mean[ _-]squared|squared[ _-]error|l[12][ _-]?loss|mae|targets? in)\b|"
-                       r"price|predicting (?!(?:the |an? |which )?(?:class|label|categor|digit|whether|one of))\w+|\bDense\(\s*1\s*(?:\)|,(?![^()\n]{0,80}\bsigmoid\b))|"
+                       r"price|predicting (?!(?:the |an? |which )?(?:class|label|categor|digit|whether|one of))\w+|\bDense\(\s*1\s*(?:\)|,(?![^\n#]{0,120}?\bsigmoid\b))|"
                        r"\bLinear\([^()\n]{0,40},\s*1\s*\)|out_features\s*=\s*1\b", re.I)
 # ... a regression said in words, with no word of a classifier's or of a sigmoid's: what no entry about a loss handed
 # probabilities can explain (one output unit alone is no regression here: a binary classifier has one too)

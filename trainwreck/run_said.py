@@ -429,7 +429,7 @@ MINUS_SIMILARITY = re.compile(r"\bnegative[ _-]?cosine[ _-]?similarity\b|\bNegat
 # (Conv-TasNet's -SI-SNR; asteroid's SingleSrcNegSDR, PairwiseNegSDR, singlesrc_neg_sisdr): more negative is better
 MINUS_RATIO = re.compile(r"\b(?:SingleSrc|MultiSrc|Pairwise)NegSDR\b|\bNeg(?:ative)?_?SI_?S[DN]R\b|"
                          r"\b(?:\w{0,20}_)?neg_?(?:si|sd)?_?s[dn]r\b|\bsi[_-]?s[dn]r[ _-]?loss\b|"
-                         # (SpeechBrain's separation and enhancement recipes log their loss, minus the SI-SNR, as the
+                         # (SpeechBrain's separation recipes and DNS enhancement log their loss, minus the SI-SNR, as the
                          # train stat `si-snr`, `stage_stats = {"si-snr": stage_loss}`: its train_log's ` - train si-snr: `)
                          r"(?<= - )train (?:si-)?snr: |"
                          # (minus the ratio's function: `-si_sdr(est, ref)`, torchmetrics' functional form)

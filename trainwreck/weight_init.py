@@ -112,6 +112,10 @@ def constant_kernel_init(prose: str) -> re.Match | None:
 # inputs, and with ReLU each layer of n inputs at std 1 multiplies the activations' spread by about sqrt(n / 2) (the
 # variance of its output is n * Var(w) * E[x^2], and a ReLU's E[x^2] is half its input's variance): half a
 # printed fact, beside a run that went wrong, for the entries whose phrases say the weights' std is too large.
+# A layer's weight matrix in a dict, named from a loop's count as the deeplearning.ai course names them:
+# `parameters['W' + str(l)]`, `parameters["W" + str(l + 1)]`, `params[f"W{l}"]`
+_LAYER_W_KEY = (r"\b(?:params|parameters)\w{0,10}\[\s*(?:['\"]W['\"]\s*\+\s*str\(\s*\w+(?:\s*[-+]\s*1)?\s*\)|"
+                r"f['\"]W\{\w+(?:\s*[-+]\s*1)?\}['\"])\s*\]")
 LARGE_INIT_WORDS = {"weight", "init", "large"}
 # (the std's number ends where no digit, letter or point follows: `1e-3` and `1.5e-2` are no std of one, and a lookahead
 # that scanned the digits again at each backtrack was quadratic in a long run of them)
@@ -128,9 +132,12 @@ LARGE_INIT = re.compile(r"\bnormal_?\(\s*[\w.\[\]]{0,40}weight[^)\n]{0,40}?\bstd
                         # `parameters['W' + str(l)] = np.random.randn(layer_dims[l], layer_dims[l-1])`)
                         r"|(?:\b[Ww](?:eights?)?_?\w{0,10}\s*=\s*(?:\[\s*)?|nn\.Parameter\(\s*|\b[Ww]eights?\s+(?:(?:are|were)\s+)?"
                         r"(?:from|drawn\s+(?:from|with|by)|initiali[sz]ed\s+(?:with|from|by)|made\s+(?:with|by))\s+`?|"
-                        r"\b(?:params|parameters)\w{0,10}\[\s*(?:['\"]W['\"]\s*\+\s*str\(\s*\w+\s*\)|f['\"]W\{\w+\}['\"])\s*\]\s*=\s*)"
+                        + _LAYER_W_KEY + r"\s*=\s*)"
                         r"(?:np\.random\.randn|torch\.randn)"
-                        r"\(\s*(?:\w+|\w+\[\w+(?:\s*-\s*1)?\])\s*,\s*(?:\w+|\w+\[\w+(?:\s*-\s*1)?\])\s*\)(?!`?[ \t]*[*/])(?![^.\n]{0,30}?(?<!no )(?<!without )(?<!any )\bscal\w*)"
+                        # (shapes given by names or by a list's items, `layer_dims[l - 1]`; not scaled down after --
+                        # `* 0.01`, `* np.sqrt(2 / n)`, `/ 10` -- but `* 10`, the course's own too-large init, is wider still)
+                        r"\(\s*(?:\w+|\w+\[\w+(?:\s*[-+]\s*1)?\])\s*,\s*(?:\w+|\w+\[\w+(?:\s*[-+]\s*1)?\])\s*\)"
+                        r"(?!`?[ \t]*(?:/|\*(?![ \t]*[1-9]\d*(?:\.\d+)?(?![\w.]))))(?![^.\n]{0,30}?(?<!no )(?<!without )(?<!any )\bscal\w*)"
                         # (JAX's: `jax.random.normal(k, (din, dout))` unscaled, a weight matrix's shape; not `* scale`)
                         r"|\bjax\.random\.normal\(\s*\w+\s*,\s*\(\s*\w+\s*,\s*\w+\s*\)\s*\)(?![ \t]*[*/])"
                         # (TensorFlow's, with no stddev, which is 1.0 by default: `tf.Variable(tf.random_normal([5, 5, 1,
@@ -148,20 +155,53 @@ NUMPY_ZERO_WEIGHTS = re.compile(r"(?m)(?:^|[`;])[ \t]*(?:self\.)?(?:W|w|weights?
 # `initialize_parameters_zeros` builds them: `parameters['W' + str(l)] = np.zeros((layers_dims[l], layers_dims[l-1]))`
 ALL_PARAMS_ZERO = re.compile(r"(?m)^[ \t]*(?:self\.)?(?:params|parameters|weights|theta)\w{0,10}\s*=\s*[\[{][^\n\]}]{0,40}?"
                              r"np\.zeros(?:_like)?\([^\n]{0,60}?\bfor\b[^\n]{0,80}[\]}]|"
-                             r"^[ \t]*(?:self\.)?(?:params|parameters|weights)\w{0,10}\[\s*(?:['\"]W['\"]\s*\+\s*str\(\s*\w+\s*\)|"
-                             r"f['\"]W\{\w+\}['\"])\s*\]\s*=\s*np\.zeros\(")
+                             r"^[ \t]*" + _LAYER_W_KEY + r"\s*=\s*np\.zeros\(")
 # ... or a list of zeros made in the shape of each of a model's weights and loaded into a model as its weights: Flower's
 # `initial_parameters=ndarrays_to_parameters(zeros)`, Keras's `model.set_weights(zeros)`, PyTorch's `load_state_dict` --
 # not zeros kept beside the weights (gradient sums, momentum buffers), which nothing loads
 ZERO_LIST = re.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_]\w{0,30})\s*=\s*\[\s*(?:np|numpy|torch|jnp)\.zeros(?:_like)?\("
                        r"[^\n]{0,80}?\bfor\b[^\n]{0,120}\]")
-LOADS_WEIGHTS = r"(?:\binitial_parameters\s*=|\.set_weights\(|\bset_parameters\(|\.load_state_dict\()[^\n]{0,80}?(?<![\w.])%s(?!\w)"
+# (the list itself, the whole argument, or inside one call that converts it -- Flower's `ndarrays_to_parameters(zeros)`;
+# not an expression made from it, `[w + v for w, v in zip(weights, velocity)]`, a buffer's update)
+LOADS_WEIGHTS = (r"(?:\binitial_parameters\s*=|\.set_weights\(|\bset_parameters\((?:[^(),\n]{1,40},)?|\.load_state_dict\()"
+                 r"\s*(?:[\w.]{1,40}\(\s*)?%s\s*\)?\s*[,)\n]")
 
 
 def zeros_loaded(prose: str) -> re.Match | None:
     """The list of zeros the paste loads into a model as its weights (ZERO_LIST, LOADS_WEIGHTS); or None."""
     return next((m for m in itertools.islice(ZERO_LIST.finditer(prose), 20)
                  if re.search(LOADS_WEIGHTS % re.escape(m.group("name")), prose)), None)
+
+
+# A function of the paste that sets the weights one way, beside another that sets them another way, and used nowhere
+# (the deeplearning.ai course's Initialization notebook defines initialize_parameters_zeros, _random and _he side by
+# side and calls one, `initialization = "he"`): the weights the run had are not that function's.
+DEF_LINE = re.compile(r"(?m)^(?P<indent>[ \t]*)def[ \t]+(?P<name>[A-Za-z_]\w{0,60})[ \t]*\(")
+INIT_CHOSEN = re.compile(r"""\binit(?:iali[sz]ation|_method|_mode)?\s*=\s*['"](?P<how>\w{1,30})['"]""")
+
+
+def _unused_alternative(prose: str, at: int) -> bool:
+    """Is the match at `at` inside a def that is one of two or more init functions, and that the paste never uses (its
+    name written nowhere else, or another one chosen by name)?"""
+    line_start = prose.rfind("\n", 0, at) + 1
+    line_end = prose.find("\n", line_start)
+    line = prose[line_start:line_end if line_end >= 0 else None]
+    indent = len(line) - len(line.lstrip(" \t"))
+    defs = list(itertools.islice(DEF_LINE.finditer(prose), 200))
+    enclosing = next((d for d in reversed(defs) if d.start() < at and len(d.group("indent")) < indent), None)
+    if enclosing is None or sum("init" in d.group("name").lower() for d in defs) < 2:
+        return False
+    name = enclosing.group("name")
+    used = len(re.findall(r"(?<![\w.])" + re.escape(name) + r"(?!\w)", prose)) > 1
+    chosen = [m.group("how").lower() for m in INIT_CHOSEN.finditer(prose)]
+    return not used and not (chosen and any(how in name.lower() for how in chosen)) or (
+        bool(chosen) and not any(how in name.lower() for how in chosen))
+
+
+def weights_set_by(pattern: re.Pattern, prose: str) -> re.Match | None:
+    """The first match of a weight-setting pattern that is not in an init function the paste defines and never uses."""
+    return next((m for m in itertools.islice(pattern.finditer(prose), 20) if not _unused_alternative(prose, m.start())),
+                None)
 
 
 # A parameter made with memory left as it was (torch.empty, torch.Tensor(n, m), np.empty for weights) and filled nowhere in

@@ -189,6 +189,38 @@ def summary_losses(data: bytes) -> list[bytes]:
     return list(dict.fromkeys(keys)) if plain > summary else []
 
 
+# A loss with a name of its own before it, on a line that prints the step's plain loss with a value too (the ImageNet
+# example's ProgressMeter as the Transfer-Learning-Library prints it, `Loss   3.18 ( 3.18)\tTrans Loss  0.6951 (
+# 0.6951)`; `loss: 2.31, ce loss: 1.90, kl loss: 0.41`): a part of that total or another loss beside it, not a second
+# value of the step's loss. (Not an average, which averaged_losses weighs, nor a training prefix, which is the loss.)
+# (one space or tab between the name and the word, as PLAIN_LOSS reads a name: a wider gap is a log's columns, `4410.62
+# samples/sec   Loss 41.2093`; and a value after it)
+NAMED_PART = re.compile(rb"(?<![A-Za-z0-9_])(?P<key>(?P<name>[A-Za-z][A-Za-z0-9]{0,15})[ \t](?:loss|Loss|LOSS))\b['\"]?"
+                        rb"[ \t]{0,8}(?:[:=][ \t]{0,8})?(?=[-+]?(?:\d|\.\d|(?i:nan|inf)))")
+NAMED_PARTS_MAX = 8
+
+
+def named_parts(data: bytes) -> list[bytes]:
+    """The `<name> loss` keys printed on a line beside the plain loss with its value, to hide (NAMED_PART)."""
+    window, keys = data[:PREFIX_WINDOW], []
+    if not NAMED_PART.search(window):
+        return keys
+    for line in window.split(b"\n"):
+        # (a bare plain loss: `train loss: ... prev loss: ...` is a pair of named losses, which _named_first weighs; and
+        # the parts after the total, as a logger prints them -- a sentence's "prints loss: 0.88, epoch 6 loss: nan" names
+        # no part)
+        plain = PLAIN_VALUE.search(AVERAGED.sub(lambda a: b" " * len(a.group(0)), line))     # (offsets kept)
+        if not plain:
+            continue
+        for m in NAMED_PART.finditer(line, plain.end()):
+            if m.group("name").lower() not in (b"train", b"training") and not AVERAGED.match(m.group("key")) \
+                    and m.group("key") not in keys:
+                keys.append(m.group("key"))
+        if len(keys) >= NAMED_PARTS_MAX:
+            break
+    return keys
+
+
 def mask(data: bytes, others: list[bytes]) -> bytes:
     for key in others:
         if key in data:
@@ -205,7 +237,8 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
     training = first if training is None else training
     start = first[:DETECT_WINDOW]
     prefixed = prefixed_losses(training)
-    others = other_losses(training) + prefixed + averaged_losses(training) + summary_losses(training)
+    others = other_losses(training) + prefixed + averaged_losses(training) + summary_losses(training) \
+        + named_parts(training)
     masked = mask(training, others)
     base = dict(others=others, clip_at=_clip_at(start), epochs=any(h in start for h in EPOCH_HINTS))
     spelled = features(start)
