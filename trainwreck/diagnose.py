@@ -864,14 +864,17 @@ def _reported(prose: str) -> str:
     return WORRY.sub(" ", HEARSAY.sub(" ", prose.lower()))
 
 
-# A score whose rise is progress, said to rise: "the validation PSNR keeps going up", "AUC improves every epoch" -- no
-# climb of a failure
+# A score whose rise is progress, said to rise: "the validation PSNR keeps going up", "AUC improves every epoch", "the
+# win rate did go up", "shouldn't the chosen answers' probability go up?" -- no climb of a failure
 # (a score's own clause: no loss or "it" between the score and the rise, not "mixed precision" or "returns nan", and
 # mAP as it is written)
 SCORE_RISES = re.compile(r"(?i)\b(?:acc\w*|psnr|ssim|auc|m?iou|dice|bleu|rouge\w*|f1|(?-i:m?AP)|recall|"
                          r"(?<!mixed )(?<!half )(?<!full )(?<!single )(?<!double )precision|rewards?|returns?(?!\s+(?:nan|inf|none))|"
-                         r"r2|hit\s*rate|ndcg\w*)\b(?:(?!\b(?:loss\w*|it)\b)[^.;,\n]){0,30}?\b(?:keeps?\s+|is\s+|are\s+|still\s+|steadily\s+)*"
-                         r"(?:going\s+up|goes\s+up|went\s+up|ris(?:es|ing|e)|rose|climb\w*|increas\w*|improv\w*|grow\w*)\b")
+                         r"r2|hit\s*rate|win\s*rates?|margins?|ndcg\w*|probabilit\w*|(?:log[ -]?)?likelihoods?|log[ -]?probs?|"
+                         r"logps)\b(?:(?!\b(?:loss\w*|it)\b)[^.;,\n]){0,30}?"
+                         r"\b(?:keeps?\s+|is\s+|are\s+|still\s+|steadily\s+|did\s+|does\s+)*"
+                         r"(?:going\s+up|goes\s+up|go\s+up|went\s+up|ris(?:es|ing|e)|rose|climb\w*|increas\w*|improv\w*|"
+                         r"grow\w*)\b")
 
 
 def _rest_of(normals: list[Normal], prose: str, keep_questions: bool = True) -> str:

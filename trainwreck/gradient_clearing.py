@@ -24,7 +24,10 @@ UNCLEARED_WORDS = {"zero", "grad", "optimizer"}
 # fact for them (a paste may leave out the line that clears them: a fact, not a verdict).
 # (on one line too, as a loop quoted in a sentence is: `loss.backward(); opt.step()`; and Lightning's manual
 # optimisation, `self.manual_backward(loss)`, which leaves the clearing to the user's own opt.zero_grad())
-BACKWARD_STEP = re.compile(r"(?:\.backward\(\)|\bmanual_backward\([^()\n]{0,80}\))"
+# (and Hugging Face Accelerate's `accelerator.backward(loss)`, which scales the loss and calls its backward(): it clears
+# nothing either)
+BACKWARD_STEP = re.compile(r"(?:\.backward\(\)|\bmanual_backward\([^()\n]{0,80}\)|"
+                           r"\baccelerator\.backward\([^()\n]{0,80}(?:\([^()\n]{0,40}\)[^()\n]{0,40})?\))"
                            # (on its line, after a semicolon: a sentence that says where a call goes, "right
                            # after loss.backward(), before optimizer.step()", is no loop)
                            r"(?:[ \t]*;[^\n]{0,200}?\.step\(\)|[^\n]*\n(?:[^\n]*\n){0,6}?[^\n]*(?:\.step\(\)|"
@@ -46,6 +49,29 @@ UNCALLED = re.compile(r"(?m)^[ \t]*(?:self\.)?\w+(?:\.\w+)*\.zero_grad[ \t]*(?:#
 def clears(code: str) -> bool:
     """Does the paste clear the gradients anywhere (CLEARED), leaving out a zero_grad named and never called?"""
     return bool(CLEARED.search(UNCALLED.sub("", code) if "zero_grad" in code else code))
+
+
+# ... or a loop that steps two optimizers and clears one of them, never the other (a GAN's or a domain-adversarial
+# loop's discriminator: `opt_g.zero_grad()`, backward(), `opt_g.step()`, `opt_d.step()`): each backward() adds to what
+# the other's parameters hold, and its every step takes the sum of all the gradients so far -- where nothing else in
+# the paste clears any (a module's zero_grad(), `.grad = None`)
+STEPPED = re.compile(r"(?<![\w.])(?P<opt>(?:self\.)?(?!\w*sched)(?!lr_)\w*opt\w*)\.step\(\)")
+
+
+def optimizer_never_cleared(code: str) -> tuple[str, str] | None:
+    """(the optimizer stepped and never cleared, one that is) where the paste steps two or more and clears some; or
+    None."""
+    stepped = list(dict.fromkeys(m.group("opt") for m in itertools.islice(STEPPED.finditer(code), 20)))
+    if len(stepped) < 2:
+        return None
+    cleared = [o for o in stepped if re.search(r"(?<![\w.])" + re.escape(o) + r"\.zero_grad\(", code)]
+    left = [o for o in stepped if o not in cleared]
+    if not cleared or not left:
+        return None
+    rest = code
+    for o in cleared:
+        rest = re.sub(r"(?<![\w.])" + re.escape(o) + r"\.zero_grad\([^()\n]{0,40}\)", "", rest)
+    return None if clears(rest) else (left[0], cleared[0])
 
 
 # ... or a loop that clears them once, before an inner loop that calls backward() and step() on every batch and clears

@@ -165,12 +165,53 @@ SEARCH_TRAINED = re.compile(r"(?i)\b(?:alpha-?zero|alpha-?go zero|mu-?zero)\b|"
                             r"\b(?:mcts|monte[ -]carlo tree search|visit counts?)\b[^.!?\n]{0,80}?\bpolicy\b")
 
 
+# The mean reward or return a run prints (TRL's `env/reward_mean 64.37`, Stable-Baselines3's `| ep_rew_mean | 212 |`,
+# RLlib's `episode_reward_mean: 35.2`): the measure the RL answer points to, held to its own words
+REWARD_PRINTED = re.compile(r"(?i)(?<![\w/])(?:env/)?(?:reward|return|rew|ep_rew|episode_reward|mean_reward|avg_reward)"
+                            r"(?:[_/](?:mean|avg))?\b[ \t|:=]{1,12}(-?\d+(?:\.\d+)?)(?![\d.])")
+REWARD_FELL = 0.2           # a printed mean reward that ends this share of its first value's size or more below it
+# ... and a policy whose outputs the words say degenerated: a language model's text turned to repeats or garbage
+OUTPUTS_DEGENERATE = re.compile(r"(?i)\b(?:garbage|gibberish|degenerat\w*)\b|\bsame (?:few )?(?:tokens?|words?|phrases?)"
+                                r"\b[^.\n]{0,20}?\b(?:repeated|over and over|again and again)\b")
+
+
+def _reward_fell(text: str) -> str:
+    """The printed mean reward's fall, first to last, over three prints or more that each stayed at or below the one
+    before; or ""."""
+    values = [float(m.group(1)) for m in itertools.islice(REWARD_PRINTED.finditer(text), 200)]
+    if len(values) < 3 or any(b > a for a, b in zip(values, values[1:])):
+        return ""
+    first, last = values[0], values[-1]
+    return f"a printed mean reward that fell from {first:g} to {last:g}" \
+        if first - last >= REWARD_FELL * max(abs(first), 1e-9) else ""
+
+
+# (a model said to have got worse than the one it started from, in an evaluation of its answers: the question is then
+# the data or the objective, not what the logged numbers mean)
+_MODEL_WORSE = re.compile(r"(?i)\b(?:model|answers?|outputs?|responses?|it)\s+(?:got|gets|getting|became|becomes|is|are)\s+"
+                          r"worse\b|\bloses?\s+to\s+the\s+(?:base|starting|original|sft|reference|initial|instruct)")
+# (the margin or the preference accuracy said to fall: what DPO's loss does measure)
+_MARGIN_FELL = re.compile(r"(?i)\b(?:margins?|rewards?/accurac\w*|(?:preference|reward)\s+accuracy)\b[^.\n]{0,40}?"
+                          r"\b(?:decreas\w*|go(?:es|ing)\s+down|fall(?:s|ing)?|fell|dropp\w*|shrink\w*|negative)\b")
+
+
+# (the supervised side said to get worse: the accuracy falls, or the classification loss rises -- what a ramp-up of the
+# other term does not explain)
+# (the verb the subject's own: not across "and", "while", "but")
+_OWN_CLAUSE = r"(?:(?!\b(?:and|while|but|whereas)\b)[^.\n]){0,40}?"
+_SUPERVISED_WORSE = re.compile(r"(?i)\bacc\w*\b" + _OWN_CLAUSE + r"\b(?:falls?|fell|drops?|dropped|decreas\w*)\b|"
+                               r"\b(?:class\w*|supervised|labell?ed|cross[ -]?entropy)\s+(?:loss|cost)\b" + _OWN_CLAUSE +
+                               r"\b(?:goes up|went up|rises?|rose|climb\w*|increas\w*)\b")
+
+
 def _rl_unless(text: str) -> str:
-    """Not where the words say the return fell, or give a loss grown past any bound, or train a policy towards a
-    search's moves (a cross-entropy against the visit counts, whose floor is their entropy)."""
-    fell = RETURN_FELL.search(text) or next((m for m in itertools.islice(SEARCH_TRAINED.finditer(text), 5)
-                                             if not _PLANNED.search(text, max(0, m.start() - 40), m.end())), None)
-    return fell.group(0) if fell else ""
+    """Not where the words say the return fell, or the printed mean reward fell, or the policy's outputs degenerated,
+    or give a loss grown past any bound, or train a policy towards a search's moves (a cross-entropy against the visit
+    counts, whose floor is their entropy)."""
+    fell = RETURN_FELL.search(text) or OUTPUTS_DEGENERATE.search(text) or next(
+        (m for m in itertools.islice(SEARCH_TRAINED.finditer(text), 5)
+         if not _PLANNED.search(text, max(0, m.start() - 40), m.end())), None)
+    return fell.group(0) if fell else _reward_fell(text)
 
 
 # (a search only planned: "next I want to try MCTS to improve the policy")
@@ -311,6 +352,48 @@ OBJECTIVES = (
            "network that moves), so it may rise for the whole run. The mean episodic return is the measure",
            "the mean episodic return over training (and the entropy, the approximate KL and the clip fraction)",
            frozenset({"negative", "climb", "diverge"}), unless=_rl_unless),
+    Normal("DPO's logged log-probabilities and rewards, summed over a response and free to fall together",
+           # (DPO by its name or TRL's keys, and a question of its log-probabilities or the chosen reward: their size,
+           # their sign, or their fall)
+           re.compile(r"(?s)\A(?=.*(?:\bdpo\w*|\brewards/(?:chosen|margins)|\blogps/chosen)\b)"
+                      r"(?=.*(?:\blogps\b|\blog[ -]?probs?\b|\blog[ -]?probabilit\w*|\brewards?/chosen\b|\bchosen\s+"
+                      r"(?:rewards?|log[ -]?probs?|logps)\b)[^.?\n]{0,80}?(?:\bnegative\b|\bdecreas\w*|\bgo(?:es|ing)\s+"
+                      r"down\b|\bfall(?:s|ing)?\b|\bdropp\w*|\bbetween 0 and 1\b))(?=.*\?)"),
+           "TRL's DPOTrainer logs logps/chosen as the log-probability of the whole response, summed over its tokens "
+           "(`per_token_logps.sum(dim=1)`, trl/trainer/dpo_trainer.py at v1.9.0): a 300-token answer at about a nat a "
+           "token prints near -300 -- the log of a probability, at most 0, never between 0 and 1. rewards/chosen is "
+           "beta times the chosen response's log-ratio to the reference model, and the loss, -log sigmoid(beta times "
+           "the chosen log-ratio minus the rejected one) (Rafailov et al., 2023, arXiv:2305.18290, Eq. 7), depends on "
+           "their difference only: both may fall while the margin grows. That the chosen response's likelihood often "
+           "falls under DPO is shown by Pal et al. (2024, arXiv:2402.13228), who call it a failure mode where the two "
+           "responses differ by a few tokens and fix it with DPO-Positive; it is the loss at work, not a numerical "
+           "failure, and downstream evaluation tells whether it hurts. rewards/margins and rewards/accuracies rising "
+           "are what the loss measures",
+           "rewards/margins and rewards/accuracies over the steps (both should rise), and an evaluation of the model's "
+           "answers",
+           frozenset({"diverge"}),
+           # (not beside a nan or an inf said: "exploding" is the worry it answers)
+           unless=lambda text: ("nan or inf" if said_unnegated(text, {"nan", "inf"}) else "") or _not_learning_said(text)
+           or _found(_MARGIN_FELL, text) or _found(_MODEL_WORSE, text)),
+    Normal("a consistency loss whose weight ramps up, as Mean Teacher's and Temporal Ensembling's do",
+           # (the ramp-up named, and the consistency term -- or the unsupervised one -- said to rise)
+           re.compile(r"(?s)\A(?=.*(?:\b(?:consistency|unsupervised|unlabel\w*)\b[^.\n]{0,40}?\b(?:ramp[ _-]?ups?|rampup\w*|"
+                      r"ramps?\s+up|ramped|ramping)\b|\bconsistency_rampup\b|\bsigmoid_rampup\b))"
+                      r"(?=.*\b(?:consistency|unsupervised|unlabel\w*)\s+(?:cost|loss|term)\b[^.\n]{0,60}?\b(?:gone up|goes up|"
+                      r"going up|went up|ris(?:es|ing|en)|rose|increas\w*|grow\w*|grew|climb\w*|higher)\b)"),
+           "Mean Teacher (Tarvainen and Valpola, 2017, arXiv:1703.01780) and Temporal Ensembling and the Pi-model (Laine "
+           "and Aila, 2017, arXiv:1610.02242) multiply the consistency cost by a weight that ramps up from near 0 along "
+           "exp(-5 (1 - t)^2), t going from 0 to 1 over the ramp-up epochs (the reference code's sigmoid_rampup, "
+           "https://github.com/CuriousAI/mean-teacher/blob/546348ff863c998c26be4339021425df973b4a36/pytorch/mean_teacher/"
+           "ramps.py#L19-L26, and its weight `args.consistency * ramps.sigmoid_rampup(epoch, args.consistency_rampup)`): "
+           "at epoch 1 of an 80-epoch ramp-up the weight is exp(-5 x (79/80)^2) = 0.0076 of its full value, so the "
+           "weighted consistency term, and the total with it, rises through the ramp-up while the model learns; the "
+           "classification loss and the accuracy show the progress",
+           "the consistency term divided by its weight at each epoch, and the classification loss and the accuracy over "
+           "the same epochs: they should fall and rise",
+           frozenset({"climb", "diverge"}),
+           unless=lambda text: ("nan or inf" if said_unnegated(text, {"nan", "inf"}) else "") or _not_learning_said(text)
+           or _found(_SUPERVISED_WORSE, text)),
     Normal("Stable-Baselines3 PPO's early stop on the KL, which ends one update's epochs, not training",
            # (its own line, which only a set target_kl prints, and only with verbose >= 1)
            re.compile(r"early stopping at step \d+ due to reaching max kl: \d"),

@@ -29,7 +29,7 @@ from .exp_limits import exp_overflow
 from .frozen_said import (dead_units_said, froze_after_jumps_said, one_output_untrained, units_alike_said, weights_frozen_said,
                           width_changes_nothing_said)
 from .gradient_clearing import (ACCUMULATES, BACKWARD_STEP, GRAD_REQ_ADD, UNCALLED, accumulated_undivided,
-                                cleared_outside, clears, numpy_buffer_never_reset)
+                                cleared_outside, clears, numpy_buffer_never_reset, optimizer_never_cleared)
 from .gradient_norms import gradients_shrink_to_the_input, grads_said_zero, norms_below_clip
 from .input_scaling import (ALL_ZERO_INPUT, CONSTANT_FEATURE, DIVIDES_BY_STD, feature_scales_printed, per_item,
                             per_item_said, standardised_by_hand)
@@ -287,6 +287,11 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                 "gradients are cleared nowhere in the paste" if uncalled else
                                 f"the pasted loop calls backward() and {steps} and clears the gradients nowhere in the "
                                 "paste (no zero_grad(), no `.grad = None`, no `.grad = 0`)")
+    elif went_wrong and ".backward(" in ev.prose and (pair := optimizer_never_cleared(code_of(ev.prose))):
+        out["never-cleared"] = (f"the pasted loop steps {pair[0]} and {pair[1]}, and clears {pair[1]}'s gradients but "
+                                f"never {pair[0]}'s (no `{pair[0]}.zero_grad()` in the paste): each backward() adds to what "
+                                f"{pair[0]}'s parameters hold, so its every step applies the sum of all the gradients "
+                                "since the start")
     elif went_wrong and (summed := numpy_buffer_never_reset(ev.prose)):
         out["never-cleared"] = (f"the pasted loop sums each batch's gradient into its buffer (`{summed}`) and steps the "
                                 "weights with it on every batch, but sets the buffer to zero only outside that loop: "

@@ -97,7 +97,9 @@ LOSS_WORD = re.compile(rb"[Ll]oss\b|LOSS\b")      # starts with a character clas
 # tutorial; `Loss/train`, a TensorBoard tag as PyTorch's TensorBoard tutorial writes it, which
 # Lightning's progress bar prints as logged) or before it (`d_loss`, `recon_loss`), when the log prints
 # no plain loss
-SUFFIXED = re.compile(rb"(?<![A-Za-z0-9_/])(?:loss|Loss|LOSS)[_/][A-Za-z][A-Za-z0-9_]*")
+# (after a training prefix too, as a logger names its tags: `train/loss_x`, `train_loss_u`)
+SUFFIXED = re.compile(rb"(?:(?<![A-Za-z0-9_/])|(?<=train_)|(?<=train/)|(?<=training_)|(?<=training/))"
+                      rb"(?:loss|Loss|LOSS)[_/][A-Za-z][A-Za-z0-9_]*")
 UNDERSCORED = re.compile(rb"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9]*_(?:loss|Loss|LOSS)(?![A-Za-z0-9_])")
 # ... but not a validation loss (`val_loss`, `loss_val`, `loss/val`), nor a setting named after the loss
 # (`loss_scale`)
