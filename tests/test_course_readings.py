@@ -361,3 +361,35 @@ def test_a_named_loss_beside_the_plain_loss_on_its_line_is_a_part_not_a_second_v
     assert named_parts(b"Speed 4410.62 samples/sec   Loss 41.2093   LearningRate 0.0499\n") == []
     assert named_parts(b"[D loss: 0.61] [G loss: 0.93]\n") == []
     assert named_parts(b"loss: 2.31 (the train loss falls)\n") == []
+
+
+
+def test_the_finders_answer_is_not_given_for_values_a_sentence_gives_of_a_training_run():
+    text = ("The lr finder plot shows the loss exploding past 1e-1, so I trained at 1e-2: the loss was 0.65, 1.9, 7.3 "
+            "and 24.1 over four epochs. Is that ok?")
+    assert diagnosis(text).verdict != "normal"
+    assert diagnosis("lr_find shows the loss exploding. Then with fit_one_cycle my training loss keeps going up every "
+                     "epoch. Why?").verdict != "normal"
+
+
+@pytest.mark.parametrize("text", [
+    "A GPT from scratch, vocab 50257: eval perplexity is 3400 after 20 epochs and it is not going down. Is that ok?",
+    "The perplexity on the test set is 1500 while the train perplexity is 20. Is the perplexity fine?",
+    "Why is my valid ppl in the thousands?\n| epoch 001 | valid ppl 955.4\n| epoch 002 | valid ppl 2195.0\n"
+    "| epoch 003 | valid ppl 6208.0",
+])
+def test_a_perplexity_that_stalls_stands_against_a_training_one_or_rises_by_its_lines_is_not_answered(text):
+    assert PERPLEXITY not in [n.name for n in normals_asked(text)]
+
+
+def test_words_that_run_a_sentence_on_or_a_total_are_no_part_of_the_loss_and_a_total_is_read_first():
+    from trainwreck.logscan.layout import _first_own, named_parts
+
+    assert named_parts(b"loss: 2.31 at step 100, then loss: 1.90 at step 200\n") == []
+    assert named_parts(b"loss: 2.31, total loss: 2.5\n") == []
+    assert _first_own(b"train/loss_cls=0.71, train/loss_total=1.94, train/loss_box=1.23") == b"loss_total"
+
+
+def test_speechbrains_capitalised_epoch_is_its_log_too():
+    log = speechbrain_log(["2.31", "1.64", "1.22"]).replace("epoch:", "Epoch:")
+    assert context_of(log).ev.dialect == "SpeechBrain train_log"

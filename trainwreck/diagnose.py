@@ -865,13 +865,14 @@ def _reported(prose: str) -> str:
 
 
 # A score whose rise is progress, said to rise: "the validation PSNR keeps going up", "AUC improves every epoch", "the
-# win rate did go up", "shouldn't the chosen answers' probability go up?" -- no climb of a failure
+# win rate did go up", "shouldn't the chosen answers' probability go up?" -- no climb of a failure (not a likelihood or a
+# log-probability: a negative log-likelihood going up is a loss's climb, a rejected answer's log-probability no score)
 # (a score's own clause: no loss or "it" between the score and the rise, not "mixed precision" or "returns nan", and
 # mAP as it is written)
 SCORE_RISES = re.compile(r"(?i)\b(?:acc\w*|psnr|ssim|auc|m?iou|dice|bleu|rouge\w*|f1|(?-i:m?AP)|recall|"
                          r"(?<!mixed )(?<!half )(?<!full )(?<!single )(?<!double )precision|rewards?|returns?(?!\s+(?:nan|inf|none))|"
-                         r"r2|hit\s*rate|win\s*rates?|margins?|ndcg\w*|probabilit\w*|(?:log[ -]?)?likelihoods?|log[ -]?probs?|"
-                         r"logps)\b(?:(?!\b(?:loss\w*|it)\b)[^.;,\n]){0,30}?"
+                         r"r2|hit\s*rate|win\s*rates?|margins?|ndcg\w*|(?<!log-)(?<!log )probabilit\w*(?![^.;,\n]{0,30}?\brejected\b))"
+                         r"\b(?:(?!\b(?:loss\w*|it)\b)[^.;,\n]){0,30}?"
                          r"\b(?:keeps?\s+|is\s+|are\s+|still\s+|steadily\s+|did\s+|does\s+)*"
                          r"(?:going\s+up|goes\s+up|go\s+up|went\s+up|ris(?:es|ing|e)|rose|climb\w*|increas\w*|improv\w*|"
                          r"grow\w*)\b")
@@ -884,6 +885,8 @@ def _rest_of(normals: list[Normal], prose: str, keep_questions: bool = True) -> 
     rest = rest if keep_questions else YES_NO.sub(" ", rest)
     for n in normals:
         rest = n.asked.sub(" ", rest)
+        if n.accounts_said is not None:
+            rest = n.accounts_said.sub(" ", rest)
     return rest
 
 
@@ -899,8 +902,18 @@ def _stopped_learning(d: Diagnosis) -> bool:
 
 
 def _sweep_values(ev: Evidence) -> bool:
-    """Are the loss values a sentence's (the values a report gives for a plot it describes), not a log's?"""
-    return ev.dialect == SENTENCE_VALUES.name
+    """Are the loss values a sentence's about a finder's sweep -- its plot, its curve -- and not a log's, nor a sentence's
+    about a training run ("so I trained at 1e-2: the loss was 0.65, 1.9, 7.3")?"""
+    if ev.dialect != SENTENCE_VALUES.name or not ev.count or (first := ev.at(0)) is None:
+        return False
+    lines = ev.prose.split("\n")
+    line = lines[first.line - 1] if 0 < first.line <= len(lines) else ""
+    return bool(SWEEP_WORDS.search(line)) and not TRAINING_WORDS.search(line)
+
+
+SWEEP_WORDS = re.compile(r"(?i)\b(?:lr[ _]?find\w*|finder|range test|plot|curve|sweep)\b")
+TRAINING_WORDS = re.compile(r"(?i)\b(?:trained|training|train(?:s|ing)? (?:at|with)|fit(?:_one_cycle)?\(|fit_one_cycle|"
+                            r"epochs?)\b")
 
 
 def _says_more_than(normals: list[Normal], prose: str) -> bool:

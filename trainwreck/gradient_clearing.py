@@ -55,13 +55,18 @@ def clears(code: str) -> bool:
 # loop's discriminator: `opt_g.zero_grad()`, backward(), `opt_g.step()`, `opt_d.step()`): each backward() adds to what
 # the other's parameters hold, and its every step takes the sum of all the gradients so far -- where nothing else in
 # the paste clears any (a module's zero_grad(), `.grad = None`)
-STEPPED = re.compile(r"(?<![\w.])(?P<opt>(?:self\.)?(?!\w*sched)(?!lr_)\w*opt\w*)\.step\(\)")
+# (any name's step, then the optimizers among them: a pattern that looked for "opt" inside the name tried every start
+# of a long word; not a scheduler's, nor an average's -- an EMA of the weights, SWA, MixMatch's WeightEMA "optimizer",
+# whose step() takes no gradient)
+STEPPED = re.compile(r"(?<![\w.])(?P<opt>(?:self\.)?[A-Za-z_]\w{0,40})\.step\(\)")
+NOT_AN_OPTIMIZER = re.compile(r"(?i)sched|^lr_|ema|swa|avg|average|polyak")
 
 
 def optimizer_never_cleared(code: str) -> tuple[str, str] | None:
     """(the optimizer stepped and never cleared, one that is) where the paste steps two or more and clears some; or
     None."""
-    stepped = list(dict.fromkeys(m.group("opt") for m in itertools.islice(STEPPED.finditer(code), 20)))
+    stepped = list(dict.fromkeys(m.group("opt") for m in itertools.islice(STEPPED.finditer(code), 40)
+                                 if "opt" in m.group("opt").lower() and not NOT_AN_OPTIMIZER.search(m.group("opt"))))
     if len(stepped) < 2:
         return None
     cleared = [o for o in stepped if re.search(r"(?<![\w.])" + re.escape(o) + r"\.zero_grad\(", code)]

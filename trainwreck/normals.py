@@ -37,6 +37,9 @@ class Normal:
     explains_plateau: bool = False
     # its answer is that the loss is made to climb (a learning-rate finder's sweep): a rise among finite values is that
     explains_climb: bool = False
+    # what its mechanism accounts for, said in words it does not ask with: taken out of the words before they are read
+    # for a run that broke (a skipped step's nan gradient norm)
+    accounts_said: re.Pattern | None = None
 
 
 # The loss said to go below zero: the word tied to the loss ("a negative loss", "NLL is negative", "the loss keeps
@@ -176,10 +179,10 @@ OUTPUTS_DEGENERATE = re.compile(r"(?i)\b(?:garbage|gibberish|degenerat\w*)\b|\bs
 
 
 def _reward_fell(text: str) -> str:
-    """The printed mean reward's fall, first to last, over three prints or more that each stayed at or below the one
-    before; or ""."""
+    """The printed mean reward's fall, first to last, over three prints or more, the last below the first two (a noisy
+    fall counts); or ""."""
     values = [float(m.group(1)) for m in itertools.islice(REWARD_PRINTED.finditer(text), 200)]
-    if len(values) < 3 or any(b > a for a, b in zip(values, values[1:])):
+    if len(values) < 3 or values[-1] > min(values[:2]):
         return ""
     first, last = values[0], values[-1]
     return f"a printed mean reward that fell from {first:g} to {last:g}" \
@@ -190,6 +193,13 @@ def _reward_fell(text: str) -> str:
 # the data or the objective, not what the logged numbers mean)
 _MODEL_WORSE = re.compile(r"(?i)\b(?:model|answers?|outputs?|responses?|it)\s+(?:got|gets|getting|became|becomes|is|are)\s+"
                           r"worse\b|\bloses?\s+to\s+the\s+(?:base|starting|original|sft|reference|initial|instruct)")
+# (a win rate said to fall, a preference accuracy at or below chance, a margin flat at 0, a rejected answer's
+# log-probability or reward said to rise, or an objective that averages per token or is no DPO: SimPO, ORPO, IPO, KTO)
+_DPO_WRONG = re.compile(r"(?i)\bwin[ -]?rates?\b[^.\n]{0,40}?\b(?:drop\w*|decreas\w*|fell|falls?|lower|worse)\b|"
+                        r"\b(?:rewards/)?accurac(?:y|ies)\b['\"]?[^.\n\d]{0,20}?(?<![\d.])0?\.[0-4]\d*\b|\bmargins?\b[^.\n]{0,30}?"
+                        r"(?:\b(?:flat|stuck|zero)\b|\bat 0(?:\.0+)?(?![\d.]))|\brejected\b[^.\n]{0,40}?\b(?:ris\w*|rose|increas\w*|"
+                        r"goes up|going up|went up|gets? higher|higher)\b|"
+                        r"\b(?:simpo|orpo|ipo|kto|cpo)\b")
 # (the margin or the preference accuracy said to fall: what DPO's loss does measure)
 _MARGIN_FELL = re.compile(r"(?i)\b(?:margins?|rewards?/accurac\w*|(?:preference|reward)\s+accuracy)\b[^.\n]{0,40}?"
                           r"\b(?:decreas\w*|go(?:es|ing)\s+down|fall(?:s|ing)?|fell|dropp\w*|shrink\w*|negative)\b")
@@ -197,11 +207,23 @@ _MARGIN_FELL = re.compile(r"(?i)\b(?:margins?|rewards?/accurac\w*|(?:preference|
 
 # (the supervised side said to get worse: the accuracy falls, or the classification loss rises -- what a ramp-up of the
 # other term does not explain)
+# (a rise said after the ramp-up ended, which no ramp explains; an accuracy at chance; a supervised loss said flat)
+_RAMP_OVER_OR_CHANCE = re.compile(r"(?i)\bramp[ -]?up\s+(?:ended|finished|was\s+over|is\s+over|is\s+done|stopped)\b|"
+                                  r"\bafter\s+the\s+ramp[ -]?up\b|\bchance\b|\bacc\w*\b[^.\n]{0,30}?\b(?:stays?|stayed|stuck|flat)\b|"
+                                  r"\bloss\w*\b[^.\n?]{0,30}?\bexplod\w*\b(?![^.\n]*\?)|\b(?:class\w*|supervised|labell?ed)\s+(?:loss|cost)\b[^.\n]{0,40}?"
+                                  r"\b(?:stuck|flat|stays?|stayed|plateau\w*|not\s+(?:going\s+)?down)\b")
 # (the verb the subject's own: not across "and", "while", "but")
 _OWN_CLAUSE = r"(?:(?!\b(?:and|while|but|whereas)\b)[^.\n]){0,40}?"
 _SUPERVISED_WORSE = re.compile(r"(?i)\bacc\w*\b" + _OWN_CLAUSE + r"\b(?:falls?|fell|drops?|dropped|decreas\w*)\b|"
                                r"\b(?:class\w*|supervised|labell?ed|cross[ -]?entropy)\s+(?:loss|cost)\b" + _OWN_CLAUSE +
                                r"\b(?:goes up|went up|rises?|rose|climb\w*|increas\w*)\b")
+
+
+# (a nan in another class's row of the per-class table -- its first cell a class name, the row tab- or space-separated
+# -- or a loss said or printed nan: not the devkit's cells)
+_NUSCENES_OTHER_NAN = re.compile(r"(?im)^(?!traffic_cone\b|barrier\b)[a-z_]{3,30}[ \t]+(?:[\d.]+[ \t]+){0,6}nan\b")
+_LOSS_NAN_SAID = re.compile(r"(?i)\bloss\w*\b['\"]?[ \t]*(?:[:=][ \t]*)?nan\b|\bloss\w*\b[^.\n]{0,30}?\b(?:is|was|becomes?|became|"
+                            r"goes|went|turns?|turned)\s+(?:to\s+)?nan\b")
 
 
 def _rl_unless(text: str) -> str:
@@ -355,7 +377,8 @@ OBJECTIVES = (
     Normal("DPO's logged log-probabilities and rewards, summed over a response and free to fall together",
            # (DPO by its name or TRL's keys, and a question of its log-probabilities or the chosen reward: their size,
            # their sign, or their fall)
-           re.compile(r"(?s)\A(?=.*(?:\bdpo\w*|\brewards/(?:chosen|margins)|\blogps/chosen)\b)"
+           re.compile(r"(?s)\A(?=.*(?:\bdpotrainer\b|\bdpo[ _](?:loss|run|training|trainer)\b|\brewards/(?:chosen|margins)\b|"
+                      r"\blogps/chosen\b))"
                       r"(?=.*(?:\blogps\b|\blog[ -]?probs?\b|\blog[ -]?probabilit\w*|\brewards?/chosen\b|\bchosen\s+"
                       r"(?:rewards?|log[ -]?probs?|logps)\b)[^.?\n]{0,80}?(?:\bnegative\b|\bdecreas\w*|\bgo(?:es|ing)\s+"
                       r"down\b|\bfall(?:s|ing)?\b|\bdropp\w*|\bbetween 0 and 1\b))(?=.*\?)"),
@@ -374,26 +397,27 @@ OBJECTIVES = (
            frozenset({"diverge"}),
            # (not beside a nan or an inf said: "exploding" is the worry it answers)
            unless=lambda text: ("nan or inf" if said_unnegated(text, {"nan", "inf"}) else "") or _not_learning_said(text)
-           or _found(_MARGIN_FELL, text) or _found(_MODEL_WORSE, text)),
+           or _found(_MARGIN_FELL, text) or _found(_MODEL_WORSE, text) or _found(OUTPUTS_DEGENERATE, text)
+           or _found(_DPO_WRONG, text) or _found(_LOSS_BELOW_ZERO, text)),
     Normal("a consistency loss whose weight ramps up, as Mean Teacher's and Temporal Ensembling's do",
            # (the ramp-up named, and the consistency term -- or the unsupervised one -- said to rise)
            re.compile(r"(?s)\A(?=.*(?:\b(?:consistency|unsupervised|unlabel\w*)\b[^.\n]{0,40}?\b(?:ramp[ _-]?ups?|rampup\w*|"
                       r"ramps?\s+up|ramped|ramping)\b|\bconsistency_rampup\b|\bsigmoid_rampup\b))"
                       r"(?=.*\b(?:consistency|unsupervised|unlabel\w*)\s+(?:cost|loss|term)\b[^.\n]{0,60}?\b(?:gone up|goes up|"
-                      r"going up|went up|ris(?:es|ing|en)|rose|increas\w*|grow\w*|grew|climb\w*|higher)\b)"),
+                      r"going up|went up|ris(?:es|ing|en)|rose|increas\w*|grow\w*|grew|climb\w*|higher)\b)(?=.*\?)"),
            "Mean Teacher (Tarvainen and Valpola, 2017, arXiv:1703.01780) and Temporal Ensembling and the Pi-model (Laine "
            "and Aila, 2017, arXiv:1610.02242) multiply the consistency cost by a weight that ramps up from near 0 along "
            "exp(-5 (1 - t)^2), t going from 0 to 1 over the ramp-up epochs (the reference code's sigmoid_rampup, "
            "https://github.com/CuriousAI/mean-teacher/blob/546348ff863c998c26be4339021425df973b4a36/pytorch/mean_teacher/"
-           "ramps.py#L19-L26, and its weight `args.consistency * ramps.sigmoid_rampup(epoch, args.consistency_rampup)`): "
-           "at epoch 1 of an 80-epoch ramp-up the weight is exp(-5 x (79/80)^2) = 0.0076 of its full value, so the "
-           "weighted consistency term, and the total with it, rises through the ramp-up while the model learns; the "
+           "ramps.py#L19-L26, and its weight `args.consistency * ramps.sigmoid_rampup(epoch, args.consistency_rampup)`, "
+           "epochs counted from 0): the first epoch's weight is exp(-5) = 0.0067 of its full value, so the weighted "
+           "consistency term can rise through the ramp-up while the model learns, and the total with it; the "
            "classification loss and the accuracy show the progress",
            "the consistency term divided by its weight at each epoch, and the classification loss and the accuracy over "
            "the same epochs: they should fall and rise",
            frozenset({"climb", "diverge"}),
            unless=lambda text: ("nan or inf" if said_unnegated(text, {"nan", "inf"}) else "") or _not_learning_said(text)
-           or _found(_SUPERVISED_WORSE, text)),
+           or _found(_SUPERVISED_WORSE, text) or _found(HUGE_LOSS_SAID, text) or _found(_RAMP_OVER_OR_CHANCE, text)),
     Normal("Stable-Baselines3 PPO's early stop on the KL, which ends one update's epochs, not training",
            # (its own line, which only a set target_kl prints, and only with verbose >= 1)
            re.compile(r"early stopping at step \d+ due to reaching max kl: \d"),
@@ -505,8 +529,9 @@ def _not_learned_said(text: str) -> str:
 
 # A training run (not a finder's sweep) said to break: "the training loss diverges after 2 epochs", "I ran fit() with
 # its suggestion and the loss explodes" -- not denied ("runs fine, no nan"), nor asked ("will my run diverge?")
-TRAINING_BROKE = re.compile(r"\b(?:training|train|trained|fit\(\)|real|actual)\b[^.\n?]{0,60}?"
-                            r"\b(diverg\w*|explod\w*|blows? up|nan|inf)\b(?![^.\n]{0,80}\?)", re.I)
+TRAINING_BROKE = re.compile(r"\b(?:training|train|trained|fit\(\)|fit_one_cycle|real|actual)\b[^.\n?]{0,60}?"
+                            r"\b(diverg\w*|explod\w*|blows? up|nan|inf|goes up|going up|went up|climb\w*|increas\w*|"
+                            r"ris(?:es|ing)|rose)\b(?![^.\n]{0,80}\?)", re.I)
 
 
 def _training_broke_said(text: str) -> str:
@@ -575,8 +600,19 @@ COUNT_AFTER = re.compile(r"(?i)\s*(?:steps?|epochs?|iter\w*|rounds?|batch(?:es)?
 # ... said to rise, as a statement: "rises", "shot up", "up from 45", "jumped to 4000"; "exploding" only where its
 # sentence asks nothing ("why is the perplexity exploding?" asks what the numbers show)
 _PERPLEXITY_ROSE = re.compile(r"(?i)\b(?:perplexity|ppl)\w*\b[^.\n]{0,40}?\b(?:ris(?:es|ing)|rose|increas\w*|climb\w*|"
-                              r"goes up|went up|grows?|grew|shot up|shoots? up|jump\w*|spik\w*|blew up|blows? up|up from|"
+                              r"goes up|went up|grows?|grew|shot up|shoots? up|jump\w*|spik\w*|blew up|blows? up|up from|back up|"
                               r"explod\w*(?![^.\n?]*\?))")
+
+
+# (two perplexities said in a row, the second larger: "955 -> 6208", "from 180 to 2400", "went back up to 5000" above an
+# earlier one; and a held-out perplexity set against a training one, a gap this answer does not explain)
+_PERPLEXITY_NUMBERS_ROSE = re.compile(r"(?i)(?<![a-z])(?:perplexity|ppl)\w*\b[^.\n]{0,60}?(?<![\d.,])(\d[\d,]*(?:\.\d+)?)"
+                                      r"\s*(?:->|→|to|then)\s*(?:about\s+|around\s+)?(\d[\d,]*(?:\.\d+)?)(?![\d.,])")
+_PERPLEXITY_GAP = re.compile(r"(?im)(?:^|(?<=[.?!] ))(?=(?:[^.?!\n]|\.\d)*\b(?:perplexity|ppl)\b)(?=(?:[^.?!\n]|\.\d)*\btrain"
+                             r"\w*\b)(?=(?:[^.?!\n]|\.\d)*\b(?:test|valid\w*|val|held-?out|eval\w*)\b)(?:[^.?!\n]|\.\d){1,200}")
+_HELD_OUT_PPL = re.compile(r"(?i)\b(?:test|valid\w*|val|eval\w*)[ _/]ppl\b['\"]?\s*(?:[:=]\s*)?(\d[\d,]*(?:\.\d+)?)")
+_NOT_FALLING = re.compile(r"(?i)\b(?:not|no longer|isn't|is not|doesn't|does not|won't|stopped)\s+(?:going\s+down|go(?:ing)?\s+"
+                          r"down|decreas\w*|improv\w*|fall\w*|dropp\w*)")
 
 
 def _perplexity_unless(text: str) -> str:
@@ -589,6 +625,14 @@ def _perplexity_unless(text: str) -> str:
         return "nan or inf"
     if PRETRAINED.search(text):
         return "a pretrained model"
+    if (gap := _PERPLEXITY_GAP.search(text)) or (rise := _PERPLEXITY_NUMBERS_ROSE.search(text)) and \
+            float(rise.group(2).replace(",", "")) > float(rise.group(1).replace(",", "")):
+        return (gap or rise).group(0)
+    held = [float(m.group(1).replace(",", "")) for m in itertools.islice(_HELD_OUT_PPL.finditer(text), 100)]
+    if len(held) >= 2 and held[-1] > held[0]:
+        return "a held-out perplexity that rose"
+    if stalled := _found(_NOT_FALLING, text):
+        return stalled
     given = [float(m.group(0).replace(",", "")) for line in itertools.islice(_PERPLEXITY_LINE.finditer(text), 40)
              for m in itertools.islice(_LINE_NUMBER.finditer(line.group(0)), 20)
              if not COUNT_BEFORE.search(line.group(0), max(0, m.start() - 12), m.start())
@@ -1118,7 +1162,7 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            "the loss function you use and the range of your targets (for example 0/1 or 0/255 masks)",
            # (not one of -1e6 or beyond: a likelihood or a critic that grew without bound; nor where every saying of it
            # denies it, "it never goes negative")
-           unless=lambda text: _found(HUGE_LOSS_SAID, text) or _negative_denied(text)),
+           unless=lambda text: _found(HUGE_LOSS_SAID, text) or _negative_denied(text) or _reward_fell(text)),
     Normal("skipped steps under dynamic loss scaling",
            re.compile(r"gradient overflow\.?\s+skipping step|overflow! rank|gradient overflow detected|"
                       r"reducing loss scale|skipping step|gradients? overflow|"
@@ -1140,7 +1184,12 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            frozenset({"overflow"}),
            # (not where nothing shows a loss scaler or half precision: a scheduler warning in a float32 run is the
            # loop's own order, and "the scale" of something else is no scaler)
-           unless=lambda text: "" if HALF_SHOWN.search(text) or SCALER_SHOWN.search(text) else "no loss scaling"),
+           unless=lambda text: "" if HALF_SHOWN.search(text) or SCALER_SHOWN.search(text) else "no loss scaling",
+           # (a skipped step is one whose gradients held an inf or a nan: their norm, logged for that step, is inf or nan;
+           # and a skipped step leaves the weights as they were, so a question whether they went inf is answered too)
+           accounts_said=re.compile(r"(?i)\bgrad(?:ient)?[ _-]?norms?\b[^.\n]{0,60}?\b(?:nan|inf)\b|"
+                                    r"\b(?:nan|inf)\b[^.\n]{0,30}?\bgrad(?:ient)?[ _-]?norms?\b|"
+                                    r"\b(?:nan|inf)\s+weights\b[^.\n?]{0,80}\?")),
     # (the more particular first: a validation loss that rose is overfitting, and a gap too)
     Normal("overfitting: a validation loss that rises while the training loss falls",
            # ("has crept up slowly since", "bottomed at 0.33 around epoch 12")
@@ -1328,6 +1377,20 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            "(https://github.com/AlexeyAB/darknet/blob/61307b664f3c19e001699b80ed21c0817cbb67a3/README.md)",
            "the iteration lines (`1234: 2.31, 2.45 avg loss, ...`) and the `No Obj` values: whether any is nan",
            frozenset({"nan"})),
+    Normal("nuScenes detection evaluation's nan errors for traffic cones and barriers, by design",
+           # (nuScenes' metrics named, and a nan beside a cone's or a barrier's name in the per-class table)
+           re.compile(r"(?s)\A(?=.*\b(?:nuscenes|nds|maoe|mave|maae)\b)(?=.*\b(?:traffic_cone|traffic cones?|barriers?)\b"
+                      r"[^\n]{0,80}?\bnan\b)"),
+           "nuScenes' detection evaluation sets the orientation, velocity and attribute errors of traffic cones, and "
+           "the velocity and attribute errors of barriers, to nan on purpose -- a cone has no heading, and neither moves "
+           "nor has an attribute (`tp = np.nan`, python-sdk/nuscenes/eval/detection/evaluate.py#L135-L138 in "
+           "nuscenes-devkit v1.1.2) -- and averages each error over the classes with np.nanmean (data_classes.py#L239 "
+           "there), so mAOE, mAVE, mAAE and the NDS leave those cells out: the table is as the devkit makes it, and the "
+           "model outputs no nan",
+           "the per-class table: nan only in those cells (traffic_cone's AOE, AVE and AAE, barrier's AVE and AAE), and "
+           "finite errors for every other class",
+           frozenset({"nan"}),
+           unless=lambda text: _found(_NUSCENES_OTHER_NAN, text) or _found(_LOSS_NAN_SAID, text)),
     Normal("COCO evaluation's -1 (detectron2's nan) for an area range with no objects",
            # (COCOeval's own summary line at -1.000, detectron2's note and its table's nan, mmdetection's bbox_mAP_s)
            re.compile(r"\barea\s*=\s*(?:small|medium|large)\s*\|\s*maxdets\s*=\s*\d+\s*\]\s*=\s*-1\.000\b|"

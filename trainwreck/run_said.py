@@ -486,24 +486,9 @@ SWITCHED_FROM = re.compile(r"(?i)(?:\b(?:switch\w*|mov\w*|chang\w*|went|go(?:ing
                            r"\binstead\s+of|\bold|\breplac\w+|\bthan)\s+(?:the\s+|an?\s+|my\s+|our\s+)?$")
 
 
-# (a loss named in a general claim the report asks about, "a cross-entropy can't be negative, right?": what the reporter
-# believes of such losses, not the loss the run trains on -- the name generic, with no "my" or "the", in a question that
-# says what such a loss cannot do)
-GENERIC_CLAIM = re.compile(r"(?i)\b(?:can(?:'t|not|\s+never)|could(?:n't|\s+not)|should(?:n't|\s+not|\s+never)|"
-                           r"(?:is|are)\s+(?:never|always)|impossible)\b")
-OWN_LOSS = re.compile(r"(?i)\b(?:my|our|the|this|its)\s+(?:\w+\s+){0,2}$")
-
-
-def _generic_claim(text: str, m: re.Match) -> bool:
-    start, end = sentence_around(text, m.start(), m.end(), stops=".;\n?!")
-    asked = text[end:end + 1] == "?" or text[end:end + 8].lstrip().startswith("?")
-    return asked and bool(GENERIC_CLAIM.search(text, m.end(), end)) and not OWN_LOSS.search(text[max(start, m.start() - 24):m.start()])
-
-
 def _kind_of(text: str) -> str:
     bounded = next((m for m in itertools.islice(BOUNDED_LOSS.finditer(text), 20)
-                    if not SWITCHED_FROM.search(text[max(0, m.start() - 80):m.start()]) and not _generic_claim(text, m)),
-                   None)
+                    if not SWITCHED_FROM.search(text[max(0, m.start() - 80):m.start()])), None)
     likelihood = (LIKELIHOOD.search(text) or MINUS_SCORE.search(text) or MINUS_SCORE_TRAINER.search(text)
                   or MINUS_SIMILARITY.search(text) or MINUS_RATIO.search(text))
     if bounded and not likelihood:

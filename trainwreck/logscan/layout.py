@@ -200,6 +200,10 @@ def summary_losses(data: bytes) -> list[bytes]:
 NAMED_PART = re.compile(rb"(?<![A-Za-z0-9_])(?P<key>(?P<name>[A-Za-z][A-Za-z0-9]{0,15})[ \t](?:loss|Loss|LOSS))\b['\"]?"
                         rb"[ \t]{0,8}(?:[:=][ \t]{0,8})?(?=[-+]?(?:\d|\.\d|(?i:nan|inf)))")
 NAMED_PARTS_MAX = 8
+# (words before a loss that name no part of it: a training prefix, which is the loss; a total; a sentence's words,
+# "then loss: 7.5", "the loss", "and loss")
+NOT_A_PART = frozenset(b"train training total overall full then and the so now later final last first new old my its "
+                       b"our this that step epoch iter batch".split())
 
 
 def named_parts(data: bytes) -> list[bytes]:
@@ -215,7 +219,7 @@ def named_parts(data: bytes) -> list[bytes]:
         if not plain:
             continue
         for m in NAMED_PART.finditer(line, plain.end()):
-            if m.group("name").lower() not in (b"train", b"training") and not AVERAGED.match(m.group("key")) \
+            if m.group("name").lower() not in NOT_A_PART and not AVERAGED.match(m.group("key")) \
                     and m.group("key") not in keys:
                 keys.append(m.group("key"))
         if len(keys) >= NAMED_PARTS_MAX:
@@ -296,12 +300,14 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
 
 
 def _first_own(window: bytes) -> bytes | None:
-    """The first loss of its own named after the word or before it (`Loss_D`, `d_loss`), if any."""
-    for pattern in (SUFFIXED, UNDERSCORED):
-        for m in pattern.finditer(window):
-            if not NOT_OWN.search(m.group(0)):
-                return m.group(0)
-    return None
+    """The first loss of its own named after the word or before it (`Loss_D`, `d_loss`), if any -- a total among them
+    first (`loss_total` beside `loss_cls`)."""
+    own = [m.group(0) for pattern in (SUFFIXED, UNDERSCORED) for m in itertools.islice(pattern.finditer(window), 200)
+           if not NOT_OWN.search(m.group(0))]
+    return next((k for k in own if OWN_TOTAL.search(k)), own[0] if own else None)
+
+
+OWN_TOTAL = re.compile(rb"(?i)(?:^|[_/])total(?:$|[_/])")
 
 
 # Lines that name several losses are the log's when the first one's name is on lines holding at least this

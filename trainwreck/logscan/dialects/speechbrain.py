@@ -3,8 +3,8 @@
 `FileTrainLogger.log_stats` (speechbrain/utils/train_logger.py at v1.1.0: the epoch's own stats joined by `, `, then
 ` - ` and each stage's stats as `train <key>: <value>`, `valid <key>: <value>`, joined by `, `; a float strictly between
 1 and 100 printed `.2f`, any other float `.2e`, an int or a string as it is). The recipes' epoch stats start with the
-epoch and the rate (`stats_meta={"epoch": epoch, "lr": old_lr}`; `lr_model`, `lr_wav2vec` where two optimisers
-train), and the logger may print the line after its own name (`speechbrain.utils.train_logger - epoch: 3, ...`).
+epoch and the rate (`stats_meta={"epoch": epoch, "lr": old_lr}`, `"Epoch"` in some; `lr_model`, `lr_wav2vec` where two
+optimisers train), and the logger may print the line after its own name (`speechbrain.utils.train_logger - epoch: 3, ...`).
 A hand-written `epoch: 3 - train loss: ...` is not read so: no rate printed as the logger prints a float.
 
 The value read is the first train stat, the one the line gives after ` - train `: each recipe puts the stage's loss
@@ -23,7 +23,7 @@ from ..numbers import NUMBER
 
 # (anchored at the line's start, or after the logger's name: the epoch, then a rate as the logger prints a float --
 # `.2e` below 1 -- then, on the same line, the first ` - train ` stat: one value a line)
-_EPOCH = rb"(?m)^(?:[\w.]{1,60} - )?epoch: \d+, lr\w{0,20}: -?\d\.\d{2}e[-+]\d{2}\b[^\n]{0,300}? - train [^:,\n]{1,40}: "
+_EPOCH = rb"(?m)^(?:[\w.]{1,60} - )?[Ee]poch: \d+, lr\w{0,20}: -?\d\.\d{2}e[-+]\d{2}\b[^\n]{0,300}? - train [^:,\n]{1,40}: "
 LINE = re.compile(_EPOCH + rb"(" + NUMBER + rb")(?![\w.])")
 DIALECT = Dialect("SpeechBrain train_log", re.compile(_EPOCH), pattern=LINE, framework="pytorch",
                   clears_gradients="sets the gradients to None after each optimizer step",
