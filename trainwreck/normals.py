@@ -205,14 +205,14 @@ _MARGIN_FELL = re.compile(r"(?i)\b(?:margins?|rewards?/accurac\w*|(?:preference|
                           r"\b(?:decreas\w*|go(?:es|ing)\s+down|fall(?:s|ing)?|fell|dropp\w*|shrink\w*|negative)\b")
 
 
-# (the supervised side said to get worse: the accuracy falls, or the classification loss rises -- what a ramp-up of the
-# other term does not explain)
-# (a rise said after the ramp-up ended, which no ramp explains; an accuracy at chance; a supervised loss said flat)
+# (a rise said after the ramp-up ended, which no ramp explains; an accuracy at chance or that stays put; a loss said to
+# explode; a supervised loss said flat)
 _RAMP_OVER_OR_CHANCE = re.compile(r"(?i)\bramp[ -]?up\s+(?:ended|finished|was\s+over|is\s+over|is\s+done|stopped)\b|"
                                   r"\bafter\s+the\s+ramp[ -]?up\b|\bchance\b|\bacc\w*\b[^.\n]{0,30}?\b(?:stays?|stayed|stuck|flat)\b|"
                                   r"\bloss\w*\b[^.\n?]{0,30}?\bexplod\w*\b(?![^.\n]*\?)|\b(?:class\w*|supervised|labell?ed)\s+(?:loss|cost)\b[^.\n]{0,40}?"
                                   r"\b(?:stuck|flat|stays?|stayed|plateau\w*|not\s+(?:going\s+)?down)\b")
-# (the verb the subject's own: not across "and", "while", "but")
+# (the supervised side said to get worse: the accuracy falls, or the classification loss rises -- what a ramp-up of the
+# other term does not explain; the verb the subject's own, not across "and", "while", "but")
 _OWN_CLAUSE = r"(?:(?!\b(?:and|while|but|whereas)\b)[^.\n]){0,40}?"
 _SUPERVISED_WORSE = re.compile(r"(?i)\bacc\w*\b" + _OWN_CLAUSE + r"\b(?:falls?|fell|drops?|dropped|decreas\w*)\b|"
                                r"\b(?:class\w*|supervised|labell?ed|cross[ -]?entropy)\s+(?:loss|cost)\b" + _OWN_CLAUSE +
@@ -585,7 +585,6 @@ def _found(pattern: re.Pattern, text: str) -> str:
     return m.group(0) if m else ""
 
 
-# A perplexity said to rise, which no learning model's does (its loss rises with it)
 # A perplexity the words give: the name, then a number of three digits or more, not a count or a percentage
 _PERPLEXITY_GIVEN = (r"(?<![a-z])(?:perplexity|ppl)\w*\b[^.\n\d]{0,30}?(?<![\d.,])(?<!step )(?<!steps )(?<!epoch )"
                      r"(?<!iteration )(?<!iter )(?<!round )(?<!batch )(?<!layer )(?<!update )"
@@ -597,8 +596,8 @@ _LINE_NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w.
 COUNT_BEFORE = re.compile(r"(?i)\b(?:steps?|epochs?|iter(?:ation)?s?|rounds?|batch(?:es)?|layers?|updates?|after|at|of)"
                           r"\s*(?:#\s*)?$")
 COUNT_AFTER = re.compile(r"(?i)\s*(?:steps?|epochs?|iter\w*|rounds?|batch(?:es)?|updates?|tokens?|characters?|k\b)")
-# ... said to rise, as a statement: "rises", "shot up", "up from 45", "jumped to 4000"; "exploding" only where its
-# sentence asks nothing ("why is the perplexity exploding?" asks what the numbers show)
+# ... said to rise, which no learning model's does, as a statement: "rises", "shot up", "up from 45", "jumped to 4000";
+# "exploding" only where its sentence asks nothing ("why is the perplexity exploding?" asks what the numbers show)
 _PERPLEXITY_ROSE = re.compile(r"(?i)\b(?:perplexity|ppl)\w*\b[^.\n]{0,40}?\b(?:ris(?:es|ing)|rose|increas\w*|climb\w*|"
                               r"goes up|went up|grows?|grew|shot up|shoots? up|jump\w*|spik\w*|blew up|blows? up|up from|back up|"
                               r"explod\w*(?![^.\n?]*\?))")

@@ -23,7 +23,8 @@ from .data_checked import data_said_finite, inputs_only
 from .data_values import (ADAPT_CALL, CLASSES_COUNTED, classes_short, DIVIDED_255, DIVIDED_255_ITSELF, IMAGE_READER, INPUT_NAME,
                           KERAS_NORMALIZATION, KERAS_UINT8, LABELS_REMAPPED, MASK_255, MASK_255_HANDLED, MAX_255,
                           MERGED, MINUS_ONE_HANDLED, MINUS_ONE_LABELS, NOT_INPUT_NAME, TORCHVISION_IO, dataset_data,
-                          image_tensor_unscaled, keras_directory_unscaled, mask_to_tensor, raw_units_read, table_read_missing_unhandled,
+                          image_tensor_unscaled, keras_directory_unscaled, mask_to_tensor, raw_units_read,
+                          table_read_missing_unhandled,
                           read_and_made_float)
 from .exp_limits import exp_overflow
 from .frozen_said import (dead_units_said, froze_after_jumps_said, one_output_untrained, units_alike_said, weights_frozen_said,
