@@ -280,7 +280,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         out["never-cleared"] = ("the pasted code sets grad_req='add', under which each backward() adds to the "
                                 "gradients already held, and clears them nowhere in the paste (no zero_grad()): each "
                                 "step applies the sum of every gradient since the start")
-    elif went_wrong and (loop := BACKWARD_STEP.search(ev.prose)) and not clears(ev.prose):
+    # (not where the paste marks code it left out -- a line of `...` -- in the loop it quotes: the clearing may be what
+    # it left out, as the scripts such excerpts come from clear right after step())
+    elif went_wrong and (loop := BACKWARD_STEP.search(ev.prose)) and not clears(ev.prose) \
+            and not _elided_near(ev.prose, loop.start()):
         uncalled = UNCALLED.search(ev.prose)
         steps = "step()" if loop.group(0).endswith(".step()") else "updates each weight from its .grad by hand"
         out["never-cleared"] = (f"the pasted loop calls backward() and {steps} and names `{uncalled.group(0).strip()}` "
@@ -577,6 +580,16 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                     f"and the last {len(ev.accuracy_tail)} printed) while the loss barely "
                                     "moved: the model learns, and the loss does not show it")
     return out
+
+
+# A line of its own that says code was left out (`...`, `# ...`), indented as code is
+ELIDED = re.compile(r"(?m)^[ \t]+(?:#[ \t]*)?(?:\.\.\.|\u2026)[ \t]*$")
+ELIDED_REACH = 400          # characters before the backward() that quote the same loop
+
+
+def _elided_near(prose: str, at: int) -> bool:
+    """Does the paste mark code left out within ELIDED_REACH characters before `at`, or right after the loop it quotes?"""
+    return ELIDED.search(prose, max(0, at - ELIDED_REACH), at + ELIDED_REACH) is not None
 
 
 def _broken_from_start(ev: Evidence, sig: Signature, words: list[str], first_printed: bool = False) -> bool:
