@@ -103,8 +103,9 @@ def test_the_table_is_no_suspect_of_a_run_that_did_not_go_nan():
 def test_one_sigmoid_output_is_a_binary_classifier_and_no_regression():
     sigmoid = "model.add(layers.Dense(1, activation='sigmoid'))\nmodel.compile(loss='binary_crossentropy')\n"
     linear = "model.add(layers.Dense(1))\nmodel.compile(loss='mse')\n"
-    assert context_of(sigmoid + TITANIC_LIKE.split("model.fit", 1)[1]).classifier
-    assert not context_of(linear).classifier
+    log = TITANIC_LIKE.split("model.fit", 1)[1]       # (an accuracy printed beside the loss: a classifier's, unless...)
+    assert context_of(sigmoid + log).classifier
+    assert not context_of(linear + log).classifier    # (... one linear output unit says a regression)
 
 
 # --- a model's weights loaded as zeros ---
@@ -150,10 +151,12 @@ FLAT_AFTER_LIGHTNING = "LR finder stopped early after 61 steps due to diverging 
     f"Epoch {e}: 100%|##########| 469/469 [00:09<00:00, train_loss=2.3026]\n" for e in range(7))
 
 
-@pytest.mark.parametrize("text", [FASTAI_FINDER + "lr_find shows the loss exploding at the end. OK?\n" + CLIMBING_FIT,
-                                  FLAT_AFTER_LIGHTNING])
-def test_a_training_log_after_the_finder_is_not_the_sweep(text):
-    assert diagnosis(text).verdict != "normal"
+def test_a_training_log_after_the_finder_is_not_the_sweep():
+    # (the fit's climb is the rate's, named with confidence; a flat fit after Lightning's line is a stall's question)
+    climbing = diagnosis(FASTAI_FINDER + "lr_find shows the loss exploding at the end. OK?\n" + CLIMBING_FIT)
+    assert climbing.verdict == "failure" and climbing.matches[0].entry.id == "WR-220" and not climbing.normal
+    flat = diagnosis(FLAT_AFTER_LIGHTNING)
+    assert flat.signature.name == "plateau-from-start" and flat.verdict == "uncertain" and not flat.normal
 
 
 def test_a_sweep_whose_plot_climbs_is_answered_as_the_sweep_even_with_the_climb_read_as_values():

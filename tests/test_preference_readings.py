@@ -131,8 +131,9 @@ def test_a_skipped_steps_nan_gradient_norm_is_what_the_skip_normal_accounts_for(
            "Should I worry?\n")
     d = diagnosis(ask + log)
     assert d.verdict == "normal" and d.normal[0].name == "skipped steps under dynamic loss scaling"
-    # (a nan of the loss itself is another matter)
-    assert diagnosis(ask.replace("the grad_norm panel shows nan", "the loss shows nan") + log).verdict != "normal"
+    # (a nan of the loss itself is another matter: half precision's failure, named)
+    loss_nan = diagnosis(ask.replace("the grad_norm panel shows nan", "the loss shows nan") + log)
+    assert loss_nan.verdict == "failure" and loss_nan.matches[0].entry.id == "WR-040"
 
 
 NUSCENES = ("mAP: 0.5912\nNDS: 0.6649\nObject Class\tAP\tATE\tASE\tAOE\tAVE\tAAE\n"

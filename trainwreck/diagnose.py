@@ -980,9 +980,10 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
         or bool(one_output_said(d.evidence.prose))
     # (a normal whose answer is that one step's loss is noise accounts for a rise among finite values)
     # (not a curve that ends at its highest: a climb that kept going is no noise)
-    noise = bool(d.normal) and d.normal[0].explains_noise and d.evidence.first_nonfinite is None and not declared \
-        and not impossible and not floored and not d.signature.enormous_start \
-        and d.evidence.high is not None and d.evidence.last < d.evidence.high
+    # (either only beside finite values that nothing declared, impossible, floored or enormous at the start marks)
+    finite_plain = bool(d.normal) and d.evidence.first_nonfinite is None and not declared and not impossible \
+        and not floored and not d.signature.enormous_start and d.evidence.high is not None
+    noise = finite_plain and d.normal[0].explains_noise and d.evidence.last < d.evidence.high
     # (a normal whose answer is that its loss stays high while the model learns accounts for a curve that barely fell)
     # (a curve that fell, if by little: one that did not move at all is no model learning)
     plateau = bool(d.normal) and d.normal[0].explains_plateau and d.signature.name == "plateau-from-start" \
@@ -990,9 +991,8 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     # (a normal whose answer is that the loss is made to climb -- a learning-rate finder's sweep -- accounts for a climb
     # among finite values that ends at its highest, where the values are a sentence's about that sweep: a log's are a
     # training run's, whatever finder ran before it)
-    climb = bool(d.normal) and d.normal[0].explains_climb and _sweep_values(d.evidence) \
-        and d.evidence.first_nonfinite is None and not declared and not impossible and not floored \
-        and not d.signature.enormous_start and d.evidence.high is not None and d.evidence.last >= d.evidence.high
+    climb = finite_plain and d.normal[0].explains_climb and _sweep_values(d.evidence) \
+        and d.evidence.last >= d.evidence.high
     if d.normal and (noise or plateau or climb or not failure_shown and not specific) and not unlike_normal \
             and not _says_more_than(d.normal, d.evidence.prose) \
             and not _stopped_learning(d):

@@ -220,11 +220,8 @@ _SUPERVISED_WORSE = re.compile(r"(?i)\bacc\w*\b" + _OWN_CLAUSE + r"\b(?:falls?|f
 
 
 # (a nan in another class's row of the per-class table -- its first cell a class name, the row tab- or space-separated
-# -- or a loss said or printed nan: not the devkit's cells)
+# -- or a nan the run printed or is said to go to: not the devkit's cells)
 _NUSCENES_OTHER_NAN = re.compile(r"(?im)^(?!traffic_cone\b|barrier\b)[a-z_]{3,30}[ \t]+(?:[\d.]+[ \t]+){0,6}nan\b")
-_LOSS_NAN_SAID = re.compile(r"(?i)\bloss\w*\b['\"]?[ \t]*(?:[:=][ \t]*)?nan\b|\bloss\w*\b[^.\n]{0,30}?\b(?:is|was|becomes?|became|"
-                            r"goes|went|turns?|turned)\s+(?:to\s+)?nan\b")
-
 
 def _rl_unless(text: str) -> str:
     """Not where the words say the return fell, or the printed mean reward fell, or the policy's outputs degenerated,
@@ -277,7 +274,8 @@ def _depth_metrics_poor(text: str) -> str:
 
 
 # A nan the run printed itself (`loss: nan`, `loss=nan`), said in a statement to come ("the loss went to nan after
-# step 3000", "stays nan"), or its charts said to show, beside a history export's NaN: a nan, not a gap
+# step 3000", "stays nan"), or its charts said to show: beside a history export's NaN a nan, not a gap; beside
+# nuScenes' per-class table the run's, not the devkit's
 _NAN_SHOWN_ELSEWHERE = re.compile(r"(?i)\bloss\w*\s*[:=]\s*(?:tensor\()?nan\b|\bloss\w*\s+(?:is|was|are|were)\s+(?:\w+\s+)?nan\b|"
                                   r"\bnan\s+loss|\b(?:charts?|ui|dashboard|panels?)\b[^.\n]{0,30}?"
                                   r"\b(?:shows?|showing)\b[^.\n]{0,20}?\bnan\b|"
@@ -396,7 +394,7 @@ OBJECTIVES = (
            "answers",
            frozenset({"diverge"}),
            # (not beside a nan or an inf said: "exploding" is the worry it answers)
-           unless=lambda text: ("nan or inf" if said_unnegated(text, {"nan", "inf"}) else "") or _not_learning_said(text)
+           unless=lambda text: _nan_or_inf_said(text) or _not_learning_said(text)
            or _found(_MARGIN_FELL, text) or _found(_MODEL_WORSE, text) or _found(OUTPUTS_DEGENERATE, text)
            or _found(_DPO_WRONG, text) or _found(_LOSS_BELOW_ZERO, text)),
     Normal("a consistency loss whose weight ramps up, as Mean Teacher's and Temporal Ensembling's do",
@@ -416,7 +414,7 @@ OBJECTIVES = (
            "the consistency term divided by its weight at each epoch, and the classification loss and the accuracy over "
            "the same epochs: they should fall and rise",
            frozenset({"climb", "diverge"}),
-           unless=lambda text: ("nan or inf" if said_unnegated(text, {"nan", "inf"}) else "") or _not_learning_said(text)
+           unless=lambda text: _nan_or_inf_said(text) or _not_learning_said(text)
            or _found(_SUPERVISED_WORSE, text) or _found(HUGE_LOSS_SAID, text) or _found(_RAMP_OVER_OR_CHANCE, text)),
     Normal("Stable-Baselines3 PPO's early stop on the KL, which ends one update's epochs, not training",
            # (its own line, which only a set target_kl prints, and only with verbose >= 1)
@@ -620,8 +618,8 @@ def _perplexity_unless(text: str) -> str:
     never came below the vocabulary's size, worse than a uniform guess; or ""."""
     if rose := _found(_PERPLEXITY_ROSE, text):
         return rose
-    if said_unnegated(text, {"nan", "inf"}):
-        return "nan or inf"
+    if nan := _nan_or_inf_said(text):
+        return nan
     if PRETRAINED.search(text):
         return "a pretrained model"
     if (gap := _PERPLEXITY_GAP.search(text)) or (rise := _PERPLEXITY_NUMBERS_ROSE.search(text)) and \
@@ -641,6 +639,12 @@ def _perplexity_unless(text: str) -> str:
     if given and vocabulary and min(given) > vocabulary[0]:
         return f"a perplexity above the vocabulary's {vocabulary[0]}"
     return _not_learning_said(text)
+
+
+def _nan_or_inf_said(text: str) -> str:
+    """Words that the loss went nan or inf (not denied), as an `unless` gives its reason; or "". (Not a divergence said,
+    which the answers that take it are there to answer.)"""
+    return "nan or inf" if said_unnegated(text, {"nan", "inf"}) else ""
 
 
 def _not_learning_said(text: str) -> str:
@@ -1389,7 +1393,7 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            "the per-class table: nan only in those cells (traffic_cone's AOE, AVE and AAE, barrier's AVE and AAE), and "
            "finite errors for every other class",
            frozenset({"nan"}),
-           unless=lambda text: _found(_NUSCENES_OTHER_NAN, text) or _found(_LOSS_NAN_SAID, text)),
+           unless=lambda text: _found(_NUSCENES_OTHER_NAN, text) or _found(_NAN_SHOWN_ELSEWHERE, told(text))),
     Normal("COCO evaluation's -1 (detectron2's nan) for an area range with no objects",
            # (COCOeval's own summary line at -1.000, detectron2's note and its table's nan, mmdetection's bbox_mAP_s)
            re.compile(r"\barea\s*=\s*(?:small|medium|large)\s*\|\s*maxdets\s*=\s*\d+\s*\]\s*=\s*-1\.000\b|"

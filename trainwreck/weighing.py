@@ -159,6 +159,10 @@ FACT_FACES = {"accumulated-undivided": RATE_CLIMBS, "cleared-outside": RATE_CLIM
               # (and a clip after the step leaves the run unclipped: an overshoot it was there to shorten, a jump or a
               # climb, is its own face -- not a nan a clip would not have stopped, a log of zero's or a bad batch's)
               "clip-after-step": RATE_CLIMBS | {"spike-then-recover"}}
+# Facts of the paste that count a printed fact's whole weight beside a curve they make by themselves: weights drawn too
+# wide, beside a loss non-finite from its first value -- before any update only the forward pass from the initial
+# weights made it so, which is what such weights break.
+WHOLE_BESIDE = {"large-init": frozenset({"nonfinite-from-start"})}
 CURVE_AGAINST = "the loss curve does not look like this entry's"
 MISSING_SAID = "none of the messages this failure prints are in the log"
 
@@ -894,11 +898,10 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
             # non-finite loss its construct stands where their curve's part stands, a printed fact's whole weight)
             # (so does one whose second face, shown by its page in a narrower setting, is the curve's shape: that
             # curve gives it no points of its own -- a masked row met mid-run, beside a fall then a nan)
-            # (and weights drawn too wide, beside a loss non-finite from its first value: before any update only the
-            # forward pass from the initial weights made it so, which is what such weights break -- a whole weight)
+            # (and a fact beside the curve it makes by itself, WHOLE_BESIDE, a whole weight too)
             parts[fact] = W_PRINTED if fact in CODE_CONSTRUCTS and (entry.trace == "none" or (
-                c.sig.name == entry.also_trace and c.sig.name != entry.trace)) or (
-                fact == "large-init" and c.sig.name == "nonfinite-from-start") else weight
+                c.sig.name == entry.also_trace and c.sig.name != entry.trace)) or \
+                c.sig.name in WHOLE_BESIDE.get(fact, ()) else weight
             evidence.append(c.printed[fact])
     # (Keras's Normalization divides by at least 1e-7: a column that never varies cannot make it nan)
     if "adapted-nan" in c.printed and entry.id in w.constant_feature:

@@ -180,28 +180,34 @@ DEF_LINE = re.compile(r"(?m)^(?P<indent>[ \t]*)def[ \t]+(?P<name>[A-Za-z_]\w{0,6
 INIT_CHOSEN = re.compile(r"""\binit(?:iali[sz]ation|_method|_mode)?\s*=\s*['"](?P<how>\w{1,30})['"]""")
 
 
-def _unused_alternative(prose: str, at: int) -> bool:
-    """Is the match at `at` inside a def that is one of two or more init functions, and that the paste never uses (its
-    name written nowhere else, or another one chosen by name)?"""
+def _enclosing_def(prose: str, at: int, defs: list[re.Match]) -> re.Match | None:
+    """The def whose body holds the line at `at`: the last one before it, indented less than that line."""
     line_start = prose.rfind("\n", 0, at) + 1
     line_end = prose.find("\n", line_start)
     line = prose[line_start:line_end if line_end >= 0 else None]
     indent = len(line) - len(line.lstrip(" \t"))
-    defs = list(itertools.islice(DEF_LINE.finditer(prose), 200))
-    enclosing = next((d for d in reversed(defs) if d.start() < at and len(d.group("indent")) < indent), None)
-    if enclosing is None or sum("init" in d.group("name").lower() for d in defs) < 2:
-        return False
-    name = enclosing.group("name")
-    used = len(re.findall(r"(?<![\w.])" + re.escape(name) + r"(?!\w)", prose)) > 1
-    chosen = [m.group("how").lower() for m in INIT_CHOSEN.finditer(prose)]
-    return not used and not (chosen and any(how in name.lower() for how in chosen)) or (
-        bool(chosen) and not any(how in name.lower() for how in chosen))
+    return next((d for d in reversed(defs) if d.start() < at and len(d.group("indent")) < indent), None)
 
 
 def weights_set_by(pattern: re.Pattern, prose: str) -> re.Match | None:
-    """The first match of a weight-setting pattern that is not in an init function the paste defines and never uses."""
-    return next((m for m in itertools.islice(pattern.finditer(prose), 20) if not _unused_alternative(prose, m.start())),
-                None)
+    """The first match of a weight-setting pattern that is not in an init function the paste defines beside another
+    and never uses: its name written nowhere else, or another one chosen by name (INIT_CHOSEN)."""
+    matches = list(itertools.islice(pattern.finditer(prose), 20))
+    defs = list(itertools.islice(DEF_LINE.finditer(prose), 200)) if matches else []
+    if sum("init" in d.group("name").lower() for d in defs) < 2:
+        return matches[0] if matches else None
+    chosen = [m.group("how").lower() for m in INIT_CHOSEN.finditer(prose)]
+
+    def unused(m: re.Match) -> bool:
+        enclosing = _enclosing_def(prose, m.start(), defs)
+        if enclosing is None:
+            return False
+        name = enclosing.group("name").lower()
+        if chosen:
+            return not any(how in name for how in chosen)
+        return len(re.findall(r"(?<![\w.])" + re.escape(enclosing.group("name")) + r"(?!\w)", prose)) <= 1
+
+    return next((m for m in matches if not unused(m)), None)
 
 
 # A parameter made with memory left as it was (torch.empty, torch.Tensor(n, m), np.empty for weights) and filled nowhere in
