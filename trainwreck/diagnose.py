@@ -49,7 +49,7 @@ from .weighing import (CODE_CONSTRUCTS, HANDED_BELOW_ZERO, PASTED, W_NEGATIVE, W
                        context_of, message_finder, op_named, weigh, weigher)
 from .normals import BENIGN_OVERFLOW, Normal, RESTARTED, UNIFORM_START, normals_asked
 from .rate_tried import lr_tried, rate_zero_failed
-from .run_said import STUCK, loss_climb_said, says_failure, says_not_learning, untrained_output_nonfinite
+from .run_said import STUCK, loss_climb_said, loss_kind, says_failure, says_not_learning, untrained_output_nonfinite
 from .schedule_said import restarts_said
 from .sentences import YES_NO, mostly_prose
 from .thesaurus import tokens
@@ -1001,8 +1001,15 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
         if d.ask.startswith("the loss values") and d.evidence.count >= SHAPE_MIN:
             d.ask = ""
         # (beside a normal answer, only an entry with evidence beyond the words' overlap and the timing is a closest
-        # entry: the words that asked about a normal behaviour overlap some entry's description whatever it is)
-        d.matches = [m for m in d.matches if any(v > 0 for k, v in m.parts.items() if k not in WORDS_ONLY)][:CANDIDATES]
+        # entry: the words that asked about a normal behaviour overlap some entry's description whatever it is; nor
+        # beyond what the answer accounts for itself -- the declared messages, which a normal answer is given beside
+        # only when it asked about every one (_unexplained_by_normal), and a loss below zero where the paste names a
+        # loss that goes there by design or an answer accounts for it -- where nothing names the loss, a negative
+        # cross-entropy's targets out of range stay the closest failure)
+        accounted = WORDS_ONLY | {"messages"} | (
+            {"negative"} if loss_kind(d.evidence.prose) == "likelihood" or any("negative" in n.accounts for n in d.normal)
+            else set())
+        d.matches = [m for m in d.matches if any(v > 0 for k, v in m.parts.items() if k not in accounted)][:CANDIDATES]
         if d.normal[0].name in GAP_NORMALS:
             d.trend = validation_curve.trend(d.evidence.prose)
         return

@@ -392,7 +392,8 @@ OBJECTIVES = (
            "are what the loss measures",
            "rewards/margins and rewards/accuracies over the steps (both should rise), and an evaluation of the model's "
            "answers",
-           frozenset({"diverge"}),
+           # (and log-probabilities and rewards below zero: the answer's own numbers)
+           frozenset({"diverge", "negative"}),
            # (not beside a nan or an inf said: "exploding" is the worry it answers)
            unless=lambda text: _nan_or_inf_said(text) or _not_learning_said(text)
            or _found(_MARGIN_FELL, text) or _found(_MODEL_WORSE, text) or _found(OUTPUTS_DEGENERATE, text)

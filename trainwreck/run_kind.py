@@ -13,7 +13,7 @@ import re
 from .class_count import as_task
 from .curve_shape import LOSS_SUMMED
 from .logscan import Evidence
-from .run_said import LOSS_BUILT
+from .run_said import losses_built
 from .sentences import told
 from .weight_init import LAYERS_BUILT
 
@@ -54,7 +54,7 @@ ABSOLUTE_BUILT = re.compile(r"(?i)(?:smooth_?)?l1\w*|huber\w*|mae\b|mean_?absolu
 def absolute_loss(prose: str) -> bool:
     """Is the regression's loss an absolute error (L1, MAE, Huber's tails)? The loss the code trains on decides (a
     `compile(loss="mse")` beside a question about Huber is a squared error); else the words."""
-    built = [a or b for a, b in LOSS_BUILT.findall(prose)]
+    built = losses_built(prose)
     if built:
         return any(ABSOLUTE_BUILT.match(n) for n in built) and not any(SQUARED_BUILT.search(n) for n in built)
     return bool(ABSOLUTE_LOSS.search(prose))

@@ -401,7 +401,13 @@ NOT_IN_USE = (r"(?<!from )(?<!instead of )(?<!not a )(?<!not )(?<!not using )(?<
                r"(?<!without )(?<!non-)(?<!than )(?<!replaced )")
 WGAN_IN_USE = (NOT_IN_USE + r"(?:\bw-?gan\w*|\bwasserstein)(?![\w-]*\s+to\s+(?:the\s+)?(?:standard|bce|vanilla|ns|"
                r"non-saturating|hinge|lsgan))")
-LIKELIHOOD = re.compile(r"likelihood|log[ _-]?prob|\blog[ _-]?p\b|densit(?:y|ies)|\bflows?\b|\belbo\b|gaussian|mixture"
+# (a normalizing flow by its names -- not a flow alone, which in a report as often is an optical or a scene flow, a
+# data flow or flow matching, whose loss is a squared error; and a loss with a learned scale, Kendall and Gal's
+# aleatoric uncertainty, |y - f(x)| exp(-s) + s: a Laplace or Gaussian negative log-likelihood, below zero once the
+# scale is small)
+LIKELIHOOD = re.compile(r"likelihood|log[ _-]?prob|\blog[ _-]?p\b|densit(?:y|ies)|\bnormali[sz]ing[ -]flows?\b|"
+                        r"\bflow[ -]based\b|\b(?:realnvp|glow|nflows|normflows)\b|\belbo\b|gaussian|laplac\w*|"
+                        r"\baleatoric\b|\bheteroscedastic\b|mixture"
                         # (and a Wasserstein critic's, negative by construction)
                         r"|variational|\bkl\b|" + WGAN_IN_USE, re.I)
 # An overlap score is in [0, 1] whatever the model predicts, as long as the targets are: a Dice or
@@ -424,6 +430,9 @@ MINUS_SCORE = re.compile(r"(?<![\d.])(?<![\d.] )-[ \t]*(?:\([ \t]*)?(?:\d+(?:\.\
 # He 2021), lightly's NegativeCosineSimilarity (its BYOL and SimSiam examples train on it), `-F.cosine_similarity(p, z)`;
 # not BYOL's own 2 - 2 cos, which stays at or above zero
 MINUS_SIMILARITY = re.compile(r"\bnegative[ _-]?cosine[ _-]?similarity\b|\bNegativeCosineSimilarity\b|\bsimsiam\b|"
+                              # (lightly's BYOL example, examples/pytorch/byol.py at 05f242a: `criterion =
+                              # NegativeCosineSimilarity()`, named beside lightly within a sentence or two)
+                              r"\blightly\b(?=[^\n]{0,160}?\bbyol\b)|\bbyol\b(?=[^\n]{0,160}?\blightly\b)|"
                               r"(?<![\w.)\]])-[ \t]*(?:(?:F|torch\.nn\.functional|nn\.functional)\.)?cosine_similarity\(", re.I)
 # ... or minus a signal-to-distortion (or signal-to-noise) ratio, in dB and unbounded below, as source separation trains
 # (Conv-TasNet's -SI-SNR; asteroid's SingleSrcNegSDR, PairwiseNegSDR, singlesrc_neg_sisdr): more negative is better
@@ -468,13 +477,21 @@ MINUS_SCORE_TRAINER = re.compile(r"\bnnUNetv[12]_\w+|\bnnUNetTrainer\w*|\bnew be
 # built as a metric (`mae_fn = nn.L1Loss()`), nor one in a comment; where two disagree, the words decide.
 LOSS_BUILT = re.compile(r"(?im)^[ \t]*(?:self\.)?(?:crit\w{0,20}|\w{0,20}loss\w{0,20}|objective)[ \t]*=[ \t]*"
                         r"(?:torch\.)?(?:nn|F|functional|(?:keras\.|tf\.keras\.)?losses|optax)\.(\w+)[ \t]*\(|"
-                        r"\bcompile\([^\n]*?\bloss[ \t]*=[ \t]*['\"](\w+)['\"]")
+                        r"\bcompile\([^\n]*?\bloss[ \t]*=[ \t]*['\"](\w+)['\"]|"
+                        # (or said to be what it trains with, by its class: "trained with nn.GaussianNLLLoss")
+                        r"\b(?:trained|training|train|optimi[sz](?:ed|ing|e))\s+(?:it\s+|them\s+)?(?:with|on|using)\s+"
+                        r"(?:an?\s+|the\s+)?(?:torch\.)?nn\.(\w+Loss)\b")
+
+
+def losses_built(text: str) -> list[str]:
+    """The names of the losses LOSS_BUILT finds, in order (`GaussianNLLLoss`, `binary_crossentropy`)."""
+    return [next(g for g in groups if g) for groups in LOSS_BUILT.findall(text)]
 
 
 def loss_kind(text: str) -> str:
     """"bounded" (a loss that cannot go below zero), "likelihood" (one that can), or "" (not said). The loss the code
     builds decides where it says; else the text's words."""
-    kinds = {_kind_of(a or b) for a, b in LOSS_BUILT.findall(text)} - {""}
+    kinds = {_kind_of(name) for name in losses_built(text)} - {""}
     if len(kinds) == 1:
         return kinds.pop()
     return _kind_of(text)

@@ -1,0 +1,54 @@
+"""What a "looks normal" answer lists as the closest entries, if it is a failure after all: only an entry with
+evidence the answer does not account for itself. The skip messages a loss scaler prints are what the skipped-steps
+answer explains; a loss below zero is what the negative-loss answer explains, where the paste names a loss that goes
+there by design. Where nothing names the loss, a negative cross-entropy's targets out of range stay the closest."""
+from conftest import diagnosis
+
+SKIPS = ("Fine-tuning a 1.3B model with DeepSpeed ZeRO-2, fp16 enabled with initial_scale_power 16. The first steps print\n"
+         "[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 65536, reducing to 32768\n"
+         "[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 32768, reducing to 16384\n"
+         "[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 16384, reducing to 8192\n"
+         "and then nothing more, the loss goes 2.91, 2.64, 2.40 over the next hundred steps. Is the overflow a problem?")
+
+
+def test_the_skip_messages_beside_the_skipped_steps_answer_name_no_closest_entry():
+    d = diagnosis(SKIPS)
+    assert (d.verdict, d.normal[0].name, d.matches) == ("normal", "skipped steps under dynamic loss scaling", [])
+    # (the scale falling to its minimum is no skipped step's answer: the half-precision entry is named)
+    broken = SKIPS.replace("and then nothing more", "[deepspeed] Current loss scale already at minimum - cannot decrease "
+                           "scale anymore. Exiting run.\nand then")
+    assert diagnosis(broken).verdict != "normal"
+
+
+def negative(text: str) -> tuple[str, list[str]]:
+    d = diagnosis(text)
+    return d.verdict, [m.entry.id for m in d.matches]
+
+
+def test_a_loss_that_goes_below_zero_by_design_names_no_closest_entry():
+    # a Gaussian NLL said to be what it trains with, beside the squared error it used before
+    assert negative("My GRU predicts a mean and a variance and is trained with nn.GaussianNLLLoss. The loss went from "
+                    "0.9 to -0.6 over ten epochs and the RMSE keeps improving. With MSE it never went below zero. Is "
+                    "a negative loss a bug?") == ("normal", [])
+    # a learned scale, the aleatoric-uncertainty loss |y - f(x)| exp(-s) + s, a Laplace negative log-likelihood
+    assert negative("I added aleatoric uncertainty to my regressor, loss = |pred - gt| * exp(-s) + s. The loss is "
+                    "negative since epoch 4 (-1.2 now) while the validation error still drops. Is it diverging?") \
+        == ("normal", [])
+    # lightly's BYOL example trains on its NegativeCosineSimilarity, -1 when the two views agree
+    assert negative("I run the BYOL example from the lightly docs on my own images. The loss is negative and heads "
+                    "towards -1. Should a loss not be positive?") == ("normal", [])
+
+
+def test_a_negative_loss_that_nothing_names_keeps_the_labels_entry_closest():
+    assert negative("My training loss became negative after a few epochs, is that normal?") == ("normal", ["WR-320"])
+
+
+def test_an_optical_flow_is_no_normalizing_flow():
+    """A flow in an optical-flow report is no density model: a BCE below zero beside it is impossible with targets in
+    [0, 1], and the labels entry comes first, not a likelihood's "looks normal"."""
+    text = ("My optical flow model has an occlusion head trained with BCE, and the occlusion loss is negative, -40 "
+            "at step 500 and still falling. Why can BCE be negative?")
+    verdict, ids = negative(text)
+    assert verdict in ("failure", "uncertain") and ids[0] == "WR-320"
+    # (a normalizing flow by its name is a likelihood)
+    assert negative("My normalizing flow's loss is negative now, -2.3. Did it break?") == ("normal", [])
