@@ -52,3 +52,19 @@ def test_an_optical_flow_is_no_normalizing_flow():
     assert verdict in ("failure", "uncertain") and ids[0] == "WR-320"
     # (a normalizing flow by its name is a likelihood)
     assert negative("My normalizing flow's loss is negative now, -2.3. Did it break?") == ("normal", [])
+
+
+def test_what_a_skipped_step_accounts_for_is_no_failure_beside_its_answer():
+    """A step is skipped because its gradients held an inf or a nan, and it leaves the weights as they were: a norm
+    printed inf or nan at those steps (`gnorm inf`, as fairseq and many loops print it) and a fear that the weights
+    went inf are the skip's own. Weights said, as a fact, to have gone inf are not."""
+    loop = ("Mixed precision with torch.cuda.amp and GradScaler, my own loop. Is this gradient overflow a problem?\n"
+            "step 0 loss 2.301 gnorm inf scale 65536.0\nstep 1 loss 2.299 gnorm nan scale 32768.0\n"
+            "step 2 loss 2.297 gnorm 8.41 scale 32768.0\nstep 3 loss 2.214 gnorm 7.90 scale 32768.0\n"
+            "step 4 loss 2.120 gnorm 7.12 scale 32768.0\n")
+    d = diagnosis(loop)
+    assert (d.verdict, d.normal[0].name, d.matches) == ("normal", "skipped steps under dynamic loss scaling", [])
+    feared = SKIPS.replace("Is the overflow a problem?", "I'm worried the weights are going inf somewhere.")
+    assert (diagnosis(feared).verdict, diagnosis(feared).matches) == ("normal", [])
+    told = SKIPS.replace("Is the overflow a problem?", "The weights went inf at step 300, is the overflow a problem?")
+    assert diagnosis(told).verdict != "normal"

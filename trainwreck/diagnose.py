@@ -881,12 +881,14 @@ SCORE_RISES = re.compile(r"(?i)\b(?:acc\w*|psnr|ssim|auc|m?iou|dice|bleu|rouge\w
 def _rest_of(normals: list[Normal], prose: str, keep_questions: bool = True) -> str:
     """The words with what the normal behaviours asked about taken out (and the yes/no questions, unless kept, and
     what the reporter only read or heard, or fears, and a score said to rise)."""
+    # (what a normal behaviour's mechanism accounts for first, whole: a fear of it is cut at the inf it names)
+    for n in normals:
+        if n.accounts_said is not None:
+            prose = n.accounts_said.sub(" ", prose)
     rest = SCORE_RISES.sub(" ", _reported(prose))
     rest = rest if keep_questions else YES_NO.sub(" ", rest)
     for n in normals:
         rest = n.asked.sub(" ", rest)
-        if n.accounts_said is not None:
-            rest = n.accounts_said.sub(" ", rest)
     return rest
 
 

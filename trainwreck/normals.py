@@ -1190,10 +1190,15 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            # loop's own order, and "the scale" of something else is no scaler)
            unless=lambda text: "" if HALF_SHOWN.search(text) or SCALER_SHOWN.search(text) else "no loss scaling",
            # (a skipped step is one whose gradients held an inf or a nan: their norm, logged for that step, is inf or nan;
-           # and a skipped step leaves the weights as they were, so a question whether they went inf is answered too)
-           accounts_said=re.compile(r"(?i)\bgrad(?:ient)?[ _-]?norms?\b[^.\n]{0,60}?\b(?:nan|inf)\b|"
-                                    r"\b(?:nan|inf)\b[^.\n]{0,30}?\bgrad(?:ient)?[ _-]?norms?\b|"
-                                    r"\b(?:nan|inf)\s+weights\b[^.\n?]{0,80}\?")),
+           # and a skipped step leaves the weights as they were, so a question whether they went inf is answered too,
+           # and so is a fear of it, "I'm worried the expert weights are going inf somewhere")
+           # (the norm as fairseq and many loops print it, `gnorm inf`, and "inf / nan" said together)
+           accounts_said=re.compile(r"(?i)\b(?:grad(?:ient)?[ _-]?|g)norms?\b[^.\n]{0,60}?\b(?:nan|inf)\b"
+                                    r"(?:\s*(?:/|,|or|and)\s*(?:nan|inf)\b)*|"
+                                    r"\b(?:nan|inf)\b[^.\n]{0,30}?\b(?:grad(?:ient)?[ _-]?|g)norms?\b|"
+                                    r"\b(?:nan|inf)\s+weights\b[^.\n?]{0,80}\?|"
+                                    r"\b(?:worried|afraid|concerned|scared)\b[^.\n?]{0,40}?\bweights\b[^.\n?]{0,30}?"
+                                    r"\b(?:nan|inf)\b")),
     # (the more particular first: a validation loss that rose is overfitting, and a gap too)
     Normal("overfitting: a validation loss that rises while the training loss falls",
            # ("has crept up slowly since", "bottomed at 0.33 around epoch 12")
