@@ -68,3 +68,19 @@ def test_what_a_skipped_step_accounts_for_is_no_failure_beside_its_answer():
     assert (diagnosis(feared).verdict, diagnosis(feared).matches) == ("normal", [])
     told = SKIPS.replace("Is the overflow a problem?", "The weights went inf at step 300, is the overflow a problem?")
     assert diagnosis(told).verdict != "normal"
+
+
+def test_a_gpt2_tokenizers_uniform_guess_asked_in_a_negative_question_is_where_a_run_starts():
+    """GPT-2's tokenizer has 50,257 tokens (transformers' GPT2Config), so a fresh language model's first loss is
+    ln 50257 = 10.82. Asked whether it is "exploding already" -- a yes/no question in its negative form, which asks
+    and reports nothing -- the answer is that uniform guess; a first loss far from it is not."""
+    from trainwreck.class_count import vocabulary_named
+    from trainwreck.sentences import told
+
+    said = ("My GPT (GPT-2 tokenizer, trained from scratch) prints loss 10.9 at iteration 1, isn't that exploding "
+            "already? It comes down to 6.4 by iteration 500.")
+    assert vocabulary_named(said)[0] == 50257
+    d = diagnosis(said)
+    assert (d.verdict, d.normal[0].name, d.matches) == ("normal", "a first loss of ln C", [])
+    assert "exploding" not in told("isn't that exploding already?") and "exploding" in told("it is exploding.")
+    assert "a first loss of ln C" not in [n.name for n in diagnosis(said.replace("10.9", "31.7")).normal]

@@ -142,6 +142,13 @@ SUBWORDS = re.compile(r"(?i)(?<![\w.,-])(?<!step )(?<!steps )(?<!iteration )(?<!
 DICTIONARY_TYPES = re.compile(r"\bdictionary: (\d{1,7}) types\b")
 
 
+# ... or a tokenizer named whose size is known: GPT-2's, 50,257 tokens (transformers' GPT2Config, vocab_size=50257, in
+# src/transformers/models/gpt2/configuration_gpt2.py at 01ae98a; tiktoken's "gpt2" encoding is the same BPE)
+GPT2_TOKENIZER = re.compile(r"(?i)\bgpt-?2(?:'s)?\s+(?:bpe\s+)?tokeni[sz]er\b|\btokeni[sz]er\s+(?:of|from)\s+gpt-?2\b|"
+                            r"\bGPT2Tokenizer(?:Fast)?\b|\btiktoken\.get_encoding\(\s*['\"]gpt2['\"]")
+GPT2_VOCABULARY = 50257
+
+
 @functools.lru_cache(maxsize=8)      # (the same)
 def vocabulary_named(prose: str) -> tuple[int, str] | None:
     """The vocabulary's size the paste gives (a language model's classes), and how it gives it; or None."""
@@ -153,6 +160,8 @@ def vocabulary_named(prose: str) -> tuple[int, str] | None:
     printed = (list(itertools.islice(DICTIONARY_TYPES.finditer(prose), 8)) or [None])[-1]
     if printed and int(printed.group(1)) >= 2:
         return int(printed.group(1)), f"`{printed.group(0)}`"
+    if gpt2 := GPT2_TOKENIZER.search(prose):
+        return GPT2_VOCABULARY, f"`{gpt2.group(0)}` ({GPT2_VOCABULARY:,} tokens)"
     return None
 
 

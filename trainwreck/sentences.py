@@ -75,8 +75,9 @@ def said_unnegated(text: str, wanted: set[str]) -> bool:
 # whether something failed; it does not say it did (a "why" question does: "why is my loss nan?"), though a nan it
 # names was printed.
 # (also after a title's dash or colon: "'gradient overflow detected' NOTE lines - is my training broken?")
-YES_NO = re.compile(r"(?:^|(?<=[.!?\n,;:\-\u2013\u2014]))[ \t]*(?:is|are|am|was|were|do|does|did|should|could|can|will|would|has|have"
-                    r"|may|might)\b[^.!?\n]{0,400}\?")
+# (and its negative form, "isn't that exploding already?", "shouldn't it go down?")
+YES_NO = re.compile(r"(?:^|(?<=[.!?\n,;:\-\u2013\u2014]))[ \t]*(?:(?:is|are|was|were|do|does|did|should|could|would|has|have)"
+                    r"(?:n['\u2019]t)?|am|can|can['\u2019]t|will|won['\u2019]t|may|might)(?![\w'\u2019])[^.!?\n]{0,400}\?")
 
 
 @functools.lru_cache(maxsize=8)      # (asked of one report's text by many readings: computed once)
