@@ -1154,6 +1154,24 @@ TOOL_ANSWERS = (
 
 
 NORMALS = OBJECTIVES + TOOL_ANSWERS + (
+    Normal("a log-likelihood below zero, the log of a probability",
+           # (a log-likelihood or a log-probability -- not a negative log-likelihood, the loss -- said to be below zero,
+           # in a report that asks)
+           re.compile(r"(?s)\A(?=.*\?)(?=.*(?<!negative )(?<!negative-)(?<!minus )(?:\blog[ _-]?likelihoods?|"
+                      r"\bloglikelihoods?|\blog[ _-]?probs?\b|\blogprobs?\b|\blog[ _-]?probabilit\w+)"
+                      r"[^.?\n]{0,80}?(?:\bnegative\b|\bbelow (?:zero|0)\b|\bless than (?:zero|0)\b))"),
+           "a log-likelihood of discrete outputs -- tokens, classes, a sequence of them -- is the log of a "
+           "probability, at most 1, so it is at most 0: negative by definition, and summed over a sequence tens or "
+           "hundreds below zero (30 tokens at 0.4 nats each score -12). The loss a model trains on is minus it, the "
+           "negative log-likelihood or cross-entropy, above zero. Evaluation tools report the log-likelihood itself: "
+           "lm-evaluation-harness's LM.loglikelihood returns `(logprob, is_greedy)` tuples, \"the log-probability of "
+           "the continuation\" (lm_eval/api/model.py at v0.4.12), and a value closer to 0 is a likelier answer",
+           "the training loss the run printed (above zero and falling) and how the log-likelihoods move between "
+           "checkpoints: closer to 0 is better",
+           frozenset({"negative"}),
+           # (not beside a nan or an inf said, a run said not to learn, or a loss itself said below zero: the
+           # negative-loss answer's)
+           unless=lambda text: _nan_or_inf_said(text) or _not_learning_said(text) or _found(_LOSS_BELOW_ZERO, text)),
     Normal("negative loss", NEGATIVE_SAID,
            "a negative loss is normal when the loss is a negative log-likelihood of continuous data (a density can "
            "exceed 1) or minus a score such as Dice or a cosine similarity (SimSiam's loss, lightly's "
