@@ -74,3 +74,17 @@ def test_monodepth2s_median_scaling_ratio_is_the_scale_a_monocular_model_cannot_
     assert name not in [n.name for n in diagnosis(drifts).normal]
     from trainwreck.normals import normal_ruled_out
     assert not normal_ruled_out(drifts)
+
+
+def test_an_eval_loss_above_the_training_loss_and_curves_drifting_apart_are_the_gap():
+    """The Hugging Face Trainer calls it the eval loss; a gap said as two curves drifting apart, the eval loss still
+    falling, is the gap answer -- not a climb of a failure."""
+    gap = "a gap between training and validation loss"
+    said = ("After 3 epochs the train loss is 1.62 and the eval loss 1.79, and the two curves have been slowly "
+            "diverging since epoch 1, though the eval loss still goes down (1.93, 1.84, 1.79). Is it overfitting?")
+    d = diagnosis(said)
+    assert (d.verdict, d.normal[0].name, d.matches) == ("normal", gap, [])
+    assert diagnosis("My eval loss is a bit higher than the training loss, 0.41 against 0.37. Is that bad?") \
+        .normal[0].name == gap
+    # (a validation loss said to diverge on its own is no gap)
+    assert gap not in [n.name for n in diagnosis("The eval loss is diverging since epoch 4, why?").normal]

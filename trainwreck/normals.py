@@ -1237,7 +1237,11 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
     Normal("a gap between training and validation loss",
            # (whole words: "a 6k-image flowers subset" holds no "lower")
            # (or the accuracy's, said against the training one: "val accuracy way lower than train")
-           re.compile(r"val(?:idation)?[ _-]?loss.{0,80}\b(?:higher|lower|bigger|smaller|greater|than|differ)|"
+           # (the Hugging Face Trainer's "eval loss" too; and the two curves said to drift apart: "train loss is 1.62
+           # and eval loss 1.79, and the two curves have been slowly diverging")
+           re.compile(r"(?:val(?:idation)?|eval(?:uation)?)[ _-]?loss.{0,80}\b(?:higher|lower|bigger|smaller|greater|than|"
+                      r"differ|(?:two|both)\s+(?:loss\s+)?curves\b[^.\n]{0,30}?\b(?:diverg\w*|drift\w*\s+apart|"
+                      r"mov\w*\s+apart))|"
                       r"val(?:idation)?[ _-]?acc(?:uracy)?\b[^.\n]{0,30}?\b(?:lower|higher|smaller|bigger|worse|better) "
                       r"than (?:the )?train|"
                       r"\b(?:higher|lower|bigger|smaller|greater) than.{0,40}(?:evaluat|validation|val[ _-]loss)|"
