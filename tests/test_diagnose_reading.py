@@ -3009,3 +3009,14 @@ def test_an_error_column_is_a_loss_only_in_a_table_numbered_by_its_run():
     for numbered in (b"iter,l1\n100,0.091\n200,0.074\n", b"global_step,mse\n1,0.91\n2,0.84\n"):
         assert csv_column(numbered, (b"train_l1", b"l1", b"mse")) is not None, numbered
     assert diagnosis(layers.decode()).evidence.count == 0
+
+
+def test_a_log_line_of_fields_between_bars_is_no_sentence():
+    """Megatron-LM prints `| number of nan iterations: 0 |` on every line: a count that says none went nan, on a log's
+    line, not a sentence of the reporter's that says the run went nan. A sentence with a bar in it is still one."""
+    from trainwreck.sentences import sentences_only
+
+    line = " iteration 250/ 400000 | lm loss: 7.350000E+00 | grad norm: 1.900 | number of nan iterations:   0 |"
+    assert sentences_only(line) == ""
+    said = "The loss | as I print it | goes up after warmup: is that bad?"
+    assert sentences_only(said) == said

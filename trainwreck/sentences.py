@@ -89,7 +89,9 @@ def told(text: str) -> str:
 # A line of code or of a log rather than of the reporter's sentences: a call (a name right before its bracket), an
 # assignment, brackets or braces, or an indented block (a sentence's "(as here)" or "; and" is prose)
 _CODE_START = r"^(?:[ \t]{4}|\t|>>>|\$ )"          # indented, a prompt's
-CODE_LINE = re.compile(r"\w\(|=|[{}\[\]]|" + _CODE_START)
+# (or a log's line of fields, a name and a number between bars, two or more: Megatron-LM's `| lm loss: 7.41E+00 |
+# ... | number of nan iterations: 0 |` counts nan iterations, and says none went nan)
+CODE_LINE = re.compile(r"\w\(|=|[{}\[\]]|(?:\|[^|\n]{0,60}?:[ \t]*-?\d[^|\n]{0,30}){2}\||" + _CODE_START)
 CODE_START = re.compile(_CODE_START)
 
 
