@@ -6762,7 +6762,7 @@ def test_targets_given_in_a_range_of_hundreds_or_more_are_in_their_raw_units():
     d = diagnosis("My regression predicts about the same small number for every row.\n" + described
                   + "".join(f"Epoch {e}/20 - loss: {v}\n" for e, v in enumerate(("1.33e7", "4.1e6", "1.9e6"), 1)))
     assert d.matches[0].entry.id == "WR-360"
-    assert any("the paste prints the targets' statistics (`y_train.describe()`: mean 3.41e+03, std 1.19e+03)" in e
+    assert any("the paste prints the targets (`y_train.describe()`: mean 3.41e+03, std 1.19e+03)" in e
                for e in d.matches[0].evidence)
 
 

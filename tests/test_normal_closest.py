@@ -69,36 +69,3 @@ def test_what_a_skipped_step_accounts_for_is_no_failure_beside_its_answer():
     told = SKIPS.replace("Is the overflow a problem?", "The weights went inf at step 300, is the overflow a problem?")
     assert diagnosis(told).verdict != "normal"
 
-
-def test_a_gpt2_tokenizers_uniform_guess_asked_in_a_negative_question_is_where_a_run_starts():
-    """GPT-2's tokenizer has 50,257 tokens (transformers' GPT2Config), so a fresh language model's first loss is
-    ln 50257 = 10.82. Asked whether it is "exploding already" -- a yes/no question in its negative form, which asks
-    and reports nothing -- the answer is that uniform guess; a first loss far from it is not."""
-    from trainwreck.class_count import vocabulary_named
-    from trainwreck.sentences import told
-
-    said = ("My GPT (GPT-2 tokenizer, trained from scratch) prints loss 10.9 at iteration 1, isn't that exploding "
-            "already? It comes down to 6.4 by iteration 500.")
-    assert vocabulary_named(said)[0] == 50257
-    d = diagnosis(said)
-    assert (d.verdict, d.normal[0].name, d.matches) == ("normal", "a first loss of ln C", [])
-    assert "exploding" not in told("isn't that exploding already?") and "exploding" in told("it is exploding.")
-    assert "a first loss of ln C" not in [n.name for n in diagnosis(said.replace("10.9", "31.7")).normal]
-
-
-LOGLIK = "a log-likelihood below zero, the log of a probability"
-
-
-def test_a_log_likelihood_below_zero_is_the_log_of_a_probability():
-    """log p <= 0 for a probability p: the log-likelihoods an evaluation tool reports (lm-evaluation-harness's
-    `(logprob, is_greedy)`) are negative by definition. Not a negative log-likelihood said below zero (the loss's
-    question), nor beside a loss said nan."""
-    asked = ("The per-sample loglikelihood values lm-evaluation-harness wrote for my checkpoint are all negative "
-             "(-12.5, -4.1, -31.7). Did training break?")
-    d = diagnosis(asked)
-    assert (d.verdict, d.normal[0].name, d.matches) == ("normal", LOGLIK, [])
-    assert "the log-probability of the continuation" in d.normal[0].explanation
-    assert LOGLIK not in [n.name for n in diagnosis("My negative log-likelihood is negative after epoch 3, why?").normal]
-    assert LOGLIK not in [n.name for n in diagnosis(asked + " The training loss went to nan at step 900.").normal]
-    assert LOGLIK not in [n.name for n in diagnosis("The log-probs are negative, fine. But why is my loss negative?")
-                          .normal]

@@ -255,7 +255,7 @@ def scaled_said(prose: str) -> dict[str, dict[str, str]]:
                 and not TARGET_NOT_RAW.search(prose, m.start(), end):
             out["unscaled"].setdefault("targets", " ".join(m.group(0).split()))
             break
-    if "targets" not in out["unscaled"] and (described := targets_described(prose)):
+    if "targets" not in out["unscaled"] and (described := targets_described(prose) or cosine_targets_out_of_reach(prose)):
         out["unscaled"]["targets"] = out["printed"]["targets"] = described
     # (and not where the paste says elsewhere, in any words, that it scales: "I min-max scale them to [0, 1]")
     if not SCALING_WORDS.search(prose) and (units := features_in_units(prose)):
@@ -265,6 +265,28 @@ def scaled_said(prose: str) -> dict[str, dict[str, str]]:
             del out["scaled"][kind], out["unscaled"][kind]
             out["printed"].pop(kind, None)
     return out
+
+
+# A cosine regressed onto labels it cannot reach: sentence-transformers' CosineSimilarityLoss minimises the squared
+# error between the label and cos(u, v), which lies in [-1, 1] (losses/CosineSimilarityLoss.py, loss_fct=nn.MSELoss()),
+# and its STS example trains on STS-B's 0-5 scores only after normalising them to [0, 1], "as that is required for
+# CosineSimilarityLoss" (examples/sentence_transformer/training/sts/README.md in UKPLab/sentence-transformers). A label
+# printed above 1 beside that loss is a target left in its own units: every cosine is pushed to 1 and the loss
+# floors far above 0.
+COSINE_LOSS = re.compile(r"\bCosineSimilarityLoss\b")
+LABEL_PRINTED = re.compile(r"(?i)\blabels?\s*[:=]\s*(\d+(?:\.\d+)?)\b")
+
+
+def cosine_targets_out_of_reach(prose: str) -> str:
+    """The largest label the paste prints, where it is above 1 beside CosineSimilarityLoss; else ''."""
+    if not COSINE_LOSS.search(prose):
+        return ""
+    labels = [(float(m.group(1)), m.group(0)) for m in itertools.islice(LABEL_PRINTED.finditer(prose), 20)]
+    high = max(labels, default=(0.0, ""))
+    if high[0] <= 1:
+        return ""
+    return (f"`{' '.join(high[1].split())}` beside CosineSimilarityLoss: it regresses cos(u, v), in [-1, 1], onto the "
+            f"label, so a label of {high[0]:g} is out of its reach")
 
 
 # The targets' statistics as pandas' describe() prints them (`y_train.describe()`, then its `mean` and `std` rows within

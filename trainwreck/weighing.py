@@ -1042,7 +1042,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         if entry.id in w.forgot_scaling[kind]:
             parts[f"unscaled-{kind}"] = W_SAID_HALF
             # (or prints their statistics, pandas' describe(), far from a scaled target's)
-            evidence.append(f"the paste prints the {kind}' statistics ({said}): {kind} in their own units, not scaled"
+            evidence.append(f"the paste prints the {kind} ({said}): {kind} in their own units, not scaled"
                             if kind in c.scaled["printed"] else f"the report says the {kind} were not scaled (\"{said}\")")
     if not c.trainer_clears and entry.id in w.uncleared and CLEARED_EACH_STEP.search(ev.prose):
         parts["cleared"] = -W_SAID_HALF
