@@ -400,6 +400,20 @@ def test_a_restart_is_found_when_its_loss_starts_apart_or_broken_or_its_count_ha
     assert _diagnosed(broken).signature.name == "nonfinite-from-start"
 
 
+def test_a_run_the_paste_labels_is_a_run_wherever_its_loss_starts():
+    """Three launches pasted one per line, each labelled: the second broke from its first step, thousands of times
+    above the first's start, and the third is one nan. Each is a run of its own (its label and its count back at 0),
+    and the first that turned non-finite is read -- not a rise from the first run's step 2 to the second's step 0.
+    Unlabelled, a loss that far from the first run's start is no restart (another model's loss)."""
+    log = ("run A: step 0 loss 10.98 | step 1 loss 10.77 | step 2 loss 10.60\n"
+           "run B: step 0 loss 231448576.0 | step 1 loss nan\nrun C: step 0 loss nan\n")
+    d = _diagnosed(log)
+    assert d.evidence.runs.startswith("3 runs") and "run 2, the first whose loss turned non-finite" in d.evidence.runs
+    assert d.evidence.head[0] == 231448576.0 and d.evidence.count == 2
+    unlabelled = _diagnosed(log.replace("run A: ", "").replace("run B: ", "").replace("run C: ", ""))
+    assert not unlabelled.evidence.runs.startswith("3 runs")
+
+
 def test_an_average_is_the_loss_s_own_word_not_another_number_s():
     """`mean reward`, `mean IoU`, `Running on cuda:0` qualify something else on the line (review W5)."""
     for line in ("mIoU (mean IoU): 0.0000  pixel acc: 0.0712  loss: nan\n", "Running on cuda:0, loss: nan\n"):
