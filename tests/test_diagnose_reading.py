@@ -3020,3 +3020,7 @@ def test_a_log_line_of_fields_between_bars_is_no_sentence():
     assert sentences_only(line) == ""
     said = "The loss | as I print it | goes up after warmup: is that bad?"
     assert sentences_only(said) == said
+    # (a sentence that quotes such fields among many words is still one)
+    quoted = ("After warmup the loss line shows | lm loss: 7.4 | grad norm: 1.9 | and then it keeps going up and I "
+              "really do not understand why this happens every single time")
+    assert sentences_only(quoted) == quoted

@@ -15,3 +15,13 @@ def test_a_label_a_cosine_cannot_reach_is_a_target_left_in_its_units():
     assert not cosine_targets_out_of_reach(code.replace("CosineSimilarityLoss", "CoSENTLoss"))
     d = diagnosis(code)
     assert d.matches[0].entry.id == "WR-360" and any("out of its reach" in e for e in d.matches[0].evidence)
+
+
+def test_a_datasets_row_is_read_and_a_classification_losss_labels_are_not():
+    from trainwreck.input_scaling import cosine_targets_out_of_reach
+
+    row = "train_loss = CosineSimilarityLoss(model)\n{'sentence1': 'A plane.', 'sentence2': 'An air plane.', 'score': 5.0}"
+    assert "a label of 5 is out of its reach" in cosine_targets_out_of_reach(row)
+    nli = ("NLI first with SoftmaxLoss: <InputExample> label: 2, texts: ...\nthen STS with CosineSimilarityLoss, "
+           "label: 0.8")
+    assert cosine_targets_out_of_reach(nli) == ""

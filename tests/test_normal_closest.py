@@ -69,3 +69,23 @@ def test_what_a_skipped_step_accounts_for_is_no_failure_beside_its_answer():
     told = SKIPS.replace("Is the overflow a problem?", "The weights went inf at step 300, is the overflow a problem?")
     assert diagnosis(told).verdict != "normal"
 
+
+
+def test_what_the_answers_explain_is_their_own_and_no_more():
+    """The skipped-steps answer explains a norm's own nan, not a loss's said in the same sentence after "but"; a fear
+    with its reason ("worried because ... went inf") and "I'm afraid" report. A CSV of a cross-entropy that goes
+    below zero keeps WR-320 closest beside a question about log-probs; a Laplacian pyramid's L1 and the adverb
+    "lightly" name no loss that may go below zero."""
+    base = SKIPS.replace("Is the overflow a problem?", "")
+    for told in (" The grad norm stays around 3 but the loss is nan from step 900 on.",
+                 " I'm afraid the weights are inf now.", " I'm worried because the expert weights went inf at step 300."):
+        assert diagnosis(base + told).verdict != "normal", told
+    csv = ("Training a classifier with nn.CrossEntropyLoss on soft labels. The log-probs from log_softmax are all "
+           "negative, is that ok?\nstep,loss\n100,0.41\n200,0.12\n300,-0.55\n400,-1.31\n")
+    assert "WR-320" in negative(csv)[1]
+    assert negative("I use a Laplacian pyramid loss (L1 on each level) and the loss is negative, -0.3 at epoch 5. Is "
+                    "that normal?") == ("normal", ["WR-320"])
+    assert negative("I lightly modified the BYOL augmentations in my own version of its loss, 2 - 2 cos(p, z). The "
+                    "loss is negative now, -0.8 at epoch 12. Is that normal?") == ("normal", ["WR-320"])
+    assert negative("Training a MAF (masked autoregressive flow) on tabular data. The loss went from 3.1 to -12.4. Is "
+                    "a negative loss a bug?") == ("normal", [])

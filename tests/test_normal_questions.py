@@ -85,10 +85,13 @@ def test_an_eval_loss_above_the_training_loss_and_curves_drifting_apart_are_the_
             "diverging since epoch 1, though the eval loss still goes down (1.93, 1.84, 1.79). Is it overfitting?")
     d = diagnosis(said)
     assert (d.verdict, d.normal[0].name, d.matches) == ("normal", gap, [])
-    assert diagnosis("My eval loss is a bit higher than the training loss, 0.41 against 0.37. Is that bad?") \
+    assert diagnosis("My evaluation loss is a bit higher than the training loss, 0.41 against 0.37. Is that bad?") \
         .normal[0].name == gap
-    # (a validation loss said to diverge on its own is no gap)
+    # (a validation loss said to diverge on its own is no gap, nor both curves said to diverge and blow up)
     assert gap not in [n.name for n in diagnosis("The eval loss is diverging since epoch 4, why?").normal]
+    blown = ("The eval loss tracked the train loss until step 3000, then both curves diverged and went to 1e4 within "
+             "200 steps. Is that overfitting?")
+    assert gap not in [n.name for n in diagnosis(blown).normal]
 
 
 def test_a_gpt2_tokenizers_uniform_guess_asked_in_a_negative_question_is_where_a_run_starts():
@@ -101,9 +104,14 @@ def test_a_gpt2_tokenizers_uniform_guess_asked_in_a_negative_question_is_where_a
     said = ("My GPT (GPT-2 tokenizer, trained from scratch) prints loss 10.9 at iteration 1, isn't that exploding "
             "already? It comes down to 6.4 by iteration 500.")
     assert vocabulary_named(said)[0] == 50257
+    assert vocabulary_named("tokenizer = AutoTokenizer.from_pretrained('gpt2')")[0] == 50257
     d = diagnosis(said)
     assert (d.verdict, d.normal[0].name, d.matches) == ("normal", "a first loss of ln C", [])
     assert "exploding" not in told("isn't that exploding already?") and "exploding" in told("it is exploding.")
+    # (a negative with no subject after it opens a statement: "Don't know why it explodes, any idea?" reports it)
+    for stated in ("Don't know why, but my loss explodes after step 3000, any ideas?",
+                   "Haven't changed the data, yet it explodes after step 3000, any idea?"):
+        assert "explodes" in told(stated), stated
     assert "a first loss of ln C" not in [n.name for n in diagnosis(said.replace("10.9", "31.7")).normal]
 
 
@@ -123,3 +131,8 @@ def test_a_log_likelihood_below_zero_is_the_log_of_a_probability():
     assert LOGLIK not in [n.name for n in diagnosis(asked + " The training loss went to nan at step 900.").normal]
     assert LOGLIK not in [n.name for n in diagnosis("The log-probs are negative, fine. But why is my loss negative?")
                           .normal]
+    # (nor one said no longer negative, or above zero -- for tokens a bug --, or falling further below zero)
+    for wrong in ("The per-token log-likelihood is no longer negative, it is +3.5 per token since epoch 2. Possible?",
+                  "The validation log-likelihood is negative and gets more negative every epoch: -1.2, -3.5, -9.8. "
+                  "Did training break?"):
+        assert LOGLIK not in [n.name for n in diagnosis(wrong).normal], wrong

@@ -49,7 +49,7 @@ from .weighing import (CODE_CONSTRUCTS, HANDED_BELOW_ZERO, PASTED, W_NEGATIVE, W
                        context_of, message_finder, op_named, weigh, weigher)
 from .normals import BENIGN_OVERFLOW, Normal, RESTARTED, UNIFORM_START, normals_asked
 from .rate_tried import lr_tried, rate_zero_failed
-from .run_said import STUCK, loss_climb_said, loss_kind, says_failure, says_not_learning, untrained_output_nonfinite
+from .run_said import STUCK, loss_climb_said, says_failure, says_not_learning, untrained_output_nonfinite
 from .schedule_said import restarts_said
 from .sentences import YES_NO, mostly_prose
 from .thesaurus import tokens
@@ -947,8 +947,9 @@ def _says_more_than(normals: list[Normal], prose: str) -> bool:
 
 
 # The yes/no question that states its content and asks only whether it is normal.
-NORMAL_THAT = re.compile(r"\b(?:is|are)\s+(?:it|this|that)\s+(?:normal|expected|ok|okay|common|usual|fine)\s+(?:that|for|when|"
-                         r"if)\b")
+# (and its negative form, which presupposes what it states: "isn't it strange that it diverges after step 3000?")
+NORMAL_THAT = re.compile(r"\b(?:is|are)(?:n['\u2019]t)?\s+(?:it|this|that)\s+(?:normal|expected|ok|okay|common|usual|fine|"
+                         r"strange|weird|odd)\s+(?:that|for|when|if)\b")
 
 
 # The normal verdicts whose question is overfitting: the validation loss's course answers it (validation_curve)
@@ -1016,12 +1017,10 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
         # (beside a normal answer, only an entry with evidence beyond the words' overlap and the timing is a closest
         # entry: the words that asked about a normal behaviour overlap some entry's description whatever it is; nor
         # beyond what the answer accounts for itself -- the declared messages, which a normal answer is given beside
-        # only when it asked about every one (_unexplained_by_normal), and a loss below zero where the paste names a
-        # loss that goes there by design or an answer accounts for it -- where nothing names the loss, a negative
-        # cross-entropy's targets out of range stay the closest failure)
-        accounted = WORDS_ONLY | {"messages"} | (
-            {"negative"} if loss_kind(d.evidence.prose) == "likelihood" or any("negative" in n.accounts for n in d.normal)
-            else set())
+        # only when it asked about every one (_unexplained_by_normal), and the parts its mechanism explains, a GAN's,
+        # an RL run's or DPO's numbers below zero; a negative loss the words ask about without naming the loss keeps
+        # a negative cross-entropy's targets out of range closest)
+        accounted = WORDS_ONLY | {"messages"} | d.normal[0].explains_parts
         d.matches = [m for m in d.matches if any(v > 0 for k, v in m.parts.items() if k not in accounted)][:CANDIDATES]
         if d.normal[0].name in GAP_NORMALS:
             d.trend = validation_curve.trend(d.evidence.prose)

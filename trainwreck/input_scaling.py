@@ -273,13 +273,16 @@ def scaled_said(prose: str) -> dict[str, dict[str, str]]:
 # CosineSimilarityLoss" (examples/sentence_transformer/training/sts/README.md in UKPLab/sentence-transformers). A label
 # printed above 1 beside that loss is a target left in its own units: every cosine is pushed to 1 and the loss
 # floors far above 0.
+# (printed as an InputExample does, `label: 5.0`, or as a datasets row, `'score': 5.0`; not where the paste trains a
+# classification loss too, whose labels are classes: NLI's SoftmaxLoss, `label: 2`)
 COSINE_LOSS = re.compile(r"\bCosineSimilarityLoss\b")
-LABEL_PRINTED = re.compile(r"(?i)\blabels?\s*[:=]\s*(\d+(?:\.\d+)?)\b")
+CLASSES_LOSS = re.compile(r"\b(?:SoftmaxLoss|CrossEntropyLoss|cross_entropy)\b")
+LABEL_PRINTED = re.compile(r"(?i)['\"]?\b(?:labels?|scores?)['\"]?\s*[:=]\s*(\d+(?:\.\d+)?)\b")
 
 
 def cosine_targets_out_of_reach(prose: str) -> str:
     """The largest label the paste prints, where it is above 1 beside CosineSimilarityLoss; else ''."""
-    if not COSINE_LOSS.search(prose):
+    if not COSINE_LOSS.search(prose) or CLASSES_LOSS.search(prose):
         return ""
     labels = [(float(m.group(1)), m.group(0)) for m in itertools.islice(LABEL_PRINTED.finditer(prose), 20)]
     high = max(labels, default=(0.0, ""))

@@ -40,6 +40,9 @@ class Normal:
     # what its mechanism accounts for, said in words it does not ask with: taken out of the words before they are read
     # for a run that broke (a skipped step's nan gradient norm)
     accounts_said: re.Pattern | None = None
+    # the parts of an entry's weighing its answer explains (diagnose.WORDS_ONLY's kin), which make no closest entry
+    # beside it: a loss below zero ("negative") where the objective goes there by design
+    explains_parts: frozenset = frozenset()
 
 
 # The loss said to go below zero: the word tied to the loss ("a negative loss", "NLL is negative", "the loss keeps
@@ -357,7 +360,7 @@ OBJECTIVES = (
            "samples from one fixed noise batch over the epochs, and both losses: finite, and the discriminator's not "
            "stuck near 0",
            # (a Wasserstein critic's loss is negative by construction)
-           frozenset({"climb", "stuck", "negative"}), unless=gan_failure_said),
+           frozenset({"climb", "stuck", "negative"}), unless=gan_failure_said, explains_parts=frozenset({"negative"})),
     Normal("a reinforcement-learning loss, which says nothing of progress",
            # (the losses of RL by their names -- not a ValueError, a CLIP loss, "to reinforce robustness")
            re.compile(r"\b(?:policy|actor|pg|surrogate)[ _-]?(?:loss|objective)(?:es)?\b|\b(?:value|critic|td|q)[ _-]"
@@ -371,7 +374,7 @@ OBJECTIVES = (
            "regresses targets built from the returns, which grow as the agent improves (and, in DQN, from a target "
            "network that moves), so it may rise for the whole run. The mean episodic return is the measure",
            "the mean episodic return over training (and the entropy, the approximate KL and the clip fraction)",
-           frozenset({"negative", "climb", "diverge"}), unless=_rl_unless),
+           frozenset({"negative", "climb", "diverge"}), unless=_rl_unless, explains_parts=frozenset({"negative"})),
     Normal("DPO's logged log-probabilities and rewards, summed over a response and free to fall together",
            # (DPO by its name or TRL's keys, and a question of its log-probabilities or the chosen reward: their size,
            # their sign, or their fall)
@@ -397,7 +400,7 @@ OBJECTIVES = (
            # (not beside a nan or an inf said: "exploding" is the worry it answers)
            unless=lambda text: _nan_or_inf_said(text) or _not_learning_said(text)
            or _found(_MARGIN_FELL, text) or _found(_MODEL_WORSE, text) or _found(OUTPUTS_DEGENERATE, text)
-           or _found(_DPO_WRONG, text) or _found(_LOSS_BELOW_ZERO, text)),
+           or _found(_DPO_WRONG, text) or _found(_LOSS_BELOW_ZERO, text), explains_parts=frozenset({"negative"})),
     Normal("a consistency loss whose weight ramps up, as Mean Teacher's and Temporal Ensembling's do",
            # (the ramp-up named, and the consistency term -- or the unsupervised one -- said to rise)
            re.compile(r"(?s)\A(?=.*(?:\b(?:consistency|unsupervised|unlabel\w*)\b[^.\n]{0,40}?\b(?:ramp[ _-]?ups?|rampup\w*|"
@@ -576,6 +579,19 @@ def _negative_denied(text: str) -> bool:
 def _nonfinite_said(text: str) -> str:
     """Words that the loss went nan or inf, or diverged (not denied); or ""."""
     return "nan, inf or divergence" if said_unnegated(text, {"nan", "inf", "diverge"}) else ""
+
+
+# A log-likelihood or a log-probability by its names, and the words of its own clause after it (up to 80 characters that
+# start no other clause or subject: "the loglikelihood values lm-evaluation-harness wrote for my checkpoint are all
+# negative")
+_LOGLIK = (r"(?:\blog[ _-]?likelihoods?|\bloglikelihoods?|\blog[ _-]?probs?\b|\blogprobs?\b|"
+           r"\blog[ _-]?probabilit\w+)")
+_LOGLIK_CLAUSE = r"(?:(?!\b(?:while|whereas|but|although|though|loss|acc\w*)\b)[^.?\n]){0,80}?"
+# A log-likelihood said above zero (of discrete outputs, a probability above 1), or to fall further below zero ("gets
+# more negative every epoch", "keeps decreasing"), or a KL said below zero: no answer that it is the log of a probability
+_LOGLIK_WRONG = re.compile(r"(?i)" + _LOGLIK + _LOGLIK_CLAUSE + r"(?:\bpositive\b|\babove (?:zero|0)\b|"
+                           r"(?<![\w.])\+\d|\bmore negative\b|\bdecreas\w*|\bgo(?:es|ing)? down\b|\bdropp\w*|"
+                           r"\bfall(?:s|ing)?\b|\bworse\b)|\bkl\b[^.\n?]{0,40}?\b(?:negative|below (?:zero|0))\b")
 
 
 def _found(pattern: re.Pattern, text: str) -> str:
@@ -1157,9 +1173,10 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
     Normal("a log-likelihood below zero, the log of a probability",
            # (a log-likelihood or a log-probability -- not a negative log-likelihood, the loss -- said to be below zero,
            # in a report that asks)
-           re.compile(r"(?s)\A(?=.*\?)(?=.*(?<!negative )(?<!negative-)(?<!minus )(?:\blog[ _-]?likelihoods?|"
-                      r"\bloglikelihoods?|\blog[ _-]?probs?\b|\blogprobs?\b|\blog[ _-]?probabilit\w+)"
-                      r"[^.?\n]{0,80}?(?:\bnegative\b|\bbelow (?:zero|0)\b|\bless than (?:zero|0)\b))"),
+           # (the sign its own: in the same clause, _LOGLIK_CLAUSE, and not denied, "no longer negative")
+           re.compile(r"(?s)\A(?=.*\?)(?=.*(?<!negative )(?<!negative-)(?<!minus )" + _LOGLIK + _LOGLIK_CLAUSE
+                      + r"(?<!not )(?<!no longer )(?<!never )(?<!n't )(?:\bnegative\b|\bbelow (?:zero|0)\b|"
+                      r"\bless than (?:zero|0)\b))"),
            "a log-likelihood of discrete outputs -- tokens, classes, a sequence of them -- is the log of a "
            "probability, at most 1, so it is at most 0: negative by definition, and summed over a sequence tens or "
            "hundreds below zero (30 tokens at 0.4 nats each score -12). The loss a model trains on is minus it, the "
@@ -1170,8 +1187,10 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            "checkpoints: closer to 0 is better",
            frozenset({"negative"}),
            # (not beside a nan or an inf said, a run said not to learn, or a loss itself said below zero: the
-           # negative-loss answer's)
-           unless=lambda text: _nan_or_inf_said(text) or _not_learning_said(text) or _found(_LOSS_BELOW_ZERO, text)),
+           # negative-loss answer's; nor a log-likelihood said above zero, or to fall away from 0, nor a KL said below
+           # zero -- each impossible, or a model getting worse)
+           unless=lambda text: _nan_or_inf_said(text) or _not_learning_said(text) or _found(_LOSS_BELOW_ZERO, text)
+           or _found(_LOGLIK_WRONG, text)),
     Normal("negative loss", NEGATIVE_SAID,
            "a negative loss is normal when the loss is a negative log-likelihood of continuous data (a density can "
            "exceed 1) or minus a score such as Dice or a cosine similarity (SimSiam's loss, lightly's "
@@ -1209,14 +1228,18 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            unless=lambda text: "" if HALF_SHOWN.search(text) or SCALER_SHOWN.search(text) else "no loss scaling",
            # (a skipped step is one whose gradients held an inf or a nan: their norm, logged for that step, is inf or nan;
            # and a skipped step leaves the weights as they were, so a question whether they went inf is answered too,
-           # and so is a fear of it, "I'm worried the expert weights are going inf somewhere")
-           # (the norm as fairseq and many loops print it, `gnorm inf`, and "inf / nan" said together)
-           accounts_said=re.compile(r"(?i)\b(?:grad(?:ient)?[ _-]?|g)norms?\b[^.\n]{0,60}?\b(?:nan|inf)\b"
+           # and so is a fear of it, "I'm worried the expert weights are going inf somewhere" -- not "I'm afraid",
+           # which as often says politely that they did, nor a fear with its reason, "worried because ... went inf")
+           # (the norm as hand-written GradScaler loops print it, `gnorm inf`, and "inf / nan" said together -- fairseq
+           # logs no norm for a step it skips; the norm's own nan, in its clause: not "the grad norm stays around 3
+           # but the loss is nan")
+           accounts_said=re.compile(r"(?i)\b(?:grad(?:ient)?[ _-]?|g)norms?\b"
+                                    r"(?:(?!\b(?:but|while|whereas|although|though|loss)\b)[^.\n]){0,60}?\b(?:nan|inf)\b"
                                     r"(?:\s*(?:/|,|or|and)\s*(?:nan|inf)\b)*|"
                                     r"\b(?:nan|inf)\b[^.\n]{0,30}?\b(?:grad(?:ient)?[ _-]?|g)norms?\b|"
                                     r"\b(?:nan|inf)\s+weights\b[^.\n?]{0,80}\?|"
-                                    r"\b(?:worried|afraid|concerned|scared)\b[^.\n?]{0,40}?\bweights\b[^.\n?]{0,30}?"
-                                    r"\b(?:nan|inf)\b")),
+                                    r"\b(?:worried|concerned|scared)\b(?:(?!\b(?:because|since|as)\b)[^.\n?]){0,40}?"
+                                    r"\bweights\b[^.\n?]{0,30}?\b(?:nan|inf)\b")),
     # (the more particular first: a validation loss that rose is overfitting, and a gap too)
     Normal("overfitting: a validation loss that rises while the training loss falls",
            # ("has crept up slowly since", "bottomed at 0.33 around epoch 12")
@@ -1237,11 +1260,12 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
     Normal("a gap between training and validation loss",
            # (whole words: "a 6k-image flowers subset" holds no "lower")
            # (or the accuracy's, said against the training one: "val accuracy way lower than train")
-           # (the Hugging Face Trainer's "eval loss" too; and the two curves said to drift apart: "train loss is 1.62
-           # and eval loss 1.79, and the two curves have been slowly diverging")
+           # (an "evaluation loss" too; and the two curves said to drift apart: "train loss is 1.62 and eval loss 1.79,
+           # and the two curves have been slowly diverging since epoch 1" -- not both diverging and going somewhere,
+           # "both curves diverged and went to 1e4", which is a blow-up of both)
            re.compile(r"(?:val(?:idation)?|eval(?:uation)?)[ _-]?loss.{0,80}\b(?:higher|lower|bigger|smaller|greater|than|"
-                      r"differ|(?:two|both)\s+(?:loss\s+)?curves\b[^.\n]{0,30}?\b(?:diverg\w*|drift\w*\s+apart|"
-                      r"mov\w*\s+apart))|"
+                      r"differ|(?:two|both)\s+(?:loss\s+)?curves\b[^.\n]{0,30}?\b(?:diverg\w*\b(?!\s+(?:and|to|towards?|"
+                      r"up)\b)|drift\w*\s+apart|mov\w*\s+apart))|"
                       r"val(?:idation)?[ _-]?acc(?:uracy)?\b[^.\n]{0,30}?\b(?:lower|higher|smaller|bigger|worse|better) "
                       r"than (?:the )?train|"
                       r"\b(?:higher|lower|bigger|smaller|greater) than.{0,40}(?:evaluat|validation|val[ _-]loss)|"
@@ -1266,7 +1290,9 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            "score well below the training one -- a gap that way means the model fits the rows it trained on better "
            "than new ones (overfitting), or the validation rows differ from the training rows (a split that is not "
            "random, another preprocessing)",
-           "both curves over the epochs: a failure shows as nan, inf or a climb, not as a gap"),
+           "both curves over the epochs: a failure shows as nan, inf or a climb, not as a gap",
+           # (not beside a nan, an inf or a loss of a million said: a blow-up, whatever gap came before it)
+           unless=lambda text: _nan_or_inf_said(text) or _found(HUGE_LOSS_SAID, text)),
     Normal("spikes in a falling curve",
            re.compile(r"\bspik\w*|\bspiky\b|\bjumps? (?:up|around)\b"),
            "isolated spikes in a curve that trends down are mini-batch noise, larger with small batches; a spike "

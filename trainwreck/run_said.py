@@ -404,10 +404,11 @@ WGAN_IN_USE = (NOT_IN_USE + r"(?:\bw-?gan\w*|\bwasserstein)(?![\w-]*\s+to\s+(?:t
 # (a normalizing flow by its names -- not a flow alone, which in a report as often is an optical or a scene flow, a
 # data flow or flow matching, whose loss is a squared error; and a loss with a learned scale, Kendall and Gal's
 # aleatoric uncertainty, |y - f(x)| exp(-s) + s: a Laplace or Gaussian negative log-likelihood, below zero once the
-# scale is small)
+# scale is small -- not a Laplacian, a pyramid's or a smoothing term's, an L1 or L2 penalty)
 LIKELIHOOD = re.compile(r"likelihood|log[ _-]?prob|\blog[ _-]?p\b|densit(?:y|ies)|\bnormali[sz]ing[ -]flows?\b|"
-                        r"\bflow[ -]based\b|\b(?:realnvp|glow|nflows|normflows)\b|\belbo\b|gaussian|laplac\w*|"
-                        r"\baleatoric\b|\bheteroscedastic\b|mixture"
+                        r"\bflow[ -]based\b|\b(?:real[ -]?nvp|glow|nflows|normflows|maf|ffjord|zuko|freia)\b|"
+                        r"\b(?:masked|inverse) autoregressive flows?\b|\b(?:neural spline|coupling|planar|radial) flows?\b|"
+                        r"\belbo\b|gaussian|\blaplace\b|\baleatoric\b|\bheteroscedastic\b|mixture"
                         # (and a Wasserstein critic's, negative by construction)
                         r"|variational|\bkl\b|" + WGAN_IN_USE, re.I)
 # An overlap score is in [0, 1] whatever the model predicts, as long as the targets are: a Dice or
@@ -432,7 +433,11 @@ MINUS_SCORE = re.compile(r"(?<![\d.])(?<![\d.] )-[ \t]*(?:\([ \t]*)?(?:\d+(?:\.\
 MINUS_SIMILARITY = re.compile(r"\bnegative[ _-]?cosine[ _-]?similarity\b|\bNegativeCosineSimilarity\b|\bsimsiam\b|"
                               # (lightly's BYOL example, examples/pytorch/byol.py at 05f242a: `criterion =
                               # NegativeCosineSimilarity()`, named beside lightly within a sentence or two)
-                              r"\blightly\b(?=[^\n]{0,160}?\bbyol\b)|\bbyol\b(?=[^\n]{0,160}?\blightly\b)|"
+                              # (the library, not the adverb: "Lightly", "lightly's", "lightly.loss", "the lightly docs")
+                              r"(?:(?-i:\bLightly\b)|\blightly(?:'s|\.\w+|\s+(?:library|docs|example|package|ssl))\b)"
+                              r"(?=[^\n]{0,160}?\bbyol\b)|"
+                              r"\bbyol\b(?=[^\n]{0,160}?(?:(?-i:\bLightly\b)|\blightly(?:'s|\.\w+|\s+(?:library|docs|"
+                              r"example|package|ssl))\b))|"
                               r"(?<![\w.)\]])-[ \t]*(?:(?:F|torch\.nn\.functional|nn\.functional)\.)?cosine_similarity\(", re.I)
 # ... or minus a signal-to-distortion (or signal-to-noise) ratio, in dB and unbounded below, as source separation trains
 # (Conv-TasNet's -SI-SNR; asteroid's SingleSrcNegSDR, PairwiseNegSDR, singlesrc_neg_sisdr): more negative is better
