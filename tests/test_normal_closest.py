@@ -56,8 +56,8 @@ def test_an_optical_flow_is_no_normalizing_flow():
 
 def test_what_a_skipped_step_accounts_for_is_no_failure_beside_its_answer():
     """A step is skipped because its gradients held an inf or a nan, and it leaves the weights as they were: a norm
-    printed inf or nan at those steps (`gnorm inf`, as hand-written GradScaler loops print it) and a fear that the weights
-    went inf are the skip's own. Weights said, as a fact, to have gone inf are not."""
+    printed inf or nan at those steps (`gnorm inf`, as hand-written GradScaler loops print it) and a fear that the
+    weights went inf are the skip's own. Weights said, as a fact, to have gone inf are not."""
     loop = ("Mixed precision with torch.cuda.amp and GradScaler, my own loop. Is this gradient overflow a problem?\n"
             "step 0 loss 2.301 gnorm inf scale 65536.0\nstep 1 loss 2.299 gnorm nan scale 32768.0\n"
             "step 2 loss 2.297 gnorm 8.41 scale 32768.0\nstep 3 loss 2.214 gnorm 7.90 scale 32768.0\n"
