@@ -3024,3 +3024,17 @@ def test_a_log_line_of_fields_between_bars_is_no_sentence():
     quoted = ("After warmup the loss line shows | lm loss: 7.4 | grad norm: 1.9 | and then it keeps going up and I "
               "really do not understand why this happens every single time")
     assert sentences_only(quoted) == quoted
+
+
+def test_a_capacitys_overflow_is_no_floats():
+    """Tokens that overflow an expert's capacity, a buffer's or a queue's overflow: no float overflowed, and the
+    half-precision entry gets no word from it. A gradient overflow still is one."""
+    from trainwreck.thesaurus import tokens
+
+    for said in ("we log the fraction of tokens that overflowed expert capacity", "a capacity overflow of 1%",
+                 "the replay buffer overflows"):
+        assert "overflow" not in tokens(said), said
+    assert "overflow" in tokens("Gradient overflow. Skipping step")
+    d = diagnosis("Top-1 MoE, capacity factor 1.25. drop_frac (tokens that overflowed expert capacity) goes 0.07, "
+                  "0.04, 0.02, 0.01 over training and the loss looks fine. Isn't any dropped token a bug?")
+    assert "WR-040" not in [m.entry.id for m in d.matches]

@@ -178,6 +178,9 @@ THESAURUS = [
     (r"(?<![\d,])\d[\d,]*\s+negatives\b|\b(?:false|hard|true|easy) negatives?\b"
      r"|\bnegatives?(?=\s*(?:samples?|class\w*|examples?|pairs?|labels?|instances?|sampl\w*|mining|per)\b)", " negsample "),
     (r"\b(?:negative|-ve)\b", " negative "),
+    # (a capacity's or a buffer's overflow is no float's: tokens past an expert's capacity, a full queue, a stack)
+    (r"\b(?:capacity|buffer|stack|queue)\s+overflow\w*|\boverflow\w*\s+(?:(?:the|its|their|an?|expert|experts')\s+)"
+     r"{0,2}(?:capacity|buffer|queue)\b", " "),
     (r"\b(?:overflow\w*)\b", " overflow "),
     (r"\b(?:underflow\w*)\b", " underflow "),
     (r"-?\bnan(?:s)?\b|\bnot a number\b", " nan "),
