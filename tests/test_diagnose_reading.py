@@ -3038,3 +3038,19 @@ def test_a_capacitys_overflow_is_no_floats():
     d = diagnosis("Top-1 MoE, capacity factor 1.25. drop_frac (tokens that overflowed expert capacity) goes 0.07, "
                   "0.04, 0.02, 0.01 over training and the loss looks fine. Isn't any dropped token a bug?")
     assert "WR-040" not in [m.entry.id for m in d.matches]
+
+
+def test_an_exp_by_the_tensors_method_divided_by_a_scatter_sum_is_a_softmax_by_hand():
+    """`alpha = alpha.exp()` then `alpha / scatter(alpha, index, ..., reduce='sum')[index]`: GAT's softmax over each node's
+    edges written by hand, nothing subtracted first -- past 88.7 in float32 exp is inf and inf / inf nan. With the max
+    taken off first, or torch_geometric's softmax, it is no such construct."""
+    from trainwreck.breaking_constructs import breaking_construct
+
+    code = ("```python\nalpha = (x_j * self.att_src).sum(-1) + (x_i * self.att_dst).sum(-1)\n"
+            "alpha = F.leaky_relu(alpha, 0.2)\nalpha = alpha.exp()\n"
+            "alpha = alpha / scatter(alpha, index, dim=0, dim_size=n, reduce='sum')[index]\n```\n"
+            "The loss is nan from epoch 40 on, no warning. Why?")
+    assert "`alpha.exp()`" in breaking_construct(code).get("exp-unshifted", "")
+    shifted = code.replace("alpha = alpha.exp()", "alpha = alpha - alpha.max()\nalpha = alpha.exp()")
+    assert "exp-unshifted" not in breaking_construct(shifted)
+    assert diagnosis(code).matches[0].entry.id == "WR-020"

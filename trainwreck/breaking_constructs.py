@@ -399,6 +399,12 @@ def inverse_of_sum(prose: str) -> str:
     return ""
 
 
+# ... and the tensor's own method, `alpha = alpha.exp()`, its receiver the argument (a name, one line, as PyTorch writes
+# an attention's scores before it divides them by their sum)
+EXP_METHOD = re.compile(r"(?<![\w.])(?P<arg>[A-Za-z_]\w{0,30})\.exp\(\s*\)")
+# (a sum over a graph's neighbourhoods: torch_scatter's scatter, whose reduce is "sum" unless said, scatter_add, a
+# segment sum -- GAT's softmax over each node's incoming edges, written by hand)
+_SUM_CALL = r"(?:\w+\.)*(?:sum|scatter(?:_add|_sum)?|segment_sum|index_add)\("
 LOG_OF_ADDED_EXPS = re.compile(r"(?<![\w.])(?:\w+\.)?log\(\s*(?:\w+\.)*exp\([^\n]{0,200}?\+\s*(?:\w+\.)*exp\(")
 
 
@@ -406,7 +412,9 @@ def _exp_in_a_ratio(code: str) -> re.Match | None:
     """The first exp call of the code (see EXP_OF) whose result a sum of exps divides or a log takes, its input
     unshifted.
     Among the first EXP_CALLS_READ calls: each is judged against the whole code, and a paste writes a softmax once."""
-    for m in itertools.islice(EXP_OF.finditer(code), EXP_CALLS_READ):
+    calls = sorted(itertools.chain(itertools.islice(EXP_OF.finditer(code), EXP_CALLS_READ),
+                                   itertools.islice(EXP_METHOD.finditer(code), EXP_CALLS_READ)), key=lambda m: m.start())
+    for m in calls[:EXP_CALLS_READ]:
         arg = m.group("arg")
         if SHIFTED.search(arg) or ((name := NAME_ARG.match(arg.strip())) and re.search(
                 r"(?<![\w.])" + re.escape(name.group("name")) + r"\s*=(?!=)[^\n]{0,160}?(?:max|logsumexp)",
@@ -427,7 +435,7 @@ def _exp_in_a_ratio(code: str) -> re.Match | None:
         made = re.match(r"\s*(?P<name>[A-Za-z_]\w{0,30})\s*=(?!=)", line)
         name = re.escape(made.group("name")) if made else ""
         if made and re.search(r"/\s*(?:\(\s*)?(?:" + (name + r"\b(?![\w.(\[])|" if "sum(" in line else "")
-                              + name + r"\.sum\(|(?:\w+\.)*sum\(\s*" + name + r"\b)", code[m.end():]):
+                              + name + r"\.sum\(|" + _SUM_CALL + r"\s*" + name + r"\b)", code[m.end():]):
             return m
         # ... or summed into a name of its own that divides later (`denom = (exp_sim * mask).sum(1)`, then
         # `exp_sim[pos] / denom`)
