@@ -412,6 +412,10 @@ def test_a_run_the_paste_labels_is_a_run_wherever_its_loss_starts():
     assert d.evidence.head[0] == 231448576.0 and d.evidence.count == 2
     unlabelled = _diagnosed(log.replace("run A: ", "").replace("run B: ", "").replace("run C: ", ""))
     assert not unlabelled.evidence.runs.startswith("3 runs")
+    # (one trial's log, its label on every line and its step count starting again each epoch, is one run)
+    one = "".join(f"Trial 3: step {s} loss {v}\n" for e in range(4) for s, v in zip((0, 100, 200, 300), (
+        (2.30, 2.10, 1.95, 1.90), (1.92, 2.6, 4.1, 6.3), (6.5, 6.6, 6.4, 6.5), (6.45, 6.5, 6.55, 6.5))[e]))
+    assert not _diagnosed(one).evidence.runs
 
 
 def test_an_average_is_the_loss_s_own_word_not_another_number_s():

@@ -25,3 +25,7 @@ def test_a_datasets_row_is_read_and_a_classification_losss_labels_are_not():
     nli = ("NLI first with SoftmaxLoss: <InputExample> label: 2, texts: ...\nthen STS with CosineSimilarityLoss, "
            "label: 0.8")
     assert cosine_targets_out_of_reach(nli) == ""
+    # (a Spearman score printed is no label, and labels said to be scaled are none out of reach)
+    assert cosine_targets_out_of_reach("losses.CosineSimilarityLoss(model). The dev Spearman score: 61.0") == ""
+    assert cosine_targets_out_of_reach("CosineSimilarityLoss; I divide the gold scores by 5.\n"
+                                       "<InputExample> label: 5.0, texts: a; b") == ""

@@ -78,6 +78,7 @@ def test_what_the_answers_explain_is_their_own_and_no_more():
     "lightly" name no loss that may go below zero."""
     base = SKIPS.replace("Is the overflow a problem?", "")
     for told in (" The grad norm stays around 3 but the loss is nan from step 900 on.",
+                 " The grad norm stays around 3; the logits are nan from step 900 on.",
                  " I'm afraid the weights are inf now.", " I'm worried because the expert weights went inf at step 300."):
         assert diagnosis(base + told).verdict != "normal", told
     csv = ("Training a classifier with nn.CrossEntropyLoss on soft labels. The log-probs from log_softmax are all "
@@ -89,3 +90,7 @@ def test_what_the_answers_explain_is_their_own_and_no_more():
                     "loss is negative now, -0.8 at epoch 12. Is that normal?") == ("normal", ["WR-320"])
     assert negative("Training a MAF (masked autoregressive flow) on tabular data. The loss went from 3.1 to -12.4. Is "
                     "a negative loss a bug?") == ("normal", [])
+    from trainwreck.run_said import loss_kind
+    assert loss_kind("it trains with laplace_nll(pred, b, target)") == "likelihood"
+    assert loss_kind("the MAF (minor allele frequency) with MSE") == "bounded"
+    assert loss_kind("Lightly modified the BYOL augmentations, my own 2 - 2 cos loss") != "likelihood"

@@ -92,6 +92,9 @@ def test_an_eval_loss_above_the_training_loss_and_curves_drifting_apart_are_the_
     blown = ("The eval loss tracked the train loss until step 3000, then both curves diverged and went to 1e4 within "
              "200 steps. Is that overfitting?")
     assert gap not in [n.name for n in diagnosis(blown).normal]
+    both = ("Train loss 0.9 and eval loss 1.1 until step 3000, then both curves diverge, 35.2 and 41.7 at step 3200. "
+            "Is it overfitting?")
+    assert gap not in [n.name for n in diagnosis(both).normal]
 
 
 def test_a_gpt2_tokenizers_uniform_guess_asked_in_a_negative_question_is_where_a_run_starts():
@@ -112,6 +115,9 @@ def test_a_gpt2_tokenizers_uniform_guess_asked_in_a_negative_question_is_where_a
     for stated in ("Don't know why, but my loss explodes after step 3000, any ideas?",
                    "Haven't changed the data, yet it explodes after step 3000, any idea?"):
         assert "explodes" in told(stated), stated
+    # (a negative question with a name or a noun for its subject asks; a statement with a tag question does not)
+    assert told("Shouldn't ZeRO-2 keep the run from diverging?") == " "
+    assert "diverges" in told("Wasn't a problem in fp32, and now it diverges after step 3000, any idea?")
     assert "a first loss of ln C" not in [n.name for n in diagnosis(said.replace("10.9", "31.7")).normal]
 
 
@@ -135,4 +141,7 @@ def test_a_log_likelihood_below_zero_is_the_log_of_a_probability():
     for wrong in ("The per-token log-likelihood is no longer negative, it is +3.5 per token since epoch 2. Possible?",
                   "The validation log-likelihood is negative and gets more negative every epoch: -1.2, -3.5, -9.8. "
                   "Did training break?"):
-        assert LOGLIK not in [n.name for n in diagnosis(wrong).normal], wrong
+        assert diagnosis(wrong).verdict != "normal", wrong
+    # (nor a KL said below zero, which no KL can be)
+    assert diagnosis("My VAE: the reconstruction log-likelihood improves but then the KL term becomes negative, -0.8 "
+                     "at epoch 5. Is that a bug?").verdict != "normal"

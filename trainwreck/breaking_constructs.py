@@ -399,12 +399,17 @@ def inverse_of_sum(prose: str) -> str:
     return ""
 
 
-# ... and the tensor's own method, `alpha = alpha.exp()`, its receiver the argument (a name, one line, as PyTorch writes
-# an attention's scores before it divides them by their sum)
-EXP_METHOD = re.compile(r"(?<![\w.])(?P<arg>[A-Za-z_]\w{0,30})\.exp\(\s*\)")
-# (a sum over a graph's neighbourhoods: torch_scatter's scatter, whose reduce is "sum" unless said, scatter_add, a
-# segment sum -- GAT's softmax over each node's incoming edges, written by hand)
-_SUM_CALL = r"(?:\w+\.)*(?:sum|scatter(?:_add|_sum)?|segment_sum|index_add)\("
+# ... and the tensor's own method assigned alone, `alpha = alpha.exp()`, its receiver the argument (as PyTorch writes an
+# attention's scores before it divides them by their sum) -- read only as a name later divided by its own sum, not on a
+# line of its own that holds a sum and a slash (a VAE's KL `... - logvar.exp()) / x.size(0)`, a Gaussian NLL's
+# `/ logvar.exp()`); and not of a name made bounded, a sigmoid's, a cosine's, a log-probability's (exp of it is at most
+# e or 1)
+EXP_METHOD = re.compile(r"(?m)^[ \t]*[A-Za-z_]\w{0,30}\s*=\s*(?P<arg>[A-Za-z_]\w{0,30})\.exp\(\s*\)[ \t]*(?:#[^\n]*)?$")
+EXP_BOUNDED_INPUT = re.compile(r"sigmoid|tanh|cosine_similarity|log_prob|log_softmax|logsigmoid|softmax")
+# (a sum over a graph's neighbourhoods by the exps as the call's first argument: torch_scatter's scatter, whose reduce
+# is "sum" unless said otherwise, and scatter_add; TensorFlow's and JAX's segment_sum -- GAT's softmax over each
+# node's incoming edges, written by hand)
+_SUM_CALL = r"(?:\w+\.)*(?:sum|scatter(?:_add|_sum)?|segment_sum)\("
 LOG_OF_ADDED_EXPS = re.compile(r"(?<![\w.])(?:\w+\.)?log\(\s*(?:\w+\.)*exp\([^\n]{0,200}?\+\s*(?:\w+\.)*exp\(")
 
 
@@ -416,6 +421,10 @@ def _exp_in_a_ratio(code: str) -> re.Match | None:
                                    itertools.islice(EXP_METHOD.finditer(code), EXP_CALLS_READ)), key=lambda m: m.start())
     for m in calls[:EXP_CALLS_READ]:
         arg = m.group("arg")
+        method = m.re is EXP_METHOD
+        if method and (re.search(r"(?:logp|log_prob|logprob)$", arg) or any(
+                EXP_BOUNDED_INPUT.search(rhs) for rhs in _assignments(arg, code[:m.start()]))):
+            continue
         if SHIFTED.search(arg) or ((name := NAME_ARG.match(arg.strip())) and re.search(
                 r"(?<![\w.])" + re.escape(name.group("name")) + r"\s*=(?!=)[^\n]{0,160}?(?:max|logsumexp)",
                 code[:m.start()])):
@@ -425,7 +434,8 @@ def _exp_in_a_ratio(code: str) -> re.Match | None:
         if "Warning: " in code[code.rfind("\n", 0, max(start - 1, 0)) + 1:start]:
             continue        # (the line a Python warning echoes: when it was printed, the message's own reading says)
         # (a mean of exps is a sum of them over n: `log(mean(exp(r * s)))` is a log-sum-exp less log n)
-        if ("sum(" in line or "mean(" in line) and ("/" in line or re.search(r"(?<![\w.])(?:\w+\.)?log\(", line)):
+        if not method and ("sum(" in line or "mean(" in line) and ("/" in line or re.search(
+                r"(?<![\w.])(?:\w+\.)?log\(", line)):
             return m
         # (or added up by hand inside a log: `torch.log(torch.exp(-a / g) + torch.exp(-b / g) + torch.exp(-c / g))`, a
         # soft minimum)
@@ -434,8 +444,10 @@ def _exp_in_a_ratio(code: str) -> re.Match | None:
         # (a name made with it: divided by later, when it is the sum; divided by its own sum, when it is the exps)
         made = re.match(r"\s*(?P<name>[A-Za-z_]\w{0,30})\s*=(?!=)", line)
         name = re.escape(made.group("name")) if made else ""
+        # (a scatter whose reduce is a max, a min or a mean divides by no sum)
         if made and re.search(r"/\s*(?:\(\s*)?(?:" + (name + r"\b(?![\w.(\[])|" if "sum(" in line else "")
-                              + name + r"\.sum\(|" + _SUM_CALL + r"\s*" + name + r"\b)", code[m.end():]):
+                              + name + r"\.sum\(|" + _SUM_CALL + r"\s*" + name + r"\b(?![^)\n]*\breduce\s*=\s*['\"]"
+                              r"(?:max|min|mean|mul|amax|amin)['\"]))", code[m.end():]):
             return m
         # ... or summed into a name of its own that divides later (`denom = (exp_sim * mask).sum(1)`, then
         # `exp_sim[pos] / denom`)

@@ -214,8 +214,16 @@ def _loss_starts_again(run: list[float], value: float) -> bool:
     return near < math.log(RESTART_NEAR) and (last <= 0 or not math.isfinite(run[-1]) or near < abs(math.log(value / last)))
 
 
-# A line that opens with a run's own label: "run B:", "Run 2 -", "seed 3:", "launch #2:", "attempt 2)"
-RUN_LABEL = re.compile(r"(?i)^[ \t]*(?:run|launch|seed|trial|attempt)[ \t]*#?(?:[A-Z]|\d{1,4})[ \t]*[:)\-\u2013]")
+# A line that opens with a run's own label: "run B:", "Run 2 -", "seed 3:", "launch #2:", "attempt 2)" -- its name and
+# its id, a capital letter or a number (not "Runs:")
+RUN_LABEL = re.compile(r"(?i)^[ \t]*(?P<label>(?:run|launch|seed|trial|attempt)(?:[ \t]*#[ \t]*|[ \t]+)(?:(?-i:[A-Z])|\d{1,4}))"
+                       r"[ \t]*[:)\-\u2013]")
+
+
+def _label_of(lines: list[str], line: int) -> str:
+    """The run's label that opens this line of the paste (lowercased, spaces and # dropped), or ""."""
+    m = RUN_LABEL.match(lines[line - 1]) if 0 < line <= len(lines) else None
+    return re.sub(r"[\s#]", "", m.group("label").lower()) if m else ""
 
 
 def _one_run(ev: Evidence) -> Evidence:
@@ -227,15 +235,17 @@ def _one_run(ev: Evidence) -> Evidence:
     # a run goes on after its start (a summary line that quotes an earlier epoch is no run), and a fresh run's
     # loss starts again too (_loss_starts_again: an evaluation loop numbered like the training, or another
     # model's loss, is no new run)
-    # (or a run the paste labels as one, "run B: step 0 loss ...", "seed 2:", where its count starts again: a launch
-    # whose weights broke from its first step starts far from the last one, and is no less a run of its own)
+    # (or a run the paste labels as one, "run B: step 0 loss ...", "seed 2:", where its count starts again and the label
+    # is not the one before it: a launch whose weights broke from its first step starts far from the last one, and is
+    # no less a run of its own -- while one trial's log, `Trial 3: step 0 ...` on every line, is one run)
     lines = ev.prose.split("\n")
     starts = [0]
     # (a labelled run of one value, "run C: step 0 loss nan", is one too)
     for i in range(1, ev.count):
         if not starts_again(at[i - 1], at[i]):
             continue
-        if 0 < at[i].line <= len(lines) and RUN_LABEL.match(lines[at[i].line - 1]) is not None or (
+        label = _label_of(lines, at[i].line)
+        if label and label != _label_of(lines, at[i - 1].line) or (
                 i < ev.count - 1 and counted_on(at[i], at[i + 1])
                 and _loss_starts_again(ev.head[starts[-1]:i], ev.head[i])):
             starts.append(i)

@@ -277,14 +277,18 @@ def scaled_said(prose: str) -> dict[str, dict[str, str]]:
 # classification loss too, whose labels are classes: NLI's SoftmaxLoss, `label: 2`)
 COSINE_LOSS = re.compile(r"\bCosineSimilarityLoss\b")
 CLASSES_LOSS = re.compile(r"\b(?:SoftmaxLoss|CrossEntropyLoss|cross_entropy)\b")
-LABEL_PRINTED = re.compile(r"(?i)['\"]?\b(?:labels?|scores?)['\"]?\s*[:=]\s*(\d+(?:\.\d+)?)\b")
+# (InputExample's own repr, `<InputExample> label: 5.0`, or a datasets row's quoted key, `'score': 5.0`: not a
+# Spearman score printed, nor a count of labels; and not where the words say the scores were scaled, "divided by 5")
+LABEL_PRINTED = re.compile(r"(?i)<InputExample>\s*label:\s*(\d+(?:\.\d+)?)\b|['\"](?:label|score)['\"]\s*:\s*(\d+(?:\.\d+)?)\b")
+LABELS_SCALED = re.compile(r"(?i)\b(?:divid\w*|normali[sz]\w*|scal(?:e|ed|ing))\b[^.\n]{0,60}?\b(?:labels?|scores?|by 5)\b|"
+                           r"\b(?:labels?|scores?)\b[^.\n]{0,40}?\b(?:divided|normali[sz]ed|scaled)\b")
 
 
 def cosine_targets_out_of_reach(prose: str) -> str:
     """The largest label the paste prints, where it is above 1 beside CosineSimilarityLoss; else ''."""
-    if not COSINE_LOSS.search(prose) or CLASSES_LOSS.search(prose):
+    if not COSINE_LOSS.search(prose) or CLASSES_LOSS.search(prose) or LABELS_SCALED.search(prose):
         return ""
-    labels = [(float(m.group(1)), m.group(0)) for m in itertools.islice(LABEL_PRINTED.finditer(prose), 20)]
+    labels = [(float(m.group(1) or m.group(2)), m.group(0)) for m in itertools.islice(LABEL_PRINTED.finditer(prose), 20)]
     high = max(labels, default=(0.0, ""))
     if high[0] <= 1:
         return ""

@@ -587,11 +587,15 @@ def _nonfinite_said(text: str) -> str:
 _LOGLIK = (r"(?:\blog[ _-]?likelihoods?|\bloglikelihoods?|\blog[ _-]?probs?\b|\blogprobs?\b|"
            r"\blog[ _-]?probabilit\w+)")
 _LOGLIK_CLAUSE = r"(?:(?!\b(?:while|whereas|but|although|though|loss|acc\w*)\b)[^.?\n]){0,80}?"
-# A log-likelihood said above zero (of discrete outputs, a probability above 1), or to fall further below zero ("gets
-# more negative every epoch", "keeps decreasing"), or a KL said below zero: no answer that it is the log of a probability
-_LOGLIK_WRONG = re.compile(r"(?i)" + _LOGLIK + _LOGLIK_CLAUSE + r"(?:\bpositive\b|\babove (?:zero|0)\b|"
-                           r"(?<![\w.])\+\d|\bmore negative\b|\bdecreas\w*|\bgo(?:es|ing)? down\b|\bdropp\w*|"
-                           r"\bfall(?:s|ing)?\b|\bworse\b)|\bkl\b[^.\n?]{0,40}?\b(?:negative|below (?:zero|0))\b")
+# A log-likelihood said to be above zero (of discrete outputs, a probability above 1), or to fall further below zero
+# over training ("gets more negative every epoch", "keeps dropping since epoch 3" -- not "goes down for longer
+# sequences", a sum over more tokens), or a KL said to be below zero (impossible: a KL is at least 0): no answer that
+# it is the log of a probability, nor that a negative loss is normal
+_LOGLIK_WRONG = re.compile(r"(?i)" + _LOGLIK + _LOGLIK_CLAUSE + r"(?:\b(?:is|are|was|were|becomes?|became|went|goes|gets?|"
+                           r"got)\s+(?:now\s+)?(?:positive|above (?:zero|0))\b|(?<![\w.])\+\d|\b(?:more negative|"
+                           r"decreas\w*|go(?:es|ing)? down|drop(?:s|ped|ping)?|f[ae]ll(?:s|ing)?|worse)\b[^.\n?]{0,40}?"
+                           r"\b(?:every|each|per|over|since|through)\s+(?:the\s+)?(?:epoch|step|iteration|training|"
+                           r"checkpoint)\w*)|\bkl\b[^.\n?]{0,40}?\b(?:negative|below (?:zero|0))\b")
 
 
 def _found(pattern: re.Pattern, text: str) -> str:
@@ -1203,7 +1207,9 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            "the loss function you use and the range of your targets (for example 0/1 or 0/255 masks)",
            # (not one of -1e6 or beyond: a likelihood or a critic that grew without bound; nor where every saying of it
            # denies it, "it never goes negative")
-           unless=lambda text: _found(HUGE_LOSS_SAID, text) or _negative_denied(text) or _reward_fell(text)),
+           # (nor beside a log-likelihood said above zero or to fall over training, or a KL said below zero)
+           unless=lambda text: _found(HUGE_LOSS_SAID, text) or _negative_denied(text) or _reward_fell(text)
+           or _found(_LOGLIK_WRONG, text)),
     Normal("skipped steps under dynamic loss scaling",
            re.compile(r"gradient overflow\.?\s+skipping step|overflow! rank|gradient overflow detected|"
                       r"reducing loss scale|skipping step|gradients? overflow|"
@@ -1233,9 +1239,8 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            # (the norm as hand-written GradScaler loops print it, `gnorm inf`, and "inf / nan" said together -- fairseq
            # logs no norm for a step it skips; the norm's own nan, in its clause: not "the grad norm stays around 3
            # but the loss is nan")
-           accounts_said=re.compile(r"(?i)\b(?:grad(?:ient)?[ _-]?|g)norms?\b"
-                                    r"(?:(?!\b(?:but|while|whereas|although|though|loss)\b)[^.\n]){0,60}?\b(?:nan|inf)\b"
-                                    r"(?:\s*(?:/|,|or|and)\s*(?:nan|inf)\b)*|"
+           accounts_said=re.compile(r"(?i)\b(?:grad(?:ient)?[ _-]?|g)norms?\b[ \t]*(?:[:=][ \t]*|(?:\w+[ \t]+){0,3}?)"
+                                    r"(?:nan|inf)\b(?:\s*(?:/|,|or|and)\s*(?:nan|inf)\b)*|"
                                     r"\b(?:nan|inf)\b[^.\n]{0,30}?\b(?:grad(?:ient)?[ _-]?|g)norms?\b|"
                                     r"\b(?:nan|inf)\s+weights\b[^.\n?]{0,80}\?|"
                                     r"\b(?:worried|concerned|scared)\b(?:(?!\b(?:because|since|as)\b)[^.\n?]){0,40}?"
@@ -1260,12 +1265,14 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
     Normal("a gap between training and validation loss",
            # (whole words: "a 6k-image flowers subset" holds no "lower")
            # (or the accuracy's, said against the training one: "val accuracy way lower than train")
-           # (an "evaluation loss" too; and the two curves said to drift apart: "train loss is 1.62 and eval loss 1.79,
-           # and the two curves have been slowly diverging since epoch 1" -- not both diverging and going somewhere,
-           # "both curves diverged and went to 1e4", which is a blow-up of both)
+           # (an "evaluation loss" too; and the two curves said to drift apart, "diverge from each other", or said to
+           # diverge where the validation loss is said still to fall: "train loss is 1.62 and eval loss 1.79, and the
+           # two curves have been slowly diverging since epoch 1, although eval loss still goes down" -- not both
+           # curves diverging on their own, "then both curves diverge, 35.2 and 41.7", which is a blow-up of both)
            re.compile(r"(?:val(?:idation)?|eval(?:uation)?)[ _-]?loss.{0,80}\b(?:higher|lower|bigger|smaller|greater|than|"
-                      r"differ|(?:two|both)\s+(?:loss\s+)?curves\b[^.\n]{0,30}?\b(?:diverg\w*\b(?!\s+(?:and|to|towards?|"
-                      r"up)\b)|drift\w*\s+apart|mov\w*\s+apart))|"
+                      r"differ|(?:two|both)\s+(?:loss\s+)?curves\b[^.\n]{0,30}?\b(?:diverg\w*\s+(?:from each other|apart)|"
+                      r"drift\w*\s+apart|mov\w*\s+apart|diverg\w*(?=[^.\n]{0,80}?\b(?:val(?:idation)?|eval(?:uation)?)"
+                      r"[ _-]?loss\s+(?:still\s+)?(?:goes\s+down|falls|decreases|improves|drops)\b)))|"
                       r"val(?:idation)?[ _-]?acc(?:uracy)?\b[^.\n]{0,30}?\b(?:lower|higher|smaller|bigger|worse|better) "
                       r"than (?:the )?train|"
                       r"\b(?:higher|lower|bigger|smaller|greater) than.{0,40}(?:evaluat|validation|val[ _-]loss)|"

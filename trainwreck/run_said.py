@@ -406,9 +406,10 @@ WGAN_IN_USE = (NOT_IN_USE + r"(?:\bw-?gan\w*|\bwasserstein)(?![\w-]*\s+to\s+(?:t
 # aleatoric uncertainty, |y - f(x)| exp(-s) + s: a Laplace or Gaussian negative log-likelihood, below zero once the
 # scale is small -- not a Laplacian, a pyramid's or a smoothing term's, an L1 or L2 penalty)
 LIKELIHOOD = re.compile(r"likelihood|log[ _-]?prob|\blog[ _-]?p\b|densit(?:y|ies)|\bnormali[sz]ing[ -]flows?\b|"
-                        r"\bflow[ -]based\b|\b(?:real[ -]?nvp|glow|nflows|normflows|maf|ffjord|zuko|freia)\b|"
+                        r"\bflow[ -]based\b|\b(?:real[ -]?nvp|glow|nflows|normflows|ffjord|zuko|freia)\b|"
+                        r"\bmaf\b(?=[^.\n]{0,60}?\bflows?\b)|"
                         r"\b(?:masked|inverse) autoregressive flows?\b|\b(?:neural spline|coupling|planar|radial) flows?\b|"
-                        r"\belbo\b|gaussian|\blaplace\b|\baleatoric\b|\bheteroscedastic\b|mixture"
+                        r"\belbo\b|gaussian|\blaplace|\baleatoric\b|\bheteroscedastic\b|mixture"
                         # (and a Wasserstein critic's, negative by construction)
                         r"|variational|\bkl\b|" + WGAN_IN_USE, re.I)
 # An overlap score is in [0, 1] whatever the model predicts, as long as the targets are: a Dice or
@@ -434,9 +435,9 @@ MINUS_SIMILARITY = re.compile(r"\bnegative[ _-]?cosine[ _-]?similarity\b|\bNegat
                               # (lightly's BYOL example, examples/pytorch/byol.py at 05f242a: `criterion =
                               # NegativeCosineSimilarity()`, named beside lightly within a sentence or two)
                               # (the library, not the adverb: "Lightly", "lightly's", "lightly.loss", "the lightly docs")
-                              r"(?:(?-i:\bLightly\b)|\blightly(?:'s|\.\w+|\s+(?:library|docs|example|package|ssl))\b)"
+                              r"(?:(?-i:\bLightly\b)(?!\s+\w+ed\b)|\blightly(?:'s|\.\w+|\s+(?:library|docs|example|package|ssl))\b)"
                               r"(?=[^\n]{0,160}?\bbyol\b)|"
-                              r"\bbyol\b(?=[^\n]{0,160}?(?:(?-i:\bLightly\b)|\blightly(?:'s|\.\w+|\s+(?:library|docs|"
+                              r"\bbyol\b(?=[^\n]{0,160}?(?:(?-i:\bLightly\b)(?!\s+\w+ed\b)|\blightly(?:'s|\.\w+|\s+(?:library|docs|"
                               r"example|package|ssl))\b))|"
                               r"(?<![\w.)\]])-[ \t]*(?:(?:F|torch\.nn\.functional|nn\.functional)\.)?cosine_similarity\(", re.I)
 # ... or minus a signal-to-distortion (or signal-to-noise) ratio, in dB and unbounded below, as source separation trains

@@ -75,12 +75,13 @@ def said_unnegated(text: str, wanted: set[str]) -> bool:
 # whether something failed; it does not say it did (a "why" question does: "why is my loss nan?"), though a nan it
 # names was printed.
 # (also after a title's dash or colon: "'gradient overflow detected' NOTE lines - is my training broken?")
-# (and its negative form, "isn't that exploding already?", "shouldn't it go down?" -- with its subject after it: a
-# negative that opens a clause without one states, "Don't know why it diverges, any idea?", "Haven't changed the data")
-_NEGATIVE_ASKED = r"n['\u2019]t(?=[ \t]+(?:it|that|this|there|the|my|our|your|these|those|i|we|you|they|he|she|a|an)\b)"
-YES_NO = re.compile(r"(?:^|(?<=[.!?\n,;:\-\u2013\u2014]))[ \t]*(?:(?:is|are|was|were|do|does|did|should|could|would|has|have"
-                    r"|ca|wo)" + _NEGATIVE_ASKED + r"|is|are|was|were|do|does|did|should|could|would|has|have|am|can|will|"
-                    r"may|might)(?![\w'\u2019])[^.!?\n]{0,400}\?")
+# (and its negative form, "isn't that exploding already?", "shouldn't ZeRO-2 keep it from diverging?" -- within its
+# clause, and not the verbs and articles that open a statement with no subject, "Don't know why it diverges, any
+# idea?", "Haven't changed the data", "Wasn't a problem in fp32, and now it diverges, any idea?")
+_STATED_AFTER = r"(?:know|think|get|see|understand|care|matter|work|help|seem|mind|find|want|need|change\w*|touch\w*|a|an)"
+YES_NO = re.compile(r"(?:^|(?<=[.!?\n,;:\-\u2013\u2014]))[ \t]*(?:(?:is|are|was|were|do|does|did|should|could|would|has|"
+                    r"have|am|can|will|may|might)(?![\w'\u2019])[^.!?\n]{0,400}\?|(?:is|are|was|were|do|does|did|should|"
+                    r"could|would|has|have|ca|wo)n['\u2019]t(?![ \t]+" + _STATED_AFTER + r"\b)[^.!?\n,;]{0,400}\?)")
 
 
 @functools.lru_cache(maxsize=8)      # (asked of one report's text by many readings: computed once)

@@ -178,9 +178,12 @@ THESAURUS = [
     (r"(?<![\d,])\d[\d,]*\s+negatives\b|\b(?:false|hard|true|easy) negatives?\b"
      r"|\bnegatives?(?=\s*(?:samples?|class\w*|examples?|pairs?|labels?|instances?|sampl\w*|mining|per)\b)", " negsample "),
     (r"\b(?:negative|-ve)\b", " negative "),
-    # (a capacity's or a buffer's overflow is no float's: tokens past an expert's capacity, a full queue, a stack)
-    (r"\b(?:capacity|buffer|stack|queue)\s+overflow\w*|\boverflow\w*\s+(?:(?:the|its|their|an?|expert|experts')\s+)"
-     r"{0,2}(?:capacity|buffer|queue)\b", " "),
+    # (a capacity's overflow is no float's: tokens past an expert's capacity, "overflowed tokens", a replay buffer or a
+    # queue that is full, a stack -- not a buffer of numbers, "the fp16 buffer overflowed")
+    (r"\b(?:capacity|stack|queue|(?:replay|ring|circular|rollout|prefetch)\s+buffer)\s+overflow\w*|"
+     r"\boverflow\w*\s+(?:(?:the|its|their|an?|each|expert|experts'|expert's)\s+){0,3}(?:capacity|queue)\b|"
+     r"\boverflow(?:ed|ing)?\s+tokens?\b|\btoken\s+overflow\b|\btokens?\s+(?:that\s+)?overflow\w*\s+(?:(?:the|its|their|"
+     r"an?|each|expert|experts'|expert's)\s+){0,3}capacity\b", " "),
     (r"\b(?:overflow\w*)\b", " overflow "),
     (r"\b(?:underflow\w*)\b", " underflow "),
     (r"-?\bnan(?:s)?\b|\bnot a number\b", " nan "),
