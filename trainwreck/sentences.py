@@ -94,7 +94,8 @@ def told(text: str) -> str:
 # assignment, brackets or braces, or an indented block (a sentence's "(as here)" or "; and" is prose)
 _CODE_START = r"^(?:[ \t]{4}|\t|>>>|\$ )"          # indented, a prompt's
 # (or a log's line of fields, a name and a number between bars, two or more: Megatron-LM's `| lm loss: 7.41E+00 |
-# ... | number of nan iterations: 0 |` counts nan iterations, and says none went nan)
+# ... | number of nan iterations: 0 |`, whose "nan" names a field, a count of skipped iterations -- no sentence of the
+# report's that says the run went nan)
 CODE_LINE = re.compile(r"\w\(|=|[{}\[\]]|(?:\|[^|\n]{0,60}?:[ \t]*-?\d[^|\n]{0,30}){2}\||" + _CODE_START)
 CODE_START = re.compile(_CODE_START)
 
