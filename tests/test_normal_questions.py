@@ -3,6 +3,12 @@ step, a negative likelihood asked about beside a judgement asked in a question (
 loss a little above the training loss, a first loss of ln V for GPT-2's tokenizer, and a log-likelihood below zero."""
 from conftest import diagnosis
 
+
+def answers(text: str) -> list[str]:
+    """The names of the normal behaviours diagnose answers the text with, first first."""
+    return [n.name for n in diagnosis(text).normal]
+
+
 WANDB = ("wandb export shows NaN for recon_loss and kl_loss in half the rows. Are my losses going nan?\n"
          "```python\napi = wandb.Api()\nrun = api.run(\"lab/vae-mnist/1a2b3c4d\")\ndf = run.history()\n"
          "print(df[[\"_step\", \"recon_loss\", \"kl_loss\"]].head(6))\n```\n"
@@ -21,23 +27,23 @@ def test_a_nan_in_a_wandb_history_export_is_a_metric_not_logged_at_that_step():
     assert "Each call to `wandb.Run.log()` is a new `step` by default." in d.normal[0].explanation
     for broken in (WANDB + "\nThe terminal printed loss: nan at step 12 too.",
                    WANDB + "\nThe W&B charts show nan as well."):
-        assert HISTORY_NAN not in [n.name for n in diagnosis(broken).normal]
+        assert HISTORY_NAN not in answers(broken)
     # (nor where the words say the loss went nan and no two log calls show what made the gaps)
     said = "My wandb history shows the loss going to nan after step 3000 and staying there. Adam lr 1e-3, fp16. Why?"
-    assert HISTORY_NAN not in [n.name for n in diagnosis(said).normal]
+    assert HISTORY_NAN not in answers(said)
     # (the words alone take it away too, beside the export and the two calls that would otherwise answer it)
-    assert HISTORY_NAN not in [n.name for n in diagnosis(WANDB + "\nSince step 3000 the loss went to nan.").normal]
+    assert HISTORY_NAN not in answers(WANDB + "\nSince step 3000 the loss went to nan.")
     one_call = WANDB.replace('I call wandb.log({"recon_loss": recon.item()}) and then wandb.log({"kl_loss": kl.item()})',
                              'I call wandb.log({"recon_loss": recon.item(), "kl_loss": kl.item()})')
-    assert HISTORY_NAN not in [n.name for n in diagnosis(one_call).normal]
+    assert HISTORY_NAN not in answers(one_call)
     # (two calls that share a key log it on every row: no gaps to show as NaN there)
     shared = WANDB.replace('wandb.log({"kl_loss": kl.item()})', 'wandb.log({"recon_loss": recon.item(), "kl_loss": kl.item()})')
-    assert HISTORY_NAN not in [n.name for n in diagnosis(shared).normal]
+    assert HISTORY_NAN not in answers(shared)
     for told in ("\nIn the terminal the loss is NaN too from then on.", "\nThe console shows NaN loss after epoch 3.",
                  "\nloss=tensor(nan, device='cuda:0')"):
-        assert HISTORY_NAN not in [n.name for n in diagnosis(WANDB + told).normal], told
+        assert HISTORY_NAN not in answers(WANDB + told), told
     # (a nan with no history export named is no such answer)
-    assert HISTORY_NAN not in [n.name for n in diagnosis("my recon_loss goes nan after 3 epochs").normal]
+    assert HISTORY_NAN not in answers("my recon_loss goes nan after 3 epochs")
 
 
 def test_a_judgement_asked_in_a_yes_no_question_reports_nothing_beside_a_negative_likelihood():
@@ -70,9 +76,9 @@ def test_monodepth2s_median_scaling_ratio_is_the_scale_a_monocular_model_cannot_
     assert (d.verdict, d.normal[0].name) == ("normal", name)
     assert "ratio = np.median(gt_depth) / np.median(pred_depth)" in d.normal[0].explanation
     poor = MONO.replace("&   0.118  &   0.921  &   4.910  &   0.195  &   0.871", "&   0.452  &   5.104  &   9.877  &   0.610  &   0.312")
-    assert name not in [n.name for n in diagnosis(poor).normal]      # (the scale explains a ratio, not an abs_rel of 0.45)
+    assert name not in answers(poor)      # (the scale explains a ratio, not an abs_rel of 0.45)
     drifts = MONO.replace("std: 0.084", "std: 0.351")
-    assert name not in [n.name for n in diagnosis(drifts).normal]
+    assert name not in answers(drifts)
     from trainwreck.normals import normal_ruled_out
     assert not normal_ruled_out(drifts)
 
@@ -88,13 +94,13 @@ def test_an_eval_loss_above_the_training_loss_and_curves_drifting_apart_are_the_
     assert diagnosis("My evaluation loss is a bit higher than the training loss, 0.41 against 0.37. Is that bad?") \
         .normal[0].name == gap
     # (a validation loss said to diverge on its own is no gap, nor both curves said to diverge and blow up)
-    assert gap not in [n.name for n in diagnosis("The eval loss is diverging since epoch 4, why?").normal]
+    assert gap not in answers("The eval loss is diverging since epoch 4, why?")
     blown = ("The eval loss tracked the train loss until step 3000, then both curves diverged and went to 1e4 within "
              "200 steps. Is that overfitting?")
-    assert gap not in [n.name for n in diagnosis(blown).normal]
+    assert gap not in answers(blown)
     both = ("Train loss 0.9 and eval loss 1.1 until step 3000, then both curves diverge, 35.2 and 41.7 at step 3200. "
             "Is it overfitting?")
-    assert gap not in [n.name for n in diagnosis(both).normal]
+    assert gap not in answers(both)
 
 
 def test_a_gpt2_tokenizers_uniform_guess_asked_in_a_negative_question_is_where_a_run_starts():
@@ -118,7 +124,7 @@ def test_a_gpt2_tokenizers_uniform_guess_asked_in_a_negative_question_is_where_a
     # (a negative question with a name or a noun for its subject asks; a statement with a tag question does not)
     assert told("Shouldn't ZeRO-2 keep the run from diverging?") == " "
     assert "diverges" in told("Wasn't a problem in fp32, and now it diverges after step 3000, any idea?")
-    assert "a first loss of ln C" not in [n.name for n in diagnosis(said.replace("10.9", "31.7")).normal]
+    assert "a first loss of ln C" not in answers(said.replace("10.9", "31.7"))
 
 
 LOGLIK = "a log-likelihood below zero, the log of a probability"
@@ -133,10 +139,9 @@ def test_a_log_likelihood_below_zero_is_the_log_of_a_probability():
     d = diagnosis(asked)
     assert (d.verdict, d.normal[0].name, d.matches) == ("normal", LOGLIK, [])
     assert "the log-probability of the continuation" in d.normal[0].explanation
-    assert LOGLIK not in [n.name for n in diagnosis("My negative log-likelihood is negative after epoch 3, why?").normal]
-    assert LOGLIK not in [n.name for n in diagnosis(asked + " The training loss went to nan at step 900.").normal]
-    assert LOGLIK not in [n.name for n in diagnosis("The log-probs are negative, fine. But why is my loss negative?")
-                          .normal]
+    assert LOGLIK not in answers("My negative log-likelihood is negative after epoch 3, why?")
+    assert LOGLIK not in answers(asked + " The training loss went to nan at step 900.")
+    assert LOGLIK not in answers("The log-probs are negative, fine. But why is my loss negative?")
     # (nor one said no longer negative, or above zero -- for tokens a bug --, or falling further below zero)
     for wrong in ("The per-token log-likelihood is no longer negative, it is +3.5 per token since epoch 2. Possible?",
                   "The validation log-likelihood is negative and gets more negative every epoch: -1.2, -3.5, -9.8. "

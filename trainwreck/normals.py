@@ -57,7 +57,8 @@ NEGATIVE_SAID = re.compile(r"\bnegative (?:loss|nll|cost|values?|numbers?)\b|\b(
 
 # The words between a subject and its verb: up to 60 characters that start no other clause or subject ("val accuracy
 # stuck at 50% while val loss keeps dropping": the dropping is the loss's, not the accuracy's)
-_SAME_SUBJECT = r"(?:(?!\b(?:while|whereas|but|although|though|loss|acc\w*)\b).){0,60}?"
+_NO_NEW_SUBJECT = r"(?!\b(?:while|whereas|but|although|though|loss|acc\w*)\b)"
+_SAME_SUBJECT = r"(?:" + _NO_NEW_SUBJECT + r".){0,60}?"
 
 # Objectives that a healthy run does not drive down to a floor, asked about as if they were losses that should fall:
 # a GAN's two losses, a reinforcement-learning loss, a VAE's total under a KL weight that rises. First among the normal
@@ -581,12 +582,14 @@ def _nonfinite_said(text: str) -> str:
     return "nan, inf or divergence" if said_unnegated(text, {"nan", "inf", "diverge"}) else ""
 
 
+# The held-out split's loss by its names: "val loss", "validation_loss", "eval loss", "evaluation loss"
+_HELD_OUT_LOSS = r"(?:val(?:idation)?|eval(?:uation)?)[ _-]?loss"
 # A log-likelihood or a log-probability by its names, and the words of its own clause after it (up to 80 characters that
 # start no other clause or subject: "the loglikelihood values lm-evaluation-harness wrote for my checkpoint are all
 # negative")
 _LOGLIK = (r"(?:\blog[ _-]?likelihoods?|\bloglikelihoods?|\blog[ _-]?probs?\b|\blogprobs?\b|"
            r"\blog[ _-]?probabilit\w+)")
-_LOGLIK_CLAUSE = r"(?:(?!\b(?:while|whereas|but|although|though|loss|acc\w*)\b)[^.?\n]){0,80}?"
+_LOGLIK_CLAUSE = r"(?:" + _NO_NEW_SUBJECT + r"[^.?\n]){0,80}?"
 # A log-likelihood said to be above zero (of discrete outputs, a probability above 1), or to fall further below zero
 # over training ("gets more negative every epoch", "keeps dropping since epoch 3" -- not "goes down for longer
 # sequences", a sum over more tokens), or a KL said to be below zero (impossible: a KL is at least 0): no answer that
@@ -1269,10 +1272,10 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            # diverge where the validation loss is said still to fall: "train loss is 1.62 and eval loss 1.79, and the
            # two curves have been slowly diverging since epoch 1, although eval loss still goes down" -- not both
            # curves diverging on their own, "then both curves diverge, 35.2 and 41.7", which is a blow-up of both)
-           re.compile(r"(?:val(?:idation)?|eval(?:uation)?)[ _-]?loss.{0,80}\b(?:higher|lower|bigger|smaller|greater|than|"
+           re.compile(_HELD_OUT_LOSS + r".{0,80}\b(?:higher|lower|bigger|smaller|greater|than|"
                       r"differ|(?:two|both)\s+(?:loss\s+)?curves\b[^.\n]{0,30}?\b(?:diverg\w*\s+(?:from each other|apart)|"
-                      r"drift\w*\s+apart|mov\w*\s+apart|diverg\w*(?=[^.\n]{0,80}?\b(?:val(?:idation)?|eval(?:uation)?)"
-                      r"[ _-]?loss\s+(?:still\s+)?(?:goes\s+down|falls|decreases|improves|drops)\b)))|"
+                      r"drift\w*\s+apart|mov\w*\s+apart|diverg\w*(?=[^.\n]{0,80}?\b" + _HELD_OUT_LOSS
+                      + r"\s+(?:still\s+)?(?:goes\s+down|falls|decreases|improves|drops)\b)))|"
                       r"val(?:idation)?[ _-]?acc(?:uracy)?\b[^.\n]{0,30}?\b(?:lower|higher|smaller|bigger|worse|better) "
                       r"than (?:the )?train|"
                       r"\b(?:higher|lower|bigger|smaller|greater) than.{0,40}(?:evaluat|validation|val[ _-]loss)|"

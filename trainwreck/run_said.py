@@ -431,14 +431,13 @@ MINUS_SCORE = re.compile(r"(?<![\d.])(?<![\d.] )-[ \t]*(?:\([ \t]*)?(?:\d+(?:\.\
 # ... or minus a cosine similarity, in [-1, 1] and at -1 when the two views agree: SimSiam's D(p, z) = -cos(p, z) (Chen &
 # He 2021), lightly's NegativeCosineSimilarity (its BYOL and SimSiam examples train on it), `-F.cosine_similarity(p, z)`;
 # not BYOL's own 2 - 2 cos, which stays at or above zero
+# (the library lightly, not the adverb: "Lightly", "lightly's", "lightly.loss", "the lightly docs" -- not "Lightly
+# modified the augmentations")
+_LIGHTLY = (r"(?:(?-i:\bLightly\b)(?!\s+\w+ed\b)|\blightly(?:'s|\.\w+|\s+(?:library|docs|example|package|ssl))\b)")
 MINUS_SIMILARITY = re.compile(r"\bnegative[ _-]?cosine[ _-]?similarity\b|\bNegativeCosineSimilarity\b|\bsimsiam\b|"
                               # (lightly's BYOL example, examples/pytorch/byol.py at 05f242a: `criterion =
                               # NegativeCosineSimilarity()`, named beside lightly within a sentence or two)
-                              # (the library, not the adverb: "Lightly", "lightly's", "lightly.loss", "the lightly docs")
-                              r"(?:(?-i:\bLightly\b)(?!\s+\w+ed\b)|\blightly(?:'s|\.\w+|\s+(?:library|docs|example|package|ssl))\b)"
-                              r"(?=[^\n]{0,160}?\bbyol\b)|"
-                              r"\bbyol\b(?=[^\n]{0,160}?(?:(?-i:\bLightly\b)(?!\s+\w+ed\b)|\blightly(?:'s|\.\w+|\s+(?:library|docs|"
-                              r"example|package|ssl))\b))|"
+                              + _LIGHTLY + r"(?=[^\n]{0,160}?\bbyol\b)|\bbyol\b(?=[^\n]{0,160}?" + _LIGHTLY + r")|"
                               r"(?<![\w.)\]])-[ \t]*(?:(?:F|torch\.nn\.functional|nn\.functional)\.)?cosine_similarity\(", re.I)
 # ... or minus a signal-to-distortion (or signal-to-noise) ratio, in dB and unbounded below, as source separation trains
 # (Conv-TasNet's -SI-SNR; asteroid's SingleSrcNegSDR, PairwiseNegSDR, singlesrc_neg_sisdr): more negative is better
