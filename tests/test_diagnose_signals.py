@@ -4863,8 +4863,10 @@ def test_the_scheduler_warning_of_a_scaler_skipping_its_first_steps_beside_a_fal
 def test_one_last_rise_in_a_run_of_small_batches_is_their_noise_not_a_climb_or_a_jump():
     """(review_session41b i02) batch_size=8: the per-step losses swing 0.09 to 2.4, and a tqdm bar's `loss=` at each
     epoch's end is its last batch's: 0.0421 then 1.02 is x24 in one step, no higher than the loss has been -- a batch of 8
-    does that, and the run is healthy, not "a jump" of a rate or a bad batch. With a large batch (or a last value above
-    every earlier one) the jump is still read."""
+    does that, and the run is healthy, not "a jump" of a rate or a bad batch. With a large batch the jump is still read
+    where it ends at half the run's start or above (1.3 against a start at 2.41), and with any batch where it ends
+    above every earlier value; below that floor, and no higher than the run's second half has been (1.44), it is a
+    swing whatever the batch (the per-step floor's test is its own, below)."""
     steps = [2.2871, 1.9412, 2.4109, 1.1020, 1.8837, 0.6024, 1.7350, 0.9931, 0.3148, 1.4412, 0.4407, 0.0912, 0.8870,
              0.2315]
     log = ("is this normal?? loss is all over the place. batch_size=8, resnet18 finetune on 10 classes\n"
@@ -4872,7 +4874,8 @@ def test_one_last_rise_in_a_run_of_small_batches_is_their_noise_not_a_climb_or_a
            + "".join(f"Epoch {e}: 100%|██████████| 1563/1563 [02:41<00:00,  9.68it/s, loss={v}]\n"
                      for e, v in ((1, "0.887"), (2, "0.0421"), (3, "1.02"))))
     assert diagnosis(log).verdict == "healthy"
-    assert diagnosis(log.replace("batch_size=8", "batch_size=256")).verdict != "healthy"
+    assert diagnosis(log.replace("loss=1.02]", "loss=1.3]")).verdict == "healthy"
+    assert diagnosis(log.replace("batch_size=8", "batch_size=256").replace("loss=1.02]", "loss=1.3]")).verdict != "healthy"
     assert diagnosis(log.replace("loss=1.02]", "loss=3.02]")).verdict != "healthy"
 
 
@@ -7794,3 +7797,23 @@ def test_opennmt_prints_its_accuracy_as_a_percentage_with_no_sign():
     assert onmt.dialect == "OpenNMT-py" and onmt.accuracy_percent and _accuracy_scale(onmt) == 100
     keyed = ev_of("step {i}00 loss 4.5 acc {a:.1f}\n")
     assert not keyed.accuracy_percent and _accuracy_scale(keyed) == 1
+
+
+def test_one_jump_per_step_below_the_watch_floor_and_no_new_high_is_a_swing():
+    """A Trainer log of the mean loss over 64 examples (batch 8, logged every 8 steps: no small batch) that falls from
+    0.71 and swings near zero: 0.0042 to 0.1120 is x27 in one step, but back to no more than 0.1530, where the run's
+    second half had already been and come down from, and below half its start (curve_shape._below_step_floor, the
+    loss watch's STEP_FLOOR). Near zero, one confidently wrong example moves such a mean that far. Above the floor, or
+    above every value of the second half, or in a log of whole epochs, the jump is still read."""
+    from trainwreck.watch_rule import STEP_FLOOR
+    values = [0.7104, 0.4318, 0.0902, 0.2711, 0.0338, 0.0127, 0.1530, 0.0081, 0.0042, 0.1120]
+    head = "per_device_train_batch_size=8, logging_steps=8, learning_rate=3e-5. Is this fine?\n"
+    lines = "".join(f"{{'loss': {v}, 'learning_rate': 3e-05, 'epoch': {0.02 * (k + 1):.2f}}}\n" for k, v in enumerate(values))
+    assert 0.1120 < STEP_FLOOR * 0.7104 and 0.1120 <= 0.1530
+    d = diagnosis(head + lines)
+    assert d.verdict == "healthy" and not d.matches
+    for last in ("0.1900", "0.3900"):          # above the second half's highest; above half the start
+        jumped = diagnosis(head + lines.replace("'loss': 0.112,", f"'loss': {last},"))
+        assert jumped.verdict != "healthy" and "a jump, not a climb" in jumped.matches[0].evidence[0], last
+    epochs = "".join(f"Epoch {k + 1}/10 - loss: {v:.4f}\n" for k, v in enumerate(values))
+    assert "a jump, not a climb" in diagnosis(head + epochs).matches[0].evidence[0]

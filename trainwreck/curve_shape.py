@@ -24,7 +24,7 @@ from .plural import counted
 from .run_said import BATCH_SIZE, never_recovered_said
 from .schedule_said import ADAPTIVE, COSINE_SAID, PLAIN_SGD, WARMUP_NAMED, WARMUP_SET, no_warmup_said
 from .sentences import said_unnegated, sentence_around, sentences_only, told
-from .watch_rule import WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
+from .watch_rule import STEP_FLOOR, WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
 
 # A clip of each element (Keras's clipvalue=, PyTorch's clip_grad_value_(params, v)) beside the largest gradient
 # element the paste prints or says ("max |grad| = 0.0388", "the largest gradient value is 0.7"): every one below the
@@ -221,6 +221,14 @@ def _whole_epochs(ev: Evidence, n: int) -> bool:
     """Is each of the first n values an epoch's, numbered by its epoch alone?"""
     return all((p := ev.at(i)) is not None and p.step is None and p.epoch is not None
                and re.fullmatch(r"epoch \d+(?:/\d+)?", p.epoch) for i in range(n))
+
+
+def _below_step_floor(ev: Evidence) -> bool:
+    """Is the last value, in a log of steps from the run's start, below STEP_FLOOR times the highest of its first
+    NOISY_START values?"""
+    start = ev.head[:NOISY_START]
+    return (len(ev.before) > NOISY_START and not _whole_epochs(ev, len(start)) and at_run_start(ev)
+            and ev.before[-1] < STEP_FLOOR * max(start))
 
 
 def _small_batch(prose: str) -> int:
@@ -577,6 +585,12 @@ def _signature(ev: Evidence) -> Signature:
     # (nor, in such a run, a last value that is no new high after a fall: 0.31, 1.74, 0.52, 1.12, 0.08, 1.93, 0.64 is
     # the swing of 8 examples' mean, not a climb back that stayed)
     swung = swung or (noisy and end_rises == 0 and ev.before[-1] <= max(ev.before[:-1]))
+    # (nor, per step, one jump back to no higher than the loss had been and come down from in the run's second half,
+    # still below STEP_FLOOR times where the run started, the loss watch's floor: near zero a mean of a few dozen
+    # examples is ruled by its one hard example, so the ratio of two steps says little -- 0.0051 to 0.1377 after a
+    # 0.1804, from a start at 0.6512)
+    swung = swung or (end_rises == 1 and _below_step_floor(ev)
+                      and ev.before[-1] <= max(ev.before[len(ev.before) // 2:-1]))
     if end_rises and not swung and sustained_climb(ev.before[-1 - end_rises:]) is not None:   # the climb still going
         # (one rise of JUMP_TO_PEAK or more to the last value is a jump, not a climb of several steps: a batch that
         # broke it, or a step that overshot -- a bad batch's face as much as the rate's)
