@@ -150,3 +150,21 @@ def test_a_log_likelihood_below_zero_is_the_log_of_a_probability():
     # (nor a KL said below zero, which no KL can be)
     assert diagnosis("My VAE: the reconstruction log-likelihood improves but then the KL term becomes negative, -0.8 "
                      "at epoch 5. Is that a bug?").verdict != "normal"
+
+
+def test_a_yes_no_question_opened_by_a_conjunction_asks_and_reports_nothing():
+    """"..., but is the model exploding at init?" is a yes/no question as much as one that opens its sentence: a
+    judgement asked, not a run reported. Beside a first loss the words give at ln V for their vocabulary (50,280 tokens:
+    ln 50280 = 10.83), said to come down, the answer is the uniform guess; stated after the conjunction, the explosion is
+    still reported."""
+    from trainwreck.sentences import told
+
+    said = ("Pretraining a small LM from scratch, vocab 50280. The first loss is 10.93 and it comes down over the "
+            "first 150 steps, but is the model exploding at init?")
+    assert told(said).endswith("steps, ")
+    assert told("so is it nan?") == " " and told("and does it diverge?") == " "
+    assert "explodes" in told("it falls at first, but it explodes after step 3000, why?")
+    d = diagnosis(said)
+    assert (d.verdict, d.normal[0].name, d.matches) == ("normal", "a first loss of ln C", [])
+    assert diagnosis(said.replace("but is the model exploding at init?", "but the model explodes at step 200. why?")
+                     ).verdict != "normal"

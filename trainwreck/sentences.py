@@ -74,12 +74,13 @@ def said_unnegated(text: str, wanted: set[str]) -> bool:
 # A yes/no question ("Is fp16 broken?", "Are these messages a problem?", "..., is my model diverging?") asks
 # whether something failed; it does not say it did (a "why" question does: "why is my loss nan?"), though a nan it
 # names was printed.
-# (also after a title's dash or colon: "'gradient overflow detected' NOTE lines - is my training broken?")
+# (also after a title's dash or colon: "'gradient overflow detected' NOTE lines - is my training broken?"; and after
+# the conjunction that opens its clause: "it does fall, but is the model exploding at init?")
 # (and its negative form, "isn't that exploding already?", "shouldn't ZeRO-2 keep it from diverging?" -- within its
 # clause, and not the verbs and articles that open a statement with no subject, "Don't know why it diverges, any
 # idea?", "Haven't changed the data", "Wasn't a problem in fp32, and now it diverges, any idea?")
 _STATED_AFTER = r"(?:know|think|get|see|understand|care|matter|work|help|seem|mind|find|want|need|change\w*|touch\w*|a|an)"
-YES_NO = re.compile(r"(?:^|(?<=[.!?\n,;:\-\u2013\u2014]))[ \t]*(?:(?:is|are|was|were|do|does|did|should|could|would|has|"
+YES_NO = re.compile(r"(?:^|(?<=[.!?\n,;:\-\u2013\u2014]))[ \t]*(?:(?:but|and|so|or)[ \t]+)?(?:(?:is|are|was|were|do|does|did|should|could|would|has|"
                     r"have|am|can|will|may|might)(?![\w'\u2019])[^.!?\n]{0,400}\?|(?:is|are|was|were|do|does|did|should|"
                     r"could|would|has|have|ca|wo)n['\u2019]t(?![ \t]+" + _STATED_AFTER + r"\b)[^.!?\n,;]{0,400}\?)")
 
