@@ -94,3 +94,19 @@ def test_what_the_answers_explain_is_their_own_and_no_more():
     assert loss_kind("it trains with laplace_nll(pred, b, target)") == "likelihood"
     assert loss_kind("the MAF (minor allele frequency) with MSE") == "bounded"
     assert loss_kind("Lightly modified the BYOL augmentations, my own 2 - 2 cos loss") != "likelihood"
+
+
+def test_a_loss_named_by_its_framework_class_outranks_a_metrics_name():
+    """A loss named by its class in the words, nn.GaussianNLLLoss, is the run's loss: a squared error named as what the
+    validation measures does not make the loss one that stays above zero, so the negative loss names no closest
+    entry. Where the class named is a cross-entropy, it is the run's too (bounded, whatever likelihood the words
+    mention); a class switched away from is not the run's; two classes of different kinds leave the words to decide."""
+    from trainwreck.run_said import loss_kind
+    said = ("A 1D-CNN forecaster with two heads, mean and variance (nn.GaussianNLLLoss). Training loss is -0.84 by "
+            "epoch 5 and still going down; validation MSE of the mean keeps improving. Is a loss below zero a bug?")
+    assert negative(said) == ("normal", [])
+    # (without the class, the squared error is the only loss the words name: a loss below zero it cannot reach)
+    assert negative(said.replace("nn.GaussianNLLLoss", "trained on the sum of two terms"))[1][0] == "WR-320"
+    assert loss_kind("criterion: nn.CrossEntropyLoss; the per-token log-likelihood is printed too") == "bounded"
+    assert loss_kind("switched from nn.GaussianNLLLoss to nn.MSELoss") == "bounded"
+    assert loss_kind("nn.MSELoss for one head, nn.GaussianNLLLoss for the other") == ""

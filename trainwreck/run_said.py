@@ -493,12 +493,23 @@ def losses_built(text: str) -> list[str]:
     return [next(g for g in groups if g) for groups in LOSS_BUILT.findall(text)]
 
 
+# A loss named by its framework class in the words ("a Gaussian head (nn.GaussianNLLLoss on mean and variance)"):
+# the run's loss by its exact name, which outranks a loss's name said in passing (the validation MSE of the predicted
+# mean is a metric, not what it trains on). Not one switched away from.
+LOSS_CLASS_NAMED = re.compile(r"\b(?:torch\.)?nn\.(\w+Loss)\b|\b(?:tf\.)?keras\.losses\.(\w+)\b")
+
+
 def loss_kind(text: str) -> str:
     """"bounded" (a loss that cannot go below zero), "likelihood" (one that can), or "" (not said). The loss the code
-    builds decides where it says; else the text's words."""
+    builds decides where it says; else a loss named by its framework class, where all of them agree; else the text's
+    words."""
     kinds = {_kind_of(name) for name in losses_built(text)} - {""}
     if len(kinds) == 1:
         return kinds.pop()
+    named = {_kind_of(next(g for g in m.groups() if g)) for m in itertools.islice(LOSS_CLASS_NAMED.finditer(text), 20)
+             if not SWITCHED_FROM.search(text[max(0, m.start() - 80):m.start()])} - {""}
+    if not kinds and len(named) == 1:
+        return named.pop()
     return _kind_of(text)
 
 
