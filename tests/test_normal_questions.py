@@ -168,3 +168,20 @@ def test_a_yes_no_question_opened_by_a_conjunction_asks_and_reports_nothing():
     assert (d.verdict, d.normal[0].name, d.matches) == ("normal", "a first loss of ln C", [])
     assert diagnosis(said.replace("but is the model exploding at init?", "but the model explodes at step 200. why?")
                      ).verdict != "normal"
+
+
+SEEDED = "runs with the same seed that differ a little on a GPU"
+
+
+def test_two_seeded_runs_said_to_diverge_from_each_other_drift_apart():
+    """Two runs of one seed on a GPU whose curves "diverge from each other" drift apart, which is the answer's own
+    mechanism (the order of parallel additions), not a run diverging; a yes/no question whether one of them is diverging
+    reports nothing. A run said to diverge on its own, or to go nan, is still no drift."""
+    said = ("Two trainings of the same config on one A100, torch.manual_seed(0) in both: they diverge from each other "
+            "after a few hundred steps, 2.871 vs 2.866 at step 2000, both still falling. Is one of them diverging?")
+    d = diagnosis(said)
+    assert (d.verdict, d.normal[0].name, d.matches) == ("normal", SEEDED, [])
+    assert SEEDED in answers(said.replace("diverge from each other", "diverge from one another"))
+    for broken in (said.replace("both still falling", "and the second one then diverges"),
+                   said.replace("both still falling", "the second goes nan at step 2300")):
+        assert diagnosis(broken).verdict != "normal", broken

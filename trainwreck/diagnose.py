@@ -903,14 +903,19 @@ def _rest_of(normals: list[Normal], prose: str, keep_questions: bool = True) -> 
     """The words with what the normal behaviours asked about taken out (and the yes/no questions, unless kept, and
     what the reporter only read or heard, or fears, and a score said to rise)."""
     # (what a normal behaviour's mechanism accounts for first, whole: a fear of it is cut at the inf it names)
-    for n in normals:
-        if n.accounts_said is not None:
-            prose = n.accounts_said.sub(" ", prose)
-    rest = SCORE_RISES.sub(" ", _reported(prose))
+    rest = SCORE_RISES.sub(" ", _reported(_accounted_out(normals, prose)))
     rest = rest if keep_questions else YES_NO.sub(" ", rest)
     for n in normals:
         rest = n.asked.sub(" ", rest)
     return rest
+
+
+def _accounted_out(normals: list[Normal], prose: str) -> str:
+    """The words without what the normal behaviours' mechanisms account for (Normal.accounts_said)."""
+    for n in normals:
+        if n.accounts_said is not None:
+            prose = n.accounts_said.sub(" ", prose)
+    return prose
 
 
 def _stopped_learning(d: Diagnosis) -> bool:
@@ -950,7 +955,7 @@ def _says_more_than(normals: list[Normal], prose: str) -> bool:
     # "Is my model diverging?" asks a judgement of what it printed, and reports none; "is it normal that it starts
     # diverging after epoch 5?" reports it, and asks only whether that is normal
     kept = YES_NO.sub(lambda q: q.group(0) if NORMAL_THAT.search(q.group(0)) else " ",
-                      _reported(prose))
+                      _reported(_accounted_out(normals, prose)))
     for n in normals:
         kept = n.asked.sub(" ", kept)
     return bool(broken & ASKED_ONLY & set(tokens(kept)))

@@ -829,6 +829,11 @@ _SCORES_APART = re.compile(r"(?i)(?<![\d.])(\d{1,3}(?:\.\d+)?|0?\.\d+)\s?(%?)(?:
                            r"\bby\s+(?:about\s+|~\s?)?(\d{1,3}(?:\.\d+)?)\s*(?:percentage\s+)?points\b")
 
 
+# Two runs, or their curves, said to diverge from each other: apart, not each to a nan ("the two curves diverge from
+# one another after step 40")
+_DRIFT_APART = re.compile(r"(?i)\bdiverg\w*\s+(?:from\s+(?:each\s+other|one\s+another)|apart)\b")
+
+
 def _runs_far_apart(text: str) -> str:
     """The words that say two runs ended far apart (_RUNS_FAR_APART), or two scores two points apart or more; or ""."""
     if far := _RUNS_FAR_APART.search(text):
@@ -1354,7 +1359,7 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
                       r"(?=.*(?:\b(?:two|2|both|second|another|repeated)\s+(?:\w+\s+)?(?:runs?|trainings?|times)\b|"
                       r"\bre-?r[au]n\w*|\brun[- ]to[- ]run\b|\bback[- ]to[- ]back\b|\btwice\b|\bbetween runs\b|"
                       r"\ba second time\b|\bfrom one run to the next\b|\b(?:run|ran) (?:it|the script|the same \w+) again\b))"
-                      r"(?=.*\b(?:differ\w*|different|diverge from each other|not (?:the same|identical|bit-?identical|"
+                      r"(?=.*\b(?:differ\w*|different|diverg\w*\s+(?:from\s+(?:each\s+other|one\s+another)|apart)|drift\w*\s+apart|not (?:the same|identical|bit-?identical|"
                       r"reproducible|deterministic)|non-?deterministic|don't match|do not match|doesn't match|vary|varies|"
                       r"not reproduc\w*)\b)"),
            "a seed fixes the random numbers, not the order of the additions: on a GPU, operations that add in parallel "
@@ -1374,7 +1379,10 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            "kernels and atomic reductions: https://github.com/google/jax/discussions/10674), at some cost in speed",
            "the same two runs on the CPU, or on the GPU with deterministic algorithms on: identical there, the drift "
            "is the GPU's order of additions",
-           unless=lambda text: _nonfinite_said(text) or _not_learning_said(text) or _runs_far_apart(text)),
+           # (runs said to diverge from each other drift, which is this; a yes/no question reports nothing)
+           unless=lambda text: _nonfinite_said(_DRIFT_APART.sub(" ", told(text))) or _not_learning_said(text)
+           or _runs_far_apart(told(text)),
+           accounts_said=_DRIFT_APART),
     Normal("PyTorch's warning on a read-only NumPy array",
            re.compile(r"the given numpy array is not writable"),
            "torch.from_numpy and torch.as_tensor share memory with the array they are given, and a read-only array "
