@@ -7817,3 +7817,20 @@ def test_one_jump_per_step_below_the_watch_floor_and_no_new_high_is_a_swing():
         assert jumped.verdict != "healthy" and "a jump, not a climb" in jumped.matches[0].evidence[0], last
     epochs = "".join(f"Epoch {k + 1}/10 - loss: {v:.4f}\n" for k, v in enumerate(values))
     assert "a jump, not a climb" in diagnosis(head + epochs).matches[0].evidence[0]
+
+
+def test_a_climb_too_small_for_the_watch_that_stays_near_its_peak_beside_never_recovered_is_one():
+    """A loss that fell to 3.91, rose in steps of less than x1.1 to x1.3 each (no climb the watch flags) to 6.32, and
+    is still near that peak at the end, 1.6 times its lowest, beside words that it never recovered: a climb the run
+    did not recover from (curve_shape._since_lowest). Without those words, or with the last value back near the
+    lowest, it is read as before."""
+    values = [10.41, 8.12, 6.55, 5.38, 4.71, 4.29, 4.02, 3.91, 4.48, 5.61, 6.32, 6.27, 6.41, 6.19, 6.30, 6.22, 6.18,
+              6.29, 6.21, 6.30]
+    log = "".join(f"{{'loss': {v}, 'learning_rate': 0.002, 'epoch': {0.01 * (k + 1):.2f}}}\n" for k, v in enumerate(values))
+    words = "LM pretraining from scratch. The loss went down to 3.9, then jumped to about 6.3 and never recovered.\n"
+    d = diagnosis(words + log)
+    assert d.signature.name == "climbed-and-stayed" and d.matches[0].entry.id == "WR-220"
+    assert "1.61x its lowest and near its peak" in d.matches[0].evidence[0]
+    assert "never recovered" in d.matches[0].evidence[0]
+    assert diagnosis("LM pretraining from scratch. Is this fine?\n" + log).signature.name != "climbed-and-stayed"
+    assert diagnosis(words + log.replace("'loss': 6.3,", "'loss': 4.2,")).signature.name != "climbed-and-stayed"

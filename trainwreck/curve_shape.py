@@ -693,6 +693,17 @@ def _signature(ev: Evidence) -> Signature:
             "recovered" if back and last <= (1 + PLATEAU_FALL) * ev.low else
             f"came back down to {fmt(last)}, above its lowest ({fmt(ev.low)})" if back else
             "stayed near its peak, below where it started" if stayed else "came partly back down")
+    # (nor, with no climb the watch would flag, a loss that rose from its lowest to RECOVERED times it or more and is
+    # still near its peak at the end, beside words that it never came back: 4.61, 5.34, 6.99, 7.40, 7.36, 7.58, 7.39 --
+    # each rise too small for the watch, the whole a jump the run did not recover from)
+    since = _since_lowest(ev) if warn_index is None and not grows and not swung else []
+    held = (len(since) > NOISY_START and since[0] > 0 and last >= RECOVERED * since[0]
+            and last >= NEAR_PEAK * max(since))
+    if held and (never := never_recovered_said(ev.prose)):
+        return sig("climbed-and-stayed", [
+            f"the loss was at its lowest, {fmt(ev.low)}, at {ev.where(ev.low_at)}, then climbed to {fmt(max(since))} and "
+            f"ends at {fmt(last)} ({at(ev.count - 1)}), {last / ev.low:.3g}x its lowest and near its peak, and the "
+            f"report says it \"{never}\": a climb the run did not recover from"])
     if swings >= SWINGS:                # (a jump that keeps coming back is no bump: see _excursions)
         size = _small_batch(ev.prose)
         why = (f"as the mean loss of a batch of {size} examples does, one batch to the next (a few hard examples "
@@ -1360,6 +1371,13 @@ def _back_at_uniform(ev: Evidence) -> str:
             f"{UNIFORM_NEAR:.0%}. Its loss is what a uniform guess scores, as if it had learned nothing of the input: "
             "what it learned is lost, as when a step too large throws the weights off or kills the units before the "
             "output -- a collapse, not a recovery")
+
+
+def _since_lowest(ev: Evidence) -> list[float]:
+    """The values from the lowest to the end, in a run with no non-finite value whose lowest the kept values hold; else
+    []."""
+    at = (ev.low_at if ev.low_at is not None else -1) - ev.before_start
+    return ev.before[at:] if ev.first_nonfinite is None and 0 <= at < len(ev.before) else []
 
 
 def _settled_above(ev: Evidence) -> tuple[str, list[str]] | None:

@@ -495,7 +495,9 @@ def losses_built(text: str) -> list[str]:
 
 # A loss named by its framework class in the words ("a Gaussian head (nn.GaussianNLLLoss on mean and variance)"):
 # the run's loss by its exact name, which outranks a loss's name said in passing (the validation MSE of the predicted
-# mean is a metric, not what it trains on). Not one switched away from.
+# mean is a metric, not what it trains on). Not one switched away from, nor one the code assigns.
+# (not one the code assigns, `mae_fn = nn.L1Loss()`: LOSS_BUILT reads what the code builds, and a metric's is no loss)
+ASSIGNED = re.compile(r"=[ \t]*\Z")
 LOSS_CLASS_NAMED = re.compile(r"\b(?:torch\.)?nn\.(\w+Loss)\b|\b(?:tf\.)?keras\.losses\.(\w+)\b")
 
 
@@ -507,7 +509,8 @@ def loss_kind(text: str) -> str:
     if len(kinds) == 1:
         return kinds.pop()
     named = {_kind_of(next(g for g in m.groups() if g)) for m in itertools.islice(LOSS_CLASS_NAMED.finditer(text), 20)
-             if not SWITCHED_FROM.search(text[max(0, m.start() - 80):m.start()])} - {""}
+             if not SWITCHED_FROM.search(text[max(0, m.start() - 80):m.start()])
+             and not ASSIGNED.search(text, max(0, m.start() - 40), m.start())} - {""}
     if not kinds and len(named) == 1:
         return named.pop()
     return _kind_of(text)
