@@ -7834,3 +7834,30 @@ def test_a_climb_too_small_for_the_watch_that_stays_near_its_peak_beside_never_r
     assert "never recovered" in d.matches[0].evidence[0]
     assert diagnosis("LM pretraining from scratch. Is this fine?\n" + log).signature.name != "climbed-and-stayed"
     assert diagnosis(words + log.replace("'loss': 6.3,", "'loss': 4.2,")).signature.name != "climbed-and-stayed"
+
+
+def test_a_division_by_a_norm_with_nothing_to_keep_it_off_zero_is_a_division_by_zero():
+    """x / ||x|| for a zero vector is 0/0: nan in the forward pass (WR-060's "normalizing a zero vector gives nan").
+    Read in the pasted code (breaking_constructs.divides_by_norm) beside a nan at the first batch, a suspect for WR-060
+    -- also where the words say another variant of the run trains fine, as long as they tie the nan itself to the
+    start. Not with an eps added or a clamp, not F.normalize, not beside a run that trained."""
+    import numpy as np
+
+    from trainwreck.breaking_constructs import divides_by_norm
+
+    g = np.zeros((2, 48), dtype=np.float32)
+    with np.errstate(invalid="ignore"):
+        assert np.isnan(g / np.linalg.norm(g, axis=1, keepdims=True)).all()                  # the mechanism: 0/0
+    assert not np.isnan(g / np.maximum(np.linalg.norm(g, axis=1, keepdims=True), 1e-12)).any()  # F.normalize's max
+    code = ("def attack_step(x, grad, alpha):\n    g = grad / grad.flatten(1).norm(dim=1).view(-1, 1, 1, 1)\n"
+            "    return x + alpha * g\n")
+    assert divides_by_norm(code) == "g = grad / grad.flatten(1).norm(dim=1).view(-1, 1, 1, 1)"
+    assert divides_by_norm("v = v / np.linalg.norm(v)\n") == "v = v / np.linalg.norm(v)"
+    for guarded in (code.replace("view(-1, 1, 1, 1)", "view(-1, 1, 1, 1) + 1e-12"),
+                    code.replace(".norm(dim=1)", ".norm(dim=1).clamp_min(1e-12)"),
+                    "g = F.normalize(grad.flatten(1), dim=1)\n", "v = v / (np.linalg.norm(v) + eps)\n"):
+        assert divides_by_norm(guarded) == "", guarded
+    report = "The cross-entropy version trains fine, but with my attack the loss is nan on the very first batch.\n" + code
+    assert weighed_parts(report, "WR-060")["norm-unguarded"] > 0
+    assert first(report) == "WR-060"
+    assert "norm-unguarded" not in weighed_parts("Trains fine, loss 0.9 then 0.4, accuracy 81%.\n" + code, "WR-060")

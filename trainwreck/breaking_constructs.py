@@ -399,6 +399,26 @@ def inverse_of_sum(prose: str) -> str:
     return ""
 
 
+# A division by a vector's norm with nothing to keep it off 0 (`g / g.flatten(1).norm(dim=1).view(-1, 1, 1, 1)`,
+# `v / np.linalg.norm(v)`): a zero vector -- an all-zero gradient, an embedding of zeros -- has norm 0, and 0/0 is nan in
+# the forward pass (WR-060's "normalizing a zero vector gives nan"). Not F.normalize, which divides by max(norm, eps);
+# nor a divisor with an eps added or a clamp, on the rest of its line.
+NORM_DIVISOR = re.compile(r"(?<![/*])/(?![/=])\s*(?:\(\s*)?(?:(?:torch|np|numpy|jnp|tf)\.(?:linalg\.)?norm\(|"
+                          r"[A-Za-z_][\w\[\]]{0,40}(?:\.\w+(?:\([^()\n]{0,20}\))?){0,4}?\.norm\()")
+
+
+def divides_by_norm(prose: str) -> str:
+    """The line of the code that divides by a norm with nothing to keep it off 0 (NORM_DIVISOR), as written; or ""."""
+    code = code_of(prose)
+    for m in itertools.islice(NORM_DIVISOR.finditer(code), 10):
+        line_end = code.find("\n", m.end())
+        rest = code[m.end():line_end if line_end >= 0 else len(code)]
+        if not GUARDED.search(rest):
+            start = code.rfind("\n", 0, m.start()) + 1
+            return " ".join(code[start:line_end if line_end >= 0 else len(code)].split())
+    return ""
+
+
 # ... and the tensor's own method assigned alone, `alpha = alpha.exp()`, its receiver the argument (as PyTorch writes an
 # attention's scores before it divides them by their sum) -- read only as a name later divided by its own sum, not on a
 # line of its own that holds a sum and a slash (a VAE's KL `... - logvar.exp()) / x.size(0)`, a Gaussian NLL's

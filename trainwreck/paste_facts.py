@@ -15,7 +15,7 @@ import re
 import statistics
 
 from .clip_unused import clip_never_applied
-from .breaking_constructs import (MASKED_INF, breaking_construct, code_of, inverse_of_sum, loss_def_body,
+from .breaking_constructs import (MASKED_INF, breaking_construct, code_of, divides_by_norm, inverse_of_sum, loss_def_body,
                                   token_counts, y_pred_slices)
 from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, NOT_A_MEAN, Signature, at_run_start, fmt,
                           same_batch_jumps)
@@ -570,6 +570,11 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                     f"(`{inverse}`), and the loss is not finite from the first step: a row that sums to "
                                     "0 -- a node with no edge and no self-loop, an empty bag -- gives 0 ** -0.5 = inf, "
                                     "and inf times the zeros of its row is nan, in every output it reaches")
+    if (normed := divides_by_norm(ev.prose)) and _broken_from_start(ev, sig, words, first_printed=True):
+        out["norm-unguarded"] = (f"the pasted code divides by a norm with nothing to keep it off 0 (`{normed}`), and the "
+                                 "loss is not finite from the first step: a vector of zeros -- a gradient that is 0 "
+                                 "everywhere, an embedding or a row of zeros -- has norm 0, and x / ||x|| is then 0/0, "
+                                 "nan in every value of it (F.normalize divides by max(||x||, eps) instead)")
     if sig.name == "plateau-from-start" and first is not None and last is not None:
         # a percentage when printed with % or when both are above 1; both at most 1 without %, a
         # fraction; one of each cannot be read
@@ -601,7 +606,9 @@ def _broken_from_start(ev: Evidence, sig: Signature, words: list[str], first_pri
     # then in epoch 31 the printed loss is nan" -- the start is a value's, the nan came after training had run)
     if sig.name == "nonfinite-from-start":
         return True
-    if ev.count <= 1 and fell_then_broke(ev.prose, words):
+    # (unless the words tie the nan itself to the start, "nan on the very first batch": the fall was another run's,
+    # "the Linf version trains fine")
+    if ev.count <= 1 and fell_then_broke(ev.prose, words) and not NAN_AT_START.search(ev.prose):
         return False
     # (a first print later in the first epoch -- a progress bar's at batch 12 -- is the start where the words tie the
     # nan to it, "train_loss=nan from the first step"; not a run resumed at epoch 41)
@@ -611,9 +618,13 @@ def _broken_from_start(ev: Evidence, sig: Signature, words: list[str], first_pri
 
 
 # A nan said to be there from the start: "nan from the first step", "from the very first batch it is nan"
-NAN_FROM_START = re.compile(r"(?i)\b(?:nan|inf)\b[^.;\n]{0,40}?\b(?:from|since|at|on|in)\s+(?:the\s+)?(?:very\s+)?"
-                            r"(?:first|start|beginning)\b|\b(?:from|since)\s+(?:the\s+)?(?:very\s+)?(?:first|start|beginning)"
-                            r"\b[^.;\n]{0,40}?\b(?:nan|inf)\b")
+_NAN_THEN_START = (r"\b(?:nan|inf)\b[^.;\n]{0,40}?\b(?:from|since|at|on|in)\s+(?:the\s+)?(?:very\s+)?"
+                   r"(?:first|start|beginning)\b")
+NAN_FROM_START = re.compile(r"(?i)" + _NAN_THEN_START + r"|\b(?:from|since)\s+(?:the\s+)?(?:very\s+)?(?:first|start|"
+                            r"beginning)\b[^.;\n]{0,40}?\b(?:nan|inf)\b")
+# ... the nan said first, then the start it is tied to ("nan on the very first batch"; not "from the start it went
+# down, then nan")
+NAN_AT_START = re.compile(r"(?i)" + _NAN_THEN_START)
 
 
 def _in_first_epoch(ev: Evidence) -> bool:

@@ -68,7 +68,7 @@ WHEN_OF_TRACE = {"nonfinite-from-start": {"start"}, "plateau-from-start": {"star
 # The facts that are constructs of the pasted code (breaking_constructs.breaking_construct): suspects, which order the
 # candidates but never name one on their own (diagnose._decide), nor count beside a message another entry declares
 CODE_CONSTRUCTS = ("masked-inf", "log-unguarded", "log-raw-output", "exp-unshifted", "sqrt-at-zero", "std-unguarded", "inverse-unguarded",
-                   "item-std-unguarded")
+                   "item-std-unguarded", "norm-unguarded")
 # Signatures defined by when the loss breaks rather than by a shape: an entry whose Symptom
 # says it can break then too is compatible with them.
 TIMED = {"nonfinite-from-start"}
@@ -861,6 +861,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("std-unguarded", w.constant_feature, W_SAID_HALF),
                                     ("item-std-unguarded", w.constant_feature, W_SAID_HALF),
                                     ("inverse-unguarded", w.constant_feature, W_SAID_HALF),
+                                    ("norm-unguarded", w.constant_feature, W_SAID_HALF),
                                     ("zero-init", w.zero_init, W_SAID_HALF),
                                     ("unfilled-init", w.zero_init, W_PRINTED),
                                     ("update-discarded", w.zero_init, W_PRINTED),
