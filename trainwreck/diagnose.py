@@ -47,7 +47,7 @@ from .split_gap import new_data_gap
 from .start_loss import pretrained_at_uniform, uniform_start
 from .weighing import (CODE_CONSTRUCTS, HANDED_BELOW_ZERO, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
-from .normals import BENIGN_OVERFLOW, Normal, RESTARTED, UNIFORM_START, normals_asked
+from .normals import BENIGN_OVERFLOW, NATS_BITS, Normal, RESTARTED, UNIFORM_START, nats_as_bits, normals_asked
 from .rate_tried import lr_tried, rate_zero_failed
 from .run_said import STUCK, loss_climb_said, says_failure, says_not_learning, untrained_output_nonfinite
 from .schedule_said import restarts_said
@@ -443,6 +443,8 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
     read += [("", note) for note in notices.values()]       # carried by no entry: said whatever the verdict
     if uniform:
         read.append(("", uniform))
+    if any(n.name == NATS_BITS for n in normals):
+        read.append(("", f"a number the report gives is its figure in bits times ln 2: {nats_as_bits(ev.prose)}"))
     if zero is not None and w.declarers.get(SAME_AS):
         read.append((WHY, f'message "{MESSAGE}" (line {ev.messages[zero][1]}): {WHY}; weighed for '
                           f"{', '.join(w.declarers[SAME_AS])}, whose failure that is"))

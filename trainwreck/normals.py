@@ -834,6 +834,30 @@ _SCORES_APART = re.compile(r"(?i)(?<![\d.])(\d{1,3}(?:\.\d+)?|0?\.\d+)\s?(%?)(?:
 _DRIFT_APART = re.compile(r"(?i)\bdiverg\w*\s+(?:from\s+(?:each\s+other|one\s+another)|apart)\b")
 
 
+NATS_BITS = "a loss in nats beside a figure in bits"
+# A figure given in bits: per dimension, pixel, character, byte or token, or as its abbreviation (bpd, bpc, bpb)
+_BITS_GIVEN = (r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:bits?\s*(?:/|per\s+)\s*(?:dim\w*|sub-?pixels?|pixels?|char\w*|bytes?|"
+               r"tokens?)|bpd|bpc|bpb)\b")
+_BITS_FIGURE = re.compile(r"(?i)" + _BITS_GIVEN)
+_DECIMAL = re.compile(r"(?<![\w.])(\d+\.\d+)(?![\w.])")
+# (within this share of each other: the loss of a model a little worse or better than the paper's, not another number)
+NATS_AS_BITS_NEAR = 0.03
+
+
+def nats_as_bits(text: str) -> str:
+    """A number the text gives that is a figure it gives in bits times ln 2, within NATS_AS_BITS_NEAR ("2.0476" beside
+    "2.92 bits/dim": 2.0476 / ln 2 = 2.954), as "y / ln 2 = y' against x bits"; or ""."""
+    figures = [(m.start(1), float(m.group(1))) for m in itertools.islice(_BITS_FIGURE.finditer(text), 10)]
+    if not figures:
+        return ""
+    for m in itertools.islice(_DECIMAL.finditer(text), 200):
+        value = float(m.group(1))
+        for at, bits in figures:
+            if m.start() != at and bits > 0 and abs(value / math.log(2) - bits) <= NATS_AS_BITS_NEAR * bits:
+                return f"{m.group(1)} / ln 2 = {value / math.log(2):.3f}, against {bits:g} bits"
+    return ""
+
+
 def _runs_far_apart(text: str) -> str:
     """The words that say two runs ended far apart (_RUNS_FAR_APART), or two scores two points apart or more; or ""."""
     if far := _RUNS_FAR_APART.search(text):
@@ -1027,6 +1051,18 @@ TOOL_ANSWERS = (
            frozenset({"diverge", "overflow"}),
            falls=True,        # (its answer is a perplexity that falls: not beside loss values that did not)
            unless=_perplexity_unless),
+    Normal(NATS_BITS,
+           # (a figure given in bits -- "2.92 bits/dim", "1.08 bpc" -- in a report that gives another number of the same
+           # size; the arithmetic that ties them is nats_as_bits's)
+           re.compile(r"(?i)" + _BITS_GIVEN),
+           "a log-likelihood in bits is the same number in nats divided by ln 2 = 0.693: the loss PyTorch and most code "
+           "compute uses the natural log, and papers on density models and character-level language models report bits "
+           "per dimension or per character (PixelCNN++'s 2.92 bits/dim on CIFAR-10 is 2.02 nats per dimension: Salimans "
+           "et al. 2017, https://arxiv.org/abs/1701.05517). A value in nats is 0.693 times the same figure in bits, so it "
+           "looks 30% better than a paper that is no better; divided by ln 2 it is the figure to compare",
+           "the value divided by ln 2 (0.6931) beside the paper's figure in bits: the same number, near enough, is a "
+           "difference of units only",
+           unless=lambda text: "" if nats_as_bits(text) else "no number that is the figure in bits times ln 2"),
     Normal("CartPole-v1's return of 500, the most an episode can give",
            # (v1, and 500 the return's own value: not "after 500 episodes", "batch size 500")
            re.compile(r"(?s)\A(?=.*\bcart-?pole-v1\b|(?!.*\bcart-?pole-v0\b).*\bcart-?pole\b)"
