@@ -1,4 +1,4 @@
-// Runs Material's own search worker (the minified bundle installed with mkdocs-material) on a built
+// Runs Material's own search worker (the minified bundle a built site serves, as the build mends it) on a built
 // site's search_index.json, outside a browser, so a test can score every query it likes in one process.
 // Usage: node material_search.js <worker.min.js> <search_index.json>  (queries: a JSON list on stdin)
 // Prints a JSON list, one item per query: {words, groups}. words: the query's words as Material's

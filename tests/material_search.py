@@ -29,13 +29,15 @@ def node() -> str | None:
     return str(path) if path.is_file() else None
 
 
-def worker() -> Path:
-    """The search worker of the installed mkdocs-material (the file a built site serves)."""
+def worker(site: Path | None = None) -> Path:
+    """The search worker a built site serves (mended by the build: site_search.mend_search_worker); with no site, the
+    one installed with mkdocs-material, as it ships."""
     import material
 
-    found = sorted(Path(material.__file__).parent.glob("templates/assets/javascripts/workers/search.*.min.js"))
+    folder = site if site is not None else Path(material.__file__).parent / "templates"
+    found = sorted(folder.glob("assets/javascripts/workers/search.*.min.js"))
     if len(found) != 1:
-        raise FileNotFoundError(f"expected one search worker in mkdocs-material, found {found}")
+        raise FileNotFoundError(f"expected one search worker in {folder}, found {found}")
     return found[0]
 
 
@@ -67,12 +69,12 @@ class Result:
         return "\n".join(lines)
 
 
-def search(site: Path, queries: list[str]) -> list[Result]:
-    """Each query's result, as the search box of the site built in `site` computes it."""
+def search(site: Path, queries: list[str], worker_js: Path | None = None) -> list[Result]:
+    """Each query's result, as the search box of the site built in `site` computes it (or another worker)."""
     runner = node()
     if runner is None:
         raise FileNotFoundError("no Node.js: install it, or playwright (pip install '.[test]')")
-    run = subprocess.run([runner, str(RUNNER), str(worker()), str(site / "search" / "search_index.json")],
+    run = subprocess.run([runner, str(RUNNER), str(worker_js or worker(site)), str(site / "search" / "search_index.json")],
                          input=json.dumps(queries), capture_output=True, text=True, timeout=300)
     if run.returncode != 0:
         raise RuntimeError(f"Material's search worker failed under {runner}:\n{run.stderr}")

@@ -71,3 +71,25 @@ def test_each_entry_page_indexes_its_id_first_and_each_message_as_a_section_titl
         for number, message in enumerate(entry.messages):
             repeated = f"{MAIN_MESSAGE_LABEL} {html.escape(message.shown, quote=False)}</p>" in sections[message.shown]
             assert repeated == (number == 0), (entry.id, message.shown)   # the main message's text only
+
+
+def test_the_built_search_worker_keeps_numbers_apart_that_lunr_runs_together(site):
+    """lunr 2.3's key for a state of its dictionary is its final flag, then each edge's character and the id of the
+    state it leads to: along a number's digits, {"1" -> #234} and {"1" -> #2, "3" -> #4} both give "01234", and the
+    two states are merged, so a word drops out (site_search.unambiguous_token_keys). The worker as Material ships it
+    runs them together; the built site's worker, mended by the build, keeps them apart -- and finds "65536", which
+    the site's numbers had made it lose."""
+    import subprocess
+    from pathlib import Path
+
+    from material_search import worker
+
+    def keys(worker_js: Path) -> list[str]:
+        script = Path(__file__).with_name("token_keys.js")
+        run = subprocess.run([node(), str(script), str(worker_js)], capture_output=True, text=True, timeout=60, check=True)
+        return json.loads(run.stdout)
+
+    shipped, built = keys(worker()), keys(worker(site))
+    assert shipped == ["01234", "01234"]
+    assert built == ["01234,", "012,34,"]
+    assert search(site, ["65536"])[0].pages[:1] == [page_of("WR-040")]

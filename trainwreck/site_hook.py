@@ -21,7 +21,7 @@ from trainwreck.indexes import (ENTRY_INDEX_MARK, entries_in_module, entry_index
                                roadmap_page, symptom_index)
 from trainwreck.pages import (EDITIONS, download_path, entry_page, entry_path, figure_path, handout_page, handout_path,
                               module_handout_page, module_handout_path, module_path, tool_page, tool_path, tools_of)
-from trainwreck.site_search import separator
+from trainwreck.site_search import mend_search_worker, separator
 from trainwreck.snippet_run import SnippetRunError, run_snippet
 from trainwreck.snippet_sections import TABS, include_problems, tab_file, tab_program
 from trainwreck.validate import check
@@ -134,6 +134,15 @@ _DOCUMENT_WRAPPER = re.compile(r"\A\s*<html>\s*<head>\s*</head>\s*<body>(?P<cont
 def on_page_content(html, page, config, files):
     m = _DOCUMENT_WRAPPER.match(html)
     return m["content"] if m else html
+
+
+def on_post_build(config):
+    # lunr's dictionary loses numbers when states' keys collide (site_search.unambiguous_token_keys)
+    if config.plugins.get("material/search") is not None:
+        try:
+            mend_search_worker(Path(config.site_dir))
+        except (ValueError, OSError) as exc:
+            raise PluginError(f"search worker: {exc}") from None
 
 
 def on_serve(server, config, builder):

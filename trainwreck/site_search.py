@@ -33,11 +33,17 @@ Material sees which words match, never a phrase, so the rule is built on whole m
    entries that print it first above those that print it too, in ID order among themselves; too
    small to reorder anything else.
 
+6. The build mends one flaw of the worker's lunr (unambiguous_token_keys): the keys it merges its dictionary's states
+   by run a number's digits together, and a number the site holds ("65536") could drop out of it.
+
 What words alone cannot settle: a section holding every word of the message, each as a word or as
 the start of one (a longer message that contains it), ties with or outranks the entries that declare
 it. tests/test_search_ranking.py checks every declared message of the catalogue on the built site.
 """
 from __future__ import annotations
+
+import re
+from pathlib import Path
 
 # Text between two of these is shown on a result card but not indexed (the separator swallows it).
 UNINDEXED = "\u2063"
@@ -69,3 +75,33 @@ def separator() -> str:
         f"{UNINDEXED}[^{UNINDEXED}]*{UNINDEXED}",
         rf"\b(?:{skipped}|\w)\b",
     ])
+
+
+# lunr 2.3, bundled in Material's search worker, builds its dictionary of indexed words as an automaton and merges
+# states whose keys are equal (TokenSet.prototype.toString: the final flag, then each edge's character followed by its
+# target's numeric id). Along the edges of numbers the characters are digits too, so two different states can get
+# one key -- "0" + "1" + "234" and "0" + "1" + "2" + "3" + "4" -- and be merged: a word such as "65536" then drops out
+# of the dictionary, and searching for it finds nothing, depending on which other numbers the site holds (adding
+# "0.0042" to a page did it). A comma after each id ends it; no indexed word holds one (the separator cuts at commas).
+WORKER_GLOB = "assets/javascripts/workers/search.*.min.js"
+_TOKEN_SET_KEY = re.compile(r'(TokenSet\.prototype\.toString=function\(\)\{if\(this\._str\)return this\._str;'
+                            r'for\(var (\w)=this\.final\?"1":"0",[^{}]{0,200}\{[^{}]{0,120}?\2=\2\+(\w)\+(\w)\.id)(\})')
+
+
+def unambiguous_token_keys(worker_js: str) -> str:
+    """The worker's code with a comma after each id in TokenSet's keys; ValueError if its toString is not the one this
+    mends (another Material version: look again before building)."""
+    mended, count = _TOKEN_SET_KEY.subn(r'\1+","\5', worker_js)
+    if count != 1:
+        raise ValueError(f"expected lunr's TokenSet.prototype.toString once, found it {count} times")
+    return mended
+
+
+def mend_search_worker(site_dir: Path) -> Path:
+    """Mend the built site's search worker in place (unambiguous_token_keys); the file mended."""
+    found = sorted(site_dir.glob(WORKER_GLOB))
+    if len(found) != 1:
+        raise ValueError(f"{site_dir / WORKER_GLOB}: expected one search worker, found {len(found)}")
+    worker = found[0]
+    worker.write_text(unambiguous_token_keys(worker.read_text(encoding="utf-8")), encoding="utf-8")
+    return worker
