@@ -204,4 +204,24 @@ def test_a_loss_in_nats_beside_a_papers_figure_in_bits_is_a_difference_of_units(
     assert "3.41 / ln 2 = 4.920, against 4.87 bits" in d.read[-1][1]
     assert nats_as_bits(said.replace("3.41", "2.90")) == "" and NATS_BITS not in answers(said.replace("3.41", "2.90"))
     assert diagnosis(said + " After that the loss went nan.").verdict != "normal"
-    assert nats_as_bits("char-level LSTM at 0.95 nats per char; the paper gets 1.37 bpc") != ""
+    assert nats_as_bits("char-level LSTM at 0.951 nats per char; the paper gets 1.37 bpc") != ""
+    # (a number of fewer than three significant digits is near too many things: "0.95", "3.9")
+    assert nats_as_bits("char-level LSTM at 0.95 nats per char; the paper gets 1.37 bpc") == ""
+
+
+def test_a_fairseq_logs_loss_is_in_bits_beside_a_cross_entropy_computed_by_hand():
+    """fairseq's criteria divide the loss by ln 2 before they log it: its nll_loss 2.874 is 1.992 nats, the
+    cross-entropy the reporter computes by hand from the same checkpoint. Only on fairseq's own lines: a loop's own
+    `| loss 1.3120 |` is no fairseq field, and the numbers of the fairseq line are not compared with each other."""
+    from trainwreck.normals import NATS_BITS, nats_as_bits
+
+    line = ("2024-05-02 11:20:41 | INFO | valid | epoch 012 | valid on 'valid' subset | loss 3.391 | nll_loss 2.874 | "
+            "ppl 7.33 | wps 9120.4 | num_updates 15600\n")
+    said = ("fairseq says nll_loss 2.874 but my own F.cross_entropy over the same dev set, averaged per target token, "
+            "gives 1.992. Which one is right?\n" + line)
+    assert nats_as_bits(said) == "1.992 / ln 2 = 2.874, against 2.874 bits"
+    d = diagnosis(said)
+    assert (d.verdict, d.normal[0].name, d.matches) == ("normal", NATS_BITS, [])
+    assert "fairseq/criterions/label_smoothed_cross_entropy.py" in d.normal[0].explanation
+    assert nats_as_bits(said.replace(" | INFO | valid | epoch 012 |", " | epoch 012 |")) == ""
+    assert nats_as_bits("ep  10 | loss 1.3120 | acc 53.12\nthe paper's 0.9094 nats") == ""

@@ -838,8 +838,16 @@ NATS_BITS = "a loss in nats beside a figure in bits"
 # A figure given in bits: per dimension, pixel, character, byte or token, or as its abbreviation (bpd, bpc, bpb)
 _BITS_GIVEN = (r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:bits?\s*(?:/|per\s+)\s*(?:dim\w*|sub-?pixels?|pixels?|char\w*|bytes?|"
                r"tokens?)|bpd|bpc|bpb)\b")
+# ... or a fairseq log's loss or nll_loss, which its criteria log in bits: they divide by ln 2 before logging
+# (fairseq/criterions/label_smoothed_cross_entropy.py, reduce_metrics, at v0.12.2) -- on fairseq's own lines only
+# (logscan's fairseq dialect: `| valid | epoch 023 | valid on 'dev' subset | loss 4.871 | nll_loss 3.102 | ...`)
+_FAIRSEQ_LINE = re.compile(r"(?m)^[^\n]{0,200}\| (?:train_inner|train|valid) \| epoch \d+[^\n]*$")
+_FAIRSEQ_FIELD = re.compile(r"(?:(?<=\| )|(?<= ))(?:nll_)?loss[ =](\d+\.\d+)(?=[ ,|]|$)")
 _BITS_FIGURE = re.compile(r"(?i)" + _BITS_GIVEN)
-_DECIMAL = re.compile(r"(?<![\w.])(\d+\.\d+)(?![\w.])")
+_BITS_ASKED = re.compile(r"(?i)" + _BITS_GIVEN + r"|\| (?:train_inner|train|valid) \| epoch \d+[^\n]*\bloss[ =]\d")
+# (a number with three significant digits or more: "0.9" and "3.9" are near many things)
+_DECIMAL = re.compile(r"(?<![\w.])(\d+\.\d+)(?![\w]|\.\d)")
+_SIGNIFICANT = re.compile(r"[1-9]\d*\.?\d*$")
 # (within this share of each other: the loss of a model a little worse or better than the paper's, not another number)
 NATS_AS_BITS_NEAR = 0.03
 
@@ -847,13 +855,18 @@ NATS_AS_BITS_NEAR = 0.03
 def nats_as_bits(text: str) -> str:
     """A number the text gives that is a figure it gives in bits times ln 2, within NATS_AS_BITS_NEAR ("2.0476" beside
     "2.92 bits/dim": 2.0476 / ln 2 = 2.954), as "y / ln 2 = y' against x bits"; or ""."""
-    figures = [(m.start(1), float(m.group(1))) for m in itertools.islice(_BITS_FIGURE.finditer(text), 10)]
+    figures = [(m.start(), float(m.group(1))) for m in itertools.islice(_BITS_FIGURE.finditer(text), 10)]
+    logged = [(m.start(), m.end()) for m in itertools.islice(_FAIRSEQ_LINE.finditer(text), 50)]
+    figures += [(a + f.start(), float(f.group(1))) for a, b in logged[:10]
+                for f in itertools.islice(_FAIRSEQ_FIELD.finditer(text[a:b]), 2)]
     if not figures:
         return ""
     for m in itertools.islice(_DECIMAL.finditer(text), 200):
+        if any(a <= m.start() < b for a, b in logged) or len(_SIGNIFICANT.search(m.group(1)).group(0).replace(".", "")) < 3:
+            continue
         value = float(m.group(1))
         for at, bits in figures:
-            if m.start() != at and bits > 0 and abs(value / math.log(2) - bits) <= NATS_AS_BITS_NEAR * bits:
+            if not at <= m.start() < at + 40 and bits > 0 and abs(value / math.log(2) - bits) <= NATS_AS_BITS_NEAR * bits:
                 return f"{m.group(1)} / ln 2 = {value / math.log(2):.3f}, against {bits:g} bits"
     return ""
 
@@ -1054,15 +1067,20 @@ TOOL_ANSWERS = (
     Normal(NATS_BITS,
            # (a figure given in bits -- "2.92 bits/dim", "1.08 bpc" -- in a report that gives another number of the same
            # size; the arithmetic that ties them is nats_as_bits's)
-           re.compile(r"(?i)" + _BITS_GIVEN),
+           _BITS_ASKED,
            "a log-likelihood in bits is the same number in nats divided by ln 2 = 0.693: the loss PyTorch and most code "
            "compute uses the natural log, and papers on density models and character-level language models report bits "
            "per dimension or per character (PixelCNN++'s 2.92 bits/dim on CIFAR-10 is 2.02 nats per dimension: Salimans "
            "et al. 2017, https://arxiv.org/abs/1701.05517). A value in nats is 0.693 times the same figure in bits, so it "
-           "looks 30% better than a paper that is no better; divided by ln 2 it is the figure to compare",
-           "the value divided by ln 2 (0.6931) beside the paper's figure in bits: the same number, near enough, is a "
-           "difference of units only",
-           unless=lambda text: "" if nats_as_bits(text) else "no number that is the figure in bits times ln 2"),
+           "looks 30% better than a paper that is no better; divided by ln 2 it is the figure to compare. fairseq logs "
+           "its loss and nll_loss in bits too: its criteria divide by ln 2 before logging "
+           "(fairseq/criterions/label_smoothed_cross_entropy.py, reduce_metrics, at v0.12.2), so a cross-entropy "
+           "computed by hand from the same model, in nats, is 0.693 times its nll_loss",
+           "the value divided by ln 2 (0.6931) beside the figure in bits (a paper's, or a fairseq log's): the same "
+           "number, near enough, is a difference of units only",
+           # (not beside words of a run that broke or does not learn: a unit explains a level, not a failure)
+           unless=lambda text: _nonfinite_said(told(text)) or _not_learning_said(text)
+           or ("" if nats_as_bits(text) else "no number that is the figure in bits times ln 2")),
     Normal("CartPole-v1's return of 500, the most an episode can give",
            # (v1, and 500 the return's own value: not "after 500 episodes", "batch size 500")
            re.compile(r"(?s)\A(?=.*\bcart-?pole-v1\b|(?!.*\bcart-?pole-v0\b).*\bcart-?pole\b)"

@@ -97,7 +97,9 @@ _CODE_START = r"^(?:[ \t]{4}|\t|>>>|\$ )"          # indented, a prompt's
 # (or a log's line of fields, a name and a number between bars, two or more: Megatron-LM's `| lm loss: 7.41E+00 |
 # ... | number of nan iterations: 0 |`, whose "nan" names a field, a count of skipped iterations -- no sentence of the
 # report's that says the run went nan)
-CODE_LINE = re.compile(r"\w\(|=|[{}\[\]]|(?:\|[^|\n]{0,60}?:[ \t]*-?\d[^|\n]{0,30}){2}\||" + _CODE_START)
+CODE_LINE = re.compile(r"\w\(|=|[{}\[\]]|(?:\|[^|\n]{0,60}?:[ \t]*-?\d[^|\n]{0,30}){2}\||"
+                       # (or fairseq's, each a name and its value with no colon: `| loss 4.871 | nll_loss 3.102 |`)
+                       r"(?:\|[ \t]*[A-Za-z_]\w{0,30}[ \t]+-?\d[\d.]*[ \t]*){2}\||" + _CODE_START)
 CODE_START = re.compile(_CODE_START)
 
 

@@ -92,7 +92,9 @@ TOKEN = re.compile(
     # (an averaged score, "micro-F1 reaches 0.87", "macro_f1", "mIoU": not a name whose digits make it a word)
     rb"(?:micro|macro|weighted|samples)[-_ ]?(?:f1|f-?score|precision|recall|auc|acc\w*)|miou|predict\w*|lr|learning[ \t]rate|rate|momentum|batch[ \t_]size|bs|weight[ \t_]decay|wd|dropout|"
     rb"eps(?:ilon)?|acc(?:uracy)?|top-?[15]|f1|iou|dice|auc|rmse|psnr|ssim|fid|[wc]er|map(?:@?\d{2}(?:[-:.]\d{2})?)?|ap\d{2}(?:[-:.]\d{2})?|bleu|ppl|perplexity|grad(?:ient)?s?[ \t_]norms?|"
-    rb"norms?|clip\w*|t_max|warmup\w*|temperature|seed|beta\d?|gamma|alpha|score|reward|loss(?:es)?)(?![\w]))"
+    rb"norms?|clip\w*|t_max|warmup\w*|temperature|seed|beta\d?|gamma|alpha|score|reward|loss(?:es)?)(?![\w])"
+    # (or a bar: a log's next field, `loss 4.871 | nll_loss 3.102 | ctc_loss 41.337 |`, another quantity each)
+    rb"|\|)"
     # a setting's number, the word right before it: a margin's, a scale's, an image's size, a dimension, an optimizer's
     # rate ("margin 0.2", "resized to 224", "AdamW 3e-4") -- a number of its own, skipped; the word alone is no setting
     rb"|(?P<setting>(?<![\w])(?i:margin|scale|(?:image|input|crop|patch)[ \t_]?size|size|resiz\w*|resolution|"
