@@ -3063,3 +3063,18 @@ def test_an_exp_by_the_tensors_method_divided_by_a_scatter_sum_is_a_softmax_by_h
                     "p = torch.sigmoid(z)\nq = p.exp()\nq = q / q.sum(-1, keepdim=True)",
                     code.replace("reduce='sum'", "reduce='max'")):
         assert "exp-unshifted" not in breaking_construct(f"```python\n{bounded}\n```"), bounded
+
+
+def test_the_fields_of_one_log_line_between_bars_are_no_sentences_loss_values():
+    """`| loss 4.871 | nll_loss 3.102 | ctc_loss 41.337 |` names three quantities, not one loss in turn: a bar ends a
+    sentence's loss values (it had read 4.871, 3.102 and 41.34 as a loss that jumped x13), and a line of such fields is
+    no sentence of the report's (sentences.CODE_LINE), as Megatron-LM's `| lm loss: 7.41E+00 |` is not."""
+    from trainwreck.sentences import CODE_LINE
+
+    line = "2024-03-11 14:02:37 | INFO | train | epoch 023 | loss 4.871 | nll_loss 3.102 | ctc_loss 41.337 | ppl 8.59"
+    assert CODE_LINE.search(line) and not CODE_LINE.search("the loss went 4.871, then 3.102, then 41.337")
+    d = diagnosis("Multitask speech model, after the last epoch:\nthe loss 4.871 | nll_loss 3.102 | ctc_loss 41.337 | ppl 8.59\n"
+                  "Is the CTC term too big?")
+    assert d.evidence.count < 3 and "jumped" not in " ".join(d.signature.facts)
+    said = diagnosis("The loss went 4.871, then 3.102, then 41.337 at the last epoch. Why?")
+    assert said.evidence.count == 3
