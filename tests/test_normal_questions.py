@@ -225,3 +225,18 @@ def test_a_fairseq_logs_loss_is_in_bits_beside_a_cross_entropy_computed_by_hand(
     assert "fairseq/criterions/label_smoothed_cross_entropy.py" in d.normal[0].explanation
     assert nats_as_bits(said.replace(" | INFO | valid | epoch 012 |", " | epoch 012 |")) == ""
     assert nats_as_bits("ep  10 | loss 1.3120 | acc 53.12\nthe paper's 0.9094 nats") == ""
+
+
+def test_a_yes_no_question_of_what_is_to_come_names_no_nan_printed():
+    """"Is my run going to nan?" asks about the future: no nan was printed, unlike "is it normal that it then goes to
+    nan?". Beside a loss scaler's skipped steps and a falling loss, the answer is the skipped steps'; a nan said to have
+    come still names the half-precision entry."""
+    from trainwreck.diagnose import FUTURE_ASKED
+
+    said = ("fp16 with torch.cuda.amp: a few 'Gradient overflow. Skipping step, loss scaler 0 reducing loss scale to "
+            "32768.0' lines at the start, and the loss goes 3.91, 3.52, 3.20, 3.01 after. Is my run going to nan?")
+    d = diagnosis(said)
+    assert (d.verdict, d.normal[0].name) == ("normal", "skipped steps under dynamic loss scaling")
+    assert FUTURE_ASKED.search("will it diverge?") and FUTURE_ASKED.search(" and is it about to blow up?")
+    assert not FUTURE_ASKED.search("is it normal that it goes to nan?")
+    assert diagnosis(said.replace("Is my run going to nan?", "Then at step 900 the loss went nan. Why?")).verdict != "normal"

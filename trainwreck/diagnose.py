@@ -952,7 +952,9 @@ def _says_more_than(normals: list[Normal], prose: str) -> bool:
     it then goes to nan?" (a nan said in a question is still a nan the run printed)."""
     accounted = frozenset().union(*(n.accounts for n in normals))
     broken = BROKEN_WORDS - accounted
-    if broken & set(tokens(_rest_of(normals, prose))) - ASKED_ONLY:
+    # (a question of what is to come names no nan printed: "is my run going to nan?", "will it diverge?")
+    rest = YES_NO.sub(lambda q: " " if FUTURE_ASKED.search(q.group(0)) else q.group(0), _rest_of(normals, prose))
+    if broken & set(tokens(rest)) - ASKED_ONLY:
         return True
     # "Is my model diverging?" asks a judgement of what it printed, and reports none; "is it normal that it starts
     # diverging after epoch 5?" reports it, and asks only whether that is normal
@@ -961,6 +963,12 @@ def _says_more_than(normals: list[Normal], prose: str) -> bool:
     for n in normals:
         kept = n.asked.sub(" ", kept)
     return bool(broken & ASKED_ONLY & set(tokens(kept)))
+
+
+# A yes/no question about what is to come: its verb in the future ("is it going to nan?", "will the loss blow up?",
+# "is it about to diverge?")
+FUTURE_ASKED = re.compile(r"^\s*(?:(?:but|and|so|or)\s+)?(?:is|are|will|would)\b[^?]{0,60}?\b(?:going\s+to|gonna|about\s+to)\b|"
+                          r"^\s*(?:(?:but|and|so|or)\s+)?will\b")
 
 
 # The yes/no question that states its content and asks only whether it is normal.
