@@ -110,3 +110,20 @@ def test_a_loss_named_by_its_framework_class_outranks_a_metrics_name():
     assert loss_kind("criterion: nn.CrossEntropyLoss; the per-token log-likelihood is printed too") == "bounded"
     assert loss_kind("switched from nn.GaussianNLLLoss to nn.MSELoss") == "bounded"
     assert loss_kind("nn.MSELoss for one head, nn.GaussianNLLLoss for the other") == ""
+
+
+def test_multi_task_uncertainty_weighting_goes_below_zero_by_design():
+    """Kendall, Gal and Cipolla's weighting, sum_i exp(-s_i) L_i + s_i, learns s_i = log of each task's variance: once a
+    task's loss is small the best s_i is below 0, and the total follows it below zero with no bound. Named, it is the
+    likelihood's sign: no closest entry."""
+    import math
+
+    from trainwreck.run_said import loss_kind
+
+    task_loss = 0.2
+    best_s = math.log(task_loss)                      # d/ds [exp(-s) L + s] = 0 at s = log L
+    assert math.exp(-best_s) * task_loss + best_s < 0
+    said = ("Two heads, segmentation and depth, with uncertainty weighting (a learned log variance per task). The total "
+            "loss went below zero at epoch 30 and keeps dropping while both test metrics improve. Is that a bug?")
+    assert loss_kind(said) == "likelihood" and loss_kind(said.replace("uncertainty weighting", "Kendall's weights")) == "likelihood"
+    assert negative(said) == ("normal", [])

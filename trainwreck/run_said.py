@@ -409,7 +409,10 @@ LIKELIHOOD = re.compile(r"likelihood|log[ _-]?prob|\blog[ _-]?p\b|densit(?:y|ies
                         r"\bflow[ -]based\b|\b(?:real[ -]?nvp|glow|nflows|normflows|ffjord|zuko|freia)\b|"
                         r"\bmaf\b(?=[^.\n]{0,60}?\bflows?\b)|"
                         r"\b(?:masked|inverse) autoregressive flows?\b|\b(?:neural spline|coupling|planar|radial) flows?\b|"
-                        r"\belbo\b|gaussian|\blaplace|\baleatoric\b|\bheteroscedastic\b|mixture"
+                        r"\belbo\b|gaussian|\blaplace|\baleatoric\b|\bheteroscedastic\b|mixture|"
+                        # (and multi-task uncertainty weighting, sum_i exp(-s_i) L_i + s_i: its learned s_i go below 0
+                        # without bound as the task losses shrink -- Kendall, Gal and Cipolla 2018, arXiv:1705.07115)
+                        r"\buncertainty[ -]weight\w*|\bkendall\b"
                         # (and a Wasserstein critic's, negative by construction)
                         r"|variational|\bkl\b|" + WGAN_IN_USE, re.I)
 # An overlap score is in [0, 1] whatever the model predicts, as long as the targets are: a Dice or
