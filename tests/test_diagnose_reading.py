@@ -3078,3 +3078,6 @@ def test_the_fields_of_one_log_line_between_bars_are_no_sentences_loss_values():
     assert d.evidence.count < 3 and "jumped" not in " ".join(d.signature.facts)
     said = diagnosis("The loss went 4.871, then 3.102, then 41.337 at the last epoch. Why?")
     assert said.evidence.count == 3
+    # (a bar between values, with no field's name after it, separates one loss's values)
+    barred = diagnosis("loss by epoch: 2.31 | 2.29 | 4.88 | 19.7 | 311.2 | nan. What is happening?")
+    assert barred.evidence.count == 6 and barred.signature.name == "climb-then-nonfinite"

@@ -7817,6 +7817,11 @@ def test_one_jump_per_step_below_the_watch_floor_and_no_new_high_is_a_swing():
         assert jumped.verdict != "healthy" and "a jump, not a climb" in jumped.matches[0].evidence[0], last
     epochs = "".join(f"Epoch {k + 1}/10 - loss: {v:.4f}\n" for k, v in enumerate(values))
     assert "a jump, not a climb" in diagnosis(head + epochs).matches[0].evidence[0]
+    # (nor from a value that is not near zero: 0.15 to 0.85 from a start at 2.30, a jump at any batch)
+    steps = [2.30, 1.85, 1.42, 0.95, 0.61, 0.40, 0.88, 0.22, 0.15, 0.85]
+    jump = diagnosis("bert-base, batch size 32. Is this ok?\n" + "".join(f"step {100 * (k + 1)} loss {v}\n"
+                                                                      for k, v in enumerate(steps)))
+    assert jump.verdict != "healthy" and "a jump, not a climb" in jump.matches[0].evidence[0]
 
 
 def test_a_climb_too_small_for_the_watch_that_stays_near_its_peak_beside_never_recovered_is_one():
@@ -7834,6 +7839,10 @@ def test_a_climb_too_small_for_the_watch_that_stays_near_its_peak_beside_never_r
     assert "never recovered" in d.matches[0].evidence[0]
     assert diagnosis("LM pretraining from scratch. Is this fine?\n" + log).signature.name != "climbed-and-stayed"
     assert diagnosis(words + log.replace("'loss': 6.3,", "'loss': 4.2,")).signature.name != "climbed-and-stayed"
+    # (nor where the words set a harder task on purpose, or call the values a validation loss)
+    for why in ("After switching on mixup the loss jumped to about 6.3 and never recovered.",
+                "These are my validation losses; the training loss keeps falling. It went to 6.3 and never recovered."):
+        assert diagnosis("LM pretraining from scratch. " + why + "\n" + log).signature.name != "climbed-and-stayed", why
 
 
 def test_a_division_by_a_norm_with_nothing_to_keep_it_off_zero_is_a_division_by_zero():
@@ -7852,12 +7861,19 @@ def test_a_division_by_a_norm_with_nothing_to_keep_it_off_zero_is_a_division_by_
     code = ("def attack_step(x, grad, alpha):\n    g = grad / grad.flatten(1).norm(dim=1).view(-1, 1, 1, 1)\n"
             "    return x + alpha * g\n")
     assert divides_by_norm(code) == "g = grad / grad.flatten(1).norm(dim=1).view(-1, 1, 1, 1)"
-    assert divides_by_norm("v = v / np.linalg.norm(v)\n") == "v = v / np.linalg.norm(v)"
-    for guarded in (code.replace("view(-1, 1, 1, 1)", "view(-1, 1, 1, 1) + 1e-12"),
-                    code.replace(".norm(dim=1)", ".norm(dim=1).clamp_min(1e-12)"),
-                    "g = F.normalize(grad.flatten(1), dim=1)\n", "v = v / (np.linalg.norm(v) + eps)\n"):
+    padded = "# rows of padding are all zeros\n"
+    assert divides_by_norm(padded + "v /= np.linalg.norm(v)\n") == "v /= np.linalg.norm(v)"
+    # (an eps added to the quotient guards nothing; one inside the divisor's bracket, or a clamp chained to it, does)
+    assert divides_by_norm(padded + "x = x / x.norm(dim=1, keepdim=True) + 1e-8\n") != ""
+    for guarded in (code.replace(".norm(dim=1)", ".norm(dim=1).clamp_min(1e-12)"),
+                    "g = F.normalize(grad.flatten(1), dim=1)\n", padded + "v = v / (np.linalg.norm(v)\n    + eps)\n"):
         assert divides_by_norm(guarded) == "", guarded
+    # (nor where nothing gives the vector a way to be zero: an encoder's features, as CLIP normalises them)
+    assert divides_by_norm("image_features = image_features / image_features.norm(dim=-1, keepdim=True)\n") == ""
     report = "The cross-entropy version trains fine, but with my attack the loss is nan on the very first batch.\n" + code
     assert weighed_parts(report, "WR-060")["norm-unguarded"] > 0
     assert first(report) == "WR-060"
     assert "norm-unguarded" not in weighed_parts("Trains fine, loss 0.9 then 0.4, accuracy 81%.\n" + code, "WR-060")
+    # (a nan at the start of a later epoch is no nan at the run's start)
+    later = "The loss went down nicely for 30 epochs, then I got nan at the start of epoch 31. Why?\n" + code
+    assert "norm-unguarded" not in weighed_parts(later, "WR-060")

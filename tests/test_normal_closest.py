@@ -105,11 +105,16 @@ def test_a_loss_named_by_its_framework_class_outranks_a_metrics_name():
     said = ("A 1D-CNN forecaster with two heads, mean and variance (nn.GaussianNLLLoss). Training loss is -0.84 by "
             "epoch 5 and still going down; validation MSE of the mean keeps improving. Is a loss below zero a bug?")
     assert negative(said) == ("normal", [])
+    # (not Kendall's tau, a rank correlation, nor weighting said not to be in use)
+    assert loss_kind("pairwise logistic ranking loss; validation Kendall tau rises from 0.31 to 0.58") != "likelihood"
+    assert loss_kind("fixed task weights 1:1 (no uncertainty weighting yet)") != "likelihood"
     # (without the class, the squared error is the only loss the words name: a loss below zero it cannot reach)
     assert negative(said.replace("nn.GaussianNLLLoss", "trained on the sum of two terms"))[1][0] == "WR-320"
     assert loss_kind("criterion: nn.CrossEntropyLoss; the per-token log-likelihood is printed too") == "bounded"
     assert loss_kind("switched from nn.GaussianNLLLoss to nn.MSELoss") == "bounded"
     assert loss_kind("nn.MSELoss for one head, nn.GaussianNLLLoss for the other") == ""
+    # (a class the words give a metric's role is no loss of the run's)
+    assert loss_kind("RealNVP on tabular data; as a sanity check I also log nn.MSELoss of the reconstructions") != "bounded"
 
 
 def test_multi_task_uncertainty_weighting_goes_below_zero_by_design():

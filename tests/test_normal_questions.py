@@ -164,10 +164,12 @@ def test_a_yes_no_question_opened_by_a_conjunction_asks_and_reports_nothing():
     assert told(said).endswith("steps, ")
     assert told("so is it nan?") == " " and told("and does it diverge?") == " "
     assert "explodes" in told("it falls at first, but it explodes after step 3000, why?")
+    # (a clause with no subject after its verb reports: "but is diverging in fp16, any ideas?")
+    assert "diverging" in told("The model trained fine in fp32, but is diverging in fp16, any ideas?")
     d = diagnosis(said)
     assert (d.verdict, d.normal[0].name, d.matches) == ("normal", "a first loss of ln C", [])
-    assert diagnosis(said.replace("but is the model exploding at init?", "but the model explodes at step 200. why?")
-                     ).verdict != "normal"
+    for stated in ("but the model explodes at step 200. why?", "but is exploding now after step 150, any idea?"):
+        assert diagnosis(said.replace("but is the model exploding at init?", stated)).verdict != "normal", stated
 
 
 SEEDED = "runs with the same seed that differ a little on a GPU"
@@ -183,8 +185,12 @@ def test_two_seeded_runs_said_to_diverge_from_each_other_drift_apart():
     assert (d.verdict, d.normal[0].name, d.matches) == ("normal", SEEDED, [])
     assert SEEDED in answers(said.replace("diverge from each other", "diverge from one another"))
     for broken in (said.replace("both still falling", "and the second one then diverges"),
-                   said.replace("both still falling", "the second goes nan at step 2300")):
+                   said.replace("both still falling", "the second goes nan at step 2300"),
+                   said.replace("both still falling", "then the second one's loss shoots up and stays there")):
         assert diagnosis(broken).verdict != "normal", broken
+    # (a training and a validation loss apart is the gap's question, not two runs')
+    gap = "I ran it twice with the same seed on a V100; both times the training and validation loss diverge from each other."
+    assert SEEDED not in answers(gap)
 
 
 def test_a_loss_in_nats_beside_a_papers_figure_in_bits_is_a_difference_of_units():
@@ -205,6 +211,9 @@ def test_a_loss_in_nats_beside_a_papers_figure_in_bits_is_a_difference_of_units(
     assert nats_as_bits(said.replace("3.41", "2.90")) == "" and NATS_BITS not in answers(said.replace("3.41", "2.90"))
     assert diagnosis(said + " After that the loss went nan.").verdict != "normal"
     assert nats_as_bits("char-level LSTM at 0.951 nats per char; the paper gets 1.37 bpc") != ""
+    # (a number given in bits is no nats to divide; one right after the figure still counts)
+    assert nats_as_bits("My Glow gets 3.41 bits/dim on the test set; the paper reports 4.87 bits/dim.") == ""
+    assert nats_as_bits("The paper reports 2.92 bits/dim and I get 2.05 per dim") == "2.05 / ln 2 = 2.958, against 2.92 bits"
     # (a number of fewer than three significant digits is near too many things: "0.95", "3.9")
     assert nats_as_bits("char-level LSTM at 0.95 nats per char; the paper gets 1.37 bpc") == ""
 
@@ -225,18 +234,28 @@ def test_a_fairseq_logs_loss_is_in_bits_beside_a_cross_entropy_computed_by_hand(
     assert "fairseq/criterions/label_smoothed_cross_entropy.py" in d.normal[0].explanation
     assert nats_as_bits(said.replace(" | INFO | valid | epoch 012 |", " | epoch 012 |")) == ""
     assert nats_as_bits("ep  10 | loss 1.3120 | acc 53.12\nthe paper's 0.9094 nats") == ""
+    # (fairseq's loss is the label-smoothed one: only nll_loss is its figure; and no fairseq line is compared, a
+    # checkpoint's score included)
+    assert nats_as_bits(said.replace("nll_loss 2.874", "nll_loss 2.999").replace("loss 3.391", "loss 2.874")) == ""
+    saved = ("2024-05-02 11:21:02 | INFO | fairseq.checkpoint_utils | Saved checkpoint checkpoint2.pt (epoch 2 @ 900 "
+             "updates, score 1.992)\n")
+    assert nats_as_bits(line + saved) == ""
 
 
 def test_a_yes_no_question_of_what_is_to_come_names_no_nan_printed():
     """"Is my run going to nan?" asks about the future: no nan was printed, unlike "is it normal that it then goes to
     nan?". Beside a loss scaler's skipped steps and a falling loss, the answer is the skipped steps'; a nan said to have
     come still names the half-precision entry."""
-    from trainwreck.diagnose import FUTURE_ASKED
+    from trainwreck.diagnose import FUTURE_FAILURE
 
     said = ("fp16 with torch.cuda.amp: a few 'Gradient overflow. Skipping step, loss scaler 0 reducing loss scale to "
             "32768.0' lines at the start, and the loss goes 3.91, 3.52, 3.20, 3.01 after. Is my run going to nan?")
     d = diagnosis(said)
     assert (d.verdict, d.normal[0].name) == ("normal", "skipped steps under dynamic loss scaling")
-    assert FUTURE_ASKED.search("will it diverge?") and FUTURE_ASKED.search(" and is it about to blow up?")
-    assert not FUTURE_ASKED.search("is it normal that it goes to nan?")
+    assert FUTURE_FAILURE.search("will it diverge?") and FUTURE_FAILURE.search(" and is it about to blow up?")
+    assert not FUTURE_FAILURE.search("is it normal that it goes to nan?")
+    # (a question of what is to come that carries a nan printed reports it: the nan is not the future verb's)
+    for printed in ("Will lowering the lr fix the nan I get at step 900?", "Is bf16 going to fix the nan that shows up?"):
+        assert not FUTURE_FAILURE.search(printed.lower())
+        assert diagnosis(said.replace("Is my run going to nan?", printed)).verdict != "normal", printed
     assert diagnosis(said.replace("Is my run going to nan?", "Then at step 900 the loss went nan. Why?")).verdict != "normal"

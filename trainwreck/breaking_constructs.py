@@ -400,22 +400,38 @@ def inverse_of_sum(prose: str) -> str:
 
 
 # A division by a vector's norm with nothing to keep it off 0 (`g / g.flatten(1).norm(dim=1).view(-1, 1, 1, 1)`,
-# `v / np.linalg.norm(v)`): a zero vector -- an all-zero gradient, an embedding of zeros -- has norm 0, and 0/0 is nan in
-# the forward pass (WR-060's "normalizing a zero vector gives nan"). Not F.normalize, which divides by max(norm, eps);
-# nor a divisor with an eps added or a clamp, on the rest of its line.
-NORM_DIVISOR = re.compile(r"(?<![/*])/(?![/=])\s*(?:\(\s*)?(?:(?:torch|np|numpy|jnp|tf)\.(?:linalg\.)?norm\(|"
-                          r"[A-Za-z_][\w\[\]]{0,40}(?:\.\w+(?:\([^()\n]{0,20}\))?){0,4}?\.norm\()")
+# `v /= np.linalg.norm(v)`): a zero vector -- an all-zero gradient, a padded row of zeros -- has norm 0, and 0/0 is nan
+# in the forward pass (WR-060's "normalizing a zero vector gives nan"). Not F.normalize, which divides by max(norm,
+# eps); nor a divisor with an eps added or a clamp inside it, the bracket it opens with or the calls chained to its
+# norm (`x / x.norm() + 1e-8` adds the eps to the quotient: no guard). Read only where the paste gives the vector a
+# way to be zero: a gradient (`autograd.grad(`, `.grad`, a name of a gradient divided), padding, a mask, zeros.
+NORM_DIVISOR = re.compile(r"(?<![/*])/=?(?!/)[ \t]*(?P<paren>\()?[ \t]*(?:(?:torch|np|numpy|jnp|tf)\.(?:linalg\.)?"
+                          r"(?:vector_)?norm|(?<![\w.])(?:vector_)?norm|[A-Za-z_][\w\[\]]{0,40}"
+                          r"(?:\.\w+(?:\([^()\n]{0,20}\))?){0,4}?\.norm)(?=\()")
+ZERO_VECTOR_REASON = re.compile(r"(?i)\bautograd\.grad\(|\.grad\b(?!_)|\bgrad\w*[ \t]*/|\bzero[- ]vectors?\b|"
+                                r"\ball[- ]zeros?\b|\bpadd(?:ed|ing)\b|\bmask(?:ed|s)?\b|\bempty\b")
+_CHAINED = re.compile(r"\.\w+(?=\()")
+
+
+def _after_bracket(code: str, at: int) -> int | None:
+    """Where the bracket that opens at `at` has closed (across lines); or None."""
+    args = arguments(code, at, across_lines=True)
+    return None if args is None else at + sum(map(len, args)) + len(args) + 1
 
 
 def divides_by_norm(prose: str) -> str:
-    """The line of the code that divides by a norm with nothing to keep it off 0 (NORM_DIVISOR), as written; or ""."""
+    """The line of the code that divides by a norm with nothing to keep it off 0 (NORM_DIVISOR), spaces collapsed; or
+    "" -- also where the paste gives the vector no way to be zero (ZERO_VECTOR_REASON)."""
+    if not ZERO_VECTOR_REASON.search(prose):
+        return ""
     code = code_of(prose)
     for m in itertools.islice(NORM_DIVISOR.finditer(code), 10):
-        line_end = code.find("\n", m.end())
-        rest = code[m.end():line_end if line_end >= 0 else len(code)]
-        if not GUARDED.search(rest):
-            start = code.rfind("\n", 0, m.start()) + 1
-            return " ".join(code[start:line_end if line_end >= 0 else len(code)].split())
+        end = _after_bracket(code, m.start("paren")) if m.group("paren") else _after_bracket(code, m.end())
+        while not m.group("paren") and end is not None and (chained := _CHAINED.match(code, end)):
+            end = _after_bracket(code, chained.end())
+        if end is not None and not GUARDED.search(code, m.start(), end):
+            line_end = code.find("\n", m.start())
+            return " ".join(code[code.rfind("\n", 0, m.start()) + 1:line_end if line_end >= 0 else len(code)].split())
     return ""
 
 

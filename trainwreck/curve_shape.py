@@ -225,10 +225,14 @@ def _whole_epochs(ev: Evidence, n: int) -> bool:
 
 def _below_step_floor(ev: Evidence) -> bool:
     """Is the last value, in a log of steps from the run's start, below STEP_FLOOR times the highest of its first
-    NOISY_START values?"""
+    NOISY_START values, and the one before it near zero, NEAR_ZERO times that or less?"""
     start = ev.head[:NOISY_START]
     return (len(ev.before) > NOISY_START and not _whole_epochs(ev, len(start)) and at_run_start(ev)
-            and ev.before[-1] < STEP_FLOOR * max(start))
+            and ev.before[-1] < STEP_FLOOR * max(start) and ev.before[-2] <= NEAR_ZERO * max(start))
+
+
+# (a loss this share of its start or less is near zero: where one hard example rules the mean of a few dozen)
+NEAR_ZERO = 0.05
 
 
 def _small_batch(prose: str) -> int:
@@ -585,10 +589,10 @@ def _signature(ev: Evidence) -> Signature:
     # (nor, in such a run, a last value that is no new high after a fall: 0.31, 1.74, 0.52, 1.12, 0.08, 1.93, 0.64 is
     # the swing of 8 examples' mean, not a climb back that stayed)
     swung = swung or (noisy and end_rises == 0 and ev.before[-1] <= max(ev.before[:-1]))
-    # (nor, per step, one jump back to no higher than the loss had been and come down from in the run's second half,
-    # still below STEP_FLOOR times where the run started, the loss watch's floor: near zero a mean of a few dozen
-    # examples is ruled by its one hard example, so the ratio of two steps says little -- 0.0051 to 0.1377 after a
-    # 0.1804, from a start at 0.6512)
+    # (nor, per step, one jump from near zero back to no higher than the loss had been and come down from in the run's
+    # second half, still below STEP_FLOOR times where the run started, the loss watch's floor: near zero a mean of a
+    # few dozen examples is ruled by its one hard example, so the ratio of two steps says little -- 0.0051 to 0.1377
+    # after a 0.1804, from a start at 0.6512; not 0.15 to 0.85 from a start at 2.30, a jump)
     swung = swung or (end_rises == 1 and _below_step_floor(ev)
                       and ev.before[-1] <= max(ev.before[len(ev.before) // 2:-1]))
     if end_rises and not swung and sustained_climb(ev.before[-1 - end_rises:]) is not None:   # the climb still going
@@ -696,12 +700,16 @@ def _signature(ev: Evidence) -> Signature:
     # (nor, with no climb the watch would flag, a loss that rose from its lowest to RECOVERED times it or more and is
     # still near its peak at the end, beside words that it never came back: 4.61, 5.34, 6.99, 7.40, 7.36, 7.58, 7.39 --
     # each rise too small for the watch, the whole a jump the run did not recover from)
-    since = _since_lowest(ev) if warn_index is None and not grows and not swung else []
-    held = (len(since) > NOISY_START and since[0] > 0 and last >= RECOVERED * since[0]
-            and last >= NEAR_PEAK * max(since))
-    if held and (never := never_recovered_said(ev.prose)):
+    # (with the sibling reading's guards: from the run's start, no nan or inf said, the values a training loss's, and
+    # no harder task set on purpose -- mixup, label smoothing, augmentation switched on)
+    after_low = _since_lowest(ev) if (warn_index is None and not grows and not swung and at_run_start(ev)
+                                      and not _words_say_nonfinite(ev) and not not_training(ev)
+                                      and not HARDER_BY_CHOICE.search(ev.prose)) else []
+    stayed_up = (len(after_low) > NOISY_START and after_low[0] > 0 and last >= RECOVERED * after_low[0]
+                 and last >= NEAR_PEAK * max(after_low))
+    if stayed_up and (never := never_recovered_said(ev.prose)):
         return sig("climbed-and-stayed", [
-            f"the loss was at its lowest, {fmt(ev.low)}, at {ev.where(ev.low_at)}, then climbed to {fmt(max(since))} and "
+            f"the loss was at its lowest, {fmt(ev.low)}, at {ev.where(ev.low_at)}, then climbed to {fmt(max(after_low))} and "
             f"ends at {fmt(last)} ({at(ev.count - 1)}), {last / ev.low:.3g}x its lowest and near its peak, and the "
             f"report says it \"{never}\": a climb the run did not recover from"])
     if swings >= SWINGS:                # (a jump that keeps coming back is no bump: see _excursions)
@@ -806,6 +814,13 @@ def ramped_up(prose: str) -> re.Match | None:
     return None
 
 
+# A harder task set on purpose during training, which raises the loss for good: mixup or cutmix, label smoothing,
+# augmentation, dropout or a regulariser switched on or added
+HARDER_BY_CHOICE = re.compile(r"(?i)\b(?:switch\w*|turn\w*)\s+on\b[^.\n]{0,40}?\b(?:mix-?up|cut-?mix|label\s+smoothing|"
+                              r"augment\w*|dropout|regulari[sz]\w*)|\b(?:add\w*|enabl\w*|introduc\w*)\s+(?:\w+\s+){0,2}?"
+                              r"(?:mix-?up|cut-?mix|label\s+smoothing|augment\w*|dropout|regulari[sz]\w*)")
+
+
 def grows_when_healthy(text: str) -> bool:
     """Does the text name a loss that grows in a healthy run (GROWS_WHEN_HEALTHY), or a weight ramped up?"""
     return bool(GROWS_WHEN_HEALTHY.search(text) or ramped_up(text))
@@ -854,9 +869,9 @@ def _settled_above_low(values: list[float]) -> bool:
 
 def _slow_climb(ev: Evidence) -> tuple[int, int] | None:
     """(rises, values) after the lowest value, when the loss rose at most of them: a slow, sustained climb."""
-    if ev.low_at is None or ev.first_nonfinite is not None or ev.low_at < ev.before_start:
+    after = _since_lowest(ev)
+    if not after:
         return None
-    after = ev.before[ev.low_at - ev.before_start:]
     n = len(after) - 1
     rises = sum(b > a for a, b in zip(after, after[1:]))
     return (rises, n) if n >= SLOW_VALUES and rises >= SLOW_SHARE * n else None
@@ -1376,8 +1391,9 @@ def _back_at_uniform(ev: Evidence) -> str:
 def _since_lowest(ev: Evidence) -> list[float]:
     """The values from the lowest to the end, in a run with no non-finite value whose lowest the kept values hold; else
     []."""
-    at = (ev.low_at if ev.low_at is not None else -1) - ev.before_start
-    return ev.before[at:] if ev.first_nonfinite is None and 0 <= at < len(ev.before) else []
+    if ev.low_at is None or ev.first_nonfinite is not None or ev.low_at < ev.before_start:
+        return []
+    return ev.before[ev.low_at - ev.before_start:]
 
 
 def _settled_above(ev: Evidence) -> tuple[str, list[str]] | None:

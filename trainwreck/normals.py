@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from .class_count import vocabulary_named
 from .one_class_iou import IOU_NAME
 from .precision_said import HALF_SHOWN, SCALER_SHOWN
-from .run_said import BATCH_SIZE, MINUS_SCORE_TRAINER, NOT_IN_USE, WGAN_IN_USE, says_not_learning
+from .run_said import BATCH_SIZE, MINUS_SCORE_TRAINER, NOT_IN_USE, WGAN_IN_USE, never_recovered_said, says_not_learning
 from .schedule_said import no_warmup_said
 from .sentences import UNDONE, denied_before, rounding_of, said_unnegated, sentence_around, told
 from .start_loss import PRETRAINED, early_jump_seen
@@ -831,7 +831,10 @@ _SCORES_APART = re.compile(r"(?i)(?<![\d.])(\d{1,3}(?:\.\d+)?|0?\.\d+)\s?(%?)(?:
 
 # Two runs, or their curves, said to diverge from each other: apart, not each to a nan ("the two curves diverge from
 # one another after step 40")
-_DRIFT_APART = re.compile(r"(?i)\bdiverg\w*\s+(?:from\s+(?:each\s+other|one\s+another)|apart)\b")
+_APART = r"diverg\w*\s+(?:from\s+(?:each\s+other|one\s+another)|apart)"
+_DRIFT_APART = re.compile(r"(?i)\b" + _APART + r"\b")
+# (a training and a validation loss said to diverge from each other: the gap, not two runs' drift)
+_TRAIN_VAL_APART = re.compile(r"(?i)\btrain\w*\s+(?:loss\s+)?(?:and|&)\s+(?:the\s+)?val\w*[^.\n]{0,40}?\b" + _APART)
 
 
 NATS_BITS = "a loss in nats beside a figure in bits"
@@ -841,10 +844,14 @@ _BITS_GIVEN = (r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:bits?\s*(?:/|per\s+)\s*(?:dim\w*
 # ... or a fairseq log's loss or nll_loss, which its criteria log in bits: they divide by ln 2 before logging
 # (fairseq/criterions/label_smoothed_cross_entropy.py, reduce_metrics, at v0.12.2) -- on fairseq's own lines only
 # (logscan's fairseq dialect: `| valid | epoch 023 | valid on 'dev' subset | loss 4.871 | nll_loss 3.102 | ...`)
+# (its nll_loss only: its loss is the label-smoothed one, no cross-entropy; and none of fairseq's lines is compared,
+# a checkpoint's `score 6.012` as much as an epoch's fields: all in bits)
 _FAIRSEQ_LINE = re.compile(r"(?m)^[^\n]{0,200}\| (?:train_inner|train|valid) \| epoch \d+[^\n]*$")
-_FAIRSEQ_FIELD = re.compile(r"(?:(?<=\| )|(?<= ))(?:nll_)?loss[ =](\d+\.\d+)(?=[ ,|]|$)")
+_FAIRSEQ_ANY_LINE = re.compile(r"(?m)^[^\n]{0,200}\| (?:INFO|WARNING|DEBUG) \| [^\n]*$")
+_FAIRSEQ_FIELD = re.compile(r"(?<= )nll_loss[ =](\d+\.\d+)(?=[ ,|]|$)")
 _BITS_FIGURE = re.compile(r"(?i)" + _BITS_GIVEN)
-_BITS_ASKED = re.compile(r"(?i)" + _BITS_GIVEN + r"|\| (?:train_inner|train|valid) \| epoch \d+[^\n]*\bloss[ =]\d")
+# (asked by a figure in bits or by an nll_loss field; nats_as_bits checks that the field is on fairseq's own line)
+_BITS_ASKED = re.compile(r"(?i)" + _BITS_GIVEN + r"|(?<=\| )nll_loss[ =]\d")
 # (a number with three significant digits or more: "0.9" and "3.9" are near many things)
 _DECIMAL = re.compile(r"(?<![\w.])(\d+\.\d+)(?![\w]|\.\d)")
 _SIGNIFICANT = re.compile(r"[1-9]\d*\.?\d*$")
@@ -855,18 +862,21 @@ NATS_AS_BITS_NEAR = 0.03
 def nats_as_bits(text: str) -> str:
     """A number the text gives that is a figure it gives in bits times ln 2, within NATS_AS_BITS_NEAR ("2.0476" beside
     "2.92 bits/dim": 2.0476 / ln 2 = 2.954), as "y / ln 2 = y' against x bits"; or ""."""
-    figures = [(m.start(), float(m.group(1))) for m in itertools.islice(_BITS_FIGURE.finditer(text), 10)]
-    logged = [(m.start(), m.end()) for m in itertools.islice(_FAIRSEQ_LINE.finditer(text), 50)]
-    figures += [(a + f.start(), float(f.group(1))) for a, b in logged[:10]
-                for f in itertools.islice(_FAIRSEQ_FIELD.finditer(text[a:b]), 2)]
+    tagged = [(m.start(1), float(m.group(1))) for m in itertools.islice(_BITS_FIGURE.finditer(text), 10)]
+    fairseq = [(m.start(), m.end()) for m in itertools.islice(_FAIRSEQ_LINE.finditer(text), 50)]
+    figures = tagged + [(a + f.start(1), float(f.group(1))) for a, b in fairseq[:10]
+                        for f in itertools.islice(_FAIRSEQ_FIELD.finditer(text[a:b]), 1)]
     if not figures:
         return ""
+    logged = fairseq + [(m.start(), m.end()) for m in itertools.islice(_FAIRSEQ_ANY_LINE.finditer(text), 50)]
+    in_bits = {at for at, _ in tagged}          # (a number given in bits is no nats to divide)
     for m in itertools.islice(_DECIMAL.finditer(text), 200):
-        if any(a <= m.start() < b for a, b in logged) or len(_SIGNIFICANT.search(m.group(1)).group(0).replace(".", "")) < 3:
+        if m.start() in in_bits or any(a <= m.start() < b for a, b in logged) \
+                or len(_SIGNIFICANT.search(m.group(1)).group(0).replace(".", "")) < 3:
             continue
         value = float(m.group(1))
         for at, bits in figures:
-            if not at <= m.start() < at + 40 and bits > 0 and abs(value / math.log(2) - bits) <= NATS_AS_BITS_NEAR * bits:
+            if bits > 0 and abs(value / math.log(2) - bits) <= NATS_AS_BITS_NEAR * bits:
                 return f"{m.group(1)} / ln 2 = {value / math.log(2):.3f}, against {bits:g} bits"
     return ""
 
@@ -1332,7 +1342,7 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            # two curves have been slowly diverging since epoch 1, although eval loss still goes down" -- not both
            # curves diverging on their own, "then both curves diverge, 35.2 and 41.7", which is a blow-up of both)
            re.compile(_HELD_OUT_LOSS + r".{0,80}\b(?:higher|lower|bigger|smaller|greater|than|"
-                      r"differ|(?:two|both)\s+(?:loss\s+)?curves\b[^.\n]{0,30}?\b(?:diverg\w*\s+(?:from each other|apart)|"
+                      r"differ|(?:two|both)\s+(?:loss\s+)?curves\b[^.\n]{0,30}?\b(?:" + _APART + r"|"
                       r"drift\w*\s+apart|mov\w*\s+apart|diverg\w*(?=[^.\n]{0,80}?\b" + _HELD_OUT_LOSS
                       + r"\s+(?:still\s+)?(?:goes\s+down|falls|decreases|improves|drops)\b)))|"
                       r"val(?:idation)?[ _-]?acc(?:uracy)?\b[^.\n]{0,30}?\b(?:lower|higher|smaller|bigger|worse|better) "
@@ -1413,7 +1423,7 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
                       r"(?=.*(?:\b(?:two|2|both|second|another|repeated)\s+(?:\w+\s+)?(?:runs?|trainings?|times)\b|"
                       r"\bre-?r[au]n\w*|\brun[- ]to[- ]run\b|\bback[- ]to[- ]back\b|\btwice\b|\bbetween runs\b|"
                       r"\ba second time\b|\bfrom one run to the next\b|\b(?:run|ran) (?:it|the script|the same \w+) again\b))"
-                      r"(?=.*\b(?:differ\w*|different|diverg\w*\s+(?:from\s+(?:each\s+other|one\s+another)|apart)|drift\w*\s+apart|not (?:the same|identical|bit-?identical|"
+                      r"(?=.*\b(?:differ\w*|different|" + _APART + r"|drift\w*\s+apart|not (?:the same|identical|bit-?identical|"
                       r"reproducible|deterministic)|non-?deterministic|don't match|do not match|doesn't match|vary|varies|"
                       r"not reproduc\w*)\b)"),
            "a seed fixes the random numbers, not the order of the additions: on a GPU, operations that add in parallel "
@@ -1434,8 +1444,9 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            "the same two runs on the CPU, or on the GPU with deterministic algorithms on: identical there, the drift "
            "is the GPU's order of additions",
            # (runs said to diverge from each other drift, which is this; a yes/no question reports nothing)
+           # (nor beside a jump one run never came back from, or a training and a validation loss apart)
            unless=lambda text: _nonfinite_said(_DRIFT_APART.sub(" ", told(text))) or _not_learning_said(text)
-           or _runs_far_apart(told(text)),
+           or _runs_far_apart(told(text)) or never_recovered_said(text) or _found(_TRAIN_VAL_APART, text),
            accounts_said=_DRIFT_APART),
     Normal("PyTorch's warning on a read-only NumPy array",
            re.compile(r"the given numpy array is not writable"),

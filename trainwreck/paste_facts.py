@@ -619,7 +619,9 @@ def _broken_from_start(ev: Evidence, sig: Signature, words: list[str], first_pri
 
 # A nan said to be there from the start: "nan from the first step", "from the very first batch it is nan"
 _NAN_THEN_START = (r"\b(?:nan|inf)\b[^.;\n]{0,40}?\b(?:from|since|at|on|in)\s+(?:the\s+)?(?:very\s+)?"
-                   r"(?:first|start|beginning)\b")
+                   r"(?:first|start|beginning)\b"
+                   # (the run's start: not "the start of epoch 31", "the beginning of the second run")
+                   r"(?!\s+of\b|\s+(?:epoch|step|iteration|batch)\s+[2-9])")
 NAN_FROM_START = re.compile(r"(?i)" + _NAN_THEN_START + r"|\b(?:from|since)\s+(?:the\s+)?(?:very\s+)?(?:first|start|"
                             r"beginning)\b[^.;\n]{0,40}?\b(?:nan|inf)\b")
 # ... the nan said first, then the start it is tied to ("nan on the very first batch"; not "from the start it went

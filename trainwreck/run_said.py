@@ -410,9 +410,11 @@ LIKELIHOOD = re.compile(r"likelihood|log[ _-]?prob|\blog[ _-]?p\b|densit(?:y|ies
                         r"\bmaf\b(?=[^.\n]{0,60}?\bflows?\b)|"
                         r"\b(?:masked|inverse) autoregressive flows?\b|\b(?:neural spline|coupling|planar|radial) flows?\b|"
                         r"\belbo\b|gaussian|\blaplace|\baleatoric\b|\bheteroscedastic\b|mixture|"
-                        # (and multi-task uncertainty weighting, sum_i exp(-s_i) L_i + s_i: its learned s_i go below 0
-                        # without bound as the task losses shrink -- Kendall, Gal and Cipolla 2018, arXiv:1705.07115)
-                        r"\buncertainty[ -]weight\w*|\bkendall\b"
+                        # (and multi-task uncertainty weighting, as commonly implemented sum_i exp(-s_i) L_i + s_i with
+                        # s_i the log of a task's variance: its s_i go below 0 as the task losses shrink -- Kendall, Gal
+                        # and Cipolla 2018, arXiv:1705.07115; in use, not denied, and not Kendall's tau)
+                        r"(?<!\bno )(?<!\bnot )(?<!\bwithout )(?<!\binstead of )\buncertainty[ -]weight\w*|"
+                        r"\bkendall\b(?!['\u2019]?s?\s+(?:tau|τ|rank|correlation|coefficient|w)\b)"
                         # (and a Wasserstein critic's, negative by construction)
                         r"|variational|\bkl\b|" + WGAN_IN_USE, re.I)
 # An overlap score is in [0, 1] whatever the model predicts, as long as the targets are: a Dice or
@@ -499,6 +501,10 @@ def losses_built(text: str) -> list[str]:
 # A loss named by its framework class in the words ("a Gaussian head (nn.GaussianNLLLoss on mean and variance)"):
 # the run's loss by its exact name, which outranks a loss's name said in passing (the validation MSE of the predicted
 # mean is a metric, not what it trains on). Not one switched away from, nor one the code assigns.
+# (nor one the words give a metric's role: "I also log nn.MSELoss", "for validation I report nn.L1Loss", "as a sanity
+# check")
+AS_A_METRIC = re.compile(r"(?i)\b(?:log(?:s|ged|ging)?|report\w*|track\w*|monitor\w*|metrics?|sanity|eval\w*|"
+                         r"validat\w*|for\s+comparison)\b")
 # (not one the code assigns, `mae_fn = nn.L1Loss()`: LOSS_BUILT reads what the code builds, and a metric's is no loss)
 ASSIGNED = re.compile(r"=[ \t]*\Z")
 LOSS_CLASS_NAMED = re.compile(r"\b(?:torch\.)?nn\.(\w+Loss)\b|\b(?:tf\.)?keras\.losses\.(\w+)\b")
@@ -513,7 +519,8 @@ def loss_kind(text: str) -> str:
         return kinds.pop()
     named = {_kind_of(next(g for g in m.groups() if g)) for m in itertools.islice(LOSS_CLASS_NAMED.finditer(text), 20)
              if not SWITCHED_FROM.search(text[max(0, m.start() - 80):m.start()])
-             and not ASSIGNED.search(text, max(0, m.start() - 40), m.start())} - {""}
+             and not ASSIGNED.search(text, max(0, m.start() - 40), m.start())
+             and not AS_A_METRIC.search(text, max(0, m.start() - 60), m.start())} - {""}
     if not kinds and len(named) == 1:
         return named.pop()
     return _kind_of(text)

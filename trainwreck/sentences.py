@@ -80,7 +80,12 @@ def said_unnegated(text: str, wanted: set[str]) -> bool:
 # clause, and not the verbs and articles that open a statement with no subject, "Don't know why it diverges, any
 # idea?", "Haven't changed the data", "Wasn't a problem in fp32, and now it diverges, any idea?")
 _STATED_AFTER = r"(?:know|think|get|see|understand|care|matter|work|help|seem|mind|find|want|need|change\w*|touch\w*|a|an)"
-YES_NO = re.compile(r"(?:^|(?<=[.!?\n,;:\-\u2013\u2014]))[ \t]*(?:(?:but|and|so|or)[ \t]+)?(?:(?:is|are|was|were|do|does|did|should|could|would|has|"
+# (after a conjunction only with its subject after the verb: "but is the model exploding?" asks, "but is exploding
+# now after step 150, any idea?" reports, its subject left out)
+CONJUNCTION = r"(?:but|and|so|or)"
+_ASKED_AFTER_CONJUNCTION = (CONJUNCTION + r"[ \t]+(?=(?:is|are|was|were|do|does|did|should|could|would|has|have|can|will)"
+                            r"[ \t]+(?:it|this|that|these|those|the|my|our|your|its|we|they|he|she|you|there|i|[a-z]+'s)\b)")
+YES_NO = re.compile(r"(?:^|(?<=[.!?\n,;:\-\u2013\u2014]))[ \t]*(?:" + _ASKED_AFTER_CONJUNCTION + r")?(?:(?:is|are|was|were|do|does|did|should|could|would|has|"
                     r"have|am|can|will|may|might)(?![\w'\u2019])[^.!?\n]{0,400}\?|(?:is|are|was|were|do|does|did|should|"
                     r"could|would|has|have|ca|wo)n['\u2019]t(?![ \t]+" + _STATED_AFTER + r"\b)[^.!?\n,;]{0,400}\?)")
 

@@ -82,26 +82,45 @@ def separator() -> str:
 # target's numeric id). Along the edges of numbers the characters are digits too, so two different states can get
 # one key -- "0" + "1" + "234" and "0" + "1" + "2" + "3" + "4" -- and be merged: a word such as "65536" then drops out
 # of the dictionary, and searching for it finds nothing, depending on which other numbers the site holds (adding
-# "0.0042" to a page did it). A comma after each id ends it; no indexed word holds one (the separator cuts at commas).
+# "0.0042" to a page did it). A comma after each id ends it: every edge's character is exactly one, so the key reads
+# back one way, whatever the characters are (a comma or a digit among them).
 WORKER_GLOB = "assets/javascripts/workers/search.*.min.js"
 _TOKEN_SET_KEY = re.compile(r'(TokenSet\.prototype\.toString=function\(\)\{if\(this\._str\)return this\._str;'
                             r'for\(var (\w)=this\.final\?"1":"0",[^{}]{0,200}\{[^{}]{0,120}?\2=\2\+(\w)\+(\w)\.id)(\})')
 
 
+_MENDED = re.compile(r'TokenSet\.prototype\.toString=function\(\)\{[^{}]{0,200}\{[^{}]{0,120}?\.id\+","\}')
+
+
 def unambiguous_token_keys(worker_js: str) -> str:
-    """The worker's code with a comma after each id in TokenSet's keys; ValueError if its toString is not the one this
-    mends (another Material version: look again before building)."""
+    """The worker's code with a comma after each id in TokenSet's keys (as it is, where that is done already: a dirty
+    build keeps the mended file); ValueError if its toString is not the one this mends."""
+    if _MENDED.search(worker_js):
+        return worker_js
     mended, count = _TOKEN_SET_KEY.subn(r'\1+","\5', worker_js)
     if count != 1:
-        raise ValueError(f"expected lunr's TokenSet.prototype.toString once, found it {count} times")
+        raise ValueError(f"expected lunr's TokenSet.prototype.toString once, found it {count} times: look at "
+                         "trainwreck/site_search._TOKEN_SET_KEY against this Material's worker")
     return mended
 
 
 def mend_search_worker(site_dir: Path) -> Path:
-    """Mend the built site's search worker in place (unambiguous_token_keys); the file mended."""
-    found = sorted(site_dir.glob(WORKER_GLOB))
-    if len(found) != 1:
-        raise ValueError(f"{site_dir / WORKER_GLOB}: expected one search worker, found {len(found)}")
-    worker = found[0]
-    worker.write_text(unambiguous_token_keys(worker.read_text(encoding="utf-8")), encoding="utf-8")
+    """Mend the built site's search worker in place (unambiguous_token_keys): the one the installed Material ships,
+    by its name; the file mended."""
+    import material
+
+    shipped = sorted((Path(material.__file__).parent / "templates").glob(WORKER_GLOB))
+    if len(shipped) != 1:
+        raise ValueError(f"mkdocs-material {_material_version()}: expected one search worker, found {len(shipped)}")
+    worker = site_dir / shipped[0].relative_to(Path(material.__file__).parent / "templates")
+    try:
+        worker.write_text(unambiguous_token_keys(worker.read_text(encoding="utf-8")), encoding="utf-8")
+    except ValueError as exc:
+        raise ValueError(f"{worker} (mkdocs-material {_material_version()}): {exc}") from None
     return worker
+
+
+def _material_version() -> str:
+    from importlib.metadata import version
+
+    return version("mkdocs-material")
