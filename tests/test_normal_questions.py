@@ -188,6 +188,7 @@ def test_two_seeded_runs_said_to_diverge_from_each_other_drift_apart():
                    said.replace("both still falling", "the second goes nan at step 2300"),
                    said.replace("both still falling", "then the second one's loss shoots up and stays there")):
         assert diagnosis(broken).verdict != "normal", broken
+    assert SEEDED in answers(said.replace("both still falling", "and never came back together, both still falling"))
     # (a training and a validation loss apart is the gap's question, not two runs')
     gap = "I ran it twice with the same seed on a V100; both times the training and validation loss diverge from each other."
     assert SEEDED not in answers(gap)
@@ -255,7 +256,8 @@ def test_a_yes_no_question_of_what_is_to_come_names_no_nan_printed():
     assert FUTURE_FAILURE.search("will it diverge?") and FUTURE_FAILURE.search(" and is it about to blow up?")
     assert not FUTURE_FAILURE.search("is it normal that it goes to nan?")
     # (a question of what is to come that carries a nan printed reports it: the nan is not the future verb's)
-    for printed in ("Will lowering the lr fix the nan I get at step 900?", "Is bf16 going to fix the nan that shows up?"):
+    for printed in ("Will lowering the lr fix the nan I get at step 900?", "Is bf16 going to fix the nan that shows up?",
+                    "Will bf16 fix the nan at step 900?", "Will the nan at step 900 go away with bf16?"):
         assert not FUTURE_FAILURE.search(printed.lower())
         assert diagnosis(said.replace("Is my run going to nan?", printed)).verdict != "normal", printed
     assert diagnosis(said.replace("Is my run going to nan?", "Then at step 900 the loss went nan. Why?")).verdict != "normal"

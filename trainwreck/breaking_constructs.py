@@ -404,12 +404,13 @@ def inverse_of_sum(prose: str) -> str:
 # in the forward pass (WR-060's "normalizing a zero vector gives nan"). Not F.normalize, which divides by max(norm,
 # eps); nor a divisor with an eps added or a clamp inside it, the bracket it opens with or the calls chained to its
 # norm (`x / x.norm() + 1e-8` adds the eps to the quotient: no guard). Read only where the paste gives the vector a
-# way to be zero: a gradient (`autograd.grad(`, `.grad`, a name of a gradient divided), padding, a mask, zeros.
+# way to be zero: a gradient (`autograd.grad(`, `.grad`, a name of a gradient divided), or words of zero vectors (not
+# a tokenizer's padding or an attention mask, which a text encoder's features never are).
 NORM_DIVISOR = re.compile(r"(?<![/*])/=?(?!/)[ \t]*(?P<paren>\()?[ \t]*(?:(?:torch|np|numpy|jnp|tf)\.(?:linalg\.)?"
                           r"(?:vector_)?norm|(?<![\w.])(?:vector_)?norm|[A-Za-z_][\w\[\]]{0,40}"
                           r"(?:\.\w+(?:\([^()\n]{0,20}\))?){0,4}?\.norm)(?=\()")
 ZERO_VECTOR_REASON = re.compile(r"(?i)\bautograd\.grad\(|\.grad\b(?!_)|\bgrad\w*[ \t]*/|\bzero[- ]vectors?\b|"
-                                r"\ball[- ]zeros?\b|\bpadd(?:ed|ing)\b|\bmask(?:ed|s)?\b|\bempty\b")
+                                r"\ball[- ]zeros?\b|\bzero (?:rows?|gradients?|embeddings?)\b")
 _CHAINED = re.compile(r"\.\w+(?=\()")
 
 

@@ -225,29 +225,37 @@ def _whole_epochs(ev: Evidence, n: int) -> bool:
 
 def _below_step_floor(ev: Evidence) -> bool:
     """Is the last value, in a log of steps from the run's start, below STEP_FLOOR times the highest of its first
-    NOISY_START values, and the one before it near zero, NEAR_ZERO times that or less?"""
+    NOISY_START values, and the one before it near zero, NEAR_ZERO times that or less -- each value the mean of
+    FEW_EXAMPLES examples or fewer, where the paste says how many?"""
     start = ev.head[:NOISY_START]
     return (len(ev.before) > NOISY_START and not _whole_epochs(ev, len(start)) and at_run_start(ev)
-            and ev.before[-1] < STEP_FLOOR * max(start) and ev.before[-2] <= NEAR_ZERO * max(start))
+            and ev.before[-1] < STEP_FLOOR * max(start) and ev.before[-2] <= NEAR_ZERO * max(start)
+            and _examples_averaged(ev.prose)[1] <= FEW_EXAMPLES)
 
 
-# (a loss this share of its start or less is near zero: where one hard example rules the mean of a few dozen)
-NEAR_ZERO = 0.05
+# (a loss this share of its start or less is near zero; and one value the mean of this many examples or fewer is one
+# that a single confidently wrong example moves by a tenth or more of a nat: 10 nats over 100)
+NEAR_ZERO, FEW_EXAMPLES = 0.05, 100
 
 
 def _small_batch(prose: str) -> int:
-    """The batch size the paste sets, where the examples each printed value averages are NOISY_BATCH or fewer; else 0.
-    A value averages the batch times the micro-batches accumulated into one step (`gradient_accumulation_steps`), and,
-    in a Hugging Face Trainer's log, times the steps between logs (`logging_steps`, 500 where its arguments are shown
-    without it: the Trainer logs the mean loss since its last log)."""
-    small = BATCH_SIZE.search(prose)
-    if not small or not 0 < (size := int(small.group("size"))) <= NOISY_BATCH:
-        return 0
+    """The batch size the paste sets, where the examples each printed value averages are NOISY_BATCH or fewer; else 0."""
+    size, averaged = _examples_averaged(prose)
+    return size if 0 < size <= NOISY_BATCH and averaged <= NOISY_BATCH else 0
+
+
+def _examples_averaged(prose: str) -> tuple[int, int]:
+    """(the batch size the paste sets, the examples each printed value averages), or (0, 0) where it sets none. A value
+    averages the batch times the micro-batches accumulated into one step (`gradient_accumulation_steps`), and, in a
+    Hugging Face Trainer's log, times the steps between logs (`logging_steps`, 500 where its arguments are shown without
+    it: the Trainer logs the mean loss since its last log)."""
+    said = BATCH_SIZE.search(prose)
+    if not said or (size := int(said.group("size"))) <= 0:
+        return 0, 0
     accumulated = ACCUMULATION_STEPS.search(prose)
     logged = LOGGING_STEPS.search(prose)
-    averaged = size * (int(accumulated.group(1)) if accumulated else 1) * (
-        int(logged.group(1)) if logged else HF_LOGGING_STEPS if small.group("trainer") else 1)
-    return size if averaged <= NOISY_BATCH else 0
+    return size, size * (int(accumulated.group(1)) if accumulated else 1) * (
+        int(logged.group(1)) if logged else HF_LOGGING_STEPS if said.group("trainer") else 1)
 
 
 def _no_warmup_jump(ev: Evidence, first: float) -> tuple[float, int, bool]:
@@ -693,7 +701,8 @@ def _signature(ev: Evidence) -> Signature:
             return out
         # (back near its lowest, it recovered; back only within RECOVERED of it, the numbers say how far: a loss that
         # settled at chance above its best did not recover)
-        bump = f"; it climbed for a while around {warn_at} and " + (
+        bump = f"; it rose at the end ({warn_at}), to no higher than it had been and come down from" \
+            if warn_index == ev.count - 1 else f"; it climbed for a while around {warn_at} and " + (
             "recovered" if back and last <= (1 + PLATEAU_FALL) * ev.low else
             f"came back down to {fmt(last)}, above its lowest ({fmt(ev.low)})" if back else
             "stayed near its peak, below where it started" if stayed else "came partly back down")
@@ -816,9 +825,11 @@ def ramped_up(prose: str) -> re.Match | None:
 
 # A harder task set on purpose during training, which raises the loss for good: mixup or cutmix, label smoothing,
 # augmentation, dropout or a regulariser switched on or added
-HARDER_BY_CHOICE = re.compile(r"(?i)\b(?:switch\w*|turn\w*)\s+on\b[^.\n]{0,40}?\b(?:mix-?up|cut-?mix|label\s+smoothing|"
-                              r"augment\w*|dropout|regulari[sz]\w*)|\b(?:add\w*|enabl\w*|introduc\w*)\s+(?:\w+\s+){0,2}?"
-                              r"(?:mix-?up|cut-?mix|label\s+smoothing|augment\w*|dropout|regulari[sz]\w*)")
+_HARDER = r"(?:mix-?up|cut-?mix|label[\s_]+smoothing|augment\w*|dropout|regulari[sz]\w*)"
+HARDER_BY_CHOICE = re.compile(r"(?i)(?<!not )(?<!n't )\b(?:switch\w*|turn\w*)\s+(?:\w+\s+){0,3}?on\b[^.\n]{0,40}?\b"
+                              + _HARDER + r"|(?<!not )(?<!n't )\b(?:switch\w*|turn\w*)\s+" + _HARDER + r"\s+on\b|"
+                              r"(?<!not )(?<!n't )\b(?:add\w*|enabl\w*|introduc\w*|start\w*\s+using)\s+(?:\w+\s+){0,2}?"
+                              + _HARDER + r"|\blabel_smoothing\s*=\s*0?\.\d*[1-9]")
 
 
 def grows_when_healthy(text: str) -> bool:

@@ -947,8 +947,10 @@ TRAINING_WORDS = re.compile(r"(?i)\b(?:trained|training|train(?:s|ing)? (?:at|wi
 
 
 # A failure asked of what is to come, as the future verb's own complement: "going to nan", "about to diverge", "will it
-# blow up", "will the loss go to nan" (a subject of three words at most between "will" and the verb)
-FUTURE_FAILURE = re.compile(r"\b(?:going\s+to|gonna|about\s+to|will(?:\s+\S+){0,3}?)\s+(?:go\s+(?:to\s+)?)?"
+# blow up", "will the loss go to nan" -- between "will" and the failure only its subject (a pronoun, or a determiner
+# and a noun) and "go", "turn" or "become": not "will bf16 fix the nan", whose nan is an object, printed
+FUTURE_FAILURE = re.compile(r"\b(?:going\s+to|gonna|about\s+to|will(?:\s+(?:it|this|that|training|(?:the|my|our|this)"
+                            r"\s+\w+))?)\s+(?:(?:go|turn|become)\s+(?:to\s+|into\s+)?)?"
                             r"(?:nan|inf|diverg\w*|blow\s+up|explod\w*)\b")
 
 

@@ -621,7 +621,8 @@ def _broken_from_start(ev: Evidence, sig: Signature, words: list[str], first_pri
 _NAN_THEN_START = (r"\b(?:nan|inf)\b[^.;\n]{0,40}?\b(?:from|since|at|on|in)\s+(?:the\s+)?(?:very\s+)?"
                    r"(?:first|start|beginning)\b"
                    # (the run's start: not "the start of epoch 31", "the beginning of the second run")
-                   r"(?!\s+of\b|\s+(?:epoch|step|iteration|batch)\s+[2-9])")
+                   r"(?!\s+of\s+(?:(?:an?|the)\s+)?(?:epoch|step|iteration|batch|round|stage|phase|cycle|second|next|new|"
+                   r"last|later|resum\w*|fine-?tun\w*)\b|\s+(?:epoch|step|iteration|batch)\s+[2-9])")
 NAN_FROM_START = re.compile(r"(?i)" + _NAN_THEN_START + r"|\b(?:from|since)\s+(?:the\s+)?(?:very\s+)?(?:first|start|"
                             r"beginning)\b[^.;\n]{0,40}?\b(?:nan|inf)\b")
 # ... the nan said first, then the start it is tied to ("nan on the very first batch"; not "from the start it went

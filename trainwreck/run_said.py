@@ -34,7 +34,7 @@ FAILURE_ROOTS = ("error", "exception", "explod", "crash", "collaps", "stuck", "p
 # value"; nor "I didn't go back to the old rate", a change the reporter did not make
 NEVER_RECOVERED = re.compile(
     r"(?<!\bi )(?<!\bwe )\b(?:won'?t|doesn'?t|does not|didn'?t|did not|never|not) (?:go(?:es)?|went|come|comes|"
-    r"came|gets?|got) back\b(?!\s+(?:up|to (?:the )?(?:initial|start\w*|beginning|old|previous version)|to this))"
+    r"came|gets?|got) back\b(?!\s+(?:up|together|to (?:the )?(?:initial|start\w*|beginning|old|previous version)|to this))"
     r"|\b(?:won'?t|doesn'?t|does not|didn'?t|did not|never) recover\w*"
     # ("at one step it jumps way up and stays high for the rest of training": a jump that stays)
     r"|\b(?:loss\w*|it)\b[^.;\n]{0,40}?\b(?:jumps?|jumped|shoots?|shot|spikes?|spiked)\s+(?:way\s+)?up\b[^.;\n]{0,20}?"
@@ -413,8 +413,8 @@ LIKELIHOOD = re.compile(r"likelihood|log[ _-]?prob|\blog[ _-]?p\b|densit(?:y|ies
                         # (and multi-task uncertainty weighting, as commonly implemented sum_i exp(-s_i) L_i + s_i with
                         # s_i the log of a task's variance: its s_i go below 0 as the task losses shrink -- Kendall, Gal
                         # and Cipolla 2018, arXiv:1705.07115; in use, not denied, and not Kendall's tau)
-                        r"(?<!\bno )(?<!\bnot )(?<!\bwithout )(?<!\binstead of )\buncertainty[ -]weight\w*|"
-                        r"\bkendall\b(?!['\u2019]?s?\s+(?:tau|τ|rank|correlation|coefficient|w)\b)"
+                        + NOT_IN_USE + r"(?<!not using )(?<!no )\buncertainty[ -]weight\w*|"
+                        r"\bkendall\b(?!['\u2019]?s?[\s-]+(?:tau|τ|rank|correlation|coefficient|w)\b)"
                         # (and a Wasserstein critic's, negative by construction)
                         r"|variational|\bkl\b|" + WGAN_IN_USE, re.I)
 # An overlap score is in [0, 1] whatever the model predicts, as long as the targets are: a Dice or
@@ -510,6 +510,12 @@ ASSIGNED = re.compile(r"=[ \t]*\Z")
 LOSS_CLASS_NAMED = re.compile(r"\b(?:torch\.)?nn\.(\w+Loss)\b|\b(?:tf\.)?keras\.losses\.(\w+)\b")
 
 
+def _clause_before(text: str, at: int) -> str:
+    """The words of the clause before `at`, within 60 characters: from the last full stop, semicolon or line's end."""
+    window = text[max(0, at - 60):at]
+    return window[max(window.rfind(c) for c in ".;\n") + 1:]
+
+
 def loss_kind(text: str) -> str:
     """"bounded" (a loss that cannot go below zero), "likelihood" (one that can), or "" (not said). The loss the code
     builds decides where it says; else a loss named by its framework class, where all of them agree; else the text's
@@ -520,7 +526,7 @@ def loss_kind(text: str) -> str:
     named = {_kind_of(next(g for g in m.groups() if g)) for m in itertools.islice(LOSS_CLASS_NAMED.finditer(text), 20)
              if not SWITCHED_FROM.search(text[max(0, m.start() - 80):m.start()])
              and not ASSIGNED.search(text, max(0, m.start() - 40), m.start())
-             and not AS_A_METRIC.search(text, max(0, m.start() - 60), m.start())} - {""}
+             and not AS_A_METRIC.search(_clause_before(text, m.start()))} - {""}
     if not kinds and len(named) == 1:
         return named.pop()
     return _kind_of(text)

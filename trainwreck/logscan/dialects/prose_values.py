@@ -95,7 +95,8 @@ TOKEN = re.compile(
     rb"norms?|clip\w*|t_max|warmup\w*|temperature|seed|beta\d?|gamma|alpha|score|reward|loss(?:es)?)(?![\w])"
     # (or a bar before a name and its number: a log's next field, `loss 4.871 | nll_loss 3.102 | ctc_loss 41.337 |`,
     # another quantity each -- not a bar between values, "0.93 | 0.71 | 0.52 | nan", nor a table's cells)
-    rb"|\|(?=[ \t]*[A-Za-z_]\w*(?:[ \t]*[:=][ \t]*|[ \t]+)-?\d))"
+    # (a place is no quantity: "| epoch 2 2.29 |")
+    rb"|\|(?=[ \t]*(?!(?i:epochs?|ep|e|steps?|iter\w*|it|batch\w*)\d*\b)[A-Za-z_]\w*(?:[ \t]*[:=][ \t]*|[ \t]+)-?\d))"
     # a setting's number, the word right before it: a margin's, a scale's, an image's size, a dimension, an optimizer's
     # rate ("margin 0.2", "resized to 224", "AdamW 3e-4") -- a number of its own, skipped; the word alone is no setting
     rb"|(?P<setting>(?<![\w])(?i:margin|scale|(?:image|input|crop|patch)[ \t_]?size|size|resiz\w*|resolution|"
