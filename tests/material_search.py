@@ -32,13 +32,10 @@ def node() -> str | None:
 def worker(site: Path | None = None) -> Path:
     """The search worker a built site serves (mended by the build: site_search.mend_search_worker); with no site, the
     one installed with mkdocs-material, as it ships."""
-    import material
+    from trainwreck.site_search import shipped_search_worker
 
-    folder = site if site is not None else Path(material.__file__).parent / "templates"
-    found = sorted(folder.glob("assets/javascripts/workers/search.*.min.js"))
-    if len(found) != 1:
-        raise FileNotFoundError(f"expected one search worker in {folder}, found {found}")
-    return found[0]
+    templates, shipped = shipped_search_worker()
+    return shipped if site is None else site / shipped.relative_to(templates)
 
 
 @dataclass(frozen=True)

@@ -637,10 +637,9 @@ def _signature(ev: Evidence) -> Signature:
     # (climbed by degrees, not a jump off one low batch onto a plateau: 1.3, 0.62, 0.95, 0.97, 1.01, 1.04; nor where the
     # words say the values are a validation loss, or overfitting, or that the training loss keeps falling)
     back = slow or (_slow_climb(ev) if not grows else None)
-    since = ev.before[ev.low_at - ev.before_start:] if back else []
+    since = _since_lowest(ev) if back else []
     if (back and not swung and low > 0 and ev.last >= RECOVERED * low and ev.last >= NEAR_PEAK * max(since)
-            and since[1] - low < GRADUAL_SHARE * (ev.last - low) and at_run_start(ev)
-            and not _words_say_nonfinite(ev) and not not_training(ev)):
+            and since[1] - low < GRADUAL_SHARE * (ev.last - low) and _a_training_run_from_its_start(ev)):
         return sig("climbed-and-stayed", [
             f"the loss fell to {fmt(low)} ({ev.where(ev.low_at)}), then climbed back: it rose at {back[0]} of the "
             f"{back[1]} values after its lowest and ends at {fmt(ev.last)} ({at(ev.count - 1)}), {ev.last / low:.3g}x "
@@ -711,8 +710,7 @@ def _signature(ev: Evidence) -> Signature:
     # each rise too small for the watch, the whole a jump the run did not recover from)
     # (with the sibling reading's guards: from the run's start, no nan or inf said, the values a training loss's, and
     # no harder task set on purpose -- mixup, label smoothing, augmentation switched on)
-    after_low = _since_lowest(ev) if (warn_index is None and not grows and not swung and at_run_start(ev)
-                                      and not _words_say_nonfinite(ev) and not not_training(ev)
+    after_low = _since_lowest(ev) if (warn_index is None and not grows and not swung and _a_training_run_from_its_start(ev)
                                       and not HARDER_BY_CHOICE.search(ev.prose)) else []
     stayed_up = (len(after_low) > NOISY_START and after_low[0] > 0 and last >= RECOVERED * after_low[0]
                  and last >= NEAR_PEAK * max(after_low))
@@ -1397,6 +1395,12 @@ def _back_at_uniform(ev: Evidence) -> str:
             f"{UNIFORM_NEAR:.0%}. Its loss is what a uniform guess scores, as if it had learned nothing of the input: "
             "what it learned is lost, as when a step too large throws the weights off or kills the units before the "
             "output -- a collapse, not a recovery")
+
+
+def _a_training_run_from_its_start(ev: Evidence) -> bool:
+    """Are the values a training loss's from the run's start, with no nan or inf said: where a climb back from the
+    lowest is the run's own (not a validation loss's, an overfitting's, nor a cut short blow-up's)?"""
+    return at_run_start(ev) and not _words_say_nonfinite(ev) and not not_training(ev)
 
 
 def _since_lowest(ev: Evidence) -> list[float]:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .class_count import vocabulary_named
+from .logscan.dialects.fairseq import LINE_MARK as FAIRSEQ_LINE_MARK
 from .one_class_iou import IOU_NAME
 from .precision_said import HALF_SHOWN, SCALER_SHOWN
 from .run_said import BATCH_SIZE, MINUS_SCORE_TRAINER, NOT_IN_USE, WGAN_IN_USE, never_recovered_said, says_not_learning
@@ -846,7 +847,7 @@ _BITS_GIVEN = (r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:bits?\s*(?:/|per\s+)\s*(?:dim\w*
 # (logscan's fairseq dialect: `| valid | epoch 023 | valid on 'dev' subset | loss 4.871 | nll_loss 3.102 | ...`)
 # (its nll_loss only: its loss is the label-smoothed one, no cross-entropy; and none of fairseq's lines is compared,
 # a checkpoint's `score 6.012` as much as an epoch's fields: all in bits)
-_FAIRSEQ_LINE = re.compile(r"(?m)^[^\n]{0,200}\| (?:train_inner|train|valid) \| epoch \d+[^\n]*$")
+_FAIRSEQ_LINE = re.compile(r"(?m)^[^\n]{0,200}" + FAIRSEQ_LINE_MARK + r"[^\n]*$")
 _FAIRSEQ_ANY_LINE = re.compile(r"(?m)^[^\n]{0,200}\| (?:INFO|WARNING|DEBUG) \| [^\n]*$")
 _FAIRSEQ_FIELD = re.compile(r"(?<= )nll_loss[ =](\d+\.\d+)(?=[ ,|]|$)")
 _BITS_FIGURE = re.compile(r"(?i)" + _BITS_GIVEN)

@@ -313,8 +313,7 @@ def fell_then_broke(text: str, words: list[str]) -> bool:
             break
         # (the clause is the text since the last stop, colon or comma before the fall; bounded, so many falls in a long
         # text each look back a little way only)
-        window = text[max(0, m.start() - 200):m.start()]
-        clause = window[max(window.rfind(c) for c in ".;:!?\n,") + 1:]
+        clause = _clause_before(text, m.start(), 200, ".;:!?\n,")
         if CHANGED_RUN.search(clause) or (NOT_THE_LOSS.search(clause) and not re.search(r"(?i)\bloss", clause)):
             continue
         return True
@@ -510,10 +509,10 @@ ASSIGNED = re.compile(r"=[ \t]*\Z")
 LOSS_CLASS_NAMED = re.compile(r"\b(?:torch\.)?nn\.(\w+Loss)\b|\b(?:tf\.)?keras\.losses\.(\w+)\b")
 
 
-def _clause_before(text: str, at: int) -> str:
-    """The words of the clause before `at`, within 60 characters: from the last full stop, semicolon or line's end."""
-    window = text[max(0, at - 60):at]
-    return window[max(window.rfind(c) for c in ".;\n") + 1:]
+def _clause_before(text: str, at: int, reach: int = 60, stops: str = ".;\n") -> str:
+    """The words of the clause before `at`, within `reach` characters: from the last of the `stops` characters."""
+    window = text[max(0, at - reach):at]
+    return window[max(window.rfind(c) for c in stops) + 1:]
 
 
 def loss_kind(text: str) -> str:

@@ -104,15 +104,23 @@ def unambiguous_token_keys(worker_js: str) -> str:
     return mended
 
 
+def shipped_search_worker() -> tuple[Path, Path]:
+    """(the installed Material's templates folder, its search worker there, as it ships); ValueError where there is
+    not exactly one."""
+    import material
+
+    templates = Path(material.__file__).parent / "templates"
+    shipped = sorted(templates.glob(WORKER_GLOB))
+    if len(shipped) != 1:
+        raise ValueError(f"mkdocs-material {_material_version()}: expected one search worker, found {len(shipped)}")
+    return templates, shipped[0]
+
+
 def mend_search_worker(site_dir: Path) -> Path:
     """Mend the built site's search worker in place (unambiguous_token_keys): the one the installed Material ships,
     by its name; the file mended."""
-    import material
-
-    shipped = sorted((Path(material.__file__).parent / "templates").glob(WORKER_GLOB))
-    if len(shipped) != 1:
-        raise ValueError(f"mkdocs-material {_material_version()}: expected one search worker, found {len(shipped)}")
-    worker = site_dir / shipped[0].relative_to(Path(material.__file__).parent / "templates")
+    templates, shipped = shipped_search_worker()
+    worker = site_dir / shipped.relative_to(templates)
     try:
         worker.write_text(unambiguous_token_keys(worker.read_text(encoding="utf-8")), encoding="utf-8")
     except ValueError as exc:

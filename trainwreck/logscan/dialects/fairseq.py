@@ -19,6 +19,8 @@ import re
 
 from . import Dialect
 
-DIALECT = Dialect("fairseq", re.compile(rb"\| (?:train_inner|train|valid) \| epoch \d+"), keys=(b" loss=", rb"\| loss"),
+# (the mark of its lines; normals reads fairseq's figures in bits on the lines it marks)
+LINE_MARK = r"\| (?:train_inner|train|valid) \| epoch \d+"
+DIALECT = Dialect("fairseq", re.compile(LINE_MARK.encode()), keys=(b" loss=", rb"\| loss"),
                   framework="fairseq", clears_gradients="zeroes the gradients at the start of every step",
                   loss_base=2)
