@@ -38,10 +38,11 @@ MASKED_INF = re.compile(r"\bmasked_fill_?\([^\n]{0,120}?,\s*" + _NEG_INF + r"\s*
 #   the same way); not a log of a name the paste does not show to be a probability (`np.log(p)` of prices).
 LOG_OF_ZERO_WORDS = {"log", "epsilon"}
 # (a call of a library's function, and its argument: one level of brackets inside it at most)
-# (Paddle's and MXNet's too, and Julia's broadcast log, `log.(ŷ)`)
-_LIBRARY = r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp|math|K|ops|keras\.ops|paddle|mx\.nd|mx\.np|nd)\.)?"
+# (Paddle's and MXNet's too, Triton's `tl.` and CuPy's `cp.` inside a kernel written by hand, and Julia's broadcast
+# log, `log.(ŷ)`; and a log in bits or digits, `log2(`, `log10(`, -inf at 0 the same)
+_LIBRARY = r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp|math|K|ops|keras\.ops|paddle|mx\.nd|mx\.np|nd|tl|cp)\.)?"
 _ARGUMENT = r"(?P<arg>[^()\n]{0,80}(?:\([^()\n]{0,80}\)[^()\n]{0,40})?)\)"
-_LOG_OPEN = _LIBRARY + r"log\.?\(\s*"
+_LOG_OPEN = _LIBRARY + r"log(?:2|10)?\.?\(\s*"
 LOG_CALL = re.compile(_LOG_OPEN + _ARGUMENT)
 # A term times the log of itself, or of itself over another, written by hand: `t * torch.log(t / p)`, `p * np.log(p)`
 # (a KL divergence, an entropy) -- not xlogy, and not with anything added inside the log
@@ -51,6 +52,7 @@ XLOGX = re.compile(r"(?<![\w.])(?P<a>[A-Za-z_]\w{0,30}(?:\[[^\]\n]{0,20}\])?)\s*
                    r"log\(\s*(?P=a)\s*(?:/\s*[A-Za-z_][\w.]{0,30}(?:\[[^\]\n]{0,20}\])?\s*)?\)|(?P=a)\.log\(\))")
 PROBABILITY_ARG = re.compile(r"\b(?:sigmoid|softmax)\b|^(?:probs?|probabilit\w*)$", re.I)
 # (a name in any script, Julia's `ŷ` too, and Julia's broadcast minus, `1 .- ŷ`)
+CDF_DIFFERENCE = re.compile(r"^\s*([A-Za-z_]\w{0,30})\s*-\s*([A-Za-z_]\w{0,30})\s*$")
 NAME_ARG = re.compile(r"^(?P<minus>1(?:\.0*)?\s*\.?-\s*)?(?P<name>(?!\d)\w{1,31})$")
 KERAS_ACTIVATION = re.compile(r"\bactivation\s*=\s*['\"](\w+)['\"]")
 # the model's last layer, whose activation is the output's: a Dense (linear unless it names one) or an Activation
@@ -266,7 +268,13 @@ def _probability_named(arg: str, code: str, weighted: bool) -> bool:
         return True
     m = NAME_ARG.match(arg)
     if not m:
-        return False
+        # (a probability mass written as the difference of two CDFs, `upper - lower`, each made by a cdf: far in a
+        # tail both round to one float, 1.0 and 1.0 in the upper tail, and the mass is exactly 0 -- CompressAI's
+        # GaussianConditional takes the CDFs in the lower tail, where they keep their precision, and bounds the
+        # likelihood below, likelihood_bound=1e-9)
+        mass = CDF_DIFFERENCE.match(arg)
+        return bool(mass) and all(re.search(r"(?<![\w.])" + re.escape(name) + r"\s*=[^=\n][^\n]{0,120}?\bcdf\(", code)
+                                  for name in mass.groups())
     name = m.group("name")
     # (not a log(alpha) - log(1. - alpha) of a schedule's constants: the two terms of no cross-entropy)
     if m.group("minus") and weighted and log_call_of(name).search(code):
@@ -375,11 +383,12 @@ def _guarded_before(name: str, code: str) -> bool:
 #   `deg = A.sum(1); d = deg.pow(-0.5)` (the D^-1/2 A D^-1/2 of a GCN written by hand), `1 / torch.sqrt(counts)`. A node
 #   with no edge (no self-loop added) or an empty bag sums to 0, 0 ** -0.5 is inf, and the inf times the zeros of its
 #   row and column is nan. Not with an eps or a clamp in the sum, nor where the paste adds self-loops (an identity) or
-#   replaces the infs.
+#   replaces the infs. (Triton's `tl.` too: an RMSNorm kernel's `1.0 / tl.sqrt(ms)` of a row's mean square, inf on a
+#   row of zeros.)
 NEGATIVE_POWER = re.compile(r"(?<![\w.])(?P<n>[A-Za-z_]\w{0,30})\s*(?:\.pow\(\s*-\s*(?:0?\.5|1(?:\.0*)?)\s*\)|"
                             r"\*\*\s*\(?\s*-\s*(?:0?\.5|1(?:\.0*)?)\s*\)?)|"
-                            r"\b(?:torch|jnp|np|tf\.math|lax)\.rsqrt\(\s*(?P<r>[A-Za-z_]\w{0,30})\s*\)|"
-                            r"(?<![\w.])1(?:\.0*)?\s*/\s*(?:torch|jnp|np|tf\.math|math)\.sqrt\(\s*(?P<s>[A-Za-z_]\w{0,30})\s*\)")
+                            r"\b(?:torch|jnp|np|tf\.math|lax|tl)\.rsqrt\(\s*(?P<r>[A-Za-z_]\w{0,30})\s*\)|"
+                            r"(?<![\w.])1(?:\.0*)?\s*/\s*(?:torch|jnp|np|tf\.math|math|tl)\.sqrt\(\s*(?P<s>[A-Za-z_]\w{0,30})\s*\)")
 INVERSE_GUARDED = re.compile(r"\beye\(|\bidentity\(|add_self_loops|self[_ -]loops?|isinf|masked_fill|nan_to_num|"
                              r"\[\s*\w+\s*==\s*0\s*\]|==\s*float\(\s*['\"]inf|\binf\b\s*\]\s*=", re.I)
 

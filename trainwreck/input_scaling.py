@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import re
 
+from .brackets import arguments
 from .curve_shape import fmt
 from .sentences import UNDONE, denied_before, sentence_around, told
 
@@ -494,9 +495,40 @@ def _per_item_told(text: str, m: re.Match) -> bool:
 
 def per_item(prose: str, division: re.Match) -> re.Match | None:
     """The words that the division standardises each item by its own statistics, within PER_ITEM_REACH characters of
-    it, told (_per_item_told); or None."""
+    it, told (_per_item_told); or the code that makes its std one per item (per_item_std); or None."""
     return next((m for m in itertools.islice(PER_ITEM.finditer(prose), 10)
-                 if abs(m.start() - division.start()) <= PER_ITEM_REACH and _per_item_told(prose, m)), None)
+                 if abs(m.start() - division.start()) <= PER_ITEM_REACH and _per_item_told(prose, m)), None) \
+        or per_item_std(prose, division)
+
+
+# ... or the code says it: the std divided by is taken over axes that leave out the batch's, axis 0 (`sd =
+# x.std(dim=(1, 2, 3), keepdim=True)`, `x.std(1)`, `np.std(x, axis=-1, keepdims=True)`): one std per example, or per token, each
+# from that item's own values -- not per feature over the batch (`dim=0`), nor over everything (no axis). The call
+# is read in the division itself, or on the line that assigns the name divided by.
+_STD_CALL = re.compile(r"(?:\.|\b(?:np|numpy|torch|jnp|tf\.math)\.(?:reduce_)?)std\(")
+_AXES = re.compile(r"^\s*(?:dim|axis)\s*=\s*(.+?)\s*$", re.S)
+_DIVISOR_NAME = re.compile(r"([A-Za-z_]\w{0,30})\s*\)?\s*$")
+_TO_LINE_END = re.compile(r"[^\n]*")
+
+
+def per_item_std(prose: str, division: re.Match) -> re.Match | None:
+    """The std call (group 0, up to its bracket) of the division, or of the line assigning its divisor, whose axes all
+    leave out the batch's (see above); or None."""
+    said = division.group(0)
+    if not _STD_CALL.search(said):
+        name = _DIVISOR_NAME.search(said)
+        line = name and re.search(r"(?m)^[ \t]*" + re.escape(name.group(1)) + r"\s*=(?!=)[^\n]{0,160}", prose)
+        if not line:
+            return None
+        division = line
+    call = _STD_CALL.search(prose, division.start(), division.end())
+    args = call and arguments(prose, call.end() - 1)
+    axes = next((a.group(1) for a in map(_AXES.match, args or ()) if a), "")
+    if not axes and args and call.group(0).startswith(".") and "=" not in args[0]:
+        axes = args[0]          # (a tensor's method takes its axes first: `x.std(1)`)
+    if re.search(r"[A-Za-z_]", axes) or not (numbers := re.findall(r"-?\d+", axes)) or "0" in numbers:
+        return None
+    return _TO_LINE_END.match(prose, call.start(), call.end() + sum(map(len, args)) + len(args))
 
 
 # (a division by a spread that the paste shows as code, guarded or not: `x = (x - x.mean()) / (x.std() + 1e-6)`, `(f -

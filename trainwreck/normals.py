@@ -1317,7 +1317,21 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
                                     r"\b(?:nan|inf)\b[^.\n]{0,30}?\b(?:grad(?:ient)?[ _-]?|g)norms?\b|"
                                     r"\b(?:nan|inf)\s+weights\b[^.\n?]{0,80}\?|"
                                     r"\b(?:worried|concerned|scared)\b(?:(?!\b(?:because|since|as)\b)[^.\n?]){0,40}?"
-                                    r"\bweights\b[^.\n?]{0,30}?\b(?:nan|inf)\b")),
+                                    r"\bweights\b[^.\n?]{0,30}?\b(?:nan|inf)\b|"
+                                    # (the gradients of a skipped step, which are what overflowed: "inf gradients every
+                                    # thousand steps", and the question which tensor it was or what made it; a fear that something
+                                    # blows up for some input, the very overflow the scaler caught -- "makes me nervous
+                                    # that some rare input blows my kernel up")
+                                    r"\b(?:nan|inf)\s+(?:grad(?:ient)?s|grads)\b|\b(?:grad(?:ient)?s|grads)\s+(?:are|were|go|went|"
+                                    r"become|became)\s+(?:nan|inf)\b|\bwhich\s+(?:\w+\s+){0,2}?(?:is|are|was|were|goes|went|"
+                                    r"becomes?|became)\s+(?:nan|inf)\b[^.\n?]{0,40}\?|"
+                                    # (or whether some part makes it: "is the kernel producing inf?")
+                                    r"\b(?:is|are|does|do|could|can|might)\b[^.\n?]{0,60}?\b(?:produc|giv|mak|output|creat|"
+                                    r"generat)\w*\s+(?:an?\s+)?(?:nan|inf)s?\b[^.\n?]{0,40}\?|"
+                                    # (the fear ends where another clause may report: a comma, a colon, a dash)
+                                    r"\b(?:worried|concerned|scared|nervous)\b(?:(?!\b(?:because|since|as)\b|\s-+\s)"
+                                    r"[^.\n?,:;\u2013\u2014]){0,80}?\b(?:(?:blows?|blew|blowing)\s+(?:\w+\s+){0,2}?up|explod\w*|"
+                                    r"overflow\w*|(?:goes|going)\s+(?:nan|inf))\b")),
     # (the more particular first: a validation loss that rose is overfitting, and a gap too)
     Normal("overfitting: a validation loss that rises while the training loss falls",
            # ("has crept up slowly since", "bottomed at 0.33 around epoch 12")

@@ -44,7 +44,7 @@ from .normals import gan_failure_said
 from .one_class_iou import one_class_iou
 from .optimizer_setup import RATE_CLIMBS, high_adaptive_rate, rate_rose
 from .rate_tried import broke_before_update, rate_zero_failed
-from .run_kind import SUMMED, absolute_loss, linear_model
+from .run_kind import IMAGE_TO_IMAGE, SUMMED, absolute_loss, linear_model
 from .run_said import (BEFORE_TRAINING_NONFINITE, faster_start_said, fell_then_broke, loss_climb_said, order_moved_it,
                        says_not_learning, untrained_output_enormous, untrained_output_nonfinite)
 from .schedule_said import ADAPTIVE, PLAIN_SGD, WARMUP_SET, no_warmup_said
@@ -461,6 +461,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
             out["raw-pixels"] = (f"the report says it reads its inputs with {read[0]}, which gives the values as the "
                                  f"file stores them ({read[1]}), and says nothing of scaling them: inputs of that size, "
                                  "fed as they are")
+    # (a model that gives back pictures learns to output the pixels it reads: raw pixels make its squared error
+    # enormous by themselves, the inputs' scale -- one cause, and dividing the inputs by 255 scales its targets too)
+    if "raw-pixels" in out and IMAGE_TO_IMAGE.search(ev.prose):
+        out.pop("raw-targets", None)
     overflow, printed = exp_overflow(ev)
     if overflow:
         # (a logit the run printed past exp's limit is the run's own number: a printed fact's whole weight)

@@ -33,7 +33,11 @@ HALF_SHOWN = re.compile(r"(?i)(?<![\w-])(?:--)?(?:fp16|float16|half[- ]precision
                         r"|\bamp\s*=\s*True\b")
 # bfloat16 has float32's range: a report that names it, and no float16 as such, computes in no half that overflows
 BF16_ONLY = re.compile(r"(?i)\b(?:bf16|bfloat16)\b")
-FP16_NAMED = re.compile(r"(?i)(?<![\w-])(?:fp16|float16|\.half\(\))|(?<![\w-])--fp16\b")
+# (float16 by its other names: Lightning's precision="16-mixed" or 16 and its "Using 16bit Automatic Mixed Precision
+# (AMP)", and a GradScaler, which bfloat16 does not need -- not "bf16-mixed", nor an image's "16-bit")
+FP16_NAMED = re.compile(r"(?i)(?<![\w-])(?:fp16|float16|\.half\(\))|(?<![\w-])--fp16\b|(?<![\w-])16-mixed\b|"
+                        r"\bprecision[ =:\"']{1,4}16(?![\w-])|(?<![\w-])16[- ]?bit (?:automatic )?mixed[- ]precision\b|"
+                        r"\bgrad[ _-]?scaler\b")
 
 
 def bf16_only(text: str) -> bool:
@@ -81,7 +85,7 @@ FULL_PRECISION = re.compile(r"\b(?:fp32|float32|full precision|single precision|
                             # ("with autocast switched off", folded to fp16)
                             r"\bfp16\s*(?:=\s*false|off\b|disabled|removed|(?:switched|turned|taken)\s+off\b)")
 PRECISION_WORD = re.compile(r"(?i)fp32|float|precision|fp64|bf16|bfloat|fp16|amp|half|autocast")
-NO_NAN = re.compile(r"\bno\s+nan\b")
+NO_NAN = re.compile(r"\b(?:no|without(?:\s+(?:a\s+single|any|one))?|not\s+(?:a\s+single|one))\s+nans?\b")
 ALSO = re.compile(r"\b(?:also|still|same|too|even|either|as well)\b")
 FIXED = re.compile(r"\b(?:fix(?:es|ed)?|solves?|solved|goes away|went away|disappear(?:s|ed)?)\b")
 NOT_WELL = re.compile(r"(?:\bnot|n't|\bnever|\bno longer)\s+(?:\w+\s+){0,2}?(?:converg|work|train|learn|help|fix|solv)")
@@ -92,6 +96,12 @@ HEARSAY = re.compile(r"\b(?:said|says|suggest\w*|recommend\w*|according|heard|re
 LIKE_FULL = re.compile(r"\b(?:match\w*|same as|identical to|just like|as (?:good|well|fast) as|equal to|close to|"
                        r"tracks?|follows?)\s+(?:(?:my|the|a|an|our)\s+)?(?:fp32|float32|full precision|single precision)")
 PRECISION_CLAUSE = re.compile(r",|\bbut\b|\bwhile\b|\bwhereas\b")
+# Full precision named as where a run's weights came from, not as how it ran: "fine-tuning in fp16 from the fp32
+# checkpoint is nan" is a half-precision run (and Lightning's `precision=32`, a run in float32, is read as one)
+FULL_ORIGIN = re.compile(r"\bfrom\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?(?:fp32|float32|full precision|single precision|"
+                         r"fp64|float64|bf16)(?:\s+[\w-]+){0,2}?\s+(?:checkpoints?|ckpt|weights|models?|init\w*|"
+                         r"pretrain\w*)\b")
+LIGHTNING_32 = re.compile(r"\bprecision\s*=\s*['\"]?(?:32|64)(?:-true)?\b")
 
 
 # (a run in full precision said to go well in the words of a finished run: "trains to the end without any problem" --
@@ -116,7 +126,7 @@ def precision_tried(text: str) -> tuple[str, str]:
     for sentence, end in sentences_and_ends(text):
         if end == "?" or not PRECISION_WORD.search(sentence):
             continue
-        folded = fold_text(sentence)
+        folded = FULL_ORIGIN.sub(" ", LIGHTNING_32.sub(" fp32 ", fold_text(sentence)))
         if not FULL_PRECISION.search(folded) or HEARSAY.search(folded) or LIKE_FULL.search(folded):
             continue
         full, half, other = [], [], []

@@ -10,7 +10,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from .sentences import sentence_around, sentences_and_ends
+from .sentences import sentence_around, sentences_and_ends, told
 from .thesaurus import OPTIMIZER_NAMES, fold_text
 
 # (an optimizer's name, one list for every reading here: thesaurus.OPTIMIZER_NAMES, Adam's family by its stem --
@@ -174,7 +174,7 @@ LATER = re.compile(r"\b(?:just|only|merely|simply)\s+(?:[\w-]{1,20}\s+){0,4}?lat
 LATER_INSTEAD = re.compile(r"\b(?:just|only|merely|simply)\s+(?:[\w-]{1,20}\s+){0,4}?instead\b(?!\s+of)")
 # ... or names the later place: "it falls apart at epoch 19 instead of 8", "after 40 steps instead of 10"
 _COUNTER = r"(?:epoch|step|iteration|iter|batch)"
-INSTEAD = re.compile(r"\b" + _COUNTER + r"\s*(\d+)\s+instead\s+of\s+(?:" + _COUNTER + r"\s*)?(\d+)\b|"
+INSTEAD = re.compile(r"\b" + _COUNTER + r"\s*(?:~\s*)?(\d+)\s+instead\s+of\s+(?:" + _COUNTER + r"\s*)?~?(\d+)\b|"
                      r"\b(\d+)\s+" + _COUNTER + r"s?\s+instead\s+of\s+(\d+)\b")
 # (a rate named as the one tried, beside the lr's name but not after it: "lr was too high so I tried 1e-3"; a rate
 # is below 1, and a number after another setting, "weight decay 0.05", is none)
@@ -499,7 +499,9 @@ def lr_tried(text: str) -> str:
     if put_off_said and not REPORTERS_PLAN.search(told_folded, max(0, put_off_said.start() - 60), put_off_said.end()):
         # (a lower rate still that cured it says more: "3e-3 only puts the nan off, 3e-4 trains fine" is a rate too
         # high, which a low enough rate cures; gradients that pile up break at every rate)
-        return "helped" if LOWER_LR_HELPS.search(folded) or _rates_compared(folded) == "helped" else "delayed"
+        return "helped" if LOWER_LR_HELPS.search(fold_text(told(text))) or _rates_compared(folded) == "helped" else "delayed"
+    # (a lower rate asked about is no rate tried: "would lowering lr help?")
+    stated = fold_text(told(text)) if "?" in text else folded
     tried = TRIED_LR.search(folded) or (SAME_FIRST.search(folded) if _same_first(text, folded) else None)
     if tried:
         # (unless the same sentences say it broke later instead: "with lr=0.001 it's the same pattern, it just
@@ -516,7 +518,7 @@ def lr_tried(text: str) -> str:
         # (or "it still happens, just later": the match took the "still", the rest has the "later")
         later = LATER.search(rest) and SAME_FAILURE.search(tried.group(0) + rest)
         return "delayed" if _instead_said(text, folded) or put_off or later or _same_later(text) else "failed"
-    if LOWER_LR_HELPS.search(folded) or _default_rate_worked(folded):
+    if LOWER_LR_HELPS.search(stated) or _default_rate_worked(folded):
         return "helped"
     # (a rate and "still" at the place it broke, the place named elsewhere too: "lr 1e-4 -> still epoch 3 batch 503")
     if _still_at_named_place(text):

@@ -51,6 +51,14 @@ SQUARED_BUILT = re.compile(r"(?i)mse|mean_?squared")
 ABSOLUTE_BUILT = re.compile(r"(?i)(?:smooth_?)?l1\w*|huber\w*|mae\b|mean_?absolute_?error")
 
 
+# A model that gives back pictures (an autoencoder, a learned codec, a denoiser, a super-resolution or inpainting
+# network): its squared error is taken against images, the very pixels it reads (or a cleaner copy of them), so the
+# targets' scale is the inputs' -- said by the task's names, or by the reconstructions it makes
+IMAGE_TO_IMAGE = re.compile(r"(?i)\bauto-?encoders?\b|\breconstruct(?:ions?|ed|s|ing)?\b|\b(?:image|video|learned|neural) "
+                            r"(?:compression|codecs?)\b|\bcompressai\b|\bhyperprior\b|\bdenois(?:ing|ers?)\b|"
+                            r"\bsuper-?resolution\b|\binpaint\w*|\bdeblur\w*|\bimage[- ]to[- ]image\b|\bpix2pix\b")
+
+
 def absolute_loss(prose: str) -> bool:
     """Is the regression's loss an absolute error (L1, MAE, Huber's tails)? The loss the code trains on decides (a
     `compile(loss="mse")` beside a question about Huber is a squared error); else the words."""

@@ -1,0 +1,202 @@
+"""Readings of reports from hand-written kernels (Triton, custom autograd functions) and learned image codecs: the
+constructs their code shows, and the words around half precision and a lower rate they use. Each one changes the
+answer on a realistic report and stays quiet on a nearby one where it must not."""
+from conftest import diagnosis
+from trainwreck.breaking_constructs import breaking_construct, inverse_of_sum
+from trainwreck.input_scaling import DIVIDES_BY_STD, per_item_std
+from trainwreck.precision_said import bf16_only, precision_tried
+from trainwreck.rate_tried import lr_tried
+
+
+def first(text: str) -> str:
+    return diagnosis(text).matches[0].entry.id
+
+
+def parts(text: str, entry_id: str) -> dict:
+    return next((m.parts for m in diagnosis(text).matches if m.entry.id == entry_id), {})
+
+
+# ---- a std taken one item at a time, shown by its axes ------------------------------------------------------------
+
+PER_CROP = """Loss turns nan at random iterations (2k, 9k, 31k) of my autoencoder, never at the same step twice.
+
+    def forward(self, x):
+        m = x.mean(dim=(1, 2, 3), keepdim=True)
+        std = x.std(dim=(1, 2, 3), keepdim=True)
+        z = self.enc((x - m) / std)
+        return self.dec(z) * std + m
+
+Before the nan the loss looks normal, no upward trend."""
+
+
+def test_a_std_over_every_axis_but_the_batch_is_one_per_item():
+    """`x.std(dim=(1, 2, 3))` gives each example its own std: a flat crop has std 0 and (x - m) / s is 0/0 at
+    whichever batch holds one -- WR-060, at random steps, where the words never say "each crop on its own"."""
+    division = DIVIDES_BY_STD.search(PER_CROP)
+    assert per_item_std(PER_CROP, division).group(0) == ".std(dim=(1, 2, 3), keepdim=True)"
+    assert parts(PER_CROP, "WR-060")["item-std-unguarded"] > 0
+    assert first(PER_CROP) == "WR-060"
+
+
+def test_a_std_over_the_batch_or_over_everything_is_no_item_s_own():
+    for made in ("std = x.std(dim=0, keepdim=True)", "std = x.std()", "std = x.std(dim=(0, 2, 3))", "std = x.std(dim=axes)"):
+        code = f"{made}\nz = (x - m) / std\n"
+        assert per_item_std(code, DIVIDES_BY_STD.search(code)) is None, made
+    # (a tensor's method takes its axes first)
+    code = "z = (x - m) / x.std(1)\n"
+    assert per_item_std(code, DIVIDES_BY_STD.search(code)).group(0) == ".std(1)"
+    assert "item-std-unguarded" not in parts(PER_CROP.replace("dim=(1, 2, 3), keepdim=True)\n        z",
+                                                              "dim=0, keepdim=True)\n        z"), "WR-060")
+
+
+# ---- a lower rate asked about is no rate tried --------------------------------------------------------------------
+
+def test_a_lower_rate_asked_about_is_not_a_lower_rate_that_helped():
+    for asked in ("Would lowering lr help?", "Will lowering the learning rate fix it?",
+                  "Does lowering the lr help, or is it the data?"):
+        assert lr_tried(asked) == "", asked
+    assert lr_tried("Lowering the learning rate fixed it, but why?") == "helped"
+    assert lr_tried("lowering the lr helped. Why would that be?") == "helped"
+    assert "tried" not in parts(PER_CROP + " Would lowering lr help?", "WR-220")
+
+
+def test_a_later_place_with_a_tilde_is_a_failure_put_off():
+    text = ("I tried lr 0.01: same shape, inf at step ~4600 instead of 1200. The grad norm keeps growing before the "
+            "inf.")
+    assert lr_tried(text) == "delayed"
+    assert lr_tried(text.replace("step ~4600 instead of 1200", "step ~900 instead of 1200")) == "failed"
+
+
+# ---- a model that gives back pictures, fed raw pixels ---------------------------------------------------------------
+
+RAW_CODEC = """Denoising autoencoder: loss in the millions and it barely moves.
+
+    class Frames(Dataset):
+        def __getitem__(self, i):
+            img = cv2.imread(self.paths[i])[:, :, ::-1]
+            return torch.from_numpy(img.copy()).permute(2, 0, 1).float()
+
+criterion = nn.MSELoss()
+
+epoch 1 loss: 9412880.51
+epoch 2 loss: 9398121.07
+epoch 3 loss: 9390544.88
+epoch 4 loss: 9388102.13
+
+Reconstructions come out dark and smeared."""
+
+
+def test_an_image_to_image_model_fed_raw_pixels_is_the_inputs_scale():
+    """Its MSE is taken against the very pixels it reads: raw pixels make the loss enormous by themselves, so the raw
+    targets' reading is the inputs' (WR-330), and dividing the inputs by 255 scales the targets too."""
+    assert parts(RAW_CODEC, "WR-330")["raw-pixels"] > 0 and "raw-targets" not in parts(RAW_CODEC, "WR-360")
+    assert first(RAW_CODEC) == "WR-330"
+
+
+def test_a_regression_from_raw_images_keeps_its_raw_targets():
+    """Not an image-to-image model: an age regressed from raw pixels has targets of its own."""
+    text = RAW_CODEC.replace("Denoising autoencoder", "Age regression from face crops").replace(
+        "Reconstructions come out dark and smeared.", "Predicted ages are all about the same.")
+    assert parts(text, "WR-330")["raw-pixels"] > 0 and parts(text, "WR-360")["raw-targets"] > 0
+
+
+# ---- a probability mass as a difference of two CDFs, logged -------------------------------------------------------
+
+CDF_RATE = """bpp goes inf at step 114000, then everything is nan; the mse was still fine at that step.
+
+def y_bits(y, mu, sigma):
+    sigma = jnp.maximum(sigma, 0.11)
+    upper = jax.scipy.stats.norm.cdf(y + 0.5, loc=mu, scale=sigma)
+    lower = jax.scipy.stats.norm.cdf(y - 0.5, loc=mu, scale=sigma)
+    return jnp.sum(-jnp.log2(upper - lower))
+"""
+
+
+def test_the_log_of_a_difference_of_two_cdfs_can_meet_zero():
+    """Far in a tail both CDFs round to the same float and the mass is exactly 0: log2(0) is -inf (CompressAI bounds
+    the likelihood below, likelihood_bound=1e-9)."""
+    assert "jnp.log2(upper - lower)" in breaking_construct(CDF_RATE)["log-unguarded"]
+    assert first(CDF_RATE) == "WR-030"
+    # (a difference of names no cdf made is no probability: prices, errors)
+    other = CDF_RATE.replace("jax.scipy.stats.norm.cdf(", "jnp.abs(")
+    assert "log-unguarded" not in breaking_construct(other)
+    # (nor one bounded below)
+    assert "log-unguarded" not in breaking_construct(CDF_RATE.replace("(upper - lower)", "(upper - lower + 1e-9)"))
+
+
+# ---- Triton kernels -----------------------------------------------------------------------------------------------
+
+TRITON_SOFTMAX = """Contrastive model goes nan after 5 epochs, only with my fused softmax kernel (fp32 throughout).
+
+```python
+@triton.jit
+def softmax_fwd(out_ptr, in_ptr, scale, stride, n, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(in_ptr + row * stride + offs, mask=offs < n, other=0.0) * scale
+    e = tl.where(offs < n, tl.exp(x), 0.0)
+    tl.store(out_ptr + row * stride + offs, e / tl.sum(e, axis=0), mask=offs < n)
+```
+
+With torch.softmax the same run is fine at epoch 9."""
+
+
+def test_a_triton_softmax_with_nothing_subtracted_is_an_exp_that_overflows():
+    assert "exp-unshifted" in breaking_construct(TRITON_SOFTMAX)
+    assert first(TRITON_SOFTMAX) == "WR-020"
+    shifted = TRITON_SOFTMAX.replace("tl.exp(x)", "tl.exp(x - tl.max(x, axis=0))")
+    assert "exp-unshifted" not in breaking_construct(shifted)
+
+
+def test_a_triton_rmsnorm_with_no_eps_divides_a_row_of_zeros_by_zero():
+    code = "ms = tl.sum(x * x, axis=0) / N\nrstd = 1.0 / tl.sqrt(ms)\n"
+    assert inverse_of_sum(code) == "1.0 / tl.sqrt(ms)"
+    assert inverse_of_sum(code.replace("/ N", "/ N + eps")) == ""
+
+
+# ---- half precision by Lightning's names, and a run's origin ----------------------------------------------------
+
+def test_lightning_s_16_mixed_is_float16_not_bfloat16():
+    """A V100 report that rules bf16 out and trains with precision="16-mixed" is in float16: its words name half
+    precision, and the half-precision entry is the first suspect."""
+    said = 'bf16 is not an option on V100, so I use precision="16-mixed". Training goes nan after 20k steps.'
+    assert not bf16_only(said)
+    assert bf16_only("I train in bf16-mixed and it goes nan after 20k steps.")
+    assert bf16_only("bf16 on 16-bit PNG inputs goes nan after 20k steps.")
+    assert first(said) == "WR-040"
+
+
+def test_a_checkpoint_s_precision_is_not_the_run_s():
+    """"fine-tuning in 16-mixed from the fp32 checkpoint is nan" is a half-precision run that fails, not a run in full
+    precision; "precision=32 ... without a single nan" is one that did not."""
+    assert precision_tried("Fine-tuning in fp16 from the fp32 checkpoint is also nan.") == ("", "")
+    assert precision_tried("The same config with precision=32 has run for 3 days without a single nan.")[0] == "helped"
+    assert precision_tried("With precision=32 it also goes nan.")[0] == "failed"
+    assert precision_tried("Switching from fp16 to fp32 fixed it.")[0] == "helped"
+
+
+# ---- overflow messages under a loss scaler, and the words around them ---------------------------------------------
+
+SCALER_BURST = """fp16 + DeepSpeed with my fused kernel: OVERFLOW messages keep coming back -- is the kernel producing inf?
+
+[INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 65536, reducing to 32768
+[INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 32768, reducing to 16384
+step 10 | loss 10.52
+step 20 | loss 9.71
+step 30 | loss 9.02
+step 40 | loss 8.44
+
+Then one more OVERFLOW every ~1000 steps, always 8192 back to 4096; the loss curve matches the stock MLP. Seeing inf
+gradients that often makes me nervous that some rare input blows my kernel up. How do I find which tensor is inf?"""
+
+
+def test_inf_gradients_and_a_fear_of_them_are_what_a_skipped_step_is():
+    """A skipped step is one whose gradients held an inf: words of inf gradients, a question which tensor is inf or
+    whether a part produces one, and a fear that it blows up are the overflow the scaler caught, not a failure."""
+    d = diagnosis(SCALER_BURST)
+    assert d.verdict == "normal" and d.normal[0].name == "skipped steps under dynamic loss scaling"
+    # (the loss itself said to go inf is a failure beside the same messages; so is a fear that ends at a colon, where
+    # another clause reports)
+    assert diagnosis(SCALER_BURST + " Now the loss is inf too.").verdict != "normal"
+    assert diagnosis(SCALER_BURST.replace("nervous that some rare input blows my kernel up",
+                                          "nervous: the loss blows up at step 900")).verdict != "normal"
