@@ -200,3 +200,43 @@ def test_inf_gradients_and_a_fear_of_them_are_what_a_skipped_step_is():
     assert diagnosis(SCALER_BURST + " Now the loss is inf too.").verdict != "normal"
     assert diagnosis(SCALER_BURST.replace("nervous that some rare input blows my kernel up",
                                           "nervous: the loss blows up at step 900")).verdict != "normal"
+
+
+# ---- a codec's rate and an MS-SSIM model's PSNR, which behave so by design ---------------------------------------
+
+RATE_UP = """Hyperprior (CompressAI), lambda 0.0130. The validation bpp rises every epoch, 0.21, 0.26, 0.29, 0.33, 0.37,
+while the total rate-distortion loss falls: 2.69, 2.18, 1.94, 1.78, 1.64. Shouldn't the rate go down as the entropy
+model learns?"""
+
+
+def test_a_codec_s_rate_that_rises_while_its_loss_falls_is_the_trade_it_makes():
+    """The loss is lambda * D + R: the rate is one of two terms traded, not a loss meant to fall on its own."""
+    d = diagnosis(RATE_UP)
+    assert d.verdict == "normal" and d.normal[0].name.startswith("a learned codec's rate")
+    # (not beside a total loss said to rise, nor a nan; the rate's own loss rising is what it answers)
+    for broken in ("The total loss climbs as well.", "At epoch 9 the loss went nan."):
+        assert diagnosis(RATE_UP + " " + broken).verdict != "normal", broken
+    assert diagnosis("CompressAI hyperprior at lambda 0.0483: the bpp loss keeps rising while the MSE and the total "
+                     "fall. Expected?").verdict == "normal"
+    # (and a divergence asked about is none said)
+    assert diagnosis(RATE_UP + " Is the rate term diverging?").verdict == "normal"
+    # (no codec named, no such answer: "rate" alone is too common a word)
+    assert not diagnosis("The success rate goes up every epoch while the loss falls. Is this expected?").normal \
+        or not diagnosis("The success rate goes up every epoch while the loss falls. Is this expected?").normal[0] \
+        .name.startswith("a learned codec's rate")
+
+
+MS_SSIM_PSNR = """Trained a mean-scale hyperprior with the MS-SSIM loss (distortion = 1 - ms_ssim). On Kodak its PSNR is
+much lower than my MSE model's at the same bpp, 26.4 against 30.1 dB, and it fell over training while MS-SSIM kept
+improving. Is something wrong?"""
+
+
+def test_a_model_trained_for_ms_ssim_scores_a_lower_psnr():
+    """PSNR scores the MSE; MS-SSIM weighs luminance only at its coarsest scale, so an MS-SSIM model lets flat areas
+    drift in brightness and colour, which PSNR counts."""
+    d = diagnosis(MS_SSIM_PSNR)
+    assert d.verdict == "normal" and d.normal[0].name == "the PSNR of a model trained for MS-SSIM"
+    # (a model trained for the MSE has no such answer; nor one whose loss went nan)
+    mse = MS_SSIM_PSNR.replace("with the MS-SSIM loss (distortion = 1 - ms_ssim)", "with the MSE loss")
+    assert all(n.name != "the PSNR of a model trained for MS-SSIM" for n in diagnosis(mse).normal)
+    assert diagnosis(MS_SSIM_PSNR + " At epoch 40 the loss became nan.").verdict != "normal"

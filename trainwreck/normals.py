@@ -257,6 +257,17 @@ GAN_STAGE_DROPPED = re.compile(r"(?i)" + _GAN_STAGE + r"[^.;\n]{0,30}?\b(?:dropp
 ARTIFACTS_SAID = re.compile(r"(?i)\bartifacts?\b|\bartefacts?\b|\bcheckerboard\b|\bcolou?r\s+(?:cast|shift)\b")
 
 
+# A loss said to rise that is not the rate's (bpp loss) or an entropy model's auxiliary loss
+_LOSS_ROSE = re.compile(r"(?i)(?<![\w-])(?<!bpp )(?<!bpp_)(?<!rate )(?<!aux )(?<!aux_)loss\b(?:(?!\b(?:but|while|whereas|and)\b)"
+                        r"[^.?!\n]){0,40}?\b(?:increas\w*|ris(?:es|ing)|rose|goes up|went up|climb\w*|grow\w*)\b")
+# MS-SSIM as what a model is trained for: its loss, its training metric, `1 - ms_ssim`, CompressAI's `--metric ms-ssim`
+_MS_SSIM = r"ms[-_ ]?ssim"
+_MS_SSIM_TRAINED = (r"(?:\b" + _MS_SSIM + r"[ _-](?:loss|objective|distortion|optimi[sz]ed|trained)\b|\b(?:trained|optimi[sz]ed|"
+                    r"fine-?tuned|tuned|training)\s+(?:\w+\s+){0,3}?(?:with|for|on|against)\s+(?:the\s+|an?\s+)?" + _MS_SSIM +
+                    r"\b|\b1(?:\.0*)?\s*-\s*(?:\w+\.)?" + _MS_SSIM + r"|--metric[ =]['\"]?" + _MS_SSIM + r"|\bmetric\s*=\s*"
+                    r"['\"]" + _MS_SSIM + r"['\"])")
+
+
 def _gan_stage_in_use(text: str) -> bool:
     """Is a GAN's or a perceptual loss's stage named and not denied or said to be dropped?"""
     return any(not denied_before(text, m.start()) and not GAN_STAGE_DROPPED.match(text, m.start())
@@ -341,6 +352,40 @@ OBJECTIVES = (
            "PIRM-SR challenge scored) for the PSNR model and the GAN model: it should improve as the PSNR falls",
            unless=lambda text: _nonfinite_said(text) or _not_learning_said(text) or not _gan_stage_in_use(text)
            or ARTIFACTS_SAID.search(text) is not None),
+    # (a codec's or a restorer's distortion named as MS-SSIM -- its loss, its training metric, CompressAI's
+    # `--metric ms-ssim`, `1 - ms_ssim` -- beside a PSNR said to be low, to fall or to trail an MSE model's)
+    Normal("the PSNR of a model trained for MS-SSIM",
+           re.compile(r"(?is)\A(?=.*" + _MS_SSIM_TRAINED + r")(?=.*\bpsnr\b(?:(?!\b(?:but|while|whereas)\b)(?:[^.?!\n]|\n(?!\n))){0,80}?"
+                      r"\b(?:low|lower|terrible|bad|poor|worse|drops?|dropped|falls?|fell|decreas\w*|goes down|went down)\b)"),
+           "PSNR is 10 log10(MAX^2 / MSE), a score of the mean squared error alone. A model trained with an MS-SSIM "
+           "distortion (1 - MS-SSIM, as CompressAI's RateDistortionLoss takes it with metric=\"ms-ssim\") spends its "
+           "capacity and its bits on what MS-SSIM counts: contrast and structure at each of several scales, and "
+           "luminance only at the coarsest one (Wang, Simoncelli and Bovik, Multi-scale structural similarity for "
+           "image quality assessment, 2003). A shift of a flat area's brightness or colour costs it little and the MSE "
+           "much, so its PSNR sits below an MSE-trained model's at the same rate and can fall while its MS-SSIM rises. "
+           "Compare it with results of models optimised for MS-SSIM, on the MS-SSIM axis",
+           "the MS-SSIM (or -10 log10(1 - MS-SSIM), in dB) beside the PSNR over training: it should rise while the "
+           "PSNR falls",
+           unless=lambda text: _nonfinite_said(text) or _not_learning_said(text)),
+    # (a learned codec's rate, its bpp, said to rise -- beside words of a codec: bpp, a rate-distortion loss, a lambda
+    # that weighs a distortion)
+    Normal("a learned codec's rate, which can rise while its rate-distortion loss falls",
+           re.compile(r"(?is)\A(?=.*(?:\bbpp\b|\bbits? per pixel\b|rate[- ]distortion|\bentropy[ _]bottleneck\b|"
+                      r"\bhyperprior\b|\bcompressai\b))(?=.*\b(?:bpp(?:[ _]loss)?|bits? per pixel|(?:the )?rate(?: term| loss)?)"
+                      r"\b(?:(?!\b(?:but|while|whereas|and)\b)(?:[^.?!\n]|\n(?!\n))){0,60}?\b(?:increas\w*|ris(?:es|ing)|rose|goes up|"
+                      r"went up|going up|grow\w*|climb\w*|higher)\b)"),
+           "a learned codec minimises a sum of two terms it trades against each other, the rate R (bits per pixel) and "
+           "lambda times the distortion D (CompressAI's RateDistortionLoss: lmbda * distortion + bpp_loss): the rate "
+           "is no loss meant to fall on its own. While spending more bits buys a larger fall of lambda D than they "
+           "cost, the bpp rises as the distortion and the total fall; where it settles is set by lambda, a larger "
+           "lambda buying a higher rate and a lower distortion. It is a failure when the total climbs or goes nan",
+           "the total loss and the distortion (MSE or MS-SSIM) beside the bpp, epoch by epoch: the total should fall "
+           "while the bpp rises",
+           frozenset({"climb"}),
+           # (a divergence asked about is none said: "is the rate term diverging?"; a loss said to rise, other than the
+           # rate's own, is the failure the answer names)
+           unless=lambda text: _nonfinite_said(told(text)) or _not_learning_said(text)
+           or ("a loss said to rise" if _LOSS_ROSE.search(told(text)) else "")),
     Normal("a GAN's losses, which do not fall",
            # (a critic's loss only beside a GAN named: an actor-critic has one too)
            # (and the family by its members' names, "CycleGAN losses", "StyleGAN2 loss"; and the losses CycleGAN's and
