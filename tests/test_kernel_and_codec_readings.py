@@ -240,3 +240,42 @@ def test_a_model_trained_for_ms_ssim_scores_a_lower_psnr():
     mse = MS_SSIM_PSNR.replace("with the MS-SSIM loss (distortion = 1 - ms_ssim)", "with the MSE loss")
     assert all(n.name != "the PSNR of a model trained for MS-SSIM" for n in diagnosis(mse).normal)
     assert diagnosis(MS_SSIM_PSNR + " At epoch 40 the loss became nan.").verdict != "normal"
+
+
+# ---- an item by its own statistics, said of crops; a log of a parameter learned as it is ---------------------------
+
+def test_a_per_crop_normalisation_is_one_item_at_a_time():
+    """"# per-crop normalisation" beside `(mel - mel.mean()) / mel.std()` and a nan at a random step: a crop of
+    digital silence has std 0 (WR-060), where the words name crops rather than windows or clips."""
+    text = ("The run dies at a random step since I mixed in rendered audio.\n\n"
+            "step 1629 loss=0.141\nstep 1630 loss=0.142\nstep 1631 loss=nan\nstep 1632 loss=nan\n\n"
+            "    mel = to_db(melspec(audio))\n"
+            "    mel = (mel - mel.mean()) / mel.std()    # per-crop normalisation\n")
+    assert parts(text, "WR-060")["item-std-unguarded"] > 0
+    assert first(text) == "WR-060"
+    assert "item-std-unguarded" not in parts(text.replace("# per-crop normalisation", "# scaled"), "WR-060")
+
+
+LEARNED_SIGMA = """Total loss is nan from epoch 31 on, while every task's own loss is finite.
+
+    class Weighting(nn.Module):
+        def __init__(self, n):
+            super().__init__()
+            self.sigma = nn.Parameter(torch.ones(n))
+
+        def forward(self, losses):
+            return sum(L / (2 * self.sigma[i] ** 2) + torch.log(self.sigma[i]) for i, L in enumerate(losses))
+"""
+
+
+def test_the_log_of_a_parameter_learned_as_it_is_can_meet_zero():
+    """Nothing keeps `self.sigma` positive: an update carries it to 0 or below, and its log is -inf or nan (WR-030)."""
+    assert "log of a parameter it learns as it is" in breaking_construct(LEARNED_SIGMA)["log-unguarded"]
+    assert first(LEARNED_SIGMA) == "WR-030"
+    # (a log variance learned instead, its exp taken, is the safe form: no log of the parameter)
+    safe = LEARNED_SIGMA.replace("torch.log(self.sigma[i])", "self.sigma[i]").replace(
+        "(2 * self.sigma[i] ** 2)", "(2 * torch.exp(2 * self.sigma[i]))")
+    assert "log-unguarded" not in breaking_construct(safe)
+    # (nor a log of a name that is no parameter, nor of one kept off 0)
+    assert "log-unguarded" not in breaking_construct(LEARNED_SIGMA.replace("torch.log(self.sigma[i])",
+                                                                           "torch.log(self.sigma[i].clamp_min(1e-6))"))

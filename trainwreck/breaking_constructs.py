@@ -258,6 +258,20 @@ def log_call_of(name: str) -> re.Pattern:
     return re.compile(_LOG_OPEN + re.escape(name) + r"\s*\)")
 
 
+# A parameter made as it is, `self.sigma = nn.Parameter(torch.ones(n))` (`tf.Variable(1.0)`): nothing keeps its value
+# positive, and a log of it -- of the name, or of one of its items, `self.sigma[i]` -- meets 0 or a negative number once
+# an update carries it there (Kendall et al.'s uncertainty weights are learned as log variances for that reason)
+PARAMETER_MADE = re.compile(r"(?m)^[ \t]*(?P<name>(?:self\.)?[A-Za-z_]\w{0,30})\s*=\s*(?:(?:torch\.)?nn\.|torch\.)?"
+                            r"(?:Parameter|Variable)\(")
+_PARAMETER_ARG = re.compile(r"^(?P<name>(?:self\.)?[A-Za-z_]\w{0,30})(?:\s*\[[^\[\]\n]{0,20}\])?$")
+
+
+def _learned_as_is(arg: str, code: str) -> bool:
+    """Is the log's argument a parameter the code makes as it is (PARAMETER_MADE), or an item of one?"""
+    m = _PARAMETER_ARG.match(arg.strip())
+    return bool(m) and any(p.group("name") == m.group("name") for p in PARAMETER_MADE.finditer(code))
+
+
 def _probability_named(arg: str, code: str, weighted: bool) -> bool:
     """Is the log's argument a probability: a sigmoid's or a softmax's output named in it, probs, a name the paste
     assigns from a sigmoid or a softmax, one minus a name whose own log the paste takes too, weighted (`weighted`: the
@@ -755,6 +769,15 @@ def breaking_construct(prose: str) -> dict[str, str]:
         out["log-unguarded"] = (f"the pasted code takes the log of a probability with nothing to keep it off 0 "
                                 f"(`{' '.join(prose[m.start():m.end()].split())}`): a probability that rounds to 0 makes "
                                 "it -inf")
+    m = next((m for m in itertools.islice(LOG_CALL.finditer(code), EXP_CALLS_READ)
+              if not GUARDED.search(m.group("arg")) and _learned_as_is(m.group("arg"), code)), None) \
+        if "log-unguarded" not in out else None
+    if m:
+        out["log-unguarded"] = (f"the pasted code takes the log of a parameter it learns as it is "
+                                f"(`{' '.join(prose[m.start():m.end()].split())}`, the parameter made with nothing that "
+                                "keeps it positive): an update can carry it to 0 or below, and the log of 0 is -inf, of "
+                                "a negative number nan (learning its log instead, and taking the exp of that where the "
+                                "value itself is needed, keeps it positive)")
     sliced = sliced_from_y_pred(code) if "log-unguarded" not in out else {}
     m = next((m for m in itertools.islice(LOG_CALL.finditer(code), EXP_CALLS_READ) if not GUARDED.search(m.group("arg"))
               and raw_output_logged(code, m, sliced)), None) if sliced else None

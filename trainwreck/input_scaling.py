@@ -430,7 +430,7 @@ ALL_ZERO_INPUT = re.compile(r"\b(?:silent|all[ -]zeros?|all-zero|blank|(?:digita
 # item whose values are all equal has a std of 0, at whichever batch first holds one (WR-060's page). Said near the
 # division itself (PER_ITEM_REACH): not any Dataset's __getitem__, nor a "per-sample loss" elsewhere.
 _ITEMS = (r"(?:window|sample|clip|image|sequence|series|utterance|recording|segment|instance|example|signal|trace|"
-          r"spectrogram|read|frame|snapshot|patch|tile|volume|scan|slice)s?")
+          r"spectrogram|read|frame|snapshot|patch|tile|volume|scan|slice|crop|chunk)s?")
 _GROUPS = (r"(?:user|patient|subject|customer|station|sensor|speaker|session|store|product|basin|stock|ticker|asset|"
            r"participant|device|site|well|household|account|driver|group|prompt)s?")
 PER_ITEM = re.compile(r"(?i)\b(?:its|their|that \w+'s|each \w+'s|every \w+'s) own (?:mean|statistics|stats|std|standard "
@@ -441,7 +441,7 @@ PER_ITEM = re.compile(r"(?i)\b(?:its|their|that \w+'s|each \w+'s|every \w+'s) ow
                       # (a size is a resize, not a scaling of values: "each image is scaled individually to 224x224")
                       r"(?!\s+(?:to|into)\s+\d)|\b(?:with|by|using) (?:its|their) (?:own )?mean and "
                       r"(?:std|standard deviation)\b|\bper[- ](?:window|sample|sequence|clip|series|utterance|recording|"
-                      r"segment|instance) (?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*|scaling)\b|"
+                      r"segment|instance|crop|chunk|image|patch|tile) (?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*|scaling)\b|"
                       # ("standardises each window on its own", "normalizes every image separately")
                       # (an item, not a feature, a column or a channel: those are scaled over the whole dataset)
                       r"\b(?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*) (?:each|every) (?:window|sample|clip|image|"
