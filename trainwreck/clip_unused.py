@@ -19,6 +19,15 @@ CLIP_AFTER_STEP = re.compile(r"\.backward\([^\n]*\n(?:[^\n]*\n){0,8}?[^\n]{0,200
 
 
 
+# The report says clipping made no difference: "clipping doesn't prevent the spikes", "with clipping removed it looks
+# exactly the same" -- the run it asks about went wrong for clipping's sake, whatever its curve shows
+CLIP_NO_EFFECT_SAID = re.compile(r"(?i)\bclip\w*\b[^.?!\n]{0,60}?\b(?:does(?:n't| not)|did(?:n't| not)|has no|had no|makes? no|"
+                                 r"made no|never)\s+(?:\w+\s+){0,2}?(?:prevent|stop|help|effect|difference|change|work)\w*|"
+                                 r"\b(?:without|no)\s+(?:the\s+)?clip\w*[^.?!\n]{0,80}?\b(?:same|identical)\b|"
+                                 r"\bclip\w*\s+(?:\w+\s+){0,3}?(?:removed|disabled|switched off|turned off)\b[^.?!\n]{0,80}?"
+                                 r"\b(?:same|identical)\b")
+
+
 # Not a clip to infinity, which only measures the norm (`clip_grad_norm_(ps, float("inf"))`), nor one on a line of
 # its own comment; and the step before it is an optimizer's (its object named for one, or a GradScaler's), on the
 # same block's indentation -- not an EMA's or a scheduler's, nor the end of one loop before the clip that starts the

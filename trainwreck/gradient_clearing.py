@@ -96,6 +96,50 @@ def cleared_outside(prose: str) -> str:
     return ""
 
 
+# ... or a loop that clears them only under an `if` whose block takes no step (`if step % eval_interval == 0:` ...
+# `optimizer.zero_grad()`), while backward() and step() run on every pass: between two such passes every step carries
+# the gradients of all the ones since the last (a grad norm that climbs through each window and drops after it). Not a
+# clearing under the same `if` as the step, gradient accumulation's own form, nor beside any clearing outside an `if`.
+_IF_LINE = re.compile(r"[ \t]*(?:el)?if\b[^\n]*:[ \t]*(?:#[^\n]*)?$")
+_LOOP_LINE = re.compile(r"[ \t]*(?:for|while)\b[^\n]*:[ \t]*(?:#[^\n]*)?$")
+
+
+def cleared_only_when(prose: str) -> str:
+    """The `if` line, as written, under which alone the loop that steps clears the gradients, its block taking no
+    step (a clearing before that loop clears once, not on each pass); else ''."""
+    if not BACKWARD_STEP.search(prose) or "zero_grad" not in prose:
+        return ""
+    lines = prose.split("\n")
+    indent = [len(line) - len(line.lstrip(" \t")) for line in lines]
+
+    def above(k: int) -> int | None:           # (the nearest line above k indented less: what k is under)
+        return next((j for j in range(k - 1, -1, -1) if lines[j].strip() and indent[j] < indent[k]), None)
+
+    def block_end(k: int) -> int:
+        return next((j for j in range(k + 1, len(lines)) if lines[j].strip() and indent[j] <= indent[k]), len(lines))
+
+    step = next((k for k, line in enumerate(lines) if ".step(" in line and not _IF_LINE.match(line)), None)
+    loop = step
+    while loop is not None and not _LOOP_LINE.match(lines[loop]):
+        loop = above(loop)
+    if loop is None:
+        return ""
+    condition = ""
+    for m in itertools.islice(CLEARED.finditer(prose), 20):
+        at = prose.count("\n", 0, m.start())
+        if UNCALLED.match(lines[at]) or not loop < at < block_end(loop):
+            continue                                # (named and not called, or outside the loop: not each pass)
+        head, under = above(at), ""
+        while head is not None and head > loop:
+            if _IF_LINE.match(lines[head]) and not any(".step(" in line for line in lines[head + 1:block_end(head)]):
+                under = lines[head].strip()
+            head = above(head)
+        if not under:
+            return ""                               # (cleared on every pass, or under the step's own if)
+        condition = condition or under
+    return condition
+
+
 # Gradient accumulation written by hand: the optimizer steps only inside an `if ... % k == 0:` block (the lines between
 # indented under it), after a backward() above it. Each backward() adds a micro-batch's gradient, so k of them sum to k
 # times the mean unless each loss was divided by k first -- by that count's own name or number (`loss / accum_steps`,

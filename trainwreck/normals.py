@@ -386,6 +386,25 @@ OBJECTIVES = (
            # rate's own, is the failure the answer names)
            unless=lambda text: _nonfinite_said(told(text)) or _not_learning_said(text)
            or ("a loss said to rise" if _LOSS_ROSE.search(told(text)) else "")),
+    # (a margin softmax's margin raised over training -- its scheduler named or configured, a margin warmup, or the
+    # margin a column of the log -- beside a loss said to rise)
+    Normal("a margin softmax whose margin is ramped up",
+           re.compile(r"(?is)\A(?=.*(?:\bmargin[ _]?(?:schedul\w*|ramp\w*|warm-?up|anneal\w*|update)|\bincrease_start_epoch\b|"
+                      r"\bfinal_margin\b|\|[ \t]*margin[ \t]*\||\bmargin\s+(?:column|ramps?|grows?|increas\w*|rises?)\b))"
+                      r"(?=.*\bloss\b(?:(?!\b(?:but|while|whereas)\b)[^.?!\n]){0,60}?\b(?:increas\w*|ris(?:es|ing)|rose|"
+                      r"go(?:es|ing)\s+up|went\s+up|climb\w*)\b)"),
+           "an additive angular margin softmax (ArcFace, AAM-softmax) scores the target class with cos(theta + m), an "
+           "additive margin (CosFace, AM-softmax) with cos(theta) - m: at the same embeddings a larger m lowers the "
+           "target's logit, so the loss is higher and the training accuracy, taken with the margin, lower. Speaker "
+           "recipes raise m from 0 to its final value over a stretch of epochs (WeSpeaker's VoxCeleb recipes from "
+           "epoch 20 to 40, initial_margin 0.0 to final_margin 0.2, examples/voxceleb/v2/conf/resnet.yaml): the loss "
+           "rises and the accuracy falls while m grows, by design, and they improve again once it is fixed",
+           "the margin beside the loss, epoch by epoch, and the validation EER: the rise should stop when the margin "
+           "stops growing, and the EER should not get worse",
+           frozenset({"climb", "diverge"}),
+           # (not beside a nan or an inf said: a divergence asked about is the rise itself)
+           unless=lambda text: _nan_or_inf_said(told(text)) or ("the margin named fixed" if re.search(
+               r"(?i)\bmargin\b[^.?!\n]{0,30}\b(?:is|was|stays?|kept)\s+(?:fixed|constant)\b", text) else "")),
     Normal("a GAN's losses, which do not fall",
            # (a critic's loss only beside a GAN named: an actor-critic has one too)
            # (and the family by its members' names, "CycleGAN losses", "StyleGAN2 loss"; and the losses CycleGAN's and
@@ -1312,7 +1331,13 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            # negative-loss answer's; nor a log-likelihood said above zero, or to fall away from 0, nor a KL said below
            # zero -- each impossible, or a model getting worse)
            unless=lambda text: _nan_or_inf_said(text) or _not_learning_said(text) or _found(_LOSS_BELOW_ZERO, text)
-           or _found(_LOGLIK_WRONG, text)),
+           or _found(_LOGLIK_WRONG, text),
+           # (and its rise toward 0 is the model learning: "the log-likelihood is negative and getting bigger every
+           # iteration", "increasing towards zero")
+           accounts_said=re.compile(r"(?i)" + _LOGLIK + r"[^.?!\n]{0,60}?\b(?:increas\w*|ris(?:es|ing)|rose|grow\w*|"
+                                    r"(?:gets?|getting)\s+bigger|climb\w*|go(?:es|ing)\s+up)\b|\b(?:increas\w*|ris(?:es|ing)|"
+                                    r"climb\w*|go(?:es|ing)\s+up|(?:gets?|getting)\s+(?:bigger|closer))\s+(?:\w+\s+){0,2}?"
+                                    r"towards?\s+(?:zero|0)\b")),
     Normal("negative loss", NEGATIVE_SAID,
            "a negative loss is normal when the loss is a negative log-likelihood of continuous data (a density can "
            "exceed 1) or minus a score such as Dice or a cosine similarity (SimSiam's loss, lightly's "
@@ -1433,7 +1458,10 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            # (not beside a nan, an inf or a loss of a million said: a blow-up, whatever gap came before it)
            unless=lambda text: _nan_or_inf_said(text) or _found(HUGE_LOSS_SAID, text)),
     Normal("spikes in a falling curve",
-           re.compile(r"\bspik\w*|\bspiky\b|\bjumps? (?:up|around)\b"),
+           # (or a loss said to jump between two levels from step to step, or to be noisy: not noisy labels)
+           re.compile(r"\bspik\w*|\bspiky\b|\bjumps? (?:up|around|between)\b|"
+                      r"\bloss\b[^.?!\n]{0,40}?\b(?:noisy|jumpy|erratic)\b|\b(?:noisy|jumpy|erratic)\s+(?:training\s+)?"
+                      r"(?:loss|curve)\b"),
            "isolated spikes in a curve that trends down are mini-batch noise, larger with small batches; a spike "
            "in the first steps that then recovers is the no-warmup signature instead",
            "the loss values: where the spikes are and whether the curve still trends down",

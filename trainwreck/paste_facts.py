@@ -14,7 +14,7 @@ import math
 import re
 import statistics
 
-from .clip_unused import clip_never_applied
+from .clip_unused import CLIP_NO_EFFECT_SAID, clip_never_applied
 from .breaking_constructs import (MASKED_INF, breaking_construct, code_of, divides_by_norm, inverse_of_sum, loss_def_body,
                                   token_counts, y_pred_slices)
 from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, NOT_A_MEAN, Signature, at_run_start, fmt,
@@ -30,7 +30,8 @@ from .exp_limits import exp_overflow
 from .frozen_said import (dead_units_said, froze_after_jumps_said, one_output_untrained, units_alike_said, weights_frozen_said,
                           width_changes_nothing_said)
 from .gradient_clearing import (ACCUMULATES, BACKWARD_STEP, GRAD_REQ_ADD, UNCALLED, accumulated_undivided,
-                                cleared_outside, clears, numpy_buffer_never_reset, optimizer_never_cleared)
+                                cleared_only_when, cleared_outside, clears, numpy_buffer_never_reset,
+                                optimizer_never_cleared)
 from .gradient_norms import gradients_shrink_to_the_input, grads_said_zero, norms_below_clip
 from .input_scaling import (ALL_ZERO_INPUT, CONSTANT_FEATURE, DIVIDES_BY_STD, feature_scales_printed, per_item,
                             per_item_said, standardised_by_hand)
@@ -48,7 +49,7 @@ from .run_kind import IMAGE_TO_IMAGE, SUMMED, absolute_loss, linear_model
 from .run_said import (BEFORE_TRAINING_NONFINITE, faster_start_said, fell_then_broke, loss_climb_said, order_moved_it,
                        says_not_learning, untrained_output_enormous, untrained_output_nonfinite)
 from .schedule_said import ADAPTIVE, PLAIN_SGD, WARMUP_SET, no_warmup_said
-from .sentences import denied_before, sentences_only
+from .sentences import denied_before, sentences_only, told
 from .softmax_floor import FLOOR_TAIL, accuracy_rose_said, softmax_floor, softmax_floor_said
 from .start_loss import early_jump_seen, regression_start_said, run_start_value, start_above_expected, start_far_above_uniform
 from .thesaurus import tokens
@@ -115,7 +116,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     # (an enormous start is no health, nor is a start the words give far above ln C)
     # (or words that the loss climbs: "it falls for a while, then goes back up within each epoch")
     # (or a GAN said or printed to have broken: a discriminator's loss that fell to 0 is the failure, not a healthy fall)
-    went_wrong = sig.name != "healthy" or unjudged or bool(sig.enormous_start) or bool(start_far_above_uniform(ev.prose)) \
+    went_wrong = sig.name != "healthy" or unjudged or bool(sig.enormous_start) or bool(start_far_above_uniform(ev.prose, run_start_value(ev))) \
         or bool(start_above_expected(ev.prose, run_start_value(ev))) or loss_climb_said(ev.prose) \
         or bool(gan_failure_said(ev.prose))
     handed = nll_of_probabilities(ev)
@@ -312,9 +313,15 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         out["cleared-outside"] = (f"the pasted code clears the gradients only before `{loop}`, whose body calls "
                                   f"{steps} and clears nothing: each step carries the gradients of every step since "
                                   "that clearing")
+    elif went_wrong and (condition := cleared_only_when(ev.prose)):
+        out["cleared-outside"] = (f"the pasted loop calls backward() and step() on every pass but clears the gradients "
+                                  f"only under `{condition}`, whose block takes no step: each step carries the "
+                                  "gradients of every step since that condition last held (a gradient norm that climbs "
+                                  "through each stretch between them and drops after it)")
     # (a clip after the step beside a curve that is not a climb, which curve_shape reads as a climb despite clipping:
     # whatever broke the run, the unclipped run, the clip never touched it)
-    if went_wrong and sig.name != "climb-despite-clipping" and (late := clip_never_applied(ev.prose)):
+    if (went_wrong or CLIP_NO_EFFECT_SAID.search(told(ev.prose))) and sig.name != "climb-despite-clipping" \
+            and (late := clip_never_applied(ev.prose)):
         out["clip-after-step"] = late[0]
     if went_wrong and (k := accumulated_undivided(ev.prose)) and not (ADAPTIVE.search(ev.prose)
                                                                          and not PLAIN_SGD.search(ev.prose)):
@@ -346,7 +353,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                "last clearing makes each step longer than a correct run's while the gradients agree, so it "
                                "outruns that run at first and then overshoots (under Adam the step is normalised, and the "
                                "tell is the climb back); a rate effectively higher than the reference's starts the same way")
-    if start_high := start_far_above_uniform(ev.prose) or start_above_expected(ev.prose, run_start_value(ev)):
+    if start_high := start_far_above_uniform(ev.prose, run_start_value(ev)) or start_above_expected(ev.prose, run_start_value(ev)):
         out["start-high"] = start_high
     if went_wrong and (clean := data_said_finite(ev.prose)):
         out["data-finite"] = (f"the report says the data was checked for nan and inf and found clean (\"{clean}\"): "

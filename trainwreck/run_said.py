@@ -153,7 +153,8 @@ def says_not_learning(text: str) -> bool:
 # "the loss keeps going up", "it increases every epoch" -- not "during warmup the loss climbs a little, then it falls"
 LOSS_CLIMBS = re.compile(r"(?i)\b(?:loss\w*|it|cost|error)\b[^.;\n]{0,40}?\b(?:keeps?\s+|kept\s+|is\s+|starts?\s+|started\s+)?"
                          r"(?:going\s+up|goes\s+up|went\s+up|climb\w*|increas\w*|ris(?:es|ing)|rose|grow\w*|explod\w*|"
-                         r"diverg\w*|blows?\s+up|blew\s+up|(?:goes|going|went|comes|came|climbs?|climbed|shoots?|shot|then)\s+"
+                         r"diverg\w*|blows?\s+up|blew\s+up|cre(?:eps?|eping|pt)\s+up|(?:goes|going|went|comes|came|climbs?|"
+                         r"climbed|shoots?|shot|then)\s+"
                          r"back\s+up)\b|"
                          # (a loss that "gets worse" is one that climbs -- the loss's own verb, a word or two after
                          # it, not another subject's: "the loss falls but the accuracy gets worse"; "it gets worse" may

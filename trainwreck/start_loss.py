@@ -53,13 +53,15 @@ CROSS_ENTROPY_NAMED = re.compile(r"(?i)\bcross[- _]?entropy\w*|crossentropy\w*|\
 
 
 @functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)
-def start_far_above_uniform(prose: str) -> str:
+def start_far_above_uniform(prose: str, printed_start: float | None = None) -> str:
     """The fact, when the words give the untrained model's loss START_HIGH times ln C or more for the classes the
-    paste names; or ""."""
+    paste names -- or, with `printed_start` (the log's first value, at the run's start), the log does; or ""."""
     named = classes_named(prose) or vocabulary_named(prose)
     # (a class count or else a vocabulary the paste gives, not one a sigmoid's name implies; a cross-entropy, not a sum or a
-    # regression)
-    if named is None or named[0] < 2 or "sigmoid" in named[1].lower() or not CROSS_ENTROPY_NAMED.search(prose) \
+    # regression -- named, or, for the log's own first value, a language model's: its trainer's loss is one)
+    language_model = printed_start is not None and vocabulary_named(prose) is not None and LANGUAGE_MODEL.search(prose)
+    if named is None or named[0] < 2 or "sigmoid" in named[1].lower() \
+            or not (CROSS_ENTROPY_NAMED.search(prose) or language_model) \
             or REGRESSION_SAID.search(prose) or SUMMED.search(prose):
         return ""
     classes, how = named
@@ -71,13 +73,36 @@ def start_far_above_uniform(prose: str) -> str:
             continue
         value = float(next(g for g in m.groups() if g))
         if value >= START_HIGH * uniform:
-            return (f"the report gives the loss before any update as {fmt(value)} (\"{' '.join(m.group(0).split())}"
-                    f"\"), {value / uniform:.2g} times ln {classes} = {uniform:.4g}, a uniform guess over the {classes} "
-                    f"classes ({how}): an untrained "
-                    "classifier starts near ln C when its weights are at a standard scale and its inputs at unit "
-                    "scale; this far above it, its outputs are confidently wrong from the start -- weights drawn too "
-                    "large, or inputs far from unit scale")
+            return _far_above(value, f"\"{' '.join(m.group(0).split())}\"", uniform, classes, how)
+    # (the log's first value, where the classes are a vocabulary's tokens: a language model's trainer prints the mean
+    # cross-entropy per token -- a classifier's log may print a sum over the batch, or another loss)
+    # (not the sum of a sequence's per-token losses, n ln V for a sequence length n the paste names: min-char-rnn's
+    # `iter 0, loss: 106.566997` is 25 ln 71)
+    if printed_start is not None and printed_start >= START_HIGH * uniform and not classes_named(prose) \
+            and not any(abs(printed_start - n * uniform) <= UNIFORM_NEAR * printed_start for n in _lengths_named(prose)):
+        return _far_above(printed_start, "the log's first value", uniform, classes, how)
     return ""
+
+
+# A sequence's length as a paste names it: `seq_length = 25`, "seq_len 128", "block_size 1024", "ctx_len 512",
+# "bptt 35", "sequence length 256"
+_LENGTH_NAMED = re.compile(r"(?i)\b(?:seq(?:uence)?[_ ]?len(?:gth)?|block_size|ctx_len|context[_ ]length|bptt|max_len)"
+                           r"\b[ \t]*(?:(?:[=:]|is|of)[ \t]*)?(\d{1,6})\b")
+# A language model said: its trainer's loss is the mean cross-entropy per token
+LANGUAGE_MODEL = re.compile(r"(?i)\blanguage[ -]model\w*|\b(?:nano)?gpt\w*|\bllama\w*|\bdecoder[- ]only\b|\bpre-?train\w*|"
+                            r"\bcausal[ _-]?lm\b|\bnext[- ]token\b")
+
+
+def _lengths_named(prose: str) -> list[int]:
+    return [int(m.group(1)) for m in itertools.islice(_LENGTH_NAMED.finditer(prose), 10) if int(m.group(1)) > 1]
+
+
+def _far_above(value: float, quoted: str, uniform: float, classes: int, how: str) -> str:
+    return (f"the report gives the loss before any update as {fmt(value)} ({quoted}), {value / uniform:.2g} times "
+            f"ln {classes} = {uniform:.4g}, a uniform guess over the {classes} classes ({how}): an untrained "
+            "classifier starts near ln C when its weights are at a standard scale and its inputs at unit "
+            "scale; this far above it, its outputs are confidently wrong from the start -- weights drawn too "
+            "large, or inputs far from unit scale")
 
 
 # ... or the start said beside the one the reporter expected, the fresh model's: "the loss starts at 48 instead of
@@ -139,7 +164,9 @@ VOCABULARY_MIN = 1000          # a vocabulary, not a class count
 # A first loss the words give ("the very first loss is 10.37", "Initial loss 2.3026", "loss is 2.3026 at step 0").
 FIRST_LOSS_SAID = re.compile(r"(?i)\b(?:(?:very )?first|initial|starting)\b[^.?!\n]{0,30}?\bloss(?:es)?\b[^.?!\n\d]{0,15}?"
                              r"(\d+\.\d+)|\bloss (?:(?:is|was|of) )?(\d+\.\d+) at (?:step|iteration|iter|epoch) [01]\b|"
-                             r"\bloss (?:starts|started|begins|began) (?:at|around|near) (\d+\.\d+)")
+                             r"\bloss (?:starts|started|begins|began) (?:at|around|near) (\d+\.\d+)|"
+                             # ("the loss at step 0 is 10.98")
+                             r"\bloss (?:at|on) (?:step|iteration|iter|epoch) [01]\b[^.?!\n\d]{0,10}?(\d+\.\d+)")
 # ... and a later loss the words give ("after 500 epochs it's 1.0852", "still 2.30 after 20 epochs"): near the first
 # (within PLATEAU_FALL of it), the run stayed where it started -- ln C is where a healthy run starts, not where it stays
 LATER_LOSS_SAID = re.compile(r"(?i)\bafter\s+\d[\d,]*\s+(?:epochs?|steps?|iterations?|iters?|batches|updates)\b"
@@ -245,7 +272,8 @@ def early_jump_said(prose: str) -> str:
 # that recovers, WR-250's face, not a divergence ("in the first few dozen steps the loss jumps up to around 15 before it
 # slowly comes back down")
 EARLY_STEPS = re.compile(r"(?i)\b(?:within|in|during|over|for)\s+the\s+(?:very\s+)?(?:first|initial)\s+(?:~\s*|about\s+)?"
-                         r"(?:\d+k?\s+(?:or\s+so\s+)?|few\s+(?:dozen\s+|hundred\s+)?|couple\s+(?:of\s+)?(?:dozen\s+)?|dozen\s+(?:or\s+so\s+)?)?(?:steps?|iterations?|iters?|updates?|"
+                         r"(?:\d+k?\s+(?:or\s+so\s+)?|few\s+(?:dozen\s+|hundred\s+)?|couple\s+(?:of\s+)?(?:dozen\s+)?|dozen\s+(?:or\s+so\s+)?|"
+                         r"handful\s+of\s+)?(?:steps?|iterations?|iters?|updates?|"
                          r"batches)\b|(?<!was )(?<!were )(?<!is )(?<!than )(?<!as )(?<!from )(?<!of )"
                          # (the run's start, not each epoch's: "at the start of every epoch the loss doubles")
                          r"\bat\s+the\s+(?:very\s+)?(?:start|beginning)\b(?!\s+of\s+(?:each|every|an?|the\s+next|a\s+new)\s+"
@@ -274,7 +302,10 @@ def early_jump_back_said(prose: str) -> str:
         if m.group("a") and not float(m.group("b")) >= EARLY_JUMP_TIMES * float(m.group("a")) > 0:
             continue
         sentence = text[slice(*sentence_around(text, m.start(), m.end(), stops=".;\n"))]
-        if EARLY_STEPS.search(sentence) and CAME_BACK.search(sentence) and not JUMP_NOT_SEEN.search(sentence) \
+        back = CAME_BACK.search(sentence)
+        # (a negation read up to the fall back: what the sentence goes on to say of the run after it is another
+        # matter, "..., but thousands of steps later it is still behind and not catching up")
+        if EARLY_STEPS.search(sentence) and back and not JUMP_NOT_SEEN.search(sentence, 0, back.end()) \
                 and not (sentence.rstrip().endswith("?") and JUMP_ASKED.search(sentence)):
             return " ".join(sentence.split())
     return ""

@@ -494,7 +494,7 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
                     # (or the network said to no longer respond: one output for every input, weights that never change,
                     # units dead)
                     or bool(unresponsive)
-                    or bool(start_far_above_uniform(ev.prose) or start_above_expected(ev.prose, run_start_value(ev)))
+                    or bool(start_far_above_uniform(ev.prose, run_start_value(ev)) or start_above_expected(ev.prose, run_start_value(ev)))
                     or bool(accuracy_rose_said(ev.prose))
                     or early_jump_seen(ev.prose) is not None
                     # (or a failure to learn said in words, or the same failure at a learning rate of 0)

@@ -121,7 +121,9 @@ LARGE_INIT_WORDS = {"weight", "init", "large"}
 # that scanned the digits again at each backtrack was quadratic in a long run of them)
 LARGE_INIT = re.compile(r"\bnormal_?\(\s*[\w.\[\]]{0,40}weight[^)\n]{0,40}?\bstd\s*=\s*[1-9]\d*(?:\.\d*)?(?![\w.])\s*\)?"
                         # (PyTorch's nn.init.normal_ with no std draws at its default, std=1.0: `nn.init.normal_(w)`)
-                        r"|\binit\.normal_\(\s*(?![\w.\[\]]{0,40}(?:bias|emb))[\w.\[\]]{1,40}weight[\w.\[\]]{0,20}\s*\)"
+                        r"|\binit\.normal_\(\s*(?![\w.\[\]]{0,40}(?:bias|emb))[\w.\[\]]{1,40}weight[\w.\[\]]{0,20}\s*"
+                        # (a mean given and no std: `nn.init.normal_(m.weight, mean=0.0)`, still std=1.0)
+                        r"(?:,\s*(?:mean\s*=\s*)?-?\d+(?:\.\d*)?\s*)?\)"
                         # (PyTorch's order, tensor, mean, std: `nn.init.normal_(w, 0.0, 1.0)`; not a bias's, nor an
                         # embedding's, which nn.Embedding itself draws at std 1)
                         r"|\bnormal_\(\s*(?![\w.\[\]]{0,40}(?:bias|emb))[\w.\[\]]{1,40}\s*,\s*(?:mean\s*=\s*)?-?\d+(?:\.\d*)?\s*,\s*"
