@@ -486,6 +486,8 @@ YOLOV5_PARTS = (b"box", b"obj", b"cls")
 # A column name of two words (Hugging Face's `Training Loss  Validation Loss`) is one name.
 TWO_WORDS = re.compile(rb"\b(train|training|valid|validation|val|eval|test)[ \t]+loss\b")
 TABLE_TOTALS = CSV_NAMES + (b"total_loss", b"loss_total", b"cost")
+# ... and a logger's key as a column (W&B's `train/loss`, OLMo's `train/CrossEntropyLoss`, lowercased here)
+TRAIN_KEY_TOTAL = re.compile(rb"(?:train|training)[/_](?:loss|cross_?entropy_?loss|ce_loss|lm_loss|nll_loss)")
 
 
 @functools.lru_cache(maxsize=2)       # (asked by two dialects' refusals and the table's own dialect, on one block)
@@ -502,7 +504,8 @@ def table_column(first: bytes, prints: bool = True) -> tuple | None:
     for m, fields in _table_headers(first):
         ultralytics = fields[1] == b"gpu_mem"
         old_yolo = ultralytics and all(p in fields for p in YOLOV5_PARTS)
-        named = [k for k, f in enumerate(fields) if f in TABLE_TOTALS or (old_yolo and f == b"total")]
+        named = [k for k, f in enumerate(fields) if f in TABLE_TOTALS or TRAIN_KEY_TOTAL.fullmatch(f)
+                 or (old_yolo and f == b"total")]
         parts = [k for k, f in enumerate(fields)
                  if (f.endswith(b"_loss") and not f.startswith((b"val", b"test"))) or (old_yolo and f in YOLOV5_PARTS)]
         if not named and not (ultralytics and parts):
