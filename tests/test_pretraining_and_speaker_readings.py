@@ -188,3 +188,14 @@ def test_a_per_batch_loss_that_jumps_between_two_levels_is_noise():
     d = diagnosis(text)
     assert d.verdict == "normal" and d.normal[0].name == "spikes in a falling curve"
     assert all(n.name != "spikes in a falling curve" for n in diagnosis("We train on noisy labels; is this a problem?").normal)
+
+
+# ---- a question that states what it saw ---------------------------------------------------------------------------
+
+def test_a_title_asked_as_a_question_still_says_the_accuracy_climbs_while_the_loss_barely_moves():
+    """"Loss barely moves but accuracy goes up?" states both, and asks why: WR-130's face (a loss handed
+    probabilities sits near its floor while the argmax learns). A yes/no question only asks."""
+    from trainwreck.softmax_floor import accuracy_rose_said
+    assert accuracy_rose_said("Event-level transformer: loss barely moves but accuracy goes up?")
+    assert accuracy_rose_said("Why does the accuracy keep improving while the loss barely moves?")
+    assert not accuracy_rose_said("Is it possible that the accuracy goes up while the loss barely moves?")

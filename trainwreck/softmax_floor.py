@@ -192,10 +192,10 @@ def accuracy_rose_said(prose: str) -> str:
     loss)."""
     # (in one sentence, or in two side by side: "the NLL only crawls down. Top-1 accuracy improves every
     # epoch.")
+    # (a question that states it counts -- "loss barely moves but accuracy goes up?", "why does the accuracy climb while
+    # the loss barely moves?": told() has taken out the yes/no questions, which only ask)
     said = list(sentences_and_ends(told(prose)))
     for i, (sentence, end) in enumerate(said):
-        if end == "?":
-            continue
         # (not a second sentence that moves on -- "From epoch 6 on it drops to 0.9 and the accuracy goes up" tells a
         # plateau that ended -- nor an accuracy that rose once and came back)
         later = (said[i - 1][0] + " " + sentence,) if i and said[i - 1][1] != "?" and not MOVED_ON.search(sentence) else ()
