@@ -279,3 +279,54 @@ def test_the_log_of_a_parameter_learned_as_it_is_can_meet_zero():
     # (nor a log of a name that is no parameter, nor of one kept off 0)
     assert "log-unguarded" not in breaking_construct(LEARNED_SIGMA.replace("torch.log(self.sigma[i])",
                                                                            "torch.log(self.sigma[i].clamp_min(1e-6))"))
+
+
+# ---- code_review_s62: where the new readings must stay quiet -------------------------------------------------------
+
+def test_the_codec_and_ms_ssim_answers_stay_quiet_where_the_model_got_worse():
+    """A learning rate that increases is no rate; a bpp that rises while the PSNR falls is both terms worse; an MS-SSIM
+    model collapsed to flat gray, or a model trained for the MSE that only logs 1 - ms_ssim, is no MS-SSIM trade."""
+    codec = "Hyperprior with CompressAI, lambda 0.0067."
+    for text in (codec + " During warmup the learning rate increases linearly; after that the images stay blurry.",
+                 codec + " The bpp keeps increasing every epoch and the PSNR gets worse too. What is going on?",
+                 MS_SSIM_PSNR.replace("26.4 against 30.1 dB", "11.2 against 30.1 dB, every reconstruction a flat gray"),
+                 "Trained bmshj2018 with the MSE loss, lambda 0.013. I also log 1 - ms_ssim on Kodak. My PSNR is lower "
+                 "than the paper's at the same bpp (29.1 vs 32.0 dB). What's wrong?"):
+        assert not diagnosis(text).normal or diagnosis(text).verdict != "normal", text
+
+
+def test_a_guard_where_the_std_is_made_keeps_it_off_zero():
+    for guarded in ("std = x.std(dim=(1, 2, 3), keepdim=True) + 1e-5",
+                    "std = x.std(dim=(1, 2, 3), keepdim=True).clamp_min(1e-5)",
+                    "std = torch.clamp(x.std(dim=(1, 2, 3), keepdim=True), min=1e-5)"):
+        text = PER_CROP.replace("std = x.std(dim=(1, 2, 3), keepdim=True)", guarded)
+        assert "item-std-unguarded" not in parts(text, "WR-060"), guarded
+    made_again = PER_CROP.replace("        z = self.enc(", "        std = torch.where(std < 1e-6, torch.ones_like(std), std)\n"
+                                  "        z = self.enc(")
+    assert "item-std-unguarded" not in parts(made_again, "WR-060")
+
+
+def test_a_parameter_clamped_in_place_or_not_learned_is_no_log_of_a_raw_parameter():
+    clamped = LEARNED_SIGMA.replace("        def forward(self, losses):\n",
+                                    "        def forward(self, losses):\n            self.sigma.data.clamp_(min=1e-3)\n")
+    assert "log-unguarded" not in breaking_construct(clamped)
+    fixed = LEARNED_SIGMA.replace("nn.Parameter(torch.ones(n))", "nn.Parameter(torch.ones(n), requires_grad=False)")
+    assert "log-unguarded" not in breaking_construct(fixed)
+
+
+def test_a_depth_or_a_price_beside_an_image_model_keeps_its_raw_targets():
+    depth = RAW_CODEC.replace("Denoising autoencoder", "Denoising autoencoder with a depth head").replace(
+        "Reconstructions come out dark and smeared.", "The predicted depth maps are all about the same.")
+    assert parts(depth, "WR-360").get("raw-targets", 0) > 0
+
+
+def test_a_precision_metric_is_no_float16_and_a_question_with_inf_that_names_the_loss_reports_it():
+    assert bf16_only("Mixed precision in bf16. epoch 10: loss 0.82, precision: 16.7%, recall 22.1%")
+    assert precision_tried("It went nan in fp16; before that it trained fine with precision=32.4 and recall 41.0.") \
+        == ("", "")
+    asked = SCALER_BURST.replace("How do I find which tensor is inf?",
+                                 "Does the kernel output nan when the loss goes nan at step 4000?")
+    assert diagnosis(asked).verdict != "normal"
+    floor = SCALER_BURST.replace("reducing to 16384", "reducing to 1").replace("Then one more OVERFLOW every ~1000 "
+                                                                             "steps", "Since then every step is skipped")
+    assert diagnosis(floor).verdict != "normal"

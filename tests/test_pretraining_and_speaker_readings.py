@@ -199,3 +199,54 @@ def test_a_title_asked_as_a_question_still_says_the_accuracy_climbs_while_the_lo
     assert accuracy_rose_said("Event-level transformer: loss barely moves but accuracy goes up?")
     assert accuracy_rose_said("Why does the accuracy keep improving while the loss barely moves?")
     assert not accuracy_rose_said("Is it possible that the accuracy goes up while the loss barely moves?")
+
+
+# ---- code_review_s62: where the new readings must stay quiet -------------------------------------------------------
+
+def test_accumulation_that_clears_at_the_start_of_each_window_is_no_conditional_clearing():
+    loop = """for i, (x, y) in enumerate(loader):
+    if i % accum == 0:
+        optimizer.zero_grad()
+    loss = criterion(model(x), y) / accum
+    loss.backward()
+    if (i + 1) % accum == 0:
+        optimizer.step()
+"""
+    assert cleared_only_when(loop) == ""
+
+
+def test_a_logged_loss_that_is_a_multiple_of_ln_v_is_no_broken_start():
+    """A sum over a named sequence length, or the Trainer's loss summed over gradient_accumulation_steps
+    (transformers issue 35204): n ln V, not a broken model."""
+    said = "Small Llama from scratch, vocab 32000, gradient_accumulation_steps=8. {'loss': 83.0412}"
+    assert start_far_above_uniform(said, 83.0412) == ""
+    assert start_far_above_uniform("Word-level LSTM language model, vocab 33278, sequences of 35 tokens.", 365.10) == ""
+
+
+def test_a_margin_ramp_answer_not_after_the_ramp_nor_for_a_triplet_margin_nor_beside_a_worse_eer():
+    for text in (MARGIN_RAMP + " The ramp finished at epoch 40, but the loss keeps going up.",
+                 MARGIN_RAMP + " The EER went from 1.1% to 4.6%.",
+                 "Triplet network, TripletMarginLoss. I added a margin schedule and now the loss is rising every "
+                 "epoch."):
+        assert all(n.name != "a margin softmax whose margin is ramped up" for n in diagnosis(text).normal), text
+
+
+def test_a_negative_log_likelihood_that_climbs_is_a_loss_that_climbs():
+    text = ("The log-likelihood per frame is negative, around -1.4, is that OK? Also the training negative "
+            "log-likelihood keeps increasing every epoch since epoch 10.")
+    assert diagnosis(text).verdict != "normal"
+
+
+def test_a_loss_at_epoch_1_is_no_first_loss_and_noisy_targets_are_no_noisy_loss():
+    assert diagnosis("CIFAR-10, 10 classes, cross-entropy. The loss at epoch 1 is 2.3026 and the accuracy is 10%. "
+                     "Is that expected?").verdict != "normal"
+    assert all(n.name != "spikes in a falling curve" for n in diagnosis(
+        "Noise2Noise denoiser: the L2 loss against the noisy targets went up from epoch 10 on. Why?").normal)
+    assert all(n.name != "spikes in a falling curve" for n in diagnosis(
+        "After epoch 3 my loss jumps between 2.1 and 7.9 from one epoch to the next. lr 0.1 SGD.").normal)
+
+
+def test_a_warmup_not_turned_off_and_a_lower_rate_guessed_at():
+    from trainwreck.rate_tried import lr_tried
+    assert no_warmup_said("To be clear, I did not turn warmup off (it is 500 steps).") == ""
+    assert lr_tried("Loss goes nan at step 3000. I guess lowering the lr would help?") == ""

@@ -258,18 +258,22 @@ def log_call_of(name: str) -> re.Pattern:
     return re.compile(_LOG_OPEN + re.escape(name) + r"\s*\)")
 
 
-# A parameter made as it is, `self.sigma = nn.Parameter(torch.ones(n))` (`tf.Variable(1.0)`): nothing keeps its value
+# A parameter made as it is, `self.sigma = nn.Parameter(torch.ones(n))` (`tf.Variable(1.0)`; not one made with
+# requires_grad=False, which nothing learns): nothing keeps its value
 # positive, and a log of it -- of the name, or of one of its items, `self.sigma[i]` -- meets 0 or a negative number once
 # an update carries it there (Kendall et al.'s uncertainty weights are learned as log variances for that reason)
-PARAMETER_MADE = re.compile(r"(?m)^[ \t]*(?P<name>(?:self\.)?[A-Za-z_]\w{0,30})\s*=\s*(?:(?:torch\.)?nn\.|torch\.)?"
-                            r"(?:Parameter|Variable)\(")
+PARAMETER_MADE = re.compile(r"(?m)^[ \t]*(?P<name>(?:self\.)?[A-Za-z_]\w{0,30})\s*=\s*(?:(?:(?:torch\.)?nn\.|torch\.)?"
+                            r"Parameter|tf\.Variable)\((?![^\n]{0,160}requires_grad\s*=\s*False)")
 _PARAMETER_ARG = re.compile(r"^(?P<name>(?:self\.)?[A-Za-z_]\w{0,30})(?:\s*\[[^\[\]\n]{0,20}\])?$")
 
 
 def _learned_as_is(arg: str, code: str) -> bool:
     """Is the log's argument a parameter the code makes as it is (PARAMETER_MADE), or an item of one?"""
     m = _PARAMETER_ARG.match(arg.strip())
-    return bool(m) and any(p.group("name") == m.group("name") for p in PARAMETER_MADE.finditer(code))
+    # (not one clamped where the code uses it: `self.sigma.clamp_(min=1e-3)`)
+    return bool(m) and any(p.group("name") == m.group("name") for p in PARAMETER_MADE.finditer(code)) \
+        and not _guarded_before(m.group("name"), code) \
+        and not re.search(r"(?<![\w.])" + re.escape(m.group("name")) + r"(?:\.data)?\.clamp(?:_min)?_\(", code)
 
 
 def _probability_named(arg: str, code: str, weighted: bool) -> bool:

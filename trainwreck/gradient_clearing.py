@@ -102,36 +102,44 @@ def cleared_outside(prose: str) -> str:
 # clearing under the same `if` as the step, gradient accumulation's own form, nor beside any clearing outside an `if`.
 _IF_LINE = re.compile(r"[ \t]*(?:el)?if\b[^\n]*:[ \t]*(?:#[^\n]*)?$")
 _LOOP_LINE = re.compile(r"[ \t]*(?:for|while)\b[^\n]*:[ \t]*(?:#[^\n]*)?$")
+CLEARING_LINES = 400         # (a loop is read in a paste's first lines: a pasted script, not a whole log)
 
 
 def cleared_only_when(prose: str) -> str:
     """The `if` line, as written, under which alone the loop that steps clears the gradients, its block taking no
-    step (a clearing before that loop clears once, not on each pass); else ''."""
+    step (a clearing before that loop clears once, not on each pass), where the step itself is under no `if` of that
+    loop (gradient accumulation steps under one, and may clear at the start of each window); else ''."""
     if not BACKWARD_STEP.search(prose) or "zero_grad" not in prose:
         return ""
-    lines = prose.split("\n")
+    lines = prose.split("\n")[:CLEARING_LINES]
     indent = [len(line) - len(line.lstrip(" \t")) for line in lines]
+    steps = list(itertools.accumulate((".step(" in line for line in lines), initial=0))   # (steps before line k)
+    ends: dict[int, int] = {}
 
     def above(k: int) -> int | None:           # (the nearest line above k indented less: what k is under)
         return next((j for j in range(k - 1, -1, -1) if lines[j].strip() and indent[j] < indent[k]), None)
 
     def block_end(k: int) -> int:
-        return next((j for j in range(k + 1, len(lines)) if lines[j].strip() and indent[j] <= indent[k]), len(lines))
+        if k not in ends:
+            ends[k] = next((j for j in range(k + 1, len(lines)) if lines[j].strip() and indent[j] <= indent[k]),
+                           len(lines))
+        return ends[k]
 
     step = next((k for k, line in enumerate(lines) if ".step(" in line and not _IF_LINE.match(line)), None)
-    loop = step
+    loop, under_if = step, False
     while loop is not None and not _LOOP_LINE.match(lines[loop]):
         loop = above(loop)
-    if loop is None:
+        under_if = under_if or (loop is not None and bool(_IF_LINE.match(lines[loop])))
+    if loop is None or under_if:
         return ""
     condition = ""
     for m in itertools.islice(CLEARED.finditer(prose), 20):
         at = prose.count("\n", 0, m.start())
-        if UNCALLED.match(lines[at]) or not loop < at < block_end(loop):
+        if at >= len(lines) or UNCALLED.match(lines[at]) or not loop < at < block_end(loop):
             continue                                # (named and not called, or outside the loop: not each pass)
         head, under = above(at), ""
         while head is not None and head > loop:
-            if _IF_LINE.match(lines[head]) and not any(".step(" in line for line in lines[head + 1:block_end(head)]):
+            if _IF_LINE.match(lines[head]) and steps[block_end(head)] == steps[head + 1]:
                 under = lines[head].strip()
             head = above(head)
         if not under:

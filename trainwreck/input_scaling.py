@@ -469,8 +469,9 @@ DATASET_STATS = re.compile(r"(?i)\b(?:dataset|global|training[- ]set|train[- ]se
 
 
 # (a normalisation layer of the model scales each item by its own statistics by design, and after a learned
-# affine: "each sample is normalised independently by a LayerNorm" says nothing of the inputs)
-NORM_LAYER = re.compile(r"(?i)\b(?:layer|instance|group)[ _-]?norm\w*")
+# affine: "each sample is normalised independently by a LayerNorm" says nothing of the inputs; nor does TensorFlow's
+# per_image_standardization, whose std is kept at 1/sqrt(N) or more "to protect against division by 0")
+NORM_LAYER = re.compile(r"(?i)\b(?:layer|instance|group)[ _-]?norm\w*|\bper_image_standardization\b")
 
 
 def _whole_set_or_layer(text: str, m: re.Match) -> bool:
@@ -514,11 +515,18 @@ _TO_LINE_END = re.compile(r"[^\n]*")
 def per_item_std(prose: str, division: re.Match) -> re.Match | None:
     """The std call (group 0, up to its bracket) of the division, or of the line assigning its divisor, whose axes all
     leave out the batch's (see above); or None."""
+    from .breaking_constructs import GUARDED     # (breaking_constructs imports this module's neighbours: read late)
+
     said = division.group(0)
     if not _STD_CALL.search(said):
         name = _DIVISOR_NAME.search(said)
         line = name and re.search(r"(?m)^[ \t]*" + re.escape(name.group(1)) + r"\s*=(?!=)[^\n]{0,160}", prose)
         if not line:
+            return None
+        # (a guard where it is made or made again before the division: `+ 1e-5`, a clamp, a max, a where)
+        made_again = re.compile(r"(?m)^[ \t]*" + re.escape(name.group(1)) + r"\s*=(?!=)[^\n]{0,160}").finditer(
+            prose, line.start(), max(line.end(), division.start()))
+        if any(GUARDED.search(m.group(0)) or "where(" in m.group(0) for m in itertools.islice(made_again, 10)):
             return None
         division = line
     call = _STD_CALL.search(prose, division.start(), division.end())

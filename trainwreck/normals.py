@@ -260,12 +260,51 @@ ARTIFACTS_SAID = re.compile(r"(?i)\bartifacts?\b|\bartefacts?\b|\bcheckerboard\b
 # A loss said to rise that is not the rate's (bpp loss) or an entropy model's auxiliary loss
 _LOSS_ROSE = re.compile(r"(?i)(?<![\w-])(?<!bpp )(?<!bpp_)(?<!rate )(?<!aux )(?<!aux_)loss\b(?:(?!\b(?:but|while|whereas|and)\b)"
                         r"[^.?!\n]){0,40}?\b(?:increas\w*|ris(?:es|ing)|rose|goes up|went up|climb\w*|grow\w*)\b")
+# The rest of a question to its mark, naming no loss (whose nan it would report)
+_NO_LOSS_TO_MARK = r"(?:(?!\bloss)[^.\n?]){0,40}\?"
+# A loss scale at its floor: reduced to 1 or below, or every step said to be skipped
+_SCALE_AT_FLOOR = re.compile(r"(?i)\breducing to (?:1|0\.\d+)(?![\d.])|\bloss[ _]scale\b(?:[ \t]+to)?[ \t]*(?:[:=][ \t]*)?"
+                             r"(?:1|0\.\d+)(?:\.0+)?(?![\d.])|\bevery\s+(?:single\s+)?step\s+(?:is|was|gets|got)\s+skipped\b|"
+                             r"\ball\s+(?:the\s+)?steps\s+(?:are|were)\s+skipped\b")
+# A distortion said to get worse: a PSNR or an (MS-)SSIM that falls, an MSE or a distortion that rises
+_DISTORTION_WORSE = re.compile(r"(?i)\b(?:psnr|ms-?ssim|ssim)\b[^.?!\n]{0,40}?\b(?:gets?\s+worse|got\s+worse|worse|drops?|"
+                               r"dropped|falls?|fell|decreas\w*|goes\s+down|went\s+down)\b|\b(?:mse|distortion)\b[^.?!\n]{0,40}?"
+                               r"\b(?:increas\w*|ris(?:es|ing)|rose|goes\s+up|went\s+up|gets?\s+worse)\b")
+# A margin softmax by its names (ArcFace, AAM-softmax, CosFace, AM-softmax, SphereFace; WeSpeaker's arc_margin and
+# add_margin); a triplet's or a contrastive loss's margin, named with none of them, is no softmax's
+_MARGIN_SOFTMAX = (r"(?:\barcface\b|\baam[-_ ]?softmax\b|\baamsoftmax\b|\bcosface\b|\bam[-_ ]softmax\b|\bsphereface\b|"
+                   r"\barc_?margin\b|\badd_?margin\b|\badditive (?:angular )?margin\b|\bmargin[- ]softmax\b|\baam\b)")
+_PAIR_MARGIN = re.compile(r"(?i)\btriplet\w*|\bcontrastive\b|\bmarginrankingloss\b|\bhinge\b")
+_RAMP_OVER = re.compile(r"(?i)\b(?:ramp|warm-?up|schedul\w*)\b[^.?!\n]{0,30}?\b(?:finished|ended|is over|was over|completed|"
+                        r"is done|was done)\b")
+_EER_FROM_TO = re.compile(r"(?i)\beer\b[^.?!\n]{0,40}?\bfrom\s+(\d+(?:\.\d+)?)(?:\s*%)?\s+to\s+(\d+(?:\.\d+)?)")
+
+
+def _eer_worse(text: str) -> bool:
+    """An EER said to get worse: in words, or from one number to a larger one."""
+    return bool(re.search(r"(?i)\beer\b[^.?!\n]{0,40}?\b(?:gets?\s+worse|got\s+worse|worse|increas\w*|rose|went\s+up|"
+                          r"goes\s+up)\b", text)) or any(float(b) > float(a) for a, b in _EER_FROM_TO.findall(text))
 # MS-SSIM as what a model is trained for: its loss, its training metric, `1 - ms_ssim`, CompressAI's `--metric ms-ssim`
 _MS_SSIM = r"ms[-_ ]?ssim"
 _MS_SSIM_TRAINED = (r"(?:\b" + _MS_SSIM + r"[ _-](?:loss|objective|distortion|optimi[sz]ed|trained)\b|\b(?:trained|optimi[sz]ed|"
-                    r"fine-?tuned|tuned|training)\s+(?:\w+\s+){0,3}?(?:with|for|on|against)\s+(?:the\s+|an?\s+)?" + _MS_SSIM +
-                    r"\b|\b1(?:\.0*)?\s*-\s*(?:\w+\.)?" + _MS_SSIM + r"|--metric[ =]['\"]?" + _MS_SSIM + r"|\bmetric\s*=\s*"
-                    r"['\"]" + _MS_SSIM + r"['\"])")
+                    r"fine-?tuned|tuned|training)\s+(?:\w+\s+){0,3}?(?:with|for|on)\s+(?:the\s+|an?\s+)?" + _MS_SSIM +
+                    r"\b|\b(?:loss|distortion)\b[^.\n]{0,20}?1(?:\.0*)?\s*-\s*(?:\w+\.)?" + _MS_SSIM + r"|--metric[ =]['\"]?" +
+                    _MS_SSIM + r"|\bmetric\s*=\s*['\"]" + _MS_SSIM + r"['\"])")
+# ... and what rules the answer out: the model said trained for the MSE, a collapsed output, or a PSNR under 20 dB
+# (an MS-SSIM model's PSNR trails an MSE model's by a few dB, not down to a flat image's)
+_MSE_TRAINED = re.compile(r"(?i)\b(?:trained|optimi[sz]ed|fine-?tuned|training)\s+(?:\w+\s+){0,4}?with\s+(?:the\s+|an?\s+)?"
+                          r"(?:mse|l2)\b|--metric[ =]['\"]?mse\b|\bmetric\s*=\s*['\"]mse['\"]")
+_COLLAPSED = re.compile(r"(?i)\b(?:flat|uniform|solid)\s+(?:gr[ae]y|black|colou?r)|\b(?:gr[ae]y|black|blank)\s+(?:images?|"
+                        r"outputs?|reconstructions?)\b|\ball\s+(?:the\s+)?same\b")
+_PSNR_DB = re.compile(r"(?i)\bpsnr\b[^.\n]{0,40}?(?<![\d.])(\d{1,2}(?:\.\d+)?)\s*db\b")
+
+
+def _ms_ssim_unless(text: str) -> str:
+    low = [float(v) for v in _PSNR_DB.findall(text)]
+    return (_nonfinite_said(text) or _not_learning_said(text)
+            or ("trained for the MSE" if _MSE_TRAINED.search(text) else "")
+            or ("a collapsed output" if _COLLAPSED.search(text) else "")
+            or ("a PSNR under 20 dB" if low and min(low) < 20 else ""))
 
 
 def _gan_stage_in_use(text: str) -> bool:
@@ -366,14 +405,15 @@ OBJECTIVES = (
            "Compare it with results of models optimised for MS-SSIM, on the MS-SSIM axis",
            "the MS-SSIM (or -10 log10(1 - MS-SSIM), in dB) beside the PSNR over training: it should rise while the "
            "PSNR falls",
-           unless=lambda text: _nonfinite_said(text) or _not_learning_said(text)),
+           unless=lambda text: _ms_ssim_unless(text)),
     # (a learned codec's rate, its bpp, said to rise -- beside words of a codec: bpp, a rate-distortion loss, a lambda
     # that weighs a distortion)
     Normal("a learned codec's rate, which can rise while its rate-distortion loss falls",
            re.compile(r"(?is)\A(?=.*(?:\bbpp\b|\bbits? per pixel\b|rate[- ]distortion|\bentropy[ _]bottleneck\b|"
-                      r"\bhyperprior\b|\bcompressai\b))(?=.*\b(?:bpp(?:[ _]loss)?|bits? per pixel|(?:the )?rate(?: term| loss)?)"
+                      r"\bhyperprior\b|\bcompressai\b))(?=.*\b(?:bpp(?:[ _]loss)?|bits? per pixel|(?:the )?(?<!learning )(?<!frame )"
+                      r"(?<!error )(?<!sample )(?<!bit )rate(?: term| loss)?)"
                       r"\b(?:(?!\b(?:but|while|whereas|and)\b)(?:[^.?!\n]|\n(?!\n))){0,60}?\b(?:increas\w*|ris(?:es|ing)|rose|goes up|"
-                      r"went up|going up|grow\w*|climb\w*|higher)\b)"),
+                      r"went up|going up|grow\w*|climb\w*)\b)"),
            "a learned codec minimises a sum of two terms it trades against each other, the rate R (bits per pixel) and "
            "lambda times the distortion D (CompressAI's RateDistortionLoss: lmbda * distortion + bpp_loss): the rate "
            "is no loss meant to fall on its own. While spending more bits buys a larger fall of lambda D than they "
@@ -385,7 +425,8 @@ OBJECTIVES = (
            # (a divergence asked about is none said: "is the rate term diverging?"; a loss said to rise, other than the
            # rate's own, is the failure the answer names)
            unless=lambda text: _nonfinite_said(told(text)) or _not_learning_said(text)
-           or ("a loss said to rise" if _LOSS_ROSE.search(told(text)) else "")),
+           or ("a loss said to rise" if _LOSS_ROSE.search(told(text)) else "")
+           or ("the distortion said to get worse" if _DISTORTION_WORSE.search(told(text)) else "")),
     # (a margin softmax's margin raised over training -- its scheduler named or configured, a margin warmup, or the
     # margin a column of the log -- beside a loss said to rise)
     Normal("a margin softmax whose margin is ramped up",
@@ -403,8 +444,12 @@ OBJECTIVES = (
            "stops growing, and the EER should not get worse",
            frozenset({"climb", "diverge"}),
            # (not beside a nan or an inf said: a divergence asked about is the rise itself)
+           # (nor beside a margin said fixed, a ramp said over, or an EER said to get worse: the answer's own check)
            unless=lambda text: _nan_or_inf_said(told(text)) or ("the margin named fixed" if re.search(
-               r"(?i)\bmargin\b[^.?!\n]{0,30}\b(?:is|was|stays?|kept)\s+(?:fixed|constant)\b", text) else "")),
+               r"(?i)\bmargin\b[^.?!\n]{0,30}\b(?:is|was|stays?|kept)\s+(?:fixed|constant)\b", text) else "")
+           or ("the ramp said over" if _RAMP_OVER.search(text) else "") or ("an EER said worse" if _eer_worse(text) else "")
+           or ("a triplet's or a contrastive margin" if _PAIR_MARGIN.search(text) and not re.search(_MARGIN_SOFTMAX, text, re.I)
+               else "")),
     Normal("a GAN's losses, which do not fall",
            # (a critic's loss only beside a GAN named: an actor-critic has one too)
            # (and the family by its members' names, "CycleGAN losses", "StyleGAN2 loss"; and the losses CycleGAN's and
@@ -1334,8 +1379,10 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            or _found(_LOGLIK_WRONG, text),
            # (and its rise toward 0 is the model learning: "the log-likelihood is negative and getting bigger every
            # iteration", "increasing towards zero")
-           accounts_said=re.compile(r"(?i)" + _LOGLIK + r"[^.?!\n]{0,60}?\b(?:increas\w*|ris(?:es|ing)|rose|grow\w*|"
-                                    r"(?:gets?|getting)\s+bigger|climb\w*|go(?:es|ing)\s+up)\b|\b(?:increas\w*|ris(?:es|ing)|"
+           # (not a negative log-likelihood's, the loss; nor a rise "in magnitude", away from 0)
+           accounts_said=re.compile(r"(?i)(?<!negative )(?<!negative-)(?<!minus )" + _LOGLIK + r"[^.?!\n]{0,60}?\b(?:increas\w*|"
+                                    r"ris(?:es|ing)|rose|grow\w*|(?:gets?|getting)\s+bigger|climb\w*|go(?:es|ing)\s+up)\b"
+                                    r"(?!\s+in\s+(?:magnitude|absolute))|\b(?:increas\w*|ris(?:es|ing)|"
                                     r"climb\w*|go(?:es|ing)\s+up|(?:gets?|getting)\s+(?:bigger|closer))\s+(?:\w+\s+){0,2}?"
                                     r"towards?\s+(?:zero|0)\b")),
     Normal("negative loss", NEGATIVE_SAID,
@@ -1374,7 +1421,9 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            frozenset({"overflow"}),
            # (not where nothing shows a loss scaler or half precision: a scheduler warning in a float32 run is the
            # loop's own order, and "the scale" of something else is no scaler)
-           unless=lambda text: "" if HALF_SHOWN.search(text) or SCALER_SHOWN.search(text) else "no loss scaling",
+           # (nor where the scale is said or printed at its floor, every step skipped: the failure the answer names)
+           unless=lambda text: ("no loss scaling" if not (HALF_SHOWN.search(text) or SCALER_SHOWN.search(text)) else
+                                "the scale at its floor" if _SCALE_AT_FLOOR.search(text) else ""),
            # (a skipped step is one whose gradients held an inf or a nan: their norm, logged for that step, is inf or nan;
            # and a skipped step leaves the weights as they were, so a question whether they went inf is answered too,
            # and so is a fear of it, "I'm worried the expert weights are going inf somewhere" -- not "I'm afraid",
@@ -1394,10 +1443,11 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
                                     # that some rare input blows my kernel up")
                                     r"\b(?:nan|inf)\s+(?:grad(?:ient)?s|grads)\b|\b(?:grad(?:ient)?s|grads)\s+(?:are|were|go|went|"
                                     r"become|became)\s+(?:nan|inf)\b|\bwhich\s+(?:\w+\s+){0,2}?(?:is|are|was|were|goes|went|"
-                                    r"becomes?|became)\s+(?:nan|inf)\b[^.\n?]{0,40}\?|"
-                                    # (or whether some part makes it: "is the kernel producing inf?")
-                                    r"\b(?:is|are|does|do|could|can|might)\b[^.\n?]{0,60}?\b(?:produc|giv|mak|output|creat|"
-                                    r"generat)\w*\s+(?:an?\s+)?(?:nan|inf)s?\b[^.\n?]{0,40}\?|"
+                                    r"becomes?|became)\s+(?:nan|inf)\b" + _NO_LOSS_TO_MARK + r"|"
+                                    # (or whether some part makes it: "is the kernel producing inf?" -- a question that
+                                    # names no loss: "... when the loss goes nan at step 4000?" reports its nan)
+                                    r"\b(?:is|are|does|do|could|can|might)\b(?:(?!\bloss)[^.\n?]){0,60}?\b(?:produc|giv|mak|"
+                                    r"output|creat|generat)\w*\s+(?:an?\s+)?(?:nan|inf)s?\b" + _NO_LOSS_TO_MARK + r"|"
                                     # (the fear ends where another clause may report: a comma, a colon, a dash)
                                     r"\b(?:worried|concerned|scared|nervous)\b(?:(?!\b(?:because|since|as)\b|\s-+\s)"
                                     r"[^.\n?,:;\u2013\u2014]){0,80}?\b(?:(?:blows?|blew|blowing)\s+(?:\w+\s+){0,2}?up|explod\w*|"
@@ -1458,10 +1508,12 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            # (not beside a nan, an inf or a loss of a million said: a blow-up, whatever gap came before it)
            unless=lambda text: _nan_or_inf_said(text) or _found(HUGE_LOSS_SAID, text)),
     Normal("spikes in a falling curve",
-           # (or a loss said to jump between two levels from step to step, or to be noisy: not noisy labels)
-           re.compile(r"\bspik\w*|\bspiky\b|\bjumps? (?:up|around|between)\b|"
-                      r"\bloss\b[^.?!\n]{0,40}?\b(?:noisy|jumpy|erratic)\b|\b(?:noisy|jumpy|erratic)\s+(?:training\s+)?"
-                      r"(?:loss|curve)\b"),
+           # (or a loss said to jump between two levels from step to step, not from epoch to epoch, or to be noisy: not
+           # noisy labels or targets)
+           re.compile(r"\bspik\w*|\bspiky\b|\bjumps? (?:up|around)\b|"
+                      r"\bloss\b[^.?!\n]{0,60}?\bjumps? between\b(?![^?!\n]{0,60}\bepochs?\b)|"
+                      r"\b(?:loss|curve)\s+(?:is|looks|curve\s+is|curve\s+looks)\s+(?:very\s+|really\s+|quite\s+|so\s+)?"
+                      r"(?:noisy|jumpy|erratic)\b|\b(?:noisy|jumpy|erratic)\s+(?:training\s+)?(?:loss|curve)\b"),
            "isolated spikes in a curve that trends down are mini-batch noise, larger with small batches; a spike "
            "in the first steps that then recovers is the no-warmup signature instead",
            "the loss values: where the spikes are and whether the curve still trends down",

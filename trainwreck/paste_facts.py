@@ -45,7 +45,7 @@ from .normals import gan_failure_said
 from .one_class_iou import one_class_iou
 from .optimizer_setup import RATE_CLIMBS, high_adaptive_rate, rate_rose
 from .rate_tried import broke_before_update, rate_zero_failed
-from .run_kind import IMAGE_TO_IMAGE, SUMMED, absolute_loss, linear_model
+from .run_kind import IMAGE_TO_IMAGE, OTHER_TARGET, SUMMED, absolute_loss, linear_model
 from .run_said import (BEFORE_TRAINING_NONFINITE, faster_start_said, fell_then_broke, loss_climb_said, order_moved_it,
                        says_not_learning, untrained_output_enormous, untrained_output_nonfinite)
 from .schedule_said import ADAPTIVE, PLAIN_SGD, WARMUP_SET, no_warmup_said
@@ -470,7 +470,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                  "fed as they are")
     # (a model that gives back pictures learns to output the pixels it reads: raw pixels make its squared error
     # enormous by themselves, the inputs' scale -- one cause, and dividing the inputs by 255 scales its targets too)
-    if "raw-pixels" in out and IMAGE_TO_IMAGE.search(ev.prose):
+    if "raw-pixels" in out and IMAGE_TO_IMAGE.search(ev.prose) and not OTHER_TARGET.search(ev.prose):
         out.pop("raw-targets", None)
     overflow, printed = exp_overflow(ev)
     if overflow:

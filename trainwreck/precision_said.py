@@ -34,10 +34,9 @@ HALF_SHOWN = re.compile(r"(?i)(?<![\w-])(?:--)?(?:fp16|float16|half[- ]precision
 # bfloat16 has float32's range: a report that names it, and no float16 as such, computes in no half that overflows
 BF16_ONLY = re.compile(r"(?i)\b(?:bf16|bfloat16)\b")
 # (float16 by its other names: Lightning's precision="16-mixed" or 16 and its "Using 16bit Automatic Mixed Precision
-# (AMP)", and a GradScaler, which bfloat16 does not need -- not "bf16-mixed", nor an image's "16-bit")
+# (AMP)" -- not "bf16-mixed", an image's "16-bit", nor a precision metric, "precision: 16.7%")
 FP16_NAMED = re.compile(r"(?i)(?<![\w-])(?:fp16|float16|\.half\(\))|(?<![\w-])--fp16\b|(?<![\w-])16-mixed\b|"
-                        r"\bprecision[ =:\"']{1,4}16(?![\w-])|(?<![\w-])16[- ]?bit (?:automatic )?mixed[- ]precision\b|"
-                        r"\bgrad[ _-]?scaler\b")
+                        r"\bprecision[ =:\"']{1,4}16(?![\w.%-])|(?<![\w-])16[- ]?bit (?:automatic )?mixed[- ]precision\b")
 
 
 def bf16_only(text: str) -> bool:
@@ -101,7 +100,7 @@ PRECISION_CLAUSE = re.compile(r",|\bbut\b|\bwhile\b|\bwhereas\b")
 FULL_ORIGIN = re.compile(r"\bfrom\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?(?:fp32|float32|full precision|single precision|"
                          r"fp64|float64|bf16)(?:\s+[\w-]+){0,2}?\s+(?:checkpoints?|ckpt|weights|models?|init\w*|"
                          r"pretrain\w*)\b")
-LIGHTNING_32 = re.compile(r"\bprecision\s*=\s*['\"]?(?:32|64)(?:-true)?\b")
+LIGHTNING_32 = re.compile(r"\bprecision\s*=\s*['\"]?(?:32|64)(?:-true)?(?![\d.%])")
 
 
 # (a run in full precision said to go well in the words of a finished run: "trains to the end without any problem" --

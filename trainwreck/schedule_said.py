@@ -39,8 +39,8 @@ NO_WARMUP = re.compile(r"\b(?:no|without|w/o|zero)\s+(?:lr\s+|learning[ -]rate\s
                        r"\s?){0,2}?warm-?up\b|"
                        r"--[\w-]{0,20}?warm-?up[\w-]{0,30}\s+0(?:\.0+)?(?![.\d])|"
                        # (the verb's particle after it: "turned warmup off", "switched the LR warmup off")
-                       r"\b(?:turn|turned|turning|switch|switched|switching)\s+(?:the\s+|my\s+|our\s+)?(?:lr\s+|"
-                       r"learning[ -]rate\s+)?warm-?up\s+off\b", re.I)
+                       r"(?<!not )(?<!n't )(?<!never )\b(?:turned|switched)\s+(?:the\s+|my\s+|our\s+)?(?:lr\s+|"
+                       r"learning[ -]rate\s+)?warm-?up(?:\s+phase)?\s+off\b", re.I)
 # ... or a rate said to be constant from the start, or the schedule said dropped ("constant AdamW lr=5e-4", "I removed
 # the LR scheduler"), in a paste that does not name a warmup at all
 CONSTANT_RATE = re.compile(r"\bconstant\s+(?:[\w-]{1,20}\s+){0,2}?(?:lr|learning[ -]rate)\b|"

@@ -86,15 +86,18 @@ def start_far_above_uniform(prose: str, printed_start: float | None = None) -> s
 
 # A sequence's length as a paste names it: `seq_length = 25`, "seq_len 128", "block_size 1024", "ctx_len 512",
 # "bptt 35", "sequence length 256"
-_LENGTH_NAMED = re.compile(r"(?i)\b(?:seq(?:uence)?[_ ]?len(?:gth)?|block_size|ctx_len|context[_ ]length|bptt|max_len)"
-                           r"\b[ \t]*(?:(?:[=:]|is|of)[ \t]*)?(\d{1,6})\b")
+_LENGTH_NAMED = re.compile(r"(?i)(?:\b|_)(?:seq(?:uence)?[_ ]?len(?:gth)?|block_size|ctx_len|context[_ ]length|bptt|"
+                           r"max_(?:seq_)?len(?:gth)?)\b[ \t]*(?:(?:[=:]|is|of)[ \t]*)?(\d{1,6})\b|"
+                           # ("sequences of 35 tokens"; and the Trainer's logged loss, which some versions sum over
+                           # gradient_accumulation_steps: transformers issue 35204)
+                           r"\bsequences?\s+of\s+(\d{1,6})\s+tokens\b|\bgradient_accumulation_steps\s*[=:]\s*(\d{1,4})\b")
 # A language model said: its trainer's loss is the mean cross-entropy per token
 LANGUAGE_MODEL = re.compile(r"(?i)\blanguage[ -]model\w*|\b(?:nano)?gpt\w*|\bllama\w*|\bdecoder[- ]only\b|\bpre-?train\w*|"
                             r"\bcausal[ _-]?lm\b|\bnext[- ]token\b")
 
 
 def _lengths_named(prose: str) -> list[int]:
-    return [int(m.group(1)) for m in itertools.islice(_LENGTH_NAMED.finditer(prose), 10) if int(m.group(1)) > 1]
+    return [int(n) for m in itertools.islice(_LENGTH_NAMED.finditer(prose), 10) for n in m.groups() if n and int(n) > 1]
 
 
 def _far_above(value: float, quoted: str, uniform: float, classes: int, how: str) -> str:
@@ -166,7 +169,7 @@ FIRST_LOSS_SAID = re.compile(r"(?i)\b(?:(?:very )?first|initial|starting)\b[^.?!
                              r"(\d+\.\d+)|\bloss (?:(?:is|was|of) )?(\d+\.\d+) at (?:step|iteration|iter|epoch) [01]\b|"
                              r"\bloss (?:starts|started|begins|began) (?:at|around|near) (\d+\.\d+)|"
                              # ("the loss at step 0 is 10.98")
-                             r"\bloss (?:at|on) (?:step|iteration|iter|epoch) [01]\b[^.?!\n\d]{0,10}?(\d+\.\d+)")
+                             r"\bloss (?:at|on) (?:(?:step|iteration|iter) [01]|epoch 0)\b[^.?!\n\d]{0,10}?(\d+\.\d+)")
 # ... and a later loss the words give ("after 500 epochs it's 1.0852", "still 2.30 after 20 epochs"): near the first
 # (within PLATEAU_FALL of it), the run stayed where it started -- ln C is where a healthy run starts, not where it stays
 LATER_LOSS_SAID = re.compile(r"(?i)\bafter\s+\d[\d,]*\s+(?:epochs?|steps?|iterations?|iters?|batches|updates)\b"
