@@ -330,3 +330,22 @@ def test_a_precision_metric_is_no_float16_and_a_question_with_inf_that_names_the
     floor = SCALER_BURST.replace("reducing to 16384", "reducing to 1").replace("Then one more OVERFLOW every ~1000 "
                                                                              "steps", "Since then every step is skipped")
     assert diagnosis(floor).verdict != "normal"
+
+
+# ---- code_review_s62b: the answers' own textbook cases stay answered ----------------------------------------------
+
+def test_the_codec_and_ms_ssim_answers_keep_their_own_questions():
+    assert diagnosis("CompressAI bmshj2018-hyperprior, lambda 0.0130. The distortion falls while the rate increases "
+                     "every epoch, and the total loss falls. Is the rate supposed to go up?").verdict == "normal"
+    for said in ("My PSNR on Kodak is about 2 dB lower than the paper's MSE model at the same bpp.",
+                 "My PSNR is lower than the same model trained with MSE at the same bpp (29.4 vs 31.5 dB).",
+                 "All the same settings as the paper otherwise; my PSNR is lower than its MSE model's (29.4 vs 31.5 dB)."):
+        text = "Trained a mean-scale hyperprior with the MS-SSIM loss (--metric ms-ssim). " + said + " Is that wrong?"
+        assert diagnosis(text).verdict == "normal", said
+
+
+def test_a_float16_autocast_with_a_grad_scaler_is_float16_beside_words_of_bf16():
+    said = ("It trained fine in bf16 on the A100, but on the V100 I switched to torch.cuda.amp.autocast() with a "
+            "GradScaler. The loss goes nan at step 12k.")
+    assert not bf16_only(said)
+    assert bf16_only("torch.autocast('cuda', dtype=torch.bfloat16) and a GradScaler copied from the docs; nan at 12k.")

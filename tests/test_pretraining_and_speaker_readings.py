@@ -250,3 +250,30 @@ def test_a_warmup_not_turned_off_and_a_lower_rate_guessed_at():
     from trainwreck.rate_tried import lr_tried
     assert no_warmup_said("To be clear, I did not turn warmup off (it is 500 steps).") == ""
     assert lr_tried("Loss goes nan at step 3000. I guess lowering the lr would help?") == ""
+
+
+# ---- code_review_s62b: the readings keep their own cases ----------------------------------------------------------
+
+def test_conditional_clearing_beside_an_amp_branch_and_after_a_long_log():
+    amp = EVAL_CLEARS.replace("    loss.backward()\n    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)\n"
+                              "    optimizer.step()\n",
+                              "    if use_amp:\n        scaler.scale(loss).backward()\n        scaler.step(optimizer)\n"
+                              "        scaler.update()\n    else:\n        loss.backward()\n        optimizer.step()\n")
+    assert cleared_only_when(amp) == "if step % eval_every == 0:"
+    log = "".join(f"step {k} | loss 2.0\n" for k in range(450))
+    assert cleared_only_when(log + EVAL_CLEARS) == "if step % eval_every == 0:"
+
+
+def test_the_margin_answer_keeps_a_falling_eer_and_a_rise_until_the_ramp_ends():
+    for said in ("From epoch 20 the EER falls while the loss increases every epoch.",
+                 "The loss keeps increasing until the ramp finished at epoch 40; the EER went from 1.4% to 1.0%."):
+        text = ("ECAPA-TDNN with AAM-softmax and the WeSpeaker margin warmup (initial_margin 0.0, final_margin 0.2). "
+                + said + " Is this a bug?")
+        assert diagnosis(text).verdict == "normal", said
+
+
+def test_a_loss_a_bit_noisy_and_jumps_within_epochs_are_noise():
+    assert diagnosis("The loss is a bit noisy but trends down over the first 4 epochs. Is the noise a problem?"
+                     ).verdict == "normal"
+    assert diagnosis("The loss jumps between 0.3 and 1.1 from batch to batch. Over 3 epochs it still trends down. "
+                     "Is that normal?").verdict == "normal"

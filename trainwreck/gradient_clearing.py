@@ -102,7 +102,7 @@ def cleared_outside(prose: str) -> str:
 # clearing under the same `if` as the step, gradient accumulation's own form, nor beside any clearing outside an `if`.
 _IF_LINE = re.compile(r"[ \t]*(?:el)?if\b[^\n]*:[ \t]*(?:#[^\n]*)?$")
 _LOOP_LINE = re.compile(r"[ \t]*(?:for|while)\b[^\n]*:[ \t]*(?:#[^\n]*)?$")
-CLEARING_LINES = 400         # (a loop is read in a paste's first lines: a pasted script, not a whole log)
+CLEARING_LINES = 5000        # (a paste's lines read for its loop: a log before the code, not a whole run's)
 
 
 def cleared_only_when(prose: str) -> str:
@@ -129,7 +129,9 @@ def cleared_only_when(prose: str) -> str:
     loop, under_if = step, False
     while loop is not None and not _LOOP_LINE.match(lines[loop]):
         loop = above(loop)
-        under_if = under_if or (loop is not None and bool(_IF_LINE.match(lines[loop])))
+        # (an accumulation's test, `% k`, or its flag: not an `if use_amp:` whose else steps too)
+        under_if = under_if or (loop is not None and bool(_IF_LINE.match(lines[loop]))
+                                and bool(re.search(r"%|\baccum\w*|\bsync\b", lines[loop])))
     if loop is None or under_if:
         return ""
     condition = ""

@@ -261,29 +261,30 @@ ARTIFACTS_SAID = re.compile(r"(?i)\bartifacts?\b|\bartefacts?\b|\bcheckerboard\b
 _LOSS_ROSE = re.compile(r"(?i)(?<![\w-])(?<!bpp )(?<!bpp_)(?<!rate )(?<!aux )(?<!aux_)loss\b(?:(?!\b(?:but|while|whereas|and)\b)"
                         r"[^.?!\n]){0,40}?\b(?:increas\w*|ris(?:es|ing)|rose|goes up|went up|climb\w*|grow\w*)\b")
 # The rest of a question to its mark, naming no loss (whose nan it would report)
-_NO_LOSS_TO_MARK = r"(?:(?!\bloss)[^.\n?]){0,40}\?"
+_NO_LOSS_TO_MARK = r"(?:(?!\b(?:loss|training|run)\b)[^.\n?]){0,40}\?"
 # A loss scale at its floor: reduced to 1 or below, or every step said to be skipped
 _SCALE_AT_FLOOR = re.compile(r"(?i)\breducing to (?:1|0\.\d+)(?![\d.])|\bloss[ _]scale\b(?:[ \t]+to)?[ \t]*(?:[:=][ \t]*)?"
                              r"(?:1|0\.\d+)(?:\.0+)?(?![\d.])|\bevery\s+(?:single\s+)?step\s+(?:is|was|gets|got)\s+skipped\b|"
                              r"\ball\s+(?:the\s+)?steps\s+(?:are|were)\s+skipped\b")
 # A distortion said to get worse: a PSNR or an (MS-)SSIM that falls, an MSE or a distortion that rises
-_DISTORTION_WORSE = re.compile(r"(?i)\b(?:psnr|ms-?ssim|ssim)\b[^.?!\n]{0,40}?\b(?:gets?\s+worse|got\s+worse|worse|drops?|"
-                               r"dropped|falls?|fell|decreas\w*|goes\s+down|went\s+down)\b|\b(?:mse|distortion)\b[^.?!\n]{0,40}?"
+_DISTORTION_WORSE = re.compile(r"(?i)\b(?:psnr|ms-?ssim|ssim)\b(?:(?!\b(?:but|while|whereas|and)\b)[^.?!\n]){0,40}?\b(?:gets?\s+worse|got\s+worse|worse|drops?|"
+                               r"dropped|falls?|fell|decreas\w*|goes\s+down|went\s+down)\b|\b(?:mse|distortion)\b(?:(?!\b(?:but|while|whereas|and)\b)[^.?!\n]){0,40}?"
                                r"\b(?:increas\w*|ris(?:es|ing)|rose|goes\s+up|went\s+up|gets?\s+worse)\b")
 # A margin softmax by its names (ArcFace, AAM-softmax, CosFace, AM-softmax, SphereFace; WeSpeaker's arc_margin and
 # add_margin); a triplet's or a contrastive loss's margin, named with none of them, is no softmax's
 _MARGIN_SOFTMAX = (r"(?:\barcface\b|\baam[-_ ]?softmax\b|\baamsoftmax\b|\bcosface\b|\bam[-_ ]softmax\b|\bsphereface\b|"
                    r"\barc_?margin\b|\badd_?margin\b|\badditive (?:angular )?margin\b|\bmargin[- ]softmax\b|\baam\b)")
 _PAIR_MARGIN = re.compile(r"(?i)\btriplet\w*|\bcontrastive\b|\bmarginrankingloss\b|\bhinge\b")
-_RAMP_OVER = re.compile(r"(?i)\b(?:ramp|warm-?up|schedul\w*)\b[^.?!\n]{0,30}?\b(?:finished|ended|is over|was over|completed|"
-                        r"is done|was done)\b")
+_RAMP_OVER = re.compile(r"(?i)\b(?:after|since|once)\s+the\s+(?:margin\s+)?(?:ramp|warm-?up|schedul\w*)\b(?!\s+(?:started|began))|"
+                        r"\b(?<!until the )(?<!till the )(?:ramp|warm-?up)\b[^.?!\n]{0,30}?\b(?:finished|ended|is over|was over|"
+                        r"completed)\b[^.?!\n]{0,30}?\bbut\b")
 _EER_FROM_TO = re.compile(r"(?i)\beer\b[^.?!\n]{0,40}?\bfrom\s+(\d+(?:\.\d+)?)(?:\s*%)?\s+to\s+(\d+(?:\.\d+)?)")
 
 
 def _eer_worse(text: str) -> bool:
     """An EER said to get worse: in words, or from one number to a larger one."""
-    return bool(re.search(r"(?i)\beer\b[^.?!\n]{0,40}?\b(?:gets?\s+worse|got\s+worse|worse|increas\w*|rose|went\s+up|"
-                          r"goes\s+up)\b", text)) or any(float(b) > float(a) for a, b in _EER_FROM_TO.findall(text))
+    return bool(re.search(r"(?i)\beer\b(?:(?!\b(?:but|while|whereas|and)\b)[^.?!\n]){0,40}?\b(?:gets?\s+worse|got\s+worse|worse|increas\w*|rose|"
+                          r"went\s+up|goes\s+up)\b", text)) or any(float(b) > float(a) for a, b in _EER_FROM_TO.findall(text))
 # MS-SSIM as what a model is trained for: its loss, its training metric, `1 - ms_ssim`, CompressAI's `--metric ms-ssim`
 _MS_SSIM = r"ms[-_ ]?ssim"
 _MS_SSIM_TRAINED = (r"(?:\b" + _MS_SSIM + r"[ _-](?:loss|objective|distortion|optimi[sz]ed|trained)\b|\b(?:trained|optimi[sz]ed|"
@@ -292,11 +293,15 @@ _MS_SSIM_TRAINED = (r"(?:\b" + _MS_SSIM + r"[ _-](?:loss|objective|distortion|op
                     _MS_SSIM + r"|\bmetric\s*=\s*['\"]" + _MS_SSIM + r"['\"])")
 # ... and what rules the answer out: the model said trained for the MSE, a collapsed output, or a PSNR under 20 dB
 # (an MS-SSIM model's PSNR trails an MSE model's by a few dB, not down to a flat image's)
-_MSE_TRAINED = re.compile(r"(?i)\b(?:trained|optimi[sz]ed|fine-?tuned|training)\s+(?:\w+\s+){0,4}?with\s+(?:the\s+|an?\s+)?"
+_MSE_TRAINED = re.compile(r"(?i)(?<!model )(?<!baseline )(?<!than )(?<!vs )(?<!vs. )(?<!versus )(?<!paper's )(?<!same )"
+                          r"\b(?:trained|optimi[sz]ed|fine-?tuned|training)\s+(?:\w+\s+){0,4}?with\s+(?:the\s+|an?\s+)?"
                           r"(?:mse|l2)\b|--metric[ =]['\"]?mse\b|\bmetric\s*=\s*['\"]mse['\"]")
 _COLLAPSED = re.compile(r"(?i)\b(?:flat|uniform|solid)\s+(?:gr[ae]y|black|colou?r)|\b(?:gr[ae]y|black|blank)\s+(?:images?|"
-                        r"outputs?|reconstructions?)\b|\ball\s+(?:the\s+)?same\b")
-_PSNR_DB = re.compile(r"(?i)\bpsnr\b[^.\n]{0,40}?(?<![\d.])(\d{1,2}(?:\.\d+)?)\s*db\b")
+                        r"outputs?|reconstructions?)\b|\b(?:reconstructions?|outputs?|images?)\s+(?:are|look|come\s+out)\s+"
+                        r"all\s+(?:the\s+)?same\b")
+# (a PSNR's own value: "PSNR is 11.2 dB", "PSNR of 14 dB" -- not a gap, "2 dB lower")
+_PSNR_DB = re.compile(r"(?i)\bpsnr\b[^.\n]{0,40}?(?<![\d.])(\d{1,2}(?:\.\d+)?)\s*db\b(?!\s+(?:lower|higher|worse|better|"
+                      r"below|above|gap|drop|less|more|behind)\b)")
 
 
 def _ms_ssim_unless(text: str) -> str:
@@ -1511,8 +1516,9 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            # (or a loss said to jump between two levels from step to step, not from epoch to epoch, or to be noisy: not
            # noisy labels or targets)
            re.compile(r"\bspik\w*|\bspiky\b|\bjumps? (?:up|around)\b|"
-                      r"\bloss\b[^.?!\n]{0,60}?\bjumps? between\b(?![^?!\n]{0,60}\bepochs?\b)|"
-                      r"\b(?:loss|curve)\s+(?:is|looks|curve\s+is|curve\s+looks)\s+(?:very\s+|really\s+|quite\s+|so\s+)?"
+                      r"\bloss\b[^.?!\n]{0,60}?\bjumps? between\b(?![^?!\n]{0,60}?\b(?:from\s+(?:one\s+)?epoch\s+to|"
+                      r"between\s+epochs|each\s+epoch|per\s+epoch|every\s+epoch)\b)|"
+                      r"\b(?:loss(?:es)?|curves?)\s+(?:is|are|looks?|seems?|curve\s+is|curve\s+looks)\s+(?:\w+\s+){0,2}?"
                       r"(?:noisy|jumpy|erratic)\b|\b(?:noisy|jumpy|erratic)\s+(?:training\s+)?(?:loss|curve)\b"),
            "isolated spikes in a curve that trends down are mini-batch noise, larger with small batches; a spike "
            "in the first steps that then recovers is the no-warmup signature instead",

@@ -39,9 +39,15 @@ FP16_NAMED = re.compile(r"(?i)(?<![\w-])(?:fp16|float16|\.half\(\))|(?<![\w-])--
                         r"\bprecision[ =:\"']{1,4}16(?![\w.%-])|(?<![\w-])16[- ]?bit (?:automatic )?mixed[- ]precision\b")
 
 
+# (a GradScaler is float16's: bfloat16 needs none -- unless the autocast it serves is shown in bfloat16)
+GRAD_SCALER = re.compile(r"(?i)\bgrad[ _-]?scaler\b")
+BF16_AUTOCAST = re.compile(r"\bdtype\s*=\s*(?:torch\.)?bfloat16\b")
+
+
 def bf16_only(text: str) -> bool:
     """Does the text name bfloat16 and no float16 as such? (Its half precision has float32's range.)"""
-    return bool(BF16_ONLY.search(text)) and not FP16_NAMED.search(text)
+    return bool(BF16_ONLY.search(text)) and not FP16_NAMED.search(text) \
+        and not (GRAD_SCALER.search(text) and not BF16_AUTOCAST.search(text))
 
 
 # (a sentence that names half precision as what others say of it and says this run is in full precision: "I read that

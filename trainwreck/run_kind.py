@@ -54,11 +54,15 @@ ABSOLUTE_BUILT = re.compile(r"(?i)(?:smooth_?)?l1\w*|huber\w*|mae\b|mean_?absolu
 # A model that gives back pictures (an autoencoder, a learned codec, a denoiser, a super-resolution or inpainting
 # network): its squared error is taken against images, the very pixels it reads (or a cleaner copy of them), so the
 # targets' scale is the inputs' -- said by the task's names
-IMAGE_TO_IMAGE = re.compile(r"(?i)\bauto-?encoders?\b|\b(?:image|video|learned|neural) (?:compression|codecs?)\b|\bcompressai\b|"
-                            r"\bhyperprior\b|\bdenois(?:ing|ers?)\b|\bsuper-?resolution\b|\binpaint\w*|\bdeblur\w*|"
-                            r"\bimage[- ]to[- ]image\b|\bpix2pix\b")
-# ... unless the paste names a target of another kind beside it: a regression head, a price, an age, a depth map
-OTHER_TARGET = re.compile(r"(?i)\bregression\b|\b(?:price|age|depth|count|score|rating)s?\b")
+IMAGE_TO_IMAGE = re.compile(r"(?i)\bauto-?encoders?\b|\bvae\b|\bvariational auto|\b(?:image|video|learned|neural) "
+                            r"(?:compression|codecs?)\b|\bcompressai\b|\bhyperprior\b|\bdenois(?:ing|ers?)\b|"
+                            r"\bsuper-?resolution\b|\binpaint\w*|\bdeblur\w*|\bimage[- ]to[- ]image\b|\bpix2pix\b|"
+                            r"\breconstruct(?:s|ing)?\s+the\s+(?:clean\s+|original\s+)?(?:input|image|frame|picture)s?\b|"
+                            r"\breconstructions?\s+(?:come|look|are)\b")
+# ... unless the paste gives it a target of another kind: a regression head, something it predicts, a depth map
+OTHER_TARGET = re.compile(r"(?i)\bregression\s+head\b|\bpredict(?:s|ing)?\s+(?:the\s+)?(?:sale\s+)?(?:price|age|depth|count|"
+                          r"score|rating|value|label)s?\b|(?<!bit )(?<!bit-)(?<!color )(?<!colour )\bdepth\s+(?:maps?|heads?|targets?|"
+                          r"values?)\b")
 
 
 def absolute_loss(prose: str) -> bool:
