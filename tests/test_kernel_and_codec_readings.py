@@ -349,3 +349,10 @@ def test_a_float16_autocast_with_a_grad_scaler_is_float16_beside_words_of_bf16()
             "GradScaler. The loss goes nan at step 12k.")
     assert not bf16_only(said)
     assert bf16_only("torch.autocast('cuda', dtype=torch.bfloat16) and a GradScaler copied from the docs; nan at 12k.")
+
+
+def test_a_guarded_std_in_another_function_leaves_the_per_item_one_read():
+    other = PER_CROP.replace("    def forward(self, x):\n",
+                             "    def scale_targets(y):\n        std = y.std() + 1e-5\n        return (y - y.mean()) / std\n\n"
+                             "    def forward(self, x):\n")
+    assert parts(other, "WR-060")["item-std-unguarded"] > 0

@@ -277,3 +277,13 @@ def test_a_loss_a_bit_noisy_and_jumps_within_epochs_are_noise():
                      ).verdict == "normal"
     assert diagnosis("The loss jumps between 0.3 and 1.1 from batch to batch. Over 3 epochs it still trends down. "
                      "Is that normal?").verdict == "normal"
+
+
+def test_a_present_tense_question_and_a_warmup_question_and_a_loss_at_epoch_1_are_asked_not_said():
+    from trainwreck.rate_tried import lr_tried
+    assert lr_tried("Loss goes nan at step 3000. Lowering the learning rate helps?") == ""
+    assert lr_tried("Loss goes nan at step 3000. Lowering the lr should help?") == ""
+    assert lr_tried("Lowering the learning rate helps a lot.") == "helped"
+    assert no_warmup_said("Should I have turned warmup off?") == ""
+    assert diagnosis("CIFAR-10, 10 classes, cross-entropy. The loss is 2.3026 at epoch 1 and the accuracy is 10%. "
+                     "Is that expected?").verdict != "normal"

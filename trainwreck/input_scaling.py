@@ -513,22 +513,27 @@ _TO_LINE_END = re.compile(r"[^\n]*")
 
 
 def per_item_std(prose: str, division: re.Match) -> re.Match | None:
-    """The std call (group 0, up to its bracket) of the division, or of the line assigning its divisor, whose axes all
-    leave out the batch's (see above); or None."""
+    """The std call (group 0, up to its bracket) of the division -- or of a later one in the paste (DIVIDES_BY_STD) --
+    or of the nearest line before it assigning its divisor, whose axes all leave out the batch's (see above); or
+    None."""
+    later = itertools.islice(DIVIDES_BY_STD.finditer(prose, division.end()), 9)
+    return next((m for d in (division, *later) if (m := _std_of(prose, d))), None)
+
+
+def _std_of(prose: str, division: re.Match) -> re.Match | None:
     from .breaking_constructs import GUARDED     # (breaking_constructs imports this module's neighbours: read late)
 
     said = division.group(0)
     if not _STD_CALL.search(said):
         name = _DIVISOR_NAME.search(said)
-        line = name and re.search(r"(?m)^[ \t]*" + re.escape(name.group(1)) + r"\s*=(?!=)[^\n]{0,160}", prose)
-        if not line:
+        made = name and list(itertools.islice(re.compile(r"(?m)^[ \t]*" + re.escape(name.group(1))
+                                                         + r"\s*=(?!=)[^\n]{0,160}").finditer(prose, 0, division.start()),
+                                              50))
+        # (the nearest making before the division, as that division sees it: with a guard -- `+ 1e-5`, a clamp, a
+        # max, a where -- it is kept off 0; one made elsewhere, for another function, is not this one)
+        if not made or GUARDED.search(made[-1].group(0)) or "where(" in made[-1].group(0):
             return None
-        # (a guard where it is made or made again before the division: `+ 1e-5`, a clamp, a max, a where)
-        made_again = re.compile(r"(?m)^[ \t]*" + re.escape(name.group(1)) + r"\s*=(?!=)[^\n]{0,160}").finditer(
-            prose, line.start(), max(line.end(), division.start()))
-        if any(GUARDED.search(m.group(0)) or "where(" in m.group(0) for m in itertools.islice(made_again, 10)):
-            return None
-        division = line
+        division = made[-1]
     call = _STD_CALL.search(prose, division.start(), division.end())
     args = call and arguments(prose, call.end() - 1)
     axes = next((a.group(1) for a in map(_AXES.match, args or ()) if a), "")

@@ -481,7 +481,7 @@ def _tried_items(text: str) -> str:
     return text[:header.end()] + LIST_ITEM.sub(r"\1I tried ", items) + after
 
 
-_MODAL = re.compile(r"(?i)\b(?:would|will|might|could|may|can)\b|\bnot sure\b")
+_MODAL = re.compile(r"(?i)\b(?:would|will|might|could|may|can|should)\b|\bnot sure\b|\b(?:helps|fixes|solves|works)\s*$")
 
 
 @functools.lru_cache(maxsize=8)          # (asked by the context and by the curve's reading of the same text)
@@ -504,7 +504,8 @@ def lr_tried(text: str) -> str:
         # high, which a low enough rate cures; gradients that pile up break at every rate)
         return "helped" if LOWER_LR_HELPS.search(fold_text(told(text))) or _rates_compared(folded) == "helped" else "delayed"
     # (a lower rate asked about is no rate tried: "would lowering lr help?")
-    # (nor a guess put as a question, "I guess lowering the lr would help?": a question with a modal only asks)
+    # (nor a guess put as a question, "I guess lowering the lr would help?", "lowering the lr helps?": a question
+    # with a modal, or in the present tense, only asks)
     stated = fold_text("".join(raw + end for raw, end in sentences_and_ends(told(text))
                                if not (end == "?" and _MODAL.search(raw)))) if "?" in text else folded
     tried = TRIED_LR.search(folded) or (SAME_FIRST.search(folded) if _same_first(text, folded) else None)

@@ -8,7 +8,7 @@ import itertools
 import re
 
 from .run_said import STUCK
-from .sentences import said_unnegated
+from .sentences import said_unnegated, told
 
 
 # The optimisers whose step does not grow with the gradient (Adam and its kin divide each gradient by its own running
@@ -67,8 +67,9 @@ WARMUP_SET = re.compile(r"(?<![a-z])warm-?up(?:_steps|_ratio|_iters?|_epochs)?\s
 
 
 def no_warmup_said(text: str) -> str:
-    """How the words say the run had no warmup (" in a run the report says had no warmup"), or ""."""
-    if NO_WARMUP.search(text):
+    """How the words say the run had no warmup (" in a run the report says had no warmup"), or "" -- not asked ("should I
+    have turned warmup off?")."""
+    if NO_WARMUP.search(told(text)):
         return " in a run the report says had no warmup"
     if CONSTANT_RATE.search(text) and not WARMUP_NAMED.search(text):
         return " in a run the report says kept one rate from its start (no warmup)"

@@ -166,7 +166,7 @@ def start_above_expected(prose: str, printed_start: float | None = None) -> str:
 VOCABULARY_MIN = 1000          # a vocabulary, not a class count
 # A first loss the words give ("the very first loss is 10.37", "Initial loss 2.3026", "loss is 2.3026 at step 0").
 FIRST_LOSS_SAID = re.compile(r"(?i)\b(?:(?:very )?first|initial|starting)\b[^.?!\n]{0,30}?\bloss(?:es)?\b[^.?!\n\d]{0,15}?"
-                             r"(\d+\.\d+)|\bloss (?:(?:is|was|of) )?(\d+\.\d+) at (?:step|iteration|iter|epoch) [01]\b|"
+                             r"(\d+\.\d+)|\bloss (?:(?:is|was|of) )?(\d+\.\d+) at (?:(?:step|iteration|iter) [01]|epoch 0)\b|"
                              r"\bloss (?:starts|started|begins|began) (?:at|around|near) (\d+\.\d+)|"
                              # ("the loss at step 0 is 10.98")
                              r"\bloss (?:at|on) (?:(?:step|iteration|iter) [01]|epoch 0)\b[^.?!\n\d]{0,10}?(\d+\.\d+)")
