@@ -257,9 +257,12 @@ GAN_STAGE_DROPPED = re.compile(r"(?i)" + _GAN_STAGE + r"[^.;\n]{0,30}?\b(?:dropp
 ARTIFACTS_SAID = re.compile(r"(?i)\bartifacts?\b|\bartefacts?\b|\bcheckerboard\b|\bcolou?r\s+(?:cast|shift)\b")
 
 
+# A character of the clause a word is in: no "but", "while", "whereas" or "and" that starts another subject's ("the MSE
+# falls while the bpp increases": the increase is the bpp's)
+_IN_CLAUSE = r"(?:(?!\b(?:but|while|whereas|and)\b)[^.?!\n])"
 # A loss said to rise that is not the rate's (bpp loss) or an entropy model's auxiliary loss
-_LOSS_ROSE = re.compile(r"(?i)(?<![\w-])(?<!bpp )(?<!bpp_)(?<!rate )(?<!aux )(?<!aux_)loss\b(?:(?!\b(?:but|while|whereas|and)\b)"
-                        r"[^.?!\n]){0,40}?\b(?:increas\w*|ris(?:es|ing)|rose|goes up|went up|climb\w*|grow\w*)\b")
+_LOSS_ROSE = re.compile(r"(?i)(?<![\w-])(?<!bpp )(?<!bpp_)(?<!rate )(?<!aux )(?<!aux_)loss\b" + _IN_CLAUSE +
+                        r"{0,40}?\b(?:increas\w*|ris(?:es|ing)|rose|goes up|went up|climb\w*|grow\w*)\b")
 # The rest of a question to its mark, naming no loss (whose nan it would report)
 _NO_LOSS_TO_MARK = r"(?:(?!\b(?:loss|training|run)\b)[^.\n?]){0,40}\?"
 # A loss scale at its floor: reduced to 1 or below, or every step said to be skipped
@@ -267,13 +270,14 @@ _SCALE_AT_FLOOR = re.compile(r"(?i)\breducing to (?:1|0\.\d+)(?![\d.])|\bloss[ _
                              r"(?:1|0\.\d+)(?:\.0+)?(?![\d.])|\bevery\s+(?:single\s+)?step\s+(?:is|was|gets|got)\s+skipped\b|"
                              r"\ball\s+(?:the\s+)?steps\s+(?:are|were)\s+skipped\b")
 # A distortion said to get worse: a PSNR or an (MS-)SSIM that falls, an MSE or a distortion that rises
-_DISTORTION_WORSE = re.compile(r"(?i)\b(?:psnr|ms-?ssim|ssim)\b(?:(?!\b(?:but|while|whereas|and)\b)[^.?!\n]){0,40}?\b(?:gets?\s+worse|got\s+worse|worse|drops?|"
-                               r"dropped|falls?|fell|decreas\w*|goes\s+down|went\s+down)\b|\b(?:mse|distortion)\b(?:(?!\b(?:but|while|whereas|and)\b)[^.?!\n]){0,40}?"
-                               r"\b(?:increas\w*|ris(?:es|ing)|rose|goes\s+up|went\s+up|gets?\s+worse)\b")
+_DISTORTION_WORSE = re.compile(r"(?i)\b(?:psnr|ms-?ssim|ssim)\b" + _IN_CLAUSE + r"{0,40}?\b(?:gets?\s+worse|got\s+worse|worse|"
+                               r"drops?|dropped|falls?|fell|decreas\w*|goes\s+down|went\s+down)\b|\b(?:mse|distortion)\b"
+                               + _IN_CLAUSE + r"{0,40}?\b(?:increas\w*|ris(?:es|ing)|rose|goes\s+up|went\s+up|gets?\s+worse)\b")
 # A margin softmax by its names (ArcFace, AAM-softmax, CosFace, AM-softmax, SphereFace; WeSpeaker's arc_margin and
 # add_margin); a triplet's or a contrastive loss's margin, named with none of them, is no softmax's
-_MARGIN_SOFTMAX = (r"(?:\barcface\b|\baam[-_ ]?softmax\b|\baamsoftmax\b|\bcosface\b|\bam[-_ ]softmax\b|\bsphereface\b|"
-                   r"\barc_?margin\b|\badd_?margin\b|\badditive (?:angular )?margin\b|\bmargin[- ]softmax\b|\baam\b)")
+_MARGIN_SOFTMAX = re.compile(r"(?i)\barcface\b|\baam[-_ ]?softmax\b|\baamsoftmax\b|\bcosface\b|\bam[-_ ]softmax\b|"
+                             r"\bsphereface\b|\barc_?margin\b|\badd_?margin\b|\badditive (?:angular )?margin\b|"
+                             r"\bmargin[- ]softmax\b|\baam\b")
 _PAIR_MARGIN = re.compile(r"(?i)\btriplet\w*|\bcontrastive\b|\bmarginrankingloss\b|\bhinge\b")
 _RAMP_OVER = re.compile(r"(?i)\b(?:after|since|once)\s+the\s+(?:margin\s+)?(?:ramp|warm-?up|schedul\w*)\b(?!\s+(?:started|began))|"
                         r"\b(?<!until the )(?<!till the )(?:ramp|warm-?up)\b[^.?!\n]{0,30}?\b(?:finished|ended|is over|was over|"
@@ -281,10 +285,22 @@ _RAMP_OVER = re.compile(r"(?i)\b(?:after|since|once)\s+the\s+(?:margin\s+)?(?:ra
 _EER_FROM_TO = re.compile(r"(?i)\beer\b[^.?!\n]{0,40}?\bfrom\s+(\d+(?:\.\d+)?)(?:\s*%)?\s+to\s+(\d+(?:\.\d+)?)")
 
 
-def _eer_worse(text: str) -> bool:
-    """An EER said to get worse: in words, or from one number to a larger one."""
-    return bool(re.search(r"(?i)\beer\b(?:(?!\b(?:but|while|whereas|and)\b)[^.?!\n]){0,40}?\b(?:gets?\s+worse|got\s+worse|worse|increas\w*|rose|"
-                          r"went\s+up|goes\s+up)\b", text)) or any(float(b) > float(a) for a, b in _EER_FROM_TO.findall(text))
+_EER_WORSE = re.compile(r"(?i)\beer\b" + _IN_CLAUSE + r"{0,40}?\b(?:gets?\s+worse|got\s+worse|worse|increas\w*|rose|"
+                        r"went\s+up|goes\s+up)\b")
+_MARGIN_FIXED = re.compile(r"(?i)\bmargin\b[^.?!\n]{0,30}\b(?:is|was|stays?|kept)\s+(?:fixed|constant)\b")
+
+
+def _margin_ramp_unless(text: str) -> str:
+    """What rules the margin-ramp answer out: a nan or an inf said (a divergence asked about is the rise itself), a
+    margin said fixed, a ramp said over, an EER said to get worse (the answer's own check), or a triplet's or a
+    contrastive loss's margin named with no margin softmax; or ""."""
+    return (_nan_or_inf_said(told(text))
+            or ("the margin named fixed" if _MARGIN_FIXED.search(text) else "")
+            or ("the ramp said over" if _RAMP_OVER.search(text) else "")
+            or ("an EER said worse" if _EER_WORSE.search(text) or any(float(b) > float(a)
+                                                                   for a, b in _EER_FROM_TO.findall(text)) else "")
+            or ("a triplet's or a contrastive margin" if _PAIR_MARGIN.search(text) and not _MARGIN_SOFTMAX.search(text)
+                else ""))
 # MS-SSIM as what a model is trained for: its loss, its training metric, `1 - ms_ssim`, CompressAI's `--metric ms-ssim`
 _MS_SSIM = r"ms[-_ ]?ssim"
 _MS_SSIM_TRAINED = (r"(?:\b" + _MS_SSIM + r"[ _-](?:loss|objective|distortion|optimi[sz]ed|trained)\b|\b(?:trained|optimi[sz]ed|"
@@ -305,6 +321,7 @@ _PSNR_DB = re.compile(r"(?i)\bpsnr\b[^.\n]{0,40}?(?<![\d.])(\d{1,2}(?:\.\d+)?)\s
 
 
 def _ms_ssim_unless(text: str) -> str:
+    """What rules the MS-SSIM answer out (see above), or ""."""
     low = [float(v) for v in _PSNR_DB.findall(text)]
     return (_nonfinite_said(text) or _not_learning_said(text)
             or ("trained for the MSE" if _MSE_TRAINED.search(text) else "")
@@ -410,7 +427,7 @@ OBJECTIVES = (
            "Compare it with results of models optimised for MS-SSIM, on the MS-SSIM axis",
            "the MS-SSIM (or -10 log10(1 - MS-SSIM), in dB) beside the PSNR over training: it should rise while the "
            "PSNR falls",
-           unless=lambda text: _ms_ssim_unless(text)),
+           unless=_ms_ssim_unless),
     # (a learned codec's rate, its bpp, said to rise -- beside words of a codec: bpp, a rate-distortion loss, a lambda
     # that weighs a distortion)
     Normal("a learned codec's rate, which can rise while its rate-distortion loss falls",
@@ -448,13 +465,7 @@ OBJECTIVES = (
            "the margin beside the loss, epoch by epoch, and the validation EER: the rise should stop when the margin "
            "stops growing, and the EER should not get worse",
            frozenset({"climb", "diverge"}),
-           # (not beside a nan or an inf said: a divergence asked about is the rise itself)
-           # (nor beside a margin said fixed, a ramp said over, or an EER said to get worse: the answer's own check)
-           unless=lambda text: _nan_or_inf_said(told(text)) or ("the margin named fixed" if re.search(
-               r"(?i)\bmargin\b[^.?!\n]{0,30}\b(?:is|was|stays?|kept)\s+(?:fixed|constant)\b", text) else "")
-           or ("the ramp said over" if _RAMP_OVER.search(text) else "") or ("an EER said worse" if _eer_worse(text) else "")
-           or ("a triplet's or a contrastive margin" if _PAIR_MARGIN.search(text) and not re.search(_MARGIN_SOFTMAX, text, re.I)
-               else "")),
+           unless=_margin_ramp_unless),
     Normal("a GAN's losses, which do not fall",
            # (a critic's loss only beside a GAN named: an actor-critic has one too)
            # (and the family by its members' names, "CycleGAN losses", "StyleGAN2 loss"; and the losses CycleGAN's and

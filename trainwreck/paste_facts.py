@@ -51,7 +51,7 @@ from .run_said import (BEFORE_TRAINING_NONFINITE, faster_start_said, fell_then_b
 from .schedule_said import ADAPTIVE, PLAIN_SGD, WARMUP_SET, no_warmup_said
 from .sentences import denied_before, sentences_only, told
 from .softmax_floor import FLOOR_TAIL, accuracy_rose_said, softmax_floor, softmax_floor_said
-from .start_loss import early_jump_seen, regression_start_said, run_start_value, start_above_expected, start_far_above_uniform
+from .start_loss import early_jump_seen, regression_start_said, start_high
 from .thesaurus import tokens
 from .timing_words import timing_of
 from .weight_init import (ALL_PARAMS_ZERO, CONSTANT_INIT_SAID, FILLED, LARGE_INIT, LAYERS_BUILT, NUMPY_ZERO_WEIGHTS,
@@ -116,8 +116,8 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     # (an enormous start is no health, nor is a start the words give far above ln C)
     # (or words that the loss climbs: "it falls for a while, then goes back up within each epoch")
     # (or a GAN said or printed to have broken: a discriminator's loss that fell to 0 is the failure, not a healthy fall)
-    went_wrong = sig.name != "healthy" or unjudged or bool(sig.enormous_start) or bool(start_far_above_uniform(ev.prose, run_start_value(ev))) \
-        or bool(start_above_expected(ev.prose, run_start_value(ev))) or loss_climb_said(ev.prose) \
+    went_wrong = sig.name != "healthy" or unjudged or bool(sig.enormous_start) or bool(start_high(ev)) \
+        or loss_climb_said(ev.prose) \
         or bool(gan_failure_said(ev.prose))
     handed = nll_of_probabilities(ev)
     if handed:
@@ -353,8 +353,8 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                "last clearing makes each step longer than a correct run's while the gradients agree, so it "
                                "outruns that run at first and then overshoots (under Adam the step is normalised, and the "
                                "tell is the climb back); a rate effectively higher than the reference's starts the same way")
-    if start_high := start_far_above_uniform(ev.prose, run_start_value(ev)) or start_above_expected(ev.prose, run_start_value(ev)):
-        out["start-high"] = start_high
+    if high := start_high(ev):
+        out["start-high"] = high
     if went_wrong and (clean := data_said_finite(ev.prose)):
         out["data-finite"] = (f"the report says the data was checked for nan and inf and found clean (\"{clean}\"): "
                               "the first check for a broken batch, done -- though a value in the wrong units, a corrupt "

@@ -498,16 +498,16 @@ def lr_tried(text: str) -> str:
     # delays it")
     told_folded = folded if "?" not in text else fold_text("".join(raw + end for raw, end in sentences_and_ends(text)
                                                                    if end != "?"))
-    put_off_said = PUT_OFF_LR.search(told_folded)
-    if put_off_said and not REPORTERS_PLAN.search(told_folded, max(0, put_off_said.start() - 60), put_off_said.end()):
-        # (a lower rate still that cured it says more: "3e-3 only puts the nan off, 3e-4 trains fine" is a rate too
-        # high, which a low enough rate cures; gradients that pile up break at every rate)
-        return "helped" if LOWER_LR_HELPS.search(fold_text(told(text))) or _rates_compared(folded) == "helped" else "delayed"
     # (a lower rate asked about is no rate tried: "would lowering lr help?")
     # (nor a guess put as a question, "I guess lowering the lr would help?", "lowering the lr helps?": a question
     # with a modal, or in the present tense, only asks)
     stated = fold_text("".join(raw + end for raw, end in sentences_and_ends(told(text))
                                if not (end == "?" and _MODAL.search(raw)))) if "?" in text else folded
+    put_off_said = PUT_OFF_LR.search(told_folded)
+    if put_off_said and not REPORTERS_PLAN.search(told_folded, max(0, put_off_said.start() - 60), put_off_said.end()):
+        # (a lower rate still that cured it says more: "3e-3 only puts the nan off, 3e-4 trains fine" is a rate too
+        # high, which a low enough rate cures; gradients that pile up break at every rate)
+        return "helped" if LOWER_LR_HELPS.search(stated) or _rates_compared(folded) == "helped" else "delayed"
     tried = TRIED_LR.search(folded) or (SAME_FIRST.search(folded) if _same_first(text, folded) else None)
     if tried:
         # (unless the same sentences say it broke later instead: "with lr=0.001 it's the same pattern, it just

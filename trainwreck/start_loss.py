@@ -56,10 +56,11 @@ CROSS_ENTROPY_NAMED = re.compile(r"(?i)\bcross[- _]?entropy\w*|crossentropy\w*|\
 def start_far_above_uniform(prose: str, printed_start: float | None = None) -> str:
     """The fact, when the words give the untrained model's loss START_HIGH times ln C or more for the classes the
     paste names -- or, with `printed_start` (the log's first value, at the run's start), the log does; or ""."""
-    named = classes_named(prose) or vocabulary_named(prose)
+    classes_said, vocabulary = classes_named(prose), vocabulary_named(prose)
+    named = classes_said or vocabulary
     # (a class count or else a vocabulary the paste gives, not one a sigmoid's name implies; a cross-entropy, not a sum or a
     # regression -- named, or, for the log's own first value, a language model's: its trainer's loss is one)
-    language_model = printed_start is not None and vocabulary_named(prose) is not None and LANGUAGE_MODEL.search(prose)
+    language_model = printed_start is not None and vocabulary is not None and LANGUAGE_MODEL.search(prose)
     if named is None or named[0] < 2 or "sigmoid" in named[1].lower() \
             or not (CROSS_ENTROPY_NAMED.search(prose) or language_model) \
             or REGRESSION_SAID.search(prose) or SUMMED.search(prose):
@@ -78,7 +79,7 @@ def start_far_above_uniform(prose: str, printed_start: float | None = None) -> s
     # cross-entropy per token -- a classifier's log may print a sum over the batch, or another loss)
     # (not the sum of a sequence's per-token losses, n ln V for a sequence length n the paste names: min-char-rnn's
     # `iter 0, loss: 106.566997` is 25 ln 71)
-    if printed_start is not None and printed_start >= START_HIGH * uniform and not classes_named(prose) \
+    if printed_start is not None and printed_start >= START_HIGH * uniform and not classes_said \
             and not any(abs(printed_start - n * uniform) <= UNIFORM_NEAR * printed_start for n in _lengths_named(prose)):
         return _far_above(printed_start, "the log's first value", uniform, classes, how)
     return ""
@@ -106,6 +107,13 @@ def _far_above(value: float, quoted: str, uniform: float, classes: int, how: str
             "classifier starts near ln C when its weights are at a standard scale and its inputs at unit "
             "scale; this far above it, its outputs are confidently wrong from the start -- weights drawn too "
             "large, or inputs far from unit scale")
+
+
+def start_high(ev: Evidence) -> str:
+    """The fact of a start far above the untrained model's (start_far_above_uniform) or above the one the words expected
+    (start_above_expected), with the log's first value where it is the run's; or ""."""
+    printed = run_start_value(ev)
+    return start_far_above_uniform(ev.prose, printed) or start_above_expected(ev.prose, printed)
 
 
 # ... or the start said beside the one the reporter expected, the fresh model's: "the loss starts at 48 instead of

@@ -36,7 +36,7 @@ from .paste_facts import (ACCURACY_WORDS, DEAD_UNITS_WORDS, FASTER_START_WORDS, 
 from .run_kind import REGRESSION_WORDS, classifier_shown, regressor_shown, shown_frameworks
 from .softmax_floor import FLOOR_WORDS, accuracy_rose_said
 from .schedule_said import plain_sgd_only
-from .start_loss import START_HIGH_WORDS, early_jump_seen, run_start_value, start_above_expected, start_far_above_uniform
+from .start_loss import START_HIGH_WORDS, early_jump_seen, start_high
 from .weight_init import LARGE_INIT_WORDS, ZERO_INIT_WORDS
 from .frozen_said import dead_units_said, one_output_untrained, weights_frozen_said, weights_half
 from .safe_text import shown
@@ -494,7 +494,7 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
                     # (or the network said to no longer respond: one output for every input, weights that never change,
                     # units dead)
                     or bool(unresponsive)
-                    or bool(start_far_above_uniform(ev.prose, run_start_value(ev)) or start_above_expected(ev.prose, run_start_value(ev)))
+                    or bool(start_high(ev))
                     or bool(accuracy_rose_said(ev.prose))
                     or early_jump_seen(ev.prose) is not None
                     # (or a failure to learn said in words, or the same failure at a learning rate of 0)
