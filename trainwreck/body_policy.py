@@ -21,6 +21,7 @@ import time
 from html.parser import HTMLParser
 
 from .safe_text import shown
+from . import lazy_regex
 
 # mkdocs.yml's markdown_extensions, less `toc` (it only adds ids and permalinks) and
 # `pymdownx.snippets` (includes are expanded by trainwreck.includes first).
@@ -32,11 +33,11 @@ CONFIGS = {"pymdownx.highlight": {"use_pygments": False},      # colours change 
 # The attributes Markdown and these extensions write; an attribute list may set classes and ids.
 ATTRIBUTES = {"class", "id", "href", "title", "src", "alt", "style", "data-tabs", "checked", "name", "type",
               "for", "open", "start"}
-TABLE_ALIGN = re.compile(r"text-align: (?:left|right|center);")
+TABLE_ALIGN = lazy_regex.compile(r"text-align: (?:left|right|center);")
 LINK_SCHEMES = {"http", "https", "mailto"}
-SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
+SCHEME = lazy_regex.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
 # Browsers drop these anywhere in a URL before reading its scheme ("java\tscript:" is javascript:).
-URL_NOISE = re.compile(r"[\x00-\x20\x7f]")
+URL_NOISE = lazy_regex.compile(r"[\x00-\x20\x7f]")
 
 _renderer = None
 # Python-Markdown is quadratic on some inputs (4,000 unclosed "[" take 13 s, a list nested 1,000

@@ -14,6 +14,7 @@ import re
 from .brackets import arguments
 from .loss_inputs import model_output
 from .sentences import UNDONE, denied_before, sentence_around
+from . import lazy_regex
 
 # Three constructs of pasted code that break at one value, each the construct an entry's Why section names, beside a
 # run whose loss went nan or inf (in its values or its words); half a printed fact each for the entries whose phrases
@@ -28,8 +29,8 @@ from .sentences import UNDONE, denied_before, sentence_around
 MASKED_SOFTMAX_WORDS = {"mask", "softmax"}
 _NEG_INF = (r"(?:float\(\s*['\"]-inf(?:inity)?['\"]\s*\)|-\s*float\(\s*['\"]inf(?:inity)?['\"]\s*\)"
             r"|-\s*(?:np|numpy|math|torch|jnp)\.inf\b)")
-MASKED_INF = re.compile(r"\bmasked_fill_?\([^\n]{0,120}?,\s*" + _NEG_INF + r"\s*\)?|\bwhere\([^\n]{0,120}?,\s*" + _NEG_INF
-                        + r"\s*\)|\[(?=[^\]\n]{0,40}(?:mask|~|==|!=|<|>|\bis_|bool))[^\]\n]{1,40}\]\s*=\s*" + _NEG_INF)
+MASKED_INF = lazy_regex.compile(r"\bmasked_fill_?\([^\n]{0,120}?,\s*" + _NEG_INF + r"\s*\)?|\bwhere\([^\n]{0,120}?,\s*" + _NEG_INF
+                                + r"\s*\)|\[(?=[^\]\n]{0,40}(?:mask|~|==|!=|<|>|\bis_|bool))[^\]\n]{1,40}\]\s*=\s*" + _NEG_INF)
 # - A log of a probability with nothing to keep it off 0 (`np.log(1 - y_hat)`, a binary cross-entropy's,
 #   `tf.log(tf.sigmoid(z))`, `torch.log(p)` where the paste makes p with a sigmoid or a softmax): a probability that
 #   rounds to 0 -- a float32 sigmoid of about -88 or less (PyTorch, JAX, TensorFlow), or 1 - p for a p that rounds to
@@ -43,28 +44,28 @@ LOG_OF_ZERO_WORDS = {"log", "epsilon"}
 _LIBRARY = r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp|math|K|ops|keras\.ops|paddle|mx\.nd|mx\.np|nd|tl|cp)\.)?"
 _ARGUMENT = r"(?P<arg>[^()\n]{0,80}(?:\([^()\n]{0,80}\)[^()\n]{0,40})?)\)"
 _LOG_OPEN = _LIBRARY + r"log(?:2|10)?\.?\(\s*"
-LOG_CALL = re.compile(_LOG_OPEN + _ARGUMENT)
+LOG_CALL = lazy_regex.compile(_LOG_OPEN + _ARGUMENT)
 # A term times the log of itself, or of itself over another, written by hand: `t * torch.log(t / p)`, `p * np.log(p)`
 # (a KL divergence, an entropy) -- not xlogy, and not with anything added inside the log
 # (a term times its log, or times a bracket that opens with its log: `p * (torch.log(p) - log_q)`, a KL written by hand)
 # (and PyTorch's method form, `q * (q.log() - p.log())`)
-XLOGX = re.compile(r"(?<![\w.])(?P<a>[A-Za-z_]\w{0,30}(?:\[[^\]\n]{0,20}\])?)\s*\*\s*(?:\(\s*)?(?:(?:torch\.|np\.|jnp\.|tf\.math\.|math\.)?"
-                   r"log\(\s*(?P=a)\s*(?:/\s*[A-Za-z_][\w.]{0,30}(?:\[[^\]\n]{0,20}\])?\s*)?\)|(?P=a)\.log\(\))")
-PROBABILITY_ARG = re.compile(r"\b(?:sigmoid|softmax)\b|^(?:probs?|probabilit\w*)$", re.I)
+XLOGX = lazy_regex.compile(r"(?<![\w.])(?P<a>[A-Za-z_]\w{0,30}(?:\[[^\]\n]{0,20}\])?)\s*\*\s*(?:\(\s*)?(?:(?:torch\.|np\.|jnp\.|tf\.math\.|math\.)?"
+                           r"log\(\s*(?P=a)\s*(?:/\s*[A-Za-z_][\w.]{0,30}(?:\[[^\]\n]{0,20}\])?\s*)?\)|(?P=a)\.log\(\))")
+PROBABILITY_ARG = lazy_regex.compile(r"\b(?:sigmoid|softmax)\b|^(?:probs?|probabilit\w*)$", re.I)
 # (a name in any script, Julia's `ŷ` too, and Julia's broadcast minus, `1 .- ŷ`)
-CDF_DIFFERENCE = re.compile(r"^\s*([A-Za-z_]\w{0,30})\s*-\s*([A-Za-z_]\w{0,30})\s*$")
-NAME_ARG = re.compile(r"^(?P<minus>1(?:\.0*)?\s*\.?-\s*)?(?P<name>(?!\d)\w{1,31})$")
-KERAS_ACTIVATION = re.compile(r"\bactivation\s*=\s*['\"](\w+)['\"]")
+CDF_DIFFERENCE = lazy_regex.compile(r"^\s*([A-Za-z_]\w{0,30})\s*-\s*([A-Za-z_]\w{0,30})\s*$")
+NAME_ARG = lazy_regex.compile(r"^(?P<minus>1(?:\.0*)?\s*\.?-\s*)?(?P<name>(?!\d)\w{1,31})$")
+KERAS_ACTIVATION = lazy_regex.compile(r"\bactivation\s*=\s*['\"](\w+)['\"]")
 # the model's last layer, whose activation is the output's: a Dense (linear unless it names one) or an Activation
-KERAS_LAYER = re.compile(r"\bDense\([^\n]{0,160}|\bActivation\(\s*['\"](?P<activation>\w+)['\"]")
-KERAS_LOSS_DEF = re.compile(r"\bdef\s+\w+\(\s*y_true\s*,\s*y_pred\s*\)")
+KERAS_LAYER = lazy_regex.compile(r"\bDense\([^\n]{0,160}|\bActivation\(\s*['\"](?P<activation>\w+)['\"]")
+KERAS_LOSS_DEF = lazy_regex.compile(r"\bdef\s+\w+\(\s*y_true\s*,\s*y_pred\s*\)")
 # (a clamp or a clip called, or a name said to hold a clamped value: not a name that only starts so, PANNs' own
 # `clipwise_output`, a sigmoid's)
 # (an eps by any name, dotted or called: `+ eps`, `+ self.eps`, `+ K.epsilon()`, `+ keras.backend.epsilon()`)
-GUARDED = re.compile(r"\+\s*(?:(?:[\w.]+\.)?\w*eps\w*(?:\(\))?|(?:\d+(?:\.\d+)?|\.\d+)e-\d+|0?\.0*[1-9])|"
-                     r"(?:(?<!\w)(?:[\w.]+\.)?\w*eps\w*(?:\(\))?|(?<![\d.])(?:\d+(?:\.\d+)?|\.\d+)e-\d+)\s*\+|"
-                     r"\b(?:clamp|clip)(?:_by_value|_min_?|_max_?|_)?\s*\(|(?<![A-Za-z])(?:clamped|clipped)|"
-                     r"\bmax\(|maximum", re.I)
+GUARDED = lazy_regex.compile(r"\+\s*(?:(?:[\w.]+\.)?\w*eps\w*(?:\(\))?|(?:\d+(?:\.\d+)?|\.\d+)e-\d+|0?\.0*[1-9])|"
+                             r"(?:(?<!\w)(?:[\w.]+\.)?\w*eps\w*(?:\(\))?|(?<![\d.])(?:\d+(?:\.\d+)?|\.\d+)e-\d+)\s*\+|"
+                             r"\b(?:clamp|clip)(?:_by_value|_min_?|_max_?|_)?\s*\(|(?<![A-Za-z])(?:clamped|clipped)|"
+                             r"\bmax\(|maximum", re.I)
 # - An exp whose result is divided by a sum of exps, or summed inside a log (a softmax or a log-sum-exp written by
 #   hand: `jnp.exp(s) / jnp.exp(s).sum(-1)`, `den = torch.exp(sim).sum(1)` then `num / den`,
 #   `np.log(np.sum(np.exp(z)))`),
@@ -72,21 +73,21 @@ GUARDED = re.compile(r"\+\s*(?:(?:[\w.]+\.)?\w*eps\w*(?:\(\))?|(?:\d+(?:\.\d+)?|
 #   input past about 88.7 in float32 makes exp inf, and inf / inf is nan (a log of it, inf). Not a sigmoid's
 #   `1 / (1 + exp(-z))`: its inf gives the correctly rounded 0.0 (see BENIGN_OVERFLOW).
 # (Julia's broadcast call too: `exp.(s) ./ sum(exp.(s))`)
-EXP_OF = re.compile(_LIBRARY + r"exp\.?\(\s*" + _ARGUMENT)
-SHIFTED = re.compile(r"max|logsumexp|log_softmax", re.I)
+EXP_OF = lazy_regex.compile(_LIBRARY + r"exp\.?\(\s*" + _ARGUMENT)
+SHIFTED = lazy_regex.compile(r"max|logsumexp|log_softmax", re.I)
 # - An exp of a layer's or a model's raw output, the prediction itself (`torch.exp(self.net(x))`, an exp link for a
 #   rate or a scale, a VAE's `torch.exp(self.log_var(h))`): nothing bounds a layer's output, and one past about 88.7 in
 #   float32 makes the prediction inf (softplus, or a clamp of the input, bounds it). Not a clamped input, nor a
 #   parameter's exp (`torch.exp(self.log_scale)`).
 _LAYER_NAMES = r"net|model|layer|linear|fc|dense|head|decoder|mlp"
-EXP_OF_OUTPUT = re.compile(_LIBRARY + r"exp\(\s*(?:self\.\w+|\w*(?:" + _LAYER_NAMES + r")\w*)"
-                           r"\s*\([^()\n]{0,80}\)\s*\)", re.I)
+EXP_OF_OUTPUT = lazy_regex.compile(_LIBRARY + r"exp\(\s*(?:self\.\w+|\w*(?:" + _LAYER_NAMES + r")\w*)"
+                                   r"\s*\([^()\n]{0,80}\)\s*\)", re.I)
 # ... or of a name the code makes from such an output, directly or as a piece of it (`h = self.nn(x_id)`, then `s, t =
 # h.chunk(2, dim=1)` and `torch.exp(s)`, an affine coupling's scale; `mu, logvar = self.enc(x).chunk(2, -1)`): the
 # same unbounded output. Not where any assignment of the name bounds it (a tanh, a clamp, a softplus, a sigmoid: a
 # coupling's usual `s = torch.tanh(s)`).
 _LAYER_CALL = r"(?:self\.\w+|\w*(?:" + _LAYER_NAMES + r"|encoder|enc|dec|conditioner)\w*)\s*\("
-BOUNDED = re.compile(r"tanh|clamp|clip|softplus|sigmoid|\bsin\(|\bcos\(", re.I)
+BOUNDED = lazy_regex.compile(r"tanh|clamp|clip|softplus|sigmoid|\bsin\(|\bcos\(", re.I)
 
 
 def _assignments(name: str, code: str) -> list[str]:
@@ -120,23 +121,23 @@ def exp_of_layer_piece(code: str) -> re.Match | None:
 # ... or multiplies exps into a running product over a sequence, a forward algorithm in probability space (`alpha =
 # (alpha @ jnp.exp(trans)) * jnp.exp(emissions[t])`, `alpha *= np.exp(scores[t])`): each step multiplies in another
 # exponential, so the product grows (or shrinks) exponentially with the sequence's length -- WR-020's CRF/HMM face.
-EXP_PRODUCT = re.compile(r"(?m)^[ \t]*(?P<acc>[A-Za-z_]\w{0,30})\s*(?:\*=|=\s*\(?\s*(?P=acc)\b\s*[*@])[^\n]{0,120}?"
-                         + _LIBRARY + r"exp\(")
+EXP_PRODUCT = lazy_regex.compile(r"(?m)^[ \t]*(?P<acc>[A-Za-z_]\w{0,30})\s*(?:\*=|=\s*\(?\s*(?P=acc)\b\s*[*@])[^\n]{0,120}?"
+                                 + _LIBRARY + r"exp\(")
 EXP_CALLS_READ = 50
 # (the log-sum-exp *trick* is the shift; "log-sum-exp pooling" names an operation, shifted or not)
-STABLE_SAID = re.compile(r"\b(?:logsumexp|log_softmax|log-sum-exp trick|subtract(?:ing|s)? the max\w*|max subtraction|"
-                         r"stable softmax)\b", re.I)
+STABLE_SAID = lazy_regex.compile(r"\b(?:logsumexp|log_softmax|log-sum-exp trick|subtract(?:ing|s)? the max\w*|max subtraction|"
+                                 r"stable softmax)\b", re.I)
 # ... or said in words: exps divided by their sum by hand ("the weights are exp(-F/T) divided by their sum", "exp of each
 #   score divided by the sum of the exps"), nothing said subtracted from their inputs
-EXP_RATIO_SAID = re.compile(r"(?i)\bexp\s*\((?:[^()\n]|\([^()\n]{0,20}\)){1,40}\)\s*(?:divided by|over|normali[sz]ed by)\s+"
-                            r"(?:their|the|its)\s+"
-                            r"(?:sum|total)\b|\bexp(?:s|onentials?)?\s+of\s+(?:each|every|the)\s+\w+\s+divided by\s+the\s+"
-                            r"sum\s+of\s+(?:the\s+|all\s+)?exp\w*\b")
+EXP_RATIO_SAID = lazy_regex.compile(r"(?i)\bexp\s*\((?:[^()\n]|\([^()\n]{0,20}\)){1,40}\)\s*(?:divided by|over|normali[sz]ed by)\s+"
+                                    r"(?:their|the|its)\s+"
+                                    r"(?:sum|total)\b|\bexp(?:s|onentials?)?\s+of\s+(?:each|every|the)\s+\w+\s+divided by\s+the\s+"
+                                    r"sum\s+of\s+(?:the\s+|all\s+)?exp\w*\b")
 # ... not where the words say the inputs are shifted ("after subtracting the minimum energy", "relative to the lowest")
 #   or name a library's softmax, which shifts them itself
-SHIFT_SAID = re.compile(r"(?i)\bsubtract\w*\s+(?:the\s+)?(?:max\w*|min\w*|lowest|largest|highest)\b|"
-                        r"\brelative to the (?:lowest|largest|highest|min\w*|max\w*)\b|"
-                        r"\b(?:nn\.|F\.|torch\.|tf\.nn\.|jax\.nn\.|scipy\.special\.)softmax\b")
+SHIFT_SAID = lazy_regex.compile(r"(?i)\bsubtract\w*\s+(?:the\s+)?(?:max\w*|min\w*|lowest|largest|highest)\b|"
+                                r"\brelative to the (?:lowest|largest|highest|min\w*|max\w*)\b|"
+                                r"\b(?:nn\.|F\.|torch\.|tf\.nn\.|jax\.nn\.|scipy\.special\.)softmax\b")
 # - A square root with nothing added under it (`torch.sqrt(((a - b) ** 2).sum(1))`), a JAX, TensorFlow or Keras norm
 #   (`jnp.linalg.norm(a - b)`; Keras's on the JAX or TensorFlow backend), or a where that picks a sqrt or a log on one
 #   branch (`where(s > 0, sqrt(s), 0)`, `where(y > 0, y * log(y), 0)`): fine in value at 0, but the slope of sqrt
@@ -156,36 +157,36 @@ SINGULAR_SLOPE_WORDS = {"sqrt", "gradient"}
 # a clip at exactly 0 is no guard (ZERO_CLIP), only an eps is)
 _FIRST_ARG = r"(?:[^,()\n]|\((?:[^()\n]|\([^()\n]{0,60}\)){0,120}\)){1,160}"
 _ZERO = r"0(?:\.0*)?(?![\w.])"
-AT_ZERO = re.compile(r"\bjnp\.(?:maximum\(\s*(?:" + _FIRST_ARG + r",\s*" + _ZERO + r"|" + _ZERO + r"\s*,)|clip\(\s*"
-                     + _FIRST_ARG + r",\s*(?:a_)?(?:min\s*=\s*)?" + _ZERO + r")|\btf\.nn\.relu\(")
-ZERO_CLIP = re.compile(r"\b(?:clamp(?:_min)?|clip|maximum)\(\s*(?:" + _FIRST_ARG + r",\s*(?:(?:a_)?min\s*=\s*)?" + _ZERO
-                       + r"|" + _ZERO + r"\s*,)")
-DIFFERENCE = re.compile(r"\w\s*-\s*[\w(]|\*\*\s*2|\bpow\(|\bsum\(|\bsquare\(|\bvar\(|\bmean\(|\bdot\(|@|"
-                        + AT_ZERO.pattern)
+AT_ZERO = lazy_regex.compile(r"\bjnp\.(?:maximum\(\s*(?:" + _FIRST_ARG + r",\s*" + _ZERO + r"|" + _ZERO + r"\s*,)|clip\(\s*"
+                             + _FIRST_ARG + r",\s*(?:a_)?(?:min\s*=\s*)?" + _ZERO + r")|\btf\.nn\.relu\(")
+ZERO_CLIP = lazy_regex.compile(r"\b(?:clamp(?:_min)?|clip|maximum)\(\s*(?:" + _FIRST_ARG + r",\s*(?:(?:a_)?min\s*=\s*)?" + _ZERO
+                               + r"|" + _ZERO + r"\s*,)")
+DIFFERENCE = lazy_regex.compile(r"\w\s*-\s*[\w(]|\*\*\s*2|\bpow\(|\bsum\(|\bsquare\(|\bvar\(|\bmean\(|\bdot\(|@|"
+                                + AT_ZERO.pattern)
 # (three levels of brackets inside it: `sqrt(clamp(((a - b) ** 2).sum(-1), min=0))`; Keras's backend and ops too:
 # `K.sqrt(K.sum(K.square(x - y), axis=1))`, a Siamese distance written with its backend)
-SQRT_CALL = re.compile(r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp|K|backend|keras\.ops|ops|tf\.keras\.backend|"
-                       r"keras\.backend|tf\.keras\.ops)\.)?"
-                       r"(?<!math\.)sqrt\(\s*(?P<arg>(?:[^()\n]|\((?:"
-                       r"[^()\n]|\((?:[^()\n]|\([^()\n]{0,60}\)){0,60}\)){0,80}\)){0,120})\)|(?P<norm>\b(?:jnp\.linalg|tf|keras\.ops|ops)\.norm\()|"
-                       # (a framework's where, not NumPy's, which no gradient goes through; nor a schedule's, whose
-                       # step is never differentiated: `where(step < warmup, ..., sqrt(warmup / step))`)
-                       r"(?P<where>(?<![\w.])(?:(?:torch|jnp|tf|tf\.experimental\.numpy)\.)?where\("
-                       r"(?!\s*(?:step|epoch|it|iteration|t)\s*[<>])[^\n]{0,80}?,"
-                       r"[^,\n]{0,40}?\b(?:sqrt|log)\()"
-                       r"(?![^\n]{0,80}where\()"
-                       r"\s*(?P<inner>[\w.]{1,40})?")
+SQRT_CALL = lazy_regex.compile(r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp|K|backend|keras\.ops|ops|tf\.keras\.backend|"
+                               r"keras\.backend|tf\.keras\.ops)\.)?"
+                               r"(?<!math\.)sqrt\(\s*(?P<arg>(?:[^()\n]|\((?:"
+                               r"[^()\n]|\((?:[^()\n]|\([^()\n]{0,60}\)){0,60}\)){0,80}\)){0,120})\)|(?P<norm>\b(?:jnp\.linalg|tf|keras\.ops|ops)\.norm\()|"
+                               # (a framework's where, not NumPy's, which no gradient goes through; nor a schedule's, whose
+                               # step is never differentiated: `where(step < warmup, ..., sqrt(warmup / step))`)
+                               r"(?P<where>(?<![\w.])(?:(?:torch|jnp|tf|tf\.experimental\.numpy)\.)?where\("
+                               r"(?!\s*(?:step|epoch|it|iteration|t)\s*[<>])[^\n]{0,80}?,"
+                               r"[^,\n]{0,40}?\b(?:sqrt|log)\()"
+                               r"(?![^\n]{0,80}where\()"
+                               r"\s*(?P<inner>[\w.]{1,40})?")
 # ... or a division on one branch of a framework's where whose condition keeps the divisor off 0 in value only
 # (`torch.where(n > 0, s / n, 0)`): the branch not taken is still differentiated, and its slope 1 / n is inf where n is
 # 0, times the 0 the where sends it: nan. The divisor a name the condition tests, not a number (`img / 255.0`), nor one
 # kept off 0 by a clamp or an eps, nor one an inner where made safe first (WR-050's own fix); not NumPy's where, which
 # no gradient goes through.
-WHERE_CALL = re.compile(r"(?<![\w.])(?:(?:torch|jnp|tf|tf\.experimental\.numpy)\.)?where\(")
+WHERE_CALL = lazy_regex.compile(r"(?<![\w.])(?:(?:torch|jnp|tf|tf\.experimental\.numpy)\.)?where\(")
 # (the condition keeps the divisor off 0: it compares the divisor with 0, a small number or a threshold -- `n > 0`,
 # `obs > thr`, `0 < n` -- itself, or through a name it was assigned to, `wet = obs > thr`; not `diff < beta`, which
 # tests the numerator against a constant divisor)
 _OFF_ZERO = r"(?:-?\d+(?:\.\d+)?(?:e-?\d+)?|\w*(?:eps|thr|thresh|tol|min)\w*|self\.\w+)"
-DIVIDED_BY = re.compile(r"(?<![/*])/(?![/=])\s*(?P<den>[A-Za-z_][\w.]{0,40}(?:\[[^\[\]\n]{0,30}\])?)(?!\s*(?:\.|\+|\())")
+DIVIDED_BY = lazy_regex.compile(r"(?<![/*])/(?![/=])\s*(?P<den>[A-Za-z_][\w.]{0,40}(?:\[[^\[\]\n]{0,30}\])?)(?!\s*(?:\.|\+|\())")
 
 
 def assignment(code: str, name: str) -> re.Match | None:
@@ -216,15 +217,15 @@ def where_division(code: str) -> str:
 
 # ... and a tensor's own sqrt method on a squared difference (`((a - b) ** 2).sum(-1).sqrt()`): the line before it, with
 # no eps added by a method either (`.add(1e-8)`)
-SQRT_METHOD = re.compile(r"(?m)^(?P<line>[^\n]{0,200}?)\.sqrt\(\s*\)")
-ADDED = re.compile(r"\.add_?\(\s*(?:\w*eps\w*|(?:\d+(?:\.\d+)?|\.\d+)e-\d+|0?\.0*[1-9])", re.I)
+SQRT_METHOD = lazy_regex.compile(r"(?m)^(?P<line>[^\n]{0,200}?)\.sqrt\(\s*\)")
+ADDED = lazy_regex.compile(r"\.add_?\(\s*(?:\w*eps\w*|(?:\d+(?:\.\d+)?|\.\d+)e-\d+|0?\.0*[1-9])", re.I)
 # A difference between every pair of a batch's rows, the row and itself included (`z[:, None, :] - z[None, :, :]`,
 # `x.unsqueeze(1) - x.unsqueeze(0)`): its diagonal is 0 from the very first step (WR-050's page), so a norm or square
 # root of it breaks the first backward pass, not only one after training has run. (Not torch.cdist(z, z), whose
 # gradient at 0 is finite in all its modes: factcheck_session38 item 6.)
-PAIRWISE = re.compile(r"\[\s*:\s*,\s*None\b[^\n]{0,40}?-[^\n]{0,40}?\[\s*None\s*,|"
-                      r"\.unsqueeze\(\s*1\s*\)\s*-\s*\w+\.unsqueeze\(\s*0\s*\)")
-TRIPLE_QUOTED = re.compile(r'"""|\'\'\'')
+PAIRWISE = lazy_regex.compile(r"\[\s*:\s*,\s*None\b[^\n]{0,40}?-[^\n]{0,40}?\[\s*None\s*,|"
+                              r"\.unsqueeze\(\s*1\s*\)\s*-\s*\w+\.unsqueeze\(\s*0\s*\)")
+TRIPLE_QUOTED = lazy_regex.compile(r'"""|\'\'\'')
 
 
 def line_from(text: str, start: int) -> str:
@@ -262,9 +263,9 @@ def log_call_of(name: str) -> re.Pattern:
 # requires_grad=False, which nothing learns): nothing keeps its value
 # positive, and a log of it -- of the name, or of one of its items, `self.sigma[i]` -- meets 0 or a negative number once
 # an update carries it there (Kendall et al.'s uncertainty weights are learned as log variances for that reason)
-PARAMETER_MADE = re.compile(r"(?m)^[ \t]*(?P<name>(?:self\.)?[A-Za-z_]\w{0,30})\s*=\s*(?:(?:(?:torch\.)?nn\.|torch\.)?"
-                            r"Parameter|tf\.Variable)\((?![^\n]{0,160}requires_grad\s*=\s*False)")
-_PARAMETER_ARG = re.compile(r"^(?P<name>(?:self\.)?[A-Za-z_]\w{0,30})(?:\s*\[[^\[\]\n]{0,20}\])?$")
+PARAMETER_MADE = lazy_regex.compile(r"(?m)^[ \t]*(?P<name>(?:self\.)?[A-Za-z_]\w{0,30})\s*=\s*(?:(?:(?:torch\.)?nn\.|torch\.)?"
+                                    r"Parameter|tf\.Variable)\((?![^\n]{0,160}requires_grad\s*=\s*False)")
+_PARAMETER_ARG = lazy_regex.compile(r"^(?P<name>(?:self\.)?[A-Za-z_]\w{0,30})(?:\s*\[[^\[\]\n]{0,20}\])?$")
 
 
 def _learned_as_is(arg: str, code: str) -> bool:
@@ -310,8 +311,8 @@ def _probability_named(arg: str, code: str, weighted: bool) -> bool:
 # The Keras model's output layer as the paste builds it: the last Dense (over its lines: `Dense(\n 2,\n ...)`) or
 # Activation pasted, or a layer after the last Dense that transforms its output (Softmax, ReLU, a Lambda, TFP's
 # DistributionLambda)
-_KERAS_AFTER_DENSE = re.compile(r"\b(?:Softmax|ReLU|LeakyReLU|ELU|Lambda|DistributionLambda|IndependentNormal|"
-                                r"MixtureNormal)\(")
+_KERAS_AFTER_DENSE = lazy_regex.compile(r"\b(?:Softmax|ReLU|LeakyReLU|ELU|Lambda|DistributionLambda|IndependentNormal|"
+                                        r"MixtureNormal)\(")
 
 
 @functools.lru_cache(maxsize=8)
@@ -339,10 +340,10 @@ def keras_output_activation(code: str) -> str | None:
 # (`sigma = y_pred[:, 1:2]` then `tf.math.log(sigma)`, a last Dense with no activation): a linear output is negative for
 # some inputs from the first forward pass, and the log of a negative number is nan (WR-030's raw-output face). Not a
 # slice reassigned before the log (`sigma = tf.nn.softplus(sigma)`), nor a model of several heads concatenated.
-RAW_SLICE = re.compile(r"(?m)(?<![\w.])(?P<name>[A-Za-z_]\w{0,30})\s*=\s*y_pred\s*\[[^\]\n]{1,30}\]\s*$")
+RAW_SLICE = lazy_regex.compile(r"(?m)(?<![\w.])(?P<name>[A-Za-z_]\w{0,30})\s*=\s*y_pred\s*\[[^\]\n]{1,30}\]\s*$")
 
 
-HEADS_JOINED = re.compile(r"(?i)\bconcatenate\(|\btf\.concat\(|\bops\.concatenate\(")
+HEADS_JOINED = lazy_regex.compile(r"(?i)\bconcatenate\(|\btf\.concat\(|\bops\.concatenate\(")
 
 
 @functools.lru_cache(maxsize=8)
@@ -403,12 +404,12 @@ def _guarded_before(name: str, code: str) -> bool:
 #   row and column is nan. Not with an eps or a clamp in the sum, nor where the paste adds self-loops (an identity) or
 #   replaces the infs. (Triton's `tl.` too: an RMSNorm kernel's `1.0 / tl.sqrt(ms)` of a row's mean square, inf on a
 #   row of zeros.)
-NEGATIVE_POWER = re.compile(r"(?<![\w.])(?P<n>[A-Za-z_]\w{0,30})\s*(?:\.pow\(\s*-\s*(?:0?\.5|1(?:\.0*)?)\s*\)|"
-                            r"\*\*\s*\(?\s*-\s*(?:0?\.5|1(?:\.0*)?)\s*\)?)|"
-                            r"\b(?:torch|jnp|np|tf\.math|lax|tl)\.rsqrt\(\s*(?P<r>[A-Za-z_]\w{0,30})\s*\)|"
-                            r"(?<![\w.])1(?:\.0*)?\s*/\s*(?:torch|jnp|np|tf\.math|math|tl)\.sqrt\(\s*(?P<s>[A-Za-z_]\w{0,30})\s*\)")
-INVERSE_GUARDED = re.compile(r"\beye\(|\bidentity\(|add_self_loops|self[_ -]loops?|isinf|masked_fill|nan_to_num|"
-                             r"\[\s*\w+\s*==\s*0\s*\]|==\s*float\(\s*['\"]inf|\binf\b\s*\]\s*=", re.I)
+NEGATIVE_POWER = lazy_regex.compile(r"(?<![\w.])(?P<n>[A-Za-z_]\w{0,30})\s*(?:\.pow\(\s*-\s*(?:0?\.5|1(?:\.0*)?)\s*\)|"
+                                    r"\*\*\s*\(?\s*-\s*(?:0?\.5|1(?:\.0*)?)\s*\)?)|"
+                                    r"\b(?:torch|jnp|np|tf\.math|lax|tl)\.rsqrt\(\s*(?P<r>[A-Za-z_]\w{0,30})\s*\)|"
+                                    r"(?<![\w.])1(?:\.0*)?\s*/\s*(?:torch|jnp|np|tf\.math|math|tl)\.sqrt\(\s*(?P<s>[A-Za-z_]\w{0,30})\s*\)")
+INVERSE_GUARDED = lazy_regex.compile(r"\beye\(|\bidentity\(|add_self_loops|self[_ -]loops?|isinf|masked_fill|nan_to_num|"
+                                     r"\[\s*\w+\s*==\s*0\s*\]|==\s*float\(\s*['\"]inf|\binf\b\s*\]\s*=", re.I)
 
 
 def inverse_of_sum(prose: str) -> str:
@@ -433,12 +434,12 @@ def inverse_of_sum(prose: str) -> str:
 # norm (`x / x.norm() + 1e-8` adds the eps to the quotient: no guard). Read only where the paste gives the vector a
 # way to be zero: a gradient (`autograd.grad(`, `.grad`, a name of a gradient divided), or words of zero vectors (not
 # a tokenizer's padding or an attention mask, which a text encoder's features never are).
-NORM_DIVISOR = re.compile(r"(?<![/*])/=?(?!/)[ \t]*(?P<paren>\()?[ \t]*(?:(?:torch|np|numpy|jnp|tf)\.(?:linalg\.)?"
-                          r"(?:vector_)?norm|(?<![\w.])(?:vector_)?norm|[A-Za-z_][\w\[\]]{0,40}"
-                          r"(?:\.\w+(?:\([^()\n]{0,20}\))?){0,4}?\.norm)(?=\()")
-ZERO_VECTOR_REASON = re.compile(r"(?i)\bautograd\.grad\(|\.grad\b(?!_)|\bgrad\w*[ \t]*/|\bzero[- ]vectors?\b|"
-                                r"\ball[- ]zeros?\b|\bzero (?:rows?|gradients?|embeddings?)\b")
-_CHAINED = re.compile(r"\.\w+(?=\()")
+NORM_DIVISOR = lazy_regex.compile(r"(?<![/*])/=?(?!/)[ \t]*(?P<paren>\()?[ \t]*(?:(?:torch|np|numpy|jnp|tf)\.(?:linalg\.)?"
+                                  r"(?:vector_)?norm|(?<![\w.])(?:vector_)?norm|[A-Za-z_][\w\[\]]{0,40}"
+                                  r"(?:\.\w+(?:\([^()\n]{0,20}\))?){0,4}?\.norm)(?=\()")
+ZERO_VECTOR_REASON = lazy_regex.compile(r"(?i)\bautograd\.grad\(|\.grad\b(?!_)|\bgrad\w*[ \t]*/|\bzero[- ]vectors?\b|"
+                                        r"\ball[- ]zeros?\b|\bzero (?:rows?|gradients?|embeddings?)\b")
+_CHAINED = lazy_regex.compile(r"\.\w+(?=\()")
 
 
 def _after_bracket(code: str, at: int) -> int | None:
@@ -468,13 +469,13 @@ def divides_by_norm(prose: str) -> str:
 # line of its own that holds a sum and a slash (a VAE's KL `... - logvar.exp()) / x.size(0)`, a Gaussian NLL's
 # `/ logvar.exp()`); and not of a name made bounded, a sigmoid's, a cosine's, a log-probability's (exp of it is at most
 # e or 1)
-EXP_METHOD = re.compile(r"(?m)^[ \t]*[A-Za-z_]\w{0,30}\s*=\s*(?P<arg>[A-Za-z_]\w{0,30})\.exp\(\s*\)[ \t]*(?:#[^\n]*)?$")
-EXP_BOUNDED_INPUT = re.compile(r"sigmoid|tanh|cosine_similarity|log_prob|log_softmax|logsigmoid|softmax")
+EXP_METHOD = lazy_regex.compile(r"(?m)^[ \t]*[A-Za-z_]\w{0,30}\s*=\s*(?P<arg>[A-Za-z_]\w{0,30})\.exp\(\s*\)[ \t]*(?:#[^\n]*)?$")
+EXP_BOUNDED_INPUT = lazy_regex.compile(r"sigmoid|tanh|cosine_similarity|log_prob|log_softmax|logsigmoid|softmax")
 # (a sum over a graph's neighbourhoods by the exps as the call's first argument: torch_scatter's scatter, whose reduce
 # is "sum" unless said otherwise, and scatter_add; TensorFlow's and JAX's segment_sum -- GAT's softmax over each
 # node's incoming edges, written by hand)
 _SUM_CALL = r"(?:\w+\.)*(?:sum|scatter(?:_add|_sum)?|segment_sum)\("
-LOG_OF_ADDED_EXPS = re.compile(r"(?<![\w.])(?:\w+\.)?log\(\s*(?:\w+\.)*exp\([^\n]{0,200}?\+\s*(?:\w+\.)*exp\(")
+LOG_OF_ADDED_EXPS = lazy_regex.compile(r"(?<![\w.])(?:\w+\.)?log\(\s*(?:\w+\.)*exp\([^\n]{0,200}?\+\s*(?:\w+\.)*exp\(")
 
 
 def _exp_in_a_ratio(code: str) -> re.Match | None:
@@ -485,7 +486,7 @@ def _exp_in_a_ratio(code: str) -> re.Match | None:
                                    itertools.islice(EXP_METHOD.finditer(code), EXP_CALLS_READ)), key=lambda m: m.start())
     for m in calls[:EXP_CALLS_READ]:
         arg = m.group("arg")
-        method = m.re is EXP_METHOD
+        method = EXP_METHOD.made(m)
         if method and (re.search(r"(?:logp|log_prob|logprob)$", arg) or any(
                 EXP_BOUNDED_INPUT.search(rhs) for rhs in _assignments(arg, code[:m.start()]))):
             continue
@@ -526,12 +527,12 @@ def _exp_in_a_ratio(code: str) -> re.Match | None:
 # A key_padding_mask handed to attention, beside words that a sequence can be all padding ("length 0", "empty after
 # cleaning", "its whole mask row is True"): a query with every key masked (WR-070's page: nn.MultiheadAttention with
 # its default need_weights=True gives it a nan output)
-PADDING_MASK = re.compile(r"\bkey_padding_mask\b|\bsrc_key_padding_mask\b")
+PADDING_MASK = lazy_regex.compile(r"\bkey_padding_mask\b|\bsrc_key_padding_mask\b")
 # ... or said in words: "positions that are not mentions filled with float('-inf'), then softmax", "masked logits are
 # set to -inf" (not a denial, "instead of -inf", "rather than -inf")
-MASKED_INF_SAID = re.compile(r"(?i)\b(?:fill(?:ed|s|ing)?|set|sets|setting|mask(?:ed|s|ing)?|replac(?:ed|es|ing))\b"
-                             r"(?:(?!\b(?:instead|rather|not)\b)[^.;\n]){0,60}?\b(?:with|to|by)\s+`?(?:float\(\s*['\"]-inf(?:inity)?['\"]\s*\)|"
-                             r"-\s?inf(?:inity)?\b|-∞|negative infinity|minus infinity)")
+MASKED_INF_SAID = lazy_regex.compile(r"(?i)\b(?:fill(?:ed|s|ing)?|set|sets|setting|mask(?:ed|s|ing)?|replac(?:ed|es|ing))\b"
+                                     r"(?:(?!\b(?:instead|rather|not)\b)[^.;\n]){0,60}?\b(?:with|to|by)\s+`?(?:float\(\s*['\"]-inf(?:inity)?['\"]\s*\)|"
+                                     r"-\s?inf(?:inity)?\b|-∞|negative infinity|minus infinity)")
 # ... or an attention mask made by thresholding a prediction (`attn_mask = mask_logits.sigmoid() < 0.5`, a masked-
 # attention decoder's) and handed to attention as its attn_mask: a query whose prediction is empty has every key
 # masked, and nn.MultiheadAttention gives its row a nan with its default need_weights=True (scaled_dot_product_attention,
@@ -539,9 +540,9 @@ MASKED_INF_SAID = re.compile(r"(?i)\b(?:fill(?:ed|s|ing)?|set|sets|setting|mask(
 # Mask2Former's decoder un-masks such rows before each layer (`attn_mask[torch.where(attn_mask.sum(-1) ==
 # attn_mask.shape[-1])] = False`, "if a mask is all True (all background), then set it all False"); not where the paste
 # does the same in any spelling, nor a mask made a finite bias (`.float() * -1e4`), whose full row is only uniform.
-THRESHOLD_MASK = re.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_]\w{0,40})\s*=\s*(?P<rhs>(?:[^\n]|\n[ \t]+(?=[.)])){0,300}?"
-                            r"[<>]=?\s*(?:0?\.\d+|self\.\w*thresh\w*|\w*thresh\w*)\b[^\n]{0,60})")
-PREDICTED = re.compile(r"\b(?:sigmoid|softmax)\(|\.(?:sigmoid|softmax)\(|\w*(?:pred|logit|mask_embed)\w*")
+THRESHOLD_MASK = lazy_regex.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_]\w{0,40})\s*=\s*(?P<rhs>(?:[^\n]|\n[ \t]+(?=[.)])){0,300}?"
+                                    r"[<>]=?\s*(?:0?\.\d+|self\.\w*thresh\w*|\w*thresh\w*)\b[^\n]{0,60})")
+PREDICTED = lazy_regex.compile(r"\b(?:sigmoid|softmax)\(|\.(?:sigmoid|softmax)\(|\w*(?:pred|logit|mask_embed)\w*")
 MASK_HANDED = r"\b(?:attn_mask|memory_mask|cross_attn_mask)\s*=\s*{n}\b"
 ROWS_UNMASKED = (r"\b{n}\b[^\n]{{0,80}}?\.(?:sum\(\s*(?:dim\s*=\s*)?-1\s*\)\s*==|all\(\s*(?:dim\s*=\s*)?-1)|"
                  r"~\s*{n}\.all\(")
@@ -565,32 +566,32 @@ def threshold_attention_mask(code: str) -> re.Match | None:
 # sequence in which the condition selects none has every key masked
 # (a condition that can select none: not a causal mask's "the tokens that came before it", which always keeps the
 # position itself, nor a description of what a model learned to look at, "the words that carry sentiment")
-ATTEND_SELECTED = re.compile(r"(?i)\battend(?:s|ed|ing)?\s+(?:only\s+)?to\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:frames?|tokens?|"
-                             r"positions?|steps?|patch(?:es)?|nodes?|items?|regions?|words?|segments?|keys?|events?|"
-                             r"neighbou?rs?|points?)\s+(?:(?:that|which|where|whose)\b(?!\s+(?:came|come|comes|precede\w*|"
-                             r"are\s+before|were\s+before|appear\w*\s+earlier|carry|carries|matter\w*|it\s+needs)\b)|"
-                             r"(?:marked|flagged|selected|detected|labell?ed)\b)")
+ATTEND_SELECTED = lazy_regex.compile(r"(?i)\battend(?:s|ed|ing)?\s+(?:only\s+)?to\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:frames?|tokens?|"
+                                     r"positions?|steps?|patch(?:es)?|nodes?|items?|regions?|words?|segments?|keys?|events?|"
+                                     r"neighbou?rs?|points?)\s+(?:(?:that|which|where|whose)\b(?!\s+(?:came|come|comes|precede\w*|"
+                                     r"are\s+before|were\s+before|appear\w*\s+earlier|carry|carries|matter\w*|it\s+needs)\b)|"
+                                     r"(?:marked|flagged|selected|detected|labell?ed)\b)")
 # ... and sequences padded on the left under a causal mask: "left-padded with zeros to 120 steps",
 # `padding_side="left"`, Keras's `padding="pre"`; beside `generate_square_subsequent_mask`, `is_causal=True`, a causal
 # or look-ahead mask (WR-070's own case)
-LEFT_PADDED = re.compile(r"(?i)\bleft[- ]?pad(?:s|ded|ding)?\b|\bpadd(?:ed|ing)\s+(?:on|at|to|from)\s+the\s+left\b|"
-                         r"\bpadding_side\s*=\s*['\"]left['\"]|\bpadding\s*=\s*['\"]pre['\"]|\bpre-padd(?:ed|ing)\b")
-CAUSAL_MASK = re.compile(r"(?i)\bgenerate_square_subsequent_mask\b|\bis_causal\s*=\s*True\b|\bcausal\b|"
-                         r"\bsubsequent[_ ]mask\b|\blook-?ahead mask\b")
+LEFT_PADDED = lazy_regex.compile(r"(?i)\bleft[- ]?pad(?:s|ded|ding)?\b|\bpadd(?:ed|ing)\s+(?:on|at|to|from)\s+the\s+left\b|"
+                                 r"\bpadding_side\s*=\s*['\"]left['\"]|\bpadding\s*=\s*['\"]pre['\"]|\bpre-padd(?:ed|ing)\b")
+CAUSAL_MASK = lazy_regex.compile(r"(?i)\bgenerate_square_subsequent_mask\b|\bis_causal\s*=\s*True\b|\bcausal\b|"
+                                 r"\bsubsequent[_ ]mask\b|\blook-?ahead mask\b")
 
 
 # ... or a mask that keeps each position from itself as well as from the future: "each stop can only look at the stops
 # before it, so it can't peek at its own delay", "attends to strictly earlier positions" -- the first position then
 # sees nothing, in every sequence. Not the ordinary causal mask said loosely ("only the tokens before it and itself"):
 # "only ... before it" counts only where the same sentence keeps the position from itself.
-STRICTLY_EARLIER = re.compile(r"(?i)\bstrictly\s+(?:earlier|previous|preceding|past|prior)\s+(?:\w+\s+)?"
-                              r"(?:positions?|tokens?|steps?|stops?|frames?|items?|events?)\b|"
-                              r"\b(?:can|could|may|should)\s+only\s+(?:look|attend|see)\s+(?:at\s+|to\s+)?(?:the\s+)?"
-                              r"(?:\w+\s+){0,2}?(?:before|preceding|earlier than|prior to)\s+(?:it|them)\b"
-                              r"(?!\s*(?:,\s*)?(?:and|or|plus|including)\s+(?:it)?self)")
-NOT_ITSELF = re.compile(r"(?i)\b(?:can'?t|cannot|can not|not|never)\s+(?:see|peek\s+at|look\s+at|attend\s+to)\s+"
-                        r"(?:its|their)\s+own\b|\b(?:not|excluding|without)\s+(?:it)?self\b|\bnot\s+(?:at\s+)?itself\b")
-ATTENTION_SAID = re.compile(r"(?i)\battention\b|\bMultiheadAttention\b|\battn\b|\bsoftmax\b|\btransformer\b")
+STRICTLY_EARLIER = lazy_regex.compile(r"(?i)\bstrictly\s+(?:earlier|previous|preceding|past|prior)\s+(?:\w+\s+)?"
+                                      r"(?:positions?|tokens?|steps?|stops?|frames?|items?|events?)\b|"
+                                      r"\b(?:can|could|may|should)\s+only\s+(?:look|attend|see)\s+(?:at\s+|to\s+)?(?:the\s+)?"
+                                      r"(?:\w+\s+){0,2}?(?:before|preceding|earlier than|prior to)\s+(?:it|them)\b"
+                                      r"(?!\s*(?:,\s*)?(?:and|or|plus|including)\s+(?:it)?self)")
+NOT_ITSELF = lazy_regex.compile(r"(?i)\b(?:can'?t|cannot|can not|not|never)\s+(?:see|peek\s+at|look\s+at|attend\s+to)\s+"
+                                r"(?:its|their)\s+own\b|\b(?:not|excluding|without)\s+(?:it)?self\b|\bnot\s+(?:at\s+)?itself\b")
+ATTENTION_SAID = lazy_regex.compile(r"(?i)\battention\b|\bMultiheadAttention\b|\battn\b|\bsoftmax\b|\btransformer\b")
 
 
 def _first_query_masked(prose: str) -> str:
@@ -613,29 +614,29 @@ def _left_padded_causal(prose: str) -> str:
     return " ".join(left.group(0).split()) if left and CAUSAL_MASK.search(prose) else ""
 
 
-ALL_PADDING = re.compile(r"\b(?:length|len)(?: of)? 0\b|\bzero[- ]length\b|\bempty (?:sequences?|reviews?|texts?|strings?|"
-                         r"sentences?|inputs?|rows?)\b|\b(?:sequences?|reviews?|texts?|inputs?)\b[^.\n]{0,30}\bempty\b|"
-                         r"\b(?:whole|entire|every|all)\b[^.\n]{0,20}\bmask(?:\w*)?\b[^.\n]{0,20}\b(?:row|rows)?\b[^.\n]{0,10}"
-                         r"\b(?:is|are)\s+(?:all\s+)?True\b|\ball[- ]padding\b|\bonly padding\b", re.I)
+ALL_PADDING = lazy_regex.compile(r"\b(?:length|len)(?: of)? 0\b|\bzero[- ]length\b|\bempty (?:sequences?|reviews?|texts?|strings?|"
+                                 r"sentences?|inputs?|rows?)\b|\b(?:sequences?|reviews?|texts?|inputs?)\b[^.\n]{0,30}\bempty\b|"
+                                 r"\b(?:whole|entire|every|all)\b[^.\n]{0,20}\bmask(?:\w*)?\b[^.\n]{0,20}\b(?:row|rows)?\b[^.\n]{0,10}"
+                                 r"\b(?:is|are)\s+(?:all\s+)?True\b|\ball[- ]padding\b|\bonly padding\b", re.I)
 
 
 # ... or prints one: a count of each sequence's tokens that are not padding (`(input_ids != 0).sum(1)`, an attention
 # mask's sum, `lengths`) whose printed list holds a 0 (`tensor([ 87, 128,  41, 0, 71])`)
-TOKENS_COUNTED = re.compile(r"(?:\(\s*[\w.]{1,40}\s*!=\s*[\w.]{1,40}\s*\)|\b(?![\w.]{0,40}pad)[\w.]{0,40}attention_mask)"
-                            r"\.sum\(\s*(?:dim\s*=\s*)?-?\d\s*\)|\b(?:lengths?|lens|seq_lens?|seq_lengths?|src_lengths?)\b")
-COUNTS_LIST = re.compile(r"[ \t]*(?:=|:|->)?\s{0,4}(?:tensor\(|array\()?\[(?P<values>[\d,\s]{1,4000})\]")
+TOKENS_COUNTED = lazy_regex.compile(r"(?:\(\s*[\w.]{1,40}\s*!=\s*[\w.]{1,40}\s*\)|\b(?![\w.]{0,40}pad)[\w.]{0,40}attention_mask)"
+                                    r"\.sum\(\s*(?:dim\s*=\s*)?-?\d\s*\)|\b(?:lengths?|lens|seq_lens?|seq_lengths?|src_lengths?)\b")
+COUNTS_LIST = lazy_regex.compile(r"[ \t]*(?:=|:|->)?\s{0,4}(?:tensor\(|array\()?\[(?P<values>[\d,\s]{1,4000})\]")
 
 
 # ... or says every sequence holds a token: "at least 3 real tokens", "min length 3", "no empty sequences", a [CLS] that is
 # never masked -- the check done, in words
-NONE_EMPTY_SAID = re.compile(r"(?i)\bat least (?:\d+|one|two|three) (?:real |non-?pad\w* |actual )?(?:tokens?|"
-                             r"words?)\b|\bmin(?:imum)?[ _-]?(?:length|len)\s*(?:of\s*|=\s*|:\s*|is\s*)?[1-9]|"
-                             r"\bno (?:empty|zero-length) (?:sequences?|rows?|texts?|inputs?|titles?|sentences?)\b|"
-                             r"\b(?:cls|bos|\[cls\])\b[^.\n]{0,40}\bnever (?:masked|padded)\b")
+NONE_EMPTY_SAID = lazy_regex.compile(r"(?i)\bat least (?:\d+|one|two|three) (?:real |non-?pad\w* |actual )?(?:tokens?|"
+                                     r"words?)\b|\bmin(?:imum)?[ _-]?(?:length|len)\s*(?:of\s*|=\s*|:\s*|is\s*)?[1-9]|"
+                                     r"\bno (?:empty|zero-length) (?:sequences?|rows?|texts?|inputs?|titles?|sentences?)\b|"
+                                     r"\b(?:cls|bos|\[cls\])\b[^.\n]{0,40}\bnever (?:masked|padded)\b")
 
 
-NONE_EMPTY_DOUBTED = re.compile(r"(?i)\b(?:" + UNDONE + r"|not sure|no guarantee|don'?t|do not|doesn'?t|may|might|whether|"
-                                r"if|unless|hope\w*|maybe|perhaps|some|assum\w*|expect\w*|suppos\w*|think)\b|'ll\b")
+NONE_EMPTY_DOUBTED = lazy_regex.compile(r"(?i)\b(?:" + UNDONE + r"|not sure|no guarantee|don'?t|do not|doesn'?t|may|might|whether|"
+                                        r"if|unless|hope\w*|maybe|perhaps|some|assum\w*|expect\w*|suppos\w*|think)\b|'ll\b")
 
 
 def _none_empty_said(prose: str) -> bool:
@@ -677,13 +678,13 @@ def _xlogx_guarded(m: re.Match, code: str) -> bool:
 # A loss said to be written by hand with a log ("the losses are written by hand ... with tf.math.log", "I implemented
 # the cross-entropy myself with torch.log"), beside a sigmoid or a softmax the paste names, and nothing said that keeps
 # the log off 0 (WR-030's construct, in words)
-LOG_BY_HAND = re.compile(r"(?i)\b(?:wrote|written|write|implemented|implement|coded|hand-?written|by hand)\b[^.;\n]{0,80}?"
-                         r"(?:\b(?:tf\.math\.log|tf\.log|torch\.log|np\.log|jnp\.log|(?:keras\.)?ops\.log|K\.log|log\(|"
-                         r"the log of)\b)")
+LOG_BY_HAND = lazy_regex.compile(r"(?i)\b(?:wrote|written|write|implemented|implement|coded|hand-?written|by hand)\b[^.;\n]{0,80}?"
+                                 r"(?:\b(?:tf\.math\.log|tf\.log|torch\.log|np\.log|jnp\.log|(?:keras\.)?ops\.log|K\.log|log\(|"
+                                 r"the log of)\b)")
 # (said of the log: in its sentence, or a loss on logits anywhere -- not an lr of 1e-4, a gradient clipping, nor the
 # logits a sigmoid is taken of)
-LOG_KEPT_OFF_ZERO = re.compile(r"(?i)\beps\w*\b|\bclip\w*|\bclamp\w*|\b1e-\d|\blog_?softmax\b|\blogsigmoid\b")
-LOSS_ON_LOGITS = re.compile(r"(?i)\bfrom_logits\s*=\s*true\b|\bwith_logits\b|\bon\s+(?:the\s+)?logits\b")
+LOG_KEPT_OFF_ZERO = lazy_regex.compile(r"(?i)\beps\w*\b|\bclip\w*|\bclamp\w*|\b1e-\d|\blog_?softmax\b|\blogsigmoid\b")
+LOSS_ON_LOGITS = lazy_regex.compile(r"(?i)\bfrom_logits\s*=\s*true\b|\bwith_logits\b|\bon\s+(?:the\s+)?logits\b")
 
 
 def log_by_hand_said(prose: str) -> str:

@@ -17,13 +17,14 @@ from .entry import (NATURES, ORIGINS, PLACEHOLDER_MARK, REQUIRED_FIELDS, Entry, 
 from .files import FileRefused, read_text
 from .includes import SNIPPETS
 from .safe_text import CONTROL, control_characters, shown
+from . import lazy_regex
 
-HEADING = re.compile(r"^## (.+?)[ \t]*$", re.M)
+HEADING = lazy_regex.compile(r"^## (.+?)[ \t]*$", re.M)
 # Module IDs become file names and URLs (modules/2.2.md): ASCII letters and digits, joined by . _ or -.
-MODULE_ID = re.compile(r"[0-9A-Za-z]+(?:[._-][0-9A-Za-z]+)*")
+MODULE_ID = lazy_regex.compile(r"[0-9A-Za-z]+(?:[._-][0-9A-Za-z]+)*")
 MODULE_ID_MAX = 16
 # the last step of a field path: "[3]", ".text", or the whole top-level name
-ENCLOSING = re.compile(r"(?:\[[0-9]+\]|\.[^.\[]*|^[^.\[]*)\Z")
+ENCLOSING = lazy_regex.compile(r"(?:\[[0-9]+\]|\.[^.\[]*|^[^.\[]*)\Z")
 FRONT_MATTER_LINE = 2      # the front matter's YAML starts on the file's second line, after ---
 
 
@@ -229,7 +230,7 @@ def _load_planned(path: Path, problems: list[Problem]) -> tuple[dict[str, str], 
 
 BOM = "\ufeff"
 BOM_MESSAGE = "starts with a byte-order mark (U+FEFF): save the file as UTF-8 without one"
-DELIMITER = re.compile(r"---[ \t]*")
+DELIMITER = lazy_regex.compile(r"---[ \t]*")
 
 
 def _front_matter(text: str, where: str, problems: list[Problem]) -> tuple[str, str, int] | None:

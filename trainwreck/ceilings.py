@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 from .logscan.evidence import Evidence
+from . import lazy_regex
 
 DIGITS = 5e-5          # relative: a value printed to six significant digits or fewer
 FRACTION_DIGITS = 2e-3  # relative, for (share wrong) x ceiling: the accuracy is printed to 3-4 digits
@@ -61,7 +62,7 @@ CEILINGS = (
             "loss.py#L668)",
             "the model gives the true class a probability of exactly 0 in float32: its outputs are pushed to the "
             "extremes, confidently wrong",
-            framework="pytorch", named=re.compile(r"\bBCE ?Loss\b|binary_cross_entropy\b|BinaryCrossEntropyBackward", re.I)),
+            framework="pytorch", named=lazy_regex.compile(r"\bBCE ?Loss\b|binary_cross_entropy\b|BinaryCrossEntropyBackward", re.I)),
     Ceiling(80.0, "Asteroid's negative SI-SDR",
             "it returns -10 log10(SDR + 1e-8), and the SDR is 0 for an estimate that is silent or constant (the "
             "zero-mean step turns a constant into silence): the projection on the target and the residual are both 0, "
@@ -71,7 +72,7 @@ CEILINGS = (
             "sdr.py, PairwiseNegSDR and its EPS of 1e-8)",
             "the model outputs silence (or a constant): a mask whose units all output 0 -- a ReLU mask pushed below "
             "zero for every input -- or outputs that went to 0",
-            named=re.compile(r"\basteroid\b|PairwiseNegSDR|\b(?:pairwise|nosrc|singlesrc|nonpit)_neg_s[di]sdr\b", re.I)),
+            named=lazy_regex.compile(r"\basteroid\b|PairwiseNegSDR|\b(?:pairwise|nosrc|singlesrc|nonpit)_neg_s[di]sdr\b", re.I)),
 )
 
 

@@ -12,13 +12,14 @@ import functools
 import io
 import math
 import re
+from . import lazy_regex
 
 THEMES = {
     "light": {"fg": "#1f1f1f", "grid": "#d0d0d0", "colors": ["#1565c0", "#2e7d32", "#c62828", "#6a1b9a"]},
     "dark": {"fg": "#e6e6e6", "grid": "#4a4a4a", "colors": ["#64b5f6", "#81c784", "#ef5350", "#ce93d8"]},
 }
 DRAWN_IN = "light"
-HEX_COLOUR = re.compile(r"#[0-9a-f]{6}\b")
+HEX_COLOUR = lazy_regex.compile(r"#[0-9a-f]{6}\b")
 
 
 def picture_name(panel: int, theme: str) -> str:
@@ -105,7 +106,7 @@ def _draw_panel(ax, panel: dict, palette: dict, colours: dict) -> None:
 # Matplotlib labels a log axis in mathtext ("$\\mathdefault{10^{-3}}$"), and parsing mathtext is
 # most of the time a picture takes to draw. The same labels in Unicode (10⁻³, 2×10⁻¹) read the
 # same, and are plain text in the SVG.
-MATHTEXT_LABEL = re.compile(r"^\$\\mathdefault\{(.*)\}\$$")
+MATHTEXT_LABEL = lazy_regex.compile(r"^\$\\mathdefault\{(.*)\}\$$")
 SUPERSCRIPT = str.maketrans("0123456789-−", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁻")
 
 

@@ -9,6 +9,7 @@ import math
 import re
 
 from .sentences import denied_before, sentence_around
+from . import lazy_regex
 
 # A dataset named as the task, not as what a backbone was pretrained on or whose statistics or weights it borrows
 # ("ImageNet-pretrained", "weights='imagenet'", "pretrained on Places365", "the ImageNet mean/std"): a head fine-tuned
@@ -27,8 +28,8 @@ def as_task(name: str) -> str:
 # and the citation graphs' node classes: Cora's 7, CiteSeer's 6, PubMed's 3)
 # (CiteSeer and PubMed name the citation graphs' classes only in a paste about a graph: PubMed's abstracts are other
 # tasks)
-GRAPH_NAMED = re.compile(r"(?i)\b(?:gcn|gat|gnn|graph\w*|node\w*|planetoid|pyg|torch_geometric|dgl)\b")
-DATASETS_NAMED = [(re.compile(as_task(name), re.I), count, needs) for name, count, needs in (
+GRAPH_NAMED = lazy_regex.compile(r"(?i)\b(?:gcn|gat|gnn|graph\w*|node\w*|planetoid|pyg|torch_geometric|dgl)\b")
+DATASETS_NAMED = [(lazy_regex.compile(as_task(name), re.I), count, needs) for name, count, needs in (
     (r"cifar-?100", 100, None), (r"cifar-?10|mnist|svhn|fashion-?mnist|stl-?10", 10, None), (r"modelnet-?40", 40, None),
     (r"modelnet-?10", 10, None), (r"food-?101", 101, None), (r"places-?365", 365, None), (r"tiny[- ]?imagenet", 200, None),
     (r"(?<!tiny )(?<!tiny-)imagenet", 1000, None), (r"cora(?![ _-]?full)", 7, None), (r"citeseer", 6, GRAPH_NAMED),
@@ -37,13 +38,13 @@ DATASETS_NAMED = [(re.compile(as_task(name), re.I), count, needs) for name, coun
 # InfoNCE's and NT-Xent's uniform guess scores ln of how many there are (van den Oord et al. 2018; CLIP, Radford et al.
 # 2021) -- the dataset a contrastive run names is its data or its zero-shot benchmark, not its loss's class count. Not
 # SigLIP's per-pair sigmoid, whose start is no ln of a count; not a clipping threshold ("GRAD CLIP 1.0").
-CONTRASTIVE_NAMED = re.compile(r"(?i)\b(?:contrastive|info[ _-]?nce|nt[ _-]?xent|simclr|moco(?:[ _-]?v\d)?|open[ _-]?clip\w*)\b|"
-                               r"(?-i:(?<!GRAD )(?<!GRAD_)(?<!GRADIENT )(?<!NORM )\bCLIP\b)")
+CONTRASTIVE_NAMED = lazy_regex.compile(r"(?i)\b(?:contrastive|info[ _-]?nce|nt[ _-]?xent|simclr|moco(?:[ _-]?v\d)?|open[ _-]?clip\w*)\b|"
+                                       r"(?-i:(?<!GRAD )(?<!GRAD_)(?<!GRADIENT )(?<!NORM )\bCLIP\b)")
 # ... unless the sentence that names the dataset trains a classifier on it: a linear probe's or a fine-tuned head's
 # loss is a cross-entropy over the dataset's classes
 # (a classifier's head, not the projection head that defines SimCLR and MoCo v2)
-PROBED = re.compile(r"(?i)\blinear[ _-]?(?:probe|probing|eval\w*|classifier|head)\b|\bfine-?tun\w*|"
-                    r"\b(?:classification|classifier|softmax)[ _-]?head\b")
+PROBED = lazy_regex.compile(r"(?i)\blinear[ _-]?(?:probe|probing|eval\w*|classifier|head)\b|\bfine-?tun\w*|"
+                            r"\b(?:classification|classifier|softmax)[ _-]?head\b")
 
 
 def _contrastive_data(prose: str, dataset: re.Match) -> bool:
@@ -53,19 +54,19 @@ def _contrastive_data(prose: str, dataset: re.Match) -> bool:
 
 
 # ("binary" or a sigmoid is the weakest name of a count, read last: a sigmoid may be a multi-label's)
-BINARY_NAMED = re.compile(r"\bbinary\b|\bsigmoid\b", re.I)
-CLASS_COUNT = re.compile(r"\b(\d{1,4})[ -](?:classes|categories|way|varieties|species|breeds|genres)\b|(?<!top-)(?<!top )\b(\d{1,4})-class\s+(?:[\w-]+\s+)?"
-                         r"(?:classifier|classification|problem|task|model|dataset|segmentation|head|output)\b|num_classes\s*=\s*(\d{1,4})|"
-                         # ("classifying 10 types of PCB defects": kinds a classifier tells apart)
-                         r"\b(?:classif\w+|recogni[sz]\w+|distinguish\w*|categori[sz]\w+)\s+(?:between\s+|among\s+)?"
-                         r"(\d{1,4})\s+(?:types|kinds|sorts)\s+of\b|"
-                         # (and in the other scripts reports come in: "100クラス", "10类", "10개 클래스")
-                         r"(?<!\d)(\d{1,4})\s?(?:クラス|类|類|个类别|개\s?클래스)|"
-                         r"Dense\(\s*(\d{1,4})\s*,\s*activation\s*=\s*['\"]softmax['\"]\)?", re.I)
+BINARY_NAMED = lazy_regex.compile(r"\bbinary\b|\bsigmoid\b", re.I)
+CLASS_COUNT = lazy_regex.compile(r"\b(\d{1,4})[ -](?:classes|categories|way|varieties|species|breeds|genres)\b|(?<!top-)(?<!top )\b(\d{1,4})-class\s+(?:[\w-]+\s+)?"
+                                 r"(?:classifier|classification|problem|task|model|dataset|segmentation|head|output)\b|num_classes\s*=\s*(\d{1,4})|"
+                                 # ("classifying 10 types of PCB defects": kinds a classifier tells apart)
+                                 r"\b(?:classif\w+|recogni[sz]\w+|distinguish\w*|categori[sz]\w+)\s+(?:between\s+|among\s+)?"
+                                 r"(\d{1,4})\s+(?:types|kinds|sorts)\s+of\b|"
+                                 # (and in the other scripts reports come in: "100クラス", "10类", "10개 클래스")
+                                 r"(?<!\d)(\d{1,4})\s?(?:クラス|类|類|个类别|개\s?클래스)|"
+                                 r"Dense\(\s*(\d{1,4})\s*,\s*activation\s*=\s*['\"]softmax['\"]\)?", re.I)
 # ... and a vocabulary's size: a language model's classes
 # (its number starts where no digit or comma is before it: tried at each digit of "101,000,000,..." it was quadratic)
-VOCAB = re.compile(r"(?i)(?<![\d,])\b(\d{1,3}(?:,\d{3})+|\d+)(k)?[ -](?:(?:token|word|piece|subword)s?[ -])?(?:\w+[ -])?"
-                   r"vocab\w*")
+VOCAB = lazy_regex.compile(r"(?i)(?<![\d,])\b(\d{1,3}(?:,\d{3})+|\d+)(k)?[ -](?:(?:token|word|piece|subword)s?[ -])?(?:\w+[ -])?"
+                           r"vocab\w*")
 
 
 # ... or in words: "three classes per pixel", "a five-way classifier", "twelve categories"
@@ -74,21 +75,21 @@ NUMBER_WORDS = {w: n for n, w in enumerate("zero one two three four five six sev
 # (not a split or a pairing said "-way", "a two-way split", nor "two labels" an image carries: "-way" only before a
 # classifier's words; and after the datasets, whose count is surer)
 COUNTING_WORDS = list(NUMBER_WORDS)[2:]
-CLASS_WORDS = re.compile(r"(?i)\b(" + "|".join(COUNTING_WORDS) + r")(?:[ -](?:classes|categories)\b|-way\s+"
-                         r"(?=(?:[\w-]+\s+)?(?:classif\w*|softmax|problem|task|output)\b))")
+CLASS_WORDS = lazy_regex.compile(r"(?i)\b(" + "|".join(COUNTING_WORDS) + r")(?:[ -](?:classes|categories)\b|-way\s+"
+                                 r"(?=(?:[\w-]+\s+)?(?:classif\w*|softmax|problem|task|output)\b))")
 
 
 # ... or as the uniform guess's loss worked out: "I expected about ln(500) = 6.2", "-log(1/10) ≈ 2.30" -- a natural
 # log of a count, with its value beside it (within UNIFORM_SAID_NEAR of ln K, so that no other log reads as one)
-UNIFORM_SAID = re.compile(r"(?i)(?:-\s*)?\b(?:ln|log)\s*\(\s*(?:1\s*/\s*)?(\d{1,6})\s*\)\s*(?:=|≈|~|is|of)\s*(?:about\s+|~\s*)?"
-                          r"(\d+(?:\.\d+)?)(?!\d|\.\d)")
+UNIFORM_SAID = lazy_regex.compile(r"(?i)(?:-\s*)?\b(?:ln|log)\s*\(\s*(?:1\s*/\s*)?(\d{1,6})\s*\)\s*(?:=|≈|~|is|of)\s*(?:about\s+|~\s*)?"
+                                  r"(\d+(?:\.\d+)?)(?!\d|\.\d)")
 UNIFORM_SAID_NEAR = 0.05
 # ... said of where a loss starts or a guess scores, in its sentence ("I expected the first loss near ln(10) = 2.30",
 # "chance is -log(1/20) = 3.0"), not of a clamp or a temperature ("logit_scale is clamped at ln(100) = 4.605") nor of
 # an equilibrium or an entropy
-UNIFORM_CONTEXT = re.compile(r"(?i)\b(?:expect\w*|should|initial\w*|first|start\w*|begin\w*|chance|uniform\w*|random(?:ly)?|"
-                             r"guess\w*|untrained|fresh|step\s+0|before\s+(?:any|the\s+first)\s+update)\b")
-UNIFORM_REFUSED = re.compile(r"(?i)\b(?:logit_scale|temperature|clamp\w*|clip\w*|equilibrium)\b|(?<!cross[- ])(?<!cross)\bentropy\b")
+UNIFORM_CONTEXT = lazy_regex.compile(r"(?i)\b(?:expect\w*|should|initial\w*|first|start\w*|begin\w*|chance|uniform\w*|random(?:ly)?|"
+                                     r"guess\w*|untrained|fresh|step\s+0|before\s+(?:any|the\s+first)\s+update)\b")
+UNIFORM_REFUSED = lazy_regex.compile(r"(?i)\b(?:logit_scale|temperature|clamp\w*|clip\w*|equilibrium)\b|(?<!cross[- ])(?<!cross)\bentropy\b")
 
 
 @functools.lru_cache(maxsize=8)      # (asked of one report's text by many readings: read once)
@@ -118,38 +119,38 @@ def classes_named(prose: str) -> tuple[int, str] | None:
 
 # ... or after the word: "vocab 8000 SentencePiece", "vocab_size=32000", "vocabulary size: 50,257", "the vocabulary is
 # the 256 byte values"
-VOCAB_AFTER = re.compile(r"(?i)\bvocab(?:ulary)?(?:[ _-]?size)?\b[ \t]{0,3}(?:[=:][ \t]{0,3}|of[ \t]+|is[ \t]+(?:the[ \t]+)?)?"
-                         r"(\d{1,3}(?:,\d{3})+|\d+)(k)?(?![\w]|[.,]\d)(?![ \t]+times\b)")
+VOCAB_AFTER = lazy_regex.compile(r"(?i)\bvocab(?:ulary)?(?:[ _-]?size)?\b[ \t]{0,3}(?:[=:][ \t]{0,3}|of[ \t]+|is[ \t]+(?:the[ \t]+)?)?"
+                                 r"(\d{1,3}(?:,\d{3})+|\d+)(k)?(?![\w]|[.,]\d)(?![ \t]+times\b)")
 
 
 # ... or a tokenizer's size: "a BPE tokenizer with 4096 tokens", "our tokenizer of 32k pieces"
 # (a size of the tokenizer's, not a length it cuts to: "the tokenizer with a max length of 128 tokens", "512 tokens per
 # sequence", "(64 tokens max)")
-TOKENIZER_SIZE = re.compile(r"(?i)(?<!output of the )(?<!output of )\btokeni[sz]er\b(?:(?!\b(?:max\w*|length|len|sequences?|seq|context|window|pad\w*|truncat\w*|"
-                            r"batch\w*|each|per|of)\b)[^.;\n]){0,30}?(?:\b(?:with|of)\s+|\(\s*)(\d{1,3}(?:,\d{3})+|\d+)(k)?\s+"
-                            r"(?:tokens|pieces|subwords|word ?pieces|entries)\b(?!\s+(?:per|each|long|of\s+context|max\w*|at\s+most))")
+TOKENIZER_SIZE = lazy_regex.compile(r"(?i)(?<!output of the )(?<!output of )\btokeni[sz]er\b(?:(?!\b(?:max\w*|length|len|sequences?|seq|context|window|pad\w*|truncat\w*|"
+                                    r"batch\w*|each|per|of)\b)[^.;\n]){0,30}?(?:\b(?:with|of)\s+|\(\s*)(\d{1,3}(?:,\d{3})+|\d+)(k)?\s+"
+                                    r"(?:tokens|pieces|subwords|word ?pieces|entries)\b(?!\s+(?:per|each|long|of\s+context|max\w*|at\s+most))")
 
 
 # ... or a subword model's size said with its kind: "32k joint BPE", "a 16,000-piece SentencePiece model", "8k unigram"
 # (its merges too, which give it that many symbols less the characters it starts from; not a count of steps)
 # (a size: a thousand or more, or counted in k -- not a model's name or a version, "GPT-2 BPE", "v0.1.99 sentencepiece",
 # nor a count of models, "2 BPE models")
-SUBWORDS = re.compile(r"(?i)(?<![\w.,-])(?<!step )(?<!steps )(?<!iteration )(?<!epoch )(\d{1,3}(?:,\d{3})+|[1-9]\d{3,}|\d{1,4}(?=k))(k)?[ -]"
-                      r"(?:(?:token|piece|merge|subword)s?[ -])?(?:joint[ -]|shared[ -])?(?:bpe|sentencepiece|spm|wordpiece|unigram)"
-                      r"\b(?![ -](?:lms?|dropout|package|library|version))")
+SUBWORDS = lazy_regex.compile(r"(?i)(?<![\w.,-])(?<!step )(?<!steps )(?<!iteration )(?<!epoch )(\d{1,3}(?:,\d{3})+|[1-9]\d{3,}|\d{1,4}(?=k))(k)?[ -]"
+                              r"(?:(?:token|piece|merge|subword)s?[ -])?(?:joint[ -]|shared[ -])?(?:bpe|sentencepiece|spm|wordpiece|unigram)"
+                              r"\b(?![ -](?:lms?|dropout|package|library|version))")
 # ... or as fairseq's tasks print their dictionaries when they load them: `[de] dictionary: 8848 types`, the source's
 # then the target's (fairseq/tasks/translation.py at v0.12.2, `setup_task`): the decoder predicts the target's, the last
-DICTIONARY_TYPES = re.compile(r"\bdictionary: (\d{1,7}) types\b")
+DICTIONARY_TYPES = lazy_regex.compile(r"\bdictionary: (\d{1,7}) types\b")
 
 
 # ... or a tokenizer named whose size is known: GPT-2's, 50,257 tokens (transformers' GPT2Config, vocab_size=50257, in
 # src/transformers/models/gpt2/configuration_gpt2.py at 01ae98a; tiktoken's "gpt2" encoding is the same BPE)
 # (by its name, its class, tiktoken's encoding, or loaded from the hub's checkpoints, `AutoTokenizer.from_pretrained(
 # 'gpt2')`, which share it)
-GPT2_TOKENIZER = re.compile(r"(?i)\bgpt-?2(?:['\u2019]s)?\s+(?:bpe\s+)?tokeni[sz]er\b|\btokeni[sz]er\s+(?:of|from)\s+gpt-?2\b|"
-                            r"\bGPT2Tokenizer(?:Fast)?\b|\btiktoken\.get_encoding\(\s*['\"]gpt2['\"]|"
-                            r"\b\w*tokeni[sz]er\w*\.from_pretrained\(\s*['\"](?:openai-community/)?(?:distil)?gpt2"
-                            r"(?:-medium|-large|-xl)?['\"]\)?")
+GPT2_TOKENIZER = lazy_regex.compile(r"(?i)\bgpt-?2(?:['\u2019]s)?\s+(?:bpe\s+)?tokeni[sz]er\b|\btokeni[sz]er\s+(?:of|from)\s+gpt-?2\b|"
+                                    r"\bGPT2Tokenizer(?:Fast)?\b|\btiktoken\.get_encoding\(\s*['\"]gpt2['\"]|"
+                                    r"\b\w*tokeni[sz]er\w*\.from_pretrained\(\s*['\"](?:openai-community/)?(?:distil)?gpt2"
+                                    r"(?:-medium|-large|-xl)?['\"]\)?")
 GPT2_VOCABULARY = 50257
 
 

@@ -8,32 +8,33 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+from . import lazy_regex
 
 # A pasted loop that clips the gradients after the optimizer's step (backward(), step(), then clip_grad_norm_ with no
 # backward() between) never clips an update: the step used the gradients unclipped, and the next zero_grad() clears
 # the clipped ones. A climb beside it is a climb despite clipping. (A scheduler's step is not the update: backward,
 # clip, step, scheduler.step is the right order.)
-CLIP_AFTER_STEP = re.compile(r"\.backward\([^\n]*\n(?:[^\n]*\n){0,8}?[^\n]{0,200}?(?<!scheduler)(?<!sched)\.step\("
-                             r"[^\n]*\n(?:(?![^\n]{0,200}?\.backward\()[^\n]*\n){0,4}?[^\n]{0,200}?"
-                             r"(?P<clip>clip_grad_(?:norm|value)_?)\(")
+CLIP_AFTER_STEP = lazy_regex.compile(r"\.backward\([^\n]*\n(?:[^\n]*\n){0,8}?[^\n]{0,200}?(?<!scheduler)(?<!sched)\.step\("
+                                     r"[^\n]*\n(?:(?![^\n]{0,200}?\.backward\()[^\n]*\n){0,4}?[^\n]{0,200}?"
+                                     r"(?P<clip>clip_grad_(?:norm|value)_?)\(")
 
 
 
 # The report says clipping made no difference: "clipping doesn't prevent the spikes", "with clipping removed it looks
 # exactly the same" -- the run it asks about went wrong for clipping's sake, whatever its curve shows
-CLIP_NO_EFFECT_SAID = re.compile(r"(?i)\bclip\w*\b[^.?!\n]{0,60}?\b(?:does(?:n't| not)|did(?:n't| not)|has no|had no|makes? no|"
-                                 r"made no|never)\s+(?:\w+\s+){0,2}?(?:prevent|stop|help|effect|difference|change|work)\w*|"
-                                 r"\b(?:without|no)\s+(?:the\s+)?clip\w*[^.?!\n]{0,80}?\b(?:same|identical)\b|"
-                                 r"\bclip\w*\s+(?:\w+\s+){0,3}?(?:removed|disabled|switched off|turned off)\b[^.?!\n]{0,80}?"
-                                 r"\b(?:same|identical)\b")
+CLIP_NO_EFFECT_SAID = lazy_regex.compile(r"(?i)\bclip\w*\b[^.?!\n]{0,60}?\b(?:does(?:n't| not)|did(?:n't| not)|has no|had no|makes? no|"
+                                         r"made no|never)\s+(?:\w+\s+){0,2}?(?:prevent|stop|help|effect|difference|change|work)\w*|"
+                                         r"\b(?:without|no)\s+(?:the\s+)?clip\w*[^.?!\n]{0,80}?\b(?:same|identical)\b|"
+                                         r"\bclip\w*\s+(?:\w+\s+){0,3}?(?:removed|disabled|switched off|turned off)\b[^.?!\n]{0,80}?"
+                                         r"\b(?:same|identical)\b")
 
 
 # Not a clip to infinity, which only measures the norm (`clip_grad_norm_(ps, float("inf"))`), nor one on a line of
 # its own comment; and the step before it is an optimizer's (its object named for one, or a GradScaler's), on the
 # same block's indentation -- not an EMA's or a scheduler's, nor the end of one loop before the clip that starts the
 # next
-MEASURES_ONLY = re.compile(r"(?i)clip_grad_(?:norm|value)_?\([^\n]*?\b(?:float\(\s*['\"]inf['\"]\s*\)|(?:math|np|torch)\.inf)")
-OPTIMIZER_STEPPED = re.compile(r"(?i)\b(?:\w*opt\w*|scaler|trainer|accelerator)\.step\(")
+MEASURES_ONLY = lazy_regex.compile(r"(?i)clip_grad_(?:norm|value)_?\([^\n]*?\b(?:float\(\s*['\"]inf['\"]\s*\)|(?:math|np|torch)\.inf)")
+OPTIMIZER_STEPPED = lazy_regex.compile(r"(?i)\b(?:\w*opt\w*|scaler|trainer|accelerator)\.step\(")
 
 
 def late_clip(prose: str) -> tuple[str, str] | None:
@@ -56,11 +57,11 @@ def late_clip(prose: str) -> tuple[str, str] | None:
 
 # ... or one whose result the update never uses: TensorFlow's clips return new tensors (`clipped, norm =
 # tf.clip_by_global_norm(grads, 1.0)`), and a loop that then applies `grads` applies the unclipped ones
-CLIP_RETURNED = re.compile(r"(?m)^[ \t]*(?P<out>[A-Za-z_]\w*)(?:[ \t]*,[ \t]*[A-Za-z_]\w*)?[ \t]*=[ \t]*"
-                           r"(?:tf\.clip_by_global_norm\([ \t]*(?P<src>[A-Za-z_]\w*)|"
-                           r"\[[ \t]*tf\.clip_by_(?:norm|value)\([^\n\]]*\bfor[ \t]+\w+[ \t]+in[ \t]+(?P<each>[A-Za-z_]\w*))")
+CLIP_RETURNED = lazy_regex.compile(r"(?m)^[ \t]*(?P<out>[A-Za-z_]\w*)(?:[ \t]*,[ \t]*[A-Za-z_]\w*)?[ \t]*=[ \t]*"
+                                   r"(?:tf\.clip_by_global_norm\([ \t]*(?P<src>[A-Za-z_]\w*)|"
+                                   r"\[[ \t]*tf\.clip_by_(?:norm|value)\([^\n\]]*\bfor[ \t]+\w+[ \t]+in[ \t]+(?P<each>[A-Za-z_]\w*))")
 # (an optimizer the code builds with a clip of its own: an assignment, not a sentence about an earlier run)
-OPTIMIZER_CLIPS = re.compile(r"(?m)^[ \t]*[\w.]+[ \t]*=[ \t]*[\w.]*\([^\n]*\b(?:global_clipnorm|clipnorm|clipvalue)\s*=\s*\d")
+OPTIMIZER_CLIPS = lazy_regex.compile(r"(?m)^[ \t]*[\w.]+[ \t]*=[ \t]*[\w.]*\([^\n]*\b(?:global_clipnorm|clipnorm|clipvalue)\s*=\s*\d")
 APPLIED = r"apply_gradients\(\s*(?:grads_and_vars\s*=\s*)?(?:list\()?zip\(\s*%s\b"
 
 
@@ -108,9 +109,9 @@ def _clips_late(prose: str, m: re.Match) -> bool:
 # of its own (`tf.clip_by_global_norm(grads, 1.0)` with nothing before it on its line, the whole line one balanced call
 # on gradients) leaves the gradients as they were -- not a line that continues a call above it, nor a clip of a
 # prediction (`tf.clip_by_value(y_pred, 1e-7, 1 - 1e-7)`)
-CLIP_DISCARDED = re.compile(r"(?m)^[ \t]*(?P<call>tf\.clip_by_(?:global_norm|norm|value)\([ \t]*(?:\w*grad\w*|g)\b"
-                            r"(?:[^()\n]|\([^()\n]*\))*\))[ \t]*(?:#[^\n]*)?$")
-CONTINUES = re.compile(r"[(\[,\\][ \t]*(?:#[^\n]*)?$")
+CLIP_DISCARDED = lazy_regex.compile(r"(?m)^[ \t]*(?P<call>tf\.clip_by_(?:global_norm|norm|value)\([ \t]*(?:\w*grad\w*|g)\b"
+                                    r"(?:[^()\n]|\([^()\n]*\))*\))[ \t]*(?:#[^\n]*)?$")
+CONTINUES = lazy_regex.compile(r"[(\[,\\][ \t]*(?:#[^\n]*)?$")
 
 
 def discarded_clip(prose: str) -> tuple[str, str] | None:
@@ -135,8 +136,8 @@ def discarded_clip(prose: str) -> tuple[str, str] | None:
 # afterwards finds no tensors, clips nothing and returns a norm of 0 (at v2.13.0 it also warns that the generator is
 # empty). The name bound to the generator itself (not to a list of it), given to an optimizer's constructor, then to
 # the clip, and not bound again between.
-PARAMETERS_BOUND = re.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_]\w*)[ \t]*=[ \t]*(?:[\w.]+\.parameters\(\)|"
-                              r"filter\([^\n]*\.parameters\(\)\))[ \t]*(?:#[^\n]*)?$")
+PARAMETERS_BOUND = lazy_regex.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_]\w*)[ \t]*=[ \t]*(?:[\w.]+\.parameters\(\)|"
+                                      r"filter\([^\n]*\.parameters\(\)\))[ \t]*(?:#[^\n]*)?$")
 OPTIMIZER_BUILT = r"\b(?:optim\.)?[A-Z]\w*\(\s*(?:params\s*=\s*)?%s\b"
 NORM_CLIPPED = r"\bclip_grad_norm_\(\s*(?:parameters\s*=\s*)?%s\b"
 

@@ -25,15 +25,16 @@ from .run_said import BATCH_SIZE, never_recovered_said
 from .schedule_said import ADAPTIVE, COSINE_SAID, PLAIN_SGD, WARMUP_NAMED, WARMUP_SET, no_warmup_said
 from .sentences import said_unnegated, sentence_around, sentences_only, told
 from .watch_rule import STEP_FLOOR, WATCH_RULE, sustained_climb   # the loss watch's rule, one definition
+from . import lazy_regex
 
 # A clip of each element (Keras's clipvalue=, PyTorch's clip_grad_value_(params, v)) beside the largest gradient
 # element the paste prints or says ("max |grad| = 0.0388", "the largest gradient value is 0.7"): every one below the
 # value, the clip never touched an element -- WR-240's element-wise form.
 _CLIP_NUMBER = r"(\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?![\w.])"
-CLIP_VALUE = re.compile(r"\bclipvalue\s*=\s*" + _CLIP_NUMBER + r"|\bclip_grad_value_\((?:[^,()\n]|\([^()\n]*\)){1,80},\s*(?:clip_value\s*=\s*)?"
-                        + _CLIP_NUMBER)
-ELEMENT_MAX = re.compile(r"(?i)\b(?:max(?:imum)?|largest)\s*(?:\|\s*grad(?:ient)?s?\s*\||abs(?:olute)?\s+grad(?:ient)?s?|"
-                         r"grad(?:ient)?\s+(?:element|value|entry)s?)\s*(?:(?:=|:|is|was|of)\s*)?" + _CLIP_NUMBER)
+CLIP_VALUE = lazy_regex.compile(r"\bclipvalue\s*=\s*" + _CLIP_NUMBER + r"|\bclip_grad_value_\((?:[^,()\n]|\([^()\n]*\)){1,80},\s*(?:clip_value\s*=\s*)?"
+                                + _CLIP_NUMBER)
+ELEMENT_MAX = lazy_regex.compile(r"(?i)\b(?:max(?:imum)?|largest)\s*(?:\|\s*grad(?:ient)?s?\s*\||abs(?:olute)?\s+grad(?:ient)?s?|"
+                                 r"grad(?:ient)?\s+(?:element|value|entry)s?)\s*(?:(?:=|:|is|was|of)\s*)?" + _CLIP_NUMBER)
 
 
 def values_below_clip(prose: str) -> str:
@@ -58,8 +59,8 @@ SHAPE_RISES, SHAPE_RATIO = 2, 1.5
 NOISY_BATCH = 16
 # ... times what each printed value averages over besides one batch: micro-batches accumulated into a step, and a Hugging
 # Face Trainer's steps between logs (its TrainingArguments' logging_steps, 500 by default)
-ACCUMULATION_STEPS = re.compile(r"(?i)accum\w*[_ ]steps\b['\"]?(?:\s*[=:]\s*|\s+)(\d{1,5})\b")
-LOGGING_STEPS = re.compile(r"(?i)\blogging_steps\b['\"]?(?:\s*[=:]\s*|\s+)(\d{1,6})\b")
+ACCUMULATION_STEPS = lazy_regex.compile(r"(?i)accum\w*[_ ]steps\b['\"]?(?:\s*[=:]\s*|\s+)(\d{1,5})\b")
+LOGGING_STEPS = lazy_regex.compile(r"(?i)\blogging_steps\b['\"]?(?:\s*[=:]\s*|\s+)(\d{1,6})\b")
 HF_LOGGING_STEPS = 500
 # Where such a run started: the highest of its first NOISY_START values (its first value is one batch's, as noisy as
 # the rest)
@@ -87,18 +88,18 @@ ENORMOUS_START = 1e4
 ENORMOUS_MEAN_CE = 100.0
 # ... and, where the paste names its classes, ENORMOUS_PER_CLASS times ln K itself
 ENORMOUS_PER_CLASS = 10.0
-CROSS_ENTROPY = re.compile(r"(?i)cross[ _-]?entropy|crossentropy|\bnll_?loss\b|\bF\.nll_loss\b")
-BINARY_CE = re.compile(r"\bBCE(?:WithLogits)?Loss\b|\bbinary_cross_entropy(?:_with_logits)?\b|\bsigmoid_binary_cross_entropy\b")
+CROSS_ENTROPY = lazy_regex.compile(r"(?i)cross[ _-]?entropy|crossentropy|\bnll_?loss\b|\bF\.nll_loss\b")
+BINARY_CE = lazy_regex.compile(r"\bBCE(?:WithLogits)?Loss\b|\bbinary_cross_entropy(?:_with_logits)?\b|\bsigmoid_binary_cross_entropy\b")
 # (and Keras's Reduction.SUM, which TensorFlow Recommenders' Retrieval task takes by default: its loss is
 # `CategoricalCrossentropy(from_logits=True, reduction=tf.keras.losses.Reduction.SUM)` unless given one,
 # tensorflow_recommenders/tasks/retrieval.py -- a Retrieval built with no `loss=` of its own)
 SUM_REDUCED = (r"reduction\s*=\s*(?:tf\.keras\.losses\.|keras\.losses\.)?Reduction\.SUM\b(?!_)|"
                r"\btfrs\.tasks\.Retrieval\b(?!\((?:[^()\n]|\([^()\n]{0,80}\)){0,200}?\bloss\s*=)")
-NOT_A_MEAN = re.compile(r"reduce_sum|\.sum\(|reduction\s*=\s*['\"]sum['\"]|\badd_loss\b|regularizer|" + SUM_REDUCED, re.I)
+NOT_A_MEAN = lazy_regex.compile(r"reduce_sum|\.sum\(|reduction\s*=\s*['\"]sum['\"]|\badd_loss\b|regularizer|" + SUM_REDUCED, re.I)
 # ... and where the loss itself is set to sum over the batch, ENORMOUS_SUMMED is the bound: a cross-entropy near ln K
 # summed over a batch of thousands is tens of thousands at the start (an in-batch softmax over 4,096 candidates: 4096 x
 # ln 4096, about 34,000), large by construction
-LOSS_SUMMED = re.compile(r"reduction\s*=\s*['\"]sum['\"]|size_average\s*=\s*False|" + SUM_REDUCED, re.I)
+LOSS_SUMMED = lazy_regex.compile(r"reduction\s*=\s*['\"]sum['\"]|size_average\s*=\s*False|" + SUM_REDUCED, re.I)
 ENORMOUS_SUMMED = 1e7
 # The entries that say, in a phrase of their own, that their first loss is far above ln K (WR-330's raw inputs) share
 # the enormous start with those broken from the start
@@ -746,15 +747,15 @@ GRADUAL_SHARE = 0.5
 # beside words of the run's overfitting, not of the check that a model can overfit one batch ("I can't even overfit a
 # single batch", "overfitting one batch works"), or of a training loss that keeps falling: a validation curve's U is no
 # failure)
-OVERFITTING_SAID = re.compile(r"(?i)(?<!try to )(?<!trying to )(?<!tried to )(?<!able to )(?<!even )(?<!can't )(?<!cannot )"
-                              r"(?<!not )\boverfit(?:s|ted|ting)?\b(?!\s+(?:on\s+|to\s+)?(?:a|one|the|this|\d+)\s+(?:single\s+|"
-                              r"small\s+|tiny\s+|few\s+|handful\s+of\s+|couple\s+of\s+)?(?:batch|sample|example|subset|image|imgs?)\w*)")
-TRAIN_STILL_FALLING = re.compile(r"(?i)\btrain\w*\s+loss\w*\b[^.\n]{0,40}?\b(?:keeps?|kept|is|still)\s+(?:on\s+)?"
-                                 r"(?:falling|decreasing|going\s+down|dropping)")
-NOT_TRAINING = re.compile(r"(?i)\b(?:these|those|here\s+(?:is|are)|this\s+is|below\s+(?:is|are))"
-                          r"\s+(?:are\s+)?(?:the\s+|my\s+)?(?:val\w*|validation|test|eval\w*|held-?out)[ _-]?loss|^\s*(?:val|eval|test)")
+OVERFITTING_SAID = lazy_regex.compile(r"(?i)(?<!try to )(?<!trying to )(?<!tried to )(?<!able to )(?<!even )(?<!can't )(?<!cannot )"
+                                      r"(?<!not )\boverfit(?:s|ted|ting)?\b(?!\s+(?:on\s+|to\s+)?(?:a|one|the|this|\d+)\s+(?:single\s+|"
+                                      r"small\s+|tiny\s+|few\s+|handful\s+of\s+|couple\s+of\s+)?(?:batch|sample|example|subset|image|imgs?)\w*)")
+TRAIN_STILL_FALLING = lazy_regex.compile(r"(?i)\btrain\w*\s+loss\w*\b[^.\n]{0,40}?\b(?:keeps?|kept|is|still)\s+(?:on\s+)?"
+                                         r"(?:falling|decreasing|going\s+down|dropping)")
+NOT_TRAINING = lazy_regex.compile(r"(?i)\b(?:these|those|here\s+(?:is|are)|this\s+is|below\s+(?:is|are))"
+                                  r"\s+(?:are\s+)?(?:the\s+|my\s+)?(?:val\w*|validation|test|eval\w*|held-?out)[ _-]?loss|^\s*(?:val|eval|test)")
 # (what a question takes as given is said after a conjunction: "... goes up while the training loss keeps falling?")
-GIVEN = re.compile(r"(?i)\b(?:while|whereas|given(?:\s+that)?|since|although|though|but)\s+(?:the\s+|my\s+|our\s+)?$")
+GIVEN = lazy_regex.compile(r"(?i)\b(?:while|whereas|given(?:\s+that)?|since|although|though|but)\s+(?:the\s+|my\s+|our\s+)?$")
 
 
 def _training_still_falling(prose: str) -> bool:
@@ -787,21 +788,21 @@ def not_training(ev: Evidence) -> bool:
 # doubled, is not read as one in a run that names them (a fast climb, which the watch sees, still is).
 # (an RL return named as one -- "the returns grow", "episode return" -- not a function's `return` statement nor "it
 # returns nan"; and a GAN's generator, not a data or batch generator, a Python generator or torch.Generator's seed)
-GROWS_WHEN_HEALTHY = re.compile(r"\b(?:gan|dcgan|wgan|(?<!data )(?<!batch )(?<!python )(?<!\.)generator(?!\s*=|\(\))|discriminator|"
-                                r"g_loss|loss_?g|d_loss|loss_?d|g loss|d loss|rewards?|"
-                                r"(?:episodes?|episodic|discounted|mean|average|expected|cumulative|total)[ _-]?returns?|"
-                                r"\breturns\s+(?:go\s+up|grow\w*|increas\w*|ris\w*|keep\s+(?:growing|rising|increasing))|"
-                                r"a2c|a3c|sac|td3|value[ _]loss|policy[ _]loss|"
-                                r"q[ _-]?values?|dqn|ppo|critic|actor|td[ _-]?error|"
-                                r"kl[ _-]?(?:anneal\w*|warm-?up|weight|beta)|beta[ _-]?(?:anneal\w*|warm-?up|schedule)|"
-                                r"anneal\w* (?:the )?(?:kl|beta)|curriculum|scheduled sampling|domain[ -]adversarial|dann|"
-                                r"gradient reversal|consistency (?:weight|loss))\b", re.I)
+GROWS_WHEN_HEALTHY = lazy_regex.compile(r"\b(?:gan|dcgan|wgan|(?<!data )(?<!batch )(?<!python )(?<!\.)generator(?!\s*=|\(\))|discriminator|"
+                                        r"g_loss|loss_?g|d_loss|loss_?d|g loss|d loss|rewards?|"
+                                        r"(?:episodes?|episodic|discounted|mean|average|expected|cumulative|total)[ _-]?returns?|"
+                                        r"\breturns\s+(?:go\s+up|grow\w*|increas\w*|ris\w*|keep\s+(?:growing|rising|increasing))|"
+                                        r"a2c|a3c|sac|td3|value[ _]loss|policy[ _]loss|"
+                                        r"q[ _-]?values?|dqn|ppo|critic|actor|td[ _-]?error|"
+                                        r"kl[ _-]?(?:anneal\w*|warm-?up|weight|beta)|beta[ _-]?(?:anneal\w*|warm-?up|schedule)|"
+                                        r"anneal\w* (?:the )?(?:kl|beta)|curriculum|scheduled sampling|domain[ -]adversarial|dann|"
+                                        r"gradient reversal|consistency (?:weight|loss))\b", re.I)
 # A ramp up is of a weight or a rate ("the consistency weight is ramped up", "the lr ramps up linearly"); where the
 # nearest thing named before it is the loss itself ("the loss ramps up after epoch 3") it is the failure, not a schedule.
-RAMP_UP = re.compile(r"(?i)\bramp(?:ed|s|ing)?\s+(?:it\s+)?up\b")
-_RAMP_SUBJECT = re.compile(r"(?i)\b(?:(?P<loss>loss(?:es)?|error(?:\s+rate)?|perplexity|ppl|nans?)|lr|rate|weight|lambda|"
-                           r"beta|alpha|coefficient|warm-?up|schedul\w*)\b")
-_PRONOUN = re.compile(r"(?i)\b(?:it|this|that)\b")
+RAMP_UP = lazy_regex.compile(r"(?i)\bramp(?:ed|s|ing)?\s+(?:it\s+)?up\b")
+_RAMP_SUBJECT = lazy_regex.compile(r"(?i)\b(?:(?P<loss>loss(?:es)?|error(?:\s+rate)?|perplexity|ppl|nans?)|lr|rate|weight|lambda|"
+                                   r"beta|alpha|coefficient|warm-?up|schedul\w*)\b")
+_PRONOUN = lazy_regex.compile(r"(?i)\b(?:it|this|that)\b")
 
 
 def ramped_up(prose: str) -> re.Match | None:
@@ -824,10 +825,10 @@ def ramped_up(prose: str) -> re.Match | None:
 # A harder task set on purpose during training, which raises the loss for good: mixup or cutmix, label smoothing,
 # augmentation, dropout or a regulariser switched on or added
 _HARDER = r"(?:mix-?up|cut-?mix|label[\s_]+smoothing|augment\w*|dropout|regulari[sz]\w*)"
-HARDER_BY_CHOICE = re.compile(r"(?i)(?<!not )(?<!n't )\b(?:switch\w*|turn\w*)\s+(?:\w+\s+){0,3}?on\b[^.\n]{0,40}?\b"
-                              + _HARDER + r"|(?<!not )(?<!n't )\b(?:switch\w*|turn\w*)\s+" + _HARDER + r"\s+on\b|"
-                              r"(?<!not )(?<!n't )\b(?:add\w*|enabl\w*|introduc\w*|start\w*\s+using)\s+(?:\w+\s+){0,2}?"
-                              + _HARDER + r"|\blabel_smoothing\s*=\s*0?\.\d*[1-9]")
+HARDER_BY_CHOICE = lazy_regex.compile(r"(?i)(?<!not )(?<!n't )\b(?:switch\w*|turn\w*)\s+(?:\w+\s+){0,3}?on\b[^.\n]{0,40}?\b"
+                                      + _HARDER + r"|(?<!not )(?<!n't )\b(?:switch\w*|turn\w*)\s+" + _HARDER + r"\s+on\b|"
+                                      r"(?<!not )(?<!n't )\b(?:add\w*|enabl\w*|introduc\w*|start\w*\s+using)\s+(?:\w+\s+){0,2}?"
+                                      + _HARDER + r"|\blabel_smoothing\s*=\s*0?\.\d*[1-9]")
 
 
 def grows_when_healthy(text: str) -> bool:
@@ -1056,9 +1057,9 @@ def _plateau(ev: Evidence) -> tuple[str, list[str]] | None:
 # matching loss (squared error, cross-entropy, Poisson's, the perceptron's) its loss is convex in its weights, so a
 # fall that levels off is the minimum or slow progress towards it (badly scaled inputs, a small rate, separable classes),
 # never a local minimum or units that died.
-CONVEX_MODEL = re.compile(r"\b(?:logistic|linear|softmax|ridge|lasso|poisson)[ _-]regression\b|\bLogisticRegression\b|"
-                          r"\bLinearRegression\b|\bSGD(?:Classifier|Regressor)\b|\bperceptron\b", re.I)
-RELU_NAMED = re.compile(r"relu|hidden|mlp|layers?\b|conv", re.I)
+CONVEX_MODEL = lazy_regex.compile(r"\b(?:logistic|linear|softmax|ridge|lasso|poisson)[ _-]regression\b|\bLogisticRegression\b|"
+                                  r"\bLinearRegression\b|\bSGD(?:Classifier|Regressor)\b|\bperceptron\b", re.I)
+RELU_NAMED = lazy_regex.compile(r"relu|hidden|mlp|layers?\b|conv", re.I)
 
 
 def _stall(ev: Evidence) -> tuple[str, list[str]] | None:
@@ -1156,17 +1157,17 @@ def _half_the_steps(ev: Evidence, start: int) -> bool:
 
 # A value the words say the run printed at every epoch from some point on, or that it froze at ("from epoch 24 to 500
 # it prints 0.6803 at every single epoch", "Loss frozen at 0.6803 for 500 epochs"): the frozen tail a paste leaves out.
-FROZEN_SAID = re.compile(r"(?i)(?<![\w.])(?P<v>\d+\.\d+)[ \t]*(?:,[ \t]*)?(?:(?:at|on|in)[ \t]+)?(?:every|each)[ \t]+"
-                         r"(?:single[ \t]+)?(?:epoch|step|iteration|batch)\b|\b(?:frozen|stuck|fixed)[ \t]+at[ \t]+"
-                         r"(?:exactly[ \t]+)?(?P<v2>\d+\.\d+)[ \t]+(?:for|from|through|over)\b")
+FROZEN_SAID = lazy_regex.compile(r"(?i)(?<![\w.])(?P<v>\d+\.\d+)[ \t]*(?:,[ \t]*)?(?:(?:at|on|in)[ \t]+)?(?:every|each)[ \t]+"
+                                 r"(?:single[ \t]+)?(?:epoch|step|iteration|batch)\b|\b(?:frozen|stuck|fixed)[ \t]+at[ \t]+"
+                                 r"(?:exactly[ \t]+)?(?P<v2>\d+\.\d+)[ \t]+(?:for|from|through|over)\b")
 
 
 # A quantity other than the loss named last before a number said frozen, in its clause: that number is its own.
 # (a gradient's norm too, "the global grad norm is ~0.9 every step": not a batch norm or a clipping named in passing)
-OTHER_SUBJECT = re.compile(r"(?i)\b(?:acc(?:uracy)?|iou|mean_io_u|miou|dice|f1|auc|map|precision|recall|score|metric|"
-                           r"perplexity|ppl|lr|learning rate|grad(?:ient)?s?[ _-]?norms?|total[ _]norm|gnorm|global[ _]norm|"
-                           r"weight[ _]norm|(?:grad(?:ient)?s|weights?)(?=(?:\s+of\s+[\w ]{1,30}?)?\s+(?:is|are|=|:)\s))\b"
-                           r"(?![^\n]{0,60}?\bloss\b)[^\n]{0,60}$")
+OTHER_SUBJECT = lazy_regex.compile(r"(?i)\b(?:acc(?:uracy)?|iou|mean_io_u|miou|dice|f1|auc|map|precision|recall|score|metric|"
+                                   r"perplexity|ppl|lr|learning rate|grad(?:ient)?s?[ _-]?norms?|total[ _]norm|gnorm|global[ _]norm|"
+                                   r"weight[ _]norm|(?:grad(?:ient)?s|weights?)(?=(?:\s+of\s+[\w ]{1,30}?)?\s+(?:is|are|=|:)\s))\b"
+                                   r"(?![^\n]{0,60}?\bloss\b)[^\n]{0,60}$")
 
 
 def _frozen_said(ev: Evidence) -> tuple[str, list[str]] | None:
@@ -1233,18 +1234,18 @@ def _frozen_after_jump(ev: Evidence, peak: int) -> tuple[str, list[str]] | None:
 # loss at its binary entropy, -q ln q - (1 - q) ln(1 - q), is the loss of that constant prediction on labels whose
 # positive share is q -- the best a model can do that no longer sees its input; the values reaching it by ever smaller
 # steps are its bias settling, not a model converging
-CONSTANT_SAID = re.compile(r"(?i)(?<![\d.])(0?\.\d{1,6})\s+for\s+(?:every|all|each)\s+(?:single\s+)?(?:row|input|sample|example|"
-                           r"image|observation|instance)s?\b")
+CONSTANT_SAID = lazy_regex.compile(r"(?i)(?<![\d.])(0?\.\d{1,6})\s+for\s+(?:every|all|each)\s+(?:single\s+)?(?:row|input|sample|example|"
+                                   r"image|observation|instance)s?\b")
 ENTROPY_NEAR = 0.005
 
 
 # ... or a share of the labels the words give ("about 25% of the samples are label 1", in any language): a frozen loss
 # at its binary entropy is the loss of predicting that base rate for every input, the best constant
-SHARE_SAID = re.compile(r"(?<![\d.])(\d{1,2}(?:\.\d{1,3})?)\s?%")
+SHARE_SAID = lazy_regex.compile(r"(?<![\d.])(\d{1,2}(?:\.\d{1,3})?)\s?%")
 # (in a sentence about the labels or a class -- in the languages reports come in -- not about a split or a rate)
-SHARE_OF_LABELS = re.compile(r"(?i)label|class|positive|negative|target|minority|majority|churn|\by\s*==?\s*1|nhãn|"
-                             r"标签|類|类|ラベル|클래스|레이블|метк|класс|etiqueta|clase|classe|klasse|etichett")
-SHARE_NOT = re.compile(r"(?i)valid|held[ -]out|test|split|dropout|\blr\b|learning rate|accuracy|acc\b|recall|precision")
+SHARE_OF_LABELS = lazy_regex.compile(r"(?i)label|class|positive|negative|target|minority|majority|churn|\by\s*==?\s*1|nhãn|"
+                                     r"标签|類|类|ラベル|클래스|레이블|метк|класс|etiqueta|clase|classe|klasse|etichett")
+SHARE_NOT = lazy_regex.compile(r"(?i)valid|held[ -]out|test|split|dropout|\blr\b|learning rate|accuracy|acc\b|recall|precision")
 
 
 def _entropy(q: float) -> float:
@@ -1334,11 +1335,11 @@ PINNED = 0.005
 # classifier's loss or its accuracy, and no regression, no summed loss (a detector's total of its heads' losses). (Not
 # run_kind's CLASSIFIER and REGRESSOR: that module reads this one's constants, and they ask other things -- a Dense(1),
 # a "price".)
-_CLASSIFIER_RUN = re.compile(r"(?i)classif\w*|cross[ _-]?entropy|crossentropy|nll_?loss|softmax|\baccuracy\b|\bacc\b|"
-                             r"top-?[15]\b|error_rate")
-_NOT_ONE_CROSS_ENTROPY = re.compile(r"(?i)(?<!logistic )regress\w*|\bmse\b|mean[ _-]squared|squared[ _-]error|"
-                                    r"\bl[12][ _-]?loss\b|\bmae\b|\btotal[ _]loss\b|\brpn\b|\broi\b|\bbbox\b|"
-                                    r"\bbox[ _]loss\b|\bsum of\b")
+_CLASSIFIER_RUN = lazy_regex.compile(r"(?i)classif\w*|cross[ _-]?entropy|crossentropy|nll_?loss|softmax|\baccuracy\b|\bacc\b|"
+                                     r"top-?[15]\b|error_rate")
+_NOT_ONE_CROSS_ENTROPY = lazy_regex.compile(r"(?i)(?<!logistic )regress\w*|\bmse\b|mean[ _-]squared|squared[ _-]error|"
+                                            r"\bl[12][ _-]?loss\b|\bmae\b|\btotal[ _]loss\b|\brpn\b|\broi\b|\bbbox\b|"
+                                            r"\bbox[ _]loss\b|\bsum of\b")
 
 
 def lowest_mean(values: list[float], k: int = LOW_RUN) -> tuple[float, int]:
@@ -1465,10 +1466,10 @@ def _frozen_early(ev: Evidence) -> tuple[str, list[str]] | None:
 
 # A pasted loop (backward() and step()) of an adaptive optimizer built in it, with no scheduler and no warmup anywhere
 # in the paste: the rate it was built with is the rate of its first step (WR-250's own setting, shown by the code)
-ADAPTIVE_BUILT = re.compile(r"\b(?:optim\.|optimizers\.|optax\.)?(?:Adam\w*|adam\w*|RMSprop|rmsprop|Adagrad|Adafactor|Lion|"
-                            r"LAMB|Lamb)\s*\(")
-SCHEDULED = re.compile(r"(?i)sched|warm-?up|lr_lambda|lambdalr|onecycle|linearlr|cosine|get_\w*schedule|param_groups|"
-                       r"set_lr|\.lr\s*=|learning_rate\s*=\s*[a-z_]\w*\s*\(")
+ADAPTIVE_BUILT = lazy_regex.compile(r"\b(?:optim\.|optimizers\.|optax\.)?(?:Adam\w*|adam\w*|RMSprop|rmsprop|Adagrad|Adafactor|Lion|"
+                                    r"LAMB|Lamb)\s*\(")
+SCHEDULED = lazy_regex.compile(r"(?i)sched|warm-?up|lr_lambda|lambdalr|onecycle|linearlr|cosine|get_\w*schedule|param_groups|"
+                               r"set_lr|\.lr\s*=|learning_rate\s*=\s*[a-z_]\w*\s*\(")
 
 
 def _loop_without_schedule(prose: str) -> str:
@@ -1484,15 +1485,15 @@ def _loop_without_schedule(prose: str) -> str:
 # a warmup: a rate given as one number is the run's from its first step
 # (the rate right after the name, or after "lr"/"learning rate" -- not another setting's number: "weight decay 0.01",
 # "betas 0.9, 0.999", "dropout 0.1")
-ADAPTIVE_RATE_SAID = re.compile(r"(?i)\b(" + ADAPTIVE.pattern.removeprefix(r"\b(?:").removesuffix(r")\b") + r")\b"
-                                r"(?:\s*\(\s*|\s+with\s+(?:an?\s+)?|\s*,\s*|\s+at\s+|\s+)"
-                                r"(?:(?:lr|learning[ _]rate)(?:\s*[=:]\s*|\s+(?:of|at)\s+|\s+))?"
-                                r"(?<![\w.])(\d(?:\.\d+)?e-\d{1,2}|0\.0*[1-9]\d*)(?![\w.])")
+ADAPTIVE_RATE_SAID = lazy_regex.compile(r"(?i)\b(" + ADAPTIVE.pattern.removeprefix(r"\b(?:").removesuffix(r")\b") + r")\b"
+                                        r"(?:\s*\(\s*|\s+with\s+(?:an?\s+)?|\s*,\s*|\s+at\s+|\s+)"
+                                        r"(?:(?:lr|learning[ _]rate)(?:\s*[=:]\s*|\s+(?:of|at)\s+|\s+))?"
+                                        r"(?<![\w.])(\d(?:\.\d+)?e-\d{1,2}|0\.0*[1-9]\d*)(?![\w.])")
 # (a decay of the rate said in words: a schedule too)
 # (not weight decay: "lr 3e-4, weight decay 0.05" names no schedule)
-RATE_DECAY_SAID = re.compile(r"(?i)\b(?:lr|learning[ _]rate)\b[^.\n]{0,30}?(?<!weight )(?<!weight_)(?<!weight-)\bdecay|"
-                             r"(?<!weight )(?<!weight_)(?<!weight-)\bdecay(?:ed|s)?\s+(?:by|every)\b|"
-                             r"\b(?:steplr|multisteplr|exponentiallr|reducelronplateau)\b")
+RATE_DECAY_SAID = lazy_regex.compile(r"(?i)\b(?:lr|learning[ _]rate)\b[^.\n]{0,30}?(?<!weight )(?<!weight_)(?<!weight-)\bdecay|"
+                                     r"(?<!weight )(?<!weight_)(?<!weight-)\bdecay(?:ed|s)?\s+(?:by|every)\b|"
+                                     r"\b(?:steplr|multisteplr|exponentiallr|reducelronplateau)\b")
 
 
 def _rate_said_without_schedule(prose: str) -> str:
@@ -1507,8 +1508,8 @@ def _rate_said_without_schedule(prose: str) -> str:
 
 # (schedules that raise the rate first whatever their words: OneCycleLR from max_lr / div_factor over pct_start of the
 # run, a ramp up of the rate said in other words (ramped_up), timm's train.py, whose --warmup-epochs is on by default)
-RISES_FIRST = re.compile(r"(?i)one-?cycle|linear(?:ly)?\s+(?:ramp|increas)|\btimm\b[^.\n]{0,40}?\btrain\.py\b|"
-                         r"\btrain\.py\b[^.\n]{0,40}?\btimm\b|cosine\s+(?:similarity|distance|embedding|loss)")
+RISES_FIRST = lazy_regex.compile(r"(?i)one-?cycle|linear(?:ly)?\s+(?:ramp|increas)|\btimm\b[^.\n]{0,40}?\btrain\.py\b|"
+                                 r"\btrain\.py\b[^.\n]{0,40}?\btimm\b|cosine\s+(?:similarity|distance|embedding|loss)")
 
 
 def _rate_rises_first(ev: Evidence) -> bool:

@@ -13,6 +13,7 @@ import itertools
 import re
 
 from .sentences import UNDONE, sentence_around, told
+from . import lazy_regex
 
 # (what holds the data: inputs, targets, batches, files of it)
 _DATA = (r"(?:x|y|z|x_\w+|y_\w+|data|dataset|inputs?|features?|batch(?:es)?|images?|labels?|targets?|csvs?|columns?|"
@@ -22,7 +23,7 @@ _DATA = (r"(?:x|y|z|x_\w+|y_\w+|data|dataset|inputs?|features?|batch(?:es)?|imag
 # (a name the words give the data by, after "in": any short word but what the model makes)
 _NAMED = r"(?!(?:loss\w*|outputs?|grad\w*|weights?|logits?|predictions?|params?|parameters?|model|activations?)\b)\w{1,20}"
 _NONFINITE = r"(?:nans?|infs?|nan\s*(?:/|or|and)\s*infs?|inf\s*(?:/|or|and)\s*nans?|missing)"
-DATA_FINITE = re.compile(
+DATA_FINITE = lazy_regex.compile(
     # "np.isfinite(X).all() is True", "torch.isfinite(x).all() on every batch ... never fires", "jnp.isfinite ... passes"
     r"\bisfinite\b(?:[^.;\n]|\.(?=\w)){0,80}?\b(?:is\s+true|are\s+true|(?:all\s+)?true\s+for|returns?\s+true|pass(?:es|ed)?|"
     r"never\s+(?:fires|fired|triggers|triggered|fails|failed|trips|tripped)|holds|held)\b"
@@ -45,25 +46,25 @@ DATA_FINITE = re.compile(
     r"(?![.,]?\d|\s*%)",
     re.I)
 # A check of part of the data only: "a few of the CSVs", "the first batch", "some files"
-PARTIAL = re.compile(r"\b(?:a few|some|a couple|several|one|two|the first|a sample|a subset|spot[- ]check\w*)\b"
-                     r"(?:\s+of)?(?:\s+(?:the|my|our))?\s+[\w.]*\s*$|\b(?:a few|some|several)\s+(?:of\s+)?(?:the\s+)?\w+",
-                     re.I)
+PARTIAL = lazy_regex.compile(r"\b(?:a few|some|a couple|several|one|two|the first|a sample|a subset|spot[- ]check\w*)\b"
+                             r"(?:\s+of)?(?:\s+(?:the|my|our))?\s+[\w.]*\s*$|\b(?:a few|some|several)\s+(?:of\s+)?(?:the\s+)?\w+",
+                             re.I)
 
 
 # ... nor a check not done, planned or doubted ("I haven't checked whether...", "I should check that...", "I assumed"),
 # nor one the rest of its sentence takes back ("X has no nan but y has 3 nans", "for most columns but 12 for 'income'",
 # "passes for the training set but fails on the test set"), nor one of the run's own tensors
-NOT_DONE = re.compile(r"(?i)\b(?:" + UNDONE + r"|need to|needs to|how (?:do|can|should) i|make sure|not sure|assum\w*|"
-                      r"tomorrow|supposedly|according to)\b|'ll\b")
+NOT_DONE = lazy_regex.compile(r"(?i)\b(?:" + UNDONE + r"|need to|needs to|how (?:do|can|should) i|make sure|not sure|assum\w*|"
+                              r"tomorrow|supposedly|according to)\b|'ll\b")
 # (a contrast that names data -- "but y has 3 nans", "except the timestamp column", "for most columns" -- or a count of
 # nans, or a check that failed; not "but the loss goes nan", the report's own failure)
-TAKEN_BACK = re.compile(r"(?i)\b(?:but|except|apart from|other than|only)\b(?:(?!\b(?:loss|gradients?|outputs?|"
-                        r"activations?|weights|logits?|model|training|it)\b)[^.;\n]){0,40}?\b(?:x|y|labels?|targets?|"
-                        r"validation|val|test|columns?|features?|inputs?|rows?|data\w*|files?|set)\b|"
-                        r"\bfor (?:most|some|the first|a few)\b|\bfails?\b|\bfailed\b|\b[1-9]\d*\s+(?:nans?|infs?|missing)\b")
+TAKEN_BACK = lazy_regex.compile(r"(?i)\b(?:but|except|apart from|other than|only)\b(?:(?!\b(?:loss|gradients?|outputs?|"
+                                r"activations?|weights|logits?|model|training|it)\b)[^.;\n]){0,40}?\b(?:x|y|labels?|targets?|"
+                                r"validation|val|test|columns?|features?|inputs?|rows?|data\w*|files?|set)\b|"
+                                r"\bfor (?:most|some|the first|a few)\b|\bfails?\b|\bfailed\b|\b[1-9]\d*\s+(?:nans?|infs?|missing)\b")
 # (the check said of the run's own tensors: "no nan in the hidden states")
-OF_THE_RUN = re.compile(r"(?i)^\s*(?:in|inside|of)\s+(?:the\s+|my\s+)?(?:hidden states?|activations?|outputs?|logits?|"
-                        r"gradients?|weights|loss\w*|model)\b")
+OF_THE_RUN = lazy_regex.compile(r"(?i)^\s*(?:in|inside|of)\s+(?:the\s+|my\s+)?(?:hidden states?|activations?|outputs?|logits?|"
+                                r"gradients?|weights|loss\w*|model)\b")
 
 
 @functools.lru_cache(maxsize=4)      # (asked by the context, the printed facts and inputs_only; read only)
@@ -96,11 +97,11 @@ def data_said_finite(prose: str) -> str:
 
 # A check whose words name the inputs alone ("checked the features: no nan", "the images contain no nan"): a nan or an
 # inf in the targets (a label file, a score averaged over no ratings) passes it, and makes the loss nan as surely
-INPUTS_NAMED = re.compile(r"(?i)\b(?:x|x_\w+|inputs?|features?|images?|pixels|frames?|clips|audio|waveforms?|"
-                          r"spectrograms?|embeddings?|signals|texts?|sentences?|tokens?|scans?|volumes?|point clouds?)\b")
-TARGETS_NAMED = re.compile(r"(?i)\b(?:y|y_\w+|labels?|targets?|annotations?|ground truth|gt|scores?|outputs?|data|"
-                           r"dataset|everything|both|all of it|x and y|csvs?|files?|rows?|columns?|masks?|boxes|"
-                           r"bounding boxes|transcripts?|captions?|keypoints?|depths?)\b")
+INPUTS_NAMED = lazy_regex.compile(r"(?i)\b(?:x|x_\w+|inputs?|features?|images?|pixels|frames?|clips|audio|waveforms?|"
+                                  r"spectrograms?|embeddings?|signals|texts?|sentences?|tokens?|scans?|volumes?|point clouds?)\b")
+TARGETS_NAMED = lazy_regex.compile(r"(?i)\b(?:y|y_\w+|labels?|targets?|annotations?|ground truth|gt|scores?|outputs?|data|"
+                                   r"dataset|everything|both|all of it|x and y|csvs?|files?|rows?|columns?|masks?|boxes|"
+                                   r"bounding boxes|transcripts?|captions?|keypoints?|depths?)\b")
 
 
 def inputs_only(prose: str) -> bool:

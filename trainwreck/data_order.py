@@ -10,29 +10,30 @@ import itertools
 import re
 
 from .breaking_constructs import code_of, line_from
+from . import lazy_regex
 
 # The inputs and the labels shuffled by two separate calls (`np.random.shuffle(X)` then `np.random.shuffle(y)`, or
 # `random.shuffle`): each call draws its own permutation, so the rows and their labels no longer match -- every label
 # is another row's, and the model can learn no better than the class frequencies. No entry covers it: a bug of the
 # data's wiring. (Not one permutation applied to both, `idx = np.random.permutation(n)`, nor sklearn's `shuffle(X, y)`,
 # which shuffles them together.)
-SHUFFLED_APART = re.compile(r"(?m)^[ \t]*(?:np\.random|numpy\.random|random|rng)\.shuffle\([ \t]*(?P<a>[A-Za-z_][\w.\[\]]{0,40})"
-                            r"[ \t]*\)[ \t]*(?:#[^\n]*)?\n(?:[^\n]*\n){0,3}?[ \t]*(?:np\.random|numpy\.random|random|rng)"
-                            r"\.shuffle\([ \t]*(?P<b>[A-Za-z_][\w.\[\]]{0,40})[ \t]*\)")
+SHUFFLED_APART = lazy_regex.compile(r"(?m)^[ \t]*(?:np\.random|numpy\.random|random|rng)\.shuffle\([ \t]*(?P<a>[A-Za-z_][\w.\[\]]{0,40})"
+                                    r"[ \t]*\)[ \t]*(?:#[^\n]*)?\n(?:[^\n]*\n){0,3}?[ \t]*(?:np\.random|numpy\.random|random|rng)"
+                                    r"\.shuffle\([ \t]*(?P<b>[A-Za-z_][\w.\[\]]{0,40})[ \t]*\)")
 
 
 # ... or by scikit-learn's `shuffle` given one array a call (`x, y = shuffle(imgs), shuffle(labels)`, or a line each):
 # with no random_state each call draws its own permutation (`shuffle(X, y)` keeps them together)
-PAIR_INPUT = re.compile(r"(?:x|inputs?|features?|images?|imgs?|data|samples?|sequences?|texts?)(?:_\w{1,10})?")
-PAIR_LABEL = re.compile(r"(?:y|labels?|lbls?|targets?|classes|gt)(?:_\w{1,10})?")
-ONE_ARRAY_SHUFFLE = re.compile(r"(?<![\w.])(?:sklearn\.utils\.)?shuffle\([ \t]*(?P<a>[A-Za-z_][\w.\[\]]{0,40})[ \t]*\)")
+PAIR_INPUT = lazy_regex.compile(r"(?:x|inputs?|features?|images?|imgs?|data|samples?|sequences?|texts?)(?:_\w{1,10})?")
+PAIR_LABEL = lazy_regex.compile(r"(?:y|labels?|lbls?|targets?|classes|gt)(?:_\w{1,10})?")
+ONE_ARRAY_SHUFFLE = lazy_regex.compile(r"(?<![\w.])(?:sklearn\.utils\.)?shuffle\([ \t]*(?P<a>[A-Za-z_][\w.\[\]]{0,40})[ \t]*\)")
 
 
 # ... or permuted by two calls that draw their own order: NumPy's `np.random.permutation(X)` and `(y)`, or JAX's
 # `jax.random.permutation(kx, X)` and `(ky, y)` with two keys (with one key and arrays of one length, JAX draws the same
 # permutation twice: the pairs hold)
-PERMUTED = re.compile(r"(?<![\w.])(?:(?:np|numpy|jax|jnp)\.)?random\.permutation\([ \t]*(?:(?P<key>[A-Za-z_][\w.\[\]]{0,40})"
-                      r"[ \t]*,[ \t]*)?(?P<a>[A-Za-z_][\w.\[\]]{0,40})[ \t]*\)")
+PERMUTED = lazy_regex.compile(r"(?<![\w.])(?:(?:np|numpy|jax|jnp)\.)?random\.permutation\([ \t]*(?:(?P<key>[A-Za-z_][\w.\[\]]{0,40})"
+                              r"[ \t]*,[ \t]*)?(?P<a>[A-Za-z_][\w.\[\]]{0,40})[ \t]*\)")
 
 
 def _permuted_apart(code: str) -> str:
@@ -70,9 +71,9 @@ def shuffled_apart(prose: str) -> str:
 # `np.random.shuffle(pts)` permutes the rows of one of them. (A per-example label beside a shuffled set of points is
 # no such pair: it was not taken row by row with them.)
 _SUBSCRIPT = r"(?P<{0}>[A-Za-z_]\w{{0,40}})\[(?P<{1}>[^\]\n]{{1,40}})\](?:\.\w{{1,20}}\([^()\n]{{0,40}}\))*"
-ROWS_TOGETHER = re.compile(r"(?m)^[ \t]*(?P<a>[A-Za-z_]\w{0,40})[ \t]*,[ \t]*(?P<b>[A-Za-z_]\w{0,40})[ \t]*=[ \t]*"
-                           + _SUBSCRIPT.format("sa", "ia") + r"[ \t]*,[ \t]*" + _SUBSCRIPT.format("sb", "ib")
-                           + r"[ \t]*(?:#[^\n]*)?$")
+ROWS_TOGETHER = lazy_regex.compile(r"(?m)^[ \t]*(?P<a>[A-Za-z_]\w{0,40})[ \t]*,[ \t]*(?P<b>[A-Za-z_]\w{0,40})[ \t]*=[ \t]*"
+                                   + _SUBSCRIPT.format("sa", "ia") + r"[ \t]*,[ \t]*" + _SUBSCRIPT.format("sb", "ib")
+                                   + r"[ \t]*(?:#[^\n]*)?$")
 SHUFFLED_IN_PLACE = r"(?m)^[ \t]*(?:np\.random|numpy\.random|random|rng)\.shuffle\([ \t]*{}[ \t]*\)"
 
 
@@ -85,8 +86,8 @@ def _rows_together(m: re.Match) -> bool:
 
 # (a shuffle of the labels on purpose: a sanity check that the model cannot learn random labels, a permutation test, a
 # baseline -- said on the shuffle's line or the one above it)
-ON_PURPOSE = re.compile(r"(?i)\bsanity\b|\brandom(?:ized|ised)?[ _-]labels?\b|\bpermutation[ _-]test|\bbaseline\b|"
-                        r"\bshould\s+(?:give|get|be)\s+(?:at\s+)?chance\b|\bnull\s+(?:model|distribution)\b")
+ON_PURPOSE = lazy_regex.compile(r"(?i)\bsanity\b|\brandom(?:ized|ised)?[ _-]labels?\b|\bpermutation[ _-]test|\bbaseline\b|"
+                                r"\bshould\s+(?:give|get|be)\s+(?:at\s+)?chance\b|\bnull\s+(?:model|distribution)\b")
 
 
 def shuffled_alone(prose: str) -> str:
@@ -114,10 +115,10 @@ def shuffled_alone(prose: str) -> str:
 # are taken apart from it (`y = train['target'].values`): the labels keep the table's order, the inputs do not.
 # (Not the whole table shuffled before both are taken from it, `df = df.sample(frac=1)`, nor labels taken from the
 # shuffled frame itself, `y = X.pop('target')`.)
-TAKEN_FROM = re.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_]\w{0,40})[ \t]*=[ \t]*(?P<src>[A-Za-z_]\w{0,40})"
-                        r"(?:\.(?:drop|pop|filter|copy)\(|\[|\.(?:iloc|loc)\[)")
+TAKEN_FROM = lazy_regex.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_]\w{0,40})[ \t]*=[ \t]*(?P<src>[A-Za-z_]\w{0,40})"
+                                r"(?:\.(?:drop|pop|filter|copy)\(|\[|\.(?:iloc|loc)\[)")
 _SAMPLED = r"(?m)^[ \t]*{0}[ \t]*=[ \t]*{1}\.sample\([ \t]*frac[ \t]*=[ \t]*1(?:\.0*)?\b[^\n]{{0,80}}"
-FRAME_SAMPLED = re.compile(_SAMPLED.format(r"(?P<name>[A-Za-z_]\w{0,40})", "(?P=name)"))
+FRAME_SAMPLED = lazy_regex.compile(_SAMPLED.format(r"(?P<name>[A-Za-z_]\w{0,40})", "(?P=name)"))
 
 
 # (labels brought back into the shuffled frame's order through its index: `df.loc[X.index, 'y']`, `y.reindex(X.index)`,
@@ -148,10 +149,10 @@ def frame_sampled_alone(prose: str) -> str:
 # A training DataLoader built without shuffle=True: PyTorch's DataLoader keeps the dataset's order unless told to
 # shuffle (its `shuffle` argument defaults to False), so a dataset listed class by class gives batches of one class in
 # turn. Not a loader given a sampler (which sets the order itself), nor one named for validation or testing.
-LOADER_CALL = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,40})[ \t]*=[ \t]*(?:torch\.utils\.data\.)?DataLoader\("
-                         r"(?P<args>[^()]{0,400}(?:\([^()]{0,80}\)[^()]{0,400}){0,4})\)")
-SHUFFLED_ARG = re.compile(r"\bshuffle[ \t]*=[ \t]*(?!False\b)\w|\b(?:batch_)?sampler[ \t]*=")
-NOT_TRAINING_LOADER = re.compile(r"(?i)val|valid|test|eval|dev")
+LOADER_CALL = lazy_regex.compile(r"(?P<name>\b[A-Za-z_]\w{0,40})[ \t]*=[ \t]*(?:torch\.utils\.data\.)?DataLoader\("
+                                 r"(?P<args>[^()]{0,400}(?:\([^()]{0,80}\)[^()]{0,400}){0,4})\)")
+SHUFFLED_ARG = lazy_regex.compile(r"\bshuffle[ \t]*=[ \t]*(?!False\b)\w|\b(?:batch_)?sampler[ \t]*=")
+NOT_TRAINING_LOADER = lazy_regex.compile(r"(?i)val|valid|test|eval|dev")
 
 
 def unshuffled_loader(prose: str) -> str:
@@ -167,9 +168,9 @@ def unshuffled_loader(prose: str) -> str:
 # lbl_loader)`): each loader's sampler draws its own permutation every epoch. By the loaders' names, or the one array each
 # one's dataset wraps (`TensorDataset(X)`, `TensorDataset(y)`): not two loaders of whole examples (a labelled and an
 # unlabelled one, a source and a target domain), which are zipped on purpose.
-LOADER_STEM = re.compile(r"(?i)_?(?:data_?)?(?:loader|dl|iter)$")
-ONE_ARRAY_DATASET = re.compile(r"^\s*(?:torch\.utils\.data\.)?TensorDataset\(\s*(?P<a>[A-Za-z_]\w{0,40})\s*\)")
-ZIPPED = re.compile(r"\bzip\(\s*(?P<a>[A-Za-z_]\w{0,40})\s*,\s*(?P<b>[A-Za-z_]\w{0,40})\s*\)")
+LOADER_STEM = lazy_regex.compile(r"(?i)_?(?:data_?)?(?:loader|dl|iter)$")
+ONE_ARRAY_DATASET = lazy_regex.compile(r"^\s*(?:torch\.utils\.data\.)?TensorDataset\(\s*(?P<a>[A-Za-z_]\w{0,40})\s*\)")
+ZIPPED = lazy_regex.compile(r"\bzip\(\s*(?P<a>[A-Za-z_]\w{0,40})\s*,\s*(?P<b>[A-Za-z_]\w{0,40})\s*\)")
 
 
 def loaders_shuffled_apart(prose: str) -> str:
@@ -199,9 +200,9 @@ def loaders_shuffled_apart(prose: str) -> str:
 # return filenames in a non-deterministic random shuffled order", tf.data.Dataset.list_files; a seed only makes that
 # order repeatable), zipped with a dataset of labels made in another order (`Dataset.zip((files.map(load), labels))`):
 # each image is paired with another file's label. Not with shuffle=False.
-LIST_FILES = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,40})[ \t]*=[ \t]*(?:tf\.data\.)?Dataset\.list_files\("
-                        r"(?P<args>[^()\n]{0,200}(?:\([^()\n]{0,80}\)[^()\n]{0,200}){0,3})\)")
-DATASET_ZIP = re.compile(r"\bDataset\.zip\(\s*\(?(?P<args>[^\n]{0,200})")
+LIST_FILES = lazy_regex.compile(r"(?P<name>\b[A-Za-z_]\w{0,40})[ \t]*=[ \t]*(?:tf\.data\.)?Dataset\.list_files\("
+                                r"(?P<args>[^()\n]{0,200}(?:\([^()\n]{0,80}\)[^()\n]{0,200}){0,3})\)")
+DATASET_ZIP = lazy_regex.compile(r"\bDataset\.zip\(\s*\(?(?P<args>[^\n]{0,200})")
 
 
 def listed_files_zipped_apart(prose: str) -> str:
@@ -222,13 +223,13 @@ def listed_files_zipped_apart(prose: str) -> str:
 # Keras's RandomFlip("horizontal") and ImageDataGenerator(horizontal_flip=True), tf.image's random_flip_left_right)
 # beside classes that tell left from right (`point_left` and `point_right`, "left/right"): a flipped picture of one is
 # a picture of the other under the first one's label, so half the flips teach the wrong class -- not covered.
-HORIZONTAL_FLIP = re.compile(r"\bRandomHorizontalFlip\(|\bHorizontalFlip\(|\bRandomFlip\(\s*(?:mode\s*=\s*)?['\"]horizontal"
-                             r"|\bhorizontal_flip\s*=\s*True\b|\brandom_flip_left_right\(")
-LEFT_RIGHT = re.compile(r"(?i)(?<![\w-])(?P<a>(?:\w{1,20}[_-])?left(?:[_-]\w{1,20})?)\s*(?:/|,|\band\b|\bvs\.?|\bor\b)\s*"
-                        r"(?P<b>(?:\w{1,20}[_-])?right(?:[_-]\w{1,20})?)(?![\w-])")
-CLASSES_LINE = re.compile(r"(?i)class|label|categor|confus")
-LEFT_RIGHT_NAMED = re.compile(r"(?i)(?<![\w-])(?P<a>\w{1,20}[_-]left|left[_-]\w{1,20})(?![\w-])[^\n]{0,200}?"
-                              r"(?<![\w-])(?P<b>\w{1,20}[_-]right|right[_-]\w{1,20})(?![\w-])")
+HORIZONTAL_FLIP = lazy_regex.compile(r"\bRandomHorizontalFlip\(|\bHorizontalFlip\(|\bRandomFlip\(\s*(?:mode\s*=\s*)?['\"]horizontal"
+                                     r"|\bhorizontal_flip\s*=\s*True\b|\brandom_flip_left_right\(")
+LEFT_RIGHT = lazy_regex.compile(r"(?i)(?<![\w-])(?P<a>(?:\w{1,20}[_-])?left(?:[_-]\w{1,20})?)\s*(?:/|,|\band\b|\bvs\.?|\bor\b)\s*"
+                                r"(?P<b>(?:\w{1,20}[_-])?right(?:[_-]\w{1,20})?)(?![\w-])")
+CLASSES_LINE = lazy_regex.compile(r"(?i)class|label|categor|confus")
+LEFT_RIGHT_NAMED = lazy_regex.compile(r"(?i)(?<![\w-])(?P<a>\w{1,20}[_-]left|left[_-]\w{1,20})(?![\w-])[^\n]{0,200}?"
+                                      r"(?<![\w-])(?P<b>\w{1,20}[_-]right|right[_-]\w{1,20})(?![\w-])")
 
 
 def flip_swaps_classes(prose: str) -> tuple[str, str] | None:

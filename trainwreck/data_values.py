@@ -13,6 +13,7 @@ import re
 from .breaking_constructs import line_from
 from .class_count import CLASS_COUNT
 from .sentences import denied_before, sentence_around, told
+from . import lazy_regex
 
 # What a paste shows of its data: labels set to -1 ("unlabelled rows set to y = -1"; not an `ignore_index=-1` the loss
 # is told about, nor rows filtered out with `!= -1`, nor the -1/+1 labels of a hinge loss), and, beside a run that
@@ -22,13 +23,13 @@ UNLABELLED_WORDS, RAW_PIXEL_WORDS = {"unlabell", "mark"}, {"raw", "pixel"}
 # A class count taken as the number of distinct labels (`num_classes = len(np.unique(y_train))`, `y.nunique()`,
 # `len(set(labels))`), with no map of the labels onto 0..C-1 anywhere (LabelEncoder, np.unique's return_inverse,
 # factorize, cat.codes, searchsorted, a dict of them)
-CLASSES_COUNTED = re.compile(r"\b(?:num_classes|n_classes|num_labels|n_labels|classes|nclass\w*)\s*=\s*"
-                             r"(?:len\(\s*(?:np\.unique|set|torch\.unique|jnp\.unique)\(\s*[\w.\[\]\"']{1,40}\s*\)\s*\)|"
-                             r"[\w.\[\]\"']{1,40}\.nunique\(\))")
+CLASSES_COUNTED = lazy_regex.compile(r"\b(?:num_classes|n_classes|num_labels|n_labels|classes|nclass\w*)\s*=\s*"
+                                     r"(?:len\(\s*(?:np\.unique|set|torch\.unique|jnp\.unique)\(\s*[\w.\[\]\"']{1,40}\s*\)\s*\)|"
+                                     r"[\w.\[\]\"']{1,40}\.nunique\(\))")
 # ... or a class count set in the code below the one the words give: "14 categories" beside `num_classes = 13` -- the
 # label 13 is past the last logit (WR-320's phrase: num_classes one smaller than the number of labels)
-CLASSES_SET = re.compile(r"(?i)\b(?:num_classes|n_classes|nb_classes|num_class|class_num|nclasses|num_labels|n_labels|"
-                         r"output_classes|number_of_classes)\s*[:=]\s*(\d{1,4})\b")
+CLASSES_SET = lazy_regex.compile(r"(?i)\b(?:num_classes|n_classes|nb_classes|num_class|class_num|nclasses|num_labels|n_labels|"
+                                 r"output_classes|number_of_classes)\s*[:=]\s*(\d{1,4})\b")
 
 
 def classes_short(prose: str) -> tuple[str, str, int, int] | None:
@@ -47,12 +48,12 @@ def classes_short(prose: str) -> tuple[str, str, int, int] | None:
     return " ".join(m_said.group(0).split()), " ".join(m_set.group(0).split()), n_said, n_set
 
 
-LABELS_REMAPPED = re.compile(r"LabelEncoder|return_inverse|factorize|\.cat\.codes|searchsorted|"
-                             r"\{\s*\w+\s*:\s*\w+\s+for\s+\w+\s*,\s*\w+\s+in\s+enumerate\(")
-MINUS_ONE_LABELS = re.compile(r"\b(?:y|labels?|targets?)\s*(?:\[[^\]\n]{0,30}\]\s*)?=\s*-1\b(?!\s*(?:and|or|,|/)\s*\+?1\b)|"
-                              r"\bset (?:the |their |its |those |these )?(?:y|labels?|targets?) (?:to|as) -1\b", re.I)
-MINUS_ONE_HANDLED = re.compile(r"ignore_index\s*=\s*-1|!=\s*-1|>=\s*0\b|-1\s*(?:and|or|,|/)\s*\+?1\b|\{-1,\s*\+?1\}|"
-                               r"hinge", re.I)
+LABELS_REMAPPED = lazy_regex.compile(r"LabelEncoder|return_inverse|factorize|\.cat\.codes|searchsorted|"
+                                     r"\{\s*\w+\s*:\s*\w+\s+for\s+\w+\s*,\s*\w+\s+in\s+enumerate\(")
+MINUS_ONE_LABELS = lazy_regex.compile(r"\b(?:y|labels?|targets?)\s*(?:\[[^\]\n]{0,30}\]\s*)?=\s*-1\b(?!\s*(?:and|or|,|/)\s*\+?1\b)|"
+                                      r"\bset (?:the |their |its |those |these )?(?:y|labels?|targets?) (?:to|as) -1\b", re.I)
+MINUS_ONE_HANDLED = lazy_regex.compile(r"ignore_index\s*=\s*-1|!=\s*-1|>=\s*0\b|-1\s*(?:and|or|,|/)\s*\+?1\b|\{-1,\s*\+?1\}|"
+                                       r"hinge", re.I)
 # Segmentation masks said to hold 255 (0 and 255, [0, 255], "255 for the foreground"): a class index no C-class
 # cross-entropy takes, a BCE or Dice target past 1. Half a printed fact for the entries whose phrases say the label
 # masks' foreground is 255 -- unless the paste divides them, thresholds them, or tells the loss to ignore 255 (Pascal
@@ -65,18 +66,18 @@ MASK_255_WORDS = {"foreground", "label"}
 # 255 first), nor one the paste multiplies back or reads without ToTensor.
 MASK_SCALED_WORDS = {"mask", "divid", "image"}
 MASK_NAME = r"(?<!\w)\w{0,20}(?:mask|label|target|seg|gt|lbl)\w{0,20}(?!\w)"
-TO_TENSOR_NAMED = re.compile(r"(?m)^[ \t]*(?:self\.)?(?P<name>\w+)[ \t]*=[ \t]*(?:transforms|T|tv\.transforms)\."
-                             r"(?:Compose\(\[[^\]]{0,300}?ToTensor\(\)|ToTensor\(\))")
-TO_TENSOR_DIRECT = re.compile(rf"(?i)\b(?:TF|F|functional)\.to_tensor\([ \t]*{MASK_NAME}[ \t]*\)|"
-                              rf"\b(?:transforms|T)\.ToTensor\(\)\([ \t]*{MASK_NAME}[ \t]*\)")
-MASK_01 = re.compile(r"(?i)(?:mask|maske|m[áa]scara|masque|maschera|маск|掩码|掩膜|マスク|마스크)[^\n]{0,100}?"
-                     r"(?:\[[ \t]*0[ \t,]+1[ \t]*\]|(?<![\d.])0[ \t]*(?:/|and|und|y|et|e|и|和|与|か)[ \t]*1(?![\d.]))")
-MASK_RESCUED = re.compile(r"\*[ \t]*255|convert\([ \t]*['\"]1['\"][ \t]*\)|PILToTensor|pil_to_tensor")
+TO_TENSOR_NAMED = lazy_regex.compile(r"(?m)^[ \t]*(?:self\.)?(?P<name>\w+)[ \t]*=[ \t]*(?:transforms|T|tv\.transforms)\."
+                                     r"(?:Compose\(\[[^\]]{0,300}?ToTensor\(\)|ToTensor\(\))")
+TO_TENSOR_DIRECT = lazy_regex.compile(rf"(?i)\b(?:TF|F|functional)\.to_tensor\([ \t]*{MASK_NAME}[ \t]*\)|"
+                                      rf"\b(?:transforms|T)\.ToTensor\(\)\([ \t]*{MASK_NAME}[ \t]*\)")
+MASK_01 = lazy_regex.compile(r"(?i)(?:mask|maske|m[áa]scara|masque|maschera|маск|掩码|掩膜|マスク|마스크)[^\n]{0,100}?"
+                             r"(?:\[[ \t]*0[ \t,]+1[ \t]*\]|(?<![\d.])0[ \t]*(?:/|and|und|y|et|e|и|和|与|か)[ \t]*1(?![\d.]))")
+MASK_RESCUED = lazy_regex.compile(r"\*[ \t]*255|convert\([ \t]*['\"]1['\"][ \t]*\)|PILToTensor|pil_to_tensor")
 # ... or a Keras ImageDataGenerator of the masks' own (named for them: `mask_datagen`) built with `rescale`, directly or
 # through the images' arguments (`ImageDataGenerator(**data_gen_args)`, `data_gen_args = dict(rescale=1./255, ...)`):
 # it multiplies every batch it standardizes (keras/src/legacy/preprocessing/image.py L1251-L1252 at v3.15.1)
-KERAS_MASK_GENERATOR = re.compile(rf"(?m)^[ \t]*(?:self\.)?(?P<name>{MASK_NAME})[ \t]*=[ \t]*(?:[\w.]{{0,40}}\.)?"
-                                  r"ImageDataGenerator\((?P<args>[^\n]{0,300})\)")
+KERAS_MASK_GENERATOR = lazy_regex.compile(rf"(?m)^[ \t]*(?:self\.)?(?P<name>{MASK_NAME})[ \t]*=[ \t]*(?:[\w.]{{0,40}}\.)?"
+                                          r"ImageDataGenerator\((?P<args>[^\n]{0,300})\)")
 
 
 def mask_to_tensor(prose: str) -> str:
@@ -100,28 +101,28 @@ def mask_to_tensor(prose: str) -> str:
     return ""
 # A two-class mean IoU at 0.5: the entries whose phrases say so (one_class_iou.py)
 ONE_CLASS_IOU_WORDS = {"iou", "foreground"}
-MASK_255 = re.compile(r"\b(?:(?:binary |segmentation |seg |label |gt |ground[ -]?truth )?masks?|ground[ -]?truths?|gt)\b"
-                      r"[^.;!?\n]{0,60}?(?:\b0 *(?:and|or|,|/|-|to) *255\b|\[ *0 *, *255 *\]|\b255 (?:for|as|is|=)"
-                      r"|\b(?:values?|pixels?) (?:of |are |is )?255\b)", re.I)
-MASK_255_HANDLED = re.compile(r"/ *255|ignore_index *= *255|\b(?:divided|divide|scaled|normali[sz]ed) (?:them |it |the "
-                              r"masks? )?by 255|> *(?:0|127|128)\b|\bthreshold\w*|\b(?:void|ignore[ds]?)\b", re.I)
-MAX_255 = re.compile(r"(?P<name>\b[A-Za-z_][\w\[\]'\".]{0,40})\.max\(\)[^\n]{0,80}?(?:\n[^\n]{0,80}?)?(?<![\d.])255"
-                     r"(?:\.0*)?(?![\d.]|\.\d)")
-INPUT_NAME = re.compile(r"(?i)\bx\b|x_|_x\b|inputs?|images?|imgs?|pixels?|features?|data")
-NOT_INPUT_NAME = re.compile(r"(?i)mask|label|target|seg|gt|\by\b|\by_")
+MASK_255 = lazy_regex.compile(r"\b(?:(?:binary |segmentation |seg |label |gt |ground[ -]?truth )?masks?|ground[ -]?truths?|gt)\b"
+                              r"[^.;!?\n]{0,60}?(?:\b0 *(?:and|or|,|/|-|to) *255\b|\[ *0 *, *255 *\]|\b255 (?:for|as|is|=)"
+                              r"|\b(?:values?|pixels?) (?:of |are |is )?255\b)", re.I)
+MASK_255_HANDLED = lazy_regex.compile(r"/ *255|ignore_index *= *255|\b(?:divided|divide|scaled|normali[sz]ed) (?:them |it |the "
+                                      r"masks? )?by 255|> *(?:0|127|128)\b|\bthreshold\w*|\b(?:void|ignore[ds]?)\b", re.I)
+MAX_255 = lazy_regex.compile(r"(?P<name>\b[A-Za-z_][\w\[\]'\".]{0,40})\.max\(\)[^\n]{0,80}?(?:\n[^\n]{0,80}?)?(?<![\d.])255"
+                             r"(?:\.0*)?(?![\d.]|\.\d)")
+INPUT_NAME = lazy_regex.compile(r"(?i)\bx\b|x_|_x\b|inputs?|images?|imgs?|pixels?|features?|data")
+NOT_INPUT_NAME = lazy_regex.compile(r"(?i)mask|label|target|seg|gt|\by\b|\by_")
 # ... or images loaded with Keras's load_data() for a dataset whose pixels it returns as uint8 from 0 to 255 (the
 # docstrings of keras/src/datasets/mnist.py, fashion_mnist.py, cifar10.py and cifar100.py at v3.6.0), never scaled
-KERAS_UINT8 = re.compile(r"\b(?P<name>mnist|fashion_mnist|cifar10|cifar100)\.load_data\(")
+KERAS_UINT8 = lazy_regex.compile(r"\b(?P<name>mnist|fashion_mnist|cifar10|cifar100)\.load_data\(")
 # ... or taken from a torchvision dataset's `.data`, which holds its pixels as stored, uint8 from 0 to 255 (MNIST and its
 # kin a tensor, CIFAR and SVHN an array): the transform that would scale them (ToTensor) runs only when the dataset is
 # indexed, never on `.data`
-TORCHVISION_UINT8 = re.compile(r"(?P<var>\b[A-Za-z_]\w{0,30})\s*=\s*(?:torchvision\.)?datasets\.(?P<name>MNIST|FashionMNIST|"
-                               r"KMNIST|EMNIST|QMNIST|CIFAR10|CIFAR100|SVHN)\(")
+TORCHVISION_UINT8 = lazy_regex.compile(r"(?P<var>\b[A-Za-z_]\w{0,30})\s*=\s*(?:torchvision\.)?datasets\.(?P<name>MNIST|FashionMNIST|"
+                                       r"KMNIST|EMNIST|QMNIST|CIFAR10|CIFAR100|SVHN)\(")
 # ... or read by an image reader that gives 8-bit pixels (OpenCV's imread, PIL's Image.open, imageio's and scikit-image's
 # imread -- not Matplotlib's, which gives a PNG as floats in [0, 1]) and made a tensor as they are: `x =
 # torch.tensor(img, dtype=torch.float32)`, with no division of that image or that tensor by 255 in the paste
 _READERS = r"(?:\bcv2\.imread|\bImage\.open|\bimageio\.(?:v\d\.)?imread|\b(?:skimage\.)?io\.imread)"
-IMAGE_READER = re.compile(_READERS + r"\b|\b(?:with|using|via|through|by) (?:opencv|cv2)\b", re.I)
+IMAGE_READER = lazy_regex.compile(_READERS + r"\b|\b(?:with|using|via|through|by) (?:opencv|cv2)\b", re.I)
 # ... or read with torchvision's own readers, which give an 8-bit file's pixels as a uint8 tensor, 0 to 255
 # (torchvision.io.read_video's frames, read_image, decode_image, decode_jpeg, decode_png): `.float()` keeps the range;
 # or TensorFlow's decoders (tf.io.decode_jpeg, decode_png, decode_image, also under tf.image), uint8 as well, which
@@ -130,37 +131,37 @@ IMAGE_READER = re.compile(_READERS + r"\b|\b(?:with|using|via|through|by) (?:ope
 # (tf.image.decode_image, then tf.image.resize: float32 in the same 0 to 255) and scales nothing (_load_image_tf in
 # keras/src/utils/image_dataset_utils.py); its examples add a Rescaling layer for that. (The set the run trains on: not
 # one named for validation or testing alone, `val_ds = ...`, whose pixels say nothing of what was trained.)
-KERAS_DIRECTORY = re.compile(r"\(?(?P<name>\b[A-Za-z_][\w, ]{0,40}?)\)?\s*=\s*(?:[\w.]+\.)?image_dataset_from_directory\(")
-EVALUATION_SET = re.compile(r"(?i)\A(?:val|valid|validation|test|eval|dev)(?:_|\b)")
+KERAS_DIRECTORY = lazy_regex.compile(r"\(?(?P<name>\b[A-Za-z_][\w, ]{0,40}?)\)?\s*=\s*(?:[\w.]+\.)?image_dataset_from_directory\(")
+EVALUATION_SET = lazy_regex.compile(r"(?i)\A(?:val|valid|validation|test|eval|dev)(?:_|\b)")
 # ... read only where the paste shows the Keras model's own layers (which would hold the Rescaling), and names no model
 # of keras.applications, some of which take 0 to 255 and scale inside (EfficientNet, ConvNeXt, RegNet)
-KERAS_LAYERS_SHOWN = re.compile(r"\blayers\.(?:Conv\w*|Dense|Input|InputLayer)\(")
-KERAS_APPLICATION = re.compile(r"(?i)\bapplications\.|\b(?:efficientnet\w*|convnext\w*|regnet\w*|resnet\w*|densenet\w*|"
-                               r"mobilenet\w*|vgg\d+|xception|inception\w*|nasnet\w*)\b")
-TORCHVISION_IO = re.compile(r"(?:(?P<tf>\btf\.(?:io|image)\.)|(?<![\w.])(?:torchvision\.)?io\.)"
-                            r"(?P<fn>read_video|read_image|decode_image|decode_jpeg|decode_png)\(")
+KERAS_LAYERS_SHOWN = lazy_regex.compile(r"\blayers\.(?:Conv\w*|Dense|Input|InputLayer)\(")
+KERAS_APPLICATION = lazy_regex.compile(r"(?i)\bapplications\.|\b(?:efficientnet\w*|convnext\w*|regnet\w*|resnet\w*|densenet\w*|"
+                                       r"mobilenet\w*|vgg\d+|xception|inception\w*|nasnet\w*)\b")
+TORCHVISION_IO = lazy_regex.compile(r"(?:(?P<tf>\btf\.(?:io|image)\.)|(?<![\w.])(?:torchvision\.)?io\.)"
+                                    r"(?P<fn>read_video|read_image|decode_image|decode_jpeg|decode_png)\(")
 # Readers said to give the values as the file stores them, in units far from 1: scipy's wavfile.read (16-bit PCM as
 # int16, -32768 to 32767), a 16-bit image (0 to 65535), rasterio's bands (a raster's stored values: Sentinel-2 L2A keeps
 # reflectance times 10000). Said in a report that says nothing anywhere of scaling or normalising, beside a run that went
 # wrong: inputs of that size, fed as they are (WR-330's face, half a printed fact).
-RAW_UNITS_READER = re.compile(r"(?i)\b(?:scipy\.io\.)?wavfile\.read\b|\b16-?bit\s+(?:pngs?|tiffs?|tifs?|images?|frames?|"
-                              r"depth\s+(?:maps?|frames?|images?))\b|\brasterio\b")
-SCALING_SAID = re.compile(r"(?i)normali[sz]|standardi[sz]|z-?scor|\bscal(?:e|ed|es|ing|er)\b|rescal|min-?max|\.div_?\(|"
-                          r"divid|/=?\s*(?:255|127\.5|32767|32768|65535|1000|10000|2\s*\*\*\s*15)\b|\bmean\s+and\s+(?:std|standard)|"
-                          r"(?:batch|layer|instance|group)[ _-]?norm|\bnormalization\b|"
-                          # (features computed from the samples: not raw samples then)
-                          r"\b(?:comput|extract|convert|turn|mak|tak|us)\w*[^.\n]{0,30}?\b(?:mfccs?|(?:mel[ -])?spectrograms?)\b")
+RAW_UNITS_READER = lazy_regex.compile(r"(?i)\b(?:scipy\.io\.)?wavfile\.read\b|\b16-?bit\s+(?:pngs?|tiffs?|tifs?|images?|frames?|"
+                                      r"depth\s+(?:maps?|frames?|images?))\b|\brasterio\b")
+SCALING_SAID = lazy_regex.compile(r"(?i)normali[sz]|standardi[sz]|z-?scor|\bscal(?:e|ed|es|ing|er)\b|rescal|min-?max|\.div_?\(|"
+                                  r"divid|/=?\s*(?:255|127\.5|32767|32768|65535|1000|10000|2\s*\*\*\s*15)\b|\bmean\s+and\s+(?:std|standard)|"
+                                  r"(?:batch|layer|instance|group)[ _-]?norm|\bnormalization\b|"
+                                  # (features computed from the samples: not raw samples then)
+                                  r"\b(?:comput|extract|convert|turn|mak|tak|us)\w*[^.\n]{0,30}?\b(?:mfccs?|(?:mel[ -])?spectrograms?)\b")
 
 
 # (not where the same sentence says the files were made 8-bit -- "16-bit TIFFs converted to JPEG" -- nor that what the
 # reader reads is the labels alone: "the label rasters are read with rasterio")
 # (the files read, not what the run writes: "save the predictions as JPEG")
-MADE_EIGHT_BIT = re.compile(r"(?i)\b(?:convert\w*|sav\w*|export\w*|downsampl\w*|reduc\w*)\b(?:(?!\b(?:predict\w*|outputs?|"
-                            r"results?|renders?|visuali[sz]\w*|plots?|figures?)\b)[^.;\n]){0,40}?\b(?:to|as|into)\s+"
-                            r"(?:8-?bit|jpe?g|uint8)\b")
-LABELS_NAMED = re.compile(r"(?i)\b(?:labels?|masks?|annotations?|ground[ -]truth|targets?)\b")
-INPUTS_NAMED = re.compile(r"(?i)\b(?:images?|inputs?|bands?|features?|imagery|scenes?|tiles?|audio|waveforms?|signals?|"
-                          r"samples?|frames?|dems?|elevation|stacks?)\b")
+MADE_EIGHT_BIT = lazy_regex.compile(r"(?i)\b(?:convert\w*|sav\w*|export\w*|downsampl\w*|reduc\w*)\b(?:(?!\b(?:predict\w*|outputs?|"
+                                    r"results?|renders?|visuali[sz]\w*|plots?|figures?)\b)[^.;\n]){0,40}?\b(?:to|as|into)\s+"
+                                    r"(?:8-?bit|jpe?g|uint8)\b")
+LABELS_NAMED = lazy_regex.compile(r"(?i)\b(?:labels?|masks?|annotations?|ground[ -]truth|targets?)\b")
+INPUTS_NAMED = lazy_regex.compile(r"(?i)\b(?:images?|inputs?|bands?|features?|imagery|scenes?|tiles?|audio|waveforms?|signals?|"
+                                  r"samples?|frames?|dems?|elevation|stacks?)\b")
 
 
 def _not_the_inputs_raw(sentence: str, reader: str) -> bool:
@@ -188,12 +189,12 @@ def raw_units_read(prose: str) -> tuple[str, str] | None:
     return said, units
 
 
-IMAGE_TENSOR = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,30})\s*=\s*torch\.(?:tensor|from_numpy|as_tensor|FloatTensor)\(\s*"
-                          r"(?:np\.(?:array|asarray)\(\s*)?(?P<src>\b(?:img|image|im|frame|pic|photo|pixels)\w{0,10})\b")
+IMAGE_TENSOR = lazy_regex.compile(r"(?P<name>\b[A-Za-z_]\w{0,30})\s*=\s*torch\.(?:tensor|from_numpy|as_tensor|FloatTensor)\(\s*"
+                                  r"(?:np\.(?:array|asarray)\(\s*)?(?P<src>\b(?:img|image|im|frame|pic|photo|pixels)\w{0,10})\b")
 # A Keras preprocessing Normalization layer adapted on the data (`norm.adapt(X_train)`), beside a run nan from its first
 # step: the layer cannot divide by zero (max(sqrt(variance), 1e-7), normalization.py at v3.15.1), so a nan in the data
 # it adapted on is what makes its statistics nan -- WR-310's Keras face. (Not BatchNormalization, LayerNormalization...)
-KERAS_NORMALIZATION = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,40})\s*=\s*(?:\w+\.){0,5}(?<![A-Za-z])Normalization\(")
+KERAS_NORMALIZATION = lazy_regex.compile(r"(?P<name>\b[A-Za-z_]\w{0,40})\s*=\s*(?:\w+\.){0,5}(?<![A-Za-z])Normalization\(")
 ADAPT_CALL = r"\b%s\.adapt\([^()\n]{0,60}(?:\([^()\n]{0,30}\)[^()\n]{0,20})?\)"
 INPUT_NAN_WORDS = {"nan", "input", "data"}   # ("nan values in the input data")
 # Tables merged or joined into the training data, in words or in pandas' calls ("I merged the CSV exports of 14
@@ -204,22 +205,22 @@ _DATA_TABLES = r"(?:pandas|data ?frames?|dfs?|(?<!embedding )(?<!lookup )(?<!has
                r"excel (?:sheets?|files?))"
 # (not a branch, a commit or a model's weights merged: "I merged the upstream branch", "merging the LoRA weights")
 _NOT_TABLES = r"(?:(?!\b(?:branch\w*|commits?|weights?|adapters?|lora|checkpoints?|models?|upstream|fork|repo\w*|pr)\b)[^.;!?\n])"
-MERGED = re.compile(r"\b(?:pd|pandas)\.(?:merge|concat)\(|\.merge\([^)\n]{0,80}\b(?:on|how|left_on|right_on)\s*=|"
-                    r"\.join\([^)\n]{0,80}\bon\s*=|\b(?:merg|join)(?:e|ed|ing)\b" + _NOT_TABLES + r"{0,60}?\b" + _DATA_TABLES
-                    + r"\b|\b" + _DATA_TABLES + r"\b" + _NOT_TABLES + r"{0,40}?\b(?:merg|join)(?:e|ed|ing)\b", re.I)
+MERGED = lazy_regex.compile(r"\b(?:pd|pandas)\.(?:merge|concat)\(|\.merge\([^)\n]{0,80}\b(?:on|how|left_on|right_on)\s*=|"
+                            r"\.join\([^)\n]{0,80}\bon\s*=|\b(?:merg|join)(?:e|ed|ing)\b" + _NOT_TABLES + r"{0,60}?\b" + _DATA_TABLES
+                            + r"\b|\b" + _DATA_TABLES + r"\b" + _NOT_TABLES + r"{0,40}?\b(?:merg|join)(?:e|ed|ing)\b", re.I)
 # ... or a table read with pandas and nothing in the paste that handles a missing value: read_csv reads an empty field
 # (and NA, NULL, n/a, nan...) as nan by default (its `na_values`, `keep_default_na`), and a nan left in a feature makes
 # the loss of every batch that holds its row nan -- beside a nan, half a printed fact for the same entries.
-TABLE_READ = re.compile(r"\b(?:pd|pandas)\.read_(?:csv|excel|table|parquet|json|feather|fwf|sql\w*)\(")
+TABLE_READ = lazy_regex.compile(r"\b(?:pd|pandas)\.read_(?:csv|excel|table|parquet|json|feather|fwf|sql\w*)\(")
 # (scikit-learn's imputers by their names: a bare `\w*Imputer` tries every start of a long run of letters)
-MISSING_HANDLED = re.compile(r"\b(?:fillna|dropna|isna|isnull|notna|notnull|interpolate|nan_to_num|ffill|bfill|na_values|"
-                             r"keep_default_na|isnan|nanmean|nanmedian|(?:Simple|KNN|Iterative|Missing)?Imputer)\b")
+MISSING_HANDLED = lazy_regex.compile(r"\b(?:fillna|dropna|isna|isnull|notna|notnull|interpolate|nan_to_num|ffill|bfill|na_values|"
+                                     r"keep_default_na|isnan|nanmean|nanmedian|(?:Simple|KNN|Iterative|Missing)?Imputer)\b")
 
 
 # ... and the features taken from a table's columns (`X = df[['Age', 'Fare']]`, `x = torch.tensor(df.drop('y',
 # axis=1).values)`, `features = data.iloc[:, :-1]`): not a table of file names and labels beside images read from disk
-FEATURES_FROM_TABLE = re.compile(r"(?m)^[ \t]*(?:self\.)?(?:X|x|features?|inputs?)\w{0,12}\s*=\s*(?:[\w.]{1,30}\(\s*)?"
-                                 r"[A-Za-z_]\w{0,30}(?:\[\[|\.drop\(|\.iloc\[|\.loc\[|\.values\b|\.to_numpy\()")
+FEATURES_FROM_TABLE = lazy_regex.compile(r"(?m)^[ \t]*(?:self\.)?(?:X|x|features?|inputs?)\w{0,12}\s*=\s*(?:[\w.]{1,30}\(\s*)?"
+                                         r"[A-Za-z_]\w{0,30}(?:\[\[|\.drop\(|\.iloc\[|\.loc\[|\.values\b|\.to_numpy\()")
 
 
 def table_read_missing_unhandled(prose: str) -> str:
@@ -230,15 +231,15 @@ def table_read_missing_unhandled(prose: str) -> str:
 
 
 # ... or an array stacked straight from the reader's calls: `X = np.stack([cv2.imread(p, 0).flatten() for p in paths])`
-IMAGE_STACK = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,30})\s*=\s*(?:np|numpy|torch|jnp)\.(?:stack|array|asarray|vstack|"
-                         r"concatenate|tensor|as_tensor)\(\s*\[[^\]\n]{0,120}?" + _READERS + r"\(")
-NOT_PIXELS = re.compile(r"(?i)(?:^|_)(?:masks?|labels?|targets?|seg\w*|gts?|anno\w*|truths?)(?:_|$)")
+IMAGE_STACK = lazy_regex.compile(r"(?P<name>\b[A-Za-z_]\w{0,30})\s*=\s*(?:np|numpy|torch|jnp)\.(?:stack|array|asarray|vstack|"
+                                 r"concatenate|tensor|as_tensor)\(\s*\[[^\]\n]{0,120}?" + _READERS + r"\(")
+NOT_PIXELS = lazy_regex.compile(r"(?i)(?:^|_)(?:masks?|labels?|targets?|seg\w*|gts?|anno\w*|truths?)(?:_|$)")
 # (a division or a rescaling the paste writes itself; or, for pixels it reads through a pipeline, a ToTensor there)
 _DIVIDED = (r"/=?\s*(?:255|127\.5)\b|convert_image_dtype|Rescaling|rescale|normali[sz]|\bto_tensor\(|"
             # (TensorFlow's and Keras's own scalers, and a decoder told to give floats, which it scales to [0, 1))
             r"preprocess_input|per_image_standardization|decode_image\((?:[^()\n]|\([^()\n]{0,60}\)){0,120}?float32")
-DIVIDED_255_ITSELF = re.compile(_DIVIDED)
-DIVIDED_255 = re.compile(_DIVIDED + r"|ToTensor")
+DIVIDED_255_ITSELF = lazy_regex.compile(_DIVIDED)
+DIVIDED_255 = lazy_regex.compile(_DIVIDED + r"|ToTensor")
 
 
 def keras_directory_unscaled(prose: str) -> bool:
@@ -253,9 +254,9 @@ def keras_directory_unscaled(prose: str) -> bool:
 # list, the list made an array of float32 -- the reader's own line names an image (not a mask or a label), and the float
 # is made of that name or of the list it went into, on a line of its own; not where the image is handed to a transform
 # the paste does not show (`self.tf(img)`, an image processor), which may scale it
-READ_INTO = re.compile(r"(?P<name>\b[A-Za-z_]\w{0,30})\s*=\s*" + _READERS + r"\(")
-MADE_FLOAT = re.compile(r"dtype\s*=\s*['\"]?(?:np\.|numpy\.|torch\.)?float(?:16|32|64)?\b|\.astype\(\s*['\"]?(?:np\.)?float|"
-                        r"\.float\(\)|\btf\.cast\([^()\n]{0,60}float")
+READ_INTO = lazy_regex.compile(r"(?P<name>\b[A-Za-z_]\w{0,30})\s*=\s*" + _READERS + r"\(")
+MADE_FLOAT = lazy_regex.compile(r"dtype\s*=\s*['\"]?(?:np\.|numpy\.|torch\.)?float(?:16|32|64)?\b|\.astype\(\s*['\"]?(?:np\.)?float|"
+                                r"\.float\(\)|\btf\.cast\([^()\n]{0,60}float")
 TRANSFORMED = r"\b(?:\w*transform\w*|tfms?|tf|aug\w*|\w*processor|to_tensor|preprocess\w*)\("
 
 

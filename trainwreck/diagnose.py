@@ -54,6 +54,7 @@ from .schedule_said import restarts_said
 from .sentences import YES_NO, mostly_prose
 from .thesaurus import tokens
 from .timing_words import timing_of
+from . import lazy_regex
 
 # What a caller of the engine needs comes from here: the finder the scan takes, the diagnosis, the curve's signature.
 __all__ = ["Diagnosis", "Match", "diagnose", "message_finder", "signature_of", "weigher"]
@@ -126,13 +127,13 @@ KEY_TO_VALUE = r"['\"]?[ \t]{0,8}(?:[:=][ \t]{0,8})?"
 VALIDATION_TAG = r"(?:val|valid|validation|eval|evaluation|test|dev)"
 VALIDATION_NAN = [
     # not a name that holds the key (`best_val_loss=inf`, `best val loss: inf`: a configuration's starting value)
-    re.compile(r"(?i)['\"]?(?<![a-z0-9_])(?<!best )(?<!min )(?<!lowest )" + VALIDATION_TAG + r"[ _/-]?loss"
-               + KEY_TO_VALUE + NONFINITE_VALUE),
+    lazy_regex.compile(r"(?i)['\"]?(?<![a-z0-9_])(?<!best )(?<!min )(?<!lowest )" + VALIDATION_TAG + r"[ _/-]?loss"
+                       + KEY_TO_VALUE + NONFINITE_VALUE),
     # a tag that opens the line as a tool prints one, `[eval]`, `(val)`, `Validation:`, `Eval |`, `Test set:` (PyTorch's
     # MNIST example: `Test set: Average loss: nan`), not a sentence's first word
-    re.compile(r"(?im)^[ \t]{0,8}(?:[\[(]" + VALIDATION_TAG + r"[\])]|" + VALIDATION_TAG
-               + r"(?:[ \t]set)?[ \t]{0,8}[:|])"
-               r"[^\n]{0,200}?(?<![a-z0-9_])loss(?![a-z0-9_])" + KEY_TO_VALUE + NONFINITE_VALUE),
+    lazy_regex.compile(r"(?im)^[ \t]{0,8}(?:[\[(]" + VALIDATION_TAG + r"[\])]|" + VALIDATION_TAG
+                       + r"(?:[ \t]set)?[ \t]{0,8}[:|])"
+                       r"[^\n]{0,200}?(?<![a-z0-9_])loss(?![a-z0-9_])" + KEY_TO_VALUE + NONFINITE_VALUE),
 ]
 
 
@@ -191,7 +192,7 @@ def _run_values(ev: Evidence) -> Evidence:
 
 # The frameworks whose checks name a nan (anomaly mode, check_numerics, debug_nans, the trainers' stops).
 NAN_CHECKERS = {"pytorch", "tensorflow", "keras", "jax", "lightning", "transformers"}
-NAN_WORD = re.compile(r"\bnan\b|\binf\b|infinit|non-finite|not finite", re.I)
+NAN_WORD = lazy_regex.compile(r"\bnan\b|\binf\b|infinit|non-finite|not finite", re.I)
 # A fresh run of the same model starts near where the first one did: within this factor (another model's
 # loss printed after the first one's, thousands of times larger, is no restart of it).
 RESTART_NEAR = 10.0
@@ -216,8 +217,8 @@ def _loss_starts_again(run: list[float], value: float) -> bool:
 
 # A line that opens with a run's own label: "run B:", "Run 2 -", "seed 3:", "launch #2:", "attempt 2)" -- its name and
 # its id, a capital letter or a number (not "Runs:")
-RUN_LABEL = re.compile(r"(?i)^[ \t]*(?P<label>(?:run|launch|seed|trial|attempt)(?:[ \t]*#[ \t]*|[ \t]+)(?:(?-i:[A-Z])|\d{1,4}))"
-                       r"[ \t]*[:)\-\u2013]")
+RUN_LABEL = lazy_regex.compile(r"(?i)^[ \t]*(?P<label>(?:run|launch|seed|trial|attempt)(?:[ \t]*#[ \t]*|[ \t]+)(?:(?-i:[A-Z])|\d{1,4}))"
+                               r"[ \t]*[:)\-\u2013]")
 
 
 def _label_of(lines: list[str], line: int) -> str:
@@ -507,22 +508,22 @@ BROKEN_WORDS = frozenset({"nan", "inf", "diverge", "climb", "overflow", "divzero
 LOSS_WORDS = BROKEN_WORDS | {"stuck", "underflow", "negative", "intermittent", "sigmoidzero", "numclasses"}
 # ... the labels' values, not only their name (`KeyError: 'label'`, a "label" column): "labels go from 1 to 10",
 # "classes start at 1", "labels are 1..10", "masks of 0 and 255", "a label out of range".
-LABEL_VALUES = re.compile(r"\b(?:labels?|classes|class ids?|targets?|masks?)\b[^.\n]{0,60}?(?:\bfrom\b|\bstarts?\b|"
-                          r"\brange\b|\bout of\b|\boutside\b|\bbetween\b|\d+ *(?:\.\.|-|to) *\d+|\b255\b)", re.I)
+LABEL_VALUES = lazy_regex.compile(r"\b(?:labels?|classes|class ids?|targets?|masks?)\b[^.\n]{0,60}?(?:\bfrom\b|\bstarts?\b|"
+                                  r"\brange\b|\bout of\b|\boutside\b|\bbetween\b|\d+ *(?:\.\.|-|to) *\d+|\b255\b)", re.I)
 
 
 # A run that hangs or makes no progress (a DataLoader's workers deadlocked, a collective waiting): no loss printed to
 # go wrong
-HANG = re.compile(r"\b(?:hangs?|hanging|hung|deadlock\w*|0 ?% (?:gpu )?util\w*|(?:gpu )?util\w* (?:is |at |of )?0 ?%|"
-                  r"nothing happens|no progress|prints nothing|never starts?|(?:training|run|script|job|process|it) "
-                  r"(?:just )?(?:freez\w*|froze\w*))", re.I)
+HANG = lazy_regex.compile(r"\b(?:hangs?|hanging|hung|deadlock\w*|0 ?% (?:gpu )?util\w*|(?:gpu )?util\w* (?:is |at |of )?0 ?%|"
+                          r"nothing happens|no progress|prints nothing|never starts?|(?:training|run|script|job|process|it) "
+                          r"(?:just )?(?:freez\w*|froze\w*))", re.I)
 # ... and its words of the loss, or of being stuck, that say nothing went wrong with a loss: the loss said never to
 # have been printed (the one word of the loss such a report has), and the reporter "stuck on this for two days", who
 # is, where the loss is not
-NO_LOSS_GONE_WRONG = re.compile(r"\b(?:the )?loss (?:(?:is|was)(?:n't| not| never)|never(?: gets?)?) (?:even |once )?"
-                                r"(?:printed|shown|logged|computed|reached)\b|\bno loss (?:is |was )?(?:ever )?"
-                                r"(?:printed|shown|logged)\b|\bnever prints? (?:a|the|any) loss\b|"
-                                r"\bstuck (?:on|with) (?:this|it|that)\b", re.I)
+NO_LOSS_GONE_WRONG = lazy_regex.compile(r"\b(?:the )?loss (?:(?:is|was)(?:n't| not| never)|never(?: gets?)?) (?:even |once )?"
+                                        r"(?:printed|shown|logged|computed|reached)\b|\bno loss (?:is |was )?(?:ever )?"
+                                        r"(?:printed|shown|logged)\b|\bnever prints? (?:a|the|any) loss\b|"
+                                        r"\bstuck (?:on|with) (?:this|it|that)\b", re.I)
 
 
 def _hang_only(ev: Evidence, words: list[str], declared_found: set[str]) -> bool:
@@ -538,19 +539,19 @@ def _hang_only(ev: Evidence, words: list[str], declared_found: set[str]) -> bool
 
 # A model that trained well and fails at inference: the failure placed at inference, serving or export, and the
 # training said to have gone well ("training loss looked fine", "the loss went 2.1 -> 0.08")
-AT_INFERENCE = re.compile(r"\b(?:at|during|in (?:my|the|our)) inference\b|\binference[ -](?:script|time|code|pipeline)\b|"
-                          r"\bat (?:test|prediction|serving) time\b|\bin production\b|\bafter (?:exporting|loading the "
-                          r"(?:checkpoint|model))\b", re.I)
-TRAINED_WELL = re.compile(r"\btrain\w*(?: loss)?[^.\n]{0,30}?\b(?:looked|looks|was|is|seemed|seems|went|goes)\s+"
-                          r"(?:fine|ok|okay|good|great|normal|well)\b|\b(?:training|train) loss (?:went|goes|dropped|fell)"
-                          r"\s+(?:from\s+)?\d", re.I)
+AT_INFERENCE = lazy_regex.compile(r"\b(?:at|during|in (?:my|the|our)) inference\b|\binference[ -](?:script|time|code|pipeline)\b|"
+                                  r"\bat (?:test|prediction|serving) time\b|\bin production\b|\bafter (?:exporting|loading the "
+                                  r"(?:checkpoint|model))\b", re.I)
+TRAINED_WELL = lazy_regex.compile(r"\btrain\w*(?: loss)?[^.\n]{0,30}?\b(?:looked|looks|was|is|seemed|seems|went|goes)\s+"
+                                  r"(?:fine|ok|okay|good|great|normal|well)\b|\b(?:training|train) loss (?:went|goes|dropped|fell)"
+                                  r"\s+(?:from\s+)?\d", re.I)
 
 
 # (the new-data reading's own words of a bad result, which say nothing else went wrong -- and "negative", a sentiment's
 # class more often than a loss's sign where a model's scores are given; and an error a paste shows)
 GAP_WORDS = frozenset("garbage bad badly poor poorly terrible awful worse useless fail fails failing collapse collapses "
                       "chance apart error errors negative".split())
-ERROR_SHOWN = re.compile(r"Traceback \(most recent call last\)|\b[A-Z]\w*(?:Error|Exception)\b|(?i:\bout of memory\b)")
+ERROR_SHOWN = lazy_regex.compile(r"Traceback \(most recent call last\)|\b[A-Z]\w*(?:Error|Exception)\b|(?i:\bout of memory\b)")
 
 
 def _inference_only(ev: Evidence, words: list[str], declared_found: set[str], sig) -> bool:
@@ -561,11 +562,11 @@ def _inference_only(ev: Evidence, words: list[str], declared_found: set[str], si
             and bool(AT_INFERENCE.search(ev.prose)) and bool(TRAINED_WELL.search(ev.prose)))
 
 
-MEMORY_RISE = re.compile(r"\b(?:memory|vram|ram)\b(?: usage| use| footprint)?"
-                         r"(?:(?!\b(?:loss|but|while|and)\b)[^.\n]){0,40}?"
-                         r"\b(?:climb\w*|grow\w*|increas\w*|ris(?:es|ing|e)|goes up|going up|keeps? going up)|"
-                         r"\b(?:climbing|growing|increasing|"
-                         r"rising)\s+(?:gpu\s+|cuda\s+)?(?:memory|vram|ram)\b", re.I)
+MEMORY_RISE = lazy_regex.compile(r"\b(?:memory|vram|ram)\b(?: usage| use| footprint)?"
+                                 r"(?:(?!\b(?:loss|but|while|and)\b)[^.\n]){0,40}?"
+                                 r"\b(?:climb\w*|grow\w*|increas\w*|ris(?:es|ing|e)|goes up|going up|keeps? going up)|"
+                                 r"\b(?:climbing|growing|increasing|"
+                                 r"rising)\s+(?:gpu\s+|cuda\s+)?(?:memory|vram|ram)\b", re.I)
 
 
 def _another_error(ev: Evidence, c: Context, declared_found: set[str]) -> bool:
@@ -603,8 +604,8 @@ def _another_error(ev: Evidence, c: Context, declared_found: set[str]) -> bool:
 # output of (N, 1) against targets of (N,) broadcasts to (N, N), every output against every target, and the mean over
 # all pairs is smallest when every output is the targets' mean -- a loss stuck at about the targets' variance,
 # predictions nearly alike.
-SELF_EXPLAINING = ((re.compile(r"Using a target size \(torch\.Size\(\[[\d, ]*\]\)\) that is different to the input size "
-                               r"\(torch\.Size\(\[[\d, ]*\]\)\)"),
+SELF_EXPLAINING = ((lazy_regex.compile(r"Using a target size \(torch\.Size\(\[[\d, ]*\]\)\) that is different to the input size "
+                                       r"\(torch\.Size\(\[[\d, ]*\]\)\)"),
                     "PyTorch warns that the loss was handed targets of another shape than the outputs: it broadcasts "
                     "them, and an output of shape (N, 1) against targets of shape (N,) is compared with every target of "
                     "the batch, not just its own; the mean over all those N x N pairs is smallest when each output is "
@@ -824,18 +825,18 @@ def _unweighed(ev: Evidence, key: str, example: str, line: int, w: Weigher, zero
 ANOMALY_SOURCE = ("https://github.com/pytorch/pytorch/blob/024bc9faa91f9d50e3a73c3937ce94ddf0bde31e/torch/autograd/"
                   "anomaly_mode.py")
 ANOMALY_CPP_SOURCE = "https://github.com/pytorch/pytorch/blob/v2.13.0/torch/csrc/autograd/python_anomaly_mode.cpp"
-NOTICES = ((re.compile(r"Anomaly Detection has been enabled\b"),
+NOTICES = ((lazy_regex.compile(r"Anomaly Detection has been enabled\b"),
             f"PyTorch's anomaly mode is on (torch.autograd.detect_anomaly() warns so each time it is created: "
             f"{ANOMALY_SOURCE}); it names no failure, and once a backward pass makes a nan it raises an error naming "
             "the operation"),
            # (and where the failing backward op was made: _format_stack's words, warned by PyAnomalyMetadata::print_stack
            # before the error in releases through 2.13; later source appends them to the error's message)
-           (re.compile(r"Error detected in \w+\. Traceback of forward call that caused the error"),
+           (lazy_regex.compile(r"Error detected in \w+\. Traceback of forward call that caused the error"),
             f"PyTorch's anomaly mode says where the backward operation that failed was made in the forward pass "
             f"(the traceback after it: {ANOMALY_CPP_SOURCE}); it names no cause itself"))
 # ... and what shows that anomaly mode is on: its warning, or what it prints at a nan
-ANOMALY_ON = re.compile(r"Anomaly Detection has been enabled|returned nan values in its \w+ output|Error detected in "
-                        r"\w+Backward")
+ANOMALY_ON = lazy_regex.compile(r"Anomaly Detection has been enabled|returned nan values in its \w+ output|Error detected in "
+                                r"\w+Backward")
 
 
 def _notice(example: str) -> str:
@@ -860,8 +861,8 @@ def _unexplained_by_normal(normals: list[Normal], ev: Evidence, declared_found: 
 
 
 # What the reporter read or was told, not what the run did: "I read that overflow means the loss is exploding"
-HEARSAY = re.compile(r"\b(?:i(?:'ve| have)? (?:read|heard|saw)|(?:someone|people|they|others) (?:said|says|say|told)|"
-                     r"according to)\b[^.!?\n]*")
+HEARSAY = lazy_regex.compile(r"\b(?:i(?:'ve| have)? (?:read|heard|saw)|(?:someone|people|they|others) (?:said|says|say|told)|"
+                             r"according to)\b[^.!?\n]*")
 
 
 # A fear, not a report: "I'm worried the model is broken in fp16", "I wonder if it diverges" (a yes/no question in
@@ -877,9 +878,9 @@ _FEARED = (r"(?:(?!\b(?:because|since|as|nan|inf|infinity|diverg\w*|explod\w*|bl
 # that nan)
 _FEARED_TO_COME = (r"(?:(?!\b(?:because|since|as|nan|inf|infinity|diverg\w*|explod\w*|blow\w*|blew|climb\w*|overflow\w*)\b|--)"
                    r"[^.!?\n,:;\u2013\u2014]){0,40}?\b(?:will|might|could|may|would|(?:is|are) going to)\s[^.!?\n,:;]*")
-WORRY = re.compile(r"\b(?:i'?m|i am|we'?re|we are|i was|we were)\s+(?:(?:a bit|a little|really|very|quite|so|getting)\s+)?"
-                   r"(?:worried|concerned|scared|nervous)\b(?:" + _FEARED_TO_COME + "|" + _FEARED + r")"
-                   r"|\bi (?:wonder|fear)\s+(?:if|whether)\b" + _FEARED)
+WORRY = lazy_regex.compile(r"\b(?:i'?m|i am|we'?re|we are|i was|we were)\s+(?:(?:a bit|a little|really|very|quite|so|getting)\s+)?"
+                           r"(?:worried|concerned|scared|nervous)\b(?:" + _FEARED_TO_COME + "|" + _FEARED + r")"
+                           r"|\bi (?:wonder|fear)\s+(?:if|whether)\b" + _FEARED)
 
 
 def _reported(prose: str) -> str:
@@ -892,13 +893,13 @@ def _reported(prose: str) -> str:
 # log-probability: a negative log-likelihood going up is a loss's climb, a rejected answer's log-probability no score)
 # (a score's own clause: no loss or "it" between the score and the rise, not "mixed precision" or "returns nan", and
 # mAP as it is written)
-SCORE_RISES = re.compile(r"(?i)\b(?:acc\w*|psnr|ssim|auc|m?iou|dice|bleu|rouge\w*|f1|(?-i:m?AP)|recall|"
-                         r"(?<!mixed )(?<!half )(?<!full )(?<!single )(?<!double )precision|rewards?|returns?(?!\s+(?:nan|inf|none))|"
-                         r"r2|hit\s*rate|win\s*rates?|margins?|ndcg\w*|(?<!log-)(?<!log )probabilit\w*(?![^.;,\n]{0,30}?\brejected\b))"
-                         r"\b(?:(?!\b(?:loss\w*|it)\b)[^.;,\n]){0,30}?"
-                         r"\b(?:keeps?\s+|is\s+|are\s+|still\s+|steadily\s+|did\s+|does\s+)*"
-                         r"(?:going\s+up|goes\s+up|go\s+up|went\s+up|ris(?:es|ing|e)|rose|climb\w*|increas\w*|improv\w*|"
-                         r"grow\w*)\b")
+SCORE_RISES = lazy_regex.compile(r"(?i)\b(?:acc\w*|psnr|ssim|auc|m?iou|dice|bleu|rouge\w*|f1|(?-i:m?AP)|recall|"
+                                 r"(?<!mixed )(?<!half )(?<!full )(?<!single )(?<!double )precision|rewards?|returns?(?!\s+(?:nan|inf|none))|"
+                                 r"r2|hit\s*rate|win\s*rates?|margins?|ndcg\w*|(?<!log-)(?<!log )probabilit\w*(?![^.;,\n]{0,30}?\brejected\b))"
+                                 r"\b(?:(?!\b(?:loss\w*|it)\b)[^.;,\n]){0,30}?"
+                                 r"\b(?:keeps?\s+|is\s+|are\s+|still\s+|steadily\s+|did\s+|does\s+)*"
+                                 r"(?:going\s+up|goes\s+up|go\s+up|went\s+up|ris(?:es|ing|e)|rose|climb\w*|increas\w*|improv\w*|"
+                                 r"grow\w*)\b")
 
 
 def _rest_of(normals: list[Normal], prose: str, keep_questions: bool = True) -> str:
@@ -941,17 +942,17 @@ def _sweep_values(ev: Evidence) -> bool:
     return bool(SWEEP_WORDS.search(line)) and not TRAINING_WORDS.search(line)
 
 
-SWEEP_WORDS = re.compile(r"(?i)\b(?:lr[ _]?find\w*|finder|range test|plot|curve|sweep)\b")
-TRAINING_WORDS = re.compile(r"(?i)\b(?:trained|training|train(?:s|ing)? (?:at|with)|fit(?:_one_cycle)?\(|fit_one_cycle|"
-                            r"epochs?)\b")
+SWEEP_WORDS = lazy_regex.compile(r"(?i)\b(?:lr[ _]?find\w*|finder|range test|plot|curve|sweep)\b")
+TRAINING_WORDS = lazy_regex.compile(r"(?i)\b(?:trained|training|train(?:s|ing)? (?:at|with)|fit(?:_one_cycle)?\(|fit_one_cycle|"
+                                    r"epochs?)\b")
 
 
 # A failure asked of what is to come, as the future verb's own complement: "going to nan", "about to diverge", "will it
 # blow up", "will the loss go to nan" -- between "will" and the failure only its subject (a pronoun, or a determiner
 # and a noun) and "go", "turn" or "become": not "will bf16 fix the nan", whose nan is an object, printed
-FUTURE_FAILURE = re.compile(r"\b(?:going\s+to|gonna|about\s+to|will(?:\s+(?:it|this|that|training|(?:the|my|our|this)"
-                            r"\s+\w+))?)\s+(?:(?:go|turn|become)\s+(?:to\s+|into\s+)?)?"
-                            r"(?:nan|inf|diverg\w*|blow\s+up|explod\w*)\b")
+FUTURE_FAILURE = lazy_regex.compile(r"\b(?:going\s+to|gonna|about\s+to|will(?:\s+(?:it|this|that|training|(?:the|my|our|this)"
+                                    r"\s+\w+))?)\s+(?:(?:go|turn|become)\s+(?:to\s+|into\s+)?)?"
+                                    r"(?:nan|inf|diverg\w*|blow\s+up|explod\w*)\b")
 
 
 def _says_more_than(normals: list[Normal], prose: str) -> bool:
@@ -976,8 +977,8 @@ def _says_more_than(normals: list[Normal], prose: str) -> bool:
 
 # The yes/no question that states its content and asks only whether it is normal.
 # (and its negative form, which presupposes what it states: "isn't it strange that it diverges after step 3000?")
-NORMAL_THAT = re.compile(r"\b(?:is|are)(?:n['\u2019]t)?\s+(?:it|this|that)\s+(?:normal|expected|ok|okay|common|usual|fine|"
-                         r"strange|weird|odd)\s+(?:that|for|when|if)\b")
+NORMAL_THAT = lazy_regex.compile(r"\b(?:is|are)(?:n['\u2019]t)?\s+(?:it|this|that)\s+(?:normal|expected|ok|okay|common|usual|fine|"
+                                 r"strange|weird|odd)\s+(?:that|for|when|if)\b")
 
 
 # The normal verdicts whose question is overfitting: the validation loss's course answers it (validation_curve)
@@ -1106,7 +1107,7 @@ def _climbed_back(values: list[float]) -> bool:
 
 
 # A question that names no behaviour ("is it normal?", "is it an error?").
-BARE_ASK = re.compile(r"\bis (?:it|this|that) (?:an error|normal)\b", re.I)
+BARE_ASK = lazy_regex.compile(r"\bis (?:it|this|that) (?:an error|normal)\b", re.I)
 # What to switch on to make each framework name the op whose output or gradient went non-finite first (the
 # candidates' messages then tell them apart: an op of log, of exp, of a division), and what it prints. In this
 # order: a JAX or PyTorch program often loads its data or logs with TensorFlow (tfds, TensorBoard), never the
@@ -1215,11 +1216,11 @@ def _deciding_question(d: Diagnosis, w: Weigher) -> str:
 
 
 # An aside that gives the snippet's own numbers ("(9.055e+06 here)", "(20 in the snippet)"): not the user's
-SNIPPET_ASIDE = re.compile(r"\s*\([^()]*\b(?:here|in the snippet|the snippet's)\)")
+SNIPPET_ASIDE = lazy_regex.compile(r"\s*\([^()]*\b(?:here|in the snippet|the snippet's)\)")
 
 
 # A check that asks for the run's first loss, which a paste whose values start at the run's start has printed
-ASKS_FIRST_LOSS = re.compile(r"print the first loss\b", re.I)
+ASKS_FIRST_LOSS = lazy_regex.compile(r"print the first loss\b", re.I)
 
 
 def _confirm_question(entry: Entry, ev: Evidence | None = None) -> str:

@@ -4,9 +4,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from . import lazy_regex
 
 # Use with fullmatch: `$` would let a trailing newline through, and \d any script's digits.
-ID_PATTERN = re.compile(r"WR-[0-9]{3}")
+ID_PATTERN = lazy_regex.compile(r"WR-[0-9]{3}")
 
 STATUSES = ("draft", "stable", "retired")
 
@@ -65,10 +66,10 @@ ORIGINS = {
 }
 # A citation is pinned when its URL names a release or a commit: a GitHub file at
 # a tag or a 40-digit commit, or a documentation page whose path holds a version.
-_GITHUB_PINNED = re.compile(
+_GITHUB_PINNED = lazy_regex.compile(
     r"https://github\.com/[\w.-]+/[\w.-]+/blob/(?:[\w.+-]*[0-9][\w.+-]*|[0-9a-f]{40})/\S+")
-_DOCS_PINNED = re.compile(r"https://[\w.-]+/(?:\S*/)?(?:v|r|stable-)?[0-9]+(?:\.[0-9]+)+/\S*")
-_UNPINNED_REFS = re.compile(r"/blob/(?:main|master|HEAD|develop|trunk)/")
+_DOCS_PINNED = lazy_regex.compile(r"https://[\w.-]+/(?:\S*/)?(?:v|r|stable-)?[0-9]+(?:\.[0-9]+)+/\S*")
+_UNPINNED_REFS = lazy_regex.compile(r"/blob/(?:main|master|HEAD|develop|trunk)/")
 # In a message text, {} stands for what the program fills in (a name, a number).
 PLACEHOLDER_MARK = "{}"
 

@@ -13,6 +13,7 @@ from collections import Counter
 from .entry import Entry
 from .thesaurus import tokens_many
 from .timing_words import TIMING
+from . import lazy_regex
 
 
 # How much each part of an entry counts in its document: the phrases are written as the words
@@ -22,7 +23,7 @@ from .timing_words import TIMING
 FIELDS = {"title": 2.0, "summary": 2.0, "phrases": 3.0, "messages": 1.0, "Symptom": 1.0, "Where it shows up": 1.0}
 
 
-_WRAP = re.compile(r"(?<!\n)\n(?!\n)")
+_WRAP = lazy_regex.compile(r"(?<!\n)\n(?!\n)")
 
 
 def section(entry: Entry, name: str) -> str:
@@ -95,7 +96,7 @@ class Library:
 
 # A word of the report, for a term it folds to (a term is a word's stem: "padd" for "padded"): the first word that
 # starts with it. Terms the thesaurus made from other words ("diverge" from "blows up") have none, and are not shown.
-REPORT_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]{1,40}")
+REPORT_WORD = lazy_regex.compile(r"[A-Za-z][A-Za-z0-9_-]{1,40}")
 
 
 # Python's keywords: never the report's own word for a term (words_for)

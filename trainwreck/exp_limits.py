@@ -19,6 +19,7 @@ from .logscan import Evidence
 from .run_kind import shown_frameworks
 from .sentences import said_unnegated, sentence_around, sentences_and_ends, sentences_only
 from .thesaurus import tokens
+from . import lazy_regex
 
 # A number handed to exp, or to a softmax written by hand, past what exp can return: exp(x) overflows above
 # log(largest float), 709.78 in float64 (NumPy's default) and 88.72 in float32 (PyTorch's, TensorFlow's and JAX's).
@@ -26,25 +27,25 @@ from .thesaurus import tokens
 # does not overflow: only a bare `softmax(` is taken for a hand-written one. Half a printed fact for the entries
 # whose phrases say exp overflows.
 EXP_OVERFLOW_WORDS = {"exp", "overflow"}
-EXP_CALL = re.compile(r"(?<![\w.])(?:(?P<lib>np|numpy|math|torch|jnp|tf\.math|tf)\.)?(?P<fn>exp|(?<![\w.])softmax)\s*"
-                      r"\((?P<args>[^()\n]{0,160}(?:\([^()\n]{0,160}\)[^()\n]{0,160})?)\)")
+EXP_CALL = lazy_regex.compile(r"(?<![\w.])(?:(?P<lib>np|numpy|math|torch|jnp|tf\.math|tf)\.)?(?P<fn>exp|(?<![\w.])softmax)\s*"
+                              r"\((?P<args>[^()\n]{0,160}(?:\([^()\n]{0,160}\)[^()\n]{0,160})?)\)")
 # ... handed as literal numbers: one, or a list or an array of them (not `-step / 2000`, an expression)
 # (each run of spaces follows a token it needs: runs side by side with only optional tokens between them split one
 # long run every way, and `exp(1` before 400 spaces took 17 s)
-LITERAL_ARGS = re.compile(r"\s*(?:(?:np|numpy|torch|jnp|tf)\.(?:array|tensor|asarray|constant)\(\s*)?(?:\[\s*)?"
-                          r"-?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?(?:\s*,\s*-?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?)*\s*(?:,\s*)?"
-                          r"(?:\]\s*)?(?:,\s*dtype\s*=\s*[\w.]+\s*)?(?:\)\s*)?", re.I)
-EXP_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d*)?(?:e[-+]?\d+)?(?![\w.])", re.I)
-FLOAT32_SAID = re.compile(r"\b(?:float32|fp32)\b", re.I)
+LITERAL_ARGS = lazy_regex.compile(r"\s*(?:(?:np|numpy|torch|jnp|tf)\.(?:array|tensor|asarray|constant)\(\s*)?(?:\[\s*)?"
+                                  r"-?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?(?:\s*,\s*-?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?)*\s*(?:,\s*)?"
+                                  r"(?:\]\s*)?(?:,\s*dtype\s*=\s*[\w.]+\s*)?(?:\)\s*)?", re.I)
+EXP_NUMBER = lazy_regex.compile(r"(?<![\w.])-?\d+(?:\.\d*)?(?:e[-+]?\d+)?(?![\w.])", re.I)
+FLOAT32_SAID = lazy_regex.compile(r"\b(?:float32|fp32)\b", re.I)
 EXP_LIMITS = {"float64": math.log(sys.float_info.max), "float32": math.log((2 - 2 ** -23) * 2.0 ** 127)}
 
 
 # The largest logit a paste prints ("max logit 88.96", `logits.max() = 91.2`, "largest logit: 712"): an unshifted exp of
 # it overflows past float32's (float64's) limit
 # (also as a norm's bars: "max|logit| 81.7", "largest |logit| = 90.4")
-PRINTED_LOGIT = re.compile(r"(?i)\b(?:max(?:imum)?[ _]logits?|largest[ _]logits?|logits?[ _]max|logits\.max\(\)|"
-                           r"(?:max(?:imum)?|largest)[ \t]*\|[ \t]*logits?[ \t]*\|)"
-                           r"[ \t]*(?:(?:[:=]|is|was|of|reached|reaches)[ \t]*)?(\d+(?:\.\d+)?)(?!\d|\.\d)")
+PRINTED_LOGIT = lazy_regex.compile(r"(?i)\b(?:max(?:imum)?[ _]logits?|largest[ _]logits?|logits?[ _]max|logits\.max\(\)|"
+                                   r"(?:max(?:imum)?|largest)[ \t]*\|[ \t]*logits?[ \t]*\|)"
+                                   r"[ \t]*(?:(?:[:=]|is|was|of|reached|reaches)[ \t]*)?(\d+(?:\.\d+)?)(?!\d|\.\d)")
 
 
 # ... or the largest value of a name the paste's own code hands exp, printed ("max(raw_score) = 93.4", `s.max()` ...
@@ -53,8 +54,8 @@ PRINTED_LOGIT = re.compile(r"(?i)\b(?:max(?:imum)?[ _]logits?|largest[ _]logits?
 # (a tensor library's exp, or a bare one: not math.exp, which takes a Python float, computes in float64 and raises
 # OverflowError rather than return inf)
 # (or the tensor's own method: `logvar.exp()`)
-EXP_OF_NAME = re.compile(r"(?<![\w.])(?:(?:np|numpy|torch|jnp|tf\.math|tf)\.)?exp\(\s*(?P<name>[A-Za-z_]\w{0,30})\s*"
-                         r"(?:(?P<op>[-+])\s*(?P<c>\d+(?:\.\d+)?)\s*)?\)|(?<![\w.])(?P<method>[A-Za-z_]\w{0,30})\.exp\(\s*\)")
+EXP_OF_NAME = lazy_regex.compile(r"(?<![\w.])(?:(?:np|numpy|torch|jnp|tf\.math|tf)\.)?exp\(\s*(?P<name>[A-Za-z_]\w{0,30})\s*"
+                                 r"(?:(?P<op>[-+])\s*(?P<c>\d+(?:\.\d+)?)\s*)?\)|(?<![\w.])(?P<method>[A-Za-z_]\w{0,30})\.exp\(\s*\)")
 # (the value said of the name, not a count after it: "the largest z of 1000 batches")
 _MAX_OF = (r"(?:\bmax\(\s*{n}\s*\)|(?<![\w.]){n}\.max\(\)|\b(?:max(?:imum)?|largest)\s+(?:of\s+)?(?:the\s+)?`?{n}`?)"
            r"\s*(?:=|:|is|was|reaches|reached)\s*(\d+(?:\.\d+)?)(?![\d.])")
@@ -64,12 +65,12 @@ _MAX_OF = (r"(?:\bmax\(\s*{n}\s*\)|(?<![\w.]){n}\.max\(\)|\b(?:max(?:imum)?|larg
 # ("rate.max() is inf", "`rate` contains inf"): exp's own overflow, past 88.72 in float32 (709.78 in float64)
 # (the exp the whole right-hand side, or its first factor -- not `1.0 / torch.exp(log_var)`, whose inf is exp's
 # underflow to 0 -- and not a metric computed from the loss, a perplexity, whose inf is the loss's doing)
-EXP_ASSIGNED = re.compile(r"(?m)^[ \t]*(?P<name>(?!\w*(?:ppl|perplexity)\b)[A-Za-z_]\w{0,30})\s*=\s*\(?\s*"
-                          r"(?:(?:np|numpy|torch|jnp|tf\.math|tf)\.exp\((?!\s*\w*loss\w*\s*\))|"
-                          r"(?!\w*loss\w*\.exp)[A-Za-z_]\w{0,30}\.exp\(\s*\))")
+EXP_ASSIGNED = lazy_regex.compile(r"(?m)^[ \t]*(?P<name>(?!\w*(?:ppl|perplexity)\b)[A-Za-z_]\w{0,30})\s*=\s*\(?\s*"
+                                  r"(?:(?:np|numpy|torch|jnp|tf\.math|tf)\.exp\((?!\s*\w*loss\w*\s*\))|"
+                                  r"(?!\w*loss\w*\.exp)[A-Za-z_]\w{0,30}\.exp\(\s*\))")
 _INF_OF = (r"(?<![\w.])`?{n}(?:\.max\(\))?`?\s*(?:is|was|==?|:|contains|contained|has|had|holds|becomes|became|goes\s+to|"
            r"went\s+to)\s+(?:an?\s+|some\s+|all\s+)?(?:\+?inf\b|infinity\b|infinite\b)")
-_DENIED = re.compile(r"(?i)\b(?:not|never|no|whether|if)\b|n't\b")
+_DENIED = lazy_regex.compile(r"(?i)\b(?:not|never|no|whether|if)\b|n't\b")
 
 
 def exp_output_inf(prose: str) -> str:
@@ -102,40 +103,40 @@ def printed_exp_input(prose: str, dtype: str) -> str:
     return ""
 
 
-SELF_NORMALISED = re.compile(r"(?m)^[ \t]*File \"[^\"\n]{1,300}\", line \d+[^\n]*\n[^\n]{0,80}?(?<![\w.])(?P<n>[A-Za-z_]\w{0,20})"
-                             r"[ \t]*/[ \t]*(?:\(?[ \t]*)(?P=n)\.sum\(")
-SAID_BOUND = re.compile(r"(?i)\b(?:at most|up to|as (?:large|high|big) as|a maximum of|max(?:imum)? of|reach(?:es|ed)?)"
-                        r"\s+~?(\d+(?:\.\d+)?)(?!\d|\.\d)")
+SELF_NORMALISED = lazy_regex.compile(r"(?m)^[ \t]*File \"[^\"\n]{1,300}\", line \d+[^\n]*\n[^\n]{0,80}?(?<![\w.])(?P<n>[A-Za-z_]\w{0,20})"
+                                     r"[ \t]*/[ \t]*(?:\(?[ \t]*)(?P=n)\.sum\(")
+SAID_BOUND = lazy_regex.compile(r"(?i)\b(?:at most|up to|as (?:large|high|big) as|a maximum of|max(?:imum)? of|reach(?:es|ed)?)"
+                                r"\s+~?(\d+(?:\.\d+)?)(?!\d|\.\d)")
 # (an exp said as a step of a hand-written loss; cosine similarities; a temperature's value)
-HAND_EXP = re.compile(r"(?i)\bexp\b|\bexponentiat\w*")
-COSINE_SAID = re.compile(r"(?i)\bcosine[ _-]?similarit\w*|\bcos_sim\b|\bl2[- ]?normali[sz]\w*|\bunit[- ]norm\w*|"
-                         r"\bnormali[sz]ed (?:embeddings|vectors)\b")
+HAND_EXP = lazy_regex.compile(r"(?i)\bexp\b|\bexponentiat\w*")
+COSINE_SAID = lazy_regex.compile(r"(?i)\bcosine[ _-]?similarit\w*|\bcos_sim\b|\bl2[- ]?normali[sz]\w*|\bunit[- ]norm\w*|"
+                                 r"\bnormali[sz]ed (?:embeddings|vectors)\b")
 # (a softmax temperature: not a Gumbel-softmax's tau, nor an EMA's or a soft target update's)
-TEMPERATURE_SAID = re.compile(r"(?i)(?<!gumbel )(?<!ema )(?<!polyak )(?<!update )(?<!soft update )\b(?:temperature|tau|τ)\b"
-                              r"(?![^\n]{0,40}?\b(?:ema|polyak|soft (?:target )?update|gumbel)\b)"
-                              r"[^.\n\d]{0,20}?(\d*\.\d+|\d+(?:\.\d+)?e-\d+)(?!\d|\.\d)")
+TEMPERATURE_SAID = lazy_regex.compile(r"(?i)(?<!gumbel )(?<!ema )(?<!polyak )(?<!update )(?<!soft update )\b(?:temperature|tau|τ)\b"
+                                      r"(?![^\n]{0,40}?\b(?:ema|polyak|soft (?:target )?update|gumbel)\b)"
+                                      r"[^.\n\d]{0,20}?(\d*\.\d+|\d+(?:\.\d+)?e-\d+)(?!\d|\.\d)")
 # (the max taken off before the exp, said in words or code: "sim - sim.max(dim=1, keepdim=True)", "subtract each row's max")
-MAX_SUBTRACTED = re.compile(r"(?i)-\s*[\w.]+\.(?:max|amax)\(|\bsubtract\w*\s+(?:the\s+|each\s+)?(?:row'?s?\s+)?max\w*|"
-                            r"\bgumbel\b")
+MAX_SUBTRACTED = lazy_regex.compile(r"(?i)-\s*[\w.]+\.(?:max|amax)\(|\bsubtract\w*\s+(?:the\s+|each\s+)?(?:row'?s?\s+)?max\w*|"
+                                    r"\bgumbel\b")
 # (vectors the code normalises to unit length: a product of two of them is a cosine, at most 1; CLIP's own `x / x.norm(`)
-UNIT_NORMALISED = re.compile(r"(?<![\w.])(?:F|nn\.functional|torch\.nn\.functional|tf\.math|tf\.nn|keras\.ops|ops|K)\."
-                             r"(?:normalize|l2_normalize)\(|\b(\w+)\s*/\s*\1\.norm\(|/=\s*\w+\.norm\(")
+UNIT_NORMALISED = lazy_regex.compile(r"(?<![\w.])(?:F|nn\.functional|torch\.nn\.functional|tf\.math|tf\.nn|keras\.ops|ops|K)\."
+                                     r"(?:normalize|l2_normalize)\(|\b(\w+)\s*/\s*\1\.norm\(|/=\s*\w+\.norm\(")
 # (the argument a product of vectors -- `@`, matmul, mm, bmm, einsum, a cosine similarity -- with no minus in front: a
 # Gaussian kernel's `exp(-d2 / sigma)` is at most 1)
-EXP_OVER_TEMPERATURE = re.compile(r"(?<![\w.])(?:torch|np|jnp|tf|tf\.math|keras\.ops|K)\.exp\((?!\s*-)"
-                                  r"(?P<arg>[^\n]{0,120}?(?:@|\bmatmul\(|\bmm\(|\bbmm\(|\beinsum\(|cosine_similarity\()"
-                                  r"[^\n]{0,120}?)/\s*(?:self\.)?(?P<t>[A-Za-z_]\w{0,30})\s*\)")
-EXP_INPUT_WORDS = re.compile(r"(?i)logit|similarit|\bsims?\b|\bscores?\b|\bexp\b|softmax|\btau\b|temperature")
+EXP_OVER_TEMPERATURE = lazy_regex.compile(r"(?<![\w.])(?:torch|np|jnp|tf|tf\.math|keras\.ops|K)\.exp\((?!\s*-)"
+                                          r"(?P<arg>[^\n]{0,120}?(?:@|\bmatmul\(|\bmm\(|\bbmm\(|\beinsum\(|cosine_similarity\()"
+                                          r"[^\n]{0,120}?)/\s*(?:self\.)?(?P<t>[A-Za-z_]\w{0,30})\s*\)")
+EXP_INPUT_WORDS = lazy_regex.compile(r"(?i)logit|similarit|\bsims?\b|\bscores?\b|\bexp\b|softmax|\btau\b|temperature")
 
 
 # A number printed beside the loss that passes exp's limit on the very row where the loss first turns inf, having grown
 # to it: `kappa_max 84.9` on the row before, `kappa_max 90.6` beside the inf -- what the loss takes an exp of (a
 # concentration, a scale, a logit) under a name of its own. Not a score, a time, a rate or a
 # count, whose values may pass 88.72 by chance (an accuracy of 88.2% then 89.0%).
-PRINTED_COLUMN = re.compile(r"(?<![\w.])([A-Za-z][\w/.|]{0,30}?)(?:[ \t]*[:=])?[ \t]+(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?![\w.%])",
-                            re.I)
-NOT_AN_EXP_INPUT = re.compile(r"(?i)acc|%|f1|map|iou|auc|bleu|rouge|ppl|perplex|time|sec|ms$|speed|mem|lr|rate|step|"
-                              r"epoch|iter|batch|loss|nll|cost|err|val|eta|it/s|grad|norm|count|size|tokens|samples|deg")
+PRINTED_COLUMN = lazy_regex.compile(r"(?<![\w.])([A-Za-z][\w/.|]{0,30}?)(?:[ \t]*[:=])?[ \t]+(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?![\w.%])",
+                                    re.I)
+NOT_AN_EXP_INPUT = lazy_regex.compile(r"(?i)acc|%|f1|map|iou|auc|bleu|rouge|ppl|perplex|time|sec|ms$|speed|mem|lr|rate|step|"
+                                      r"epoch|iter|batch|loss|nll|cost|err|val|eta|it/s|grad|norm|count|size|tokens|samples|deg")
 
 
 def _columns(line: str) -> dict[str, float]:

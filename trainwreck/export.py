@@ -8,10 +8,11 @@ from urllib.parse import quote, urlsplit, urlunsplit
 
 from .catalog import Catalog
 from .pages import entry_path, handout_path, module_path, page_url
+from . import lazy_regex
 
 SCHEMA_VERSION = 2
 # A path as an LMS would take it: no scheme, no query or fragment, nothing invisible.
-_PATH_CHARACTERS = re.compile(r"[A-Za-z0-9._~!$&'()*+,;=:@%/-]*")
+_PATH_CHARACTERS = lazy_regex.compile(r"[A-Za-z0-9._~!$&'()*+,;=:@%/-]*")
 
 
 class BaseUrlError(ValueError):

@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 
 from .entry import Entry
+from . import lazy_regex
 
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*(\[])")
-EMPHASIS = re.compile(r"\*\*(.+?)\*\*|__(.+?)__")
+SENTENCE_END = lazy_regex.compile(r"(?<=[.!?])\s+(?=[A-Z`*(\[])")
+EMPHASIS = lazy_regex.compile(r"\*\*(.+?)\*\*|__(.+?)__")
 
 
 def first_fix_step(entry: Entry) -> str:

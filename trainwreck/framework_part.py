@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 
 from .entry import FRAMEWORK_LABELS, Message
+from . import lazy_regex
 
-PART = re.compile(r"^### (.+?)\s*$", re.M)
-CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.S)
+PART = lazy_regex.compile(r"^### (.+?)\s*$", re.M)
+CODE_SPAN = lazy_regex.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.S)
 SEEN_LABEL = f"**{FRAMEWORK_LABELS[0]}**"
 
 

@@ -17,6 +17,7 @@ import itertools
 import re
 
 from .sentences import denied_before, sentence_around, told
+from . import lazy_regex
 
 # (the things a model is fed one at a time, and what it gives back for each)
 # (any noun after "every" but the run's own units and the model's parts: "for every transaction", not "every epoch")
@@ -34,7 +35,7 @@ _SHAPE = r"(?:shapes?|sizes?|resolutions?|dimensions?|dims?|lengths?|dtypes?|for
 # The words that the model gives one output for every input (told: not a question's). Not a column that holds one value
 # for every row (a constant feature says "the same value for every row", which names no output): an output noun, or a
 # value the model is said to give.
-ONE_OUTPUT = re.compile(
+ONE_OUTPUT = lazy_regex.compile(
     # "the same probability for every customer", "the same prediction for all the images"
     # (a word may name what they are of: "exactly the same action probabilities in every situation")
     r"\bsame (?:[\w-]+ )?" + _OUTPUTS + r" (?:for|on|to|across|in) " + _EVERY + r" " + _INPUTS + r"\b"
@@ -111,24 +112,24 @@ ONE_OUTPUT = re.compile(
     r"any)\w*\b|(?:one|a single)\s+(?:class|value|label)\s+(?:whatever|regardless)\b)", re.I)
 # A denial, a contrast, a wish, a guess or a baseline just before ("it doesn't predict the same class for every input",
 # "a dead network would return the same value", "I want it to give the same output", "my dummy baseline predicts 0.3")
-_DENIED_BEFORE = re.compile(r"(?:\b(?:instead of|rather than|unlike|would|should|could|will|want\w*|"
-                            # (a plan, "I will compare the weights ...: identical would mean a bug"; a network not yet
-                            # trained, whose one output is no failure)
-                            r"untrained|before training|at initiali[sz]ation|"
-                            r"wish|hope|if|thought|think|suspect\w*|expect\w*|supposed|baseline|dummy|used to|"
-                            r"before the fix|at first|earlier|previously|constant predictor|model that|predictor|"
-                            r"classifier that|naive|majority|trivial|in theory)\b[^.;\n]{0,40}$|"
-                            # (a negation in the same clause: "the loss doesn't move and every window gets exactly the
-                            # same probability" denies the move, not the one output -- where an "if" or a "would"
-                            # above reaches across the "and")
-                            r"(?:\b(?:not|never|no longer)\b|n't\b)(?:(?!\b(?:and|but|while|whereas)\b)[^.;\n]){0,40}$)", re.I)
+_DENIED_BEFORE = lazy_regex.compile(r"(?:\b(?:instead of|rather than|unlike|would|should|could|will|want\w*|"
+                                    # (a plan, "I will compare the weights ...: identical would mean a bug"; a network not yet
+                                    # trained, whose one output is no failure)
+                                    r"untrained|before training|at initiali[sz]ation|"
+                                    r"wish|hope|if|thought|think|suspect\w*|expect\w*|supposed|baseline|dummy|used to|"
+                                    r"before the fix|at first|earlier|previously|constant predictor|model that|predictor|"
+                                    r"classifier that|naive|majority|trivial|in theory)\b[^.;\n]{0,40}$|"
+                                    # (a negation in the same clause: "the loss doesn't move and every window gets exactly the
+                                    # same probability" denies the move, not the one output -- where an "if" or a "would"
+                                    # above reaches across the "and")
+                                    r"(?:\b(?:not|never|no longer)\b|n't\b)(?:(?!\b(?:and|but|while|whereas)\b)[^.;\n]){0,40}$)", re.I)
 # ... or taken back after it, in its sentence: a state that is gone ("now it works"), one that is wanted, or outputs
 # that differ by class ("0 for every negative sample and 1 for every positive one": a perfect classifier)
-_TAKEN_BACK_AFTER = re.compile(r"(?i)\bnow (?:it |that )?(?:works|learns|trains|is fine)\b|\bis gone\b|\bwhat i want\b|"
-                               r"\bas (?:expected|it should)\b|\bwhich is expected\b|\bfixed\b|\bof course\b|"
-                               r"\b(?:would|could|might) (?:mean|be|indicate)\b|\band (?:they|it) (?:aren'?t|are not|"
-                               r"weren'?t|were not|isn'?t|is not)\b|"
-                               r"\b\d*\.?\d+ for (?:every|each|all) \w+")
+_TAKEN_BACK_AFTER = lazy_regex.compile(r"(?i)\bnow (?:it |that )?(?:works|learns|trains|is fine)\b|\bis gone\b|\bwhat i want\b|"
+                                       r"\bas (?:expected|it should)\b|\bwhich is expected\b|\bfixed\b|\bof course\b|"
+                                       r"\b(?:would|could|might) (?:mean|be|indicate)\b|\band (?:they|it) (?:aren'?t|are not|"
+                                       r"weren'?t|were not|isn'?t|is not)\b|"
+                                       r"\b\d*\.?\d+ for (?:every|each|all) \w+")
 
 # The words that the weights did not change: "they are bit-identical", "the weights are unchanged after 100 epochs",
 # "the parameters never change". Not an equality the reporter set up ("the weights are the same on both GPUs", DDP's
@@ -136,7 +137,7 @@ _TAKEN_BACK_AFTER = re.compile(r"(?i)\bnow (?:it |that )?(?:works|learns|trains|
 # (the model's weights: not class weights, loss weights, weight decay; not weights frozen on purpose, loaded from a
 # checkpoint or compared across runs -- said beside a stretch of training, "between epoch 50 and 150", "after 100 steps")
 _NOT_MODEL_WEIGHTS = r"(?<!class )(?<!loss )(?<!sample )(?<!initial )(?<!pretrained )(?<!frozen )"
-WEIGHTS_FROZEN = re.compile(
+WEIGHTS_FROZEN = lazy_regex.compile(
     r"\b" + _NOT_MODEL_WEIGHTS + r"(?:weights?|params?|parameters?|kernels?)\b(?! decay)[^.;\n?]{0,60}?\b(?:are|is|were|was|stay(?:s|ed)?|remain(?:s|ed)?|"
     r"come out|look|:)\s*(?:all\s+|still\s+|completely\s+|literally\s+)*(?:bit[- ]?(?:for[- ]bit[- ]?)?identical|"
     r"identical|unchanged|exactly the same)\b"
@@ -144,25 +145,25 @@ WEIGHTS_FROZEN = re.compile(
     r"aren't|stopped|stop)\s+(?:even\s+)?(?:chang\w*|mov(?:e|ing)|updat\w*|get(?:ting)? updated)\b"
     r"(?!\s+(?:much|a lot|significantly|anymore much))", re.I)
 # ... said of a stretch of training, and not of a freezing on purpose or of a comparison across runs or with a file
-TRAINING_SPAN = re.compile(r"(?i)\b(?:epochs?|steps?|iterations?|iters?|updates?|batches)\b|\bafter (?:training|\d)")
-ON_PURPOSE = re.compile(r"(?i)\bfr[oe]z\w*|requires_grad\s*=\s*false|as intended|by design|what i want|"
-                        # (a model kept still on purpose, or copies compared across devices)
-                        r"\bteacher\b|\btarget (?:network|net|model)\b|\branks?\b|\breplicas?\b|\bgpus?\b|\bema\b|"
-                        r"\bloaded\b|\bloading\b|\bboth runs\b|\bacross runs\b|\bseed\b|\bbackbone\b")
+TRAINING_SPAN = lazy_regex.compile(r"(?i)\b(?:epochs?|steps?|iterations?|iters?|updates?|batches)\b|\bafter (?:training|\d)")
+ON_PURPOSE = lazy_regex.compile(r"(?i)\bfr[oe]z\w*|requires_grad\s*=\s*false|as intended|by design|what i want|"
+                                # (a model kept still on purpose, or copies compared across devices)
+                                r"\bteacher\b|\btarget (?:network|net|model)\b|\branks?\b|\breplicas?\b|\bgpus?\b|\bema\b|"
+                                r"\bloaded\b|\bloading\b|\bboth runs\b|\bacross runs\b|\bseed\b|\bbackbone\b")
 
 
 # Weights held in float16 themselves: `.half()`, `np.float16` arrays, a model moved to float16, or said so -- not
 # autocast, AMP or a GradScaler, which compute in float16 and keep the weights and their updates in float32
-WEIGHTS_HALF = re.compile(r"(?i)\.half\(\)|\bnp\.float16\b|\bnumpy\.float16\b|\.to\(\s*(?:torch\.)?(?:float16|half)\s*\)|"
-                          # (a dtype given to a tensor or an array, not to autocast: `autocast(dtype=torch.float16)`)
-                          r"(?<!autocast\()(?<!device_type='cuda', )(?<!device_type=\"cuda\", )"
-                          r"\b(?:torch_)?dtype\s*=\s*(?:torch\.|np\.|jnp\.)?(?:float16|(?<=torch\.)half)\b(?![^\n]{0,10}\)\s*:)|"
-                          # (Hugging Face's from_pretrained given a dtype as a string, and Keras's default float type,
-                          # which every layer's weights take: not mixed precision)
-                          r"\btorch_dtype\s*=\s*[\"']float16[\"']|\b(?:set_floatx|set_dtype_policy|set_global_policy)\(\s*[\"']float16[\"']\s*\)|"
-                          r"\bweights\b(?:(?!\b(?:not|fp32|float32|while)\b)[^.\n]){0,60}\b(?:as|in)\s+"
-                          r"(?:np\.)?(?:float16|fp16|half(?:[- ]precision)?)\b|\bonly half-precision\b")
-AUTOCAST_BEFORE = re.compile(r"(?i)autocast|\bamp\b")
+WEIGHTS_HALF = lazy_regex.compile(r"(?i)\.half\(\)|\bnp\.float16\b|\bnumpy\.float16\b|\.to\(\s*(?:torch\.)?(?:float16|half)\s*\)|"
+                                  # (a dtype given to a tensor or an array, not to autocast: `autocast(dtype=torch.float16)`)
+                                  r"(?<!autocast\()(?<!device_type='cuda', )(?<!device_type=\"cuda\", )"
+                                  r"\b(?:torch_)?dtype\s*=\s*(?:torch\.|np\.|jnp\.)?(?:float16|(?<=torch\.)half)\b(?![^\n]{0,10}\)\s*:)|"
+                                  # (Hugging Face's from_pretrained given a dtype as a string, and Keras's default float type,
+                                  # which every layer's weights take: not mixed precision)
+                                  r"\btorch_dtype\s*=\s*[\"']float16[\"']|\b(?:set_floatx|set_dtype_policy|set_global_policy)\(\s*[\"']float16[\"']\s*\)|"
+                                  r"\bweights\b(?:(?!\b(?:not|fp32|float32|while)\b)[^.\n]){0,60}\b(?:as|in)\s+"
+                                  r"(?:np\.)?(?:float16|fp16|half(?:[- ]precision)?)\b|\bonly half-precision\b")
+AUTOCAST_BEFORE = lazy_regex.compile(r"(?i)autocast|\bamp\b")
 
 
 @functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)
@@ -198,8 +199,8 @@ _WIDTH = r"(?:hidden[ _-]?(?:size|units?|dim\w*|layer size)|width|(?:more |the )
 _SAME = (r"(?:(?:doesn'?t|does not|didn'?t|did not|won'?t|never)\s+change\s+(?:anything|a thing)|"
          r"(?:gives?|gave|give|yields?|produces?|ends?|end|ended)\s+(?:exactly\s+|just\s+)?"
          r"(?:the\s+)?(?:exact\s+)?same\s+(?:numbers|results?|loss|accuracy|values?|curve))")
-WIDTH_CHANGES_NOTHING = re.compile(r"(?i)\b(?:chang\w*|increas\w*|doubl\w*|rais\w*|making|made|tried|trying|bigger|"
-                                   r"larger|more)\b[^.;\n]{0,40}?\b" + _WIDTH + r"\b[^.;\n]{0,80}?\b" + _SAME)
+WIDTH_CHANGES_NOTHING = lazy_regex.compile(r"(?i)\b(?:chang\w*|increas\w*|doubl\w*|rais\w*|making|made|tried|trying|bigger|"
+                                           r"larger|more)\b[^.;\n]{0,40}?\b" + _WIDTH + r"\b[^.;\n]{0,80}?\b" + _SAME)
 
 
 def width_changes_nothing_said(prose: str) -> str:
@@ -220,7 +221,7 @@ _ZERO_FOR_ALL = (r"(?:output|outputs|give|gives|return|returns|are|is|stay|stays
                  r"\s+regardless\b|\s+whatever\b|\s+for all inputs\b)")
 # (said as seen -- "the units are dead", "they output zero for every input" -- not the noun alone, "dead relus", which a
 # denial, a problem fixed before or the textbook's "dying ReLU problem" says as often)
-DEAD_UNITS = re.compile(
+DEAD_UNITS = lazy_regex.compile(
     r"(?i)\b(?:relus?|units?|neurons?)\s+(?:are|were|have|had)\s+(?:all\s+|mostly\s+|already\s+)?(?:dead|died)\b|"
     r"\b(?:nearly|almost|most|all|many|half|a lot|lots|a third|a quarter|\d{1,3}\s?%)\s+(?:of\s+)?(?:the\s+|my\s+)?(?:hidden\s+)?"
     + _UNITS + r"\s+(?:\w+\s+){0,5}?" + _ZERO_FOR_ALL + r"|"
@@ -228,8 +229,8 @@ DEAD_UNITS = re.compile(
 
 
 # ... not ones kept away or counted absent: "leaky relu to avoid dead units", "there are no dead relus"
-_DEAD_DENIED = re.compile(r"(?i)\b(?:no|none\s+of|avoid\w*|prevent\w*|without|against|fewer|less|any|zero|"
-                          r"check(?:ed|ing)?\s+for|look(?:ed|ing)?\s+for|rul(?:e|ed)\s+out|fixed|because)\s+(?:\w+\s+){0,3}$")
+_DEAD_DENIED = lazy_regex.compile(r"(?i)\b(?:no|none\s+of|avoid\w*|prevent\w*|without|against|fewer|less|any|zero|"
+                                  r"check(?:ed|ing)?\s+for|look(?:ed|ing)?\s+for|rul(?:e|ed)\s+out|fixed|because)\s+(?:\w+\s+){0,3}$")
 
 
 @functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)
@@ -241,24 +242,24 @@ def dead_units_said(prose: str) -> str:
 
 # (one output that a nan made, said just after it: "once it is nan every knee is predicted as grade 0" -- the argmax of
 # a row of nans is its first index)
-_AFTER_NONFINITE = re.compile(r"(?i)\b(?:nan|nans|inf)\b[^.;\n]{0,40}$")
+_AFTER_NONFINITE = lazy_regex.compile(r"(?i)\b(?:nan|nans|inf)\b[^.;\n]{0,40}$")
 
 
 # Hidden units said to be copies of each other: "all the hidden units give exactly the same number as each other", "the
 # neurons are identical to each other". Units that start equal get equal gradients and stay equal
 # (weights started at zero or at one constant, WR-110): the layer computes what one unit does.
-UNITS_ALIKE = re.compile(r"(?i)\b(?:hidden\s+)?(?:units|neurons|activations)\b(?:(?!\b(?:not|never|whether|if)\b|n't)[^.;\n]){0,40}?"
-                         r"\b(?:gives?|outputs?|are|have|has|"
-                         r"show)\s+(?:exactly\s+|all\s+)?(?:the\s+)?same\s+(?:[\w-]+\s+){0,2}?as\s+each\s+other\b|"
-                         r"\b(?:hidden\s+)?(?:units|neurons)\b[^.;\n]{0,30}?\b(?:are|look|stay|remain)\s+(?:exactly\s+|all\s+)?"
-                         r"(?:identical|copies)\s+(?:to|of)\s+(?:each\s+other|one\s+another)\b|"
-                         # "the 32 feature maps of the first conv layer, they are all exactly the same picture": a layer's
-                         # maps or units all alike, the clause ending there (not "the same size as", "the same as in")
-                         # (not a setting compared, "hidden units and dropout are the same", nor a before and after,
-                         # "the filters before and after training are identical")
-                         r"\b(?:feature\s+maps|filters|kernels|channels|(?:hidden\s+)?units|neurons)\b"
-                         r"(?:(?!\b(?:not|never|whether|if|and|before|after|as|paper)\b|n't)[^.;\n]){0,40}?\b(?:are|look|were|stay|remain)\s+(?:all\s+)?"
-                         r"(?:exactly\s+)?(?:the\s+same|identical)(?:\s+(?:picture|image|map|pattern|thing))?(?=\s*(?:[.;,!\n]|$))")
+UNITS_ALIKE = lazy_regex.compile(r"(?i)\b(?:hidden\s+)?(?:units|neurons|activations)\b(?:(?!\b(?:not|never|whether|if)\b|n't)[^.;\n]){0,40}?"
+                                 r"\b(?:gives?|outputs?|are|have|has|"
+                                 r"show)\s+(?:exactly\s+|all\s+)?(?:the\s+)?same\s+(?:[\w-]+\s+){0,2}?as\s+each\s+other\b|"
+                                 r"\b(?:hidden\s+)?(?:units|neurons)\b[^.;\n]{0,30}?\b(?:are|look|stay|remain)\s+(?:exactly\s+|all\s+)?"
+                                 r"(?:identical|copies)\s+(?:to|of)\s+(?:each\s+other|one\s+another)\b|"
+                                 # "the 32 feature maps of the first conv layer, they are all exactly the same picture": a layer's
+                                 # maps or units all alike, the clause ending there (not "the same size as", "the same as in")
+                                 # (not a setting compared, "hidden units and dropout are the same", nor a before and after,
+                                 # "the filters before and after training are identical")
+                                 r"\b(?:feature\s+maps|filters|kernels|channels|(?:hidden\s+)?units|neurons)\b"
+                                 r"(?:(?!\b(?:not|never|whether|if|and|before|after|as|paper)\b|n't)[^.;\n]){0,40}?\b(?:are|look|were|stay|remain)\s+(?:all\s+)?"
+                                 r"(?:exactly\s+)?(?:the\s+same|identical)(?:\s+(?:picture|image|map|pattern|thing))?(?=\s*(?:[.;,!\n]|$))")
 
 
 def units_alike_said(prose: str) -> str:
@@ -272,7 +273,7 @@ def units_alike_said(prose: str) -> str:
 _HIGH = r"(?<![\d.])(?:0?\.9\d*|9\d(?:\.\d+)?\s*%|1\.0+\b|100\s*%)(?![\d.])"
 # (not a bound or a wish: "never goes above 0.9", "0.95 would be fine")
 _NO_BOUND = r"(?:(?!\b(?:above|over|below|under|would|should|expect\w*|paper|want\w*)\b)[^.\n]){0,20}?"
-TRAINING_ACCURACY_HIGH = re.compile(r"(?i)\btrain\w*\s+(?:\w+\s+){0,2}?acc(?:uracy)?\b" + _NO_BOUND + _HIGH + r"(?!\s+would)|"
+TRAINING_ACCURACY_HIGH = lazy_regex.compile(r"(?i)\btrain\w*\s+(?:\w+\s+){0,2}?acc(?:uracy)?\b" + _NO_BOUND + _HIGH + r"(?!\s+would)|"
                           r"\bacc(?:uracy)?\s+(?:in|on|of)\s+(?:the\s+)?train\w*(?:\s+\w+){0,2}?\s+(?:is|was|of|at|reaches|"
                           r"reached)\s+(?:about\s+|around\s+)?" + _HIGH)
 
@@ -322,9 +323,9 @@ _FROZE = (r"(?:\b(?:exact(?:ly)?\s+)?(?:the\s+)?(?:exact\s+)?same\s+(?:value|num
           r"\b(?:has\s*n[o']t|has\s+not|have\s*n[o']t|never|does\s*n[o']t|did\s*n[o']t)\s+(?:changed|moved|change|move)\s+"
           r"(?:at\s+all|since|again|a\s+bit)\b|\b(?:loss|it)\s+(?:\w+\s+){0,2}?(?:frozen|stuck)\s+at\b|"
           r"\bto\s+the\s+last\s+digit\b)")
-JUMPED, FROZE = re.compile(r"(?i)" + _JUMPED), re.compile(r"(?i)" + _FROZE)
+JUMPED, FROZE = lazy_regex.compile(r"(?i)" + _JUMPED), lazy_regex.compile(r"(?i)" + _FROZE)
 JUMP_REACH = 200
-_ASKED_BETWEEN = re.compile(r"\?|\b(?:if|whether)\b")
+_ASKED_BETWEEN = lazy_regex.compile(r"\?|\b(?:if|whether)\b")
 
 
 def froze_after_jumps_said(prose: str) -> str:

@@ -14,6 +14,7 @@ import re
 
 from .breaking_constructs import code_of
 from .logscan import Evidence, dialects
+from . import lazy_regex
 
 # The entries whose phrases say the gradients were never cleared (`optimizer.zero_grad()` forgotten): a log printed
 # by a tool whose trainer clears them each step (Dialect.clears_gradients) counts as much as a declared message
@@ -26,24 +27,24 @@ UNCLEARED_WORDS = {"zero", "grad", "optimizer"}
 # optimisation, `self.manual_backward(loss)`, which leaves the clearing to the user's own opt.zero_grad())
 # (and Hugging Face Accelerate's `accelerator.backward(loss)`, which scales the loss and calls its backward(): it clears
 # nothing either)
-BACKWARD_STEP = re.compile(r"(?:\.backward\(\)|\bmanual_backward\([^()\n]{0,80}\)|"
-                           r"\baccelerator\.backward\([^()\n]{0,80}(?:\([^()\n]{0,40}\)[^()\n]{0,40})?\))"
-                           # (on its line, after a semicolon: a sentence that says where a call goes, "right
-                           # after loss.backward(), before optimizer.step()", is no loop)
-                           r"(?:[ \t]*;[^\n]{0,200}?\.step\(\)|[^\n]*\n(?:[^\n]*\n){0,6}?[^\n]*(?:\.step\(\)|"
-                           # (or an update written by hand from each parameter's .grad: `p.data -= lr * p.grad`,
-                           # `w.sub_(lr * w.grad)`, as micrograd-style engines and from-scratch loops do)
-                           r"(?:-=|\.sub_\(|\.add_\()[^\n]{0,120}?\.grad\b))")
-GRAD_REQ_ADD = re.compile(r"\bgrad_req\s*=\s*['\"]add['\"]")
-CLEARED = re.compile(r"zero_grad|\.grad\s*=\s*None|\.zero_\(\)|set_to_none|clear_grad|cleargrads|"
-                     # (by hand: `p.grad = 0.0`, `p.grad.data = torch.zeros_like(...)`, `p.grad.fill_(0)`, `p.grad *= 0`,
-                     # `p.grad[:] = 0`, MXNet's `p.grad()[:] = 0`)
-                     r"\.grad(?:\(\))?(?:\.data)?\s*=\s*(?:0(?:\.0+)?(?![\d.])|(?:torch|np|jnp|nd|mx\.nd)\.zeros)|"
-                     r"\.grad(?:\.data)?\.fill_\(\s*0(?:\.0+)?\s*\)|\.grad(?:\.data)?\s*\*=\s*0(?:\.0+)?(?![\d.])|"
-                     r"\.grad(?:\(\))?(?:\.data)?\[\s*(?::|\.\.\.)\s*\]\s*=\s*0(?:\.0+)?(?![\d.])")
+BACKWARD_STEP = lazy_regex.compile(r"(?:\.backward\(\)|\bmanual_backward\([^()\n]{0,80}\)|"
+                                   r"\baccelerator\.backward\([^()\n]{0,80}(?:\([^()\n]{0,40}\)[^()\n]{0,40})?\))"
+                                   # (on its line, after a semicolon: a sentence that says where a call goes, "right
+                                   # after loss.backward(), before optimizer.step()", is no loop)
+                                   r"(?:[ \t]*;[^\n]{0,200}?\.step\(\)|[^\n]*\n(?:[^\n]*\n){0,6}?[^\n]*(?:\.step\(\)|"
+                                   # (or an update written by hand from each parameter's .grad: `p.data -= lr * p.grad`,
+                                   # `w.sub_(lr * w.grad)`, as micrograd-style engines and from-scratch loops do)
+                                   r"(?:-=|\.sub_\(|\.add_\()[^\n]{0,120}?\.grad\b))")
+GRAD_REQ_ADD = lazy_regex.compile(r"\bgrad_req\s*=\s*['\"]add['\"]")
+CLEARED = lazy_regex.compile(r"zero_grad|\.grad\s*=\s*None|\.zero_\(\)|set_to_none|clear_grad|cleargrads|"
+                             # (by hand: `p.grad = 0.0`, `p.grad.data = torch.zeros_like(...)`, `p.grad.fill_(0)`, `p.grad *= 0`,
+                             # `p.grad[:] = 0`, MXNet's `p.grad()[:] = 0`)
+                             r"\.grad(?:\(\))?(?:\.data)?\s*=\s*(?:0(?:\.0+)?(?![\d.])|(?:torch|np|jnp|nd|mx\.nd)\.zeros)|"
+                             r"\.grad(?:\.data)?\.fill_\(\s*0(?:\.0+)?\s*\)|\.grad(?:\.data)?\s*\*=\s*0(?:\.0+)?(?![\d.])|"
+                             r"\.grad(?:\(\))?(?:\.data)?\[\s*(?::|\.\.\.)\s*\]\s*=\s*0(?:\.0+)?(?![\d.])")
 # ... and a statement that names the method without calling it (`optimizer.zero_grad`, no brackets) evaluates the
 # bound method and throws it away: it clears nothing (a sentence that names zero_grad still says it is called)
-UNCALLED = re.compile(r"(?m)^[ \t]*(?:self\.)?\w+(?:\.\w+)*\.zero_grad[ \t]*(?:#[^\n]*)?$")
+UNCALLED = lazy_regex.compile(r"(?m)^[ \t]*(?:self\.)?\w+(?:\.\w+)*\.zero_grad[ \t]*(?:#[^\n]*)?$")
 
 
 def clears(code: str) -> bool:
@@ -58,8 +59,8 @@ def clears(code: str) -> bool:
 # (any name's step, then the optimizers among them: a pattern that looked for "opt" inside the name tried every start
 # of a long word; not a scheduler's, nor an average's -- an EMA of the weights, SWA, MixMatch's WeightEMA "optimizer",
 # whose step() takes no gradient)
-STEPPED = re.compile(r"(?<![\w.])(?P<opt>(?:self\.)?[A-Za-z_]\w{0,40})\.step\(\)")
-NOT_AN_OPTIMIZER = re.compile(r"(?i)sched|^lr_|ema|swa|avg|average|polyak")
+STEPPED = lazy_regex.compile(r"(?<![\w.])(?P<opt>(?:self\.)?[A-Za-z_]\w{0,40})\.step\(\)")
+NOT_AN_OPTIMIZER = lazy_regex.compile(r"(?i)sched|^lr_|ema|swa|avg|average|polyak")
 
 
 def optimizer_never_cleared(code: str) -> tuple[str, str] | None:
@@ -81,10 +82,10 @@ def optimizer_never_cleared(code: str) -> tuple[str, str] | None:
 
 # ... or a loop that clears them once, before an inner loop that calls backward() and step() on every batch and clears
 # nothing (`optimizer.zero_grad()` once per epoch): every step in that loop carries the gradients of all the ones before
-CLEARED_OUTSIDE = re.compile(r"(?m)^(?P<ind>[ \t]{0,40})(?![ \t#])[^\n]{0,200}?(?:zero_grad\(|\.grad\s*=\s*None)[^\n]*\n"
-                             # (the loop's line may end in a comment: `for i, (x, y) in enumerate(loader):  # 938`)
-                             r"(?:(?P=ind)(?![ \t])[^\n]*\n){0,3}?(?P=ind)(?P<loop>for\b[^\n#]{0,200}:)[ \t]*(?:#[^\n]*)?\n"
-                             r"(?P<body>(?:(?P=ind)[ \t]+[^\n]*\n|[ \t]*\n){1,40})")
+CLEARED_OUTSIDE = lazy_regex.compile(r"(?m)^(?P<ind>[ \t]{0,40})(?![ \t#])[^\n]{0,200}?(?:zero_grad\(|\.grad\s*=\s*None)[^\n]*\n"
+                                     # (the loop's line may end in a comment: `for i, (x, y) in enumerate(loader):  # 938`)
+                                     r"(?:(?P=ind)(?![ \t])[^\n]*\n){0,3}?(?P=ind)(?P<loop>for\b[^\n#]{0,200}:)[ \t]*(?:#[^\n]*)?\n"
+                                     r"(?P<body>(?:(?P=ind)[ \t]+[^\n]*\n|[ \t]*\n){1,40})")
 
 
 def cleared_outside(prose: str) -> str:
@@ -100,8 +101,8 @@ def cleared_outside(prose: str) -> str:
 # `optimizer.zero_grad()`), while backward() and step() run on every pass: between two such passes every step carries
 # the gradients of all the ones since the last (a grad norm that climbs through each window and drops after it). Not a
 # clearing under the same `if` as the step, gradient accumulation's own form, nor beside any clearing outside an `if`.
-_IF_LINE = re.compile(r"[ \t]*(?:el)?if\b[^\n]*:[ \t]*(?:#[^\n]*)?$")
-_LOOP_LINE = re.compile(r"[ \t]*(?:for|while)\b[^\n]*:[ \t]*(?:#[^\n]*)?$")
+_IF_LINE = lazy_regex.compile(r"[ \t]*(?:el)?if\b[^\n]*:[ \t]*(?:#[^\n]*)?$")
+_LOOP_LINE = lazy_regex.compile(r"[ \t]*(?:for|while)\b[^\n]*:[ \t]*(?:#[^\n]*)?$")
 CLEARING_LINES = 5000        # (a paste's lines read for its loop: a log before the code, not a whole run's)
 
 
@@ -156,26 +157,26 @@ def cleared_only_when(prose: str) -> str:
 # `loss /= 16`). (Accelerate's accelerator.backward() divides by the count it was given itself.)
 # (each run of spaces follows a token it needs: two runs side by side with only an optional bracket between them would
 # try every split of a long run)
-ACCUMULATES = re.compile(r"(?m)^(?P<ind>[ \t]{0,40})if\b[^\n]{0,120}?%[ \t]*(?:\([ \t]*)?(?P<k>[A-Za-z_][\w.]{0,60}|\d{1,5})"
-                         r"[ \t]*(?:\)[ \t]*)?==[ \t]*0\b[^\n]{0,80}:[ \t]*(?:#[^\n]*)?\n(?:(?P=ind)[ \t]+[^\n]*\n){0,4}?"
-                         r"(?P=ind)[ \t]+(?P<step>[^\n]{0,200}?\.step\([^\n]*)")
+ACCUMULATES = lazy_regex.compile(r"(?m)^(?P<ind>[ \t]{0,40})if\b[^\n]{0,120}?%[ \t]*(?:\([ \t]*)?(?P<k>[A-Za-z_][\w.]{0,60}|\d{1,5})"
+                                 r"[ \t]*(?:\)[ \t]*)?==[ \t]*0\b[^\n]{0,80}:[ \t]*(?:#[^\n]*)?\n(?:(?P=ind)[ \t]+[^\n]*\n){0,4}?"
+                                 r"(?P=ind)[ \t]+(?P<step>[^\n]{0,200}?\.step\([^\n]*)")
 # ... or under a flag the loop sets from that test first, `sync = (i + 1) % args.accum == 0` and then `if sync:` (as a
 # DDP loop does, to skip the all-reduce with `no_sync()` on the other micro-batches)
-ACCUMULATES_BY_FLAG = re.compile(r"(?m)^[ \t]{0,40}(?P<flag>[A-Za-z_]\w{0,40})[ \t]*=[^=\n][^\n]{0,80}?%[ \t]*(?:\([ \t]*)?"
-                                 r"(?P<k>[A-Za-z_][\w.]{0,60}|\d{1,5})[ \t]*(?:\)[ \t]*)?==[ \t]*0\b[^\n]*\n"
-                                 r"(?:[^\n]*\n){0,30}?(?P<ind>[ \t]{0,40})if[ \t]+(?P=flag)[ \t]*:[ \t]*(?:#[^\n]*)?\n"
-                                 r"(?:(?P=ind)[ \t]+[^\n]*\n){0,4}?(?P=ind)[ \t]+(?P<step>[^\n]{0,200}?\.step\([^\n]*)")
-DIVIDES_ITSELF = re.compile(r"\baccelerator\.backward\(|\bscale_loss\(")
+ACCUMULATES_BY_FLAG = lazy_regex.compile(r"(?m)^[ \t]{0,40}(?P<flag>[A-Za-z_]\w{0,40})[ \t]*=[^=\n][^\n]{0,80}?%[ \t]*(?:\([ \t]*)?"
+                                         r"(?P<k>[A-Za-z_][\w.]{0,60}|\d{1,5})[ \t]*(?:\)[ \t]*)?==[ \t]*0\b[^\n]*\n"
+                                         r"(?:[^\n]*\n){0,30}?(?P<ind>[ \t]{0,40})if[ \t]+(?P=flag)[ \t]*:[ \t]*(?:#[^\n]*)?\n"
+                                         r"(?:(?P=ind)[ \t]+[^\n]*\n){0,4}?(?P=ind)[ \t]+(?P<step>[^\n]{0,200}?\.step\([^\n]*)")
+DIVIDES_ITSELF = lazy_regex.compile(r"\baccelerator\.backward\(|\bscale_loss\(")
 
 
 # A running loss printed as a sum: the loop adds each batch's loss to a name (`running_loss += loss.item()`), prints
 # that name every n batches inside an `if i % n == r:` block with no division by n, and sets it back to 0. Each print
 # is then the sum of n losses, not their mean (PyTorch's CIFAR-10 tutorial divides: `running_loss / 2000`) -- and with
 # r = 0 the first print, after batch 0, holds that one batch alone, so the second comes out about n times the first.
-ADDS_LOSS = re.compile(r"(?m)^[ \t]{0,40}(?P<acc>[A-Za-z_]\w{0,40})[ \t]*\+=[ \t]*(?P<what>[^\n]{0,80})$")
-PRINTS_EVERY = re.compile(r"(?m)^(?P<ind>[ \t]{0,40})if\b[^\n]{0,80}?%[ \t]*(?P<n>\d{1,6})[ \t]*==[ \t]*(?P<r>\d{1,6})"
-                          r"[^\n]{0,40}:[ \t]*\n(?:(?P=ind)[ \t]+[^\n]*\n){0,3}?(?P=ind)[ \t]+(?P<print>[^\n]{0,40}?"
-                          r"\bprint\([^\n]*)")
+ADDS_LOSS = lazy_regex.compile(r"(?m)^[ \t]{0,40}(?P<acc>[A-Za-z_]\w{0,40})[ \t]*\+=[ \t]*(?P<what>[^\n]{0,80})$")
+PRINTS_EVERY = lazy_regex.compile(r"(?m)^(?P<ind>[ \t]{0,40})if\b[^\n]{0,80}?%[ \t]*(?P<n>\d{1,6})[ \t]*==[ \t]*(?P<r>\d{1,6})"
+                                  r"[^\n]{0,40}:[ \t]*\n(?:(?P=ind)[ \t]+[^\n]*\n){0,3}?(?P=ind)[ \t]+(?P<print>[^\n]{0,40}?"
+                                  r"\bprint\([^\n]*)")
 
 
 def summed_prints(prose: str) -> tuple[str, int, bool] | None:
@@ -220,7 +221,7 @@ def accumulated_undivided(prose: str) -> str:
         if "optimizer" not in m.group("step").lower() and not re.search(r"\b(?:opt\w*|scaler)\.step\(", m.group("step")):
             continue            # (a scheduler's step every k batches is no accumulation)
         # (backward() above the block that steps: above the `if` that tests the flag, not inside it)
-        if ".backward(" not in prose[:m.start("ind") if m.re is ACCUMULATES_BY_FLAG else m.start()]:
+        if ".backward(" not in prose[:m.start("ind") if ACCUMULATES_BY_FLAG.made(m) else m.start()]:
             continue
         # (a loss divided by the count: on a line that assigns a loss or calls backward() -- not a floor division,
         # `len(loader) // accum_steps`, a count of steps, nor a printed mean, `running / accum_steps`)
@@ -232,10 +233,10 @@ def accumulated_undivided(prose: str) -> str:
 # ... and a loop body that clears them every step: the clearing call and backward() at one indentation inside a
 # block, a few lines apart (a zero_grad() before the loop, at a lesser indentation, clears them once: WR-260's bug)
 # (each part bounded: a line of thousands of spaces must not make the search quadratic)
-CLEARED_EACH_STEP = re.compile(r"(?m)^(?P<indent>[ \t]{1,40})(?![ \t#])[^\n]{0,200}?(?:zero_grad\(|\.grad\s*=\s*None)[^\n]*\n"
-                               r"(?:[^\n]*\n){0,6}?(?P=indent)(?![ \t])[^\n]{0,200}?\.backward\(|"
-                               r"^(?P<indent2>[ \t]{1,40})(?![ \t])[^\n]{0,200}?\.backward\([^\n]*\n"
-                               r"(?:[^\n]*\n){0,6}?(?P=indent2)(?![ \t#])[^\n]{0,200}?(?:zero_grad\(|\.grad\s*=\s*None)")
+CLEARED_EACH_STEP = lazy_regex.compile(r"(?m)^(?P<indent>[ \t]{1,40})(?![ \t#])[^\n]{0,200}?(?:zero_grad\(|\.grad\s*=\s*None)[^\n]*\n"
+                                       r"(?:[^\n]*\n){0,6}?(?P=indent)(?![ \t])[^\n]{0,200}?\.backward\(|"
+                                       r"^(?P<indent2>[ \t]{1,40})(?![ \t])[^\n]{0,200}?\.backward\([^\n]*\n"
+                                       r"(?:[^\n]*\n){0,6}?(?P=indent2)(?![ \t#])[^\n]{0,200}?(?:zero_grad\(|\.grad\s*=\s*None)")
 
 
 def trainer_clears(ev: Evidence) -> str:
@@ -254,8 +255,8 @@ def trainer_clears(ev: Evidence) -> str:
 # then `gW += xb.T @ (P - yb)` and `W -= lr * gW` on every batch. Each step applies the sum of every gradient since the
 # reset -- WR-260 with no framework. (A buffer summed over the batches and applied once after the inner loop is
 # full-batch gradient descent, not this; nor one reset inside the loop.)
-_ADDS_INTO = re.compile(r"^(?P<ind>[ \t]*)(?P<g>[A-Za-z_]\w{0,40})(?P<key>\[[^\]\n]{1,40}\])?[ \t]*\+=")
-_LOOP = re.compile(r"^(?P<ind>[ \t]*)(?:for|while)\b")
+_ADDS_INTO = lazy_regex.compile(r"^(?P<ind>[ \t]*)(?P<g>[A-Za-z_]\w{0,40})(?P<key>\[[^\]\n]{1,40}\])?[ \t]*\+=")
+_LOOP = lazy_regex.compile(r"^(?P<ind>[ \t]*)(?:for|while)\b")
 
 
 def _indent(line: str) -> int:

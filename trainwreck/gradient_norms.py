@@ -11,35 +11,36 @@ import re
 from .curve_shape import fmt
 from .logscan import Evidence
 from .sentences import sentence_around
+from . import lazy_regex
 
 # Gradient norms printed layer by layer (`layer 0  3.1e-10` ... `layer 11  1.2e-02`, under words that say they are
 # gradients), DEPTH_DECADES orders of magnitude smaller at the first layer than at the last: the backward pass shrinks
 # through every layer it crosses (a sigmoid's slope is at most 1/4), and the first layers get next to no gradient. A
 # printed fact for the entries whose phrases say the first layers get no gradient.
 FIRST_LAYERS_WORDS = {"layer", "gradient", "deep"}
-LAYER_ROW = re.compile(r"(?im)^[ \t]*(?:layer|block|layers?\.|blocks?\.)[ \t]*\[?(\d{1,3})\]?[^\n\d]{0,40}?"
-                       r"(\d+(?:\.\d+)?(?:e[-+]?\d+)?)[ \t]*\r?$")
-GRADIENT_SAID = re.compile(r"(?i)\bgrad(?:ient)?s?\b|\.grad\b")
+LAYER_ROW = lazy_regex.compile(r"(?im)^[ \t]*(?:layer|block|layers?\.|blocks?\.)[ \t]*\[?(\d{1,3})\]?[^\n\d]{0,40}?"
+                               r"(\d+(?:\.\d+)?(?:e[-+]?\d+)?)[ \t]*\r?$")
+GRADIENT_SAID = lazy_regex.compile(r"(?i)\bgrad(?:ient)?s?\b|\.grad\b")
 DEPTH_DECADES, LAYER_ROWS = 4, 3
 # ... or the two ends said in a sentence of gradients: "3.1e-09 for the first Dense and 0.27 for the last one", "the
 # first layer's gradient norm is 1e-8, the last layer's 0.3"
 _NUMBER = r"(\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?![\w.])"
 _END = r"(first|earliest|lowest|bottom|input|last|final|top|output)"
-VALUE_FOR_END = re.compile(r"(?i)" + _NUMBER + r"\s+(?:for|in|at|on|of)\s+(?:the\s+)?" + _END + r"\b")
-END_HAS_VALUE = re.compile(r"(?i)\b" + _END + r"\b(?:\s+[\w']+){0,4}?\s*(?:is|was|are|were|:|=|gets?|got|has|had|of)"
-                           r"\s*(?:about\s+|around\s+|~\s*)?" + _NUMBER)
+VALUE_FOR_END = lazy_regex.compile(r"(?i)" + _NUMBER + r"\s+(?:for|in|at|on|of)\s+(?:the\s+)?" + _END + r"\b")
+END_HAS_VALUE = lazy_regex.compile(r"(?i)\b" + _END + r"\b(?:\s+[\w']+){0,4}?\s*(?:is|was|are|were|:|=|gets?|got|has|had|of)"
+                                   r"\s*(?:about\s+|around\s+|~\s*)?" + _NUMBER)
 # (nor another quantity set per layer -- learning rates, dropout, a clip's norm, weight decay -- nor a supposition: "if
 # the first layer's gradient were 1e-9 ...")
-OTHER_PER_LAYER = re.compile(r"(?i)\b(?:learning[ -]rates?|lrs?|dropout|clip\w*|max[ _]norm|weight[ _]decay|rates?)\b")
-SUPPOSED = re.compile(r"(?i)\b(?:if|were|would|could|should|expect\w*|suppos\w*)\b")
+OTHER_PER_LAYER = lazy_regex.compile(r"(?i)\b(?:learning[ -]rates?|lrs?|dropout|clip\w*|max[ _]norm|weight[ _]decay|rates?)\b")
+SUPPOSED = lazy_regex.compile(r"(?i)\b(?:if|were|would|could|should|expect\w*|suppos\w*)\b")
 # ("of the last one 0.27": the end's noun, then its value)
-END_NOUN_VALUE = re.compile(r"(?i)\b" + _END + r"\s+(?:one|layer(?:'s)?|dense|conv\w*|block|linear)\s+(?:about\s+|~\s*)?"
-                            + _NUMBER)
+END_NOUN_VALUE = lazy_regex.compile(r"(?i)\b" + _END + r"\s+(?:one|layer(?:'s)?|dense|conv\w*|block|linear)\s+(?:about\s+|~\s*)?"
+                                    + _NUMBER)
 INPUT_END = {"first", "earliest", "lowest", "bottom", "input"}
 # (of layers: not the first and the last epochs or steps of the run)
-LAYERS_NAMED = re.compile(r"(?i)\b(?:layers?|dense|conv\w*|blocks?|linear)\b")
-ENDS_IN_TIME = re.compile(r"(?i)\b(?:first|last|final)\s+(?:few\s+|\d+\s+)?(?:epochs?|steps?|iterations?|iters?|batch(?:es)?|"
-                          r"updates?|runs?)\b")
+LAYERS_NAMED = lazy_regex.compile(r"(?i)\b(?:layers?|dense|conv\w*|blocks?|linear)\b")
+ENDS_IN_TIME = lazy_regex.compile(r"(?i)\b(?:first|last|final)\s+(?:few\s+|\d+\s+)?(?:epochs?|steps?|iterations?|iters?|batch(?:es)?|"
+                                  r"updates?|runs?)\b")
 
 
 def _gradients_shrink_said(prose: str) -> tuple[float, float, str] | None:
@@ -89,19 +90,19 @@ def gradients_shrink_to_the_input(prose: str) -> str:
 # norms per layer: exactly 0.0")
 # (after a colon, only the norms themselves, with at most "per layer" or "for every layer" between: "gradients: 0 NaNs",
 # "Gradient clipping: 0", "gradient accumulation steps: 0" are counts and settings; nor a count of something, "0 nan")
-GRADS_ZERO_SAID = re.compile(r"\bgrad(?:ient)?s?\b(?:[ \t]+norms?)?(?:[^.\n]{0,60}?\b(?:are|is|were|was|=|==|equal(?:s| to)?|"
-                             r"print(?:s|ed)?(?: as)?)|[ \t]+norms?(?:[ \t]+(?:per|for|of)[ \t]+(?:every[ \t]+|each[ \t]+)?"
-                             r"(?:layer|parameter|param)s?)?[ \t]*:)[ \t]+(?:all[ \t]+)?(?:exactly[ \t]+)?(?:0(?:\.0+)?|zero)"
-                             r"(?!\.?\d)(?![ \t]*(?:nan|inf|none|%)\w*)", re.I)
+GRADS_ZERO_SAID = lazy_regex.compile(r"\bgrad(?:ient)?s?\b(?:[ \t]+norms?)?(?:[^.\n]{0,60}?\b(?:are|is|were|was|=|==|equal(?:s| to)?|"
+                                     r"print(?:s|ed)?(?: as)?)|[ \t]+norms?(?:[ \t]+(?:per|for|of)[ \t]+(?:every[ \t]+|each[ \t]+)?"
+                                     r"(?:layer|parameter|param)s?)?[ \t]*:)[ \t]+(?:all[ \t]+)?(?:exactly[ \t]+)?(?:0(?:\.0+)?|zero)"
+                                     r"(?!\.?\d)(?![ \t]*(?:nan|inf|none|%)\w*)", re.I)
 # ... not where a share of them is said to be 0% ("0.0% of the first layer's gradients are 0": none), nor of layers
 # frozen on purpose ("the frozen backbone's grads are 0, as expected")
-NONE_OF_THEM = re.compile(r"(?:^|[\s(])0(?:\.0+)?\s*%[^.\n]*$")
-FROZEN_ON_PURPOSE = re.compile(r"(?i)\b(?:frozen|froze)\s+(?:the\s+|my\s+|its\s+)?(?:backbone|encoder|decoder|layers?|"
-                               r"embeddings?|weights|base|body|stem|parts?|bert|vit|resnet)\b|\b(?:backbone|encoder|"
-                               r"decoder|layers?|embeddings?|weights|base|body|stem)\s+(?:is\s+|are\s+)?frozen\b|"
-                               r"\bfreez\w*|requires_grad\s*=\s*False|(?<!\bnot )\bas expected\b|"
-                               r"\bfrozen\s+(?:on\s+purpose|deliberately|by\s+design)\b|\bfroze\s+(?:it|them)\b|"
-                               r"\bfrozen\s+(?:\w+\s+){0,2}(?:tower|encoder|backbone|model)\b")
+NONE_OF_THEM = lazy_regex.compile(r"(?:^|[\s(])0(?:\.0+)?\s*%[^.\n]*$")
+FROZEN_ON_PURPOSE = lazy_regex.compile(r"(?i)\b(?:frozen|froze)\s+(?:the\s+|my\s+|its\s+)?(?:backbone|encoder|decoder|layers?|"
+                                       r"embeddings?|weights|base|body|stem|parts?|bert|vit|resnet)\b|\b(?:backbone|encoder|"
+                                       r"decoder|layers?|embeddings?|weights|base|body|stem)\s+(?:is\s+|are\s+)?frozen\b|"
+                                       r"\bfreez\w*|requires_grad\s*=\s*False|(?<!\bnot )\bas expected\b|"
+                                       r"\bfrozen\s+(?:on\s+purpose|deliberately|by\s+design)\b|\bfroze\s+(?:it|them)\b|"
+                                       r"\bfrozen\s+(?:\w+\s+){0,2}(?:tower|encoder|backbone|model)\b")
 
 
 def grads_said_zero(prose: str) -> re.Match | None:
@@ -115,10 +116,10 @@ def grads_said_zero(prose: str) -> re.Match | None:
 # shortened an update. A printed fact for the entries whose phrases say the norm never reaches the threshold.
 CLIP_UNENGAGED_WORDS = {"gradnorm", "threshold"}
 _NORM_NUMBER = r"(\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?![\w.])"
-NORMS_SAID = re.compile(r"\b(?:grad(?:ient)?s?[ _]?norms?|total[ _]norms?|norms?)\b[^.\n]{0,80}?\b(?:between|from)[ \t]+"
-                        + _NORM_NUMBER + r"[ \t]*(?:and|to|-|\u2013)[ \t]*" + _NORM_NUMBER + r"|"
-                        r"\b(?:grad(?:ient)?s?[ _]?norms?|total[ _]norms?)\b[^.\n]{0,40}?\b(?:is|was|are|were|of|around|"
-                        r"about|at most|below|under|never above)[ \t]+~?[ \t]?" + _NORM_NUMBER, re.I)
+NORMS_SAID = lazy_regex.compile(r"\b(?:grad(?:ient)?s?[ _]?norms?|total[ _]norms?|norms?)\b[^.\n]{0,80}?\b(?:between|from)[ \t]+"
+                                + _NORM_NUMBER + r"[ \t]*(?:and|to|-|\u2013)[ \t]*" + _NORM_NUMBER + r"|"
+                                r"\b(?:grad(?:ient)?s?[ _]?norms?|total[ _]norms?)\b[^.\n]{0,40}?\b(?:is|was|are|were|of|around|"
+                                r"about|at most|below|under|never above)[ \t]+~?[ \t]?" + _NORM_NUMBER, re.I)
 
 
 def norms_below_clip(ev: Evidence) -> str:

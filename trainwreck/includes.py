@@ -16,16 +16,17 @@ from pathlib import Path
 
 from .files import FileRefused, read_text
 from .safe_text import shown
+from . import lazy_regex
 
 SNIPPETS = "snippets"
 # Every line pymdownx.snippets treats as notation: an inline include with a
 # quoted target, or a bare marker opening or closing a block of paths. A line
 # starting with `;` is escaped: pymdownx prints it as text.
-DIRECTIVE = re.compile(
+DIRECTIVE = lazy_regex.compile(
     r"""^(?P<indent>[ \t]*)(?P<escape>;*)-+8<-+"""
     r"""(?:[ \t]+(?P<target>"(?:\\"|[^"\n\r])+?"|'(?:\\'|[^'\n\r])+?'))?\r?$""")
 # The one form the catalogue uses: --8<-- "snippets/file.py" or "snippets/file.py:region".
-ACCEPTED = re.compile(r'--8<-- "(?P<path>[^"\\:]+)(?::(?P<section>[a-z][-_0-9a-z]*))?"')
+ACCEPTED = lazy_regex.compile(r'--8<-- "(?P<path>[^"\\:]+)(?::(?P<section>[a-z][-_0-9a-z]*))?"')
 
 
 class IncludeRefused(Exception):

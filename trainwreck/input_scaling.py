@@ -13,6 +13,7 @@ import re
 from .brackets import arguments
 from .curve_shape import fmt
 from .sentences import UNDONE, denied_before, sentence_around, told
+from . import lazy_regex
 
 # What a report says was scaled already ("I standardised both X and y", "X is divided by 255"): the fix of the entries
 # whose phrases say it was forgotten, done -- half a printed fact against them; and what it says was not ("X is not
@@ -28,52 +29,52 @@ _SCALED = (r"(?:standardi[sz]ed|normali[sz]ed|rescaled|scaled|z-?scored|divided|
            r"(?:go(?:es)?|went|gone|passed|pass(?:es)?|run|ran)\s+through\s+(?:a\s+|an\s+|the\s+|sklearn'?s?\s+)?\w*Scaler\b)")
 # (the object ends at a comma: "I standardized the inputs, targets are raw" scaled the inputs alone; and a subject
 # needs no verb before its participle, as a note writes it: "Features standardized with StandardScaler")
-SCALED = re.compile(r"\b" + _SCALED + r"\s+(?:both\s+|all\s+)?(?:the\s+|my\s+|our\s+)?(?P<what>[^.;:,\n]{1,40})"
-                    r"|\b(?P<passive>x(?:_[a-z]{1,10})?|y(?:_[a-z]{1,10})?|inputs?|features?|targets?|labels?|images?|"
-                    r"pixels?|prices?|outputs?|channels?|columns?|signals?)\s+(?:(?:is|are|was|were|have been|has been|got)\s+"
-                    r"(?P<neg>not\s+|n't\s+|never\s+)?)?(?:already\s+|all\s+)?" + _SCALED, re.I)
+SCALED = lazy_regex.compile(r"\b" + _SCALED + r"\s+(?:both\s+|all\s+)?(?:the\s+|my\s+|our\s+)?(?P<what>[^.;:,\n]{1,40})"
+                            r"|\b(?P<passive>x(?:_[a-z]{1,10})?|y(?:_[a-z]{1,10})?|inputs?|features?|targets?|labels?|images?|"
+                            r"pixels?|prices?|outputs?|channels?|columns?|signals?)\s+(?:(?:is|are|was|were|have been|has been|got)\s+"
+                            r"(?P<neg>not\s+|n't\s+|never\s+)?)?(?:already\s+|all\s+)?" + _SCALED, re.I)
 # ... and what the words describe first, then say was not scaled: "target is yearly salary in dollars (30,000 to
 # 250,000), not scaled"
 # (the subject nearest before it, in the same clause of the sentence)
-UNSCALED_AFTER = re.compile(r",\s*(?:not\s+|never\s+|un)" + _SCALED + r"\b", re.I)
-SUBJECT_IS = re.compile(r"\b(?P<what>x|y|inputs?|features?|targets?|labels?|prices?|outputs?)\s+(?:is|are|was|were)\b", re.I)
+UNSCALED_AFTER = lazy_regex.compile(r",\s*(?:not\s+|never\s+|un)" + _SCALED + r"\b", re.I)
+SUBJECT_IS = lazy_regex.compile(r"\b(?P<what>x|y|inputs?|features?|targets?|labels?|prices?|outputs?)\s+(?:is|are|was|were)\b", re.I)
 # ... and said not done with the verb itself ("I didn't scale the features", "no scaling on the inputs", "I did not
 # standardize anything"), or the values called raw ("the features are raw")
-UNSCALED_SAID = re.compile(r"\b(?:did(?:n't| not)|do(?:n't| not)|never|without|forgot(?:ten)? to|no)\s+(?:\w+\s+)?"
-                           r"(?:scal|normali[sz]|standardi[sz]|rescal)\w*\s+(?:of\s+|on\s+|for\s+)?(?:the\s+|my\s+|our\s+|any\s+)?"
-                           r"(?P<what>\w+)|\b(?P<subject>x|inputs?|features?|pixels?|images?|targets?|labels?|y|prices?)\s+"
-                           r"(?:are|is|were|was)\s+(?:still\s+|all\s+)?(?:raw|unscaled|unnormali[sz]ed|unstandardi[sz]ed|"
-                           # ("the features are used as they come", "inputs are fed as is")
-                           r"(?:used|fed|passed|left|kept|given)\s+(?:in\s+)?as[\s-](?:they\s+(?:come|are)|is))\b|"
-                           # ("on raw features", "unnormalized inputs")
-                           r"\b(?:raw|unscaled|unnormali[sz]ed|unstandardi[sz]ed)\s+(?P<raw>inputs?|features?|pixels?|"
-                           r"images?|targets?|prices?|columns?)\b", re.I)
-UNSCALED_RUN_FINE = re.compile(r"(?i)(?:\b(?:does(?:n't| not)|did(?:n't| not)|never)\s+(?:\w+\s+){0,2}?(?:give\s+|go\s+|get\s+)?"
-                               r"(?:nan|inf)\b|\b(?:trains?|runs?|ran|trained)\s+(?:fine|normally|without\s+(?:a\s+)?nan)\b)"
-                               # (not a fine run that then failed, or fine only for a while or somewhere: "for the first 10
-                               # epochs, then it exploded", "at first", "only on the GPU")
-                               r"(?![^.\n]{0,60}?\b(?:but|then|until|before|now|at first|first \d+|for (?:about )?\d+|only on|"
-                               r"at epoch)\b)")
+UNSCALED_SAID = lazy_regex.compile(r"\b(?:did(?:n't| not)|do(?:n't| not)|never|without|forgot(?:ten)? to|no)\s+(?:\w+\s+)?"
+                                   r"(?:scal|normali[sz]|standardi[sz]|rescal)\w*\s+(?:of\s+|on\s+|for\s+)?(?:the\s+|my\s+|our\s+|any\s+)?"
+                                   r"(?P<what>\w+)|\b(?P<subject>x|inputs?|features?|pixels?|images?|targets?|labels?|y|prices?)\s+"
+                                   r"(?:are|is|were|was)\s+(?:still\s+|all\s+)?(?:raw|unscaled|unnormali[sz]ed|unstandardi[sz]ed|"
+                                   # ("the features are used as they come", "inputs are fed as is")
+                                   r"(?:used|fed|passed|left|kept|given)\s+(?:in\s+)?as[\s-](?:they\s+(?:come|are)|is))\b|"
+                                   # ("on raw features", "unnormalized inputs")
+                                   r"\b(?:raw|unscaled|unnormali[sz]ed|unstandardi[sz]ed)\s+(?P<raw>inputs?|features?|pixels?|"
+                                   r"images?|targets?|prices?|columns?)\b", re.I)
+UNSCALED_RUN_FINE = lazy_regex.compile(r"(?i)(?:\b(?:does(?:n't| not)|did(?:n't| not)|never)\s+(?:\w+\s+){0,2}?(?:give\s+|go\s+|get\s+)?"
+                                       r"(?:nan|inf)\b|\b(?:trains?|runs?|ran|trained)\s+(?:fine|normally|without\s+(?:a\s+)?nan)\b)"
+                                       # (not a fine run that then failed, or fine only for a while or somewhere: "for the first 10
+                                       # epochs, then it exploded", "at first", "only on the GPU")
+                                       r"(?![^.\n]{0,60}?\b(?:but|then|until|before|now|at first|first \d+|for (?:about )?\d+|only on|"
+                                       r"at epoch)\b)")
 # A scaling the pasted code does: an array assigned a scaler's output (`y_train = y_scaler.fit_transform(...)`,
 # `X = StandardScaler().fit_transform(X)`), or its own standardisation or min-max (`X = (X - X.mean(0)) / X.std(0)`, `y =
 # (y - mu) / sd`, `X = X / 255.0` is the pixels' own, read elsewhere)
-SCALED_IN_CODE = re.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_]\w{0,20})[ \t]*=[ \t]*(?:[\w.]*[Ss]caler\w*(?:\(\))?\.(?:fit_)?"
-                            r"transform\(|\([ \t]*(?P=name)[ \t]*-[ \t]*[^()\n]{0,30}?(?:mean|mu|min)\w*"
-                            r"(?:[^()\n]|\([^()\n]{0,20}\)){0,20}\)[ \t]*/)")
+SCALED_IN_CODE = lazy_regex.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_]\w{0,20})[ \t]*=[ \t]*(?:[\w.]*[Ss]caler\w*(?:\(\))?\.(?:fit_)?"
+                                    r"transform\(|\([ \t]*(?P=name)[ \t]*-[ \t]*[^()\n]{0,30}?(?:mean|mu|min)\w*"
+                                    r"(?:[^()\n]|\([^()\n]{0,20}\)){0,20}\)[ \t]*/)")
 # (a split's name is its array's: x_train, X_val, y_test)
-SCALED_TARGETS = re.compile(r"\b(?:y(?:_[a-z]{1,10})?|targets?|labels?|outputs?|prices?)\b", re.I)
-SCALED_INPUTS = re.compile(r"\b(?:x(?:_[a-z]{1,10})?|inputs?|features?|images?|pixels?|data|columns?|channels?|signals?)\b", re.I)
+SCALED_TARGETS = lazy_regex.compile(r"\b(?:y(?:_[a-z]{1,10})?|targets?|labels?|outputs?|prices?)\b", re.I)
+SCALED_INPUTS = lazy_regex.compile(r"\b(?:x(?:_[a-z]{1,10})?|inputs?|features?|images?|pixels?|data|columns?|channels?|signals?)\b", re.I)
 # a verb that a negation governs ("did not normalize", "haven't standardised", "forgot to scale" -- the last two
 # words before it)
-NEGATED = re.compile(r"(?:\bnot|\b\w+n't|\bnever|\bwithout|\bforgot(?:ten)?(?: to)?)\s+(?:\w+\s+)?$", re.I)
+NEGATED = lazy_regex.compile(r"(?:\bnot|\b\w+n't|\bnever|\bwithout|\bforgot(?:ten)?(?: to)?)\s+(?:\w+\s+)?$", re.I)
 # ... and where the object ends: a closing bracket, or a word that opens another phrase ("(already standardized
 # target) from 4 features", "normalized the targets with the training mean"): what follows is not what was scaled
-OBJECT_END = re.compile(r"[)\]]|\b(?:from|with|using|via|by|before|after|because|since|when|while|in|on|to|into|"
-                        r"then|so|for)\b", re.I)
+OBJECT_END = lazy_regex.compile(r"[)\]]|\b(?:from|with|using|via|by|before|after|because|since|when|while|in|on|to|into|"
+                                r"then|so|for)\b", re.I)
 # ... and the part of an object that is left out ("X but not y", "all features except the target")
-EXCEPT = re.compile(r"\b(?:but not|except(?: for)?|apart from|other than|not)\b", re.I)
-SCALED_ASIDE = re.compile(r"(?i)\b(?:features?|inputs?|columns?)\s*\((?:[^()\n]{0,160}?[,;]\s*)?(?:all\s+|each\s+)?"
-                          r"(?:standardi[sz]ed|normali[sz]ed|scaled|min-?max(?:ed| scaled)?)\b[^()\n]{0,60}\)")
+EXCEPT = lazy_regex.compile(r"\b(?:but not|except(?: for)?|apart from|other than|not)\b", re.I)
+SCALED_ASIDE = lazy_regex.compile(r"(?i)\b(?:features?|inputs?|columns?)\s*\((?:[^()\n]{0,160}?[,;]\s*)?(?:all\s+|each\s+)?"
+                                  r"(?:standardi[sz]ed|normali[sz]ed|scaled|min-?max(?:ed| scaled)?)\b[^()\n]{0,60}\)")
 
 
 # ... and values said to lie in a small range already, as a range ("inputs are in [0, 1]", "in the range 0-1",
@@ -81,7 +82,7 @@ SCALED_ASIDE = re.compile(r"(?i)\b(?:features?|inputs?|columns?)\s*\((?:[^()\n]{
 # them -- not "pixels in 0-255", whose values are past RANGE_SCALED, nor numbers of something else ("2 to 3 times
 # larger", "3 to 4 per batch", "4.5 and 3.2 million")
 _SMALL = r"[-+]?(?:\d{1,12}(?:\.\d{1,12})?|\.\d{1,12})"
-SCALED_RANGE = re.compile(
+SCALED_RANGE = lazy_regex.compile(
     r"(?i)\b(?P<what>x(?:_[a-z]{1,10})?|y(?:_[a-z]{1,10})?|inputs?|features?|pixels?|images?|data|columns?|targets?)\s+"
     r"(?:(?:are|is|were|was|lie|all|already|both|now|range|ranges|ranging)\s+){0,3}(?P<range>"
     r"(?:(?:in|within)\s+(?:the\s+range\s+(?:of\s+)?)?)?[\[(]\s*" + _SMALL + r"\s*,\s*" + _SMALL + r"\s*[\])]|"
@@ -94,28 +95,28 @@ RANGE_SCALED = 5.0
 # ... and the targets given in a range far from a scaled one, in the units they were measured in: "y_train is the measured
 # GHI in W/m2 (0 to about 1000)", "the target, yearly sales, ranges from 2,000 to 90,000" (a regression's; not a class
 # id's, "labels 0 to 999")
-TARGET_RANGE = re.compile(r"(?i)\b(?:y(?:_train|_tr)?|targets?|target variable)\b(?:(?!\b(?:x|inputs?|features?|labels?|"
-                          r"classes|scaled|standardi[sz]ed|normali[sz]ed)\b)[^.;\n]){0,80}?\(?\b(?:from\s+)?"
-                          r"(-?\d[\d,]*(?:\.\d+)?)\s*(?:to|-|–)\s*(?:about\s+|around\s+|roughly\s+|~\s?)?(-?\d[\d,]*(?:\.\d+)?)\b"
-                          r"(?!\s*(?:%|epochs?|steps?|classes|days?|years?\b))\)?")
+TARGET_RANGE = lazy_regex.compile(r"(?i)\b(?:y(?:_train|_tr)?|targets?|target variable)\b(?:(?!\b(?:x|inputs?|features?|labels?|"
+                                  r"classes|scaled|standardi[sz]ed|normali[sz]ed)\b)[^.;\n]){0,80}?\(?\b(?:from\s+)?"
+                                  r"(-?\d[\d,]*(?:\.\d+)?)\s*(?:to|-|–)\s*(?:about\s+|around\s+|roughly\s+|~\s?)?(-?\d[\d,]*(?:\.\d+)?)\b"
+                                  r"(?!\s*(?:%|epochs?|steps?|classes|days?|years?\b))\)?")
 RANGE_RAW = 100.0
 # (not a length, "target sequence length 128-512 tokens", nor a range the sentence then scales)
-TARGET_NOT_RAW = re.compile(r"(?i)\b(?:length|len|tokens?|words?|chars?|characters?|pixels?|px|frames?|seq\w*|"
-                            r"scal\w*|standardi[sz]\w*|normali[sz]\w*|log1p|log-transform\w*|MinMax\w*|divid\w*)\b")
+TARGET_NOT_RAW = lazy_regex.compile(r"(?i)\b(?:length|len|tokens?|words?|chars?|characters?|pixels?|px|frames?|seq\w*|"
+                                    r"scal\w*|standardi[sz]\w*|normali[sz]\w*|log1p|log-transform\w*|MinMax\w*|divid\w*)\b")
 # ... or their statistics said to be a standardisation's: "every column has mean ~0 and std ~1"
-UNIT_STATS = re.compile(r"(?i)\b(?P<what>x(?:_[a-z]{1,10})?|inputs?|features?|columns?|data)\s+(?:\w+\s+){0,2}?(?:has|have|had|"
-                        r"with|at|is|are)\s+(?:a\s+)?mean\s+(?:of\s+)?(?:~|about\s+|around\s+|≈\s*)?0(?:\.0+)?\s*(?:and|,|/)\s*"
-                        r"(?:an?\s+)?(?:std|sd|standard deviation|variance|var)\s+(?:of\s+)?(?:~|about\s+|around\s+|≈\s*)?1(?:\.0+)?\b")
+UNIT_STATS = lazy_regex.compile(r"(?i)\b(?P<what>x(?:_[a-z]{1,10})?|inputs?|features?|columns?|data)\s+(?:\w+\s+){0,2}?(?:has|have|had|"
+                                r"with|at|is|are)\s+(?:a\s+)?mean\s+(?:of\s+)?(?:~|about\s+|around\s+|≈\s*)?0(?:\.0+)?\s*(?:and|,|/)\s*"
+                                r"(?:an?\s+)?(?:std|sd|standard deviation|variance|var)\s+(?:of\s+)?(?:~|about\s+|around\s+|≈\s*)?1(?:\.0+)?\b")
 # (not assumed, expected or unchecked; not a state that is gone, nor one said of some columns only)
-RANGE_DOUBTED = re.compile(r"(?i)\b(?:assum\w*|expect\w*|suppos\w*|think|thought|hope\w*|not sure|should|"
-                           r"(?:didn't|did not|haven't|have not|never) (?:check|verif)\w*)\b")
-RANGE_TAKEN_BACK = re.compile(r"(?i)\b(?:before|previously|originally|earlier|used to|but|except|for some|others?)\b")
+RANGE_DOUBTED = lazy_regex.compile(r"(?i)\b(?:assum\w*|expect\w*|suppos\w*|think|thought|hope\w*|not sure|should|"
+                                   r"(?:didn't|did not|haven't|have not|never) (?:check|verif)\w*)\b")
+RANGE_TAKEN_BACK = lazy_regex.compile(r"(?i)\b(?:before|previously|originally|earlier|used to|but|except|for some|others?)\b")
 
 
 # A sentence that asks, plans or sets a condition: "Do we normalize the inputs?", "I will normalize them later", "if I
 # normalize the inputs the loss goes nan"
-PRESENT_DOUBTED = re.compile(r"(?i)\b(?:if|unless|will|would|should|could|later|maybe|perhaps|whether|do|does|can|"
-                             r"where|why|how)\b|'ll\b")
+PRESENT_DOUBTED = lazy_regex.compile(r"(?i)\b(?:if|unless|will|would|should|could|later|maybe|perhaps|whether|do|does|can|"
+                                     r"where|why|how)\b|'ll\b")
 
 
 def doubted(prose: str, at: int) -> bool:
@@ -125,9 +126,9 @@ def doubted(prose: str, at: int) -> bool:
 
 
 # (the pair named: ImageNet's, the dataset's, a checkpoint's own; "mean/std normalisation" and "normalised with ... mean/std")
-MEAN_STD_NORMALISED = re.compile(r"(?i)\b(?:imagenet|dataset'?s?|model'?s|pretrained(?:_cfg)?|per[- ]channel|channel[- ]?wise|"
-                                 r"global|train(?:ing)?(?: set'?s?)?)\s+mean\s*(?:/|and|&)\s*std\b|"
-                                 r"\bmean\s*/\s*std\s+normali[sz]\w*|\bnormali[sz](?:ed|es|ing)\s+(?:\w+\s+){0,4}?mean\s*/\s*std\b")
+MEAN_STD_NORMALISED = lazy_regex.compile(r"(?i)\b(?:imagenet|dataset'?s?|model'?s|pretrained(?:_cfg)?|per[- ]channel|channel[- ]?wise|"
+                                         r"global|train(?:ing)?(?: set'?s?)?)\s+mean\s*(?:/|and|&)\s*std\b|"
+                                         r"\bmean\s*/\s*std\s+normali[sz]\w*|\bnormali[sz](?:ed|es|ing)\s+(?:\w+\s+){0,4}?mean\s*/\s*std\b")
 
 
 # Features the words list in two or more units of measure ("mean pitch in Hz, ... the longest pause in milliseconds",
@@ -137,19 +138,19 @@ _UNIT = (r"(?:hz|khz|mhz|milliseconds|ms|seconds|minutes|hours|days|years|kilogr
          r"kilometers|km|metres|meters|centimetres|centimeters|cm|millimetres|millimeters|mm|dollars|usd|euros|eur|"
          r"degrees|celsius|fahrenheit|kelvin|pascals|kpa|hpa|volts|watts|kw|kwh|decibels|db|rpm|mph|bytes|mb|gb|ppm)")
 # (or a raw quantity named by what it counts: "the logger gives them as ADC counts", "the time as a Unix timestamp")
-IN_UNITS = re.compile(r"(?i)\bin\s+(" + _UNIT + r")\b|\b(adc\s+counts|raw\s+counts|unix\s+(?:timestamps?|time)|epoch\s+seconds)\b")
+IN_UNITS = lazy_regex.compile(r"(?i)\bin\s+(" + _UNIT + r")\b|\b(adc\s+counts|raw\s+counts|unix\s+(?:timestamps?|time)|epoch\s+seconds)\b")
 # (the inputs as the list's subject: "features ...: pitch in Hz", "the features (age in years, ...)", "inputs are ...")
-FEATURES_NAMED = re.compile(r"(?i)\b(?:features?|inputs?|columns?|variables?|predictors?|attributes?|measurements|"
-                            r"observations?|readings|sensor\s+values)\b"
-                            r"(?=[^.;\n]{0,40}?(?::|\(|\b(?:are|is|include|includes|including|consists?\s+of)\b))")
+FEATURES_NAMED = lazy_regex.compile(r"(?i)\b(?:features?|inputs?|columns?|variables?|predictors?|attributes?|measurements|"
+                                    r"observations?|readings|sensor\s+values)\b"
+                                    r"(?=[^.;\n]{0,40}?(?::|\(|\b(?:are|is|include|includes|including|consists?\s+of)\b))")
 # (a scaling said in the sentence, in words scaled_said's patterns may not hold: "... are standardised with a
 # StandardScaler", "I min-max scale them")
-SCALING_WORDS = re.compile(r"(?i)\bstandardi[sz]\w*|\bnormali[sz]\w*|\bz-?scor\w*|\bscal(?:ed|er|es|ing)\b|\bmin-?max\b|"
-                           r"\bdivided by\b")
+SCALING_WORDS = lazy_regex.compile(r"(?i)\bstandardi[sz]\w*|\bnormali[sz]\w*|\bz-?scor\w*|\bscal(?:ed|er|es|ing)\b|\bmin-?max\b|"
+                                   r"\bdivided by\b")
 
 
-_RUN_MEASURED = re.compile(r"(?i)\bi\s+(?:log|record|report|measure|track|print)\w*\b|\b(?:time\s+per|step\s+time|epoch\s+time|"
-                           r"wall[- ]?(?:clock|time)|memory|throughput|latency|duration)\b[^,;]{0,15}$")
+_RUN_MEASURED = lazy_regex.compile(r"(?i)\bi\s+(?:log|record|report|measure|track|print)\w*\b|\b(?:time\s+per|step\s+time|epoch\s+time|"
+                                   r"wall[- ]?(?:clock|time)|memory|throughput|latency|duration)\b[^,;]{0,15}$")
 
 
 def features_in_units(prose: str) -> str:
@@ -276,13 +277,13 @@ def scaled_said(prose: str) -> dict[str, dict[str, str]]:
 # floors far above 0.
 # (printed as an InputExample does, `label: 5.0`, or as a datasets row, `'score': 5.0`; not where the paste trains a
 # classification loss too, whose labels are classes: NLI's SoftmaxLoss, `label: 2`)
-COSINE_LOSS = re.compile(r"\bCosineSimilarityLoss\b")
-CLASSES_LOSS = re.compile(r"\b(?:SoftmaxLoss|CrossEntropyLoss|cross_entropy)\b")
+COSINE_LOSS = lazy_regex.compile(r"\bCosineSimilarityLoss\b")
+CLASSES_LOSS = lazy_regex.compile(r"\b(?:SoftmaxLoss|CrossEntropyLoss|cross_entropy)\b")
 # (InputExample's own repr, `<InputExample> label: 5.0`, or a datasets row's quoted key, `'score': 5.0`: not a
 # Spearman score printed, nor a count of labels; and not where the words say the scores were scaled, "divided by 5")
-LABEL_PRINTED = re.compile(r"(?i)<InputExample>\s*label:\s*(\d+(?:\.\d+)?)\b|['\"](?:label|score)['\"]\s*:\s*(\d+(?:\.\d+)?)\b")
-LABELS_SCALED = re.compile(r"(?i)\b(?:divid\w*|normali[sz]\w*|scal(?:e|ed|ing))\b[^.\n]{0,60}?\b(?:labels?|scores?|by 5)\b|"
-                           r"\b(?:labels?|scores?)\b[^.\n]{0,40}?\b(?:divided|normali[sz]ed|scaled)\b")
+LABEL_PRINTED = lazy_regex.compile(r"(?i)<InputExample>\s*label:\s*(\d+(?:\.\d+)?)\b|['\"](?:label|score)['\"]\s*:\s*(\d+(?:\.\d+)?)\b")
+LABELS_SCALED = lazy_regex.compile(r"(?i)\b(?:divid\w*|normali[sz]\w*|scal(?:e|ed|ing))\b[^.\n]{0,60}?\b(?:labels?|scores?|by 5)\b|"
+                                   r"\b(?:labels?|scores?)\b[^.\n]{0,40}?\b(?:divided|normali[sz]ed|scaled)\b")
 
 
 def cosine_targets_out_of_reach(prose: str) -> str:
@@ -299,7 +300,7 @@ def cosine_targets_out_of_reach(prose: str) -> str:
 
 # The targets' statistics as pandas' describe() prints them (`y_train.describe()`, then its `mean` and `std` rows within
 # the next dozen lines): a mean or a spread of RANGE_RAW or more is a target in its own units, unscaled
-TARGETS_DESCRIBED = re.compile(r"(?i)\b(?:y(?:_train|_tr|_all)?|targets?|\w{0,30}\[['\"]\w{1,40}['\"]\])\.describe\(\)")
+TARGETS_DESCRIBED = lazy_regex.compile(r"(?i)\b(?:y(?:_train|_tr|_all)?|targets?|\w{0,30}\[['\"]\w{1,40}['\"]\])\.describe\(\)")
 STAT_VALUE = r"(?m)^[ \t]*{}[ \t]+(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)[ \t]*\r?$"
 
 
@@ -325,15 +326,15 @@ def targets_described(prose: str) -> str:
 # a printed fact for the entries whose phrases say so, unless the words say the inputs were scaled (describe() of
 # the raw frame, before a scaler).
 SCALES_WORDS = {"feature", "different", "scale"}
-STAT_ROW = re.compile(r"(?m)^[ \t]*(min|max)[ \t]+((?:-?\d+(?:\.\d+)?(?:e[-+]?\d+)?[ \t]+){1,40}-?\d+(?:\.\d+)?"
-                      r"(?:e[-+]?\d+)?)[ \t]*\r?$", re.I)
+STAT_ROW = lazy_regex.compile(r"(?m)^[ \t]*(min|max)[ \t]+((?:-?\d+(?:\.\d+)?(?:e[-+]?\d+)?[ \t]+){1,40}-?\d+(?:\.\d+)?"
+                              r"(?:e[-+]?\d+)?)[ \t]*\r?$", re.I)
 SCALE_SPREAD, SCALE_WIDE = 1e3, 1e3
 # ... or describe().T, a column per statistic and a row per feature: a header naming min and max, then rows of a name and
 # as many numbers
 # (a header is short: bounded, a line of many "min" words is tried once at its start, not rescanned from each)
-STAT_HEADER = re.compile(r"(?im)^[ \t]*(?:\w+[ \t]+){0,4}?min\b[^\n]{0,80}?\bmax\b[ \t]*\r?$")
+STAT_HEADER = lazy_regex.compile(r"(?im)^[ \t]*(?:\w+[ \t]+){0,4}?min\b[^\n]{0,80}?\bmax\b[ \t]*\r?$")
 _STAT_NUMBER = r"-?\d{1,15}(?:\.\d{1,12})?(?:e[-+]?\d{1,3})?"
-FEATURE_ROW = re.compile(r"(?m)^[ \t]*[A-Za-z_][\w.\-/]{0,40}((?:[ \t]+" + _STAT_NUMBER + r"){2,12})[ \t]*\r?$")
+FEATURE_ROW = lazy_regex.compile(r"(?m)^[ \t]*[A-Za-z_][\w.\-/]{0,40}((?:[ \t]+" + _STAT_NUMBER + r"){2,12})[ \t]*\r?$")
 
 
 def _transposed_min_max(prose: str) -> tuple[list[float], list[float]]:
@@ -394,35 +395,35 @@ CONSTANT_FEATURE_WORDS = {"constant", "deviation", "zero"}
 # (a standardisation: to zero mean and unit deviation, not a division by 255 or a layer's own normalisation)
 # (or its statistics said computed, and the inputs standardised with them: "I compute the mean and std of each input
 # column over all training frames and standardise with them")
-STANDARDISED_BY_HAND = re.compile(r"\b(?:comput\w*|calculat\w*)\s+(?:the\s+)?means?\s+and\s+(?:the\s+)?(?:std|stds|"
-                                  r"standard deviations?)\b[^.;\n]{0,80}?\b(?:standardi[sz]\w*|z-?scor\w*)\b|"
-                                  r"\b(?:standardi[sz]\w*|z-?scor\w*)\b[^.;\n]{0,60}?\b(?:myself|by hand|"
-                                  r"manually|in (?:plain )?numpy|with numpy)\b|\b(?:myself|by hand|manually)\b[^.;\n]{0,30}?"
-                                  r"\b(?:standardi[sz]\w*|z-?scor\w*)\b|\bdivid\w* (?:it |them |each \w+ )?by "
-                                  r"(?:the |its |their |each \w+'s )?(?:std|standard deviation|sigma)\b", re.I)
-SCALER_NAMED = re.compile(r"(?i)\b\w*Scaler\b|\bNormalization\(|\bpreprocessing\.scale\b")
+STANDARDISED_BY_HAND = lazy_regex.compile(r"\b(?:comput\w*|calculat\w*)\s+(?:the\s+)?means?\s+and\s+(?:the\s+)?(?:std|stds|"
+                                          r"standard deviations?)\b[^.;\n]{0,80}?\b(?:standardi[sz]\w*|z-?scor\w*)\b|"
+                                          r"\b(?:standardi[sz]\w*|z-?scor\w*)\b[^.;\n]{0,60}?\b(?:myself|by hand|"
+                                          r"manually|in (?:plain )?numpy|with numpy)\b|\b(?:myself|by hand|manually)\b[^.;\n]{0,30}?"
+                                          r"\b(?:standardi[sz]\w*|z-?scor\w*)\b|\bdivid\w* (?:it |them |each \w+ )?by "
+                                          r"(?:the |its |their |each \w+'s )?(?:std|standard deviation|sigma)\b", re.I)
+SCALER_NAMED = lazy_regex.compile(r"(?i)\b\w*Scaler\b|\bNormalization\(|\bpreprocessing\.scale\b")
 # ... not where the same sentence guards the division or is about something else ("(std + 1e-8)", "/ 255", a layer
 # norm), nor a plan, advice or a denial just before it
-BY_HAND_GUARDED = re.compile(r"(?i)\+\s*(?:eps\w*|1e-\d+|0?\.0*1)\b|\b255\b|\b(?:layer|batch|group|instance|token)[ _-]?norm")
-BY_HAND_DOUBTED = re.compile(r"(?i)\b(?:" + UNDONE + r"|could|would|suggest\w*|advi[sc]\w*|not yet|if|maybe)\b|'ll\b")
+BY_HAND_GUARDED = lazy_regex.compile(r"(?i)\+\s*(?:eps\w*|1e-\d+|0?\.0*1)\b|\b255\b|\b(?:layer|batch|group|instance|token)[ _-]?norm")
+BY_HAND_DOUBTED = lazy_regex.compile(r"(?i)\b(?:" + UNDONE + r"|could|would|suggest\w*|advi[sc]\w*|not yet|if|maybe)\b|'ll\b")
 # (or R's scale(), which divides each column by its standard deviation, NaN for a constant one: `x <- scale(x)`; not
 # with scale = FALSE)
 # (not the pair a normalisation is named by, "standardised with the training mean/std")
 # (or the root of a variance with nothing added inside it, `/ torch.sqrt(var)`, `* torch.rsqrt(var)`: a weight
 # standardisation's or a normalisation's written by hand)
-DIVIDES_BY_STD = re.compile(r"/\s*(?:\(\s*)?[\w.\[\]\"']{0,40}\.std\([^()\n]{0,20}\)(?!\s*\+)|(?<!mean)(?<!mean )/\s*(?:std|sigma|stdev|stds|sd)\b(?!\s*\+)|"
-                            r"/\s*(?:torch|np|numpy|jnp|tf\.math|math)\.sqrt\(\s*\w{0,20}var\w{0,20}\s*\)|"
-                            r"\*\s*(?:torch|jnp|tf\.math|jax\.lax|lax)\.rsqrt\(\s*\w{0,20}var\w{0,20}\s*\)|"
-                            r"<-\s*scale\((?![^\n]{0,120}\bscale\s*=\s*(?:FALSE|F)\b)(?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\)){0,120}\)")
-CONSTANT_FEATURE = re.compile(r"\b(?:(?:the )?same (?:value )?(?:for|in|across|on) (?:every|all|each) (?:rows?|samples?|examples?"
-                              r"|records?)|constant (?:columns?|features?)|(?:columns?|features?) (?:that|which) (?:are|is) "
-                              r"constant|zero variance|(?:std|standard deviation) (?:is|of|=|==) ?0(?![.\d]))\b", re.I)
+DIVIDES_BY_STD = lazy_regex.compile(r"/\s*(?:\(\s*)?[\w.\[\]\"']{0,40}\.std\([^()\n]{0,20}\)(?!\s*\+)|(?<!mean)(?<!mean )/\s*(?:std|sigma|stdev|stds|sd)\b(?!\s*\+)|"
+                                    r"/\s*(?:torch|np|numpy|jnp|tf\.math|math)\.sqrt\(\s*\w{0,20}var\w{0,20}\s*\)|"
+                                    r"\*\s*(?:torch|jnp|tf\.math|jax\.lax|lax)\.rsqrt\(\s*\w{0,20}var\w{0,20}\s*\)|"
+                                    r"<-\s*scale\((?![^\n]{0,120}\bscale\s*=\s*(?:FALSE|F)\b)(?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\)){0,120}\)")
+CONSTANT_FEATURE = lazy_regex.compile(r"\b(?:(?:the )?same (?:value )?(?:for|in|across|on) (?:every|all|each) (?:rows?|samples?|examples?"
+                                      r"|records?)|constant (?:columns?|features?)|(?:columns?|features?) (?:that|which) (?:are|is) "
+                                      r"constant|zero variance|(?:std|standard deviation) (?:is|of|=|==) ?0(?![.\d]))\b", re.I)
 # ... or says that some inputs it normalises one by one are all zeros: a silent recording, a blank image (their std is
 # 0 and their mean exactly 0, so every value of them is 0/0)
-ALL_ZERO_INPUT = re.compile(r"\b(?:silent|all[ -]zeros?|all-zero|blank|(?:digital|pure) zeros?)\b[^.\n]{0,30}?"
-                            r"\b(?:clips?|"
-                            r"recordings?|audio|wavs?|images?|frames?|inputs?|samples?|examples?|utterances?)\b|"
-                            r"\bmax\(\)`?\s+(?:is|was|==|=)\s+(?:exactly\s+)?0(?:\.0+)?(?![.\d])", re.I)
+ALL_ZERO_INPUT = lazy_regex.compile(r"\b(?:silent|all[ -]zeros?|all-zero|blank|(?:digital|pure) zeros?)\b[^.\n]{0,30}?"
+                                    r"\b(?:clips?|"
+                                    r"recordings?|audio|wavs?|images?|frames?|inputs?|samples?|examples?|utterances?)\b|"
+                                    r"\bmax\(\)`?\s+(?:is|was|==|=)\s+(?:exactly\s+)?0(?:\.0+)?(?![.\d])", re.I)
 
 
 # Each item standardised with its own statistics: a window, a sequence or a clip by its own mean and std ("rescales the
@@ -433,45 +434,45 @@ _ITEMS = (r"(?:window|sample|clip|image|sequence|series|utterance|recording|segm
           r"spectrogram|read|frame|snapshot|patch|tile|volume|scan|slice|crop|chunk)s?")
 _GROUPS = (r"(?:user|patient|subject|customer|station|sensor|speaker|session|store|product|basin|stock|ticker|asset|"
            r"participant|device|site|well|household|account|driver|group|prompt)s?")
-PER_ITEM = re.compile(r"(?i)\b(?:its|their|that \w+'s|each \w+'s|every \w+'s) own (?:mean|statistics|stats|std|standard "
-                      r"deviation|min and max|min(?:imum)? and max(?:imum)?|range|normali[sz]ation)\b|"
-                      # ("every spectrogram is normalised on its own", "each tile gets rescaled separately")
-                      r"\b(?:each|every) " + _ITEMS + r"\b[^.;\n]{0,30}?\b(?:is|are|gets?|was|were)\s+(?:re)?(?:normali[sz]\w*|"
-                      r"standardi[sz]\w*|z-?scor\w*|scaled)\s+(?:on its own|by itself|separately|individually|independently)\b"
-                      # (a size is a resize, not a scaling of values: "each image is scaled individually to 224x224")
-                      r"(?!\s+(?:to|into)\s+\d)|\b(?:with|by|using) (?:its|their) (?:own )?mean and "
-                      r"(?:std|standard deviation)\b|\bper[- ](?:window|sample|sequence|clip|series|utterance|recording|"
-                      r"segment|instance|crop|chunk|image|patch|tile) (?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*|scaling)\b|"
-                      # ("standardises each window on its own", "normalizes every image separately")
-                      # (an item, not a feature, a column or a channel: those are scaled over the whole dataset)
-                      r"\b(?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*) (?:each|every) (?:window|sample|clip|image|"
-                      r"sequence|series|utterance|recording|segment|instance|example|signal|trace|spectrogram|read) "
-                      r"(?:on its own|by itself|separately|individually|independently)\b|"
-                      # ... or a group's own statistics, where a group (a user, a patient, a station) may hold one value
-                      # or all-equal ones: "z-score the readings per station", "divide by the patient's std"; or an
-                      # item's, its name after the verb ("z-scored per window before the model") -- not a length's
-                      # ("the loss normalised per utterance length")
-                      r"\b(?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*)\b[^.;\n]{0,30}?\b(?:per[- ]|(?:within|inside|in)\s+"
-                      r"(?:each|every)\s+)(?:" + _GROUPS + r"|" + _ITEMS + r")\b(?![ -]+length)|"
-                      r"\bper[- ]" + _GROUPS + r" (?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*|scaling)\b|"
-                      r"\bdivid\w*\s+(?:it\s+|them\s+|\w+\s+)?by\s+(?:the|each|every)\s+"
-                      # (a group's, not a feature's, a column's or a channel's: those are the whole dataset's)
-                      r"(?!(?:feature|column|channel|variable|dataset|band|input)'s)\w+'s\s+(?:own\s+)?(?:std|standard "
-                      r"deviation|sd|range)\b")
+PER_ITEM = lazy_regex.compile(r"(?i)\b(?:its|their|that \w+'s|each \w+'s|every \w+'s) own (?:mean|statistics|stats|std|standard "
+                              r"deviation|min and max|min(?:imum)? and max(?:imum)?|range|normali[sz]ation)\b|"
+                              # ("every spectrogram is normalised on its own", "each tile gets rescaled separately")
+                              r"\b(?:each|every) " + _ITEMS + r"\b[^.;\n]{0,30}?\b(?:is|are|gets?|was|were)\s+(?:re)?(?:normali[sz]\w*|"
+                              r"standardi[sz]\w*|z-?scor\w*|scaled)\s+(?:on its own|by itself|separately|individually|independently)\b"
+                              # (a size is a resize, not a scaling of values: "each image is scaled individually to 224x224")
+                              r"(?!\s+(?:to|into)\s+\d)|\b(?:with|by|using) (?:its|their) (?:own )?mean and "
+                              r"(?:std|standard deviation)\b|\bper[- ](?:window|sample|sequence|clip|series|utterance|recording|"
+                              r"segment|instance|crop|chunk|image|patch|tile) (?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*|scaling)\b|"
+                              # ("standardises each window on its own", "normalizes every image separately")
+                              # (an item, not a feature, a column or a channel: those are scaled over the whole dataset)
+                              r"\b(?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*) (?:each|every) (?:window|sample|clip|image|"
+                              r"sequence|series|utterance|recording|segment|instance|example|signal|trace|spectrogram|read) "
+                              r"(?:on its own|by itself|separately|individually|independently)\b|"
+                              # ... or a group's own statistics, where a group (a user, a patient, a station) may hold one value
+                              # or all-equal ones: "z-score the readings per station", "divide by the patient's std"; or an
+                              # item's, its name after the verb ("z-scored per window before the model") -- not a length's
+                              # ("the loss normalised per utterance length")
+                              r"\b(?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*)\b[^.;\n]{0,30}?\b(?:per[- ]|(?:within|inside|in)\s+"
+                              r"(?:each|every)\s+)(?:" + _GROUPS + r"|" + _ITEMS + r")\b(?![ -]+length)|"
+                              r"\bper[- ]" + _GROUPS + r" (?:normali[sz]\w*|standardi[sz]\w*|z-?scor\w*|scaling)\b|"
+                              r"\bdivid\w*\s+(?:it\s+|them\s+|\w+\s+)?by\s+(?:the|each|every)\s+"
+                              # (a group's, not a feature's, a column's or a channel's: those are the whole dataset's)
+                              r"(?!(?:feature|column|channel|variable|dataset|band|input)'s)\w+'s\s+(?:own\s+)?(?:std|standard "
+                              r"deviation|sd|range)\b")
 PER_ITEM_REACH = 300
 
 
 # (statistics of the whole dataset named in the same sentence: "each image separately with the dataset mean and std")
-DATASET_STATS = re.compile(r"(?i)\b(?:dataset|global|training[- ]set|train[- ]set|imagenet|precomputed|pre-computed)(?:'s)?\s+"
-                           r"(?:mean|std|statistics|stats|normali[sz]ation)\b|\b(?:mean|std|statistics|stats)\b[^.\n]{0,30}?"
-                           r"\b(?:over|of|from|on)\s+the\s+(?:whole\s+|entire\s+|full\s+)?(?:dataset|training set|train set)\b|"
-                           r"\bcomputed once\b")
+DATASET_STATS = lazy_regex.compile(r"(?i)\b(?:dataset|global|training[- ]set|train[- ]set|imagenet|precomputed|pre-computed)(?:'s)?\s+"
+                                   r"(?:mean|std|statistics|stats|normali[sz]ation)\b|\b(?:mean|std|statistics|stats)\b[^.\n]{0,30}?"
+                                   r"\b(?:over|of|from|on)\s+the\s+(?:whole\s+|entire\s+|full\s+)?(?:dataset|training set|train set)\b|"
+                                   r"\bcomputed once\b")
 
 
 # (a normalisation layer of the model scales each item by its own statistics by design, and after a learned
 # affine: "each sample is normalised independently by a LayerNorm" says nothing of the inputs; nor does TensorFlow's
 # per_image_standardization, whose std is kept at 1/sqrt(N) or more "to protect against division by 0")
-NORM_LAYER = re.compile(r"(?i)\b(?:layer|instance|group)[ _-]?norm\w*|\bper_image_standardization\b")
+NORM_LAYER = lazy_regex.compile(r"(?i)\b(?:layer|instance|group)[ _-]?norm\w*|\bper_image_standardization\b")
 
 
 def _whole_set_or_layer(text: str, m: re.Match) -> bool:
@@ -482,7 +483,7 @@ def _whole_set_or_layer(text: str, m: re.Match) -> bool:
 
 # (a loss or a gradient normalised per item is no input's scaling: "the CTC loss is normalised per utterance", DP-SGD's
 # "gradients clipped and normalised per sample")
-NOT_INPUTS_SCALED = re.compile(r"(?i)\b(?:loss\w*|gradients?|grads?)\b[^.;,\n]{0,30}$")
+NOT_INPUTS_SCALED = lazy_regex.compile(r"(?i)\b(?:loss\w*|gradients?|grads?)\b[^.;,\n]{0,30}$")
 
 
 def _per_item_told(text: str, m: re.Match) -> bool:
@@ -506,10 +507,10 @@ def per_item(prose: str, division: re.Match) -> re.Match | None:
 # x.std(dim=(1, 2, 3), keepdim=True)`, `x.std(1)`, `np.std(x, axis=-1, keepdims=True)`): one std per example, or per token, each
 # from that item's own values -- not per feature over the batch (`dim=0`), nor over everything (no axis). The call
 # is read in the division itself, or on the line that assigns the name divided by.
-_STD_CALL = re.compile(r"(?:\.|\b(?:np|numpy|torch|jnp|tf\.math)\.(?:reduce_)?)std\(")
-_AXES = re.compile(r"^\s*(?:dim|axis)\s*=\s*(.+?)\s*$", re.S)
-_DIVISOR_NAME = re.compile(r"([A-Za-z_]\w{0,30})\s*\)?\s*$")
-_TO_LINE_END = re.compile(r"[^\n]*")
+_STD_CALL = lazy_regex.compile(r"(?:\.|\b(?:np|numpy|torch|jnp|tf\.math)\.(?:reduce_)?)std\(")
+_AXES = lazy_regex.compile(r"^\s*(?:dim|axis)\s*=\s*(.+?)\s*$", re.S)
+_DIVISOR_NAME = lazy_regex.compile(r"([A-Za-z_]\w{0,30})\s*\)?\s*$")
+_TO_LINE_END = lazy_regex.compile(r"[^\n]*")
 
 
 def per_item_std(prose: str, division: re.Match) -> re.Match | None:
@@ -547,8 +548,8 @@ def _std_of(prose: str, division: re.Match) -> re.Match | None:
 # (a division by a spread that the paste shows as code, guarded or not: `x = (x - x.mean()) / (x.std() + 1e-6)`, `(f -
 # f.min()) / (f.max() - f.min() + eps)` -- the code says what the division does, not the words)
 # (each `/` scans to the next one at most: linear on a line of slashes)
-DIVISION_SHOWN = re.compile(r"(?i)(?:/=?|\.div_?\()[^\n/]{0,80}?(?:\bstd|\bsigma\b|\bstdev|\.max\(|\bmax\b|\bptp\b|"
-                            r"\beps\b|\d+e-\d+)")
+DIVISION_SHOWN = lazy_regex.compile(r"(?i)(?:/=?|\.div_?\()[^\n/]{0,80}?(?:\bstd|\bsigma\b|\bstdev|\.max\(|\bmax\b|\bptp\b|"
+                                    r"\beps\b|\d+e-\d+)")
 
 
 def per_item_said(prose: str) -> re.Match | None:

@@ -9,6 +9,7 @@ import re
 
 from .class_count import CLASS_COUNT, classes_named
 from .data_values import CLASSES_SET, LABELS_REMAPPED
+from . import lazy_regex
 
 # A name that holds labels: `label`, `labels`, `y`, `y_train`, `target`, `df['class']`, `train_df.category` -- not a
 # count or a size of them (`num_labels`, `target_lengths`, `label_counts`), nor a coordinate (`y_center`)
@@ -20,35 +21,35 @@ _LABEL_NAME = (r"(?<!\w)(?:\w{1,40}(?:\.|\[['\"]))?(?!(?:num|n|max|min)_)(?:[yY]
 # pandas 2 names the counts `count` and puts the column's name on a line of its own above the rows; pandas 1 names the
 # counts after the column (whatsnew v2.0.0, "value_counts sets the resulting name to count"). Found by its closing line
 # and read upwards from it: a pattern that starts at the rows would try every line of a table of number pairs.
-COUNTS_CLOSED = re.compile(r"(?m)^Name: (\w{1,40}), dtype: int\d+")
+COUNTS_CLOSED = lazy_regex.compile(r"(?m)^Name: (\w{1,40}), dtype: int\d+")
 VALUE_COUNT_ROWS = 64
-_ROW = re.compile(r"[ \t]*(-?\d{1,4})[ \t]+\d{1,9}[ \t]*")
+_ROW = lazy_regex.compile(r"[ \t]*(-?\d{1,4})[ \t]+\d{1,9}[ \t]*")
 # ... or a call that lists the distinct labels, and what it printed on its own line below (within two lines):
 # `np.unique(y_train)` -> `array([1, 2, 3, 4, 5, 6])` or `[1 2 3 4 5 6]`, `torch.unique(labels)` -> `tensor([0, 1, 2])`,
 # `set(labels)` -> `{1, 2, 3}`, `Counter(labels)` -> `Counter({1: 403, 2: 501})`
-UNIQUE_CALL = re.compile(r"(?:np|numpy|torch|tf|jnp)\.unique\(\s*" + _LABEL_NAME + r"\s*[,)]|"
-                         r"\b(?:sorted\(\s*)?set\(\s*" + _LABEL_NAME + r"\s*\)|\bCounter\(\s*" + _LABEL_NAME + r"\s*\)|"
-                         r"\b" + _LABEL_NAME + r"\.unique\(\)")
-PRINTED_SET = re.compile(r"^[ \t]*(?:>>>[ \t]*)?(?:array\(|tensor\(|Counter\()?[\[{](?P<items>[-\d:, \t]{1,400})[\]}]\)?",
-                         re.M)
+UNIQUE_CALL = lazy_regex.compile(r"(?:np|numpy|torch|tf|jnp)\.unique\(\s*" + _LABEL_NAME + r"\s*[,)]|"
+                                 r"\b(?:sorted\(\s*)?set\(\s*" + _LABEL_NAME + r"\s*\)|\bCounter\(\s*" + _LABEL_NAME + r"\s*\)|"
+                                 r"\b" + _LABEL_NAME + r"\.unique\(\)")
+PRINTED_SET = lazy_regex.compile(r"^[ \t]*(?:>>>[ \t]*)?(?:array\(|tensor\(|Counter\()?[\[{](?P<items>[-\d:, \t]{1,400})[\]}]\)?",
+                                 re.M)
 # A label shifted onto 0..C-1 somewhere in the paste (`y - 1`, `labels -= 1`, `self.labels[i] - 1`, `int(row['label'])
 # - 1`, `.sub(1)`), mapped onto it by a dict (`df['label'].map({1: 0, 2: 1})`) or a lookup table (`class_to_idx`,
 # `label2id`); or by LABELS_REMAPPED's calls
 # (a binary minus, after an operand -- a name, a bracket, a call's close -- not a negative index or a shape's -1:
 # `labels.view(-1)`, `data[:, -1]`)
-SHIFTED = re.compile(r"(?m)" + _LABEL_NAME + r"(?:[^\n]{0,40}?[\w)\]])?[ \t]*(?:-=[ \t]*1\b|-[ \t]*1\b(?!\.\d))|"
-                     r"\.sub_?\(\s*1\s*\)|"
-                     + _LABEL_NAME + r"[^\n]{0,40}?\.(?:map|replace)\(\s*\{|"
-                     r"\b(?:class_to_idx|class2idx|label2id|label_to_id|cat2label|label_map|labelmap)\b")
+SHIFTED = lazy_regex.compile(r"(?m)" + _LABEL_NAME + r"(?:[^\n]{0,40}?[\w)\]])?[ \t]*(?:-=[ \t]*1\b|-[ \t]*1\b(?!\.\d))|"
+                             r"\.sub_?\(\s*1\s*\)|"
+                             + _LABEL_NAME + r"[^\n]{0,40}?\.(?:map|replace)\(\s*\{|"
+                             r"\b(?:class_to_idx|class2idx|label2id|label_to_id|cat2label|label_map|labelmap)\b")
 # A label value the loss is told to skip (`ignore_index=255`, mmseg's `ignore_index`, `ignore_label`, Keras's
 # `ignore_class`): PyTorch passes over it before its bounds check (aten/src/ATen/native/LossNLL.cpp)
-IGNORED = re.compile(r"\b(?:ignore_index|ignore_label|ignore_class|ignore_value)\s*[:=]\s*(-?\d{1,6})\b")
+IGNORED = lazy_regex.compile(r"\b(?:ignore_index|ignore_label|ignore_class|ignore_value)\s*[:=]\s*(-?\d{1,6})\b")
 # A head the code builds, whatever the count it is said to take: `nn.Linear(512, 5)`, `Dense(5`
-HEAD_BUILT = re.compile(r"\bLinear\([^()\n]{0,60},\s*(?:out_features\s*=\s*)?(\w{1,30})\s*\)|\bDense\(\s*(\w{1,30})\b")
+HEAD_BUILT = lazy_regex.compile(r"\bLinear\([^()\n]{0,60},\s*(?:out_features\s*=\s*)?(\w{1,30})\s*\)|\bDense\(\s*(\w{1,30})\b")
 # The number of outputs the code builds: `num_classes = 6` (CLASSES_SET), `num_outputs = 6`, `Dense(6,
 # activation='softmax')`; or the last linear layer's, HEAD_BUILT
-OUTPUTS_SET = re.compile(CLASSES_SET.pattern + r"|(?i:\b(?:num_outputs|n_outputs)\s*[:=]\s*(\d{1,4})\b)|"
-                         r"\bDense\(\s*(\d{1,4})\s*,\s*activation\s*=\s*['\"]softmax['\"]\s*\)?")
+OUTPUTS_SET = lazy_regex.compile(CLASSES_SET.pattern + r"|(?i:\b(?:num_outputs|n_outputs)\s*[:=]\s*(\d{1,4})\b)|"
+                                 r"\bDense\(\s*(\d{1,4})\s*,\s*activation\s*=\s*['\"]softmax['\"]\s*\)?")
 # (as PyTorch and TensorFlow treat a label past the last logit; {n}, the label)
 PAST_LAST_LOGIT = ("PyTorch's cross-entropy raises `Target {n} is out of bounds.` on a CPU (a device-side assertion on a "
                    "GPU), and TensorFlow's sparse cross-entropy returns nan for that row on a GPU (it raises only on a "

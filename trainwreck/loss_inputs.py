@@ -21,6 +21,7 @@ from .plural import counted
 from .run_said import MINUS_SCORE, loss_kind, score_out_of_range
 from .sentences import denied_before, sentence_around, sentences_and_ends, told
 from .sequence_losses import CTC_NAMED
+from . import lazy_regex
 
 # The entries whose phrases say a softmax's output reaches a cross-entropy (WR-130): no regression's failure
 PROBABILITY_LOSS_WORDS = {"softmax", "cross", "entropy"}
@@ -34,30 +35,30 @@ PROBABILITY_LOSS_WORDS = {"softmax", "cross", "entropy"}
 # (on Keras's TensorFlow backend the softmax keeps its logits on the tensor it returns and the cross-entropies use them,
 # with a warning, when told from_logits=True: repaired there -- unless mixed precision converts the output first; on
 # the JAX and PyTorch backends nothing repairs it: keras/src/backend/tensorflow/nn.py, _get_logits, at v3.15.1)
-DENSE = re.compile(r"\bDense\((?:[^()\n]|\([^()\n]*\))*\)")
-TF_BACKEND = re.compile(r"(?i)\btf\.keras\b|\bimport tensorflow\b|\bfrom tensorflow\b|KERAS_BACKEND\W{1,6}tensorflow|"
-                        r"\b(?:tensorflow|tf) backend\b")
-OTHER_BACKEND = re.compile(r"(?i)KERAS_BACKEND\W{1,6}(?:jax|torch)|\b(?:jax|torch|pytorch) backend\b|mixed_float16")
-KERAS_OUTPUT = re.compile(r"activation\s*=\s*['\"](?P<act>softmax|sigmoid)['\"]")
+DENSE = lazy_regex.compile(r"\bDense\((?:[^()\n]|\([^()\n]*\))*\)")
+TF_BACKEND = lazy_regex.compile(r"(?i)\btf\.keras\b|\bimport tensorflow\b|\bfrom tensorflow\b|KERAS_BACKEND\W{1,6}tensorflow|"
+                                r"\b(?:tensorflow|tf) backend\b")
+OTHER_BACKEND = lazy_regex.compile(r"(?i)KERAS_BACKEND\W{1,6}(?:jax|torch)|\b(?:jax|torch|pytorch) backend\b|mixed_float16")
+KERAS_OUTPUT = lazy_regex.compile(r"activation\s*=\s*['\"](?P<act>softmax|sigmoid)['\"]")
 # ... or said in words, in a report that names Keras: "softmax output, sparse_categorical_crossentropy", "a sigmoid
 # output and binary_crossentropy" -- the output's activation and Keras's cross-entropy in one sentence
-KERAS_NAMED = re.compile(r"(?i)\bkeras\b|\btf\.keras\b|\btensorflow\b|\btf \d")
-KERAS_PAIRING_SAID = re.compile(r"(?i)(?<!no )(?<!without )(?<!removed the )(?<!remove the )\b(?P<act>softmax|sigmoid)\b"
-                                r"[^.;\n]{0,20}?\b(?:output|last layer|final layer|head)\b[^.\n]{0,60}?\b(?P<loss>(?:sparse_)?categorical_crossentropy|"
-                                r"binary_crossentropy)\b|\b(?:output|last layer|final layer)\b(?:(?!\b(?:no|without|linear)\b)"
-                                r"[^.;\n]){0,20}?\b(?P<act2>softmax|sigmoid)\b[^.\n]{0,60}?\b(?P<loss2>(?:sparse_)?categorical_crossentropy|"
-                                r"binary_crossentropy)\b")
-KERAS_CROSSENTROPY = re.compile(r"(?:sparse_)?categorical_crossentropy|(?:Sparse)?CategoricalCrossentropy|"
-                                r"binary_crossentropy|BinaryCrossentropy")
+KERAS_NAMED = lazy_regex.compile(r"(?i)\bkeras\b|\btf\.keras\b|\btensorflow\b|\btf \d")
+KERAS_PAIRING_SAID = lazy_regex.compile(r"(?i)(?<!no )(?<!without )(?<!removed the )(?<!remove the )\b(?P<act>softmax|sigmoid)\b"
+                                        r"[^.;\n]{0,20}?\b(?:output|last layer|final layer|head)\b[^.\n]{0,60}?\b(?P<loss>(?:sparse_)?categorical_crossentropy|"
+                                        r"binary_crossentropy)\b|\b(?:output|last layer|final layer)\b(?:(?!\b(?:no|without|linear)\b)"
+                                        r"[^.;\n]){0,20}?\b(?P<act2>softmax|sigmoid)\b[^.\n]{0,60}?\b(?P<loss2>(?:sparse_)?categorical_crossentropy|"
+                                        r"binary_crossentropy)\b")
+KERAS_CROSSENTROPY = lazy_regex.compile(r"(?:sparse_)?categorical_crossentropy|(?:Sparse)?CategoricalCrossentropy|"
+                                        r"binary_crossentropy|BinaryCrossentropy")
 _KERAS_CE = r"(?:categorical_crossentropy|CategoricalCrossentropy|binary_crossentropy|BinaryCrossentropy)"
-FROM_LOGITS = re.compile(r"(?m)^[ \t]*(?:[\w.]+\.compile\(|\w+\s*=)[^\n]*" + _KERAS_CE +
-                         r"[^\n]{0,80}?from_logits\s*=\s*True|"
-                         # (or the loss built with it in a sentence's code: "the loss is
-                         # `keras.losses.SparseCategoricalCrossentropy(from_logits=True)`")
-                         # (in backticks, as code the words quote: not a sentence of a run tried, "I already tried
-                         # loss=CategoricalCrossentropy(from_logits=True), same thing")
-                         r"`[\w.]{0,40}" + _KERAS_CE + r"\([^()\n`]{0,80}?"
-                         r"from_logits\s*=\s*True[^`\n]{0,20}`")
+FROM_LOGITS = lazy_regex.compile(r"(?m)^[ \t]*(?:[\w.]+\.compile\(|\w+\s*=)[^\n]*" + _KERAS_CE +
+                                 r"[^\n]{0,80}?from_logits\s*=\s*True|"
+                                 # (or the loss built with it in a sentence's code: "the loss is
+                                 # `keras.losses.SparseCategoricalCrossentropy(from_logits=True)`")
+                                 # (in backticks, as code the words quote: not a sentence of a run tried, "I already tried
+                                 # loss=CategoricalCrossentropy(from_logits=True), same thing")
+                                 r"`[\w.]{0,40}" + _KERAS_CE + r"\([^()\n`]{0,80}?"
+                                 r"from_logits\s*=\s*True[^`\n]{0,20}`")
 # ... and a pasted PyTorch model whose output is a sigmoid's or a softmax's (`return torch.sigmoid(...)`, a Sequential
 # that ends in nn.Sigmoid()), beside a loss that applies its own (BCEWithLogitsLoss, CrossEntropyLoss): probabilities
 # handed over as logits. (Not a softmax inside the model, as attention's: only what forward() returns, or what the
@@ -67,41 +68,41 @@ FROM_LOGITS = re.compile(r"(?m)^[ \t]*(?:[\w.]+\.compile\(|\w+\s*=)[^\n]*" + _KE
 # (Flax's and JAX's functions too: `nn.softmax(x)`, `jax.nn.sigmoid(...)`)
 _PROBABILITY_CALL = (r"(?:torch\.|F\.|(?:torch\.)?nn\.functional\.|self\.|jax\.nn\.|jnn\.|nn\.(?=[a-z]))?(?:sigmoid|softmax)\("
                      r"(?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\)")
-TORCH_PROBABILITY_OUT = re.compile(r"\breturn\s+" + _PROBABILITY_CALL +
-                                   # (a shape's methods after it change no value: `.squeeze(-1)`, `.view(-1)`)
-                                   # (or quoted in a sentence, `return self.softmax(self.fc(x))`, its backtick ending it)
-                                   # (and a comment after it: `return torch.sigmoid(self.head(x))  # probabilities`)
-                                   r"(?:\.(?:squeeze|unsqueeze|view|reshape|flatten)\([^()\n]*\))*(?:[ \t]*(?:#[^\n]*)?$|`)|"
-                                   r"\b(\w+)\s*=\s*(?:torch\.|F\.|self\.)?(?:sigmoid|softmax)\([^\n]{0,120}\n[ \t]*return\s+\1\s*$|"
-                                   # (a Sequential's last module; or the module alone in a sentence's backticks, "the
-                                   # model ends with `nn.Softmax(dim=1)`")
-                                   r"\bnn\.(?:Sigmoid|Softmax)\([^()\n]{0,20}\)\s*(?:,\s*)?\)|"
-                                   r"(?<=`)nn\.(?:Sigmoid|Softmax)\([^()\n`]{0,20}\)(?=`)|"
-                                   # (or the last of the layers a sentence's backticks list, "ends with `nn.Linear(256,
-                                   # 10), nn.Softmax(dim=1)`")
-                                   r"(?<=, )nn\.(?:Sigmoid|Softmax)\([^()\n`]{0,20}\)(?=`)|"
-                                   # (or in a sentence's plain words, "at the model's end I put nn.Softmax(dim=1)": not
-                                   # in a Sequential's middle, nor assigned to a name, which may be a hidden layer's)
-                                   r"(?<![\w.(,=])(?<![(,=] )nn\.(?:Sigmoid|Softmax)\([^()\n]{0,20}\)(?![ \t]*,)(?![ \t]*\n[ \t]*nn\.)|"
-                                   # (or the last of the layers a sentence chains with arrows, "Linear(128,10) → Softmax")
-                                   r"(?:→|->|=>)[ \t]*(?:nn\.)?(?:Sigmoid|Softmax)\b(?:\([^()\n]{0,20}\))?(?![ \t]*(?:→|->|=>))|"
-                                   # (or a Julia Flux Chain whose last layer is the function: `Chain(Dense(32 => 6),
-                                   # softmax)`, `Chain(..., σ)`)
-                                   r"\bChain\((?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*,[ \t]*(?:NNlib\.|Flux\.)?"
-                                   r"(?:softmax|sigmoid|σ)[ \t]*\)",
-                                   re.M)
+TORCH_PROBABILITY_OUT = lazy_regex.compile(r"\breturn\s+" + _PROBABILITY_CALL +
+                                           # (a shape's methods after it change no value: `.squeeze(-1)`, `.view(-1)`)
+                                           # (or quoted in a sentence, `return self.softmax(self.fc(x))`, its backtick ending it)
+                                           # (and a comment after it: `return torch.sigmoid(self.head(x))  # probabilities`)
+                                           r"(?:\.(?:squeeze|unsqueeze|view|reshape|flatten)\([^()\n]*\))*(?:[ \t]*(?:#[^\n]*)?$|`)|"
+                                           r"\b(\w+)\s*=\s*(?:torch\.|F\.|self\.)?(?:sigmoid|softmax)\([^\n]{0,120}\n[ \t]*return\s+\1\s*$|"
+                                           # (a Sequential's last module; or the module alone in a sentence's backticks, "the
+                                           # model ends with `nn.Softmax(dim=1)`")
+                                           r"\bnn\.(?:Sigmoid|Softmax)\([^()\n]{0,20}\)\s*(?:,\s*)?\)|"
+                                           r"(?<=`)nn\.(?:Sigmoid|Softmax)\([^()\n`]{0,20}\)(?=`)|"
+                                           # (or the last of the layers a sentence's backticks list, "ends with `nn.Linear(256,
+                                           # 10), nn.Softmax(dim=1)`")
+                                           r"(?<=, )nn\.(?:Sigmoid|Softmax)\([^()\n`]{0,20}\)(?=`)|"
+                                           # (or in a sentence's plain words, "at the model's end I put nn.Softmax(dim=1)": not
+                                           # in a Sequential's middle, nor assigned to a name, which may be a hidden layer's)
+                                           r"(?<![\w.(,=])(?<![(,=] )nn\.(?:Sigmoid|Softmax)\([^()\n]{0,20}\)(?![ \t]*,)(?![ \t]*\n[ \t]*nn\.)|"
+                                           # (or the last of the layers a sentence chains with arrows, "Linear(128,10) → Softmax")
+                                           r"(?:→|->|=>)[ \t]*(?:nn\.)?(?:Sigmoid|Softmax)\b(?:\([^()\n]{0,20}\))?(?![ \t]*(?:→|->|=>))|"
+                                           # (or a Julia Flux Chain whose last layer is the function: `Chain(Dense(32 => 6),
+                                           # softmax)`, `Chain(..., σ)`)
+                                           r"\bChain\((?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*,[ \t]*(?:NNlib\.|Flux\.)?"
+                                           r"(?:softmax|sigmoid|σ)[ \t]*\)",
+                                           re.M)
 ARROW = ("→", "->", "=>")
 # (named in a sentence too: "training uses nn.CrossEntropyLoss")
-TORCH_LOGITS_LOSS = re.compile(r"\b(?:nn\.)?(?:BCEWithLogitsLoss|CrossEntropyLoss)\b|\bF\.(?:cross_entropy|"
-                               r"binary_cross_entropy_with_logits)\(|"
-                               # (optax's losses take logits too)
-                               r"\boptax\.(?:losses\.)?(?:softmax_cross_entropy(?:_with_integer_labels)?|"
-                               r"sigmoid_binary_cross_entropy)\b|"
-                               # (and Flux's, whose logit versions apply their own softmax or sigmoid)
-                               r"\blogit(?:binary)?crossentropy\(|"
-                               # (and a GAN's vanilla loss in BasicSR, whose GANLoss builds nn.BCEWithLogitsLoss for
-                               # it -- basicsr/losses/gan_loss.py at v1.4.2 -- as the GANLoss classes copied from it do)
-                               r"\bgan_type\s*[:=]\s*['\"]?vanilla\b")
+TORCH_LOGITS_LOSS = lazy_regex.compile(r"\b(?:nn\.)?(?:BCEWithLogitsLoss|CrossEntropyLoss)\b|\bF\.(?:cross_entropy|"
+                                       r"binary_cross_entropy_with_logits)\(|"
+                                       # (optax's losses take logits too)
+                                       r"\boptax\.(?:losses\.)?(?:softmax_cross_entropy(?:_with_integer_labels)?|"
+                                       r"sigmoid_binary_cross_entropy)\b|"
+                                       # (and Flux's, whose logit versions apply their own softmax or sigmoid)
+                                       r"\blogit(?:binary)?crossentropy\(|"
+                                       # (and a GAN's vanilla loss in BasicSR, whose GANLoss builds nn.BCEWithLogitsLoss for
+                                       # it -- basicsr/losses/gan_loss.py at v1.4.2 -- as the GANLoss classes copied from it do)
+                                       r"\bgan_type\s*[:=]\s*['\"]?vanilla\b")
 
 
 # ... or a distribution built on probabilities given as its logits (`dist.Categorical(logits=F.softmax(z, -1))`, or a
@@ -109,8 +110,8 @@ TORCH_LOGITS_LOSS = re.compile(r"\b(?:nn\.)?(?:BCEWithLogitsLoss|CrossEntropyLos
 # unnormalised log-probabilities and normalise them with their own log-softmax (log-sigmoid for a Bernoulli), so
 # probabilities in [0, 1] come out nearly uniform -- the likelihood sits near ln C while the argmax, and the accuracy,
 # can still be right
-DIST_ON_LOGITS = re.compile(r"\b(?:Categorical|OneHotCategorical|Bernoulli|Binomial|Multinomial)\w{0,20}\([^()\n]{0,60}?"
-                            r"\blogits[ \t]*=[ \t]*(?P<arg>" + _PROBABILITY_CALL + r"|[A-Za-z_]\w{0,30}\b)")
+DIST_ON_LOGITS = lazy_regex.compile(r"\b(?:Categorical|OneHotCategorical|Bernoulli|Binomial|Multinomial)\w{0,20}\([^()\n]{0,60}?"
+                                    r"\blogits[ \t]*=[ \t]*(?P<arg>" + _PROBABILITY_CALL + r"|[A-Za-z_]\w{0,30}\b)")
 
 
 def distribution_on_probabilities(prose: str) -> str:
@@ -127,38 +128,38 @@ def distribution_on_probabilities(prose: str) -> str:
     return ""
 
 
-RETURNS_OWN_MODULE = re.compile(r"(?m)\breturn\s+self\.(\w+)\((?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\)"
-                                r"(?=[ \t]*(?:#[^\n]*)?$)")
+RETURNS_OWN_MODULE = lazy_regex.compile(r"(?m)\breturn\s+self\.(\w+)\((?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\)"
+                                        r"(?=[ \t]*(?:#[^\n]*)?$)")
 
 
 # ... or said in words: "my classifier ends with nn.Softmax(dim=1)", "the network ends with a sigmoid",
 # segmentation_models_pytorch's `activation="softmax2d"` (applied in its forward)
 # (the model's end, not a softmax somewhere in it: "ends with nn.Softmax in attention"; its call's brackets are taken
 # whole, or the match stops short of them and the lookahead sees the bracket -- an atomic group needs Python 3.11)
-MODEL_ENDS_SAID = re.compile(r"(?i)\b(?:model|network|net|mlp|cnn|head|classifier|unet|decoder|it|that|which)\s+"
-                             r"(?:(?!(?:not|never|no)\b)\w+\s+){0,2}?"
-                             r"(?:ends?|ending)\s+(?:in|with)\s+(?:an?\s+)?`?(?:torch\.)?(?:nn\.)?(?:sigmoid|softmax)"
-                             r"(?:2d)?\b(?:\([^()\n]{0,60}\))?(?!\(|`?\s+(?:in|inside|within)\b)|"
-                             # (the output's activation: smp's `activation` argument, or one said to be the last)
-                             r"\bactivation\s*(?:=|set\s+to)\s*['\"]?softmax2d\b|"
-                             r"\b(?:final|last|output)\s+activation\s*(?:=|is|set\s+to)\s*['\"]?(?:softmax2d|softmax|sigmoid)\b|"
-                             # (or the model said to return probabilities: "the model returns class probabilities" --
-                             # not log-probabilities, which a cross-entropy takes as it takes logits)
-                             r"\b(?:model|network|net|classifier|forward(?:\(\))?)\s+(?:(?!(?:not|never|no)\b)\w+\s+){0,3}?"
-                             r"(?:returns?|outputs?|produces?)\s+(?:the\s+)?(?:class\s+|softmax\s+|predicted\s+)?"
-                             r"probabilit(?:y|ies)\b|"
-                             # (or said to return a sigmoid's or a softmax's call, whose result is not used further:
-                             # "the net outputs F.softmax(self.fc(h), dim=1) for the loss" -- the model's, not
-                             # an attention's or a gate's, which NOT_FORWARDS turns away in its sentence)
-                             r"(?P<call>\b(?:model|network|net|classifier|forward(?:\(\))?)\s+(?:(?!(?:not|never|no)\b)\w+\s+){0,2}?"
-                             # (nor weights it hands on: "returns softmax(u) as weights over the inputs")
-                             r"(?:returns?|outputs?)\s+`?" + _PROBABILITY_CALL + r"(?!\s*[@*/+-])(?![^.;\n]{0,20}\b(?:as|over)\b))")
+MODEL_ENDS_SAID = lazy_regex.compile(r"(?i)\b(?:model|network|net|mlp|cnn|head|classifier|unet|decoder|it|that|which)\s+"
+                                     r"(?:(?!(?:not|never|no)\b)\w+\s+){0,2}?"
+                                     r"(?:ends?|ending)\s+(?:in|with)\s+(?:an?\s+)?`?(?:torch\.)?(?:nn\.)?(?:sigmoid|softmax)"
+                                     r"(?:2d)?\b(?:\([^()\n]{0,60}\))?(?!\(|`?\s+(?:in|inside|within)\b)|"
+                                     # (the output's activation: smp's `activation` argument, or one said to be the last)
+                                     r"\bactivation\s*(?:=|set\s+to)\s*['\"]?softmax2d\b|"
+                                     r"\b(?:final|last|output)\s+activation\s*(?:=|is|set\s+to)\s*['\"]?(?:softmax2d|softmax|sigmoid)\b|"
+                                     # (or the model said to return probabilities: "the model returns class probabilities" --
+                                     # not log-probabilities, which a cross-entropy takes as it takes logits)
+                                     r"\b(?:model|network|net|classifier|forward(?:\(\))?)\s+(?:(?!(?:not|never|no)\b)\w+\s+){0,3}?"
+                                     r"(?:returns?|outputs?|produces?)\s+(?:the\s+)?(?:class\s+|softmax\s+|predicted\s+)?"
+                                     r"probabilit(?:y|ies)\b|"
+                                     # (or said to return a sigmoid's or a softmax's call, whose result is not used further:
+                                     # "the net outputs F.softmax(self.fc(h), dim=1) for the loss" -- the model's, not
+                                     # an attention's or a gate's, which NOT_FORWARDS turns away in its sentence)
+                                     r"(?P<call>\b(?:model|network|net|classifier|forward(?:\(\))?)\s+(?:(?!(?:not|never|no)\b)\w+\s+){0,2}?"
+                                     # (nor weights it hands on: "returns softmax(u) as weights over the inputs")
+                                     r"(?:returns?|outputs?)\s+`?" + _PROBABILITY_CALL + r"(?!\s*[@*/+-])(?![^.;\n]{0,20}\b(?:as|over)\b))")
 
 
 # (the model as trained, not at inference or in serving: "at inference the model returns probabilities"; nor where the
 # words say the loss gets the logits)
-NOT_TRAINED_OUTPUT = re.compile(r"(?i)\b(?:infer\w*|predict\w*|eval\w*|serv\w*|export\w*|deploy\w*|test\s+time)\b")
-LOSS_ON_LOGITS = re.compile(r"(?i)\bon\s+the\s+(?:raw\s+)?logits\b|from_logits\s*=\s*true")
+NOT_TRAINED_OUTPUT = lazy_regex.compile(r"(?i)\b(?:infer\w*|predict\w*|eval\w*|serv\w*|export\w*|deploy\w*|test\s+time)\b")
+LOSS_ON_LOGITS = lazy_regex.compile(r"(?i)\bon\s+the\s+(?:raw\s+)?logits\b|from_logits\s*=\s*true")
 
 
 def model_ends_said(prose: str) -> re.Match | None:
@@ -178,11 +179,11 @@ def model_ends_said(prose: str) -> re.Match | None:
 
 # (the line that opens a block of code names forward and ends in a colon: "the last lines of my forward:", "forward():"; not a
 # helper's, an attention's or a gate's that forward calls)
-FORWARD_HEADER = re.compile(r"(?i)\b(?:forward|__call__)\b(?:\(\s*\))?[^.\n]{0,40}?:\s*$")
-NOT_FORWARDS = re.compile(r"(?i)\b(?:helper|attention|gate|gating|router|routing|experts?|moe|mixture|pointer|calls?|"
-                          r"called)\b")
+FORWARD_HEADER = lazy_regex.compile(r"(?i)\b(?:forward|__call__)\b(?:\(\s*\))?[^.\n]{0,40}?:\s*$")
+NOT_FORWARDS = lazy_regex.compile(r"(?i)\b(?:helper|attention|gate|gating|router|routing|experts?|moe|mixture|pointer|calls?|"
+                                  r"called)\b")
 FORWARD_SAID_LINES = 12
-FENCE = re.compile(r"[ \t]*(?:```|~~~)")
+FENCE = lazy_regex.compile(r"[ \t]*(?:```|~~~)")
 
 
 def _block_said_forward(prose: str, at: int) -> bool:
@@ -208,8 +209,8 @@ def _block_said_forward(prose: str, at: int) -> bool:
 # its segmentation head applies it in forward() (since smp 0.1; before, only predict() did), so the model returns
 # probabilities. Not "logsoftmax", whose log-probabilities a cross-entropy takes as it takes logits (a log-softmax of
 # them is unchanged), nor an activation inside `aux_params=dict(...)`, the classification head's
-SMP_BUILT = re.compile(r"\bsmp\.\w+\(")
-SMP_ACTIVATION = re.compile(r"\bactivation\s*=\s*['\"](?:sigmoid|softmax2d|softmax)['\"]")
+SMP_BUILT = lazy_regex.compile(r"\bsmp\.\w+\(")
+SMP_ACTIVATION = lazy_regex.compile(r"\bactivation\s*=\s*['\"](?:sigmoid|softmax2d|softmax)['\"]")
 SMP_CALL_REACH = 600
 
 
@@ -229,11 +230,11 @@ def _smp_activation(prose: str) -> re.Match | None:
 # or a tanh to be an image), so only a discriminator's sigmoid pairs with it
 # (a GAN by its own words: not a "generator" alone, which names a seq2seq model's output layer in OpenNMT, nor a word
 # that ends in "gan", "began", "organ")
-GAN_NAMED = re.compile(r"(?i)\bgan_type\b|\bGANLoss\b|\bdiscriminator\b|\bnet_?D\b|\b(?:" + GAN_FAMILY + r")\b")
-DISCRIMINATOR_NAME = re.compile(r"(?i)disc|critic|^net_?d$|^d$|^D_")
-GENERATOR_NAME = re.compile(r"(?i)^(?:net_?g|g|gen|generator)$|generator|^gen_|_gen$")
+GAN_NAMED = lazy_regex.compile(r"(?i)\bgan_type\b|\bGANLoss\b|\bdiscriminator\b|\bnet_?D\b|\b(?:" + GAN_FAMILY + r")\b")
+DISCRIMINATOR_NAME = lazy_regex.compile(r"(?i)disc|critic|^net_?d$|^d$|^D_")
+GENERATOR_NAME = lazy_regex.compile(r"(?i)^(?:net_?g|g|gen|generator)$|generator|^gen_|_gen$")
 # (not PyTorch's random-number Generator, `generator=torch.Generator()`)
-NETWORK_WORD = re.compile(r"(?i)(?<!torch\.)(?<!\.)\b(?:(?P<d>discriminator|critic|net_?D)|generator|net_?G)\b(?!\s*=)")
+NETWORK_WORD = lazy_regex.compile(r"(?i)(?<!torch\.)(?<!\.)\b(?:(?P<d>discriminator|critic|net_?D)|generator|net_?G)\b(?!\s*=)")
 
 
 def output_of_generator(prose: str, shown: str) -> bool:
@@ -302,9 +303,9 @@ def model_output(prose: str) -> re.Match | None:
 # `prob = torch.softmax(logits, dim=1)` in the model, `loss = F.cross_entropy(prob, bin_idx)` in the step (a name's flow
 # through the code, not its types). The loss called is one of those by name, or a name the code sets to one
 # (`criterion = nn.CrossEntropyLoss()`); a sentence's "should I switch to BCEWithLogitsLoss?" calls nothing.
-PROBABILITY_NAMED = re.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_]\w{0,30})\s*=\s*" + _PROBABILITY_CALL)
+PROBABILITY_NAMED = lazy_regex.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_]\w{0,30})\s*=\s*" + _PROBABILITY_CALL)
 _LOGITS_CLASS = r"(?:(?:torch\.)?nn\.)?(?:CrossEntropyLoss|BCEWithLogitsLoss)"
-LOGITS_LOSS_SET = re.compile(r"(?m)^[ \t]*(?P<name>(?:self\.)?[A-Za-z_]\w{0,30})\s*=\s*" + _LOGITS_CLASS + r"\(")
+LOGITS_LOSS_SET = lazy_regex.compile(r"(?m)^[ \t]*(?P<name>(?:self\.)?[A-Za-z_]\w{0,30})\s*=\s*" + _LOGITS_CLASS + r"\(")
 
 
 @functools.lru_cache(maxsize=4)      # (asked once for each entry whose phrases say probabilities reach the loss)
@@ -335,7 +336,7 @@ def logits_loss_handed(code: str, set_at: re.Match) -> str:
 # PyTorch's NLL loss takes log-probabilities and returns minus the label's (nn.NLLLoss, F.nll_loss); handed a
 # softmax's probabilities it returns minus the label's probability, between -1 and 0, whatever the labels: a negative
 # loss that falls towards -1 as the model learns (WR-130's page, its snippet's -0.0960 at epoch 0).
-NLL_LOSS = re.compile(r"(?<![\w.])(?:nn\.NLLLoss\(|(?:F\.|functional\.)?nll_loss\()")
+NLL_LOSS = lazy_regex.compile(r"(?<![\w.])(?:nn\.NLLLoss\(|(?:F\.|functional\.)?nll_loss\()")
 
 
 def nll_of_probabilities(ev: Evidence) -> str:
@@ -365,12 +366,12 @@ def nll_of_probabilities(ev: Evidence) -> str:
 # - a D(x) below SIGMOID_TWICE_SURE on a line counted: the failure's discriminator saturates, its D(x) near 1 while its
 #   D(G(z)) nears 0 -- a logits discriminator near its balance prints small means on both, in the same window.
 _SIGNED = r"-?\d+(?:\.\d+)?"
-DCGAN_LINE = re.compile(r"Loss_G:\s*(?P<g>" + _SIGNED + r")\s+D\(x\):\s*(?P<x>" + _SIGNED + r")\s+D\(G\(z\)\):\s*"
-                        r"(?P<z1>" + _SIGNED + r")\s*/\s*(?P<z>" + _SIGNED + r")")
+DCGAN_LINE = lazy_regex.compile(r"Loss_G:\s*(?P<g>" + _SIGNED + r")\s+D\(x\):\s*(?P<x>" + _SIGNED + r")\s+D\(G\(z\)\):\s*"
+                                r"(?P<z1>" + _SIGNED + r")\s*/\s*(?P<z>" + _SIGNED + r")")
 SIGMOID_TWICE_BELOW, SIGMOID_TWICE_LINES, SIGMOID_TWICE_SURE = 0.15, 3, 0.8
 PRINTED_HALF_PLACE = 5e-5       # half the last place of a number printed with %.4f
-OTHER_GAN_LOSS = re.compile(r"(?i)\bMSELoss\b|\bmse_loss\b|\blsgan\b|least[ -]squares|\bhinge\b|\blogits?\b|"
-                            r"(?:remov\w*|dropp\w*|without|no)\s+(?:the\s+)?(?:final\s+|last\s+)?(?:nn\.)?sigmoid")
+OTHER_GAN_LOSS = lazy_regex.compile(r"(?i)\bMSELoss\b|\bmse_loss\b|\blsgan\b|least[ -]squares|\bhinge\b|\blogits?\b|"
+                                    r"(?:remov\w*|dropp\w*|without|no)\s+(?:the\s+)?(?:final\s+|last\s+)?(?:nn\.)?sigmoid")
 
 
 def sigmoid_twice_printed(prose: str) -> str:
@@ -405,11 +406,11 @@ def sigmoid_twice_printed(prose: str) -> str:
 # softmax's probabilities, logs them and hands them to TensorFlow's ctc_loss, which applies its own softmax, so neither
 # goes below zero whatever it is handed -- a negative total there is a term added to it; nor where the paste shows the
 # log_softmax over the classes that makes the frames log-probabilities)
-TORCH_CTC = re.compile(r"\b(?:nn\.)?CTCLoss\b|\b(?:F|functional|torch)\.ctc_loss\b")
-TF_CTC = re.compile(r"(?i)\bctc_batch_cost\b|\btf\.(?:compat\.v1\.)?nn\.ctc_loss\b|\bkeras\.(?:ops|losses)\.ctc\w*")
+TORCH_CTC = lazy_regex.compile(r"\b(?:nn\.)?CTCLoss\b|\b(?:F|functional|torch)\.ctc_loss\b")
+TF_CTC = lazy_regex.compile(r"(?i)\bctc_batch_cost\b|\btf\.(?:compat\.v1\.)?nn\.ctc_loss\b|\bkeras\.(?:ops|losses)\.ctc\w*")
 # (a log_softmax over the classes, the last axis of PyTorch's (T, N, C): the frames are log-probabilities then)
-LOG_SOFTMAX_OVER_CLASSES = re.compile(r"\blog_softmax\([^()\n]{0,80}?(?:dim\s*=\s*(?:-1|2)|,\s*(?:-1|2)\s*)\)|"
-                                      r"\bLogSoftmax\(\s*(?:dim\s*=\s*)?(?:-1|2)\s*\)")
+LOG_SOFTMAX_OVER_CLASSES = lazy_regex.compile(r"\blog_softmax\([^()\n]{0,80}?(?:dim\s*=\s*(?:-1|2)|,\s*(?:-1|2)\s*)\)|"
+                                              r"\bLogSoftmax\(\s*(?:dim\s*=\s*)?(?:-1|2)\s*\)")
 def ctc_below_zero(ev: Evidence) -> str:
     """The fact, when a PyTorch CTC loss named in the paste goes below zero (printed, or said), else ""."""
     named = TORCH_CTC.search(ev.prose) or (CTC_NAMED.search(ev.prose) if not TF_CTC.search(ev.prose) else None)
@@ -443,13 +444,13 @@ NEGATIVE = next(n for n in NORMALS if n.name == "negative loss")
 # (np.unique, torch.unique), or the words "the masks are 0 and 255" -- in a sentence about the masks, labels or targets.
 # BCE's -(y log p + (1 - y) log(1 - p)) with y = 255 goes below zero as p nears 1 (254 log(1 - p) has no floor), the
 # negative loss WR-320's targets make; a cross-entropy over class indices takes 255 as a class, and is not read so.
-BINARY_LOSS = re.compile(r"binary_cross_?entropy\w*|\bBCE\w*Loss\b|\bBCE\b", re.I)
-TARGETS_0_255 = re.compile(r"(?:array|tensor)\(\[\s*0\.?\s*,\s*255\.?\s*\]|\[\s*0\.?\s+255\.?\s*\]|"
-                           r"\b0\s*(?:and|or|/)\s*255\b")
-TARGET_WORDS = re.compile(r"\b(?:masks?|labels?|targets?|ground[ -]?truth|gt|y)\b", re.I)
+BINARY_LOSS = lazy_regex.compile(r"binary_cross_?entropy\w*|\bBCE\w*Loss\b|\bBCE\b", re.I)
+TARGETS_0_255 = lazy_regex.compile(r"(?:array|tensor)\(\[\s*0\.?\s*,\s*255\.?\s*\]|\[\s*0\.?\s+255\.?\s*\]|"
+                                   r"\b0\s*(?:and|or|/)\s*255\b")
+TARGET_WORDS = lazy_regex.compile(r"\b(?:masks?|labels?|targets?|ground[ -]?truth|gt|y)\b", re.I)
 # ... not where the paste brings them to 0/1 (divided by 255, thresholded), nor beside a loss written as minus an
 # overlap score (run_said.MINUS_SCORE), which goes below zero whatever the targets
-TARGETS_MADE_BINARY = re.compile(r"/=?\s*255\b|>=?\s*\d+|\bthreshold\w*|\bbinari[sz]\w*", re.I)
+TARGETS_MADE_BINARY = lazy_regex.compile(r"/=?\s*255\b|>=?\s*\d+|\bthreshold\w*|\bbinari[sz]\w*", re.I)
 
 
 def _targets_0_255(prose: str) -> str:

@@ -9,6 +9,7 @@ import re
 
 from .curve_shape import fmt
 from .sentences import denied_before, sentence_around, told
+from . import lazy_regex
 
 # A dynamic loss scale printed beside the loss (`scale 3.2768e+04`, `loss_scale: 128`, `'loss scale': 1.0`) that fell
 # to 0, or to SCALE_COLLAPSE of its first value or less: a scaler halves its scale and skips the step each time the
@@ -17,7 +18,7 @@ from .sentences import denied_before, sentence_around, told
 # precision. (PyTorch's GradScaler has no floor, fairseq's and DeepSpeed's stop at a minimum: either way.)
 # (also one per network, a GAN's `d_scale` and `g_scale`, or a gradient scaler's `grad_scale`: not a logit's scale or an
 # init's)
-SCALE_PRINTED = re.compile(r"(?i)(?<![\w.])(?:(?:d|g|disc|gen|grad|amp)_)?(?:loss[ _])?scale['\"]?[ \t]*(?:[:=|][ \t]*)?(\d+(?:\.\d*)?(?:e[-+]?\d+)?)(?![\w.])")
+SCALE_PRINTED = lazy_regex.compile(r"(?i)(?<![\w.])(?:(?:d|g|disc|gen|grad|amp)_)?(?:loss[ _])?scale['\"]?[ \t]*(?:[:=|][ \t]*)?(\d+(?:\.\d*)?(?:e[-+]?\d+)?)(?![\w.])")
 SCALE_COLLAPSE, SCALES_MIN = 2.0 ** -20, 3
 
 
@@ -42,23 +43,23 @@ def scale_recovered(prose: str) -> str:
 
 # Keras's mixed_float16 policy in a loop of the paste's own (tf.GradientTape) that wraps no optimizer in a
 # LossScaleOptimizer: compile() adds the loss scale (its auto_scale_loss), a custom loop does not (WR-040's Keras part)
-MIXED_FLOAT16_SET = re.compile(r"(?:set_global_policy|set_dtype_policy|Policy)\(\s*['\"]mixed_float16['\"]")
+MIXED_FLOAT16_SET = lazy_regex.compile(r"(?:set_global_policy|set_dtype_policy|Policy)\(\s*['\"]mixed_float16['\"]")
 # ... or in words: "I set the mixed_float16 policy so that bigger tiles fit" -- told, not a question, a plan or a thought
 # ("would using the mixed_float16 policy help?", "I thought about using mixed_float16")
-MIXED_FLOAT16_SAID = re.compile(r"(?i)\b(?:set|use|used|using|enabled?|turned on|switched on|with)\s+(?:the\s+)?[`'\"]?"
-                                r"mixed_float16\b[`'\"]?(?:\s+(?:policy|precision))?")
-POLICY_NOT_DONE = re.compile(r"(?i)\b(?:thought|think|thinking|consider\w*|would|could|should|might|may|plan\w*|want\w*|will|"
+MIXED_FLOAT16_SAID = lazy_regex.compile(r"(?i)\b(?:set|use|used|using|enabled?|turned on|switched on|with)\s+(?:the\s+)?[`'\"]?"
+                                        r"mixed_float16\b[`'\"]?(?:\s+(?:policy|precision))?")
+POLICY_NOT_DONE = lazy_regex.compile(r"(?i)\b(?:thought|think|thinking|consider\w*|would|could|should|might|may|plan\w*|want\w*|will|"
                       r"whether|if|maybe|perhaps|about)\b[^.;\n]{0,40}$")
-CUSTOM_LOOP = re.compile(r"\bGradientTape\b")
+CUSTOM_LOOP = lazy_regex.compile(r"\bGradientTape\b")
 # ... or a GAN's overridden train_step ("the Keras DCGAN example, the one that overrides train_step"): compile() takes
 # one optimizer and a GAN steps two of its own (keras.io's DCGAN passes d_optimizer and g_optimizer to its own compile,
 # which calls super().compile() with none: examples/generative/dcgan_overriding_train_step.py in keras-team/keras-io at
 # 0d5f327), so neither is wrapped
-GAN_TRAIN_STEP = re.compile(r"(?i)\b(?:overrid\w*|custom|own)\s+(?:the\s+|a\s+)?`?train_step\b")
-GAN_NAMED = re.compile(r"(?i)\b(?:d_optimizer|g_optimizer|dcgan|wgan\w*|gans?|discriminator)\b")
-LOSS_SCALED = re.compile(r"\bLossScaleOptimizer\b|\bget_scaled_loss\b|\bscale_loss\b")
+GAN_TRAIN_STEP = lazy_regex.compile(r"(?i)\b(?:overrid\w*|custom|own)\s+(?:the\s+|a\s+)?`?train_step\b")
+GAN_NAMED = lazy_regex.compile(r"(?i)\b(?:d_optimizer|g_optimizer|dcgan|wgan\w*|gans?|discriminator)\b")
+LOSS_SCALED = lazy_regex.compile(r"\bLossScaleOptimizer\b|\bget_scaled_loss\b|\bscale_loss\b")
 # (the optimizer compile() wrapped: stepped by fit(), or by a loop that steps the model's own)
-FIT_STEPS = re.compile(r"\.fit\(|\b(?:self|model)\.optimizer\.(?:apply_gradients|apply)\(")
+FIT_STEPS = lazy_regex.compile(r"\.fit\(|\b(?:self|model)\.optimizer\.(?:apply_gradients|apply)\(")
 
 
 def keras_loop_unscaled(prose: str) -> str:
@@ -89,18 +90,18 @@ def _policy_said(prose: str) -> re.Match | None:
 # gives float16 gradients, and those under 2^-25 (about 3e-08) round to 0 with nothing printed (WR-040's PyTorch part). Named with
 # its dtype, or torch.cuda.amp.autocast() / autocast("cuda") with none (float16 is CUDA's default; a CPU autocast's is
 # bfloat16, which needs no scaler).
-AUTOCAST_HALF = re.compile(r"\bautocast\((?:(?!\))[^\n]){0,80}?(?:\bdtype\s*=\s*|,\s*)torch\.(?:float16|half)\b|"
-                           r"\bcuda\.amp\.autocast\((?![^)\n]{0,80}?\bdtype\s*=)|"
-                           r"\bautocast\(\s*(?:device_type\s*=\s*)?['\"]cuda['\"]\s*\)")
+AUTOCAST_HALF = lazy_regex.compile(r"\bautocast\((?:(?!\))[^\n]){0,80}?(?:\bdtype\s*=\s*|,\s*)torch\.(?:float16|half)\b|"
+                                   r"\bcuda\.amp\.autocast\((?![^)\n]{0,80}?\bdtype\s*=)|"
+                                   r"\bautocast\(\s*(?:device_type\s*=\s*)?['\"]cuda['\"]\s*\)")
 # ... or a bare autocast() after an import of it from torch.cuda.amp, whose default is float16 (found once, then the call)
-CUDA_AMP_IMPORT = re.compile(r"\bfrom torch\.cuda\.amp import\b[^\n]{0,200}?\bautocast\b")
-BARE_AUTOCAST = re.compile(r"(?<![\w.])autocast\(\s*\)")
+CUDA_AMP_IMPORT = lazy_regex.compile(r"\bfrom torch\.cuda\.amp import\b[^\n]{0,200}?\bautocast\b")
+BARE_AUTOCAST = lazy_regex.compile(r"(?<![\w.])autocast\(\s*\)")
 # (AMP switched off in the call, or by a flag: not float16 then, or not always)
-AUTOCAST_OFF = re.compile(r"\benabled\s*=\s*(?!True\b)")
-BACKWARD_CALLED = re.compile(r"\.backward\(")
+AUTOCAST_OFF = lazy_regex.compile(r"\benabled\s*=\s*(?!True\b)")
+BACKWARD_CALLED = lazy_regex.compile(r"\.backward\(")
 # (a loss scaler, or a precision that needs none: bfloat16 in the code -- not scikit-learn's scaler.fit_transform)
-TORCH_SCALED = re.compile(r"(?i)\bgradscaler\b|\bscaler\.scale\(|\bscale_loss\b|\bloss_scale\w*|torch\.bfloat16\b|"
-                          r"\bbf16\s*=\s*true\b|['\"]bf16")
+TORCH_SCALED = lazy_regex.compile(r"(?i)\bgradscaler\b|\bscaler\.scale\(|\bscale_loss\b|\bloss_scale\w*|torch\.bfloat16\b|"
+                                  r"\bbf16\s*=\s*true\b|['\"]bf16")
 
 
 def torch_autocast_unscaled(prose: str) -> str:
@@ -133,14 +134,14 @@ def call_closed(text: str, m: re.Match) -> str:
 # Accelerate's mixed_precision, DeepSpeed, Keras's mixed_float16 policy, whose compile() wraps the optimizer). Said of
 # the reporter's run: not in a question, nor after "without" or "no", nor taken out ("I removed torch.autocast"), nor
 # another run's ("the original repo uses autocast").
-AUTOCAST_SAID = re.compile(r"(?i)\b(?:torch\.)?autocast\b(?:[^.;\n]|\.(?=\w)){0,60}?\b(?:float16|fp16|half(?=[\s-]+precision)|(?<!in )(?<!by )half)\b(?!\s+(?:the|an?)\b)|"
-                           r"\b(?:float16|fp16)\s+autocast\b|\bcuda\.amp\.autocast\(\s*\)|\bamp\s+autocast\b")
-SCALER_NAMED = re.compile(r"(?i)\b(?:grad)?scaler\b|\bloss[ _-]?scal\w*|\bscale_loss\b")
+AUTOCAST_SAID = lazy_regex.compile(r"(?i)\b(?:torch\.)?autocast\b(?:[^.;\n]|\.(?=\w)){0,60}?\b(?:float16|fp16|half(?=[\s-]+precision)|(?<!in )(?<!by )half)\b(?!\s+(?:the|an?)\b)|"
+                                   r"\b(?:float16|fp16)\s+autocast\b|\bcuda\.amp\.autocast\(\s*\)|\bamp\s+autocast\b")
+SCALER_NAMED = lazy_regex.compile(r"(?i)\b(?:grad)?scaler\b|\bloss[ _-]?scal\w*|\bscale_loss\b")
 # (the Trainer of a library, not one of the reporter's own: "my own Trainer class", `class Trainer:`)
-HALF_UNNEEDED = re.compile(r"(?i)\bbf16\b|\bbfloat16\b|(?<!own )(?<!custom )(?<!class )(?<!my )(?<!simple )\btrainer\b|\blightning\b|\baccelerate\b|\bmixed_precision\b|"
-                           r"\bprecision\s*=|\bfp16\s*=\s*true\b|\bmixed_float16\b|\bkeras\b|\bdeepspeed\b")
-AUTOCAST_UNDONE = re.compile(r"(?i)\b(?:removed|remove|took\s+out|take\s+out|dropped|disabled|turned\s+off|switched\s+off|"
-                             r"original|paper|repo|reference|tutorial)\b|\bis\s+off\b|enabled\s*=\s*false")
+HALF_UNNEEDED = lazy_regex.compile(r"(?i)\bbf16\b|\bbfloat16\b|(?<!own )(?<!custom )(?<!class )(?<!my )(?<!simple )\btrainer\b|\blightning\b|\baccelerate\b|\bmixed_precision\b|"
+                                   r"\bprecision\s*=|\bfp16\s*=\s*true\b|\bmixed_float16\b|\bkeras\b|\bdeepspeed\b")
+AUTOCAST_UNDONE = lazy_regex.compile(r"(?i)\b(?:removed|remove|took\s+out|take\s+out|dropped|disabled|turned\s+off|switched\s+off|"
+                                     r"original|paper|repo|reference|tutorial)\b|\bis\s+off\b|enabled\s*=\s*false")
 
 
 def _scaler_denied(text: str) -> bool:

@@ -13,12 +13,13 @@ import re
 from urllib.parse import quote
 
 import yaml
+from . import lazy_regex
 
 # The characters Python-Markdown (with the tables extension) lets a backslash escape; `>`
 # is left to the HTML escape below, as `\&gt;` would show its backslash.
-MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|])")
+MARKDOWN_SPECIAL = lazy_regex.compile(r"([\\`*_{}\[\]()#+\-.!|])")
 HTML_SPECIAL = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}
-_HTML = re.compile("[&<>\"]")
+_HTML = lazy_regex.compile("[&<>\"]")
 # What a URL may hold as it is written in a Markdown link: anything else is percent-encoded.
 URL_SAFE = "-._~:/?#@!$&'*+,;=%"
 

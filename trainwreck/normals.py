@@ -19,6 +19,7 @@ from .run_said import BATCH_SIZE, MINUS_SCORE_TRAINER, NOT_IN_USE, WGAN_IN_USE, 
 from .schedule_said import no_warmup_said
 from .sentences import UNDONE, denied_before, rounding_of, said_unnegated, sentence_around, told
 from .start_loss import PRETRAINED, early_jump_seen
+from . import lazy_regex
 
 
 @dataclass(frozen=True)
@@ -52,9 +53,9 @@ class Normal:
 _NOT_OF_LOSS = r"(?!\s*(?:samples?|class\w*|examples?|pairs?|labels?|instances?|log\b|log[- ]likelihood|rate|weights?|sign|" \
                r"slope|gradients?|sampl\w*|mining|per\b|scores?\b))"
 # (a dotted name between them does not end the sentence: "NLL loss (torch.nn.GaussianNLLLoss) is negative")
-NEGATIVE_SAID = re.compile(r"\bnegative (?:loss|nll|cost|values?|numbers?)\b|\b(?:loss|nll|cost|likelihood)\w*\b"
-                           r"(?:[^.;!?\n]|\.(?=\w)){0,80}?(?:\bnegative\b" + _NOT_OF_LOSS + r"|\b(?:into|to) (?:the )?negatives?\b"
-                           r"|\bbelow (?:zero|0(?![.,]?\d))|\bless than (?:zero|0(?![.,]?\d))|(?<![\w-])-ve\b)", re.I)
+NEGATIVE_SAID = lazy_regex.compile(r"\bnegative (?:loss|nll|cost|values?|numbers?)\b|\b(?:loss|nll|cost|likelihood)\w*\b"
+                                   r"(?:[^.;!?\n]|\.(?=\w)){0,80}?(?:\bnegative\b" + _NOT_OF_LOSS + r"|\b(?:into|to) (?:the )?negatives?\b"
+                                   r"|\bbelow (?:zero|0(?![.,]?\d))|\bless than (?:zero|0(?![.,]?\d))|(?<![\w-])-ve\b)", re.I)
 
 # The words between a subject and its verb: up to 60 characters that start no other clause or subject ("val accuracy
 # stuck at 50% while val loss keeps dropping": the dropping is the loss's, not the accuracy's)
@@ -83,18 +84,18 @@ SAMPLES_BROKEN = (r"\b(?:samples?|images?|outputs?|generations?)\s+(?:are|is|loo
 # a GAN by its family's names: GAN, DCGAN, WGAN-GP, LSGAN, CycleGAN, StyleGAN2, BigGAN, SRGAN, ESRGAN, pix2pix (not a
 # word that ends in "gan", an organ's or a slogan's)
 GAN_FAMILY = r"(?:cycle|style|big|dc|ls|sn|sa|star|pro|info|ac|esr|sr|c|w)?gan(?:s|\d\w*|[-_]\w+)?|pix2pix\w*"
-GAN_BROKEN = re.compile(r"(?i)" + SAMPLES_BROKEN + r"|\bmode collapse\b|\bcollapsed\b|" + HUGE_LOSS)
-HUGE_LOSS_SAID = re.compile(HUGE_LOSS, re.I)
+GAN_BROKEN = lazy_regex.compile(r"(?i)" + SAMPLES_BROKEN + r"|\bmode collapse\b|\bcollapsed\b|" + HUGE_LOSS)
+HUGE_LOSS_SAID = lazy_regex.compile(HUGE_LOSS, re.I)
 # torchvision's deprecation warning naming no weights: `pretrained=False` passed on as `weights=None`
-NO_WEIGHTS_PASSED = re.compile(r"(?i)equivalent to passing `weights=none`")
+NO_WEIGHTS_PASSED = lazy_regex.compile(r"(?i)equivalent to passing `weights=none`")
 # (the return the subject of the fall, no other quantity between: not "the return goes up and the entropy drops")
 FALL_VERBS = r"collaps\w*|drops?|dropped|dropping|falls?|fell|falling|decreas\w*"
-RETURN_FELL = re.compile(r"(?i)\b(?:returns?|rewards?|scores?)\b(?:(?!\b(?:entropy|loss|lr|kl|and|while|but|whereas)\b)"
-                         rf"[^.\n]){{0,40}}\b(?:{FALL_VERBS}|goes down|went down|stuck|never improv\w*)\b"
-                         r"(?!\s+(?:at first|initially|early|in the beginning))|" + HUGE_LOSS)
+RETURN_FELL = lazy_regex.compile(r"(?i)\b(?:returns?|rewards?|scores?)\b(?:(?!\b(?:entropy|loss|lr|kl|and|while|but|whereas)\b)"
+                                 rf"[^.\n]){{0,40}}\b(?:{FALL_VERBS}|goes down|went down|stuck|never improv\w*)\b"
+                                 r"(?!\s+(?:at first|initially|early|in the beginning))|" + HUGE_LOSS)
 # a KL weight said not to move ("a fixed beta of 4", "no annealing")
-BETA_FIXED = re.compile(r"(?i)\b(?:fixed|constant)\s+(?:beta|β|kl[ _-]?weight)\b|\bno (?:kl )?anneal\w*|"
-                        r"\b(?:beta|β)\b[^.\n]{0,20}\b(?:fixed|constant)\b")
+BETA_FIXED = lazy_regex.compile(r"(?i)\b(?:fixed|constant)\s+(?:beta|β|kl[ _-]?weight)\b|\bno (?:kl )?anneal\w*|"
+                                r"\b(?:beta|β)\b[^.\n]{0,20}\b(?:fixed|constant)\b")
 
 
 # The discriminator won, the failure the GAN's answer names: its loss said to go to about 0 ("d_loss goes to ~0",
@@ -105,17 +106,17 @@ BETA_FIXED = re.compile(r"(?i)\b(?:fixed|constant)\s+(?:beta|β|kl[ _-]?weight)\
 # from ("switched from WGAN-GP to the BCE loss").
 _D_LOSS = r"\b(?:d_loss|loss_d|errd|d[ _]total|(?:discriminator|d)(?:'s)? loss)"
 # (a counter after "at" is a place, not the loss's level: "the D loss at epoch 0 was 1.39")
-D_LOSS_AT_ZERO = re.compile(r"(?i)" + _D_LOSS + r"\b[^.\n\d]{0,30}?\b(?:goes|went|go|drops?|dropped|falls?|fell|"
-                            r"collaps\w*|is|stays?|stayed|stuck|sits?|near|to|at|reach\w*|becom\w*|became|approach\w*|"
-                            r"converg\w*)\b(?![ \t]+(?:epoch|step|iter\w*|batch|the start)\b)"
-                            # (only words that bring it nearer between: not "stays far from zero", "well above 0")
-                            r"[ \t]*(?:(?:close|near|almost|nearly|about|down|to|basically|practically|exactly|right|"
-                            r"all the way)[ \t]+)*(?:(?:~\s*)?0(?:\.0+)?(?![.\d])|zero\b)")
-D_LOSS_PRINTED = re.compile(r"(?i)" + _D_LOSS + r"\b\s*[:=]\s*(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)")
+D_LOSS_AT_ZERO = lazy_regex.compile(r"(?i)" + _D_LOSS + r"\b[^.\n\d]{0,30}?\b(?:goes|went|go|drops?|dropped|falls?|fell|"
+                                    r"collaps\w*|is|stays?|stayed|stuck|sits?|near|to|at|reach\w*|becom\w*|became|approach\w*|"
+                                    r"converg\w*)\b(?![ \t]+(?:epoch|step|iter\w*|batch|the start)\b)"
+                                    # (only words that bring it nearer between: not "stays far from zero", "well above 0")
+                                    r"[ \t]*(?:(?:close|near|almost|nearly|about|down|to|basically|practically|exactly|right|"
+                                    r"all the way)[ \t]+)*(?:(?:~\s*)?0(?:\.0+)?(?![.\d])|zero\b)")
+D_LOSS_PRINTED = lazy_regex.compile(r"(?i)" + _D_LOSS + r"\b\s*[:=]\s*(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)")
 DISCRIMINATOR_WON, WON_PRINTS = 1e-3, 2
-ASSIGNED = re.compile(r"\s=\s")
-NEGATED_WITHIN = re.compile(r"(?i)\b(?:never|not|no longer)\b|n't\b")
-CRITIC = re.compile(r"(?i)" + WGAN_IN_USE + r"|" + NOT_IN_USE + r"\bcritic\b")
+ASSIGNED = lazy_regex.compile(r"\s=\s")
+NEGATED_WITHIN = lazy_regex.compile(r"(?i)\b(?:never|not|no longer)\b|n't\b")
+CRITIC = lazy_regex.compile(r"(?i)" + WGAN_IN_USE + r"|" + NOT_IN_USE + r"\bcritic\b")
 
 
 def _discriminator_won(text: str) -> str:
@@ -135,14 +136,14 @@ def _discriminator_won(text: str) -> str:
 
 # A sentence that places what it says at the start, as expected there: "in the first epoch the generator only produces
 # noise, as expected" is no sample broken
-AT_THE_START = re.compile(r"(?i)\b(?:at first|initially|as expected|in the beginning|at the start|early on|"
-                          r"in epoch [01]|(?:in|during|for) the first (?:\w+ )?(?:epochs?|steps?|iterations?|batches|"
-                          r"minutes?))\b")
+AT_THE_START = lazy_regex.compile(r"(?i)\b(?:at first|initially|as expected|in the beginning|at the start|early on|"
+                                  r"in epoch [01]|(?:in|during|for) the first (?:\w+ )?(?:epochs?|steps?|iterations?|batches|"
+                                  r"minutes?))\b")
 # ... where nothing between the start's words and the noise moves the time on ("at first ..., but now the generator only
 # produces noise"), and the paste says the samples improved later ("by epoch 6 the faces look good")
-LATER_TIME = re.compile(r"(?i)\b(?:but|now|later|still|then|after|since|until)\b")
-IMPROVED_LATER = re.compile(r"(?i)\b(?:by|after|from|since)\s+(?:epoch|step|iteration|iter)\s*\d+\b[^.\n]{0,60}?\b(?:look\w*|"
-                            r"good|better|improv\w*|sharp\w*|realistic|recogni[sz]\w*|faces?|digits?|makes?)\b")
+LATER_TIME = lazy_regex.compile(r"(?i)\b(?:but|now|later|still|then|after|since|until)\b")
+IMPROVED_LATER = lazy_regex.compile(r"(?i)\b(?:by|after|from|since)\s+(?:epoch|step|iteration|iter)\s*\d+\b[^.\n]{0,60}?\b(?:look\w*|"
+                                    r"good|better|improv\w*|sharp\w*|realistic|recogni[sz]\w*|faces?|digits?|makes?)\b")
 
 
 def _noise_at_the_start(text: str, m: re.Match) -> bool:
@@ -168,19 +169,19 @@ def gan_failure_said(text: str) -> str:
 # policy-gradient surrogate
 # (the family by its names; a search's words only in a sentence of the policy trained on it -- not "next I want to try
 # MCTS")
-SEARCH_TRAINED = re.compile(r"(?i)\b(?:alpha-?zero|alpha-?go zero|mu-?zero)\b|"
-                            r"\bpolicy\b[^.!?\n]{0,80}?\b(?:mcts|monte[ -]carlo tree search|visit counts?)\b|"
-                            r"\b(?:mcts|monte[ -]carlo tree search|visit counts?)\b[^.!?\n]{0,80}?\bpolicy\b")
+SEARCH_TRAINED = lazy_regex.compile(r"(?i)\b(?:alpha-?zero|alpha-?go zero|mu-?zero)\b|"
+                                    r"\bpolicy\b[^.!?\n]{0,80}?\b(?:mcts|monte[ -]carlo tree search|visit counts?)\b|"
+                                    r"\b(?:mcts|monte[ -]carlo tree search|visit counts?)\b[^.!?\n]{0,80}?\bpolicy\b")
 
 
 # The mean reward or return a run prints (TRL's `env/reward_mean 64.37`, Stable-Baselines3's `| ep_rew_mean | 212 |`,
 # RLlib's `episode_reward_mean: 35.2`): the measure the RL answer points to, held to its own words
-REWARD_PRINTED = re.compile(r"(?i)(?<![\w/])(?:env/)?(?:reward|return|rew|ep_rew|episode_reward|mean_reward|avg_reward)"
-                            r"(?:[_/](?:mean|avg))?\b[ \t|:=]{1,12}(-?\d+(?:\.\d+)?)(?![\d.])")
+REWARD_PRINTED = lazy_regex.compile(r"(?i)(?<![\w/])(?:env/)?(?:reward|return|rew|ep_rew|episode_reward|mean_reward|avg_reward)"
+                                    r"(?:[_/](?:mean|avg))?\b[ \t|:=]{1,12}(-?\d+(?:\.\d+)?)(?![\d.])")
 REWARD_FELL = 0.2           # a printed mean reward that ends this share of its first value's size or more below it
 # ... and a policy whose outputs the words say degenerated: a language model's text turned to repeats or garbage
-OUTPUTS_DEGENERATE = re.compile(r"(?i)\b(?:garbage|gibberish|degenerat\w*)\b|\bsame (?:few )?(?:tokens?|words?|phrases?)"
-                                r"\b[^.\n]{0,20}?\b(?:repeated|over and over|again and again)\b")
+OUTPUTS_DEGENERATE = lazy_regex.compile(r"(?i)\b(?:garbage|gibberish|degenerat\w*)\b|\bsame (?:few )?(?:tokens?|words?|phrases?)"
+                                        r"\b[^.\n]{0,20}?\b(?:repeated|over and over|again and again)\b")
 
 
 def _reward_fell(text: str) -> str:
@@ -196,37 +197,37 @@ def _reward_fell(text: str) -> str:
 
 # (a model said to have got worse than the one it started from, in an evaluation of its answers: the question is then
 # the data or the objective, not what the logged numbers mean)
-_MODEL_WORSE = re.compile(r"(?i)\b(?:model|answers?|outputs?|responses?|it)\s+(?:got|gets|getting|became|becomes|is|are)\s+"
-                          r"worse\b|\bloses?\s+to\s+the\s+(?:base|starting|original|sft|reference|initial|instruct)")
+_MODEL_WORSE = lazy_regex.compile(r"(?i)\b(?:model|answers?|outputs?|responses?|it)\s+(?:got|gets|getting|became|becomes|is|are)\s+"
+                                  r"worse\b|\bloses?\s+to\s+the\s+(?:base|starting|original|sft|reference|initial|instruct)")
 # (a win rate said to fall, a preference accuracy at or below chance, a margin flat at 0, a rejected answer's
 # log-probability or reward said to rise, or an objective that averages per token or is no DPO: SimPO, ORPO, IPO, KTO)
-_DPO_WRONG = re.compile(r"(?i)\bwin[ -]?rates?\b[^.\n]{0,40}?\b(?:drop\w*|decreas\w*|fell|falls?|lower|worse)\b|"
-                        r"\b(?:rewards/)?accurac(?:y|ies)\b['\"]?[^.\n\d]{0,20}?(?<![\d.])0?\.[0-4]\d*\b|\bmargins?\b[^.\n]{0,30}?"
-                        r"(?:\b(?:flat|stuck|zero)\b|\bat 0(?:\.0+)?(?![\d.]))|\brejected\b[^.\n]{0,40}?\b(?:ris\w*|rose|increas\w*|"
-                        r"goes up|going up|went up|gets? higher|higher)\b|"
-                        r"\b(?:simpo|orpo|ipo|kto|cpo)\b")
+_DPO_WRONG = lazy_regex.compile(r"(?i)\bwin[ -]?rates?\b[^.\n]{0,40}?\b(?:drop\w*|decreas\w*|fell|falls?|lower|worse)\b|"
+                                r"\b(?:rewards/)?accurac(?:y|ies)\b['\"]?[^.\n\d]{0,20}?(?<![\d.])0?\.[0-4]\d*\b|\bmargins?\b[^.\n]{0,30}?"
+                                r"(?:\b(?:flat|stuck|zero)\b|\bat 0(?:\.0+)?(?![\d.]))|\brejected\b[^.\n]{0,40}?\b(?:ris\w*|rose|increas\w*|"
+                                r"goes up|going up|went up|gets? higher|higher)\b|"
+                                r"\b(?:simpo|orpo|ipo|kto|cpo)\b")
 # (the margin or the preference accuracy said to fall: what DPO's loss does measure)
-_MARGIN_FELL = re.compile(r"(?i)\b(?:margins?|rewards?/accurac\w*|(?:preference|reward)\s+accuracy)\b[^.\n]{0,40}?"
-                          r"\b(?:decreas\w*|go(?:es|ing)\s+down|fall(?:s|ing)?|fell|dropp\w*|shrink\w*|negative)\b")
+_MARGIN_FELL = lazy_regex.compile(r"(?i)\b(?:margins?|rewards?/accurac\w*|(?:preference|reward)\s+accuracy)\b[^.\n]{0,40}?"
+                                  r"\b(?:decreas\w*|go(?:es|ing)\s+down|fall(?:s|ing)?|fell|dropp\w*|shrink\w*|negative)\b")
 
 
 # (a rise said after the ramp-up ended, which no ramp explains; an accuracy at chance or that stays put; a loss said to
 # explode; a supervised loss said flat)
-_RAMP_OVER_OR_CHANCE = re.compile(r"(?i)\bramp[ -]?up\s+(?:ended|finished|was\s+over|is\s+over|is\s+done|stopped)\b|"
-                                  r"\bafter\s+the\s+ramp[ -]?up\b|\bchance\b|\bacc\w*\b[^.\n]{0,30}?\b(?:stays?|stayed|stuck|flat)\b|"
-                                  r"\bloss\w*\b[^.\n?]{0,30}?\bexplod\w*\b(?![^.\n]*\?)|\b(?:class\w*|supervised|labell?ed)\s+(?:loss|cost)\b[^.\n]{0,40}?"
-                                  r"\b(?:stuck|flat|stays?|stayed|plateau\w*|not\s+(?:going\s+)?down)\b")
+_RAMP_OVER_OR_CHANCE = lazy_regex.compile(r"(?i)\bramp[ -]?up\s+(?:ended|finished|was\s+over|is\s+over|is\s+done|stopped)\b|"
+                                          r"\bafter\s+the\s+ramp[ -]?up\b|\bchance\b|\bacc\w*\b[^.\n]{0,30}?\b(?:stays?|stayed|stuck|flat)\b|"
+                                          r"\bloss\w*\b[^.\n?]{0,30}?\bexplod\w*\b(?![^.\n]*\?)|\b(?:class\w*|supervised|labell?ed)\s+(?:loss|cost)\b[^.\n]{0,40}?"
+                                          r"\b(?:stuck|flat|stays?|stayed|plateau\w*|not\s+(?:going\s+)?down)\b")
 # (the supervised side said to get worse: the accuracy falls, or the classification loss rises -- what a ramp-up of the
 # other term does not explain; the verb the subject's own, not across "and", "while", "but")
 _OWN_CLAUSE = r"(?:(?!\b(?:and|while|but|whereas)\b)[^.\n]){0,40}?"
-_SUPERVISED_WORSE = re.compile(r"(?i)\bacc\w*\b" + _OWN_CLAUSE + r"\b(?:falls?|fell|drops?|dropped|decreas\w*)\b|"
-                               r"\b(?:class\w*|supervised|labell?ed|cross[ -]?entropy)\s+(?:loss|cost)\b" + _OWN_CLAUSE +
-                               r"\b(?:goes up|went up|rises?|rose|climb\w*|increas\w*)\b")
+_SUPERVISED_WORSE = lazy_regex.compile(r"(?i)\bacc\w*\b" + _OWN_CLAUSE + r"\b(?:falls?|fell|drops?|dropped|decreas\w*)\b|"
+                                       r"\b(?:class\w*|supervised|labell?ed|cross[ -]?entropy)\s+(?:loss|cost)\b" + _OWN_CLAUSE +
+                                       r"\b(?:goes up|went up|rises?|rose|climb\w*|increas\w*)\b")
 
 
 # (a nan in another class's row of the per-class table -- its first cell a class name, the row tab- or space-separated
 # -- or a nan the run printed or is said to go to: not the devkit's cells)
-_NUSCENES_OTHER_NAN = re.compile(r"(?im)^(?!traffic_cone\b|barrier\b)[a-z_]{3,30}[ \t]+(?:[\d.]+[ \t]+){0,6}nan\b")
+_NUSCENES_OTHER_NAN = lazy_regex.compile(r"(?im)^(?!traffic_cone\b|barrier\b)[a-z_]{3,30}[ \t]+(?:[\d.]+[ \t]+){0,6}nan\b")
 
 def _rl_unless(text: str) -> str:
     """Not where the words say the return fell, or the printed mean reward fell, or the policy's outputs degenerated,
@@ -239,7 +240,7 @@ def _rl_unless(text: str) -> str:
 
 
 # (a search only planned: "next I want to try MCTS to improve the policy")
-_PLANNED = re.compile(rf"(?i)\b(?:{UNDONE}|might|maybe|next|try|trying)\b")
+_PLANNED = lazy_regex.compile(rf"(?i)\b(?:{UNDONE}|might|maybe|next|try|trying)\b")
 
 
 def _vae_unless(text: str) -> str:
@@ -252,42 +253,42 @@ _GAN_STAGE = (r"\b(?:(?:real-?)?esrgan|srgan|gan|adversarial|perceptual|vgg\w*\s
               r"perceptual_opt)\b")
 # ... said as not in use: denied ("no GAN", "without the perceptual loss"), or dropped ("tried a GAN first but dropped
 # it")
-GAN_STAGE_DROPPED = re.compile(r"(?i)" + _GAN_STAGE + r"[^.;\n]{0,30}?\b(?:dropped|removed|disabled|turned off|switched off)\b")
+GAN_STAGE_DROPPED = lazy_regex.compile(r"(?i)" + _GAN_STAGE + r"[^.;\n]{0,30}?\b(?:dropped|removed|disabled|turned off|switched off)\b")
 # ... and outputs said to be broken, which no trade-off makes: artifacts, a colour cast
-ARTIFACTS_SAID = re.compile(r"(?i)\bartifacts?\b|\bartefacts?\b|\bcheckerboard\b|\bcolou?r\s+(?:cast|shift)\b")
+ARTIFACTS_SAID = lazy_regex.compile(r"(?i)\bartifacts?\b|\bartefacts?\b|\bcheckerboard\b|\bcolou?r\s+(?:cast|shift)\b")
 
 
 # A character of the clause a word is in: no "but", "while", "whereas" or "and" that starts another subject's ("the MSE
 # falls while the bpp increases": the increase is the bpp's)
 _IN_CLAUSE = r"(?:(?!\b(?:but|while|whereas|and)\b)[^.?!\n])"
 # A loss said to rise that is not the rate's (bpp loss) or an entropy model's auxiliary loss
-_LOSS_ROSE = re.compile(r"(?i)(?<![\w-])(?<!bpp )(?<!bpp_)(?<!rate )(?<!aux )(?<!aux_)loss\b" + _IN_CLAUSE +
-                        r"{0,40}?\b(?:increas\w*|ris(?:es|ing)|rose|goes up|went up|climb\w*|grow\w*)\b")
+_LOSS_ROSE = lazy_regex.compile(r"(?i)(?<![\w-])(?<!bpp )(?<!bpp_)(?<!rate )(?<!aux )(?<!aux_)loss\b" + _IN_CLAUSE +
+                                r"{0,40}?\b(?:increas\w*|ris(?:es|ing)|rose|goes up|went up|climb\w*|grow\w*)\b")
 # The rest of a question to its mark, naming no loss (whose nan it would report)
 _NO_LOSS_TO_MARK = r"(?:(?!\b(?:loss|training|run)\b)[^.\n?]){0,40}\?"
 # A loss scale at its floor: reduced to 1 or below, or every step said to be skipped
-_SCALE_AT_FLOOR = re.compile(r"(?i)\breducing to (?:1|0\.\d+)(?![\d.])|\bloss[ _]scale\b(?:[ \t]+to)?[ \t]*(?:[:=][ \t]*)?"
-                             r"(?:1|0\.\d+)(?:\.0+)?(?![\d.])|\bevery\s+(?:single\s+)?step\s+(?:is|was|gets|got)\s+skipped\b|"
-                             r"\ball\s+(?:the\s+)?steps\s+(?:are|were)\s+skipped\b")
+_SCALE_AT_FLOOR = lazy_regex.compile(r"(?i)\breducing to (?:1|0\.\d+)(?![\d.])|\bloss[ _]scale\b(?:[ \t]+to)?[ \t]*(?:[:=][ \t]*)?"
+                                     r"(?:1|0\.\d+)(?:\.0+)?(?![\d.])|\bevery\s+(?:single\s+)?step\s+(?:is|was|gets|got)\s+skipped\b|"
+                                     r"\ball\s+(?:the\s+)?steps\s+(?:are|were)\s+skipped\b")
 # A distortion said to get worse: a PSNR or an (MS-)SSIM that falls, an MSE or a distortion that rises
-_DISTORTION_WORSE = re.compile(r"(?i)\b(?:psnr|ms-?ssim|ssim)\b" + _IN_CLAUSE + r"{0,40}?\b(?:gets?\s+worse|got\s+worse|worse|"
-                               r"drops?|dropped|falls?|fell|decreas\w*|goes\s+down|went\s+down)\b|\b(?:mse|distortion)\b"
-                               + _IN_CLAUSE + r"{0,40}?\b(?:increas\w*|ris(?:es|ing)|rose|goes\s+up|went\s+up|gets?\s+worse)\b")
+_DISTORTION_WORSE = lazy_regex.compile(r"(?i)\b(?:psnr|ms-?ssim|ssim)\b" + _IN_CLAUSE + r"{0,40}?\b(?:gets?\s+worse|got\s+worse|worse|"
+                                       r"drops?|dropped|falls?|fell|decreas\w*|goes\s+down|went\s+down)\b|\b(?:mse|distortion)\b"
+                                       + _IN_CLAUSE + r"{0,40}?\b(?:increas\w*|ris(?:es|ing)|rose|goes\s+up|went\s+up|gets?\s+worse)\b")
 # A margin softmax by its names (ArcFace, AAM-softmax, CosFace, AM-softmax, SphereFace; WeSpeaker's arc_margin and
 # add_margin); a triplet's or a contrastive loss's margin, named with none of them, is no softmax's
-_MARGIN_SOFTMAX = re.compile(r"(?i)\barcface\b|\baam[-_ ]?softmax\b|\baamsoftmax\b|\bcosface\b|\bam[-_ ]softmax\b|"
-                             r"\bsphereface\b|\barc_?margin\b|\badd_?margin\b|\badditive (?:angular )?margin\b|"
-                             r"\bmargin[- ]softmax\b|\baam\b")
-_PAIR_MARGIN = re.compile(r"(?i)\btriplet\w*|\bcontrastive\b|\bmarginrankingloss\b|\bhinge\b")
-_RAMP_OVER = re.compile(r"(?i)\b(?:after|since|once)\s+the\s+(?:margin\s+)?(?:ramp|warm-?up|schedul\w*)\b(?!\s+(?:started|began))|"
-                        r"\b(?<!until the )(?<!till the )(?:ramp|warm-?up)\b[^.?!\n]{0,30}?\b(?:finished|ended|is over|was over|"
-                        r"completed)\b[^.?!\n]{0,30}?\bbut\b")
-_EER_FROM_TO = re.compile(r"(?i)\beer\b[^.?!\n]{0,40}?\bfrom\s+(\d+(?:\.\d+)?)(?:\s*%)?\s+to\s+(\d+(?:\.\d+)?)")
+_MARGIN_SOFTMAX = lazy_regex.compile(r"(?i)\barcface\b|\baam[-_ ]?softmax\b|\baamsoftmax\b|\bcosface\b|\bam[-_ ]softmax\b|"
+                                     r"\bsphereface\b|\barc_?margin\b|\badd_?margin\b|\badditive (?:angular )?margin\b|"
+                                     r"\bmargin[- ]softmax\b|\baam\b")
+_PAIR_MARGIN = lazy_regex.compile(r"(?i)\btriplet\w*|\bcontrastive\b|\bmarginrankingloss\b|\bhinge\b")
+_RAMP_OVER = lazy_regex.compile(r"(?i)\b(?:after|since|once)\s+the\s+(?:margin\s+)?(?:ramp|warm-?up|schedul\w*)\b(?!\s+(?:started|began))|"
+                                r"\b(?<!until the )(?<!till the )(?:ramp|warm-?up)\b[^.?!\n]{0,30}?\b(?:finished|ended|is over|was over|"
+                                r"completed)\b[^.?!\n]{0,30}?\bbut\b")
+_EER_FROM_TO = lazy_regex.compile(r"(?i)\beer\b[^.?!\n]{0,40}?\bfrom\s+(\d+(?:\.\d+)?)(?:\s*%)?\s+to\s+(\d+(?:\.\d+)?)")
 
 
-_EER_WORSE = re.compile(r"(?i)\beer\b" + _IN_CLAUSE + r"{0,40}?\b(?:gets?\s+worse|got\s+worse|worse|increas\w*|rose|"
-                        r"went\s+up|goes\s+up)\b")
-_MARGIN_FIXED = re.compile(r"(?i)\bmargin\b[^.?!\n]{0,30}\b(?:is|was|stays?|kept)\s+(?:fixed|constant)\b")
+_EER_WORSE = lazy_regex.compile(r"(?i)\beer\b" + _IN_CLAUSE + r"{0,40}?\b(?:gets?\s+worse|got\s+worse|worse|increas\w*|rose|"
+                                r"went\s+up|goes\s+up)\b")
+_MARGIN_FIXED = lazy_regex.compile(r"(?i)\bmargin\b[^.?!\n]{0,30}\b(?:is|was|stays?|kept)\s+(?:fixed|constant)\b")
 
 
 def _margin_ramp_unless(text: str) -> str:
@@ -309,15 +310,15 @@ _MS_SSIM_TRAINED = (r"(?:\b" + _MS_SSIM + r"[ _-](?:loss|objective|distortion|op
                     _MS_SSIM + r"|\bmetric\s*=\s*['\"]" + _MS_SSIM + r"['\"])")
 # ... and what rules the answer out: the model said trained for the MSE, a collapsed output, or a PSNR under 20 dB
 # (an MS-SSIM model's PSNR trails an MSE model's by a few dB, not down to a flat image's)
-_MSE_TRAINED = re.compile(r"(?i)(?<!model )(?<!baseline )(?<!than )(?<!vs )(?<!vs. )(?<!versus )(?<!paper's )(?<!same )"
-                          r"\b(?:trained|optimi[sz]ed|fine-?tuned|training)\s+(?:\w+\s+){0,4}?with\s+(?:the\s+|an?\s+)?"
-                          r"(?:mse|l2)\b|--metric[ =]['\"]?mse\b|\bmetric\s*=\s*['\"]mse['\"]")
-_COLLAPSED = re.compile(r"(?i)\b(?:flat|uniform|solid)\s+(?:gr[ae]y|black|colou?r)|\b(?:gr[ae]y|black|blank)\s+(?:images?|"
-                        r"outputs?|reconstructions?)\b|\b(?:reconstructions?|outputs?|images?)\s+(?:are|look|come\s+out)\s+"
-                        r"all\s+(?:the\s+)?same\b")
+_MSE_TRAINED = lazy_regex.compile(r"(?i)(?<!model )(?<!baseline )(?<!than )(?<!vs )(?<!vs. )(?<!versus )(?<!paper's )(?<!same )"
+                                  r"\b(?:trained|optimi[sz]ed|fine-?tuned|training)\s+(?:\w+\s+){0,4}?with\s+(?:the\s+|an?\s+)?"
+                                  r"(?:mse|l2)\b|--metric[ =]['\"]?mse\b|\bmetric\s*=\s*['\"]mse['\"]")
+_COLLAPSED = lazy_regex.compile(r"(?i)\b(?:flat|uniform|solid)\s+(?:gr[ae]y|black|colou?r)|\b(?:gr[ae]y|black|blank)\s+(?:images?|"
+                                r"outputs?|reconstructions?)\b|\b(?:reconstructions?|outputs?|images?)\s+(?:are|look|come\s+out)\s+"
+                                r"all\s+(?:the\s+)?same\b")
 # (a PSNR's own value: "PSNR is 11.2 dB", "PSNR of 14 dB" -- not a gap, "2 dB lower")
-_PSNR_DB = re.compile(r"(?i)\bpsnr\b[^.\n]{0,40}?(?<![\d.])(\d{1,2}(?:\.\d+)?)\s*db\b(?!\s+(?:lower|higher|worse|better|"
-                      r"below|above|gap|drop|less|more|behind)\b)")
+_PSNR_DB = lazy_regex.compile(r"(?i)\bpsnr\b[^.\n]{0,40}?(?<![\d.])(\d{1,2}(?:\.\d+)?)\s*db\b(?!\s+(?:lower|higher|worse|better|"
+                              r"below|above|gap|drop|less|more|behind)\b)")
 
 
 def _ms_ssim_unless(text: str) -> str:
@@ -338,8 +339,8 @@ def _gan_stage_in_use(text: str) -> bool:
 # Monodepth2's metrics row under its header (`abs_rel | sq_rel | rmse | rmse_log | a1 | a2 | a3`, then `& 0.116 & ...`):
 # an abs_rel above POOR_ABS_REL or an a1 below POOR_A1 is a model far from a trained one (its paper's mono model:
 # abs_rel 0.115, a1 0.877 on the Eigen split; Godard et al. 2019, Table 1)
-DEPTH_METRICS = re.compile(r"abs_rel[^\n]*\n[ \t]*&[ \t]*([\d.]+)[ \t]*&[ \t]*[\d.]+[ \t]*&[ \t]*[\d.]+[ \t]*&[ \t]*[\d.]+"
-                           r"[ \t]*&[ \t]*([\d.]+)")
+DEPTH_METRICS = lazy_regex.compile(r"abs_rel[^\n]*\n[ \t]*&[ \t]*([\d.]+)[ \t]*&[ \t]*[\d.]+[ \t]*&[ \t]*[\d.]+[ \t]*&[ \t]*[\d.]+"
+                                   r"[ \t]*&[ \t]*([\d.]+)")
 POOR_ABS_REL, POOR_A1 = 0.2, 0.7
 
 
@@ -353,14 +354,14 @@ def _depth_metrics_poor(text: str) -> str:
 # A nan the run printed itself (`loss: nan`, `loss=nan`), said in a statement to come ("the loss went to nan after
 # step 3000", "stays nan"), or its charts said to show: beside a history export's NaN a nan, not a gap; beside
 # nuScenes' per-class table the run's, not the devkit's
-_NAN_SHOWN_ELSEWHERE = re.compile(r"(?i)\bloss\w*\s*[:=]\s*(?:tensor\()?nan\b|\bloss\w*\s+(?:is|was|are|were)\s+(?:\w+\s+)?nan\b|"
-                                  r"\bnan\s+loss|\b(?:charts?|ui|dashboard|panels?)\b[^.\n]{0,30}?"
-                                  r"\b(?:shows?|showing)\b[^.\n]{0,20}?\bnan\b|"
-                                  r"\b(?:go(?:es|ing)?|went|turn(?:s|ed|ing)?|stay(?:s|ed|ing)?|becom(?:es|ing)|became)\s+"
-                                  r"(?:to\s+)?nan\b|\bnan\s+(?:after|from|since)\s+(?:step|epoch|iter)")
+_NAN_SHOWN_ELSEWHERE = lazy_regex.compile(r"(?i)\bloss\w*\s*[:=]\s*(?:tensor\()?nan\b|\bloss\w*\s+(?:is|was|are|were)\s+(?:\w+\s+)?nan\b|"
+                                          r"\bnan\s+loss|\b(?:charts?|ui|dashboard|panels?)\b[^.\n]{0,30}?"
+                                          r"\b(?:shows?|showing)\b[^.\n]{0,20}?\bnan\b|"
+                                          r"\b(?:go(?:es|ing)?|went|turn(?:s|ed|ing)?|stay(?:s|ed|ing)?|becom(?:es|ing)|became)\s+"
+                                          r"(?:to\s+)?nan\b|\bnan\s+(?:after|from|since)\s+(?:step|epoch|iter)")
 # The gaps' cause shown: two wandb.log calls that share no key (`wandb.log({"d_loss": ...})`, then
 # `wandb.log({"g_loss": ...})`) -- without them, a column of NaN is as likely a loss that went nan
-WANDB_LOG_KEYS = re.compile(r"\b(?:wandb|run)\.log\(\s*\{([^{}\n]{1,300})\}")
+WANDB_LOG_KEYS = lazy_regex.compile(r"\b(?:wandb|run)\.log\(\s*\{([^{}\n]{1,300})\}")
 
 
 def _logged_apart(text: str) -> str:
@@ -377,9 +378,9 @@ OBJECTIVES = (
            # (first of all: a nan asked about that is a missing value, whatever model logged it)
            # (the run's history pulled with the API, `run.history()`, or exported from W&B -- answered only where the
            # paste shows what makes the gaps: two log calls that share no key, _logged_apart)
-           re.compile(r"\b(?:run\.history\(|(?:wandb|w&b)(?:'s)? (?:export|csv)|"
-                      r"export(?:ed)? (?:\w+ )?from (?:wandb|w&b))[\s\S]{0,1500}?\bnan\b|"
-                      r"\bnan\b[\s\S]{0,1500}?\brun\.history\("),
+           lazy_regex.compile(r"\b(?:run\.history\(|(?:wandb|w&b)(?:'s)? (?:export|csv)|"
+                              r"export(?:ed)? (?:\w+ )?from (?:wandb|w&b))[\s\S]{0,1500}?\bnan\b|"
+                              r"\bnan\b[\s\S]{0,1500}?\brun\.history\("),
            "each call to W&B's log is a step of its own unless it is given the step (\"Each call to `wandb.Run.log()` is "
            "a new `step` by default.\", https://docs.wandb.ai/models/track/log), and the history the API returns is a "
            "pandas table with a row per step and a column per key: a key not logged at a step is missing there, and "
@@ -398,9 +399,9 @@ OBJECTIVES = (
            # (the fall the PSNR's own: no other subject joined between them, "PSNR improves and l_g_gan falls")
            # (not another loss's or score's joined to it: "PSNR improves and l_g_gan falls"; a dataset's may be, "PSNR on
            # Set5 and Set14 drops")
-           re.compile(r"(?is)\A(?=.*" + _GAN_STAGE + r")(?=.*\b(?:psnr|ssim)\b(?:(?!\b(?:and|but|while|whereas)\s+"
-                      r"(?:the\s+|its\s+)?(?:l_\w+|\w*loss\w*|lpips|ssim|psnr|fid|niqe|it|the\s+\w+\s+loss)\b|\b(?:but|while|whereas)\b)"
-                      r"[^.?!\n]){0,80}?\b(?:drops?|dropped|falls?|fell|decreas\w*|lower|worse|goes down|went down)\b)"),
+           lazy_regex.compile(r"(?is)\A(?=.*" + _GAN_STAGE + r")(?=.*\b(?:psnr|ssim)\b(?:(?!\b(?:and|but|while|whereas)\s+"
+                              r"(?:the\s+|its\s+)?(?:l_\w+|\w*loss\w*|lpips|ssim|psnr|fid|niqe|it|the\s+\w+\s+loss)\b|\b(?:but|while|whereas)\b)"
+                              r"[^.?!\n]){0,80}?\b(?:drops?|dropped|falls?|fell|decreas\w*|lower|worse|goes down|went down)\b)"),
            "PSNR and SSIM score the distance of each pixel from the ground truth, which a pixel loss (L1, MSE) lowers "
            "directly, by predicting the mean of the sharp images a blurry input could come from -- a smooth image. A "
            "GAN's and a perceptual loss ask instead for an image that looks like a real one, with its textures, which "
@@ -416,8 +417,8 @@ OBJECTIVES = (
     # (a codec's or a restorer's distortion named as MS-SSIM -- its loss, its training metric, CompressAI's
     # `--metric ms-ssim`, `1 - ms_ssim` -- beside a PSNR said to be low, to fall or to trail an MSE model's)
     Normal("the PSNR of a model trained for MS-SSIM",
-           re.compile(r"(?is)\A(?=.*" + _MS_SSIM_TRAINED + r")(?=.*\bpsnr\b(?:(?!\b(?:but|while|whereas)\b)(?:[^.?!\n]|\n(?!\n))){0,80}?"
-                      r"\b(?:low|lower|terrible|bad|poor|worse|drops?|dropped|falls?|fell|decreas\w*|goes down|went down)\b)"),
+           lazy_regex.compile(r"(?is)\A(?=.*" + _MS_SSIM_TRAINED + r")(?=.*\bpsnr\b(?:(?!\b(?:but|while|whereas)\b)(?:[^.?!\n]|\n(?!\n))){0,80}?"
+                              r"\b(?:low|lower|terrible|bad|poor|worse|drops?|dropped|falls?|fell|decreas\w*|goes down|went down)\b)"),
            "PSNR is 10 log10(MAX^2 / MSE), a score of the mean squared error alone. A model trained with an MS-SSIM "
            "distortion (1 - MS-SSIM, as CompressAI's RateDistortionLoss takes it with metric=\"ms-ssim\") spends its "
            "capacity and its bits on what MS-SSIM counts: contrast and structure at each of several scales, and "
@@ -431,11 +432,11 @@ OBJECTIVES = (
     # (a learned codec's rate, its bpp, said to rise -- beside words of a codec: bpp, a rate-distortion loss, a lambda
     # that weighs a distortion)
     Normal("a learned codec's rate, which can rise while its rate-distortion loss falls",
-           re.compile(r"(?is)\A(?=.*(?:\bbpp\b|\bbits? per pixel\b|rate[- ]distortion|\bentropy[ _]bottleneck\b|"
-                      r"\bhyperprior\b|\bcompressai\b))(?=.*\b(?:bpp(?:[ _]loss)?|bits? per pixel|(?:the )?(?<!learning )(?<!frame )"
-                      r"(?<!error )(?<!sample )(?<!bit )rate(?: term| loss)?)"
-                      r"\b(?:(?!\b(?:but|while|whereas|and)\b)(?:[^.?!\n]|\n(?!\n))){0,60}?\b(?:increas\w*|ris(?:es|ing)|rose|goes up|"
-                      r"went up|going up|grow\w*|climb\w*)\b)"),
+           lazy_regex.compile(r"(?is)\A(?=.*(?:\bbpp\b|\bbits? per pixel\b|rate[- ]distortion|\bentropy[ _]bottleneck\b|"
+                              r"\bhyperprior\b|\bcompressai\b))(?=.*\b(?:bpp(?:[ _]loss)?|bits? per pixel|(?:the )?(?<!learning )(?<!frame )"
+                              r"(?<!error )(?<!sample )(?<!bit )rate(?: term| loss)?)"
+                              r"\b(?:(?!\b(?:but|while|whereas|and)\b)(?:[^.?!\n]|\n(?!\n))){0,60}?\b(?:increas\w*|ris(?:es|ing)|rose|goes up|"
+                              r"went up|going up|grow\w*|climb\w*)\b)"),
            "a learned codec minimises a sum of two terms it trades against each other, the rate R (bits per pixel) and "
            "lambda times the distortion D (CompressAI's RateDistortionLoss: lmbda * distortion + bpp_loss): the rate "
            "is no loss meant to fall on its own. While spending more bits buys a larger fall of lambda D than they "
@@ -452,10 +453,10 @@ OBJECTIVES = (
     # (a margin softmax's margin raised over training -- its scheduler named or configured, a margin warmup, or the
     # margin a column of the log -- beside a loss said to rise)
     Normal("a margin softmax whose margin is ramped up",
-           re.compile(r"(?is)\A(?=.*(?:\bmargin[ _]?(?:schedul\w*|ramp\w*|warm-?up|anneal\w*|update)|\bincrease_start_epoch\b|"
-                      r"\bfinal_margin\b|\|[ \t]*margin[ \t]*\||\bmargin\s+(?:column|ramps?|grows?|increas\w*|rises?)\b))"
-                      r"(?=.*\bloss\b(?:(?!\b(?:but|while|whereas)\b)[^.?!\n]){0,60}?\b(?:increas\w*|ris(?:es|ing)|rose|"
-                      r"go(?:es|ing)\s+up|went\s+up|climb\w*)\b)"),
+           lazy_regex.compile(r"(?is)\A(?=.*(?:\bmargin[ _]?(?:schedul\w*|ramp\w*|warm-?up|anneal\w*|update)|\bincrease_start_epoch\b|"
+                              r"\bfinal_margin\b|\|[ \t]*margin[ \t]*\||\bmargin\s+(?:column|ramps?|grows?|increas\w*|rises?)\b))"
+                              r"(?=.*\bloss\b(?:(?!\b(?:but|while|whereas)\b)[^.?!\n]){0,60}?\b(?:increas\w*|ris(?:es|ing)|rose|"
+                              r"go(?:es|ing)\s+up|went\s+up|climb\w*)\b)"),
            "an additive angular margin softmax (ArcFace, AAM-softmax) scores the target class with cos(theta + m), an "
            "additive margin (CosFace, AM-softmax) with cos(theta) - m: at the same embeddings a larger m lowers the "
            "target's logit, so the loss is higher and the training accuracy, taken with the margin, lower. Speaker "
@@ -470,11 +471,11 @@ OBJECTIVES = (
            # (a critic's loss only beside a GAN named: an actor-critic has one too)
            # (and the family by its members' names, "CycleGAN losses", "StyleGAN2 loss"; and the losses CycleGAN's and
            # pix2pix's own repository prints, `D_A: 0.214 G_A: 0.331`, `G_GAN: 1.02 G_L1: 9.8 D_real: 0.41 D_fake: 0.38`)
-           re.compile(r"\b(?:loss_?[dg]|[dg]_loss|errd\w*|errg\w*|(?:discriminator|generator)(?:'s)? loss(?:es)?|"
-                      r"(?:" + GAN_FAMILY + r"|adversarial) loss(?:es)?|loss(?:es)? of (?:the )?(?:discriminator|generator))\b|"
-                      r"\b(?:d_(?:a|b|real|fake)|g_(?:a|b|gan|l1)):\s*\d|"
-                      r"\b(?:" + GAN_FAMILY + r"|generator)\b[\s\S]{0,2000}?\bcritic(?:'s)? loss\b|"
-                      r"\bcritic(?:'s)? loss\b[\s\S]{0,2000}?\b(?:" + GAN_FAMILY + r"|generator)\b"),
+           lazy_regex.compile(r"\b(?:loss_?[dg]|[dg]_loss|errd\w*|errg\w*|(?:discriminator|generator)(?:'s)? loss(?:es)?|"
+                              r"(?:" + GAN_FAMILY + r"|adversarial) loss(?:es)?|loss(?:es)? of (?:the )?(?:discriminator|generator))\b|"
+                              r"\b(?:d_(?:a|b|real|fake)|g_(?:a|b|gan|l1)):\s*\d|"
+                              r"\b(?:" + GAN_FAMILY + r"|generator)\b[\s\S]{0,2000}?\bcritic(?:'s)? loss\b|"
+                              r"\bcritic(?:'s)? loss\b[\s\S]{0,2000}?\b(?:" + GAN_FAMILY + r"|generator)\b"),
            "a GAN's two losses score a game, not a fit: each network's loss depends on the other network, which keeps "
            "improving, so neither falls to a floor -- they rise and fall around a balance for the whole run "
            "(Goodfellow, NIPS 2016 Tutorial: Generative Adversarial Networks, arXiv:1701.00160, on training as a search "
@@ -490,9 +491,9 @@ OBJECTIVES = (
            frozenset({"climb", "stuck", "negative"}), unless=gan_failure_said, explains_parts=frozenset({"negative"})),
     Normal("a reinforcement-learning loss, which says nothing of progress",
            # (the losses of RL by their names -- not a ValueError, a CLIP loss, "to reinforce robustness")
-           re.compile(r"\b(?:policy|actor|pg|surrogate)[ _-]?(?:loss|objective)(?:es)?\b|\b(?:value|critic|td|q)[ _-]"
-                      r"(?:function )?loss(?:es)?\b|\btd[ _-]error\b|"
-                      r"\b(?:ppo|a2c|a3c|trpo|dqn|ddqn|sac|ddpg|td3|q-learning)\b[^.\n]{0,80}\bloss\b"),
+           lazy_regex.compile(r"\b(?:policy|actor|pg|surrogate)[ _-]?(?:loss|objective)(?:es)?\b|\b(?:value|critic|td|q)[ _-]"
+                              r"(?:function )?loss(?:es)?\b|\btd[ _-]error\b|"
+                              r"\b(?:ppo|a2c|a3c|trpo|dqn|ddqn|sac|ddpg|td3|q-learning)\b[^.\n]{0,80}\bloss\b"),
            "in policy-gradient methods (REINFORCE, A2C, PPO) the policy loss is minus a surrogate of the return, "
            "computed on data the current policy has just collected: with the advantages normalised per batch (mean 0) "
            "and the probability ratio at 1 when an update starts, PPO's clipped surrogate starts each update at about "
@@ -505,11 +506,11 @@ OBJECTIVES = (
     Normal("DPO's logged log-probabilities and rewards, summed over a response and free to fall together",
            # (DPO by its name or TRL's keys, and a question of its log-probabilities or the chosen reward: their size,
            # their sign, or their fall)
-           re.compile(r"(?s)\A(?=.*(?:\bdpotrainer\b|\bdpo[ _](?:loss|run|training|trainer)\b|\brewards/(?:chosen|margins)\b|"
-                      r"\blogps/chosen\b))"
-                      r"(?=.*(?:\blogps\b|\blog[ -]?probs?\b|\blog[ -]?probabilit\w*|\brewards?/chosen\b|\bchosen\s+"
-                      r"(?:rewards?|log[ -]?probs?|logps)\b)[^.?\n]{0,80}?(?:\bnegative\b|\bdecreas\w*|\bgo(?:es|ing)\s+"
-                      r"down\b|\bfall(?:s|ing)?\b|\bdropp\w*|\bbetween 0 and 1\b))(?=.*\?)"),
+           lazy_regex.compile(r"(?s)\A(?=.*(?:\bdpotrainer\b|\bdpo[ _](?:loss|run|training|trainer)\b|\brewards/(?:chosen|margins)\b|"
+                              r"\blogps/chosen\b))"
+                              r"(?=.*(?:\blogps\b|\blog[ -]?probs?\b|\blog[ -]?probabilit\w*|\brewards?/chosen\b|\bchosen\s+"
+                              r"(?:rewards?|log[ -]?probs?|logps)\b)[^.?\n]{0,80}?(?:\bnegative\b|\bdecreas\w*|\bgo(?:es|ing)\s+"
+                              r"down\b|\bfall(?:s|ing)?\b|\bdropp\w*|\bbetween 0 and 1\b))(?=.*\?)"),
            "TRL's DPOTrainer logs logps/chosen as the log-probability of the whole response, summed over its tokens "
            "(`per_token_logps.sum(dim=1)`, trl/trainer/dpo_trainer.py at v1.9.0): a 300-token answer at about a nat a "
            "token prints near -300 -- the log of a probability, at most 0, never between 0 and 1. rewards/chosen is "
@@ -530,10 +531,10 @@ OBJECTIVES = (
            or _found(_DPO_WRONG, text) or _found(_LOSS_BELOW_ZERO, text), explains_parts=frozenset({"negative"})),
     Normal("a consistency loss whose weight ramps up, as Mean Teacher's and Temporal Ensembling's do",
            # (the ramp-up named, and the consistency term -- or the unsupervised one -- said to rise)
-           re.compile(r"(?s)\A(?=.*(?:\b(?:consistency|unsupervised|unlabel\w*)\b[^.\n]{0,40}?\b(?:ramp[ _-]?ups?|rampup\w*|"
-                      r"ramps?\s+up|ramped|ramping)\b|\bconsistency_rampup\b|\bsigmoid_rampup\b))"
-                      r"(?=.*\b(?:consistency|unsupervised|unlabel\w*)\s+(?:cost|loss|term)\b[^.\n]{0,60}?\b(?:gone up|goes up|"
-                      r"going up|went up|ris(?:es|ing|en)|rose|increas\w*|grow\w*|grew|climb\w*|higher)\b)(?=.*\?)"),
+           lazy_regex.compile(r"(?s)\A(?=.*(?:\b(?:consistency|unsupervised|unlabel\w*)\b[^.\n]{0,40}?\b(?:ramp[ _-]?ups?|rampup\w*|"
+                              r"ramps?\s+up|ramped|ramping)\b|\bconsistency_rampup\b|\bsigmoid_rampup\b))"
+                              r"(?=.*\b(?:consistency|unsupervised|unlabel\w*)\s+(?:cost|loss|term)\b[^.\n]{0,60}?\b(?:gone up|goes up|"
+                              r"going up|went up|ris(?:es|ing|en)|rose|increas\w*|grow\w*|grew|climb\w*|higher)\b)(?=.*\?)"),
            "Mean Teacher (Tarvainen and Valpola, 2017, arXiv:1703.01780) and Temporal Ensembling and the Pi-model (Laine "
            "and Aila, 2017, arXiv:1610.02242) multiply the consistency cost by a weight that ramps up from near 0 along "
            "exp(-5 (1 - t)^2), t going from 0 to 1 over the ramp-up epochs (the reference code's sigmoid_rampup, "
@@ -549,7 +550,7 @@ OBJECTIVES = (
            or _found(_SUPERVISED_WORSE, text) or _found(HUGE_LOSS_SAID, text) or _found(_RAMP_OVER_OR_CHANCE, text)),
     Normal("Stable-Baselines3 PPO's early stop on the KL, which ends one update's epochs, not training",
            # (its own line, which only a set target_kl prints, and only with verbose >= 1)
-           re.compile(r"early stopping at step \d+ due to reaching max kl: \d"),
+           lazy_regex.compile(r"early stopping at step \d+ due to reaching max kl: \d"),
            "with target_kl set, Stable-Baselines3's PPO computes an approximate KL between the policy that collected "
            "the rollout and the one being updated on every minibatch, and once it passes 1.5 * target_kl it prints "
            "this line and stops the remaining optimisation epochs on that rollout "
@@ -565,11 +566,11 @@ OBJECTIVES = (
            # (a log-probability, or a log_prob, said to be positive -- or an entropy said to be negative -- beside a
            # continuous policy's words)
            # (not a discrete policy's, whose log-probability above 0 would be a probability above 1: a bug)
-           re.compile(r"(?s)\A(?=.*\b(?:continuous|gaussian|normal distribution|tanh|squash\w*|sac|td3|mujoco|"
-                      r"joints?|torques?)\b)(?!.*\b(?:categorical|discrete|softmax|atari|cartpole|dqn|multinomial)\b)"
-                      r"(?=.*(?:\blog[ _-]?probs?\b|\blog[ _-]?probabilit\w+|\blog_pi\b)"
-                      r"[^.?\n]{0,60}?\b(?:is|are|was|were|becomes?|goes|gets)?\s*(?<!not )(?<!never )(?:positive|above (?:zero|0)|"
-                      r"greater than (?:zero|0)|> ?0)\b|.*\bpositive log[ _-]?(?:probs?|probabilit\w+)\b)"),
+           lazy_regex.compile(r"(?s)\A(?=.*\b(?:continuous|gaussian|normal distribution|tanh|squash\w*|sac|td3|mujoco|"
+                              r"joints?|torques?)\b)(?!.*\b(?:categorical|discrete|softmax|atari|cartpole|dqn|multinomial)\b)"
+                              r"(?=.*(?:\blog[ _-]?probs?\b|\blog[ _-]?probabilit\w+|\blog_pi\b)"
+                              r"[^.?\n]{0,60}?\b(?:is|are|was|were|becomes?|goes|gets)?\s*(?<!not )(?<!never )(?:positive|above (?:zero|0)|"
+                              r"greater than (?:zero|0)|> ?0)\b|.*\bpositive log[ _-]?(?:probs?|probabilit\w+)\b)"),
            "for a continuous action, log_prob returns the log of a probability density, not of a probability: a "
            "density is above 1 wherever the distribution is narrow enough -- a Gaussian with standard deviation below "
            "1/sqrt(2 pi) = 0.40 is above 1 at its mean -- so its log is positive there, and below 1/sqrt(2 pi e) = "
@@ -585,9 +586,9 @@ OBJECTIVES = (
            unless=lambda text: _nonfinite_said(text) or _rl_unless(text) or _not_learning_said(text)),
     Normal("StyleGAN2-ADA's augmentation probability, which rises while the discriminator overfits",
            # (ADA named, and its `augment` value said to rise)
-           re.compile(r"(?s)\A(?=.*(?:\bstylegan[23]?-?ada\b|\bstylegan3\b|\bada\b|adaptive (?:discriminator )?augment\w*))"
-                      r"(?=.*\baugment\w*\b[^.?\n]{0,60}?\b(?:climb\w*|rising|rises|rose|increas\w*|goes up|went up|"
-                      r"grow\w*|keeps going up|higher)\b)"),
+           lazy_regex.compile(r"(?s)\A(?=.*(?:\bstylegan[23]?-?ada\b|\bstylegan3\b|\bada\b|adaptive (?:discriminator )?augment\w*))"
+                              r"(?=.*\baugment\w*\b[^.?\n]{0,60}?\b(?:climb\w*|rising|rises|rose|increas\w*|goes up|went up|"
+                              r"grow\w*|keeps going up|higher)\b)"),
            "ADA sets the probability p of every augmentation from how sure the discriminator is of the real images: "
            "every 4 minibatches it moves p by the batch size times 4 over 500,000 images, up while r_t = "
            "E[sign(D(real))] is above its target of 0.6 -- the discriminator overfitting the training set -- and down "
@@ -603,16 +604,16 @@ OBJECTIVES = (
     Normal("episodes that get shorter as the return rises, where reaching the goal ends an episode",
            # (the episode length said to fall, the return or reward said to rise, and an episode said to end on
            # success: touching, reaching, a goal)
-           re.compile(r"(?s)\A(?=.*\bepisode\w*\s+(?:length|len|duration)s?\b[^.?\n]{0,60}?\b(?:goes down|going down|"
-                      r"went down|decreas\w*|drops?|dropping|dropped|shrinks?|shrinking|falls?|falling|fell|shorter)\b|"
-                      r".*\b(?:episodes?|ep_len\w*)\b[^.?\n]{0,40}?\b(?:get|got|getting|are|become|becoming)\s+shorter\b)"
-                      r"(?=.*\b(?:rewards?|returns?|ep_rew\w*)\b[^.?\n]{0,60}?\b(?:goes up|going up|went up|ris\w*|rose|"
-                      r"increas\w*|climb\w*|improv\w*|grow\w*)\b)"
-                      r"(?=.*\b(?:ends?|ended|ending|terminat\w*|done|finish\w*)\b[^.?\n]{0,60}?\b(?:when|once|if|as soon as|"
-                      r"on)\b[^.?\n]{0,60}?\b(?:touch\w*|reach\w*|goal|target|success\w*|arriv\w*|solv\w*|lands?|"
-                      r"grasp\w*|picks?)\b(?!\s+(?:the\s+)?(?:\d[\w-]*\s+)?(?:time|step|max\w*|limit\w*)\b))"
-                      # (nor where no episode is said to succeed)
-                      r"(?!.*\bsuccess(?:\s+rate)?\b[^.?\n]{0,20}?\b(?:is|of|at|stays?)?\s*0\s?%)"),
+           lazy_regex.compile(r"(?s)\A(?=.*\bepisode\w*\s+(?:length|len|duration)s?\b[^.?\n]{0,60}?\b(?:goes down|going down|"
+                              r"went down|decreas\w*|drops?|dropping|dropped|shrinks?|shrinking|falls?|falling|fell|shorter)\b|"
+                              r".*\b(?:episodes?|ep_len\w*)\b[^.?\n]{0,40}?\b(?:get|got|getting|are|become|becoming)\s+shorter\b)"
+                              r"(?=.*\b(?:rewards?|returns?|ep_rew\w*)\b[^.?\n]{0,60}?\b(?:goes up|going up|went up|ris\w*|rose|"
+                              r"increas\w*|climb\w*|improv\w*|grow\w*)\b)"
+                              r"(?=.*\b(?:ends?|ended|ending|terminat\w*|done|finish\w*)\b[^.?\n]{0,60}?\b(?:when|once|if|as soon as|"
+                              r"on)\b[^.?\n]{0,60}?\b(?:touch\w*|reach\w*|goal|target|success\w*|arriv\w*|solv\w*|lands?|"
+                              r"grasp\w*|picks?)\b(?!\s+(?:the\s+)?(?:\d[\w-]*\s+)?(?:time|step|max\w*|limit\w*)\b))"
+                              # (nor where no episode is said to succeed)
+                              r"(?!.*\bsuccess(?:\s+rate)?\b[^.?\n]{0,20}?\b(?:is|of|at|stays?)?\s*0\s?%)"),
            "an episode that ends when the task is done -- the goal reached, the target touched -- ends sooner the "
            "sooner the agent does it: a policy that succeeds faster makes the mean episode length fall while the "
            "return rises (with a per-step penalty or a discount, finishing sooner is itself what is rewarded). An "
@@ -625,9 +626,9 @@ OBJECTIVES = (
     Normal("a VAE's total loss under a KL weight that rises",
            # (a VAE named, and its KL weight said to be annealed or printed beside the KL: not a distillation's KL with a
            # learning-rate warmup, nor a diffusion model's beta schedule)
-           re.compile(r"\b(?:vae|variational auto-?encoder)\b[^\n]{0,300}?\b(?:kl[ _-]?(?:anneal\w*|warm-?up|weight)|"
-                      r"(?:beta|β)[ _-]?(?:anneal\w*|warm-?up|schedul\w*)|anneal\w* (?:of )?(?:the )?(?:kl|beta|β))\b|"
-                      r"\b(?:vae|variational auto-?encoder)\b[\s\S]{0,600}?\bbeta\b[^\n]{0,40}\bkl\b"),
+           lazy_regex.compile(r"\b(?:vae|variational auto-?encoder)\b[^\n]{0,300}?\b(?:kl[ _-]?(?:anneal\w*|warm-?up|weight)|"
+                              r"(?:beta|β)[ _-]?(?:anneal\w*|warm-?up|schedul\w*)|anneal\w* (?:of )?(?:the )?(?:kl|beta|β))\b|"
+                              r"\b(?:vae|variational auto-?encoder)\b[\s\S]{0,600}?\bbeta\b[^\n]{0,40}\bkl\b"),
            "with the KL term's weight raised from 0 over the first epochs (KL cost annealing, Bowman et al., 2016, "
            "Generating Sentences from a Continuous Space), the total is a sum whose weights change: it can rise "
            "while both the reconstruction and the KL terms fall, and it means nothing to compare totals taken at "
@@ -638,12 +639,12 @@ OBJECTIVES = (
 
 # A model said not to have learned: at chance, flat, climbing, or worse than the mean (an R^2 near or below 0), or a run
 # that blew up -- not a comparison ("far above chance"), nor denied ("no nan", "does not diverge")
-NOT_LEARNED = re.compile(r"\b(?:(?<!above )(?<!than )(?<!against )(?<!over )(?<!vs )(?<!for )chance|(?<!for )random guess\w*|"
-                         r"r\^?2\b[^.\n]{0,40}?(?:-\d|\b0\.0\d)|worse than (?:predicting )?the mean|non-finite|diverg\w*|"
-                         r"explod\w*|nan|stays? at|stuck|flat|(?:rises?|climbs?|grows?|increases?)\b)", re.I)
+NOT_LEARNED = lazy_regex.compile(r"\b(?:(?<!above )(?<!than )(?<!against )(?<!over )(?<!vs )(?<!for )chance|(?<!for )random guess\w*|"
+                                 r"r\^?2\b[^.\n]{0,40}?(?:-\d|\b0\.0\d)|worse than (?:predicting )?the mean|non-finite|diverg\w*|"
+                                 r"explod\w*|nan|stays? at|stuck|flat|(?:rises?|climbs?|grows?|increases?)\b)", re.I)
 # ... and said to have learned: a held-out accuracy or score of 0.8 or more, or a loss said to fall
-LEARNED = re.compile(r"(?i)\b(?:acc(?:uracy)?|score|f1|auc|r\^?2)\b[^.\n\d]{0,30}?(?:\b0\.[89]\d*\b|\b(?:[89]\d|100)(?:\.\d+)?\s*%)|"
-                     r"\bloss\w*\b[^.\n]{0,40}?\b(?:falls?|fell|decreas\w*|goes down|going down|drops?)\b")
+LEARNED = lazy_regex.compile(r"(?i)\b(?:acc(?:uracy)?|score|f1|auc|r\^?2)\b[^.\n\d]{0,30}?(?:\b0\.[89]\d*\b|\b(?:[89]\d|100)(?:\.\d+)?\s*%)|"
+                             r"\bloss\w*\b[^.\n]{0,40}?\b(?:falls?|fell|decreas\w*|goes down|going down|drops?)\b")
 
 
 def _not_learned_said(text: str) -> str:
@@ -658,9 +659,9 @@ def _not_learned_said(text: str) -> str:
 
 # A training run (not a finder's sweep) said to break: "the training loss diverges after 2 epochs", "I ran fit() with
 # its suggestion and the loss explodes" -- not denied ("runs fine, no nan"), nor asked ("will my run diverge?")
-TRAINING_BROKE = re.compile(r"\b(?:training|train|trained|fit\(\)|fit_one_cycle|real|actual)\b[^.\n?]{0,60}?"
-                            r"\b(diverg\w*|explod\w*|blows? up|nan|inf|goes up|going up|went up|climb\w*|increas\w*|"
-                            r"ris(?:es|ing)|rose)\b(?![^.\n]{0,80}\?)", re.I)
+TRAINING_BROKE = lazy_regex.compile(r"\b(?:training|train|trained|fit\(\)|fit_one_cycle|real|actual)\b[^.\n?]{0,60}?"
+                                    r"\b(diverg\w*|explod\w*|blows? up|nan|inf|goes up|going up|went up|climb\w*|increas\w*|"
+                                    r"ris(?:es|ing)|rose)\b(?![^.\n]{0,80}\?)", re.I)
 
 
 def _training_broke_said(text: str) -> str:
@@ -673,13 +674,13 @@ def _training_broke_said(text: str) -> str:
 
 # (a diffusion run said to be broken beyond its loss's noise: samples of noise, or a model trained from scratch, whose
 # loss does fall a long way)
-DIFFUSION_BROKEN = re.compile(r"(?i)" + SAMPLES_BROKEN + r"|\bfrom\s+scratch\b")
+DIFFUSION_BROKEN = lazy_regex.compile(r"(?i)" + SAMPLES_BROKEN + r"|\bfrom\s+scratch\b")
 
 
 # (every area at -1, `area=   all` too, or detectron2's "No predictions from the model!": no ground truth or no
 # prediction was evaluated at all -- a pipeline's fault, not an empty range)
-NOTHING_EVALUATED = re.compile(r"(?i)\barea\s*=\s*all\s*\|[^\n]{0,40}\]\s*=\s*-1\.000\b|no predictions from the model!|"
-                               r"\bbbox_map\b\s*[:=]\s*-1\.0+\b")
+NOTHING_EVALUATED = lazy_regex.compile(r"(?i)\barea\s*=\s*all\s*\|[^\n]{0,40}\]\s*=\s*-1\.000\b|no predictions from the model!|"
+                                       r"\bbbox_map\b\s*[:=]\s*-1\.0+\b")
 
 
 def _no_ground_truth_at_all(text: str) -> str:
@@ -689,7 +690,7 @@ def _no_ground_truth_at_all(text: str) -> str:
 
 # (a loss below zero said, not denied: "never goes negative", "it is not a negative loss" -- a denial inside the saying,
 # or right before it; not "I don't know why my loss is negative", which says it is)
-NEGATIVE_DENIED = re.compile(r"(?i)\b(?:never|not|no)\b|n't\b")
+NEGATIVE_DENIED = lazy_regex.compile(r"(?i)\b(?:never|not|no)\b|n't\b")
 
 
 def negative_said(text: str) -> re.Match | None:
@@ -720,11 +721,11 @@ _LOGLIK_CLAUSE = r"(?:" + _NO_NEW_SUBJECT + r"[^.?\n]){0,80}?"
 # over training ("gets more negative every epoch", "keeps dropping since epoch 3" -- not "goes down for longer
 # sequences", a sum over more tokens), or a KL said to be below zero (impossible: a KL is at least 0): no answer that
 # it is the log of a probability, nor that a negative loss is normal
-_LOGLIK_WRONG = re.compile(r"(?i)" + _LOGLIK + _LOGLIK_CLAUSE + r"(?:\b(?:is|are|was|were|becomes?|became|went|goes|gets?|"
-                           r"got)\s+(?:now\s+)?(?:positive|above (?:zero|0))\b|(?<![\w.])\+\d|\b(?:more negative|"
-                           r"decreas\w*|go(?:es|ing)? down|drop(?:s|ped|ping)?|f[ae]ll(?:s|ing)?|worse)\b[^.\n?]{0,40}?"
-                           r"\b(?:every|each|per|over|since|through)\s+(?:the\s+)?(?:epoch|step|iteration|training|"
-                           r"checkpoint)\w*)|\bkl\b[^.\n?]{0,40}?\b(?:negative|below (?:zero|0))\b")
+_LOGLIK_WRONG = lazy_regex.compile(r"(?i)" + _LOGLIK + _LOGLIK_CLAUSE + r"(?:\b(?:is|are|was|were|becomes?|became|went|goes|gets?|"
+                                   r"got)\s+(?:now\s+)?(?:positive|above (?:zero|0))\b|(?<![\w.])\+\d|\b(?:more negative|"
+                                   r"decreas\w*|go(?:es|ing)? down|drop(?:s|ped|ping)?|f[ae]ll(?:s|ing)?|worse)\b[^.\n?]{0,40}?"
+                                   r"\b(?:every|each|per|over|since|through)\s+(?:the\s+)?(?:epoch|step|iteration|training|"
+                                   r"checkpoint)\w*)|\bkl\b[^.\n?]{0,40}?\b(?:negative|below (?:zero|0))\b")
 
 
 def _found(pattern: re.Pattern, text: str) -> str:
@@ -739,27 +740,27 @@ _PERPLEXITY_GIVEN = (r"(?<![a-z])(?:perplexity|ppl)\w*\b[^.\n\d]{0,30}?(?<![\d.,
                      r"(?:[1-9]\d{0,2}(?:,\d{3})+|[1-9]\d{2,})(?:\.\d+)?(?![\d.,]*\s*%)")
 # (the numbers on a line that names it: a perplexity each, but counts -- "at round 5", "after 10 epochs" -- and
 # fractions, an accuracy's, which no perplexity is: it is at least 1)
-_PERPLEXITY_LINE = re.compile(r"(?im)^[^\n]*(?<![a-z])(?:perplexity|ppl)[^\n]*")
-_LINE_NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w.,%])")
-COUNT_BEFORE = re.compile(r"(?i)\b(?:steps?|epochs?|iter(?:ation)?s?|rounds?|batch(?:es)?|layers?|updates?|after|at|of)"
-                          r"\s*(?:#\s*)?$")
-COUNT_AFTER = re.compile(r"(?i)\s*(?:steps?|epochs?|iter\w*|rounds?|batch(?:es)?|updates?|tokens?|characters?|k\b)")
+_PERPLEXITY_LINE = lazy_regex.compile(r"(?im)^[^\n]*(?<![a-z])(?:perplexity|ppl)[^\n]*")
+_LINE_NUMBER = lazy_regex.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w.,%])")
+COUNT_BEFORE = lazy_regex.compile(r"(?i)\b(?:steps?|epochs?|iter(?:ation)?s?|rounds?|batch(?:es)?|layers?|updates?|after|at|of)"
+                                  r"\s*(?:#\s*)?$")
+COUNT_AFTER = lazy_regex.compile(r"(?i)\s*(?:steps?|epochs?|iter\w*|rounds?|batch(?:es)?|updates?|tokens?|characters?|k\b)")
 # ... said to rise, which no learning model's does, as a statement: "rises", "shot up", "up from 45", "jumped to 4000";
 # "exploding" only where its sentence asks nothing ("why is the perplexity exploding?" asks what the numbers show)
-_PERPLEXITY_ROSE = re.compile(r"(?i)\b(?:perplexity|ppl)\w*\b[^.\n]{0,40}?\b(?:ris(?:es|ing)|rose|increas\w*|climb\w*|"
-                              r"goes up|went up|grows?|grew|shot up|shoots? up|jump\w*|spik\w*|blew up|blows? up|up from|back up|"
-                              r"explod\w*(?![^.\n?]*\?))")
+_PERPLEXITY_ROSE = lazy_regex.compile(r"(?i)\b(?:perplexity|ppl)\w*\b[^.\n]{0,40}?\b(?:ris(?:es|ing)|rose|increas\w*|climb\w*|"
+                                      r"goes up|went up|grows?|grew|shot up|shoots? up|jump\w*|spik\w*|blew up|blows? up|up from|back up|"
+                                      r"explod\w*(?![^.\n?]*\?))")
 
 
 # (two perplexities said in a row, the second larger: "955 -> 6208", "from 180 to 2400", "went back up to 5000" above an
 # earlier one; and a held-out perplexity set against a training one, a gap this answer does not explain)
-_PERPLEXITY_NUMBERS_ROSE = re.compile(r"(?i)(?<![a-z])(?:perplexity|ppl)\w*\b[^.\n]{0,60}?(?<![\d.,])(\d[\d,]*(?:\.\d+)?)"
-                                      r"\s*(?:->|→|to|then)\s*(?:about\s+|around\s+)?(\d[\d,]*(?:\.\d+)?)(?![\d.,])")
-_PERPLEXITY_GAP = re.compile(r"(?im)(?:^|(?<=[.?!] ))(?=(?:[^.?!\n]|\.\d)*\b(?:perplexity|ppl)\b)(?=(?:[^.?!\n]|\.\d)*\btrain"
-                             r"\w*\b)(?=(?:[^.?!\n]|\.\d)*\b(?:test|valid\w*|val|held-?out|eval\w*)\b)(?:[^.?!\n]|\.\d){1,200}")
-_HELD_OUT_PPL = re.compile(r"(?i)\b(?:test|valid\w*|val|eval\w*)[ _/]ppl\b['\"]?\s*(?:[:=]\s*)?(\d[\d,]*(?:\.\d+)?)")
-_NOT_FALLING = re.compile(r"(?i)\b(?:not|no longer|isn't|is not|doesn't|does not|won't|stopped)\s+(?:going\s+down|go(?:ing)?\s+"
-                          r"down|decreas\w*|improv\w*|fall\w*|dropp\w*)")
+_PERPLEXITY_NUMBERS_ROSE = lazy_regex.compile(r"(?i)(?<![a-z])(?:perplexity|ppl)\w*\b[^.\n]{0,60}?(?<![\d.,])(\d[\d,]*(?:\.\d+)?)"
+                                              r"\s*(?:->|→|to|then)\s*(?:about\s+|around\s+)?(\d[\d,]*(?:\.\d+)?)(?![\d.,])")
+_PERPLEXITY_GAP = lazy_regex.compile(r"(?im)(?:^|(?<=[.?!] ))(?=(?:[^.?!\n]|\.\d)*\b(?:perplexity|ppl)\b)(?=(?:[^.?!\n]|\.\d)*\btrain"
+                                     r"\w*\b)(?=(?:[^.?!\n]|\.\d)*\b(?:test|valid\w*|val|held-?out|eval\w*)\b)(?:[^.?!\n]|\.\d){1,200}")
+_HELD_OUT_PPL = lazy_regex.compile(r"(?i)\b(?:test|valid\w*|val|eval\w*)[ _/]ppl\b['\"]?\s*(?:[:=]\s*)?(\d[\d,]*(?:\.\d+)?)")
+_NOT_FALLING = lazy_regex.compile(r"(?i)\b(?:not|no longer|isn't|is not|doesn't|does not|won't|stopped)\s+(?:going\s+down|go(?:ing)?\s+"
+                                  r"down|decreas\w*|improv\w*|fall\w*|dropp\w*)")
 
 
 def _perplexity_unless(text: str) -> str:
@@ -807,9 +808,9 @@ def _diffusion_broken_said(text: str) -> str:
     return broken.group(0) if broken else ""
 
 
-FROZEN_SAID = re.compile(r"(?i)\b(?:un)?(?:freez\w*|froze\w*)\b|\btrainable\s*=\s*False\b|\brequires_grad(?:_\(\s*False|\s*=\s*False)|"
-                         r"\bnot\s+trainable\b|\bnon-trainable\s+(?:layers?|base|backbone)\b|\bbase_model\b|"
-                         r"\bpretrained\s+(?:base|backbone)\b|\binclude_top\s*=\s*False\b|\bhub\.KerasLayer\b")
+FROZEN_SAID = lazy_regex.compile(r"(?i)\b(?:un)?(?:freez\w*|froze\w*)\b|\btrainable\s*=\s*False\b|\brequires_grad(?:_\(\s*False|\s*=\s*False)|"
+                                 r"\bnot\s+trainable\b|\bnon-trainable\s+(?:layers?|base|backbone)\b|\bbase_model\b|"
+                                 r"\bpretrained\s+(?:base|backbone)\b|\binclude_top\s*=\s*False\b|\bhub\.KerasLayer\b")
 
 
 def _frozen_said(text: str) -> str:
@@ -821,14 +822,14 @@ def _frozen_said(text: str) -> str:
 # A Dice and an IoU the words give for the same predictions ("my Dice comes out at about 0.80 but my IoU only at about
 # 0.67"), as fractions or percentages
 # (a Dice score, not a Dice loss, one minus it; nor the threshold it was taken at, "Dice@0.5")
-_DICE_SAID = re.compile(r"(?i)\bdice\b(?!\s*(?:_|-)?(?:loss|coefficient loss|@))[^.\n\d]{0,40}?(?<![\d.])(\d{1,3}(?:\.\d+)?\s?%|0?\.\d+|1\.0*)(?![\d.])")
-_IOU_SAID = re.compile(rf"(?i)(?<![a-z])(?:{IOU_NAME})(?![a-z])[^.\n\d]{{0,40}}?(?<![\d.])(\d{{1,3}}(?:\.\d+)?\s?%|0?\.\d+|1\.0*)(?![\d.])")
+_DICE_SAID = lazy_regex.compile(r"(?i)\bdice\b(?!\s*(?:_|-)?(?:loss|coefficient loss|@))[^.\n\d]{0,40}?(?<![\d.])(\d{1,3}(?:\.\d+)?\s?%|0?\.\d+|1\.0*)(?![\d.])")
+_IOU_SAID = lazy_regex.compile(rf"(?i)(?<![a-z])(?:{IOU_NAME})(?![a-z])[^.\n\d]{{0,40}}?(?<![\d.])(\d{{1,3}}(?:\.\d+)?\s?%|0?\.\d+|1\.0*)(?![\d.])")
 
 
 # Loss values the words give ("the BCE loss barely falls, from 0.099 to 0.097"): a rare class's log loss is below
 # RARE_ENTROPY_MAX
-_LOSS_SAID = re.compile(r"(?i)\b(?:log[ _-]?loss|logloss|bce\w*|loss)\b[^.\n\d]{0,40}?(?<![\d.])(\d*\.\d+|\d+)(?![\d.])"
-                        r"(?:[^.\n\d]{0,12}?(?:to|and|-)\s*(\d*\.\d+|\d+)(?![\d.]))?")
+_LOSS_SAID = lazy_regex.compile(r"(?i)\b(?:log[ _-]?loss|logloss|bce\w*|loss)\b[^.\n\d]{0,40}?(?<![\d.])(\d*\.\d+|\d+)(?![\d.])"
+                                r"(?:[^.\n\d]{0,12}?(?:to|and|-)\s*(\d*\.\d+|\d+)(?![\d.]))?")
 RARE_ENTROPY_MAX = 0.35
 
 
@@ -838,10 +839,10 @@ def _loss_above_rare(text: str) -> str:
     return "" if said and max(said) < RARE_ENTROPY_MAX else "no loss of a rare class's size"
 
 
-_WENT_WRONG_WITH_IT = re.compile(r"(?i)\bloss\w*\b[^.\n]{0,40}?\b(?:goes|went)\s+up\b|\bloss\w*\b[^.\n]{0,40}?\b(?:rises?|rose|"
-                                 r"climbs?|climbed|increas\w*|jumps?|jumped|explod\w*)\b|\bacc\w*\b[^.\n]{0,40}?\b(?:falls?|"
-                                 r"fell|drops?|dropped|decreas\w*)\b|\bloss\w*\b[^.\n\d]{0,20}?\bfrom\s+(\d*\.?\d+)\s+to\s+"
-                                 r"(?:about\s+)?(\d*\.?\d+)")
+_WENT_WRONG_WITH_IT = lazy_regex.compile(r"(?i)\bloss\w*\b[^.\n]{0,40}?\b(?:goes|went)\s+up\b|\bloss\w*\b[^.\n]{0,40}?\b(?:rises?|rose|"
+                                         r"climbs?|climbed|increas\w*|jumps?|jumped|explod\w*)\b|\bacc\w*\b[^.\n]{0,40}?\b(?:falls?|"
+                                         r"fell|drops?|dropped|decreas\w*)\b|\bloss\w*\b[^.\n\d]{0,20}?\bfrom\s+(\d*\.?\d+)\s+to\s+"
+                                         r"(?:about\s+)?(\d*\.?\d+)")
 
 
 def _went_wrong_with_it(text: str) -> str:
@@ -854,14 +855,14 @@ def _went_wrong_with_it(text: str) -> str:
 
 # A token accuracy and a share of whole sentences right, as the words give them ("95% token accuracy", "only around
 # half of the sentences"), and a sentence length said
-_TOKEN_ACCURACY = re.compile(r"(?i)(?<![\d.])(\d{2}(?:\.\d+)?)\s?%\s+(?:token|tag|word|per-token|character|char)[- ]?(?:level\s+)?"
-                             r"accuracy\b|\b(?:token|tag|word|per-token|character|char)[- ]?(?:level\s+)?accuracy\b[^.\n\d]{0,30}?"
-                             r"(?<![\d.])(\d{2}(?:\.\d+)?)\s?%")
-_SENTENCE_SHARE = re.compile(r"(?i)\b(?:about\s+|around\s+|roughly\s+)?(half|a third|a quarter|(?<![\d.])\d{1,2}(?:\.\d+)?\s?%)"
-                             r"\s+(?:of\s+)?(?:the\s+)?(?:sentences?|sequences?|utterances?)\b|\b(?:sentences?|sequences?|"
-                             r"utterances?|exact[- ]match)\b[^.\n\d]{0,60}?(?<![\d.])(half|a third|a quarter|\d{1,2}(?:\.\d+)?\s?%)")
+_TOKEN_ACCURACY = lazy_regex.compile(r"(?i)(?<![\d.])(\d{2}(?:\.\d+)?)\s?%\s+(?:token|tag|word|per-token|character|char)[- ]?(?:level\s+)?"
+                                     r"accuracy\b|\b(?:token|tag|word|per-token|character|char)[- ]?(?:level\s+)?accuracy\b[^.\n\d]{0,30}?"
+                                     r"(?<![\d.])(\d{2}(?:\.\d+)?)\s?%")
+_SENTENCE_SHARE = lazy_regex.compile(r"(?i)\b(?:about\s+|around\s+|roughly\s+)?(half|a third|a quarter|(?<![\d.])\d{1,2}(?:\.\d+)?\s?%)"
+                                     r"\s+(?:of\s+)?(?:the\s+)?(?:sentences?|sequences?|utterances?)\b|\b(?:sentences?|sequences?|"
+                                     r"utterances?|exact[- ]match)\b[^.\n\d]{0,60}?(?<![\d.])(half|a third|a quarter|\d{1,2}(?:\.\d+)?\s?%)")
 _SHARE_WORDS = {"half": 0.5, "a third": 1 / 3, "a quarter": 0.25}
-_LENGTH_SAID = re.compile(r"(?i)\b(?:about|around|roughly|of|average(?:\s+of)?|mean(?:\s+of)?)\s+(\d{1,3})\s+(?:tokens|words)\b")
+_LENGTH_SAID = lazy_regex.compile(r"(?i)\b(?:about|around|roughly|of|average(?:\s+of)?|mean(?:\s+of)?)\s+(\d{1,3})\s+(?:tokens|words)\b")
 SENTENCE_LENGTH_MAX = 60
 
 
@@ -884,17 +885,17 @@ def _sentences_unlikely(text: str) -> str:
 
 
 # Targets said far from zero, or every prediction 0: no near-zero target blew the MAPE up
-_NO_TARGET_NEAR_ZERO = re.compile(r"(?i)\b(?:none|no\s+(?:targets?|values?|actuals?))\b[^.\n]{0,20}?\bnear\s+(?:zero|0)\b|"
-                                  r"\ball\s+in\s+the\s+(?:hundreds|thousands|millions)\b|\bpredictions?\s+(?:are\s+)?(?:all\s+)?"
-                                  r"(?:zero|0)\b")
+_NO_TARGET_NEAR_ZERO = lazy_regex.compile(r"(?i)\b(?:none|no\s+(?:targets?|values?|actuals?))\b[^.\n]{0,20}?\bnear\s+(?:zero|0)\b|"
+                                          r"\ball\s+in\s+the\s+(?:hundreds|thousands|millions)\b|\bpredictions?\s+(?:are\s+)?(?:all\s+)?"
+                                          r"(?:zero|0)\b")
 # (a ROC AUC at 0.5; a PR-AUC's chance is the base rate, not 0.5)
-_AUC_AT_CHANCE = re.compile(r"(?i)(?<!pr-)(?<!pr )\bauc\b[^.\n\d]{0,30}?(?<![\d.])0?\.50?\d?(?![\d])|(?<!pr-)(?<!pr )\bauc\b"
-                            r"[^.\n]{0,30}?\bchance\b")
+_AUC_AT_CHANCE = lazy_regex.compile(r"(?i)(?<!pr-)(?<!pr )\bauc\b[^.\n\d]{0,30}?(?<![\d.])0?\.50?\d?(?![\d])|(?<!pr-)(?<!pr )\bauc\b"
+                                    r"[^.\n]{0,30}?\bchance\b")
 # Two batch sizes the words give (run_said.BATCH_SIZE: "batch_size=64 ... batch_size=512"), or a bigger or smaller batch
 # said; a C-index said to sit at chance (0.5) or to fall
-_BATCH_CHANGED = re.compile(r"(?i)\b(?:bigger|larger|smaller|greater)\s+batch")
-_CINDEX_CHANCE = re.compile(r"(?i)\bc-?index\b[^.\n\d]{0,30}?\b0?\.5(?:0\d?)?(?![\d])|\bc-?index\b[^.\n]{0,40}?\b(?:falls?|fell|drops?|"
-                            r"dropped|decreas\w*|stays?\s+at\s+(?:chance|0?\.5))\b")
+_BATCH_CHANGED = lazy_regex.compile(r"(?i)\b(?:bigger|larger|smaller|greater)\s+batch")
+_CINDEX_CHANCE = lazy_regex.compile(r"(?i)\bc-?index\b[^.\n\d]{0,30}?\b0?\.5(?:0\d?)?(?![\d])|\bc-?index\b[^.\n]{0,40}?\b(?:falls?|fell|drops?|"
+                                    r"dropped|decreas\w*|stays?\s+at\s+(?:chance|0?\.5))\b")
 
 
 def _cox_unless(text: str) -> str:
@@ -909,15 +910,15 @@ def _cox_unless(text: str) -> str:
 
 # A scaling the words deny ("the target is not scaled", "never normalized"), an MSE on the scaled target too large for
 # a model that learned (0.5 and more: under half the variance explained), or one said to match the mean's
-_SCALING_DENIED = re.compile(r"(?i)\b(?:not|never|n't|without|un)[ -]?(?:\w+\s+){0,2}?(?:standardi[sz]|normali[sz]|scal|z-?scor)\w*")
-_MSE_SAID = re.compile(r"(?i)\bmse\b[^.\n\d]{0,40}?(?<![\d.])(\d*\.?\d+(?:e[-+]?\d+)?)")
-_MEAN_PREDICTOR = re.compile(r"(?i)\b(?:same\s+as\s+(?:always\s+)?predicting\s+the\s+mean|all\s+the\s+same|"
-                             r"predictions?\s+(?:are|is)\s+(?:all\s+)?(?:the\s+same|constant))\b")
+_SCALING_DENIED = lazy_regex.compile(r"(?i)\b(?:not|never|n't|without|un)[ -]?(?:\w+\s+){0,2}?(?:standardi[sz]|normali[sz]|scal|z-?scor)\w*")
+_MSE_SAID = lazy_regex.compile(r"(?i)\bmse\b[^.\n\d]{0,40}?(?<![\d.])(\d*\.?\d+(?:e[-+]?\d+)?)")
+_MEAN_PREDICTOR = lazy_regex.compile(r"(?i)\b(?:same\s+as\s+(?:always\s+)?predicting\s+the\s+mean|all\s+the\s+same|"
+                                     r"predictions?\s+(?:are|is)\s+(?:all\s+)?(?:the\s+same|constant))\b")
 
 
 # The loss itself said to go below zero ("the loss goes negative", "a negative loss", "loss of -0.42"), not denied
-_LOSS_BELOW_ZERO = re.compile(r"(?i)\bnegative\s+(?:loss|nll|cost)\b|\b(?:loss|nll|cost)\b(?:(?!\b(?:not|never|no)\b)"
-                              r"[^.\n]){0,40}?(?:\bnegative\b|\bbelow\s+zero\b|\bless\s+than\s+zero\b|(?<![\w.])-\d)")
+_LOSS_BELOW_ZERO = lazy_regex.compile(r"(?i)\bnegative\s+(?:loss|nll|cost)\b|\b(?:loss|nll|cost)\b(?:(?!\b(?:not|never|no)\b)"
+                                      r"[^.\n]){0,40}?(?:\bnegative\b|\bbelow\s+zero\b|\bless\s+than\s+zero\b|(?<![\w.])-\d)")
 
 
 def _scaled_target_unless(text: str) -> str:
@@ -934,33 +935,33 @@ def _scaled_target_unless(text: str) -> str:
 
 # A return said to fall from its best, or to sit below the task's threshold: a run that got worse is the question then
 # (any fall, whatever its subject: "then it drops back"; or a return said to sit below the 475 that solves it)
-_FELL_OR_LOW = re.compile(rf"(?i)\b(?:{FALL_VERBS}|degrad\w*|unlearn\w*)\b|"
-                          r"\b(?:returns?|rewards?|scores?)\b[^.\n]{0,40}?\b(?:around|about|at|of|~)\s*(?:[1-9]\d?|[1-3]\d\d|4[0-6]\d)"
-                          r"(?:\.\d+)?\b(?!\s*(?:k|episodes?|steps?))")
+_FELL_OR_LOW = lazy_regex.compile(rf"(?i)\b(?:{FALL_VERBS}|degrad\w*|unlearn\w*)\b|"
+                                  r"\b(?:returns?|rewards?|scores?)\b[^.\n]{0,40}?\b(?:around|about|at|of|~)\s*(?:[1-9]\d?|[1-3]\d\d|4[0-6]\d)"
+                                  r"(?:\.\d+)?\b(?!\s*(?:k|episodes?|steps?))")
 
 
 # Two runs said to end far apart -- "completely different", one learning and the other not -- more than a drift of the
 # last bits grows to in a healthy run
-_RUNS_FAR_APART = re.compile(r"(?i)\b(?:completely|totally|wildly|hugely|very|vastly|drastically|massively)\s+"
-                             r"(?:different|differ\w*)\b|\bhuge (?:difference|gap)\b|\bone (?:of them|run)\b[^.\n]{0,40}?"
-                             r"\b(?:fails?|failed|diverg\w*|collaps\w*|never learns?|doesn't learn)\b|"
-                             r"\bdiffer\w*\s+(?:a lot|significantly|greatly|massively)\b|"
-                             # (or against a paper's number: that is no second run of the same setup)
-                             r"\b(?:from|than|to|vs\.?|versus)\s+(?:the\s+)?(?:paper|reported|published)\w*\b")
+_RUNS_FAR_APART = lazy_regex.compile(r"(?i)\b(?:completely|totally|wildly|hugely|very|vastly|drastically|massively)\s+"
+                                     r"(?:different|differ\w*)\b|\bhuge (?:difference|gap)\b|\bone (?:of them|run)\b[^.\n]{0,40}?"
+                                     r"\b(?:fails?|failed|diverg\w*|collaps\w*|never learns?|doesn't learn)\b|"
+                                     r"\bdiffer\w*\s+(?:a lot|significantly|greatly|massively)\b|"
+                                     # (or against a paper's number: that is no second run of the same setup)
+                                     r"\b(?:from|than|to|vs\.?|versus)\s+(?:the\s+)?(?:paper|reported|published)\w*\b")
 # (two runs seeded differently are no same seed: "one with seed=0 and one with seed=1")
-_SEEDS_NAMED = re.compile(r"(?i)\bseed(?:\s*[=(:]\s*|\s+)(\d+)")
+_SEEDS_NAMED = lazy_regex.compile(r"(?i)\bseed(?:\s*[=(:]\s*|\s+)(\d+)")
 # ... or two scores given that differ by two points or more: "92% vs 61%", "by 5 points"
-_SCORES_APART = re.compile(r"(?i)(?<![\d.])(\d{1,3}(?:\.\d+)?|0?\.\d+)\s?(%?)(?:\s*\)?)\s*(?:vs\.?|versus|and|against|"
-                           r"and the other(?: \w+)?|,? the other(?: \w+)?)\s*(\d{1,3}(?:\.\d+)?|0?\.\d+)\s?(%?)(?!\d|\.\d)|"
-                           r"\bby\s+(?:about\s+|~\s?)?(\d{1,3}(?:\.\d+)?)\s*(?:percentage\s+)?points\b")
+_SCORES_APART = lazy_regex.compile(r"(?i)(?<![\d.])(\d{1,3}(?:\.\d+)?|0?\.\d+)\s?(%?)(?:\s*\)?)\s*(?:vs\.?|versus|and|against|"
+                                   r"and the other(?: \w+)?|,? the other(?: \w+)?)\s*(\d{1,3}(?:\.\d+)?|0?\.\d+)\s?(%?)(?!\d|\.\d)|"
+                                   r"\bby\s+(?:about\s+|~\s?)?(\d{1,3}(?:\.\d+)?)\s*(?:percentage\s+)?points\b")
 
 
 # Two runs, or their curves, said to diverge from each other: apart, not each to a nan ("the two curves diverge from
 # one another after step 40")
 _APART = r"diverg\w*\s+(?:from\s+(?:each\s+other|one\s+another)|apart)"
-_DRIFT_APART = re.compile(r"(?i)\b" + _APART + r"\b")
+_DRIFT_APART = lazy_regex.compile(r"(?i)\b" + _APART + r"\b")
 # (a training and a validation loss said to diverge from each other: the gap, not two runs' drift)
-_TRAIN_VAL_APART = re.compile(r"(?i)\btrain\w*\s+(?:loss\s+)?(?:and|&)\s+(?:the\s+)?val\w*[^.\n]{0,40}?\b" + _APART)
+_TRAIN_VAL_APART = lazy_regex.compile(r"(?i)\btrain\w*\s+(?:loss\s+)?(?:and|&)\s+(?:the\s+)?val\w*[^.\n]{0,40}?\b" + _APART)
 
 
 NATS_BITS = "a loss in nats beside a figure in bits"
@@ -972,15 +973,15 @@ _BITS_GIVEN = (r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:bits?\s*(?:/|per\s+)\s*(?:dim\w*
 # (logscan's fairseq dialect: `| valid | epoch 023 | valid on 'dev' subset | loss 4.871 | nll_loss 3.102 | ...`)
 # (its nll_loss only: its loss is the label-smoothed one, no cross-entropy; and none of fairseq's lines is compared,
 # a checkpoint's `score 6.012` as much as an epoch's fields: all in bits)
-_FAIRSEQ_LINE = re.compile(r"(?m)^[^\n]{0,200}" + FAIRSEQ_LINE_MARK + r"[^\n]*$")
-_FAIRSEQ_ANY_LINE = re.compile(r"(?m)^[^\n]{0,200}\| (?:INFO|WARNING|DEBUG) \| [^\n]*$")
-_FAIRSEQ_FIELD = re.compile(r"(?<= )nll_loss[ =](\d+\.\d+)(?=[ ,|]|$)")
-_BITS_FIGURE = re.compile(r"(?i)" + _BITS_GIVEN)
+_FAIRSEQ_LINE = lazy_regex.compile(r"(?m)^[^\n]{0,200}" + FAIRSEQ_LINE_MARK + r"[^\n]*$")
+_FAIRSEQ_ANY_LINE = lazy_regex.compile(r"(?m)^[^\n]{0,200}\| (?:INFO|WARNING|DEBUG) \| [^\n]*$")
+_FAIRSEQ_FIELD = lazy_regex.compile(r"(?<= )nll_loss[ =](\d+\.\d+)(?=[ ,|]|$)")
+_BITS_FIGURE = lazy_regex.compile(r"(?i)" + _BITS_GIVEN)
 # (asked by a figure in bits or by an nll_loss field; nats_as_bits checks that the field is on fairseq's own line)
-_BITS_ASKED = re.compile(r"(?i)" + _BITS_GIVEN + r"|(?<=\| )nll_loss[ =]\d")
+_BITS_ASKED = lazy_regex.compile(r"(?i)" + _BITS_GIVEN + r"|(?<=\| )nll_loss[ =]\d")
 # (a number with three significant digits or more: "0.9" and "3.9" are near many things)
-_DECIMAL = re.compile(r"(?<![\w.])(\d+\.\d+)(?![\w]|\.\d)")
-_SIGNIFICANT = re.compile(r"[1-9]\d*\.?\d*$")
+_DECIMAL = lazy_regex.compile(r"(?<![\w.])(\d+\.\d+)(?![\w]|\.\d)")
+_SIGNIFICANT = lazy_regex.compile(r"[1-9]\d*\.?\d*$")
 # (within this share of each other: the loss of a model a little worse or better than the paper's, not another number)
 NATS_AS_BITS_NEAR = 0.03
 
@@ -1026,12 +1027,12 @@ def _runs_far_apart(text: str) -> str:
 
 
 # An FID said to get worse, or to stop improving
-_FID_WORSE = re.compile(r"(?i)\bfid\b[^.\n]{0,40}?\b(?:rises|rising|rose|increas\w*|goes up|went up|gets? worse|got worse|"
-                        r"worsen\w*|climb\w*|stuck|plateau\w*|stopped improving|not improving|no longer improv\w*)\b")
+_FID_WORSE = lazy_regex.compile(r"(?i)\bfid\b[^.\n]{0,40}?\b(?:rises|rising|rose|increas\w*|goes up|went up|gets? worse|got worse|"
+                                r"worsen\w*|climb\w*|stuck|plateau\w*|stopped improving|not improving|no longer improv\w*)\b")
 
 
 # An FID said in numbers to have risen: "the FID went from 40 to 75"
-_FID_FROM_TO = re.compile(r"(?i)\bfid\b[^.\n\d]{0,30}?\bfrom\s+(\d+(?:\.\d+)?)\s+(?:up\s+)?to\s+(\d+(?:\.\d+)?)")
+_FID_FROM_TO = lazy_regex.compile(r"(?i)\bfid\b[^.\n\d]{0,30}?\bfrom\s+(\d+(?:\.\d+)?)\s+(?:up\s+)?to\s+(\d+(?:\.\d+)?)")
 
 
 def _fid_rose(text: str) -> str:
@@ -1040,7 +1041,7 @@ def _fid_rose(text: str) -> str:
 
 
 # A score said not to improve, of training or of validation: the question is then the run, not the two metrics
-_SCORE_STUCK = re.compile(r"(?i)\b(?:not|n't|never)\s+(?:\w+\s+)?improv\w*|\bstuck\b|\bplateau\w*")
+_SCORE_STUCK = lazy_regex.compile(r"(?i)\b(?:not|n't|never)\s+(?:\w+\s+)?improv\w*|\bstuck\b|\bplateau\w*")
 
 
 def _fraction(said: str) -> tuple[float, float]:
@@ -1067,16 +1068,16 @@ def _dice_iou_apart(text: str) -> str:
 # it, with the tool's own source. Before the generic answers (a large start, a gap between training and validation):
 # they name the tool, and explain more.
 # (scores that are no log-probabilities: a critic's, a reward model's, an anomaly detector's, a metric's)
-NOT_LOG_PROB_SCORES = re.compile(r"(?i)\b(?:critic|discriminator|reward|anomal\w*|r2|r²|f1|bleu|rouge|silhouette|"
-                                 r"decision_function)\b[^.?!\n]{0,40}?\bscores?\b")
+NOT_LOG_PROB_SCORES = lazy_regex.compile(r"(?i)\b(?:critic|discriminator|reward|anomal\w*|r2|r²|f1|bleu|rouge|silhouette|"
+                                         r"decision_function)\b[^.?!\n]{0,40}?\bscores?\b")
 TOOL_ANSWERS = (
     # (asked of a sequence model's output: a generation, a beam search, a translation's hypotheses -- not of a critic's,
     # a reward model's, an anomaly detector's or a metric's scores, which are no log-probabilities)
     Normal("a sequence model's scores, which are log-probabilities",
-           re.compile(r"(?s)\A(?=.*(?:\bbeam\b|\bhypothes\w*|sequences_scores|output_scores|\bgenerate\b|^[hp]-\d+\t|"
-                      r"\btranslations?\b))(?=.*(?:\bnegative\s+(?:[\w-]+\s+)?(?:scores?|log[- ]?probs?|logprobs?|"
-                      r"log[- ]?probabilit(?:y|ies))\b|(?:\b|_)(?:scores?|log[- ]?probs?|logprobs?|log[- ]?probabilit(?:y|ies))\b"
-                      r"(?:[^.;!?\n]|\.(?=\d)){0,60}?\b(?:(?:are|is)\s+(?:all\s+|always\s+)?|all\s+)negative\b))", re.M),
+           lazy_regex.compile(r"(?s)\A(?=.*(?:\bbeam\b|\bhypothes\w*|sequences_scores|output_scores|\bgenerate\b|^[hp]-\d+\t|"
+                              r"\btranslations?\b))(?=.*(?:\bnegative\s+(?:[\w-]+\s+)?(?:scores?|log[- ]?probs?|logprobs?|"
+                              r"log[- ]?probabilit(?:y|ies))\b|(?:\b|_)(?:scores?|log[- ]?probs?|logprobs?|log[- ]?probabilit(?:y|ies))\b"
+                              r"(?:[^.;!?\n]|\.(?=\d)){0,60}?\b(?:(?:are|is)\s+(?:all\s+|always\s+)?|all\s+)negative\b))", re.M),
            "a sequence model scores a hypothesis with the log of its probability (summed over its tokens, or per token): "
            "the log of a number at most 1, so never above 0, and the nearer 0 the likelier. fairseq-generate prints them "
            "in base 2, the H line's score (its tokens' sum, divided by the length to a power, --lenpen) and the P "
@@ -1086,7 +1087,7 @@ TOOL_ANSWERS = (
            "whether any score is above 0: a log-probability above 0 would be the bug",
            unless=lambda text: NOT_LOG_PROB_SCORES.search(text) is not None),
     Normal("YOLO's \"NMS time limit exceeded\" while an untrained detector is validated",
-           re.compile(r"\bnms time limit \d+(?:\.\d+)?s exceeded"),
+           lazy_regex.compile(r"\bnms time limit \d+(?:\.\d+)?s exceeded"),
            "ultralytics gives non-maximum suppression 2 s plus 0.05 s per image of the batch (`time_limit = 2.0 + "
            "max_time_img * bs`), then stops and warns \"NMS time limit ... exceeded\" (non_max_suppression in "
            "https://github.com/ultralytics/ultralytics/blob/7d4fe9cb7d452e69875abb3fd0836257184cd339/ultralytics/utils/ops.py). "
@@ -1096,9 +1097,9 @@ TOOL_ANSWERS = (
            "whether the warning fades over the epochs while the losses fall and the mAP rises"),
     Normal("Keras's reported loss, which includes the weight penalties",
            # (a regularizer named, beside a reported loss said to stay above one computed by hand or never to go low)
-           re.compile(r"(?s)\A(?=.*\b(?:kernel_regularizer|bias_regularizer|activity_regularizer|regularizers\.l[12]\w*|"
-                      r"add_loss)\b)(?=.*\b(?:log_loss|from predict\(\)|on predict\(\)|computed (?:it )?manually|"
-                      r"never gets below|never goes below)\b)"),
+           lazy_regex.compile(r"(?s)\A(?=.*\b(?:kernel_regularizer|bias_regularizer|activity_regularizer|regularizers\.l[12]\w*|"
+                              r"add_loss)\b)(?=.*\b(?:log_loss|from predict\(\)|on predict\(\)|computed (?:it )?manually|"
+                              r"never gets below|never goes below)\b)"),
            "Keras adds the losses its layers hold -- the kernel_regularizer penalties among them -- to the compiled loss "
            "in compute_loss, in fit() and in evaluate() alike "
            "(https://github.com/keras-team/keras/blob/v3.15.1/keras/src/trainers/trainer.py#L390-L391; a layer's losses "
@@ -1109,9 +1110,9 @@ TOOL_ANSWERS = (
            "sum(model.losses) beside the gap between the reported loss and the one computed from predict(): they "
            "should match"),
     Normal("a training loss that rose once class weights were added",
-           re.compile(r"(?s)\A(?=.*\b(?:class_weights?|class weights?|pos_weight|sample_weights?)\b)"
-                      r"(?=.*\bloss\w*\b[^.?\n]{0,100}?\b(?:went up|goes up|increas\w*|rose|higher|larger|bigger|"
-                      r"worse|jumped)\b)"),
+           lazy_regex.compile(r"(?s)\A(?=.*\b(?:class_weights?|class weights?|pos_weight|sample_weights?)\b)"
+                              r"(?=.*\bloss\w*\b[^.?\n]{0,100}?\b(?:went up|goes up|increas\w*|rose|higher|larger|bigger|"
+                              r"worse|jumped)\b)"),
            "a class weight multiplies each example's loss by its class's weight, so the loss reported is another "
            "quantity than the unweighted one: the rare class, the one the model gets wrong most, now counts many times "
            "more, and the number rises while the model may be better at what the weights ask for (the rare class's "
@@ -1124,7 +1125,7 @@ TOOL_ANSWERS = (
     Normal("Keras's non-trainable parameters, which are BatchNormalization's moving statistics",
            # (Keras's summary line, `Non-trainable params: 1,920 (7.50 KB)`: not Lightning's table, `11.2 M  Non-trainable
            # params`, nor a model the words freeze on purpose)
-           re.compile(r"\bnon-trainable params:\s*(?!0\b)\d"),
+           lazy_regex.compile(r"\bnon-trainable params:\s*(?!0\b)\d"),
            "a BatchNormalization layer keeps a moving mean and a moving variance for each channel, updated as running "
            "averages in training mode and not by gradients, so Keras counts them as non-trainable "
            "(https://github.com/keras-team/keras/blob/v3.15.1/keras/src/layers/normalization/batch_normalization.py#L61-L62, "
@@ -1133,8 +1134,8 @@ TOOL_ANSWERS = (
            "twice the channels of every BatchNormalization layer, summed: it should equal the non-trainable count",
            unless=_frozen_said),
     Normal("a diffusion model's per-step loss, which is mostly the noise level it drew",
-           re.compile(r"(?s)\A(?=.*\b(?:diffusion|ddpm|ddim|denoising|noise[_ ]pred\w*|diffusers)\b)"
-                      r"(?=.*(?<![a-z])loss\w*\b[^.?\n]{0,80}?\b(?:flat|noisy|jumps?|jumping|bounc\w+|fluctuat\w+))"),
+           lazy_regex.compile(r"(?s)\A(?=.*\b(?:diffusion|ddpm|ddim|denoising|noise[_ ]pred\w*|diffusers)\b)"
+                              r"(?=.*(?<![a-z])loss\w*\b[^.?\n]{0,80}?\b(?:flat|noisy|jumps?|jumping|bounc\w+|fluctuat\w+))"),
            "a diffusion model trains on a noise level drawn at random for each example (DDPM draws the timestep "
            "uniformly and regresses the noise that was added: Ho et al. 2020, Algorithm 1), and how hard that is "
            "depends mostly on the draw, so one step's loss moves by an order of magnitude with the timesteps its batch "
@@ -1143,7 +1144,7 @@ TOOL_ANSWERS = (
            "samples from the same prompts and seeds at several checkpoints, or the loss averaged per timestep",
            explains_noise=True, unless=_diffusion_broken_said),
     Normal("PyTorch's \"enable_nested_tensor is True, but self.use_nested_tensor is False\" warning",
-           re.compile(r"\benable_nested_tensor is true, but self\.use_nested_tensor is false\b"),
+           lazy_regex.compile(r"\benable_nested_tensor is true, but self\.use_nested_tensor is false\b"),
            "nn.TransformerEncoder warns so when it is built, where one of its layers rules out the fast path that packs a "
            "padded batch into a nested tensor (norm_first=True is one such reason: "
            "https://github.com/pytorch/pytorch/blob/v2.13.0/torch/nn/modules/"
@@ -1156,7 +1157,7 @@ TOOL_ANSWERS = (
            unless=_nonfinite_said),
     Normal("torchvision's `pretrained` deprecation warning, which names the weights it loads",
            # (the warning's last sentence naming a weights enum, not `weights=None`)
-           re.compile(r"(?i)the current behavior is equivalent to passing `weights=\w+_weights\.\w+`"),
+           lazy_regex.compile(r"(?i)the current behavior is equivalent to passing `weights=\w+_weights\.\w+`"),
            "torchvision 0.13 and later still read `pretrained=True`: handle_legacy_interface turns it into the weights "
            "enum the builder names, warns, and builds the model with those weights "
            "(https://github.com/pytorch/vision/blob/v0.16.0/torchvision/models/_utils.py#L200-L226; for resnet50 the "
@@ -1171,9 +1172,9 @@ TOOL_ANSWERS = (
     Normal("a word error rate above 100%",
            # (above 100%, not at it: a WER of exactly 100% is every word deleted, a model that outputs nothing; nor a
            # fall "from 100%")
-           re.compile(r"\b(?:wer|cer|word error rate|character error rate)\b[^.?\n]{0,40}?(?:\b(?:above|over|more than|"
-                      r"greater than|exceeds?|exceeding|higher than)\s+(?:100\s?%|1(?:\.0+)?\b)|(?<!from )(?<![\d.])"
-                      r"(?:10[1-9]|1[1-9]\d|[2-9]\d\d)(?:\.\d+)?\s?%|(?<!from )(?<![\d.])100\.\d*[1-9]\d*\s?%)"),
+           lazy_regex.compile(r"\b(?:wer|cer|word error rate|character error rate)\b[^.?\n]{0,40}?(?:\b(?:above|over|more than|"
+                              r"greater than|exceeds?|exceeding|higher than)\s+(?:100\s?%|1(?:\.0+)?\b)|(?<!from )(?<![\d.])"
+                              r"(?:10[1-9]|1[1-9]\d|[2-9]\d\d)(?:\.\d+)?\s?%|(?<!from )(?<![\d.])100\.\d*[1-9]\d*\s?%)"),
            "jiwer counts the word error rate as (S + D + I) / (H + S + D) "
            "(https://github.com/jitsi/jiwer/blob/v4.0.0/src/jiwer/process.py#L247): substitutions, deletions and "
            "insertions over the words of the reference. Insertions have no bound, so a hypothesis with more words than "
@@ -1187,7 +1188,7 @@ TOOL_ANSWERS = (
            # (a perplexity given as a number of three digits or more -- `eval_perplexity 10019.73`, "perplexity around
            # 10,000"; not a percentage, nor a count after it, "perplexity at step 1000 is 35" -- in a report that asks
            # about it: a question that names it, not a log's `ppl=` beside a question of another thing)
-           re.compile(r"(?si)\A(?=.*" + _PERPLEXITY_GIVEN + r")(?=.*(?<![a-z])(?:perplexity|ppl)\b[^.?!\n]*\?)"),
+           lazy_regex.compile(r"(?si)\A(?=.*" + _PERPLEXITY_GIVEN + r")(?=.*(?<![a-z])(?:perplexity|ppl)\b[^.?!\n]*\?)"),
            "a perplexity is the exponential of the mean cross-entropy per token (\"the exponentiated average negative "
            "log-likelihood of a sequence\", https://huggingface.co/docs/transformers/perplexity): e^loss for a loss in "
            "nats, 2^loss for one in bits, as fairseq prints its loss and ppl (utils.get_perplexity, base=2, at v0.12.2). "
@@ -1219,10 +1220,10 @@ TOOL_ANSWERS = (
            or ("" if nats_as_bits(text) else "no number that is the figure in bits times ln 2")),
     Normal("CartPole-v1's return of 500, the most an episode can give",
            # (v1, and 500 the return's own value: not "after 500 episodes", "batch size 500")
-           re.compile(r"(?s)\A(?=.*\bcart-?pole-v1\b|(?!.*\bcart-?pole-v0\b).*\bcart-?pole\b)"
-                      r"(?=.*\b(?:returns?|rewards?|scores?)\b[^.\n\d]{0,40}?(?<![\d.])500(?:\.0+)?(?![\d.])(?!\s*(?:episodes?|"
-                      r"steps?|iterations?|updates?)\b))"
-                      r"(?=.*\b(?:never|plateau\w*|higher|above|past|beyond|cap\w*|limit\w*|max\w*)\b)"),
+           lazy_regex.compile(r"(?s)\A(?=.*\bcart-?pole-v1\b|(?!.*\bcart-?pole-v0\b).*\bcart-?pole\b)"
+                              r"(?=.*\b(?:returns?|rewards?|scores?)\b[^.\n\d]{0,40}?(?<![\d.])500(?:\.0+)?(?![\d.])(?!\s*(?:episodes?|"
+                              r"steps?|iterations?|updates?)\b))"
+                              r"(?=.*\b(?:never|plateau\w*|higher|above|past|beyond|cap\w*|limit\w*|max\w*)\b)"),
            "Gymnasium registers CartPole-v1 with max_episode_steps=500 (https://github.com/Farama-Foundation/Gymnasium/"
            "blob/v1.3.0/gymnasium/envs/__init__.py#L26-L32; v0 with 200) and gives a reward of +1 for every step "
            "(cartpole.py#L58-L59 there), so the time limit truncates every episode at 500 steps and a return of 500 "
@@ -1233,8 +1234,8 @@ TOOL_ANSWERS = (
            frozenset({"climb"}),
            unless=lambda text: _nonfinite_said(text) or _FELL_OR_LOW.search(text) is not None),
     Normal("a Cox partial likelihood computed over the batch, which grows with the batch size and stays far from 0",
-           re.compile(r"(?s)\A(?=.*\b(?:cox|partial (?:log-?)?likelihood|deepsurv)\b)(?=.*\bbatch(?:[ _-]?size)?\b)"
-                      r"(?=.*\bloss\w*\b[^?\n]{0,120}?\b(?:higher|larger|bigger|greater|grows?|increas\w*)\b)"),
+           lazy_regex.compile(r"(?s)\A(?=.*\b(?:cox|partial (?:log-?)?likelihood|deepsurv)\b)(?=.*\bbatch(?:[ _-]?size)?\b)"
+                              r"(?=.*\bloss\w*\b[^?\n]{0,120}?\b(?:higher|larger|bigger|greater|grows?|increas\w*)\b)"),
            "a Cox partial likelihood computed within a mini-batch compares each event with the batch's own risk set, the "
            "samples still at risk at its time (DeepSurv's loss: Katzman et al. 2018, BMC Medical Research Methodology "
            "18:24, Eq. 4): the log of a sum over that set is in the loss, so the same model's loss grows by about the "
@@ -1247,10 +1248,10 @@ TOOL_ANSWERS = (
            unless=lambda text: _cox_unless(text),
            explains_plateau=True),
     Normal("a loss on standardised targets, which is in units of their variance",
-           re.compile(r"(?s)\A(?=.*(?:\b(?:targets?|y|labels?|outputs?)\b[^.\n]{0,60}?\b(?:standardi[sz]\w*|normali[sz]\w*|"
-                      r"z-?scor\w*|scaled)\b|\b(?:standardi[sz]\w*|normali[sz]\w*|z-?scor\w*|scaled)\b[^.\n]{0,60}?\b(?:targets?|"
-                      r"target included|y)\b))(?=.*\b(?:convert\w*|back to|original (?:units|scale)|inverse_transform|"
-                      r"de-?normali[sz]\w*|un-?scal\w*|rescal\w*)\b)(?=.*\b(?:mse|mae|rmse|error)\b)(?=.*\?)"),
+           lazy_regex.compile(r"(?s)\A(?=.*(?:\b(?:targets?|y|labels?|outputs?)\b[^.\n]{0,60}?\b(?:standardi[sz]\w*|normali[sz]\w*|"
+                              r"z-?scor\w*|scaled)\b|\b(?:standardi[sz]\w*|normali[sz]\w*|z-?scor\w*|scaled)\b[^.\n]{0,60}?\b(?:targets?|"
+                              r"target included|y)\b))(?=.*\b(?:convert\w*|back to|original (?:units|scale)|inverse_transform|"
+                              r"de-?normali[sz]\w*|un-?scal\w*|rescal\w*)\b)(?=.*\b(?:mse|mae|rmse|error)\b)(?=.*\?)"),
            "a mean squared error on a standardised target is in units of the target's variance: its square root is the "
            "root-mean-squared error in standard deviations (an MSE of 0.03, for example, is an RMSE of 0.17 standard "
            "deviations), and in the original units the error is that times the target's standard deviation (for a "
@@ -1261,8 +1262,8 @@ TOOL_ANSWERS = (
            unless=lambda text: _scaled_target_unless(text)),
     Normal("nnU-Net's loss, the cross-entropy plus minus the soft Dice, which goes below zero",
            # (nnU-Net named, and its loss said or printed below zero: `train_loss -0.6904`)
-           re.compile(r"(?s)\A(?=.*(?:" + MINUS_SCORE_TRAINER.pattern + r"))(?=.*(?:" + NEGATIVE_SAID.pattern
-                      + r"|\b(?:train|val)_loss\s*:?\s*-\d*\.?\d))", re.I),
+           lazy_regex.compile(r"(?s)\A(?=.*(?:" + MINUS_SCORE_TRAINER.pattern + r"))(?=.*(?:" + NEGATIVE_SAID.pattern
+                              + r"|\b(?:train|val)_loss\s*:?\s*-\d*\.?\d))", re.I),
            "nnU-Net trains on the cross-entropy plus the soft Dice with its sign flipped: its soft Dice loss returns "
            "-dc (https://github.com/MIC-DKFZ/nnUNet/blob/v2.8.1/nnunetv2/training/loss/dice.py#L119), DC_and_CE_loss "
            "adds it to the cross-entropy with weights of 1 (compound_losses.py#L55, nnUNetTrainer.py#L444-L446 there), "
@@ -1275,16 +1276,16 @@ TOOL_ANSWERS = (
     Normal("a log loss on rare positives, which sits near the base rate's entropy and has little room to fall",
            # (a binary log loss, positives said rare, the loss said to barely move, and a ranking measure said to be
            # above a baseline or to rise)
-           re.compile(r"(?s)\A(?=.*\b(?:log[ _-]?loss|logloss|bce\w*|binary[ _]cross[ _-]?entropy\w*)\b)"
-                      r"(?=.*(?:\b(?:a\s+)?(?:small|tiny|low)\s+(?:share|fraction|percentage|proportion)\b|\brare\b|"
-                      r"\bimbalanc\w*|\b(?:only|about|around|under|below)\s+\d(?:\.\d+)?\s?%\s+(?:of\s+)?(?:\w+\s+){0,3}?"
-                      r"(?:are\s+|is\s+|get\s+|gets\s+)?(?:positive|opened|click\w*|convert\w*|fraud\w*|churn\w*|buy\w*)|"
-                      # ("the positive rate is 2%", "click-through rate is 0.8%": a rate of one digit's percent)
-                      r"\b(?:positive|click[- ]?through|conversion|fraud|churn|open|base)\s+rate\s+(?:is\s+|of\s+|=\s*|:\s*)?"
-                      r"(?:about\s+|around\s+|~\s*)?(?<![\d.])\d(?:\.\d+)?\s?%))"
-                      r"(?=.*\b(?:barely|hardly|only slightly|almost nothing|very little|little)\b)"
-                      r"(?=.*\b(?:auc|pr-?auc|average precision|ndcg|recall@\d+)\b[^.\n]{0,60}?\b(?:higher|above|better|"
-                      r"beats?|improv\w*|goes up|rises?|rising)\b)"),
+           lazy_regex.compile(r"(?s)\A(?=.*\b(?:log[ _-]?loss|logloss|bce\w*|binary[ _]cross[ _-]?entropy\w*)\b)"
+                              r"(?=.*(?:\b(?:a\s+)?(?:small|tiny|low)\s+(?:share|fraction|percentage|proportion)\b|\brare\b|"
+                              r"\bimbalanc\w*|\b(?:only|about|around|under|below)\s+\d(?:\.\d+)?\s?%\s+(?:of\s+)?(?:\w+\s+){0,3}?"
+                              r"(?:are\s+|is\s+|get\s+|gets\s+)?(?:positive|opened|click\w*|convert\w*|fraud\w*|churn\w*|buy\w*)|"
+                              # ("the positive rate is 2%", "click-through rate is 0.8%": a rate of one digit's percent)
+                              r"\b(?:positive|click[- ]?through|conversion|fraud|churn|open|base)\s+rate\s+(?:is\s+|of\s+|=\s*|:\s*)?"
+                              r"(?:about\s+|around\s+|~\s*)?(?<![\d.])\d(?:\.\d+)?\s?%))"
+                              r"(?=.*\b(?:barely|hardly|only slightly|almost nothing|very little|little)\b)"
+                              r"(?=.*\b(?:auc|pr-?auc|average precision|ndcg|recall@\d+)\b[^.\n]{0,60}?\b(?:higher|above|better|"
+                              r"beats?|improv\w*|goes up|rises?|rising)\b)"),
            "with a share p of positives, the best a model can do knowing nothing of each example is to predict p for "
            "all of them, and its log loss is then the entropy of that base rate, -p ln p - (1 - p) ln(1 - p): 0.098 "
            "at p = 2%, 0.056 at 1% -- not ln 2 = 0.693, where a balanced problem starts. Once a model has learned that "
@@ -1301,9 +1302,9 @@ TOOL_ANSWERS = (
            or _loss_above_rare(text)),
     Normal("fastai's fit_one_cycle, whose rate rises before it falls",
            # (the one-cycle schedule named, and the rate said to go up)
-           re.compile(r"(?s)\A(?=.*(?<!replaced )(?<!instead of )(?<!switched from )(?<!not )\bfit_one_cycle\b)"
-                      r"(?=.*\b(?:lr|learning rate)\b[^.\n]{0,60}?\b(?:goes|went|going)\s+up\b|.*\b(?:lr|learning rate)\b"
-                      r"[^.\n]{0,60}?\b(?:rises|rose|increases|increased|climbs|climbed)\b)"),
+           lazy_regex.compile(r"(?s)\A(?=.*(?<!replaced )(?<!instead of )(?<!switched from )(?<!not )\bfit_one_cycle\b)"
+                              r"(?=.*\b(?:lr|learning rate)\b[^.\n]{0,60}?\b(?:goes|went|going)\s+up\b|.*\b(?:lr|learning rate)\b"
+                              r"[^.\n]{0,60}?\b(?:rises|rose|increases|increased|climbs|climbed)\b)"),
            "fit_one_cycle follows the 1cycle policy (Smith 2018, A disciplined approach to neural network "
            "hyper-parameters, arXiv:1803.09820): over the first pct_start of the steps (0.25 by default) it raises the "
            "rate by a cosine from lr_max/div (div=25) to lr_max, then anneals it by a cosine to lr_max/div_final "
@@ -1320,8 +1321,8 @@ TOOL_ANSWERS = (
            or _went_wrong_with_it(text)),
     Normal("a sentence accuracy far below the token accuracy",
            # (a token accuracy and a share of whole sentences right, both given: _sentences_unlikely checks them)
-           re.compile(r"(?s)\A(?=.*\b(?:token|tag|word|per-token|character|char)[- ]?(?:level\s+)?accuracy\b)"
-                      r"(?=.*(?:\b(?:sentences?|sequences?|utterances?|exact[- ]match)\b|\bhalf\b))"),
+           lazy_regex.compile(r"(?s)\A(?=.*\b(?:token|tag|word|per-token|character|char)[- ]?(?:level\s+)?accuracy\b)"
+                              r"(?=.*(?:\b(?:sentences?|sequences?|utterances?|exact[- ]match)\b|\bhalf\b))"),
            "a sentence counts as right only when every one of its tokens is: with a token accuracy a and n tokens, "
            "errors falling independently would leave a^n of the sentences right -- 0.95^12 = 0.54, 0.95^20 = 0.36 -- "
            "so 95% of the tokens and about half of the sentences go together for sentences of a dozen tokens. Errors "
@@ -1334,11 +1335,11 @@ TOOL_ANSWERS = (
            # percent; scikit-learn's fraction above 100 is huger still -- or "thousands of percent", not exactly 100%,
            # every prediction 0; and the errors said small, with no negation between, or the forecasts said to follow
            # the truth)
-           re.compile(r"(?s)\A(?=.*(?:\bmape\b|mean[ _]absolute[ _]percentage[ _]error)(?:\s*[:=]\s*(?!100(?:\.0+)?(?![\d.]))"
-                      r"[1-9]\d{2,}+(?:\.\d+)?(?!\d|\.\d)|[^.\n\d]{0,40}?(?<![\d.])(?!100(?:\.0+)?\s?%)[1-9]\d{2,}+(?:[.,]\d+)?\s?%|"
-                      r"[^.\n]{0,40}?\b(?:several |a few )?(?:thousands?|hundreds?) (?:of )?percent\b|[^.\n]{0,40}?\bseveral thousand\b))"
-                      r"(?=.*(?:\b(?:mae|rmse|mse|errors?)\b(?:(?!\b(?:not|never|no)\b|n't\b)[^.\n]){0,60}?\b(?:small|low|tiny|fine|good)\b|"
-                      r"(?<!n't )(?<!not )(?<!never )\b(?:follow|track|match)\w*\b(?:(?!\bnot\b)[^.\n]){0,40}?\b(?:closely|well|nicely)\b))"),
+           lazy_regex.compile(r"(?s)\A(?=.*(?:\bmape\b|mean[ _]absolute[ _]percentage[ _]error)(?:\s*[:=]\s*(?!100(?:\.0+)?(?![\d.]))"
+                              r"[1-9]\d{2,}+(?:\.\d+)?(?!\d|\.\d)|[^.\n\d]{0,40}?(?<![\d.])(?!100(?:\.0+)?\s?%)[1-9]\d{2,}+(?:[.,]\d+)?\s?%|"
+                              r"[^.\n]{0,40}?\b(?:several |a few )?(?:thousands?|hundreds?) (?:of )?percent\b|[^.\n]{0,40}?\bseveral thousand\b))"
+                              r"(?=.*(?:\b(?:mae|rmse|mse|errors?)\b(?:(?!\b(?:not|never|no)\b|n't\b)[^.\n]){0,60}?\b(?:small|low|tiny|fine|good)\b|"
+                              r"(?<!n't )(?<!not )(?<!never )\b(?:follow|track|match)\w*\b(?:(?!\bnot\b)[^.\n]){0,40}?\b(?:closely|well|nicely)\b))"),
            "the MAPE divides each error by its true value -- scikit-learn's is |y_pred - y_true| / max(|y_true|, eps) "
            "(https://github.com/scikit-learn/scikit-learn/blob/1.9.1/sklearn/metrics/_regression.py#L496; its docstring "
            "warns that \"bad predictions can lead to arbitrarily large MAPE values, especially if some `y_true` values "
@@ -1354,11 +1355,11 @@ TOOL_ANSWERS = (
            or _found(_NO_TARGET_NEAR_ZERO, text)),
     Normal("a Dice score and an IoU that differ, for the same predictions",
            # (both given as numbers, and asked about; a Dice loss is not the score)
-           re.compile(r"(?s)\A(?=.*\bdice\b(?!\s*[_-]?(?:loss|@))[^.\n\d]{0,40}\d)"
-                      rf"(?=.*(?<![a-z])(?:{IOU_NAME})(?![a-z])[^.\n\d]{{0,40}}\d)"
-                      # (and the two set against each other: "but my IoU only", "much closer", "why do they differ")
-                      r"(?=.*\b(?:but|while|whereas|differ\w*|closer|mismatch\w*|inconsisten\w*|lower than|higher than|"
-                      r"gap|only)\b)(?=.*\?)"),
+           lazy_regex.compile(r"(?s)\A(?=.*\bdice\b(?!\s*[_-]?(?:loss|@))[^.\n\d]{0,40}\d)"
+                              rf"(?=.*(?<![a-z])(?:{IOU_NAME})(?![a-z])[^.\n\d]{{0,40}}\d)"
+                              # (and the two set against each other: "but my IoU only", "much closer", "why do they differ")
+                              r"(?=.*\b(?:but|while|whereas|differ\w*|closer|mismatch\w*|inconsisten\w*|lower than|higher than|"
+                              r"gap|only)\b)(?=.*\?)"),
            "for one predicted mask and its target, Dice = 2|A∩B| / (|A| + |B|) and IoU = |A∩B| / |A∪B| are tied: "
            "IoU = Dice / (2 - Dice), so a Dice of 0.80 is an IoU of 0.667, and the IoU is never above the Dice. "
            "Averaged over images, the mean IoU lies between the mean Dice put through that formula and the mean Dice "
@@ -1376,9 +1377,9 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            # (a log-likelihood or a log-probability -- not a negative log-likelihood, the loss -- said to be below zero,
            # in a report that asks)
            # (the sign its own: in the same clause, _LOGLIK_CLAUSE, and not denied, "no longer negative")
-           re.compile(r"(?s)\A(?=.*\?)(?=.*(?<!negative )(?<!negative-)(?<!minus )" + _LOGLIK + _LOGLIK_CLAUSE
-                      + r"(?<!not )(?<!no longer )(?<!never )(?<!n't )(?:\bnegative\b|\bbelow (?:zero|0)\b|"
-                      r"\bless than (?:zero|0)\b))"),
+           lazy_regex.compile(r"(?s)\A(?=.*\?)(?=.*(?<!negative )(?<!negative-)(?<!minus )" + _LOGLIK + _LOGLIK_CLAUSE
+                              + r"(?<!not )(?<!no longer )(?<!never )(?<!n't )(?:\bnegative\b|\bbelow (?:zero|0)\b|"
+                              r"\bless than (?:zero|0)\b))"),
            "a log-likelihood of discrete outputs -- tokens, classes, a sequence of them -- is the log of a "
            "probability, at most 1, so it is at most 0: negative by definition, and summed over a sequence tens or "
            "hundreds below zero (30 tokens at 0.4 nats each score -12). The loss a model trains on is minus it, the "
@@ -1396,11 +1397,11 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            # (and its rise toward 0 is the model learning: "the log-likelihood is negative and getting bigger every
            # iteration", "increasing towards zero")
            # (not a negative log-likelihood's, the loss; nor a rise "in magnitude", away from 0)
-           accounts_said=re.compile(r"(?i)(?<!negative )(?<!negative-)(?<!minus )" + _LOGLIK + r"[^.?!\n]{0,60}?\b(?:increas\w*|"
-                                    r"ris(?:es|ing)|rose|grow\w*|(?:gets?|getting)\s+bigger|climb\w*|go(?:es|ing)\s+up)\b"
-                                    r"(?!\s+in\s+(?:magnitude|absolute))|\b(?:increas\w*|ris(?:es|ing)|"
-                                    r"climb\w*|go(?:es|ing)\s+up|(?:gets?|getting)\s+(?:bigger|closer))\s+(?:\w+\s+){0,2}?"
-                                    r"towards?\s+(?:zero|0)\b")),
+           accounts_said=lazy_regex.compile(r"(?i)(?<!negative )(?<!negative-)(?<!minus )" + _LOGLIK + r"[^.?!\n]{0,60}?\b(?:increas\w*|"
+                                            r"ris(?:es|ing)|rose|grow\w*|(?:gets?|getting)\s+bigger|climb\w*|go(?:es|ing)\s+up)\b"
+                                            r"(?!\s+in\s+(?:magnitude|absolute))|\b(?:increas\w*|ris(?:es|ing)|"
+                                            r"climb\w*|go(?:es|ing)\s+up|(?:gets?|getting)\s+(?:bigger|closer))\s+(?:\w+\s+){0,2}?"
+                                            r"towards?\s+(?:zero|0)\b")),
     Normal("negative loss", NEGATIVE_SAID,
            "a negative loss is normal when the loss is a negative log-likelihood of continuous data (a density can "
            "exceed 1) or minus a score such as Dice or a cosine similarity (SimSiam's loss, lightly's "
@@ -1417,17 +1418,17 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            unless=lambda text: _found(HUGE_LOSS_SAID, text) or _negative_denied(text) or _reward_fell(text)
            or _found(_LOGLIK_WRONG, text)),
     Normal("skipped steps under dynamic loss scaling",
-           re.compile(r"gradient overflow\.?\s+skipping step|overflow! rank|gradient overflow detected|"
-                      r"reducing loss scale|skipping step|gradients? overflow|"
-                      # (PyTorch's warning when a scheduler steps after a first optimizer step the scaler skipped)
-                      r"detected call of `?lr_scheduler\.step\(\)`? before `?optimizer\.step\(\)`?|"
-                      # (the scale itself said to fall in the first steps, "GradScaler scale drops from 65536 to 8192
-                      # in the first iterations", as it calibrates -- torch/amp/grad_scaler.py's docstring: it skips
-                      # steps "for the first few iterations" while it calibrates; not one said to reach a minimum or
-                      # zero, which fairseq's and DeepSpeed's scalers stop at)
-                      r"\b(?:grad ?scaler|loss[ _]scal\w*|get_scale|scaler|the scale)\b[^.\n?]{0,60}?\b(?:drops?|dropp\w*|falls?|"
-                      r"fell|halv\w*|decreas\w*|goes down|reduc\w*|shrinks?)\b(?:(?!minimum|\bmin\b|zero)[^.\n?]){0,60}?"
-                      r"\b(?:(?:in|during|over|for) the (?:very )?first|at the (?:very )?(?:start|beginning))\b"),
+           lazy_regex.compile(r"gradient overflow\.?\s+skipping step|overflow! rank|gradient overflow detected|"
+                              r"reducing loss scale|skipping step|gradients? overflow|"
+                              # (PyTorch's warning when a scheduler steps after a first optimizer step the scaler skipped)
+                              r"detected call of `?lr_scheduler\.step\(\)`? before `?optimizer\.step\(\)`?|"
+                              # (the scale itself said to fall in the first steps, "GradScaler scale drops from 65536 to 8192
+                              # in the first iterations", as it calibrates -- torch/amp/grad_scaler.py's docstring: it skips
+                              # steps "for the first few iterations" while it calibrates; not one said to reach a minimum or
+                              # zero, which fairseq's and DeepSpeed's scalers stop at)
+                              r"\b(?:grad ?scaler|loss[ _]scal\w*|get_scale|scaler|the scale)\b[^.\n?]{0,60}?\b(?:drops?|dropp\w*|falls?|"
+                              r"fell|halv\w*|decreas\w*|goes down|reduc\w*|shrinks?)\b(?:(?!minimum|\bmin\b|zero)[^.\n?]){0,60}?"
+                              r"\b(?:(?:in|during|over|for) the (?:very )?first|at the (?:very )?(?:start|beginning))\b"),
            "with dynamic loss scaling an occasional overflow is expected: the step is skipped, the scale is "
            "halved and training carries on (PyTorch's GradScaler starts at 65536 and skips its first steps while it "
            "calibrates; a scheduler stepped after a skipped first step warns \"Detected call of `lr_scheduler.step()` "
@@ -1447,35 +1448,35 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            # (the norm as hand-written GradScaler loops print it, `gnorm inf`, and "inf / nan" said together -- fairseq
            # logs no norm for a step it skips; the norm's own nan, in its clause: not "the grad norm stays around 3
            # but the loss is nan")
-           accounts_said=re.compile(r"(?i)\b(?:grad(?:ient)?[ _-]?|g)norms?\b[ \t]*(?:[:=][ \t]*|(?:\w+[ \t]+){0,3}?)"
-                                    r"(?:nan|inf)\b(?:\s*(?:/|,|or|and)\s*(?:nan|inf)\b)*|"
-                                    r"\b(?:nan|inf)\b[^.\n]{0,30}?\b(?:grad(?:ient)?[ _-]?|g)norms?\b|"
-                                    r"\b(?:nan|inf)\s+weights\b[^.\n?]{0,80}\?|"
-                                    r"\b(?:worried|concerned|scared)\b(?:(?!\b(?:because|since|as)\b)[^.\n?]){0,40}?"
-                                    r"\bweights\b[^.\n?]{0,30}?\b(?:nan|inf)\b|"
-                                    # (the gradients of a skipped step, which are what overflowed: "inf gradients every
-                                    # thousand steps", and the question which tensor it was or what made it; a fear that something
-                                    # blows up for some input, the very overflow the scaler caught -- "makes me nervous
-                                    # that some rare input blows my kernel up")
-                                    r"\b(?:nan|inf)\s+(?:grad(?:ient)?s|grads)\b|\b(?:grad(?:ient)?s|grads)\s+(?:are|were|go|went|"
-                                    r"become|became)\s+(?:nan|inf)\b|\bwhich\s+(?:\w+\s+){0,2}?(?:is|are|was|were|goes|went|"
-                                    r"becomes?|became)\s+(?:nan|inf)\b" + _NO_LOSS_TO_MARK + r"|"
-                                    # (or whether some part makes it: "is the kernel producing inf?" -- a question that
-                                    # names no loss: "... when the loss goes nan at step 4000?" reports its nan)
-                                    r"\b(?:is|are|does|do|could|can|might)\b(?:(?!\bloss)[^.\n?]){0,60}?\b(?:produc|giv|mak|"
-                                    r"output|creat|generat)\w*\s+(?:an?\s+)?(?:nan|inf)s?\b" + _NO_LOSS_TO_MARK + r"|"
-                                    # (the fear ends where another clause may report: a comma, a colon, a dash)
-                                    r"\b(?:worried|concerned|scared|nervous)\b(?:(?!\b(?:because|since|as)\b|\s-+\s)"
-                                    r"[^.\n?,:;\u2013\u2014]){0,80}?\b(?:(?:blows?|blew|blowing)\s+(?:\w+\s+){0,2}?up|explod\w*|"
-                                    r"overflow\w*|(?:goes|going)\s+(?:nan|inf))\b")),
+           accounts_said=lazy_regex.compile(r"(?i)\b(?:grad(?:ient)?[ _-]?|g)norms?\b[ \t]*(?:[:=][ \t]*|(?:\w+[ \t]+){0,3}?)"
+                                            r"(?:nan|inf)\b(?:\s*(?:/|,|or|and)\s*(?:nan|inf)\b)*|"
+                                            r"\b(?:nan|inf)\b[^.\n]{0,30}?\b(?:grad(?:ient)?[ _-]?|g)norms?\b|"
+                                            r"\b(?:nan|inf)\s+weights\b[^.\n?]{0,80}\?|"
+                                            r"\b(?:worried|concerned|scared)\b(?:(?!\b(?:because|since|as)\b)[^.\n?]){0,40}?"
+                                            r"\bweights\b[^.\n?]{0,30}?\b(?:nan|inf)\b|"
+                                            # (the gradients of a skipped step, which are what overflowed: "inf gradients every
+                                            # thousand steps", and the question which tensor it was or what made it; a fear that something
+                                            # blows up for some input, the very overflow the scaler caught -- "makes me nervous
+                                            # that some rare input blows my kernel up")
+                                            r"\b(?:nan|inf)\s+(?:grad(?:ient)?s|grads)\b|\b(?:grad(?:ient)?s|grads)\s+(?:are|were|go|went|"
+                                            r"become|became)\s+(?:nan|inf)\b|\bwhich\s+(?:\w+\s+){0,2}?(?:is|are|was|were|goes|went|"
+                                            r"becomes?|became)\s+(?:nan|inf)\b" + _NO_LOSS_TO_MARK + r"|"
+                                            # (or whether some part makes it: "is the kernel producing inf?" -- a question that
+                                            # names no loss: "... when the loss goes nan at step 4000?" reports its nan)
+                                            r"\b(?:is|are|does|do|could|can|might)\b(?:(?!\bloss)[^.\n?]){0,60}?\b(?:produc|giv|mak|"
+                                            r"output|creat|generat)\w*\s+(?:an?\s+)?(?:nan|inf)s?\b" + _NO_LOSS_TO_MARK + r"|"
+                                            # (the fear ends where another clause may report: a comma, a colon, a dash)
+                                            r"\b(?:worried|concerned|scared|nervous)\b(?:(?!\b(?:because|since|as)\b|\s-+\s)"
+                                            r"[^.\n?,:;\u2013\u2014]){0,80}?\b(?:(?:blows?|blew|blowing)\s+(?:\w+\s+){0,2}?up|explod\w*|"
+                                            r"overflow\w*|(?:goes|going)\s+(?:nan|inf))\b")),
     # (the more particular first: a validation loss that rose is overfitting, and a gap too)
     Normal("overfitting: a validation loss that rises while the training loss falls",
            # ("has crept up slowly since", "bottomed at 0.33 around epoch 12")
-           re.compile(rf"val(?:idation)?[ _-]?loss\b{_SAME_SUBJECT}(?:increas\w*|\bris(?:es|ing)\b|\brose\b|"
-                      r"go(?:es|ing)? up(?! and down)|went up|climb\w*|gets? worse|\bcre(?:pt|eps?|eping) up|"
-                      r"bottom(?:s|ed)? (?:out|at))|"
-                      rf"val(?:idation)?[ _-]?acc(?:uracy)?\b{_SAME_SUBJECT}(?:decreas\w*|\bdrops?\b|"
-                      r"dropping|\bfall(?:s|ing)\b|gets? worse)"),
+           lazy_regex.compile(rf"val(?:idation)?[ _-]?loss\b{_SAME_SUBJECT}(?:increas\w*|\bris(?:es|ing)\b|\brose\b|"
+                              r"go(?:es|ing)? up(?! and down)|went up|climb\w*|gets? worse|\bcre(?:pt|eps?|eping) up|"
+                              r"bottom(?:s|ed)? (?:out|at))|"
+                              rf"val(?:idation)?[ _-]?acc(?:uracy)?\b{_SAME_SUBJECT}(?:decreas\w*|\bdrops?\b|"
+                              r"dropping|\bfall(?:s|ing)\b|gets? worse)"),
            "a validation loss that bottoms out and then rises while the training loss keeps falling is overfitting: "
            "the model learns what is particular to the training examples. It is what training does on too little "
            "data for too long, not a numerical failure, and not one this catalogue covers; the usual remedies are "
@@ -1492,28 +1493,28 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            # diverge where the validation loss is said still to fall: "train loss is 1.62 and eval loss 1.79, and the
            # two curves have been slowly diverging since epoch 1, although eval loss still goes down" -- not both
            # curves diverging on their own, "then both curves diverge, 35.2 and 41.7", which is a blow-up of both)
-           re.compile(_HELD_OUT_LOSS + r".{0,80}\b(?:higher|lower|bigger|smaller|greater|than|"
-                      r"differ|(?:two|both)\s+(?:loss\s+)?curves\b[^.\n]{0,30}?\b(?:" + _APART + r"|"
-                      r"drift\w*\s+apart|mov\w*\s+apart|diverg\w*(?=[^.\n]{0,80}?\b" + _HELD_OUT_LOSS
-                      + r"\s+(?:still\s+)?(?:goes\s+down|falls|decreases|improves|drops)\b)))|"
-                      r"val(?:idation)?[ _-]?acc(?:uracy)?\b[^.\n]{0,30}?\b(?:lower|higher|smaller|bigger|worse|better) "
-                      r"than (?:the )?train|"
-                      r"\b(?:higher|lower|bigger|smaller|greater) than.{0,40}(?:evaluat|validation|val[ _-]loss)|"
-                      # (a training accuracy of 90% or more beside the validation one, "train accuracy is 100% by step
-                      # 500, but validation accuracy stayed between 1 and 5%"; or a model said only to memorise its
-                      # training set -- not one that cannot memorise a batch, the failed sanity check)
-                      r"\btrain\w*[ _-]?acc(?:uracy)?\b[^.\n]{0,40}?\b(?:(?:100|9\d)(?:\.\d+)?\s*%|1\.0\b|0\.9\d*\b)[^\n]{0,120}?"
-                      r"\bval(?:idation)?[ _-]?acc(?:uracy)?\b|"
-                      r"\b(?:just|only|simply|merely)\s+memori[sz](?:e|es|ing)\s+(?:the\s+)?train(?:ing)?\s+(?:set|data)\b|"
-                      # (or the held-out accuracy said to level off while the training one keeps rising, in one sentence:
-                      # "the test accuracy sits at 91% from epoch 6 on, while the training accuracy keeps rising")
-                      r"\b(?:val(?:idation)?|test)[ _-]?acc(?:uracy)?\b(?:[^.\n]|\.\d){0,80}?\b(?:stays?|stayed|sits?|"
-                      r"stuck|plateau\w*|flat|wobbl\w*|hovers?|stall\w*|levels?\s+off|stops?\s+(?:improving|rising))\b"
-                      r"(?:[^.\n]|\.\d){0,80}?\bwhile\s+(?:the\s+)?train(?:ing)?[ _-]?acc(?:uracy)?\b[^.\n]{0,20}?"
-                      r"\b(?:keeps?\s+(?:climbing|rising|going\s+up|improving)|climbs|rises|goes\s+up)\b|"
-                      # (within one sentence: "train and validation accuracy 10.0%. Every image gets the same
-                      # prediction" says no gap)
-                      r"(?:fit|train\w*)(?:[^.\n]|\.\d){0,40}(?:evaluate|validation)(?:[^.\n]|\.\d){0,40}(?:same|differ)"),
+           lazy_regex.compile(_HELD_OUT_LOSS + r".{0,80}\b(?:higher|lower|bigger|smaller|greater|than|"
+                              r"differ|(?:two|both)\s+(?:loss\s+)?curves\b[^.\n]{0,30}?\b(?:" + _APART + r"|"
+                              r"drift\w*\s+apart|mov\w*\s+apart|diverg\w*(?=[^.\n]{0,80}?\b" + _HELD_OUT_LOSS
+                              + r"\s+(?:still\s+)?(?:goes\s+down|falls|decreases|improves|drops)\b)))|"
+                              r"val(?:idation)?[ _-]?acc(?:uracy)?\b[^.\n]{0,30}?\b(?:lower|higher|smaller|bigger|worse|better) "
+                              r"than (?:the )?train|"
+                              r"\b(?:higher|lower|bigger|smaller|greater) than.{0,40}(?:evaluat|validation|val[ _-]loss)|"
+                              # (a training accuracy of 90% or more beside the validation one, "train accuracy is 100% by step
+                              # 500, but validation accuracy stayed between 1 and 5%"; or a model said only to memorise its
+                              # training set -- not one that cannot memorise a batch, the failed sanity check)
+                              r"\btrain\w*[ _-]?acc(?:uracy)?\b[^.\n]{0,40}?\b(?:(?:100|9\d)(?:\.\d+)?\s*%|1\.0\b|0\.9\d*\b)[^\n]{0,120}?"
+                              r"\bval(?:idation)?[ _-]?acc(?:uracy)?\b|"
+                              r"\b(?:just|only|simply|merely)\s+memori[sz](?:e|es|ing)\s+(?:the\s+)?train(?:ing)?\s+(?:set|data)\b|"
+                              # (or the held-out accuracy said to level off while the training one keeps rising, in one sentence:
+                              # "the test accuracy sits at 91% from epoch 6 on, while the training accuracy keeps rising")
+                              r"\b(?:val(?:idation)?|test)[ _-]?acc(?:uracy)?\b(?:[^.\n]|\.\d){0,80}?\b(?:stays?|stayed|sits?|"
+                              r"stuck|plateau\w*|flat|wobbl\w*|hovers?|stall\w*|levels?\s+off|stops?\s+(?:improving|rising))\b"
+                              r"(?:[^.\n]|\.\d){0,80}?\bwhile\s+(?:the\s+)?train(?:ing)?[ _-]?acc(?:uracy)?\b[^.\n]{0,20}?"
+                              r"\b(?:keeps?\s+(?:climbing|rising|going\s+up|improving)|climbs|rises|goes\s+up)\b|"
+                              # (within one sentence: "train and validation accuracy 10.0%. Every image gets the same
+                              # prediction" says no gap)
+                              r"(?:fit|train\w*)(?:[^.\n]|\.\d){0,40}(?:evaluate|validation)(?:[^.\n]|\.\d){0,40}(?:same|differ)"),
            "the training loss is an average over an epoch while the weights change (and with dropout on); the "
            "validation loss is measured once at the end, so the two differ even in a healthy run. Both make training "
            "look worse than it is: they explain a validation loss a little below the training loss, not a validation "
@@ -1526,11 +1527,11 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
     Normal("spikes in a falling curve",
            # (or a loss said to jump between two levels from step to step, not from epoch to epoch, or to be noisy: not
            # noisy labels or targets)
-           re.compile(r"\bspik\w*|\bspiky\b|\bjumps? (?:up|around)\b|"
-                      r"\bloss\b[^.?!\n]{0,60}?\bjumps? between\b(?![^?!\n]{0,60}?\b(?:from\s+(?:one\s+)?epoch\s+to|"
-                      r"between\s+epochs|each\s+epoch|per\s+epoch|every\s+epoch)\b)|"
-                      r"\b(?:loss(?:es)?|curves?)\s+(?:is|are|looks?|seems?|curve\s+is|curve\s+looks)\s+(?:\w+\s+){0,2}?"
-                      r"(?:noisy|jumpy|erratic)\b|\b(?:noisy|jumpy|erratic)\s+(?:training\s+)?(?:loss|curve)\b"),
+           lazy_regex.compile(r"\bspik\w*|\bspiky\b|\bjumps? (?:up|around)\b|"
+                              r"\bloss\b[^.?!\n]{0,60}?\bjumps? between\b(?![^?!\n]{0,60}?\b(?:from\s+(?:one\s+)?epoch\s+to|"
+                              r"between\s+epochs|each\s+epoch|per\s+epoch|every\s+epoch)\b)|"
+                              r"\b(?:loss(?:es)?|curves?)\s+(?:is|are|looks?|seems?|curve\s+is|curve\s+looks)\s+(?:\w+\s+){0,2}?"
+                              r"(?:noisy|jumpy|erratic)\b|\b(?:noisy|jumpy|erratic)\s+(?:training\s+)?(?:loss|curve)\b"),
            "isolated spikes in a curve that trends down are mini-batch noise, larger with small batches; a spike "
            "in the first steps that then recovers is the no-warmup signature instead",
            "the loss values: where the spikes are and whether the curve still trends down",
@@ -1539,14 +1540,14 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            # loss does not go down at all, which no falling curve is)
            unless=lambda text: no_warmup_said(text) or early_jump_seen(text) is not None or says_not_learning(text)),
     Normal("a large loss at the start",
-           re.compile(r"loss (?:is|was|looks) (?:so |very |too )?(?:big|large|huge|high)|(?:big|large|huge|high) "
-                      r"loss|(?:starts?|starting|begins?) (?:so |this |that |very |too |really )?(?:big|large|huge|high)"
-                      r"|is it (?:an error|normal)"),
+           lazy_regex.compile(r"loss (?:is|was|looks) (?:so |very |too )?(?:big|large|huge|high)|(?:big|large|huge|high) "
+                              r"loss|(?:starts?|starting|begins?) (?:so |this |that |very |too |really )?(?:big|large|huge|high)"
+                              r"|is it (?:an error|normal)"),
            "a loss that starts high and falls is healthy; what matters is whether it falls, not where it starts",
            "the loss values over the first epochs", falls=True),
     Normal("an optimizer stopped at its iteration limit",
            # (scikit-learn's MLPClassifier and MLPRegressor, at the end of fit())
-           re.compile(r"maximum iterations \(\d+\) reached and the optimization hasn'?t converged yet"),
+           lazy_regex.compile(r"maximum iterations \(\d+\) reached and the optimization hasn'?t converged yet"),
            "scikit-learn's MLPClassifier and MLPRegressor warn \"Stochastic Optimizer: Maximum iterations (N) reached "
            "and the optimization hasn't converged yet.\" whenever fit() runs its max_iter epochs without stopping "
            "earlier (https://github.com/scikit-learn/scikit-learn/blob/1.9.1/sklearn/neural_network/"
@@ -1562,8 +1563,8 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            unless=_not_learned_said),
     Normal("scikit-learn's squared-error loss_, which is half the mean squared error",
            # (MLPRegressor's loss_ or loss_curve_ said to be half, or twice, the MSE the reporter computes)
-           re.compile(r"\bloss_(?:curve_)?\b[^\n]{0,160}?\b(?:half|twice|2x|factor of (?:2|two))\b|"
-                      r"\b(?:half|twice)\b[^\n]{0,80}?\bloss_(?:curve_)?\b"),
+           lazy_regex.compile(r"\bloss_(?:curve_)?\b[^\n]{0,160}?\b(?:half|twice|2x|factor of (?:2|two))\b|"
+                              r"\b(?:half|twice)\b[^\n]{0,80}?\bloss_(?:curve_)?\b"),
            "scikit-learn's MLPRegressor minimises half the mean squared error, 0.5 * mean((y - y_pred) ** 2) "
            "(https://github.com/scikit-learn/scikit-learn/blob/1.9.1/sklearn/neural_network/_base.py#L187-L189), plus "
            "its L2 penalty, 0.5 * alpha * (the sum of the squared weights) / n_samples "
@@ -1573,16 +1574,16 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            "2 * reg.loss_ beside mean_squared_error(y_train, reg.predict(X_train)): equal, up to the small L2 term"),
     Normal("runs with the same seed that differ a little on a GPU",
            # (a seed said fixed, a GPU, two runs of one setup, and the runs said to differ: all four)
-           re.compile(r"(?s)\A(?=.*(?:\b(?:same|fixed|identical|set|fixing|setting)\s+(?:(?:the|all|random|rng|every)\s+)?"
-                      r"seeds?\b|\bseeded\b|\bmanual_seed\w*|\.seed\(|\bprngkey\(\d+\)|\bset_seed\b|\bseed_everything\b|"
-                      r"\bseed(?:\s*[=(]\s*|\s+)\d+))"
-                      r"(?=.*\b(?:gpus?|cuda|cudnn|a100|v100|h100|a6000|t4|rtx\s?\d+|nvidia)\b)"
-                      r"(?=.*(?:\b(?:two|2|both|second|another|repeated)\s+(?:\w+\s+)?(?:runs?|trainings?|times)\b|"
-                      r"\bre-?r[au]n\w*|\brun[- ]to[- ]run\b|\bback[- ]to[- ]back\b|\btwice\b|\bbetween runs\b|"
-                      r"\ba second time\b|\bfrom one run to the next\b|\b(?:run|ran) (?:it|the script|the same \w+) again\b))"
-                      r"(?=.*\b(?:differ\w*|different|" + _APART + r"|drift\w*\s+apart|not (?:the same|identical|bit-?identical|"
-                      r"reproducible|deterministic)|non-?deterministic|don't match|do not match|doesn't match|vary|varies|"
-                      r"not reproduc\w*)\b)"),
+           lazy_regex.compile(r"(?s)\A(?=.*(?:\b(?:same|fixed|identical|set|fixing|setting)\s+(?:(?:the|all|random|rng|every)\s+)?"
+                              r"seeds?\b|\bseeded\b|\bmanual_seed\w*|\.seed\(|\bprngkey\(\d+\)|\bset_seed\b|\bseed_everything\b|"
+                              r"\bseed(?:\s*[=(]\s*|\s+)\d+))"
+                              r"(?=.*\b(?:gpus?|cuda|cudnn|a100|v100|h100|a6000|t4|rtx\s?\d+|nvidia)\b)"
+                              r"(?=.*(?:\b(?:two|2|both|second|another|repeated)\s+(?:\w+\s+)?(?:runs?|trainings?|times)\b|"
+                              r"\bre-?r[au]n\w*|\brun[- ]to[- ]run\b|\bback[- ]to[- ]back\b|\btwice\b|\bbetween runs\b|"
+                              r"\ba second time\b|\bfrom one run to the next\b|\b(?:run|ran) (?:it|the script|the same \w+) again\b))"
+                              r"(?=.*\b(?:differ\w*|different|" + _APART + r"|drift\w*\s+apart|not (?:the same|identical|bit-?identical|"
+                              r"reproducible|deterministic)|non-?deterministic|don't match|do not match|doesn't match|vary|varies|"
+                              r"not reproduc\w*)\b)"),
            "a seed fixes the random numbers, not the order of the additions: on a GPU, operations that add in parallel "
            "(atomicAdd) and cuDNN's convolution algorithms, which its benchmark may pick differently from run to run, "
            "add in an order that can change between runs. Floating-point addition is not associative, so the last bits "
@@ -1606,7 +1607,7 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            or _runs_far_apart(told(text)) or never_recovered_said(text) or _found(_TRAIN_VAL_APART, text),
            accounts_said=_DRIFT_APART),
     Normal("PyTorch's warning on a read-only NumPy array",
-           re.compile(r"the given numpy array is not writable"),
+           lazy_regex.compile(r"the given numpy array is not writable"),
            "torch.from_numpy and torch.as_tensor share memory with the array they are given, and a read-only array "
            "(np.load(..., mmap_mode=\"r\"), an array over a bytes buffer) cannot be made writable for them, so "
            "PyTorch warns once that writing to the tensor would be undefined behavior (\"The given NumPy array is not "
@@ -1619,10 +1620,10 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
     Normal("a learning-rate finder's sweep, which ends in divergence by design",
            # (Lightning's message, or a range test, an lr finder named beside a loss said to diverge or shoot up)
            # (the sweep's own end -- Lightning's line -- or the finder's plot or curve said to shoot up)
-           re.compile(r"lr finder stopped early after \d+ steps due to diverging loss|"
-                      r"\b(?:lr[ _]?find(?:er)?|learning[ -]rate finder|lr range test|learning[ -]rate range test)\b"
-                      r"[^.\n?]{0,40}?\b(?:plot|curve|sweep|ended|ends?|stopped|stops|shows?|showed)\b[^.\n?]{0,60}?"
-                      r"\b(?:diverg\w*|shoots? up|blows? up|explod\w*)\b(?![^.\n]{0,60}\?)"),
+           lazy_regex.compile(r"lr finder stopped early after \d+ steps due to diverging loss|"
+                              r"\b(?:lr[ _]?find(?:er)?|learning[ -]rate finder|lr range test|learning[ -]rate range test)\b"
+                              r"[^.\n?]{0,40}?\b(?:plot|curve|sweep|ended|ends?|stopped|stops|shows?|showed)\b[^.\n?]{0,60}?"
+                              r"\b(?:diverg\w*|shoots? up|blows? up|explod\w*)\b(?![^.\n]{0,60}\?)"),
            "a learning-rate range test raises the rate step by step, over one short run, from far too small to far too "
            "large, and reads where training stops improving and starts to fall apart (Smith, Cyclical Learning Rates "
            "for Training Neural Networks, 2017, section 3.3, raises it linearly and plots the accuracy; Lightning plots "
@@ -1648,7 +1649,7 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
     Normal("Monodepth2's median scaling of a model trained on monocular video",
            # (the ratios' spread under a fifth of their median: a scale that drifts from image to image is no answer, and
            # no failure of training either -- not asked, so not ruled out)
-           re.compile(r"scaling ratios \| med: [\d.]+ \| std: 0\.[01]"),
+           lazy_regex.compile(r"scaling ratios \| med: [\d.]+ \| std: 0\.[01]"),
            "a depth network trained from monocular video alone learns depth only up to an unknown scale: the same "
            "images fit a scene twice as large seen from a camera moving twice as fast (Zhou et al., Unsupervised "
            "Learning of Depth and Ego-Motion from Video, CVPR 2017, arXiv:1704.07813; Godard et al., Digging Into "
@@ -1665,7 +1666,7 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            # ratio, not an abs_rel of 0.45)
            unless=lambda text: _depth_metrics_poor(text)),
     Normal("nan in a Darknet Region line with no objects",
-           re.compile(r"region (?:\d+ )?avg \(?iou: -?nan[^\n]*count: 0\b"),
+           lazy_regex.compile(r"region (?:\d+ )?avg \(?iou: -?nan[^\n]*count: 0\b"),
            "a Darknet `Region` line with `count: 0` divides its IOU, Class, Obj and recall sums by that count of "
            "objects, 0/0, and prints -nan (https://github.com/pjreddie/darknet/blob/"
            "011eed632d70c4e907ad512e2ac1e04d90b1072c/src/yolo_layer.c): no object of that scale was in the batch. "
@@ -1676,8 +1677,8 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            frozenset({"nan"})),
     Normal("nuScenes detection evaluation's nan errors for traffic cones and barriers, by design",
            # (nuScenes' metrics named, and a nan beside a cone's or a barrier's name in the per-class table)
-           re.compile(r"(?s)\A(?=.*\b(?:nuscenes|nds|maoe|mave|maae)\b)(?=.*\b(?:traffic_cone|traffic cones?|barriers?)\b"
-                      r"[^\n]{0,80}?\bnan\b)"),
+           lazy_regex.compile(r"(?s)\A(?=.*\b(?:nuscenes|nds|maoe|mave|maae)\b)(?=.*\b(?:traffic_cone|traffic cones?|barriers?)\b"
+                              r"[^\n]{0,80}?\bnan\b)"),
            "nuScenes' detection evaluation sets the orientation, velocity and attribute errors of traffic cones, and "
            "the velocity and attribute errors of barriers, to nan on purpose -- a cone has no heading, and neither moves "
            "nor has an attribute (`tp = np.nan`, python-sdk/nuscenes/eval/detection/evaluate.py#L135-L138 in "
@@ -1690,9 +1691,9 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            unless=lambda text: _found(_NUSCENES_OTHER_NAN, text) or _found(_NAN_SHOWN_ELSEWHERE, told(text))),
     Normal("COCO evaluation's -1 (detectron2's nan) for an area range with no objects",
            # (COCOeval's own summary line at -1.000, detectron2's note and its table's nan, mmdetection's bbox_mAP_s)
-           re.compile(r"\barea\s*=\s*(?:small|medium|large)\s*\|\s*maxdets\s*=\s*\d+\s*\]\s*=\s*-1\.000\b|"
-                      r"some metrics cannot be computed and is shown as nan|"
-                      r"\b(?:bbox|segm)_map_[sml]\b\s*[:=]\s*-1\.0+\b"),
+           lazy_regex.compile(r"\barea\s*=\s*(?:small|medium|large)\s*\|\s*maxdets\s*=\s*\d+\s*\]\s*=\s*-1\.000\b|"
+                              r"some metrics cannot be computed and is shown as nan|"
+                              r"\b(?:bbox|segm)_map_[sml]\b\s*[:=]\s*-1\.0+\b"),
            "COCOeval starts every precision and recall at -1 (https://github.com/cocodataset/cocoapi/blob/"
            "8c9bcc3cf640524c4c20a9c40e89cb6a2f2fa0e9/PythonAPI/pycocotools/cocoeval.py#L334), leaves a setting with no "
            "ground-truth object there (#L373), and its summary averages only the values above -1, printing -1 when "
@@ -1713,7 +1714,7 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
 # returns the correctly rounded 0.0); it becomes the failure once an inf meets a division or a log.
 BENIGN_OVERFLOW = Normal(
     "an overflow warning beside a finite loss",
-    re.compile(r"overflow encountered in exp\b"),
+    lazy_regex.compile(r"overflow encountered in exp\b"),
     "exp overflowed to inf somewhere, but no inf or nan reached the loss, which stayed finite and fell: in a sigmoid "
     "written 1/(1 + exp(-z)), exp(-z) is inf for a very negative z and the result, 1/inf = 0.0, is the correctly "
     "rounded answer; the overflow is a failure where the inf meets a division or a log (a softmax's inf/inf is "
@@ -1727,7 +1728,7 @@ BENIGN_OVERFLOW = Normal(
 # (start_loss.uniform_start) -- the uniform guess a fresh classifier makes.
 UNIFORM_START = Normal(
     "a first loss of ln C",
-    re.compile(r"(?!)"),        # (not asked by a pattern: diagnose asks start_loss.uniform_start)
+    lazy_regex.compile(r"(?!)"),        # (not asked by a pattern: diagnose asks start_loss.uniform_start)
     "a fresh classifier's first cross-entropy is near ln C for C classes (ln 10 = 2.3026; ln 32000 = 10.37 for a "
     "32,000-token vocabulary): its outputs start near equal, and the uniform guess costs ln C on every example; it is "
     "where a healthy run starts, not a sign that anything is broken, and what matters is that the loss falls from it",
@@ -1738,7 +1739,7 @@ UNIFORM_START = Normal(
 # back down (a warm restart, a cyclical schedule, a new warmup).
 RESTARTED = Normal(
     "a rise each time the learning rate jumps back up",
-    re.compile(r"warm[ _-]?restarts?|cosineannealingwarmrestarts|sgdr|cyclic\w*|one[ _-]?cycle\w*|restarts?"),
+    lazy_regex.compile(r"warm[ _-]?restarts?|cosineannealingwarmrestarts|sgdr|cyclic\w*|one[ _-]?cycle\w*|restarts?"),
     "a schedule that raises the learning rate again (a warm restart of a cosine schedule, a cyclical rate, a new "
     "warmup) makes the steps large again: they undo part of what the small steps had settled, the loss rises, and "
     "it comes back down as the rate decays; a rise that comes only with such a jump and recovers is the schedule at "

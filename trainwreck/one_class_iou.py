@@ -18,33 +18,34 @@ import re
 
 from .class_count import classes_named
 from .sentences import sentences_and_ends
+from . import lazy_regex
 
 # (a word of its own or an identifier's part: `val_mean_io_u`, `miou`, `IoU_score`)
 IOU_NAME = (r"(?:m(?:ean)?[ _-]?io[ _-]?u|io[ _-]?u(?:[ _-]?score)?|jaccard(?:[ _-](?:index|score|coef\w*))?|"
             r"intersection[ -]over[ -]union)")
-ANY_IOU = re.compile(rf"(?i){IOU_NAME}")
+ANY_IOU = lazy_regex.compile(rf"(?i){IOU_NAME}")
 HALF = r"(?<![\d.])(?:0?\.50*|50(?:\.0+)? ?%)(?![\d.]*\d)"
 # A threshold or a detector's average precision names an IoU of 0.5 that is a setting
 # (anywhere in the sentence or line: "For NMS I use an IoU that stays at 0.5", "my matcher: IoU always 0.5")
-SETTING = re.compile(r"(?i)thres|\bap\d*\b|\bmap\d*\b|@|nms|\bmatch\w*|\banchors?\b|positive|overlap thr|cutoff|"
-                     r"criterion|\bassign\w*|\bbox(?:es)?\b")
+SETTING = lazy_regex.compile(r"(?i)thres|\bap\d*\b|\bmap\d*\b|@|nms|\bmatch\w*|\banchors?\b|positive|overlap thr|cutoff|"
+                             r"criterion|\bassign\w*|\bbox(?:es)?\b")
 # Not a bound ("stays above 0.5"), nor a value it left ("stuck at 0.5 for two epochs, then 0.81")
-NOT_AT = re.compile(r"(?i)\b(?:above|below|over|under|more than|less than|at least|at most)\b|[<>]")
-LEFT_IT = re.compile(r"(?i)\b(?:then|until|before|after that|later)\b[^.;!?\n]{0,30}?(?<![\d.])0?\.\d")
+NOT_AT = lazy_regex.compile(r"(?i)\b(?:above|below|over|under|more than|less than|at least|at most)\b|[<>]")
+LEFT_IT = lazy_regex.compile(r"(?i)\b(?:then|until|before|after that|later)\b[^.;!?\n]{0,30}?(?<![\d.])0?\.\d")
 # "the iou always equals to 0.5", "mIoU stuck at 0.50", "IoU stays at 50%" -- and "IoU is 0.5 at every epoch"
-SAID = re.compile(rf"(?i)(?<![a-z])(?:{IOU_NAME})(?![a-z])[^.;!?\n]{{0,40}}?\b(?:always|stuck|stays?|stayed|remains?|"
-                  rf"remained|constant(?:ly)?|never\s+(?:changes?|moves?)|fixed|frozen|bleibt|immer|reste|toujours|resta|sempre|"
-                  rf"fica|sigue|siempre|остаётся|остается|всегда)\b[^.;!?\n\d]{{0,25}}?{HALF}|"
-                  rf"(?<![a-z])(?:{IOU_NAME})(?![a-z])[^.;!?\n\d]{{0,20}}?{HALF}[^.;!?\n]{{0,30}}?"
-                  rf"\b(?:every|each|all\s+the\s+time|throughout|whatever|no\s+matter)\b")
+SAID = lazy_regex.compile(rf"(?i)(?<![a-z])(?:{IOU_NAME})(?![a-z])[^.;!?\n]{{0,40}}?\b(?:always|stuck|stays?|stayed|remains?|"
+                          rf"remained|constant(?:ly)?|never\s+(?:changes?|moves?)|fixed|frozen|bleibt|immer|reste|toujours|resta|sempre|"
+                          rf"fica|sigue|siempre|остаётся|остается|всегда)\b[^.;!?\n\d]{{0,25}}?{HALF}|"
+                          rf"(?<![a-z])(?:{IOU_NAME})(?![a-z])[^.;!?\n\d]{{0,20}}?{HALF}[^.;!?\n]{{0,30}}?"
+                          rf"\b(?:every|each|all\s+the\s+time|throughout|whatever|no\s+matter)\b")
 
 
 # `val_mIoU 0.5000`, `miou=0.500` printed at every epoch by a metric of the paste's own -- not Keras's `mean_io_u`,
 # which reports 1.0 for such labels and near 0.5 more often means MeanIoU was given probabilities
 # (with a colon or spaces: `iou=0.5` is a setting, as a YOLO command passes it; not an `iou_loss`)
-PRINTED = re.compile(rf"(?i)(?<![a-z])(?:val_?|train_?)?(?:{IOU_NAME})(?!\w{{0,20}}loss)\w{{0,20}}[ \t]*(?::[ \t]*)?"
-                     r"((?:0?\.\d+|[01](?:\.\d+)?))(?![\d.])")
-KERAS = re.compile(r"(?i)mean_io_u")
+PRINTED = lazy_regex.compile(rf"(?i)(?<![a-z])(?:val_?|train_?)?(?:{IOU_NAME})(?!\w{{0,20}}loss)\w{{0,20}}[ \t]*(?::[ \t]*)?"
+                             r"((?:0?\.\d+|[01](?:\.\d+)?))(?![\d.])")
+KERAS = lazy_regex.compile(r"(?i)mean_io_u")
 PRINTED_MIN = 3           # printed this many times, every one at 0.5: not one epoch's value
 NEAR = 0.005              # printed to two places or more, 0.50
 

@@ -12,6 +12,7 @@ import re
 from .breaking_constructs import code_of, line_from
 from .curve_shape import Signature, fmt
 from .logscan import Evidence
+from . import lazy_regex
 
 # A learning rate printed beside the loss that rose (a warmup, a warm restart, a range test) through the climb,
 # from where the loss was lowest to the climb's end: half a printed fact for the entries whose phrases say a raised
@@ -46,8 +47,8 @@ def rate_rose(ev: Evidence, sig: Signature) -> str:
 # A learning rate said or printed to have fallen to 1e-10 or below ("the lr is 1e-14 after epoch 1", `lr: 1.0e-27`): no
 # step moves a weight at that rate, whatever the gradients.
 # (the first number after the rate's name: "lr 0.1, weight decay 1e-10" names no such rate)
-RATE_VANISHED = re.compile(r"\b(?:lr|learning[ _]rate|\[['\"]lr['\"]\])\b[^.\n\d]{0,80}?(?<![\w.])(?P<rate>\d(?:\.\d+)?[eE]-"
-                           r"(?:1\d|[2-9]\d|\d{3}))(?![\w.])")
+RATE_VANISHED = lazy_regex.compile(r"\b(?:lr|learning[ _]rate|\[['\"]lr['\"]\])\b[^.\n\d]{0,80}?(?<![\w.])(?P<rate>\d(?:\.\d+)?[eE]-"
+                                   r"(?:1\d|[2-9]\d|\d{3}))(?![\w.])")
 
 
 # An adaptive optimiser built with a rate of 0.1 or more (`keras.optimizers.Adam(learning_rate=0.5)`,
@@ -59,9 +60,9 @@ RATE_VANISHED = re.compile(r"\b(?:lr|learning[ _]rate|\[['\"]lr['\"]\])\b[^.\n\d
 # review factcheck_session35 measured these). Half a printed fact, beside a run that went wrong, for the entries whose phrases
 # say the rate is too high.
 HIGH_ADAPTIVE_WORDS = {"lr", "high"}
-HIGH_ADAPTIVE_RATE = re.compile(r"\b(?P<opt>Adam|AdamW|Adamax|NAdam|Nadam|RMSprop)\((?:[^()\n]|\(\))"
-                                r"{0,200}?\b(?:learning_rate|lr)[ \t]*=[ \t]*(?P<rate>(?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?)"
-                                r"(?![\w.])")
+HIGH_ADAPTIVE_RATE = lazy_regex.compile(r"\b(?P<opt>Adam|AdamW|Adamax|NAdam|Nadam|RMSprop)\((?:[^()\n]|\(\))"
+                                        r"{0,200}?\b(?:learning_rate|lr)[ \t]*=[ \t]*(?P<rate>(?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?)"
+                                        r"(?![\w.])")
 HIGH_ADAPTIVE_AT = 0.1
 # Each one's default rate in PyTorch (its documentation of torch.optim), the larger of the two frameworks' (Keras 3's
 # are all 1e-3)
@@ -88,10 +89,10 @@ def high_adaptive_rate(prose: str) -> str:
 # model of zero weights puts it, ln C for C balanced classes -- not covered. (Not Adam's or RMSprop's coupled decay,
 # whose term the adaptive denominator rescales.) Only a decay of DECAY_MIN or more: a high rate times the usual decay is
 # a rate that is too high.
-OPTIMIZER_CALL = re.compile(r"\b(?:SGD|AdamW)\("
-                            r"(?P<args>[^()\n]{0,300}(?:\([^()\n]{0,80}\)[^()\n]{0,300}){0,4})\)")
-RATE_ARG = re.compile(r"\b(?:lr|learning_rate)\s*=\s*(\d+(?:\.\d*)?(?:e-?\d+)?)\b")
-DECAY_ARG = re.compile(r"\bweight_decay\s*=\s*(\d+(?:\.\d*)?(?:e-?\d+)?)\b")
+OPTIMIZER_CALL = lazy_regex.compile(r"\b(?:SGD|AdamW)\("
+                                    r"(?P<args>[^()\n]{0,300}(?:\([^()\n]{0,80}\)[^()\n]{0,300}){0,4})\)")
+RATE_ARG = lazy_regex.compile(r"\b(?:lr|learning_rate)\s*=\s*(\d+(?:\.\d*)?(?:e-?\d+)?)\b")
+DECAY_ARG = lazy_regex.compile(r"\bweight_decay\s*=\s*(\d+(?:\.\d*)?(?:e-?\d+)?)\b")
 DECAY_PER_STEP, DECAY_MIN = 1e-3, 0.1
 
 
@@ -114,15 +115,15 @@ def decay_pulls_to_zero(prose: str) -> str:
 # epochs * len(loader)`, milestones in the thousands), nor a step() under a condition in the loop (once per epoch), nor
 # CosineAnnealingLR, whose rate cycles back up with period 2 T_max rather than falling to nothing, nor OneCycleLR, the
 # warmups, LambdaLR or the transformers schedules, written per step.
-EPOCH_SCHEDULER = re.compile(r"(?m)^[ \t]*(?P<name>[\w.]{1,40})[ \t]*=[ \t]*(?:[A-Za-z_][\w.]{0,40}\.)?"
-                             r"(?P<kind>StepLR|MultiStepLR|ExponentialLR)\((?P<args>[^()\n]{0,200})\)")
+EPOCH_SCHEDULER = lazy_regex.compile(r"(?m)^[ \t]*(?P<name>[\w.]{1,40})[ \t]*=[ \t]*(?:[A-Za-z_][\w.]{0,40}\.)?"
+                                     r"(?P<kind>StepLR|MultiStepLR|ExponentialLR)\((?P<args>[^()\n]{0,200})\)")
 EPOCH_SIZED, DECAYING_GAMMA = 300, 0.99
 # (said only where the schedule has taken the rate to a tenth of itself or less within those batches: one at a quarter
 # of its rate still trains)
 VANISHED_BY = 0.1
-_BATCH_LOOP = re.compile(r"(?m)^(?P<indent>[ \t]*)for[ \t]+[^\n]{1,80}?\bin[ \t]+(?:enumerate\([ \t]*)?(?:tqdm\([ \t]*)?"
-                         r"[\w.]{0,40}(?:loader|dl|batches)\w*\b[^\n]{0,80}:[ \t]*(?:#[^\n]*)?$")
-_OPTIMIZER_STEP = re.compile(r"\b\w*(?:optim|opt)\w*\.step\(\)|\bscaler\.step\(")
+_BATCH_LOOP = lazy_regex.compile(r"(?m)^(?P<indent>[ \t]*)for[ \t]+[^\n]{1,80}?\bin[ \t]+(?:enumerate\([ \t]*)?(?:tqdm\([ \t]*)?"
+                                 r"[\w.]{0,40}(?:loader|dl|batches)\w*\b[^\n]{0,80}:[ \t]*(?:#[^\n]*)?$")
+_OPTIMIZER_STEP = lazy_regex.compile(r"\b\w*(?:optim|opt)\w*\.step\(\)|\bscaler\.step\(")
 
 
 # Each schedule's arguments after the optimizer, in the order its signature takes them positionally
@@ -218,8 +219,8 @@ def _every_batch(body: str, at: int, body_indent: int) -> bool:
 # the old module's tensors (parameters() is read when the optimizer is built), so step() never touches the new
 # layer's: it keeps its initial weights, and with everything else frozen nothing learns -- the loss stays about where
 # the untrained head puts it. No entry covers it: a bug of the wiring, not of the numbers.
-OPTIMIZER_ON = re.compile(r"(?m)^[ \t]*[\w.]+[ \t]*=[ \t]*[\w.]*\b(?:optim|optimizers?)\.[A-Za-z]\w{0,30}\([ \t]*"
-                          r"(?P<module>[A-Za-z_]\w{0,40}(?:\.\w{1,40}){0,4})\.parameters\(\)")
+OPTIMIZER_ON = lazy_regex.compile(r"(?m)^[ \t]*[\w.]+[ \t]*=[ \t]*[\w.]*\b(?:optim|optimizers?)\.[A-Za-z]\w{0,30}\([ \t]*"
+                                  r"(?P<module>[A-Za-z_]\w{0,40}(?:\.\w{1,40}){0,4})\.parameters\(\)")
 REPLACED = r"(?m)^[ \t]*(?P<target>{module}(?:\.\w{{1,40}}|\[\d{{1,4}}\]){{0,4}})[ \t]*=[ \t]*(?![=\s])[^\n]{{1,200}}"
 
 
@@ -244,16 +245,16 @@ def module_replaced_after_optimizer(prose: str) -> tuple[str, bool] | None:
 # The name a module's, by the words models use for their parts -- not a parameter's (`model.query_tokens`,
 # `self.cls_token`, `layer.weight`), whose flag the same assignment does set. Not covered.
 # (the whole model frozen, by a loop over its own parameters or its method: its name bare, `model`, not a part's)
-FROZE_ALL = re.compile(r"(?m)^[ \t]*for[ \t]+(?P<p>\w+)[ \t]+in[ \t]+(?P<root>(?:self\.)?\w+)\.parameters\(\)[ \t]*:[ \t]*"
-                       r"(?:\n[ \t]+)?(?P=p)\.requires_grad[ \t]*=[ \t]*False\b|"
-                       r"^[ \t]*(?P<root2>(?:self\.)?\w+)\.requires_grad_\([ \t]*False[ \t]*\)")
-MODULE_FLAG_SET = re.compile(r"(?m)^[ \t]*(?P<path>(?:self\.)?[A-Za-z_]\w*(?:\.\w+)*\.(?P<last>\w+))\.requires_grad[ \t]*="
-                             r"[ \t]*True\b[^\n]*")
+FROZE_ALL = lazy_regex.compile(r"(?m)^[ \t]*for[ \t]+(?P<p>\w+)[ \t]+in[ \t]+(?P<root>(?:self\.)?\w+)\.parameters\(\)[ \t]*:[ \t]*"
+                               r"(?:\n[ \t]+)?(?P=p)\.requires_grad[ \t]*=[ \t]*False\b|"
+                               r"^[ \t]*(?P<root2>(?:self\.)?\w+)\.requires_grad_\([ \t]*False[ \t]*\)")
+MODULE_FLAG_SET = lazy_regex.compile(r"(?m)^[ \t]*(?P<path>(?:self\.)?[A-Za-z_]\w*(?:\.\w+)*\.(?P<last>\w+))\.requires_grad[ \t]*="
+                                     r"[ \t]*True\b[^\n]*")
 # (the words models name their parts by; not a projection, which CLIP keeps as a parameter (`text_projection`,
 # `visual.proj`), nor loralib's `lora_A`, a parameter too: their own flag the same line does set)
-MODULE_WORDS = re.compile(r"(?i)^(?:\w*(?:encoder|decoder|backbone|former|classifier|model|transformer|"
-                          r"net|layers?|blocks?|heads?|adapter|features|stem|neck|mlp|attn|attention|lstm|gru|rnn|conv)\d*|"
-                          r"fc\d*|visual|vision|bert|vit|resnet\d*)$")
+MODULE_WORDS = lazy_regex.compile(r"(?i)^(?:\w*(?:encoder|decoder|backbone|former|classifier|model|transformer|"
+                                  r"net|layers?|blocks?|heads?|adapter|features|stem|neck|mlp|attn|attention|lstm|gru|rnn|conv)\d*|"
+                                  r"fc\d*|visual|vision|bert|vit|resnet\d*)$")
 
 
 def module_unfrozen_by_attribute(prose: str) -> str:

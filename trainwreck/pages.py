@@ -14,11 +14,12 @@ from .md_escape import md_code, md_text, md_url, page_title
 from .plural import counted
 from .site_search import ENTRY_SEARCH_BOOST, UNINDEXED
 from .snippet_sections import TABS, Program, includes_in, tab_file, tab_program
+from . import lazy_regex
 
-ID_MENTION = re.compile(r"(?<![\w/-])(WR-[0-9]{3})(?![\w-])")
-FENCE = re.compile(r"^\s*(```|~~~)", re.M)
-ANSWER = re.compile(rf"^### (?P<head>{'|'.join(map(re.escape, ANSWER_HEADINGS))})\s*\n(?P<text>.*?)(?=^### |^## |\Z)",
-                    re.S | re.M)
+ID_MENTION = lazy_regex.compile(r"(?<![\w/-])(WR-[0-9]{3})(?![\w-])")
+FENCE = lazy_regex.compile(r"^\s*(```|~~~)", re.M)
+ANSWER = lazy_regex.compile(rf"^### (?P<head>{'|'.join(map(re.escape, ANSWER_HEADINGS))})\s*\n(?P<text>.*?)(?=^### |^## |\Z)",
+                            re.S | re.M)
 EDITIONS = ("full", "student")
 
 
@@ -175,8 +176,8 @@ def fenced(text: str, language: str) -> str:
 
 # What pymdownx.snippets acts on even inside a code block: an include at the start of a line, and a
 # section marker anywhere. A `;` just before the marker is its escape: it prints the line as written.
-INCLUDE_LIKE = re.compile(r"""^(?P<indent>[ \t]*)(?P<marker>;*-+8<-+(?:[ \t]+["']|[ \t]*$))"""
-                          r"|^(?P<pre>.*?)(?P<section>;*-+8<-+[ \t]+\[[ \t]*(?:start|end)[ \t]*:)", re.M)
+INCLUDE_LIKE = lazy_regex.compile(r"""^(?P<indent>[ \t]*)(?P<marker>;*-+8<-+(?:[ \t]+["']|[ \t]*$))"""
+                                  r"|^(?P<pre>.*?)(?P<section>;*-+8<-+[ \t]+\[[ \t]*(?:start|end)[ \t]*:)", re.M)
 
 
 def indent(markdown: str) -> str:

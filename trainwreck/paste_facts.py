@@ -57,6 +57,7 @@ from .timing_words import timing_of
 from .weight_init import (ALL_PARAMS_ZERO, CONSTANT_INIT_SAID, FILLED, LARGE_INIT, LAYERS_BUILT, NUMPY_ZERO_WEIGHTS,
                           UNFILLED, constant_kernel_init, init_too_wide, update_discarded,
                           weights_set_by, zero_tables_multiplied, zeros_loaded)
+from . import lazy_regex
 
 ZERO_GRADIENT_WORDS, ACCURACY_WORDS = {"gradient", "exactly", "zero"}, {"accuracy", "improve"}
 # The entries whose phrases say every input gets one output (a dead or a symmetric network's face): half a printed
@@ -599,7 +600,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
 
 
 # A line of its own that says code was left out (`...`, `# ...`), indented as code is
-ELIDED = re.compile(r"(?m)^[ \t]+(?:#[ \t]*)?(?:\.\.\.|\u2026)[ \t]*$")
+ELIDED = lazy_regex.compile(r"(?m)^[ \t]+(?:#[ \t]*)?(?:\.\.\.|\u2026)[ \t]*$")
 ELIDED_REACH = 400          # characters before the backward() that quote the same loop
 
 
@@ -634,11 +635,11 @@ _NAN_THEN_START = (r"\b(?:nan|inf)\b[^.;\n]{0,40}?\b(?:from|since|at|on|in)\s+(?
                    # (the run's start: not "the start of epoch 31", "the beginning of the second run")
                    r"(?!\s+of\s+(?:(?:an?|the)\s+)?(?:epoch|step|iteration|batch|round|stage|phase|cycle|second|next|new|"
                    r"last|later|resum\w*|fine-?tun\w*)\b|\s+(?:epoch|step|iteration|batch)\s+[2-9])")
-NAN_FROM_START = re.compile(r"(?i)" + _NAN_THEN_START + r"|\b(?:from|since)\s+(?:the\s+)?(?:very\s+)?(?:first|start|"
-                            r"beginning)\b[^.;\n]{0,40}?\b(?:nan|inf)\b")
+NAN_FROM_START = lazy_regex.compile(r"(?i)" + _NAN_THEN_START + r"|\b(?:from|since)\s+(?:the\s+)?(?:very\s+)?(?:first|start|"
+                                    r"beginning)\b[^.;\n]{0,40}?\b(?:nan|inf)\b")
 # ... the nan said first, then the start it is tied to ("nan on the very first batch"; not "from the start it went
 # down, then nan")
-NAN_AT_START = re.compile(r"(?i)" + _NAN_THEN_START)
+NAN_AT_START = lazy_regex.compile(r"(?i)" + _NAN_THEN_START)
 
 
 def _in_first_epoch(ev: Evidence) -> bool:

@@ -10,6 +10,7 @@ import re
 from .rate_tried import RAN_BADLY, RAN_WELL
 from .sentences import sentence_around, sentences_and_ends
 from .thesaurus import fold_text, tokens_of_folded
+from . import lazy_regex
 
 
 def half_precision_denied(text: str, words: list[str] | None = None) -> bool:
@@ -24,24 +25,24 @@ def half_precision_denied(text: str, words: list[str] | None = None) -> bool:
 # Not a bare "half" ("the second half of training"), "O1" or "16-bit" alone, and not bfloat16, whose range is
 # float32's (it does not overflow where float16 does).
 # (Apex's, fairseq's and DeepSpeed's scalers name themselves in what they print)
-SCALER_SHOWN = re.compile(r"(?i)gradient overflow|skipping step|loss scale|overflow! rank|scaler")
-HALF_SHOWN = re.compile(r"(?i)(?<![\w-])(?:--)?(?:fp16|float16|half[- ]precision|mixed[- ]precision|autocast"
-                        r"|grad[ _-]?scaler|loss[ _-]?scal(?:e|er|ing)|precision[ =:\"']{1,4}16(?:-mixed)?"
-                        r"|opt_level[ =:\"']{1,4}O[123])(?![\w-])|\.half\(\)"
-                        # (amp as its acronym or an API, not a column or a variable called amp)
-                        r"|(?<![\w-])(?-i:AMP)(?![\w-])|(?:torch\.(?:cuda\.)?|apex\.)amp\b|(?<![\w-])(?:--|use_)amp\b"
-                        r"|\bamp\s*=\s*True\b")
+SCALER_SHOWN = lazy_regex.compile(r"(?i)gradient overflow|skipping step|loss scale|overflow! rank|scaler")
+HALF_SHOWN = lazy_regex.compile(r"(?i)(?<![\w-])(?:--)?(?:fp16|float16|half[- ]precision|mixed[- ]precision|autocast"
+                                r"|grad[ _-]?scaler|loss[ _-]?scal(?:e|er|ing)|precision[ =:\"']{1,4}16(?:-mixed)?"
+                                r"|opt_level[ =:\"']{1,4}O[123])(?![\w-])|\.half\(\)"
+                                # (amp as its acronym or an API, not a column or a variable called amp)
+                                r"|(?<![\w-])(?-i:AMP)(?![\w-])|(?:torch\.(?:cuda\.)?|apex\.)amp\b|(?<![\w-])(?:--|use_)amp\b"
+                                r"|\bamp\s*=\s*True\b")
 # bfloat16 has float32's range: a report that names it, and no float16 as such, computes in no half that overflows
-BF16_ONLY = re.compile(r"(?i)\b(?:bf16|bfloat16)\b")
+BF16_ONLY = lazy_regex.compile(r"(?i)\b(?:bf16|bfloat16)\b")
 # (float16 by its other names: Lightning's precision="16-mixed" or 16 and its "Using 16bit Automatic Mixed Precision
 # (AMP)" -- not "bf16-mixed", an image's "16-bit", nor a precision metric, "precision: 16.7%")
-FP16_NAMED = re.compile(r"(?i)(?<![\w-])(?:fp16|float16|\.half\(\))|(?<![\w-])--fp16\b|(?<![\w-])16-mixed\b|"
-                        r"\bprecision[ =:\"']{1,4}16(?![\w.%-])|(?<![\w-])16[- ]?bit (?:automatic )?mixed[- ]precision\b")
+FP16_NAMED = lazy_regex.compile(r"(?i)(?<![\w-])(?:fp16|float16|\.half\(\))|(?<![\w-])--fp16\b|(?<![\w-])16-mixed\b|"
+                                r"\bprecision[ =:\"']{1,4}16(?![\w.%-])|(?<![\w-])16[- ]?bit (?:automatic )?mixed[- ]precision\b")
 
 
 # (a GradScaler is float16's: bfloat16 needs none -- unless the autocast it serves is shown in bfloat16)
-GRAD_SCALER = re.compile(r"(?i)\bgrad[ _-]?scaler\b")
-BF16_AUTOCAST = re.compile(r"\bdtype\s*=\s*(?:torch\.)?bfloat16\b")
+GRAD_SCALER = lazy_regex.compile(r"(?i)\bgrad[ _-]?scaler\b")
+BF16_AUTOCAST = lazy_regex.compile(r"\bdtype\s*=\s*(?:torch\.)?bfloat16\b")
 
 
 def bf16_only(text: str) -> bool:
@@ -52,10 +53,10 @@ def bf16_only(text: str) -> bool:
 
 # (a sentence that names half precision as what others say of it and says this run is in full precision: "I read that
 # AMP has problems with this layer, but I'm training in float32")
-HEARSAY = re.compile(r"(?i)\b(?:i\s+(?:have\s+|'ve\s+)?read|i\s+(?:have\s+|'ve\s+)?heard|someone\s+said|people\s+say|"
-                     r"apparently|supposedly)\b")
-RUN_IN_FULL = re.compile(r"(?i)\b(?:running|run|training|trained|train|i'?m|i\s+am|we'?re|we\s+are|everything\s+is|"
-                         r"all\s+is)\b[^.;\n]{0,20}?\b(?:in|with|on)\s+(?:fp32|float32|full\s+precision|single\s+precision)\b")
+HEARSAY = lazy_regex.compile(r"(?i)\b(?:i\s+(?:have\s+|'ve\s+)?read|i\s+(?:have\s+|'ve\s+)?heard|someone\s+said|people\s+say|"
+                             r"apparently|supposedly)\b")
+RUN_IN_FULL = lazy_regex.compile(r"(?i)\b(?:running|run|training|trained|train|i'?m|i\s+am|we'?re|we\s+are|everything\s+is|"
+                                 r"all\s+is)\b[^.;\n]{0,20}?\b(?:in|with|on)\s+(?:fp32|float32|full\s+precision|single\s+precision)\b")
 
 
 def half_precision_shown(text: str, words: list[str]) -> str:
@@ -84,35 +85,35 @@ def _hearsay(text: str, m: re.Match) -> bool:
 # try fp32?"), nor of a cast of the data ("converting the targets to float32 fixes the dtype error"). bfloat16
 # counts as full precision here: it has float32's range (8 exponent bits), so it cures float16's overflow and
 # underflow, though not its precision.
-FULL_PRECISION = re.compile(r"\b(?:fp32|float32|full precision|single precision|fp64|float64|bf16)\b|"
-                            r"\b(?:without|no|disabl\w*|turn\w* off|switch\w* off|remov\w*)\s+(?:the\s+|those\s+|these\s+)?"
-                            r"(?:(?:two|both|three|all|\d)\s+)?(?:\.\s*)?fp16\b|"
-                            # ("with autocast switched off", folded to fp16)
-                            r"\bfp16\s*(?:=\s*false|off\b|disabled|removed|(?:switched|turned|taken)\s+off\b)")
-PRECISION_WORD = re.compile(r"(?i)fp32|float|precision|fp64|bf16|bfloat|fp16|amp|half|autocast")
-NO_NAN = re.compile(r"\b(?:no|without(?:\s+(?:a\s+single|any|one))?|not\s+(?:a\s+single|one))\s+nans?\b")
-ALSO = re.compile(r"\b(?:also|still|same|too|even|either|as well)\b")
-FIXED = re.compile(r"\b(?:fix(?:es|ed)?|solves?|solved|goes away|went away|disappear(?:s|ed)?)\b")
-NOT_WELL = re.compile(r"(?:\bnot|n't|\bnever|\bno longer)\s+(?:\w+\s+){0,2}?(?:converg|work|train|learn|help|fix|solv)")
-HEARSAY = re.compile(r"\b(?:said|says|suggest\w*|recommend\w*|according|heard|read that|should|would|might|could|"
-                     r"maybe|perhaps|try|trying|cast\w*|convert\w*|astype|dtype)\b")
+FULL_PRECISION = lazy_regex.compile(r"\b(?:fp32|float32|full precision|single precision|fp64|float64|bf16)\b|"
+                                    r"\b(?:without|no|disabl\w*|turn\w* off|switch\w* off|remov\w*)\s+(?:the\s+|those\s+|these\s+)?"
+                                    r"(?:(?:two|both|three|all|\d)\s+)?(?:\.\s*)?fp16\b|"
+                                    # ("with autocast switched off", folded to fp16)
+                                    r"\bfp16\s*(?:=\s*false|off\b|disabled|removed|(?:switched|turned|taken)\s+off\b)")
+PRECISION_WORD = lazy_regex.compile(r"(?i)fp32|float|precision|fp64|bf16|bfloat|fp16|amp|half|autocast")
+NO_NAN = lazy_regex.compile(r"\b(?:no|without(?:\s+(?:a\s+single|any|one))?|not\s+(?:a\s+single|one))\s+nans?\b")
+ALSO = lazy_regex.compile(r"\b(?:also|still|same|too|even|either|as well)\b")
+FIXED = lazy_regex.compile(r"\b(?:fix(?:es|ed)?|solves?|solved|goes away|went away|disappear(?:s|ed)?)\b")
+NOT_WELL = lazy_regex.compile(r"(?:\bnot|n't|\bnever|\bno longer)\s+(?:\w+\s+){0,2}?(?:converg|work|train|learn|help|fix|solv)")
+HEARSAY = lazy_regex.compile(r"\b(?:said|says|suggest\w*|recommend\w*|according|heard|read that|should|would|might|could|"
+                             r"maybe|perhaps|try|trying|cast\w*|convert\w*|astype|dtype)\b")
 # A run compared with a full-precision one ("matches my fp32 run", "the same as in float32"): no run was moved out of
 # half precision to see what changes -- the two agree.
-LIKE_FULL = re.compile(r"\b(?:match\w*|same as|identical to|just like|as (?:good|well|fast) as|equal to|close to|"
-                       r"tracks?|follows?)\s+(?:(?:my|the|a|an|our)\s+)?(?:fp32|float32|full precision|single precision)")
-PRECISION_CLAUSE = re.compile(r",|\bbut\b|\bwhile\b|\bwhereas\b")
+LIKE_FULL = lazy_regex.compile(r"\b(?:match\w*|same as|identical to|just like|as (?:good|well|fast) as|equal to|close to|"
+                               r"tracks?|follows?)\s+(?:(?:my|the|a|an|our)\s+)?(?:fp32|float32|full precision|single precision)")
+PRECISION_CLAUSE = lazy_regex.compile(r",|\bbut\b|\bwhile\b|\bwhereas\b")
 # Full precision named as where a run's weights came from, not as how it ran: "fine-tuning in fp16 from the fp32
 # checkpoint is nan" is a half-precision run (and Lightning's `precision=32`, a run in float32, is read as one)
-FULL_ORIGIN = re.compile(r"\bfrom\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?(?:fp32|float32|full precision|single precision|"
-                         r"fp64|float64|bf16)(?:\s+[\w-]+){0,2}?\s+(?:checkpoints?|ckpt|weights|models?|init\w*|"
-                         r"pretrain\w*)\b")
-LIGHTNING_32 = re.compile(r"\bprecision\s*=\s*['\"]?(?:32|64)(?:-true)?(?![\d.%])")
+FULL_ORIGIN = lazy_regex.compile(r"\bfrom\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?(?:fp32|float32|full precision|single precision|"
+                                 r"fp64|float64|bf16)(?:\s+[\w-]+){0,2}?\s+(?:checkpoints?|ckpt|weights|models?|init\w*|"
+                                 r"pretrain\w*)\b")
+LIGHTNING_32 = lazy_regex.compile(r"\bprecision\s*=\s*['\"]?(?:32|64)(?:-true)?(?![\d.%])")
 
 
 # (a run in full precision said to go well in the words of a finished run: "trains to the end without any problem" --
 # not "trains to the end of epoch 5, then blows up", which RAN_BADLY reads)
-RAN_TO_THE_END = re.compile(r"\b(?:trains?|runs?|ran|trained)\s+to\s+(?:the\s+end|completion)\b(?!\s+of\b)|"
-                            r"\bwithout\s+(?:any\s+)?(?:problems?|issues?|trouble)\b")
+RAN_TO_THE_END = lazy_regex.compile(r"\b(?:trains?|runs?|ran|trained)\s+to\s+(?:the\s+end|completion)\b(?!\s+of\b)|"
+                                    r"\bwithout\s+(?:any\s+)?(?:problems?|issues?|trouble)\b")
 
 
 def _clause_went(clause: str) -> str:

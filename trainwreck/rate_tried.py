@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from .sentences import sentence_around, sentences_and_ends, told
 from .thesaurus import OPTIMIZER_NAMES, fold_text
+from . import lazy_regex
 
 # (an optimizer's name, one list for every reading here: thesaurus.OPTIMIZER_NAMES, Adam's family by its stem --
 # adamw, adamax, adam8bit)
@@ -112,32 +113,32 @@ _SAME_AT = (r"\b(?:with|at|using)\s+(?:an?\s+|the\s+same\s+(?:seed|data|batch\s+
 # ... or the sameness said first: "same with lr 1e-7", "the same thing at lr=1e-5" (not "the same lr", a rate kept)
 _SAME_FIRST = (r"\bsame\s+(?:thing\s+|story\s+|result\s+|behaviou?r\s+|again\s+)?(?:with|at|using|for)\s+(?:an?\s+)?"
                r"lr\b\s*(?:(?:=|:|of)\s*)?\.?\d")
-SAME_FIRST = re.compile(_SAME_FIRST)
-TRIED_LR = re.compile(_STILL_BROKE + r"|" + _SAME_AT + r"|" + _TRIED + r"(?:" + _NO_EFFECT + r")|"
-                      r"\blr\b[^.;\n]{0,15}?(?<!should)(?<!would)(?<!could)(?<!must)"
-                      r"(?<!might)(?:no matter|(?:n'?t|not|never) (?:help|matter))|"
-                      # (the rate said not to matter before it is named: "nan at the same batch every run, no matter
-                      # the learning rate", "regardless of the lr")
-                      r"\b(?:no matter|regardless of|irrespective of|independent(?:ly)? of|whatever)\s+"
-                      r"(?:(?:what|which|the|my|of)\s+){0,2}lr\b(?!\s*\?)"
-                      # (the rate, not its finder, its schedule or its warmup: "whatever the lr finder suggested")
-                      r"(?!\s*(?:finder|range|schedul\w*|warm-?up|decay|policy|test)\b)")
-PUT_OFF_LR = re.compile(_TRIED + r"(?:" + _PUT_OFF + r")")
-PUT_OFF = re.compile(_PUT_OFF)
-LOWER_LR_HELPS = re.compile(r"(?:" + _LOWERED_VERB + r"[^.;\n]{0,25}?\blr\b|" + _MADE_SMALLER + r")(?:[^.;\n]|\.\d){0,20}?"
-                            r"(?<!n't )(?<!not )(?:help|fix|solv|work)\w*|" + _LOWERED_VERB + r"[^.;\n]{0,25}?\blr\b"
-                            r"(?:[^.;\n]|\.\d){0,20}?(?<!n't )(?<!not )\b(?:trains?\s+(?:fine|well|normally)|is\s+fine|goes\s+away"
-                            r"|disappears?|converges?)\b")
+SAME_FIRST = lazy_regex.compile(_SAME_FIRST)
+TRIED_LR = lazy_regex.compile(_STILL_BROKE + r"|" + _SAME_AT + r"|" + _TRIED + r"(?:" + _NO_EFFECT + r")|"
+                              r"\blr\b[^.;\n]{0,15}?(?<!should)(?<!would)(?<!could)(?<!must)"
+                              r"(?<!might)(?:no matter|(?:n'?t|not|never) (?:help|matter))|"
+                              # (the rate said not to matter before it is named: "nan at the same batch every run, no matter
+                              # the learning rate", "regardless of the lr")
+                              r"\b(?:no matter|regardless of|irrespective of|independent(?:ly)? of|whatever)\s+"
+                              r"(?:(?:what|which|the|my|of)\s+){0,2}lr\b(?!\s*\?)"
+                              # (the rate, not its finder, its schedule or its warmup: "whatever the lr finder suggested")
+                              r"(?!\s*(?:finder|range|schedul\w*|warm-?up|decay|policy|test)\b)")
+PUT_OFF_LR = lazy_regex.compile(_TRIED + r"(?:" + _PUT_OFF + r")")
+PUT_OFF = lazy_regex.compile(_PUT_OFF)
+LOWER_LR_HELPS = lazy_regex.compile(r"(?:" + _LOWERED_VERB + r"[^.;\n]{0,25}?\blr\b|" + _MADE_SMALLER + r")(?:[^.;\n]|\.\d){0,20}?"
+                                    r"(?<!n't )(?<!not )(?:help|fix|solv|work)\w*|" + _LOWERED_VERB + r"[^.;\n]{0,25}?\blr\b"
+                                    r"(?:[^.;\n]|\.\d){0,20}?(?<!n't )(?<!not )\b(?:trains?\s+(?:fine|well|normally)|is\s+fine|goes\s+away"
+                                    r"|disappears?|converges?)\b")
 # Two rates the report compares: "nan after 2 epochs with lr 0.1. With lr 0.01 it trains fine". A sentence that
 # names one rate and says the run broke, another that names a lower one and says it ran well: a lower rate helped
 # (and a lower rate that broke beside a higher that ran well: it did not).
-RATE_NAMED = re.compile(r"\blr\b\s*(?:(?:=|:|of|to|at|is|was)\s*)?((?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?)(?![\w.])")
-SENTENCE = re.compile(r"\.(?!\d)|[;\n!?]|\bbut\b|\bwhile\b|\bwhereas\b")
-RAN_WELL = re.compile(r"\b(?:fine|works?|worked|stable|converges?|converged|trains? (?:well|normally|ok)|no nan|"
-                      r"learns?|goes down|decreases)\b|"
-                      # ("the same loop trains (2.30 -> 0.4)": trains, said of the run, with nothing after it)
-                      r"\btrains?(?= *(?:$|\(|[.,;!]))")
-RAN_BADLY = re.compile(r"\b(?:nan|inf|diverg\w*|explod\w*|blows? up|climb\w*)\b")
+RATE_NAMED = lazy_regex.compile(r"\blr\b\s*(?:(?:=|:|of|to|at|is|was)\s*)?((?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?)(?![\w.])")
+SENTENCE = lazy_regex.compile(r"\.(?!\d)|[;\n!?]|\bbut\b|\bwhile\b|\bwhereas\b")
+RAN_WELL = lazy_regex.compile(r"\b(?:fine|works?|worked|stable|converges?|converged|trains? (?:well|normally|ok)|no nan|"
+                              r"learns?|goes down|decreases)\b|"
+                              # ("the same loop trains (2.30 -> 0.4)": trains, said of the run, with nothing after it)
+                              r"\btrains?(?= *(?:$|\(|[.,;!]))")
+RAN_BADLY = lazy_regex.compile(r"\b(?:nan|inf|diverg\w*|explod\w*|blows? up|climb\w*)\b")
 
 
 def _rates_compared(folded: str) -> str:
@@ -162,33 +163,33 @@ def _rates_compared(folded: str) -> str:
 # thing, just later" -- a failure or "the same" said in it, nothing said to go well, and no plan or notice of the
 # reporter's ("I'll tune it only later", "I only noticed later that the lr was 10"); read after a lower rate said to
 # help, which says more (bounded: a line of many "just"s must not make the search quadratic)
-LATER = re.compile(r"\b(?:just|only|merely|simply)\s+(?:[\w-]{1,20}\s+){0,4}?later\b|"
-                   # ("then does the same thing later")
-                   r"\bsame\s+(?:(?:thing|pattern|blow-?up|explosion)\s*)?later\b|"
-                   # ("lr=1e-6: same, nan a few batches later": the failure, some steps later -- folded, batches are
-                   # steps)
-                   r"\b(?:nan|inf|diverge)\s+(?:a\s+(?:few|couple(?:\s+of)?)\s+|\d{1,6}\s+)?(?:more\s+)?"
-                   r"(?:step|epoch|iteration)s?\s+later\b")
+LATER = lazy_regex.compile(r"\b(?:just|only|merely|simply)\s+(?:[\w-]{1,20}\s+){0,4}?later\b|"
+                           # ("then does the same thing later")
+                           r"\bsame\s+(?:(?:thing|pattern|blow-?up|explosion)\s*)?later\b|"
+                           # ("lr=1e-6: same, nan a few batches later": the failure, some steps later -- folded, batches are
+                           # steps)
+                           r"\b(?:nan|inf|diverge)\s+(?:a\s+(?:few|couple(?:\s+of)?)\s+|\d{1,6}\s+)?(?:more\s+)?"
+                           r"(?:step|epoch|iteration)s?\s+later\b")
 # ... or "also blows up, just in epoch 11 instead": the later place named, the earlier left to the sentence before --
 # with the failure said in it ("the same final loss, it just reaches it at epoch 40 instead" is a slower success)
-LATER_INSTEAD = re.compile(r"\b(?:just|only|merely|simply)\s+(?:[\w-]{1,20}\s+){0,4}?instead\b(?!\s+of)")
+LATER_INSTEAD = lazy_regex.compile(r"\b(?:just|only|merely|simply)\s+(?:[\w-]{1,20}\s+){0,4}?instead\b(?!\s+of)")
 # ... or names the later place: "it falls apart at epoch 19 instead of 8", "after 40 steps instead of 10"
 _COUNTER = r"(?:epoch|step|iteration|iter|batch)"
-INSTEAD = re.compile(r"\b" + _COUNTER + r"\s*(?:~\s*)?(\d+)\s+instead\s+of\s+(?:" + _COUNTER + r"\s*)?~?(\d+)\b|"
-                     r"\b(\d+)\s+" + _COUNTER + r"s?\s+instead\s+of\s+(\d+)\b")
+INSTEAD = lazy_regex.compile(r"\b" + _COUNTER + r"\s*(?:~\s*)?(\d+)\s+instead\s+of\s+(?:" + _COUNTER + r"\s*)?~?(\d+)\b|"
+                             r"\b(\d+)\s+" + _COUNTER + r"s?\s+instead\s+of\s+(\d+)\b")
 # (a rate named as the one tried, beside the lr's name but not after it: "lr was too high so I tried 1e-3"; a rate
 # is below 1, and a number after another setting, "weight decay 0.05", is none)
-RATE_TRIED = re.compile(r"\b(?:tried|trying|try|with|using|to|at)\s+(?:an?\s+|the\s+)?(?:lr\s+(?:of\s+)?)?"
-                        r"(?:\d(?:\.\d+)?e-\d+|0?\.\d+)(?![\w.])", re.I)
+RATE_TRIED = lazy_regex.compile(r"\b(?:tried|trying|try|with|using|to|at)\s+(?:an?\s+|the\s+)?(?:lr\s+(?:of\s+)?)?"
+                                r"(?:\d(?:\.\d+)?e-\d+|0?\.\d+)(?![\w.])", re.I)
 # a failure in words the folded ones do not hold; a question or a plan
-BROKE = re.compile(r"\b(?:falls?|fell)\s+apart\b|\b(?:dies|died|dying|breaks?|broke|collapses?|collapsed|crash\w*)\b",
-                   re.I)
+BROKE = lazy_regex.compile(r"\b(?:falls?|fell)\s+apart\b|\b(?:dies|died|dying|breaks?|broke|collapses?|collapsed|crash\w*)\b",
+                           re.I)
 # ("it's the same pattern", "the same thing happens": the failure said again, in the words of the sentence that moved it)
-SAME_AS_BEFORE = re.compile(r"\bsame\s+(?:pattern|thing|story|behaviou?r|curve|problem)\b")
-PLANNED = re.compile(r"\?|\b(?:should|could|would|might|maybe|perhaps|if i|wonder\w*)\b", re.I)
+SAME_AS_BEFORE = lazy_regex.compile(r"\bsame\s+(?:pattern|thing|story|behaviou?r|curve|problem)\b")
+PLANNED = lazy_regex.compile(r"\?|\b(?:should|could|would|might|maybe|perhaps|if i|wonder\w*)\b", re.I)
 # (or said to happen still: "it still happens, just later")
-SAME_FAILURE = re.compile(r"\bsame\b|\bstill\s+(?:happens|occurs|comes|shows\s+up)\b|" + RAN_BADLY.pattern)
-REPORTERS_OWN = re.compile(r"\bi(?:'ll| will| would| noticed| realized| realised| found| added| tune)\b|\bfor now\b|\btune\b")
+SAME_FAILURE = lazy_regex.compile(r"\bsame\b|\bstill\s+(?:happens|occurs|comes|shows\s+up)\b|" + RAN_BADLY.pattern)
+REPORTERS_OWN = lazy_regex.compile(r"\bi(?:'ll| will| would| noticed| realized| realised| found| added| tune)\b|\bfor now\b|\btune\b")
 
 
 def _said_later(sentence: str) -> bool:
@@ -202,11 +203,11 @@ def _said_later(sentence: str) -> bool:
 # ... or at a place the sentence names with "instead" and no earlier one, later than every place of that unit the rest
 # of the text names (the log's): "lr 0.001: same shape, it explodes around batch 800 instead", beside a log that stops
 # at batch 550
-PLACE_INSTEAD = re.compile(r"\b(?:at|around|near|by)\s+(?:the\s+)?(step|epoch|iteration|iter|batch)\s+~?(\d[\d,]*)"
-                           r"\s+instead\b(?!\s+of)", re.I)
+PLACE_INSTEAD = lazy_regex.compile(r"\b(?:at|around|near|by)\s+(?:the\s+)?(step|epoch|iteration|iter|batch)\s+~?(\d[\d,]*)"
+                                   r"\s+instead\b(?!\s+of)", re.I)
 
 
-PLACE_NAMED = re.compile(r"(?i)\b(step|epoch|iteration|iter|batch)\s+~?(\d[\d,]{0,12})")
+PLACE_NAMED = lazy_regex.compile(r"(?i)\b(step|epoch|iteration|iter|batch)\s+~?(\d[\d,]{0,12})")
 
 
 def _sentence_spans(text: str) -> list[tuple[str, str, int, int]]:
@@ -264,8 +265,8 @@ def _later_instead(raw: str, start: int, places: _Places) -> bool:
 # A place a sentence names for its failure, beside "the same" it says of a rate it tried: "with lr 0.0005 the same thing
 # happens, just around iteration 3000", "the same thing happens, only in epoch 8" (not "still nan after step 2000":
 # where it stayed, not where it broke)
-PLACE_OF_SAME = re.compile(r"(?<!still )(?<!still nan )\b(?:at|around|near|by|about|in)\s+(?:the\s+)?(?:~\s?)?"
-                           r"(step|epoch|iteration|iter|batch)\s+~?(\d[\d,]{0,12})\b", re.I)
+PLACE_OF_SAME = lazy_regex.compile(r"(?<!still )(?<!still nan )\b(?:at|around|near|by|about|in)\s+(?:the\s+)?(?:~\s?)?"
+                                   r"(step|epoch|iteration|iter|batch)\s+~?(\d[\d,]{0,12})\b", re.I)
 
 
 def _same_later(text: str) -> bool:
@@ -293,7 +294,7 @@ def _same_later(text: str) -> bool:
 
 
 # (a run the reporter means to make: "I'll try the same with lr 1e-5 tomorrow", "going to try")
-REPORTERS_PLAN = re.compile(r"(?i)\b(?:i'll|i will|we'll|we will|going to|plan to|want to|tomorrow|next (?:i|we|time))\b")
+REPORTERS_PLAN = lazy_regex.compile(r"(?i)\b(?:i'll|i will|we'll|we will|going to|plan to|want to|tomorrow|next (?:i|we|time))\b")
 
 
 def _same_first(text: str, folded_text: str) -> bool:
@@ -332,9 +333,9 @@ def _said_instead(raw: str) -> bool:
 # Keras's SGD and PyTorch's RMSprop; 1e-3 for Adam and most others): "with RMSprop's default 0.001 the same model gets
 # 91%", "with the default Adam() it reached 0.87" -- a lower rate helped. Not a default of something else ("the
 # default glorot_uniform"), nor one that broke too, nor a question or a plan.
-DEFAULT_RATE = re.compile(r"\bdefault\s+(?:[\w'()]{1,20}\s+){0,2}?(?:lr|rate|optimi[sz]er|" + _OPTIMIZER
-                          + r"(?:\(\))?(?!\w))|\b" + _OPTIMIZER + r"'s\s+default\b")
-WENT_WELL = re.compile(RAN_WELL.pattern + r"|\b(?:gets?|got|reach\w*|hits?)\s+(?:to\s+)?(?:\d+(?:\.\d+)?\s*%|0?\.\d+)")
+DEFAULT_RATE = lazy_regex.compile(r"\bdefault\s+(?:[\w'()]{1,20}\s+){0,2}?(?:lr|rate|optimi[sz]er|" + _OPTIMIZER
+                                  + r"(?:\(\))?(?!\w))|\b" + _OPTIMIZER + r"'s\s+default\b")
+WENT_WELL = lazy_regex.compile(RAN_WELL.pattern + r"|\b(?:gets?|got|reach\w*|hits?)\s+(?:to\s+)?(?:\d+(?:\.\d+)?\s*%|0?\.\d+)")
 ABOVE_EVERY_DEFAULT = 0.01
 
 
@@ -351,38 +352,38 @@ def _default_rate_worked(folded: str) -> bool:
 # initial weights, or the data, made the failure -- the lowest rate tried, and it did not help.
 # (and both of an actor-critic's, or all of them: "with both learning rates set to 0 the first loss is still 3e8" --
 # not one group's, "the backbone learning rates were set to 0", which leaves the head's)
-RATE_ZERO = re.compile(r"(?:\b(?:lr|learning[ _-]?rate)|\b(?:both|all)\s+(?:the\s+|my\s+)?(?:lrs|learning[ _-]?rates))\s*"
-                       r"(?:(?:=|:|of|to|at|is|are|(?:were\s+|are\s+)?set\s+(?:to|at))\s*)?"
-                       r"(?:0(?:\.0*)?(?![\d.]|e-|,\d)|zero\b)"
-                       # (or said to be there before any update: "with lr=0 it prints 12.6 too, so it's there before any
-                       # update" -- not a rate of 0 used to look at the start, "lr=0 to see the loss before any update")
-                       r"(?:[^.;\n]|\.\d){0,80}?(?:\b(?:same|still|also|too|even|again|nan|inf)\b|"
-                       r"\b(?:it\s+is|it's|is|was)\s+(?:already\s+|still\s+)?there\s+before\s+(?:any|the\s+first)\s+update\b)|"
-                       # ("even with lr=0 it prints 1.9e14 on every step": what follows is what it still did)
-                       r"\beven\s+(?:with|at|using)\s+(?:an?\s+)?(?:lr|learning[ _-]?rate)\s*(?:(?:=|:|of)\s*)?0(?:\.0*)?"
-                       r"(?![\d.]|e-|,\d)|"
-                       # (and an optimizer built with a rate of 0: "I ran it with `optax.adam(0.0)` and the step-0 loss is
-                       # the same")
-                       r"\b(?:optax\.|optim\.|optimizers\.)?" + _OPTIMIZER + r"\((?:[^()\n]{0,40},\s*)?"
-                       r"(?:lr\s*=\s*|learning_rate\s*=\s*)?0(?:\.0*)?\s*\)(?:[^.;\n]|\.\d){0,80}?"
-                       r"\b(?:same|still|also|too|even|again|nan|inf)\b|"
-                       # (and in Chinese: "学习率设成 0 也是一样", "lr=0 也还是 nan")
-                       r"(?:学习率|\blr\b)\s*(?:(?:设成|设为|设置为|改成|调成|=|为)\s*)?0(?:\.0*)?(?![\d.]|e-)"
-                       r"[^。！？!?\n]{0,12}?(?:也是一样|也一样|还是一样|一样|也是\s*nan|还是\s*nan|也\s*nan)", re.I)
+RATE_ZERO = lazy_regex.compile(r"(?:\b(?:lr|learning[ _-]?rate)|\b(?:both|all)\s+(?:the\s+|my\s+)?(?:lrs|learning[ _-]?rates))\s*"
+                               r"(?:(?:=|:|of|to|at|is|are|(?:were\s+|are\s+)?set\s+(?:to|at))\s*)?"
+                               r"(?:0(?:\.0*)?(?![\d.]|e-|,\d)|zero\b)"
+                               # (or said to be there before any update: "with lr=0 it prints 12.6 too, so it's there before any
+                               # update" -- not a rate of 0 used to look at the start, "lr=0 to see the loss before any update")
+                               r"(?:[^.;\n]|\.\d){0,80}?(?:\b(?:same|still|also|too|even|again|nan|inf)\b|"
+                               r"\b(?:it\s+is|it's|is|was)\s+(?:already\s+|still\s+)?there\s+before\s+(?:any|the\s+first)\s+update\b)|"
+                               # ("even with lr=0 it prints 1.9e14 on every step": what follows is what it still did)
+                               r"\beven\s+(?:with|at|using)\s+(?:an?\s+)?(?:lr|learning[ _-]?rate)\s*(?:(?:=|:|of)\s*)?0(?:\.0*)?"
+                               r"(?![\d.]|e-|,\d)|"
+                               # (and an optimizer built with a rate of 0: "I ran it with `optax.adam(0.0)` and the step-0 loss is
+                               # the same")
+                               r"\b(?:optax\.|optim\.|optimizers\.)?" + _OPTIMIZER + r"\((?:[^()\n]{0,40},\s*)?"
+                               r"(?:lr\s*=\s*|learning_rate\s*=\s*)?0(?:\.0*)?\s*\)(?:[^.;\n]|\.\d){0,80}?"
+                               r"\b(?:same|still|also|too|even|again|nan|inf)\b|"
+                               # (and in Chinese: "学习率设成 0 也是一样", "lr=0 也还是 nan")
+                               r"(?:学习率|\blr\b)\s*(?:(?:设成|设为|设置为|改成|调成|=|为)\s*)?0(?:\.0*)?(?![\d.]|e-)"
+                               r"[^。！？!?\n]{0,12}?(?:也是一样|也一样|还是一样|一样|也是\s*nan|还是\s*nan|也\s*nan)", re.I)
 
 
 # ... or a command the paste ran with a rate of 0 (`$ python mlp.py --lr 0.0 --epochs 3`), and a loss printed nan or
 # inf below it: the run it shows failed with no update
-ZERO_RATE_COMMAND = re.compile(r"(?m)^[ \t]*(?:[$%>#][ \t]*)?(?:python3?|torchrun|accelerate[ \t]+launch|deepspeed)\b"
-                               r"[^\n]{0,300}?(?P<flag>--(?:lr|learning[-_]rate)(?:[ \t]+|=)0(?:\.0*)?)(?![\d.]|e-)")
-NONFINITE_LOSS_BELOW = re.compile(r"(?i)\b(?:loss|cost)\b[^\n]{0,20}?(?<![\w.])[-+]?(?:nan|inf)\b")
+ZERO_RATE_COMMAND = lazy_regex.compile(r"(?m)^[ \t]*(?:[$%>#][ \t]*)?(?:python3?|torchrun|accelerate[ \t]+launch|deepspeed)\b"
+                                       r"[^\n]{0,300}?(?P<flag>--(?:lr|learning[-_]rate)(?:[ \t]+|=)0(?:\.0*)?)(?![\d.]|e-)")
+NONFINITE_LOSS_BELOW = lazy_regex.compile(r"(?i)\b(?:loss|cost)\b[^\n]{0,20}?(?<![\w.])[-+]?(?:nan|inf)\b")
 
 
 # One parameter group's rate: "the backbone lr is 0", "the encoder's learning rate to 0", "lr=0 for the embedding
 # layer", "0 for the backbone, 1e-3 for the head"
-ONE_GROUP = re.compile(r"(?i)\b(?:backbone|encoder|embedding|frozen|first \w+|\w+ layers?|\w+'s)\s+(?:lr|learning[ _-]?rate)\b|"
-                       r"\b(?:lr|learning[ _-]?rate)s?\b[^.;\n]{0,20}?\bfor\s+(?:the\s+)?(?:backbone|encoder|embedding|"
-                       r"frozen|\w+\s+layers?|first\s+\w+)\b|\bbut the \w+\b")
+ONE_GROUP = lazy_regex.compile(r"(?i)\b(?:backbone|encoder|embedding|frozen|first \w+|\w+ layers?|\w+'s)\s+(?:lr|learning[ _-]?rate)\b|"
+                               r"\b(?:lr|learning[ _-]?rate)s?\b[^.;\n]{0,20}?\bfor\s+(?:the\s+)?(?:backbone|encoder|embedding|"
+                               r"frozen|\w+\s+layers?|first\s+\w+)\b|\bbut the \w+\b")
 
 
 def rate_zero_failed(text: str) -> str:
@@ -406,15 +407,15 @@ def rate_zero_failed(text: str) -> str:
 
 # ... or the failure said to come before any update was made ("No PPO update has happened yet at that point, so the
 # weights are still the initial ones", "it is nan before the first optimizer step"): no rate has acted yet either
-NO_UPDATE_YET = re.compile(r"(?i)\bno (?:\w+ )?(?:updates?|optimi[sz]er steps?|gradient steps?|training steps?) "
-                           r"(?:has|had|have) (?:happened|been (?:done|made|taken|run)|run)(?: yet)?\b|"
-                           r"\b(?:weights|parameters) (?:are|were) still the initial ones\b|"
-                           r"\b(?:happens|breaks|fails|crashes|is nan|are nan|goes nan)\s+(?:already\s+)?before "
-                           r"(?:any|the first) (?:\w+ )?(?:updates?|optimi[sz]er steps?|gradient steps?)\b")
+NO_UPDATE_YET = lazy_regex.compile(r"(?i)\bno (?:\w+ )?(?:updates?|optimi[sz]er steps?|gradient steps?|training steps?) "
+                                   r"(?:has|had|have) (?:happened|been (?:done|made|taken|run)|run)(?: yet)?\b|"
+                                   r"\b(?:weights|parameters) (?:are|were) still the initial ones\b|"
+                                   r"\b(?:happens|breaks|fails|crashes|is nan|are nan|goes nan)\s+(?:already\s+)?before "
+                                   r"(?:any|the first) (?:\w+ )?(?:updates?|optimi[sz]er steps?|gradient steps?)\b")
 
 
 # (not of a part kept still on purpose: "the frozen encoder's weights are still the initial ones")
-PART_KEPT = re.compile(r"(?i)\b(?:frozen|freez\w*|requires_grad|backbone|encoder|embeddings?|pretrained|of the \w+)\b")
+PART_KEPT = lazy_regex.compile(r"(?i)\b(?:frozen|freez\w*|requires_grad|backbone|encoder|embeddings?|pretrained|of the \w+)\b")
 
 
 def broke_before_update(text: str) -> str:
@@ -437,18 +438,18 @@ _LR_WORD = (r"(?:\blr\b|learning[ _-]?rate|学习率|скорост\w*\s+обу�
 _LOWERED = (r"(?:уменьш\w*|сниз\w*|сниж\w*|пониз\w*|понижа\w*|verringer\w*|reduzier\w*|gesenkt|senk\w*|verkleiner\w*|"
             r"kleiner\w*|niedriger\w*|baiss\w*|rédui\w*|diminu\w*|plus\s+petit\w*|plus\s+faible|baj\w*|reduj\w*|"
             r"reduc\w*|disminu\w*|menor|reduz\w*|baix\w*|减小|降低|调小|减少|调低|改小|下调)")
-LOWER_LR_FOREIGN = re.compile(r"(?:" + _LOWERED + r"[^.!?。！？\n]{0,25}?" + _LR_WORD + r"|" + _LR_WORD
-                              + r"[^.!?。！？\n]{0,25}?" + _LOWERED + r")(?P<rest>(?:[^.!?。！？\n]|\.\d){0,120})", re.I)
-_LATER_FOREIGN = re.compile(r"позже|отсроч\w*|später|plus\s+tard|más\s+tarde|mais\s+tarde|更晚|推迟|延后|晚一些|晚了", re.I)
+LOWER_LR_FOREIGN = lazy_regex.compile(r"(?:" + _LOWERED + r"[^.!?。！？\n]{0,25}?" + _LR_WORD + r"|" + _LR_WORD
+                                      + r"[^.!?。！？\n]{0,25}?" + _LOWERED + r")(?P<rest>(?:[^.!?。！？\n]|\.\d){0,120})", re.I)
+_LATER_FOREIGN = lazy_regex.compile(r"позже|отсроч\w*|später|plus\s+tard|más\s+tarde|mais\s+tarde|更晚|推迟|延后|晚一些|晚了", re.I)
 # ... or at a later place instead of the earlier one: "pasa lo mismo, solo que en la época 7 en vez de la 3" (a number,
 # the word, a smaller number; the word alone, "the same step instead of the usual one", is not)
-_INSTEAD_FOREIGN = re.compile(r"(\d{1,7})\D{0,20}?(?:вместо|(?:an)?statt\b|au\s+lieu\s+d\w*|en\s+(?:vez|lugar)\s+de|"
-                              r"em\s+vez\s+de|而不是)\D{0,12}?(\d{1,7})", re.I)
-_SAME_FOREIGN = re.compile(r"то\s+же\s+самое|тоже\s+самое|не\s+помог\w*|без\s+изменений|вс[её]\s+равно|"
-                           r"(?:hilft|half|hat)\s+nicht|nicht\s+geholfen|dasselbe|das\s+gleiche|trotzdem|"
-                           r"n['’](?:aide|a\s+pas\s+aidé|y\s+fait)|ne\s+change\s+rien|rien\s+ne\s+change|pareil|la\s+même\s+chose|"
-                           r"no\s+ayud\w*|lo\s+mismo|sigue\s+igual|não\s+ajud\w*|o\s+mesmo|mesma\s+coisa|"
-                           r"也不行|不行|没用|没有用|无效|不管用|还是|依然|仍然|依旧", re.I)
+_INSTEAD_FOREIGN = lazy_regex.compile(r"(\d{1,7})\D{0,20}?(?:вместо|(?:an)?statt\b|au\s+lieu\s+d\w*|en\s+(?:vez|lugar)\s+de|"
+                                      r"em\s+vez\s+de|而不是)\D{0,12}?(\d{1,7})", re.I)
+_SAME_FOREIGN = lazy_regex.compile(r"то\s+же\s+самое|тоже\s+самое|не\s+помог\w*|без\s+изменений|вс[её]\s+равно|"
+                                   r"(?:hilft|half|hat)\s+nicht|nicht\s+geholfen|dasselbe|das\s+gleiche|trotzdem|"
+                                   r"n['’](?:aide|a\s+pas\s+aidé|y\s+fait)|ne\s+change\s+rien|rien\s+ne\s+change|pareil|la\s+même\s+chose|"
+                                   r"no\s+ayud\w*|lo\s+mismo|sigue\s+igual|não\s+ajud\w*|o\s+mesmo|mesma\s+coisa|"
+                                   r"也不行|不行|没用|没有用|无效|不管用|还是|依然|仍然|依旧", re.I)
 
 
 def _lower_rate_foreign(text: str) -> str:
@@ -465,9 +466,9 @@ def _lower_rate_foreign(text: str) -> str:
 # A list under a header that says it holds what was tried ("What I tried:", "Things I've tried so far:", "I tried:"):
 # each item is a thing tried, though it does not say so ("- lr 0.05 -> still jumps at step 1830")
 # (on a line of its own, or ending a line after a sentence: "... has nan weights. What I tried:")
-TRIED_HEADER = re.compile(r"(?im)(?:^[ \t]*|(?<=[.!?])[ \t]+)(?:(?:what|things?)[ \t]+)?(?:(?:i|we)(?:'ve|[ \t]+have)?[ \t]+)?"
-                          r"(?:already[ \t]+)?tried(?:[ \t]+so[ \t]+far)?[ \t]*:[ \t]*$")
-LIST_ITEM = re.compile(r"(?m)^([ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]+)")
+TRIED_HEADER = lazy_regex.compile(r"(?im)(?:^[ \t]*|(?<=[.!?])[ \t]+)(?:(?:what|things?)[ \t]+)?(?:(?:i|we)(?:'ve|[ \t]+have)?[ \t]+)?"
+                                  r"(?:already[ \t]+)?tried(?:[ \t]+so[ \t]+far)?[ \t]*:[ \t]*$")
+LIST_ITEM = lazy_regex.compile(r"(?m)^([ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]+)")
 
 
 def _tried_items(text: str) -> str:
@@ -481,7 +482,7 @@ def _tried_items(text: str) -> str:
     return text[:header.end()] + LIST_ITEM.sub(r"\1I tried ", items) + after
 
 
-_MODAL = re.compile(r"(?i)\b(?:would|will|might|could|may|can|should)\b|\bnot sure\b|\b(?:helps|fixes|solves|works)\s*$")
+_MODAL = lazy_regex.compile(r"(?i)\b(?:would|will|might|could|may|can|should)\b|\bnot sure\b|\b(?:helps|fixes|solves|works)\s*$")
 
 
 @functools.lru_cache(maxsize=8)          # (asked by the context and by the curve's reading of the same text)
@@ -579,13 +580,13 @@ def lr_tried_same_place(text: str) -> bool:
 # (or the number alone, "the nan is still at 7,412", where the text names that number as a place elsewhere)
 # (or the place with no "at", its unit named, in a list's arrow or colon form: "lr 3e-5 -> still epoch 2, batch 118" --
 # not "it is still in epoch 3, no nan so far", a run still going)
-PLACE_AT = re.compile(r"\b(?:still|again)\b[^.;,\n]{0,30}?\b(?:at|around|near)\s+(?:the\s+)?"
-                      r"(?:(?P<unit>step|epoch|iteration|iter|batch)\s+)?~?(?P<n>\d{1,3}(?:,\d{3})+|\d+)(?![\d.,]\d)|"
-                      r"(?:->|→|:)\s*still\s+(?P<named>step|epoch|iteration|iter|batch)\s+~?(?P<n2>\d{1,3}(?:,\d{3})+|\d+)"
-                      r"(?![\d.,]\d)|"
-                      # (or "again" after the place: "lr 2e-5 -> 5e-6: nan at iteration 2377 again")
-                      r"\b(?:at|around|near)\s+(?:the\s+)?(?:(?P<unit3>step|epoch|iteration|iter|batch)\s+)?~?"
-                      r"(?P<n3>\d{1,3}(?:,\d{3})+|\d+)(?![\d.,]\d)\s+again\b", re.I)
+PLACE_AT = lazy_regex.compile(r"\b(?:still|again)\b[^.;,\n]{0,30}?\b(?:at|around|near)\s+(?:the\s+)?"
+                              r"(?:(?P<unit>step|epoch|iteration|iter|batch)\s+)?~?(?P<n>\d{1,3}(?:,\d{3})+|\d+)(?![\d.,]\d)|"
+                              r"(?:->|→|:)\s*still\s+(?P<named>step|epoch|iteration|iter|batch)\s+~?(?P<n2>\d{1,3}(?:,\d{3})+|\d+)"
+                              r"(?![\d.,]\d)|"
+                              # (or "again" after the place: "lr 2e-5 -> 5e-6: nan at iteration 2377 again")
+                              r"\b(?:at|around|near)\s+(?:the\s+)?(?:(?P<unit3>step|epoch|iteration|iter|batch)\s+)?~?"
+                              r"(?P<n3>\d{1,3}(?:,\d{3})+|\d+)(?![\d.,]\d)\s+again\b", re.I)
 PLACE_UNITS = ("step", "epoch", "iteration", "iter", "batch")
 PLACE_BARE_MIN = 50
 

@@ -12,15 +12,16 @@ import re
 from .safe_text import shown
 from .sentences import denied_before, negated, said_unnegated, sentence_around, sentences_and_ends, told
 from .thesaurus import fold_text
+from . import lazy_regex
 
 # A batch size the paste sets or says: `batch_size=8`, "batch size 16", "--batch-size 4", "minibatch size 32", and a
 # framework's prefixed names, `per_device_train_batch_size=8` (Hugging Face), `train_micro_batch_size_per_gpu: 4`
 # (DeepSpeed). Not an evaluation's batch, which trains nothing ("eval batch size 2", `per_device_eval_batch_size`,
 # `test_batch_size`), nor a bound (`max_batch_size`).
 # (the Trainer's own name kept apart, group `trainer`: its log averages more than one batch, curve_shape._small_batch)
-BATCH_SIZE = re.compile(r"(?i)(?<![A-Za-z])(?P<trainer>per_device_train_)?(?<!eval[_ ])(?<!val[_ ])(?<!valid[_ ])"
-                        r"(?<!test[_ ])(?<!dev[_ ])(?<!predict_)(?<!max_)(?:mini[ -]?|micro[_ -]?)?batch[_ -]?size"
-                        r"(?:_per_(?:gpu|device))?\b['\"]?\s*(?:(?:[=:]|of|is|was)\s*)?(?P<size>\d{1,6})\b")
+BATCH_SIZE = lazy_regex.compile(r"(?i)(?<![A-Za-z])(?P<trainer>per_device_train_)?(?<!eval[_ ])(?<!val[_ ])(?<!valid[_ ])"
+                                r"(?<!test[_ ])(?<!dev[_ ])(?<!predict_)(?<!max_)(?:mini[ -]?|micro[_ -]?)?batch[_ -]?size"
+                                r"(?:_per_(?:gpu|device))?\b['\"]?\s*(?:(?:[=:]|of|is|was)\s*)?(?P<size>\d{1,6})\b")
 
 
 # Words that say something went wrong. A report with none of them (and no message, and no
@@ -32,7 +33,7 @@ FAILURE_ROOTS = ("error", "exception", "explod", "crash", "collaps", "stuck", "p
 # A jump the loss never came back from ("jumps to 2600 and never goes back down", "never recovers", "it never gets back
 # to 0.03"): back, down or to where it was -- not "does not go back up", a loss that stayed low, nor "back to the initial
 # value"; nor "I didn't go back to the old rate", a change the reporter did not make
-NEVER_RECOVERED = re.compile(
+NEVER_RECOVERED = lazy_regex.compile(
     r"(?<!\bi )(?<!\bwe )\b(?:won'?t|doesn'?t|does not|didn'?t|did not|never|not) (?:go(?:es)?|went|come|comes|"
     r"came|gets?|got) back\b(?!\s+(?:up|together|to (?:the )?(?:initial|start\w*|beginning|old|previous version)|to this))"
     r"|\b(?:won'?t|doesn'?t|does not|didn'?t|did not|never) recover\w*"
@@ -42,11 +43,11 @@ NEVER_RECOVERED = re.compile(
 # ... said of this run's loss: not in a condition, a fear or a plan ("if it doesn't come back I'll lower the lr", "I'm
 # worried it won't recover"), not of a metric or another run ("the accuracy never went back below 90%", "in my second
 # run the spikes never came back"), nor of what stayed away (a spike, a nan, "back below" a bound)
-NOT_THE_LOSS_RECOVERING = re.compile(r"\b(?:if|unless|worried|afraid|fear|might|may|will|would|could|should|hope)\b|'ll\b|"
-                                     r"\b(?:acc\w*|val(?:idation)?|val_\w+|f1|iou|auc|bleu|reward\w*|returns?|metric\w*|score)\b|"
-                                     r"\b(?:second|other|another|next|new|previous|first) run\b|\bwith clipping\b|"
-                                     r"\b(?:spikes?|nans?|infs?|problem|issue|error)\s+(?:(?:have|has|had)\s+)?(?:never|not|"
-                                     r"didn'?t|don'?t|won'?t|doesn'?t)\b|\bback (?:below|above|under|over)\b")
+NOT_THE_LOSS_RECOVERING = lazy_regex.compile(r"\b(?:if|unless|worried|afraid|fear|might|may|will|would|could|should|hope)\b|'ll\b|"
+                                             r"\b(?:acc\w*|val(?:idation)?|val_\w+|f1|iou|auc|bleu|reward\w*|returns?|metric\w*|score)\b|"
+                                             r"\b(?:second|other|another|next|new|previous|first) run\b|\bwith clipping\b|"
+                                             r"\b(?:spikes?|nans?|infs?|problem|issue|error)\s+(?:(?:have|has|had)\s+)?(?:never|not|"
+                                             r"didn'?t|don'?t|won'?t|doesn'?t)\b|\bback (?:below|above|under|over)\b")
 
 
 def never_recovered_said(prose: str) -> str:
@@ -59,7 +60,7 @@ def never_recovered_said(prose: str) -> str:
     return ""
 
 
-STUCK = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|never|not|no longer|stop(?:s|ped)?)"
+STUCK = lazy_regex.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|never|not|no longer|stop(?:s|ped)?)"
                     r" (?:go(?:ing)? down|decreas\w*|improv\w*|learn\w*|converg\w*|drop\w*)"
                     r"|(?:all|always|stays?|stayed|remains?|remained|stuck at) (?:the )?(?:same|constant)"
                     r"|\balways (?:equals?|equal to|gives?|outputs?|predicts?)\b"
@@ -70,56 +71,56 @@ STUCK = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|n
 # Words that a run does not learn ("doesn't learn at all", "accuracy stuck at 10%", "the loss plateaus"), said as a
 # statement of this run now: not in a question ("is it stuck?"), of the past ("I was stuck on this for days"), of
 # the validation or test scores, of a speed ("not decreasing as fast as in the paper"), nor a run that hangs.
-NOT_LEARNING = re.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|never|not|no longer|stopped|stops)\s+"
-                          r"(?:go(?:ing)? down|decreas\w*|improv\w*|learn\w*|converg\w*|drop\w*|"
-                          # (the loss's moving, not a tensor's: "I did not move the model to the GPU")
-                          r"mov(?:e|es|ed|ing)\b(?!\s+(?:the|my|it|them|this|that|to|onto|data|model|tensors?|"
-                          r"everything|anything)\b))\b"
-                          r"(?!\s+(?:as|so)\s+(?:fast|quickly|much|well))|"
-                          r"(?<!was )(?<!were )(?<!been )\b(?:stuck|plateau\w*|flat ?lines?|never learns?)\b|"
-                          # (the loss said to be flat, or said not to change: "the loss is flat from the very first
-                          # epoch", "it hasn't changed in the last 40 epochs" -- not a change the reporter did not make,
-                          # "I haven't changed anything", nor a loss that did not change much on the way down)
-                          # (a title's, with no verb: "loss flat after ~30 epochs")
-                          r"\bloss(?:es)?\s+(?:curve\s+)?(?:(?:is|are|stays?|stayed|remains?|remained|looks?|went|goes|"
-                          r"becomes?|became)\s+)?(?:completely\s+|totally\s+|just\s+|basically\s+|almost\s+)?flat\b|"
-                          # (said of the loss or of "it": not a row of a matrix, nor an accuracy, that never changes)
-                          # ("it" only after the loss named in the sentence: "the seed is fixed so it never changes" is not)
-                          r"\bloss(?:es)?\b(?:[^.?!\n]{0,80}?\bit\b)?(?:\s+[\w']+){0,4}?\s+(?:has\s*n[o']?t|have\s*n[o']?t|"
-                          r"does\s*n[o']?t|do\s*n[o']?t|did\s*n[o']?t|never|no\s+longer)\s+(?:really\s+|even\s+)?"
-                          r"chang(?:e|es|ed|ing)\b"
-                          r"(?!\s+(?:anything|something|the|my|a|an|any|it|its|this|that|them|much|to|between|across)\b)|"
-                          # (one value at every epoch: "the loss prints 2.302585 at every single epoch" -- not a change
-                          # by so much each epoch)
-                          # (a word of staying before the number, and none of change: "drops 0.01 every epoch" moves)
-                          r"\bloss(?:es)?\b(?:(?!\b(?:drops?|dropping|falls?|falling|decreas\w*|chang\w*|improv\w*|goes|"
-                          r"down|by|rises?|rising|increas\w*|climbs?)\b)[^.?!\n\d]){0,30}?\b(?:is|was|prints?|printed|"
-                          r"stays?|stayed|sits?|sat|remains?|remained|reads|shows|at)\s+(?:exactly\s+|always\s+|still\s+)?"
-                          r"(?:~\s?)?(?<![\d.])\d+(?:\.\d+)?\s+(?:at\s+|in\s+|on\s+|for\s+)?(?:every|each)\s+(?:single\s+)?"
-                          r"(?:epoch|step|iteration|batch|update)s?\b|"
-                          # (a value it keeps for a long stretch: "then it just sits at 1.3520 until epoch 500")
-                          r"\b(?:sits?|sat|sitting)\s+at\s+(?:~\s?)?\d+(?:\.\d+)?\s+(?:until|till|for|through)\b|"
-                          # (or keeps where it got to: "drops to ~1.60 and then sits there for 40 epochs")
-                          r"\b(?:sits?|sat|sitting|stays?|stayed|staying)\s+there\s+(?:for|until|till|through)\b|"
-                          # (a model that gives one answer whatever it is shown: "it predicts dandelion for every
-                          # image", "predicts the same class for all inputs")
-                          r"\bpredict(?:s|ed|ing)?\s+(?:[\w'\"-]+\s+){0,3}?(?:for|on)\s+(?:every|each|all)\s+(?:the\s+|single\s+)?"
-                          r"(?:images?|inputs?|samples?|examples?|photos?|pictures?|rows?|instances?|sentences?|"
-                          r"tokens?)\b|"
-                          r"\b(?:barely|hardly)\s+(?:learn\w*|improv\w*|decreas\w*|mov\w*|chang\w*|go(?:es)? down)\b|"
-                          # (an accuracy that falls short: "only reaches ~35% on MNIST", "only gets 60 %")
-                          r"\bonly\s+(?:reach|get|hit|achiev)\w*\s+(?:about\s+|around\s+|~\s?)?\d{1,2}(?:\.\d+)?\s?%|"
-                          # (or an accuracy that stops short: "stops at ~44% accuracy", "tops out at 61%")
-                          r"\b(?:stops?|stopped|stalls?|stalled|tops?\s+out|topped\s+out|maxes\s+out|maxed\s+out)\s+at\s+"
-                          r"(?:about\s+|around\s+|~\s?)?\d{1,2}(?:\.\d+)?\s?%|"
-                          # (or no better than guessing: "the accuracy never gets above chance", "stays at chance level")
-                          r"\b(?:never|not|doesn'?t|does not|didn'?t|did not)\s+(?:gets?|goes?|rises?|climbs?|moves?)\s+"
-                          r"(?:above|past|beyond|over)\s+(?:chance|random|guessing)\b|"
-                          r"\b(?:stuck|stays?|stayed|sits?|sat|remains?|remained)\s+at\s+(?:chance|random)(?:\s+level)?\b",
-                          re.I)
+NOT_LEARNING = lazy_regex.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|didn'?t|did not|never|not|no longer|stopped|stops)\s+"
+                                  r"(?:go(?:ing)? down|decreas\w*|improv\w*|learn\w*|converg\w*|drop\w*|"
+                                  # (the loss's moving, not a tensor's: "I did not move the model to the GPU")
+                                  r"mov(?:e|es|ed|ing)\b(?!\s+(?:the|my|it|them|this|that|to|onto|data|model|tensors?|"
+                                  r"everything|anything)\b))\b"
+                                  r"(?!\s+(?:as|so)\s+(?:fast|quickly|much|well))|"
+                                  r"(?<!was )(?<!were )(?<!been )\b(?:stuck|plateau\w*|flat ?lines?|never learns?)\b|"
+                                  # (the loss said to be flat, or said not to change: "the loss is flat from the very first
+                                  # epoch", "it hasn't changed in the last 40 epochs" -- not a change the reporter did not make,
+                                  # "I haven't changed anything", nor a loss that did not change much on the way down)
+                                  # (a title's, with no verb: "loss flat after ~30 epochs")
+                                  r"\bloss(?:es)?\s+(?:curve\s+)?(?:(?:is|are|stays?|stayed|remains?|remained|looks?|went|goes|"
+                                  r"becomes?|became)\s+)?(?:completely\s+|totally\s+|just\s+|basically\s+|almost\s+)?flat\b|"
+                                  # (said of the loss or of "it": not a row of a matrix, nor an accuracy, that never changes)
+                                  # ("it" only after the loss named in the sentence: "the seed is fixed so it never changes" is not)
+                                  r"\bloss(?:es)?\b(?:[^.?!\n]{0,80}?\bit\b)?(?:\s+[\w']+){0,4}?\s+(?:has\s*n[o']?t|have\s*n[o']?t|"
+                                  r"does\s*n[o']?t|do\s*n[o']?t|did\s*n[o']?t|never|no\s+longer)\s+(?:really\s+|even\s+)?"
+                                  r"chang(?:e|es|ed|ing)\b"
+                                  r"(?!\s+(?:anything|something|the|my|a|an|any|it|its|this|that|them|much|to|between|across)\b)|"
+                                  # (one value at every epoch: "the loss prints 2.302585 at every single epoch" -- not a change
+                                  # by so much each epoch)
+                                  # (a word of staying before the number, and none of change: "drops 0.01 every epoch" moves)
+                                  r"\bloss(?:es)?\b(?:(?!\b(?:drops?|dropping|falls?|falling|decreas\w*|chang\w*|improv\w*|goes|"
+                                  r"down|by|rises?|rising|increas\w*|climbs?)\b)[^.?!\n\d]){0,30}?\b(?:is|was|prints?|printed|"
+                                  r"stays?|stayed|sits?|sat|remains?|remained|reads|shows|at)\s+(?:exactly\s+|always\s+|still\s+)?"
+                                  r"(?:~\s?)?(?<![\d.])\d+(?:\.\d+)?\s+(?:at\s+|in\s+|on\s+|for\s+)?(?:every|each)\s+(?:single\s+)?"
+                                  r"(?:epoch|step|iteration|batch|update)s?\b|"
+                                  # (a value it keeps for a long stretch: "then it just sits at 1.3520 until epoch 500")
+                                  r"\b(?:sits?|sat|sitting)\s+at\s+(?:~\s?)?\d+(?:\.\d+)?\s+(?:until|till|for|through)\b|"
+                                  # (or keeps where it got to: "drops to ~1.60 and then sits there for 40 epochs")
+                                  r"\b(?:sits?|sat|sitting|stays?|stayed|staying)\s+there\s+(?:for|until|till|through)\b|"
+                                  # (a model that gives one answer whatever it is shown: "it predicts dandelion for every
+                                  # image", "predicts the same class for all inputs")
+                                  r"\bpredict(?:s|ed|ing)?\s+(?:[\w'\"-]+\s+){0,3}?(?:for|on)\s+(?:every|each|all)\s+(?:the\s+|single\s+)?"
+                                  r"(?:images?|inputs?|samples?|examples?|photos?|pictures?|rows?|instances?|sentences?|"
+                                  r"tokens?)\b|"
+                                  r"\b(?:barely|hardly)\s+(?:learn\w*|improv\w*|decreas\w*|mov\w*|chang\w*|go(?:es)? down)\b|"
+                                  # (an accuracy that falls short: "only reaches ~35% on MNIST", "only gets 60 %")
+                                  r"\bonly\s+(?:reach|get|hit|achiev)\w*\s+(?:about\s+|around\s+|~\s?)?\d{1,2}(?:\.\d+)?\s?%|"
+                                  # (or an accuracy that stops short: "stops at ~44% accuracy", "tops out at 61%")
+                                  r"\b(?:stops?|stopped|stalls?|stalled|tops?\s+out|topped\s+out|maxes\s+out|maxed\s+out)\s+at\s+"
+                                  r"(?:about\s+|around\s+|~\s?)?\d{1,2}(?:\.\d+)?\s?%|"
+                                  # (or no better than guessing: "the accuracy never gets above chance", "stays at chance level")
+                                  r"\b(?:never|not|doesn'?t|does not|didn'?t|did not)\s+(?:gets?|goes?|rises?|climbs?|moves?)\s+"
+                                  r"(?:above|past|beyond|over)\s+(?:chance|random|guessing)\b|"
+                                  r"\b(?:stuck|stays?|stayed|sits?|sat|remains?|remained)\s+at\s+(?:chance|random)(?:\s+level)?\b",
+                                  re.I)
 # ... and in the languages reports come in most after English: "não aprende", "no converge", "n'apprend pas", "lernt
 # nicht", "non scende", "не обучается", "不收敛", "学習しない", "학습이 안 돼", "öğrenmiyor", "không hội tụ"
-NOT_LEARNING_FOREIGN = re.compile(
+NOT_LEARNING_FOREIGN = lazy_regex.compile(
     r"(?i)\b(?:não|nao)\s+(?:está\s+|esta\s+)?(?:aprende\w*|converge\w*|diminui\w*|cai|caindo|desce|melhora\w*)\b|"
     r"\bno\s+(?:está\s+|esta\s+)?(?:aprende|aprendiendo|converge|baja|bajando|disminuye|mejora)\b|"
     r"\bnon\s+(?:sta\s+)?(?:impara|imparando|converge|scende|diminuisce|migliora)\b|"
@@ -131,12 +132,12 @@ NOT_LEARNING_FOREIGN = re.compile(
     r"학습이\s*(?:안|되지)|수렴하지\s*않|(?:안|않)\s*떨어|떨어지지\s*않|"
     r"\b(?:öğrenmiyor|düşmüyor|yakınsamıyor)\b|\bkhông\s+(?:học|hội tụ|giảm)")
 # (val_loss, val_acc, valid, validation: not "value", which `val\w*` took -- "the same value for 270 epochs")
-NOT_THIS_RUN = re.compile(r"\b(?:val(?:_\w+)?|valid(?:ation)?(?:_\w+)?|test|eval\w*)\b", re.I)
+NOT_THIS_RUN = lazy_regex.compile(r"\b(?:val(?:_\w+)?|valid(?:ation)?(?:_\w+)?|test|eval\w*)\b", re.I)
 
 
 # A line a paragraph was wrapped at: it ends in a word or a comma, and the next goes on in lower case or with a number
 # ("... and then it just sits at\n1.3520 until epoch 500")
-WRAPPED = re.compile(r"(?<=[\w,])[ \t]*\n(?=[a-z0-9])")
+WRAPPED = lazy_regex.compile(r"(?<=[\w,])[ \t]*\n(?=[a-z0-9])")
 
 
 @functools.lru_cache(maxsize=8)      # (asked of the same text by the normals' unless, the weighing and the facts)
@@ -151,24 +152,24 @@ def says_not_learning(text: str) -> bool:
 
 # The loss said to climb, in a sentence that does not say it then came back down or that it climbed only in the warmup:
 # "the loss keeps going up", "it increases every epoch" -- not "during warmup the loss climbs a little, then it falls"
-LOSS_CLIMBS = re.compile(r"(?i)\b(?:loss\w*|it|cost|error)\b[^.;\n]{0,40}?\b(?:keeps?\s+|kept\s+|is\s+|starts?\s+|started\s+)?"
-                         r"(?:going\s+up|goes\s+up|went\s+up|climb\w*|increas\w*|ris(?:es|ing)|rose|grow\w*|explod\w*|"
-                         r"diverg\w*|blows?\s+up|blew\s+up|cre(?:eps?|eping|pt)\s+up|(?:goes|going|went|comes|came|climbs?|"
-                         r"climbed|shoots?|shot|then)\s+"
-                         r"back\s+up)\b|"
-                         # (a loss that "gets worse" is one that climbs -- the loss's own verb, a word or two after
-                         # it, not another subject's: "the loss falls but the accuracy gets worse"; "it gets worse" may
-                         # be the run's result at a rate)
-                         r"\b(?:loss\w*|cost)\s+(?:\w+\s+){0,2}?(?:gets?|got|getting|becomes?|became)\s+worse\b")
+LOSS_CLIMBS = lazy_regex.compile(r"(?i)\b(?:loss\w*|it|cost|error)\b[^.;\n]{0,40}?\b(?:keeps?\s+|kept\s+|is\s+|starts?\s+|started\s+)?"
+                                 r"(?:going\s+up|goes\s+up|went\s+up|climb\w*|increas\w*|ris(?:es|ing)|rose|grow\w*|explod\w*|"
+                                 r"diverg\w*|blows?\s+up|blew\s+up|cre(?:eps?|eping|pt)\s+up|(?:goes|going|went|comes|came|climbs?|"
+                                 r"climbed|shoots?|shot|then)\s+"
+                                 r"back\s+up)\b|"
+                                 # (a loss that "gets worse" is one that climbs -- the loss's own verb, a word or two after
+                                 # it, not another subject's: "the loss falls but the accuracy gets worse"; "it gets worse" may
+                                 # be the run's result at a rate)
+                                 r"\b(?:loss\w*|cost)\s+(?:\w+\s+){0,2}?(?:gets?|got|getting|becomes?|became)\s+worse\b")
 # (a fall said after the climb, not denied -- "it never comes back down" -- nor the rate's, "drops the learning rate";
 # or the climb said to be the warmup's: "during the warmup the loss climbs")
-CAME_DOWN_AFTER = re.compile(r"(?i)(?<!never )(?<!not )(?<!n't )(?<!ever )\b(?:fall\w*|fell|drops?|dropped|comes?\s+(?:back\s+)?down|"
-                             r"came\s+(?:back\s+)?down|decreas\w*|recover\w*|settles?|settled)\b(?!\s+(?:the\s+)?(?:lr|learning\s+rate))")
+CAME_DOWN_AFTER = lazy_regex.compile(r"(?i)(?<!never )(?<!not )(?<!n't )(?<!ever )\b(?:fall\w*|fell|drops?|dropped|comes?\s+(?:back\s+)?down|"
+                                     r"came\s+(?:back\s+)?down|decreas\w*|recover\w*|settles?|settled)\b(?!\s+(?:the\s+)?(?:lr|learning\s+rate))")
 # (the fall's subject, the nearest named before it: the loss's or "it"'s, not an accuracy's, a metric's or the rate's --
 # "the loss keeps going up and the accuracy drops" is a climb)
-_FALL_SUBJECT = re.compile(r"(?i)\b(?:(?P<loss>loss\w*|it|cost|error)|acc\w*|metric\w*|score\w*|auc|f1|lr|rate|psnr|iou|dice|"
-                           r"recall|precision|reward\w*)\b")
-IN_WARMUP = re.compile(r"(?i)\b(?:during|in|within|while)\s+(?:the\s+)?(?:lr\s+)?warm-?up\b(?:\s+(?:phase|period|steps?))?[^.;,\n]{0,60}")
+_FALL_SUBJECT = lazy_regex.compile(r"(?i)\b(?:(?P<loss>loss\w*|it|cost|error)|acc\w*|metric\w*|score\w*|auc|f1|lr|rate|psnr|iou|dice|"
+                                   r"recall|precision|reward\w*)\b")
+IN_WARMUP = lazy_regex.compile(r"(?i)\b(?:during|in|within|while)\s+(?:the\s+)?(?:lr\s+)?warm-?up\b(?:\s+(?:phase|period|steps?))?[^.;,\n]{0,60}")
 
 
 @functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)
@@ -193,8 +194,8 @@ def loss_climb_said(text: str) -> bool:
 
 
 # What a score's verb is said of: the loss, an accuracy, a metric
-_SUBJECT = re.compile(r"(?i)\b(?:loss\w*|acc(?:uracy)?|error|scores?|metrics?|f1|auc|map|iou|dice|wer|cer|bleu|perplexity|"
-                      r"ppl|reward|it)\b")
+_SUBJECT = lazy_regex.compile(r"(?i)\b(?:loss\w*|acc(?:uracy)?|error|scores?|metrics?|f1|auc|map|iou|dice|wer|cer|bleu|perplexity|"
+                              r"ppl|reward|it)\b")
 
 
 def _said_of_this_run(sentence: str, m: re.Match) -> bool:
@@ -225,15 +226,15 @@ def _clause_span(sentence: str, m: re.Match) -> tuple[int, int]:
 # a forward pass of a model that has not been trained, so the failure is there before the first update ("all NaNs
 # as output" after swapping a layer in). When the words say nothing else of when, that is when. (Not an op's output:
 # a softmax's or an attention's nan names its own mechanism.)
-OUTPUT_NONFINITE = re.compile(r"(?<!softmax )(?<!sigmoid )(?<!attention )(?<!exp )(?<!log )(?<!norm )"
-                              r"\b(?:outputs?|predictions?|logits|activations?)\b(?:[^.;!?\n]|\.(?=\w)){0,60}?"
-                              r"\b(?:nan|inf)s?\b|\b(?:nan|inf)s?\b[^.;!?\n]{0,20}?\b(?:as|in the|for the|in its) "
-                              r"(?:outputs?|predictions?|logits)\b", re.I)
-TRAINING_NAMED = re.compile(r"\b(?:train\w*|pre-?train\w*|epochs?|iter\w*|steps?|loss\w*|learn\w*|lr|optimi[sz]\w*"
-                            r"|fit\w*|converg\w*|backward|backprop\w*|gradients?|grads?|updates?|checkpoints?|ckpt"
-                            r"|inference|fine-?tun\w*|batch\w*"
-                            # (a nan that comes and goes comes from what changes: the batches, the steps)
-                            r"|sometimes|occasionally|frequently|often|randomly|intermittent\w*|at times)\b", re.I)
+OUTPUT_NONFINITE = lazy_regex.compile(r"(?<!softmax )(?<!sigmoid )(?<!attention )(?<!exp )(?<!log )(?<!norm )"
+                                      r"\b(?:outputs?|predictions?|logits|activations?)\b(?:[^.;!?\n]|\.(?=\w)){0,60}?"
+                                      r"\b(?:nan|inf)s?\b|\b(?:nan|inf)s?\b[^.;!?\n]{0,20}?\b(?:as|in the|for the|in its) "
+                                      r"(?:outputs?|predictions?|logits)\b", re.I)
+TRAINING_NAMED = lazy_regex.compile(r"\b(?:train\w*|pre-?train\w*|epochs?|iter\w*|steps?|loss\w*|learn\w*|lr|optimi[sz]\w*"
+                                    r"|fit\w*|converg\w*|backward|backprop\w*|gradients?|grads?|updates?|checkpoints?|ckpt"
+                                    r"|inference|fine-?tun\w*|batch\w*"
+                                    # (a nan that comes and goes comes from what changes: the batches, the steps)
+                                    r"|sometimes|occasionally|frequently|often|randomly|intermittent\w*|at times)\b", re.I)
 
 
 # ... or said outright to be so before any training, in a report that trains too: "even model.predict(X[:5]) before
@@ -244,7 +245,7 @@ _UNTRAINED = r"before (?:any )?(?:training|fit(?:ting)?|the first (?:update|step
 _OUTPUT = r"\b(?:predict\w*|outputs?|forward(?: pass)?|logits)\b"
 _CALM = r"(?:(?!\b(?:but|after|later|then|finite|fine|ok|okay|normal|and)\b)(?:[^.;!?\n,]|\.(?=\w)))"
 _NAN_NOW = r"\b(?:nan|inf)s?\b(?!\s+(?:only\s+)?(?:after|from|since)\b)"
-BEFORE_TRAINING_NONFINITE = re.compile(
+BEFORE_TRAINING_NONFINITE = lazy_regex.compile(
     _OUTPUT + _CALM + r"{0,40}?\b" + _UNTRAINED + _CALM + r"{0,25}?" + _NAN_NOW
     + r"|\b" + _UNTRAINED + r",?\s+" + _CALM + r"{0,30}?" + _OUTPUT + _CALM + r"{0,25}?" + _NAN_NOW, re.I)
 
@@ -269,7 +270,7 @@ _UNTRAINED_WIDE = (r"(?:" + _UNTRAINED + r"|before calling (?:model\.)?fit\b|at 
                    r"(?:of|for|on) the (?:very )?first (?:batch|forward pass)\b)")
 _ENORMOUS = (r"(?:\b\d+(?:\.\d+)?e\+?0*(?:[4-9]|[1-9]\d)\b|\b10\^\d{1,3}\b|\b(?:millions|billions|trillions|huge|enormous|"
              r"astronomical|gigantic)\b)")
-BEFORE_TRAINING_ENORMOUS = re.compile(
+BEFORE_TRAINING_ENORMOUS = lazy_regex.compile(
     r"\b(?:outputs?|logits|activations?|predictions?)\b" + _CALM + r"{0,40}?\b" + _UNTRAINED_WIDE + _CALM + r"{0,60}?"
     + _ENORMOUS + r"|\b" + _UNTRAINED_WIDE + r",?\s+" + _CALM + r"{0,40}?\b(?:outputs?|logits|activations?|predictions?)\b"
     + _CALM + r"{0,40}?" + _ENORMOUS, re.I)
@@ -284,22 +285,22 @@ def untrained_output_enormous(text: str) -> str:
 
 
 # Words that the loss fell, or the run trained well, before it broke.
-FELL_SAID = re.compile(r"\b(?:goes|went|going|came|comes)\s+down\b|\bdecreas\w*|\bfalling\b|\bfell\b|"
-                       r"\btrain\w*\s+(?:well|fine|nicely|normally|great)\b|\b(?:fine|well|nicely|normally)\s+for\b",
-                       re.I)
+FELL_SAID = lazy_regex.compile(r"\b(?:goes|went|going|came|comes)\s+down\b|\bdecreas\w*|\bfalling\b|\bfell\b|"
+                               r"\btrain\w*\s+(?:well|fine|nicely|normally|great)\b|\b(?:fine|well|nicely|normally)\s+for\b",
+                               re.I)
 
 
 # A clause that describes a changed run, not this one: "if I drop the long sentences it trains fine", "with lr 1e-4 it
 # trains fine", "when I remove the augmentation it works", "in fp32 it trains fine" (not "after warmup the loss goes
 # down", "at first it decreases": this run)
-CHANGED_RUN = re.compile(r"(?i)^\s*(?:but\s+|and\s+)?(?:(?:if|unless|whenever)\b|(?:when|once|with|without|using|after)\s+"
-                         r"(?:i|we|you)\b|with(?:out)?\s+(?:a\s+|the\s+)?(?:lower|smaller|higher|bigger|different|other|old|"
-                         r"new|lr|fp32|fp16|bf16|amp|float32)\b|(?:in|on)\s+(?:fp32|fp16|bf16|float32|cpu|gpu|tf|tensorflow|"
-                         r"pytorch|keras|jax)\b|last\s+(?:week|time|month))")
+CHANGED_RUN = lazy_regex.compile(r"(?i)^\s*(?:but\s+|and\s+)?(?:(?:if|unless|whenever)\b|(?:when|once|with|without|using|after)\s+"
+                                 r"(?:i|we|you)\b|with(?:out)?\s+(?:a\s+|the\s+)?(?:lower|smaller|higher|bigger|different|other|old|"
+                                 r"new|lr|fp32|fp16|bf16|amp|float32)\b|(?:in|on)\s+(?:fp32|fp16|bf16|float32|cpu|gpu|tf|tensorflow|"
+                                 r"pytorch|keras|jax)\b|last\s+(?:week|time|month))")
 # ... and a fall that is not the loss's: "I decreased the batch size", "the accuracy goes down" (a clause that names the
 # loss is the loss's)
-NOT_THE_LOSS = re.compile(r"\b(?:i|we|you)\s+(?:\w+\s+)?$|\b(?:accuracy|acc|auc|f1|score|iou|dice|lr|learning rate|"
-                          r"batch size|memory|speed|throughput|gradients?|grad norm)\b", re.I)
+NOT_THE_LOSS = lazy_regex.compile(r"\b(?:i|we|you)\s+(?:\w+\s+)?$|\b(?:accuracy|acc|auc|f1|score|iou|dice|lr|learning rate|"
+                                  r"batch size|memory|speed|throughput|gradients?|grad norm)\b", re.I)
 def fell_then_broke(text: str, words: list[str]) -> bool:
     """Do the words tell the shape of a loss that fell (or a run that trained well) and then went nan or inf, and
     nowhere that it climbed or blew up ("goes down nicely for 11 epochs, and then in epoch 12 it prints nan")? The fall
@@ -329,29 +330,29 @@ def fell_then_broke(text: str, words: list[str]) -> bool:
 # (not "faster than with SGD", another setting of the reporter's); the learning said in its sentence (not "each epoch
 # runs faster": a speed); the turn in the sentences after it, not denied ("I never see it go back up"), of this run's
 # training (not a validation score's); and neither said of a changed run ("with a higher lr it drops faster than...").
-FASTER_THAN = re.compile(r"(?i)\b(?:faster|quicker|more\s+quickly|more\s+rapidly)\s+than\b")
-REFERENCE = re.compile(r"(?i)\s+(?:in\s+|with\s+|on\s+|for\s+|from\s+)?(?:the\s+|my\s+|our\s+|an?\s+|his\s+|her\s+|their\s+|"
-                       r"\w+'s\s+)?(?:(?!(?:sgd|adam\w*|rmsprop|lr|batch|with|without|smaller|larger|higher|lower)\b)[\w'-]+\s+){0,3}?"
-                       r"(?:reference|original|paper'?s?|tutorial'?s?|baseline|official|repo\w*|"
-                       r"notebook|copy|port|implementation|version|example|run|logs?|curves?|anything|code|script)\b|"
-                       # (or what the reporter expected, where a turn follows that is not denied)
-                       r"\s+(?:i\s+|we\s+)?(?:had\s+)?expected\b|"
-                       # (or the same model in another framework or place, a port's twin: "faster than the same model
-                       # did in Keras" -- not the same model at another setting of the reporter's, "at lr 0.01")
-                       r"\s+(?:the\s+|my\s+|our\s+)?same\s+(?:model|network|net|architecture|code|setup)\s+"
-                       r"(?:(?:did|does|do|trained|ran|runs)\s+)?(?:in|on|under)\s+(?:the\s+)?(?:keras|tensorflow|tf|"
-                       r"pytorch|torch|jax|flax|paper|repo\w*|original|reference|tutorial|notebook)\b")
-LEARNING = re.compile(r"(?i)\b(?:loss\w*|learn\w*|drops?|dropped|dropping|falls?|fell|falling|decreas\w*|goes\s+down|went\s+down|"
-                      r"converg\w*|improv\w*|accuracy|gets?\s+to|got\s+to|reach\w*)\b")
-SPEED = re.compile(r"(?i)\b(?:seconds?|minutes?|hours?|it/s|per\s+second|wall|throughput|runs?\s+faster|"
-                   r"epochs?\s+(?:are|is|run|take))\b")
-TURNED = re.compile(r"(?i)\b(?:back\s+up|goes\s+up|went\s+up|going\s+up|climb\w*|creep\w*\s+(?:back\s+)?up|turns?\s+(?:a)?round|"
-                    r"turned\s+(?:a)?round|(?:loss|it)\s+(?:gets?|got|getting|is|was)\s+worse|swing\w*|zig-?zag\w*|oscillat\w*|"
-                    r"jump\w*\s+around|nan|inf|diverg\w*|explod\w*|blows?\s+up|blew\s+up|wander\w*|"
-                    # (a rise said of the loss or "it": not "the accuracy increases", "the lr rises")
-                    r"(?:loss\w*|it)\s+(?:\w+\s+){0,2}?(?:increas\w*|ris(?:es|ing)|rose|shoots?\s+up|shot\s+up|spik\w*))\b")
+FASTER_THAN = lazy_regex.compile(r"(?i)\b(?:faster|quicker|more\s+quickly|more\s+rapidly)\s+than\b")
+REFERENCE = lazy_regex.compile(r"(?i)\s+(?:in\s+|with\s+|on\s+|for\s+|from\s+)?(?:the\s+|my\s+|our\s+|an?\s+|his\s+|her\s+|their\s+|"
+                               r"\w+'s\s+)?(?:(?!(?:sgd|adam\w*|rmsprop|lr|batch|with|without|smaller|larger|higher|lower)\b)[\w'-]+\s+){0,3}?"
+                               r"(?:reference|original|paper'?s?|tutorial'?s?|baseline|official|repo\w*|"
+                               r"notebook|copy|port|implementation|version|example|run|logs?|curves?|anything|code|script)\b|"
+                               # (or what the reporter expected, where a turn follows that is not denied)
+                               r"\s+(?:i\s+|we\s+)?(?:had\s+)?expected\b|"
+                               # (or the same model in another framework or place, a port's twin: "faster than the same model
+                               # did in Keras" -- not the same model at another setting of the reporter's, "at lr 0.01")
+                               r"\s+(?:the\s+|my\s+|our\s+)?same\s+(?:model|network|net|architecture|code|setup)\s+"
+                               r"(?:(?:did|does|do|trained|ran|runs)\s+)?(?:in|on|under)\s+(?:the\s+)?(?:keras|tensorflow|tf|"
+                               r"pytorch|torch|jax|flax|paper|repo\w*|original|reference|tutorial|notebook)\b")
+LEARNING = lazy_regex.compile(r"(?i)\b(?:loss\w*|learn\w*|drops?|dropped|dropping|falls?|fell|falling|decreas\w*|goes\s+down|went\s+down|"
+                              r"converg\w*|improv\w*|accuracy|gets?\s+to|got\s+to|reach\w*)\b")
+SPEED = lazy_regex.compile(r"(?i)\b(?:seconds?|minutes?|hours?|it/s|per\s+second|wall|throughput|runs?\s+faster|"
+                           r"epochs?\s+(?:are|is|run|take))\b")
+TURNED = lazy_regex.compile(r"(?i)\b(?:back\s+up|goes\s+up|went\s+up|going\s+up|climb\w*|creep\w*\s+(?:back\s+)?up|turns?\s+(?:a)?round|"
+                            r"turned\s+(?:a)?round|(?:loss|it)\s+(?:gets?|got|getting|is|was)\s+worse|swing\w*|zig-?zag\w*|oscillat\w*|"
+                            r"jump\w*\s+around|nan|inf|diverg\w*|explod\w*|blows?\s+up|blew\s+up|wander\w*|"
+                            # (a rise said of the loss or "it": not "the accuracy increases", "the lr rises")
+                            r"(?:loss\w*|it)\s+(?:\w+\s+){0,2}?(?:increas\w*|ris(?:es|ing)|rose|shoots?\s+up|shot\s+up|spik\w*))\b")
 # (a turn denied in its clause: "I never see it go back up", "no nan or inf anywhere")
-TURN_DENIED = re.compile(r"(?i)(?:\b(?:no|not|never|nothing|without|neither|nor)\b|n't\b)[^.;,\n]{0,30}$")
+TURN_DENIED = lazy_regex.compile(r"(?i)(?:\b(?:no|not|never|nothing|without|neither|nor)\b|n't\b)[^.;,\n]{0,30}$")
 TURN_SPAN, QUOTED = 400, 160
 
 
@@ -390,11 +391,11 @@ def says_failure(text: str, ignore: frozenset = frozenset()) -> bool:
 # Losses that cannot go below zero when the targets are valid (cross-entropy, BCE, an overlap loss
 # 1 - Dice, a squared error), against likelihoods of continuous data, which can. A bare "NLL" is
 # either (PyTorch's NLLLoss is cross-entropy on log-probabilities), so it decides nothing.
-BOUNDED_LOSS = re.compile(r"\b(?:b?ce(?:loss\w*)?|bce_?with_?logits\w*|binary[ _-]?cross[ _-]?entropy|(?:sparse[ _-]?|categorical[ _-]?)*"
-                          r"cross[ _-]?entropy\w*|crossentropy\w*|dice\w*|iou\w*|jaccard\w*|focal\w*|mse\w*|mean[ _-]"
-                          r"squared|l1[ _-]?loss|smooth[ _-]?l1\w*|huber\w*|hinge\w*|softmax\w*|"
-                          # (and CTC, minus the log of a sum of path probabilities: at or above zero handed what it takes)
-                          r"ctc(?:_?loss|_batch_cost)?|charbonnier\w*)\b", re.I)
+BOUNDED_LOSS = lazy_regex.compile(r"\b(?:b?ce(?:loss\w*)?|bce_?with_?logits\w*|binary[ _-]?cross[ _-]?entropy|(?:sparse[ _-]?|categorical[ _-]?)*"
+                                  r"cross[ _-]?entropy\w*|crossentropy\w*|dice\w*|iou\w*|jaccard\w*|focal\w*|mse\w*|mean[ _-]"
+                                  r"squared|l1[ _-]?loss|smooth[ _-]?l1\w*|huber\w*|hinge\w*|softmax\w*|"
+                                  # (and CTC, minus the log of a sum of path probabilities: at or above zero handed what it takes)
+                                  r"ctc(?:_?loss|_batch_cost)?|charbonnier\w*)\b", re.I)
 # A Wasserstein GAN in use: not one switched away from, denied, or left for another loss ("switched from WGAN-GP to the
 # standard BCE loss"); NOT_IN_USE, the words before a name that say it is not the run's
 NOT_IN_USE = (r"(?<!from )(?<!instead of )(?<!not a )(?<!not )(?<!not using )(?<!no )(?<!don't use )(?<!do not use )"
@@ -405,79 +406,79 @@ WGAN_IN_USE = (NOT_IN_USE + r"(?:\bw-?gan\w*|\bwasserstein)(?![\w-]*\s+to\s+(?:t
 # data flow or flow matching, whose loss is a squared error; and a loss with a learned scale, Kendall and Gal's
 # aleatoric uncertainty, |y - f(x)| exp(-s) + s: a Laplace or Gaussian negative log-likelihood, below zero once the
 # scale is small -- not a Laplacian, a pyramid's or a smoothing term's, an L1 or L2 penalty)
-LIKELIHOOD = re.compile(r"likelihood|log[ _-]?prob|\blog[ _-]?p\b|densit(?:y|ies)|\bnormali[sz]ing[ -]flows?\b|"
-                        r"\bflow[ -]based\b|\b(?:real[ -]?nvp|glow|nflows|normflows|ffjord|zuko|freia)\b|"
-                        r"\bmaf\b(?=[^.\n]{0,60}?\bflows?\b)|"
-                        r"\b(?:masked|inverse) autoregressive flows?\b|\b(?:neural spline|coupling|planar|radial) flows?\b|"
-                        r"\belbo\b|gaussian|\blaplace|\baleatoric\b|\bheteroscedastic\b|mixture|"
-                        # (and multi-task uncertainty weighting, as commonly implemented sum_i exp(-s_i) L_i + s_i with
-                        # s_i the log of a task's variance: its s_i go below 0 as the task losses shrink -- Kendall, Gal
-                        # and Cipolla 2018, arXiv:1705.07115; in use, not denied, and not Kendall's tau)
-                        + NOT_IN_USE + r"(?<!not using )(?<!no )\buncertainty[ -]weight\w*|"
-                        r"\bkendall\b(?!['\u2019]?s?[\s-]+(?:tau|τ|rank|correlation|coefficient|w)\b)"
-                        # (and a Wasserstein critic's, negative by construction)
-                        r"|variational|\bkl\b|" + WGAN_IN_USE, re.I)
+LIKELIHOOD = lazy_regex.compile(r"likelihood|log[ _-]?prob|\blog[ _-]?p\b|densit(?:y|ies)|\bnormali[sz]ing[ -]flows?\b|"
+                                r"\bflow[ -]based\b|\b(?:real[ -]?nvp|glow|nflows|normflows|ffjord|zuko|freia)\b|"
+                                r"\bmaf\b(?=[^.\n]{0,60}?\bflows?\b)|"
+                                r"\b(?:masked|inverse) autoregressive flows?\b|\b(?:neural spline|coupling|planar|radial) flows?\b|"
+                                r"\belbo\b|gaussian|\blaplace|\baleatoric\b|\bheteroscedastic\b|mixture|"
+                                # (and multi-task uncertainty weighting, as commonly implemented sum_i exp(-s_i) L_i + s_i with
+                                # s_i the log of a task's variance: its s_i go below 0 as the task losses shrink -- Kendall, Gal
+                                # and Cipolla 2018, arXiv:1705.07115; in use, not denied, and not Kendall's tau)
+                                + NOT_IN_USE + r"(?<!not using )(?<!no )\buncertainty[ -]weight\w*|"
+                                r"\bkendall\b(?!['\u2019]?s?[\s-]+(?:tau|τ|rank|correlation|coefficient|w)\b)"
+                                # (and a Wasserstein critic's, negative by construction)
+                                r"|variational|\bkl\b|" + WGAN_IN_USE, re.I)
 # An overlap score is in [0, 1] whatever the model predicts, as long as the targets are: a Dice or
 # IoU printed outside that range means the targets are not (a 0/255 mask gives a Dice above 1).
 # (not a loss named for the score, `iou_loss = 1.2398`, `dice_coef_loss: 1.07`, "dice coefficient loss": a GIoU loss
 # reaches 2 and a CIoU loss more, and a Dice loss is 1 minus the score)
 # (a value, not a count said after the score's name: "the IoU still improves for 30+ epochs", "Dice over 40 scans")
-SCORE = re.compile(r"\b(?:dice|iou|jaccard|dsc)(?![a-z_ ]{0,16}loss)[a-z_ ]{0,20}?[:=\s-]\s*(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)"
-                   r"(?![\d.%+])(?!\s*(?:more\s+)?(?:epochs?|steps?|iterations?|iters?|batches|images?|scans?|samples?|"
-                   r"volumes?|cases?|classes|pixels?|px)\b)", re.I)
+SCORE = lazy_regex.compile(r"\b(?:dice|iou|jaccard|dsc)(?![a-z_ ]{0,16}loss)[a-z_ ]{0,20}?[:=\s-]\s*(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)"
+                           r"(?![\d.%+])(?!\s*(?:more\s+)?(?:epochs?|steps?|iterations?|iters?|batches|images?|scans?|samples?|"
+                           r"volumes?|cases?|classes|pixels?|px)\b)", re.I)
 
 
 # A loss written as minus an overlap score (`return -(2 * inter + s) / (...)`, `bce - dice_coef`): below zero by design,
 # whatever the targets; not one minus it (`1 - dice`), which stays at or above zero.
 # (one run of blanks between the minus and what it negates: two, around an optional bracket, backtrack over a long run
 # of spaces quadratically)
-MINUS_SCORE = re.compile(r"(?<![\d.])(?<![\d.] )-[ \t]*(?:\([ \t]*)?(?:\d+(?:\.\d*)?[ \t]*\*[ \t]*)?"
-                         r"(?:dice|iou|jaccard|inter(?:section)?)\w*", re.I)
+MINUS_SCORE = lazy_regex.compile(r"(?<![\d.])(?<![\d.] )-[ \t]*(?:\([ \t]*)?(?:\d+(?:\.\d*)?[ \t]*\*[ \t]*)?"
+                                 r"(?:dice|iou|jaccard|inter(?:section)?)\w*", re.I)
 # ... or minus a cosine similarity, in [-1, 1] and at -1 when the two views agree: SimSiam's D(p, z) = -cos(p, z) (Chen &
 # He 2021), lightly's NegativeCosineSimilarity (its BYOL and SimSiam examples train on it), `-F.cosine_similarity(p, z)`;
 # not BYOL's own 2 - 2 cos, which stays at or above zero
 # (the library lightly, not the adverb: "Lightly", "lightly's", "lightly.loss", "the lightly docs" -- not "Lightly
 # modified the augmentations")
 _LIGHTLY = (r"(?:(?-i:\bLightly\b)(?!\s+\w+ed\b)|\blightly(?:'s|\.\w+|\s+(?:library|docs|example|package|ssl))\b)")
-MINUS_SIMILARITY = re.compile(r"\bnegative[ _-]?cosine[ _-]?similarity\b|\bNegativeCosineSimilarity\b|\bsimsiam\b|"
-                              # (lightly's BYOL example, examples/pytorch/byol.py at 05f242a: `criterion =
-                              # NegativeCosineSimilarity()`, named beside lightly within a sentence or two)
-                              + _LIGHTLY + r"(?=[^\n]{0,160}?\bbyol\b)|\bbyol\b(?=[^\n]{0,160}?" + _LIGHTLY + r")|"
-                              r"(?<![\w.)\]])-[ \t]*(?:(?:F|torch\.nn\.functional|nn\.functional)\.)?cosine_similarity\(", re.I)
+MINUS_SIMILARITY = lazy_regex.compile(r"\bnegative[ _-]?cosine[ _-]?similarity\b|\bNegativeCosineSimilarity\b|\bsimsiam\b|"
+                                      # (lightly's BYOL example, examples/pytorch/byol.py at 05f242a: `criterion =
+                                      # NegativeCosineSimilarity()`, named beside lightly within a sentence or two)
+                                      + _LIGHTLY + r"(?=[^\n]{0,160}?\bbyol\b)|\bbyol\b(?=[^\n]{0,160}?" + _LIGHTLY + r")|"
+                                      r"(?<![\w.)\]])-[ \t]*(?:(?:F|torch\.nn\.functional|nn\.functional)\.)?cosine_similarity\(", re.I)
 # ... or minus a signal-to-distortion (or signal-to-noise) ratio, in dB and unbounded below, as source separation trains
 # (Conv-TasNet's -SI-SNR; asteroid's SingleSrcNegSDR, PairwiseNegSDR, singlesrc_neg_sisdr): more negative is better
-MINUS_RATIO = re.compile(r"\b(?:SingleSrc|MultiSrc|Pairwise)NegSDR\b|\bNeg(?:ative)?_?SI_?S[DN]R\b|"
-                         r"\b(?:\w{0,20}_)?neg_?(?:si|sd)?_?s[dn]r\b|\bsi[_-]?s[dn]r[ _-]?loss\b|"
-                         # (SpeechBrain's separation recipes and DNS enhancement log their loss, minus the SI-SNR, as the
-                         # train stat `si-snr`, `stage_stats = {"si-snr": stage_loss}`: its train_log's ` - train si-snr: `)
-                         r"(?<= - )train (?:si-)?snr: |"
-                         # (minus the ratio's function: `-si_sdr(est, ref)`, torchmetrics' functional form)
-                         r"(?<![\w.)\]])-[ \t]*(?:\w{1,20}\.)?(?:si_?s[dn]r|sd_?sdr|sdr|"
-                         r"scale_invariant_signal_(?:distortion|noise)_ratio)\(|"
-                         # (in words, only as the loss: "the loss is negative SI-SDR", "a negative SI-SNR loss" -- not a
-                         # data condition, "clips at negative SNR", "evaluated at negative SDR levels")
-                         r"\b(?:loss|objective|criterion)\b[^.\n]{0,30}?(?<!\bat )(?<!\bunder )(?<!\bin )(?<!\bwith )"
-                         r"\bneg(?:ative)?[ -](?:si|sd)?-?s[dn]r\b(?![ -](?:conditions?|levels?|"
-                         r"mixtures?|clips?|data|noise))|"
-                         r"\bneg(?:ative)?[ -](?:si|sd)?-?s[dn]r[ -](?:loss|objective)\b|"
-                         # (... or image restoration's PSNR loss, 10 log10 of the mean squared error: minus the PSNR of
-                         # images in [0, 1] -- HINet's and NAFNet's PSNRLoss, basicsr/models/losses/losses.py in NAFNet's
-                         # repository at 2b4af71; its 1e-8 inside the log bounds it at -80)
-                         r"\bPSNR_?Loss\b|\bpsnr[ _-]loss\b|"
-                         r"\bloss\w*\s*=\s*-[ \t]*(?:\w{1,20}\.)?(?:peak_signal_noise_ratio|psnr)\(", re.I)
+MINUS_RATIO = lazy_regex.compile(r"\b(?:SingleSrc|MultiSrc|Pairwise)NegSDR\b|\bNeg(?:ative)?_?SI_?S[DN]R\b|"
+                                 r"\b(?:\w{0,20}_)?neg_?(?:si|sd)?_?s[dn]r\b|\bsi[_-]?s[dn]r[ _-]?loss\b|"
+                                 # (SpeechBrain's separation recipes and DNS enhancement log their loss, minus the SI-SNR, as the
+                                 # train stat `si-snr`, `stage_stats = {"si-snr": stage_loss}`: its train_log's ` - train si-snr: `)
+                                 r"(?<= - )train (?:si-)?snr: |"
+                                 # (minus the ratio's function: `-si_sdr(est, ref)`, torchmetrics' functional form)
+                                 r"(?<![\w.)\]])-[ \t]*(?:\w{1,20}\.)?(?:si_?s[dn]r|sd_?sdr|sdr|"
+                                 r"scale_invariant_signal_(?:distortion|noise)_ratio)\(|"
+                                 # (in words, only as the loss: "the loss is negative SI-SDR", "a negative SI-SNR loss" -- not a
+                                 # data condition, "clips at negative SNR", "evaluated at negative SDR levels")
+                                 r"\b(?:loss|objective|criterion)\b[^.\n]{0,30}?(?<!\bat )(?<!\bunder )(?<!\bin )(?<!\bwith )"
+                                 r"\bneg(?:ative)?[ -](?:si|sd)?-?s[dn]r\b(?![ -](?:conditions?|levels?|"
+                                 r"mixtures?|clips?|data|noise))|"
+                                 r"\bneg(?:ative)?[ -](?:si|sd)?-?s[dn]r[ -](?:loss|objective)\b|"
+                                 # (... or image restoration's PSNR loss, 10 log10 of the mean squared error: minus the PSNR of
+                                 # images in [0, 1] -- HINet's and NAFNet's PSNRLoss, basicsr/models/losses/losses.py in NAFNet's
+                                 # repository at 2b4af71; its 1e-8 inside the log bounds it at -80)
+                                 r"\bPSNR_?Loss\b|\bpsnr[ _-]loss\b|"
+                                 r"\bloss\w*\s*=\s*-[ \t]*(?:\w{1,20}\.)?(?:peak_signal_noise_ratio|psnr)\(", re.I)
 # ... and, more weakly, NAFNet's own training configs (its SIDD, GoPro and REDS ones; its NAFSSR ones an MSE), which
 # train on that PSNRLoss; and the separation models whose papers train them on minus the SI-SNR, Conv-TasNet (Luo and
 # Mesgarani 2019, arXiv:1809.07454), DPRNN (Luo et al. 2020, arXiv:1910.06379), SepFormer (Subakan et al. 2021,
 # arXiv:2010.13154) and DCCRN (Hu et al. 2020, arXiv:2008.00264): the model's name says the loss only where no other
 # loss is named
-MINUS_RATIO_MODEL = re.compile(r"\bNAFNet\b(?![ _-]?SSR)|\bConv-?TasNet\b|\bDPRNN\b|\bSepFormer\b|\bDCCRN\b", re.I)
+MINUS_RATIO_MODEL = lazy_regex.compile(r"\bNAFNet\b(?![ _-]?SSR)|\bConv-?TasNet\b|\bDPRNN\b|\bSepFormer\b|\bDCCRN\b", re.I)
 # A run of a trainer whose default loss adds minus the soft Dice to the cross-entropy: nnU-Net (normals' answer cites its
 # code) -- its command or trainer class, its log's pseudo Dice, or its loss named as its own ("nnU-Net's loss", "the
 # nnU-Net loss"); not the name alone ("I tried nnU-Net first; now my own model's BCE loss is negative")
-MINUS_SCORE_TRAINER = re.compile(r"\bnnUNetv[12]_\w+|\bnnUNetTrainer\w*|\bnew best EMA pseudo Dice\b|"
-                                 r"(?<!instead of )(?<!instead of the )(?<!not using )(?<!not using the )(?<!not )(?<!not the )"
-                                 r"(?<!without )(?<!without the )(?<!replaced )(?<!replaced the )\b(?:the\s+)?nnu-?net(?:'s|\s+v?[12](?:\.\d+)*:?)?\s+(?:train(?:ing)?[ _])?loss\b",
-                                 re.I)
+MINUS_SCORE_TRAINER = lazy_regex.compile(r"\bnnUNetv[12]_\w+|\bnnUNetTrainer\w*|\bnew best EMA pseudo Dice\b|"
+                                         r"(?<!instead of )(?<!instead of the )(?<!not using )(?<!not using the )(?<!not )(?<!not the )"
+                                         r"(?<!without )(?<!without the )(?<!replaced )(?<!replaced the )\b(?:the\s+)?nnu-?net(?:'s|\s+v?[12](?:\.\d+)*:?)?\s+(?:train(?:ing)?[ _])?loss\b",
+                                         re.I)
 
 
 # The loss the pasted code builds as the one it trains on, as PyTorch, Keras and optax spell it: assigned to a name
@@ -485,12 +486,12 @@ MINUS_SCORE_TRAINER = re.compile(r"\bnnUNetv[12]_\w+|\bnnUNetTrainer\w*|\bnew be
 # F.mse_loss(`), or compiled (`loss="binary_crossentropy"`) -- what this run computes, before a loss named in the words:
 # a report may quote what another loss does ("someone said a negative cross-entropy means bad labels"). Not a loss
 # built as a metric (`mae_fn = nn.L1Loss()`), nor one in a comment; where two disagree, the words decide.
-LOSS_BUILT = re.compile(r"(?im)^[ \t]*(?:self\.)?(?:crit\w{0,20}|\w{0,20}loss\w{0,20}|objective)[ \t]*=[ \t]*"
-                        r"(?:torch\.)?(?:nn|F|functional|(?:keras\.|tf\.keras\.)?losses|optax)\.(\w+)[ \t]*\(|"
-                        r"\bcompile\([^\n]*?\bloss[ \t]*=[ \t]*['\"](\w+)['\"]|"
-                        # (or said to be what it trains with, by its class: "trained with nn.GaussianNLLLoss")
-                        r"\b(?:trained|training|train|optimi[sz](?:ed|ing|e))\s+(?:it\s+|them\s+)?(?:with|on|using)\s+"
-                        r"(?:an?\s+|the\s+)?(?:torch\.)?nn\.(\w+Loss)\b")
+LOSS_BUILT = lazy_regex.compile(r"(?im)^[ \t]*(?:self\.)?(?:crit\w{0,20}|\w{0,20}loss\w{0,20}|objective)[ \t]*=[ \t]*"
+                                r"(?:torch\.)?(?:nn|F|functional|(?:keras\.|tf\.keras\.)?losses|optax)\.(\w+)[ \t]*\(|"
+                                r"\bcompile\([^\n]*?\bloss[ \t]*=[ \t]*['\"](\w+)['\"]|"
+                                # (or said to be what it trains with, by its class: "trained with nn.GaussianNLLLoss")
+                                r"\b(?:trained|training|train|optimi[sz](?:ed|ing|e))\s+(?:it\s+|them\s+)?(?:with|on|using)\s+"
+                                r"(?:an?\s+|the\s+)?(?:torch\.)?nn\.(\w+Loss)\b")
 
 
 def losses_built(text: str) -> list[str]:
@@ -503,11 +504,11 @@ def losses_built(text: str) -> list[str]:
 # mean is a metric, not what it trains on). Not one switched away from, nor one the code assigns.
 # (nor one the words give a metric's role: "I also log nn.MSELoss", "for validation I report nn.L1Loss", "as a sanity
 # check")
-AS_A_METRIC = re.compile(r"(?i)\b(?:log(?:s|ged|ging)?|report\w*|track\w*|monitor\w*|metrics?|sanity|eval\w*|"
-                         r"validat\w*|for\s+comparison)\b")
+AS_A_METRIC = lazy_regex.compile(r"(?i)\b(?:log(?:s|ged|ging)?|report\w*|track\w*|monitor\w*|metrics?|sanity|eval\w*|"
+                                 r"validat\w*|for\s+comparison)\b")
 # (not one the code assigns, `mae_fn = nn.L1Loss()`: LOSS_BUILT reads what the code builds, and a metric's is no loss)
-ASSIGNED = re.compile(r"=[ \t]*\Z")
-LOSS_CLASS_NAMED = re.compile(r"\b(?:torch\.)?nn\.(\w+Loss)\b|\b(?:tf\.)?keras\.losses\.(\w+)\b")
+ASSIGNED = lazy_regex.compile(r"=[ \t]*\Z")
+LOSS_CLASS_NAMED = lazy_regex.compile(r"\b(?:torch\.)?nn\.(\w+Loss)\b|\b(?:tf\.)?keras\.losses\.(\w+)\b")
 
 
 def _clause_before(text: str, at: int, reach: int = 60, stops: str = ".;\n") -> str:
@@ -534,8 +535,8 @@ def loss_kind(text: str) -> str:
 
 # (a loss switched away from is not the run's: "switched the head from MSE to GaussianNLLLoss", "better than the old MSE
 # head" -- a verb of switching before its "from", so that "computed from the MSE" is still the run's)
-SWITCHED_FROM = re.compile(r"(?i)(?:\b(?:switch\w*|mov\w*|chang\w*|went|go(?:ing|ne)?|migrat\w*)\s+(?:[\w-]+\s+){0,6}?from|"
-                           r"\binstead\s+of|\bold|\breplac\w+|\bthan)\s+(?:the\s+|an?\s+|my\s+|our\s+)?$")
+SWITCHED_FROM = lazy_regex.compile(r"(?i)(?:\b(?:switch\w*|mov\w*|chang\w*|went|go(?:ing|ne)?|migrat\w*)\s+(?:[\w-]+\s+){0,6}?from|"
+                                   r"\binstead\s+of|\bold|\breplac\w+|\bthan)\s+(?:the\s+|an?\s+|my\s+|our\s+)?$")
 
 
 def _kind_of(text: str) -> str:
@@ -560,21 +561,21 @@ def score_out_of_range(text: str) -> str:
 # each run", "with another shuffle seed the jump happens at step 820 instead"): a failure that one batch of the data
 # brings, met wherever the order puts that batch. The order's own words only: a seed alone changes the first weights
 # too. Not a question, nor a sentence that says it broke at the same place again.
-ORDER_CHANGED = re.compile(r"\b(?:re-?)?shuffl\w*|\bdata\s+order\b|\border\s+of\s+the\s+(?:data|samples|examples|"
-                           r"batches|rows)\b", re.I)
-PLACE_MOVED = re.compile(r"\b(?:a\s+)?(?:different|another|other)\s+(?:step|batch|epoch|iteration|iter|place|point|spot)\b|"
-                         r"\bat\s+(?:step|batch|epoch|iteration|iter)\s+~?\d[\d,]*\s+instead\b|"
-                         r"\b(?:moves?|moved|shifts?|shifted)\s+(?:it|the\s+\w+\s+)?(?:to|around|elsewhere|with)\b|\belsewhere\b|"
-                         # ("when it goes nan depends on the shuffling seed": the place is the order's doing)
-                         r"\b(?:when|where|which\s+(?:step|batch|epoch|iteration|iter))\b(?:(?!\b(?:not|never)\b|n't\b)[^.;\n]){0,40}?"
-                         r"\bdepends?\s+on\b",
-                         re.I)
-SAME_PLACE = re.compile(r"\b(?:same|still|again)\b|\b(?:not|never|n't)\s+(?:move|change|shift)", re.I)
+ORDER_CHANGED = lazy_regex.compile(r"\b(?:re-?)?shuffl\w*|\bdata\s+order\b|\border\s+of\s+the\s+(?:data|samples|examples|"
+                                   r"batches|rows)\b", re.I)
+PLACE_MOVED = lazy_regex.compile(r"\b(?:a\s+)?(?:different|another|other)\s+(?:step|batch|epoch|iteration|iter|place|point|spot)\b|"
+                                 r"\bat\s+(?:step|batch|epoch|iteration|iter)\s+~?\d[\d,]*\s+instead\b|"
+                                 r"\b(?:moves?|moved|shifts?|shifted)\s+(?:it|the\s+\w+\s+)?(?:to|around|elsewhere|with)\b|\belsewhere\b|"
+                                 # ("when it goes nan depends on the shuffling seed": the place is the order's doing)
+                                 r"\b(?:when|where|which\s+(?:step|batch|epoch|iteration|iter))\b(?:(?!\b(?:not|never)\b|n't\b)[^.;\n]){0,40}?"
+                                 r"\bdepends?\s+on\b",
+                                 re.I)
+SAME_PLACE = lazy_regex.compile(r"\b(?:same|still|again)\b|\b(?:not|never|n't)\s+(?:move|change|shift)", re.I)
 
 
 # (each clause on its own: "the same step whatever learning rate I use, and a different step when I change the shuffle
 # seed" says the rate left it in place and the order moved it)
-CLAUSES = re.compile(r",\s*(?=(?:and|but|while|whereas|yet)\b)|;")
+CLAUSES = lazy_regex.compile(r",\s*(?=(?:and|but|while|whereas|yet)\b)|;")
 
 
 def order_moved_it(text: str) -> str:

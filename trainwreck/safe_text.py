@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import re
 import reprlib
+from . import lazy_regex
 
 # ECMA-48 sequences, 7-bit (ESC + letter) and 8-bit (C1 byte) forms:
 #   CSI  ESC [ or U+009B, parameter bytes, intermediate bytes, one final byte
 #   OSC, DCS, SOS, PM, APC  ESC ] P X ^ _ (or U+009D U+0090 U+0098 U+009E U+009F),
 #        a string, ended by BEL or ST (ESC \ or U+009C); unterminated runs to the end
 #   any other escape: ESC, intermediate bytes, one final byte
-ESCAPE_SEQUENCE = re.compile(
+ESCAPE_SEQUENCE = lazy_regex.compile(
     r"(?:\x1b\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]?"
     r"|(?:\x1b[\]PX^_]|[\x9d\x90\x98\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
     r"|\x1b[\x20-\x2f]*[\x30-\x7e]?"
@@ -25,7 +26,7 @@ ESCAPE_SEQUENCE = re.compile(
 # and the Unicode bidirectional controls that reorder what a reader sees
 # (the "Trojan Source" characters).
 _BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
-CONTROL = re.compile(rf"[\x00-\x1f\x7f-\x9f{_BIDI}]")
+CONTROL = lazy_regex.compile(rf"[\x00-\x1f\x7f-\x9f{_BIDI}]")
 
 
 def printable(text: str, keep: str = "\n\t") -> str:

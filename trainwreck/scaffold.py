@@ -9,9 +9,10 @@ import yaml
 
 from .entry import ID_PATTERN
 from .safe_text import control_characters, shown
+from . import lazy_regex
 
 PLACEHOLDER = "TODO(scaffold)"
-SLUG = re.compile(r"[a-z][a-z0-9_]*")
+SLUG = lazy_regex.compile(r"[a-z][a-z0-9_]*")
 # wr320_<slug>.py and test_wr320_<slug>.py stay far below any file system's 255-byte name limit
 SLUG_MAX = 40
 TITLE_MAX = 120

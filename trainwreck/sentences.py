@@ -8,10 +8,11 @@ import functools
 import re
 
 from .thesaurus import fold_text
+from . import lazy_regex
 
 
 # A sentence's end, kept by a split: a full stop (not a decimal point), a semicolon, a line's end, "!" or "?"
-SENTENCE_ENDS = re.compile(r"(\.(?![\w(])|[;\n!?])")   # (a dot between words is a name's: `x.half()`, `torch.float16`)
+SENTENCE_ENDS = lazy_regex.compile(r"(\.(?![\w(])|[;\n!?])")   # (a dot between words is a name's: `x.half()`, `torch.float16`)
 
 
 @functools.lru_cache(maxsize=8)
@@ -27,7 +28,7 @@ UNDONE = r"should|will|going to|plan\w*|want to|haven'?t|have not|didn'?t|did no
 # A negation in the words just before a place, within its sentence (a dot between words, `tf.GradientTape`, ends none):
 # "no nan", "I do not use grad_req='add'", "I don't use a custom loop with tf.GradientTape"
 # (a dot right before the place is a name's too: the window ends there, so its lookahead cannot see the letter after)
-NEGATION_BEFORE = re.compile(r"(?i)(?:\b(?:no|not|never|without|nor)\b|n't\b)(?:[^.!?;\n]|\.(?=\w))*\.?$")
+NEGATION_BEFORE = lazy_regex.compile(r"(?i)(?:\b(?:no|not|never|without|nor)\b|n't\b)(?:[^.!?;\n]|\.(?=\w))*\.?$")
 
 
 def denied_before(text: str, at: int, reach: int = 30) -> bool:
@@ -85,9 +86,9 @@ _STATED_AFTER = r"(?:know|think|get|see|understand|care|matter|work|help|seem|mi
 CONJUNCTION = r"(?:but|and|so|or)"
 _ASKED_AFTER_CONJUNCTION = (CONJUNCTION + r"[ \t]+(?=(?:is|are|was|were|do|does|did|should|could|would|has|have|can|will)"
                             r"[ \t]+(?:it|this|that|these|those|the|my|our|your|its|we|they|he|she|you|there|i|[a-z]+'s)\b)")
-YES_NO = re.compile(r"(?:^|(?<=[.!?\n,;:\-\u2013\u2014]))[ \t]*(?:" + _ASKED_AFTER_CONJUNCTION + r")?(?:(?:is|are|was|were|do|does|did|should|could|would|has|"
-                    r"have|am|can|will|may|might)(?![\w'\u2019])[^.!?\n]{0,400}\?|(?:is|are|was|were|do|does|did|should|"
-                    r"could|would|has|have|ca|wo)n['\u2019]t(?![ \t]+" + _STATED_AFTER + r"\b)[^.!?\n,;]{0,400}\?)")
+YES_NO = lazy_regex.compile(r"(?:^|(?<=[.!?\n,;:\-\u2013\u2014]))[ \t]*(?:" + _ASKED_AFTER_CONJUNCTION + r")?(?:(?:is|are|was|were|do|does|did|should|could|would|has|"
+                            r"have|am|can|will|may|might)(?![\w'\u2019])[^.!?\n]{0,400}\?|(?:is|are|was|were|do|does|did|should|"
+                            r"could|would|has|have|ca|wo)n['\u2019]t(?![ \t]+" + _STATED_AFTER + r"\b)[^.!?\n,;]{0,400}\?)")
 
 
 @functools.lru_cache(maxsize=8)      # (asked of one report's text by many readings: computed once)
@@ -102,20 +103,20 @@ _CODE_START = r"^(?:[ \t]{4}|\t|>>>|\$ )"          # indented, a prompt's
 # (or a log's line of fields, a name and a number between bars, two or more: Megatron-LM's `| lm loss: 7.41E+00 |
 # ... | number of nan iterations: 0 |`, whose "nan" names a field, a count of skipped iterations -- no sentence of the
 # report's that says the run went nan)
-CODE_LINE = re.compile(r"\w\(|=|[{}\[\]]|(?:\|[^|\n]{0,60}?:[ \t]*-?\d[^|\n]{0,30}){2}\||"
-                       # (or fairseq's, each a name and its value with no colon: `| loss 4.871 | nll_loss 3.102 |`)
-                       r"(?:\|[ \t]*[A-Za-z_]\w{0,30}[ \t]+-?\d[\d.]*[ \t]*){2}\||" + _CODE_START)
-CODE_START = re.compile(_CODE_START)
+CODE_LINE = lazy_regex.compile(r"\w\(|=|[{}\[\]]|(?:\|[^|\n]{0,60}?:[ \t]*-?\d[^|\n]{0,30}){2}\||"
+                               # (or fairseq's, each a name and its value with no colon: `| loss 4.871 | nll_loss 3.102 |`)
+                               r"(?:\|[ \t]*[A-Za-z_]\w{0,30}[ \t]+-?\d[\d.]*[ \t]*){2}\||" + _CODE_START)
+CODE_START = lazy_regex.compile(_CODE_START)
 
 
 # A line that holds a little code among many words is a sentence ("When I lowered the lr to 1e-4 the nan appears at
 # epoch 31", "NaN with log(softmax) + nll_loss once the model gets good"): PROSE_WORDS words or more, PROSE_SHARE of
 # its tokens or more. Words are letters only, not a name called or assigned (`log(`, `lr=`), nor a dotted one.
 PROSE_WORDS, PROSE_SHARE = 8, 0.7
-_TOKEN = re.compile(r"\S+")
+_TOKEN = lazy_regex.compile(r"\S+")
 # (one run of letters, then maybe an apostrophe's: two runs that may split one word backtrack over every split, a
 # 32 kB token took 18 s)
-_PROSE_WORD = re.compile(r"[A-Za-z][a-z]*(?:'[a-z]*)?[,.;:!?]?")
+_PROSE_WORD = lazy_regex.compile(r"[A-Za-z][a-z]*(?:'[a-z]*)?[,.;:!?]?")
 
 
 def mostly_prose(line: str) -> bool:

@@ -10,6 +10,7 @@ import re
 
 from .logscan import Evidence
 from .sentences import said_unnegated
+from . import lazy_regex
 
 # A language model (GPT, decoder-only, causal, next-token) whose training loss fell to near 0 while its generations
 # repeat or make no sense, and whose validation loss (where it is given) is near 0 too: no model gets near 0 on text
@@ -17,15 +18,15 @@ from .sentences import said_unnegated
 # the token it is asked for -- targets that are the inputs unshifted, or a mask that lets a position look ahead -- and
 # the model learns to copy, which it cannot do when it generates. Not covered. (A model that memorised a small
 # training set gets near 0 on it too, but its validation loss stays high: not this.)
-LANGUAGE_MODEL = re.compile(r"(?i)\bgpt\w*|\blanguage[ -]models?\b|\bdecoder[ -]only\b|\bcausal\b|\bnext[ -]token\b|"
-                            r"\bautoregressive\b|\bchar-?rnn\b|(?-i:\bLMs?\b)")
-GENERATION_BAD = re.compile(r"(?i)\b(?:generat\w*|samples?|sampling|completions?)\b[^.\n]{0,120}?\b(?:repeat\w*|garbage|"
-                            r"gibberish|nonsense|(?:the )?same (?:token|word|character|letter)s?|copies|copying)\b")
+LANGUAGE_MODEL = lazy_regex.compile(r"(?i)\bgpt\w*|\blanguage[ -]models?\b|\bdecoder[ -]only\b|\bcausal\b|\bnext[ -]token\b|"
+                                    r"\bautoregressive\b|\bchar-?rnn\b|(?-i:\bLMs?\b)")
+GENERATION_BAD = lazy_regex.compile(r"(?i)\b(?:generat\w*|samples?|sampling|completions?)\b[^.\n]{0,120}?\b(?:repeat\w*|garbage|"
+                                    r"gibberish|nonsense|(?:the )?same (?:token|word|character|letter)s?|copies|copying)\b")
 # (a number after the word loss, not another quantity's named right before it: not "loss with lr 0.001 stays at 3.4")
-NEAR_ZERO_SAID = re.compile(r"(?i)\bloss\w*\b[^.\n]{0,40}?(?:\b(?:almost|nearly|basically|practically|close to|near) "
-                            r"(?:0(?:\.0+)?|zero)\b|(?<![\d.])(?<!lr )(?<!lr=)(?<!rate )(?<!decay )(?<!dropout )(?<!wd )"
-                            r"(?<!eps )(?<!scale )(?<!scale=)(?<!momentum )(?<!temperature )0?\.0[0-4]\d*(?![\d.]))")
-VALIDATION_LOSS = re.compile(r"(?i)\b(?:val(?:idation)?|eval|test)[ _]?loss\w*\b(?:[^.\n]|\.(?!\d)){0,30}?(?<![\d.])(\d+\.\d+)")
+NEAR_ZERO_SAID = lazy_regex.compile(r"(?i)\bloss\w*\b[^.\n]{0,40}?(?:\b(?:almost|nearly|basically|practically|close to|near) "
+                                    r"(?:0(?:\.0+)?|zero)\b|(?<![\d.])(?<!lr )(?<!lr=)(?<!rate )(?<!decay )(?<!dropout )(?<!wd )"
+                                    r"(?<!eps )(?<!scale )(?<!scale=)(?<!momentum )(?<!temperature )0?\.0[0-4]\d*(?![\d.]))")
+VALIDATION_LOSS = lazy_regex.compile(r"(?i)\b(?:val(?:idation)?|eval|test)[ _]?loss\w*\b(?:[^.\n]|\.(?!\d)){0,30}?(?<![\d.])(\d+\.\d+)")
 COPYING_LOSS = 0.05          # nats per token: far below any text's entropy
 
 
@@ -33,11 +34,11 @@ COPYING_LOSS = 0.05          # nats per token: far below any text's entropy
 # the model outputs for them -- CTC needs a frame per target label, and one more for the blank between two adjacent
 # repeated labels -- so the target's probability is 0 and its negative log is inf; "Infinite losses mainly occur when
 # the inputs are too short to be aligned to the targets" (torch.nn.CTCLoss, zero_infinity). Not covered.
-CTC_NAMED = re.compile(r"(?i)\bctc(?:_?loss|_batch_cost)?(?![a-z])")
+CTC_NAMED = lazy_regex.compile(r"(?i)\bctc(?:_?loss|_batch_cost)?(?![a-z])")
 # (the loss's own inf, said in one clause or printed: not zero_infinity's name, nor a gradient's or half precision's inf)
-CTC_LOSS_INF = re.compile(r"(?i)\bloss\w*\b[^.;,\n]{0,40}?\b(?:inf|infinite|infinity)\b|\b(?:inf|infinite)\s+loss")
-CTC_ELSEWHERE = re.compile(r"(?i)zero_infinity\s*=\s*True|\bexplod\w*|\boverflow\w*|\bfp16\b|\bfloat16\b|\bautocast\b|\bamp\b|"
-                           r"\bgrad\w*\b[^.;\n]{0,30}\binf\b")
+CTC_LOSS_INF = lazy_regex.compile(r"(?i)\bloss\w*\b[^.;,\n]{0,40}?\b(?:inf|infinite|infinity)\b|\b(?:inf|infinite)\s+loss")
+CTC_ELSEWHERE = lazy_regex.compile(r"(?i)zero_infinity\s*=\s*True|\bexplod\w*|\boverflow\w*|\bfp16\b|\bfloat16\b|\bautocast\b|\bamp\b|"
+                                   r"\bgrad\w*\b[^.;\n]{0,30}\binf\b")
 
 
 def ctc_inf(ev: Evidence) -> str:

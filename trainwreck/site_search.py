@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from . import lazy_regex
 
 # Text between two of these is shown on a result card but not indexed (the separator swallows it).
 UNINDEXED = "\u2063"
@@ -85,11 +86,11 @@ def separator() -> str:
 # "0.0042" to a page did it). A comma after each id ends it: every edge's character is exactly one, so the key reads
 # back one way, whatever the characters are (a comma or a digit among them).
 WORKER_GLOB = "assets/javascripts/workers/search.*.min.js"
-_TOKEN_SET_KEY = re.compile(r'(TokenSet\.prototype\.toString=function\(\)\{if\(this\._str\)return this\._str;'
-                            r'for\(var (\w)=this\.final\?"1":"0",[^{}]{0,200}\{[^{}]{0,120}?\2=\2\+(\w)\+(\w)\.id)(\})')
+_TOKEN_SET_KEY = lazy_regex.compile(r'(TokenSet\.prototype\.toString=function\(\)\{if\(this\._str\)return this\._str;'
+                                    r'for\(var (\w)=this\.final\?"1":"0",[^{}]{0,200}\{[^{}]{0,120}?\2=\2\+(\w)\+(\w)\.id)(\})')
 
 
-_MENDED = re.compile(r'TokenSet\.prototype\.toString=function\(\)\{[^{}]{0,200}\{[^{}]{0,120}?\.id\+","\}')
+_MENDED = lazy_regex.compile(r'TokenSet\.prototype\.toString=function\(\)\{[^{}]{0,200}\{[^{}]{0,120}?\.id\+","\}')
 
 
 def unambiguous_token_keys(worker_js: str) -> str:

@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from .includes import IncludeRefused, directives, problem_with, read_include
+from . import lazy_regex
 
-MARKER = re.compile(r"--8<--\s*\[\s*(start|end)\s*:\s*([a-z][-_0-9a-z]*)\s*\]")
+MARKER = lazy_regex.compile(r"--8<--\s*\[\s*(start|end)\s*:\s*([a-z][-_0-9a-z]*)\s*\]")
 
 
 def sections_of(text: str) -> dict[str, str]:
@@ -97,7 +98,7 @@ def expand_includes_traced(markdown: str, root: Path) -> tuple[str, list[tuple[i
 # tab's own region.
 TABS = (("Reproduce", "reproduce"), ("Fix", "fix"))
 SETUP = "setup"
-MAIN_BLOCK = re.compile(r"""^if __name__ == ["']__main__["']\s*:""", re.M)
+MAIN_BLOCK = lazy_regex.compile(r"""^if __name__ == ["']__main__["']\s*:""", re.M)
 
 
 def tab_program_regions(regions: dict[str, str], region: str) -> list[str]:

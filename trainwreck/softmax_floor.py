@@ -14,6 +14,7 @@ from .class_count import classes_named
 from .curve_shape import fmt
 from .logscan import Evidence
 from .sentences import rounding_of, sentences_and_ends, told
+from . import lazy_regex
 
 # A cross-entropy computed on outputs that already went through a softmax cannot go below log(1 + (C - 1)/e) for C
 # classes (WR-130: 1.4612 for ten): a loss that ends within FLOOR_NEAR above that floor, never below it, while the
@@ -27,8 +28,8 @@ FLOOR_ACCURACY_SURE = 0.95
 # counts only when the first loss sat near its ln C -- a fresh classifier's loss, and where a softmax applied twice
 # starts -- above the floor's half-way)
 # words of a loss with more in it than a cross-entropy, which sits above its floor by design
-FLOOR_HIDDEN = re.compile(r"label[ _-]?smooth\w*|distill\w*|\bkd\b|mixup|cutmix|regulari[sz]\w*|\bl2\(|weight[ _]decay "
-                          r"in the loss|auxiliary loss|\+ *(?:(?:\d+(?:\.\d*)?|\.\d*) *)?\* *\w+[ _]loss", re.I)
+FLOOR_HIDDEN = lazy_regex.compile(r"label[ _-]?smooth\w*|distill\w*|\bkd\b|mixup|cutmix|regulari[sz]\w*|\bl2\(|weight[ _]decay "
+                                  r"in the loss|auxiliary loss|\+ *(?:(?:\d+(?:\.\d*)?|\.\d*) *)?\* *\w+[ _]loss", re.I)
 
 
 def _floor_of(classes: int) -> float:
@@ -50,7 +51,7 @@ def _floor_at(classes: int, share: float) -> float:
 
 # (not one asked about or denied: "Is label smoothing on by default somewhere? I never set it.", "there is no label
 # smoothing", `label_smoothing=0.0`)
-FLOOR_NOT_HIDDEN = re.compile(r"(?i)\b(?:no|not|never|without)\b|n't\b|label_smoothing\s*=\s*0(?:\.0*)?(?![\d.])")
+FLOOR_NOT_HIDDEN = lazy_regex.compile(r"(?i)\b(?:no|not|never|without)\b|n't\b|label_smoothing\s*=\s*0(?:\.0*)?(?![\d.])")
 
 
 def _floor_hidden(prose: str) -> bool:
@@ -64,18 +65,18 @@ def _floor_hidden(prose: str) -> bool:
 
 # ... or said in words: where the loss stays ("stuck around 1.47", "never goes below ~1.47") beside an accuracy said
 # high ("train accuracy gets to 99.2%") and the classes named, the loss within FLOOR_NEAR above their floor
-LOSS_STAYS = re.compile(r"(?i)\b\w*loss\b[^.\n\d]{0,60}?\b(?:never (?:goes|gets|drops?|falls?) (?:below|under)|stuck (?:at|around|near)|"
-                        r"stays? (?:at|around|near)|plateaus? (?:at|around)|sits? (?:at|around)|won'?t go below|"
-                        r"flattens? (?:out )?(?:at|around|near))"
-                        # (a value said roughly: "sits at about 0.6")
-                        r"(?:\s+(?:about|roughly|approximately))?\s*(?:~\s*)?"
-                        r"(\d+\.\d+)")
-ACCURACY_SAID = re.compile(r"(?i)\bacc(?:uracy)?\b[^.\n\d]{0,30}?(?:(\d{2}(?:\.\d+)?)\s*%|\b(0\.\d+)\b)")
+LOSS_STAYS = lazy_regex.compile(r"(?i)\b\w*loss\b[^.\n\d]{0,60}?\b(?:never (?:goes|gets|drops?|falls?) (?:below|under)|stuck (?:at|around|near)|"
+                                r"stays? (?:at|around|near)|plateaus? (?:at|around)|sits? (?:at|around)|won'?t go below|"
+                                r"flattens? (?:out )?(?:at|around|near))"
+                                # (a value said roughly: "sits at about 0.6")
+                                r"(?:\s+(?:about|roughly|approximately))?\s*(?:~\s*)?"
+                                r"(\d+\.\d+)")
+ACCURACY_SAID = lazy_regex.compile(r"(?i)\bacc(?:uracy)?\b[^.\n\d]{0,30}?(?:(\d{2}(?:\.\d+)?)\s*%|\b(0\.\d+)\b)")
 # Below FLOOR_ACCURACY, the floor is the lowest mean loss at the accuracy said (_floor_at: the examples it gets wrong
 # each cost at least a tie's loss), down to FLOOR_SHARE_MIN; a loss said within FLOOR_AT_NEAR above it
 FLOOR_SHARE_MIN, FLOOR_AT_NEAR = 0.7, 0.05
 # (a training loss beside a training accuracy: a validation loss of a model that overfits sits above any floor)
-HELD_OUT = re.compile(r"(?i)\b(?:val\w*|valid\w*|validation|test\w*|eval\w*|held[- ]?out|dev)\b[^.\n]{0,15}$")
+HELD_OUT = lazy_regex.compile(r"(?i)\b(?:val\w*|valid\w*|validation|test\w*|eval\w*|held[- ]?out|dev)\b[^.\n]{0,15}$")
 
 
 def softmax_floor_said(prose: str) -> str:
@@ -155,34 +156,34 @@ def softmax_floor(ev: Evidence, accuracy: float | None) -> str:
 # loss that applies its own: WR-130), as the printed accuracy's rise is a whole one
 # (or a ranking's or an overlap's score: "validation AUC climbs to 0.93", "mIoU keeps climbing"; or the accuracy reached,
 # "it reaches 94% accuracy")
-ACCURACY_CLIMBS_SAID = re.compile(r"(?i)\b(?:acc(?:uracy)?|auc|auroc|roc[ -]auc|m?iou|f1)\b(?:[^.;\n?]|\.\d){0,40}?\b(?:climbs?|"
-                                  r"climbing|goes up|went up|going up|"
-                                  r"improves?|improving|improved|rises?|rising|rose|increases?|increasing|increased|"
-                                  r"reaches|reached|gets? to|got to)\b|"
-                                  # (a high one, not chance: "gets 10% accuracy" is no model that learns)
-                                  r"\b(?:gets?|got|reach(?:es|ed)?|hits?)\s+(?:about\s+|around\s+|over\s+)?(?:[89]\d|100)(?:\.\d+)?\s*%\s+"
-                                  r"(?:accuracy|acc)\b")
+ACCURACY_CLIMBS_SAID = lazy_regex.compile(r"(?i)\b(?:acc(?:uracy)?|auc|auroc|roc[ -]auc|m?iou|f1)\b(?:[^.;\n?]|\.\d){0,40}?\b(?:climbs?|"
+                                          r"climbing|goes up|went up|going up|"
+                                          r"improves?|improving|improved|rises?|rising|rose|increases?|increasing|increased|"
+                                          r"reaches|reached|gets? to|got to)\b|"
+                                          # (a high one, not chance: "gets 10% accuracy" is no model that learns)
+                                          r"\b(?:gets?|got|reach(?:es|ed)?|hits?)\s+(?:about\s+|around\s+|over\s+)?(?:[89]\d|100)(?:\.\d+)?\s*%\s+"
+                                          r"(?:accuracy|acc)\b")
 # (the loss by its name or the cross-entropy's; "only creeping down" and "crawls down" barely move it too)
 _LOSS_NAMED = r"\b(?:loss|cross[- ]?entropy|nll)\b"
-LOSS_BARELY_SAID = re.compile(r"(?i)" + _LOSS_NAMED + r"(?:[^.;\n?]|\.\d){0,80}?\b(?:barely|hardly|only slightly|almost not|"
-                              r"not really)\s+(?:moves?|moving|changes?|changing|goes down|going down|decreases?|decreasing|"
-                              r"falls?|drops?)\b|"
-                              + _LOSS_NAMED + r"(?:[^.;\n?]|\.\d){0,80}?\b(?:only\s+)?(?:creep\w*|crawl\w*)\s+down\b|"
-                              + _LOSS_NAMED + r"(?:[^.;\n?]|\.\d){0,60}?\bonly (?:at|down to) \d+(?:\.\d+)?\b|"
-                              # (a floor: "never gets below 0.72 or so", "won't go below roughly 1.2", "flattens out a
-                              # bit under 1 and never goes lower")
-                              + _LOSS_NAMED + r"(?:[^.;\n?]|\.\d){0,60}?\b(?:won'?t|doesn'?t|does not|do not|don'?t|never|"
-                              r"can'?t|cannot)\s+(?:go(?:es)?|gets?|falls?|drops?|comes?)\s+(?:down\s+)?(?:below|under|lower)\b")
+LOSS_BARELY_SAID = lazy_regex.compile(r"(?i)" + _LOSS_NAMED + r"(?:[^.;\n?]|\.\d){0,80}?\b(?:barely|hardly|only slightly|almost not|"
+                                      r"not really)\s+(?:moves?|moving|changes?|changing|goes down|going down|decreases?|decreasing|"
+                                      r"falls?|drops?)\b|"
+                                      + _LOSS_NAMED + r"(?:[^.;\n?]|\.\d){0,80}?\b(?:only\s+)?(?:creep\w*|crawl\w*)\s+down\b|"
+                                      + _LOSS_NAMED + r"(?:[^.;\n?]|\.\d){0,60}?\bonly (?:at|down to) \d+(?:\.\d+)?\b|"
+                                      # (a floor: "never gets below 0.72 or so", "won't go below roughly 1.2", "flattens out a
+                                      # bit under 1 and never goes lower")
+                                      + _LOSS_NAMED + r"(?:[^.;\n?]|\.\d){0,60}?\b(?:won'?t|doesn'?t|does not|do not|don'?t|never|"
+                                      r"can'?t|cannot)\s+(?:go(?:es)?|gets?|falls?|drops?|comes?)\s+(?:down\s+)?(?:below|under|lower)\b")
 
 
 # (a sentence of another run, a condition or a wish; a loss of the validation rows, which overfitting keeps flat)
-ROSE_ELSEWHERE = re.compile(r"(?i)\b(?:if|hope|want|would|old|before|previous\w*|used to|last time)\b|"
-                            r"\b(?:val\w*|validation|test|eval\w*)[ _-]?loss\b")
+ROSE_ELSEWHERE = lazy_regex.compile(r"(?i)\b(?:if|hope|want|would|old|before|previous\w*|used to|last time)\b|"
+                                    r"\b(?:val\w*|validation|test|eval\w*)[ _-]?loss\b")
 
 
-MOVED_ON = re.compile(r"(?i)^\s*(?:then|after|afterwards|later|from\s+(?:epoch|step)|since)\b|\b(?:loss|cross[- ]?entropy)\b"
-                      r"[^.;\n]{0,40}?\b(?:drops?|dropped|falls?|fell|decreas\w*|goes down|went down)\b")
-ROSE_ONCE = re.compile(r"(?i)\b(?:once|back (?:at|to)|again at)\b")
+MOVED_ON = lazy_regex.compile(r"(?i)^\s*(?:then|after|afterwards|later|from\s+(?:epoch|step)|since)\b|\b(?:loss|cross[- ]?entropy)\b"
+                              r"[^.;\n]{0,40}?\b(?:drops?|dropped|falls?|fell|decreas\w*|goes down|went down)\b")
+ROSE_ONCE = lazy_regex.compile(r"(?i)\b(?:once|back (?:at|to)|again at)\b")
 
 
 @functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)

@@ -9,6 +9,7 @@ import re
 
 from .run_said import WRAPPED
 from .sentences import sentences_and_ends
+from . import lazy_regex
 
 # The split's own score said high: a share of 90% or more (or 0.9 or more) of a metric where higher is better, named
 # with its split -- "test accuracy 98.7%", "eval mIoU 0.93", "accuracy on the test set: 96%", "97.9% validation
@@ -22,7 +23,7 @@ _METRIC = (r"(?:(?:top-?1[ _])?acc(?:uracy)?|oa|overall[ _]accuracy|m?iou|mean[ 
 _FIGURES = rf"(?:{_METRIC}|errors?|scores?|results?|numbers|figures|metrics?|mae|rmse)"
 _PERCENT_HIGH = r"(?<![\d.,])(?:9\d(?:\.\d+)?[ \t]?(?:%|percent\b)|100(?:\.0+)?[ \t]?%)"
 _HIGH = rf"(?:{_PERCENT_HIGH}|(?<![\d.,])(?:0?\.9\d*|1\.0+)(?![\d%]))"
-SPLIT_SCORES_HIGH = re.compile(
+SPLIT_SCORES_HIGH = lazy_regex.compile(
     rf"(?i)\b{_SPLIT}[ _]{_METRIC}\b['\"]?[^.\n\d]{{0,20}}?{_HIGH}"
     rf"|\b{_METRIC}\b[ \t]+on[ \t]+(?:(?:the|its|our|my)[ \t]+)?{_SPLIT}\b[^.\n\d]{{0,6}}?{_HIGH}"
     rf"|{_PERCENT_HIGH}[ \t]+(?:on[ \t]+(?:(?:the|its|our|my)[ \t]+)?)?{_SPLIT}\b(?:[ _]{_METRIC}\b)?(?![^.;\n\d]{{0,20}}\d)"
@@ -37,32 +38,32 @@ _DATA = (r"(?:data(?:set)?|images?|photos?|pictures?|samples?|examples?|patients
          r"recordings?|cohorts?|sites?|hospitals?|clinics?|scenes?|tiles?|videos?|frames?|texts?|documents?|tweets?|"
          r"sentences?|speakers?|subjects?|traffic|inputs?|slides?|cases?|trajector(?:y|ies)|sessions?|domains?|"
          r"cameras?|devices?|records?|transactions?|molecules?|proteins?|cities|regions?|stations?|batch of data)")
-NEW_DATA = re.compile(rf"(?i)\b(?:on|from|for|with|to|in)[ \t]+(?:[\w',-]+[ \t]+){{0,3}}?{_NEW}[ \t]+"
-                      rf"(?:[\w'-]+[ \t]+){{0,2}}?{_DATA}\b|\b{_DATA}[ \t]+(?:that|which|who)[ \t]+came[ \t]+in[ \t]+later\b"
-                      r"|\bin production\b")
+NEW_DATA = lazy_regex.compile(rf"(?i)\b(?:on|from|for|with|to|in)[ \t]+(?:[\w',-]+[ \t]+){{0,3}}?{_NEW}[ \t]+"
+                              rf"(?:[\w'-]+[ \t]+){{0,2}}?{_DATA}\b|\b{_DATA}[ \t]+(?:that|which|who)[ \t]+came[ \t]+in[ \t]+later\b"
+                              r"|\bin production\b")
 # (new data the model is trained on -- "fine-tuned on new scans", "retrained with fresh data" -- are a training run of
 # their own, which the entries are about)
-TRAINED_ON_NEW = re.compile(rf"(?i)\b(?:fine-?tun\w*|re-?train\w*|train\w*|continu\w* training)\s+(?:it\s+|the model\s+)?"
-                            rf"(?:on|with)\s+(?:[\w',-]+\s+){{0,3}}?{_NEW}\b")
+TRAINED_ON_NEW = lazy_regex.compile(rf"(?i)\b(?:fine-?tun\w*|re-?train\w*|train\w*|continu\w* training)\s+(?:it\s+|the model\s+)?"
+                                    rf"(?:on|with)\s+(?:[\w',-]+\s+){{0,3}}?{_NEW}\b")
 # ... said to go badly there: with a score GAP or more below the split's, or, where no score is given, in words that are
 # not denied nor only supposed ("not bad", "no worse", "doesn't fail", "would fail", "used to be bad" say no such
 # thing). Ten points is far beyond the sampling error of a held-out score (about 1.7 points for 90% on 300 examples),
 # and a gap that size is what the new data's user meets.
-WENT_BADLY = re.compile(r"(?i)\b(?:garbage|bad(?:ly)?|poor(?:ly)?|terrible|awful|worse|useless|fails?|failing|"
-                        r"falls? apart|collapses?|(?:at|around|near) chance)\b")
+WENT_BADLY = lazy_regex.compile(r"(?i)\b(?:garbage|bad(?:ly)?|poor(?:ly)?|terrible|awful|worse|useless|fails?|failing|"
+                                r"falls? apart|collapses?|(?:at|around|near) chance)\b")
 # (a share is a score only after a metric's name or a verb of scoring: not a learning rate, a loss, an error rate or
 # a time: "lr 0.0001", "the loss is 0.35", "0.5 s per image")
 _SHARE = r"(?<![\d.,])(?:(?P<percent>\d{1,3}(?:\.\d+)?)[ \t]?(?:%|percent\b)|(?P<fraction>0?\.\d+|1\.0+)(?![\d%]))"
-SHARE = re.compile(_SHARE)
+SHARE = lazy_regex.compile(_SHARE)
 # (nor a difference: "drops by 4%", "3 points lower")
-SCORE = re.compile(rf"(?i)\b(?:{_METRIC}|gets?|got|getting|scores?|scored|scoring|reach(?:es|ed)?|drops? to|dropped to|"
-                   rf"falls? to|fell to)\b(?:(?!\bby\b)[^.\n\d]){{0,15}}?{_SHARE}"
-                   r"(?![ \t]*(?:lower|higher|more|less|points?|pp|worse|better)\b)")
+SCORE = lazy_regex.compile(rf"(?i)\b(?:{_METRIC}|gets?|got|getting|scores?|scored|scoring|reach(?:es|ed)?|drops? to|dropped to|"
+                           rf"falls? to|fell to)\b(?:(?!\bby\b)[^.\n\d]){{0,15}}?{_SHARE}"
+                           r"(?![ \t]*(?:lower|higher|more|less|points?|pp|worse|better)\b)")
 # (sentences.denied_before's negators, and those it leaves out that deny a result -- "hardly", "nothing", "far from" --
 # and the words that only suppose one, within the few words before it)
-NOT_SO = re.compile(r"(?i)(?:\b(?:not|no|never|nothing|hardly|neither|nor|without|far from|would|could|might|may|"
-                    r"used to)\b|n't\b)[^.;,\n]{0,12}$")
-MODAL = re.compile(r"(?i)\b(?:will|would|could|can|should|might|may)\b|\bwon't\b")
+NOT_SO = lazy_regex.compile(r"(?i)(?:\b(?:not|no|never|nothing|hardly|neither|nor|without|far from|would|could|might|may|"
+                            r"used to)\b|n't\b)[^.;,\n]{0,12}$")
+MODAL = lazy_regex.compile(r"(?i)\b(?:will|would|could|can|should|might|may)\b|\bwon't\b")
 GAP = 0.1
 
 

@@ -23,6 +23,7 @@ from .run_kind import REGRESSION_SAID, SUMMED
 from .run_said import says_not_learning
 from .schedule_said import NO_WARMUP, WARMUP_NAMED, plain_sgd_only
 from .sentences import sentence_around, told
+from . import lazy_regex
 
 # The loss the words give for the model before any update ("at step 0, before any update, the mean BCE is about 4.7",
 # "the initial loss is 9.8"), START_HIGH times ln C or more for the classes the paste names: an untrained classifier
@@ -38,18 +39,18 @@ START_HIGH_WORDS = {"loss", "large"}
 _LOSS_WORD = r"(?:loss|bce|cross[- ]?entropy|nll)"
 _NUMBER_ENDS = r"(\d+(?:\.\d+)?)(?!\d|\.\d|[eE][-+]?\d)"
 # (the number the loss is, not one inside a logarithm beside it: "the first loss near ln(200) = 5.3 is 640")
-START_LOSS_SAID = re.compile(r"(?i)\b(?:initial|first|starting|very first|untrained)\s+(?:training\s+|mean\s+|average\s+)?"
-                             + _LOSS_WORD + r"\b(?!\s+(?:spikes?|jumps?|drops?|explosion|nan|curve))[^.?!\n\d(]{0,20}?"
-                             + _NUMBER_ENDS +
-                             r"|\b(?:at (?:step|iteration|iter) 0|before (?:any|the first) (?:update|optimi[sz]er step|"
-                             r"training step)|at initiali[sz]ation)\b,?\s+(?:(?!\b(?:lr|learning rate|steps?|epochs?)\b)"
-                             r"[^.?!\n\d]){0,30}?\b" + _LOSS_WORD + r"\b[^.?!\n\d(]{0,20}?" + _NUMBER_ENDS +
-                             r"|\b" + _LOSS_WORD + r"\b[^.?!\n\d(]{0,20}?" + _NUMBER_ENDS + r"\s+(?:at (?:step|iteration|iter) 0|"
-                             r"before (?:any|the first) update)\b")
+START_LOSS_SAID = lazy_regex.compile(r"(?i)\b(?:initial|first|starting|very first|untrained)\s+(?:training\s+|mean\s+|average\s+)?"
+                                     + _LOSS_WORD + r"\b(?!\s+(?:spikes?|jumps?|drops?|explosion|nan|curve))[^.?!\n\d(]{0,20}?"
+                                     + _NUMBER_ENDS +
+                                     r"|\b(?:at (?:step|iteration|iter) 0|before (?:any|the first) (?:update|optimi[sz]er step|"
+                                     r"training step)|at initiali[sz]ation)\b,?\s+(?:(?!\b(?:lr|learning rate|steps?|epochs?)\b)"
+                                     r"[^.?!\n\d]){0,30}?\b" + _LOSS_WORD + r"\b[^.?!\n\d(]{0,20}?" + _NUMBER_ENDS +
+                                     r"|\b" + _LOSS_WORD + r"\b[^.?!\n\d(]{0,20}?" + _NUMBER_ENDS + r"\s+(?:at (?:step|iteration|iter) 0|"
+                                     r"before (?:any|the first) update)\b")
 # (a cross-entropy the paste names, or a classifier; not a regression's or a summed loss, whose start is not ln C; or
 # a language model's measure of its cross-entropy, bits per character or perplexity, whose loss it is)
-CROSS_ENTROPY_NAMED = re.compile(r"(?i)\bcross[- _]?entropy\w*|crossentropy\w*|\bb?ce\b|\bbce\w*|\bnll\w*|\blog[- ]?loss\b|"
-                                 r"\bclassif\w+|\bbpc\b|\bbits?[ -]per[ -](?:char\w*|byte|token)|\bperplexit\w*|\bppl\b")
+CROSS_ENTROPY_NAMED = lazy_regex.compile(r"(?i)\bcross[- _]?entropy\w*|crossentropy\w*|\bb?ce\b|\bbce\w*|\bnll\w*|\blog[- ]?loss\b|"
+                                         r"\bclassif\w+|\bbpc\b|\bbits?[ -]per[ -](?:char\w*|byte|token)|\bperplexit\w*|\bppl\b")
 
 
 @functools.lru_cache(maxsize=4)      # (asked by the context and by the printed facts of the same text; read only)
@@ -87,14 +88,14 @@ def start_far_above_uniform(prose: str, printed_start: float | None = None) -> s
 
 # A sequence's length as a paste names it: `seq_length = 25`, "seq_len 128", "block_size 1024", "ctx_len 512",
 # "bptt 35", "sequence length 256"
-_LENGTH_NAMED = re.compile(r"(?i)(?:\b|_)(?:seq(?:uence)?[_ ]?len(?:gth)?|block_size|ctx_len|context[_ ]length|bptt|"
-                           r"max_(?:seq_)?len(?:gth)?)\b[ \t]*(?:(?:[=:]|is|of)[ \t]*)?(\d{1,6})\b|"
-                           # ("sequences of 35 tokens"; and the Trainer's logged loss, which some versions sum over
-                           # gradient_accumulation_steps: transformers issue 35204)
-                           r"\bsequences?\s+of\s+(\d{1,6})\s+tokens\b|\bgradient_accumulation_steps\s*[=:]\s*(\d{1,4})\b")
+_LENGTH_NAMED = lazy_regex.compile(r"(?i)(?:\b|_)(?:seq(?:uence)?[_ ]?len(?:gth)?|block_size|ctx_len|context[_ ]length|bptt|"
+                                   r"max_(?:seq_)?len(?:gth)?)\b[ \t]*(?:(?:[=:]|is|of)[ \t]*)?(\d{1,6})\b|"
+                                   # ("sequences of 35 tokens"; and the Trainer's logged loss, which some versions sum over
+                                   # gradient_accumulation_steps: transformers issue 35204)
+                                   r"\bsequences?\s+of\s+(\d{1,6})\s+tokens\b|\bgradient_accumulation_steps\s*[=:]\s*(\d{1,4})\b")
 # A language model said: its trainer's loss is the mean cross-entropy per token
-LANGUAGE_MODEL = re.compile(r"(?i)\blanguage[ -]model\w*|\b(?:nano)?gpt\w*|\bllama\w*|\bdecoder[- ]only\b|\bpre-?train\w*|"
-                            r"\bcausal[ _-]?lm\b|\bnext[- ]token\b")
+LANGUAGE_MODEL = lazy_regex.compile(r"(?i)\blanguage[ -]model\w*|\b(?:nano)?gpt\w*|\bllama\w*|\bdecoder[- ]only\b|\bpre-?train\w*|"
+                                    r"\bcausal[ _-]?lm\b|\bnext[- ]token\b")
 
 
 def _lengths_named(prose: str) -> list[int]:
@@ -118,25 +119,25 @@ def start_high(ev: Evidence) -> str:
 
 # ... or the start said beside the one the reporter expected, the fresh model's: "the loss starts at 48 instead of
 # ~2.3", "it begins at 9.7 instead of about 0.69" -- START_HIGH times it or more, and no regression's or sum's
-START_VS_EXPECTED = re.compile(r"(?i)\b(?:loss\w*|it|bce|nll|cross[- ]?entropy)\b[^.?!\n\d]{0,30}?\b(?:starts?|started|begins?|"
-                               r"began)\s+(?:at\s+|around\s+|near\s+)?(?:~\s*|about\s+|around\s+)?(?P<start>\d+(?:\.\d+)?)"
-                               r"(?!\d|\.\d)\s+instead\s+of\s+(?:the\s+)?(?:~\s*|about\s+|around\s+|roughly\s+)?"
-                               r"(?P<expected>\d+(?:\.\d+)?)(?!\d|\.\d)")
+START_VS_EXPECTED = lazy_regex.compile(r"(?i)\b(?:loss\w*|it|bce|nll|cross[- ]?entropy)\b[^.?!\n\d]{0,30}?\b(?:starts?|started|begins?|"
+                                       r"began)\s+(?:at\s+|around\s+|near\s+)?(?:~\s*|about\s+|around\s+)?(?P<start>\d+(?:\.\d+)?)"
+                                       r"(?!\d|\.\d)\s+instead\s+of\s+(?:the\s+)?(?:~\s*|about\s+|around\s+|roughly\s+)?"
+                                       r"(?P<expected>\d+(?:\.\d+)?)(?!\d|\.\d)")
 
 
 # (the start of a fresh model, not a resumed, loaded or reference run's: "starts at 4.5 instead of 0.9 where it left off")
-EXPECTED_ELSEWHERE = re.compile(r"(?i)\b(?:resum\w*|checkpoint\w*|pre-?trained|load\w*|left\s+off|original|old|reference|"
-                                r"paper|repo|tutorial|previous\w*|last\s+time|before\s+the\s+(?:update|upgrade|change))\b")
+EXPECTED_ELSEWHERE = lazy_regex.compile(r"(?i)\b(?:resum\w*|checkpoint\w*|pre-?trained|load\w*|left\s+off|original|old|reference|"
+                                        r"paper|repo|tutorial|previous\w*|last\s+time|before\s+the\s+(?:update|upgrade|change))\b")
 
 
 # ... or only the start they expected ("I expected about 104 at the start (25 * ln 65)"), beside the first value the log
 # prints at the run's start: the reporter's own count of what a fresh model scores, a sum of per-token losses included
 # when they work it out as one ("25 * ln 65")
-EXPECTED_AT_START = re.compile(r"(?i)\bexpect\w*\s+(?:a\s+(?:first\s+|initial\s+|starting\s+)?loss\s+of\s+)?"
-                               r"(?:about\s+|around\s+|roughly\s+|~\s*)?(?P<expected>\d+(?:\.\d+)?)(?!\d|\.\d)\s+"
-                               r"(?:at\s+the\s+(?:very\s+)?(?:start|beginning)|(?:at|for|on)\s+the\s+first\s+(?:iteration|step|batch|"
-                               r"epoch)|initially)\b")
-WORKED_OUT_SUM = re.compile(r"\d+\s*[*x\u00d7]\s*(?:ln|log)\b")
+EXPECTED_AT_START = lazy_regex.compile(r"(?i)\bexpect\w*\s+(?:a\s+(?:first\s+|initial\s+|starting\s+)?loss\s+of\s+)?"
+                                       r"(?:about\s+|around\s+|roughly\s+|~\s*)?(?P<expected>\d+(?:\.\d+)?)(?!\d|\.\d)\s+"
+                                       r"(?:at\s+the\s+(?:very\s+)?(?:start|beginning)|(?:at|for|on)\s+the\s+first\s+(?:iteration|step|batch|"
+                                       r"epoch)|initially)\b")
+WORKED_OUT_SUM = lazy_regex.compile(r"\d+\s*[*x\u00d7]\s*(?:ln|log)\b")
 
 
 def run_start_value(ev: Evidence) -> float | None:
@@ -158,13 +159,13 @@ def start_above_expected(prose: str, printed_start: float | None = None) -> str:
         m = said
     if not m or EXPECTED_ELSEWHERE.search(text, *sentence_around(text, m.start(), m.end())):
         return ""
-    start = float(m.group("start")) if m.re is START_VS_EXPECTED else printed_start
+    start = float(m.group("start")) if START_VS_EXPECTED.made(m) else printed_start
     expected = float(m.group("expected"))
     named = classes_named(prose) or vocabulary_named(prose)     # (the classes where the paste names them)
     # (a start at or below ln C for the classes named is the uniform guess itself, whatever was expected)
     if expected <= 0 or start < START_HIGH * expected or (named and start <= (1 + UNIFORM_NEAR) * math.log(named[0])):
         return ""
-    said = (f"the report says the loss starts at {m.group('start')}" if m.re is START_VS_EXPECTED else
+    said = (f"the report says the loss starts at {m.group('start')}" if START_VS_EXPECTED.made(m) else
             f"the log's first loss is {fmt(start)}")
     return (f"{said}, {start / expected:.2g} times the {m.group('expected')} it "
             f"expected (\"{' '.join(m.group(0).split())}\"), the fresh model's start: this far above it, its outputs are "
@@ -173,15 +174,15 @@ def start_above_expected(prose: str, printed_start: float | None = None) -> str:
 
 VOCABULARY_MIN = 1000          # a vocabulary, not a class count
 # A first loss the words give ("the very first loss is 10.37", "Initial loss 2.3026", "loss is 2.3026 at step 0").
-FIRST_LOSS_SAID = re.compile(r"(?i)\b(?:(?:very )?first|initial|starting)\b[^.?!\n]{0,30}?\bloss(?:es)?\b[^.?!\n\d]{0,15}?"
-                             r"(\d+\.\d+)|\bloss (?:(?:is|was|of) )?(\d+\.\d+) at (?:(?:step|iteration|iter) [01]|epoch 0)\b|"
-                             r"\bloss (?:starts|started|begins|began) (?:at|around|near) (\d+\.\d+)|"
-                             # ("the loss at step 0 is 10.98")
-                             r"\bloss (?:at|on) (?:(?:step|iteration|iter) [01]|epoch 0)\b[^.?!\n\d]{0,10}?(\d+\.\d+)")
+FIRST_LOSS_SAID = lazy_regex.compile(r"(?i)\b(?:(?:very )?first|initial|starting)\b[^.?!\n]{0,30}?\bloss(?:es)?\b[^.?!\n\d]{0,15}?"
+                                     r"(\d+\.\d+)|\bloss (?:(?:is|was|of) )?(\d+\.\d+) at (?:(?:step|iteration|iter) [01]|epoch 0)\b|"
+                                     r"\bloss (?:starts|started|begins|began) (?:at|around|near) (\d+\.\d+)|"
+                                     # ("the loss at step 0 is 10.98")
+                                     r"\bloss (?:at|on) (?:(?:step|iteration|iter) [01]|epoch 0)\b[^.?!\n\d]{0,10}?(\d+\.\d+)")
 # ... and a later loss the words give ("after 500 epochs it's 1.0852", "still 2.30 after 20 epochs"): near the first
 # (within PLATEAU_FALL of it), the run stayed where it started -- ln C is where a healthy run starts, not where it stays
-LATER_LOSS_SAID = re.compile(r"(?i)\bafter\s+\d[\d,]*\s+(?:epochs?|steps?|iterations?|iters?|batches|updates)\b"
-                             r"[^.?!\n\d]{0,20}?(\d+\.\d+)|\bstill\s+(?:at\s+|around\s+|about\s+|~\s*)?(\d+\.\d+)")
+LATER_LOSS_SAID = lazy_regex.compile(r"(?i)\bafter\s+\d[\d,]*\s+(?:epochs?|steps?|iterations?|iters?|batches|updates)\b"
+                                     r"[^.?!\n\d]{0,20}?(\d+\.\d+)|\bstill\s+(?:at\s+|around\s+|about\s+|~\s*)?(\d+\.\d+)")
 
 
 def uniform_start(ev: Evidence) -> str:
@@ -211,9 +212,9 @@ def uniform_start(ev: Evidence) -> str:
 # (a model's checkpoint loaded -- `AutoModelForCausalLM.from_pretrained(`, not a tokenizer's -- or fine-tuning said;
 # a first loss within UNIFORM_ABOVE nats above ln V: far above it the start is broken some other way, a scale or a
 # precision)
-PRETRAINED = re.compile(r"(?i)\b\w*(?:model|lm|net)\w*\.from_pretrained\(|\bfine-?tun\w*|\bpre-?trained (?:model|weights|"
-                        r"checkpoint)|\blora\b|\bpeft\b")
-FROM_SCRATCH = re.compile(r"(?i)\bfrom scratch\b|\bpre-?training\b|\brandom(?:ly)? init\w*")
+PRETRAINED = lazy_regex.compile(r"(?i)\b\w*(?:model|lm|net)\w*\.from_pretrained\(|\bfine-?tun\w*|\bpre-?trained (?:model|weights|"
+                                r"checkpoint)|\blora\b|\bpeft\b")
+FROM_SCRATCH = lazy_regex.compile(r"(?i)\bfrom scratch\b|\bpre-?training\b|\brandom(?:ly)? init\w*")
 UNIFORM_ABOVE = 1.5
 
 
@@ -241,7 +242,7 @@ def pretrained_at_uniform(ev: Evidence) -> tuple[str, str] | None:
 
 # The loss said to jump to several times its start within the first steps, WR-250's face, with both numbers: "the MSE
 # starts at 0.38, shoots up to about 1.9 within the first ~20 steps"
-EARLY_JUMP = re.compile(
+EARLY_JUMP = lazy_regex.compile(
     r"(?i)\b(?:loss|mse|mae|nll|ppl|perplexity|cost|error)\b(?:(?!\b(?:acc\w*|lr|learning rate|reward|return|norm)\b)"
     r"[^.;\n]){0,30}?\b(?:starts?|started|begins?|began|is|was)\s+(?:at|around|from)\s+(?:about\s+|around\s+|~\s*)?"
     r"(\d{1,12}(?:\.\d{1,12})?|\.\d{1,12})(?![\w.])[^.;\n]{0,40}?\b(?:shoots?|shot|jumps?|jumped|spikes?|spiked|climbs?|"
@@ -253,9 +254,9 @@ EARLY_JUMP_TIMES = 2.0
 # (denied, or another run's: "didn't jump", "in the paper", "like in the tutorial")
 # (asked whether it happens -- "Does the loss usually start at 0.4 and shoot up ...?" -- not why it did: "..., any idea
 # why?")
-JUMP_ASKED = re.compile(r"(?i)^\s*(?:does|do|did|is|are|was|should|can|could|would|will|might|may)\b|\b(?:if|whether)\b")
-JUMP_NOT_SEEN = re.compile(r"(?i)\b(?:not|never|didn't|doesn't|don't|isn't|wasn't|paper|tutorial|expected|supposed|"
-                           r"should|usually|normally)\b")
+JUMP_ASKED = lazy_regex.compile(r"(?i)^\s*(?:does|do|did|is|are|was|should|can|could|would|will|might|may)\b|\b(?:if|whether)\b")
+JUMP_NOT_SEEN = lazy_regex.compile(r"(?i)\b(?:not|never|didn't|doesn't|don't|isn't|wasn't|paper|tutorial|expected|supposed|"
+                                   r"should|usually|normally)\b")
 
 
 def _warmup_missing_can_show(prose: str) -> bool:
@@ -282,24 +283,24 @@ def early_jump_said(prose: str) -> str:
 # ... or said with no number for its start, where the same sentence says it came back down: a jump in the first steps
 # that recovers, WR-250's face, not a divergence ("in the first few dozen steps the loss jumps up to around 15 before it
 # slowly comes back down")
-EARLY_STEPS = re.compile(r"(?i)\b(?:within|in|during|over|for)\s+the\s+(?:very\s+)?(?:first|initial)\s+(?:~\s*|about\s+)?"
-                         r"(?:\d+k?\s+(?:or\s+so\s+)?|few\s+(?:dozen\s+|hundred\s+)?|couple\s+(?:of\s+)?(?:dozen\s+)?|dozen\s+(?:or\s+so\s+)?|"
-                         r"handful\s+of\s+)?(?:steps?|iterations?|iters?|updates?|"
-                         r"batches)\b|(?<!was )(?<!were )(?<!is )(?<!than )(?<!as )(?<!from )(?<!of )"
-                         # (the run's start, not each epoch's: "at the start of every epoch the loss doubles")
-                         r"\bat\s+the\s+(?:very\s+)?(?:start|beginning)\b(?!\s+of\s+(?:each|every|an?|the\s+next|a\s+new)\s+"
-                         # (a word may qualify the epoch: "each training epoch", "every new epoch")
-                         r"(?:[\w-]+\s+)?(?:epoch|batch|episode|shard|file|cycle))")
-JUMPED_UP = re.compile(r"(?i)\b(?:loss|mse|mae|nll|ppl|perplexity|cost)\b(?:(?!\b(?:acc\w*|lr|learning rate|reward|return|"
-                       r"norm)\b)[^.;\n]){0,30}?\b(?:(?:shoots?|shot|jumps?|jumped|spikes?|spiked|blows?|blew)\s+(?:way\s+|far\s+)?(?:up|above)\b|"
-                       # ("nearly quadruples", "more than doubles"; "rises from about 3 to over 8", the second
-                       # number EARLY_JUMP_TIMES the first or more: checked where it is read)
-                       r"(?:roughly\s+|about\s+|nearly\s+|more\s+than\s+)?(?:doubles|doubled|triples|tripled|quadruples|quadrupled)\b|"
-                       r"(?:goes|went|rises?|rose|climbs?|climbed|jumps?|jumped|shoots?|shot|spikes?|spiked|increases?|increased)"
-                       r"\s+from\s+(?:about\s+|around\s+|~\s*)?(?P<a>\d+(?:\.\d+)?|\.\d+)\s+to\s+"
-                       r"(?:more\s+than\s+|over\s+|about\s+|around\s+|almost\s+|~\s*)?(?P<b>\d+(?:\.\d+)?|\.\d+)(?![\w.]))")
-CAME_BACK = re.compile(r"(?i)\b(?:comes?|came|goes|went|drops?|dropped|falls?|fell|settles?|settled)\s+(?:slowly\s+)?"
-                       r"(?:back\s+)?down\b|\brecover(?:s|ed|ing)?\b|\bback\s+down\b")
+EARLY_STEPS = lazy_regex.compile(r"(?i)\b(?:within|in|during|over|for)\s+the\s+(?:very\s+)?(?:first|initial)\s+(?:~\s*|about\s+)?"
+                                 r"(?:\d+k?\s+(?:or\s+so\s+)?|few\s+(?:dozen\s+|hundred\s+)?|couple\s+(?:of\s+)?(?:dozen\s+)?|dozen\s+(?:or\s+so\s+)?|"
+                                 r"handful\s+of\s+)?(?:steps?|iterations?|iters?|updates?|"
+                                 r"batches)\b|(?<!was )(?<!were )(?<!is )(?<!than )(?<!as )(?<!from )(?<!of )"
+                                 # (the run's start, not each epoch's: "at the start of every epoch the loss doubles")
+                                 r"\bat\s+the\s+(?:very\s+)?(?:start|beginning)\b(?!\s+of\s+(?:each|every|an?|the\s+next|a\s+new)\s+"
+                                 # (a word may qualify the epoch: "each training epoch", "every new epoch")
+                                 r"(?:[\w-]+\s+)?(?:epoch|batch|episode|shard|file|cycle))")
+JUMPED_UP = lazy_regex.compile(r"(?i)\b(?:loss|mse|mae|nll|ppl|perplexity|cost)\b(?:(?!\b(?:acc\w*|lr|learning rate|reward|return|"
+                               r"norm)\b)[^.;\n]){0,30}?\b(?:(?:shoots?|shot|jumps?|jumped|spikes?|spiked|blows?|blew)\s+(?:way\s+|far\s+)?(?:up|above)\b|"
+                               # ("nearly quadruples", "more than doubles"; "rises from about 3 to over 8", the second
+                               # number EARLY_JUMP_TIMES the first or more: checked where it is read)
+                               r"(?:roughly\s+|about\s+|nearly\s+|more\s+than\s+)?(?:doubles|doubled|triples|tripled|quadruples|quadrupled)\b|"
+                               r"(?:goes|went|rises?|rose|climbs?|climbed|jumps?|jumped|shoots?|shot|spikes?|spiked|increases?|increased)"
+                               r"\s+from\s+(?:about\s+|around\s+|~\s*)?(?P<a>\d+(?:\.\d+)?|\.\d+)\s+to\s+"
+                               r"(?:more\s+than\s+|over\s+|about\s+|around\s+|almost\s+|~\s*)?(?P<b>\d+(?:\.\d+)?|\.\d+)(?![\w.]))")
+CAME_BACK = lazy_regex.compile(r"(?i)\b(?:comes?|came|goes|went|drops?|dropped|falls?|fell|settles?|settled)\s+(?:slowly\s+)?"
+                               r"(?:back\s+)?down\b|\brecover(?:s|ed|ing)?\b|\bback\s+down\b")
 
 
 @functools.lru_cache(maxsize=4)      # (asked by the context, the printed facts and the normals of the same text)
@@ -339,7 +340,7 @@ def early_jump_seen(prose: str) -> EarlyJump | None:
 
 
 # A regression's first loss said in words, in any notation ("the MSE starts at 3.1e7", "initial loss was 2.4e+09")
-REGRESSION_START_SAID = re.compile(
+REGRESSION_START_SAID = lazy_regex.compile(
     r"(?i)\b(?:loss|mse|mae|rmse|squared error)\b[^.;\n]{0,20}?\b(?:starts?|started|begins?|began)\s+(?:at|around|from)\s+"
     r"(?:about\s+|around\s+|~\s*)?(\d{1,12}(?:\.\d{1,12})?(?:e\+?\d{1,3})?)(?!\w|\.\d)|"
     r"\b(?:initial|first|starting)\s+(?:training\s+)?(?:loss|mse|mae|rmse)\s*(?:is|was|of|:|=)\s*(?:about\s+|~\s*)?"

@@ -8,8 +8,9 @@ from .entry import Entry
 from .pages import add_tabs, insert_before_heading, output_block, strip_answers
 from .sparkline import sparkline
 from .snippet_sections import expand_includes
+from . import lazy_regex
 
-TAB = re.compile(r'^===[+!]? "(.+)"\s*$')
+TAB = lazy_regex.compile(r'^===[+!]? "(.+)"\s*$')
 
 
 ANSWERS_HIDDEN = "(The strong answer and the bonus point are hidden: add --answers to show them.)"

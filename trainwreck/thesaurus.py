@@ -12,6 +12,7 @@ import functools
 import re
 
 from .timing_words import ALWAYS_TOKEN, NOT_ALWAYS, SEQUENCE, TIMING, WHEN, timing_of
+from . import lazy_regex
 
 
 # Texts folded together are joined by NUL (_folded_many): neither a word character nor whitespace
@@ -21,9 +22,9 @@ _APART = "\x00"
 # The model's output said to be 0.5 ("the outputs are all 0.5", "predicts 0.5 for everything"): what a
 # sigmoid gives for an input of exactly 0, as a last layer whose weights and bias are all zero is handed
 # for every example. Only a 0.5 said of the outputs counts, not a threshold, a rate or a metric at 0.5.
-_OUTPUT_BEFORE = re.compile(r"\b(?:outputs?|predict\w*|probabilit(?:y|ies)|sigmoid\w*|generat\w*)\b[^.,;:!?\n]{0,40}$")
-_NOT_OUTPUT = re.compile(r"\b(?:thresh\w*|cut-?off|dropout|lr|learning rate|momentum|accuracy|acc|iou|dice|scores?"
-                         r"|weight decay|ratio|rate|above|below|over|under|greater|less|more|exceed\w*)\b|[<>]")
+_OUTPUT_BEFORE = lazy_regex.compile(r"\b(?:outputs?|predict\w*|probabilit(?:y|ies)|sigmoid\w*|generat\w*)\b[^.,;:!?\n]{0,40}$")
+_NOT_OUTPUT = lazy_regex.compile(r"\b(?:thresh\w*|cut-?off|dropout|lr|learning rate|momentum|accuracy|acc|iou|dice|scores?"
+                                 r"|weight decay|ratio|rate|above|below|over|under|greater|less|more|exceed\w*)\b|[<>]")
 
 
 def _half_output(m: re.Match) -> str:
@@ -209,8 +210,8 @@ THESAURUS = [
 
 
 FOLDS = [NOT_ALWAYS] + WHEN + THESAURUS          # (pattern, token) in the order _fold applies them
-_COMPILED = [(re.compile(p), t) for p, t in FOLDS]
-WORD = re.compile(r"[a-z][a-z0-9_]+")
+_COMPILED = [(lazy_regex.compile(p), t) for p, t in FOLDS]
+WORD = lazy_regex.compile(r"[a-z][a-z0-9_]+")
 # Words of a sentence about anything, and of any bug report: they say nothing about which failure it is.
 # (The verbs of producing -- produce, generate, yield -- are among them while no entry is about a data
 # generator; revisit them when one is.)
@@ -253,12 +254,12 @@ def stem(word: str) -> str:
 # abbreviation written in mixed case, a capital, one small letter, capitals ("ReLU", "IoU", "LoRA"), which a report
 # writes as "relu", "iou", "lora" too. (An all-capital run is left whole, as before: "MSELoss", "RMSprop"; a NaN inside
 # a name is folded by NONFINITE_INSIDE.)
-CAMEL = re.compile(r"(?<=[a-z0-9]{2})(?=[A-Z])|(?<=\b[a-z])(?=[A-Z][a-z]{2})|_")
-NONFINITE_INSIDE = re.compile(r"(?<=[a-z])NaN(?=[A-Z]|\b)")
+CAMEL = lazy_regex.compile(r"(?<=[a-z0-9]{2})(?=[A-Z])|(?<=\b[a-z])(?=[A-Z][a-z]{2})|_")
+NONFINITE_INSIDE = lazy_regex.compile(r"(?<=[a-z])NaN(?=[A-Z]|\b)")
 # NaN, NaNs and -nan are one word whatever their case: folded before identifiers are split at
 # their capitals, which would cut NaN into "Na N".
 # (bounded by ASCII letters and digits only: a nan beside the letters of another script, "NaNになります", "nan이", is one)
-NONFINITE = re.compile(r"-?(?<![A-Za-z0-9_])(?:nan|NaN|NAN|Nan)s?(?![A-Za-z0-9_])")
+NONFINITE = lazy_regex.compile(r"-?(?<![A-Za-z0-9_])(?:nan|NaN|NAN|Nan)s?(?![A-Za-z0-9_])")
 
 
 # A nan or an inf denied in another language, whose negator English's word-before rule does not see: after the word in
@@ -266,7 +267,7 @@ NONFINITE = re.compile(r"-?(?<![A-Za-z0-9_])(?:nan|NaN|NAN|Nan)s?(?![A-Za-z0-9_]
 # Russian, German, French, Spanish, Portuguese, Dutch, Italian, Polish and the Scandinavian languages ("没有出现nan",
 # "нет nan", "keine NaN", "pas de nan", "sin nan", "ni nan", "sem nan", "geen NaN", "nessun NaN", "brak NaN", "ingen NaN").
 # Read as English's "no nan".
-DENIED_ELSEWHERE = re.compile(
+DENIED_ELSEWHERE = lazy_regex.compile(
     # (the verb may come after another noun and its particle: "NaNも警告も出ていません", "nan도 경고도 없습니다")
     r"(?i)(?<![a-z])(?:nan|inf)s?[ \t]{0,2}[은는이가도를はがもに]{0,2}(?:[^\n。．.!?！？、，,]{0,12}?[은는이가도를はがもに])?[ \t]{0,3}"
     r"(?:안|않|없|못|(?:出|で|なら|なり|あり|発生し)\w{0,3}?(?:ません|ない|なかった)|(?<=[ \t])(?:(?:нигде|никогда|ни разу)[ \t]+)?(?:нет|не|yok|yoktu|nahi|nahin|nahii?n?|nhi)\b"
@@ -285,7 +286,7 @@ DENIED_ELSEWHERE = re.compile(
     r"(?:nan|inf)s?(?![a-z])")
 
 
-_NAN_OR_INF = re.compile(r"(?i)(?<![a-z])(?:nan|inf)s?(?![a-z])")
+_NAN_OR_INF = lazy_regex.compile(r"(?i)(?<![a-z])(?:nan|inf)s?(?![a-z])")
 
 
 def _denied(m: re.Match) -> str:
@@ -332,24 +333,24 @@ RULED_OUT = frozenset("nan inf overflow underflow fp16 bf16 negative divzero bat
 # the second half of a contrast ("does not converge and increases", "without warmup it explodes")
 RULED_OUT_NEXT = frozenset({"climb", "diverge"})
 _NEGATING = frozenset("no not never without nor none don doesn didn isn wasn aren weren won".split())
-CLAUSE = re.compile(r"[.,;:!?()\n]")
+CLAUSE = lazy_regex.compile(r"[.,;:!?()\n]")
 
 
 # "Without fp16 it trains fine", "without amp, the loss goes down": a contrast that names what breaks the run,
 # not a denial that it is used. Its "without" negates nothing.
 # (the subject, when named, takes its own space after it: two optional runs of spaces side by side split a long run
 # every way, and "without" before 16 kB of spaces took 250 s)
-WITHOUT_IT_WORKS = re.compile(r"\bwithout\b(?=[^.;:!?\n]{1,40}?[\s,)]\s*(?:(?:it|the model|the net\w*|training|the run|"
-                              r"everything|all)\s+)?(?:works?|trains?|runs?|converges?|is fine)\b"
-                              # (not when the same sentence goes on to break: "without amp it trains, then nan")
-                              r"(?![^.;!?\n]{0,160}?\b(?:nan|inf|diverg\w*|explod\w*|blow\w*)\b))")
+WITHOUT_IT_WORKS = lazy_regex.compile(r"\bwithout\b(?=[^.;:!?\n]{1,40}?[\s,)]\s*(?:(?:it|the model|the net\w*|training|the run|"
+                                      r"everything|all)\s+)?(?:works?|trains?|runs?|converges?|is fine)\b"
+                                      # (not when the same sentence goes on to break: "without amp it trains, then nan")
+                                      r"(?![^.;!?\n]{0,160}?\b(?:nan|inf|diverg\w*|explod\w*|blow\w*)\b))")
 
 
 # Half precision switched off in a setting's words: "fp16=False", "fp16: false", "fp16 turned off" (folded).
 # Not in a contrast that says the run works so ("with fp16=False everything trains fine": fp16 breaks it).
-HALF_OFF = re.compile(r"\bfp16\b(?=\s*(?:=|:)\s*(?:false|0|no)\b|\s+(?:(?:is|was)\s+)?(?:turned|switched)\s+off\b|"
-                      r"\s+(?:is\s+|was\s+)?(?:off|disabled)\b)"
-                      r"(?![^.;!?\n]{0,60}?\b(?:works?|trains? (?:fine|well|ok)|runs? fine|converges?|is fine)\b)")
+HALF_OFF = lazy_regex.compile(r"\bfp16\b(?=\s*(?:=|:)\s*(?:false|0|no)\b|\s+(?:(?:is|was)\s+)?(?:turned|switched)\s+off\b|"
+                              r"\s+(?:is\s+|was\s+)?(?:off|disabled)\b)"
+                              r"(?![^.;!?\n]{0,60}?\b(?:works?|trains? (?:fine|well|ok)|runs? fine|converges?|is fine)\b)")
 
 
 # Words that may stand between a negator and what it denies: "does not seem to diverge", "never actually blows up".

@@ -5,6 +5,7 @@ patterns, and the timing read back from a text's tokens (timing_of).
 from __future__ import annotations
 
 import re
+from . import lazy_regex
 
 
 # "always nan", "always shows nan": a verb of being or printing between. Not one of change ("always becomes
@@ -88,7 +89,7 @@ WHEN = [
 ]
 # Words that put the nan after something else ("fine for 20 epochs, then always nan", "since epoch 3"):
 # with one of them "always" no longer means from the first value.
-SEQUENCE = re.compile(r"\b(?:then|after|since|later|until|once|for\s+\d+\s+(?:epochs?|steps?|iterations?))\b")
+SEQUENCE = lazy_regex.compile(r"\b(?:then|after|since|later|until|once|for\s+\d+\s+(?:epochs?|steps?|iterations?))\b")
 TIMING = "when_"                 # the tokens WHEN folds to
 ALWAYS_TOKEN = WHEN[-1][1].strip()
 # "not always nan", "isn't always NaN": some values were finite. Folded before the timing, into the mark

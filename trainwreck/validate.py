@@ -16,8 +16,9 @@ from .includes import IncludeRefused, read_include
 from .safe_text import shown
 from .scaffold import PLACEHOLDER
 from .snippet_sections import MAIN_BLOCK, expand_includes_traced, include_problems, sections_of
+from . import lazy_regex
 
-SNIPPET_NAME = re.compile(r"wr([0-9]{3})_[a-z0-9_]+\.py")
+SNIPPET_NAME = lazy_regex.compile(r"wr([0-9]{3})_[a-z0-9_]+\.py")
 REQUIRED_REGIONS = ("reproduce", "fix")
 # Origins whose messages the entry's own snippet prints (and its tests pin);
 # every other declared message is a framework's and must be quoted in the framework section.

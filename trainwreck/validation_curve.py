@@ -10,6 +10,7 @@ from .class_count import at_uniform, classes_named
 from .curve_shape import fmt
 from .logscan.layout import csv_column, csv_values
 from .logscan.numbers import NUMBER, to_float
+from . import lazy_regex
 
 def _validation_key(quantity: bytes) -> re.Pattern:
     """A validation quantity under its own key: Keras's `val_loss: 0.5534`, `'eval_loss': 0.61`, `val_loss=0.58`, a
@@ -105,10 +106,10 @@ def _never_beat_chance(text: str, low: float, train_fell: bool) -> str:
 # on lines that print a validation loss and a validation accuracy side by side.
 # The bound needs one label per example, each example's loss counted once, and a top-1 accuracy over the same
 # examples: not a multi-label or per-token loss beside an exact-match accuracy, a class-weighted or focal loss.
-CROSS_ENTROPY_SHOWN = re.compile(r"(?i)(?<!binary_)(?<!binary )cross[_ ]?entropy|\bnll_?loss|\blog_softmax|\bce[_ ]loss\b")
-SOFT_TARGETS = re.compile(r"(?i)mixup|cutmix|soft[ _-]?(?:targets?|labels?)|distill\w*|\bkd\b|teacher|multi-?label|"
-                          r"\bbce|binary|sigmoid|focal|\bweight\s*=|class_weight|pos_weight|per[ -]token|exact[ _-]?match|"
-                          r"\btokens?\b")
+CROSS_ENTROPY_SHOWN = lazy_regex.compile(r"(?i)(?<!binary_)(?<!binary )cross[_ ]?entropy|\bnll_?loss|\blog_softmax|\bce[_ ]loss\b")
+SOFT_TARGETS = lazy_regex.compile(r"(?i)mixup|cutmix|soft[ _-]?(?:targets?|labels?)|distill\w*|\bkd\b|teacher|multi-?label|"
+                                  r"\bbce|binary|sigmoid|focal|\bweight\s*=|class_weight|pos_weight|per[ -]token|exact[ _-]?match|"
+                                  r"\btokens?\b")
 BOUND_SLACK = 1.05          # (printed values are rounded)
 
 

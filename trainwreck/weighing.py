@@ -49,6 +49,7 @@ from .run_said import (BEFORE_TRAINING_NONFINITE, fell_then_broke, loss_climb_sa
 from .sentences import said_unnegated, sentences_only, told
 from .thesaurus import tokens, tokens_many, when
 from .timing_words import EARLY_STEPS, timing_of
+from . import lazy_regex
 
 # A short log that ends this many times its first value has risen, for words that say it climbs
 SAID_CLIMB_RISE = 1.3
@@ -84,7 +85,7 @@ NONFINITE_TRACES = {"nonfinite-from-start", "climb-then-nonfinite", "descent-the
 # ... and the ones whose face is the nan or the inf itself, not a climb that may end in one
 NONFINITE_FACES = {"nonfinite-from-start", "descent-then-nonfinite"}
 # A loss scaler's messages: the overflows it skipped and the floor it reached
-SCALER = re.compile(r"(?i)overflow|loss scale")
+SCALER = lazy_regex.compile(r"(?i)overflow|loss scale")
 # Weights of the evidence. The ones in Weights were tuned on the development set and checked
 # by cross-validation (bench/diagnose_devset.py --cross-validate; docs/diagnose.md gives the
 # held-out figures); the rest are fixed by the argument beside each.
@@ -294,14 +295,14 @@ def weighed(entry: Entry) -> list:
 
 
 # NumPy's floating-point warnings name the ufunc they come from: "overflow encountered in exp"
-_NUMPY_OP = re.compile(r" encountered in (\w+)$")
+_NUMPY_OP = lazy_regex.compile(r" encountered in (\w+)$")
 # NumPy's floating-point error classes (numpy/_core/src/umath/extobj.c), for float results: "overflow" and "divide
 # by zero" say an inf was made from finite numbers; "invalid value" says a nan was made, from finite numbers (0 / 0) or
 # from an inf already there (inf / inf).
-NUMPY_INF = re.compile(r"(?:overflow|divide by zero) encountered in \w+$")
-NUMPY_NAN = re.compile(r"invalid value encountered in \w+$")
+NUMPY_INF = lazy_regex.compile(r"(?:overflow|divide by zero) encountered in \w+$")
+NUMPY_NAN = lazy_regex.compile(r"invalid value encountered in \w+$")
 # A value filled into a message that names an operation: a word, not a number, nor what the value was.
-_OP = re.compile(r"[A-Za-z_][\w.]*")
+_OP = lazy_regex.compile(r"[A-Za-z_][\w.]*")
 _NOT_OP = frozenset({"nan", "inf", "NaN", "Infinity", "graph"})
 
 
@@ -1007,18 +1008,18 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     elif entry.id in w.probabilities and (out := model_output(ev.prose) or model_ends_said(ev.prose)
                                           or probabilities_handed(ev.prose)) \
             and (loss := TORCH_LOGITS_LOSS.search(ev.prose)) \
-            and not (out.re is not MODEL_ENDS_SAID and output_of_generator(ev.prose, out.group(0))):
+            and (MODEL_ENDS_SAID.made(out) or not output_of_generator(ev.prose, out.group(0))):
         parts["pairing"] = W_SAID_HALF
         # (handed to cross_entropy, probabilities raise nothing: the messages this entry declares are the other
         # pairing's, BCELoss's range check, so their absence says nothing here)
         _not_held_against(parts, against)
         returned = " ".join(out.group(0).split()).strip("`")
         # (said in words, quoted as the words are: lowercased)
-        shown_as = (f"the report says the model ends in probabilities (\"{returned}\")" if out.re is MODEL_ENDS_SAID
+        shown_as = (f"the report says the model ends in probabilities (\"{returned}\")" if MODEL_ENDS_SAID.made(out)
                     else f"the paste sets `{out.group('name')}` to a softmax's or a sigmoid's output (`{returned}`)"
-                    if out.re is PROBABILITY_NAMED else f"the pasted model outputs probabilities (`{returned}`)")
+                    if PROBABILITY_NAMED.made(out) else f"the pasted model outputs probabilities (`{returned}`)")
         # (the loss handed that name, as the code calls it; else the one the paste names)
-        called = logits_loss_handed(ev.prose, out) if out.re is PROBABILITY_NAMED else ""
+        called = logits_loss_handed(ev.prose, out) if PROBABILITY_NAMED.made(out) else ""
         evidence.append(f"{shown_as} and its loss, `{called or loss.group(0).rstrip('(')}`, applies its own sigmoid or "
                         "softmax: probabilities handed over as logits")
     elif entry.id in w.probabilities and (handed := distribution_on_probabilities(ev.prose)):

@@ -9,42 +9,43 @@ import math
 import re
 
 from .brackets import arguments
+from . import lazy_regex
 
 # Weights set to zero (or one constant) in pasted code: Keras's kernel_initializer="zeros", PyTorch's nn.init.zeros_ or
 # constant_ or a weight's fill_(c) / zero_(), or two or more NumPy weight matrices made with np.zeros (W1 and W2: a
 # hidden layer whose units start equal; one zero matrix alone is a linear model, which trains from zeros). Half a
 # printed fact for the entries whose phrases say the weights were initialised to zero.
 ZERO_INIT_WORDS = {"weight", "init", "zero"}
-ZERO_INIT = re.compile(r"kernel_initializer\s*=\s*['\"](?:zeros|ones)['\"]|\binitializers\.Zeros\(\)|"
-                       # (any one constant as a kernel's initialiser: Keras's Constant(0.01) starts every unit equal too;
-                       # a BatchNorm's gamma at 1 is no kernel)
-                       r"kernel_initializer\s*=\s*(?:(?:tf\.)?keras\.)?(?:initializers\.)?(?:Constant|Ones)\(|"
-                       r"kernel_initializer\s*=\s*(?:tf\.)?constant_initializer\(|"
-                       r"\bnn\.init\.zeros_\(\s*[\w.\[\]]{0,40}weight\s*\)|"
-                       # (any one value, not only 0: `nn.init.constant_(m.weight, 0.01)`, `m.weight.data.fill_(0.5)`; but not
-                       # 1, a BatchNorm's scale as ResNet-style init loops set it: `nn.init.constant_(m.weight, 1)`)
-                       r"\bnn\.init\.constant_\(\s*[\w.\[\]]{0,40}weight\s*,\s*(?:val\s*=\s*)?(?!1(?:\.0*)?\s*\))"
-                       r"-?(?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?\s*\)|"
-                       r"\.weight(?:\.data)?\.(?:fill_\(\s*(?!1(?:\.0*)?\s*\))-?(?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?\s*\)|zero_\(\))|"
-                       # (MXNet Gluon's initialize() sets every weight that has no initialiser of its own with the one
-                       # it is given -- biases, gamma and beta keep theirs: `net.initialize(init.Constant(0.01))`;
-                       # Paddle's weight_attr names a weight's own, `weight_attr=paddle.ParamAttr(initializer=
-                       # nn.initializer.Constant(0.0))` -- not 1, a norm layer's scale)
-                       r"\.initialize\(\s*(?:init\s*=\s*)?(?:mx\.)?init(?:ializer)?\.(?:Constant|One|Zero)\(|"
-                       r"\bweight_attr\s*=\s*[^\n]{0,60}?\binitializer\.(?:Constant\((?!\s*(?:value\s*=\s*)?1(?:\.0*)?\s*\))|Zeros\()|"
-                       # (Flax's and Haiku's: `kernel_init=nn.initializers.zeros_init()`, `w_init=hk.initializers.Constant(0)`)
-                       r"[(,]\s*(?:kernel|w)_init\s*=\s*(?:[\w.]{0,30}\.)?(?:initializers\.)?(?:zeros(?:_init)?\(?|ones(?:_init)?\(?|"
-                       r"constant(?:_init)?\(|Constant\()")
+ZERO_INIT = lazy_regex.compile(r"kernel_initializer\s*=\s*['\"](?:zeros|ones)['\"]|\binitializers\.Zeros\(\)|"
+                               # (any one constant as a kernel's initialiser: Keras's Constant(0.01) starts every unit equal too;
+                               # a BatchNorm's gamma at 1 is no kernel)
+                               r"kernel_initializer\s*=\s*(?:(?:tf\.)?keras\.)?(?:initializers\.)?(?:Constant|Ones)\(|"
+                               r"kernel_initializer\s*=\s*(?:tf\.)?constant_initializer\(|"
+                               r"\bnn\.init\.zeros_\(\s*[\w.\[\]]{0,40}weight\s*\)|"
+                               # (any one value, not only 0: `nn.init.constant_(m.weight, 0.01)`, `m.weight.data.fill_(0.5)`; but not
+                               # 1, a BatchNorm's scale as ResNet-style init loops set it: `nn.init.constant_(m.weight, 1)`)
+                               r"\bnn\.init\.constant_\(\s*[\w.\[\]]{0,40}weight\s*,\s*(?:val\s*=\s*)?(?!1(?:\.0*)?\s*\))"
+                               r"-?(?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?\s*\)|"
+                               r"\.weight(?:\.data)?\.(?:fill_\(\s*(?!1(?:\.0*)?\s*\))-?(?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?\s*\)|zero_\(\))|"
+                               # (MXNet Gluon's initialize() sets every weight that has no initialiser of its own with the one
+                               # it is given -- biases, gamma and beta keep theirs: `net.initialize(init.Constant(0.01))`;
+                               # Paddle's weight_attr names a weight's own, `weight_attr=paddle.ParamAttr(initializer=
+                               # nn.initializer.Constant(0.0))` -- not 1, a norm layer's scale)
+                               r"\.initialize\(\s*(?:init\s*=\s*)?(?:mx\.)?init(?:ializer)?\.(?:Constant|One|Zero)\(|"
+                               r"\bweight_attr\s*=\s*[^\n]{0,60}?\binitializer\.(?:Constant\((?!\s*(?:value\s*=\s*)?1(?:\.0*)?\s*\))|Zeros\()|"
+                               # (Flax's and Haiku's: `kernel_init=nn.initializers.zeros_init()`, `w_init=hk.initializers.Constant(0)`)
+                               r"[(,]\s*(?:kernel|w)_init\s*=\s*(?:[\w.]{0,30}\.)?(?:initializers\.)?(?:zeros(?:_init)?\(?|ones(?:_init)?\(?|"
+                               r"constant(?:_init)?\(|Constant\()")
 # ... or named first and handed to a kernel by its name (`init = keras.initializers.Constant(0.01)`, then
 # `Dense(128, kernel_initializer=init)`)
 # (or as Keras's string for it: `init = "zeros"`)
-NAMED_CONSTANT_INIT = re.compile(r"\b(?P<name>[A-Za-z_]\w{0,30})\s*=\s*(?:(?:(?:tf\.)?keras\.)?initializers\."
-                                 r"(?:Constant|Ones|Zeros)\(|['\"](?:zeros|ones)['\"](?![\w.]))")
+NAMED_CONSTANT_INIT = lazy_regex.compile(r"\b(?P<name>[A-Za-z_]\w{0,30})\s*=\s*(?:(?:(?:tf\.)?keras\.)?initializers\."
+                                         r"(?:Constant|Ones|Zeros)\(|['\"](?:zeros|ones)['\"](?![\w.]))")
 # ... or said in a sentence: "it sets every Linear weight to 0.05", "I initialise all the weights to zero" (not a bias
 # alone, nor a weight decay or a weight of the loss)
-CONSTANT_INIT_SAID = re.compile(r"\b(?:sets?|setting|initiali[sz](?:e|es|ed|ing)|init(?:s|ed)?|fill(?:s|ed)?)\s+"
-                                r"(?:every|all|each)\s+(?:of\s+)?(?:the\s+|my\s+)?(?:\w+\s+)?weights?\s+(?:matri(?:x|ces)\s+)?"
-                                r"(?:to|with|=|at)\s+(?:the\s+same\s+value|(?:0?\.\d+|\d+(?:\.\d+)?|zeros?|ones?)\b)", re.I)
+CONSTANT_INIT_SAID = lazy_regex.compile(r"\b(?:sets?|setting|initiali[sz](?:e|es|ed|ing)|init(?:s|ed)?|fill(?:s|ed)?)\s+"
+                                        r"(?:every|all|each)\s+(?:of\s+)?(?:the\s+|my\s+)?(?:\w+\s+)?weights?\s+(?:matri(?:x|ces)\s+)?"
+                                        r"(?:to|with|=|at)\s+(?:the\s+same\s+value|(?:0?\.\d+|\d+(?:\.\d+)?|zeros?|ones?)\b)", re.I)
 
 
 # ... or two embedding tables started at zero whose vectors the paste multiplies together (a dot product, an element-wise
@@ -53,13 +54,13 @@ CONSTANT_INIT_SAID = re.compile(r"\b(?:sets?|setting|initiali[sz](?:e|es|ed|ing)
 # tables' names (or names made from them) must be the product's operands, on one line: tables started at zero and
 # added (a position table beside a token table) take the upstream gradient and train, and so does one zero table
 # multiplied by a random one -- or one zero parameter beside random ones (ViT's class token starts at zero).
-ZERO_TABLE = re.compile(r"\bembeddings?_init(?:ializer)?\s*=\s*(?:['\"]zeros['\"]|(?:[\w.]{0,30}\.)?(?:Zeros\(|zeros(?:_init)?\b))")
+ZERO_TABLE = lazy_regex.compile(r"\bembeddings?_init(?:ializer)?\s*=\s*(?:['\"]zeros['\"]|(?:[\w.]{0,30}\.)?(?:Zeros\(|zeros(?:_init)?\b))")
 # (a product's call, whose arguments are its operands -- a Keras layer's in the call after it -- or a binary `*` or `@`,
 # whose operands are the names beside it)
-PRODUCT_CALL = re.compile(r"(?i)\b(?:Multiply|Dot)\(|(?:\.dot|\btensordot|\beinsum|\bmatmul|\bbmm|\.mul)\s*\(")
-PRODUCT_OP = re.compile(r"(?<![\w.])(?P<left>[\w.]{1,60}(?:\([^()\n]{0,60}\))?(?:\[[^\[\]\n]{0,30}\])?)\s*[*@]\s*"
-                        r"(?P<right>[\w.]{1,60}(?:\([^()\n]{0,60}\))?)")
-ASSIGNED = re.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_][\w.]{0,40})\s*=\s*(?P<rhs>[^\n]{1,400})")
+PRODUCT_CALL = lazy_regex.compile(r"(?i)\b(?:Multiply|Dot)\(|(?:\.dot|\btensordot|\beinsum|\bmatmul|\bbmm|\.mul)\s*\(")
+PRODUCT_OP = lazy_regex.compile(r"(?<![\w.])(?P<left>[\w.]{1,60}(?:\([^()\n]{0,60}\))?(?:\[[^\[\]\n]{0,30}\])?)\s*[*@]\s*"
+                                r"(?P<right>[\w.]{1,60}(?:\([^()\n]{0,60}\))?)")
+ASSIGNED = lazy_regex.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_][\w.]{0,40})\s*=\s*(?P<rhs>[^\n]{1,400})")
 
 
 def _named(name: str, text: str) -> bool:
@@ -119,50 +120,50 @@ _LAYER_W_KEY = (r"\b(?:params|parameters)\w{0,10}\[\s*(?:['\"]W['\"]\s*\+\s*str\
 LARGE_INIT_WORDS = {"weight", "init", "large"}
 # (the std's number ends where no digit, letter or point follows: `1e-3` and `1.5e-2` are no std of one, and a lookahead
 # that scanned the digits again at each backtrack was quadratic in a long run of them)
-LARGE_INIT = re.compile(r"\bnormal_?\(\s*[\w.\[\]]{0,40}weight[^)\n]{0,40}?\bstd\s*=\s*[1-9]\d*(?:\.\d*)?(?![\w.])\s*\)?"
-                        # (PyTorch's nn.init.normal_ with no std draws at its default, std=1.0: `nn.init.normal_(w)`)
-                        r"|\binit\.normal_\(\s*(?![\w.\[\]]{0,40}(?:bias|emb))[\w.\[\]]{1,40}weight[\w.\[\]]{0,20}\s*"
-                        # (a mean given and no std: `nn.init.normal_(m.weight, mean=0.0)`, still std=1.0)
-                        r"(?:,\s*(?:mean\s*=\s*)?-?\d+(?:\.\d*)?\s*)?\)"
-                        # (PyTorch's order, tensor, mean, std: `nn.init.normal_(w, 0.0, 1.0)`; not a bias's, nor an
-                        # embedding's, which nn.Embedding itself draws at std 1)
-                        r"|\bnormal_\(\s*(?![\w.\[\]]{0,40}(?:bias|emb))[\w.\[\]]{1,40}\s*,\s*(?:mean\s*=\s*)?-?\d+(?:\.\d*)?\s*,\s*"
-                        r"(?:std\s*=\s*)?[1-9]\d*(?:\.\d*)?(?![\w.])\s*\)"
-                        r"|\bRandomNormal\([^)\n]{0,40}?\bstddev\s*=\s*[1-9]\d*(?:\.\d*)?(?![\w.])\s*\)?"
-                        # (or said in words: "weights from np.random.randn(n_in, n_out), biases zero")
-                        # (or each layer's in a loop, in a dict, as the deeplearning.ai course names them:
-                        # `parameters['W' + str(l)] = np.random.randn(layer_dims[l], layer_dims[l-1])`)
-                        r"|(?:\b[Ww](?:eights?)?_?\w{0,10}\s*=\s*(?:\[\s*)?|nn\.Parameter\(\s*|\b[Ww]eights?\s+(?:(?:are|were)\s+)?"
-                        r"(?:from|drawn\s+(?:from|with|by)|initiali[sz]ed\s+(?:with|from|by)|made\s+(?:with|by))\s+`?|"
-                        + _LAYER_W_KEY + r"\s*=\s*)"
-                        r"(?:np\.random\.randn|torch\.randn)"
-                        # (shapes given by names or by a list's items, `layer_dims[l - 1]`; not scaled down after --
-                        # `* 0.01`, `* np.sqrt(2 / n)`, `/ 10` -- but `* 10`, the course's own too-large init, is wider still)
-                        r"\(\s*(?:\w+|\w+\[\w+(?:\s*[-+]\s*1)?\])\s*,\s*(?:\w+|\w+\[\w+(?:\s*[-+]\s*1)?\])\s*\)"
-                        r"(?!`?[ \t]*(?:/|\*(?![ \t]*[1-9]\d*(?:\.\d+)?(?![\w.]))))(?![^.\n]{0,30}?(?<!no )(?<!without )(?<!any )\bscal\w*)"
-                        # (JAX's: `jax.random.normal(k, (din, dout))` unscaled, a weight matrix's shape; not `* scale`)
-                        r"|\bjax\.random\.normal\(\s*\w+\s*,\s*\(\s*\w+\s*,\s*\w+\s*\)\s*\)(?![ \t]*[*/])"
-                        # (TensorFlow's, with no stddev, which is 1.0 by default: `tf.Variable(tf.random_normal([5, 5, 1,
-                        # 32]))`, a shape of two dimensions or more -- a weight's, not a bias's)
-                        r"|\btf\.Variable\(\s*tf\.(?:compat\.v1\.)?(?:random_normal|random\.normal|truncated_normal|"
-                        r"random\.truncated_normal)\(\s*\[[^\]\n,]{1,30},[^\]\n]{1,60}\]\s*\)\s*[,)]")
+LARGE_INIT = lazy_regex.compile(r"\bnormal_?\(\s*[\w.\[\]]{0,40}weight[^)\n]{0,40}?\bstd\s*=\s*[1-9]\d*(?:\.\d*)?(?![\w.])\s*\)?"
+                                # (PyTorch's nn.init.normal_ with no std draws at its default, std=1.0: `nn.init.normal_(w)`)
+                                r"|\binit\.normal_\(\s*(?![\w.\[\]]{0,40}(?:bias|emb))[\w.\[\]]{1,40}weight[\w.\[\]]{0,20}\s*"
+                                # (a mean given and no std: `nn.init.normal_(m.weight, mean=0.0)`, still std=1.0)
+                                r"(?:,\s*(?:mean\s*=\s*)?-?\d+(?:\.\d*)?\s*)?\)"
+                                # (PyTorch's order, tensor, mean, std: `nn.init.normal_(w, 0.0, 1.0)`; not a bias's, nor an
+                                # embedding's, which nn.Embedding itself draws at std 1)
+                                r"|\bnormal_\(\s*(?![\w.\[\]]{0,40}(?:bias|emb))[\w.\[\]]{1,40}\s*,\s*(?:mean\s*=\s*)?-?\d+(?:\.\d*)?\s*,\s*"
+                                r"(?:std\s*=\s*)?[1-9]\d*(?:\.\d*)?(?![\w.])\s*\)"
+                                r"|\bRandomNormal\([^)\n]{0,40}?\bstddev\s*=\s*[1-9]\d*(?:\.\d*)?(?![\w.])\s*\)?"
+                                # (or said in words: "weights from np.random.randn(n_in, n_out), biases zero")
+                                # (or each layer's in a loop, in a dict, as the deeplearning.ai course names them:
+                                # `parameters['W' + str(l)] = np.random.randn(layer_dims[l], layer_dims[l-1])`)
+                                r"|(?:\b[Ww](?:eights?)?_?\w{0,10}\s*=\s*(?:\[\s*)?|nn\.Parameter\(\s*|\b[Ww]eights?\s+(?:(?:are|were)\s+)?"
+                                r"(?:from|drawn\s+(?:from|with|by)|initiali[sz]ed\s+(?:with|from|by)|made\s+(?:with|by))\s+`?|"
+                                + _LAYER_W_KEY + r"\s*=\s*)"
+                                r"(?:np\.random\.randn|torch\.randn)"
+                                # (shapes given by names or by a list's items, `layer_dims[l - 1]`; not scaled down after --
+                                # `* 0.01`, `* np.sqrt(2 / n)`, `/ 10` -- but `* 10`, the course's own too-large init, is wider still)
+                                r"\(\s*(?:\w+|\w+\[\w+(?:\s*[-+]\s*1)?\])\s*,\s*(?:\w+|\w+\[\w+(?:\s*[-+]\s*1)?\])\s*\)"
+                                r"(?!`?[ \t]*(?:/|\*(?![ \t]*[1-9]\d*(?:\.\d+)?(?![\w.]))))(?![^.\n]{0,30}?(?<!no )(?<!without )(?<!any )\bscal\w*)"
+                                # (JAX's: `jax.random.normal(k, (din, dout))` unscaled, a weight matrix's shape; not `* scale`)
+                                r"|\bjax\.random\.normal\(\s*\w+\s*,\s*\(\s*\w+\s*,\s*\w+\s*\)\s*\)(?![ \t]*[*/])"
+                                # (TensorFlow's, with no stddev, which is 1.0 by default: `tf.Variable(tf.random_normal([5, 5, 1,
+                                # 32]))`, a shape of two dimensions or more -- a weight's, not a bias's)
+                                r"|\btf\.Variable\(\s*tf\.(?:compat\.v1\.)?(?:random_normal|random\.normal|truncated_normal|"
+                                r"random\.truncated_normal)\(\s*\[[^\]\n,]{1,30},[^\]\n]{1,60}\]\s*\)\s*[,)]")
 # (a weight matrix's own name -- W1, W_hidden, weights2 -- not a buffer named after it: W1_vel, mW1; at a line's start,
 # or a sentence's code: "I initialise `W1 = np.zeros((784, 100)); W2 = np.zeros((100, 10))`")
 # (or a TensorFlow 1 variable of zeros of two dimensions or more: `W1 = tf.Variable(tf.zeros([784, 1024]))`)
-NUMPY_ZERO_WEIGHTS = re.compile(r"(?m)(?:^|[`;])[ \t]*(?:self\.)?(?:W|w|weights?)(?:\d|_?(?:in|out|hidden|h|o|ih|hh|xh|hy)\d?)?"
-                                r"\s*=\s*(?:np\.zeros\([^\n;`]{0,60}\)|tf\.Variable\(\s*tf\.zeros\(\s*\[[^\]\n,]{1,30},[^\]\n]{1,60}\]"
-                                r"[^\n;`]{0,30}\))")
+NUMPY_ZERO_WEIGHTS = lazy_regex.compile(r"(?m)(?:^|[`;])[ \t]*(?:self\.)?(?:W|w|weights?)(?:\d|_?(?:in|out|hidden|h|o|ih|hh|xh|hy)\d?)?"
+                                        r"\s*=\s*(?:np\.zeros\([^\n;`]{0,60}\)|tf\.Variable\(\s*tf\.zeros\(\s*\[[^\]\n,]{1,30},[^\]\n]{1,60}\]"
+                                        r"[^\n;`]{0,30}\))")
 # ... or every parameter at once, by a comprehension: `params = {k: np.zeros(s) for k, s in shapes.items()}`; or every
 # layer's weight matrix in a loop over the layers, each named from the loop's count, as the deeplearning.ai course's
 # `initialize_parameters_zeros` builds them: `parameters['W' + str(l)] = np.zeros((layers_dims[l], layers_dims[l-1]))`
-ALL_PARAMS_ZERO = re.compile(r"(?m)^[ \t]*(?:self\.)?(?:params|parameters|weights|theta)\w{0,10}\s*=\s*[\[{][^\n\]}]{0,40}?"
-                             r"np\.zeros(?:_like)?\([^\n]{0,60}?\bfor\b[^\n]{0,80}[\]}]|"
-                             r"^[ \t]*" + _LAYER_W_KEY + r"\s*=\s*np\.zeros\(")
+ALL_PARAMS_ZERO = lazy_regex.compile(r"(?m)^[ \t]*(?:self\.)?(?:params|parameters|weights|theta)\w{0,10}\s*=\s*[\[{][^\n\]}]{0,40}?"
+                                     r"np\.zeros(?:_like)?\([^\n]{0,60}?\bfor\b[^\n]{0,80}[\]}]|"
+                                     r"^[ \t]*" + _LAYER_W_KEY + r"\s*=\s*np\.zeros\(")
 # ... or a list of zeros made in the shape of each of a model's weights and loaded into a model as its weights: Flower's
 # `initial_parameters=ndarrays_to_parameters(zeros)`, Keras's `model.set_weights(zeros)`, PyTorch's `load_state_dict` --
 # not zeros kept beside the weights (gradient sums, momentum buffers), which nothing loads
-ZERO_LIST = re.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_]\w{0,30})\s*=\s*\[\s*(?:np|numpy|torch|jnp)\.zeros(?:_like)?\("
-                       r"[^\n]{0,80}?\bfor\b[^\n]{0,120}\]")
+ZERO_LIST = lazy_regex.compile(r"(?m)^[ \t]*(?P<name>[A-Za-z_]\w{0,30})\s*=\s*\[\s*(?:np|numpy|torch|jnp)\.zeros(?:_like)?\("
+                               r"[^\n]{0,80}?\bfor\b[^\n]{0,120}\]")
 # (the list itself, the whole argument, or inside one call that converts it -- Flower's `ndarrays_to_parameters(zeros)`;
 # not an expression made from it, `[w + v for w, v in zip(weights, velocity)]`, a buffer's update)
 LOADS_WEIGHTS = (r"(?:\binitial_parameters\s*=|\.set_weights\(|\bset_parameters\((?:[^(),\n]{1,40},)?|\.load_state_dict\()"
@@ -178,8 +179,8 @@ def zeros_loaded(prose: str) -> re.Match | None:
 # A function of the paste that sets the weights one way, beside another that sets them another way, and used nowhere
 # (the deeplearning.ai course's Initialization notebook defines initialize_parameters_zeros, _random and _he side by
 # side and calls one, `initialization = "he"`): the weights the run had are not that function's.
-DEF_LINE = re.compile(r"(?m)^(?P<indent>[ \t]*)def[ \t]+(?P<name>[A-Za-z_]\w{0,60})[ \t]*\(")
-INIT_CHOSEN = re.compile(r"""\binit(?:iali[sz]ation|_method|_mode)?\s*=\s*['"](?P<how>\w{1,30})['"]""")
+DEF_LINE = lazy_regex.compile(r"(?m)^(?P<indent>[ \t]*)def[ \t]+(?P<name>[A-Za-z_]\w{0,60})[ \t]*\(")
+INIT_CHOSEN = lazy_regex.compile(r"""\binit(?:iali[sz]ation|_method|_mode)?\s*=\s*['"](?P<how>\w{1,30})['"]""")
 
 
 def _enclosing_def(prose: str, at: int, defs: list[re.Match]) -> re.Match | None:
@@ -215,30 +216,30 @@ def weights_set_by(pattern: re.Pattern, prose: str) -> re.Match | None:
 # A parameter made with memory left as it was (torch.empty, torch.Tensor(n, m), np.empty for weights) and filled nowhere in
 # the paste (no nn.init, reset_parameters, in-place fill): it holds whatever that memory held -- nan, inf, 1e30 or
 # zeros, different from run to run (PyTorch's torch.empty: "Returns a tensor filled with uninitialized data")
-UNFILLED = re.compile(r"\bnn\.Parameter\(\s*torch\.(?:empty|Tensor|FloatTensor)\(\s*(?![\[(])[^()\n]{1,80}\)\)?|"
-                      r"(?:^|\n)[ \t]*(?:self\.)?(?:W|w|weights?)\w{0,12}\s*=\s*np\.empty\(")
-FILLED = re.compile(r"\bnn\.init\.|\binit\.\w+_\(|reset_parameters|\.(?:uniform|normal|zero|fill|copy|"
-                    r"kaiming_\w+|xavier_\w+|orthogonal|trunc_normal)_\(|\bload_state_dict\(")
+UNFILLED = lazy_regex.compile(r"\bnn\.Parameter\(\s*torch\.(?:empty|Tensor|FloatTensor)\(\s*(?![\[(])[^()\n]{1,80}\)\)?|"
+                              r"(?:^|\n)[ \t]*(?:self\.)?(?:W|w|weights?)\w{0,12}\s*=\s*np\.empty\(")
+FILLED = lazy_regex.compile(r"\bnn\.init\.|\binit\.\w+_\(|reset_parameters|\.(?:uniform|normal|zero|fill|copy|"
+                            r"kaiming_\w+|xavier_\w+|orthogonal|trunc_normal)_\(|\bload_state_dict\(")
 # ... or a JAX array made with jnp.empty or jnp.zeros and "filled" by a statement that throws its result away: JAX arrays
 # are immutable, and `W.at[...].set(...)` returns a new array, leaving W as it was
-AT_DISCARDED = re.compile(r"(?m)^[ \t]*(?P<n>[A-Za-z_]\w{0,30})\.at\[[^\]\n]{0,60}\]\.(?:set|add|multiply|mul|divide|power|"
-                          r"min|max|apply)\(")
+AT_DISCARDED = lazy_regex.compile(r"(?m)^[ \t]*(?P<n>[A-Za-z_]\w{0,30})\.at\[[^\]\n]{0,60}\]\.(?:set|add|multiply|mul|divide|power|"
+                                  r"min|max|apply)\(")
 # layers the paste builds: zeros for the only one is a linear model, which trains from zeros
-LAYERS_BUILT = re.compile(r"\b(?:layers\.)?(?:Dense|Conv[123]D)\(|\bnn\.(?:Linear|Conv[123]d)\(")
+LAYERS_BUILT = lazy_regex.compile(r"\b(?:layers\.)?(?:Dense|Conv[123]D)\(|\bnn\.(?:Linear|Conv[123]d)\(")
 
 
 # A fixed std below 1 can still be too large for wide layers: `nn.init.normal_(m.weight, std=0.1)` beside layers of up to
 # n inputs (`nn.Linear(512, 1024)`) is std·√(n / 2) times He's scale; with ReLU each layer multiplies the activations'
 # spread by about that, and a stack of them by its power (He et al. 2015, Eq. 10)
-FIXED_STD = re.compile(r"\bnormal_?\(\s*(?![\w.\[\]]{0,40}emb)[\w.\[\]]{0,40}weight[^)\n]{0,40}?\bstd\s*=\s*(0?\.\d{1,6})(?![\w.])|"
-                       r"\bnormal_\(\s*(?![\w.\[\]]{0,40}(?:bias|emb))[\w.\[\]]{1,40}\s*,\s*(?:mean\s*=\s*)?-?\d+(?:\.\d*)?\s*,\s*"
-                       r"(?:std\s*=\s*)?(0?\.\d{1,6})(?![\w.])|"
-                       # (the tensor's own method: `m.weight.data.normal_(0.0, 0.1)`)
-                       r"\bweight(?:\.data)?\.normal_\(\s*(?:mean\s*=\s*)?-?\d+(?:\.\d*)?\s*,\s*(?:std\s*=\s*)?(0?\.\d{1,6})(?![\w.])")
-LINEAR_SIZES = re.compile(r"\b(?:nn\.)?Linear\(\s*(\d{1,6})\s*,\s*(\d{1,6})")
-DEPTH_SAID = re.compile(r"(?i)(?<!resnet )(?<!resnet-)(?<!resnet with )(?<!vgg with )\b(\d{1,3})\s+"
-                        r"(?:residual\s+|hidden\s+|dense\s+|linear\s+)?(?:blocks|layers)\b")
-NORMALISED_LAYERS = re.compile(r"(?i)(?<!no )(?<!without )\b(?:BatchNorm\w*|LayerNorm|GroupNorm|RMSNorm)\(")
+FIXED_STD = lazy_regex.compile(r"\bnormal_?\(\s*(?![\w.\[\]]{0,40}emb)[\w.\[\]]{0,40}weight[^)\n]{0,40}?\bstd\s*=\s*(0?\.\d{1,6})(?![\w.])|"
+                               r"\bnormal_\(\s*(?![\w.\[\]]{0,40}(?:bias|emb))[\w.\[\]]{1,40}\s*,\s*(?:mean\s*=\s*)?-?\d+(?:\.\d*)?\s*,\s*"
+                               r"(?:std\s*=\s*)?(0?\.\d{1,6})(?![\w.])|"
+                               # (the tensor's own method: `m.weight.data.normal_(0.0, 0.1)`)
+                               r"\bweight(?:\.data)?\.normal_\(\s*(?:mean\s*=\s*)?-?\d+(?:\.\d*)?\s*,\s*(?:std\s*=\s*)?(0?\.\d{1,6})(?![\w.])")
+LINEAR_SIZES = lazy_regex.compile(r"\b(?:nn\.)?Linear\(\s*(\d{1,6})\s*,\s*(\d{1,6})")
+DEPTH_SAID = lazy_regex.compile(r"(?i)(?<!resnet )(?<!resnet-)(?<!resnet with )(?<!vgg with )\b(\d{1,3})\s+"
+                                r"(?:residual\s+|hidden\s+|dense\s+|linear\s+)?(?:blocks|layers)\b")
+NORMALISED_LAYERS = lazy_regex.compile(r"(?i)(?<!no )(?<!without )\b(?:BatchNorm\w*|LayerNorm|GroupNorm|RMSNorm)\(")
 WIDE_GAIN, WIDE_GROWTH = 1.5, 1e3
 
 
