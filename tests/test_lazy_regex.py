@@ -45,3 +45,30 @@ def test_importing_the_readings_compiles_none_of_their_patterns():
     run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     lazy, compiled = map(int, run.stdout.split())
     assert lazy > 700 and compiled == 0, run.stdout
+
+
+def test_every_pattern_compiled_on_first_use_compiles():
+    # (a malformed one would otherwise raise only when a report first reached it, not when its module is imported)
+    import importlib
+    import pkgutil
+
+    import trainwreck
+
+    found = {f"{info.name}.{name}": value for info in pkgutil.walk_packages(trainwreck.__path__, "trainwreck.")
+             if not info.name.endswith("__main__")
+             for name, value in vars(importlib.import_module(info.name)).items() if isinstance(value, LazyPattern)}
+    assert len(found) > 700
+    broken = {}
+    for name, pattern in found.items():
+        try:
+            pattern.compiled()
+        except re.error as exc:
+            broken[name] = str(exc)
+    assert broken == {}
+    bad = LazyPattern(r"a(?i)b")
+    try:
+        bad.compiled()
+    except re.error:
+        pass
+    else:
+        raise AssertionError("a misplaced global flag compiled")      # (and the check can fail)

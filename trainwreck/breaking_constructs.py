@@ -384,6 +384,63 @@ def raw_output_logged(code: str, m: re.Match, sliced: dict[str, int]) -> bool:
     return again.search(code, sliced[n], m.start()) is None     # (y_pred clipped first, `y_pred = K.clip(...)`: kept off 0)
 
 
+# ... and, in any framework, the log of a piece of a layer's raw output: a slice, a chunk or a split of it, or a sum of
+# such pieces (`out = self.readout(s)`, `var_atom = out[:, 1]`, `var = scatter(var_atom, batch, reduce="sum")`, then
+# `torch.log(var)`: a variance or a scale head read off a plain Linear). A linear output is negative or 0 for some
+# inputs from the first forward pass, and the log of it nan or -inf. Only a piece: a whole output logged is more often a
+# probability the model's own last layer made (a softmax the paste does not show). Not where any making of a name on the
+# way keeps it positive (an exp, a softplus, a sigmoid, an absolute value, a square, a clamp, an epsilon added).
+KEPT_POSITIVE = lazy_regex.compile(r"exp|softplus|sigmoid|softmax|(?<![\w.])(?:\w+\.)*abs\(|\.abs\(|square|\*\*\s*2|clamp|clip|"
+                                   r"maximum|(?<![\w.])max\(")
+# (the name a piece is taken from: `out[:, 1]`, `out.chunk(2, -1)`, `torch.split(out, 1, -1)`, `scatter(v, batch, ...)`,
+# `v.sum(0)`)
+PIECE_OF = lazy_regex.compile(r"(?P<base>[A-Za-z_]\w{0,30})(?P<how>\[[^\]\n]{1,30}\]|\.(?:chunk|split|unbind|sum|mean)\()|"
+                              r"(?:\w+\.)*(?P<call>chunk|split|unbind|scatter\w*|segment_sum|sum|mean)\(\s*"
+                              r"(?P<inner>[A-Za-z_]\w{0,30})\b")
+_SUMMED = ("sum", "mean", "scatter", "segment_sum")
+# (or the piece taken from the call itself: `self.head(h)[:, 1]`, `self.out(h).chunk(2, -1)`)
+LAYER_PIECE = lazy_regex.compile(_LAYER_CALL + r"[^\n]*\)\s*(?:\[|\.(?:chunk|split|unbind)\()")
+
+
+def _parts_assigned(name: str, code: str) -> list[str]:
+    """What the code assigns to `name`: in a tuple assigned a tuple of as many (`e, v = out[:, 0], out[:, 1]`), its own
+    part; otherwise the whole right-hand side."""
+    parts = []
+    for m in itertools.islice(re.finditer(r"(?m)^[ \t]*(?P<names>(?:[A-Za-z_]\w{0,30}[ \t]*,[ \t]*){0,4}" + re.escape(name)
+                                          + r"(?:[ \t]*,[ \t]*[A-Za-z_]\w{0,30}){0,4})[ \t]*=(?!=)[ \t]*([^\n]{1,160})$",
+                                          code), 10):
+        names = [n.strip() for n in m.group("names").split(",")]
+        values = arguments("(" + m.group(2) + ")", 0) if len(names) > 1 else None
+        parts.append(values[names.index(name)] if values and len(values) == len(names) else m.group(2))
+    return parts
+
+
+def _piece_of_layer_output(name: str, code: str, depth: int = 4, piece: bool = False) -> bool:
+    """Is `name` made from a layer's raw output, through a slice, a chunk or a split (`piece` once one is met) and
+    any sums, with nothing on the way that keeps it positive?"""
+    made = _parts_assigned(name, code)
+    if not made or depth == 0 or any(KEPT_POSITIVE.search(rhs) or GUARDED.search(rhs) for rhs in made):
+        return False
+    for rhs in (r.strip() for r in made):
+        if re.match(_LAYER_CALL, rhs) and (piece or LAYER_PIECE.match(rhs)):
+            return True
+        if (m := PIECE_OF.match(rhs)) is None:
+            continue
+        summed = (m.group("call") or m.group("how") or "").lstrip(".").startswith(_SUMMED)
+        if _piece_of_layer_output(m.group("base") or m.group("inner"), code, depth - 1, piece or not summed):
+            return True
+    return False
+
+
+def log_of_layer_piece(code: str) -> re.Match | None:
+    """The first log (LOG_CALL) of a name made from a piece of a layer's raw output (_piece_of_layer_output), or None."""
+    for m in itertools.islice(LOG_CALL.finditer(code), EXP_CALLS_READ):
+        name = NAME_ARG.match(m.group("arg").strip())
+        if name and not name.group("minus") and _piece_of_layer_output(name.group("name"), code):
+            return m
+    return None
+
+
 def _weighted(code: str, m: re.Match) -> bool:
     """Is the call multiplied by something: `(1 - y) * log(1 - p)`, `log(1 - p) * (1 - y)`, `np.multiply(np.log(1 - A2),
     1 - Y)`?"""
@@ -476,6 +533,18 @@ EXP_BOUNDED_INPUT = lazy_regex.compile(r"sigmoid|tanh|cosine_similarity|log_prob
 # node's incoming edges, written by hand)
 _SUM_CALL = r"(?:\w+\.)*(?:sum|scatter(?:_add|_sum)?|segment_sum)\("
 LOG_OF_ADDED_EXPS = lazy_regex.compile(r"(?<![\w.])(?:\w+\.)?log\(\s*(?:\w+\.)*exp\([^\n]{0,200}?\+\s*(?:\w+\.)*exp\(")
+# - A softplus written by hand: a log of an exp with a constant added, `torch.log(1 + torch.exp(x))`, `np.log1p(np.exp(z))`,
+#   SchNet's shifted softplus as `torch.log(0.5 * torch.exp(x) + 0.5)`. An input past about 88.7 in float32 makes exp
+#   inf and the log of it inf; the backward pass then multiplies the log's 1 / inf = 0 by exp's slope, inf: nan. The
+#   library's softplus returns its input unchanged above a threshold (torch.nn.Softplus, pytorch.org/docs/stable/generated/
+#   torch.nn.Softplus.html: "reverts to the linear function
+#   when input x beta > threshold", 20 by default), and `logaddexp(0, x)` subtracts the larger first. Not the stable
+#   form's `log1p(exp(-abs(x)))`, whose exp is at most 1, nor an input with the largest subtracted.
+_CONSTANT = r"(?:\d+(?:\.\d*)?|\.\d+)"
+SOFTPLUS_BY_HAND = lazy_regex.compile(_LIBRARY + r"(?:log\(\s*(?=" + _CONSTANT + r"\s*\+|(?:" + _CONSTANT + r"\s*\*\s*)?"
+                                      + _LIBRARY + r"exp\([^\n]{0,200}?\)\s*\+\s*" + _CONSTANT + r"\s*\))|log1p\(\s*)(?:"
+                                      + _CONSTANT + r"\s*\+\s*)?(?:" + _CONSTANT + r"\s*\*\s*)?" + _LIBRARY + r"exp\(\s*"
+                                      + _ARGUMENT + r"(?:\s*\+\s*" + _CONSTANT + r")?\s*\)?")
 
 
 def _exp_in_a_ratio(code: str) -> re.Match | None:
@@ -520,6 +589,16 @@ def _exp_in_a_ratio(code: str) -> re.Match | None:
                            + r"\b[^\n]{0,120}?\bsum\(", code[m.end():]) if made else None
         if summed and re.search(r"/\s*(?:\(\s*)?" + re.escape(summed.group("den")) + r"\b(?![\w.(\[])",
                                 code[m.end() + summed.end():]):
+            return m
+    return None
+
+
+def softplus_by_hand(code: str) -> re.Match | None:
+    """The first softplus written by hand (SOFTPLUS_BY_HAND) whose exp's input nothing bounds: no largest subtracted,
+    no minus an absolute value (the stable form's exp(-|x|)), no squashing function."""
+    for m in itertools.islice(SOFTPLUS_BY_HAND.finditer(code), EXP_CALLS_READ):
+        arg = m.group("arg")
+        if not (SHIFTED.search(arg) or re.match(r"\s*-\s*(?:\w+\.)*abs\(", arg) or EXP_BOUNDED_INPUT.search(arg)):
             return m
     return None
 
@@ -796,6 +875,13 @@ def breaking_construct(prose: str) -> dict[str, str]:
                                 f"(`{' '.join(prose[m.start():m.end()].split())}`, y_pred or a slice of it, and the last "
                                 "Dense has no activation): a linear layer's output is negative for some inputs from the "
                                 f"first forward pass, and the log of a negative number is nan ({keep})")
+    m = log_of_layer_piece(code) if "log-unguarded" not in out and "log-raw-output" not in out else None
+    if m:
+        out["log-raw-output"] = (f"the pasted code takes the log of a piece of a layer's raw output "
+                                 f"(`{' '.join(prose[m.start():m.end()].split())}`, made by a slice, a chunk or a sum "
+                                 "of the layer's output with nothing that keeps it positive): a linear layer's output is "
+                                 "negative or 0 for some inputs from the first forward pass, and the log of it nan or "
+                                 "-inf (a softplus, plus a small floor, keeps it positive)")
     m = next((m for m in XLOGX.finditer(code) if not on_a_where(m) and not _xlogx_guarded(m, code)), None) \
         if "log-unguarded" not in out and "log-raw-output" not in out else None
     if m:
@@ -819,6 +905,13 @@ def breaking_construct(prose: str) -> dict[str, str]:
                                 "float32 (709.8 in float64) makes exp inf, and inf / inf is nan; inputs all below about "
                                 "-104 (-745; -87 where subnormals are flushed) make every exp 0, and the log of their "
                                 "sum -inf")
+    m = softplus_by_hand(code) if "exp-unshifted" not in out else None
+    if m:
+        out["exp-unshifted"] = (f"the pasted code writes a softplus by hand, a log of an exp with a constant added "
+                                f"(`{' '.join(prose[m.start():m.end()].split())}`): an input past about 88.7 in float32 "
+                                "(709.8 in float64) makes exp inf and the log of it inf, and the backward pass multiplies "
+                                "the log's slope there, 0, by exp's, inf: nan (the library's softplus returns its input "
+                                "unchanged above a threshold, 20 in PyTorch's)")
     said = EXP_RATIO_SAID.search(prose) if "exp-unshifted" not in out and not STABLE_SAID.search(prose) \
         and not SHIFT_SAID.search(prose) else None
     if said:

@@ -877,8 +877,10 @@ _FEARED = (r"(?:(?!\b(?:because|since|as|nan|inf|infinity|diverg\w*|explod\w*|bl
 # (the words before the modal stop where _FEARED's do: "I'm worried the nan I got at step 4000 will come back" reports
 # that nan)
 _FEARED_TO_COME = (r"(?:(?!\b(?:because|since|as|nan|inf|infinity|diverg\w*|explod\w*|blow\w*|blew|climb\w*|overflow\w*)\b|--)"
-                   r"[^.!?\n,:;\u2013\u2014]){0,40}?\b(?:will|might|could|may|would|(?:is|are) going to)\s[^.!?\n,:;]*")
-WORRY = lazy_regex.compile(r"\b(?:i'?m|i am|we'?re|we are|i was|we were)\s+(?:(?:a bit|a little|really|very|quite|so|getting)\s+)?"
+                   r"[^.!?\n,:;\u2013\u2014]){0,40}?\b(?:will|might|could|may|would|(?:is|are) (?:going|about) to)\s[^.!?\n,:;]*")
+# (the subject left out, at a sentence's start: "Worried something is about to blow up")
+WORRY = lazy_regex.compile(r"(?:\b(?:i'?m|i am|we'?re|we are|i was|we were)\s+|(?<![^\n])|(?<=[.!?])[ \t]+)"
+                           r"(?:(?:a bit|a little|really|very|quite|so|getting)\s+)?"
                            r"(?:worried|concerned|scared|nervous)\b(?:" + _FEARED_TO_COME + "|" + _FEARED + r")"
                            r"|\bi (?:wonder|fear)\s+(?:if|whether)\b" + _FEARED)
 

@@ -470,8 +470,9 @@ OBJECTIVES = (
     Normal("a GAN's losses, which do not fall",
            # (a critic's loss only beside a GAN named: an actor-critic has one too)
            # (and the family by its members' names, "CycleGAN losses", "StyleGAN2 loss"; and the losses CycleGAN's and
-           # pix2pix's own repository prints, `D_A: 0.214 G_A: 0.331`, `G_GAN: 1.02 G_L1: 9.8 D_real: 0.41 D_fake: 0.38`)
-           lazy_regex.compile(r"\b(?:loss_?[dg]|[dg]_loss|errd\w*|errg\w*|(?:discriminator|generator)(?:'s)? loss(?:es)?|"
+           # pix2pix's own repository prints, `D_A: 0.214 G_A: 0.331`, `G_GAN: 1.02 G_L1: 9.8 D_real: 0.41 D_fake: 0.38`;
+           # taming-transformers' VQGAN logs `disc_loss`)
+           lazy_regex.compile(r"\b(?:loss_?[dg]|[dg]_loss|(?:disc|gen)_loss|errd\w*|errg\w*|(?:discriminator|generator)(?:'s)? loss(?:es)?|"
                               r"(?:" + GAN_FAMILY + r"|adversarial) loss(?:es)?|loss(?:es)? of (?:the )?(?:discriminator|generator))\b|"
                               r"\b(?:d_(?:a|b|real|fake)|g_(?:a|b|gan|l1)):\s*\d|"
                               r"\b(?:" + GAN_FAMILY + r"|generator)\b[\s\S]{0,2000}?\bcritic(?:'s)? loss\b|"
@@ -1493,7 +1494,7 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            # diverge where the validation loss is said still to fall: "train loss is 1.62 and eval loss 1.79, and the
            # two curves have been slowly diverging since epoch 1, although eval loss still goes down" -- not both
            # curves diverging on their own, "then both curves diverge, 35.2 and 41.7", which is a blow-up of both)
-           lazy_regex.compile(_HELD_OUT_LOSS + r".{0,80}\b(?:higher|lower|bigger|smaller|greater|than|"
+           lazy_regex.compile(_HELD_OUT_LOSS + r".{0,80}\b(?:higher|lower|bigger|smaller|greater|above|below|than|"
                               r"differ|(?:two|both)\s+(?:loss\s+)?curves\b[^.\n]{0,30}?\b(?:" + _APART + r"|"
                               r"drift\w*\s+apart|mov\w*\s+apart|diverg\w*(?=[^.\n]{0,80}?\b" + _HELD_OUT_LOSS
                               + r"\s+(?:still\s+)?(?:goes\s+down|falls|decreases|improves|drops)\b)))|"

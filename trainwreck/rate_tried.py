@@ -527,8 +527,9 @@ def lr_tried(text: str) -> str:
         return "delayed" if _instead_said(text, folded) or put_off or later or _same_later(text) else "failed"
     if LOWER_LR_HELPS.search(stated) or _default_rate_worked(folded):
         return "helped"
-    # (a rate and "still" at the place it broke, the place named elsewhere too: "lr 1e-4 -> still epoch 3 batch 503")
-    if _still_at_named_place(text):
+    # (a rate and "still" at the place it broke, the place named elsewhere too: "lr 1e-4 -> still epoch 3 batch 503";
+    # or rates listed with one place: "lr 3e-4: 18431. lr 1e-4: 18431")
+    if _still_at_named_place(text) or rates_at_one_place(text):
         return "failed"
     compared = _rates_compared(folded)
     if compared:
@@ -562,7 +563,8 @@ def lr_tried_same_place(text: str) -> bool:
     text = _tried_items(text)
     folded = fold_text(text)
     m = TRIED_LR.search(folded)
-    if _still_at_named_place(text):       # (a rate and "still" at the place it broke: a try, however worded)
+    # (a rate and "still" at the place it broke: a try, however worded; or rates listed with one place)
+    if _still_at_named_place(text) or rates_at_one_place(text):
         return True
     # (the match stops at its first "same"; the place is said after it, in the same sentence: "the jump is in exactly the
     # same place")
@@ -589,6 +591,29 @@ PLACE_AT = lazy_regex.compile(r"\b(?:still|again)\b[^.;,\n]{0,30}?\b(?:at|around
                               r"(?P<n3>\d{1,3}(?:,\d{3})+|\d+)(?![\d.,]\d)\s+again\b", re.I)
 PLACE_UNITS = ("step", "epoch", "iteration", "iter", "batch")
 PLACE_BARE_MIN = 50
+
+
+# Rates listed each with the place the run broke, the place the same for all: "lr 3e-4: 18431. lr 1e-4: 18431", "lr
+# 1e-3 -> nan at step 700, lr 1e-4 -> nan at step 700". A lower rate that broke where the higher one did: the failure does
+# not move with the rate. Only a colon, an arrow or "at" between rate and place, the place a step's count (PLACE_BARE_MIN
+# or more) or a place named by its unit; not a count of something after it ("lr 0.001: 200 epochs").
+RATE_AT_PLACE = lazy_regex.compile(r"(?i)\b(?:lr|learning[ _]rate)\s*(?:[=:]\s*)?(?P<rate>\d+(?:\.\d+)?(?:e-?\d+)?|\.\d+)\s*"
+                                   r"(?::|->|→|=>)\s*(?:(?:nan|inf)\s+)?(?:(?:at|@)\s+)?(?:(?P<unit>step|iteration|iter|batch|"
+                                   r"epoch)\s+)?(?P<n>\d{1,3}(?:,\d{3})+|\d+)(?![\d.,]\d|\s*(?:epochs|steps|iters|iterations|"
+                                   r"batches|samples|examples|images|minutes|hours|%|x\b))"
+                                   r"|\b(?:lr|learning[ _]rate)\s*(?:[=:]\s*)?(?P<rate2>\d+(?:\.\d+)?(?:e-?\d+)?|\.\d+)\s*"
+                                   r"(?:(?::|->|→|=>|,)\s*)?(?:it\s+)?(?:(?:goes|went|turns|is)\s+)?(?:nan|inf)\s+(?:at|@)\s+"
+                                   r"(?:(?P<unit2>step|iteration|iter|batch|epoch)\s*)?(?P<n2>\d{1,3}(?:,\d{3})+|\d+)(?![\d.,]\d)")
+
+
+def rates_at_one_place(text: str) -> bool:
+    """Two rates or more, each listed with the place the run broke, and the place one (RATE_AT_PLACE)."""
+    at: dict[str, set[float]] = {}
+    for m in itertools.islice(RATE_AT_PLACE.finditer(text), 20):
+        n, unit = (m.group("n"), m.group("unit")) if m.group("n") else (m.group("n2"), m.group("unit2"))
+        if unit or int(n.replace(",", "")) >= PLACE_BARE_MIN:
+            at.setdefault(n.replace(",", ""), set()).add(float(m.group("rate") or m.group("rate2")))
+    return any(len(rates) >= 2 for rates in at.values())
 
 
 def _still_at_named_place(text: str) -> bool:

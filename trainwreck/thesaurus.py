@@ -133,6 +133,10 @@ THESAURUS = [
     # (a score that climbs is learning, not a loss's climb: "accuracy climbs normally", "the AUC goes up")
     (r"\b(accuracy|acc|val_acc|auc|f1|score|iou|dice|precision|recall|map|bleu)\b((?:\s+\w+){0,2}?)\s+"
      r"(?:climb\w*|increas\w*|go(?:es)? up|going up|ris(?:es|ing)|rose)\b", r" \1\2 improves "),
+    # (nor is a gap between two curves that grows: "the gap keeps growing", "the difference between train and val
+    # increases" -- a gap's own normal answer reads it)
+    (r"\b(gap|difference)\b((?:\s+(?!but\b|while\b|then\b|yet\b|though\b|and\s+(?:the\s+)?loss\b)\w+){0,5}?)\s+(?:keeps?\s+)?(?:grow\w*|increas\w*|widen\w*|ris(?:es|ing)|rose|"
+     r"climb\w*|go(?:es)? up|going up)\b", r" \1\2 widens "),
     # "increase" of the loss, not "increase the batch size" (a remedy, or a change the report made)
     (r"\b(?:bigger and bigger|larger and larger|keeps? (?:growing|increasing|rising)|climb\w*"
      r"|increas\w*(?! +(?:(?:the|my|our|its|this|that) +)?(?:batch\w*|lr|learning|number|num|size|dropout|weight decay"

@@ -675,6 +675,11 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         # error's curvature grows with the features' mean square, and a rate fit for standardised ones overshoots --
         # not where the words say the inputs were scaled)
         curve = W_PART
+    elif sig.name == entry.also_trace == "plateau-from-start" and "raw-targets" in c.printed:
+        # (... and a regression's loss that sits at its enormous first value is raw targets' second face, which their
+        # page shows under Adam: its steps, about the rate each, carry outputs near 0 toward targets in the thousands
+        # only slowly -- where the paste's own numbers show a regression's targets in their raw units)
+        curve = W_PART
     else:
         curve = 0.0
     # (an epoch's mean holds the steps after the first updates: a rate that threw the outputs out within them too)

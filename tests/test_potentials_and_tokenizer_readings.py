@@ -1,0 +1,214 @@
+"""Readings of reports from machine-learned interatomic potentials and vector-quantised tokenizers: a loss weighed in
+pasted code read as no value, a softplus written by hand, the log of a variance head's raw output, raw energies as
+targets under Adam, rates listed with one breaking step, and the behaviours that are normal there (a growing gap
+between training and validation loss, a GAN's `disc_loss` near its balance, a fear said with no subject). Each
+changes the answer on a realistic report and stays quiet on a nearby one."""
+from conftest import diagnosis
+from trainwreck.breaking_constructs import breaking_construct, log_of_layer_piece, softplus_by_hand
+from trainwreck.diagnose import _reported
+from trainwreck.logscan import scan_text
+from trainwreck.rate_tried import lr_tried, lr_tried_same_place, rates_at_one_place
+from trainwreck.thesaurus import fold_text
+
+
+def first(text: str) -> str:
+    return diagnosis(text).matches[0].entry.id
+
+
+def parts(text: str, entry_id: str) -> dict:
+    return next((m.parts for m in diagnosis(text).matches if m.entry.id == entry_id), {})
+
+
+# ---- a number that weighs a loss in pasted code is no value --------------------------------------------------------
+
+SAWTOOTH = """The loss falls at the start of each epoch and rises until the epoch ends.
+
+epoch 0 step    0 loss 3.104
+epoch 0 step  100 loss 0.822
+epoch 0 step  200 loss 1.904
+epoch 0 step  300 loss 4.117
+epoch 1 step    0 loss 1.377
+epoch 1 step  100 loss 0.713
+epoch 1 step  200 loss 2.650
+epoch 1 step  300 loss 7.902
+
+    for epoch in range(epochs):
+        opt.zero_grad()
+        for i, batch in enumerate(loader):
+            energy, forces = model(batch)
+            loss = 0.02 * mse(energy, batch.energy) + 0.98 * mse(forces, batch.forces)
+            loss.backward()
+            opt.step()
+"""
+
+
+def test_a_loss_weighed_in_pasted_code_is_not_read_as_a_logged_value():
+    ev = scan_text(SAWTOOTH)
+    assert ev.count == 8 and ev.last == 7.902
+    # (Markdown's bold still holds a value, and a factor of digits was never one)
+    assert scan_text("The loss goes 0.69, then **0.52** and then **0.41** by epoch 3.").count == 3
+    assert scan_text("epoch 1 loss = 0.5*x\nepoch 2 loss = 0.4 * (a + b)\n").count == 0
+
+
+def test_the_code_s_weight_no_longer_hides_a_climb_within_each_epoch():
+    """Read as a last value of 0.02, the run looked healthy; read without it, the loss climbs through each epoch and
+    the gradients are cleared only before the inner loop: WR-260."""
+    d = diagnosis(SAWTOOTH)
+    assert d.verdict == "failure" and d.matches[0].entry.id == "WR-260"
+    assert any("to 7.902 at the end (epoch 1, step 300)" in e for e in d.matches[0].evidence)
+    assert parts(SAWTOOTH, "WR-260")["cleared-outside"] > 0
+
+
+WEIGHED_IN_A_SENTENCE = """Forces come out nan on the first batch; the energy is fine.
+
+    step 0  energy_loss 2.1044  force_loss nan
+    step 1  energy_loss nan     force_loss nan
+
+    r = pos[:, None, :] - pos[None, :, :]
+    d = torch.sqrt((r ** 2).sum(-1))
+    loss = 0.1 * (E - E_ref) ** 2 + 0.9 * ((F - F_ref) ** 2).mean()
+"""
+
+
+def test_a_weighted_sum_of_losses_in_code_is_no_sentence_of_values():
+    ev = scan_text(WEIGHED_IN_A_SENTENCE)
+    assert ev.dialect != "loss values given in a sentence"
+    assert first(WEIGHED_IN_A_SENTENCE) == "WR-050"
+
+
+# ---- a softplus written by hand -------------------------------------------------------------------------------------
+
+SOFTPLUS = """Loss goes inf then nan after 30 epochs of training a small message-passing net.
+
+epoch 29 | train loss 0.0311
+epoch 30 | train loss 0.0307
+epoch 31 | train loss inf
+epoch 32 | train loss nan
+
+    def act(x):
+        return torch.log(1 + torch.exp(x))
+"""
+
+
+def test_a_softplus_written_by_hand_is_exp_overflow():
+    """log(1 + exp(x)): exp(x) is inf past about 88.7 in float32, the log of it inf, and its gradient 0 * inf = nan."""
+    import numpy as np
+
+    with np.errstate(over="ignore", invalid="ignore"):
+        x = np.float32(89.0)
+        assert np.isinf(np.exp(x)) and np.isinf(np.log(np.float32(1) + np.exp(x)))
+        # (the backward pass: the log's slope, 1 / inf = 0, times exp's, inf)
+        assert np.isnan(np.float32(1) / (np.float32(1) + np.exp(x)) * np.exp(x))
+    assert softplus_by_hand("y = torch.log(0.5 * torch.exp(x) + 0.5)").group(0) == "torch.log(0.5 * torch.exp(x) + 0.5)"
+    assert softplus_by_hand("y = np.log1p(np.exp(z))")
+    assert "exp-unshifted" in breaking_construct(SOFTPLUS)
+    assert first(SOFTPLUS) == "WR-020"
+
+
+def test_the_stable_softplus_and_a_log_of_a_bare_exp_are_not_it():
+    assert softplus_by_hand("y = torch.log1p(torch.exp(-torch.abs(x))) + torch.clamp(x, min=0)") is None
+    assert softplus_by_hand("y = torch.log(1 + torch.exp(x - x.max()))") is None
+    assert softplus_by_hand("y = np.log(2 * np.exp(x))") is None                       # (no constant added)
+    assert softplus_by_hand("y = torch.log(1 + torch.exp(torch.sigmoid(x)))") is None   # (its input bounded)
+    assert softplus_by_hand("y = F.softplus(x)") is None
+
+
+# ---- the log of a piece of a layer's raw output ----------------------------------------------------------------------
+
+VARIANCE_HEAD = """nan from the first iteration once I predict a variance as well
+
+    out = self.head(h)                 # last layer is nn.Linear(128, 2)
+    mu, var = out[:, 0], out[:, 1]
+    var_mol = scatter(var, batch, dim=0, reduce="sum")
+    loss = (torch.log(var_mol) + (y - mu_mol) ** 2 / var_mol).mean()
+
+it 0: loss nan
+it 1: loss nan
+"""
+
+
+def test_the_log_of_a_variance_sliced_from_a_linear_output_is_a_log_of_a_negative():
+    assert log_of_layer_piece(VARIANCE_HEAD).group(0) == "torch.log(var_mol)"
+    assert "log-raw-output" in breaking_construct(VARIANCE_HEAD)
+    assert first(VARIANCE_HEAD) == "WR-030"
+
+
+def test_a_piece_kept_positive_or_a_whole_output_is_not_read_so():
+    assert log_of_layer_piece(VARIANCE_HEAD.replace("    var_mol = scatter(",
+                                                    "    var = F.softplus(var) + 1e-6\n    var_mol = scatter(")) is None
+    # (a whole output logged is more often a probability its own last layer made)
+    assert log_of_layer_piece("p = model(x)\nloss = -torch.log(p).mean()") is None
+    assert log_of_layer_piece("h = self.fc(x)\ns = h.sum(1)\nl = torch.log(s)") is None
+    assert log_of_layer_piece("mu, sigma = self.enc(x).chunk(2, dim=-1)\nkl = -torch.log(sigma)")
+
+
+# ---- raw energies as targets under Adam ---------------------------------------------------------------------------
+
+RAW_ENERGIES = """Energy model does not learn, MSE stuck around 2e11
+
+Adam lr 1e-3, MSELoss on the total energies straight from the npz file (kcal/mol).
+
+Epoch: 001, Loss: 204113920000.0000
+Epoch: 002, Loss: 204111560000.0000
+Epoch: 005, Loss: 204104730000.0000
+Epoch: 020, Loss: 204070160000.0000
+"""
+
+
+def test_a_regression_loss_sitting_at_its_enormous_start_is_raw_targets_second_face():
+    """WR-360 declares plateau-from-start as its second trace (Adam's steps, about the rate each, move outputs near 0
+    toward targets in the hundreds of thousands only slowly): counted where the regression's raw targets are shown."""
+    assert parts(RAW_ENERGIES, "WR-360")["curve"] > 0
+    assert first(RAW_ENERGIES) == "WR-360"
+    # (with no regression shown, the plateau stays the entries' whose own signature it is)
+    assert "curve" not in parts(RAW_ENERGIES.replace("MSELoss", "a loss").replace("MSE stuck", "stuck"), "WR-360")
+
+
+# ---- rates listed with one breaking step ----------------------------------------------------------------------------
+
+RATES_LISTED = """nan at exactly the same step on every run
+
+With seed 3 the loss goes nan at step 9120. lr 2e-4: 9120. lr 5e-5: 9120. With seed 11 it is step 30417 instead.
+"""
+
+
+def test_rates_listed_with_one_step_are_a_lower_rate_that_broke_at_the_same_place():
+    assert rates_at_one_place(RATES_LISTED)
+    assert lr_tried(RATES_LISTED) == "failed" and lr_tried_same_place(RATES_LISTED)
+    assert parts(RATES_LISTED, "WR-310")["tried"] > 0
+    assert parts(RATES_LISTED, "WR-220").get("tried", 0) <= 0
+    assert first(RATES_LISTED) == "WR-310"
+
+
+def test_rates_with_different_steps_or_with_counts_are_not_one_place():
+    assert not rates_at_one_place("lr 2e-4: 9120. lr 5e-5: 20000.")
+    assert not rates_at_one_place("lr 0.001: 200 epochs. lr 0.01: 200 epochs.")
+    assert not rates_at_one_place("lr 0.1: 5. lr 0.01: 5.")                       # (too few to be a step's count)
+    assert rates_at_one_place("lr 1e-3 -> nan at step 700, lr 1e-4 -> nan at step 700")
+
+
+# ---- normal: a fear with no subject, a growing gap, a GAN's disc_loss ----------------------------------------------
+
+def test_a_fear_with_its_subject_left_out_is_no_report():
+    assert "blow" not in _reported("Worried something is about to blow up / go nan.")
+    assert "nan" in _reported("Worried, the loss is nan at step 3.")          # (a clause after the comma reports)
+    negative = ("My total loss is negative and keeps going down: -3.8 at 10k steps, -8.1 now. It is a negative SI-SDR "
+                "term plus a mel loss. Worried something is about to blow up.")
+    assert diagnosis(negative).verdict == "normal"
+
+
+def test_a_gap_that_grows_is_no_climb_of_the_loss():
+    assert "climb" not in fold_text("the gap keeps growing")
+    assert "climb" not in fold_text("the difference between train and val loss increases")
+    assert "climb" in fold_text("the difference is small but the loss increases")
+    gap = ("The validation loss is far above the training loss, and the gap keeps growing: 0.038 against 0.017 at "
+           "epoch 10, 0.0121 against 0.0026 now, while the validation force MAE still improves. Overfitting?")
+    d = diagnosis(gap)
+    assert d.verdict == "normal" and [n.name for n in d.normal] == ["a gap between training and validation loss"]
+
+
+def test_a_vqgan_s_disc_loss_near_its_balance_is_a_gan_s_loss():
+    text = ("disc_loss has sat between 0.97 and 1.03 since the discriminator switched on at 30k steps, with hinge "
+            "loss; logits_real and logits_fake both near 0. Is the discriminator learning anything?")
+    d = diagnosis(text)
+    assert d.verdict == "normal" and [n.name for n in d.normal] == ["a GAN's losses, which do not fall"]
