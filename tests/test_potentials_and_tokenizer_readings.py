@@ -47,7 +47,14 @@ def test_a_loss_weighed_in_pasted_code_is_not_read_as_a_logged_value():
     assert ev.count == 8 and ev.last == 7.902
     # (Markdown's bold still holds a value, and a factor of digits was never one)
     assert scan_text("The loss goes 0.69, then **0.52** and then **0.41** by epoch 3.").count == 3
-    assert scan_text("epoch 1 loss = 0.5*x\nepoch 2 loss = 0.4 * (a + b)\n").count == 0
+    assert scan_text("epoch 1 loss = 0.5*x(1)\nepoch 2 loss = 0.4 * (a + b)\n").count == 0
+    assert scan_text("epoch 1 loss 0.9\nepoch 2 loss 0.8\n    loss = 1 - dice(pred, y)\n").last == 0.8
+    # (code_review_s63 1: a nan before Markdown's emphasis is still a nan, and a note in brackets no code)
+    noted = scan_text("epoch 1 loss 2.103\nepoch 2 loss 1.874\nepoch 3 loss 1.652\nepoch 4 loss nan *(and it stays nan)*\n")
+    assert noted.count == 4 and noted.first_nonfinite == 3
+    assert scan_text("My loss went 2.31, 1.95, 1.42 *and then* nan at epoch 4.").count == 4
+    assert scan_text("The loss goes 0.69, 0.52, 0.41 *(see plot)* and then nan.").count == 4
+    assert scan_text("epoch 1: loss 0.91\nepoch 2: loss 0.74 **(best)**\nepoch 3: loss 0.8\n").count == 3
 
 
 def test_the_code_s_weight_no_longer_hides_a_climb_within_each_epoch():
@@ -111,6 +118,12 @@ def test_the_stable_softplus_and_a_log_of_a_bare_exp_are_not_it():
     assert softplus_by_hand("y = np.log(2 * np.exp(x))") is None                       # (no constant added)
     assert softplus_by_hand("y = torch.log(1 + torch.exp(torch.sigmoid(x)))") is None   # (its input bounded)
     assert softplus_by_hand("y = F.softplus(x)") is None
+    # (code_review_s63 6, 11: a formula said in a sentence, an input bounded by a square or a clamp where it is made)
+    assert softplus_by_hand("the variance goes through nn.Softplus(), i.e. log(1 + exp(x)), plus 1e-6") is None
+    assert softplus_by_hand("I replaced log(1 + exp(x)) with F.softplus(x) and it still goes nan.") is None
+    assert softplus_by_hand("y = torch.log(1 + torch.exp(-dist ** 2))") is None
+    assert softplus_by_hand("x = x.clamp(max=20)\ny = torch.log(1 + torch.exp(x))") is None
+    assert softplus_by_hand("y = torch.log(1 + x.exp())") and softplus_by_hand("y = torch.log1p(x.exp())")
 
 
 # ---- the log of a piece of a layer's raw output ----------------------------------------------------------------------
@@ -140,6 +153,22 @@ def test_a_piece_kept_positive_or_a_whole_output_is_not_read_so():
     assert log_of_layer_piece("p = model(x)\nloss = -torch.log(p).mean()") is None
     assert log_of_layer_piece("h = self.fc(x)\ns = h.sum(1)\nl = torch.log(s)") is None
     assert log_of_layer_piece("mu, sigma = self.enc(x).chunk(2, dim=-1)\nkl = -torch.log(sigma)")
+    # (code_review_s63 3-5: a library's split is a piece; a probability picked by an action, a softmax shown, a
+    # variance or an in-place clamp are not raw; and a name reassigned from itself is read once)
+    assert log_of_layer_piece("out = self.head(h)\nmu, var = torch.split(out, 1, -1)\nloss = torch.log(var)")
+    assert log_of_layer_piece("out = self.head(h)\nmu, var = tf.split(out, 2, axis=-1)\nloss = tf.math.log(var)")
+    assert log_of_layer_piece("h = self.expert(x)\nv = h[:, 1]\nl = torch.log(v)")
+    for kept in ("probs = self.actor(state)\nprob = probs[action]\nl = -torch.log(prob)",
+                 "self.net = nn.Sequential(nn.Linear(4, 4), nn.Softmax(-1))\nout = self.net(x)\nq = out[:, 1]\nl = torch.log(q)",
+                 "out = self.head(h)\nvar = out[:, 1].var()\nloss = torch.log(var)",
+                 "out = self.head(h)\nvar = out[:, 1]\nvar.clamp_(min=1e-6)\nloss = torch.log(var)"):
+        assert log_of_layer_piece(kept) is None, kept
+    import time
+
+    looped = "a = b[0]\n" * 10 + "b = a[0]\n" * 10 + "l = torch.log(a)\n" * 50
+    start = time.perf_counter()
+    assert log_of_layer_piece(looped) is None
+    assert time.perf_counter() - start < 0.5
 
 
 # ---- raw energies as targets under Adam ---------------------------------------------------------------------------
@@ -181,10 +210,18 @@ def test_rates_listed_with_one_step_are_a_lower_rate_that_broke_at_the_same_plac
 
 
 def test_rates_with_different_steps_or_with_counts_are_not_one_place():
-    assert not rates_at_one_place("lr 2e-4: 9120. lr 5e-5: 20000.")
-    assert not rates_at_one_place("lr 0.001: 200 epochs. lr 0.01: 200 epochs.")
-    assert not rates_at_one_place("lr 0.1: 5. lr 0.01: 5.")                       # (too few to be a step's count)
+    broke = " The run goes nan."
+    assert not rates_at_one_place("lr 2e-4: 9120. lr 5e-5: 20000." + broke)
+    assert not rates_at_one_place("lr 0.1: 5. lr 0.01: 5." + broke)                # (too few to be a step's count)
     assert rates_at_one_place("lr 1e-3 -> nan at step 700, lr 1e-4 -> nan at step 700")
+    # (code_review_s63 2: counts after the rate, of any unit, and a run said to have gone well)
+    for counts in ("lr 0.001: 2000 epochs. lr 0.01: 2000 epochs.", "lr 1e-3: 500 updates. lr 1e-4: 500 updates.",
+                   "lr 3e-4: 2000 it, lr 1e-4: 2000 it", "lr 1e-3: 100k steps, lr 1e-4: 100k steps",
+                   "lr 1e-3: batch 64, lr 1e-4: batch 64"):
+        assert not rates_at_one_place(counts + broke), counts
+    assert not rates_at_one_place("lr 3e-4: 18431. lr 1e-4: 18431.")             # (nothing said to break)
+    budget = "Each run had the same budget. lr 1e-3: 5000 steps, diverged. lr 1e-4: 5000 steps, converged fine."
+    assert not rates_at_one_place(budget) and lr_tried(budget) == "helped"
 
 
 # ---- normal: a fear with no subject, a growing gap, a GAN's disc_loss ----------------------------------------------
@@ -192,6 +229,9 @@ def test_rates_with_different_steps_or_with_counts_are_not_one_place():
 def test_a_fear_with_its_subject_left_out_is_no_report():
     assert "blow" not in _reported("Worried something is about to blow up / go nan.")
     assert "nan" in _reported("Worried, the loss is nan at step 3.")          # (a clause after the comma reports)
+    assert "blow" not in _reported("- Worried it is about to blow up")             # (a bullet's)
+    # (code_review_s63 12: the fear ends at a dash, after which the report goes on)
+    assert "400" in _reported("I'm worried the loss is about to hit nan again -- it hit nan at step 400 twice.")
     negative = ("My total loss is negative and keeps going down: -3.8 at 10k steps, -8.1 now. It is a negative SI-SDR "
                 "term plus a mel loss. Worried something is about to blow up.")
     assert diagnosis(negative).verdict == "normal"
@@ -201,10 +241,23 @@ def test_a_gap_that_grows_is_no_climb_of_the_loss():
     assert "climb" not in fold_text("the gap keeps growing")
     assert "climb" not in fold_text("the difference between train and val loss increases")
     assert "climb" in fold_text("the difference is small but the loss increases")
+    # (code_review_s63 8: another subject after the gap, or a gap between a prediction and its target, still climbs)
+    assert "climb" in fold_text("the gap is small and val loss increases")
+    assert "climb" in fold_text("the difference between predicted and true energies increases every epoch")
+    # (code_review_s63 7: "below" said of a number is no gap)
+    flat = ("The validation loss never goes below 0.693, and the training loss sits at 0.693 too, from the first "
+            "epoch to the 50th. Accuracy is 50%.")
+    assert "a gap between training and validation loss" not in [n.name for n in diagnosis(flat).normal]
     gap = ("The validation loss is far above the training loss, and the gap keeps growing: 0.038 against 0.017 at "
            "epoch 10, 0.0121 against 0.0026 now, while the validation force MAE still improves. Overfitting?")
     d = diagnosis(gap)
     assert d.verdict == "normal" and [n.name for n in d.normal] == ["a gap between training and validation loss"]
+
+
+def test_a_text_generator_s_gen_loss_is_no_gan_s():
+    text = ("Training a T5 summariser with an auxiliary copy head. gen_loss has sat between 2.29 and 2.31 for 40k "
+            "steps and copy_loss too; it does not move at all.")
+    assert "a GAN's losses, which do not fall" not in [n.name for n in diagnosis(text).normal]
 
 
 def test_a_vqgan_s_disc_loss_near_its_balance_is_a_gan_s_loss():
@@ -212,3 +265,31 @@ def test_a_vqgan_s_disc_loss_near_its_balance_is_a_gan_s_loss():
             "loss; logits_real and logits_fake both near 0. Is the discriminator learning anything?")
     d = diagnosis(text)
     assert d.verdict == "normal" and [n.name for n in d.normal] == ["a GAN's losses, which do not fall"]
+
+
+# ---- normal: a loss whose weights changed --------------------------------------------------------------------------
+
+STAGE_TWO = """Loss went up 40% at epoch 200 and stays above where it was. Did the run break?
+
+2025-01-10 10:02:11.201 INFO: Epoch 196: head: Default, loss=0.08412210, RMSE_E_per_atom=   6.10 meV, RMSE_F=  41.20 meV / A
+2025-01-10 10:14:40.883 INFO: Epoch 198: head: Default, loss=0.08375120, RMSE_E_per_atom=   6.05 meV, RMSE_F=  41.02 meV / A
+2025-01-10 10:20:01.004 INFO: Changing loss based on Stage Two Weights
+2025-01-10 10:27:09.911 INFO: Epoch 200: head: Default, loss=0.11803370, RMSE_E_per_atom=   4.90 meV, RMSE_F=  41.10 meV / A
+2025-01-10 10:39:31.050 INFO: Epoch 202: head: Default, loss=0.11044710, RMSE_E_per_atom=   3.80 meV, RMSE_F=  40.95 meV / A
+"""
+
+
+def test_a_jump_where_the_loss_s_weights_change_is_answered_as_normal():
+    """MACE's Stage Two raises the energy weight (1 to 1000 by default) at --start_swa: the total measures another
+    function from then on, and the per-quantity errors are what to compare."""
+    d = diagnosis(STAGE_TWO)
+    assert d.verdict == "normal" and [n.name for n in d.normal] == ["a loss whose terms' weights were changed during the run"]
+    said = diagnosis("I raised the energy weight from 1 to 100 at epoch 50 and the loss jumped from 0.02 to 0.9. Diverging?")
+    assert [n.name for n in said.normal] == ["a loss whose terms' weights were changed during the run"]
+
+
+def test_a_weight_change_beside_a_nan_or_a_weight_decay_is_not_that_answer():
+    d = diagnosis(STAGE_TWO + "2025-01-10 10:51:55.310 INFO: Epoch 204: head: Default, loss=nan, RMSE_E_per_atom=nan meV\n")
+    assert "a loss whose terms' weights were changed during the run" not in [n.name for n in d.normal]
+    assert "a loss whose terms' weights were changed during the run" not in [
+        n.name for n in diagnosis("I changed the weight decay and the loss went up from 0.3 to 0.5. Why?").normal]

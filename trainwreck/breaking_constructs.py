@@ -90,11 +90,17 @@ _LAYER_CALL = r"(?:self\.\w+|\w*(?:" + _LAYER_NAMES + r"|encoder|enc|dec|conditi
 BOUNDED = lazy_regex.compile(r"tanh|clamp|clip|softplus|sigmoid|\bsin\(|\bcos\(", re.I)
 
 
-def _assignments(name: str, code: str) -> list[str]:
-    """The right-hand sides the code assigns to `name`, alone or in a tuple (`s, t = ...`)."""
-    return [m.group(1) for m in itertools.islice(re.finditer(
-        r"(?m)^[ \t]*(?:[A-Za-z_]\w{0,30}[ \t]*,[ \t]*){0,4}" + re.escape(name)
-        + r"(?:[ \t]*,[ \t]*[A-Za-z_]\w{0,30}){0,4}[ \t]*=(?!=)[ \t]*([^\n]{1,160})$", code), 10)]
+def _assignments(name: str, code: str, part: bool = False) -> list[str]:
+    """The right-hand sides the code assigns to `name`, alone or in a tuple (`s, t = ...`); with `part`, in a tuple
+    assigned a tuple of as many (`e, v = out[:, 0], out[:, 1]`), only its own part."""
+    made = []
+    for m in itertools.islice(re.finditer(r"(?m)^[ \t]*(?P<names>(?:[A-Za-z_]\w{0,30}[ \t]*,[ \t]*){0,4}" + re.escape(name)
+                                          + r"(?:[ \t]*,[ \t]*[A-Za-z_]\w{0,30}){0,4})[ \t]*=(?!=)[ \t]*([^\n]{1,160})$",
+                                          code), 10):
+        names = [n.strip() for n in m.group("names").split(",")] if part else []
+        values = arguments("(" + m.group(2) + ")", 0) if len(names) > 1 else None
+        made.append(values[names.index(name)] if values and len(values) == len(names) else m.group(2))
+    return made
 
 
 def exp_of_layer_piece(code: str) -> re.Match | None:
@@ -384,59 +390,60 @@ def raw_output_logged(code: str, m: re.Match, sliced: dict[str, int]) -> bool:
     return again.search(code, sliced[n], m.start()) is None     # (y_pred clipped first, `y_pred = K.clip(...)`: kept off 0)
 
 
-# ... and, in any framework, the log of a piece of a layer's raw output: a slice, a chunk or a split of it, or a sum of
-# such pieces (`out = self.readout(s)`, `var_atom = out[:, 1]`, `var = scatter(var_atom, batch, reduce="sum")`, then
-# `torch.log(var)`: a variance or a scale head read off a plain Linear). A linear output is negative or 0 for some
-# inputs from the first forward pass, and the log of it nan or -inf. Only a piece: a whole output logged is more often a
-# probability the model's own last layer made (a softmax the paste does not show). Not where any making of a name on the
-# way keeps it positive (an exp, a softplus, a sigmoid, an absolute value, a square, a clamp, an epsilon added).
-KEPT_POSITIVE = lazy_regex.compile(r"exp|softplus|sigmoid|softmax|(?<![\w.])(?:\w+\.)*abs\(|\.abs\(|square|\*\*\s*2|clamp|clip|"
-                                   r"maximum|(?<![\w.])max\(")
-# (the name a piece is taken from: `out[:, 1]`, `out.chunk(2, -1)`, `torch.split(out, 1, -1)`, `scatter(v, batch, ...)`,
-# `v.sum(0)`)
-PIECE_OF = lazy_regex.compile(r"(?P<base>[A-Za-z_]\w{0,30})(?P<how>\[[^\]\n]{1,30}\]|\.(?:chunk|split|unbind|sum|mean)\()|"
+# ... and, in any framework, the log of a piece of a layer's raw output: a slice by constants, a chunk or a split of it,
+# or a sum of such pieces (`out = self.readout(s)`, `var_atom = out[:, 1]`, `var = scatter(var_atom, batch,
+# reduce="sum")`, then `torch.log(var)`: a variance or a scale head read off a plain Linear). A linear output is negative
+# or 0 for some inputs from the first forward pass, and the log of it nan or -inf. Only a piece: a whole output logged is
+# more often a probability the model's own last layer made; and not where the paste names a softmax or a sigmoid at all,
+# nor a name that reads as a probability or a weight, nor an entry picked by a label or an action (`probs[i, a]`): the
+# canonical log-probability. Not where any making of a name on the way keeps it positive (an exp, a softplus, a sigmoid,
+# an absolute value, a square, a norm, a variance, a clamp, an epsilon added), in place too (`var.clamp_(min=1e-6)`).
+KEPT_POSITIVE = lazy_regex.compile(r"(?<![A-Za-z0-9_])(?:exp|softplus|sigmoid|softmax|square|clamp|clip|maximum|abs|norm|var|"
+                                   r"std|pow)(?:_\w{0,8})?\s*\(|(?<![\w.])max\(|\*\*\s*2")
+PROBABILITY_SHOWN = lazy_regex.compile(r"(?i)softmax|sigmoid")
+PROBABILITY_NAME = lazy_regex.compile(r"(?i)p|probs?|prob_\w*|\w*_probs?|pi|attn\w*|att|weights?|alphas?|w")
+_LIBRARIES = r"(?!(?:torch|tf|jnp|np|numpy|F|jax|ops|mx|nd|paddle|K)\.)"
+# (the name a piece is taken from, the whole right-hand side: `out[:, 1]`, `out.chunk(2, -1)`, `torch.split(out, 1, -1)`,
+# `tf.split(out, 2, axis=-1)`, `scatter(v, batch, dim=0, reduce="sum")`, `v.sum(0)`)
+PIECE_OF = lazy_regex.compile(_LIBRARIES + r"(?P<base>[A-Za-z_]\w{0,30})(?P<how>\[[\s\d:,.\-]{1,30}\]|"
+                              r"\.(?:chunk|split|unbind|sum|mean)\([^()\n]{0,40}\))|"
                               r"(?:\w+\.)*(?P<call>chunk|split|unbind|scatter\w*|segment_sum|sum|mean)\(\s*"
-                              r"(?P<inner>[A-Za-z_]\w{0,30})\b")
+                              r"(?P<inner>[A-Za-z_]\w{0,30})\b[^\n]*\)")
 _SUMMED = ("sum", "mean", "scatter", "segment_sum")
 # (or the piece taken from the call itself: `self.head(h)[:, 1]`, `self.out(h).chunk(2, -1)`)
-LAYER_PIECE = lazy_regex.compile(_LAYER_CALL + r"[^\n]*\)\s*(?:\[|\.(?:chunk|split|unbind)\()")
+LAYER_PIECE = lazy_regex.compile(_LAYER_CALL + r"[^\n]*\)\s*(?:\[[\s\d:,.\-]{1,30}\]|\.(?:chunk|split|unbind)\()")
 
 
-def _parts_assigned(name: str, code: str) -> list[str]:
-    """What the code assigns to `name`: in a tuple assigned a tuple of as many (`e, v = out[:, 0], out[:, 1]`), its own
-    part; otherwise the whole right-hand side."""
-    parts = []
-    for m in itertools.islice(re.finditer(r"(?m)^[ \t]*(?P<names>(?:[A-Za-z_]\w{0,30}[ \t]*,[ \t]*){0,4}" + re.escape(name)
-                                          + r"(?:[ \t]*,[ \t]*[A-Za-z_]\w{0,30}){0,4})[ \t]*=(?!=)[ \t]*([^\n]{1,160})$",
-                                          code), 10):
-        names = [n.strip() for n in m.group("names").split(",")]
-        values = arguments("(" + m.group(2) + ")", 0) if len(names) > 1 else None
-        parts.append(values[names.index(name)] if values and len(values) == len(names) else m.group(2))
-    return parts
-
-
-def _piece_of_layer_output(name: str, code: str, depth: int = 4, piece: bool = False) -> bool:
+def _piece_of_layer_output(name: str, code: str, seen: set[str], piece: bool = False) -> bool:
     """Is `name` made from a layer's raw output, through a slice, a chunk or a split (`piece` once one is met) and
-    any sums, with nothing on the way that keeps it positive?"""
-    made = _parts_assigned(name, code)
-    if not made or depth == 0 or any(KEPT_POSITIVE.search(rhs) or GUARDED.search(rhs) for rhs in made):
+    any sums, with nothing on the way that keeps it positive? (`seen`: the names read already, each once: a name
+    reassigned from itself, `x = x[:, 0]`, is read as one step.)"""
+    if name in seen or len(seen) > 8:
         return False
-    for rhs in (r.strip() for r in made):
+    seen.add(name)
+    made = _assignments(name, code, part=True)
+    if not made or any(KEPT_POSITIVE.search(rhs) or GUARDED.search(rhs) for rhs in made) \
+            or re.search(r"(?<![\w.])" + re.escape(name) + r"\.(?:clamp|clip|abs|exp)\w*_\(", code):
+        return False
+    for rhs in (r.split("#")[0].strip() for r in made):
         if re.match(_LAYER_CALL, rhs) and (piece or LAYER_PIECE.match(rhs)):
             return True
-        if (m := PIECE_OF.match(rhs)) is None:
+        if (m := PIECE_OF.fullmatch(rhs)) is None:
             continue
         summed = (m.group("call") or m.group("how") or "").lstrip(".").startswith(_SUMMED)
-        if _piece_of_layer_output(m.group("base") or m.group("inner"), code, depth - 1, piece or not summed):
+        if _piece_of_layer_output(m.group("base") or m.group("inner"), code, seen, piece or not summed):
             return True
     return False
 
 
 def log_of_layer_piece(code: str) -> re.Match | None:
     """The first log (LOG_CALL) of a name made from a piece of a layer's raw output (_piece_of_layer_output), or None."""
+    if PROBABILITY_SHOWN.search(code):
+        return None
     for m in itertools.islice(LOG_CALL.finditer(code), EXP_CALLS_READ):
         name = NAME_ARG.match(m.group("arg").strip())
-        if name and not name.group("minus") and _piece_of_layer_output(name.group("name"), code):
+        if name and not name.group("minus") and not PROBABILITY_NAME.fullmatch(name.group("name")) \
+                and _piece_of_layer_output(name.group("name"), code, set()):
             return m
     return None
 
@@ -540,11 +547,20 @@ LOG_OF_ADDED_EXPS = lazy_regex.compile(r"(?<![\w.])(?:\w+\.)?log\(\s*(?:\w+\.)*e
 #   torch.nn.Softplus.html: "reverts to the linear function
 #   when input x beta > threshold", 20 by default), and `logaddexp(0, x)` subtracts the larger first. Not the stable
 #   form's `log1p(exp(-abs(x)))`, whose exp is at most 1, nor an input with the largest subtracted.
-_CONSTANT = r"(?:\d+(?:\.\d*)?|\.\d+)"
+_CONSTANT = r"(?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?"
 SOFTPLUS_BY_HAND = lazy_regex.compile(_LIBRARY + r"(?:log\(\s*(?=" + _CONSTANT + r"\s*\+|(?:" + _CONSTANT + r"\s*\*\s*)?"
                                       + _LIBRARY + r"exp\([^\n]{0,200}?\)\s*\+\s*" + _CONSTANT + r"\s*\))|log1p\(\s*)(?:"
                                       + _CONSTANT + r"\s*\+\s*)?(?:" + _CONSTANT + r"\s*\*\s*)?" + _LIBRARY + r"exp\(\s*"
                                       + _ARGUMENT + r"(?:\s*\+\s*" + _CONSTANT + r")?\s*\)?")
+# ... and with the tensor's own exp: `torch.log(1 + x.exp())`, `torch.log1p(x.exp())`
+SOFTPLUS_METHOD = lazy_regex.compile(_LIBRARY + r"(?:log\(\s*(?=" + _CONSTANT + r"\s*\+|[A-Za-z_][\w.]{0,40}\.exp\(\)\s*\+\s*"
+                                     + _CONSTANT + r"\s*\))|log1p\(\s*)(?:" + _CONSTANT + r"\s*\+\s*)?"
+                                     r"(?P<arg>[A-Za-z_][\w.]{0,40})\.exp\(\)(?:\s*\+\s*" + _CONSTANT + r")?\s*\)")
+# (a line of code: an assignment, a return, or an indented line; or a call a library names, `torch.log(...)` -- not the
+# formula said in a sentence, "nn.Softplus(), i.e. log(1 + exp(x))")
+_CODE_LINE = lazy_regex.compile(r"^(?:[ \t]{4,}|\t|[ \t]*return\b|[ \t]*[\w.\[\], ]{1,80}?(?<![=!<>])=(?!=))")
+_LIBRARY_CALLED = lazy_regex.compile(r"(?:torch|np|numpy|tf|tf\.math|jnp|math|K|ops|keras\.ops|paddle|mx\.nd|mx\.np|nd|tl|cp)\.")
+
 
 
 def _exp_in_a_ratio(code: str) -> re.Match | None:
@@ -594,12 +610,25 @@ def _exp_in_a_ratio(code: str) -> re.Match | None:
 
 
 def softplus_by_hand(code: str) -> re.Match | None:
-    """The first softplus written by hand (SOFTPLUS_BY_HAND) whose exp's input nothing bounds: no largest subtracted,
-    no minus an absolute value (the stable form's exp(-|x|)), no squashing function."""
-    for m in itertools.islice(SOFTPLUS_BY_HAND.finditer(code), EXP_CALLS_READ):
-        arg = m.group("arg")
-        if not (SHIFTED.search(arg) or re.match(r"\s*-\s*(?:\w+\.)*abs\(", arg) or EXP_BOUNDED_INPUT.search(arg)):
-            return m
+    """The first softplus written by hand (SOFTPLUS_BY_HAND, SOFTPLUS_METHOD) in a line of code, whose exp's input
+    nothing bounds: no largest subtracted, no minus an absolute value (the stable form's exp(-|x|)) or a square, no
+    squashing function, and no clamp or shift where a bare name is made. Not on a line that names the library's
+    softplus ("replaced log(1 + exp(x)) with F.softplus(x)")."""
+    found = itertools.chain(itertools.islice(SOFTPLUS_BY_HAND.finditer(code), EXP_CALLS_READ),
+                            itertools.islice(SOFTPLUS_METHOD.finditer(code), EXP_CALLS_READ))
+    for m in sorted(found, key=lambda m: m.start()):
+        start = code.rfind("\n", 0, m.start()) + 1
+        line = code[start:(code.find("\n", m.end()) + 1 or len(code) + 1) - 1]
+        if not (_LIBRARY_CALLED.match(m.group(0)) or _CODE_LINE.match(line)) or "softplus" in line.lower():
+            continue
+        arg = m.group("arg").strip()
+        if SHIFTED.search(arg) or re.match(r"-\s*(?:(?:\w+\.)*abs\(|\(?[\w.]+\s*\*\*\s*2)", arg) \
+                or EXP_BOUNDED_INPUT.search(arg):
+            continue
+        if (name := NAME_ARG.match(arg)) and any(SHIFTED.search(rhs) or BOUNDED.search(rhs) or GUARDED.search(rhs)
+                                                 for rhs in _assignments(name.group("name"), code[:m.start()])):
+            continue
+        return m
     return None
 
 
@@ -910,8 +939,10 @@ def breaking_construct(prose: str) -> dict[str, str]:
         out["exp-unshifted"] = (f"the pasted code writes a softplus by hand, a log of an exp with a constant added "
                                 f"(`{' '.join(prose[m.start():m.end()].split())}`): an input past about 88.7 in float32 "
                                 "(709.8 in float64) makes exp inf and the log of it inf, and the backward pass multiplies "
-                                "the log's slope there, 0, by exp's, inf: nan (the library's softplus returns its input "
-                                "unchanged above a threshold, 20 in PyTorch's)")
+                                "the log's slope there, 0, by exp's, inf: nan (the library's softplus, F.softplus or "
+                                "logaddexp(0, x), stays finite: PyTorch's returns its input unchanged above a "
+                                "threshold of 20; a torch.where around the hand-written form still gives nan "
+                                "gradients, since the branch not taken is differentiated too)")
     said = EXP_RATIO_SAID.search(prose) if "exp-unshifted" not in out and not STABLE_SAID.search(prose) \
         and not SHIFT_SAID.search(prose) else None
     if said:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from .logscan.evidence import Evidence
 from . import lazy_regex
+from .lazy_regex import PatternLike
 
 DIGITS = 5e-5          # relative: a value printed to six significant digits or fewer
 FRACTION_DIGITS = 2e-3  # relative, for (share wrong) x ceiling: the accuracy is printed to 3-4 digits
@@ -26,7 +27,7 @@ class Ceiling:
     why: str                        # the clamp, with its source
     meaning: str                    # what sitting there says about the run
     framework: str | None = None    # shown only when the log shows this framework (ORIGINS key) ...
-    named: re.Pattern | None = None  # ... or names the loss (with no framework: only where it names it)
+    named: PatternLike | None = None  # ... or names the loss (with no framework: only where it names it)
 
 
 CEILINGS = (

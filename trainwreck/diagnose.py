@@ -55,6 +55,7 @@ from .sentences import YES_NO, mostly_prose
 from .thesaurus import tokens
 from .timing_words import timing_of
 from . import lazy_regex
+from .lazy_regex import PatternLike
 
 # What a caller of the engine needs comes from here: the finder the scan takes, the diagnosis, the curve's signature.
 __all__ = ["Diagnosis", "Match", "diagnose", "message_finder", "signature_of", "weigher"]
@@ -137,7 +138,7 @@ VALIDATION_NAN = [
 ]
 
 
-def _printed(pattern: re.Pattern, prose: str) -> re.Match | None:
+def _printed(pattern: PatternLike, prose: str) -> re.Match | None:
     """The first match of the pattern on a line the log printed, before one in a sentence of the report's: "Loss is 0.0
     from the first log line and grad_norm is nan, eval_loss nan" says what the Trainer printed further down, where
     its place is (review_session41 i26 had placed it at line 1, before the training loss broke)."""
@@ -877,9 +878,10 @@ _FEARED = (r"(?:(?!\b(?:because|since|as|nan|inf|infinity|diverg\w*|explod\w*|bl
 # (the words before the modal stop where _FEARED's do: "I'm worried the nan I got at step 4000 will come back" reports
 # that nan)
 _FEARED_TO_COME = (r"(?:(?!\b(?:because|since|as|nan|inf|infinity|diverg\w*|explod\w*|blow\w*|blew|climb\w*|overflow\w*)\b|--)"
-                   r"[^.!?\n,:;\u2013\u2014]){0,40}?\b(?:will|might|could|may|would|(?:is|are) (?:going|about) to)\s[^.!?\n,:;]*")
-# (the subject left out, at a sentence's start: "Worried something is about to blow up")
-WORRY = lazy_regex.compile(r"(?:\b(?:i'?m|i am|we'?re|we are|i was|we were)\s+|(?<![^\n])|(?<=[.!?])[ \t]+)"
+                   r"[^.!?\n,:;\u2013\u2014]){0,40}?\b(?:will|might|could|may|would|(?:is|are) (?:going|about) to)\s"
+                   r"(?:(?!--)[^.!?\n,:;\u2013\u2014])*")
+# (the subject left out, at a sentence's or a line's start, a bullet's too: "Worried something is about to blow up")
+WORRY = lazy_regex.compile(r"(?:\b(?:i'?m|i am|we'?re|we are|i was|we were)\s+|(?<![^\n])[ \t]*(?:[-*>][ \t]+)?|(?<=[.!?])[ \t]+)"
                            r"(?:(?:a bit|a little|really|very|quite|so|getting)\s+)?"
                            r"(?:worried|concerned|scared|nervous)\b(?:" + _FEARED_TO_COME + "|" + _FEARED + r")"
                            r"|\bi (?:wonder|fear)\s+(?:if|whether)\b" + _FEARED)

@@ -18,6 +18,7 @@ import re
 
 from .sentences import denied_before, sentence_around, told
 from . import lazy_regex
+from .lazy_regex import PatternLike
 
 # (the things a model is fed one at a time, and what it gives back for each)
 # (any noun after "every" but the run's own units and the model's parts: "for every transaction", not "every epoch")
@@ -175,7 +176,7 @@ def weights_half(prose: str) -> re.Match | None:
     return None
 
 
-def _first_told(pattern: re.Pattern, prose: str, denied: re.Pattern | None = None) -> str:
+def _first_told(pattern: PatternLike, prose: str, denied: PatternLike | None = None) -> str:
     """The first match of the pattern in what the text tells (not asks), not denied just before it (_DENIED_BEFORE,
     or the pattern's own `denied`) nor taken back after it in its sentence; or ""."""
     text = told(prose)

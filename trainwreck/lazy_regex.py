@@ -9,13 +9,14 @@ of a log, so a deferral would be paid once per line and save nothing.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Union
 
 
 class LazyPattern:
     """Stands for `re.compile(pattern, flags)`: the same methods, and the pattern compiled by the first of them
-    called. `pattern` and `flags` are the arguments given, so a larger pattern can be built from this one's
-    text without compiling it."""
+    called. `pattern` and `flags` are the arguments given (re.compile's own `flags` adds re.UNICODE to a str pattern's),
+    so a larger pattern can be built from this one's text without compiling it. Not a re.Pattern: hand
+    `PATTERN.compiled()` to what needs one, and ask `PATTERN.made(match)` what `match.re is PATTERN` would ask."""
 
     __slots__ = ("pattern", "flags", "_compiled")
 
@@ -27,29 +28,29 @@ class LazyPattern:
             self._compiled = re.compile(self.pattern, self.flags)
         return self._compiled
 
-    def search(self, string: str, *span: int) -> re.Match | None:
-        return (self._compiled or self.compiled()).search(string, *span)
+    def search(self, *args: Any, **kwargs: Any) -> re.Match | None:
+        return (self._compiled or self.compiled()).search(*args, **kwargs)
 
-    def match(self, string: str, *span: int) -> re.Match | None:
-        return (self._compiled or self.compiled()).match(string, *span)
+    def match(self, *args: Any, **kwargs: Any) -> re.Match | None:
+        return (self._compiled or self.compiled()).match(*args, **kwargs)
 
-    def fullmatch(self, string: str, *span: int) -> re.Match | None:
-        return (self._compiled or self.compiled()).fullmatch(string, *span)
+    def fullmatch(self, *args: Any, **kwargs: Any) -> re.Match | None:
+        return (self._compiled or self.compiled()).fullmatch(*args, **kwargs)
 
-    def finditer(self, string: str, *span: int) -> Any:
-        return (self._compiled or self.compiled()).finditer(string, *span)
+    def finditer(self, *args: Any, **kwargs: Any) -> Any:
+        return (self._compiled or self.compiled()).finditer(*args, **kwargs)
 
-    def findall(self, string: str, *span: int) -> list:
-        return (self._compiled or self.compiled()).findall(string, *span)
+    def findall(self, *args: Any, **kwargs: Any) -> list:
+        return (self._compiled or self.compiled()).findall(*args, **kwargs)
 
-    def sub(self, repl: Any, string: str, count: int = 0) -> str:
-        return (self._compiled or self.compiled()).sub(repl, string, count)
+    def sub(self, *args: Any, **kwargs: Any) -> str:
+        return (self._compiled or self.compiled()).sub(*args, **kwargs)
 
-    def subn(self, repl: Any, string: str, count: int = 0) -> tuple[str, int]:
-        return (self._compiled or self.compiled()).subn(repl, string, count)
+    def subn(self, *args: Any, **kwargs: Any) -> tuple[str, int]:
+        return (self._compiled or self.compiled()).subn(*args, **kwargs)
 
-    def split(self, string: str, maxsplit: int = 0) -> list:
-        return (self._compiled or self.compiled()).split(string, maxsplit)
+    def split(self, *args: Any, **kwargs: Any) -> list:
+        return (self._compiled or self.compiled()).split(*args, **kwargs)
 
     def made(self, match: re.Match) -> bool:
         """Whether `match` was found by this pattern: what `match.re is PATTERN` asks of a compiled one, which a
@@ -68,5 +69,14 @@ class LazyPattern:
         return f"lazy_regex.compile({self.pattern!r}, {self.flags!r})"
 
 
+# A pattern the readings hold: compiled now, or on first use
+PatternLike = Union[re.Pattern, LazyPattern]
+# Every pattern made here, wherever it is kept (a module's name, a tuple of folds, a Normal's field): the tests compile
+# each and check its shape, as importing its module once did for the ones compiled then
+MADE: list[LazyPattern] = []
+
+
 def compile(pattern: str, flags: int = 0) -> LazyPattern:  # noqa: A001 (read as re.compile is read)
-    return LazyPattern(pattern, flags)
+    made = LazyPattern(pattern, flags)
+    MADE.append(made)
+    return made

@@ -20,12 +20,13 @@ from .schedule_said import no_warmup_said
 from .sentences import UNDONE, denied_before, rounding_of, said_unnegated, sentence_around, told
 from .start_loss import PRETRAINED, early_jump_seen
 from . import lazy_regex
+from .lazy_regex import PatternLike
 
 
 @dataclass(frozen=True)
 class Normal:
     name: str
-    asked: re.Pattern          # the report asks about this behaviour
+    asked: PatternLike         # the report asks about this behaviour
     explanation: str
     decide: str                # what to paste to tell the normal case from a failure
     # the words of a broken run it accounts for itself (tokens): a Darknet line's -nan, a skipped step's overflow
@@ -41,7 +42,7 @@ class Normal:
     explains_climb: bool = False
     # what its mechanism accounts for, said in words it does not ask with: taken out of the words before they are read
     # for a run that broke (a skipped step's nan gradient norm)
-    accounts_said: re.Pattern | None = None
+    accounts_said: PatternLike | None = None
     # the parts of an entry's weighing its answer explains (diagnose.WORDS_ONLY's kin), which make no closest entry
     # beside it: a loss below zero ("negative") where the objective goes there by design
     explains_parts: frozenset = frozenset()
@@ -472,7 +473,7 @@ OBJECTIVES = (
            # (and the family by its members' names, "CycleGAN losses", "StyleGAN2 loss"; and the losses CycleGAN's and
            # pix2pix's own repository prints, `D_A: 0.214 G_A: 0.331`, `G_GAN: 1.02 G_L1: 9.8 D_real: 0.41 D_fake: 0.38`;
            # taming-transformers' VQGAN logs `disc_loss`)
-           lazy_regex.compile(r"\b(?:loss_?[dg]|[dg]_loss|(?:disc|gen)_loss|errd\w*|errg\w*|(?:discriminator|generator)(?:'s)? loss(?:es)?|"
+           lazy_regex.compile(r"\b(?:loss_?[dg]|[dg]_loss|disc_loss|errd\w*|errg\w*|(?:discriminator|generator)(?:'s)? loss(?:es)?|"
                               r"(?:" + GAN_FAMILY + r"|adversarial) loss(?:es)?|loss(?:es)? of (?:the )?(?:discriminator|generator))\b|"
                               r"\b(?:d_(?:a|b|real|fake)|g_(?:a|b|gan|l1)):\s*\d|"
                               r"\b(?:" + GAN_FAMILY + r"|generator)\b[\s\S]{0,2000}?\bcritic(?:'s)? loss\b|"
@@ -636,6 +637,26 @@ OBJECTIVES = (
            "different weights; at the full weight it falls again",
            "the reconstruction and the KL terms apart, epoch by epoch, and the KL weight beside them",
            frozenset({"climb", "diverge"}), unless=_vae_unless),
+    Normal("a loss whose terms' weights were changed during the run",
+           # (MACE's own line at its Stage Two, or the weights said to be changed: not a weight decay, nor class weights,
+           # whose own answer is above)
+           lazy_regex.compile(r"\bchanging loss based on (?:stage two weights|swa)\b|"
+                              r"\b(?:chang\w*|switch\w*|rais\w*|increas\w*|re-?weight\w*|bump\w*)\s+(?:the\s+)?"
+                              r"(?:loss(?:'s)?\s+weights?|(?:energy|forces?|stress|virials?|aux\w*|term)\s+weights?|weights?\s+of\s+"
+                              r"the\s+(?:loss|terms))\b|"
+                              r"\bloss\s+weights?\s+(?:are\s+|were\s+|get\s+|got\s+)?(?:changed?|switched|raised|increased|bumped)\b"),
+           "a loss of several terms is their weighted sum, and a run that changes the weights measures another function "
+           "from then on: the total jumps at the change, or falls, without the model changing at all. MACE's Stage Two "
+           "does this on purpose: from --start_swa it raises the energy weight (to 1000 by default, from 1) and lowers "
+           "the rate \"to help converge them\", and logs \"Changing loss based on Stage Two Weights\" "
+           "(--swa and --swa_energy_weight in https://github.com/ACEsuit/mace/blob/"
+           "001d6ed8263cd00ca3a07f6bba1d19434724a30a/mace/tools/arg_parser.py; the line in https://github.com/ACEsuit/"
+           "mace/blob/f1a0216865fc5bc59727ee1b8e0af9b019664801/mace/tools/train.py) -- the loss= its epoch lines print "
+           "is computed with the new weights. Compare each "
+           "term's own error across the change (MACE's RMSE_E_per_atom and RMSE_F), not the total",
+           "each term's own error (an RMSE per quantity) on both sides of the change: a failure worsens them, or turns "
+           "them nan; a new weighting moves only the total",
+           frozenset({"climb", "diverge"}), explains_climb=True, unless=lambda text: _nan_or_inf_said(text)),
 )
 
 # A model said not to have learned: at chance, flat, climbing, or worse than the mean (an R^2 near or below 0), or a run
@@ -729,7 +750,7 @@ _LOGLIK_WRONG = lazy_regex.compile(r"(?i)" + _LOGLIK + _LOGLIK_CLAUSE + r"(?:\b(
                                    r"checkpoint)\w*)|\bkl\b[^.\n?]{0,40}?\b(?:negative|below (?:zero|0))\b")
 
 
-def _found(pattern: re.Pattern, text: str) -> str:
+def _found(pattern: PatternLike, text: str) -> str:
     """The words of the pattern's first match in the text, as an `unless` gives its reason; or ""."""
     m = pattern.search(text)
     return m.group(0) if m else ""
@@ -1264,7 +1285,7 @@ TOOL_ANSWERS = (
     Normal("nnU-Net's loss, the cross-entropy plus minus the soft Dice, which goes below zero",
            # (nnU-Net named, and its loss said or printed below zero: `train_loss -0.6904`)
            lazy_regex.compile(r"(?s)\A(?=.*(?:" + MINUS_SCORE_TRAINER.pattern + r"))(?=.*(?:" + NEGATIVE_SAID.pattern
-                              + r"|\b(?:train|val)_loss\s*:?\s*-\d*\.?\d))", re.I),
+                              + r"|\b(?:train|val)_loss\s*(?::\s*)?-\d*\.?\d))", re.I),
            "nnU-Net trains on the cross-entropy plus the soft Dice with its sign flipped: its soft Dice loss returns "
            "-dc (https://github.com/MIC-DKFZ/nnUNet/blob/v2.8.1/nnunetv2/training/loss/dice.py#L119), DC_and_CE_loss "
            "adds it to the cross-entropy with weights of 1 (compound_losses.py#L55, nnUNetTrainer.py#L444-L446 there), "
@@ -1494,7 +1515,8 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            # diverge where the validation loss is said still to fall: "train loss is 1.62 and eval loss 1.79, and the
            # two curves have been slowly diverging since epoch 1, although eval loss still goes down" -- not both
            # curves diverging on their own, "then both curves diverge, 35.2 and 41.7", which is a blow-up of both)
-           lazy_regex.compile(_HELD_OUT_LOSS + r".{0,80}\b(?:higher|lower|bigger|smaller|greater|above|below|than|"
+           lazy_regex.compile(_HELD_OUT_LOSS + r".{0,80}\b(?:higher|lower|bigger|smaller|greater|"
+                              r"(?:above|below)\s+(?:the\s+|my\s+|our\s+)?train(?:ing)?\b|than|"
                               r"differ|(?:two|both)\s+(?:loss\s+)?curves\b[^.\n]{0,30}?\b(?:" + _APART + r"|"
                               r"drift\w*\s+apart|mov\w*\s+apart|diverg\w*(?=[^.\n]{0,80}?\b" + _HELD_OUT_LOSS
                               + r"\s+(?:still\s+)?(?:goes\s+down|falls|decreases|improves|drops)\b)))|"

@@ -527,13 +527,15 @@ def lr_tried(text: str) -> str:
         return "delayed" if _instead_said(text, folded) or put_off or later or _same_later(text) else "failed"
     if LOWER_LR_HELPS.search(stated) or _default_rate_worked(folded):
         return "helped"
-    # (a rate and "still" at the place it broke, the place named elsewhere too: "lr 1e-4 -> still epoch 3 batch 503";
-    # or rates listed with one place: "lr 3e-4: 18431. lr 1e-4: 18431")
-    if _still_at_named_place(text) or rates_at_one_place(text):
+    # (a rate and "still" at the place it broke, the place named elsewhere too: "lr 1e-4 -> still epoch 3 batch 503")
+    if _still_at_named_place(text):
         return "failed"
     compared = _rates_compared(folded)
     if compared:
         return compared
+    # (or rates listed with one place: "lr 3e-4: 18431. lr 1e-4: 18431")
+    if rates_at_one_place(text):
+        return "failed"
     # (not a question: "is it normal that lr 0.01 goes nan a few steps later than lr 0.1?")
     if any(_said_later(sentence) for sentence in SENTENCE.split(told_folded)):
         return "delayed"
@@ -595,24 +597,30 @@ PLACE_BARE_MIN = 50
 
 # Rates listed each with the place the run broke, the place the same for all: "lr 3e-4: 18431. lr 1e-4: 18431", "lr
 # 1e-3 -> nan at step 700, lr 1e-4 -> nan at step 700". A lower rate that broke where the higher one did: the failure does
-# not move with the rate. Only a colon, an arrow or "at" between rate and place, the place a step's count (PLACE_BARE_MIN
-# or more) or a place named by its unit; not a count of something after it ("lr 0.001: 200 epochs").
+# not move with the rate. Only a colon or an arrow between rate and place, and the place closing its clause, or a nan or
+# an inf said at it; the place a step's count (PLACE_BARE_MIN or more) or an epoch; not a count of something after it
+# ("lr 0.001: 2000 epochs", "lr 1e-3: batch 64"), nor in a text that says nothing broke, nor in a clause that says the
+# run went well ("lr 1e-4: 5000 steps, converged fine").
+_PLACE_NUMBER = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?![\d.,]?\d)"
 RATE_AT_PLACE = lazy_regex.compile(r"(?i)\b(?:lr|learning[ _]rate)\s*(?:[=:]\s*)?(?P<rate>\d+(?:\.\d+)?(?:e-?\d+)?|\.\d+)\s*"
-                                   r"(?::|->|→|=>)\s*(?:(?:nan|inf)\s+)?(?:(?:at|@)\s+)?(?:(?P<unit>step|iteration|iter|batch|"
-                                   r"epoch)\s+)?(?P<n>\d{1,3}(?:,\d{3})+|\d+)(?![\d.,]\d|\s*(?:epochs|steps|iters|iterations|"
-                                   r"batches|samples|examples|images|minutes|hours|%|x\b))"
-                                   r"|\b(?:lr|learning[ _]rate)\s*(?:[=:]\s*)?(?P<rate2>\d+(?:\.\d+)?(?:e-?\d+)?|\.\d+)\s*"
+                                   r"(?:(?::|->|→|=>)\s*(?:(?P<unit>step|iteration|iter|epoch)\s+)?(?P<n>" + _PLACE_NUMBER
+                                   + r")(?=\s*(?:[.;,)]|$|\s(?:and|then|again|too)\b))|"
                                    r"(?:(?::|->|→|=>|,)\s*)?(?:it\s+)?(?:(?:goes|went|turns|is)\s+)?(?:nan|inf)\s+(?:at|@)\s+"
-                                   r"(?:(?P<unit2>step|iteration|iter|batch|epoch)\s*)?(?P<n2>\d{1,3}(?:,\d{3})+|\d+)(?![\d.,]\d)")
+                                   r"(?:(?P<unit2>step|iteration|iter|epoch)\s*)?(?P<n2>" + _PLACE_NUMBER + r"))")
 
 
 def rates_at_one_place(text: str) -> bool:
     """Two rates or more, each listed with the place the run broke, and the place one (RATE_AT_PLACE)."""
+    if not RAN_BADLY.search(fold_text(text)):
+        return False
     at: dict[str, set[float]] = {}
     for m in itertools.islice(RATE_AT_PLACE.finditer(text), 20):
         n, unit = (m.group("n"), m.group("unit")) if m.group("n") else (m.group("n2"), m.group("unit2"))
-        if unit or int(n.replace(",", "")) >= PLACE_BARE_MIN:
-            at.setdefault(n.replace(",", ""), set()).add(float(m.group("rate") or m.group("rate2")))
+        clause = re.split(r"[.;\n]|\blr\b", text[m.end():m.end() + 80], maxsplit=1)[0]
+        if RAN_WELL.search(fold_text(clause)):
+            continue
+        if (unit or "").lower() == "epoch" or int(n.replace(",", "")) >= PLACE_BARE_MIN:
+            at.setdefault(n.replace(",", ""), set()).add(float(m.group("rate")))
     return any(len(rates) >= 2 for rates in at.values())
 
 

@@ -71,7 +71,7 @@ THESAURUS = [
      r"|o[12]|loss[ _-]?scal\w*|grad[ _-]?scaler)\b"
      # (a bare 16 only as a flag or a setting: `--precision 16`, `precision=16)` in a call, a config line's
      # `precision: 16`; not a metric printed beside others, "precision: 16, recall: 12")
-     r"|\bprecision\s*[=:]?\s*(?P<q>['\"])16(?:-mixed|-true)?(?P=q)|--precision[ =]16\b(?![\w.%])"
+     r"|\bprecision\s*(?:[=:]\s*)?(?P<q>['\"])16(?:-mixed|-true)?(?P=q)|--precision[ =]16\b(?![\w.%])"
      r"|\bprecision\s*=\s*16(?=\s*[,)]\s*(?!\w*\s*(?:recall|f1|acc\w*|top)))|(?m:^[ \t]*precision\s*:\s*16[ \t]*$)"
      r"|\b16-(?:mixed|true)\b",
      " fp16 "),
@@ -105,7 +105,7 @@ THESAURUS = [
     # the logits, stably)
     (r"(?<!sigmoid )\bfocal loss\b(?![^.\n]{0,40}?\b(?:sigmoid focal|torchvision|focal ?cross ?entropy|tfa|kornia|"
      r"segmentation models)\b)", " focal cross entropy loss "),
-    (r"\b(?:batch[ _-]?size|batchsize|bs)(?: of| is| was)? *(?:=|:)? *(?:1|one)\b|\b(?:one|a single|1) (?:example|sample"
+    (r"\b(?:batch[ _-]?size|batchsize|bs)(?: of| is| was)?(?: *[=:])? *(?:1|one)\b|\b(?:one|a single|1) (?:example|sample"
      r"|image)s? (?:per|in a|in each|in the) batch\b|\bbatch(?:es)? (?:of|with|holds|has) (?:1|one|a single)\b", " batchone "),
     (r"\b(?:batch[ _-]?size|batchsize|bs)\b", " batchsize "),
     (r"\b(?:num(?:ber)?[ _-]?(?:of[ _-])?class(?:es)?|n_classes|class[ _-]?count|classes count)\b", " numclasses "),
@@ -133,10 +133,13 @@ THESAURUS = [
     # (a score that climbs is learning, not a loss's climb: "accuracy climbs normally", "the AUC goes up")
     (r"\b(accuracy|acc|val_acc|auc|f1|score|iou|dice|precision|recall|map|bleu)\b((?:\s+\w+){0,2}?)\s+"
      r"(?:climb\w*|increas\w*|go(?:es)? up|going up|ris(?:es|ing)|rose)\b", r" \1\2 improves "),
-    # (nor is a gap between two curves that grows: "the gap keeps growing", "the difference between train and val
-    # increases" -- a gap's own normal answer reads it)
-    (r"\b(gap|difference)\b((?:\s+(?!but\b|while\b|then\b|yet\b|though\b|and\s+(?:the\s+)?loss\b)\w+){0,5}?)\s+(?:keeps?\s+)?(?:grow\w*|increas\w*|widen\w*|ris(?:es|ing)|rose|"
-     r"climb\w*|go(?:es)? up|going up)\b", r" \1\2 widens "),
+    # (nor is a gap between the training and the held-out curves that grows: "the gap keeps growing", "the difference
+    # between train and val loss increases" -- a gap's own normal answer reads it; not a gap between a prediction and
+    # its target, an error that grows)
+    (r"\b(gap|difference)((?:\s+(?:between|in|of)\s+(?:the\s+)?(?:train\w*|validation|val|test|eval\w*|generali[sz]ation)"
+     r"(?:\s+(?:and|vs\.?|versus|&)\s+(?:the\s+)?(?:train\w*|validation|val|test|eval\w*))?(?:\s+(?:loss(?:es)?|curves?|"
+     r"accurac\w*|acc|scores?))?)?)\s+(?:keeps?\s+)?(?:grow\w*|increas\w*|widen\w*|ris(?:es|ing)|rose|climb\w*|go(?:es)? up|"
+     r"going up)\b", r" \1\2 widens "),
     # "increase" of the loss, not "increase the batch size" (a remedy, or a change the report made)
     (r"\b(?:bigger and bigger|larger and larger|keeps? (?:growing|increasing|rising)|climb\w*"
      r"|increas\w*(?! +(?:(?:the|my|our|its|this|that) +)?(?:batch\w*|lr|learning|number|num|size|dropout|weight decay"
@@ -207,7 +210,7 @@ THESAURUS = [
      r"|\balways\s+(?:at|on|in)\s+" + _SAME_PLACE + r"(?!\s+for\s+(?:a|each|any|one)\s+(?:given\s+|fixed\s+)?seed)"
      r"|\ball\b[^.;\n]{0,30}?\b(?:die[sd]?|diverge[sd]?|break|broke|blow\s+up|blew\s+up|crash(?:es|ed)?|fail(?:s|ed)?|"
      r"(?:go|goes|went|turn|turns|turned|hit|hits|reach|reached)\s+(?:a\s+)?nan)\s+(?:at|on|in)\s+" + _SAME_PLACE +
-     r"|\bwhen_(?:early|later)\b(?=\s*,?\s*" + _EVERY_RUN_WORDS + r")", lambda m: f"{m.group(0)} samestep "),
+     r"|\bwhen_(?:early|later)\b(?=\s*(?:,\s*)?" + _EVERY_RUN_WORDS + r")", lambda m: f"{m.group(0)} samestep "),
     (r"\b(?:epochs?)\b", " epoch "),
     (r"\b(?:steps?|iterations?|iters?|batches)\b", " step "),
 ]

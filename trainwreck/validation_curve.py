@@ -12,6 +12,7 @@ from .logscan.layout import csv_column, csv_values
 from .logscan.numbers import NUMBER, to_float
 from . import lazy_regex
 
+
 def _validation_key(quantity: bytes) -> re.Pattern:
     """A validation quantity under its own key: Keras's `val_loss: 0.5534`, `'eval_loss': 0.61`, `val_loss=0.58`, a
     table's `val_loss 0.6914` (not `best_val_loss`, a running best, nor `val_loss_std`)."""

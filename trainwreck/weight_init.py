@@ -10,6 +10,7 @@ import re
 
 from .brackets import arguments
 from . import lazy_regex
+from .lazy_regex import PatternLike
 
 # Weights set to zero (or one constant) in pasted code: Keras's kernel_initializer="zeros", PyTorch's nn.init.zeros_ or
 # constant_ or a weight's fill_(c) / zero_(), or two or more NumPy weight matrices made with np.zeros (W1 and W2: a
@@ -192,7 +193,7 @@ def _enclosing_def(prose: str, at: int, defs: list[re.Match]) -> re.Match | None
     return next((d for d in reversed(defs) if d.start() < at and len(d.group("indent")) < indent), None)
 
 
-def weights_set_by(pattern: re.Pattern, prose: str) -> re.Match | None:
+def weights_set_by(pattern: PatternLike, prose: str) -> re.Match | None:
     """The first match of a weight-setting pattern that is not in an init function the paste defines beside another
     and never uses: its name written nowhere else, or another one chosen by name (INIT_CHOSEN)."""
     matches = list(itertools.islice(pattern.finditer(prose), 20))

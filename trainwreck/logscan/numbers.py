@@ -36,10 +36,14 @@ _BOXED = [(literal, re.compile(box + rb"[ \t]*" + NUMBER), origin) for literal, 
 ARROWS = (b"->", "\u2192".encode())
 
 
-# A number that multiplies a name or a call is code: `loss = 0.01 * mse(e, e_ref) + 0.99 * mse(f, f_ref)` in a pasted
-# loop weighs two losses, it prints no loss of 0.01. (A space before the `*`, or a name right after it: Markdown's bold,
-# `**0.31** then`, closes with no space before it.)
-TIMES_A_NAME = rb"[ \t]+\*{1,2}[ \t]*[A-Za-z_(]|\*{1,2}[A-Za-z_(]"
+# A finite number that multiplies a call or a bracket, or has a call added to it, taken from it or dividing it, is code:
+# `loss = 0.01 * mse(e, e_ref) + 0.99 * mse(f, f_ref)` in a pasted loop weighs two losses, and `loss = 1 - dice(p, y)`
+# is a Dice loss -- neither prints a loss of 0.01 or 1. Not a nan or an inf, which no code weighs a loss by, nor a
+# number before Markdown's emphasis, which closes later on the line against the word it ends (`0.41 *(see plot)*`),
+# nor one before a bracket of words with no operator in them (`0.74 **(best)**`), nor Keras's ` - accuracy:`
+# separator (no call after it).
+CODE_AFTER = (rb"(?<=\d)[ \t]*(?:\*{1,2}[ \t]*(?:[A-Za-z_][\w.]*[ \t]*[(\[]|\((?=[^()\n]*[-+*/,=<>]))(?![^\n]*?[^\s*]\*)|"
+              rb"[-+/][ \t]*[A-Za-z_][\w.]*\()")
 
 
 def keyed(key: bytes, wrappers: bool = False, thousands: bool = False, arrows: bool = False) -> re.Pattern:
@@ -56,8 +60,8 @@ def keyed(key: bytes, wrappers: bool = False, thousands: bool = False, arrows: b
     number = _NUMBER.replace(b"{thousands}", rb"(?:,\d{3})*" if thousands else b"")
     # (a point that ends a sentence after digits is no decimal: "epoch 200 loss 3.91e10." -- one before a digit or a
     # letter is; after a word, `loss = NaN.` is a message's, as TensorFlow's "Model diverged with loss = NaN." is)
-    # (nor a number that multiplies a name or a call: TIMES_A_NAME)
-    stop = rb"\w|\.\w|(?<![0-9])\.|" + TIMES_A_NAME
+    # (nor a number in an expression of code: CODE_AFTER)
+    stop = rb"\w|\.\w|(?<![0-9])\.|" + CODE_AFTER
     after = rb"(?!" + stop + rb"|[ \t]*(?:->|\xe2\x86\x92))" if arrows else rb"(?!" + stop + rb")"
     # a key that ends in a letter must end there: `loss1: 0.84` is another loss, not a loss of 1
     whole = rb"(?![A-Za-z0-9])" if key[-1:].isalnum() else b""

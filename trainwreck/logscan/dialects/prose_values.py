@@ -19,7 +19,7 @@ import re
 
 from . import Dialect
 from ..decimals import decimal_points
-from ..numbers import NUMBER, TIMES_A_NAME
+from ..numbers import NUMBER, CODE_AFTER
 from ..positions import epoch_text
 from .history import Item, list_items
 
@@ -108,10 +108,10 @@ TOKEN = re.compile(
     # (nor the end of a range, "0.6931-0.6929": both ends are values)
     # (nor a group of digits a comma joins to another, "1,481": a thousand and more, or a decimal comma left as it is;
     # nor an ordinal, "к 20-й эпохе", "the 20-th epoch"; nor a factor of a product or a power, "D = 3*32*32", "2^16")
-    # (a factor is a number beside a `*` or `^` that has a digit on its other side, or before one that multiplies a name,
-    # numbers.TIMES_A_NAME: Markdown's `**0.31**` is a value)
+    # (a factor is a number beside a `*` or `^` that has a digit on its other side, or one in an expression of code,
+    # numbers.CODE_AFTER: Markdown's `**0.31**` is a value)
     rb"|(?P<value>(?:(?<![\w.\-/+,])|(?<=\d-)|(?<=\d\xe2\x80\x93)|(?<=[^\d],))(?<!\d\*)(?<!\d \*)(?<!\d\^)~?[ \t]*"
-    + NUMBER + rb")(?![\w]|\.\d|/\d|,\d|-(?:[A-Za-z]|[\x80-\xff])|[ \t]*[*^][ \t]*\d|" + TIMES_A_NAME + rb")"
+    + NUMBER + rb")(?![\w]|\.\d|/\d|,\d|-(?:[A-Za-z]|[\x80-\xff])|[ \t]*[*^][ \t]*\d|" + CODE_AFTER + rb")"
     # a digit of something else (a date, a version, a shape): it breaks the values as another number does
     rb"|(?P<digit>\d)")
 # a nan the words deny: "no nan", "not nan", "never inf", "without nan" (and in other languages, thesaurus's
