@@ -293,3 +293,30 @@ def test_a_weight_change_beside_a_nan_or_a_weight_decay_is_not_that_answer():
     assert "a loss whose terms' weights were changed during the run" not in [n.name for n in d.normal]
     assert "a loss whose terms' weights were changed during the run" not in [
         n.name for n in diagnosis("I changed the weight decay and the loss went up from 0.3 to 0.5. Why?").normal]
+
+
+# ---- low precision: a full-precision run said to go badly, fine-tuning, skipped steps ------------------------------
+
+def test_a_run_out_of_float16_said_to_learn_slowly_or_babble_did_not_go_well():
+    from trainwreck.precision_said import precision_tried
+
+    # ("fine-tune" is no run that went fine; a loss that decreases very slowly and gibberish are no good run)
+    assert precision_tried("Full fine-tune of a 7B model on 8 GPUs, bf16 mixed precision, flash-attention 2.") == ("", "")
+    assert precision_tried("In bf16 the loss decreases very slowly, output is gibberish.")[0] != "helped"
+    assert precision_tried("In fp32 the loss goes down fine, in fp16 it is nan.")[0] == "helped"
+
+
+def test_inf_in_the_grads_and_a_quoted_grad_norm_are_a_skipped_step_s():
+    from trainwreck.normals import NORMALS
+
+    skipped = next(n for n in NORMALS if n.name == "skipped steps under dynamic loss scaling")
+    assert skipped.accounts_said.search("iter 0: found inf in grads, scale 65536.0")
+    assert skipped.accounts_said.search("{'loss': 9.83, 'grad_norm': nan, 'learning_rate': 4e-07}")
+    assert not skipped.accounts_said.search("the loss is nan from step 3 on")
+
+
+def test_a_contracted_have_not_rules_a_nan_out():
+    from trainwreck.thesaurus import tokens
+
+    assert "nan" not in tokens("it hasn't gone nan since")
+    assert "nan" in tokens("it has gone nan since")

@@ -1470,17 +1470,18 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
            # (the norm as hand-written GradScaler loops print it, `gnorm inf`, and "inf / nan" said together -- fairseq
            # logs no norm for a step it skips; the norm's own nan, in its clause: not "the grad norm stays around 3
            # but the loss is nan")
-           accounts_said=lazy_regex.compile(r"(?i)\b(?:grad(?:ient)?[ _-]?|g)norms?\b[ \t]*(?:[:=][ \t]*|(?:\w+[ \t]+){0,3}?)"
+           accounts_said=lazy_regex.compile(r"(?i)\b(?:grad(?:ient)?[ _-]?|g)norms?\b['\"]?[ \t]*(?:[:=][ \t]*|(?:\w+[ \t]+){0,3}?)"
                                             r"(?:nan|inf)\b(?:\s*(?:/|,|or|and)\s*(?:nan|inf)\b)*|"
                                             r"\b(?:nan|inf)\b[^.\n]{0,30}?\b(?:grad(?:ient)?[ _-]?|g)norms?\b|"
                                             r"\b(?:nan|inf)\s+weights\b[^.\n?]{0,80}\?|"
                                             r"\b(?:worried|concerned|scared)\b(?:(?!\b(?:because|since|as)\b)[^.\n?]){0,40}?"
                                             r"\bweights\b[^.\n?]{0,30}?\b(?:nan|inf)\b|"
                                             # (the gradients of a skipped step, which are what overflowed: "inf gradients every
-                                            # thousand steps", and the question which tensor it was or what made it; a fear that something
+                                            # thousand steps", "found inf in grads", and the question which tensor it was or what made it; a fear that something
                                             # blows up for some input, the very overflow the scaler caught -- "makes me nervous
                                             # that some rare input blows my kernel up")
-                                            r"\b(?:nan|inf)\s+(?:grad(?:ient)?s|grads)\b|\b(?:grad(?:ient)?s|grads)\s+(?:are|were|go|went|"
+                                            r"\b(?:nan|inf)s?\s+(?:(?:in|of)\s+(?:the\s+)?)?(?:grad(?:ient)?s|grads)\b|"
+                                            r"\b(?:grad(?:ient)?s|grads)\s+(?:are|were|go|went|"
                                             r"become|became)\s+(?:nan|inf)\b|\bwhich\s+(?:\w+\s+){0,2}?(?:is|are|was|were|goes|went|"
                                             r"becomes?|became)\s+(?:nan|inf)\b" + _NO_LOSS_TO_MARK + r"|"
                                             # (or whether some part makes it: "is the kernel producing inf?" -- a question that

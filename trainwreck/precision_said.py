@@ -116,9 +116,15 @@ RAN_TO_THE_END = lazy_regex.compile(r"\b(?:trains?|runs?|ran|trained)\s+to\s+(?:
                                     r"\bwithout\s+(?:any\s+)?(?:problems?|issues?|trouble)\b")
 
 
+# (nor a loss that falls too slowly, nor outputs that are garbage: "in bf16 the loss decreases very slowly, output is
+# gibberish" says the run out of float16 went badly too)
+POORLY = lazy_regex.compile(r"\b(?:(?:very|too|so|extremely)\s+slow(?:ly)?|barely|gibberish|garbage|word salad|nonsense|"
+                            r"stuck|plateau\w*)\b")
+
+
 def _clause_went(clause: str) -> str:
     """"well" / "badly" / "" for one clause of folded text."""
-    bad = bool(RAN_BADLY.search(NO_NAN.sub(" ", clause)) or NOT_WELL.search(clause))
+    bad = bool(RAN_BADLY.search(NO_NAN.sub(" ", clause)) or NOT_WELL.search(clause) or POORLY.search(clause))
     good = not bad and bool(RAN_WELL.search(clause) or RAN_TO_THE_END.search(clause) or FIXED.search(clause)
                             or NO_NAN.search(clause))
     return "badly" if bad else "well" if good else ""

@@ -134,7 +134,8 @@ LOWER_LR_HELPS = lazy_regex.compile(r"(?:" + _LOWERED_VERB + r"[^.;\n]{0,25}?\bl
 # (and a lower rate that broke beside a higher that ran well: it did not).
 RATE_NAMED = lazy_regex.compile(r"\blr\b\s*(?:(?:=|:|of|to|at|is|was)\s*)?((?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?)(?![\w.])")
 SENTENCE = lazy_regex.compile(r"\.(?!\d)|[;\n!?]|\bbut\b|\bwhile\b|\bwhereas\b")
-RAN_WELL = lazy_regex.compile(r"\b(?:fine|works?|worked|stable|converges?|converged|trains? (?:well|normally|ok)|no nan|"
+# (not the fine of "fine-tune", "fine tuning")
+RAN_WELL = lazy_regex.compile(r"\b(?:fine(?![- ]?tun)|works?|worked|stable|converges?|converged|trains? (?:well|normally|ok)|no nan|"
                               r"learns?|goes down|decreases)\b|"
                               # ("the same loop trains (2.30 -> 0.4)": trains, said of the run, with nothing after it)
                               r"\btrains?(?= *(?:$|\(|[.,;!]))")
@@ -630,7 +631,7 @@ def _still_at_named_place(text: str) -> bool:
     places = None
     for sentence, _end, start, stop in _sentence_spans(text):
         if not PLACE_AT.search(sentence) or not re.search(r"\blr\b", fold_text(sentence)) \
-                or re.search(r"(?i)\bno\s+(?:nan|inf)\b|\bso\s+far\b|\byet\b|\bfine\b", sentence):
+                or re.search(r"(?i)\bno\s+(?:nan|inf)\b|\bso\s+far\b|\byet\b|\bfine\b(?![- ]?tun)", sentence):
             continue
         places = _places(text) if places is None else places
         for m in PLACE_AT.finditer(sentence):

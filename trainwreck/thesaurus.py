@@ -339,7 +339,7 @@ RULED_OUT = frozenset("nan inf overflow underflow fp16 bf16 negative divzero bat
 # ... and these only right after the negator ("no climb", "does not increase", "doesn't diverge"): they are often
 # the second half of a contrast ("does not converge and increases", "without warmup it explodes")
 RULED_OUT_NEXT = frozenset({"climb", "diverge"})
-_NEGATING = frozenset("no not never without nor none don doesn didn isn wasn aren weren won".split())
+_NEGATING = frozenset("no not never without nor none don doesn didn isn wasn aren weren won haven hasn hadn cannot".split())
 CLAUSE = lazy_regex.compile(r"[.,;:!?()\n]")
 
 
