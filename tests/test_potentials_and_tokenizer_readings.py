@@ -320,3 +320,46 @@ def test_a_contracted_have_not_rules_a_nan_out():
 
     assert "nan" not in tokens("it hasn't gone nan since")
     assert "nan" in tokens("it has gone nan since")
+
+
+# ---- NumPy's warning at a division by a standard deviation ---------------------------------------------------------
+
+WINDOW_STD = """Loss turns nan at a different epoch on each run (LSTM on 2-D trajectories, each window normalised).
+
+Epoch 7/100
+50/50 [==============================] - 1s 20ms/step - loss: 1.0212
+Epoch 8/100
+50/50 [==============================] - 1s 20ms/step - loss: 0.9874
+Epoch 9/100
+12/50 [======>.......................] - ETA: 0s - loss: 0.9790/home/me/seq.py:41: RuntimeWarning: invalid value encountered in divide
+  xs.append((win - win.mean(0)) / win.std(0))
+50/50 [==============================] - 1s 20ms/step - loss: nan
+Epoch 10/100
+50/50 [==============================] - 1s 20ms/step - loss: nan
+"""
+
+
+def test_numpy_s_warning_at_a_division_by_a_std_is_a_std_of_zero_met():
+    """'invalid value encountered in divide' is NumPy's 0/0 (or inf/inf): at a line dividing by a std with nothing
+    added, a window whose values are all equal was met -- WR-060, at whatever step the data brought it."""
+    import numpy as np
+
+    from trainwreck.input_scaling import std_division_warned
+
+    with np.errstate(invalid="raise"):
+        try:
+            (np.zeros(3) - 0.0) / np.zeros(3).std()
+        except FloatingPointError as exc:
+            assert "invalid value encountered in divide" in str(exc)
+        else:
+            raise AssertionError("0/0 raised nothing")
+    assert std_division_warned(WINDOW_STD) == ("invalid value encountered in divide", "xs.append((win - win.mean(0)) / win.std(0))")
+    d = diagnosis(WINDOW_STD)
+    assert d.matches[0].entry.id == "WR-060" and d.matches[0].parts["std-nan-printed"] > 0
+
+
+def test_numpy_s_warning_at_another_division_or_a_guarded_std_is_not_it():
+    from trainwreck.input_scaling import std_division_warned
+
+    assert std_division_warned(WINDOW_STD.replace("/ win.std(0))", "/ n)")) is None
+    assert std_division_warned(WINDOW_STD.replace("/ win.std(0))", "/ (win.std(0) + 1e-8))")) is None

@@ -77,7 +77,7 @@ SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one
               "full-precision", "masked-inf", "log-unguarded", "log-raw-output", "exp-unshifted", "sqrt-at-zero", "same-batch",
               "first-layers", "feature-scales", "nll-of-probabilities", "ctc-not-log-probabilities", "sigmoid-twice-printed",
               "clip-unengaged",
-              "adaptive-rate-high", "std-unguarded", "one-output", "weights-frozen", "rounded-away", "start-high", "accuracy-rose-said",
+              "adaptive-rate-high", "std-unguarded", "std-nan-printed", "one-output", "weights-frozen", "rounded-away", "start-high", "accuracy-rose-said",
               "early-jump", "loop-unscaled", "update-discarded", "raw-targets-said", "classes-counted", "classes-short", "labels-past-outputs", "labels-past-classes",
               "masked-row-every-batch", "untrained-output-enormous", "width-no-effect", "inverse-unguarded",
               "dead-units", "units-alike", "item-std-unguarded", "norm-unguarded", "faster-start",

@@ -415,6 +415,21 @@ DIVIDES_BY_STD = lazy_regex.compile(r"/\s*(?:\(\s*)?[\w.\[\]\"']{0,40}\.std\([^(
                                     r"/\s*(?:torch|np|numpy|jnp|tf\.math|math)\.sqrt\(\s*\w{0,20}var\w{0,20}\s*\)|"
                                     r"\*\s*(?:torch|jnp|tf\.math|jax\.lax|lax)\.rsqrt\(\s*\w{0,20}var\w{0,20}\s*\)|"
                                     r"<-\s*scale\((?![^\n]{0,120}\bscale\s*=\s*(?:FALSE|F)\b)(?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\)){0,120}\)")
+# NumPy's warning at a division, and the source line Python echoes under it (warnings.formatwarning): "data.py:52:
+# RuntimeWarning: invalid value encountered in divide" over "  X.append((w[:8] - mu) / sd)" (true_divide before NumPy 2)
+DIVIDE_WARNED = lazy_regex.compile(r"RuntimeWarning: (?P<what>invalid value|divide by zero) encountered in (?:true_)?divide"
+                                   r"[ \t\r]*\n(?P<line>[ \t]+[^\n]{1,200})")
+
+
+def std_division_warned(prose: str) -> tuple[str, str] | None:
+    """(the warning's words, the echoed line) where NumPy warned at a line that divides by a standard deviation with
+    nothing added to it (DIVIDES_BY_STD), else None."""
+    for m in itertools.islice(DIVIDE_WARNED.finditer(prose), 10):
+        if DIVIDES_BY_STD.search(m.group("line")):
+            return f"{m.group('what')} encountered in divide", " ".join(m.group("line").split())
+    return None
+
+
 CONSTANT_FEATURE = lazy_regex.compile(r"\b(?:(?:the )?same (?:value )?(?:for|in|across|on) (?:every|all|each) (?:rows?|samples?|examples?"
                                       r"|records?)|constant (?:columns?|features?)|(?:columns?|features?) (?:that|which) (?:are|is) "
                                       r"constant|zero variance|(?:std|standard deviation) (?:is|of|=|==) ?0(?![.\d]))\b", re.I)

@@ -34,7 +34,7 @@ from .gradient_clearing import (ACCUMULATES, BACKWARD_STEP, GRAD_REQ_ADD, UNCALL
                                 optimizer_never_cleared)
 from .gradient_norms import gradients_shrink_to_the_input, grads_said_zero, norms_below_clip
 from .input_scaling import (ALL_ZERO_INPUT, CONSTANT_FEATURE, DIVIDES_BY_STD, feature_scales_printed, per_item,
-                            per_item_said, standardised_by_hand)
+                            per_item_said, standardised_by_hand, std_division_warned)
 from .labels_printed import PAST_LAST_LOGIT, labels_past_outputs
 from .logscan import Evidence, dialects
 from .logscan.positions import epoch_number, step_number
@@ -520,6 +520,13 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                              "multiplies the activations' spread by about √(n / 2)")
     elif went_wrong and (wide := init_too_wide(ev.prose)):
         out["large-init"] = wide
+    # (NumPy's own warning at a division by a standard deviation, the source line it echoes under it dividing by one
+    # with nothing added: the warning says the division met 0/0 (invalid value) or x/0 (divide by zero) -- a std of 0,
+    # an item or a column whose values are all equal, wherever in the run the data brought one)
+    if (divided := std_division_warned(ev.prose)):
+        out["std-nan-printed"] = (f"NumPy warned at a division by a standard deviation with nothing added to it "
+                                  f"(\"{divided[0]}\" at `{divided[1]}`): the division met a standard deviation of 0, "
+                                  "an item (or a column) whose values are all equal -- 0/0 is nan, x/0 inf")
     # (a constant column denied is none: "no nan, no constant columns")
     # (not a scale the model outputs, a Gaussian NLL's `/ sigma` with sigma sliced from y_pred: no data's deviation --
     # the first division by one that is not)

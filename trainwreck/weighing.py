@@ -699,7 +699,9 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         against[:] = [a for a in against if not a.startswith(CURVE_AGAINST)]
     # (each item standardised by its own std, unguarded: the nan comes at whichever batch first holds an item of equal
     # values -- a finite curve that turns non-finite is that face, WR-060's page's "Statistics of one item")
-    if "item-std-unguarded" in c.printed and entry.id in w.constant_feature and sig.name in NONFINITE_TRACES:
+    # (and NumPy's own warning printed at a division by a std: it met one of 0 there, at whatever step it did)
+    if ("item-std-unguarded" in c.printed or "std-nan-printed" in c.printed) and entry.id in w.constant_feature \
+            and sig.name in NONFINITE_TRACES:
         curve = max(curve, W_PART / 2)
     # (a climb from a first loss already enormous, on a regression whose targets the words leave in their raw units: a
     # rate too high alone starts from an ordinary loss, and a rate that suits unit-scale targets diverges on raw ones --
@@ -769,7 +771,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     entry_when = w.timing[entry.id]
     if "sqrt-at-zero" in c.printed and entry.id in w.singular_slope and PAIRWISE.search(ev.prose):
         entry_when = entry_when | {"start"}      # (a pairwise distance's zero diagonal: from the first step)
-    if "item-std-unguarded" in c.printed and entry.id in w.constant_feature:
+    if ("item-std-unguarded" in c.printed or "std-nan-printed" in c.printed) and entry.id in w.constant_feature:
         entry_when = entry_when | {"early", "later"}     # (each item by its own std: wherever the first constant one is)
     told = c.said_when or (WHEN_OF_TRACE.get(sig.name, set()) if ev.count >= 2 and not sig.first_epoch else set())
     if told and entry_when and not special:
@@ -864,6 +866,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("raw-targets", w.regression, W_PRINTED),
                                     ("raw-targets-said", w.regression, W_SAID_HALF),
                                     ("constant-feature", w.constant_feature, W_PRINTED),
+                                    ("std-nan-printed", w.constant_feature, W_PRINTED),
                                     ("std-unguarded", w.constant_feature, W_SAID_HALF),
                                     ("item-std-unguarded", w.constant_feature, W_SAID_HALF),
                                     ("inverse-unguarded", w.constant_feature, W_SAID_HALF),
