@@ -363,3 +363,27 @@ def test_numpy_s_warning_at_another_division_or_a_guarded_std_is_not_it():
 
     assert std_division_warned(WINDOW_STD.replace("/ win.std(0))", "/ n)")) is None
     assert std_division_warned(WINDOW_STD.replace("/ win.std(0))", "/ (win.std(0) + 1e-8))")) is None
+
+
+# ---- Megatron's GPT-2 BPE tokenizer names the vocabulary --------------------------------------------------------------
+
+def _megatron(values: list[float], warmup: str = "") -> str:
+    lines = "".join(f" iteration {10 * (k + 1):>8}/   50000 | consumed samples: {5120 * (k + 1):>12} | learning rate: "
+                    f"{3e-4 - 1e-9 * k:.6E} | global batch size:   512 | lm loss: {v:.6E} | loss scale: 1.0 | "
+                    "grad norm: 3.100 | number of skipped iterations:   0 | number of nan iterations:   0 |\n"
+                    for k, v in enumerate(values))
+    return ("GPT 760M with Megatron-LM: the loss goes up in the first iterations, then comes down.\n\n"
+            "pretrain_gpt.py --num-layers 24 --hidden-size 1536 --lr 3e-4 --min-lr 3e-5 --lr-decay-style cosine "
+            f"--adam-beta2 0.95 --tokenizer-type GPT2BPETokenizer {warmup}--seq-length 2048\n\n" + lines)
+
+
+def test_megatron_s_gpt2_bpe_tokenizer_gives_the_uniform_start_a_rise_above_which_is_the_updates():
+    """GPT2BPETokenizer reads GPT-2's 50,257-token BPE: a first loss at ln 50257 = 10.82 is the uniform guess, and
+    two nats above it in the first iterations, at a rate printed at its peak from the first one, is no warmup's face."""
+    from trainwreck.class_count import vocabulary_named
+
+    assert vocabulary_named("--tokenizer-type GPT2BPETokenizer")[0] == 50257
+    rising = _megatron([10.88, 12.2, 12.9, 11.6, 10.1, 8.4, 7.2, 6.9, 6.7])
+    d = diagnosis(rising)
+    assert d.matches[0].entry.id == "WR-250"
+    assert any("above a start at ln 50257" in e for e in d.matches[0].evidence)

@@ -146,9 +146,11 @@ DICTIONARY_TYPES = lazy_regex.compile(r"\bdictionary: (\d{1,7}) types\b")
 # ... or a tokenizer named whose size is known: GPT-2's, 50,257 tokens (transformers' GPT2Config, vocab_size=50257, in
 # src/transformers/models/gpt2/configuration_gpt2.py at 01ae98a; tiktoken's "gpt2" encoding is the same BPE)
 # (by its name, its class, tiktoken's encoding, or loaded from the hub's checkpoints, `AutoTokenizer.from_pretrained(
-# 'gpt2')`, which share it)
+# 'gpt2')`, which share it; and Megatron-LM's `--tokenizer-type GPT2BPETokenizer`, the same BPE read from GPT-2's
+# vocabulary and merges files -- Megatron pads the output layer to a multiple of 128, 50,304, whose ln differs from
+# ln 50,257 by 0.0009 nats)
 GPT2_TOKENIZER = lazy_regex.compile(r"(?i)\bgpt-?2(?:['\u2019]s)?\s+(?:bpe\s+)?tokeni[sz]er\b|\btokeni[sz]er\s+(?:of|from)\s+gpt-?2\b|"
-                                    r"\bGPT2Tokenizer(?:Fast)?\b|\btiktoken\.get_encoding\(\s*['\"]gpt2['\"]|"
+                                    r"\bGPT2Tokenizer(?:Fast)?\b|\bGPT2BPETokenizer\b|\btiktoken\.get_encoding\(\s*['\"]gpt2['\"]|"
                                     r"\b\w*tokeni[sz]er\w*\.from_pretrained\(\s*['\"](?:openai-community/)?(?:distil)?gpt2"
                                     r"(?:-medium|-large|-xl)?['\"]\)?")
 GPT2_VOCABULARY = 50257
