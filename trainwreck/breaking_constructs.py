@@ -103,11 +103,20 @@ def _assignments(name: str, code: str, part: bool = False) -> list[str]:
     return made
 
 
+def _divides(code: str, m: re.Match) -> bool:
+    """Is the exp call a divisor (`(y - mu) / jnp.exp(log_sigma)`, a Gaussian's scale from its log)? Its overflow
+    makes the quotient 0, not inf: no exp-overflow's nan there."""
+    # (a divisor that is a sum of exps, `/ torch.exp(s).sum(-1)`, is a softmax's denominator: not this)
+    return re.search(r"/\s*(?:\(\s*)?$", code[max(0, m.start() - 8):m.start()]) is not None \
+        and re.match(r"\s*\.(?:sum|mean)\(", code[m.end():m.end() + 12]) is None
+
+
 def exp_of_layer_piece(code: str) -> re.Match | None:
-    """The exp of a name made from a layer's raw output, directly or as a chunk of it, never bounded; or None."""
+    """The exp of a name made from a layer's raw output, directly or as a chunk of it, never bounded, and not a
+    divisor; or None."""
     for m in itertools.islice(EXP_OF.finditer(code), EXP_CALLS_READ):
         name = NAME_ARG.match(m.group("arg").strip())
-        if not name or name.group("minus"):
+        if not name or name.group("minus") or _divides(code, m):
             continue
         made = _assignments(name.group("name"), code)
         if not made or any(BOUNDED.search(rhs) for rhs in made):
@@ -394,52 +403,69 @@ def raw_output_logged(code: str, m: re.Match, sliced: dict[str, int]) -> bool:
 # or a sum of such pieces (`out = self.readout(s)`, `var_atom = out[:, 1]`, `var = scatter(var_atom, batch,
 # reduce="sum")`, then `torch.log(var)`: a variance or a scale head read off a plain Linear). A linear output is negative
 # or 0 for some inputs from the first forward pass, and the log of it nan or -inf. Only a piece: a whole output logged is
-# more often a probability the model's own last layer made; and not where the paste names a softmax or a sigmoid at all,
-# nor a name that reads as a probability or a weight, nor an entry picked by a label or an action (`probs[i, a]`): the
+# more often a probability the model's own last layer made; and not where the layer reached is defined with a softmax or
+# a sigmoid (or called with one), nor a name that reads as a probability or a weight, nor an entry picked by a label or an action (`probs[i, a]`): the
 # canonical log-probability. Not where any making of a name on the way keeps it positive (an exp, a softplus, a sigmoid,
 # an absolute value, a square, a norm, a variance, a clamp, an epsilon added), in place too (`var.clamp_(min=1e-6)`).
 KEPT_POSITIVE = lazy_regex.compile(r"(?<![A-Za-z0-9_])(?:exp|softplus|sigmoid|softmax|square|clamp|clip|maximum|abs|norm|var|"
-                                   r"std|pow)(?:_\w{0,8})?\s*\(|(?<![\w.])max\(|\*\*\s*2")
+                                   r"std|pow)(?:_min|_max|_by_value|_by_norm)?_?\s*\(|(?<![\w.])max\(|\*\*\s*2")
 PROBABILITY_SHOWN = lazy_regex.compile(r"(?i)softmax|sigmoid")
 PROBABILITY_NAME = lazy_regex.compile(r"(?i)p|probs?|prob_\w*|\w*_probs?|pi|attn\w*|att|weights?|alphas?|w")
 _LIBRARIES = r"(?!(?:torch|tf|jnp|np|numpy|F|jax|ops|mx|nd|paddle|K)\.)"
 # (the name a piece is taken from, the whole right-hand side: `out[:, 1]`, `out.chunk(2, -1)`, `torch.split(out, 1, -1)`,
 # `tf.split(out, 2, axis=-1)`, `scatter(v, batch, dim=0, reduce="sum")`, `v.sum(0)`)
 PIECE_OF = lazy_regex.compile(_LIBRARIES + r"(?P<base>[A-Za-z_]\w{0,30})(?P<how>\[[\s\d:,.\-]{1,30}\]|"
-                              r"\.(?:chunk|split|unbind|sum|mean)\([^()\n]{0,40}\))|"
+                              r"\.(?:chunk|split|unbind|sum|mean)\([^()\n]{0,40}\))(?:\.(?:sum|mean)\([^()\n]{0,40}\))*|"
                               r"(?:\w+\.)*(?P<call>chunk|split|unbind|scatter\w*|segment_sum|sum|mean)\(\s*"
-                              r"(?P<inner>[A-Za-z_]\w{0,30})\b[^\n]*\)")
+                              r"(?P<inner>[A-Za-z_]\w{0,30})(?P<islice>\[[\s\d:,.\-]{1,30}\])?(?![\w\[])[^\n]*\)")
 _SUMMED = ("sum", "mean", "scatter", "segment_sum")
 # (or the piece taken from the call itself: `self.head(h)[:, 1]`, `self.out(h).chunk(2, -1)`)
 LAYER_PIECE = lazy_regex.compile(_LAYER_CALL + r"[^\n]*\)\s*(?:\[[\s\d:,.\-]{1,30}\]|\.(?:chunk|split|unbind)\()")
 
 
-def _piece_of_layer_output(name: str, code: str, seen: set[str], piece: bool = False) -> bool:
+def _ends_in_probability(rhs: str, code: str) -> bool:
+    """Does the layer called on this right-hand side end in a softmax or a sigmoid where the paste defines it
+    (`self.head = nn.Sequential(..., nn.Softmax(dim=-1))`), or on the line itself?"""
+    if PROBABILITY_SHOWN.search(rhs):
+        return True
+    called = re.match(r"\s*((?:self\.)?[A-Za-z_]\w{0,40})\s*\(", rhs)
+    defined = re.search(r"(?m)^[ \t]*" + re.escape(called.group(1)) + r"\s*=(?!=)", code) if called else None
+    return bool(defined and PROBABILITY_SHOWN.search(code, defined.end(), defined.end() + 400))
+
+
+def _piece_of_layer_output(name: str, code: str, seen: set, piece: bool = False) -> bool:
     """Is `name` made from a layer's raw output, through a slice, a chunk or a split (`piece` once one is met) and
-    any sums, with nothing on the way that keeps it positive? (`seen`: the names read already, each once: a name
-    reassigned from itself, `x = x[:, 0]`, is read as one step.)"""
-    if name in seen or len(seen) > 8:
+    any sums, with nothing on the way that keeps it positive, nor a layer that ends in a softmax or a sigmoid? (`seen`:
+    the names read already, with whether a piece was met, each once; a name made from a piece of itself, `x = x[:, 0]`,
+    is that piece, and its other makings are read on.)"""
+    if (name, piece) in seen or len(seen) > 16:
         return False
-    seen.add(name)
-    made = _assignments(name, code, part=True)
+    seen.add((name, piece))
+    made = [r.split("#")[0].strip() for r in _assignments(name, code, part=True)]
     if not made or any(KEPT_POSITIVE.search(rhs) or GUARDED.search(rhs) for rhs in made) \
             or re.search(r"(?<![\w.])" + re.escape(name) + r"\.(?:clamp|clip|abs|exp)\w*_\(", code):
         return False
-    for rhs in (r.split("#")[0].strip() for r in made):
+    steps = []
+    for rhs in made:
+        m = PIECE_OF.fullmatch(rhs)
+        source = (m.group("base") or m.group("inner")) if m else None
+        summed = bool(m) and (m.group("call") or m.group("how") or "").lstrip(".").startswith(_SUMMED) \
+            and not m.group("islice")
+        if source == name:
+            piece = piece or not summed          # (a piece of itself: the piece this name holds)
+        steps.append((rhs, m, source, summed))
+    for rhs, m, source, summed in steps:
         if re.match(_LAYER_CALL, rhs) and (piece or LAYER_PIECE.match(rhs)):
-            return True
-        if (m := PIECE_OF.fullmatch(rhs)) is None:
+            return not _ends_in_probability(rhs, code)
+        if m is None or source == name:
             continue
-        summed = (m.group("call") or m.group("how") or "").lstrip(".").startswith(_SUMMED)
-        if _piece_of_layer_output(m.group("base") or m.group("inner"), code, seen, piece or not summed):
+        if _piece_of_layer_output(source, code, seen, piece or not summed):
             return True
     return False
 
 
 def log_of_layer_piece(code: str) -> re.Match | None:
     """The first log (LOG_CALL) of a name made from a piece of a layer's raw output (_piece_of_layer_output), or None."""
-    if PROBABILITY_SHOWN.search(code):
-        return None
     for m in itertools.islice(LOG_CALL.finditer(code), EXP_CALLS_READ):
         name = NAME_ARG.match(m.group("arg").strip())
         if name and not name.group("minus") and not PROBABILITY_NAME.fullmatch(name.group("name")) \
@@ -559,8 +585,11 @@ SOFTPLUS_METHOD = lazy_regex.compile(_LIBRARY + r"(?:log\(\s*(?=" + _CONSTANT + 
 # (a line of code: an assignment, a return, or an indented line; or a call a library names, `torch.log(...)` -- not the
 # formula said in a sentence, "nn.Softplus(), i.e. log(1 + exp(x))")
 _CODE_LINE = lazy_regex.compile(r"^(?:[ \t]{4,}|\t|[ \t]*return\b|[ \t]*[\w.\[\], ]{1,80}?(?<![=!<>])=(?!=))")
+# (the library's softplus named on the line, or a replacement said: "replaced log(1 + exp(x)) with F.softplus(x)")
+LIBRARY_SOFTPLUS = lazy_regex.compile(r"(?:\bF|\bnn|\btorch|\btf\.nn|\btf\.math|\bjax\.nn|\bkeras\.\w+)\.[Ss]oftplus\b|\breplac\w*")
+# (a shift by the largest as a call, not a name that holds "max": `x_max`)
+SHIFTED_CALL = lazy_regex.compile(r"(?<![\w.])max\(|\.max\(|\.amax\(|logsumexp|log_softmax")
 _LIBRARY_CALLED = lazy_regex.compile(r"(?:torch|np|numpy|tf|tf\.math|jnp|math|K|ops|keras\.ops|paddle|mx\.nd|mx\.np|nd|tl|cp)\.")
-
 
 
 def _exp_in_a_ratio(code: str) -> re.Match | None:
@@ -572,6 +601,8 @@ def _exp_in_a_ratio(code: str) -> re.Match | None:
     for m in calls[:EXP_CALLS_READ]:
         arg = m.group("arg")
         method = EXP_METHOD.made(m)
+        if not method and _divides(code, m):
+            continue        # (a scale from its log, dividing: `(y - mu) / jnp.exp(log_sigma)` sums no exps)
         if method and (re.search(r"(?:logp|log_prob|logprob)$", arg) or any(
                 EXP_BOUNDED_INPUT.search(rhs) for rhs in _assignments(arg, code[:m.start()]))):
             continue
@@ -619,13 +650,13 @@ def softplus_by_hand(code: str) -> re.Match | None:
     for m in sorted(found, key=lambda m: m.start()):
         start = code.rfind("\n", 0, m.start()) + 1
         line = code[start:(code.find("\n", m.end()) + 1 or len(code) + 1) - 1]
-        if not (_LIBRARY_CALLED.match(m.group(0)) or _CODE_LINE.match(line)) or "softplus" in line.lower():
+        if not (_LIBRARY_CALLED.match(m.group(0)) or _CODE_LINE.match(line)) or LIBRARY_SOFTPLUS.search(line):
             continue
         arg = m.group("arg").strip()
         if SHIFTED.search(arg) or re.match(r"-\s*(?:(?:\w+\.)*abs\(|\(?[\w.]+\s*\*\*\s*2)", arg) \
                 or EXP_BOUNDED_INPUT.search(arg):
             continue
-        if (name := NAME_ARG.match(arg)) and any(SHIFTED.search(rhs) or BOUNDED.search(rhs) or GUARDED.search(rhs)
+        if (name := NAME_ARG.match(arg)) and any(SHIFTED_CALL.search(rhs) or BOUNDED.search(rhs) or GUARDED.search(rhs)
                                                  for rhs in _assignments(name.group("name"), code[:m.start()])):
             continue
         return m
@@ -956,7 +987,8 @@ def breaking_construct(prose: str) -> dict[str, str]:
                                 "exponential, so the product grows or shrinks exponentially with the sequence's length "
                                 "and leaves float32's range on the longest ones (a forward algorithm in log space, with "
                                 "logsumexp, stays finite)")
-    m = (EXP_OF_OUTPUT.search(code) or exp_of_layer_piece(code)) if "exp-unshifted" not in out \
+    m = (next((e for e in EXP_OF_OUTPUT.finditer(code) if not _divides(code, e)), None) or exp_of_layer_piece(code)) \
+        if "exp-unshifted" not in out \
         and not STABLE_SAID.search(code) else None
     if m:
         out["exp-unshifted"] = (f"the pasted code puts a layer's raw output through exp "

@@ -473,7 +473,9 @@ OBJECTIVES = (
            # (and the family by its members' names, "CycleGAN losses", "StyleGAN2 loss"; and the losses CycleGAN's and
            # pix2pix's own repository prints, `D_A: 0.214 G_A: 0.331`, `G_GAN: 1.02 G_L1: 9.8 D_real: 0.41 D_fake: 0.38`;
            # taming-transformers' VQGAN logs `disc_loss`)
-           lazy_regex.compile(r"\b(?:loss_?[dg]|[dg]_loss|disc_loss|errd\w*|errg\w*|(?:discriminator|generator)(?:'s)? loss(?:es)?|"
+           lazy_regex.compile(r"\bgen_loss\b(?=[\s\S]{0,2000}?\b(?:disc\w*|discriminator|" + GAN_FAMILY + r"|gan)\b)|"
+                              r"\b(?:disc\w*|discriminator|" + GAN_FAMILY + r"|gan)\b[\s\S]{0,2000}?\bgen_loss\b|"
+                              r"\b(?:loss_?[dg]|[dg]_loss|disc_loss|errd\w*|errg\w*|(?:discriminator|generator)(?:'s)? loss(?:es)?|"
                               r"(?:" + GAN_FAMILY + r"|adversarial) loss(?:es)?|loss(?:es)? of (?:the )?(?:discriminator|generator))\b|"
                               r"\b(?:d_(?:a|b|real|fake)|g_(?:a|b|gan|l1)):\s*\d|"
                               r"\b(?:" + GAN_FAMILY + r"|generator)\b[\s\S]{0,2000}?\bcritic(?:'s)? loss\b|"
@@ -638,21 +640,21 @@ OBJECTIVES = (
            "the reconstruction and the KL terms apart, epoch by epoch, and the KL weight beside them",
            frozenset({"climb", "diverge"}), unless=_vae_unless),
     Normal("a loss whose terms' weights were changed during the run",
-           # (MACE's own line at its Stage Two, or the weights said to be changed: not a weight decay, nor class weights,
-           # whose own answer is above)
+           # (MACE's own line at its Stage Two, or the weights said to have been changed -- not a question or a plan to change
+           # them, "should I increase the energy weight?": not a weight decay, nor class weights, whose own answer is above)
            lazy_regex.compile(r"\bchanging loss based on (?:stage two weights|swa)\b|"
-                              r"\b(?:chang\w*|switch\w*|rais\w*|increas\w*|re-?weight\w*|bump\w*)\s+(?:the\s+)?"
+                              r"\b(?:changed|switched|raised|increased|re-?weighted|bumped)\s+(?:the\s+)?"
                               r"(?:loss(?:'s)?\s+weights?|(?:energy|forces?|stress|virials?|aux\w*|term)\s+weights?|weights?\s+of\s+"
                               r"the\s+(?:loss|terms))\b|"
                               r"\bloss\s+weights?\s+(?:are\s+|were\s+|get\s+|got\s+)?(?:changed?|switched|raised|increased|bumped)\b"),
            "a loss of several terms is their weighted sum, and a run that changes the weights measures another function "
            "from then on: the total jumps at the change, or falls, without the model changing at all. MACE's Stage Two "
            "does this on purpose: from --start_swa it raises the energy weight (to 1000 by default, from 1) and lowers "
-           "the rate \"to help converge them\", and logs \"Changing loss based on Stage Two Weights\" "
-           "(--swa and --swa_energy_weight in https://github.com/ACEsuit/mace/blob/"
-           "001d6ed8263cd00ca3a07f6bba1d19434724a30a/mace/tools/arg_parser.py; the line in https://github.com/ACEsuit/"
-           "mace/blob/f1a0216865fc5bc59727ee1b8e0af9b019664801/mace/tools/train.py) -- the loss= its epoch lines print "
-           "is computed with the new weights. Compare each "
+           "the rate \"to help converge them\" (--swa and --swa_energy_weight in https://github.com/ACEsuit/mace/blob/"
+           "001d6ed8263cd00ca3a07f6bba1d19434724a30a/mace/tools/arg_parser.py), and logs \"Changing loss based on SWA\" "
+           "(https://github.com/ACEsuit/mace/blob/f1a0216865fc5bc59727ee1b8e0af9b019664801/mace/tools/train.py; later "
+           "versions word it \"Changing loss based on Stage Two Weights\") -- the loss= its epoch lines print is "
+           "computed with the new weights. Compare each "
            "term's own error across the change (MACE's RMSE_E_per_atom and RMSE_F), not the total",
            "each term's own error (an RMSE per quantity) on both sides of the change: a failure worsens them, or turns "
            "them nan; a new weighting moves only the total",

@@ -118,8 +118,12 @@ RAN_TO_THE_END = lazy_regex.compile(r"\b(?:trains?|runs?|ran|trained)\s+to\s+(?:
 
 # (nor a loss that falls too slowly, nor outputs that are garbage: "in bf16 the loss decreases very slowly, output is
 # gibberish" says the run out of float16 went badly too)
-POORLY = lazy_regex.compile(r"\b(?:(?:very|too|so|extremely)\s+slow(?:ly)?|barely|gibberish|garbage|word salad|nonsense|"
-                            r"stuck|plateau\w*)\b")
+# (slowness said of the learning, not of the wall clock: "fp32 is just too slow for us" went well)
+POORLY = lazy_regex.compile(r"\b(?:loss|learn\w*|converg\w*|decreas\w*|drops?|falls?|improv\w*)\s+(?:\w+\s+){0,2}?"
+                            r"(?:very|too|so|extremely)\s+slow(?:ly)?\b|\b(?:barely|gibberish|garbage|word salad|nonsense)\b|"
+                            # (the fold leaves two spaces where it rewrote a word: "no longer  stuck")
+                            r"(?<!no longer )(?<!no longer  )(?<!not )(?<!not  )(?<!never )(?<!never  )(?<!un)"
+                            r"\b(?:stuck|plateau\w*)\b")
 
 
 def _clause_went(clause: str) -> str:

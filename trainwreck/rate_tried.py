@@ -603,16 +603,17 @@ PLACE_BARE_MIN = 50
 # ("lr 0.001: 2000 epochs", "lr 1e-3: batch 64"), nor in a text that says nothing broke, nor in a clause that says the
 # run went well ("lr 1e-4: 5000 steps, converged fine").
 _PLACE_NUMBER = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?![\d.,]?\d)"
-RATE_AT_PLACE = lazy_regex.compile(r"(?i)\b(?:lr|learning[ _]rate)\s*(?:[=:]\s*)?(?P<rate>\d+(?:\.\d+)?(?:e-?\d+)?|\.\d+)\s*"
+RATE_AT_PLACE = lazy_regex.compile(r"(?im)\b(?:lr|learning[ _]rate)\s*(?:[=:]\s*)?(?P<rate>\d+(?:\.\d+)?(?:e-?\d+)?|\.\d+)\s*"
                                    r"(?:(?::|->|→|=>)\s*(?:(?P<unit>step|iteration|iter|epoch)\s+)?(?P<n>" + _PLACE_NUMBER
-                                   + r")(?=\s*(?:[.;,)]|$|\s(?:and|then|again|too)\b))|"
+                                   + r")(?=[ \t]*(?:[.;,()/]|$|\s(?:and|then|again|too)\b))|"
                                    r"(?:(?::|->|→|=>|,)\s*)?(?:it\s+)?(?:(?:goes|went|turns|is)\s+)?(?:nan|inf)\s+(?:at|@)\s+"
                                    r"(?:(?P<unit2>step|iteration|iter|epoch)\s*)?(?P<n2>" + _PLACE_NUMBER + r"))")
 
 
 def rates_at_one_place(text: str) -> bool:
     """Two rates or more, each listed with the place the run broke, and the place one (RATE_AT_PLACE)."""
-    if not RAN_BADLY.search(fold_text(text)):
+    # (or in BROKE's words: "both runs crash", "training dies", "it falls apart")
+    if not (RAN_BADLY.search(fold_text(text)) or BROKE.search(text)):
         return False
     at: dict[str, set[float]] = {}
     for m in itertools.islice(RATE_AT_PLACE.finditer(text), 20):

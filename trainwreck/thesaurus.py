@@ -136,10 +136,11 @@ THESAURUS = [
     # (nor is a gap between the training and the held-out curves that grows: "the gap keeps growing", "the difference
     # between train and val loss increases" -- a gap's own normal answer reads it; not a gap between a prediction and
     # its target, an error that grows)
-    (r"\b(gap|difference)((?:\s+(?:between|in|of)\s+(?:the\s+)?(?:train\w*|validation|val|test|eval\w*|generali[sz]ation)"
-     r"(?:\s+(?:and|vs\.?|versus|&)\s+(?:the\s+)?(?:train\w*|validation|val|test|eval\w*))?(?:\s+(?:loss(?:es)?|curves?|"
-     r"accurac\w*|acc|scores?))?)?)\s+(?:keeps?\s+)?(?:grow\w*|increas\w*|widen\w*|ris(?:es|ing)|rose|climb\w*|go(?:es)? up|"
-     r"going up)\b", r" \1\2 widens "),
+    (r"\b(gap|difference)((?:\s+(?:between\s+(?:them|the\s+(?:two\s+)?curves)|(?:between|in|of|to)\s+(?:the\s+)?"
+     r"(?:train\w*|validation|val|test|eval\w*|generali[sz]ation)(?:\s+(?:loss(?:es)?|curves?|accurac\w*|acc|scores?))?"
+     r"(?:\s+(?:and|vs\.?|versus|&)\s+(?:the\s+)?(?:train\w*|validation|val|test|eval\w*)(?:\s+(?:loss(?:es)?|curves?|"
+     r"accurac\w*|acc|scores?))?)?))?)\s+(?:(?:is|are|keeps?)\s+)?(?:grow\w*|increas\w*|widen\w*|ris(?:es|ing)|rose|"
+     r"climb\w*|go(?:es)? up|going up)\b", r" \1\2 widens "),
     # "increase" of the loss, not "increase the batch size" (a remedy, or a change the report made)
     (r"\b(?:bigger and bigger|larger and larger|keeps? (?:growing|increasing|rising)|climb\w*"
      r"|increas\w*(?! +(?:(?:the|my|our|its|this|that) +)?(?:batch\w*|lr|learning|number|num|size|dropout|weight decay"
@@ -339,7 +340,7 @@ RULED_OUT = frozenset("nan inf overflow underflow fp16 bf16 negative divzero bat
 # ... and these only right after the negator ("no climb", "does not increase", "doesn't diverge"): they are often
 # the second half of a contrast ("does not converge and increases", "without warmup it explodes")
 RULED_OUT_NEXT = frozenset({"climb", "diverge"})
-_NEGATING = frozenset("no not never without nor none don doesn didn isn wasn aren weren won haven hasn hadn cannot".split())
+_NEGATING = frozenset("no not never without nor none don doesn didn isn wasn aren weren won".split())
 CLAUSE = lazy_regex.compile(r"[.,;:!?()\n]")
 
 

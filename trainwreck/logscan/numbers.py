@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import itertools
 import re
 
 # 0.69, .5, 1e-3, nan / NaN / -nan, inf / Infinity / INF; with `thousands`, 1,234.5 too; `nan.0` and `inf.0`, as
@@ -36,14 +37,20 @@ _BOXED = [(literal, re.compile(box + rb"[ \t]*" + NUMBER), origin) for literal, 
 ARROWS = (b"->", "\u2192".encode())
 
 
-# A finite number that multiplies a call or a bracket, or has a call added to it, taken from it or dividing it, is code:
-# `loss = 0.01 * mse(e, e_ref) + 0.99 * mse(f, f_ref)` in a pasted loop weighs two losses, and `loss = 1 - dice(p, y)`
-# is a Dice loss -- neither prints a loss of 0.01 or 1. Not a nan or an inf, which no code weighs a loss by, nor a
-# number before Markdown's emphasis, which closes later on the line against the word it ends (`0.41 *(see plot)*`),
-# nor one before a bracket of words with no operator in them (`0.74 **(best)**`), nor Keras's ` - accuracy:`
-# separator (no call after it).
-CODE_AFTER = (rb"(?<=\d)[ \t]*(?:\*{1,2}[ \t]*(?:[A-Za-z_][\w.]*[ \t]*[(\[]|\((?=[^()\n]*[-+*/,=<>]))(?![^\n]*?[^\s*]\*)|"
-              rb"[-+/][ \t]*[A-Za-z_][\w.]*\()")
+# A finite number in an expression of code: `loss = 0.01 * mse(e, e_ref) + 0.99 * mse(f, f_ref)` or `loss = 0.5 *
+# recon + 0.5 * kl` in a pasted loop weighs losses, `loss = 0.5*x` scales one, and `loss = 1 - dice(p, y)` is a Dice
+# loss -- none prints a loss of 0.01, 0.5 or 1. A `*` with space on both sides is multiplication, whatever follows; one
+# against the digits and a name or a bracket is too, unless an emphasis closes against a word within the next 80
+# characters of its line (Markdown's `**0.31**`, `0.74 **(best)**`: emphasis never opens or closes against a space, and
+# `**0.52** (-25%)` closes right after the digits). An operator before a call: `- dice(`, `+ reg(`, `/ n(`. Not a nan or
+# an inf, which no code weighs a loss by, nor Keras's ` - accuracy:` separator (no call after it). Every form needs a
+# `(` or a `*` later on the number's line: alike() reads only such lines with the regex (CODE_MARK).
+CODE_AFTER = (rb"(?<=\d)(?:[ \t]+\*{1,2}[ \t]+[^\s*]|\*{1,2}(?=[A-Za-z_(])(?![^*\n]{1,80}?[^\s*]\*)|"
+              rb"[ \t]*[-+/][ \t]*[A-Za-z_][\w.]*\()")
+CODE_AFTER_AT = re.compile(CODE_AFTER)
+CODE_MARK = re.compile(rb"[(*]")
+# (the most `(` and `*` a block may hold for alike() to check their lines one by one; past it, the regex reads the block)
+MAX_CODE_MARKS = 4096
 
 
 def keyed(key: bytes, wrappers: bool = False, thousands: bool = False, arrows: bool = False) -> re.Pattern:
@@ -175,9 +182,10 @@ def alike(text: bytes, key: bytes, pattern: re.Pattern) -> Alike | None:
     MAX_ODD are not, and the pattern matches none of those. Else None, for the regex.
 
     It is exact: the pattern starts with the key and looks at nothing before it, and, after a plain
-    number, at nothing past the next byte; it does not tell one digit from another. So what it finds
-    at that first match it finds at every occurrence written alike, and the occurrences are far
-    enough apart that no match hides the next."""
+    number, at nothing past the next byte but code after it (CODE_AFTER), which each occurrence with a
+    `(` or a `*` later on its line is read for (_without_code_after); it does not tell one digit from
+    another. So what it finds at that first match it finds at every occurrence written alike, and the
+    occurrences are far enough apart that no match hides the next."""
     import numpy as np
 
     a = np.frombuffer(text, np.uint8)
@@ -191,10 +199,30 @@ def alike(text: bytes, key: bytes, pattern: re.Pattern) -> Alike | None:
         return None
     inside = at[:int(np.searchsorted(at, len(text) - reach, "right"))]
     same, digits = _written_alike(np, a, text, inside, first, len(key))
+    same = _without_code_after(np, text, inside + (end - first.start()), same)
+    if same is None:
+        return None
     odd = np.concatenate((inside[~same], at[len(inside):])).tolist()
     if len(odd) > MAX_ODD or any(pattern.match(text, p) for p in odd):
         return None
     return Alike(text, inside[same] + (start - first.start()), end - start, digits[same])
+
+
+def _without_code_after(np, text: bytes, ends, same):
+    """`same` less the occurrences whose number (ending at `ends`) code follows on its line (CODE_AFTER): only those
+    with a `(` or a `*` after the number on their line are read, one by one; None where the block holds more than
+    MAX_CODE_MARKS of those characters (the regex then reads it)."""
+    if b"(" not in text and b"*" not in text:
+        return same
+    marks = [m.start() for m in itertools.islice(CODE_MARK.finditer(text), MAX_CODE_MARKS + 1)]
+    if len(marks) > MAX_CODE_MARKS:
+        return None
+    same = same.copy()
+    before = np.searchsorted(ends, marks, "right") - 1        # the last number that ends before each mark
+    for mark, k in zip(marks, before.tolist()):
+        if k >= 0 and same[k] and text.find(b"\n", int(ends[k]), mark) < 0 and CODE_AFTER_AT.match(text, int(ends[k])):
+            same[k] = False
+    return same
 
 
 def _template(text: bytes, at: list[int], pattern: re.Pattern) -> re.Match | None:
