@@ -51,10 +51,8 @@ def bf16_only(text: str) -> bool:
         and not (GRAD_SCALER.search(text) and not BF16_AUTOCAST.search(text))
 
 
-# (a sentence that names half precision as what others say of it and says this run is in full precision: "I read that
-# AMP has problems with this layer, but I'm training in float32")
-HEARSAY = lazy_regex.compile(r"(?i)\b(?:i\s+(?:have\s+|'ve\s+)?read|i\s+(?:have\s+|'ve\s+)?heard|someone\s+said|people\s+say|"
-                             r"apparently|supposedly)\b")
+# (a sentence that names half precision as what others say of it, or as a plan, and says this run is in full precision:
+# "I read that AMP has problems with this layer, but I'm training in float32" -- HEARSAY's words, below)
 RUN_IN_FULL = lazy_regex.compile(r"(?i)\b(?:running|run|training|trained|train|i'?m|i\s+am|we'?re|we\s+are|everything\s+is|"
                                  r"all\s+is)\b[^.;\n]{0,20}?\b(?:in|with|on)\s+(?:fp32|float32|full\s+precision|single\s+precision)\b")
 
