@@ -41,7 +41,9 @@ LOG_OF_ZERO_WORDS = {"log", "epsilon"}
 # (a call of a library's function, and its argument: one level of brackets inside it at most)
 # (Paddle's and MXNet's too, Triton's `tl.` and CuPy's `cp.` inside a kernel written by hand, and Julia's broadcast
 # log, `log.(ŷ)`; and a log in bits or digits, `log2(`, `log10(`, -inf at 0 the same)
-_LIBRARY = r"(?<![\w.])(?:(?:torch|np|numpy|tf|tf\.math|jnp|math|K|ops|keras\.ops|paddle|mx\.nd|mx\.np|nd|tl|cp)\.)?"
+# The libraries a call is written with (`torch.exp`, `np.log`, Triton's `tl.`, CuPy's `cp.`): one list for every reading
+_LIBRARY_NAMES = r"torch|np|numpy|tf|tf\.math|jnp|math|K|ops|keras\.ops|paddle|mx\.nd|mx\.np|nd|tl|cp"
+_LIBRARY = r"(?<![\w.])(?:(?:" + _LIBRARY_NAMES + r")\.)?"
 _ARGUMENT = r"(?P<arg>[^()\n]{0,80}(?:\([^()\n]{0,80}\)[^()\n]{0,40})?)\)"
 _LOG_OPEN = _LIBRARY + r"log(?:2|10)?\.?\(\s*"
 LOG_CALL = lazy_regex.compile(_LOG_OPEN + _ARGUMENT)
@@ -103,6 +105,13 @@ def _assignments(name: str, code: str, part: bool = False) -> list[str]:
     return made
 
 
+def _line_of(code: str, m: re.Match) -> tuple[int, str]:
+    """Where the match's line starts, and the line, from its start to its end."""
+    start = code.rfind("\n", 0, m.start()) + 1
+    end = code.find("\n", m.end())
+    return start, code[start:end if end >= 0 else len(code)]
+
+
 def _divides(code: str, m: re.Match) -> bool:
     """Is the exp call a divisor (`(y - mu) / jnp.exp(log_sigma)`, a Gaussian's scale from its log)? Its overflow
     makes the quotient 0, not inf: no exp-overflow's nan there."""
@@ -124,10 +133,11 @@ def exp_of_layer_piece(code: str) -> re.Match | None:
         for rhs in made:
             if re.match(_LAYER_CALL, rhs):
                 return m
-            # (a chunk or a split of a name that is itself a layer's output)
-            piece = re.match(r"([A-Za-z_]\w{0,30})\.(?:chunk|split|unbind)\(|(?:torch\.)?(?:chunk|split)\(\s*([A-Za-z_]\w{0,30})",
-                             rhs)
-            source = _assignments(piece.group(1) or piece.group(2), code) if piece else []
+            # (a chunk or a split of a name that is itself a layer's output: PIECE_OF's chunk, split and unbind)
+            piece = PIECE_OF.match(rhs.strip())
+            kind = (piece.group("call") or piece.group("how") or "").lstrip(".") if piece else ""
+            source = _assignments(piece.group("base") or piece.group("inner"), code) \
+                if kind.startswith(("chunk", "split", "unbind")) else []
             if any(re.match(_LAYER_CALL, r) for r in source) and not any(BOUNDED.search(r) for r in source):
                 return m
     return None
@@ -411,10 +421,11 @@ KEPT_POSITIVE = lazy_regex.compile(r"(?<![A-Za-z0-9_])(?:exp|softplus|sigmoid|so
                                    r"std|pow)(?:_min|_max|_by_value|_by_norm)?_?\s*\(|(?<![\w.])max\(|\*\*\s*2")
 PROBABILITY_SHOWN = lazy_regex.compile(r"(?i)softmax|sigmoid")
 PROBABILITY_NAME = lazy_regex.compile(r"(?i)p|probs?|prob_\w*|\w*_probs?|pi|attn\w*|att|weights?|alphas?|w")
-_LIBRARIES = r"(?!(?:torch|tf|jnp|np|numpy|F|jax|ops|mx|nd|paddle|K)\.)"
+# (a name that is no library's, nor torch.nn.functional's `F.` or JAX's)
+_NOT_A_LIBRARY = r"(?!(?:" + _LIBRARY_NAMES + r"|F|jax|mx)\.)"
 # (the name a piece is taken from, the whole right-hand side: `out[:, 1]`, `out.chunk(2, -1)`, `torch.split(out, 1, -1)`,
 # `tf.split(out, 2, axis=-1)`, `scatter(v, batch, dim=0, reduce="sum")`, `v.sum(0)`)
-PIECE_OF = lazy_regex.compile(_LIBRARIES + r"(?P<base>[A-Za-z_]\w{0,30})(?P<how>\[[\s\d:,.\-]{1,30}\]|"
+PIECE_OF = lazy_regex.compile(_NOT_A_LIBRARY + r"(?P<base>[A-Za-z_]\w{0,30})(?P<how>\[[\s\d:,.\-]{1,30}\]|"
                               r"\.(?:chunk|split|unbind|sum|mean)\([^()\n]{0,40}\))(?:\.(?:sum|mean)\([^()\n]{0,40}\))*|"
                               r"(?:\w+\.)*(?P<call>chunk|split|unbind|scatter\w*|segment_sum|sum|mean)\(\s*"
                               r"(?P<inner>[A-Za-z_]\w{0,30})(?P<islice>\[[\s\d:,.\-]{1,30}\])?(?![\w\[])[^\n]*\)")
@@ -589,7 +600,7 @@ _CODE_LINE = lazy_regex.compile(r"^(?:[ \t]{4,}|\t|[ \t]*return\b|[ \t]*[\w.\[\]
 LIBRARY_SOFTPLUS = lazy_regex.compile(r"(?:\bF|\bnn|\btorch|\btf\.nn|\btf\.math|\bjax\.nn|\bkeras\.\w+)\.[Ss]oftplus\b|\breplac\w*")
 # (a shift by the largest as a call, not a name that holds "max": `x_max`)
 SHIFTED_CALL = lazy_regex.compile(r"(?<![\w.])max\(|\.max\(|\.amax\(|logsumexp|log_softmax")
-_LIBRARY_CALLED = lazy_regex.compile(r"(?:torch|np|numpy|tf|tf\.math|jnp|math|K|ops|keras\.ops|paddle|mx\.nd|mx\.np|nd|tl|cp)\.")
+_LIBRARY_CALLED = lazy_regex.compile(r"(?:" + _LIBRARY_NAMES + r")\.")
 
 
 def _exp_in_a_ratio(code: str) -> re.Match | None:
@@ -610,8 +621,7 @@ def _exp_in_a_ratio(code: str) -> re.Match | None:
                 r"(?<![\w.])" + re.escape(name.group("name")) + r"\s*=(?!=)[^\n]{0,160}?(?:max|logsumexp)",
                 code[:m.start()])):
             continue
-        start = code.rfind("\n", 0, m.start()) + 1
-        line = code[start:(code.find("\n", m.end()) + 1 or len(code) + 1) - 1]
+        start, line = _line_of(code, m)
         if "Warning: " in code[code.rfind("\n", 0, max(start - 1, 0)) + 1:start]:
             continue        # (the line a Python warning echoes: when it was printed, the message's own reading says)
         # (a mean of exps is a sum of them over n: `log(mean(exp(r * s)))` is a log-sum-exp less log n)
@@ -648,8 +658,7 @@ def softplus_by_hand(code: str) -> re.Match | None:
     found = itertools.chain(itertools.islice(SOFTPLUS_BY_HAND.finditer(code), EXP_CALLS_READ),
                             itertools.islice(SOFTPLUS_METHOD.finditer(code), EXP_CALLS_READ))
     for m in sorted(found, key=lambda m: m.start()):
-        start = code.rfind("\n", 0, m.start()) + 1
-        line = code[start:(code.find("\n", m.end()) + 1 or len(code) + 1) - 1]
+        _start, line = _line_of(code, m)
         if not (_LIBRARY_CALLED.match(m.group(0)) or _CODE_LINE.match(line)) or LIBRARY_SOFTPLUS.search(line):
             continue
         arg = m.group("arg").strip()

@@ -535,7 +535,7 @@ def lr_tried(text: str) -> str:
     if compared:
         return compared
     # (or rates listed with one place: "lr 3e-4: 18431. lr 1e-4: 18431")
-    if rates_at_one_place(text):
+    if rates_at_one_place(text, folded):
         return "failed"
     # (not a question: "is it normal that lr 0.01 goes nan a few steps later than lr 0.1?")
     if any(_said_later(sentence) for sentence in SENTENCE.split(told_folded)):
@@ -567,7 +567,7 @@ def lr_tried_same_place(text: str) -> bool:
     folded = fold_text(text)
     m = TRIED_LR.search(folded)
     # (a rate and "still" at the place it broke: a try, however worded; or rates listed with one place)
-    if _still_at_named_place(text) or rates_at_one_place(text):
+    if _still_at_named_place(text) or rates_at_one_place(text, folded):
         return True
     # (the match stops at its first "same"; the place is said after it, in the same sentence: "the jump is in exactly the
     # same place")
@@ -610,10 +610,11 @@ RATE_AT_PLACE = lazy_regex.compile(r"(?im)\b(?:lr|learning[ _]rate)\s*(?:[=:]\s*
                                    r"(?:(?P<unit2>step|iteration|iter|epoch)\s*)?(?P<n2>" + _PLACE_NUMBER + r"))")
 
 
-def rates_at_one_place(text: str) -> bool:
-    """Two rates or more, each listed with the place the run broke, and the place one (RATE_AT_PLACE)."""
+def rates_at_one_place(text: str, folded: str | None = None) -> bool:
+    """Two rates or more, each listed with the place the run broke, and the place one (RATE_AT_PLACE). (`folded`: the
+    text's fold_text, where the caller has it already.)"""
     # (or in BROKE's words: "both runs crash", "training dies", "it falls apart")
-    if not (RAN_BADLY.search(fold_text(text)) or BROKE.search(text)):
+    if not (RAN_BADLY.search(fold_text(text) if folded is None else folded) or BROKE.search(text)):
         return False
     at: dict[str, set[float]] = {}
     for m in itertools.islice(RATE_AT_PLACE.finditer(text), 20):

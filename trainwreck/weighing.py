@@ -66,6 +66,9 @@ WHEN_OF_TRACE = {"nonfinite-from-start": {"start"}, "plateau-from-start": {"star
                  "spike-then-recover": {"early"}, "climb-then-nonfinite": {"early", "later"},
                  "climb-despite-clipping": {"early", "later"}, "descent-then-nonfinite": {"later"},
                  "descent-then-climb": {"later"}, "stall-after-drop": {"later"}}
+# The facts that a standard deviation of 0 is met wherever the data brings it, not at the first step: each item standardised
+# by its own, and NumPy's warning printed at such a division
+STD_MET_ANY_STEP = ("item-std-unguarded", "std-nan-printed")
 # The facts that are constructs of the pasted code (breaking_constructs.breaking_construct): suspects, which order the
 # candidates but never name one on their own (diagnose._decide), nor count beside a message another entry declares
 CODE_CONSTRUCTS = ("masked-inf", "log-unguarded", "log-raw-output", "exp-unshifted", "sqrt-at-zero", "std-unguarded", "inverse-unguarded",
@@ -700,7 +703,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     # (each item standardised by its own std, unguarded: the nan comes at whichever batch first holds an item of equal
     # values -- a finite curve that turns non-finite is that face, WR-060's page's "Statistics of one item")
     # (and NumPy's own warning printed at a division by a std: it met one of 0 there, at whatever step it did)
-    if ("item-std-unguarded" in c.printed or "std-nan-printed" in c.printed) and entry.id in w.constant_feature \
+    if any(fact in c.printed for fact in STD_MET_ANY_STEP) and entry.id in w.constant_feature \
             and sig.name in NONFINITE_TRACES:
         curve = max(curve, W_PART / 2)
     # (a climb from a first loss already enormous, on a regression whose targets the words leave in their raw units: a
@@ -771,7 +774,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     entry_when = w.timing[entry.id]
     if "sqrt-at-zero" in c.printed and entry.id in w.singular_slope and PAIRWISE.search(ev.prose):
         entry_when = entry_when | {"start"}      # (a pairwise distance's zero diagonal: from the first step)
-    if ("item-std-unguarded" in c.printed or "std-nan-printed" in c.printed) and entry.id in w.constant_feature:
+    if any(fact in c.printed for fact in STD_MET_ANY_STEP) and entry.id in w.constant_feature:
         entry_when = entry_when | {"early", "later"}     # (each item by its own std: wherever the first constant one is)
     told = c.said_when or (WHEN_OF_TRACE.get(sig.name, set()) if ev.count >= 2 and not sig.first_epoch else set())
     if told and entry_when and not special:
