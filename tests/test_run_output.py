@@ -4,8 +4,10 @@ line naming it, never a traceback or a corrupted page."""
 import json
 import subprocess
 import sys
+import tempfile
 import textwrap
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
@@ -108,6 +110,29 @@ def test_output_past_the_cap_fails_in_one_line_without_reading_it_all(tmp_path):
     message = failure(tmp_path, 'for _ in range(10_000):\n    print("x" * 99)', limits=Limits(output_bytes=50_000))
     assert message == ("snippets/wr999_test.py: the Reproduce program (wr999_test_reproduce.py) printed more "
                        "than the 50 kB a page shows")
+
+
+@pytest.mark.parametrize("reproduce, limits", [
+    ('print("ok")', Limits()),
+    ("raise ValueError('broken')", Limits()),
+    ("while True:\n    pass", Limits(cpu_seconds=1)),
+    ("import time\ntime.sleep(60)", Limits(wall_seconds=0.5)),
+    ('for _ in range(10_000):\n    print("x" * 99)', Limits(output_bytes=50_000)),
+], ids=["finished", "raised", "cpu-limit", "wall-limit", "output-cap"])
+def test_no_run_leaves_its_scratch_folder_behind(tmp_path, monkeypatch, reproduce, limits):
+    # A child stopped at a limit, or killed once the runner has read its last message, cannot clean
+    # up after itself: every finished build used to leave a folder per snippet in the temp folder.
+    scratch_root = tmp_path / "tmp"
+    scratch_root.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch_root))
+    where = tmp_path / "cwd.txt"
+    code = f"import os\nopen({str(where)!r}, 'w').write(os.getcwd())\n{reproduce}"
+    try:
+        run(tmp_path, code, limits=limits)
+    except SnippetRunError:
+        pass
+    assert Path(where.read_text()).is_relative_to(scratch_root)     # the program ran in the runner's folder
+    assert list(scratch_root.iterdir()) == []
 
 
 @pytest.mark.parametrize("figure, problem", [

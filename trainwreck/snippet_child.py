@@ -19,7 +19,6 @@ import json
 import os
 import runpy
 import sys
-import tempfile
 import traceback
 import warnings
 from pathlib import Path
@@ -39,30 +38,30 @@ FIGURE_KEYS = ("alt", "caption", "panels")
 PANEL_KEYS = ("title", "xlabel", "ylabel", "series")
 
 
-def main(snippet: str, programs: list[dict], draw: bool, channel, limits: dict) -> None:
-    """Run each program, then the figure; report each step on the channel as one JSON message."""
+def main(snippet: str, programs: list[dict], draw: bool, channel, limits: dict, scratch: str) -> None:
+    """Run each program, then the figure, in the empty folder scratch (the runner makes and removes
+    it); report each step on the channel as one JSON message."""
     _apply_limits(limits)
 
     def say(kind: str, **fields) -> None:
         channel.send_bytes(json.dumps({"kind": kind, **fields}).encode())
 
-    with tempfile.TemporaryDirectory(prefix="trainwreck-") as scratch:
-        scratch = Path(scratch)
-        for i, program in enumerate(programs):
-            say("start", program=program["filename"])
-            folder = scratch / f"program{i}"
-            folder.mkdir()
-            output, status, error = run_program(folder / program["filename"], program["code"],
-                                                scratch / f"program{i}.out", limits["output_bytes"])
-            say("program", program=program["filename"], output=output, status=status, error=error)
-            if status != 0:
-                return
-        say("start", program="figure_data()")
-        figure, problem = figure_of(snippet, scratch)
-        svgs = {}
-        if figure is not None and problem is None and draw:
-            svgs, problem = _drawn(figure)
-        say("figure", figure=figure, svgs=svgs, problem=problem)
+    scratch = Path(scratch)
+    for i, program in enumerate(programs):
+        say("start", program=program["filename"])
+        folder = scratch / f"program{i}"
+        folder.mkdir()
+        output, status, error = run_program(folder / program["filename"], program["code"],
+                                            scratch / f"program{i}.out", limits["output_bytes"])
+        say("program", program=program["filename"], output=output, status=status, error=error)
+        if status != 0:
+            return
+    say("start", program="figure_data()")
+    figure, problem = figure_of(snippet, scratch)
+    svgs = {}
+    if figure is not None and problem is None and draw:
+        svgs, problem = _drawn(figure)
+    say("figure", figure=figure, svgs=svgs, problem=problem)
 
 
 def run_program(path: Path, code: str, capture: Path, cap: int) -> tuple[str, int, str]:

@@ -131,6 +131,14 @@ def _write_cache(path: Path, data: dict) -> None:
 
 def _run_child(root: Path, snippet: str, programs: list[Program], draw: bool, limits: Limits) -> dict:
     """Run the snippet's programs and figure in one child; one clear line if anything goes wrong."""
+    # The child works in a folder this process makes and removes: a child stopped at a limit, or
+    # killed once its last message is read, has no chance to remove a folder of its own.
+    with tempfile.TemporaryDirectory(prefix="trainwreck-", ignore_cleanup_errors=True) as scratch:
+        return _run_child_in(scratch, root, snippet, programs, draw, limits)
+
+
+def _run_child_in(scratch: str, root: Path, snippet: str, programs: list[Program], draw: bool,
+                  limits: Limits) -> dict:
     context = _context(draw)
     receive, send = context.Pipe(duplex=False)
     from . import snippet_child
@@ -139,7 +147,7 @@ def _run_child(root: Path, snippet: str, programs: list[Program], draw: bool, li
         target=snippet_child.main, daemon=True,
         args=(str((root / snippet).resolve()), [vars(p) for p in programs], draw, send,
               {"cpu_seconds": limits.cpu_seconds, "output_bytes": limits.output_bytes,
-               "file_bytes": limits.file_bytes}))
+               "file_bytes": limits.file_bytes}, scratch))
     _start(child)
     send.close()
     outputs, figure, svgs = {}, None, {}
