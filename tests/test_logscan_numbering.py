@@ -278,3 +278,13 @@ def test_an_epoch_a_sentence_speaks_of_is_no_header_for_the_lines_below():
         assert [str(p) for p in scan_text(said + log).head_at] == ["step 500", "step 1000", "step 1500"], said
     for header in ("Epoch 2\n", "Starting epoch 2\n", "=== epoch 2 ===\n"):
         assert [str(p) for p in scan_text(header + log).head_at][0] == "epoch 2, step 500", header
+
+
+def test_a_value_far_along_a_long_line_is_placed_by_what_stands_beside_it():
+    """A line of thousands of values (a printed list, updates run together) is read, for each value placed, only
+    around it (positions.AROUND): a step at the line's start is not the step of a nan 33 kB further on, and reading
+    the whole line again for each value placed took a minute on a 2.2 MB line."""
+    values = "loss=2.300 " * 3000
+    assert str(scan_text(f"step 7 {values}loss=nan\n").first_nonfinite_at) == "line 1"
+    assert str(scan_text(f"{values}step 7 loss=nan\n").first_nonfinite_at) == "step 7"
+    assert str(scan_text("step 7 loss=2.300 loss=2.100 loss=nan\n").first_nonfinite_at) == "step 7"   # a short line

@@ -40,6 +40,11 @@ NEXT_FRACTION = re.compile(rb"[ \t]*\][ \t]*\[[ \t]*(\d+)[ \t]*/[ \t]*(\d+)[ \t]
 EPOCH_BATCH = re.compile(rb"[ \t]*\[[ \t]*(\d+)[ \t]*,[ \t]*(\d+)[ \t]*\]")
 EPOCH_HINTS = (b"poch", b"POCH")
 KEY_SPAN = 8             # bytes past a loss match's start that hold its key (` 'loss'`, `Loss`)
+# A line longer than this (a printed list of losses, a progress bar's updates run together) is read, for each value
+# on it, only around the value: what a line says of its values (its epoch, step, rate) sits beside them, and reading
+# the whole line again for each of its values is quadratic in its length (a 2 MB line of 200,000 values took a minute)
+LONG_LINE = 4096
+AROUND = (2048, 512)      # bytes read before and after a value on a long line
 # A value its line calls an average (`Average Training loss: nan`, `avg loss`, `mean_loss`, `running
 # loss`): it stands for the steps it averages, not for one. The word qualifies the loss key itself, not
 # another number on the line (`mean reward`, `mean IoU`, `Running on cuda:0`).
@@ -174,7 +179,7 @@ class Locator:
         data = self.data
         start = data.rfind(b"\n", 0, offset) + 1
         end = data.find(b"\n", offset)
-        line = data[start:end if end >= 0 else len(data)]
+        end = end if end >= 0 else len(data)
         counted, number = self._lines
         if start - counted <= len(data) - start:       # count from whichever known point is nearer
             number += data.count(b"\n", counted, start)
@@ -190,10 +195,15 @@ class Locator:
             epoch = found if found is not None else known
             self._mark = (start, epoch)
             inherited = epoch is not None
+        whole = end - start <= LONG_LINE
+        if not whole:                        # from a space, so that nothing is read from the middle of a word
+            space = data.find(b" ", max(start, offset - AROUND[0]), offset)
+            start, end = (space + 1 if space >= 0 else offset), min(end, offset + AROUND[1])
+        line = data[start:end]
         m = EPOCH.search(line)
         if m:
             epoch, inherited = epoch_text(m), False
-        own = self.numbering[0].match(line) if self.numbering else None
+        own = self.numbering[0].match(line) if self.numbering and whole else None
         # a line of several values each after its own step (`step 0 loss 5.54 | step 100 loss 4.91`): the step in the
         # value's own part of the line, from the last `|` or `;` before it, when that part names one
         cut = max(line.rfind(b"|", 0, offset - start), line.rfind(b";", 0, offset - start))
