@@ -7,6 +7,7 @@ from pathlib import Path
 
 from conftest import ROOT
 from trainwreck.snippet_sections import sections_of
+from trainwreck.cli import main
 from trainwreck.validate import check
 
 EXE = shutil.which("trainwreck", path=str(Path(sys.executable).parent))
@@ -41,6 +42,30 @@ def test_show_accepts_lower_case_and_bare_number(tmp_path):
     b = trainwreck("show", "220", cwd=tmp_path)
     assert a.returncode == b.returncode == 0
     assert a.stdout == b.stdout
+    for typed in ("WR220", "wr 220", "WR_220"):
+        assert main(["show", typed, "--no-run"]) == 0, typed
+
+
+def test_show_in_a_terminal_has_no_site_markup(capsys):
+    assert main(["show", "WR-220", "--no-run"]) == 0
+    out = capsys.readouterr().out
+    # the site's download links and their attribute lists mean nothing in a terminal
+    assert "{:" not in out and "{ download=" not in out and "Download this program" not in out
+    assert "--- Reproduce ---" in out and "--- Fix ---" in out
+
+
+def test_diagnose_in_a_terminal_says_it_waits_for_a_paste(monkeypatch, capsys):
+    import io
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.setattr(sys, "stdin", Terminal("epoch 1 loss 0.69\n"))
+    monkeypatch.setattr(sys.stdin, "buffer", io.BytesIO(b"epoch 1 loss 0.69\n"), raising=False)
+    assert main(["diagnose"]) == 0
+    assert capsys.readouterr().err == ("trainwreck: reading the log from standard input: paste it, then press "
+                                       "Ctrl-D (Ctrl-Z then Enter on Windows)\n")
 
 
 def test_show_unknown_id_is_one_line_with_the_known_ids(tmp_path):
@@ -65,7 +90,9 @@ def test_list(tmp_path):
     result = trainwreck("list", cwd=tmp_path)
     assert result.returncode == 0
     catalog, _ = check(ROOT / "catalog")
-    lines = result.stdout.splitlines()
+    header, *lines = result.stdout.splitlines()
+    assert header.split() == ["ID", "Title", "Status", "Modules"]
+    assert header.index("Status") == lines[0].index("stable") and header.index("Modules") == lines[0].index("0.7")
     assert [line.split()[0] for line in lines] == sorted(catalog.entries)
     wr220 = next(line for line in lines if line.startswith("WR-220"))
     assert wr220.split() [-4:] == ["stable", "2.2,", "2.3,", "2.4"]

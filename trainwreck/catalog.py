@@ -130,7 +130,7 @@ def load(folder: Path | str) -> Catalog:
     root = project_root(folder)
     if root is None:
         catalog.problems.append(Problem(str(folder), "catalogue", (
-            f"not inside a project: {folder.resolve().parent}{os.sep}{SNIPPETS} does not exist "
+            f"not inside a project: {folder.resolve().parent / SNIPPETS} does not exist "
             "(a catalogue folder sits beside snippets/; name it, e.g. `trainwreck check catalog`)")))
         return catalog
     catalog.root = root

@@ -6,7 +6,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import __version__
+from . import __version__, lazy_regex
 from .catalog import load
 from .includes import IncludeRefused
 from .locate import default_catalog
@@ -78,6 +78,11 @@ def _diagnose(args, catalog) -> int:
     # `check`, `list` and `show` do not need
     from . import diagnose_command
 
+    if args.log == "-" and sys.stdin is not None and sys.stdin.isatty():
+        # a bare `trainwreck diagnose` in a terminal would otherwise wait in silence
+        print("trainwreck: reading the log from standard input: paste it, then press Ctrl-D "
+              "(Ctrl-Z then Enter on Windows)", file=sys.stderr)
+
     return diagnose_command.run(args.log, args.json, catalog)
 
 
@@ -112,10 +117,14 @@ def _from_here(path: Path) -> str:
         return str(path)
 
 
+# WR-220 as people type it: wr-220, WR220, wr 220, 220
+TYPED_ID = lazy_regex.compile(r"(?ai)(?:WR[-_ ]?)?([0-9]{1,3})")
+
+
 def _show(args, catalog) -> int:
     wanted = args.id.strip().upper()
-    if wanted.isascii() and wanted.isdigit():
-        wanted = f"WR-{int(wanted):03d}"
+    if m := TYPED_ID.fullmatch(wanted):
+        wanted = f"WR-{int(m[1]):03d}"
     if wanted not in catalog.entries:
         planned = f" (planned, not written yet: {catalog.planned[wanted]})" if wanted in catalog.planned else ""
         return _error(f"unknown entry {shown(args.id, 30, quote=False)}{planned}; "

@@ -46,7 +46,7 @@ def header(d: Diagnosis) -> str:
     elif ev.loss_named[0]:
         fmt += f" (the loss read is `{ev.loss_named[0]}`, {NAMED_BECAUSE[ev.loss_named[1]]})"
     return (f"{ev.source}: {ev.lines} line(s), {_size(ev.size)}{fmt}; {what}, "
-            f"{sum(c for c, *_ in ev.messages.values()) + ev.more_messages} known message(s)")
+            f"{sum(c for c, *_ in ev.messages.values()) + ev.more_messages} warning or error message(s)")
 
 
 def capitalised(sentence: str) -> str:

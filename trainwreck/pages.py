@@ -136,27 +136,30 @@ def message_headings(entry: Entry) -> list[str]:
     return lines
 
 
-def tabs_markdown(entry: Entry, root, run=None) -> str:
+def tabs_markdown(entry: Entry, root, run=None, downloads: bool = True) -> str:
     """Reproduce and Fix tabs, Reproduce open first. Each holds a whole program (the text that was run),
-    what running it printed, and the program to download; then the whole snippet file to download."""
+    what running it printed, and the program to download; then the whole snippet file to download
+    (the links only where there is a site to download from: not in a terminal)."""
     text = read_include(root, entry.snippet)
     out = []
     for label, region in TABS:
         program = Program(label, tab_file(entry.snippet, region), tab_program(text, region))
-        out += [f'=== "{label}"', "", indent(program_markdown(program, run))]
+        out += [f'=== "{label}"', "", indent(program_markdown(program, run, downloads=downloads))]
     name = PurePosixPath(entry.snippet).name
-    out += [f"Both programs in one file, as the tests run it: {download_link(name)}", "{: .tw-download }", ""]
+    if downloads:
+        out += [f"Both programs in one file, as the tests run it: {download_link(name)}", "{: .tw-download }", ""]
     return "\n".join(out)
 
 
-def program_markdown(program: Program, run=None, prefix: str = "") -> str:
+def program_markdown(program: Program, run=None, prefix: str = "", downloads: bool = True) -> str:
     """A program's code, what it printed when it ran (if it was run), and a link to download it."""
     lines = [fenced(program.code, "python"), ""]
     output = run.output_of(program) if run is not None else None
     if output is not None:
         lines += [f"What `python {program.filename}` prints — captured from a real run, not pasted:", "",
                   fenced(output.rstrip("\n") or "(nothing)", "text"), ""]
-    lines += [f"Download this program: {download_link(program.filename, prefix)}", "{: .tw-download }", ""]
+    if downloads:
+        lines += [f"Download this program: {download_link(program.filename, prefix)}", "{: .tw-download }", ""]
     return "\n".join(lines)
 
 
@@ -184,9 +187,9 @@ def indent(markdown: str) -> str:
     return "\n".join(("    " + line) if line.strip() else "" for line in markdown.split("\n"))
 
 
-def add_tabs(body: str, entry: Entry, root, run=None) -> str:
+def add_tabs(body: str, entry: Entry, root, run=None, downloads: bool = True) -> str:
     """The tabs close the Fix section, after its prose."""
-    return insert_before_heading(body, "Prevent it", tabs_markdown(entry, root, run))
+    return insert_before_heading(body, "Prevent it", tabs_markdown(entry, root, run, downloads))
 
 
 def figure_markdown(entry_id: str, run, prefix: str = "", themes=("light", "dark")) -> str:

@@ -27,7 +27,7 @@ def entry_text(entry: Entry, catalog: Catalog, run=None, answers: bool = False, 
         lines.append(f"Related: {rid} ({nature.replace('-', ' ')}{state}) {catalog.title_of(rid)}")
     lines.append(f"Snippet: {entry.snippet}")
     body = entry.body if answers else strip_answers(entry.body).rstrip() + ("\n\n" + ANSWERS_HIDDEN if hint else "")
-    body = untab(expand_includes(add_tabs(body, entry, catalog.root), catalog.root))
+    body = untab(expand_includes(add_tabs(body, entry, catalog.root, downloads=False), catalog.root))
     if run is not None:
         extra = output_block(entry, run)
         spark = (run.figure or {}).get("sparkline")
@@ -55,8 +55,9 @@ def untab(markdown: str) -> str:
 
 
 def listing(catalog: Catalog) -> str:
+    """A line per entry under a header naming the columns (the last is the course modules that teach it)."""
     width = max((len(e.title) for e in catalog.entries.values()), default=0)
     return "\n".join(
-        f"{e.id}  {e.title:<{width}}  {e.status:<7} {', '.join(e.modules)}"
-        for e in catalog.sorted_entries()
+        [f"{'ID':<6}  {'Title':<{width}}  {'Status':<7} Modules"]
+        + [f"{e.id}  {e.title:<{width}}  {e.status:<7} {', '.join(e.modules)}" for e in catalog.sorted_entries()]
     )
