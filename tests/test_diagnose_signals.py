@@ -2,6 +2,7 @@
 realistic report, and stays quiet on a nearby one where it must not fire."""
 import io
 import math
+import re
 
 import numpy as np
 import pytest
@@ -7885,3 +7886,18 @@ def test_a_division_by_a_norm_with_nothing_to_keep_it_off_zero_is_a_division_by_
     # (a nan at the start of a later epoch is no nan at the run's start)
     later = "The loss went down nicely for 30 epochs, then I got nan at the start of epoch 31. Why?\n" + code
     assert "norm-unguarded" not in weighed_parts(later, "WR-060")
+
+
+def test_the_warnings_asked_for_are_said_to_be_what_each_entrys_numpy_snippet_printed():
+    """A new user's review (ux_review_s64, 9): the ask said "WR-260 prints `divide by zero encountered in divide`",
+    teaching that gradients left uncleared print a division by zero. They print nothing of their own: the warning is
+    the op that broke first in the entry's NumPy snippet, with its hand-written loss, as the run blew up."""
+    log = "".join(f"epoch {e} loss {v}\n" for e, v in enumerate(["0.6931", "0.5122", "0.4410", "nan", "nan"], 1))
+    d = diagnosis(log)
+    assert "warnings or errors printed above the first nan" in d.ask, d.ask
+    assert "(where each entry's NumPy snippet breaks, it prints: " in d.ask
+    assert not re.search(r"WR-\d+ prints", d.ask), d.ask
+    # a framework's own messages are still what the failure prints there
+    amp = log.replace("epoch 4 loss nan", "Gradient overflow. Skipping step, loss scaler 0 reducing loss scale to 1.0\n"
+                                          "epoch 4 loss nan")
+    assert "NumPy snippet" not in diagnosis("with torch.cuda.amp\n" + amp).ask

@@ -1132,12 +1132,12 @@ OP_NAMING = {
 CHECK_SWITCH = {"jax": "jax_debug_", "pytorch": "set_detect_anomaly", "tensorflow": "enable_check_numerics"}
 
 
-def _quoted(messages: list[tuple[str, str]]) -> str:
+def _quoted(messages: list[tuple[str, str]], verb: str = " prints") -> str:
     """`WR-030 prints `a`, `b`; WR-050 prints `c``: the messages by the entry that prints them."""
     by_entry: dict[str, list[str]] = {}
     for i, text in messages:
         by_entry.setdefault(i, []).append(f"`{text}`")
-    return "; ".join(f"{i} prints {', '.join(texts)}" for i, texts in by_entry.items())
+    return "; ".join(f"{i}{verb} {', '.join(texts)}" for i, texts in by_entry.items())
 
 
 def _own_op(w: Weigher, entry_id: str, shown: str) -> bool:
@@ -1215,7 +1215,13 @@ def _deciding_question(d: Diagnosis, w: Weigher) -> str:
     pasted = {origin for _count, line, _example, origin in ev.messages.values() if line < before}
     if distinct and not pasted & {origin for _, _, origin, _ in distinct}:
         where = "above the first nan" if ev.first_nonfinite is not None else "while the loss went wrong"
-        return f"the warnings or errors printed {where} ({_quoted([(i, text) for i, text, _, _ in distinct[:3]])})"
+        quoted = [(i, text) for i, text, _, _ in distinct[:3]]
+        if all(origin == "numpy" for _, _, origin, _ in distinct[:3]):
+            # NumPy's warnings name the op that broke in the entry's own snippet, with its hand-written loss: a
+            # failure that prints nothing of its own (a rate too high) shows there what its blow-up broke first
+            return (f"the warnings or errors printed {where} (where each entry's NumPy snippet breaks, it prints: "
+                    f"{_quoted(quoted, '')})")
+        return f"the warnings or errors printed {where} ({_quoted(quoted)})"
     return _confirm_question(entries[0], ev)
 
 
