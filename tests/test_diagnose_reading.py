@@ -893,7 +893,8 @@ def test_a_message_printed_only_when_asked_for_is_not_missed_by_its_absence():
     assert clip.opt_in == "clip_grad_norm_(..., error_if_nonfinite=True)"
     assert any("printed only with: `clip_grad_norm_(..., error_if_nonfinite=True)`" in line
                for line in message_headings(CATALOG.entries["WR-220"]))
-    d = diagnosis("for x, y in loader:\n    loss = crit(model(x), y)\n    loss.backward()\n    optimizer.step()\n"
+    d = diagnosis("for x, y in loader:\n    optimizer.zero_grad()\n    loss = crit(model(x), y)\n    loss.backward()\n"
+                  "    optimizer.step()\n"
                   + "".join(f"epoch {e} loss {v}\n" for e, v in enumerate(["0.5", "0.9", "3.1", "40.2", "nan"], 1)))
     assert d.matches[0].entry.id == "WR-220" and d.matches[0].against == []
 

@@ -263,6 +263,25 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" \t"))
 
 
+def whole_loop_steps(prose: str) -> bool:
+    """Does the paste show a whole loop that steps: a `for` or `while` line and, under it, a block that calls backward()
+    and step()? Beside gradients cleared nowhere in the paste, the loop it shows is the one that ran, not an excerpt
+    that left the clearing out."""
+    lines = prose.split("\n")[:CLEARING_LINES]
+    for k, line in enumerate(lines):
+        if not _LOOP_LINE.match(line):
+            continue
+        body = []
+        for below in lines[k + 1:]:
+            if below.strip() and _indent(below) <= _indent(line):
+                break
+            body.append(below)
+        block = "\n".join(body)
+        if ".backward(" in block and ".step(" in block:
+            return True
+    return False
+
+
 def numpy_buffer_never_reset(prose: str) -> str:
     """The `+=` line of a hand-written gradient buffer that is never reset inside the loop that steps the weights with
     it, or ""."""

@@ -21,7 +21,7 @@ from .data_checked import inputs_only
 from .data_values import (INPUT_NAN_WORDS, MASK_255_WORDS, MASK_SCALED_WORDS, ONE_CLASS_IOU_WORDS, RAW_PIXEL_WORDS,
                           UNLABELLED_WORDS)
 from .exp_limits import EXP_OVERFLOW_WORDS
-from .gradient_clearing import CLEARED_EACH_STEP, UNCLEARED_WORDS, trainer_clears
+from .gradient_clearing import CLEARED_EACH_STEP, UNCLEARED_WORDS, trainer_clears, whole_loop_steps
 from .gradient_norms import CLIP_LATE_WORDS, CLIP_UNENGAGED_WORDS, FIRST_LAYERS_WORDS, grads_said_zero
 from .input_scaling import CONSTANT_FEATURE_WORDS, FORGOT_INPUTS, FORGOT_TARGETS, SCALES_WORDS, scaled_said
 from .loss_inputs import (DENSE, FROM_LOGITS, KERAS_CROSSENTROPY, KERAS_NAMED, KERAS_OUTPUT, KERAS_PAIRING_SAID,
@@ -937,8 +937,10 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     # shape's own entries, with the fact on top of it (FACT_FACES)
     face = next((fact for fact, shapes in FACT_FACES.items() if parts.get(fact, 0) > 0 and c.sig.name in shapes), None)
     # (gradients cleared nowhere in the paste are that face too where the report says a lower rate only put the
-    # failure off, WR-260's own tell: the loop the paste shows is the one that ran)
-    if face is None and parts.get("never-cleared", 0) > 0 and c.lr_tried == "delayed" and c.sig.name in RATE_CLIMBS:
+    # failure off, WR-260's own tell, or where the paste shows the whole loop that steps, its `for` line and the block
+    # under it: either way the loop the paste shows is the one that ran)
+    if face is None and parts.get("never-cleared", 0) > 0 and c.sig.name in RATE_CLIMBS and (
+            c.lr_tried == "delayed" or whole_loop_steps(c.ev.prose)):
         face = "never-cleared"
     if face and parts.get("curve", 0) < W_CURVE:
         parts["curve"] = W_CURVE
