@@ -49,3 +49,19 @@ def test_no_dialects_key_matches_the_empty_text():
     for name in MODULES:
         for key in getattr(dialects, name).DIALECT.keys:
             assert re.compile(key).search(b"") is None, (name, key)
+
+
+def test_only_a_whole_text_of_one_progress_line_is_read_update_by_update():
+    """A single bar's updates run together by carriage returns are its curve (one_epoch_saved_to_file.log); two bars or
+    more keep each bar's last value (their updates are one batch's noise each), Windows line ends are line ends, and a
+    first block that is not the whole text cannot tell one bar from the first of many."""
+    from trainwreck.logscan.cleaning import BAR_UPDATES, uses_lone_cr
+
+    bar = "\r".join(f"Epoch 1: {k}/{BAR_UPDATES} loss={2.3 - 0.1 * k:.2f}" for k in range(1, BAR_UPDATES + 1)).encode()
+    assert uses_lone_cr(bar + b"\n", whole=True)
+    assert uses_lone_cr(b"Training started\n" + bar + b"\nTraceback (most recent call last):\n", whole=True)
+    assert not uses_lone_cr(bar + b"\n", whole=False)
+    assert not uses_lone_cr(bar + b"\n" + bar.replace(b"Epoch 1", b"Epoch 2") + b"\n", whole=True)
+    assert not uses_lone_cr(bar.split(b"\r", 1)[1] + b"\n", whole=True)            # one update fewer
+    assert not uses_lone_cr(b"epoch 1 loss 0.5\r\nepoch 2 loss 0.4\r\n" * 10, whole=True)
+    assert uses_lone_cr(b"epoch 1 loss 0.5\repoch 2 loss 0.4\r", whole=False)      # old Mac line ends, as before

@@ -463,7 +463,7 @@ def _first_block(stream, source: str) -> tuple[bytes, bool]:
     first = stream.read(CHUNK)
     if not first:
         raise LogError(f"{source}: empty: there is nothing to diagnose")
-    return first, uses_lone_cr(first)
+    return first, uses_lone_cr(first, whole=len(first) < CHUNK)
 
 
 def _layout(first: bytes, lone_cr: bool) -> Layout:
