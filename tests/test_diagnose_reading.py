@@ -3082,3 +3082,18 @@ def test_the_fields_of_one_log_line_between_bars_are_no_sentences_loss_values():
     # (a bar between values, with no field's name after it, separates one loss's values)
     barred = diagnosis("loss by epoch: 2.31 | 2.29 | 4.88 | 19.7 | 311.2 | nan. What is happening?")
     assert barred.evidence.count == 6 and barred.signature.name == "climb-then-nonfinite"
+
+
+def test_a_first_step_of_the_fix_keeps_no_aside_and_no_link_address():
+    """A new user's review (ux_review_s64, 8 and 15): WR-110's first step printed a Markdown link's address in the
+    terminal, and WR-120's ran to 869 characters of citations. Asides after a word go; a formula's brackets stay."""
+    from trainwreck.fix_steps import first_fix_step, without_asides
+
+    steps = {e.id: first_fix_step(e) for e in CATALOG.sorted_entries()}
+    for entry_id, step in steps.items():
+        assert "](" not in step and " (" not in step, (entry_id, step)
+    assert steps["WR-110"].startswith("Draw the weights at random, with a scale chosen for the activation — Glorot for "
+                                      "tanh, He for ReLU — and leave the biases at zero")
+    assert "standard deviation √(2 / (fan_in + fan_out))" in steps["WR-120"]
+    assert without_asides("a √(2 / (x + y)) b (c (d) e) f") == "a √(2 / (x + y)) b f"
+    assert without_asides("an aside never closed (here") == "an aside never closed (here"

@@ -9,11 +9,12 @@ from . import lazy_regex
 
 SENTENCE_END = lazy_regex.compile(r"(?<=[.!?])\s+(?=[A-Z`*(\[])")
 EMPHASIS = lazy_regex.compile(r"\*\*(.+?)\*\*|__(.+?)__")
+LINK = lazy_regex.compile(r"\[([^\]\n]+)\]\([^()\s]+\)")
 
 
 def first_fix_step(entry: Entry) -> str:
     """The Fix section's first step: its first sentence, and the first sentence of each item of the list it introduces if
-    it ends in a colon."""
+    it ends in a colon; without its asides in brackets, and a link's text without its address."""
     blocks = [b.strip() for b in entry.sections.get("Fix", "").split("\n\n") if b.strip()]
     if not blocks:
         return ""
@@ -30,7 +31,29 @@ def first_fix_step(entry: Entry) -> str:
             sentence = f"{sentence} {'; '.join(items)}."
         else:
             sentence = sentence[:-1] + "."
+    sentence = without_asides(LINK.sub(r"\1", sentence))
     return EMPHASIS.sub(lambda m: m.group(1) or m.group(2), sentence)
+
+
+def without_asides(text: str) -> str:
+    """The text without its asides in brackets after a word (a citation, a pointer to another entry, the snippet's own
+    figure): the page keeps them, the one line of a first step does not. Brackets inside brackets go with the outer
+    ones, and a formula's, `√(2 / (fan_in + fan_out))`, which follow no space at the outer level, stay."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch == "(":
+            if depth == 0 and i > 0 and text[i - 1] == " ":
+                out.append(text[start:i - 1])
+                start = -1                          # inside an aside: dropped up to its closing bracket
+            depth += 1
+        elif ch == ")" and depth:
+            depth -= 1
+            if depth == 0 and start == -1:
+                start = i + 1
+    if start == -1:                                 # an aside never closed: the text is left as it was
+        return text
+    out.append(text[start:])
+    return "".join(out)
 
 
 # An item's opening: its first sentence, or as many as reach this length (a first sentence such as "Sigmoid hidden
