@@ -13,6 +13,7 @@ from selectolax.lexbor import LexborHTMLParser
 from conftest import ROOT, build_output, build_site, built_page, failing_build, real_catalog
 from trainwreck.catalog import split_sections
 from trainwreck.export import catalog_data
+from trainwreck.indexes import message_template
 from trainwreck.pages import strip_answers
 from trainwreck.snippet_run import run_snippet
 from trainwreck.snippet_sections import tab_program
@@ -118,10 +119,15 @@ def test_symptom_index_lists_every_message_and_signature(site):
     items = {li.css_first("code").text(): li for li in page.css("li") if li.css_first("code")}
     for entry in CATALOG.sorted_entries():
         for message in entry.messages:
-            assert items[message.shown].css_first(f'a[href="../{entry.id}/"]'), (message.shown, entry.id)
+            shown = message_template(message.text)
+            assert items[shown].css_first(f'a[href="../{entry.id}/"]'), (shown, entry.id)
         if entry.trace != "none":
             li = next(li for li in page.css("li") if li.css_first("strong") and li.css_first("strong").text() == entry.trace)
             assert li.css_first(f'a[href="../{entry.id}/"]')
+    # one line per message, whatever number each entry's run printed in it
+    assert not any(key.startswith("Batch ") and key[6].isdigit() for key in items)
+    keras = items["Batch …: Invalid loss, terminating training"]
+    assert len(keras.css("a")) >= 5, keras.text()
 
 
 def test_site_publishes_the_export(site):

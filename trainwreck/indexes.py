@@ -45,15 +45,23 @@ def module_page(catalog: Catalog, module_id: str) -> str:
     return "\n".join(lines)
 
 
+def message_template(text: str) -> str:
+    """A declared message as the symptom index lists it: with each value the run fills in shown as "…", so that one
+    message is one line whatever number each entry's own run printed in it (`Batch …: Invalid loss, terminating
+    training`, not a line each for batch 0, 1, 2 and 5)."""
+    return text.replace("{}", "…")
+
+
 def symptom_index(catalog: Catalog) -> str:
     lines = ["# Symptom index", "",
              "Every warning text and loss-curve shape the catalogue knows, and the entries that explain it. "
-             "Search for the exact text your run printed, or find it below.", "",
+             "Search for the exact text your run printed, or find it below; … stands for the number or name your "
+             "run printed there.", "",
              "## Messages", ""]
     by_message: dict[str, list[str]] = {}
     for e in catalog.sorted_entries():
         for m in e.messages:
-            by_message.setdefault(m.shown, []).append(e.id)
+            by_message.setdefault(message_template(m.text), []).append(e.id)
     for message in sorted(by_message):
         links = ", ".join(f"[{i}]({entry_path(i)} \"{md_text(catalog.title_of(i))}\")" for i in by_message[message])
         lines.append(f"- {md_code(message)} — {links}")
