@@ -18,6 +18,9 @@ from .validate import check
 EDITION_VARIABLE = "TRAINWRECK_EDITION"
 
 
+CATALOG_HELP = "catalogue folder (default: ./catalog where there is one, else the copy installed with trainwreck)"
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="trainwreck", description="A field guide to neural-network training failures.")
     parser.add_argument("--version", action="version", version=f"trainwreck {__version__}")
@@ -25,20 +28,20 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("check", help="validate a catalogue folder")
     p.add_argument("catalog", nargs="?", type=Path, help="catalogue folder (default: ./catalog)")
     p = sub.add_parser("list", help="list the entries")
-    p.add_argument("--catalog", type=Path)
+    p.add_argument("--catalog", type=Path, help=CATALOG_HELP)
     p = sub.add_parser("show", help="show one entry, as `rustc --explain` does")
     p.add_argument("id", help="an entry ID such as WR-220")
-    p.add_argument("--catalog", type=Path)
+    p.add_argument("--catalog", type=Path, help=CATALOG_HELP)
     p.add_argument("--no-run", action="store_true", help="do not run the snippet to show its output")
     p.add_argument("--answers", action="store_true",
                    help=f"include the strong answer and the bonus point (never with {EDITION_VARIABLE}=student)")
     p = sub.add_parser("export", help="write the catalogue as JSON on standard output")
-    p.add_argument("--catalog", type=Path)
+    p.add_argument("--catalog", type=Path, help=CATALOG_HELP)
     p.add_argument("--base-url", default="", help="make page URLs absolute, e.g. https://example.org/trainwreck")
     p = sub.add_parser("diagnose", help="read a training log and name the entries that explain it")
     p.add_argument("log", nargs="?", default="-", help="a log file, or - for standard input (the default)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument("--catalog", type=Path)
+    p.add_argument("--catalog", type=Path, help=CATALOG_HELP)
     p = sub.add_parser("new", help="scaffold an entry, its snippet and its test")
     p.add_argument("id", help="the new ID, e.g. WR-310")
     p.add_argument("slug", help="snippet name after wrNNN_, e.g. bad_batch")
