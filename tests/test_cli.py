@@ -42,7 +42,7 @@ def test_show_accepts_lower_case_and_bare_number(tmp_path):
     b = trainwreck("show", "220", cwd=tmp_path)
     assert a.returncode == b.returncode == 0
     assert a.stdout == b.stdout
-    for typed in ("WR220", "wr 220", "WR_220"):
+    for typed in ("WR220", "wr 220", "WR_220", "0220", "WR-0220"):
         assert main(["show", typed, "--no-run"]) == 0, typed
 
 
@@ -65,7 +65,7 @@ def test_diagnose_in_a_terminal_says_it_waits_for_a_paste(monkeypatch, capsys):
     monkeypatch.setattr(sys.stdin, "buffer", io.BytesIO(b"epoch 1 loss 0.69\n"), raising=False)
     assert main(["diagnose"]) == 0
     assert capsys.readouterr().err == ("trainwreck: reading the log from standard input: paste it, then press "
-                                       "Ctrl-D (Ctrl-Z then Enter on Windows)\n")
+                                       "Enter and Ctrl-D (Ctrl-Z then Enter on Windows)\n")
 
 
 def test_show_unknown_id_is_one_line_with_the_known_ids(tmp_path):

@@ -55,11 +55,17 @@ def test_only_a_whole_text_of_one_progress_line_is_read_update_by_update():
     """A single bar's updates run together by carriage returns are its curve (one_epoch_saved_to_file.log); two bars or
     more keep each bar's last value (their updates are one batch's noise each), Windows line ends are line ends, and a
     first block that is not the whole text cannot tell one bar from the first of many."""
+    from trainwreck.logscan import scan_text
     from trainwreck.logscan.cleaning import BAR_UPDATES, uses_lone_cr
 
     bar = "\r".join(f"Epoch 1: {k}/{BAR_UPDATES} loss={2.3 - 0.1 * k:.2f}" for k in range(1, BAR_UPDATES + 1)).encode()
-    assert uses_lone_cr(bar + b"\n", whole=True)
-    assert uses_lone_cr(b"Training started\n" + bar + b"\nTraceback (most recent call last):\n", whole=True)
+    assert uses_lone_cr(bar + b"\n", whole=True) and uses_lone_cr(b"\r" + bar + b"\r\n", whole=True)
+    # a text with other lines keeps its line numbers: a download bar above a log, a traceback below a bar
+    assert not uses_lone_cr(b"Training started\n" + bar + b"\nTraceback (most recent call last):\n", whole=True)
+    download = b"\r".join(b"%d%%|###| %d/100 [00:01<00:02]" % (k, k) for k in range(100))
+    log = b"Downloading cifar-10-python.tar.gz\n" + download + b"\nloss: 2.30\nloss: 1.90\nloss: nan\n"
+    assert not uses_lone_cr(log, whole=True)
+    assert str(scan_text(log.decode()).first_nonfinite_at) == "line 5"
     assert not uses_lone_cr(bar + b"\n", whole=False)
     assert not uses_lone_cr(bar + b"\n" + bar.replace(b"Epoch 1", b"Epoch 2") + b"\n", whole=True)
     assert not uses_lone_cr(bar.split(b"\r", 1)[1] + b"\n", whole=True)            # one update fewer

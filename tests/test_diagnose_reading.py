@@ -3095,5 +3095,11 @@ def test_a_first_step_of_the_fix_keeps_no_aside_and_no_link_address():
     assert steps["WR-110"].startswith("Draw the weights at random, with a scale chosen for the activation — Glorot for "
                                       "tanh, He for ReLU — and leave the biases at zero")
     assert "standard deviation √(2 / (fan_in + fan_out))" in steps["WR-120"]
+    # ... nor does the item a face of the evidence picks (code_review_s64 6)
+    from trainwreck.fix_steps import fix_item
+
+    items = [fix_item(e, label) for e in CATALOG.sorted_entries() for label in
+             (m.fix for m in e.messages if m.fix)]
+    assert items and all("](" not in item and without_asides(item) == item for item in items), items
     assert without_asides("a √(2 / (x + y)) b (c (d) e) f") == "a √(2 / (x + y)) b f"
     assert without_asides("an aside never closed (here") == "an aside never closed (here"

@@ -83,7 +83,7 @@ def _diagnose(args, catalog) -> int:
 
     if args.log == "-" and sys.stdin is not None and sys.stdin.isatty():
         # a bare `trainwreck diagnose` in a terminal would otherwise wait in silence
-        print("trainwreck: reading the log from standard input: paste it, then press Ctrl-D "
+        print("trainwreck: reading the log from standard input: paste it, then press Enter and Ctrl-D "
               "(Ctrl-Z then Enter on Windows)", file=sys.stderr)
 
     return diagnose_command.run(args.log, args.json, catalog)
@@ -121,7 +121,7 @@ def _from_here(path: Path) -> str:
 
 
 # WR-220 as people type it: wr-220, WR220, wr 220, 220
-TYPED_ID = lazy_regex.compile(r"(?ai)(?:WR[-_ ]?)?([0-9]{1,3})")
+TYPED_ID = lazy_regex.compile(r"(?ai)(?:WR[-_ ]?)?0*([0-9]{1,3})")
 
 
 def _show(args, catalog) -> int:

@@ -1132,12 +1132,26 @@ OP_NAMING = {
 CHECK_SWITCH = {"jax": "jax_debug_", "pytorch": "set_detect_anomaly", "tensorflow": "enable_check_numerics"}
 
 
-def _quoted(messages: list[tuple[str, str]], verb: str = " prints") -> str:
+def _quoted(messages: list[tuple[str, str]], verb: str = "prints") -> str:
     """`WR-030 prints `a`, `b`; WR-050 prints `c``: the messages by the entry that prints them."""
     by_entry: dict[str, list[str]] = {}
     for i, text in messages:
         by_entry.setdefault(i, []).append(f"`{text}`")
-    return "; ".join(f"{i}{verb} {', '.join(texts)}" for i, texts in by_entry.items())
+    return "; ".join(" ".join(filter(None, (i, verb, ", ".join(texts)))) for i, texts in by_entry.items())
+
+
+def _said_printed(messages: list[tuple[str, str, str, str]]) -> str:
+    """What the candidates print, said as what it is: a framework's message is what the failure prints there; NumPy's
+    warnings name the op that broke in an entry's own snippet, with its hand-written loss -- a failure that prints
+    nothing of its own (a rate too high, gradients left uncleared) shows there what its blow-up broke first."""
+    own = [(i, text) for i, text, origin, _ in messages if origin != "numpy"]
+    snippets = [(i, text) for i, text, origin, _ in messages if origin == "numpy"]
+    parts = [_quoted(own)] if own else []
+    if snippets:
+        several = len({i for i, _ in snippets}) > 1
+        parts.append(f"where {'their NumPy snippets break' if several else 'its NumPy snippet breaks'}, "
+                     + _quoted([(f"{i}'s", text) for i, text in snippets]))
+    return "; ".join(parts)
 
 
 def _own_op(w: Weigher, entry_id: str, shown: str) -> bool:
@@ -1215,13 +1229,7 @@ def _deciding_question(d: Diagnosis, w: Weigher) -> str:
     pasted = {origin for _count, line, _example, origin in ev.messages.values() if line < before}
     if distinct and not pasted & {origin for _, _, origin, _ in distinct}:
         where = "above the first nan" if ev.first_nonfinite is not None else "while the loss went wrong"
-        quoted = [(i, text) for i, text, _, _ in distinct[:3]]
-        if all(origin == "numpy" for _, _, origin, _ in distinct[:3]):
-            # NumPy's warnings name the op that broke in the entry's own snippet, with its hand-written loss: a
-            # failure that prints nothing of its own (a rate too high) shows there what its blow-up broke first
-            return (f"the warnings or errors printed {where} (where each entry's NumPy snippet breaks, it prints: "
-                    f"{_quoted(quoted, '')})")
-        return f"the warnings or errors printed {where} ({_quoted(quoted)})"
+        return f"the warnings or errors printed {where} ({_said_printed(distinct[:3])})"
     return _confirm_question(entries[0], ev)
 
 

@@ -89,6 +89,6 @@ def fix_item(entry: Entry, label: str) -> str:
     for item in _list_items(lines):
         m = re.match(r"\*\*(.+?):?\*\*:?\s*(.*)", item)
         if m and m.group(1).rstrip(":").strip().lower() == label.strip().lower():
-            step = _opening(m.group(2)).rstrip(";.,")
+            step = _opening(without_asides(LINK.sub(r"\1", m.group(2)))).rstrip(";.,")
             return EMPHASIS.sub(lambda e: e.group(1) or e.group(2), f"{m.group(1).rstrip(':').strip()}: {step}.")
     return ""

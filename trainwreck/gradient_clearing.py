@@ -263,13 +263,22 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" \t"))
 
 
+# A loop's own line as Python writes it, not a sentence that ends in a colon ("for this question:", "while training, my
+# update is:"): `for <names> in <iterable>:`, or `while` and a condition of one expression
+_PYTHON_LOOP = lazy_regex.compile(r"[ \t]*(?:async[ \t]+)?for[ \t]+[\w, ()\[\]]+?[ \t]+in[ \t]+[^:#\n]+:[ \t]*(?:#[^\n]*)?|"
+                                  r"[ \t]*while[ \t]+(?:not[ \t]+)?[\w.\[\]()]+(?:[ \t]*(?:[<>=!]=?|and|or|\+|-)[ \t]*"
+                                  r"[\w.\[\]()]+)*[ \t]*:[ \t]*(?:#[^\n]*)?")
+# ... and a call in its block to a function of the user's that may clear them (`reset_gradients(model)`), not shown
+_MAY_CLEAR = lazy_regex.compile(r"(?i)\b\w*(?:zero|reset|clear)\w*\(")
+
+
 def whole_loop_steps(prose: str) -> bool:
-    """Does the paste show a whole loop that steps: a `for` or `while` line and, under it, a block that calls backward()
-    and step()? Beside gradients cleared nowhere in the paste, the loop it shows is the one that ran, not an excerpt
-    that left the clearing out."""
+    """Does the paste show a whole loop that steps: a `for` or `while` line as Python writes it and, under it, a block
+    that calls backward() and step() and nothing that may clear the gradients out of sight? Beside gradients cleared
+    nowhere in the paste, the loop it shows is the one that ran, not an excerpt that left the clearing out."""
     lines = prose.split("\n")[:CLEARING_LINES]
     for k, line in enumerate(lines):
-        if not _LOOP_LINE.match(line):
+        if not _PYTHON_LOOP.fullmatch(line):
             continue
         body = []
         for below in lines[k + 1:]:
@@ -277,7 +286,7 @@ def whole_loop_steps(prose: str) -> bool:
                 break
             body.append(below)
         block = "\n".join(body)
-        if ".backward(" in block and ".step(" in block:
+        if ".backward(" in block and ".step(" in block and not _MAY_CLEAR.search(block):
             return True
     return False
 

@@ -129,22 +129,21 @@ def without_warning_echoes(data: bytes) -> bytes:
     return WARNING_ECHO.sub(rb"\1", data) if WARNING_ANCHOR in data else data
 
 
-# A progress bar's updates, run together by carriage returns on one line, that are a curve of their own: a whole text
-# whose only such line holds this many (`python train.py > run.log` of a single epoch's tqdm bar). Its last value alone
-# would be no curve, and the climb the updates show would be thrown away; a text of two bars or more keeps each bar's
-# last value, its updates being one batch's noise each.
+# A progress bar's updates, run together by carriage returns, that are a curve of their own: a whole text that is one
+# line of this many updates and nothing else (`python train.py > run.log` of a single epoch's tqdm bar). Its last value
+# alone would be no curve, and the climb the updates show would be thrown away. Only such a text: carriage returns are
+# read as line ends in the whole of it, so a text with other lines keeps its line numbers (and each bar its last
+# value, its updates being one batch's noise each).
 BAR_UPDATES = 10
 
 
 def uses_lone_cr(first: bytes, whole: bool = False) -> bool:
     """Read carriage returns as line ends? Old Mac line ends (carriage returns and no newline at all), or a whole text
-    whose one progress line holds BAR_UPDATES updates or more."""
+    that is a single line of BAR_UPDATES progress updates or more (tqdm writes a carriage return before each)."""
+    body = first.rstrip(b"\r\n")
     if b"\n" not in first:
-        return b"\r" in first.rstrip(b"\r")
-    if not whole or b"\r" not in first:
-        return False
-    bars = [line for line in first.split(b"\n") if b"\r" in line.rstrip(b"\r")]
-    return len(bars) == 1 and bars[0].rstrip(b"\r").count(b"\r") + 1 >= BAR_UPDATES
+        return b"\r" in body
+    return whole and b"\n" not in body and sum(1 for update in body.split(b"\r") if update.strip()) >= BAR_UPDATES
 
 
 # A question the reporter asks is theirs, not the run's: "Why does the first epoch have loss 1893??" names a loss the

@@ -195,12 +195,12 @@ class Locator:
             epoch = found if found is not None else known
             self._mark = (start, epoch)
             inherited = epoch is not None
-        whole = end - start <= LONG_LINE
-        if not whole:                        # from a space, so that nothing is read from the middle of a word
-            space = data.find(b" ", max(start, offset - AROUND[0]), offset)
-            start, end = (space + 1 if space >= 0 else offset), min(end, offset + AROUND[1])
+        whole = len(data[start:end].rstrip(b"\r")) <= LONG_LINE
+        if not whole:
+            start, end = _around(data, start, end, offset)
         line = data[start:end]
-        m = EPOCH.search(line)
+        # (on a long line, the last epoch before the value: one after it, or the line's first, is another value's)
+        m = EPOCH.search(line) if whole else next(reversed(list(EPOCH.finditer(line, 0, offset - start))), None)
         if m:
             epoch, inherited = epoch_text(m), False
         own = self.numbering[0].match(line) if self.numbering and whole else None
@@ -219,6 +219,19 @@ class Locator:
         rate = RATE.search(line)
         return Position(number + 1, epoch, step, inherited, averaged, finished,
                         to_float(rate.group(1)) if rate else None)
+
+
+def _around(data: bytes, start: int, end: int, offset: int) -> tuple[int, int]:
+    """The part of a long line (start, end) that a value at offset is read in: AROUND it, from and to a space where
+    the part is cut inside the line, so that no word or number is read in halves."""
+    lo, hi = offset - AROUND[0], offset + AROUND[1]
+    if lo > start:
+        space = data.find(b" ", lo, offset)
+        start = space + 1 if space >= 0 else offset
+    if hi < end:
+        space = data.rfind(b" ", offset, hi)
+        end = space if space > offset else hi
+    return start, end
 
 
 # Counters that run on through a run (never back to 0 within it, unlike a batch index within an epoch).
