@@ -288,3 +288,9 @@ def test_a_value_far_along_a_long_line_is_placed_by_what_stands_beside_it():
     assert str(scan_text(f"step 7 {values}loss=nan\n").first_nonfinite_at) == "line 1"
     assert str(scan_text(f"{values}step 7 loss=nan\n").first_nonfinite_at) == "step 7"
     assert str(scan_text("step 7 loss=2.300 loss=2.100 loss=nan\n").first_nonfinite_at) == "step 7"   # a short line
+    # near the line's start the line's own first words are read, and an epoch after the value is another value's
+    # (code_review_s64 2, 4)
+    assert str(scan_text("Epoch 2/10 loss=2.0\nEpoch 3/10 loss=nan " + "grad_norm=1.0 " * 400 + "\n")
+               .first_nonfinite_at) == "epoch 3/10"
+    assert str(scan_text("epoch 1 loss=nan " + "loss=2.300 " * 400 + "| epoch 2 loss=nan\n").first_nonfinite_at) \
+        == "epoch 1"
