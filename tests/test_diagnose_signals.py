@@ -7930,3 +7930,29 @@ def test_the_warnings_asked_for_are_said_to_be_what_each_entrys_numpy_snippet_pr
     amp = log.replace("epoch 4 loss nan", "Gradient overflow. Skipping step, loss scaler 0 reducing loss scale to 1.0\n"
                                           "epoch 4 loss nan")
     assert "NumPy snippet" not in diagnosis("with torch.cuda.amp\n" + amp).ask
+
+
+def test_a_clip_before_backward_never_shortens_an_update():
+    """A new user's review (ux_review_s64, 3): "I call clip_grad_norm_(model.parameters(), 1.0) before loss.backward()"
+    beside a climb to nan named WR-220 alone. Before backward() the clip sees zeros (after zero_grad()) or the last
+    step's gradients, which backward() then adds to: step() uses gradients it never clipped. WR-240 explains it."""
+    from trainwreck.clip_unused import early_clip
+
+    climb = "step 100 loss 3.12 grad_norm 45.2\nstep 200 loss 5.88 grad_norm 930.4\nstep 300 loss nan grad_norm nan\n"
+    said = ("I call torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0) before loss.backward(), still getting "
+            "exploding gradients\n")
+    code = ("for x, y in loader:\n    optimizer.zero_grad()\n    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)\n"
+            "    loss = criterion(model(x), y)\n    loss.backward()\n    optimizer.step()\n")
+    for paste in (said, code):
+        d = diagnosis(paste + climb)
+        assert d.matches[0].entry.id == "WR-240", (paste, [m.entry.id for m in d.matches])
+        assert any("the paste clips before backward()" in e for e in d.matches[0].evidence)
+        assert d.matches[0].fix.startswith("Move the `clip_grad_norm_()` call between backward() and step()")
+    # not a clip between backward() and step(), one said to come after backward(), a clip that only measures, nor one
+    # loop's clip above the next loop's backward()
+    right = code.replace("    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)\n", "").replace(
+        "    loss.backward()\n", "    loss.backward()\n    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)\n")
+    for paste in (right, "I call clip_grad_norm_(params, 1.0) after loss.backward()\n",
+                  "norm = clip_grad_norm_(model.parameters(), float('inf'))\nloss.backward()\nopt.step()\n",
+                  "loss.backward()\nclip_grad_norm_(ps, 1.0)\nopt.step()\nfor x in l2:\n    loss2.backward()\n    opt2.step()\n"):
+        assert early_clip(paste) is None, paste

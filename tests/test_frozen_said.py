@@ -311,3 +311,22 @@ def test_one_class_said_for_every_input_or_printed_as_the_argmax_unique_values()
     assert one_output_said("preds.argmax(-1).unique() is tensor([4])") == "argmax(-1).unique() is tensor([4])"
     assert not one_output_said("Every image in that folder gets the same label when I load it.")
     assert not one_output_said("preds.argmax(-1).unique() gives tensor([0, 3, 4])")
+
+
+def test_the_share_of_units_on_printed_as_zero_is_dead_units_said():
+    """A new user's review (ux_review_s64, 3): "I printed (h1 > 0).mean() and it is 0.0 for the first hidden layer" is
+    WR-140's own check, done, and was not read (the answer was "no known failure", three values being too few)."""
+
+    for said in ("I printed (h1 > 0).mean() and it is 0.0 for the first hidden layer.", "np.mean(a1 > 0) -> 0",
+                 "(relu_out > 0).float().mean().item() = 0.0"):
+        assert dead_units_said(said), said
+    # not a share above 0, nor the inputs', labels' or gradients' share, nor one said not to be dead
+    for said in ("(h1 > 0).mean() is 0.45", "(h > 0).mean() is 0.0123", "(x > 0).mean() is 0.0",
+                 "(grad > 0).mean() is 0.0", "no dead units: (h > 0).mean() is 0.5"):
+        assert not dead_units_said(said), said
+    report = ("After a few hundred steps with lr=0.1 my relu net's accuracy is stuck at 10% and the loss is constant "
+              "2.3026.\nI printed (h1 > 0).mean() and it is 0.0 for the first hidden layer.\n"
+              "step 300 loss 2.3026 acc 0.098\nstep 400 loss 2.3026 acc 0.098\nstep 500 loss 2.3026 acc 0.098\n")
+    d = diagnosis(report)
+    assert d.matches and d.matches[0].entry.id == "WR-140", (d.verdict, [m.entry.id for m in d.matches])
+    assert any('"(h1 > 0).mean() and it is 0.0"' in e for e in d.matches[0].evidence)

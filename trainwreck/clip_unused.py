@@ -166,8 +166,40 @@ def spent_clip(prose: str) -> tuple[str, str] | None:
     return None
 
 
+# ... or one called before backward(), in the code (a clip line with backward() below it and no clip between them and
+# the step) or in the words ("I call clip_grad_norm_(...) before loss.backward()"): it clips the gradients that are
+# there before this step's are computed -- zeros after zero_grad(), or the last step's, which backward() then adds to
+CLIP_BEFORE_BACKWARD = lazy_regex.compile(
+    r"(?P<clip>clip_grad_(?:norm|value)_?)\((?:[^()\n]|\([^()\n]{0,40}\)){0,120}\)"
+    r"(?:[ \t]*(?:,[ \t]*)?(?:before|prior to|and then|then)[ \t]+(?:calling[ \t]+|the[ \t]+|my[ \t]+)?(?:[\w.]+\.)?backward\b|"
+    # (in the code, with no step between the clip and the backward(): a clip after one loop's step, above the next
+    # loop's backward(), is that loop's late clip or none)
+    r"(?:(?!\.step\()[^\n])*\n(?:(?![^\n]*(?:clip_grad|\.step\())[^\n]*\n){0,6}?[^\n]*\.backward\("
+    r"(?:(?![^\n]*clip_grad)[^\n]*\n){0,6}?[^\n]*\.step\()")
+
+
+def _line_at(text: str, start: int) -> str:
+    end = text.find("\n", start)
+    return text[start:end if end >= 0 else len(text)]
+
+
+def early_clip(prose: str) -> tuple[str, str] | None:
+    """Where the paste clips before backward() (CLIP_BEFORE_BACKWARD): what that says, and the fix."""
+    m = next((m for m in itertools.islice(CLIP_BEFORE_BACKWARD.finditer(prose), 10)
+              if not MEASURES_ONLY.search(_line_at(prose, m.start()))), None)
+    if m is None:
+        return None
+    clip = m.group("clip")
+    return (f"gradient clipping never shortened an update: the paste clips before backward() (`{clip}...`), which "
+            "then computes this step's gradients afresh after zero_grad(), or adds them to the clipped ones without it, "
+            "so step() uses gradients the clip never saw (the clip belongs between backward() and step())",
+            f"Move the `{clip}()` call between backward() and step() (with a GradScaler, after "
+            "scaler.unscale_(optimizer)), so that step() uses the clipped gradients; then check, as the entry's fix "
+            "says, how many steps it clips.")
+
+
 @functools.lru_cache(maxsize=4)      # (asked by the curve's reading, the paste's facts and the answer's fix)
 def clip_never_applied(prose: str) -> tuple[str, str] | None:
-    """A clip the pasted code does that no update uses: after the optimizer's step, into a name never applied, for a
-    result nobody keeps, or over a used-up generator."""
-    return late_clip(prose) or unused_clip(prose) or discarded_clip(prose) or spent_clip(prose)
+    """A clip the pasted code does that no update uses: after the optimizer's step, before backward(), into a name
+    never applied, for a result nobody keeps, or over a used-up generator."""
+    return late_clip(prose) or early_clip(prose) or unused_clip(prose) or discarded_clip(prose) or spent_clip(prose)

@@ -220,13 +220,20 @@ _UNITS = (r"(?:relus?|relu (?:units?|neurons?|activations?)|(?:hidden |the |my )
 _ZERO_FOR_ALL = (r"(?:output|outputs|give|gives|return|returns|are|is|stay|stays|were)\s+(?:all\s+|exactly\s+|always\s+"
                  r"|just\s+)*(?:0(?:\.0+)?|zeros?)\b(?:\s+(?:for|on)\s+(?:every|each|all|any)\b|\s+no matter\b|"
                  r"\s+regardless\b|\s+whatever\b|\s+for all inputs\b)")
+# A name that may hold a layer's activations: not the inputs', the labels', the gradients', the loss's or the weights'
+_ACTIVATION = r"(?!(?:x|y|xb|yb|inputs?|labels?|targets?|grads?|gradients?|loss|w|weights?)\b)[A-Za-z_][\w.\[\]]{0,40}"
 # (said as seen -- "the units are dead", "they output zero for every input" -- not the noun alone, "dead relus", which a
 # denial, a problem fixed before or the textbook's "dying ReLU problem" says as often)
 DEAD_UNITS = lazy_regex.compile(
     r"(?i)\b(?:relus?|units?|neurons?)\s+(?:are|were|have|had)\s+(?:all\s+|mostly\s+|already\s+)?(?:dead|died)\b|"
     r"\b(?:nearly|almost|most|all|many|half|a lot|lots|a third|a quarter|\d{1,3}\s?%)\s+(?:of\s+)?(?:the\s+|my\s+)?(?:hidden\s+)?"
     + _UNITS + r"\s+(?:\w+\s+){0,5}?" + _ZERO_FOR_ALL + r"|"
-    r"\bactivations?\s+(?:after|of)\s+(?:the\s+)?(?:\w+\s+){0,2}?relus?\s+(?:are|is|were)\s+(?:all\s+|always\s+)+(?:0|zeros?)\b")
+    r"\bactivations?\s+(?:after|of)\s+(?:the\s+)?(?:\w+\s+){0,2}?relus?\s+(?:are|is|were)\s+(?:all\s+|always\s+)+(?:0|zeros?)\b|"
+    # (or the share of units that are on, printed as 0: `(h1 > 0).mean()` is 0.0, `np.mean(a > 0)` -> 0 -- WR-140's own
+    # check, done; not of the inputs, the labels, the gradients or the weights)
+    r"(?:\(|\bnp\.mean\()\s*" + _ACTIVATION + r"\s*>\s*0(?:\.0+)?\s*\)(?:\.float\(\)|\.astype\([^()\n]{0,20}\))?"
+    r"(?:\.mean\(\))?(?:\.item\(\))?[ \t,]*(?:(?:and|which|it|that)[ \t]+){0,2}"
+    r"(?:(?:is|was|=|==|:|->|gives|gave|returns|returned|prints|printed|shows|showed)[ \t]*)?(?:tensor\()?0(?:\.0+)?(?![\d.])")
 
 
 # ... not ones kept away or counted absent: "leaky relu to avoid dead units", "there are no dead relus"
