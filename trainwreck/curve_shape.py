@@ -483,7 +483,7 @@ def _signature(ev: Evidence) -> Signature:
                 facts.insert(0, descent)
             if warn_index is not None:
                 facts.append(f"a loss watch ({WATCH_RULE}) would have warned at {warn_at}, "
-                             f"{counted(t - warn_index, 'value')} before")
+                             f"{counted(t - warn_index, 'value')} before the first {kind}")
             if clipped := despite_clipping(facts):
                 return clipped
             out = sig("descent-then-climb" if descent else "climb-then-nonfinite", facts)
@@ -530,6 +530,7 @@ def _signature(ev: Evidence) -> Signature:
             by = (f"x{ev.before[-1] / ev.before[-2]:.3g}" if ev.before[-2] > 0 else
                   f"{fmt(ev.before[-1] - ev.before[-2])}")     # (a ratio of values below zero says nothing)
             moved = (f"rose only once at the end, by {by} ({last_two})" if rises
+                     else f"was still falling at the end ({last_two})" if ev.before[-1] < ev.before[-2]
                      else f"was not rising at the end ({last_two})")
         return sig("descent-then-nonfinite", [f"the loss {moved}{then}: {ending}"])
     stall = _stall(ev)
