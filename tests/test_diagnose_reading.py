@@ -3103,3 +3103,4 @@ def test_a_first_step_of_the_fix_keeps_no_aside_and_no_link_address():
     assert items and all("](" not in item and without_asides(item) == item for item in items), items
     assert without_asides("a √(2 / (x + y)) b (c (d) e) f") == "a √(2 / (x + y)) b f"
     assert without_asides("an aside never closed (here") == "an aside never closed (here"
+    assert without_asides("use `x / (n + eps)` instead (as the snippet does)") == "use `x / (n + eps)` instead"

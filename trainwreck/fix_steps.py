@@ -38,9 +38,14 @@ def first_fix_step(entry: Entry) -> str:
 def without_asides(text: str) -> str:
     """The text without its asides in brackets after a word (a citation, a pointer to another entry, the snippet's own
     figure): the page keeps them, the one line of a first step does not. Brackets inside brackets go with the outer
-    ones, and a formula's, `√(2 / (fan_in + fan_out))`, which follow no space at the outer level, stay."""
-    out, depth, start = [], 0, 0
+    ones, and a formula's, `√(2 / (fan_in + fan_out))`, which follow no space at the outer level, stay, as do those of a
+    code span."""
+    out, depth, start, code = [], 0, 0, False
     for i, ch in enumerate(text):
+        if ch == "`":                               # (inside a code span a bracket is code: `x / (n + eps)`)
+            code = not code
+        if code:
+            continue
         if ch == "(":
             if depth == 0 and i > 0 and text[i - 1] == " ":
                 out.append(text[start:i - 1])
