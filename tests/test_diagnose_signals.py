@@ -1017,7 +1017,14 @@ def test_a_whole_pasted_loop_that_never_clears_the_gradients_makes_a_climb_the_a
         assert "curve" not in weighed_parts(said + excerpt + climb, "WR-260"), said
     hidden = loop.replace("    out = model(x)", "    reset_gradients(model)\n    out = model(x)")
     assert "curve" not in weighed_parts(hidden + climb, "WR-260")
-    for header in ("while True:\n", "while step < max_steps:\n", "for i, (x, y) in enumerate(loader):  # batches\n"):
+    for said in ("for each batch in the loader:\n", "for every step in training I do:\n"):
+        assert "curve" not in weighed_parts(said + excerpt + climb, "WR-260"), said
+    # a loop pasted from Windows, a condition with `and not`, and a state built with torch.zeros (no clearing)
+    assert weighed_parts((loop + climb).replace("\n", "\r\n"), "WR-260")["curve"] == 3.0
+    state = loop.replace("    out = model(x)", "    h = torch.zeros(1, 32)\n    out = model(x)")
+    assert weighed_parts(state + climb, "WR-260")["curve"] == 3.0
+    for header in ("while True:\n", "while step < max_steps:\n", "for i, (x, y) in enumerate(loader):  # batches\n",
+                   "while step < n and not stop:\n"):
         assert weighed_parts(loop.replace("for x, y in loader:\n", header) + climb, "WR-260")["curve"] == 3.0, header
 
 
@@ -7952,6 +7959,14 @@ def test_a_clip_before_backward_never_shortens_an_update():
     # loop's clip above the next loop's backward()
     right = code.replace("    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)\n", "").replace(
         "    loss.backward()\n", "    loss.backward()\n    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)\n")
+    # ... nor a clip said to come after backward(), beside a loop that clips nowhere, nor one asked about, denied or
+    # moved away (code_review_s64b 1)
+    for paste in ("I call clip_grad_norm_(model.parameters(), 1.0) after loss.backward(), the loss still explodes:\n"
+                  + right.replace("    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)\n", ""),
+                  "Should I call clip_grad_norm_(model.parameters(), 1.0) before loss.backward() or after?",
+                  "I used to call clip_grad_norm_(model.parameters(), 1.0) before loss.backward(), but I moved it after",
+                  "I do not call clip_grad_norm_(model.parameters(), 1.0) before loss.backward()"):
+        assert early_clip(paste) is None, paste
     for paste in (right, "I call clip_grad_norm_(params, 1.0) after loss.backward()\n",
                   "norm = clip_grad_norm_(model.parameters(), float('inf'))\nloss.backward()\nopt.step()\n",
                   "loss.backward()\nclip_grad_norm_(ps, 1.0)\nopt.step()\nfor x in l2:\n    loss2.backward()\n    opt2.step()\n"):

@@ -257,7 +257,7 @@ def test_a_jump_to_nan_quotes_the_two_values_before_it_not_a_pair_that_reads_as_
     values = ["74090.6", "77959.6", "76822.8", "166910.8", "131479.0", "nan", "nan"]
     d = _diagnosed("".join(f"epoch {427 + i}: loss {v}\n" for i, v in enumerate(values)))
     assert d.signature.name == "descent-then-nonfinite"
-    assert d.signature.facts[0].startswith("the loss was still falling at the end (1.669e+05 at epoch 430, then "
+    assert d.signature.facts[0].startswith("the loss fell at its last printed step (1.669e+05 at epoch 430, then "
                                            "1.315e+05 at epoch 431) and jumped straight to nan: first nan at epoch 432")
     d = _diagnosed("".join(f"epoch {i}: loss {v}\n" for i, v in enumerate(["0.5", "0.4", "0.3", "0.36", "nan"])))
     assert d.signature.facts[0].startswith("the loss rose only once at the end, by x1.2 (0.3 at epoch 2, then "

@@ -322,7 +322,10 @@ def test_the_share_of_units_on_printed_as_zero_is_dead_units_said():
         assert dead_units_said(said), said
     # not a share above 0, nor the inputs', labels' or gradients' share, nor one said not to be dead
     for said in ("(h1 > 0).mean() is 0.45", "(h > 0).mean() is 0.0123", "(x > 0).mean() is 0.0",
-                 "(grad > 0).mean() is 0.0", "no dead units: (h > 0).mean() is 0.5"):
+                 "(grad > 0).mean() is 0.0", "no dead units: (h > 0).mean() is 0.5",
+                 # a mask's, a gradient's, the inputs' or a prediction's share (code_review_s64b 4)
+                 "(mask > 0).float().mean() is 0.0", "(p.grad > 0).mean() is 0.0", "(x_train > 0).mean() -> 0",
+                 "(images > 0).mean() is 0", "(y_pred > 0).mean() -> 0"):
         assert not dead_units_said(said), said
     report = ("After a few hundred steps with lr=0.1 my relu net's accuracy is stuck at 10% and the loss is constant "
               "2.3026.\nI printed (h1 > 0).mean() and it is 0.0 for the first hidden layer.\n"

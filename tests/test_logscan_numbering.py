@@ -294,3 +294,10 @@ def test_a_value_far_along_a_long_line_is_placed_by_what_stands_beside_it():
                .first_nonfinite_at) == "epoch 3/10"
     assert str(scan_text("epoch 1 loss=nan " + "loss=2.300 " * 400 + "| epoch 2 loss=nan\n").first_nonfinite_at) \
         == "epoch 1"
+    # ... and its step or count is the last before it, as its epoch is (code_review_s64b 3)
+    values = [f"{2.3 - i * 0.001:.4f}" for i in range(500)]
+    values[300] = "nan"
+    for write, said in ((lambda i: f"step {i}", "step 300"), (lambda i: f"iter {i}:", "iter 300"),
+                        (lambda i: f"[{i}/500]", "[300/500]")):
+        line = " ".join(f"{write(i)} loss={v}" for i, v in enumerate(values)) + "\n"
+        assert len(line) > 4096 and str(scan_text(line).first_nonfinite_at) == said, said

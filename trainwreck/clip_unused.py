@@ -9,6 +9,7 @@ import functools
 import itertools
 import re
 from . import lazy_regex
+from .sentences import told
 
 # A pasted loop that clips the gradients after the optimizer's step (backward(), step(), then clip_grad_norm_ with no
 # backward() between) never clips an update: the step used the gradients unclipped, and the next zero_grad() clears
@@ -166,27 +167,32 @@ def spent_clip(prose: str) -> tuple[str, str] | None:
     return None
 
 
-# ... or one called before backward(), in the code (a clip line with backward() below it and no clip between them and
-# the step) or in the words ("I call clip_grad_norm_(...) before loss.backward()"): it clips the gradients that are
-# there before this step's are computed -- zeros after zero_grad(), or the last step's, which backward() then adds to
-CLIP_BEFORE_BACKWARD = lazy_regex.compile(
-    r"(?P<clip>clip_grad_(?:norm|value)_?)\((?:[^()\n]|\([^()\n]{0,40}\)){0,120}\)"
-    r"(?:[ \t]*(?:,[ \t]*)?(?:before|prior to|and then|then)[ \t]+(?:calling[ \t]+|the[ \t]+|my[ \t]+)?(?:[\w.]+\.)?backward\b|"
-    # (in the code, with no step between the clip and the backward(): a clip after one loop's step, above the next
-    # loop's backward(), is that loop's late clip or none)
-    r"(?:(?!\.step\()[^\n])*\n(?:(?![^\n]*(?:clip_grad|\.step\())[^\n]*\n){0,6}?[^\n]*\.backward\("
-    r"(?:(?![^\n]*clip_grad)[^\n]*\n){0,6}?[^\n]*\.step\()")
-
-
-def _line_at(text: str, start: int) -> str:
-    end = text.find("\n", start)
-    return text[start:end if end >= 0 else len(text)]
+# ... or one called before backward(), in the code (a line that is the clip's call, with backward() below it and no
+# step between them, then the step) or in the words ("I call clip_grad_norm_(...) before loss.backward()", told, not
+# asked nor denied, and not one moved away from there): it clips the gradients that are there before this step's are
+# computed -- zeros after zero_grad(), or the last step's, which backward() then adds to
+_CLIP_CALL = r"(?P<clip>clip_grad_(?:norm|value)_?)\((?:[^()\n]|\([^()\n]{0,40}\)){0,120}\)"
+CLIP_CODE_BEFORE_BACKWARD = lazy_regex.compile(
+    r"(?m)^[ \t]*(?:[A-Za-z_]\w*[ \t]*=[ \t]*)?(?:[A-Za-z_]\w*\.){0,4}" + _CLIP_CALL + r"[ \t]*(?:#[^\n]*)?\n"
+    r"(?:(?![^\n]*(?:clip_grad|\.step\())[^\n]*\n){0,6}?[^\n]*\.backward\("
+    r"(?:(?![^\n]*clip_grad)[^\n]*\n){0,6}?[^\n]*\.step\(")
+CLIP_SAID_BEFORE_BACKWARD = lazy_regex.compile(
+    _CLIP_CALL + r"[ \t]*(?:,[ \t]*)?(?:before|prior to)[ \t]+(?:calling[ \t]+|the[ \t]+|my[ \t]+)?(?:[\w.]+\.)?backward\b")
+# (what says the clip is not, or no longer, there: "I do not call ...", "I used to call ...", "instead of")
+_CLIP_NOT_THERE = lazy_regex.compile(r"(?i)\b(?:not|n't|never|used to|instead of|rather than|should i|moved)\b[^.\n]{0,60}$")
 
 
 def early_clip(prose: str) -> tuple[str, str] | None:
-    """Where the paste clips before backward() (CLIP_BEFORE_BACKWARD): what that says, and the fix."""
-    m = next((m for m in itertools.islice(CLIP_BEFORE_BACKWARD.finditer(prose), 10)
+    """Where the paste clips before backward() (CLIP_CODE_BEFORE_BACKWARD, CLIP_SAID_BEFORE_BACKWARD): what that says,
+    and the fix."""
+    m = next((m for m in itertools.islice(CLIP_CODE_BEFORE_BACKWARD.finditer(prose), 10)
               if not MEASURES_ONLY.search(_line_at(prose, m.start()))), None)
+    if m is None:
+        text = told(prose)
+        m = next((m for m in itertools.islice(CLIP_SAID_BEFORE_BACKWARD.finditer(text), 10)
+                  if not _CLIP_NOT_THERE.search(text, max(0, m.start() - 60), m.start())
+                  and not MEASURES_ONLY.search(text, m.start(), m.end())
+                  and "moved" not in _line_at(text, m.end())), None)
     if m is None:
         return None
     clip = m.group("clip")
@@ -196,6 +202,11 @@ def early_clip(prose: str) -> tuple[str, str] | None:
             f"Move the `{clip}()` call between backward() and step() (with a GradScaler, after "
             "scaler.unscale_(optimizer)), so that step() uses the clipped gradients; then check, as the entry's fix "
             "says, how many steps it clips.")
+
+
+def _line_at(text: str, start: int) -> str:
+    end = text.find("\n", start)
+    return text[start:end if end >= 0 else len(text)]
 
 
 @functools.lru_cache(maxsize=4)      # (asked by the curve's reading, the paste's facts and the answer's fix)

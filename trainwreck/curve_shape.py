@@ -530,7 +530,10 @@ def _signature(ev: Evidence) -> Signature:
             by = (f"x{ev.before[-1] / ev.before[-2]:.3g}" if ev.before[-2] > 0 else
                   f"{fmt(ev.before[-1] - ev.before[-2])}")     # (a ratio of values below zero says nothing)
             moved = (f"rose only once at the end, by {by} ({last_two})" if rises
-                     else f"was still falling at the end ({last_two})" if ev.before[-1] < ev.before[-2]
+                     # (fell, not "was still falling": the values before may have climbed, and a note may say the
+                     # steps after the last printed one were not printed)
+                     else f"fell at its last printed step ({last_two})" if ev.before[-1] < ev.before[-2]
+                     and not ev.hidden_note
                      else f"was not rising at the end ({last_two})")
         return sig("descent-then-nonfinite", [f"the loss {moved}{then}: {ending}"])
     stall = _stall(ev)

@@ -220,8 +220,10 @@ _UNITS = (r"(?:relus?|relu (?:units?|neurons?|activations?)|(?:hidden |the |my )
 _ZERO_FOR_ALL = (r"(?:output|outputs|give|gives|return|returns|are|is|stay|stays|were)\s+(?:all\s+|exactly\s+|always\s+"
                  r"|just\s+)*(?:0(?:\.0+)?|zeros?)\b(?:\s+(?:for|on)\s+(?:every|each|all|any)\b|\s+no matter\b|"
                  r"\s+regardless\b|\s+whatever\b|\s+for all inputs\b)")
-# A name that may hold a layer's activations: not the inputs', the labels', the gradients', the loss's or the weights'
-_ACTIVATION = r"(?!(?:x|y|xb|yb|inputs?|labels?|targets?|grads?|gradients?|loss|w|weights?)\b)[A-Za-z_][\w.\[\]]{0,40}"
+# A name that holds a layer's activations, as such names are written (`h1`, `a2`, `z`, `act`, `hidden`, `relu_out`,
+# `layer3`, `features`): not a mask's, the inputs', the labels', a prediction's, the gradients' or the weights'
+_ACTIVATION = (r"(?:self\.)?(?:[haz]\d*|\w*(?:act|hidden|relu|layer|feat|neuron|unit)\w*)(?:\[[^\]\n]{0,20}\])?"
+               r"(?![\w.])")
 # (said as seen -- "the units are dead", "they output zero for every input" -- not the noun alone, "dead relus", which a
 # denial, a problem fixed before or the textbook's "dying ReLU problem" says as often)
 DEAD_UNITS = lazy_regex.compile(

@@ -263,13 +263,18 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" \t"))
 
 
-# A loop's own line as Python writes it, not a sentence that ends in a colon ("for this question:", "while training, my
-# update is:"): `for <names> in <iterable>:`, or `while` and a condition of one expression
-_PYTHON_LOOP = lazy_regex.compile(r"[ \t]*(?:async[ \t]+)?for[ \t]+[\w, ()\[\]]+?[ \t]+in[ \t]+[^:#\n]+:[ \t]*(?:#[^\n]*)?|"
-                                  r"[ \t]*while[ \t]+(?:not[ \t]+)?[\w.\[\]()]+(?:[ \t]*(?:[<>=!]=?|and|or|\+|-)[ \t]*"
-                                  r"[\w.\[\]()]+)*[ \t]*:[ \t]*(?:#[^\n]*)?")
+# A loop's own line as Python writes it, not a sentence that ends in a colon ("for this question:", "for each batch in the
+# loader:", "while training, my update is:"): `for <names, comma-separated> in <iterable>:`, or `while` and a condition
+# of operands joined by operators, `and` or `or` (each piece bounded by the next: no run of spaces or letters can be
+# split two ways, so a long line is read in linear time)
+_OPERAND = r"[\w.]+(?:\([^()\n]{0,200}\)|\[[^\[\]\n]{0,200}\])*"
+_TERM = r"(?:not[ \t]+)?" + _OPERAND + r"(?:[ \t]*(?:[<>=!]=|[<>]|[-+*/%])[ \t]*" + _OPERAND + r")*"
+_TARGET = r"\(?[A-Za-z_]\w*\)?(?:[ \t]*,[ \t]*\(?[A-Za-z_]\w*\)?)*"
+_PYTHON_LOOP = lazy_regex.compile(r"[ \t]*(?:(?:async[ \t]+)?for[ \t]+" + _TARGET + r"[ \t]+in[ \t]+[^:#\n]+|"
+                                  r"while[ \t]+" + _TERM + r"(?:[ \t]+(?:and|or)[ \t]+" + _TERM + r")*[ \t]*)"
+                                  r":[ \t]*(?:#[^\n]*)?\r?")
 # ... and a call in its block to a function of the user's that may clear them (`reset_gradients(model)`), not shown
-_MAY_CLEAR = lazy_regex.compile(r"(?i)\b\w*(?:zero|reset|clear)\w*\(")
+_MAY_CLEAR = lazy_regex.compile(r"(?i)\b\w*(?:reset|clear|zero_?grad)\w*\(")
 
 
 def whole_loop_steps(prose: str) -> bool:

@@ -212,6 +212,10 @@ class Locator:
             step, finished = f"{self.numbering[1]} {int(own.group(1))}", False
         elif part and (named := named_step(part)) is not None:
             step, finished = named, False
+        elif not whole:
+            # (on a long line, the value's own count: the last step or count before it, as for its epoch)
+            k = _last_count_at(line, offset - start, m.span() if m else None)
+            step, finished = _count_on(line[k:], (m.start() - k, m.end() - k) if m and m.start() >= k else None)
         else:
             step, finished = _count_on(line, m.span() if m else None)
         # the offset is where the loss key's match starts: the key itself lies within the next few bytes
@@ -219,6 +223,14 @@ class Locator:
         rate = RATE.search(line)
         return Position(number + 1, epoch, step, inherited, averaged, finished,
                         to_float(rate.group(1)) if rate else None)
+
+
+def _last_count_at(line: bytes, upto: int, epoch_span: tuple[int, int] | None) -> int:
+    """Where the last step word (`step 300`) or count (`[300/500]`) before upto starts in the line, or 0 (not the
+    epoch's own `3/10`)."""
+    found = [m.start() for pattern in (STEP, FRACTION) for m in pattern.finditer(line, 0, upto)
+             if not (epoch_span and epoch_span[0] <= m.start() < epoch_span[1])]
+    return max(found, default=0)
 
 
 def _around(data: bytes, start: int, end: int, offset: int) -> tuple[int, int]:
