@@ -195,7 +195,7 @@ class Locator:
             epoch = found if found is not None else known
             self._mark = (start, epoch)
             inherited = epoch is not None
-        whole = len(data[start:end].rstrip(b"\r")) <= LONG_LINE
+        whole = end - start - (end > start and data[end - 1] == 13) <= LONG_LINE     # (a CR before the LF not counted)
         if not whole:
             start, end = _around(data, start, end, offset)
         line = data[start:end]
