@@ -185,14 +185,14 @@ _CLIP_NOT_THERE = lazy_regex.compile(r"(?i)\b(?:not|n't|never|used to|instead of
 def early_clip(prose: str) -> tuple[str, str] | None:
     """Where the paste clips before backward() (CLIP_CODE_BEFORE_BACKWARD, CLIP_SAID_BEFORE_BACKWARD): what that says,
     and the fix."""
+    # (MEASURES_ONLY read from the clip's own call: a clip to infinity only measures the norm)
     m = next((m for m in itertools.islice(CLIP_CODE_BEFORE_BACKWARD.finditer(prose), 10)
-              if not MEASURES_ONLY.search(_line_at(prose, m.start()))), None)
+              if not MEASURES_ONLY.match(prose, m.start("clip"))), None)
     if m is None:
         text = told(prose)
         m = next((m for m in itertools.islice(CLIP_SAID_BEFORE_BACKWARD.finditer(text), 10)
                   if not _CLIP_NOT_THERE.search(text, max(0, m.start() - 60), m.start())
-                  and not MEASURES_ONLY.search(text, m.start(), m.end())
-                  and "moved" not in _line_at(text, m.end())), None)
+                  and not MEASURES_ONLY.match(text, m.start("clip"))), None)
     if m is None:
         return None
     clip = m.group("clip")
@@ -202,11 +202,6 @@ def early_clip(prose: str) -> tuple[str, str] | None:
             f"Move the `{clip}()` call between backward() and step() (with a GradScaler, after "
             "scaler.unscale_(optimizer)), so that step() uses the clipped gradients; then check, as the entry's fix "
             "says, how many steps it clips.")
-
-
-def _line_at(text: str, start: int) -> str:
-    end = text.find("\n", start)
-    return text[start:end if end >= 0 else len(text)]
 
 
 @functools.lru_cache(maxsize=4)      # (asked by the curve's reading, the paste's facts and the answer's fix)

@@ -31,8 +31,12 @@ def first_fix_step(entry: Entry) -> str:
             sentence = f"{sentence} {'; '.join(items)}."
         else:
             sentence = sentence[:-1] + "."
-    sentence = without_asides(LINK.sub(r"\1", sentence))
-    return EMPHASIS.sub(lambda m: m.group(1) or m.group(2), sentence)
+    return EMPHASIS.sub(lambda m: m.group(1) or m.group(2), _one_line(sentence))
+
+
+def _one_line(text: str) -> str:
+    """A step of the fix as a terminal shows it: a link's text without its address, and no asides in brackets."""
+    return without_asides(LINK.sub(r"\1", text))
 
 
 def without_asides(text: str) -> str:
@@ -94,6 +98,6 @@ def fix_item(entry: Entry, label: str) -> str:
     for item in _list_items(lines):
         m = re.match(r"\*\*(.+?):?\*\*:?\s*(.*)", item)
         if m and m.group(1).rstrip(":").strip().lower() == label.strip().lower():
-            step = _opening(without_asides(LINK.sub(r"\1", m.group(2)))).rstrip(";.,")
+            step = _opening(_one_line(m.group(2))).rstrip(";.,")
             return EMPHASIS.sub(lambda e: e.group(1) or e.group(2), f"{m.group(1).rstrip(':').strip()}: {step}.")
     return ""

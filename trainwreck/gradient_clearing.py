@@ -277,6 +277,7 @@ _PYTHON_LOOP = lazy_regex.compile(r"[ \t]*(?:(?:async[ \t]+)?for[ \t]+" + _TARGE
 _MAY_CLEAR = lazy_regex.compile(r"(?i)\b\w*(?:reset|clear|zero_?grad)\w*\(")
 
 
+@functools.lru_cache(maxsize=4)      # (asked for each entry weighed that the never-cleared fact counts for)
 def whole_loop_steps(prose: str) -> bool:
     """Does the paste show a whole loop that steps: a `for` or `while` line as Python writes it and, under it, a block
     that calls backward() and step() and nothing that may clear the gradients out of sight? Beside gradients cleared
