@@ -3104,3 +3104,18 @@ def test_a_first_step_of_the_fix_keeps_no_aside_and_no_link_address():
     assert without_asides("a √(2 / (x + y)) b (c (d) e) f") == "a √(2 / (x + y)) b f"
     assert without_asides("an aside never closed (here") == "an aside never closed (here"
     assert without_asides("use `x / (n + eps)` instead (as the snippet does)") == "use `x / (n + eps)` instead"
+
+
+def test_bce_losss_target_check_is_the_labels_entrys_and_its_input_twin_the_probabilities_entrys():
+    """ux_review_s64 6: nn.BCELoss handed a 0/255 mask stops with its CPU kernel's target check, which no entry declared
+    ("not declared by any entry", WR-360 first). The target's check is WR-320's (labels the loss cannot take); the
+    input's, beside it in the same kernel, stays WR-130's (a loss handed what is not a probability)."""
+    target = ("RuntimeError: all elements of target should be between 0 and 1\n"
+              "my targets are 0/255 masks for segmentation with nn.BCELoss\n")
+    d = diagnosis(target)
+    assert d.verdict == "failure" and d.matches[0].entry.id == "WR-320"
+    assert not any("not declared" in u for u in d.unweighed)
+    assert any('message "all elements of target should be between 0 and 1" (line 1)' in e for e in d.matches[0].evidence)
+    d = diagnosis("RuntimeError: all elements of input should be between 0 and 1\n")
+    assert d.matches[0].entry.id == "WR-130"
+    assert not any("all elements of" in e for m in d.matches if m.entry.id == "WR-320" for e in m.evidence)
