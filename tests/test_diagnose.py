@@ -201,7 +201,10 @@ def test_a_nan_in_validation_alone_is_said_beside_the_training_verdict():
             "Namespace(lr=0.1, best_val_loss=inf, patience=5)\nTest 2 with --fp16: loss nan from the first step\n"
             "best val loss: inf\n")
     out = report_of("-", stdin=calm.encode())
-    assert "No known failure found. " in out and "validation loss was" not in out
+    assert "validation loss was" not in out
+    # (its nan with --fp16 is a run in half precision said to break: a suspect, not a named failure)
+    assert "Cannot tell yet. One entry fits" in out and "1. WR-040" in out
+    assert "No known failure found" in report_of("-", stdin=calm.replace("with --fp16", "").encode())
     # beside a training loss that went nan too, the validation's nan is no separate question (review_session27_logs K7)
     both = keyed.replace("train_loss=0.53", "train_loss=nan")
     assert diagnose(scan(io.BytesIO(both.encode()), "both", message_finder(CATALOG)), CATALOG).validation == ""

@@ -1,6 +1,6 @@
 """A loss scaler's messages beside a run that is fine: the skips it calibrates with, said as normal, not WR-040."""
 
-from conftest import diagnosis, real_catalog
+from conftest import diagnosis, real_catalog, weighed_parts
 
 CATALOG = real_catalog()
 
@@ -98,3 +98,119 @@ def test_the_reporters_own_trainer_class_scales_nothing():
     assert autocast_unscaled_said(f"{said}, inside my own Trainer class.")
     assert autocast_unscaled_said(f"{said}.\nclass Trainer:\n    def step(self): ...")
     assert not autocast_unscaled_said(f"{said}, through the Hugging Face Trainer.")
+
+
+# A Hugging Face Trainer's log whose loss fell, then turned nan: the shape of a late overflow as of a bad batch
+HF_FELL_THEN_NAN = ("{'loss': 2.1432, 'grad_norm': 3.8124, 'learning_rate': 4.9e-05, 'epoch': 0.05}\n"
+                    "{'loss': 1.9821, 'grad_norm': 2.9911, 'learning_rate': 4.8e-05, 'epoch': 0.1}\n"
+                    "{'loss': 1.7702, 'grad_norm': 3.1208, 'learning_rate': 4.7e-05, 'epoch': 0.15}\n"
+                    "{'loss': nan, 'grad_norm': nan, 'learning_rate': 4.6e-05, 'epoch': 0.2}\n"
+                    "{'loss': nan, 'grad_norm': nan, 'learning_rate': 4.5e-05, 'epoch': 0.25}\n")
+
+
+def test_half_precision_switched_on_beside_a_late_nan_makes_wr040_a_candidate():
+    """ux_review_s64 2: "fp16=True" or "autocast" beside a loss that fell and then turned nan never brought WR-040
+    among the candidates. Its page said only that float16 breaks a run from its first step, so the late nan counted
+    against it, and half precision switched on was not among the facts that make an entry a candidate beside another
+    entry's curve. An activation that first passes 65504 after some training is its late face (transformers#5651:
+    a nan after 34 iterations of t5-base in float16). A setting is a suspect, not a finding: it is not named."""
+    for said in ("training with fp16=True, the loss goes nan after a few hundred steps",
+                 "I train with torch.cuda.amp autocast and a GradScaler, and the loss goes nan"):
+        d = diagnosis(HF_FELL_THEN_NAN + said + "\n")
+        assert d.verdict == "uncertain", said
+        assert "WR-040" in [m.entry.id for m in d.matches], said
+        wr040 = next(m for m in d.matches if m.entry.id == "WR-040")
+        assert not any(a.startswith("the loss curve does not look like this entry's") for a in wr040.against), said
+        assert any("half precision switched on" in e for e in wr040.evidence), said
+    # ... and not where the words deny it, or name bfloat16 alone, whose range is float32's
+    for said in ("training with fp16=False, the loss goes nan after a few hundred steps",
+                 "training with bf16=True, the loss goes nan after a few hundred steps"):
+        d = diagnosis(HF_FELL_THEN_NAN + said + "\n")
+        assert "WR-040" not in [m.entry.id for m in d.matches], said
+
+
+def test_wr040_tells_its_late_face_and_the_figures_it_quotes_overflow():
+    """The entry's second signature is a loss that fell and then turned non-finite, and the report it quotes for it
+    holds an activation that float16 rounds to inf while 65504 stays finite."""
+    import numpy as np
+
+    entry = CATALOG.entries["WR-040"]
+    assert entry.traces == ("nonfinite-from-start", "descent-then-nonfinite")
+    body = " ".join(entry.body.split())
+    assert "held 66246.39 there, past float16's largest value" in body and "after 34 iterations" in body
+    with np.errstate(over="ignore"):
+        assert np.isinf(np.float16(66246.39)) and np.float16(65504.0) == 65504.0
+    # (rounding goes to inf from 65520, halfway between 65504 and 2**16, which float16 cannot hold)
+    with np.errstate(over="ignore"):
+        assert np.float16(65519.0) == 65504.0 and np.isinf(np.float16(65520.0))
+
+
+def test_the_same_run_in_full_precision_names_wr040_beside_a_late_nan():
+    """WR-040's own check, done by the reporter ("without autocast it's fine"), beside a loss that fell and then
+    turned nan under autocast: named. Before, the late nan counted against the entry and it stayed a candidate."""
+    d = diagnosis("Using fp16 with torch.cuda.amp, loss becomes nan after ~2k steps. Without autocast it's fine.\n"
+                  "Epoch 3: 100%|##########| 1563/1563 [02:11<00:00, 11.87it/s, loss=0.412]\n"
+                  "Epoch 4:  37%|###7      | 580/1563 [00:48<01:22, 11.93it/s, loss=0.398]\n"
+                  "Epoch 4:  38%|###8      | 591/1563 [00:49<01:21, 11.92it/s, loss=nan]\n"
+                  "Epoch 4: 100%|##########| 1563/1563 [02:10<00:00, 11.98it/s, loss=nan]\n")
+    assert d.verdict == "failure" and d.matches[0].entry.id == "WR-040"
+
+
+def test_a_late_nan_fits_wr040s_timing_only_where_half_precision_is_switched_on():
+    """WR-040's own timing is its first steps; a nan after some training fits it as its late face only where the
+    report shows half precision switched on, and not beside a climb (a loss that explodes overflows float16 too: the
+    climb's timing is the rate's). So a late nan in a run that shows no half precision still counts against it."""
+    from conftest import context_of, weighed_parts
+    from trainwreck.diagnose import weigher
+
+    assert "later" not in weigher(CATALOG).timing["WR-040"]
+    assert weighed_parts(HF_FELL_THEN_NAN + "training with fp16=True\n", "WR-040")["when"] > 0
+    assert weighed_parts(HF_FELL_THEN_NAN + "the loss goes nan after a few hundred steps\n", "WR-040")["when"] < 0
+    climb = "".join(f"epoch {i} loss {v}\n" for i, v in enumerate(
+        (2.3, 2.0, 1.8, 1.6, 1.5, 1.45, 1.4, 1.38, 1.37, 1.36, 1.6, 2.5, 6.0, 30.0, 400.0, "nan")))
+    assert context_of(climb).sig.name == "descent-then-climb"
+    assert weighed_parts("training with fp16=True\n" + climb, "WR-040").get("when") == \
+        weighed_parts("training in float32\n" + climb, "WR-040").get("when")
+
+
+def test_half_precision_named_but_not_switched_on_brings_no_late_face():
+    """review_s65_entries D1: a naming of half precision that is not this run's computing in it -- a flag or a config set
+    to false, Hugging Face's backend line (printed for bf16 too), a question, a plan, hearsay, where a model came from --
+    made WR-040 the first candidate once the late face counted for it. None shows half precision switched on."""
+    from trainwreck.precision_said import half_precision_shown
+    from trainwreck.thesaurus import tokens
+
+    off = ("TrainingArguments(\nbf16=False,\nfp16=False,\nfp16_backend=auto,\nfp16_full_eval=False,\nfp16_opt_level=O1,\n"
+           "half_precision_backend=auto,\n)\n",
+           'We use DeepSpeed with "fp16": {"enabled": false}, "bf16": {"enabled": true}.\n',
+           "Using cuda_amp half precision backend\n",
+           "Could autocast be the cause? I never enabled it.\n",
+           "Should I try mixed precision to speed this up? Right now the loss goes nan.\n",
+           "Someone suggested AMP might cause the nan. My run is plain float32 though.\n",
+           "The model was pretrained in fp16 by someone else; I fine-tune it in fp32.\n")
+    for said in off:
+        assert half_precision_shown(said, tokens(said)) == "", said
+        assert "WR-040" not in [m.entry.id for m in diagnosis(said + HF_FELL_THEN_NAN).matches], said
+    on = ("TrainingArguments(\nbf16=False,\nfp16=True,\nfp16_opt_level=O1,\n)\n",
+          'We use DeepSpeed with "fp16": {"enabled": true}.\n',
+          "I use AMP; could it cause the nan?\n",
+          "from tensorflow.keras import mixed_precision\nmixed_precision.set_global_policy('mixed_float16')\n",
+          "optimizer = keras.mixed_precision.LossScaleOptimizer(optimizer)\n")
+    for said in on:
+        assert half_precision_shown(said, tokens(said)), said
+        assert diagnosis(said + HF_FELL_THEN_NAN).matches[0].entry.id == "WR-040", said
+    assert half_precision_shown("policy = mixed_precision.Policy('mixed_bfloat16')\n",
+                                tokens("policy = mixed_precision.Policy('mixed_bfloat16')\n")) == ""
+
+
+def test_a_setting_alone_names_nothing_and_a_failed_full_precision_run_takes_the_late_face_away():
+    """review_s65_entries D7, D5: half precision switched on is the first thing to switch off, not a finding, so a log of
+    hardly any words beside it is not named from it; and where the run is said to fail in full precision too, WR-040's
+    own check has failed: neither its late face nor the setting counts."""
+    said = HF_FELL_THEN_NAN + "I train with torch.cuda.amp autocast and the loss goes nan\n"
+    d = diagnosis(said)
+    assert d.verdict == "uncertain" and d.matches[0].entry.id == "WR-040" and d.matches[0].parts["precision"] > 0
+    failed = weighed_parts("training with fp16=True. I switched to fp32 and the loss is still nan.\n" + HF_FELL_THEN_NAN,
+                           "WR-040")
+    assert failed["full-precision"] < 0 and "precision" not in failed and failed.get("curve", 0) <= 0 \
+        and failed.get("when", 0) <= 0

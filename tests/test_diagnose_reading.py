@@ -541,6 +541,29 @@ def test_a_fix_step_that_introduces_a_list_brings_the_list():
     assert "Glorot" in step and step.endswith(".") and "**" not in step
 
 
+def test_a_step_that_opens_a_list_is_shown_one_item_a_line():
+    """ux_review_s64 8: WR-310's and WR-120's first steps were one line of about 600 characters, their list's items
+    joined by semicolons that the items hold too. The terminal shows the opening, then each item on its own line; the
+    JSON keeps the one sentence."""
+    from trainwreck.diagnose_report import as_json, report
+    from trainwreck.fix_steps import first_fix_parts
+
+    opening, items = first_fix_parts(CATALOG.entries["WR-310"])
+    assert opening.endswith(":") and len(items) == 3 and items[0].startswith("At load time: drop rows")
+    assert first_fix_step(CATALOG.entries["WR-310"]) == f"{opening} {'; '.join(items)}."
+    d = diagnosis("epoch 1 loss 0.69\nepoch 2 loss 0.52\nepoch 3 loss 0.41\nepoch 4 loss nan\nepoch 5 loss nan\n"
+                  "the loss goes nan after a few epochs, I think a batch has nan inputs\n")
+    bad_batch = next(m for m in d.matches if m.entry.id == "WR-310")
+    lines = report(d).splitlines()
+    at = lines.index(f"   first step of the fix: {opening}")
+    assert lines[at + 1:at + 4] == [f"      - {item}" for item in items]
+    assert lines[at + 4] == "   more: trainwreck show WR-310"
+    assert next(m["fix"] for m in as_json(d)["matches"] if m["id"] == "WR-310") == bad_batch.fix \
+        == first_fix_step(CATALOG.entries["WR-310"])
+    # a step of one sentence stays one line
+    assert all(not m.fix_lines for m in d.matches if m.entry.id == "WR-220")
+
+
 @pytest.mark.parametrize("entry_id", sorted(CATALOG.entries))
 def test_every_fix_step_ends_a_sentence(entry_id):
     step = first_fix_step(CATALOG.entries[entry_id])
@@ -3116,6 +3139,13 @@ def test_bce_losss_target_check_is_the_labels_entrys_and_its_input_twin_the_prob
     assert d.verdict == "failure" and d.matches[0].entry.id == "WR-320"
     assert not any("not declared" in u for u in d.unweighed)
     assert any('message "all elements of target should be between 0 and 1" (line 1)' in e for e in d.matches[0].evidence)
+    # ... and on a GPU, its kernel's assertion, with CUDA's error after it
+    gpu = ("/pytorch/aten/src/ATen/native/cuda/Loss.cu:95: operator(): block: [0,0,0], thread: [3,0,0] Assertion "
+           "`target_val >= zero && target_val <= one` failed.\n"
+           "RuntimeError: CUDA error: device-side assert triggered\n")
+    d = diagnosis(gpu)
+    assert d.matches[0].entry.id == "WR-320"
+    assert any("Assertion `target_val >= zero && target_val <= one` failed." in e for e in d.matches[0].evidence)
     d = diagnosis("RuntimeError: all elements of input should be between 0 and 1\n")
     assert d.matches[0].entry.id == "WR-130"
     assert not any("all elements of" in e for m in d.matches if m.entry.id == "WR-320" for e in m.evidence)

@@ -21,7 +21,7 @@ from .clip_unused import clip_never_applied
 from .curve_shape import (FLAT, LOW_RUN, PLATEAU_FALL, RECOVERED, SHAPE_MIN, SWINGS, UNFINISHED, Signature, at_run_start,
                           fmt, lowest_mean, recurring_swings, signature_of)
 from .entry import TRACES, Entry
-from .fix_steps import SENTENCE_END, first_fix_step, fix_item
+from .fix_steps import SENTENCE_END, first_fix_parts, first_fix_step, fix_item
 from . import validation_curve
 from .logscan import KEEP, Evidence
 from .logscan.evidence import only, with_values, without_first
@@ -73,7 +73,7 @@ FACT_FIX = {"one-class-iou": "Masks scaled like the images", "mask-scaled": "Mas
 # Facts of the paste that make an entry a candidate on their own, beside a curve that shows another's signature.
 SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one-labels", "mask-255", "one-class-iou", "mask-scaled", "clip-after-step", "raw-pixels",
               "never-cleared", "accumulated-undivided", "cleared-outside", "pairing", "exp-overflow", "exp-overflow-printed", "masked-row-printed", "raw-targets", "constant-feature", "zero-init", "large-init",
-              "flushed", "scale-collapse",
+              "flushed", "scale-collapse", "precision",
               "full-precision", "masked-inf", "log-unguarded", "log-raw-output", "exp-unshifted", "sqrt-at-zero", "same-batch",
               "first-layers", "feature-scales", "nll-of-probabilities", "ctc-not-log-probabilities", "sigmoid-twice-printed",
               "clip-unengaged",
@@ -98,6 +98,9 @@ class Match:
     against: list[str]
     fix: str
     parts: dict[str, float] = field(default_factory=dict)   # the score, by kind of evidence
+    # the fix as a terminal lists it, where it is the Fix section's opening and the items of its list: the opening,
+    # then each item (`fix` joins them into one sentence)
+    fix_lines: tuple[str, ...] = ()
 
 
 @dataclass
@@ -403,8 +406,10 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
                 fix = accumulation_fix(ev.prose)
             # (a loss that takes log-probabilities handed something else: its own first step, not the logits')
             fix = next((HANDED_FIX[k] for k in HANDED_FIX if parts.get(k, 0) > 0), fix)
+            opening, items = first_fix_parts(entry)
             matches.append(Match(entry, round(score, 3), evidence, against, fix,
-                                 {k: round(v, 3) for k, v in parts.items()}))
+                                 {k: round(v, 3) for k, v in parts.items()},
+                                 (opening, *items) if items and fix == first_fix_step(entry) else ()))
     matches.sort(key=lambda m: (-m.score, m.entry.id))
     notices = {key: f'message "{example}" (line {line}): {why}' for key, (count, line, example, origin)
                in ev.messages.items() if key not in declared_found and (why := _notice(example))}
@@ -457,9 +462,13 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
         validation = ""
     d = Diagnosis(ev, sig, matches, unweighed, normal=normals, read=read, validation=validation,
                   warnings_unweighed=warnings_unweighed, fell_said=c.fell_said)
-    # Apex's scale at zero is never the normal skipping of a step: the scaler ran out of range
+    # Apex's scale at zero is never the normal skipping of a step: the scaler ran out of range -- but it does not say
+    # which failure ran it out (its inf or nan may as well be a loss that was not finite, or an infinite slope), so on
+    # its own it is no evidence specific enough to name an entry
+    zero_alone = zero is not None and not any(key == SAME_AS for key in ev.messages if key != zero)
     _decide(d, w, failure_shown, _unexplained_by_normal(normals, ev, declared_found) or zero is not None,
-            c.words_count, c.unjudged)
+            c.words_count, c.unjudged,
+            names=_unexplained_by_normal(normals, ev, declared_found - {SAME_AS} if zero_alone else declared_found))
     return d
 
 
@@ -994,7 +1003,7 @@ ASKED_ONLY = frozenset({"diverge", "overflow"})
 
 
 def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_counts: bool,
-            unjudged: bool = False) -> None:
+            unjudged: bool = False, *, names: bool) -> None:
     top = d.matches[0] if d.matches else None
     # the lead that names an entry is over what the others have for them: the absence of their messages can
     # order the candidates, but it opens the lead only where the paste shows it kept such messages (one of
@@ -1014,8 +1023,11 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     # own numbers, held to arithmetic, show a failure no normal behaviour makes)
     floored = top is not None and top.parts.get("softmax-floor", 0) > 0
     # (and an enormous start, which no normal behaviour makes: a high start that falls has fallen out of it)
-    specific = (d.signature.name in TRACES and not faint) or declared or impossible or floored \
-        or bool(d.signature.enormous_start)
+    shown = (d.signature.name in TRACES and not faint) or impossible or floored or bool(d.signature.enormous_start)
+    specific = shown or declared
+    # (`names`: the messages that are evidence of a failure among the entries, where `declared` also holds one that
+    # says only that something failed)
+    names_one = shown or names
     # (nor normal where the words give what no normal run does -- the untrained model's loss far above a uniform guess,
     # an accuracy that climbs on a loss that barely moves, one output for every input, weights that never change --
     # though words alone name no entry with confidence)
@@ -1058,9 +1070,11 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
         if d.normal[0].name in GAP_NORMALS:
             d.trend = validation_curve.trend(d.evidence.prose)
         return
-    # (a construct of the pasted code orders the candidates, and names none: the score without it must name it)
-    named = top.score - sum(top.parts.get(k, 0.0) for k in CODE_CONSTRUCTS) if top is not None else 0.0
-    if top is not None and named >= CONFIDENT and named - second >= MARGIN and (specific or not text_counts) \
+    # (a construct of the pasted code orders the candidates, and names none: the score without it must name it; nor
+    # does a setting, half precision switched on, the first thing to switch off)
+    named = top.score - sum(max(0.0, top.parts.get(k, 0.0)) for k in (*CODE_CONSTRUCTS, "precision")) \
+        if top is not None else 0.0
+    if top is not None and named >= CONFIDENT and named - second >= MARGIN and (names_one or not text_counts) \
             and not faint:
         d.verdict = "failure"          # the named entry, the runners-up, and any other with evidence of its own
         # (beyond the first three, only one with evidence of its own: the curve every entry of its shape shares, or

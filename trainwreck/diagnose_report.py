@@ -126,7 +126,11 @@ def _candidates(d: Diagnosis) -> list[str]:
         lines.append(f"{i}. {m.entry.id}  {m.entry.title}")
         lines += [f"   evidence: {fact}" for fact in m.evidence]
         lines += [f"   against:  {fact}" for fact in m.against]
-        lines.append(f"   first step of the fix: {m.fix}")
+        if m.fix_lines:         # (a step that opens a list: one item a line, not a paragraph on one line)
+            lines.append(f"   first step of the fix: {m.fix_lines[0]}")
+            lines += [f"      - {item}" for item in m.fix_lines[1:]]
+        else:
+            lines.append(f"   first step of the fix: {m.fix}")
         lines.append(f"   more: trainwreck show {m.entry.id}")
         lines.append("")
     return lines

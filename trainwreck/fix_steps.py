@@ -15,23 +15,31 @@ LINK = lazy_regex.compile(r"\[([^\]\n]+)\]\([^()\s]+\)")
 def first_fix_step(entry: Entry) -> str:
     """The Fix section's first step: its first sentence, and the first sentence of each item of the list it introduces if
     it ends in a colon; without its asides in brackets, and a link's text without its address."""
+    opening, items = first_fix_parts(entry)
+    return f"{opening} {'; '.join(items)}." if items else opening
+
+
+def first_fix_parts(entry: Entry) -> tuple[str, tuple[str, ...]]:
+    """The first step as its parts: the opening sentence (ending in a colon where a list follows) and the first
+    sentence of each item of that list, each without its closing punctuation -- a terminal shows the items one a
+    line, where first_fix_step joins them into one sentence."""
     blocks = [b.strip() for b in entry.sections.get("Fix", "").split("\n\n") if b.strip()]
     if not blocks:
-        return ""
+        return "", ()
     lines = blocks[0].split("\n")
     intro = " ".join(" ".join(line for line in lines if not line.lstrip().startswith(("- ", "* "))).split())
     sentence = SENTENCE_END.split(intro, maxsplit=1)[0] if intro else ""
+    items: list[str] = []
     if sentence.endswith(":"):
         rest = [line for line in lines if line.lstrip().startswith(("- ", "* ", "  "))] or \
                (blocks[1].split("\n") if len(blocks) > 1 else [])
         # (each item's first sentence: what to do; the rest of an item says what the entry's snippet found, which a
         # reader of their own run would take for a statement about it)
         items = [_opening(item).rstrip(";.,") for item in _list_items(rest)]
-        if items:
-            sentence = f"{sentence} {'; '.join(items)}."
-        else:
+        if not items:
             sentence = sentence[:-1] + "."
-    return EMPHASIS.sub(lambda m: m.group(1) or m.group(2), _one_line(sentence))
+    plain = lambda text: EMPHASIS.sub(lambda m: m.group(1) or m.group(2), _one_line(text))  # noqa: E731
+    return plain(sentence), tuple(plain(item) for item in items)
 
 
 def _one_line(text: str) -> str:

@@ -1493,7 +1493,9 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
                                             # (the fear ends where another clause may report: a comma, a colon, a dash)
                                             r"\b(?:worried|concerned|scared|nervous)\b(?:(?!\b(?:because|since|as)\b|\s-+\s)"
                                             r"[^.\n?,:;\u2013\u2014]){0,80}?\b(?:(?:blows?|blew|blowing)\s+(?:\w+\s+){0,2}?up|explod\w*|"
-                                            r"overflow\w*|(?:goes|going)\s+(?:nan|inf))\b")),
+                                            r"overflow\w*|(?:goes|going)\s+(?:nan|inf))\b"),
+           # (half precision switched on in a run that printed a nan or an inf: at a skipped step, the skip's own)
+           explains_parts=frozenset({"precision"})),
     # (the more particular first: a validation loss that rose is overfitting, and a gap too)
     Normal("overfitting: a validation loss that rises while the training loss falls",
            # ("has crept up slowly since", "bottomed at 0.33 around epoch 12")

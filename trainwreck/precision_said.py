@@ -26,17 +26,17 @@ def half_precision_denied(text: str, words: list[str] | None = None) -> bool:
 # float32's (it does not overflow where float16 does).
 # (Apex's, fairseq's and DeepSpeed's scalers name themselves in what they print)
 SCALER_SHOWN = lazy_regex.compile(r"(?i)gradient overflow|skipping step|loss scale|overflow! rank|scaler")
-HALF_SHOWN = lazy_regex.compile(r"(?i)(?<![\w-])(?:--)?(?:fp16|float16|half[- ]precision|mixed[- ]precision|autocast"
-                                r"|grad[ _-]?scaler|loss[ _-]?scal(?:e|er|ing)|precision[ =:\"']{1,4}16(?:-mixed)?"
+HALF_SHOWN = lazy_regex.compile(r"(?i)(?<![\w-])(?:--)?(?:fp16|float16|mixed_float16|half[- ]precision|mixed[- ]precision|autocast"
+                                r"|grad[ _-]?scaler|loss[ _-]?scal(?:e|er|ing)|LossScaleOptimizer|precision[ =:\"']{1,4}16(?:-mixed)?"
                                 r"|opt_level[ =:\"']{1,4}O[123])(?![\w-])|\.half\(\)"
                                 # (amp as its acronym or an API, not a column or a variable called amp)
                                 r"|(?<![\w-])(?-i:AMP)(?![\w-])|(?:torch\.(?:cuda\.)?|apex\.)amp\b|(?<![\w-])(?:--|use_)amp\b"
                                 r"|\bamp\s*=\s*True\b")
 # bfloat16 has float32's range: a report that names it, and no float16 as such, computes in no half that overflows
-BF16_ONLY = lazy_regex.compile(r"(?i)\b(?:bf16|bfloat16)\b")
+BF16_ONLY = lazy_regex.compile(r"(?i)\b(?:bf16|bfloat16|mixed_bfloat16)\b")
 # (float16 by its other names: Lightning's precision="16-mixed" or 16 and its "Using 16bit Automatic Mixed Precision
 # (AMP)" -- not "bf16-mixed", an image's "16-bit", nor a precision metric, "precision: 16.7%")
-FP16_NAMED = lazy_regex.compile(r"(?i)(?<![\w-])(?:fp16|float16|\.half\(\))|(?<![\w-])--fp16\b|(?<![\w-])16-mixed\b|"
+FP16_NAMED = lazy_regex.compile(r"(?i)(?<![\w-])(?:fp16|float16|mixed_float16|\.half\(\))|(?<![\w-])--fp16\b|(?<![\w-])16-mixed\b|"
                                 r"\bprecision[ =:\"']{1,4}16(?![\w.%-])|(?<![\w-])16[- ]?bit (?:automatic )?mixed[- ]precision\b")
 
 
@@ -53,18 +53,53 @@ def bf16_only(text: str) -> bool:
 
 # (a sentence that names half precision as what others say of it, or as a plan, and says this run is in full precision:
 # "I read that AMP has problems with this layer, but I'm training in float32" -- HEARSAY's words, below)
-RUN_IN_FULL = lazy_regex.compile(r"(?i)\b(?:running|run|training|trained|train|i'?m|i\s+am|we'?re|we\s+are|everything\s+is|"
+RUN_IN_FULL = lazy_regex.compile(r"(?i)\b(?:running|run|training|trained|train|fine-?tun\w*|i'?m|i\s+am|we'?re|we\s+are|everything\s+is|"
                                  r"all\s+is)\b[^.;\n]{0,20}?\b(?:in|with|on)\s+(?:fp32|float32|full\s+precision|single\s+precision)\b")
+
+
+# A naming of half precision that shows it off, not on: a flag or a configuration's value set to false (`fp16=False`,
+# DeepSpeed's `"fp16": {"enabled": false}`), or a framework's line that names its backend (Hugging Face's Trainer prints
+# "Using cuda_amp half precision backend" under fp16 or bf16 alike)
+SET_OFF = lazy_regex.compile(r"""(?i)["']?\s*[=:]\s*(?:\{\s*["']?enabled["']?\s*:\s*)?["']?(?:false|0|no|none|off)\b""")
+BACKEND = lazy_regex.compile(r"(?i)\s+backend\b")
+# ... or one that is asked about, planned, or passed on from others ("could autocast be the cause?", "should I try
+# mixed precision?", "someone suggested AMP might cause it"), said before the naming in its sentence
+ASKED_OR_TOLD = lazy_regex.compile(r"(?i)\b(?:said|says|suggest\w*|recommend\w*|according\s+to|heard|read\s+that|"
+                                   r"maybe|perhaps|should\s+(?:i|we)|(?:thinking|planning)\s+(?:of|about|to)|plan\s+to|"
+                                   r"want\s+to|wonder\w*)\b")
+QUESTION_OPENING = lazy_regex.compile(r"(?i)^\s*(?:could|can|might|may|should|would|does|do|is|are|will|did)\b")
+# ... or where a model came from, in a sentence that says this run is in full precision ("pretrained in fp16 by someone
+# else; I fine-tune it in fp32")
+ORIGIN = lazy_regex.compile(r"(?i)\b(?:pre-?trained|trained\s+by|exported|saved|checkpoint\w*)\b")
 
 
 def half_precision_shown(text: str, words: list[str]) -> str:
     """What in the report shows half precision switched on (quoted as written), or "" -- also when its words
-    name it only to deny it (`words`: the text's tokens, whose fp16 a negator has already dropped), or as hearsay in a
-    sentence that says this run is in full precision."""
+    name it only to deny it (`words`: the text's tokens, whose fp16 a negator has already dropped), set it off, ask about
+    it, plan it, pass it on as hearsay, or name it as where a model came from or hearsay in a sentence that says this
+    run is in full precision."""
     if "fp16" not in words or bf16_only(text):
         return ""
-    m = next((m for m in itertools.islice(HALF_SHOWN.finditer(text), 10) if not _hearsay(text, m)), None)
+    m = next((m for m in itertools.islice(HALF_SHOWN.finditer(text), 10) if not _not_this_run(text, m)), None)
     return " ".join(m.group(0).split()) if m else ""
+
+
+def _not_this_run(text: str, m: re.Match) -> bool:
+    """Does this naming of half precision say something other than that this run computes in it?"""
+    if SET_OFF.match(text, m.end()) or BACKEND.match(text, m.end()):
+        return True
+    start, end = sentence_around(text, m.start(), m.end(), stops=".;\n?!")
+    if ASKED_OR_TOLD.search(text, start, m.start()):
+        return True
+    if end < len(text) and text[end] == "?" and QUESTION_OPENING.match(text[start:m.start()]):
+        return True
+    if _hearsay(text, m):
+        return True
+    if not ORIGIN.search(text, start, m.start()):
+        return False
+    # (the whole sentence, its clauses after a semicolon included)
+    start, end = sentence_around(text, m.start(), m.end(), stops=".\n?!")
+    return bool(RUN_IN_FULL.search(text, start, end))
 
 
 def _hearsay(text: str, m: re.Match) -> bool:

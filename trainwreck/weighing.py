@@ -678,6 +678,12 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         # error's curvature grows with the features' mean square, and a rate fit for standardised ones overshoots --
         # not where the words say the inputs were scaled)
         curve = W_PART
+    elif sig.name == entry.also_trace == "descent-then-nonfinite" and entry.id in w.precision and c.half_shown \
+            and c.precision_tried[0] != "failed":
+        # (... and a loss that fell and then turned non-finite is half precision's late face, an activation that first
+        # passes float16's largest value after some training, which its page reports -- where the report shows half
+        # precision switched on; half a part, since the setting itself already counts as the "precision" part below)
+        curve = W_PART / 2
     elif sig.name == entry.also_trace == "plateau-from-start" and "raw-targets" in c.printed:
         # (... and a regression's loss that sits at its enormous first value is raw targets' second face, which their
         # page shows under Adam: its steps, about the rate each, carry outputs near 0 toward targets in the thousands
@@ -719,8 +725,10 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     # (an enormous first value is this entry's curve at its start: what the curve does next does not contradict it;
     # nor is its second face, which its page and snippet show in a narrower setting, held against it -- nor counted
     # for it: the signature's own entries keep their lead)
+    # (half precision's second face is its own only where the report shows half precision switched on)
     elif (sig.name in TRACES and entry.trace != "none" and PART_OF.get(entry.trace) != sig.name and "start" not in parts
-          and sig.name not in entry.traces and PART_OF.get(sig.name) not in entry.traces):
+          and sig.name not in (traces := entry.traces if entry.id not in w.precision or c.half_shown else (entry.trace,))
+          and PART_OF.get(sig.name) not in traces):
         parts["curve"] = -weights.when
         against.append(f"{CURVE_AGAINST} ({TRACES[entry.trace]})")
     # a message whose op the log names is another entry's (see _message_weight) is no evidence for this one
@@ -776,6 +784,12 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         entry_when = entry_when | {"start"}      # (a pairwise distance's zero diagonal: from the first step)
     if any(fact in c.printed for fact in STD_MET_ANY_STEP) and entry.id in w.constant_feature:
         entry_when = entry_when | {"early", "later"}     # (each item by its own std: wherever the first constant one is)
+    # (in half precision, its late face: wherever an activation first leaves float16's range -- not beside a curve of
+    # any other shape (a climb, a plateau, a stall, a spike) or a climb said in words, whose timing is that shape's, nor
+    # where the run is said to fail in full precision too)
+    if c.half_shown and entry.id in w.precision and (sig.name not in TRACES or sig.name in entry.traces) \
+            and not {"climb", "diverge"} & set(c.words) and c.precision_tried[0] != "failed":
+        entry_when = entry_when | {"later"}
     told = c.said_when or (WHEN_OF_TRACE.get(sig.name, set()) if ev.count >= 2 and not sig.first_epoch else set())
     if told and entry_when and not special:
         if told & entry_when:
@@ -964,7 +978,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     # run whose loss turned non-finite is a suspect whatever the curve's shape -- the first thing to switch off --
     # unless the log printed a message an entry declares, which says more than a setting
     elif (c.half_shown and not c.words_count and c.said_nonfinite_value and entry.id in w.precision
-          and not any(c.hits.values())):
+          and not any(c.hits.values()) and tried != "failed"):
         parts["precision"] = W_SAID_HALF
         # (the loss's own values, when they stayed finite, say the nan or inf was something else's: a gradient norm's)
         turned = "whose loss turned nan or inf" if ev.first_nonfinite is not None else "that printed nan or inf"
