@@ -564,6 +564,17 @@ def test_a_step_that_opens_a_list_is_shown_one_item_a_line():
     assert all(not m.fix_lines for m in d.matches if m.entry.id == "WR-220")
 
 
+def test_the_check_asked_for_is_plain_words_and_says_what_to_look_for():
+    """ux_review_s64 7: WR-130's ask was "Look at what reaches the loss", which says where to look and not what for; and
+    an item's bold lead reached the terminal as Markdown ("**Overflow:** run one batch ...")."""
+    from trainwreck.diagnose import _confirm_question
+
+    asks = {entry_id: _confirm_question(entry) for entry_id, entry in CATALOG.entries.items()}
+    assert not [a for a in asks.values() if "**" in a or "__" in a]
+    assert "`np.allclose(out.sum(axis=1), 1)`" in asks["WR-130"] and "already applied the softmax" in asks["WR-130"]
+    assert asks["WR-040"].startswith("the result of this check for WR-040: Overflow: run one batch in float32")
+
+
 @pytest.mark.parametrize("entry_id", sorted(CATALOG.entries))
 def test_every_fix_step_ends_a_sentence(entry_id):
     step = first_fix_step(CATALOG.entries[entry_id])

@@ -111,7 +111,7 @@ def test_a_gan_discriminator_ending_in_a_sigmoid_before_a_vanilla_gan_loss_is_no
     asked = "My SRGAN's discriminator losses never move. Is that normal for a GAN?\n"
     d = diagnosis(asked + head)
     assert d.verdict != "normal" and d.matches[0].entry.id == "WR-130"
-    assert any("its loss, `gan_type: vanilla`, applies its own sigmoid or softmax" in e for e in d.matches[0].evidence)
+    assert any("its loss, `gan_type: vanilla`, applies its own log-sigmoid" in e for e in d.matches[0].evidence)
     assert "pairing" not in weighed_parts(asked + head.replace("vanilla", "lsgan"), "WR-130")
     # (a generator that ends in a sigmoid makes an image in [0, 1]: the GAN's loss is never applied to it)
     generator = ("gan_opt:\n  type: GANLoss\n  gan_type: vanilla\nclass Generator(nn.Module):\n"

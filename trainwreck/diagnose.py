@@ -21,7 +21,7 @@ from .clip_unused import clip_never_applied
 from .curve_shape import (FLAT, LOW_RUN, PLATEAU_FALL, RECOVERED, SHAPE_MIN, SWINGS, UNFINISHED, Signature, at_run_start,
                           fmt, lowest_mean, recurring_swings, signature_of)
 from .entry import TRACES, Entry
-from .fix_steps import SENTENCE_END, first_fix_parts, first_fix_step, fix_item
+from .fix_steps import EMPHASIS, SENTENCE_END, first_fix_parts, first_fix_step, fix_item
 from . import validation_curve
 from .logscan import KEEP, Evidence
 from .logscan.evidence import only, with_values, without_first
@@ -1265,6 +1265,8 @@ def _confirm_question(entry: Entry, ev: Evidence | None = None) -> str:
         confirm = items[1] if answered and len(items) > 1 else items[0]
     confirm = SNIPPET_ASIDE.sub("", " ".join(confirm.split()))
     step = SENTENCE_END.split(confirm, maxsplit=1)[0] if confirm else ""
+    # (a terminal line: an item's bold lead, "**Overflow:**", as plain words)
+    step = EMPHASIS.sub(lambda m: m.group(1) or m.group(2), step)
     return f"the result of this check for {entry.id}: {step.rstrip('.')}" if step else "the full log of the run"
 
 

@@ -1047,8 +1047,9 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                     if PROBABILITY_NAMED.made(out) else f"the pasted model outputs probabilities (`{returned}`)")
         # (the loss handed that name, as the code calls it; else the one the paste names)
         called = logits_loss_handed(ev.prose, out) if PROBABILITY_NAMED.made(out) else ""
-        evidence.append(f"{shown_as} and its loss, `{called or loss.group(0).rstrip('(')}`, applies its own sigmoid or "
-                        "softmax: probabilities handed over as logits")
+        name = called or loss.group(0).rstrip("(")
+        evidence.append(f"{shown_as} and its loss, `{name}`, applies its own {_own_normaliser(name)}: probabilities "
+                        "handed over as logits")
     elif entry.id in w.probabilities and (handed := distribution_on_probabilities(ev.prose)):
         parts["pairing"] = W_SAID_HALF
         _not_held_against(parts, against)
@@ -1095,6 +1096,15 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     if any(parts.get(k, 0) > 0 for k in CODE_CONSTRUCTS):
         _not_held_against(parts, against)
     return parts, evidence, against
+
+
+def _own_normaliser(loss: str) -> str:
+    """What a loss that takes logits applies to them itself, by its name: a binary one log-sigmoid, a categorical one
+    log-softmax (a GAN's "vanilla" loss is BasicSR's BCEWithLogitsLoss)."""
+    low = loss.lower()
+    if "binary" in low or "bce" in low or "sigmoid" in low or "vanilla" in low:
+        return "log-sigmoid"
+    return "log-softmax" if "entropy" in low else "log-sigmoid or log-softmax"
 
 
 def _not_held_against(parts: dict[str, float], against: list[str]) -> None:
