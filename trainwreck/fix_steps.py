@@ -2,6 +2,7 @@
 evidence shows."""
 from __future__ import annotations
 
+import functools
 import re
 
 from .entry import Entry
@@ -23,7 +24,12 @@ def first_fix_parts(entry: Entry) -> tuple[str, tuple[str, ...]]:
     """The first step as its parts: the opening sentence (ending in a colon where a list follows) and the first
     sentence of each item of that list, each without its closing punctuation -- a terminal shows the items one a
     line, where first_fix_step joins them into one sentence."""
-    blocks = [b.strip() for b in entry.sections.get("Fix", "").split("\n\n") if b.strip()]
+    return _parts_of_fix(entry.sections.get("Fix", ""))
+
+
+@functools.lru_cache(maxsize=256)       # (asked for every candidate of every diagnosis: the same few sections)
+def _parts_of_fix(fix: str) -> tuple[str, tuple[str, ...]]:
+    blocks = [b.strip() for b in fix.split("\n\n") if b.strip()]
     if not blocks:
         return "", ()
     lines = blocks[0].split("\n")

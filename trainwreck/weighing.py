@@ -916,20 +916,21 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         # (a construct of the code is a suspect, and a message another entry declares, printed by the run, says more
         # -- not half precision's, where the run is said to fail in full precision too: its scaler skips a step for a
         # nan from anywhere)
+        if fact not in c.printed or entry.id not in declarers:
+            continue
         if fact in CODE_CONSTRUCTS and not c.hits[entry.id] and any(
                 hits for i, hits in c.hits.items() if not (i in w.precision and c.precision_tried[0] == "failed")):
             continue
-        if fact in c.printed and entry.id in declarers:
-            # (an entry that shows no curve of its own -- exp's overflow ends in a nan after any curve -- has its
-            # construct and its messages to show, where the curve's entries have their shape as well: beside the
-            # non-finite loss its construct stands where their curve's part stands, a printed fact's whole weight)
-            # (so does one whose second face, shown by its page in a narrower setting, is the curve's shape: that
-            # curve gives it no points of its own -- a masked row met mid-run, beside a fall then a nan)
-            # (and a fact beside the curve it makes by itself, WHOLE_BESIDE, a whole weight too)
-            parts[fact] = W_PRINTED if fact in CODE_CONSTRUCTS and (entry.trace == "none" or (
-                c.sig.name == entry.also_trace and c.sig.name != entry.trace)) or \
-                c.sig.name in WHOLE_BESIDE.get(fact, ()) else weight
-            evidence.append(c.printed[fact])
+        # (an entry that shows no curve of its own -- exp's overflow ends in a nan after any curve -- has its
+        # construct and its messages to show, where the curve's entries have their shape as well: beside the
+        # non-finite loss its construct stands where their curve's part stands, a printed fact's whole weight)
+        # (so does one whose second face, shown by its page in a narrower setting, is the curve's shape: that
+        # curve gives it no points of its own -- a masked row met mid-run, beside a fall then a nan)
+        # (and a fact beside the curve it makes by itself, WHOLE_BESIDE, a whole weight too)
+        parts[fact] = W_PRINTED if fact in CODE_CONSTRUCTS and (entry.trace == "none" or (
+            c.sig.name == entry.also_trace and c.sig.name != entry.trace)) or \
+            c.sig.name in WHOLE_BESIDE.get(fact, ()) else weight
+        evidence.append(c.printed[fact])
     # (Keras's Normalization divides by at least 1e-7: a column that never varies cannot make it nan)
     if "adapted-nan" in c.printed and entry.id in w.constant_feature:
         parts["adapted-nan"] = -W_SAID_HALF
