@@ -3159,4 +3159,11 @@ def test_bce_losss_target_check_is_the_labels_entrys_and_its_input_twin_the_prob
     assert any("Assertion `target_val >= zero && target_val <= one` failed." in e for e in d.matches[0].evidence)
     d = diagnosis("RuntimeError: all elements of input should be between 0 and 1\n")
     assert d.matches[0].entry.id == "WR-130"
+    # (review_s65_entries F1.4) the input's assertion on a GPU, with CUDA's error after it: the error follows whichever
+    # check failed, and the check printed is WR-130's -- WR-320, which declares the CUDA error, was named
+    d = diagnosis(gpu.replace("Loss.cu:95", "Loss.cu:92").replace("target_val", "input_val"))
+    assert d.matches[0].entry.id == "WR-130"
+    labels = next(m for m in d.matches if m.entry.id == "WR-320")
+    assert "messages" not in labels.parts
+    assert any(a.startswith("CUDA's device-side assert error follows the kernel assertion on line 1") for a in labels.against)
     assert not any("all elements of" in e for m in d.matches if m.entry.id == "WR-320" for e in m.evidence)

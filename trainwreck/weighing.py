@@ -150,6 +150,8 @@ W_SAID_HALF = W_PRINTED / 2
 # scale_zero.py), but half as much: the inf or nan that no scale removes may as well be a loss that was
 # not finite, or an infinite slope, which other entries explain.
 SCALE_ZERO = 0.5
+# CUDA's error at any failed kernel assertion, and the assertions themselves as PyTorch's kernels print them
+DEVICE_ASSERT, ASSERTION = "device-side assert triggered", "Assertion `"
 
 
 
@@ -747,6 +749,14 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         against.append(f"{rose}, and the loss stayed finite: a scaler doubles its scale only after a run of steps "
                        "with no overflow, so the steps it skipped were its calibration, and its overflow messages are "
                        "no evidence of a failure")
+    # ... and CUDA's device-side assert error, where the log prints the kernel assertion it follows and another entry
+    # declares that assertion: the error is the consequence of whichever check failed, and the assertion names the check
+    asserted = [(text, seen[1]) for hits in c.hits.values() for text, seen in hits if text.startswith(ASSERTION)]
+    if asserted and any(text == DEVICE_ASSERT for text, _seen, _share in shares) \
+            and not {text for text, _line in asserted} & {text for text, _seen in c.hits[entry.id]}:
+        shares = [(t, seen, 0.0 if t == DEVICE_ASSERT else share) for t, seen, share in shares]
+        against.append(f"CUDA's device-side assert error follows the kernel assertion on line {asserted[0][1]}, which "
+                       "another entry declares: the error is that check's consequence, not this entry's evidence")
     hits = [(text, seen) for text, seen, share in shares if share > 0]
     if hits:
         parts["messages"] = sum(share for _text, _seen, share in shares)
