@@ -60,7 +60,7 @@ def test_the_page_states_the_weights_that_ship():
     """The prose that explains the weighing quotes the tuned weights: a retune must not leave it behind."""
     from trainwreck.diagnose import WEIGHTS
 
-    page = " ".join((ROOT / "docs" / "diagnose.md").read_text(encoding="utf-8").split())
+    page = " ".join((ROOT / "docs" / "how-diagnose-decides.md").read_text(encoding="utf-8").split())
     assert f"up to {WEIGHTS.words:g} for the report's words" in page
     assert f"gives {WEIGHTS.prior:g} to the first suspect" in page
     assert f"(the share it gives way by, `fade`, was tuned to {WEIGHTS.fade:g})" in page

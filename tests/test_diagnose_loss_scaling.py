@@ -1,6 +1,7 @@
 """A loss scaler's messages beside a run that is fine: the skips it calibrates with, said as normal, not WR-040."""
 
 from conftest import diagnosis, real_catalog, weighed_parts
+from trainwreck.fix_steps import first_fix_step
 
 CATALOG = real_catalog()
 
@@ -214,3 +215,20 @@ def test_a_setting_alone_names_nothing_and_a_failed_full_precision_run_takes_the
                            "WR-040")
     assert failed["full-precision"] < 0 and "precision" not in failed and failed.get("curve", 0) <= 0 \
         and failed.get("when", 0) <= 0
+
+
+def test_a_run_already_in_mixed_precision_is_given_the_step_for_its_face():
+    """ux_review_s65 2: WR-040's Fix opens by asking for mixed precision (float32 weights, 16-bit compute), which
+    autocast with a GradScaler, Keras's mixed_float16 policy and fp16=True already are: for a nan there the step is the
+    forward pass's overflow, which no loss scale reaches; for weights shown in float16, that item; a run that shows no
+    half precision keeps the opening. The terminal step leaves out the snippet's own figures."""
+    opening = first_fix_step(CATALOG.entries["WR-040"])
+    assert opening.startswith("Keep the weights and the optimizer's state in float32")
+    for said in ("with torch.autocast('cuda', dtype=torch.float16): out = model(x)\nscaler = torch.cuda.amp.GradScaler()\n",
+                 "mixed_precision.set_global_policy('mixed_float16')\n",
+                 "TrainingArguments(fp16=True)\n"):
+        wr040 = next(m for m in diagnosis(said + HF_FELL_THEN_NAN).matches if m.entry.id == "WR-040")
+        assert wr040.fix.startswith("Overflow in the forward pass: no loss scale helps. Use bfloat16"), said
+        assert "2.3300" not in wr040.fix and "snippet" not in wr040.fix, said
+    halved = next(m for m in diagnosis("model = model.half()\n" + HF_FELL_THEN_NAN).matches if m.entry.id == "WR-040")
+    assert halved.fix.startswith("Float16 weights:"), halved.fix

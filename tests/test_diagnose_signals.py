@@ -723,7 +723,7 @@ def test_the_page_states_the_rate_facts_thresholds_and_weight():
     from trainwreck.optimizer_setup import RATE_CLIMB, RATE_NEAR_PEAK
     from trainwreck.weighing import W_SAID_HALF
 
-    page = " ".join((ROOT / "docs" / "diagnose.md").read_text(encoding="utf-8").split())
+    page = " ".join((ROOT / "docs" / "how-diagnose-decides.md").read_text(encoding="utf-8").split())
     assert W_SAID_HALF == 1
     assert ("counts 1 for the entries whose phrases say a raised rate diverges" in page
             and f"at the climb's end it is at least {RATE_CLIMB:g} times the rate where the loss was lowest" in page
@@ -3072,7 +3072,7 @@ def test_spikes_in_the_first_steps_of_a_run_said_to_have_no_warmup_are_its_signa
 def test_the_page_gives_the_span_rules_their_numbers():
     from trainwreck.curve_shape import FROZEN_FEW, SHAPE_MIN
 
-    page = " ".join((ROOT / "docs" / "diagnose.md").read_text(encoding="utf-8").split())
+    page = " ".join((ROOT / "docs" / "how-diagnose-decides.md").read_text(encoding="utf-8").split())
     assert FROZEN_FEW - 1 == 3
     assert (f"three or more from the run's start whose own numbering spans {SHAPE_MIN} epochs or more are judged for "
             f"a plateau as {SHAPE_MIN} would be" in page

@@ -333,9 +333,15 @@ CASES = [
          ["catalog/WR-999.md: file: is a folder, not a regular file"]),
     Case("entry-is-a-dangling-symlink", "12", symlink("catalog/WR-998.md", "/nowhere/WR-998.md"),
          ["catalog/WR-998.md: file: a symbolic link to /nowhere/WR-998.md, which does not exist"]),
+    # (modules.yml unread: its one problem, not one "unknown module" for every module of every entry besides --
+    # ux_review_s65 14, where an unclosed bracket gave 1 problem and 38 that followed from it)
     Case("modules-yml-is-a-folder", "12", both(lambda p: (p / "catalog/modules.yml").unlink(),
                                              write("catalog/modules.yml/x", "")),
-         ["catalog/modules.yml: file: is a folder, not a regular file"]),
+         ["catalog/modules.yml: file: is a folder, not a regular file"], absent=["unknown module"]),
+    Case("modules-yml-not-yaml", "12", edit("catalog/modules.yml", '"2.2": "Training by hand"\n',
+                                           '"2.2": "Training by hand"\n[\n'),
+         ["catalog/modules.yml:6: yaml: not valid YAML: could not find expected ':' (column 1)"],
+         absent=["unknown module"]),
     Case("planned-yml-is-a-folder", "12", both(lambda p: (p / "catalog/planned.yml").unlink(),
                                              write("catalog/planned.yml/x", "")),
          ["catalog/planned.yml: file: is a folder, not a regular file"]),
@@ -424,6 +430,21 @@ def test_hostile_catalogue(case, project, capsys):
         assert line.replace("{root}", str(project.resolve())) in lines, f"missing:\n{line}\nin:\n{err}"
     for text in case.absent:
         assert not any(text in line for line in lines), err
+
+
+def test_diagnose_asked_for_json_prints_json_when_the_catalogue_is_broken(project, capsys):
+    """ux_review_s65 14: `diagnose --json` beside a catalogue with a problem printed the problems and nothing on
+    standard output, where an unreadable log gives a JSON error: a script that asked for JSON gets it either way."""
+    import json
+
+    next(c for c in CASES if c.id == "modules-yml-not-yaml").setup(project)
+    (project / "run.log").write_text("epoch 1 loss 0.7\n", encoding="utf-8")
+    code, out, err = run_cli(capsys, "diagnose", "--json", "--catalog", "catalog", "run.log")
+    assert code == 1 and "modules.yml:6: yaml: not valid YAML" in err
+    assert json.loads(out) == {"source": "run.log", "verdict": "error",
+                               "error": "catalog: 1 problem(s) in the catalogue (listed on standard error)"}
+    # (without --json, standard output stays empty)
+    assert run_cli(capsys, "diagnose", "--catalog", "catalog", "run.log")[:2] == (1, "")
 
 
 def test_the_real_catalogue_passes(capsys, monkeypatch):

@@ -36,3 +36,17 @@ def test_a_decay_beside_a_warmup_the_paste_sets_is_no_proof_of_no_warmup():
 def test_a_rate_that_falls_then_rises_is_no_proof_of_no_warmup():
     bumpy = with_rates(DECAY, [5e-5, 4.9e-5, 5e-5, 4.8e-5, 4.7e-5, 4.6e-5, 4.5e-5, 4.4e-5])
     assert diagnosis(bumpy).verdict in ("healthy", "normal")
+
+
+def test_no_warmup_said_of_a_run_that_went_wrong_makes_the_warmup_entry_a_candidate():
+    """ux_review_s65 1: a post-LN transformer trained with Adam and "no warmup", whose loss jumped back above its start
+    and then stalled, was named Dead ReLUs alone: the fact that the report says there was no warmup counted for WR-250
+    but did not make it a candidate beside another entry's curve."""
+    text = ("Training a 12-layer post-LN transformer from scratch on WMT, Adam(lr=1e-3, betas=(0.9, 0.98)), no warmup, "
+            "no scheduler.\n" + "".join(f"step {s} loss {v}\n" for s, v in zip(
+                (0, 20, 40, 60, 80, 100, 200, 300, 400, 500, 600, 700),
+                (10.84, 9.71, 8.02, 9.96, 11.35, 7.64, 7.59, 7.58, 7.58, 7.57, 7.58, 7.57)))
+            + "it plateaus at 7.57 and never gets better. same model with lr 1e-4 trains fine but slowly.\n")
+    warmup = next(m for m in diagnosis(text).matches if m.entry.id == "WR-250")
+    assert warmup.parts["no-warmup"] > 0
+    assert any("the report says had no warmup" in e for e in warmup.evidence)

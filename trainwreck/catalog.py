@@ -76,6 +76,8 @@ class Catalog:
     # IDs named by a file that could not be loaded (or whose ID differs from its name): the file's
     # problems are reported once, and a link to the ID does not add a misleading "does not exist".
     unloaded: set[str] = field(default_factory=set)
+    # modules.yml could not be read: its problem is reported, and the entries' modules are not each called unknown
+    modules_unread: bool = False
 
     def sorted_entries(self) -> list[Entry]:
         return [self.entries[k] for k in sorted(self.entries)]
@@ -134,7 +136,9 @@ def load(folder: Path | str) -> Catalog:
             "(a catalogue folder sits beside snippets/; name it, e.g. `trainwreck check catalog`)")))
         return catalog
     catalog.root = root
+    before = len(catalog.problems)
     catalog.modules = _load_modules(folder / "modules.yml", catalog.problems)
+    catalog.modules_unread = not catalog.modules and len(catalog.problems) > before
     catalog.planned, catalog.planned_summaries, catalog.planned_lines = _load_planned(folder / "planned.yml",
                                                                                       catalog.problems)
     loaded = [entry for path in sorted(folder.glob("*.md")) if (entry := _load_entry(path, catalog)) is not None]

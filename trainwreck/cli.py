@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from pathlib import Path
@@ -71,9 +72,10 @@ def _checked(folder: Path, markup: bool = True):
 
 
 def _load_valid(folder: Path | None):
+    """The catalogue, or None and the number of its problems (each printed on standard error)."""
     # what only the site's HTML needs (bodies rendered by Markdown) is left to `check` and the build
     catalog, problems = _checked(folder or default_catalog(), markup=False)
-    return None if problems else catalog
+    return (None, len(problems)) if problems else (catalog, 0)
 
 
 def _diagnose(args, catalog) -> int:
@@ -179,8 +181,14 @@ def main(argv: list[str] | None = None) -> int:
             base_url = normalise_base_url(args.base_url)
         except BaseUrlError as exc:
             return _error(f"--base-url {shown(args.base_url, 60)} {exc}")
-    catalog = _load_valid(args.catalog)
+    catalog, problems = _load_valid(args.catalog)
     if catalog is None:
+        if args.command == "diagnose" and args.json:       # (a script asked for JSON: it gets JSON, as for a bad log)
+            from .diagnose_report import error_json
+
+            print(json.dumps(error_json("<stdin>" if args.log == "-" else args.log,
+                                        f"{args.catalog or default_catalog()}: {problems} problem(s) in the catalogue "
+                                        "(listed on standard error)"), indent=2))
         return 1
     if args.command == "diagnose":
         return _diagnose(args, catalog)

@@ -35,7 +35,7 @@ from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_s
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .data_order import (flip_swaps_classes, frame_sampled_alone, listed_files_zipped_apart, loaders_shuffled_apart,
                          shuffled_alone, shuffled_apart, unshuffled_loader)
-from .frozen_said import one_output_said
+from .frozen_said import one_output_said, weights_half
 from .gradient_clearing import accumulation_fix, summed_prints
 from .loss_inputs import HANDED_FIX, NEGATIVE
 from .optimizer_setup import (RATE_CLIMB, RATE_CLIMBS, RATE_VANISHED, decay_pulls_to_zero,
@@ -48,6 +48,7 @@ from .start_loss import pretrained_at_uniform, uniform_start
 from .weighing import (CODE_CONSTRUCTS, HANDED_BELOW_ZERO, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
 from .normals import BENIGN_OVERFLOW, NATS_BITS, Normal, RESTARTED, UNIFORM_START, nats_as_bits, normals_asked
+from .precision_said import half_precision_shown
 from .rate_tried import lr_tried, rate_zero_failed
 from .run_said import STUCK, loss_climb_said, says_failure, says_not_learning, untrained_output_nonfinite
 from .schedule_said import restarts_said
@@ -78,7 +79,7 @@ SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one
               "first-layers", "feature-scales", "nll-of-probabilities", "ctc-not-log-probabilities", "sigmoid-twice-printed",
               "clip-unengaged",
               "adaptive-rate-high", "std-unguarded", "std-nan-printed", "one-output", "weights-frozen", "rounded-away", "start-high", "accuracy-rose-said",
-              "early-jump", "loop-unscaled", "update-discarded", "raw-targets-said", "classes-counted", "classes-short", "labels-past-outputs", "labels-past-classes",
+              "early-jump", "no-warmup", "loop-unscaled", "update-discarded", "raw-targets-said", "classes-counted", "classes-short", "labels-past-outputs", "labels-past-classes",
               "masked-row-every-batch", "untrained-output-enormous", "width-no-effect", "inverse-unguarded",
               "dead-units", "units-alike", "item-std-unguarded", "norm-unguarded", "faster-start",
               "froze-after-jumps")
@@ -400,6 +401,8 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
             face = next((label for fact, label in FACT_FIX.items() if parts.get(fact, 0) > 0), "")
             if face:
                 fix = fix_item(entry, face) or fix
+            if entry.id in w.precision and not face and (step := _precision_face(parts, ev)):
+                fix = fix_item(entry, step) or fix
             if parts.get("clip-after-step", 0) > 0:     # (the fix the curve's reading of the same loop gives)
                 fix = clip_never_applied(ev.prose)[1]
             if parts.get("accumulated-undivided", 0) > 0:       # (the entry's second fix: accumulation on purpose)
@@ -534,6 +537,28 @@ NO_LOSS_GONE_WRONG = lazy_regex.compile(r"\b(?:the )?loss (?:(?:is|was)(?:n't| n
                                         r"(?:printed|shown|logged|computed|reached)\b|\bno loss (?:is |was )?(?:ever )?"
                                         r"(?:printed|shown|logged)\b|\bnever prints? (?:a|the|any) loss\b|"
                                         r"\bstuck (?:on|with) (?:this|it|that)\b", re.I)
+
+
+# The Fix section's items for half precision's faces
+OVERFLOW_FIX, UNDERFLOW_FIX, HALF_WEIGHTS_FIX = "Overflow in the forward pass", "Underflow", "Float16 weights"
+
+
+def _precision_face(parts: dict[str, float], ev: Evidence) -> str:
+    """The item of half precision's Fix section that the paste points to, where it shows half precision in use: the
+    section opens by asking for mixed precision -- float32 weights and optimizer state, 16-bit compute -- which
+    autocast, a GradScaler, Keras's mixed_float16 policy and the trainers' fp16 flags already are. Weights shown in
+    float16 are that item's; gradients said to be 0, or autocast with no scaler and no nan, the underflow a loss scale
+    lifts; a nan or an inf, the forward pass's overflow, which no loss scale reaches. "" keeps the opening."""
+    words = tokens(ev.prose)
+    if not half_precision_shown(ev.prose, words) and not any(
+            parts.get(k, 0) > 0 for k in ("flushed", "loop-unscaled", "full-precision")):
+        return ""
+    if weights_half(ev.prose):
+        return HALF_WEIGHTS_FIX
+    nonfinite = ev.first_nonfinite is not None or bool({"nan", "inf"} & set(words))
+    if parts.get("flushed", 0) > 0 or (parts.get("loop-unscaled", 0) > 0 and not nonfinite):
+        return UNDERFLOW_FIX
+    return OVERFLOW_FIX if nonfinite else ""
 
 
 def _hang_only(ev: Evidence, words: list[str], declared_found: set[str]) -> bool:

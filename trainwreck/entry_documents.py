@@ -1,7 +1,7 @@
 """The entries as documents, for matching a report's words: each entry's document is made of its title, summary,
 phrases, declared messages and Symptom and Where-it-shows-up sections, each part weighted (FIELDS), and the report is
 scored against each with Okapi BM25 (Robertson and Zaragoza, 2009). The catalogue is tens of documents, so the
-formula is computed here directly (see docs/diagnose.md for the comparison with rank_bm25 that chose this). And the
+formula is computed here directly (see docs/how-diagnose-decides.md for the comparison with rank_bm25 that chose this). And the
 report's own words for the terms it shares with an entry (words_for).
 """
 from __future__ import annotations
