@@ -629,8 +629,9 @@ def test_beside_a_named_entry_only_the_runners_up_and_entries_with_evidence_of_t
     assert all(m.evidence for m in d.matches)
     overflow = diagnosis("/home/me/net.py:41: RuntimeWarning: overflow encountered in exp\n"
                          "  return 1 / (1 + np.exp(-z))\n")
-    assert overflow.verdict == "failure" and len(overflow.matches) > 3
-    assert all(m.parts.get("messages", 0) > 0 for m in overflow.matches[3:])
+    # (past the first three, not the other entries that declare the same message: the named one shows it already --
+    # ux_review_s65 11, eight entries listed for one warning)
+    assert overflow.verdict == "failure" and len(overflow.matches) <= 3
 
 
 def test_the_absence_of_the_others_messages_alone_names_no_entry():
@@ -3167,3 +3168,39 @@ def test_bce_losss_target_check_is_the_labels_entrys_and_its_input_twin_the_prob
     assert "messages" not in labels.parts
     assert any(a.startswith("CUDA's device-side assert error follows the kernel assertion on line 1") for a in labels.against)
     assert not any("all elements of" in e for m in d.matches if m.entry.id == "WR-320" for e in m.evidence)
+
+
+STUDENT_SOFTMAX = ("hw3 softmax regression from scratch, lr = 0.01, loss becomes nan after a few epochs??\n\n"
+                   "def softmax(z):\n    e = np.exp(z)\n    return e / e.sum(axis=1, keepdims=True)\n\n"
+                   "epoch 0 loss 2.4512\nepoch 1 loss 1.9873\nepoch 2 loss 1.7120\n"
+                   "hw3.py:14: RuntimeWarning: overflow encountered in exp\n  e = np.exp(z)\n"
+                   "hw3.py:15: RuntimeWarning: invalid value encountered in divide\n"
+                   "  return e / e.sum(axis=1, keepdims=True)\n"
+                   "epoch 3 loss nan\nepoch 4 loss nan\nepoch 5 loss nan\n")
+
+
+def test_a_construct_at_the_line_the_warning_was_raised_at_names_its_entry():
+    """ux_review_s65 3: an unshifted exp in a hand-written softmax, and NumPy's overflow warning printed at that very
+    line (`e = np.exp(z)` under the warning) right before the first nan, got "Cannot tell yet": a construct of the code
+    is a suspect, left out of the score that names. The warning raised at its line makes it where the nan was born."""
+    d = diagnosis(STUDENT_SOFTMAX)
+    assert d.verdict == "failure" and d.matches[0].entry.id == "WR-020"
+    # ... not where the warning was raised at another line: the construct stays a suspect
+    elsewhere = STUDENT_SOFTMAX.replace("hw3.py:14: RuntimeWarning: overflow encountered in exp\n  e = np.exp(z)\n",
+                                        "hw3.py:40: RuntimeWarning: overflow encountered in exp\n  h = np.exp(a)\n")
+    assert diagnosis(elsewhere).verdict == "uncertain"
+    # (and past the first three, no entry whose only evidence is a message the named one shows too)
+    assert len(d.matches) <= 3
+
+
+def test_a_mask_row_printed_with_every_key_masked_beside_the_inf_fill_names_the_masked_softmax():
+    """ux_review_s65 3: the -inf fill, and the row the paste printed from its mask with every key masked, beside the
+    nan rows it printed: the printed row is the run's own fact, and names WR-070."""
+    text = ("Some samples in the batch come out nan after the attention (left padding).\n\n"
+            "    scores = scores.masked_fill(~mask, float('-inf'))\n    attn = torch.softmax(scores, dim=-1)\n\n"
+            ">>> attn[3, 0]\ntensor([nan, nan, nan, nan])\n>>> mask[3, 0]\ntensor([False, False, False, False])\n")
+    d = diagnosis(text)
+    assert d.verdict == "failure" and d.matches[0].entry.id == "WR-070"
+    assert any("`mask[3, 0]` holds no True" in e for e in d.matches[0].evidence)
+    assert diagnosis(text.replace("tensor([False, False, False, False])",
+                                  "tensor([False, True, True, True])")).verdict == "uncertain"

@@ -805,6 +805,21 @@ def token_counts(prose: str) -> tuple[str, bool]:
     return "", printed
 
 
+# A row of a mask printed at a prompt (`>>> mask[3, 0]`, then `tensor([False, False, ...])`): the keys one query may
+# attend to, every one of them masked where each value is False (or 0)
+MASK_ROW_PRINTED = lazy_regex.compile(r"(?m)^>>>[ \t]*(?P<expr>(?:[A-Za-z_][\w.]*?)?mask\w*(?:\[[^\]\n]*\])?)[ \t]*\n[ \t]*"
+                                      r"tensor\(\[(?P<values>[^\]\n]*)\]")
+
+
+def mask_row_printed(prose: str) -> str:
+    """The printed mask row with no key left to attend to (two values or more, each False or 0), as written, or ""."""
+    for m in itertools.islice(MASK_ROW_PRINTED.finditer(prose), 20):
+        values = [v.strip() for v in m.group("values").split(",") if v.strip()]
+        if len(values) >= 2 and all(v in ("False", "0", "0.", "0.0") for v in values):
+            return " ".join(m.group("expr").split())
+    return ""
+
+
 def _xlogx_guarded(m: re.Match, code: str) -> bool:
     """Is a term-times-its-log kept off 0: the term a masked selection (`t[nz]`), clamped or floored where it was made,
     under a condition on its line or the line before (`if p > 0`, `for p in q if p > 0`), or the line a question?"""

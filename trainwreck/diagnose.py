@@ -16,6 +16,7 @@ import math
 import re
 from dataclasses import dataclass, field, replace
 
+from .breaking_constructs import breaking_construct
 from .catalog import Catalog
 from .clip_unused import clip_never_applied
 from .curve_shape import (FLAT, LOW_RUN, PLATEAU_FALL, RECOVERED, SHAPE_MIN, SWINGS, UNFINISHED, Signature, at_run_start,
@@ -45,7 +46,7 @@ from .run_kind import shown_frameworks
 from .sequence_losses import copying_language_model, ctc_inf
 from .split_gap import new_data_gap
 from .start_loss import pretrained_at_uniform, uniform_start
-from .weighing import (CODE_CONSTRUCTS, HANDED_BELOW_ZERO, PASTED, W_NEGATIVE, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
+from .weighing import (CODE_CONSTRUCTS, HANDED_BELOW_ZERO, PASTED, W_NEGATIVE, W_PRINTED, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
 from .normals import BENIGN_OVERFLOW, NATS_BITS, Normal, RESTARTED, UNIFORM_START, nats_as_bits, normals_asked
 from .precision_said import half_precision_shown
@@ -1027,6 +1028,20 @@ GAP_NORMALS = ("overfitting: a validation loss that rises while the training los
 ASKED_ONLY = frozenset({"diverge", "overflow"})
 
 
+# NumPy's RuntimeWarning and the source line it prints under it: the line where the warning was raised
+WARNING_AT = lazy_regex.compile(r"RuntimeWarning: [^\n]*\n[ \t]+(?P<line>[^\n]+)")
+CODE_SPAN = lazy_regex.compile(r"\(`([^`\n]+)`\)")
+
+
+def _warned_at(part: str, prose: str) -> bool:
+    """Was a construct of the pasted code (`part`) the very line a RuntimeWarning the run printed was raised at? NumPy
+    prints that line under its warning: the construct is then where the inf or nan was born, not a suspect."""
+    said = breaking_construct(prose).get(part, "") if part in CODE_CONSTRUCTS else ""
+    code = CODE_SPAN.search(said)
+    return bool(code) and any(code.group(1) in m.group("line")
+                              for m in itertools.islice(WARNING_AT.finditer(prose), 50))
+
+
 def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_counts: bool,
             unjudged: bool = False, *, names: bool) -> None:
     top = d.matches[0] if d.matches else None
@@ -1052,7 +1067,10 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     specific = shown or declared
     # (`names`: the messages that are evidence of a failure among the entries, where `declared` also holds one that
     # says only that something failed)
-    names_one = shown or names
+    # (or a fact of the paste that holds its own printed numbers, or the entry's own check done, to the entry's
+    # mechanism -- a whole printed fact's weight: a mask row printed with every key masked, a logit printed past exp's
+    # limit)
+    names_one = shown or names or (top is not None and any(top.parts.get(k, 0.0) >= W_PRINTED for k in SAID_FACTS))
     # (nor normal where the words give what no normal run does -- the untrained model's loss far above a uniform guess,
     # an accuracy that climbs on a loss that barely moves, one output for every input, weights that never change --
     # though words alone name no entry with confidence)
@@ -1095,17 +1113,20 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
         if d.normal[0].name in GAP_NORMALS:
             d.trend = validation_curve.trend(d.evidence.prose)
         return
-    # (a construct of the pasted code orders the candidates, and names none: the score without it must name it; nor
-    # does a setting, half precision switched on, the first thing to switch off)
-    named = top.score - sum(max(0.0, top.parts.get(k, 0.0)) for k in (*CODE_CONSTRUCTS, "precision")) \
-        if top is not None else 0.0
+    # (a construct of the pasted code orders the candidates, and names none: the score without it must name it -- unless
+    # the run's own warning was raised at its line; nor does a setting, half precision switched on, the first thing to
+    # switch off)
+    named = top.score - sum(max(0.0, top.parts.get(k, 0.0)) for k in (*CODE_CONSTRUCTS, "precision")
+                            if not _warned_at(k, d.evidence.prose)) if top is not None else 0.0
     if top is not None and named >= CONFIDENT and named - second >= MARGIN and (names_one or not text_counts) \
             and not faint:
         d.verdict = "failure"          # the named entry, the runners-up, and any other with evidence of its own
         # (beyond the first three, only one with evidence of its own: the curve every entry of its shape shares, or
-        # an enormous start, repeated under ten entries, says nothing the first three do not)
+        # an enormous start, repeated under ten entries, says nothing the first three do not; nor does a message the
+        # named entry shows as well, which every entry that declares it would repeat)
         d.matches = d.matches[:CANDIDATES] + [m for m in d.matches[CANDIDATES:]
-                                              if any(m.parts.get(k, 0) > 0 for k in SPECIFIC if k not in SHARED)]
+                                              if any(m.parts.get(k, 0) > 0 for k in SPECIFIC if k not in SHARED)
+                                              and any(e not in top.evidence for e in m.evidence)]
         # (a runner-up with no evidence to show -- its score a timing that fits, the words of no phrase -- says nothing)
         d.matches = d.matches[:1] + [m for m in d.matches[1:] if m.evidence]
         return

@@ -15,7 +15,7 @@ import re
 import statistics
 
 from .clip_unused import CLIP_NO_EFFECT_SAID, clip_never_applied
-from .breaking_constructs import (MASKED_INF, breaking_construct, code_of, divides_by_norm, inverse_of_sum, loss_def_body,
+from .breaking_constructs import (MASKED_INF, breaking_construct, mask_row_printed, code_of, divides_by_norm, inverse_of_sum, loss_def_body,
                                   token_counts, y_pred_slices)
 from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, NOT_A_MEAN, Signature, at_run_start, fmt,
                           same_batch_jumps)
@@ -488,6 +488,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         # (and the -inf fill beside a printed count of unmasked tokens that holds a 0: the row it breaks on, shown)
         if "masked-inf" in out and MASKED_INF.search(code_of(ev.prose)) and (printed := token_counts(ev.prose)[0]):
             out["masked-row-printed"] = (f"the paste prints a sequence with no unmasked token (`{printed}` holds a 0) "
+                                         "beside its -inf fill: that row of scores is all -inf, and its softmax nan")
+        # (or a row of the mask itself, printed with every key masked)
+        elif "masked-inf" in out and MASKED_INF.search(code_of(ev.prose)) and (row := mask_row_printed(ev.prose)):
+            out["masked-row-printed"] = (f"the paste prints a mask row with every key masked (`{row}` holds no True) "
                                          "beside its -inf fill: that row of scores is all -inf, and its softmax nan")
     numpy = list(NUMPY_ZERO_WEIGHTS.finditer(ev.prose))
     keras_torch = constant_kernel_init(ev.prose) if len(LAYERS_BUILT.findall(ev.prose)) >= 2 else None
