@@ -8,7 +8,7 @@ import itertools
 import numpy as np
 import pytest
 
-from conftest import real_catalog, weighed_parts
+from conftest import diagnosis, real_catalog, weighed_parts
 from trainwreck.diagnose import diagnose
 from trainwreck.logscan import scan
 
@@ -181,3 +181,17 @@ def test_a_softmax_set_to_a_name_and_that_name_handed_to_cross_entropy_is_the_pa
             "        return self.criterion(prob, y)\n")
     assert probabilities_handed(kept).group("name") == "prob"
     assert probabilities_handed(bce.replace("nn.BCELoss()", "torch.nn.BCEWithLogitsLoss()")).group("name") == "probs"
+
+
+def test_kerass_from_logits_warning_says_the_loss_was_computed_from_the_logits():
+    """ux_review_s65 6 (ux_review_s64 10): Keras's "received `from_logits=True`, but the `output` argument was produced by a
+    Sigmoid activation" alone named WR-130 and its fix. The TensorFlow backend raises it exactly where it found the logits
+    the activation kept, and computes the loss from them (keras/src/backend/tensorflow/nn.py, _get_logits): harmless."""
+    warning = ('/usr/local/lib/python3.10/dist-packages/keras/src/backend.py:5727: UserWarning: "`binary_crossentropy` '
+               "received `from_logits=True`, but the `output` argument was produced by a Sigmoid activation and thus does "
+               'not represent logits. Was this intended?\n  output, from_logits = _get_logits(\n')
+    bars = "".join(f"Epoch {i}/5\n625/625 [==============================] - 3s 5ms/step - loss: {v} - accuracy: {a}\n"
+                   for i, (v, a) in enumerate((("0.6874", "0.5512"), ("0.6701", "0.6120"), ("0.6633", "0.6301")), 1))
+    d = diagnosis(warning + bars)
+    assert d.verdict == "normal" and d.normal[0].name.startswith("Keras computed the loss from the logits")
+    assert not d.matches

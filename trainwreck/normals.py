@@ -1496,6 +1496,20 @@ NORMALS = OBJECTIVES + TOOL_ANSWERS + (
                                             r"overflow\w*|(?:goes|going)\s+(?:nan|inf))\b"),
            # (half precision switched on in a run that printed a nan or an inf: at a skipped step, the skip's own)
            explains_parts=frozenset({"precision"})),
+    # Keras's warning that a cross-entropy told from_logits=True was handed a softmax's or a sigmoid's output: the
+    # TensorFlow backend raises it exactly where it found the logits the activation kept on the tensor it returned, and
+    # computes the loss from them (keras/src/backend/tensorflow/nn.py at v3.15.1, _get_logits; WR-130's page): the loss
+    # was computed as if the model had been written right
+    Normal("Keras computed the loss from the logits its softmax or sigmoid kept",
+           lazy_regex.compile(r"received `?from_logits=true`?, but the `?output`? argument was produced by an? "
+                              r"(?:sigmoid or softmax|softmax|sigmoid) activation and thus does not represent logits"),
+           "on the TensorFlow backend a Keras softmax or sigmoid keeps its input, the logits, on the tensor it returns, "
+           "and the cross-entropy losses use them when they find them: Keras prints this warning exactly then, so the "
+           "loss was computed from the logits, as if the model had been written right (WR-130 is the case where "
+           "probabilities do reach a loss that applies its own softmax, with no warning at all). To silence it, drop "
+           "`from_logits=True` (the model already outputs probabilities) or drop the activation and keep it",
+           "the loss values from the start of the run, if it still does not learn",
+           frozenset()),
     # (the more particular first: a validation loss that rose is overfitting, and a gap too)
     Normal("overfitting: a validation loss that rises while the training loss falls",
            # ("has crept up slowly since", "bottomed at 0.33 around epoch 12")
