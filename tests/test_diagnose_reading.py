@@ -3204,3 +3204,19 @@ def test_a_mask_row_printed_with_every_key_masked_beside_the_inf_fill_names_the_
     assert any("`mask[3, 0]` holds no True" in e for e in d.matches[0].evidence)
     assert diagnosis(text.replace("tensor([False, False, False, False])",
                                   "tensor([False, True, True, True])")).verdict == "uncertain"
+
+
+def test_the_words_shown_as_evidence_are_the_reports_own_distinctive_ones():
+    """ux_review_s65 8: "the report's words match" quoted "mean" (from "what does it mean"), "epoch", and the parts of a
+    traceback's module path (`tensorflow.python.framework.errors_impl`) as evidence. Words every report of a run holds,
+    and the parts of a path or a dotted name, are not the report's words for a failure; with none left, no line."""
+    from trainwreck.entry_documents import words_for
+
+    assert words_for(["mean", "epoch", "loss", "nan"], "what does it mean when the loss is nan at epoch 3?") == []
+    assert words_for(["framework", "errors_impl"], "tensorflow.python.framework.errors_impl.InvalidArgumentError: x") == []
+    assert words_for(["framework"], "File /usr/lib/tensorflow/framework/ops.py, line 3") == []
+    assert words_for(["padd"], "the padded rows come out nan.") == ["padded"]
+    d = diagnosis("what does it mean when the loss is nan?\n")
+    assert not any("(\"mean\"" in e for m in d.matches for e in m.evidence)
+    assert not any(e == "the report's words match how this entry describes the failure" for m in d.matches
+                   for e in m.evidence)

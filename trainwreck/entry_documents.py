@@ -88,15 +88,25 @@ class Library:
         return out
 
     def shared(self, query: list[str], entry_id: str) -> list[str]:
-        """The query's terms that the entry's document holds, the ones that add most to its score first."""
+        """The query's terms that the entry's document holds, the ones that add most to its score first -- not a term
+        that a third of the entries or more hold ("loss", "nan", "epoch"): it tells this entry from no other."""
         tf, norm = self.tf[entry_id], self.K1 * (1 - self.B + self.B * self.length[entry_id] / self.mean)
-        terms = [t for t in set(query) if t in self.idf and tf[t]]
+        common = math.log(1 + (len(self.tf) - len(self.tf) / 3 + 0.5) / (len(self.tf) / 3 + 0.5))
+        terms = [t for t in set(query) if t in self.idf and tf[t] and self.idf[t] > common]
         return sorted(terms, key=lambda t: (-self.idf[t] * tf[t] / (tf[t] + norm), t))
 
 
 # A word of the report, for a term it folds to (a term is a word's stem: "padd" for "padded"): the first word that
 # starts with it. Terms the thesaurus made from other words ("diverge" from "blows up") have none, and are not shown.
 REPORT_WORD = lazy_regex.compile(r"[A-Za-z][A-Za-z0-9_-]{1,40}")
+
+
+# The dot of a dotted name beside a word: a letter or a digit on its other side
+DOTTED = lazy_regex.compile(r"\w\.|\.\w")
+# Words of any report of a training run, which say nothing of which failure it was (shown as no entry's match): the
+# loss and its values, the loop's counters, and "mean" (as often "what does it mean" as an average)
+EVERY_REPORT = frozenset("loss losses nan nans inf epoch epochs step steps iteration iterations iter batch batches "
+                         "training train trained model value values mean error errors".split())
 
 
 # Python's keywords: never the report's own word for a term (words_for)
@@ -110,7 +120,14 @@ def words_for(terms: list[str], sentences: str, most: int = 4) -> list[str]:
     found: dict[str, str] = {}
     wanted = [t for t in terms if t.isalpha() and len(t) >= 3 and t not in KEYWORDS]
     for m in REPORT_WORD.finditer(sentences):
+        # (not a part of a path or a dotted name, `tensorflow/python/framework/errors_impl.py`,
+        # `tensorflow.python.framework.errors_impl`: no word of the report's; nor a word every report of a run has)
+        before, after = sentences[max(m.start() - 2, 0):m.start()], sentences[m.end():m.end() + 2]
+        if before[-1:] in ("/", "\\") or after[:1] in ("/", "\\") or DOTTED.fullmatch(before) or DOTTED.match(after):
+            continue
         word = m.group(0).lower()
+        if word in EVERY_REPORT:
+            continue
         for t in wanted:
             if t not in found and word.startswith(t):
                 found[t] = word

@@ -784,8 +784,10 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         weight = weights.words if c.words_count else W_TEXT_WITH_CURVE * (2 if ev.size <= PASTED else 1)
         parts["words"] = weight * share * c.strength
         if share > 0.6 and (c.words_count or c.unjudged) and c.strength > 0.5:
-            said = ", ".join(f'"{word}"' for word in words_for(w.library.shared(c.words, entry.id), c.sentences))
-            evidence.append("the report's words match how this entry describes the failure" + (f" ({said})" if said else ""))
+            # (shown with the report's own distinctive words, or not at all: a match on words every report holds, or
+            # on what the thesaurus made of them, has none to show)
+            if said := ", ".join(f'"{word}"' for word in words_for(w.library.shared(c.words, entry.id), c.sentences)):
+                evidence.append(f"the report's words match how this entry describes the failure ({said})")
     # A special case of another entry's signature (clipping that does not clip, gradients that
     # pile up) is told apart by its own evidence -- its curve, its words -- never by timing alone.
     special = entry.trace in PART_OF
