@@ -232,3 +232,30 @@ def test_a_run_already_in_mixed_precision_is_given_the_step_for_its_face():
         assert "2.3300" not in wr040.fix and "snippet" not in wr040.fix, said
     halved = next(m for m in diagnosis("model = model.half()\n" + HF_FELL_THEN_NAN).matches if m.entry.id == "WR-040")
     assert halved.fix.startswith("Float16 weights:"), halved.fix
+
+
+def test_half_precision_set_in_code_counts_in_a_question_and_a_call_that_turns_it_off_does_not():
+    """code_review_s65 1, 6: a flag or a call that sets half precision is configuration whatever the sentence around it
+    asks ("Does anyone know why my loss goes nan with fp16=True?"), so WR-040's own check done beside it still counts;
+    `autocast(..., enabled=False)` and DeepSpeed's `"enabled": false` anywhere in its block set it off."""
+    from trainwreck.precision_said import half_precision_shown
+    from trainwreck.thesaurus import tokens
+
+    for said in ("Does anyone know why my loss goes nan with fp16=True?", "Is this because I'm training with fp16=True?",
+                 "Could it be because I use AMP?", "Maybe the issue: my fp16 run goes nan after 2k steps"):
+        assert half_precision_shown(said, tokens(said)), said
+    for said in ('with torch.autocast(device_type="cuda", enabled=False):', "scaler = GradScaler(enabled=False)",
+                 '"fp16": {"loss_scale": 0, "enabled": false}'):
+        assert half_precision_shown(said, tokens(said)) == "", said
+    asked = diagnosis("Does anyone know why my loss goes nan with fp16=True? With fp16=False the same script trains "
+                      "fine.\n" + HF_FELL_THEN_NAN)
+    assert asked.matches[0].entry.id == "WR-040" and asked.matches[0].parts["full-precision"] == 2.0
+
+
+def test_a_message_that_chose_half_precisions_fix_item_keeps_it():
+    """code_review_s65 4: GradScaler's "Attempting to unscale FP16 gradients." picks the Float16 weights item; the
+    face the paste's half precision points to does not override it."""
+    d = diagnosis("with torch.autocast('cuda', dtype=torch.float16):\n    loss = model(x)\nscaler = GradScaler()\n"
+                  "ValueError: Attempting to unscale FP16 gradients.\nBefore I added the scaler the loss was nan.\n")
+    wr040 = next(m for m in d.matches if m.entry.id == "WR-040")
+    assert wr040.fix.startswith("Float16 weights:"), wr040.fix

@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from conftest import ROOT, real_catalog, weighed_parts
+from conftest import ROOT, context_of, real_catalog, weighed_parts
 from trainwreck.catalog import Catalog
 from trainwreck import diagnose_report
 from trainwreck.diagnose import diagnose, first_fix_step, message_finder
@@ -3166,7 +3166,13 @@ def test_bce_losss_target_check_is_the_labels_entrys_and_its_input_twin_the_prob
     assert d.matches[0].entry.id == "WR-130"
     labels = next(m for m in d.matches if m.entry.id == "WR-320")
     assert "messages" not in labels.parts
-    assert any(a.startswith("CUDA's device-side assert error follows the kernel assertion on line 1") for a in labels.against)
+    assert any(a.startswith("CUDA's device-side assert error follows a kernel assertion this entry does not declare "
+                            "(Assertion `input_val >= zero && input_val <= one` failed.)") for a in labels.against)
+    # ... and one no entry declares (an embedding's index past its table, code_review_s65 7): no evidence for WR-320
+    d = diagnosis("/pytorch/aten/src/ATen/native/cuda/Indexing.cu:1289: indexSelectLargeIndex: block: [0,0,0], thread: "
+                  "[0,0,0] Assertion `srcIndex < srcSelectDimSize` failed.\n"
+                  "RuntimeError: CUDA error: device-side assert triggered\n")
+    assert all("messages" not in m.parts for m in d.matches if m.entry.id == "WR-320") and d.verdict != "failure"
     assert not any("all elements of" in e for m in d.matches if m.entry.id == "WR-320" for e in m.evidence)
 
 
@@ -3201,9 +3207,17 @@ def test_a_mask_row_printed_with_every_key_masked_beside_the_inf_fill_names_the_
             ">>> attn[3, 0]\ntensor([nan, nan, nan, nan])\n>>> mask[3, 0]\ntensor([False, False, False, False])\n")
     d = diagnosis(text)
     assert d.verdict == "failure" and d.matches[0].entry.id == "WR-070"
-    assert any("`mask[3, 0]` holds no True" in e for e in d.matches[0].evidence)
+    assert any("with every key masked (`mask[3, 0]`)" in e for e in d.matches[0].evidence)
     assert diagnosis(text.replace("tensor([False, False, False, False])",
                                   "tensor([False, True, True, True])")).verdict == "uncertain"
+    # (code_review_s65 2) the mask's polarity is the fill's: masked_fill(key_padding_mask, -inf) masks where it is True,
+    # so a row of all False there masks nothing; and a count printed under another name is no row of the mask
+    direct = text.replace("masked_fill(~mask,", "masked_fill(mask,")
+    assert "masked-row-printed" not in context_of(direct).printed
+    assert "masked-row-printed" in context_of(direct.replace("tensor([False, False, False, False])",
+                                                             "tensor([True, True, True, True])")).printed
+    counted = text.replace(">>> mask[3, 0]\ntensor([False, False, False, False])", ">>> mask_counts\ntensor([0, 0, 0, 0])")
+    assert "masked-row-printed" not in context_of(counted).printed
 
 
 def test_the_words_shown_as_evidence_are_the_reports_own_distinctive_ones():

@@ -338,6 +338,8 @@ CASES = [
     Case("modules-yml-is-a-folder", "12", both(lambda p: (p / "catalog/modules.yml").unlink(),
                                              write("catalog/modules.yml/x", "")),
          ["catalog/modules.yml: file: is a folder, not a regular file"], absent=["unknown module"]),
+    Case("modules-yml-empty", "12", write("catalog/modules.yml", "# nothing yet\n"),
+         ["catalog/modules.yml:1: file: is empty: a mapping of module ID to title is expected"], absent=["unknown module"]),
     Case("modules-yml-not-yaml", "12", edit("catalog/modules.yml", '"2.2": "Training by hand"\n',
                                            '"2.2": "Training by hand"\n[\n'),
          ["catalog/modules.yml:6: yaml: not valid YAML: could not find expected ':' (column 1)"],

@@ -195,3 +195,16 @@ def test_kerass_from_logits_warning_says_the_loss_was_computed_from_the_logits()
     d = diagnosis(warning + bars)
     assert d.verdict == "normal" and d.normal[0].name.startswith("Keras computed the loss from the logits")
     assert not d.matches
+
+
+def test_kerass_from_logits_warning_is_no_evidence_for_the_probabilities_entry_beside_a_failure():
+    """code_review_s65 5: beside words that the model does not learn, the same warning named WR-130 and its fix on the
+    warning alone; the warning shows that the loss was computed from the logits, so it counts for nothing there."""
+    warning = ('/usr/local/lib/python3.10/dist-packages/keras/src/backend.py:5727: UserWarning: "`binary_crossentropy` '
+               "received `from_logits=True`, but the `output` argument was produced by a Sigmoid activation and thus does "
+               'not represent logits. Was this intended?\n  output, from_logits = _get_logits(\n')
+    d = diagnosis("My model does not learn at all, loss stuck. I get this warning:\n" + warning)
+    assert d.verdict != "failure"
+    probabilities = next(m for m in d.matches if m.entry.id == "WR-130")
+    assert "messages" not in probabilities.parts
+    assert any(a.startswith("Keras's warning that the output does not represent logits") for a in probabilities.against)

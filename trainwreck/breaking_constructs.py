@@ -805,17 +805,35 @@ def token_counts(prose: str) -> tuple[str, bool]:
     return "", printed
 
 
-# A row of a mask printed at a prompt (`>>> mask[3, 0]`, then `tensor([False, False, ...])`): the keys one query may
-# attend to, every one of them masked where each value is False (or 0)
-MASK_ROW_PRINTED = lazy_regex.compile(r"(?m)^>>>[ \t]*(?P<expr>(?:[A-Za-z_][\w.]*?)?mask\w*(?:\[[^\]\n]*\])?)[ \t]*\n[ \t]*"
-                                      r"tensor\(\[(?P<values>[^\]\n]*)\]")
+# A row of a mask printed at a prompt (`>>> mask[3, 0]`, or `>>> print(mask[3, 0])`, then `tensor([False, ...])`, its
+# values on one line or wrapped over several): the keys one query may attend to
+MASK_ROW_PRINTED = lazy_regex.compile(r"(?m)^>>>[ \t]*(?:print\()?(?P<expr>(?P<base>[A-Za-z_][\w.]*)\[[^\]\n]{0,40}\])\)?"
+                                      r"[ \t]*\n[ \t]*tensor\(\[(?P<values>[^\]]{0,2000})\]")
+# The condition a -inf fill masks where it holds, and whether it holds where the mask is False: `masked_fill(~mask,`,
+# `masked_fill(mask == 0,`, `logical_not`, and `where(mask, s, -inf)` (which keeps s where the mask holds)
+FILL_CONDITION = lazy_regex.compile(r"\b(?:masked_fill_?|where)\(\s*(?P<cond>[^,\n]{1,80}),|\[(?P<index>[^\]\n]{1,40})\]\s*=")
+INVERTED = lazy_regex.compile(r"~|\blogical_not\b|\bnot\b|==\s*(?:0|False)\b|!=\s*(?:1|True)\b")
 
 
 def mask_row_printed(prose: str) -> str:
-    """The printed mask row with no key left to attend to (two values or more, each False or 0), as written, or ""."""
+    """The printed row of the mask the paste's -inf fill reads (the same name, subscripted), two values or more, with no
+    key left to attend to -- every value False or 0 where the fill masks where the mask is False (`~mask`, `mask == 0`,
+    `torch.where(mask, s, -inf)`), every value True or 1 where it masks where the mask is True
+    (`masked_fill(key_padding_mask, -inf)`) -- as written, or ""."""
+    fill = MASKED_INF.search(code_of(prose))
+    cond = FILL_CONDITION.search(fill.group(0)) if fill else None
+    if cond is None:
+        return ""
+    condition = cond.group("cond") or cond.group("index")
+    names = set(re.findall(r"[A-Za-z_]\w*", condition))
+    # (where() keeps its second argument where the condition holds: -inf where it does not)
+    masked_when_false = bool(INVERTED.search(condition)) != fill.group(0).startswith("where")
+    full = ("False", "0", "0.", "0.0") if masked_when_false else ("True", "1", "1.", "1.0")
     for m in itertools.islice(MASK_ROW_PRINTED.finditer(prose), 20):
-        values = [v.strip() for v in m.group("values").split(",") if v.strip()]
-        if len(values) >= 2 and all(v in ("False", "0", "0.", "0.0") for v in values):
+        if m.group("base").split(".")[-1] not in names:
+            continue
+        values = [v.strip() for v in m.group("values").replace("\n", " ").split(",") if v.strip()]
+        if len(values) >= 2 and all(v in full for v in values):
             return " ".join(m.group("expr").split())
     return ""
 

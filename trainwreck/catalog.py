@@ -136,9 +136,8 @@ def load(folder: Path | str) -> Catalog:
             "(a catalogue folder sits beside snippets/; name it, e.g. `trainwreck check catalog`)")))
         return catalog
     catalog.root = root
-    before = len(catalog.problems)
-    catalog.modules = _load_modules(folder / "modules.yml", catalog.problems)
-    catalog.modules_unread = not catalog.modules and len(catalog.problems) > before
+    catalog.modules, readable = _load_modules(folder / "modules.yml", catalog.problems)
+    catalog.modules_unread = not readable
     catalog.planned, catalog.planned_summaries, catalog.planned_lines = _load_planned(folder / "planned.yml",
                                                                                       catalog.problems)
     loaded = [entry for path in sorted(folder.glob("*.md")) if (entry := _load_entry(path, catalog)) is not None]
@@ -185,17 +184,21 @@ def _exists(path: Path) -> bool:
     return path.exists() or path.is_symlink()     # a dangling link is there, and is reported as one
 
 
-def _load_modules(path: Path, problems: list[Problem]) -> dict[str, str]:
-    """modules.yml: module ID -> title."""
+def _load_modules(path: Path, problems: list[Problem]) -> tuple[dict[str, str], bool]:
+    """modules.yml: module ID -> title, and whether the file could be read as such a mapping at all (where it could
+    not, its problem is reported once, and no entry's module is called unknown for it)."""
     if not _exists(path):
         problems.append(Problem(str(path), "file", "missing"))
-        return {}
+        return {}, False
+    before = len(problems)
     data, lines = _read_yaml(path, problems)
     if data is None:
-        return {}
+        if len(problems) == before:         # (an empty document, or one of comments only)
+            problems.append(Problem(str(path), "file", "is empty: a mapping of module ID to title is expected", 1))
+        return {}, False
     if not isinstance(data, dict):
         problems.append(Problem(str(path), "file", "must be a mapping of module ID to title", 1))
-        return {}
+        return {}, False
     result = {}
     for key, title in data.items():
         line = lines.get(str(key))
@@ -208,7 +211,7 @@ def _load_modules(path: Path, problems: list[Problem]) -> dict[str, str]:
                 "characters (it becomes a file name and a URL)"), line))
         else:
             result[key] = title.strip()
-    return result
+    return result, True
 
 
 def _load_planned(path: Path, problems: list[Problem]) -> tuple[dict[str, str], dict[str, str], dict[str, int]]:

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from pathlib import Path
@@ -184,11 +183,10 @@ def main(argv: list[str] | None = None) -> int:
     catalog, problems = _load_valid(args.catalog)
     if catalog is None:
         if args.command == "diagnose" and args.json:       # (a script asked for JSON: it gets JSON, as for a bad log)
-            from .diagnose_report import error_json
+            from .diagnose_command import fail_json
 
-            print(json.dumps(error_json("<stdin>" if args.log == "-" else args.log,
-                                        f"{args.catalog or default_catalog()}: {problems} problem(s) in the catalogue "
-                                        "(listed on standard error)"), indent=2))
+            fail_json(args.log, f"{args.catalog or default_catalog()}: {problems} problem(s) in the catalogue "
+                                "(listed on standard error)")
         return 1
     if args.command == "diagnose":
         return _diagnose(args, catalog)

@@ -22,7 +22,7 @@ from .clip_unused import clip_never_applied
 from .curve_shape import (FLAT, LOW_RUN, PLATEAU_FALL, RECOVERED, SHAPE_MIN, SWINGS, UNFINISHED, Signature, at_run_start,
                           fmt, lowest_mean, recurring_swings, signature_of)
 from .entry import TRACES, Entry
-from .fix_steps import EMPHASIS, SENTENCE_END, first_fix_parts, first_fix_step, fix_item
+from .fix_steps import SENTENCE_END, first_fix_parts, first_fix_step, fix_item, unemphasised
 from . import validation_curve
 from .logscan import KEEP, Evidence
 from .logscan.evidence import only, with_values, without_first
@@ -36,7 +36,7 @@ from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_s
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .data_order import (flip_swaps_classes, frame_sampled_alone, listed_files_zipped_apart, loaders_shuffled_apart,
                          shuffled_alone, shuffled_apart, unshuffled_loader)
-from .frozen_said import one_output_said, weights_half
+from .frozen_said import one_output_said
 from .gradient_clearing import accumulation_fix, summed_prints
 from .loss_inputs import HANDED_FIX, NEGATIVE
 from .optimizer_setup import (RATE_CLIMB, RATE_CLIMBS, RATE_VANISHED, decay_pulls_to_zero,
@@ -49,7 +49,7 @@ from .start_loss import pretrained_at_uniform, uniform_start
 from .weighing import (CODE_CONSTRUCTS, HANDED_BELOW_ZERO, PASTED, W_NEGATIVE, W_PRINTED, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
 from .normals import BENIGN_OVERFLOW, NATS_BITS, Normal, RESTARTED, UNIFORM_START, nats_as_bits, normals_asked
-from .precision_said import half_precision_shown
+from .precision_said import precision_face
 from .rate_tried import lr_tried, rate_zero_failed
 from .run_said import STUCK, loss_climb_said, says_failure, says_not_learning, untrained_output_nonfinite
 from .schedule_said import restarts_said
@@ -84,6 +84,9 @@ SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one
               "masked-row-every-batch", "untrained-output-enormous", "width-no-effect", "inverse-unguarded",
               "dead-units", "units-alike", "item-std-unguarded", "norm-unguarded", "faster-start",
               "froze-after-jumps")
+# ... of which these hold the paste's own printed numbers to an entry's mechanism, or are its own check done: beside
+# words alone, evidence specific enough to name an entry (diagnose._decide)
+PRINTED_PROOF = tuple(fact for fact in SAID_FACTS if fact.endswith("-printed")) + ("full-precision",)
 SPECIFIC = ("curve", "messages", "start", "negative", "zero-gradient", "accuracy-rose", "sigmoid-zero", "rate-rose",
             "softmax-floor")
 # ... of which these are shared by every entry of the curve's shape: past the first three, they list no one
@@ -395,14 +398,16 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
                           or any(parts.get(k, 0) > 0 for k in SAID_FACTS)):
             fix = sig.fix if sig.fix and entry.trace == sig.name else first_fix_step(entry)
             # (a message the log printed that shows one face of the entry: the Fix section's item for that face)
-            face = next((m.fix for m in entry.messages if m.fix and any(t == m.text for t, _ in c.hits[entry.id])), "")
-            if face and parts.get("messages", 0) > 0:
-                fix = fix_item(entry, face) or fix
+            printed = next((m.fix for m in entry.messages if m.fix and any(t == m.text for t, _ in c.hits[entry.id])), "")
+            if printed and parts.get("messages", 0) > 0:
+                fix = fix_item(entry, printed) or fix
             # (a fact of the paste that shows one face of the entry: the Fix section's item for that face)
             face = next((label for fact, label in FACT_FIX.items() if parts.get(fact, 0) > 0), "")
             if face:
                 fix = fix_item(entry, face) or fix
-            if entry.id in w.precision and not face and (step := _precision_face(parts, ev)):
+            # (half precision already in use: the item for the face the paste shows, where no message chose one)
+            if entry.id in w.precision and not face and not (printed and parts.get("messages", 0) > 0) \
+                    and (step := precision_face(parts, ev.prose, ev.first_nonfinite is not None)):
                 fix = fix_item(entry, step) or fix
             if parts.get("clip-after-step", 0) > 0:     # (the fix the curve's reading of the same loop gives)
                 fix = clip_never_applied(ev.prose)[1]
@@ -538,28 +543,6 @@ NO_LOSS_GONE_WRONG = lazy_regex.compile(r"\b(?:the )?loss (?:(?:is|was)(?:n't| n
                                         r"(?:printed|shown|logged|computed|reached)\b|\bno loss (?:is |was )?(?:ever )?"
                                         r"(?:printed|shown|logged)\b|\bnever prints? (?:a|the|any) loss\b|"
                                         r"\bstuck (?:on|with) (?:this|it|that)\b", re.I)
-
-
-# The Fix section's items for half precision's faces
-OVERFLOW_FIX, UNDERFLOW_FIX, HALF_WEIGHTS_FIX = "Overflow in the forward pass", "Underflow", "Float16 weights"
-
-
-def _precision_face(parts: dict[str, float], ev: Evidence) -> str:
-    """The item of half precision's Fix section that the paste points to, where it shows half precision in use: the
-    section opens by asking for mixed precision -- float32 weights and optimizer state, 16-bit compute -- which
-    autocast, a GradScaler, Keras's mixed_float16 policy and the trainers' fp16 flags already are. Weights shown in
-    float16 are that item's; gradients said to be 0, or autocast with no scaler and no nan, the underflow a loss scale
-    lifts; a nan or an inf, the forward pass's overflow, which no loss scale reaches. "" keeps the opening."""
-    words = tokens(ev.prose)
-    if not half_precision_shown(ev.prose, words) and not any(
-            parts.get(k, 0) > 0 for k in ("flushed", "loop-unscaled", "full-precision")):
-        return ""
-    if weights_half(ev.prose):
-        return HALF_WEIGHTS_FIX
-    nonfinite = ev.first_nonfinite is not None or bool({"nan", "inf"} & set(words))
-    if parts.get("flushed", 0) > 0 or (parts.get("loop-unscaled", 0) > 0 and not nonfinite):
-        return UNDERFLOW_FIX
-    return OVERFLOW_FIX if nonfinite else ""
 
 
 def _hang_only(ev: Evidence, words: list[str], declared_found: set[str]) -> bool:
@@ -1028,14 +1011,14 @@ GAP_NORMALS = ("overfitting: a validation loss that rises while the training los
 ASKED_ONLY = frozenset({"diverge", "overflow"})
 
 
-# NumPy's RuntimeWarning and the source line it prints under it: the line where the warning was raised
+# A RuntimeWarning and the source line Python prints under it: the line where the warning was raised
 WARNING_AT = lazy_regex.compile(r"RuntimeWarning: [^\n]*\n[ \t]+(?P<line>[^\n]+)")
 CODE_SPAN = lazy_regex.compile(r"\(`([^`\n]+)`\)")
 
 
 def _warned_at(part: str, prose: str) -> bool:
-    """Was a construct of the pasted code (`part`) the very line a RuntimeWarning the run printed was raised at? NumPy
-    prints that line under its warning: the construct is then where the inf or nan was born, not a suspect."""
+    """Was a construct of the pasted code (`part`) the very line a RuntimeWarning the run printed was raised at? Python's
+    warnings print that line under the warning: the construct is then where the inf or nan was born, not a suspect."""
     said = breaking_construct(prose).get(part, "") if part in CODE_CONSTRUCTS else ""
     code = CODE_SPAN.search(said)
     return bool(code) and any(code.group(1) in m.group("line")
@@ -1067,10 +1050,9 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     specific = shown or declared
     # (`names`: the messages that are evidence of a failure among the entries, where `declared` also holds one that
     # says only that something failed)
-    # (or a fact of the paste that holds its own printed numbers, or the entry's own check done, to the entry's
-    # mechanism -- a whole printed fact's weight: a mask row printed with every key masked, a logit printed past exp's
-    # limit)
-    names_one = shown or names or (top is not None and any(top.parts.get(k, 0.0) >= W_PRINTED for k in SAID_FACTS))
+    # (or a fact that holds the paste's own printed numbers to the entry's mechanism -- a mask row printed with every key
+    # masked, a logit printed past exp's limit -- or the entry's own check, done: the same run gone well in float32)
+    names_one = shown or names or (top is not None and any(top.parts.get(k, 0.0) >= W_PRINTED for k in PRINTED_PROOF))
     # (nor normal where the words give what no normal run does -- the untrained model's loss far above a uniform guess,
     # an accuracy that climbs on a loss that barely moves, one output for every input, weights that never change --
     # though words alone name no entry with confidence)
@@ -1312,7 +1294,7 @@ def _confirm_question(entry: Entry, ev: Evidence | None = None) -> str:
     confirm = SNIPPET_ASIDE.sub("", " ".join(confirm.split()))
     step = SENTENCE_END.split(confirm, maxsplit=1)[0] if confirm else ""
     # (a terminal line: an item's bold lead, "**Overflow:**", as plain words)
-    step = EMPHASIS.sub(lambda m: m.group(1) or m.group(2), step)
+    step = unemphasised(step)
     return f"the result of this check for {entry.id}: {step.rstrip('.')}" if step else "the full log of the run"
 
 

@@ -44,5 +44,10 @@ def _fail(log: str, message: str, as_json_output: bool) -> int:
     # control characters in a file name are shown escaped, as every trainwreck error line shows them
     print(visible(f"trainwreck: {message}"), file=sys.stderr)
     if as_json_output:
-        print(json.dumps(error_json("<stdin>" if log == "-" else log, message), indent=2))
+        fail_json(log, message)
     return 1
+
+
+def fail_json(log: str, message: str) -> None:
+    """The error as the JSON object a script that asked for JSON gets, on standard output."""
+    print(json.dumps(error_json("<stdin>" if log == "-" else log, message), indent=2))

@@ -101,8 +101,9 @@ class Library:
 REPORT_WORD = lazy_regex.compile(r"[A-Za-z][A-Za-z0-9_-]{1,40}")
 
 
-# The dot of a dotted name beside a word: a letter or a digit on its other side
-DOTTED = lazy_regex.compile(r"\w\.|\.\w")
+# A dot after a word that another part of a dotted name follows, and the slash of a path before one
+DOTTED = lazy_regex.compile(r"\.\w")
+PATH_PART = lazy_regex.compile(r"[/\\]")
 # Words of any report of a training run, which say nothing of which failure it was (shown as no entry's match): the
 # loss and its values, the loop's counters, and "mean" (as often "what does it mean" as an average)
 EVERY_REPORT = frozenset("loss losses nan nans inf epoch epochs step steps iteration iterations iter batch batches "
@@ -120,10 +121,11 @@ def words_for(terms: list[str], sentences: str, most: int = 4) -> list[str]:
     found: dict[str, str] = {}
     wanted = [t for t in terms if t.isalpha() and len(t) >= 3 and t not in KEYWORDS]
     for m in REPORT_WORD.finditer(sentences):
-        # (not a part of a path or a dotted name, `tensorflow/python/framework/errors_impl.py`,
-        # `tensorflow.python.framework.errors_impl`: no word of the report's; nor a word every report of a run has)
-        before, after = sentences[max(m.start() - 2, 0):m.start()], sentences[m.end():m.end() + 2]
-        if before[-1:] in ("/", "\\") or after[:1] in ("/", "\\") or DOTTED.fullmatch(before) or DOTTED.match(after):
+        # (not a part of a path or of a dotted name before its last, `tensorflow/python/framework/errors_impl.py`,
+        # `tensorflow.python.framework.errors_impl.InvalidArgumentError`: no word of the report's -- the last part of a
+        # dotted name, `F.softmax`, `nn.CrossEntropyLoss`, is the API the report names; nor a word every report has)
+        if sentences[m.end():m.end() + 1] in ("/", "\\") or DOTTED.match(sentences, m.end()) \
+                or PATH_PART.search(sentences, max(m.start() - 1, 0), m.start()) and "/" in sentences[m.end():m.end() + 40]:
             continue
         word = m.group(0).lower()
         if word in EVERY_REPORT:

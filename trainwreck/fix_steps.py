@@ -44,8 +44,12 @@ def _parts_of_fix(fix: str) -> tuple[str, tuple[str, ...]]:
         items = [_opening(item).rstrip(";.,") for item in _list_items(rest)]
         if not items:
             sentence = sentence[:-1] + "."
-    plain = lambda text: EMPHASIS.sub(lambda m: m.group(1) or m.group(2), _one_line(text))  # noqa: E731
-    return plain(sentence), tuple(plain(item) for item in items)
+    return unemphasised(_one_line(sentence)), tuple(unemphasised(_one_line(item)) for item in items)
+
+
+def unemphasised(text: str) -> str:
+    """The text with its bold and its emphasis as plain words (`**Overflow:**` as "Overflow:"): a terminal's line."""
+    return EMPHASIS.sub(lambda m: m.group(1) or m.group(2), text)
 
 
 def _one_line(text: str) -> str:
@@ -113,5 +117,5 @@ def fix_item(entry: Entry, label: str) -> str:
         m = re.match(r"\*\*(.+?):?\*\*:?\s*(.*)", item)
         if m and m.group(1).rstrip(":").strip().lower() == label.strip().lower():
             step = _opening(_one_line(m.group(2))).rstrip(";.,")
-            return EMPHASIS.sub(lambda e: e.group(1) or e.group(2), f"{m.group(1).rstrip(':').strip()}: {step}.")
+            return unemphasised(f"{m.group(1).rstrip(':').strip()}: {step}.")
     return ""

@@ -484,3 +484,12 @@ def impossible_negative(ev: Evidence, words: list[str], handed: bool = False) ->
 def negative_shown(ev: Evidence, words: list[str]) -> bool:
     """Do the values, or the words (not denied), say the loss went below zero?"""
     return (ev.low is not None and ev.low < 0) or negative_said(ev.prose) is not None
+
+
+def own_normaliser(loss: str) -> str:
+    """What a loss that takes logits (TORCH_LOGITS_LOSS, as the paste writes it) applies to them itself: a binary one
+    log-sigmoid, a categorical one log-softmax (a GAN's "vanilla" loss is BasicSR's BCEWithLogitsLoss)."""
+    low = loss.lower()
+    if "binary" in low or "bce" in low or "sigmoid" in low or "vanilla" in low:
+        return "log-sigmoid"
+    return "log-softmax" if "entropy" in low else "log-sigmoid or log-softmax"

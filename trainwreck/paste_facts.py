@@ -491,8 +491,8 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                          "beside its -inf fill: that row of scores is all -inf, and its softmax nan")
         # (or a row of the mask itself, printed with every key masked)
         elif "masked-inf" in out and MASKED_INF.search(code_of(ev.prose)) and (row := mask_row_printed(ev.prose)):
-            out["masked-row-printed"] = (f"the paste prints a mask row with every key masked (`{row}` holds no True) "
-                                         "beside its -inf fill: that row of scores is all -inf, and its softmax nan")
+            out["masked-row-printed"] = (f"the paste prints a row of the mask its -inf fill reads with every key masked "
+                                         f"(`{row}`): that row of scores is all -inf, and its softmax nan")
     numpy = list(NUMPY_ZERO_WEIGHTS.finditer(ev.prose))
     keras_torch = constant_kernel_init(ev.prose) if len(LAYERS_BUILT.findall(ev.prose)) >= 2 else None
     zeros = keras_torch or (numpy[1] if len(numpy) >= 2 else None) or weights_set_by(ALL_PARAMS_ZERO, ev.prose) \

@@ -7,9 +7,10 @@ from __future__ import annotations
 import itertools
 import re
 
+from .frozen_said import weights_half
 from .rate_tried import RAN_BADLY, RAN_WELL
 from .sentences import sentence_around, sentences_and_ends
-from .thesaurus import fold_text, tokens_of_folded
+from .thesaurus import fold_text, tokens, tokens_of_folded
 from . import lazy_regex
 
 
@@ -67,6 +68,8 @@ BACKEND = lazy_regex.compile(r"(?i)\s+backend\b")
 ASKED_OR_TOLD = lazy_regex.compile(r"(?i)\b(?:said|says|suggest\w*|recommend\w*|according\s+to|heard|read\s+that|"
                                    r"maybe|perhaps|should\s+(?:i|we)|(?:thinking|planning)\s+(?:of|about|to)|plan\s+to|"
                                    r"want\s+to|wonder\w*)\b")
+USE_SAID = lazy_regex.compile(r"(?i)\b(?:i|we)(?:'m|'re|\s+am|\s+are)?\s+(?:use|using|used|train\w*|run\w*|enabled?|"
+                              r"turned\s+on|switched\s+on)\b|\b(?:my|our)\b")
 QUESTION_OPENING = lazy_regex.compile(r"(?i)^\s*(?:could|can|might|may|should|would|does|do|is|are|will|did)\b")
 # ... or where a model came from, in a sentence that says this run is in full precision ("pretrained in fp16 by someone
 # else; I fine-tune it in fp32")
@@ -84,14 +87,30 @@ def half_precision_shown(text: str, words: list[str]) -> str:
     return " ".join(m.group(0).split()) if m else ""
 
 
+# A naming that sets half precision on in configuration or code: a value after it (`fp16=True`, `"fp16": {...}`,
+# `precision: 16`), a call (`autocast(`, `GradScaler(`), a command-line flag, or a name only code writes
+# (`mixed_float16`, `LossScaleOptimizer`, `.half()`): on whatever the mood of the sentence around it ("is this because
+# I train with fp16=True?") -- a question, a plan or hearsay speaks of the bare words only ("could AMP be the cause?")
+SET_IN_CODE = lazy_regex.compile(r"""\s*(?:["']\s*)?[=:(]""")
+CODE_ONLY = lazy_regex.compile(r"(?i)^(?:--|\.half|mixed_float16|losscaleoptimizer|lossscaleoptimizer|opt_level)")
+# ... and one whose call or block turns it off after the naming: `autocast(device_type="cuda", enabled=False)`,
+# DeepSpeed's `"fp16": {"loss_scale": 0, "enabled": false}`
+ENABLED_FALSE = lazy_regex.compile(r"(?i)[\"']?enabled[\"']?\s*[=:]\s*(?:false|0)\b")
+
+
 def _not_this_run(text: str, m: re.Match) -> bool:
     """Does this naming of half precision say something other than that this run computes in it?"""
     if SET_OFF.match(text, m.end()) or BACKEND.match(text, m.end()):
         return True
+    if SET_IN_CODE.match(text, m.end()) or CODE_ONLY.match(m.group(0)):
+        return bool(ENABLED_FALSE.search(_call_or_block(text, m.end())))
     start, end = sentence_around(text, m.start(), m.end(), stops=".;\n?!")
-    if ASKED_OR_TOLD.search(text, start, m.start()):
+    # (unless the reporter says between them that they use it: "could it be because I use AMP?", "maybe the issue: my
+    # fp16 run goes nan")
+    if (told := ASKED_OR_TOLD.search(text, start, m.start())) and not USE_SAID.search(text, told.end(), m.start()):
         return True
-    if end < len(text) and text[end] == "?" and QUESTION_OPENING.match(text[start:m.start()]):
+    if end < len(text) and text[end] == "?" and QUESTION_OPENING.match(text[start:m.start()]) \
+            and not USE_SAID.search(text, start, m.start()):
         return True
     if _hearsay(text, m):
         return True
@@ -100,6 +119,18 @@ def _not_this_run(text: str, m: re.Match) -> bool:
     # (the whole sentence, its clauses after a semicolon included)
     start, end = sentence_around(text, m.start(), m.end(), stops=".\n?!")
     return bool(RUN_IN_FULL.search(text, start, end))
+
+
+def _call_or_block(text: str, at: int) -> str:
+    """The call's arguments or the block's contents that open right after a naming (up to its closing bracket, on
+    its line or within 200 characters), or ""."""
+    opening = re.match(r"""\s*(?:["']\s*)?(?::\s*)?([({])""", text[at:at + 40])
+    if not opening:
+        return ""
+    close = ")" if opening.group(1) == "(" else "}"
+    start = at + opening.end()
+    end = text.find(close, start, start + 200)
+    return text[start:end if end >= 0 else min(len(text), start + 200)]
 
 
 def _hearsay(text: str, m: re.Match) -> bool:
@@ -194,3 +225,26 @@ def precision_tried(text: str) -> tuple[str, str]:
     if len(said) != 1:              # both, or neither: the text does not say which
         return "", ""
     return next(iter(said.items()))
+
+
+# The Fix section's items for half precision's faces
+OVERFLOW_FIX, UNDERFLOW_FIX, HALF_WEIGHTS_FIX = "Overflow in the forward pass", "Underflow", "Float16 weights"
+
+
+def precision_face(parts: dict[str, float], prose: str, loss_nonfinite: bool) -> str:
+    """The item of half precision's Fix section that the paste points to, where it shows half precision in use: the
+    section opens by asking for mixed precision -- float32 weights and optimizer state, 16-bit compute -- which
+    autocast, a GradScaler, Keras's mixed_float16 policy and the trainers' fp16 flags already are. Weights shown in
+    float16 are that item's; gradients said to be 0, or autocast with no nan, the underflow a loss scale lifts -- where
+    the paste shows no scaler already; a nan or an inf, the forward pass's overflow, which no loss scale reaches. ""
+    keeps the opening."""
+    words = tokens(prose)
+    if not half_precision_shown(prose, words) and not any(
+            parts.get(k, 0) > 0 for k in ("flushed", "loop-unscaled", "full-precision")):
+        return ""
+    if weights_half(prose):
+        return HALF_WEIGHTS_FIX
+    nonfinite = loss_nonfinite or bool({"nan", "inf"} & set(words))
+    if parts.get("flushed", 0) > 0 or (parts.get("loop-unscaled", 0) > 0 and not nonfinite):
+        return "" if SCALER_SHOWN.search(prose) else UNDERFLOW_FIX
+    return OVERFLOW_FIX if nonfinite else ""

@@ -5,6 +5,7 @@ a score in parts (Weights holds the tuned weights) with the sentences that say w
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import re
 from dataclasses import dataclass
@@ -24,7 +25,7 @@ from .exp_limits import EXP_OVERFLOW_WORDS
 from .gradient_clearing import CLEARED_EACH_STEP, UNCLEARED_WORDS, trainer_clears, whole_loop_steps
 from .gradient_norms import CLIP_LATE_WORDS, CLIP_UNENGAGED_WORDS, FIRST_LAYERS_WORDS, grads_said_zero
 from .input_scaling import CONSTANT_FEATURE_WORDS, FORGOT_INPUTS, FORGOT_TARGETS, SCALES_WORDS, scaled_said
-from .loss_inputs import (DENSE, FROM_LOGITS, KERAS_CROSSENTROPY, KERAS_NAMED, KERAS_OUTPUT, KERAS_PAIRING_SAID,
+from .loss_inputs import (DENSE, FROM_LOGITS, own_normaliser, KERAS_CROSSENTROPY, KERAS_NAMED, KERAS_OUTPUT, KERAS_PAIRING_SAID,
                           OTHER_BACKEND, PROBABILITY_LOSS_WORDS, TF_BACKEND, TORCH_LOGITS_LOSS, impossible_negative,
                           MODEL_ENDS_SAID, PROBABILITY_NAMED, distribution_on_probabilities, logits_loss_handed,
                           model_ends_said, model_output, output_of_generator, negative_shown, probabilities_handed)
@@ -70,7 +71,8 @@ WHEN_OF_TRACE = {"nonfinite-from-start": {"start"}, "plateau-from-start": {"star
 # by its own, and NumPy's warning printed at such a division
 STD_MET_ANY_STEP = ("item-std-unguarded", "std-nan-printed")
 # The facts that are constructs of the pasted code (breaking_constructs.breaking_construct): suspects, which order the
-# candidates but never name one on their own (diagnose._decide), nor count beside a message another entry declares
+# candidates but never name one on their own (diagnose._decide: unless a warning the run printed was raised at their
+# line), nor count beside a message another entry declares
 CODE_CONSTRUCTS = ("masked-inf", "log-unguarded", "log-raw-output", "exp-unshifted", "sqrt-at-zero", "std-unguarded", "inverse-unguarded",
                    "item-std-unguarded", "norm-unguarded")
 # Signatures defined by when the loss breaks rather than by a shape: an entry whose Symptom
@@ -151,7 +153,10 @@ W_SAID_HALF = W_PRINTED / 2
 # not finite, or an infinite slope, which other entries explain.
 SCALE_ZERO = 0.5
 # CUDA's error at any failed kernel assertion, and the assertions themselves as PyTorch's kernels print them
-DEVICE_ASSERT, ASSERTION = "device-side assert triggered", "Assertion `"
+DEVICE_ASSERT = "device-side assert triggered"
+KERNEL_ASSERTION = lazy_regex.compile(r"Assertion `([^`\n]{1,200})` failed")
+# Keras's warning at a cross-entropy told from_logits=True whose input an activation produced (its logits recovered)
+KERAS_REPAIRED = "and thus does not represent logits"
 
 
 
@@ -440,6 +445,8 @@ class Context:
     sentences: str                 # the report's own sentences, not its code or its log (sentences_only)
     fell_said: bool                # the words (a report mostly of words) say the loss fell and then broke
     scale_recovered: str           # the printed loss scale rose again after its lowest, beside a finite loss, and how
+    # the kernel assertions the log prints (`Assertion `t >= 0 && t < n_classes` failed.`), as messages are declared
+    assertions: tuple[str, ...] = ()
 
 
 def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero: str | None = None) -> Context:
@@ -534,7 +541,9 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
                     scaled,
                     tuple((seen[1], key) for key, seen in ev.messages.items() if NUMPY_INF.match(seen[2])), words, sentences,
                     words_count and fell_then_broke(sentences, words),
-                    scale_recovered(ev.prose) if ev.first_nonfinite is None else "")
+                    scale_recovered(ev.prose) if ev.first_nonfinite is None else "",
+                    tuple(dict.fromkeys(f"Assertion `{m.group(1)}` failed."
+                                        for m in itertools.islice(KERNEL_ASSERTION.finditer(ev.prose), 20))))
 
 
 def _finite_through(ev: Evidence) -> int | None:
@@ -749,14 +758,21 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         against.append(f"{rose}, and the loss stayed finite: a scaler doubles its scale only after a run of steps "
                        "with no overflow, so the steps it skipped were its calibration, and its overflow messages are "
                        "no evidence of a failure")
-    # ... and CUDA's device-side assert error, where the log prints the kernel assertion it follows and another entry
-    # declares that assertion: the error is the consequence of whichever check failed, and the assertion names the check
-    asserted = [(text, seen[1]) for hits in c.hits.values() for text, seen in hits if text.startswith(ASSERTION)]
-    if asserted and any(text == DEVICE_ASSERT for text, _seen, _share in shares) \
-            and not {text for text, _line in asserted} & {text for text, _seen in c.hits[entry.id]}:
+    # ... and CUDA's device-side assert error, where the log prints the kernel assertion it follows and this entry
+    # declares none of the assertions printed: the error is the consequence of whichever check failed, and the
+    # assertion, declared by another entry or by none, names the check
+    if any(text == DEVICE_ASSERT for text, _seen, _share in shares) and (asserted := c.assertions) \
+            and not set(asserted) & {m.text for m in w.weighed[entry.id]}:
         shares = [(t, seen, 0.0 if t == DEVICE_ASSERT else share) for t, seen, share in shares]
-        against.append(f"CUDA's device-side assert error follows the kernel assertion on line {asserted[0][1]}, which "
-                       "another entry declares: the error is that check's consequence, not this entry's evidence")
+        against.append(f"CUDA's device-side assert error follows a kernel assertion this entry does not declare "
+                       f"({asserted[0]}): the error is that check's consequence, not this entry's evidence")
+    # ... and Keras's warning that a cross-entropy told from_logits=True was handed an activation's output: raised
+    # exactly where the TensorFlow backend found the logits the activation kept and computed the loss from them, it
+    # shows the loss was right (the normal answer that reads it says so)
+    if any(KERAS_REPAIRED in text for text, _seen, _share in shares):
+        shares = [(t, seen, 0.0 if KERAS_REPAIRED in t else share) for t, seen, share in shares]
+        against.append("Keras's warning that the output does not represent logits is raised where Keras found the "
+                       "logits the activation kept and computed the loss from them: that loss was right")
     hits = [(text, seen) for text, seen, share in shares if share > 0]
     if hits:
         parts["messages"] = sum(share for _text, _seen, share in shares)
@@ -796,11 +812,11 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         entry_when = entry_when | {"start"}      # (a pairwise distance's zero diagonal: from the first step)
     if any(fact in c.printed for fact in STD_MET_ANY_STEP) and entry.id in w.constant_feature:
         entry_when = entry_when | {"early", "later"}     # (each item by its own std: wherever the first constant one is)
-    # (in half precision, its late face: wherever an activation first leaves float16's range -- not beside a curve of
+    # (in half precision, its late face, a nan: wherever an activation first leaves float16's range -- not beside a curve of
     # any other shape (a climb, a plateau, a stall, a spike) or a climb said in words, whose timing is that shape's, nor
     # where the run is said to fail in full precision too)
     if c.half_shown and entry.id in w.precision and (sig.name not in TRACES or sig.name in entry.traces) \
-            and not {"climb", "diverge"} & set(c.words) and c.precision_tried[0] != "failed":
+            and c.said_nonfinite_value and not {"climb", "diverge"} & set(c.words) and c.precision_tried[0] != "failed":
         entry_when = entry_when | {"later"}
     told = c.said_when or (WHEN_OF_TRACE.get(sig.name, set()) if ev.count >= 2 and not sig.first_epoch else set())
     if told and entry_when and not special:
@@ -1061,8 +1077,9 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         # (the loss handed that name, as the code calls it; else the one the paste names)
         called = logits_loss_handed(ev.prose, out) if PROBABILITY_NAMED.made(out) else ""
         name = called or loss.group(0).rstrip("(")
-        evidence.append(f"{shown_as} and its loss, `{name}`, applies its own {_own_normaliser(name)}: probabilities "
-                        "handed over as logits")
+        # (what it applies, by the loss the paste builds, not by the name it gives it)
+        evidence.append(f"{shown_as} and its loss, `{name}`, applies its own {own_normaliser(loss.group(0))}: "
+                        "probabilities handed over as logits")
     elif entry.id in w.probabilities and (handed := distribution_on_probabilities(ev.prose)):
         parts["pairing"] = W_SAID_HALF
         _not_held_against(parts, against)
@@ -1109,15 +1126,6 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     if any(parts.get(k, 0) > 0 for k in CODE_CONSTRUCTS):
         _not_held_against(parts, against)
     return parts, evidence, against
-
-
-def _own_normaliser(loss: str) -> str:
-    """What a loss that takes logits applies to them itself, by its name: a binary one log-sigmoid, a categorical one
-    log-softmax (a GAN's "vanilla" loss is BasicSR's BCEWithLogitsLoss)."""
-    low = loss.lower()
-    if "binary" in low or "bce" in low or "sigmoid" in low or "vanilla" in low:
-        return "log-sigmoid"
-    return "log-softmax" if "entropy" in low else "log-sigmoid or log-softmax"
 
 
 def _not_held_against(parts: dict[str, float], against: list[str]) -> None:
