@@ -3218,6 +3218,10 @@ def test_a_mask_row_printed_with_every_key_masked_beside_the_inf_fill_names_the_
                                                              "tensor([True, True, True, True])")).printed
     counted = text.replace(">>> mask[3, 0]\ntensor([False, False, False, False])", ">>> mask_counts\ntensor([0, 0, 0, 0])")
     assert "masked-row-printed" not in context_of(counted).printed
+    # (a row printed through print() and wrapped over two lines, as PyTorch wraps long ones)
+    wrapped = text.replace(">>> mask[3, 0]\ntensor([False, False, False, False])",
+                           ">>> print(mask[3, 0])\ntensor([False, False, False, False, False, False,\n        False, False])")
+    assert "masked-row-printed" in context_of(wrapped).printed
 
 
 def test_the_words_shown_as_evidence_are_the_reports_own_distinctive_ones():
