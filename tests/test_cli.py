@@ -130,3 +130,18 @@ def test_show_into_a_closed_pipe(tmp_path):
                             capture_output=True, text=True)
     assert result.stdout == "WR-220: Learning rate too high: the update step explodes\n"
     assert "Traceback" not in result.stderr
+
+
+def test_the_readme_names_every_verdict_diagnose_gives_and_its_exit_status():
+    """The README's list of `--json` verdicts is the list the engine assigns (ux_review_s65 18: no exit status nor
+    verdict list was documented); one run of each exit status holds to it."""
+    import re
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    said = re.search(r"`--json`'s `\"verdict\"`\s+field \(([^)]*)\)", readme)
+    assert said, "README.md no longer lists the verdicts"
+    listed = set(re.findall(r"`([a-z-]+)`", said.group(1)))
+    source = (ROOT / "trainwreck" / "diagnose.py").read_text(encoding="utf-8")
+    assigned = set(re.findall(r"d\.verdict(?:, d\.ask)? = \"([a-z-]+)\"", source))
+    assert listed == assigned, (listed, assigned)
+    assert "`\"verdict\"` is `error`" in " ".join(readme.split())
