@@ -407,7 +407,8 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
                 fix = fix_item(entry, face) or fix
             # (half precision already in use: the item for the face the paste shows, where no message chose one)
             if entry.id in w.precision and not face and not (printed and parts.get("messages", 0) > 0) \
-                    and (step := precision_face(parts, ev.prose, ev.first_nonfinite is not None)):
+                    and (step := precision_face(parts, ev.prose, c.half_shown,
+                                                ev.first_nonfinite is not None or bool({"nan", "inf"} & set(c.words)))):
                 fix = fix_item(entry, step) or fix
             if parts.get("clip-after-step", 0) > 0:     # (the fix the curve's reading of the same loop gives)
                 fix = clip_never_applied(ev.prose)[1]

@@ -74,6 +74,8 @@ class Library:
         df = Counter(t for d in self.tf.values() for t in d)
         n = len(docs)
         self.idf = {t: math.log(1 + (n - f + 0.5) / (f + 0.5)) for t, f in df.items()}
+        # (the idf of a term a third of the documents hold: a term at or below it tells no entry from the others)
+        self.common = math.log(1 + (n - n / 3 + 0.5) / (n / 3 + 0.5))
 
     @classmethod
     def of(cls, entries: list[Entry], fields: dict[str, float] | None = None) -> Library:
@@ -91,8 +93,7 @@ class Library:
         """The query's terms that the entry's document holds, the ones that add most to its score first -- not a term
         that a third of the entries or more hold ("loss", "nan", "epoch"): it tells this entry from no other."""
         tf, norm = self.tf[entry_id], self.K1 * (1 - self.B + self.B * self.length[entry_id] / self.mean)
-        common = math.log(1 + (len(self.tf) - len(self.tf) / 3 + 0.5) / (len(self.tf) / 3 + 0.5))
-        terms = [t for t in set(query) if t in self.idf and tf[t] and self.idf[t] > common]
+        terms = [t for t in set(query) if t in self.idf and tf[t] and self.idf[t] > self.common]
         return sorted(terms, key=lambda t: (-self.idf[t] * tf[t] / (tf[t] + norm), t))
 
 
@@ -101,9 +102,8 @@ class Library:
 REPORT_WORD = lazy_regex.compile(r"[A-Za-z][A-Za-z0-9_-]{1,40}")
 
 
-# A dot after a word that another part of a dotted name follows, and the slash of a path before one
+# A dot after a word that another part of a dotted name follows
 DOTTED = lazy_regex.compile(r"\.\w")
-PATH_PART = lazy_regex.compile(r"[/\\]")
 # Words of any report of a training run, which say nothing of which failure it was (shown as no entry's match): the
 # loss and its values, the loop's counters, and "mean" (as often "what does it mean" as an average)
 EVERY_REPORT = frozenset("loss losses nan nans inf epoch epochs step steps iteration iterations iter batch batches "
@@ -125,7 +125,7 @@ def words_for(terms: list[str], sentences: str, most: int = 4) -> list[str]:
         # `tensorflow.python.framework.errors_impl.InvalidArgumentError`: no word of the report's -- the last part of a
         # dotted name, `F.softmax`, `nn.CrossEntropyLoss`, is the API the report names; nor a word every report has)
         if sentences[m.end():m.end() + 1] in ("/", "\\") or DOTTED.match(sentences, m.end()) \
-                or PATH_PART.search(sentences, max(m.start() - 1, 0), m.start()) and "/" in sentences[m.end():m.end() + 40]:
+                or sentences[m.start() - 1:m.start()] in ("/", "\\") and "/" in sentences[m.end():m.end() + 40]:
             continue
         word = m.group(0).lower()
         if word in EVERY_REPORT:

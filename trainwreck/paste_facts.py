@@ -490,7 +490,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
             out["masked-row-printed"] = (f"the paste prints a sequence with no unmasked token (`{printed}` holds a 0) "
                                          "beside its -inf fill: that row of scores is all -inf, and its softmax nan")
         # (or a row of the mask itself, printed with every key masked)
-        elif "masked-inf" in out and MASKED_INF.search(code_of(ev.prose)) and (row := mask_row_printed(ev.prose)):
+        elif "masked-inf" in out and (row := mask_row_printed(ev.prose)):
             out["masked-row-printed"] = (f"the paste prints a row of the mask its -inf fill reads with every key masked "
                                          f"(`{row}`): that row of scores is all -inf, and its softmax nan")
     numpy = list(NUMPY_ZERO_WEIGHTS.finditer(ev.prose))

@@ -10,7 +10,7 @@ import re
 from .frozen_said import weights_half
 from .rate_tried import RAN_BADLY, RAN_WELL
 from .sentences import sentence_around, sentences_and_ends
-from .thesaurus import fold_text, tokens, tokens_of_folded
+from .thesaurus import fold_text, tokens_of_folded
 from . import lazy_regex
 
 
@@ -92,7 +92,7 @@ def half_precision_shown(text: str, words: list[str]) -> str:
 # (`mixed_float16`, `LossScaleOptimizer`, `.half()`): on whatever the mood of the sentence around it ("is this because
 # I train with fp16=True?") -- a question, a plan or hearsay speaks of the bare words only ("could AMP be the cause?")
 SET_IN_CODE = lazy_regex.compile(r"""\s*(?:["']\s*)?[=:(]""")
-CODE_ONLY = lazy_regex.compile(r"(?i)^(?:--|\.half|mixed_float16|losscaleoptimizer|lossscaleoptimizer|opt_level)")
+CODE_ONLY = lazy_regex.compile(r"(?i)^(?:--|\.half|mixed_float16|lossscaleoptimizer|opt_level)")
 # ... and one whose call or block turns it off after the naming: `autocast(device_type="cuda", enabled=False)`,
 # DeepSpeed's `"fp16": {"loss_scale": 0, "enabled": false}`
 ENABLED_FALSE = lazy_regex.compile(r"(?i)[\"']?enabled[\"']?\s*[=:]\s*(?:false|0)\b")
@@ -231,20 +231,17 @@ def precision_tried(text: str) -> tuple[str, str]:
 OVERFLOW_FIX, UNDERFLOW_FIX, HALF_WEIGHTS_FIX = "Overflow in the forward pass", "Underflow", "Float16 weights"
 
 
-def precision_face(parts: dict[str, float], prose: str, loss_nonfinite: bool) -> str:
-    """The item of half precision's Fix section that the paste points to, where it shows half precision in use: the
-    section opens by asking for mixed precision -- float32 weights and optimizer state, 16-bit compute -- which
-    autocast, a GradScaler, Keras's mixed_float16 policy and the trainers' fp16 flags already are. Weights shown in
-    float16 are that item's; gradients said to be 0, or autocast with no nan, the underflow a loss scale lifts -- where
-    the paste shows no scaler already; a nan or an inf, the forward pass's overflow, which no loss scale reaches. ""
-    keeps the opening."""
-    words = tokens(prose)
-    if not half_precision_shown(prose, words) and not any(
-            parts.get(k, 0) > 0 for k in ("flushed", "loop-unscaled", "full-precision")):
+def precision_face(parts: dict[str, float], prose: str, half_shown: str, nonfinite: bool) -> str:
+    """The item of half precision's Fix section that the paste points to, where it shows half precision in use
+    (`half_shown`, as half_precision_shown found it; `nonfinite`, a nan or an inf printed or said): the section opens by
+    asking for mixed precision -- float32 weights and optimizer state, 16-bit compute -- which autocast, a GradScaler,
+    Keras's mixed_float16 policy and the trainers' fp16 flags already are. Weights shown in float16 are that item's;
+    gradients said to be 0, or autocast with no nan, the underflow a loss scale lifts -- where the paste shows no scaler
+    already; a nan or an inf, the forward pass's overflow, which no loss scale reaches. "" keeps the opening."""
+    if not half_shown and not any(parts.get(k, 0) > 0 for k in ("flushed", "loop-unscaled", "full-precision")):
         return ""
     if weights_half(prose):
         return HALF_WEIGHTS_FIX
-    nonfinite = loss_nonfinite or bool({"nan", "inf"} & set(words))
     if parts.get("flushed", 0) > 0 or (parts.get("loop-unscaled", 0) > 0 and not nonfinite):
         return "" if SCALER_SHOWN.search(prose) else UNDERFLOW_FIX
     return OVERFLOW_FIX if nonfinite else ""

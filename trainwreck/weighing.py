@@ -662,6 +662,9 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     """The parts of an entry's score, the evidence for it and the evidence against it."""
     sig, ev = c.sig, c.ev
     parts: dict[str, float] = {}
+    # (half precision's late face, a fall then a nan, is its own only where the report shows half precision switched on
+    # and does not say the run fails in full precision too)
+    late_face = entry.id in w.precision and bool(c.half_shown) and c.precision_tried[0] != "failed"
     evidence: list[str] = []
     against: list[str] = []
     shown_when = WHEN_OF_TRACE.get(sig.name, set())
@@ -689,8 +692,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         # error's curvature grows with the features' mean square, and a rate fit for standardised ones overshoots --
         # not where the words say the inputs were scaled)
         curve = W_PART
-    elif sig.name == entry.also_trace == "descent-then-nonfinite" and entry.id in w.precision and c.half_shown \
-            and c.precision_tried[0] != "failed":
+    elif sig.name == entry.also_trace == "descent-then-nonfinite" and late_face:
         # (... and a loss that fell and then turned non-finite is half precision's late face, an activation that first
         # passes float16's largest value after some training, which its page reports -- where the report shows half
         # precision switched on; half a part, since the setting itself already counts as the "precision" part below)
@@ -736,9 +738,9 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     # (an enormous first value is this entry's curve at its start: what the curve does next does not contradict it;
     # nor is its second face, which its page and snippet show in a narrower setting, held against it -- nor counted
     # for it: the signature's own entries keep their lead)
-    # (half precision's second face is its own only where the report shows half precision switched on)
+    # (half precision's second face only where it is its own: late_face)
     elif (sig.name in TRACES and entry.trace != "none" and PART_OF.get(entry.trace) != sig.name and "start" not in parts
-          and sig.name not in (traces := entry.traces if entry.id not in w.precision or c.half_shown else (entry.trace,))
+          and sig.name not in (traces := entry.traces if entry.id not in w.precision or late_face else (entry.trace,))
           and PART_OF.get(sig.name) not in traces):
         parts["curve"] = -weights.when
         against.append(f"{CURVE_AGAINST} ({TRACES[entry.trace]})")
@@ -815,8 +817,8 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     # (in half precision, its late face, a nan: wherever an activation first leaves float16's range -- not beside a curve of
     # any other shape (a climb, a plateau, a stall, a spike) or a climb said in words, whose timing is that shape's, nor
     # where the run is said to fail in full precision too)
-    if c.half_shown and entry.id in w.precision and (sig.name not in TRACES or sig.name in entry.traces) \
-            and c.said_nonfinite_value and not {"climb", "diverge"} & set(c.words) and c.precision_tried[0] != "failed":
+    if late_face and (sig.name not in TRACES or sig.name in entry.traces) and c.said_nonfinite_value \
+            and not {"climb", "diverge"} & set(c.words):
         entry_when = entry_when | {"later"}
     told = c.said_when or (WHEN_OF_TRACE.get(sig.name, set()) if ev.count >= 2 and not sig.first_epoch else set())
     if told and entry_when and not special:
