@@ -259,3 +259,12 @@ def test_a_message_that_chose_half_precisions_fix_item_keeps_it():
                   "ValueError: Attempting to unscale FP16 gradients.\nBefore I added the scaler the loss was nan.\n")
     wr040 = next(m for m in d.matches if m.entry.id == "WR-040")
     assert wr040.fix.startswith("Float16 weights:"), wr040.fix
+
+
+def test_wr220_quotes_fairseqs_floor_word_for_word_as_wr040_declares_it():
+    """WR-220's PyTorch part quotes the message fairseq's loss scaler stops with at its floor, whose own first guess is a
+    loss that explodes: word for word the message WR-040 declares, from the same source line."""
+    declared = next(m for m in CATALOG.entries["WR-040"].messages if m.text.startswith("Minimum loss scale reached"))
+    body = CATALOG.entries["WR-220"].body
+    assert f"`{declared.example}`" in body
+    assert declared.source in body

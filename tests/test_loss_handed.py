@@ -208,3 +208,39 @@ def test_kerass_from_logits_warning_is_no_evidence_for_the_probabilities_entry_b
     probabilities = next(m for m in d.matches if m.entry.id == "WR-130")
     assert "messages" not in probabilities.parts
     assert any(a.startswith("Keras's warning that the output does not represent logits") for a in probabilities.against)
+
+
+KERAS3_AT_CHANCE = "CIFAR-10, small CNN, accuracy won't move off 10%:\n" + "".join(
+    f"Epoch {e}/15\n782/782 ━━━━━━━━━━━━━━━━━━━━ 12s 15ms/step - accuracy: {acc} - loss: {loss} - val_accuracy: 0.1000 - "
+    f"val_loss: 2.3026\n" for e, (acc, loss) in enumerate(
+        (("0.0998", "2.3028"), ("0.1003", "2.3026"), ("0.0994", "2.3026"), ("0.0987", "2.3026"), ("0.1006", "2.3026"),
+         ("0.0995", "2.3026"), ("0.1002", "2.3026"), ("0.0999", "2.3026"), ("0.1001", "2.3026"), ("0.0997", "2.3026"),
+         ("0.1000", "2.3026"), ("0.1004", "2.3026")), 1))
+
+
+def test_a_flat_loss_beside_an_accuracy_that_never_moved_is_not_probabilities_handed_to_the_loss():
+    """WR-130's face is a model that learns while its loss cannot show it: the accuracy rises on a flat loss (its page:
+    a softmax taken twice leaves ten classes' loss between 1.46 and 2.46, and the model still learns inside that band).
+    A loss pinned at ln 10 beside an accuracy pinned at chance is a network that learns nothing: the flat curve counts
+    for the entries of that (zeros, raw inputs), not for WR-130, which says why. With the accuracy rising on the same
+    flat loss, the curve is WR-130's again."""
+    parts = weighed_parts(KERAS3_AT_CHANCE, "WR-130")
+    assert parts.get("curve", 0) == 0
+    d = diagnosis(KERAS3_AT_CHANCE)
+    assert "WR-130" not in [m.entry.id for m in d.matches] and d.matches[0].entry.id in ("WR-110", "WR-330")
+    assert weighed_parts(KERAS3_AT_CHANCE, "WR-110")["curve"] > 0
+    rising = KERAS3_AT_CHANCE.replace("accuracy: 0.1004", "accuracy: 0.6004").replace("accuracy: 0.1000 -", "accuracy: 0.5900 -")
+    assert weighed_parts(rising, "WR-130")["curve"] > 0
+
+
+@pytest.mark.parametrize("said", ["I use nn.BCEWithLogitsLoss on the output of a sigmoid",
+                                  "the loss is nn.CrossEntropyLoss on the softmax outputs",
+                                  "nn.CrossEntropyLoss on softmax probabilities"])
+def test_a_loss_that_applies_its_own_said_to_be_computed_on_probabilities_is_the_pairing(said):
+    """"BCEWithLogitsLoss on the output of a sigmoid" says WR-130's pairing word for word: the loss named applies its
+    own log-sigmoid (or log-softmax) to what it is handed. Not where the words say it is handed the logits."""
+    report = "My BCE loss is negative?? -3.2 after a few epochs. labels are 0 and 1, " + said
+    assert weighed_parts(report, "WR-130").get("pairing", 0) > 0
+    assert "WR-130" in [m.entry.id for m in diagnosis(report).matches]
+    assert weighed_parts(report.replace(said, "I use nn.BCEWithLogitsLoss on the raw logits"), "WR-130").get(
+        "pairing", 0) == 0

@@ -315,7 +315,7 @@ def signature_of(ev: Evidence) -> Signature:
     out = _signature(ev)
     first = ev.head[0] if ev.head else None
     mean_ce = ev.mean_loss and _accuracy_printed(ev) and not NOT_A_MEAN.search(ev.prose)
-    stuck = _accuracy_stuck(ev)
+    stuck = accuracy_stuck(ev)
     halved = first is not None and ev.low is not None and ev.low <= first / 2
     one_then_broken = out.name == "few-values" and ev.count >= 2 and ev.first_nonfinite == 1
     limit = ENORMOUS_MEAN_CE if mean_ce else ENORMOUS_SUMMED if LOSS_SUMMED.search(ev.prose) else ENORMOUS_START
@@ -739,7 +739,8 @@ def _signature(ev: Evidence) -> Signature:
         "; the values do not start at the run's start, so a plateau or a stall cannot be judged")
     moved = (f"the loss {trend} from {fmt(first)} to {fmt(last)}" if fmt(first) != fmt(last) else
              f"the loss ended where it started, at {fmt(last)} (lowest {fmt(ev.low)}, highest {fmt(ev.high)})")
-    return sig("healthy", [f"{ev.count} loss values, all finite: {moved}" + bump + unjudged])
+    fell = accuracy_fell(ev)
+    return sig("healthy", [f"{ev.count} loss values, all finite: {moved}" + bump + unjudged + (f"; {fell}" if fell else "")])
 
 
 # (said beside a climb that stayed: the losses GROWS_WHEN_HEALTHY names)
@@ -998,7 +999,7 @@ def _accuracy_printed(ev: Evidence) -> bool:
     return bool(ev.accuracy_head and ev.accuracy_tail and max(ev.accuracy_head + ev.accuracy_tail) > 0)
 
 
-def _accuracy_stuck(ev: Evidence) -> bool:
+def accuracy_stuck(ev: Evidence) -> bool:
     """Did the accuracy printed beside the loss stay within ACCURACY_MOVED of where it was, first print to last?"""
     if not _accuracy_printed(ev):
         return False
@@ -1017,6 +1018,21 @@ def _accuracy_rose(ev: Evidence, by: float = ACCURACY_RISE) -> bool:
         return False
     scale = _accuracy_scale(ev)
     return ev.accuracy_tail[-1] - ev.accuracy_head[0] >= by * scale
+
+
+def accuracy_fell(ev: Evidence) -> str:
+    """The training accuracy printed beside the loss, if no later print is above its first and the last is
+    ACCURACY_MOVED or more below it: what a run that learns does not print, whatever its loss did (a first epoch's
+    mean loss falls out of an enormous start however badly the run goes on). A sentence of the fall, or "". (A
+    learning run's noisy accuracy climbs above its first print somewhere.)"""
+    if not _accuracy_printed(ev) or len(ev.accuracy_head) < 2:
+        return ""
+    first, last = ev.accuracy_head[0], ev.accuracy_tail[-1]
+    if max(ev.accuracy_head[1:] + ev.accuracy_tail) > first or last > first - ACCURACY_MOVED * _accuracy_scale(ev):
+        return ""
+    pct = "%" if ev.accuracy_percent else ""
+    return (f"the training accuracy printed beside it fell from {fmt(first)}{pct} to {fmt(last)}{pct}, and no print "
+            "after the first was above it: a run that learns raises it")
 
 
 def _epochs_spanned(ev: Evidence, start: int = 0) -> bool:

@@ -48,7 +48,8 @@ from .split_gap import new_data_gap
 from .start_loss import pretrained_at_uniform, uniform_start
 from .weighing import (CODE_CONSTRUCTS, HANDED_BELOW_ZERO, PASTED, W_NEGATIVE, W_PRINTED, W_TRIED, WEIGHTS, Context, Weigher, Weights, bare_op,
                        context_of, message_finder, op_named, weigh, weigher)
-from .normals import BENIGN_OVERFLOW, NATS_BITS, Normal, RESTARTED, UNIFORM_START, nats_as_bits, normals_asked
+from .normals import (BENIGN_OVERFLOW, NATS_BITS, Normal, RESTARTED, UNIFORM_START, gan_failure_said, nats_as_bits,
+                      normals_asked)
 from .precision_said import precision_face
 from .rate_tried import lr_tried, rate_zero_failed
 from .run_said import STUCK, loss_climb_said, says_failure, says_not_learning, untrained_output_nonfinite
@@ -430,7 +431,7 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
     # that did not ("Gradients will be None" and a flat loss), it may be what is wrong
     learned = ev.count >= 2 and ev.first_nonfinite is None and 0 < ev.last <= (1 - PLATEAU_FALL) * ev.head[0]
     warnings_unweighed = sum(ev.messages[key][3] == WARNING for key in unweighed_of) if learned else 0
-    if _hang_only(ev, c.words, declared_found):
+    if _hang_only(ev, c.words, declared_found, sig, c.sentences):
         matches = []                     # a run that hangs, with no loss gone wrong: not covered
         unweighed.append("the report describes a run that hangs or makes no progress, and no loss gone wrong (nan or "
                          "inf, a climb, a loss that does not learn): every entry is about one of those")
@@ -447,6 +448,12 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
         matches = []                     # an error no entry declares, and nothing said of the loss: not covered
         unweighed.append("the report shows an error that no entry declares and says nothing of a loss gone wrong "
                          "(nan or inf, a climb, a loss that does not learn): every entry is about one of those")
+    # a GAN said or printed to have broken (its discriminator won, its samples broke, a loss grew past any bound) beside
+    # no candidate: the game's failure, which no entry covers -- not a healthy run, whatever the loss read did
+    if not matches and not declared_found and ev.first_nonfinite is None and (broke := gan_failure_said(ev.prose)):
+        unweighed.append(f"the report says or prints that the GAN broke (\"{' '.join(broke.split())[:80]}\"): a "
+                         "discriminator that wins, a generator that collapses to one output, are failures of the game "
+                         "between the two networks, which no entry covers; the loss read is one of the two")
     own = _self_explained(ev, c, declared_found, at_inference)
     if own:
         matches = []                     # a framework's warning that names a failure no entry covers: not covered
@@ -546,14 +553,21 @@ NO_LOSS_GONE_WRONG = lazy_regex.compile(r"\b(?:the )?loss (?:(?:is|was)(?:n't| n
                                         r"\bstuck (?:on|with) (?:this|it|that)\b", re.I)
 
 
-def _hang_only(ev: Evidence, words: list[str], declared_found: set[str]) -> bool:
-    """Does the report say only that the run hangs: no loss values, no message an entry declares, and no word of the
-    loss at all (a loss "shooting through the roof" before the run froze is a loss gone wrong in words the
-    thesaurus may not know) but that it was never printed? (`words`: the report's tokens)"""
-    if ev.count or declared_found or not HANG.search(ev.prose):
+def _hang_only(ev: Evidence, words: list[str], declared_found: set[str], sig: Signature, sentences: str) -> bool:
+    """Does the report say only that the run hangs: no message an entry declares, no loss values or only a few that
+    show no failure, and no word of the loss at all (a loss "shooting through the roof" before the run froze is a loss
+    gone wrong in words the thesaurus may not know) but that it was never printed? (`words`: the report's tokens;
+    `sentences`: its own sentences, whose words are the ones read beside loss values -- a progress bar's `loss=0.284`
+    before the run stopped moving is the log's word, not the reporter's)"""
+    if declared_found or not HANG.search(ev.prose):
         return False
+    if ev.count:
+        # (values that stayed finite and show nothing gone wrong, too few to judge: a run that stopped moving)
+        if ev.first_nonfinite is not None or sig.name not in ("healthy", "few-values") or ev.count >= SHAPE_MIN:
+            return False
+        words = tokens(sentences)
     if NO_LOSS_GONE_WRONG.search(ev.prose):
-        words = tokens(NO_LOSS_GONE_WRONG.sub(" ", ev.prose))
+        words = tokens(NO_LOSS_GONE_WRONG.sub(" ", sentences if ev.count else ev.prose))
     return not (LOSS_WORDS | {"loss"}) & set(words)
 
 

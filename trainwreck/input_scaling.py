@@ -48,7 +48,12 @@ UNSCALED_SAID = lazy_regex.compile(r"\b(?:did(?:n't| not)|do(?:n't| not)|never|w
                                    r"(?:used|fed|passed|left|kept|given)\s+(?:in\s+)?as[\s-](?:they\s+(?:come|are)|is))\b|"
                                    # ("on raw features", "unnormalized inputs")
                                    r"\b(?:raw|unscaled|unnormali[sz]ed|unstandardi[sz]ed)\s+(?P<raw>inputs?|features?|pixels?|"
-                                   r"images?|targets?|prices?|columns?)\b", re.I)
+                                   r"images?|targets?|prices?|columns?)\b|"
+                                   # (or the pixels' own scaling said left out: "I forgot /255", "didn't divide the images
+                                   # by 255", "without dividing by 255" -- 255 is a pixel's largest value, so what is left
+                                   # undivided is the inputs)
+                                   r"\b(?P<pixels>(?:did(?:n't| not)|never|without|forgot(?:ten)?(?: to)?)\s+(?:the\s+)?"
+                                   r"(?:(?:divid\w*|division)[ \t]+(?:\w+[ \t]+){0,3}?by[ \t]*|/[ \t]*)255(?:\.0?)?)(?![\w.])", re.I)
 UNSCALED_RUN_FINE = lazy_regex.compile(r"(?i)(?:\b(?:does(?:n't| not)|did(?:n't| not)|never)\s+(?:\w+\s+){0,2}?(?:give\s+|go\s+|get\s+)?"
                                        r"(?:nan|inf)\b|\b(?:trains?|runs?|ran|trained)\s+(?:fine|normally|without\s+(?:a\s+)?nan)\b)"
                                        # (not a fine run that then failed, or fine only for a while or somewhere: "for the first 10
@@ -211,7 +216,7 @@ def scaled_said(prose: str) -> dict[str, dict[str, str]]:
         # give nan" says the scaling came with the failure)
         if UNSCALED_RUN_FINE.search(prose, m.end(), sentence_around(prose, m.start(), m.end(), stops=".!?;\n")[1]):
             continue
-        what = m.group("what") or m.group("subject") or m.group("raw")
+        what = m.group("what") or m.group("subject") or m.group("raw") or ("inputs" if m.group("pixels") else "")
         what = "inputs" if re.fullmatch(r"(?i)anything|everything|data", what) else what
         for kind, pattern in (("targets", SCALED_TARGETS), ("inputs", SCALED_INPUTS)):
             if pattern.search(what):

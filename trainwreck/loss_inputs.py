@@ -148,6 +148,11 @@ MODEL_ENDS_SAID = lazy_regex.compile(r"(?i)\b(?:model|network|net|mlp|cnn|head|c
                                      r"\b(?:model|network|net|classifier|forward(?:\(\))?)\s+(?:(?!(?:not|never|no)\b)\w+\s+){0,3}?"
                                      r"(?:returns?|outputs?|produces?)\s+(?:the\s+)?(?:class\s+|softmax\s+|predicted\s+)?"
                                      r"probabilit(?:y|ies)\b|"
+                                     # (or the loss said to be computed on them: "BCEWithLogitsLoss on the output of a
+                                     # sigmoid", "cross_entropy on the softmax outputs" -- the loss the paste names is the
+                                     # one read with it)
+                                     r"\bon\s+(?:the\s+)?(?:outputs?\s+of\s+(?:an?\s+|the\s+|my\s+)?`?(?:torch\.)?(?:nn\.)?"
+                                     r"(?:sigmoid|softmax)\b|(?:sigmoid|softmax)(?:ed)?\s+(?:outputs?|probabilit(?:y|ies))\b)|"
                                      # (or said to return a sigmoid's or a softmax's call, whose result is not used further:
                                      # "the net outputs F.softmax(self.fc(h), dim=1) for the loss" -- the model's, not
                                      # an attention's or a gate's, which NOT_FORWARDS turns away in its sentence)

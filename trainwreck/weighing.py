@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass
 
 from .catalog import Catalog
-from .curve_shape import (ENORMOUS_FIRST_WORDS, PLATEAU_FALL, SHAPE_MIN, UNFINISHED, Signature,
-                          flat_tail, grows_when_healthy, not_training)
+from .curve_shape import (ENORMOUS_FIRST_WORDS, PLATEAU_FALL, SHAPE_MIN, UNFINISHED, Signature, accuracy_fell,
+                          accuracy_stuck, flat_tail, grows_when_healthy, not_training)
 from .entry import TRACES, Entry, template_pattern
 from .logscan import Evidence, MessageFinder
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY
@@ -493,7 +493,10 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
         # (not a loss that grows in a healthy run, nor a validation curve)
         or ev.count < SHAPE_MIN and ev.head[0] > 0 and ev.last >= SAID_CLIMB_RISE * ev.head[0]
         and loss_climb_said(ev.prose)
-        and not grows_when_healthy(f"{ev.loss_named[0]} {ev.prose}") and not not_training(ev))
+        and not grows_when_healthy(f"{ev.loss_named[0]} {ev.prose}") and not not_training(ev)
+        # (or a short log beside a training accuracy that fell and stayed down: printed, what words of a run that does
+        # not learn would say)
+        or ev.count < SHAPE_MIN and bool(accuracy_fell(ev)))
     hits = {e.id: _declared_hits(w.weighed[e.id], ev.messages) for e in w.entries}
     if zero is not None:                               # Apex's scale at zero: the scaler out of range
         for i in w.declarers.get(SAME_AS, []):
@@ -732,6 +735,13 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         curve /= 2
         against.append("the climb starts from a first loss already enormous, on a regression whose targets are in their "
                        "raw units: a rate too high alone starts from an ordinary loss, so the climb counts half here")
+    # (a loss flat from the start beside a printed accuracy that never moved either: the face of the entries whose
+    # phrases say the accuracy improves while the loss stays flat -- a softmax taken twice, inside whose band the model
+    # still learns -- is the accuracy rising; one that stays where it began is a network that learns nothing at all)
+    if curve and sig.name == "plateau-from-start" and entry.id in w.accuracy_rises and accuracy_stuck(ev):
+        curve = 0.0
+        against.append("the accuracy printed beside the flat loss never moved either: this failure leaves the model "
+                       "learning, its accuracy rising while the loss barely moves")
     if curve:
         parts["curve"] = curve
         evidence += [f for f in sig.facts if f != sig.enormous_start]
