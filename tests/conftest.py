@@ -106,13 +106,18 @@ def context_of(text: str):
     return engine.context_of(ev, engine.weigher(catalog), engine.signature_of(ev), engine.WEIGHTS)
 
 
-def weighed_parts(text: str, entry_id: str) -> dict[str, float]:
-    """The parts of one entry's score for a report, weighed as diagnose weighs it, whether or not the entry is among the
-    candidates shown (an assertion on a part must not pass because the entry was left out)."""
+def weighed(text: str, entry_id: str):
+    """One entry's parts, evidence and lines against it for a report, weighed as diagnose weighs it, whether or not the
+    entry is among the candidates shown (an assertion on a part must not pass because the entry was left out)."""
     from trainwreck import diagnose as engine
 
     catalog = real_catalog()
-    return engine.weigh(catalog.entries[entry_id], context_of(text), engine.weigher(catalog), engine.WEIGHTS)[0]
+    return engine.weigh(catalog.entries[entry_id], context_of(text), engine.weigher(catalog), engine.WEIGHTS)
+
+
+def weighed_parts(text: str, entry_id: str) -> dict[str, float]:
+    """The parts of one entry's score for a report (see weighed)."""
+    return weighed(text, entry_id)[0]
 
 
 @functools.lru_cache(maxsize=64)

@@ -7,7 +7,7 @@ import re
 import numpy as np
 import pytest
 
-from conftest import context_of, diagnosis, real_catalog, ROOT, weighed_parts
+from conftest import context_of, diagnosis, real_catalog, ROOT, weighed, weighed_parts
 from trainwreck.diagnose import diagnose, message_finder
 from trainwreck.diagnose_report import report
 from trainwreck.logscan import scan
@@ -1328,11 +1328,9 @@ def test_a_pasted_keras_softmax_and_cross_entropy_pairing_is_read():
     # on the TensorFlow backend Keras hands the loss the logits its softmax kept, and warns: repaired there, no evidence
     # (keras/src/backend/tensorflow/nn.py _get_logits at v3.15.1; fact-checked, review_session41 factcheck claim 7)
     # (weighed whether or not it is listed: beside an accuracy that never moved, its flat curve counts for nothing)
-    from trainwreck import diagnose as engine
-    parts, _evidence, against = engine.weigh(real_catalog().entries["WR-130"], context_of(
-        "import tensorflow as tf\n" + model.replace("loss='sparse_categorical_crossentropy'",
-                                                    "loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True)")
-        + flat), engine.weigher(real_catalog()), engine.WEIGHTS)
+    parts, _evidence, against = weighed("import tensorflow as tf\n" + model.replace(
+        "loss='sparse_categorical_crossentropy'", "loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True)")
+        + flat, "WR-130")
     assert "pairing" not in parts and any("repaired there" in a for a in against)
     # a softmax inside the model with a Dense logits head last, and from_logits named in a sentence of something
     # tried, are neither (review_session29_last k04, k08)
@@ -7831,15 +7829,15 @@ def test_a_sequence_models_negative_scores_are_log_probabilities():
 def test_opennmt_prints_its_accuracy_as_a_percentage_with_no_sign():
     """OpenNMT-py's `acc: 0.4` is 0.4 percent: the dialect says so, so a stuck accuracy is judged in points of a
     percentage, and a keyed log's bare 0.4 is still a share."""
-    from trainwreck.curve_shape import _accuracy_scale
+    from trainwreck.curve_shape import accuracy_scale
 
     def ev_of(line):
         return scan(io.BytesIO("".join(line.format(i=i, a=0.3 + 0.1 * i) for i in range(6)).encode()), "log")
 
     onmt = ev_of("[2024-05-01 10:00:00,000 INFO] Step {i}00/9000; acc: {a:.1f}; ppl: 90.0; xent: 4.5; lr: 0.00100;\n")
-    assert onmt.dialect == "OpenNMT-py" and onmt.accuracy_percent and _accuracy_scale(onmt) == 100
+    assert onmt.dialect == "OpenNMT-py" and onmt.accuracy_percent and accuracy_scale(onmt) == 100
     keyed = ev_of("step {i}00 loss 4.5 acc {a:.1f}\n")
-    assert not keyed.accuracy_percent and _accuracy_scale(keyed) == 1
+    assert not keyed.accuracy_percent and accuracy_scale(keyed) == 1
 
 
 def test_one_jump_per_step_below_the_watch_floor_and_no_new_high_is_a_swing():

@@ -1004,10 +1004,10 @@ def accuracy_stuck(ev: Evidence) -> bool:
     if not _accuracy_printed(ev):
         return False
     seen = ev.accuracy_head + ev.accuracy_tail
-    return max(seen) - min(seen) < ACCURACY_MOVED * _accuracy_scale(ev)
+    return max(seen) - min(seen) < ACCURACY_MOVED * accuracy_scale(ev)
 
 
-def _accuracy_scale(ev: Evidence) -> int:
+def accuracy_scale(ev: Evidence) -> int:
     """100 where the accuracy is printed as a percentage (a % sign, or every value above 1), else 1."""
     return 100 if ev.accuracy_percent or min(ev.accuracy_head + ev.accuracy_tail) > 1 else 1
 
@@ -1016,23 +1016,24 @@ def _accuracy_rose(ev: Evidence, by: float = ACCURACY_RISE) -> bool:
     """Did the accuracy printed beside the loss rise by this share or more, first print to last?"""
     if not (ev.accuracy_head and ev.accuracy_tail):
         return False
-    scale = _accuracy_scale(ev)
+    scale = accuracy_scale(ev)
     return ev.accuracy_tail[-1] - ev.accuracy_head[0] >= by * scale
 
 
 def accuracy_fell(ev: Evidence) -> str:
-    """The training accuracy printed beside the loss, if no later print is above its first and the last is
+    """The training accuracy printed beside the loss, if no later print read (the first and last ACCURACY_ENDS) is
+    above its first and the last is
     ACCURACY_MOVED or more below it: what a run that learns does not print, whatever its loss did (a first epoch's
     mean loss falls out of an enormous start however badly the run goes on). A sentence of the fall, or "". (A
     learning run's noisy accuracy climbs above its first print somewhere.)"""
     if not _accuracy_printed(ev) or len(ev.accuracy_head) < 2:
         return ""
     first, last = ev.accuracy_head[0], ev.accuracy_tail[-1]
-    if max(ev.accuracy_head[1:] + ev.accuracy_tail) > first or last > first - ACCURACY_MOVED * _accuracy_scale(ev):
+    if max(ev.accuracy_head[1:] + ev.accuracy_tail) > first or last > first - ACCURACY_MOVED * accuracy_scale(ev):
         return ""
     pct = "%" if ev.accuracy_percent else ""
-    return (f"the training accuracy printed beside it fell from {fmt(first)}{pct} to {fmt(last)}{pct}, and no print "
-            "after the first was above it: a run that learns raises it")
+    return (f"the training accuracy printed beside it fell from {fmt(first)}{pct} to {fmt(last)}{pct}, and none of the "
+            "prints read after the first was above it: a run that learns raises it")
 
 
 def _epochs_spanned(ev: Evidence, start: int = 0) -> bool:

@@ -38,7 +38,7 @@ from .data_order import (flip_swaps_classes, frame_sampled_alone, listed_files_z
                          shuffled_alone, shuffled_apart, unshuffled_loader)
 from .frozen_said import one_output_said
 from .gradient_clearing import accumulation_fix, summed_prints
-from .loss_inputs import HANDED_FIX, NEGATIVE
+from .loss_inputs import GAN_NAMED, HANDED_FIX, NEGATIVE
 from .optimizer_setup import (RATE_CLIMB, RATE_CLIMBS, RATE_VANISHED, decay_pulls_to_zero,
                               module_replaced_after_optimizer, module_unfrozen_by_attribute,
                               scheduler_stepped_per_batch)
@@ -448,9 +448,11 @@ def diagnose(ev: Evidence, catalog: Catalog, weights: Weights = WEIGHTS) -> Diag
         matches = []                     # an error no entry declares, and nothing said of the loss: not covered
         unweighed.append("the report shows an error that no entry declares and says nothing of a loss gone wrong "
                          "(nan or inf, a climb, a loss that does not learn): every entry is about one of those")
-    # a GAN said or printed to have broken (its discriminator won, its samples broke, a loss grew past any bound) beside
+    # a GAN (named: a family, a discriminator) said or printed to have broken (its discriminator won, its samples broke, a
+    # loss grew past any bound) beside
     # no candidate: the game's failure, which no entry covers -- not a healthy run, whatever the loss read did
-    if not matches and not declared_found and ev.first_nonfinite is None and (broke := gan_failure_said(ev.prose)):
+    if not matches and not declared_found and ev.first_nonfinite is None and GAN_NAMED.search(ev.prose) \
+            and (broke := gan_failure_said(ev.prose)):
         unweighed.append(f"the report says or prints that the GAN broke (\"{' '.join(broke.split())[:80]}\"): a "
                          "discriminator that wins, a generator that collapses to one output, are failures of the game "
                          "between the two networks, which no entry covers; the loss read is one of the two")
@@ -544,6 +546,9 @@ LABEL_VALUES = lazy_regex.compile(r"\b(?:labels?|classes|class ids?|targets?|mas
 HANG = lazy_regex.compile(r"\b(?:hangs?|hanging|hung|deadlock\w*|0 ?% (?:gpu )?util\w*|(?:gpu )?util\w* (?:is |at |of )?0 ?%|"
                           r"nothing happens|no progress|prints nothing|never starts?|(?:training|run|script|job|process|it) "
                           r"(?:just )?(?:freez\w*|froze\w*))", re.I)
+# ... of them, the ones that say the process itself stopped moving
+HUNG = lazy_regex.compile(r"\b(?:hangs?|hanging|hung|deadlock\w*|(?:training|run|script|job|process|it) (?:just )?(?:freez\w*|"
+                          r"froze\w*))", re.I)
 # ... and its words of the loss, or of being stuck, that say nothing went wrong with a loss: the loss said never to
 # have been printed (the one word of the loss such a report has), and the reporter "stuck on this for two days", who
 # is, where the loss is not
@@ -562,8 +567,10 @@ def _hang_only(ev: Evidence, words: list[str], declared_found: set[str], sig: Si
     if declared_found or not HANG.search(ev.prose):
         return False
     if ev.count:
-        # (values that stayed finite and show nothing gone wrong, too few to judge: a run that stopped moving)
-        if ev.first_nonfinite is not None or sig.name not in ("healthy", "few-values") or ev.count >= SHAPE_MIN:
+        # (values that stayed finite and show nothing gone wrong, too few to judge: a run that stopped moving -- said
+        # stopped, not "no progress", which beside loss values may be the loss's)
+        if ev.first_nonfinite is not None or sig.name not in ("healthy", "few-values") or ev.count >= SHAPE_MIN \
+                or not HUNG.search(ev.prose):
             return False
         words = tokens(sentences)
     if NO_LOSS_GONE_WRONG.search(ev.prose):

@@ -53,7 +53,10 @@ UNSCALED_SAID = lazy_regex.compile(r"\b(?:did(?:n't| not)|do(?:n't| not)|never|w
                                    # by 255", "without dividing by 255" -- 255 is a pixel's largest value, so what is left
                                    # undivided is the inputs)
                                    r"\b(?P<pixels>(?:did(?:n't| not)|never|without|forgot(?:ten)?(?: to)?)\s+(?:the\s+)?"
-                                   r"(?:(?:divid\w*|division)[ \t]+(?:\w+[ \t]+){0,3}?by[ \t]*|/[ \t]*)255(?:\.0?)?)(?![\w.])", re.I)
+                                   r"(?:(?:divid\w*|division)[ \t]+(?:\w+[ \t]+){0,3}?by[ \t]*|/[ \t]*)255(?:\.0+)?)(?![\w])", re.I)
+# ... not where its line says the scaling is done elsewhere or was mended ("because ToTensor already scales",
+# "ImageDataGenerator(rescale=1./255)", "fixed it now")
+PIXELS_SCALED_ELSEWHERE = lazy_regex.compile(r"(?i)\balready\b|\brescal\w*|\bToTensor\b|\bfix(?:ed|ing)\b")
 UNSCALED_RUN_FINE = lazy_regex.compile(r"(?i)(?:\b(?:does(?:n't| not)|did(?:n't| not)|never)\s+(?:\w+\s+){0,2}?(?:give\s+|go\s+|get\s+)?"
                                        r"(?:nan|inf)\b|\b(?:trains?|runs?|ran|trained)\s+(?:fine|normally|without\s+(?:a\s+)?nan)\b)"
                                        # (not a fine run that then failed, or fine only for a while or somewhere: "for the first 10
@@ -215,6 +218,10 @@ def scaled_said(prose: str) -> dict[str, dict[str, str]]:
         # (not a run said to have gone well without the scaling: "trained on the unstandardised inputs it does not
         # give nan" says the scaling came with the failure)
         if UNSCALED_RUN_FINE.search(prose, m.end(), sentence_around(prose, m.start(), m.end(), stops=".!?;\n")[1]):
+            continue
+        # (on its line: a sentence's stops would cut `rescale=1./255` at its dot)
+        if m.group("pixels") and PIXELS_SCALED_ELSEWHERE.search(
+                prose, prose.rfind("\n", 0, m.start()) + 1, len(prose) if (end := prose.find("\n", m.end())) < 0 else end):
             continue
         what = m.group("what") or m.group("subject") or m.group("raw") or ("inputs" if m.group("pixels") else "")
         what = "inputs" if re.fullmatch(r"(?i)anything|everything|data", what) else what

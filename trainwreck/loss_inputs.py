@@ -149,8 +149,9 @@ MODEL_ENDS_SAID = lazy_regex.compile(r"(?i)\b(?:model|network|net|mlp|cnn|head|c
                                      r"(?:returns?|outputs?|produces?)\s+(?:the\s+)?(?:class\s+|softmax\s+|predicted\s+)?"
                                      r"probabilit(?:y|ies)\b|"
                                      # (or the loss said to be computed on them: "BCEWithLogitsLoss on the output of a
-                                     # sigmoid", "cross_entropy on the softmax outputs" -- the loss the paste names is the
-                                     # one read with it)
+                                     # sigmoid", "CrossEntropyLoss on the softmax outputs" -- a loss named before it, not a
+                                     # metric or a threshold on them; the loss the paste names is the one read with it)
+                                     r"\b(?:\w*loss\w*|criterion|bce\w*|\w*cross_?entropy\w*)\b[^.;\n]{0,40}?"
                                      r"\bon\s+(?:the\s+)?(?:outputs?\s+of\s+(?:an?\s+|the\s+|my\s+)?`?(?:torch\.)?(?:nn\.)?"
                                      r"(?:sigmoid|softmax)\b|(?:sigmoid|softmax)(?:ed)?\s+(?:outputs?|probabilit(?:y|ies))\b)|"
                                      # (or said to return a sigmoid's or a softmax's call, whose result is not used further:

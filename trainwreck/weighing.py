@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .catalog import Catalog
 from .curve_shape import (ENORMOUS_FIRST_WORDS, PLATEAU_FALL, SHAPE_MIN, UNFINISHED, Signature, accuracy_fell,
-                          accuracy_stuck, flat_tail, grows_when_healthy, not_training)
+                          accuracy_scale, accuracy_stuck, flat_tail, grows_when_healthy, not_training)
 from .entry import TRACES, Entry, template_pattern
 from .logscan import Evidence, MessageFinder
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY
@@ -738,10 +738,13 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     # (a loss flat from the start beside a printed accuracy that never moved either: the face of the entries whose
     # phrases say the accuracy improves while the loss stays flat -- a softmax taken twice, inside whose band the model
     # still learns -- is the accuracy rising; one that stays where it began is a network that learns nothing at all)
-    if curve and sig.name == "plateau-from-start" and entry.id in w.accuracy_rises and accuracy_stuck(ev):
+    # (stuck below half the examples right: an accuracy that starts high and stays there is a model that learnt in its
+    # first epoch, which this failure allows)
+    if curve and sig.name == "plateau-from-start" and entry.id in w.accuracy_rises and accuracy_stuck(ev) \
+            and max(ev.accuracy_head + ev.accuracy_tail) < 0.5 * accuracy_scale(ev):
         curve = 0.0
-        against.append("the accuracy printed beside the flat loss never moved either: this failure leaves the model "
-                       "learning, its accuracy rising while the loss barely moves")
+        against.append("the accuracy printed beside the flat loss never moved either, below half the examples right: "
+                       "this failure leaves the model learning, its accuracy rising while the loss barely moves")
     if curve:
         parts["curve"] = curve
         evidence += [f for f in sig.facts if f != sig.enormous_start]
