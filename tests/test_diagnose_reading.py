@@ -214,6 +214,9 @@ def test_a_report_that_says_when_it_went_nan_is_not_asked_for_the_values_that_wo
         assert timing_of(tokens(said)) == {"start"}, said
         d = diagnosis(said + setup)
         assert d.verdict == "uncertain" and not d.ask.startswith("the loss values from the start"), d.ask
+    # (the first backward comes before any update too: "the grads come back nan on the very first backward",
+    # ux_review_s65 9)
+    assert timing_of(tokens("forward is fine but the grads come back nan on the very first backward")) == {"start"}
     # a nan later on: the values before it (a climb, or a jump) still tell the candidates apart
     later = diagnosis("The loss becomes nan after a few epochs." + setup)
     assert later.ask.startswith("the loss values from the start")

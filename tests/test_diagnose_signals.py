@@ -582,7 +582,9 @@ def test_a_batch_or_step_number_in_words_says_when_and_a_log_field_does_not():
     from trainwreck.timing_words import timing_of
 
     for text in ("Loss becomes nan around batch 1300.", "The loss is fine for 1200 batches, then nan.",
-                 "and then it is nan around step 1800", "it went nan at epoch 3"):
+                 "and then it is nan around step 1800", "it went nan at epoch 3",
+                 # (a thousand written as k: "around step 3k", ux_review_s65 9)
+                 "loss explodes to nan around step 3k when I lowered batch size"):
         assert timing_of(tokens(text)) == {"later"}, text
     # a step within the first ten is right after the first updates, not after a while (review_session27_commits 13)
     for text in ("It trains fine for 2 batches, then the loss is nan from batch 3 on", "loss becomes nan at iter 3"):

@@ -1122,8 +1122,17 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     # switch off)
     named = top.score - sum(max(0.0, top.parts.get(k, 0.0)) for k in (*CODE_CONSTRUCTS, "precision")
                             if not _warned_at(k, d.evidence.prose)) if top is not None else 0.0
+    # (nor a curve's shape alone -- no message, no printed proof -- where a runner-up holds a fact of the paste's or
+    # of the words that points at it and the named entry lacks: the shape is shared by several entries, and that fact
+    # is the report's own pointer elsewhere, "no warmup" beside a stall)
+    # (a construct of pasted code is a suspect, not such a pointer: it names nothing itself)
+    contested = top is not None and d.signature.name in TRACES and not (names or impossible or floored
+                                                                       or d.signature.enormous_start) \
+        and not any(top.parts.get(k, 0.0) > 0 for k in PRINTED_PROOF) \
+        and any(m.parts.get(k, 0.0) > 0 and not top.parts.get(k, 0.0) > 0 for m in d.matches[1:CANDIDATES]
+                for k in SAID_FACTS if k != "precision" and k not in CODE_CONSTRUCTS)
     if top is not None and named >= CONFIDENT and named - second >= MARGIN and (names_one or not text_counts) \
-            and not faint:
+            and not faint and not contested:
         d.verdict = "failure"          # the named entry, the runners-up, and any other with evidence of its own
         # (beyond the first three, only one with evidence of its own: the curve every entry of its shape shares, or
         # an enormous start, repeated under ten entries, says nothing the first three do not; nor does a message the

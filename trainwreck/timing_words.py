@@ -20,7 +20,7 @@ EARLY_STEPS = 10
 
 def _step_timing(m: re.Match) -> str:
     """The timing a step number in words gives: "at batch 0" the start, "around step 5" right after the first
-    updates, "around batch 1300" or "fine for 1200 batches" after a while."""
+    updates, "around batch 1300", "around step 3k" or "fine for 1200 batches" after a while."""
     count = (m.group(1) or m.group(2)).replace(",", "")
     n = int(count[:-1]) * 1000 if count.endswith("k") else int(count)
     return " when_start " if n == 0 else " when_early " if n <= EARLY_STEPS else " when_later "
@@ -43,7 +43,7 @@ def _no_value_before(words: str) -> str:
 # When the failure shows: before any update, right after the first ones, or after a while.
 WHEN = [
     (r"\b(?:from the (?:very )?(?:start|beginning|first \w+)|at the (?:very )?(?:start|beginning)|first forward pass"
-     r"|(?:at|on|in) the (?:very )?first (?:batch|step|iteration|epoch|forward)|from (?:step|epoch|iteration)[ =:]+0\b"
+     r"|(?:at|on|in) the (?:very )?first (?:batch|step|iteration|epoch|forward|backward)|from (?:step|epoch|iteration)[ =:]+0\b"
      # (or an enormous number: "the very first printed loss is 193847216504832.0000")
      r"|the (?:very )?first (?:printed |logged |reported )?loss (?:value )?(?:is|was) +(?:already +)?"
      r"(?=-?(?:nan|inf)\b|\d{7}|\d(?:\.\d+)?e\+?0?(?:[6-9]|[1-9]\d))"
@@ -63,7 +63,7 @@ WHEN = [
      r"|第一个\s*(?:batch|step|iteration|iter|批次?)|第一(?:步|批|次迭代)",
      " when_start "),
     # a step's number said in words: its size says when (_step_timing)
-    (r"\b" + _no_value_before("at|around|about|near|from") + r"(?:step|iteration|iter|batch|update)[ =:]*(\d{1,3}(?:,\d{3})+|\d+)\b"
+    (r"\b" + _no_value_before("at|around|about|near|from") + r"(?:step|iteration|iter|batch|update)[ =:]*(\d{1,3}(?:,\d{3})+|\d+k?)\b"
      r"(?![,.]\d)"
      r"(?! of)" + _FINE_THERE + r"|\b(?:fine|ok|okay|well|normally|good|great|nicely|smoothly|perfectly|healthy) for (?:the first )?(?:about |around |roughly )?"
      r"(\d{1,3}(?:,\d{3})+k?|\d+k?) (?:steps?|iterations?|iters?|batches|updates)\b", _step_timing),
