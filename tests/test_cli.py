@@ -145,3 +145,28 @@ def test_the_readme_names_every_verdict_diagnose_gives_and_its_exit_status():
     assigned = set(re.findall(r"d\.verdict(?:, d\.ask)? = \"([a-z-]+)\"", source))
     assert listed == assigned, (listed, assigned)
     assert "`\"verdict\"` is `error`" in " ".join(readme.split())
+
+
+def test_show_one_section_by_a_word_of_its_heading(capsys):
+    """`show WR-220 --section fix` prints the entry's header and its Fix section alone (ux_review_s66: the whole entry
+    is hundreds of lines with no way to show one part); a word of any heading names it, in any case; a word that names
+    none or several is one line on standard error listing the words that would, and exit 1."""
+    from trainwreck.entry import SECTIONS
+
+    assert main(["show", "WR-220", "--no-run"]) == 0
+    whole = capsys.readouterr().out
+    for word, heading in (("fix", "Fix"), ("Why", "Why it happens"), ("confirm", "Confirm it"),
+                          ("jax", "In PyTorch, Keras/TensorFlow and JAX"), ("interview", "Interview question")):
+        assert main(["show", "WR-220", "--no-run", "--section", word]) == 0
+        out = capsys.readouterr().out
+        assert out.startswith("WR-220: Learning rate too high: the update step explodes\n\nEvery step overshoots")
+        headings = [h for h in SECTIONS if f"\n## {h}\n" in out]
+        assert headings == [heading], (word, headings)
+        start = whole.index(f"\n## {heading}\n")
+        end = whole.find("\n## ", start + 1)
+        assert whole[start + 1:end if end >= 0 else None].rstrip() in out
+    for word, said in (("s", "names more than one section (Symptom, Where it shows up)"), ("zzz", "names no section")):
+        assert main(["show", "WR-220", "--no-run", "--section", word]) == 1
+        captured = capsys.readouterr()
+        assert captured.out == "" and captured.err.count("\n") == 1 and said in captured.err
+        assert "use one of: symptom, where, why, confirm, fix, prevent, pytorch, keras, jax, interview" in captured.err

@@ -51,10 +51,12 @@ def test_a_long_curve_beside_a_falling_accuracy_keeps_its_verdict_and_says_the_f
 
 @pytest.mark.parametrize("note", ["x_train = x_train.astype(\"float32\")   # pixels 0..255, I forgot /255?",
                                   "I forgot to divide by 255", "I didn't divide the images by 255",
-                                  "trained without dividing by 255.0"])
+                                  "trained without dividing by 255.0",
+                                  # (a dataset's name between the word and the pixels, ux_review_s66 pastes/05)
+                                  "# x_train is raw mnist pixels 0..255, I didn't divide"])
 def test_the_pixels_division_said_left_out_is_raw_inputs(note):
     """Dividing by 255 is a pixel's own scaling, 255 its largest value: said left out (in a sentence or in the comment
-    on the code line), the inputs are raw, WR-330's candidate; said done, they are not."""
+    on the code line), or the pixels called raw, the inputs are raw, WR-330's candidate; said done, they are not."""
     assert "inputs" in scaled_said(note)["unscaled"]
     d = diagnosis(note + "\n" + KERAS)
     assert d.verdict == "uncertain" and [m.entry.id for m in d.matches] == ["WR-330"]

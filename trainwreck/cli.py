@@ -12,7 +12,7 @@ from .includes import IncludeRefused
 from .locate import default_catalog
 from .pages import EDITIONS
 from .safe_text import printable, shown, visible
-from .terminal import entry_text, listing
+from .terminal import entry_text, listing, one_section, section_named
 from .validate import check
 
 EDITION_VARIABLE = "TRAINWRECK_EDITION"
@@ -35,6 +35,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--no-run", action="store_true", help="do not run the snippet to show its output")
     p.add_argument("--answers", action="store_true",
                    help=f"include the strong answer and the bonus point (never with {EDITION_VARIABLE}=student)")
+    p.add_argument("--section", metavar="NAME",
+                   help="show only the entry's header and one section, named by a word of its heading: symptom, "
+                        "where, why, confirm, fix, prevent, pytorch (or keras, jax: the frameworks' section), "
+                        "interview")
     p = sub.add_parser("export", help="write the catalogue as JSON on standard output")
     p.add_argument("--catalog", type=Path, help=CATALOG_HELP)
     p.add_argument("--base-url", default="", help="make page URLs absolute, e.g. https://example.org/trainwreck")
@@ -141,8 +145,13 @@ def _show(args, catalog) -> int:
         _say(f"trainwreck: {EDITION_VARIABLE}=student: the strong answer and the bonus point are left out",
              sys.stderr)
     entry = catalog.entries[wanted]
+    heading = None
+    if args.section is not None:
+        heading, problem = section_named(args.section)
+        if problem:
+            return _error(problem)
     run = None
-    if not args.no_run:
+    if not args.no_run and heading in (None, "Fix", "Confirm it"):       # (the snippet's output is shown before Fix)
         from .snippet_run import SnippetRunError, run_snippet
 
         try:
@@ -153,7 +162,7 @@ def _show(args, catalog) -> int:
         text = entry_text(entry, catalog, run, answers=answers, hint=edition != "student")
     except IncludeRefused as exc:
         return _error(f"{entry.path}: {exc}")
-    _say(text)
+    _say(one_section(text, heading) if heading else text)
     return 0
 
 

@@ -47,7 +47,8 @@ UNSCALED_SAID = lazy_regex.compile(r"\b(?:did(?:n't| not)|do(?:n't| not)|never|w
                                    # ("the features are used as they come", "inputs are fed as is")
                                    r"(?:used|fed|passed|left|kept|given)\s+(?:in\s+)?as[\s-](?:they\s+(?:come|are)|is))\b|"
                                    # ("on raw features", "unnormalized inputs")
-                                   r"\b(?:raw|unscaled|unnormali[sz]ed|unstandardi[sz]ed)\s+(?P<raw>inputs?|features?|pixels?|"
+                                   # (a dataset's name between: "raw mnist pixels", "raw CIFAR images")
+                                   r"\b(?:raw|unscaled|unnormali[sz]ed|unstandardi[sz]ed)\s+(?:[\w-]+\s+)?(?P<raw>inputs?|features?|pixels?|"
                                    r"images?|targets?|prices?|columns?)\b|"
                                    # (or the pixels' own scaling said left out: "I forgot /255", "didn't divide the images
                                    # by 255", "without dividing by 255" -- 255 is a pixel's largest value, so what is left

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from .catalog import Catalog
-from .entry import Entry
+from .entry import SECTIONS, Entry
 from .pages import add_tabs, insert_before_heading, output_block, strip_answers
 from .sparkline import sparkline
 from .snippet_sections import expand_includes
@@ -36,6 +36,29 @@ def entry_text(entry: Entry, catalog: Catalog, run=None, answers: bool = False, 
         body = insert_before_heading(body, "Fix", extra)
     lines += ["", body.strip(), ""]
     return "\n".join(lines)
+
+
+def section_named(name: str) -> tuple[str | None, str]:
+    """The entry section a word names ("fix", "Why", "pytorch"), matched against the start of its heading's words; and,
+    when no heading or more than one matches, the one line that says so and lists the words that would."""
+    key = name.strip().lower()
+    words = {heading: [w.strip(",/") for w in heading.lower().replace("/", " ").split()] for heading in SECTIONS}
+    found = [h for h, ws in words.items() if key and any(w.startswith(key) for w in ws if w not in ("in", "it", "and"))]
+    if len(found) == 1:
+        return found[0], ""
+    choices = "symptom, where, why, confirm, fix, prevent, pytorch, keras, jax, interview"
+    said = " ".join(name.split())[:30]
+    return None, (f"--section {said!r} names more than one section ({', '.join(found)}); use one of: {choices}"
+                  if found else f"--section {said!r} names no section; use one of: {choices}")
+
+
+def one_section(text: str, heading: str) -> str:
+    """The entry's text cut to its header (ID, title, summary) and the one `## heading` section."""
+    header = text.split("\n\n", 2)
+    start = text.find(f"\n## {heading}\n")
+    end = text.find("\n## ", start + 1) if start >= 0 else -1
+    part = text[start + 1:end if end >= 0 else len(text)].rstrip() if start >= 0 else f"## {heading}\n\n(none)"
+    return "\n\n".join(header[:2]) + "\n\n" + part + "\n"
 
 
 def untab(markdown: str) -> str:
