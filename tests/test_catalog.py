@@ -70,7 +70,7 @@ def test_broken_copy_reports_every_problem_once_each(project):
     # a duplicate ID under another file name
     shutil.copy(entry, project / "catalog" / "WR-221.md")
     # unknown module, dangling related ID, missing section, missing snippet section
-    edit(entry, 'modules: ["2.2", "2.3", "2.4"]', 'modules: ["2.2", "9.9"]')
+    edit(entry, 'modules: ["2.2", "2.3", "2.4"]', 'modules: ["2.2", "2.3", "2.4", "9.9"]')
     edit(entry, "{id: WR-020, nature: leads-to}", "{id: WR-404, nature: leads-to}")
     edit(entry, "## Prevent it\n", "## Prevention\n")
     edit(entry, "loss_watch.py:watch", "loss_watch.py:watcher")
@@ -393,3 +393,21 @@ def test_further_instances_of_a_message_match_its_text_and_are_quoted_on_the_pag
         return
     assert result.returncode == 1
     assert line.format(kept=kept) in result.stderr.splitlines(), result.stderr
+
+
+def test_a_module_the_text_names_must_be_among_the_entrys_modules(project):
+    """An instructor moves WR-220 out of modules 2.3 and 2.4 (its `modules:` list): its "Where it shows up" still says
+    "the optimisers of modules 2.3 and 2.4". `check` names each module the text names that the entry no longer lists,
+    on the line of the sentence, until the text is reworded (ux_review_s66: module numbers written into the prose
+    would contradict an edited course map without a word)."""
+    edit(project / ENTRY, 'modules: ["2.2", "2.3", "2.4"]', 'modules: ["2.2"]')
+    result = run_check(project)
+    assert result.returncode == 1
+    said = [f"catalog/WR-220.md: modules: the text names module {m} (\"modules 2.3 and 2.4\"), which is not among the "
+            "entry's modules (2.2): add it there, or reword the text" for m in ("2.3", "2.4")]
+    assert result.stderr.splitlines()[:2] == said
+    # (on the line of the sentence)
+    line = next(n for n, text in enumerate((project / ENTRY).read_text().split("\n"), 1) if "modules 2.3 and 2.4" in text)
+    assert [p.line for p in check(project / "catalog")[1]] == [line, line]
+    edit(project / ENTRY, "optimisers of modules 2.3 and 2.4 arrive", "optimisers of later modules arrive")
+    assert run_check(project).returncode == 0

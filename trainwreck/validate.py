@@ -135,6 +135,7 @@ def _check_entry(entry, catalog: Catalog, claimed: dict[str, str], snippets: _Sn
                                      f"opens with **{shown(message.fix, 40, quote=False)}:**)",
                 f"symptoms.messages[{i}].fix")
     _check_framework_part(entry, bad)
+    _check_module_mentions(entry, bad)
     if includes_ok and markup:
         _check_markup(entry, catalog, bad)
     return out
@@ -245,6 +246,22 @@ def _check_sections(entry, bad) -> None:
         if question and not re.search(rf"^### {heading}[ \t]*\n+\S", question, re.M):
             bad("sections", f"Interview question needs a non-empty '### {heading}'",
                 offset=where.get("Interview question"))
+
+
+# A module the prose names ("Module 2.3, when Adam is written by hand", "modules 2.3 and 2.4"): one ID, or a list of
+# them joined by commas, "and" or "or"
+MODULES_NAMED = re.compile(r"\b[Mm]odules?\s+(\d+\.\d+(?:(?:,\s*|\s+and\s+|\s+or\s+)\d+\.\d+)*)")
+
+
+def _check_module_mentions(entry, bad) -> None:
+    """Each module the entry's text names is one of its `modules`: an instructor who moves the entry to other
+    modules (its front matter) would otherwise publish a page that names the old ones."""
+    for m in MODULES_NAMED.finditer(entry.body):
+        for module in re.findall(r"\d+\.\d+", m.group(1)):
+            if module not in entry.modules:
+                bad("modules", f"the text names module {module} (\"{' '.join(m.group(0).split())}\"), which is not "
+                               f"among the entry's modules ({', '.join(entry.modules)}): add it there, or reword the "
+                               "text", offset=m.start())
 
 
 def _check_framework_part(entry, bad) -> None:
