@@ -254,3 +254,24 @@ def test_a_loss_that_applies_its_own_said_to_be_computed_on_probabilities_is_the
     # (a metric or a threshold on the probabilities is no loss handed them)
     for metric in ("I threshold at 0.5 on the sigmoid outputs", "accuracy is computed on the softmax outputs"):
         assert weighed_parts("I use nn.BCEWithLogitsLoss. " + metric, "WR-130").get("pairing", 0) == 0
+
+
+KERAS_WARNED = (
+    "model.add(Dense(10, activation='softmax'))\n"
+    "model.compile(loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True), optimizer='adam', "
+    "metrics=['accuracy'])\n"
+    "UserWarning: \"`sparse_categorical_crossentropy` received `from_logits=True`, but the `output` argument was "
+    "produced by a Softmax activation and thus does not represent logits. Was this intended?\n"
+    "Epoch 1/5\n1875/1875 - loss: 1.6521 - accuracy: 0.8102\nEpoch 2/5\n1875/1875 - loss: 1.5620 - accuracy: 0.9011\n")
+
+
+def test_keras_warning_printed_shows_the_tensorflow_backend_that_repaired_the_pairing():
+    """A pasted softmax model told from_logits=True, with no backend named, is probabilities handed over as logits
+    on JAX or PyTorch; but the warning printed beside it is raised only by the TensorFlow backend (in its
+    `_get_logits`, where it found the logits the softmax kept and used them): the pairing was repaired there, and the
+    answer is the normal one (ux_review_s66: WR-130 came first, its own "against" saying "that loss was right")."""
+    assert "pairing" not in weighed_parts(KERAS_WARNED, "WR-130")
+    d = diagnosis(KERAS_WARNED)
+    assert d.verdict == "normal" and d.normal[0].name == "Keras computed the loss from the logits its softmax or sigmoid kept"
+    # (without the warning, the backend unknown: the pairing counts)
+    assert weighed_parts(KERAS_WARNED.replace(KERAS_WARNED.split("\n")[2] + "\n", ""), "WR-130")["pairing"] > 0

@@ -18,3 +18,4 @@ def test_a_stall_beside_words_of_no_warmup_is_not_named_on_its_shape():
     assert d.verdict == "uncertain" and [m.entry.id for m in d.matches][:2] == ["WR-140", "WR-250"]
     plain = diagnosis("Training a 12-layer post-LN transformer from scratch on WMT with Adam(lr=1e-3).\n" + STALL)
     assert plain.verdict == "failure" and plain.matches[0].entry.id == "WR-140"
+

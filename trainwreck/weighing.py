@@ -1054,7 +1054,9 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     paired = output and any(("binary" in m.group(0).lower()) == (output.group("act") == "sigmoid")
                             for m in KERAS_CROSSENTROPY.finditer(ev.prose))
     if paired:
-        if FROM_LOGITS.search(ev.prose) and TF_BACKEND.search(ev.prose) and not OTHER_BACKEND.search(ev.prose):
+        # (the TensorFlow backend shown, or its own warning printed: only it reads the logits an activation kept)
+        warned = any(KERAS_REPAIRED in text for _count, _line, text, _origin in ev.messages.values())
+        if FROM_LOGITS.search(ev.prose) and (TF_BACKEND.search(ev.prose) or warned) and not OTHER_BACKEND.search(ev.prose):
             against.append(f"the pasted Keras model ends in a {output.group('act')} and its cross-entropy is told "
                            "from_logits=True, but on TensorFlow Keras hands the loss the logits its softmax kept (and "
                            "warns \"... does not represent logits. Was this intended?\"): repaired there")
