@@ -411,3 +411,18 @@ def test_a_module_the_text_names_must_be_among_the_entrys_modules(project):
     assert [p.line for p in check(project / "catalog")[1]] == [line, line]
     edit(project / ENTRY, "optimisers of modules 2.3 and 2.4 arrive", "optimisers of later modules arrive")
     assert run_check(project).returncode == 0
+
+
+def test_module_mentions_with_asides_and_sub_numbers(project):
+    """WR-070 writes "Modules 0.7 (...) and 2.5 (...)": an aside in brackets after each number still lists both
+    (code_review_s66b 3); "module 2.5.1" is no module 2.5 (code_review_s66b 4)."""
+    entry = project / "catalog" / "WR-070.md"
+    text = entry.read_text()
+    assert re.search(r"Modules 0\.7 \((?:[^()]|\([^()]*\))*\)\s+and\s+2\.5", text), "fixture drift: WR-070's modules sentence"
+    edit(entry, 'modules: ["0.7", "2.5"]', 'modules: ["0.7"]')
+    result = run_check(project)
+    assert result.returncode == 1 and "the text names module 2.5" in result.stderr
+    entry.write_text(text.replace(re.search(r"Modules 0\.7 \((?:[^()]|\([^()]*\))*\)\s+and\s+2\.5", text).group(0),
+                                  "Modules 0.7 and 2.5.1"))
+    edit(entry, 'modules: ["0.7", "2.5"]', 'modules: ["0.7"]')
+    assert "module 2.5" not in run_check(project).stderr

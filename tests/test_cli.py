@@ -170,3 +170,11 @@ def test_show_one_section_by_a_word_of_its_heading(capsys):
         captured = capsys.readouterr()
         assert captured.out == "" and captured.err.count("\n") == 1 and said in captured.err
         assert "use one of: symptom, where, why, confirm, fix, prevent, pytorch, keras, jax, interview" in captured.err
+
+
+def test_one_section_is_found_under_a_heading_with_trailing_spaces():
+    """A heading written `## Fix  ` passes `check`; `--section fix` finds it (code_review_s66b 5)."""
+    from trainwreck.terminal import one_section
+
+    text = "WR-999: t\n\nsummary\n\n## Confirm it\n\nlook\n\n## Fix  \n\ndo this\n\n## Prevent it\n\nlater\n"
+    assert one_section(text, "Fix") == "WR-999: t\n\nsummary\n\n## Fix  \n\ndo this\n"

@@ -591,6 +591,10 @@ def test_a_batch_or_step_number_in_words_says_when_and_a_log_field_does_not():
         assert timing_of(tokens(text)) == {"early"}, text
     assert "later" not in timing_of(tokens("The loss is nan at batch 1 of the very first epoch"))
     assert timing_of(tokens("Train time/token_in_epoch: 0")) == set()
+    # (a run of digits too long for a step is none, and no error: Python refuses to read an int of 4,300 digits,
+    # code_review_s66b 2)
+    for digits in ("9" * 4301 + "k", "9" * 4301, "1" + ",000" * 1500):
+        assert timing_of(tokens(f"loss is nan around step {digits}")) == set()
     assert timing_of(tokens("the loss is nan in epoch 0")) == {"start"}
 
 

@@ -151,7 +151,7 @@ def _show(args, catalog) -> int:
         if problem:
             return _error(problem)
     run = None
-    if not args.no_run and heading in (None, "Fix", "Confirm it"):       # (the snippet's output is shown before Fix)
+    if not args.no_run and heading in (None, "Confirm it"):    # (the snippet's output closes Confirm it, before Fix)
         from .snippet_run import SnippetRunError, run_snippet
 
         try:

@@ -88,6 +88,13 @@ SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one
 # ... of which these hold the paste's own printed numbers to an entry's mechanism, or are its own check done: beside
 # words alone, evidence specific enough to name an entry (diagnose._decide)
 PRINTED_PROOF = tuple(fact for fact in SAID_FACTS if fact.endswith("-printed")) + ("full-precision",)
+# ... of which these show or say a cause, one entry's (no warmup, raw inputs, weights set to zero, gradients never
+# cleared), where the others are symptoms several entries share (dead units, one output for every input): a curve's
+# shape alone names no entry beside a runner-up that holds one (_decide)
+CAUSES_SHOWN = ("no-warmup", "unscaled-inputs", "unscaled-targets", "raw-pixels", "raw-targets", "raw-targets-said",
+                "zero-init", "large-init", "never-cleared", "accumulated-undivided", "cleared-outside", "pairing",
+                "minus-one-labels", "mask-255", "mask-scaled", "labels-past-outputs", "labels-past-classes",
+                "clip-after-step", "clip-unengaged", "adaptive-rate-high", "constant-feature", "feature-scales")
 SPECIFIC = ("curve", "messages", "start", "negative", "zero-gradient", "accuracy-rose", "sigmoid-zero", "rate-rose",
             "softmax-floor")
 # ... of which these are shared by every entry of the curve's shape: past the first three, they list no one
@@ -1125,12 +1132,13 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     # (nor a curve's shape alone -- no message, no printed proof -- where a runner-up holds a fact of the paste's or
     # of the words that points at it and the named entry lacks: the shape is shared by several entries, and that fact
     # is the report's own pointer elsewhere, "no warmup" beside a stall)
-    # (a construct of pasted code is a suspect, not such a pointer: it names nothing itself)
+    # (a cause the report shows or says -- not a symptom several entries share, dead units, one output for every
+    # input, nor a construct of pasted code, a suspect that names nothing itself -- and not where the first holds a
+    # fact of its own: its own pointer)
     contested = top is not None and d.signature.name in TRACES and not (names or impossible or floored
                                                                        or d.signature.enormous_start) \
-        and not any(top.parts.get(k, 0.0) > 0 for k in PRINTED_PROOF) \
-        and any(m.parts.get(k, 0.0) > 0 and not top.parts.get(k, 0.0) > 0 for m in d.matches[1:CANDIDATES]
-                for k in SAID_FACTS if k != "precision" and k not in CODE_CONSTRUCTS)
+        and not any(top.parts.get(k, 0.0) > 0 for k in SAID_FACTS if k != "precision") \
+        and any(m.parts.get(k, 0.0) > 0 for m in d.matches[1:CANDIDATES] for k in CAUSES_SHOWN)
     if top is not None and named >= CONFIDENT and named - second >= MARGIN and (names_one or not text_counts) \
             and not faint and not contested:
         d.verdict = "failure"          # the named entry, the runners-up, and any other with evidence of its own

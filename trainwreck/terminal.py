@@ -55,7 +55,8 @@ def section_named(name: str) -> tuple[str | None, str]:
 def one_section(text: str, heading: str) -> str:
     """The entry's text cut to its header (ID, title, summary) and the one `## heading` section."""
     header = text.split("\n\n", 2)
-    start = text.find(f"\n## {heading}\n")
+    found = re.search(rf"\n## {re.escape(heading)}[ \t]*\n", text)
+    start = found.start() if found else -1
     end = text.find("\n## ", start + 1) if start >= 0 else -1
     part = text[start + 1:end if end >= 0 else len(text)].rstrip() if start >= 0 else f"## {heading}\n\n(none)"
     return "\n\n".join(header[:2]) + "\n\n" + part + "\n"

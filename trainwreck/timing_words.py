@@ -20,7 +20,8 @@ EARLY_STEPS = 10
 
 def _step_timing(m: re.Match) -> str:
     """The timing a step number in words gives: "at batch 0" the start, "around step 5" right after the first
-    updates, "around batch 1300", "around step 3k" or "fine for 1200 batches" after a while."""
+    updates, "around batch 1300", "around step 3k" or "fine for 1200 batches" after a while. (Numbers of at most 12
+    digits, or five groups of three: a longer run of digits is no step, and Python refuses to read one of 4,300.)"""
     count = (m.group(1) or m.group(2)).replace(",", "")
     n = int(count[:-1]) * 1000 if count.endswith("k") else int(count)
     return " when_start " if n == 0 else " when_early " if n <= EARLY_STEPS else " when_later "
@@ -63,10 +64,10 @@ WHEN = [
      r"|第一个\s*(?:batch|step|iteration|iter|批次?)|第一(?:步|批|次迭代)",
      " when_start "),
     # a step's number said in words: its size says when (_step_timing)
-    (r"\b" + _no_value_before("at|around|about|near|from") + r"(?:step|iteration|iter|batch|update)[ =:]*(\d{1,3}(?:,\d{3})+|\d+k?)\b"
+    (r"\b" + _no_value_before("at|around|about|near|from") + r"(?:step|iteration|iter|batch|update)[ =:]*(\d{1,3}(?:,\d{3}){1,4}|\d{1,12}k?)\b"
      r"(?![,.]\d)"
      r"(?! of)" + _FINE_THERE + r"|\b(?:fine|ok|okay|well|normally|good|great|nicely|smoothly|perfectly|healthy) for (?:the first )?(?:about |around |roughly )?"
-     r"(\d{1,3}(?:,\d{3})+k?|\d+k?) (?:steps?|iterations?|iters?|batches|updates)\b", _step_timing),
+     r"(\d{1,3}(?:,\d{3}){1,4}k?|\d{1,12}k?) (?:steps?|iterations?|iters?|batches|updates)\b", _step_timing),
     (r"\b(?:after (?:the )?(?:first|1st|one|a single) (?:\w+ )?(?:step|update|iteration|batch)|within the first"
      r"|(?:in|after|during) the (?:very )?first (?:few |couple of |~?\d{1,3} )?(?:steps|iterations|batches|updates)"
      r"|first (?:few|ten) (?:steps|iterations|batches))\b", " when_early "),

@@ -250,14 +250,17 @@ def _check_sections(entry, bad) -> None:
 
 # A module the prose names ("Module 2.3, when Adam is written by hand", "modules 2.3 and 2.4"): one ID, or a list of
 # them joined by commas, "and" or "or"
-MODULES_NAMED = re.compile(r"\b[Mm]odules?\s+(\d+\.\d+(?:(?:,\s*|\s+and\s+|\s+or\s+)\d+\.\d+)*)")
+# (an aside in brackets may follow each, "Modules 0.7 (floating point) and 2.5 (attention)"; "2.3.1" is no module 2.3)
+_ASIDE = r"\((?:[^()]|\([^()]{0,100}\)){0,200}\)"     # (one level of brackets inside: "(why -inf - (-inf) is nan)")
+MODULES_NAMED = re.compile(r"(?i)\bmodules?\s+(\d+\.\d+(?![.\d])(?:(?:\s*" + _ASIDE + r")?(?:,\s*(?:and\s+|or\s+)?|"
+                           r"\s+and\s+|\s+or\s+|\s*[/&]\s*)\d+\.\d+(?![.\d]))*)")
 
 
 def _check_module_mentions(entry, bad) -> None:
     """Each module the entry's text names is one of its `modules`: an instructor who moves the entry to other
     modules (its front matter) would otherwise publish a page that names the old ones."""
     for m in MODULES_NAMED.finditer(entry.body):
-        for module in re.findall(r"\d+\.\d+", m.group(1)):
+        for module in re.findall(r"(?<![\d.])\d+\.\d+(?![.\d])", re.sub(_ASIDE, " ", m.group(1))):
             if module not in entry.modules:
                 bad("modules", f"the text names module {module} (\"{' '.join(m.group(0).split())}\"), which is not "
                                f"among the entry's modules ({', '.join(entry.modules)}): add it there, or reword the "
