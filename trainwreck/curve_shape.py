@@ -1022,10 +1022,9 @@ def _accuracy_rose(ev: Evidence, by: float = ACCURACY_RISE) -> bool:
 
 def accuracy_fell(ev: Evidence) -> str:
     """The training accuracy printed beside the loss, if no later print read (the first and last ACCURACY_ENDS) is
-    above its first and the last is
-    ACCURACY_MOVED or more below it: what a run that learns does not print, whatever its loss did (a first epoch's
-    mean loss falls out of an enormous start however badly the run goes on). A sentence of the fall, or "". (A
-    learning run's noisy accuracy climbs above its first print somewhere.)"""
+    above its first and the last is ACCURACY_MOVED or more below it: what a run that learns does not print, whatever
+    its loss did (a first epoch's mean loss falls out of an enormous start however badly the run goes on). A sentence
+    of the fall, or "". (A learning run's noisy accuracy climbs above its first print somewhere.)"""
     if not _accuracy_printed(ev) or len(ev.accuracy_head) < 2:
         return ""
     first, last = ev.accuracy_head[0], ev.accuracy_tail[-1]

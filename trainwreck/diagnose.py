@@ -1129,12 +1129,10 @@ def _decide(d: Diagnosis, w: Weigher, failure_shown: bool, declared: bool, text_
     # switch off)
     named = top.score - sum(max(0.0, top.parts.get(k, 0.0)) for k in (*CODE_CONSTRUCTS, "precision")
                             if not _warned_at(k, d.evidence.prose)) if top is not None else 0.0
-    # (nor a curve's shape alone -- no message, no printed proof -- where a runner-up holds a fact of the paste's or
-    # of the words that points at it and the named entry lacks: the shape is shared by several entries, and that fact
-    # is the report's own pointer elsewhere, "no warmup" beside a stall)
-    # (a cause the report shows or says -- not a symptom several entries share, dead units, one output for every
-    # input, nor a construct of pasted code, a suspect that names nothing itself -- and not where the first holds a
-    # fact of its own: its own pointer)
+    # (nor a curve's shape, where the first holds no message that names it and no fact of its own, beside a runner-up
+    # that holds a cause the report shows or says: the shape is shared by several entries, and that cause is the
+    # report's own pointer elsewhere, "no warmup" beside a stall -- not a symptom several entries share, dead units,
+    # one output for every input, nor a construct of pasted code, a suspect that names nothing itself)
     contested = top is not None and d.signature.name in TRACES and not (names or impossible or floored
                                                                        or d.signature.enormous_start) \
         and not any(top.parts.get(k, 0.0) > 0 for k in SAID_FACTS if k != "precision") \
