@@ -19,3 +19,9 @@ def test_a_stall_beside_words_of_no_warmup_is_not_named_on_its_shape():
     plain = diagnosis("Training a 12-layer post-LN transformer from scratch on WMT with Adam(lr=1e-3).\n" + STALL)
     assert plain.verdict == "failure" and plain.matches[0].entry.id == "WR-140"
 
+
+def test_every_cause_that_contests_a_shape_is_a_part_the_weighing_gives():
+    """CAUSES_SHOWN names parts of a score by their keys: one misspelt would never contest anything, silently."""
+    from trainwreck.diagnose import CAUSES_SHOWN, SAID_FACTS
+
+    assert CAUSES_SHOWN and set(CAUSES_SHOWN) <= set(SAID_FACTS) - {"precision"}

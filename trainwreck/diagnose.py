@@ -550,12 +550,11 @@ LABEL_VALUES = lazy_regex.compile(r"\b(?:labels?|classes|class ids?|targets?|mas
 
 # A run that hangs or makes no progress (a DataLoader's workers deadlocked, a collective waiting): no loss printed to
 # go wrong
-HANG = lazy_regex.compile(r"\b(?:hangs?|hanging|hung|deadlock\w*|0 ?% (?:gpu )?util\w*|(?:gpu )?util\w* (?:is |at |of )?0 ?%|"
-                          r"nothing happens|no progress|prints nothing|never starts?|(?:training|run|script|job|process|it) "
-                          r"(?:just )?(?:freez\w*|froze\w*))", re.I)
-# ... of them, the ones that say the process itself stopped moving
-HUNG = lazy_regex.compile(r"\b(?:hangs?|hanging|hung|deadlock\w*|(?:training|run|script|job|process|it) (?:just )?(?:freez\w*|"
-                          r"froze\w*))", re.I)
+# (of them, the words that say the process itself stopped moving: HUNG)
+_HUNG = r"hangs?|hanging|hung|deadlock\w*|(?:training|run|script|job|process|it) (?:just )?(?:freez\w*|froze\w*)"
+HANG = lazy_regex.compile(r"\b(?:" + _HUNG + r"|0 ?% (?:gpu )?util\w*|(?:gpu )?util\w* (?:is |at |of )?0 ?%|"
+                          r"nothing happens|no progress|prints nothing|never starts?)", re.I)
+HUNG = lazy_regex.compile(r"\b(?:" + _HUNG + r")", re.I)
 # ... and its words of the loss, or of being stuck, that say nothing went wrong with a loss: the loss said never to
 # have been printed (the one word of the loss such a report has), and the reporter "stuck on this for two days", who
 # is, where the loss is not

@@ -135,7 +135,8 @@ def _check_entry(entry, catalog: Catalog, claimed: dict[str, str], snippets: _Sn
                                      f"opens with **{shown(message.fix, 40, quote=False)}:**)",
                 f"symptoms.messages[{i}].fix")
     _check_framework_part(entry, bad)
-    _check_module_mentions(entry, bad)
+    if markup:      # (the published pages' consistency, as the markup's: `check` and the build, not every command)
+        _check_module_mentions(entry, bad)
     if includes_ok and markup:
         _check_markup(entry, catalog, bad)
     return out
@@ -249,18 +250,20 @@ def _check_sections(entry, bad) -> None:
 
 
 # A module the prose names ("Module 2.3, when Adam is written by hand", "modules 2.3 and 2.4"): one ID, or a list of
-# them joined by commas, "and" or "or"
+# them joined by commas, "and", "or", "/" or "&"
 # (an aside in brackets may follow each, "Modules 0.7 (floating point) and 2.5 (attention)"; "2.3.1" is no module 2.3)
 _ASIDE = r"\((?:[^()]|\([^()]{0,100}\)){0,200}\)"     # (one level of brackets inside: "(why -inf - (-inf) is nan)")
-MODULES_NAMED = re.compile(r"(?i)\bmodules?\s+(\d+\.\d+(?![.\d])(?:(?:\s*" + _ASIDE + r")?(?:,\s*(?:and\s+|or\s+)?|"
-                           r"\s+and\s+|\s+or\s+|\s*[/&]\s*)\d+\.\d+(?![.\d]))*)")
+ASIDE = lazy_regex.compile(_ASIDE)
+MODULE_NUMBER = lazy_regex.compile(r"(?<![\d.])\d+\.\d+(?![.\d])")
+MODULES_NAMED = lazy_regex.compile(r"(?i)\bmodules?\s+(\d+\.\d+(?![.\d])(?:(?:\s*" + _ASIDE + r")?(?:,\s*(?:and\s+|or\s+)?|"
+                                   r"\s+and\s+|\s+or\s+|\s*[/&]\s*)\d+\.\d+(?![.\d]))*)")
 
 
 def _check_module_mentions(entry, bad) -> None:
     """Each module the entry's text names is one of its `modules`: an instructor who moves the entry to other
     modules (its front matter) would otherwise publish a page that names the old ones."""
     for m in MODULES_NAMED.finditer(entry.body):
-        for module in re.findall(r"(?<![\d.])\d+\.\d+(?![.\d])", re.sub(_ASIDE, " ", m.group(1))):
+        for module in MODULE_NUMBER.findall(ASIDE.sub(" ", m.group(1))):
             if module not in entry.modules:
                 bad("modules", f"the text names module {module} (\"{' '.join(m.group(0).split())}\"), which is not "
                                f"among the entry's modules ({', '.join(entry.modules)}): add it there, or reword the "
