@@ -166,6 +166,29 @@ def test_the_curvature_has_one_huge_eigenvalue_along_the_mean_until_the_mean_is_
     assert std["condition"] < raw["condition"] / 20
 
 
+def test_with_the_bias_column_dividing_by_255_lowers_the_condition_number_and_keeps_the_outlier(inputs):
+    """The bonus answer's matrix, 2A^T A/n with a 1 appended to each input for the bias: the bias column is not divided
+    by 255, so the full matrix's condition number falls by orders of magnitude (the pixels' own block keeps its ratio,
+    test above), yet the top eigenvector still points along the mean input (the mean image with its 1); only centring
+    turns it away."""
+    _, data = inputs
+
+    def full(X):
+        A = np.hstack([X, np.ones((len(X), 1))])
+        values, vectors = np.linalg.eigh(A.T @ A / len(A))
+        mean_input = np.append(X.mean(axis=0), 1.0)         # (the mean image with its appended 1)
+        return values[-1] / values[0], abs(vectors[:, -1] @ mean_input) / np.linalg.norm(mean_input)
+
+    (raw_c, raw_along), (unit_c, unit_along), (_, std_along) = (full(data[k]) for k in (
+        "raw 0..255", "scaled to [0, 1]", "standardised"))
+    assert unit_c < raw_c / 1000
+    assert raw_along > 0.999 and unit_along > 0.999 and std_along < 0.5
+    assert_entry_says("WR-330", ["With the bias column, which is not divided, the full matrix's condition number even "
+                                 "falls, by orders of magnitude on the snippet's images, yet its top eigenvector still "
+                                 "points along the mean input, the mean image with its appended 1. Only subtracting the "
+                                 "mean removes that outlier."])
+
+
 def test_no_learning_rate_trains_raw_pixels_as_well_as_standardised_ones(sweep):
     assert min(sweep["raw"]) > 5 * sweep["standardised"][wr330.RATES.index(0.5)]
     assert wr330.standardised_wins_from(sweep) <= 0.1
