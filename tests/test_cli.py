@@ -1,4 +1,5 @@
 """The installed `trainwreck` command, run the way a user runs it."""
+import re
 import shutil
 import subprocess
 import sys
@@ -35,6 +36,9 @@ def test_show_outside_a_checkout_uses_the_installed_catalogue(tmp_path):
     assert regions["setup"] in reproduce and regions["reproduce"] in reproduce
     assert regions["setup"] in fix and regions["fix"] in fix
     assert "--8<--" not in out
+    # the snippet's path is one the reader can run from where they are: the installed copy, not ./snippets
+    path = Path(re.search(r"^Snippet: (.+)$", out, re.M)[1])
+    assert path.is_absolute() and path.read_text() == snippet
 
 
 def test_show_accepts_lower_case_and_bare_number(tmp_path):

@@ -37,6 +37,14 @@ def test_every_layers_weights_zeroed_in_a_loop_is_a_zero_init(line):
     assert diagnosis(text).matches[0].entry.id == "WR-110"
 
 
+@pytest.mark.parametrize("joined", ["; ", "\n"])
+def test_zeroed_weights_are_quoted_as_written(joined):
+    """The second zeroed matrix is quoted as its statement, without the `;` that ends the one before it on its line."""
+    flat = "".join(f"epoch {k * 50} loss 1.0986 acc 0.333\n" for k in range(5))
+    text = f"W1 = np.zeros((2,16)){joined}W2 = np.zeros((16,3))\n" + flat
+    assert "sets weights to one value (`W2 = np.zeros((16,3))`)" in facts(text)["zero-init"]
+
+
 def test_only_the_biases_zeroed_in_the_loop_is_no_zero_init():
     text = ("for l in range(1, L):\n    parameters['W' + str(l)] = np.random.randn(dims[l], dims[l-1]) * 0.01\n"
             "    parameters['b' + str(l)] = np.zeros((dims[l], 1))\n" + COST)

@@ -1,5 +1,6 @@
 """WR-220: a learning rate that is too high, both faces, the 2/lambda_max criterion, and the fixes."""
 import math
+import re
 import warnings
 
 import numpy as np
@@ -430,6 +431,14 @@ def test_restart_advice_agrees_across_pages():
     assert "instead of restarting" not in entry                 # what the watch hands back is a restart point
     watch = load_snippet("loss_watch").LossWatch
     assert callable(getattr(watch, "restore", None))           # the watch keeps the last healthy parameters
+
+
+def test_the_home_pages_uniform_guess_losses_are_ln_of_the_class_count():
+    """The home page's first triage step tells a climb from ln C, with the values for two and ten classes."""
+    index = " ".join((ROOT / "docs" / "index.md").read_text().split())
+    said = re.search(r"near ln C, a uniform guess's loss over C classes \(([\d.]+) for two, ([\d.]+) for ten\)", index)
+    assert said, "the triage step no longer gives ln C's values"
+    assert [float(v) for v in said.groups()] == [round(math.log(2), 2), round(math.log(10), 2)]
 
 
 # --- the page -------------------------------------------------------------------------------------

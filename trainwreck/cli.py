@@ -8,6 +8,7 @@ from pathlib import Path
 
 from . import __version__, lazy_regex
 from .catalog import load
+from .files import from_here
 from .includes import IncludeRefused
 from .locate import default_catalog
 from .pages import EDITIONS
@@ -112,17 +113,9 @@ def _new(args) -> int:
     except ScaffoldError as exc:
         return _error(str(exc))
     for path in written:
-        _say(f"wrote {_from_here(path)}")
+        _say(f"wrote {from_here(path)}")
     print("They fail on purpose until filled in: run `trainwreck check` and the new test.")
     return 0
-
-
-def _from_here(path: Path) -> str:
-    """The path as the user would type it from the current folder, when it is below it."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
 
 
 # WR-220 as people type it: wr-220, WR220, wr 220, 220

@@ -66,3 +66,11 @@ def _kind(mode: int) -> str:
 
 def _reason(exc: OSError) -> str:
     return (exc.strerror or type(exc).__name__).lower()
+
+
+def from_here(path: Path) -> str:
+    """The path as the user would type it from the current folder: relative when it is below it, else whole."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path.resolve())

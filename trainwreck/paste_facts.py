@@ -499,7 +499,9 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         or zeros_loaded(ev.prose)
     said = None if zeros is not None else CONSTANT_INIT_SAID.search(ev.prose)
     if (zeros is not None or said is not None) and went_wrong:
-        shown_as = (f"the pasted code sets weights to one value (`{' '.join(zeros.group(0).split())}`)" if zeros else
+        # (the code as written, without the `;` or backquote that NUMPY_ZERO_WEIGHTS reads as its start)
+        shown_as = (f"the pasted code sets weights to one value (`{' '.join(zeros.group(0).lstrip('`;').split())}`)"
+                    if zeros else
                     f"the report says every weight is set to one value (\"{' '.join(said.group(0).split())}\")")
         out["zero-init"] = (f"{shown_as}: every unit of "
                             "that layer starts equal, and units that start equal, with equal weights after them, get "

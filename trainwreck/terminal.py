@@ -5,6 +5,7 @@ import re
 
 from .catalog import Catalog
 from .entry import SECTIONS, Entry
+from .files import from_here
 from .pages import add_tabs, insert_before_heading, output_block, strip_answers
 from .sparkline import sparkline
 from .snippet_sections import expand_includes
@@ -25,7 +26,8 @@ def entry_text(entry: Entry, catalog: Catalog, run=None, answers: bool = False, 
     for rid, nature in catalog.related(entry):
         state = "" if rid in catalog.entries else ", planned"
         lines.append(f"Related: {rid} ({nature.replace('-', ' ')}{state}) {catalog.title_of(rid)}")
-    lines.append(f"Snippet: {entry.snippet}")
+    # (where the file is from the reader's folder: the copy installed with trainwreck is not under ./snippets)
+    lines.append(f"Snippet: {from_here(catalog.root / entry.snippet)}")
     body = entry.body if answers else strip_answers(entry.body).rstrip() + ("\n\n" + ANSWERS_HIDDEN if hint else "")
     body = untab(expand_includes(add_tabs(body, entry, catalog.root, downloads=False), catalog.root))
     if run is not None:
