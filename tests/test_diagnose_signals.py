@@ -2464,6 +2464,14 @@ def test_gradient_norms_that_shrink_by_orders_toward_the_input_are_the_first_lay
     assert shrink(said + "layer 3  3.1e-10\nlayer 0  7.8e-08\nlayer 6  1.2e-02\n") == ""
     losses = "".join(f"epoch {e}  loss {v}\n" for e, v in ((1, "2.3019"), (2, "2.3013"), (5, "2.3011")))
     assert first("12 blocks of nn.Linear + nn.Sigmoid, stuck at 2.30.\n" + losses + said + rows) == "WR-120"
+    # (ux_review_s66 M3) or on one line of gradients, two layers or more, in order
+    assert "7.11 orders of magnitude smaller" in shrink("grad norm layer1: 3.2e-09  layer10: 0.041")
+    assert "8.7 orders" in shrink("grads layer_0=1e-10 layer_5=2e-3 layer_9=0.05")
+    for line in ("grad norm layer10: 3.2e-09  layer1: 0.041", "grad norm layer1: 0.003  layer10: 0.041",
+                 "activation std layer1: 3.2e-09  layer10: 0.041", "lr per layer, grads: layer1: 1e-9 layer10: 0.04"):
+        assert shrink(line) == "", line
+    assert first("10-layer MLP with sigmoid, PyTorch\n" + losses + "grad norm layer1: 3.2e-09  layer10: 0.041\n") \
+        == "WR-120"
 
 
 def test_the_first_and_last_layers_gradient_norms_said_in_a_sentence_are_the_first_layers_starved():

@@ -61,12 +61,30 @@ def _gradients_shrink_said(prose: str) -> tuple[float, float, str] | None:
     return None
 
 
+# ... or on one line of gradients, layer by layer (`grad norm layer1: 3.2e-09  layer10: 0.041`, `grads layer_0=1e-10
+# layer_5=2e-3`): two layers or more, each once, in order
+LAYER_PAIR = lazy_regex.compile(r"(?i)\b(?:layer|block)[ _]?\[?(\d{1,3})\]?\s*[:=]\s*" + _NUMBER)
+
+
+def _norms_on_a_line(prose: str) -> list[tuple[int, float, int]]:
+    """The layers' gradient norms printed on one line that says they are gradients, as (layer, norm, where)."""
+    for m in itertools.islice(GRADIENT_SAID.finditer(prose), 20):
+        start, end = prose.rfind("\n", 0, m.start()) + 1, prose.find("\n", m.end())
+        line = prose[start:end if end >= 0 else len(prose)]
+        pairs = [(int(p.group(1)), float(p.group(2)), start + p.start()) for p in LAYER_PAIR.finditer(line)]
+        if len(pairs) >= 2 and not OTHER_PER_LAYER.search(line):
+            return pairs
+    return []
+
+
 def gradients_shrink_to_the_input(prose: str) -> str:
     """The fact, when the paste prints LAYER_ROWS or more gradient norms by layer (one block of rows under words of
-    gradients), or says the first and the last layer's, and the first layer's is DEPTH_DECADES orders of magnitude
-    below the last's, else ""."""
+    gradients, or two or more on one line of gradients), or says the first and the last layer's, and the first
+    layer's is DEPTH_DECADES orders of magnitude below the last's, else ""."""
     rows = [(int(m.group(1)), float(m.group(2)), m.start()) for m in itertools.islice(LAYER_ROW.finditer(prose), 200)]
     if len(rows) < LAYER_ROWS or not GRADIENT_SAID.search(prose[max(0, rows[0][2] - 300):rows[0][2]]):
+        rows = _norms_on_a_line(prose)
+    if not rows:
         said = _gradients_shrink_said(prose)
         if said and 0 < said[0] and 10 ** DEPTH_DECADES * said[0] <= said[1]:
             return (f"the report gives the first layer's gradient as {fmt(said[0])} and the last layer's as "
