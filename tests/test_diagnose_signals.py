@@ -7990,3 +7990,24 @@ def test_a_clip_before_backward_never_shortens_an_update():
                   "norm = clip_grad_norm_(model.parameters(), float('inf'))\nloss.backward()\nopt.step()\n",
                   "loss.backward()\nclip_grad_norm_(ps, 1.0)\nopt.step()\nfor x in l2:\n    loss2.backward()\n    opt2.step()\n"):
         assert early_clip(paste) is None, paste
+
+
+def test_a_climb_after_a_short_fall_lists_the_uncleared_buffer_beside_the_rate():
+    """(ux_review_s66 H2) A loss that fell 37% over its first two prints, then climbed to nan: a rate too high can
+    overshoot after a first fall, and a buffer never cleared falls fast before its summed steps climb -- the answer
+    names the rate first and lists WR-260 beside it with the fall as its evidence. A climb from the first print, with
+    no fall before it, does not list WR-260; nor does a fall of under DESCENT_FALL."""
+    from trainwreck.curve_shape import DESCENT_FALL
+
+    values = ("2.3051", "1.9820", "1.4410", "1.9873", "4.2210", "17.993", "263.41", "nan", "nan")
+    log = "".join(f"step {50 * i} loss {v}\n" for i, v in enumerate(values))
+    d = diagnosis(log)
+    assert [m.entry.id for m in d.matches[:2]] == ["WR-220", "WR-260"]
+    assert d.matches[1].parts["curve"] < d.matches[0].parts["curve"]
+    assert d.matches[1].evidence[0] == ("the loss fell first, from 2.305 at step 0 to 1.441 at step 100, then turned "
+                                        "and climbed")
+    assert 1.4410 <= (1 - DESCENT_FALL) * 2.3051
+    climb = log.replace("step 50 loss 1.9820\nstep 100 loss 1.4410", "step 50 loss 2.5100\nstep 100 loss 2.9900")
+    shallow = log.replace("1.9820", "2.2000").replace("1.4410", "2.1000")
+    for text in (climb, shallow):
+        assert "curve" not in weighed_parts(text, "WR-260"), text

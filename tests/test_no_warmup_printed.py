@@ -3,7 +3,7 @@ at its highest from the first value printed -- constant, or decaying from there 
 import re
 from pathlib import Path
 
-from conftest import diagnosis
+from conftest import diagnosis, weighed_parts
 
 DECAY = (Path(__file__).parent / "logs" / "hf_trainer" / "decay_from_step_zero_spike.log").read_text()
 
@@ -50,3 +50,44 @@ def test_no_warmup_said_of_a_run_that_went_wrong_makes_the_warmup_entry_a_candid
     warmup = next(m for m in diagnosis(text).matches if m.entry.id == "WR-250")
     assert warmup.parts["no-warmup"] > 0
     assert any("the report says had no warmup" in e for e in warmup.evidence)
+
+
+STALLED = (10.9871, 11.6402, 10.2119, 8.9057, 8.0313, 7.6958, 7.4231, 7.4477, 7.3815, 7.4102)
+SAID = ("GPT-2 small from scratch with the Trainer gets stuck at ~7.4: the loss goes up at the start and then sits at "
+        "7.3-7.5 for thousands of steps.\n")
+
+
+def trainer_lines(losses=STALLED, rates=None, epochs=None) -> str:
+    rates = rates or [6e-4 - 1e-10 * i for i in range(len(losses))]
+    epochs = epochs or [0.0] * 6 + [0.04] * 2 + [0.11] * 2
+    return "".join(f"{{'loss': {v}, 'grad_norm': 1.0, 'learning_rate': {r!r}, 'epoch': {e}}}\n"
+                   for v, r, e in zip(losses, rates, epochs))
+
+
+def test_a_rate_at_its_top_from_the_first_steps_beside_an_early_rise_is_no_warmup_printed():
+    """(set s203, 03) The Trainer's rate at its highest from its first print at epoch 0.0, the loss up from 10.99 to
+    11.64 at the next print, then stalled far above where it should be, in words: no warmup, printed. It was "No known
+    failure found" (the curve fell from 10.99 to 7.41)."""
+    d = diagnosis(SAID + trainer_lines())
+    assert d.verdict == "uncertain" and d.matches[0].entry.id == "WR-250"
+    assert d.matches[0].parts["no-warmup"] > 0
+    assert any(e.startswith("the loss rose from 10.99 at epoch 0.0 to 11.64 at epoch 0.0 in a run whose log prints the "
+                            "learning rate at its highest, 0.0006, at its first value") for e in d.matches[0].evidence)
+
+
+def test_no_warmup_is_not_read_from_a_rate_that_rises_a_late_first_print_a_falling_start_or_a_warmup_set():
+    rising = trainer_lines(rates=[6e-5 * (i + 1) for i in range(10)])
+    late = trainer_lines(epochs=[0.5] * 6 + [0.6] * 2 + [0.7] * 2)
+    falling = trainer_lines(losses=(10.98, 10.2, 9.4, 8.9, 8.03, 7.69, 7.42, 7.44, 7.38, 7.41))
+    for text in (rising, late, falling, trainer_lines().replace("{'loss': 10.9871", "--warmup_steps 100\n{'loss': 10.9871")):
+        assert "no-warmup" not in weighed_parts(SAID + text, "WR-250"), text[:80]
+    # (a first print at step 500, the Trainer's default interval: a warmup of a few hundred steps is over by then)
+    def every(k: int) -> str:
+        return "AdamW\n" + "".join(f"step {k * (i + 1)} lr 0.0006 loss {v}\n" for i, v in enumerate(STALLED))
+
+    assert "no-warmup" not in weighed_parts(SAID + every(500), "WR-250")
+    assert "no-warmup" in weighed_parts(SAID + every(10), "WR-250")
+    # (a warmup set by a flag, its value after a space: Megatron's, fairseq's, the Trainer's command line)
+    for flag in ("--warmup_steps 100", "--lr-warmup-iters 500", "--warmup-updates 4000", "--warmup_ratio 0.03"):
+        assert "no-warmup" not in weighed_parts(SAID + flag + "\n" + every(10), "WR-250"), flag
+    assert "no-warmup" in weighed_parts(SAID + "--warmup_steps 0\n" + every(10), "WR-250")

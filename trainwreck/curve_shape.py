@@ -160,6 +160,7 @@ class Signature:
     start_updated: bool = False        # ... and that first value is a mean over steps that updated the weights
     first_epoch: bool = False          # non-finite from a first value that stands for a whole epoch (see NONFINITE_TRACES)
     jumped: bool = False               # a loss that stayed up got there in one step (JUMP_TO_PEAK): a batch's face too
+    short_descent: bool = False        # a climb after a fall of DESCENT_FALL over fewer than DESCENT_MIN values
     fix: str = ""                      # the first step of the fix its own facts name, for the entries of its name
 
 
@@ -486,7 +487,12 @@ def _signature(ev: Evidence) -> Signature:
                              f"{counted(t - warn_index, 'value')} before the first {kind}")
             if clipped := despite_clipping(facts):
                 return clipped
+            short_descent = not descent and _fell_first(ev)
+            if short_descent:
+                facts.insert(0, f"the loss fell first, from {fmt(ev.head[0])} at {ev.where(0)} to {fmt(ev.low)} at "
+                                f"{ev.where(ev.low_at)}, then turned and climbed")
             out = sig("descent-then-climb" if descent else "climb-then-nonfinite", facts)
+            out.short_descent = short_descent
             if warn_index is None and (b < WEAK_CLIMB * a if a > 0 else b - a < (WEAK_CLIMB - 1) * abs(a)):
                 out.weak = True
                 facts.append(f"a mild climb ({f'x{b / a:.2g}' if a > 0 else f'by {fmt(b - a)}'} in all) that a loss "
@@ -911,6 +917,12 @@ def _descent_before_climb(ev: Evidence) -> str | None:
     return (f"the loss first fell for {ev.low_at} values, from {fmt(first)} at {ev.where(0)} to "
             f"{fmt(ev.low)} at {ev.where(ev.low_at)}, then turned and climbed, as a loss does when the "
             "steps grow as training goes on")
+
+
+def _fell_first(ev: Evidence) -> bool:
+    """Did the loss fall by DESCENT_FALL before it climbed, in fewer values than a descent takes (DESCENT_MIN)?"""
+    first = ev.head[0]
+    return ev.low is not None and first > 0 and 2 <= ev.low_at < DESCENT_MIN and ev.low <= (1 - DESCENT_FALL) * first
 
 
 def _once_an_epoch(ev: Evidence) -> bool:
@@ -1586,6 +1598,31 @@ def _rate_flat_from_start(ev: Evidence) -> str:
         return ""
     return (f" in a run whose log prints the learning rate at its highest, {rates[0]:g}, at its first value and "
             f"falling from there ({rates[-1]:g} after {len(rates)} values): no warmup")
+
+
+# The same rate, printed from a first value at the run's very first steps, beside a loss that rose above its first value
+# within its first prints: the full rate's first steps, where they show (a run that fell from its start and broke
+# later kept one rate from its start, as many healthy runs do). The first print must come within the first
+# WARMUP_PRINTED_BY steps (by its step number, or by a fraction of the first epoch printed as 0, as Hugging Face's
+# Trainer rounds it: `'epoch': 0.0` is under 0.005 of an epoch): a warmup of a few hundred steps is over by a first
+# print at step 500, Trainer's default interval.
+WARMUP_PRINTED_BY, EARLY_PRINTS = 50, 3
+
+
+def rate_at_top_as_the_loss_rose(ev: Evidence) -> str:
+    """"the loss rose from ... in a run whose log prints ...: no warmup" (_rate_flat_from_start), where the first print
+    is at the run's first steps and the loss rose above its first value within EARLY_PRINTS prints; or ""."""
+    flat = _rate_flat_from_start(ev)
+    first = ev.at(0)
+    if not flat or first is None or WARMUP_SET.search(ev.prose):
+        return ""
+    step, epoch = step_number(first), epoch_number(first) or ""
+    if not (step <= WARMUP_PRINTED_BY if step is not None else "." in epoch and float(epoch) == 0.0):
+        return ""
+    rise = next((i for i in range(1, min(EARLY_PRINTS, len(ev.head))) if ev.head[i] > ev.head[0]), None)
+    if rise is None:
+        return ""
+    return f"the loss rose from {fmt(ev.head[0])} at {ev.where(0)} to {fmt(ev.head[rise])} at {ev.where(rise)}{flat}"
 
 
 def flat_tail(ev: Evidence) -> bool:

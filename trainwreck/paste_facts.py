@@ -17,7 +17,7 @@ import statistics
 from .clip_unused import CLIP_NO_EFFECT_SAID, clip_never_applied
 from .breaking_constructs import (MASKED_INF, breaking_construct, mask_row_printed, code_of, divides_by_norm, inverse_of_sum, loss_def_body,
                                   token_counts, y_pred_slices)
-from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, NOT_A_MEAN, Signature, at_run_start, fmt,
+from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, NOT_A_MEAN, Signature, at_run_start, fmt, rate_at_top_as_the_loss_rose,
                           same_batch_jumps)
 from .data_checked import data_said_finite, inputs_only
 from .data_values import (ADAPT_CALL, CLASSES_COUNTED, classes_short, DIVIDED_255, DIVIDED_255_ITSELF, IMAGE_READER, INPUT_NAME,
@@ -275,6 +275,9 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
         out["no-warmup"] = (f"it went wrong{kept}: without warmup, Adam's first step moves every parameter by about the "
                             "full learning rate, however small its gradient, and its early steps stay near that size "
                             "while the moment estimates rest on a few gradients")
+    elif went_wrong and sig.name != "spike-then-recover" and (rose := rate_at_top_as_the_loss_rose(ev)):
+        out["no-warmup"] = (f"{rose}; without it, Adam's first step moves every parameter by about the full learning "
+                            "rate, however small its gradient")
     # (MXNet's Gluon overwrites each parameter's gradient on backward() unless told grad_req='add', which sums into it
     # until zero_grad() clears it)
     if went_wrong and (req := GRAD_REQ_ADD.search(ev.prose)) and ".backward(" in ev.prose and not clears(ev.prose) \

@@ -63,7 +63,10 @@ WARMUP_NAMED = lazy_regex.compile(r"warm-?up", re.I)
 # ... unless the paste sets a warmup of its own ("warmup_steps=500", "1000 warmup steps"): the words of no warmup are
 # another run's
 # (also inside a name: HF's `num_warmup_steps=1000`)
+# (or a command line's flag, its value after a space: `--warmup_steps 100`, Megatron's `--lr-warmup-iters 500`, fairseq's
+# `--warmup-updates 4000`)
 WARMUP_SET = lazy_regex.compile(r"(?<![a-z])warm-?up(?:_steps|_ratio|_iters?|_epochs)?\s*[=:]\s*(?:0*[1-9]\d*|0?\.0*[1-9])|"
+                                r"--[\w-]{0,20}?warm-?up[\w-]{0,30}[ \t]+(?:0*[1-9]\d*|0?\.0*[1-9])|"
                                 r"\b\d[\d,]* warm-?up steps|\bwarm-?up (?:over|of) (?:the first )?\d", re.I)
 
 

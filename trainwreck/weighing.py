@@ -688,6 +688,11 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         curve = (W_PART if sig.weak else W_CURVE) / math.sqrt(w.trace_count.get(entry.trace, 1))
     elif PART_OF.get(sig.name) == entry.trace:
         curve = W_GENERAL if w.trace_count.get(sig.name) else W_PART
+    elif sig.short_descent and entry.trace == "descent-then-climb":
+        # (a fall over a few values before the climb: too short to call the descent the entry's face is, but a buffer
+        # never cleared falls fast before it climbs -- a suspect beside the rate, whose steps can overshoot after a
+        # first fall as well)
+        curve = W_PART / 2
     elif sig.name in TIMED and shown_when <= w.told_when[entry.id] and entry.trace != "none":
         curve = W_PART / 2           # not its signature, but its Symptom says it can show then too
     elif c.regressor and sig.name == entry.also_trace == "climb-then-nonfinite" and "inputs" not in c.scaled["scaled"]:
@@ -1001,9 +1006,11 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
             c.lr_tried == "delayed" or whole_loop_steps(c.ev.prose)):
         face = "never-cleared"
     if face and parts.get("curve", 0) < W_CURVE:
+        # (the fact first, the curve it makes a face of after it, though the curve counted a part before)
+        parts.pop("curve", None)
         parts["curve"] = W_CURVE
         against[:] = [a for a in against if not a.startswith(CURVE_AGAINST)]
-        evidence += [f for f in c.sig.facts if f not in evidence]
+        evidence[:] = [f for f in evidence if f not in c.sig.facts] + c.sig.facts
     tried, sentence = c.precision_tried
     # WR-040's own check, done: the same run in full precision -- in a paste that shows half precision in use
     if tried and entry.id in w.precision and (c.half_shown or c.precision) and not c.half_denied:
