@@ -8011,3 +8011,36 @@ def test_a_climb_after_a_short_fall_lists_the_uncleared_buffer_beside_the_rate()
     shallow = log.replace("1.9820", "2.2000").replace("1.4410", "2.1000")
     for text in (climb, shallow):
         assert "curve" not in weighed_parts(text, "WR-260"), text
+
+
+JAX_CLIMB = ("tx = optax.chain(optax.clip_by_global_norm(5.0), optax.adamw(schedule))\n" + "".join(
+    f"step {s} | loss {v} | gnorm {g}\n" for s, v, g in (
+        (0, "9.91", "4.20"), (200, "6.85", "1.90"), (400, "5.02", "0.80"), (600, "4.41", "0.52"), (800, "4.10", "0.44"),
+        (1000, "3.95", "0.41"), (1100, "3.91", "0.49"), (1150, "4.02", "0.97"), (1170, "4.60", "2.40"),
+        (1180, "7.10", "4.10"), (1185, "8.30", "3.20"), (1190, "7.90", "2.70"), (1195, "8.90", "4.60"),
+        (1200, "nan", "nan"))))
+
+
+def test_a_climb_that_levels_off_beside_norms_under_the_clip_is_the_clip_that_never_engaged():
+    """(set s203, 04) A climb that rose, levelled near its top, then went nan, beside gradient norms printed on every
+    line that never reach the clip's 5.0: the clip never shortened a step, as for a climb of rises in a row."""
+    d = diagnosis(JAX_CLIMB)
+    assert d.matches[0].entry.id == "WR-240"
+    assert "gradient clipping at 5 never engaged: the largest gradient norm before the blow-up was 4.6" in \
+        d.matches[0].evidence
+
+
+def test_gradients_computed_anew_by_jax_or_a_tape_count_against_a_buffer_never_cleared():
+    """(set s203, 04) jax.grad, optax and tape.gradient return new gradients on every call: no buffer to forget
+    (WR-260's own JAX and Keras parts). Not where the paste calls backward() or names an accumulation of its own."""
+    from trainwreck.gradient_clearing import gradients_fresh
+
+    assert weighed_parts(JAX_CLIMB, "WR-260")["trainer"] < 0
+    assert "(`optax.chain`)" in weighed(JAX_CLIMB, "WR-260")[2][-1]
+    for code in ("grads = jax.grad(loss_fn)(params)", "loss, grads = nnx.value_and_grad(f)(model)",
+                 "grads = tape.gradient(loss, model.trainable_variables)"):
+        assert gradients_fresh(code), code
+    for code in ("grads = jax.grad(loss_fn)(params)\nacc_grads = jax.tree.map(jnp.add, acc_grads, grads)",
+                 "optax.chain(...)  # with gradient accumulation over 8 micro-batches", "loss.backward()\noptax.sgd",
+                 "opt = torch.optim.AdamW(model.parameters())"):
+        assert not gradients_fresh(code), code

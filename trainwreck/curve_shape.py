@@ -515,6 +515,9 @@ def _signature(ev: Evidence) -> Signature:
             descent = _descent_before_climb(ev)
             if descent:
                 facts.insert(0, descent)
+            # (beside a clip that never shortened a step, as a climb of rises in a row is)
+            if clipped := despite_clipping(facts):
+                return clipped
             return sig("descent-then-climb" if descent else "climb-then-nonfinite", facts)
         # (a loss that never went below its first value, and rose to twice it or more, did not fall before it broke,
         # however it swung on the way: 0.7247, 4.3799, 1.9667, 2.449, inf -- the steps overshot from the first)

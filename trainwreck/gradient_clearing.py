@@ -250,6 +250,26 @@ def trainer_clears(ev: Evidence) -> str:
     return f"the log is printed by {trainer.name.removesuffix(' log')}, whose trainer {trainer.clears_gradients}"
 
 
+# Gradients the paste's own code computes anew at each call: JAX's jax.grad and value_and_grad (and Flax's nnx.grad,
+# which wraps them) return a new pytree, optax's transformations take that pytree and keep no gradient buffer, and
+# TensorFlow's tape.gradient returns new tensors. There is no buffer to forget: WR-260's JAX and Keras parts say the
+# mistake needs an accumulator carried by hand and never reset. Not where the paste calls backward() (PyTorch's
+# buffers) or names an accumulation of its own.
+FRESH_GRADIENTS = lazy_regex.compile(r"\b(?:jax|nnx)\.(?:value_and_grad|grad)\s*\(|\btape\.gradient\s*\(|"
+                                     r"\boptax\.(?:chain|adamw?|sgd|lion|adafactor|apply_updates)\b")
+ACCUMULATED_BY_HAND = lazy_regex.compile(r"(?i)\baccum\w*|\bacc_?grads?\b|\bgrads?_?acc\w*|\bgrad_sums?\b|"
+                                         r"\bsummed_grads?\b|\.backward\(")
+
+
+def gradients_fresh(prose: str) -> str:
+    """How the paste's own code computes its gradients anew at each step (FRESH_GRADIENTS), as written; or ""."""
+    found = FRESH_GRADIENTS.search(prose)
+    if found is None or ACCUMULATED_BY_HAND.search(prose):
+        return ""
+    return (f"the paste's code computes its gradients anew at each step (`{found.group(0).rstrip('( ')}`): JAX's "
+            "jax.grad and TensorFlow's tape.gradient return new values on every call, with no buffer to forget")
+
+
 # A gradient buffer written by hand (NumPy, a course's loop) that sums into itself inside the loop that steps the
 # weights with it, and is set to zero only outside that loop: `gW = np.zeros_like(W)` before `for xb, yb in ...:`,
 # then `gW += xb.T @ (P - yb)` and `W -= lr * gW` on every batch. Each step applies the sum of every gradient since the

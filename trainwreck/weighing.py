@@ -22,7 +22,7 @@ from .data_checked import inputs_only
 from .data_values import (INPUT_NAN_WORDS, MASK_255_WORDS, MASK_SCALED_WORDS, ONE_CLASS_IOU_WORDS, RAW_PIXEL_WORDS,
                           UNLABELLED_WORDS)
 from .exp_limits import EXP_OVERFLOW_WORDS
-from .gradient_clearing import CLEARED_EACH_STEP, UNCLEARED_WORDS, trainer_clears, whole_loop_steps
+from .gradient_clearing import CLEARED_EACH_STEP, UNCLEARED_WORDS, gradients_fresh, trainer_clears, whole_loop_steps
 from .gradient_norms import CLIP_LATE_WORDS, CLIP_UNENGAGED_WORDS, FIRST_LAYERS_WORDS, grads_said_zero
 from .input_scaling import CONSTANT_FEATURE_WORDS, FORGOT_INPUTS, FORGOT_TARGETS, SCALES_WORDS, scaled_said
 from .loss_inputs import (DENSE, FROM_LOGITS, own_normaliser, KERAS_CROSSENTROPY, KERAS_NAMED, KERAS_OUTPUT, KERAS_PAIRING_SAID,
@@ -1135,6 +1135,9 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         parts["trainer"] = -W_PRINTED
         against.append(f"{c.trainer_clears}: gradients pile up only in steps written by hand (a loop of your own, "
                        "Lightning's manual optimization, a custom train_step)")
+    elif entry.id in w.uncleared and (fresh := gradients_fresh(ev.prose)):
+        parts["trainer"] = -W_PRINTED
+        against.append(f"{fresh}: gradients pile up only where an accumulator is carried by hand and never reset")
     if "rate-rose" in c.printed and special and PART_OF[entry.trace] == RATE:
         parts["rate-rose"] = -W_SAID_HALF
         against.append("the learning rate the log prints rose through the climb: that alone grows the steps, with "
