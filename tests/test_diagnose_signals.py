@@ -8044,3 +8044,46 @@ def test_gradients_computed_anew_by_jax_or_a_tape_count_against_a_buffer_never_c
                  "optax.chain(...)  # with gradient accumulation over 8 micro-batches", "loss.backward()\noptax.sgd",
                  "opt = torch.optim.AdamW(model.parameters())"):
         assert not gradients_fresh(code), code
+
+
+@pytest.mark.parametrize("fill, half, read", [
+    ("tf.where(mask, scores, tf.cast(-1e9, scores.dtype))", 'mixed_precision.set_global_policy("mixed_float16")', True),
+    ("scores = scores.masked_fill(~mask, -1e9)", "with torch.autocast('cuda', dtype=torch.float16):", True),
+    ("scores = scores + (1.0 - mask) * -100000.0", "model = model.half()", True),
+    # (float32 holds -1e9; bfloat16 has float32's range; -1e4 is finite in float16, whose largest magnitude is 65504)
+    ("tf.where(mask, scores, tf.cast(-1e9, scores.dtype))", "", False),
+    ("tf.where(mask, scores, tf.cast(-1e9, scores.dtype))", 'set_global_policy("mixed_bfloat16")', False),
+    ("scores = scores.masked_fill(~mask, -1e4)", "model = model.half()", False),
+])
+def test_a_mask_constant_past_float16s_range_in_a_float16_run_is_an_all_inf_row(fill, half, read):
+    """(set s203, 02) A -1e9 fill cast to float16 is -inf (WR-070's own point): a row masked whole is all -inf, and its
+    softmax nan -- read as the -inf fill is, where the code runs float16."""
+    from trainwreck.breaking_constructs import breaking_construct
+
+    code = f"{half}\n{fill}\nattn = tf.nn.softmax(scores, axis=-1)\n"
+    facts = breaking_construct(code)
+    assert ("masked-inf" in facts) == read
+    if read:
+        assert "float16's largest magnitude is 65504, so the fill is -inf there" in facts["masked-inf"]
+
+
+def test_half_called_on_a_model_names_float16():
+    """`model.half()` is float16 however it is named: a paste that also names bf16 is not bfloat16 alone."""
+    from trainwreck.precision_said import bf16_only
+
+    assert not bf16_only("Trained in bf16 before; now model = model.half() and the loss is nan.")
+    assert bf16_only("Trained in bf16 with torch.autocast(dtype=torch.bfloat16); the loss is nan.")
+
+
+def test_a_bar_that_counts_from_1_again_under_the_same_epoch_header_is_a_second_run():
+    """(set s203, 02) A Keras bar all nan, then the same bar from 1/4690 again with finite values and no epoch header
+    of its own (the reporter's run in float32, pasted after): two runs, the one that went nan read; it was one run
+    "followed by 2 finite values later". A bar whose count only rises is one run."""
+    bar = "".join(f"{n:>5}/4690 [....] - ETA: 20:00 - loss: {v} - accuracy: 0.0003\n"
+                  for n, v in ((1, "nan"), (25, "nan"), (50, "nan"), (100, "nan")))
+    again = "".join(f"{n:>5}/4690 [....] - ETA: 38:22 - loss: {v} - accuracy: 0.0521\n" for n, v in ((1, "10.4127"),
+                                                                                                     (100, "8.9034")))
+    d = diagnosis("Epoch 1/3\n" + bar + "\nWith the float32 policy and nothing else changed:\n\n" + again)
+    assert d.evidence.runs.startswith("2 runs one after another"), d.evidence.runs
+    assert d.evidence.count == 4 and d.evidence.finite_after == 0
+    assert diagnosis("Epoch 1/3\n" + bar).evidence.runs == ""

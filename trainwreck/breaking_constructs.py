@@ -13,6 +13,7 @@ import re
 
 from .brackets import arguments
 from .loss_inputs import model_output
+from .precision_said import FP16_NAMED, bf16_only
 from .sentences import UNDONE, denied_before, sentence_around
 from . import lazy_regex
 
@@ -31,6 +32,14 @@ _NEG_INF = (r"(?:float\(\s*['\"]-inf(?:inity)?['\"]\s*\)|-\s*float\(\s*['\"]inf(
             r"|-\s*(?:np|numpy|math|torch|jnp)\.inf\b)")
 MASKED_INF = lazy_regex.compile(r"\bmasked_fill_?\([^\n]{0,120}?,\s*" + _NEG_INF + r"\s*\)?|\bwhere\([^\n]{0,120}?,\s*" + _NEG_INF
                                 + r"\s*\)|\[(?=[^\]\n]{0,40}(?:mask|~|==|!=|<|>|\bis_|bool))[^\]\n]{1,40}\]\s*=\s*" + _NEG_INF)
+# ... or with a finite constant past float16's largest magnitude, 65504 (`tf.where(mask, s, tf.cast(-1e9, s.dtype))`,
+#   `masked_fill(mask, -1e9)`, an additive `(1 - mask) * -1e9`), in a paste whose code runs float16: cast to float16
+#   the constant is -inf, and the row masked whole is nan again (WR-070's "A finite -1e9 mask is not finite in float16").
+#   (PyTorch's masked_fill refuses the constant on a float16 tensor with an error instead; TensorFlow's cast and an
+#   additive mask turn it into -inf silently.)
+_PAST_FP16 = r"-\s*(?:1(?:\.0+)?e\+?0*(?:[5-9]|[1-9]\d)|[1-9]\d{5,}(?:\.0+)?)(?![\w.])"
+MASKED_PAST_FP16 = lazy_regex.compile(r"\b(?:masked_fill_?|where)\([^\n]{0,120}?,\s*(?:[\w.]{1,30}\(\s*)?" + _PAST_FP16 + r"|"
+                                      r"\bmask\w*\s*\)?\s*\*\s*\(?" + _PAST_FP16)
 # - A log of a probability with nothing to keep it off 0 (`np.log(1 - y_hat)`, a binary cross-entropy's,
 #   `tf.log(tf.sigmoid(z))`, `torch.log(p)` where the paste makes p with a sigmoid or a softmax): a probability that
 #   rounds to 0 -- a float32 sigmoid of about -88 or less (PyTorch, JAX, TensorFlow), or 1 - p for a p that rounds to
@@ -892,6 +901,16 @@ def breaking_construct(prose: str) -> dict[str, str]:
         out["masked-inf"] = (f"the pasted code fills masked scores with -inf (`{' '.join(prose[m.start():m.end()].split())}`):"
                              " a row whose every position is masked is all -inf, and its softmax is exp(-inf - (-inf)) "
                              "= nan")
+    elif (huge := next(MASKED_PAST_FP16.finditer(code), None)) and (half := FP16_NAMED.search(code)) \
+            and not bf16_only(prose):
+        out["masked-inf"] = (f"the pasted code fills masked scores with a constant past float16's range "
+                             f"(`{' '.join(prose[huge.start():huge.end()].split())}`) and runs in float16 "
+                             f"(`{half.group(0)}`): float16's largest magnitude is 65504, so the fill is -inf there, a "
+                             "row whose every position is masked is all -inf, and its softmax is exp(-inf - (-inf)) = nan")
+        if left := _left_padded_causal(prose):
+            out["masked-row-every-batch"] = (f"and it pads on the left under a causal mask (\"{left}\"): the first "
+                                             "query of a left-padded row may see only padding, so such a row is there "
+                                             "in every batch that holds a left-padded sequence")
     elif (first := _first_query_masked(prose)):
         out["masked-inf"] = (f"the paste lets each position attend only to positions strictly before it (\"{first}\"): "
                              "the first position has none, so its every key is masked, and the softmax of an all -inf "

@@ -218,10 +218,12 @@ RESTART_NEAR = 10.0
 def _loss_starts_again(run: list[float], value: float) -> bool:
     """Is the value back near where the run before it started (within RESTART_NEAR of its first value), and
     nearer that than where it left off (if it left off finite)? A run that starts non-finite after one that ended finite (a change of
-    precision, broken from its first step) starts again too."""
+    precision, broken from its first step) starts again too; and so does one that starts finite after a run with no
+    finite value at all (non-finite from its first step: the weights it left were nan, and a finite loss after the count
+    started again is another start -- the same model back in full precision)."""
     finite = [v for v in run if math.isfinite(v)]
     if not finite:
-        return False
+        return math.isfinite(value)
     if not math.isfinite(value):
         return math.isfinite(run[-1])
     first, last = finite[0], finite[-1]

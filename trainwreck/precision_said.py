@@ -37,7 +37,8 @@ HALF_SHOWN = lazy_regex.compile(r"(?i)(?<![\w-])(?:--)?(?:fp16|float16|mixed_flo
 BF16_ONLY = lazy_regex.compile(r"(?i)\b(?:bf16|bfloat16|mixed_bfloat16)\b")
 # (float16 by its other names: Lightning's precision="16-mixed" or 16 and its "Using 16bit Automatic Mixed Precision
 # (AMP)" -- not "bf16-mixed", an image's "16-bit", nor a precision metric, "precision: 16.7%")
-FP16_NAMED = lazy_regex.compile(r"(?i)(?<![\w-])(?:fp16|float16|mixed_float16|\.half\(\))|(?<![\w-])--fp16\b|(?<![\w-])16-mixed\b|"
+# (`.half()` after the name it is called on: `model.half()`)
+FP16_NAMED = lazy_regex.compile(r"(?i)(?<![\w-])(?:fp16|float16|mixed_float16)|\.half\(\)|(?<![\w-])--fp16\b|(?<![\w-])16-mixed\b|"
                                 r"\bprecision[ =:\"']{1,4}16(?![\w.%-])|(?<![\w-])16[- ]?bit (?:automatic )?mixed[- ]precision\b")
 
 

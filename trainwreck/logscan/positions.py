@@ -308,6 +308,11 @@ def starts_again(before: Position, after: Position) -> bool:
         return True
     if (e1 and e2 and e1 != e2) or bool(e1) != bool(e2):
         return False
+    # (a bar's count that goes back under the same epoch header, with no header of its own: a bar prints its epoch's
+    # header before it -- Keras's "Epoch 2/3" -- so a count from 1 again under the old one is another run's bar)
+    b1, b2 = (_BARE_COUNT.match(p.step or "") for p in (before, after))
+    if b1 and b2 and before.inherited and after.inherited and int(b2.group(1)) < int(b1.group(1)):
+        return True
     s1, s2 = (_STEP_NUMBER.match(p.step or "") for p in (before, after))
     if not (s1 and s2 and s1.group(1) == s2.group(1) and s1.group(1) in RUNNING_COUNTERS
             and int(s2.group(2)) < int(s1.group(2))):
