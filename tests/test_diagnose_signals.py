@@ -8087,3 +8087,17 @@ def test_a_bar_that_counts_from_1_again_under_the_same_epoch_header_is_a_second_
     assert d.evidence.runs.startswith("2 runs one after another"), d.evidence.runs
     assert d.evidence.count == 4 and d.evidence.finite_after == 0
     assert diagnosis("Epoch 1/3\n" + bar).evidence.runs == ""
+
+
+def test_float16_named_as_the_format_of_stored_data_is_not_the_runs_precision():
+    """(set s203, 07) "teacher logprobs stored as fp16 .npy shards" is a file's dtype: the student trains in bf16, and
+    half precision is not shown switched on. Named as the run's own, it is."""
+    from trainwreck.precision_said import half_precision_shown
+    from trainwreck.thesaurus import tokens
+
+    for text in ("Teacher outputs were precomputed offline, stored as fp16 .npy shards. The student runs bf16.",
+                 "The CLIP features are cached in float16 on disk; training is fp32.",
+                 "I load fp16 embedding files and train an MLP on them."):
+        assert half_precision_shown(text, tokens(text)) == "", text
+    for text in ("I train with fp16 and the loss is nan.", "Training uses fp16 files and fp16=True in the Trainer."):
+        assert half_precision_shown(text, tokens(text)), text

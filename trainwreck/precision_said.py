@@ -76,6 +76,12 @@ QUESTION_OPENING = lazy_regex.compile(r"(?i)^\s*(?:could|can|might|may|should|wo
 # else; I fine-tune it in fp32")
 ORIGIN = lazy_regex.compile(r"(?i)\b(?:pre-?trained|trained\s+by|exported|saved|checkpoint\w*)\b")
 
+# ... or the format of stored data, not the run's arithmetic: "teacher logits stored as fp16 .npy shards", "features
+# cached in float16", "fp16 embedding files" (a file's dtype; the model reading them computes in its own)
+STORED_AS = lazy_regex.compile(r"(?i)\b(?:stored|cached|saved|written|kept|dumped|precomputed)\s+(?:as|in)\s+$")
+DATA_AFTER = lazy_regex.compile(r"(?i)\s+(?:\.?np[yz]|shards?|files?|arrays?|features?|embeddings?|records?|"
+                                r"tfrecords?|parquet|hdf5|h5)\b")
+
 
 def half_precision_shown(text: str, words: list[str]) -> str:
     """What in the report shows half precision switched on (quoted as written), or "" -- also when its words
@@ -114,6 +120,8 @@ def _not_this_run(text: str, m: re.Match) -> bool:
             and not USE_SAID.search(text, start, m.start()):
         return True
     if _hearsay(text, m):
+        return True
+    if STORED_AS.search(text[max(0, m.start() - 30):m.start()]) or DATA_AFTER.match(text, m.end()):
         return True
     if not ORIGIN.search(text, start, m.start()):
         return False
