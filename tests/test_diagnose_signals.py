@@ -8101,3 +8101,31 @@ def test_float16_named_as_the_format_of_stored_data_is_not_the_runs_precision():
         assert half_precision_shown(text, tokens(text)) == "", text
     for text in ("I train with fp16 and the loss is nan.", "Training uses fp16 files and fp16=True in the Trainer."):
         assert half_precision_shown(text, tokens(text)), text
+
+
+KERAS_SOFTMAX_MODEL = ("model = tf.keras.Sequential([\n    tf.keras.layers.Flatten(input_shape=(28, 28)),\n"
+                       "    tf.keras.layers.Dense(128, activation='relu'),\n"
+                       "    tf.keras.layers.Dense(10, activation='{act}'),\n])\n"
+                       "with tf.GradientTape() as tape:\n    out = model(x, training=True)\n"
+                       "    loss = tf.reduce_mean(tf.nn.{op}(labels=y, logits=out))\n")
+
+
+@pytest.mark.parametrize("act, op, read", [
+    ("softmax", "sparse_softmax_cross_entropy_with_logits", True),
+    ("softmax", "softmax_cross_entropy_with_logits", True),
+    ("sigmoid", "sigmoid_cross_entropy_with_logits", True),
+    ("sigmoid", "sparse_softmax_cross_entropy_with_logits", False),
+    ("relu", "sparse_softmax_cross_entropy_with_logits", False),
+])
+def test_a_keras_softmax_output_handed_to_tensorflows_logits_op_is_probabilities_as_logits(act, op, read):
+    """(set s206, 07) A Keras model ending in a softmax whose output a GradientTape loop hands to
+    tf.nn.sparse_softmax_cross_entropy_with_logits: TensorFlow's op applies its own softmax, and no Keras loss is there
+    to read the logits the activation kept. It was "No known failure found" (the loss fell from 1.96 to 1.60 while the
+    accuracy rose to 86%)."""
+    curve = "".join(f"epoch {e:2d}  loss {1.96 - 0.36 * (1 - 0.8 ** e):.4f}  acc {0.66 + 0.2 * (1 - 0.8 ** e):.4f}\n"
+                    for e in range(1, 21))
+    text = "Loss stays around 1.6 though the accuracy reaches 85%.\n" + KERAS_SOFTMAX_MODEL.format(act=act, op=op) + curve
+    assert ("pairing" in weighed_parts(text, "WR-130")) == read
+    if read:
+        d = diagnosis(text)
+        assert d.matches[0].entry.id == "WR-130" and d.verdict == "uncertain"

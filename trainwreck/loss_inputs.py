@@ -48,6 +48,10 @@ KERAS_PAIRING_SAID = lazy_regex.compile(r"(?i)(?<!no )(?<!without )(?<!removed t
                                         r"binary_crossentropy)\b|\b(?:output|last layer|final layer)\b(?:(?!\b(?:no|without|linear)\b)"
                                         r"[^.;\n]){0,20}?\b(?P<act2>softmax|sigmoid)\b[^.\n]{0,60}?\b(?P<loss2>(?:sparse_)?categorical_crossentropy|"
                                         r"binary_crossentropy)\b")
+# ... or TensorFlow's own ops that take logits and apply their softmax or sigmoid (`tf.nn.sparse_softmax_cross_entropy_
+# with_logits`), handed a Keras model's output: no Keras loss reads the logits the activation kept, so nothing repairs it
+TF_LOGITS_OP = lazy_regex.compile(r"\btf\.(?:compat\.v1\.)?nn\.(?P<kind>sparse_softmax|softmax|sigmoid)_cross_entropy_with_logits"
+                                  r"(?:_v2)?\b")
 KERAS_CROSSENTROPY = lazy_regex.compile(r"(?:sparse_)?categorical_crossentropy|(?:Sparse)?CategoricalCrossentropy|"
                                         r"binary_crossentropy|BinaryCrossentropy")
 _KERAS_CE = r"(?:categorical_crossentropy|CategoricalCrossentropy|binary_crossentropy|BinaryCrossentropy)"

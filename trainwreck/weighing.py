@@ -26,6 +26,7 @@ from .gradient_clearing import CLEARED_EACH_STEP, UNCLEARED_WORDS, gradients_fre
 from .gradient_norms import CLIP_LATE_WORDS, CLIP_UNENGAGED_WORDS, FIRST_LAYERS_WORDS, grads_said_zero
 from .input_scaling import CONSTANT_FEATURE_WORDS, FORGOT_INPUTS, FORGOT_TARGETS, SCALES_WORDS, scaled_said
 from .loss_inputs import (DENSE, FROM_LOGITS, own_normaliser, KERAS_CROSSENTROPY, KERAS_NAMED, KERAS_OUTPUT, KERAS_PAIRING_SAID,
+                          TF_LOGITS_OP,
                           OTHER_BACKEND, PROBABILITY_LOSS_WORDS, TF_BACKEND, TORCH_LOGITS_LOSS, impossible_negative,
                           MODEL_ENDS_SAID, PROBABILITY_NAMED, distribution_on_probabilities, logits_loss_handed,
                           model_ends_said, model_output, output_of_generator, negative_shown, probabilities_handed)
@@ -1077,6 +1078,14 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
             parts["pairing"] = -W_SAID_HALF
             against.append(f"the pasted Keras model ends in a {output.group('act')} and its cross-entropy takes "
                            "probabilities (from_logits is False unless set): the pairing Keras expects")
+    elif output and (op := TF_LOGITS_OP.search(ev.prose)) \
+            and (op.group("kind") == "sigmoid") == (output.group("act") == "sigmoid"):
+        parts["pairing"] = W_SAID_HALF
+        _not_held_against(parts, against)
+        evidence.append(f"the pasted Keras model ends in a {output.group('act')} and the paste hands a loss to "
+                        f"`{op.group(0)}`, which applies its own {output.group('act')} to what it is given as logits: "
+                        "probabilities handed over as logits (TensorFlow's own op: nothing reads the logits the "
+                        "activation kept, as Keras's losses do)")
     elif entry.id in w.probabilities and KERAS_NAMED.search(ev.prose) and not FROM_LOGITS.search(ev.prose) \
             and (said := KERAS_PAIRING_SAID.search(ev.prose)) \
             and ("binary" in (keras_loss := (said.group("loss") or said.group("loss2")).lower())) \
