@@ -2316,7 +2316,9 @@ def test_a_softmax_written_with_unshifted_exps_is_read_as_the_overflow_it_risks(
     unshifted = ["w = jnp.exp(s) / jnp.exp(s).sum(-1, keepdims=True)\n",
                  "num = torch.exp(torch.diag(sim))\nden = torch.exp(sim).sum(dim=1)\nloss = -torch.log(num / den).mean()\n",
                  "e = np.exp(z)\np = e / np.sum(e, axis=1)\n",
-                 "loss = np.log(np.sum(np.exp(logits), axis=1)) - logits[y]\n"]
+                 "loss = np.log(np.sum(np.exp(logits), axis=1)) - logits[y]\n",
+                 # (set s206, 11: TensorFlow's reduce_sum)
+                 "e = tf.exp(scores)\nw = e / tf.reduce_sum(e, axis=-1, keepdims=True)\n"]
     for code in unshifted:
         assert "exp-unshifted" in breaking_construct(code), code
     for code in ("e = np.exp(z - z.max(axis=1, keepdims=True))\np = e / e.sum(axis=1, keepdims=True)\n",
@@ -2324,6 +2326,7 @@ def test_a_softmax_written_with_unshifted_exps_is_read_as_the_overflow_it_risks(
                  "def sigmoid(z):\n    return 1 / (1 + np.exp(-z))\n",
                  "e = np.exp(z)\ns = 1 / (1 + e)\n",
                  "w = np.exp(-d / tau)\nw = w / 2\n",
+                 "e = tf.exp(scores - tf.reduce_max(scores, axis=-1, keepdims=True))\nw = e / tf.reduce_sum(e, -1)\n",
                  OVERFLOW):          # (a warning's echo of its line: when it was printed, the message's reading says)
         assert "exp-unshifted" not in breaking_construct(code), code
     steps = "".join(f"step {k * 200} loss {v}\n" for k, v in enumerate(("5.47", "4.12", "3.23", "2.45", "2.01", "nan")))

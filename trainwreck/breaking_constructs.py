@@ -584,7 +584,8 @@ EXP_BOUNDED_INPUT = lazy_regex.compile(r"sigmoid|tanh|cosine_similarity|log_prob
 # (a sum over a graph's neighbourhoods by the exps as the call's first argument: torch_scatter's scatter, whose reduce
 # is "sum" unless said otherwise, and scatter_add; TensorFlow's and JAX's segment_sum -- GAT's softmax over each
 # node's incoming edges, written by hand)
-_SUM_CALL = r"(?:\w+\.)*(?:sum|scatter(?:_add|_sum)?|segment_sum)\("
+# (TensorFlow's reduce_sum too: `e / tf.reduce_sum(e, axis=-1, keepdims=True)`)
+_SUM_CALL = r"(?:\w+\.)*(?:sum|reduce_sum|nansum|scatter(?:_add|_sum)?|segment_sum)\("
 LOG_OF_ADDED_EXPS = lazy_regex.compile(r"(?<![\w.])(?:\w+\.)?log\(\s*(?:\w+\.)*exp\([^\n]{0,200}?\+\s*(?:\w+\.)*exp\(")
 # - A softplus written by hand: a log of an exp with a constant added, `torch.log(1 + torch.exp(x))`, `np.log1p(np.exp(z))`,
 #   SchNet's shifted softplus as `torch.log(0.5 * torch.exp(x) + 0.5)`. An input past about 88.7 in float32 makes exp
