@@ -8132,3 +8132,28 @@ def test_a_keras_softmax_output_handed_to_tensorflows_logits_op_is_probabilities
     if read:
         d = diagnosis(text)
         assert d.matches[0].entry.id == "WR-130" and d.verdict == "uncertain"
+
+
+def test_the_models_output_printed_with_every_row_alike_is_one_output_for_every_input():
+    """(set s205, 01) "When I print model(x) for a few test images every row is the same 10 numbers": the model's output
+    printed, its rows alike. Not a data loader's rows of one length."""
+    from trainwreck.frozen_said import one_output_said
+
+    for text in ("When I print model(x) for a few test images every row is the same 10 numbers.",
+                 "I printed the logits and every row is identical."):
+        assert one_output_said(text), text
+    assert one_output_said("I print the data loader and every row is the same length.") == ""
+
+
+def test_an_average_counts_as_printed_only_where_a_value_follows_it():
+    """(set s205, 01) The loop's own code, `print(f"Epoch {e}: avg loss {running/total:.4f}")`, is no line of averages:
+    counted as one, it outnumbered the bar's per-epoch losses, and the two series were read interleaved (2.3, 187.3,
+    2.3, 2.3028, ...)."""
+    from trainwreck.logscan.layout import averaged_losses
+
+    code = b'    print(f"Epoch {epoch+1}: avg loss {running/total:.4f}, acc {100*correct/total:.2f}%")\n'
+    log = b"".join(b"Epoch %d/3: 100%%|##########| 938/938 [00:08<00:00, 108.43it/s, loss=2.3]\n"
+                   b"Epoch %d: avg loss %s, acc 10.00%%\n" % (e, e, v) for e, v in ((1, b"187.3390"), (2, b"2.3028"),
+                                                                                   (3, b"2.3027")))
+    assert averaged_losses(code + log) == [b"avg loss"]
+    assert averaged_losses(log.replace(b", loss=2.3]", b"]")) == []

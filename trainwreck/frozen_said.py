@@ -48,6 +48,11 @@ ONE_OUTPUT = lazy_regex.compile(
     # which of a detector's predictions means that nothing passed its threshold)
     r"\s+(?:exactly\s+|always\s+)?(?:[-+]?\d*\.?\d+(?:e-?\d+)?|\[[-+\d.,\se]{3,120}\]|\"\"|''|empty\s+strings?)\s+(?:for|on) "
     + _EVERY + r" " + _INPUTS + r"\b"
+    # "when I print model(x) for a few images every row is the same 10 numbers", "the printed logits: every row is
+    # identical": the model's output printed, its rows alike
+    r"|\bprint\w*\s+(?:out\s+)?(?:the\s+)?(?:\w+\.){0,3}(?:model|net|forward|predict|outputs?|logits?|predictions?)\w*"
+    r"(?:\([^()\n]{0,30}\))?[^.\n]{0,60}?\b(?:every|each|all(?: the)?)\s+(?:output\s+)?rows?\s+(?:is|are)\s+"
+    r"(?:exactly\s+|basically\s+)?(?:the\s+same|identical)\b"
     # "every row gets the same softmax output", "every photo gets the same box"
     # (an output or a score the model gives: not "the same label smoothing", "the same score threshold")
     # ("every node gets the same class": the class the model gives, which a label the data gives is not)

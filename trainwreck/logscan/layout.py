@@ -139,6 +139,9 @@ PLAIN_VALUE = re.compile(PLAIN_LOSS.pattern + rb"['\"]?[ \t]{0,8}(?:[:=][ \t]{0,
                          re.I)
 
 
+AVERAGED_VALUE = re.compile(AVERAGED.pattern + rb"['\"]?[ \t]{0,8}(?:[:=][ \t]{0,8})?(?=[-+]?(?:\d|\.\d|nan|inf))", re.I)
+
+
 def averaged_losses(data: bytes) -> list[bytes]:
     """The averaged keys (AVERAGED) of a log that prints the step's own loss at least as often, on their lines or on
     lines of their own (PyTorch's VAE example: `Train Epoch: 1 [12800/60000 (21%)]  Loss: 148.67` every interval and
@@ -152,7 +155,8 @@ def averaged_losses(data: bytes) -> list[bytes]:
     # ema loss: 2.5`) is the step's; otherwise the lines of a plain loss must be at least as many as the averages'
     with_average = plain_only = 0
     for line in window.split(b"\n"):
-        if AVERAGED.search(line):
+        # (a line that prints an average's value: not the code that prints it, `print(f"avg loss {running/total:.4f}")`)
+        if AVERAGED_VALUE.search(line):
             if PLAIN_VALUE.search(TRAINING_PREFIX.sub(b"", AVERAGED.sub(b"", line))):
                 return list(dict.fromkeys(averaged))
             with_average += 1
