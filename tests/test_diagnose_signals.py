@@ -8157,3 +8157,17 @@ def test_an_average_counts_as_printed_only_where_a_value_follows_it():
                                                                                    (3, b"2.3027")))
     assert averaged_losses(code + log) == [b"avg loss"]
     assert averaged_losses(log.replace(b", loss=2.3]", b"]")) == []
+
+
+def test_memory_said_to_rise_before_an_out_of_memory_error_is_the_errors_story_not_a_climb():
+    """(set s205, 04) "a print of torch.cuda.memory_allocated() in the validation loop and it keeps going up every
+    batch", then CUDA out of memory: the memory climbs, not the loss -- an error no entry covers. It was read as a climb
+    said in words, and three entries were offered."""
+    text = ("Validation runs out of memory. I added a print of torch.cuda.memory_allocated() in the validation loop and "
+            "it keeps going up every batch, in training it stays flat.\n"
+            "Train: 100%|##########| 187/187 [01:12<00:00,  2.58it/s, loss=0.874]\n"
+            "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 98.00 MiB.\n")
+    d = diagnosis(text)
+    assert d.verdict == "unexplained" and not d.matches
+    assert diagnosis(text.replace("memory_allocated() in the validation loop and it keeps", "the loss and it keeps")) \
+        .verdict != "unexplained"
