@@ -87,6 +87,9 @@ def test_no_warmup_is_not_read_from_a_rate_that_rises_a_late_first_print_a_falli
 
     assert "no-warmup" not in weighed_parts(SAID + every(500), "WR-250")
     assert "no-warmup" in weighed_parts(SAID + every(10), "WR-250")
+    # (the Trainer's epoch printed whole, as it is since it stopped rounding it: 0.000625 at step 10)
+    whole = trainer_lines(epochs=[0.000625 * (i + 1) for i in range(10)])
+    assert "no-warmup" in weighed_parts(SAID + whole, "WR-250")
     # (a warmup set by a flag, its value after a space: Megatron's, fairseq's, the Trainer's command line)
     for flag in ("--warmup_steps 100", "--lr-warmup-iters 500", "--warmup-updates 4000", "--warmup_ratio 0.03"):
         assert "no-warmup" not in weighed_parts(SAID + flag + "\n" + every(10), "WR-250"), flag

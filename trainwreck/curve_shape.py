@@ -1606,10 +1606,11 @@ def _rate_flat_from_start(ev: Evidence) -> str:
 # The same rate, printed from a first value at the run's very first steps, beside a loss that rose above its first value
 # within its first prints: the full rate's first steps, where they show (a run that fell from its start and broke
 # later kept one rate from its start, as many healthy runs do). The first print must come within the first
-# WARMUP_PRINTED_BY steps (by its step number, or by a fraction of the first epoch printed as 0, as Hugging Face's
-# Trainer rounds it: `'epoch': 0.0` is under 0.005 of an epoch): a warmup of a few hundred steps is over by a first
-# print at step 500, Trainer's default interval.
-WARMUP_PRINTED_BY, EARLY_PRINTS = 50, 3
+# WARMUP_PRINTED_BY steps (by its step number), or within the first EARLY_EPOCH of an epoch (by a fraction of an epoch,
+# as Hugging Face's Trainer prints it: rounded to two decimals, `'epoch': 0.0`, by `round(self.state.epoch, 2)` in
+# Trainer.log at v4.16.2, and whole at v4.51.0, `logs["epoch"] = self.state.epoch`): a warmup of a few hundred steps
+# is over by a first print at step 500, Trainer's default interval.
+WARMUP_PRINTED_BY, EARLY_EPOCH, EARLY_PRINTS = 50, 0.005, 3
 
 
 def rate_at_top_as_the_loss_rose(ev: Evidence) -> str:
@@ -1620,7 +1621,7 @@ def rate_at_top_as_the_loss_rose(ev: Evidence) -> str:
     if not flat or first is None or WARMUP_SET.search(ev.prose):
         return ""
     step, epoch = step_number(first), epoch_number(first) or ""
-    if not (step <= WARMUP_PRINTED_BY if step is not None else "." in epoch and float(epoch) == 0.0):
+    if not (step <= WARMUP_PRINTED_BY if step is not None else "." in epoch and float(epoch) < EARLY_EPOCH):
         return ""
     rise = next((i for i in range(1, min(EARLY_PRINTS, len(ev.head))) if ev.head[i] > ev.head[0]), None)
     if rise is None:
