@@ -32,14 +32,15 @@ _NEG_INF = (r"(?:float\(\s*['\"]-inf(?:inity)?['\"]\s*\)|-\s*float\(\s*['\"]inf(
             r"|-\s*(?:np|numpy|math|torch|jnp)\.inf\b)")
 MASKED_INF = lazy_regex.compile(r"\bmasked_fill_?\([^\n]{0,120}?,\s*" + _NEG_INF + r"\s*\)?|\bwhere\([^\n]{0,120}?,\s*" + _NEG_INF
                                 + r"\s*\)|\[(?=[^\]\n]{0,40}(?:mask|~|==|!=|<|>|\bis_|bool))[^\]\n]{1,40}\]\s*=\s*" + _NEG_INF)
-# ... or with a finite constant past float16's largest magnitude, 65504 (`tf.where(mask, s, tf.cast(-1e9, s.dtype))`,
-#   `masked_fill(mask, -1e9)`, an additive `(1 - mask) * -1e9`), in a paste whose code runs float16: cast to float16
-#   the constant is -inf, and the row masked whole is nan again (WR-070's "A finite -1e9 mask is not finite in float16").
-#   (PyTorch's masked_fill refuses the constant on a float16 tensor with an error instead; TensorFlow's cast and an
-#   additive mask turn it into -inf silently.)
+# ... or with a finite constant past float16's largest magnitude, 65504, in a `where` of TensorFlow, NumPy or JAX
+#   (`tf.where(mask, s, tf.cast(-1e9, s.dtype))`, `jnp.where(mask, s, -1e9)`), in a paste whose code runs float16: the
+#   constant becomes -inf in float16, and the row masked whole is nan again (WR-070's "A finite -1e9 mask is not finite
+#   in float16"). Not PyTorch's masked_fill or torch.where, which refuse such a constant on a float16 tensor with an
+#   error instead (`RuntimeError: value cannot be converted to type at::Half without overflow: -1e+09`, as in
+#   NVIDIA/apex#1052), nor an additive mask, whose float32 mask may promote the sum out of float16.
 _PAST_FP16 = r"-\s*(?:1(?:\.0+)?e\+?0*(?:[5-9]|[1-9]\d)|[1-9]\d{5,}(?:\.0+)?)(?![\w.])"
-MASKED_PAST_FP16 = lazy_regex.compile(r"\b(?:masked_fill_?|where)\([^\n]{0,120}?,\s*(?:[\w.]{1,30}\(\s*)?" + _PAST_FP16 + r"|"
-                                      r"\bmask\w*\s*\)?\s*\*\s*\(?" + _PAST_FP16)
+MASKED_PAST_FP16 = lazy_regex.compile(r"\b(?:tf|np|numpy|jnp|jax\.numpy)\.where\([^\n]{0,120}?,\s*(?:[\w.]{1,30}\(\s*)?"
+                                      + _PAST_FP16)
 # - A log of a probability with nothing to keep it off 0 (`np.log(1 - y_hat)`, a binary cross-entropy's,
 #   `tf.log(tf.sigmoid(z))`, `torch.log(p)` where the paste makes p with a sigmoid or a softmax): a probability that
 #   rounds to 0 -- a float32 sigmoid of about -88 or less (PyTorch, JAX, TensorFlow), or 1 - p for a p that rounds to
