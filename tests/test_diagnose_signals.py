@@ -8172,3 +8172,22 @@ def test_memory_said_to_rise_before_an_out_of_memory_error_is_the_errors_story_n
     assert d.verdict == "unexplained" and not d.matches
     assert diagnosis(text.replace("memory_allocated() in the validation loop and it keeps", "the loss and it keeps")) \
         .verdict != "unexplained"
+
+
+@pytest.mark.parametrize("returned, read", [
+    ("return self.softmax(self.fc(out)), h", True),
+    ("return torch.softmax(self.fc(out), dim=-1), (h, c)", True),
+    ("return F.softmax(self.fc(out), dim=-1), hidden", True),
+    # (probabilities beside the logits: which of the two the loss takes, the paste must show)
+    ("return F.softmax(logits, dim=-1), logits", False),
+])
+def test_a_recurrent_models_probabilities_returned_beside_its_state_are_its_output(returned, read):
+    """(set s210, 09) A char-RNN's forward returns `self.softmax(self.fc(out)), h` to nn.CrossEntropyLoss: its output
+    with its hidden state, probabilities handed over as logits. Probabilities returned beside logits are not read."""
+    from trainwreck.loss_inputs import model_output
+
+    code = ("class CharRNN(nn.Module):\n    def __init__(self, vocab):\n        super().__init__()\n"
+            "        self.fc = nn.Linear(512, vocab)\n        self.softmax = nn.Softmax(dim=-1)\n"
+            f"    def forward(self, x, h=None):\n        out, h = self.lstm(self.emb(x), h)\n        {returned}\n\n"
+            "criterion = nn.CrossEntropyLoss()\n")
+    assert (model_output(code) is not None) == read

@@ -70,13 +70,18 @@ FROM_LOGITS = lazy_regex.compile(r"(?m)^[ \t]*(?:[\w.]+\.compile\(|\w+\s*=)[^\n]
 # gate's or a helper's may return one.)
 # A sigmoid's or a softmax's call, its brackets whole (two levels deep inside)
 # (Flax's and JAX's functions too: `nn.softmax(x)`, `jax.nn.sigmoid(...)`)
+# (a recurrent model's state after its output in the returned tuple: `, h`, `, hidden`, `, (h, c)`, `, state`)
+_HIDDEN_STATE_AFTER = r"(?:[ \t]*,[ \t]*(?:h\w{0,10}|hidden\w{0,10}|state\w{0,10}|\(\s*h\w{0,5}\s*,\s*c\w{0,5}\s*\)))?"
 _PROBABILITY_CALL = (r"(?:torch\.|F\.|(?:torch\.)?nn\.functional\.|self\.|jax\.nn\.|jnn\.|nn\.(?=[a-z]))?(?:sigmoid|softmax)\("
                      r"(?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\)")
 TORCH_PROBABILITY_OUT = lazy_regex.compile(r"\breturn\s+" + _PROBABILITY_CALL +
                                            # (a shape's methods after it change no value: `.squeeze(-1)`, `.view(-1)`)
                                            # (or quoted in a sentence, `return self.softmax(self.fc(x))`, its backtick ending it)
                                            # (and a comment after it: `return torch.sigmoid(self.head(x))  # probabilities`)
-                                           r"(?:\.(?:squeeze|unsqueeze|view|reshape|flatten)\([^()\n]*\))*(?:[ \t]*(?:#[^\n]*)?$|`)|"
+                                           # (and a recurrent model's state returned beside it: `return self.softmax(
+                                           # self.fc(out)), h` -- HIDDEN_STATE_AFTER; not logits beside probabilities)
+                                           r"(?:\.(?:squeeze|unsqueeze|view|reshape|flatten)\([^()\n]*\))*" + _HIDDEN_STATE_AFTER +
+                                           r"(?:[ \t]*(?:#[^\n]*)?$|`)|"
                                            r"\b(\w+)\s*=\s*(?:torch\.|F\.|self\.)?(?:sigmoid|softmax)\([^\n]{0,120}\n[ \t]*return\s+\1\s*$|"
                                            # (a Sequential's last module; or the module alone in a sentence's backticks, "the
                                            # model ends with `nn.Softmax(dim=1)`")
@@ -133,7 +138,7 @@ def distribution_on_probabilities(prose: str) -> str:
 
 
 RETURNS_OWN_MODULE = lazy_regex.compile(r"(?m)\breturn\s+self\.(\w+)\((?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\)"
-                                        r"(?=[ \t]*(?:#[^\n]*)?$)")
+                                        r"(?=" + _HIDDEN_STATE_AFTER + r"[ \t]*(?:#[^\n]*)?$)")
 
 
 # ... or said in words: "my classifier ends with nn.Softmax(dim=1)", "the network ends with a sigmoid",
