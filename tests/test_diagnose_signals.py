@@ -8191,3 +8191,27 @@ def test_a_recurrent_models_probabilities_returned_beside_its_state_are_its_outp
             f"    def forward(self, x, h=None):\n        out, h = self.lstm(self.emb(x), h)\n        {returned}\n\n"
             "criterion = nn.CrossEntropyLoss()\n")
     assert (model_output(code) is not None) == read
+
+
+def test_the_loss_spelled_as_most_of_the_paste_prints_it_is_the_one_read():
+    """(set s209, 06) Ten lines of the run asked about print `Loss: 2.1503`, and three lines of another program pasted
+    after them for comparison print `loss 0.3871`: the spelling printed most is read, not the dialect's first
+    (lowercase) one, which read the three lines alone."""
+    ours = "".join(f"Epoch [{e}/10], Loss: {2.15 - 0.057 * e:.4f}, Acc: {58 + 3 * e:.2f}%\n" for e in range(1, 11))
+    theirs = "My numpy version for comparison:\n" + "".join(f"epoch {e}: loss {v}, train acc 0.9\n"
+                                                            for e, v in ((1, "0.3871"), (5, "0.1642"), (10, "0.0978")))
+    d = diagnosis(ours + "\n" + theirs)
+    assert d.evidence.count == 10 and d.evidence.head[0] == 2.093
+    assert diagnosis(theirs).evidence.count == 3
+
+
+def test_a_sequential_that_ends_in_a_softmax_with_a_comment_after_it_outputs_probabilities():
+    """(set s209, 06) `nn.Softmax(dim=1),  # same as my numpy forward()` closing a Sequential, beside
+    nn.CrossEntropyLoss: the model's output; the evidence quotes the module itself."""
+    code = ("model = nn.Sequential(\n    nn.Flatten(),\n    nn.Linear(784, 128),\n    nn.ReLU(),\n"
+            "    nn.Linear(128, 10),\n    nn.Softmax(dim=1),      # same as the last step of my numpy forward()\n)\n"
+            "criterion = nn.CrossEntropyLoss()\n")
+    curve = "".join(f"Epoch [{e}/10], Loss: {2.15 - 0.057 * e:.4f}, Acc: {58 + 3 * e:.2f}%\n" for e in range(1, 11))
+    evidence, against = weighed("stuck at loss 1.58\n" + code + curve, "WR-130")[1:]
+    assert any(e.startswith("the pasted model outputs probabilities (`nn.Softmax(dim=1)`) and its loss, "
+                            "`nn.CrossEntropyLoss`") for e in evidence)

@@ -83,9 +83,10 @@ TORCH_PROBABILITY_OUT = lazy_regex.compile(r"\breturn\s+" + _PROBABILITY_CALL +
                                            r"(?:\.(?:squeeze|unsqueeze|view|reshape|flatten)\([^()\n]*\))*" + _HIDDEN_STATE_AFTER +
                                            r"(?:[ \t]*(?:#[^\n]*)?$|`)|"
                                            r"\b(\w+)\s*=\s*(?:torch\.|F\.|self\.)?(?:sigmoid|softmax)\([^\n]{0,120}\n[ \t]*return\s+\1\s*$|"
-                                           # (a Sequential's last module; or the module alone in a sentence's backticks, "the
-                                           # model ends with `nn.Softmax(dim=1)`")
-                                           r"\bnn\.(?:Sigmoid|Softmax)\([^()\n]{0,20}\)\s*(?:,\s*)?\)|"
+                                           # (a Sequential's last module, a comment after it or not, `nn.Softmax(dim=1),  #
+                                           # as in my numpy code`; or the module alone in a sentence's backticks, "the model
+                                           # ends with `nn.Softmax(dim=1)`")
+                                           r"\bnn\.(?:Sigmoid|Softmax)\([^()\n]{0,20}\)\s*(?:,[ \t]*)?(?:#[^\n]*)?\s*\)|"
                                            r"(?<=`)nn\.(?:Sigmoid|Softmax)\([^()\n`]{0,20}\)(?=`)|"
                                            # (or the last of the layers a sentence's backticks list, "ends with `nn.Linear(256,
                                            # 10), nn.Softmax(dim=1)`")

@@ -1103,6 +1103,8 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         # pairing's, BCELoss's range check, so their absence says nothing here)
         _not_held_against(parts, against)
         returned = " ".join(out.group(0).split()).strip("`")
+        # (a Sequential's last module as itself, without the comment and the brackets that close the Sequential)
+        returned = module.group(0) if (module := re.match(r"nn\.\w+\([^()\n]{0,20}\)", returned)) else returned
         # (said in words, quoted as the words are: lowercased)
         shown_as = (f"the report says the model ends in probabilities (\"{returned}\")" if MODEL_ENDS_SAID.made(out)
                     else f"the paste sets `{out.group('name')}` to a softmax's or a sigmoid's output (`{returned}`)"

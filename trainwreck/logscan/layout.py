@@ -260,7 +260,7 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
             continue
         detected = detected or (dialect if dialect.detect is not None else None)
         if dialect.mode == "key":
-            for key in dialect.keys:
+            for key in _most_printed_first(dialect.keys, masked, spelled):
                 pattern = dialect.pattern or keyed(key, **spelled)
                 found = pattern.search(masked)
                 if found and dialect is keyed_dialect.DIALECT and (
@@ -301,6 +301,22 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
         return Layout(detected or keyed_dialect.DIALECT, "key", _own_key(key, spelled),
                       named=(key.decode("utf-8", "replace"), "total" if TOTAL.search(key) else "own"), **base)
     return Layout(mode="none", **base)
+
+
+# The loss key's spellings: where a paste prints more than one (its own run's `Loss: 2.15` and, pasted after it for
+# comparison, another program's `loss 0.39`), the one printed with the most values is read first -- not the first of
+# the dialect's list whatever the paste prints most.
+SPELLINGS = (b"loss", b"Loss", b"LOSS")
+
+
+def _most_printed_first(keys: tuple, masked: bytes, spelled: dict) -> list:
+    """The dialect's keys, its spellings of the loss reordered by how many values the block prints after each."""
+    spellings = [k for k in keys if k in SPELLINGS]
+    if len(spellings) < 2:
+        return list(keys)
+    counts = {k: sum(1 for _ in itertools.islice(keyed(k, **spelled).finditer(masked), 1000)) for k in spellings}
+    ordered = iter(sorted(spellings, key=lambda k: -counts[k]))        # (stable: ties keep the dialect's order)
+    return [next(ordered) if k in SPELLINGS else k for k in keys]
 
 
 def _first_own(window: bytes) -> bytes | None:
