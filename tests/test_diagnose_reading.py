@@ -2472,10 +2472,11 @@ def test_code_review_s52_readings_stay_where_they_belong():
                  "I made the learning rate 10x smaller and it only takes a few more epochs before it goes nan.",
                  "With a learning rate an order of magnitude lower it does the same thing, only later."):
         assert lr_tried(said) == "delayed", said
-    # 7: linear on a long run of spaces after the rate
+    # 7: linear on a long run of spaces after the rate (0.15 s here on one free core; a quadratic scan takes minutes, so
+    # the bound leaves room for a machine loaded by the other test process)
     start = time.perf_counter()
     lr_tried("dividing lr" + " " * 20000)
-    assert time.perf_counter() - start < 0.5
+    assert time.perf_counter() - start < 1.5
     # 8-9: a run of reference, a turn not denied, of the training loss
     for said in ("With Adam the loss drops faster than with SGD, then it oscillates a bit.",
                  "Training loss decreases faster than the val loss. After epoch 10 the gap gets worse.",

@@ -13,7 +13,8 @@ import re
 
 from .brackets import arguments
 from .loss_inputs import model_output
-from .precision_said import FP16_NAMED, bf16_only
+from .precision_said import half_precision_shown
+from .thesaurus import tokens
 from .sentences import UNDONE, denied_before, sentence_around
 from . import lazy_regex
 
@@ -33,12 +34,15 @@ _NEG_INF = (r"(?:float\(\s*['\"]-inf(?:inity)?['\"]\s*\)|-\s*float\(\s*['\"]inf(
 MASKED_INF = lazy_regex.compile(r"\bmasked_fill_?\([^\n]{0,120}?,\s*" + _NEG_INF + r"\s*\)?|\bwhere\([^\n]{0,120}?,\s*" + _NEG_INF
                                 + r"\s*\)|\[(?=[^\]\n]{0,40}(?:mask|~|==|!=|<|>|\bis_|bool))[^\]\n]{1,40}\]\s*=\s*" + _NEG_INF)
 # ... or with a finite constant past float16's largest magnitude, 65504, in a `where` of TensorFlow, NumPy or JAX
-#   (`tf.where(mask, s, tf.cast(-1e9, s.dtype))`, `jnp.where(mask, s, -1e9)`), in a paste whose code runs float16: the
-#   constant becomes -inf in float16, and the row masked whole is nan again (WR-070's "A finite -1e9 mask is not finite
-#   in float16"). Not PyTorch's masked_fill or torch.where, which refuse such a constant on a float16 tensor with an
-#   error instead (`RuntimeError: value cannot be converted to type at::Half without overflow: -1e+09`, as in
-#   NVIDIA/apex#1052), nor an additive mask, whose float32 mask may promote the sum out of float16.
-_PAST_FP16 = r"-\s*(?:1(?:\.0+)?e\+?0*(?:[5-9]|[1-9]\d)|[1-9]\d{5,}(?:\.0+)?)(?![\w.])"
+#   (`tf.where(mask, s, tf.cast(-1e9, s.dtype))`, `jnp.where(mask, s, -1e9)`, `tf.float32.min`), in a run the report
+#   shows in float16 (precision_said.half_precision_shown: not denied, hearsay or a stored file's dtype): the constant
+#   becomes -inf in float16 (in NumPy from 2.0, whose scalars no longer promote the result to float32), and the row
+#   masked whole is nan again (WR-070's "A finite -1e9 mask is not finite in float16"). Not PyTorch's masked_fill,
+#   which refuses such a constant on a float16 tensor with an error instead (`RuntimeError: value cannot be converted
+#   to type at::Half without overflow: -1e+09`, NVIDIA/apex#1052), nor torch.where, which has raised or written -inf
+#   by version; nor an additive mask, whose sum's dtype follows the mask's.
+_PAST_FP16 = (r"(?:-\s*(?:\d(?:\.\d+)?[eE]\+?0*(?:[5-9]|[1-9]\d)|[1-9]\d{5,})(?:\.0+)?(?![\w.])|"
+              r"-?\s*(?:tf\.float32\.min|(?:np|jnp|numpy)\.finfo\(\s*(?:np|jnp|numpy)\.float32\s*\)\.min)\b)")
 MASKED_PAST_FP16 = lazy_regex.compile(r"\b(?:tf|np|numpy|jnp|jax\.numpy)\.where\([^\n]{0,120}?,\s*(?:[\w.]{1,30}\(\s*)?"
                                       + _PAST_FP16)
 # - A log of a probability with nothing to keep it off 0 (`np.log(1 - y_hat)`, a binary cross-entropy's,
@@ -586,7 +590,7 @@ EXP_BOUNDED_INPUT = lazy_regex.compile(r"sigmoid|tanh|cosine_similarity|log_prob
 # is "sum" unless said otherwise, and scatter_add; TensorFlow's and JAX's segment_sum -- GAT's softmax over each
 # node's incoming edges, written by hand)
 # (TensorFlow's reduce_sum too: `e / tf.reduce_sum(e, axis=-1, keepdims=True)`)
-_SUM_CALL = r"(?:\w+\.)*(?:sum|reduce_sum|nansum|scatter(?:_add|_sum)?|segment_sum)\("
+_SUM_CALL = r"(?:\w+\.)*(?:sum|reduce_sum|scatter(?:_add|_sum)?|segment_sum)\("
 LOG_OF_ADDED_EXPS = lazy_regex.compile(r"(?<![\w.])(?:\w+\.)?log\(\s*(?:\w+\.)*exp\([^\n]{0,200}?\+\s*(?:\w+\.)*exp\(")
 # - A softplus written by hand: a log of an exp with a constant added, `torch.log(1 + torch.exp(x))`, `np.log1p(np.exp(z))`,
 #   SchNet's shifted softplus as `torch.log(0.5 * torch.exp(x) + 0.5)`. An input past about 88.7 in float32 makes exp
@@ -903,11 +907,11 @@ def breaking_construct(prose: str) -> dict[str, str]:
         out["masked-inf"] = (f"the pasted code fills masked scores with -inf (`{' '.join(prose[m.start():m.end()].split())}`):"
                              " a row whose every position is masked is all -inf, and its softmax is exp(-inf - (-inf)) "
                              "= nan")
-    elif (huge := next(MASKED_PAST_FP16.finditer(code), None)) and (half := FP16_NAMED.search(code)) \
-            and not bf16_only(prose):
+    elif (huge := next(MASKED_PAST_FP16.finditer(code), None)) and (half := half_precision_shown(prose, tokens(prose))):
+        _start, line = _line_of(prose, huge)
         out["masked-inf"] = (f"the pasted code fills masked scores with a constant past float16's range "
-                             f"(`{' '.join(prose[huge.start():huge.end()].split())}`) and runs in float16 "
-                             f"(`{half.group(0)}`): float16's largest magnitude is 65504, so the fill is -inf there, a "
+                             f"(`{' '.join(line.split())[:120]}`) in a run the report shows in float16 "
+                             f"(`{half}`): float16's largest magnitude is 65504, so the fill is -inf there, a "
                              "row whose every position is masked is all -inf, and its softmax is exp(-inf - (-inf)) = nan")
         if left := _left_padded_causal(prose):
             out["masked-row-every-batch"] = (f"and it pads on the left under a causal mask (\"{left}\"): the first "

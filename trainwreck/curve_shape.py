@@ -1608,9 +1608,15 @@ def _rate_flat_from_start(ev: Evidence) -> str:
 # later kept one rate from its start, as many healthy runs do). The first print must come within the first
 # WARMUP_PRINTED_BY steps (by its step number), or within the first EARLY_EPOCH of an epoch (by a fraction of an epoch,
 # as Hugging Face's Trainer prints it: rounded to two decimals, `'epoch': 0.0`, by `round(self.state.epoch, 2)` in
-# Trainer.log at v4.16.2, and whole at v4.51.0, `logs["epoch"] = self.state.epoch`): a warmup of a few hundred steps
-# is over by a first print at step 500, Trainer's default interval.
+# Trainer.log at v4.16.2, and whole at v4.51.0, `logs["epoch"] = self.state.epoch`) where the paste sets a logging
+# interval of WARMUP_PRINTED_BY steps or fewer: a warmup of a few hundred steps is over by a first print at step 500,
+# Trainer's default interval.
 WARMUP_PRINTED_BY, EARLY_EPOCH, EARLY_PRINTS = 50, 0.005, 3
+# ... a rise of 3% or more: not the noise of a loss that sits where it started (2.3026, 2.3031, 2.3019)
+EARLY_RISE = 1.03
+# The logging interval a paste sets (`--logging_steps 10`, Lightning's `log_every_n_steps=10`, `log_interval = 10`)
+LOGGING_EVERY = lazy_regex.compile(r"(?i)\b(?:logging_steps|log_every_n_steps|log_interval|log_every|log_freq|print_freq)"
+                                   r"[ \t]*[=: ][ \t]*(\d{1,7})\b")
 
 
 def rate_at_top_as_the_loss_rose(ev: Evidence) -> str:
@@ -1621,9 +1627,13 @@ def rate_at_top_as_the_loss_rose(ev: Evidence) -> str:
     if not flat or first is None or WARMUP_SET.search(ev.prose):
         return ""
     step, epoch = step_number(first), epoch_number(first) or ""
-    if not (step <= WARMUP_PRINTED_BY if step is not None else "." in epoch and float(epoch) < EARLY_EPOCH):
+    # (by a fraction of an epoch, only with the logging interval the paste sets: the Trainer's default, 500 steps, is
+    # 'epoch': 0.0 too on an epoch of 100,000 steps)
+    every = LOGGING_EVERY.search(ev.prose)
+    if not (step <= WARMUP_PRINTED_BY if step is not None else "." in epoch and float(epoch) < EARLY_EPOCH
+            and every is not None and int(every.group(1)) <= WARMUP_PRINTED_BY):
         return ""
-    rise = next((i for i in range(1, min(EARLY_PRINTS, len(ev.head))) if ev.head[i] > ev.head[0]), None)
+    rise = next((i for i in range(1, min(EARLY_PRINTS, len(ev.head))) if ev.head[i] >= EARLY_RISE * ev.head[0]), None)
     if rise is None:
         return ""
     return f"the loss rose from {fmt(ev.head[0])} at {ev.where(0)} to {fmt(ev.head[rise])} at {ev.where(rise)}{flat}"

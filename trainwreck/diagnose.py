@@ -612,8 +612,8 @@ def _inference_only(ev: Evidence, words: list[str], declared_found: set[str], si
 
 
 # (or what prints it, `torch.cuda.memory_allocated() in the validation loop and it keeps going up`)
-MEMORY_RISE = lazy_regex.compile(r"\b(?:memory|vram|ram)(?:_(?:allocated|reserved|usage)(?:\(\))?)?\b(?: usage| use| footprint)?"
-                                 r"(?:(?!\b(?:loss|but|while|and (?!it\b)(?!that\b)))[^.\n]){0,50}?"
+MEMORY_RISE = lazy_regex.compile(r"\b(?:memory|vram|ram)(?:_(?:allocated|reserved|usage))?\b(?: usage| use| footprint)?"
+                                 r"(?:(?!\b(?:loss|but|while)\b|\band\b(?! it\b)(?! that\b))[^.\n]){0,50}?"
                                  r"\b(?:climb\w*|grow\w*|increas\w*|ris(?:es|ing|e)|goes up|going up|keeps? going up)|"
                                  r"\b(?:climbing|growing|increasing|"
                                  r"rising)\s+(?:gpu\s+|cuda\s+)?(?:memory|vram|ram)\b", re.I)

@@ -50,9 +50,11 @@ ONE_OUTPUT = lazy_regex.compile(
     + _EVERY + r" " + _INPUTS + r"\b"
     # "when I print model(x) for a few images every row is the same 10 numbers", "the printed logits: every row is
     # identical": the model's output printed, its rows alike
-    r"|\bprint\w*\s+(?:out\s+)?(?:the\s+)?(?:\w+\.){0,3}(?:model|net|forward|predict|outputs?|logits?|predictions?)\w*"
-    r"(?:\([^()\n]{0,30}\))?[^.\n]{0,60}?\b(?:every|each|all(?: the)?)\s+(?:output\s+)?rows?\s+(?:is|are)\s+"
-    r"(?:exactly\s+|basically\s+)?(?:the\s+same|identical)\b"
+    # (the model's or its output's name, a word of its own: not "the network input batch"; nor rows the same as
+    # something else, "each row is the same as its label", nor "not every row")
+    r"|\bprint\w*\s+(?:out\s+)?(?:the\s+)?(?:\w+\.){0,3}(?:model|net|forward|predict(?:ions?)?|outputs?|logits?)\b"
+    r"(?!\s+input)(?:\([^()\n]{0,30}\))?[^.\n]{0,60}?(?<!\bnot )\b(?:every|each|all(?: the)?)\s+(?:output\s+)?rows?\s+"
+    r"(?:is|are)\s+(?:exactly\s+|basically\s+)?(?:the\s+same|identical)\b(?!\s+(?:as|to)\b)"
     # "every row gets the same softmax output", "every photo gets the same box"
     # (an output or a score the model gives: not "the same label smoothing", "the same score threshold")
     # ("every node gets the same class": the class the model gives, which a label the data gives is not)

@@ -257,8 +257,11 @@ def trainer_clears(ev: Evidence) -> str:
 # buffers) or names an accumulation of its own.
 FRESH_GRADIENTS = lazy_regex.compile(r"\b(?:jax|nnx)\.(?:value_and_grad|grad)\s*\(|\btape\.gradient\s*\(|"
                                      r"\boptax\.(?:chain|adamw?|sgd|lion|adafactor|apply_updates)\b")
-ACCUMULATED_BY_HAND = lazy_regex.compile(r"(?i)\baccum\w*|\bacc_?grads?\b|\bgrads?_?acc\w*|\bgrad_sums?\b|"
-                                         r"\bsummed_grads?\b|\.backward\(")
+# (the forms WR-260's own JAX and Keras parts give: a pytree summed with jax.tree.map, `acc = jax.tree.map(lambda a, g:
+# a + g, acc, grads)`, or tf.Variable accumulators, `a.assign_add(g)`; or any `+=`, or a name of accumulation)
+ACCUMULATED_BY_HAND = lazy_regex.compile(r"(?i)\baccum\w*|\bacc(?:_?grads?)?\b|\bgrads?_?acc\w*|\bgrad_sums?\b|"
+                                         r"\bsummed_grads?\b|\.backward\(|\.assign_add\(|\+=|"
+                                         r"\btree(?:_util)?\.(?:tree_)?map\([^\n]{0,60}?(?:\+|\badd\b)|\btree_map\([^\n]{0,60}?(?:\+|\badd\b)")
 
 
 def gradients_fresh(prose: str) -> str:

@@ -52,6 +52,27 @@ KERAS_PAIRING_SAID = lazy_regex.compile(r"(?i)(?<!no )(?<!without )(?<!removed t
 # with_logits`), handed a Keras model's output: no Keras loss reads the logits the activation kept, so nothing repairs it
 TF_LOGITS_OP = lazy_regex.compile(r"\btf\.(?:compat\.v1\.)?nn\.(?P<kind>sparse_softmax|softmax|sigmoid)_cross_entropy_with_logits"
                                   r"(?:_v2)?\b")
+# (its logits the model's own output: `logits=out` where `out = model(x, training=True)`, or `logits=model(x)` -- not a
+# student's logits beside a teacher that ends in a softmax, whose probabilities are the labels)
+TF_OP_LOGITS = lazy_regex.compile(r"\blogits\s*=\s*(?P<arg>[A-Za-z_][\w.]{0,40})(?P<call>\()?")
+MODEL_CALLED = r"(?:self\.)?(?:model|net|keras_model|classifier|clf)\("
+
+
+def tf_op_on_model_output(prose: str) -> re.Match | None:
+    """The first TensorFlow logits op (TF_LOGITS_OP) whose `logits=` is the Keras model's output, called there or
+    assigned from its call."""
+    for op in itertools.islice(TF_LOGITS_OP.finditer(prose), 5):
+        handed = TF_OP_LOGITS.search(prose, op.end(), op.end() + 200)
+        if handed is None:
+            continue
+        arg = handed.group("arg")
+        if handed.group("call") and re.fullmatch(r"(?:self\.)?(?:model|net|keras_model|classifier|clf)", arg):
+            return op
+        if re.search(r"(?m)^[ \t]*" + re.escape(arg) + r"\s*(?:,[^=\n]{0,40})?=\s*" + MODEL_CALLED, prose[:op.start()]):
+            return op
+    return None
+
+
 KERAS_CROSSENTROPY = lazy_regex.compile(r"(?:sparse_)?categorical_crossentropy|(?:Sparse)?CategoricalCrossentropy|"
                                         r"binary_crossentropy|BinaryCrossentropy")
 _KERAS_CE = r"(?:categorical_crossentropy|CategoricalCrossentropy|binary_crossentropy|BinaryCrossentropy)"

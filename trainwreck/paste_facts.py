@@ -59,6 +59,9 @@ from .weight_init import (ALL_PARAMS_ZERO, CONSTANT_INIT_SAID, FILLED, LARGE_INI
                           weights_set_by, zero_tables_multiplied, zeros_loaded)
 from . import lazy_regex
 
+# Why a run with no warmup breaks at its start, said once for the facts that read it (said, printed, or seen as a jump)
+ADAM_FIRST_STEP = ("without warmup, Adam's first step moves every parameter by about the full learning rate, however "
+                   "small its gradient")
 ZERO_GRADIENT_WORDS, ACCURACY_WORDS = {"gradient", "exactly", "zero"}, {"accuracy", "improve"}
 # The entries whose phrases say every input gets one output (a dead or a symmetric network's face): half a printed
 # fact for words that say so (frozen_said)
@@ -268,16 +271,13 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     if sig.name != "spike-then-recover" and (seen := early_jump_seen(ev.prose)) and not WARMUP_SET.search(ev.prose):
         what = ("jumped up within the first steps and came back down" if seen.back_down else
                 "jumped to several times its start within the first steps")
-        out["early-jump"] = (f"the report says the loss {what} (\"{seen.words}\"): without warmup, Adam's first step "
-                             "moves every parameter by about the full learning rate, however small its gradient")
+        out["early-jump"] = f"the report says the loss {what} (\"{seen.words}\"): {ADAM_FIRST_STEP}"
     elif went_wrong and sig.name != "spike-then-recover" and (kept := no_warmup_said(ev.prose)) \
             and not WARMUP_SET.search(ev.prose):
-        out["no-warmup"] = (f"it went wrong{kept}: without warmup, Adam's first step moves every parameter by about the "
-                            "full learning rate, however small its gradient, and its early steps stay near that size "
-                            "while the moment estimates rest on a few gradients")
+        out["no-warmup"] = (f"it went wrong{kept}: {ADAM_FIRST_STEP}, and its early steps stay near that size while the "
+                            "moment estimates rest on a few gradients")
     elif went_wrong and sig.name != "spike-then-recover" and (rose := rate_at_top_as_the_loss_rose(ev)):
-        out["no-warmup"] = (f"{rose}; without it, Adam's first step moves every parameter by about the full learning "
-                            "rate, however small its gradient")
+        out["no-warmup"] = f"{rose}; {ADAM_FIRST_STEP}"
     # (MXNet's Gluon overwrites each parameter's gradient on backward() unless told grad_req='add', which sums into it
     # until zero_grad() clears it)
     if went_wrong and (req := GRAD_REQ_ADD.search(ev.prose)) and ".backward(" in ev.prose and not clears(ev.prose) \

@@ -76,9 +76,13 @@ QUESTION_OPENING = lazy_regex.compile(r"(?i)^\s*(?:could|can|might|may|should|wo
 # else; I fine-tune it in fp32")
 ORIGIN = lazy_regex.compile(r"(?i)\b(?:pre-?trained|trained\s+by|exported|saved|checkpoint\w*)\b")
 
-# ... or the format of stored data, not the run's arithmetic: "teacher logits stored as fp16 .npy shards", "features
-# cached in float16", "fp16 embedding files" (a file's dtype; the model reading them computes in its own)
-STORED_AS = lazy_regex.compile(r"(?i)\b(?:stored|cached|saved|written|kept|dumped|precomputed)\s+(?:as|in)\s+$")
+# ... or the format of stored data, not the run's arithmetic: "fp16 .npy shards", "float16 embedding files" (a data
+# noun right after it), or "teacher logits stored as fp16", "features cached in float16" (a verb of storing before it,
+# and a noun of data before that in its sentence) -- not the run's own weights or activations, which are "kept in fp16"
+# or "stored as fp16 on the GPU" by the run that computes with them.
+STORED_AS = lazy_regex.compile(r"(?i)\b(?:stored|cached|saved|written|dumped|precomputed)\s+(?:as|in)\s+$")
+DATA_NOUN = lazy_regex.compile(r"(?i)\b(?:features?|embeddings?|dataset|data|shards?|files?|logprobs?|logits|outputs|"
+                               r"targets?|labels?|images?|arrays?|teacher)\b")
 DATA_AFTER = lazy_regex.compile(r"(?i)\s+(?:\.?np[yz]|shards?|files?|arrays?|features?|embeddings?|records?|"
                                 r"tfrecords?|parquet|hdf5|h5)\b")
 
@@ -121,7 +125,8 @@ def _not_this_run(text: str, m: re.Match) -> bool:
         return True
     if _hearsay(text, m):
         return True
-    if STORED_AS.search(text[max(0, m.start() - 30):m.start()]) or DATA_AFTER.match(text, m.end()):
+    if DATA_AFTER.match(text, m.end()) or (STORED_AS.search(text[max(0, m.start() - 30):m.start()])
+                                           and DATA_NOUN.search(text, start, m.start())):
         return True
     if not ORIGIN.search(text, start, m.start()):
         return False

@@ -26,7 +26,7 @@ from .gradient_clearing import CLEARED_EACH_STEP, UNCLEARED_WORDS, gradients_fre
 from .gradient_norms import CLIP_LATE_WORDS, CLIP_UNENGAGED_WORDS, FIRST_LAYERS_WORDS, grads_said_zero
 from .input_scaling import CONSTANT_FEATURE_WORDS, FORGOT_INPUTS, FORGOT_TARGETS, SCALES_WORDS, scaled_said
 from .loss_inputs import (DENSE, FROM_LOGITS, own_normaliser, KERAS_CROSSENTROPY, KERAS_NAMED, KERAS_OUTPUT, KERAS_PAIRING_SAID,
-                          TF_LOGITS_OP,
+                          tf_op_on_model_output,
                           OTHER_BACKEND, PROBABILITY_LOSS_WORDS, TF_BACKEND, TORCH_LOGITS_LOSS, impossible_negative,
                           MODEL_ENDS_SAID, PROBABILITY_NAMED, distribution_on_probabilities, logits_loss_handed,
                           model_ends_said, model_output, output_of_generator, negative_shown, probabilities_handed)
@@ -689,10 +689,11 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         curve = (W_PART if sig.weak else W_CURVE) / math.sqrt(w.trace_count.get(entry.trace, 1))
     elif PART_OF.get(sig.name) == entry.trace:
         curve = W_GENERAL if w.trace_count.get(sig.name) else W_PART
-    elif sig.short_descent and entry.trace == "descent-then-climb":
+    elif sig.short_descent and entry.trace == "descent-then-climb" and not c.trainer_clears \
+            and not CLEARED_EACH_STEP.search(ev.prose) and not gradients_fresh(ev.prose):
         # (a fall over a few values before the climb: too short to call the descent the entry's face is, but a buffer
         # never cleared falls fast before it climbs -- a suspect beside the rate, whose steps can overshoot after a
-        # first fall as well)
+        # first fall as well; not where the paste shows the gradients cleared or computed anew at each step)
         curve = W_PART / 2
     elif sig.name in TIMED and shown_when <= w.told_when[entry.id] and entry.trace != "none":
         curve = W_PART / 2           # not its signature, but its Symptom says it can show then too
@@ -1078,7 +1079,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
             parts["pairing"] = -W_SAID_HALF
             against.append(f"the pasted Keras model ends in a {output.group('act')} and its cross-entropy takes "
                            "probabilities (from_logits is False unless set): the pairing Keras expects")
-    elif output and (op := TF_LOGITS_OP.search(ev.prose)) \
+    elif output and (op := tf_op_on_model_output(ev.prose)) \
             and (op.group("kind") == "sigmoid") == (output.group("act") == "sigmoid"):
         parts["pairing"] = W_SAID_HALF
         _not_held_against(parts, against)

@@ -139,6 +139,7 @@ PLAIN_VALUE = re.compile(PLAIN_LOSS.pattern + rb"['\"]?[ \t]{0,8}(?:[:=][ \t]{0,
                          re.I)
 
 
+CODE_LINE = re.compile(rb"\{[^}\n]*\}|\bprint\(|^[ \t]*[A-Za-z_][\w.]*[ \t]*[-+*/]?=(?!=)")
 AVERAGED_VALUE = re.compile(AVERAGED.pattern + rb"['\"]?[ \t]{0,8}(?:[:=][ \t]{0,8})?(?=[-+]?(?:\d|\.\d|nan|inf))", re.I)
 
 
@@ -155,8 +156,9 @@ def averaged_losses(data: bytes) -> list[bytes]:
     # ema loss: 2.5`) is the step's; otherwise the lines of a plain loss must be at least as many as the averages'
     with_average = plain_only = 0
     for line in window.split(b"\n"):
-        # (a line that prints an average's value: not the code that prints it, `print(f"avg loss {running/total:.4f}")`)
-        if AVERAGED_VALUE.search(line):
+        # (a line that prints an average's value: not the code that prints it, `print(f"avg loss {avg_loss:.4f}")`,
+        # nor one that sets it, `avg_loss = 0`)
+        if AVERAGED_VALUE.search(line) and not CODE_LINE.search(line):
             if PLAIN_VALUE.search(TRAINING_PREFIX.sub(b"", AVERAGED.sub(b"", line))):
                 return list(dict.fromkeys(averaged))
             with_average += 1
