@@ -8245,3 +8245,35 @@ def test_a_sequential_that_ends_in_a_softmax_with_a_comment_after_it_outputs_pro
     evidence, against = weighed("stuck at loss 1.58\n" + code + curve, "WR-130")[1:]
     assert any(e.startswith("the pasted model outputs probabilities (`nn.Softmax(dim=1)`) and its loss, "
                             "`nn.CrossEntropyLoss`") for e in evidence)
+
+
+ACTIVATION_ROWS = "".join(f"layer {n}: pre-act mean {m} std {v}\n" for n, m, v in (
+    (1, "-0.01989", "8.346"), (2, "-5.994", "135"), (3, "201.9", "2037"), (4, "-133.3", "2.444e+04"),
+    (5, "-2.288e+04", "2.942e+05"), (6, "-3.206e+05", "1.355e+06")))
+
+
+def test_activation_spreads_printed_layer_by_layer_that_grow_by_orders_are_the_forward_pass_exploding():
+    """(set s209, 12) Each layer's pre-activation std printed, 8.3 at layer 1 to 1.4e6 at layer 6 (5.2 orders): the
+    forward pass multiplies the spread at every layer, WR-120's explosion at initialisation. Spreads that stay put,
+    layers out of order, and a gradient's spread are not."""
+    from trainwreck.gradient_norms import activations_grow_with_depth as grow
+
+    said = "I printed the std of each layer's pre-activation on the first batch:\n"
+    assert "5.21 orders of magnitude larger at the last layer" in grow(said + ACTIVATION_ROWS)
+    assert grow(said + "".join(f"layer {n}: std {v}\n" for n, v in ((1, 1.02), (2, 0.97), (3, 1.05), (4, 0.99)))) == ""
+    assert grow(said + ACTIVATION_ROWS.replace("layer 2:", "layer 9:")) == ""
+    assert grow("Per-layer weight init check:\n" + ACTIVATION_ROWS.replace("pre-act", "weight")) == ""
+    assert grow(said + ACTIVATION_ROWS.replace("pre-act mean", "grad mean")) == ""
+    loss = "iteration 0: loss inf\n"
+    d = diagnosis("6-layer ReLU net in numpy, plain np.random.randn weights.\n" + said + ACTIVATION_ROWS + loss)
+    assert d.matches[0].entry.id == "WR-120" and d.matches[0].parts["activations-grow"] > 0
+
+
+def test_a_last_value_non_finite_at_its_first_step_after_a_finite_run_is_a_second_run():
+    """(set s209, 12) "epoch 3 loss 2.301", then, after the change, "iteration 0: loss inf": the count starts again
+    (an iteration 0 with no epoch of its own after epoch 3), and the one value, non-finite at its run's first step,
+    is a run of its own -- not a finite run that "jumped straight to inf at epoch 3". A value at a later step is not."""
+    flat = "".join(f"epoch {e}  loss {v}  train acc 0.1124\n" for e, v in ((1, 2.301912), (2, 2.301197), (3, 2.301176)))
+    d = diagnosis(flat + "\nWith plain np.random.randn the very first loss is inf:\niteration 0: loss inf\n")
+    assert d.evidence.runs.startswith("2 runs one after another") and d.evidence.count == 1
+    assert diagnosis(flat + "iteration 40: loss inf\n").evidence.runs == ""

@@ -31,7 +31,7 @@ from .logscan.hidden import with_hidden
 from .logscan.layout import validation_rows
 from .logscan.messages import WARNING
 from .logscan.numbers import to_float
-from .logscan.positions import counted_on, epoch_on, last_epoch, named_step, starts_again, step_number
+from .logscan.positions import at_its_start, counted_on, epoch_on, last_epoch, named_step, starts_again, step_number
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY, scale_zero_key, without_scale_zero
 from .logscan.stops import COMPANIONS, stop_of, with_stop, without_stops
 from .data_order import (flip_swaps_classes, frame_sampled_alone, listed_files_zipped_apart, loaders_shuffled_apart,
@@ -78,7 +78,7 @@ SAID_FACTS = ("softmax-floor", "unscaled-inputs", "unscaled-targets", "minus-one
               "never-cleared", "accumulated-undivided", "cleared-outside", "pairing", "exp-overflow", "exp-overflow-printed", "masked-row-printed", "raw-targets", "constant-feature", "zero-init", "large-init",
               "flushed", "scale-collapse", "precision",
               "full-precision", "masked-inf", "log-unguarded", "log-raw-output", "exp-unshifted", "sqrt-at-zero", "same-batch",
-              "first-layers", "feature-scales", "nll-of-probabilities", "ctc-not-log-probabilities", "sigmoid-twice-printed",
+              "first-layers", "activations-grow", "feature-scales", "nll-of-probabilities", "ctc-not-log-probabilities", "sigmoid-twice-printed",
               "clip-unengaged",
               "adaptive-rate-high", "std-unguarded", "std-nan-printed", "one-output", "weights-frozen", "rounded-away", "start-high", "accuracy-rose-said",
               "early-jump", "no-warmup", "loop-unscaled", "update-discarded", "raw-targets-said", "classes-counted", "classes-short", "labels-past-outputs", "labels-past-classes",
@@ -265,8 +265,11 @@ def _one_run(ev: Evidence) -> Evidence:
         if not starts_again(at[i - 1], at[i]):
             continue
         label = _label_of(lines, at[i].line)
+        # (or a last value alone, non-finite at its run's first step after a run that ended finite: "now the very
+        # first loss is inf", pasted after the run before the change)
+        alone = i == ev.count - 1 and not math.isfinite(ev.head[i]) and at_its_start(at[i])
         if label and label != _label_of(lines, at[i - 1].line) or (
-                i < ev.count - 1 and counted_on(at[i], at[i + 1])
+                (i < ev.count - 1 and counted_on(at[i], at[i + 1]) or alone)
                 and _loss_starts_again(ev.head[starts[-1]:i], ev.head[i])):
             starts.append(i)
     if len(starts) == 1:

@@ -104,6 +104,39 @@ def gradients_shrink_to_the_input(prose: str) -> str:
             "is at most 1/4)")
 
 
+# The spread of each layer's activations printed layer by layer (`layer 1: pre-act mean -0.02 std 8.346` ... `layer 6:
+# ... std 1.355e+06`), under words of activations, GROWTH_DECADES orders of magnitude larger at the last layer than at
+# the first: the forward pass multiplies the spread at every layer, as weights too wide for their fan-in do (with ReLU
+# and a std of 1, by about sqrt(fan_in / 2) a layer). A printed fact for the entries whose phrases say the activations
+# explode layer by layer.
+ACTIVATIONS_GROW_WORDS = {"activation", "diverge", "layer"}
+ACTIVATION_ROW = lazy_regex.compile(r"(?im)^[ \t]*(?:layer|block)[ \t_]*\[?(\d{1,3})\]?[^\n]{0,60}?\b(?:std|stdev|std_dev|"
+                                    r"standard deviation|scale|rms)[ \t]*(?:[:=][ \t]*)?(\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?![\w.])")
+ACTIVATIONS_SAID = lazy_regex.compile(r"(?i)\b(?:activations?|pre-?act\w*|outputs?|hidden|logits)\b")
+GROWTH_DECADES = 3
+
+
+def activations_grow_with_depth(prose: str) -> str:
+    """The fact, when the paste prints LAYER_ROWS or more layers' activation spreads, in order, each layer once, on
+    lines or under words of activations, and the last is GROWTH_DECADES orders of magnitude above the first; else ""."""
+    rows = [(int(m.group(1)), float(m.group(2)), m) for m in itertools.islice(ACTIVATION_ROW.finditer(prose), 200)]
+    if len(rows) < LAYER_ROWS:
+        return ""
+    first_row = rows[0][2]
+    # (of activations: not the rows of a gradient's spread, whose growth toward the output is the other end's story)
+    if not ACTIVATIONS_SAID.search(prose, max(0, first_row.start() - 300), first_row.end()) \
+            or GRADIENT_SAID.search(first_row.group(0)):
+        return ""
+    layers = [n for n, _, _ in rows]
+    first, last = rows[0][1], rows[-1][1]
+    if layers != sorted(set(layers)) or not (first > 0 and last >= 10 ** GROWTH_DECADES * first):
+        return ""
+    return (f"the paste prints the spread of each layer's activations, {fmt(first)} at layer {layers[0]} and {fmt(last)} "
+            f"at layer {layers[-1]}: {math.log10(last / first):.3g} orders of magnitude larger at the last layer -- the "
+            "forward pass multiplies it at every layer, as weights too wide for their fan-in do (with ReLU and a "
+            "standard deviation of 1, by about the square root of half the fan-in a layer)")
+
+
 # Gradients said to be exactly zero ("the grads are exactly 0.0", "gradients = 0", "grad norm is zero", "I printed grad
 # norms per layer: exactly 0.0")
 # (after a colon, only the norms themselves, with at most "per layer" or "for every layer" between: "gradients: 0 NaNs",

@@ -32,7 +32,7 @@ from .frozen_said import (dead_units_said, froze_after_jumps_said, one_output_un
 from .gradient_clearing import (ACCUMULATES, BACKWARD_STEP, GRAD_REQ_ADD, UNCALLED, accumulated_undivided,
                                 cleared_only_when, cleared_outside, clears, numpy_buffer_never_reset,
                                 optimizer_never_cleared)
-from .gradient_norms import gradients_shrink_to_the_input, grads_said_zero, norms_below_clip
+from .gradient_norms import activations_grow_with_depth, gradients_shrink_to_the_input, grads_said_zero, norms_below_clip
 from .input_scaling import (ALL_ZERO_INPUT, CONSTANT_FEATURE, DIVIDES_BY_STD, feature_scales_printed, per_item,
                             per_item_said, standardised_by_hand, std_division_warned)
 from .labels_printed import PAST_LAST_LOGIT, labels_past_outputs
@@ -147,6 +147,8 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     shrinking = gradients_shrink_to_the_input(ev.prose)
     if shrinking:
         out["first-layers"] = shrinking
+    if went_wrong and (growing := activations_grow_with_depth(ev.prose)):
+        out["activations-grow"] = growing
     # A regression's squared error is about the targets' mean square while the outputs are still near 0: a first
     # loss of ENORMOUS_START or more that never fell to half of it takes errors of its root's size, targets in their
     # raw units (or outputs broken from the start: the entries of that shape have the enormous start's part). Only

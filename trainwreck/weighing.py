@@ -23,7 +23,8 @@ from .data_values import (INPUT_NAN_WORDS, MASK_255_WORDS, MASK_SCALED_WORDS, ON
                           UNLABELLED_WORDS)
 from .exp_limits import EXP_OVERFLOW_WORDS
 from .gradient_clearing import CLEARED_EACH_STEP, UNCLEARED_WORDS, gradients_fresh, trainer_clears, whole_loop_steps
-from .gradient_norms import CLIP_LATE_WORDS, CLIP_UNENGAGED_WORDS, FIRST_LAYERS_WORDS, grads_said_zero
+from .gradient_norms import (ACTIVATIONS_GROW_WORDS, CLIP_LATE_WORDS, CLIP_UNENGAGED_WORDS, FIRST_LAYERS_WORDS,
+                             grads_said_zero)
 from .input_scaling import CONSTANT_FEATURE_WORDS, FORGOT_INPUTS, FORGOT_TARGETS, SCALES_WORDS, scaled_said
 from .loss_inputs import (DENSE, FROM_LOGITS, own_normaliser, KERAS_CROSSENTROPY, KERAS_NAMED, KERAS_OUTPUT, KERAS_PAIRING_SAID,
                           tf_op_on_model_output,
@@ -264,6 +265,7 @@ class Weigher:
         # (a classifier's start far above ln C: not a regression's entry, whose huge first loss is a squared error)
         self.start_high = (self._saying(START_HIGH_WORDS) | self.enormous_first) - self.regression
         self.first_layers = self._saying(FIRST_LAYERS_WORDS)
+        self.activations_grow = self._saying(ACTIVATIONS_GROW_WORDS)
         self.feature_scales = self._saying(SCALES_WORDS)
         self.clip_unengaged = self._saying(CLIP_UNENGAGED_WORDS)
         self.high_adaptive = self._saying(HIGH_ADAPTIVE_WORDS)
@@ -956,6 +958,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
                                     ("same-batch", w.one_batch, W_PRINTED),
                                     ("order-moved", w.order_bound | bound, W_SAID_HALF),
                                     ("first-layers", w.first_layers, W_PRINTED),
+                                    ("activations-grow", w.activations_grow, W_PRINTED),
                                     ("feature-scales", w.feature_scales, W_PRINTED),
                                     ("nll-of-probabilities", w.probabilities, W_PRINTED),
                                     ("ctc-not-log-probabilities", w.probabilities, W_PRINTED),

@@ -286,7 +286,7 @@ def counted_on(before: Position, after: Position) -> bool:
         before.epoch, before.step)
 
 
-def _at_its_start(pos: Position) -> bool:
+def at_its_start(pos: Position) -> bool:
     """Is the position's count 0 or 1 (its step's, or its epoch's where it prints no step)?"""
     n = step_number(pos)
     if n is None and (e := epoch_number(pos)) is not None:
@@ -302,7 +302,7 @@ def starts_again(before: Position, after: Position) -> bool:
     again each epoch is no new run."""
     e1, e2 = epoch_number(before), epoch_number(after)
     # (on the very next line, only a count back at its start: a run per line, `step 0 loss ... | step 100 loss ...`)
-    if after.line <= before.line or (after.line == before.line + 1 and not _at_its_start(after)):
+    if after.line <= before.line or (after.line == before.line + 1 and not at_its_start(after)):
         return False
     if e1 and e2 and float(e2) < float(e1):
         return True
@@ -312,6 +312,11 @@ def starts_again(before: Position, after: Position) -> bool:
     # header before it -- Keras's "Epoch 2/3" -- so a count from 1 again under the old one is another run's bar)
     b1, b2 = (_BARE_COUNT.match(p.step or "") for p in (before, after))
     if b1 and b2 and before.inherited and after.inherited and int(b2.group(1)) < int(b1.group(1)):
+        return True
+    # (a step counted from its start, 0 or 1, with no epoch of its own, after the values of a later epoch printed with
+    # none: "epoch 3  loss 2.301", then, another run's, "iteration 0: loss inf")
+    if after.inherited and not before.inherited and not before.step and e1 and float(e1) >= 2 \
+            and (n := step_number(after)) is not None and n <= 1:
         return True
     s1, s2 = (_STEP_NUMBER.match(p.step or "") for p in (before, after))
     if not (s1 and s2 and s1.group(1) == s2.group(1) and s1.group(1) in RUNNING_COUNTERS
