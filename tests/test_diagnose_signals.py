@@ -2326,6 +2326,8 @@ def test_a_softmax_written_with_unshifted_exps_is_read_as_the_overflow_it_risks(
                  "def sigmoid(z):\n    return 1 / (1 + np.exp(-z))\n",
                  "e = np.exp(z)\ns = 1 / (1 + e)\n",
                  "w = np.exp(-d / tau)\nw = w / 2\n",
+                 # (set s213, 05: a sigmoid beside a loss's mean on one line of a sentence)
+                 "p = 1/(1+np.exp(-X@w)), loss = -np.mean(y*np.log(p) + (1-y)*np.log(1-p)), lr 0.5\n",
                  "e = tf.exp(scores - tf.reduce_max(scores, axis=-1, keepdims=True))\nw = e / tf.reduce_sum(e, -1)\n",
                  OVERFLOW):          # (a warning's echo of its line: when it was printed, the message's reading says)
         assert "exp-unshifted" not in breaking_construct(code), code
@@ -8277,3 +8279,26 @@ def test_a_last_value_non_finite_at_its_first_step_after_a_finite_run_is_a_secon
     d = diagnosis(flat + "\nWith plain np.random.randn the very first loss is inf:\niteration 0: loss inf\n")
     assert d.evidence.runs.startswith("2 runs one after another") and d.evidence.count == 1
     assert diagnosis(flat + "iteration 40: loss inf\n").evidence.runs == ""
+
+
+def test_two_losses_each_at_its_own_epoch_in_a_sentence_are_read():
+    """(set s213, 09) "Loss is 3.9e10 at epoch 1 and 3.7e10 at epoch 200": a first and a last value, each at its epoch,
+    as "from 3.9e10 to 3.7e10" is read -- here a regression's enormous squared error, raw targets. Two that rise are
+    not read (no curve to judge a climb by)."""
+    said = ("Keras Dense 64 relu, Dense 1 predicting house sale prices, features standardized with StandardScaler, adam "
+            "and mse. Loss is 3.9e10 at epoch 1 and 3.7e10 at epoch 200, and predictions are ~1500 for prices ~180000.")
+    d = diagnosis(said)
+    assert d.evidence.count == 2 and d.matches[0].entry.id == "WR-360"
+    assert diagnosis(said.replace("3.7e10 at epoch 200", "5.7e10 at epoch 200")).evidence.count == 0
+
+
+def test_a_loss_said_to_sit_from_one_epoch_to_another_does_not_learn_whatever_the_test_accuracy_clause_says():
+    """(set s213, 01) "loss sits at ~2.30 from epoch 1 to epoch 20 and test accuracy is 11.35%": the training loss
+    stopped; the test accuracy's clause, after "and", does not make the sentence a test score's."""
+    from trainwreck.run_said import says_not_learning
+
+    said = ("small flax MLP on mnist, sigmoid hidden layers, optax.sgd(0.1), raw arrays from tfds. loss sits at ~2.30 "
+            "from epoch 1 to epoch 20 and test accuracy is 11.35% every single epoch.")
+    assert says_not_learning(said)
+    assert not says_not_learning("the test loss sits at ~2.30 from epoch 1 to epoch 20 and training is fine.")
+    assert diagnosis(said).verdict == "uncertain"

@@ -640,7 +640,11 @@ def _exp_in_a_ratio(code: str) -> re.Match | None:
         if "Warning: " in code[code.rfind("\n", 0, max(start - 1, 0)) + 1:start]:
             continue        # (the line a Python warning echoes: when it was printed, the message's own reading says)
         # (a mean of exps is a sum of them over n: `log(mean(exp(r * s)))` is a log-sum-exp less log n)
-        if not method and ("sum(" in line or "mean(" in line) and ("/" in line or re.search(
+        # (the exp inside the sum's or the mean's brackets: not a sigmoid beside a loss's mean on one line, `p =
+        # 1/(1+np.exp(-X@w)), loss = -np.mean(y*np.log(p) + ...)`)
+        summed = _inside_a_call(line, m.start() - start, ("sum(", "mean(")) or re.search(
+            r"exp\((?:[^()\n]|\([^()\n]*\))*\)\.(?:sum|mean)\(", line)
+        if not method and summed and ("/" in line or re.search(
                 r"(?<![\w.])(?:\w+\.)?log\(", line)):
             return m
         # (or added up by hand inside a log: `torch.log(torch.exp(-a / g) + torch.exp(-b / g) + torch.exp(-c / g))`, a
@@ -663,6 +667,19 @@ def _exp_in_a_ratio(code: str) -> re.Match | None:
                                 code[m.end() + summed.end():]):
             return m
     return None
+
+
+def _inside_a_call(line: str, at: int, calls: tuple[str, ...]) -> bool:
+    """Is the position `at` of the line inside the brackets of one of these calls (`sum(`, `mean(`) made on it?"""
+    for call in calls:
+        found = line.find(call)
+        while 0 <= found < at:
+            opened = found + len(call) - 1
+            held = arguments(line, opened)
+            if held is not None and opened < at <= opened + sum(len(a) + 1 for a in held):
+                return True
+            found = line.find(call, found + 1)
+    return False
 
 
 def softplus_by_hand(code: str) -> re.Match | None:

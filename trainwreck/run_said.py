@@ -98,8 +98,10 @@ NOT_LEARNING = lazy_regex.compile(r"(?:won'?t|doesn'?t|does not|do not|don'?t|di
                                   r"stays?|stayed|sits?|sat|remains?|remained|reads|shows|at)\s+(?:exactly\s+|always\s+|still\s+)?"
                                   r"(?:~\s?)?(?<![\d.])\d+(?:\.\d+)?\s+(?:at\s+|in\s+|on\s+|for\s+)?(?:every|each)\s+(?:single\s+)?"
                                   r"(?:epoch|step|iteration|batch|update)s?\b|"
-                                  # (a value it keeps for a long stretch: "then it just sits at 1.3520 until epoch 500")
-                                  r"\b(?:sits?|sat|sitting)\s+at\s+(?:~\s?)?\d+(?:\.\d+)?\s+(?:until|till|for|through)\b|"
+                                  # (a value it keeps for a long stretch: "then it just sits at 1.3520 until epoch 500",
+                                  # "loss sits at ~2.30 from epoch 1 to epoch 20")
+                                  r"\b(?:sits?|sat|sitting)\s+at\s+(?:~\s?)?\d+(?:\.\d+)?\s+(?:until|till|for|through|"
+                                  r"from\s+(?:epoch|step|iteration)\s+\d+\s+(?:to|until|till))\b|"
                                   # (or keeps where it got to: "drops to ~1.60 and then sits there for 40 epochs")
                                   r"\b(?:sits?|sat|sitting|stays?|stayed|staying)\s+there\s+(?:for|until|till|through)\b|"
                                   # (a model that gives one answer whatever it is shown: "it predicts dandelion for every
@@ -214,10 +216,18 @@ def _said_of_this_run(sentence: str, m: re.Match) -> bool:
     return subject is None or not NOT_THIS_RUN.search(sentence, max(0, subject.start() - 20), subject.end())
 
 
+# (a clause also ends where a conjunction opens the next one: "loss sits at ~2.30 from epoch 1 to epoch 20 and test
+# accuracy is 11.35%" says the training loss stopped, whatever the test accuracy's clause says)
+CLAUSE_JOIN = lazy_regex.compile(r"\s(?:and|but|while|whereas)\s")
+
+
 def _clause_span(sentence: str, m: re.Match) -> tuple[int, int]:
-    """Where the clause of the sentence that holds the match begins and ends, between commas or semicolons."""
+    """Where the clause of the sentence that holds the match begins and ends, between commas or semicolons, or before a
+    conjunction after it."""
     start = max(sentence.rfind(",", 0, m.start()), sentence.rfind(";", 0, m.start())) + 1
-    ends = [i for i in (sentence.find(",", m.end()), sentence.find(";", m.end())) if i >= 0]
+    joined = CLAUSE_JOIN.search(sentence, m.end())
+    ends = [i for i in (sentence.find(",", m.end()), sentence.find(";", m.end()), joined.start() if joined else -1)
+            if i >= 0]
     return start, min(ends) if ends else len(sentence)
 
 

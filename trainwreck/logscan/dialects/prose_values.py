@@ -122,8 +122,10 @@ MIN_RUN = 3
 FROM_TO = re.compile(rb"(?i)[^\d.;\n]{0,40}?\bfrom[ \t]+(?:about[ \t]+|around[ \t]+|~[ \t]?)?" + NUMBER +
                      rb"[ \t]+(?:(?:all[ \t]+the[ \t]+way[ \t]+)?(?:down|up)[ \t]+)?to[ \t]+(?:about[ \t]+|around[ \t]+|~[ \t]?)?")
 # ... or as its first and its last: "the loss is 1.79 after the first epoch and 1.672 after the last"
-FIRST_LAST = re.compile(rb"(?i)[^\d.;\n]{0,40}?" + NUMBER + rb"[ \t]+(?:after|at|in)[ \t]+the[ \t]+first[ \t]+"
-                        rb"(?:epoch|step|iteration|batch)[ \t]+and[ \t]+(?:about[ \t]+|~[ \t]?)?")
+# (or each at its own place: "Loss is 3.9e10 at epoch 1 and 3.7e10 at epoch 200")
+FIRST_LAST = re.compile(rb"(?i)[^\d.;\n]{0,40}?" + NUMBER + rb"[ \t]+(?:after|at|in)[ \t]+(?:the[ \t]+first|(?=(?:epoch|step|"
+                        rb"iteration)[ \t]+\d))[ \t]*(?:epoch|step|iteration|batch)(?:[ \t]+\d+)?[ \t]+and[ \t]+"
+                        rb"(?:about[ \t]+|~[ \t]?)?")
 
 
 def _denied_elsewhere(data: bytes, start: int, at: int, end: int) -> bool:
