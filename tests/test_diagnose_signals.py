@@ -8302,3 +8302,20 @@ def test_a_loss_said_to_sit_from_one_epoch_to_another_does_not_learn_whatever_th
     assert says_not_learning(said)
     assert not says_not_learning("the test loss sits at ~2.30 from epoch 1 to epoch 20 and training is fine.")
     assert diagnosis(said).verdict == "uncertain"
+
+
+@pytest.mark.parametrize("code, rate", [
+    ("class Lit(pl.LightningModule):\n    def __init__(self, lr=0.1):\n        self.save_hyperparameters()\n"
+     "    def configure_optimizers(self):\n        return torch.optim.Adam(self.parameters(), lr=self.hparams.lr)\n", "0.1"),
+    ("LR = 0.5\nopt = torch.optim.AdamW(model.parameters(), lr=LR)\n", "0.5"),
+    ("parser.add_argument('--lr', type=float)  # run with --lr 0.3\nopt = optim.Adam(net.parameters(), lr=args.lr)\n",
+     "0.3"),
+    ("def __init__(self, lr: float = 1e-3):\n    ...\nopt = torch.optim.Adam(self.parameters(), lr=self.hparams.lr)\n", None),
+])
+def test_an_adaptive_optimisers_rate_given_by_a_name_is_read_from_where_the_paste_sets_it(code, rate):
+    """(set s212, 04) `Adam(self.parameters(), lr=self.hparams.lr)` beside `def __init__(self, lr=0.1)`: a rate of 0.1,
+    a hundred times Adam's default, set by a name. A name set to 1e-3 is no high rate."""
+    from trainwreck.optimizer_setup import high_adaptive_rate
+
+    said = high_adaptive_rate(code)
+    assert (f"with a learning rate of {rate} " in said) if rate else said == ""

@@ -69,11 +69,34 @@ HIGH_ADAPTIVE_AT = 0.1
 ADAPTIVE_DEFAULTS = {"adam": 1e-3, "adamw": 1e-3, "adamax": 2e-3, "nadam": 2e-3, "rmsprop": 1e-2}
 
 
+# ... or with the rate by a name the paste sets elsewhere: `Adam(self.parameters(), lr=self.hparams.lr)` beside
+# `def __init__(self, lr=0.1)`, `lr=args.lr` beside `--lr 0.1`, `lr=LR` beside `LR = 0.1`
+HIGH_ADAPTIVE_NAMED = lazy_regex.compile(r"\b(?P<opt>Adam|AdamW|Adamax|NAdam|Nadam|RMSprop)\((?:[^()\n]|\(\))"
+                                         r"{0,200}?\b(?:learning_rate|lr)[ \t]*=[ \t]*(?P<name>(?:self\.)?(?:hparams\.|args\.|"
+                                         r"config\.|cfg\.|opt\.)?(?P<last>[A-Za-z_]\w{0,30}))(?![\w.(\[])")
+
+
+def _rate_named(prose: str) -> tuple[re.Match, str] | None:
+    """The adaptive optimiser built with its rate by a name, and the value the paste gives that name, if 0.1 or more."""
+    for m in itertools.islice(HIGH_ADAPTIVE_NAMED.finditer(prose), 5):
+        last = re.escape(m.group("last"))
+        given = re.search(r"(?<![\w.])(?:--)?" + last + r"(?:[ \t]*:[ \t]*(?:float|int))?[ \t]*(?:=[ \t]*|[ \t]+)"
+                          r"((?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?)(?![\w.])", prose)
+        if given and float(given.group(1)) >= HIGH_ADAPTIVE_AT:
+            return m, given.group(1)
+    return None
+
+
 def high_adaptive_rate(prose: str) -> str:
     m = next((m for m in HIGH_ADAPTIVE_RATE.finditer(prose) if float(m.group("rate")) >= HIGH_ADAPTIVE_AT), None)
-    if m is None:
+    named = _rate_named(prose) if m is None else None
+    if m is None and named is None:
         return ""
-    opt, rate = m.group("opt"), m.group("rate")
+    if named:
+        m, rate = named
+        opt = m.group("opt")
+    else:
+        opt, rate = m.group("opt"), m.group("rate")
     default = ADAPTIVE_DEFAULTS[opt.lower()]
     return (f"the paste builds {opt} with a learning rate of {rate} (`{' '.join(m.group(0).split())}`): an adaptive "
             f"optimiser's step for each weight is set by the rate, not the gradient's size (up to about the rate, "
