@@ -8319,3 +8319,48 @@ def test_an_adaptive_optimisers_rate_given_by_a_name_is_read_from_where_the_past
 
     said = high_adaptive_rate(code)
     assert (f"with a learning rate of {rate} " in said) if rate else said == ""
+
+
+def test_code_review_s67b_readings_stay_where_they_belong():
+    """(code_review_s67b) Each of the session's later readings, quiet on what the review showed it misread."""
+    from trainwreck.gradient_norms import activations_grow_with_depth as grow
+    from trainwreck.loss_inputs import model_output
+    from trainwreck.optimizer_setup import high_adaptive_rate
+    from trainwreck.run_said import says_not_learning
+
+    # H1: a loop's epoch summary, then the next epoch's iteration 0 on the next line: one run
+    rows = "".join(f"iteration {i}: loss {v}\n" for i, v in ((0, 2.30), (100, 1.90), (200, 1.61)))
+    one = rows + "epoch 1 loss 1.4410\n" + rows.replace("2.3", "1.4").replace("1.9", "1.1").replace("1.61", "0.9") \
+        + "epoch 2 loss 0.8601\niteration 0: loss nan\n"
+    assert diagnosis(one).evidence.runs == ""
+    # H2: the run that broke, not a longer healthy log pasted after it for comparison
+    broke = "step 0 loss 2.31\nstep 100 loss 4.87\nstep 200 loss nan\n"
+    ref = "The reference implementation's log trains fine:\n" + "".join(
+        f"Epoch {e} | Loss: {2.3 * 0.9 ** e:.4f}\n" for e in range(1, 13))
+    assert diagnosis(broke + ref).evidence.first_nonfinite is not None
+    # M1, M2: a gradient's spread, or activations hooked late in a run, are no explosion at initialisation
+    table = "".join(f"layer {n}: std {v}\n" for n, v in ((1, "2.1e-07"), (2, "3e-05"), (3, "4e-03"), (4, "1.1e-02")))
+    assert grow("gradient std of each hidden layer's output on the first batch:\n" + table) == ""
+    assert grow("I hooked the activations at step 2900, output std per layer:\n" + table) == ""
+    assert grow("I printed the activations on the first batch, std per layer:\n" + table)
+    # M3: a default overridden where the model is built, a rate said of another optimizer, a scaled value
+    for code in ("def __init__(self, lr=0.1):\n    ...\nmodel = Lit(lr=1e-4)\n"
+                 "opt = torch.optim.Adam(self.parameters(), lr=self.hparams.lr)\n",
+                 "lr = 0.1 * batch_size / 4096\nopt = torch.optim.Adam(net.parameters(), lr=lr)\n"):
+        assert high_adaptive_rate(code) == "", code
+    # M4: a softmax in a Sequential's middle with a bracket in its comment, and one commented out
+    mid = ("net = nn.Sequential(\n    nn.Linear(64, 64),\n    nn.Softmax(dim=1),  # gate weights (a soft selection)\n"
+           "    nn.Linear(64, 10),\n)\ncriterion = nn.CrossEntropyLoss()\n")
+    out = ("net = nn.Sequential(\n    nn.Linear(64, 10),\n    # nn.Softmax(dim=1),  # removed: CrossEntropyLoss applies it\n)\n"
+           "criterion = nn.CrossEntropyLoss()\n")
+    assert model_output(mid) is None and model_output(out) is None
+    # M5: probabilities returned beside their own logits, in a model with no recurrent layer
+    both = ("class Net(nn.Module):\n    def forward(self, x):\n        h = self.fc2(F.relu(self.fc1(x)))\n"
+            "        return F.softmax(h, dim=1), h\n")
+    assert model_output(both) is None
+    # L1: a conjunction that qualifies its clause does not end it
+    assert not says_not_learning("The loss stays at 0.693 for every epoch and that is the validation loss, not the "
+                                 "training one.")
+    # L3: two values in the middle of a run are no first and last
+    assert diagnosis("Loss is 0.31 at epoch 40 and 0.30 at epoch 80, but validation accuracy dropped.").evidence.count \
+        == 0

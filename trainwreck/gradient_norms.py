@@ -112,7 +112,11 @@ def gradients_shrink_to_the_input(prose: str) -> str:
 ACTIVATIONS_GROW_WORDS = {"activation", "diverge", "layer"}
 ACTIVATION_ROW = lazy_regex.compile(r"(?im)^[ \t]*(?:layer|block)[ \t_]*\[?(\d{1,3})\]?[^\n]{0,60}?\b(?:std|stdev|std_dev|"
                                     r"standard deviation|scale|rms)[ \t]*(?:[:=][ \t]*)?(\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?![\w.])")
-ACTIVATIONS_SAID = lazy_regex.compile(r"(?i)\b(?:activations?|pre-?act\w*|outputs?|hidden|logits)\b")
+ACTIVATIONS_SAID = lazy_regex.compile(r"(?i)\b(?:activations?|pre-?act\w*|logits)\b")
+# ... printed at the start, where too wide an initialisation shows: on the first batch, before training, at
+# initialisation (activations that grew late in a run are another story, the rate's or the data's)
+AT_START_SAID = lazy_regex.compile(r"(?i)\bfirst\s+(?:batch|step|forward|iteration|pass)|\binitiali[sz]\w*|\bat\s+init\b|"
+                                   r"\bbefore\s+(?:any\s+)?(?:training|update)|\bstep\s+0\b|\bfresh(?:ly)?\b")
 GROWTH_DECADES = 3
 
 
@@ -123,9 +127,13 @@ def activations_grow_with_depth(prose: str) -> str:
     if len(rows) < LAYER_ROWS:
         return ""
     first_row = rows[0][2]
-    # (of activations: not the rows of a gradient's spread, whose growth toward the output is the other end's story)
-    if not ACTIVATIONS_SAID.search(prose, max(0, first_row.start() - 300), first_row.end()) \
-            or GRADIENT_SAID.search(first_row.group(0)):
+    # (of activations, at the start: not the rows of a gradient's spread, whose growth toward the output is the other
+    # end's story, nor a weight table's)
+    # (said in the two lines that introduce the rows, the rows' own heading)
+    above = prose.rfind("\n", 0, max(0, prose.rfind("\n", 0, first_row.start() - 1)))
+    window = (max(above + 1, first_row.start() - 300), first_row.end())
+    if not ACTIVATIONS_SAID.search(prose, *window) or GRADIENT_SAID.search(prose, *window) \
+            or not AT_START_SAID.search(prose, *window):
         return ""
     layers = [n for n, _, _ in rows]
     first, last = rows[0][1], rows[-1][1]

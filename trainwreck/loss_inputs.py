@@ -107,7 +107,7 @@ TORCH_PROBABILITY_OUT = lazy_regex.compile(r"\breturn\s+" + _PROBABILITY_CALL +
                                            # (a Sequential's last module, a comment after it or not, `nn.Softmax(dim=1),  #
                                            # as in my numpy code`; or the module alone in a sentence's backticks, "the model
                                            # ends with `nn.Softmax(dim=1)`")
-                                           r"\bnn\.(?:Sigmoid|Softmax)\([^()\n]{0,20}\)\s*(?:,[ \t]*)?(?:#[^\n]*)?\s*\)|"
+                                           r"\bnn\.(?:Sigmoid|Softmax)\([^()\n]{0,20}\)\s*(?:,[ \t]*)?(?:#[^\n]*(?=\n))?\s*\)|"
                                            r"(?<=`)nn\.(?:Sigmoid|Softmax)\([^()\n`]{0,20}\)(?=`)|"
                                            # (or the last of the layers a sentence's backticks list, "ends with `nn.Linear(256,
                                            # 10), nn.Softmax(dim=1)`")
@@ -301,6 +301,16 @@ def _generator_at(before: str) -> bool:
     return nearest is not None and nearest.group("d") is None
 
 
+RECURRENT = lazy_regex.compile(r"\b(?:nn\.)?(?:RNN|LSTM|GRU)(?:Cell)?\(|\bself\.(?i:lstm|gru|rnn)\w{0,10}\(")
+
+
+def _state_unshown(found: re.Match, prose: str, text: str | None = None) -> bool:
+    """Does the return carry something after its probabilities (`, h`) in a paste that builds no recurrent layer, whose
+    state it would be? (Then the second may be the logits, `return F.softmax(h, dim=1), h`.)"""
+    line = (text or prose)[found.start():(text or prose).find("\n", found.start()) % (len(text or prose) + 1)]
+    return bool(re.search(r"\)[ \t]*,[ \t]*\S", line)) and not RECURRENT.search(prose)
+
+
 def model_output(prose: str) -> re.Match | None:
     """The pasted model's probabilities as its output: a Sequential that ends in nn.Sigmoid() or nn.Softmax(), or what
     the last forward() pasted returns (its block: to the next `def` or `class` at its indentation or less), or, with no
@@ -318,12 +328,12 @@ def model_output(prose: str) -> re.Match | None:
         end = re.compile(r"(?m)^[ \t]{0,%d}(?:def|class)\b" % len(last.group(1))).search(prose, last.end())
         block = prose[last.start():end.start() if end else len(prose)]
         found = TORCH_PROBABILITY_OUT.search(block)
-        if found and not found.group(0).startswith("nn."):
+        if found and not found.group(0).startswith("nn.") and not _state_unshown(found, prose, block):
             return found
         # (or a module the paste built as a softmax or a sigmoid under a name of its own: `self.head =
         # nn.Softmax(dim=1)`, and forward() returns `self.head(self.net(x))`)
         called = RETURNS_OWN_MODULE.search(block)
-        if called and re.search(r"\bself\.%s\s*=\s*(?:torch\.)?nn\.(?:Softmax|Sigmoid)\(" % re.escape(called.group(1)),
+        if called and not _state_unshown(called, prose, block) and re.search(r"\bself\.%s\s*=\s*(?:torch\.)?nn\.(?:Softmax|Sigmoid)\(" % re.escape(called.group(1)),
                                 prose):
             return called
     else:       # no forward() pasted: one a sentence quotes ("the model's forward ends with `return self.softmax(...)`")
@@ -332,7 +342,9 @@ def model_output(prose: str) -> re.Match | None:
             if found.group(0).startswith("return") and (re.search(r"forward|__call__", prose[
                     prose.rfind("\n", 0, found.start()) + 1:found.start()]) or _block_said_forward(prose, found.start())):
                 return found
-    return next((m for m in TORCH_PROBABILITY_OUT.finditer(prose) if m.group(0).startswith(("nn.", "Chain(", *ARROW))),
+    # (not a module on a line commented out, `# nn.Softmax(dim=1),  # removed: CrossEntropyLoss applies it`)
+    return next((m for m in TORCH_PROBABILITY_OUT.finditer(prose) if m.group(0).startswith(("nn.", "Chain(", *ARROW))
+                 and not prose[prose.rfind("\n", 0, m.start()) + 1:m.start()].lstrip().startswith("#")),
                 None) or _smp_activation(prose)
 
 

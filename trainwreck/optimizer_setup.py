@@ -77,13 +77,17 @@ HIGH_ADAPTIVE_NAMED = lazy_regex.compile(r"\b(?P<opt>Adam|AdamW|Adamax|NAdam|Nad
 
 
 def _rate_named(prose: str) -> tuple[re.Match, str] | None:
-    """The adaptive optimiser built with its rate by a name, and the value the paste gives that name, if 0.1 or more."""
+    """The adaptive optimiser built with its rate by a name, and the value the paste gives that name, where every value
+    it gives it is 0.1 or more (a default overridden where the model is built, `Lit(lr=1e-4)`, or a rate said for
+    another optimizer, is no such rate; nor a value an operator scales, `lr = 0.1 * batch_size / 4096`)."""
     for m in itertools.islice(HIGH_ADAPTIVE_NAMED.finditer(prose), 5):
         last = re.escape(m.group("last"))
-        given = re.search(r"(?<![\w.])(?:--)?" + last + r"(?:[ \t]*:[ \t]*(?:float|int))?[ \t]*(?:=[ \t]*|[ \t]+)"
-                          r"((?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?)(?![\w.])", prose)
-        if given and float(given.group(1)) >= HIGH_ADAPTIVE_AT:
-            return m, given.group(1)
+        given = [g.group(1) for g in itertools.islice(re.finditer(
+            r"(?<![\w.])(?:--)?" + last + r"(?:[ \t]*:[ \t]*(?:float|int))?[ \t]*(?:=[ \t]*|[ \t]+)"
+            r"((?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?)(?![\w.])(?![ \t]*[-+*/])", prose), 20)]
+        scaled = re.search(r"(?<![\w.])" + last + r"[ \t]*=[ \t]*[\d.e-]+[ \t]*[-+*/]", prose)
+        if given and not scaled and min(float(v) for v in given) >= HIGH_ADAPTIVE_AT:
+            return m, given[0]
     return None
 
 

@@ -216,9 +216,11 @@ def _said_of_this_run(sentence: str, m: re.Match) -> bool:
     return subject is None or not NOT_THIS_RUN.search(sentence, max(0, subject.start() - 20), subject.end())
 
 
-# (a clause also ends where a conjunction opens the next one: "loss sits at ~2.30 from epoch 1 to epoch 20 and test
-# accuracy is 11.35%" says the training loss stopped, whatever the test accuracy's clause says)
-CLAUSE_JOIN = lazy_regex.compile(r"\s(?:and|but|while|whereas)\s")
+# (a clause also ends where a conjunction opens the next one with a subject of its own: "loss sits at ~2.30 from epoch 1
+# to epoch 20 and test accuracy is 11.35%" says the training loss stopped, whatever the test accuracy's clause says --
+# not "... and that is the validation loss", which qualifies the clause it ends)
+CLAUSE_JOIN = lazy_regex.compile(r"\s(?:and|but|while|whereas)\s+(?=(?:the\s+|my\s+|our\s+|its\s+)?(?:[\w-]+\s+)?(?:loss|losses|"
+                                 r"accuracy|acc|error|f1|auc|metric|score|model)\b)")
 
 
 def _clause_span(sentence: str, m: re.Match) -> tuple[int, int]:

@@ -306,18 +306,24 @@ def layout_of(first: bytes, training: bytes | None = None) -> Layout:
 
 
 # The loss key's spellings: where a paste prints more than one (its own run's `Loss: 2.15` and, pasted after it for
-# comparison, another program's `loss 0.39`), the one printed with the most values is read first -- not the first of
-# the dialect's list whatever the paste prints most.
+# comparison, another program's `loss 0.39`), the one whose values turn non-finite is read first, else the one printed
+# with the most values -- not the first of the dialect's list whatever the paste prints.
 SPELLINGS = (b"loss", b"Loss", b"LOSS")
 
 
 def _most_printed_first(keys: tuple, masked: bytes, spelled: dict) -> list:
-    """The dialect's keys, its spellings of the loss reordered by how many values the block prints after each."""
+    """The dialect's keys, its spellings of the loss reordered: one whose values turn non-finite first, then by how many
+    values the block prints after each."""
     spellings = [k for k in keys if k in SPELLINGS]
     if len(spellings) < 2:
         return list(keys)
-    counts = {k: sum(1 for _ in itertools.islice(keyed(k, **spelled).finditer(masked), 1000)) for k in spellings}
-    ordered = iter(sorted(spellings, key=lambda k: -counts[k]))        # (stable: ties keep the dialect's order)
+    # (a spelling whose values turn non-finite first, as the run a paste asks about is the one that broke: a longer
+    # healthy log pasted for comparison is not it)
+    rank = {}
+    for k in spellings:
+        values = [m.group(1).lower() for m in itertools.islice(keyed(k, **spelled).finditer(masked), 1000)]
+        rank[k] = (not any(b"nan" in v or b"inf" in v for v in values), -len(values))
+    ordered = iter(sorted(spellings, key=rank.__getitem__))        # (stable: ties keep the dialect's order)
     return [next(ordered) if k in SPELLINGS else k for k in keys]
 
 

@@ -315,8 +315,10 @@ def starts_again(before: Position, after: Position) -> bool:
         return True
     # (a step counted from its start, 0 or 1, with no epoch of its own, after the values of a later epoch printed with
     # none: "epoch 3  loss 2.301", then, another run's, "iteration 0: loss inf")
+    # (with a line that holds no value between them: a loop that prints its epoch's summary and then the next epoch's
+    # iteration 0 prints them on adjacent lines)
     if after.inherited and not before.inherited and not before.step and e1 and float(e1) >= 2 \
-            and (n := step_number(after)) is not None and n <= 1:
+            and after.line > before.line + 1 and (n := step_number(after)) is not None and n <= 1:
         return True
     s1, s2 = (_STEP_NUMBER.match(p.step or "") for p in (before, after))
     if not (s1 and s2 and s1.group(1) == s2.group(1) and s1.group(1) in RUNNING_COUNTERS

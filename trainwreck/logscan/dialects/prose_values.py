@@ -122,10 +122,10 @@ MIN_RUN = 3
 FROM_TO = re.compile(rb"(?i)[^\d.;\n]{0,40}?\bfrom[ \t]+(?:about[ \t]+|around[ \t]+|~[ \t]?)?" + NUMBER +
                      rb"[ \t]+(?:(?:all[ \t]+the[ \t]+way[ \t]+)?(?:down|up)[ \t]+)?to[ \t]+(?:about[ \t]+|around[ \t]+|~[ \t]?)?")
 # ... or as its first and its last: "the loss is 1.79 after the first epoch and 1.672 after the last"
-# (or each at its own place: "Loss is 3.9e10 at epoch 1 and 3.7e10 at epoch 200")
-FIRST_LAST = re.compile(rb"(?i)[^\d.;\n]{0,40}?" + NUMBER + rb"[ \t]+(?:after|at|in)[ \t]+(?:the[ \t]+first|(?=(?:epoch|step|"
-                        rb"iteration)[ \t]+\d))[ \t]*(?:epoch|step|iteration|batch)(?:[ \t]+\d+)?[ \t]+and[ \t]+"
-                        rb"(?:about[ \t]+|~[ \t]?)?")
+# (or each at its own place, the first at the run's start: "Loss is 3.9e10 at epoch 1 and 3.7e10 at epoch 200" -- not
+# two places in the middle of a run, "0.31 at epoch 40 and 0.30 at epoch 80")
+FIRST_LAST = re.compile(rb"(?i)[^\d.;\n]{0,40}?" + NUMBER + rb"[ \t]+(?:after|at|in)[ \t]+(?:the[ \t]+first[ \t]+(?:epoch|step|"
+                        rb"iteration|batch)|(?:epoch|step|iteration)[ \t]+[01])[ \t]+and[ \t]+(?:about[ \t]+|~[ \t]?)?")
 
 
 def _denied_elsewhere(data: bytes, start: int, at: int, end: int) -> bool:
