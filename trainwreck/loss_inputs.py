@@ -304,11 +304,15 @@ def _generator_at(before: str) -> bool:
 RECURRENT = lazy_regex.compile(r"\b(?:nn\.)?(?:RNN|LSTM|GRU)(?:Cell)?\(|\bself\.(?i:lstm|gru|rnn)\w{0,10}\(")
 
 
-def _state_unshown(found: re.Match, prose: str, text: str | None = None) -> bool:
-    """Does the return carry something after its probabilities (`, h`) in a paste that builds no recurrent layer, whose
+STATE_AFTER = re.compile(r",[ \t]*(?:h\w{0,10}|hidden\w{0,10}|state\w{0,10}|\(\s*h\w{0,5}\s*,\s*c\w{0,5}\s*\))[ \t]*(?:#[^\n]*)?$")
+
+
+def _state_unshown(found: re.Match, prose: str, text: str) -> bool:
+    """Does the return carry a state after its probabilities (`, h`) in a paste that builds no recurrent layer, whose
     state it would be? (Then the second may be the logits, `return F.softmax(h, dim=1), h`.)"""
-    line = (text or prose)[found.start():(text or prose).find("\n", found.start()) % (len(text or prose) + 1)]
-    return bool(re.search(r"\)[ \t]*,[ \t]*\S", line)) and not RECURRENT.search(prose)
+    end = text.find("\n", found.end())
+    line = found.group(0).rstrip("`") + text[found.end():end if end >= 0 else len(text)]
+    return bool(STATE_AFTER.search(line)) and not RECURRENT.search(prose)
 
 
 def model_output(prose: str) -> re.Match | None:
