@@ -912,10 +912,15 @@ def _hidden_note(ev: Evidence) -> list[str]:
     return [ev.hidden_note] if ev.hidden_note else []
 
 
+def _fell_from_first(ev: Evidence) -> bool:
+    """Did the loss fall DESCENT_FALL or more below its first value before the climb?"""
+    return ev.low is not None and ev.head[0] > 0 and ev.low <= (1 - DESCENT_FALL) * ev.head[0]
+
+
 def _descent_before_climb(ev: Evidence) -> str | None:
     """The fact that the run fell for a good while before the climb, if it did."""
     first = ev.head[0]
-    if ev.low is None or not first > 0 or ev.low_at < DESCENT_MIN or ev.low > (1 - DESCENT_FALL) * first:
+    if ev.low_at < DESCENT_MIN or not _fell_from_first(ev):
         return None
     return (f"the loss first fell for {ev.low_at} values, from {fmt(first)} at {ev.where(0)} to "
             f"{fmt(ev.low)} at {ev.where(ev.low_at)}, then turned and climbed, as a loss does when the "
@@ -924,8 +929,7 @@ def _descent_before_climb(ev: Evidence) -> str | None:
 
 def _fell_first(ev: Evidence) -> bool:
     """Did the loss fall by DESCENT_FALL before it climbed, in fewer values than a descent takes (DESCENT_MIN)?"""
-    first = ev.head[0]
-    return ev.low is not None and first > 0 and 2 <= ev.low_at < DESCENT_MIN and ev.low <= (1 - DESCENT_FALL) * first
+    return 2 <= ev.low_at < DESCENT_MIN and _fell_from_first(ev)
 
 
 def _once_an_epoch(ev: Evidence) -> bool:
@@ -1610,13 +1614,10 @@ def _rate_flat_from_start(ev: Evidence) -> str:
 # as Hugging Face's Trainer prints it: rounded to two decimals, `'epoch': 0.0`, by `round(self.state.epoch, 2)` in
 # Trainer.log at v4.16.2, and whole at v4.51.0, `logs["epoch"] = self.state.epoch`) where the paste sets a logging
 # interval of WARMUP_PRINTED_BY steps or fewer: a warmup of a few hundred steps is over by a first print at step 500,
-# Trainer's default interval.
+# the Trainer's default interval (HF_LOGGING_STEPS).
 WARMUP_PRINTED_BY, EARLY_EPOCH, EARLY_PRINTS = 50, 0.005, 3
 # ... a rise of 3% or more: not the noise of a loss that sits where it started (2.3026, 2.3031, 2.3019)
 EARLY_RISE = 1.03
-# The logging interval a paste sets (`--logging_steps 10`, Lightning's `log_every_n_steps=10`, `log_interval = 10`)
-LOGGING_EVERY = lazy_regex.compile(r"(?i)\b(?:logging_steps|log_every_n_steps|log_interval|log_every|log_freq|print_freq)"
-                                   r"[ \t]*[=: ][ \t]*(\d{1,7})\b")
 
 
 def rate_at_top_as_the_loss_rose(ev: Evidence) -> str:
@@ -1624,12 +1625,14 @@ def rate_at_top_as_the_loss_rose(ev: Evidence) -> str:
     is at the run's first steps and the loss rose above its first value within EARLY_PRINTS prints; or ""."""
     flat = _rate_flat_from_start(ev)
     first = ev.at(0)
+    # (a warmup the paste sets refuses the constant rate here too, which _rate_flat_from_start reads whatever is set:
+    # beside a spike it is read with the words' own refusal)
     if not flat or first is None or WARMUP_SET.search(ev.prose):
         return ""
     step, epoch = step_number(first), epoch_number(first) or ""
-    # (by a fraction of an epoch, only with the logging interval the paste sets: the Trainer's default, 500 steps, is
-    # 'epoch': 0.0 too on an epoch of 100,000 steps)
-    every = LOGGING_EVERY.search(ev.prose)
+    # (by a fraction of an epoch, the Trainer's numbering, only with the logging interval the paste sets: its default,
+    # HF_LOGGING_STEPS, is 'epoch': 0.0 too on an epoch of 100,000 steps)
+    every = LOGGING_STEPS.search(ev.prose)
     if not (step <= WARMUP_PRINTED_BY if step is not None else "." in epoch and float(epoch) < EARLY_EPOCH
             and every is not None and int(every.group(1)) <= WARMUP_PRINTED_BY):
         return ""

@@ -77,6 +77,16 @@ def _norms_on_a_line(prose: str) -> list[tuple[int, float, int]]:
     return []
 
 
+def _ends_apart(rows: list[tuple], decades: int) -> tuple[list[int], float, float] | None:
+    """The layers and the first and last values of rows (layer, value, ...) printed in order, each layer once -- one
+    block, not two runs' rows -- where the last is `decades` orders of magnitude or more above the first; else None."""
+    layers = [row[0] for row in rows]
+    first, last = rows[0][1], rows[-1][1]
+    if layers != sorted(set(layers)) or not (first > 0 and last >= 10 ** decades * first):
+        return None
+    return layers, first, last
+
+
 def gradients_shrink_to_the_input(prose: str) -> str:
     """The fact, when the paste prints LAYER_ROWS or more gradient norms by layer (one block of rows under words of
     gradients, or two or more on one line of gradients), or says the first and the last layer's, and the first
@@ -92,12 +102,10 @@ def gradients_shrink_to_the_input(prose: str) -> str:
                     "at the first layer, which gets next to no gradient (the backward pass shrinks through each layer "
                     "it crosses, as through sigmoids, whose slope is at most 1/4)")
         return ""
-    layers = [n for n, _, _ in rows]
-    if layers != sorted(set(layers)):
-        return ""                       # (one block, each layer once, in order: not two runs' rows)
-    first, last = rows[0][1], rows[-1][1]
-    if not (0 < first and last > 0 and last >= 10 ** DEPTH_DECADES * first):
+    ends = _ends_apart(rows, DEPTH_DECADES)
+    if ends is None:
         return ""
+    layers, first, last = ends
     return (f"the paste prints gradient norms layer by layer, {fmt(first)} at layer {layers[0]} and {fmt(last)} at layer "
             f"{layers[-1]}: {math.log10(last / first):.3g} orders of magnitude smaller at the first layer, which gets "
             "next to no gradient (the backward pass shrinks through each layer it crosses, as through sigmoids, whose slope "
@@ -135,10 +143,10 @@ def activations_grow_with_depth(prose: str) -> str:
     if not ACTIVATIONS_SAID.search(prose, *window) or GRADIENT_SAID.search(prose, *window) \
             or not AT_START_SAID.search(prose, *window):
         return ""
-    layers = [n for n, _, _ in rows]
-    first, last = rows[0][1], rows[-1][1]
-    if layers != sorted(set(layers)) or not (first > 0 and last >= 10 ** GROWTH_DECADES * first):
+    ends = _ends_apart(rows, GROWTH_DECADES)
+    if ends is None:
         return ""
+    layers, first, last = ends
     return (f"the paste prints the spread of each layer's activations, {fmt(first)} at layer {layers[0]} and {fmt(last)} "
             f"at layer {layers[-1]}: {math.log10(last / first):.3g} orders of magnitude larger at the last layer -- the "
             "forward pass multiplies it at every layer, as weights too wide for their fan-in do (with ReLU and a "

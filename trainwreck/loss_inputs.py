@@ -92,7 +92,8 @@ FROM_LOGITS = lazy_regex.compile(r"(?m)^[ \t]*(?:[\w.]+\.compile\(|\w+\s*=)[^\n]
 # A sigmoid's or a softmax's call, its brackets whole (two levels deep inside)
 # (Flax's and JAX's functions too: `nn.softmax(x)`, `jax.nn.sigmoid(...)`)
 # (a recurrent model's state after its output in the returned tuple: `, h`, `, hidden`, `, (h, c)`, `, state`)
-_HIDDEN_STATE_AFTER = r"(?:[ \t]*,[ \t]*(?:h\w{0,10}|hidden\w{0,10}|state\w{0,10}|\(\s*h\w{0,5}\s*,\s*c\w{0,5}\s*\)))?"
+_STATE = r"[ \t]*,[ \t]*(?:h\w{0,10}|hidden\w{0,10}|state\w{0,10}|\(\s*h\w{0,5}\s*,\s*c\w{0,5}\s*\))"
+_HIDDEN_STATE_AFTER = r"(?:" + _STATE + r")?"
 _PROBABILITY_CALL = (r"(?:torch\.|F\.|(?:torch\.)?nn\.functional\.|self\.|jax\.nn\.|jnn\.|nn\.(?=[a-z]))?(?:sigmoid|softmax)\("
                      r"(?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\)")
 TORCH_PROBABILITY_OUT = lazy_regex.compile(r"\breturn\s+" + _PROBABILITY_CALL +
@@ -304,7 +305,7 @@ def _generator_at(before: str) -> bool:
 RECURRENT = lazy_regex.compile(r"\b(?:nn\.)?(?:RNN|LSTM|GRU)(?:Cell)?\(|\bself\.(?i:lstm|gru|rnn)\w{0,10}\(")
 
 
-STATE_AFTER = re.compile(r",[ \t]*(?:h\w{0,10}|hidden\w{0,10}|state\w{0,10}|\(\s*h\w{0,5}\s*,\s*c\w{0,5}\s*\))[ \t]*(?:#[^\n]*)?$")
+STATE_AFTER = lazy_regex.compile(_STATE + r"[ \t]*(?:#[^\n]*)?$")
 
 
 def _state_unshown(found: re.Match, prose: str, text: str) -> bool:

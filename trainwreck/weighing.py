@@ -438,6 +438,8 @@ class Context:
     precision: bool                # the words name half precision
     printed: dict[str, str]        # "zero-gradient" / "accuracy-rose" -> the fact, as the log shows it
     trainer_clears: str            # the log's tool clears the gradients every step, and how (Dialect.clears_gradients)
+    cleared_each_step: bool        # the pasted loop clears the gradients beside backward() (CLEARED_EACH_STEP)
+    fresh_gradients: str           # the paste's own code computes them anew at each step, and how (gradients_fresh)
     classifier: str                # what shows the run is a classifier's and no regression's, or ""
     regressor: str                 # what shows the run is a regression's and no classifier's, or ""
     half_denied: bool              # the words name half precision only to say it is not used
@@ -542,7 +544,7 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
                     lr_tried(ev.prose), precision_tried(ev.prose), unjudged, impossible,
                     bool(impossible) or (negative_shown(ev, words) and loss_kind(ev.prose) != "likelihood"),
                     "fp16" in words and not bf16_only(ev.prose) and bool(half_shown or not HALF_SHOWN.search(ev.prose)),
-                    printed, trainer_clears(ev),
+                    printed, trainer_clears(ev), bool(CLEARED_EACH_STEP.search(ev.prose)), gradients_fresh(ev.prose),
                     classifier_shown(ev), regressor, half_precision_denied(ev.prose, words), half_shown,
                     scaled,
                     tuple((seen[1], key) for key, seen in ev.messages.items() if NUMPY_INF.match(seen[2])), words, sentences,
@@ -692,7 +694,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     elif PART_OF.get(sig.name) == entry.trace:
         curve = W_GENERAL if w.trace_count.get(sig.name) else W_PART
     elif sig.short_descent and entry.trace == "descent-then-climb" and not c.trainer_clears \
-            and not CLEARED_EACH_STEP.search(ev.prose) and not gradients_fresh(ev.prose):
+            and not c.cleared_each_step and not c.fresh_gradients:
         # (a fall over a few values before the climb: too short to call the descent the entry's face is, but a buffer
         # never cleared falls fast before it climbs -- a suspect beside the rate, whose steps can overshoot after a
         # first fall as well; not where the paste shows the gradients cleared or computed anew at each step)
@@ -1143,16 +1145,17 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
             # (or prints their statistics, pandas' describe(), far from a scaled target's)
             evidence.append(f"the paste prints the {kind} ({said}): {kind} in their own units, not scaled"
                             if kind in c.scaled["printed"] else f"the report says the {kind} were not scaled (\"{said}\")")
-    if not c.trainer_clears and entry.id in w.uncleared and CLEARED_EACH_STEP.search(ev.prose):
+    if not c.trainer_clears and entry.id in w.uncleared and c.cleared_each_step:
         parts["cleared"] = -W_SAID_HALF
         against.append("the pasted loop clears the gradients beside backward(), in the same block: every step")
     if c.trainer_clears and entry.id in w.uncleared:
         parts["trainer"] = -W_PRINTED
         against.append(f"{c.trainer_clears}: gradients pile up only in steps written by hand (a loop of your own, "
                        "Lightning's manual optimization, a custom train_step)")
-    elif entry.id in w.uncleared and (fresh := gradients_fresh(ev.prose)):
+    elif entry.id in w.uncleared and c.fresh_gradients:
         parts["trainer"] = -W_PRINTED
-        against.append(f"{fresh}: gradients pile up only where an accumulator is carried by hand and never reset")
+        against.append(f"{c.fresh_gradients}: gradients pile up only where an accumulator is carried by hand and never "
+                       "reset")
     if "rate-rose" in c.printed and special and PART_OF[entry.trace] == RATE:
         parts["rate-rose"] = -W_SAID_HALF
         against.append("the learning rate the log prints rose through the climb: that alone grows the steps, with "

@@ -314,7 +314,8 @@ SPELLINGS = (b"loss", b"Loss", b"LOSS")
 def _most_printed_first(keys: tuple, masked: bytes, spelled: dict) -> list:
     """The dialect's keys, its spellings of the loss reordered: one whose values turn non-finite first, then by how many
     values the block prints after each."""
-    spellings = [k for k in keys if k in SPELLINGS]
+    # (only the spellings the block holds at all: most logs hold one, and are not scanned again)
+    spellings = [k for k in keys if k in SPELLINGS and k in masked]
     if len(spellings) < 2:
         return list(keys)
     # (a spelling whose values turn non-finite first, as the run a paste asks about is the one that broke: a longer
@@ -324,7 +325,7 @@ def _most_printed_first(keys: tuple, masked: bytes, spelled: dict) -> list:
         values = [m.group(1).lower() for m in itertools.islice(keyed(k, **spelled).finditer(masked), 1000)]
         rank[k] = (not any(b"nan" in v or b"inf" in v for v in values), -len(values))
     ordered = iter(sorted(spellings, key=rank.__getitem__))        # (stable: ties keep the dialect's order)
-    return [next(ordered) if k in SPELLINGS else k for k in keys]
+    return [next(ordered) if k in rank else k for k in keys]
 
 
 def _first_own(window: bytes) -> bytes | None:
