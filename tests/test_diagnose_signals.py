@@ -8337,7 +8337,8 @@ def test_code_review_s67b_readings_stay_where_they_belong():
     broke = "step 0 loss 2.31\nstep 100 loss 4.87\nstep 200 loss nan\n"
     ref = "The reference implementation's log trains fine:\n" + "".join(
         f"Epoch {e} | Loss: {2.3 * 0.9 ** e:.4f}\n" for e in range(1, 13))
-    assert diagnosis(broke + ref).evidence.first_nonfinite is not None
+    read = diagnosis(broke + ref).evidence
+    assert read.count == 3 and read.first_nonfinite == 2
     # M1, M2: a gradient's spread, or activations hooked late in a run, are no explosion at initialisation
     table = "".join(f"layer {n}: std {v}\n" for n, v in ((1, "2.1e-07"), (2, "3e-05"), (3, "4e-03"), (4, "1.1e-02")))
     assert grow("gradient std of each hidden layer's output on the first batch:\n" + table) == ""
