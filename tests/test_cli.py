@@ -9,7 +9,6 @@ from pathlib import Path
 from conftest import ROOT
 from trainwreck.snippet_sections import sections_of
 from trainwreck.cli import main
-from trainwreck.locate import default_catalog
 from trainwreck.validate import check
 
 EXE = shutil.which("trainwreck", path=str(Path(sys.executable).parent))
@@ -39,8 +38,10 @@ def test_show_outside_a_checkout_uses_the_installed_catalogue(tmp_path):
     assert "--8<--" not in out
     # the snippet's path is one the reader can run from where they are: the installed copy, not ./snippets
     path = Path(re.search(r"^Snippet: (.+)$", out, re.M)[1])
-    installed = default_catalog(tmp_path).resolve().parent / "snippets" / "wr220_lr_explosion.py"
-    assert path == installed and path.read_text() == snippet
+    # (asked of the installed trainwreck, from the reader's folder: this process imports the checkout's)
+    home = subprocess.run([sys.executable, "-c", "from trainwreck.locate import default_catalog; "
+                           "print(default_catalog().resolve().parent)"], cwd=tmp_path, capture_output=True, text=True)
+    assert path == Path(home.stdout.strip()) / "snippets" / "wr220_lr_explosion.py" and path.read_text() == snippet
 
 
 def test_show_accepts_lower_case_and_bare_number(tmp_path):
