@@ -2,6 +2,7 @@
 import io
 import json
 import math
+import os
 import subprocess
 import sys
 
@@ -269,9 +270,12 @@ def test_parallel_scan_equals_the_sequential_one(tmp_path, monkeypatch, shape, w
     path = tmp_path / "run.log"
     path.write_text("\n".join(lines) + "\n")
     sequential = scan(path.open("rb"), str(path))
-    for workers in (2, 3):
-        parallel = logscan.scan_path(str(path), workers=workers)
+    for workers in (1, 2, 3):
+        # (what the caller needs next is made while the workers read, once, in one process or several)
+        calls = []
+        parallel = logscan.scan_path(str(path), workers=workers, meanwhile=lambda: calls.append(os.getpid()))
         assert repr(vars(parallel)) == repr(vars(sequential)), workers     # repr: nan == nan
+        assert calls == [os.getpid()], workers
     assert sequential.count == 3000
     assert sequential.messages == {"overflow encountered in exp": [2, 11, "overflow encountered in exp", "numpy"]}
 

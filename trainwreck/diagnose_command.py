@@ -10,7 +10,7 @@ import json
 import sys
 
 from .catalog import Catalog
-from .diagnose import diagnose, message_finder
+from .diagnose import diagnose, message_finder, weigher
 from .diagnose_report import as_json, error_json, report
 from .logscan import LogError, scan, scan_path
 from .safe_text import visible
@@ -20,7 +20,8 @@ def _read(log: str, catalog: Catalog):
     finder = message_finder(catalog)
     if log == "-":
         return scan(sys.stdin.buffer, "<stdin>", finder)
-    return scan_path(log, finder=finder)
+    # (the weigher, which the diagnosis needs and the scan does not, is built while a large log is read)
+    return scan_path(log, finder=finder, meanwhile=lambda: weigher(catalog))
 
 
 def run(log: str, as_json_output: bool, catalog: Catalog) -> int:

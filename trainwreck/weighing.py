@@ -277,7 +277,7 @@ class Weigher:
         self.precision = {e.id for e, title in zip(self.entries, tokens_many([e.title for e in self.entries]))
                           if "fp16" in title}
         # the stop checks are left to their own family (stops.py), which knows a quoted one is the reporter's
-        self.finder = MessageFinder([(m.text, m.origin) for e in self.entries for m in self.weighed[e.id]])
+        self.finder = message_finder(catalog)
 
 
     def _saying(self, words: set[str]) -> set[str]:
@@ -295,9 +295,18 @@ def weigher(catalog: Catalog, prose: float = WEIGHTS.prose) -> Weigher:
     return _WEIGHERS[key]
 
 
+_FINDERS: dict[int, tuple[Catalog, MessageFinder]] = {}
+
+
 def message_finder(catalog: Catalog) -> MessageFinder:
-    """The patterns of every message the catalogue declares, for a scan."""
-    return weigher(catalog).finder
+    """The patterns of every message the catalogue declares that is evidence, for a scan. Built on its own, not with
+    the rest of the weigher, so that a large log's scan can start while the weigher is built beside it."""
+    kept = _FINDERS.get(id(catalog))
+    if kept is None or kept[0] is not catalog:
+        entries = [e for e in catalog.sorted_entries() if e.status != "retired"]
+        kept = _FINDERS[id(catalog)] = (catalog, MessageFinder([(m.text, m.origin) for e in entries
+                                                               for m in weighed(e)]))
+    return kept[1]
 
 
 def weighed(entry: Entry) -> list:

@@ -11,6 +11,7 @@ import functools
 import math
 import os
 import re
+from typing import Callable
 
 from .cleaning import (clean, cleaned, repeats_collapsed, uses_lone_cr, without_questions, without_sentences_beside_a_log,
                        without_title, without_warning_echoes)
@@ -531,15 +532,19 @@ def scan_text(text: str, source: str = "<text>", finder: MessageFinder | None = 
 
 
 def scan_path(path: str, source: str | None = None, workers: int | None = None,
-              finder: MessageFinder | None = None) -> Evidence:
-    """Scan a file; a large one is split at line boundaries and read in parallel."""
+              finder: MessageFinder | None = None, meanwhile: Callable[[], object] | None = None) -> Evidence:
+    """Scan a file; a large one is split at line boundaries and read in parallel, and `meanwhile` (what the caller
+    needs next, which needs no evidence) is called while the worker processes read it. It is called in every case."""
     source = source or path
     finder = finder or DEFAULT
     workers = workers or min(os.cpu_count() or 1, 4)
     size = os.path.getsize(path)
     with open(path, "rb") as stream:
         if workers < 2 or size < PARALLEL_MIN:
-            return _words_of_large(scan(stream, source, finder), size)
+            ev = _words_of_large(scan(stream, source, finder), size)
+            if meanwhile is not None:
+                meanwhile()
+            return ev
         first, lone_cr = _first_block(stream, source)
         layout = _layout(first, lone_cr)
         bounds = [0]
@@ -551,8 +556,11 @@ def scan_path(path: str, source: str | None = None, workers: int | None = None,
     from concurrent.futures import ProcessPoolExecutor   # only large files pay for importing it
 
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        parts = list(pool.map(_scan_range, [path] * workers, [source] * workers, bounds[:-1], bounds[1:],
-                              [layout] * workers, [finder] * workers, [lone_cr] * workers))
+        read = pool.map(_scan_range, [path] * workers, [source] * workers, bounds[:-1], bounds[1:],
+                        [layout] * workers, [finder] * workers, [lone_cr] * workers)
+        if meanwhile is not None:
+            meanwhile()
+        parts = list(read)
     ev = parts[0]
     for part in parts[1:]:
         ev = merge(ev, part)
