@@ -1,6 +1,7 @@
 """What an entry is: its fields, its fixed sections, and the words they may use."""
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -81,6 +82,8 @@ def is_pinned(url: str) -> bool:
     return bool(_GITHUB_PINNED.fullmatch(url) or _DOCS_PINNED.fullmatch(url))
 
 
+# (every quotation is matched against each declared message: a message's pattern is made once)
+@functools.lru_cache(maxsize=1024)
 def template_pattern(text: str, capture: bool = False) -> re.Pattern:
     """The message text as a pattern: each {} matches one printed value (no line break), as a group when
     `capture`. A value that ends the message runs on to a space or the line's end: matched as short as

@@ -7,6 +7,7 @@ declared message.
 """
 from __future__ import annotations
 
+import functools
 import re
 
 from .entry import FRAMEWORK_LABELS, Message
@@ -33,8 +34,10 @@ def seen_paragraphs(section: str) -> list[str]:
     return out
 
 
-def code_spans(markdown: str) -> list[str]:
-    return [" ".join(m.group(2).split()) for m in CODE_SPAN.finditer(markdown)]
+# (a check reads the same section once per message it declares: the section's spans are found once)
+@functools.lru_cache(maxsize=256)
+def code_spans(markdown: str) -> tuple[str, ...]:
+    return tuple(" ".join(m.group(2).split()) for m in CODE_SPAN.finditer(markdown))
 
 
 def seen_quotes(section: str) -> list[str]:
