@@ -45,6 +45,15 @@ _PAST_FP16 = (r"(?:-\s*(?:\d(?:\.\d+)?[eE]\+?0*(?:[5-9]|[1-9]\d)|[1-9]\d{5,})(?:
               r"-?\s*(?:tf\.float32\.min|(?:np|jnp|numpy)\.finfo\(\s*(?:np|jnp|numpy)\.float32\s*\)\.min)\b)")
 MASKED_PAST_FP16 = lazy_regex.compile(r"\b(?:tf|np|numpy|jnp|jax\.numpy)\.where\([^\n]{0,120}?,\s*(?:[\w.]{1,30}\(\s*)?"
                                       + _PAST_FP16)
+# ... or an additive mask made in the scores' own dtype and scaled by such a constant (`scores + (1.0 -
+#   mask.to(scores.dtype)) * -1e9`, `mask.half() * -1e9`, `-1e9 * (1 - mask.type_as(scores))`), in such a run: PyTorch
+#   multiplies a float16 tensor by a Python number in float32 and rounds the product to float16, so a masked position
+#   is -inf (0 * -1e9 is 0 first: the kept ones stay finite) and a row masked whole is nan, as above. Not a mask made in
+#   float32 (`mask.float()`, the additive mask of the comment above): its sum with float16 scores is float32, where -1e9
+#   stays finite.
+_IN_SCORES_DTYPE = r"(?:\.to\(\s*(?:[\w.]{1,40}\.dtype|torch\.(?:half|float16))\s*\)|\.type_as\(\s*[\w.]{1,40}\s*\)|\.half\(\s*\))"
+MASK_ADDED_PAST_FP16 = lazy_regex.compile(_IN_SCORES_DTYPE + r"[^\n*]{0,20}?\*\s*" + _PAST_FP16 + "|"
+                                          + _PAST_FP16 + r"\s*\*\s*[^\n*]{0,40}?" + _IN_SCORES_DTYPE)
 # - A log of a probability with nothing to keep it off 0 (`np.log(1 - y_hat)`, a binary cross-entropy's,
 #   `tf.log(tf.sigmoid(z))`, `torch.log(p)` where the paste makes p with a sigmoid or a softmax): a probability that
 #   rounds to 0 -- a float32 sigmoid of about -88 or less (PyTorch, JAX, TensorFlow), or 1 - p for a p that rounds to
@@ -924,9 +933,12 @@ def breaking_construct(prose: str) -> dict[str, str]:
         out["masked-inf"] = (f"the pasted code fills masked scores with -inf (`{' '.join(prose[m.start():m.end()].split())}`):"
                              " a row whose every position is masked is all -inf, and its softmax is exp(-inf - (-inf)) "
                              "= nan")
-    elif (huge := next(MASKED_PAST_FP16.finditer(code), None)) and (half := half_precision_shown(prose, tokens(prose))):
+    elif (huge := next(MASKED_PAST_FP16.finditer(code), None) or next(MASK_ADDED_PAST_FP16.finditer(code), None)) \
+            and (half := half_precision_shown(prose, tokens(prose))):
         _start, line = _line_of(prose, huge)
-        out["masked-inf"] = (f"the pasted code fills masked scores with a constant past float16's range "
+        how = ("fills masked scores with a constant past float16's range" if MASKED_PAST_FP16.made(huge) else
+               "adds a mask made in the scores' own dtype and scaled by a constant past float16's range")
+        out["masked-inf"] = (f"the pasted code {how} "
                              f"(`{' '.join(line.split())[:120]}`) in a run the report shows in float16 "
                              f"(`{half}`): float16's largest magnitude is 65504, so the fill is -inf there, a "
                              "row whose every position is masked is all -inf, and its softmax is exp(-inf - (-inf)) = nan")

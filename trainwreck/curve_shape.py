@@ -18,7 +18,8 @@ from .class_count import UNIFORM_NEAR, at_uniform, classes_named, classes_or_voc
 from .clip_unused import clip_never_applied
 from .entry import TRACES
 from .logscan import KEEP, Evidence
-from .logscan.dialects import loss_unit, named as dialect_named
+from .logscan.dialects import caffe, loss_unit, named as dialect_named
+from .logscan.reader import PROSE
 from .logscan.positions import count_number, epoch_number, step_number
 from .plural import counted
 from .run_said import BATCH_SIZE, never_recovered_said
@@ -418,6 +419,12 @@ def _signature(ev: Evidence) -> Signature:
                 f"was {fmt(ev.grad_max_before)}"])
         if never := values_below_clip(ev.prose):
             return sig("climb-despite-clipping", facts + [never])
+        # (or Caffe's solver, which logs each step it clips: a whole log of its that shows none, `clip_gradients` set)
+        if ev.clip_at is not None and ev.clip_at > 0 and ev.dialect == caffe.DIALECT.name and ev.size <= PROSE \
+                and caffe.clip_never_logged(ev.prose):
+            return sig("climb-despite-clipping", facts + [
+                f"gradient clipping at {ev.clip_at:g} never engaged: Caffe's solver logs `{caffe.CLIPPED}` on every "
+                f"iteration it clips, and the log shows none from {at(0)} to {at(ev.count - 1)}"])
         return None
 
     if t is not None:

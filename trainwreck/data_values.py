@@ -99,6 +99,40 @@ def mask_to_tensor(prose: str) -> str:
         if re.search(r"\brescale[ \t]*=", args) or given:
             return " ".join(g.group(0).split())
     return ""
+# ... or through a function of the paste's own whose body divides its argument by 255: the images' helper, applied to
+# the mask too (`def to_chw(x): x = x.astype('float32') / 255.0 ...`, then `return to_chw(img), to_chw(mask)`), with
+# the same conditions (a mask said to hold 0 and 1, not multiplied back)
+OWN_DEF = lazy_regex.compile(r"(?m)^(?P<indent>[ \t]*)def[ \t]+(?P<name>\w{1,40})\([ \t]*(?:self[ \t]*,[ \t]*)?(?P<arg>\w{1,30})"
+                             r"[^\n]{0,120}?\)[^\n:]{0,40}:(?P<rest>[^\n]*)")
+DEF_BODY_LINES = 15
+
+
+def _body(prose: str, found: re.Match) -> list[str]:
+    """The lines of a def's body (its header's own rest first): to the first line indented no deeper than the def."""
+    lines = [found.group("rest")]
+    depth = len(found.group("indent").expandtabs())
+    for line in prose[found.end():].split("\n")[1:DEF_BODY_LINES + 1]:
+        if line.strip() and len(line) - len(line.lstrip()) <= depth:
+            break
+        lines.append(line)
+    return lines
+
+
+def mask_own_divider(prose: str) -> tuple[str, str] | None:
+    """The call that puts a mask the paste says holds 0 and 1 through a function of the paste's own that divides its
+    argument by 255, and the line of that function that divides, quoted; or None."""
+    if not MASK_01.search(prose) or MASK_RESCUED.search(prose) or MASK_255.search(prose):
+        return None
+    for found in itertools.islice(OWN_DEF.finditer(prose), 20):
+        arg = re.escape(found.group("arg"))
+        divides = next((line for line in _body(prose, found)
+                        if re.search(rf"\b{arg}\b[^\n]{{0,80}}?/=?[ \t]*255(?:\.0*)?(?![\d.])", line)), None)
+        call = divides and re.search(rf"(?<![\w.]){re.escape(found.group('name'))}\([ \t]*{MASK_NAME}[ \t]*\)", prose)
+        if call:
+            return call.group(0), " ".join(divides.split())
+    return None
+
+
 # A two-class mean IoU at 0.5: the entries whose phrases say so (one_class_iou.py)
 ONE_CLASS_IOU_WORDS = {"iou", "foreground"}
 MASK_255 = lazy_regex.compile(r"\b(?:(?:binary |segmentation |seg |label |gt |ground[ -]?truth )?masks?|ground[ -]?truths?|gt)\b"

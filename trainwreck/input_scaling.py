@@ -180,7 +180,7 @@ def scaled_said(prose: str) -> dict[str, dict[str, str]]:
     """What the words say was scaled already ("scaled") and what they say was not ("unscaled"): "inputs" and
     "targets", each with the words that say it; and, of the unscaled, those the paste prints rather than says
     ("printed": their statistics, pandas' describe())."""
-    out: dict[str, dict[str, str]] = {"scaled": {}, "unscaled": {}, "printed": {}}
+    out: dict[str, dict[str, str]] = {"scaled": {}, "unscaled": {}, "printed": {}, "code": {}}
     for m in SCALED.finditer(prose):
         said = " ".join(m.group(0).split())
         if re.match(r"(?i)(?:standardi[sz]e|normali[sz]e)\b", m.group(0)) and doubted(prose, m.start()):
@@ -275,11 +275,41 @@ def scaled_said(prose: str) -> dict[str, dict[str, str]]:
     # (and not where the paste says elsewhere, in any words, that it scales: "I min-max scale them to [0, 1]")
     if not SCALING_WORDS.search(prose) and (units := features_in_units(prose)):
         out["unscaled"].setdefault("inputs", units)
+    if "inputs" not in out["unscaled"] and (raw := money_columns_fed(prose)):
+        out["unscaled"]["inputs"] = out["code"]["inputs"] = raw
     for kind in list(out["scaled"]):             # said both ways: the words do not decide
         if kind in out["unscaled"]:
             del out["scaled"][kind], out["unscaled"][kind]
             out["printed"].pop(kind, None)
+            out["code"].pop(kind, None)
     return out
+
+
+# A network's inputs taken from a table's columns as they are, where a column is an amount of money (an income, a
+# loan, a balance, a price: thousands of units or more), and nothing in the paste scales anything: no scaler, no
+# division, no standardising or log said or written. A unit that can go flat (a sigmoid's ends, a ReLU's zero side) does
+# on inputs that large, and scikit-learn's own guide says of its MLP that it "is sensitive to feature scaling"
+# (https://scikit-learn.org/1.5/modules/neural_networks_supervised.html#tips-on-practical-use). Only beside a network
+# the paste builds: a tree's splits do not care.
+COLUMNS_SELECTED = lazy_regex.compile(r"(?m)^[^\n]{0,60}?\b\w{1,20}\[\[\s*(?P<names>['\"][^\]\n]{1,300}?)\]\][^\n]{0,60}")
+MONEY = lazy_regex.compile(r"(?i)income|salary|wage|amount|balance|price|revenue|cost|spend|sales|rent|debt|loan|fare")
+NETWORK_BUILT = lazy_regex.compile(r"\bMLP(?:Classifier|Regressor)\(|\bDense\(|\bnn\.Linear\(|\bnn\.Dense\(")
+ANY_SCALING = lazy_regex.compile(r"(?i)scal(?:er|e\(|ed|ing)|normali[sz]|standardi[sz]|z-?score|transformer\(|\blog1p\b|"
+                                 r"\blog\(|\.std\(|\.max\(\)|/\s*\d|/=|\bmin-?max\b")
+
+
+def money_columns_fed(prose: str) -> str:
+    """The line that takes a network's inputs from a table's columns, one of them an amount of money, where nothing in
+    the paste scales anything (see COLUMNS_SELECTED); or ""."""
+    if not NETWORK_BUILT.search(prose) or ANY_SCALING.search(prose):
+        return ""
+    for m in itertools.islice(COLUMNS_SELECTED.finditer(prose), 10):
+        names = re.findall(r"['\"]([^'\"\n]{1,40})['\"]", m.group("names"))
+        money = [n for n in names if MONEY.search(n)]
+        if len(names) >= 2 and money:
+            line = " ".join(m.group(0).split())
+            return f"`{line if len(line) <= 100 else line[:97] + '...'}`, {', '.join(money[:3])} in their own units"
+    return ""
 
 
 # A cosine regressed onto labels it cannot reach: sentence-transformers' CosineSimilarityLoss minimises the squared

@@ -121,7 +121,12 @@ TORCH_PROBABILITY_OUT = lazy_regex.compile(r"\breturn\s+" + _PROBABILITY_CALL +
                                            # (or a Julia Flux Chain whose last layer is the function: `Chain(Dense(32 => 6),
                                            # softmax)`, `Chain(..., σ)`)
                                            r"\bChain\((?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*,[ \t]*(?:NNlib\.|Flux\.)?"
-                                           r"(?:softmax|sigmoid|σ)[ \t]*\)",
+                                           r"(?:softmax|sigmoid|σ)[ \t]*\)|"
+                                           # (or torch for R's: the last step of a forward written as a pipe, `... %>%
+                                           # self$fc2() %>% nnf_softmax(dim = 2)` before the function's closing brace, or the
+                                           # last module of an `nn_sequential(..., nn_softmax(dim = 2))`)
+                                           r"(?:%>%|\|>)\s*nnf_(?:softmax|sigmoid)\([^()\n]{0,20}\)[ \t]*(?:#[^\n]*)?\n[ \t]*\}|"
+                                           r"\bnn_(?:softmax|sigmoid)\([^()\n]{0,20}\)\s*\)",
                                            re.M)
 ARROW = ("→", "->", "=>")
 # (named in a sentence too: "training uses nn.CrossEntropyLoss")
@@ -134,7 +139,11 @@ TORCH_LOGITS_LOSS = lazy_regex.compile(r"\b(?:nn\.)?(?:BCEWithLogitsLoss|CrossEn
                                        r"\blogit(?:binary)?crossentropy\(|"
                                        # (and a GAN's vanilla loss in BasicSR, whose GANLoss builds nn.BCEWithLogitsLoss for
                                        # it -- basicsr/losses/gan_loss.py at v1.4.2 -- as the GANLoss classes copied from it do)
-                                       r"\bgan_type\s*[:=]\s*['\"]?vanilla\b")
+                                       r"\bgan_type\s*[:=]\s*['\"]?vanilla\b|"
+                                       # (and torch for R's, which combine log_softmax and nll_loss, or a sigmoid and the
+                                       # BCE, as PyTorch's do: https://torch.mlverse.org/docs/reference/nnf_cross_entropy)
+                                       r"\bnnf?_(?:cross_entropy(?:_loss)?|bce_with_logits_loss|"
+                                       r"binary_cross_entropy_with_logits)\(")
 
 
 # ... or a distribution built on probabilities given as its logits (`dist.Categorical(logits=F.softmax(z, -1))`, or a
@@ -348,7 +357,8 @@ def model_output(prose: str) -> re.Match | None:
                     prose.rfind("\n", 0, found.start()) + 1:found.start()]) or _block_said_forward(prose, found.start())):
                 return found
     # (not a module on a line commented out, `# nn.Softmax(dim=1),  # removed: CrossEntropyLoss applies it`)
-    return next((m for m in TORCH_PROBABILITY_OUT.finditer(prose) if m.group(0).startswith(("nn.", "Chain(", *ARROW))
+    return next((m for m in TORCH_PROBABILITY_OUT.finditer(prose) if m.group(0).startswith(("nn.", "Chain(", "%>%", "|>",
+                                                                                              "nn_", *ARROW))
                  and not prose[prose.rfind("\n", 0, m.start()) + 1:m.start()].lstrip().startswith("#")),
                 None) or _smp_activation(prose)
 

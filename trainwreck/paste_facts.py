@@ -23,7 +23,7 @@ from .data_checked import data_said_finite, inputs_only
 from .data_values import (ADAPT_CALL, CLASSES_COUNTED, classes_short, DIVIDED_255, DIVIDED_255_ITSELF, IMAGE_READER, INPUT_NAME,
                           KERAS_NORMALIZATION, KERAS_UINT8, LABELS_REMAPPED, MASK_255, MASK_255_HANDLED, MAX_255,
                           MERGED, MINUS_ONE_HANDLED, MINUS_ONE_LABELS, NOT_INPUT_NAME, TORCHVISION_IO, dataset_data,
-                          image_tensor_unscaled, keras_directory_unscaled, mask_to_tensor, raw_units_read,
+                          image_tensor_unscaled, keras_directory_unscaled, mask_own_divider, mask_to_tensor, raw_units_read,
                           table_read_missing_unhandled,
                           read_and_made_float)
 from .exp_limits import exp_overflow
@@ -433,6 +433,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                "puts them through torchvision's ToTensor ({}), which divides an 8-bit picture by 255")
         out["mask-scaled"] = (f"the paste says its masks hold 0 and 1 and {how.format(f'`{call}`')}: they come out 0 "
                               "and 0.0039, and as class indices all 0")
+    elif own := mask_own_divider(ev.prose):
+        out["mask-scaled"] = (f"the paste says its masks hold 0 and 1 and puts them through its own function (`{own[0]}`), "
+                              f"which divides its argument by 255 (`{own[1]}`): they come out 0 and 0.0039, and as class "
+                              "indices all 0")
     if went_wrong:      # the pixels' range explains a run that went wrong, not a healthy curve
         # (one max printed: in a tuple of several, which value is whose is not read)
         pixels = next((m for m in MAX_255.finditer(ev.prose) if INPUT_NAME.search(m.group("name"))

@@ -25,6 +25,7 @@ from .exp_limits import EXP_OVERFLOW_WORDS
 from .gradient_clearing import CLEARED_EACH_STEP, UNCLEARED_WORDS, gradients_fresh, trainer_clears, whole_loop_steps
 from .gradient_norms import (ACTIVATIONS_GROW_WORDS, CLIP_LATE_WORDS, CLIP_UNENGAGED_WORDS, FIRST_LAYERS_WORDS,
                              grads_said_zero)
+from .hidden_activation import no_zero_side
 from .input_scaling import CONSTANT_FEATURE_WORDS, FORGOT_INPUTS, FORGOT_TARGETS, SCALES_WORDS, scaled_said
 from .loss_inputs import (DENSE, FROM_LOGITS, own_normaliser, KERAS_CROSSENTROPY, KERAS_NAMED, KERAS_OUTPUT, KERAS_PAIRING_SAID,
                           tf_op_on_model_output,
@@ -461,6 +462,7 @@ class Context:
     scale_recovered: str           # the printed loss scale rose again after its lowest, beside a finite loss, and how
     # the kernel assertions the log prints (`Assertion `t >= 0 && t < n_classes` failed.`), as messages are declared
     assertions: tuple[str, ...] = ()
+    no_zero_side: str = ""         # the setting that gives the hidden units no zero side to die on (hidden_activation)
 
 
 def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero: str | None = None) -> Context:
@@ -560,7 +562,8 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
                     words_count and fell_then_broke(sentences, words),
                     scale_recovered(ev.prose) if ev.first_nonfinite is None else "",
                     tuple(dict.fromkeys(f"Assertion `{m.group(1)}` failed."
-                                        for m in itertools.islice(KERNEL_ASSERTION.finditer(ev.prose), 20))))
+                                        for m in itertools.islice(KERNEL_ASSERTION.finditer(ev.prose), 20))),
+                   no_zero_side(ev.prose))
 
 
 def _finite_through(ev: Evidence) -> int | None:
@@ -1119,7 +1122,9 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         _not_held_against(parts, against)
         returned = " ".join(out.group(0).split()).strip("`")
         # (a Sequential's last module as itself, without the comment and the brackets that close the Sequential)
-        returned = module.group(0) if (module := re.match(r"nn\.\w+\([^()\n]{0,20}\)", returned)) else returned
+        # (and torch for R's last step of a pipe as the call alone, without the pipe and the brace around it)
+        returned = module.group(0) if (module := re.match(r"nn\.\w+\([^()\n]{0,20}\)", returned)
+                                       or re.search(r"\bnnf?_\w+\([^()\n]{0,20}\)", returned)) else returned
         # (said in words, quoted as the words are: lowercased)
         shown_as = (f"the report says the model ends in probabilities (\"{returned}\")" if MODEL_ENDS_SAID.made(out)
                     else f"the paste sets `{out.group('name')}` to a softmax's or a sigmoid's output (`{returned}`)"
@@ -1151,9 +1156,17 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     for kind, said in c.scaled["unscaled"].items():
         if entry.id in w.forgot_scaling[kind]:
             parts[f"unscaled-{kind}"] = W_SAID_HALF
-            # (or prints their statistics, pandas' describe(), far from a scaled target's)
+            # (or prints their statistics, pandas' describe(), far from a scaled target's; or the code feeds them raw)
             evidence.append(f"the paste prints the {kind} ({said}): {kind} in their own units, not scaled"
-                            if kind in c.scaled["printed"] else f"the report says the {kind} were not scaled (\"{said}\")")
+                            if kind in c.scaled["printed"] else
+                            f"the pasted code feeds the {kind} to the network as they are ({said}), and nothing in the "
+                            "paste scales them" if kind in c.scaled["code"] else
+                            f"the report says the {kind} were not scaled (\"{said}\")")
+    if c.no_zero_side and entry.id in w.dead_units:
+        # (and the curve's shape, a fall that stopped, is this entry's only through units that died: it goes too)
+        parts["units"] = -W_PRINTED - max(parts.get("curve", 0.0), 0.0)
+        against.append(f"the paste sets its hidden units' activation ({c.no_zero_side}): a unit with no zero side has "
+                       "a slope that is never exactly 0, and cannot die as a ReLU does")
     if not c.trainer_clears and entry.id in w.uncleared and c.cleared_each_step:
         parts["cleared"] = -W_SAID_HALF
         against.append("the pasted loop clears the gradients beside backward(), in the same block: every step")

@@ -32,7 +32,9 @@ ACCURACY = keyed(rb"(?<![\w])(?:[Tt]rain(?:ing)?[_ ])?(?:(?:sparse_)?(?:categori
 # language model example, fairseq's `--clip-norm`, timm's `--clip-grad`, `--max-grad-norm`). Not clipvalue=, which
 # clips each element.
 CLIP_KEYS = [keyed(key) for key in (b"clip_at", b"max_norm", b"max_grad_norm", b"clip_norm", b"clipnorm",
-                                    b"gradient_clip_val", b"grad_clip", b"clip_grad_norm")] + [
+                                    b"gradient_clip_val", b"grad_clip", b"clip_grad_norm",
+                                    # (Caffe's solver setting; -1, its default, is no clipping)
+                                    b"clip_gradients")] + [
     re.compile(rb"clip_by_global_norm\(\s*(" + NUMBER + rb")\s*\)"),
     re.compile(rb"(?<![\w-])--(?:clip(?:[-_](?:norm|grad(?:[-_]norm)?))?|grad[-_]clip|max[-_]grad[-_]norm)(?:[ \t]+|=)("
                + NUMBER + rb")(?![\w.])"),

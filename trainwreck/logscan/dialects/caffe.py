@@ -9,3 +9,17 @@ import re
 from . import Dialect
 
 DIALECT = Dialect("Caffe solver log", re.compile(rb"\] Iteration \d+[^\n]*, loss = "), keys=(b", loss",))
+
+# The SGD solver logs the rate on each display iteration, `sgd_solver.cpp:105] Iteration 20, lr = 0.1`, and then, at
+# INFO on every iteration whose gradient's L2 norm is above the solver's clip_gradients, `Gradient clipping: scaling
+# down gradients (L2 norm 1503.2 > 1000) by scale factor 0.665` (SGDSolver::ApplyUpdate and ClipGradients,
+# https://github.com/BVLC/caffe/blob/1.0/src/caffe/solvers/sgd_solver.cpp#L81-L108). A log that shows the solver's
+# rate lines and not one clipping line shows a threshold no step reached (a nan norm is not above it either).
+RATE_LINE = re.compile(r"\] Iteration \d+, lr = ")
+CLIPPED = "Gradient clipping: scaling down gradients"
+RATE_LINES_MIN = 2
+
+
+def clip_never_logged(text: str) -> bool:
+    """Does the text, a whole Caffe log at INFO, show the SGD solver's rate lines and no clipping line?"""
+    return CLIPPED not in text and len(RATE_LINE.findall(text)) >= RATE_LINES_MIN

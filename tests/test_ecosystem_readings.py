@@ -1,0 +1,209 @@
+"""Readings of tools beyond PyTorch and Keras (torch for R, Caffe, scikit-learn, PaddlePaddle) and of an additive
+attention mask under float16: each changes the verdict on a report written as such a tool prints, and stays quiet on
+a nearby one where it must not fire."""
+from conftest import context_of, diagnosis, weighed, weighed_parts
+from trainwreck.curve_shape import signature_of
+from trainwreck.data_values import mask_own_divider
+from trainwreck.hidden_activation import no_zero_side
+from trainwreck.input_scaling import scaled_said
+from trainwreck.logscan import scan_text
+from trainwreck.logscan.dialects import caffe
+
+# ---- torch for R: a softmax that ends the forward's pipe, handed to nn_cross_entropy_loss -----------------------------
+
+R_MODEL = """library(torch)
+net <- nn_module(
+  initialize = function() {
+    self$hidden <- nn_linear(64, 128)
+    self$out <- nn_linear(128, 26)
+  },
+  forward = function(x) {
+    x %>%
+      self$hidden() %>%
+      nnf_relu() %>%
+      self$out() %>%
+      nnf_softmax(dim = 2)
+  }
+)
+loss_fn <- nn_cross_entropy_loss()
+"""
+# a loss that barely moves while the accuracy climbs (letters: 26 classes, ln 26 = 3.26)
+R_LOG = "".join(f"epoch {e}: loss {v} acc {a}\n" for e, (v, a) in enumerate(
+    [("3.1420", "0.41"), ("3.0115", "0.63"), ("2.9874", "0.71"), ("2.9791", "0.75"), ("2.9730", "0.78"),
+     ("2.9702", "0.80"), ("2.9684", "0.81"), ("2.9671", "0.82"), ("2.9660", "0.83"), ("2.9652", "0.84")], 1))
+
+
+def test_a_torch_for_r_model_whose_pipe_ends_in_a_softmax_hands_probabilities_to_its_cross_entropy():
+    text = "My R torch letter classifier: accuracy climbs but the loss is stuck near 2.97.\n" + R_MODEL + R_LOG
+    d = diagnosis(text)
+    assert d.matches[0].entry.id == "WR-130"
+    assert weighed_parts(text, "WR-130")["pairing"] == 1.0
+    said = " ".join(weighed(text, "WR-130")[1])
+    # (quoted as the call, not the pipe and the brace around it)
+    assert "the pasted model outputs probabilities (`nnf_softmax(dim = 2)`) and its loss, `nn_cross_entropy_loss`, " \
+           "applies its own log-softmax" in said
+    # and not: the log-softmax that nn_nll_loss expects, a softmax in the middle of the pipe, or a model of
+    # nn_sequential whose last module is a linear layer
+    for other in (R_MODEL.replace("nnf_softmax", "nnf_log_softmax").replace("nn_cross_entropy_loss", "nn_nll_loss"),
+                  R_MODEL.replace("nnf_relu() %>%", "nnf_softmax(dim = 2) %>%").replace(
+                      "self$out() %>%\n      nnf_softmax(dim = 2)", "self$out()"),
+                  "net <- nn_sequential(nn_linear(64, 128), nn_softmax(dim = 2), nn_linear(128, 26))\n"
+                  "loss_fn <- nn_cross_entropy_loss()\n"):
+        assert "pairing" not in weighed_parts(other + R_LOG, "WR-130"), other
+    # the same model built as an nn_sequential that ends in the softmax module is read too
+    sequential = ("net <- nn_sequential(nn_linear(64, 128), nn_relu(), nn_linear(128, 26), nn_softmax(dim = 2))\n"
+                  "loss_fn <- nn_cross_entropy_loss()\n")
+    assert weighed_parts(sequential + R_LOG, "WR-130")["pairing"] == 1.0
+
+
+# ---- Caffe: a clip_gradients threshold its solver never logs clipping at ----------------------------------------------
+
+def caffe_log(clipped_at: int | None = None, clip: str = "clip_gradients: 50") -> str:
+    """A solver.prototxt and a Caffe log at INFO whose loss climbs to nan, the SGD solver's rate lines in it, and, at
+    `clipped_at`, the line the solver logs when it clips."""
+    losses = ["2.30251", "2.29410", "2.41872", "3.06613", "6.87240", "33.1405", "nan"]
+    lines = ["base_lr: 0.05", "momentum: 0.9", "lr_policy: \"fixed\"", "display: 20", clip, ""]
+    for i, v in enumerate(losses):
+        it = 20 * i
+        lines.append(f"I0602 09:14:{10 + i:02d}.118305  4411 solver.cpp:218] Iteration {it} (48.2 iter/s, "
+                     f"0.415s/20 iters), loss = {v}")
+        lines.append(f"I0602 09:14:{10 + i:02d}.118360  4411 solver.cpp:237]     Train net output #0: loss = {v} "
+                     f"(* 1 = {v} loss)")
+        lines.append(f"I0602 09:14:{10 + i:02d}.118381  4411 sgd_solver.cpp:105] Iteration {it}, lr = 0.05")
+        if clipped_at == it:
+            lines.append(f"I0602 09:14:{10 + i:02d}.118402  4411 sgd_solver.cpp:92] Gradient clipping: scaling down "
+                         "gradients (L2 norm 71.8 > 50) by scale factor 0.696")
+    return "My Caffe net goes nan although I set clip_gradients. Why?\n" + "\n".join(lines) + "\n"
+
+
+def test_a_caffe_log_that_never_shows_the_solver_clipping_is_a_clip_that_never_engaged():
+    text = caffe_log()
+    assert caffe.clip_never_logged(text)
+    d = diagnosis(text)
+    assert d.signature.name == "climb-despite-clipping"
+    assert d.matches[0].entry.id == "WR-240" and "WR-220" in [m.entry.id for m in d.matches[:3]]
+    assert ("gradient clipping at 50 never engaged: Caffe's solver logs `Gradient clipping: scaling down gradients` "
+            "on every iteration it clips, and the log shows none from iteration 0 to iteration 120") \
+        in d.signature.facts
+    # one clipping line, anywhere, says the clip acted: then the climb is the rate's
+    clipped = diagnosis(caffe_log(clipped_at=60))
+    assert clipped.signature.name == "climb-then-nonfinite" and clipped.matches[0].entry.id == "WR-220"
+    # no clipping at all (Caffe's default, -1), or no rate lines to show the solver's INFO lines were kept
+    for text in (caffe_log(clip="clip_gradients: -1"),
+                 "\n".join(line for line in caffe_log().splitlines() if "lr = " not in line) + "\n"):
+        assert diagnosis(text).signature.name == "climb-then-nonfinite", text[:200]
+
+
+# ---- a 0/1 mask put through the images' own helper that divides by 255 ------------------------------------------------
+
+DATASET = """# the masks are png files holding 0 and 1
+def load_pair(img_path, mask_path):
+    img = np.array(Image.open(img_path).convert("RGB"))
+    mask = np.array(Image.open(mask_path))
+    return prepare(img), prepare(mask)
+
+def prepare(a):
+    a = a.astype(np.float32) / 255.
+    return torch.from_numpy(a)
+
+...
+target = prepare_target.long()
+"""
+
+
+def test_a_mask_through_the_pastes_own_divide_by_255_helper_is_a_mask_scaled_like_the_images():
+    assert mask_own_divider(DATASET) == ("prepare(mask)", "a = a.astype(np.float32) / 255.")
+    log = "".join(f"step {i * 100} loss {v}\n" for i, v in enumerate(
+        ["0.6940", "0.0371", "0.0052", "0.0011", "0.0004", "0.0002"]))
+    text = "Segmentation of scratches: the loss goes to ~0 and the predicted masks are all background.\n" + DATASET + log
+    assert "mask-scaled" in context_of(text).printed
+    assert diagnosis(text).matches[0].entry.id == "WR-320"
+    # not a helper that does not divide, a mask that does not go through it, a mask said to hold 0 and 255, nor one
+    # multiplied back
+    for other in (DATASET.replace(" / 255.", ""), DATASET.replace("prepare(mask)", "torch.from_numpy(mask)"),
+                  DATASET.replace("holding 0 and 1", "holding 0 and 255"),
+                  DATASET.replace("return torch.from_numpy(a)", "return torch.from_numpy(a * 255)")):
+        assert mask_own_divider(other) is None, other
+
+
+# ---- scikit-learn's MLP: hidden units with no zero side, inputs in money's units ---------------------------------------
+
+SKLEARN = """X = df[["tenure_months", "monthly_spend", "account_balance", "support_calls"]].to_numpy()
+y = df["churned"].to_numpy()
+X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.25, random_state=1)
+model = MLPClassifier(hidden_layer_sizes=(64, 32),
+                      activation="tanh", max_iter=200, verbose=True)
+model.fit(X_tr, y_tr)
+"""
+SKLEARN_LOG = "".join(f"Iteration {i}, loss = {v}\n" for i, v in enumerate(
+    ["0.69411023", "0.50872231", "0.48213382", "0.48090617", "0.48077411", "0.48081220", "0.48075932",
+     "0.48079105", "0.48076644", "0.48078210", "0.48077003", "0.48076519"], 1)) + \
+    "Training loss did not improve more than tol=0.000100 for 10 consecutive epochs. Stopping.\n" \
+    ">>> np.unique(model.predict(X_te), return_counts=True)\n(array([0]), array([2500]))\n"
+
+
+def test_hidden_units_set_to_tanh_or_logistic_cannot_be_dead_relus():
+    assert no_zero_side(SKLEARN) == 'activation="tanh"'
+    text = "Churn model predicts 'no churn' for everyone.\n" + SKLEARN + SKLEARN_LOG
+    parts = weighed_parts(text, "WR-140")
+    assert parts["units"] == -2.0 - max(parts.get("curve", 0.0), 0.0)
+    assert "cannot die as a ReLU does" in " ".join(weighed(text, "WR-140")[2])
+    assert diagnosis(text).matches[0].entry.id != "WR-140"
+    # ReLU, scikit-learn's default, named or left out: units that can die
+    for relu in (SKLEARN.replace('activation="tanh"', 'activation="relu"'),
+                 SKLEARN.replace('\n                      activation="tanh",', "")):
+        assert no_zero_side(relu) == "" and "units" not in weighed_parts(relu + SKLEARN_LOG, "WR-140")
+
+
+def test_a_network_fed_money_columns_with_nothing_scaled_has_unscaled_inputs():
+    raw = scaled_said(SKLEARN)
+    assert raw["unscaled"]["inputs"] == raw["code"]["inputs"]
+    assert "monthly_spend, account_balance in their own units" in raw["unscaled"]["inputs"]
+    text = "Churn model predicts 'no churn' for everyone.\n" + SKLEARN + SKLEARN_LOG
+    assert weighed_parts(text, "WR-330")["unscaled-inputs"] == 1.0
+    assert diagnosis(text).matches[0].entry.id == "WR-330"
+    # printed, NumPy's unique of the predictions is one class: one output for every input
+    assert "one-output" in context_of(text).printed
+    # a scaler anywhere, columns that are no amounts of money, or no network (a tree's splits do not care)
+    for other in (SKLEARN.replace("X_tr, X_te", "X = StandardScaler().fit_transform(X)\nX_tr, X_te"),
+                  SKLEARN.replace("monthly_spend", "plan_tier").replace("account_balance", "region_code"),
+                  SKLEARN.replace("MLPClassifier(hidden_layer_sizes=(64, 32),", "RandomForestClassifier(")):
+        assert "inputs" not in scaled_said(other)["unscaled"], other
+
+
+# ---- an additive mask made in float16 and scaled by -1e9 ---------------------------------------------------------------
+
+ATTENTION = """Training with torch.autocast(device_type="cuda", dtype=torch.float16) and a GradScaler.
+
+    def attend(self, q, k, v, key_padding):      # key_padding: 1 = real token, 0 = pad
+        scores = torch.einsum("bhqd,bhkd->bhqk", q, k) * self.scale
+        bias = (1 - key_padding[:, None, None, :].to(scores.dtype)) * -1e9
+        weights = torch.softmax(scores + bias, dim=-1)
+        return torch.einsum("bhqk,bhkd->bhqd", weights, v)
+"""
+ATTENTION_LOG = "".join(f"it {i * 50} | loss {v}\n" for i, v in enumerate(
+    ["2.7712", "2.3120", "2.0954", "1.9871", "nan", "1.9102", "1.8866", "nan", "1.8611"]))
+
+
+def test_an_additive_mask_made_in_the_scores_float16_and_scaled_past_its_range_is_a_masked_row():
+    text = "Loss is nan on a few steps, only with fp16.\n" + ATTENTION + ATTENTION_LOG
+    facts = context_of(text).printed
+    assert "adds a mask made in the scores' own dtype and scaled by a constant past float16's range" \
+        in facts["masked-inf"]
+    assert diagnosis(text).matches[0].entry.id == "WR-070"
+    # not a mask made in float32 (its sum with the scores is float32), one scaled by -1e4 (finite in float16), nor the
+    # same code in a run with no float16
+    for other in (text.replace(".to(scores.dtype)", ".float()"), text.replace("-1e9", "-1e4"),
+                  ATTENTION.replace("torch.autocast(device_type=\"cuda\", dtype=torch.float16) and a GradScaler",
+                                    "plain float32") + ATTENTION_LOG):
+        assert "masked-inf" not in context_of(other).printed, other
+    # the constant first reads the same
+    first = text.replace("(1 - key_padding[:, None, None, :].to(scores.dtype)) * -1e9",
+                         "-1e9 * (1 - key_padding[:, None, None, :].type_as(scores))")
+    assert "masked-inf" in context_of(first).printed
+
+
+def test_the_readings_of_scan_and_signature_agree_for_a_caffe_log_read_whole():
+    # the threshold is the solver's own setting, read by the layout (as clip_at, max_norm and --clip-grad are)
+    assert scan_text(caffe_log()).clip_at == 50
+    assert signature_of(scan_text(caffe_log())).name == "climb-despite-clipping"
