@@ -2392,7 +2392,7 @@ def test_review_session33_changes_regressions_stay_fixed():
     assert lr_tried("I thought RMSprop adapts the step size by itself so the lr shouldn't matter that much?") == ""
     assert lr_tried("Nothing else changed (same lr 3e-4, same batch).") == ""
     assert scaled_said("x_train is divided by 255 and y is one-hot.") == {"scaled": {"inputs": "x_train is divided"},
-                                                                          "unscaled": {}, "printed": {}}
+                                                                          "unscaled": {}, "printed": {}, "code": {}}
     raw = keras_epochs([2842.1, 0.6712, 0.6660, 0.6659], [0.6801, 0.7120, 0.7134, 0.7134])
     assert "start" in weighed_parts("BCE from_logits on income and loan amount, unscaled.\n" + raw, "WR-330")
 
@@ -2529,7 +2529,7 @@ def test_review_session33_final_scaled_inputs_said_as_a_note():
     said = "Features standardized with StandardScaler, target is the year as is (1922-2011)."
     # (and the years' range, 1922-2011, reads as targets in their raw units)
     assert scaled_said(said) == {"scaled": {"inputs": "Features standardized"},
-                                 "unscaled": {"targets": "target is the year as is (1922-2011)"}, "printed": {}}
+                                 "unscaled": {"targets": "target is the year as is (1922-2011)"}, "printed": {}, "code": {}}
     assert scaled_said("I standardized the inputs, targets are raw")["scaled"] == {"inputs": "standardized the inputs"}
     keras = keras_epochs([2842.1, 0.6712, 0.6660, 0.6659], [0.6801, 0.7120, 0.7134, 0.7134])
     assert "start" not in weighed_parts("The inputs are standardized.\n" + keras, "WR-330")
@@ -5769,8 +5769,8 @@ def test_a_keras_softmax_output_with_its_cross_entropy_said_in_words_is_the_expe
 def test_the_present_tense_says_what_the_pipeline_scales():
     from trainwreck.input_scaling import scaled_said
     assert scaled_said("I standardise the columns myself")["scaled"] == {"inputs": "standardise the columns myself"}
-    assert scaled_said("we need to standardize the inputs") == {"scaled": {}, "unscaled": {}, "printed": {}}
-    assert scaled_said("should I normalize the features?") == {"scaled": {}, "unscaled": {}, "printed": {}}
+    assert scaled_said("we need to standardize the inputs") == {"scaled": {}, "unscaled": {}, "printed": {}, "code": {}}
+    assert scaled_said("should I normalize the features?") == {"scaled": {}, "unscaled": {}, "printed": {}, "code": {}}
     for doubted in ("Do we normalize the inputs? I am not sure.", "I will normalize the features later, for now they "
                     "are raw.", "If I normalize the inputs the loss goes nan.", "Unless I normalize the inputs, it explodes."):
         assert scaled_said(doubted)["scaled"] == {}, doubted
