@@ -1,6 +1,6 @@
-"""Readings of tools beyond PyTorch and Keras (torch for R, Caffe, scikit-learn, PaddlePaddle) and of an additive
-attention mask under float16: each changes the verdict on a report written as such a tool prints, and stays quiet on
-a nearby one where it must not fire."""
+"""Readings of tools beyond PyTorch and Keras (torch for R, Caffe, scikit-learn, PaddlePaddle, nibabel's medical
+volumes), of an additive attention mask and of weights under float16, and of a log's count per epoch: each changes the
+verdict on a report written as such a tool prints, and stays quiet on a nearby one where it must not fire."""
 from conftest import context_of, diagnosis, weighed, weighed_parts
 from trainwreck.curve_shape import signature_of
 from trainwreck.data_values import mask_own_divider
@@ -207,3 +207,84 @@ def test_the_readings_of_scan_and_signature_agree_for_a_caffe_log_read_whole():
     # the threshold is the solver's own setting, read by the layout (as clip_at, max_norm and --clip-grad are)
     assert scan_text(caffe_log()).clip_at == 50
     assert signature_of(scan_text(caffe_log())).name == "climb-despite-clipping"
+
+
+# ---- float16 weights that stop moving, beside a nan said earlier; frozen weights beside gradients that are not 0 ------
+
+HALF_WEIGHTS = """model = Net().cuda()
+model.load_state_dict(torch.load("pretrained.pt"))
+model.half()
+opt = torch.optim.Adam(model.parameters(), lr=2e-5, eps=1e-4)
+"""
+HALF_SAID = ("With the default eps it went nan after a few steps; with eps=1e-4 it no longer does, but it does not "
+             "learn: I diffed the checkpoints and the weights are bit-for-bit identical after 2000 steps.\n")
+FLAT = "".join(f"step {i * 200} loss {v}\n" for i, v in enumerate(
+    ["0.4521", "0.4533", "0.4518", "0.4527", "0.4522", "0.4530", "0.4519", "0.4526", "0.4524", "0.4521", "0.4528"]))
+
+
+def test_float16_weights_said_not_to_change_are_rounded_away_updates_even_beside_a_nan_said():
+    text = HALF_SAID + HALF_WEIGHTS + FLAT
+    assert weighed_parts(text, "WR-040")["rounded-away"] == 2.0
+    d = diagnosis(text)
+    assert "WR-040" in [m.entry.id for m in d.matches[:2]] and d.verdict == "uncertain"
+    # (weights held in float32 under autocast are no float16 weights)
+    autocast = HALF_WEIGHTS.replace("model.half()\n", "scaler = torch.cuda.amp.GradScaler()\n")
+    assert "rounded-away" not in weighed_parts(HALF_SAID + autocast + FLAT, "WR-040")
+
+
+def test_weights_said_frozen_beside_printed_gradient_norms_above_zero_are_no_gradient_of_zero():
+    normed = "".join(line + f" grad_norm {0.0213 + i * 1e-4:.4f}\n" for i, line in enumerate(FLAT.splitlines()))
+    said = "I diffed the checkpoints and the weights are bit-for-bit identical after 2000 steps.\n"
+    assert "weights-frozen" not in context_of(said + normed).printed
+    # gradients printed as exactly 0 are the zero gradient itself; with no norm printed the words still count
+    zeros = "".join(line + " grad_norm 0.0000\n" for line in FLAT.splitlines())
+    for text in (said + zeros, said + FLAT):
+        assert "weights-frozen" in context_of(text).printed, text[-60:]
+
+
+# ---- a per-slice z-score whose std is taken over a tuple of axes, under a log that prints steps per epoch -------------
+
+SLICES = """slices = []
+for z in range(vol.shape[2]):
+    s = vol[:, :, z]
+    s = (s - s.mean(axis=(0, 1))) / s.std(axis=(0, 1))
+    slices.append(s)
+"""
+STEPS_LOG = ("loaded 120 volumes, 18600 slices\nbatch_size=8, steps/epoch=2325\n"
+             "step 0 | loss nan\nstep 25 | loss nan\nstep 50 | loss nan\nstep 75 | loss nan\n")
+
+
+def test_a_std_over_a_tuple_of_axes_is_a_division_and_a_count_per_epoch_is_no_epoch():
+    text = "Loss is nan from the first step.\n" + SLICES + STEPS_LOG
+    ev = context_of(text).ev
+    assert ev.at(0).epoch is None and ev.at(0).step == "step 0"     # not epoch 2325
+    assert "std-unguarded" in context_of(text).printed
+    assert diagnosis(text).matches[0].entry.id == "WR-060"
+    # a count per epoch in other words is none either; a logger's `train/epoch` is an epoch
+    for setting in ("iters per epoch: 2325", "batches/epoch=2325"):
+        assert context_of(text.replace("steps/epoch=2325", setting)).ev.at(0).epoch is None, setting
+    logged = "".join(f"train/epoch={e} train/loss={v}\n" for e, v in ((1, "0.71"), (2, "0.64"), (3, "0.60")))
+    assert scan_text(logged).at(0).epoch == "epoch 1"
+
+
+# ---- a medical volume read as the scanner stored it ---------------------------------------------------------------------
+
+CT = """def load(case):
+    ct = nib.load(f"{case}/ct.nii.gz").get_fdata().astype(np.float32)
+    seg = nib.load(f"{case}/seg.nii.gz").get_fdata().astype(np.uint8)
+    return ct[None], seg[None]
+"""
+CT_LOG = "".join(f"epoch {e} loss {v}\n" for e, v in enumerate(
+    ["0.6931", "0.3125", "0.3121", "0.3122", "0.3121", "0.3122", "0.3121", "0.3121", "0.3122", "0.3121", "0.3121"], 1))
+
+
+def test_a_ct_volume_read_with_nibabel_and_never_scaled_is_inputs_in_hounsfield_units():
+    text = "My 3D U-Net outputs the same probability everywhere and the loss is stuck.\n" + CT + CT_LOG
+    facts = context_of(text).printed
+    assert "Hounsfield units" in facts["raw-pixels"]
+    assert weighed_parts(text, "WR-330")["raw-pixels"] > 0
+    assert "WR-330" in [m.entry.id for m in diagnosis(text).matches[:2]]
+    # only the labels read with it, or the volume clipped and scaled after reading: not raw inputs
+    for other in (CT.replace('ct = nib.load(f"{case}/ct.nii.gz").get_fdata()', 'ct = np.load(f"{case}/ct.npy")'),
+                  CT.replace("    return", "    ct = (np.clip(ct, -200, 300) + 200) / 500\n    return")):
+        assert "raw-pixels" not in context_of("The loss is stuck.\n" + other + CT_LOG).printed, other

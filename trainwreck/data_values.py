@@ -178,8 +178,19 @@ TORCHVISION_IO = lazy_regex.compile(r"(?:(?P<tf>\btf\.(?:io|image)\.)|(?<![\w.])
 # int16, -32768 to 32767), a 16-bit image (0 to 65535), rasterio's bands (a raster's stored values: Sentinel-2 L2A keeps
 # reflectance times 10000). Said in a report that says nothing anywhere of scaling or normalising, beside a run that went
 # wrong: inputs of that size, fed as they are (WR-330's face, half a printed fact).
+# And the medical volumes' readers: nibabel's `get_fdata()`, pydicom's `pixel_array`, SimpleITK's `GetArrayFromImage`
+# give a scan's stored values, a CT's Hounsfield units (air -1000, bone up to about 3000) or an MRI's raw intensities,
+# often in the thousands (not on a line that reads the labels, `seg = nib.load(...)`).
 RAW_UNITS_READER = lazy_regex.compile(r"(?i)\b(?:scipy\.io\.)?wavfile\.read\b|\b16-?bit\s+(?:pngs?|tiffs?|tifs?|images?|frames?|"
-                                      r"depth\s+(?:maps?|frames?|images?))\b|\brasterio\b")
+                                      r"depth\s+(?:maps?|frames?|images?))\b|\brasterio\b|"
+                                      r"\bget_fdata\(|\.pixel_array\b|\bGetArrayFromImage\(")
+MEDICAL_READERS = ("get_fdata", "pixel_array", "getarrayfromimage")
+# (a scan is scaled by windowing as often as by a named normalisation: a clip to a range of units, a division by a
+# number, MONAI's ScaleIntensityRange -- on a line of the volume's own name, or said)
+MEDICAL_SCALED = lazy_regex.compile(r"(?i)scaleintensity|\bwindow(?:ing|ed)\b")
+_READ_INTO = lazy_regex.compile(r"[ \t]*([A-Za-z_]\w{0,30})[ \t]*=")
+LABEL_LINE = lazy_regex.compile(r"(?i)\b(?:labels?|masks?|segs?|segmentations?|gts?|annotations?|targets?|lbls?)\b|"
+                                r"_(?:seg|mask|label|gt)\b")
 SCALING_SAID = lazy_regex.compile(r"(?i)normali[sz]|standardi[sz]|z-?scor|\bscal(?:e|ed|es|ing|er)\b|rescal|min-?max|\.div_?\(|"
                                   r"divid|/=?\s*(?:255|127\.5|32767|32768|65535|1000|10000|2\s*\*\*\s*15)\b|\bmean\s+and\s+(?:std|standard)|"
                                   r"(?:batch|layer|instance|group)[ _-]?norm|\bnormalization\b|"
@@ -211,16 +222,32 @@ def raw_units_read(prose: str) -> tuple[str, str] | None:
     if SCALING_SAID.search(prose):
         return None
     text = told(prose)
-    m = RAW_UNITS_READER.search(text)
+    # (a medical reader's first line that reads no labels)
+    m = next((r for r in itertools.islice(RAW_UNITS_READER.finditer(text), 10)
+              if r.group(0).lower().rstrip("(").lstrip(".") not in MEDICAL_READERS
+              or not LABEL_LINE.search(text, text.rfind("\n", 0, r.start()) + 1, _line_end(text, r.end()))), None)
     if not m or denied_before(text, m.start(), reach=30) \
             or _not_the_inputs_raw(text[slice(*sentence_around(text, m.start(), m.end()))], m.group(0)):
         return None
     said = " ".join(m.group(0).split())
+    if said.lower().rstrip("(").lstrip(".") in MEDICAL_READERS:
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        name = _READ_INTO.match(text, line_start)
+        if MEDICAL_SCALED.search(prose) or (name and re.search(
+                rf"(?m)^[^\n]*\b{re.escape(name.group(1))}\b[^\n]*(?:/=?[ \t]*\(?[ \t]*\d|\bclip\(|\bclamp_?\()", prose)):
+            return None
+        return said.rstrip("("), ("a scan's stored values: a CT's Hounsfield units, air at -1000 and bone up to about "
+                                  "3000, or an MRI's raw intensities, often in the thousands")
     units = ("16-bit PCM samples as int16, -32768 to 32767" if "wavfile" in said else
              "a raster's stored numbers: Sentinel-2 L2A, for one, keeps reflectance times 10000" if "rasterio" in said
              else "a 16-bit image's values, up to 65535 where it is read at its own depth -- OpenCV's imread gives 8 "
              "bits unless told IMREAD_UNCHANGED or IMREAD_ANYDEPTH")
     return said, units
+
+
+def _line_end(text: str, at: int) -> int:
+    end = text.find("\n", at)
+    return end if end >= 0 else len(text)
 
 
 IMAGE_TENSOR = lazy_regex.compile(r"(?P<name>\b[A-Za-z_]\w{0,30})\s*=\s*torch\.(?:tensor|from_numpy|as_tensor|FloatTensor)\(\s*"

@@ -454,7 +454,8 @@ BY_HAND_DOUBTED = lazy_regex.compile(r"(?i)\b(?:" + UNDONE + r"|could|would|sugg
 # (not the pair a normalisation is named by, "standardised with the training mean/std")
 # (or the root of a variance with nothing added inside it, `/ torch.sqrt(var)`, `* torch.rsqrt(var)`: a weight
 # standardisation's or a normalisation's written by hand)
-DIVIDES_BY_STD = lazy_regex.compile(r"/\s*(?:\(\s*)?[\w.\[\]\"']{0,40}\.std\([^()\n]{0,20}\)(?!\s*\+)|(?<!mean)(?<!mean )/\s*(?:std|sigma|stdev|stds|sd)\b(?!\s*\+)|"
+# (its arguments may hold one level of brackets: `s.std(axis=(0, 1))`)
+DIVIDES_BY_STD = lazy_regex.compile(r"/\s*(?:\(\s*)?[\w.\[\]\"']{0,40}\.std\((?:[^()\n]|\([^()\n]{0,20}\)){0,30}\)(?!\s*\+)|(?<!mean)(?<!mean )/\s*(?:std|sigma|stdev|stds|sd)\b(?!\s*\+)|"
                                     r"/\s*(?:torch|np|numpy|jnp|tf\.math|math)\.sqrt\(\s*\w{0,20}var\w{0,20}\s*\)|"
                                     r"\*\s*(?:torch|jnp|tf\.math|jax\.lax|lax)\.rsqrt\(\s*\w{0,20}var\w{0,20}\s*\)|"
                                     r"<-\s*scale\((?![^\n]{0,120}\bscale\s*=\s*(?:FALSE|F)\b)(?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\)){0,120}\)")

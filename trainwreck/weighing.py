@@ -1058,7 +1058,11 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     # the curve
     # (as much as a printed zero where the paste's code shows float16 gradients with no loss scale: the flush is then
     # what its backward does, not only what half precision can do)
-    elif c.half_shown and entry.id in w.precision and (zero := grads_said_zero(ev.prose)):
+    # (either beside the nan said above: a run whose float16 weights stopped moving may have printed a nan before, as
+    # one whose first steps overflowed and whose later ones vanished has)
+    if c.half_denied or entry.id not in w.precision:
+        pass
+    elif c.half_shown and (zero := grads_said_zero(ev.prose)):
         parts["flushed"] = W_PRINTED if "loop-unscaled" in c.printed else W_SAID_HALF
         evidence.append(f"the report shows half precision switched on (`{c.half_shown}`) and says the gradients are "
                         f"0 (\"{' '.join(zero.group(0).split())}\"): float16 holds no magnitude below about 6e-08, and "
@@ -1067,8 +1071,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     # value in its direction rounds back to the weight (WR-040's Why). (The entry's own phrase, "weights stop changing when training in half precision", said of a run whose weights
     # themselves are float16 -- not autocast or AMP's, which keep them in float32: a whole printed fact, where the same
     # words count half for the entries of gradients that are exactly 0)
-    elif (held := weights_half(ev.prose)) and entry.id in w.precision \
-            and (frozen := weights_frozen_said(ev.prose)):
+    elif (held := weights_half(ev.prose)) and (frozen := weights_frozen_said(ev.prose)):
         parts["rounded-away"] = W_PRINTED
         evidence.append(f"the report keeps the weights themselves in float16 (`{' '.join(held.group(0).split())}`) and "
                         f"says they do not change (\"{frozen}\"): a float16 weight takes no update smaller than half the "

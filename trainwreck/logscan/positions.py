@@ -14,8 +14,10 @@ from .numbers import keyed, to_float
 
 # `Epoch 3/10`, `Epoch [9/10]`, `epoch 001:`, `'epoch': 0.42`, `EPOCH 006`, `Epoch[1]`, `Epoch(train) [1]`, and the
 # short `ep 1` a hand-written loop prints (before its number only: not `eps`).
-# Not the end of a metric's name: Lightning's `train_loss_epoch=2.9` is a loss, not epoch 2.9.
-EPOCH = re.compile(rb"(?<![A-Za-z_])(?:[Ee]poch|EPOCH|(?:[Ee]p|EP)(?=[ \t]*(?:[:=#][ \t]*)?\d))(?:\(train\))?['\"]?[ \t]*(?:[:=#][ \t]*)?(?:[\[(][ \t]*)?(\d+(?:\.\d+)?)(?!\d)(?!\.?\d*%)"
+# Not the end of a metric's name: Lightning's `train_loss_epoch=2.9` is a loss, not epoch 2.9. Nor a count per epoch,
+# a setting printed once: `steps/epoch=2906`, `iters per epoch: 500` (a logger's `train/epoch` is an epoch).
+EPOCH = re.compile(rb"(?<![A-Za-z_])(?<!steps/)(?<!step/)(?<!iters/)(?<!iter/)(?<!batches/)(?<!batch/)(?<!its/)"
+                   rb"(?<!per )(?:[Ee]poch|EPOCH|(?:[Ee]p|EP)(?=[ \t]*(?:[:=#][ \t]*)?\d))(?:\(train\))?['\"]?[ \t]*(?:[:=#][ \t]*)?(?:[\[(][ \t]*)?(\d+(?:\.\d+)?)(?!\d)(?!\.?\d*%)"
                    rb"(?:[ \t]*(?:/|of)[ \t]*(\d+))?")
 # `step 1100`, `Step [100/600]`, `iteration   100/  5000`, `it 3500` (not tqdm's `3500it [01:10`),
 # `BATCH[0020/3150]`, `num_updates=100`, `Iter(train) [  50/1000]`. Not a bar's share done: `Steps:  2%|` is not
