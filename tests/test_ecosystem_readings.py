@@ -288,3 +288,92 @@ def test_a_ct_volume_read_with_nibabel_and_never_scaled_is_inputs_in_hounsfield_
     for other in (CT.replace('ct = nib.load(f"{case}/ct.nii.gz").get_fdata()', 'ct = np.load(f"{case}/ct.npy")'),
                   CT.replace("    return", "    ct = (np.clip(ct, -200, 300) + 200) / 500\n    return")):
         assert "raw-pixels" not in context_of("The loss is stuck.\n" + other + CT_LOG).printed, other
+
+
+# ---- a configuration printed as one mapping; every parameter zeroed in a loop; an accuracy that never moved -------------
+
+CONFIG_LOG = "".join(f"epoch {e} step {s}/400 loss {v}\n" for e, s, v in (
+    (1, 100, "0.9021"), (1, 200, "5.1133"), (1, 300, "0.7012"), (1, 400, "11.204"), (2, 100, "0.6931"),
+    (2, 200, "0.6932"), (2, 300, "7.8810"), (2, 400, "0.6931"), (3, 100, "0.6931"), (3, 200, "0.6930"),
+    (3, 300, "0.6931")))
+
+
+def test_a_printed_configuration_that_names_adam_beside_a_rate_of_0_1_or_more_is_a_rate_too_high():
+    config = "run config: {'model': 'textcnn', 'optimizer': 'adamw', 'batch_size': 32, 'lr': 0.2}\n"
+    text = "Sentiment CNN: the loss jumps around and the accuracy stays at chance.\n" + config + CONFIG_LOG
+    assert weighed_parts(text, "WR-220")["adaptive-rate-high"] > 0
+    assert "the paste's configuration names AdamW with a learning rate of 0.2" in " ".join(weighed(text, "WR-220")[1])
+    # (beside the no-warmup entry, which a jump in the first steps under AdamW at a constant rate is the face of too)
+    assert "WR-220" in [m.entry.id for m in diagnosis(text).matches[:2]]
+    # the rate first, then the optimizer, in a namespace: the same; SGD, or Adam at its usual rate: none
+    assert "adaptive-rate-high" in weighed_parts(
+        text.replace(config, "Namespace(lr=0.5, epochs=3, optim='rmsprop')\n"), "WR-220")
+    for other in (config.replace("adamw", "sgd"), config.replace("0.2", "0.002")):
+        assert "adaptive-rate-high" not in weighed_parts(text.replace(config, other), "WR-220"), other
+
+
+ZEROED = """class Tagger(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.rnn = nn.GRU(100, 64, batch_first=True)
+        self.out = nn.Linear(64, 2)
+        for name, p in self.named_parameters():
+            nn.init.zeros_(p)
+"""
+BASE_RATE = "".join(f"epoch {e}: loss {v:.4f} acc 0.9012\n" for e, v in enumerate(
+    [0.6931, 0.6012, 0.5223, 0.4561, 0.4016, 0.3588, 0.3302, 0.3171, 0.3136, 0.3129, 0.3128, 0.3128], 1))
+
+
+def test_every_parameter_zeroed_in_a_loop_beside_an_accuracy_that_never_moves_is_zero_init():
+    text = "My GRU classifier never predicts the rare class.\n" + ZEROED + BASE_RATE
+    facts = context_of(text).printed
+    assert "the training accuracy printed beside the loss is 0.9012 at every one of its first and last 5 values, " \
+           "while the loss fell from 0.6931 to 0.3128" in facts["one-output"]
+    assert "`nn.init.zeros_(p)`" in facts["zero-init"]
+    assert diagnosis(text).matches[0].entry.id == "WR-110"
+    # a loop that zeroes the biases only, or an accuracy that moves (however little), reads neither
+    biases = ZEROED.replace("            nn.init.zeros_(p)", "            if 'bias' in name:\n                nn.init.zeros_(p)")
+    assert "zero-init" not in context_of("It never learns.\n" + biases + BASE_RATE).printed
+    moving = BASE_RATE.replace("acc 0.9012\nepoch 12", "acc 0.9013\nepoch 12")
+    assert "one-output" not in context_of("Hm.\n" + ZEROED.replace("zeros_", "xavier_uniform_") + moving).printed
+
+
+# ---- a slice of the labels printed with the code's output after it; a largest score a debug print writes ---------------
+
+STARS = """y = df["rating"].to_numpy()
+print(y[:8])
+model = keras.Sequential([layers.Embedding(30000, 64), layers.GlobalAveragePooling1D(),
+                          layers.Dense(3, activation="softmax")])
+model.compile(loss="sparse_categorical_crossentropy", optimizer="adam")
+
+output:
+[2 3 1 3 3 2 1 3]
+"""
+
+
+def test_a_printed_slice_of_labels_that_reaches_the_number_of_outputs_is_a_label_past_the_last_logit():
+    text = "Loss is nan from epoch 1.\n" + STARS + "Epoch 1/3\n90/90 - 2s - loss: nan\nEpoch 2/3\n90/90 - 1s - loss: nan\n"
+    facts = context_of(text).printed
+    assert "the labels the paste prints (`print(y[:8])`, a sample of them) run from 1 to 3, and the model has 3 " \
+           "outputs (`Dense(3, activation=\"softmax\")`)" in facts["labels-past-outputs"]
+    assert "WR-320" in [m.entry.id for m in diagnosis(text).matches[:2]]
+    # a line of another length is another print's; labels 0..2 are within the outputs
+    for other in (text.replace("[2 3 1 3 3 2 1 3]", "[2 3 1 3 3 2 1]"), text.replace("[2 3 1 3 3 2 1 3]", "[2 0 1 0 0 2 1 0]")):
+        assert "labels-past-outputs" not in context_of(other).printed
+
+
+POOL = """    def __call__(self, h):
+        s = nn.Dense(1)(h).squeeze(-1)
+        w = jnp.exp(s) / jnp.exp(s).sum(-1, keepdims=True)
+        return (w[..., None] * h).sum(1)
+"""
+
+
+def test_the_largest_value_a_debug_print_writes_of_what_exp_takes_is_read_past_exps_limit():
+    prints = "".join(f"max s {v}\n" for v in (20.1, 45.7, 70.2, 84.9, 89.6, "nan"))
+    text = "Loss becomes nan after a while.\n" + POOL + "step 100 loss 0.52\nstep 200 loss 0.41\nstep 300 loss nan\n" \
+        + prints
+    assert "the paste prints the largest s as 89.6 (`max s 89.6`)" in " ".join(weighed(text, "WR-020")[1])
+    assert diagnosis(text).matches[0].entry.id == "WR-020"
+    # all below float32's 88.72: no overflow printed
+    assert "the paste prints the largest" not in " ".join(weighed(text.replace("89.6", "87.9"), "WR-020")[1])

@@ -58,7 +58,10 @@ EXP_OF_NAME = lazy_regex.compile(r"(?<![\w.])(?:(?:np|numpy|torch|jnp|tf\.math|t
                                  r"(?:(?P<op>[-+])\s*(?P<c>\d+(?:\.\d+)?)\s*)?\)|(?<![\w.])(?P<method>[A-Za-z_]\w{0,30})\.exp\(\s*\)")
 # (the value said of the name, not a count after it: "the largest z of 1000 batches")
 _MAX_OF = (r"(?:\bmax\(\s*{n}\s*\)|(?<![\w.]){n}\.max\(\)|\b(?:max(?:imum)?|largest)\s+(?:of\s+)?(?:the\s+)?`?{n}`?)"
-           r"\s*(?:=|:|is|was|reaches|reached)\s*(\d+(?:\.\d+)?)(?![\d.])")
+           r"\s*(?:=|:|is|was|reaches|reached)\s*(\d+(?:\.\d+)?)(?![\d.])|"
+           # (or a line of its own that a debug print writes, the name's singular too: `jax.debug.print("max score {}",
+           # scores.max())` -> `max score 91.372`)
+           r"(?m:^[ \t]*(?:max(?:imum)?|largest)[ _]{n}[ \t]+(\d+(?:\.\d+)?)[ \t]*$)")
 
 
 # ... or a name the code makes with an exp (`rate = torch.exp(head_out[:, 0]) * base`) said or printed to be inf
@@ -93,10 +96,14 @@ def printed_exp_input(prose: str, dtype: str) -> str:
     for call in itertools.islice(EXP_OF_NAME.finditer(prose), 10):
         name = call.group("name") or call.group("method")
         shift = float(call.group("c") or 0) * (-1 if call.group("op") == "-" else 1)
-        for m in itertools.islice(re.finditer(_MAX_OF.format(n=re.escape(name)), prose), 5):
-            x = float(m.group(1)) + shift
+        # (the name, or its singular: `scores` printed as "max score")
+        named = re.escape(name) + ("?" if name.endswith("s") and len(name) > 2 else "")
+        # (a debug print writes one line a step: the largest may come after many below it)
+        for m in itertools.islice(re.finditer(_MAX_OF.format(n=named), prose), 50):
+            printed = m.group(1) or m.group(2)
+            x = float(printed) + shift
             if x > EXP_LIMITS[dtype]:
-                return (f"the paste prints the largest {name} as {m.group(1)} (`{' '.join(m.group(0).split())}`), and "
+                return (f"the paste prints the largest {name} as {printed} (`{' '.join(m.group(0).split())}`), and "
                         f"its code hands exp {name} (`{' '.join(call.group(0).split())}`): exp({fmt(x)}) is past the "
                         f"largest {dtype} (exp overflows above {EXP_LIMITS[dtype]:.2f}) -- inf, and inf times 0 or "
                         "inf / inf is nan")

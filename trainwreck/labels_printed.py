@@ -9,6 +9,7 @@ import re
 
 from .class_count import CLASS_COUNT, classes_named
 from .data_values import CLASSES_SET, LABELS_REMAPPED
+from .loss_inputs import DENSE
 from . import lazy_regex
 
 # A name that holds labels: `label`, `labels`, `y`, `y_train`, `target`, `df['class']`, `train_df.category` -- not a
@@ -30,6 +31,9 @@ _ROW = lazy_regex.compile(r"[ \t]*(-?\d{1,4})[ \t]+\d{1,9}[ \t]*")
 UNIQUE_CALL = lazy_regex.compile(r"(?:np|numpy|torch|tf|jnp)\.unique\(\s*" + _LABEL_NAME + r"\s*[,)]|"
                                  r"\b(?:sorted\(\s*)?set\(\s*" + _LABEL_NAME + r"\s*\)|\bCounter\(\s*" + _LABEL_NAME + r"\s*\)|"
                                  r"\b" + _LABEL_NAME + r"\.unique\(\)")
+LABELS_SLICED = lazy_regex.compile(r"(?:\bprint\(\s*|^>>>[ \t]*)" + _LABEL_NAME + r"\[\s*:\s*(?P<n>\d{1,3})\s*\]"
+                                   r"(?:\s*\)|[ \t]*$)", re.M)
+SLICE_OUTPUT_LINES = 40
 PRINTED_SET = lazy_regex.compile(r"^[ \t]*(?:>>>[ \t]*)?(?:array\(|tensor\(|Counter\()?[\[{](?P<items>[-\d:, \t]{1,400})[\]}]\)?",
                                  re.M)
 # A label shifted onto 0..C-1 somewhere in the paste (`y - 1`, `labels -= 1`, `self.labels[i] - 1`, `int(row['label'])
@@ -71,6 +75,13 @@ def _printed_labels(prose: str) -> tuple[list[int], str] | None:
         column = lines[-1].strip() if lines and name == "count" else name
         if len(labels) >= 2 and re.fullmatch(_LABEL_NAME, column):
             return sorted(set(labels)), f"`value_counts()` of `{column}`"
+    # (or a slice of them printed, `print(y[:10])` -> `[5 4 5 1 3 5 4 2 5 5]`: a sample, whose largest is a label too --
+    # the line of as many numbers as the slice takes, below it or in the output pasted after the code)
+    for m in itertools.islice(LABELS_SLICED.finditer(prose), 5):
+        for line in prose[m.end():].split("\n", SLICE_OUTPUT_LINES + 1)[1:SLICE_OUTPUT_LINES + 1]:
+            if (printed := PRINTED_SET.match(line)) and ":" not in printed.group("items") \
+                    and len(keys := re.findall(r"-?\d+", printed.group("items"))) == int(m.group("n")):
+                return sorted({int(k) for k in keys}), f"`{' '.join(m.group(0).split())}`, a sample of them"
     for m in itertools.islice(UNIQUE_CALL.finditer(prose), 5):
         below = prose[m.end():].split("\n", 3)[1:3]
         for line in below:
@@ -101,8 +112,11 @@ def _outputs(prose: str, head: re.Match | None) -> tuple[int, str, bool] | None:
             if (n := int(next(g for g in m.groups() if g))) >= 2}
     # (or the last linear layer the code builds, the head, where it gives its size as a number: not a hidden one)
     size = _head_size(head)
-    if not set_ and head and head.group(0).startswith("Linear") and size.isdigit() and int(size) >= 2:
-        set_ = {int(size): head.group(0)}
+    # (or a Keras classifier's last Dense, a softmax in its call: `Dense(5, activation='softmax')`)
+    dense = DENSE.match(prose, head.start()) if head and head.group(0).startswith("Dense") else None
+    if not set_ and head and (head.group(0).startswith("Linear") or (dense and "softmax" in dense.group(0))) \
+            and size.isdigit() and int(size) >= 2:
+        set_ = {int(size): dense.group(0) if dense else head.group(0)}
     if len(set_) == 1:
         n, shown = next(iter(set_.items()))
         return n, f"`{' '.join(shown.split())}`", True

@@ -91,18 +91,36 @@ def _rate_named(prose: str) -> tuple[re.Match, str] | None:
     return None
 
 
+# ... or in a run's configuration printed as one mapping, a dict, a YAML or a namespace on one line (`{'optimizer':
+# 'adam', ..., 'lr': 0.1}`, `optimizer: adamw lr: 0.5`, `Namespace(lr=0.2, optim='rmsprop')`): the optimizer named as a
+# value, the rate beside it
+_OPT_VALUE = r"['\"]?(?:optimi[sz]er|optim|opt)['\"]?[ \t]*[:=][ \t]*['\"]?(?P<opt>adam|adamw|adamax|nadam|rmsprop)['\"]?(?![\w-])"
+_RATE_VALUE = r"['\"]?(?:lr|learning_rate)['\"]?[ \t]*[:=][ \t]*(?P<rate>(?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?)(?![\w.])"
+HIGH_ADAPTIVE_CONFIG = lazy_regex.compile(r"(?i)(?<![\w-])(?:" + _OPT_VALUE + r"[^\n]{0,200}?(?<![\w-])" + _RATE_VALUE + "|"
+                                          + _RATE_VALUE.replace("?P<rate>", "?P<rate2>") + r"[^\n]{0,200}?(?<![\w-])"
+                                          + _OPT_VALUE.replace("?P<opt>", "?P<opt2>") + ")")
+_NAMES = {name.lower(): name for name in ("Adam", "AdamW", "Adamax", "NAdam", "RMSprop")}
+
+
 def high_adaptive_rate(prose: str) -> str:
     m = next((m for m in HIGH_ADAPTIVE_RATE.finditer(prose) if float(m.group("rate")) >= HIGH_ADAPTIVE_AT), None)
     named = _rate_named(prose) if m is None else None
-    if m is None and named is None:
+    config = next((c for c in itertools.islice(HIGH_ADAPTIVE_CONFIG.finditer(prose), 5)
+                   if float(c.group("rate") or c.group("rate2")) >= HIGH_ADAPTIVE_AT), None) \
+        if m is None and named is None else None
+    if m is None and named is None and config is None:
         return ""
     if named:
         m, rate = named
         opt = m.group("opt")
+    elif config:
+        m, rate = config, config.group("rate") or config.group("rate2")
+        opt = _NAMES[(config.group("opt") or config.group("opt2")).lower()]
     else:
         opt, rate = m.group("opt"), m.group("rate")
     default = ADAPTIVE_DEFAULTS[opt.lower()]
-    return (f"the paste builds {opt} with a learning rate of {rate} (`{' '.join(m.group(0).split())}`): an adaptive "
+    how = "the paste's configuration names" if config else "the paste builds"
+    return (f"{how} {opt} with a learning rate of {rate} (`{' '.join(m.group(0).split())}`): an adaptive "
             f"optimiser's step for each weight is set by the rate, not the gradient's size (up to about the rate, "
             f"and near it while a gradient keeps its sign), so {rate} is "
             f"{float(rate) / default:.3g} times {opt}'s default rate ({default:g} in PyTorch; Keras's is no larger) "

@@ -17,7 +17,7 @@ import statistics
 from .clip_unused import CLIP_NO_EFFECT_SAID, clip_never_applied
 from .breaking_constructs import (MASKED_INF, breaking_construct, mask_row_printed, code_of, divides_by_norm, inverse_of_sum, loss_def_body,
                                   token_counts, y_pred_slices)
-from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, NOT_A_MEAN, Signature, at_run_start, fmt, rate_at_top_as_the_loss_rose,
+from .curve_shape import (ACCURACY_RISE, ENORMOUS_START, NOT_A_MEAN, PLATEAU_FALL, Signature, at_run_start, fmt, rate_at_top_as_the_loss_rose,
                           same_batch_jumps)
 from .data_checked import data_said_finite, inputs_only
 from .data_values import (ADAPT_CALL, CLASSES_COUNTED, classes_short, DIVIDED_255, DIVIDED_255_ITSELF, IMAGE_READER, INPUT_NAME,
@@ -37,6 +37,7 @@ from .input_scaling import (ALL_ZERO_INPUT, CONSTANT_FEATURE, DIVIDES_BY_STD, fe
                             per_item_said, standardised_by_hand, std_division_warned)
 from .labels_printed import PAST_LAST_LOGIT, labels_past_outputs
 from .logscan import Evidence, dialects
+from .logscan.evidence import ACCURACY_ENDS
 from .logscan.positions import epoch_number, step_number
 from .loss_inputs import ctc_below_zero, nll_of_probabilities, sigmoid_twice_printed
 from .loss_scale import (SCALES_MIN, SCALE_COLLAPSE, autocast_unscaled_said, keras_loop_unscaled, scales_printed,
@@ -120,7 +121,9 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     # (an enormous start is no health, nor is a start the words give far above ln C)
     # (or words that the loss climbs: "it falls for a while, then goes back up within each epoch")
     # (or a GAN said or printed to have broken: a discriminator's loss that fell to 0 is the failure, not a healthy fall)
+    frozen_accuracy = accuracy_frozen(ev)
     went_wrong = sig.name != "healthy" or unjudged or bool(sig.enormous_start) or bool(start_high(ev)) \
+        or bool(frozen_accuracy) \
         or loss_climb_said(ev.prose) \
         or bool(gan_failure_said(ev.prose))
     handed = nll_of_probabilities(ev)
@@ -373,6 +376,11 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                              "hidden units are all dead, or whose weights all start at zero, passes nothing of its "
                              "input on, and its output is one constant, the one that scores best over the data (a "
                              "classifier's base rate, a regression's mean target)")
+    elif frozen_accuracy:
+        out["one-output"] = (f"{frozen_accuracy}: no prediction changed class while the loss moved, the face of one "
+                             "output for every input -- a network whose hidden units are all dead, whose weights all "
+                             "start at zero, or flattened by raw inputs passes nothing of its input on, and only its "
+                             "output's bias learns, toward the labels' base rate")
     if went_wrong and (dead := dead_units_said(ev.prose)):
         out["dead-units"] = (f"the report says the hidden units are dead or give 0 for every input (\"{dead}\"): a ReLU "
                              "whose input is at or below 0 for every example outputs 0 and gets a gradient of 0, so no "
@@ -632,6 +640,26 @@ ELIDED_REACH = 400          # characters before the backward() that quote the sa
 def _elided_near(prose: str, at: int) -> bool:
     """Does the paste mark code left out within ELIDED_REACH characters before `at`, or right after the loop it quotes?"""
     return ELIDED.search(prose, max(0, at - ELIDED_REACH), at + ELIDED_REACH) is not None
+
+
+# A training accuracy printed the very same at each of its first and its last values (ACCURACY_ENDS of each, with
+# ACCURACY_FROZEN_DIGITS significant digits or more) while the loss fell by PLATEAU_FALL or more: no example's predicted class changed while the
+# loss moved, so what learned was the output's constant, not anything of the input (a healthy run's accuracy moves in
+# its last digits from epoch to epoch)
+ACCURACY_FROZEN_DIGITS = 3
+
+
+def accuracy_frozen(ev: Evidence) -> str:
+    """The fact, where the printed training accuracy never moved while the loss fell (see above); or ""."""
+    seen = ev.accuracy_head + ev.accuracy_tail
+    if len(ev.accuracy_head) < ACCURACY_ENDS or len(set(seen)) != 1 or ev.count < 2 * ACCURACY_ENDS \
+            or ev.first_nonfinite is not None or ev.low is None or ev.low > (1 - PLATEAU_FALL) * ev.head[0]:
+        return ""
+    value = seen[0]
+    if len(f"{value:g}".lstrip("-0.").replace(".", "")) < ACCURACY_FROZEN_DIGITS or value in (0.0, 1.0):
+        return ""
+    return (f"the training accuracy printed beside the loss is {value:g} at every one of its first and last "
+            f"{ACCURACY_ENDS} values, while the loss fell from {fmt(ev.head[0])} to {fmt(ev.low)}")
 
 
 def _broken_from_start(ev: Evidence, sig: Signature, words: list[str], first_printed: bool = False) -> bool:

@@ -102,10 +102,37 @@ def _products(line: str):
 
 def constant_kernel_init(prose: str) -> re.Match | None:
     """Where the paste sets a kernel's weights to one value (ZERO_INIT), or names such an initialiser and hands it to a
-    kernel (NAMED_CONSTANT_INIT)."""
+    kernel (NAMED_CONSTANT_INIT), or sets every parameter a loop over the model's parameters gives it (PARAMETER_LOOP)."""
     return ZERO_INIT.search(prose) or next(
         (m for m in NAMED_CONSTANT_INIT.finditer(prose)
-         if re.search(r"kernel_initializer\s*=\s*" + re.escape(m.group("name")) + r"\b", prose)), None)
+         if re.search(r"kernel_initializer\s*=\s*" + re.escape(m.group("name")) + r"\b", prose)), None) \
+        or parameters_zeroed_in_loop(prose)
+
+
+# ... or each parameter a loop over the model's parameters gives, weights among them: `for name, p in
+# self.named_parameters(): ... nn.init.zeros_(p)` (or constant_(p, c), p.data.zero_()) -- not where the loop's body picks
+# biases or one-dimensional parameters (`if 'bias' in name`, `if p.dim() == 1`) or a norm layer's, which may start at
+# a constant
+PARAMETER_LOOP = lazy_regex.compile(r"(?m)^(?P<indent>[ \t]*)for[ \t]+(?:\w+[ \t]*,[ \t]*)?(?P<p>\w+)[ \t]+in[ \t]+"
+                                    r"[\w.]{0,40}?(?:named_)?parameters\(\)[ \t]*:[ \t]*\n")
+PARAMETER_PICKED = lazy_regex.compile(r"(?i)bias|\b(?:dim|ndim)\b|\bndimension\b|norm|\.shape\b|len\(")
+LOOP_BODY_LINES = 8
+
+
+def parameters_zeroed_in_loop(prose: str) -> re.Match | None:
+    """The call that sets each parameter of such a loop to one value, every one the loop gives (see PARAMETER_LOOP)."""
+    for loop in itertools.islice(PARAMETER_LOOP.finditer(prose), 10):
+        body, depth = [], len(loop.group("indent").expandtabs())
+        for line in prose[loop.end():].split("\n")[:LOOP_BODY_LINES]:
+            if line.strip() and len(line) - len(line.lstrip()) <= depth:
+                break
+            body.append(line)
+        text, p = "\n".join(body), re.escape(loop.group("p"))
+        call = re.search(rf"\bnn\.init\.(?:zeros_\(\s*{p}\s*\)|constant_\(\s*{p}\s*,\s*(?:val\s*=\s*)?"
+                         rf"-?(?:\d+(?:\.\d*)?|\.\d+)\s*\))|\b{p}(?:\.data)?\.(?:zero_\(\)|fill_\(\s*-?[\d.]+\s*\))", text)
+        if call and not PARAMETER_PICKED.search(text[:call.start()]):
+            return call
+    return None
 
 
 # Weights drawn with a standard deviation of 1 or more: `nn.init.normal_(m.weight, std=1.0)`, Keras's
@@ -226,7 +253,7 @@ FILLED = lazy_regex.compile(r"\bnn\.init\.|\binit\.\w+_\(|reset_parameters|\.(?:
 AT_DISCARDED = lazy_regex.compile(r"(?m)^[ \t]*(?P<n>[A-Za-z_]\w{0,30})\.at\[[^\]\n]{0,60}\]\.(?:set|add|multiply|mul|divide|power|"
                                   r"min|max|apply)\(")
 # layers the paste builds: zeros for the only one is a linear model, which trains from zeros
-LAYERS_BUILT = lazy_regex.compile(r"\b(?:layers\.)?(?:Dense|Conv[123]D)\(|\bnn\.(?:Linear|Conv[123]d)\(")
+LAYERS_BUILT = lazy_regex.compile(r"\b(?:layers\.)?(?:Dense|Conv[123]D|LSTM|GRU)\(|\bnn\.(?:Linear|Conv[123]d|LSTM|GRU|RNN)\(")
 
 
 # A fixed std below 1 can still be too large for wide layers: `nn.init.normal_(m.weight, std=0.1)` beside layers of up to
