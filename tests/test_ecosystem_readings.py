@@ -147,7 +147,7 @@ def test_hidden_units_set_to_tanh_or_logistic_cannot_be_dead_relus():
     text = "Churn model predicts 'no churn' for everyone.\n" + SKLEARN + SKLEARN_LOG
     parts = weighed_parts(text, "WR-140")
     assert parts["units"] == -2.0 - max(parts.get("curve", 0.0), 0.0)
-    assert "cannot die as a ReLU does" in " ".join(weighed(text, "WR-140")[2])
+    assert "these have no such side" in " ".join(weighed(text, "WR-140")[2])
     assert diagnosis(text).matches[0].entry.id != "WR-140"
     # ReLU, scikit-learn's default, named or left out: units that can die
     for relu in (SKLEARN.replace('activation="tanh"', 'activation="relu"'),
@@ -377,3 +377,48 @@ def test_the_largest_value_a_debug_print_writes_of_what_exp_takes_is_read_past_e
     assert diagnosis(text).matches[0].entry.id == "WR-020"
     # all below float32's 88.72: no overflow printed
     assert "the paste prints the largest" not in " ".join(weighed(text.replace("89.6", "87.9"), "WR-020")[1])
+
+
+# ---- nearby pastes where each reading must stay quiet (code_review_s68) -------------------------------------------------
+
+def test_the_readings_stay_quiet_on_the_code_reviews_nearby_pastes():
+    # Caffe: a log filtered with `grep Iteration` drops the clipping lines too; a threshold commented out is none
+    filtered = "\n".join(line for line in caffe_log().splitlines() if "Iteration" in line or "clip" in line) + "\n"
+    commented = caffe_log().replace("clip_gradients: 50", "# clip_gradients: 50  (took it out again)")
+    for text in (filtered, commented):
+        assert not caffe.clip_never_logged(text) and diagnosis(text).signature.name == "climb-then-nonfinite"
+    # scikit-learn: an activation in a comment inside the call, or a second model that takes ReLU
+    assert no_zero_side("clf = MLPClassifier(hidden_layer_sizes=(100,),\n    # activation='tanh' gave the same\n"
+                        "    learning_rate_init=0.5)\n") == ""
+    assert no_zero_side("base = MLPClassifier(activation='tanh')\nclf = MLPClassifier(activation='relu')\n") == ""
+    # a mask helper that divides on an image branch only, by a flag, or whose result is thresholded or rounded
+    for other in (DATASET.replace("    a = a.astype(np.float32) / 255.",
+                                  "    if a.ndim == 3:\n        a = a.astype(np.float32) / 255."),
+                  DATASET.replace("def prepare(a):", "def prepare(a, scale=False):"),
+                  DATASET.replace("prepare(mask)", "(prepare(mask) > 0.5)"),
+                  DATASET.replace("prepare(mask)", "prepare(mask).round()"),
+                  DATASET.replace("    a = a.astype(np.float32) / 255.",
+                                  "    a = a.astype(np.float32) / 255. if a.max() > 1 else a")):
+        assert mask_own_divider(other) is None, other
+    # torch for R: a softmax in a helper's pipe, an inference wrapper around a trained model, one commented out
+    plain = R_MODEL.replace(" %>%\n      nnf_softmax(dim = 2)", "")
+    for other in (plain + "predict_proba <- function(model, x) {\n  model(x) %>% nnf_softmax(dim = 2)\n}\n",
+                  plain + "prob_model <- nn_sequential(net(), nn_softmax(dim = 2))\n",
+                  plain.replace("self$out()\n", "self$out()  # %>% nnf_softmax(dim = 2)\n")):
+        assert "pairing" not in weighed_parts(other + R_LOG, "WR-130"), other
+    # money columns: words inside other words, one-hot or log-scaled columns, columns fed to a tree -- but a Keras
+    # log's `Epoch 1/10` beside them is no scaling
+    for other in (SKLEARN.replace("monthly_spend", "parent_education").replace("account_balance", "current_grade"),
+                  SKLEARN.replace('X = df[[', 'X = pd.get_dummies(df[[').replace('.to_numpy()\ny', ').to_numpy()\ny'),
+                  SKLEARN.replace("X_tr, X_te", "X = np.log10(X + 1)\nX_tr, X_te"),
+                  SKLEARN.replace("X = df[[", "rf = RandomForestClassifier().fit(df[[")):
+        assert "inputs" not in scaled_said(other)["unscaled"], other
+    assert "inputs" in scaled_said(SKLEARN + "Epoch 1/10\n")["unscaled"]
+    # a float16 mask: scores computed with autocast off, or a mask in the module's own dtype under AMP
+    off = ATTENTION.replace("        scores = ", "        with torch.autocast(device_type='cuda', enabled=False):\n"
+                                                "            pass\n        scores = ")
+    for other in (off, ATTENTION.replace(".to(scores.dtype)", ".to(self.dtype)")):
+        assert "masked-inf" not in context_of("Loss is nan on some steps with fp16.\n" + other + ATTENTION_LOG).printed
+    # one example's prediction is no one output for every input
+    one = ">>> np.unique(clf.predict(X_te[:1]), return_counts=True)\n(array([1]), array([1]))\n"
+    assert "one-output" not in context_of("Checking one example.\n" + SKLEARN + SKLEARN_LOG.split(">>>")[0] + one).printed

@@ -40,9 +40,11 @@ MASKED_INF = lazy_regex.compile(r"\bmasked_fill_?\([^\n]{0,120}?,\s*" + _NEG_INF
 #   masked whole is nan again (WR-070's "A finite -1e9 mask is not finite in float16"). Not PyTorch's masked_fill,
 #   which refuses such a constant on a float16 tensor with an error instead (`RuntimeError: value cannot be converted
 #   to type at::Half without overflow: -1e+09`, NVIDIA/apex#1052), nor torch.where, which has raised or written -inf
-#   by version; nor an additive mask, whose sum's dtype follows the mask's.
+#   by version; an additive mask is read below (MASK_ADDED_PAST_FP16), where its dtype is the scores'.
 _PAST_FP16 = (r"(?:-\s*(?:\d(?:\.\d+)?[eE]\+?0*(?:[5-9]|[1-9]\d)|[1-9]\d{5,})(?:\.0+)?(?![\w.])|"
-              r"-?\s*(?:tf\.float32\.min|(?:np|jnp|numpy)\.finfo\(\s*(?:np|jnp|numpy)\.float32\s*\)\.min)\b)")
+              # (the sign and its spaces as one optional piece: `-?\s*` first in an alternative tried at every position
+              # scans each run of spaces to its end, quadratic in a paste of blank lines -- code_review_s68 H1)
+              r"(?:-\s*)?(?:tf\.float32\.min|(?:np|jnp|numpy)\.finfo\(\s*(?:np|jnp|numpy)\.float32\s*\)\.min)\b)")
 MASKED_PAST_FP16 = lazy_regex.compile(r"\b(?:tf|np|numpy|jnp|jax\.numpy)\.where\([^\n]{0,120}?,\s*(?:[\w.]{1,30}\(\s*)?"
                                       + _PAST_FP16)
 # ... or an additive mask made in the scores' own dtype and scaled by such a constant (`scores + (1.0 -
@@ -51,9 +53,30 @@ MASKED_PAST_FP16 = lazy_regex.compile(r"\b(?:tf|np|numpy|jnp|jax\.numpy)\.where\
 #   is -inf (0 * -1e9 is 0 first: the kept ones stay finite) and a row masked whole is nan, as above. Not a mask made in
 #   float32 (`mask.float()`, the additive mask of the comment above): its sum with float16 scores is float32, where -1e9
 #   stays finite.
-_IN_SCORES_DTYPE = r"(?:\.to\(\s*(?:[\w.]{1,40}\.dtype|torch\.(?:half|float16))\s*\)|\.type_as\(\s*[\w.]{1,40}\s*\)|\.half\(\s*\))"
+#   (`.to(x.dtype)` and `.type_as(x)` only where x is what the mask is added to, `x + ...` or `... + x` on that line or
+#   the next two, and not where the paste computes that block in float32: `autocast(enabled=False)`, `x.float()`)
+_IN_SCORES_DTYPE = (r"(?:\.to\(\s*(?:(?P<of>[A-Za-z_]\w{0,30})\.dtype|torch\.(?:half|float16))\s*\)|"
+                    r"\.type_as\(\s*(?P<like>[A-Za-z_]\w{0,30})\s*\)|\.half\(\s*\))")
 MASK_ADDED_PAST_FP16 = lazy_regex.compile(_IN_SCORES_DTYPE + r"[^\n*]{0,20}?\*\s*" + _PAST_FP16 + "|"
-                                          + _PAST_FP16 + r"\s*\*\s*[^\n*]{0,40}?" + _IN_SCORES_DTYPE)
+                                          + _PAST_FP16 + r"\s*\*\s*[^\n*]{0,40}?"
+                                          + _IN_SCORES_DTYPE.replace("?P<of>", "?P<of2>").replace("?P<like>", "?P<like2>"))
+IN_FLOAT32 = lazy_regex.compile(r"autocast\([^()\n]{0,80}enabled\s*=\s*False")
+
+
+def mask_added_past_fp16(code: str) -> re.Match | None:
+    """The additive mask of MASK_ADDED_PAST_FP16 whose dtype is the float16 of what it is added to (see above)."""
+    if IN_FLOAT32.search(code):
+        return None
+    for m in itertools.islice(MASK_ADDED_PAST_FP16.finditer(code), 10):
+        name = m.group("of") or m.group("like") or m.group("of2") or m.group("like2")
+        if name is None:                     # (`.half()`, `torch.float16`: float16 by name)
+            return m
+        after = "\n".join(code[code.rfind("\n", 0, m.start()) + 1:].split("\n")[:3])
+        n = re.escape(name)
+        if name != "self" and re.search(rf"\b{n}\s*\+|\+\s*{n}\b", after) \
+                and not re.search(rf"\b{n}\s*=[^\n]*\.float\(\)|\b{n}\.float\(\)", code):
+            return m
+    return None
 # - A log of a probability with nothing to keep it off 0 (`np.log(1 - y_hat)`, a binary cross-entropy's,
 #   `tf.log(tf.sigmoid(z))`, `torch.log(p)` where the paste makes p with a sigmoid or a softmax): a probability that
 #   rounds to 0 -- a float32 sigmoid of about -88 or less (PyTorch, JAX, TensorFlow), or 1 - p for a p that rounds to
@@ -933,7 +956,7 @@ def breaking_construct(prose: str) -> dict[str, str]:
         out["masked-inf"] = (f"the pasted code fills masked scores with -inf (`{' '.join(prose[m.start():m.end()].split())}`):"
                              " a row whose every position is masked is all -inf, and its softmax is exp(-inf - (-inf)) "
                              "= nan")
-    elif (huge := next(MASKED_PAST_FP16.finditer(code), None) or next(MASK_ADDED_PAST_FP16.finditer(code), None)) \
+    elif (huge := next(MASKED_PAST_FP16.finditer(code), None) or mask_added_past_fp16(code)) \
             and (half := half_precision_shown(prose, tokens(prose))):
         _start, line = _line_of(prose, huge)
         how = ("fills masked scores with a constant past float16's range" if MASKED_PAST_FP16.made(huge) else

@@ -102,8 +102,12 @@ def mask_to_tensor(prose: str) -> str:
 # ... or through a function of the paste's own whose body divides its argument by 255: the images' helper, applied to
 # the mask too (`def to_chw(x): x = x.astype('float32') / 255.0 ...`, then `return to_chw(img), to_chw(mask)`), with
 # the same conditions (a mask said to hold 0 and 1, not multiplied back)
+# (a helper of one parameter, which divides on its body's own level, not under an `if` or in a conditional expression,
+# and whose result is not compared or rounded back to 0/1 where the mask goes through it -- code_review_s68 H4)
 OWN_DEF = lazy_regex.compile(r"(?m)^(?P<indent>[ \t]*)def[ \t]+(?P<name>\w{1,40})\([ \t]*(?:self[ \t]*,[ \t]*)?(?P<arg>\w{1,30})"
-                             r"[^\n]{0,120}?\)[^\n:]{0,40}:(?P<rest>[^\n]*)")
+                             r"[ \t]*\)[^\n:]{0,40}:(?P<rest>[^\n]*)")
+CONDITIONAL = lazy_regex.compile(r"\bif\b|\belse\b")
+RESULT_RESCUED = lazy_regex.compile(r"\)?[ \t]*(?:[<>]=?|==|!=)|\.(?:round|bool)\(")
 DEF_BODY_LINES = 15
 
 
@@ -125,9 +129,15 @@ def mask_own_divider(prose: str) -> tuple[str, str] | None:
         return None
     for found in itertools.islice(OWN_DEF.finditer(prose), 20):
         arg = re.escape(found.group("arg"))
-        divides = next((line for line in _body(prose, found)
-                        if re.search(rf"\b{arg}\b[^\n]{{0,80}}?/=?[ \t]*255(?:\.0*)?(?![\d.])", line)), None)
-        call = divides and re.search(rf"(?<![\w.]){re.escape(found.group('name'))}\([ \t]*{MASK_NAME}[ \t]*\)", prose)
+        body = [line for line in _body(prose, found)[1:] if line.strip()]
+        level = len(body[0]) - len(body[0].lstrip()) if body else -1
+        divides = next((line for line in body if len(line) - len(line.lstrip()) == level
+                        and not CONDITIONAL.search(line)
+                        and re.search(rf"\b{arg}\b[^\n]{{0,80}}?/=?[ \t]*255(?:\.0*)?(?![\d.])", line)), None)
+        calls = re.finditer(rf"(?<![\w.]){re.escape(found.group('name'))}\([ \t]*{MASK_NAME}[ \t]*\)", prose) \
+            if divides else ()
+        call = next((c for c in itertools.islice(calls, 5) if not RESULT_RESCUED.match(prose, c.end(), c.end() + 10)),
+                    None)
         if call:
             return call.group(0), " ".join(divides.split())
     return None

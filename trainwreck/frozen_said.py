@@ -65,7 +65,9 @@ ONE_OUTPUT = lazy_regex.compile(
     r"|\bargmax\([^()\n]{0,20}\)\.unique\(\)[^\n\[]{0,20}?tensor\(\[\s*\d+\s*\]\)?"
     # (or NumPy's unique of the predictions, printed on the next line as one class: `np.unique(clf.predict(X_test),
     # return_counts=True)` then `(array([0]), array([1600]))`)
-    r"|\bunique\((?:[\w.]{1,40}\.)?predict(?:_classes)?\([^()\n]{0,40}\)[^\n]{0,40}\n[ \t]*\(?array\(\[\s*[-+]?\d+(?:\.\d*)?\s*\]\)"
+    # (not of one example, `predict(X_test[:1])`, nor a count of 1 printed beside it: one row has one class)
+    r"|\bunique\((?:[\w.]{1,40}\.)?predict(?:_classes)?\((?![^()\n]{0,40}\[\s*(?:-?\d+|:\s*1|\w+\s*:\s*\w+\s*\+\s*1)\s*\])"
+    r"[^()\n]{0,40}\)[^\n]{0,40}\n[ \t]*\(?array\(\[\s*[-+]?\d+(?:\.\d*)?\s*\]\)(?!,\s*array\(\[\s*1\s*\]\))"
     # "the predicted mask is the same blurry oval for every X-ray": a prediction said the same thing for every input
     # (a value, not its shape: "the output shape is the same for every image", "the same size for every image")
     r"|\b(?:predicted|output)\s+(?!" + _SHAPE + r")[\w-]+\s+(?:is|are|was|were)\s+(?:always\s+|exactly\s+)?the same\s+"

@@ -291,22 +291,34 @@ def scaled_said(prose: str) -> dict[str, dict[str, str]]:
 # on inputs that large, and scikit-learn's own guide says of its MLP that it "is sensitive to feature scaling"
 # (https://scikit-learn.org/1.5/modules/neural_networks_supervised.html#tips-on-practical-use). Only beside a network
 # the paste builds: a tree's splits do not care.
+# (a name's words, split at `_`, `-` and case changes: `annual_income`, `LoanAmount` -- not `parent`'s "rent")
 COLUMNS_SELECTED = lazy_regex.compile(r"(?m)^[^\n]{0,60}?\b\w{1,20}\[\[\s*(?P<names>['\"][^\]\n]{1,300}?)\]\][^\n]{0,60}")
-MONEY = lazy_regex.compile(r"(?i)income|salary|wage|amount|balance|price|revenue|cost|spend|sales|rent|debt|loan|fare")
-NETWORK_BUILT = lazy_regex.compile(r"\bMLP(?:Classifier|Regressor)\(|\bDense\(|\bnn\.Linear\(|\bnn\.Dense\(")
-ANY_SCALING = lazy_regex.compile(r"(?i)scal(?:er|e\(|ed|ing)|normali[sz]|standardi[sz]|z-?score|transformer\(|\blog1p\b|"
-                                 r"\blog\(|\.std\(|\.max\(\)|/\s*\d|/=|\bmin-?max\b")
+MONEY = frozenset("income salary wage wages amount balance price revenue cost spend spending sales rent debt loan "
+                  "fare".split())
+NETWORK_BUILT = lazy_regex.compile(r"\bMLP(?:Classifier|Regressor)\(|\bnn\.Linear\(|\bnn\.Dense\(|(?<![\w.])Dense\(|"
+                                   r"\blayers\.Dense\(")
+# (anything in the paste that scales, logs or encodes: a scaler, a transformer or a pipeline applied, words of it, a log)
+ANY_SCALING = lazy_regex.compile(r"(?i)scal(?:er|e\(|ed|ing)|normali[sz]|standardi[sz]|z-?score|transform\w*\(|pipeline|"
+                                 r"\blog(?:1p|2|10)?\b|\.std\(|\bmin-?max\b|get_dummies|one-?hot|in\s+thousands")
+# (the columns handed to an estimator that is no network, on the selection's own line)
+NOT_A_NETWORK = lazy_regex.compile(r"Forest|XGB|LGBM|CatBoost|GradientBoosting|Tree|LogisticRegression|SVC|SVR|KNeighbors")
+
+
+def _words(name: str) -> set[str]:
+    return {w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name)}
 
 
 def money_columns_fed(prose: str) -> str:
     """The line that takes a network's inputs from a table's columns, one of them an amount of money, where nothing in
-    the paste scales anything (see COLUMNS_SELECTED); or ""."""
+    the paste scales anything (see COLUMNS_SELECTED) nor divides what the line makes; or ""."""
     if not NETWORK_BUILT.search(prose) or ANY_SCALING.search(prose):
         return ""
     for m in itertools.islice(COLUMNS_SELECTED.finditer(prose), 10):
         names = re.findall(r"['\"]([^'\"\n]{1,40})['\"]", m.group("names"))
-        money = [n for n in names if MONEY.search(n)]
-        if len(names) >= 2 and money:
+        money = [n for n in names if _words(n) & MONEY]
+        made = re.match(r"[ \t]*([A-Za-z_]\w{0,30})[ \t]*=", m.group(0))
+        divided = made and re.search(rf"(?m)^[^\n]*\b{re.escape(made.group(1))}\b[^\n]*/", prose[m.end():])
+        if len(names) >= 2 and money and not NOT_A_NETWORK.search(m.group(0)) and not divided:
             line = " ".join(m.group(0).split())
             return f"`{line if len(line) <= 100 else line[:97] + '...'}`, {', '.join(money[:3])} in their own units"
     return ""

@@ -121,13 +121,34 @@ TORCH_PROBABILITY_OUT = lazy_regex.compile(r"\breturn\s+" + _PROBABILITY_CALL +
                                            # (or a Julia Flux Chain whose last layer is the function: `Chain(Dense(32 => 6),
                                            # softmax)`, `Chain(..., σ)`)
                                            r"\bChain\((?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*,[ \t]*(?:NNlib\.|Flux\.)?"
-                                           r"(?:softmax|sigmoid|σ)[ \t]*\)|"
-                                           # (or torch for R's: the last step of a forward written as a pipe, `... %>%
-                                           # self$fc2() %>% nnf_softmax(dim = 2)` before the function's closing brace, or the
-                                           # last module of an `nn_sequential(..., nn_softmax(dim = 2))`)
-                                           r"(?:%>%|\|>)\s*nnf_(?:softmax|sigmoid)\([^()\n]{0,20}\)[ \t]*(?:#[^\n]*)?\n[ \t]*\}|"
-                                           r"\bnn_(?:softmax|sigmoid)\([^()\n]{0,20}\)\s*\)",
+                                           r"(?:softmax|sigmoid|σ)[ \t]*\)",
                                            re.M)
+# ... or torch for R's (read in code, comments left out: code_review_s68 H5): the last expression of the module's
+# `forward = function(...) { ... }`, a softmax or a sigmoid as the pipe's last step (`x %>% self$fc2() %>%
+# nnf_softmax(dim = 2)`) or called on it; or the last module of an `nn_sequential(...)` of layers (not a wrapper around
+# a trained model, `nn_sequential(model, nn_softmax(dim = 2))`)
+R_FORWARD = lazy_regex.compile(r"\bforward\s*=\s*function\s*\([^()\n]{0,80}\)\s*\{")
+R_LAST_PROBABILITY = lazy_regex.compile(r"\bnnf_(?:softmax|sigmoid)\([^\n]{0,60}\)\s*$")
+R_SEQUENTIAL_OUT = lazy_regex.compile(r"\bnn_sequential\(\s*nn_(?:[^()]|\([^()]{0,60}\)){0,600}?,\s*"
+                                      r"(?P<out>nn_(?:softmax|sigmoid)\([^()\n]{0,20}\))\s*\)")
+
+
+def r_model_output(prose: str) -> re.Match | None:
+    """The softmax or sigmoid a torch for R model outputs (see above), as the call itself; or None."""
+    from .breaking_constructs import code_of     # (breaking_constructs imports this module: read late)
+
+    code = code_of(prose)
+    for start in itertools.islice(R_FORWARD.finditer(code), 5):
+        depth, end = 1, start.end()
+        while depth and end < len(code):
+            depth += {"{": 1, "}": -1}.get(code[end], 0)
+            end += 1
+        lines = [line for line in code[start.end():end - 1].split("\n") if line.strip()]
+        if lines and (last := R_LAST_PROBABILITY.search(lines[-1])):
+            offset = code.rfind(lines[-1], start.end(), end) + last.start()
+            return re.compile(re.escape(last.group(0).rstrip())).match(prose, offset)
+    sequential = R_SEQUENTIAL_OUT.search(code)
+    return re.compile(re.escape(sequential.group("out"))).match(prose, sequential.start("out")) if sequential else None
 ARROW = ("→", "->", "=>")
 # (named in a sentence too: "training uses nn.CrossEntropyLoss")
 TORCH_LOGITS_LOSS = lazy_regex.compile(r"\b(?:nn\.)?(?:BCEWithLogitsLoss|CrossEntropyLoss)\b|\bF\.(?:cross_entropy|"
@@ -357,8 +378,7 @@ def model_output(prose: str) -> re.Match | None:
                     prose.rfind("\n", 0, found.start()) + 1:found.start()]) or _block_said_forward(prose, found.start())):
                 return found
     # (not a module on a line commented out, `# nn.Softmax(dim=1),  # removed: CrossEntropyLoss applies it`)
-    return next((m for m in TORCH_PROBABILITY_OUT.finditer(prose) if m.group(0).startswith(("nn.", "Chain(", "%>%", "|>",
-                                                                                              "nn_", *ARROW))
+    return r_model_output(prose) or next((m for m in TORCH_PROBABILITY_OUT.finditer(prose) if m.group(0).startswith(("nn.", "Chain(", *ARROW))
                  and not prose[prose.rfind("\n", 0, m.start()) + 1:m.start()].lstrip().startswith("#")),
                 None) or _smp_activation(prose)
 

@@ -1125,9 +1125,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         _not_held_against(parts, against)
         returned = " ".join(out.group(0).split()).strip("`")
         # (a Sequential's last module as itself, without the comment and the brackets that close the Sequential)
-        # (and torch for R's last step of a pipe as the call alone, without the pipe and the brace around it)
-        returned = module.group(0) if (module := re.match(r"nn\.\w+\([^()\n]{0,20}\)", returned)
-                                       or re.search(r"\bnnf?_\w+\([^()\n]{0,20}\)", returned)) else returned
+        returned = module.group(0) if (module := re.match(r"nn\.\w+\([^()\n]{0,20}\)", returned)) else returned
         # (said in words, quoted as the words are: lowercased)
         shown_as = (f"the report says the model ends in probabilities (\"{returned}\")" if MODEL_ENDS_SAID.made(out)
                     else f"the paste sets `{out.group('name')}` to a softmax's or a sigmoid's output (`{returned}`)"
@@ -1168,8 +1166,9 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     if c.no_zero_side and entry.id in w.dead_units:
         # (and the curve's shape, a fall that stopped, is this entry's only through units that died: it goes too)
         parts["units"] = -W_PRINTED - max(parts.get("curve", 0.0), 0.0)
-        against.append(f"the paste sets its hidden units' activation ({c.no_zero_side}): a unit with no zero side has "
-                       "a slope that is never exactly 0, and cannot die as a ReLU does")
+        against.append(f"the paste sets its hidden units' activation ({c.no_zero_side}): this entry's units die on a "
+                       "ReLU's zero side, where output and slope are 0 for every input, and these have no such side "
+                       "(they saturate instead, far out on their ends: inputs or weights too large)")
     if not c.trainer_clears and entry.id in w.uncleared and c.cleared_each_step:
         parts["cleared"] = -W_SAID_HALF
         against.append("the pasted loop clears the gradients beside backward(), in the same block: every step")
