@@ -196,8 +196,10 @@ RAW_UNITS_READER = lazy_regex.compile(r"(?i)\b(?:scipy\.io\.)?wavfile\.read\b|\b
                                       r"\bget_fdata\(|\.pixel_array\b|\bGetArrayFromImage\(")
 MEDICAL_READERS = ("get_fdata", "pixel_array", "getarrayfromimage")
 # (a scan is scaled by windowing as often as by a named normalisation: a clip to a range of units, a division by a
-# number, MONAI's ScaleIntensityRange -- on a line of the volume's own name, or said)
-MEDICAL_SCALED = lazy_regex.compile(r"(?i)scaleintensity|\bwindow(?:ing|ed)\b")
+# number or by its max, a window of any name (SimpleITK's IntensityWindowing, a CTWindow class), pydicom's VOI LUT,
+# MONAI's ScaleIntensityRange -- on a line of the volume's own name, or said: "already in [0, 1]", "preprocessed")
+MEDICAL_SCALED = lazy_regex.compile(r"(?i)scaleintensity|window|apply_voi_lut|/\s*np\.max\(|-\s*np\.min\(|\bclamp\b|"
+                                    r"already\s+(?:in\s+\[?0|normali[sz]ed|scaled)|preprocessed")
 _READ_INTO = lazy_regex.compile(r"[ \t]*([A-Za-z_]\w{0,30})[ \t]*=")
 LABEL_LINE = lazy_regex.compile(r"(?i)\b(?:labels?|masks?|segs?|segmentations?|gts?|annotations?|targets?|lbls?)\b|"
                                 r"_(?:seg|mask|label|gt)\b")
@@ -243,8 +245,11 @@ def raw_units_read(prose: str) -> tuple[str, str] | None:
     if said.lower().rstrip("(").lstrip(".") in MEDICAL_READERS:
         line_start = text.rfind("\n", 0, m.start()) + 1
         name = _READ_INTO.match(text, line_start)
+        # (a look-ahead for the name, then one lazy scan of the line: a line that repeats the name is read once, not
+        # once per repeat -- code_review_s68b H1; and in any case, `told` having lowered the text)
         if MEDICAL_SCALED.search(prose) or (name and re.search(
-                rf"(?m)^[^\n]*\b{re.escape(name.group(1))}\b[^\n]*(?:/=?[ \t]*\(?[ \t]*\d|\bclip\(|\bclamp_?\()", prose)):
+                rf"(?im)^(?=[^\n]*\b{re.escape(name.group(1))}\b)[^\n]*?(?:/=?[ \t]*\(?[ \t]*\d|\bclip\(|\bclamp_?\()",
+                prose)):
             return None
         return said.rstrip("("), ("a scan's stored values: a CT's Hounsfield units, air at -1000 and bone up to about "
                                   "3000, or an MRI's raw intensities, often in the thousands")

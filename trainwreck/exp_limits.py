@@ -98,8 +98,12 @@ def printed_exp_input(prose: str, dtype: str) -> str:
         shift = float(call.group("c") or 0) * (-1 if call.group("op") == "-" else 1)
         # (the name, or its singular: `scores` printed as "max score")
         named = re.escape(name) + ("?" if name.endswith("s") and len(name) > 2 else "")
-        # (a debug print writes one line a step: the largest may come after many below it)
+        # (a debug print writes one line a step: the largest may come after many below it -- and a bare line counts only
+        # where the paste prints that name's max: a metric's `max score` is no score of the code's, code_review_s68b M3)
+        printed_max = re.search(rf"print\([^\n]{{0,80}}\b{re.escape(name)}\.max\(\)", prose)
         for m in itertools.islice(re.finditer(_MAX_OF.format(n=named), prose), 50):
+            if m.group(2) is not None and not printed_max:
+                continue
             printed = m.group(1) or m.group(2)
             x = float(printed) + shift
             if x > EXP_LIMITS[dtype]:

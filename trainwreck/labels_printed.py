@@ -77,11 +77,17 @@ def _printed_labels(prose: str) -> tuple[list[int], str] | None:
             return sorted(set(labels)), f"`value_counts()` of `{column}`"
     # (or a slice of them printed, `print(y[:10])` -> `[5 4 5 1 3 5 4 2 5 5]`: a sample, whose largest is a label too --
     # the line of as many numbers as the slice takes, below it or in the output pasted after the code)
+    # (the first line of numbers after it, no other; not a name the paste makes from predictions, `y =
+    # model.predict(X).argmax(-1) + 1`, nor one it compares or maps before training, `(y >= 4)` -- code_review_s68b H6)
     for m in itertools.islice(LABELS_SLICED.finditer(prose), 5):
-        for line in prose[m.end():].split("\n", SLICE_OUTPUT_LINES + 1)[1:SLICE_OUTPUT_LINES + 1]:
-            if (printed := PRINTED_SET.match(line)) and ":" not in printed.group("items") \
-                    and len(keys := re.findall(r"-?\d+", printed.group("items"))) == int(m.group("n")):
-                return sorted({int(k) for k in keys}), f"`{' '.join(m.group(0).split())}`, a sample of them"
+        name = re.escape(re.match(r"(?:print\(\s*|>>>[ \t]*)([^\[]+)\[", m.group(0)).group(1).strip())
+        if re.search(rf"(?m)^[ \t]*{name}[ \t]*=[^\n]*(?:predict|argmax)", prose) \
+                or re.search(rf"\(\s*{name}\s*(?:[<>]=?|==|!=)|\bwhere\(\s*{name}\b|\b{name}\.(?:map|apply|replace)\(", prose):
+            continue
+        first = next((p for line in prose[m.end():].split("\n", SLICE_OUTPUT_LINES + 1)[1:SLICE_OUTPUT_LINES + 1]
+                      if (p := PRINTED_SET.match(line)) and ":" not in p.group("items")), None)
+        if first and len(keys := re.findall(r"-?\d+", first.group("items"))) == int(m.group("n")):
+            return sorted({int(k) for k in keys}), f"`{' '.join(m.group(0).split())}`, a sample of them"
     for m in itertools.islice(UNIQUE_CALL.finditer(prose), 5):
         below = prose[m.end():].split("\n", 3)[1:3]
         for line in below:

@@ -96,9 +96,12 @@ def _rate_named(prose: str) -> tuple[re.Match, str] | None:
 # value, the rate beside it
 _OPT_VALUE = r"['\"]?(?:optimi[sz]er|optim|opt)['\"]?[ \t]*[:=][ \t]*['\"]?(?P<opt>adam|adamw|adamax|nadam|rmsprop)['\"]?(?![\w-])"
 _RATE_VALUE = r"['\"]?(?:lr|learning_rate)['\"]?[ \t]*[:=][ \t]*(?P<rate>(?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?)(?![\w.])"
-HIGH_ADAPTIVE_CONFIG = lazy_regex.compile(r"(?i)(?<![\w-])(?:" + _OPT_VALUE + r"[^\n]{0,200}?(?<![\w-])" + _RATE_VALUE + "|"
-                                          + _RATE_VALUE.replace("?P<rate>", "?P<rate2>") + r"[^\n]{0,200}?(?<![\w-])"
+# (within one mapping: not across a brace to another's, `{'lr': 0.1, 'optimizer': 'sgd'}, {'optimizer': 'adam', ...}`;
+# and not beside a Noam or inverse-sqrt schedule, whose `learning_rate` is a factor -- code_review_s68b H5)
+HIGH_ADAPTIVE_CONFIG = lazy_regex.compile(r"(?i)(?<![\w-])(?:" + _OPT_VALUE + r"[^\n{}]{0,200}?(?<![\w-])" + _RATE_VALUE + "|"
+                                          + _RATE_VALUE.replace("?P<rate>", "?P<rate2>") + r"[^\n{}]{0,200}?(?<![\w-])"
                                           + _OPT_VALUE.replace("?P<opt>", "?P<opt2>") + ")")
+RATE_A_FACTOR = lazy_regex.compile(r"(?i)\bnoam\b|decay_method|rsqrt|inverse_sqrt")
 _NAMES = {name.lower(): name for name in ("Adam", "AdamW", "Adamax", "NAdam", "RMSprop")}
 
 
@@ -107,7 +110,7 @@ def high_adaptive_rate(prose: str) -> str:
     named = _rate_named(prose) if m is None else None
     config = next((c for c in itertools.islice(HIGH_ADAPTIVE_CONFIG.finditer(prose), 5)
                    if float(c.group("rate") or c.group("rate2")) >= HIGH_ADAPTIVE_AT), None) \
-        if m is None and named is None else None
+        if m is None and named is None and not RATE_A_FACTOR.search(prose) else None
     if m is None and named is None and config is None:
         return ""
     if named:

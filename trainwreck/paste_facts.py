@@ -377,7 +377,7 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                              "input on, and its output is one constant, the one that scores best over the data (a "
                              "classifier's base rate, a regression's mean target)")
     elif frozen_accuracy:
-        out["one-output"] = (f"{frozen_accuracy}: no prediction changed class while the loss moved, the face of one "
+        out["one-output"] = (f"{frozen_accuracy}: the count of correct predictions never moved, the face of one "
                              "output for every input -- a network whose hidden units are all dead, whose weights all "
                              "start at zero, or flattened by raw inputs passes nothing of its input on, and only its "
                              "output's bias learns, toward the labels' base rate")
@@ -643,23 +643,40 @@ def _elided_near(prose: str, at: int) -> bool:
 
 
 # A training accuracy printed the very same at each of its first and its last values (ACCURACY_ENDS of each, with
-# ACCURACY_FROZEN_DIGITS significant digits or more) while the loss fell by PLATEAU_FALL or more: no example's predicted class changed while the
-# loss moved, so what learned was the output's constant, not anything of the input (a healthy run's accuracy moves in
-# its last digits from epoch to epoch)
-ACCURACY_FROZEN_DIGITS = 3
+# ACCURACY_FROZEN_DIGITS significant digits or more) while the loss fell by PLATEAU_FALL or more, and never below the
+# least a constant output can score beside that accuracy: the count of correct predictions never moved, and the loss
+# went only where a model that ignores its input can take it. A constant output is right on the examples of one class,
+# so the accuracy is that class's share a, and its cross-entropy is at least the entropy of the labels, at least that of
+# the most concentrated labels whose largest class is a: whole classes of a, and the rest in one. Not at an accuracy
+# of 1 (or 100%), a run that fits its data (code_review_s68b H2).
+ACCURACY_FROZEN_DIGITS = 2
+FLOOR_SLACK = 1e-3          # (printed losses and accuracies are rounded)
+
+
+def constant_output_floor(share: float) -> float:
+    """The least mean cross-entropy (nats) of one output for every input, where the largest class is `share`."""
+    whole = int(1 / share)
+    rest = 1 - whole * share
+    return -whole * share * math.log(share) - (rest * math.log(rest) if rest > 1e-12 else 0.0)
 
 
 def accuracy_frozen(ev: Evidence) -> str:
-    """The fact, where the printed training accuracy never moved while the loss fell (see above); or ""."""
+    """The fact, where the printed training accuracy never moved while the loss fell as a constant output's can (see
+    above); or ""."""
     seen = ev.accuracy_head + ev.accuracy_tail
     if len(ev.accuracy_head) < ACCURACY_ENDS or len(set(seen)) != 1 or ev.count < 2 * ACCURACY_ENDS \
             or ev.first_nonfinite is not None or ev.low is None or ev.low > (1 - PLATEAU_FALL) * ev.head[0]:
         return ""
     value = seen[0]
-    if len(f"{value:g}".lstrip("-0.").replace(".", "")) < ACCURACY_FROZEN_DIGITS or value in (0.0, 1.0):
+    share = value / 100 if ev.accuracy_percent or value > 1 else value
+    if len(f"{value:g}".lstrip("-0.").replace(".", "")) < ACCURACY_FROZEN_DIGITS or not 0 < share < 0.999:
+        return ""
+    floor = constant_output_floor(share)
+    if ev.low < floor - FLOOR_SLACK:
         return ""
     return (f"the training accuracy printed beside the loss is {value:g} at every one of its first and last "
-            f"{ACCURACY_ENDS} values, while the loss fell from {fmt(ev.head[0])} to {fmt(ev.low)}")
+            f"{ACCURACY_ENDS} values, while the loss fell from {fmt(ev.head[0])} to {fmt(ev.low)}, where a constant "
+            f"output can take it (the least one scores, the largest class at that share, is {floor:.4f})")
 
 
 def _broken_from_start(ev: Evidence, sig: Signature, words: list[str], first_printed: bool = False) -> bool:

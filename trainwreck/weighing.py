@@ -1071,7 +1071,9 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     # value in its direction rounds back to the weight (WR-040's Why). (The entry's own phrase, "weights stop changing when training in half precision", said of a run whose weights
     # themselves are float16 -- not autocast or AMP's, which keep them in float32: a whole printed fact, where the same
     # words count half for the entries of gradients that are exactly 0)
-    elif (held := weights_half(ev.prose)) and (frozen := weights_frozen_said(ev.prose)):
+    # (not where the loss is non-finite to its end: nan weights stay nan whatever the update -- code_review_s68b M2)
+    elif (held := weights_half(ev.prose)) and (frozen := weights_frozen_said(ev.prose)) \
+            and not (ev.first_nonfinite is not None and ev.finite_after == 0):
         parts["rounded-away"] = W_PRINTED
         evidence.append(f"the report keeps the weights themselves in float16 (`{' '.join(held.group(0).split())}`) and "
                         f"says they do not change (\"{frozen}\"): a float16 weight takes no update smaller than half the "

@@ -113,9 +113,11 @@ def constant_kernel_init(prose: str) -> re.Match | None:
 # self.named_parameters(): ... nn.init.zeros_(p)` (or constant_(p, c), p.data.zero_()) -- not where the loop's body picks
 # biases or one-dimensional parameters (`if 'bias' in name`, `if p.dim() == 1`) or a norm layer's, which may start at
 # a constant
+# (the model's own parameters, `self.named_parameters()`, `model.parameters()` -- not a submodule's, `self.lora_B` or
+# `self.head`, which may start at zero and train; and any condition before the call picks: code_review_s68b H3)
 PARAMETER_LOOP = lazy_regex.compile(r"(?m)^(?P<indent>[ \t]*)for[ \t]+(?:\w+[ \t]*,[ \t]*)?(?P<p>\w+)[ \t]+in[ \t]+"
-                                    r"[\w.]{0,40}?(?:named_)?parameters\(\)[ \t]*:[ \t]*\n")
-PARAMETER_PICKED = lazy_regex.compile(r"(?i)bias|\b(?:dim|ndim)\b|\bndimension\b|norm|\.shape\b|len\(")
+                                    r"(?:[A-Za-z_]\w{0,30}\.)?(?:named_)?parameters\(\)[ \t]*:[ \t]*\n")
+PARAMETER_PICKED = lazy_regex.compile(r"(?i)bias|\b(?:dim|ndim)\b|\bndimension\b|norm|\.shape\b|len\(|\bif\b|\belse\b")
 LOOP_BODY_LINES = 8
 
 
@@ -127,7 +129,12 @@ def parameters_zeroed_in_loop(prose: str) -> re.Match | None:
             if line.strip() and len(line) - len(line.lstrip()) <= depth:
                 break
             body.append(line)
-        text, p = "\n".join(body), re.escape(loop.group("p"))
+        # (the call on the body's own level, not under an `if` or an `else`; a condition before it that only skips
+        # some, `if name.startswith('embedding'): continue`, leaves it every other parameter)
+        kept = re.sub(r"\bif\b[^\n]*:[ \t]*(?:\n[ \t]*)?continue\b", "", "\n".join(body)).split("\n")
+        level = min((len(line) - len(line.lstrip()) for line in kept if line.strip()), default=0)
+        text = "\n".join(line if len(line) - len(line.lstrip()) == level else "" for line in kept)
+        p = re.escape(loop.group("p"))
         call = re.search(rf"\bnn\.init\.(?:zeros_\(\s*{p}\s*\)|constant_\(\s*{p}\s*,\s*(?:val\s*=\s*)?"
                          rf"-?(?:\d+(?:\.\d*)?|\.\d+)\s*\))|\b{p}(?:\.data)?\.(?:zero_\(\)|fill_\(\s*-?[\d.]+\s*\))", text)
         if call and not PARAMETER_PICKED.search(text[:call.start()]):
