@@ -251,8 +251,9 @@ def raw_units_read(prose: str) -> tuple[str, str] | None:
                 rf"(?im)^(?=[^\n]*\b{re.escape(name.group(1))}\b)[^\n]*?(?:/=?[ \t]*\(?[ \t]*\d|\bclip\(|\bclamp_?\()",
                 prose)):
             return None
-        return said.rstrip("("), ("a scan's stored values: a CT's Hounsfield units, air at -1000 and bone up to about "
-                                  "3000, or an MRI's raw intensities, often in the thousands")
+        return said.rstrip("(").lstrip("."), ("a scan's stored values, often in the thousands: a CT's Hounsfield units "
+                                              "(air at -1000, bone up to about 3000; pydicom's pixel_array before its "
+                                              "rescale slope and intercept), or an MRI's raw intensities")
     units = ("16-bit PCM samples as int16, -32768 to 32767" if "wavfile" in said else
              "a raster's stored numbers: Sentinel-2 L2A, for one, keeps reflectance times 10000" if "rasterio" in said
              else "a 16-bit image's values, up to 65535 where it is read at its own depth -- OpenCV's imread gives 8 "
