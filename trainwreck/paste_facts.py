@@ -394,8 +394,9 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                   "equal get equal gradients and stay equal, so any number of them computes what one "
                                   "does (weights that start at zero or at one constant), and dead units pass nothing "
                                   "on however many there are")
-    # (not beside gradient norms the log prints with every loss, some above 0: a gradient that is not 0 moves a weight
-    # unless the step is too small for its precision, which the float16 weights' own reading says)
+    # (not beside gradient norms the log prints with every loss, some above 0: the gradients were not exactly 0, the
+    # cause this fact names -- weights that stay the same beside such norms are a step too small for their precision,
+    # the float16 weights' own reading, or parameters no optimizer steps)
     if went_wrong and (frozen := weights_frozen_said(ev.prose)) \
             and not (ev.grad_paired and ev.grad_max_before is not None and ev.grad_max_before > 0):
         out["weights-frozen"] = (f"the report says the weights do not change (\"{frozen}\"): they got no update at "

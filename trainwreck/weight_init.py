@@ -109,12 +109,11 @@ def constant_kernel_init(prose: str) -> re.Match | None:
         or parameters_zeroed_in_loop(prose)
 
 
-# ... or each parameter a loop over the model's parameters gives, weights among them: `for name, p in
-# self.named_parameters(): ... nn.init.zeros_(p)` (or constant_(p, c), p.data.zero_()) -- not where the loop's body picks
-# biases or one-dimensional parameters (`if 'bias' in name`, `if p.dim() == 1`) or a norm layer's, which may start at
-# a constant
-# (the model's own parameters, `self.named_parameters()`, `model.parameters()` -- not a submodule's, `self.lora_B` or
-# `self.head`, which may start at zero and train; and any condition before the call picks: code_review_s68b H3)
+# ... or each parameter a loop over the model's own parameters gives, weights among them: `for name, p in
+# self.named_parameters(): ... nn.init.zeros_(p)` (or constant_(p, c), p.data.zero_()) -- not a submodule's
+# (`self.lora_B.parameters()`, `self.head.parameters()`: a LoRA B or a head starts at zero and trains), and not where the
+# body picks which (`if 'bias' in name`, `if p.dim() == 1`, a norm layer's, any `if` or `else` before the call: a norm's
+# scale may start at a constant) -- code_review_s68b H3
 PARAMETER_LOOP = lazy_regex.compile(r"(?m)^(?P<indent>[ \t]*)for[ \t]+(?:\w+[ \t]*,[ \t]*)?(?P<p>\w+)[ \t]+in[ \t]+"
                                     r"(?:[A-Za-z_]\w{0,30}\.)?(?:named_)?parameters\(\)[ \t]*:[ \t]*\n")
 PARAMETER_PICKED = lazy_regex.compile(r"(?i)bias|\b(?:dim|ndim)\b|\bndimension\b|norm|\.shape\b|len\(|\bif\b|\belse\b")
