@@ -12,6 +12,7 @@ import re
 
 from .breaking_constructs import line_from
 from .class_count import CLASS_COUNT
+from .code_blocks import block_under, indent
 from .sentences import denied_before, sentence_around, told
 from . import lazy_regex
 
@@ -113,13 +114,9 @@ DEF_BODY_LINES = 15
 
 def _body(prose: str, found: re.Match) -> list[str]:
     """The lines of a def's body (its header's own rest first): to the first line indented no deeper than the def."""
-    lines = [found.group("rest")]
-    depth = len(found.group("indent").expandtabs())
-    for line in prose[found.end():].split("\n")[1:DEF_BODY_LINES + 1]:
-        if line.strip() and len(line) - len(line.lstrip()) <= depth:
-            break
-        lines.append(line)
-    return lines
+    below = prose.find("\n", found.end())
+    return [found.group("rest")] + (block_under(prose, below + 1, indent(found.group("indent")), DEF_BODY_LINES)
+                                    if below >= 0 else [])
 
 
 def mask_own_divider(prose: str) -> tuple[str, str] | None:
@@ -130,8 +127,8 @@ def mask_own_divider(prose: str) -> tuple[str, str] | None:
     for found in itertools.islice(OWN_DEF.finditer(prose), 20):
         arg = re.escape(found.group("arg"))
         body = [line for line in _body(prose, found)[1:] if line.strip()]
-        level = len(body[0]) - len(body[0].lstrip()) if body else -1
-        divides = next((line for line in body if len(line) - len(line.lstrip()) == level
+        level = indent(body[0]) if body else -1
+        divides = next((line for line in body if indent(line) == level
                         and not CONDITIONAL.search(line)
                         and re.search(rf"\b{arg}\b[^\n]{{0,80}}?/=?[ \t]*255(?:\.0*)?(?![\d.])", line)), None)
         calls = re.finditer(rf"(?<![\w.]){re.escape(found.group('name'))}\([ \t]*{MASK_NAME}[ \t]*\)", prose) \

@@ -13,6 +13,7 @@ import itertools
 import re
 
 from .breaking_constructs import code_of
+from .code_blocks import indent
 from .logscan import Evidence, dialects
 from . import lazy_regex
 
@@ -113,16 +114,16 @@ def cleared_only_when(prose: str) -> str:
     if not BACKWARD_STEP.search(prose) or "zero_grad" not in prose:
         return ""
     lines = prose.split("\n")[:CLEARING_LINES]
-    indent = [len(line) - len(line.lstrip(" \t")) for line in lines]
+    depth = [indent(line) for line in lines]
     steps = list(itertools.accumulate((".step(" in line for line in lines), initial=0))   # (steps before line k)
     ends: dict[int, int] = {}
 
     def above(k: int) -> int | None:           # (the nearest line above k indented less: what k is under)
-        return next((j for j in range(k - 1, -1, -1) if lines[j].strip() and indent[j] < indent[k]), None)
+        return next((j for j in range(k - 1, -1, -1) if lines[j].strip() and depth[j] < depth[k]), None)
 
     def block_end(k: int) -> int:
         if k not in ends:
-            ends[k] = next((j for j in range(k + 1, len(lines)) if lines[j].strip() and indent[j] <= indent[k]),
+            ends[k] = next((j for j in range(k + 1, len(lines)) if lines[j].strip() and depth[j] <= depth[k]),
                            len(lines))
         return ends[k]
 
@@ -282,10 +283,6 @@ _ADDS_INTO = lazy_regex.compile(r"^(?P<ind>[ \t]*)(?P<g>[A-Za-z_]\w{0,40})(?P<ke
 _LOOP = lazy_regex.compile(r"^(?P<ind>[ \t]*)(?:for|while)\b")
 
 
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" \t"))
-
-
 # A loop's own line as Python writes it, not a sentence that ends in a colon ("for this question:", "for each batch in the
 # loader:", "while training, my update is:"): `for <names, comma-separated> in <iterable>:`, or `while` and a condition
 # of operands joined by operators, `and` or `or` (each piece bounded by the next: no run of spaces or letters can be
@@ -311,7 +308,7 @@ def whole_loop_steps(prose: str) -> bool:
             continue
         body = []
         for below in lines[k + 1:]:
-            if below.strip() and _indent(below) <= _indent(line):
+            if below.strip() and indent(below) <= indent(line):
                 break
             body.append(below)
         block = "\n".join(body)
@@ -335,11 +332,11 @@ def numpy_buffer_never_reset(prose: str) -> str:
             continue
         name = re.escape(m.group("g")) + (re.escape(m.group("key")) if m.group("key") else "")
         loop = next((j for j in range(i - 1, max(-1, i - 60), -1) if _LOOP.match(lines[j])
-                     and _indent(lines[j]) < _indent(line)), None)
+                     and indent(lines[j]) < indent(line)), None)
         if loop is None:
             continue
         end = loop + 1
-        while end < len(lines) and (not lines[end].strip() or _indent(lines[end]) > _indent(lines[loop])):
+        while end < len(lines) and (not lines[end].strip() or indent(lines[end]) > indent(lines[loop])):
             end += 1
         body = lines[loop + 1:end]
         steps = re.compile(r"[-+]=[ \t]*[^\n]*\b" + name + r"(?![\w\[])|=[ \t]*\w[\w.\[\]\"']*[ \t]*-[^\n]*\b" + name + r"(?![\w\[])")

@@ -77,14 +77,16 @@ def _norms_on_a_line(prose: str) -> list[tuple[int, float, int]]:
     return []
 
 
-def _ends_apart(rows: list[tuple], decades: int) -> tuple[list[int], float, float] | None:
-    """The layers and the first and last values of rows (layer, value, ...) printed in order, each layer once -- one
-    block, not two runs' rows -- where the last is `decades` orders of magnitude or more above the first; else None."""
+def _ends_apart(rows: list[tuple], decades: int) -> str:
+    """Rows (layer, value, ...) printed in order, each layer once -- one block, not two runs' rows -- whose last value
+    is `decades` orders of magnitude or more above the first, said as "first at layer a and last at layer b: N orders of
+    magnitude"; else ""."""
     layers = [row[0] for row in rows]
     first, last = rows[0][1], rows[-1][1]
     if layers != sorted(set(layers)) or not (first > 0 and last >= 10 ** decades * first):
-        return None
-    return layers, first, last
+        return ""
+    return (f"{fmt(first)} at layer {layers[0]} and {fmt(last)} at layer {layers[-1]}: "
+            f"{math.log10(last / first):.3g} orders of magnitude")
 
 
 def gradients_shrink_to_the_input(prose: str) -> str:
@@ -103,13 +105,9 @@ def gradients_shrink_to_the_input(prose: str) -> str:
                     "it crosses, as through sigmoids, whose slope is at most 1/4)")
         return ""
     ends = _ends_apart(rows, DEPTH_DECADES)
-    if ends is None:
-        return ""
-    layers, first, last = ends
-    return (f"the paste prints gradient norms layer by layer, {fmt(first)} at layer {layers[0]} and {fmt(last)} at layer "
-            f"{layers[-1]}: {math.log10(last / first):.3g} orders of magnitude smaller at the first layer, which gets "
-            "next to no gradient (the backward pass shrinks through each layer it crosses, as through sigmoids, whose slope "
-            "is at most 1/4)")
+    return (f"the paste prints gradient norms layer by layer, {ends} smaller at the first layer, which gets next to no "
+            "gradient (the backward pass shrinks through each layer it crosses, as through sigmoids, whose slope is at "
+            "most 1/4)") if ends else ""
 
 
 # The spread of each layer's activations printed layer by layer (`layer 1: pre-act mean -0.02 std 8.346` ... `layer 6:
@@ -144,13 +142,9 @@ def activations_grow_with_depth(prose: str) -> str:
             or not AT_START_SAID.search(prose, *window):
         return ""
     ends = _ends_apart(rows, GROWTH_DECADES)
-    if ends is None:
-        return ""
-    layers, first, last = ends
-    return (f"the paste prints the spread of each layer's activations, {fmt(first)} at layer {layers[0]} and {fmt(last)} "
-            f"at layer {layers[-1]}: {math.log10(last / first):.3g} orders of magnitude larger at the last layer -- the "
-            "forward pass multiplies it at every layer, as weights too wide for their fan-in do (with ReLU and a "
-            "standard deviation of 1, by about the square root of half the fan-in a layer)")
+    return (f"the paste prints the spread of each layer's activations, {ends} larger at the last layer -- the forward "
+            "pass multiplies it at every layer, as weights too wide for their fan-in do (with ReLU and a standard "
+            "deviation of 1, by about the square root of half the fan-in a layer)") if ends else ""
 
 
 # Gradients said to be exactly zero ("the grads are exactly 0.0", "gradients = 0", "grad norm is zero", "I printed grad

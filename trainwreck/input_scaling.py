@@ -13,6 +13,7 @@ import re
 from .brackets import arguments
 from .curve_shape import fmt
 from .sentences import UNDONE, denied_before, sentence_around, told
+from .weight_init import LAYERS_BUILT
 from . import lazy_regex
 
 # What a report says was scaled already ("I standardised both X and y", "X is divided by 255"): the fix of the entries
@@ -295,8 +296,6 @@ def scaled_said(prose: str) -> dict[str, dict[str, str]]:
 COLUMNS_SELECTED = lazy_regex.compile(r"(?m)^[^\n]{0,60}?\b\w{1,20}\[\[\s*(?P<names>['\"][^\]\n]{1,300}?)\]\][^\n]{0,60}")
 MONEY = frozenset("income salary wage wages amount balance price revenue cost spend spending sales rent debt loan "
                   "fare".split())
-NETWORK_BUILT = lazy_regex.compile(r"\bMLP(?:Classifier|Regressor)\(|\bnn\.Linear\(|\bnn\.Dense\(|(?<![\w.])Dense\(|"
-                                   r"\blayers\.Dense\(")
 # (anything in the paste that scales, logs or encodes: a scaler, a transformer or a pipeline applied, words of it, a log)
 ANY_SCALING = lazy_regex.compile(r"(?i)scal(?:er|e\(|ed|ing)|normali[sz]|standardi[sz]|z-?score|transform\w*\(|pipeline|"
                                  r"\blog(?:1p|2|10)?\b|\.std\(|\bmin-?max\b|get_dummies|one-?hot|in\s+thousands")
@@ -311,7 +310,11 @@ def _words(name: str) -> set[str]:
 def money_columns_fed(prose: str) -> str:
     """The line that takes a network's inputs from a table's columns, one of them an amount of money, where nothing in
     the paste scales anything (see COLUMNS_SELECTED) nor divides what the line makes; or ""."""
-    if not NETWORK_BUILT.search(prose) or ANY_SCALING.search(prose):
+    # (hidden_activation reads code with breaking_constructs, whose imports lead back here: read late)
+    from .hidden_activation import MLP_CALL
+
+    # (a network the paste builds: its layers, or scikit-learn's MLP)
+    if not (LAYERS_BUILT.search(prose) or MLP_CALL.search(prose)) or ANY_SCALING.search(prose):
         return ""
     for m in itertools.islice(COLUMNS_SELECTED.finditer(prose), 10):
         names = re.findall(r"['\"]([^'\"\n]{1,40})['\"]", m.group("names"))

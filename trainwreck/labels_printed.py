@@ -31,7 +31,7 @@ _ROW = lazy_regex.compile(r"[ \t]*(-?\d{1,4})[ \t]+\d{1,9}[ \t]*")
 UNIQUE_CALL = lazy_regex.compile(r"(?:np|numpy|torch|tf|jnp)\.unique\(\s*" + _LABEL_NAME + r"\s*[,)]|"
                                  r"\b(?:sorted\(\s*)?set\(\s*" + _LABEL_NAME + r"\s*\)|\bCounter\(\s*" + _LABEL_NAME + r"\s*\)|"
                                  r"\b" + _LABEL_NAME + r"\.unique\(\)")
-LABELS_SLICED = lazy_regex.compile(r"(?:\bprint\(\s*|^>>>[ \t]*)" + _LABEL_NAME + r"\[\s*:\s*(?P<n>\d{1,3})\s*\]"
+LABELS_SLICED = lazy_regex.compile(r"(?:\bprint\(\s*|^>>>[ \t]*)(?P<name>" + _LABEL_NAME + r")\[\s*:\s*(?P<n>\d{1,3})\s*\]"
                                    r"(?:\s*\)|[ \t]*$)", re.M)
 SLICE_OUTPUT_LINES = 40
 PRINTED_SET = lazy_regex.compile(r"^[ \t]*(?:>>>[ \t]*)?(?:array\(|tensor\(|Counter\()?[\[{](?P<items>[-\d:, \t]{1,400})[\]}]\)?",
@@ -80,7 +80,7 @@ def _printed_labels(prose: str) -> tuple[list[int], str] | None:
     # (the first line of numbers after it, no other; not a name the paste makes from predictions, `y =
     # model.predict(X).argmax(-1) + 1`, nor one it compares or maps before training, `(y >= 4)` -- code_review_s68b H6)
     for m in itertools.islice(LABELS_SLICED.finditer(prose), 5):
-        name = re.escape(re.match(r"(?:print\(\s*|>>>[ \t]*)([^\[]+)\[", m.group(0)).group(1).strip())
+        name = re.escape(m.group("name"))
         if re.search(rf"(?m)^[ \t]*{name}[ \t]*=[^\n]*(?:predict|argmax)", prose) \
                 or re.search(rf"\(\s*{name}\s*(?:[<>]=?|==|!=)|\bwhere\(\s*{name}\b|\b{name}\.(?:map|apply|replace)\(", prose):
             continue

@@ -1060,9 +1060,8 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     # what its backward does, not only what half precision can do)
     # (either beside the nan said above: a run whose float16 weights stopped moving may have printed a nan before, as
     # one whose first steps overflowed and whose later ones vanished has)
-    if c.half_denied or entry.id not in w.precision:
-        pass
-    elif c.half_shown and (zero := grads_said_zero(ev.prose)):
+    quiet = entry.id in w.precision and not c.half_denied
+    if quiet and c.half_shown and (zero := grads_said_zero(ev.prose)):
         parts["flushed"] = W_PRINTED if "loop-unscaled" in c.printed else W_SAID_HALF
         evidence.append(f"the report shows half precision switched on (`{c.half_shown}`) and says the gradients are "
                         f"0 (\"{' '.join(zero.group(0).split())}\"): float16 holds no magnitude below about 6e-08, and "
@@ -1072,7 +1071,7 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
     # themselves are float16 -- not autocast or AMP's, which keep them in float32: a whole printed fact, where the same
     # words count half for the entries of gradients that are exactly 0)
     # (not where the loss is non-finite to its end: nan weights stay nan whatever the update -- code_review_s68b M2)
-    elif (held := weights_half(ev.prose)) and (frozen := weights_frozen_said(ev.prose)) \
+    elif quiet and (held := weights_half(ev.prose)) and (frozen := weights_frozen_said(ev.prose)) \
             and not (ev.first_nonfinite is not None and ev.finite_after == 0):
         parts["rounded-away"] = W_PRINTED
         evidence.append(f"the report keeps the weights themselves in float16 (`{' '.join(held.group(0).split())}`) and "

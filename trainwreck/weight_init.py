@@ -9,6 +9,7 @@ import math
 import re
 
 from .brackets import arguments
+from .code_blocks import block_under, indent
 from . import lazy_regex
 from .lazy_regex import PatternLike
 
@@ -123,16 +124,12 @@ LOOP_BODY_LINES = 8
 def parameters_zeroed_in_loop(prose: str) -> re.Match | None:
     """The call that sets each parameter of such a loop to one value, every one the loop gives (see PARAMETER_LOOP)."""
     for loop in itertools.islice(PARAMETER_LOOP.finditer(prose), 10):
-        body, depth = [], len(loop.group("indent").expandtabs())
-        for line in prose[loop.end():].split("\n")[:LOOP_BODY_LINES]:
-            if line.strip() and len(line) - len(line.lstrip()) <= depth:
-                break
-            body.append(line)
+        body = block_under(prose, loop.end(), indent(loop.group("indent")), LOOP_BODY_LINES)
         # (the call on the body's own level, not under an `if` or an `else`; a condition before it that only skips
         # some, `if name.startswith('embedding'): continue`, leaves it every other parameter)
         kept = re.sub(r"\bif\b[^\n]*:[ \t]*(?:\n[ \t]*)?continue\b", "", "\n".join(body)).split("\n")
-        level = min((len(line) - len(line.lstrip()) for line in kept if line.strip()), default=0)
-        text = "\n".join(line if len(line) - len(line.lstrip()) == level else "" for line in kept)
+        level = min((indent(line) for line in kept if line.strip()), default=0)
+        text = "\n".join(line if indent(line) == level else "" for line in kept)
         p = re.escape(loop.group("p"))
         call = re.search(rf"\bnn\.init\.(?:zeros_\(\s*{p}\s*\)|constant_\(\s*{p}\s*,\s*(?:val\s*=\s*)?"
                          rf"-?(?:\d+(?:\.\d*)?|\.\d+)\s*\))|\b{p}(?:\.data)?\.(?:zero_\(\)|fill_\(\s*-?[\d.]+\s*\))", text)
