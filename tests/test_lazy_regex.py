@@ -79,3 +79,107 @@ def test_every_pattern_compiled_on_first_use_compiles():
         pass
     else:
         raise AssertionError("a misplaced global flag compiled")      # (and the check can fail)
+
+
+# ---- the literals every match holds (trainwreck/regex_literals.py) ----------------------------------------------
+
+def test_the_literals_a_pattern_needs_are_read_from_its_parse():
+    from trainwreck.regex_literals import required
+
+    assert required(r"\bloss\s*=\s*(\d+)") == (("loss",), ())
+    # (of a sequence, the item that rules out most: a branch's every alternative, or the longest run)
+    assert required(r"\b(?:nan|inf)\s+gr") == (("inf", "nan"), ())     # (on a tie of lengths, fewer literals)
+    assert required(r"\b(?:exploding|explodes)\b") == (("explod",), ())     # (re's parser takes the common prefix out)
+    assert required(r"ab(?:c|d)efgh") == (("efgh",), ())
+    # (case-insensitive ones lower-cased, by the global flag, an inline group's or re.I)
+    assert required(r"(?i)\bNaN\b") == ((), ("nan",))
+    assert required(r"x(?i:LOSS)y") == ((), ("loss",)) and required("Loss", re.I) == ((), ("loss",))
+    # (a lookahead that must hold reads text too; one that must not, nothing)
+    assert required(r"\d+(?=\s*epochs)") == (("epochs",), ()) and required(r"\d+(?!\s*epochs)") is None
+    # (nothing needed: an optional part, a character class, a branch with an alternative that needs nothing)
+    for pattern in (r"(?:loss)?\d", r"[lL]\d", r"loss|\d+", r"a*b?"):
+        assert required(pattern) is None, pattern
+    # (a case-insensitive literal that is not ASCII cannot be looked for in a lower-cased text)
+    assert required(r"(?i)ошибка") is None
+
+
+def test_a_text_without_the_literals_is_answered_without_the_pattern():
+    pattern = compile_lazily(r"(?i)\bgrad(?:ient)?[ _]norm\b")
+    pattern.compiled()
+
+    class Refuses:                      # (the compiled pattern, asked only where a literal is there)
+        def __getattr__(self, name):
+            raise AssertionError(f"the pattern ran: {name}")
+
+    real, pattern._compiled = pattern._compiled, Refuses()
+    text = "epoch 3 loss=nan"
+    assert pattern.search(text) is None and pattern.match(text) is None and pattern.fullmatch(text) is None
+    assert list(pattern.finditer(text)) == [] and pattern.findall(text) == []
+    assert pattern.sub("X", text) == text and pattern.subn("X", text) == (text, 0) and pattern.split(text) == [text]
+    try:
+        pattern.search("the Grad Norm was 3")          # (upper case: the literal is looked for case-insensitively)
+    except AssertionError as exc:
+        assert "the pattern ran" in str(exc)
+    else:
+        raise AssertionError("a text holding the literal was not searched")
+    pattern._compiled = real
+    assert pattern.search("the Grad Norm was 3").group(0) == "Grad Norm"
+
+
+def test_a_text_that_is_not_ascii_is_searched_by_a_case_insensitive_pattern():
+    # (re.IGNORECASE matches k to the Kelvin sign, and s to the long s: no ASCII lower-casing finds them)
+    for pattern, text in ((r"(?i)\bkl\b", "the \u212aL term"), (r"(?i)loss", "lo\u017fs")):
+        lazy = compile_lazily(pattern)
+        assert re.search(pattern, text) and lazy.search(text) is not None, (pattern, text)
+
+
+def _texts() -> list[str]:
+    """Reports of many shapes: every sample log the tests keep, each entry's page, and texts built to hold a
+    literal in another case or beside letters that are not ASCII."""
+    logs = sorted((ROOT / "tests" / "logs").rglob("*.log"))[::3]
+    pages = sorted((ROOT / "catalog").glob("WR-*.md"))
+    texts = [p.read_text(encoding="utf-8", errors="replace")[:1_500] for p in logs + pages]
+    return texts + ["LOSS IS NAN AFTER EPOCH 3, EXP OVERFLOW", "loss wird nan — Überlauf in exp()", ""]
+
+
+def test_no_pattern_of_the_readings_is_skipped_on_a_text_it_matches():
+    # (the prefilter's promise, pattern by pattern: wherever it says a text cannot match, the pattern finds nothing)
+    from trainwreck import regex_literals
+
+    texts = _texts()
+    patterns = [p for p in _every_lazy_pattern() if p.compiled() is not None and p._need is not None]
+    assert len(patterns) > 600 and len(texts) > 40
+    skipped = wrong = 0
+    for pattern in patterns:
+        for text in texts:
+            if regex_literals.absent(pattern._need, text):
+                skipped += 1
+                if pattern._compiled.search(text) is not None:
+                    wrong += 1
+    assert wrong == 0 and skipped > len(patterns) * len(texts) // 2
+
+
+def test_diagnose_says_the_same_with_the_prefilter_and_without_it(tmp_path):
+    # (in two processes: each reading caches what it read of a text; the second one never skips a pattern)
+    # (the sample logs, and pages' starts for reports mostly in words)
+    reports = [p for p in sorted((ROOT / "tests" / "logs").rglob("*.log")) if p.stat().st_size < 4_000][::2]
+    for page in sorted((ROOT / "catalog").glob("WR-*.md"))[::4]:
+        reports.append(tmp_path / page.name)
+        reports[-1].write_text(page.read_text(encoding="utf-8")[:3_000], encoding="utf-8")
+    code = ("import io, json, pathlib, sys\n"
+            "import trainwreck.regex_literals as r\n"
+            "if sys.argv[1] == 'off':\n"
+            "    r.absent = lambda need, text: False\n"
+            "from trainwreck.diagnose import diagnose, message_finder\n"
+            "from trainwreck.diagnose_report import report\n"
+            "from trainwreck.logscan import scan\n"
+            "from trainwreck.validate import check\n"
+            "cat = check(pathlib.Path('catalog'), False)[0]\n"
+            "finder = message_finder(cat)\n"
+            "print(json.dumps([report(diagnose(scan(io.BytesIO(pathlib.Path(f).read_bytes()), f, finder), cat))\n"
+            "                  for f in sys.argv[2:]]))\n")
+    runs = [subprocess.Popen([sys.executable, "-c", code, mode, *map(str, reports)], cwd=ROOT, stdout=subprocess.PIPE,
+                             text=True) for mode in ("on", "off")]
+    on, off = (run.communicate()[0] for run in runs)
+    assert len(reports) >= 10 and on == off
+    assert on.count("WR-") >= 10          # (reports that name entries, not only empty ones)

@@ -11,46 +11,80 @@ from __future__ import annotations
 import re
 from typing import Any, Union
 
+from . import regex_literals
+
 
 class LazyPattern:
     """Stands for `re.compile(pattern, flags)`: the same methods, and the pattern compiled by the first of them
     called. `pattern` and `flags` are the arguments given (re.compile's own `flags` adds re.UNICODE to a str pattern's),
     so a larger pattern can be built from this one's text without compiling it. Not a re.Pattern: hand
-    `PATTERN.compiled()` to what needs one, and ask `PATTERN.made(match)` what `match.re is PATTERN` would ask."""
+    `PATTERN.compiled()` to what needs one, and ask `PATTERN.made(match)` what `match.re is PATTERN` would ask.
 
-    __slots__ = ("pattern", "flags", "_compiled")
+    A text that holds none of the literals every match of the pattern holds (regex_literals) is answered without
+    running the pattern: most of the patterns that read a report find nothing in it."""
+
+    __slots__ = ("pattern", "flags", "_compiled", "_need")
 
     def __init__(self, pattern: str, flags: int = 0) -> None:
-        self.pattern, self.flags, self._compiled = pattern, flags, None
+        self.pattern, self.flags, self._compiled, self._need = pattern, flags, None, None
 
     def compiled(self) -> re.Pattern:
         if self._compiled is None:
             self._compiled = re.compile(self.pattern, self.flags)
+            self._need = regex_literals.required(self.pattern, self.flags)
         return self._compiled
 
-    def search(self, *args: Any, **kwargs: Any) -> re.Match | None:
-        return (self._compiled or self.compiled()).search(*args, **kwargs)
+    def _cannot_match(self, string: Any) -> bool:
+        # (`type(...) is str`: a bytes text holds no str literal)
+        return self._need is not None and type(string) is str and regex_literals.absent(self._need, string)
 
-    def match(self, *args: Any, **kwargs: Any) -> re.Match | None:
-        return (self._compiled or self.compiled()).match(*args, **kwargs)
+    def search(self, string: Any, *args: Any, **kwargs: Any) -> re.Match | None:
+        compiled = self._compiled or self.compiled()
+        if self._cannot_match(string):
+            return None
+        return compiled.search(string, *args, **kwargs)
 
-    def fullmatch(self, *args: Any, **kwargs: Any) -> re.Match | None:
-        return (self._compiled or self.compiled()).fullmatch(*args, **kwargs)
+    def match(self, string: Any, *args: Any, **kwargs: Any) -> re.Match | None:
+        compiled = self._compiled or self.compiled()
+        if self._cannot_match(string):
+            return None
+        return compiled.match(string, *args, **kwargs)
 
-    def finditer(self, *args: Any, **kwargs: Any) -> Any:
-        return (self._compiled or self.compiled()).finditer(*args, **kwargs)
+    def fullmatch(self, string: Any, *args: Any, **kwargs: Any) -> re.Match | None:
+        compiled = self._compiled or self.compiled()
+        if self._cannot_match(string):
+            return None
+        return compiled.fullmatch(string, *args, **kwargs)
 
-    def findall(self, *args: Any, **kwargs: Any) -> list:
-        return (self._compiled or self.compiled()).findall(*args, **kwargs)
+    def finditer(self, string: Any, *args: Any, **kwargs: Any) -> Any:
+        compiled = self._compiled or self.compiled()
+        if self._cannot_match(string):
+            return iter(())
+        return compiled.finditer(string, *args, **kwargs)
 
-    def sub(self, *args: Any, **kwargs: Any) -> str:
-        return (self._compiled or self.compiled()).sub(*args, **kwargs)
+    def findall(self, string: Any, *args: Any, **kwargs: Any) -> list:
+        compiled = self._compiled or self.compiled()
+        if self._cannot_match(string):
+            return []
+        return compiled.findall(string, *args, **kwargs)
 
-    def subn(self, *args: Any, **kwargs: Any) -> tuple[str, int]:
-        return (self._compiled or self.compiled()).subn(*args, **kwargs)
+    def sub(self, repl: Any, string: Any, *args: Any, **kwargs: Any) -> str:
+        compiled = self._compiled or self.compiled()
+        if self._cannot_match(string):
+            return string
+        return compiled.sub(repl, string, *args, **kwargs)
 
-    def split(self, *args: Any, **kwargs: Any) -> list:
-        return (self._compiled or self.compiled()).split(*args, **kwargs)
+    def subn(self, repl: Any, string: Any, *args: Any, **kwargs: Any) -> tuple[str, int]:
+        compiled = self._compiled or self.compiled()
+        if self._cannot_match(string):
+            return string, 0
+        return compiled.subn(repl, string, *args, **kwargs)
+
+    def split(self, string: Any, *args: Any, **kwargs: Any) -> list:
+        compiled = self._compiled or self.compiled()
+        if self._cannot_match(string):
+            return [string]
+        return compiled.split(string, *args, **kwargs)
 
     def made(self, match: re.Match) -> bool:
         """Whether `match` was found by this pattern: what `match.re is PATTERN` asks of a compiled one, which a
