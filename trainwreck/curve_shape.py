@@ -707,9 +707,9 @@ def _signature(ev: Evidence) -> Signature:
     if warn_index is not None:
         back = ev.low is not None and last <= RECOVERED * ev.low
         stayed = ev.high is not None and last >= NEAR_PEAK * ev.high
-        # (came only partly back down, still STAYED times its lowest or more, beside words that it never came back:
-        # the reporter saw the rest of the run, which the paste leaves out -- a jump it did not recover from)
-        if not back and not stayed and ev.low and last >= STAYED * ev.low \
+        # (came only partly back down, not back within RECOVERED times its lowest, beside words that it never came
+        # back: the reporter saw the rest of the run, which the paste leaves out -- a jump it did not recover from)
+        if not back and not stayed and ev.low \
                 and (never := never_recovered_said(ev.prose)):
             jump = _jump_to_peak(ev)
             out = sig("climbed-and-stayed", [

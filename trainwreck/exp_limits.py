@@ -144,6 +144,8 @@ EXP_INPUT_WORDS = lazy_regex.compile(r"(?i)logit|similarit|\bsims?\b|\bscores?\b
 # to it: `kappa_max 84.9` on the row before, `kappa_max 90.6` beside the inf -- what the loss takes an exp of (a
 # concentration, a scale, a logit) under a name of its own. Not a score, a time, a rate or a
 # count, whose values may pass 88.72 by chance (an accuracy of 88.2% then 89.0%).
+# (or turns nan where the paste's code calls an exp: the inf that exp returned became nan in what followed it, inf -
+# inf in a box's width less its centre, `max|twh| 96.18` beside a YOLO decode's `jnp.exp(raw[..., 2:4])`)
 PRINTED_COLUMN = lazy_regex.compile(r"(?<![\w.])([A-Za-z][\w/.|]{0,30}?)(?:[ \t]*[:=])?[ \t]+(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?![\w.%])",
                                     re.I)
 NOT_AN_EXP_INPUT = lazy_regex.compile(r"(?i)acc|%|f1|map|iou|auc|bleu|rouge|ppl|perplex|time|sec|ms$|speed|mem|lr|rate|step|"
@@ -160,8 +162,10 @@ def _columns(line: str) -> dict[str, float]:
 def column_past_limit(ev: Evidence, dtype: str) -> str:
     """The fact, where a column printed beside the loss grew past exp's limit in this dtype on the row where the loss
     first turned inf; else ""."""
-    if ev.first_nonfinite is None or ev.first_nonfinite_value != math.inf or ev.first_nonfinite < 2:
+    if ev.first_nonfinite is None or ev.first_nonfinite < 2 or ev.first_nonfinite_value == -math.inf \
+            or (ev.first_nonfinite_value != math.inf and not EXP_OF.search(code_of(ev.prose))):
         return ""
+    turned = "inf" if ev.first_nonfinite_value == math.inf else "nan"
     rows = [ev.at(ev.first_nonfinite - k) for k in (2, 1, 0)]
     lines = ev.prose.split("\n")
     if any(p is None or not 0 < p.line <= len(lines) for p in rows) or len({p.line for p in rows}) < 3:
@@ -173,9 +177,10 @@ def column_past_limit(ev: Evidence, dtype: str) -> str:
             continue
         if before2[key] <= before[key] < limit <= now:
             return (f"the run prints `{key}` beside the loss: {fmt(before[key])} at {ev.where(ev.first_nonfinite - 1)}, "
-                    f"then {fmt(now)} at {ev.where(ev.first_nonfinite)}, the row where the loss first turns inf -- it "
-                    f"grew past {limit:.2f}, the largest x whose exp {dtype} can hold, exactly there: the loss most "
-                    "likely takes an exp of it, or of something computed through one, and that exp overflows")
+                    f"then {fmt(now)} at {ev.where(ev.first_nonfinite)}, the row where the loss first turns {turned} -- "
+                    f"it grew past {limit:.2f}, the largest x whose exp {dtype} can hold, exactly there: the loss most "
+                    "likely takes an exp of it, or of something computed through one, and that exp overflows"
+                    + ("" if turned == "inf" else " (its inf becomes nan in what follows: inf - inf, 0 * inf)"))
     return ""
 
 

@@ -14,6 +14,7 @@ import math
 import re
 
 from .brackets import arguments
+from .code_blocks import block_under, indent
 from .curve_shape import fmt
 from .logscan import Evidence
 from .normals import GAN_FAMILY, NORMALS, negative_said
@@ -415,6 +416,40 @@ def logits_loss_handed(code: str, set_at: re.Match) -> str:
     called = re.compile(r"(?<![\w.])(?P<loss>" + _logits_losses(code) + r")\(\s*" + re.escape(set_at.group("name"))
                         + r"\b").search(code, set_at.end())
     return called.group("loss") if called else ""
+
+
+# ... or a box predictor of torchvision's detection models (`model.roi_heads.box_predictor = MyPredictor(...)`) whose
+# forward returns a softmax's output as its class scores: RoIHeads hands the predictor's first output to fastrcnn_loss,
+# whose `F.cross_entropy(class_logits, labels)` applies its own log-softmax to it (https://github.com/pytorch/vision/
+# blob/00d6550aeadbaf7d4e65b65589f19c16d5402c7f/torchvision/models/detection/roi_heads.py). The class is read from the
+# paste: its forward's first `return`, the softmax called there or a name its block sets to one.
+BOX_PREDICTOR_SET = lazy_regex.compile(r"(?m)^[^#\n]*?\broi_heads\.box_predictor\s*=\s*(?P<cls>[A-Za-z_]\w{0,40})\(")
+_RETURNED_FIRST = re.compile(r"^[ \t]*return\s+\(?\s*(?P<first>[^,\n]+?)\s*,")
+
+
+def box_predictor_probabilities(prose: str) -> tuple[str, str] | None:
+    """(the assignment of the box predictor, the line that makes its class scores a softmax's output) where the paste
+    sets torchvision's box predictor to a class of its own whose forward returns probabilities first; or None."""
+    if not (chosen := BOX_PREDICTOR_SET.search(prose)):
+        return None
+    header = re.search(r"(?m)^([ \t]*)class[ \t]+%s\b[^\n]*:[ \t]*$" % re.escape(chosen.group("cls")), prose)
+    forward = header and re.compile(r"(?m)^([ \t]*)def forward\(").search(prose, header.end())
+    if not forward or indent(forward.group(0)) <= len(header.group(1)):
+        return None
+    body = block_under(prose, prose.find("\n", forward.end()) + 1, indent(forward.group(0)), 60)
+    returned = next((m for line in body if (m := _RETURNED_FIRST.match(line))), None)
+    if returned is None:
+        return None
+    first = returned.group("first")
+    if re.fullmatch(_PROBABILITY_CALL, first):
+        return _assigned(chosen), returned.group(0).strip().rstrip(",")
+    made = next((line.strip() for line in body
+                 if (m := PROBABILITY_NAMED.match(line)) and m.group("name") == first), None)
+    return (_assigned(chosen), made) if made else None
+
+
+def _assigned(chosen: re.Match) -> str:
+    return chosen.group(0)[chosen.group(0).index("roi_heads"):].rstrip("(")
 
 
 # PyTorch's NLL loss takes log-probabilities and returns minus the label's (nn.NLLLoss, F.nll_loss); handed a

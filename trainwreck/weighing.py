@@ -31,7 +31,7 @@ from .loss_inputs import (DENSE, FROM_LOGITS, own_normaliser, KERAS_CROSSENTROPY
                           tf_op_on_model_output,
                           OTHER_BACKEND, PROBABILITY_LOSS_WORDS, TF_BACKEND, TORCH_LOGITS_LOSS, impossible_negative,
                           MODEL_ENDS_SAID, PROBABILITY_NAMED, distribution_on_probabilities, logits_loss_handed,
-                          model_ends_said, model_output, output_of_generator, negative_shown, probabilities_handed)
+                          model_ends_said, model_output, output_of_generator, negative_shown, probabilities_handed, box_predictor_probabilities)
 from .loss_scale import scale_recovered
 from .optimizer_setup import HIGH_ADAPTIVE_WORDS, RATE_CLIMBS, RATE_RAISED_WORDS
 from .paste_facts import (ACCURACY_WORDS, DEAD_UNITS_WORDS, FASTER_START_WORDS, JUMP_FROZEN_WORDS, NO_WARMUP_WORDS, ONE_BATCH_WORDS, ONE_OUTPUT_WORDS,
@@ -1137,6 +1137,13 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         # (what it applies, by the loss the paste builds, not by the name it gives it)
         evidence.append(f"{shown_as} and its loss, `{name}`, applies its own {own_normaliser(loss.group(0))}: "
                         "probabilities handed over as logits")
+    elif entry.id in w.probabilities and (predictor := box_predictor_probabilities(ev.prose)):
+        parts["pairing"] = W_SAID_HALF
+        _not_held_against(parts, against)
+        evidence.append(f"the paste sets torchvision's box predictor to a module of its own (`{predictor[0]}`) whose "
+                        f"class scores are a softmax's output (`{predictor[1]}`): torchvision's fastrcnn_loss hands them "
+                        "to F.cross_entropy as class logits, which applies its own log-softmax: probabilities handed "
+                        "over as logits")
     elif entry.id in w.probabilities and (handed := distribution_on_probabilities(ev.prose)):
         parts["pairing"] = W_SAID_HALF
         _not_held_against(parts, against)

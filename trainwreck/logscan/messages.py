@@ -58,7 +58,9 @@ WARNING = "python-warning"           # the origin of Python's warning lines (not
 
 # Cheap hints, most specific first: a line is filed under the first that matches.
 FAMILIES = (
-    _family(b" encountered in ", rb"(?:overflow|underflow|divide by zero|invalid value) encountered in \w+", "numpy"),
+    # (an anchor that the catalogue's own NumPy messages hold, `divide by zero encountered in`: one literal for all of
+    # them, of the automaton's 64 -- anchors.py)
+    _family(b" encountered in", rb"(?:overflow|underflow|divide by zero|invalid value) encountered in \w+", "numpy"),
     _family(b" returned nan values in its ", rb"Function '[^'\n]*' returned nan values in its \w+ output\.?", "pytorch"),
     # the checks that stop a run at a non-finite loss (stops.py): read as its last value too
     *(_family(stop.anchor, stop.pattern.pattern, stop.origin, quotable=False) for stop in STOPS),
@@ -76,6 +78,11 @@ FAMILIES = (
     # run so): filed with Python's errors, as an error that stopped the run
     _family(b"terminate called after throwing", rb"terminate called after throwing an instance of '[^'\n]{1,200}'",
             "python"),
+    # The error Torch's CUDA check raised (cutorch in Torch7, and PyTorch's THC until it was removed: `__THCudaCheck`
+    # raises "cuda runtime error (%d) : %s", then " at " the file and line -- https://github.com/pytorch/pytorch/blob/
+    # a9bce336a079bb31dfbf085b1a1cffda0d18ad4d/aten/src/THC/THCGeneral.cpp): an error that ended the run, as Python's
+    # are, whether Lua printed it bare or PyTorch as a RuntimeError (the family above takes a device-side assert first)
+    _family(b"cuda runtime error (", rb"cuda runtime error \(\d+\) : [^\n]*?(?= at \S+:\d+|\s*$)", "python"),
     # Any other exception or warning line: the text after the class name.
     _family(b"Error: ", rb"\b[A-Z]\w*Error: *(?P<text>\S[^\n]*)", "python"),
     _family(b"Exception: ", rb"\b[A-Z]\w*Exception: *(?P<text>\S[^\n]*)", "python"),

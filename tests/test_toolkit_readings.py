@@ -1,0 +1,171 @@
+"""Readings of detection toolkits and of older frameworks (torchvision's box predictor, detectron2's climb under a
+rising rate, a YOLO decode's exp, TensorFlow 1's -inf mask, Torch's CUDA error): each changes the verdict on a report
+written as such a tool prints, and stays quiet on a nearby one where it must not fire."""
+from conftest import diagnosis, weighed_parts
+from trainwreck.breaking_constructs import breaking_construct
+
+# ---- torchvision: a box predictor of one's own whose class scores are a softmax's ---------------------------------
+
+PREDICTOR = """class ToolPredictor(nn.Module):
+    def __init__(self, in_channels, num_classes):
+        super().__init__()
+        self.cls_score = nn.Linear(in_channels, num_classes)
+        self.bbox_pred = nn.Linear(in_channels, num_classes * 4)
+
+    def forward(self, x):
+        x = x.flatten(start_dim=1)
+        {scores}
+        deltas = self.bbox_pred(x)
+        return scores, deltas
+
+model = torchvision.models.detection.fasterrcnn_resnet50_fpn(weights="DEFAULT")
+model.roi_heads.box_predictor = ToolPredictor(1024, 11)
+"""
+# torchvision's reference script's lines: 11 classes with the background, ln 11 = 2.398 at the start
+DETECTION_LOG = "".join(
+    f"Epoch: [{e}]  [ 999/1000]  eta: 0:00:00  lr: 0.005000  loss: {total} ({total})  loss_classifier: {cls} ({cls})  "
+    f"loss_box_reg: 0.0712 (0.0712)  time: 0.3100  data: 0.0090  max mem: 2781\n"
+    for e, (total, cls) in enumerate([("2.5101", "2.3978"), ("2.4712", "2.3517"), ("2.4420", "2.3201"),
+                                      ("2.4190", "2.2964"), ("2.4011", "2.2790"), ("2.3880", "2.2652")]))
+SCORES_ARE_PROBABILITIES = "scores = F.softmax(self.cls_score(x), dim=-1)"
+
+
+def test_a_box_predictor_that_returns_a_softmax_hands_probabilities_to_torchvisions_cross_entropy():
+    text = ("My Faster R-CNN's loss_classifier barely moves and no detection scores above 0.15. I wrote my own box "
+            "predictor because I need probabilities later:\n\n" + PREDICTOR.format(scores=SCORES_ARE_PROBABILITIES)
+            + "\n" + DETECTION_LOG)
+    d = diagnosis(text)
+    assert d.matches[0].entry.id == "WR-130"
+    assert weighed_parts(text, "WR-130")["pairing"] > 0
+    said = next(e for e in d.matches[0].evidence if "box predictor" in e)
+    assert "`roi_heads.box_predictor = ToolPredictor`" in said and SCORES_ARE_PROBABILITIES in said
+    assert "fastrcnn_loss" in said and "F.cross_entropy" in said
+
+
+def test_a_box_predictor_that_returns_its_logits_is_no_such_pairing():
+    text = ("My Faster R-CNN's loss_classifier barely moves. My own box predictor:\n\n"
+            + PREDICTOR.format(scores="scores = self.cls_score(x)") + "\n" + DETECTION_LOG)
+    assert "pairing" not in weighed_parts(text, "WR-130")
+    # (nor a softmax that only a comment assigns the predictor to)
+    commented = PREDICTOR.format(scores=SCORES_ARE_PROBABILITIES).replace("model.roi_heads", "# model.roi_heads")
+    assert "pairing" not in weighed_parts("My detector's loss is stuck.\n" + commented + DETECTION_LOG, "WR-130")
+
+
+# ---- detectron2: a loss that climbed as the warmup raised the rate, and came only partly back down -------------------
+
+def _d2_line(it: int, loss: float, lr: float) -> str:
+    return (f"[03/14 10:21:51 d2.utils.events]:  eta: 0:41:01  iter: {it}  total_loss: {loss:.4g}  loss_cls: "
+            f"{loss / 2:.4g}  loss_box_reg: 0.4  time: 0.4116  data_time: 0.0196  lr: {lr:.6g}  max_mem: 4917M\n")
+
+
+# falls to 0.70 by iter 299, climbs as the rate rises to 0.05, then sits near 1.5 (over 2x its lowest, far below its peak)
+D2_CURVE = [(19, 1.90, 0.001), (59, 1.10, 0.003), (99, 0.95, 0.005), (199, 0.80, 0.01), (299, 0.70, 0.015),
+            (399, 0.74, 0.02), (499, 0.85, 0.025), (599, 1.60, 0.03), (699, 3.90, 0.035), (799, 2.70, 0.04),
+            (999, 1.90, 0.05), (1499, 1.70, 0.05), (1999, 1.55, 0.05), (2499, 1.52, 0.05)]
+D2_LOG = "".join(_d2_line(*row) for row in D2_CURVE)
+RAISED = ("Training Mask R-CNN from the model zoo on my own 5 classes. It was slow at BASE_LR 0.00025 so I raised it "
+          "to 0.05 with batch 4. ")
+
+
+def test_a_climb_the_rate_rose_through_that_the_report_says_never_recovered_is_the_rate():
+    text = RAISED + "The loss goes down at first, then jumps around and never recovers.\n\n" + D2_LOG
+    d = diagnosis(text)
+    assert d.matches[0].entry.id == "WR-220"
+    assert any("came down only to 1.52 (iter 2499), 2.17x its lowest" in e for e in d.matches[0].evidence)
+    assert any("learning rate printed beside the loss rose from 0.015 (iter 299)" in e for e in d.matches[0].evidence)
+
+
+def test_the_same_climb_without_those_words_or_back_near_its_lowest_is_a_bump():
+    # (the numbers alone: a bump it came partly back from)
+    assert diagnosis(RAISED + "Is this normal?\n\n" + D2_LOG).verdict == "healthy"
+    # (back within 1.5x its lowest, whatever the words: it recovered)
+    back = D2_CURVE[:-3] + [(1499, 1.20, 0.05), (1999, 1.05, 0.05), (2499, 0.98, 0.05)]
+    text = RAISED + "The loss jumps around and never recovers.\n\n" + "".join(_d2_line(*row) for row in back)
+    assert diagnosis(text).verdict == "normal"           # (spikes in a falling curve)
+
+
+# ---- an exp's input printed beside the loss, past float32's limit on the row where the loss turns nan ---------------
+
+YOLO_DECODE = """def decode(raw, anchors, stride):
+    xy = (jax.nn.sigmoid(raw[..., 0:2]) + grid) * stride
+    wh = jnp.exp(raw[..., 2:4]) * anchors
+    return jnp.concatenate([xy - wh / 2, xy + wh / 2], axis=-1)
+"""
+TWH = [2.9, 4.1, 5.6, 7.9, 11.2, 16.8, 24.9, 38.0, 57.3, 93.4]
+YOLO_LOG = "".join(f"step {200 * i:5d} | loss {v} | max_twh {t}\n" for i, (v, t) in enumerate(
+    zip(["6.1183", "2.4410", "1.9305", "1.6218", "1.5107", "1.4420", "1.4365", "1.4398", "1.4507", "nan"], TWH)))
+
+
+def test_an_exps_input_printed_past_its_limit_where_the_loss_turns_nan_is_the_overflow():
+    text = "My Flax YOLO port goes nan after ~1.8k steps, float32 everywhere.\n\n" + YOLO_DECODE + "\n" + YOLO_LOG
+    d = diagnosis(text)
+    assert d.matches[0].entry.id == "WR-020"
+    said = next(e for e in d.matches[0].evidence if "max_twh" in e)
+    assert "57.3 at step 1600, then 93.4 at step 1800, the row where the loss first turns nan" in said
+    assert "past 88.72" in said and "inf - inf" in said
+
+
+def test_a_column_past_the_limit_beside_a_nan_with_no_exp_in_the_code_is_no_overflow():
+    text = ("My Flax YOLO port goes nan after ~1.8k steps, float32 everywhere.\n\n"
+            + YOLO_DECODE.replace("jnp.exp(raw[..., 2:4])", "jax.nn.softplus(raw[..., 2:4])") + "\n" + YOLO_LOG)
+    assert not any("max_twh" in e for m in diagnosis(text).matches for e in m.evidence)
+
+
+# ---- TensorFlow 1: masked scores filled with a tensor of -inf ------------------------------------------------------
+
+TF1_ATTENTION = """    scores = tf.matmul(query, keys, transpose_b=True)
+    mask = tf.sequence_mask(src_len, maxlen=tf.shape(keys)[1])
+    scores = tf.where(mask, scores, {fill})
+    weights = tf.nn.softmax(scores)
+"""
+
+
+def test_a_where_that_fills_masked_scores_with_a_tensor_of_minus_inf_is_the_masked_row_construct():
+    for fill in ("tf.ones_like(scores) * float('-inf')", "tf.fill(tf.shape(scores), float('-inf'))",
+                 "torch.full_like(scores, -math.inf)"):
+        found = breaking_construct("My seq2seq's attention:\n" + TF1_ATTENTION.format(fill=fill))
+        assert "masked-inf" in found and fill.split("(")[0] in found["masked-inf"], fill
+    # (a finite fill, or a tensor of zeros, is no -inf)
+    for fill in ("tf.zeros_like(scores)", "tf.ones_like(scores) * -1e4"):
+        assert "masked-inf" not in breaking_construct("My attention:\n" + TF1_ATTENTION.format(fill=fill)), fill
+
+
+def test_a_tf1_attention_with_a_minus_inf_mask_beside_a_loss_that_turns_nan_points_at_the_masked_row():
+    log = "".join(f"step {s} lr 0.0010 loss {v} ppl 50.0\n" for s, v in
+                  [(3000, "4.2176"), (3100, "4.1873"), (3200, "4.1502"), (3300, "4.0918"), (3400, "nan"),
+                   (3500, "nan")])
+    text = ("TF 1.8 seq2seq with Luong attention, the loss becomes nan after a few thousand steps and stays nan.\n\n"
+            + TF1_ATTENTION.format(fill="tf.ones_like(scores) * float('-inf')") + "\n" + log)
+    assert weighed_parts(text, "WR-070").get("masked-inf", 0) > 0
+    assert diagnosis(text).matches[0].entry.id == "WR-070"
+
+
+# ---- Torch's CUDA check: an error that ended the run, which no entry covers ---------------------------------------
+
+TORCH7_OOM = """$ th train.lua -data_dir data/poems -rnn_size 1024 -num_layers 3 -seq_length 200 -gpuid 0
+using CUDA on GPU 0...
+loading data files...
+number of parameters in the model: 21492833
+cloning rnn
+THCudaCheck FAIL file=/tmp/luarocks_cutorch-scm-1-1737/cutorch/lib/THC/generic/THCStorage.cu line=66 error=2 : out of memory
+/home/me/torch/install/bin/luajit: /home/me/torch/install/share/lua/5.1/nn/THNN.lua:110: cuda runtime error (2) : out of memory at /tmp/luarocks_cutorch-scm-1-1737/cutorch/lib/THC/generic/THCStorage.cu:66
+stack traceback:
+	[C]: in function 'v'
+	train.lua:264: in function 'opfunc'
+"""
+
+
+def test_torchs_cuda_runtime_error_is_an_error_no_entry_covers():
+    d = diagnosis("char-rnn dies right away since I made the network bigger. GTX 970.\n\n" + TORCH7_OOM)
+    assert d.verdict == "unexplained" and not d.matches
+    assert "cuda runtime error ({}) : out of memory" in d.evidence.messages
+    assert d.evidence.messages["cuda runtime error ({}) : out of memory"][3] == "python"
+
+
+def test_a_device_side_assert_that_torch_raised_as_a_cuda_runtime_error_stays_the_labels_evidence():
+    text = ("RuntimeError: cuda runtime error (59) : device-side assert triggered at "
+            "/pytorch/aten/src/THC/generic/THCTensorMath.cu:26\n")
+    d = diagnosis("Training my classifier crashes at the first batch:\n" + text)
+    assert "device-side assert triggered" in d.evidence.messages
+    assert d.evidence.messages["device-side assert triggered"][3] == "cuda"
+    assert d.matches and d.matches[0].entry.id == "WR-320"
