@@ -13,7 +13,7 @@ import math
 import re
 import sys
 
-from .breaking_constructs import EXP_OF, STABLE_SAID, breaking_construct, code_of
+from .breaking_constructs import EXP_OF, SHIFTED, STABLE_SAID, breaking_construct, code_of
 from .curve_shape import fmt
 from .logscan import Evidence
 from .run_kind import shown_frameworks
@@ -144,8 +144,9 @@ EXP_INPUT_WORDS = lazy_regex.compile(r"(?i)logit|similarit|\bsims?\b|\bscores?\b
 # to it: `kappa_max 84.9` on the row before, `kappa_max 90.6` beside the inf -- what the loss takes an exp of (a
 # concentration, a scale, a logit) under a name of its own. Not a score, a time, a rate or a
 # count, whose values may pass 88.72 by chance (an accuracy of 88.2% then 89.0%).
-# (or turns nan where the paste's code calls an exp: the inf that exp returned became nan in what followed it, inf -
-# inf in a box's width less its centre, `max|twh| 96.18` beside a YOLO decode's `jnp.exp(raw[..., 2:4])`)
+# (or turns nan where the paste's code calls an exp of an input nothing was taken off: the inf that exp returned became
+# nan in what followed it, inf - inf in a box's width less its centre, `max|twh| 96.18` beside a YOLO decode's
+# `jnp.exp(raw[..., 2:4])` -- not beside a softmax's `exp(z - z.max())`, which cannot overflow)
 PRINTED_COLUMN = lazy_regex.compile(r"(?<![\w.])([A-Za-z][\w/.|]{0,30}?)(?:[ \t]*[:=])?[ \t]+(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?![\w.%])",
                                     re.I)
 NOT_AN_EXP_INPUT = lazy_regex.compile(r"(?i)acc|%|f1|map|iou|auc|bleu|rouge|ppl|perplex|time|sec|ms$|speed|mem|lr|rate|step|"
@@ -159,11 +160,18 @@ def _columns(line: str) -> dict[str, float]:
     return out
 
 
+def _unshifted_exp(code: str) -> bool:
+    """Does the code call an exp with nothing taken off its input (no max, no log-sum-exp) and not of a negated one (a
+    sigmoid's `exp(-z)`, whose inf rounds to a correct 0)?"""
+    return any(not SHIFTED.search(m.group("arg")) and not m.group("arg").lstrip().startswith("-")
+               for m in itertools.islice(EXP_OF.finditer(code), 20))
+
+
 def column_past_limit(ev: Evidence, dtype: str) -> str:
     """The fact, where a column printed beside the loss grew past exp's limit in this dtype on the row where the loss
     first turned inf; else ""."""
     if ev.first_nonfinite is None or ev.first_nonfinite < 2 or ev.first_nonfinite_value == -math.inf \
-            or (ev.first_nonfinite_value != math.inf and not EXP_OF.search(code_of(ev.prose))):
+            or (ev.first_nonfinite_value != math.inf and not _unshifted_exp(code_of(ev.prose))):
         return ""
     turned = "inf" if ev.first_nonfinite_value == math.inf else "nan"
     rows = [ev.at(ev.first_nonfinite - k) for k in (2, 1, 0)]
