@@ -126,6 +126,19 @@ def test_a_text_without_the_literals_is_answered_without_the_pattern():
     assert pattern.search("the Grad Norm was 3").group(0) == "Grad Norm"
 
 
+def test_a_broken_replacement_raises_on_a_text_the_pattern_skips_as_re_does():
+    # (code_review_s69 L1: a bug in a template shows on every text, not only on those that hold the literal)
+    for method in ("sub", "subn"):
+        for pattern in (compile_lazily(r"loss"), re.compile(r"loss")):
+            try:
+                getattr(pattern, method)(r"\1", "no such word here")
+            except re.error:
+                pass
+            else:
+                raise AssertionError(f"{method} of {pattern!r} took a reference to a group it does not have")
+    assert compile_lazily(r"(loss)").sub(r"[\1]", "epoch 3") == "epoch 3"
+
+
 def test_a_text_that_is_not_ascii_is_searched_by_a_case_insensitive_pattern():
     # (re.IGNORECASE matches k to the Kelvin sign, and s to the long s: no ASCII lower-casing finds them)
     for pattern, text in ((r"(?i)\bkl\b", "the \u212aL term"), (r"(?i)loss", "lo\u017fs")):

@@ -42,6 +42,12 @@ def test_a_box_predictor_that_returns_a_softmax_hands_probabilities_to_torchvisi
     assert "fastrcnn_loss" in said and "F.cross_entropy" in said
 
 
+def test_a_box_predictor_that_returns_a_softmax_call_directly_is_read_too():
+    direct = PREDICTOR.format(scores="pass").replace("return scores, deltas",
+                                                       "return F.softmax(self.cls_score(x), dim=-1), deltas")
+    assert weighed_parts("My detector's classifier loss barely moves.\n" + direct + DETECTION_LOG, "WR-130")["pairing"] > 0
+
+
 def test_a_box_predictor_that_returns_its_logits_is_no_such_pairing():
     text = ("My Faster R-CNN's loss_classifier barely moves. My own box predictor:\n\n"
             + PREDICTOR.format(scores="scores = self.cls_score(x)") + "\n" + DETECTION_LOG)
@@ -49,6 +55,15 @@ def test_a_box_predictor_that_returns_its_logits_is_no_such_pairing():
     # (nor a softmax that only a comment assigns the predictor to)
     commented = PREDICTOR.format(scores=SCORES_ARE_PROBABILITIES).replace("model.roi_heads", "# model.roi_heads")
     assert "pairing" not in weighed_parts("My detector's loss is stuck.\n" + commented + DETECTION_LOG, "WR-130")
+    # (nor a softmax only at evaluation, under an `if` -- code_review_s69 M2)
+    at_eval = PREDICTOR.format(scores="scores = self.cls_score(x)\n        if not self.training:\n            "
+                                      + SCORES_ARE_PROBABILITIES)
+    assert "pairing" not in weighed_parts("My detector's loss is stuck.\n" + at_eval + DETECTION_LOG, "WR-130")
+    # (nor another class's forward, where the predictor has none of its own)
+    borrowed = ("class ToolPredictor(FastRCNNPredictor):\n    def __init__(self, c, n):\n        super().__init__(c, n)\n\n"
+                "class Head(nn.Module):\n    def forward(self, x):\n        probs = F.softmax(self.fc(x), dim=-1)\n"
+                "        return probs, x\n\nmodel.roi_heads.box_predictor = ToolPredictor(1024, 11)\n")
+    assert "pairing" not in weighed_parts("My detector's loss is stuck.\n" + borrowed + DETECTION_LOG, "WR-130")
 
 
 # ---- detectron2: a loss that climbed as the warmup raised the rate, and came only partly back down -------------------
@@ -82,6 +97,11 @@ def test_the_same_climb_without_those_words_or_back_near_its_lowest_is_a_bump():
     back = D2_CURVE[:-3] + [(1499, 1.20, 0.05), (1999, 1.05, 0.05), (2499, 0.98, 0.05)]
     text = RAISED + "The loss jumps around and never recovers.\n\n" + "".join(_d2_line(*row) for row in back)
     assert diagnosis(text).verdict == "normal"           # (spikes in a falling curve)
+    # (nor against one lucky batch: back at the level around its lowest, 1.5x its single lowest value -- review M4)
+    noisy = [(10 * k, v, 0.01) for k, v in enumerate([1.2, 0.8, 0.5, 0.36, 0.31, 0.34, 0.21, 0.33, 0.30, 0.35, 0.32,
+                                                      2.9, 1.1, 0.6, 0.37, 0.30, 0.35, 0.31, 0.34, 0.33])]
+    text = RAISED + "The loss spikes around iter 110 and never recovers.\n\n" + "".join(_d2_line(*r) for r in noisy)
+    assert diagnosis(text).verdict in ("normal", "healthy")
 
 
 # ---- an exp's input printed beside the loss, past float32's limit on the row where the loss turns nan ---------------
@@ -109,6 +129,14 @@ def test_a_column_past_the_limit_beside_a_nan_with_no_exp_in_the_code_is_no_over
     text = ("My Flax YOLO port goes nan after ~1.8k steps, float32 everywhere.\n\n"
             + YOLO_DECODE.replace("jnp.exp(raw[..., 2:4])", "jax.nn.softplus(raw[..., 2:4])") + "\n" + YOLO_LOG)
     assert not any("max_twh" in e for m in diagnosis(text).matches for e in m.evidence)
+    # (nor beside an exp of a parameter, nor where the column only crept past the limit -- code_review_s69 M1)
+    for code, column in (("std = torch.exp(self.log_std)\n", TWH),
+                         (YOLO_DECODE, [80.1, 81.0, 82.2, 83.5, 84.6, 85.9, 86.8, 87.6, 88.3, 88.9])):
+        log = YOLO_LOG
+        for old, new in zip(TWH, column):
+            log = log.replace(f"max_twh {old}\n", f"max_twh {new}\n")
+        text = "My run goes nan after ~1.8k steps, float32.\n\n" + code + "\n" + log
+        assert not any("max_twh" in e for m in diagnosis(text).matches for e in m.evidence), code
 
 
 # ---- TensorFlow 1: masked scores filled with a tensor of -inf ------------------------------------------------------
@@ -160,6 +188,18 @@ def test_torchs_cuda_runtime_error_is_an_error_no_entry_covers():
     assert d.verdict == "unexplained" and not d.matches
     assert "cuda runtime error ({}) : out of memory" in d.evidence.messages
     assert d.evidence.messages["cuda runtime error ({}) : out of memory"][3] == "python"
+
+
+def test_a_cuda_runtime_error_a_trainer_skipped_or_a_sentence_recalls_did_not_end_the_run():
+    # (old fairseq warned and skipped the batch; a sentence of the report's is no error printed -- review M3)
+    rows = "".join(f"| epoch 001:   {k * 100} / 2000 loss={v}, nll_loss={v}, lr=0.0005\n"
+                   for k, v in enumerate(["9.21", "8.40", "7.95", "7.52", "7.20", "6.98"], 1))
+    skipped = ("| WARNING: ran out of memory with exception: cuda runtime error (2) : out of memory at "
+               "/pytorch/aten/src/THC/THCCachingAllocator.cpp:510;\n Skipping batch\n")
+    d = diagnosis("Is this warning a problem?\n" + rows[:180] + skipped + rows[180:])
+    assert not any(k.startswith("cuda runtime error") for k in d.evidence.messages) and d.verdict != "unexplained"
+    said = "Earlier I got cuda runtime error (2) : out of memory, and fixed it with batch 16. Now:\n" + rows
+    assert not any(k.startswith("cuda runtime error") for k in diagnosis(said).evidence.messages)
 
 
 def test_a_device_side_assert_that_torch_raised_as_a_cuda_runtime_error_stays_the_labels_evidence():

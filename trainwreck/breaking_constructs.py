@@ -31,9 +31,9 @@ from . import lazy_regex
 MASKED_SOFTMAX_WORDS = {"mask", "softmax"}
 _NEG_INF = (r"(?:float\(\s*['\"]-inf(?:inity)?['\"]\s*\)|-\s*float\(\s*['\"]inf(?:inity)?['\"]\s*\)"
             r"|-\s*(?:np|numpy|math|torch|jnp)\.inf\b)")
-# (a `where`'s -inf may be a tensor of it: `tf.ones_like(s) * float('-inf')`, `torch.full_like(s, -math.inf)`,
-# `tf.fill(tf.shape(s), float('-inf'))`)
-_INF_TENSOR = r"(?:[\w.]{1,30}\([^()\n]{0,60}\)\s*\*\s*|[\w.]{0,20}(?:full(?:_like)?|fill)\((?:[^()\n]|\([^()\n]{0,40}\)){0,60}?,\s*)?"
+# (a `where`'s -inf may be a tensor of it, -inf times a tensor of ones: `tf.ones_like(s) * float('-inf')`; a
+# `torch.full_like(s, -math.inf)` or `tf.fill(tf.shape(s), float('-inf'))` ends in the -inf itself, read as it is)
+_INF_TENSOR = r"(?:[\w.]{1,30}\([^()\n]{0,60}\)\s*\*\s*)?"
 MASKED_INF = lazy_regex.compile(r"\bmasked_fill_?\([^\n]{0,120}?,\s*" + _NEG_INF + r"\s*\)?|\bwhere\([^\n]{0,120}?,\s*" + _INF_TENSOR
                                 + _NEG_INF + r"\s*\)|\[(?=[^\]\n]{0,40}(?:mask|~|==|!=|<|>|\bis_|bool))[^\]\n]{1,40}\]\s*=\s*" + _NEG_INF)
 # ... or with a finite constant past float16's largest magnitude, 65504, in a `where` of TensorFlow, NumPy or JAX

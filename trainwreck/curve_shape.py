@@ -707,9 +707,10 @@ def _signature(ev: Evidence) -> Signature:
     if warn_index is not None:
         back = ev.low is not None and last <= RECOVERED * ev.low
         stayed = ev.high is not None and last >= NEAR_PEAK * ev.high
-        # (came only partly back down, not back within RECOVERED times its lowest, beside words that it never came
-        # back: the reporter saw the rest of the run, which the paste leaves out -- a jump it did not recover from)
-        if not back and not stayed and ev.low \
+        # (came only partly back down, not back within RECOVERED times its lowest -- the lowest mean of LOW_RUN values
+        # in a row, which one lucky batch cannot make -- beside words that it never came back: the reporter saw the
+        # rest of the run, which the paste leaves out -- a jump it did not recover from)
+        if not back and not stayed and ev.low and ev.before and last >= RECOVERED * lowest_mean(ev.before)[0] \
                 and (never := never_recovered_said(ev.prose)):
             jump = _jump_to_peak(ev)
             out = sig("climbed-and-stayed", [

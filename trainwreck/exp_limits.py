@@ -150,7 +150,8 @@ EXP_INPUT_WORDS = lazy_regex.compile(r"(?i)logit|similarit|\bsims?\b|\bscores?\b
 PRINTED_COLUMN = lazy_regex.compile(r"(?<![\w.])([A-Za-z][\w/.|]{0,30}?)(?:[ \t]*[:=])?[ \t]+(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?![\w.%])",
                                     re.I)
 NOT_AN_EXP_INPUT = lazy_regex.compile(r"(?i)acc|%|f1|map|iou|auc|bleu|rouge|ppl|perplex|time|sec|ms$|speed|mem|lr|rate|step|"
-                                      r"epoch|iter|batch|loss|nll|cost|err|val|eta|it/s|grad|norm|count|size|tokens|samples|deg")
+                                      r"epoch|iter|batch|loss|nll|cost|err|val|eta|it/s|grad|norm|count|size|tokens|samples|deg|"
+                                      r"reward|return|recon|wall|clock")
 
 
 def _columns(line: str) -> dict[str, float]:
@@ -161,15 +162,20 @@ def _columns(line: str) -> dict[str, float]:
 
 
 def _unshifted_exp(code: str) -> bool:
-    """Does the code call an exp with nothing taken off its input (no max, no log-sum-exp) and not of a negated one (a
-    sigmoid's `exp(-z)`, whose inf rounds to a correct 0)?"""
-    return any(not SHIFTED.search(m.group("arg")) and not m.group("arg").lstrip().startswith("-")
-               for m in itertools.islice(EXP_OF.finditer(code), 20))
+    """Does the code call a tensor library's exp with nothing taken off its input (no max, no log-sum-exp), not of a
+    negated one (a sigmoid's `exp(-z)`, whose inf rounds to a correct 0), nor of a parameter (`torch.exp(self.log_std)`)
+    or of the loss (a perplexity)? (Not math.exp, which raises OverflowError rather than return inf.)"""
+    return any(not SHIFTED.search(arg := m.group("arg")) and not arg.lstrip().startswith("-")
+               and not m.group(0).startswith("math.") and not re.match(r"\s*self\.\w+\s*$", arg)
+               and "loss" not in arg for m in itertools.islice(EXP_OF.finditer(code), 20))
+
+
+NAN_JUMP = 1.5
 
 
 def column_past_limit(ev: Evidence, dtype: str) -> str:
     """The fact, where a column printed beside the loss grew past exp's limit in this dtype on the row where the loss
-    first turned inf; else ""."""
+    first turned inf (or nan, having jumped there, beside an exp of the code's with nothing taken off); else ""."""
     if ev.first_nonfinite is None or ev.first_nonfinite < 2 or ev.first_nonfinite_value == -math.inf \
             or (ev.first_nonfinite_value != math.inf and not _unshifted_exp(code_of(ev.prose))):
         return ""
@@ -183,7 +189,8 @@ def column_past_limit(ev: Evidence, dtype: str) -> str:
     for key, now in at.items():
         if NOT_AN_EXP_INPUT.search(key) or key not in before or key not in before2:
             continue
-        if before2[key] <= before[key] < limit <= now:
+        # (beside a nan, a jump onto the limit: a column that creeps past it, 88.3 then 88.8, is as likely a metric's)
+        if before2[key] <= before[key] < limit <= now and (turned == "inf" or now >= NAN_JUMP * before[key]):
             return (f"the run prints `{key}` beside the loss: {fmt(before[key])} at {ev.where(ev.first_nonfinite - 1)}, "
                     f"then {fmt(now)} at {ev.where(ev.first_nonfinite)}, the row where the loss first turns {turned} -- "
                     f"it grew past {limit:.2f}, the largest x whose exp {dtype} can hold, exactly there: the loss most "

@@ -71,12 +71,14 @@ class LazyPattern:
     def sub(self, repl: Any, string: Any, *args: Any, **kwargs: Any) -> str:
         compiled = self._compiled or self.compiled()
         if self._cannot_match(string):
+            _check_template(compiled, repl)
             return string
         return compiled.sub(repl, string, *args, **kwargs)
 
     def subn(self, repl: Any, string: Any, *args: Any, **kwargs: Any) -> tuple[str, int]:
         compiled = self._compiled or self.compiled()
         if self._cannot_match(string):
+            _check_template(compiled, repl)
             return string, 0
         return compiled.subn(repl, string, *args, **kwargs)
 
@@ -101,6 +103,13 @@ class LazyPattern:
 
     def __repr__(self) -> str:
         return f"lazy_regex.compile({self.pattern!r}, {self.flags!r})"
+
+
+def _check_template(compiled: re.Pattern, repl: Any) -> None:
+    """Raise as re does for a broken replacement template (`\\1` of a pattern with no group), where the text was
+    skipped: such a bug then shows on every text, not only on those that hold the pattern's literal."""
+    if type(repl) is str and "\\" in repl:
+        compiled.sub(repl, "")
 
 
 # A pattern the readings hold: compiled now, or on first use

@@ -424,28 +424,54 @@ def logits_loss_handed(code: str, set_at: re.Match) -> str:
 # blob/00d6550aeadbaf7d4e65b65589f19c16d5402c7f/torchvision/models/detection/roi_heads.py). The class is read from the
 # paste: its forward's first `return`, the softmax called there or a name its block sets to one.
 BOX_PREDICTOR_SET = lazy_regex.compile(r"(?m)^[^#\n]*?\broi_heads\.box_predictor\s*=\s*(?P<cls>[A-Za-z_]\w{0,40})\(")
-_RETURNED_FIRST = re.compile(r"^[ \t]*return\s+\(?\s*(?P<first>[^,\n]+?)\s*,")
 
 
 def box_predictor_probabilities(prose: str) -> tuple[str, str] | None:
-    """(the assignment of the box predictor, the line that makes its class scores a softmax's output) where the paste
-    sets torchvision's box predictor to a class of its own whose forward returns probabilities first; or None."""
+    """(the assignment of the box predictor, the code that makes its class scores a softmax's output) where the paste
+    sets torchvision's box predictor to a class of its own whose forward returns probabilities first; or None. Read in
+    the class's own block, at the forward's own level: not a softmax under an `if` (`if not self.training:`), nor one
+    that a later line at that level replaces."""
     if not (chosen := BOX_PREDICTOR_SET.search(prose)):
         return None
     header = re.search(r"(?m)^([ \t]*)class[ \t]+%s\b[^\n]*:[ \t]*$" % re.escape(chosen.group("cls")), prose)
-    forward = header and re.compile(r"(?m)^([ \t]*)def forward\(").search(prose, header.end())
-    if not forward or indent(forward.group(0)) <= len(header.group(1)):
+    if header is None:
         return None
-    body = block_under(prose, prose.find("\n", forward.end()) + 1, indent(forward.group(0)), 60)
-    returned = next((m for line in body if (m := _RETURNED_FIRST.match(line))), None)
+    block = block_under(prose, header.end() + 1, len(header.group(1)), 200)
+    at = next((k for k, line in enumerate(block) if re.match(r"[ \t]*def forward\(", line)), None)
+    if at is None:
+        return None
+    body = [line for line in block_under("\n".join(block), len("\n".join(block[:at + 1])) + 1, indent(block[at]), 60)
+            if line.strip() and not line.lstrip().startswith("#")]
+    level = indent(body[0]) if body else 0
+    returned = next((k for k, line in enumerate(body) if indent(line) == level and re.match(r"[ \t]*return\b", line)),
+                    None)
     if returned is None:
         return None
-    first = returned.group("first")
+    first = _first_of(body[returned].strip()[len("return"):])
+    assigned = _assigned(chosen)
     if re.fullmatch(_PROBABILITY_CALL, first):
-        return _assigned(chosen), returned.group(0).strip().rstrip(",")
-    made = next((line.strip() for line in body
-                 if (m := PROBABILITY_NAMED.match(line)) and m.group("name") == first), None)
-    return (_assigned(chosen), made) if made else None
+        return assigned, body[returned].strip()
+    # (the last line at the forward's own level that sets the name, before the return; none under a deeper block)
+    sets = [line for line in body[:returned] if re.match(r"[ \t]*%s\s*=(?!=)" % re.escape(first), line)]
+    if not sets or indent(sets[-1]) != level or any(indent(line) > level for line in sets):
+        return None
+    made = PROBABILITY_NAMED.match(sets[-1])
+    return (assigned, sets[-1].strip()) if made and made.group("name") == first else None
+
+
+def _first_of(returned: str) -> str:
+    """The first of the values a return gives (`scores, deltas` -> `scores`; `(F.softmax(z, dim=-1), d)` ->
+    `F.softmax(z, dim=-1)`), by the commas outside brackets."""
+    text = returned.strip()
+    if text.startswith("(") and (args := arguments(text, 0)) is not None:
+        text = ",".join(args)
+    depth = 0
+    for k, c in enumerate(text):
+        depth += c in "([{"
+        depth -= c in ")]}"
+        if c == "," and depth == 0:
+            return text[:k].strip()
+    return text.strip()
 
 
 def _assigned(chosen: re.Match) -> str:

@@ -81,8 +81,12 @@ FAMILIES = (
     # The error Torch's CUDA check raised (cutorch in Torch7, and PyTorch's THC until it was removed: `__THCudaCheck`
     # raises "cuda runtime error (%d) : %s", then " at " the file and line -- https://github.com/pytorch/pytorch/blob/
     # a9bce336a079bb31dfbf085b1a1cffda0d18ad4d/aten/src/THC/THCGeneral.cpp): an error that ended the run, as Python's
-    # are, whether Lua printed it bare or PyTorch as a RuntimeError (the family above takes a device-side assert first)
-    _family(b"cuda runtime error (", rb"cuda runtime error \(\d+\) : [^\n]*?(?= at \S+:\d+|\s*$)", "python"),
+    # are, whether Lua printed it bare (`luajit: train.lua:110: cuda runtime error (2) : out of memory at ...`) or
+    # PyTorch as a RuntimeError (the family above takes a device-side assert first). As a program prints it, after a
+    # colon: not in a sentence, nor in the warning of a trainer that skipped the batch and went on (old fairseq's
+    # "ran out of memory with exception: cuda runtime error (2) : out of memory at ...; skipping batch").
+    _family(b"cuda runtime error (", rb"(?<=: )(?<!exception: )cuda runtime error \(\d+\) : [^\n;]*?(?= at \S+:\d+|;|\s*$)",
+            "python"),
     # Any other exception or warning line: the text after the class name.
     _family(b"Error: ", rb"\b[A-Z]\w*Error: *(?P<text>\S[^\n]*)", "python"),
     _family(b"Exception: ", rb"\b[A-Z]\w*Exception: *(?P<text>\S[^\n]*)", "python"),
