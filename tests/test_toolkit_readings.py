@@ -209,3 +209,48 @@ def test_a_device_side_assert_that_torch_raised_as_a_cuda_runtime_error_stays_th
     assert "device-side assert triggered" in d.evidence.messages
     assert d.evidence.messages["device-side assert triggered"][3] == "cuda"
     assert d.matches and d.matches[0].entry.id == "WR-320"
+
+
+# ---- quantization-aware training: the gradients of the module the copy was made from, cleared --------------------
+
+QAT_LOOP = """model.fuse_model(is_qat=True)
+model.qconfig = torch.ao.quantization.get_default_qat_qconfig("x86")
+qat_model = torch.ao.quantization.prepare_qat(model{inplace})
+optimizer = torch.optim.SGD(qat_model.parameters(), lr=1e-3, momentum=0.9)
+
+for epoch in range(8):
+    for i, (x, y) in enumerate(loader):
+        {cleared}.zero_grad()
+        loss = criterion(qat_model(x), y)
+        loss.backward()
+        optimizer.step()
+"""
+QAT_LOG = "".join(f"epoch {e} iter {i:3d} loss {v}\n" for e, i, v in
+                  [(0, 0, "0.3127"), (0, 100, "0.2690"), (0, 200, "0.9871"), (0, 300, "3.1986"), (1, 0, "14.8831"),
+                   (1, 100, "61.2207"), (1, 200, "347.5316"), (1, 250, "nan"), (1, 300, "nan")])
+
+
+def test_a_loop_that_clears_the_original_while_its_optimizer_holds_the_copy_never_clears_them():
+    loop = QAT_LOOP.format(inplace="", cleared="model")
+    # (the fact alone is half of one, a suspect beside the climb; with the words that a lower rate only put it off, the
+    # accumulating entry's face, it leads)
+    alone = diagnosis("My QAT fine-tune diverges after a few hundred iterations.\n\n" + loop + "\n" + QAT_LOG)
+    assert weighed_parts("My QAT fine-tune diverges.\n\n" + loop + QAT_LOG, "WR-260")["never-cleared"] > 0
+    assert [m.entry.id for m in alone.matches][:2] == ["WR-220", "WR-260"]
+    text = ("My QAT fine-tune diverges after a few hundred iterations; with lr 1e-4 it is the same, it just blows up "
+            "later.\n\n" + loop + "\n" + QAT_LOG)
+    d = diagnosis(text)
+    assert d.matches[0].entry.id == "WR-260"
+    said = next(e for e in d.matches[0].evidence if "copy of the model" in e)
+    assert "`qat_model = torch.ao.quantization.prepare_qat(model)`" in said and "`model.zero_grad()`" in said
+    assert not any("clears the gradients beside backward()" in a for a in d.matches[0].against)
+
+
+def test_clearing_the_copy_or_a_prepare_in_place_clears_what_the_optimizer_holds():
+    for inplace, cleared in (("", "optimizer"), ("", "qat_model"), (", inplace=True", "model")):
+        text = "My QAT fine-tune diverges.\n\n" + QAT_LOOP.format(inplace=inplace, cleared=cleared) + "\n" + QAT_LOG
+        assert not any("copy of the model" in e for m in diagnosis(text).matches for e in m.evidence), (inplace, cleared)
+    # (nor Accelerate's prepare, which wraps the same parameters)
+    text = ("My fine-tune diverges.\n\n" + QAT_LOOP.format(inplace="", cleared="model")
+            .replace("torch.ao.quantization.prepare_qat(model)", "accelerator.prepare(model)") + "\n" + QAT_LOG)
+    assert not any("copy of the model" in e for m in diagnosis(text).matches for e in m.evidence)

@@ -81,6 +81,37 @@ def optimizer_never_cleared(code: str) -> tuple[str, str] | None:
     return None if clears(rest) else (left[0], cleared[0])
 
 
+# ... or a loop that clears the gradients of a module the optimizer does not hold: the paste builds the optimizer on a
+# copy of the module (`qat_model = prepare_qat(model)`, whose default inplace=False deep-copies it, as
+# `copy.deepcopy(model)` does; torch.ao.quantization's prepare and prepare_qat), trains the copy and clears only the
+# original's (`model.zero_grad()`): the copy's gradients pile up as if nothing cleared them. Not a wrapper that shares
+# the module's parameters (DDP, `.to(device)`), nor a prepare told inplace=True.
+# (prepare by its module's name, torch.ao.quantization's or its alias's: Accelerate's `accelerator.prepare(model)` wraps
+# the same parameters)
+COPIED = lazy_regex.compile(r"(?m)^[ \t]*(?P<copy>[A-Za-z_]\w{0,40})\s*=\s*(?:(?:copy\.)?deepcopy|"
+                            r"(?:(?:torch\.)?(?:ao\.)?quantization\.|tq\.)?prepare_qat|"
+                            r"(?:(?:torch\.)?(?:ao\.)?quantization\.|tq\.)prepare)"
+                            r"\(\s*(?P<orig>[A-Za-z_]\w{0,40})\s*(?P<rest>[,)][^\n]{0,200})")
+
+
+def copy_cleared(code: str) -> tuple[str, str, str] | None:
+    """(the copy's assignment, the optimizer's, the original's zero_grad call) where the paste steps an optimizer built
+    on a copy's parameters and clears only the original's gradients; or None."""
+    for made in itertools.islice(COPIED.finditer(code), 5):
+        copy, orig = made.group("copy"), made.group("orig")
+        if copy == orig or re.search(r"\binplace\s*=\s*True\b", made.group("rest")):
+            continue
+        built = re.search(r"(?m)^[^\n#]*?(?P<opt>[A-Za-z_]\w{0,40})\s*=\s*[\w.]{1,60}\(\s*" + re.escape(copy)
+                          + r"\.parameters\(\)", code)
+        cleared = re.search(r"(?<![\w.])" + re.escape(orig) + r"\.zero_grad\([^()\n]{0,40}\)", code)
+        if not built or not cleared or not BACKWARD_STEP.search(code):
+            continue
+        rest = re.sub(r"(?<![\w.])" + re.escape(orig) + r"\.zero_grad\([^()\n]{0,40}\)", "", code)
+        if not clears(rest):
+            return made.group(0).strip(), built.group(0).strip(), cleared.group(0)
+    return None
+
+
 # ... or a loop that clears them once, before an inner loop that calls backward() and step() on every batch and clears
 # nothing (`optimizer.zero_grad()` once per epoch): every step in that loop carries the gradients of all the ones before
 CLEARED_OUTSIDE = lazy_regex.compile(r"(?m)^(?P<ind>[ \t]{0,40})(?![ \t#])[^\n]{0,200}?(?:zero_grad\(|\.grad\s*=\s*None)[^\n]*\n"
@@ -238,6 +269,12 @@ CLEARED_EACH_STEP = lazy_regex.compile(r"(?m)^(?P<indent>[ \t]{1,40})(?![ \t#])[
                                        r"(?:[^\n]*\n){0,6}?(?P=indent)(?![ \t])[^\n]{0,200}?\.backward\(|"
                                        r"^(?P<indent2>[ \t]{1,40})(?![ \t])[^\n]{0,200}?\.backward\([^\n]*\n"
                                        r"(?:[^\n]*\n){0,6}?(?P=indent2)(?![ \t#])[^\n]{0,200}?(?:zero_grad\(|\.grad\s*=\s*None)")
+
+
+def cleared_each_step(prose: str) -> bool:
+    """Does the pasted loop clear the gradients beside backward() (CLEARED_EACH_STEP) -- of what its optimizer holds, not
+    only of a module it copied them from (copy_cleared)?"""
+    return bool(CLEARED_EACH_STEP.search(prose)) and copy_cleared(code_of(prose)) is None
 
 
 def trainer_clears(ev: Evidence) -> str:

@@ -31,7 +31,7 @@ from .frozen_said import (dead_units_said, froze_after_jumps_said, one_output_un
                           width_changes_nothing_said)
 from .gradient_clearing import (ACCUMULATES, BACKWARD_STEP, GRAD_REQ_ADD, UNCALLED, accumulated_undivided,
                                 cleared_only_when, cleared_outside, clears, numpy_buffer_never_reset,
-                                optimizer_never_cleared)
+                                optimizer_never_cleared, copy_cleared)
 from .gradient_norms import activations_grow_with_depth, gradients_shrink_to_the_input, grads_said_zero, norms_below_clip
 from .input_scaling import (ALL_ZERO_INPUT, CONSTANT_FEATURE, DIVIDES_BY_STD, feature_scales_printed, per_item,
                             per_item_said, standardised_by_hand, std_division_warned)
@@ -301,6 +301,11 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
                                 "gradients are cleared nowhere in the paste" if uncalled else
                                 f"the pasted loop calls backward() and {steps} and clears the gradients nowhere in the "
                                 "paste (no zero_grad(), no `.grad = None`, no `.grad = 0`)")
+    elif went_wrong and (copied := copy_cleared(code_of(ev.prose))):
+        out["never-cleared"] = (f"the pasted loop steps an optimizer built on a copy of the model (`{copied[0]}`, then "
+                                f"`{copied[1]}...`) and clears only the original's gradients (`{copied[2]}`): the copy's "
+                                "are cleared nowhere, so each backward() adds to them and every step applies the sum of "
+                                "all the gradients since the start")
     elif went_wrong and ".backward(" in ev.prose and (pair := optimizer_never_cleared(code_of(ev.prose))):
         out["never-cleared"] = (f"the pasted loop steps {pair[0]} and {pair[1]}, and clears {pair[1]}'s gradients but "
                                 f"never {pair[0]}'s (no `{pair[0]}.zero_grad()` in the paste): each backward() adds to what "

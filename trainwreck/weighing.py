@@ -22,7 +22,7 @@ from .data_checked import inputs_only
 from .data_values import (INPUT_NAN_WORDS, MASK_255_WORDS, MASK_SCALED_WORDS, ONE_CLASS_IOU_WORDS, RAW_PIXEL_WORDS,
                           UNLABELLED_WORDS)
 from .exp_limits import EXP_OVERFLOW_WORDS
-from .gradient_clearing import CLEARED_EACH_STEP, UNCLEARED_WORDS, gradients_fresh, trainer_clears, whole_loop_steps
+from .gradient_clearing import UNCLEARED_WORDS, cleared_each_step, gradients_fresh, trainer_clears, whole_loop_steps
 from .gradient_norms import (ACTIVATIONS_GROW_WORDS, CLIP_LATE_WORDS, CLIP_UNENGAGED_WORDS, FIRST_LAYERS_WORDS,
                              grads_said_zero)
 from .hidden_activation import no_zero_side
@@ -555,7 +555,7 @@ def context_of(ev: Evidence, w: Weigher, sig: Signature, weights: Weights, zero:
                     lr_tried(ev.prose), precision_tried(ev.prose), unjudged, impossible,
                     bool(impossible) or (negative_shown(ev, words) and loss_kind(ev.prose) != "likelihood"),
                     "fp16" in words and not bf16_only(ev.prose) and bool(half_shown or not HALF_SHOWN.search(ev.prose)),
-                    printed, trainer_clears(ev), bool(CLEARED_EACH_STEP.search(ev.prose)), gradients_fresh(ev.prose),
+                    printed, trainer_clears(ev), cleared_each_step(ev.prose), gradients_fresh(ev.prose),
                     classifier_shown(ev), regressor, half_precision_denied(ev.prose, words), half_shown,
                     scaled,
                     tuple((seen[1], key) for key, seen in ev.messages.items() if NUMPY_INF.match(seen[2])), words, sentences,
