@@ -14,6 +14,9 @@ from typing import Any, Union
 from . import regex_literals
 
 
+WARM = 2          # a pattern's calls before its literals are read (LazyPattern)
+
+
 class LazyPattern:
     """Stands for `re.compile(pattern, flags)`: the same methods, and the pattern compiled by the first of them
     called. `pattern` and `flags` are the arguments given (re.compile's own `flags` adds re.UNICODE to a str pattern's),
@@ -21,22 +24,32 @@ class LazyPattern:
     `PATTERN.compiled()` to what needs one, and ask `PATTERN.made(match)` what `match.re is PATTERN` would ask.
 
     A text that holds none of the literals every match of the pattern holds (regex_literals) is answered without
-    running the pattern: most of the patterns that read a report find nothing in it."""
+    running the pattern: most of the patterns that read a report find nothing in it. The literals are read from a
+    parse of the pattern as long as re.compile's own, so only for a pattern asked more than WARM times: one
+    `trainwreck diagnose` of a short report asks most of its patterns once or twice, and a parse would cost more than
+    the searches it saves; a process that reads many reports (the tests, the benchmarks) asks them thousands of times."""
 
-    __slots__ = ("pattern", "flags", "_compiled", "_need")
+    __slots__ = ("pattern", "flags", "_compiled", "_need", "_asked")
 
     def __init__(self, pattern: str, flags: int = 0) -> None:
-        self.pattern, self.flags, self._compiled, self._need = pattern, flags, None, None
+        self.pattern, self.flags, self._compiled = pattern, flags, None
+        self._need: tuple | bool | None = None         # the literals; False where none are known; None: not read yet
+        self._asked = 0
 
     def compiled(self) -> re.Pattern:
         if self._compiled is None:
             self._compiled = re.compile(self.pattern, self.flags)
-            self._need = regex_literals.required(self.pattern, self.flags)
         return self._compiled
 
     def _cannot_match(self, string: Any) -> bool:
+        need = self._need
+        if need is None:
+            self._asked += 1
+            if self._asked <= WARM:
+                return False
+            need = self._need = regex_literals.required(self.pattern, self.flags) or False
         # (`type(...) is str`: a bytes text holds no str literal)
-        return self._need is not None and type(string) is str and regex_literals.absent(self._need, string)
+        return need is not False and type(string) is str and regex_literals.absent(need, string)
 
     def search(self, string: Any, *args: Any, **kwargs: Any) -> re.Match | None:
         compiled = self._compiled or self.compiled()
