@@ -111,6 +111,15 @@ def test_a_text_without_the_literals_is_answered_without_the_pattern():
         assert pattern.search("epoch 3 loss=nan") is None
     assert pattern._need is None
     assert pattern.search("epoch 3 loss=nan") is None and pattern._need == ((), ("grad",))
+    # (a pattern with no literal to look for settles on False, read once: code_review_s69b)
+    bare = compile_lazily(r"\d+")
+    for _ in range(WARM + 3):
+        assert bare.search("epoch 3").group(0) == "3"
+    assert bare._need is False and bare._asked == WARM + 1
+    # (a long text has the literals read at its first call)
+    long = compile_lazily(r"\bgrad norm\b")
+    from trainwreck.lazy_regex import LONG_TEXT
+    assert long.search("x" * LONG_TEXT) is None and long._need == (("grad norm",), ())
 
     class Refuses:                      # (the compiled pattern, asked only where a literal is there)
         def __getattr__(self, name):

@@ -250,7 +250,99 @@ def test_clearing_the_copy_or_a_prepare_in_place_clears_what_the_optimizer_holds
     for inplace, cleared in (("", "optimizer"), ("", "qat_model"), (", inplace=True", "model")):
         text = "My QAT fine-tune diverges.\n\n" + QAT_LOOP.format(inplace=inplace, cleared=cleared) + "\n" + QAT_LOG
         assert not any("copy of the model" in e for m in diagnosis(text).matches for e in m.evidence), (inplace, cleared)
+    # (nor a prepare told inplace=True on the next line, or by its place -- code_review_s69b F2)
+    for call in ("torch.ao.quantization.prepare_qat(model,\n    inplace=True)", "torch.ao.quantization.prepare_qat(model, None, True)"):
+        text = ("My QAT fine-tune diverges.\n\n" + QAT_LOOP.format(inplace="", cleared="model")
+                .replace("torch.ao.quantization.prepare_qat(model)", call) + "\n" + QAT_LOG)
+        assert not any("copy of the model" in e for m in diagnosis(text).matches for e in m.evidence), call
+    # (nor where the name `model` is a function's parameter, handed the copy, nor an EMA's copy whose parameters no
+    # stepped optimizer holds -- code_review_s69b F1)
+    handed = QAT_LOOP.format(inplace="", cleared="model").replace(
+        "for epoch in range(8):\n    for i, (x, y) in enumerate(loader):\n        model.zero_grad()\n        loss = criterion(qat_model(x), y)",
+        "def train_one_epoch(model, loader):\n    for i, (x, y) in enumerate(loader):\n        model.zero_grad()\n        loss = criterion(model(x), y)")
+    assert "def train_one_epoch(model" in handed
+    ema = ("ema_model = copy.deepcopy(model)\noptimizer = torch.optim.Adam(model.parameters(), lr=1e-3)\n"
+           "ema_params = list(ema_model.parameters())\nfor x, y in loader:\n    model.zero_grad()\n"
+           "    loss = criterion(model(x), y)\n    loss.backward()\n    optimizer.step()\n")
+    for code in (handed, ema):
+        text = "My fine-tune diverges.\n\n" + code + "\n" + QAT_LOG
+        assert not any("copy of the model" in e for m in diagnosis(text).matches for e in m.evidence), code[:40]
     # (nor Accelerate's prepare, which wraps the same parameters)
     text = ("My fine-tune diverges.\n\n" + QAT_LOOP.format(inplace="", cleared="model")
             .replace("torch.ao.quantization.prepare_qat(model)", "accelerator.prepare(model)") + "\n" + QAT_LOG)
     assert not any("copy of the model" in e for m in diagnosis(text).matches for e in m.evidence)
+
+
+# ---- fastai: a fit call's rate, into the Adam its Learner builds ---------------------------------------------------
+
+FASTAI_TABLE = """epoch     train_loss  valid_loss  accuracy  time
+0         2.318810    2.291307    0.112500  00:41
+1         4.911245    9.620318    0.099000  00:41
+2         13.50762    nan         0.100000  00:41
+3         nan         nan         0.100000  00:41
+"""
+
+
+def test_a_fastai_fit_at_a_rate_far_past_adams_default_is_a_rate_too_high():
+    text = ("My resnet goes nan with fastai.\n\nlearn = vision_learner(dls, resnet34, metrics=accuracy)\n"
+            "learn.fit_one_cycle(4, 0.5)\n\n" + FASTAI_TABLE)
+    parts = weighed_parts(text, "WR-220")
+    assert parts.get("adaptive-rate-high", 0) > 0
+    said = next(e for e in diagnosis(text).matches[0].evidence if "fastai learner" in e)
+    assert "`.fit_one_cycle(4, 0.5)`" in said and "500 times Adam's default rate" in said
+    for call in ("learn.fine_tune(4, base_lr=0.3)", "learn.fit_one_cycle(4, lr_max=slice(0.2))"):
+        assert weighed_parts(text.replace("learn.fit_one_cycle(4, 0.5)", call), "WR-220").get("adaptive-rate-high", 0) > 0
+
+
+def test_a_fastai_rate_at_its_default_or_with_sgd_is_no_such_rate():
+    base = "My resnet goes nan with fastai.\n\nlearn = vision_learner(dls, resnet34, metrics=accuracy{opt})\n{fit}\n\n"
+    for opt, fit in (("", "learn.fit_one_cycle(4, 3e-3)"), ("", "learn.fine_tune(4)"),
+                     (", opt_func=SGD", "learn.fit_one_cycle(4, 0.5)")):
+        text = base.format(opt=opt, fit=fit) + FASTAI_TABLE
+        assert "adaptive-rate-high" not in weighed_parts(text, "WR-220"), (opt, fit)
+    # (nor a fit call of another library's, with no fastai learner in the paste)
+    text = "My model goes nan.\n\nmodel.fit(4, 0.5)\n\n" + FASTAI_TABLE
+    assert "adaptive-rate-high" not in weighed_parts(text, "WR-220")
+
+
+# ---- a mask made in the scores' float16 on its own line, then scaled by -1e9 where it is added ----------------------
+
+HALF_MASK = """model = GPT(cfg).to(device).half()
+
+def forward(self, x, attn_mask):
+    att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+    keep = self.causal[:, :, :T, :T] * attn_mask[:, None, None, :].to(att.dtype)
+    att = att + (1.0 - keep) * -1e9
+    att = F.softmax(att, dim=-1)
+"""
+HALF_LOG = "".join(f"step {s:5d} | loss nan | lr 6.00e-06\n" for s in (0, 50, 100, 150))
+
+
+def test_a_mask_made_in_float16_then_scaled_past_its_range_is_the_masked_row_and_full_precision_its_check():
+    text = ("My GPT's loss is nan from step 0 after model.half(); in float32 it trains fine.\n\n" + HALF_MASK + "\n"
+            + HALF_LOG)
+    parts = weighed_parts(text, "WR-070")
+    assert parts.get("masked-inf", 0) > 0 and parts.get("full-precision", 0) > 0
+    d = diagnosis(text)
+    assert d.matches[0].entry.id == "WR-070"
+    assert any("`att = att + (1.0 - keep) * -1e9`" in e for e in d.matches[0].evidence)
+
+
+def test_a_mask_made_in_float32_or_added_to_another_name_is_finite_there():
+    for change in (("attn_mask[:, None, None, :].to(att.dtype)", "attn_mask[:, None, None, :].float()"),
+                   ("att = att + (1.0 - keep) * -1e9", "bias = other + (1.0 - keep) * -1e9")):
+        text = ("My GPT's loss is nan from step 0 after model.half(); in float32 it trains fine.\n\n"
+                + HALF_MASK.replace(*change) + "\n" + HALF_LOG)
+        assert "masked-inf" not in weighed_parts(text, "WR-070"), change
+
+
+# ---- PaddlePaddle's `loss is:` lines: a dialect only where two counted lines say so ----------------------------------
+
+def test_one_sentence_with_loss_is_above_another_tools_log_leaves_that_log_to_its_own_dialect():
+    from trainwreck.logscan import scan_text
+    keyed = "".join(f"Epoch {e}, loss={v}\n" for e, v in enumerate(["0.9", "0.8", "0.7", "nan", "nan"], 1))
+    ev = scan_text("Why my loss is: nan\n" + keyed)
+    assert ev.dialect == "lines with a loss key" and ev.count == 5 and str(ev.first_nonfinite_at) == "epoch 4"
+    paddle = scan_text("epoch_id: 0, batch_id: 0, loss is: [0.69]\nepoch_id: 0, batch_id: 100, loss is: [0.51]\n"
+                       "epoch_id: 1, batch_id: 0, loss is: [nan]\n")
+    assert paddle.dialect.startswith("lines of `loss is:` values") and str(paddle.first_nonfinite_at) == "epoch 1, batch 0"

@@ -64,6 +64,9 @@ MASK_ADDED_PAST_FP16 = lazy_regex.compile(_IN_SCORES_DTYPE + r"[^\n*]{0,20}?\*\s
                                           + _PAST_FP16 + r"\s*\*\s*[^\n*]{0,40}?"
                                           + _IN_SCORES_DTYPE.replace("?P<of>", "?P<of2>").replace("?P<like>", "?P<like2>"))
 IN_FLOAT32 = lazy_regex.compile(r"autocast\([^()\n]{0,80}enabled\s*=\s*False")
+# ... or made in that dtype on a line of its own, then scaled where it is added (`keep = causal * attn_mask.to(att.dtype)`,
+# then `att = att + (1.0 - keep) * -1e9`): the name, and the name it took the dtype of
+MASK_MADE_IN_DTYPE = lazy_regex.compile(r"(?m)^[ \t]*(?P<mask>[A-Za-z_]\w{0,30})[ \t]*=[^\n]{0,120}?" + _IN_SCORES_DTYPE)
 
 
 def mask_added_past_fp16(code: str) -> re.Match | None:
@@ -79,6 +82,25 @@ def mask_added_past_fp16(code: str) -> re.Match | None:
         if name != "self" and re.search(rf"\b{n}\s*\+|\+\s*{n}\b", after) \
                 and not re.search(rf"\b{n}\s*=[^\n]*\.float\(\)|\b{n}\.float\(\)", code):
             return m
+    for made in itertools.islice(MASK_MADE_IN_DTYPE.finditer(code), 10):
+        name = made.group("of") or made.group("like")
+        if name == "self":
+            continue
+        # (within the next five lines: `x + (1.0 - mask) * -1e9` or `x + -1e9 * (1 - mask)`, x the name whose dtype it
+        # took, or any x where the mask is float16 by name)
+        x = re.escape(name) if name else r"[A-Za-z_]\w{0,30}"
+        mask = re.escape(made.group("mask"))
+        end = made.end()
+        for _ in range(6):
+            end = code.find("\n", end + 1)
+            if end < 0:
+                end = len(code)
+                break
+        # (searched in the code itself, within those lines: the match's place is the code's, for the line it quotes)
+        added = re.compile(rf"(?<![\w.]){x}\s*\+\s*(?:\(\s*1(?:\.0*)?\s*-\s*{mask}\s*\)\s*\*\s*{_PAST_FP16}|"
+                           rf"{_PAST_FP16}\s*\*\s*\(\s*1(?:\.0*)?\s*-\s*{mask}\s*\))").search(code, made.end(), end)
+        if added and not (name and re.search(rf"\b{x}\s*=[^\n]*\.float\(\)|\b{x}\.float\(\)", code)):
+            return added
     return None
 # - A log of a probability with nothing to keep it off 0 (`np.log(1 - y_hat)`, a binary cross-entropy's,
 #   `tf.log(tf.sigmoid(z))`, `torch.log(p)` where the paste makes p with a sigmoid or a softmax): a probability that
@@ -948,6 +970,13 @@ def log_by_hand_said(prose: str) -> str:
             or denied_before(prose, m.start(), 30):
         return ""
     return " ".join(m.group(0).split())
+
+
+def masked_past_half(prose: str) -> bool:
+    """Is the paste's masked-row construct a constant past float16's range (MASKED_PAST_FP16, mask_added_past_fp16), not
+    a -inf, which is -inf in any dtype?"""
+    code = code_of(prose)
+    return not MASKED_INF.search(code) and bool(MASKED_PAST_FP16.search(code) or mask_added_past_fp16(code))
 
 
 @functools.lru_cache(maxsize=4)      # (asked by the printed facts and by the overflow a printed logit shows; read only)

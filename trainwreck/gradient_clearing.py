@@ -12,6 +12,7 @@ import functools
 import itertools
 import re
 
+from .brackets import arguments
 from .breaking_constructs import code_of
 from .code_blocks import indent
 from .logscan import Evidence, dialects
@@ -81,35 +82,53 @@ def optimizer_never_cleared(code: str) -> tuple[str, str] | None:
     return None if clears(rest) else (left[0], cleared[0])
 
 
-# ... or a loop that clears the gradients of a module the optimizer does not hold: the paste builds the optimizer on a
-# copy of the module (`qat_model = prepare_qat(model)`, whose default inplace=False deep-copies it, as
-# `copy.deepcopy(model)` does; torch.ao.quantization's prepare and prepare_qat), trains the copy and clears only the
-# original's (`model.zero_grad()`): the copy's gradients pile up as if nothing cleared them. Not a wrapper that shares
-# the module's parameters (DDP, `.to(device)`), nor a prepare told inplace=True.
-# (prepare by its module's name, torch.ao.quantization's or its alias's: Accelerate's `accelerator.prepare(model)` wraps
-# the same parameters)
-COPIED = lazy_regex.compile(r"(?m)^[ \t]*(?P<copy>[A-Za-z_]\w{0,40})\s*=\s*(?:(?:copy\.)?deepcopy|"
+# ... or a loop that clears the gradients of a module the optimizer does not hold: the paste builds the optimizer it
+# steps on a copy of the module (`qat_model = prepare_qat(model)`, whose default inplace=False deep-copies it, as
+# `copy.deepcopy(model)` does; torch.ao.quantization's prepare and prepare_qat: `if not inplace: model =
+# copy.deepcopy(model)` in torch/ao/quantization/quantize.py), trains the copy and clears only the original's
+# (`model.zero_grad()`): the copy's gradients pile up as if nothing cleared them. Not a wrapper that shares the module's
+# parameters (DDP, `.to(device)`, Accelerate's prepare), nor a prepare told inplace=True (by name or by place: prepare's
+# second argument, prepare_qat's third), nor where an optimizer on the original's parameters is stepped too, the name is
+# bound again after the copy (`model = qat_model`), or a function takes the name as a parameter (`def
+# train_one_epoch(model, ...)`, called with the copy).
+COPIED = lazy_regex.compile(r"(?m)^[ \t]*(?P<copy>[A-Za-z_]\w{0,40})\s*=\s*(?P<call>(?:copy\.)?deepcopy|"
                             r"(?:(?:torch\.)?(?:ao\.)?quantization\.|tq\.)?prepare_qat|"
                             r"(?:(?:torch\.)?(?:ao\.)?quantization\.|tq\.)prepare)"
-                            r"\(\s*(?P<orig>[A-Za-z_]\w{0,40})\s*(?P<rest>[,)][^\n]{0,200})")
+                            r"(?P<open>\()\s*(?P<orig>[A-Za-z_]\w{0,40})\s*[,)]")
+
+
+def _stepped_on(code: str, module: str) -> list[tuple[str, str]]:
+    """(the optimizer's name, its assignment) of each optimizer the code builds on the module's parameters and steps."""
+    built = re.finditer(r"(?m)^[^\n#]*?(?<![\w.])(?P<opt>[A-Za-z_]\w{0,40})\s*=\s*[\w.]{1,60}\(\s*" + re.escape(module)
+                        + r"\.parameters\(\)", code)
+    return [(b.group("opt"), b.group(0).strip()) for b in itertools.islice(built, 5)
+            if re.search(r"(?<![\w.])" + re.escape(b.group("opt")) + r"\.step\(", code)]
 
 
 def copy_cleared(code: str) -> tuple[str, str, str] | None:
-    """(the copy's assignment, the optimizer's, the original's zero_grad call) where the paste steps an optimizer built
-    on a copy's parameters and clears only the original's gradients; or None."""
+    """(the copy's assignment, the stepped optimizer's, the original's zero_grad call) where the paste steps an optimizer
+    built on a copy's parameters and clears only the original's gradients; or None."""
     for made in itertools.islice(COPIED.finditer(code), 5):
         copy, orig = made.group("copy"), made.group("orig")
-        if copy == orig or re.search(r"\binplace\s*=\s*True\b", made.group("rest")):
+        args = arguments(code, made.start("open"), across_lines=True) or []
+        place = 2 if made.group("call").endswith("prepare_qat") else 1 if made.group("call").endswith("prepare") else 0
+        in_place = any(re.fullmatch(r"\s*inplace\s*=\s*True\s*", a) for a in args) \
+            or (place and len(args) > place and args[place].strip() == "True")
+        o = re.escape(orig)
+        if copy == orig or in_place or not BACKWARD_STEP.search(code) or _stepped_on(code, orig) \
+                or re.search(rf"(?m)^[ \t]*{o}\s*=(?!=)", code[made.end():]) \
+                or re.search(rf"\bdef\s+\w+\s*\([^)]*(?<![\w.]){o}\b", code):
             continue
-        built = re.search(r"(?m)^[^\n#]*?(?P<opt>[A-Za-z_]\w{0,40})\s*=\s*[\w.]{1,60}\(\s*" + re.escape(copy)
-                          + r"\.parameters\(\)", code)
-        cleared = re.search(r"(?<![\w.])" + re.escape(orig) + r"\.zero_grad\([^()\n]{0,40}\)", code)
-        if not built or not cleared or not BACKWARD_STEP.search(code):
-            continue
-        rest = re.sub(r"(?<![\w.])" + re.escape(orig) + r"\.zero_grad\([^()\n]{0,40}\)", "", code)
-        if not clears(rest):
-            return made.group(0).strip(), built.group(0).strip(), cleared.group(0)
+        stepped = _stepped_on(code, copy)
+        cleared = re.search(rf"(?<![\w.]){o}\.zero_grad\([^()\n]{{0,40}}\)", code)
+        if stepped and cleared and not clears(re.sub(rf"(?<![\w.]){o}\.zero_grad\([^()\n]{{0,40}}\)", "", code)):
+            return _call_line(code, made), stepped[0][1], cleared.group(0)
     return None
+
+
+def _call_line(code: str, made: re.Match) -> str:
+    end = code.find("\n", made.start())
+    return code[made.start():end if end >= 0 else len(code)].strip()
 
 
 # ... or a loop that clears them once, before an inner loop that calls backward() and step() on every batch and clears

@@ -14,7 +14,8 @@ from typing import Any, Union
 from . import regex_literals
 
 
-WARM = 2          # a pattern's calls before its literals are read (LazyPattern)
+WARM = 2          # a pattern's calls before its literals are read (LazyPattern) ...
+LONG_TEXT = 20_000  # ... unless it is asked of a text this long
 
 
 class LazyPattern:
@@ -25,9 +26,10 @@ class LazyPattern:
 
     A text that holds none of the literals every match of the pattern holds (regex_literals) is answered without
     running the pattern: most of the patterns that read a report find nothing in it. The literals are read from a
-    parse of the pattern as long as re.compile's own, so only for a pattern asked more than WARM times: one
-    `trainwreck diagnose` of a short report asks most of its patterns once or twice, and a parse would cost more than
-    the searches it saves; a process that reads many reports (the tests, the benchmarks) asks them thousands of times."""
+    parse of the pattern as long as re.compile's own, so only for a pattern asked more than WARM times, or asked of a
+    LONG_TEXT: one `trainwreck diagnose` of a short report asks most of its patterns once or twice, and a parse would
+    cost more than the searches it saves; a process that reads many reports (the tests, the benchmarks) asks them
+    thousands of times, and one long paste makes each search long."""
 
     __slots__ = ("pattern", "flags", "_compiled", "_need", "_asked")
 
@@ -42,14 +44,16 @@ class LazyPattern:
         return self._compiled
 
     def _cannot_match(self, string: Any) -> bool:
+        if type(string) is not str:            # (a bytes text holds no str literal)
+            return False
         need = self._need
         if need is None:
             self._asked += 1
-            if self._asked <= WARM:
+            # (a long text's search costs more than the parse: read the literals for it at once)
+            if self._asked <= WARM and len(string) < LONG_TEXT:
                 return False
             need = self._need = regex_literals.required(self.pattern, self.flags) or False
-        # (`type(...) is str`: a bytes text holds no str literal)
-        return need is not False and type(string) is str and regex_literals.absent(need, string)
+        return need is not False and regex_literals.absent(need, string)
 
     def search(self, string: Any, *args: Any, **kwargs: Any) -> re.Match | None:
         compiled = self._compiled or self.compiled()

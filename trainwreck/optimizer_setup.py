@@ -105,13 +105,38 @@ RATE_A_FACTOR = lazy_regex.compile(r"(?i)\bnoam\b|decay_method|rsqrt|inverse_sqr
 _NAMES = {name.lower(): name for name in ("Adam", "AdamW", "Adamax", "NAdam", "RMSprop")}
 
 
+# ... or fastai's: its Learner builds Adam unless told otherwise (`opt_func=Adam`, fastai/learner.py) and takes the
+# rate in its fit calls -- `learn.fine_tune(6, base_lr=0.2)` (2e-3 unless given: fastai/callback/schedule.py at
+# https://github.com/fastai/fastai/blob/b273fbb32d075ef1d6fd372687b5f56564cead9a/fastai/callback/schedule.py#L161),
+# `fit_one_cycle(5, lr_max=0.3)`, `fit_one_cycle(5, 0.3)`, `fit_one_cycle(5, slice(0.3))` -- in a paste that builds a
+# fastai learner and hands it no other optimizer (`opt_func=SGD`)
+FASTAI_LEARNER = lazy_regex.compile(r"\b(?:vision_learner|cnn_learner|unet_learner|tabular_learner|text_classifier_learner|"
+                                    r"language_model_learner|collab_learner)\(|\bfrom fastai\b")
+_FASTAI_FIT = r"\.(?:fine_tune|fit_one_cycle|fit_flat_cos|fit_sgdr|fit)\("
+_FASTAI_LR = r"(?:slice\(\s*)?(?P<rate>(?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?)(?![\w.])(?:\s*\))?\s*[,)]"
+FASTAI_RATE = lazy_regex.compile(_FASTAI_FIT + r"\s*\d+\s*,\s*(?:(?:base_lr|lr_max|lr)\s*=\s*)?" + _FASTAI_LR + "|"
+                                 + _FASTAI_FIT + r"[^()\n]{0,120}?\b(?:base_lr|lr_max|lr)\s*=\s*"
+                                 + _FASTAI_LR.replace("?P<rate>", "?P<rate2>"))
+OTHER_OPT_FUNC = lazy_regex.compile(r"\bopt_func\s*=\s*(?!Adam\b)")
+
+
+def _fastai_rate(prose: str) -> tuple[re.Match, str] | None:
+    """fastai's fit call with a rate of HIGH_ADAPTIVE_AT or more, in a paste that builds a fastai learner on its default
+    Adam; or None."""
+    if not FASTAI_LEARNER.search(prose) or OTHER_OPT_FUNC.search(prose):
+        return None
+    return next(((m, m.group("rate") or m.group("rate2")) for m in itertools.islice(FASTAI_RATE.finditer(prose), 10)
+                 if float(m.group("rate") or m.group("rate2")) >= HIGH_ADAPTIVE_AT), None)
+
+
 def high_adaptive_rate(prose: str) -> str:
     m = next((m for m in HIGH_ADAPTIVE_RATE.finditer(prose) if float(m.group("rate")) >= HIGH_ADAPTIVE_AT), None)
     named = _rate_named(prose) if m is None else None
     config = next((c for c in itertools.islice(HIGH_ADAPTIVE_CONFIG.finditer(prose), 5)
                    if float(c.group("rate") or c.group("rate2")) >= HIGH_ADAPTIVE_AT), None) \
         if m is None and named is None and not RATE_A_FACTOR.search(prose) else None
-    if m is None and named is None and config is None:
+    fastai = _fastai_rate(prose) if m is None and named is None and config is None else None
+    if m is None and named is None and config is None and fastai is None:
         return ""
     if named:
         m, rate = named
@@ -119,11 +144,15 @@ def high_adaptive_rate(prose: str) -> str:
     elif config:
         m, rate = config, config.group("rate") or config.group("rate2")
         opt = _NAMES[(config.group("opt") or config.group("opt2")).lower()]
+    elif fastai:
+        (m, rate), opt = fastai, "Adam"
     else:
         opt, rate = m.group("opt"), m.group("rate")
     default = ADAPTIVE_DEFAULTS[opt.lower()]
-    how = "the paste's configuration names" if config else "the paste builds"
-    return (f"{how} {opt} with a learning rate of {rate} (`{' '.join(m.group(0).split())}`): an adaptive "
+    how = (f"the paste's configuration names {opt}" if config else
+           "the paste trains a fastai learner, whose optimizer is Adam unless told otherwise," if fastai else
+           f"the paste builds {opt}")
+    return (f"{how} with a learning rate of {rate} (`{' '.join(m.group(0).split())}`): an adaptive "
             f"optimiser's step for each weight is set by the rate, not the gradient's size (up to about the rate, "
             f"and near it while a gradient keeps its sign), so {rate} is "
             f"{float(rate) / default:.3g} times {opt}'s default rate ({default:g} in PyTorch; Keras's is no larger) "

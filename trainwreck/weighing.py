@@ -17,7 +17,7 @@ from .entry import TRACES, Entry, template_pattern
 from .logscan import Evidence, MessageFinder
 from .logscan.scale_zero import MESSAGE, SAME_AS, WHY
 from .logscan.stops import names_no_cause
-from .breaking_constructs import LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, PAIRWISE, SINGULAR_SLOPE_WORDS
+from .breaking_constructs import LOG_OF_ZERO_WORDS, MASKED_SOFTMAX_WORDS, PAIRWISE, SINGULAR_SLOPE_WORDS, masked_past_half
 from .data_checked import inputs_only
 from .data_values import (INPUT_NAN_WORDS, MASK_255_WORDS, MASK_SCALED_WORDS, ONE_CLASS_IOU_WORDS, RAW_PIXEL_WORDS,
                           UNLABELLED_WORDS)
@@ -1041,6 +1041,13 @@ def weigh(entry: Entry, c: Context, w: Weigher, weights: Weights) -> tuple[dict[
         else:
             parts["full-precision"] = -W_TRIED
             against.append(f"the report says the run fails in full precision too (\"{said}\")")
+    # ... and the float16 face of a masked softmax's: a mask constant past float16's range in the paste, in a run that
+    # goes well out of float16, is that constant's -inf there (the same check, done)
+    elif tried == "helped" and entry.id in w.masked_softmax and "masked-inf" in c.printed and not c.half_denied \
+            and masked_past_half(ev.prose):
+        parts["full-precision"] = W_PRINTED
+        evidence.append(f"the report says the run goes well out of float16 (\"{shown(sentence, 100, quote=False)}\"): "
+                        "the mask's constant is finite in float32 and -inf in float16")
     if c.half_denied and entry.id in w.precision:
         parts["precision"] = -W_SAID_HALF
         against.append("the report says the run does not compute in half precision")

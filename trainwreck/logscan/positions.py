@@ -13,19 +13,19 @@ from dataclasses import dataclass, replace
 from .numbers import keyed, to_float
 
 # `Epoch 3/10`, `Epoch [9/10]`, `epoch 001:`, `'epoch': 0.42`, `EPOCH 006`, `Epoch[1]`, `Epoch(train) [1]`, and the
-# short `ep 1` a hand-written loop prints (before its number only: not `eps`).
+# short `ep 1` a hand-written loop prints (before its number only: not `eps`), and PaddlePaddle's tutorials' `epoch_id: 1`.
 # Not the end of a metric's name: Lightning's `train_loss_epoch=2.9` is a loss, not epoch 2.9. Nor a count per epoch,
 # a setting printed once: `steps/epoch=2906`, `iters per epoch: 500` (a logger's `train/epoch` is an epoch).
 EPOCH = re.compile(rb"(?<![A-Za-z_])(?<!steps/)(?<!step/)(?<!iters/)(?<!iter/)(?<!batches/)(?<!batch/)(?<!its/)"
-                   rb"(?<!per )(?:[Ee]poch|EPOCH|(?:[Ee]p|EP)(?=[ \t]*(?:[:=#][ \t]*)?\d))(?:\(train\))?['\"]?[ \t]*(?:[:=#][ \t]*)?(?:[\[(][ \t]*)?(\d+(?:\.\d+)?)(?!\d)(?!\.?\d*%)"
+                   rb"(?<!per )(?:[Ee]poch|EPOCH|(?:[Ee]p|EP)(?=[ \t]*(?:[:=#][ \t]*)?\d))(?:_id)?(?:\(train\))?['\"]?[ \t]*(?:[:=#][ \t]*)?(?:[\[(][ \t]*)?(\d+(?:\.\d+)?)(?!\d)(?!\.?\d*%)"
                    rb"(?:[ \t]*(?:/|of)[ \t]*(\d+))?")
 # `step 1100`, `Step [100/600]`, `iteration   100/  5000`, `it 3500` (not tqdm's `3500it [01:10`),
-# `BATCH[0020/3150]`, `num_updates=100`, `Iter(train) [  50/1000]`. Not a bar's share done: `Steps:  2%|` is not
+# `BATCH[0020/3150]`, `num_updates=100`, `Iter(train) [  50/1000]`, `batch_id: 100`. Not a bar's share done: `Steps:  2%|` is not
 # step 2 (the count is the bar's `100/6000`); nor is `Epoch:  33%|` epoch 33.
 # Nor `train_loss_step=2.850`, nor a decimal: a counter is a whole number, maybe with thousands separators
 # (`step 9,050`).
 # (each run of spaces after a character it needs, not two runs side by side: that split a long run every way)
-STEP = re.compile(rb"(?<![A-Za-z_])(step|iter|iteration|(?<!\d)it|batch|update|num_updates|global_step)s?(?:\(train\))?['\"]?[ \t]*"
+STEP = re.compile(rb"(?<![A-Za-z_])(step|iter|iteration|(?<!\d)it|batch|update|num_updates|global_step)s?(?:_id)?(?:\(train\))?['\"]?[ \t]*"
                   rb"(?:[:=#][ \t]*)?(?:[\[(][ \t]*)?(\d{1,3}(?:,\d{3})+(?![\d.])|\d+)(?!\d|\.\d|%)"
                   rb"(?:[ \t]*/[ \t]*(\d{1,3}(?:,\d{3})+(?![\d.])|\d+))?", re.I)
 # A bare count of a progress bar or a logger: `[150/4867]`, `32/32 [===`, `50/100 [00:01`,
