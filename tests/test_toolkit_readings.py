@@ -346,3 +346,62 @@ def test_one_sentence_with_loss_is_above_another_tools_log_leaves_that_log_to_it
     paddle = scan_text("epoch_id: 0, batch_id: 0, loss is: [0.69]\nepoch_id: 0, batch_id: 100, loss is: [0.51]\n"
                        "epoch_id: 1, batch_id: 0, loss is: [nan]\n")
     assert paddle.dialect.startswith("lines of `loss is:` values") and str(paddle.first_nonfinite_at) == "epoch 1, batch 0"
+
+
+# ---- reinforcement learning: an actor that ends in a softmax handed to Categorical(logits=), a nan printed in an
+# error, and a policy loss below zero -----------------------------------------------------------------------------
+
+ACTOR = """class Agent(nn.Module):
+    def __init__(self, obs_dim, n_actions):
+        super().__init__()
+        self.actor = nn.Sequential(
+            nn.Linear(obs_dim, 64),
+            nn.Tanh(),
+            nn.Linear(64, n_actions),
+            {last}
+        )
+
+    def get_action(self, x):
+        logits = self.actor(x)
+        probs = Categorical(logits=logits)
+        return probs.sample()
+"""
+
+
+def test_an_actor_whose_sequential_ends_in_a_softmax_hands_a_distribution_probabilities_as_logits():
+    text = ("My PPO agent barely learns since I changed the actor; the entropy stays near ln 4.\n\n"
+            + ACTOR.format(last="nn.Softmax(dim=-1),"))
+    said = next(e for m in diagnosis(text).matches for e in m.evidence if "distribution on probabilities" in e)
+    assert "`logits = self.actor(x)` and `self.actor` ends in `nn.Softmax(dim=-1)`" in said
+    # (an actor that ends in its linear layer gives logits)
+    plain = text.replace("nn.Softmax(dim=-1),", "")
+    assert not any("distribution on probabilities" in e for m in diagnosis(plain).matches for e in m.evidence)
+
+
+MASKED_POLICY = """    def forward(self, obs):
+        logits = self.net(obs["obs"])
+        logits = logits.masked_fill(obs["action_mask"] == 0, float("-inf"))
+        return logits
+"""
+NAN_ERROR = ("ValueError: Expected parameter logits (Tensor of shape (1, 64)) of distribution Categorical(logits: "
+             "torch.Size([1, 64])) to satisfy the constraint IndependentConstraint(Real(), 1), but found invalid values:\n"
+             "tensor([[nan, nan, nan, nan, nan, nan, nan, nan]])\n")
+
+
+def test_a_tensor_of_nan_printed_in_an_error_is_the_runs_nan_beside_a_masked_fill():
+    text = "RLlib PPO with action masking crashes after ~14 iterations.\n\n" + MASKED_POLICY + "\n" + NAN_ERROR
+    assert weighed_parts(text, "WR-070").get("masked-inf", 0) > 0
+    # (a tensor written in the code is no printed nan)
+    code_only = "RLlib PPO with action masking crashes.\n\n" + MASKED_POLICY + "x = torch.tensor([1.0, 2.0])\n"
+    assert "masked-inf" not in weighed_parts(code_only, "WR-070")
+
+
+def test_a_policy_loss_below_zero_is_not_a_loss_that_cannot_go_there():
+    from conftest import context_of
+    rows = "".join(f"epoch {e}  | ep_reward {r}  | actor_loss {a}\n" for e, (r, a) in enumerate(
+        [("21.3", "0.412"), ("38.9", "1.87"), ("97.4", "-2.65"), ("61.2", "-14.8"), ("9.6", "27.4")]))
+    text = "My A2C agent collapses.\n\n" + rows + "\nThe critic: v_err = F.mse_loss(values, returns)\n"
+    c = context_of(text)
+    assert c.ev.loss_named[0] == "actor_loss" and c.ev.low == -14.8 and c.impossible_negative == ""
+    # (the critic's own squared error below zero would be one)
+    assert "cannot with valid targets" in context_of(text.replace("actor_loss", "value_loss")).impossible_negative

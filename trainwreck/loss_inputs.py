@@ -188,7 +188,23 @@ def distribution_on_probabilities(prose: str) -> str:
                          prose)
         if made:
             return f"{built}, where `{' '.join(made.group(1).split())}`"
+        # (or the output of a module of the paste's own whose Sequential ends in a softmax or a sigmoid: `logits =
+        # self.actor(x)` beside `self.actor = nn.Sequential(..., nn.Softmax(dim=-1))`)
+        called = re.search(r"(?m)^[ \t]*" + re.escape(arg) + r"[ \t]*=[ \t]*self\.(\w{1,40})\([^()\n]{0,60}\)[ \t]*(?:#[^\n]*)?$",
+                           prose)
+        last = _sequential_end(prose, called.group(1)) if called else ""
+        if last:
+            return f"{built}, where `{' '.join(called.group(0).split())}` and `self.{called.group(1)}` ends in `{last}`"
     return ""
+
+
+def _sequential_end(prose: str, attribute: str) -> str:
+    """The last module of `self.<attribute> = nn.Sequential(...)` in the paste where it is a softmax or a sigmoid; ''."""
+    built = re.search(r"\bself\." + re.escape(attribute) + r"[ \t]*=[ \t]*(?:torch\.)?nn\.Sequential(\()", prose)
+    modules = arguments(prose, built.start(1), reach=2000, across_lines=True) if built else None
+    modules = [m.strip() for m in modules or [] if m.strip()]
+    last = modules[-1] if modules else ""
+    return last if re.fullmatch(r"(?:torch\.)?nn\.(?:Softmax|Sigmoid)\([^()]{0,40}\)", last) else ""
 
 
 RETURNS_OWN_MODULE = lazy_regex.compile(r"(?m)\breturn\s+self\.(\w+)\((?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\)"
@@ -620,10 +636,15 @@ def impossible_negative(ev: Evidence, words: list[str], handed: bool = False) ->
     if targets:
         return (f"the loss goes below zero beside a binary cross-entropy whose targets the paste shows as 0 and 255 "
                 f"(`{targets}`): with a target above 1 its -(y log p + (1 - y) log(1 - p)) has no floor")
-    if negative and loss_kind(ev.prose) == "bounded":
+    # (not where the loss read is a policy's, an actor's: minus the log-probability of the actions taken times their
+    # advantages, which is below zero whenever the advantages are, whatever squared error the critic beside it takes)
+    if negative and loss_kind(ev.prose) == "bounded" and not POLICY_LOSS.search(ev.loss_named[0]):
         return ("the loss goes below zero, and the loss named here (cross-entropy, BCE, 1 - Dice, a squared "
                 "error) cannot with valid targets")
     return ""
+
+
+POLICY_LOSS = lazy_regex.compile(r"(?i)actor|policy|\bpg|surrogate")
 
 
 def negative_shown(ev: Evidence, words: list[str]) -> bool:

@@ -104,6 +104,10 @@ NO_UPDATE_MADE_IT = "no update had moved the weights, so the forward pass from t
 UNSCALED_ROUND = "float16 gradients under about 3e-08 (2^-25) round to 0 unscaled"
 
 
+# PyTorch's repr of a tensor whose first value is nan: `tensor([[nan, nan, ...`, `tensor([nan], device='cuda:0')`
+NAN_TENSOR_PRINTED = lazy_regex.compile(r"\btensor\(\[+\s*nan\b")
+
+
 def _whole_epoch_finite(ev: Evidence) -> bool:
     """Do the finite losses before any non-finite one span two epochs or more (a whole epoch trained finite)?"""
     finite = ev.count if ev.first_nonfinite is None else ev.first_nonfinite
@@ -503,9 +507,10 @@ def printed_facts(ev: Evidence, sig: Signature, words: list[str], regressor: str
     if overflow:
         # (a logit the run printed past exp's limit is the run's own number: a printed fact's whole weight)
         out["exp-overflow-printed" if printed else "exp-overflow"] = overflow
-    # (a nan said in the report's sentences, not an `-inf` of its code)
+    # (a nan said in the report's sentences, not an `-inf` of its code; or a tensor of the run's printed nan, as PyTorch
+    # prints one in an error -- a distribution's "found invalid values: tensor([[nan, nan, ...")
     if ev.first_nonfinite is not None or {"nan", "inf"} & set(tokens(
-            sentences_only(ev.prose) if sentences is None else sentences)):
+            sentences_only(ev.prose) if sentences is None else sentences)) or NAN_TENSOR_PRINTED.search(ev.prose):
         out.update(breaking_construct(ev.prose))
         # (a log of a linear output breaks at the first forward pass: beside a run that trained before its nan, what
         # ran is not what was pasted, or the nan has another cause)
